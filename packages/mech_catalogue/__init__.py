@@ -1,0 +1,1 @@
+"""Packages of the mech_catalogue author: tool metadata for Olas mechs."""

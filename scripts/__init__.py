@@ -1,0 +1,1 @@
+"""Developer scripts: toolchain, offline package sync, devnet and the command-line interface."""
