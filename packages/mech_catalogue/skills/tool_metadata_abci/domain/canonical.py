@@ -1,0 +1,49 @@
+"""Canonical JSON (RFC 8785, JSON Canonicalization Scheme) and digests over it.
+
+Uses the ``rfc8785`` package (PyPI, pinned in requirements.txt) rather than hand-written
+serialisation, so that every agent produces the same bytes for the same value. Inputs must
+be I-JSON (RFC 7493): integers within +-(2**53-1), finite floats, no lone surrogates;
+:mod:`.validation` rejects anything else before it reaches here.
+"""
+
+import hashlib
+import json
+from typing import Any
+
+import rfc8785
+
+
+class CanonicalizationError(ValueError):
+    """Raised when a value cannot be put in RFC 8785 canonical form (not I-JSON)."""
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Serialise a JSON value in RFC 8785 canonical form.
+
+    :param value: dicts (str keys), lists/tuples, str, int, float, bool, None.
+    :return: the canonical UTF-8 bytes.
+    :raises CanonicalizationError: if the value is not I-JSON.
+    """
+    try:
+        return rfc8785.dumps(value)
+    except (rfc8785.CanonicalizationError, rfc8785.IntegerDomainError, RecursionError) as exc:
+        raise CanonicalizationError(str(exc)) from exc
+
+
+def canonical_text(value: Any) -> str:
+    """:param value: a JSON value. :return: its RFC 8785 form as str. :raises CanonicalizationError: if not I-JSON."""
+    return canonical_bytes(value).decode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    """:param data: bytes. :return: lowercase hex sha2-256, 64 characters, no prefix."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def decode(text: str) -> Any:
+    """Decode canonical JSON stored in the model (trusted: it was produced by this module).
+
+    :param text: canonical JSON text.
+    :return: a fresh, mutable copy of the value (callers may change it freely).
+    """
+    return json.loads(text)
