@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Install the project's pinned external tools into the git-ignored .tools/ folder:
+#   .tools/bin/anvil        npm @foundry-rs/anvil (the binary ships in a per-platform package)
+#   .tools/node_modules/solc npm solc (solcjs), run with node
+#   .tools/bin/ipfs         kubo, built from the Go module proxy
+#   .tools/bin/tendermint   Tendermint, built from the Go module proxy
+# Versions come from scripts/toolchain.py (the single source). Idempotent: a tool whose
+# pinned version is already in place is not touched, so a second run takes about a second.
+#
+# Why the Go tools are built this way and not with `go install module@version`:
+#   - `go install` refuses modules whose go.mod has replace/exclude directives. kubo's has
+#     them; kubo v0.43.x additionally replaces a dependency with a fork the Go proxy does not
+#     serve, so v0.42.0 is the newest kubo that builds from the proxy alone.
+#   - Tendermint's version list on the proxy (@v/list) answers 403, but the exact version
+#     downloads.
+#   So: `go mod download -json module@version` gives the module's source directory ("Dir"),
+#   and `go build -mod=mod` there builds the command with the module's own go.mod.
+# Built binaries are cached in ~/.cache/mech-catalogue/bin/<name>-<version> so that a fresh
+# clone on the same machine (CI) copies them instead of rebuilding (minutes each, cold).
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS_DIR="$REPO_ROOT/.tools"
+BIN_DIR="$TOOLS_DIR/bin"
+CACHE_BIN="${MECH_CATALOGUE_CACHE:-$HOME/.cache/mech-catalogue}/bin"
+
+die() { echo "install_tools: $*" >&2; exit 1; }
+need() {  # need <command> <how to install>
+    command -v "$1" >/dev/null 2>&1 || die "missing prerequisite '$1': $2"
+}
+
+need python3 "install Python 3.11 (https://www.python.org/downloads/ or apt-get install python3)"
+need node "install Node.js >= 18 (https://nodejs.org/ or apt-get install nodejs)"
+need npm "install npm (ships with Node.js; or apt-get install npm)"
+need go "install Go >= 1.22 (https://go.dev/doc/install)"
+
+pinned() {  # pinned <NAME> -> value of scripts/toolchain.py's <NAME>
+    (cd "$REPO_ROOT" && python3 -c "from scripts import toolchain; print(toolchain.$1)")
+}
+ANVIL_VERSION="$(pinned ANVIL_VERSION)"
+SOLC_VERSION="$(pinned SOLC_VERSION)"
+KUBO_VERSION="$(pinned KUBO_VERSION)"
+TENDERMINT_VERSION="$(pinned TENDERMINT_VERSION)"
+
+mkdir -p "$BIN_DIR" "$CACHE_BIN"
+
+npm_version() {  # npm_version <package> -> installed version or empty
+    local manifest="$TOOLS_DIR/node_modules/$1/package.json"
+    [ -f "$manifest" ] && node -p "require('$manifest').version" 2>/dev/null || true
+}
+
+platform() {  # the @foundry-rs/anvil-<os>-<arch> suffix for this machine
+    local os arch
+    case "$(uname -s)" in
+        Linux) os=linux ;;
+        Darwin) os=darwin ;;
+        *) die "unsupported OS $(uname -s) for @foundry-rs/anvil" ;;
+    esac
+    case "$(uname -m)" in
+        x86_64 | amd64) arch=amd64 ;;
+        aarch64 | arm64) arch=arm64 ;;
+        *) die "unsupported CPU $(uname -m) for @foundry-rs/anvil" ;;
+    esac
+    echo "$os-$arch"
+}
+
+install_npm_tools() {
+    if [ "$(npm_version @foundry-rs/anvil)" = "$ANVIL_VERSION" ] \
+        && [ "$(npm_version solc)" = "$SOLC_VERSION" ] \
+        && [ -x "$BIN_DIR/anvil" ]; then
+        echo "anvil $ANVIL_VERSION, solc $SOLC_VERSION: already installed"
+        return
+    fi
+    echo "anvil $ANVIL_VERSION, solc $SOLC_VERSION: npm install"
+    # --ignore-scripts: anvil's postinstall only re-links the binary that npm already
+    # unpacked from the platform package (an optionalDependency); we link it ourselves.
+    npm install --prefix "$TOOLS_DIR" --no-audit --no-fund --ignore-scripts --save-exact \
+        "@foundry-rs/anvil@$ANVIL_VERSION" "solc@$SOLC_VERSION" >/dev/null
+    local binary="$TOOLS_DIR/node_modules/@foundry-rs/anvil-$(platform)/bin/anvil"
+    [ -x "$binary" ] || die "npm did not unpack $binary (platform package missing?)"
+    ln -sf "$binary" "$BIN_DIR/anvil"
+}
+
+build_go_tool() {  # build_go_tool <name> <module> <version> <package path>
+    local name="$1" module="$2" version="$3" pkg="$4"
+    local cached="$CACHE_BIN/$name-$version"
+    if [ ! -x "$cached" ]; then
+        echo "$name $version: building from the Go module proxy (minutes on a cold cache)"
+        local dir
+        dir="$(go mod download -json "$module@$version" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
+        (cd "$dir" && GOFLAGS=-mod=mod go build -trimpath -o "$cached.partial" "$pkg")
+        mv "$cached.partial" "$cached"
+    fi
+    if ! cmp -s "$cached" "$BIN_DIR/$name"; then
+        cp "$cached" "$BIN_DIR/$name.partial" && mv "$BIN_DIR/$name.partial" "$BIN_DIR/$name"
+        echo "$name $version: installed from $cached"
+    else
+        echo "$name $version: already installed"
+    fi
+}
+
+install_npm_tools
+build_go_tool ipfs github.com/ipfs/kubo "$KUBO_VERSION" ./cmd/ipfs
+build_go_tool tendermint github.com/tendermint/tendermint "$TENDERMINT_VERSION" ./cmd/tendermint

@@ -1,0 +1,366 @@
+"""Offline equivalent of ``autonomy packages sync`` for the third-party AEA packages.
+
+``autonomy packages sync`` downloads third-party packages from the IPFS registry, which these
+machines cannot reach. The same packages ship inside two Python wheels:
+
+- the installed ``open-autonomy`` wheel (its top-level ``packages/`` folder), and
+- the ``mech-server`` wheel (downloaded with ``pip download --no-deps``, never installed),
+  for the open-aea protocols and connections that open-autonomy's wheel lacks.
+
+For every ``third_party`` entry of ``packages/packages.json`` this script copies the package
+from the first source that has it into ``packages/<author>/<type>s/<name>``, hashes it with
+open-aea's own ``IPFSHashOnly`` (the hash ``autonomy packages lock`` computes), and fails with
+the package, the expected and the actual hash on any mismatch. It also seeds the AEA package
+cache (``~/.aea/cache/packages/<hash>/<name>/``, the layout of
+``aea.package_manager.base.Cache``), so that ``autonomy packages sync`` finds missing packages
+there instead of asking IPFS. Packages already in place with the right hash are left alone.
+
+Usage: ``python -m scripts.sync_packages [--check] [--source DIR ...]``
+"""
+
+import shutil
+import subprocess  # nosec B404: runs pip with fixed arguments
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, distribution
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence
+
+import click
+from aea.configurations.data_types import PackageId
+from aea.helpers.ipfs.base import IPFSHashOnly
+from aea.package_manager.v1 import PackageManagerV1
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGES_DIR = REPO_ROOT / "packages"
+CACHE_DIR = Path.home() / ".cache" / "mech-catalogue"
+# The mech-server release whose wheel carries the open-aea protocols/connections that
+# open-autonomy 0.21.30 pins (identical hashes; see DESIGN.md section 6).
+MECH_SERVER = "mech-server==0.8.6"
+AEA_PACKAGE_CACHE = Path.home() / ".aea" / "cache" / "packages"
+
+
+class SyncError(click.ClickException):
+    """A third-party package cannot be synced; the message names it and what to do."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one package: ``kept``, ``copied`` or ``replaced``."""
+
+    package_id: PackageId
+    action: str
+    source: Optional[Path]
+
+
+def open_autonomy_packages() -> Path:
+    """Return the ``packages/`` folder of the installed open-autonomy wheel.
+
+    :return: ``<site-packages>/packages``.
+    :raises SyncError: when open-autonomy is not installed in this interpreter.
+    """
+    try:
+        root = Path(str(distribution("open-autonomy").locate_file("packages")))
+    except PackageNotFoundError as error:
+        raise SyncError(
+            "open-autonomy is not installed in this Python: run `make setup`"
+        ) from error
+    if not root.is_dir():
+        raise SyncError(f"the open-autonomy wheel has no packages/ folder at {root}")
+    return root
+
+
+def mech_server_packages(cache_dir: Path) -> Path:
+    """Return the ``packages/`` folder of the mech-server wheel, downloading it once.
+
+    The wheel is fetched with ``pip download --no-deps`` into ``<cache_dir>/wheels`` and its
+    ``packages/`` folder unpacked next to it; both are reused on later runs.
+
+    :param cache_dir: the project's cache folder (``~/.cache/mech-catalogue``).
+    :return: ``<cache_dir>/wheels/<wheel name>/packages``.
+    :raises SyncError: when pip cannot download the wheel.
+    """
+    wheels = cache_dir / "wheels"
+    version = MECH_SERVER.split("==")[1]
+    found = sorted(wheels.glob(f"mech_server-{version}-*.whl"))
+    if not found:
+        wheels.mkdir(parents=True, exist_ok=True)
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet"]
+        result = subprocess.run(  # nosec B603: fixed arguments
+            [*command, MECH_SERVER, "--dest", str(wheels)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        found = sorted(wheels.glob(f"mech_server-{version}-*.whl"))
+        if result.returncode != 0 or not found:
+            raise SyncError(
+                f"cannot download {MECH_SERVER} with pip (PyPI unreachable?): "
+                f"{result.stderr.strip().splitlines()[-1:] or result.returncode}"
+            )
+    wheel = found[0]
+    unpacked = wheels / wheel.name.removesuffix(".whl")
+    if not (unpacked / "packages").is_dir():
+        staging = Path(tempfile.mkdtemp(dir=wheels))
+        with zipfile.ZipFile(wheel) as archive:
+            members = [m for m in archive.namelist() if m.startswith("packages/")]
+            archive.extractall(staging, members=members)
+        shutil.rmtree(unpacked, ignore_errors=True)
+        staging.rename(unpacked)
+    return unpacked / "packages"
+
+
+def package_dir(root: Path, package_id: PackageId) -> Path:
+    """Return where a package lives under a ``packages/`` root.
+
+    :param root: a ``packages/`` folder.
+    :param package_id: the package.
+    :return: ``<root>/<author>/<type>s/<name>``.
+    """
+    plural = package_id.package_type.to_plural()
+    return root / package_id.author / plural / package_id.name
+
+
+def ipfs_hash(path: Path) -> str:
+    """Return a package folder's hash exactly as ``autonomy packages lock`` computes it.
+
+    :param path: the package folder.
+    :return: the CIDv1 (base32 ``bafybei...``) of the folder, ``__pycache__`` excluded.
+    """
+    return IPFSHashOnly.get(str(path))
+
+
+def ensure_init_files(packages_dir: Path, package_id: PackageId) -> None:
+    """Create the ``__init__.py`` files that make the author and type folders importable.
+
+    :param packages_dir: the repository's ``packages/`` folder.
+    :param package_id: the package whose parent folders must exist.
+    """
+    author = packages_dir / package_id.author
+    for folder in (author, author / package_id.package_type.to_plural()):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "__init__.py").touch()
+
+
+def copy_package(source: Path, destination: Path) -> None:
+    """Replace ``destination`` with a copy of ``source`` (without ``__pycache__``).
+
+    The copy goes to a sibling temporary folder first and is renamed into place, so an
+    interrupted run never leaves a half-copied package.
+
+    :param source: the package folder to copy.
+    :param destination: the package folder to (re)create.
+    """
+    staging = destination.with_name(f".{destination.name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(source, staging, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.rmtree(destination, ignore_errors=True)
+    staging.rename(destination)
+
+
+def seed_cache(cache: Path, package_path: Path, package_hash: str) -> None:
+    """Put a verified package into the AEA package cache, as ``Cache.add`` lays it out.
+
+    :param cache: the AEA package cache (``~/.aea/cache/packages``).
+    :param package_path: the verified package folder.
+    :param package_hash: its hash (the cache key).
+    """
+    entry = cache / package_hash
+    if (entry / package_path.name).is_dir():
+        return
+    staging = cache / f".{package_hash}.partial"
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(
+        package_path,
+        staging / package_path.name,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    shutil.rmtree(entry, ignore_errors=True)
+    staging.rename(entry)
+
+
+def find_source(sources: Sequence[Path], package_id: PackageId) -> Path:
+    """Return the package folder in the first source that has the package.
+
+    :param sources: ``packages/`` roots, in order of preference.
+    :param package_id: the package.
+    :return: the package folder.
+    :raises SyncError: when no source has the package.
+    """
+    for root in sources:
+        candidate = package_dir(root, package_id)
+        if candidate.is_dir():
+            return candidate
+    searched = ", ".join(str(root) for root in sources)
+    raise SyncError(
+        f"{package_id.to_uri_path} is in packages.json but in none of: {searched}. "
+        "Remove it from packages.json or add a source that ships it."
+    )
+
+
+def sync_package(
+    packages_dir: Path,
+    sources: Sequence[Path],
+    package_id: PackageId,
+    expected: str,
+    check_only: bool,
+) -> Outcome:
+    """Make ``packages/`` hold one third-party package with its pinned hash.
+
+    :param packages_dir: the repository's ``packages/`` folder.
+    :param sources: ``packages/`` roots to copy from, in order of preference.
+    :param package_id: the package.
+    :param expected: its hash in ``packages.json``.
+    :param check_only: only verify what is in ``packages/``; copy nothing.
+    :return: what was done.
+    :raises SyncError: when the source (or, with ``check_only``, the local copy) does not
+        hash to ``expected``, or when no source has the package.
+    """
+    destination = package_dir(packages_dir, package_id)
+    present = destination.is_dir()
+    if present and ipfs_hash(destination) == expected:
+        return Outcome(package_id, "kept", None)
+    if check_only:
+        actual = ipfs_hash(destination) if present else "missing"
+        raise SyncError(
+            f"{package_id.to_uri_path} at {destination}: expected hash {expected}, "
+            f"actual {actual}. Run `make sync` to restore it."
+        )
+    source = find_source(sources, package_id)
+    actual = ipfs_hash(source)
+    if actual != expected:
+        raise SyncError(
+            f"{package_id.to_uri_path} from {source}: expected hash {expected}, actual "
+            f"{actual}. The source is not the pinned release (open-autonomy 0.21.30, "
+            f"{MECH_SERVER}) or was modified; reinstall with `make setup`."
+        )
+    ensure_init_files(packages_dir, package_id)
+    copy_package(source, destination)
+    copied = ipfs_hash(destination)
+    if copied != expected:
+        raise SyncError(
+            f"{package_id.to_uri_path} at {destination}: hash {copied} after copying "
+            f"from {source}, expected {expected}. Check the disk and retry."
+        )
+    return Outcome(package_id, "replaced" if present else "copied", source)
+
+
+def stale_packages(
+    packages_dir: Path, authors: Iterable[str], wanted: Iterable[PackageId]
+) -> List[Path]:
+    """Return package folders of third-party authors that ``packages.json`` does not list.
+
+    ``autonomy packages lock --check`` walks every package under ``packages/``, so a stray
+    third-party package would make it fail.
+
+    :param packages_dir: the repository's ``packages/`` folder.
+    :param authors: third-party authors (their folders are git-ignored and managed here).
+    :param wanted: every package listed in ``packages.json``.
+    :return: folders to remove.
+    """
+    keep = {package_dir(packages_dir, package_id) for package_id in wanted}
+    stale = []
+    for author in authors:
+        for config in sorted((packages_dir / author).glob("*/*/*.yaml")):
+            folder = config.parent
+            if folder not in keep and folder not in stale:
+                stale.append(folder)
+    return stale
+
+
+def sync(
+    packages_dir: Path,
+    sources: Sequence[Path],
+    check_only: bool = False,
+    aea_cache: Optional[Path] = AEA_PACKAGE_CACHE,
+) -> List[Outcome]:
+    """Sync every third-party package of ``<packages_dir>/packages.json``.
+
+    :param packages_dir: the repository's ``packages/`` folder (holds ``packages.json``).
+    :param sources: ``packages/`` roots to copy from, in order of preference.
+    :param check_only: only verify what is in ``packages/``; copy and remove nothing.
+    :param aea_cache: the AEA package cache to seed, or None to leave it alone.
+    :return: one outcome per third-party package.
+    :raises SyncError: on a hash mismatch, a package no source has, or a stray package
+        when ``check_only``.
+    """
+    manager = PackageManagerV1.from_dir(packages_dir)
+    third_party: Dict[PackageId, str] = dict(manager.third_party_packages)
+    outcomes = [
+        sync_package(packages_dir, sources, package_id, expected, check_only)
+        for package_id, expected in third_party.items()
+    ]
+    dev_authors = {package_id.author for package_id in manager.dev_packages}
+    third_party_authors = {package_id.author for package_id in third_party} - dev_authors
+    wanted = [*third_party, *manager.dev_packages]
+    for folder in stale_packages(packages_dir, sorted(third_party_authors), wanted):
+        if check_only:
+            raise SyncError(
+                f"{folder} is not listed in packages.json; run `make sync` to remove it"
+            )
+        shutil.rmtree(folder)
+        click.echo(f"removed {folder}: not listed in packages.json")
+    if aea_cache is not None and not check_only:
+        aea_cache.mkdir(parents=True, exist_ok=True)
+        for package_id, expected in third_party.items():
+            seed_cache(aea_cache, package_dir(packages_dir, package_id), expected)
+    return outcomes
+
+
+@click.command()
+@click.option(
+    "--packages-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=PACKAGES_DIR,
+    show_default=True,
+    help="The packages/ folder holding packages.json.",
+)
+@click.option(
+    "--source",
+    "extra_sources",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A packages/ root searched before the wheels (repeatable).",
+)
+@click.option(
+    "--check", is_flag=True, help="Only verify packages/; copy and remove nothing."
+)
+@click.option(
+    "--no-aea-cache", is_flag=True, help="Do not seed ~/.aea/cache/packages."
+)
+def main(
+    packages_dir: Path, extra_sources: Sequence[Path], check: bool, no_aea_cache: bool
+) -> None:
+    """Copy and verify the third-party packages pinned in packages.json, offline.
+
+    :param packages_dir: the packages/ folder holding packages.json.
+    :param extra_sources: packages/ roots searched before the wheels.
+    :param check: only verify, copy nothing.
+    :param no_aea_cache: do not seed the AEA package cache.
+    """
+    sources = list(extra_sources)
+    if not check:
+        sources += [open_autonomy_packages(), mech_server_packages(CACHE_DIR)]
+    outcomes = sync(
+        packages_dir,
+        sources,
+        check_only=check,
+        aea_cache=None if no_aea_cache else AEA_PACKAGE_CACHE,
+    )
+    for outcome in outcomes:
+        if outcome.action != "kept":
+            click.echo(
+                f"{outcome.action} {outcome.package_id.to_uri_path} "
+                f"from {outcome.source}"
+            )
+    kept = sum(outcome.action == "kept" for outcome in outcomes)
+    click.echo(
+        f"third-party packages: {len(outcomes)} verified "
+        f"({kept} already in place, {len(outcomes) - kept} copied)"
+    )
+
+
+if __name__ == "__main__":
+    main()  # pylint: disable=no-value-for-parameter
