@@ -1,0 +1,1 @@
+"""Contract packages of the mech_catalogue author (only calls third-party packages lack)."""

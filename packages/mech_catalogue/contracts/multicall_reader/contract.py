@@ -1,0 +1,77 @@
+"""Raw read-only calls to a MakerDAO Multicall2 deployment.
+
+``valory/multicall2``'s ``aggregate_and_decode`` returns a tuple and takes decoder
+callables, neither of which can cross the contract API (the ledger connection requires a
+mapping back). This package sends call data built by the skill's framework-free
+``domain/registry.py`` and returns the raw return data as hex, so encoding and decoding stay
+in one tested place.
+"""
+
+from typing import Any, Optional
+
+from aea.common import JSONLike
+from aea.configurations.base import PublicId
+from aea.contracts.base import Contract
+from aea.crypto.base import LedgerApi
+
+PUBLIC_ID = PublicId.from_str("mech_catalogue/multicall_reader:0.1.0")
+
+
+class MulticallReaderContract(Contract):
+    """``eth_call`` with prepared call data against a Multicall2 address."""
+
+    contract_id = PUBLIC_ID
+
+    @classmethod
+    def get_raw_transaction(cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any) -> JSONLike:
+        """Not supported: this package only reads.
+
+        :param ledger_api: the ledger API.
+        :param contract_address: the Multicall2 address.
+        :param kwargs: ignored.
+        :raises NotImplementedError: always.
+        """
+        raise NotImplementedError
+
+    @classmethod
+    def get_raw_message(cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any) -> bytes:
+        """Not supported: this package only reads.
+
+        :param ledger_api: the ledger API.
+        :param contract_address: the Multicall2 address.
+        :param kwargs: ignored.
+        :raises NotImplementedError: always.
+        """
+        raise NotImplementedError
+
+    @classmethod
+    def get_state(cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any) -> JSONLike:
+        """Not used; the skill calls :meth:`call` by name.
+
+        :param ledger_api: the ledger API.
+        :param contract_address: the Multicall2 address.
+        :param kwargs: ignored.
+        :raises NotImplementedError: always.
+        """
+        raise NotImplementedError
+
+    @classmethod
+    def call(
+        cls,
+        ledger_api: LedgerApi,
+        contract_address: str,
+        data: str,
+        block_identifier: Optional[int] = None,
+    ) -> JSONLike:
+        """``eth_call`` of ``data`` to ``contract_address``.
+
+        :param ledger_api: the ledger API (EVM).
+        :param contract_address: the Multicall2 address.
+        :param data: 0x-prefixed call data (from ``domain.registry.encode_batch``).
+        :param block_identifier: block number to read at; None reads ``latest``.
+        :return: ``{"data": "0x<return data hex>"}``.
+        """
+        transaction = {"to": ledger_api.api.to_checksum_address(contract_address), "data": data}
+        block = "latest" if block_identifier is None else int(block_identifier)
+        result = ledger_api.api.eth.call(transaction, block_identifier=block)
+        return {"data": "0x" + bytes(result).hex()}
