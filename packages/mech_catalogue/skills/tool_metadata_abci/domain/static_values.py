@@ -1,0 +1,385 @@
+"""Evaluate literal Python expressions from an AST, without importing or executing code.
+
+Tool modules build their ``ALLOWED_TOOLS`` and defaults from module constants, e.g.
+``ALLOWED_TOOLS = [PREFIX + m for ms in ENGINES.values() for m in ms]`` (valory-xyz/mech,
+``packages/valory/customs/openai_request/openai_request.py``). :class:`StaticScope` reads a
+module's top-level literal assignments in order and evaluates a small, closed set of
+expression forms over them: literals, names bound to literals, ``+`` on str/list/tuple and
+numbers, unary minus, f-strings, subscripts, ``dict.keys()/values()/items()``,
+``list()/tuple()/sorted()/set()`` of a known value, and list/set/dict comprehensions.
+Anything else is :data:`UNKNOWN`. A step budget and a size cap bound the work, so a hostile
+module cannot make evaluation slow or large.
+"""
+
+import ast
+from typing import Any, Dict, Iterable, List, Optional
+
+
+class _Unknown:
+    """The value of an expression this module does not evaluate."""
+
+    _instance: Optional["_Unknown"] = None
+
+    def __new__(cls) -> "_Unknown":
+        """:return: the singleton."""
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        """:return: ``UNKNOWN``."""
+        return "UNKNOWN"
+
+    def __bool__(self) -> bool:
+        """:return: False, so ``if value:`` never treats an unknown as known."""
+        return False
+
+
+UNKNOWN: Any = _Unknown()
+
+#: Evaluation steps per :meth:`StaticScope.evaluate` call (AST nodes visited plus items built).
+STEP_BUDGET = 20_000
+#: Largest container or string a single evaluation may build.
+MAX_ITEMS = 5_000
+
+_BUILTIN_CONVERSIONS = {"list", "tuple", "sorted", "set", "dict"}
+_DICT_VIEWS = {"keys", "values", "items"}
+
+
+class _BudgetExceeded(Exception):
+    """Raised internally when an evaluation runs out of steps or grows too large."""
+
+
+class StaticScope:
+    """Module-level literal bindings, and an evaluator over them.
+
+    :param module: a parsed module (``ast.parse`` of the tool's entry point).
+    """
+
+    def __init__(self, module: ast.Module) -> None:
+        """Bind every top-level ``NAME = <literal expression>`` in source order."""
+        self.bindings: Dict[str, Any] = {}
+        for statement in module.body:
+            self._bind(statement)
+
+    def _bind(self, statement: ast.stmt) -> None:
+        """Record one top-level statement's effect on the bindings, if it is a literal one."""
+        if isinstance(statement, ast.Assign):
+            value = self.evaluate(statement.value)
+            for target in statement.targets:
+                if isinstance(target, ast.Name):
+                    self.bindings[target.id] = value
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            if statement.value is not None:
+                self.bindings[statement.target.id] = self.evaluate(statement.value)
+        elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+            name = statement.target.id
+            combined = ast.BinOp(
+                left=ast.Name(id=name, ctx=ast.Load()), op=statement.op, right=statement.value
+            )
+            self.bindings[name] = self.evaluate(combined)
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.bindings[statement.name] = UNKNOWN
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            for alias in statement.names:
+                self.bindings[(alias.asname or alias.name).split(".")[0]] = UNKNOWN
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            self._bind_mutation(statement.value)
+
+    def _bind_mutation(self, call: ast.Call) -> None:
+        """Follow ``NAME.append(x)`` / ``NAME.extend(xs)`` on a known list; forget others."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return
+        name = func.value.id
+        current = self.bindings.get(name, UNKNOWN)
+        if not isinstance(current, list) or len(call.args) != 1 or call.keywords:
+            if name in self.bindings:
+                self.bindings[name] = UNKNOWN
+            return
+        argument = self.evaluate(call.args[0])
+        if func.attr == "append" and argument is not UNKNOWN:
+            self.bindings[name] = current + [argument]
+        elif func.attr == "extend" and isinstance(argument, (list, tuple)):
+            self.bindings[name] = current + list(argument)
+        else:
+            self.bindings[name] = UNKNOWN
+
+    def evaluate(self, node: Optional[ast.AST], local: Optional[Dict[str, Any]] = None) -> Any:
+        """Evaluate an expression over the module bindings.
+
+        :param node: an expression node, or None.
+        :param local: extra bindings that shadow module ones (comprehension variables).
+        :return: the Python value, or :data:`UNKNOWN` when the expression is not a
+            supported literal form, refers to something not literal, or exceeds the
+            budget (:data:`STEP_BUDGET`, :data:`MAX_ITEMS`).
+        """
+        if node is None:
+            return UNKNOWN
+        steps = [STEP_BUDGET]
+        try:
+            return _Evaluator(self.bindings, steps).eval(node, dict(local or {}))
+        except _BudgetExceeded:
+            return UNKNOWN
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
+            return UNKNOWN
+
+
+class _Evaluator:  # pylint: disable=too-few-public-methods
+    """One evaluation with its own step counter."""
+
+    def __init__(self, bindings: Dict[str, Any], steps: List[int]) -> None:
+        """:param bindings: module bindings. :param steps: a one-element mutable budget."""
+        self.bindings = bindings
+        self.steps = steps
+
+    def _tick(self, amount: int = 1) -> None:
+        self.steps[0] -= amount
+        if self.steps[0] < 0:
+            raise _BudgetExceeded()
+
+    def _sized(self, value: Any) -> Any:
+        if isinstance(value, (str, list, tuple, dict, set)) and len(value) > MAX_ITEMS:
+            raise _BudgetExceeded()
+        return value
+
+    def eval(self, node: ast.AST, local: Dict[str, Any]) -> Any:  # noqa: C901
+        """:param node: expression. :param local: local names. :return: value or UNKNOWN."""
+        self._tick()
+        handler = getattr(self, "_eval_" + type(node).__name__, None)
+        if handler is None:
+            return UNKNOWN
+        return self._sized(handler(node, local))
+
+    # --- literals ------------------------------------------------------------------
+    def _eval_Constant(self, node: ast.Constant, local: Dict[str, Any]) -> Any:
+        del local
+        if isinstance(node.value, (str, int, float, bool, type(None))):
+            return node.value
+        return UNKNOWN
+
+    def _items(self, nodes: Iterable[ast.expr], local: Dict[str, Any]) -> Any:
+        values = []
+        for element in nodes:
+            if isinstance(element, ast.Starred):
+                inner = self.eval(element.value, local)
+                if not isinstance(inner, (list, tuple)):
+                    return UNKNOWN
+                values.extend(inner)
+                continue
+            value = self.eval(element, local)
+            if value is UNKNOWN:
+                return UNKNOWN
+            values.append(value)
+        return values
+
+    def _eval_List(self, node: ast.List, local: Dict[str, Any]) -> Any:
+        return self._items(node.elts, local)
+
+    def _eval_Tuple(self, node: ast.Tuple, local: Dict[str, Any]) -> Any:
+        values = self._items(node.elts, local)
+        return UNKNOWN if values is UNKNOWN else tuple(values)
+
+    def _eval_Set(self, node: ast.Set, local: Dict[str, Any]) -> Any:
+        values = self._items(node.elts, local)
+        try:
+            return UNKNOWN if values is UNKNOWN else set(values)
+        except TypeError:
+            return UNKNOWN
+
+    def _eval_Dict(self, node: ast.Dict, local: Dict[str, Any]) -> Any:
+        result: Dict[Any, Any] = {}
+        for key_node, value_node in zip(node.keys, node.values):
+            if key_node is None:
+                inner = self.eval(value_node, local)
+                if not isinstance(inner, dict):
+                    return UNKNOWN
+                result.update(inner)
+                continue
+            key = self.eval(key_node, local)
+            if key is UNKNOWN or isinstance(key, (list, dict, set)):
+                return UNKNOWN
+            # an unknown value (e.g. a function in AVAILABLE_TOOLS) keeps the key known
+            result[key] = self.eval(value_node, local)
+        return result
+
+    def _eval_JoinedStr(self, node: ast.JoinedStr, local: Dict[str, Any]) -> Any:
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            elif isinstance(value, ast.FormattedValue) and value.format_spec is None:
+                inner = self.eval(value.value, local)
+                if not isinstance(inner, (str, int, float, bool)):
+                    return UNKNOWN
+                parts.append(str(inner))
+            else:
+                return UNKNOWN
+        return "".join(parts)
+
+    # --- names and operators -------------------------------------------------------
+    def _eval_Name(self, node: ast.Name, local: Dict[str, Any]) -> Any:
+        if node.id in local:
+            return local[node.id]
+        return self.bindings.get(node.id, UNKNOWN)
+
+    def _eval_UnaryOp(self, node: ast.UnaryOp, local: Dict[str, Any]) -> Any:
+        operand = self.eval(node.operand, local)
+        if isinstance(operand, (int, float)) and not isinstance(operand, bool):
+            if isinstance(node.op, ast.USub):
+                return -operand
+            if isinstance(node.op, ast.UAdd):
+                return operand
+        return UNKNOWN
+
+    def _eval_BinOp(self, node: ast.BinOp, local: Dict[str, Any]) -> Any:
+        if not isinstance(node.op, ast.Add):
+            return UNKNOWN
+        left = self.eval(node.left, local)
+        right = self.eval(node.right, local)
+        numeric = (int, float)
+        if isinstance(left, bool) or isinstance(right, bool):
+            return UNKNOWN
+        if isinstance(left, numeric) and isinstance(right, numeric):
+            return left + right
+        for kind in (str, list, tuple):
+            if isinstance(left, kind) and isinstance(right, kind):
+                self._tick(len(left) + len(right))
+                return left + right
+        return UNKNOWN
+
+    def _eval_Subscript(self, node: ast.Subscript, local: Dict[str, Any]) -> Any:
+        container = self.eval(node.value, local)
+        key = self.eval(node.slice, local)
+        if container is UNKNOWN or key is UNKNOWN:
+            return UNKNOWN
+        if isinstance(container, dict):
+            return container.get(key, UNKNOWN)
+        if isinstance(container, (list, tuple, str)) and isinstance(key, int):
+            return container[key]
+        return UNKNOWN
+
+    # --- calls -----------------------------------------------------------------------
+    def _eval_Call(self, node: ast.Call, local: Dict[str, Any]) -> Any:
+        if node.keywords:
+            return UNKNOWN
+        func = node.func
+        if isinstance(func, ast.Attribute) and not node.args and func.attr in _DICT_VIEWS:
+            receiver = self.eval(func.value, local)
+            if not isinstance(receiver, dict):
+                return UNKNOWN
+            if func.attr != "keys" and any(v is UNKNOWN for v in receiver.values()):
+                return UNKNOWN
+            return list(getattr(receiver, func.attr)())
+        if isinstance(func, ast.Name) and func.id in _BUILTIN_CONVERSIONS:
+            if func.id in local or self.bindings.get(func.id, None) is not None:
+                return UNKNOWN  # shadowed builtin
+            if len(node.args) != 1:
+                return UNKNOWN
+            argument = self.eval(node.args[0], local)
+            if not isinstance(argument, (list, tuple, set, dict, str)):
+                return UNKNOWN
+            self._tick(len(argument))
+            if func.id == "sorted":
+                return sorted(argument)
+            if func.id == "dict":
+                return dict(argument)
+            return {"list": list, "tuple": tuple, "set": set}[func.id](argument)
+        return UNKNOWN
+
+    # --- comprehensions --------------------------------------------------------------
+    def _comprehension(
+        self, generators: List[ast.comprehension], local: Dict[str, Any]
+    ) -> Any:
+        """:return: a list of local scopes, one per produced element, or UNKNOWN."""
+        scopes = [local]
+        for generator in generators:
+            if generator.is_async:
+                return UNKNOWN
+            next_scopes = []
+            for scope in scopes:
+                iterable = self.eval(generator.iter, scope)
+                if not isinstance(iterable, (list, tuple, set, dict, str)):
+                    return UNKNOWN
+                for item in iterable:
+                    self._tick()
+                    bound = _bind_target(generator.target, item, scope)
+                    if bound is UNKNOWN:
+                        return UNKNOWN
+                    keep = True
+                    for condition in generator.ifs:
+                        verdict = self._condition(condition, bound)
+                        if verdict is UNKNOWN:
+                            return UNKNOWN
+                        keep = keep and verdict
+                    if keep:
+                        next_scopes.append(bound)
+                    if len(next_scopes) > MAX_ITEMS:
+                        raise _BudgetExceeded()
+            scopes = next_scopes
+        return scopes
+
+    def _condition(self, node: ast.expr, local: Dict[str, Any]) -> Any:
+        """Evaluate ``a == b``, ``a != b``, ``a in b``, ``a not in b`` only."""
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+            return UNKNOWN
+        left = self.eval(node.left, local)
+        right = self.eval(node.comparators[0], local)
+        if left is UNKNOWN or right is UNKNOWN:
+            return UNKNOWN
+        operator = node.ops[0]
+        if isinstance(operator, ast.Eq):
+            return left == right
+        if isinstance(operator, ast.NotEq):
+            return left != right
+        if isinstance(operator, (ast.In, ast.NotIn)) and isinstance(
+            right, (list, tuple, set, dict, str)
+        ):
+            inside = left in right
+            return inside if isinstance(operator, ast.In) else not inside
+        return UNKNOWN
+
+    def _eval_ListComp(self, node: ast.ListComp, local: Dict[str, Any]) -> Any:
+        scopes = self._comprehension(node.generators, local)
+        if scopes is UNKNOWN:
+            return UNKNOWN
+        return self._items_from(node.elt, scopes)
+
+    def _eval_SetComp(self, node: ast.SetComp, local: Dict[str, Any]) -> Any:
+        values = self._eval_ListComp(node, local)  # type: ignore[arg-type]
+        return UNKNOWN if values is UNKNOWN else set(values)
+
+    def _eval_DictComp(self, node: ast.DictComp, local: Dict[str, Any]) -> Any:
+        scopes = self._comprehension(node.generators, local)
+        if scopes is UNKNOWN:
+            return UNKNOWN
+        keys = self._items_from(node.key, scopes)
+        values = self._items_from(node.value, scopes)
+        if keys is UNKNOWN or values is UNKNOWN:
+            return UNKNOWN
+        return dict(zip(keys, values))
+
+    def _items_from(self, element: ast.expr, scopes: List[Dict[str, Any]]) -> Any:
+        values = []
+        for scope in scopes:
+            value = self.eval(element, scope)
+            if value is UNKNOWN:
+                return UNKNOWN
+            values.append(value)
+        return values
+
+
+def _bind_target(target: ast.expr, item: Any, scope: Dict[str, Any]) -> Any:
+    """:return: a copy of scope with the comprehension target bound to item, or UNKNOWN."""
+    if isinstance(target, ast.Name):
+        return {**scope, target.id: item}
+    if isinstance(target, ast.Tuple) and isinstance(item, (tuple, list)):
+        if len(target.elts) != len(item):
+            return UNKNOWN
+        bound: Any = scope
+        for sub_target, sub_item in zip(target.elts, item):
+            bound = _bind_target(sub_target, sub_item, bound)
+            if bound is UNKNOWN:
+                return UNKNOWN
+        return bound
+    return UNKNOWN
