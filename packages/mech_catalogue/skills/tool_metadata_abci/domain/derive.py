@@ -40,6 +40,7 @@ from .canonical import canonical_text
 from .problems import Problem, error, warning
 from .static_values import UNKNOWN, StaticScope
 from .tool import SHAPE_ARGUMENTS_V1, Argument, Provenance, Tool
+from .types import ANY, normalise_type, type_schema
 
 #: Byte caps on what is read from a tool package.
 MAX_COMPONENT_YAML_BYTES = 64 * 1024
@@ -101,16 +102,6 @@ _PYTHON_TYPE_NAMES = {
 }
 #: ``int(kwargs["x"])`` says x is numeric; ``str()``/``bool()`` accept anything, so say nothing.
 _CONVERSIONS = {"int": "int", "float": "float"}
-_FALLBACK_SCHEMAS: Dict[str, Dict[str, Any]] = {
-    "str": {"type": "string"},
-    "int": {"type": "integer"},
-    "float": {"type": "number"},
-    "bool": {"type": "boolean"},
-    "list": {"type": "array"},
-    "dict": {"type": "object"},
-    "any": {},
-}
-
 # precedence when several sources give a type: annotation > conversion > default literal
 _SOURCE_RANK = {"annotation": 4, "conversion": 3, "default": 2, "convention": 1, "": 0}
 
@@ -224,7 +215,10 @@ class DerivedPackage:  # pylint: disable=too-many-instance-attributes
         }
 
     def to_arguments(self) -> Tuple[Argument, ...]:
-        """:return: the request arguments as model :class:`.tool.Argument` objects."""
+        """Request arguments as model arguments; nullable ones get type ``optional[T]``.
+
+        :return: :class:`.tool.Argument` objects with types normalised by :mod:`.types`.
+        """
         return tuple(_to_model_argument(a) for a in self.request_arguments)
 
     def to_tools(self) -> Tuple[Tool, ...]:
@@ -247,38 +241,14 @@ class DerivedPackage:  # pylint: disable=too-many-instance-attributes
         )
 
 
-def schema_for_type(type_name: str) -> Dict[str, Any]:
-    """JSON Schema of a type vocabulary term, from :mod:`.types` when it knows the term.
-
-    :param type_name: e.g. ``int`` or ``list[str]``.
-    :return: a fresh JSON Schema dict (``{}`` for ``any``).
-    """
-    try:  # the shared vocabulary, when present (helper module owned by the model author)
-        from . import types as vocabulary  # pylint: disable=import-outside-toplevel
-
-        resolver = getattr(vocabulary, "schema_for", None) or getattr(vocabulary, "type_schema", None)
-        if resolver is not None:
-            resolved = resolver(type_name)
-            if isinstance(resolved, dict):
-                return dict(resolved)
-    except ImportError:  # pragma: no cover - only before types.py exists
-        pass
-    except (KeyError, ValueError):
-        pass
-    match = re.fullmatch(r"list\[(\w+)\]", type_name)
-    if match:
-        return {"type": "array", "items": schema_for_type(match.group(1))}
-    return dict(_FALLBACK_SCHEMAS.get(type_name, {}))
-
-
 def _to_model_argument(derived: DerivedArgument) -> Argument:
-    schema = schema_for_type(derived.type)
-    if derived.nullable and "type" in schema and isinstance(schema["type"], str):
-        schema["type"] = [schema["type"], "null"]
+    term = normalise_type(derived.type) or ANY
+    if derived.nullable and term != ANY and not term.startswith("optional["):
+        term = f"optional[{term}]"
     return Argument(
         identifier=derived.identifier,
-        type=derived.type,
-        schema_json=canonical_text(schema),
+        type=term,
+        schema_json=canonical_text(type_schema(term)),
         required=derived.required,
         default_json=derived.default_json,
         description=derived.description,

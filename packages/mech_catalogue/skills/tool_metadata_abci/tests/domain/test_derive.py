@@ -87,6 +87,10 @@ def test_to_tools_gives_model_tools_with_typed_arguments() -> None:
     assert all(isinstance(a, Argument) for a in arguments.values())
     assert "tool" not in arguments and "api_keys" not in arguments
     assert arguments["amount"].schema == {"type": "integer"}
+    assert arguments["tags"].type == "optional[list[str]]"
+    assert arguments["tags"].schema == {
+        "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
+    }
     schema = tools[0].input_schema()
     assert {"prompt", "amount", "nonce", "sender"} <= set(schema["required"])
     assert "tags" not in schema["required"]
