@@ -1,0 +1,18 @@
+"""A local devnet for mech-catalogue: anvil + the real Olas registry stack + kubo.
+
+``python -m scripts.devnet up [--seed] | down | status`` from the repository root, or in
+Python::
+
+    from scripts.devnet import Devnet
+    devnet = Devnet.start(seed=True)
+    ...
+    devnet.stop()
+
+The state (ports, pids, addresses, accounts, seeded mechs) is written to
+``.devnet/devnet.json`` (git-ignored); see :class:`scripts.devnet.state.DevnetInfo`.
+"""
+
+from scripts.devnet.devnet import Devnet, DevnetError
+from scripts.devnet.state import DevnetInfo, RegisteredManifest
+
+__all__ = ["Devnet", "DevnetError", "DevnetInfo", "RegisteredManifest"]

@@ -1,0 +1,85 @@
+"""Start anvil (the EVM node from @foundry-rs/anvil) on a free loopback port."""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List
+
+from eth_account import Account
+from web3 import Web3
+
+from scripts.devnet.processes import free_port, spawn, wait_until
+from scripts.toolchain import tool_path
+
+HOST = "127.0.0.1"
+DEFAULT_CHAIN_ID = 31337
+# anvil's (and hardhat's) well-known default test mnemonic: keys are public, devnet only.
+MNEMONIC = "test test test test test test test test test test test junk"
+NUM_ACCOUNTS = 10
+# 10_000 ETH each, anvil's default
+ACCOUNT_BALANCE_ETH = 10_000
+
+
+@dataclass(frozen=True)
+class DevAccount:
+    """A funded, unlocked anvil account (BIP-44 path m/44'/60'/0'/0/<index>)."""
+
+    index: int
+    address: str
+    private_key: str
+
+
+def dev_accounts(count: int = NUM_ACCOUNTS) -> List[DevAccount]:
+    """Derive the anvil accounts from :data:`MNEMONIC`.
+
+    :param count: how many accounts.
+    :return: accounts 0..count-1, same as anvil prints.
+    """
+    Account.enable_unaudited_hdwallet_features()
+    accounts = []
+    for index in range(count):
+        acct = Account.from_mnemonic(MNEMONIC, account_path=f"m/44'/60'/0'/0/{index}")
+        accounts.append(DevAccount(index, acct.address, "0x" + bytes(acct.key).hex()))
+    return accounts
+
+
+@dataclass(frozen=True)
+class AnvilProcess:
+    """A running anvil."""
+
+    pid: int
+    port: int
+    rpc_url: str
+    chain_id: int
+    log_path: Path
+
+
+def start_anvil(state_dir: Path, chain_id: int = DEFAULT_CHAIN_ID, timeout: float = 30.0) -> AnvilProcess:
+    """Start anvil detached on ``127.0.0.1:<free port>`` and wait for its JSON-RPC.
+
+    Blocks are mined on every transaction (automine), so a receipt is available at once.
+
+    :param state_dir: folder for ``anvil.log``.
+    :param chain_id: the chain id anvil reports.
+    :param timeout: seconds to wait for the RPC.
+    :return: the process description.
+    :raises scripts.toolchain.MissingTool: when anvil is not installed.
+    :raises scripts.devnet.processes.ProcessError: when anvil does not answer in time.
+    """
+    binary = tool_path("anvil")
+    port = free_port(HOST)
+    log_path = state_dir / "anvil.log"
+    args = [
+        str(binary),
+        "--host", HOST,
+        "--port", str(port),
+        "--chain-id", str(chain_id),
+        "--mnemonic", MNEMONIC,
+        "--accounts", str(NUM_ACCOUNTS),
+        "--balance", str(ACCOUNT_BALANCE_ETH),
+        "--silent",
+    ]
+    pid = spawn(args, log_path)
+    rpc_url = f"http://{HOST}:{port}"
+    w3 = Web3(Web3.HTTPProvider(rpc_url, request_kwargs={"timeout": 2}))
+    wait_until(lambda: w3.eth.chain_id == chain_id, timeout, "anvil", pid, log_path)
+    return AnvilProcess(pid=pid, port=port, rpc_url=rpc_url, chain_id=chain_id, log_path=log_path)

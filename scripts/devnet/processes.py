@@ -1,0 +1,126 @@
+"""Free loopback ports, detached child processes, and stopping them by pid."""
+
+import os
+import signal
+import socket
+import subprocess  # nosec B404: starts the pinned devnet tools only
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+
+class ProcessError(RuntimeError):
+    """A devnet process could not be started or did not become ready."""
+
+
+def free_port(host: str) -> int:
+    """Return a TCP port that is free on ``host`` right now.
+
+    :param host: a loopback address, e.g. ``127.0.0.1`` or ``127.0.0.2``.
+    :return: the port number the kernel picked.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def spawn(args: List[str], log_path: Path, env: Optional[Dict[str, str]] = None) -> int:
+    """Start ``args`` detached (own session) with stdout and stderr to ``log_path``.
+
+    The process outlives this Python process, so ``devnet up`` can exit; stop it with
+    :func:`stop_pid`.
+
+    :param args: the command line.
+    :param log_path: file receiving the process's output.
+    :param env: extra environment variables.
+    :return: the pid.
+    """
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    with open(log_path, "ab") as log:
+        process = subprocess.Popen(  # nosec B603: fixed tool paths, no shell
+            args,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=full_env,
+            start_new_session=True,
+        )
+    return process.pid
+
+
+def is_alive(pid: Optional[int]) -> bool:
+    """Tell whether ``pid`` is a running (not zombie) process.
+
+    :param pid: a process id, or ``None``.
+    :return: ``True`` when it runs.
+    """
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    if stat.exists():
+        try:
+            state = stat.read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return True
+        return state != "Z"
+    return True
+
+
+def _reap(pid: int) -> None:
+    """Collect ``pid`` if it is our child, so it does not linger as a zombie."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+
+
+def stop_pid(pid: Optional[int], timeout: float = 10.0) -> None:
+    """Stop one process: SIGTERM, wait up to ``timeout`` seconds, then SIGKILL.
+
+    Only the recorded pid is signalled, never a process group or a name.
+
+    :param pid: the pid recorded when the process was started, or ``None``.
+    :param timeout: seconds to wait after SIGTERM.
+    """
+    if not pid or not is_alive(pid):
+        if pid:
+            _reap(pid)
+        return
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _reap(pid)
+        if not is_alive(pid):
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    _reap(pid)
+
+
+def wait_until(ready: Callable[[], bool], timeout: float, what: str, pid: int, log_path: Path) -> None:
+    """Poll ``ready()`` until it returns ``True``.
+
+    :param ready: a cheap probe, returning ``False`` (or raising) while not ready.
+    :param timeout: seconds before giving up.
+    :param what: name of the service, for the error message.
+    :param pid: the process being waited for; if it dies the wait stops early.
+    :param log_path: its log, quoted in the error.
+    :raises ProcessError: when the process exits or the timeout passes.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if ready():
+                return
+        except Exception:  # pylint: disable=broad-except  # nosec B110: not ready yet
+            pass
+        if not is_alive(pid):
+            break
+        time.sleep(0.05)
+    tail = log_path.read_text(errors="replace")[-2000:] if log_path.exists() else ""
+    raise ProcessError(f"{what} (pid {pid}) did not become ready in {timeout:.0f} s; log {log_path}:\n{tail}")

@@ -1,0 +1,113 @@
+"""Seed a devnet: register the fixture manifests in every registry kind.
+
+The plan below is the contract between the devnet and the tests that read it: each
+step adds one fixture file (``scripts/devnet/fixtures/``) to kubo and writes its digest
+to one registry, and is recorded in ``devnet.json`` (``registered``) with its shape.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Dict, Tuple
+
+from scripts.devnet.state import (
+    COMPLEMENTARY_SERVICE_METADATA,
+    LEGACY_MECH_REGISTRY,
+    OLAS_AGENT_REGISTRY,
+    RegisteredManifest,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from scripts.devnet.devnet import Devnet
+
+FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
+
+
+@dataclass(frozen=True)
+class SeedStep:
+    """One manifest written to one registry.
+
+    :param registry: registry kind (see :mod:`scripts.devnet.state`).
+    :param key: a name for the mech within the plan; steps with the same key and registry
+        address the same id (first ``create``, then ``update``).
+    :param owner: account role that owns the mech/service.
+    :param fixture: file under ``fixtures/``.
+    :param shape: what the manifest exercises.
+    :param raw_leaves: add to kubo with raw leaves.
+    :param deploy: for services: deploy it (Safe multisig) before its hash is set.
+    """
+
+    registry: str
+    key: str
+    owner: str
+    fixture: str
+    shape: str
+    raw_leaves: bool = False
+    deploy: bool = False
+
+
+SEED_PLAN: Tuple[SeedStep, ...] = (
+    # Olas AgentRegistry (through RegistriesManager); component 1 is created first.
+    SeedStep(OLAS_AGENT_REGISTRY, "predict", "owner_1", "olas_tools_with_metadata.json", "tools+toolMetadata"),
+    SeedStep(OLAS_AGENT_REGISTRY, "tools-only", "owner_2", "olas_tools_only.json", "tools-names-only"),
+    SeedStep(OLAS_AGENT_REGISTRY, "broken", "owner_3", "olas_broken_invalid_json.txt", "broken:invalid-json"),
+    SeedStep(OLAS_AGENT_REGISTRY, "raw", "owner_1", "olas_raw_leaves.json", "tools+toolMetadata:raw-leaves", raw_leaves=True),
+    SeedStep(OLAS_AGENT_REGISTRY, "predict", "owner_1", "olas_tools_with_metadata_v2.json", "tools+toolMetadata+input.schema"),
+    # legacy mech AI Agent Registry
+    SeedStep(LEGACY_MECH_REGISTRY, "omen", "owner_1", "legacy_typed_kwargs.json", "typed-kwargs"),
+    SeedStep(LEGACY_MECH_REGISTRY, "short-maker", "owner_2", "legacy_description_json.json", "json-in-description"),
+    SeedStep(LEGACY_MECH_REGISTRY, "wrong-types", "owner_3", "legacy_broken_wrong_types.json", "broken:wrong-types"),
+    SeedStep(LEGACY_MECH_REGISTRY, "omen", "owner_1", "legacy_typed_kwargs_v2.json", "typed-kwargs"),
+    # ComplementaryServiceMetadata, keyed by ServiceRegistryL2 service id
+    SeedStep(COMPLEMENTARY_SERVICE_METADATA, "market", "owner_1", "service_input_schema.json", "tools+toolMetadata+input.schema"),
+    SeedStep(COMPLEMENTARY_SERVICE_METADATA, "template", "owner_2", "service_template.json", "empty-template"),
+    SeedStep(COMPLEMENTARY_SERVICE_METADATA, "template", "owner_2", "olas_tools_with_metadata.json", "tools+toolMetadata"),
+    SeedStep(
+        COMPLEMENTARY_SERVICE_METADATA, "deployed", "owner_3", "service_input_schema.json",
+        "tools+toolMetadata+input.schema:set-by-safe", deploy=True,
+    ),
+)
+
+
+def seed_devnet(devnet: "Devnet") -> None:
+    """Run :data:`SEED_PLAN` on ``devnet`` and record every step in ``devnet.info.registered``.
+
+    :param devnet: a started, unseeded devnet.
+    """
+    deployer = devnet.address("deployer")
+    component_digest = devnet.add_manifest((FIXTURES_DIR / "component.json").read_bytes())[1]
+    devnet.register_olas_component(deployer, component_digest)
+    config_digest = devnet.add_manifest((FIXTURES_DIR / "service_config.json").read_bytes())[1]
+
+    ids: Dict[Tuple[str, str], int] = {}
+    for step in SEED_PLAN:
+        owner = devnet.address(step.owner)
+        cid, digest = devnet.add_manifest((FIXTURES_DIR / step.fixture).read_bytes(), raw_leaves=step.raw_leaves)
+        known = (step.registry, step.key) in ids
+        if step.registry == OLAS_AGENT_REGISTRY:
+            if known:
+                devnet.update_olas_agent_hash(owner, ids[(step.registry, step.key)], digest)
+            else:
+                ids[(step.registry, step.key)] = devnet.register_olas_agent(owner, digest, [1])
+        elif step.registry == LEGACY_MECH_REGISTRY:
+            if known:
+                devnet.update_legacy_hash(owner, ids[(step.registry, step.key)], digest)
+            else:
+                ids[(step.registry, step.key)] = devnet.register_legacy_mech(owner, digest)
+        else:
+            if not known:
+                ids[(step.registry, step.key)] = devnet.register_service(owner, config_digest, deploy=step.deploy)
+            devnet.change_service_hash(ids[(step.registry, step.key)], digest)
+        devnet.info.registered.append(
+            RegisteredManifest(
+                registry=step.registry,
+                id=ids[(step.registry, step.key)],
+                owner=owner,
+                cid=cid,
+                digest="0x" + digest.hex(),
+                shape=step.shape,
+                fixture=step.fixture,
+                action="update" if known else "create",
+                raw_leaves=step.raw_leaves,
+            )
+        )
+    devnet.info.save()

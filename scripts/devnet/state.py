@@ -1,0 +1,99 @@
+"""The devnet's state file, ``.devnet/devnet.json``: what runs where, and what is registered."""
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from scripts.toolchain import REPO_ROOT
+
+DEFAULT_STATE_DIR = REPO_ROOT / ".devnet"
+STATE_FILE = "devnet.json"
+
+# Registry kinds, as recorded in RegisteredManifest.registry
+OLAS_AGENT_REGISTRY = "olas_agent_registry"
+LEGACY_MECH_REGISTRY = "legacy_mech_registry"
+COMPLEMENTARY_SERVICE_METADATA = "complementary_service_metadata"
+
+
+@dataclass
+class RegisteredManifest:
+    """One manifest hash written to a registry by the devnet.
+
+    :param registry: ``olas_agent_registry`` (id = agent id), ``legacy_mech_registry``
+        (id = legacy agent id) or ``complementary_service_metadata`` (id = service id).
+    :param id: the agent id or service id.
+    :param owner: the account that created or changed it.
+    :param cid: base32 CIDv1 of the manifest in kubo.
+    :param digest: the 32-byte sha2-256 digest written on chain, 0x hex.
+    :param shape: what the manifest exercises (e.g. ``tools+toolMetadata``, ``broken:invalid-json``).
+    :param fixture: the file under ``scripts/devnet/fixtures/`` it was made from.
+    :param action: ``create`` (first hash) or ``update`` (a later hash).
+    :param raw_leaves: whether it was added with raw leaves (its CID is raw-codec, bafkrei...).
+    """
+
+    registry: str
+    id: int
+    owner: str
+    cid: str
+    digest: str
+    shape: str
+    fixture: str
+    action: str
+    raw_leaves: bool = False
+
+
+@dataclass
+class DevnetInfo:
+    """Everything a client needs to use a running devnet (the content of ``devnet.json``).
+
+    Accounts are anvil's well-known test keys (public; devnet only), by role:
+    ``deployer`` owns every registry, ``owner_1``..``owner_3`` own mechs/services,
+    ``operator`` registers agent instances, ``stranger`` owns nothing.
+    """
+
+    state_dir: str
+    chain_id: int
+    rpc_url: str
+    anvil_pid: int
+    ipfs_api_url: str
+    ipfs_gateway_url: str
+    ipfs_pid: int
+    ipfs_path: str
+    accounts: Dict[str, Dict[str, Any]]
+    contracts: Dict[str, str]
+    registered: List[RegisteredManifest] = field(default_factory=list)
+    services: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    startup_seconds: Optional[float] = None
+
+    def address(self, role: str) -> str:
+        """Return the address of an account role.
+
+        :param role: e.g. ``deployer``, ``owner_1``, ``stranger``.
+        :return: the checksummed address.
+        :raises KeyError: for an unknown role.
+        """
+        return str(self.accounts[role]["address"])
+
+    def save(self) -> Path:
+        """Write ``devnet.json`` into :attr:`state_dir`.
+
+        :return: the file path.
+        """
+        path = Path(self.state_dir) / STATE_FILE
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=2))
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, state_dir: Path = DEFAULT_STATE_DIR) -> "DevnetInfo":
+        """Read ``devnet.json``.
+
+        :param state_dir: the devnet state folder.
+        :return: the info.
+        :raises FileNotFoundError: when no devnet was started there.
+        """
+        data = json.loads((Path(state_dir) / STATE_FILE).read_text())
+        data["registered"] = [RegisteredManifest(**entry) for entry in data.get("registered", [])]
+        return cls(**data)
