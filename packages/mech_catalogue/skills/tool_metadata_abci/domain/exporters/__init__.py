@@ -1,0 +1,49 @@
+"""Convert model tools and mechs to the formats agents speak.
+
+==========  ===========================================  ====================================
+format      function                                     output
+==========  ===========================================  ====================================
+mcp         :func:`.mcp_tool.to_mcp_tools`               MCP 2025-11-25 ``Tool`` JSON list
+openai      :func:`.openai_tool.to_openai_tools`         strict function tools JSON list
+anthropic   :func:`.anthropic_tool.to_anthropic_tools`   Messages API tools JSON list
+langchain   :func:`.langchain_tool.to_langchain_tool`    ``StructuredTool`` (optional dep)
+a2a         :func:`.a2a_card.to_agent_card`              AgentCard JSON (skills per tool)
+erc8004     :func:`.erc8004.to_registration`             ERC-8004 registration file JSON
+==========  ===========================================  ====================================
+
+Names are sanitised per format by :mod:`.names` (documented, collision-free mapping).
+"""
+
+from .a2a_card import to_agent_card, to_agent_skill
+from .anthropic_tool import to_anthropic_tool, to_anthropic_tools
+from .erc8004 import Service, caip10, to_registration
+from .langchain_tool import MissingDependency, to_langchain_tool
+from .mcp_tool import to_mcp_tool, to_mcp_tools, to_mcp_tools_list_result
+from .names import export_names, reverse_names, sanitise_name
+from .openai_tool import to_openai_tool, to_openai_tools
+from .schemas import call_schema, strict_schema
+
+FORMATS = ("mcp", "openai", "anthropic", "langchain", "a2a", "erc8004")
+
+__all__ = [
+    "FORMATS",
+    "MissingDependency",
+    "Service",
+    "caip10",
+    "call_schema",
+    "export_names",
+    "reverse_names",
+    "sanitise_name",
+    "strict_schema",
+    "to_agent_card",
+    "to_agent_skill",
+    "to_anthropic_tool",
+    "to_anthropic_tools",
+    "to_langchain_tool",
+    "to_mcp_tool",
+    "to_mcp_tools",
+    "to_mcp_tools_list_result",
+    "to_openai_tool",
+    "to_openai_tools",
+    "to_registration",
+]

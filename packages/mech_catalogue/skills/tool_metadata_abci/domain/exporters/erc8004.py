@@ -1,0 +1,184 @@
+"""ERC-8004 agent registration file for a mech (EIP-8004 "Trustless Agents", registration-v1).
+
+Shape (eips.ethereum.org/EIPS/eip-8004, "Agent URI and registration file"): ``type`` =
+:data:`REGISTRATION_TYPE`, ``name``, ``description``, ``image``, ``services`` (each
+``{name, endpoint, version?}``: e.g. ``MCP``, ``A2A``, ``web``, custom names allowed),
+``x402Support``, ``active``, ``registrations`` (each ``{agentId, agentRegistry}`` with
+``agentRegistry`` in CAIP-10 form ``eip155:<chainId>:<identity registry address>``) and
+``supportedTrust`` (``reputation``, ``crypto-economic``, ``tee-attestation``).
+:data:`REGISTRATION_SCHEMA` is this project's JSON Schema of that shape, used to check
+every file before it is returned.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence
+
+from jsonschema import Draft202012Validator
+
+from ..model import Mech
+
+REGISTRATION_TYPE = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
+TRUST_MODELS = ("reputation", "crypto-economic", "tee-attestation")
+MANIFEST_SERVICE = "olas-mech-manifest"
+
+_ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
+CAIP10_EIP155 = r"^eip155:[0-9]{1,32}:0x[0-9a-fA-F]{40}$"
+
+REGISTRATION_SCHEMA: Dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["type", "name", "description", "image", "services"],
+    "properties": {
+        "type": {"const": REGISTRATION_TYPE},
+        "name": {"type": "string", "minLength": 1},
+        "description": {"type": "string"},
+        "image": {"type": "string"},
+        "services": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "endpoint"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "endpoint": {"type": "string", "minLength": 1},
+                    "version": {"type": "string"},
+                },
+            },
+        },
+        "x402Support": {"type": "boolean"},
+        "active": {"type": "boolean"},
+        "registrations": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["agentId", "agentRegistry"],
+                "properties": {
+                    "agentId": {"type": "integer", "minimum": 0},
+                    "agentRegistry": {"type": "string", "pattern": CAIP10_EIP155},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "supportedTrust": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+
+class RegistrationError(ValueError):
+    """Raised when the inputs cannot make a valid registration file (message says which)."""
+
+
+@dataclass(frozen=True)
+class Service:
+    """One advertised endpoint.
+
+    :param name: protocol name (``MCP``, ``A2A``, ``web``...).
+    :param endpoint: URL or identifier.
+    :param version: protocol version ("" to omit).
+    """
+
+    name: str
+    endpoint: str
+    version: str = ""
+
+    def to_dict(self) -> Dict[str, str]:
+        """:return: ``{name, endpoint[, version]}``."""
+        data = {"name": self.name, "endpoint": self.endpoint}
+        if self.version:
+            data["version"] = self.version
+        return data
+
+
+def caip10(chain_id: int, address: str) -> str:
+    """CAIP-10 account id of a contract on an EVM chain.
+
+    :param chain_id: EIP-155 chain id (positive).
+    :param address: 0x + 40 hex.
+    :return: ``eip155:<chainId>:<address>`` (EIP-55 checksummed when eth_utils is present).
+    :raises RegistrationError: on a bad chain id or address.
+    """
+    if not isinstance(chain_id, int) or isinstance(chain_id, bool) or chain_id <= 0:
+        raise RegistrationError(f"chain id {chain_id!r} is not a positive EIP-155 chain id")
+    if not isinstance(address, str) or not _ADDRESS.match(address):
+        raise RegistrationError(f"registry address {address!r} is not 0x followed by 40 hex digits")
+    try:
+        from eth_utils import to_checksum_address  # pylint: disable=import-outside-toplevel
+
+        address = to_checksum_address(address)
+    except ImportError:  # pragma: no cover - eth_utils ships with open-aea-ledger-ethereum
+        pass
+    return f"eip155:{chain_id}:{address}"
+
+
+def to_registration(  # pylint: disable=too-many-arguments
+    mech: Mech,
+    agent_id: Optional[int] = None,
+    identity_registry: Optional[str] = None,
+    chain_id: Optional[int] = None,
+    services: Sequence[Service] = (),
+    image: str = "",
+    supported_trust: Sequence[str] = ("reputation",),
+    active: bool = True,
+    x402_support: bool = False,
+) -> Dict[str, Any]:
+    """ERC-8004 registration file for a mech.
+
+    :param mech: the mech (name, description, CID of its manifest).
+    :param agent_id: its ERC-8004 agentId, when already registered (else no registrations).
+    :param identity_registry: the IdentityRegistry address (with agent_id).
+    :param chain_id: the registry's chain (default: the mech's chain).
+    :param services: endpoints to advertise; the manifest CID is added as
+        ``olas-mech-manifest`` (``ipfs://<cid>``) when known.
+    :param image: image URL (the manifest's ``image`` when empty).
+    :param supported_trust: trust models, a subset of :data:`TRUST_MODELS`.
+    :param active: whether the agent is live.
+    :param x402_support: whether it accepts x402 payments.
+    :return: the registration JSON, valid against :data:`REGISTRATION_SCHEMA`.
+    :raises RegistrationError: on unknown trust models, a partial registration or a bad
+        chain id / address.
+    """
+    unknown = [t for t in supported_trust if t not in TRUST_MODELS]
+    if unknown:
+        raise RegistrationError(f"unknown trust model(s) {unknown}; use {list(TRUST_MODELS)}")
+    if (agent_id is None) != (identity_registry is None):
+        raise RegistrationError("give both agent_id and identity_registry, or neither")
+    service_list: List[Dict[str, str]] = [s.to_dict() for s in services]
+    if mech.cid:
+        service_list.append(Service(MANIFEST_SERVICE, f"ipfs://{mech.cid}").to_dict())
+    extra_image = mech.extra.get("image")
+    registration: Dict[str, Any] = {
+        "type": REGISTRATION_TYPE,
+        "name": mech.name or f"Mech {mech.ref.mech_id}",
+        "description": mech.description or f"Olas mech {mech.ref.key}.",
+        "image": image or (extra_image if isinstance(extra_image, str) else ""),
+        "services": service_list,
+        "x402Support": x402_support,
+        "active": active,
+        "registrations": [],
+        "supportedTrust": list(supported_trust),
+    }
+    if agent_id is not None and identity_registry is not None:
+        if not isinstance(agent_id, int) or isinstance(agent_id, bool) or agent_id < 0:
+            raise RegistrationError(f"agent id {agent_id!r} is not a non-negative integer")
+        registration["registrations"].append(
+            {
+                "agentId": agent_id,
+                "agentRegistry": caip10(
+                    mech.ref.chain_id if chain_id is None else chain_id, identity_registry
+                ),
+            }
+        )
+    problems = registration_problems(registration)
+    if problems:
+        raise RegistrationError("; ".join(problems))
+    return registration
+
+
+def registration_problems(document: Any) -> List[str]:
+    """:param document: a registration file. :return: one sentence per schema violation."""
+    validator = Draft202012Validator(REGISTRATION_SCHEMA)
+    return [
+        f"{'/'.join(str(p) for p in error.absolute_path) or '(root)'}: {error.message}"
+        for error in validator.iter_errors(document)
+    ]

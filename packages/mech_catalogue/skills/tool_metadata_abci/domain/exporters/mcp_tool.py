@@ -1,0 +1,58 @@
+"""MCP ``Tool`` objects (Model Context Protocol, revision 2025-11-25, ``tools/list``).
+
+Shape (schema.ts of that revision): ``name`` (1-128 of ``A-Za-z0-9_.-``), ``title``,
+``description``, ``inputSchema`` (object schema), ``outputSchema`` (object schema, only
+when the tool declares one of type object), ``annotations`` (hints; mech tools reach
+outside services, so ``openWorldHint`` is true) and ``_meta`` carrying the tool's
+provenance under :data:`META_KEY` and the original name when it had to be changed.
+"""
+
+from typing import Any, Dict, Iterable, List, Optional
+
+from ..tool import Tool
+from .names import MCP_RULE, export_names
+from .schemas import call_schema, output_object_schema
+
+MCP_PROTOCOL_VERSION = "2025-11-25"
+META_KEY = "io.olas/mech-tool"
+
+
+def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
+    """One MCP Tool as JSON.
+
+    :param tool: the model tool.
+    :param name: the exported name (default: ``tool.name`` sanitised by the MCP rule).
+    :return: a dict with camelCase keys as on the wire.
+    """
+    exported = name or export_names([tool.name], MCP_RULE)[tool.name]
+    meta: Dict[str, Any] = {"provenance": tool.provenance.to_dict()}
+    if exported != tool.name:
+        meta["mechToolName"] = tool.name
+    result: Dict[str, Any] = {
+        "name": exported,
+        "title": tool.name,
+        "description": tool.description or f"Mech tool {tool.name}.",
+        "inputSchema": call_schema(tool),
+        "annotations": {"title": tool.name, "openWorldHint": True},
+        "_meta": {META_KEY: meta},
+    }
+    output = output_object_schema(tool)
+    if output is not None:
+        result["outputSchema"] = output
+    return result
+
+
+def to_mcp_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
+    """MCP Tools for several tools, names unique across the list.
+
+    :param tools: model tools (e.g. one mech's, or a catalogue's de-duplicated by name).
+    :return: the list, in input order; a repeated tool name is exported once.
+    """
+    ordered = list({t.name: t for t in reversed(list(tools))}.values())[::-1]
+    names = export_names([t.name for t in ordered], MCP_RULE)
+    return [to_mcp_tool(t, names[t.name]) for t in ordered]
+
+
+def to_mcp_tools_list_result(tools: Iterable[Tool]) -> Dict[str, Any]:
+    """:param tools: model tools. :return: the ``tools/list`` result ``{"tools": [...]}``."""
+    return {"tools": to_mcp_tools(tools)}

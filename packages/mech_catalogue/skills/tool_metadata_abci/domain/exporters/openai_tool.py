@@ -1,0 +1,39 @@
+"""OpenAI function tools in strict mode.
+
+Shape (OpenAI function-calling guide): ``{"type": "function", "function": {"name",
+"description", "parameters", "strict": true}}``; ``name`` matches
+``^[a-zA-Z0-9_-]{1,64}$``; with ``strict`` the parameters must follow the Structured
+Outputs subset (see :func:`.schemas.strict_schema`).
+"""
+
+from typing import Any, Dict, Iterable, List, Optional
+
+from ..tool import Tool
+from .names import OPENAI_RULE, export_names
+from .schemas import call_schema, strict_schema
+
+MAX_DESCRIPTION = 1024  # OpenAI truncates longer function descriptions
+
+
+def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
+    """:param tool: the model tool. :param name: exported name (default: sanitised). :return: the tool JSON."""
+    exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
+    description = tool.description or f"Mech tool {tool.name}."
+    if exported != tool.name:
+        description = f"{description} (mech tool name: {tool.name})"
+    return {
+        "type": "function",
+        "function": {
+            "name": exported,
+            "description": description[:MAX_DESCRIPTION],
+            "parameters": strict_schema(call_schema(tool)),
+            "strict": True,
+        },
+    }
+
+
+def to_openai_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
+    """:param tools: model tools. :return: OpenAI tools, names unique (first of a repeated name wins)."""
+    ordered = list({t.name: t for t in reversed(list(tools))}.values())[::-1]
+    names = export_names([t.name for t in ordered], OPENAI_RULE)
+    return [to_openai_tool(t, names[t.name]) for t in ordered]
