@@ -199,7 +199,7 @@ contract LegacyMechAgentRegistry {
         _checkReceiver(from, to, id, data);
     }
 
-    function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
+    function supportsInterface(bytes4 interfaceId) external view returns (bool) {
         return interfaceId == 0x01ffc9a7 // ERC165
             || interfaceId == 0x80ac58cd // ERC721
             || interfaceId == 0x5b5e139f; // ERC721Metadata

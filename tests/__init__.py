@@ -1,0 +1,1 @@
+"""Cross-package integration and end-to-end tests."""

@@ -1,0 +1,93 @@
+"""Shared pytest fixtures: a real devnet (anvil + registry stack + kubo) for the whole session.
+
+``devnet`` is started once per session, seeded (:data:`scripts.devnet.seed.SEED_PLAN`),
+in a temporary state folder, on free loopback ports, and stopped at the end. Tests that
+write to the chain should request ``chain_snapshot`` so their transactions are reverted
+afterwards (anvil ``evm_snapshot``/``evm_revert``); IPFS content is content-addressed
+and needs no cleanup.
+"""
+
+import copy
+import json
+from typing import Callable, Iterator, List, Tuple
+
+import pytest
+
+from scripts.devnet import Devnet, RegisteredManifest
+from scripts.devnet.seed import FIXTURES_DIR
+
+
+@pytest.fixture(scope="session")
+def devnet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Devnet]:
+    """A running, seeded devnet shared by the session.
+
+    :param tmp_path_factory: pytest's temporary folder factory.
+    :yield: the devnet; its ``info`` lists addresses, accounts and registered manifests.
+    """
+    running = Devnet.start(seed=True, state_dir=tmp_path_factory.mktemp("devnet"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def chain_snapshot(devnet: Devnet) -> Iterator[Devnet]:
+    """The session devnet, with every chain change of the test reverted afterwards.
+
+    :param devnet: the session devnet.
+    :yield: the same devnet.
+    """
+    snapshot_id = devnet.w3.provider.make_request("evm_snapshot", [])["result"]
+    services = copy.deepcopy(devnet.info.services)
+    try:
+        yield devnet
+    finally:
+        devnet.w3.provider.make_request("evm_revert", [snapshot_id])
+        devnet.info.services = services
+
+
+@pytest.fixture
+def registered(devnet: Devnet) -> Callable[..., List[RegisteredManifest]]:
+    """Look up what the seed registered.
+
+    :param devnet: the session devnet.
+    :return: ``find(registry=None, id=None, action=None, shape=None)`` returning the
+        matching :class:`RegisteredManifest` entries in seeding order.
+    """
+
+    def find(registry: str = None, id: int = None, action: str = None, shape: str = None) -> List[RegisteredManifest]:  # pylint: disable=redefined-builtin
+        return [
+            entry for entry in devnet.info.registered
+            if (registry is None or entry.registry == registry)
+            and (id is None or entry.id == id)
+            and (action is None or entry.action == action)
+            and (shape is None or entry.shape == shape)
+        ]
+
+    return find
+
+
+@pytest.fixture
+def fixture_manifest() -> Callable[[str], bytes]:
+    """Read a devnet fixture manifest's bytes by file name (``scripts/devnet/fixtures/``).
+
+    :return: ``read(name) -> bytes``.
+    """
+    return lambda name: (FIXTURES_DIR / name).read_bytes()
+
+
+@pytest.fixture
+def new_manifest(devnet: Devnet) -> Callable[..., Tuple[str, bytes]]:
+    """Add a fresh, valid manifest to kubo.
+
+    :param devnet: the session devnet.
+    :return: ``add(name="...", tools=[...], raw_leaves=False) -> (cid, digest)``.
+    """
+
+    def add(name: str = "Test Mech", tools: Tuple[str, ...] = ("prediction-online",), raw_leaves: bool = False) -> Tuple[str, bytes]:
+        manifest = {"name": name, "description": f"{name} for a test", "tools": list(tools)}
+        return devnet.add_manifest(json.dumps(manifest).encode(), raw_leaves=raw_leaves)
+
+    return add
+
