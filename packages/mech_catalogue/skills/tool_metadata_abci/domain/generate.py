@@ -1,0 +1,234 @@
+"""Generate a manifest (spec version 1) from tool packages, with optional overrides.
+
+Output shape (``spec/manifest-v1.schema.json``, docs/manifest-spec.md): today's
+``tools`` + ``toolMetadata`` (so existing readers keep working) plus ``specVersion: "1"``
+and typed ``arguments`` per tool. Every generated document is checked twice before it is
+returned: against the JSON Schema (:func:`.validation.validate_manifest`) and by parsing it
+back (:func:`.parsing.parse_document`) with no error allowed.
+
+Overrides (a YAML or JSON mapping, all keys optional)::
+
+    name: My Mech                      # top-level fields: name, description, image, url,
+    description: What it does          #   inputFormat, outputFormat
+    tools:
+      <tool name>:
+        exclude: true                  # leave this tool out
+        description: Better text
+        input: {description: The question}
+        output: {type: object, description: ..., schema: {...}}
+        examples: [...]
+        arguments:
+          <identifier>:                # merged over what derivation found
+            type: hexAddress
+            description: ...
+            required: true
+            default: ...
+            exclude: true              # leave this argument out
+    defaults:                          # applied to every tool before its own entry
+      output: {...}
+"""
+
+import copy
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from . import problems as P
+from .derive import DerivedPackage
+from .parsing import parse_document
+from .tool import Argument, Tool
+from .types import normalise_type
+from .validation import validate_manifest
+
+SPEC_VERSION = "1"
+DEFAULT_FORMAT = "ipfs-v0.1"
+_TOP_LEVEL_OVERRIDES = ("name", "description", "image", "url", "inputFormat", "outputFormat")
+_TOOL_OVERRIDES = ("description", "input", "output", "examples")
+_ARGUMENT_KEYS = ("type", "description", "required", "default", "enum", "schema")
+
+INVALID_OVERRIDES = "invalid_overrides"
+DUPLICATE_TOOL_ACROSS_PACKAGES = "duplicate_tool_across_packages"
+GENERATED_MANIFEST_INVALID = "generated_manifest_invalid"
+
+
+class GenerateError(ValueError):
+    """Raised when no valid manifest can be generated; carries every problem.
+
+    :param problems: what is wrong, each naming the field and what to do.
+    """
+
+    def __init__(self, problems: Sequence[P.Problem]) -> None:
+        """:param problems: the problems (at least one)."""
+        super().__init__("; ".join(p.message for p in problems))
+        self.problems = tuple(problems)
+
+
+def argument_entry(argument: Argument) -> Dict[str, Any]:
+    """:param argument: a model argument. :return: its manifest-v1 ``arguments`` item."""
+    entry: Dict[str, Any] = {
+        "identifier": argument.identifier,
+        "type": argument.type,
+        "required": argument.required,
+    }
+    if argument.description:
+        entry["description"] = argument.description
+    if argument.has_default:
+        entry["default"] = argument.default
+    return entry
+
+
+def tool_entry(tool: Tool) -> Dict[str, Any]:
+    """:param tool: a model tool. :return: its manifest-v1 ``toolMetadata`` value."""
+    entry: Dict[str, Any] = {
+        "name": tool.name,
+        "description": tool.description,
+        "input": {"type": tool.input_type or "text", "description": tool.input_description},
+        "output": {"type": tool.output_type or "object", "description": tool.output_description},
+        "arguments": [argument_entry(a) for a in tool.arguments],
+    }
+    if tool.output_schema is not None:
+        entry["output"]["schema"] = tool.output_schema
+    if tool.examples_json:
+        entry["examples"] = list(tool.examples)
+    return entry
+
+
+def _override_problem(message: str, path: str = "") -> P.Problem:
+    return P.error(INVALID_OVERRIDES, message, path)
+
+
+def _check_overrides(overrides: Any) -> List[P.Problem]:
+    if overrides is None:
+        return []
+    if not isinstance(overrides, dict):
+        return [_override_problem("The overrides file must be a mapping (YAML or JSON object).")]
+    found = []
+    for key in ("tools", "defaults"):
+        if key in overrides and not isinstance(overrides[key], dict):
+            found.append(_override_problem(f"Overrides `{key}` must be a mapping.", P.pointer(key)))
+    for name, entry in (overrides.get("tools") or {}).items():
+        if not isinstance(entry, dict):
+            found.append(_override_problem(f"Overrides for tool {name!r} must be a mapping.", P.pointer("tools", name)))
+            continue
+        arguments = entry.get("arguments", {})
+        if not isinstance(arguments, dict):
+            found.append(
+                _override_problem(
+                    f"Overrides tools.{name}.arguments must map identifiers to fields.", P.pointer("tools", name, "arguments")
+                )
+            )
+            continue
+        for identifier, fields in arguments.items():
+            where = P.pointer("tools", name, "arguments", identifier)
+            if not isinstance(fields, dict):
+                found.append(_override_problem(f"Overrides for argument {identifier!r} of {name!r} must be a mapping.", where))
+            elif "type" in fields and normalise_type(fields["type"]) is None:
+                found.append(
+                    _override_problem(
+                        f"Type {fields['type']!r} of argument {identifier!r} of {name!r} is not in the type vocabulary "
+                        "(int, float, bool, str, uint256, hexAddress, bytes32, hexBytes, url, dict, enum, any, list[T]...).",
+                        where + "/type",
+                    )
+                )
+    return found
+
+
+def _apply_tool_overrides(entry: Dict[str, Any], overrides: Dict[str, Any]) -> Dict[str, Any]:
+    for key in _TOOL_OVERRIDES:
+        if key not in overrides:
+            continue
+        if key in ("input", "output") and isinstance(overrides[key], dict):
+            entry[key] = {**entry.get(key, {}), **copy.deepcopy(overrides[key])}
+        else:
+            entry[key] = copy.deepcopy(overrides[key])
+    argument_overrides = overrides.get("arguments") or {}
+    arguments = []
+    known = set()
+    for argument in entry["arguments"]:
+        known.add(argument["identifier"])
+        fields = argument_overrides.get(argument["identifier"], {})
+        if fields.get("exclude"):
+            continue
+        merged = {**argument, **{k: copy.deepcopy(v) for k, v in fields.items() if k in _ARGUMENT_KEYS}}
+        arguments.append(merged)
+    for identifier, fields in argument_overrides.items():
+        if identifier not in known and not fields.get("exclude"):
+            added = {"identifier": identifier, "type": "any", "required": False}
+            added.update({k: copy.deepcopy(v) for k, v in fields.items() if k in _ARGUMENT_KEYS})
+            arguments.append(added)
+    entry["arguments"] = arguments
+    return entry
+
+
+def generate_manifest(
+    packages: Iterable[DerivedPackage], overrides: Optional[Dict[str, Any]] = None
+) -> Tuple[Dict[str, Any], Tuple[P.Problem, ...]]:
+    """Build, check and return a manifest-v1 document.
+
+    :param packages: derived tool packages (:func:`.derive.derive_package`), in order.
+    :param overrides: the overrides mapping (see the module docstring), or None.
+    :return: ``(document, warnings)``: the manifest and the non-fatal problems (derivation
+        warnings and parse warnings such as untyped tools).
+    :raises GenerateError: on bad overrides, a tool name served by two packages, or a
+        document that fails the schema or parses with errors.
+    """
+    overrides = overrides if overrides is not None else {}
+    found = _check_overrides(overrides)
+    if found:
+        raise GenerateError(found)
+    tool_overrides = overrides.get("tools") or {}
+    defaults = overrides.get("defaults") or {}
+    names: List[str] = []
+    metadata: Dict[str, Any] = {}
+    warnings: List[P.Problem] = []
+    owner: Dict[str, str] = {}
+    for package in packages:
+        warnings.extend(package.problems)
+        for tool in package.to_tools():
+            if tool.name in owner:
+                found.append(
+                    P.error(
+                        DUPLICATE_TOOL_ACROSS_PACKAGES,
+                        f"Tool {tool.name!r} is served by packages {owner[tool.name]!r} and {package.name!r}; "
+                        "rename one or exclude it in the overrides.",
+                        P.pointer("toolMetadata", tool.name),
+                    )
+                )
+                continue
+            owner[tool.name] = package.name
+            specific = tool_overrides.get(tool.name) or {}
+            if specific.get("exclude"):
+                continue
+            entry = _apply_tool_overrides(tool_entry(tool), defaults)
+            metadata[tool.name] = _apply_tool_overrides(entry, specific)
+            names.append(tool.name)
+    if found:
+        raise GenerateError(found)
+    document: Dict[str, Any] = {
+        "specVersion": SPEC_VERSION,
+        "name": "",
+        "description": "",
+        "inputFormat": DEFAULT_FORMAT,
+        "outputFormat": DEFAULT_FORMAT,
+        "tools": names,
+        "toolMetadata": metadata,
+    }
+    for key in _TOP_LEVEL_OVERRIDES:
+        if key in overrides:
+            document[key] = copy.deepcopy(overrides[key])
+    return document, tuple(warnings) + check_generated(document)
+
+
+def check_generated(document: Dict[str, Any]) -> Tuple[P.Problem, ...]:
+    """Schema-check and parse back a generated manifest.
+
+    :param document: the manifest.
+    :return: the parse warnings.
+    :raises GenerateError: on any schema violation or parse error.
+    """
+    errors = list(validate_manifest(document))
+    parsed = parse_document(document)
+    errors += [p for p in parsed.problems if p.is_error]
+    if parsed.manifest is None and not errors:
+        errors.append(P.error(GENERATED_MANIFEST_INVALID, "The generated manifest does not parse."))
+    if errors:
+        raise GenerateError(errors)
+    return tuple(p for p in parsed.problems if not p.is_error)
