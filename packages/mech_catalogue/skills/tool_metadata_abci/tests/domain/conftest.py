@@ -1,0 +1,13 @@
+"""Fixtures of the domain tests."""
+
+from typing import Iterator
+
+import pytest
+
+from .kubo import Kubo, kubo_repo
+
+
+@pytest.fixture(scope="session")
+def kubo() -> Iterator[Kubo]:
+    """:return: a throwaway kubo repository (session-wide; no daemon)."""
+    yield from kubo_repo()

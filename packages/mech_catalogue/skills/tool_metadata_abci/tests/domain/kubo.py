@@ -1,0 +1,68 @@
+"""A throwaway kubo repository for computing CIDs with the real ``ipfs`` binary.
+
+``ipfs add --only-hash`` needs an initialised repository but no daemon, so no port is
+opened. Tests skip (with the reason) only when the binary is not installed.
+"""
+
+import os
+import subprocess  # nosec
+import tempfile
+from pathlib import Path
+from typing import Iterator, Optional
+
+import pytest
+
+try:
+    from scripts.toolchain import MissingTool, tool_path
+except ImportError:  # pragma: no cover - package tests run from the repository root
+    tool_path = None  # type: ignore
+
+FALLBACK = Path("/tmp/gobuild/bin/ipfs")  # nosec - where a fresh Go build lands
+
+
+def ipfs_binary() -> Optional[Path]:
+    """:return: the kubo binary, or None when it is not installed."""
+    if tool_path is not None:
+        try:
+            return tool_path("ipfs")
+        except MissingTool:
+            pass
+    return FALLBACK if FALLBACK.is_file() else None
+
+
+class Kubo:
+    """An initialised, offline kubo repository (IPFS_PATH in a temporary directory)."""
+
+    def __init__(self, binary: Path, repo: Path) -> None:
+        """:param binary: the ipfs binary. :param repo: an empty directory for IPFS_PATH."""
+        self.binary = binary
+        self.env = {**os.environ, "IPFS_PATH": str(repo)}
+        self._run("init", "--profile", "test")
+        self.files = repo / "files"
+        self.files.mkdir()
+
+    def _run(self, *args: str) -> str:
+        done = subprocess.run(  # nosec
+            [str(self.binary), *args], env=self.env, capture_output=True, check=True, timeout=60
+        )
+        return done.stdout.decode().strip()
+
+    def cid(self, data: bytes, *flags: str) -> str:
+        """``ipfs add --only-hash -Q <flags>`` of ``data``.
+
+        :param data: the file contents.
+        :param flags: e.g. ``--cid-version``, ``1``, ``--raw-leaves=false``.
+        :return: the root CID kubo prints.
+        """
+        path = self.files / "f"
+        path.write_bytes(data)
+        return self._run("add", "--only-hash", "-Q", *flags, str(path))
+
+
+def kubo_repo() -> Iterator[Kubo]:
+    """:return: a generator yielding a :class:`Kubo` (skips when the binary is missing)."""
+    binary = ipfs_binary()
+    if binary is None:
+        pytest.skip("kubo `ipfs` binary is not installed (run scripts/install_tools.sh); CID tests need it")
+    with tempfile.TemporaryDirectory() as tmp:
+        yield Kubo(binary, Path(tmp))
