@@ -1,0 +1,1 @@
+"""The behaviours of the ToolMetadataAbciApp, one module per behaviour."""

@@ -1,0 +1,79 @@
+"""The base behaviour of the tool metadata skill: typed accessors and the raw eth_call."""
+
+from abc import ABC
+from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple, cast
+
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    PUBLIC_ID as MULTICALL_READER_ID,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    Call,
+    RegistryDecodeError,
+    decode_batch,
+    encode_batch,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.models import (
+    SharedState,
+    ToolMetadataParams,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
+    SynchronizedData,
+)
+from packages.valory.protocols.contract_api import ContractApiMessage
+from packages.valory.skills.abstract_round_abci.behaviour_utils import BaseBehaviour
+
+BatchResult = Tuple[int, List[Tuple[bool, bytes]]]
+
+
+class ChainReadError(Exception):
+    """A Multicall2 read failed as a whole (RPC error, wrong address); the message says which."""
+
+
+class ToolMetadataBaseBehaviour(BaseBehaviour, ABC):  # pylint: disable=too-many-ancestors
+    """Base behaviour: typed params, synchronized data and skill state."""
+
+    @property
+    def params(self) -> ToolMetadataParams:
+        """:return: the skill parameters."""
+        return cast(ToolMetadataParams, super().params)
+
+    @property
+    def synchronized_data(self) -> SynchronizedData:
+        """:return: the synchronized data of this app."""
+        return cast(SynchronizedData, super().synchronized_data)
+
+    @property
+    def skill_state(self) -> SharedState:
+        """:return: the skill's shared state model (manifest cache, published catalogue)."""
+        return cast(SharedState, self.context.state)
+
+    def multicall(self, calls: Sequence[Call], block: Optional[int]) -> Generator[None, None, BatchResult]:
+        """Run one Multicall2 ``tryBlockAndAggregate(false, calls)`` through the ledger connection.
+
+        :param calls: the calls (at most ``multicall_batch_size``).
+        :param block: block number to read at; None reads ``latest``.
+        :yield: while waiting for the ledger connection.
+        :return: ``(block_number, [(success, return_data)])``.
+        :raises ChainReadError: the ``eth_call`` failed or returned something that is not a
+            Multicall2 result.
+        """
+        kwargs: Dict[str, Any] = {"data": "0x" + encode_batch(calls).hex()}
+        if block is not None:
+            kwargs["block_identifier"] = block
+        response = yield from self.get_contract_api_response(
+            performative=ContractApiMessage.Performative.GET_STATE,
+            contract_address=self.params.multicall2_address,
+            contract_id=str(MULTICALL_READER_ID),
+            contract_callable="call",
+            **kwargs,
+        )
+        if response.performative != ContractApiMessage.Performative.STATE:
+            raise ChainReadError(
+                f"eth_call to Multicall2 at {self.params.multicall2_address} failed: "
+                f"{getattr(response, 'message', response.performative)}; check the RPC and multicall2_address"
+            )
+        data = str(response.state.body.get("data", ""))
+        try:
+            return decode_batch(bytes.fromhex(data[2:] if data.startswith("0x") else data), len(calls))
+        except (RegistryDecodeError, ValueError) as exc:
+            raise ChainReadError(str(exc)) from exc

@@ -1,0 +1,253 @@
+"""Fetch policy and catalogue refresh, as pure functions.
+
+The behaviour (or the CLI) does the I/O; this module decides *what* to fetch, *how often to
+retry*, keeps verified bytes in a content-addressed cache, and turns a registry snapshot
+plus fetch results into the next :class:`~.model.Catalogue`:
+
+- a CID's content never changes, so bytes are cached by CID once verified and never
+  fetched again;
+- a mech whose new manifest cannot be fetched, verified or parsed is quarantined with a
+  reason code; when it had a good entry before, that entry is kept (tools still served)
+  with its old ``observed_block`` (so :meth:`Catalogue.stale` lists it) and the reason
+  appended to its problems;
+- a mech whose registry no longer holds a hash, or whose new manifest drops a tool, loses
+  it: nothing lingers;
+- tool-name collisions across mechs are left to :meth:`Catalogue.collisions` (every
+  colliding tool keeps its provenance).
+"""
+
+import os
+from dataclasses import dataclass, replace
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
+
+from .model import (
+    STATUS_HASH_MISMATCH,
+    STATUS_INVALID,
+    STATUS_NO_HASH,
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
+    Catalogue,
+    Manifest,
+    Mech,
+)
+from .problems import DIGEST_MISMATCH, TOO_LARGE, Problem, error, warning
+from .registry import DigestRead
+from .snapshot import RegistrySnapshot
+
+# Codes this module adds (to be merged into problems.py by its owner).
+FETCH_FAILED = "fetch_failed"
+REGISTRY_READ_FAILED = "registry_read_failed"
+KEPT_LAST_GOOD = "kept_last_good"
+MANIFEST_REJECTED = "manifest_rejected"
+
+#: a manifest parser: bytes -> (manifest or None when rejected, problems)
+ParseFn = Callable[[bytes], Tuple[Optional[Manifest], Tuple[Problem, ...]]]
+
+
+def backoff_delays(retries: int, initial: float, factor: float, cap: float) -> Tuple[float, ...]:
+    """Delays before each retry (exponential backoff, capped).
+
+    :param retries: how many retries after the first attempt (>= 0).
+    :param initial: seconds before the first retry.
+    :param factor: multiplier per retry (>= 1).
+    :param cap: the longest delay, seconds.
+    :return: ``retries`` delays, e.g. ``(0.5, 1.0, 2.0)`` for (3, 0.5, 2, 10).
+    """
+    return tuple(min(cap, initial * factor**attempt) for attempt in range(retries))
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """What fetching one on-chain digest gave.
+
+    :param digest: ``0x`` + 64 hex, the on-chain digest.
+    :param cid: the CID whose bytes verified against the digest ("" when none did).
+    :param data: the verified bytes, None on failure.
+    :param status: STATUS_OK, STATUS_UNAVAILABLE, STATUS_HASH_MISMATCH or STATUS_INVALID (too large).
+    :param problem: why it failed (None on success).
+    """
+
+    digest: str
+    cid: str = ""
+    data: Optional[bytes] = None
+    status: str = STATUS_OK
+    problem: Optional[Problem] = None
+
+    @classmethod
+    def ok(cls, digest: str, cid: str, data: bytes) -> "FetchResult":
+        """:param digest: the digest. :param cid: the CID that verified. :param data: the bytes. :return: a success."""
+        return cls(digest, cid, data)
+
+    @classmethod
+    def unavailable(cls, digest: str, cids: Iterable[str], detail: str) -> "FetchResult":
+        """:param digest: the digest. :param cids: CIDs tried. :param detail: last error. :return: a failure."""
+        tried = ", ".join(cids)
+        return cls(
+            digest,
+            status=STATUS_UNAVAILABLE,
+            problem=error(
+                FETCH_FAILED,
+                f"could not fetch the manifest for digest {digest} (tried {tried}): {detail}; "
+                "check the IPFS endpoint and that the manifest is pinned",
+            ),
+        )
+
+    @classmethod
+    def mismatch(cls, digest: str, cid: str) -> "FetchResult":
+        """:param digest: the digest. :param cid: the CID fetched. :return: a failure."""
+        return cls(
+            digest,
+            cid=cid,
+            status=STATUS_HASH_MISMATCH,
+            problem=error(
+                DIGEST_MISMATCH,
+                f"bytes served for {cid} hash neither as dag-pb nor raw to the on-chain digest {digest}; "
+                "the gateway served other content, or the manifest was added with other chunking",
+            ),
+        )
+
+    @classmethod
+    def too_large(cls, digest: str, cid: str, size: int, cap: int) -> "FetchResult":
+        """:param digest: the digest. :param cid: the CID. :param size: bytes seen. :param cap: the cap. :return: a failure."""
+        return cls(
+            digest,
+            cid=cid,
+            status=STATUS_INVALID,
+            problem=error(
+                TOO_LARGE,
+                f"manifest {cid} has at least {size} bytes, over max_manifest_bytes={cap}; "
+                "shrink the manifest or raise the parameter",
+            ),
+        )
+
+
+class ManifestCache:
+    """Verified manifest bytes by CID; optionally mirrored to a directory (one file per CID).
+
+    Only bytes that verified against their digest are put here, so a hit never needs
+    fetching again. Disk entries are re-verified on load by the caller-supplied check.
+    """
+
+    def __init__(self, directory: Optional[str] = None) -> None:
+        """:param directory: where to mirror entries (created when missing); None keeps them in memory only."""
+        self._entries: Dict[str, bytes] = {}
+        self._directory = directory
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+
+    def _path(self, cid: str) -> Optional[str]:
+        if not self._directory or not cid.isalnum():
+            return None
+        return os.path.join(self._directory, cid)
+
+    def get(self, cid: str, verify: Optional[Callable[[bytes], bool]] = None) -> Optional[bytes]:
+        """:param cid: the CID. :param verify: re-check for bytes read from disk.
+        :return: the cached bytes, or None on a miss (or a disk entry that fails ``verify``)."""
+        if cid in self._entries:
+            return self._entries[cid]
+        path = self._path(cid)
+        if path is None or not os.path.isfile(path):
+            return None
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if verify is not None and not verify(data):
+            return None
+        self._entries[cid] = data
+        return data
+
+    def put(self, cid: str, data: bytes) -> None:
+        """:param cid: the CID the bytes verified against. :param data: the bytes."""
+        self._entries[cid] = data
+        path = self._path(cid)
+        if path is not None:
+            tmp = path + ".tmp"
+            with open(tmp, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+
+    def __contains__(self, cid: object) -> bool:
+        """:param cid: a CID. :return: True when held in memory."""
+        return cid in self._entries
+
+    def __len__(self) -> int:
+        """:return: entries held in memory."""
+        return len(self._entries)
+
+
+def _kept(previous: Mech, reason: Problem) -> Mech:
+    note = warning(
+        KEPT_LAST_GOOD,
+        f"serving the last good manifest {previous.cid} (read at block {previous.observed_block}) "
+        f"because the current one failed: {reason.code}",
+    )
+    return replace(previous, problems=tuple(previous.problems) + (reason, note))
+
+
+def _failed_mech(read: DigestRead, previous: Optional[Mech], status: str, reason: Problem, cid: str, block: int) -> Mech:
+    if previous is not None and previous.status == STATUS_OK:
+        return _kept(previous, reason)
+    return Mech(ref=read.ref, digest=read.digest, cid=cid, status=status, problems=(reason,), observed_block=block)
+
+
+def refresh_catalogue(
+    snapshot: RegistrySnapshot,
+    fetched: Dict[str, FetchResult],
+    parse: ParseFn,
+    previous: Optional[Catalogue] = None,
+) -> Catalogue:
+    """Build the next catalogue from the agreed snapshot and this agent's fetch results.
+
+    :param snapshot: the agreed registry snapshot.
+    :param fetched: on-chain digest -> fetch result, for every digest of the snapshot.
+    :param parse: the manifest parser (``domain.parsing``), pure.
+    :param previous: the last agreed catalogue (only pass it when its digest is the one the
+        agents agreed on, so every agent starts from the same catalogue).
+    :return: the new catalogue; mechs absent from the snapshot are dropped.
+    """
+    mechs: List[Mech] = []
+    block = snapshot.block_number
+    for read in snapshot.reads:
+        old = previous.mech(read.ref) if previous is not None else None
+        if read.error:
+            reason = error(
+                REGISTRY_READ_FAILED,
+                f"reading the hash of {read.ref.key} failed ({read.error}); "
+                "check the registry address and kind in the registries parameter",
+            )
+            mechs.append(_failed_mech(read, old, STATUS_UNAVAILABLE, reason, "", block))
+            continue
+        if not read.digest:
+            mechs.append(Mech(ref=read.ref, status=STATUS_NO_HASH, observed_block=block))
+            continue
+        result = fetched.get(read.digest)
+        if result is None:
+            result = FetchResult.unavailable(read.digest, (), "not fetched in this period")
+        if result.data is None:
+            reason = result.problem or error(FETCH_FAILED, f"no bytes for digest {read.digest}")
+            mechs.append(_failed_mech(read, old, result.status, reason, result.cid, block))
+            continue
+        manifest, problems = parse(result.data)
+        if manifest is None:
+            reason = next(
+                (p for p in problems if p.is_error),
+                error(MANIFEST_REJECTED, f"manifest {result.cid} was rejected by the parser"),
+            )
+            if old is not None and old.status == STATUS_OK:
+                mechs.append(_kept(old, reason))
+            else:
+                mechs.append(
+                    Mech.from_manifest(
+                        read.ref, None, tuple(problems) or (reason,), read.digest, result.cid, block, STATUS_INVALID
+                    )
+                )
+            continue
+        mechs.append(
+            Mech.from_manifest(read.ref, manifest, tuple(problems), read.digest, result.cid, block)
+        )
+    return Catalogue.build(mechs)
+
+
+def digests_to_fetch(snapshot: RegistrySnapshot, cached: Callable[[str], bool]) -> Tuple[str, ...]:
+    """:param snapshot: the agreed snapshot. :param cached: digest -> True when its bytes are cached.
+    :return: the digests that still need a network fetch, sorted."""
+    return tuple(d for d in snapshot.digests if not cached(d))

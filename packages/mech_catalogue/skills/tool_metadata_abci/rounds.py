@@ -1,0 +1,90 @@
+"""The ToolMetadataAbciApp: read the registries, fetch and verify manifests, agree."""
+
+from typing import Dict, FrozenSet, Set
+
+from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
+    CROSS_PERIOD_DEFAULTS,
+    Event,
+    SynchronizedData,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import (
+    FetchManifestsRound,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.final_states import (
+    FinishedCatalogueReadyRound,
+    FinishedWithoutUpdateRound,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.registry_snapshot import (
+    RegistrySnapshotRound,
+)
+from packages.valory.skills.abstract_round_abci.base import (
+    AbciApp,
+    AbciAppTransitionFunction,
+    AppState,
+    get_name,
+)
+
+
+class ToolMetadataAbciApp(AbciApp[Event]):
+    """ToolMetadataAbciApp
+
+    Initial round: RegistrySnapshotRound
+
+    Initial states: {RegistrySnapshotRound}
+
+    Transition states:
+        0. RegistrySnapshotRound
+            - done: 1.
+            - none: 3.
+            - no majority: 0.
+            - round timeout: 0.
+        1. FetchManifestsRound
+            - done: 2.
+            - none: 3.
+            - no majority: 1.
+            - fetch timeout: 1.
+        2. FinishedCatalogueReadyRound
+        3. FinishedWithoutUpdateRound
+
+    Final states: {FinishedCatalogueReadyRound, FinishedWithoutUpdateRound}
+
+    Timeouts:
+        round timeout: 30.0
+        fetch timeout: 120.0
+    """
+
+    initial_round_cls: AppState = RegistrySnapshotRound
+    initial_states: Set[AppState] = {RegistrySnapshotRound}
+    transition_function: AbciAppTransitionFunction = {
+        RegistrySnapshotRound: {
+            Event.DONE: FetchManifestsRound,
+            Event.NONE: FinishedWithoutUpdateRound,
+            Event.NO_MAJORITY: RegistrySnapshotRound,
+            Event.ROUND_TIMEOUT: RegistrySnapshotRound,
+        },
+        FetchManifestsRound: {
+            Event.DONE: FinishedCatalogueReadyRound,
+            Event.NONE: FinishedWithoutUpdateRound,
+            Event.NO_MAJORITY: FetchManifestsRound,
+            Event.FETCH_TIMEOUT: FetchManifestsRound,
+        },
+        FinishedCatalogueReadyRound: {},
+        FinishedWithoutUpdateRound: {},
+    }
+    final_states: Set[AppState] = {FinishedCatalogueReadyRound, FinishedWithoutUpdateRound}
+    event_to_timeout: Dict[Event, float] = {
+        Event.ROUND_TIMEOUT: 30.0,
+        Event.FETCH_TIMEOUT: 120.0,
+    }
+    cross_period_persisted_keys: FrozenSet[str] = frozenset(CROSS_PERIOD_DEFAULTS)
+    db_pre_conditions: Dict[AppState, Set[str]] = {RegistrySnapshotRound: set()}
+    db_post_conditions: Dict[AppState, Set[str]] = {
+        FinishedCatalogueReadyRound: {
+            get_name(SynchronizedData.registry_snapshot_digest),
+            get_name(SynchronizedData.registry_snapshot),
+            get_name(SynchronizedData.catalogue_digest),
+            get_name(SynchronizedData.mechs_info),
+            get_name(SynchronizedData.mech_tools),
+        },
+        FinishedWithoutUpdateRound: set(),
+    }

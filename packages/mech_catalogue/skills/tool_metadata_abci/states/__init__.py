@@ -1,0 +1,1 @@
+"""The rounds of the ToolMetadataAbciApp, one module per round."""
