@@ -89,7 +89,8 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
         return ParseResult(None, tuple(found))
     names = names or []
     metadata = metadata or {}
-    total = len(names) + sum(1 for k in metadata if k not in set(names))
+    listed = {n for n in names if isinstance(n, str)}
+    total = len(names) + sum(1 for k in metadata if k not in listed)
     if total > limits.max_tools:
         found.append(
             P.error(P.TOO_MANY_TOOLS, f"The manifest lists {total} tools, over the cap of {limits.max_tools}; split it.")

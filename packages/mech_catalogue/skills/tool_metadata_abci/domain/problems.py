@@ -141,10 +141,22 @@ def warning(code: str, message: str, path: str = "") -> Problem:
     return Problem(code, message, path, SEVERITY_WARNING)
 
 
+MAX_POINTER_PART = 100
+
+
 def pointer(*parts: Any) -> str:
     """Build an RFC 6901 JSON Pointer.
+
+    A hostile key longer than :data:`MAX_POINTER_PART` characters is cut and marked with
+    ``...`` so that problems stay small (the pointer then locates, but no longer resolves).
 
     :param parts: object keys or array indexes, outermost first.
     :return: e.g. ``/toolMetadata/a~1b/input`` for ``("toolMetadata", "a/b", "input")``.
     """
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    out = []
+    for part in parts:
+        text = str(part)
+        if len(text) > MAX_POINTER_PART:
+            text = text[:MAX_POINTER_PART] + "..."
+        out.append("/" + text.replace("~", "~0").replace("/", "~1"))
+    return "".join(out)

@@ -1,0 +1,47 @@
+"""Every hostile manifest gets its expected code, never an exception, and good tools survive."""
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue, Mech, MechRef
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_manifest
+
+from .hostile_corpus import Case, build_corpus
+
+CORPUS = build_corpus()
+
+
+def test_corpus_is_large_enough() -> None:
+    """The brief asks for at least 40 hostile manifests; names are unique."""
+    assert len(CORPUS) >= 40
+    assert len({c.name for c in CORPUS}) == len(CORPUS)
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[c.name for c in CORPUS])
+def test_hostile_manifest(case: Case) -> None:
+    """Expected code present; rejected documents yield no manifest; survivors exact."""
+    result = parse_manifest(case.data, case.limits)
+    assert case.code in result.codes, result.problems
+    for problem in result.problems:
+        assert problem.message and len(problem.message) < 600
+    if case.survivors is None:
+        assert result.manifest is None
+        assert len(result.errors) >= 1
+    else:
+        assert result.manifest is not None
+        assert result.manifest.tool_names == case.survivors
+
+
+def test_one_bad_manifest_never_affects_another() -> None:
+    """Parsing the whole corpus into one catalogue keeps each mech's outcome separate."""
+    mechs = []
+    for index, case in enumerate(CORPUS):
+        result = parse_manifest(case.data, case.limits)
+        ref = MechRef(1, "legacy_mech_registry", "0x" + "00" * 20, index)
+        mechs.append(Mech.from_manifest(ref, result.manifest, result.problems))
+    catalogue = Catalogue.build(mechs)
+    assert Catalogue.from_json(catalogue.to_json()) == catalogue
+    for index, case in enumerate(CORPUS):
+        entry = catalogue.mechs[index]
+        assert (entry.status == "ok") == (case.survivors is not None)
+        expected = case.survivors or ()
+        assert tuple(t.name for t in entry.tools) == expected
