@@ -1,0 +1,98 @@
+"""Printing results and failures, as rich text for people or JSON for programs."""
+
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, NoReturn, Optional
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
+
+from . import EXIT_INVALID
+
+
+class CliFailure(click.ClickException):
+    """A failure the CLI reports and exits on with :data:`EXIT_INVALID`.
+
+    :param code: machine-readable code (a problem code where one exists).
+    :param message: one sentence naming what failed and what to do.
+    :param problems: the problems behind it, if any.
+    """
+
+    exit_code = EXIT_INVALID
+
+    def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:
+        """Store the code and problems with the message."""
+        super().__init__(message)
+        self.code = code
+        self.problems = tuple(problems)
+
+
+@dataclass
+class Output:
+    """Where a command writes: JSON on stdout, or rich text (errors on stderr).
+
+    :param as_json: print JSON documents instead of text.
+    """
+
+    as_json: bool = False
+
+    @property
+    def console(self) -> Console:
+        """:return: a console on the current stdout (CliRunner swaps it)."""
+        return Console(file=sys.stdout, soft_wrap=True, highlight=False)
+
+    @property
+    def errors(self) -> Console:
+        """:return: a console on the current stderr."""
+        return Console(file=sys.stderr, soft_wrap=True, highlight=False)
+
+    def emit(self, data: Any, render: Optional[Callable[[Console], None]] = None) -> None:
+        """Print a result.
+
+        :param data: the JSON-serialisable result (printed with ``--json``).
+        :param render: draws the human view; default prints ``data`` as JSON.
+        """
+        if self.as_json or render is None:
+            click.echo(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False))
+        else:
+            render(self.console)
+
+    def fail(self, failure: CliFailure) -> NoReturn:
+        """Report a failure and exit with its code.
+
+        :param failure: what failed.
+        :raises SystemExit: always, with ``failure.exit_code``.
+        """
+        if self.as_json:
+            click.echo(
+                json.dumps(
+                    {
+                        "ok": False,
+                        "error": {"code": failure.code, "message": failure.message},
+                        "problems": [p.to_dict() for p in failure.problems],
+                    },
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
+        else:
+            console = self.errors
+            console.print(f"[bold red]error[/] {escape('[' + failure.code + ']')} ", end="", markup=True)
+            console.print(failure.message, markup=False)
+            for problem in failure.problems:
+                print_problem(console, problem)
+        sys.exit(failure.exit_code)
+
+
+def print_problem(console: Console, problem: Problem) -> None:
+    """:param console: where. :param problem: what (one line: severity, code, path, message)."""
+    colour = "red" if problem.is_error else "yellow"
+    where = f" {problem.path}" if problem.path else ""
+    console.print(
+        f"  [{colour}]{problem.severity}[/] {problem.code}{where}: ", end="", markup=True
+    )
+    console.print(problem.message, markup=False)

@@ -1,0 +1,123 @@
+"""Read a manifest from a file, a CID or an on-chain digest (fetched from an IPFS gateway).
+
+Fetched bytes are re-hashed against the CID/digest (:func:`.cid.verify`) before use, with
+a byte cap (:data:`.limits.DEFAULT_LIMITS.max_bytes`) and a timeout. Only the gateway URL
+given is contacted (default from ``MECH_CATALOGUE_IPFS_GATEWAY``).
+"""
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Tuple
+
+import requests
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import DEFAULT_LIMITS
+
+from .output import CliFailure
+
+GATEWAY_ENV = "MECH_CATALOGUE_IPFS_GATEWAY"
+DEFAULT_GATEWAY = "http://127.0.0.1:8080"
+TIMEOUT_ENV = "MECH_CATALOGUE_IPFS_TIMEOUT"
+DEFAULT_TIMEOUT = 10.0
+_DIGEST = re.compile(r"^(0x)?[0-9a-fA-F]{64}$")
+
+FILE_NOT_READABLE = "file_not_readable"
+FETCH_FAILED = "fetch_failed"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Manifest bytes and where they came from.
+
+    :param data: the bytes.
+    :param origin: the file path, or the CID fetched.
+    :param cid: the CID when fetched from IPFS ("" for files).
+    """
+
+    data: bytes
+    origin: str
+    cid: str = ""
+
+
+def default_gateway() -> str:
+    """:return: ``$MECH_CATALOGUE_IPFS_GATEWAY`` or :data:`DEFAULT_GATEWAY`."""
+    return os.environ.get(GATEWAY_ENV, DEFAULT_GATEWAY)
+
+
+def read_file(path: Path, cap: int = DEFAULT_LIMITS.max_bytes) -> bytes:
+    """:param path: a file. :param cap: most bytes accepted. :return: its bytes.
+    :raises CliFailure: when unreadable or larger than cap."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(cap + 1)
+    except OSError as exc:
+        raise CliFailure(FILE_NOT_READABLE, f"Cannot read {path}: {exc.strerror or exc}.") from exc
+    if len(data) > cap:
+        raise CliFailure("too_large", f"{path} is larger than {cap} bytes, the manifest cap.")
+    return data
+
+
+def load(source: str, gateway: str, timeout: float = DEFAULT_TIMEOUT) -> Loaded:
+    """Load manifest bytes from a path, a CID or a bytes32 digest.
+
+    :param source: an existing file path, a CID (v0/v1), or a 0x + 64 hex digest.
+    :param gateway: IPFS HTTP gateway base URL (``GET <gateway>/ipfs/<cid>``).
+    :param timeout: seconds per request.
+    :return: the bytes, verified against the CID/digest when fetched.
+    :raises CliFailure: when the file is unreadable, the source is neither a file nor a
+        CID/digest, the gateway fails, or the bytes do not match the hash.
+    """
+    path = Path(source)
+    if path.exists():
+        return Loaded(read_file(path), str(path))
+    if _DIGEST.match(source):
+        last: CliFailure = CliFailure(FETCH_FAILED, "no CID tried")
+        for candidate in cids.candidate_cids(source):
+            try:
+                return _fetch(candidate, gateway, timeout)
+            except CliFailure as failure:
+                last = failure
+        raise last
+    try:
+        cids.cid_to_digest(source)
+    except cids.CidError as exc:
+        raise CliFailure(
+            exc.problem.code,
+            f"{source!r} is not an existing file, a CID, or a 0x bytes32 digest ({exc.problem.message})",
+        ) from exc
+    return _fetch(source, gateway, timeout)
+
+
+def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:
+    codec, digest = cids.cid_to_digest(cid_text)
+    url = f"{gateway.rstrip('/')}/ipfs/{cid_text}"
+    data, error = _get(url, timeout, DEFAULT_LIMITS.max_bytes)
+    if error:
+        raise CliFailure(FETCH_FAILED, f"Fetching {cid_text} from {gateway} failed: {error}. Check --ipfs-gateway.")
+    verification = cids.verify(data, digest, codec)
+    if not verification.ok:
+        problem = verification.problem
+        code = problem.code if problem else "digest_mismatch"
+        message = problem.message if problem else "the bytes do not match the CID"
+        raise CliFailure(code, f"{gateway} returned bytes for {cid_text} that fail verification: {message}")
+    return Loaded(data, cid_text, cid_text)
+
+
+def _get(url: str, timeout: float, cap: int) -> Tuple[bytes, str]:
+    try:
+        with requests.get(url, timeout=timeout, stream=True) as response:
+            if response.status_code != 200:
+                return b"", f"HTTP {response.status_code}"
+            chunks = []
+            size = 0
+            for chunk in response.iter_content(65536):
+                size += len(chunk)
+                if size > cap:
+                    return b"", f"more than {cap} bytes (the manifest cap)"
+                chunks.append(chunk)
+            return b"".join(chunks), ""
+    except requests.RequestException as exc:
+        return b"", type(exc).__name__
