@@ -104,6 +104,8 @@ def _check_overrides(overrides: Any) -> List[P.Problem]:
     for key in ("tools", "defaults"):
         if key in overrides and not isinstance(overrides[key], dict):
             found.append(_override_problem(f"Overrides `{key}` must be a mapping.", P.pointer(key)))
+    if found:
+        return found
     for name, entry in (overrides.get("tools") or {}).items():
         if not isinstance(entry, dict):
             found.append(_override_problem(f"Overrides for tool {name!r} must be a mapping.", P.pointer("tools", name)))

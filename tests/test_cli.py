@@ -1,0 +1,285 @@
+"""Tests for the mech-catalogue CLI (scripts/cli) with click's CliRunner, offline commands.
+
+IPFS-backed commands (CID and digest sources) are in tests/test_cli_ipfs.py, against kubo.
+"""
+
+import json
+from pathlib import Path
+from typing import Any, List
+
+import pytest
+from click.testing import CliRunner, Result
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_document
+from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from scripts.cli.app import cli
+
+FIXTURES = Path(__file__).resolve().parents[1] / (
+    "packages/mech_catalogue/skills/tool_metadata_abci/tests/fixtures"
+)
+SAMPLE = FIXTURES / "manifests" / "export_sample.json"
+ECHO = FIXTURES / "tool_packages" / "echo_tool"
+TYPED = FIXTURES / "tool_packages" / "typed_tool"
+DIGEST = "0x" + "ab" * 32
+
+
+def run(*args: Any) -> Result:
+    """:param args: command line. :return: the result (stderr kept apart)."""
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def as_json(result: Result) -> Any:
+    """:param result: a --json run. :return: its stdout decoded."""
+    return json.loads(result.stdout)
+
+
+def write(path: Path, text: str) -> Path:
+    """:param path: where. :param text: what. :return: path."""
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- validate ----------------------------------------------------------------------------
+def test_validate_ok_lists_tools_and_warnings() -> None:
+    """A legacy manifest is valid; untyped tools are warnings."""
+    result = run("validate", "--json", SAMPLE)
+    assert result.exit_code == EXIT_OK
+    body = as_json(result)
+    assert body["ok"] and body["tools"] == ["summarise", "weather.forecast", "weather forecast"]
+    assert {p["code"] for p in body["problems"]} == {"untyped_input"}
+    human = run("validate", SAMPLE)
+    assert human.exit_code == EXIT_OK and "valid" in human.stdout and "3 tool(s)" in human.stdout
+
+
+def test_validate_strict_fails_on_warnings() -> None:
+    """--strict turns warnings into exit 1 with code warnings_as_errors."""
+    result = run("--json", "validate", "--strict", SAMPLE)
+    assert result.exit_code == EXIT_INVALID
+    assert as_json(result)["error"]["code"] == "warnings_as_errors"
+
+
+@pytest.mark.parametrize(
+    "text,code",
+    [
+        ("{not json", "invalid_json"),
+        ('{"tools": ["a"], "tools": ["b"]}', "duplicate_key"),
+        ("[1, 2]", "not_an_object"),
+        ('{"name": "x"}', "no_tools"),
+        ('{"tools": ["ok"], "name": 5}', "wrong_type"),
+    ],
+)
+def test_validate_rejects_bad_manifests(tmp_path: Path, text: str, code: str) -> None:
+    """Bad manifests exit 1, JSON names the problem code; text output goes to stderr."""
+    path = write(tmp_path / "m.json", text)
+    result = run("validate", "--json", path)
+    assert result.exit_code == EXIT_INVALID
+    body = as_json(result)
+    assert body["ok"] is False and code in {p["code"] for p in body["problems"]}
+    human = run("validate", path)
+    assert human.exit_code == EXIT_INVALID and code in human.stderr and human.stdout == ""
+
+
+def test_validate_unknown_source_and_usage() -> None:
+    """Neither a file nor a CID: exit 1; missing argument: exit 2."""
+    result = run("validate", "--json", "no-such-file.json")
+    assert result.exit_code == EXIT_INVALID
+    assert as_json(result)["error"]["code"] == "invalid_cid"
+    assert "not an existing file" in as_json(result)["error"]["message"]
+    assert run("validate").exit_code == EXIT_USAGE
+    assert run("frobnicate").exit_code == EXIT_USAGE
+
+
+def test_validate_oversized_file(tmp_path: Path) -> None:
+    """Files above the manifest byte cap are refused before parsing."""
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * (4 * 262144 + 1))
+    result = run("validate", "--json", path)
+    assert result.exit_code == EXIT_INVALID and as_json(result)["error"]["code"] == "too_large"
+
+
+# --- show --------------------------------------------------------------------------------
+def test_show_table_and_json() -> None:
+    """show prints a table of tools; --json gives each tool's model dict."""
+    human = run("show", SAMPLE)
+    assert human.exit_code == EXIT_OK
+    for name in ("summarise", "weather.forecast", "Fixture Mech"):
+        assert name in human.stdout
+    body = as_json(run("show", "--json", SAMPLE))
+    assert [t["name"] for t in body["tools"]] == ["summarise", "weather.forecast", "weather forecast"]
+    assert body["tools"][0]["output"]["schema"]["required"] == ["requestId", "result"]
+
+
+def test_show_invalid_manifest_fails(tmp_path: Path) -> None:
+    """A rejected manifest: exit 1 and the problem list."""
+    result = run("show", "--json", write(tmp_path / "m.json", "{}"))
+    assert result.exit_code == EXIT_INVALID
+    assert as_json(result)["error"]["code"] == "invalid_manifest"
+    assert as_json(result)["problems"][0]["code"] == "no_tools"
+
+
+# --- derive ------------------------------------------------------------------------------
+def test_derive_json_and_table() -> None:
+    """derive reports arguments and the model tools; runtime keywords only with --runtime."""
+    body = as_json(run("derive", "--json", ECHO, TYPED))
+    assert [p["name"] for p in body] == ["echo_tool", "typed_tool"]
+    echo_args = {a["identifier"]: a for a in body[0]["arguments"]}
+    assert echo_args["max_tokens"]["default"] == 500 and echo_args["api_keys"]["runtime"]
+    assert [t["name"] for t in body[1]["tools"]] == ["transfer-native", "transfer-erc20"]
+    human = run("derive", ECHO)
+    assert "max_tokens" in human.stdout and "api_keys" not in human.stdout
+    assert "api_keys" in run("derive", "--runtime", ECHO).stdout
+
+
+def test_derive_failures(tmp_path: Path) -> None:
+    """Not a package, or a broken one: exit 1 with the derive problem code."""
+    result = run("derive", "--json", tmp_path)
+    assert result.exit_code == EXIT_INVALID and as_json(result)["error"]["code"] == "package_not_found"
+    write(tmp_path / "component.yaml", "name: x\nentry_point: x.py\ncallable: run\n")
+    write(tmp_path / "x.py", "def run(:\n")
+    broken = run("derive", tmp_path)
+    assert broken.exit_code == EXIT_INVALID and "source_syntax_error" in broken.stderr
+    assert run("derive").exit_code == EXIT_USAGE
+
+
+# --- generate ----------------------------------------------------------------------------
+def test_generate_to_stdout_is_a_valid_v1_manifest() -> None:
+    """The output parses back with typed arguments and no errors."""
+    result = run("generate", ECHO, TYPED)
+    assert result.exit_code == EXIT_OK
+    document = json.loads(result.stdout)
+    assert document["specVersion"] == "1"
+    parsed = parse_document(document)
+    assert parsed.manifest is not None and not parsed.errors
+    transfer = [t for t in parsed.manifest.tools if t.name == "transfer-native"][0]
+    assert {a.identifier for a in transfer.arguments} >= {"amount", "sender", "nonce"}
+
+
+def test_generate_with_overrides_and_output_file(tmp_path: Path) -> None:
+    """Overrides refine types, add fields, exclude tools; -o writes the file."""
+    overrides = write(
+        tmp_path / "overrides.yaml",
+        "name: Fixture Mech\n"
+        "tools:\n"
+        "  echo-legacy: {exclude: true}\n"
+        "  transfer-native:\n"
+        "    description: Send the native token.\n"
+        "    arguments:\n"
+        "      sender: {type: hexAddress}\n"
+        "      memo: {exclude: true}\n",
+    )
+    output = tmp_path / "manifest.json"
+    result = run("generate", "--json", "--overrides", overrides, "-o", output, ECHO, TYPED)
+    assert result.exit_code == EXIT_OK
+    written = json.loads(output.read_text())
+    assert written == as_json(result)["manifest"]
+    assert written["name"] == "Fixture Mech" and "echo-legacy" not in written["tools"]
+    arguments = {a["identifier"]: a for a in written["toolMetadata"]["transfer-native"]["arguments"]}
+    assert arguments["sender"]["type"] == "hexAddress" and "memo" not in arguments
+    assert run("validate", output).exit_code == EXIT_OK
+
+
+@pytest.mark.parametrize(
+    "overrides,code",
+    [
+        ("tools: [1, 2]\n", "invalid_overrides"),
+        ("tools:\n  echo-small:\n    arguments:\n      prompt: {type: 'not a type'}\n", "invalid_overrides"),
+        ("name: [unclosed\n", "invalid_overrides"),
+    ],
+)
+def test_generate_bad_overrides(tmp_path: Path, overrides: str, code: str) -> None:
+    """Bad overrides: exit 1, nothing written."""
+    path = write(tmp_path / "o.yaml", overrides)
+    output = tmp_path / "out.json"
+    result = run("generate", "--json", "--overrides", path, "-o", output, ECHO)
+    assert result.exit_code == EXIT_INVALID
+    body = as_json(result)
+    assert code in [body["error"]["code"]] + [p["code"] for p in body["problems"]]
+    assert not output.exists()
+
+
+def test_generate_refuses_the_same_tool_from_two_packages() -> None:
+    """Two packages serving one tool name cannot both go into a manifest."""
+    result = run("generate", "--json", ECHO, ECHO)
+    assert result.exit_code == EXIT_INVALID
+    assert {p["code"] for p in as_json(result)["problems"]} == {"duplicate_tool_across_packages"}
+
+
+# --- export ------------------------------------------------------------------------------
+def test_export_every_format() -> None:
+    """Each format prints JSON loadable by that format's SDK (spot checks here; SDK checks in
+    the exporter tests)."""
+    from mcp.types import ListToolsResult  # pylint: disable=import-outside-toplevel
+
+    mcp = as_json(run("export", "--format", "mcp", SAMPLE))
+    ListToolsResult.model_validate(mcp)
+    openai = as_json(run("export", "--format", "openai", SAMPLE))
+    assert all(t["function"]["strict"] for t in openai)
+    anthropic = as_json(run("export", "--format", "anthropic", "--tool", "summarise", SAMPLE))
+    assert [t["name"] for t in anthropic] == ["summarise"]
+    langchain = as_json(run("export", "--format", "langchain", SAMPLE))
+    assert langchain[0]["args_schema"]["required"] == ["prompt"]
+    card = as_json(run("export", "--format", "a2a", "--url", "http://127.0.0.1:9/a2a", SAMPLE))
+    assert card["supportedInterfaces"][0]["url"] == "http://127.0.0.1:9/a2a" and len(card["skills"]) == 3
+    registration = as_json(
+        run(
+            "export", "--format", "erc8004", "--chain-id", "8453", "--agent-id", "5",
+            "--identity-registry", "0x8004a169fb4a3325136eb29fa0ceb6d2e539a432", SAMPLE,
+        )
+    )
+    assert registration["registrations"][0]["agentRegistry"].startswith("eip155:8453:0x8004A169")
+
+
+def test_export_failures() -> None:
+    """Unknown tool or half a registration: exit 1; unknown format: exit 2."""
+    unknown = run("export", "--json", "--format", "mcp", "--tool", "nope", SAMPLE)
+    assert unknown.exit_code == EXIT_INVALID and as_json(unknown)["error"]["code"] == "unknown_tool"
+    partial = run("export", "--json", "--format", "erc8004", "--agent-id", "1", SAMPLE)
+    assert partial.exit_code == EXIT_INVALID
+    assert as_json(partial)["error"]["code"] == "invalid_registration"
+    assert run("export", "--format", "yaml", SAMPLE).exit_code == EXIT_USAGE
+    assert run("export", SAMPLE).exit_code == EXIT_USAGE
+
+
+# --- cid ---------------------------------------------------------------------------------
+def test_cid_digest_round_trip() -> None:
+    """digest -> CIDs -> digest again, for dag-pb v1/v0 and raw."""
+    body = as_json(run("cid", "--json", DIGEST))
+    assert body["dag_pb_v1_base16"] == "f01701220" + "ab" * 32
+    for key in ("dag_pb_v1", "dag_pb_v0", "raw_v1"):
+        back = as_json(run("cid", "--json", body[key]))
+        assert back["digest"] == DIGEST
+    assert as_json(run("cid", "--json", body["raw_v1"]))["codec"] == "raw"
+    assert "v0" not in as_json(run("cid", "--json", body["raw_v1"]))
+
+
+def test_cid_of_file_layouts(tmp_path: Path) -> None:
+    """A single-chunk file: the CIDv1 raw-leaves digest is sha2-256 of the bytes, and the
+    dag-pb v0 and v1 layouts share one digest (same root block)."""
+    import hashlib  # pylint: disable=import-outside-toplevel
+
+    data = b'{"tools": []}'
+    path = tmp_path / "m.json"
+    path.write_bytes(data)
+    layouts = as_json(run("cid", "--json", path))["layouts"]
+    assert layouts["kubo-cid-version-1"]["digest"] == "0x" + hashlib.sha256(data).hexdigest()
+    assert layouts["kubo-default-v0"]["cid"].startswith("Qm")
+    assert layouts["kubo-default-v0"]["digest"] == layouts["kubo-cid-version-1-dag-pb-leaves"]["digest"]
+
+
+@pytest.mark.parametrize("value", ["nonsense", "0x1234", "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylq"])
+def test_cid_failures(value: str) -> None:
+    """Bad digests and CIDs: exit 1 with a code; human text on stderr."""
+    result = run("cid", "--json", value)
+    assert result.exit_code == EXIT_INVALID
+    assert as_json(result)["error"]["code"] in ("invalid_cid", "invalid_digest", "unsupported_cid")
+    human = run("cid", value)
+    assert human.exit_code == EXIT_INVALID and human.stderr.startswith("error")
+
+
+def test_every_command_has_json_and_help() -> None:
+    """--json is offered by every command, and every command has help text."""
+    commands: List[str] = sorted(cli.commands)
+    assert commands == ["cid", "derive", "export", "generate", "show", "validate"]
+    for name in commands:
+        help_text = run(name, "--help").stdout
+        assert "--json" in help_text, name
