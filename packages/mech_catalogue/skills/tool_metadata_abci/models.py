@@ -1,17 +1,23 @@
 """Models of the tool metadata skill: parameters (validated at start-up) and shared state."""
 
+import time
 from typing import Any, Dict, Optional, Tuple, Type
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     ManifestCache,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
+    SHARED_STATE_KEY,
     PublishedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     RegistryConfigError,
     RegistrySource,
     parse_registry_sources,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+    RegistrySnapshot,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
@@ -131,6 +137,7 @@ class SharedState(BaseSharedState):
         super().__init__(*args, **kwargs)
         self.manifest_cache: ManifestCache = ManifestCache()
         self.published: Optional[PublishedCatalogue] = None
+        self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""
@@ -143,3 +150,41 @@ class SharedState(BaseSharedState):
         missing = {k: v for k, v in CROSS_PERIOD_DEFAULTS.items() if db.get(k, None) is None}
         if missing:
             db.update(**missing)
+
+    def publish_if_agreed(self, catalogue_digest: str, period: int) -> bool:
+        """Expose this agent's candidate catalogue agent-wide when it is the agreed one.
+
+        Called by ``FetchManifestsRound`` when it ends with DONE (the behaviour itself is
+        replaced as soon as the round ends, so it cannot do this).
+
+        :param catalogue_digest: the digest the agents agreed on.
+        :param period: the current period count.
+        :return: True when published; False when this agent built something else (the
+            previously published catalogue stays).
+        """
+        if self.candidate is None:
+            return False
+        catalogue, snapshot = self.candidate
+        digest = catalogue.digest()
+        if digest != catalogue_digest:
+            self.context.logger.warning(
+                f"the agents agreed on catalogue {catalogue_digest}, this agent built {digest}; "
+                "keeping the previously published catalogue"
+            )
+            return False
+        self.published = PublishedCatalogue(
+            catalogue=catalogue,
+            catalogue_digest=digest,
+            snapshot_digest=snapshot.digest(),
+            block_number=snapshot.block_number,
+            agreed_at=time.time(),
+            period=period,
+        )
+        self.context.shared_state[SHARED_STATE_KEY] = self.published
+        self.candidate = None
+        self.context.logger.info(
+            f"catalogue {digest} published under shared_state[{SHARED_STATE_KEY!r}]: "
+            f"{len(catalogue.mechs)} mechs, {len(catalogue.tool_names())} tools, "
+            f"{len(catalogue.errors())} errors, {len(catalogue.collisions())} collisions"
+        )
+        return True

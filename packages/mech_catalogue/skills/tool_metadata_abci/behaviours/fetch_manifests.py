@@ -1,7 +1,6 @@
 """FetchManifestsBehaviour: fetch, verify and parse manifests; send the catalogue digest."""
 
 import json
-import time
 from typing import Any, Dict, Generator, List, Optional, Tuple, cast
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
@@ -29,10 +28,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
     parse_manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
-    SHARED_STATE_KEY,
-    PublishedCatalogue,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
@@ -49,6 +44,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests im
 )
 from packages.valory.protocols.http.message import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
+from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
 from packages.valory.skills.abstract_round_abci.models import Requests
 
 #: the CID codecs tried for one digest, in order (what registries assume first)
@@ -61,7 +57,9 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
     matching_round = FetchManifestsRound
 
     def async_act(self) -> Generator:
-        """Fetch what the cache lacks, build the catalogue, agree, then publish it.
+        """Fetch what the cache lacks, build the catalogue, keep it as this agent's candidate, agree.
+
+        ``FetchManifestsRound`` publishes the candidate when the agents agree on its digest.
 
         :yield: while waiting for IPFS and Tendermint.
         """
@@ -71,12 +69,11 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
             if snapshot is not None:
                 fetched = yield from self.fetch_all(snapshot)
                 catalogue = refresh_catalogue(snapshot, fetched, self.parse, self.previous_catalogue())
+                self.skill_state.candidate = (catalogue, snapshot)
             payload = self.payload_for(catalogue)
         with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
             yield from self.send_a2a_transaction(payload)
             yield from self.wait_until_round_end()
-        if catalogue is not None and snapshot is not None:
-            self.publish(catalogue, snapshot)
         self.set_done()
 
     def payload_for(self, catalogue: Optional[Catalogue]) -> CataloguePayload:
@@ -103,36 +100,6 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
         """:param data: verified manifest bytes. :return: ``(manifest or None, problems)``."""
         result = parse_manifest(data, Limits(max_bytes=self.params.max_manifest_bytes))
         return result.manifest, result.problems
-
-    def publish(self, catalogue: Catalogue, snapshot: RegistrySnapshot) -> None:
-        """Expose the catalogue agent-wide when it is the one the agents agreed on.
-
-        :param catalogue: the catalogue this agent built.
-        :param snapshot: the snapshot it was built from.
-        """
-        agreed = self.synchronized_data.catalogue_digest
-        digest = catalogue.digest()
-        if agreed != digest:
-            self.context.logger.warning(
-                f"the agents agreed on catalogue {agreed or '(none)'}, this agent built {digest}; "
-                "keeping the previously published catalogue"
-            )
-            return
-        published = PublishedCatalogue(
-            catalogue=catalogue,
-            catalogue_digest=digest,
-            snapshot_digest=snapshot.digest(),
-            block_number=snapshot.block_number,
-            agreed_at=time.time(),
-            period=self.synchronized_data.period_count,
-        )
-        self.skill_state.published = published
-        self.context.shared_state[SHARED_STATE_KEY] = published
-        self.context.logger.info(
-            f"catalogue {digest} published under shared_state[{SHARED_STATE_KEY!r}]: "
-            f"{len(catalogue.mechs)} mechs, {len(catalogue.tool_names())} tools, "
-            f"{len(catalogue.errors())} errors, {len(catalogue.collisions())} collisions"
-        )
 
     # --- fetching --------------------------------------------------------------------
 
@@ -289,6 +256,8 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
         return callback
 
     def _wait_replies(self, replies: Dict[str, Any], expected: int) -> Generator:
-        deadline = time.time() + self.params.fetch_timeout_seconds
-        while len(replies) < expected and time.time() < deadline:
-            yield from self.sleep(0.05)
+        """Wait until every reply arrived or ``fetch_timeout_seconds`` passed (missing ones count as failed)."""
+        try:
+            yield from self.wait_for_condition(lambda: len(replies) >= expected, self.params.fetch_timeout_seconds)
+        except TimeoutException:
+            self.context.logger.warning(f"{expected - len(replies)} IPFS requests unanswered after {self.params.fetch_timeout_seconds}s")
