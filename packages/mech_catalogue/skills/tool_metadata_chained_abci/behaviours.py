@@ -1,0 +1,33 @@
+"""The composed round behaviour of the chained app."""
+
+from typing import Set, Type
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.round_behaviour import (
+    ToolMetadataRoundBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_chained_abci.composition import (
+    ToolMetadataChainedAbciApp,
+)
+from packages.valory.skills.abstract_round_abci.behaviours import (
+    AbstractRoundBehaviour,
+    BaseBehaviour,
+)
+from packages.valory.skills.registration_abci.behaviours import (
+    AgentRegistrationRoundBehaviour,
+    RegistrationStartupBehaviour,
+)
+from packages.valory.skills.reset_pause_abci.behaviours import (
+    ResetPauseABCIConsensusBehaviour,
+)
+
+
+class ToolMetadataConsensusBehaviour(AbstractRoundBehaviour):
+    """Runs the behaviours of registration, tool metadata and reset-and-pause."""
+
+    initial_behaviour_cls = RegistrationStartupBehaviour
+    abci_app_cls = ToolMetadataChainedAbciApp
+    behaviours: Set[Type[BaseBehaviour]] = {
+        *AgentRegistrationRoundBehaviour.behaviours,
+        *ToolMetadataRoundBehaviour.behaviours,
+        *ResetPauseABCIConsensusBehaviour.behaviours,
+    }

@@ -1,0 +1,50 @@
+"""Models of the chained skill: the tool metadata parameters and shared state, for the chain."""
+
+from typing import Any
+
+from packages.mech_catalogue.skills.tool_metadata_abci.models import (
+    SharedState as ToolMetadataSharedState,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.models import (
+    ToolMetadataParams,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
+    Event as ToolMetadataEvent,
+)
+from packages.mech_catalogue.skills.tool_metadata_chained_abci.composition import (
+    ToolMetadataChainedAbciApp,
+)
+from packages.valory.skills.abstract_round_abci.models import (
+    BenchmarkTool as BaseBenchmarkTool,
+)
+from packages.valory.skills.abstract_round_abci.models import Requests as BaseRequests
+from packages.valory.skills.reset_pause_abci.rounds import Event as ResetPauseEvent
+
+Requests = BaseRequests
+BenchmarkTool = BaseBenchmarkTool
+
+#: seconds added to ``reset_pause_duration`` before the reset-and-pause round times out
+#: (the margin trader and mech use)
+MARGIN = 5
+
+
+#: registration_abci and reset_pause_abci read only BaseParams, which ToolMetadataParams
+#: extends, so the tool metadata parameters are the chain's whole parameter set
+Params = ToolMetadataParams
+
+
+class SharedState(ToolMetadataSharedState):
+    """The tool metadata shared state (manifest cache, published catalogue) for the chain."""
+
+    abci_app_cls = ToolMetadataChainedAbciApp
+
+    def setup(self) -> None:
+        """Set up the round sequence and the chain's timeouts from the parameters."""
+        super().setup()
+        params = self.context.params
+        timeouts = ToolMetadataChainedAbciApp.event_to_timeout
+        timeouts[ToolMetadataEvent.ROUND_TIMEOUT] = params.round_timeout_seconds
+        timeouts[ToolMetadataEvent.FETCH_TIMEOUT] = params.fetch_round_timeout_seconds
+        timeouts[ResetPauseEvent.RESET_AND_PAUSE_TIMEOUT] = (
+            params.reset_pause_duration + MARGIN
+        )
