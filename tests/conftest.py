@@ -9,9 +9,10 @@ and needs no cleanup.
 
 import copy
 import json
-from typing import Callable, Iterator, List, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 import pytest
+from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet, RegisteredManifest
 from scripts.devnet.seed import FIXTURES_DIR
@@ -38,12 +39,14 @@ def chain_snapshot(devnet: Devnet) -> Iterator[Devnet]:
     :param devnet: the session devnet.
     :yield: the same devnet.
     """
-    snapshot_id = devnet.w3.provider.make_request("evm_snapshot", [])["result"]
+    snapshot_id = devnet.w3.provider.make_request(RPCEndpoint("evm_snapshot"), [])[
+        "result"
+    ]
     services = copy.deepcopy(devnet.info.services)
     try:
         yield devnet
     finally:
-        devnet.w3.provider.make_request("evm_revert", [snapshot_id])
+        devnet.w3.provider.make_request(RPCEndpoint("evm_revert"), [snapshot_id])
         devnet.info.services = services
 
 
@@ -56,9 +59,15 @@ def registered(devnet: Devnet) -> Callable[..., List[RegisteredManifest]]:
         matching :class:`RegisteredManifest` entries in seeding order.
     """
 
-    def find(registry: str = None, id: int = None, action: str = None, shape: str = None) -> List[RegisteredManifest]:  # pylint: disable=redefined-builtin
+    def find(  # pylint: disable=redefined-builtin
+        registry: Optional[str] = None,
+        id: Optional[int] = None,
+        action: Optional[str] = None,
+        shape: Optional[str] = None,
+    ) -> List[RegisteredManifest]:
         return [
-            entry for entry in devnet.info.registered
+            entry
+            for entry in devnet.info.registered
             if (registry is None or entry.registry == registry)
             and (id is None or entry.id == id)
             and (action is None or entry.action == action)
@@ -85,9 +94,16 @@ def new_manifest(devnet: Devnet) -> Callable[..., Tuple[str, bytes]]:
     :return: ``add(name="...", tools=[...], raw_leaves=False) -> (cid, digest)``.
     """
 
-    def add(name: str = "Test Mech", tools: Tuple[str, ...] = ("prediction-online",), raw_leaves: bool = False) -> Tuple[str, bytes]:
-        manifest = {"name": name, "description": f"{name} for a test", "tools": list(tools)}
+    def add(
+        name: str = "Test Mech",
+        tools: Tuple[str, ...] = ("prediction-online",),
+        raw_leaves: bool = False,
+    ) -> Tuple[str, bytes]:
+        manifest = {
+            "name": name,
+            "description": f"{name} for a test",
+            "tools": list(tools),
+        }
         return devnet.add_manifest(json.dumps(manifest).encode(), raw_leaves=raw_leaves)
 
     return add
-

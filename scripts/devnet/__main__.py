@@ -33,14 +33,19 @@ def _print_info(info: DevnetInfo) -> None:
         for column in ("registry", "id", "action", "shape", "CID"):
             registered.add_column(column)
         for entry in info.registered:
-            registered.add_row(entry.registry, str(entry.id), entry.action, entry.shape, entry.cid)
+            registered.add_row(
+                entry.registry, str(entry.id), entry.action, entry.shape, entry.cid
+            )
         console.print(registered)
 
 
 @click.group()
 @click.option(
-    "--state-dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_STATE_DIR,
-    show_default=True, help="Folder of devnet.json, logs and the IPFS repo.",
+    "--state-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_STATE_DIR,
+    show_default=True,
+    help="Folder of devnet.json, logs and the IPFS repo.",
 )
 @click.pass_context
 def cli(ctx: click.Context, state_dir: Path) -> None:
@@ -49,7 +54,11 @@ def cli(ctx: click.Context, state_dir: Path) -> None:
 
 
 @cli.command()
-@click.option("--seed", is_flag=True, help="Register the fixture manifests in every registry kind.")
+@click.option(
+    "--seed",
+    is_flag=True,
+    help="Register the fixture manifests in every registry kind.",
+)
 @click.option("--chain-id", type=int, default=31337, show_default=True)
 @click.pass_obj
 def up(state_dir: Path, seed: bool, chain_id: int) -> None:
@@ -61,7 +70,9 @@ def up(state_dir: Path, seed: bool, chain_id: int) -> None:
         console.print(f"[red]devnet up failed:[/red] {error}")
         sys.exit(1)
     _print_info(devnet.info)
-    console.print(f"devnet up in {time.monotonic() - began:.1f} s; stop it with `python -m scripts.devnet down`")
+    console.print(
+        f"devnet up in {time.monotonic() - began:.1f} s; stop it with `python -m scripts.devnet down`"
+    )
 
 
 @cli.command()
@@ -74,7 +85,9 @@ def down(state_dir: Path) -> None:
         console.print(str(error))
         return
     devnet.stop()
-    console.print(f"stopped anvil (pid {devnet.info.anvil_pid}) and kubo (pid {devnet.info.ipfs_pid})")
+    console.print(
+        f"stopped anvil (pid {devnet.info.anvil_pid}) and kubo (pid {devnet.info.ipfs_pid})"
+    )
 
 
 @cli.command()

@@ -28,18 +28,27 @@ class DevAccount:
     private_key: str
 
 
+def derive_account(index: int) -> DevAccount:
+    """Derive account ``index`` of :data:`MNEMONIC` (path m/44'/60'/0'/0/<index>).
+
+    :param index: the BIP-44 address index; 0..9 are anvil's funded accounts.
+    :return: the account with its private key (0x hex).
+    """
+    Account.enable_unaudited_hdwallet_features()
+    path = f"m/44'/60'/0'/0/{index}"
+    acct = Account.from_mnemonic(  # pylint: disable=no-value-for-parameter
+        MNEMONIC, account_path=path
+    )
+    return DevAccount(index, acct.address, "0x" + bytes(acct.key).hex())
+
+
 def dev_accounts(count: int = NUM_ACCOUNTS) -> List[DevAccount]:
     """Derive the anvil accounts from :data:`MNEMONIC`.
 
     :param count: how many accounts.
     :return: accounts 0..count-1, same as anvil prints.
     """
-    Account.enable_unaudited_hdwallet_features()
-    accounts = []
-    for index in range(count):
-        acct = Account.from_mnemonic(MNEMONIC, account_path=f"m/44'/60'/0'/0/{index}")
-        accounts.append(DevAccount(index, acct.address, "0x" + bytes(acct.key).hex()))
-    return accounts
+    return [derive_account(index) for index in range(count)]
 
 
 @dataclass(frozen=True)
@@ -53,7 +62,9 @@ class AnvilProcess:
     log_path: Path
 
 
-def start_anvil(state_dir: Path, chain_id: int = DEFAULT_CHAIN_ID, timeout: float = 30.0) -> AnvilProcess:
+def start_anvil(
+    state_dir: Path, chain_id: int = DEFAULT_CHAIN_ID, timeout: float = 30.0
+) -> AnvilProcess:
     """Start anvil detached on ``127.0.0.1:<free port>`` and wait for its JSON-RPC.
 
     Blocks are mined on every transaction (automine), so a receipt is available at once.
@@ -61,25 +72,33 @@ def start_anvil(state_dir: Path, chain_id: int = DEFAULT_CHAIN_ID, timeout: floa
     :param state_dir: folder for ``anvil.log``.
     :param chain_id: the chain id anvil reports.
     :param timeout: seconds to wait for the RPC.
-    :return: the process description.
-    :raises scripts.toolchain.MissingTool: when anvil is not installed.
-    :raises scripts.devnet.processes.ProcessError: when anvil does not answer in time.
+    :return: the process description. A missing anvil raises
+        ``scripts.toolchain.MissingTool``; an anvil that does not answer in time raises
+        ``scripts.devnet.processes.ProcessError``.
     """
     binary = tool_path("anvil")
     port = free_port(HOST)
     log_path = state_dir / "anvil.log"
     args = [
         str(binary),
-        "--host", HOST,
-        "--port", str(port),
-        "--chain-id", str(chain_id),
-        "--mnemonic", MNEMONIC,
-        "--accounts", str(NUM_ACCOUNTS),
-        "--balance", str(ACCOUNT_BALANCE_ETH),
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--chain-id",
+        str(chain_id),
+        "--mnemonic",
+        MNEMONIC,
+        "--accounts",
+        str(NUM_ACCOUNTS),
+        "--balance",
+        str(ACCOUNT_BALANCE_ETH),
         "--silent",
     ]
     pid = spawn(args, log_path)
     rpc_url = f"http://{HOST}:{port}"
     w3 = Web3(Web3.HTTPProvider(rpc_url, request_kwargs={"timeout": 2}))
     wait_until(lambda: w3.eth.chain_id == chain_id, timeout, "anvil", pid, log_path)
-    return AnvilProcess(pid=pid, port=port, rpc_url=rpc_url, chain_id=chain_id, log_path=log_path)
+    return AnvilProcess(
+        pid=pid, port=port, rpc_url=rpc_url, chain_id=chain_id, log_path=log_path
+    )

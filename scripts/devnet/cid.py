@@ -7,6 +7,7 @@ Format source: the multiformats CID spec (github.com/multiformats/cid): a CIDv1 
 """
 
 import base64
+import binascii
 from typing import Tuple
 
 DAG_PB = 0x70
@@ -33,11 +34,16 @@ def decode_cid_v1(cid: str) -> Tuple[int, bytes]:
     if not cid.startswith("b"):
         raise CidError(f"CID {cid!r} is not base32 CIDv1 (multibase prefix 'b')")
     body = cid[1:].upper()
-    raw = base64.b32decode(body + "=" * (-len(body) % 8))
+    try:
+        raw = base64.b32decode(body + "=" * (-len(body) % 8))
+    except (binascii.Error, ValueError) as error:
+        raise CidError(f"CID {cid!r} is not valid base32: {error}") from error
     if len(raw) != 36 or raw[0] != 1 or raw[2] != SHA2_256 or raw[3] != 32:
         raise CidError(f"CID {cid!r} is not CIDv1 with a 32-byte sha2-256 multihash")
     if raw[1] not in (DAG_PB, RAW):
-        raise CidError(f"CID {cid!r} has codec 0x{raw[1]:x}, expected dag-pb 0x70 or raw 0x55")
+        raise CidError(
+            f"CID {cid!r} has codec 0x{raw[1]:x}, expected dag-pb 0x70 or raw 0x55"
+        )
     return raw[1], raw[4:]
 
 

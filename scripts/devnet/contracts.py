@@ -31,7 +31,10 @@ ARTIFACTS: Dict[str, tuple] = {
     "AgentRegistry": ("agent_registry", "AgentRegistry.json"),
     "RegistriesManager": ("registries_manager", "RegistriesManager.json"),
     "ServiceRegistryL2": ("service_registry", "ServiceRegistryL2.json"),
-    "ComplementaryServiceMetadata": ("complementary_service_metadata", "ComplementaryServiceMetadata.json"),
+    "ComplementaryServiceMetadata": (
+        "complementary_service_metadata",
+        "ComplementaryServiceMetadata.json",
+    ),
     "GnosisSafe": ("gnosis_safe", "GnosisSafe_V1_3_0.json"),
     "GnosisSafeProxyFactory": ("gnosis_safe_proxy_factory", "ProxyFactory_V1_3_0.json"),
     "MultiSend": ("multisend", "MultiSend.json"),
@@ -65,13 +68,21 @@ def load_artifact(name: str) -> Dict[str, Any]:
     """
     if name in OWN_CONTRACTS:
         compiled = compile_contracts()[name]
-        return {"abi": compiled["abi"], "bytecode": compiled["bytecode"], "source": f"scripts/devnet/contracts/{name}.sol"}
+        return {
+            "abi": compiled["abi"],
+            "bytecode": compiled["bytecode"],
+            "source": f"scripts/devnet/contracts/{name}.sol",
+        }
     package, filename = ARTIFACTS[name]
     for base in artifact_dirs():
         path = base / package / "build" / filename
         if path.is_file():
             data = json.loads(path.read_text())
-            return {"abi": data["abi"], "bytecode": data["bytecode"], "source": str(path)}
+            return {
+                "abi": data["abi"],
+                "bytecode": data["bytecode"],
+                "source": str(path),
+            }
     raise ArtifactNotFound(
         f"{name}: build/{filename} of package valory/{package} is in neither the installed wheels nor "
         f"packages/valory; run `python scripts/sync_packages.py` (or reinstall requirements.txt)"
@@ -86,7 +97,9 @@ def contract_at(w3: Web3, name: str, address: str) -> Contract:
     :param address: its address.
     :return: a web3 contract object.
     """
-    return w3.eth.contract(address=Web3.to_checksum_address(address), abi=load_artifact(name)["abi"])
+    return w3.eth.contract(
+        address=Web3.to_checksum_address(address), abi=load_artifact(name)["abi"]
+    )
 
 
 def send(w3: Web3, call: Any, sender: str, value: int = 0) -> Any:
@@ -100,7 +113,9 @@ def send(w3: Web3, call: Any, sender: str, value: int = 0) -> Any:
     :raises RuntimeError: when the transaction was mined but failed (status 0).
     """
     tx_hash = call.transact({"from": sender, "value": value})
-    receipt = w3.eth.wait_for_transaction_receipt(tx_hash, timeout=30, poll_latency=0.01)
+    receipt = w3.eth.wait_for_transaction_receipt(
+        tx_hash, timeout=30, poll_latency=0.01
+    )
     if receipt["status"] != 1:
         raise RuntimeError(f"transaction {tx_hash.hex()} from {sender} failed")
     return receipt
@@ -121,7 +136,9 @@ def deploy(w3: Web3, name: str, args: Sequence[Any], sender: str) -> str:
     return Web3.to_checksum_address(receipt["contractAddress"])
 
 
-def deploy_stack(w3: Web3, deployer: str, legacy_manager: Optional[str] = None) -> Dict[str, str]:
+def deploy_stack(
+    w3: Web3, deployer: str, legacy_manager: Optional[str] = None
+) -> Dict[str, str]:
     """Deploy and wire the registry stack, all owned by ``deployer``.
 
     Wiring, as in autonolas-registries' deployment scripts:
@@ -139,22 +156,45 @@ def deploy_stack(w3: Web3, deployer: str, legacy_manager: Optional[str] = None) 
     """
     a: Dict[str, str] = {}
     a["ComponentRegistry"] = deploy(
-        w3, "ComponentRegistry", ["Autonolas Component Registry", "AUTONOLAS-COMPONENT-V1", BASE_URI], deployer
+        w3,
+        "ComponentRegistry",
+        ["Autonolas Component Registry", "AUTONOLAS-COMPONENT-V1", BASE_URI],
+        deployer,
     )
     a["AgentRegistry"] = deploy(
-        w3, "AgentRegistry",
-        ["Autonolas Agent Registry", "AUTONOLAS-AGENT-V1", BASE_URI, a["ComponentRegistry"]], deployer,
+        w3,
+        "AgentRegistry",
+        [
+            "Autonolas Agent Registry",
+            "AUTONOLAS-AGENT-V1",
+            BASE_URI,
+            a["ComponentRegistry"],
+        ],
+        deployer,
     )
-    a["RegistriesManager"] = deploy(w3, "RegistriesManager", [a["ComponentRegistry"], a["AgentRegistry"]], deployer)
+    a["RegistriesManager"] = deploy(
+        w3, "RegistriesManager", [a["ComponentRegistry"], a["AgentRegistry"]], deployer
+    )
     for registry in ("ComponentRegistry", "AgentRegistry"):
-        send(w3, contract_at(w3, registry, a[registry]).functions.changeManager(a["RegistriesManager"]), deployer)
+        send(
+            w3,
+            contract_at(w3, registry, a[registry]).functions.changeManager(
+                a["RegistriesManager"]
+            ),
+            deployer,
+        )
 
     a["ServiceRegistryL2"] = deploy(
-        w3, "ServiceRegistryL2", ["Autonolas Service Registry", "AUTONOLAS-SERVICE-V1", BASE_URI], deployer
+        w3,
+        "ServiceRegistryL2",
+        ["Autonolas Service Registry", "AUTONOLAS-SERVICE-V1", BASE_URI],
+        deployer,
     )
     service_registry = contract_at(w3, "ServiceRegistryL2", a["ServiceRegistryL2"])
     send(w3, service_registry.functions.changeManager(deployer), deployer)
-    a["ComplementaryServiceMetadata"] = deploy(w3, "ComplementaryServiceMetadata", [a["ServiceRegistryL2"]], deployer)
+    a["ComplementaryServiceMetadata"] = deploy(
+        w3, "ComplementaryServiceMetadata", [a["ServiceRegistryL2"]], deployer
+    )
 
     # The GnosisSafeL2 1.3.0 artifact's ABI declares an unnamed bytes32 constructor
     # input that its creation code never reads; a zero word satisfies the ABI.
@@ -162,11 +202,25 @@ def deploy_stack(w3: Web3, deployer: str, legacy_manager: Optional[str] = None) 
     a["GnosisSafeProxyFactory"] = deploy(w3, "GnosisSafeProxyFactory", [], deployer)
     a["MultiSend"] = deploy(w3, "MultiSend", [], deployer)
     a["Multicall2"] = deploy(w3, "Multicall2", [], deployer)
-    a["ServiceSafeMultisig"] = deploy(w3, "ServiceSafeMultisig", [a["GnosisSafe"], a["GnosisSafeProxyFactory"]], deployer)
-    send(w3, service_registry.functions.changeMultisigPermission(a["ServiceSafeMultisig"], True), deployer)
+    a["ServiceSafeMultisig"] = deploy(
+        w3,
+        "ServiceSafeMultisig",
+        [a["GnosisSafe"], a["GnosisSafeProxyFactory"]],
+        deployer,
+    )
+    send(
+        w3,
+        service_registry.functions.changeMultisigPermission(
+            a["ServiceSafeMultisig"], True
+        ),
+        deployer,
+    )
 
     a["LegacyMechAgentRegistry"] = deploy(
-        w3, "LegacyMechAgentRegistry", ["AI Agent Registry", "AI-AGENT-V1", BASE_URI], deployer
+        w3,
+        "LegacyMechAgentRegistry",
+        ["AI Agent Registry", "AI-AGENT-V1", BASE_URI],
+        deployer,
     )
     legacy = contract_at(w3, "LegacyMechAgentRegistry", a["LegacyMechAgentRegistry"])
     send(w3, legacy.functions.changeManager(legacy_manager or deployer), deployer)

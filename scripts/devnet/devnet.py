@@ -5,19 +5,31 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from eth_account import Account
 from web3 import Web3
 from web3.contract import Contract
 from web3.logs import DISCARD
+from web3.types import RPCEndpoint
 
-from scripts.devnet.anvil import DEFAULT_CHAIN_ID, MNEMONIC, dev_accounts, start_anvil
+from scripts.devnet.anvil import (
+    DEFAULT_CHAIN_ID,
+    derive_account,
+    dev_accounts,
+    start_anvil,
+)
 from scripts.devnet.contracts import contract_at, deploy_stack, send
 from scripts.devnet.kubo import KuboClient, start_kubo
 from scripts.devnet.processes import is_alive, stop_pid
 from scripts.devnet.state import DEFAULT_STATE_DIR, STATE_FILE, DevnetInfo
 
 # account roles -> anvil account index
-ROLES = {"deployer": 0, "owner_1": 1, "owner_2": 2, "owner_3": 3, "operator": 4, "stranger": 9}
+ROLES = {
+    "deployer": 0,
+    "owner_1": 1,
+    "owner_2": 2,
+    "owner_3": 3,
+    "operator": 4,
+    "stranger": 9,
+}
 # RegistriesManager unit types (autonolas-registries IRegistry.UnitType)
 UNIT_TYPE_COMPONENT = 0
 UNIT_TYPE_AGENT = 1
@@ -53,7 +65,10 @@ class Devnet:  # pylint: disable=too-many-public-methods
 
     @classmethod
     def start(
-        cls, seed: bool = True, state_dir: Path = DEFAULT_STATE_DIR, chain_id: int = DEFAULT_CHAIN_ID
+        cls,
+        seed: bool = True,
+        state_dir: Path = DEFAULT_STATE_DIR,
+        chain_id: int = DEFAULT_CHAIN_ID,
     ) -> "Devnet":
         """Start anvil and kubo detached, deploy the registry stack, optionally seed it.
 
@@ -61,9 +76,9 @@ class Devnet:  # pylint: disable=too-many-public-methods
         :param state_dir: folder for ``devnet.json``, logs and the IPFS repo; wiped first.
         :param chain_id: the chain id anvil reports.
         :return: the running devnet; ``devnet.json`` is written.
-        :raises DevnetError: when a devnet recorded in ``state_dir`` still runs.
-        :raises scripts.toolchain.MissingTool: when anvil, ipfs or solc is not installed.
-        :raises scripts.devnet.processes.ProcessError: when a process does not become ready.
+        :raises DevnetError: when a devnet recorded in ``state_dir`` still runs. A missing
+            tool raises ``scripts.toolchain.MissingTool``, a process that does not become
+            ready ``scripts.devnet.processes.ProcessError``; what was started is stopped.
         """
         began = time.monotonic()
         state_dir = Path(state_dir)
@@ -79,13 +94,22 @@ class Devnet:  # pylint: disable=too-many-public-methods
         state_dir.mkdir(parents=True)
 
         anvil = kubo = None
+        started = False
+        phases: Dict[str, float] = {}
+
+        def lap(phase: str) -> None:
+            phases[phase] = round(time.monotonic() - began - sum(phases.values()), 2)
+
         try:
             anvil = start_anvil(state_dir, chain_id)
+            lap("anvil")
             kubo = start_kubo(state_dir)
+            lap("kubo")
             w3 = Web3(Web3.HTTPProvider(anvil.rpc_url, request_kwargs={"timeout": 30}))
             accounts = dev_accounts()
             deployer = accounts[ROLES["deployer"]].address
             contracts = deploy_stack(w3, deployer)
+            lap("deploy")
             info = DevnetInfo(
                 state_dir=str(state_dir),
                 chain_id=chain_id,
@@ -96,7 +120,11 @@ class Devnet:  # pylint: disable=too-many-public-methods
                 ipfs_pid=kubo.pid,
                 ipfs_path=str(kubo.ipfs_path),
                 accounts={
-                    role: {"index": index, "address": accounts[index].address, "private_key": accounts[index].private_key}
+                    role: {
+                        "index": index,
+                        "address": accounts[index].address,
+                        "private_key": accounts[index].private_key,
+                    }
                     for role, index in ROLES.items()
                 },
                 contracts=contracts,
@@ -104,16 +132,21 @@ class Devnet:  # pylint: disable=too-many-public-methods
             info.save()
             devnet = cls(info)
             if seed:
-                from scripts.devnet.seed import seed_devnet  # pylint: disable=import-outside-toplevel
+                from scripts.devnet.seed import (  # pylint: disable=import-outside-toplevel
+                    seed_devnet,
+                )
 
                 seed_devnet(devnet)
+                lap("seed")
             info.startup_seconds = round(time.monotonic() - began, 2)
+            info.startup_phases = phases
             info.save()
+            started = True
             return devnet
-        except BaseException:
-            stop_pid(kubo.pid if kubo else None)
-            stop_pid(anvil.pid if anvil else None)
-            raise
+        finally:
+            if not started:
+                stop_pid(kubo.pid if kubo else None)
+                stop_pid(anvil.pid if anvil else None)
 
     @classmethod
     def attach(cls, state_dir: Path = DEFAULT_STATE_DIR) -> "Devnet":
@@ -164,7 +197,9 @@ class Devnet:  # pylint: disable=too-many-public-methods
         :raises DevnetError: for a name the devnet did not deploy.
         """
         if name not in self.info.contracts:
-            raise DevnetError(f"the devnet has no contract {name!r}; it has {sorted(self.info.contracts)}")
+            raise DevnetError(
+                f"the devnet has no contract {name!r}; it has {sorted(self.info.contracts)}"
+            )
         return contract_at(self.w3, name, self.info.contracts[name])
 
     def address(self, role: str) -> str:
@@ -184,7 +219,14 @@ class Devnet:  # pylint: disable=too-many-public-methods
         """
         return self.ipfs.add(data, raw_leaves=raw_leaves)
 
-    def _send(self, call: Any, sender: str, value: int = 0) -> Any:
+    def transact(self, call: Any, sender: str, value: int = 0) -> Any:
+        """Send a bound contract call from an unlocked anvil account and wait for it.
+
+        :param call: e.g. ``devnet.contract("AgentRegistry").functions.transferFrom(a, b, 1)``.
+        :param sender: the sending address (a devnet role's address).
+        :param value: wei to attach.
+        :return: the receipt (web3 raises ``ContractLogicError`` on a revert).
+        """
         return send(self.w3, call, sender, value)
 
     @staticmethod
@@ -201,12 +243,16 @@ class Devnet:  # pylint: disable=too-many-public-methods
         :param digest: 32-byte sha2-256 digest of its metadata.
         :return: the component id.
         """
-        call = self.contract("RegistriesManager").functions.create(UNIT_TYPE_COMPONENT, owner, digest, [])
+        call = self.contract("RegistriesManager").functions.create(
+            UNIT_TYPE_COMPONENT, owner, digest, []
+        )
         unit_id = self._returned(call, owner)
-        self._send(call, owner)
+        self.transact(call, owner)
         return int(unit_id)
 
-    def register_olas_agent(self, owner: str, digest: bytes, dependencies: Optional[Sequence[int]] = None) -> int:
+    def register_olas_agent(
+        self, owner: str, digest: bytes, dependencies: Optional[Sequence[int]] = None
+    ) -> int:
         """Create an agent through ``RegistriesManager.create(1, owner, digest, dependencies)``.
 
         The Olas AgentRegistry requires at least one existing component as dependency
@@ -219,12 +265,16 @@ class Devnet:  # pylint: disable=too-many-public-methods
         """
         if dependencies is None:
             if self.contract("ComponentRegistry").functions.totalSupply().call() == 0:
-                cid_digest = self.add_manifest(b'{"name": "devnet/component", "description": "dependency"}')[1]
+                cid_digest = self.add_manifest(
+                    b'{"name": "devnet/component", "description": "dependency"}'
+                )[1]
                 self.register_olas_component(self.address("deployer"), cid_digest)
             dependencies = [1]
-        call = self.contract("RegistriesManager").functions.create(UNIT_TYPE_AGENT, owner, digest, list(dependencies))
+        call = self.contract("RegistriesManager").functions.create(
+            UNIT_TYPE_AGENT, owner, digest, list(dependencies)
+        )
         unit_id = self._returned(call, owner)
-        self._send(call, owner)
+        self.transact(call, owner)
         return int(unit_id)
 
     def update_olas_agent_hash(self, owner: str, agent_id: int, digest: bytes) -> Any:
@@ -237,7 +287,12 @@ class Devnet:  # pylint: disable=too-many-public-methods
         :param digest: the new 32-byte digest.
         :return: the receipt.
         """
-        return self._send(self.contract("RegistriesManager").functions.updateHash(UNIT_TYPE_AGENT, agent_id, digest), owner)
+        return self.transact(
+            self.contract("RegistriesManager").functions.updateHash(
+                UNIT_TYPE_AGENT, agent_id, digest
+            ),
+            owner,
+        )
 
     # ------------------------------------------------------------------ legacy mech registry
 
@@ -251,7 +306,7 @@ class Devnet:  # pylint: disable=too-many-public-methods
         call = self.contract("LegacyMechAgentRegistry").functions.create(owner, digest)
         manager = self.address("deployer")
         agent_id = self._returned(call, manager)
-        self._send(call, manager)
+        self.transact(call, manager)
         return int(agent_id)
 
     def update_legacy_hash(self, owner: str, agent_id: int, digest: bytes) -> Any:
@@ -262,17 +317,26 @@ class Devnet:  # pylint: disable=too-many-public-methods
         :param digest: the new 32-byte digest.
         :return: the receipt.
         """
-        return self._send(self.contract("LegacyMechAgentRegistry").functions.updateHash(agent_id, digest), owner)
+        return self.transact(
+            self.contract("LegacyMechAgentRegistry").functions.updateHash(
+                agent_id, digest
+            ),
+            owner,
+        )
 
     # ------------------------------------------------------------------ services
 
-    def _agent_instance(self, service_id: int) -> Dict[str, str]:
-        Account.enable_unaudited_hdwallet_features()
-        acct = Account.from_mnemonic(MNEMONIC, account_path=f"m/44'/60'/0'/0/{AGENT_INSTANCE_KEY_BASE + service_id}")
-        return {"address": acct.address, "private_key": "0x" + bytes(acct.key).hex()}
+    @staticmethod
+    def _agent_instance(service_id: int) -> Dict[str, str]:
+        acct = derive_account(AGENT_INSTANCE_KEY_BASE + service_id)
+        return {"address": acct.address, "private_key": acct.private_key}
 
     def register_service(
-        self, owner: str, config_digest: Optional[bytes] = None, agent_id: int = 1, deploy: bool = False
+        self,
+        owner: str,
+        config_digest: Optional[bytes] = None,
+        agent_id: int = 1,
+        deploy: bool = False,
     ) -> int:
         """Create a service on ServiceRegistryL2, activate it and register one agent instance.
 
@@ -293,19 +357,34 @@ class Devnet:  # pylint: disable=too-many-public-methods
         manager = self.address("deployer")
         operator = self.address("operator")
         digest = config_digest or b"\x01" * 32
-        create = registry.functions.create(owner, digest, [agent_id], [(1, SERVICE_BOND_WEI)], 1)
-        service_id = int(self._returned(create, manager))
-        self._send(create, manager)
-        self._send(registry.functions.activateRegistration(owner, service_id), manager, value=SERVICE_BOND_WEI)
-        instance = self._agent_instance(service_id)
-        self._send(
-            registry.functions.registerAgents(operator, service_id, [instance["address"]], [agent_id]),
-            manager, value=SERVICE_BOND_WEI,
+        create = registry.functions.create(
+            owner, digest, [agent_id], [(1, SERVICE_BOND_WEI)], 1
         )
-        record: Dict[str, Any] = {"owner": owner, "agent_instances": [instance], "multisig": None}
+        service_id = int(self._returned(create, manager))
+        self.transact(create, manager)
+        self.transact(
+            registry.functions.activateRegistration(owner, service_id),
+            manager,
+            value=SERVICE_BOND_WEI,
+        )
+        instance = self._agent_instance(service_id)
+        self.transact(
+            registry.functions.registerAgents(
+                operator, service_id, [instance["address"]], [agent_id]
+            ),
+            manager,
+            value=SERVICE_BOND_WEI,
+        )
+        record: Dict[str, Any] = {
+            "owner": owner,
+            "agent_instances": [instance],
+            "multisig": None,
+        }
         if deploy:
-            deploy_call = registry.functions.deploy(owner, service_id, self.info.contracts["ServiceSafeMultisig"], b"")
-            self._send(deploy_call, manager)
+            deploy_call = registry.functions.deploy(
+                owner, service_id, self.info.contracts["ServiceSafeMultisig"], b""
+            )
+            self.transact(deploy_call, manager)
             record["multisig"] = registry.functions.mapServices(service_id).call()[1]
         self.info.services[str(service_id)] = record
         self.info.save()
@@ -317,10 +396,16 @@ class Devnet:  # pylint: disable=too-many-public-methods
         :param service_id: the service id.
         :return: the Safe address or ``None``.
         """
-        multisig = self.contract("ServiceRegistryL2").functions.mapServices(service_id).call()[1]
+        multisig = (
+            self.contract("ServiceRegistryL2")
+            .functions.mapServices(service_id)
+            .call()[1]
+        )
         return None if int(multisig, 16) == 0 else multisig
 
-    def change_service_hash(self, service_id: int, digest: bytes, sender: Optional[str] = None) -> Any:
+    def change_service_hash(
+        self, service_id: int, digest: bytes, sender: Optional[str] = None
+    ) -> Any:
         """``ComplementaryServiceMetadata.changeHash(service_id, digest)``.
 
         Before deployment the service owner may call it; once the service is deployed
@@ -336,16 +421,20 @@ class Devnet:  # pylint: disable=too-many-public-methods
         metadata = self.contract("ComplementaryServiceMetadata")
         call = metadata.functions.changeHash(service_id, digest)
         if sender is not None:
-            return self._send(call, sender)
+            return self.transact(call, sender)
         registry = self.contract("ServiceRegistryL2")
         state = registry.functions.mapServices(service_id).call()[6]
         if state != SERVICE_STATE_DEPLOYED:
-            return self._send(call, registry.functions.ownerOf(service_id).call())
+            return self.transact(call, registry.functions.ownerOf(service_id).call())
         return self.exec_safe_transaction(
-            self.service_multisig(service_id) or "", metadata.address, call._encode_transaction_data()
+            self.service_multisig(service_id) or "",
+            metadata.address,
+            metadata.encode_abi("changeHash", args=[service_id, digest]),
         )
 
-    def exec_safe_transaction(self, safe_address: str, to: str, data: bytes, value: int = 0) -> Any:
+    def exec_safe_transaction(
+        self, safe_address: str, to: str, data: bytes, value: int = 0
+    ) -> Any:
         """Execute a call from a threshold-1 Safe whose owner is a devnet agent instance.
 
         The owner is impersonated on anvil and funded, then sends ``execTransaction`` with
@@ -360,14 +449,24 @@ class Devnet:  # pylint: disable=too-many-public-methods
         """
         safe = contract_at(self.w3, "GnosisSafe", safe_address)
         owner = safe.functions.getOwners().call()[0]
-        self.w3.provider.make_request("anvil_impersonateAccount", [owner])
-        self.w3.provider.make_request("anvil_setBalance", [owner, hex(10**18)])
+        self.w3.provider.make_request(RPCEndpoint("anvil_impersonateAccount"), [owner])
+        self.w3.provider.make_request(
+            RPCEndpoint("anvil_setBalance"), [owner, hex(10**18)]
+        )
         signature = bytes(12) + bytes.fromhex(owner[2:]) + bytes(32) + b"\x01"
         zero = "0x" + "00" * 20
-        call = safe.functions.execTransaction(to, value, data, 0, 0, 0, 0, zero, zero, signature)
-        receipt = self._send(call, owner)
-        self.w3.provider.make_request("anvil_stopImpersonatingAccount", [owner])
-        failures = safe.events.ExecutionFailure().process_receipt(receipt, errors=DISCARD)
+        call = safe.functions.execTransaction(
+            to, value, data, 0, 0, 0, 0, zero, zero, signature
+        )
+        receipt = self.transact(call, owner)
+        self.w3.provider.make_request(
+            RPCEndpoint("anvil_stopImpersonatingAccount"), [owner]
+        )
+        failures = safe.events.ExecutionFailure().process_receipt(
+            receipt, errors=DISCARD
+        )
         if failures:
-            raise DevnetError(f"Safe {safe_address} executed the call to {to} but it reverted")
+            raise DevnetError(
+                f"Safe {safe_address} executed the call to {to} but it reverted"
+            )
         return receipt

@@ -37,7 +37,10 @@ def _init_repo(ipfs_path: Path, api_port: int, gateway_port: int) -> None:
     env = {"IPFS_PATH": str(ipfs_path), "PATH": "/usr/bin:/bin"}
     subprocess.run(  # nosec B603
         [str(tool_path("ipfs")), "init", "--profile", "test", "--empty-repo"],
-        env=env, check=True, capture_output=True, timeout=60,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=60,
     )
     config_path = ipfs_path / "config"
     config = json.loads(config_path.read_text())
@@ -53,9 +56,9 @@ def start_kubo(state_dir: Path, timeout: float = 30.0) -> KuboProcess:
 
     :param state_dir: the devnet state folder; the repo goes to ``ipfs/``, the log to ``kubo.log``.
     :param timeout: seconds to wait for the API to answer.
-    :return: the process description.
-    :raises scripts.toolchain.MissingTool: when kubo is not installed.
-    :raises scripts.devnet.processes.ProcessError: when the daemon does not answer in time.
+    :return: the process description. A missing kubo raises
+        ``scripts.toolchain.MissingTool``; a daemon that does not answer in time raises
+        ``scripts.devnet.processes.ProcessError``.
     """
     binary = tool_path("ipfs")
     ipfs_path = state_dir / "ipfs"
@@ -63,12 +66,22 @@ def start_kubo(state_dir: Path, timeout: float = 30.0) -> KuboProcess:
     gateway_port = free_port(HOST)
     _init_repo(ipfs_path, api_port, gateway_port)
     log_path = state_dir / "kubo.log"
-    pid = spawn([str(binary), "daemon", "--offline"], log_path, env={"IPFS_PATH": str(ipfs_path)})
+    pid = spawn(
+        [str(binary), "daemon", "--offline"],
+        log_path,
+        env={"IPFS_PATH": str(ipfs_path)},
+    )
     api_url = f"http://{HOST}:{api_port}"
     gateway_url = f"http://{HOST}:{gateway_port}"
     client = KuboClient(api_url)
     wait_until(client.is_ready, timeout, "kubo", pid, log_path)
-    return KuboProcess(pid=pid, api_url=api_url, gateway_url=gateway_url, ipfs_path=ipfs_path, log_path=log_path)
+    return KuboProcess(
+        pid=pid,
+        api_url=api_url,
+        gateway_url=gateway_url,
+        ipfs_path=ipfs_path,
+        log_path=log_path,
+    )
 
 
 class KuboClient:
@@ -100,13 +113,18 @@ class KuboClient:
         :param data: the file content.
         :param raw_leaves: store leaves as raw blocks instead of UnixFS dag-pb nodes.
         :return: ``(cid, digest)``: base32 CIDv1 text and its 32 sha2-256 digest bytes,
-            the value to store on chain.
-        :raises requests.HTTPError: when kubo refuses the add.
+            the value to store on chain. ``requests.HTTPError`` when kubo refuses.
         """
-        params = {"cid-version": "1", "raw-leaves": "true" if raw_leaves else "false", "pin": "true"}
+        params = {
+            "cid-version": "1",
+            "raw-leaves": "true" if raw_leaves else "false",
+            "pin": "true",
+        }
         response = requests.post(
-            f"{self.api_url}/api/v0/add", params=params,
-            files={"file": ("manifest.json", data)}, timeout=HTTP_TIMEOUT,
+            f"{self.api_url}/api/v0/add",
+            params=params,
+            files={"file": ("manifest.json", data)},
+            timeout=HTTP_TIMEOUT,
         )
         response.raise_for_status()
         cid = response.json()["Hash"]
@@ -117,10 +135,12 @@ class KuboClient:
         """Return the file bytes of ``cid``.
 
         :param cid: a CID known to the node.
-        :return: the content.
-        :raises requests.HTTPError: when kubo does not have it.
+        :return: the content. ``requests.HTTPError`` when kubo does not have it
+            (offline: not stored locally).
         """
-        response = requests.post(f"{self.api_url}/api/v0/cat", params={"arg": cid}, timeout=HTTP_TIMEOUT)
+        response = requests.post(
+            f"{self.api_url}/api/v0/cat", params={"arg": cid}, timeout=HTTP_TIMEOUT
+        )
         response.raise_for_status()
         return response.content
 
@@ -129,9 +149,13 @@ class KuboClient:
 
         :param cid: a CID known to the node.
         :return: the block bytes, whose sha256 is the CID's digest.
-        :raises requests.HTTPError: when kubo does not have it.
+            ``requests.HTTPError`` when kubo does not have it.
         """
-        response = requests.post(f"{self.api_url}/api/v0/block/get", params={"arg": cid}, timeout=HTTP_TIMEOUT)
+        response = requests.post(
+            f"{self.api_url}/api/v0/block/get",
+            params={"arg": cid},
+            timeout=HTTP_TIMEOUT,
+        )
         response.raise_for_status()
         return response.content
 
@@ -145,4 +169,12 @@ def raw_digest(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-__all__ = ["DAG_PB", "RAW", "HOST", "KuboClient", "KuboProcess", "raw_digest", "start_kubo"]
+__all__ = [
+    "DAG_PB",
+    "RAW",
+    "HOST",
+    "KuboClient",
+    "KuboProcess",
+    "raw_digest",
+    "start_kubo",
+]

@@ -38,7 +38,7 @@ def spawn(args: List[str], log_path: Path, env: Optional[Dict[str, str]] = None)
     full_env = dict(os.environ)
     full_env.update(env or {})
     with open(log_path, "ab") as log:
-        process = subprocess.Popen(  # nosec B603: fixed tool paths, no shell
+        process = subprocess.Popen(  # nosec B603 # pylint: disable=consider-using-with
             args,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -64,7 +64,11 @@ def is_alive(pid: Optional[int]) -> bool:
     stat = Path(f"/proc/{pid}/stat")
     if stat.exists():
         try:
-            state = stat.read_text().rsplit(")", 1)[1].split()[0]
+            state = (
+                stat.read_text(encoding="ascii", errors="replace")
+                .rsplit(")", 1)[1]
+                .split()[0]
+            )
         except (OSError, IndexError):
             return True
         return state != "Z"
@@ -102,7 +106,9 @@ def stop_pid(pid: Optional[int], timeout: float = 10.0) -> None:
     _reap(pid)
 
 
-def wait_until(ready: Callable[[], bool], timeout: float, what: str, pid: int, log_path: Path) -> None:
+def wait_until(
+    ready: Callable[[], bool], timeout: float, what: str, pid: int, log_path: Path
+) -> None:
     """Poll ``ready()`` until it returns ``True``.
 
     :param ready: a cheap probe, returning ``False`` (or raising) while not ready.
@@ -123,4 +129,6 @@ def wait_until(ready: Callable[[], bool], timeout: float, what: str, pid: int, l
             break
         time.sleep(0.05)
     tail = log_path.read_text(errors="replace")[-2000:] if log_path.exists() else ""
-    raise ProcessError(f"{what} (pid {pid}) did not become ready in {timeout:.0f} s; log {log_path}:\n{tail}")
+    raise ProcessError(
+        f"{what} (pid {pid}) did not become ready in {timeout:.0f} s; log {log_path}:\n{tail}"
+    )

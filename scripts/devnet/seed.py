@@ -47,23 +47,100 @@ class SeedStep:
 
 SEED_PLAN: Tuple[SeedStep, ...] = (
     # Olas AgentRegistry (through RegistriesManager); component 1 is created first.
-    SeedStep(OLAS_AGENT_REGISTRY, "predict", "owner_1", "olas_tools_with_metadata.json", "tools+toolMetadata"),
-    SeedStep(OLAS_AGENT_REGISTRY, "tools-only", "owner_2", "olas_tools_only.json", "tools-names-only"),
-    SeedStep(OLAS_AGENT_REGISTRY, "broken", "owner_3", "olas_broken_invalid_json.txt", "broken:invalid-json"),
-    SeedStep(OLAS_AGENT_REGISTRY, "raw", "owner_1", "olas_raw_leaves.json", "tools+toolMetadata:raw-leaves", raw_leaves=True),
-    SeedStep(OLAS_AGENT_REGISTRY, "predict", "owner_1", "olas_tools_with_metadata_v2.json", "tools+toolMetadata+input.schema"),
-    # legacy mech AI Agent Registry
-    SeedStep(LEGACY_MECH_REGISTRY, "omen", "owner_1", "legacy_typed_kwargs.json", "typed-kwargs"),
-    SeedStep(LEGACY_MECH_REGISTRY, "short-maker", "owner_2", "legacy_description_json.json", "json-in-description"),
-    SeedStep(LEGACY_MECH_REGISTRY, "wrong-types", "owner_3", "legacy_broken_wrong_types.json", "broken:wrong-types"),
-    SeedStep(LEGACY_MECH_REGISTRY, "omen", "owner_1", "legacy_typed_kwargs_v2.json", "typed-kwargs"),
-    # ComplementaryServiceMetadata, keyed by ServiceRegistryL2 service id
-    SeedStep(COMPLEMENTARY_SERVICE_METADATA, "market", "owner_1", "service_input_schema.json", "tools+toolMetadata+input.schema"),
-    SeedStep(COMPLEMENTARY_SERVICE_METADATA, "template", "owner_2", "service_template.json", "empty-template"),
-    SeedStep(COMPLEMENTARY_SERVICE_METADATA, "template", "owner_2", "olas_tools_with_metadata.json", "tools+toolMetadata"),
     SeedStep(
-        COMPLEMENTARY_SERVICE_METADATA, "deployed", "owner_3", "service_input_schema.json",
-        "tools+toolMetadata+input.schema:set-by-safe", deploy=True,
+        OLAS_AGENT_REGISTRY,
+        "predict",
+        "owner_1",
+        "olas_tools_with_metadata.json",
+        "tools+toolMetadata",
+    ),
+    SeedStep(
+        OLAS_AGENT_REGISTRY,
+        "tools-only",
+        "owner_2",
+        "olas_tools_only.json",
+        "tools-names-only",
+    ),
+    SeedStep(
+        OLAS_AGENT_REGISTRY,
+        "broken",
+        "owner_3",
+        "olas_broken_invalid_json.txt",
+        "broken:invalid-json",
+    ),
+    SeedStep(
+        OLAS_AGENT_REGISTRY,
+        "raw",
+        "owner_1",
+        "olas_raw_leaves.json",
+        "tools+toolMetadata:raw-leaves",
+        raw_leaves=True,
+    ),
+    SeedStep(
+        OLAS_AGENT_REGISTRY,
+        "predict",
+        "owner_1",
+        "olas_tools_with_metadata_v2.json",
+        "tools+toolMetadata+input.schema",
+    ),
+    # legacy mech AI Agent Registry
+    SeedStep(
+        LEGACY_MECH_REGISTRY,
+        "omen",
+        "owner_1",
+        "legacy_typed_kwargs.json",
+        "typed-kwargs",
+    ),
+    SeedStep(
+        LEGACY_MECH_REGISTRY,
+        "short-maker",
+        "owner_2",
+        "legacy_description_json.json",
+        "json-in-description",
+    ),
+    SeedStep(
+        LEGACY_MECH_REGISTRY,
+        "wrong-types",
+        "owner_3",
+        "legacy_broken_wrong_types.json",
+        "broken:wrong-types",
+    ),
+    SeedStep(
+        LEGACY_MECH_REGISTRY,
+        "omen",
+        "owner_1",
+        "legacy_typed_kwargs_v2.json",
+        "typed-kwargs",
+    ),
+    # ComplementaryServiceMetadata, keyed by ServiceRegistryL2 service id
+    SeedStep(
+        COMPLEMENTARY_SERVICE_METADATA,
+        "market",
+        "owner_1",
+        "service_input_schema.json",
+        "tools+toolMetadata+input.schema",
+    ),
+    SeedStep(
+        COMPLEMENTARY_SERVICE_METADATA,
+        "template",
+        "owner_2",
+        "service_template.json",
+        "empty-template",
+    ),
+    SeedStep(
+        COMPLEMENTARY_SERVICE_METADATA,
+        "template",
+        "owner_2",
+        "olas_tools_with_metadata.json",
+        "tools+toolMetadata",
+    ),
+    SeedStep(
+        COMPLEMENTARY_SERVICE_METADATA,
+        "deployed",
+        "owner_3",
+        "service_input_schema.json",
+        "tools+toolMetadata+input.schema:set-by-safe",
+        deploy=True,
     ),
 )
 
@@ -74,28 +151,42 @@ def seed_devnet(devnet: "Devnet") -> None:
     :param devnet: a started, unseeded devnet.
     """
     deployer = devnet.address("deployer")
-    component_digest = devnet.add_manifest((FIXTURES_DIR / "component.json").read_bytes())[1]
+    component_digest = devnet.add_manifest(
+        (FIXTURES_DIR / "component.json").read_bytes()
+    )[1]
     devnet.register_olas_component(deployer, component_digest)
-    config_digest = devnet.add_manifest((FIXTURES_DIR / "service_config.json").read_bytes())[1]
+    config_digest = devnet.add_manifest(
+        (FIXTURES_DIR / "service_config.json").read_bytes()
+    )[1]
 
     ids: Dict[Tuple[str, str], int] = {}
     for step in SEED_PLAN:
         owner = devnet.address(step.owner)
-        cid, digest = devnet.add_manifest((FIXTURES_DIR / step.fixture).read_bytes(), raw_leaves=step.raw_leaves)
+        cid, digest = devnet.add_manifest(
+            (FIXTURES_DIR / step.fixture).read_bytes(), raw_leaves=step.raw_leaves
+        )
         known = (step.registry, step.key) in ids
         if step.registry == OLAS_AGENT_REGISTRY:
             if known:
-                devnet.update_olas_agent_hash(owner, ids[(step.registry, step.key)], digest)
+                devnet.update_olas_agent_hash(
+                    owner, ids[(step.registry, step.key)], digest
+                )
             else:
-                ids[(step.registry, step.key)] = devnet.register_olas_agent(owner, digest, [1])
+                ids[(step.registry, step.key)] = devnet.register_olas_agent(
+                    owner, digest, [1]
+                )
         elif step.registry == LEGACY_MECH_REGISTRY:
             if known:
                 devnet.update_legacy_hash(owner, ids[(step.registry, step.key)], digest)
             else:
-                ids[(step.registry, step.key)] = devnet.register_legacy_mech(owner, digest)
+                ids[(step.registry, step.key)] = devnet.register_legacy_mech(
+                    owner, digest
+                )
         else:
             if not known:
-                ids[(step.registry, step.key)] = devnet.register_service(owner, config_digest, deploy=step.deploy)
+                ids[(step.registry, step.key)] = devnet.register_service(
+                    owner, config_digest, deploy=step.deploy
+                )
             devnet.change_service_hash(ids[(step.registry, step.key)], digest)
         devnet.info.registered.append(
             RegisteredManifest(

@@ -15,7 +15,14 @@ from typing import Any, Dict
 from scripts.toolchain import SOLC_VERSION, solc_js
 
 CONTRACTS_DIR = Path(__file__).resolve().parent / "contracts"
-CACHE_DIR = Path(os.environ.get("MECH_CATALOGUE_CACHE", Path.home() / ".cache" / "mech-catalogue")) / "solc"
+CACHE_DIR = (
+    Path(
+        os.environ.get(
+            "MECH_CATALOGUE_CACHE", Path.home() / ".cache" / "mech-catalogue"
+        )
+    )
+    / "solc"
+)
 
 SETTINGS: Dict[str, Any] = {
     "optimizer": {"enabled": True, "runs": 200},
@@ -38,7 +45,10 @@ class CompileError(RuntimeError):
 
 
 def _standard_input() -> Dict[str, Any]:
-    sources = {path.name: {"content": path.read_text()} for path in sorted(CONTRACTS_DIR.glob("*.sol"))}
+    sources = {
+        path.name: {"content": path.read_text()}
+        for path in sorted(CONTRACTS_DIR.glob("*.sol"))
+    }
     return {"language": "Solidity", "sources": sources, "settings": SETTINGS}
 
 
@@ -48,7 +58,7 @@ def compile_contracts() -> Dict[str, Dict[str, Any]]:
     :return: ``{contract name: {"abi": [...], "bytecode": "0x..."}}``, e.g. for
         ``LegacyMechAgentRegistry`` and ``ServiceSafeMultisig``.
     :raises CompileError: when solc reports an error (the messages are included).
-    :raises scripts.toolchain.MissingTool: when the npm solc package is not installed.
+        A missing npm solc package raises ``scripts.toolchain.MissingTool``.
     """
     standard_input = _standard_input()
     text = json.dumps(standard_input, sort_keys=True)
@@ -60,14 +70,22 @@ def compile_contracts() -> Dict[str, Dict[str, Any]]:
     package_dir = solc_js().parent
     result = subprocess.run(  # nosec B603
         ["node", "-e", _NODE_COMPILE, str(package_dir)],
-        input=text, capture_output=True, text=True, check=False, timeout=300,
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
     )
     if result.returncode != 0:
-        raise CompileError(f"solc.js failed (exit {result.returncode}): {result.stderr[-2000:]}")
+        raise CompileError(
+            f"solc.js failed (exit {result.returncode}): {result.stderr[-2000:]}"
+        )
     output = json.loads(result.stdout)
     errors = [e for e in output.get("errors", []) if e.get("severity") == "error"]
     if errors:
-        raise CompileError("\n".join(e.get("formattedMessage", e.get("message", "")) for e in errors))
+        raise CompileError(
+            "\n".join(e.get("formattedMessage", e.get("message", "")) for e in errors)
+        )
 
     compiled: Dict[str, Dict[str, Any]] = {}
     for contracts in output["contracts"].values():

@@ -44,7 +44,7 @@ class RegisteredManifest:
 
 
 @dataclass
-class DevnetInfo:
+class DevnetInfo:  # pylint: disable=too-many-instance-attributes
     """Everything a client needs to use a running devnet (the content of ``devnet.json``).
 
     Accounts are anvil's well-known test keys (public; devnet only), by role:
@@ -65,13 +65,13 @@ class DevnetInfo:
     registered: List[RegisteredManifest] = field(default_factory=list)
     services: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     startup_seconds: Optional[float] = None
+    startup_phases: Dict[str, float] = field(default_factory=dict)
 
     def address(self, role: str) -> str:
         """Return the address of an account role.
 
         :param role: e.g. ``deployer``, ``owner_1``, ``stranger``.
-        :return: the checksummed address.
-        :raises KeyError: for an unknown role.
+        :return: the checksummed address (``KeyError`` for an unknown role).
         """
         return str(self.accounts[role]["address"])
 
@@ -91,9 +91,10 @@ class DevnetInfo:
         """Read ``devnet.json``.
 
         :param state_dir: the devnet state folder.
-        :return: the info.
-        :raises FileNotFoundError: when no devnet was started there.
+        :return: the info (``FileNotFoundError`` when no devnet was started there).
         """
         data = json.loads((Path(state_dir) / STATE_FILE).read_text())
-        data["registered"] = [RegisteredManifest(**entry) for entry in data.get("registered", [])]
+        data["registered"] = [
+            RegisteredManifest(**entry) for entry in data.get("registered", [])
+        ]
         return cls(**data)

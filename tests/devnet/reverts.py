@@ -27,4 +27,6 @@ def reverts_with(signature: str) -> Iterator[None]:
     with pytest.raises(ContractLogicError) as caught:
         yield
     data = caught.value.data if isinstance(caught.value.data, str) else ""
-    assert data.startswith(error_selector(signature)), f"expected {signature}, got revert data {caught.value.data!r}"
+    assert data.startswith(
+        error_selector(signature)
+    ), f"expected {signature}, got revert data {caught.value.data!r}"

@@ -10,7 +10,7 @@ PREFIX = "https://gateway.autonolas.tech/ipfs/f01701220"
 
 
 def test_get_hashes_lists_every_hash_and_token_uri_the_latest(devnet, registered):
-    """getHashes returns creation + updates in order; tokenURI uses the latest."""
+    """The getHashes call returns creation + updates in order; tokenURI uses the latest."""
     entries = registered(LEGACY_MECH_REGISTRY, id=1)
     assert [e.action for e in entries] == ["create", "update"]
     registry = devnet.contract("LegacyMechAgentRegistry")
@@ -21,7 +21,7 @@ def test_get_hashes_lists_every_hash_and_token_uri_the_latest(devnet, registered
 
 
 def test_update_by_the_nft_owner_changes_token_uri(chain_snapshot, new_manifest):
-    """updateHash by the owner emits UpdateAgentHash and moves tokenURI."""
+    """An updateHash by the owner emits UpdateAgentHash and moves tokenURI."""
     devnet = chain_snapshot
     owner = devnet.address("owner_2")
     _, first = new_manifest("Legacy A")
@@ -43,11 +43,11 @@ def test_update_by_a_stranger_reverts_operator_only(devnet, new_manifest):
 
 
 def test_the_new_owner_may_update_after_a_transfer(chain_snapshot, new_manifest):
-    """updateHash follows ERC-721 ownership."""
+    """The right to updateHash follows ERC-721 ownership."""
     devnet = chain_snapshot
     registry = devnet.contract("LegacyMechAgentRegistry")
     old, new = devnet.address("owner_2"), devnet.address("owner_3")
-    devnet._send(registry.functions.transferFrom(old, new, 2), old)  # pylint: disable=protected-access
+    devnet.transact(registry.functions.transferFrom(old, new, 2), old)
     _, digest = new_manifest("Transferred")
     with reverts_with("OperatorOnly(address,address,uint256)"):
         devnet.update_legacy_hash(old, 2, digest)
@@ -56,7 +56,7 @@ def test_the_new_owner_may_update_after_a_transfer(chain_snapshot, new_manifest)
 
 
 def test_create_is_manager_only_and_refuses_zero(devnet):
-    """create needs the manager and a non-zero hash and owner."""
+    """Creating needs the manager, a non-zero hash and a non-zero owner."""
     registry = devnet.contract("LegacyMechAgentRegistry")
     stranger = devnet.address("stranger")
     manager = devnet.address("deployer")
@@ -65,7 +65,9 @@ def test_create_is_manager_only_and_refuses_zero(devnet):
     with reverts_with("ZeroValue()"):
         registry.functions.create(stranger, b"\x00" * 32).call({"from": manager})
     with reverts_with("ZeroAddress()"):
-        registry.functions.create("0x" + "00" * 20, b"\x01" * 32).call({"from": manager})
+        registry.functions.create("0x" + "00" * 20, b"\x01" * 32).call(
+            {"from": manager}
+        )
 
 
 def test_unknown_ids(devnet):
@@ -73,7 +75,10 @@ def test_unknown_ids(devnet):
     registry = devnet.contract("LegacyMechAgentRegistry")
     total = registry.functions.totalSupply().call()
     assert total == 3
-    assert registry.functions.exists(total).call() and not registry.functions.exists(total + 1).call()
+    assert (
+        registry.functions.exists(total).call()
+        and not registry.functions.exists(total + 1).call()
+    )
     assert not registry.functions.exists(0).call()
     assert registry.functions.tokenByIndex(0).call() == 1
     with reverts_with("AgentNotFound(uint256)"):

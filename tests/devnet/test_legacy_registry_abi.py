@@ -13,10 +13,14 @@ import pytest
 
 from scripts.devnet.solidity import compile_contracts
 
-DATA = Path(__file__).parent / "data" / "ai_registry_mech_agent_registry.signatures.json"
-SHARED_REFERENCE = Path(
-    os.environ.get("MECH_CATALOGUE_REFERENCE", "/work/shared/reference")
-) / "abis" / "ai-registry-mech.AgentRegistry.abi.json"
+DATA = (
+    Path(__file__).parent / "data" / "ai_registry_mech_agent_registry.signatures.json"
+)
+SHARED_REFERENCE = (
+    Path(os.environ.get("MECH_CATALOGUE_REFERENCE", "/work/shared/reference"))
+    / "abis"
+    / "ai-registry-mech.AgentRegistry.abi.json"
+)
 
 # What the real registry declares and we leave out, with why: these custom errors come
 # from autonolas-registries' IErrorsRegistries (service and marketplace paths) and are
@@ -50,11 +54,14 @@ def signature_line(entry: dict) -> str:
     :return: e.g. ``function getHashes(uint256 agentId) view returns (uint256 numHashes,bytes32[] agentHashes)``.
     """
     inputs = ",".join(
-        f"{i['type']}{' indexed' if i.get('indexed') else ''} {i.get('name', '')}".strip() for i in entry.get("inputs", [])
+        f"{i['type']}{' indexed' if i.get('indexed') else ''} {i.get('name', '')}".strip()
+        for i in entry.get("inputs", [])
     )
     line = f"{entry['type']} {entry['name']}({inputs})"
     if entry["type"] == "function":
-        outputs = ",".join(f"{o['type']} {o.get('name', '')}".strip() for o in entry["outputs"])
+        outputs = ",".join(
+            f"{o['type']} {o.get('name', '')}".strip() for o in entry["outputs"]
+        )
         line += f" {entry['stateMutability']} returns ({outputs})"
     return line
 
@@ -65,7 +72,9 @@ def abi_lines(abi: list) -> set:
     :param abi: a JSON ABI.
     :return: the set of lines.
     """
-    return {signature_line(e) for e in abi if e["type"] in ("function", "event", "error")}
+    return {
+        signature_line(e) for e in abi if e["type"] in ("function", "event", "error")
+    }
 
 
 def test_every_signature_we_have_is_in_the_reference():
@@ -84,11 +93,22 @@ def test_we_omit_only_the_listed_errors():
 
 def test_constructor_matches():
     """Same constructor as the real registry: (string _name, string _symbol, string _baseURI)."""
-    (ctor,) = [e for e in compile_contracts()["LegacyMechAgentRegistry"]["abi"] if e["type"] == "constructor"]
-    assert [(i["type"], i["name"]) for i in ctor["inputs"]] == [("string", "_name"), ("string", "_symbol"), ("string", "_baseURI")]
+    (ctor,) = [
+        e
+        for e in compile_contracts()["LegacyMechAgentRegistry"]["abi"]
+        if e["type"] == "constructor"
+    ]
+    assert [(i["type"], i["name"]) for i in ctor["inputs"]] == [
+        ("string", "_name"),
+        ("string", "_symbol"),
+        ("string", "_baseURI"),
+    ]
 
 
-@pytest.mark.skipif(not SHARED_REFERENCE.is_file(), reason="the shared reference ABI is not on this machine")
+@pytest.mark.skipif(
+    not SHARED_REFERENCE.is_file(),
+    reason="the shared reference ABI is not on this machine",
+)
 def test_data_file_matches_the_shared_reference_abi():
     """The signature data file was derived faithfully from the reference ABI (when it is available)."""
     data = json.loads(SHARED_REFERENCE.read_text())

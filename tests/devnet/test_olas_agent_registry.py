@@ -19,7 +19,7 @@ def test_token_uri_keeps_first_hash_after_update(devnet, registered):
 
 
 def test_get_updated_hashes_is_empty_for_a_never_updated_agent(devnet, registered):
-    """getUpdatedHashes does not include the creation hash."""
+    """The getUpdatedHashes list does not include the creation hash."""
     (only,) = registered(OLAS_AGENT_REGISTRY, id=2)
     registry = devnet.contract("AgentRegistry")
     assert registry.functions.getUpdatedHashes(2).call() == [0, []]
@@ -40,7 +40,9 @@ def test_update_appends_in_order(chain_snapshot, new_manifest):
     assert registry.functions.tokenURI(agent_id).call() == PREFIX + created.hex()
 
 
-def test_update_by_a_non_owner_reverts_with_agent_not_found(chain_snapshot, new_manifest):
+def test_update_by_a_non_owner_reverts_with_agent_not_found(
+    chain_snapshot, new_manifest
+):
     """A stranger's updateHash reverts; the registry reports it as AgentNotFound(id), not OperatorOnly."""
     devnet = chain_snapshot
     _, digest = new_manifest("Stranger Update")
@@ -67,8 +69,13 @@ def test_registries_are_wired_to_the_manager(devnet):
     manager = devnet.info.contracts["RegistriesManager"]
     assert devnet.contract("AgentRegistry").functions.manager().call() == manager
     assert devnet.contract("ComponentRegistry").functions.manager().call() == manager
-    assert devnet.contract("AgentRegistry").functions.componentRegistry().call() == devnet.info.contracts["ComponentRegistry"]
-    assert devnet.contract("AgentRegistry").functions.owner().call() == devnet.address("deployer")
+    assert (
+        devnet.contract("AgentRegistry").functions.componentRegistry().call()
+        == devnet.info.contracts["ComponentRegistry"]
+    )
+    assert devnet.contract("AgentRegistry").functions.owner().call() == devnet.address(
+        "deployer"
+    )
 
 
 def test_direct_create_on_the_registry_is_manager_only(devnet, new_manifest):
@@ -76,4 +83,6 @@ def test_direct_create_on_the_registry_is_manager_only(devnet, new_manifest):
     _, digest = new_manifest("Direct Create")
     owner = devnet.address("owner_1")
     with reverts_with("ManagerOnly(address,address)"):
-        devnet.contract("AgentRegistry").functions.create(owner, digest, [1]).call({"from": owner})
+        devnet.contract("AgentRegistry").functions.create(owner, digest, [1]).call(
+            {"from": owner}
+        )

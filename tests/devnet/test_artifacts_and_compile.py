@@ -1,0 +1,63 @@
+"""Artifact loading from the installed wheels, and the cached solc.js compile."""
+
+import json
+import subprocess
+
+import pytest
+
+from scripts.devnet import contracts, solidity
+from scripts.devnet.contracts import ARTIFACTS, ArtifactNotFound, load_artifact
+
+
+@pytest.mark.parametrize("name", sorted(ARTIFACTS))
+def test_every_artifact_has_abi_and_bytecode(name):
+    """Each real artifact is found (wheel first, synced packages second) with creation bytecode."""
+    artifact = load_artifact(name)
+    assert artifact["bytecode"].startswith("0x60") and len(artifact["bytecode"]) > 100
+    assert isinstance(artifact["abi"], list)
+    assert "packages/valory/contracts" in artifact["source"]
+
+
+def test_missing_artifact_names_the_package_and_the_fix(monkeypatch):
+    """Without any packages folder the error names the file, the package and the sync command."""
+    monkeypatch.setattr(contracts, "artifact_dirs", lambda: [])
+    with pytest.raises(
+        ArtifactNotFound, match=r"valory/complementary_service_metadata.*sync_packages"
+    ):
+        load_artifact("ComplementaryServiceMetadata")
+
+
+@pytest.fixture
+def isolated_sources(tmp_path, monkeypatch):
+    """Compile a copy of the contract sources into a temporary cache."""
+    sources = tmp_path / "contracts"
+    sources.mkdir()
+    for path in solidity.CONTRACTS_DIR.glob("*.sol"):
+        (sources / path.name).write_text(path.read_text())
+    monkeypatch.setattr(solidity, "CONTRACTS_DIR", sources)
+    monkeypatch.setattr(solidity, "CACHE_DIR", tmp_path / "cache")
+    return sources
+
+
+def test_compile_is_cached_by_source_hash(isolated_sources, monkeypatch):
+    """The first compile writes one cache file; the second reads it without running node."""
+    first = solidity.compile_contracts()
+    cache_files = list((isolated_sources.parent / "cache").glob("*.json"))
+    assert len(cache_files) == 1
+    assert json.loads(cache_files[0].read_text()) == first
+
+    def no_node(*_args, **_kwargs):
+        raise AssertionError("solc ran although the cache is valid")
+
+    monkeypatch.setattr(subprocess, "run", no_node)
+    assert solidity.compile_contracts() == first
+
+
+def test_changed_source_recompiles_and_errors_are_reported(isolated_sources):
+    """Editing a source changes the cache key; a syntax error raises CompileError with solc's message."""
+    solidity.compile_contracts()
+    (isolated_sources / "Broken.sol").write_text(
+        "pragma solidity ^0.8.30; contract Broken { function f( }"
+    )
+    with pytest.raises(solidity.CompileError, match="Broken.sol"):
+        solidity.compile_contracts()

@@ -1,0 +1,109 @@
+"""Pin how kubo turns bytes into a CID and a digest (the registries store only the digest)."""
+
+import hashlib
+from urllib.parse import urlparse
+
+import pytest
+import requests
+
+from scripts.devnet.cid import DAG_PB, RAW, decode_cid_v1, encode_cid_v1
+from scripts.devnet.seed import FIXTURES_DIR
+
+CHUNK = 256 * 1024  # kubo's default chunker size-262144
+
+
+def varint(value: int) -> bytes:
+    """Protobuf base-128 varint.
+
+    :param value: a non-negative integer.
+    :return: its varint bytes.
+    """
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def unixfs_file_node(data: bytes) -> bytes:
+    """The dag-pb block of a single-chunk UnixFS file, encoded by hand.
+
+    PBNode{Data = UnixFS{Type = File (2), Data = data, filesize = len(data)}}, no Links
+    (specs: ipfs/specs UNIXFS.md and ipld/specs dag-pb).
+
+    :param data: the file content (at most one chunk).
+    :return: the protobuf bytes of the node.
+    """
+    unixfs = (
+        b"\x08\x02" + b"\x12" + varint(len(data)) + data + b"\x18" + varint(len(data))
+    )
+    return b"\x0a" + varint(len(unixfs)) + unixfs
+
+
+def test_kubo_listens_on_127_0_0_2(devnet):
+    """API and gateway avoid 127.0.0.1 (the valory/ipfs connection would treat it as its own daemon)."""
+    assert urlparse(devnet.info.ipfs_api_url).hostname == "127.0.0.2"
+    assert urlparse(devnet.info.ipfs_gateway_url).hostname == "127.0.0.2"
+
+
+def test_add_then_cat_and_gateway_return_the_same_bytes(devnet):
+    """Round trip through the RPC API and the HTTP gateway."""
+    data = b'{"name": "Round Trip Mech", "tools": ["prediction-online"]}'
+    cid, _ = devnet.add_manifest(data)
+    assert devnet.ipfs.cat(cid) == data
+    response = requests.get(f"{devnet.info.ipfs_gateway_url}/ipfs/{cid}", timeout=10)
+    assert response.status_code == 200 and response.content == data
+
+
+def test_dag_pb_digest_is_sha256_of_the_unixfs_node_not_of_the_bytes(devnet):
+    """For a small file added as dag-pb, the CID digest hashes the UnixFS protobuf node."""
+    data = b'{"name": "Dag-pb Mech", "tools": ["prediction-offline"]}'
+    cid, digest = devnet.add_manifest(data)
+    assert cid.startswith("bafybei")
+    assert decode_cid_v1(cid) == (DAG_PB, digest)
+    assert devnet.ipfs.block(cid) == unixfs_file_node(data)
+    assert digest == hashlib.sha256(unixfs_file_node(data)).digest()
+    assert digest != hashlib.sha256(data).digest()
+
+
+def test_raw_leaves_digest_is_sha256_of_the_bytes(devnet):
+    """A small file added with raw leaves gets a raw-codec CID whose digest is sha256(bytes)."""
+    data = b'{"name": "Raw Mech", "tools": ["superforcaster"]}'
+    cid, digest = devnet.add_manifest(data, raw_leaves=True)
+    assert cid.startswith("bafkrei")
+    assert decode_cid_v1(cid) == (RAW, digest)
+    assert digest == hashlib.sha256(data).digest()
+    assert devnet.ipfs.cat(cid) == data
+
+
+def test_the_registries_dag_pb_assumption_breaks_raw_leaves_manifests(devnet):
+    """Prefixing a raw-leaves digest with f01701220 (dag-pb) names a block the node does not have."""
+    data = b'{"name": "Misread Raw Mech"}'
+    _, digest = devnet.add_manifest(data, raw_leaves=True)
+    assumed = encode_cid_v1(DAG_PB, digest)
+    with pytest.raises(requests.HTTPError):
+        devnet.ipfs.cat(assumed)
+    assert devnet.ipfs.cat(encode_cid_v1(RAW, digest)) == data
+
+
+def test_multi_chunk_files_have_a_dag_pb_root_even_with_raw_leaves(devnet):
+    """Above one chunk the CID is the dag-pb root node's (links to the chunks), raw leaves or not."""
+    data = b'{"padding": "' + b"x" * (CHUNK + 1000) + b'"}'
+    for raw_leaves in (False, True):
+        cid, digest = devnet.add_manifest(data, raw_leaves=raw_leaves)
+        codec, _ = decode_cid_v1(cid)
+        assert codec == DAG_PB
+        assert digest == hashlib.sha256(devnet.ipfs.block(cid)).digest()
+        assert digest != hashlib.sha256(data).digest()
+        assert devnet.ipfs.cat(cid) == data
+
+
+def test_seeded_manifests_are_in_kubo_under_their_recorded_digests(devnet):
+    """Every seeded entry: cat(cid) is the fixture file, and the CID carries the recorded digest."""
+    for entry in devnet.info.registered:
+        codec, digest = decode_cid_v1(entry.cid)
+        assert "0x" + digest.hex() == entry.digest
+        assert codec == (RAW if entry.raw_leaves else DAG_PB)
+        assert devnet.ipfs.cat(entry.cid) == (FIXTURES_DIR / entry.fixture).read_bytes()
