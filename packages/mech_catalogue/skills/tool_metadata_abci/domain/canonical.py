@@ -12,6 +12,8 @@ from typing import Any
 
 import rfc8785
 
+MAX_SAFE_INTEGER = 2**53 - 1
+
 
 class CanonicalizationError(ValueError):
     """Raised when a value cannot be put in RFC 8785 canonical form (not I-JSON)."""
@@ -46,4 +48,11 @@ def decode(text: str) -> Any:
     :param text: canonical JSON text.
     :return: a fresh, mutable copy of the value (callers may change it freely).
     """
-    return json.loads(text)
+    return json.loads(text, parse_int=_int_or_double)
+
+
+def _int_or_double(text: str) -> "int | float":
+    # RFC 8785 writes an integral double such as 1e16 without exponent; beyond 2**53-1 it
+    # must come back as the double it was, or re-canonicalising would fail.
+    value = int(text)
+    return value if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else float(value)

@@ -26,10 +26,10 @@ import jsonschema
 from jsonschema.validators import Draft202012Validator
 
 from . import problems as P
+from .canonical import MAX_SAFE_INTEGER, canonical_bytes
 from .limits import DEFAULT_LIMITS, Limits
 
 SPEC_PATH = Path(__file__).parent / "spec" / "manifest-v1.schema.json"
-MAX_SAFE_INTEGER = 2**53 - 1
 
 _STRING_LITERAL = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
@@ -99,16 +99,27 @@ def _float(text: str) -> float:
     return value
 
 
-def _int(text: str) -> int:
-    if len(text) > 17 or abs(int(text)) > MAX_SAFE_INTEGER:
-        raise _Reject(
-            P.error(
-                P.NUMBER_OUT_OF_RANGE,
-                f"The integer {text[:40]} is outside +-(2**53-1) (I-JSON, RFC 7493); write "
-                "large integers such as wei amounts as decimal strings (type uint256).",
-            )
+def _int(text: str) -> Union[int, float]:
+    # I-JSON numbers are doubles. An integer literal beyond +-(2**53-1) is kept (as the
+    # double) only when it is that double's own RFC 8785 form, e.g. "10000000000000000"
+    # for 1e16; a literal with more digits than a double holds would silently lose them.
+    if len(text) <= 15:  # at most 15 digits: always within +-(2**53-1)
+        return int(text)
+    if len(text) <= 330:
+        value = int(text)
+        if abs(value) <= MAX_SAFE_INTEGER:
+            return value
+        as_float = float(text)
+        if math.isfinite(as_float) and canonical_bytes(as_float) == text.encode("ascii"):
+            return as_float
+    raise _Reject(
+        P.error(
+            P.NUMBER_OUT_OF_RANGE,
+            f"The integer {text[:40]} has more digits than a double holds (I-JSON, RFC 7493, "
+            "keeps +-(2**53-1) exact); write large integers such as wei amounts as decimal "
+            "strings (type uint256).",
         )
-    return int(text)
+    )
 
 
 def _decode_text(data: Union[bytes, str], limits: Limits) -> Union[str, P.Problem]:

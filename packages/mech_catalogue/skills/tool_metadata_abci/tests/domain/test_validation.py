@@ -33,7 +33,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import 
         (b'{"a": NaN}', P.NON_FINITE_NUMBER),
         (b'{"a": -Infinity}', P.NON_FINITE_NUMBER),
         (b'{"a": 1e400}', P.NON_FINITE_NUMBER),
-        (b'{"a": 9007199254740992}', P.NUMBER_OUT_OF_RANGE),
+        (b'{"a": 9007199254740993}', P.NUMBER_OUT_OF_RANGE),
         (b'{"a": ' + b"9" * 5000 + b"}", P.NUMBER_OUT_OF_RANGE),
         (b'{"a": "\\udc00x"}', P.INVALID_STRING),
         (b"[" * 65 + b"]" * 65, P.TOO_DEEP),

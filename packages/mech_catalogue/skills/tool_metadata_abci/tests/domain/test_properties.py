@@ -1,0 +1,135 @@
+"""Property tests (hypothesis): parse never raises, canonical form round-trips, CIDs round-trip."""
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import canonical_bytes
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    CidError,
+    cid_to_digest,
+    digest_to_cid,
+    to_v0,
+    to_v1,
+    verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue, Mech, MechRef
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_document, parse_manifest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import decode_json
+
+from .kubo import Kubo
+
+SAFE_INT = st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1)
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+TEXT = st.text(max_size=20)
+SCALARS = st.none() | st.booleans() | SAFE_INT | FINITE | TEXT
+JSON = st.recursive(
+    SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(TEXT, inner, max_size=5), max_leaves=30
+)
+KEYS = st.sampled_from(
+    ["tools", "toolMetadata", "name", "description", "input", "output", "schema", "arguments", "kwargs",
+     "identifier", "type", "required", "default", "enum", "properties", "examples", "specVersion"]
+)
+TYPE_TERMS = st.sampled_from(["int", "str", "hexAddress", "list[int]", "enum", "text", "bogus", "optional[float]"])
+# Manifest-like values: the field names the parser looks for, in random places and types.
+MANIFESTISH = st.recursive(
+    SCALARS | TYPE_TERMS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS | TEXT, inner, max_size=6),
+    max_leaves=40,
+)
+REF = MechRef(1, "legacy_mech_registry", "0x" + "00" * 20, 1)
+
+
+def _assert_well_formed(result: Any) -> None:
+    for problem in result.problems:
+        assert problem.code and problem.message and problem.severity in ("error", "warning")
+    if result.manifest is None:
+        assert result.errors
+    else:
+        catalogue = Catalogue.build([Mech.from_manifest(REF, result.manifest, result.problems)])
+        assert Catalogue.from_json(catalogue.to_json()) == catalogue
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=2000))
+def test_parse_never_raises_on_bytes(data: bytes) -> None:
+    """Arbitrary bytes: a result, never an exception."""
+    _assert_well_formed(parse_manifest(data))
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(MANIFESTISH)
+def test_parse_never_raises_on_manifest_like_json(document: Any) -> None:
+    """Arbitrary JSON built from manifest field names: problems, never exceptions; and
+    parsing the bytes equals parsing the value."""
+    result = parse_document(document)
+    _assert_well_formed(result)
+    assert parse_manifest(json.dumps(document).encode()) == result
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.just("tools") | TEXT, MANIFESTISH, max_size=4), st.lists(MANIFESTISH, max_size=3))
+def test_tools_with_random_metadata(top: dict, names: list) -> None:
+    """Random tool lists and metadata keep every valid, unique name (good tools survive)."""
+    metadata = {str(i): meta for i, meta in enumerate(names)}
+    document = {**top, "tools": [str(i) for i in range(len(names))], "toolMetadata": metadata}
+    result = parse_document(document)
+    assert result.manifest is not None
+    assert result.manifest.tool_names == tuple(str(i) for i in range(len(names)))
+
+
+@settings(max_examples=300)
+@given(JSON)
+def test_canonical_form_round_trips(value: Any) -> None:
+    """canonical(decode(canonical(v))) == canonical(v), and strict decoding accepts it."""
+    first = canonical_bytes(value)
+    decoded = decode_json(first)
+    assert decoded.ok, decoded.problems
+    assert canonical_bytes(decoded.value) == first
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=120))
+def test_cid_parse_never_crashes(text: str) -> None:
+    """Arbitrary strings are a digest or a CidError, nothing else."""
+    try:
+        codec, digest = cid_to_digest(text)
+    except CidError as exc:
+        assert exc.problem.code in ("invalid_cid", "unsupported_cid")
+    else:
+        assert codec in ("dag-pb", "raw") and len(digest) == 66
+
+
+@settings(max_examples=300)
+@given(st.binary(min_size=32, max_size=32), st.sampled_from(["dag-pb", "raw"]), st.sampled_from(["base32", "base16", "base58btc"]))
+def test_cid_conversions_round_trip(digest: bytes, codec: str, base: str) -> None:
+    """digest -> CID (any base) -> digest, v0 <-> v1 for dag-pb."""
+    text = digest_to_cid(digest, codec, 1, base)
+    assert cid_to_digest(text) == (codec, "0x" + digest.hex())
+    assert to_v1(text) == digest_to_cid(digest, codec)
+    if codec == "dag-pb":
+        v0 = to_v0(text)
+        assert v0.startswith("Qm") and to_v1(v0) == to_v1(text)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.one_of(
+        st.binary(max_size=4096),
+        # straddles the 256 KiB chunk boundary; a short random seed repeated keeps draws small
+        st.builds(
+            lambda seed, size: (seed * (size // len(seed) + 1))[:size],
+            st.binary(min_size=1, max_size=64),
+            st.integers(min_value=262_100, max_value=262_200),
+        ),
+    ),
+    st.sampled_from([(), ("--cid-version", "1"), ("--cid-version", "1", "--raw-leaves=false")]),
+)
+def test_verify_matches_kubo_on_random_bytes(kubo: Kubo, data: bytes, flags: tuple) -> None:
+    """Hypothesis-generated bytes through the real kubo: our re-hash names the same CID."""
+    kubo_cid = kubo.cid(data, *flags)
+    _, digest = cid_to_digest(kubo_cid)
+    result = verify(data, digest)
+    assert result.ok and result.cid == to_v1(kubo_cid)
