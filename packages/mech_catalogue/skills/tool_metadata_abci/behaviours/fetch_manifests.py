@@ -6,21 +6,14 @@ from typing import Any, Dict, Generator, List, Optional, Tuple, cast
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
-    DAG_PB,
-    RAW,
-    CidError,
-    candidate_cids,
-    verify,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    FetchPolicy,
     FetchResult,
-    backoff_delays,
+    manifest_fetcher,
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import Limits
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
-    STATUS_INVALID,
     Catalogue,
     Manifest,
 )
@@ -46,9 +39,6 @@ from packages.valory.protocols.http.message import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
 from packages.valory.skills.abstract_round_abci.models import Requests
-
-#: the CID codecs tried for one digest, in order (what registries assume first)
-CODECS = (DAG_PB, RAW)
 
 
 class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too-many-ancestors
@@ -104,85 +94,30 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
     # --- fetching --------------------------------------------------------------------
 
     def fetch_all(self, snapshot: RegistrySnapshot) -> Generator[None, None, Dict[str, FetchResult]]:
-        """Fetch and verify every digest of the snapshot, cache first.
-
-        For each digest the dag-pb CID is tried, then the raw CID; each up to
-        ``1 + fetch_retries`` times, waiting ``backoff_delays`` between tries; up to
-        ``fetch_concurrency`` requests in flight. Only CIDs derived from on-chain digests are
-        ever requested, and only from the configured endpoint.
+        """Drive ``domain.fetching.manifest_fetcher`` over the snapshot's digests.
 
         :param snapshot: the agreed snapshot.
-        :yield: while waiting for IPFS.
+        :yield: while waiting for IPFS or backing off.
         :return: digest -> result, for every distinct digest of the snapshot.
         """
-        results: Dict[str, FetchResult] = {}
-        cids: Dict[str, Tuple[str, ...]] = {}
-        pending: List[Tuple[str, int, int]] = []  # (digest, codec index, tries so far)
-        for digest in snapshot.digests:
-            try:
-                cids[digest] = candidate_cids(digest)
-            except CidError as exc:
-                results[digest] = FetchResult(digest, status=STATUS_INVALID, problem=exc.problem)
-                continue
-            hit = self._cached(digest, cids[digest])
-            if hit is not None:
-                results[digest] = hit
-            else:
-                pending.append((digest, 0, 0))
-        delays = backoff_delays(
-            self.params.fetch_retries,
-            self.params.fetch_backoff_initial_seconds,
-            self.params.fetch_backoff_factor,
-            self.params.fetch_backoff_max_seconds,
+        params = self.params
+        policy = FetchPolicy(
+            retries=params.fetch_retries,
+            backoff_initial=params.fetch_backoff_initial_seconds,
+            backoff_factor=params.fetch_backoff_factor,
+            backoff_max=params.fetch_backoff_max_seconds,
+            max_bytes=params.max_manifest_bytes,
         )
-        got_bytes: Dict[str, bool] = {}
-        last_error: Dict[str, str] = {}
-        while pending:
-            responses = yield from self.fetch_many([cids[d][c] for d, c, _ in pending])
-            retry: List[Tuple[str, int, int]] = []
-            wait = 0.0
-            for digest, codec_index, tries in pending:
-                cid = cids[digest][codec_index]
-                data, failure = responses.get(cid, (None, "no response"))
-                got_bytes[digest] = got_bytes.get(digest, False) or data is not None
-                outcome = self._check(digest, CODECS[codec_index], cid, data)
-                if outcome is not None:
-                    results[digest] = outcome
-                    continue
-                last_error[digest] = f"{cid}: {failure or 'bytes did not verify'}"
-                if tries < len(delays):
-                    retry.append((digest, codec_index, tries + 1))
-                    wait = max(wait, delays[tries])
-                elif codec_index + 1 < len(CODECS):
-                    retry.append((digest, codec_index + 1, 0))
-                elif got_bytes[digest]:
-                    results[digest] = FetchResult.mismatch(digest, cid)
-                else:
-                    results[digest] = FetchResult.unavailable(digest, cids[digest], last_error[digest])
-            if wait:
-                yield from self.sleep(wait)
-            pending = retry
-        return results
-
-    def _cached(self, digest: str, cids: Tuple[str, ...]) -> Optional[FetchResult]:
-        cache = self.skill_state.manifest_cache
-        for codec, cid in zip(CODECS, cids):
-            data = cache.get(cid, verify=lambda d, c=codec: verify(d, digest, c).ok)
-            if data is not None:
-                return FetchResult.ok(digest, cid, data)
-        return None
-
-    def _check(self, digest: str, codec: str, cid: str, data: Optional[bytes]) -> Optional[FetchResult]:
-        """:return: a final result (verified, or too large), or None to retry / fall back."""
-        if data is None:
-            return None
-        if len(data) > self.params.max_manifest_bytes:
-            return FetchResult.too_large(digest, cid, len(data), self.params.max_manifest_bytes)
-        if not verify(data, digest, codec).ok:
-            self.context.logger.warning(f"bytes served for {cid} do not hash to the on-chain digest {digest}")
-            return None
-        self.skill_state.manifest_cache.put(cid, data)
-        return FetchResult.ok(digest, cid, data)
+        fetcher = manifest_fetcher(snapshot.digests, self.skill_state.manifest_cache, policy)
+        try:
+            wait, cids = next(fetcher)
+            while True:
+                if wait:
+                    yield from self.sleep(wait)
+                reply = yield from self.fetch_many(cids)
+                wait, cids = fetcher.send(reply)
+        except StopIteration as done:
+            return cast(Dict[str, FetchResult], done.value)
 
     def fetch_many(self, cids: List[str]) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
         """Fetch CIDs, ``fetch_concurrency`` at a time.

@@ -18,8 +18,9 @@ plus fetch results into the next :class:`~.model.Catalogue`:
 
 import os
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Generator, Iterable, List, Optional, Tuple
 
+from .cid import DAG_PB, RAW, CidError, candidate_cids, verify
 from .model import (
     STATUS_HASH_MISMATCH,
     STATUS_INVALID,
@@ -251,3 +252,112 @@ def digests_to_fetch(snapshot: RegistrySnapshot, cached: Callable[[str], bool]) 
     """:param snapshot: the agreed snapshot. :param cached: digest -> True when its bytes are cached.
     :return: the digests that still need a network fetch, sorted."""
     return tuple(d for d in snapshot.digests if not cached(d))
+
+
+# --- the whole fetch, as a driver-agnostic generator ------------------------------------
+
+#: what :func:`manifest_fetcher` yields: seconds to wait first, then the CIDs to request
+#: (all may be in flight at once); it must be sent back cid -> (bytes or None, failure text).
+FetchRequest = Tuple[float, List[str]]
+FetchReply = Dict[str, Tuple[Optional[bytes], str]]
+
+#: CID codecs tried for one digest, in order: dag-pb (what registries assume), then raw
+FETCH_CODECS = (DAG_PB, RAW)
+
+
+@dataclass(frozen=True)
+class FetchPolicy:
+    """How hard to try.
+
+    :param retries: retries per CID after the first try.
+    :param backoff_initial: seconds before the first retry.
+    :param backoff_factor: multiplier per retry.
+    :param backoff_max: longest wait, seconds.
+    :param max_bytes: largest manifest accepted, bytes.
+    """
+
+    retries: int = 2
+    backoff_initial: float = 0.5
+    backoff_factor: float = 2.0
+    backoff_max: float = 8.0
+    max_bytes: int = 1_048_576
+
+
+def _cached(cache: ManifestCache, digest: str, cids: Tuple[str, ...]) -> Optional[FetchResult]:
+    for codec, cid in zip(FETCH_CODECS, cids):
+        data = cache.get(cid, verify=lambda d, c=codec: verify(d, digest, c).ok)
+        if data is not None:
+            return FetchResult.ok(digest, cid, data)
+    return None
+
+
+def _checked(cache: ManifestCache, policy: FetchPolicy, digest: str, codec: str, cid: str, data: Optional[bytes]) -> Optional[FetchResult]:
+    if data is None:
+        return None
+    if len(data) > policy.max_bytes:
+        return FetchResult.too_large(digest, cid, len(data), policy.max_bytes)
+    if not verify(data, digest, codec).ok:
+        return None
+    cache.put(cid, data)
+    return FetchResult.ok(digest, cid, data)
+
+
+def manifest_fetcher(  # pylint: disable=too-many-locals
+    digests: Iterable[str], cache: ManifestCache, policy: FetchPolicy
+) -> Generator[FetchRequest, FetchReply, Dict[str, FetchResult]]:
+    """Fetch and verify the manifests behind on-chain digests; the caller does the I/O.
+
+    Cache first (a verified CID is never requested again). Otherwise the dag-pb CID is
+    requested, then the raw CID, each ``1 + retries`` times with :func:`backoff_delays`
+    between tries. Bytes count only when they re-hash to the digest (:func:`cid.verify`
+    narrowed to the CID's codec); bytes over ``max_bytes`` are rejected unparsed. Only CIDs
+    derived from the digests are ever requested: never a URL from chain data or a manifest.
+
+    Drive it with ``request = next(gen)`` then ``request = gen.send(reply)`` until
+    ``StopIteration.value`` holds the results.
+
+    :param digests: ``0x`` + 64 hex on-chain digests.
+    :param cache: the content-addressed cache (read and filled).
+    :param policy: retries, backoff and size cap.
+    :yield: ``(wait_seconds, cids)`` requests.
+    :return: digest -> result, one per distinct digest.
+    """
+    results: Dict[str, FetchResult] = {}
+    cids: Dict[str, Tuple[str, ...]] = {}
+    pending: List[Tuple[str, int, int]] = []  # (digest, codec index, tries so far)
+    for digest in sorted(set(digests)):
+        try:
+            cids[digest] = candidate_cids(digest)
+        except CidError as exc:
+            results[digest] = FetchResult(digest, status=STATUS_INVALID, problem=exc.problem)
+            continue
+        hit = _cached(cache, digest, cids[digest])
+        if hit is not None:
+            results[digest] = hit
+        else:
+            pending.append((digest, 0, 0))
+    delays = backoff_delays(policy.retries, policy.backoff_initial, policy.backoff_factor, policy.backoff_max)
+    got_bytes: Dict[str, bool] = {}
+    wait = 0.0
+    while pending:
+        reply = yield wait, [cids[d][c] for d, c, _ in pending]
+        retry: List[Tuple[str, int, int]] = []
+        wait = 0.0
+        for digest, codec_index, tries in pending:
+            cid = cids[digest][codec_index]
+            data, failure = reply.get(cid, (None, "no response"))
+            got_bytes[digest] = got_bytes.get(digest, False) or data is not None
+            outcome = _checked(cache, policy, digest, FETCH_CODECS[codec_index], cid, data)
+            if outcome is not None:
+                results[digest] = outcome
+            elif tries < len(delays):
+                retry.append((digest, codec_index, tries + 1))
+                wait = max(wait, delays[tries])
+            elif codec_index + 1 < len(FETCH_CODECS):
+                retry.append((digest, codec_index + 1, 0))
+            elif got_bytes[digest]:
+                results[digest] = FetchResult.mismatch(digest, cid)
+            else:
+                results[digest] = FetchResult.unavailable(digest, cids[digest], f"{cid}: {failure}")
+        pending = retry
+    return results

@@ -31,7 +31,7 @@ back with the results.
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
 
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
@@ -419,3 +419,76 @@ def split_results(queries: Sequence[DigestQuery], results: Sequence[Tuple[bool, 
         grouped.append(results[at : at + len(query.calls)])
         at += len(query.calls)
     return grouped
+
+
+# --- the whole read, as a driver-agnostic generator -------------------------------------
+
+#: what :func:`snapshot_reader` yields: the calls of one Multicall2 batch and the block to
+#: read at (None = latest); it must be sent back ``(block_number, [(success, data)])``.
+BatchRequest = Tuple[List[Call], Optional[int]]
+BatchReply = Tuple[int, List[Tuple[bool, bytes]]]
+
+
+def _supplies(sources: Sequence[RegistrySource], calls: Dict[int, Call], reply: BatchReply) -> Dict[int, bytes]:
+    out = {}
+    for key, (ok, data) in zip(calls, reply[1]):
+        if not ok:
+            source = sources[key]
+            raise RegistryDecodeError(
+                f"{source.kind} at {source.address} reverted on totalSupply()/serviceRegistry(); "
+                "check the address and kind in registries"
+            )
+        out[key] = data
+    return out
+
+
+def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
+    sources: Sequence[RegistrySource],
+    multicall: str,
+    batch_size: int,
+    max_ids: int,
+    block_interval: int,
+) -> Generator[BatchRequest, BatchReply, Tuple[int, List[DigestRead]]]:
+    """Read every source's latest digests; the caller runs each yielded batch as one ``eth_call``.
+
+    Steps: ``getBlockNumber()`` at latest, aligned down to ``block_interval`` (so agents
+    reading a few seconds apart read the same block); ``serviceRegistry()`` then
+    ``totalSupply()`` where ids are ``all``; then the digest reads in batches of
+    ``batch_size`` calls. Every read after the first is pinned to the aligned block.
+
+    Drive it with ``request = next(gen)`` then ``request = gen.send(reply)`` until
+    ``StopIteration.value`` holds ``(block, reads)``.
+
+    :param sources: the registries.
+    :param multicall: the Multicall2 address.
+    :param batch_size: most calls per ``eth_call``.
+    :param max_ids: most ids one ``all`` source expands to.
+    :param block_interval: block alignment (>= 1).
+    :yield: ``(calls, block)`` batches.
+    :return: ``(block, reads)``.
+    :raises RegistryDecodeError: a supply read reverted.
+    :raises RegistryConfigError: ids ``all`` without a readable supply.
+    """
+    latest, _ = yield [block_number_call(multicall)], None
+    block = latest - latest % block_interval
+    holder_calls = supply_holder_calls(sources)
+    holders: Dict[int, str] = {}
+    if holder_calls:
+        reply = yield list(holder_calls.values()), block
+        holders = {k: holder_calls[k].decode(d)[0] for k, d in _supplies(sources, holder_calls, reply).items()}
+    count_calls = supply_calls(sources, holders)
+    supplies: Dict[int, int] = {}
+    if count_calls:
+        reply = yield list(count_calls.values()), block
+        supplies = {k: int(count_calls[k].decode(d)[0]) for k, d in _supplies(sources, count_calls, reply).items()}
+    ids_by_source = {i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)}
+    queries = digest_queries(sources, ids_by_source)
+    results: List[Tuple[bool, bytes]] = []
+    for batch in chunks(flatten(queries), batch_size):
+        reply = yield batch, block
+        results.extend(reply[1])
+    reads = [
+        decode_digest_query(query, sources[query.source_index], grouped)
+        for query, grouped in zip(queries, split_results(queries, results))
+    ]
+    return block, reads
