@@ -293,7 +293,9 @@ def sync(
         for package_id, expected in third_party.items()
     ]
     dev_authors = {package_id.author for package_id in manager.dev_packages}
-    third_party_authors = {package_id.author for package_id in third_party} - dev_authors
+    third_party_authors = {
+        package_id.author for package_id in third_party
+    } - dev_authors
     wanted = [*third_party, *manager.dev_packages]
     for folder in stale_packages(packages_dir, sorted(third_party_authors), wanted):
         if check_only:
@@ -327,9 +329,7 @@ def sync(
 @click.option(
     "--check", is_flag=True, help="Only verify packages/; copy and remove nothing."
 )
-@click.option(
-    "--no-aea-cache", is_flag=True, help="Do not seed ~/.aea/cache/packages."
-)
+@click.option("--no-aea-cache", is_flag=True, help="Do not seed ~/.aea/cache/packages.")
 def main(
     packages_dir: Path, extra_sources: Sequence[Path], check: bool, no_aea_cache: bool
 ) -> None:

@@ -1,0 +1,105 @@
+# Targets follow Valory's repositories (formatters, code-checks, generators,
+# common-checks-1/2). Every tool runs from the project environment: PYTHON may point at
+# another interpreter (tox passes its own), its bin/ folder must hold the tools.
+PYTHON ?= .venv/bin/python
+BIN := $(dir $(PYTHON))
+AUTONOMY := $(BIN)autonomy
+# The installed open-autonomy wheel also ships a top-level `packages` package; the
+# repository's packages/ must come first or `packages.mech_catalogue` is not found and
+# `autonomy check-packages` resolves imports against the wheel.
+export PYTHONPATH := $(CURDIR)
+
+# Our code only: third-party packages (packages/valory, packages/open_aea) are synced.
+OUR_CODE := scripts tests packages/mech_catalogue
+OUR_SKILLS := $(patsubst %/skill.yaml,%,$(wildcard packages/mech_catalogue/skills/*/skill.yaml))
+# The common handlers and dialogues of an ABCI skill, as Valory's repositories check them.
+COMMON := abci http contract_api ledger_api signing
+THIRD_PARTY_SKILLS := abstract_abci abstract_round_abci registration_abci reset_pause_abci \
+	transaction_settlement_abci termination_abci
+PYTEST_ARGS ?=
+
+.PHONY: setup tools sync formatters code-checks black-check isort-check flake8 mypy pylint \
+	darglint generators common-checks-1 common-checks-2 test pytest devnet-up devnet-down run
+
+## Environment -------------------------------------------------------------------------
+setup:  ## .venv + pinned tools + third-party packages (idempotent)
+	bash scripts/setup.sh
+
+tools:  ## anvil, solc, kubo, tendermint into .tools/
+	bash scripts/install_tools.sh
+
+sync:  ## third-party AEA packages into packages/, verified against packages.json
+	$(PYTHON) -m scripts.sync_packages
+
+## Formatting and static checks ------------------------------------------------------------
+formatters:
+	$(PYTHON) -m black $(OUR_CODE)
+	$(PYTHON) -m isort $(OUR_CODE)
+
+code-checks: black-check isort-check flake8 mypy pylint darglint
+
+black-check:
+	$(PYTHON) -m black --check $(OUR_CODE)
+
+isort-check:
+	$(PYTHON) -m isort --check-only $(OUR_CODE)
+
+flake8:
+	$(PYTHON) -m flake8 $(OUR_CODE)
+
+mypy:
+	$(PYTHON) -m mypy $(OUR_CODE)
+
+pylint:
+	$(PYTHON) -m pylint $(OUR_CODE)
+
+darglint:
+	$(BIN)darglint scripts packages/mech_catalogue
+
+## Generated files ----------------------------------------------------------------------
+# New packages found by `packages lock` are ours, so the prompt is answered `dev`.
+generators:
+	$(AUTONOMY) analyse docstrings --update
+	@for skill in $(OUR_SKILLS); do \
+		if [ -f $$skill/rounds.py ] || [ -f $$skill/composition.py ]; then \
+			echo "fsm-specs: $$skill"; \
+			$(AUTONOMY) analyse fsm-specs --package $$skill --update || exit 1; \
+		fi; \
+	done
+	yes dev | $(AUTONOMY) packages lock
+
+## Package consistency (offline) ---------------------------------------------------------
+common-checks-1:
+	$(AUTONOMY) packages lock --check
+	$(AUTONOMY) check-packages
+
+common-checks-2:
+	$(AUTONOMY) analyse docstrings
+	@if [ -z "$(OUR_SKILLS)" ]; then \
+		echo "common-checks-2: no skill.yaml in packages/mech_catalogue/skills yet, handlers/dialogues skipped"; \
+	else \
+		$(AUTONOMY) analyse handlers $(addprefix -h ,$(COMMON)) $(addprefix -i ,$(THIRD_PARTY_SKILLS)) && \
+		$(AUTONOMY) analyse dialogues $(addprefix -d ,$(COMMON)) $(addprefix -i ,$(THIRD_PARTY_SKILLS)); \
+	fi
+
+## Tests --------------------------------------------------------------------------------
+# `make test` is the one command CI runs (.ci/run): it prepares a fresh clone first.
+test: setup
+	@$(MAKE) --no-print-directory pytest
+
+# pytest's exit code 5 means "no tests collected"; make would flatten it to 2, so it is
+# reported here as such instead of failing the run.
+pytest:
+	@$(PYTHON) -m pytest tests packages/mech_catalogue $(PYTEST_ARGS); status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$status
+
+## Running ------------------------------------------------------------------------------
+devnet-up:
+	$(PYTHON) -m scripts.devnet up
+
+devnet-down:
+	$(PYTHON) -m scripts.devnet down
+
+# The main job on the embedded local default: a seeded devnet, and what is registered.
+run: setup
+	$(PYTHON) -m scripts.devnet up --seed

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Make a fresh machine (or a fresh clone) ready: Python environment, pinned tools, synced
+# third-party AEA packages. Idempotent; every step is skipped when already done:
+#   1. .venv from requirements.txt + requirements-lint.txt (skipped while the stamp
+#      .venv/.requirements.sha256 matches those files),
+#   2. scripts/install_tools.sh (anvil, solc, kubo, tendermint into .tools/),
+#   3. scripts/sync_packages.py (third-party packages into packages/, verified).
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO_ROOT"
+VENV="$REPO_ROOT/.venv"
+STAMP="$VENV/.requirements.sha256"
+REQUIREMENTS=(requirements.txt requirements-lint.txt)
+
+die() { echo "setup: $*" >&2; exit 1; }
+
+PYTHON="${PYTHON:-}"
+if [ -z "$PYTHON" ]; then
+    for candidate in python3.11 python3; do
+        if command -v "$candidate" >/dev/null 2>&1 \
+            && "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+            PYTHON="$candidate"
+            break
+        fi
+    done
+fi
+[ -n "$PYTHON" ] || die "missing prerequisite 'python3.11': install Python 3.11 (https://www.python.org/downloads/, pyenv, or apt-get install python3.11 python3.11-venv)"
+
+step_start=0
+step() { step_start=$(date +%s); echo "== $1"; }
+done_step() { echo "   ($(( $(date +%s) - step_start )) s)"; }
+total_start=$(date +%s)
+
+step "Python environment (.venv)"
+wanted="$(cat "${REQUIREMENTS[@]}" | sha256sum | cut -d' ' -f1)"
+if [ -x "$VENV/bin/python" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$wanted" ]; then
+    echo "   requirements unchanged, skipped"
+else
+    [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "pip==26.3"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        -r requirements.txt -r requirements-lint.txt
+    "$VENV/bin/python" -m pip check
+    echo "$wanted" >"$STAMP"
+fi
+done_step
+
+step "Tools (.tools: anvil, solc, kubo, tendermint)"
+bash scripts/install_tools.sh | sed 's/^/   /'
+done_step
+
+step "Third-party AEA packages (packages/valory, packages/open_aea)"
+"$VENV/bin/python" -m scripts.sync_packages | sed 's/^/   /'
+done_step
+
+echo "== ready in $(( $(date +%s) - total_start )) s"
