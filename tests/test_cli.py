@@ -10,7 +10,10 @@ from typing import Any, List
 import pytest
 from click.testing import CliRunner, Result
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_document
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_document,
+)
+
 from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from scripts.cli.app import cli
 
@@ -24,17 +27,30 @@ DIGEST = "0x" + "ab" * 32
 
 
 def run(*args: Any) -> Result:
-    """:param args: command line. :return: the result (stderr kept apart)."""
+    """Return the result (stderr kept apart).
+
+    :param args: command line.
+    :return: the result (stderr kept apart).
+    """
     return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
 
 
 def as_json(result: Result) -> Any:
-    """:param result: a --json run. :return: its stdout decoded."""
+    """Return its stdout decoded.
+
+    :param result: a --json run.
+    :return: its stdout decoded.
+    """
     return json.loads(result.stdout)
 
 
 def write(path: Path, text: str) -> Path:
-    """:param path: where. :param text: what. :return: path."""
+    """Return path.
+
+    :param path: where.
+    :param text: what.
+    :return: path.
+    """
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -45,10 +61,18 @@ def test_validate_ok_lists_tools_and_warnings() -> None:
     result = run("validate", "--json", SAMPLE)
     assert result.exit_code == EXIT_OK
     body = as_json(result)
-    assert body["ok"] and body["tools"] == ["summarise", "weather.forecast", "weather forecast"]
+    assert body["ok"] and body["tools"] == [
+        "summarise",
+        "weather.forecast",
+        "weather forecast",
+    ]
     assert {p["code"] for p in body["problems"]} == {"untyped_input"}
     human = run("validate", SAMPLE)
-    assert human.exit_code == EXIT_OK and "valid" in human.stdout and "3 tool(s)" in human.stdout
+    assert (
+        human.exit_code == EXIT_OK
+        and "valid" in human.stdout
+        and "3 tool(s)" in human.stdout
+    )
 
 
 def test_validate_strict_fails_on_warnings() -> None:
@@ -76,7 +100,9 @@ def test_validate_rejects_bad_manifests(tmp_path: Path, text: str, code: str) ->
     body = as_json(result)
     assert body["ok"] is False and code in {p["code"] for p in body["problems"]}
     human = run("validate", path)
-    assert human.exit_code == EXIT_INVALID and code in human.stderr and human.stdout == ""
+    assert (
+        human.exit_code == EXIT_INVALID and code in human.stderr and human.stdout == ""
+    )
 
 
 def test_validate_unknown_source_and_usage() -> None:
@@ -94,18 +120,25 @@ def test_validate_oversized_file(tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     path.write_bytes(b" " * (4 * 262144 + 1))
     result = run("validate", "--json", path)
-    assert result.exit_code == EXIT_INVALID and as_json(result)["error"]["code"] == "too_large"
+    assert (
+        result.exit_code == EXIT_INVALID
+        and as_json(result)["error"]["code"] == "too_large"
+    )
 
 
 # --- show --------------------------------------------------------------------------------
 def test_show_table_and_json() -> None:
-    """show prints a table of tools; --json gives each tool's model dict."""
+    """The show command prints a table of tools; --json gives each tool's model dict."""
     human = run("show", SAMPLE)
     assert human.exit_code == EXIT_OK
     for name in ("summarise", "weather.forecast", "Fixture Mech"):
         assert name in human.stdout
     body = as_json(run("show", "--json", SAMPLE))
-    assert [t["name"] for t in body["tools"]] == ["summarise", "weather.forecast", "weather forecast"]
+    assert [t["name"] for t in body["tools"]] == [
+        "summarise",
+        "weather.forecast",
+        "weather forecast",
+    ]
     assert body["tools"][0]["output"]["schema"]["required"] == ["requestId", "result"]
 
 
@@ -119,12 +152,17 @@ def test_show_invalid_manifest_fails(tmp_path: Path) -> None:
 
 # --- derive ------------------------------------------------------------------------------
 def test_derive_json_and_table() -> None:
-    """derive reports arguments and the model tools; runtime keywords only with --runtime."""
+    """The derive command reports arguments and tools; runtime keywords with --runtime."""
     body = as_json(run("derive", "--json", ECHO, TYPED))
     assert [p["name"] for p in body] == ["echo_tool", "typed_tool"]
     echo_args = {a["identifier"]: a for a in body[0]["arguments"]}
-    assert echo_args["max_tokens"]["default"] == 500 and echo_args["api_keys"]["runtime"]
-    assert [t["name"] for t in body[1]["tools"]] == ["transfer-native", "transfer-erc20"]
+    assert (
+        echo_args["max_tokens"]["default"] == 500 and echo_args["api_keys"]["runtime"]
+    )
+    assert [t["name"] for t in body[1]["tools"]] == [
+        "transfer-native",
+        "transfer-erc20",
+    ]
     human = run("derive", ECHO)
     assert "max_tokens" in human.stdout and "api_keys" not in human.stdout
     assert "api_keys" in run("derive", "--runtime", ECHO).stdout
@@ -133,7 +171,10 @@ def test_derive_json_and_table() -> None:
 def test_derive_failures(tmp_path: Path) -> None:
     """Not a package, or a broken one: exit 1 with the derive problem code."""
     result = run("derive", "--json", tmp_path)
-    assert result.exit_code == EXIT_INVALID and as_json(result)["error"]["code"] == "package_not_found"
+    assert (
+        result.exit_code == EXIT_INVALID
+        and as_json(result)["error"]["code"] == "package_not_found"
+    )
     write(tmp_path / "component.yaml", "name: x\nentry_point: x.py\ncallable: run\n")
     write(tmp_path / "x.py", "def run(:\n")
     broken = run("derive", tmp_path)
@@ -168,12 +209,17 @@ def test_generate_with_overrides_and_output_file(tmp_path: Path) -> None:
         "      memo: {exclude: true}\n",
     )
     output = tmp_path / "manifest.json"
-    result = run("generate", "--json", "--overrides", overrides, "-o", output, ECHO, TYPED)
+    result = run(
+        "generate", "--json", "--overrides", overrides, "-o", output, ECHO, TYPED
+    )
     assert result.exit_code == EXIT_OK
     written = json.loads(output.read_text())
     assert written == as_json(result)["manifest"]
     assert written["name"] == "Fixture Mech" and "echo-legacy" not in written["tools"]
-    arguments = {a["identifier"]: a for a in written["toolMetadata"]["transfer-native"]["arguments"]}
+    arguments = {
+        a["identifier"]: a
+        for a in written["toolMetadata"]["transfer-native"]["arguments"]
+    }
     assert arguments["sender"]["type"] == "hexAddress" and "memo" not in arguments
     assert run("validate", output).exit_code == EXIT_OK
 
@@ -182,7 +228,10 @@ def test_generate_with_overrides_and_output_file(tmp_path: Path) -> None:
     "overrides,code",
     [
         ("tools: [1, 2]\n", "invalid_overrides"),
-        ("tools:\n  echo-small:\n    arguments:\n      prompt: {type: 'not a type'}\n", "invalid_overrides"),
+        (
+            "tools:\n  echo-small:\n    arguments:\n      prompt: {type: 'not a type'}\n",
+            "invalid_overrides",
+        ),
         ("name: [unclosed\n", "invalid_overrides"),
     ],
 )
@@ -201,38 +250,62 @@ def test_generate_refuses_the_same_tool_from_two_packages() -> None:
     """Two packages serving one tool name cannot both go into a manifest."""
     result = run("generate", "--json", ECHO, ECHO)
     assert result.exit_code == EXIT_INVALID
-    assert {p["code"] for p in as_json(result)["problems"]} == {"duplicate_tool_across_packages"}
+    assert {p["code"] for p in as_json(result)["problems"]} == {
+        "duplicate_tool_across_packages"
+    }
 
 
 # --- export ------------------------------------------------------------------------------
 def test_export_every_format() -> None:
-    """Each format prints JSON loadable by that format's SDK (spot checks here; SDK checks in
-    the exporter tests)."""
+    """Each format prints JSON loadable by that format's SDK.
+
+    Spot checks here; the full SDK checks are in the exporter tests.
+    """
     from mcp.types import ListToolsResult  # pylint: disable=import-outside-toplevel
 
     mcp = as_json(run("export", "--format", "mcp", SAMPLE))
     ListToolsResult.model_validate(mcp)
     openai = as_json(run("export", "--format", "openai", SAMPLE))
     assert all(t["function"]["strict"] for t in openai)
-    anthropic = as_json(run("export", "--format", "anthropic", "--tool", "summarise", SAMPLE))
+    anthropic = as_json(
+        run("export", "--format", "anthropic", "--tool", "summarise", SAMPLE)
+    )
     assert [t["name"] for t in anthropic] == ["summarise"]
     langchain = as_json(run("export", "--format", "langchain", SAMPLE))
     assert langchain[0]["args_schema"]["required"] == ["prompt"]
-    card = as_json(run("export", "--format", "a2a", "--url", "http://127.0.0.1:9/a2a", SAMPLE))
-    assert card["supportedInterfaces"][0]["url"] == "http://127.0.0.1:9/a2a" and len(card["skills"]) == 3
+    card = as_json(
+        run("export", "--format", "a2a", "--url", "http://127.0.0.1:9/a2a", SAMPLE)
+    )
+    assert (
+        card["supportedInterfaces"][0]["url"] == "http://127.0.0.1:9/a2a"
+        and len(card["skills"]) == 3
+    )
     registration = as_json(
         run(
-            "export", "--format", "erc8004", "--chain-id", "8453", "--agent-id", "5",
-            "--identity-registry", "0x8004a169fb4a3325136eb29fa0ceb6d2e539a432", SAMPLE,
+            "export",
+            "--format",
+            "erc8004",
+            "--chain-id",
+            "8453",
+            "--agent-id",
+            "5",
+            "--identity-registry",
+            "0x8004a169fb4a3325136eb29fa0ceb6d2e539a432",
+            SAMPLE,
         )
     )
-    assert registration["registrations"][0]["agentRegistry"].startswith("eip155:8453:0x8004A169")
+    assert registration["registrations"][0]["agentRegistry"].startswith(
+        "eip155:8453:0x8004A169"
+    )
 
 
 def test_export_failures() -> None:
     """Unknown tool or half a registration: exit 1; unknown format: exit 2."""
     unknown = run("export", "--json", "--format", "mcp", "--tool", "nope", SAMPLE)
-    assert unknown.exit_code == EXIT_INVALID and as_json(unknown)["error"]["code"] == "unknown_tool"
+    assert (
+        unknown.exit_code == EXIT_INVALID
+        and as_json(unknown)["error"]["code"] == "unknown_tool"
+    )
     partial = run("export", "--json", "--format", "erc8004", "--agent-id", "1", SAMPLE)
     assert partial.exit_code == EXIT_INVALID
     assert as_json(partial)["error"]["code"] == "invalid_registration"
@@ -242,7 +315,7 @@ def test_export_failures() -> None:
 
 # --- cid ---------------------------------------------------------------------------------
 def test_cid_digest_round_trip() -> None:
-    """digest -> CIDs -> digest again, for dag-pb v1/v0 and raw."""
+    """A digest gives CIDs that give the digest back, for dag-pb v1/v0 and raw."""
     body = as_json(run("cid", "--json", DIGEST))
     assert body["dag_pb_v1_base16"] == "f01701220" + "ab" * 32
     for key in ("dag_pb_v1", "dag_pb_v0", "raw_v1"):
@@ -253,25 +326,41 @@ def test_cid_digest_round_trip() -> None:
 
 
 def test_cid_of_file_layouts(tmp_path: Path) -> None:
-    """A single-chunk file: the CIDv1 raw-leaves digest is sha2-256 of the bytes, and the
-    dag-pb v0 and v1 layouts share one digest (same root block)."""
+    """A single-chunk file: raw-leaves digest is sha2-256 of the bytes.
+
+    The dag-pb v0 and v1 layouts share one digest (same root block).
+
+    :param tmp_path: pytest's temporary folder.
+    """
     import hashlib  # pylint: disable=import-outside-toplevel
 
     data = b'{"tools": []}'
     path = tmp_path / "m.json"
     path.write_bytes(data)
     layouts = as_json(run("cid", "--json", path))["layouts"]
-    assert layouts["kubo-cid-version-1"]["digest"] == "0x" + hashlib.sha256(data).hexdigest()
+    assert (
+        layouts["kubo-cid-version-1"]["digest"]
+        == "0x" + hashlib.sha256(data).hexdigest()
+    )
     assert layouts["kubo-default-v0"]["cid"].startswith("Qm")
-    assert layouts["kubo-default-v0"]["digest"] == layouts["kubo-cid-version-1-dag-pb-leaves"]["digest"]
+    assert (
+        layouts["kubo-default-v0"]["digest"]
+        == layouts["kubo-cid-version-1-dag-pb-leaves"]["digest"]
+    )
 
 
-@pytest.mark.parametrize("value", ["nonsense", "0x1234", "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylq"])
+@pytest.mark.parametrize(
+    "value", ["nonsense", "0x1234", "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylq"]
+)
 def test_cid_failures(value: str) -> None:
     """Bad digests and CIDs: exit 1 with a code; human text on stderr."""
     result = run("cid", "--json", value)
     assert result.exit_code == EXIT_INVALID
-    assert as_json(result)["error"]["code"] in ("invalid_cid", "invalid_digest", "unsupported_cid")
+    assert as_json(result)["error"]["code"] in (
+        "invalid_cid",
+        "invalid_digest",
+        "unsupported_cid",
+    )
     human = run("cid", value)
     assert human.exit_code == EXIT_INVALID and human.stderr.startswith("error")
 

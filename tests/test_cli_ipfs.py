@@ -17,7 +17,11 @@ SAMPLE = Path(__file__).resolve().parents[1] / (
 
 
 def run(*args: Any) -> Result:
-    """:param args: command line. :return: the result."""
+    """Return the result.
+
+    :param args: command line.
+    :return: the result.
+    """
     return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
 
 
@@ -37,7 +41,9 @@ def test_validate_and_show_by_cid_and_digest(devnet: Devnet) -> None:
         assert result.exit_code == EXIT_OK, result.output
         body = json.loads(result.stdout)
         assert body["cid"] == cid and len(body["tools"]) == 3
-        by_digest = run("show", "--json", "--ipfs-gateway", gateway, "0x" + digest.hex())
+        by_digest = run(
+            "show", "--json", "--ipfs-gateway", gateway, "0x" + digest.hex()
+        )
         assert by_digest.exit_code == EXIT_OK, by_digest.output
         assert json.loads(by_digest.stdout)["name"] == "Fixture Mech"
 
@@ -45,12 +51,18 @@ def test_validate_and_show_by_cid_and_digest(devnet: Devnet) -> None:
 def test_cid_of_file_matches_kubo(devnet: Devnet, tmp_path: Path) -> None:
     """`cid FILE` reports the same CIDs kubo's `ipfs add` gives, for small and multi-chunk files."""
     for size in (100, 262144 * 2 + 17):
-        data = (b'{"tools": ["x"], "pad": "' + b"a" * size + b'"}')
+        data = b'{"tools": ["x"], "pad": "' + b"a" * size + b'"}'
         path = tmp_path / f"m{size}.json"
         path.write_bytes(data)
         layouts = json.loads(run("cid", "--json", path).stdout)["layouts"]
-        assert layouts["kubo-cid-version-1"]["cid"] == devnet.add_manifest(data, raw_leaves=True)[0]
-        assert layouts["kubo-cid-version-1-dag-pb-leaves"]["cid"] == devnet.add_manifest(data)[0]
+        assert (
+            layouts["kubo-cid-version-1"]["cid"]
+            == devnet.add_manifest(data, raw_leaves=True)[0]
+        )
+        assert (
+            layouts["kubo-cid-version-1-dag-pb-leaves"]["cid"]
+            == devnet.add_manifest(data)[0]
+        )
 
 
 def test_fetch_from_unreachable_gateway_fails_cleanly(devnet: Devnet) -> None:
@@ -67,7 +79,13 @@ def test_unknown_cid_times_out_or_fails(devnet: Devnet) -> None:
     """A CID the node does not have (offline node): a clean failure, not a hang or a crash."""
     missing = "bafkreiflvov2xk5lvov2xk5lvov2xk5lvov2xk5lvov2xk5lvov2xk5lvm"
     result = run(
-        "validate", "--json", "--timeout", "2", "--ipfs-gateway", devnet.info.ipfs_gateway_url, missing
+        "validate",
+        "--json",
+        "--timeout",
+        "2",
+        "--ipfs-gateway",
+        devnet.info.ipfs_gateway_url,
+        missing,
     )
     assert result.exit_code == EXIT_INVALID
     assert json.loads(result.stdout)["error"]["code"] == "fetch_failed"

@@ -13,8 +13,8 @@ from rich.table import Table
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import exporters
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
-    DeriveError,
     DerivedPackage,
+    DeriveError,
     derive_package,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.erc8004 import (
@@ -30,7 +30,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_document
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_document,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
     CODEC_DAG_PB,
@@ -53,7 +55,9 @@ WARNINGS_AS_ERRORS = "warnings_as_errors"
 def _json_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--json`` and hand the command an :class:`Output` as ``out``."""
 
-    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+    @click.option(
+        "--json", "as_json", is_flag=True, help="Print machine-readable JSON."
+    )
     @click.pass_context
     @functools.wraps(command)
     def wrapper(ctx: click.Context, *args: Any, as_json: bool, **kwargs: Any) -> Any:
@@ -68,23 +72,30 @@ def _json_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command = click.option(
-        "--timeout", type=click.FloatRange(min=0.1), default=DEFAULT_TIMEOUT, show_default=True,
+        "--timeout",
+        type=click.FloatRange(min=0.1),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
         help="Seconds per IPFS request.",
     )(command)
     return click.option(
-        "--ipfs-gateway", "gateway", default=default_gateway, show_default="$MECH_CATALOGUE_IPFS_GATEWAY or http://127.0.0.1:8080",
+        "--ipfs-gateway",
+        "gateway",
+        default=default_gateway,
+        show_default="$MECH_CATALOGUE_IPFS_GATEWAY or http://127.0.0.1:8080",
         help="IPFS HTTP gateway used for CIDs and digests.",
     )(command)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Inspect, derive, generate and convert Olas mech tool manifests.\n\n"
+    "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error.",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON output for every command.")
 @click.pass_context
 def cli(ctx: click.Context, as_json: bool) -> None:
-    """Inspect, derive, generate and convert Olas mech tool manifests.
-
-    Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error.
-    """
+    """Store the group-wide ``--json`` flag in the context for every command."""
     ctx.ensure_object(dict)
     ctx.obj["json"] = as_json
 
@@ -102,21 +113,31 @@ def _parse(loaded: Loaded) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
     return parsed.manifest, tuple(parsed.problems) + extra
 
 
-def _load_manifest(source: str, gateway: str, timeout: float) -> Tuple[Loaded, Manifest, Tuple[Problem, ...]]:
+def _load_manifest(
+    source: str, gateway: str, timeout: float
+) -> Tuple[Loaded, Manifest, Tuple[Problem, ...]]:
     loaded = load(source, gateway, timeout)
     manifest, problems = _parse(loaded)
     if manifest is None:
-        raise CliFailure(INVALID_MANIFEST, f"{loaded.origin} is not a usable mech manifest.", problems)
+        raise CliFailure(
+            INVALID_MANIFEST,
+            f"{loaded.origin} is not a usable mech manifest.",
+            problems,
+        )
     return loaded, manifest, problems
 
 
 # --- validate ----------------------------------------------------------------------------
 @cli.command()
 @click.argument("source")
-@click.option("--strict", is_flag=True, help="Fail on warnings too (e.g. untyped tools).")
+@click.option(
+    "--strict", is_flag=True, help="Fail on warnings too (e.g. untyped tools)."
+)
 @_gateway_options
 @_json_option
-def validate(source: str, strict: bool, gateway: str, timeout: float, out: Output) -> None:
+def validate(
+    source: str, strict: bool, gateway: str, timeout: float, out: Output
+) -> None:
     """Check a manifest FILE, CID or 0x digest: strict JSON, the v1 schema, every tool."""
     loaded = load(source, gateway, timeout)
     manifest, problems = _parse(loaded)
@@ -132,11 +153,19 @@ def validate(source: str, strict: bool, gateway: str, timeout: float, out: Outpu
     if not ok:
         code = INVALID_MANIFEST if (manifest is None or errors) else WARNINGS_AS_ERRORS
         summary = f"{loaded.origin}: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)."
-        raise CliFailure(code, summary + (" --strict fails on warnings." if code == WARNINGS_AS_ERRORS else ""), problems)
+        raise CliFailure(
+            code,
+            summary
+            + (" --strict fails on warnings." if code == WARNINGS_AS_ERRORS else ""),
+            problems,
+        )
 
     def render(console: Console) -> None:
-        tools = len(result["tools"])
-        console.print(f"[green]valid[/] {loaded.origin}: {tools} tool(s), {len(problems)} warning(s)", markup=True)
+        tools = len(manifest.tools) if manifest is not None else 0
+        console.print(
+            f"[green]valid[/] {loaded.origin}: {tools} tool(s), {len(problems)} warning(s)",
+            markup=True,
+        )
         for problem in problems:
             print_problem(console, problem)
 
@@ -161,12 +190,19 @@ def show(source: str, gateway: str, timeout: float, out: Output) -> None:
     }
 
     def render(console: Console) -> None:
-        console.print(f"[bold]{manifest.name or '(unnamed mech)'}[/] {manifest.description}", markup=True)
+        console.print(
+            f"[bold]{manifest.name or '(unnamed mech)'}[/] {manifest.description}",
+            markup=True,
+        )
         table = Table("tool", "arguments", "description", show_lines=False)
         for tool in manifest.tools:
-            arguments = ", ".join(
-                f"{a.identifier}{'' if a.required else '?'}: {a.type}" for a in tool.arguments
-            ) or f"prompt: str (free {tool.input_type or 'text'})"
+            arguments = (
+                ", ".join(
+                    f"{a.identifier}{'' if a.required else '?'}: {a.type}"
+                    for a in tool.arguments
+                )
+                or f"prompt: str (free {tool.input_type or 'text'})"
+            )
             table.add_row(tool.name, arguments, tool.description)
         console.print(table)
         for problem in problems:
@@ -182,24 +218,37 @@ def _derive(path: str) -> DerivedPackage:
     except DeriveError as exc:
         raise CliFailure(exc.problem.code, exc.problem.message, (exc.problem,)) from exc
     except OSError as exc:
-        raise CliFailure("file_not_readable", f"Cannot read the tool package at {path}: {exc}.") from exc
+        raise CliFailure(
+            "file_not_readable", f"Cannot read the tool package at {path}: {exc}."
+        ) from exc
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--runtime", "show_runtime", is_flag=True, help="Also list keywords the mech runtime supplies.")
+@click.option(
+    "--runtime",
+    "show_runtime",
+    is_flag=True,
+    help="Also list keywords the mech runtime supplies.",
+)
 @_json_option
 def derive(paths: Tuple[str, ...], show_runtime: bool, out: Output) -> None:
     """Derive typed arguments from tool package folders (static analysis; never runs code)."""
     packages = [_derive(p) for p in paths]
     result = [
-        {**package.to_dict(), "tools": [t.to_dict() for t in package.to_tools()]} for package in packages
+        {**package.to_dict(), "tools": [t.to_dict() for t in package.to_tools()]}
+        for package in packages
     ]
 
     def render(console: Console) -> None:
         for package in packages:
-            console.print(f"[bold]{package.name}[/] {package.version}: {', '.join(package.tool_names)}", markup=True)
-            table = Table("argument", "type", "required", "default", "description", "found at")
+            console.print(
+                f"[bold]{package.name}[/] {package.version}: {', '.join(package.tool_names)}",
+                markup=True,
+            )
+            table = Table(
+                "argument", "type", "required", "default", "description", "found at"
+            )
             for argument in package.arguments:
                 if argument.runtime and not show_runtime:
                     continue
@@ -226,29 +275,58 @@ def _read_overrides(path: Optional[str]) -> Optional[Dict[str, Any]]:
     try:
         return yaml.safe_load(data.decode("utf-8"))  # YAML is a superset of JSON
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise CliFailure("invalid_overrides", f"{path} is not valid YAML/JSON: {exc}.") from exc
+        raise CliFailure(
+            "invalid_overrides", f"{path} is not valid YAML/JSON: {exc}."
+        ) from exc
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--overrides", "overrides_path", type=click.Path(), help="YAML/JSON overrides file.")
-@click.option("--output", "-o", "output_path", type=click.Path(dir_okay=False), help="Write the manifest here.")
+@click.option(
+    "--overrides", "overrides_path", type=click.Path(), help="YAML/JSON overrides file."
+)
+@click.option(
+    "--output",
+    "-o",
+    "output_path",
+    type=click.Path(dir_okay=False),
+    help="Write the manifest here.",
+)
 @_json_option
-def generate(paths: Tuple[str, ...], overrides_path: Optional[str], output_path: Optional[str], out: Output) -> None:
+def generate(
+    paths: Tuple[str, ...],
+    overrides_path: Optional[str],
+    output_path: Optional[str],
+    out: Output,
+) -> None:
     """Generate a manifest (spec v1) from tool packages, validated before it is written."""
     packages = [_derive(p) for p in paths]
     try:
-        document, warnings = generate_manifest(packages, _read_overrides(overrides_path))
+        document, warnings = generate_manifest(
+            packages, _read_overrides(overrides_path)
+        )
     except GenerateError as exc:
-        raise CliFailure(INVALID_MANIFEST, "The generated manifest is not valid; nothing was written.", exc.problems) from exc
+        raise CliFailure(
+            INVALID_MANIFEST,
+            "The generated manifest is not valid; nothing was written.",
+            exc.problems,
+        ) from exc
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     if output_path:
         Path(output_path).write_text(text, encoding="utf-8")
-    result = {"ok": True, "output": output_path, "manifest": document, "warnings": [w.to_dict() for w in warnings]}
+    result = {
+        "ok": True,
+        "output": output_path,
+        "manifest": document,
+        "warnings": [w.to_dict() for w in warnings],
+    }
 
     def render(console: Console) -> None:
         if output_path:
-            console.print(f"[green]wrote[/] {output_path}: {len(document['tools'])} tool(s)", markup=True)
+            console.print(
+                f"[green]wrote[/] {output_path}: {len(document['tools'])} tool(s)",
+                markup=True,
+            )
         else:
             click.echo(text, nl=False)
         errors = Console(stderr=True, soft_wrap=True)
@@ -261,18 +339,58 @@ def generate(paths: Tuple[str, ...], overrides_path: Optional[str], output_path:
 # --- export ------------------------------------------------------------------------------
 @cli.command()
 @click.argument("source")
-@click.option("--format", "fmt", type=click.Choice(exporters.FORMATS), required=True, help="Target format.")
-@click.option("--tool", "tool_names", multiple=True, help="Only these tools (repeatable).")
-@click.option("--url", default="http://127.0.0.1:8000", show_default=True, help="Endpoint advertised (a2a, erc8004).")
-@click.option("--chain-id", type=click.IntRange(min=1), default=100, show_default=True, help="Chain of the mech.")
-@click.option("--registry-kind", type=click.Choice(REGISTRY_KINDS), default=REGISTRY_KINDS[2], show_default=True)
-@click.option("--registry-address", default="0x" + "0" * 40, show_default=True, help="Registry holding the hash.")
-@click.option("--mech-id", type=click.IntRange(min=0), default=0, show_default=True, help="Agent or service id.")
-@click.option("--agent-id", type=click.IntRange(min=0), help="ERC-8004 agentId (erc8004).")
-@click.option("--identity-registry", help="ERC-8004 IdentityRegistry address (erc8004).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(exporters.FORMATS),
+    required=True,
+    help="Target format.",
+)
+@click.option(
+    "--tool", "tool_names", multiple=True, help="Only these tools (repeatable)."
+)
+@click.option(
+    "--url",
+    default="http://127.0.0.1:8000",
+    show_default=True,
+    help="Endpoint advertised (a2a, erc8004).",
+)
+@click.option(
+    "--chain-id",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Chain of the mech.",
+)
+@click.option(
+    "--registry-kind",
+    type=click.Choice(REGISTRY_KINDS),
+    default=REGISTRY_KINDS[2],
+    show_default=True,
+)
+@click.option(
+    "--registry-address",
+    default="0x" + "0" * 40,
+    show_default=True,
+    help="Registry holding the hash.",
+)
+@click.option(
+    "--mech-id",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Agent or service id.",
+)
+@click.option(
+    "--agent-id", type=click.IntRange(min=0), help="ERC-8004 agentId (erc8004)."
+)
+@click.option(
+    "--identity-registry", help="ERC-8004 IdentityRegistry address (erc8004)."
+)
 @_gateway_options
 @_json_option
 def export(  # pylint: disable=too-many-arguments,too-many-locals
+    *,
     source: str,
     fmt: str,
     tool_names: Tuple[str, ...],
@@ -293,14 +411,28 @@ def export(  # pylint: disable=too-many-arguments,too-many-locals
     if tool_names:
         unknown = sorted(set(tool_names) - {t.name for t in tools})
         if unknown:
-            raise CliFailure("unknown_tool", f"{loaded.origin} has no tool(s) {unknown}; see `show`.")
+            raise CliFailure(
+                "unknown_tool", f"{loaded.origin} has no tool(s) {unknown}; see `show`."
+            )
         tools = [t for t in tools if t.name in tool_names]
     ref = MechRef(chain_id, registry_kind, registry_address.lower(), mech_id)
-    mech = Mech.from_manifest(ref, Manifest(manifest.name, manifest.description, tuple(tools), manifest.extra_json), cid=loaded.cid)
+    mech = Mech.from_manifest(
+        ref,
+        Manifest(
+            manifest.name, manifest.description, tuple(tools), manifest.extra_json
+        ),
+        cid=loaded.cid,
+    )
     out.emit(_export(fmt, mech, url, agent_id, identity_registry))
 
 
-def _export(fmt: str, mech: Mech, url: str, agent_id: Optional[int], identity_registry: Optional[str]) -> Any:
+def _export(
+    fmt: str,
+    mech: Mech,
+    url: str,
+    agent_id: Optional[int],
+    identity_registry: Optional[str],
+) -> Any:
     if fmt == "mcp":
         return exporters.to_mcp_tools_list_result(mech.tools)
     if fmt == "openai":
@@ -323,12 +455,15 @@ def _export(fmt: str, mech: Mech, url: str, agent_id: Optional[int], identity_re
 
 
 def _langchain(mech: Mech) -> List[Dict[str, Any]]:
-    """StructuredTools are Python objects; print what each is built from."""
+    """Describe the StructuredTools (Python objects) by what each is built from."""
     try:
         built = [exporters.to_langchain_tool(t) for t in mech.tools]
     except exporters.MissingDependency as exc:
         raise CliFailure("missing_dependency", str(exc)) from exc
-    return [{"name": s.name, "description": s.description, "args_schema": s.args_schema} for s in built]
+    return [
+        {"name": s.name, "description": s.description, "args_schema": s.args_schema}
+        for s in built
+    ]
 
 
 # --- cid ---------------------------------------------------------------------------------
@@ -341,6 +476,7 @@ KUBO_LAYOUTS = (
     ("kubo-cid-version-1-dag-pb-leaves", 1, False),
 )
 
+
 def _cid_of_file(path: Path) -> Dict[str, Any]:
     data = read_file(path, MAX_FILE_SIZE)
     layouts = {}
@@ -351,7 +487,9 @@ def _cid_of_file(path: Path) -> Dict[str, Any]:
             "cid": cids.digest_to_cid(digest, codec_name, version),
             "codec": codec_name,
             "digest": "0x" + digest.hex(),
-            "command": "ipfs add" + ("" if version == 0 else " --cid-version=1") + ("" if raw_leaves or version == 0 else " --raw-leaves=false"),
+            "command": "ipfs add"
+            + ("" if version == 0 else " --cid-version=1")
+            + ("" if raw_leaves or version == 0 else " --raw-leaves=false"),
         }
     return {"kind": "file", "file": str(path), "size": len(data), "layouts": layouts}
 
@@ -370,24 +508,35 @@ def _cid_of_digest(value: str) -> Dict[str, Any]:
 
 def _cid_of_cid(value: str) -> Dict[str, Any]:
     codec, digest = cids.cid_to_digest(value)
-    result: Dict[str, Any] = {"kind": "cid", "cid": value, "codec": codec, "digest": digest, "v1": cids.to_v1(value)}
+    result: Dict[str, Any] = {
+        "kind": "cid",
+        "cid": value,
+        "codec": codec,
+        "digest": digest,
+        "v1": cids.to_v1(value),
+    }
     if codec == cids.DAG_PB:
         result["v0"] = cids.to_v0(value)
     return result
 
 
-@cli.command(name="cid")
+@cli.command(
+    name="cid",
+    help="Convert a bytes32 digest <-> CID, or compute a FILE's CIDs as kubo's "
+    "`ipfs add` would.\n\nVALUE is an existing file, a 0x + 64 hex digest, or a CID.",
+)
 @click.argument("value")
 @_json_option
 def cid_command(value: str, out: Output) -> None:
-    """Convert a bytes32 digest <-> CID, or compute a FILE's CIDs as kubo's `ipfs add` would.
-
-    VALUE is an existing file, a 0x + 64 hex digest, or a CID.
-    """
+    """Print the conversions of VALUE (file, digest or CID); bad input fails with exit 1."""
     try:
         if Path(value).is_file():
             result = _cid_of_file(Path(value))
-        elif value.startswith("0x") or len(value) == 64 and all(c in "0123456789abcdefABCDEF" for c in value):
+        elif (
+            value.startswith("0x")
+            or len(value) == 64
+            and all(c in "0123456789abcdefABCDEF" for c in value)
+        ):
             result = _cid_of_digest(value)
         else:
             result = _cid_of_cid(value)
@@ -398,7 +547,10 @@ def cid_command(value: str, out: Output) -> None:
         for key, item in result.items():
             if isinstance(item, dict):
                 for layout in item.values():
-                    console.print(f"{layout['command']}: {layout['cid']} (digest {layout['digest']})", markup=False)
+                    console.print(
+                        f"{layout['command']}: {layout['cid']} (digest {layout['digest']})",
+                        markup=False,
+                    )
             else:
                 console.print(f"{key}: {item}", markup=False)
 

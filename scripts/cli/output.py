@@ -24,7 +24,9 @@ class CliFailure(click.ClickException):
 
     exit_code = EXIT_INVALID
 
-    def __init__(self, code: str, message: str, problems: Iterable[Problem] = ()) -> None:
+    def __init__(
+        self, code: str, message: str, problems: Iterable[Problem] = ()
+    ) -> None:
         """Store the code and problems with the message."""
         super().__init__(message)
         self.code = code
@@ -42,15 +44,23 @@ class Output:
 
     @property
     def console(self) -> Console:
-        """:return: a console on the current stdout (CliRunner swaps it)."""
+        """Return a console on the current stdout (CliRunner swaps it).
+
+        :return: a console on the current stdout (CliRunner swaps it).
+        """
         return Console(file=sys.stdout, soft_wrap=True, highlight=False)
 
     @property
     def errors(self) -> Console:
-        """:return: a console on the current stderr."""
+        """Return a console on the current stderr.
+
+        :return: a console on the current stderr.
+        """
         return Console(file=sys.stderr, soft_wrap=True, highlight=False)
 
-    def emit(self, data: Any, render: Optional[Callable[[Console], None]] = None) -> None:
+    def emit(
+        self, data: Any, render: Optional[Callable[[Console], None]] = None
+    ) -> None:
         """Print a result.
 
         :param data: the JSON-serialisable result (printed with ``--json``).
@@ -62,10 +72,9 @@ class Output:
             render(self.console)
 
     def fail(self, failure: CliFailure) -> NoReturn:
-        """Report a failure and exit with its code.
+        """Report a failure and exit with its code (``SystemExit``, never returns).
 
         :param failure: what failed.
-        :raises SystemExit: always, with ``failure.exit_code``.
         """
         if self.as_json:
             click.echo(
@@ -81,7 +90,11 @@ class Output:
             )
         else:
             console = self.errors
-            console.print(f"[bold red]error[/] {escape('[' + failure.code + ']')} ", end="", markup=True)
+            console.print(
+                f"[bold red]error[/] {escape('[' + failure.code + ']')} ",
+                end="",
+                markup=True,
+            )
             console.print(failure.message, markup=False)
             for problem in failure.problems:
                 print_problem(console, problem)
@@ -89,10 +102,16 @@ class Output:
 
 
 def print_problem(console: Console, problem: Problem) -> None:
-    """:param console: where. :param problem: what (one line: severity, code, path, message)."""
+    """Initialise.
+
+    :param console: where.
+    :param problem: what (one line: severity, code, path, message).
+    """
     colour = "red" if problem.is_error else "yellow"
     where = f" {problem.path}" if problem.path else ""
     console.print(
-        f"  [{colour}]{problem.severity}[/] {problem.code}{where}: ", end="", markup=True
+        f"  [{colour}]{problem.severity}[/] {problem.code}{where}: ",
+        end="",
+        markup=True,
     )
     console.print(problem.message, markup=False)

@@ -14,7 +14,9 @@ from typing import Tuple
 import requests
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import DEFAULT_LIMITS
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+    DEFAULT_LIMITS,
+)
 
 from .output import CliFailure
 
@@ -43,20 +45,32 @@ class Loaded:
 
 
 def default_gateway() -> str:
-    """:return: ``$MECH_CATALOGUE_IPFS_GATEWAY`` or :data:`DEFAULT_GATEWAY`."""
+    """Return ``$MECH_CATALOGUE_IPFS_GATEWAY`` or :data:`DEFAULT_GATEWAY`.
+
+    :return: ``$MECH_CATALOGUE_IPFS_GATEWAY`` or :data:`DEFAULT_GATEWAY`.
+    """
     return os.environ.get(GATEWAY_ENV, DEFAULT_GATEWAY)
 
 
 def read_file(path: Path, cap: int = DEFAULT_LIMITS.max_bytes) -> bytes:
-    """:param path: a file. :param cap: most bytes accepted. :return: its bytes.
-    :raises CliFailure: when unreadable or larger than cap."""
+    """Return its bytes.
+
+    :param path: a file.
+    :param cap: most bytes accepted.
+    :return: its bytes.
+    :raises CliFailure: when unreadable or larger than cap.
+    """
     try:
         with path.open("rb") as handle:
             data = handle.read(cap + 1)
     except OSError as exc:
-        raise CliFailure(FILE_NOT_READABLE, f"Cannot read {path}: {exc.strerror or exc}.") from exc
+        raise CliFailure(
+            FILE_NOT_READABLE, f"Cannot read {path}: {exc.strerror or exc}."
+        ) from exc
     if len(data) > cap:
-        raise CliFailure("too_large", f"{path} is larger than {cap} bytes, the manifest cap.")
+        raise CliFailure(
+            "too_large", f"{path} is larger than {cap} bytes, the manifest cap."
+        )
     return data
 
 
@@ -80,7 +94,7 @@ def load(source: str, gateway: str, timeout: float = DEFAULT_TIMEOUT) -> Loaded:
                 return _fetch(candidate, gateway, timeout)
             except CliFailure as failure:
                 last = failure
-        raise last
+        raise CliFailure(last.code, last.message)
     try:
         cids.cid_to_digest(source)
     except cids.CidError as exc:
@@ -96,13 +110,19 @@ def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:
     url = f"{gateway.rstrip('/')}/ipfs/{cid_text}"
     data, error = _get(url, timeout, DEFAULT_LIMITS.max_bytes)
     if error:
-        raise CliFailure(FETCH_FAILED, f"Fetching {cid_text} from {gateway} failed: {error}. Check --ipfs-gateway.")
+        raise CliFailure(
+            FETCH_FAILED,
+            f"Fetching {cid_text} from {gateway} failed: {error}. Check --ipfs-gateway.",
+        )
     verification = cids.verify(data, digest, codec)
     if not verification.ok:
         problem = verification.problem
         code = problem.code if problem else "digest_mismatch"
         message = problem.message if problem else "the bytes do not match the CID"
-        raise CliFailure(code, f"{gateway} returned bytes for {cid_text} that fail verification: {message}")
+        raise CliFailure(
+            code,
+            f"{gateway} returned bytes for {cid_text} that fail verification: {message}",
+        )
     return Loaded(data, cid_text, cid_text)
 
 

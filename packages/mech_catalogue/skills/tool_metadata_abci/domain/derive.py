@@ -29,7 +29,6 @@ Entry points: :func:`derive_package` (a folder) and :func:`derive_source` (modul
 
 import ast
 import json
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
@@ -38,6 +37,7 @@ import yaml
 
 from .canonical import canonical_text
 from .problems import Problem, error, warning
+from .python_hints import annotation_type, literal_type, parse_param_docs
 from .static_values import UNKNOWN, StaticScope
 from .tool import SHAPE_ARGUMENTS_V1, Argument, Provenance, Tool
 from .types import ANY, normalise_type, type_schema
@@ -81,25 +81,6 @@ CODE_DESCRIPTIONS_DERIVE: Dict[str, str] = {
     DYNAMIC_KWARGS_ACCESS: "kwargs is read with a non-literal key; some arguments may be missing",
 }
 
-# --- Python types -> the type vocabulary of .types ------------------------------------
-_PYTHON_TYPE_NAMES = {
-    "str": "str",
-    "int": "int",
-    "float": "float",
-    "bool": "bool",
-    "list": "list",
-    "List": "list",
-    "Sequence": "list",
-    "tuple": "list",
-    "Tuple": "list",
-    "set": "list",
-    "Set": "list",
-    "dict": "dict",
-    "Dict": "dict",
-    "Mapping": "dict",
-    "Any": "any",
-    "object": "any",
-}
 #: ``int(kwargs["x"])`` says x is numeric; ``str()``/``bool()`` accept anything, so say nothing.
 _CONVERSIONS = {"int": "int", "float": "float"}
 # precedence when several sources give a type: annotation > conversion > default literal
@@ -115,7 +96,10 @@ class DeriveError(ValueError):
     """
 
     def __init__(self, problem: Problem) -> None:
-        """:param problem: the reason."""
+        """Initialise.
+
+        :param problem: the reason.
+        """
         super().__init__(problem.message)
         self.problem = problem
 
@@ -150,7 +134,10 @@ class DerivedArgument:  # pylint: disable=too-many-instance-attributes
     evidence: Tuple[str, ...] = ()
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: a JSON-serialisable dict (``default`` only when known)."""
+        """Return a JSON-serialisable dict (``default`` only when known).
+
+        :return: a JSON-serialisable dict (``default`` only when known).
+        """
         data: Dict[str, Any] = {
             "identifier": self.identifier,
             "type": self.type,
@@ -196,11 +183,17 @@ class DerivedPackage:  # pylint: disable=too-many-instance-attributes
 
     @property
     def request_arguments(self) -> Tuple[DerivedArgument, ...]:
-        """:return: the arguments a caller supplies (runtime keywords left out)."""
+        """Return the arguments a caller supplies (runtime keywords left out).
+
+        :return: the arguments a caller supplies (runtime keywords left out).
+        """
         return tuple(a for a in self.arguments if not a.runtime)
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: a JSON-serialisable dict."""
+        """Return a JSON-serialisable dict.
+
+        :return: a JSON-serialisable dict.
+        """
         return {
             "name": self.name,
             "author": self.author,
@@ -309,7 +302,9 @@ def derive_package(path: Union[str, Path]) -> DerivedPackage:
         raw.decode("utf-8", errors="replace"),
         callable_name=component["callable"],
         component_name=str(component.get("name") or folder.name),
-        params=component.get("params") if isinstance(component.get("params"), dict) else {},
+        params=(
+            component.get("params") if isinstance(component.get("params"), dict) else {}
+        ),
         filename=str(entry_file),
     )
     description = str(component.get("description") or "").strip() or derived.description
@@ -341,7 +336,10 @@ def _read_component(component_file: Path) -> Dict[str, Any]:
     component = documents[0] if documents else None
     if not isinstance(component, dict):
         raise DeriveError(
-            error(INVALID_COMPONENT_YAML, f"{component_file}: the first document is not a mapping.")
+            error(
+                INVALID_COMPONENT_YAML,
+                f"{component_file}: the first document is not a mapping.",
+            )
         )
     for key in ("entry_point", "callable"):
         value = component.get(key)
@@ -413,7 +411,9 @@ def derive_source(  # pylint: disable=too-many-arguments
             )
         )
     problems: List[Problem] = []
-    tool_names = _tool_names(scope, module, component_name or Path(filename).stem, problems)
+    tool_names = _tool_names(
+        scope, module, component_name or Path(filename).stem, problems
+    )
     collector = _Collector(scope, module, functions, problems, filename)
     collector.visit_function(function, None, depth=0)
     docs = parse_param_docs(ast.get_docstring(function) or "")
@@ -456,7 +456,11 @@ def _tool_names(
         value = scope.bindings.get(constant, UNKNOWN)
         if isinstance(value, dict):
             value = list(value.keys())
-        if isinstance(value, (list, tuple, set)) and value and all(isinstance(v, str) for v in value):
+        if (
+            isinstance(value, (list, tuple, set))
+            and value
+            and all(isinstance(v, str) for v in value)
+        ):
             ordered = sorted(value) if isinstance(value, set) else list(value)
             return tuple(dict.fromkeys(ordered))
         problems.append(
@@ -494,56 +498,6 @@ def _summary(docstring: str) -> str:
 
 
 # ======================================================================================
-# docstrings
-# ======================================================================================
-_SPHINX_PARAM = re.compile(r"^\s*:param\s+(?:[\w\[\], .]+\s+)?(\w+)\s*:\s*(.*)$")
-_GOOGLE_SECTION = re.compile(r"^\s*(Args|Arguments|Parameters|Keyword Args|Keyword Arguments|Kwargs)\s*:\s*$")
-_GOOGLE_ITEM = re.compile(r"^(\s*)(\*{0,2}\w+)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$")
-
-
-def parse_param_docs(docstring: str) -> Dict[str, str]:
-    """Per-parameter descriptions from a docstring.
-
-    :param docstring: Sphinx (``:param x: text``) or Google (``Args:`` / ``x (int): text``).
-    :return: identifier -> one-line description (continuation lines joined).
-    """
-    docs: Dict[str, str] = {}
-    lines = docstring.splitlines()
-    current: Optional[str] = None
-    in_google = False
-    google_indent: Optional[int] = None
-    for line in lines:
-        sphinx = _SPHINX_PARAM.match(line)
-        if sphinx:
-            current, in_google = sphinx.group(1), False
-            docs[current] = sphinx.group(2).strip()
-            continue
-        if _GOOGLE_SECTION.match(line):
-            in_google, current, google_indent = True, None, None
-            continue
-        stripped = line.strip()
-        if in_google:
-            if not stripped:
-                current = None
-                continue
-            indent = len(line) - len(line.lstrip())
-            if google_indent is not None and indent < google_indent:
-                in_google, current = False, None
-                continue
-            item = _GOOGLE_ITEM.match(line)
-            if item and (google_indent is None or indent == google_indent):
-                google_indent = indent
-                current = item.group(2).lstrip("*")
-                docs[current] = item.group(4).strip()
-                continue
-        if current and stripped and not stripped.startswith(":"):
-            docs[current] = (docs[current] + " " + stripped).strip()
-        elif stripped.startswith(":"):
-            current = None
-    return docs
-
-
-# ======================================================================================
 # kwargs reads
 # ======================================================================================
 @dataclass
@@ -561,92 +515,22 @@ class _Read:  # pylint: disable=too-many-instance-attributes
     evidence: List[str] = field(default_factory=list)
 
     def offer_type(self, type_name: str, source: str) -> None:
+        """Keep the type from the most reliable source (:data:`_SOURCE_RANK`)."""
         if type_name == "any":
             return
         if _SOURCE_RANK[source] > _SOURCE_RANK[self.type_source]:
             self.type, self.type_source = type_name, source
 
     def offer_default(self, value: Any) -> None:
+        """Record a default: the read is optional; the first known default wins."""
         self.guarded = True
         if value is None:
             self.nullable = True
         if self.default is _NO_DEFAULT and value is not UNKNOWN:
             self.default = value
-            literal = _literal_type(value)
+            literal = literal_type(value)
             if literal:
                 self.offer_type(literal, "default")
-
-
-def _literal_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, (list, tuple)):
-        kinds = {_literal_type(v) for v in value}
-        if len(kinds) == 1 and "" not in kinds and value:
-            return f"list[{kinds.pop()}]"
-        return "list"
-    if isinstance(value, dict):
-        return "dict"
-    return ""
-
-
-def annotation_type(node: Optional[ast.expr]) -> Tuple[str, bool]:
-    """Map an annotation to a type vocabulary term.
-
-    :param node: the annotation expression (or None).
-    :return: ``(type, nullable)``; ``("any", False)`` when unknown. ``Optional[X]`` and
-        ``X | None`` give X with nullable True; ``List[str]`` gives ``list[str]``.
-    """
-    if node is None:
-        return "any", False
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            return annotation_type(ast.parse(node.value, mode="eval").body)
-        except SyntaxError:
-            return "any", False
-    if isinstance(node, ast.Constant) and node.value is None:
-        return "any", True
-    if isinstance(node, ast.Name):
-        return _PYTHON_TYPE_NAMES.get(node.id, "any"), False
-    if isinstance(node, ast.Attribute):
-        return _PYTHON_TYPE_NAMES.get(node.attr, "any"), False
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _union_type([node.left, node.right])
-    if isinstance(node, ast.Subscript):
-        outer, _ = annotation_type(node.value)
-        head = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", "")
-        if head == "Optional":
-            inner, _ = annotation_type(node.slice)
-            return inner, True
-        if head == "Union":
-            members = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            return _union_type(list(members))
-        if outer == "list" and head in ("List", "list", "Sequence", "Set", "set"):
-            inner, _ = annotation_type(node.slice)
-            return (f"list[{inner}]" if inner in ("str", "int", "float", "bool") else "list"), False
-        return outer, False
-    return "any", False
-
-
-def _union_type(members: List[ast.expr]) -> Tuple[str, bool]:
-    nullable = False
-    kinds = set()
-    for member in members:
-        if isinstance(member, ast.Constant) and member.value is None:
-            nullable = True
-            continue
-        kind, inner_nullable = annotation_type(member)
-        nullable = nullable or inner_nullable
-        kinds.add(kind)
-    if kinds == {"int", "float"}:
-        return "float", nullable
-    return (kinds.pop() if len(kinds) == 1 else "any"), nullable
 
 
 class _Collector:
@@ -704,9 +588,13 @@ class _Collector:
     def _signature(self, function: ast.FunctionDef) -> None:
         args = function.args
         positional = list(args.posonlyargs) + list(args.args)
-        defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults))
+        defaults: List[Optional[ast.expr]] = [None] * (
+            len(positional) - len(args.defaults)
+        )
         defaults += list(args.defaults)
-        pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+        pairs = list(zip(positional, defaults)) + list(
+            zip(args.kwonlyargs, args.kw_defaults)
+        )
         for parameter, default_node in pairs:
             if parameter.arg in ("self", "cls"):
                 continue
@@ -722,7 +610,9 @@ class _Collector:
                 read.offer_default(self.scope.evaluate(default_node))
 
     # --- body --------------------------------------------------------------------
-    def _scan_body(self, function: ast.FunctionDef, mapping: Set[str], depth: int) -> None:
+    def _scan_body(
+        self, function: ast.FunctionDef, mapping: Set[str], depth: int
+    ) -> None:
         parents = _parent_map(function)
         for node in ast.walk(function):
             if isinstance(node, ast.Subscript) and _is_mapping(node.value, mapping):
@@ -732,7 +622,9 @@ class _Collector:
             elif isinstance(node, ast.Compare) and len(node.ops) == 1:
                 self._membership(node, mapping, function.name)
 
-    def _subscript(self, node: ast.Subscript, parents: Dict[ast.AST, ast.AST], where: str) -> None:
+    def _subscript(
+        self, node: ast.Subscript, parents: Dict[ast.AST, ast.AST], where: str
+    ) -> None:
         key = _literal_key(node.slice)
         if key is None:
             self._dynamic(node)
@@ -763,7 +655,11 @@ class _Collector:
                 if default_node is None and func.attr == "pop":
                     read.subscripted = True  # pop without default raises like []
                 else:
-                    default = None if default_node is None else self.scope.evaluate(default_node)
+                    default = (
+                        None
+                        if default_node is None
+                        else self.scope.evaluate(default_node)
+                    )
                     read.offer_default(default)
                 read.evidence.append(f"{where}:{node.lineno}:{func.attr}")
                 self._type_from_use(node, read, parents)
@@ -772,8 +668,12 @@ class _Collector:
             self._follow(helper, node, mapping, depth)
 
     def _callees(self, func: ast.expr) -> List[ast.FunctionDef]:
-        """Module functions a call may reach: ``helper(...)`` or ``DISPATCH[key](...)``
-        where ``DISPATCH`` is a top-level dict literal whose values name functions."""
+        """Module functions a call may reach (helper name or a dispatch-table entry).
+
+        :param func: the called expression: ``helper`` or ``DISPATCH[key]``, where
+            ``DISPATCH`` is a top-level dict literal whose values name functions.
+        :return: the functions, empty when the callee is not a module function.
+        """
         if isinstance(func, ast.Name) and func.id in self.functions:
             return [self.functions[func.id]]
         if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
@@ -795,7 +695,9 @@ class _Collector:
                 if index < len(params):
                     self.visit_helper(helper, params[index].arg, depth)
 
-    def visit_helper(self, helper: ast.FunctionDef, mapping_param: Optional[str], depth: int) -> None:
+    def visit_helper(
+        self, helper: ast.FunctionDef, mapping_param: Optional[str], depth: int
+    ) -> None:
         """Follow the mapping into a helper.
 
         ``helper(**kwargs)`` (mapping_param None): the helper's named parameters are
@@ -809,14 +711,18 @@ class _Collector:
         self.visit_function(helper, mapping_param, depth + 1)
 
     def _membership(self, node: ast.Compare, mapping: Set[str], where: str) -> None:
-        if isinstance(node.ops[0], (ast.In, ast.NotIn)) and _is_mapping(node.comparators[0], mapping):
+        if isinstance(node.ops[0], (ast.In, ast.NotIn)) and _is_mapping(
+            node.comparators[0], mapping
+        ):
             key = _literal_key(node.left)
             if key is not None:
                 read = self._read(key)
                 read.guarded = True
                 read.evidence.append(f"{where}:{node.lineno}:membership")
 
-    def _type_from_use(self, node: ast.AST, read: _Read, parents: Dict[ast.AST, ast.AST]) -> None:
+    def _type_from_use(
+        self, node: ast.AST, read: _Read, parents: Dict[ast.AST, ast.AST]
+    ) -> None:
         parent = parents.get(node)
         if (
             isinstance(parent, ast.Call)
@@ -837,6 +743,9 @@ class _Collector:
 
         ``prompt`` is the request's text, so a string; ``model`` falls back to the
         component's ``params.default_model`` when the request has none.
+
+        :param read: the accumulated reads of one identifier (updated in place).
+        :param params: the component's ``params``.
         """
         if read.identifier == "prompt" and read.type == "any":
             read.type, read.type_source = "str", "convention"
@@ -863,8 +772,15 @@ class _Collector:
         )
 
     # --- result ------------------------------------------------------------------
-    def arguments(self, docs: Dict[str, str], params: Dict[str, Any]) -> Tuple[DerivedArgument, ...]:
-        """:param docs: docstring descriptions. :param params: component params. :return: the arguments."""
+    def arguments(
+        self, docs: Dict[str, str], params: Dict[str, Any]
+    ) -> Tuple[DerivedArgument, ...]:
+        """Return the arguments.
+
+        :param docs: docstring descriptions.
+        :param params: component params.
+        :return: the arguments.
+        """
         found = []
         for read in self.reads.values():
             self._conventions(read, params)
@@ -888,7 +804,9 @@ class _Collector:
                     evidence=tuple(read.evidence),
                 )
             )
-        return tuple(a for a in found if not a.runtime) + tuple(a for a in found if a.runtime)
+        return tuple(a for a in found if not a.runtime) + tuple(
+            a for a in found if a.runtime
+        )
 
 
 def _plain(value: Any) -> Any:
@@ -899,7 +817,9 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
-        if any(v is UNKNOWN for v in value.values()) or not all(isinstance(k, str) for k in value):
+        if any(v is UNKNOWN for v in value.values()) or not all(
+            isinstance(k, str) for k in value
+        ):
             raise ValueError("not a JSON object")
         return {k: _plain(v) for k, v in value.items()}
     return value
@@ -913,7 +833,9 @@ def _dispatch_tables(
     for node in module.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
             names = tuple(
-                v.id for v in node.value.values if isinstance(v, ast.Name) and v.id in functions
+                v.id
+                for v in node.value.values
+                if isinstance(v, ast.Name) and v.id in functions
             )
             for target in node.targets:
                 if isinstance(target, ast.Name) and names:
@@ -935,10 +857,22 @@ def _aliases(function: ast.FunctionDef, name: str) -> Set[str]:
     """Local names bound to the mapping itself (``params = kwargs``, ``params = dict(kwargs)``)."""
     aliases: Set[str] = set()
     for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
             value = node.value
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
-                value = value.args[0] if len(value.args) == 1 and not value.keywords else value
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id == "dict"
+            ):
+                value = (
+                    value.args[0]
+                    if len(value.args) == 1 and not value.keywords
+                    else value
+                )
             if isinstance(value, ast.Name) and value.id == name:
                 aliases.add(node.targets[0].id)
     return aliases

@@ -40,7 +40,14 @@ from .validation import validate_manifest
 
 SPEC_VERSION = "1"
 DEFAULT_FORMAT = "ipfs-v0.1"
-_TOP_LEVEL_OVERRIDES = ("name", "description", "image", "url", "inputFormat", "outputFormat")
+_TOP_LEVEL_OVERRIDES = (
+    "name",
+    "description",
+    "image",
+    "url",
+    "inputFormat",
+    "outputFormat",
+)
 _TOOL_OVERRIDES = ("description", "input", "output", "examples")
 _ARGUMENT_KEYS = ("type", "description", "required", "default", "enum", "schema")
 
@@ -56,13 +63,20 @@ class GenerateError(ValueError):
     """
 
     def __init__(self, problems: Sequence[P.Problem]) -> None:
-        """:param problems: the problems (at least one)."""
+        """Initialise.
+
+        :param problems: the problems (at least one).
+        """
         super().__init__("; ".join(p.message for p in problems))
         self.problems = tuple(problems)
 
 
 def argument_entry(argument: Argument) -> Dict[str, Any]:
-    """:param argument: a model argument. :return: its manifest-v1 ``arguments`` item."""
+    """Return its manifest-v1 ``arguments`` item.
+
+    :param argument: a model argument.
+    :return: its manifest-v1 ``arguments`` item.
+    """
     entry: Dict[str, Any] = {
         "identifier": argument.identifier,
         "type": argument.type,
@@ -76,12 +90,22 @@ def argument_entry(argument: Argument) -> Dict[str, Any]:
 
 
 def tool_entry(tool: Tool) -> Dict[str, Any]:
-    """:param tool: a model tool. :return: its manifest-v1 ``toolMetadata`` value."""
+    """Return its manifest-v1 ``toolMetadata`` value.
+
+    :param tool: a model tool.
+    :return: its manifest-v1 ``toolMetadata`` value.
+    """
     entry: Dict[str, Any] = {
         "name": tool.name,
         "description": tool.description,
-        "input": {"type": tool.input_type or "text", "description": tool.input_description},
-        "output": {"type": tool.output_type or "object", "description": tool.output_description},
+        "input": {
+            "type": tool.input_type or "text",
+            "description": tool.input_description,
+        },
+        "output": {
+            "type": tool.output_type or "object",
+            "description": tool.output_description,
+        },
         "arguments": [argument_entry(a) for a in tool.arguments],
     }
     if tool.output_schema is not None:
@@ -99,29 +123,48 @@ def _check_overrides(overrides: Any) -> List[P.Problem]:
     if overrides is None:
         return []
     if not isinstance(overrides, dict):
-        return [_override_problem("The overrides file must be a mapping (YAML or JSON object).")]
+        return [
+            _override_problem(
+                "The overrides file must be a mapping (YAML or JSON object)."
+            )
+        ]
     found = []
     for key in ("tools", "defaults"):
         if key in overrides and not isinstance(overrides[key], dict):
-            found.append(_override_problem(f"Overrides `{key}` must be a mapping.", P.pointer(key)))
+            found.append(
+                _override_problem(
+                    f"Overrides `{key}` must be a mapping.", P.pointer(key)
+                )
+            )
     if found:
         return found
     for name, entry in (overrides.get("tools") or {}).items():
         if not isinstance(entry, dict):
-            found.append(_override_problem(f"Overrides for tool {name!r} must be a mapping.", P.pointer("tools", name)))
+            found.append(
+                _override_problem(
+                    f"Overrides for tool {name!r} must be a mapping.",
+                    P.pointer("tools", name),
+                )
+            )
             continue
         arguments = entry.get("arguments", {})
         if not isinstance(arguments, dict):
             found.append(
                 _override_problem(
-                    f"Overrides tools.{name}.arguments must map identifiers to fields.", P.pointer("tools", name, "arguments")
+                    f"Overrides tools.{name}.arguments must map identifiers to fields.",
+                    P.pointer("tools", name, "arguments"),
                 )
             )
             continue
         for identifier, fields in arguments.items():
             where = P.pointer("tools", name, "arguments", identifier)
             if not isinstance(fields, dict):
-                found.append(_override_problem(f"Overrides for argument {identifier!r} of {name!r} must be a mapping.", where))
+                found.append(
+                    _override_problem(
+                        f"Overrides for argument {identifier!r} of {name!r} must be a mapping.",
+                        where,
+                    )
+                )
             elif "type" in fields and normalise_type(fields["type"]) is None:
                 found.append(
                     _override_problem(
@@ -133,7 +176,9 @@ def _check_overrides(overrides: Any) -> List[P.Problem]:
     return found
 
 
-def _apply_tool_overrides(entry: Dict[str, Any], overrides: Dict[str, Any]) -> Dict[str, Any]:
+def _apply_tool_overrides(
+    entry: Dict[str, Any], overrides: Dict[str, Any]
+) -> Dict[str, Any]:
     for key in _TOOL_OVERRIDES:
         if key not in overrides:
             continue
@@ -149,12 +194,17 @@ def _apply_tool_overrides(entry: Dict[str, Any], overrides: Dict[str, Any]) -> D
         fields = argument_overrides.get(argument["identifier"], {})
         if fields.get("exclude"):
             continue
-        merged = {**argument, **{k: copy.deepcopy(v) for k, v in fields.items() if k in _ARGUMENT_KEYS}}
+        merged = {
+            **argument,
+            **{k: copy.deepcopy(v) for k, v in fields.items() if k in _ARGUMENT_KEYS},
+        }
         arguments.append(merged)
     for identifier, fields in argument_overrides.items():
         if identifier not in known and not fields.get("exclude"):
             added = {"identifier": identifier, "type": "any", "required": False}
-            added.update({k: copy.deepcopy(v) for k, v in fields.items() if k in _ARGUMENT_KEYS})
+            added.update(
+                {k: copy.deepcopy(v) for k, v in fields.items() if k in _ARGUMENT_KEYS}
+            )
             arguments.append(added)
     entry["arguments"] = arguments
     return entry
@@ -230,7 +280,11 @@ def check_generated(document: Dict[str, Any]) -> Tuple[P.Problem, ...]:
     parsed = parse_document(document)
     errors += [p for p in parsed.problems if p.is_error]
     if parsed.manifest is None and not errors:
-        errors.append(P.error(GENERATED_MANIFEST_INVALID, "The generated manifest does not parse."))
+        errors.append(
+            P.error(
+                GENERATED_MANIFEST_INVALID, "The generated manifest does not parse."
+            )
+        )
     if errors:
         raise GenerateError(errors)
     return tuple(p for p in parsed.problems if not p.is_error)

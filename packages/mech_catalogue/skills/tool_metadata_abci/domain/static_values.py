@@ -21,17 +21,26 @@ class _Unknown:
     _instance: Optional["_Unknown"] = None
 
     def __new__(cls) -> "_Unknown":
-        """:return: the singleton."""
+        """Return the singleton.
+
+        :return: the singleton.
+        """
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
 
     def __repr__(self) -> str:
-        """:return: ``UNKNOWN``."""
+        """Return ``UNKNOWN``.
+
+        :return: ``UNKNOWN``.
+        """
         return "UNKNOWN"
 
     def __bool__(self) -> bool:
-        """:return: False, so ``if value:`` never treats an unknown as known."""
+        """Return False, so ``if value:`` never treats an unknown as known.
+
+        :return: False, so ``if value:`` never treats an unknown as known.
+        """
         return False
 
 
@@ -69,16 +78,24 @@ class StaticScope:
             for target in statement.targets:
                 if isinstance(target, ast.Name):
                     self.bindings[target.id] = value
-        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        elif isinstance(statement, ast.AnnAssign) and isinstance(
+            statement.target, ast.Name
+        ):
             if statement.value is not None:
                 self.bindings[statement.target.id] = self.evaluate(statement.value)
-        elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+        elif isinstance(statement, ast.AugAssign) and isinstance(
+            statement.target, ast.Name
+        ):
             name = statement.target.id
             combined = ast.BinOp(
-                left=ast.Name(id=name, ctx=ast.Load()), op=statement.op, right=statement.value
+                left=ast.Name(id=name, ctx=ast.Load()),
+                op=statement.op,
+                right=statement.value,
             )
             self.bindings[name] = self.evaluate(combined)
-        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        elif isinstance(
+            statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        ):
             self.bindings[statement.name] = UNKNOWN
         elif isinstance(statement, (ast.Import, ast.ImportFrom)):
             for alias in statement.names:
@@ -105,7 +122,9 @@ class StaticScope:
         else:
             self.bindings[name] = UNKNOWN
 
-    def evaluate(self, node: Optional[ast.AST], local: Optional[Dict[str, Any]] = None) -> Any:
+    def evaluate(
+        self, node: Optional[ast.AST], local: Optional[Dict[str, Any]] = None
+    ) -> Any:
         """Evaluate an expression over the module bindings.
 
         :param node: an expression node, or None.
@@ -121,15 +140,29 @@ class StaticScope:
             return _Evaluator(self.bindings, steps).eval(node, dict(local or {}))
         except _BudgetExceeded:
             return UNKNOWN
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
+        except (
+            TypeError,
+            ValueError,
+            KeyError,
+            IndexError,
+            AttributeError,
+            RecursionError,
+        ):
             return UNKNOWN
 
 
 class _Evaluator:  # pylint: disable=too-few-public-methods
     """One evaluation with its own step counter."""
 
+    # handlers are named after the ast node classes they evaluate: _eval_<NodeClass>
+    # pylint: disable=invalid-name
+
     def __init__(self, bindings: Dict[str, Any], steps: List[int]) -> None:
-        """:param bindings: module bindings. :param steps: a one-element mutable budget."""
+        """Initialise.
+
+        :param bindings: module bindings.
+        :param steps: a one-element mutable budget.
+        """
         self.bindings = bindings
         self.steps = steps
 
@@ -144,7 +177,12 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
         return value
 
     def eval(self, node: ast.AST, local: Dict[str, Any]) -> Any:  # noqa: C901
-        """:param node: expression. :param local: local names. :return: value or UNKNOWN."""
+        """Return value or UNKNOWN.
+
+        :param node: expression.
+        :param local: local names.
+        :return: value or UNKNOWN.
+        """
         self._tick()
         handler = getattr(self, "_eval_" + type(node).__name__, None)
         if handler is None:
@@ -159,7 +197,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
         return UNKNOWN
 
     def _items(self, nodes: Iterable[ast.expr], local: Dict[str, Any]) -> Any:
-        values = []
+        values: List[Any] = []
         for element in nodes:
             if isinstance(element, ast.Starred):
                 inner = self.eval(element.value, local)
@@ -245,7 +283,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
         for kind in (str, list, tuple):
             if isinstance(left, kind) and isinstance(right, kind):
                 self._tick(len(left) + len(right))
-                return left + right
+                return left + right  # type: ignore[operator]  # same kind, checked above
         return UNKNOWN
 
     def _eval_Subscript(self, node: ast.Subscript, local: Dict[str, Any]) -> Any:
@@ -260,11 +298,17 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
         return UNKNOWN
 
     # --- calls -----------------------------------------------------------------------
-    def _eval_Call(self, node: ast.Call, local: Dict[str, Any]) -> Any:
+    def _eval_Call(  # pylint: disable=too-many-return-statements
+        self, node: ast.Call, local: Dict[str, Any]
+    ) -> Any:
         if node.keywords:
             return UNKNOWN
         func = node.func
-        if isinstance(func, ast.Attribute) and not node.args and func.attr in _DICT_VIEWS:
+        if (
+            isinstance(func, ast.Attribute)
+            and not node.args
+            and func.attr in _DICT_VIEWS
+        ):
             receiver = self.eval(func.value, local)
             if not isinstance(receiver, dict):
                 return UNKNOWN
@@ -283,7 +327,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
             if func.id == "sorted":
                 return sorted(argument)
             if func.id == "dict":
-                return dict(argument)
+                return dict(argument)  # type: ignore[arg-type]  # TypeError -> UNKNOWN
             return {"list": list, "tuple": tuple, "set": set}[func.id](argument)
         return UNKNOWN
 
@@ -291,7 +335,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
     def _comprehension(
         self, generators: List[ast.comprehension], local: Dict[str, Any]
     ) -> Any:
-        """:return: a list of local scopes, one per produced element, or UNKNOWN."""
+        """Expand comprehension generators into one local scope per produced element."""
         scopes = [local]
         for generator in generators:
             if generator.is_async:
@@ -370,7 +414,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
 
 
 def _bind_target(target: ast.expr, item: Any, scope: Dict[str, Any]) -> Any:
-    """:return: a copy of scope with the comprehension target bound to item, or UNKNOWN."""
+    """Bind a comprehension target (name or nested tuple) to an item, in a scope copy."""
     if isinstance(target, ast.Name):
         return {**scope, target.id: item}
     if isinstance(target, ast.Tuple) and isinstance(item, (tuple, list)):

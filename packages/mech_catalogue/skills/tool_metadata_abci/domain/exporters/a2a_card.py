@@ -21,11 +21,17 @@ SKILL_TAG = "olas-mech-tool"
 
 
 def to_agent_skill(tool: Tool) -> Dict[str, Any]:
-    """:param tool: the model tool. :return: AgentSkill JSON (examples as JSON text)."""
+    """Return AgentSkill JSON (examples as JSON text).
+
+    :param tool: the model tool.
+    :return: AgentSkill JSON (examples as JSON text).
+    """
     tags = [SKILL_TAG, "typed" if tool.arguments else "free-text"]
     if tool.provenance.mech is not None:
         tags.append(f"eip155:{tool.provenance.mech.chain_id}")
-    input_modes = ["application/json"] if tool.arguments else ["text/plain", "application/json"]
+    input_modes = (
+        ["application/json"] if tool.arguments else ["text/plain", "application/json"]
+    )
     skill: Dict[str, Any] = {
         "id": tool.name,
         "name": tool.name,
@@ -34,7 +40,10 @@ def to_agent_skill(tool: Tool) -> Dict[str, Any]:
         "inputModes": input_modes,
         "outputModes": ["application/json"],
     }
-    examples = [e if isinstance(e, str) else json.dumps(e, sort_keys=True) for e in tool.examples]
+    examples = [
+        e if isinstance(e, str) else json.dumps(e, sort_keys=True)
+        for e in tool.examples
+    ]
     if examples:
         skill["examples"] = examples
     return skill
@@ -43,12 +52,13 @@ def to_agent_skill(tool: Tool) -> Dict[str, Any]:
 def to_agent_card(  # pylint: disable=too-many-arguments
     mech: Mech,
     url: str,
+    *,
     version: str = "1.0.0",
     organization: Optional[str] = None,
     provider_url: Optional[str] = None,
     documentation_url: Optional[str] = None,
 ) -> Dict[str, Any]:
-    """AgentCard JSON for one mech, one skill per tool.
+    """Build the AgentCard JSON for one mech, one skill per tool.
 
     :param mech: the mech (name/description from its manifest).
     :param url: the endpoint agents use to reach it (required by A2A).
@@ -69,7 +79,11 @@ def to_agent_card(  # pylint: disable=too-many-arguments
         "name": mech.name or f"Mech {mech.ref.mech_id}",
         "description": mech.description or f"Olas mech {mech.ref.key}.",
         "supportedInterfaces": [
-            {"url": url, "protocolBinding": A2A_BINDING_JSONRPC, "protocolVersion": A2A_PROTOCOL_VERSION}
+            {
+                "url": url,
+                "protocolBinding": A2A_BINDING_JSONRPC,
+                "protocolVersion": A2A_PROTOCOL_VERSION,
+            }
         ],
         "version": version,
         "capabilities": {"streaming": False, "pushNotifications": False},

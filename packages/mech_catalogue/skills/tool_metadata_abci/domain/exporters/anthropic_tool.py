@@ -12,16 +12,29 @@ from .schemas import call_schema
 
 
 def to_anthropic_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
-    """:param tool: the model tool. :param name: exported name (default: sanitised). :return: the tool JSON."""
+    """Return the tool JSON.
+
+    :param tool: the model tool.
+    :param name: exported name (default: sanitised).
+    :return: the tool JSON.
+    """
     exported = name or export_names([tool.name], ANTHROPIC_RULE)[tool.name]
     description = tool.description or f"Mech tool {tool.name}."
     if exported != tool.name:
         description = f"{description} (mech tool name: {tool.name})"
-    return {"name": exported, "description": description, "input_schema": call_schema(tool)}
+    return {
+        "name": exported,
+        "description": description,
+        "input_schema": call_schema(tool),
+    }
 
 
 def to_anthropic_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
-    """:param tools: model tools. :return: Anthropic tools, names unique (first of a repeated name wins)."""
+    """Return Anthropic tools, names unique (first of a repeated name wins).
+
+    :param tools: model tools.
+    :return: Anthropic tools, names unique (first of a repeated name wins).
+    """
     ordered = list({t.name: t for t in reversed(list(tools))}.values())[::-1]
     names = export_names([t.name for t in ordered], ANTHROPIC_RULE)
     return [to_anthropic_tool(t, names[t.name]) for t in ordered]

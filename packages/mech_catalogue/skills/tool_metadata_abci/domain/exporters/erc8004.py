@@ -83,7 +83,10 @@ class Service:
     version: str = ""
 
     def to_dict(self) -> Dict[str, str]:
-        """:return: ``{name, endpoint[, version]}``."""
+        """Return ``{name, endpoint[, version]}``.
+
+        :return: ``{name, endpoint[, version]}``.
+        """
         data = {"name": self.name, "endpoint": self.endpoint}
         if self.version:
             data["version"] = self.version
@@ -99,20 +102,29 @@ def caip10(chain_id: int, address: str) -> str:
     :raises RegistrationError: on a bad chain id or address.
     """
     if not isinstance(chain_id, int) or isinstance(chain_id, bool) or chain_id <= 0:
-        raise RegistrationError(f"chain id {chain_id!r} is not a positive EIP-155 chain id")
+        raise RegistrationError(
+            f"chain id {chain_id!r} is not a positive EIP-155 chain id"
+        )
     if not isinstance(address, str) or not _ADDRESS.match(address):
-        raise RegistrationError(f"registry address {address!r} is not 0x followed by 40 hex digits")
+        raise RegistrationError(
+            f"registry address {address!r} is not 0x followed by 40 hex digits"
+        )
     try:
-        from eth_utils import to_checksum_address  # pylint: disable=import-outside-toplevel
+        from eth_utils import (  # pylint: disable=import-outside-toplevel
+            to_checksum_address,
+        )
 
         address = to_checksum_address(address)
-    except ImportError:  # pragma: no cover - eth_utils ships with open-aea-ledger-ethereum
+    except (
+        ImportError
+    ):  # pragma: no cover - eth_utils ships with open-aea-ledger-ethereum
         pass
     return f"eip155:{chain_id}:{address}"
 
 
 def to_registration(  # pylint: disable=too-many-arguments
     mech: Mech,
+    *,
     agent_id: Optional[int] = None,
     identity_registry: Optional[str] = None,
     chain_id: Optional[int] = None,
@@ -140,7 +152,9 @@ def to_registration(  # pylint: disable=too-many-arguments
     """
     unknown = [t for t in supported_trust if t not in TRUST_MODELS]
     if unknown:
-        raise RegistrationError(f"unknown trust model(s) {unknown}; use {list(TRUST_MODELS)}")
+        raise RegistrationError(
+            f"unknown trust model(s) {unknown}; use {list(TRUST_MODELS)}"
+        )
     if (agent_id is None) != (identity_registry is None):
         raise RegistrationError("give both agent_id and identity_registry, or neither")
     service_list: List[Dict[str, str]] = [s.to_dict() for s in services]
@@ -160,12 +174,15 @@ def to_registration(  # pylint: disable=too-many-arguments
     }
     if agent_id is not None and identity_registry is not None:
         if not isinstance(agent_id, int) or isinstance(agent_id, bool) or agent_id < 0:
-            raise RegistrationError(f"agent id {agent_id!r} is not a non-negative integer")
+            raise RegistrationError(
+                f"agent id {agent_id!r} is not a non-negative integer"
+            )
         registration["registrations"].append(
             {
                 "agentId": agent_id,
                 "agentRegistry": caip10(
-                    mech.ref.chain_id if chain_id is None else chain_id, identity_registry
+                    mech.ref.chain_id if chain_id is None else chain_id,
+                    identity_registry,
                 ),
             }
         )
@@ -176,7 +193,11 @@ def to_registration(  # pylint: disable=too-many-arguments
 
 
 def registration_problems(document: Any) -> List[str]:
-    """:param document: a registration file. :return: one sentence per schema violation."""
+    """Return one sentence per schema violation.
+
+    :param document: a registration file.
+    :return: one sentence per schema violation.
+    """
     validator = Draft202012Validator(REGISTRATION_SCHEMA)
     return [
         f"{'/'.join(str(p) for p in error.absolute_path) or '(root)'}: {error.message}"

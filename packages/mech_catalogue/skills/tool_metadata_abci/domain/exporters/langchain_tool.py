@@ -18,7 +18,9 @@ class MissingDependency(ImportError):
     """Raised when an optional exporter dependency is not installed."""
 
 
-def to_langchain_tool(tool: Tool, call: Optional[MechCall] = None, name: Optional[str] = None) -> Any:
+def to_langchain_tool(
+    tool: Tool, call: Optional[MechCall] = None, name: Optional[str] = None
+) -> Any:
     """Build a ``langchain_core.tools.StructuredTool``.
 
     :param tool: the model tool.

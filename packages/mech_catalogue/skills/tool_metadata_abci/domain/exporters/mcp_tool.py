@@ -54,5 +54,9 @@ def to_mcp_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
 
 
 def to_mcp_tools_list_result(tools: Iterable[Tool]) -> Dict[str, Any]:
-    """:param tools: model tools. :return: the ``tools/list`` result ``{"tools": [...]}``."""
+    """Return the ``tools/list`` result ``{"tools": [...]}``.
+
+    :param tools: model tools.
+    :return: the ``tools/list`` result ``{"tools": [...]}``.
+    """
     return {"tools": to_mcp_tools(tools)}

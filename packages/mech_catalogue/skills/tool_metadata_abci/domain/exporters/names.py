@@ -88,14 +88,22 @@ def export_names(names: Iterable[str], rule: NameRule = OPENAI_RULE) -> Dict[str
             continue
         candidate = sanitise_name(name, rule)
         if candidate in taken:
-            candidate = _with_tag(rule.disallowed.sub("_", name) or "tool", name + "#", rule)
+            candidate = _with_tag(
+                rule.disallowed.sub("_", name) or "tool", name + "#", rule
+            )
         if candidate in taken:
-            raise ValueError(f"tool name {name!r} collides with another after sanitising")
+            raise ValueError(
+                f"tool name {name!r} collides with another after sanitising"
+            )
         taken.add(candidate)
         exported[name] = candidate
     return exported
 
 
 def reverse_names(mapping: Dict[str, str]) -> Dict[str, str]:
-    """:param mapping: from :func:`export_names`. :return: exported name -> original name."""
+    """Return exported name -> original name.
+
+    :param mapping: from :func:`export_names`.
+    :return: exported name -> original name.
+    """
     return {exported: original for original, exported in mapping.items()}

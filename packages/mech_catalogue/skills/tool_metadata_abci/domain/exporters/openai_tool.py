@@ -16,7 +16,12 @@ MAX_DESCRIPTION = 1024  # OpenAI truncates longer function descriptions
 
 
 def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
-    """:param tool: the model tool. :param name: exported name (default: sanitised). :return: the tool JSON."""
+    """Return the tool JSON.
+
+    :param tool: the model tool.
+    :param name: exported name (default: sanitised).
+    :return: the tool JSON.
+    """
     exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
     description = tool.description or f"Mech tool {tool.name}."
     if exported != tool.name:
@@ -33,7 +38,11 @@ def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
 
 
 def to_openai_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
-    """:param tools: model tools. :return: OpenAI tools, names unique (first of a repeated name wins)."""
+    """Return OpenAI tools, names unique (first of a repeated name wins).
+
+    :param tools: model tools.
+    :return: OpenAI tools, names unique (first of a repeated name wins).
+    """
     ordered = list({t.name: t for t in reversed(list(tools))}.values())[::-1]
     names = export_names([t.name for t in ordered], OPENAI_RULE)
     return [to_openai_tool(t, names[t.name]) for t in ordered]

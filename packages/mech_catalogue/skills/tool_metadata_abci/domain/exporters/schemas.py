@@ -23,7 +23,15 @@ from ..tool import Tool
 PROMPT_DESCRIPTION = "The request text sent to the mech tool."
 
 #: Keywords strict mode does not accept; dropped (their meaning is kept in descriptions).
-_STRICT_UNSUPPORTED = ("default", "examples", "$schema", "$id", "title", "format", "example")
+_STRICT_UNSUPPORTED = (
+    "default",
+    "examples",
+    "$schema",
+    "$id",
+    "title",
+    "format",
+    "example",
+)
 
 
 def call_schema(tool: Tool) -> Dict[str, Any]:
@@ -93,14 +101,19 @@ def _strict(schema: Dict[str, Any], nullable: bool) -> Dict[str, Any]:
     if _is_free(schema):
         description = schema.get("description", "")
         schema = {"type": "string"}
-        _describe(schema, (description + " " if description else "") + "JSON-encoded value.")
+        _describe(
+            schema, (description + " " if description else "") + "JSON-encoded value."
+        )
     if "anyOf" in schema:
-        schema["anyOf"] = [_strict(option, nullable=False) for option in schema["anyOf"]]
+        schema["anyOf"] = [
+            _strict(option, nullable=False) for option in schema["anyOf"]
+        ]
     if schema.get("type") == "object":
         properties = schema.get("properties", {})
         required = set(schema.get("required", []))
         schema["properties"] = {
-            key: _strict(value, nullable=key not in required) for key, value in properties.items()
+            key: _strict(value, nullable=key not in required)
+            for key, value in properties.items()
         }
         schema["required"] = list(properties)
         schema["additionalProperties"] = False
@@ -112,13 +125,19 @@ def _strict(schema: Dict[str, Any], nullable: bool) -> Dict[str, Any]:
 
 
 def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
-    options: List[Dict[str, Any]] = schema.get("anyOf", []) if set(schema) <= {"anyOf", "description"} else []
+    options: List[Dict[str, Any]] = (
+        schema.get("anyOf", []) if set(schema) <= {"anyOf", "description"} else []
+    )
     if options:
         if not any(o.get("type") == "null" for o in options):
             schema["anyOf"] = options + [{"type": "null"}]
         return schema
     kind = schema.get("type")
-    if isinstance(kind, str) and kind not in ("object", "array") and "enum" not in schema:
+    if (
+        isinstance(kind, str)
+        and kind not in ("object", "array")
+        and "enum" not in schema
+    ):
         schema["type"] = [kind, "null"]
         return schema
     if isinstance(kind, list):

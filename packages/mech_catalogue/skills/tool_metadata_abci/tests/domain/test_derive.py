@@ -43,7 +43,10 @@ def test_kwargs_reads_defaults_and_tool_list_comprehension() -> None:
     assert args["prompt"].description == "the text to echo back."
     assert (args["max_tokens"].type, args["max_tokens"].default_json) == ("int", "500")
     assert not args["max_tokens"].required
-    assert (args["temperature"].type, args["temperature"].default_json) == ("float", "0.7")
+    assert (args["temperature"].type, args["temperature"].default_json) == (
+        "float",
+        "0.7",
+    )
     assert args["temperature"].description == "sampling temperature, between 0 and 2."
     # model: kwargs.get("model") falls back to component params.default_model
     assert args["model"].default_json == '"echo-large"' and not args["model"].required
@@ -67,13 +70,18 @@ def test_signature_annotations_helpers_and_dispatch_table() -> None:
     assert args["tags"].default_json == "null" and not args["tags"].required
     assert (args["dry_run"].type, args["dry_run"].default_json) == ("bool", "false")
     assert (args["nonce"].type, args["nonce"].type_source) == ("int", "annotation")
-    assert (args["gas_price"].type, args["gas_price"].type_source) == ("float", "conversion")
+    assert (args["gas_price"].type, args["gas_price"].type_source) == (
+        "float",
+        "conversion",
+    )
     # via the dispatch table -> _transfer(**kwargs) -> _build(**kwargs) / _options(kwargs)
     assert args["sender"].required and args["sender"].type == "str"
     assert args["sender"].description == "the 0x address paying."  # from run's Args:
     assert args["memo"].default_json == '""' and not args["memo"].required
     assert (args["slippage"].type, args["slippage"].default_json) == ("float", "0.5")
-    assert args["deadline"].type == "int" and not args["deadline"].required  # `in` guard
+    assert (
+        args["deadline"].type == "int" and not args["deadline"].required
+    )  # `in` guard
     assert args["chain_id"].default_json == "100"
     assert "reference" in args  # helper called positionally with the mapping
 
@@ -96,7 +104,9 @@ def test_to_tools_gives_model_tools_with_typed_arguments() -> None:
     assert "tags" not in schema["required"]
 
 
-def test_import_side_effects_are_never_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_side_effects_are_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The fixture writes a marker and raises at import; deriving must do neither."""
     marker = tmp_path / "imported.marker"
     monkeypatch.setenv("MECH_CATALOGUE_IMPORT_MARKER", str(marker))
@@ -111,7 +121,9 @@ def test_import_side_effects_are_never_run(tmp_path: Path, monkeypatch: pytest.M
 
 def test_missing_tool_list_falls_back_to_component_name(tmp_path: Path) -> None:
     """No ALLOWED_TOOLS: a warning, and the component name is the tool name."""
-    folder = _write_package(tmp_path / "probe", "def run(**kwargs):\n    return kwargs['prompt']\n")
+    folder = _write_package(
+        tmp_path / "probe", "def run(**kwargs):\n    return kwargs['prompt']\n"
+    )
     package = derive_package(folder)
     assert package.tool_names == ("probe",)
     assert [p.code for p in package.problems] == [derive.NO_TOOL_LIST]
@@ -125,7 +137,9 @@ def test_non_literal_tool_list_and_dynamic_key_warn(tmp_path: Path) -> None:
     )
     package = derive_package(_write_package(tmp_path / "probe", source))
     codes = [p.code for p in package.problems]
-    assert derive.UNRESOLVED_TOOL_LIST in codes and derive.DYNAMIC_KWARGS_ACCESS in codes
+    assert (
+        derive.UNRESOLVED_TOOL_LIST in codes and derive.DYNAMIC_KWARGS_ACCESS in codes
+    )
     assert _by_name(package)["y"].default_json == "3"
 
 
@@ -141,7 +155,9 @@ def test_errors_name_the_file_and_what_to_do(tmp_path: Path) -> None:
     assert syntax.value.problem.code == derive.SOURCE_SYNTAX_ERROR
     assert "line 1" in str(syntax.value)
 
-    no_callable = _write_package(tmp_path / "nocall", "def other(**kwargs):\n    pass\n")
+    no_callable = _write_package(
+        tmp_path / "nocall", "def other(**kwargs):\n    pass\n"
+    )
     with pytest.raises(DeriveError) as callable_error:
         derive_package(no_callable)
     assert callable_error.value.problem.code == derive.CALLABLE_NOT_FOUND
@@ -154,46 +170,66 @@ def test_errors_name_the_file_and_what_to_do(tmp_path: Path) -> None:
         ("just a string", derive.INVALID_COMPONENT_YAML),
         ("name: x\ncallable: run\n", derive.INVALID_COMPONENT_YAML),
         ("name: x\nentry_point: [1]\ncallable: run\n", derive.INVALID_COMPONENT_YAML),
-        ("name: x\nentry_point: ../outside.py\ncallable: run\n", derive.ENTRY_POINT_NOT_FOUND),
-        ("name: x\nentry_point: absent.py\ncallable: run\n", derive.ENTRY_POINT_NOT_FOUND),
+        (
+            "name: x\nentry_point: ../outside.py\ncallable: run\n",
+            derive.ENTRY_POINT_NOT_FOUND,
+        ),
+        (
+            "name: x\nentry_point: absent.py\ncallable: run\n",
+            derive.ENTRY_POINT_NOT_FOUND,
+        ),
         ("name: [unclosed\n", derive.INVALID_COMPONENT_YAML),
     ],
 )
 def test_bad_component_yaml(tmp_path: Path, component: str, code: str) -> None:
     """Bad component.yaml fields, or an entry point escaping the folder, are refused."""
     (tmp_path / "outside.py").write_text("def run(**kwargs):\n    pass\n")
-    folder = _write_package(tmp_path / "pkg", "def run(**kwargs):\n    pass\n", component)
+    folder = _write_package(
+        tmp_path / "pkg", "def run(**kwargs):\n    pass\n", component
+    )
     with pytest.raises(DeriveError) as raised:
         derive_package(folder)
     assert raised.value.problem.code == code
 
 
 def test_not_custom_type_is_a_warning(tmp_path: Path) -> None:
-    """type other than custom: analysed anyway, with a warning."""
+    """A type other than custom is analysed anyway, with a warning."""
     component = "name: p\ntype: skill\nentry_point: probe.py\ncallable: run\n"
-    folder = _write_package(tmp_path / "p", "ALLOWED_TOOLS=['a']\ndef run(**kw):\n    pass\n", component)
-    assert derive.NOT_A_CUSTOM_COMPONENT in [p.code for p in derive_package(folder).problems]
+    folder = _write_package(
+        tmp_path / "p", "ALLOWED_TOOLS=['a']\ndef run(**kw):\n    pass\n", component
+    )
+    assert derive.NOT_A_CUSTOM_COMPONENT in [
+        p.code for p in derive_package(folder).problems
+    ]
 
 
-def test_oversized_source_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_oversized_source_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Sources above the byte cap are not parsed."""
     monkeypatch.setattr(derive, "MAX_SOURCE_BYTES", 100)
-    folder = _write_package(tmp_path / "big", "x = 1\n" * 50 + "def run(**kwargs):\n    pass\n")
+    folder = _write_package(
+        tmp_path / "big", "x = 1\n" * 50 + "def run(**kwargs):\n    pass\n"
+    )
     with pytest.raises(DeriveError) as raised:
         derive_package(folder)
     assert raised.value.problem.code == derive.SOURCE_TOO_LARGE
 
 
 def test_pop_without_default_is_required_and_setdefault_optional() -> None:
-    """kwargs.pop("x") raises like kwargs["x"]; setdefault supplies a default."""
+    """A pop without default raises like a subscript; setdefault supplies a default."""
     source = "def run(**kw):\n    a = kw.pop('a')\n    b = kw.setdefault('b', [1, 2])\n    return a, b\n"
     args = _by_name(derive_source(source))
     assert args["a"].required
-    assert (args["b"].required, args["b"].type, args["b"].default_json) == (False, "list[int]", "[1,2]")
+    assert (args["b"].required, args["b"].type, args["b"].default_json) == (
+        False,
+        "list[int]",
+        "[1,2]",
+    )
 
 
 def test_aliases_of_the_mapping_are_followed() -> None:
-    """params = kwargs / dict(kwargs) then params["x"] counts as a read of x."""
+    """Aliases (params = kwargs or dict(kwargs)) then params["x"] count as reads of x."""
     source = "def run(**kwargs):\n    params = dict(kwargs)\n    return params['x'], params.get('y', True)\n"
     args = _by_name(derive_source(source))
     assert args["x"].required and args["y"].type == "bool"

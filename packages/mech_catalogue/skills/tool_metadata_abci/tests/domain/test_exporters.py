@@ -11,10 +11,17 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import exporters
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import derive_package
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters import erc8004, names
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    derive_package,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters import (
+    erc8004,
+    names,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Mech, MechRef
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_manifest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_manifest,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -29,7 +36,9 @@ def _typed_tools() -> Tuple[Tool, ...]:
 
 
 def _mech() -> Mech:
-    parsed = parse_manifest((FIXTURES / "manifests" / "export_sample.json").read_bytes())
+    parsed = parse_manifest(
+        (FIXTURES / "manifests" / "export_sample.json").read_bytes()
+    )
     assert parsed.manifest is not None
     return Mech.from_manifest(REF, parsed.manifest, cid=CID, digest="0x" + "11" * 32)
 
@@ -74,12 +83,16 @@ def test_mcp_tools_load_in_the_mcp_sdk() -> None:
         assert model.name == item["name"] and names.MCP_NAME.fullmatch(model.name)
         Draft202012Validator.check_schema(item["inputSchema"])
         assert item["inputSchema"]["type"] == "object"
-        assert model.annotations is not None and model.annotations.open_world_hint is True
+        assert (
+            model.annotations is not None and model.annotations.open_world_hint is True
+        )
     ListToolsResult.model_validate(exporters.to_mcp_tools_list_result(_all_tools()))
     by_name = {t["name"]: t for t in exported}
     assert by_name["summarise"]["outputSchema"]["required"] == ["requestId", "result"]
     assert "outputSchema" not in by_name["weather.forecast"]  # no schema declared
-    assert by_name["summarise"]["inputSchema"]["required"] == ["prompt"]  # untyped -> prompt
+    assert by_name["summarise"]["inputSchema"]["required"] == [
+        "prompt"
+    ]  # untyped -> prompt
     renamed = [t for t in exported if t["title"] == "weather forecast"][0]
     assert renamed["_meta"]["io.olas/mech-tool"]["mechToolName"] == "weather forecast"
     provenance = by_name["summarise"]["_meta"]["io.olas/mech-tool"]["provenance"]
@@ -133,22 +146,29 @@ def test_openai_tools_are_strict_mode_valid() -> None:
         Draft202012Validator.check_schema(parameters)
         assert parameters["type"] == "object" and "anyOf" not in parameters
         assert _strict_violations(parameters) == [], function["name"]
-        assert convert_to_openai_tool(item, strict=True)["function"]["name"] == function["name"]
+        assert (
+            convert_to_openai_tool(item, strict=True)["function"]["name"]
+            == function["name"]
+        )
 
 
 def test_openai_optional_arguments_become_nullable_and_defaults_move_to_text() -> None:
     """Optional arguments stay callable by passing null; the default is kept in words."""
-    transfer = [t for t in exporters.to_openai_tools(_typed_tools()) if t["function"]["name"] == "transfer-native"]
+    transfer = [
+        t
+        for t in exporters.to_openai_tools(_typed_tools())
+        if t["function"]["name"] == "transfer-native"
+    ]
     properties = transfer[0]["function"]["parameters"]["properties"]
     assert properties["memo"]["type"] == ["string", "null"]
-    assert "Default: \"\"" in properties["memo"]["description"]
+    assert 'Default: ""' in properties["memo"]["description"]
     assert properties["amount"]["type"] == "integer"  # required stays non-null
     assert {"type": "null"} in properties["tags"]["anyOf"]
 
 
 def test_strict_schema_handles_free_values_and_nested_objects() -> None:
     """Any-value and free-form objects become JSON text; nested objects are closed."""
-    schema = {
+    schema: Dict[str, Any] = {
         "type": "object",
         "properties": {
             "blob": {},
@@ -166,8 +186,10 @@ def test_strict_schema_handles_free_values_and_nested_objects() -> None:
     assert strict["properties"]["blob"]["type"] == "string"
     assert "JSON-encoded" in strict["properties"]["blob"]["description"]
     assert strict["properties"]["nested"]["anyOf"][0]["required"] == ["x"]
-    assert strict["properties"]["choice"] == {"anyOf": [{"enum": ["a", "b"]}, {"type": "null"}]}
-    assert schema["properties"]["blob"] == {}  # input untouched
+    assert strict["properties"]["choice"] == {
+        "anyOf": [{"enum": ["a", "b"]}, {"type": "null"}]
+    }
+    assert not schema["properties"]["blob"]  # input untouched
 
 
 # --- Anthropic --------------------------------------------------------------------------
@@ -186,14 +208,21 @@ def test_anthropic_tools_valid() -> None:
 # --- LangChain ----------------------------------------------------------------------------
 def test_langchain_structured_tool_calls_the_given_callable_only() -> None:
     """The StructuredTool validates arguments and forwards them; without a call it refuses."""
-    from langchain_core.tools import StructuredTool  # pylint: disable=import-outside-toplevel
+    from langchain_core.tools import (  # pylint: disable=import-outside-toplevel
+        StructuredTool,
+    )
     from langchain_core.utils.function_calling import (  # pylint: disable=import-outside-toplevel
         convert_to_openai_tool,
     )
 
     tool = [t for t in _typed_tools() if t.name == "echo-small"][0]
     calls: List[Tuple[str, Dict[str, Any]]] = []
-    structured = exporters.to_langchain_tool(tool, call=lambda name, kw: calls.append((name, kw)) or "ok")
+
+    def call(name: str, kwargs: Dict[str, Any]) -> str:
+        calls.append((name, kwargs))
+        return "ok"
+
+    structured = exporters.to_langchain_tool(tool, call=call)
     assert isinstance(structured, StructuredTool)
     assert structured.invoke({"prompt": "hi", "max_tokens": 5}) == "ok"
     assert calls == [("echo-small", {"prompt": "hi", "max_tokens": 5})]
@@ -206,7 +235,9 @@ def test_langchain_structured_tool_calls_the_given_callable_only() -> None:
         refusing.invoke({"prompt": "hi"})
 
 
-def test_langchain_missing_dependency_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_langchain_missing_dependency_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Without langchain-core the exporter says what to install."""
     monkeypatch.setitem(sys.modules, "langchain_core.tools", None)
     with pytest.raises(exporters.MissingDependency, match="pip install langchain-core"):
@@ -214,44 +245,55 @@ def test_langchain_missing_dependency_is_a_clear_error(monkeypatch: pytest.Monke
 
 
 # --- A2A ----------------------------------------------------------------------------------
+def _is_unset(message: Any, field: Any) -> bool:
+    value = getattr(message, field.name)
+    if field.label == field.LABEL_REPEATED:
+        return not value
+    if field.message_type is not None:
+        return not message.HasField(field.name)
+    return value in ("", 0)
+
+
 def _missing_required(message: Any) -> List[str]:
     """Fields marked REQUIRED in a2a.proto that are unset, recursively."""
-    from google.api import field_behavior_pb2  # pylint: disable=import-outside-toplevel
+    # pylint: disable=import-outside-toplevel,no-member
+    from google.api import field_behavior_pb2
 
     missing = []
     for field in message.DESCRIPTOR.fields:
         behaviours = field.GetOptions().Extensions[field_behavior_pb2.field_behavior]
-        value = getattr(message, field.name)
-        if field_behavior_pb2.REQUIRED in behaviours:
-            is_repeated = field.label == field.LABEL_REPEATED
-            if (is_repeated and not len(value)) or (
-                not is_repeated
-                and (
-                    (field.message_type is not None and not message.HasField(field.name))
-                    or (field.message_type is None and value in ("", 0))
-                )
-            ):
-                missing.append(f"{message.DESCRIPTOR.name}.{field.name}")
-        if field.message_type is not None and field.label == field.LABEL_REPEATED:
-            if not field.message_type.GetOptions().map_entry:
-                for item in value:
-                    missing += _missing_required(item)
-        elif field.message_type is not None and message.HasField(field.name):
-            missing += _missing_required(value)
+        if field_behavior_pb2.REQUIRED in behaviours and _is_unset(message, field):
+            missing.append(f"{message.DESCRIPTOR.name}.{field.name}")
+        if field.message_type is None or field.message_type.GetOptions().map_entry:
+            continue
+        if field.label == field.LABEL_REPEATED:
+            for item in getattr(message, field.name):
+                missing += _missing_required(item)
+        elif message.HasField(field.name):
+            missing += _missing_required(getattr(message, field.name))
     return missing
 
 
 def test_a2a_agent_card_loads_in_a2a_sdk() -> None:
     """The card parses into a2a-sdk's AgentCard with every REQUIRED field set."""
     from a2a.types import AgentCard  # pylint: disable=import-outside-toplevel
-    from google.protobuf.json_format import ParseDict  # pylint: disable=import-outside-toplevel
+    from google.protobuf.json_format import (  # pylint: disable=import-outside-toplevel
+        ParseDict,
+    )
 
     card_json = exporters.to_agent_card(
-        _mech(), url="http://127.0.0.1:8000/a2a", organization="Fixture Org", provider_url="http://127.0.0.1"
+        _mech(),
+        url="http://127.0.0.1:8000/a2a",
+        organization="Fixture Org",
+        provider_url="http://127.0.0.1",
     )
     card = ParseDict(card_json, AgentCard())
     assert _missing_required(card) == []
-    assert [s.id for s in card.skills] == ["summarise", "weather.forecast", "weather forecast"]
+    assert [s.id for s in card.skills] == [
+        "summarise",
+        "weather.forecast",
+        "weather forecast",
+    ]
     assert "eip155:100" in card.skills[0].tags
     assert card.provider.organization == "Fixture Org"
     assert card.supported_interfaces[0].protocol_binding == "JSONRPC"
@@ -260,7 +302,9 @@ def test_a2a_agent_card_loads_in_a2a_sdk() -> None:
 def test_a2a_skill_examples_are_text() -> None:
     """Skill examples are strings in A2A; JSON examples are serialised."""
     from a2a.types import AgentSkill  # pylint: disable=import-outside-toplevel
-    from google.protobuf.json_format import ParseDict  # pylint: disable=import-outside-toplevel
+    from google.protobuf.json_format import (  # pylint: disable=import-outside-toplevel
+        ParseDict,
+    )
 
     tool = Tool(name="t", description="d", examples_json=('{"prompt":"x"}', '"plain"'))
     skill = ParseDict(exporters.to_agent_skill(tool), AgentSkill())
@@ -277,11 +321,19 @@ def test_erc8004_registration_file() -> None:
         identity_registry="0x8004a169fb4a3325136eb29fa0ceb6d2e539a432",
         services=[exporters.Service("MCP", "http://127.0.0.1:8000/mcp", "2025-11-25")],
     )
-    assert registration["type"] == "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
+    assert (
+        registration["type"]
+        == "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
+    )
     assert registration["registrations"] == [
-        {"agentId": 42, "agentRegistry": "eip155:100:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432"}
+        {
+            "agentId": 42,
+            "agentRegistry": "eip155:100:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
+        }
     ]
-    assert {"name": "olas-mech-manifest", "endpoint": f"ipfs://{CID}"} in registration["services"]
+    assert {"name": "olas-mech-manifest", "endpoint": f"ipfs://{CID}"} in registration[
+        "services"
+    ]
     assert registration["image"].startswith("ipfs://")
     assert erc8004.registration_problems(registration) == []
     Draft202012Validator.check_schema(erc8004.REGISTRATION_SCHEMA)
@@ -293,7 +345,10 @@ def test_erc8004_registration_file() -> None:
         ({"agent_id": 1}, "both agent_id and identity_registry"),
         ({"agent_id": 1, "identity_registry": "0x123"}, "not 0x followed by 40 hex"),
         ({"agent_id": -1, "identity_registry": "0x" + "00" * 20}, "non-negative"),
-        ({"agent_id": 1, "identity_registry": "0x" + "00" * 20, "chain_id": 0}, "chain id"),
+        (
+            {"agent_id": 1, "identity_registry": "0x" + "00" * 20, "chain_id": 0},
+            "chain id",
+        ),
         ({"supported_trust": ["vibes"]}, "unknown trust model"),
     ],
 )
