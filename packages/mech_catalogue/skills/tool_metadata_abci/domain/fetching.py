@@ -6,8 +6,8 @@ plus fetch results into the next :class:`~.model.Catalogue`:
 
 - a CID's content never changes, so bytes are cached by CID once verified and never
   fetched again;
-- a mech whose new manifest cannot be fetched, verified or parsed is quarantined with a
-  reason code; when it had a good entry before, that entry is kept (tools still served)
+- a mech whose new manifest cannot be fetched, verified or parsed, or yields no valid
+  tool, is quarantined with a reason code; when it had a good entry before, that entry is kept (tools still served)
   with its old ``observed_block`` (so :meth:`Catalogue.stale` lists it) and the reason
   appended to its problems;
 - a mech whose registry no longer holds a hash, or whose new manifest drops a tool, loses
@@ -40,6 +40,7 @@ FETCH_FAILED = "fetch_failed"
 REGISTRY_READ_FAILED = "registry_read_failed"
 KEPT_LAST_GOOD = "kept_last_good"
 MANIFEST_REJECTED = "manifest_rejected"
+PARSER_FAILED = "parser_failed"
 
 #: a manifest parser: bytes -> (manifest or None when rejected, problems)
 ParseFn = Callable[[bytes], Tuple[Optional[Manifest], Tuple[Problem, ...]]]
@@ -190,6 +191,16 @@ def _failed_mech(read: DigestRead, previous: Optional[Mech], status: str, reason
     return Mech(ref=read.ref, digest=read.digest, cid=cid, status=status, problems=(reason,), observed_block=block)
 
 
+def _parse_guarded(parse: ParseFn, data: bytes, cid: str) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
+    """Run the parser; a parser bug quarantines the one manifest instead of stopping the agent."""
+    try:
+        return parse(data)
+    except Exception as exc:  # pylint: disable=broad-except  # a parser bug must not stop the period
+        return None, (
+            error(PARSER_FAILED, f"the manifest parser failed on {cid} ({exc!r}); the mech is quarantined, report this manifest"),
+        )
+
+
 def refresh_catalogue(
     snapshot: RegistrySnapshot,
     fetched: Dict[str, FetchResult],
@@ -227,7 +238,9 @@ def refresh_catalogue(
             reason = result.problem or error(FETCH_FAILED, f"no bytes for digest {read.digest}")
             mechs.append(_failed_mech(read, old, result.status, reason, result.cid, block))
             continue
-        manifest, problems = parse(result.data)
+        manifest, problems = _parse_guarded(parse, result.data, result.cid)
+        if manifest is not None and not manifest.tools:
+            manifest = None  # nothing usable: quarantine like a rejected manifest
         if manifest is None:
             reason = next(
                 (p for p in problems if p.is_error),

@@ -1,0 +1,215 @@
+"""The skill's registry reads and manifest fetches against the real devnet.
+
+anvil runs the real Olas AgentRegistry / ServiceRegistryL2 / ComplementaryServiceMetadata
+bytecode, our legacy mech registry and MakerDAO Multicall2; kubo serves the manifests on
+its gateway. The code under test is exactly what the skill's behaviours drive
+(``domain.registry.snapshot_reader``, ``domain.fetching.manifest_fetcher``,
+``refresh_catalogue``); only the transport differs: web3 ``eth_call`` instead of the
+ledger connection, ``urllib`` instead of the http_client connection. The agent framework
+itself is covered by the skill's FSMBehaviourBaseCase tests.
+"""
+
+import json
+import urllib.error
+import urllib.request
+from typing import Dict, List, Optional, Tuple
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    KEPT_LAST_GOOD,
+    FetchPolicy,
+    FetchResult,
+    ManifestCache,
+    manifest_fetcher,
+    refresh_catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    STATUS_INVALID,
+    STATUS_OK,
+    Catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_manifest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    RegistrySource,
+    encode_batch,
+    decode_batch,
+    parse_registry_sources,
+    snapshot_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import RegistrySnapshot
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import mech_tools_view, mechs_info_view
+
+KINDS_TO_CONTRACTS = {
+    "olas_agent_registry": "AgentRegistry",
+    "legacy_mech_registry": "LegacyMechAgentRegistry",
+    "complementary_service_metadata": "ComplementaryServiceMetadata",
+}
+
+
+def sources_of(devnet) -> Tuple[RegistrySource, ...]:
+    """:return: every registry kind of the devnet, ids all."""
+    return parse_registry_sources(
+        [{"kind": kind, "address": devnet.info.contracts[name], "ids": "all"} for kind, name in KINDS_TO_CONTRACTS.items()],
+        devnet.info.chain_id,
+    )
+
+
+def read_snapshot(devnet, sources) -> Tuple[RegistrySnapshot, int]:
+    """Drive snapshot_reader with web3 eth_call. :return: the snapshot and the number of eth_calls."""
+    multicall = devnet.info.contracts["Multicall2"]
+    reader = snapshot_reader(sources, multicall, batch_size=200, max_ids=10_000, block_interval=1)
+    request, calls = next(reader), 0
+    while True:
+        batch, block = request
+        data = devnet.w3.eth.call({"to": multicall, "data": "0x" + encode_batch(batch).hex()}, block_identifier=block or "latest")
+        calls += 1
+        try:
+            request = reader.send(decode_batch(bytes(data), len(batch)))
+        except StopIteration as done:
+            block_number, reads = done.value
+            return RegistrySnapshot.build(block_number, reads), calls
+
+
+def fetch(devnet, snapshot: RegistrySnapshot, cache: ManifestCache) -> Tuple[Dict[str, FetchResult], int]:
+    """Drive manifest_fetcher against kubo's gateway. :return: results and the number of GETs."""
+    fetcher = manifest_fetcher(snapshot.digests, cache, FetchPolicy(retries=0, backoff_initial=0.01, backoff_max=0.01))
+    requests = 0
+    try:
+        _, cids = next(fetcher)
+        while True:
+            reply: Dict[str, Tuple[Optional[bytes], str]] = {}
+            for cid in cids:
+                requests += 1
+                try:
+                    with urllib.request.urlopen(f"{devnet.info.ipfs_gateway_url}/ipfs/{cid}", timeout=10) as response:
+                        reply[cid] = (response.read(), "")
+                except urllib.error.HTTPError as exc:
+                    reply[cid] = (None, f"HTTP {exc.code}")
+            _, cids = fetcher.send(reply)
+    except StopIteration as done:
+        return done.value, requests
+
+
+def parse(data: bytes):
+    """:return: (manifest, problems) as the skill parses."""
+    result = parse_manifest(data)
+    return result.manifest, result.problems
+
+
+def latest_registered(registered) -> Dict[Tuple[str, int], str]:
+    """:return: (registry kind, id) -> the digest the seed wrote last."""
+    latest: Dict[Tuple[str, int], str] = {}
+    for entry in registered():
+        latest[(entry.registry, entry.id)] = entry.digest.lower()
+    return latest
+
+
+def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
+    """Every kind read with 'all' ids; latest digests; cold sync fetches each CID once, warm refresh none."""
+    sources = sources_of(devnet)
+    snapshot, cold_rpc = read_snapshot(devnet, sources)
+    got = {(r.ref.registry_kind, r.ref.mech_id): r.digest for r in snapshot.reads if r.digest}
+    assert got == latest_registered(registered)  # Olas: updated hash, not tokenURI's first
+    cache = ManifestCache()
+    results, cold_ipfs = fetch(devnet, snapshot, cache)
+    catalogue = refresh_catalogue(snapshot, results, parse)
+    by_shape = {e.shape: catalogue.mech(next(s for s in sources if s.kind == e.registry).ref(e.id)) for e in registered()}
+    assert by_shape["broken:invalid-json"].status == STATUS_INVALID
+    assert by_shape["tools+toolMetadata:raw-leaves"].status == STATUS_OK  # raw CID fallback verified
+    assert by_shape["json-in-description"].status == STATUS_OK and by_shape["json-in-description"].tools
+    assert by_shape["broken:wrong-types"].status == STATUS_INVALID
+    assert mech_tools_view(catalogue) and all(item["relevant_tools"] for item in mechs_info_view(catalogue))
+
+    warm_snapshot, warm_rpc = read_snapshot(devnet, sources)
+    warm_results, warm_ipfs = fetch(devnet, warm_snapshot, cache)
+    assert warm_ipfs == 0
+    assert refresh_catalogue(warm_snapshot, warm_results, parse, catalogue).digest() == catalogue.digest()
+    print(
+        json.dumps(
+            {
+                "ids": len(snapshot.reads),
+                "distinct_digests": len(snapshot.digests),
+                "cold": {"rpc_eth_calls": cold_rpc, "ipfs_gets": cold_ipfs},
+                "warm": {"rpc_eth_calls": warm_rpc, "ipfs_gets": warm_ipfs},
+            }
+        )
+    )
+
+
+@pytest.mark.xfail(strict=True, reason="parsing.py drops object entries of `tools` (the seed's typed kwargs shape) and then returns no tools; reported to the parser's owner")
+def test_seed_typed_kwargs_manifest_is_parsed(devnet, registered) -> None:
+    """The legacy mech registered with the seed's `tools: [{name, kwargs}]` shape yields typed tools."""
+    sources = sources_of(devnet)
+    snapshot, _ = read_snapshot(devnet, sources)
+    results, _ = fetch(devnet, snapshot, ManifestCache())
+    catalogue = refresh_catalogue(snapshot, results, parse)
+    entry = registered(shape="typed-kwargs")[-1]
+    mech = catalogue.mech(sources[1].ref(entry.id))
+    assert mech.status == STATUS_OK and mech.tools and mech.tools[0].arguments
+
+
+def manifest(*tools: str) -> bytes:
+    """:return: a today's-shape manifest with these tools."""
+    return json.dumps(
+        {
+            "name": "period test mech",
+            "description": "changes between periods",
+            "tools": list(tools),
+            "toolMetadata": {t: {"name": t, "description": t, "input": {"type": "text", "description": "p"}, "output": {"type": "object", "description": "r"}} for t in tools},
+        }
+    ).encode()
+
+
+def test_manifest_changes_between_periods(chain_snapshot, registered) -> None:
+    """Tool added, tool removed, manifest broken (last good kept, stale), then fixed: for each kind."""
+    devnet = chain_snapshot
+    sources = sources_of(devnet)
+    cache = ManifestCache()
+    legacy = registered(registry="legacy_mech_registry")[0]
+    olas = registered(registry="olas_agent_registry", shape="tools-names-only")[0]
+    service = registered(registry="complementary_service_metadata", shape="tools+toolMetadata+input.schema")[0]
+    updaters = {
+        "legacy_mech_registry": lambda digest: devnet.update_legacy_hash(legacy.owner, legacy.id, digest),
+        "olas_agent_registry": lambda digest: devnet.update_olas_agent_hash(olas.owner, olas.id, digest),
+        "complementary_service_metadata": lambda digest: devnet.change_service_hash(service.id, digest),
+    }
+    refs = {
+        "legacy_mech_registry": sources[1].ref(legacy.id),
+        "olas_agent_registry": sources[0].ref(olas.id),
+        "complementary_service_metadata": sources[2].ref(service.id),
+    }
+    previous: Optional[Catalogue] = None
+
+    def period(data: bytes) -> Catalogue:
+        nonlocal previous
+        digest = devnet.add_manifest(data)[1]
+        for update in updaters.values():
+            update(digest)
+        snapshot, _ = read_snapshot(devnet, sources)
+        results, _ = fetch(devnet, snapshot, cache)
+        previous = refresh_catalogue(snapshot, results, parse, previous)
+        return previous
+
+    def names(catalogue: Catalogue, kind: str) -> List[str]:
+        return [t.name for t in catalogue.tools_of(refs[kind])]
+
+    first = period(manifest("alpha", "beta"))
+    assert all(names(first, k) == ["alpha", "beta"] for k in refs)
+    added = period(manifest("alpha", "beta", "gamma"))
+    assert all(names(added, k) == ["alpha", "beta", "gamma"] for k in refs)
+    removed = period(manifest("alpha", "gamma"))
+    assert all(names(removed, k) == ["alpha", "gamma"] for k in refs)
+    assert "beta" not in removed.tool_names()
+    broken = period(b'{"tools": ["alpha", ')
+    block = max(m.observed_block or 0 for m in broken.mechs)
+    for kind, mech_ref in refs.items():
+        mech = broken.mech(mech_ref)
+        assert names(broken, kind) == ["alpha", "gamma"], kind  # last good kept
+        assert KEPT_LAST_GOOD in [p.code for p in mech.problems]
+        assert mech in broken.stale(block)
+    fixed = period(manifest("alpha", "delta"))
+    for kind, mech_ref in refs.items():
+        assert names(fixed, kind) == ["alpha", "delta"]
+        assert fixed.mech(mech_ref) not in fixed.stale(block)
+        assert not fixed.mech(mech_ref).errors
