@@ -169,6 +169,20 @@ class Devnet:  # pylint: disable=too-many-public-methods
         stop_pid(self.info.anvil_pid)
         (Path(self.info.state_dir) / STATE_FILE).unlink(missing_ok=True)
 
+    def __enter__(self) -> "Devnet":
+        """Use as ``with Devnet.start() as devnet:``; the devnet stops on exit.
+
+        :return: this devnet.
+        """
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        """Stop the devnet.
+
+        :param exc_info: the exception, if any (not suppressed).
+        """
+        self.stop()
+
     def status(self) -> Dict[str, bool]:
         """Check each component.
 

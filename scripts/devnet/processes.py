@@ -103,7 +103,10 @@ def stop_pid(pid: Optional[int], timeout: float = 10.0) -> None:
             return
         time.sleep(0.05)
     os.kill(pid, signal.SIGKILL)
-    _reap(pid)
+    deadline = time.monotonic() + 5.0
+    while is_alive(pid) and time.monotonic() < deadline:
+        _reap(pid)
+        time.sleep(0.02)
 
 
 def wait_until(

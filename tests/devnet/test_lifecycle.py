@@ -27,10 +27,11 @@ def run_cli(state_dir, *args):
 def test_up_status_down(tmp_path):
     """The up command starts detached processes and exits; status sees them; down stops them; status then fails."""
     state_dir = tmp_path / "devnet"
-    up = run_cli(state_dir, "up", "--seed")
+    up = run_cli(state_dir, "up", "--seed", "--chain-id", "100")
     assert up.returncode == 0, up.stdout + up.stderr
     info = json.loads((state_dir / "devnet.json").read_text())
     try:
+        assert info["chain_id"] == 100
         assert is_alive(info["anvil_pid"]) and is_alive(info["ipfs_pid"])
         assert (
             "olas_agent_registry" in up.stdout

@@ -1,0 +1,51 @@
+"""Process handling of the devnet: free ports, stopping by pid, readiness errors."""
+
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from scripts.devnet.processes import (
+    ProcessError,
+    free_port,
+    is_alive,
+    spawn,
+    stop_pid,
+    wait_until,
+)
+
+IGNORE_SIGTERM = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('ready', flush=True); time.sleep(60)"
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2"])
+def test_free_port_can_be_bound(host):
+    """The port returned is bindable on that loopback address."""
+    port = free_port(host)
+    with socket.socket() as sock:
+        sock.bind((host, port))
+
+
+def test_stop_pid_kills_a_process_that_ignores_sigterm(tmp_path):
+    """After the timeout SIGKILL follows; the process is gone."""
+    log = tmp_path / "stubborn.log"
+    pid = spawn([sys.executable, "-c", IGNORE_SIGTERM], log)
+    wait_until(lambda: "ready" in log.read_text(), 10, "stubborn", pid, log)
+    stop_pid(pid, timeout=0.3)
+    assert not is_alive(pid)
+
+
+def test_stop_pid_tolerates_dead_and_missing_pids():
+    """Stopping nothing, or an exited process, is a no-op."""
+    done = subprocess.run([sys.executable, "-c", "pass"], check=True)
+    assert done.returncode == 0
+    stop_pid(None)
+    assert not is_alive(None)
+
+
+def test_wait_until_reports_a_dead_process_with_its_log(tmp_path):
+    """A process that exits before being ready fails fast, quoting its log."""
+    log = tmp_path / "dying.log"
+    pid = spawn([sys.executable, "-c", "print('bind: address already in use')"], log)
+    with pytest.raises(ProcessError, match="address already in use"):
+        wait_until(lambda: False, 10, "dying", pid, log)
