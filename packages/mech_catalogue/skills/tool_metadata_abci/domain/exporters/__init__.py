@@ -4,6 +4,7 @@
 format      function                                     output
 ==========  ===========================================  ====================================
 mcp         :func:`.mcp_tool.to_mcp_tools`               MCP 2025-11-25 ``Tool`` JSON list
+            :func:`.mcp_tool.catalogue_to_mcp_tools`     same, a catalogue (name collisions)
 openai      :func:`.openai_tool.to_openai_tools`         strict function tools JSON list
 anthropic   :func:`.anthropic_tool.to_anthropic_tools`   Messages API tools JSON list
 langchain   :func:`.langchain_tool.to_langchain_tool`    ``StructuredTool`` (optional dep)
@@ -18,7 +19,12 @@ from .a2a_card import to_agent_card, to_agent_skill
 from .anthropic_tool import to_anthropic_tool, to_anthropic_tools
 from .erc8004 import Service, caip10, to_registration
 from .langchain_tool import MissingDependency, to_langchain_tool
-from .mcp_tool import to_mcp_tool, to_mcp_tools, to_mcp_tools_list_result
+from .mcp_tool import (
+    catalogue_to_mcp_tools,
+    to_mcp_tool,
+    to_mcp_tools,
+    to_mcp_tools_list_result,
+)
 from .names import export_names, reverse_names, sanitise_name
 from .openai_tool import to_openai_tool, to_openai_tools
 from .schemas import call_schema, strict_schema
@@ -30,6 +36,7 @@ __all__ = [
     "MissingDependency",
     "Service",
     "caip10",
+    "catalogue_to_mcp_tools",
     "call_schema",
     "export_names",
     "reverse_names",

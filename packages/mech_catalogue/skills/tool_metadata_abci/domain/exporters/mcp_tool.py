@@ -9,6 +9,7 @@ provenance under :data:`META_KEY` and the original name when it had to be change
 
 from typing import Any, Dict, Iterable, List, Optional
 
+from ..model import Catalogue
 from ..tool import Tool
 from .names import MCP_RULE, export_names
 from .schemas import call_schema, output_object_schema
@@ -60,3 +61,22 @@ def to_mcp_tools_list_result(tools: Iterable[Tool]) -> Dict[str, Any]:
     :return: the ``tools/list`` result ``{"tools": [...]}``.
     """
     return {"tools": to_mcp_tools(tools)}
+
+
+def catalogue_to_mcp_tools(catalogue: Catalogue) -> List[Dict[str, Any]]:
+    """MCP Tools for a whole catalogue: one per distinct tool name.
+
+    Two mechs may claim the same tool name: the first in mech-ref order describes it, and
+    ``_meta[META_KEY]["mechs"]`` lists the key (:attr:`.tool.MechRef.key`) of every mech
+    offering it, so a caller can pick one.
+
+    :param catalogue: the catalogue.
+    :return: the tools, in catalogue order (mechs by ref, tools in manifest order).
+    """
+    exported = to_mcp_tools(catalogue.tools())
+    for item in exported:
+        offers = catalogue.tools_named(item["title"])
+        item["_meta"][META_KEY]["mechs"] = [
+            t.provenance.mech.key for t in offers if t.provenance.mech is not None
+        ]
+    return exported

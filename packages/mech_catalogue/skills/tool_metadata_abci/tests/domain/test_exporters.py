@@ -18,7 +18,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters import (
     erc8004,
     names,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Mech, MechRef
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    Catalogue,
+    Mech,
+    MechRef,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
     parse_manifest,
 )
@@ -97,6 +101,28 @@ def test_mcp_tools_load_in_the_mcp_sdk() -> None:
     assert renamed["_meta"]["io.olas/mech-tool"]["mechToolName"] == "weather forecast"
     provenance = by_name["summarise"]["_meta"]["io.olas/mech-tool"]["provenance"]
     assert provenance["cid"] == CID and provenance["mech"]["mech_id"] == 7
+
+
+def test_catalogue_export_lists_every_mech_offering_a_name() -> None:
+    """Two mechs with the same tool name: one MCP tool, both mechs in _meta."""
+    from mcp.types import Tool as McpTool  # pylint: disable=import-outside-toplevel
+
+    other_ref = MechRef(100, "complementary_service_metadata", "0x" + "ab" * 20, 9)
+    parsed = parse_manifest(
+        (FIXTURES / "manifests" / "export_sample.json").read_bytes()
+    )
+    assert parsed.manifest is not None
+    other = Mech.from_manifest(other_ref, parsed.manifest, cid=CID)
+    catalogue = Catalogue.build([other, _mech()])
+    exported = exporters.catalogue_to_mcp_tools(catalogue)
+    assert [t["title"] for t in exported] == [
+        "summarise",
+        "weather.forecast",
+        "weather forecast",
+    ]
+    for item in exported:
+        McpTool.model_validate(item)
+        assert item["_meta"]["io.olas/mech-tool"]["mechs"] == [REF.key, other_ref.key]
 
 
 # --- OpenAI strict -----------------------------------------------------------------------
