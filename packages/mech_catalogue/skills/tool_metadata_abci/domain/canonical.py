@@ -33,8 +33,50 @@ def canonical_bytes(value: Any) -> bytes:
 
 
 def canonical_text(value: Any) -> str:
-    """:param value: a JSON value. :return: its RFC 8785 form as str. :raises CanonicalizationError: if not I-JSON."""
-    return canonical_bytes(value).decode("utf-8")
+    """RFC 8785 form of a value, memoised: manifests repeat the same schemas many times.
+
+    The memo key is ``json.dumps(value, sort_keys=True)`` (C speed, and distinct values
+    give distinct keys); the value is computed by ``rfc8785`` only on a miss.
+
+    :param value: a JSON value.
+    :return: its RFC 8785 form as str.
+    :raises CanonicalizationError: if not I-JSON.
+    """
+    if value is None or value == {}:
+        return "null" if value is None else "{}"
+    if isinstance(value, str):
+        # RFC 8785 s3.2.2.2 escapes exactly what json.dumps(ensure_ascii=False) escapes:
+        # quote, backslash, U+0000-U+001F (short forms for b f n r t, else lowercase u00xx);
+        # lone surrogates, which RFC 8785 rejects, go through rfc8785 to raise.
+        if value.isascii() or not _has_surrogate(value):
+            return json.dumps(value, ensure_ascii=False)
+    try:
+        key = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise CanonicalizationError(str(exc)) from exc
+    return _canonical_memo(key, value)
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+_MEMO: "dict[str, str]" = {}
+_MEMO_SIZE = 8192
+
+
+def _canonical_memo(key: str, value: Any) -> str:
+    text = _MEMO.get(key)
+    if text is None:
+        text = canonical_bytes(value).decode("utf-8")
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()  # bounded; a cleared memo only costs speed, never correctness
+        _MEMO[key] = text
+    return text
 
 
 def sha256_hex(data: bytes) -> str:

@@ -8,7 +8,9 @@ fields above). Nothing here raises: bad fields become Problems and are ignored, 
 arguments are dropped, the tool survives.
 """
 
+import json
 import re
+from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import problems as P
@@ -46,22 +48,22 @@ def text_field(obj: Dict[str, Any], key: str, path: str, limits: Limits, found: 
     :return: the text, "" when absent or ignored.
     """
     value = obj.get(key, "")
+    if isinstance(value, str) and len(value) <= limits.max_text_length:
+        return value
     where = path + P.pointer(key)
     if not isinstance(value, str):
         found.append(
             P.error(P.WRONG_TYPE, f"Field {where} should be a string, not {_kind(value)}; it was ignored.", where)
         )
         return ""
-    if len(value) > limits.max_text_length:
-        found.append(
-            P.warning(
-                P.TEXT_TOO_LONG,
-                f"Field {where} has {len(value)} characters, over {limits.max_text_length}; it was truncated.",
-                where,
-            )
+    found.append(
+        P.warning(
+            P.TEXT_TOO_LONG,
+            f"Field {where} has {len(value)} characters, over {limits.max_text_length}; it was truncated.",
+            where,
         )
-        return value[: limits.max_text_length]
-    return value
+    )
+    return value[: limits.max_text_length]
 
 
 def _kind(value: Any) -> str:
@@ -266,6 +268,11 @@ def _argument_list(items: List[Tuple[str, Any]], limits: Limits, found: Problems
     return tuple(arguments)
 
 
+@lru_cache(maxsize=1024)
+def _type_schema_text(term: str, enum_text: str) -> str:
+    return canonical_text(type_schema(term, json.loads(enum_text)))
+
+
 def parse_argument(item: Any, where: str, limits: Limits, found: Problems) -> Optional[Argument]:
     """Parse one argument declaration (v1 ``arguments`` item, seed ``kwargs`` item, or a
     property derived from ``input.schema``).
@@ -313,8 +320,7 @@ def parse_argument(item: Any, where: str, limits: Limits, found: Problems) -> Op
                 )
             )
             schema = None
-    if schema is None:
-        schema = type_schema(term, enum_values)
+    schema_text = _type_schema_text(term, canonical_text(enum_values)) if schema is None else canonical_text(schema)
     description = text_field(item, "description", where, limits, found)
     required = item.get("required", "default" not in item)
     if not isinstance(required, bool):
@@ -323,7 +329,7 @@ def parse_argument(item: Any, where: str, limits: Limits, found: Problems) -> Op
     return Argument(
         identifier=ident,
         type=term,
-        schema_json=canonical_text(schema),
+        schema_json=schema_text,
         required=required,
         default_json=canonical_text(item["default"]) if "default" in item else None,
         description=description,

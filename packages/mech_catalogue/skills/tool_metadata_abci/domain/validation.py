@@ -31,9 +31,8 @@ from .limits import DEFAULT_LIMITS, Limits
 
 SPEC_PATH = Path(__file__).parent / "spec" / "manifest-v1.schema.json"
 
-_STRING_LITERAL = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_BRACKETS = re.compile(r"[\[\]{}]")
-_DEPTH_DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
+_NON_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[]{}')
+_DEPTH_DELTA = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -155,19 +154,24 @@ def _decode_text(data: Union[bytes, str], limits: Limits) -> Union[str, P.Proble
     return text
 
 
-def nesting_depth(text: str) -> int:
-    """Deepest array/object nesting of JSON text, found without recursion.
+def nesting_depth(text: Union[bytes, str]) -> int:
+    """Deepest array/object nesting of JSON text, found without recursion or a Python loop
+    over characters.
 
-    String literals are removed first so brackets inside strings do not count. An
-    unterminated string can only make the count higher, never hide depth.
+    Escaped backslashes and escaped quotes are removed, then every byte but ``"[]{}``; the
+    quotes left pair up as string delimiters, so splitting on them leaves string contents
+    at odd positions and structural brackets at even ones. An unterminated string can only
+    make the count higher.
 
-    :param text: JSON text.
+    :param text: JSON text (UTF-8 bytes or str).
     :return: the maximum nesting depth (0 for a scalar).
     """
-    if text.count("[") + text.count("{") == 0:
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if data.count(b"[") + data.count(b"{") == 0:
         return 0
-    brackets = _BRACKETS.findall(_STRING_LITERAL.sub("", text))
-    return max(accumulate(_DEPTH_DELTA[b] for b in brackets), default=0)
+    residue = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NON_STRUCTURAL)
+    brackets = b"".join(residue.split(b'"')[::2])  # even pieces lie outside strings
+    return max(accumulate(map(_DEPTH_DELTA.__getitem__, brackets)), default=0)
 
 
 def _has_lone_surrogate(value: Any) -> bool:
@@ -197,7 +201,7 @@ def decode_json(data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS) -> Dec
     text = _decode_text(data, limits)
     if isinstance(text, P.Problem):
         return DecodeResult(None, (text,))
-    depth = nesting_depth(text)
+    depth = nesting_depth(data if isinstance(data, bytes) else text)
     if depth > limits.max_depth:
         return DecodeResult(
             None,

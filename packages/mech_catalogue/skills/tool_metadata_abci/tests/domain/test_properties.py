@@ -3,6 +3,7 @@
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -133,3 +134,23 @@ def test_verify_matches_kubo_on_random_bytes(kubo: Kubo, data: bytes, flags: tup
     _, digest = cid_to_digest(kubo_cid)
     result = verify(data, digest)
     assert result.ok and result.cid == to_v1(kubo_cid)
+
+
+@settings(max_examples=500)
+@given(st.text() | st.text(alphabet=st.characters(max_codepoint=0x9F)))
+def test_string_fast_path_is_rfc8785(text: str) -> None:
+    """canonical_text's json.dumps shortcut for strings equals the rfc8785 package's output."""
+    import rfc8785  # pylint: disable=import-outside-toplevel
+
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (  # pylint: disable=import-outside-toplevel
+        CanonicalizationError,
+        canonical_text,
+    )
+
+    try:
+        expected = rfc8785.dumps(text).decode("utf-8")
+    except rfc8785.CanonicalizationError:
+        with pytest.raises(CanonicalizationError):
+            canonical_text(text)
+    else:
+        assert canonical_text(text) == expected

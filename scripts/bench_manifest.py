@@ -1,0 +1,135 @@
+"""Benchmark: ten-tool manifests parsed + validated + normalised per second, on one core.
+
+Not a test (TEAM.md: performance only in benchmarks). Each manifest is distinct (tool
+names, descriptions and argument identifiers vary) but reuses realistic schemas, as real
+mechs do; embedded-schema checks are cached by canonical text, so the first pass over a
+new schema costs more than the steady state measured here.
+
+The figure is reported with a baseline measured in the same run: plain ``json.loads`` of
+the same bytes. Usage::
+
+    python scripts/bench_manifest.py [--manifests 2000] [--rounds 3]
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable, List
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (  # noqa: E402
+    Catalogue,
+    Mech,
+    MechRef,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_manifest  # noqa: E402
+
+OUTPUT = {
+    "type": "object",
+    "description": "A JSON object containing the prediction and confidence",
+    "schema": {
+        "type": "object",
+        "properties": {
+            "requestId": {"type": "integer", "description": "Unique identifier for the request"},
+            "result": {"type": "string", "description": "Result information in JSON format as a string"},
+            "prompt": {"type": "string", "description": "The prompt used to make the prediction."},
+        },
+        "required": ["requestId", "result", "prompt"],
+    },
+}
+ARG_TYPES = ["hexAddress", "uint256", "int", "str", "list[bytes32]", "float", "bool"]
+
+
+def ten_tool_manifest(index: int, typed: bool = True) -> bytes:
+    """:param index: makes the manifest distinct. :param typed: v1 typed arguments (else
+    today's shape: text input only). :return: a ten-tool manifest, as published (indent 2)."""
+    names = [f"tool-{index}-{t}" for t in range(10)]
+    metadata = {}
+    for t, name in enumerate(names):
+        arguments = [
+            {"identifier": f"arg_{index % 7}_{a}", "type": ARG_TYPES[(t + a) % len(ARG_TYPES)], "description": f"Argument {a} of {name}"}
+            for a in range(3)
+        ]
+        arguments.append({"identifier": "mode", "type": "enum", "enum": ["fast", "slow"], "default": "fast"})
+        metadata[name] = {
+            "name": name,
+            "description": f"Tool {t} of mech {index}: estimates the probability of an event.",
+            "input": {"type": "text", "description": "The text to make a prediction on"},
+            "output": OUTPUT,
+        }
+        if typed:
+            metadata[name]["arguments"] = arguments
+    document = {
+        "specVersion": "1",
+        "name": f"Bench Mech {index}",
+        "description": "The mech executes AI tasks requested on-chain and delivers the results to the requester.",
+        "inputFormat": "ipfs-v0.1",
+        "outputFormat": "ipfs-v0.1",
+        "image": "tbd",
+        "tools": names,
+        "toolMetadata": metadata,
+    }
+    return json.dumps(document, indent=2).encode()
+
+
+def rate(work: Callable[[bytes], object], corpus: List[bytes], rounds: int) -> float:
+    """:param work: per-manifest function. :param corpus: inputs. :param rounds: best of.
+    :return: manifests per second (best round)."""
+    best = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for data in corpus:
+            work(data)
+        best = max(best, len(corpus) / (time.perf_counter() - start))
+    return best
+
+
+def full_pipeline(data: bytes) -> object:
+    """Parse + validate + normalise, then tie to a mech and serialise canonically.
+
+    :param data: manifest bytes.
+    :return: the mech entry.
+    """
+    result = parse_manifest(data)
+    assert result.manifest is not None and not result.errors, result.problems
+    return Mech.from_manifest(MechRef(100, "complementary_service_metadata", "0x" + "00" * 20, 1), result.manifest, result.problems)
+
+
+def main() -> None:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--manifests", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    for typed in (False, True):
+        run([ten_tool_manifest(i, typed) for i in range(args.manifests)], args.rounds, typed)
+
+
+def run(corpus: List[bytes], rounds: int, typed: bool) -> None:
+    """:param corpus: manifests. :param rounds: best of. :param typed: label only."""
+    size = sum(len(d) for d in corpus) / len(corpus)
+    parse_manifest(corpus[0])  # warm the schema cache once, as a running agent would be
+    baseline = rate(json.loads, corpus, rounds)
+    parsed = rate(parse_manifest, corpus, rounds)
+    pipeline = rate(full_pipeline, corpus, rounds)
+    mechs = [full_pipeline(d) for d in corpus[:200]]
+    start = time.perf_counter()
+    Catalogue.build(mechs).digest()
+    digest_ms = (time.perf_counter() - start) * 1000
+    shape = "v1 typed, 4 arguments a tool" if typed else "today's shape, text input"
+    print(f"ten-tool manifests ({shape}), {size:.0f} bytes each, {len(corpus)} distinct, best of {rounds}, one core")
+    print(f"  baseline json.loads         : {baseline:8.0f} /s")
+    print(f"  parse_manifest              : {parsed:8.0f} /s  = {parsed / baseline:.3f} x json.loads")
+    print(f"  parse + Mech.from_manifest  : {pipeline:8.0f} /s  = {pipeline / baseline:.3f} x json.loads")
+    print(f"  catalogue digest, 200 mechs : {digest_ms:8.1f} ms")
+    print(f"  goal >= 5000 /s: {'met' if parsed >= 5000 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
