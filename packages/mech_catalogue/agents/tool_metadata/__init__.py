@@ -1,0 +1,1 @@
+"""The tool metadata agent: the chained tool metadata skill with its connections."""
