@@ -22,7 +22,9 @@ def _print_info(info: DevnetInfo) -> None:
     endpoints = Table(title="devnet", show_header=False)
     endpoints.add_row("chain id", str(info.chain_id))
     endpoints.add_row("RPC", f"{info.rpc_url}  (anvil pid {info.anvil_pid})")
-    endpoints.add_row("IPFS API", f"{info.ipfs_api_url}  (kubo pid {info.ipfs_pid})")
+    endpoints.add_row(
+        "IPFS API", f"{info.ipfs_api_multiaddr}  (kubo pid {info.ipfs_pid})"
+    )
     endpoints.add_row("IPFS gateway", info.ipfs_gateway_url)
     endpoints.add_row("state", str(Path(info.state_dir) / "devnet.json"))
     for name, address in info.contracts.items():

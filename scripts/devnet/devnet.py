@@ -116,6 +116,7 @@ class Devnet:  # pylint: disable=too-many-public-methods
                 rpc_url=anvil.rpc_url,
                 anvil_pid=anvil.pid,
                 ipfs_api_url=kubo.api_url,
+                ipfs_api_multiaddr=kubo.api_multiaddr,
                 ipfs_gateway_url=kubo.gateway_url,
                 ipfs_pid=kubo.pid,
                 ipfs_path=str(kubo.ipfs_path),

@@ -27,6 +27,7 @@ class KuboProcess:
 
     pid: int
     api_url: str
+    api_multiaddr: str
     gateway_url: str
     ipfs_path: Path
     log_path: Path
@@ -78,6 +79,7 @@ def start_kubo(state_dir: Path, timeout: float = 30.0) -> KuboProcess:
     return KuboProcess(
         pid=pid,
         api_url=api_url,
+        api_multiaddr=f"/ip4/{HOST}/tcp/{api_port}/http",
         gateway_url=gateway_url,
         ipfs_path=ipfs_path,
         log_path=log_path,

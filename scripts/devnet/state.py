@@ -47,6 +47,9 @@ class RegisteredManifest:
 class DevnetInfo:  # pylint: disable=too-many-instance-attributes
     """Everything a client needs to use a running devnet (the content of ``devnet.json``).
 
+    ``ipfs_api_multiaddr`` (``/ip4/127.0.0.2/tcp/<port>/http``) is the form the
+    ``valory/ipfs`` connection and open-aea's ``IPFSTool`` take.
+
     Accounts are anvil's well-known test keys (public; devnet only), by role:
     ``deployer`` owns every registry, ``owner_1``..``owner_3`` own mechs/services,
     ``operator`` registers agent instances, ``stranger`` owns nothing.
@@ -57,6 +60,7 @@ class DevnetInfo:  # pylint: disable=too-many-instance-attributes
     rpc_url: str
     anvil_pid: int
     ipfs_api_url: str
+    ipfs_api_multiaddr: str
     ipfs_gateway_url: str
     ipfs_pid: int
     ipfs_path: str

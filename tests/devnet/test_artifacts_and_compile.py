@@ -40,22 +40,28 @@ def isolated_sources(tmp_path, monkeypatch):
 
 
 def test_compile_is_cached_by_source_hash(isolated_sources, monkeypatch):
-    """The first compile writes one cache file; the second reads it without running node."""
+    """The first compile writes the cache; the same sources are read back without node; an edit misses."""
     first = solidity.compile_contracts()
     cache_files = list((isolated_sources.parent / "cache").glob("*.json"))
     assert len(cache_files) == 1
     assert json.loads(cache_files[0].read_text()) == first
 
     def no_node(*_args, **_kwargs):
-        raise AssertionError("solc ran although the cache is valid")
+        raise AssertionError("solc ran")
 
     monkeypatch.setattr(subprocess, "run", no_node)
     assert solidity.compile_contracts() == first
 
+    source = isolated_sources / "LegacyMechAgentRegistry.sol"
+    source.write_text(source.read_text() + "\n// edited\n")
+    with pytest.raises(AssertionError, match="solc ran"):
+        solidity.compile_contracts()
 
-def test_changed_source_recompiles_and_errors_are_reported(isolated_sources):
-    """Editing a source changes the cache key; a syntax error raises CompileError with solc's message."""
-    solidity.compile_contracts()
+
+def test_compile_errors_name_the_source(isolated_sources):
+    """A syntax error raises CompileError carrying solc's message with the file name."""
+    for path in isolated_sources.glob("*.sol"):
+        path.unlink()
     (isolated_sources / "Broken.sol").write_text(
         "pragma solidity ^0.8.30; contract Broken { function f( }"
     )

@@ -107,3 +107,17 @@ def test_seeded_manifests_are_in_kubo_under_their_recorded_digests(devnet):
         assert "0x" + digest.hex() == entry.digest
         assert codec == (RAW if entry.raw_leaves else DAG_PB)
         assert devnet.ipfs.cat(entry.cid) == (FIXTURES_DIR / entry.fixture).read_bytes()
+
+
+def test_open_aea_ipfs_tool_uses_the_node_as_remote(devnet):
+    """open-aea's IPFSTool (behind the valory/ipfs connection) takes the multiaddr as a remote node."""
+    from aea_cli_ipfs.ipfs_utils import (  # pylint: disable=import-outside-toplevel
+        IPFSTool,
+    )
+
+    tool = IPFSTool(addr=devnet.info.ipfs_api_multiaddr)
+    assert tool.is_remote
+    tool.check_ipfs_node_running()
+    data = b'{"name": "Added by IPFSTool"}'
+    cid = tool.add_bytes(data)
+    assert devnet.ipfs.cat(cid) == data
