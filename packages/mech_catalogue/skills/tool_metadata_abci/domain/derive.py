@@ -290,14 +290,7 @@ def derive_package(path: Union[str, Path]) -> DerivedPackage:
             )
         )
     entry_file = _entry_point_file(folder, component["entry_point"], component_file)
-    raw = entry_file.read_bytes()
-    if len(raw) > MAX_SOURCE_BYTES:
-        raise DeriveError(
-            error(
-                SOURCE_TOO_LARGE,
-                f"{entry_file}: {len(raw)} bytes, over the {MAX_SOURCE_BYTES}-byte cap.",
-            )
-        )
+    raw = _read_capped(entry_file, MAX_SOURCE_BYTES, SOURCE_TOO_LARGE)
     derived = derive_source(
         raw.decode("utf-8", errors="replace"),
         callable_name=component["callable"],
@@ -318,15 +311,16 @@ def derive_package(path: Union[str, Path]) -> DerivedPackage:
     )
 
 
+def _read_capped(path: Path, cap: int, code: str) -> bytes:
+    with path.open("rb") as handle:
+        raw = handle.read(cap + 1)
+    if len(raw) > cap:
+        raise DeriveError(error(code, f"{path}: more than the {cap}-byte cap."))
+    return raw
+
+
 def _read_component(component_file: Path) -> Dict[str, Any]:
-    raw = component_file.read_bytes()
-    if len(raw) > MAX_COMPONENT_YAML_BYTES:
-        raise DeriveError(
-            error(
-                INVALID_COMPONENT_YAML,
-                f"{component_file}: {len(raw)} bytes, over the {MAX_COMPONENT_YAML_BYTES}-byte cap.",
-            )
-        )
+    raw = _read_capped(component_file, MAX_COMPONENT_YAML_BYTES, INVALID_COMPONENT_YAML)
     try:
         documents = list(yaml.safe_load_all(raw.decode("utf-8")))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:

@@ -7,7 +7,7 @@ Shape (Anthropic tool-use documentation): ``{"name", "description", "input_schem
 from typing import Any, Dict, Iterable, List, Optional
 
 from ..tool import Tool
-from .names import ANTHROPIC_RULE, export_names
+from .names import ANTHROPIC_RULE, described, export_names, named_once
 from .schemas import call_schema
 
 
@@ -19,9 +19,7 @@ def to_anthropic_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     :return: the tool JSON.
     """
     exported = name or export_names([tool.name], ANTHROPIC_RULE)[tool.name]
-    description = tool.description or f"Mech tool {tool.name}."
-    if exported != tool.name:
-        description = f"{description} (mech tool name: {tool.name})"
+    description = described(tool, exported)
     return {
         "name": exported,
         "description": description,
@@ -35,6 +33,4 @@ def to_anthropic_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
     :param tools: model tools.
     :return: Anthropic tools, names unique (first of a repeated name wins).
     """
-    ordered = list({t.name: t for t in reversed(list(tools))}.values())[::-1]
-    names = export_names([t.name for t in ordered], ANTHROPIC_RULE)
-    return [to_anthropic_tool(t, names[t.name]) for t in ordered]
+    return [to_anthropic_tool(t, name) for t, name in named_once(tools, ANTHROPIC_RULE)]

@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 from ..model import Catalogue
 from ..tool import Tool
-from .names import MCP_RULE, export_names
+from .names import MCP_RULE, export_names, named_once
 from .schemas import call_schema, output_object_schema
 
 MCP_PROTOCOL_VERSION = "2025-11-25"
@@ -49,9 +49,7 @@ def to_mcp_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
     :param tools: model tools (e.g. one mech's, or a catalogue's de-duplicated by name).
     :return: the list, in input order; a repeated tool name is exported once.
     """
-    ordered = list({t.name: t for t in reversed(list(tools))}.values())[::-1]
-    names = export_names([t.name for t in ordered], MCP_RULE)
-    return [to_mcp_tool(t, names[t.name]) for t in ordered]
+    return [to_mcp_tool(t, name) for t, name in named_once(tools, MCP_RULE)]
 
 
 def to_mcp_tools_list_result(tools: Iterable[Tool]) -> Dict[str, Any]:

@@ -18,7 +18,9 @@ caller can translate a model's tool call back to the mech's tool name.
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterable, Pattern
+from typing import Dict, Iterable, List, Pattern, Tuple
+
+from ..tool import Tool
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -107,3 +109,28 @@ def reverse_names(mapping: Dict[str, str]) -> Dict[str, str]:
     :return: exported name -> original name.
     """
     return {exported: original for original, exported in mapping.items()}
+
+
+def named_once(tools: Iterable[Tool], rule: NameRule) -> List[Tuple[Tool, str]]:
+    """Each tool name once (the first tool with a name wins), with its exported name.
+
+    :param tools: model tools, in order.
+    :param rule: the format's name rule.
+    :return: ``(tool, exported name)`` pairs in first-seen order.
+    """
+    first: Dict[str, Tool] = {}
+    for tool in tools:
+        first.setdefault(tool.name, tool)
+    exported = export_names(first, rule)
+    return [(tool, exported[name]) for name, tool in first.items()]
+
+
+def described(tool: Tool, exported: str) -> str:
+    """The tool's description, naming the mech tool when the exported name differs.
+
+    :param tool: the model tool.
+    :param exported: its exported name.
+    :return: the description ("Mech tool <name>." when the tool has none).
+    """
+    text = tool.description or f"Mech tool {tool.name}."
+    return text if exported == tool.name else f"{text} (mech tool name: {tool.name})"

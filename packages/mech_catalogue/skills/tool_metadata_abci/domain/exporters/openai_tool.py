@@ -9,7 +9,7 @@ Outputs subset (see :func:`.schemas.strict_schema`).
 from typing import Any, Dict, Iterable, List, Optional
 
 from ..tool import Tool
-from .names import OPENAI_RULE, export_names
+from .names import OPENAI_RULE, described, export_names, named_once
 from .schemas import call_schema, strict_schema
 
 MAX_DESCRIPTION = 1024  # OpenAI truncates longer function descriptions
@@ -23,9 +23,7 @@ def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     :return: the tool JSON.
     """
     exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
-    description = tool.description or f"Mech tool {tool.name}."
-    if exported != tool.name:
-        description = f"{description} (mech tool name: {tool.name})"
+    description = described(tool, exported)
     return {
         "type": "function",
         "function": {
@@ -43,6 +41,4 @@ def to_openai_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
     :param tools: model tools.
     :return: OpenAI tools, names unique (first of a repeated name wins).
     """
-    ordered = list({t.name: t for t in reversed(list(tools))}.values())[::-1]
-    names = export_names([t.name for t in ordered], OPENAI_RULE)
-    return [to_openai_tool(t, names[t.name]) for t in ordered]
+    return [to_openai_tool(t, name) for t, name in named_once(tools, OPENAI_RULE)]
