@@ -29,16 +29,23 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_OK,
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_manifest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_manifest,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     RegistrySource,
-    encode_batch,
     decode_batch,
+    encode_batch,
     parse_registry_sources,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import RegistrySnapshot
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import mech_tools_view, mechs_info_view
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
+    mech_tools_view,
+    mechs_info_view,
+)
 
 KINDS_TO_CONTRACTS = {
     "olas_agent_registry": "AgentRegistry",
@@ -48,9 +55,16 @@ KINDS_TO_CONTRACTS = {
 
 
 def sources_of(devnet) -> Tuple[RegistrySource, ...]:
-    """:return: every registry kind of the devnet, ids all."""
+    """List every registry kind of the devnet.
+
+    :param devnet: the running devnet.
+    :return: every registry kind of the devnet, ids all.
+    """
     return parse_registry_sources(
-        [{"kind": kind, "address": devnet.info.contracts[name], "ids": "all"} for kind, name in KINDS_TO_CONTRACTS.items()],
+        [
+            {"kind": kind, "address": devnet.info.contracts[name], "ids": "all"}
+            for kind, name in KINDS_TO_CONTRACTS.items()
+        ],
         devnet.info.chain_id,
     )
 
@@ -58,11 +72,16 @@ def sources_of(devnet) -> Tuple[RegistrySource, ...]:
 def read_snapshot(devnet, sources) -> Tuple[RegistrySnapshot, int]:
     """Drive snapshot_reader with web3 eth_call. :return: the snapshot and the number of eth_calls."""
     multicall = devnet.info.contracts["Multicall2"]
-    reader = snapshot_reader(sources, multicall, batch_size=200, max_ids=10_000, block_interval=1)
+    reader = snapshot_reader(
+        sources, multicall, batch_size=200, max_ids=10_000, block_interval=1
+    )
     request, calls = next(reader), 0
     while True:
         batch, block = request
-        data = devnet.w3.eth.call({"to": multicall, "data": "0x" + encode_batch(batch).hex()}, block_identifier=block or "latest")
+        data = devnet.w3.eth.call(
+            {"to": multicall, "data": "0x" + encode_batch(batch).hex()},
+            block_identifier=block or "latest",
+        )
         calls += 1
         try:
             request = reader.send(decode_batch(bytes(data), len(batch)))
@@ -71,9 +90,15 @@ def read_snapshot(devnet, sources) -> Tuple[RegistrySnapshot, int]:
             return RegistrySnapshot.build(block_number, reads), calls
 
 
-def fetch(devnet, snapshot: RegistrySnapshot, cache: ManifestCache) -> Tuple[Dict[str, FetchResult], int]:
+def fetch(
+    devnet, snapshot: RegistrySnapshot, cache: ManifestCache
+) -> Tuple[Dict[str, FetchResult], int]:
     """Drive manifest_fetcher against kubo's gateway. :return: results and the number of GETs."""
-    fetcher = manifest_fetcher(snapshot.digests, cache, FetchPolicy(retries=0, backoff_initial=0.01, backoff_max=0.01))
+    fetcher = manifest_fetcher(
+        snapshot.digests,
+        cache,
+        FetchPolicy(retries=0, backoff_initial=0.01, backoff_max=0.01),
+    )
     requests = 0
     try:
         _, cids = next(fetcher)
@@ -82,7 +107,9 @@ def fetch(devnet, snapshot: RegistrySnapshot, cache: ManifestCache) -> Tuple[Dic
             for cid in cids:
                 requests += 1
                 try:
-                    with urllib.request.urlopen(f"{devnet.info.ipfs_gateway_url}/ipfs/{cid}", timeout=10) as response:
+                    with urllib.request.urlopen(
+                        f"{devnet.info.ipfs_gateway_url}/ipfs/{cid}", timeout=10
+                    ) as response:
                         reply[cid] = (response.read(), "")
                 except urllib.error.HTTPError as exc:
                     reply[cid] = (None, f"HTTP {exc.code}")
@@ -92,13 +119,21 @@ def fetch(devnet, snapshot: RegistrySnapshot, cache: ManifestCache) -> Tuple[Dic
 
 
 def parse(data: bytes):
-    """:return: (manifest, problems) as the skill parses."""
+    """Parse as the skill does.
+
+    :param data: manifest bytes.
+    :return: (manifest, problems) as the skill parses.
+    """
     result = parse_manifest(data)
     return result.manifest, result.problems
 
 
 def latest_registered(registered) -> Dict[Tuple[str, int], str]:
-    """:return: (registry kind, id) -> the digest the seed wrote last."""
+    """Find the digest the seed wrote last per registry id.
+
+    :param registered: the conftest lookup of what the seed registered.
+    :return: (registry kind, id) -> the digest the seed wrote last.
+    """
     latest: Dict[Tuple[str, int], str] = {}
     for entry in registered():
         latest[(entry.registry, entry.id)] = entry.digest.lower()
@@ -109,22 +144,43 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
     """Every kind read with 'all' ids; latest digests; cold sync fetches each CID once, warm refresh none."""
     sources = sources_of(devnet)
     snapshot, cold_rpc = read_snapshot(devnet, sources)
-    got = {(r.ref.registry_kind, r.ref.mech_id): r.digest for r in snapshot.reads if r.digest}
-    assert got == latest_registered(registered)  # Olas: updated hash, not tokenURI's first
+    got = {
+        (r.ref.registry_kind, r.ref.mech_id): r.digest
+        for r in snapshot.reads
+        if r.digest
+    }
+    assert got == latest_registered(
+        registered
+    )  # Olas: updated hash, not tokenURI's first
     cache = ManifestCache()
     results, cold_ipfs = fetch(devnet, snapshot, cache)
     catalogue = refresh_catalogue(snapshot, results, parse)
-    by_shape = {e.shape: catalogue.mech(next(s for s in sources if s.kind == e.registry).ref(e.id)) for e in registered()}
+    by_shape = {
+        e.shape: catalogue.mech(
+            next(s for s in sources if s.kind == e.registry).ref(e.id)
+        )
+        for e in registered()
+    }
     assert by_shape["broken:invalid-json"].status == STATUS_INVALID
-    assert by_shape["tools+toolMetadata:raw-leaves"].status == STATUS_OK  # raw CID fallback verified
-    assert by_shape["json-in-description"].status == STATUS_OK and by_shape["json-in-description"].tools
+    assert (
+        by_shape["tools+toolMetadata:raw-leaves"].status == STATUS_OK
+    )  # raw CID fallback verified
+    assert (
+        by_shape["json-in-description"].status == STATUS_OK
+        and by_shape["json-in-description"].tools
+    )
     assert by_shape["broken:wrong-types"].status == STATUS_INVALID
-    assert mech_tools_view(catalogue) and all(item["relevant_tools"] for item in mechs_info_view(catalogue))
+    assert mech_tools_view(catalogue) and all(
+        item["relevant_tools"] for item in mechs_info_view(catalogue)
+    )
 
     warm_snapshot, warm_rpc = read_snapshot(devnet, sources)
     warm_results, warm_ipfs = fetch(devnet, warm_snapshot, cache)
     assert warm_ipfs == 0
-    assert refresh_catalogue(warm_snapshot, warm_results, parse, catalogue).digest() == catalogue.digest()
+    assert (
+        refresh_catalogue(warm_snapshot, warm_results, parse, catalogue).digest()
+        == catalogue.digest()
+    )
     print(
         json.dumps(
             {
@@ -137,7 +193,10 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="parsing.py drops object entries of `tools` (the seed's typed kwargs shape) and then returns no tools; reported to the parser's owner")
+@pytest.mark.xfail(
+    strict=True,
+    reason="parsing.py drops object entries of `tools` (the seed's typed kwargs shape) and then returns no tools; reported to the parser's owner",
+)
 def test_seed_typed_kwargs_manifest_is_parsed(devnet, registered) -> None:
     """The legacy mech registered with the seed's `tools: [{name, kwargs}]` shape yields typed tools."""
     sources = sources_of(devnet)
@@ -150,13 +209,25 @@ def test_seed_typed_kwargs_manifest_is_parsed(devnet, registered) -> None:
 
 
 def manifest(*tools: str) -> bytes:
-    """:return: a today's-shape manifest with these tools."""
+    """Build a today's-shape manifest with these tools.
+
+    :param tools: the tool names.
+    :return: a today's-shape manifest with these tools.
+    """
     return json.dumps(
         {
             "name": "period test mech",
             "description": "changes between periods",
             "tools": list(tools),
-            "toolMetadata": {t: {"name": t, "description": t, "input": {"type": "text", "description": "p"}, "output": {"type": "object", "description": "r"}} for t in tools},
+            "toolMetadata": {
+                t: {
+                    "name": t,
+                    "description": t,
+                    "input": {"type": "text", "description": "p"},
+                    "output": {"type": "object", "description": "r"},
+                }
+                for t in tools
+            },
         }
     ).encode()
 
@@ -168,11 +239,20 @@ def test_manifest_changes_between_periods(chain_snapshot, registered) -> None:
     cache = ManifestCache()
     legacy = registered(registry="legacy_mech_registry")[0]
     olas = registered(registry="olas_agent_registry", shape="tools-names-only")[0]
-    service = registered(registry="complementary_service_metadata", shape="tools+toolMetadata+input.schema")[0]
+    service = registered(
+        registry="complementary_service_metadata",
+        shape="tools+toolMetadata+input.schema",
+    )[0]
     updaters = {
-        "legacy_mech_registry": lambda digest: devnet.update_legacy_hash(legacy.owner, legacy.id, digest),
-        "olas_agent_registry": lambda digest: devnet.update_olas_agent_hash(olas.owner, olas.id, digest),
-        "complementary_service_metadata": lambda digest: devnet.change_service_hash(service.id, digest),
+        "legacy_mech_registry": lambda digest: devnet.update_legacy_hash(
+            legacy.owner, legacy.id, digest
+        ),
+        "olas_agent_registry": lambda digest: devnet.update_olas_agent_hash(
+            olas.owner, olas.id, digest
+        ),
+        "complementary_service_metadata": lambda digest: devnet.change_service_hash(
+            service.id, digest
+        ),
     }
     refs = {
         "legacy_mech_registry": sources[1].ref(legacy.id),

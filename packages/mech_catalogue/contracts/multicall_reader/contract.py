@@ -23,7 +23,9 @@ class MulticallReaderContract(Contract):
     contract_id = PUBLIC_ID
 
     @classmethod
-    def get_raw_transaction(cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any) -> JSONLike:
+    def get_raw_transaction(
+        cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any
+    ) -> JSONLike:
         """Not supported: this package only reads.
 
         :param ledger_api: the ledger API.
@@ -34,7 +36,9 @@ class MulticallReaderContract(Contract):
         raise NotImplementedError
 
     @classmethod
-    def get_raw_message(cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any) -> bytes:
+    def get_raw_message(
+        cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any
+    ) -> bytes:
         """Not supported: this package only reads.
 
         :param ledger_api: the ledger API.
@@ -45,7 +49,9 @@ class MulticallReaderContract(Contract):
         raise NotImplementedError
 
     @classmethod
-    def get_state(cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any) -> JSONLike:
+    def get_state(
+        cls, ledger_api: LedgerApi, contract_address: str, **kwargs: Any
+    ) -> JSONLike:
         """Not used; the skill calls :meth:`call` by name.
 
         :param ledger_api: the ledger API.
@@ -71,7 +77,10 @@ class MulticallReaderContract(Contract):
         :param block_identifier: block number to read at; None reads ``latest``.
         :return: ``{"data": "0x<return data hex>"}``.
         """
-        transaction = {"to": ledger_api.api.to_checksum_address(contract_address), "data": data}
+        transaction = {
+            "to": ledger_api.api.to_checksum_address(contract_address),
+            "data": data,
+        }
         block = "latest" if block_identifier is None else int(block_identifier)
         result = ledger_api.api.eth.call(transaction, block_identifier=block)
         return {"data": "0x" + bytes(result).hex()}

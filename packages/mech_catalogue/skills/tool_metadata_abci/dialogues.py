@@ -61,10 +61,15 @@ class HttpDialogues(Model, BaseHttpDialogues):
     """HTTP dialogues, as client (gateway fetches) or server (the catalogue API)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        """:param kwargs: keyword arguments of the model."""
+        """Initialise the dialogues.
+
+        :param kwargs: keyword arguments of the model.
+        """
         Model.__init__(self, **kwargs)
 
-        def role_from_first_message(message: Message, receiver_address: Address) -> BaseDialogue.Role:
+        def role_from_first_message(
+            message: Message, receiver_address: Address
+        ) -> BaseDialogue.Role:
             """Server when a request comes in or a response goes out, client otherwise.
 
             :param message: the first message of the dialogue.
@@ -72,10 +77,12 @@ class HttpDialogues(Model, BaseHttpDialogues):
             :return: the skill's role.
             """
             incoming_request = (
-                message.performative == HttpMessage.Performative.REQUEST and message.sender != receiver_address
+                message.performative == HttpMessage.Performative.REQUEST
+                and message.sender != receiver_address
             )
             outgoing_response = (
-                message.performative == HttpMessage.Performative.RESPONSE and message.sender == receiver_address
+                message.performative == HttpMessage.Performative.RESPONSE
+                and message.sender == receiver_address
             )
             if incoming_request or outgoing_response:
                 return BaseHttpDialogue.Role.SERVER

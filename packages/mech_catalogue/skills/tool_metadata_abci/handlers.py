@@ -69,9 +69,14 @@ class HttpHandler(BaseHttpHandler):
         dialogues = cast(HttpDialogues, self.context.http_dialogues)
         dialogue = cast(Optional[HttpDialogue], dialogues.update(message))
         if dialogue is None:
-            self.context.logger.warning(f"dropping HTTP request that fits no dialogue: {message.url}")
+            self.context.logger.warning(
+                f"dropping HTTP request that fits no dialogue: {message.url}"
+            )
             return
-        published = cast(Optional[PublishedCatalogue], self.context.shared_state.get(SHARED_STATE_KEY))
+        published = cast(
+            Optional[PublishedCatalogue],
+            self.context.shared_state.get(SHARED_STATE_KEY),
+        )
         params = self.context.params
         result = route(
             message.method,
@@ -84,7 +89,12 @@ class HttpHandler(BaseHttpHandler):
         if result is None:
             result = HttpResult(
                 404,
-                {"error": {"code": "unknown_path", "message": f"{message.url} is not served; try GET /tools"}},
+                {
+                    "error": {
+                        "code": "unknown_path",
+                        "message": f"{message.url} is not served; try GET /tools",
+                    }
+                },
             )
         response = dialogue.reply(
             performative=HttpMessage.Performative.RESPONSE,

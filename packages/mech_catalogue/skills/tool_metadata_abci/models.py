@@ -25,7 +25,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     Event,
 )
 from packages.valory.skills.abstract_round_abci.base import AbciApp
-from packages.valory.skills.abstract_round_abci.models import BaseParams
+from packages.valory.skills.abstract_round_abci.models import (
+    BaseParams,
+)
 from packages.valory.skills.abstract_round_abci.models import (
     BenchmarkTool as BaseBenchmarkTool,
 )
@@ -66,46 +68,85 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         :raises ParameterError: a parameter has a wrong value (the message names it).
         """
         self.chain_id: int = self._ensure("chain_id", kwargs, int)
-        _require(self.chain_id > 0, f"chain_id must be a positive EIP-155 chain id; got {self.chain_id}")
+        _require(
+            self.chain_id > 0,
+            f"chain_id must be a positive EIP-155 chain id; got {self.chain_id}",
+        )
         self.multicall2_address: str = self._ensure("multicall2_address", kwargs, str)
         _require(
-            self.multicall2_address.startswith("0x") and len(self.multicall2_address) == 42,
+            self.multicall2_address.startswith("0x")
+            and len(self.multicall2_address) == 42,
             f"multicall2_address must be the 0x-prefixed address of Multicall2 on chain {self.chain_id}; "
             f"got {self.multicall2_address!r}",
         )
         raw_registries = self._ensure("registries", kwargs, list)
         try:
-            self.registry_sources: Tuple[RegistrySource, ...] = parse_registry_sources(raw_registries, self.chain_id)
+            self.registry_sources: Tuple[RegistrySource, ...] = parse_registry_sources(
+                raw_registries, self.chain_id
+            )
         except RegistryConfigError as exc:
             raise ParameterError(str(exc)) from exc
-        _require(bool(self.registry_sources), "registries is empty; configure at least one registry to read")
-        self.max_ids_per_registry: int = self._positive_int("max_ids_per_registry", kwargs)
-        self.multicall_batch_size: int = self._positive_int("multicall_batch_size", kwargs)
-        self.snapshot_block_interval: int = self._positive_int("snapshot_block_interval", kwargs)
+        _require(
+            bool(self.registry_sources),
+            "registries is empty; configure at least one registry to read",
+        )
+        self.max_ids_per_registry: int = self._positive_int(
+            "max_ids_per_registry", kwargs
+        )
+        self.multicall_batch_size: int = self._positive_int(
+            "multicall_batch_size", kwargs
+        )
+        self.snapshot_block_interval: int = self._positive_int(
+            "snapshot_block_interval", kwargs
+        )
         self.ipfs_fetch_mode: str = self._ensure("ipfs_fetch_mode", kwargs, str)
         _require(
             self.ipfs_fetch_mode in FETCH_MODES,
             f"ipfs_fetch_mode must be one of {', '.join(FETCH_MODES)}; got {self.ipfs_fetch_mode!r}",
         )
-        self.ipfs_gateway_url: str = self._ensure("ipfs_gateway_url", kwargs, str).rstrip("/")
+        self.ipfs_gateway_url: str = self._ensure(
+            "ipfs_gateway_url", kwargs, str
+        ).rstrip("/")
         _require(
             self.ipfs_gateway_url.startswith(("http://", "https://")),
             f"ipfs_gateway_url must be an http(s) URL such as http://127.0.0.2:8080; got {self.ipfs_gateway_url!r}",
         )
-        self.fetch_timeout_seconds: float = self._positive_float("fetch_timeout_seconds", kwargs)
+        self.fetch_timeout_seconds: float = self._positive_float(
+            "fetch_timeout_seconds", kwargs
+        )
         self.fetch_retries: int = self._ensure("fetch_retries", kwargs, int)
-        _require(self.fetch_retries >= 0, f"fetch_retries must be >= 0; got {self.fetch_retries}")
-        self.fetch_backoff_initial_seconds: float = self._positive_float("fetch_backoff_initial_seconds", kwargs)
-        self.fetch_backoff_factor: float = self._positive_float("fetch_backoff_factor", kwargs)
-        _require(self.fetch_backoff_factor >= 1.0, f"fetch_backoff_factor must be >= 1; got {self.fetch_backoff_factor}")
-        self.fetch_backoff_max_seconds: float = self._positive_float("fetch_backoff_max_seconds", kwargs)
+        _require(
+            self.fetch_retries >= 0,
+            f"fetch_retries must be >= 0; got {self.fetch_retries}",
+        )
+        self.fetch_backoff_initial_seconds: float = self._positive_float(
+            "fetch_backoff_initial_seconds", kwargs
+        )
+        self.fetch_backoff_factor: float = self._positive_float(
+            "fetch_backoff_factor", kwargs
+        )
+        _require(
+            self.fetch_backoff_factor >= 1.0,
+            f"fetch_backoff_factor must be >= 1; got {self.fetch_backoff_factor}",
+        )
+        self.fetch_backoff_max_seconds: float = self._positive_float(
+            "fetch_backoff_max_seconds", kwargs
+        )
         self.fetch_concurrency: int = self._positive_int("fetch_concurrency", kwargs)
         self.max_manifest_bytes: int = self._positive_int("max_manifest_bytes", kwargs)
-        self.manifest_cache_dir: Optional[str] = self._ensure("manifest_cache_dir", kwargs, Optional[str])
-        self.fetch_round_timeout_seconds: float = self._positive_float("fetch_round_timeout_seconds", kwargs)
-        self.catalogue_max_age_seconds: float = self._positive_float("catalogue_max_age_seconds", kwargs)
+        self.manifest_cache_dir: Optional[str] = self._ensure(
+            "manifest_cache_dir", kwargs, Optional[str]
+        )
+        self.fetch_round_timeout_seconds: float = self._positive_float(
+            "fetch_round_timeout_seconds", kwargs
+        )
+        self.catalogue_max_age_seconds: float = self._positive_float(
+            "catalogue_max_age_seconds", kwargs
+        )
         self.tools_page_size: int = self._positive_int("tools_page_size", kwargs)
-        self.mech_addresses: Dict[str, str] = self._ensure("mech_addresses", kwargs, dict)
+        self.mech_addresses: Dict[str, str] = self._ensure(
+            "mech_addresses", kwargs, dict
+        )
         for key, value in self.mech_addresses.items():
             _require(
                 isinstance(value, str) and value.startswith("0x") and len(value) == 42,
@@ -120,7 +161,10 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
 
     def _positive_float(self, key: str, kwargs: Dict[str, Any]) -> float:
         value = self._ensure(key, kwargs, float)
-        _require(value > 0, f"{key} must be a positive number of seconds or a factor; got {value}")
+        _require(
+            value > 0,
+            f"{key} must be a positive number of seconds or a factor; got {value}",
+        )
         return float(value)
 
 
@@ -133,7 +177,11 @@ class SharedState(BaseSharedState):
     abci_app_cls: Type[AbciApp] = ToolMetadataAbciApp
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """:param args: positional arguments. :param kwargs: keyword arguments."""
+        """Initialise the shared state.
+
+        :param args: positional arguments.
+        :param kwargs: keyword arguments.
+        """
         super().__init__(*args, **kwargs)
         self.manifest_cache: ManifestCache = ManifestCache()
         self.published: Optional[PublishedCatalogue] = None
@@ -143,11 +191,17 @@ class SharedState(BaseSharedState):
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""
         super().setup()
         params = self.context.params
-        ToolMetadataAbciApp.event_to_timeout[Event.ROUND_TIMEOUT] = params.round_timeout_seconds
-        ToolMetadataAbciApp.event_to_timeout[Event.FETCH_TIMEOUT] = params.fetch_round_timeout_seconds
+        ToolMetadataAbciApp.event_to_timeout[Event.ROUND_TIMEOUT] = (
+            params.round_timeout_seconds
+        )
+        ToolMetadataAbciApp.event_to_timeout[Event.FETCH_TIMEOUT] = (
+            params.fetch_round_timeout_seconds
+        )
         self.manifest_cache = ManifestCache(params.manifest_cache_dir)
         db = self.round_sequence.latest_synchronized_data.db
-        missing = {k: v for k, v in CROSS_PERIOD_DEFAULTS.items() if db.get(k, None) is None}
+        missing = {
+            k: v for k, v in CROSS_PERIOD_DEFAULTS.items() if db.get(k, None) is None
+        }
         if missing:
             db.update(**missing)
 

@@ -71,7 +71,10 @@ class ToolMetadataAbciApp(AbciApp[Event]):
         FinishedCatalogueReadyRound: {},
         FinishedWithoutUpdateRound: {},
     }
-    final_states: Set[AppState] = {FinishedCatalogueReadyRound, FinishedWithoutUpdateRound}
+    final_states: Set[AppState] = {
+        FinishedCatalogueReadyRound,
+        FinishedWithoutUpdateRound,
+    }
     event_to_timeout: Dict[Event, float] = {
         Event.ROUND_TIMEOUT: 30.0,
         Event.FETCH_TIMEOUT: 120.0,

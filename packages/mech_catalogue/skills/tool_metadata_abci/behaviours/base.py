@@ -29,25 +29,38 @@ class ChainReadError(Exception):
     """A Multicall2 read failed as a whole (RPC error, wrong address); the message says which."""
 
 
-class ToolMetadataBaseBehaviour(BaseBehaviour, ABC):  # pylint: disable=too-many-ancestors
+class ToolMetadataBaseBehaviour(
+    BaseBehaviour, ABC
+):  # pylint: disable=too-many-ancestors
     """Base behaviour: typed params, synchronized data and skill state."""
 
     @property
     def params(self) -> ToolMetadataParams:
-        """:return: the skill parameters."""
+        """Get the skill parameters.
+
+        :return: the skill parameters.
+        """
         return cast(ToolMetadataParams, super().params)
 
     @property
     def synchronized_data(self) -> SynchronizedData:
-        """:return: the synchronized data of this app."""
+        """Get the synchronized data of this app.
+
+        :return: the synchronized data of this app.
+        """
         return cast(SynchronizedData, super().synchronized_data)
 
     @property
     def skill_state(self) -> SharedState:
-        """:return: the skill's shared state model (manifest cache, published catalogue)."""
+        """Get the skill's shared state model.
+
+        :return: the skill's shared state model (manifest cache, published catalogue).
+        """
         return cast(SharedState, self.context.state)
 
-    def multicall(self, calls: Sequence[Call], block: Optional[int]) -> Generator[None, None, BatchResult]:
+    def multicall(
+        self, calls: Sequence[Call], block: Optional[int]
+    ) -> Generator[None, None, BatchResult]:
         """Run one Multicall2 ``tryBlockAndAggregate(false, calls)`` through the ledger connection.
 
         :param calls: the calls (at most ``multicall_batch_size``).
@@ -74,6 +87,8 @@ class ToolMetadataBaseBehaviour(BaseBehaviour, ABC):  # pylint: disable=too-many
             )
         data = str(response.state.body.get("data", ""))
         try:
-            return decode_batch(bytes.fromhex(data[2:] if data.startswith("0x") else data), len(calls))
+            return decode_batch(
+                bytes.fromhex(data[2:] if data.startswith("0x") else data), len(calls)
+            )
         except (RegistryDecodeError, ValueError) as exc:
             raise ChainReadError(str(exc)) from exc

@@ -35,13 +35,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import Catalogue
 from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import (
     FetchManifestsRound,
 )
-from packages.valory.protocols.http.message import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
 from packages.valory.skills.abstract_round_abci.models import Requests
 
 
-class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too-many-ancestors
+class FetchManifestsBehaviour(
+    ToolMetadataBaseBehaviour
+):  # pylint: disable=too-many-ancestors
     """Build the catalogue from the agreed snapshot and send its digest."""
 
     matching_round = FetchManifestsRound
@@ -58,7 +59,9 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
             catalogue: Optional[Catalogue] = None
             if snapshot is not None:
                 fetched = yield from self.fetch_all(snapshot)
-                catalogue = refresh_catalogue(snapshot, fetched, self.parse, self.previous_catalogue())
+                catalogue = refresh_catalogue(
+                    snapshot, fetched, self.parse, self.previous_catalogue()
+                )
                 self.skill_state.candidate = (catalogue, snapshot)
             payload = self.payload_for(catalogue)
         with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
@@ -67,8 +70,11 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
         self.set_done()
 
     def payload_for(self, catalogue: Optional[Catalogue]) -> CataloguePayload:
-        """:param catalogue: the catalogue built, None when there is no snapshot to build from.
-        :return: the payload (all None without a catalogue, which leads to the NONE event)."""
+        """Build the payload for a catalogue.
+
+        :param catalogue: the catalogue built, None when there is no snapshot to build from.
+        :return: the payload (all None without a catalogue, which leads to the NONE event).
+        """
         if catalogue is None:
             return CataloguePayload(self.context.agent_address, None, None, None)
         compact = {"separators": (",", ":"), "sort_keys": True}
@@ -80,20 +86,32 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
         )
 
     def previous_catalogue(self) -> Optional[Catalogue]:
-        """:return: this agent's published catalogue when it is the one the agents last agreed on, else None."""
+        """Get this agent's published catalogue when it is the one the agents last agreed on.
+
+        :return: this agent's published catalogue when it is the one the agents last agreed on, else None.
+        """
         published = self.skill_state.published
-        if published is None or published.catalogue_digest != self.synchronized_data.catalogue_digest:
+        if (
+            published is None
+            or published.catalogue_digest != self.synchronized_data.catalogue_digest
+        ):
             return None
         return published.catalogue
 
     def parse(self, data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
-        """:param data: verified manifest bytes. :return: ``(manifest or None, problems)``."""
+        """Parse verified manifest bytes with the parameters' size cap.
+
+        :param data: verified manifest bytes.
+        :return: ``(manifest or None, problems)``.
+        """
         result = parse_manifest(data, Limits(max_bytes=self.params.max_manifest_bytes))
         return result.manifest, result.problems
 
     # --- fetching --------------------------------------------------------------------
 
-    def fetch_all(self, snapshot: RegistrySnapshot) -> Generator[None, None, Dict[str, FetchResult]]:
+    def fetch_all(
+        self, snapshot: RegistrySnapshot
+    ) -> Generator[None, None, Dict[str, FetchResult]]:
         """Drive ``domain.fetching.manifest_fetcher`` over the snapshot's digests.
 
         :param snapshot: the agreed snapshot.
@@ -108,7 +126,9 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
             backoff_max=params.fetch_backoff_max_seconds,
             max_bytes=params.max_manifest_bytes,
         )
-        fetcher = manifest_fetcher(snapshot.digests, self.skill_state.manifest_cache, policy)
+        fetcher = manifest_fetcher(
+            snapshot.digests, self.skill_state.manifest_cache, policy
+        )
         try:
             wait, cids = next(fetcher)
             while True:
@@ -119,7 +139,9 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
         except StopIteration as done:
             return cast(Dict[str, FetchResult], done.value)
 
-    def fetch_many(self, cids: List[str]) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
+    def fetch_many(
+        self, cids: List[str]
+    ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
         """Fetch CIDs, ``fetch_concurrency`` at a time.
 
         :param cids: the CIDs.
@@ -137,13 +159,17 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
             out.update(got)
         return out
 
-    def _gateway_get(self, cids: List[str]) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
+    def _gateway_get(
+        self, cids: List[str]
+    ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
         """GET ``<ipfs_gateway_url>/ipfs/<cid>`` for each CID, all in flight at once."""
         replies: Dict[str, Any] = {}
         requests = cast(Requests, self.context.requests)
         for cid in cids:
             message, dialogue = self._build_http_request_message(
-                method="GET", url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}", headers={"Accept": "application/octet-stream"}
+                method="GET",
+                url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
+                headers={"Accept": "application/octet-stream"},
             )
             nonce = self._get_request_nonce_from_dialogue(dialogue)
             requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
@@ -153,19 +179,26 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
         for cid in cids:
             reply = replies.get(cid)
             if reply is None:
-                out[cid] = (None, f"no answer within fetch_timeout_seconds={self.params.fetch_timeout_seconds}")
+                out[cid] = (
+                    None,
+                    f"no answer within fetch_timeout_seconds={self.params.fetch_timeout_seconds}",
+                )
             elif not 200 <= reply.status_code < 300:
                 out[cid] = (None, f"gateway answered HTTP {reply.status_code}")
             else:
                 out[cid] = (bytes(reply.body), "")
         return out
 
-    def _ipfs_get(self, cids: List[str]) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
+    def _ipfs_get(
+        self, cids: List[str]
+    ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
         """Fetch each CID through the ``valory/ipfs`` connection, all in flight at once."""
         replies: Dict[str, Any] = {}
         requests = cast(Requests, self.context.requests)
         for cid in cids:
-            message, dialogue = self._build_ipfs_get_file_req(cid, self.params.fetch_timeout_seconds)
+            message, dialogue = self._build_ipfs_get_file_req(
+                cid, self.params.fetch_timeout_seconds
+            )
             nonce = self._get_request_nonce_from_dialogue(dialogue)
             requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
             self.context.outbox.put_message(message=message)
@@ -174,9 +207,18 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
         for cid in cids:
             reply = replies.get(cid)
             if reply is None:
-                out[cid] = (None, f"no answer within fetch_timeout_seconds={self.params.fetch_timeout_seconds}")
-            elif reply.performative != IpfsMessage.Performative.FILES or len(reply.files) != 1:
-                out[cid] = (None, f"IPFS connection answered {reply.performative.value}: {getattr(reply, 'reason', '')}")
+                out[cid] = (
+                    None,
+                    f"no answer within fetch_timeout_seconds={self.params.fetch_timeout_seconds}",
+                )
+            elif (
+                reply.performative != IpfsMessage.Performative.FILES
+                or len(reply.files) != 1
+            ):
+                out[cid] = (
+                    None,
+                    f"IPFS connection answered {reply.performative.value}: {getattr(reply, 'reason', '')}",
+                )
             else:
                 out[cid] = (next(iter(reply.files.values())).encode("utf-8"), "")
         return out
@@ -193,6 +235,10 @@ class FetchManifestsBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too
     def _wait_replies(self, replies: Dict[str, Any], expected: int) -> Generator:
         """Wait until every reply arrived or ``fetch_timeout_seconds`` passed (missing ones count as failed)."""
         try:
-            yield from self.wait_for_condition(lambda: len(replies) >= expected, self.params.fetch_timeout_seconds)
+            yield from self.wait_for_condition(
+                lambda: len(replies) >= expected, self.params.fetch_timeout_seconds
+            )
         except TimeoutException:
-            self.context.logger.warning(f"{expected - len(replies)} IPFS requests unanswered after {self.params.fetch_timeout_seconds}s")
+            self.context.logger.warning(
+                f"{expected - len(replies)} IPFS requests unanswered after {self.params.fetch_timeout_seconds}s"
+            )

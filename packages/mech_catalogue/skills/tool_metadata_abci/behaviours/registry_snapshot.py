@@ -22,7 +22,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.registry_snapshot 
 )
 
 
-class RegistrySnapshotBehaviour(ToolMetadataBaseBehaviour):  # pylint: disable=too-many-ancestors
+class RegistrySnapshotBehaviour(
+    ToolMetadataBaseBehaviour
+):  # pylint: disable=too-many-ancestors
     """Read the registries through Multicall2 and send the snapshot and its digest."""
 
     matching_round = RegistrySnapshotRound

@@ -46,7 +46,9 @@ PARSER_FAILED = "parser_failed"
 ParseFn = Callable[[bytes], Tuple[Optional[Manifest], Tuple[Problem, ...]]]
 
 
-def backoff_delays(retries: int, initial: float, factor: float, cap: float) -> Tuple[float, ...]:
+def backoff_delays(
+    retries: int, initial: float, factor: float, cap: float
+) -> Tuple[float, ...]:
     """Delays before each retry (exponential backoff, capped).
 
     :param retries: how many retries after the first attempt (>= 0).
@@ -77,12 +79,26 @@ class FetchResult:
 
     @classmethod
     def ok(cls, digest: str, cid: str, data: bytes) -> "FetchResult":
-        """:param digest: the digest. :param cid: the CID that verified. :param data: the bytes. :return: a success."""
+        """Build a verified result.
+
+        :param digest: the digest.
+        :param cid: the CID that verified.
+        :param data: the bytes.
+        :return: a success.
+        """
         return cls(digest, cid, data)
 
     @classmethod
-    def unavailable(cls, digest: str, cids: Iterable[str], detail: str) -> "FetchResult":
-        """:param digest: the digest. :param cids: CIDs tried. :param detail: last error. :return: a failure."""
+    def unavailable(
+        cls, digest: str, cids: Iterable[str], detail: str
+    ) -> "FetchResult":
+        """Build a failed result.
+
+        :param digest: the digest.
+        :param cids: CIDs tried.
+        :param detail: last error.
+        :return: a failure.
+        """
         tried = ", ".join(cids)
         return cls(
             digest,
@@ -96,7 +112,12 @@ class FetchResult:
 
     @classmethod
     def mismatch(cls, digest: str, cid: str) -> "FetchResult":
-        """:param digest: the digest. :param cid: the CID fetched. :return: a failure."""
+        """Build a failed result.
+
+        :param digest: the digest.
+        :param cid: the CID fetched.
+        :return: a failure.
+        """
         return cls(
             digest,
             cid=cid,
@@ -110,7 +131,14 @@ class FetchResult:
 
     @classmethod
     def too_large(cls, digest: str, cid: str, size: int, cap: int) -> "FetchResult":
-        """:param digest: the digest. :param cid: the CID. :param size: bytes seen. :param cap: the cap. :return: a failure."""
+        """Build a failed result.
+
+        :param digest: the digest.
+        :param cid: the CID.
+        :param size: bytes seen.
+        :param cap: the cap.
+        :return: a failure.
+        """
         return cls(
             digest,
             cid=cid,
@@ -131,7 +159,10 @@ class ManifestCache:
     """
 
     def __init__(self, directory: Optional[str] = None) -> None:
-        """:param directory: where to mirror entries (created when missing); None keeps them in memory only."""
+        """Create an empty cache.
+
+        :param directory: where to mirror entries (created when missing); None keeps them in memory only.
+        """
         self._entries: Dict[str, bytes] = {}
         self._directory = directory
         if directory:
@@ -142,9 +173,15 @@ class ManifestCache:
             return None
         return os.path.join(self._directory, cid)
 
-    def get(self, cid: str, verify: Optional[Callable[[bytes], bool]] = None) -> Optional[bytes]:
-        """:param cid: the CID. :param verify: re-check for bytes read from disk.
-        :return: the cached bytes, or None on a miss (or a disk entry that fails ``verify``)."""
+    def get(
+        self, cid: str, verify: Optional[Callable[[bytes], bool]] = None
+    ) -> Optional[bytes]:
+        """Look a CID up.
+
+        :param cid: the CID.
+        :param verify: re-check for bytes read from disk.
+        :return: the cached bytes, or None on a miss (or a disk entry that fails ``verify``).
+        """
         if cid in self._entries:
             return self._entries[cid]
         path = self._path(cid)
@@ -158,7 +195,11 @@ class ManifestCache:
         return data
 
     def put(self, cid: str, data: bytes) -> None:
-        """:param cid: the CID the bytes verified against. :param data: the bytes."""
+        """Store verified bytes.
+
+        :param cid: the CID the bytes verified against.
+        :param data: the bytes.
+        """
         self._entries[cid] = data
         path = self._path(cid)
         if path is not None:
@@ -168,11 +209,18 @@ class ManifestCache:
             os.replace(tmp, path)
 
     def __contains__(self, cid: object) -> bool:
-        """:param cid: a CID. :return: True when held in memory."""
+        """Check membership in memory.
+
+        :param cid: a CID.
+        :return: True when held in memory.
+        """
         return cid in self._entries
 
     def __len__(self) -> int:
-        """:return: entries held in memory."""
+        """Count entries held in memory.
+
+        :return: entries held in memory.
+        """
         return len(self._entries)
 
 
@@ -185,19 +233,40 @@ def _kept(previous: Mech, reason: Problem) -> Mech:
     return replace(previous, problems=tuple(previous.problems) + (reason, note))
 
 
-def _failed_mech(read: DigestRead, previous: Optional[Mech], status: str, reason: Problem, cid: str, block: int) -> Mech:
+def _failed_mech(
+    read: DigestRead,
+    previous: Optional[Mech],
+    status: str,
+    reason: Problem,
+    cid: str,
+    block: int,
+) -> Mech:
     if previous is not None and previous.status == STATUS_OK:
         return _kept(previous, reason)
-    return Mech(ref=read.ref, digest=read.digest, cid=cid, status=status, problems=(reason,), observed_block=block)
+    return Mech(
+        ref=read.ref,
+        digest=read.digest,
+        cid=cid,
+        status=status,
+        problems=(reason,),
+        observed_block=block,
+    )
 
 
-def _parse_guarded(parse: ParseFn, data: bytes, cid: str) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
+def _parse_guarded(
+    parse: ParseFn, data: bytes, cid: str
+) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
     """Run the parser; a parser bug quarantines the one manifest instead of stopping the agent."""
     try:
         return parse(data)
-    except Exception as exc:  # pylint: disable=broad-except  # a parser bug must not stop the period
+    except (
+        Exception
+    ) as exc:  # pylint: disable=broad-except  # a parser bug must not stop the period
         return None, (
-            error(PARSER_FAILED, f"the manifest parser failed on {cid} ({exc!r}); the mech is quarantined, report this manifest"),
+            error(
+                PARSER_FAILED,
+                f"the manifest parser failed on {cid} ({exc!r}); the mech is quarantined, report this manifest",
+            ),
         )
 
 
@@ -229,14 +298,22 @@ def refresh_catalogue(
             mechs.append(_failed_mech(read, old, STATUS_UNAVAILABLE, reason, "", block))
             continue
         if not read.digest:
-            mechs.append(Mech(ref=read.ref, status=STATUS_NO_HASH, observed_block=block))
+            mechs.append(
+                Mech(ref=read.ref, status=STATUS_NO_HASH, observed_block=block)
+            )
             continue
         result = fetched.get(read.digest)
         if result is None:
-            result = FetchResult.unavailable(read.digest, (), "not fetched in this period")
+            result = FetchResult.unavailable(
+                read.digest, (), "not fetched in this period"
+            )
         if result.data is None:
-            reason = result.problem or error(FETCH_FAILED, f"no bytes for digest {read.digest}")
-            mechs.append(_failed_mech(read, old, result.status, reason, result.cid, block))
+            reason = result.problem or error(
+                FETCH_FAILED, f"no bytes for digest {read.digest}"
+            )
+            mechs.append(
+                _failed_mech(read, old, result.status, reason, result.cid, block)
+            )
             continue
         manifest, problems = _parse_guarded(parse, result.data, result.cid)
         if manifest is not None and not manifest.tools:
@@ -244,26 +321,43 @@ def refresh_catalogue(
         if manifest is None:
             reason = next(
                 (p for p in problems if p.is_error),
-                error(MANIFEST_REJECTED, f"manifest {result.cid} was rejected by the parser"),
+                error(
+                    MANIFEST_REJECTED,
+                    f"manifest {result.cid} was rejected by the parser",
+                ),
             )
             if old is not None and old.status == STATUS_OK:
                 mechs.append(_kept(old, reason))
             else:
                 mechs.append(
                     Mech.from_manifest(
-                        read.ref, None, tuple(problems) or (reason,), read.digest, result.cid, block, STATUS_INVALID
+                        read.ref,
+                        None,
+                        tuple(problems) or (reason,),
+                        read.digest,
+                        result.cid,
+                        block,
+                        STATUS_INVALID,
                     )
                 )
             continue
         mechs.append(
-            Mech.from_manifest(read.ref, manifest, tuple(problems), read.digest, result.cid, block)
+            Mech.from_manifest(
+                read.ref, manifest, tuple(problems), read.digest, result.cid, block
+            )
         )
     return Catalogue.build(mechs)
 
 
-def digests_to_fetch(snapshot: RegistrySnapshot, cached: Callable[[str], bool]) -> Tuple[str, ...]:
-    """:param snapshot: the agreed snapshot. :param cached: digest -> True when its bytes are cached.
-    :return: the digests that still need a network fetch, sorted."""
+def digests_to_fetch(
+    snapshot: RegistrySnapshot, cached: Callable[[str], bool]
+) -> Tuple[str, ...]:
+    """List the digests that still need a network fetch.
+
+    :param snapshot: the agreed snapshot.
+    :param cached: digest -> True when its bytes are cached.
+    :return: the digests that still need a network fetch, sorted.
+    """
     return tuple(d for d in snapshot.digests if not cached(d))
 
 
@@ -296,7 +390,9 @@ class FetchPolicy:
     max_bytes: int = 1_048_576
 
 
-def _cached(cache: ManifestCache, digest: str, cids: Tuple[str, ...]) -> Optional[FetchResult]:
+def _cached(
+    cache: ManifestCache, digest: str, cids: Tuple[str, ...]
+) -> Optional[FetchResult]:
     for codec, cid in zip(FETCH_CODECS, cids):
         data = cache.get(cid, verify=lambda d, c=codec: verify(d, digest, c).ok)
         if data is not None:
@@ -304,7 +400,14 @@ def _cached(cache: ManifestCache, digest: str, cids: Tuple[str, ...]) -> Optiona
     return None
 
 
-def _checked(cache: ManifestCache, policy: FetchPolicy, digest: str, codec: str, cid: str, data: Optional[bytes]) -> Optional[FetchResult]:
+def _checked(
+    cache: ManifestCache,
+    policy: FetchPolicy,
+    digest: str,
+    codec: str,
+    cid: str,
+    data: Optional[bytes],
+) -> Optional[FetchResult]:
     if data is None:
         return None
     if len(data) > policy.max_bytes:
@@ -342,14 +445,21 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
         try:
             cids[digest] = candidate_cids(digest)
         except CidError as exc:
-            results[digest] = FetchResult(digest, status=STATUS_INVALID, problem=exc.problem)
+            results[digest] = FetchResult(
+                digest, status=STATUS_INVALID, problem=exc.problem
+            )
             continue
         hit = _cached(cache, digest, cids[digest])
         if hit is not None:
             results[digest] = hit
         else:
             pending.append((digest, 0, 0))
-    delays = backoff_delays(policy.retries, policy.backoff_initial, policy.backoff_factor, policy.backoff_max)
+    delays = backoff_delays(
+        policy.retries,
+        policy.backoff_initial,
+        policy.backoff_factor,
+        policy.backoff_max,
+    )
     got_bytes: Dict[str, bool] = {}
     wait = 0.0
     while pending:
@@ -360,7 +470,9 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
             cid = cids[digest][codec_index]
             data, failure = reply.get(cid, (None, "no response"))
             got_bytes[digest] = got_bytes.get(digest, False) or data is not None
-            outcome = _checked(cache, policy, digest, FETCH_CODECS[codec_index], cid, data)
+            outcome = _checked(
+                cache, policy, digest, FETCH_CODECS[codec_index], cid, data
+            )
             if outcome is not None:
                 results[digest] = outcome
             elif tries < len(delays):
@@ -371,6 +483,8 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
             elif got_bytes[digest]:
                 results[digest] = FetchResult.mismatch(digest, cid)
             else:
-                results[digest] = FetchResult.unavailable(digest, cids[digest], f"{cid}: {failure}")
+                results[digest] = FetchResult.unavailable(
+                    digest, cids[digest], f"{cid}: {failure}"
+                )
         pending = retry
     return results

@@ -47,14 +47,26 @@ class HttpResult:
 
     @property
     def status_text(self) -> str:
-        """:return: the reason phrase."""
-        return {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 503: "Service Unavailable"}.get(
-            self.status_code, ""
-        )
+        """Get the HTTP reason phrase.
+
+        :return: the reason phrase.
+        """
+        return {
+            200: "OK",
+            400: "Bad Request",
+            404: "Not Found",
+            405: "Method Not Allowed",
+            503: "Service Unavailable",
+        }.get(self.status_code, "")
 
     def body_bytes(self) -> bytes:
-        """:return: the body as compact UTF-8 JSON."""
-        return json.dumps(self.body, separators=(",", ":"), sort_keys=True).encode("utf-8")
+        """Serialise the body.
+
+        :return: the body as compact UTF-8 JSON.
+        """
+        return json.dumps(self.body, separators=(",", ":"), sort_keys=True).encode(
+            "utf-8"
+        )
 
 
 def _error(status: int, code: str, message: str) -> HttpResult:
@@ -62,12 +74,20 @@ def _error(status: int, code: str, message: str) -> HttpResult:
 
 
 def encode_cursor(offset: int) -> str:
-    """:param offset: index of the next tool. :return: the opaque cursor."""
+    """Encode a page cursor.
+
+    :param offset: index of the next tool.
+    :return: the opaque cursor.
+    """
     return base64.urlsafe_b64encode(f"offset:{offset}".encode()).decode().rstrip("=")
 
 
 def decode_cursor(cursor: str) -> Optional[int]:
-    """:param cursor: from :func:`encode_cursor`. :return: the offset, None when the cursor is not ours."""
+    """Decode a page cursor.
+
+    :param cursor: from :func:`encode_cursor`.
+    :return: the offset, None when the cursor is not ours.
+    """
     try:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
     except (binascii.Error, UnicodeDecodeError, ValueError):
@@ -77,7 +97,9 @@ def decode_cursor(cursor: str) -> Optional[int]:
     return int(text[7:])
 
 
-def mcp_tool(name: str, tools: Tuple[Tool, ...], exported: Optional[str] = None) -> Dict[str, Any]:
+def mcp_tool(
+    name: str, tools: Tuple[Tool, ...], exported: Optional[str] = None
+) -> Dict[str, Any]:
     """One MCP ``Tool`` for a tool name (``exporters.mcp_tool.to_mcp_tool`` of the first offer).
 
     :param name: the tool name.
@@ -97,31 +119,53 @@ def _grouped(catalogue: Catalogue) -> List[Tuple[str, Tuple[Tool, ...]]]:
     return [(name, catalogue.tools_named(name)) for name in catalogue.tool_names()]
 
 
-def list_tools(published: Optional[PublishedCatalogue], cursor: Optional[str], page_size: int) -> HttpResult:
-    """:param published: the catalogue (None before the first agreement). :param cursor: from a previous page.
-    :param page_size: tools per page. :return: the MCP ``tools/list`` result page."""
+def list_tools(
+    published: Optional[PublishedCatalogue], cursor: Optional[str], page_size: int
+) -> HttpResult:
+    """Answer ``GET /tools``.
+
+    :param published: the catalogue (None before the first agreement).
+    :param cursor: from a previous page.
+    :param page_size: tools per page.
+    :return: the MCP ``tools/list`` result page.
+    """
     offset = 0
     if cursor is not None:
         decoded = decode_cursor(cursor)
         if decoded is None:
-            return _error(400, "invalid_cursor", f"cursor {cursor!r} was not issued by this API; omit it to start over")
+            return _error(
+                400,
+                "invalid_cursor",
+                f"cursor {cursor!r} was not issued by this API; omit it to start over",
+            )
         offset = decoded
     if published is None:
         return HttpResult(200, {"tools": []})
     groups = _grouped(published.catalogue)
     names = export_names([name for name, _ in groups], MCP_RULE)
     page = groups[offset : offset + page_size]
-    body: Dict[str, Any] = {"tools": [mcp_tool(name, tools, names[name]) for name, tools in page]}
+    body: Dict[str, Any] = {
+        "tools": [mcp_tool(name, tools, names[name]) for name, tools in page]
+    }
     if offset + page_size < len(groups):
         body["nextCursor"] = encode_cursor(offset + page_size)
     return HttpResult(200, body)
 
 
 def show_tool(published: Optional[PublishedCatalogue], name: str) -> HttpResult:
-    """:param published: the catalogue. :param name: the tool name. :return: every mech's offer of it."""
+    """Answer ``GET /tools/<name>``.
+
+    :param published: the catalogue.
+    :param name: the tool name.
+    :return: every mech's offer of it.
+    """
     tools = published.catalogue.tools_named(name) if published is not None else ()
     if not tools:
-        return _error(404, "unknown_tool", f"no mech in the catalogue offers a tool named {name!r}; see GET /tools")
+        return _error(
+            404,
+            "unknown_tool",
+            f"no mech in the catalogue offers a tool named {name!r}; see GET /tools",
+        )
     return HttpResult(
         200,
         {
@@ -129,14 +173,22 @@ def show_tool(published: Optional[PublishedCatalogue], name: str) -> HttpResult:
             "collision": len(tools) > 1,
             "mcp": mcp_tool(name, tools),
             "offers": [
-                {"mech": t.provenance.mech.to_dict() if t.provenance.mech else None, "tool": t.to_dict()} for t in tools
+                {
+                    "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
+                    "tool": t.to_dict(),
+                }
+                for t in tools
             ],
         },
     )
 
 
 def list_mechs(published: Optional[PublishedCatalogue]) -> HttpResult:
-    """:param published: the catalogue. :return: every mech with status, provenance and problems."""
+    """Answer ``GET /mechs``.
+
+    :param published: the catalogue.
+    :return: every mech with status, provenance and problems.
+    """
     if published is None:
         return HttpResult(200, {"mechs": []})
     block = published.block_number
@@ -161,11 +213,20 @@ def list_mechs(published: Optional[PublishedCatalogue]) -> HttpResult:
     )
 
 
-def healthcheck(published: Optional[PublishedCatalogue], now: float, max_age_seconds: float) -> HttpResult:
-    """:param published: the catalogue. :param now: unix time. :param max_age_seconds: freshness limit.
-    :return: 200 with status fresh, or 503 with status stale / no_catalogue."""
+def healthcheck(
+    published: Optional[PublishedCatalogue], now: float, max_age_seconds: float
+) -> HttpResult:
+    """Answer ``GET /healthcheck``.
+
+    :param published: the catalogue.
+    :param now: unix time.
+    :param max_age_seconds: freshness limit.
+    :return: 200 with status fresh, or 503 with status stale / no_catalogue.
+    """
     if published is None:
-        return HttpResult(503, {"status": "no_catalogue", "max_age_seconds": max_age_seconds})
+        return HttpResult(
+            503, {"status": "no_catalogue", "max_age_seconds": max_age_seconds}
+        )
     age = published.age_seconds(now)
     catalogue = published.catalogue
     body = {
@@ -185,7 +246,14 @@ def healthcheck(published: Optional[PublishedCatalogue], now: float, max_age_sec
     return HttpResult(200 if body["status"] == "fresh" else 503, body)
 
 
-def route(method: str, url: str, published: Optional[PublishedCatalogue], now: float, page_size: int, max_age_seconds: float) -> Optional[HttpResult]:
+def route(
+    method: str,
+    url: str,
+    published: Optional[PublishedCatalogue],
+    now: float,
+    page_size: int,
+    max_age_seconds: float,
+) -> Optional[HttpResult]:
     """Answer one request.
 
     :param method: the HTTP method.

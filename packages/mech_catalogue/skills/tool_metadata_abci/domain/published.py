@@ -39,5 +39,9 @@ class PublishedCatalogue:
     period: int
 
     def age_seconds(self, now: float) -> float:
-        """:param now: unix time, seconds. :return: seconds since the agreement (>= 0)."""
+        """Compute the age of the agreement.
+
+        :param now: unix time, seconds.
+        :return: seconds since the agreement (>= 0).
+        """
         return max(0.0, now - self.agreed_at)

@@ -95,11 +95,16 @@ class IdSelection:
         if self.mode == "range":
             return tuple(range(self.start, min(self.end, self.start + cap - 1) + 1))
         if total_supply is None:
-            raise RegistryConfigError("ids 'all' needs totalSupply(), which was not read")
+            raise RegistryConfigError(
+                "ids 'all' needs totalSupply(), which was not read"
+            )
         return tuple(range(1, min(total_supply, cap) + 1))
 
     def to_config(self) -> Any:
-        """:return: the configuration form (``"all"``, a list, or ``{"from", "to"}``)."""
+        """Get the configuration form of the selection.
+
+        :return: the configuration form (``"all"``, a list, or ``{"from", "to"}``).
+        """
         if self.mode == IDS_ALL:
             return IDS_ALL
         if self.mode == "range":
@@ -125,15 +130,21 @@ def parse_id_selection(value: Any, where: str) -> IdSelection:
                 f"{where} must be {{'from': <first id>, 'to': <last id>}} with integers; got {value!r}"
             ) from exc
         if start < 1 or end < start:
-            raise RegistryConfigError(f"{where} range must satisfy 1 <= from <= to; got {value!r}")
+            raise RegistryConfigError(
+                f"{where} range must satisfy 1 <= from <= to; got {value!r}"
+            )
         return IdSelection("range", start=start, end=end)
     if isinstance(value, (list, tuple)):
         if not value:
-            raise RegistryConfigError(f"{where} is an empty list; give ids, a range or 'all'")
+            raise RegistryConfigError(
+                f"{where} is an empty list; give ids, a range or 'all'"
+            )
         ids = []
         for item in value:
             if isinstance(item, bool) or not isinstance(item, int) or item < 1:
-                raise RegistryConfigError(f"{where} must hold positive integer ids; {item!r} is not one")
+                raise RegistryConfigError(
+                    f"{where} must hold positive integer ids; {item!r} is not one"
+                )
             ids.append(item)
         return IdSelection("list", ids=tuple(sorted(set(ids))))
     raise RegistryConfigError(
@@ -157,14 +168,20 @@ class RegistrySource:
     ids: IdSelection
 
     def ref(self, mech_id: int) -> MechRef:
-        """:param mech_id: an agent or service id. :return: the mech's identity."""
+        """Get the identity of one mech of this registry.
+
+        :param mech_id: an agent or service id.
+        :return: the mech's identity.
+        """
         return MechRef(self.chain_id, self.kind, self.address, mech_id)
 
 
 def _address(value: Any, where: str) -> str:
     text = str(value)
     if not (text.startswith("0x") and len(text) == 42):
-        raise RegistryConfigError(f"{where} must be a 0x-prefixed 20-byte hex address; got {value!r}")
+        raise RegistryConfigError(
+            f"{where} must be a 0x-prefixed 20-byte hex address; got {value!r}"
+        )
     try:
         int(text[2:], 16)
     except ValueError as exc:
@@ -172,7 +189,9 @@ def _address(value: Any, where: str) -> str:
     return text.lower()
 
 
-def parse_registry_sources(value: Any, chain_id: int, name: str = "registries") -> Tuple[RegistrySource, ...]:
+def parse_registry_sources(
+    value: Any, chain_id: int, name: str = "registries"
+) -> Tuple[RegistrySource, ...]:
     """Parse the ``registries`` skill parameter.
 
     :param value: a list of ``{"kind": <kind>, "address": "0x..", "ids": <ids>}``.
@@ -182,12 +201,16 @@ def parse_registry_sources(value: Any, chain_id: int, name: str = "registries") 
     :raises RegistryConfigError: with a sentence naming the bad field.
     """
     if not isinstance(value, (list, tuple)):
-        raise RegistryConfigError(f"{name} must be a list of registries; got {type(value).__name__}")
+        raise RegistryConfigError(
+            f"{name} must be a list of registries; got {type(value).__name__}"
+        )
     sources = []
     for index, item in enumerate(value):
         where = f"{name}[{index}]"
         if not isinstance(item, dict):
-            raise RegistryConfigError(f"{where} must be a mapping with kind, address and ids")
+            raise RegistryConfigError(
+                f"{where} must be a mapping with kind, address and ids"
+            )
         kind = item.get("kind")
         if kind not in REGISTRY_KINDS:
             raise RegistryConfigError(
@@ -205,7 +228,9 @@ def parse_registry_sources(value: Any, chain_id: int, name: str = "registries") 
     for index, source in enumerate(sources):
         key = (source.kind, source.address)
         if key in seen:
-            raise RegistryConfigError(f"{name}[{index}] repeats registry {source.kind} at {source.address}")
+            raise RegistryConfigError(
+                f"{name}[{index}] repeats registry {source.kind} at {source.address}"
+            )
         seen.add(key)
     return tuple(sources)
 
@@ -227,8 +252,12 @@ class Call:
     output_types: Tuple[str, ...]
 
     def decode(self, return_data: bytes) -> Tuple[Any, ...]:
-        """:param return_data: the call's raw return. :return: the decoded values.
-        :raises RegistryDecodeError: when the bytes do not match :attr:`output_types`."""
+        """Decode the call's return data.
+
+        :param return_data: the call's raw return.
+        :return: the decoded values.
+        :raises RegistryDecodeError: when the bytes do not match :attr:`output_types`.
+        """
         try:
             return tuple(abi_decode(list(self.output_types), return_data))
         except (DecodingError, ValueError, OverflowError) as exc:
@@ -237,7 +266,13 @@ class Call:
             ) from exc
 
 
-def encode_call(target: str, signature: str, arg_types: Sequence[str], args: Sequence[Any], output_types: Sequence[str]) -> Call:
+def encode_call(
+    target: str,
+    signature: str,
+    arg_types: Sequence[str],
+    args: Sequence[Any],
+    output_types: Sequence[str],
+) -> Call:
     """Build a :class:`Call`.
 
     :param target: contract address.
@@ -247,23 +282,37 @@ def encode_call(target: str, signature: str, arg_types: Sequence[str], args: Seq
     :param output_types: ABI types returned.
     :return: the call.
     """
-    data = function_signature_to_4byte_selector(signature) + abi_encode(list(arg_types), list(args))
+    data = function_signature_to_4byte_selector(signature) + abi_encode(
+        list(arg_types), list(args)
+    )
     return Call(target, data, tuple(output_types))
 
 
 def block_number_call(multicall: str) -> Call:
-    """:param multicall: the Multicall2 address. :return: ``getBlockNumber()``."""
+    """Build the ``getBlockNumber()`` call.
+
+    :param multicall: the Multicall2 address.
+    :return: ``getBlockNumber()``.
+    """
     return encode_call(multicall, "getBlockNumber()", (), (), ("uint256",))
 
 
 def encode_batch(calls: Sequence[Call]) -> bytes:
-    """:param calls: the calls. :return: call data of Multicall2 ``tryBlockAndAggregate(false, calls)``."""
-    return function_signature_to_4byte_selector("tryBlockAndAggregate(bool,(address,bytes)[])") + abi_encode(
+    """Encode a Multicall2 ``tryBlockAndAggregate(false, calls)`` call.
+
+    :param calls: the calls.
+    :return: call data of Multicall2 ``tryBlockAndAggregate(false, calls)``.
+    """
+    return function_signature_to_4byte_selector(
+        "tryBlockAndAggregate(bool,(address,bytes)[])"
+    ) + abi_encode(
         ["bool", "(address,bytes)[]"], [False, [(c.target, c.data) for c in calls]]
     )
 
 
-def decode_batch(return_data: bytes, expected: int) -> Tuple[int, List[Tuple[bool, bytes]]]:
+def decode_batch(
+    return_data: bytes, expected: int
+) -> Tuple[int, List[Tuple[bool, bytes]]]:
     """Decode the return of :func:`encode_batch`'s call.
 
     :param return_data: raw bytes returned by ``eth_call``.
@@ -272,16 +321,27 @@ def decode_batch(return_data: bytes, expected: int) -> Tuple[int, List[Tuple[boo
     :raises RegistryDecodeError: not a Multicall2 return, or the wrong number of results.
     """
     try:
-        block_number, _block_hash, results = abi_decode(["uint256", "bytes32", "(bool,bytes)[]"], return_data)
+        block_number, _block_hash, results = abi_decode(
+            ["uint256", "bytes32", "(bool,bytes)[]"], return_data
+        )
     except (DecodingError, ValueError, OverflowError) as exc:
-        raise RegistryDecodeError("the Multicall2 return data does not decode; is multicall2_address right?") from exc
+        raise RegistryDecodeError(
+            "the Multicall2 return data does not decode; is multicall2_address right?"
+        ) from exc
     if len(results) != expected:
-        raise RegistryDecodeError(f"Multicall2 returned {len(results)} results for {expected} calls")
+        raise RegistryDecodeError(
+            f"Multicall2 returned {len(results)} results for {expected} calls"
+        )
     return int(block_number), [(bool(ok), bytes(data)) for ok, data in results]
 
 
 def chunks(calls: Sequence[Call], batch_size: int) -> List[List[Call]]:
-    """:param calls: the calls. :param batch_size: most calls per ``eth_call`` (>= 1). :return: the batches."""
+    """Split calls into batches.
+
+    :param calls: the calls.
+    :param batch_size: most calls per ``eth_call`` (>= 1).
+    :return: the batches.
+    """
     return [list(calls[i : i + batch_size]) for i in range(0, len(calls), batch_size)]
 
 
@@ -301,7 +361,9 @@ def supply_holder_calls(sources: Sequence[RegistrySource]) -> Dict[int, Call]:
     }
 
 
-def supply_calls(sources: Sequence[RegistrySource], holders: Dict[int, str]) -> Dict[int, Call]:
+def supply_calls(
+    sources: Sequence[RegistrySource], holders: Dict[int, str]
+) -> Dict[int, Call]:
     """Step 2: ``totalSupply()`` for every source with ids all.
 
     :param sources: the configured sources.
@@ -334,24 +396,65 @@ class DigestQuery:
     calls: Tuple[Call, ...]
 
 
-def digest_query(source_index: int, source: RegistrySource, mech_id: int) -> DigestQuery:
-    """:param source_index: index of ``source``. :param source: the registry. :param mech_id: the id.
-    :return: the calls reading that id's latest digest."""
+def digest_query(
+    source_index: int, source: RegistrySource, mech_id: int
+) -> DigestQuery:
+    """Build the calls that read one id's latest digest.
+
+    :param source_index: index of ``source``.
+    :param source: the registry.
+    :param mech_id: the id.
+    :return: the calls reading that id's latest digest.
+    """
     if source.kind == REGISTRY_OLAS_AGENT:
         calls: Tuple[Call, ...] = (
-            encode_call(source.address, "getUpdatedHashes(uint256)", ("uint256",), (mech_id,), ("uint256", "bytes32[]")),
-            encode_call(source.address, "mapUnits(uint256)", ("uint256",), (mech_id,), ("bytes32",)),
+            encode_call(
+                source.address,
+                "getUpdatedHashes(uint256)",
+                ("uint256",),
+                (mech_id,),
+                ("uint256", "bytes32[]"),
+            ),
+            encode_call(
+                source.address,
+                "mapUnits(uint256)",
+                ("uint256",),
+                (mech_id,),
+                ("bytes32",),
+            ),
         )
     elif source.kind == REGISTRY_LEGACY_MECH:
-        calls = (encode_call(source.address, "getHashes(uint256)", ("uint256",), (mech_id,), ("uint256", "bytes32[]")),)
+        calls = (
+            encode_call(
+                source.address,
+                "getHashes(uint256)",
+                ("uint256",),
+                (mech_id,),
+                ("uint256", "bytes32[]"),
+            ),
+        )
     else:
-        calls = (encode_call(source.address, "mapServiceHashes(uint256)", ("uint256",), (mech_id,), ("bytes32",)),)
+        calls = (
+            encode_call(
+                source.address,
+                "mapServiceHashes(uint256)",
+                ("uint256",),
+                (mech_id,),
+                ("bytes32",),
+            ),
+        )
     return DigestQuery(source_index, mech_id, calls)
 
 
-def digest_queries(sources: Sequence[RegistrySource], ids_by_source: Dict[int, Tuple[int, ...]]) -> List[DigestQuery]:
-    """:param sources: the sources. :param ids_by_source: source index -> resolved ids.
-    :return: one query per (source, id), sources in order, ids ascending."""
+def digest_queries(
+    sources: Sequence[RegistrySource], ids_by_source: Dict[int, Tuple[int, ...]]
+) -> List[DigestQuery]:
+    """Build one digest query per (source, id).
+
+    :param sources: the sources.
+    :param ids_by_source: source index -> resolved ids.
+    :return: one query per (source, id), sources in order, ids ascending.
+    """
     return [
         digest_query(i, source, mech_id)
         for i, source in enumerate(sources)
@@ -382,7 +485,9 @@ def _latest_of_list(values: Tuple[Any, ...]) -> str:
     return _hex32(hashes[-1]) if hashes else ""
 
 
-def decode_digest_query(query: DigestQuery, source: RegistrySource, results: Sequence[Tuple[bool, bytes]]) -> DigestRead:
+def decode_digest_query(
+    query: DigestQuery, source: RegistrySource, results: Sequence[Tuple[bool, bytes]]
+) -> DigestRead:
     """Decode the Multicall2 results of one query into the latest digest.
 
     :param query: the query.
@@ -407,13 +512,23 @@ def decode_digest_query(query: DigestQuery, source: RegistrySource, results: Seq
 
 
 def flatten(queries: Sequence[DigestQuery]) -> List[Call]:
-    """:param queries: the queries. :return: their calls, in order."""
+    """Flatten queries into their calls.
+
+    :param queries: the queries.
+    :return: their calls, in order.
+    """
     return [call for query in queries for call in query.calls]
 
 
-def split_results(queries: Sequence[DigestQuery], results: Sequence[Tuple[bool, bytes]]) -> List[Sequence[Tuple[bool, bytes]]]:
-    """:param queries: the queries. :param results: the results of :func:`flatten`'s calls.
-    :return: the results grouped per query."""
+def split_results(
+    queries: Sequence[DigestQuery], results: Sequence[Tuple[bool, bytes]]
+) -> List[Sequence[Tuple[bool, bytes]]]:
+    """Group flat results back per query.
+
+    :param queries: the queries.
+    :param results: the results of :func:`flatten`'s calls.
+    :return: the results grouped per query.
+    """
     grouped, at = [], 0
     for query in queries:
         grouped.append(results[at : at + len(query.calls)])
@@ -429,7 +544,9 @@ BatchRequest = Tuple[List[Call], Optional[int]]
 BatchReply = Tuple[int, List[Tuple[bool, bytes]]]
 
 
-def _supplies(sources: Sequence[RegistrySource], calls: Dict[int, Call], reply: BatchReply) -> Dict[int, bytes]:
+def _supplies(
+    sources: Sequence[RegistrySource], calls: Dict[int, Call], reply: BatchReply
+) -> Dict[int, bytes]:
     out = {}
     for key, (ok, data) in zip(calls, reply[1]):
         if not ok:
@@ -465,9 +582,8 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     :param max_ids: most ids one ``all`` source expands to.
     :param block_interval: block alignment (>= 1).
     :yield: ``(calls, block)`` batches.
-    :return: ``(block, reads)``.
-    :raises RegistryDecodeError: a supply read reverted.
-    :raises RegistryConfigError: ids ``all`` without a readable supply.
+    :return: ``(block, reads)``. The generator raises RegistryDecodeError when a
+        supply read reverts and RegistryConfigError for ids ``all`` without a supply.
     """
     latest, _ = yield [block_number_call(multicall)], None
     block = latest - latest % block_interval
@@ -475,13 +591,21 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     holders: Dict[int, str] = {}
     if holder_calls:
         reply = yield list(holder_calls.values()), block
-        holders = {k: holder_calls[k].decode(d)[0] for k, d in _supplies(sources, holder_calls, reply).items()}
+        holders = {
+            k: holder_calls[k].decode(d)[0]
+            for k, d in _supplies(sources, holder_calls, reply).items()
+        }
     count_calls = supply_calls(sources, holders)
     supplies: Dict[int, int] = {}
     if count_calls:
         reply = yield list(count_calls.values()), block
-        supplies = {k: int(count_calls[k].decode(d)[0]) for k, d in _supplies(sources, count_calls, reply).items()}
-    ids_by_source = {i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)}
+        supplies = {
+            k: int(count_calls[k].decode(d)[0])
+            for k, d in _supplies(sources, count_calls, reply).items()
+        }
+    ids_by_source = {
+        i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)
+    }
     queries = digest_queries(sources, ids_by_source)
     results: List[Tuple[bool, bytes]] = []
     for batch in chunks(flatten(queries), batch_size):

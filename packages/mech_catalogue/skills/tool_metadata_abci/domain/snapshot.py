@@ -28,29 +28,51 @@ class RegistrySnapshot:
     reads: Tuple[DigestRead, ...] = ()
 
     @classmethod
-    def build(cls, block_number: int, reads: Iterable[DigestRead]) -> "RegistrySnapshot":
-        """:param block_number: the block read at. :param reads: the reads, any order.
-        :return: the snapshot with reads sorted by ref (a later read of the same ref wins)."""
+    def build(
+        cls, block_number: int, reads: Iterable[DigestRead]
+    ) -> "RegistrySnapshot":
+        """Build a snapshot with reads sorted by ref (a later read of the same ref wins).
+
+        :param block_number: the block read at.
+        :param reads: the reads, any order.
+        :return: the snapshot with reads sorted by ref (a later read of the same ref wins).
+        """
         by_ref = {r.ref: r for r in reads}
         return cls(block_number, tuple(by_ref[ref] for ref in sorted(by_ref)))
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: ``{"version", "block_number", "reads": [[chain_id, kind, address, id, digest, error]]}``."""
+        """Serialise to a JSON-compatible dict.
+
+        :return: ``{"version", "block_number", "reads": [[chain_id, kind, address, id, digest, error]]}``.
+        """
         return {
             "version": SNAPSHOT_VERSION,
             "block_number": self.block_number,
             "reads": [
-                [r.ref.chain_id, r.ref.registry_kind, r.ref.registry_address, r.ref.mech_id, r.digest, r.error]
+                [
+                    r.ref.chain_id,
+                    r.ref.registry_kind,
+                    r.ref.registry_address,
+                    r.ref.mech_id,
+                    r.digest,
+                    r.error,
+                ]
                 for r in self.reads
             ],
         }
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "RegistrySnapshot":
-        """:param data: from :meth:`to_dict`. :return: the snapshot.
-        :raises ValueError: on an unknown version or a malformed entry."""
+        """Load a snapshot.
+
+        :param data: from :meth:`to_dict`.
+        :return: the snapshot.
+        :raises ValueError: on an unknown version or a malformed entry.
+        """
         if data.get("version") != SNAPSHOT_VERSION:
-            raise ValueError(f"registry snapshot version {data.get('version')!r} is not {SNAPSHOT_VERSION}")
+            raise ValueError(
+                f"registry snapshot version {data.get('version')!r} is not {SNAPSHOT_VERSION}"
+            )
         try:
             reads = [
                 DigestRead(MechRef(int(c), str(k), str(a), int(i)), str(d), str(e))
@@ -61,23 +83,38 @@ class RegistrySnapshot:
             raise ValueError(f"not a serialised registry snapshot: {exc!r}") from exc
 
     def to_json(self) -> str:
-        """:return: canonical JSON text (identical on every agent for the same reads)."""
+        """Serialise to canonical JSON text (identical on every agent for the same reads).
+
+        :return: canonical JSON text (identical on every agent for the same reads).
+        """
         return canonical_bytes(self.to_dict()).decode("utf-8")
 
     @classmethod
     def from_json(cls, text: str) -> "RegistrySnapshot":
-        """:param text: from :meth:`to_json`. :return: the snapshot. :raises ValueError: on bad input."""
+        """Load a snapshot.
+
+        :param text: from :meth:`to_json`.
+        :return: the snapshot.
+        :raises ValueError: on bad input.
+        """
         try:
             return cls.from_dict(decode(text))
         except (TypeError, AttributeError, ValueError) as exc:
             raise ValueError(f"not a serialised registry snapshot: {exc}") from exc
 
     def digest(self) -> str:
-        """:return: sha2-256 of the canonical JSON, 64 lowercase hex characters."""
+        """Compute the snapshot digest.
+
+        :return: sha2-256 of the canonical JSON, 64 lowercase hex characters.
+        """
         return sha256_hex(canonical_bytes(self.to_dict()))
 
     def read(self, ref: MechRef) -> Optional[DigestRead]:
-        """:param ref: a mech. :return: its read, or None when it is not in the snapshot."""
+        """Find one mech's read.
+
+        :param ref: a mech.
+        :return: its read, or None when it is not in the snapshot.
+        """
         for entry in self.reads:
             if entry.ref == ref:
                 return entry
@@ -85,5 +122,8 @@ class RegistrySnapshot:
 
     @property
     def digests(self) -> Tuple[str, ...]:
-        """:return: the distinct non-empty digests, sorted (what needs fetching)."""
+        """Get the distinct non-empty digests.
+
+        :return: the distinct non-empty digests, sorted (what needs fetching).
+        """
         return tuple(sorted({r.digest for r in self.reads if r.digest}))

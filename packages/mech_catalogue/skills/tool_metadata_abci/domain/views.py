@@ -29,9 +29,15 @@ from typing import Any, Dict, List, Mapping, Optional
 from .model import STATUS_OK, Catalogue
 
 
-def mechs_info_view(catalogue: Catalogue, mech_addresses: Optional[Mapping[str, str]] = None) -> List[Dict[str, Any]]:
-    """:param catalogue: the catalogue. :param mech_addresses: ``MechRef.key`` -> mech address.
-    :return: mech-interact ``MechInfo``-compatible dicts, in catalogue (ref) order."""
+def mechs_info_view(
+    catalogue: Catalogue, mech_addresses: Optional[Mapping[str, str]] = None
+) -> List[Dict[str, Any]]:
+    """Build the mech-interact ``mechs_info`` view.
+
+    :param catalogue: the catalogue.
+    :param mech_addresses: ``MechRef.key`` -> mech address.
+    :return: mech-interact ``MechInfo``-compatible dicts, in catalogue (ref) order.
+    """
     addresses = mech_addresses or {}
     view = []
     for mech in catalogue.mechs:
@@ -41,7 +47,10 @@ def mechs_info_view(catalogue: Catalogue, mech_addresses: Optional[Mapping[str, 
             {
                 "id": str(mech.ref.mech_id),
                 "address": addresses.get(mech.ref.key, ""),
-                "service": {"metadata": [{"metadata": mech.digest}] if mech.digest else [], "deliveries": []},
+                "service": {
+                    "metadata": [{"metadata": mech.digest}] if mech.digest else [],
+                    "deliveries": [],
+                },
                 "karma": 0,
                 "received_requests": 0,
                 "self_delivered": 0,
@@ -53,6 +62,16 @@ def mechs_info_view(catalogue: Catalogue, mech_addresses: Optional[Mapping[str, 
 
 
 def mech_tools_view(catalogue: Catalogue) -> List[str]:
-    """:param catalogue: the catalogue. :return: the distinct tool names of ok mechs, sorted
-    (mech-interact's ``SynchronizedData.mech_tools`` as a list)."""
-    return sorted({tool.name for mech in catalogue.mechs if mech.status == STATUS_OK for tool in mech.tools})
+    """Build the ``mech_tools`` view.
+
+    :param catalogue: the catalogue.
+    :return: the distinct tool names of ok mechs, sorted (mech-interact's ``SynchronizedData.mech_tools`` as a list).
+    """
+    return sorted(
+        {
+            tool.name
+            for mech in catalogue.mechs
+            if mech.status == STATUS_OK
+            for tool in mech.tools
+        }
+    )

@@ -59,37 +59,62 @@ class SynchronizedData(BaseSynchronizedData):
 
     @property
     def registry_snapshot_digest(self) -> str:
-        """:return: the agreed snapshot digest ("" before the first agreement)."""
+        """Get the agreed snapshot digest ("" before the first agreement).
+
+        :return: the agreed snapshot digest ("" before the first agreement).
+        """
         return str(self.db.get("registry_snapshot_digest", "") or "")
 
     @property
     def registry_snapshot(self) -> Optional[RegistrySnapshot]:
-        """:return: the agreed snapshot, None before the first agreement.
-        :raises ValueError: when the stored JSON is not a snapshot (cannot happen for agreed data)."""
+        """Get the agreed registry snapshot.
+
+        :return: the agreed snapshot, None before the first agreement (ValueError
+            when the stored JSON is not a snapshot, which agreed data never is).
+        """
         text = self.db.get("registry_snapshot", None)
         return None if not text else RegistrySnapshot.from_json(str(text))
 
     @property
     def catalogue_digest(self) -> str:
-        """:return: the agreed catalogue digest ("" before the first agreement)."""
+        """Get the agreed catalogue digest ("" before the first agreement).
+
+        :return: the agreed catalogue digest ("" before the first agreement).
+        """
         return str(self.db.get("catalogue_digest", "") or "")
 
     @property
     def mechs_info(self) -> List[Dict[str, Any]]:
-        """:return: mech-interact ``MechInfo``-compatible dicts (``MechInfo(**item)`` accepts each)."""
+        """Get mech-interact ``MechInfo``-compatible dicts (``MechInfo(**item)`` accepts each).
+
+        :return: mech-interact ``MechInfo``-compatible dicts (``MechInfo(**item)`` accepts each).
+        """
         return cast(List[Dict[str, Any]], self._json_list("mechs_info"))
 
     @property
     def mech_tools(self) -> Set[str]:
-        """:return: the tool names of the agreed catalogue (mech-interact's type: a set)."""
+        """Get the tool names of the agreed catalogue (mech-interact's type: a set).
+
+        :return: the tool names of the agreed catalogue (mech-interact's type: a set).
+        """
         return set(self._json_list("mech_tools"))
 
     @property
     def participant_to_snapshot(self) -> Mapping[str, Any]:
-        """:return: sender -> RegistrySnapshotPayload."""
-        return CollectionRound.deserialize_collection(self.db.get_strict("participant_to_snapshot"))
+        """Get the collected registry snapshot payloads.
+
+        :return: sender -> RegistrySnapshotPayload.
+        """
+        return CollectionRound.deserialize_collection(
+            self.db.get_strict("participant_to_snapshot")
+        )
 
     @property
     def participant_to_catalogue(self) -> Mapping[str, Any]:
-        """:return: sender -> CataloguePayload."""
-        return CollectionRound.deserialize_collection(self.db.get_strict("participant_to_catalogue"))
+        """Get the collected catalogue payloads.
+
+        :return: sender -> CataloguePayload.
+        """
+        return CollectionRound.deserialize_collection(
+            self.db.get_strict("participant_to_catalogue")
+        )

@@ -38,7 +38,13 @@ class FetchManifestsRound(CollectSameUntilThresholdRound):
         :return: the new synchronized data and event, or None while collecting.
         """
         result = super().end_block()
-        if result is not None and result[1] == self.done_event and self.context is not None:
+        if (
+            result is not None
+            and result[1] == self.done_event
+            and self.context is not None
+        ):
             data = cast(SynchronizedData, result[0])
-            self.context.state.publish_if_agreed(data.catalogue_digest, data.period_count)
+            self.context.state.publish_if_agreed(
+                data.catalogue_digest, data.period_count
+            )
         return result

@@ -10,10 +10,9 @@ import hashlib
 import json
 import time
 from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
 from unittest import mock
-from typing import Any, Dict, List, Optional, Tuple, cast
 
-import pytest
 from aea.skills.base import _SkillComponentLoader
 from eth_abi import encode
 
@@ -59,13 +58,19 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     CataloguePayload,
     RegistrySnapshotPayload,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.base import Event, SynchronizedData
-from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import FetchManifestsRound
+from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
+    Event,
+    SynchronizedData,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import (
+    FetchManifestsRound,
+)
 from packages.valory.protocols.contract_api import ContractApiMessage
 from packages.valory.protocols.contract_api.custom_types import State
-from packages.valory.protocols.http import HttpMessage
 from packages.valory.skills.abstract_round_abci.base import AbciAppDB
-from packages.valory.skills.abstract_round_abci.test_tools.base import FSMBehaviourBaseCase
+from packages.valory.skills.abstract_round_abci.test_tools.base import (
+    FSMBehaviourBaseCase,
+)
 
 PACKAGE_DIR = Path(__file__).parents[1]
 CHAIN_ID = 31337
@@ -77,15 +82,27 @@ GATEWAY = "http://127.0.0.2:8080"
 
 
 def manifest(*tools: str) -> bytes:
-    """:return: a manifest in today's shape (tools + toolMetadata) with the given tools."""
+    """Build a manifest in today's shape (tools + toolMetadata) with the given tools.
+
+    :param tools: the tool names.
+    :return: a manifest in today's shape (tools + toolMetadata) with the given tools.
+    """
     return json.dumps(
         {
             "name": "Behaviour test mech",
             "description": "written for these tests",
             "tools": list(tools),
             "toolMetadata": {
-                t: {"name": t, "description": f"{t} tool", "input": {"type": "text", "description": "prompt"},
-                    "output": {"type": "object", "description": "result", "schema": {"type": "object"}}}
+                t: {
+                    "name": t,
+                    "description": f"{t} tool",
+                    "input": {"type": "text", "description": "prompt"},
+                    "output": {
+                        "type": "object",
+                        "description": "result",
+                        "schema": {"type": "object"},
+                    },
+                }
                 for t in tools
             },
         }
@@ -93,22 +110,40 @@ def manifest(*tools: str) -> bytes:
 
 
 def dag_pb_digest(data: bytes) -> str:
-    """:return: the digest kubo's ``ipfs add`` (CIDv0 defaults) gives these bytes, 0x-hex."""
+    """Compute the digest kubo's ``ipfs add`` (CIDv0 defaults) gives these bytes.
+
+    :param data: the file bytes.
+    :return: the digest kubo's ``ipfs add`` (CIDv0 defaults) gives these bytes, 0x-hex.
+    """
     return "0x" + root_digest(data, raw_leaves=False, cid_version=0)[1].hex()
 
 
 def raw_digest(data: bytes) -> str:
-    """:return: the digest of the bytes as one raw block (``--raw-leaves``, single chunk), 0x-hex."""
+    """Compute the raw-block digest of small bytes.
+
+    :param data: the file bytes (one chunk).
+    :return: the digest of the bytes as one raw block (``--raw-leaves``, single chunk), 0x-hex.
+    """
     return "0x" + hashlib.sha256(data).hexdigest()
 
 
 def multicall_return(block: int, results: List[Tuple[bool, bytes]]) -> str:
-    """:return: ``tryBlockAndAggregate``'s return data as the contract package sends it."""
-    return "0x" + encode(["uint256", "bytes32", "(bool,bytes)[]"], [block, b"\x00" * 32, results]).hex()
+    """Encode ``tryBlockAndAggregate``'s return data as the contract package sends it.
+
+    :param block: the block number returned.
+    :param results: ``(success, return data)`` per call.
+    :return: ``tryBlockAndAggregate``'s return data as the contract package sends it.
+    """
+    return (
+        "0x"
+        + encode(
+            ["uint256", "bytes32", "(bool,bytes)[]"], [block, b"\x00" * 32, results]
+        ).hex()
+    )
 
 
-def _modules_outside_tests(loader: Any) -> Any:
-    """The skill loader's module scan minus ``tests/``.
+def _modules_outside_tests() -> Any:
+    """Build the skill loader's module scan minus ``tests/``.
 
     aea's ``_SkillComponentLoader`` imports every ``*.py`` under the skill directory at
     load time, including test fixtures; ``tests/fixtures/tool_packages/side_effect_tool``
@@ -116,8 +151,12 @@ def _modules_outside_tests(loader: Any) -> Any:
     the skill with it present fails. Test modules hold no skill components, so skipping
     them here changes nothing else. (The fixture must move out of the package before the
     skill can run in an agent; see the skill's report.)
+
+    :return: a replacement for ``_SkillComponentLoader._get_python_modules``.
     """
-    original = _SkillComponentLoader._get_python_modules  # pylint: disable=protected-access
+    original = (
+        _SkillComponentLoader._get_python_modules
+    )  # pylint: disable=protected-access
 
     def scan(self: Any) -> Any:
         return {path for path in original(self) if path.parts[0] != "tests"}
@@ -133,7 +172,9 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
     @classmethod
     def setup_class(cls, **kwargs: Any) -> None:
         """Load the skill without importing its test fixtures."""
-        with mock.patch.object(_SkillComponentLoader, "_get_python_modules", _modules_outside_tests(None)):
+        with mock.patch.object(
+            _SkillComponentLoader, "_get_python_modules", _modules_outside_tests()
+        ):
             super().setup_class(**kwargs)
 
     def setup_method(self, **kwargs: Any) -> None:
@@ -158,35 +199,62 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         state.manifest_cache = ManifestCache()
         state.published = None
         state.candidate = None
-        self.skill.skill_context._agent_context._shared_state.pop(SHARED_STATE_KEY, None)  # pylint: disable=protected-access
+        self.skill.skill_context._agent_context._shared_state.pop(
+            SHARED_STATE_KEY, None
+        )  # pylint: disable=protected-access
 
     def use_registries(self, registries: List[Dict[str, Any]]) -> None:
-        """:param registries: the ``registries`` parameter value to use."""
-        self.skill.skill_context.params.__dict__["registry_sources"] = parse_registry_sources(registries, CHAIN_ID)
+        """Use another ``registries`` parameter.
+
+        :param registries: the ``registries`` parameter value to use.
+        """
+        self.skill.skill_context.params.__dict__["registry_sources"] = (
+            parse_registry_sources(registries, CHAIN_ID)
+        )
 
     def go_to(self, behaviour: Any, data: Dict[str, Any]) -> None:
         """Fast-forward to a behaviour with the given database content."""
         agent = self.skill.skill_context.agent_address
-        setup = dict(all_participants=(agent,), participants=(agent,), consensus_threshold=1, **data)
+        setup = dict(
+            all_participants=(agent,),
+            participants=(agent,),
+            consensus_threshold=1,
+            **data,
+        )
         self.fast_forward_to_behaviour(
             self.behaviour,
             behaviour.auto_behaviour_id(),
             SynchronizedData(AbciAppDB(setup_data=AbciAppDB.data_to_lists(setup))),
         )
-        assert self.behaviour.current_behaviour.behaviour_id == behaviour.auto_behaviour_id()
+        assert (
+            self.behaviour.current_behaviour.behaviour_id
+            == behaviour.auto_behaviour_id()
+        )
 
-    def answer_multicall(self, block: int, results: List[Tuple[bool, bytes]], error: bool = False) -> None:
+    def answer_multicall(
+        self, block: int, results: List[Tuple[bool, bytes]], error: bool = False
+    ) -> None:
         """Answer the pending contract API request for a Multicall2 batch."""
         if error:
-            response = dict(performative=ContractApiMessage.Performative.ERROR, code=1, message="connection refused", data=b"")
+            response = dict(
+                performative=ContractApiMessage.Performative.ERROR,
+                code=1,
+                message="connection refused",
+                data=b"",
+            )
         else:
             response = dict(
                 performative=ContractApiMessage.Performative.STATE,
-                state=State(ledger_id="ethereum", body={"data": multicall_return(block, results)}),
+                state=State(
+                    ledger_id="ethereum",
+                    body={"data": multicall_return(block, results)},
+                ),
             )
         self.mock_contract_api_request(
             contract_id=str(MULTICALL_READER_ID),
-            request_kwargs=dict(performative=ContractApiMessage.Performative.GET_STATE, callable="call"),
+            request_kwargs=dict(
+                performative=ContractApiMessage.Performative.GET_STATE, callable="call"
+            ),
             response_kwargs=response,
         )
 
@@ -194,11 +262,16 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         """Answer the pending gateway GET for ``cid``."""
         self.mock_http_request(
             request_kwargs=dict(method="GET", url=f"{GATEWAY}/ipfs/{cid}"),
-            response_kwargs=dict(version="", status_code=status, status_text="", headers="", body=body),
+            response_kwargs=dict(
+                version="", status_code=status, status_text="", headers="", body=body
+            ),
         )
 
     def sent_payload(self) -> Any:
-        """:return: the payload the behaviour is sending (read from the pending signing request)."""
+        """Get payload the behaviour is sending (read from the pending signing request).
+
+        :return: the payload the behaviour is sending (read from the pending signing request).
+        """
         current = self.behaviour.current_behaviour
         return current._payload  # type: ignore[attr-defined]  # pylint: disable=protected-access
 
@@ -236,7 +309,10 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
     def test_reads_listed_ids_at_an_aligned_block(self) -> None:
         """Legacy + Olas ids: one block read, one batch; latest digests, zero hash is 'no hash'."""
         self.use_registries(
-            [{"kind": "legacy_mech_registry", "address": LEGACY, "ids": [1, 2]}, {"kind": "olas_agent_registry", "address": OLAS, "ids": [7]}]
+            [
+                {"kind": "legacy_mech_registry", "address": LEGACY, "ids": [1, 2]},
+                {"kind": "olas_agent_registry", "address": OLAS, "ids": [7]},
+            ]
         )
         capture = self.start()
         self.answer_multicall(27, [(True, encode(["uint256"], [27]))])
@@ -244,9 +320,15 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         self.answer_multicall(
             20,
             [
-                (True, encode(["uint256", "bytes32[]"], [2, [a, b]])),  # legacy id 1: last of getHashes
+                (
+                    True,
+                    encode(["uint256", "bytes32[]"], [2, [a, b]]),
+                ),  # legacy id 1: last of getHashes
                 (True, encode(["uint256", "bytes32[]"], [0, []])),  # legacy id 2: none
-                (True, encode(["uint256", "bytes32[]"], [0, []])),  # olas id 7: no updates...
+                (
+                    True,
+                    encode(["uint256", "bytes32[]"], [0, []]),
+                ),  # olas id 7: no updates...
                 (True, encode(["bytes32"], [unit])),  # ...so the unit hash
             ],
         )
@@ -255,7 +337,9 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         snapshot = RegistrySnapshot.from_json(payload.snapshot)
         assert snapshot.block_number == 20
         assert payload.snapshot_digest == snapshot.digest()
-        digests = {(r.ref.registry_kind, r.ref.mech_id): r.digest for r in snapshot.reads}
+        digests = {
+            (r.ref.registry_kind, r.ref.mech_id): r.digest for r in snapshot.reads
+        }
         assert digests == {
             ("legacy_mech_registry", 1): "0x" + b.hex(),
             ("legacy_mech_registry", 2): "",
@@ -264,13 +348,17 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         self.finish_round()
 
     def test_reads_all_service_ids_through_the_service_registry(self) -> None:
-        """ComplementaryServiceMetadata with ids all: serviceRegistry(), its totalSupply(), then the hashes."""
-        self.use_registries([{"kind": "complementary_service_metadata", "address": CSM, "ids": "all"}])
+        """Read all service ids: serviceRegistry(), its totalSupply(), then the hashes."""
+        self.use_registries(
+            [{"kind": "complementary_service_metadata", "address": CSM, "ids": "all"}]
+        )
         capture = self.start()
         self.answer_multicall(10, [(True, encode(["uint256"], [10]))])
         self.answer_multicall(10, [(True, encode(["address"], [SERVICE_REGISTRY]))])
         self.answer_multicall(10, [(True, encode(["uint256"], [2]))])
-        self.answer_multicall(10, [(True, encode(["bytes32"], [b"\x05" * 32])), (False, b"")])
+        self.answer_multicall(
+            10, [(True, encode(["bytes32"], [b"\x05" * 32])), (False, b"")]
+        )
         snapshot = RegistrySnapshot.from_json(capture.payloads[0].snapshot)
         assert [(r.ref.mech_id, r.digest, r.error) for r in snapshot.reads] == [
             (1, "0x" + "05" * 32, ""),
@@ -280,15 +368,22 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
 
     def test_rpc_failure_sends_an_empty_payload(self) -> None:
         """The ledger connection reports an error: the payload carries None (NONE event)."""
-        self.use_registries([{"kind": "legacy_mech_registry", "address": LEGACY, "ids": [1]}])
+        self.use_registries(
+            [{"kind": "legacy_mech_registry", "address": LEGACY, "ids": [1]}]
+        )
         capture = self.start()
         self.answer_multicall(0, [], error=True)
-        assert capture.payloads[0].snapshot_digest is None and capture.payloads[0].snapshot is None
+        assert (
+            capture.payloads[0].snapshot_digest is None
+            and capture.payloads[0].snapshot is None
+        )
         self.finish_round()
 
     def test_supply_revert_sends_an_empty_payload(self) -> None:
         """totalSupply() reverts (wrong address or kind): no snapshot rather than a wrong one."""
-        self.use_registries([{"kind": "olas_agent_registry", "address": OLAS, "ids": "all"}])
+        self.use_registries(
+            [{"kind": "olas_agent_registry", "address": OLAS, "ids": "all"}]
+        )
         capture = self.start()
         self.answer_multicall(5, [(True, encode(["uint256"], [5]))])
         self.answer_multicall(0, [(False, b"")])
@@ -297,31 +392,46 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
 
     def test_garbage_return_sends_an_empty_payload(self) -> None:
         """The address is not Multicall2 (return does not decode): no snapshot."""
-        self.use_registries([{"kind": "olas_agent_registry", "address": OLAS, "ids": [1]}])
+        self.use_registries(
+            [{"kind": "olas_agent_registry", "address": OLAS, "ids": [1]}]
+        )
         capture = self.start()
         self.mock_contract_api_request(
             contract_id=str(MULTICALL_READER_ID),
             request_kwargs=dict(performative=ContractApiMessage.Performative.GET_STATE),
-            response_kwargs=dict(performative=ContractApiMessage.Performative.STATE, state=State(ledger_id="ethereum", body={"data": "0x1234"})),
+            response_kwargs=dict(
+                performative=ContractApiMessage.Performative.STATE,
+                state=State(ledger_id="ethereum", body={"data": "0x1234"}),
+            ),
         )
         assert capture.payloads[0].snapshot is None
         self.finish_round()
 
 
 def ref(mech_id: int) -> MechRef:
-    """:return: a legacy-registry mech ref."""
+    """Get a legacy-registry mech ref.
+
+    :param mech_id: the agent id.
+    :return: a legacy-registry mech ref.
+    """
     return MechRef(CHAIN_ID, "legacy_mech_registry", LEGACY, mech_id)
 
 
 class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
     """FetchManifestsBehaviour."""
 
-    def start(self, reads: List[DigestRead], catalogue_digest: str = "") -> _CapturePayload:
+    def start(
+        self, reads: List[DigestRead], catalogue_digest: str = ""
+    ) -> _CapturePayload:
         """Enter the behaviour with an agreed snapshot and start it."""
         snapshot = RegistrySnapshot.build(20, reads)
         self.go_to(
             FetchManifestsBehaviour,
-            {"registry_snapshot": snapshot.to_json(), "registry_snapshot_digest": snapshot.digest(), "catalogue_digest": catalogue_digest},
+            {
+                "registry_snapshot": snapshot.to_json(),
+                "registry_snapshot_digest": snapshot.digest(),
+                "catalogue_digest": catalogue_digest,
+            },
         )
         capture = _CapturePayload(self.behaviour.current_behaviour)
         self.behaviour.act_wrapper()
@@ -330,14 +440,22 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
     def agree(self, payload: CataloguePayload) -> None:
         """Deliver the payload, then run the real FetchManifestsRound on it (single agent), whose DONE publishes."""
         self.mock_a2a_transaction()
-        synchronized_data = self.skill.skill_context.state.round_sequence.abci_app.synchronized_data
-        fetch_round = FetchManifestsRound(synchronized_data=SynchronizedData(synchronized_data.db), context=self.skill.skill_context)
+        synchronized_data = (
+            self.skill.skill_context.state.round_sequence.abci_app.synchronized_data
+        )
+        fetch_round = FetchManifestsRound(
+            synchronized_data=SynchronizedData(synchronized_data.db),
+            context=self.skill.skill_context,
+        )
         fetch_round.process_payload(payload)
         result = fetch_round.end_block()
         assert result is not None and result[1] == Event.DONE
 
     def published(self) -> Optional[PublishedCatalogue]:
-        """:return: what the skill put in the agent-wide shared state."""
+        """Get what the skill put in the agent-wide shared state.
+
+        :return: what the skill put in the agent-wide shared state.
+        """
         return self.skill.skill_context.shared_state.get(SHARED_STATE_KEY)
 
     def test_fetches_verifies_parses_and_publishes(self) -> None:
@@ -351,24 +469,39 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         info = json.loads(payload.mechs_info)
         assert info == [
             {
-                "id": "1", "address": "", "karma": 0, "received_requests": 0, "self_delivered": 0, "max_delivery_rate": 0,
+                "id": "1",
+                "address": "",
+                "karma": 0,
+                "received_requests": 0,
+                "self_delivered": 0,
+                "max_delivery_rate": 0,
                 "service": {"metadata": [{"metadata": digest}], "deliveries": []},
                 "relevant_tools": ["summarise", "translate"],
             }
         ]
         self.agree(payload)
         published = self.published()
-        assert published is not None and published.catalogue_digest == payload.catalogue_digest
+        assert (
+            published is not None
+            and published.catalogue_digest == payload.catalogue_digest
+        )
         assert published.catalogue.mech(ref(2)).status == STATUS_NO_HASH
-        assert [t.name for t in published.catalogue.tools_of(ref(1))] == ["summarise", "translate"]
+        assert [t.name for t in published.catalogue.tools_of(ref(1))] == [
+            "summarise",
+            "translate",
+        ]
 
     def test_cache_hit_makes_no_request(self) -> None:
         """A CID already verified is never fetched again: the payload is sent straight away."""
         data = manifest("summarise")
         digest = dag_pb_digest(data)
-        self.skill.skill_context.state.manifest_cache.put(digest_to_cid(digest, DAG_PB), data)
+        self.skill.skill_context.state.manifest_cache.put(
+            digest_to_cid(digest, DAG_PB), data
+        )
         capture = self.start([DigestRead(ref(1), digest)])
-        assert capture.payloads and json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+        assert capture.payloads and json.loads(capture.payloads[0].mech_tools) == [
+            "summarise"
+        ]
 
     def test_raw_leaves_manifest_falls_back_to_the_raw_cid(self) -> None:
         """The dag-pb CID fails at the gateway (raw block), every retry; the raw CID verifies."""
@@ -416,7 +549,9 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         self.agree(first)
         broken = b'{"tools": [1, 2'
         broken_digest = dag_pb_digest(broken)
-        capture = self.start([DigestRead(ref(1), broken_digest)], catalogue_digest=first.catalogue_digest)
+        capture = self.start(
+            [DigestRead(ref(1), broken_digest)], catalogue_digest=first.catalogue_digest
+        )
         self.answer_gateway(digest_to_cid(broken_digest, DAG_PB), 200, broken)
         second = capture.payloads[0]
         assert json.loads(second.mech_tools) == ["summarise"]
@@ -438,13 +573,18 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
             self.answer_gateway(cid, 502, b"")
         self.agree(capture.payloads[0])
         mech = self.published().catalogue.mech(ref(1))
-        assert mech.status == STATUS_UNAVAILABLE and mech.problems[0].code == "fetch_failed"
+        assert (
+            mech.status == STATUS_UNAVAILABLE
+            and mech.problems[0].code == "fetch_failed"
+        )
 
     def test_disagreement_keeps_the_previous_publication(self) -> None:
         """The agents agreed on another digest: this agent does not publish its own catalogue."""
         data = manifest("summarise")
         digest = dag_pb_digest(data)
-        self.skill.skill_context.state.manifest_cache.put(digest_to_cid(digest, DAG_PB), data)
+        self.skill.skill_context.state.manifest_cache.put(
+            digest_to_cid(digest, DAG_PB), data
+        )
         capture = self.start([DigestRead(ref(1), digest)])
         payload = capture.payloads[0]
         self.agree(CataloguePayload(payload.sender, "ee" * 32, "[]", "[]"))

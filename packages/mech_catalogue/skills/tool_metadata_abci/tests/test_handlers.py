@@ -4,8 +4,6 @@ import base64
 import json
 from typing import Any, Optional, Tuple
 
-import pytest
-
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
     decode_cursor,
     encode_cursor,
@@ -33,30 +31,62 @@ NOW = 1_000_000.0
 
 
 def ref(mech_id: int) -> MechRef:
-    """:return: a mech ref on a test registry."""
+    """Get a mech ref on a test registry.
+
+    :param mech_id: the agent id.
+    :return: a mech ref on a test registry.
+    """
     return MechRef(31337, "legacy_mech_registry", "0x" + "aa" * 20, mech_id)
 
 
 def mech(mech_id: int, *tools: str, block: int = 20) -> Mech:
-    """:return: an ok mech with name-only tools."""
+    """Build an ok mech with name-only tools.
+
+    :param mech_id: the agent id.
+    :param tools: the tool names.
+    :param block: the block its hash was read at.
+    :return: an ok mech with name-only tools.
+    """
     return Mech(
         ref=ref(mech_id),
         digest="0x" + f"{mech_id:02x}" * 32,
         cid=f"bafy{mech_id}",
         status="ok",
-        tools=tuple(Tool(name=t, description=f"{t} of {mech_id}", provenance=Provenance("name_only", ref(mech_id))) for t in tools),
+        tools=tuple(
+            Tool(
+                name=t,
+                description=f"{t} of {mech_id}",
+                provenance=Provenance("name_only", ref(mech_id)),
+            )
+            for t in tools
+        ),
         observed_block=block,
     )
 
 
 def published(*mechs: Mech, agreed_at: float = NOW - 10) -> PublishedCatalogue:
-    """:return: a published catalogue read at block 20."""
+    """Publish a catalogue read at block 20.
+
+    :param mechs: the mechs.
+    :param agreed_at: unix time of the agreement.
+    :return: a published catalogue read at block 20.
+    """
     catalogue = Catalogue.build(mechs)
-    return PublishedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, agreed_at, 3)
+    return PublishedCatalogue(
+        catalogue, catalogue.digest(), "ab" * 32, 20, agreed_at, 3
+    )
 
 
-def get(url: str, current: Optional[PublishedCatalogue], page_size: int = 2) -> Tuple[int, Any]:
-    """:return: status and decoded body of a GET."""
+def get(
+    url: str, current: Optional[PublishedCatalogue], page_size: int = 2
+) -> Tuple[int, Any]:
+    """Send a GET through the router.
+
+    :param url: the URL.
+    :param current: the published catalogue.
+    :param page_size: tools per page.
+    :return: status and decoded body of a GET.
+    """
     result = route("GET", url, current, NOW, page_size, 3600.0)
     assert result is not None
     return result.status_code, json.loads(result.body_bytes())
@@ -104,18 +134,32 @@ def test_tool_detail_lists_every_offer() -> None:
 
 def test_mechs_lists_status_and_staleness() -> None:
     """/mechs marks a mech read before the catalogue's block as stale and lists problems."""
-    broken = Mech(ref=ref(4), digest="0x" + "04" * 32, status=STATUS_INVALID, problems=(error("invalid_json", "bad"),), observed_block=20)
+    broken = Mech(
+        ref=ref(4),
+        digest="0x" + "04" * 32,
+        status=STATUS_INVALID,
+        problems=(error("invalid_json", "bad"),),
+        observed_block=20,
+    )
     current = published(mech(1, "a"), mech(3, "d", block=10), broken)
     _, body = get("/mechs", current)
     by_id = {m["ref"]["mech_id"]: m for m in body["mechs"]}
     assert by_id[1]["stale"] is False and by_id[3]["stale"] is True
-    assert by_id[4]["status"] == "invalid" and by_id[4]["problems"][0]["code"] == "invalid_json"
+    assert (
+        by_id[4]["status"] == "invalid"
+        and by_id[4]["problems"][0]["code"] == "invalid_json"
+    )
 
 
 def test_healthcheck_freshness() -> None:
     """200 when fresh, 503 when older than the limit or before the first agreement."""
     status, body = get("/healthcheck", CATALOGUE)
-    assert status == 200 and body["status"] == "fresh" and body["tools"] == 4 and body["collisions"] == 1
+    assert (
+        status == 200
+        and body["status"] == "fresh"
+        and body["tools"] == 4
+        and body["collisions"] == 1
+    )
     status, body = get("/healthcheck", published(mech(1, "a"), agreed_at=NOW - 7200))
     assert status == 503 and body["status"] == "stale"
     status, body = get("/healthcheck", None)
@@ -165,7 +209,12 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
         self.skill.skill_context.shared_state[SHARED_STATE_KEY] = CATALOGUE
         response = self.request("http://127.0.0.1:8000/tools")
         assert response.status_code == 200
-        assert [t["name"] for t in json.loads(response.body)["tools"]] == ["a", "b", "c", "d"]
+        assert [t["name"] for t in json.loads(response.body)["tools"]] == [
+            "a",
+            "b",
+            "c",
+            "d",
+        ]
         assert "application/json" in response.headers
 
     def test_unknown_path_is_404(self) -> None:

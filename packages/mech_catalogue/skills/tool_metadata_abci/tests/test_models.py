@@ -14,11 +14,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.models import (
 )
 
 SKILL_YAML = Path(__file__).parents[1] / "skill.yaml"
-DEFAULT_ARGS: Dict[str, Any] = yaml.safe_load(SKILL_YAML.read_text())["models"]["params"]["args"]
+DEFAULT_ARGS: Dict[str, Any] = yaml.safe_load(SKILL_YAML.read_text())["models"][
+    "params"
+]["args"]
 
 
 def make_params(**overrides: Any) -> ToolMetadataParams:
-    """:return: params built from skill.yaml's defaults with ``overrides``."""
+    """Build params from skill.yaml's defaults with ``overrides``.
+
+    :param overrides: parameter values to change.
+    :return: params built from skill.yaml's defaults with ``overrides``.
+    """
     args = deepcopy(DEFAULT_ARGS)
     args.update(overrides)
     return ToolMetadataParams(name="params", skill_context=MagicMock(), **args)
@@ -27,17 +33,30 @@ def make_params(**overrides: Any) -> ToolMetadataParams:
 def test_defaults_are_valid() -> None:
     """skill.yaml's defaults load: one ComplementaryServiceMetadata registry, all ids."""
     params = make_params()
-    assert [(s.kind, s.ids.mode) for s in params.registry_sources] == [("complementary_service_metadata", "all")]
-    assert params.registry_sources[0].address == "0x0598081d48fb80b0a7e52fad2905ae9becd6fc69"
+    assert [(s.kind, s.ids.mode) for s in params.registry_sources] == [
+        ("complementary_service_metadata", "all")
+    ]
+    assert (
+        params.registry_sources[0].address
+        == "0x0598081d48fb80b0a7e52fad2905ae9becd6fc69"
+    )
     assert params.ipfs_fetch_mode == "gateway"
 
 
 def test_ids_as_list_and_range() -> None:
-    """ids may be a list or an inclusive range."""
+    """The ids may be a list or an inclusive range."""
     params = make_params(
         registries=[
-            {"kind": "olas_agent_registry", "address": "0x" + "11" * 20, "ids": [3, 1, 3]},
-            {"kind": "legacy_mech_registry", "address": "0x" + "22" * 20, "ids": {"from": 2, "to": 4}},
+            {
+                "kind": "olas_agent_registry",
+                "address": "0x" + "11" * 20,
+                "ids": [3, 1, 3],
+            },
+            {
+                "kind": "legacy_mech_registry",
+                "address": "0x" + "22" * 20,
+                "ids": {"from": 2, "to": 4},
+            },
         ]
     )
     assert params.registry_sources[0].ids.resolve(None, 10) == (1, 3)
@@ -48,12 +67,45 @@ def test_ids_as_list_and_range() -> None:
     "overrides, named",
     [
         ({"registries": []}, "registries is empty"),
-        ({"registries": [{"kind": "nft", "address": "0x" + "11" * 20}]}, "registries[0].kind"),
-        ({"registries": [{"kind": "olas_agent_registry", "address": "0x12"}]}, "registries[0].address"),
-        ({"registries": [{"kind": "olas_agent_registry", "address": "0x" + "11" * 20, "ids": [0]}]}, "registries[0].ids"),
-        ({"registries": [{"kind": "olas_agent_registry", "address": "0x" + "11" * 20, "ids": {"from": 5, "to": 1}}]}, "registries[0].ids"),
         (
-            {"registries": [{"kind": "olas_agent_registry", "address": "0x" + "11" * 20}, {"kind": "olas_agent_registry", "address": "0x" + "11" * 20}]},
+            {"registries": [{"kind": "nft", "address": "0x" + "11" * 20}]},
+            "registries[0].kind",
+        ),
+        (
+            {"registries": [{"kind": "olas_agent_registry", "address": "0x12"}]},
+            "registries[0].address",
+        ),
+        (
+            {
+                "registries": [
+                    {
+                        "kind": "olas_agent_registry",
+                        "address": "0x" + "11" * 20,
+                        "ids": [0],
+                    }
+                ]
+            },
+            "registries[0].ids",
+        ),
+        (
+            {
+                "registries": [
+                    {
+                        "kind": "olas_agent_registry",
+                        "address": "0x" + "11" * 20,
+                        "ids": {"from": 5, "to": 1},
+                    }
+                ]
+            },
+            "registries[0].ids",
+        ),
+        (
+            {
+                "registries": [
+                    {"kind": "olas_agent_registry", "address": "0x" + "11" * 20},
+                    {"kind": "olas_agent_registry", "address": "0x" + "11" * 20},
+                ]
+            },
             "registries[1] repeats",
         ),
         ({"chain_id": 0}, "chain_id"),
@@ -66,7 +118,10 @@ def test_ids_as_list_and_range() -> None:
         ({"fetch_timeout_seconds": 0.0}, "fetch_timeout_seconds"),
         ({"max_manifest_bytes": -5}, "max_manifest_bytes"),
         ({"snapshot_block_interval": 0}, "snapshot_block_interval"),
-        ({"mech_addresses": {"100:legacy_mech_registry:0x00:1": "nope"}}, "mech_addresses"),
+        (
+            {"mech_addresses": {"100:legacy_mech_registry:0x00:1": "nope"}},
+            "mech_addresses",
+        ),
     ],
 )
 def test_wrong_values_name_the_parameter(overrides: Dict[str, Any], named: str) -> None:
