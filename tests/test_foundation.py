@@ -28,6 +28,7 @@ from scripts.sync_packages import (
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PACKAGES_JSON = REPO_ROOT / "packages" / "packages.json"
 TAMPERED = "protocol/valory/abci/0.1.0"
+AUTONOMY = str(Path(sys.executable).parent / "autonomy")
 
 
 def run(
@@ -88,6 +89,19 @@ def synced(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = third_party_only(tmp_path_factory.mktemp("synced") / "packages")
     sync(root, wheel_sources(), aea_cache=None)
     return root
+
+
+@pytest.fixture
+def synced_copy(synced: Path, tmp_path: Path) -> Path:
+    """A private copy of the synced root, for tests that modify it.
+
+    :param synced: a synced ``packages/`` root.
+    :param tmp_path: a temporary folder.
+    :return: ``<tmp_path>/packages``.
+    """
+    packages = tmp_path / "packages"
+    shutil.copytree(synced, packages)
+    return packages
 
 
 def test_pins_are_open_autonomy_0_21_30_hashes() -> None:
@@ -164,16 +178,12 @@ def test_sync_refuses_a_tampered_source(tmp_path: Path) -> None:
     assert not package_dir(packages, PackageId.from_uri_path(TAMPERED)).exists()
 
 
-def test_check_finds_a_tampered_copy_and_sync_restores_it(
-    synced: Path, tmp_path: Path
-) -> None:
+def test_check_finds_a_tampered_copy_and_sync_restores_it(synced_copy: Path) -> None:
     """``--check`` fails on a modified local package; a plain sync replaces it.
 
-    :param synced: a synced ``packages/`` root.
-    :param tmp_path: a temporary folder.
+    :param synced_copy: a synced ``packages/`` root to modify.
     """
-    packages = tmp_path / "packages"
-    shutil.copytree(synced, packages)
+    packages = synced_copy
     tamper(package_dir(packages, PackageId.from_uri_path(TAMPERED)))
 
     with pytest.raises(SyncError, match=f"{TAMPERED} at .*: expected hash"):
@@ -185,16 +195,12 @@ def test_check_finds_a_tampered_copy_and_sync_restores_it(
     sync(packages, [], check_only=True, aea_cache=None)
 
 
-def test_sync_removes_a_package_packages_json_does_not_list(
-    synced: Path, tmp_path: Path
-) -> None:
+def test_sync_removes_a_package_packages_json_does_not_list(synced_copy: Path) -> None:
     """A stray third-party package would break ``packages lock --check``; sync removes it.
 
-    :param synced: a synced ``packages/`` root.
-    :param tmp_path: a temporary folder.
+    :param synced_copy: a synced ``packages/`` root to modify.
     """
-    packages = tmp_path / "packages"
-    shutil.copytree(synced, packages)
+    packages = synced_copy
     stray = packages / "valory" / "skills" / "counter"
     shutil.copytree(open_autonomy_packages() / "valory" / "skills" / "counter", stray)
 
@@ -240,7 +246,7 @@ def test_seeded_cache_lets_autonomy_packages_sync_work_offline(
     third_party_only(project / "packages")
 
     result = run(
-        [str(Path(sys.executable).parent / "autonomy"), "packages", "sync"],
+        [AUTONOMY, "packages", "sync"],
         cwd=project,
         HOME=str(tmp_path),
     )
@@ -252,27 +258,21 @@ def test_seeded_cache_lets_autonomy_packages_sync_work_offline(
 
 def test_packages_lock_check_passes_on_the_repository() -> None:
     """``autonomy packages lock --check`` accepts the repository's packages as committed."""
-    result = run(
-        [str(Path(sys.executable).parent / "autonomy"), "packages", "lock", "--check"]
-    )
+    result = run([AUTONOMY, "packages", "lock", "--check"])
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     assert "Verification successful" in result.stdout
 
 
-def test_packages_lock_check_fails_on_a_tampered_package(
-    synced: Path, tmp_path: Path
-) -> None:
+def test_packages_lock_check_fails_on_a_tampered_package(synced_copy: Path) -> None:
     """The same check fails when a third-party package differs from its pin.
 
-    :param synced: a synced ``packages/`` root.
-    :param tmp_path: a temporary folder.
+    :param synced_copy: a synced ``packages/`` root to modify.
     """
-    shutil.copytree(synced, tmp_path / "packages")
-    tamper(package_dir(tmp_path / "packages", PackageId.from_uri_path(TAMPERED)))
+    tamper(package_dir(synced_copy, PackageId.from_uri_path(TAMPERED)))
 
     result = run(
-        [str(Path(sys.executable).parent / "autonomy"), "packages", "lock", "--check"],
-        cwd=tmp_path,
+        [AUTONOMY, "packages", "lock", "--check"],
+        cwd=synced_copy.parent,
     )
 
     assert result.returncode != 0
