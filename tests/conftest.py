@@ -48,6 +48,7 @@ def chain_snapshot(devnet: Devnet) -> Iterator[Devnet]:
     finally:
         devnet.w3.provider.make_request(RPCEndpoint("evm_revert"), [snapshot_id])
         devnet.info.services = services
+        devnet.info.save()
 
 
 @pytest.fixture

@@ -45,6 +45,31 @@ class DevnetError(RuntimeError):
     """The devnet cannot be started, found, or used as asked."""
 
 
+# what a devnet writes into its state folder; nothing else there is ever deleted
+STATE_ENTRIES = (STATE_FILE, "devnet.tmp", "anvil.log", "kubo.log", "ipfs")
+
+
+def _clear_state_dir(state_dir: Path) -> None:
+    """Remove a previous devnet's files from ``state_dir`` (created if absent).
+
+    :param state_dir: the devnet state folder.
+    :raises DevnetError: when it holds anything a devnet does not write (never wiped).
+    """
+    state_dir.mkdir(parents=True, exist_ok=True)
+    foreign = sorted(p.name for p in state_dir.iterdir() if p.name not in STATE_ENTRIES)
+    if foreign:
+        raise DevnetError(
+            f"{state_dir} holds files a devnet did not write ({', '.join(foreign[:5])}); "
+            "choose an empty or devnet-only --state-dir"
+        )
+    for name in STATE_ENTRIES:
+        path = state_dir / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+
+
 class Devnet:  # pylint: disable=too-many-public-methods
     """A running devnet: anvil + registry stack + kubo, and helpers to register mechs.
 
@@ -89,9 +114,7 @@ class Devnet:  # pylint: disable=too-many-public-methods
                     f"a devnet is already running from {state_dir} (anvil pid {previous.anvil_pid}, "
                     f"kubo pid {previous.ipfs_pid}); run `python -m scripts.devnet down` first"
                 )
-        if state_dir.exists():
-            shutil.rmtree(state_dir)
-        state_dir.mkdir(parents=True)
+        _clear_state_dir(state_dir)
 
         anvil = kubo = None
         started = False

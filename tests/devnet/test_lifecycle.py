@@ -110,3 +110,12 @@ def test_unknown_contract_name_is_a_clear_error(devnet):
     """contract() names what exists."""
     with pytest.raises(DevnetError, match="AgentRegistry"):
         devnet.contract("MechMarketplace")
+
+
+def test_start_refuses_a_folder_with_foreign_files(tmp_path):
+    """A state folder holding other files is never wiped; nothing is started."""
+    (tmp_path / "notes.txt").write_text("keep me")
+    with pytest.raises(DevnetError, match="notes.txt"):
+        Devnet.start(seed=False, state_dir=tmp_path)
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
+    assert not (tmp_path / "devnet.json").exists()
