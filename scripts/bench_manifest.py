@@ -17,16 +17,18 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, List
+from typing import Any, Callable, Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (  # noqa: E402
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (  # noqa: E402 # pylint: disable=wrong-import-position
     Catalogue,
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_manifest  # noqa: E402
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
+    parse_manifest,
+)
 
 OUTPUT = {
     "type": "object",
@@ -34,9 +36,18 @@ OUTPUT = {
     "schema": {
         "type": "object",
         "properties": {
-            "requestId": {"type": "integer", "description": "Unique identifier for the request"},
-            "result": {"type": "string", "description": "Result information in JSON format as a string"},
-            "prompt": {"type": "string", "description": "The prompt used to make the prediction."},
+            "requestId": {
+                "type": "integer",
+                "description": "Unique identifier for the request",
+            },
+            "result": {
+                "type": "string",
+                "description": "Result information in JSON format as a string",
+            },
+            "prompt": {
+                "type": "string",
+                "description": "The prompt used to make the prediction.",
+            },
         },
         "required": ["requestId", "result", "prompt"],
     },
@@ -45,20 +56,38 @@ ARG_TYPES = ["hexAddress", "uint256", "int", "str", "list[bytes32]", "float", "b
 
 
 def ten_tool_manifest(index: int, typed: bool = True) -> bytes:
-    """:param index: makes the manifest distinct. :param typed: v1 typed arguments (else
-    today's shape: text input only). :return: a ten-tool manifest, as published (indent 2)."""
+    """Return a ten-tool manifest, as published (indent 2).
+
+    :param index: makes the manifest distinct.
+    :param typed: v1 typed arguments (else today's shape: text input only).
+    :return: a ten-tool manifest, as published (indent 2).
+    """
     names = [f"tool-{index}-{t}" for t in range(10)]
-    metadata = {}
+    metadata: Dict[str, Dict[str, Any]] = {}
     for t, name in enumerate(names):
-        arguments = [
-            {"identifier": f"arg_{index % 7}_{a}", "type": ARG_TYPES[(t + a) % len(ARG_TYPES)], "description": f"Argument {a} of {name}"}
+        arguments: List[Dict[str, Any]] = [
+            {
+                "identifier": f"arg_{index % 7}_{a}",
+                "type": ARG_TYPES[(t + a) % len(ARG_TYPES)],
+                "description": f"Argument {a} of {name}",
+            }
             for a in range(3)
         ]
-        arguments.append({"identifier": "mode", "type": "enum", "enum": ["fast", "slow"], "default": "fast"})
+        arguments.append(
+            {
+                "identifier": "mode",
+                "type": "enum",
+                "enum": ["fast", "slow"],
+                "default": "fast",
+            }
+        )
         metadata[name] = {
             "name": name,
             "description": f"Tool {t} of mech {index}: estimates the probability of an event.",
-            "input": {"type": "text", "description": "The text to make a prediction on"},
+            "input": {
+                "type": "text",
+                "description": "The text to make a prediction on",
+            },
             "output": OUTPUT,
         }
         if typed:
@@ -77,8 +106,13 @@ def ten_tool_manifest(index: int, typed: bool = True) -> bytes:
 
 
 def rate(work: Callable[[bytes], object], corpus: List[bytes], rounds: int) -> float:
-    """:param work: per-manifest function. :param corpus: inputs. :param rounds: best of.
-    :return: manifests per second (best round)."""
+    """Return manifests per second (best round).
+
+    :param work: per-manifest function.
+    :param corpus: inputs.
+    :param rounds: best of.
+    :return: manifests per second (best round).
+    """
     best = 0.0
     for _ in range(rounds):
         start = time.perf_counter()
@@ -88,15 +122,19 @@ def rate(work: Callable[[bytes], object], corpus: List[bytes], rounds: int) -> f
     return best
 
 
-def full_pipeline(data: bytes) -> object:
-    """Parse + validate + normalise, then tie to a mech and serialise canonically.
+def full_pipeline(data: bytes) -> Mech:
+    """Parse + validate + normalise, then tie the manifest to a mech.
 
     :param data: manifest bytes.
     :return: the mech entry.
     """
     result = parse_manifest(data)
     assert result.manifest is not None and not result.errors, result.problems
-    return Mech.from_manifest(MechRef(100, "complementary_service_metadata", "0x" + "00" * 20, 1), result.manifest, result.problems)
+    return Mech.from_manifest(
+        MechRef(100, "complementary_service_metadata", "0x" + "00" * 20, 1),
+        result.manifest,
+        result.problems,
+    )
 
 
 def main() -> None:
@@ -108,11 +146,20 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     for typed in (False, True):
-        run([ten_tool_manifest(i, typed) for i in range(args.manifests)], args.rounds, typed)
+        run(
+            [ten_tool_manifest(i, typed) for i in range(args.manifests)],
+            args.rounds,
+            typed,
+        )
 
 
 def run(corpus: List[bytes], rounds: int, typed: bool) -> None:
-    """:param corpus: manifests. :param rounds: best of. :param typed: label only."""
+    """Run.
+
+    :param corpus: manifests.
+    :param rounds: best of.
+    :param typed: label only.
+    """
     size = sum(len(d) for d in corpus) / len(corpus)
     parse_manifest(corpus[0])  # warm the schema cache once, as a running agent would be
     baseline = rate(json.loads, corpus, rounds)
@@ -123,10 +170,16 @@ def run(corpus: List[bytes], rounds: int, typed: bool) -> None:
     Catalogue.build(mechs).digest()
     digest_ms = (time.perf_counter() - start) * 1000
     shape = "v1 typed, 4 arguments a tool" if typed else "today's shape, text input"
-    print(f"ten-tool manifests ({shape}), {size:.0f} bytes each, {len(corpus)} distinct, best of {rounds}, one core")
+    print(
+        f"ten-tool manifests ({shape}), {size:.0f} bytes each, {len(corpus)} distinct, best of {rounds}, one core"
+    )
     print(f"  baseline json.loads         : {baseline:8.0f} /s")
-    print(f"  parse_manifest              : {parsed:8.0f} /s  = {parsed / baseline:.3f} x json.loads")
-    print(f"  parse + Mech.from_manifest  : {pipeline:8.0f} /s  = {pipeline / baseline:.3f} x json.loads")
+    print(
+        f"  parse_manifest              : {parsed:8.0f} /s  = {parsed / baseline:.3f} x json.loads"
+    )
+    print(
+        f"  parse + Mech.from_manifest  : {pipeline:8.0f} /s  = {pipeline / baseline:.3f} x json.loads"
+    )
     print(f"  catalogue digest, 200 mechs : {digest_ms:8.1f} ms")
     print(f"  goal >= 5000 /s: {'met' if parsed >= 5000 else 'NOT met'}")
 

@@ -28,7 +28,11 @@ def canonical_bytes(value: Any) -> bytes:
     """
     try:
         return rfc8785.dumps(value)
-    except (rfc8785.CanonicalizationError, rfc8785.IntegerDomainError, RecursionError) as exc:
+    except (
+        rfc8785.CanonicalizationError,
+        rfc8785.IntegerDomainError,
+        RecursionError,
+    ) as exc:
         raise CanonicalizationError(str(exc)) from exc
 
 
@@ -80,7 +84,11 @@ def _canonical_memo(key: str, value: Any) -> str:
 
 
 def sha256_hex(data: bytes) -> str:
-    """:param data: bytes. :return: lowercase hex sha2-256, 64 characters, no prefix."""
+    """Return lowercase hex sha2-256, 64 characters, no prefix.
+
+    :param data: bytes.
+    :return: lowercase hex sha2-256, 64 characters, no prefix.
+    """
     return hashlib.sha256(data).hexdigest()
 
 

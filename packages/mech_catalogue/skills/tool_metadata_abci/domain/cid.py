@@ -46,29 +46,44 @@ class CidError(ValueError):
     """
 
     def __init__(self, problem: P.Problem) -> None:
+        """Keep the problem; the exception's message is the problem's sentence.
+
+        :param problem: the problem.
+        """
         super().__init__(problem.message)
         self.problem = problem
 
 
 def normalise_digest(digest: object) -> str:
-    """:param digest: bytes32 as 32 bytes or 64 hex chars (0x optional).
-    :return: ``0x`` + 64 lowercase hex. :raises CidError: INVALID_DIGEST otherwise."""
+    """Return ``0x`` + 64 lowercase hex.
+
+    :param digest: bytes32 as 32 bytes or 64 hex chars (0x optional).
+    :return: ``0x`` + 64 lowercase hex.
+    :raises CidError: INVALID_DIGEST otherwise.
+    """
     if isinstance(digest, (bytes, bytearray)) and len(digest) == 32:
         return "0x" + bytes(digest).hex()
     if isinstance(digest, str) and _DIGEST.match(digest):
         return "0x" + digest[-64:].lower()
     raise CidError(
-        P.error(P.INVALID_DIGEST, f"The hash {str(digest)[:80]!r} is not a bytes32 (0x + 64 hex); check the registry value.")
+        P.error(
+            P.INVALID_DIGEST,
+            f"The hash {str(digest)[:80]!r} is not a bytes32 (0x + 64 hex); check the registry value.",
+        )
     )
 
 
 def _parse(text: str) -> "pycid.CIDv1 | pycid.CIDv0":
     if not isinstance(text, str) or not text or len(text) > 200:
-        raise CidError(P.error(P.INVALID_CID, f"{str(text)[:80]!r} is not a CID string."))
+        raise CidError(
+            P.error(P.INVALID_CID, f"{str(text)[:80]!r} is not a CID string.")
+        )
     try:
         return pycid.from_string(text)
     except (ValueError, TypeError, KeyError) as exc:
-        raise CidError(P.error(P.INVALID_CID, f"{text[:80]!r} is not a CID ({str(exc)[:80]}).")) from exc
+        raise CidError(
+            P.error(P.INVALID_CID, f"{text[:80]!r} is not a CID ({str(exc)[:80]}).")
+        ) from exc
 
 
 def cid_to_digest(text: str) -> Tuple[str, str]:
@@ -80,7 +95,11 @@ def cid_to_digest(text: str) -> Tuple[str, str]:
     """
     parsed = _parse(text)
     multihash = bytes(parsed.multihash)
-    if parsed.codec not in (DAG_PB, RAW) or multihash[:2] != SHA2_256_PREFIX or len(multihash) != 34:
+    if (
+        parsed.codec not in (DAG_PB, RAW)
+        or multihash[:2] != SHA2_256_PREFIX
+        or len(multihash) != 34
+    ):
         raise CidError(
             P.error(
                 P.UNSUPPORTED_CID,
@@ -91,7 +110,9 @@ def cid_to_digest(text: str) -> Tuple[str, str]:
     return parsed.codec, "0x" + multihash[2:].hex()
 
 
-def digest_to_cid(digest: object, codec: str = DAG_PB, version: int = 1, base: str = "base32") -> str:
+def digest_to_cid(
+    digest: object, codec: str = DAG_PB, version: int = 1, base: str = "base32"
+) -> str:
     """Build the CID for an on-chain digest.
 
     :param digest: bytes32 (bytes or hex).
@@ -102,8 +123,17 @@ def digest_to_cid(digest: object, codec: str = DAG_PB, version: int = 1, base: s
     :raises CidError: on a bad digest, or CIDv0 with raw / an unknown codec.
     """
     hex_digest = normalise_digest(digest)
-    if codec not in (DAG_PB, RAW) or (version == 0 and codec != DAG_PB) or version not in (0, 1):
-        raise CidError(P.error(P.UNSUPPORTED_CID, f"No CIDv{version} exists for codec {codec!r}; use dag-pb or raw, CIDv1."))
+    if (
+        codec not in (DAG_PB, RAW)
+        or (version == 0 and codec != DAG_PB)
+        or version not in (0, 1)
+    ):
+        raise CidError(
+            P.error(
+                P.UNSUPPORTED_CID,
+                f"No CIDv{version} exists for codec {codec!r}; use dag-pb or raw, CIDv1.",
+            )
+        )
     multihash = SHA2_256_PREFIX + bytes.fromhex(hex_digest[2:])
     built = pycid.make_cid(1, codec, multihash)
     if version == 0:
@@ -112,15 +142,26 @@ def digest_to_cid(digest: object, codec: str = DAG_PB, version: int = 1, base: s
 
 
 def to_v1(text: str, base: str = "base32") -> str:
-    """:param text: a CID. :param base: multibase. :return: the CIDv1 of the same content.
-    :raises CidError: as :func:`cid_to_digest`."""
+    """Return the CIDv1 of the same content.
+
+    :param text: a CID.
+    :param base: multibase.
+    :return: the CIDv1 of the same content.
+
+    Raises :class:`CidError` as :func:`cid_to_digest` does.
+    """
     codec, digest = cid_to_digest(text)
     return digest_to_cid(digest, codec, 1, base)
 
 
 def to_v0(text: str) -> str:
-    """:param text: a dag-pb CID. :return: its CIDv0 (``Qm...``).
-    :raises CidError: as :func:`cid_to_digest`, UNSUPPORTED_CID for raw."""
+    """Return its CIDv0 (``Qm...``).
+
+    :param text: a dag-pb CID.
+    :return: its CIDv0 (``Qm...``).
+
+    Raises :class:`CidError` as :func:`cid_to_digest` does (UNSUPPORTED_CID for raw).
+    """
     codec, digest = cid_to_digest(text)
     return digest_to_cid(digest, codec, 0)
 
@@ -130,7 +171,8 @@ def candidate_cids(digest: object) -> Tuple[str, str]:
 
     :param digest: bytes32.
     :return: (dag-pb CIDv1 base32, raw CIDv1 base32), in the order to try.
-    :raises CidError: INVALID_DIGEST.
+
+    Raises :class:`CidError` (INVALID_DIGEST) for a bad digest.
     """
     return digest_to_cid(digest, DAG_PB), digest_to_cid(digest, RAW)
 
@@ -170,16 +212,26 @@ def verify(data: bytes, digest: object, codec: Optional[str] = None) -> Verifica
         return Verification(False, problem=exc.problem)
     if len(data) > MAX_FILE_SIZE:
         return Verification(
-            False, problem=P.error(P.TOO_LARGE, f"{len(data)} bytes exceed {MAX_FILE_SIZE}, the largest file verify() re-hashes.")
+            False,
+            problem=P.error(
+                P.TOO_LARGE,
+                f"{len(data)} bytes exceed {MAX_FILE_SIZE}, the largest file verify() re-hashes.",
+            ),
         )
     if codec in (None, RAW) and hashlib.sha256(data).digest() == expected:
-        layout = (1, True) if len(data) <= IPFS_CHUNK_SIZE else None  # larger: `ipfs block put`
+        layout = (
+            (1, True) if len(data) <= IPFS_CHUNK_SIZE else None
+        )  # larger: `ipfs block put`
         return Verification(True, RAW, digest_to_cid(expected, RAW), layout)
     if codec in (None, DAG_PB):
         for layout in LAYOUTS:
-            root_codec, root = root_digest(data, raw_leaves=layout[1], cid_version=layout[0])
+            root_codec, root = root_digest(
+                data, raw_leaves=layout[1], cid_version=layout[0]
+            )
             if root_codec == CODEC_DAG_PB and root == expected:
-                return Verification(True, DAG_PB, digest_to_cid(expected, DAG_PB), layout)
+                return Verification(
+                    True, DAG_PB, digest_to_cid(expected, DAG_PB), layout
+                )
     return Verification(
         False,
         problem=P.error(

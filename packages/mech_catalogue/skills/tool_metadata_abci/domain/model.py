@@ -43,6 +43,37 @@ from .tool import (  # noqa: F401  (re-exported: the model's public names)
     Tool,
 )
 
+__all__ = [
+    "EMPTY_OBJECT_JSON",
+    "MECH_STATUSES",
+    "MODEL_VERSION",
+    "REGISTRY_COMPLEMENTARY_SERVICE",
+    "REGISTRY_KINDS",
+    "REGISTRY_LEGACY_MECH",
+    "REGISTRY_OLAS_AGENT",
+    "SHAPE_ARGUMENTS_V1",
+    "SHAPE_DESCRIPTION_JSON",
+    "SHAPE_INPUT_SCHEMA",
+    "SHAPE_KWARGS",
+    "SHAPE_NAME_ONLY",
+    "SHAPE_TOOL_METADATA",
+    "STATUS_HASH_MISMATCH",
+    "STATUS_INVALID",
+    "STATUS_NO_HASH",
+    "STATUS_OK",
+    "STATUS_UNAVAILABLE",
+    "TOOL_SHAPES",
+    "Argument",
+    "Catalogue",
+    "Manifest",
+    "Mech",
+    "MechRef",
+    "Problem",
+    "Provenance",
+    "Tool",
+    "ToolCollision",
+]
+
 MODEL_VERSION = 1
 
 STATUS_OK = "ok"  # manifest fetched, verified, parsed (may carry warnings)
@@ -50,7 +81,13 @@ STATUS_INVALID = "invalid"  # fetched and verified, but rejected (quarantined)
 STATUS_HASH_MISMATCH = "hash_mismatch"  # bytes did not hash to the on-chain digest
 STATUS_UNAVAILABLE = "unavailable"  # not fetched (yet): IPFS error or timeout
 STATUS_NO_HASH = "no_hash"  # the registry holds no hash for this id
-MECH_STATUSES = (STATUS_OK, STATUS_INVALID, STATUS_HASH_MISMATCH, STATUS_UNAVAILABLE, STATUS_NO_HASH)
+MECH_STATUSES = (
+    STATUS_OK,
+    STATUS_INVALID,
+    STATUS_HASH_MISMATCH,
+    STATUS_UNAVAILABLE,
+    STATUS_NO_HASH,
+)
 
 
 @dataclass(frozen=True)
@@ -73,12 +110,18 @@ class Manifest:
 
     @property
     def extra(self) -> Dict[str, Any]:
-        """:return: a fresh copy of the other top-level fields."""
+        """Return a fresh copy of the other top-level fields.
+
+        :return: a fresh copy of the other top-level fields.
+        """
         return decode(self.extra_json)
 
     @property
     def tool_names(self) -> Tuple[str, ...]:
-        """:return: the tool names, in order."""
+        """Return the tool names, in order.
+
+        :return: the tool names, in order.
+        """
         return tuple(t.name for t in self.tools)
 
 
@@ -113,12 +156,18 @@ class Mech:
 
     @property
     def extra(self) -> Dict[str, Any]:
-        """:return: a fresh copy of the other top-level manifest fields."""
+        """Return a fresh copy of the other top-level manifest fields.
+
+        :return: a fresh copy of the other top-level manifest fields.
+        """
         return decode(self.extra_json)
 
     @property
     def errors(self) -> Tuple[Problem, ...]:
-        """:return: the problems of severity error."""
+        """Return the problems of severity error.
+
+        :return: the problems of severity error.
+        """
         return tuple(p for p in self.problems if p.is_error)
 
     @classmethod
@@ -171,7 +220,10 @@ class Mech:
         )
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: a JSON-serialisable dict."""
+        """Return a JSON-serialisable dict.
+
+        :return: a JSON-serialisable dict.
+        """
         return {
             "ref": self.ref.to_dict(),
             "digest": self.digest,
@@ -188,7 +240,11 @@ class Mech:
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Mech":
-        """:param data: from :meth:`to_dict`. :return: the mech."""
+        """Return the mech.
+
+        :param data: from :meth:`to_dict`.
+        :return: the mech.
+        """
         block = data.get("observed_block")
         return cls(
             ref=MechRef.from_dict(data["ref"]),
@@ -218,7 +274,10 @@ class ToolCollision:
 
     @property
     def mechs(self) -> Tuple[MechRef, ...]:
-        """:return: the mechs claiming the name, sorted."""
+        """Return the mechs claiming the name, sorted.
+
+        :return: the mechs claiming the name, sorted.
+        """
         return tuple(sorted(t.provenance.mech for t in self.tools if t.provenance.mech))
 
 
@@ -245,88 +304,149 @@ class Catalogue:
 
     # --- serialisation -----------------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
-        """:return: ``{"version": 1, "mechs": [...]}``, JSON-serialisable."""
+        """Return ``{"version": 1, "mechs": [...]}``, JSON-serialisable.
+
+        :return: ``{"version": 1, "mechs": [...]}``, JSON-serialisable.
+        """
         return {"version": self.version, "mechs": [m.to_dict() for m in self.mechs]}
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Catalogue":
-        """:param data: from :meth:`to_dict`. :return: the catalogue. :raises ValueError: on an unknown version."""
+        """Return the catalogue.
+
+        :param data: from :meth:`to_dict`.
+        :return: the catalogue.
+        :raises ValueError: on an unknown version.
+        """
         version = int(data.get("version", MODEL_VERSION))
         if version != MODEL_VERSION:
-            raise ValueError(f"catalogue version {version} is not supported (expected {MODEL_VERSION})")
+            raise ValueError(
+                f"catalogue version {version} is not supported (expected {MODEL_VERSION})"
+            )
         return cls.build(Mech.from_dict(m) for m in data.get("mechs", ()))
 
     def canonical_bytes(self) -> bytes:
-        """:return: RFC 8785 canonical bytes of :meth:`to_dict`."""
+        """Return rFC 8785 canonical bytes of :meth:`to_dict`.
+
+        :return: RFC 8785 canonical bytes of :meth:`to_dict`.
+        """
         return canonical_bytes(self.to_dict())
 
     def to_json(self) -> str:
-        """:return: the canonical JSON text (same bytes on every agent)."""
+        """Return the canonical JSON text (same bytes on every agent).
+
+        :return: the canonical JSON text (same bytes on every agent).
+        """
         return self.canonical_bytes().decode("utf-8")
 
     @classmethod
     def from_json(cls, text: str) -> "Catalogue":
-        """:param text: from :meth:`to_json`. :return: the catalogue. :raises ValueError: on bad JSON or shape."""
+        """Return the catalogue.
+
+        :param text: from :meth:`to_json`.
+        :return: the catalogue.
+        :raises ValueError: on bad JSON or shape.
+        """
         try:
             return cls.from_dict(decode(text))
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a serialised catalogue: {exc!r}") from exc
 
     def digest(self) -> str:
-        """:return: sha2-256 of :meth:`canonical_bytes`, 64 lowercase hex characters."""
+        """Return sha2-256 of :meth:`canonical_bytes`, 64 lowercase hex characters.
+
+        :return: sha2-256 of :meth:`canonical_bytes`, 64 lowercase hex characters.
+        """
         return sha256_hex(self.canonical_bytes())
 
     # --- queries -----------------------------------------------------------------
     def mech(self, ref: MechRef) -> Optional[Mech]:
-        """:param ref: the mech. :return: its entry, or None."""
+        """Return its entry, or None.
+
+        :param ref: the mech.
+        :return: its entry, or None.
+        """
         for m in self.mechs:
             if m.ref == ref:
                 return m
         return None
 
     def mech_by_key(self, key: str) -> Optional[Mech]:
-        """:param key: a :attr:`MechRef.key`. :return: its entry, or None."""
+        """Return its entry, or None.
+
+        :param key: a :attr:`MechRef.key`.
+        :return: its entry, or None.
+        """
         for m in self.mechs:
             if m.ref.key == key:
                 return m
         return None
 
     def tools(self) -> Tuple[Tool, ...]:
-        """:return: every tool of every mech, mechs in ref order, tools in manifest order."""
+        """Return every tool of every mech, mechs in ref order, tools in manifest order.
+
+        :return: every tool of every mech, mechs in ref order, tools in manifest order.
+        """
         return tuple(t for m in self.mechs for t in m.tools)
 
     def tool_names(self) -> Tuple[str, ...]:
-        """:return: the distinct tool names, sorted."""
+        """Return the distinct tool names, sorted.
+
+        :return: the distinct tool names, sorted.
+        """
         return tuple(sorted({t.name for t in self.tools()}))
 
     def tools_named(self, name: str) -> Tuple[Tool, ...]:
-        """:param name: a tool name. :return: that tool from every mech offering it (ref order)."""
+        """Return that tool from every mech offering it (ref order).
+
+        :param name: a tool name.
+        :return: that tool from every mech offering it (ref order).
+        """
         return tuple(t for t in self.tools() if t.name == name)
 
     def tools_of(self, ref: MechRef) -> Tuple[Tool, ...]:
-        """:param ref: the mech. :return: its tools (empty when unknown)."""
+        """Return its tools (empty when unknown).
+
+        :param ref: the mech.
+        :return: its tools (empty when unknown).
+        """
         entry = self.mech(ref)
         return () if entry is None else entry.tools
 
     def mechs_with_status(self, status: str) -> Tuple[Mech, ...]:
-        """:param status: one of MECH_STATUSES. :return: mechs with that status."""
+        """Return mechs with that status.
+
+        :param status: one of MECH_STATUSES.
+        :return: mechs with that status.
+        """
         return tuple(m for m in self.mechs if m.status == status)
 
     def collisions(self) -> Tuple[ToolCollision, ...]:
-        """:return: tool names offered by two or more mechs, sorted by name."""
+        """Return tool names offered by two or more mechs, sorted by name.
+
+        :return: tool names offered by two or more mechs, sorted by name.
+        """
         groups: Dict[str, list] = {}
         for tool in self.tools():
             groups.setdefault(tool.name, []).append(tool)
         return tuple(
-            ToolCollision(name, tuple(ts)) for name, ts in sorted(groups.items()) if len(ts) > 1
+            ToolCollision(name, tuple(ts))
+            for name, ts in sorted(groups.items())
+            if len(ts) > 1
         )
 
     def errors(self) -> Tuple[Tuple[MechRef, Problem], ...]:
-        """:return: ``(mech, problem)`` for every error-severity problem, mechs in ref order."""
+        """Return ``(mech, problem)`` for every error-severity problem, mechs in ref order.
+
+        :return: ``(mech, problem)`` for every error-severity problem, mechs in ref order.
+        """
         return tuple((m.ref, p) for m in self.mechs for p in m.problems if p.is_error)
 
     def problems(self) -> Tuple[Tuple[MechRef, Problem], ...]:
-        """:return: ``(mech, problem)`` for every problem, warnings included."""
+        """Return ``(mech, problem)`` for every problem, warnings included.
+
+        :return: ``(mech, problem)`` for every problem, warnings included.
+        """
         return tuple((m.ref, p) for m in self.mechs for p in m.problems)
 
     def stale(self, min_block: int) -> Tuple[Mech, ...]:
@@ -336,11 +456,16 @@ class Catalogue:
         :return: the stale mechs, ref order.
         """
         return tuple(
-            m for m in self.mechs if m.observed_block is None or m.observed_block < min_block
+            m
+            for m in self.mechs
+            if m.observed_block is None or m.observed_block < min_block
         )
 
     def freshness(self) -> Optional[int]:
-        """:return: the oldest ``observed_block`` over all mechs (None if any was never read or no mechs)."""
+        """Return the oldest ``observed_block`` over all mechs (None if any was never read or no mechs).
+
+        :return: the oldest ``observed_block`` over all mechs (None if any was never read or no mechs).
+        """
         blocks = [m.observed_block for m in self.mechs]
         if not blocks or any(b is None for b in blocks):
             return None

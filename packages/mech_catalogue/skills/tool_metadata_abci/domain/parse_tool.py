@@ -30,14 +30,20 @@ from .types import ANY, infer_type, normalise_type, type_schema
 from .validation import decode_json, schema_error
 
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
-TOOL_KEYS = frozenset({"name", "description", "input", "output", "arguments", "kwargs", "examples"})
-ARGUMENT_KEYS = frozenset({"identifier", "type", "description", "required", "default", "enum", "schema"})
+TOOL_KEYS = frozenset(
+    {"name", "description", "input", "output", "arguments", "kwargs", "examples"}
+)
+ARGUMENT_KEYS = frozenset(
+    {"identifier", "type", "description", "required", "default", "enum", "schema"}
+)
 IO_KEYS = frozenset({"type", "description", "schema"})
 
 Problems = List[P.Problem]
 
 
-def text_field(obj: Dict[str, Any], key: str, path: str, limits: Limits, found: Problems) -> str:
+def text_field(
+    obj: Dict[str, Any], key: str, path: str, limits: Limits, found: Problems
+) -> str:
     """A string field: wrong types are ignored (WRONG_TYPE), long text truncated (TEXT_TOO_LONG).
 
     :param obj: the object holding the field.
@@ -53,7 +59,11 @@ def text_field(obj: Dict[str, Any], key: str, path: str, limits: Limits, found: 
     where = path + P.pointer(key)
     if not isinstance(value, str):
         found.append(
-            P.error(P.WRONG_TYPE, f"Field {where} should be a string, not {_kind(value)}; it was ignored.", where)
+            P.error(
+                P.WRONG_TYPE,
+                f"Field {where} should be a string, not {_kind(value)}; it was ignored.",
+                where,
+            )
         )
         return ""
     found.append(
@@ -67,9 +77,12 @@ def text_field(obj: Dict[str, Any], key: str, path: str, limits: Limits, found: 
 
 
 def _kind(value: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}.get(
-        type(value), "null" if value is None else "a number"
-    )
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+    }.get(type(value), "null" if value is None else "a number")
 
 
 def _embedded_json(description: str, limits: Limits) -> Optional[Dict[str, Any]]:
@@ -79,7 +92,9 @@ def _embedded_json(description: str, limits: Limits) -> Optional[Dict[str, Any]]
     return value if isinstance(value, dict) else None
 
 
-def parse_tool(name: str, meta: Any, path: str, limits: Limits) -> Tuple[Tool, Problems]:
+def parse_tool(
+    name: str, meta: Any, path: str, limits: Limits
+) -> Tuple[Tool, Problems]:
     """Parse ``toolMetadata[name]`` (already decoded strictly, so depth is bounded).
 
     :param name: the tool name (the ``toolMetadata`` key, already checked).
@@ -113,7 +128,9 @@ def parse_tool(name: str, meta: Any, path: str, limits: Limits) -> Tuple[Tool, P
     if embedded is not None:
         # Fields of the JSON held in `description` fill what the tool object lacks.
         meta = {**embedded, **{k: v for k, v in meta.items() if k != "description"}}
-        description = text_field(embedded, "description", path + "/description", limits, found)
+        description = text_field(
+            embedded, "description", path + "/description", limits, found
+        )
         shape = SHAPE_DESCRIPTION_JSON
         found.append(
             P.warning(
@@ -148,9 +165,13 @@ def parse_tool(name: str, meta: Any, path: str, limits: Limits) -> Tuple[Tool, P
         description=description,
         arguments=arguments,
         input_type=text_field(inp, "type", path + "/input", limits, found),
-        input_description=text_field(inp, "description", path + "/input", limits, found),
+        input_description=text_field(
+            inp, "description", path + "/input", limits, found
+        ),
         output_type=text_field(out, "type", path + "/output", limits, found),
-        output_description=text_field(out, "description", path + "/output", limits, found),
+        output_description=text_field(
+            out, "description", path + "/output", limits, found
+        ),
         output_schema_json=_output_schema(out, path + "/output/schema", found),
         examples_json=_examples(meta, path, found),
         extra_json=canonical_text(extra),
@@ -159,12 +180,20 @@ def parse_tool(name: str, meta: Any, path: str, limits: Limits) -> Tuple[Tool, P
     return tool, found
 
 
-def _io_block(meta: Dict[str, Any], key: str, path: str, found: Problems) -> Dict[str, Any]:
+def _io_block(
+    meta: Dict[str, Any], key: str, path: str, found: Problems
+) -> Dict[str, Any]:
     block = meta.get(key, {})
     if isinstance(block, dict):
         return block
     where = f"{path}/{key}"
-    found.append(P.error(P.WRONG_TYPE, f"Field {where} should be an object, not {_kind(block)}; it was ignored.", where))
+    found.append(
+        P.error(
+            P.WRONG_TYPE,
+            f"Field {where} should be an object, not {_kind(block)}; it was ignored.",
+            where,
+        )
+    )
     return {}
 
 
@@ -173,10 +202,18 @@ def _output_schema(out: Dict[str, Any], where: str, found: Problems) -> Optional
         return None
     schema = out["schema"]
     text = canonical_text(schema)
-    reason = "it is not an object" if not isinstance(schema, (dict, bool)) else schema_error(text)
+    reason = (
+        "it is not an object"
+        if not isinstance(schema, (dict, bool))
+        else schema_error(text)
+    )
     if reason:
         found.append(
-            P.error(P.INVALID_OUTPUT_SCHEMA, f"{where} is not a valid JSON Schema ({reason}); it was dropped.", where)
+            P.error(
+                P.INVALID_OUTPUT_SCHEMA,
+                f"{where} is not a valid JSON Schema ({reason}); it was dropped.",
+                where,
+            )
         )
         return None
     return text
@@ -187,14 +224,32 @@ def _examples(meta: Dict[str, Any], path: str, found: Problems) -> Tuple[str, ..
     if isinstance(examples, list):
         return tuple(canonical_text(e) for e in examples)
     where = path + "/examples"
-    found.append(P.error(P.WRONG_TYPE, f"Field {where} should be an array, not {_kind(examples)}; it was ignored.", where))
+    found.append(
+        P.error(
+            P.WRONG_TYPE,
+            f"Field {where} should be an array, not {_kind(examples)}; it was ignored.",
+            where,
+        )
+    )
     return ()
 
 
 def _arguments(
-    meta: Dict[str, Any], inp: Dict[str, Any], path: str, limits: Limits, found: Problems
+    meta: Dict[str, Any],
+    inp: Dict[str, Any],
+    path: str,
+    limits: Limits,
+    found: Problems,
 ) -> Tuple[Optional[Tuple[Argument, ...]], str]:
-    """:return: (arguments or None when the tool declares none, the shape they came from)."""
+    """Find a tool's typed arguments: v1 ``arguments``, seed ``kwargs``, or ``input.schema``.
+
+    :param meta: the tool's metadata object.
+    :param inp: its ``input`` object ({} when absent).
+    :param path: JSON Pointer of ``meta``.
+    :param limits: caps.
+    :param found: problems are appended here.
+    :return: (arguments, or None when the tool declares none; the shape they came from).
+    """
     for key, shape in (("arguments", SHAPE_ARGUMENTS_V1), ("kwargs", SHAPE_KWARGS)):
         if key in meta:
             items = _argument_items(meta[key], f"{path}/{key}", found)
@@ -218,7 +273,11 @@ def _arguments(
     required = set(required) if isinstance(required, list) else set()
     items = []
     for ident, prop in props.items():
-        item: Dict[str, Any] = {"identifier": ident, "type": infer_type(prop), "required": ident in required}
+        item: Dict[str, Any] = {
+            "identifier": ident,
+            "type": infer_type(prop),
+            "required": ident in required,
+        }
         if isinstance(prop, dict):
             item["schema"] = prop
             for key in ("description", "default"):
@@ -228,7 +287,9 @@ def _arguments(
     return _argument_list(items, limits, found), SHAPE_INPUT_SCHEMA
 
 
-def _argument_items(value: Any, where: str, found: Problems) -> Optional[List[Tuple[str, Any]]]:
+def _argument_items(
+    value: Any, where: str, found: Problems
+) -> Optional[List[Tuple[str, Any]]]:
     if isinstance(value, list):
         return [(f"{where}/{i}", item) for i, item in enumerate(value)]
     if isinstance(value, dict):  # {"identifier": "type"} or {"identifier": {...}}
@@ -238,11 +299,19 @@ def _argument_items(value: Any, where: str, found: Problems) -> Optional[List[Tu
             item.setdefault("identifier", ident)
             items.append((where + P.pointer(ident), item))
         return items
-    found.append(P.error(P.WRONG_TYPE, f"Field {where} should be an array of arguments, not {_kind(value)}; it was ignored.", where))
+    found.append(
+        P.error(
+            P.WRONG_TYPE,
+            f"Field {where} should be an array of arguments, not {_kind(value)}; it was ignored.",
+            where,
+        )
+    )
     return None
 
 
-def _argument_list(items: List[Tuple[str, Any]], limits: Limits, found: Problems) -> Tuple[Argument, ...]:
+def _argument_list(
+    items: List[Tuple[str, Any]], limits: Limits, found: Problems
+) -> Tuple[Argument, ...]:
     arguments: List[Argument] = []
     seen = set()
     for where, item in items:
@@ -260,7 +329,11 @@ def _argument_list(items: List[Tuple[str, Any]], limits: Limits, found: Problems
             continue
         if arg.identifier in seen:
             found.append(
-                P.error(P.DUPLICATE_ARGUMENT, f"Argument {arg.identifier!r} at {where} is declared twice; this one was dropped.", where)
+                P.error(
+                    P.DUPLICATE_ARGUMENT,
+                    f"Argument {arg.identifier!r} at {where} is declared twice; this one was dropped.",
+                    where,
+                )
             )
             continue
         seen.add(arg.identifier)
@@ -273,9 +346,13 @@ def _type_schema_text(term: str, enum_text: str) -> str:
     return canonical_text(type_schema(term, json.loads(enum_text)))
 
 
-def parse_argument(item: Any, where: str, limits: Limits, found: Problems) -> Optional[Argument]:
-    """Parse one argument declaration (v1 ``arguments`` item, seed ``kwargs`` item, or a
-    property derived from ``input.schema``).
+def parse_argument(
+    item: Any, where: str, limits: Limits, found: Problems
+) -> Optional[Argument]:
+    """Parse one argument declaration.
+
+    Accepts a v1 ``arguments`` item, a seed ``kwargs`` item, or a property derived from
+    ``input.schema``.
 
     :param item: the declaration, any JSON value.
     :param where: its JSON Pointer.
@@ -310,7 +387,11 @@ def parse_argument(item: Any, where: str, limits: Limits, found: Problems) -> Op
     enum = item.get("enum")
     enum_values = enum if isinstance(enum, list) and enum else None
     if schema is not None:
-        reason = "it is not an object" if not isinstance(schema, dict) else schema_error(canonical_text(schema))
+        reason = (
+            "it is not an object"
+            if not isinstance(schema, dict)
+            else schema_error(canonical_text(schema))
+        )
         if reason:
             found.append(
                 P.warning(
@@ -320,11 +401,21 @@ def parse_argument(item: Any, where: str, limits: Limits, found: Problems) -> Op
                 )
             )
             schema = None
-    schema_text = _type_schema_text(term, canonical_text(enum_values)) if schema is None else canonical_text(schema)
+    schema_text = (
+        _type_schema_text(term, canonical_text(enum_values))
+        if schema is None
+        else canonical_text(schema)
+    )
     description = text_field(item, "description", where, limits, found)
     required = item.get("required", "default" not in item)
     if not isinstance(required, bool):
-        found.append(P.error(P.WRONG_TYPE, f"Field {where}/required should be true or false; it was taken as true.", where + "/required"))
+        found.append(
+            P.error(
+                P.WRONG_TYPE,
+                f"Field {where}/required should be true or false; it was taken as true.",
+                where + "/required",
+            )
+        )
         required = True
     return Argument(
         identifier=ident,

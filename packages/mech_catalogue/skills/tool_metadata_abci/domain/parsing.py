@@ -18,7 +18,9 @@ from .model import Manifest, Tool
 from .parse_tool import _kind, parse_tool, text_field
 from .validation import decode_json
 
-TOP_LEVEL_KEYS = frozenset({"name", "description", "tools", "toolMetadata", "specVersion"})
+TOP_LEVEL_KEYS = frozenset(
+    {"name", "description", "tools", "toolMetadata", "specVersion"}
+)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
@@ -35,26 +37,40 @@ class ParseResult:
 
     @property
     def ok(self) -> bool:
-        """:return: True when a manifest came out (it may still carry warnings/errors)."""
+        """Return true when a manifest came out (it may still carry warnings/errors).
+
+        :return: True when a manifest came out (it may still carry warnings/errors).
+        """
         return self.manifest is not None
 
     @property
     def errors(self) -> Tuple[P.Problem, ...]:
-        """:return: problems of severity error."""
+        """Return problems of severity error.
+
+        :return: problems of severity error.
+        """
         return tuple(p for p in self.problems if p.is_error)
 
     @property
     def warnings(self) -> Tuple[P.Problem, ...]:
-        """:return: problems of severity warning."""
+        """Return problems of severity warning.
+
+        :return: problems of severity warning.
+        """
         return tuple(p for p in self.problems if not p.is_error)
 
     @property
     def codes(self) -> Tuple[str, ...]:
-        """:return: the problem codes, in order."""
+        """Return the problem codes, in order.
+
+        :return: the problem codes, in order.
+        """
         return tuple(p.code for p in self.problems)
 
 
-def parse_manifest(data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS) -> ParseResult:
+def parse_manifest(
+    data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS
+) -> ParseResult:
     """Decode strictly (:func:`.validation.decode_json`) and parse. Never raises.
 
     :param data: manifest bytes as fetched from IPFS.
@@ -77,14 +93,22 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
     if not isinstance(document, dict):
         return ParseResult(
             None,
-            (P.error(P.NOT_AN_OBJECT, f"The manifest is {_kind(document)}; it must be a JSON object with `tools`."),),
+            (
+                P.error(
+                    P.NOT_AN_OBJECT,
+                    f"The manifest is {_kind(document)}; it must be a JSON object with `tools`.",
+                ),
+            ),
         )
     found: List[P.Problem] = []
     names = _tool_names(document, found)
     metadata = _tool_metadata(document, found)
     if names is None and metadata is None:
         found.append(
-            P.error(P.NO_TOOLS, "The manifest has no usable `tools` array or `toolMetadata` object; it is not a mech manifest.")
+            P.error(
+                P.NO_TOOLS,
+                "The manifest has no usable `tools` array or `toolMetadata` object; it is not a mech manifest.",
+            )
         )
         return ParseResult(None, tuple(found))
     names = names or []
@@ -93,44 +117,74 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
     total = len(names) + sum(1 for k in metadata if k not in listed)
     if total > limits.max_tools:
         found.append(
-            P.error(P.TOO_MANY_TOOLS, f"The manifest lists {total} tools, over the cap of {limits.max_tools}; split it.")
+            P.error(
+                P.TOO_MANY_TOOLS,
+                f"The manifest lists {total} tools, over the cap of {limits.max_tools}; split it.",
+            )
         )
         return ParseResult(None, tuple(found))
     tools = _tools(names, metadata, "toolMetadata" in document, limits, found)
     if not tools:
-        found.append(P.warning(P.NO_TOOLS, "The manifest yields no valid tool; the mech serves nothing callers can use."))
+        found.append(
+            P.warning(
+                P.NO_TOOLS,
+                "The manifest yields no valid tool; the mech serves nothing callers can use.",
+            )
+        )
     spec_version = document.get("specVersion", "")
     if not isinstance(spec_version, str):
-        found.append(P.error(P.WRONG_TYPE, "Field /specVersion should be the string \"1\"; it was ignored.", "/specVersion"))
+        found.append(
+            P.error(
+                P.WRONG_TYPE,
+                'Field /specVersion should be the string "1"; it was ignored.',
+                "/specVersion",
+            )
+        )
         spec_version = ""
     manifest = Manifest(
         name=text_field(document, "name", "", limits, found),
         description=text_field(document, "description", "", limits, found),
         tools=tuple(tools),
-        extra_json=canonical_text({k: v for k, v in document.items() if k not in TOP_LEVEL_KEYS}),
+        extra_json=canonical_text(
+            {k: v for k, v in document.items() if k not in TOP_LEVEL_KEYS}
+        ),
         spec_version=spec_version[:20],
     )
     return ParseResult(manifest, tuple(found))
 
 
-def _tool_names(document: Dict[str, Any], found: List[P.Problem]) -> Optional[List[Any]]:
+def _tool_names(
+    document: Dict[str, Any], found: List[P.Problem]
+) -> Optional[List[Any]]:
     if "tools" not in document:
         return None
     tools = document["tools"]
     if isinstance(tools, list):
         return tools
-    found.append(P.error(P.WRONG_TYPE, f"Field /tools should be an array of tool names, not {_kind(tools)}; it was ignored.", "/tools"))
+    found.append(
+        P.error(
+            P.WRONG_TYPE,
+            f"Field /tools should be an array of tool names, not {_kind(tools)}; it was ignored.",
+            "/tools",
+        )
+    )
     return None
 
 
-def _tool_metadata(document: Dict[str, Any], found: List[P.Problem]) -> Optional[Dict[str, Any]]:
+def _tool_metadata(
+    document: Dict[str, Any], found: List[P.Problem]
+) -> Optional[Dict[str, Any]]:
     if "toolMetadata" not in document:
         return None
     metadata = document["toolMetadata"]
     if isinstance(metadata, dict):
         return metadata
     found.append(
-        P.error(P.WRONG_TYPE, f"Field /toolMetadata should be an object keyed by tool name, not {_kind(metadata)}; it was ignored.", "/toolMetadata")
+        P.error(
+            P.WRONG_TYPE,
+            f"Field /toolMetadata should be an object keyed by tool name, not {_kind(metadata)}; it was ignored.",
+            "/toolMetadata",
+        )
     )
     return None
 
@@ -154,38 +208,64 @@ def name_problem(name: Any, where: str, limits: Limits) -> Optional[P.Problem]:
     else:
         return None
     shown = f" {name[:60]!r}" if isinstance(name, str) else ""
-    return P.error(P.INVALID_TOOL_NAME, f"Tool name{shown} at {where} {reason}; the tool was dropped.", where)
+    return P.error(
+        P.INVALID_TOOL_NAME,
+        f"Tool name{shown} at {where} {reason}; the tool was dropped.",
+        where,
+    )
 
 
 def _tools(
-    names: List[Any], metadata: Dict[str, Any], has_metadata: bool, limits: Limits, found: List[P.Problem]
+    names: List[Any],
+    metadata: Dict[str, Any],
+    has_metadata: bool,
+    limits: Limits,
+    found: List[P.Problem],
 ) -> List[Tool]:
     tools: List[Tool] = []
     seen = set()
     candidates = [(name, f"/tools/{i}", True) for i, name in enumerate(names)]
     listed = {n for n in names if isinstance(n, str)}
-    candidates += [(key, "/toolMetadata" + P.pointer(key), False) for key in metadata if key not in listed]
+    candidates += [
+        (key, "/toolMetadata" + P.pointer(key), False)
+        for key in metadata
+        if key not in listed
+    ]
     for name, where, in_tools in candidates:
         problem = name_problem(name, where, limits)
         if problem is not None:
             found.append(problem)
             continue
         if name in seen:
-            found.append(P.error(P.DUPLICATE_TOOL, f"Tool {name!r} at {where} is listed twice; the repeat was dropped.", where))
+            found.append(
+                P.error(
+                    P.DUPLICATE_TOOL,
+                    f"Tool {name!r} at {where} is listed twice; the repeat was dropped.",
+                    where,
+                )
+            )
             continue
         seen.add(name)
         meta_path = "/toolMetadata" + P.pointer(name)
         if name in metadata:
             if not in_tools:
                 found.append(
-                    P.warning(P.METADATA_WITHOUT_TOOL, f"{meta_path} is not listed in /tools; add {name!r} to `tools`.", meta_path)
+                    P.warning(
+                        P.METADATA_WITHOUT_TOOL,
+                        f"{meta_path} is not listed in /tools; add {name!r} to `tools`.",
+                        meta_path,
+                    )
                 )
             tool, tool_problems = parse_tool(name, metadata[name], meta_path, limits)
             found.extend(tool_problems)
         else:
             if has_metadata:
                 found.append(
-                    P.warning(P.TOOL_WITHOUT_METADATA, f"Tool {name!r} ({where}) has no {meta_path} entry; callers only know its name.", where)
+                    P.warning(
+                        P.TOOL_WITHOUT_METADATA,
+                        f"Tool {name!r} ({where}) has no {meta_path} entry; callers only know its name.",
+                        where,
+                    )
                 )
             tool = Tool(name=name)
         tools.append(tool)

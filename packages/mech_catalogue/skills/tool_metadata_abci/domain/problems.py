@@ -108,11 +108,17 @@ class Problem:
 
     @property
     def is_error(self) -> bool:
-        """:return: True when something was rejected or dropped."""
+        """Return true when something was rejected or dropped.
+
+        :return: True when something was rejected or dropped.
+        """
         return self.severity == SEVERITY_ERROR
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: a JSON-serialisable dict with keys code, message, path, severity."""
+        """Return a JSON-serialisable dict with keys code, message, path, severity.
+
+        :return: a JSON-serialisable dict with keys code, message, path, severity.
+        """
         return {
             "code": self.code,
             "message": self.message,
@@ -122,7 +128,11 @@ class Problem:
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Problem":
-        """:param data: a dict from :meth:`to_dict`. :return: the problem."""
+        """Return the problem.
+
+        :param data: a dict from :meth:`to_dict`.
+        :return: the problem.
+        """
         return cls(
             code=str(data["code"]),
             message=str(data["message"]),
@@ -132,12 +142,24 @@ class Problem:
 
 
 def error(code: str, message: str, path: str = "") -> Problem:
-    """:param code: a code constant. :param message: the sentence. :param path: JSON Pointer. :return: an error."""
+    """Return an error.
+
+    :param code: a code constant.
+    :param message: the sentence.
+    :param path: JSON Pointer.
+    :return: an error.
+    """
     return Problem(code, message, path, SEVERITY_ERROR)
 
 
 def warning(code: str, message: str, path: str = "") -> Problem:
-    """:param code: a code constant. :param message: the sentence. :param path: JSON Pointer. :return: a warning."""
+    """Return a warning.
+
+    :param code: a code constant.
+    :param message: the sentence.
+    :param path: JSON Pointer.
+    :return: a warning.
+    """
     return Problem(code, message, path, SEVERITY_WARNING)
 
 

@@ -10,11 +10,14 @@ from typing import Any, Dict, Optional, Tuple
 
 from .canonical import canonical_text, decode
 
-
 REGISTRY_OLAS_AGENT = "olas_agent_registry"
 REGISTRY_LEGACY_MECH = "legacy_mech_registry"
 REGISTRY_COMPLEMENTARY_SERVICE = "complementary_service_metadata"
-REGISTRY_KINDS = (REGISTRY_OLAS_AGENT, REGISTRY_LEGACY_MECH, REGISTRY_COMPLEMENTARY_SERVICE)
+REGISTRY_KINDS = (
+    REGISTRY_OLAS_AGENT,
+    REGISTRY_LEGACY_MECH,
+    REGISTRY_COMPLEMENTARY_SERVICE,
+)
 
 #: Where a tool's metadata came from (which manifest shape).
 SHAPE_NAME_ONLY = "name_only"  # `tools: [names]`, no toolMetadata entry
@@ -57,11 +60,17 @@ class MechRef:
 
     @property
     def key(self) -> str:
-        """:return: ``"<chain_id>:<registry_kind>:<address>:<id>"``, unique and stable."""
+        """Return ``"<chain_id>:<registry_kind>:<address>:<id>"``, unique and stable.
+
+        :return: ``"<chain_id>:<registry_kind>:<address>:<id>"``, unique and stable.
+        """
         return f"{self.chain_id}:{self.registry_kind}:{self.registry_address}:{self.mech_id}"
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: a JSON-serialisable dict."""
+        """Return a JSON-serialisable dict.
+
+        :return: a JSON-serialisable dict.
+        """
         return {
             "chain_id": self.chain_id,
             "registry_kind": self.registry_kind,
@@ -71,7 +80,11 @@ class MechRef:
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "MechRef":
-        """:param data: from :meth:`to_dict`. :return: the ref (address lowercased)."""
+        """Return the ref (address lowercased).
+
+        :param data: from :meth:`to_dict`.
+        :return: the ref (address lowercased).
+        """
         return cls(
             chain_id=int(data["chain_id"]),
             registry_kind=str(data["registry_kind"]),
@@ -96,7 +109,10 @@ class Provenance:
     digest: str = ""
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: a JSON-serialisable dict."""
+        """Return a JSON-serialisable dict.
+
+        :return: a JSON-serialisable dict.
+        """
         return {
             "shape": self.shape,
             "mech": None if self.mech is None else self.mech.to_dict(),
@@ -106,7 +122,11 @@ class Provenance:
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Provenance":
-        """:param data: from :meth:`to_dict`. :return: the provenance."""
+        """Return the provenance.
+
+        :param data: from :meth:`to_dict`.
+        :return: the provenance.
+        """
         mech = data.get("mech")
         return cls(
             shape=str(data["shape"]),
@@ -138,21 +158,33 @@ class Argument:
 
     @property
     def schema(self) -> Dict[str, Any]:
-        """:return: a fresh copy of the argument's JSON Schema."""
+        """Return a fresh copy of the argument's JSON Schema.
+
+        :return: a fresh copy of the argument's JSON Schema.
+        """
         return decode(self.schema_json)
 
     @property
     def has_default(self) -> bool:
-        """:return: True when a default is declared (a default may itself be null)."""
+        """Return true when a default is declared (a default may itself be null).
+
+        :return: True when a default is declared (a default may itself be null).
+        """
         return self.default_json is not None
 
     @property
     def default(self) -> Any:
-        """:return: a fresh copy of the default (None when absent; check has_default)."""
+        """Decode the declared default.
+
+        :return: a fresh copy of the default (None when absent; check has_default).
+        """
         return None if self.default_json is None else decode(self.default_json)
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: a JSON-serialisable dict (``default`` only when declared)."""
+        """Return a JSON-serialisable dict (``default`` only when declared).
+
+        :return: a JSON-serialisable dict (``default`` only when declared).
+        """
         data: Dict[str, Any] = {
             "identifier": self.identifier,
             "type": self.type,
@@ -166,7 +198,11 @@ class Argument:
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Argument":
-        """:param data: from :meth:`to_dict`. :return: the argument."""
+        """Return the argument.
+
+        :param data: from :meth:`to_dict`.
+        :return: the argument.
+        """
         return cls(
             identifier=str(data["identifier"]),
             type=str(data["type"]),
@@ -209,26 +245,40 @@ class Tool:
 
     @property
     def output_schema(self) -> Optional[Dict[str, Any]]:
-        """:return: a fresh copy of the output JSON Schema, or None."""
-        return None if self.output_schema_json is None else decode(self.output_schema_json)
+        """Return a fresh copy of the output JSON Schema, or None.
+
+        :return: a fresh copy of the output JSON Schema, or None.
+        """
+        return (
+            None if self.output_schema_json is None else decode(self.output_schema_json)
+        )
 
     @property
     def examples(self) -> Tuple[Any, ...]:
-        """:return: fresh copies of the examples."""
+        """Return fresh copies of the examples.
+
+        :return: fresh copies of the examples.
+        """
         return tuple(decode(e) for e in self.examples_json)
 
     @property
     def extra(self) -> Dict[str, Any]:
-        """:return: a fresh copy of the unknown fields."""
+        """Return a fresh copy of the unknown fields.
+
+        :return: a fresh copy of the unknown fields.
+        """
         return decode(self.extra_json)
 
     @property
     def is_typed(self) -> bool:
-        """:return: True when the manifest declared typed arguments for this tool."""
+        """Return true when the manifest declared typed arguments for this tool.
+
+        :return: True when the manifest declared typed arguments for this tool.
+        """
         return bool(self.arguments)
 
     def input_schema(self) -> Dict[str, Any]:
-        """JSON Schema (2020-12) of a call's keyword arguments.
+        """Build the JSON Schema (2020-12) of a call's keyword arguments.
 
         :return: ``{"type": "object", "properties": {...}, "required": [...]}`` built from
             :attr:`arguments`; ``additionalProperties`` is left open for untyped tools.
@@ -250,11 +300,18 @@ class Tool:
         return schema_out
 
     def with_provenance(self, provenance: Provenance) -> "Tool":
-        """:param provenance: the new provenance. :return: a copy carrying it."""
+        """Return a copy carrying it.
+
+        :param provenance: the new provenance.
+        :return: a copy carrying it.
+        """
         return replace(self, provenance=provenance)
 
     def to_dict(self) -> Dict[str, Any]:
-        """:return: a JSON-serialisable dict."""
+        """Return a JSON-serialisable dict.
+
+        :return: a JSON-serialisable dict.
+        """
         return {
             "name": self.name,
             "description": self.description,
@@ -272,7 +329,11 @@ class Tool:
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Tool":
-        """:param data: from :meth:`to_dict`. :return: the tool."""
+        """Return the tool.
+
+        :param data: from :meth:`to_dict`.
+        :return: the tool.
+        """
         inp = data.get("input") or {}
         out = data.get("output") or {}
         out_schema = out.get("schema")
@@ -284,10 +345,10 @@ class Tool:
             input_description=str(inp.get("description", "")),
             output_type=str(out.get("type", "")),
             output_description=str(out.get("description", "")),
-            output_schema_json=None if out_schema is None else canonical_text(out_schema),
+            output_schema_json=(
+                None if out_schema is None else canonical_text(out_schema)
+            ),
             examples_json=tuple(canonical_text(e) for e in data.get("examples", ())),
             extra_json=canonical_text(data.get("extra", {})),
             provenance=Provenance.from_dict(data["provenance"]),
         )
-
-

@@ -134,7 +134,9 @@ def infer_type(schema: Any) -> str:
     return _infer(schema, 0)
 
 
-def _infer(schema: Any, depth: int) -> str:
+def _infer(  # pylint: disable=too-many-return-statements
+    schema: Any, depth: int
+) -> str:
     if not isinstance(schema, dict) or depth > MAX_TYPE_NESTING:
         return ANY
     if "enum" in schema:

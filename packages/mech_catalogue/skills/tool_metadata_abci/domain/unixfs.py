@@ -36,7 +36,11 @@ UNIXFS_FILE = 2
 
 
 def varint(value: int) -> bytes:
-    """:param value: a non-negative integer. :return: its unsigned LEB128 (protobuf/multiformats varint)."""
+    """Return its unsigned LEB128 (protobuf/multiformats varint).
+
+    :param value: a non-negative integer.
+    :return: its unsigned LEB128 (protobuf/multiformats varint).
+    """
     out = bytearray()
     while True:
         byte = value & 0x7F
@@ -56,11 +60,20 @@ def _field_varint(number: int, value: int) -> bytes:
     return varint(number << 3) + varint(value)
 
 
-def unixfs_file_data(data: bytes, filesize: int, blocksizes: Tuple[int, ...] = ()) -> bytes:
-    """:param data: inline file bytes ("" for a root). :param filesize: total size.
-    :param blocksizes: chunk sizes of the children. :return: the UnixFS Data message."""
+def unixfs_file_data(
+    data: bytes, filesize: int, blocksizes: Tuple[int, ...] = ()
+) -> bytes:
+    """Return the UnixFS Data message.
+
+    :param data: inline file bytes ("" for a root).
+    :param filesize: total size.
+    :param blocksizes: chunk sizes of the children.
+    :return: the UnixFS Data message.
+    """
     out = _field_varint(1, UNIXFS_FILE)
-    if data:  # kubo omits an empty Data (the empty file is QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH)
+    if (
+        data
+    ):  # kubo omits an empty Data (the empty file is QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH)
         out += _field_bytes(2, data)
     out += _field_varint(3, filesize)
     for size in blocksizes:
@@ -69,10 +82,16 @@ def unixfs_file_data(data: bytes, filesize: int, blocksizes: Tuple[int, ...] = (
 
 
 def dag_pb_node(data: bytes, links: Tuple[Tuple[bytes, int], ...] = ()) -> bytes:
-    """:param data: the node's Data. :param links: (CID bytes, Tsize) per child, Name "".
-    :return: the dag-pb block."""
+    """Return the dag-pb block.
+
+    :param data: the node's Data.
+    :param links: (CID bytes, Tsize) per child, Name "".
+    :return: the dag-pb block.
+    """
     out = b"".join(
-        _field_bytes(2, _field_bytes(1, cid) + _field_bytes(2, b"") + _field_varint(3, tsize))
+        _field_bytes(
+            2, _field_bytes(1, cid) + _field_bytes(2, b"") + _field_varint(3, tsize)
+        )
         for cid, tsize in links
     )
     return out + _field_bytes(1, data)
@@ -93,26 +112,41 @@ def file_root(data: bytes, raw_leaves: bool, cid_version: int = 1) -> Tuple[int,
     :raises ValueError: when ``data`` needs more than one DAG level (> :data:`MAX_FILE_SIZE`).
     """
     if len(data) > MAX_FILE_SIZE:
-        raise ValueError(f"{len(data)} bytes need a deeper UnixFS DAG than this code builds (max {MAX_FILE_SIZE})")
+        raise ValueError(
+            f"{len(data)} bytes need a deeper UnixFS DAG than this code builds (max {MAX_FILE_SIZE})"
+        )
     if len(data) <= IPFS_CHUNK_SIZE:
         if raw_leaves:
             return CODEC_RAW, data
         return CODEC_DAG_PB, dag_pb_node(unixfs_file_data(data, len(data)))
-    chunks = [data[i : i + IPFS_CHUNK_SIZE] for i in range(0, len(data), IPFS_CHUNK_SIZE)]
+    chunks = [
+        data[i : i + IPFS_CHUNK_SIZE] for i in range(0, len(data), IPFS_CHUNK_SIZE)
+    ]
     links: List[Tuple[bytes, int]] = []
     for chunk in chunks:
         if raw_leaves:
             links.append((bytes((1, CODEC_RAW)) + _sha256_multihash(chunk), len(chunk)))
         else:
             leaf = dag_pb_node(unixfs_file_data(chunk, len(chunk)))
-            prefix = bytes((1, CODEC_DAG_PB)) if cid_version == 1 else b""  # CIDv0 = bare multihash
+            prefix = (
+                bytes((1, CODEC_DAG_PB)) if cid_version == 1 else b""
+            )  # CIDv0 = bare multihash
             links.append((prefix + _sha256_multihash(leaf), len(leaf)))
     root_data = unixfs_file_data(b"", len(data), tuple(len(c) for c in chunks))
     return CODEC_DAG_PB, dag_pb_node(root_data, tuple(links))
 
 
-def root_digest(data: bytes, raw_leaves: bool, cid_version: int = 1) -> Tuple[int, bytes]:
-    """:param data: file bytes. :param raw_leaves: see :func:`file_root`. :param cid_version: see file_root.
-    :return: (root codec, 32-byte sha2-256 of the root block). :raises ValueError: see file_root."""
+def root_digest(
+    data: bytes, raw_leaves: bool, cid_version: int = 1
+) -> Tuple[int, bytes]:
+    """Return (root codec, 32-byte sha2-256 of the root block).
+
+    :param data: file bytes.
+    :param raw_leaves: see :func:`file_root`.
+    :param cid_version: see file_root.
+    :return: (root codec, 32-byte sha2-256 of the root block).
+
+    Raises ValueError as :func:`file_root` does.
+    """
     codec, block = file_root(data, raw_leaves, cid_version)
     return codec, hashlib.sha256(block).digest()

@@ -49,7 +49,10 @@ class DecodeResult:
 
     @property
     def ok(self) -> bool:
-        """:return: True when the bytes decoded."""
+        """Return true when the bytes decoded.
+
+        :return: True when the bytes decoded.
+        """
         return not self.problems
 
 
@@ -109,7 +112,9 @@ def _int(text: str) -> Union[int, float]:
         if abs(value) <= MAX_SAFE_INTEGER:
             return value
         as_float = float(text)
-        if math.isfinite(as_float) and canonical_bytes(as_float) == text.encode("ascii"):
+        if math.isfinite(as_float) and canonical_bytes(as_float) == text.encode(
+            "ascii"
+        ):
             return as_float
     raise _Reject(
         P.error(
@@ -121,14 +126,20 @@ def _int(text: str) -> Union[int, float]:
     )
 
 
-def _decode_text(data: Union[bytes, str], limits: Limits) -> Union[str, P.Problem]:
+def _decode_text(  # pylint: disable=too-many-return-statements
+    data: Union[bytes, str], limits: Limits
+) -> Union[str, P.Problem]:
     if isinstance(data, str):
         try:
             data = data.encode("utf-8")
         except UnicodeEncodeError:
-            return P.error(P.NOT_UTF8, "The manifest text has lone surrogates; send UTF-8 bytes.")
+            return P.error(
+                P.NOT_UTF8, "The manifest text has lone surrogates; send UTF-8 bytes."
+            )
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        return P.error(P.INVALID_JSON, f"Expected manifest bytes, got {type(data).__name__}.")
+        return P.error(
+            P.INVALID_JSON, f"Expected manifest bytes, got {type(data).__name__}."
+        )
     data = bytes(data)
     if len(data) > limits.max_bytes:
         return P.error(
@@ -150,13 +161,17 @@ def _decode_text(data: Union[bytes, str], limits: Limits) -> Union[str, P.Proble
             f"The manifest is not UTF-8 (bad byte at offset {exc.start}); re-encode it as UTF-8.",
         )
     if not text.strip(" \t\r\n"):
-        return P.error(P.EMPTY_DOCUMENT, "The manifest is empty; publish a JSON object with `tools`.")
+        return P.error(
+            P.EMPTY_DOCUMENT,
+            "The manifest is empty; publish a JSON object with `tools`.",
+        )
     return text
 
 
 def nesting_depth(text: Union[bytes, str]) -> int:
-    """Deepest array/object nesting of JSON text, found without recursion or a Python loop
-    over characters.
+    """Measure the deepest array/object nesting of JSON text, without recursion.
+
+    No Python loop runs over characters either: only bytes methods do.
 
     Escaped backslashes and escaped quotes are removed, then every byte but ``"[]{}``; the
     quotes left pair up as string delimiters, so splitting on them leaves string contents
@@ -169,7 +184,9 @@ def nesting_depth(text: Union[bytes, str]) -> int:
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if data.count(b"[") + data.count(b"{") == 0:
         return 0
-    residue = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NON_STRUCTURAL)
+    residue = (
+        data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NON_STRUCTURAL)
+    )
     brackets = b"".join(residue.split(b'"')[::2])  # even pieces lie outside strings
     return max(accumulate(map(_DEPTH_DELTA.__getitem__, brackets)), default=0)
 
@@ -191,7 +208,9 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def decode_json(data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS) -> DecodeResult:
+def decode_json(
+    data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS
+) -> DecodeResult:
     """Decode manifest bytes strictly (see module docstring). Never raises.
 
     :param data: the bytes as fetched (a str is encoded as UTF-8 first).
@@ -215,15 +234,28 @@ def decode_json(data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS) -> Dec
         )
     try:
         value = json.loads(
-            text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float, parse_int=_int
+            text,
+            object_pairs_hook=_pairs,
+            parse_constant=_constant,
+            parse_float=_float,
+            parse_int=_int,
         )
     except _Reject as exc:
         return DecodeResult(None, (exc.problem,))
     except (ValueError, RecursionError) as exc:
-        where = f" at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+        where = (
+            f" at line {exc.lineno} column {exc.colno}"
+            if isinstance(exc, json.JSONDecodeError)
+            else ""
+        )
         return DecodeResult(
             None,
-            (P.error(P.INVALID_JSON, f"The manifest is not valid JSON{where}: {str(exc)[:120]}. Fix the syntax."),),
+            (
+                P.error(
+                    P.INVALID_JSON,
+                    f"The manifest is not valid JSON{where}: {str(exc)[:120]}. Fix the syntax.",
+                ),
+            ),
         )
     if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
         return DecodeResult(
@@ -241,7 +273,10 @@ def decode_json(data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS) -> Dec
 
 @lru_cache(maxsize=1)
 def manifest_validator() -> Draft202012Validator:
-    """:return: a validator for ``spec/manifest-v1.schema.json`` (loaded once)."""
+    """Return a validator for ``spec/manifest-v1.schema.json`` (loaded once).
+
+    :return: a validator for ``spec/manifest-v1.schema.json`` (loaded once).
+    """
     schema = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
     return Draft202012Validator(schema)
 
@@ -255,7 +290,9 @@ def validate_manifest(document: Any) -> Tuple[P.Problem, ...]:
     :return: one SCHEMA_VIOLATION problem per violation, with its JSON Pointer path.
     """
     found = []
-    for err in sorted(manifest_validator().iter_errors(document), key=lambda e: list(e.absolute_path)):
+    for err in sorted(
+        manifest_validator().iter_errors(document), key=lambda e: list(e.absolute_path)
+    ):
         path = P.pointer(*err.absolute_path)
         found.append(
             P.error(

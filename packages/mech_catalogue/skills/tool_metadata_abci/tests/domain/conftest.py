@@ -9,5 +9,8 @@ from .kubo import Kubo, kubo_repo
 
 @pytest.fixture(scope="session")
 def kubo() -> Iterator[Kubo]:
-    """:return: a throwaway kubo repository (session-wide; no daemon)."""
+    """Provide a throwaway kubo repository (session-wide; no daemon).
+
+    :yield: the repository.
+    """
     yield from kubo_repo()

@@ -76,7 +76,10 @@ INPUT_SCHEMA: Dict[str, Any] = {
                     "properties": {
                         "query": {"type": "string", "description": "What to look for"},
                         "max_results": {"type": "integer", "default": 5},
-                        "sites": {"type": "array", "items": {"type": "string", "format": "uri"}},
+                        "sites": {
+                            "type": "array",
+                            "items": {"type": "string", "format": "uri"},
+                        },
                     },
                     "required": ["query"],
                 },
@@ -117,14 +120,42 @@ V1_TYPED: Dict[str, Any] = {
             "input": {"type": "text", "description": "Optional free-text notes"},
             "output": PREDICTION_OUTPUT,
             "arguments": [
-                {"identifier": "sell_token", "type": "hexAddress", "description": "Token sold"},
-                {"identifier": "buy_token", "type": "hexAddress", "description": "Token bought"},
-                {"identifier": "amount", "type": "uint256", "description": "Amount in base units"},
-                {"identifier": "side", "type": "enum", "enum": ["buy", "sell"], "default": "sell"},
+                {
+                    "identifier": "sell_token",
+                    "type": "hexAddress",
+                    "description": "Token sold",
+                },
+                {
+                    "identifier": "buy_token",
+                    "type": "hexAddress",
+                    "description": "Token bought",
+                },
+                {
+                    "identifier": "amount",
+                    "type": "uint256",
+                    "description": "Amount in base units",
+                },
+                {
+                    "identifier": "side",
+                    "type": "enum",
+                    "enum": ["buy", "sell"],
+                    "default": "sell",
+                },
                 {"identifier": "hops", "type": "list[bytes32]", "required": False},
-                {"identifier": "slippage", "type": "float", "default": 0.5, "description": "Percent"},
+                {
+                    "identifier": "slippage",
+                    "type": "float",
+                    "default": 0.5,
+                    "description": "Percent",
+                },
             ],
-            "examples": [{"sell_token": "0x" + "11" * 20, "buy_token": "0x" + "22" * 20, "amount": "1000"}],
+            "examples": [
+                {
+                    "sell_token": "0x" + "11" * 20,
+                    "buy_token": "0x" + "22" * 20,
+                    "amount": "1000",
+                }
+            ],
             "x-pricing": {"usd": 0.01},
         }
     },
@@ -142,5 +173,9 @@ ALL_SHAPES = {
 
 
 def encode(document: Any) -> bytes:
-    """:param document: a JSON value. :return: UTF-8 JSON bytes as a mech would publish them."""
+    """Return uTF-8 JSON bytes as a mech would publish them.
+
+    :param document: a JSON value.
+    :return: UTF-8 JSON bytes as a mech would publish them.
+    """
     return json.dumps(document, indent=2).encode("utf-8")

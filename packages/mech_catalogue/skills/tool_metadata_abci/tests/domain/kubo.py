@@ -21,7 +21,10 @@ FALLBACK = Path("/tmp/gobuild/bin/ipfs")  # nosec - where a fresh Go build lands
 
 
 def ipfs_binary() -> Optional[Path]:
-    """:return: the kubo binary, or None when it is not installed."""
+    """Return the kubo binary, or None when it is not installed.
+
+    :return: the kubo binary, or None when it is not installed.
+    """
     if tool_path is not None:
         try:
             return tool_path("ipfs")
@@ -34,7 +37,11 @@ class Kubo:
     """An initialised, offline kubo repository (IPFS_PATH in a temporary directory)."""
 
     def __init__(self, binary: Path, repo: Path) -> None:
-        """:param binary: the ipfs binary. :param repo: an empty directory for IPFS_PATH."""
+        """Init.
+
+        :param binary: the ipfs binary.
+        :param repo: an empty directory for IPFS_PATH.
+        """
         self.binary = binary
         self.env = {**os.environ, "IPFS_PATH": str(repo)}
         self._run("init", "--profile", "test")
@@ -43,7 +50,11 @@ class Kubo:
 
     def _run(self, *args: str) -> str:
         done = subprocess.run(  # nosec
-            [str(self.binary), *args], env=self.env, capture_output=True, check=True, timeout=60
+            [str(self.binary), *args],
+            env=self.env,
+            capture_output=True,
+            check=True,
+            timeout=60,
         )
         return done.stdout.decode().strip()
 
@@ -60,9 +71,14 @@ class Kubo:
 
 
 def kubo_repo() -> Iterator[Kubo]:
-    """:return: a generator yielding a :class:`Kubo` (skips when the binary is missing)."""
+    """Create a :class:`Kubo` in a temporary directory (skips when the binary is missing).
+
+    :yield: the repository, removed afterwards.
+    """
     binary = ipfs_binary()
     if binary is None:
-        pytest.skip("kubo `ipfs` binary is not installed (run scripts/install_tools.sh); CID tests need it")
+        pytest.skip(
+            "kubo `ipfs` binary is not installed (run scripts/install_tools.sh); CID tests need it"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         yield Kubo(binary, Path(tmp))

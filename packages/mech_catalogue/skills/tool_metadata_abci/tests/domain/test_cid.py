@@ -7,6 +7,7 @@ import pytest
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     CidError,
+    Verification,
     candidate_cids,
     cid_to_digest,
     digest_to_cid,
@@ -15,11 +16,21 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     to_v1,
     verify,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import MAX_FILE_SIZE, varint
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
+    MAX_FILE_SIZE,
+    varint,
+)
 
 from .kubo import Kubo
 
 CHUNK = 262144
+
+
+def _code(result: Verification) -> str:
+    assert result.problem is not None
+    return result.problem.code
+
+
 SAMPLES = {
     "empty": b"",
     "one byte": b"{",
@@ -47,7 +58,7 @@ def test_verify_accepts_every_kubo_layout(kubo: Kubo, name: str, layout: tuple) 
     assert result.ok, result.problem
     assert result.codec == codec
     assert result.cid == to_v1(kubo_cid)
-    assert verify(data + b" ", digest).problem.code == P.DIGEST_MISMATCH
+    assert _code(verify(data + b" ", digest)) == P.DIGEST_MISMATCH
 
 
 def test_kubo_cidv1_default_single_chunk_is_raw(kubo: Kubo) -> None:
@@ -57,7 +68,10 @@ def test_kubo_cidv1_default_single_chunk_is_raw(kubo: Kubo) -> None:
     assert kubo_cid.startswith("bafkrei")
     assert cid_to_digest(kubo_cid) == ("raw", "0x" + hashlib.sha256(data).hexdigest())
     # The ecosystem's dag-pb assumption names a different CID for the same digest:
-    assert candidate_cids(cid_to_digest(kubo_cid)[1]) == (to_v1(digest_to_cid(hashlib.sha256(data).digest())), kubo_cid)
+    assert candidate_cids(cid_to_digest(kubo_cid)[1]) == (
+        to_v1(digest_to_cid(hashlib.sha256(data).digest())),
+        kubo_cid,
+    )
 
 
 def test_conversions_agree_with_kubo_formats(kubo: Kubo) -> None:
@@ -100,13 +114,15 @@ def test_bad_digests(digest: object) -> None:
     with pytest.raises(CidError) as info:
         normalise_digest(digest)
     assert info.value.problem.code == P.INVALID_DIGEST
-    assert verify(b"x", digest).problem.code == P.INVALID_DIGEST
+    assert _code(verify(b"x", digest)) == P.INVALID_DIGEST
 
 
 def test_digest_forms_normalise() -> None:
     """Bytes, hex with and without 0x, upper case: one normal form."""
     raw = bytes(range(32))
-    assert normalise_digest(raw) == normalise_digest(raw.hex().upper()) == "0x" + raw.hex()
+    assert (
+        normalise_digest(raw) == normalise_digest(raw.hex().upper()) == "0x" + raw.hex()
+    )
 
 
 def test_raw_codec_cannot_be_cidv0() -> None:
@@ -117,7 +133,7 @@ def test_raw_codec_cannot_be_cidv0() -> None:
 
 def test_verify_caps_size_and_narrows_codec() -> None:
     """Too-large input is refused without hashing; `codec` restricts the layouts tried."""
-    assert verify(b"\x00" * (MAX_FILE_SIZE + 1), b"\x00" * 32).problem.code == P.TOO_LARGE
+    assert _code(verify(b"\x00" * (MAX_FILE_SIZE + 1), b"\x00" * 32)) == P.TOO_LARGE
     data = b"abc"
     raw_digest = hashlib.sha256(data).digest()
     assert verify(data, raw_digest, codec="raw").ok
@@ -126,4 +142,6 @@ def test_verify_caps_size_and_narrows_codec() -> None:
 
 def test_varint() -> None:
     """LEB128 as in the protobuf/multiformats specs."""
-    assert varint(0) == b"\x00" and varint(127) == b"\x7f" and varint(300) == b"\xac\x02"
+    assert (
+        varint(0) == b"\x00" and varint(127) == b"\x7f" and varint(300) == b"\xac\x02"
+    )

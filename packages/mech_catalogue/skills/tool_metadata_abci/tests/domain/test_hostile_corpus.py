@@ -2,8 +2,14 @@
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue, Mech, MechRef
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_manifest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    Catalogue,
+    Mech,
+    MechRef,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_manifest,
+)
 
 from .hostile_corpus import Case, build_corpus
 

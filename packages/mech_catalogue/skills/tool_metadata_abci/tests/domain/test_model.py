@@ -16,7 +16,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_document
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_document,
+)
 
 from .fixtures import TOOL_METADATA, TOOLS_ONLY, V1_TYPED
 
@@ -28,13 +30,22 @@ REF_C = MechRef(1, REGISTRY_LEGACY_MECH, "0x" + "cc" * 20, 9)
 def _mech(ref: MechRef, document: dict, block: int = 10) -> Mech:
     result = parse_document(document)
     return Mech.from_manifest(
-        ref, result.manifest, result.problems, digest="0x" + "12" * 32, cid="bafy-test", observed_block=block
+        ref,
+        result.manifest,
+        result.problems,
+        digest="0x" + "12" * 32,
+        cid="bafy-test",
+        observed_block=block,
     )
 
 
 def _catalogue() -> Catalogue:
-    bad = Mech.from_manifest(REF_C, None, (P.error(P.INVALID_JSON, "broken"),), observed_block=3)
-    return Catalogue.build([_mech(REF_A, V1_TYPED), _mech(REF_B, TOOL_METADATA, 12), bad])
+    bad = Mech.from_manifest(
+        REF_C, None, (P.error(P.INVALID_JSON, "broken"),), observed_block=3
+    )
+    return Catalogue.build(
+        [_mech(REF_A, V1_TYPED), _mech(REF_B, TOOL_METADATA, 12), bad]
+    )
 
 
 def test_round_trip_and_digest_are_stable() -> None:
@@ -52,7 +63,9 @@ def test_digest_changes_with_content() -> None:
     """Any change to a tool changes the digest."""
     catalogue = _catalogue()
     mech = catalogue.mechs[1]
-    renamed = dataclasses.replace(mech, tools=(dataclasses.replace(mech.tools[0], description="other"),))
+    renamed = dataclasses.replace(
+        mech, tools=(dataclasses.replace(mech.tools[0], description="other"),)
+    )
     assert Catalogue.build([*catalogue.mechs, renamed]).digest() != catalogue.digest()
 
 
@@ -73,13 +86,24 @@ def test_queries() -> None:
     catalogue = _catalogue()
     assert [m.ref for m in catalogue.mechs] == sorted([REF_A, REF_B, REF_C])
     (quote,) = catalogue.tools_named("swap-quote")
-    assert quote.provenance.mech == REF_A and quote.provenance.shape == SHAPE_ARGUMENTS_V1
-    assert quote.provenance.cid == "bafy-test" and quote.provenance.digest == "0x" + "12" * 32
-    assert [t.name for t in catalogue.tools_of(REF_B)] == ["market-odds", "market-odds-lite"]
+    assert (
+        quote.provenance.mech == REF_A and quote.provenance.shape == SHAPE_ARGUMENTS_V1
+    )
+    assert (
+        quote.provenance.cid == "bafy-test"
+        and quote.provenance.digest == "0x" + "12" * 32
+    )
+    assert [t.name for t in catalogue.tools_of(REF_B)] == [
+        "market-odds",
+        "market-odds-lite",
+    ]
     assert catalogue.tools_of(MechRef(5, REGISTRY_LEGACY_MECH, "0x00", 1)) == ()
     assert catalogue.mech_by_key(REF_A.key) is catalogue.mech(REF_A)
-    assert catalogue.mech(REF_C).status == STATUS_INVALID
-    assert [m.ref for m in catalogue.mechs_with_status(STATUS_OK)] == sorted([REF_A, REF_B])
+    invalid = catalogue.mech(REF_C)
+    assert invalid is not None and invalid.status == STATUS_INVALID
+    assert [m.ref for m in catalogue.mechs_with_status(STATUS_OK)] == sorted(
+        [REF_A, REF_B]
+    )
     assert catalogue.errors() == ((REF_C, P.error(P.INVALID_JSON, "broken")),)
     assert len(catalogue.problems()) > len(catalogue.errors())
     assert catalogue.freshness() == 3
@@ -89,11 +113,17 @@ def test_queries() -> None:
 
 def test_collisions_name_every_mech() -> None:
     """The same tool name from two mechs is reported with both provenances."""
-    catalogue = Catalogue.build([_mech(REF_A, TOOLS_ONLY), _mech(REF_B, TOOLS_ONLY), _mech(REF_C, V1_TYPED)])
+    catalogue = Catalogue.build(
+        [_mech(REF_A, TOOLS_ONLY), _mech(REF_B, TOOLS_ONLY), _mech(REF_C, V1_TYPED)]
+    )
     collisions = catalogue.collisions()
-    assert [c.name for c in collisions] == ["guess-weather", "roll-dice", "summarise-text"]
+    assert [c.name for c in collisions] == [
+        "guess-weather",
+        "roll-dice",
+        "summarise-text",
+    ]
     assert collisions[0].mechs == tuple(sorted([REF_A, REF_B]))
-    assert _catalogue().collisions() == ()
+    assert not _catalogue().collisions()
 
 
 def test_input_schema_from_arguments() -> None:
@@ -110,13 +140,17 @@ def test_input_schema_from_arguments() -> None:
 
 def test_argument_default_null_is_kept() -> None:
     """A declared default of null differs from no default."""
-    arg = Argument.from_dict({"identifier": "x", "type": "any", "default": None, "required": False})
+    arg = Argument.from_dict(
+        {"identifier": "x", "type": "any", "default": None, "required": False}
+    )
     assert arg.has_default and arg.default is None
     assert Argument.from_dict(arg.to_dict()) == arg
     assert not Argument("y", "int").has_default
 
 
-@pytest.mark.parametrize("text", ["[]", '{"version": 2, "mechs": []}', '{"mechs": [{"x": 1}]}', "not json"])
+@pytest.mark.parametrize(
+    "text", ["[]", '{"version": 2, "mechs": []}', '{"mechs": [{"x": 1}]}', "not json"]
+)
 def test_from_json_rejects_garbage(text: str) -> None:
     """A bad serialised catalogue raises ValueError, not something else."""
     with pytest.raises(ValueError):

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import canonical_bytes
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    canonical_bytes,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     CidError,
     cid_to_digest,
@@ -16,9 +18,18 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     to_v1,
     verify,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue, Mech, MechRef
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import parse_document, parse_manifest
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import decode_json
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    Catalogue,
+    Mech,
+    MechRef,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_document,
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+    decode_json,
+)
 
 from .kubo import Kubo
 
@@ -27,17 +38,49 @@ FINITE = st.floats(allow_nan=False, allow_infinity=False)
 TEXT = st.text(max_size=20)
 SCALARS = st.none() | st.booleans() | SAFE_INT | FINITE | TEXT
 JSON = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(TEXT, inner, max_size=5), max_leaves=30
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=5)
+    | st.dictionaries(TEXT, inner, max_size=5),
+    max_leaves=30,
 )
 KEYS = st.sampled_from(
-    ["tools", "toolMetadata", "name", "description", "input", "output", "schema", "arguments", "kwargs",
-     "identifier", "type", "required", "default", "enum", "properties", "examples", "specVersion"]
+    [
+        "tools",
+        "toolMetadata",
+        "name",
+        "description",
+        "input",
+        "output",
+        "schema",
+        "arguments",
+        "kwargs",
+        "identifier",
+        "type",
+        "required",
+        "default",
+        "enum",
+        "properties",
+        "examples",
+        "specVersion",
+    ]
 )
-TYPE_TERMS = st.sampled_from(["int", "str", "hexAddress", "list[int]", "enum", "text", "bogus", "optional[float]"])
+TYPE_TERMS = st.sampled_from(
+    [
+        "int",
+        "str",
+        "hexAddress",
+        "list[int]",
+        "enum",
+        "text",
+        "bogus",
+        "optional[float]",
+    ]
+)
 # Manifest-like values: the field names the parser looks for, in random places and types.
 MANIFESTISH = st.recursive(
     SCALARS | TYPE_TERMS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS | TEXT, inner, max_size=6),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(KEYS | TEXT, inner, max_size=6),
     max_leaves=40,
 )
 REF = MechRef(1, "legacy_mech_registry", "0x" + "00" * 20, 1)
@@ -45,11 +88,17 @@ REF = MechRef(1, "legacy_mech_registry", "0x" + "00" * 20, 1)
 
 def _assert_well_formed(result: Any) -> None:
     for problem in result.problems:
-        assert problem.code and problem.message and problem.severity in ("error", "warning")
+        assert (
+            problem.code
+            and problem.message
+            and problem.severity in ("error", "warning")
+        )
     if result.manifest is None:
         assert result.errors
     else:
-        catalogue = Catalogue.build([Mech.from_manifest(REF, result.manifest, result.problems)])
+        catalogue = Catalogue.build(
+            [Mech.from_manifest(REF, result.manifest, result.problems)]
+        )
         assert Catalogue.from_json(catalogue.to_json()) == catalogue
 
 
@@ -63,19 +112,30 @@ def test_parse_never_raises_on_bytes(data: bytes) -> None:
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(MANIFESTISH)
 def test_parse_never_raises_on_manifest_like_json(document: Any) -> None:
-    """Arbitrary JSON built from manifest field names: problems, never exceptions; and
-    parsing the bytes equals parsing the value."""
+    """Arbitrary JSON built from manifest field names: problems, never exceptions.
+
+    Parsing the bytes also equals parsing the value.
+
+    :param document: the generated value.
+    """
     result = parse_document(document)
     _assert_well_formed(result)
     assert parse_manifest(json.dumps(document).encode()) == result
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(st.just("tools") | TEXT, MANIFESTISH, max_size=4), st.lists(MANIFESTISH, max_size=3))
+@given(
+    st.dictionaries(st.just("tools") | TEXT, MANIFESTISH, max_size=4),
+    st.lists(MANIFESTISH, max_size=3),
+)
 def test_tools_with_random_metadata(top: dict, names: list) -> None:
     """Random tool lists and metadata keep every valid, unique name (good tools survive)."""
     metadata = {str(i): meta for i, meta in enumerate(names)}
-    document = {**top, "tools": [str(i) for i in range(len(names))], "toolMetadata": metadata}
+    document = {
+        **top,
+        "tools": [str(i) for i in range(len(names))],
+        "toolMetadata": metadata,
+    }
     result = parse_document(document)
     assert result.manifest is not None
     assert result.manifest.tool_names == tuple(str(i) for i in range(len(names)))
@@ -104,9 +164,13 @@ def test_cid_parse_never_crashes(text: str) -> None:
 
 
 @settings(max_examples=300)
-@given(st.binary(min_size=32, max_size=32), st.sampled_from(["dag-pb", "raw"]), st.sampled_from(["base32", "base16", "base58btc"]))
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.sampled_from(["dag-pb", "raw"]),
+    st.sampled_from(["base32", "base16", "base58btc"]),
+)
 def test_cid_conversions_round_trip(digest: bytes, codec: str, base: str) -> None:
-    """digest -> CID (any base) -> digest, v0 <-> v1 for dag-pb."""
+    """Digest -> CID (any base) -> digest, and v0 <-> v1 for dag-pb."""
     text = digest_to_cid(digest, codec, 1, base)
     assert cid_to_digest(text) == (codec, "0x" + digest.hex())
     assert to_v1(text) == digest_to_cid(digest, codec)
@@ -115,7 +179,11 @@ def test_cid_conversions_round_trip(digest: bytes, codec: str, base: str) -> Non
         assert v0.startswith("Qm") and to_v1(v0) == to_v1(text)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(
     st.one_of(
         st.binary(max_size=4096),
@@ -126,9 +194,13 @@ def test_cid_conversions_round_trip(digest: bytes, codec: str, base: str) -> Non
             st.integers(min_value=262_100, max_value=262_200),
         ),
     ),
-    st.sampled_from([(), ("--cid-version", "1"), ("--cid-version", "1", "--raw-leaves=false")]),
+    st.sampled_from(
+        [(), ("--cid-version", "1"), ("--cid-version", "1", "--raw-leaves=false")]
+    ),
 )
-def test_verify_matches_kubo_on_random_bytes(kubo: Kubo, data: bytes, flags: tuple) -> None:
+def test_verify_matches_kubo_on_random_bytes(
+    kubo: Kubo, data: bytes, flags: tuple
+) -> None:
     """Hypothesis-generated bytes through the real kubo: our re-hash names the same CID."""
     kubo_cid = kubo.cid(data, *flags)
     _, digest = cid_to_digest(kubo_cid)
