@@ -220,7 +220,7 @@ class FetchManifestsBehaviour(
                     f"IPFS connection answered {reply.performative.value}: {getattr(reply, 'reason', '')}",
                 )
             else:
-                out[cid] = (next(iter(reply.files.values())).encode("utf-8"), "")
+                out[cid] = (list(reply.files.values())[0].encode("utf-8"), "")
         return out
 
     @staticmethod

@@ -8,6 +8,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     RegistryConfigError,
+    BatchReply,
     RegistryDecodeError,
     snapshot_reader,
 )
@@ -72,11 +73,11 @@ class RegistrySnapshotBehaviour(
             params.max_ids_per_registry,
             params.snapshot_block_interval,
         )
-        request = next(reader)
+        reply: Optional[BatchReply] = None
         while True:
-            reply = yield from self.multicall(*request)
             try:
-                request = reader.send(reply)
+                request = reader.send(reply)  # type: ignore[arg-type]  # None starts it
             except StopIteration as done:
                 block, reads = done.value
                 return RegistrySnapshot.build(block, reads)
+            reply = yield from self.multicall(*request)

@@ -261,7 +261,7 @@ def _parse_guarded(
         return parse(data)
     except (
         Exception
-    ) as exc:  # pylint: disable=broad-except  # a parser bug must not stop the period
+    ) as exc:  # pylint: disable=broad-except,broad-exception-caught  # a parser bug must not stop the period
         return None, (
             error(
                 PARSER_FAILED,
@@ -394,7 +394,11 @@ def _cached(
     cache: ManifestCache, digest: str, cids: Tuple[str, ...]
 ) -> Optional[FetchResult]:
     for codec, cid in zip(FETCH_CODECS, cids):
-        data = cache.get(cid, verify=lambda d, c=codec: verify(d, digest, c).ok)
+
+        def check(data: bytes, codec: str = codec) -> bool:
+            return verify(data, digest, codec).ok
+
+        data = cache.get(cid, verify=check)
         if data is not None:
             return FetchResult.ok(digest, cid, data)
     return None

@@ -97,13 +97,10 @@ def decode_cursor(cursor: str) -> Optional[int]:
     return int(text[7:])
 
 
-def mcp_tool(
-    name: str, tools: Tuple[Tool, ...], exported: Optional[str] = None
-) -> Dict[str, Any]:
+def mcp_tool(tools: Tuple[Tool, ...], exported: Optional[str] = None) -> Dict[str, Any]:
     """One MCP ``Tool`` for a tool name (``exporters.mcp_tool.to_mcp_tool`` of the first offer).
 
-    :param name: the tool name.
-    :param tools: every mech's tool of that name, ref order (non-empty).
+    :param tools: every mech's tool of one name, ref order (non-empty).
     :param exported: the MCP-safe unique name (default: sanitised ``name``).
     :return: the MCP Tool, its ``_meta[META_KEY]`` extended with ``mechs`` (every offering
         mech's key) and ``collision`` (True when more than one mech offers the name).
@@ -145,7 +142,7 @@ def list_tools(
     names = export_names([name for name, _ in groups], MCP_RULE)
     page = groups[offset : offset + page_size]
     body: Dict[str, Any] = {
-        "tools": [mcp_tool(name, tools, names[name]) for name, tools in page]
+        "tools": [mcp_tool(tools, names[name]) for name, tools in page]
     }
     if offset + page_size < len(groups):
         body["nextCursor"] = encode_cursor(offset + page_size)
@@ -171,7 +168,7 @@ def show_tool(published: Optional[PublishedCatalogue], name: str) -> HttpResult:
         {
             "name": name,
             "collision": len(tools) > 1,
-            "mcp": mcp_tool(name, tools),
+            "mcp": mcp_tool(tools),
             "offers": [
                 {
                     "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,

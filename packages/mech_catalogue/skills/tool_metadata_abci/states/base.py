@@ -55,7 +55,7 @@ class SynchronizedData(BaseSynchronizedData):
         value = self.db.get(key, EMPTY_JSON_LIST)
         if isinstance(value, str):
             value = json.loads(value or EMPTY_JSON_LIST)
-        return list(value)
+        return list(value or [])
 
     @property
     def registry_snapshot_digest(self) -> str:
