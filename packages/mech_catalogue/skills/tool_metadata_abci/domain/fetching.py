@@ -257,11 +257,10 @@ def _parse_guarded(
     parse: ParseFn, data: bytes, cid: str
 ) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
     """Run the parser; a parser bug quarantines the one manifest instead of stopping the agent."""
+    # a parser bug must quarantine one manifest, never stop the period
     try:
         return parse(data)
-    except (
-        Exception
-    ) as exc:  # pylint: disable=broad-except,broad-exception-caught  # a parser bug must not stop the period
+    except Exception as exc:  # pylint: disable=broad-exception-caught
         return None, (
             error(
                 PARSER_FAILED,
