@@ -1,0 +1,179 @@
+"""Start and stop one tool metadata agent (``aea run``) with its environment.
+
+The agent runs every connection but the ACN client (DESIGN.md §6 "The ACN client"):
+``aea -s run --connections <list>`` with a non-null ``default_connection`` in the agent's
+``aea-config.yaml``. ``${VAR:type:default}`` placeholders are filled from the process
+environment built by :func:`agent_env`.
+"""
+
+import json
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from scripts.devnet.processes import is_alive, stop_pid
+from scripts.devnet.state import DevnetInfo
+from scripts.run_local.processes import spawn_in
+
+#: every connection of the agent except valory/p2p_libp2p_client (no ACN node is reachable)
+RUN_CONNECTIONS = (
+    "valory/abci:0.1.0",
+    "valory/http_client:0.23.0",
+    "valory/http_server:0.22.0",
+    "valory/ipfs:0.1.0",
+    "valory/ledger:0.19.0",
+)
+
+#: devnet.json contract names -> registry kinds of the skill's ``registries`` parameter
+DEVNET_REGISTRIES = (
+    ("olas_agent_registry", "AgentRegistry"),
+    ("legacy_mech_registry", "LegacyMechAgentRegistry"),
+    ("complementary_service_metadata", "ComplementaryServiceMetadata"),
+)
+
+
+@dataclass
+class AgentPorts:
+    """Loopback ports of one agent.
+
+    :param http: the catalogue API (``valory/http_server``).
+    :param tendermint_rpc: Tendermint RPC, or the mock RPC of the abci connection.
+    :param abci: the ABCI server the Tendermint node dials (unused with the mock).
+    :param tendermint_com: the Tendermint control server (``/hard_reset``); with the mock,
+        the mock RPC serves those paths itself.
+    :param tendermint_p2p: Tendermint P2P (unused with the mock).
+    """
+
+    http: int
+    tendermint_rpc: int
+    abci: int
+    tendermint_com: int
+    tendermint_p2p: int
+
+
+def devnet_env(devnet: DevnetInfo) -> Dict[str, str]:
+    """Environment overrides pointing the agent at a running devnet.
+
+    :param devnet: the devnet's ``devnet.json`` content.
+    :return: variables of the agent's ``aea-config.yaml`` (chain, registries, IPFS).
+    """
+    registries = [
+        {"kind": kind, "address": devnet.contracts[name], "ids": "all"}
+        for kind, name in DEVNET_REGISTRIES
+        if name in devnet.contracts
+    ]
+    gateway = devnet.ipfs_gateway_url.rstrip("/")
+    api = devnet.ipfs_api_url.rstrip("/").split("//", 1)[1]
+    host, port = api.rsplit(":", 1)
+    return {
+        "RPC_URL": devnet.rpc_url,
+        "CHAIN_ID": str(devnet.chain_id),
+        "MULTICALL2_ADDRESS": devnet.contracts["Multicall2"],
+        "REGISTRIES": json.dumps(registries, separators=(",", ":")),
+        "IPFS_GATEWAY_URL": gateway,
+        "IPFS_ADDRESS": f"{gateway}/ipfs/",
+        "IPFS_DOMAIN": f"/ip4/{host}/tcp/{port}/http",
+    }
+
+
+def agent_env(
+    ports: AgentPorts,
+    participants: List[str],
+    mock_tendermint: bool,
+    log_file: Path,
+    extra: Optional[Dict[str, str]] = None,
+) -> Dict[str, str]:
+    """The agent's environment: ports, Tendermint mode, participants, logs.
+
+    :param ports: the agent's ports.
+    :param participants: addresses of every agent of the service.
+    :param mock_tendermint: True for the abci connection's mock (single agent only).
+    :param log_file: the agent's log file.
+    :param extra: more overrides (devnet, user settings), applied last.
+    :return: the variables.
+    """
+    rpc = f"127.0.0.1:{ports.tendermint_rpc}"
+    env = {
+        "HTTP_SERVER_HOST": "127.0.0.1",
+        "HTTP_SERVER_PORT": str(ports.http),
+        "ABCI_HOST": "127.0.0.1",
+        "ABCI_PORT": str(ports.abci),
+        "ABCI_USE_MOCK": "true" if mock_tendermint else "false",
+        "ABCI_USE_TENDERMINT": "false",
+        "TENDERMINT_RPC_LADDR": f"tcp://{rpc}",
+        "TENDERMINT_URL": f"http://{rpc}",
+        # the mock serves /hard_reset and /gentle_reset on its RPC address (DESIGN.md §6)
+        "TENDERMINT_COM_URL": f"http://{rpc}" if mock_tendermint else f"http://127.0.0.1:{ports.tendermint_com}",
+        "TENDERMINT_P2P_URL": f"127.0.0.1:{ports.tendermint_p2p}",
+        "ALL_PARTICIPANTS": json.dumps(participants),
+        "LOG_FILE": str(log_file),
+        "BENCHMARK_LOG_DIR": str(log_file.parent),
+    }
+    env.update(extra or {})
+    return env
+
+
+@dataclass
+class AgentProcess:
+    """One running agent.
+
+    :param name: e.g. ``agent_0``.
+    :param agent_dir: its folder (from ``workspace.make_agent``).
+    :param address: its Ethereum address.
+    :param ports: its ports.
+    :param env: the environment overrides it runs with.
+    :param pid: the ``aea run`` process id once started.
+    """
+
+    name: str
+    agent_dir: Path
+    address: str
+    ports: AgentPorts
+    env: Dict[str, str] = field(default_factory=dict)
+    pid: Optional[int] = None
+
+    @property
+    def http_url(self) -> str:
+        """:return: base URL of the agent's catalogue API."""
+        return f"http://127.0.0.1:{self.ports.http}"
+
+    @property
+    def log_path(self) -> Path:
+        """:return: the file receiving the agent's stdout and stderr."""
+        return self.agent_dir.parent / f"{self.name}.out"
+
+    def start(self) -> None:
+        """Start ``aea -s run --connections ...`` detached, output to :attr:`log_path`."""
+        # the repository root on PYTHONPATH would shadow the agent's vendor/ packages
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+        env.update(self.env)
+        self.pid = spawn_in(
+            [sys.executable, "-m", "aea.cli", "-s", "run", "--connections", ",".join(RUN_CONNECTIONS)],
+            self.agent_dir,
+            env,
+            self.log_path,
+        )
+
+    def alive(self) -> bool:
+        """:return: whether the agent process runs."""
+        return is_alive(self.pid)
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """Stop the agent: SIGINT (aea's clean shutdown), then SIGTERM/SIGKILL by pid.
+
+        :param timeout: seconds to wait after SIGINT.
+        """
+        if self.pid and is_alive(self.pid):
+            os.kill(self.pid, signal.SIGINT)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and is_alive(self.pid):
+                try:
+                    os.waitpid(self.pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+                time.sleep(0.1)
+        stop_pid(self.pid)

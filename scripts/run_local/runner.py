@@ -1,0 +1,118 @@
+"""The local run: devnet, agents (and their Tendermint nodes), and stopping all of it.
+
+Used by ``python -m scripts.run_local`` and by the end-to-end tests.
+"""
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from scripts.devnet import Devnet
+from scripts.devnet.processes import free_port
+from scripts.run_local.agents import AgentPorts, AgentProcess, agent_env, devnet_env
+from scripts.run_local.tendermint import TendermintNetwork
+from scripts.run_local.view import AgentView, read_agent
+from scripts.run_local.workspace import agent_template, make_agent
+from scripts.toolchain import REPO_ROOT
+
+DEFAULT_WORK_DIR = REPO_ROOT / ".run"
+
+
+def _ports() -> AgentPorts:
+    return AgentPorts(
+        http=free_port("127.0.0.1"),
+        tendermint_rpc=free_port("127.0.0.1"),
+        abci=free_port("127.0.0.1"),
+        tendermint_com=free_port("127.0.0.1"),
+        tendermint_p2p=free_port("127.0.0.1"),
+    )
+
+
+@dataclass
+class LocalRun:  # pylint: disable=too-many-instance-attributes
+    """Agents of the tool metadata service running against a local devnet.
+
+    :param agents: 1 (mock Tendermint) or more (one real Tendermint node each).
+    :param work_dir: folder of the agents, Tendermint homes and logs.
+    :param devnet: a running devnet to use; None starts a seeded one in ``work_dir/devnet``
+        (and :meth:`stop` stops it).
+    :param settings: extra environment overrides for every agent (e.g. ``RESET_PAUSE_DURATION``).
+    """
+
+    agents: int = 1
+    work_dir: Path = DEFAULT_WORK_DIR
+    devnet: Optional[Devnet] = None
+    settings: Dict[str, str] = field(default_factory=dict)
+    processes: List[AgentProcess] = field(default_factory=list)
+    network: Optional[TendermintNetwork] = None
+    timings: Dict[str, float] = field(default_factory=dict)
+    started_at: float = 0.0
+    _own_devnet: bool = False
+
+    @property
+    def mock_tendermint(self) -> bool:
+        """:return: whether the agent uses the abci connection's mock (single agent only)."""
+        return self.agents == 1
+
+    def _lap(self, phase: str, since: float) -> float:
+        now = time.monotonic()
+        self.timings[phase] = round(now - since, 2)
+        return now
+
+    def start(self) -> None:
+        """Start the devnet (unless given), prepare the agents, start Tendermint and the agents.
+
+        Whatever was started is stopped again when a step fails.
+        """
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        began = mark = self.started_at = time.monotonic()
+        try:
+            if self.devnet is None:
+                self.devnet = Devnet.start(seed=True, state_dir=self.work_dir / "devnet")
+                self._own_devnet = True
+                mark = self._lap("devnet", mark)
+            template = agent_template(self.work_dir)
+            mark = self._lap("lock_and_fetch", mark)
+            ports = [_ports() for _ in range(self.agents)]
+            addresses = []
+            for index in range(self.agents):
+                addresses.append(make_agent(template, self.work_dir / f"agent_{index}"))
+            mark = self._lap("keys_and_certificates", mark)
+            base = devnet_env(self.devnet.info)
+            for index, (address, port) in enumerate(zip(addresses, ports)):
+                log_file = self.work_dir / f"agent_{index}" / "log.txt"
+                env = agent_env(port, addresses, self.mock_tendermint, log_file, {**base, **self.settings})
+                self.processes.append(AgentProcess(f"agent_{index}", self.work_dir / f"agent_{index}", address, port, env))
+            if not self.mock_tendermint:
+                self.network = TendermintNetwork(self.work_dir, ports)
+                self.network.create()
+                self.network.start()
+            for process in self.processes:
+                process.start()
+            self._lap("launch", mark)
+            self.timings["start_total"] = round(time.monotonic() - began, 2)
+        except BaseException:
+            self.stop()
+            raise
+
+    def read(self) -> List[AgentView]:
+        """:return: what every agent serves now."""
+        return [read_agent(process.name, process.http_url) for process in self.processes]
+
+    def dead(self) -> List[str]:
+        """:return: names of the agents (and Tendermint nodes) that stopped unexpectedly."""
+        gone = [process.name for process in self.processes if not process.alive()]
+        if self.network is not None and not self.network.alive():
+            gone.append("tendermint")
+        return gone
+
+    def stop(self) -> None:
+        """Stop the agents, then Tendermint, then the devnet if this run started it (all by pid)."""
+        for process in self.processes:
+            process.stop()
+        if self.network is not None:
+            self.network.stop()
+        if self.devnet is not None and self._own_devnet:
+            self.devnet.stop()
+            self._own_devnet = False

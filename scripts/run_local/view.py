@@ -1,0 +1,154 @@
+"""Read the catalogue from an agent's HTTP API and render it with rich."""
+
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+MAX_PAGES = 100
+
+
+class AgentUnreachable(Exception):
+    """The agent's HTTP API did not answer (not started yet, or stopped)."""
+
+
+def get_json(url: str, timeout: float = 5.0) -> Any:
+    """GET a JSON document; error statuses still return their JSON body.
+
+    :param url: an http URL on loopback.
+    :param timeout: seconds.
+    :return: the decoded body.
+    :raises AgentUnreachable: when nothing answers or the body is not JSON.
+    """
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # nosec B310: loopback http only
+            body = response.read()
+    except urllib.error.HTTPError as error:
+        body = error.read()
+    except (urllib.error.URLError, OSError) as error:
+        raise AgentUnreachable(f"{url}: {error}") from error
+    try:
+        return json.loads(body)
+    except ValueError as error:
+        raise AgentUnreachable(f"{url} answered non-JSON: {body[:200]!r}") from error
+
+
+@dataclass
+class AgentView:
+    """What one agent serves right now.
+
+    :param name: the agent's name.
+    :param health: ``GET /healthcheck`` (``status``, ``catalogue_digest``, ``period`` ...).
+    :param tools: every page of ``GET /tools`` (MCP Tool objects).
+    :param mechs: ``GET /mechs``'s ``mechs``.
+    :param error: why the agent could not be read, if it could not.
+    """
+
+    name: str
+    health: Dict[str, Any] = field(default_factory=dict)
+    tools: List[Dict[str, Any]] = field(default_factory=list)
+    mechs: List[Dict[str, Any]] = field(default_factory=list)
+    error: Optional[str] = None
+
+    @property
+    def has_catalogue(self) -> bool:
+        """:return: whether the agent serves an agreed catalogue."""
+        return bool(self.health.get("catalogue_digest"))
+
+
+def read_agent(name: str, base_url: str) -> AgentView:
+    """Read health, all tool pages and mechs from one agent.
+
+    :param name: the agent's name.
+    :param base_url: e.g. ``http://127.0.0.1:8000``.
+    :return: the view; ``error`` set when the agent does not answer.
+    """
+    view = AgentView(name)
+    try:
+        view.health = get_json(f"{base_url}/healthcheck")
+        if not view.has_catalogue:
+            return view
+        cursor: Optional[str] = None
+        for _ in range(MAX_PAGES):
+            page = get_json(f"{base_url}/tools" + (f"?cursor={cursor}" if cursor else ""))
+            view.tools.extend(page.get("tools", []))
+            cursor = page.get("nextCursor")
+            if not cursor:
+                break
+        view.mechs = get_json(f"{base_url}/mechs").get("mechs", [])
+    except AgentUnreachable as error:
+        view.error = str(error)
+    return view
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def render(views: List[AgentView], status_line: str) -> Group:
+    """The agents' status, and the catalogue of the first agent that has one.
+
+    :param views: one per agent.
+    :param status_line: a line on top (elapsed time, what runs, how to stop).
+    :return: a renderable for ``rich.live.Live``.
+    """
+    agents = Table(title="agents", expand=False)
+    for column in ("agent", "status", "period", "block", "catalogue digest", "mechs", "tools", "errors", "age s"):
+        agents.add_column(column)
+    for view in views:
+        health = view.health
+        status = view.error and "[red]unreachable[/red]" or str(health.get("status", "…"))
+        agents.add_row(
+            view.name,
+            status,
+            str(health.get("period", "")),
+            str(health.get("block_number", "")),
+            str(health.get("catalogue_digest", ""))[:16],
+            str(health.get("mechs", "")),
+            str(health.get("tools", "")),
+            str(health.get("errors", "")),
+            f"{health['age_seconds']:.0f}" if isinstance(health.get("age_seconds"), (int, float)) else "",
+        )
+    parts: List[Any] = [Text(status_line), agents]
+    shown = next((view for view in views if view.has_catalogue and view.tools), None)
+    if shown is None:
+        parts.append(Text("waiting for the first agreed catalogue…"))
+        return Group(*parts)
+    mechs = Table(title=f"mechs (from {shown.name})")
+    for column in ("mech", "status", "CID", "tools", "problems"):
+        mechs.add_column(column)
+    for mech in shown.mechs:
+        ref = mech.get("ref", {})
+        problems = mech.get("problems", [])
+        codes = sorted({problem.get("code", "") for problem in problems})
+        mechs.add_row(
+            f"{ref.get('registry_kind', '')} #{ref.get('mech_id', '')}",
+            ("[green]" if mech.get("status") == "ok" else "[red]") + str(mech.get("status", "")) + "[/]",
+            _short(str(mech.get("cid", "")), 22),
+            str(len(mech.get("tools", []))),
+            _short(", ".join(codes), 40),
+        )
+    tools = Table(title=f"tools (GET /tools, MCP tools/list, from {shown.name})")
+    for column in ("tool", "arguments", "required", "mechs", "description"):
+        tools.add_column(column)
+    for tool in shown.tools:
+        schema = tool.get("inputSchema", {})
+        meta = tool.get("_meta", {}).get("io.olas/mech-tool", {})
+        name = tool.get("name", "")
+        if meta.get("collision"):
+            name += " [yellow](collision)[/yellow]"
+        tools.add_row(
+            name,
+            _short(", ".join(schema.get("properties", {})), 40),
+            _short(", ".join(schema.get("required", [])), 30),
+            str(len(meta.get("mechs", []))),
+            _short(tool.get("description", ""), 50),
+        )
+    parts.extend([mechs, tools])
+    return Group(*parts)

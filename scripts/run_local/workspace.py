@@ -1,0 +1,153 @@
+"""Prepare runnable agent folders from the repository's packages, without the IPFS registry.
+
+``autonomy fetch --local`` checks every package against its fingerprint and every
+dependency against its hash. The repository's own packages are locked by the lead at the
+end of a change, so during development they may not be; the packages are therefore copied
+into a private registry under the work folder and locked there with ``autonomy packages
+lock`` (the repository's ``packages.json`` is never touched). The fetched agent is cached
+by a digest of the package sources, so a warm start skips lock and fetch.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess  # nosec B404: runs the installed aea/autonomy CLIs only
+import sys
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from aea.crypto.helpers import make_certificate
+from eth_account import Account
+
+from scripts.toolchain import REPO_ROOT
+
+AGENT_PUBLIC_ID = "mech_catalogue/tool_metadata"
+PACKAGES_DIR = REPO_ROOT / "packages"
+DIGEST_FILE = ".sources.sha256"
+KEY_FILE = "ethereum_private_key.txt"
+#: the ACN node key in the agent's p2p_libp2p_client override, and where its certificate goes
+ACN_PUBLIC_KEY = "02d3a830c9d6ea1ae91936951430dee11f4662f33118b02190693be835359a9d77"
+ACN_CERTIFICATE = ".certs/acn_cosmos_9005.txt"
+
+
+class WorkspaceError(RuntimeError):
+    """A step preparing the agent failed; the message names the command and its output."""
+
+
+def _cli_env() -> Dict[str, str]:
+    env = dict(os.environ)
+    # the repository root on PYTHONPATH would shadow the agent's vendor/ packages
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def run_cli(args: List[str], cwd: Path, stdin: Optional[str] = None, timeout: float = 300) -> str:
+    """Run an ``aea``/``autonomy`` command of this Python environment.
+
+    :param args: ``["aea", ...]`` or ``["autonomy", ...]``.
+    :param cwd: the working folder.
+    :param stdin: text fed to the command (answers to prompts).
+    :param timeout: seconds before the command is killed.
+    :return: its combined output.
+    :raises WorkspaceError: when it exits non-zero or times out.
+    """
+    module = {"aea": "aea.cli", "autonomy": "autonomy.cli"}[args[0]]
+    command = [sys.executable, "-m", module, *args[1:]]
+    try:
+        done = subprocess.run(  # nosec B603
+            command,
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=_cli_env(),
+            check=False,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise WorkspaceError(f"`{' '.join(args)}` did not finish in {timeout:.0f} s") from error
+    output = done.stdout + done.stderr
+    if done.returncode != 0:
+        raise WorkspaceError(f"`{' '.join(args)}` failed in {cwd} (exit {done.returncode}):\n{output[-3000:]}")
+    return output
+
+
+def sources_digest(packages_dir: Path = PACKAGES_DIR) -> str:
+    """Digest of every file under ``packages/`` (ours and the synced third-party ones).
+
+    :param packages_dir: the packages folder.
+    :return: sha256 hex over sorted relative paths and contents (``__pycache__`` skipped).
+    """
+    digest = hashlib.sha256()
+    for path in sorted(packages_dir.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(packages_dir)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def prepare_registry(work_dir: Path) -> Path:
+    """Copy ``packages/`` into ``work_dir/registry/packages`` and lock the copy.
+
+    :param work_dir: the run's work folder.
+    :return: the locked packages folder, usable as ``--registry-path``.
+    :raises WorkspaceError: when ``autonomy packages lock`` fails.
+    """
+    registry = work_dir / "registry"
+    if registry.exists():
+        shutil.rmtree(registry)
+    registry.mkdir(parents=True)
+    shutil.copytree(PACKAGES_DIR, registry / "packages", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # new packages are ours: answer `dev` to every prompt
+    run_cli(["autonomy", "packages", "lock"], cwd=registry, stdin="dev\n" * 50)
+    return registry / "packages"
+
+
+def agent_template(work_dir: Path) -> Path:
+    """A fetched agent (no key), refreshed only when the package sources changed.
+
+    :param work_dir: the run's work folder.
+    :return: the template agent folder ``work_dir/agent_template``.
+    :raises WorkspaceError: when locking or fetching fails.
+    """
+    template = work_dir / "agent_template"
+    digest = sources_digest()
+    if (template / DIGEST_FILE).exists() and (template / DIGEST_FILE).read_text() == digest:
+        return template
+    if template.exists():
+        shutil.rmtree(template)
+    registry = prepare_registry(work_dir)
+    run_cli(
+        ["autonomy", "--registry-path", str(registry), "fetch", "--local", "--agent", AGENT_PUBLIC_ID, "--alias", template.name],
+        cwd=work_dir,
+    )
+    # name the key file in the config once; each agent gets its own key file (make_agent)
+    (template / KEY_FILE).write_text("0x" + "11" * 32)
+    run_cli(["aea", "add-key", "ethereum", KEY_FILE], cwd=template)
+    (template / KEY_FILE).unlink()
+    (template / DIGEST_FILE).write_text(digest)
+    return template
+
+
+def make_agent(template: Path, agent_dir: Path, private_key: Optional[str] = None) -> str:
+    """Copy the template into ``agent_dir``, give it a key and issue its ACN certificate.
+
+    The ACN client's certificate request is part of the agent's configuration even when
+    the client is left out of the run, and open-aea checks it at start-up. The certificate
+    is made in-process with open-aea's ``make_certificate`` (what ``aea issue-certificates``
+    does, minus ~5 s of CLI start-up per agent).
+
+    :param template: from :func:`agent_template` (its config already names ``KEY_FILE``).
+    :param agent_dir: the agent's folder (replaced).
+    :param private_key: 0x hex; a fresh key when None.
+    :return: the agent's address.
+    """
+    if agent_dir.exists():
+        shutil.rmtree(agent_dir)
+    shutil.copytree(template, agent_dir)
+    account = Account.from_key(private_key) if private_key else Account.create()
+    key_hex = account.key.hex()
+    (agent_dir / KEY_FILE).write_text(key_hex if key_hex.startswith("0x") else "0x" + key_hex)
+    acn_key = os.environ.get("ACN_PUBLIC_KEY", ACN_PUBLIC_KEY)
+    make_certificate("ethereum", str(agent_dir / KEY_FILE), acn_key.encode("ascii"), str(agent_dir / ACN_CERTIFICATE))
+    return str(account.address)
