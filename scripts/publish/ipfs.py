@@ -1,0 +1,113 @@
+"""The two kubo RPC calls publishing needs: ``add`` (pinned, CIDv1, dag-pb leaves) and ``cat``.
+
+Kubo RPC reference: https://docs.ipfs.tech/reference/kubo/rpc/ (``/api/v0/add``,
+``/api/v0/cat``; every call is a POST). Reads are capped at the manifest byte cap.
+"""
+
+from typing import Optional
+
+import requests
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+    DEFAULT_LIMITS,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    IPFS_UNAVAILABLE,
+    fail,
+)
+
+DEFAULT_IPFS_TIMEOUT = 10.0
+
+
+class IpfsApi:
+    """A kubo RPC endpoint (e.g. ``http://127.0.0.2:5001``).
+
+    :param api_url: base URL of the node's RPC API.
+    :param timeout: seconds per request.
+    :param cap: most bytes read back.
+    """
+
+    def __init__(
+        self,
+        api_url: str,
+        timeout: float = DEFAULT_IPFS_TIMEOUT,
+        cap: int = DEFAULT_LIMITS.max_bytes,
+    ) -> None:
+        """Bind to the node.
+
+        :param api_url: base URL of the node's RPC API.
+        :param timeout: seconds per request.
+        :param cap: most bytes read back.
+        """
+        self.api_url = api_url.rstrip("/")
+        self.timeout = timeout
+        self.cap = cap
+
+    def _post(
+        self, path: str, params: dict, files: Optional[dict] = None
+    ) -> requests.Response:
+        url = f"{self.api_url}/api/v0/{path}"
+        try:
+            response = requests.post(
+                url, params=params, files=files, timeout=self.timeout, stream=True
+            )
+        except requests.RequestException as exc:
+            raise fail(
+                IPFS_UNAVAILABLE,
+                f"The IPFS node at {self.api_url} did not answer {path} ({type(exc).__name__}); start it or "
+                "pass --ipfs-api. Nothing was sent on chain.",
+            ) from exc
+        if not response.ok:
+            text = response.text[:200]
+            response.close()
+            raise fail(
+                IPFS_UNAVAILABLE,
+                f"The IPFS node at {self.api_url} refused {path}: HTTP {response.status_code} {text}. Nothing was sent on chain.",
+            )
+        return response
+
+    def add(self, data: bytes) -> str:
+        """Add and pin ``data`` as CIDv1 with dag-pb leaves (the layout registries assume).
+
+        :param data: the file bytes.
+        :return: the CID the node reports.
+        :raises PublishError: IPFS_UNAVAILABLE when the node is down or refuses.
+        """
+        params = {
+            "cid-version": "1",
+            "raw-leaves": "false",
+            "pin": "true",
+            "hash": "sha2-256",
+        }
+        with self._post(
+            "add", params, files={"file": ("manifest.json", data)}
+        ) as response:
+            try:
+                return str(response.json()["Hash"])
+            except (ValueError, KeyError) as exc:
+                raise fail(
+                    IPFS_UNAVAILABLE,
+                    f"The IPFS node at {self.api_url} answered add without a Hash; is it a kubo RPC API?",
+                ) from exc
+
+    def cat(self, cid: str) -> bytes:
+        """Read a file back, at most :attr:`cap` + 1 bytes.
+
+        :param cid: the CID.
+        :return: the bytes.
+        :raises PublishError: IPFS_UNAVAILABLE when the node is down or does not have it.
+        """
+        with self._post("cat", {"arg": cid}) as response:
+            try:
+                chunks, size = [], 0
+                for chunk in response.iter_content(65536):
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if size > self.cap:
+                        break
+            except requests.RequestException as exc:
+                raise fail(
+                    IPFS_UNAVAILABLE,
+                    f"The IPFS node at {self.api_url} broke off reading {cid} back ({type(exc).__name__}).",
+                ) from exc
+        return b"".join(chunks)

@@ -1,0 +1,546 @@
+"""The publisher: prepare -> check the target -> upload + read back -> compare -> update -> confirm.
+
+Every step is a pure function of
+:mod:`packages.mech_catalogue.skills.tool_metadata_abci.domain.publish`; this module only
+moves bytes (kubo RPC through :class:`.ipfs.IpfsApi`, the chain through web3) and turns
+transport failures into :class:`PublishError` with a code. Order matters for "change
+nothing on failure": every check that can fail (manifest, registry id, authorisation) runs
+before the upload, and the upload + read-back before any transaction. A retry after any
+failure is safe: the on-chain digest is compared first, so a transaction that landed is
+never sent twice.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import requests
+from eth_account.signers.local import LocalAccount
+from web3 import Web3
+from web3.exceptions import ContractLogicError, TimeExhausted, Web3Exception
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    NOT_AUTHORISED,
+    NOT_CONFIRMED,
+    RPC_UNAVAILABLE,
+    TRANSACTION_FAILED,
+    UP_TO_DATE,
+    UPDATE,
+    ContractCall,
+    PreparedManifest,
+    PublishError,
+    PublishTarget,
+    SafeTransaction,
+    authorise,
+    can_change_call,
+    contract_call,
+    check_upload,
+    decide,
+    decode_single,
+    exists_call,
+    fail,
+    owner_call,
+    prepare_manifest,
+    safe_tx_hash,
+    update_call,
+    update_event_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    IdSelection,
+    RegistrySource,
+    decode_digest_query,
+    digest_query,
+)
+
+from .ipfs import IpfsApi
+
+RECEIPT_TIMEOUT = 60.0
+GAS_MARGIN = 1.25
+_TRANSPORT_ERRORS = (requests.RequestException, OSError, Web3Exception)
+
+
+@dataclass
+class PublishReport:  # pylint: disable=too-many-instance-attributes
+    """What a publish run did.
+
+    :param target: the registry and id.
+    :param digest: the new manifest's digest (``0x`` hex).
+    :param cid: its CIDv1 (dag-pb, base32).
+    :param tools: its tool names.
+    :param onchain_before: the registry's digest before ("" = none).
+    :param decision: ``up_to_date`` (nothing sent) or ``update``.
+    :param dry_run: nothing was uploaded or sent.
+    :param uploaded: the manifest was uploaded and read back verified.
+    :param call: the update transaction (to, data, function).
+    :param sender: who sends (the owner key's address, or the Safe).
+    :param safe_tx: the Safe transaction to sign (when publishing through a Safe without
+        executing it here), with its ``safeTxHash``.
+    :param tx_hash: the transaction sent ("" when none).
+    :param gas_used: its gas, from the receipt.
+    :param onchain_after: the digest read back after the transaction.
+    :param event_digest: the digest in the registry's update event.
+    :param warnings: non-fatal manifest problems.
+    """
+
+    target: PublishTarget
+    digest: str
+    cid: str
+    tools: Sequence[str]
+    onchain_before: str = ""
+    decision: str = ""
+    dry_run: bool = False
+    uploaded: bool = False
+    call: Optional[ContractCall] = None
+    sender: str = ""
+    safe_tx: Optional[Dict[str, Any]] = None
+    tx_hash: str = ""
+    gas_used: int = 0
+    onchain_after: str = ""
+    event_digest: Optional[str] = None
+    warnings: Sequence[P.Problem] = field(default_factory=tuple)
+
+    @property
+    def sent(self) -> bool:
+        """Tell whether a transaction was sent.
+
+        :return: whether a transaction was sent.
+        """
+        return bool(self.tx_hash)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Get the JSON form.
+
+        :return: every field, the target as ``{kind, registry, id, manager}``.
+        """
+        return {
+            "ok": True,
+            "target": {
+                "kind": self.target.kind,
+                "registry": self.target.registry,
+                "id": self.target.mech_id,
+                "manager": self.target.manager,
+            },
+            "digest": self.digest,
+            "cid": self.cid,
+            "tools": list(self.tools),
+            "onchainBefore": self.onchain_before,
+            "decision": self.decision,
+            "dryRun": self.dry_run,
+            "uploaded": self.uploaded,
+            "call": self.call.to_dict() if self.call else None,
+            "sender": self.sender,
+            "safeTransaction": self.safe_tx,
+            "txHash": self.tx_hash,
+            "gasUsed": self.gas_used,
+            "onchainAfter": self.onchain_after,
+            "eventDigest": self.event_digest,
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+
+class Publisher:
+    """Publish manifests to one chain and one IPFS node.
+
+    :param w3: a connected Web3.
+    :param ipfs: the IPFS node's RPC API.
+    :param receipt_timeout: seconds to wait for a receipt.
+    """
+
+    def __init__(
+        self, w3: Web3, ipfs: IpfsApi, receipt_timeout: float = RECEIPT_TIMEOUT
+    ) -> None:
+        """Bind the transports.
+
+        :param w3: a connected Web3.
+        :param ipfs: the IPFS node's RPC API.
+        :param receipt_timeout: seconds to wait for a receipt.
+        """
+        self.w3 = w3
+        self.ipfs = ipfs
+        self.receipt_timeout = receipt_timeout
+
+    # ------------------------------------------------------------------ chain reads
+
+    def _rpc(self, what: str, action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except ContractLogicError:
+            raise
+        except _TRANSPORT_ERRORS as exc:
+            raise fail(
+                RPC_UNAVAILABLE,
+                f"The RPC at {self._rpc_url()} failed while {what} ({type(exc).__name__}: {str(exc)[:120]}); "
+                "nothing was sent. Run publish again when it answers: it compares digests first and "
+                "never sends twice.",
+            ) from exc
+
+    def _rpc_url(self) -> str:
+        return str(getattr(self.w3.provider, "endpoint_uri", "") or self.w3.provider)
+
+    def eth_call(self, call: ContractCall, sender: Optional[str] = None) -> bytes:
+        """Run a read-only call.
+
+        :param call: the call.
+        :param sender: ``from`` of the call, if it matters.
+        :return: the return data.
+        :raises PublishError: RPC_UNAVAILABLE (``ContractLogicError`` on a revert).
+        """
+        params: Dict[str, Any] = {
+            "to": Web3.to_checksum_address(call.to),
+            "data": "0x" + call.data.hex(),
+        }
+        if sender:
+            params["from"] = Web3.to_checksum_address(sender)
+        return bytes(
+            self._rpc(
+                f"calling {call.signature} on {call.to}",
+                lambda: self.w3.eth.call(params),
+            )
+        )
+
+    def chain_id(self) -> int:
+        """Read the chain id.
+
+        :return: the chain id.
+        """
+        return int(self._rpc("reading the chain id", lambda: self.w3.eth.chain_id))
+
+    def read_digest(self, target: PublishTarget) -> str:
+        """Read the latest digest of ``target`` the way the reader does (:mod:`...domain.registry`).
+
+        :param target: the registry and id.
+        :return: ``0x`` hex, "" when the registry holds none.
+        """
+        source = RegistrySource(
+            target.kind,
+            0,
+            target.registry.lower(),
+            IdSelection("list", (target.mech_id,)),
+        )
+        query = digest_query(0, source, target.mech_id)
+        results = []
+        for call in query.calls:
+            try:
+                results.append(
+                    (
+                        True,
+                        self.eth_call(
+                            ContractCall(call.target, call.data, "digest read")
+                        ),
+                    )
+                )
+            except ContractLogicError:
+                results.append((False, b""))
+        return decode_digest_query(query, source, results).digest
+
+    def check_target(self, target: PublishTarget, sender: str) -> None:
+        """Refuse a registry id that does not exist or a sender the registry would reject.
+
+        :param target: the registry and id.
+        :param sender: the account or Safe that will send the update.
+        :raises PublishError: MECH_NOT_FOUND, NOT_AUTHORISED, RPC_UNAVAILABLE.
+        """
+        service_registry = ""
+        if target.kind == REGISTRY_COMPLEMENTARY_SERVICE:
+            holder = contract_call(target.registry, "serviceRegistry()")
+            service_registry = decode_single("address", self._read(holder))
+        exists = bool(
+            decode_single("bool", self._read(exists_call(target, service_registry)))
+        )
+        if not exists:
+            authorise(target, sender, False, None)
+        if target.kind == REGISTRY_COMPLEMENTARY_SERVICE:
+            able = decode_single("bool", self._read(can_change_call(target, sender)))
+            authorise(target, sender, True, able)
+        else:
+            authorise(
+                target,
+                sender,
+                True,
+                decode_single("address", self._read(owner_call(target))),
+            )
+
+    def _read(self, call: ContractCall) -> bytes:
+        try:
+            return self.eth_call(call)
+        except ContractLogicError as exc:
+            raise fail(
+                RPC_UNAVAILABLE,
+                f"{call.signature} reverted on {call.to} ({str(exc)[:120]}); is the address the right registry?",
+            ) from exc
+
+    # ------------------------------------------------------------------ IPFS
+
+    def upload(self, prepared: PreparedManifest) -> str:
+        """Upload, read back, re-hash.
+
+        :param prepared: the manifest.
+        :return: the verified digest.
+        :raises PublishError: IPFS_UNAVAILABLE, UPLOAD_MISMATCH, READBACK_MISMATCH.
+        """
+        cid = self.ipfs.add(prepared.data)
+        return check_upload(prepared, cid, self.ipfs.cat(cid))
+
+    # ------------------------------------------------------------------ writes
+
+    def send(self, call: ContractCall, account: LocalAccount) -> Dict[str, Any]:
+        """Simulate, sign and send ``call`` from ``account``; wait for the receipt.
+
+        :param call: the transaction.
+        :param account: the signing account.
+        :return: the receipt (status 1).
+        :raises PublishError: NOT_AUTHORISED when the simulation reverts (nothing sent),
+            RPC_UNAVAILABLE before sending, NOT_CONFIRMED when sent but no receipt came,
+            TRANSACTION_FAILED when mined with status 0.
+        """
+        tx: Dict[str, Any] = {
+            "from": account.address,
+            "to": Web3.to_checksum_address(call.to),
+            "data": "0x" + call.data.hex(),
+            "value": 0,
+        }
+        try:
+            gas = self._rpc(
+                f"simulating {call.signature}", lambda: self.w3.eth.estimate_gas(tx)
+            )
+        except ContractLogicError as exc:
+            raise fail(
+                NOT_AUTHORISED,
+                f"{call.signature} on {call.to} from {account.address} would revert ({str(exc)[:160]}); nothing was sent.",
+            ) from exc
+        tx.update(
+            gas=int(gas * GAS_MARGIN),
+            gasPrice=self._rpc("reading the gas price", lambda: self.w3.eth.gas_price),
+            nonce=self._rpc(
+                "reading the nonce",
+                lambda: self.w3.eth.get_transaction_count(account.address, "pending"),
+            ),
+            chainId=self.chain_id(),
+        )
+        signed = account.sign_transaction(tx)
+        tx_hash = self._rpc(
+            f"sending {call.signature}",
+            lambda: self.w3.eth.send_raw_transaction(signed.raw_transaction),
+        )
+        try:
+            receipt = self.w3.eth.wait_for_transaction_receipt(
+                tx_hash, timeout=self.receipt_timeout, poll_latency=0.05
+            )
+        except (TimeExhausted, *_TRANSPORT_ERRORS) as exc:
+            raise fail(
+                NOT_CONFIRMED,
+                f"Transaction {Web3.to_hex(tx_hash)} was sent but no receipt came ({type(exc).__name__}); run publish "
+                "again: it reads the on-chain digest first and sends nothing if the update landed.",
+            ) from exc
+        if receipt["status"] != 1:
+            raise fail(
+                TRANSACTION_FAILED,
+                f"Transaction {Web3.to_hex(tx_hash)} was mined but failed (status 0).",
+            )
+        return dict(receipt)
+
+    def safe_transaction(self, safe: str, call: ContractCall) -> SafeTransaction:
+        """Build the Safe transaction wrapping ``call`` at the Safe's current nonce.
+
+        :param safe: the Safe address.
+        :param call: the inner call.
+        :return: the Safe transaction.
+        """
+        nonce_call = contract_call(safe, "nonce()")
+        nonce = int(decode_single("uint256", self._read(nonce_call)))
+        return SafeTransaction(
+            safe=Web3.to_checksum_address(safe),
+            to=Web3.to_checksum_address(call.to),
+            data=call.data,
+            nonce=nonce,
+        )
+
+    def exec_safe(
+        self,
+        safe_tx: SafeTransaction,
+        owners: Sequence[LocalAccount],
+        sender: LocalAccount,
+    ) -> Dict[str, Any]:
+        """Sign ``safe_tx`` with ``owners`` (enough for the threshold) and execute it, sent by ``sender``.
+
+        Signatures are ECDSA over the safe tx hash (v 27/28), sorted by owner address, as
+        Safe 1.3.0 ``checkSignatures`` requires.
+
+        :param safe_tx: the Safe transaction.
+        :param owners: Safe owners' accounts.
+        :param sender: any funded account that submits ``execTransaction``.
+        :return: the receipt.
+        :raises PublishError: TRANSACTION_FAILED when the Safe reports ExecutionFailure,
+            and as :meth:`send`.
+        """
+        digest = bytes.fromhex(safe_tx_hash(safe_tx, self.chain_id())[2:])
+        signatures = b""
+        for owner in sorted(owners, key=lambda a: int(a.address, 16)):
+            signed = owner.unsafe_sign_hash(digest)
+            signatures += (
+                signed.r.to_bytes(32, "big")
+                + signed.s.to_bytes(32, "big")
+                + bytes([signed.v])
+            )
+        call = exec_transaction_call(safe_tx, signatures)
+        receipt = self.send(call, sender)
+        failure = Web3.keccak(text="ExecutionFailure(bytes32,uint256)")
+        for log in receipt["logs"]:
+            if (
+                log["address"].lower() == safe_tx.safe.lower()
+                and log["topics"]
+                and bytes(log["topics"][0]) == failure
+            ):
+                raise fail(
+                    TRANSACTION_FAILED,
+                    f"Safe {safe_tx.safe} executed the transaction but the inner call to {safe_tx.to} reverted.",
+                )
+        return receipt
+
+    # ------------------------------------------------------------------ the whole flow
+
+    def publish(  # pylint: disable=too-many-arguments
+        self,
+        document: Any,
+        target: PublishTarget,
+        account: Optional[LocalAccount] = None,
+        safe: Optional[str] = None,
+        dry_run: bool = False,
+    ) -> PublishReport:
+        """Run the whole flow.
+
+        Who sends: with ``safe``, the Safe (its transaction is executed here when
+        ``account`` is a Safe owner meeting the threshold alone, else returned to sign);
+        without, ``account`` (the owner key), else the unsigned call is returned.
+
+        :param document: the manifest.
+        :param target: the registry and id.
+        :param account: the owner key, or a Safe owner key with ``safe``.
+        :param safe: the Safe that owns the mech / is the service multisig.
+        :param dry_run: check and report, upload nothing, send nothing.
+        :return: the report.
+        :raises PublishError: at the first failed step, with its code; nothing after it ran.
+        """
+        prepared = prepare_manifest(document)
+        report = PublishReport(
+            target,
+            prepared.digest,
+            prepared.cid,
+            prepared.tools,
+            dry_run=dry_run,
+            warnings=prepared.warnings,
+        )
+        report.sender = safe or (account.address if account else "")
+        if report.sender:
+            self.check_target(target, report.sender)
+        if not dry_run:
+            self.upload(prepared)
+            report.uploaded = True
+        report.onchain_before = self.read_digest(target)
+        report.decision = decide(report.onchain_before, prepared.digest)
+        if report.decision == UP_TO_DATE:
+            return report
+        report.call = update_call(target, prepared.digest)
+        if safe:
+            safe_tx = self.safe_transaction(safe, report.call)
+            report.safe_tx = safe_tx.to_dict(self.chain_id())
+            if (
+                account is None
+                or dry_run
+                or not self._sole_owner(safe, account.address)
+            ):
+                return report
+            receipt = self.exec_safe(safe_tx, [account], account)
+        elif account is None or dry_run:
+            return report
+        else:
+            receipt = self.send(report.call, account)
+        return self._confirm(report, receipt)
+
+    def _sole_owner(self, safe: str, address: str) -> bool:
+        threshold = int(
+            decode_single("uint256", self._read(contract_call(safe, "getThreshold()")))
+        )
+        is_owner = bool(
+            decode_single(
+                "bool",
+                self._read(
+                    contract_call(safe, "isOwner(address)", ("address",), (address,))
+                ),
+            )
+        )
+        return threshold == 1 and is_owner
+
+    def _confirm(self, report: PublishReport, receipt: Dict[str, Any]) -> PublishReport:
+        report.tx_hash = Web3.to_hex(receipt["transactionHash"])
+        report.gas_used = int(receipt["gasUsed"])
+        report.event_digest = update_event_digest(
+            report.target, [_log(entry) for entry in receipt["logs"]]
+        )
+        report.onchain_after = self.read_digest(report.target)
+        if (
+            report.onchain_after != report.digest
+            or report.event_digest != report.digest
+        ):
+            raise fail(
+                NOT_CONFIRMED,
+                f"Transaction {report.tx_hash} succeeded but {report.target.describe} reads {report.onchain_after or 'no hash'} "
+                f"(event: {report.event_digest or 'none'}), not {report.digest}.",
+            )
+        return report
+
+
+def exec_transaction_call(safe_tx: SafeTransaction, signatures: bytes) -> ContractCall:
+    """Build ``execTransaction`` of a Safe 1.3.0 for ``safe_tx`` with packed ``signatures``.
+
+    :param safe_tx: the transaction.
+    :param signatures: 65-byte signatures sorted by owner.
+    :return: the call to send to the Safe.
+    """
+    signature = "execTransaction(address,uint256,bytes,uint8,uint256,uint256,uint256,address,address,bytes)"
+    args = [
+        safe_tx.to,
+        safe_tx.value,
+        safe_tx.data,
+        safe_tx.operation,
+        safe_tx.safe_tx_gas,
+        safe_tx.base_gas,
+        safe_tx.gas_price,
+        safe_tx.gas_token,
+        safe_tx.refund_receiver,
+        signatures,
+    ]
+    types = [
+        "address",
+        "uint256",
+        "bytes",
+        "uint8",
+        "uint256",
+        "uint256",
+        "uint256",
+        "address",
+        "address",
+        "bytes",
+    ]
+    return contract_call(safe_tx.safe, signature, types, args)
+
+
+def _log(entry: Any) -> Dict[str, Any]:
+    return {
+        "address": entry["address"],
+        "topics": [bytes(t) for t in entry["topics"]],
+        "data": bytes(entry["data"]),
+    }
+
+
+__all__: List[str] = [
+    "Publisher",
+    "PublishReport",
+    "PublishError",
+    "IpfsApi",
+    "exec_transaction_call",
+    "UPDATE",
+]
