@@ -119,3 +119,17 @@ def test_start_refuses_a_folder_with_foreign_files(tmp_path):
         Devnet.start(seed=False, state_dir=tmp_path)
     assert (tmp_path / "notes.txt").read_text() == "keep me"
     assert not (tmp_path / "devnet.json").exists()
+
+
+def test_unseeded_devnet_registers_on_demand_and_stops(tmp_path):
+    """Without --seed nothing is registered; the first Olas agent brings its component along."""
+    with Devnet.start(seed=False, state_dir=tmp_path / "plain") as devnet:
+        assert not devnet.info.registered
+        owner = devnet.address("owner_1")
+        _, digest = devnet.add_manifest(b'{"name": "On Demand", "tools": []}')
+        agent_id = devnet.register_olas_agent(owner, digest)
+        assert agent_id == 1
+        components = devnet.contract("ComponentRegistry").functions
+        assert components.totalSupply().call() == 1
+        pids = (devnet.info.anvil_pid, devnet.info.ipfs_pid)
+    assert not any(is_alive(pid) for pid in pids)
