@@ -1,0 +1,422 @@
+"""Pure domain code the FSM relies on: registry call plans, snapshots, fetch policy, catalogue refresh."""
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import pytest
+from eth_abi import encode
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    DAG_PB,
+    RAW,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    KEPT_LAST_GOOD,
+    PARSER_FAILED,
+    REGISTRY_READ_FAILED,
+    FetchPolicy,
+    FetchResult,
+    ManifestCache,
+    backoff_delays,
+    manifest_fetcher,
+    refresh_catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    STATUS_HASH_MISMATCH,
+    STATUS_INVALID,
+    STATUS_NO_HASH,
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
+    MechRef,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    READ_CALL_FAILED,
+    READ_UNDECODABLE,
+    DigestRead,
+    IdSelection,
+    RegistryConfigError,
+    RegistryDecodeError,
+    decode_batch,
+    decode_digest_query,
+    digest_query,
+    parse_registry_sources,
+    snapshot_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
+    mech_tools_view,
+    mechs_info_view,
+)
+
+ADDRESS = "0x" + "ab" * 20
+SOURCES = parse_registry_sources(
+    [
+        {"kind": "olas_agent_registry", "address": ADDRESS, "ids": [1]},
+        {"kind": "legacy_mech_registry", "address": "0x" + "cd" * 20, "ids": [1]},
+        {
+            "kind": "complementary_service_metadata",
+            "address": "0x" + "ef" * 20,
+            "ids": [1],
+        },
+    ],
+    100,
+)
+H1, H2 = b"\x11" * 32, b"\x22" * 32
+
+
+def parse(data: bytes):
+    """Parse as the skill does.
+
+    :param data: manifest bytes.
+    :return: (manifest, problems).
+    """
+    result = parse_manifest(data)
+    return result.manifest, result.problems
+
+
+def manifest(*tools: str) -> bytes:
+    """Build a name-only manifest.
+
+    :param tools: tool names.
+    :return: the bytes.
+    """
+    return json.dumps({"name": "m", "tools": list(tools)}).encode()
+
+
+def raw(data: bytes) -> str:
+    """Compute a raw-block digest.
+
+    :param data: bytes.
+    :return: 0x-hex digest.
+    """
+    return "0x" + hashlib.sha256(data).hexdigest()
+
+
+@pytest.mark.parametrize(
+    "kind_index, results, digest, error",
+    [
+        (
+            0,
+            [
+                (True, encode(["uint256", "bytes32[]"], [2, [H1, H2]])),
+                (True, encode(["bytes32"], [H1])),
+            ],
+            "0x" + H2.hex(),
+            "",
+        ),
+        (
+            0,
+            [
+                (True, encode(["uint256", "bytes32[]"], [0, []])),
+                (True, encode(["bytes32"], [H1])),
+            ],
+            "0x" + H1.hex(),
+            "",
+        ),
+        (
+            0,
+            [
+                (True, encode(["uint256", "bytes32[]"], [0, []])),
+                (True, encode(["bytes32"], [b"\x00" * 32])),
+            ],
+            "",
+            "",
+        ),
+        (
+            1,
+            [(True, encode(["uint256", "bytes32[]"], [2, [H1, H2]]))],
+            "0x" + H2.hex(),
+            "",
+        ),
+        (1, [(False, b"")], "", READ_CALL_FAILED),
+        (2, [(True, encode(["bytes32"], [H1]))], "0x" + H1.hex(), ""),
+        (2, [(True, b"\x01")], "", READ_UNDECODABLE),
+    ],
+)
+def test_latest_digest_per_registry_kind(
+    kind_index: int, results, digest: str, error: str
+) -> None:
+    """Olas: last updated hash else the unit hash; legacy: last hash; CSM: the mapped hash; failures coded."""
+    query = digest_query(kind_index, SOURCES[kind_index], 1)
+    read = decode_digest_query(query, SOURCES[kind_index], results)
+    assert (read.digest, read.error) == (digest, error)
+
+
+def test_olas_query_never_uses_token_uri() -> None:
+    """The Olas query calls getUpdatedHashes and mapUnits, not tokenURI (which keeps the first hash)."""
+    selectors = {c.data[:4].hex() for c in digest_query(0, SOURCES[0], 1).calls}
+    token_uri = "c87b56dd"  # tokenURI(uint256)
+    assert token_uri not in selectors and len(selectors) == 2
+
+
+def test_id_selection_resolution_and_cap() -> None:
+    """Ranges and 'all' are capped by max_ids_per_registry; 'all' needs a supply."""
+    assert IdSelection("range", start=5, end=100).resolve(None, 3) == (5, 6, 7)
+    assert IdSelection("all").resolve(4, 10) == (1, 2, 3, 4)
+    assert IdSelection("all").resolve(40, 2) == (1, 2)
+    with pytest.raises(RegistryConfigError, match="totalSupply"):
+        IdSelection("all").resolve(None, 10)
+
+
+def test_decode_batch_rejects_garbage_and_wrong_counts() -> None:
+    """A non-Multicall2 answer or a short answer is an error, not a wrong snapshot."""
+    good = encode(
+        ["uint256", "bytes32", "(bool,bytes)[]"], [7, b"\x00" * 32, [(True, b"")]]
+    )
+    assert decode_batch(good, 1) == (7, [(True, b"")])
+    with pytest.raises(RegistryDecodeError, match="2 calls"):
+        decode_batch(good, 2)
+    with pytest.raises(RegistryDecodeError, match="multicall2_address"):
+        decode_batch(b"\x12\x34", 1)
+
+
+def drive_reader(
+    sources, replies: List[Tuple[int, list]]
+) -> Tuple[List[Tuple[int, Optional[int]]], Tuple[int, list]]:
+    """Drive snapshot_reader with canned replies.
+
+    :param sources: the registries.
+    :param replies: one reply per yielded batch.
+    :return: (calls per batch, block) for each batch, and the reader's result.
+    """
+    reader = snapshot_reader(sources, "0x" + "ff" * 20, 2, 100, 10)
+    seen, reply = [], None
+    for canned in replies + [None]:
+        try:
+            batch, block = reader.send(reply)
+        except StopIteration as done:
+            return seen, done.value
+        seen.append((len(batch), block))
+        reply = canned
+    raise AssertionError("reader asked for more batches than replies")
+
+
+def test_reader_aligns_the_block_and_batches_calls() -> None:
+    """Block 27 reads at 20; a legacy registry with ids all: supply, then hashes in batches of 2."""
+    sources = parse_registry_sources(
+        [{"kind": "legacy_mech_registry", "address": ADDRESS, "ids": "all"}], 100
+    )
+    hashes = encode(["uint256", "bytes32[]"], [1, [H1]])
+    seen, (block, reads) = drive_reader(
+        sources,
+        [
+            (27, [(True, b"")]),
+            (20, [(True, encode(["uint256"], [3]))]),
+            (20, [(True, hashes)] * 2),
+            (20, [(True, hashes)]),
+        ],
+    )
+    assert seen == [(1, None), (1, 20), (2, 20), (1, 20)]
+    assert block == 20 and [r.ref.mech_id for r in reads] == [1, 2, 3]
+
+
+def test_reader_reports_a_reverting_supply() -> None:
+    """totalSupply reverting names the registry."""
+    sources = parse_registry_sources(
+        [{"kind": "olas_agent_registry", "address": ADDRESS, "ids": "all"}], 100
+    )
+    with pytest.raises(RegistryDecodeError, match=ADDRESS):
+        drive_reader(sources, [(1, [(True, b"")]), (0, [(False, b"")])])
+
+
+def test_snapshot_digest_is_order_independent_and_round_trips() -> None:
+    """Same reads in any order give the same digest; JSON round-trips; bad JSON is a ValueError."""
+    reads = [DigestRead(SOURCES[i].ref(1), "0x" + H1.hex()) for i in range(3)]
+    one, two = RegistrySnapshot.build(5, reads), RegistrySnapshot.build(
+        5, reversed(reads)
+    )
+    assert (
+        one.digest() == two.digest()
+        and RegistrySnapshot.from_json(one.to_json()) == one
+    )
+    assert RegistrySnapshot.build(6, reads).digest() != one.digest()
+    for bad in (
+        "[]",
+        '{"version": 2}',
+        '{"version": 1, "block_number": 1, "reads": [[1]]}',
+        "{",
+    ):
+        with pytest.raises(ValueError):
+            RegistrySnapshot.from_json(bad)
+
+
+def test_backoff_is_exponential_and_capped() -> None:
+    """Delays grow by the factor up to the cap."""
+    assert backoff_delays(4, 0.5, 2.0, 1.5) == (0.5, 1.0, 1.5, 1.5)
+    assert backoff_delays(0, 1, 2, 3) == ()
+
+
+def test_cache_mirrors_to_disk_and_reverifies(tmp_path: Path) -> None:
+    """A disk entry is served only when it still verifies; names that are not CIDs never touch disk."""
+    cache = ManifestCache(str(tmp_path))
+    cache.put("bafkreiabc", b"data")
+    fresh = ManifestCache(str(tmp_path))
+    assert fresh.get("bafkreiabc", verify=lambda d: d == b"data") == b"data"
+    (tmp_path / "bafkreiabc").write_bytes(b"tampered")
+    assert (
+        ManifestCache(str(tmp_path)).get("bafkreiabc", verify=lambda d: d == b"data")
+        is None
+    )
+    cache.put("../escape", b"x")
+    assert not (tmp_path.parent / "escape").exists()
+
+
+def drive_fetcher(
+    digests,
+    cache,
+    serve: Dict[str, Tuple[Optional[bytes], str]],
+    policy=FetchPolicy(retries=1, backoff_initial=0.1, backoff_max=0.1, max_bytes=64),
+):
+    """Drive manifest_fetcher against a dict of CID -> answer.
+
+    :param digests: the digests.
+    :param cache: the cache.
+    :param serve: what the fake endpoint answers per CID (missing: no answer).
+    :param policy: the policy.
+    :return: (results, requested CIDs in order, waits).
+    """
+    fetcher = manifest_fetcher(digests, cache, policy)
+    requested, waits, reply = [], [], None
+    while True:
+        try:
+            wait, cids = fetcher.send(reply)
+        except StopIteration as done:
+            return done.value, requested, waits
+        requested += cids
+        waits.append(wait)
+        reply = {cid: serve.get(cid, (None, "timeout")) for cid in cids}
+
+
+def test_fetcher_falls_back_to_raw_and_caches() -> None:
+    """dag-pb CID unanswered (1 + 1 retry), then the raw CID verifies; a second run requests nothing."""
+    data = manifest("a")
+    digest = raw(data)
+    cache = ManifestCache()
+    results, requested, waits = drive_fetcher(
+        [digest], cache, {digest_to_cid(digest, RAW): (data, "")}
+    )
+    assert results[digest].status == STATUS_OK and results[digest].cid == digest_to_cid(
+        digest, RAW
+    )
+    assert requested == [digest_to_cid(digest, DAG_PB)] * 2 + [
+        digest_to_cid(digest, RAW)
+    ]
+    assert waits == [0.0, 0.1, 0.0]
+    again, requested, _ = drive_fetcher([digest], cache, {})
+    assert again[digest].data == data and requested == []
+
+
+def test_fetcher_mismatch_too_large_and_unavailable() -> None:
+    """Wrong bytes: hash_mismatch; oversized: invalid/too_large at once; silence: unavailable."""
+    wrong, big, silent = raw(b"x"), raw(b"y" * 100), raw(b"z")
+    serve = {}
+    for codec in (DAG_PB, RAW):
+        serve[digest_to_cid(wrong, codec)] = (b"not it", "")
+        serve[digest_to_cid(big, codec)] = (b"y" * 100, "")
+    results, requested, _ = drive_fetcher([wrong, big, silent], ManifestCache(), serve)
+    assert results[wrong].status == STATUS_HASH_MISMATCH
+    assert (
+        results[big].status == STATUS_INVALID
+        and results[big].problem.code == "too_large"
+    )
+    assert requested.count(digest_to_cid(big, DAG_PB)) == 1
+    assert (
+        results[silent].status == STATUS_UNAVAILABLE
+        and results[silent].problem.code == "fetch_failed"
+    )
+    assert "timeout" in results[silent].problem.message
+
+
+def test_refresh_covers_every_status() -> None:
+    """No hash, read failure, fetch failure with and without a last good, parser crash, removal."""
+    good = manifest("a", "b")
+    refs = [MechRef(100, "legacy_mech_registry", ADDRESS, i) for i in range(1, 6)]
+    d_good = raw(good)
+    first = refresh_catalogue(
+        RegistrySnapshot.build(
+            10,
+            [
+                DigestRead(refs[0], d_good),
+                DigestRead(refs[1], d_good),
+                DigestRead(refs[4], d_good),
+            ],
+        ),
+        {d_good: FetchResult.ok(d_good, "bafk", good)},
+        parse,
+    )
+    d_gone = raw(b"gone")
+    second = refresh_catalogue(
+        RegistrySnapshot.build(
+            20,
+            [
+                DigestRead(refs[0], d_gone),  # fetch fails, last good kept
+                DigestRead(refs[1], "", READ_CALL_FAILED),  # read fails, last good kept
+                DigestRead(refs[2], ""),  # no hash
+                DigestRead(refs[3], d_gone),  # fetch fails, nothing to keep
+            ],  # refs[4] no longer configured: dropped
+        ),
+        {d_gone: FetchResult.unavailable(d_gone, ["bafy"], "timeout")},
+        parse,
+        first,
+    )
+    kept = second.mech(refs[0])
+    assert (
+        kept.status == STATUS_OK
+        and kept.observed_block == 10
+        and KEPT_LAST_GOOD in [p.code for p in kept.problems]
+    )
+    assert REGISTRY_READ_FAILED in [p.code for p in second.mech(refs[1]).problems]
+    assert second.mech(refs[2]).status == STATUS_NO_HASH
+    assert second.mech(refs[3]).status == STATUS_UNAVAILABLE
+    assert second.mech(refs[4]) is None
+    assert set(second.stale(20)) == {kept, second.mech(refs[1])}
+
+    def crashing(_: bytes):
+        raise KeyError(34)
+
+    crashed = refresh_catalogue(
+        RegistrySnapshot.build(1, [DigestRead(refs[0], d_good)]),
+        {d_good: FetchResult.ok(d_good, "bafk", good)},
+        crashing,
+    )
+    assert (
+        crashed.mech(refs[0]).status == STATUS_INVALID
+        and crashed.mech(refs[0]).problems[0].code == PARSER_FAILED
+    )
+
+
+def test_views_list_only_usable_mechs_in_mech_interact_shape() -> None:
+    """mechs_info holds ok mechs only, with exactly MechInfo's field names; mech_tools is sorted and distinct."""
+    good = manifest("b", "a")
+    d = raw(good)
+    refs = [MechRef(100, "legacy_mech_registry", ADDRESS, i) for i in (1, 2)]
+    catalogue = refresh_catalogue(
+        RegistrySnapshot.build(1, [DigestRead(refs[0], d), DigestRead(refs[1], "")]),
+        {d: FetchResult.ok(d, "bafk", good)},
+        parse,
+    )
+    view = mechs_info_view(catalogue, {refs[0].key: "0x" + "01" * 20})
+    assert [set(item) for item in view] == [
+        {
+            "id",
+            "address",
+            "service",
+            "karma",
+            "received_requests",
+            "self_delivered",
+            "max_delivery_rate",
+            "relevant_tools",
+        }
+    ]
+    assert view[0]["address"] == "0x" + "01" * 20 and view[0]["service"][
+        "metadata"
+    ] == [{"metadata": d}]
+    assert mech_tools_view(catalogue) == ["a", "b"]
