@@ -186,6 +186,7 @@ def drive_reader(
     :param sources: the registries.
     :param replies: one reply per yielded batch.
     :return: (calls per batch, block) for each batch, and the reader's result.
+    :raises AssertionError: when the reader asks for more batches than given.
     """
     reader = snapshot_reader(sources, "0x" + "ff" * 20, 2, 100, 10)
     seen, reply = [], None
@@ -219,7 +220,7 @@ def test_reader_aligns_the_block_and_batches_calls() -> None:
 
 
 def test_reader_reports_a_reverting_supply() -> None:
-    """totalSupply reverting names the registry."""
+    """A reverting totalSupply() names the registry."""
     sources = parse_registry_sources(
         [{"kind": "olas_agent_registry", "address": ADDRESS, "ids": "all"}], 100
     )
@@ -296,7 +297,7 @@ def drive_fetcher(
 
 
 def test_fetcher_falls_back_to_raw_and_caches() -> None:
-    """dag-pb CID unanswered (1 + 1 retry), then the raw CID verifies; a second run requests nothing."""
+    """The dag-pb CID unanswered (1 + 1 retry), then the raw CID verifies; a second run requests nothing."""
     data = manifest("a")
     digest = raw(data)
     cache = ManifestCache()
