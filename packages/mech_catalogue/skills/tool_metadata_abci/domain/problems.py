@@ -63,7 +63,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     INVALID_JSON: "the manifest is not syntactically valid JSON",
     DUPLICATE_KEY: "an object has the same key twice",
     NON_FINITE_NUMBER: "NaN, Infinity or a number that overflows a double",
-    NUMBER_OUT_OF_RANGE: "an integer outside I-JSON's +-(2**53-1) (RFC 7493 s2.2)",
+    NUMBER_OUT_OF_RANGE: "an integer beyond +-(2**53-1) with more digits than a double holds (I-JSON, RFC 7493 s2.2)",
     INVALID_STRING: "a string contains a lone surrogate (not Unicode text)",
     NOT_AN_OBJECT: "the top level is not a JSON object",
     SCHEMA_VIOLATION: "the manifest violates manifest-v1.schema.json",

@@ -1,0 +1,74 @@
+"""docs/manifest-spec.md stays true: its examples parse and validate, its tables match the code."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.types import (
+    ALIASES,
+    SCALAR_SCHEMAS,
+    type_schema,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+    decode_json,
+    validate_manifest,
+)
+
+DOC = (Path(__file__).resolve().parent.parent / "docs" / "manifest-spec.md").read_text()
+EXAMPLES = re.findall(r"```json\n(.*?)```", DOC, re.DOTALL)
+
+
+def _first(pattern: str, text: str) -> str:
+    match = re.match(pattern, text)
+    assert match is not None, text
+    return match.group(1)
+
+
+def _table_rows(heading: str) -> list:
+    section = DOC.split(heading, 1)[1].split("\n## ", 1)[0]
+    return [line for line in section.splitlines() if line.startswith("| `")]
+
+
+def test_doc_has_examples() -> None:
+    """Both examples are present."""
+    assert len(EXAMPLES) == 2
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_examples_parse_and_validate(index: int) -> None:
+    """The examples are valid v1 manifests; the typed one has no problem at all."""
+    data = EXAMPLES[index].encode()
+    assert not validate_manifest(decode_json(data).value)
+    result = parse_manifest(data)
+    assert not result.errors
+    expected = () if index == 1 else (P.UNTYPED_INPUT,)
+    assert result.codes == expected
+
+
+def test_every_problem_code_is_documented() -> None:
+    """The problem table lists exactly the codes of domain/problems.py."""
+    documented = {
+        _first(r"\| `([a-z0-9_]+)`", row) for row in _table_rows("## 9. Problems")
+    }
+    assert documented == set(P.CODE_DESCRIPTIONS)
+
+
+def test_vocabulary_table_matches_types() -> None:
+    """Each documented term exists, with the documented JSON Schema and aliases."""
+    rows = _table_rows("## 6. Type vocabulary")
+    terms = {_first(r"\| `([^`]+)`", row) for row in rows}
+    assert set(SCALAR_SCHEMAS) <= terms
+    for row in rows:
+        term = _first(r"\| `([^`]+)`", row)
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", row)[1:-1]]
+        if term in SCALAR_SCHEMAS and term != "enum":
+            schema_text = _first(r"`([^`]+)`", cells[1]).replace("\\|", "|")
+            assert json.loads(schema_text) == type_schema(term), term
+        for alias in re.findall(r"`([^`]+)`", cells[2]):
+            assert ALIASES[alias] in (term, "list[any]"), alias
