@@ -37,6 +37,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     authorise,
     can_change_call,
     contract_call,
+    check_address,
     check_upload,
     decide,
     decode_single,
@@ -424,6 +425,8 @@ class Publisher:
         :return: the report.
         :raises PublishError: at the first failed step, with its code; nothing after it ran.
         """
+        if safe:
+            check_address(safe, "Safe")
         prepared = prepare_manifest(document)
         report = PublishReport(
             target,

@@ -152,9 +152,9 @@ class PublishTarget:
                 INVALID_TARGET,
                 f"The id {self.mech_id} is not a registry id (ids start at 1).",
             )
-        _check_address(self.registry, "registry")
+        check_address(self.registry, "registry")
         if self.kind == REGISTRY_OLAS_AGENT:
-            _check_address(self.manager, "manager (the RegistriesManager)")
+            check_address(self.manager, "manager (the RegistriesManager)")
 
     @property
     def describe(self) -> str:
@@ -168,7 +168,13 @@ class PublishTarget:
         return f"{self.kind} at {self.registry} {noun} {self.mech_id}"
 
 
-def _check_address(value: str, name: str) -> None:
+def check_address(value: str, name: str) -> None:
+    """Refuse anything but a 0x-prefixed 20-byte hex address.
+
+    :param value: the address.
+    :param name: what it is, for the message.
+    :raises PublishError: INVALID_TARGET naming ``name``.
+    """
     text = str(value or "")
     try:
         ok = text.startswith("0x") and len(text) == 42 and int(text, 16) >= 0

@@ -1,0 +1,267 @@
+"""``mech-catalogue publish``: generate (or read) a manifest, upload, verify, update the registry.
+
+Over :class:`scripts.publish.publisher.Publisher`. Who signs:
+
+- ``--key-file FILE`` or ``$MECH_CATALOGUE_PUBLISH_KEY`` (hex private key): the owner key
+  sends the update itself; with ``--safe``, a key that alone meets the Safe's threshold
+  executes the Safe transaction;
+- no key: the command prints the transaction to sign (with ``--safe``: the Safe
+  transaction and its ``safeTxHash``, to sign in the Safe's own tooling).
+
+``--dry-run`` checks everything (manifest, id, authorisation, on-chain digest) and
+uploads nothing, sends nothing. Exit code 1 with the failure's code on every refusal.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Dict, Optional, Tuple
+
+import click
+import yaml
+from eth_account import Account
+from eth_account.signers.local import LocalAccount
+from rich.console import Console
+from web3 import Web3
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    DeriveError,
+    derive_package,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+    GenerateError,
+    generate_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    REGISTRY_KINDS,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    INVALID_MANIFEST,
+    UP_TO_DATE,
+    PublishError,
+    PublishTarget,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+    decode_json,
+)
+from scripts.publish.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
+from scripts.publish.publisher import Publisher, PublishReport
+
+from .output import CliFailure, Output, print_problem
+from .sources import read_file
+
+RPC_ENV = "MECH_CATALOGUE_RPC"
+IPFS_API_ENV = "MECH_CATALOGUE_IPFS_API"
+KEY_ENV = "MECH_CATALOGUE_PUBLISH_KEY"
+DEFAULT_RPC = "http://127.0.0.1:8545"
+DEFAULT_IPFS_API = "http://127.0.0.1:5001"
+INVALID_KEY = "invalid_key"
+NO_MANIFEST = "no_manifest"
+
+
+def _manifest(
+    paths: Tuple[str, ...], manifest_path: Optional[str], overrides_path: Optional[str]
+) -> Any:
+    if manifest_path:
+        if paths:
+            raise CliFailure(
+                NO_MANIFEST, "Give tool package folders or --manifest, not both."
+            )
+        decoded = decode_json(read_file(Path(manifest_path)))
+        if not decoded.ok:
+            raise CliFailure(
+                INVALID_MANIFEST,
+                f"{manifest_path} is not valid JSON; nothing was published.",
+                decoded.problems,
+            )
+        return decoded.value
+    if not paths:
+        raise CliFailure(
+            NO_MANIFEST,
+            "Give tool package folders to generate the manifest from, or --manifest FILE.",
+        )
+    packages = []
+    for path in paths:
+        try:
+            packages.append(derive_package(path))
+        except DeriveError as exc:
+            raise CliFailure(
+                exc.problem.code, exc.problem.message, (exc.problem,)
+            ) from exc
+        except OSError as exc:
+            raise CliFailure(
+                "file_not_readable", f"Cannot read the tool package at {path}: {exc}."
+            ) from exc
+    overrides = None
+    if overrides_path:
+        try:
+            overrides = yaml.safe_load(read_file(Path(overrides_path)).decode("utf-8"))
+        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise CliFailure(
+                "invalid_overrides", f"{overrides_path} is not valid YAML/JSON: {exc}."
+            ) from exc
+    try:
+        return generate_manifest(packages, overrides)[0]
+    except GenerateError as exc:
+        raise CliFailure(
+            INVALID_MANIFEST,
+            "The generated manifest is not valid; nothing was published.",
+            exc.problems,
+        ) from exc
+
+
+def _key(key_file: Optional[str]) -> Optional[LocalAccount]:
+    if key_file:
+        text = read_file(Path(key_file), cap=4096).decode("ascii", "replace").strip()
+        where = key_file
+    elif os.environ.get(KEY_ENV):
+        text, where = os.environ[KEY_ENV].strip(), f"${KEY_ENV}"
+    else:
+        return None
+    try:
+        return Account.from_key(text)
+    except (ValueError, TypeError) as exc:
+        raise CliFailure(
+            INVALID_KEY, f"{where} does not hold a hex secp256k1 private key."
+        ) from exc
+
+
+def _render(report: PublishReport) -> None:
+    console = Console(file=sys.stdout, soft_wrap=True, highlight=False)
+    target = report.target
+    console.print(
+        f"manifest {report.cid} ({len(report.tools)} tools: {', '.join(report.tools)})",
+        markup=False,
+    )
+    console.print(f"digest   {report.digest}", markup=False)
+    console.print(f"target   {target.describe}", markup=False)
+    console.print(f"on chain {report.onchain_before or '(no hash)'}", markup=False)
+    if report.decision == UP_TO_DATE:
+        console.print(
+            "[green]up to date[/]: the registry already holds this digest; nothing sent."
+        )
+    elif report.sent:
+        console.print(
+            f"[green]updated[/] tx {report.tx_hash} gas {report.gas_used}; digest read back and event match."
+        )
+    elif report.safe_tx:
+        console.print("[yellow]sign this Safe transaction[/] (nothing was sent):")
+        click.echo(json.dumps(report.safe_tx, indent=2))
+    elif report.call:
+        note = "dry run" if report.dry_run else "no key given"
+        console.print(
+            f"[yellow]{note}[/]: the transaction to send from the owner (nothing was sent):"
+        )
+        click.echo(json.dumps(report.call.to_dict(), indent=2))
+    errors = Console(file=sys.stderr, soft_wrap=True)
+    for warning in report.warnings:
+        print_problem(errors, warning)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--manifest",
+    "manifest_path",
+    type=click.Path(dir_okay=False),
+    help="Publish this manifest file instead of generating one.",
+)
+@click.option(
+    "--overrides",
+    "overrides_path",
+    type=click.Path(dir_okay=False),
+    help="YAML/JSON overrides for generation.",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(REGISTRY_KINDS),
+    required=True,
+    help="Registry kind holding the digest.",
+)
+@click.option(
+    "--registry",
+    required=True,
+    help="Address of the AgentRegistry / legacy registry / ComplementaryServiceMetadata.",
+)
+@click.option(
+    "--manager",
+    default="",
+    help="RegistriesManager address (olas_agent_registry only).",
+)
+@click.option(
+    "--id",
+    "mech_id",
+    type=click.IntRange(min=1),
+    required=True,
+    help="Agent id, or service id.",
+)
+@click.option(
+    "--rpc",
+    default=lambda: os.environ.get(RPC_ENV, DEFAULT_RPC),
+    show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
+    help="JSON-RPC URL.",
+)
+@click.option(
+    "--ipfs-api",
+    default=lambda: os.environ.get(IPFS_API_ENV, DEFAULT_IPFS_API),
+    show_default=f"${IPFS_API_ENV} or {DEFAULT_IPFS_API}",
+    help="Kubo RPC API URL.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=DEFAULT_IPFS_TIMEOUT,
+    show_default=True,
+    help="Seconds per IPFS/RPC request.",
+)
+@click.option(
+    "--key-file",
+    type=click.Path(dir_okay=False),
+    help=f"File with the owner's hex private key (else ${KEY_ENV}).",
+)
+@click.option(
+    "--safe",
+    default=None,
+    help="Publish through this Safe (e.g. the service multisig).",
+)
+@click.option(
+    "--dry-run", is_flag=True, help="Check and report; upload nothing, send nothing."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@click.pass_context
+def publish(  # pylint: disable=too-many-arguments,too-many-locals
+    ctx: click.Context,
+    paths: Tuple[str, ...],
+    manifest_path: Optional[str],
+    overrides_path: Optional[str],
+    kind: str,
+    registry: str,
+    manager: str,
+    mech_id: int,
+    rpc: str,
+    ipfs_api: str,
+    timeout: float,
+    key_file: Optional[str],
+    safe: Optional[str],
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Publish a manifest: generate/validate, upload + read back, compare digests, update the registry."""
+    out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    try:
+        document = _manifest(paths, manifest_path, overrides_path)
+        account = _key(key_file)
+        try:
+            target = PublishTarget(kind, registry, mech_id, manager)
+            w3 = Web3(Web3.HTTPProvider(rpc, request_kwargs={"timeout": timeout}))
+            report = Publisher(w3, IpfsApi(ipfs_api, timeout=timeout)).publish(
+                document, target, account=account, safe=safe, dry_run=dry_run
+            )
+        except PublishError as exc:
+            first = exc.problems[0]
+            raise CliFailure(first.code, first.message, exc.problems[1:]) from exc
+    except CliFailure as failure:
+        out.fail(failure)
+    result: Dict[str, Any] = report.to_dict()
+    out.emit(result, lambda _console: _render(report))
