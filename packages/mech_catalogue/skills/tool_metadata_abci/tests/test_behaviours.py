@@ -67,7 +67,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests im
 )
 from packages.valory.protocols.contract_api import ContractApiMessage
 from packages.valory.protocols.contract_api.custom_types import State
+from packages.valory.protocols.http import HttpMessage
+from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.base import AbciAppDB
+from packages.valory.skills.abstract_round_abci.behaviour_utils import (
+    HTTP_CLIENT_PUBLIC_ID,
+    IPFS_CONNECTION_ID,
+)
 from packages.valory.skills.abstract_round_abci.test_tools.base import (
     FSMBehaviourBaseCase,
 )
@@ -596,3 +602,80 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         capture = _CapturePayload(self.behaviour.current_behaviour)
         self.behaviour.act_wrapper()
         assert capture.payloads[0].values == (None, None, None)
+
+
+class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
+    """Several requests in flight; the valory/ipfs connection as the source."""
+
+    def start(self, reads: List[DigestRead]) -> _CapturePayload:
+        """Enter FetchManifestsBehaviour with an agreed snapshot and start it.
+
+        :param reads: the snapshot's reads.
+        :return: the payload capture.
+        """
+        snapshot = RegistrySnapshot.build(20, reads)
+        self.go_to(
+            FetchManifestsBehaviour,
+            {
+                "registry_snapshot": snapshot.to_json(),
+                "registry_snapshot_digest": snapshot.digest(),
+            },
+        )
+        capture = _CapturePayload(self.behaviour.current_behaviour)
+        self.behaviour.act_wrapper()
+        return capture
+
+    def test_requests_are_in_flight_together(self) -> None:
+        """With fetch_concurrency=2 both gateway GETs leave before any answer arrives."""
+        self.skill.skill_context.params.__dict__["fetch_concurrency"] = 2
+        first, second = manifest("one"), manifest("two")
+        digests = {dag_pb_digest(first): first, dag_pb_digest(second): second}
+        capture = self.start([DigestRead(ref(i + 1), d) for i, d in enumerate(digests)])
+        self.assert_quantity_in_outbox(2)
+        requests = [self.get_message_from_outbox() for _ in range(2)]
+        by_url = {
+            f"{GATEWAY}/ipfs/{digest_to_cid(d, DAG_PB)}": data
+            for d, data in digests.items()
+        }
+        for request in requests:
+            response = self.build_incoming_message(
+                message_type=HttpMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=HttpMessage.Performative.RESPONSE,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(HTTP_CLIENT_PUBLIC_ID),
+                version="",
+                status_code=200,
+                status_text="",
+                headers="",
+                body=by_url[request.url],
+            )
+            self.http_handler.handle(response)
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == ["one", "two"]
+
+    def test_fetches_through_the_ipfs_connection(self) -> None:
+        """ipfs_fetch_mode=ipfs_connection: a GET_FILES request; the single file's bytes are verified."""
+        self.skill.skill_context.params.__dict__["ipfs_fetch_mode"] = "ipfs_connection"
+        data = manifest("summarise")
+        digest = dag_pb_digest(data)
+        capture = self.start([DigestRead(ref(1), digest)])
+        self.assert_quantity_in_outbox(1)
+        request = self.get_message_from_outbox()
+        assert request.performative == IpfsMessage.Performative.GET_FILES
+        assert request.ipfs_hash == digest_to_cid(digest, DAG_PB)
+        response = self.build_incoming_message(
+            message_type=IpfsMessage,
+            dialogue_reference=(request.dialogue_reference[0], "stub"),
+            performative=IpfsMessage.Performative.FILES,
+            target=request.message_id,
+            message_id=-1,
+            to=str(self.skill.skill_context.skill_id),
+            sender=str(IPFS_CONNECTION_ID),
+            files={digest_to_cid(digest, DAG_PB): data.decode()},
+        )
+        self.skill.skill_context.handlers.ipfs.handle(response)
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
