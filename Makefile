@@ -103,3 +103,19 @@ devnet-down:
 # The main job on the embedded local default: a seeded devnet, and what is registered.
 run: setup
 	$(PYTHON) -m scripts.devnet up --seed
+
+## Benchmarks and long suites (issue 7) ---------------------------------------------------
+# The sync benchmark: ours vs mech-client 0.24.1 vs the floor on a devnet of 100 and 1,000
+# mechs; prints a table and writes docs/benchmarks.md. mech-client is read from a throwaway
+# venv (MECH_CLIENT_PYTHON); without it a faithful re-implementation runs, marked as such.
+MECH_CLIENT_PYTHON ?= $(HOME)/.cache/mechclient/venv/bin/python
+bench:
+	$(PYTHON) scripts/bench_sync.py --mech-client-python $(MECH_CLIENT_PYTHON)
+
+bench-mech-client-venv:  ## mech-client 0.24.1 in its own venv (its pins conflict with ours)
+	$(PYTHON) -m venv $(dir $(MECH_CLIENT_PYTHON)).. && $(MECH_CLIENT_PYTHON) -m pip install -q mech-client==0.24.1
+
+# Every fault test, the long ones included (CI runs the fast subset with `make pytest`).
+faults:
+	$(PYTHON) -m pytest tests/faults -m faults --run-long-faults $(PYTEST_ARGS)
+.PHONY: bench bench-mech-client-venv faults

@@ -1,0 +1,196 @@
+"""Benchmark worker for ``scripts/bench_sync.py``: ours (the skill's period) or the floor.
+
+``python -m scripts.bench_sync_worker ours|floor --rpc URL --gateway URL --multicall A
+--csm A --chain-id C`` runs its phases one at a time: it prints ``{"ready": phase}``, waits
+for a line on stdin (the parent resets its counters, or changes the chain, in between),
+runs the phase and prints one JSON line with the result. Peak RSS is the process's own.
+
+- ``ours``: :class:`scripts.sync_driver.CatalogueSync` with the skill's defaults
+  (Multicall2 batches of 200, 8 GETs in flight, verify, parse, build the catalogue);
+  phases ``cold`` (empty cache), ``warm`` (nothing changed), ``churn`` (the parent has
+  changed 1% of the hashes), ``memory`` (the catalogue built again under tracemalloc);
+- ``floor``: the same ``mapServiceHashes`` reads in one ``eth_call`` and the same CIDs
+  GET from the gateway with the same 8 in flight; no verification, no parsing.
+"""
+
+import argparse
+import gc
+import json
+import resource
+import sys
+import time
+import tracemalloc
+from typing import Any, Callable, Dict
+
+import requests
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    candidate_cids,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    ManifestCache,
+    refresh_catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import STATUS_OK
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    IdSelection,
+    RegistrySource,
+    decode_batch,
+    digest_query,
+    encode_batch,
+    flatten,
+)
+from scripts.sync_driver import (
+    CatalogueSync,
+    Fetcher,
+    SyncConfig,
+    all_ids_sources,
+    eth_call,
+    fetch_manifests,
+    parse,
+    read_snapshot,
+)
+
+CSM_KIND = "complementary_service_metadata"
+
+
+def rss_kib() -> int:
+    """Peak resident set size so far.
+
+    :return: KiB (Linux ``ru_maxrss``).
+    """
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def phase(name: str, run: Callable[[], Dict[str, Any]]) -> None:
+    """Announce a phase, wait for the go line, run it timed, print its result.
+
+    :param name: the phase.
+    :param run: the work; returns extra result fields.
+    """
+    print(json.dumps({"ready": name}), flush=True)
+    sys.stdin.readline()
+    began = time.perf_counter()
+    extra = run()
+    seconds = time.perf_counter() - began
+    result = {"phase": name, "seconds": seconds, "rss_peak_kib": rss_kib()}
+    result.update(extra)
+    print(json.dumps(result), flush=True)
+
+
+def summary(sync: CatalogueSync, outcome: Any) -> Dict[str, Any]:
+    """Describe a period's catalogue.
+
+    :param sync: the sync.
+    :param outcome: the period outcome.
+    :return: mechs, ok mechs, tools, eth_calls.
+    """
+    catalogue = outcome.catalogue
+    mechs = catalogue.mechs if catalogue is not None else ()
+    return {
+        "mechs": len(mechs),
+        "mechs_ok": sum(1 for m in mechs if m.status == STATUS_OK),
+        "tools": sum(len(m.tools) for m in mechs),
+        "eth_calls_seen": outcome.eth_calls,
+        "updated": outcome.updated,
+        "error": outcome.error,
+        "cache_entries": len(sync.cache),
+    }
+
+
+def run_ours(config: SyncConfig) -> None:
+    """Cold, warm, churn and memory phases of the skill's period.
+
+    :param config: the parameters.
+    """
+    sync = CatalogueSync(config, ManifestCache())
+    for name in ("cold", "warm", "churn"):
+        phase(name, lambda: summary(sync, sync.period()))
+
+    def memory() -> Dict[str, Any]:
+        snapshot, _ = read_snapshot(config)
+        fetched = fetch_manifests(config, snapshot.digests, sync.cache, sync.fetcher)
+        gc.collect()
+        tracemalloc.start()
+        catalogue = refresh_catalogue(
+            snapshot, fetched, lambda d: parse(d, config.policy.max_bytes)
+        )
+        gc.collect()
+        current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        cached = sum(len(r.data or b"") for r in fetched.values())
+        return {
+            "catalogue_bytes": current,
+            "catalogue_build_peak_bytes": peak,
+            "mechs": len(catalogue.mechs),
+            "tools": sum(len(m.tools) for m in catalogue.mechs),
+            "manifest_cache_bytes": cached,
+        }
+
+    phase("memory", memory)
+    sync.close()
+
+
+def run_floor(config: SyncConfig, csm: str, n: int) -> None:
+    """The floor: one ``eth_call`` for every ``mapServiceHashes``, raw GETs, nothing else.
+
+    :param config: the parameters (URLs, concurrency).
+    :param csm: the ComplementaryServiceMetadata address.
+    :param n: how many service ids.
+    """
+    source = RegistrySource(
+        CSM_KIND, 0, csm.lower(), IdSelection("list", tuple(range(1, n + 1)))
+    )
+    calls = flatten([digest_query(0, source, i) for i in range(1, n + 1)])
+    fetcher = Fetcher(
+        config.gateway_url, config.fetch_concurrency, config.fetch_timeout, 1 << 30
+    )
+
+    def cold() -> Dict[str, Any]:
+        data = eth_call(
+            requests.Session(),
+            config.rpc_url,
+            config.multicall,
+            encode_batch(calls),
+            None,
+            60.0,
+        )
+        _, results = decode_batch(data, len(calls))
+        cids = [candidate_cids("0x" + ret[:32].hex())[0] for ok, ret in results if ok]
+        got = fetcher.get_pooled(cids)
+        return {
+            "eth_calls_seen": 1,
+            "fetched": sum(1 for b, _ in got.values() if b is not None),
+            "bytes": sum(len(b or b"") for b, _ in got.values()),
+        }
+
+    phase("cold", cold)
+    fetcher.close()
+
+
+def main() -> None:
+    """Parse arguments and run the chosen worker."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("which", choices=("ours", "floor"))
+    parser.add_argument("--rpc", required=True)
+    parser.add_argument("--gateway", required=True)
+    parser.add_argument("--multicall", required=True)
+    parser.add_argument("--csm", required=True)
+    parser.add_argument("--chain-id", type=int, required=True)
+    parser.add_argument("--n", type=int, default=0)
+    args = parser.parse_args()
+    print(json.dumps({"rss_baseline_kib": rss_kib()}), flush=True)
+    config = SyncConfig(
+        rpc_url=args.rpc,
+        gateway_url=args.gateway,
+        sources=all_ids_sources(args.chain_id, [(CSM_KIND, args.csm)]),
+        multicall=args.multicall,
+    )
+    if args.which == "ours":
+        run_ours(config)
+    else:
+        run_floor(config, args.csm, args.n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,363 @@
+"""Run the skill's read-fetch-parse period with plain HTTP instead of the agent framework.
+
+The code that decides what to read and fetch, verifies bytes and builds the catalogue is
+the skill's own (``domain.registry.snapshot_reader``, ``domain.fetching.manifest_fetcher``,
+``domain.fetching.refresh_catalogue``, ``domain.parsing.parse_manifest``); this module only
+moves bytes, as the skill's behaviours do through the ledger and http_client connections:
+
+- each Multicall2 batch is one JSON-RPC ``eth_call`` (``requests``, ``rpc_timeout``);
+- CIDs are fetched from an HTTP gateway ``fetch_concurrency`` at a time, every group in
+  flight at once (``FetchManifestsBehaviour.fetch_many``), each GET capped at ``max_bytes``;
+- a period whose registry read fails keeps the last catalogue, as the skill's
+  ``RegistrySnapshotRound`` does when no snapshot is agreed.
+
+Used by ``scripts/bench_sync.py`` and the fault tests (``tests/faults``).
+"""
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import requests
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    FetchPolicy,
+    FetchResult,
+    ManifestCache,
+    manifest_fetcher,
+    refresh_catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    RegistryConfigError,
+    RegistryDecodeError,
+    RegistrySource,
+    decode_batch,
+    encode_batch,
+    parse_registry_sources,
+    snapshot_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+    RegistrySnapshot,
+)
+
+
+class ChainReadError(RuntimeError):
+    """An ``eth_call`` failed: transport error, timeout, JSON-RPC error or revert."""
+
+
+@dataclass(frozen=True)
+class SyncConfig:  # pylint: disable=too-many-instance-attributes
+    """The skill parameters the period uses (defaults: the skill's ``skill.yaml``).
+
+    :param rpc_url: the chain's JSON-RPC URL.
+    :param gateway_url: the IPFS HTTP gateway base URL (``GET <url>/ipfs/<cid>``).
+    :param sources: the registries to read.
+    :param multicall: the Multicall2 address.
+    :param batch_size: calls per ``eth_call`` (``multicall_batch_size``).
+    :param max_ids: ``max_ids_per_registry``.
+    :param block_interval: ``snapshot_block_interval``.
+    :param fetch_concurrency: CIDs in flight at once.
+    :param rpc_timeout: seconds per ``eth_call``.
+    :param fetch_timeout: seconds per GET (``fetch_timeout_seconds``).
+    :param policy: retries, backoff and size cap.
+    """
+
+    rpc_url: str
+    gateway_url: str
+    sources: Tuple[RegistrySource, ...]
+    multicall: str
+    batch_size: int = 200
+    max_ids: int = 10_000
+    block_interval: int = 1
+    fetch_concurrency: int = 8
+    rpc_timeout: float = 10.0
+    fetch_timeout: float = 10.0
+    policy: FetchPolicy = field(default_factory=FetchPolicy)
+
+
+def eth_call(
+    session: requests.Session,
+    url: str,
+    to: str,
+    data: bytes,
+    block: Optional[int],
+    timeout: float,
+) -> bytes:
+    """Run one ``eth_call``.
+
+    :param session: the HTTP session.
+    :param url: the JSON-RPC URL.
+    :param to: the contract address.
+    :param data: the call data.
+    :param block: block number, or None for latest.
+    :param timeout: seconds.
+    :return: the returned bytes.
+    :raises ChainReadError: on a transport error, a timeout or a JSON-RPC error (revert).
+    """
+    payload = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "eth_call",
+        "params": [
+            {"to": to, "data": "0x" + data.hex()},
+            hex(block) if block is not None else "latest",
+        ],
+    }
+    try:
+        response = session.post(url, json=payload, timeout=timeout)
+        answer = response.json()
+    except (requests.RequestException, ValueError) as exc:
+        raise ChainReadError(f"eth_call to {url} failed: {type(exc).__name__}") from exc
+    if not isinstance(answer, dict) or "result" not in answer:
+        error = answer.get("error") if isinstance(answer, dict) else answer
+        raise ChainReadError(f"eth_call to {url} returned an error: {error}")
+    return bytes.fromhex(str(answer["result"])[2:])
+
+
+def read_snapshot(
+    config: SyncConfig, session: Optional[requests.Session] = None
+) -> Tuple[RegistrySnapshot, int]:
+    """Drive ``snapshot_reader``: each yielded batch is one ``eth_call`` to Multicall2.
+
+    :param config: the parameters.
+    :param session: an HTTP session to reuse (a new one when None).
+    :return: ``(snapshot, eth_calls made)``.
+    :raises ChainReadError: when an ``eth_call`` fails.
+    :raises RegistryDecodeError: when a supply read reverts or returns garbage.
+    """
+    session = session or requests.Session()
+    reader = snapshot_reader(
+        config.sources,
+        config.multicall,
+        config.batch_size,
+        config.max_ids,
+        config.block_interval,
+    )
+    calls = 0
+    request = next(reader)
+    while True:
+        batch, block = request
+        data = eth_call(
+            session,
+            config.rpc_url,
+            config.multicall,
+            encode_batch(batch),
+            block,
+            config.rpc_timeout,
+        )
+        calls += 1
+        try:
+            request = reader.send(decode_batch(data, len(batch)))
+        except StopIteration as done:
+            block_number, reads = done.value
+            return RegistrySnapshot.build(block_number, reads), calls
+
+
+def gateway_get(
+    session: requests.Session, gateway: str, cid: str, timeout: float, cap: int
+) -> Tuple[Optional[bytes], str]:
+    """GET one CID from the gateway, at most ``cap + 1`` bytes read.
+
+    :param session: the HTTP session.
+    :param gateway: the gateway base URL.
+    :param cid: the CID.
+    :param timeout: seconds.
+    :param cap: the size cap (bytes beyond it are not read; the fetcher rejects the rest).
+    :return: ``(bytes or None, failure text)``.
+    """
+    try:
+        with session.get(
+            f"{gateway}/ipfs/{cid}",
+            timeout=timeout,
+            stream=True,
+            headers={"Accept": "application/octet-stream"},
+        ) as response:
+            if response.status_code != 200:
+                return None, f"gateway answered HTTP {response.status_code}"
+            data = response.raw.read(cap + 1, decode_content=True)
+            return data, ""
+    except (requests.RequestException, OSError) as exc:
+        return None, type(exc).__name__
+
+
+class Fetcher:
+    """Concurrent gateway GETs in groups, one ``requests`` session per worker thread."""
+
+    def __init__(
+        self, gateway: str, concurrency: int, timeout: float, cap: int
+    ) -> None:
+        """Create the worker pool.
+
+        :param gateway: the gateway base URL.
+        :param concurrency: GETs in flight at once.
+        :param timeout: seconds per GET.
+        :param cap: the manifest size cap, bytes.
+        """
+        self.gateway = gateway
+        self.concurrency = concurrency
+        self.timeout = timeout
+        self.cap = cap
+        self.requests = 0
+        self._pool = ThreadPoolExecutor(max_workers=concurrency)
+        self._sessions: Dict[int, requests.Session] = {}
+
+    def _session(self) -> requests.Session:
+        key = threading.get_ident()
+        if key not in self._sessions:
+            self._sessions[key] = requests.Session()
+        return self._sessions[key]
+
+    def _get(self, cid: str) -> Tuple[Optional[bytes], str]:
+        return gateway_get(self._session(), self.gateway, cid, self.timeout, self.cap)
+
+    def get_groups(self, cids: Sequence[str]) -> Dict[str, Tuple[Optional[bytes], str]]:
+        """Fetch CIDs ``concurrency`` at a time, each group awaited before the next (as the skill).
+
+        :param cids: the CIDs.
+        :return: cid -> (bytes or None, failure text).
+        """
+        out: Dict[str, Tuple[Optional[bytes], str]] = {}
+        for start in range(0, len(cids), self.concurrency):
+            group = list(cids[start : start + self.concurrency])
+            self.requests += len(group)
+            out.update(zip(group, self._pool.map(self._get, group)))
+        return out
+
+    def get_pooled(self, cids: Sequence[str]) -> Dict[str, Tuple[Optional[bytes], str]]:
+        """Fetch CIDs with ``concurrency`` always in flight (a sliding pool, no groups).
+
+        :param cids: the CIDs.
+        :return: cid -> (bytes or None, failure text).
+        """
+        self.requests += len(cids)
+        return dict(zip(cids, self._pool.map(self._get, cids)))
+
+    def close(self) -> None:
+        """Stop the pool."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def fetch_manifests(
+    config: SyncConfig, digests: Sequence[str], cache: ManifestCache, fetcher: Fetcher
+) -> Dict[str, FetchResult]:
+    """Drive ``manifest_fetcher`` with :class:`Fetcher`, sleeping its backoffs.
+
+    :param config: the parameters.
+    :param digests: on-chain digests to fetch.
+    :param cache: the content-addressed cache.
+    :param fetcher: the HTTP fetcher.
+    :return: digest -> result.
+    """
+    generator = manifest_fetcher(digests, cache, config.policy)
+    try:
+        wait, cids = next(generator)
+        while True:
+            if wait:
+                time.sleep(wait)
+            wait, cids = generator.send(fetcher.get_groups(cids))
+    except StopIteration as done:
+        return dict(done.value)
+
+
+def parse(data: bytes, cap: int = Limits().max_bytes):
+    """Parse as ``FetchManifestsBehaviour.parse`` does.
+
+    :param data: verified manifest bytes.
+    :param cap: ``max_manifest_bytes``.
+    :return: ``(manifest or None, problems)``.
+    """
+    result = parse_manifest(data, Limits(max_bytes=cap))
+    return result.manifest, result.problems
+
+
+@dataclass
+class PeriodOutcome:
+    """What one period did.
+
+    :param catalogue: the catalogue served after the period.
+    :param updated: True when a new catalogue was built (False: the last one was kept).
+    :param error: why the period kept the last catalogue ("" when it did not).
+    :param eth_calls: ``eth_call`` requests made.
+    :param seconds: wall time of the period.
+    """
+
+    catalogue: Optional[Catalogue]
+    updated: bool
+    error: str = ""
+    eth_calls: int = 0
+    seconds: float = 0.0
+
+
+class CatalogueSync:
+    """The skill's period loop: read the snapshot, fetch what is new, refresh the catalogue."""
+
+    def __init__(
+        self, config: SyncConfig, cache: Optional[ManifestCache] = None
+    ) -> None:
+        """Start with an empty catalogue.
+
+        :param config: the parameters.
+        :param cache: the manifest cache (a new in-memory one when None).
+        """
+        self.config = config
+        self.cache = cache if cache is not None else ManifestCache()
+        self.catalogue: Optional[Catalogue] = None
+        self.fetcher = Fetcher(
+            config.gateway_url,
+            config.fetch_concurrency,
+            config.fetch_timeout,
+            config.policy.max_bytes,
+        )
+        self.session = requests.Session()
+
+    def period(self) -> PeriodOutcome:
+        """Run one period; never raises on chain or IPFS faults.
+
+        :return: the outcome; on a failed registry read the last catalogue is kept.
+        """
+        began = time.monotonic()
+        try:
+            snapshot, calls = read_snapshot(self.config, self.session)
+        except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
+            return PeriodOutcome(
+                self.catalogue, False, str(exc), seconds=time.monotonic() - began
+            )
+        fetched = fetch_manifests(
+            self.config, snapshot.digests, self.cache, self.fetcher
+        )
+        self.catalogue = refresh_catalogue(
+            snapshot,
+            fetched,
+            lambda data: parse(data, self.config.policy.max_bytes),
+            self.catalogue,
+        )
+        return PeriodOutcome(self.catalogue, True, "", calls, time.monotonic() - began)
+
+    def close(self) -> None:
+        """Release the fetch pool."""
+        self.fetcher.close()
+
+
+def all_ids_sources(
+    chain_id: int, registries: List[Tuple[str, str]]
+) -> Tuple[RegistrySource, ...]:
+    """Build sources reading every id of each registry.
+
+    :param chain_id: the chain id.
+    :param registries: ``(kind, address)`` pairs.
+    :return: the sources.
+    """
+    return parse_registry_sources(
+        [
+            {"kind": kind, "address": address, "ids": "all"}
+            for kind, address in registries
+        ],
+        chain_id,
+    )
