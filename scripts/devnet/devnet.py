@@ -109,7 +109,9 @@ class Devnet:  # pylint: disable=too-many-public-methods
         state_dir = Path(state_dir)
         if (state_dir / STATE_FILE).exists():
             previous = DevnetInfo.load(state_dir)
-            if is_alive(previous.anvil_pid) or is_alive(previous.ipfs_pid):
+            if is_alive(previous.anvil_pid, "anvil") or is_alive(
+                previous.ipfs_pid, "ipfs"
+            ):
                 raise DevnetError(
                     f"a devnet is already running from {state_dir} (anvil pid {previous.anvil_pid}, "
                     f"kubo pid {previous.ipfs_pid}); run `python -m scripts.devnet down` first"
@@ -169,8 +171,8 @@ class Devnet:  # pylint: disable=too-many-public-methods
             return devnet
         finally:
             if not started:
-                stop_pid(kubo.pid if kubo else None)
-                stop_pid(anvil.pid if anvil else None)
+                stop_pid(kubo.pid if kubo else None, "ipfs")
+                stop_pid(anvil.pid if anvil else None, "anvil")
 
     @classmethod
     def attach(cls, state_dir: Path = DEFAULT_STATE_DIR) -> "Devnet":
@@ -189,8 +191,8 @@ class Devnet:  # pylint: disable=too-many-public-methods
 
     def stop(self) -> None:
         """Stop kubo and anvil by their recorded pids and remove ``devnet.json``."""
-        stop_pid(self.info.ipfs_pid)
-        stop_pid(self.info.anvil_pid)
+        stop_pid(self.info.ipfs_pid, "ipfs")
+        stop_pid(self.info.anvil_pid, "anvil")
         (Path(self.info.state_dir) / STATE_FILE).unlink(missing_ok=True)
 
     def __enter__(self) -> "Devnet":
@@ -213,12 +215,12 @@ class Devnet:  # pylint: disable=too-many-public-methods
         :return: ``{"anvil": bool, "kubo": bool}``, true when the process is alive and answers.
         """
         anvil_ok = kubo_ok = False
-        if is_alive(self.info.anvil_pid):
+        if is_alive(self.info.anvil_pid, "anvil"):
             try:
                 anvil_ok = self.w3.eth.chain_id == self.info.chain_id
             except Exception:  # pylint: disable=broad-except
                 anvil_ok = False
-        if is_alive(self.info.ipfs_pid):
+        if is_alive(self.info.ipfs_pid, "ipfs"):
             try:
                 kubo_ok = self.ipfs.is_ready()
             except Exception:  # pylint: disable=broad-except

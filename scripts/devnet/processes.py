@@ -49,13 +49,35 @@ def spawn(args: List[str], log_path: Path, env: Optional[Dict[str, str]] = None)
     return process.pid
 
 
-def is_alive(pid: Optional[int]) -> bool:
-    """Tell whether ``pid`` is a running (not zombie) process.
+def runs_program(pid: int, program: str) -> bool:
+    """Tell whether ``pid`` runs ``program`` (basename of argv[0], from /proc).
+
+    Guards against signalling an unrelated process that reused a stale recorded pid.
+
+    :param pid: a process id.
+    :param program: e.g. ``anvil`` or ``ipfs``.
+    :return: ``True`` when argv[0]'s basename is ``program`` (or /proc is unavailable).
+    """
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    try:
+        argv0 = cmdline.read_bytes().split(b"\0", 1)[0].decode(errors="replace")
+    except FileNotFoundError:
+        return not Path("/proc/self").exists()
+    except OSError:
+        return False
+    return Path(argv0).name == program
+
+
+def is_alive(pid: Optional[int], program: Optional[str] = None) -> bool:
+    """Tell whether ``pid`` is a running (not zombie) process, running ``program`` if given.
 
     :param pid: a process id, or ``None``.
+    :param program: the expected program name (see :func:`runs_program`).
     :return: ``True`` when it runs.
     """
     if not pid:
+        return False
+    if program is not None and not runs_program(pid, program):
         return False
     try:
         os.kill(pid, 0)
@@ -83,26 +105,36 @@ def _reap(pid: int) -> None:
         pass
 
 
-def stop_pid(pid: Optional[int], timeout: float = 10.0) -> None:
+def stop_pid(
+    pid: Optional[int], program: Optional[str] = None, timeout: float = 10.0
+) -> None:
     """Stop one process: SIGTERM, wait up to ``timeout`` seconds, then SIGKILL.
 
-    Only the recorded pid is signalled, never a process group or a name.
+    Only the recorded pid is signalled, never a process group or a name; with
+    ``program`` it is signalled only if it still runs that program.
 
     :param pid: the pid recorded when the process was started, or ``None``.
+    :param program: the expected program name, e.g. ``anvil``.
     :param timeout: seconds to wait after SIGTERM.
     """
-    if not pid or not is_alive(pid):
+    if not pid or not is_alive(pid, program):
         if pid:
             _reap(pid)
         return
-    os.kill(pid, signal.SIGTERM)
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         _reap(pid)
         if not is_alive(pid):
             return
         time.sleep(0.05)
-    os.kill(pid, signal.SIGKILL)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
     deadline = time.monotonic() + 5.0
     while is_alive(pid) and time.monotonic() < deadline:
         _reap(pid)

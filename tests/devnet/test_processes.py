@@ -3,6 +3,7 @@
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +50,15 @@ def test_wait_until_reports_a_dead_process_with_its_log(tmp_path):
     pid = spawn([sys.executable, "-c", "print('bind: address already in use')"], log)
     with pytest.raises(ProcessError, match="address already in use"):
         wait_until(lambda: False, 10, "dying", pid, log)
+
+
+def test_stop_pid_leaves_a_pid_running_another_program(tmp_path):
+    """A recorded pid now running something else (pid reuse) is not signalled."""
+    log = tmp_path / "other.log"
+    pid = spawn([sys.executable, "-c", "import time; time.sleep(60)"], log)
+    try:
+        stop_pid(pid, "anvil", timeout=0.1)
+        assert is_alive(pid) and not is_alive(pid, "anvil")
+    finally:
+        stop_pid(pid, Path(sys.executable).name, timeout=5)
+    assert not is_alive(pid)
