@@ -20,6 +20,8 @@ from scripts.run_local.workspace import WorkspaceError
 from scripts.toolchain import MissingTool
 
 console = Console()
+if not console.is_terminal:  # piped output: do not cut digests and URLs at 80 columns
+    console = Console(width=160)
 
 
 def _terminate(signum: int, frame: Optional[FrameType]) -> None:  # pylint: disable=unused-argument
@@ -84,8 +86,11 @@ def main(agents: int, work_dir: Path, refresh: float, reset_pause: int, duration
         console.print(f"[red]run failed:[/red] {error}")
         sys.exit(1)
     finally:
+        summary = run.summary()
         run.stop()
         console.print("agents, Tendermint and devnet stopped")
+        summary.pop("digests", None)
+        console.print(f"timings: {summary}")
 
 
 if __name__ == "__main__":

@@ -151,6 +151,7 @@ class AgentProcess:
         # the repository root on PYTHONPATH would shadow the agent's vendor/ packages
         env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
         env.update(self.env)
+        self.log_path.unlink(missing_ok=True)
         self.pid = spawn_in(
             [sys.executable, "-m", "aea.cli", "-s", "run", "--connections", ",".join(RUN_CONNECTIONS)],
             self.agent_dir,

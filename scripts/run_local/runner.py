@@ -3,14 +3,17 @@
 Used by ``python -m scripts.run_local`` and by the end-to-end tests.
 """
 
+import statistics
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Dict, List, Optional
 
 from scripts.devnet import Devnet
 from scripts.devnet.processes import free_port
 from scripts.run_local.agents import AgentPorts, AgentProcess, agent_env, devnet_env
+from scripts.run_local.logs import agreed_catalogues, period_starts
 from scripts.run_local.tendermint import TendermintNetwork
 from scripts.run_local.view import AgentView, read_agent
 from scripts.run_local.workspace import agent_template, make_agent
@@ -48,6 +51,8 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     network: Optional[TendermintNetwork] = None
     timings: Dict[str, float] = field(default_factory=dict)
     started_at: float = 0.0
+    started_wall: Optional[datetime] = None
+    launched_wall: Optional[datetime] = None
     _own_devnet: bool = False
 
     @property
@@ -67,6 +72,7 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
         """
         self.work_dir.mkdir(parents=True, exist_ok=True)
         began = mark = self.started_at = time.monotonic()
+        self.started_wall = datetime.now()
         try:
             if self.devnet is None:
                 self.devnet = Devnet.start(seed=True, state_dir=self.work_dir / "devnet")
@@ -88,6 +94,7 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
                 self.network = TendermintNetwork(self.work_dir, ports)
                 self.network.create()
                 self.network.start()
+            self.launched_wall = datetime.now()
             for process in self.processes:
                 process.start()
             self._lap("launch", mark)
@@ -106,6 +113,29 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
         if self.network is not None and not self.network.alive():
             gone.append("tendermint")
         return gone
+
+    def summary(self) -> Dict[str, object]:
+        """Timings read from the agents' logs.
+
+        :return: ``first_catalogue_after_launch_s`` / ``first_catalogue_after_start_s``
+            (the earliest agreement of any agent, seconds after the agents were launched /
+            after :meth:`start` began), ``period_s`` (mean seconds between period starts of
+            agent_0), ``periods`` (period starts seen), ``digests`` (agent -> digests agreed,
+            in order), and :attr:`timings` (start-up phases).
+        """
+        digests = {p.name: [a.digest for a in agreed_catalogues(p.log_path)] for p in self.processes}
+        firsts = [found[0].at for found in (agreed_catalogues(p.log_path) for p in self.processes) if found]
+        result: Dict[str, object] = {"timings": dict(self.timings), "digests": digests}
+        if firsts and self.launched_wall and self.started_wall:
+            result["first_catalogue_after_launch_s"] = round((min(firsts) - self.launched_wall).total_seconds(), 2)
+            result["first_catalogue_after_start_s"] = round((min(firsts) - self.started_wall).total_seconds(), 2)
+        if self.processes:
+            starts = period_starts(self.processes[0].log_path)
+            result["periods"] = len(starts)
+            gaps = [(later - earlier).total_seconds() for earlier, later in zip(starts, starts[1:])]
+            if gaps:
+                result["period_s"] = round(statistics.mean(gaps), 2)
+        return result
 
     def stop(self) -> None:
         """Stop the agents, then Tendermint, then the devnet if this run started it (all by pid)."""

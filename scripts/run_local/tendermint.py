@@ -139,6 +139,7 @@ class TendermintNetwork:
     def start(self) -> None:
         """Start every node under its control server (Tendermint then dials its agent's ABCI port)."""
         for node in self.nodes:
+            node.log_path.unlink(missing_ok=True)
             node.pid = spawn_in(
                 [
                     sys.executable,

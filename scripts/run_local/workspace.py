@@ -87,7 +87,7 @@ def sources_digest(packages_dir: Path = PACKAGES_DIR) -> str:
 
 
 def prepare_registry(work_dir: Path) -> Path:
-    """Copy ``packages/`` into ``work_dir/registry/packages`` and lock the copy.
+    """Copy ``packages/`` (without our packages' ``tests/``) into ``work_dir/registry/packages`` and lock the copy.
 
     :param work_dir: the run's work folder.
     :return: the locked packages folder, usable as ``--registry-path``.
@@ -98,6 +98,10 @@ def prepare_registry(work_dir: Path) -> Path:
         shutil.rmtree(registry)
     registry.mkdir(parents=True)
     shutil.copytree(PACKAGES_DIR, registry / "packages", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # package tests are not part of a running agent, and open-aea checks the imports of
+    # every module it loads against the package's declared dependencies
+    for tests in sorted((registry / "packages" / "mech_catalogue").glob("*/*/tests")):
+        shutil.rmtree(tests)
     # new packages are ours: answer `dev` to every prompt
     run_cli(["autonomy", "packages", "lock"], cwd=registry, stdin="dev\n" * 50)
     return registry / "packages"
@@ -107,19 +111,20 @@ def agent_template(work_dir: Path) -> Path:
     """A fetched agent (no key), refreshed only when the package sources changed.
 
     :param work_dir: the run's work folder.
-    :return: the template agent folder ``work_dir/agent_template``.
+    :return: the template agent folder ``work_dir/fetched/tool_metadata``.
     :raises WorkspaceError: when locking or fetching fails.
     """
-    template = work_dir / "agent_template"
+    template = work_dir / "fetched" / "tool_metadata"
     digest = sources_digest()
     if (template / DIGEST_FILE).exists() and (template / DIGEST_FILE).read_text() == digest:
         return template
     if template.exists():
         shutil.rmtree(template)
+    template.parent.mkdir(parents=True, exist_ok=True)
     registry = prepare_registry(work_dir)
     run_cli(
         ["autonomy", "--registry-path", str(registry), "fetch", "--local", "--agent", AGENT_PUBLIC_ID, "--alias", template.name],
-        cwd=work_dir,
+        cwd=template.parent,
     )
     # name the key file in the config once; each agent gets its own key file (make_agent)
     (template / KEY_FILE).write_text("0x" + "11" * 32)
