@@ -76,9 +76,9 @@ install_npm_tools() {
     # unpacked from the platform package (an optionalDependency); we link it ourselves.
     npm install --prefix "$TOOLS_DIR" --no-audit --no-fund --ignore-scripts --save-exact \
         "@foundry-rs/anvil@$ANVIL_VERSION" "solc@$SOLC_VERSION" >/dev/null
-    local binary="$TOOLS_DIR/node_modules/@foundry-rs/anvil-$(platform)/bin/anvil"
-    [ -x "$binary" ] || die "npm did not unpack $binary (platform package missing?)"
-    ln -sf "$binary" "$BIN_DIR/anvil"
+    local binary="node_modules/@foundry-rs/anvil-$(platform)/bin/anvil"
+    [ -x "$TOOLS_DIR/$binary" ] || die "npm did not unpack $TOOLS_DIR/$binary (platform package missing?)"
+    ln -sfn "../$binary" "$BIN_DIR/anvil"  # relative: survives moving the clone
 }
 
 build_go_tool() {  # build_go_tool <name> <module> <version> <package path>
