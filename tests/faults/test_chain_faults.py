@@ -1,0 +1,170 @@
+"""Chain faults: RPC errors, RPC timeouts, a reverting registry call, anvil restarted.
+
+For each: the period returns in bounded time without raising, the last good catalogue is
+kept (same tools served), and once the fault clears the catalogue is complete again within
+two periods, including a manifest change made during the fault.
+"""
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    READ_CALL_FAILED,
+    parse_registry_sources,
+)
+from scripts.sync_driver import CatalogueSync
+
+from .conftest import MECHS, FaultNet, bounded, recovers, served
+
+
+def _good(net: FaultNet) -> CatalogueSync:
+    sync = net.sync()
+    outcome = bounded(sync.period())
+    assert outcome.updated and served(outcome.catalogue) == net.expected_tools()
+    return sync
+
+
+@pytest.mark.parametrize("mode", ["rpc_error", "http_error", "reset"])
+def test_rpc_errors_keep_last_catalogue_and_recover(net: FaultNet, mode: str) -> None:
+    """JSON-RPC errors, HTTP 500s and dropped connections: last catalogue kept; recovery once cleared."""
+    sync = _good(net)
+    before = sync.catalogue
+    net.update([2])
+    net.rpc.mode = mode
+    outcome = bounded(sync.period())
+    assert not outcome.updated and outcome.error
+    assert outcome.catalogue is before
+    assert net.rpc.counters.faults >= 1
+    net.rpc.clear_faults()
+    assert recovers(sync, net.expected_tools()) == 1
+    sync.close()
+
+
+def test_rpc_timeout_is_bounded_and_recovers(net: FaultNet) -> None:
+    """An RPC that never answers: the read times out (rpc_timeout), the period returns, recovery follows."""
+    sync = _good(net)
+    before = sync.catalogue
+    net.rpc.mode = "timeout"
+    outcome = bounded(sync.period())
+    assert not outcome.updated and "eth_call" in outcome.error
+    assert outcome.catalogue is before
+    net.rpc.clear_faults()
+    assert recovers(sync, net.expected_tools()) == 1
+    sync.close()
+
+
+def test_flapping_rpc_recovers_within_two_periods(net: FaultNet) -> None:
+    """Errors on every other period: each faulty period keeps the catalogue, each clean one is complete."""
+    sync = _good(net)
+    for service_id in (3, 5):
+        net.update([service_id])
+        net.rpc.mode = "rpc_error"
+        kept = sync.catalogue
+        assert bounded(sync.period()).catalogue is kept
+        net.rpc.clear_faults()
+        assert recovers(sync, net.expected_tools()) == 1
+    sync.close()
+
+
+def test_reverting_registry_call_quarantines_only_its_mechs(net: FaultNet) -> None:
+    """A registry whose digest calls revert (a CSM source pointed at the Olas AgentRegistry).
+
+    Multicall2's tryBlockAndAggregate(false, ...) isolates the reverting calls: those ids
+    are unavailable with registry_call_failed, the real registry's mechs are untouched.
+    """
+    contracts = net.devnet.info.contracts
+    sources = parse_registry_sources(
+        [
+            {
+                "kind": "complementary_service_metadata",
+                "address": contracts["ComplementaryServiceMetadata"],
+                "ids": "all",
+            },
+            {
+                "kind": "complementary_service_metadata",
+                "address": contracts["AgentRegistry"],
+                "ids": [1, 2],
+            },
+        ],
+        net.devnet.info.chain_id,
+    )
+    sync = net.sync(sources=sources)
+    outcome = bounded(sync.period())
+    assert outcome.updated
+    assert served(outcome.catalogue) == net.expected_tools()
+    wrong = [
+        m
+        for m in outcome.catalogue.mechs
+        if m.ref.registry_address == contracts["AgentRegistry"].lower()
+    ]
+    assert [m.status for m in wrong] == [STATUS_UNAVAILABLE] * 2
+    assert all(READ_CALL_FAILED in m.problems[0].message for m in wrong)
+    sync.close()
+
+
+def test_reverting_supply_read_keeps_last_catalogue(net: FaultNet) -> None:
+    """ids 'all' on a contract without serviceRegistry(): the whole read reverts; the period keeps the last catalogue."""
+    contracts = net.devnet.info.contracts
+    sync = _good(net)
+    before = sync.catalogue
+    sync.config = net.config(
+        sources=parse_registry_sources(
+            [
+                {
+                    "kind": "complementary_service_metadata",
+                    "address": contracts["Multicall2"],
+                    "ids": "all",
+                }
+            ],
+            net.devnet.info.chain_id,
+        )
+    )
+    outcome = bounded(sync.period())
+    assert not outcome.updated and "reverted" in outcome.error
+    assert outcome.catalogue is before and served(before) == net.expected_tools()
+    sync.config = net.config()
+    assert recovers(sync, net.expected_tools()) == 1
+    sync.close()
+
+
+def test_ids_that_do_not_exist_read_as_no_hash(net: FaultNet) -> None:
+    """Service ids never minted: no hash, no fetch, no error for the others."""
+    contracts = net.devnet.info.contracts
+    sources = parse_registry_sources(
+        [
+            {
+                "kind": "complementary_service_metadata",
+                "address": contracts["ComplementaryServiceMetadata"],
+                "ids": list(range(1, MECHS + 1)) + [MECHS + 1, 10**9, 2**255],
+            }
+        ],
+        net.devnet.info.chain_id,
+    )
+    sync = net.sync(sources=sources)
+    outcome = bounded(sync.period())
+    assert served(outcome.catalogue) == net.expected_tools()
+    missing = [m for m in outcome.catalogue.mechs if m.ref.mech_id > MECHS]
+    assert len(missing) == 3 and all(
+        m.status == "no_hash" and not m.tools for m in missing
+    )
+    sync.close()
+
+
+@pytest.mark.long_faults
+def test_anvil_restarted(net: FaultNet) -> None:
+    """anvil stops for a while and comes back with its state: periods during the outage keep the catalogue."""
+    sync = _good(net)
+    before = sync.catalogue
+    net.update([4])
+    expected = net.expected_tools()
+    state = net.stop_anvil()
+    for _ in range(2):  # two periods while the chain is down
+        outcome = bounded(sync.period())
+        assert not outcome.updated and outcome.catalogue is before
+    assert all(m.status == STATUS_OK for m in before.mechs)
+    net.start_anvil(state)
+    assert recovers(sync, expected) == 1
+    sync.close()
