@@ -207,21 +207,26 @@ class PreparedManifest:
     warnings: Tuple[P.Problem, ...] = field(default=())
 
 
-def expected_digest(data: bytes) -> str:
-    """Compute the digest kubo gives ``data`` added as CIDv1 with dag-pb leaves.
+def expected_digest(data: bytes, cid_version: int = 1) -> str:
+    """Compute the digest kubo gives ``data`` added with dag-pb leaves.
 
     :param data: the file bytes (at most :data:`.unixfs.MAX_FILE_SIZE`).
+    :param cid_version: 1 for ``ipfs add --cid-version=1 --raw-leaves=false``; 0 for
+        kubo's defaults (what the ``valory/ipfs`` connection's IPFSTool uses). Both give
+        the same digest for files up to one 256 KiB chunk.
     :return: ``0x`` + 64 hex.
     :raises ValueError: for a file larger than one UnixFS level holds.
     """
-    _, digest = root_digest(data, raw_leaves=False, cid_version=1)
+    _, digest = root_digest(data, raw_leaves=False, cid_version=cid_version)
     return "0x" + digest.hex()
 
 
-def prepare_manifest(document: Any) -> PreparedManifest:
+def prepare_manifest(document: Any, cid_version: int = 1) -> PreparedManifest:
     """Serialise and check a manifest exactly as readers will see it.
 
     :param document: the manifest (e.g. from :func:`.generate.generate_manifest`).
+    :param cid_version: the ``ipfs add`` CID version that will store it (see
+        :func:`expected_digest`).
     :return: the prepared manifest.
     :raises PublishError: INVALID_MANIFEST with every problem found (schema violations,
         parse errors, no tool, not I-JSON, over the size cap); nothing to upload then.
@@ -256,7 +261,7 @@ def prepare_manifest(document: Any) -> PreparedManifest:
                 *errors,
             )
         )
-    digest = expected_digest(data)
+    digest = expected_digest(data, cid_version)
     return PreparedManifest(
         data=data,
         digest=digest,
@@ -295,14 +300,26 @@ def check_upload(
             f"The IPFS node stored the manifest as {returned_cid} ({codec}), not as the expected dag-pb "
             f"{prepared.cid}; add with --cid-version=1 --raw-leaves=false. Nothing was sent on chain.",
         )
-    verification = verify(read_back, digest, DAG_PB)
+    return check_read_back(prepared, read_back)
+
+
+def check_read_back(prepared: PreparedManifest, read_back: bytes) -> str:
+    """Check the bytes a node serves back for the manifest's CID.
+
+    :param prepared: what was uploaded.
+    :param read_back: the bytes read back.
+    :return: the verified digest (``0x`` + 64 hex).
+    :raises PublishError: READBACK_MISMATCH when the bytes differ from the upload or do
+        not re-hash (dag-pb) to its digest.
+    """
+    verification = verify(read_back, prepared.digest, DAG_PB)
     if read_back != prepared.data or not verification.ok:
         raise fail(
             READBACK_MISMATCH,
-            f"The {len(read_back)} bytes read back for {returned_cid} are not the {len(prepared.data)} bytes "
+            f"The {len(read_back)} bytes read back for {prepared.cid} are not the {len(prepared.data)} bytes "
             "uploaded (or do not re-hash to its digest); the node cannot be trusted. Nothing was sent on chain.",
         )
-    return digest
+    return prepared.digest
 
 
 # --- step 3: decide ------------------------------------------------------------------------

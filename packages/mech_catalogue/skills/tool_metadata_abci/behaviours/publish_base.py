@@ -1,0 +1,146 @@
+"""Shared code of the publish behaviours: settings, the generated manifest, registry reads."""
+
+from abc import ABC
+from typing import Generator, List, Optional, Tuple, cast
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
+    ToolMetadataBaseBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    DeriveError,
+    derive_package,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+    GenerateError,
+    generate_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    ContractCall,
+    PreparedManifest,
+    PublishError,
+    PublishTarget,
+    fail,
+    INVALID_MANIFEST,
+    prepare_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import Call
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
+    PublishSettings,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
+    PublishSynchronizedData,
+)
+
+#: the ``valory/ipfs`` connection adds with IPFSTool's defaults: CIDv0, dag-pb leaves
+CONNECTION_CID_VERSION = 0
+
+
+def as_call(call: ContractCall, output_type: str) -> Call:
+    """Turn a publish call into a Multicall2 batch entry.
+
+    :param call: the call.
+    :param output_type: its one return type.
+    :return: the batch entry.
+    """
+    return Call(call.to, call.data, (output_type,))
+
+
+class PublishBaseBehaviour(
+    ToolMetadataBaseBehaviour, ABC
+):  # pylint: disable=too-many-ancestors
+    """Base of the publish behaviours."""
+
+    @property
+    def synchronized_data(self) -> PublishSynchronizedData:
+        """Get the publish view of the synchronized data.
+
+        :return: the publish view of the synchronized data.
+        """
+        return cast(
+            PublishSynchronizedData,
+            PublishSynchronizedData(super().synchronized_data.db),
+        )
+
+    @property
+    def publish_settings(self) -> PublishSettings:
+        """Get the publish parameters (disabled when the params model has none).
+
+        :return: the settings.
+        """
+        return cast(
+            PublishSettings, getattr(self.params, "publish", None) or PublishSettings()
+        )
+
+    @property
+    def target(self) -> PublishTarget:
+        """Get the registry and id to update (only when enabled).
+
+        :return: the target.
+        """
+        target = self.publish_settings.target
+        assert (
+            target is not None
+        ), "publish target read while publishing is disabled"  # nosec
+        return target
+
+    @property
+    def safe_address(self) -> str:
+        """Get the service Safe (the sender of the update).
+
+        :return: ``safe_contract_address`` of the synchronized data, "" when unset.
+        """
+        return str(self.synchronized_data.db.get("safe_contract_address", "") or "")
+
+    def prepared_manifest(self) -> PreparedManifest:
+        """Generate the service's manifest from its tool packages and prepare it.
+
+        Deterministic (canonical JSON), so every agent gets the same bytes and digest.
+
+        :return: the prepared manifest.
+        :raises PublishError: INVALID_MANIFEST when a package cannot be derived or the
+            manifest is invalid (the problems name what).
+        """
+        settings = self.publish_settings
+        try:
+            packages = [derive_package(path) for path in settings.tool_packages]
+            document, _ = generate_manifest(packages, settings.overrides)
+        except DeriveError as exc:
+            raise PublishError((exc.problem,)) from exc
+        except GenerateError as exc:
+            raise PublishError(exc.problems) from exc
+        except OSError as exc:
+            raise fail(
+                INVALID_MANIFEST,
+                f"A tool package in publish_tool_packages is unreadable: {exc}.",
+            ) from exc
+        return prepare_manifest(document, CONNECTION_CID_VERSION)
+
+    def read_calls(
+        self, calls: List[Call]
+    ) -> Generator[None, None, Optional[List[Tuple[bool, bytes]]]]:
+        """Run calls as one Multicall2 batch at the latest block.
+
+        :param calls: the calls.
+        :yield: while waiting for the ledger connection.
+        :return: ``[(success, data)]``, None when the chain could not be read (logged).
+        """
+        try:
+            _, results = yield from self.multicall(calls, None)
+        except (
+            Exception
+        ) as exc:  # pylint: disable=broad-except  # ChainReadError and decode errors
+            self.context.logger.error(f"publish: registry read failed: {exc}")
+            return None
+        return results
+
+    @staticmethod
+    def needs_service_registry(target: PublishTarget) -> bool:
+        """Tell whether the id's existence is checked in a ServiceRegistry.
+
+        :param target: the target.
+        :return: true for ComplementaryServiceMetadata.
+        """
+        return target.kind == REGISTRY_COMPLEMENTARY_SERVICE

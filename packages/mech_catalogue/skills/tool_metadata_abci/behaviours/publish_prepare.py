@@ -1,0 +1,144 @@
+"""PublishPrepareBehaviour: generate the manifest, read the registry, decide."""
+
+from typing import Generator, List, Tuple
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+    PublishBaseBehaviour,
+    as_call,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    MECH_NOT_FOUND,
+    UPDATE,
+    PublishError,
+    PublishTarget,
+    authorise,
+    can_change_call,
+    contract_call,
+    decide,
+    decode_single,
+    exists_call,
+    owner_call,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    IdSelection,
+    RegistrySource,
+    decode_digest_query,
+    digest_query,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
+    PublishPreparePayload,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
+    PublishStatus,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
+    PublishPrepareRound,
+)
+
+Decision = Tuple[str, str, str]
+
+
+class PublishPrepareBehaviour(
+    PublishBaseBehaviour
+):  # pylint: disable=too-many-ancestors
+    """Send (status, manifest digest, on-chain digest)."""
+
+    matching_round = PublishPrepareRound
+
+    def async_act(self) -> Generator:
+        """Prepare, send the payload, wait for the round to end.
+
+        :yield: while waiting for the ledger connection and Tendermint.
+        """
+        with self.context.benchmark_tool.measure(self.behaviour_id).local():
+            status, digest, onchain = yield from self.assess()
+            self.context.logger.info(
+                f"publish: {status} (manifest {digest or '-'}, on chain {onchain or '-'})"
+            )
+            payload = PublishPreparePayload(
+                self.context.agent_address, status, digest, onchain
+            )
+        with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
+            yield from self.send_a2a_transaction(payload)
+            yield from self.wait_until_round_end()
+        self.set_done()
+
+    def assess(self) -> Generator[None, None, Decision]:
+        """Decide what to do this period.
+
+        :yield: while waiting for the ledger connection.
+        :return: (status, manifest digest, on-chain digest).
+        """
+        if not self.publish_settings.enabled:
+            return PublishStatus.DISABLED.value, "", ""
+        try:
+            prepared = self.prepared_manifest()
+        except PublishError as exc:
+            self.context.logger.error(
+                f"publish: refusing the generated manifest: {exc}"
+            )
+            return PublishStatus.INVALID_MANIFEST.value, "", ""
+        target, safe = self.target, self.safe_address
+        reads = yield from self._read_target(target, safe)
+        if reads is None:
+            return PublishStatus.READ_FAILED.value, prepared.digest, ""
+        exists, allowed, onchain = reads
+        try:
+            authorise(target, safe, exists, allowed)
+        except PublishError as exc:
+            self.context.logger.error(f"publish: {exc}")
+            status = (
+                PublishStatus.MECH_NOT_FOUND
+                if exc.code == MECH_NOT_FOUND
+                else PublishStatus.NOT_AUTHORISED
+            )
+            return status.value, prepared.digest, onchain
+        if decide(onchain, prepared.digest) == UPDATE:
+            return PublishStatus.UPDATE.value, prepared.digest, onchain
+        return PublishStatus.UP_TO_DATE.value, prepared.digest, onchain
+
+    def _read_target(
+        self, target: PublishTarget, safe: str
+    ) -> Generator[None, None, object]:
+        """Read existence, authorisation and the latest digest in one or two batches.
+
+        :return: (exists, owner-or-able, digest), or None when the chain could not be read.
+        """
+        holder = ""
+        if self.needs_service_registry(target):
+            results = yield from self.read_calls(
+                [
+                    as_call(
+                        contract_call(target.registry, "serviceRegistry()"), "address"
+                    )
+                ]
+            )
+            if results is None or not results[0][0]:
+                return None
+            holder = decode_single("address", results[0][1])
+        source = RegistrySource(
+            target.kind,
+            self.params.chain_id,
+            target.registry.lower(),
+            IdSelection("list", (target.mech_id,)),
+        )
+        query = digest_query(0, source, target.mech_id)
+        who = (
+            as_call(can_change_call(target, safe), "bool")
+            if self.needs_service_registry(target)
+            else as_call(owner_call(target), "address")
+        )
+        calls: List = [as_call(exists_call(target, holder), "bool"), who, *query.calls]
+        results = yield from self.read_calls(calls)
+        if results is None or not results[0][0]:
+            return None
+        exists = bool(decode_single("bool", results[0][1]))
+        if not exists:
+            return False, None, ""
+        if not results[1][0]:
+            return None
+        allowed = decode_single(who.output_types[0], results[1][1])
+        read = decode_digest_query(query, source, results[2:])
+        if read.error:
+            return None
+        return True, allowed, read.digest

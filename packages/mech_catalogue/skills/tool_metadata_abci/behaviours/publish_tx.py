@@ -1,0 +1,80 @@
+"""PublishTxBehaviour: the Safe transaction updating the registry digest, for transaction settlement."""
+
+from typing import Generator
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+    PublishBaseBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    SAFE_OPERATION_CALL,
+    update_call,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
+    PublishTxPayload,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import (
+    PublishTxRound,
+)
+from packages.valory.contracts.gnosis_safe.contract import (
+    PUBLIC_ID as GNOSIS_SAFE_ID,
+)
+from packages.valory.protocols.contract_api import ContractApiMessage
+from packages.valory.skills.transaction_settlement_abci.payload_tools import (
+    hash_payload_to_hex,
+)
+
+
+class PublishTxBehaviour(PublishBaseBehaviour):  # pylint: disable=too-many-ancestors
+    """Send ``hash_payload_to_hex(safe tx hash, 0 wei, safe_tx_gas 0, registry, calldata)``, or ""."""
+
+    matching_round = PublishTxRound
+
+    def async_act(self) -> Generator:
+        """Build the transaction, send the payload, wait for the round to end.
+
+        :yield: while waiting for the ledger connection and Tendermint.
+        """
+        with self.context.benchmark_tool.measure(self.behaviour_id).local():
+            tx_hash = yield from self.build_tx()
+            payload = PublishTxPayload(self.context.agent_address, tx_hash)
+        with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
+            yield from self.send_a2a_transaction(payload)
+            yield from self.wait_until_round_end()
+        self.set_done()
+
+    def build_tx(self) -> Generator[None, None, str]:
+        """Hash the Safe transaction with the gnosis_safe contract and pack it.
+
+        :yield: while waiting for the ledger connection.
+        :return: the settlement payload hex, "" on failure (logged).
+        """
+        call = update_call(self.target, self.synchronized_data.publish_verified_digest)
+        response = yield from self.get_contract_api_response(
+            performative=ContractApiMessage.Performative.GET_STATE,
+            contract_address=self.safe_address,
+            contract_id=str(GNOSIS_SAFE_ID),
+            contract_callable="get_raw_safe_transaction_hash",
+            to_address=call.to,
+            value=0,
+            data=call.data,
+            operation=SAFE_OPERATION_CALL,
+            safe_tx_gas=0,
+            chain_id=self.params.chain_id,
+        )
+        if response.performative != ContractApiMessage.Performative.STATE:
+            self.context.logger.error(
+                f"publish: Safe {self.safe_address} transaction hash not built: {getattr(response, 'message', response.performative)}"
+            )
+            return ""
+        safe_tx_hash = str(response.state.body["tx_hash"])
+        self.context.logger.info(
+            f"publish: Safe transaction {safe_tx_hash} calls {call.signature} on {call.to}"
+        )
+        return hash_payload_to_hex(
+            safe_tx_hash=safe_tx_hash[2:],
+            ether_value=0,
+            safe_tx_gas=0,
+            to_address=call.to,
+            data=call.data,
+            operation=SAFE_OPERATION_CALL,
+        )

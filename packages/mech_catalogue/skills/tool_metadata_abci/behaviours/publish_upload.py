@@ -1,0 +1,104 @@
+"""PublishUploadBehaviour: upload through the valory/ipfs connection, read back by the manifest's CID, re-hash."""
+
+import os
+import tempfile
+from typing import Any, Dict, Generator
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+    PublishBaseBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    IPFS_UNAVAILABLE,
+    PreparedManifest,
+    PublishError,
+    check_read_back,
+    fail,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
+    PublishUploadPayload,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_upload import (
+    PublishUploadRound,
+)
+from packages.valory.protocols.ipfs import IpfsMessage
+
+MANIFEST_FILE = "manifest.json"
+
+
+def _store_as_is(filename: str, obj: Any, **_: Any) -> Dict[str, str]:
+    """Serialise nothing: the manifest text is already canonical JSON."""
+    return {filename: obj}
+
+
+class PublishUploadBehaviour(
+    PublishBaseBehaviour
+):  # pylint: disable=too-many-ancestors
+    """Send the verified digest, or "" when the upload or the read-back failed."""
+
+    matching_round = PublishUploadRound
+
+    def async_act(self) -> Generator:
+        """Upload, verify, send the payload, wait for the round to end.
+
+        :yield: while waiting for IPFS and Tendermint.
+        """
+        with self.context.benchmark_tool.measure(self.behaviour_id).local():
+            verified = ""
+            try:
+                prepared = self.prepared_manifest()
+                if prepared.digest != self.synchronized_data.publish_manifest_digest:
+                    raise fail(
+                        IPFS_UNAVAILABLE,
+                        f"this agent generated {prepared.digest}, not the agreed "
+                        f"{self.synchronized_data.publish_manifest_digest}; did the tool packages change?",
+                    )
+                verified = yield from self.upload(prepared)
+                self.context.logger.info(
+                    f"publish: uploaded and verified {prepared.cid}"
+                )
+            except PublishError as exc:
+                self.context.logger.error(f"publish: upload not verified: {exc}")
+            payload = PublishUploadPayload(self.context.agent_address, verified)
+        with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
+            yield from self.send_a2a_transaction(payload)
+            yield from self.wait_until_round_end()
+        self.set_done()
+
+    def upload(self, prepared: PreparedManifest) -> Generator[None, None, str]:
+        """Store the manifest, then read it back by its own CID and re-hash it.
+
+        The connection wraps a stored file in a directory and answers with the
+        directory's hash; reading back by the file's CID proves the node serves the
+        manifest under the exact CID readers derive from the on-chain digest.
+
+        :param prepared: the manifest.
+        :yield: while waiting for the IPFS connection.
+        :return: the verified digest.
+        :raises PublishError: IPFS_UNAVAILABLE or READBACK_MISMATCH.
+        """
+        timeout = self.publish_settings.ipfs_timeout
+        folder = os.path.join(
+            tempfile.gettempdir(), f"mech-catalogue-publish-{prepared.digest[2:18]}"
+        )
+        os.makedirs(folder, exist_ok=True)
+        message, dialogue = self._build_ipfs_store_file_req(
+            os.path.join(folder, MANIFEST_FILE),
+            prepared.data.decode("utf-8"),
+            custom_storer=_store_as_is,
+            timeout=timeout,
+        )
+        stored = yield from self._do_ipfs_request(dialogue, message, timeout)
+        if stored.performative != IpfsMessage.Performative.IPFS_HASH:
+            raise fail(
+                IPFS_UNAVAILABLE,
+                f"the IPFS connection did not store the manifest: {getattr(stored, 'reason', stored.performative)}",
+            )
+        message, dialogue = self._build_ipfs_get_file_req(prepared.cid, timeout)
+        got = yield from self._do_ipfs_request(dialogue, message, timeout)
+        if got.performative != IpfsMessage.Performative.FILES or len(got.files) != 1:
+            raise fail(
+                IPFS_UNAVAILABLE,
+                f"the IPFS node does not serve {prepared.cid}: {getattr(got, 'reason', got.performative)}",
+            )
+        (text,) = got.files.values()
+        return check_read_back(prepared, text.encode("utf-8"))
