@@ -1,0 +1,151 @@
+"""IPFS faults: a gateway serving other bytes, slow IPFS, gateway errors, kubo killed mid-sync.
+
+Each fault hits manifests the cache does not hold yet (the services get new manifests
+first; a verified CID is never fetched again, so cached ones are immune). For each: the
+period returns in bounded time, the mechs whose new manifest could not be had keep
+serving their last good tools (``kept_last_good``), the others are untouched, and once the
+fault clears the new manifests are served within two periods.
+"""
+
+import json
+import threading
+import time
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    FETCH_FAILED,
+    KEPT_LAST_GOOD,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
+    DIGEST_MISMATCH,
+)
+
+from .conftest import FaultNet, bounded, recovers, served
+
+
+def _good(net: FaultNet, **overrides):
+    sync = net.sync(**overrides)
+    outcome = bounded(sync.period())
+    assert outcome.updated and served(outcome.catalogue) == net.expected_tools()
+    return sync
+
+
+def _codes(catalogue, service_id):
+    mech = next(m for m in catalogue.mechs if m.ref.mech_id == service_id)
+    return [p.code for p in mech.problems]
+
+
+def test_gateway_serving_other_bytes_is_rejected(net: FaultNet) -> None:
+    """A gateway answering every CID with another valid manifest: digest_mismatch, last good kept."""
+    sync = _good(net)
+    before = served(sync.catalogue)
+    cached = len(sync.cache)
+    net.update([1, 2])
+    impostor = json.dumps({"name": "impostor", "tools": ["drain-wallet"]}).encode()
+    net.gateway.rewrite = lambda path, body: impostor
+    outcome = bounded(sync.period())
+    assert outcome.updated
+    # old tools for 1 and 2, nothing from the impostor
+    assert served(outcome.catalogue) == before
+    assert "drain-wallet" not in outcome.catalogue.tool_names()
+    for service_id in (1, 2):
+        assert DIGEST_MISMATCH in _codes(outcome.catalogue, service_id)
+        assert KEPT_LAST_GOOD in _codes(outcome.catalogue, service_id)
+    assert len(sync.cache) == cached  # nothing unverified was cached
+    net.gateway.clear_faults()
+    assert recovers(sync, net.expected_tools()) == 1
+
+
+def test_gateway_flipping_one_byte_is_rejected(net: FaultNet) -> None:
+    """One flipped byte is enough to be refused; nothing unverified enters the cache."""
+    sync = _good(net)
+    cached = len(sync.cache)
+    net.update([3])
+    net.gateway.rewrite = (
+        lambda path, body: body[:-2] + bytes([body[-2] ^ 1]) + body[-1:]
+    )
+    outcome = bounded(sync.period())
+    assert DIGEST_MISMATCH in _codes(outcome.catalogue, 3)
+    assert len(sync.cache) == cached
+    net.gateway.clear_faults()
+    assert recovers(sync, net.expected_tools()) == 1
+
+
+@pytest.mark.parametrize("mode", ["http_error", "down", "reset"])
+def test_gateway_errors_keep_last_good(net: FaultNet, mode: str) -> None:
+    """HTTP 500, 502 and dropped connections: fetch_failed, last good kept, recovery once cleared."""
+    sync = _good(net)
+    net.update([4])
+    net.gateway.mode = mode
+    outcome = bounded(sync.period())
+    assert FETCH_FAILED in _codes(outcome.catalogue, 4)
+    assert KEPT_LAST_GOOD in _codes(outcome.catalogue, 4)
+    assert len(served(outcome.catalogue)) == len(net.expected_tools())
+    net.gateway.clear_faults()
+    assert recovers(sync, net.expected_tools()) == 1
+
+
+def test_slow_ipfs_within_timeout_still_syncs(net: FaultNet) -> None:
+    """Latency below fetch_timeout_seconds only slows the period down: everything is served."""
+    sync = _good(net)
+    net.update([5, 6])
+    net.gateway.latency = 0.3
+    outcome = bounded(sync.period())
+    assert served(outcome.catalogue) == net.expected_tools()
+    assert outcome.seconds >= 0.3
+
+
+def test_slow_ipfs_beyond_timeout_is_bounded(net: FaultNet) -> None:
+    """Latency beyond fetch_timeout_seconds: the period gives up in bounded time and keeps the last good."""
+    sync = _good(net, fetch_timeout=0.2)
+    before = served(sync.catalogue)
+    net.update([1])
+    net.gateway.latency = 0.6
+    outcome = bounded(sync.period())
+    assert served(outcome.catalogue) == before
+    assert FETCH_FAILED in _codes(outcome.catalogue, 1)
+    net.gateway.clear_faults()
+    assert recovers(sync, net.expected_tools()) == 1
+
+
+@pytest.mark.long_faults
+def test_kubo_killed_mid_sync_and_restarted(net: FaultNet) -> None:
+    """kubo dies while a cold sync is fetching: the period finishes, the rest comes after the restart."""
+    expected = net.expected_tools()
+    net.gateway.latency = 0.15  # long enough a sync to be interrupted
+    sync = net.sync(fetch_concurrency=1)
+    outcomes = []
+    runner = threading.Thread(target=lambda: outcomes.append(sync.period()))
+    runner.start()
+    time.sleep(0.5)
+    net.stop_kubo()
+    runner.join(timeout=60)
+    assert not runner.is_alive(), "the period stalled"
+    outcome = bounded(outcomes[0])
+    got = served(outcome.catalogue)
+    assert 0 < len(got) < len(expected)  # fetched before the kill: served; after: not
+    assert all(got[sid] == expected[sid] for sid in got)
+    assert bounded(sync.period()).catalogue is not None  # kubo still down: no crash
+    net.gateway.clear_faults()
+    net.start_kubo()
+    assert recovers(sync, expected) == 1
+    sync.close()
+
+
+@pytest.mark.long_faults
+def test_kubo_down_for_a_period_then_back(net: FaultNet) -> None:
+    """kubo down for a whole period while manifests changed: last good kept, recovery after restart."""
+    sync = _good(net)
+    before = served(sync.catalogue)
+    net.update([2, 5])
+    net.stop_kubo()
+    try:
+        outcome = bounded(sync.period())
+        assert served(outcome.catalogue) == before
+        for service_id in (2, 5):
+            assert KEPT_LAST_GOOD in _codes(outcome.catalogue, service_id)
+    finally:
+        net.start_kubo()
+    assert recovers(sync, net.expected_tools()) == 1
+    sync.close()
