@@ -1,0 +1,86 @@
+"""The devnet client core: contracts by name, accounts by role, kubo, and sending."""
+
+from typing import Any, Tuple
+
+from web3 import Web3
+from web3.contract import Contract
+
+from scripts.devnet.contracts import contract_at, send
+from scripts.devnet.kubo import KuboClient
+from scripts.devnet.state import DevnetInfo
+
+# account roles -> anvil account index
+ROLES = {
+    "deployer": 0,
+    "owner_1": 1,
+    "owner_2": 2,
+    "owner_3": 3,
+    "operator": 4,
+    "stranger": 9,
+}
+
+
+class DevnetError(RuntimeError):
+    """The devnet cannot be started, found, or used as asked."""
+
+
+class DevnetClient:
+    """Talks to a running devnet described by a :class:`DevnetInfo`.
+
+    Every helper sends from unlocked anvil accounts, waits for the receipt and raises
+    web3's ``ContractLogicError`` (or its subclass ``ContractCustomError``) on a revert.
+    """
+
+    def __init__(self, info: DevnetInfo) -> None:
+        """Bind to a devnet described by ``info`` (see ``Devnet.start`` and ``Devnet.attach``).
+
+        :param info: the devnet state.
+        """
+        self.info = info
+        self.w3 = Web3(Web3.HTTPProvider(info.rpc_url, request_kwargs={"timeout": 30}))
+        self.ipfs = KuboClient(info.ipfs_api_url)
+
+    def contract(self, name: str) -> Contract:
+        """Return a deployed contract of the stack.
+
+        :param name: a key of ``info.contracts``, e.g. ``AgentRegistry``, ``LegacyMechAgentRegistry``.
+        :return: the web3 contract.
+        :raises DevnetError: for a name the devnet did not deploy.
+        """
+        if name not in self.info.contracts:
+            raise DevnetError(
+                f"the devnet has no contract {name!r}; it has {sorted(self.info.contracts)}"
+            )
+        return contract_at(self.w3, name, self.info.contracts[name])
+
+    def address(self, role: str) -> str:
+        """Return the address of an account role (``deployer``, ``owner_1``.., ``operator``, ``stranger``).
+
+        :param role: the role.
+        :return: the address.
+        """
+        return self.info.address(role)
+
+    def add_manifest(self, data: bytes, raw_leaves: bool = False) -> Tuple[str, bytes]:
+        """Add bytes to kubo as CIDv1 (dag-pb leaves unless ``raw_leaves``) and pin them.
+
+        :param data: the manifest bytes (any bytes: broken manifests too).
+        :param raw_leaves: add with raw leaves (the CID of a small file is then raw-codec).
+        :return: ``(cid, digest)``: the base32 CID and the 32-byte digest to put on chain.
+        """
+        return self.ipfs.add(data, raw_leaves=raw_leaves)
+
+    def transact(self, call: Any, sender: str, value: int = 0) -> Any:
+        """Send a bound contract call from an unlocked anvil account and wait for it.
+
+        :param call: e.g. ``devnet.contract("AgentRegistry").functions.transferFrom(a, b, 1)``.
+        :param sender: the sending address (a devnet role's address).
+        :param value: wei to attach.
+        :return: the receipt (web3 raises ``ContractLogicError`` on a revert).
+        """
+        return send(self.w3, call, sender, value)
+
+    @staticmethod
+    def _returned(call: Any, sender: str) -> Any:
+        """Simulate ``call`` from ``sender`` to read its return value (e.g. a new id)."""
+        return call.call({"from": sender})
