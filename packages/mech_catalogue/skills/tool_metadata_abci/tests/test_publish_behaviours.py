@@ -1,0 +1,364 @@
+"""Behaviour tests of the publish branch (FSMBehaviourBaseCase), every branch of the three behaviours.
+
+The ledger and IPFS connections are replaced by the framework's harness: each request is
+checked in the outbox and answered by the test with real return data (eth_abi-encoded
+Multicall2 results, the manifest's real canonical bytes). The same steps run for real
+against anvil + kubo in tests/devnet/test_publish_*.py (through the CLI's publisher).
+"""
+
+from pathlib import Path
+from typing import Any, Dict, Tuple
+
+from eth_abi import encode
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_prepare import (
+    PublishPrepareBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_round_behaviour import (
+    PublishRoundBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_tx import (
+    PublishTxBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_upload import (
+    PublishUploadBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    derive_package,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+    generate_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    PreparedManifest,
+    PublishTarget,
+    prepare_manifest,
+    update_call,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
+    PublishSettings,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_rounds import (
+    PublishManifestAbciApp,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
+    PublishEvent,
+    PublishStatus,
+    PublishSynchronizedData,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+    CSM,
+    SERVICE_REGISTRY,
+    ToolMetadataBehaviourCase,
+    _CapturePayload,
+)
+from packages.valory.contracts.gnosis_safe.contract import PUBLIC_ID as GNOSIS_SAFE_ID
+from packages.valory.protocols.contract_api import ContractApiMessage
+from packages.valory.protocols.contract_api.custom_types import State
+from packages.valory.protocols.ipfs import IpfsMessage
+from packages.valory.skills.abstract_round_abci.base import AbciAppDB
+from packages.valory.skills.abstract_round_abci.behaviour_utils import (
+    IPFS_CONNECTION_ID,
+)
+from packages.valory.skills.transaction_settlement_abci.payload_tools import (
+    skill_input_hex_to_payload,
+)
+
+TOOL_PACKAGE = Path(__file__).parent / "fixtures" / "tool_packages" / "echo_tool"
+SAFE = "0x00000000000000000000000000000000000005af"
+SERVICE_ID = 5
+OVERRIDES = {"name": "Published by the FSM"}
+
+
+def expected_manifest() -> PreparedManifest:
+    """Prepare the manifest the behaviours should generate (CIDv0 layout of the connection).
+
+    :return: the prepared manifest.
+    """
+    document, _ = generate_manifest([derive_package(TOOL_PACKAGE)], OVERRIDES)
+    return prepare_manifest(document, cid_version=0)
+
+
+class PublishBehaviourCase(ToolMetadataBehaviourCase):
+    """Drive the PublishRoundBehaviour with the skill's context."""
+
+    def setup_method(self, **kwargs: Any) -> None:
+        """Enable publishing to service 5 of a ComplementaryServiceMetadata; use the publish round behaviour."""
+        super().setup_method(**kwargs)
+        self.skill.skill_context.params.__dict__["publish"] = PublishSettings(
+            True,
+            (str(TOOL_PACKAGE),),
+            OVERRIDES,
+            PublishTarget("complementary_service_metadata", CSM, SERVICE_ID),
+            5.0,
+        )
+        self.behaviour = PublishRoundBehaviour(
+            name="publish", skill_context=self.skill.skill_context
+        )
+        self.behaviour.setup()
+        # the skill's AbciApp is the tool metadata app; let it route the publish rounds too
+        abci_app = self.skill.skill_context.state.round_sequence.abci_app
+        abci_app.transition_function = {
+            **abci_app.transition_function,
+            **PublishManifestAbciApp.transition_function,
+        }
+        self.prepared = expected_manifest()
+
+    def enter(self, behaviour: Any, data: Dict[str, Any]) -> _CapturePayload:
+        """Fast-forward to a publish behaviour and run it once.
+
+        :param behaviour: the behaviour class.
+        :param data: database content.
+        :return: the payload capture.
+        """
+        agent = self.skill.skill_context.agent_address
+        setup = dict(
+            all_participants=(agent,),
+            participants=(agent,),
+            consensus_threshold=1,
+            safe_contract_address=SAFE,
+            **data,
+        )
+        self.fast_forward_to_behaviour(
+            self.behaviour,
+            behaviour.auto_behaviour_id(),
+            PublishSynchronizedData(
+                AbciAppDB(setup_data=AbciAppDB.data_to_lists(setup))
+            ),
+        )
+        # fast_forward_to_behaviour records the round height on the skill's main behaviour
+        abci_app = self.skill.skill_context.state.round_sequence.abci_app
+        self.behaviour._last_round_height = (  # pylint: disable=protected-access
+            abci_app.current_round_height
+        )
+        # the skill's handlers deliver responses to behaviours.main's current behaviour
+        self.skill.skill_context.behaviours.main.current_behaviour = (
+            self.behaviour.current_behaviour
+        )
+        capture = _CapturePayload(self.behaviour.current_behaviour)
+        self.behaviour.act_wrapper()
+        return capture
+
+    def answer_reads(self, exists: bool, able: bool, onchain: bytes) -> None:
+        """Answer serviceRegistry(), then exists / isAbleChangeHash / mapServiceHashes.
+
+        :param exists: the service exists.
+        :param able: the Safe may change the hash.
+        :param onchain: the digest on chain.
+        """
+        self.answer_multicall(9, [(True, encode(["address"], [SERVICE_REGISTRY]))])
+        self.answer_multicall(
+            9,
+            [
+                (True, encode(["bool"], [exists])),
+                (True, encode(["bool"], [able])),
+                (True, encode(["bytes32"], [onchain])),
+            ],
+        )
+
+    def finish(self, event: PublishEvent = PublishEvent.DONE) -> None:
+        """Deliver the payload and end the round.
+
+        :param event: the round's event.
+        """
+        self.mock_a2a_transaction()
+        self._test_done_flag_set()
+        self.end_round(event)
+
+
+class TestPublishPrepareBehaviour(PublishBehaviourCase):
+    """PublishPrepareBehaviour."""
+
+    def status_after(
+        self, exists: bool, able: bool, onchain: bytes
+    ) -> Tuple[str, str, str]:
+        """Run with the given chain answers; return the payload values."""
+        capture = self.enter(PublishPrepareBehaviour, {})
+        self.answer_reads(exists, able, onchain)
+        payload = capture.payloads[0]
+        self.finish()
+        return payload.status, payload.manifest_digest, payload.onchain_digest
+
+    def test_update_when_digests_differ(self) -> None:
+        """A new manifest: status update with both digests."""
+        onchain = b"\x11" * 32
+        assert self.status_after(True, True, onchain) == (
+            PublishStatus.UPDATE.value,
+            self.prepared.digest,
+            "0x" + onchain.hex(),
+        )
+
+    def test_up_to_date_when_equal(self) -> None:
+        """The registry already holds this manifest: up_to_date (no transaction follows)."""
+        onchain = bytes.fromhex(self.prepared.digest[2:])
+        assert (
+            self.status_after(True, True, onchain)[0] == PublishStatus.UP_TO_DATE.value
+        )
+
+    def test_safe_not_authorised(self) -> None:
+        """isAbleChangeHash false for the Safe: not_authorised."""
+        assert (
+            self.status_after(True, False, b"\x11" * 32)[0]
+            == PublishStatus.NOT_AUTHORISED.value
+        )
+
+    def test_service_not_found(self) -> None:
+        """The service id does not exist: mech_not_found."""
+        assert (
+            self.status_after(False, False, b"\x00" * 32)[0]
+            == PublishStatus.MECH_NOT_FOUND.value
+        )
+
+    def test_chain_unreadable(self) -> None:
+        """The ledger connection fails: read_failed."""
+        capture = self.enter(PublishPrepareBehaviour, {})
+        self.answer_multicall(0, [], error=True)
+        assert capture.payloads[0].status == PublishStatus.READ_FAILED.value
+        self.finish()
+
+    def test_disabled_reads_nothing(self) -> None:
+        """publish_enabled false: status disabled, no request at all."""
+        self.skill.skill_context.params.__dict__["publish"] = PublishSettings()
+        capture = self.enter(PublishPrepareBehaviour, {})
+        assert capture.payloads[0].status == PublishStatus.DISABLED.value
+        self.finish()
+
+    def test_invalid_package(self) -> None:
+        """A tool package that cannot be derived: invalid_manifest, nothing read."""
+        settings = self.skill.skill_context.params.publish
+        self.skill.skill_context.params.__dict__["publish"] = PublishSettings(
+            True, ("/nonexistent/tool",), {}, settings.target, 5.0
+        )
+        capture = self.enter(PublishPrepareBehaviour, {})
+        assert capture.payloads[0].status == PublishStatus.INVALID_MANIFEST.value
+        self.finish()
+
+
+class TestPublishUploadBehaviour(PublishBehaviourCase):
+    """PublishUploadBehaviour."""
+
+    def reply(self, request: Any, **kwargs: Any) -> None:
+        """Answer an IPFS request."""
+        response = self.build_incoming_message(
+            message_type=IpfsMessage,
+            dialogue_reference=(request.dialogue_reference[0], "stub"),
+            target=request.message_id,
+            message_id=-1,
+            to=str(self.skill.skill_context.skill_id),
+            sender=str(IPFS_CONNECTION_ID),
+            **kwargs,
+        )
+        self.skill.skill_context.handlers.ipfs.handle(response)
+        self.behaviour.act_wrapper()
+
+    def run_upload(self, read_back: str) -> str:
+        """Store, answer, read back, answer; return the verified digest sent."""
+        capture = self.enter(
+            PublishUploadBehaviour, {"publish_manifest_digest": self.prepared.digest}
+        )
+        store = self.get_message_from_outbox()
+        assert store.performative == IpfsMessage.Performative.STORE_FILES
+        ((path, text),) = store.files.items()
+        assert path.endswith("manifest.json") and text.encode() == self.prepared.data
+        self.reply(
+            store,
+            performative=IpfsMessage.Performative.IPFS_HASH,
+            ipfs_hash="bafy-directory",
+        )
+        get = self.get_message_from_outbox()
+        assert get.performative == IpfsMessage.Performative.GET_FILES
+        assert get.ipfs_hash == self.prepared.cid
+        self.reply(
+            get,
+            performative=IpfsMessage.Performative.FILES,
+            files={self.prepared.cid: read_back},
+        )
+        verified = capture.payloads[0].verified_digest
+        self.finish()
+        return verified
+
+    def test_uploaded_and_verified(self) -> None:
+        """Read back equal to the upload: the digest is sent."""
+        assert self.run_upload(self.prepared.data.decode()) == self.prepared.digest
+
+    def test_read_back_mismatch(self) -> None:
+        """Other bytes read back: "" is sent."""
+        assert (
+            self.run_upload(self.prepared.data.decode().replace("echo", "ecko", 1))
+            == ""
+        )
+
+    def test_ipfs_down(self) -> None:
+        """The connection answers ERROR to the store: "" is sent."""
+        capture = self.enter(
+            PublishUploadBehaviour, {"publish_manifest_digest": self.prepared.digest}
+        )
+        store = self.get_message_from_outbox()
+        self.reply(
+            store,
+            performative=IpfsMessage.Performative.ERROR,
+            reason="connection refused",
+        )
+        assert capture.payloads[0].verified_digest == ""
+        self.finish()
+
+    def test_other_manifest_than_agreed(self) -> None:
+        """This agent generates another digest than the agreed one: "" without uploading."""
+        capture = self.enter(
+            PublishUploadBehaviour, {"publish_manifest_digest": "0x" + "00" * 32}
+        )
+        self.assert_quantity_in_outbox(0)
+        assert capture.payloads[0].verified_digest == ""
+        self.finish()
+
+
+class TestPublishTxBehaviour(PublishBehaviourCase):
+    """PublishTxBehaviour."""
+
+    def answer_hash(self, error: bool = False) -> None:
+        """Answer get_raw_safe_transaction_hash."""
+        if error:
+            response: Dict[str, Any] = dict(
+                performative=ContractApiMessage.Performative.ERROR,
+                code=1,
+                message="rpc down",
+                data=b"",
+            )
+        else:
+            response = dict(
+                performative=ContractApiMessage.Performative.STATE,
+                state=State(ledger_id="ethereum", body={"tx_hash": "0x" + "5a" * 32}),
+            )
+        self.mock_contract_api_request(
+            contract_id=str(GNOSIS_SAFE_ID),
+            request_kwargs=dict(
+                performative=ContractApiMessage.Performative.GET_STATE,
+                callable="get_raw_safe_transaction_hash",
+                contract_address=SAFE,
+            ),
+            response_kwargs=response,
+        )
+
+    def test_settlement_payload(self) -> None:
+        """The payload decodes (transaction_settlement_abci) to changeHash on the registry, 0 wei."""
+        digest = self.prepared.digest
+        capture = self.enter(PublishTxBehaviour, {"publish_verified_digest": digest})
+        self.answer_hash()
+        tx_hash = capture.payloads[0].tx_hash
+        decoded = skill_input_hex_to_payload(tx_hash)
+        call = update_call(
+            PublishTarget("complementary_service_metadata", CSM, SERVICE_ID), digest
+        )
+        assert decoded["safe_tx_hash"] == "5a" * 32
+        assert decoded["to_address"].lower() == CSM and decoded["data"] == call.data
+        assert decoded["ether_value"] == 0 and decoded["safe_tx_gas"] == 0
+        self.finish()
+
+    def test_hash_not_built(self) -> None:
+        """The contract call fails: "" is sent."""
+        capture = self.enter(
+            PublishTxBehaviour, {"publish_verified_digest": self.prepared.digest}
+        )
+        self.answer_hash(error=True)
+        assert capture.payloads[0].tx_hash == ""
+        self.finish()
