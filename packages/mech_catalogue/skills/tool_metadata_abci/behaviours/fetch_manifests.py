@@ -3,6 +3,9 @@
 import json
 from typing import Any, Dict, Generator, List, Optional, Tuple, cast
 
+from aea.protocols.base import Message
+from aea.protocols.dialogue.base import Dialogue
+
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
 )
@@ -150,78 +153,67 @@ class FetchManifestsBehaviour(
         """
         out: Dict[str, Tuple[Optional[bytes], str]] = {}
         step = self.params.fetch_concurrency
+        via_gateway = self.params.ipfs_fetch_mode == FETCH_VIA_GATEWAY
         for start in range(0, len(cids), step):
             group = cids[start : start + step]
-            if self.params.ipfs_fetch_mode == FETCH_VIA_GATEWAY:
-                got = yield from self._gateway_get(group)
-            else:
-                got = yield from self._ipfs_get(group)
-            out.update(got)
+            replies = yield from self._request_all(group, via_gateway)
+            for cid in group:
+                out[cid] = self._reply_bytes(replies.get(cid))
         return out
 
-    def _gateway_get(
-        self, cids: List[str]
-    ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
-        """GET ``<ipfs_gateway_url>/ipfs/<cid>`` for each CID, all in flight at once."""
+    def _request_all(
+        self, cids: List[str], via_gateway: bool
+    ) -> Generator[None, None, Dict[str, Any]]:
+        """Send one request per CID, all at once, and collect the replies that arrive in time.
+
+        Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` through http_client; otherwise a
+        ``GET_FILES`` through the ``valory/ipfs`` connection.
+
+        :param cids: the CIDs.
+        :param via_gateway: True for the HTTP gateway, False for the IPFS connection.
+        :yield: while waiting for the replies.
+        :return: cid -> reply message, for the replies that arrived.
+        """
         replies: Dict[str, Any] = {}
         requests = cast(Requests, self.context.requests)
         for cid in cids:
-            message, dialogue = self._build_http_request_message(
-                method="GET",
-                url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
-                headers={"Accept": "application/octet-stream"},
-            )
+            message: Message
+            dialogue: Dialogue
+            if via_gateway:
+                message, dialogue = self._build_http_request_message(
+                    method="GET",
+                    url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
+                    headers={"Accept": "application/octet-stream"},
+                )
+            else:
+                message, dialogue = self._build_ipfs_get_file_req(
+                    cid, self.params.fetch_timeout_seconds
+                )
             nonce = self._get_request_nonce_from_dialogue(dialogue)
             requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
             self.context.outbox.put_message(message=message)
         yield from self._wait_replies(replies, len(cids))
-        out: Dict[str, Tuple[Optional[bytes], str]] = {}
-        for cid in cids:
-            reply = replies.get(cid)
-            if reply is None:
-                out[cid] = (
-                    None,
-                    f"no answer within fetch_timeout_seconds={self.params.fetch_timeout_seconds}",
-                )
-            elif not 200 <= reply.status_code < 300:
-                out[cid] = (None, f"gateway answered HTTP {reply.status_code}")
-            else:
-                out[cid] = (bytes(reply.body), "")
-        return out
+        return replies
 
-    def _ipfs_get(
-        self, cids: List[str]
-    ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
-        """Fetch each CID through the ``valory/ipfs`` connection, all in flight at once."""
-        replies: Dict[str, Any] = {}
-        requests = cast(Requests, self.context.requests)
-        for cid in cids:
-            message, dialogue = self._build_ipfs_get_file_req(
-                cid, self.params.fetch_timeout_seconds
-            )
-            nonce = self._get_request_nonce_from_dialogue(dialogue)
-            requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
-            self.context.outbox.put_message(message=message)
-        yield from self._wait_replies(replies, len(cids))
-        out: Dict[str, Tuple[Optional[bytes], str]] = {}
-        for cid in cids:
-            reply = replies.get(cid)
-            if reply is None:
-                out[cid] = (
-                    None,
-                    f"no answer within fetch_timeout_seconds={self.params.fetch_timeout_seconds}",
-                )
-            elif (
+    def _reply_bytes(self, reply: Any) -> Tuple[Optional[bytes], str]:
+        """Turn an HTTP or IPFS reply (or None) into ``(bytes or None, failure text)``."""
+        if reply is None:
+            timeout = self.params.fetch_timeout_seconds
+            return None, f"no answer within fetch_timeout_seconds={timeout}"
+        if isinstance(reply, IpfsMessage):
+            if (
                 reply.performative != IpfsMessage.Performative.FILES
                 or len(reply.files) != 1
             ):
-                out[cid] = (
+                reason = getattr(reply, "reason", "")
+                return (
                     None,
-                    f"IPFS connection answered {reply.performative.value}: {getattr(reply, 'reason', '')}",
+                    f"IPFS connection answered {reply.performative.value}: {reason}",
                 )
-            else:
-                out[cid] = (list(reply.files.values())[0].encode("utf-8"), "")
-        return out
+            return list(reply.files.values())[0].encode("utf-8"), ""
+        if not 200 <= reply.status_code < 300:
+            return None, f"gateway answered HTTP {reply.status_code}"
+        return bytes(reply.body), ""
 
     @staticmethod
     def _store_reply(replies: Dict[str, Any], cid: str) -> Any:
