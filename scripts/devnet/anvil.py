@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 from eth_account import Account
 from web3 import Web3
@@ -62,25 +62,15 @@ class AnvilProcess:
     log_path: Path
 
 
-def start_anvil(
-    state_dir: Path, chain_id: int = DEFAULT_CHAIN_ID, timeout: float = 30.0
-) -> AnvilProcess:
-    """Start anvil detached on ``127.0.0.1:<free port>`` and wait for its JSON-RPC.
+def anvil_command(port: int, chain_id: int = DEFAULT_CHAIN_ID) -> List[str]:
+    """The anvil command line of the devnet (loopback, deterministic funded accounts).
 
-    Blocks are mined on every transaction (automine), so a receipt is available at once.
-
-    :param state_dir: folder for ``anvil.log``.
+    :param port: the TCP port on :data:`HOST`.
     :param chain_id: the chain id anvil reports.
-    :param timeout: seconds to wait for the RPC.
-    :return: the process description. A missing anvil raises
-        ``scripts.toolchain.MissingTool``; an anvil that does not answer in time raises
-        ``scripts.devnet.processes.ProcessError``.
+    :return: argv, starting with the installed anvil (``MissingTool`` when absent).
     """
-    binary = tool_path("anvil")
-    port = free_port(HOST)
-    log_path = state_dir / "anvil.log"
-    args = [
-        str(binary),
+    return [
+        str(tool_path("anvil")),
         "--host",
         HOST,
         "--port",
@@ -95,7 +85,31 @@ def start_anvil(
         str(ACCOUNT_BALANCE_ETH),
         "--silent",
     ]
-    pid = spawn(args, log_path)
+
+
+def start_anvil(
+    state_dir: Path,
+    chain_id: int = DEFAULT_CHAIN_ID,
+    timeout: float = 30.0,
+    port: Optional[int] = None,
+    log_name: str = "anvil.log",
+) -> AnvilProcess:
+    """Start anvil detached on ``127.0.0.1`` and wait for its JSON-RPC.
+
+    Blocks are mined on every transaction (automine), so a receipt is available at once.
+
+    :param state_dir: folder for the log.
+    :param chain_id: the chain id anvil reports.
+    :param timeout: seconds to wait for the RPC.
+    :param port: the port; default a free one (give the old port to restart in place).
+    :param log_name: the log file name in ``state_dir``.
+    :return: the process description. A missing anvil raises
+        ``scripts.toolchain.MissingTool``; an anvil that does not answer in time raises
+        ``scripts.devnet.processes.ProcessError``.
+    """
+    port = port or free_port(HOST)
+    log_path = state_dir / log_name
+    pid = spawn(anvil_command(port, chain_id), log_path)
     rpc_url = f"http://{HOST}:{port}"
     w3 = Web3(Web3.HTTPProvider(rpc_url, request_kwargs={"timeout": 2}))
     wait_until(lambda: w3.eth.chain_id == chain_id, timeout, "anvil", pid, log_path)
