@@ -8,13 +8,12 @@ fields above). Nothing here raises: bad fields become Problems and are ignored, 
 arguments are dropped, the tool survives.
 """
 
-import json
 import re
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import problems as P
-from .canonical import canonical_text
+from .canonical import canonical_text, decode
 from .limits import Limits
 from .tool import (
     SHAPE_ARGUMENTS_V1,
@@ -29,7 +28,7 @@ from .tool import (
 from .types import ANY, infer_type, normalise_type, type_schema
 from .validation import decode_json, schema_error
 
-IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")  # used with fullmatch
 TOOL_KEYS = frozenset(
     {"name", "description", "input", "output", "arguments", "kwargs", "examples"}
 )
@@ -343,7 +342,7 @@ def _argument_list(
 
 @lru_cache(maxsize=1024)
 def _type_schema_text(term: str, enum_text: str) -> str:
-    return canonical_text(type_schema(term, json.loads(enum_text)))
+    return canonical_text(type_schema(term, decode(enum_text)))
 
 
 def parse_argument(
@@ -361,7 +360,7 @@ def parse_argument(
     :return: the argument, or None when it was dropped.
     """
     ident = item.get("identifier") if isinstance(item, dict) else None
-    if not isinstance(ident, str) or not IDENTIFIER.match(ident):
+    if not isinstance(ident, str) or not IDENTIFIER.fullmatch(ident):
         found.append(
             P.error(
                 P.INVALID_ARGUMENT,

@@ -199,7 +199,7 @@ def name_problem(name: Any, where: str, limits: Limits) -> Optional[P.Problem]:
     """
     if not isinstance(name, str):
         reason = f"is {_kind(name)}, not a string"
-    elif not name.strip():
+    elif not name.strip(" "):  # other blanks are control characters, caught below
         reason = "is empty or blank"
     elif len(name) > limits.max_name_length:
         reason = f"has {len(name)} characters, over {limits.max_name_length}"

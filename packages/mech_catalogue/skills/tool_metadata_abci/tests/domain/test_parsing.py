@@ -282,3 +282,13 @@ def test_embedded_json_is_decoded_strictly() -> None:
     ).tools[0]
     assert tool.description == text and tool.provenance.shape == SHAPE_TOOL_METADATA
     assert json.loads(tool.extra_json) == {}
+
+
+def test_large_integral_doubles_survive() -> None:
+    """Doubles beyond 2**53 (as RFC 8785 writes them) parse, canonicalise and round-trip."""
+    data = b'{"tools": ["t"], "toolMetadata": {"t": {"arguments": [{"identifier": "x", "type": "enum", "enum": [70050043948126240]}]}}}'
+    result = parse_manifest(data)
+    assert not result.errors, result.problems
+    assert _manifest(result).tools[0].arguments[0].schema == {
+        "enum": [7.005004394812624e16]
+    }

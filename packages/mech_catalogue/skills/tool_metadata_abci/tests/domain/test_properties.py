@@ -29,6 +29,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
     decode_json,
+    validate_manifest,
 )
 
 from .kubo import Kubo
@@ -226,3 +227,91 @@ def test_string_fast_path_is_rfc8785(text: str) -> None:
             canonical_text(text)
     else:
         assert canonical_text(text) == expected
+
+
+IDENT = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True)
+NAMES = st.sampled_from(["a", "b", "tool-x", "\u00e9t\u00e9 \U0001f600"]) | st.text(
+    alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E),
+    min_size=1,
+    max_size=12,
+)
+OBJECT_SCHEMAS = st.sampled_from(
+    [{"type": "integer"}, {"type": "string", "minLength": 1}, {}, {"enum": [1, "a"]}]
+)
+ARG = st.fixed_dictionaries(
+    {"identifier": IDENT, "type": TYPE_TERMS},
+    optional={
+        "description": TEXT,
+        "required": st.booleans(),
+        "default": SCALARS,
+        "enum": st.lists(SCALARS, min_size=1, max_size=3),
+        "schema": OBJECT_SCHEMAS,
+    },
+)
+ARGS = st.lists(ARG, max_size=4, unique_by=lambda a: a["identifier"])
+IO = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["text", "object"]),
+        "description": TEXT,
+        "schema": st.fixed_dictionaries(
+            {
+                "type": st.just("object"),
+                "properties": st.dictionaries(
+                    IDENT, OBJECT_SCHEMAS | st.just(True), max_size=3
+                ),
+            },
+            optional={"required": st.lists(IDENT, max_size=2)},
+        ),
+    },
+)
+SPEC_TOOL = st.fixed_dictionaries(
+    {},
+    optional={
+        "description": TEXT,
+        "input": IO,
+        "output": IO,
+        "arguments": ARGS,
+        "kwargs": ARGS | st.dictionaries(IDENT, TYPE_TERMS, max_size=3),
+        "examples": st.lists(MANIFESTISH, max_size=2),
+        "x-extra": MANIFESTISH,
+    },
+)
+SPEC_TOP = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": TEXT,
+        "description": TEXT,
+        "specVersion": st.just("1"),
+        "x-extra": MANIFESTISH,
+    },
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(NAMES, max_size=4, unique=True),
+    st.dictionaries(NAMES, SPEC_TOOL, max_size=3),
+    SPEC_TOP,
+)
+def test_spec_valid_means_no_parse_errors(
+    names: list, metadata: dict, top: dict
+) -> None:
+    """Manifests built to the specification pass the schema and parse without errors.
+
+    Argument identifiers are unique here: JSON Schema cannot say so, the spec text does,
+    and readers drop repeats (``duplicate_argument``).
+
+    :param names: the `tools` list.
+    :param metadata: the `toolMetadata` object.
+    :param top: other top-level fields.
+    """
+    document = {**top, "tools": names, "toolMetadata": metadata}
+    assert not validate_manifest(document), validate_manifest(document)
+    result = parse_document(document)
+    assert result.manifest is not None
+    assert not result.errors, (document, result.errors)
+    typed = [
+        t for t in result.manifest.tools if metadata.get(t.name, {}).get("arguments")
+    ]
+    assert all(t.arguments for t in typed)
