@@ -17,7 +17,7 @@ class RegistrySnapshotPayload(BaseTxPayload):
     :param snapshot_digest: sha2-256 hex of the canonical snapshot; None when the registries
         could not be read (RPC down, wrong Multicall2 address).
     :param snapshot: the canonical snapshot JSON (``domain.snapshot.RegistrySnapshot.to_json``,
-        about 90 bytes per id); None together with the digest.
+        about 78 bytes per id); None together with the digest.
     """
 
     snapshot_digest: Optional[str]

@@ -7,7 +7,7 @@ the same digest (``RegistrySnapshotRound`` collects it).
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from .canonical import canonical_bytes, decode, sha256_hex
 from .model import MechRef
@@ -41,24 +41,21 @@ class RegistrySnapshot:
         return cls(block_number, tuple(by_ref[ref] for ref in sorted(by_ref)))
 
     def to_dict(self) -> Dict[str, Any]:
-        """Serialise to a JSON-compatible dict.
+        """Serialise to a JSON-compatible dict, reads grouped by registry (about 80 bytes per id).
 
-        :return: ``{"version", "block_number", "reads": [[chain_id, kind, address, id, digest, error]]}``.
+        :return: ``{"version", "block_number", "registries": [[chain_id, kind, address,
+            [[id, digest, error], ...]], ...]}``, registries and ids in ref order.
         """
+        groups: Dict[Tuple[int, str, str], List[List[Any]]] = {}
+        for read in self.reads:
+            key = (read.ref.chain_id, read.ref.registry_kind, read.ref.registry_address)
+            groups.setdefault(key, []).append(
+                [read.ref.mech_id, read.digest, read.error]
+            )
         return {
             "version": SNAPSHOT_VERSION,
             "block_number": self.block_number,
-            "reads": [
-                [
-                    r.ref.chain_id,
-                    r.ref.registry_kind,
-                    r.ref.registry_address,
-                    r.ref.mech_id,
-                    r.digest,
-                    r.error,
-                ]
-                for r in self.reads
-            ],
+            "registries": [[*key, entries] for key, entries in groups.items()],
         }
 
     @classmethod
@@ -76,7 +73,8 @@ class RegistrySnapshot:
         try:
             reads = [
                 DigestRead(MechRef(int(c), str(k), str(a), int(i)), str(d), str(e))
-                for c, k, a, i, d, e in data["reads"]
+                for c, k, a, entries in data["registries"]
+                for i, d, e in entries
             ]
             return cls.build(int(data["block_number"]), reads)
         except (KeyError, TypeError, ValueError) as exc:

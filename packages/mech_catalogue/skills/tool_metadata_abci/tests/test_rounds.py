@@ -5,6 +5,11 @@ from typing import Any, Dict, FrozenSet, Optional, Type
 
 import pytest
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import MechRef
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+    RegistrySnapshot,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     CataloguePayload,
     RegistrySnapshotPayload,
@@ -34,11 +39,15 @@ from packages.valory.skills.abstract_round_abci.test_tools.rounds import (
     BaseCollectSameUntilThresholdRoundTest,
 )
 
-SNAPSHOT_JSON = (
-    '{"block_number":10,"reads":[[31337,"legacy_mech_registry","0x00000000000000000000000000000000000000aa",1,"0x'
-    + "11" * 32
-    + '",""]],"version":1}'
-)
+SNAPSHOT_JSON = RegistrySnapshot.build(
+    10,
+    [
+        DigestRead(
+            MechRef(31337, "legacy_mech_registry", "0x" + "00" * 19 + "aa", 1),
+            "0x" + "11" * 32,
+        )
+    ],
+).to_json()
 SNAPSHOT_DIGEST = "ab" * 32
 CATALOGUE_DIGEST = "cd" * 32
 MECHS_INFO = json.dumps([{"id": "1", "address": "", "relevant_tools": ["a"]}])
