@@ -101,8 +101,10 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
             ),
         )
     found: List[P.Problem] = []
-    names = _tool_names(document, found)
-    metadata = _tool_metadata(document, found)
+    names = _typed_field(document, "tools", list, "an array of tool names", found)
+    metadata = _typed_field(
+        document, "toolMetadata", dict, "an object keyed by tool name", found
+    )
     if names is None and metadata is None:
         found.append(
             P.error(
@@ -153,37 +155,28 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
     return ParseResult(manifest, tuple(found))
 
 
-def _tool_names(
-    document: Dict[str, Any], found: List[P.Problem]
-) -> Optional[List[Any]]:
-    if "tools" not in document:
+def _typed_field(
+    document: Dict[str, Any], key: str, kind: type, wanted: str, found: List[P.Problem]
+) -> Any:
+    """Read a top-level field that must have one JSON type.
+
+    :param document: the manifest object.
+    :param key: the field name.
+    :param kind: ``list`` or ``dict``.
+    :param wanted: how to name the expected value in the message.
+    :param found: a WRONG_TYPE error is appended here when the type is wrong.
+    :return: the value, or None when absent or of the wrong type.
+    """
+    value = document.get(key)
+    if value is None and key not in document:
         return None
-    tools = document["tools"]
-    if isinstance(tools, list):
-        return tools
+    if isinstance(value, kind):
+        return value
     found.append(
         P.error(
             P.WRONG_TYPE,
-            f"Field /tools should be an array of tool names, not {_kind(tools)}; it was ignored.",
-            "/tools",
-        )
-    )
-    return None
-
-
-def _tool_metadata(
-    document: Dict[str, Any], found: List[P.Problem]
-) -> Optional[Dict[str, Any]]:
-    if "toolMetadata" not in document:
-        return None
-    metadata = document["toolMetadata"]
-    if isinstance(metadata, dict):
-        return metadata
-    found.append(
-        P.error(
-            P.WRONG_TYPE,
-            f"Field /toolMetadata should be an object keyed by tool name, not {_kind(metadata)}; it was ignored.",
-            "/toolMetadata",
+            f"Field /{key} should be {wanted}, not {_kind(value)}; it was ignored.",
+            "/" + key,
         )
     )
     return None
