@@ -7,18 +7,21 @@ from tests.devnet.reverts import reverts_with
 PREFIX = "https://gateway.autonolas.tech/ipfs/f01701220"
 
 
-def test_seeded_hashes_are_the_latest(devnet, registered):
-    """mapServiceHashes/tokenURI hold the last changeHash of each seeded service."""
+def test_seeded_changes_are_events_and_token_uri_shows_the_latest(devnet, registered):
+    """Each seeded changeHash is a ComplementaryMetadataUpdated event; tokenURI = mapServiceHashes."""
     metadata = devnet.contract("ComplementaryServiceMetadata")
     for service_id in (1, 2, 3):
-        latest = registered(COMPLEMENTARY_SERVICE_METADATA, id=service_id)[-1]
-        assert (
-            "0x" + metadata.functions.mapServiceHashes(service_id).call().hex()
-            == latest.digest
+        seeded = [
+            e.digest for e in registered(COMPLEMENTARY_SERVICE_METADATA, id=service_id)
+        ]
+        events = metadata.events.ComplementaryMetadataUpdated().get_logs(
+            from_block=0, argument_filters={"serviceId": service_id}
         )
-        assert (
-            metadata.functions.tokenURI(service_id).call() == PREFIX + latest.digest[2:]
-        )
+        # later tests of the session may add changes; the seeded ones come first
+        assert ["0x" + e.args.hash.hex() for e in events][: len(seeded)] == seeded
+        current = metadata.functions.mapServiceHashes(service_id).call()
+        assert current == events[-1].args.hash
+        assert metadata.functions.tokenURI(service_id).call() == PREFIX + current.hex()
 
 
 def test_change_hash_by_the_owner_emits_and_moves_token_uri(

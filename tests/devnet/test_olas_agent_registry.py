@@ -14,16 +14,21 @@ def test_token_uri_keeps_first_hash_after_update(devnet, registered):
 
     assert registry.functions.tokenURI(1).call() == PREFIX + first.digest[2:]
     num, hashes = registry.functions.getUpdatedHashes(1).call()
-    assert num == 1
-    assert ["0x" + h.hex() for h in hashes] == [update.digest]
+    # later tests of the session may append more updates; the seeded one comes first
+    assert num == len(hashes) >= 1
+    assert "0x" + hashes[0].hex() == update.digest
 
 
-def test_get_updated_hashes_is_empty_for_a_never_updated_agent(devnet, registered):
+def test_get_updated_hashes_is_empty_for_a_never_updated_agent(
+    chain_snapshot, new_manifest
+):
     """The getUpdatedHashes list does not include the creation hash."""
-    (only,) = registered(OLAS_AGENT_REGISTRY, id=2)
+    devnet = chain_snapshot
+    _, digest = new_manifest("Never Updated")
+    agent_id = devnet.register_olas_agent(devnet.address("owner_2"), digest)
     registry = devnet.contract("AgentRegistry")
-    assert registry.functions.getUpdatedHashes(2).call() == [0, []]
-    assert registry.functions.tokenURI(2).call() == PREFIX + only.digest[2:]
+    assert registry.functions.getUpdatedHashes(agent_id).call() == [0, []]
+    assert registry.functions.tokenURI(agent_id).call() == PREFIX + digest.hex()
 
 
 def test_update_appends_in_order(chain_snapshot, new_manifest):
@@ -48,7 +53,10 @@ def test_update_by_a_non_owner_reverts_with_agent_not_found(
     _, digest = new_manifest("Stranger Update")
     with reverts_with("AgentNotFound(uint256)"):
         devnet.update_olas_agent_hash(devnet.address("stranger"), 1, digest)
-    assert devnet.contract("AgentRegistry").functions.getUpdatedHashes(1).call()[0] == 1
+    assert (
+        devnet.contract("AgentRegistry").functions.getUpdatedHashes(1).call()[1][-1]
+        != digest
+    )
 
 
 def test_agent_needs_a_component_dependency(chain_snapshot, new_manifest):
