@@ -25,7 +25,9 @@ from typing import Any, Callable, Dict
 import requests
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    DAG_PB,
     candidate_cids,
+    verify,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     ManifestCache,
@@ -110,6 +112,15 @@ def run_ours(config: SyncConfig) -> None:
     def memory() -> Dict[str, Any]:
         snapshot, _ = read_snapshot(config)
         fetched = fetch_manifests(config, snapshot.digests, sync.cache, sync.fetcher)
+        began = time.perf_counter()
+        for result in fetched.values():
+            verify(result.data or b"", result.digest, DAG_PB)
+        verify_seconds = time.perf_counter() - began
+        began = time.perf_counter()
+        refresh_catalogue(
+            snapshot, fetched, lambda d: parse(d, config.policy.max_bytes)
+        )
+        refresh_seconds = time.perf_counter() - began
         gc.collect()
         tracemalloc.start()
         catalogue = refresh_catalogue(
@@ -125,6 +136,8 @@ def run_ours(config: SyncConfig) -> None:
             "mechs": len(catalogue.mechs),
             "tools": sum(len(m.tools) for m in catalogue.mechs),
             "manifest_cache_bytes": cached,
+            "verify_seconds": verify_seconds,
+            "parse_and_build_seconds": refresh_seconds,
         }
 
     phase("memory", memory)
