@@ -34,20 +34,14 @@ need node "install Node.js >= 18 (https://nodejs.org/ or apt-get install nodejs)
 need npm "install npm (ships with Node.js; or apt-get install npm)"
 need go "install Go >= 1.22 (https://go.dev/doc/install)"
 
-pinned() {  # pinned <NAME> -> value of scripts/toolchain.py's <NAME>
-    (cd "$REPO_ROOT" && python3 -c "from scripts import toolchain; print(toolchain.$1)")
-}
-ANVIL_VERSION="$(pinned ANVIL_VERSION)"
-SOLC_VERSION="$(pinned SOLC_VERSION)"
-KUBO_VERSION="$(pinned KUBO_VERSION)"
-TENDERMINT_VERSION="$(pinned TENDERMINT_VERSION)"
+# One interpreter start (a pyenv shim costs about a second): the four pinned versions.
+read -r ANVIL_VERSION SOLC_VERSION KUBO_VERSION TENDERMINT_VERSION < <(
+    cd "$REPO_ROOT" && python3 -c 'from scripts import toolchain as t
+print(t.ANVIL_VERSION, t.SOLC_VERSION, t.KUBO_VERSION, t.TENDERMINT_VERSION)'
+)
+[ -n "${TENDERMINT_VERSION:-}" ] || die "cannot read the pinned versions from scripts/toolchain.py"
 
 mkdir -p "$BIN_DIR" "$CACHE_BIN"
-
-npm_version() {  # npm_version <package> -> installed version or empty
-    local manifest="$TOOLS_DIR/node_modules/$1/package.json"
-    [ -f "$manifest" ] && node -p "require('$manifest').version" 2>/dev/null || true
-}
 
 platform() {  # the @foundry-rs/anvil-<os>-<arch> suffix for this machine
     local os arch
@@ -65,25 +59,32 @@ platform() {  # the @foundry-rs/anvil-<os>-<arch> suffix for this machine
 }
 
 install_npm_tools() {
-    if [ "$(npm_version @foundry-rs/anvil)" = "$ANVIL_VERSION" ] \
-        && [ "$(npm_version solc)" = "$SOLC_VERSION" ] \
-        && [ -x "$BIN_DIR/anvil" ]; then
+    local wanted="@foundry-rs/anvil@$ANVIL_VERSION solc@$SOLC_VERSION"
+    local stamp="$TOOLS_DIR/.npm.versions"
+    if [ -x "$BIN_DIR/anvil" ] && [ -f "$TOOLS_DIR/node_modules/solc/solc.js" ] \
+        && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
         echo "anvil $ANVIL_VERSION, solc $SOLC_VERSION: already installed"
         return
     fi
     echo "anvil $ANVIL_VERSION, solc $SOLC_VERSION: npm install"
     # --ignore-scripts: anvil's postinstall only re-links the binary that npm already
     # unpacked from the platform package (an optionalDependency); we link it ourselves.
+    # shellcheck disable=SC2086  # two package specs
     npm install --prefix "$TOOLS_DIR" --no-audit --no-fund --ignore-scripts --save-exact \
-        "@foundry-rs/anvil@$ANVIL_VERSION" "solc@$SOLC_VERSION" >/dev/null
+        $wanted >/dev/null
     local binary="node_modules/@foundry-rs/anvil-$(platform)/bin/anvil"
     [ -x "$TOOLS_DIR/$binary" ] || die "npm did not unpack $TOOLS_DIR/$binary (platform package missing?)"
     ln -sfn "../$binary" "$BIN_DIR/anvil"  # relative: survives moving the clone
+    echo "$wanted" >"$stamp"
 }
 
 build_go_tool() {  # build_go_tool <name> <module> <version> <package path>
     local name="$1" module="$2" version="$3" pkg="$4"
-    local cached="$CACHE_BIN/$name-$version"
+    local cached="$CACHE_BIN/$name-$version" stamp="$BIN_DIR/.$name.version"
+    if [ -x "$BIN_DIR/$name" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ]; then
+        echo "$name $version: already installed"
+        return
+    fi
     if [ ! -x "$cached" ]; then
         echo "$name $version: building from the Go module proxy (minutes on a cold cache)"
         local dir
@@ -91,12 +92,9 @@ build_go_tool() {  # build_go_tool <name> <module> <version> <package path>
         (cd "$dir" && GOFLAGS=-mod=mod go build -trimpath -o "$cached.partial" "$pkg")
         mv "$cached.partial" "$cached"
     fi
-    if ! cmp -s "$cached" "$BIN_DIR/$name"; then
-        cp "$cached" "$BIN_DIR/$name.partial" && mv "$BIN_DIR/$name.partial" "$BIN_DIR/$name"
-        echo "$name $version: installed from $cached"
-    else
-        echo "$name $version: already installed"
-    fi
+    cp "$cached" "$BIN_DIR/$name.partial" && mv "$BIN_DIR/$name.partial" "$BIN_DIR/$name"
+    echo "$version" >"$stamp"
+    echo "$name $version: installed from $cached"
 }
 
 install_npm_tools
