@@ -32,7 +32,10 @@ from .limits import DEFAULT_LIMITS, Limits
 SPEC_PATH = Path(__file__).parent / "spec" / "manifest-v1.schema.json"
 
 _NON_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[]{}')
-_DEPTH_DELTA = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_DEPTH_DELTA = {ord("["): 1, ord("]"): -1}
+# Depth does not depend on the bracket kind (json.loads rejects mismatches), so objects'
+# braces are counted as brackets: one kind lets one bytes.replace peel exactly one level.
+_BRACES_AS_BRACKETS = bytes.maketrans(b"{}", b"[]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -168,27 +171,42 @@ def _decode_text(  # pylint: disable=too-many-return-statements
     return text
 
 
-def nesting_depth(text: Union[bytes, str]) -> int:
+def nesting_depth(text: Union[bytes, str], cap: int = -1) -> int:
     """Measure the deepest array/object nesting of JSON text, without recursion.
 
-    No Python loop runs over characters either: only bytes methods do.
-
-    Escaped backslashes and escaped quotes are removed, then every byte but ``"[]{}``; the
-    quotes left pair up as string delimiters, so splitting on them leaves string contents
-    at odd positions and structural brackets at even ones. An unterminated string can only
-    make the count higher.
+    No Python loop runs over characters either: only bytes methods do. Escaped
+    backslashes and escaped quotes are removed, then every byte but ``"[]{}``; the quotes
+    left pair up as string delimiters, so string contents drop out and the brackets left
+    are structural. An unterminated string can only make the count higher.
 
     :param text: JSON text (UTF-8 bytes or str).
-    :return: the maximum nesting depth (0 for a scalar).
+    :param cap: when >= 0, stop counting past ``cap``: the result is then ``cap + 1``.
+    :return: the maximum nesting depth (0 for a scalar), or ``cap + 1`` when deeper.
     """
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    if data.count(b"[") + data.count(b"{") == 0:
+    if b"[" not in data and b"{" not in data:
         return 0
-    residue = (
-        data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NON_STRUCTURAL)
-    )
-    brackets = b"".join(residue.split(b'"')[::2])  # even pieces lie outside strings
-    return max(accumulate(map(_DEPTH_DELTA.__getitem__, brackets)), default=0)
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    residue = data.translate(_BRACES_AS_BRACKETS, _NON_STRUCTURAL).replace(b'""', b"")
+    if (
+        b'"' in residue
+    ):  # some string holds brackets: keep only what lies between strings
+        residue = b"".join(residue.split(b'"')[::2])
+    if cap >= 0:
+        # Peel innermost pairs; each pass removes one level, all in C.
+        peeled = residue
+        for depth in range(cap + 1):
+            if not peeled:
+                return depth
+            inner = peeled.replace(b"[]", b"")
+            if inner == peeled:
+                break  # unbalanced brackets: count exactly below
+            peeled = inner
+        else:
+            return cap + 1
+    depth = max(accumulate(map(_DEPTH_DELTA.__getitem__, residue)), default=0)
+    return depth if cap < 0 else min(depth, cap + 1)
 
 
 def _has_lone_surrogate(value: Any) -> bool:
@@ -220,7 +238,7 @@ def decode_json(
     text = _decode_text(data, limits)
     if isinstance(text, P.Problem):
         return DecodeResult(None, (text,))
-    depth = nesting_depth(data if isinstance(data, bytes) else text)
+    depth = nesting_depth(data if isinstance(data, bytes) else text, limits.max_depth)
     if depth > limits.max_depth:
         return DecodeResult(
             None,

@@ -315,3 +315,34 @@ def test_spec_valid_means_no_parse_errors(
         t for t in result.manifest.tools if metadata.get(t.name, {}).get("arguments")
     ]
     assert all(t.arguments for t in typed)
+
+
+def _true_depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_true_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_true_depth(v) for v in value), default=0)
+    return 0
+
+
+TRICKY_TEXT = st.text(alphabet='[]{}"\\\\ab', max_size=8)
+TRICKY_JSON = st.recursive(
+    st.none() | TRICKY_TEXT,
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(TRICKY_TEXT, inner, max_size=3),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400)
+@given(TRICKY_JSON, st.integers(min_value=0, max_value=6))
+def test_nesting_depth_is_exact(value: Any, cap: int) -> None:
+    """Bracket depth from bytes equals the decoded value's depth, brackets in strings ignored."""
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (  # pylint: disable=import-outside-toplevel
+        nesting_depth,
+    )
+
+    text = json.dumps(value, ensure_ascii=False)
+    depth = _true_depth(value)
+    assert nesting_depth(text) == depth
+    assert nesting_depth(text.encode(), cap) == min(depth, cap + 1)

@@ -163,3 +163,22 @@ def test_infer_type_round_trips_the_vocabulary() -> None:
     ):
         assert infer_type(type_schema(term)) == term
     assert infer_type("nonsense") == "any"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '["[", "]"]',
+        '{"a": "\\\\", "b": [[1]]}',
+        "[[[]]",
+        "[" * 70 + "}",
+        '{"a": "\\"[["}',
+        "[[]][[[]]]",
+        "[]" * 50,
+    ],
+)
+def test_capped_depth_agrees_with_exact_depth(text: str) -> None:
+    """The peeling fast path gives the exact depth, or cap + 1 beyond the cap."""
+    exact = nesting_depth(text)
+    for cap in (0, 1, 2, 3, 64):
+        assert nesting_depth(text, cap) == min(exact, cap + 1), cap
