@@ -16,6 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from web3.types import RPCEndpoint  # noqa: E402  pylint: disable=wrong-import-position
+
 from scripts.devnet import Devnet  # noqa: E402  pylint: disable=wrong-import-position
 from tests.devnet.publish_helpers import (  # noqa: E402  pylint: disable=wrong-import-position
     deployed_service,
@@ -32,7 +34,7 @@ def main() -> None:
     ) as devnet:
         safe_mech, safe, instance = deployed_service(devnet)
         devnet.w3.provider.make_request(
-            "anvil_setBalance", [instance.address, hex(10**18)]
+            RPCEndpoint("anvil_setBalance"), [instance.address, hex(10**18)]
         )
         runs = [
             (

@@ -45,6 +45,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
     decode_json,
 )
+
 from scripts.publish.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
 from scripts.publish.publisher import Publisher, PublishReport
 
@@ -120,7 +121,7 @@ def _key(key_file: Optional[str]) -> Optional[LocalAccount]:
     else:
         return None
     try:
-        return Account.from_key(text)
+        return Account.from_key(text)  # pylint: disable=no-value-for-parameter
     except (ValueError, TypeError) as exc:
         raise CliFailure(
             INVALID_KEY, f"{where} does not hold a hex secp256k1 private key."
@@ -230,7 +231,7 @@ def _render(report: PublishReport) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
-def publish(  # pylint: disable=too-many-arguments,too-many-locals
+def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-positional-arguments
     ctx: click.Context,
     paths: Tuple[str, ...],
     manifest_path: Optional[str],

@@ -13,7 +13,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     IPFS_UNAVAILABLE,
-    fail,
+    PublishError,
 )
 
 DEFAULT_IPFS_TIMEOUT = 10.0
@@ -52,7 +52,7 @@ class IpfsApi:
                 url, params=params, files=files, timeout=self.timeout, stream=True
             )
         except requests.RequestException as exc:
-            raise fail(
+            raise PublishError(
                 IPFS_UNAVAILABLE,
                 f"The IPFS node at {self.api_url} did not answer {path} ({type(exc).__name__}); start it or "
                 "pass --ipfs-api. Nothing was sent on chain.",
@@ -60,7 +60,7 @@ class IpfsApi:
         if not response.ok:
             text = response.text[:200]
             response.close()
-            raise fail(
+            raise PublishError(
                 IPFS_UNAVAILABLE,
                 f"The IPFS node at {self.api_url} refused {path}: HTTP {response.status_code} {text}. Nothing was sent on chain.",
             )
@@ -85,7 +85,7 @@ class IpfsApi:
             try:
                 return str(response.json()["Hash"])
             except (ValueError, KeyError) as exc:
-                raise fail(
+                raise PublishError(
                     IPFS_UNAVAILABLE,
                     f"The IPFS node at {self.api_url} answered add without a Hash; is it a kubo RPC API?",
                 ) from exc
@@ -106,7 +106,7 @@ class IpfsApi:
                     if size > self.cap:
                         break
             except requests.RequestException as exc:
-                raise fail(
+                raise PublishError(
                     IPFS_UNAVAILABLE,
                     f"The IPFS node at {self.api_url} broke off reading {cid} back ({type(exc).__name__}).",
                 ) from exc

@@ -11,12 +11,14 @@ never sent twice.
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, cast
 
 import requests
 from eth_account.signers.local import LocalAccount
+from eth_typing import Hash32
 from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted, Web3Exception
+from web3.types import TxParams
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
@@ -36,13 +38,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     SafeTransaction,
     authorise,
     can_change_call,
-    contract_call,
     check_address,
     check_upload,
+    contract_call,
     decide,
     decode_single,
     exists_call,
-    fail,
     owner_call,
     prepare_manifest,
     safe_tx_hash,
@@ -171,7 +172,7 @@ class Publisher:
         except ContractLogicError:
             raise
         except _TRANSPORT_ERRORS as exc:
-            raise fail(
+            raise PublishError(
                 RPC_UNAVAILABLE,
                 f"The RPC at {self._rpc_url()} failed while {what} ({type(exc).__name__}: {str(exc)[:120]}); "
                 "nothing was sent. Run publish again when it answers: it compares digests first and "
@@ -186,8 +187,8 @@ class Publisher:
 
         :param call: the call.
         :param sender: ``from`` of the call, if it matters.
-        :return: the return data.
-        :raises PublishError: RPC_UNAVAILABLE (``ContractLogicError`` on a revert).
+        :return: the return data. Raises PublishError RPC_UNAVAILABLE when the RPC
+            fails, web3's ``ContractLogicError`` on a revert.
         """
         params: Dict[str, Any] = {
             "to": Web3.to_checksum_address(call.to),
@@ -198,7 +199,7 @@ class Publisher:
         return bytes(
             self._rpc(
                 f"calling {call.signature} on {call.to}",
-                lambda: self.w3.eth.call(params),
+                lambda: self.w3.eth.call(cast(TxParams, params)),
             )
         )
 
@@ -241,8 +242,8 @@ class Publisher:
         """Refuse a registry id that does not exist or a sender the registry would reject.
 
         :param target: the registry and id.
-        :param sender: the account or Safe that will send the update.
-        :raises PublishError: MECH_NOT_FOUND, NOT_AUTHORISED, RPC_UNAVAILABLE.
+        :param sender: the account or Safe that will send the update. Raises
+            PublishError MECH_NOT_FOUND, NOT_AUTHORISED or RPC_UNAVAILABLE.
         """
         service_registry = ""
         if target.kind == REGISTRY_COMPLEMENTARY_SERVICE:
@@ -268,7 +269,7 @@ class Publisher:
         try:
             return self.eth_call(call)
         except ContractLogicError as exc:
-            raise fail(
+            raise PublishError(
                 RPC_UNAVAILABLE,
                 f"{call.signature} reverted on {call.to} ({str(exc)[:120]}); is the address the right registry?",
             ) from exc
@@ -279,8 +280,8 @@ class Publisher:
         """Upload, read back, re-hash.
 
         :param prepared: the manifest.
-        :return: the verified digest.
-        :raises PublishError: IPFS_UNAVAILABLE, UPLOAD_MISMATCH, READBACK_MISMATCH.
+        :return: the verified digest. Raises PublishError IPFS_UNAVAILABLE,
+            UPLOAD_MISMATCH or READBACK_MISMATCH.
         """
         cid = self.ipfs.add(prepared.data)
         return check_upload(prepared, cid, self.ipfs.cat(cid))
@@ -305,10 +306,11 @@ class Publisher:
         }
         try:
             gas = self._rpc(
-                f"simulating {call.signature}", lambda: self.w3.eth.estimate_gas(tx)
+                f"simulating {call.signature}",
+                lambda: self.w3.eth.estimate_gas(cast(TxParams, tx)),
             )
         except ContractLogicError as exc:
-            raise fail(
+            raise PublishError(
                 NOT_AUTHORISED,
                 f"{call.signature} on {call.to} from {account.address} would revert ({str(exc)[:160]}); nothing was sent.",
             ) from exc
@@ -331,13 +333,13 @@ class Publisher:
                 tx_hash, timeout=self.receipt_timeout, poll_latency=0.05
             )
         except (TimeExhausted, *_TRANSPORT_ERRORS) as exc:
-            raise fail(
+            raise PublishError(
                 NOT_CONFIRMED,
                 f"Transaction {Web3.to_hex(tx_hash)} was sent but no receipt came ({type(exc).__name__}); run publish "
                 "again: it reads the on-chain digest first and sends nothing if the update landed.",
             ) from exc
         if receipt["status"] != 1:
-            raise fail(
+            raise PublishError(
                 TRANSACTION_FAILED,
                 f"Transaction {Web3.to_hex(tx_hash)} was mined but failed (status 0).",
             )
@@ -380,7 +382,7 @@ class Publisher:
         digest = bytes.fromhex(safe_tx_hash(safe_tx, self.chain_id())[2:])
         signatures = b""
         for owner in sorted(owners, key=lambda a: int(a.address, 16)):
-            signed = owner.unsafe_sign_hash(digest)
+            signed = owner.unsafe_sign_hash(Hash32(digest))
             signatures += (
                 signed.r.to_bytes(32, "big")
                 + signed.s.to_bytes(32, "big")
@@ -395,7 +397,7 @@ class Publisher:
                 and log["topics"]
                 and bytes(log["topics"][0]) == failure
             ):
-                raise fail(
+                raise PublishError(
                     TRANSACTION_FAILED,
                     f"Safe {safe_tx.safe} executed the transaction but the inner call to {safe_tx.to} reverted.",
                 )
@@ -422,8 +424,8 @@ class Publisher:
         :param account: the owner key, or a Safe owner key with ``safe``.
         :param safe: the Safe that owns the mech / is the service multisig.
         :param dry_run: check and report, upload nothing, send nothing.
-        :return: the report.
-        :raises PublishError: at the first failed step, with its code; nothing after it ran.
+        :return: the report. Raises PublishError at the first failed step, with its
+            code; nothing after that step ran.
         """
         if safe:
             check_address(safe, "Safe")
@@ -488,7 +490,7 @@ class Publisher:
             report.onchain_after != report.digest
             or report.event_digest != report.digest
         ):
-            raise fail(
+            raise PublishError(
                 NOT_CONFIRMED,
                 f"Transaction {report.tx_hash} succeeded but {report.target.describe} reads {report.onchain_after or 'no hash'} "
                 f"(event: {report.event_digest or 'none'}), not {report.digest}.",

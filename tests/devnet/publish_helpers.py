@@ -34,6 +34,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     PublishTarget,
 )
+
 from scripts.devnet import Devnet
 from scripts.publish.ipfs import IpfsApi
 from scripts.publish.publisher import Publisher
@@ -182,6 +183,7 @@ def reader_tools(devnet: Devnet, target: PublishTarget) -> Tuple[str, List[str]]
     catalogue = refresh_catalogue(snapshot, results, parse)
     source = next(s for s in sources_of(devnet) if s.kind == target.kind)
     mech = catalogue.mech(source.ref(target.mech_id))
+    assert mech is not None, f"the reader has no mech for {target.describe}"
     return mech.status, [tool.name for tool in mech.tools]
 
 

@@ -38,6 +38,7 @@ from packages.valory.skills.transaction_settlement_abci.payload_tools import (
     hash_payload_to_hex,
     skill_input_hex_to_payload,
 )
+
 from tests.devnet.publish_helpers import (
     deployed_service,
     generated_manifest,

@@ -17,6 +17,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     UP_TO_DATE,
     UPDATE,
 )
+
 from scripts.devnet.contracts import contract_at
 from tests.devnet.publish_helpers import (
     deployed_service,

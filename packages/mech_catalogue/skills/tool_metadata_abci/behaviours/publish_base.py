@@ -4,6 +4,7 @@ from abc import ABC
 from typing import Generator, List, Optional, Tuple, cast
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
+    ChainReadError,
     ToolMetadataBaseBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
@@ -18,15 +19,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     REGISTRY_COMPLEMENTARY_SERVICE,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+    INVALID_MANIFEST,
     ContractCall,
     PreparedManifest,
     PublishError,
     PublishTarget,
-    fail,
-    INVALID_MANIFEST,
     prepare_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import Call
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    Call,
+    RegistryDecodeError,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
     PublishSettings,
 )
@@ -112,7 +115,7 @@ class PublishBaseBehaviour(
         except GenerateError as exc:
             raise PublishError(exc.problems) from exc
         except OSError as exc:
-            raise fail(
+            raise PublishError(
                 INVALID_MANIFEST,
                 f"A tool package in publish_tool_packages is unreadable: {exc}.",
             ) from exc
@@ -129,9 +132,7 @@ class PublishBaseBehaviour(
         """
         try:
             _, results = yield from self.multicall(calls, None)
-        except (
-            Exception
-        ) as exc:  # pylint: disable=broad-except  # ChainReadError and decode errors
+        except (ChainReadError, RegistryDecodeError, ValueError) as exc:
             self.context.logger.error(f"publish: registry read failed: {exc}")
             return None
         return results

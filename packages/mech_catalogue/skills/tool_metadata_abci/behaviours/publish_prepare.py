@@ -1,6 +1,6 @@
 """PublishPrepareBehaviour: generate the manifest, read the registry, decide."""
 
-from typing import Generator, List, Tuple
+from typing import Any, Generator, List, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
     PublishBaseBehaviour,
@@ -36,6 +36,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare im
 )
 
 Decision = Tuple[str, str, str]
+#: (exists, owner address or isAbleChangeHash, latest digest)
+TargetReads = Optional[Tuple[bool, Any, str]]
 
 
 class PublishPrepareBehaviour(
@@ -99,9 +101,12 @@ class PublishPrepareBehaviour(
 
     def _read_target(
         self, target: PublishTarget, safe: str
-    ) -> Generator[None, None, object]:
+    ) -> Generator[None, None, TargetReads]:
         """Read existence, authorisation and the latest digest in one or two batches.
 
+        :param target: the registry and id.
+        :param safe: the Safe that will send the update.
+        :yield: while waiting for the ledger connection.
         :return: (exists, owner-or-able, digest), or None when the chain could not be read.
         """
         holder = ""

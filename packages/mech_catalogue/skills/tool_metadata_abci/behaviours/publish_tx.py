@@ -15,9 +15,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
 from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import (
     PublishTxRound,
 )
-from packages.valory.contracts.gnosis_safe.contract import (
-    PUBLIC_ID as GNOSIS_SAFE_ID,
-)
+from packages.valory.contracts.gnosis_safe.contract import PUBLIC_ID as GNOSIS_SAFE_ID
 from packages.valory.protocols.contract_api import ContractApiMessage
 from packages.valory.skills.transaction_settlement_abci.payload_tools import (
     hash_payload_to_hex,

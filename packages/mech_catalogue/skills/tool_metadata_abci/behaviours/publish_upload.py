@@ -12,7 +12,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     PreparedManifest,
     PublishError,
     check_read_back,
-    fail,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
     PublishUploadPayload,
@@ -47,7 +46,7 @@ class PublishUploadBehaviour(
             try:
                 prepared = self.prepared_manifest()
                 if prepared.digest != self.synchronized_data.publish_manifest_digest:
-                    raise fail(
+                    raise PublishError(
                         IPFS_UNAVAILABLE,
                         f"this agent generated {prepared.digest}, not the agreed "
                         f"{self.synchronized_data.publish_manifest_digest}; did the tool packages change?",
@@ -84,19 +83,19 @@ class PublishUploadBehaviour(
         message, dialogue = self._build_ipfs_store_file_req(
             os.path.join(folder, MANIFEST_FILE),
             prepared.data.decode("utf-8"),
-            custom_storer=_store_as_is,
+            custom_storer=_store_as_is,  # type: ignore[arg-type]  # the framework annotates it returning None
             timeout=timeout,
         )
         stored = yield from self._do_ipfs_request(dialogue, message, timeout)
         if stored.performative != IpfsMessage.Performative.IPFS_HASH:
-            raise fail(
+            raise PublishError(
                 IPFS_UNAVAILABLE,
                 f"the IPFS connection did not store the manifest: {getattr(stored, 'reason', stored.performative)}",
             )
         message, dialogue = self._build_ipfs_get_file_req(prepared.cid, timeout)
         got = yield from self._do_ipfs_request(dialogue, message, timeout)
         if got.performative != IpfsMessage.Performative.FILES or len(got.files) != 1:
-            raise fail(
+            raise PublishError(
                 IPFS_UNAVAILABLE,
                 f"the IPFS node does not serve {prepared.cid}: {getattr(got, 'reason', got.performative)}",
             )

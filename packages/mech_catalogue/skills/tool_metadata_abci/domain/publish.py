@@ -39,7 +39,7 @@ signs (``GnosisSafe.getTransactionHash``), so a person can check what they sign.
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
@@ -48,7 +48,6 @@ from eth_utils import function_signature_to_4byte_selector, keccak
 from . import problems as P
 from .canonical import CanonicalizationError, canonical_bytes
 from .cid import DAG_PB, CidError, cid_to_digest, digest_to_cid, verify
-from .limits import DEFAULT_LIMITS
 from .model import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_KINDS,
@@ -89,11 +88,17 @@ class PublishError(RuntimeError):
         :mod:`.problems` and a sentence naming the registry / id / CID and what to do.
     """
 
-    def __init__(self, problems: Sequence[P.Problem]) -> None:
+    def __init__(
+        self, problems: Union[str, Sequence[P.Problem]], message: str = ""
+    ) -> None:
         """Keep the problems; the message joins their sentences.
 
-        :param problems: the problems.
+        :param problems: the problems, or one code of this module (then ``message`` is
+            its sentence).
+        :param message: the sentence when ``problems`` is a code.
         """
+        if isinstance(problems, str):
+            problems = (P.error(problems, message),)
         super().__init__("; ".join(p.message for p in problems))
         self.problems = tuple(problems)
 
@@ -104,16 +109,6 @@ class PublishError(RuntimeError):
         :return: the code of the first problem.
         """
         return self.problems[0].code
-
-
-def fail(code: str, message: str) -> PublishError:
-    """Build a one-problem :class:`PublishError`.
-
-    :param code: a code of this module.
-    :param message: the sentence.
-    :return: the error (to raise).
-    """
-    return PublishError((P.error(code, message),))
 
 
 # --- targets -------------------------------------------------------------------------------
@@ -141,14 +136,16 @@ class PublishTarget:
         :raises PublishError: INVALID_TARGET naming the field.
         """
         if self.kind not in REGISTRY_KINDS:
-            raise fail(
+            raise PublishError(
                 INVALID_TARGET,
                 f"Registry kind {self.kind!r} is not one of {', '.join(REGISTRY_KINDS)}.",
             )
         if isinstance(self.mech_id, bool) or not isinstance(self.mech_id, int):
-            raise fail(INVALID_TARGET, f"The id {self.mech_id!r} is not an integer.")
+            raise PublishError(
+                INVALID_TARGET, f"The id {self.mech_id!r} is not an integer."
+            )
         if self.mech_id < 1:
-            raise fail(
+            raise PublishError(
                 INVALID_TARGET,
                 f"The id {self.mech_id} is not a registry id (ids start at 1).",
             )
@@ -181,7 +178,7 @@ def check_address(value: str, name: str) -> None:
     except ValueError:
         ok = False
     if not ok:
-        raise fail(
+        raise PublishError(
             INVALID_TARGET, f"The {name} address {value!r} is not a 0x 20-byte address."
         )
 
@@ -214,8 +211,8 @@ def expected_digest(data: bytes, cid_version: int = 1) -> str:
     :param cid_version: 1 for ``ipfs add --cid-version=1 --raw-leaves=false``; 0 for
         kubo's defaults (what the ``valory/ipfs`` connection's IPFSTool uses). Both give
         the same digest for files up to one 256 KiB chunk.
-    :return: ``0x`` + 64 hex.
-    :raises ValueError: for a file larger than one UnixFS level holds.
+    :return: ``0x`` + 64 hex (ValueError, from :func:`.unixfs.root_digest`, for a file
+        larger than one UnixFS level holds; :func:`prepare_manifest` caps sizes first).
     """
     _, digest = root_digest(data, raw_leaves=False, cid_version=cid_version)
     return "0x" + digest.hex()
@@ -234,7 +231,7 @@ def prepare_manifest(document: Any, cid_version: int = 1) -> PreparedManifest:
     try:
         data = canonical_bytes(document)
     except CanonicalizationError as exc:
-        raise fail(
+        raise PublishError(
             INVALID_MANIFEST,
             f"The manifest is not I-JSON and cannot be serialised canonically ({str(exc)[:120]}); fix the value.",
         ) from exc
@@ -290,12 +287,12 @@ def check_upload(
     try:
         codec, digest = cid_to_digest(returned_cid)
     except CidError as exc:
-        raise fail(
+        raise PublishError(
             UPLOAD_MISMATCH,
             f"The IPFS node answered the upload with {returned_cid!r}, not a CID ({exc.problem.message}).",
         ) from exc
     if codec != DAG_PB or digest != prepared.digest:
-        raise fail(
+        raise PublishError(
             UPLOAD_MISMATCH,
             f"The IPFS node stored the manifest as {returned_cid} ({codec}), not as the expected dag-pb "
             f"{prepared.cid}; add with --cid-version=1 --raw-leaves=false. Nothing was sent on chain.",
@@ -314,7 +311,7 @@ def check_read_back(prepared: PreparedManifest, read_back: bytes) -> str:
     """
     verification = verify(read_back, prepared.digest, DAG_PB)
     if read_back != prepared.data or not verification.ok:
-        raise fail(
+        raise PublishError(
             READBACK_MISMATCH,
             f"The {len(read_back)} bytes read back for {prepared.cid} are not the {len(prepared.data)} bytes "
             "uploaded (or do not re-hash to its digest); the node cannot be trusted. Nothing was sent on chain.",
@@ -471,7 +468,7 @@ def decode_single(abi_type: str, data: bytes) -> Any:
     except (
         Exception
     ) as exc:  # eth_abi raises several unrelated types  # pylint: disable=broad-except
-        raise fail(
+        raise PublishError(
             RPC_UNAVAILABLE,
             f"A registry read returned {len(data)} bytes that are not one {abi_type}; check the address.",
         ) from exc
@@ -490,20 +487,20 @@ def authorise(
     :raises PublishError: MECH_NOT_FOUND or NOT_AUTHORISED.
     """
     if not exists:
-        raise fail(
+        raise PublishError(
             MECH_NOT_FOUND,
             f"{target.describe} does not exist; check the id and the registry address. Nothing was sent.",
         )
     if target.kind == REGISTRY_COMPLEMENTARY_SERVICE:
         if not owner_or_able:
-            raise fail(
+            raise PublishError(
                 NOT_AUTHORISED,
                 f"{sender} may not change the hash of {target.describe}: only the service owner may, or its "
                 "multisig once the service is deployed (isAbleChangeHash is false). Nothing was sent.",
             )
         return
     if str(owner_or_able).lower() != sender.lower():
-        raise fail(
+        raise PublishError(
             NOT_AUTHORISED,
             f"{sender} does not own {target.describe} (the owner is {owner_or_able}); use the owner's key. "
             "Nothing was sent.",
