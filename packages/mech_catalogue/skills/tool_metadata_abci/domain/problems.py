@@ -6,6 +6,7 @@ and a ``path`` (an RFC 6901 JSON Pointer into the manifest, ``""`` for the whole
 Codes are part of the public interface: never rename one, only add.
 """
 
+import re
 from dataclasses import dataclass
 from typing import Any, Dict
 
@@ -164,13 +165,20 @@ def warning(code: str, message: str, path: str = "") -> Problem:
 
 
 MAX_POINTER_PART = 100
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _escape_control(match: "re.Match[str]") -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def pointer(*parts: Any) -> str:
     """Build an RFC 6901 JSON Pointer.
 
     A hostile key longer than :data:`MAX_POINTER_PART` characters is cut and marked with
-    ``...`` so that problems stay small (the pointer then locates, but no longer resolves).
+    ``...`` so that problems stay small, and control characters are written as ``\\uXXXX``
+    so that printing a problem cannot drive a terminal (the pointer then locates, but no
+    longer resolves).
 
     :param parts: object keys or array indexes, outermost first.
     :return: e.g. ``/toolMetadata/a~1b/input`` for ``("toolMetadata", "a/b", "input")``.
@@ -180,5 +188,6 @@ def pointer(*parts: Any) -> str:
         text = str(part)
         if len(text) > MAX_POINTER_PART:
             text = text[:MAX_POINTER_PART] + "..."
+        text = _CONTROL.sub(_escape_control, text)
         out.append("/" + text.replace("~", "~0").replace("/", "~1"))
     return "".join(out)

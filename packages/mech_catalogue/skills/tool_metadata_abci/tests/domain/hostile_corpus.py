@@ -203,6 +203,17 @@ def build_corpus() -> List[Case]:
         ),
         Case("duplicate tool name", _with_good(["good"]), P.DUPLICATE_TOOL, ("good",)),
         Case(
+            "terminal escape in a metadata key",
+            _j(
+                {
+                    "tools": ["good"],
+                    "toolMetadata": {"good": GOOD_META, "\u001b]0;pwned\u0007": {}},
+                }
+            ),
+            P.INVALID_TOOL_NAME,
+            ("good",),
+        ),
+        Case(
             "long name only in metadata",
             _j({"tools": ["good"], "toolMetadata": {"good": GOOD_META, "m" * 500: {}}}),
             P.INVALID_TOOL_NAME,

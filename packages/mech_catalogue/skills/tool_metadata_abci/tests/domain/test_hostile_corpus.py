@@ -1,5 +1,7 @@
 """Every hostile manifest gets its expected code, never an exception, and good tools survive."""
 
+import re
+
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
@@ -14,6 +16,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
 from .hostile_corpus import Case, build_corpus
 
 CORPUS = build_corpus()
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def test_corpus_is_large_enough() -> None:
@@ -29,6 +32,7 @@ def test_hostile_manifest(case: Case) -> None:
     assert case.code in result.codes, result.problems
     for problem in result.problems:
         assert problem.message and len(problem.message) < 600
+        assert not CONTROL.search(problem.message + problem.path), problem
     if case.survivors is None:
         assert result.manifest is None
         assert len(result.errors) >= 1
