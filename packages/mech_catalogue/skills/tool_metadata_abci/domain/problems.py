@@ -173,10 +173,10 @@ def _escape_control(match: "re.Match[str]") -> str:
 
 
 def pointer(*parts: Any) -> str:
-    """Build an RFC 6901 JSON Pointer.
+    r"""Build an RFC 6901 JSON Pointer.
 
     A hostile key longer than :data:`MAX_POINTER_PART` characters is cut and marked with
-    ``...`` so that problems stay small, and control characters are written as ``\\uXXXX``
+    ``...`` so that problems stay small, and control characters are written as ``\uXXXX``
     so that printing a problem cannot drive a terminal (the pointer then locates, but no
     longer resolves).
 
