@@ -101,7 +101,7 @@ class KuboClient:
 
         :return: ``True`` when it does.
         """
-        response = requests.post(f"{self.api_url}/api/v0/version", timeout=1)
+        response = requests.post(f"{self.api_url}/api/v0/version", timeout=5)
         return response.ok
 
     def add(self, data: bytes, raw_leaves: bool = False) -> Tuple[str, bytes]:
