@@ -22,9 +22,14 @@ parameter                         meaning (default)
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    REGISTRY_KINDS,
+    REGISTRY_OLAS_AGENT,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     PublishError,
     PublishTarget,
+    check_address,
 )
 
 DEFAULT_KIND = "complementary_service_metadata"
@@ -96,10 +101,21 @@ def read_publish_settings(
         )
     if mech_id == 0:
         mech_id = int(on_chain_service_id or 0)
-    try:
-        target = PublishTarget(kind, registry, mech_id, manager)
-    except PublishError as exc:
+    if kind not in REGISTRY_KINDS:
         raise PublishParameterError(
-            f"publish_registry_kind/publish_registry_address/publish_manager_address/publish_mech_id: {exc}"
-        ) from exc
+            f"publish_registry_kind must be one of {', '.join(REGISTRY_KINDS)}; got {kind!r}"
+        )
+    if mech_id < 1:
+        raise PublishParameterError(
+            "publish_mech_id must be the agent id or service id (>= 1), or 0 with on_chain_service_id set"
+        )
+    addresses = [("publish_registry_address", registry)]
+    if kind == REGISTRY_OLAS_AGENT:
+        addresses.append(("publish_manager_address", manager))
+    try:
+        for name, value in addresses:
+            check_address(value, name)
+    except PublishError as exc:
+        raise PublishParameterError(str(exc)) from exc
+    target = PublishTarget(kind, registry, mech_id, manager)
     return PublishSettings(True, packages, overrides, target, timeout)

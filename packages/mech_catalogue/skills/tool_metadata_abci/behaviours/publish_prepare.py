@@ -13,6 +13,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     PublishTarget,
     authorise,
     can_change_call,
+    check_address,
     contract_call,
     decide,
     decode_single,
@@ -65,7 +66,9 @@ class PublishPrepareBehaviour(
             yield from self.wait_until_round_end()
         self.set_done()
 
-    def assess(self) -> Generator[None, None, Decision]:
+    def assess(  # pylint: disable=too-many-return-statements
+        self,
+    ) -> Generator[None, None, Decision]:
         """Decide what to do this period.
 
         :yield: while waiting for the ledger connection.
@@ -81,7 +84,16 @@ class PublishPrepareBehaviour(
             )
             return PublishStatus.INVALID_MANIFEST.value, "", ""
         target, safe = self.target, self.safe_address
-        reads = yield from self._read_target(target, safe)
+        try:
+            check_address(safe, "service Safe (safe_contract_address)")
+        except PublishError as exc:
+            self.context.logger.error(f"publish: {exc}")
+            return PublishStatus.NOT_AUTHORISED.value, prepared.digest, ""
+        try:
+            reads = yield from self._read_target(target, safe)
+        except PublishError as exc:  # a registry return that does not decode
+            self.context.logger.error(f"publish: {exc}")
+            reads = None
         if reads is None:
             return PublishStatus.READ_FAILED.value, prepared.digest, ""
         exists, allowed, onchain = reads

@@ -116,8 +116,7 @@ class PublishBehaviourCase(ToolMetadataBehaviourCase):
             all_participants=(agent,),
             participants=(agent,),
             consensus_threshold=1,
-            safe_contract_address=SAFE,
-            **data,
+            **{"safe_contract_address": SAFE, **data},
         )
         self.fast_forward_to_behaviour(
             self.behaviour,
@@ -214,6 +213,20 @@ class TestPublishPrepareBehaviour(PublishBehaviourCase):
         capture = self.enter(PublishPrepareBehaviour, {})
         self.answer_multicall(0, [], error=True)
         assert capture.payloads[0].status == PublishStatus.READ_FAILED.value
+        self.finish()
+
+    def test_garbage_return_is_read_failed(self) -> None:
+        """A registry answer that does not decode: read_failed, no crash."""
+        capture = self.enter(PublishPrepareBehaviour, {})
+        self.answer_multicall(9, [(True, b"\x01")])
+        assert capture.payloads[0].status == PublishStatus.READ_FAILED.value
+        self.finish()
+
+    def test_no_safe_is_not_authorised(self) -> None:
+        """No service Safe in the synchronized data: not_authorised, nothing read."""
+        capture = self.enter(PublishPrepareBehaviour, {"safe_contract_address": ""})
+        self.assert_quantity_in_outbox(0)
+        assert capture.payloads[0].status == PublishStatus.NOT_AUTHORISED.value
         self.finish()
 
     def test_disabled_reads_nothing(self) -> None:
