@@ -39,8 +39,10 @@ def canonical_bytes(value: Any) -> bytes:
 def canonical_text(value: Any) -> str:
     """RFC 8785 form of a value, memoised: manifests repeat the same schemas many times.
 
-    The memo key is ``json.dumps(value, sort_keys=True)`` (C speed, and distinct values
-    give distinct keys); the value is computed by ``rfc8785`` only on a miss.
+    The memo key is ``repr(value)``: C speed, and for JSON values (str keys; str, int,
+    float, bool, None, list, dict) equal reprs mean equal values, since every part's repr
+    is exact and unambiguous (float repr round-trips). Key order only costs a miss. The
+    canonical text is computed by ``rfc8785`` on a miss.
 
     :param value: a JSON value.
     :return: its RFC 8785 form as str.
@@ -55,8 +57,8 @@ def canonical_text(value: Any) -> str:
         if value.isascii() or not _has_surrogate(value):
             return json.dumps(value, ensure_ascii=False)
     try:
-        key = json.dumps(value, sort_keys=True, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError) as exc:
+        key = repr(value)
+    except RecursionError as exc:
         raise CanonicalizationError(str(exc)) from exc
     return _canonical_memo(key, value)
 
