@@ -11,7 +11,7 @@ never sent twice.
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, cast
+from typing import Any, Callable, Dict, Optional, Sequence, cast
 
 import requests
 from eth_account.signers.local import LocalAccount
@@ -30,7 +30,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     RPC_UNAVAILABLE,
     TRANSACTION_FAILED,
     UP_TO_DATE,
-    UPDATE,
     ContractCall,
     PreparedManifest,
     PublishError,
@@ -43,6 +42,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     contract_call,
     decide,
     decode_single,
+    exec_transaction_call,
     exists_call,
     owner_call,
     prepare_manifest,
@@ -498,54 +498,9 @@ class Publisher:
         return report
 
 
-def exec_transaction_call(safe_tx: SafeTransaction, signatures: bytes) -> ContractCall:
-    """Build ``execTransaction`` of a Safe 1.3.0 for ``safe_tx`` with packed ``signatures``.
-
-    :param safe_tx: the transaction.
-    :param signatures: 65-byte signatures sorted by owner.
-    :return: the call to send to the Safe.
-    """
-    signature = "execTransaction(address,uint256,bytes,uint8,uint256,uint256,uint256,address,address,bytes)"
-    args = [
-        safe_tx.to,
-        safe_tx.value,
-        safe_tx.data,
-        safe_tx.operation,
-        safe_tx.safe_tx_gas,
-        safe_tx.base_gas,
-        safe_tx.gas_price,
-        safe_tx.gas_token,
-        safe_tx.refund_receiver,
-        signatures,
-    ]
-    types = [
-        "address",
-        "uint256",
-        "bytes",
-        "uint8",
-        "uint256",
-        "uint256",
-        "uint256",
-        "address",
-        "address",
-        "bytes",
-    ]
-    return contract_call(safe_tx.safe, signature, types, args)
-
-
 def _log(entry: Any) -> Dict[str, Any]:
     return {
         "address": entry["address"],
         "topics": [bytes(t) for t in entry["topics"]],
         "data": bytes(entry["data"]),
     }
-
-
-__all__: List[str] = [
-    "Publisher",
-    "PublishReport",
-    "PublishError",
-    "IpfsApi",
-    "exec_transaction_call",
-    "UPDATE",
-]

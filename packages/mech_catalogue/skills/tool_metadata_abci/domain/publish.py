@@ -615,11 +615,25 @@ class SafeTransaction:  # pylint: disable=too-many-instance-attributes
         }
 
 
+#: the Safe transaction fields, in ``execTransaction`` and ``SafeTx`` order, with ABI types
+SAFE_TX_FIELDS = (
+    ("to", "address"),
+    ("value", "uint256"),
+    ("data", "bytes"),
+    ("operation", "uint8"),
+    ("safe_tx_gas", "uint256"),
+    ("base_gas", "uint256"),
+    ("gas_price", "uint256"),
+    ("gas_token", "address"),
+    ("refund_receiver", "address"),
+)
+
+
 def safe_tx_hash(tx: SafeTransaction, chain_id: int) -> str:
     """Compute the EIP-712 hash a Safe 1.3.0 owner signs (``GnosisSafe.getTransactionHash``).
 
     Source: safe-contracts v1.3.0 ``GnosisSafe.sol`` (``DOMAIN_SEPARATOR_TYPEHASH``,
-    ``SAFE_TX_TYPEHASH``, ``encodeTransactionData``).
+    ``SAFE_TX_TYPEHASH``, ``encodeTransactionData``): ``bytes`` fields enter as their keccak.
 
     :param tx: the transaction.
     :param chain_id: the chain id.
@@ -631,34 +645,22 @@ def safe_tx_hash(tx: SafeTransaction, chain_id: int) -> str:
             [keccak(text=_DOMAIN_TYPE), chain_id, tx.safe],
         )
     )
-    struct = keccak(
-        abi_encode(
-            [
-                "bytes32",
-                "address",
-                "uint256",
-                "bytes32",
-                "uint8",
-                "uint256",
-                "uint256",
-                "uint256",
-                "address",
-                "address",
-                "uint256",
-            ],
-            [
-                keccak(text=_SAFE_TX_TYPE),
-                tx.to,
-                tx.value,
-                keccak(tx.data),
-                tx.operation,
-                tx.safe_tx_gas,
-                tx.base_gas,
-                tx.gas_price,
-                tx.gas_token,
-                tx.refund_receiver,
-                tx.nonce,
-            ],
-        )
-    )
+    types = ["bytes32"] + ["bytes32" if t == "bytes" else t for _, t in SAFE_TX_FIELDS]
+    values = [keccak(text=_SAFE_TX_TYPE)] + [
+        keccak(getattr(tx, name)) if kind == "bytes" else getattr(tx, name)
+        for name, kind in SAFE_TX_FIELDS
+    ]
+    struct = keccak(abi_encode(types + ["uint256"], values + [tx.nonce]))
     return "0x" + keccak(b"\x19\x01" + domain + struct).hex()
+
+
+def exec_transaction_call(tx: SafeTransaction, signatures: bytes) -> ContractCall:
+    """Build a Safe 1.3.0 ``execTransaction`` of ``tx`` with packed ``signatures``.
+
+    :param tx: the transaction.
+    :param signatures: 65-byte signatures (r, s, v) sorted by owner address.
+    :return: the call to send to the Safe.
+    """
+    types = [kind for _, kind in SAFE_TX_FIELDS] + ["bytes"]
+    values = [getattr(tx, name) for name, _ in SAFE_TX_FIELDS] + [signatures]
+    return contract_call(tx.safe, f"execTransaction({','.join(types)})", types, values)

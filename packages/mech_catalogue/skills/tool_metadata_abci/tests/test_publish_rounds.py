@@ -1,6 +1,6 @@
 """Round tests of the PublishManifestAbciApp: every event of every round, and the transitions."""
 
-from typing import Any, Dict, FrozenSet, Type
+from typing import Any, Dict, FrozenSet
 
 import pytest
 
@@ -30,47 +30,21 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import 
 from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_upload import (
     PublishUploadRound,
 )
-from packages.valory.skills.abstract_round_abci.base import (
-    BaseTxPayload,
-    CollectSameUntilThresholdRound,
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_rounds import (
+    _RoundTest as ToolMetadataRoundTest,
 )
-from packages.valory.skills.abstract_round_abci.test_tools.rounds import (
-    BaseCollectSameUntilThresholdRoundTest,
-)
+from packages.valory.skills.abstract_round_abci.base import BaseTxPayload
 
 DIGEST = "0x" + "ab" * 32
 ONCHAIN = "0x" + "cd" * 32
 TX_HASH = "ef" * 100
 
 
-class _RoundTest(BaseCollectSameUntilThresholdRoundTest):
+class _RoundTest(ToolMetadataRoundTest):
+    """The tool metadata round test runner, on the publish data and events."""
+
     _synchronized_data_class = PublishSynchronizedData
     _event_class = PublishEvent
-    round_class: Type[CollectSameUntilThresholdRound]
-
-    def run(
-        self,
-        payloads: Dict[str, BaseTxPayload],
-        event: PublishEvent,
-        checks: Dict[str, Any],
-    ) -> None:
-        """Process the payloads; compare the event and database keys."""
-        test_round = self.round_class(synchronized_data=self.synchronized_data, context=None)  # type: ignore[arg-type]
-        first = next(iter(payloads.values()))
-        self._complete_run(
-            self._test_round(
-                test_round=test_round,
-                round_payloads=payloads,
-                synchronized_data_update_fn=lambda data, _: (
-                    data.update(**checks) if checks else data
-                ),
-                synchronized_data_attr_checks=[
-                    lambda data, key=key: data.db.get(key, None) for key in checks
-                ],
-                most_voted_payload=first.values[0],
-                exit_event=event,
-            )
-        )
 
 
 def _each(
