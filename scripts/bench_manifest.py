@@ -110,8 +110,10 @@ def rates(
 ) -> List[float]:
     """Measure several functions, interleaved round by round, keeping each one's best round.
 
-    Interleaving makes the ratios fair on a shared machine: a busy moment costs every
-    function alike, and the best round is the one least disturbed.
+    Time is this process's CPU time (``time.process_time``), i.e. manifests per CPU-second
+    of one core, so waiting for a CPU on a busy shared machine does not count. Interleaving
+    makes the ratios fair: a disturbed moment costs every function alike, and the best
+    round is the one least disturbed.
 
     :param works: per-manifest functions.
     :param corpus: inputs.
@@ -121,10 +123,10 @@ def rates(
     best = [0.0] * len(works)
     for _ in range(rounds):
         for index, work in enumerate(works):
-            start = time.perf_counter()
+            start = time.process_time()
             for data in corpus:
                 work(data)
-            best[index] = max(best[index], len(corpus) / (time.perf_counter() - start))
+            best[index] = max(best[index], len(corpus) / (time.process_time() - start))
     return best
 
 
