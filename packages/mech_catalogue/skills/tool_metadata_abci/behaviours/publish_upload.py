@@ -1,6 +1,7 @@
 """PublishUploadBehaviour: upload through the valory/ipfs connection, read back by the manifest's CID, re-hash."""
 
 import os
+import shutil
 import tempfile
 from typing import Any, Dict, Generator
 
@@ -76,17 +77,18 @@ class PublishUploadBehaviour(
         :raises PublishError: IPFS_UNAVAILABLE or READBACK_MISMATCH.
         """
         timeout = self.publish_settings.ipfs_timeout
-        folder = os.path.join(
-            tempfile.gettempdir(), f"mech-catalogue-publish-{prepared.digest[2:18]}"
-        )
-        os.makedirs(folder, exist_ok=True)
+        # one folder per upload: agents of a service may share a machine and a /tmp
+        folder = tempfile.mkdtemp(prefix="mech-catalogue-publish-")
         message, dialogue = self._build_ipfs_store_file_req(
             os.path.join(folder, MANIFEST_FILE),
             prepared.data.decode("utf-8"),
             custom_storer=_store_as_is,  # type: ignore[arg-type]  # the framework annotates it returning None
             timeout=timeout,
         )
-        stored = yield from self._do_ipfs_request(dialogue, message, timeout)
+        try:
+            stored = yield from self._do_ipfs_request(dialogue, message, timeout)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
         if stored.performative != IpfsMessage.Performative.IPFS_HASH:
             raise PublishError(
                 IPFS_UNAVAILABLE,
