@@ -31,7 +31,9 @@ SHA2_256_PREFIX = b"\x12\x20"
 #: the base16 CIDv1 dag-pb sha2-256 prefix the ecosystem puts before on-chain digests
 DAG_PB_HEX_PREFIX = "f01701220"
 RAW_HEX_PREFIX = "f01551220"
-_DIGEST = re.compile(r"^(0x)?[0-9a-fA-F]{64}$")
+_DIGEST = re.compile(
+    r"(0x)?[0-9a-fA-F]{64}"
+)  # used with fullmatch: `$` would allow a final newline
 
 #: (cid_version, raw_leaves) of the ``ipfs add`` layouts tried by :func:`verify`, most
 #: common first: kubo CIDv1 default, kubo CIDv0 default, CIDv1 --raw-leaves=false,
@@ -63,7 +65,7 @@ def normalise_digest(digest: object) -> str:
     """
     if isinstance(digest, (bytes, bytearray)) and len(digest) == 32:
         return "0x" + bytes(digest).hex()
-    if isinstance(digest, str) and _DIGEST.match(digest):
+    if isinstance(digest, str) and _DIGEST.fullmatch(digest):
         return "0x" + digest[-64:].lower()
     raise CidError(
         P.error(

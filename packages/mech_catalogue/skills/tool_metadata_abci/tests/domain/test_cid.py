@@ -108,7 +108,10 @@ def test_bad_cids_are_problems(text: str, code: str) -> None:
     assert info.value.problem.code == code
 
 
-@pytest.mark.parametrize("digest", ["0x12", "zz" * 32, None, b"short", "0x" + "0" * 63])
+@pytest.mark.parametrize(
+    "digest",
+    ["0x12", "zz" * 32, None, b"short", "0x" + "0" * 63, "0x" + "ab" * 32 + "\n"],
+)
 def test_bad_digests(digest: object) -> None:
     """Anything but 32 bytes / 64 hex is INVALID_DIGEST, in conversion and verification."""
     with pytest.raises(CidError) as info:
