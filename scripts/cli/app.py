@@ -565,6 +565,7 @@ def main() -> None:
 assert EXIT_INVALID == CliFailure.exit_code
 
 # `publish` lives in its own module (it imports nothing from this one).
-from .publish import publish as _publish  # noqa: E402  pylint: disable=wrong-import-position
+# pylint: disable-next=wrong-import-position
+from .publish import publish as _publish  # noqa: E402
 
 cli.add_command(_publish)
