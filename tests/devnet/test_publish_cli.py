@@ -5,6 +5,15 @@ from typing import List
 
 from click.testing import CliRunner
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    canonical_bytes,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    derive_package,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+    generate_manifest,
+)
 from scripts.cli.app import cli
 from tests.devnet.publish_helpers import (
     TOOL_PACKAGES,
@@ -128,4 +137,19 @@ def test_cli_refusals(chain_snapshot, tmp_path) -> None:
         [*PACKAGES, *_args(devnet, mech), "--key-file", str(tmp_path / "missing.key")]
     )
     assert code == 1 and out["error"]["code"] == "file_not_readable"
+    assert publisher(devnet).read_digest(mech.target) == before
+
+
+def test_cli_without_key_prints_the_owner_transaction(chain_snapshot) -> None:
+    """No key, no Safe: the upload happens, the unsigned call for the owner is printed; nothing sent."""
+    devnet = chain_snapshot
+    mech = seeded(devnet, "olas")
+    before = publisher(devnet).read_digest(mech.target)
+    code, out = _run([*PACKAGES, *_args(devnet, mech)])
+    assert code == 0, out
+    assert out["uploaded"] and not out["txHash"] and out["decision"] == "update"
+    assert out["call"]["to"] == mech.target.manager
+    assert out["call"]["function"] == "updateHash(uint8,uint256,bytes32)"
+    generated = generate_manifest([derive_package(p) for p in PACKAGES], None)[0]
+    assert devnet.ipfs.cat(out["cid"]) == canonical_bytes(generated)
     assert publisher(devnet).read_digest(mech.target) == before
