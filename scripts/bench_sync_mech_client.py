@@ -69,7 +69,7 @@ def mech_client_lister(csm: str, gateway: str) -> Callable[[int], Optional[Any]]
     :return: ``ToolManager.get_tools``.
     """
     import requests  # pylint: disable=import-outside-toplevel
-    from mech_client.domain.tools import (  # pylint: disable=import-outside-toplevel
+    from mech_client.domain.tools import (  # pylint: disable=import-outside-toplevel,import-error
         manager,
     )
 

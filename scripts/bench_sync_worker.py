@@ -42,6 +42,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     encode_batch,
     flatten,
 )
+
 from scripts.sync_driver import (
     CatalogueSync,
     Fetcher,

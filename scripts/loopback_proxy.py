@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
 #: the largest request or response body the proxy passes, bytes (64 MiB)
@@ -146,7 +146,11 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
 
     # ------------------------------------------------------------------ internals
 
-    def _count(self, body: bytes) -> None:
+    def count(self, body: bytes) -> None:
+        """Count one request and the JSON-RPC calls in its body.
+
+        :param body: the request body.
+        """
         methods = []
         try:
             payload = json.loads(body) if body else None
@@ -163,11 +167,22 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                     self.counters.rpc_methods.get(method, 0) + 1
                 )
 
-    def _fault(self) -> None:
+    def record_fault(self) -> None:
+        """Count one request answered by an injected fault."""
         with self._lock:
             self.counters.faults += 1
 
-    def _forward(self, method: str, path: str, body: bytes, headers: Dict[str, str]):
+    def forward(
+        self, method: str, path: str, body: bytes, headers: Dict[str, str]
+    ) -> Tuple[int, str, bytes]:
+        """Send one request upstream.
+
+        :param method: GET or POST.
+        :param path: the path and query.
+        :param body: the body.
+        :param headers: headers to pass on.
+        :return: ``(status, content type, body)`` (at most MAX_BODY + 1 bytes).
+        """
         connection = http.client.HTTPConnection(
             self.upstream_host, self.upstream_port, timeout=self.upstream_timeout
         )
@@ -179,7 +194,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         finally:
             connection.close()
 
-    def _handler_class(self):  # noqa: C901
+    def _handler_class(self):  # noqa: C901  # pylint: disable=too-many-statements
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -223,28 +238,24 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                     errors if isinstance(payload, list) else errors[0]
                 ).encode()
 
-            def _handle(self, method: str) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                if length > MAX_BODY:
-                    self._reply(413, "text/plain", b"request body too large")
-                    return
-                body = self.rfile.read(length) if length else b""
-                proxy._count(body)
-                if proxy.latency:
-                    time.sleep(proxy.latency)
-                mode = proxy.mode
-                if mode:
-                    proxy._fault()
-                if mode == "http_error":
-                    self._reply(500, "text/plain", b"injected fault")
-                    return
-                if mode == "down":
-                    self._reply(502, "text/plain", b"upstream down (injected)")
-                    return
-                if mode == "rpc_error":
+            def _injected(self, mode: str, body: bytes) -> bool:
+                """Answer with the injected fault, if any.
+
+                :param mode: the fault mode ("" for none).
+                :param body: the request body.
+                :return: True when the request was answered (or dropped) here.
+                """
+                if not mode:
+                    return False
+                proxy.record_fault()
+                if mode in ("http_error", "down"):
+                    status = 500 if mode == "http_error" else 502
+                    self._reply(
+                        status, "text/plain", f"injected fault: {mode}".encode()
+                    )
+                elif mode == "rpc_error":
                     self._reply(200, "application/json", self._rpc_error(body))
-                    return
-                if mode in ("timeout", "reset"):
+                else:  # timeout, reset
                     if mode == "timeout":
                         time.sleep(proxy.hang_seconds)
                     self.close_connection = True
@@ -252,6 +263,18 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                         self.connection.shutdown(socket.SHUT_RDWR)
                     except OSError:
                         pass
+                return True
+
+            def _handle(self, method: str) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                if length > MAX_BODY:
+                    self._reply(413, "text/plain", b"request body too large")
+                    return
+                body = self.rfile.read(length) if length else b""
+                proxy.count(body)
+                if proxy.latency:
+                    time.sleep(proxy.latency)
+                if self._injected(proxy.mode, body):
                     return
                 headers = {
                     key: value
@@ -259,7 +282,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                     if key.lower() in ("content-type", "accept")
                 }
                 try:
-                    status, content_type, data = proxy._forward(
+                    status, content_type, data = proxy.forward(
                         method, self.path, body, headers
                     )
                 except OSError as exc:
@@ -270,7 +293,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                     return
                 rewrite = proxy.rewrite
                 if rewrite is not None and status == 200:
-                    data = rewrite(self.path, data)
+                    data = rewrite(self.path, data)  # pylint: disable=not-callable
                 self._reply(status, content_type, data)
 
             def do_GET(self) -> None:  # pylint: disable=invalid-name

@@ -126,11 +126,12 @@ def read_snapshot(
 ) -> Tuple[RegistrySnapshot, int]:
     """Drive ``snapshot_reader``: each yielded batch is one ``eth_call`` to Multicall2.
 
+    A failing ``eth_call`` raises :class:`ChainReadError`; a supply read that reverts or
+    returns garbage raises ``RegistryDecodeError`` (from the generator).
+
     :param config: the parameters.
     :param session: an HTTP session to reuse (a new one when None).
     :return: ``(snapshot, eth_calls made)``.
-    :raises ChainReadError: when an ``eth_call`` fails.
-    :raises RegistryDecodeError: when a supply read reverts or returns garbage.
     """
     session = session or requests.Session()
     reader = snapshot_reader(

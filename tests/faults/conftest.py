@@ -13,12 +13,13 @@ seconds) are also ``long_faults`` and run only with ``RUN_LONG_FAULTS=1`` (``mak
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 import pytest
 import requests
+from web3.types import RPCEndpoint
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     FetchPolicy,
@@ -27,9 +28,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_OK,
     Catalogue,
 )
+
 from scripts.bench_sync import add_manifests, change_hashes, make_manifest, populate
 from scripts.devnet import Devnet
-from scripts.devnet.anvil import ACCOUNT_BALANCE_ETH, HOST, MNEMONIC, NUM_ACCOUNTS
+from scripts.devnet.anvil import anvil_command
 from scripts.devnet.processes import spawn, stop_pid, wait_until
 from scripts.loopback_proxy import LoopbackProxy
 from scripts.sync_driver import (
@@ -97,7 +99,7 @@ class FaultNet:
         :return: the config.
         """
         contracts = self.devnet.info.contracts
-        values = dict(
+        config = SyncConfig(
             rpc_url=self.rpc.url,
             gateway_url=self.gateway.url,
             sources=all_ids_sources(
@@ -109,8 +111,7 @@ class FaultNet:
             fetch_timeout=1.0,
             policy=FetchPolicy(retries=1, backoff_initial=0.05, backoff_max=0.1),
         )
-        values.update(overrides)
-        return SyncConfig(**values)
+        return replace(config, **overrides)
 
     def sync(self, **overrides) -> CatalogueSync:
         """Build a period loop with :meth:`config`.
@@ -169,7 +170,9 @@ class FaultNet:
 
         :return: the state (``anvil_dumpState``), for :meth:`start_anvil`.
         """
-        state = self.devnet.w3.provider.make_request("anvil_dumpState", [])["result"]
+        state = self.devnet.w3.provider.make_request(
+            RPCEndpoint("anvil_dumpState"), []
+        )["result"]
         stop_pid(self.devnet.info.anvil_pid)
         return str(state)
 
@@ -181,22 +184,7 @@ class FaultNet:
         info = self.devnet.info
         port = info.rpc_url.rsplit(":", 1)[1]
         log = Path(info.state_dir) / "anvil-restart.log"
-        args = [
-            str(tool_path("anvil")),
-            "--host",
-            HOST,
-            "--port",
-            port,
-            "--chain-id",
-            str(info.chain_id),
-            "--mnemonic",
-            MNEMONIC,
-            "--accounts",
-            str(NUM_ACCOUNTS),
-            "--balance",
-            str(ACCOUNT_BALANCE_ETH),
-            "--silent",
-        ]
+        args = anvil_command(int(port), info.chain_id)
         info.anvil_pid = spawn(args, log)
         info.save()
 
@@ -216,7 +204,7 @@ class FaultNet:
                 return False
 
         wait_until(ready, 30, "anvil", info.anvil_pid, log)
-        self.devnet.w3.provider.make_request("anvil_loadState", [state])
+        self.devnet.w3.provider.make_request(RPCEndpoint("anvil_loadState"), [state])
 
 
 @pytest.fixture(scope="module")
@@ -284,12 +272,23 @@ def bounded(outcome: PeriodOutcome) -> PeriodOutcome:
     return outcome
 
 
+def catalogue_of(outcome: PeriodOutcome) -> Catalogue:
+    """Get the catalogue a period served, which must exist.
+
+    :param outcome: the period outcome.
+    :return: its catalogue.
+    """
+    assert outcome.catalogue is not None, "no catalogue served"
+    return outcome.catalogue
+
+
 def recovers(sync: CatalogueSync, expected: Dict[int, Tuple[str, ...]]) -> int:
     """Run up to two periods until the catalogue serves ``expected``.
 
     :param sync: the period loop.
     :param expected: service id -> tool names.
     :return: the number of periods it took (1 or 2).
+    :raises AssertionError: when two periods were not enough.
     """
     for period in (1, 2):
         outcome = bounded(sync.period())

@@ -15,9 +15,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     READ_CALL_FAILED,
     parse_registry_sources,
 )
+
 from scripts.sync_driver import CatalogueSync
 
-from .conftest import MECHS, FaultNet, bounded, recovers, served
+from .conftest import MECHS, FaultNet, bounded, catalogue_of, recovers, served
 
 
 def _good(net: FaultNet) -> CatalogueSync:
@@ -74,6 +75,8 @@ def test_reverting_registry_call_quarantines_only_its_mechs(net: FaultNet) -> No
 
     Multicall2's tryBlockAndAggregate(false, ...) isolates the reverting calls: those ids
     are unavailable with registry_call_failed, the real registry's mechs are untouched.
+
+    :param net: the fault net.
     """
     contracts = net.devnet.info.contracts
     sources = parse_registry_sources(
@@ -97,7 +100,7 @@ def test_reverting_registry_call_quarantines_only_its_mechs(net: FaultNet) -> No
     assert served(outcome.catalogue) == net.expected_tools()
     wrong = [
         m
-        for m in outcome.catalogue.mechs
+        for m in catalogue_of(outcome).mechs
         if m.ref.registry_address == contracts["AgentRegistry"].lower()
     ]
     assert [m.status for m in wrong] == [STATUS_UNAVAILABLE] * 2
@@ -106,7 +109,7 @@ def test_reverting_registry_call_quarantines_only_its_mechs(net: FaultNet) -> No
 
 
 def test_reverting_supply_read_keeps_last_catalogue(net: FaultNet) -> None:
-    """ids 'all' on a contract without serviceRegistry(): the whole read reverts; the period keeps the last catalogue."""
+    """With ids 'all' on a contract without serviceRegistry(): the whole read reverts; the period keeps the last catalogue."""
     contracts = net.devnet.info.contracts
     sync = _good(net)
     before = sync.catalogue
@@ -146,7 +149,7 @@ def test_ids_that_do_not_exist_read_as_no_hash(net: FaultNet) -> None:
     sync = net.sync(sources=sources)
     outcome = bounded(sync.period())
     assert served(outcome.catalogue) == net.expected_tools()
-    missing = [m for m in outcome.catalogue.mechs if m.ref.mech_id > MECHS]
+    missing = [m for m in catalogue_of(outcome).mechs if m.ref.mech_id > MECHS]
     assert len(missing) == 3 and all(
         m.status == "no_hash" and not m.tools for m in missing
     )
@@ -155,7 +158,7 @@ def test_ids_that_do_not_exist_read_as_no_hash(net: FaultNet) -> None:
 
 @pytest.mark.long_faults
 def test_anvil_restarted(net: FaultNet) -> None:
-    """anvil stops for a while and comes back with its state: periods during the outage keep the catalogue."""
+    """Anvil stops for a while and comes back with its state: periods during the outage keep the catalogue."""
     sync = _good(net)
     before = sync.catalogue
     net.update([4])
@@ -164,7 +167,7 @@ def test_anvil_restarted(net: FaultNet) -> None:
     for _ in range(2):  # two periods while the chain is down
         outcome = bounded(sync.period())
         assert not outcome.updated and outcome.catalogue is before
-    assert all(m.status == STATUS_OK for m in before.mechs)
+    assert before is not None and all(m.status == STATUS_OK for m in before.mechs)
     net.start_anvil(state)
     assert recovers(sync, expected) == 1
     sync.close()

@@ -21,7 +21,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
     DIGEST_MISMATCH,
 )
 
-from .conftest import FaultNet, bounded, recovers, served
+from .conftest import FaultNet, bounded, catalogue_of, recovers, served
 
 
 def _good(net: FaultNet, **overrides):
@@ -48,7 +48,7 @@ def test_gateway_serving_other_bytes_is_rejected(net: FaultNet) -> None:
     assert outcome.updated
     # old tools for 1 and 2, nothing from the impostor
     assert served(outcome.catalogue) == before
-    assert "drain-wallet" not in outcome.catalogue.tool_names()
+    assert "drain-wallet" not in catalogue_of(outcome).tool_names()
     for service_id in (1, 2):
         assert DIGEST_MISMATCH in _codes(outcome.catalogue, service_id)
         assert KEPT_LAST_GOOD in _codes(outcome.catalogue, service_id)
@@ -111,7 +111,7 @@ def test_slow_ipfs_beyond_timeout_is_bounded(net: FaultNet) -> None:
 
 @pytest.mark.long_faults
 def test_kubo_killed_mid_sync_and_restarted(net: FaultNet) -> None:
-    """kubo dies while a cold sync is fetching: the period finishes, the rest comes after the restart."""
+    """Kubo dies while a cold sync is fetching: the period finishes, the rest comes after the restart."""
     expected = net.expected_tools()
     net.gateway.latency = 0.15  # long enough a sync to be interrupted
     sync = net.sync(fetch_concurrency=1)
@@ -135,7 +135,7 @@ def test_kubo_killed_mid_sync_and_restarted(net: FaultNet) -> None:
 
 @pytest.mark.long_faults
 def test_kubo_down_for_a_period_then_back(net: FaultNet) -> None:
-    """kubo down for a whole period while manifests changed: last good kept, recovery after restart."""
+    """Kubo down for a whole period while manifests changed: last good kept, recovery after restart."""
     sync = _good(net)
     before = served(sync.catalogue)
     net.update([2, 5])
