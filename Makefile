@@ -117,5 +117,5 @@ bench-mech-client-venv:  ## mech-client 0.24.1 in its own venv (its pins conflic
 
 # Every fault test, the long ones included (CI runs the fast subset with `make pytest`).
 faults:
-	$(PYTHON) -m pytest tests/faults -m faults --run-long-faults $(PYTEST_ARGS)
+	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults $(PYTEST_ARGS)
 .PHONY: bench bench-mech-client-venv faults
