@@ -24,7 +24,9 @@ if not console.is_terminal:  # piped output: do not cut digests and URLs at 80 c
     console = Console(width=160)
 
 
-def _terminate(signum: int, frame: Optional[FrameType]) -> None:  # pylint: disable=unused-argument
+def _terminate(
+    signum: int, frame: Optional[FrameType]
+) -> None:  # pylint: disable=unused-argument
     raise KeyboardInterrupt
 
 
@@ -43,13 +45,36 @@ def _terminate(signum: int, frame: Optional[FrameType]) -> None:  # pylint: disa
     show_default=True,
     help="Agents, Tendermint homes, devnet state and logs.",
 )
-@click.option("--refresh", type=float, default=2.0, show_default=True, help="Seconds between reads of the agents' HTTP API.")
-@click.option("--reset-pause", type=int, default=10, show_default=True, help="Seconds between periods (reset_pause_duration, >= 10).")
-@click.option("--duration", type=float, default=0.0, help="Stop after this many seconds (0: run until Ctrl-C).")
-def main(agents: int, work_dir: Path, refresh: float, reset_pause: int, duration: float) -> None:
+@click.option(
+    "--refresh",
+    type=float,
+    default=2.0,
+    show_default=True,
+    help="Seconds between reads of the agents' HTTP API.",
+)
+@click.option(
+    "--reset-pause",
+    type=int,
+    default=10,
+    show_default=True,
+    help="Seconds between periods (reset_pause_duration, >= 10).",
+)
+@click.option(
+    "--duration",
+    type=float,
+    default=0.0,
+    help="Stop after this many seconds (0: run until Ctrl-C).",
+)
+def main(
+    agents: int, work_dir: Path, refresh: float, reset_pause: int, duration: float
+) -> None:
     """Bring up the seeded devnet, run the tool metadata agent(s), show the catalogue they serve."""
     signal.signal(signal.SIGTERM, _terminate)
-    run = LocalRun(agents=agents, work_dir=work_dir, settings={"RESET_PAUSE_DURATION": str(reset_pause)})
+    run = LocalRun(
+        agents=agents,
+        work_dir=work_dir,
+        settings={"RESET_PAUSE_DURATION": str(reset_pause)},
+    )
     mode = "mock Tendermint" if agents == 1 else f"{agents} Tendermint nodes"
     first_catalogue: Optional[float] = None
     try:
@@ -57,25 +82,47 @@ def main(agents: int, work_dir: Path, refresh: float, reset_pause: int, duration
             run.start()
         console.print(f"started in {run.timings.get('start_total')} s: {run.timings}")
         for process in run.processes:
-            console.print(f"{process.name}: {process.address}  {process.http_url}/tools  log {process.log_path}")
+            console.print(
+                f"{process.name}: {process.address}  {process.http_url}/tools  log {process.log_path}"
+            )
         with Live(console=console, refresh_per_second=2, screen=False) as live:
             while True:
                 views = run.read()
                 elapsed = time.monotonic() - run.started_at
-                if first_catalogue is None and any(view.has_catalogue for view in views):
+                if first_catalogue is None and any(
+                    view.has_catalogue for view in views
+                ):
                     first_catalogue = elapsed
-                digests = {view.health.get("catalogue_digest") for view in views if view.has_catalogue}
-                agreement = "" if len(views) == 1 else (" · same digest on every agent" if len(digests) == 1 and all(v.has_catalogue for v in views) else " · digests differ / pending")
+                digests = {
+                    view.health.get("catalogue_digest")
+                    for view in views
+                    if view.has_catalogue
+                }
+                agreement = (
+                    ""
+                    if len(views) == 1
+                    else (
+                        " · same digest on every agent"
+                        if len(digests) == 1 and all(v.has_catalogue for v in views)
+                        else " · digests differ / pending"
+                    )
+                )
                 line = (
                     f"{agents} agent(s), {mode} · {elapsed:.0f} s since start"
-                    + (f" · first catalogue after {first_catalogue:.1f} s" if first_catalogue else "")
+                    + (
+                        f" · first catalogue after {first_catalogue:.1f} s"
+                        if first_catalogue
+                        else ""
+                    )
                     + agreement
                     + " · Ctrl-C stops everything"
                 )
                 live.update(render(views, line))
                 dead = run.dead()
                 if dead:
-                    console.print(f"[red]stopped unexpectedly: {', '.join(dead)}; see the logs in {work_dir}[/red]")
+                    console.print(
+                        f"[red]stopped unexpectedly: {', '.join(dead)}; see the logs in {work_dir}[/red]"
+                    )
                     sys.exit(1)
                 if duration and elapsed >= duration:
                     break

@@ -28,6 +28,9 @@ RUN_CONNECTIONS = (
     "valory/ledger:0.19.0",
 )
 
+#: periods between Tendermint resets on the mock: never, in practice (see agent_env)
+MOCK_RESET_TENDERMINT_AFTER = 10**9
+
 #: devnet.json contract names -> registry kinds of the skill's ``registries`` parameter
 DEVNET_REGISTRIES = (
     ("olas_agent_registry", "AgentRegistry"),
@@ -67,8 +70,6 @@ def devnet_env(devnet: DevnetInfo) -> Dict[str, str]:
         if name in devnet.contracts
     ]
     gateway = devnet.ipfs_gateway_url.rstrip("/")
-    api = devnet.ipfs_api_url.rstrip("/").split("//", 1)[1]
-    host, port = api.rsplit(":", 1)
     return {
         "RPC_URL": devnet.rpc_url,
         "CHAIN_ID": str(devnet.chain_id),
@@ -76,7 +77,10 @@ def devnet_env(devnet: DevnetInfo) -> Dict[str, str]:
         "REGISTRIES": json.dumps(registries, separators=(",", ":")),
         "IPFS_GATEWAY_URL": gateway,
         "IPFS_ADDRESS": f"{gateway}/ipfs/",
-        "IPFS_DOMAIN": f"/ip4/{host}/tcp/{port}/http",
+        "IPFS_DOMAIN": devnet.ipfs_api_multiaddr,
+        # anvil mines a block only per transaction: with the default interval (10) a
+        # registry update would stay invisible until nine more transactions were mined
+        "SNAPSHOT_BLOCK_INTERVAL": "1",
     }
 
 
@@ -107,9 +111,21 @@ def agent_env(
         "TENDERMINT_RPC_LADDR": f"tcp://{rpc}",
         "TENDERMINT_URL": f"http://{rpc}",
         # the mock serves /hard_reset and /gentle_reset on its RPC address (DESIGN.md §6)
-        "TENDERMINT_COM_URL": f"http://{rpc}" if mock_tendermint else f"http://127.0.0.1:{ports.tendermint_com}",
+        "TENDERMINT_COM_URL": (
+            f"http://{rpc}"
+            if mock_tendermint
+            else f"http://127.0.0.1:{ports.tendermint_com}"
+        ),
         "TENDERMINT_P2P_URL": f"127.0.0.1:{ports.tendermint_p2p}",
         "ALL_PARTICIPANTS": json.dumps(participants),
+        # the mock keeps no blocks to prune, and after its /hard_reset the single agent's
+        # reset_and_pause round times out and registration never completes (checked on
+        # open-autonomy 0.21.30), so the mock run never asks for a Tendermint reset
+        **(
+            {"RESET_TENDERMINT_AFTER": str(MOCK_RESET_TENDERMINT_AFTER)}
+            if mock_tendermint
+            else {}
+        ),
         "LOG_FILE": str(log_file),
         "BENCHMARK_LOG_DIR": str(log_file.parent),
     }
@@ -153,7 +169,15 @@ class AgentProcess:
         env.update(self.env)
         self.log_path.unlink(missing_ok=True)
         self.pid = spawn_in(
-            [sys.executable, "-m", "aea.cli", "-s", "run", "--connections", ",".join(RUN_CONNECTIONS)],
+            [
+                sys.executable,
+                "-m",
+                "aea.cli",
+                "-s",
+                "run",
+                "--connections",
+                ",".join(RUN_CONNECTIONS),
+            ],
             self.agent_dir,
             env,
             self.log_path,

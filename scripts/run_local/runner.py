@@ -75,7 +75,9 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
         self.started_wall = datetime.now()
         try:
             if self.devnet is None:
-                self.devnet = Devnet.start(seed=True, state_dir=self.work_dir / "devnet")
+                self.devnet = Devnet.start(
+                    seed=True, state_dir=self.work_dir / "devnet"
+                )
                 self._own_devnet = True
                 mark = self._lap("devnet", mark)
             template = agent_template(self.work_dir)
@@ -88,8 +90,22 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
             base = devnet_env(self.devnet.info)
             for index, (address, port) in enumerate(zip(addresses, ports)):
                 log_file = self.work_dir / f"agent_{index}" / "log.txt"
-                env = agent_env(port, addresses, self.mock_tendermint, log_file, {**base, **self.settings})
-                self.processes.append(AgentProcess(f"agent_{index}", self.work_dir / f"agent_{index}", address, port, env))
+                env = agent_env(
+                    port,
+                    addresses,
+                    self.mock_tendermint,
+                    log_file,
+                    {**base, **self.settings},
+                )
+                self.processes.append(
+                    AgentProcess(
+                        f"agent_{index}",
+                        self.work_dir / f"agent_{index}",
+                        address,
+                        port,
+                        env,
+                    )
+                )
             if not self.mock_tendermint:
                 self.network = TendermintNetwork(self.work_dir, ports)
                 self.network.create()
@@ -105,7 +121,9 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
 
     def read(self) -> List[AgentView]:
         """:return: what every agent serves now."""
-        return [read_agent(process.name, process.http_url) for process in self.processes]
+        return [
+            read_agent(process.name, process.http_url) for process in self.processes
+        ]
 
     def dead(self) -> List[str]:
         """:return: names of the agents (and Tendermint nodes) that stopped unexpectedly."""
@@ -123,16 +141,30 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
             agent_0), ``periods`` (period starts seen), ``digests`` (agent -> digests agreed,
             in order), and :attr:`timings` (start-up phases).
         """
-        digests = {p.name: [a.digest for a in agreed_catalogues(p.log_path)] for p in self.processes}
-        firsts = [found[0].at for found in (agreed_catalogues(p.log_path) for p in self.processes) if found]
+        digests = {
+            p.name: [a.digest for a in agreed_catalogues(p.log_path)]
+            for p in self.processes
+        }
+        firsts = [
+            found[0].at
+            for found in (agreed_catalogues(p.log_path) for p in self.processes)
+            if found
+        ]
         result: Dict[str, object] = {"timings": dict(self.timings), "digests": digests}
         if firsts and self.launched_wall and self.started_wall:
-            result["first_catalogue_after_launch_s"] = round((min(firsts) - self.launched_wall).total_seconds(), 2)
-            result["first_catalogue_after_start_s"] = round((min(firsts) - self.started_wall).total_seconds(), 2)
+            result["first_catalogue_after_launch_s"] = round(
+                (min(firsts) - self.launched_wall).total_seconds(), 2
+            )
+            result["first_catalogue_after_start_s"] = round(
+                (min(firsts) - self.started_wall).total_seconds(), 2
+            )
         if self.processes:
             starts = period_starts(self.processes[0].log_path)
             result["periods"] = len(starts)
-            gaps = [(later - earlier).total_seconds() for earlier, later in zip(starts, starts[1:])]
+            gaps = [
+                (later - earlier).total_seconds()
+                for earlier, later in zip(starts, starts[1:])
+            ]
             if gaps:
                 result["period_s"] = round(statistics.mean(gaps), 2)
         return result

@@ -57,7 +57,9 @@ class TendermintNode:
         with urllib.request.urlopen(  # nosec B310: loopback http only
             f"http://127.0.0.1:{self.ports.tendermint_rpc}/status", timeout=2
         ) as response:
-            return int(json.load(response)["result"]["sync_info"]["latest_block_height"])
+            return int(
+                json.load(response)["result"]["sync_info"]["latest_block_height"]
+            )
 
 
 def _patch_config(config: Path, node: TendermintNode, peers: List[str]) -> None:
@@ -72,7 +74,9 @@ def _patch_config(config: Path, node: TendermintNode, peers: List[str]) -> None:
     for key, value in settings.items():
         text, count = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", text)
         if count == 0:
-            raise ProcessError(f"{config} has no `{key}` setting; is it a Tendermint 0.34 config?")
+            raise ProcessError(
+                f"{config} has no `{key}` setting; is it a Tendermint 0.34 config?"
+            )
     # the [rpc] and [p2p] laddr settings are passed on the command line by the control server
     config.write_text(text)
 
@@ -100,7 +104,15 @@ class TendermintNetwork:
         if out.exists():
             shutil.rmtree(out)
         done = subprocess.run(  # nosec B603
-            [binary, "testnet", "--v", str(len(self.ports)), "--o", str(out), "--populate-persistent-peers=false"],
+            [
+                binary,
+                "testnet",
+                "--v",
+                str(len(self.ports)),
+                "--o",
+                str(out),
+                "--populate-persistent-peers=false",
+            ],
             capture_output=True,
             text=True,
             check=False,
@@ -111,11 +123,18 @@ class TendermintNetwork:
         for index, ports in enumerate(self.ports):
             home = out / f"node{index}"
             node_id = subprocess.run(  # nosec B603
-                [binary, "show-node-id", "--home", str(home)], capture_output=True, text=True, check=True
+                [binary, "show-node-id", "--home", str(home)],
+                capture_output=True,
+                text=True,
+                check=True,
             ).stdout.strip()
             self.nodes.append(TendermintNode(index, home, ports, node_id))
         for node in self.nodes:
-            peers = [f"{peer.node_id}@127.0.0.1:{peer.ports.tendermint_p2p}" for peer in self.nodes if peer is not node]
+            peers = [
+                f"{peer.node_id}@127.0.0.1:{peer.ports.tendermint_p2p}"
+                for peer in self.nodes
+                if peer is not node
+            ]
             _patch_config(node.home / "config" / "config.toml", node, peers)
 
     def _env(self, node: TendermintNode) -> Dict[str, str]:
@@ -163,7 +182,13 @@ class TendermintNetwork:
         :raises ProcessError: when a node dies or does not get there in time.
         """
         for node in self.nodes:
-            wait_until(lambda n=node: n.height() >= height, timeout, f"tendermint node{node.index}", node.pid or 0, node.log_path)
+            wait_until(
+                lambda n=node: n.height() >= height,
+                timeout,
+                f"tendermint node{node.index}",
+                node.pid or 0,
+                node.log_path,
+            )
 
     def alive(self) -> bool:
         """:return: whether every control server runs."""

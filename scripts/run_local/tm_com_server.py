@@ -21,7 +21,9 @@ import click
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, required=True)
-@click.option("--pid-file", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option(
+    "--pid-file", type=click.Path(dir_okay=False, path_type=Path), required=True
+)
 def main(host: str, port: int, pid_file: Path) -> None:
     """Start the node and serve its control API until SIGTERM/SIGINT."""
     # pylint: disable=import-outside-toplevel
@@ -36,7 +38,9 @@ def main(host: str, port: int, pid_file: Path) -> None:
             pid_file.write_text(str(process.pid) if process is not None else "")
             time.sleep(0.5)
 
-    def stop(signum: int, frame: Optional[FrameType]) -> None:  # pylint: disable=unused-argument
+    def stop(
+        signum: int, frame: Optional[FrameType]
+    ) -> None:  # pylint: disable=unused-argument
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)

@@ -26,7 +26,9 @@ def get_json(url: str, timeout: float = 5.0) -> Any:
     :raises AgentUnreachable: when nothing answers or the body is not JSON.
     """
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:  # nosec B310: loopback http only
+        with urllib.request.urlopen(
+            url, timeout=timeout
+        ) as response:  # nosec B310: loopback http only
             body = response.read()
     except urllib.error.HTTPError as error:
         body = error.read()
@@ -75,7 +77,9 @@ def read_agent(name: str, base_url: str) -> AgentView:
             return view
         cursor: Optional[str] = None
         for _ in range(MAX_PAGES):
-            page = get_json(f"{base_url}/tools" + (f"?cursor={cursor}" if cursor else ""))
+            page = get_json(
+                f"{base_url}/tools" + (f"?cursor={cursor}" if cursor else "")
+            )
             view.tools.extend(page.get("tools", []))
             cursor = page.get("nextCursor")
             if not cursor:
@@ -99,11 +103,23 @@ def render(views: List[AgentView], status_line: str) -> Group:
     :return: a renderable for ``rich.live.Live``.
     """
     agents = Table(title="agents", expand=False)
-    for column in ("agent", "status", "period", "block", "catalogue digest", "mechs", "tools", "errors", "age s"):
+    for column in (
+        "agent",
+        "status",
+        "period",
+        "block",
+        "catalogue digest",
+        "mechs",
+        "tools",
+        "errors",
+        "age s",
+    ):
         agents.add_column(column)
     for view in views:
         health = view.health
-        status = view.error and "[red]unreachable[/red]" or str(health.get("status", "…"))
+        status = (
+            view.error and "[red]unreachable[/red]" or str(health.get("status", "…"))
+        )
         agents.add_row(
             view.name,
             status,
@@ -113,7 +129,11 @@ def render(views: List[AgentView], status_line: str) -> Group:
             str(health.get("mechs", "")),
             str(health.get("tools", "")),
             str(health.get("errors", "")),
-            f"{health['age_seconds']:.0f}" if isinstance(health.get("age_seconds"), (int, float)) else "",
+            (
+                f"{health['age_seconds']:.0f}"
+                if isinstance(health.get("age_seconds"), (int, float))
+                else ""
+            ),
         )
     parts: List[Any] = [Text(status_line), agents]
     shown = next((view for view in views if view.has_catalogue and view.tools), None)
@@ -129,7 +149,9 @@ def render(views: List[AgentView], status_line: str) -> Group:
         codes = sorted({problem.get("code", "") for problem in problems})
         mechs.add_row(
             f"{ref.get('registry_kind', '')} #{ref.get('mech_id', '')}",
-            ("[green]" if mech.get("status") == "ok" else "[red]") + str(mech.get("status", "")) + "[/]",
+            ("[green]" if mech.get("status") == "ok" else "[red]")
+            + str(mech.get("status", ""))
+            + "[/]",
             _short(str(mech.get("cid", "")), 22),
             str(len(mech.get("tools", []))),
             _short(", ".join(codes), 40),

@@ -23,6 +23,7 @@ from scripts.toolchain import REPO_ROOT
 
 AGENT_PUBLIC_ID = "mech_catalogue/tool_metadata"
 PACKAGES_DIR = REPO_ROOT / "packages"
+OWN_AUTHOR = "mech_catalogue"
 DIGEST_FILE = ".sources.sha256"
 KEY_FILE = "ethereum_private_key.txt"
 #: the ACN node key in the agent's p2p_libp2p_client override, and where its certificate goes
@@ -41,7 +42,9 @@ def _cli_env() -> Dict[str, str]:
     return env
 
 
-def run_cli(args: List[str], cwd: Path, stdin: Optional[str] = None, timeout: float = 300) -> str:
+def run_cli(
+    args: List[str], cwd: Path, stdin: Optional[str] = None, timeout: float = 300
+) -> str:
     """Run an ``aea``/``autonomy`` command of this Python environment.
 
     :param args: ``["aea", ...]`` or ``["autonomy", ...]``.
@@ -65,29 +68,69 @@ def run_cli(args: List[str], cwd: Path, stdin: Optional[str] = None, timeout: fl
             check=False,
         )
     except subprocess.TimeoutExpired as error:
-        raise WorkspaceError(f"`{' '.join(args)}` did not finish in {timeout:.0f} s") from error
+        raise WorkspaceError(
+            f"`{' '.join(args)}` did not finish in {timeout:.0f} s"
+        ) from error
     output = done.stdout + done.stderr
     if done.returncode != 0:
-        raise WorkspaceError(f"`{' '.join(args)}` failed in {cwd} (exit {done.returncode}):\n{output[-3000:]}")
+        raise WorkspaceError(
+            f"`{' '.join(args)}` failed in {cwd} (exit {done.returncode}):\n{output[-3000:]}"
+        )
     return output
 
 
 def sources_digest(packages_dir: Path = PACKAGES_DIR) -> str:
-    """Digest of every file under ``packages/`` (ours and the synced third-party ones).
+    """Digest of the files :func:`prepare_registry` copies (ours and the synced third-party ones).
 
     :param packages_dir: the packages folder.
     :return: sha256 hex over sorted relative paths and contents (``__pycache__`` skipped).
     """
     digest = hashlib.sha256()
-    for path in sorted(packages_dir.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(packages_dir)).encode())
-            digest.update(path.read_bytes())
+    third_party = [
+        path.relative_to(packages_dir)
+        for path in packages_dir.rglob("*")
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and path.relative_to(packages_dir).parts[0] != OWN_AUTHOR
+    ]
+    for relative in sorted(third_party + own_package_files()):
+        digest.update(str(relative).encode())
+        digest.update((packages_dir / relative).read_bytes())
     return digest.hexdigest()
 
 
+def own_package_files() -> List[Path]:
+    """Files of our packages to run: those git tracks (as they are in the working tree).
+
+    Untracked files (work in progress of a concurrent change) are left out, and so are
+    package ``tests/``: they are not part of a running agent, and open-aea checks the
+    imports of every module it loads against the package's declared dependencies. Outside
+    a git checkout every file is taken.
+
+    :return: paths relative to ``packages/``.
+    """
+    own = PACKAGES_DIR / OWN_AUTHOR
+    try:
+        listed = subprocess.run(  # nosec B603 B607
+            ["git", "ls-files", "-z", "--", str(own)],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+        files = [REPO_ROOT / name for name in listed.split("\0") if name]
+    except (OSError, subprocess.CalledProcessError):
+        files = [path for path in own.rglob("*") if path.is_file()]
+    return [
+        path.relative_to(PACKAGES_DIR)
+        for path in files
+        if path.is_file()
+        and "tests" not in path.relative_to(own).parts[2:3]
+        and "__pycache__" not in path.parts
+    ]
+
+
 def prepare_registry(work_dir: Path) -> Path:
-    """Copy ``packages/`` (without our packages' ``tests/``) into ``work_dir/registry/packages`` and lock the copy.
+    """Copy ``packages/`` (ours: :func:`own_package_files`) into ``work_dir/registry/packages``, lock the copy.
 
     :param work_dir: the run's work folder.
     :return: the locked packages folder, usable as ``--registry-path``.
@@ -97,11 +140,16 @@ def prepare_registry(work_dir: Path) -> Path:
     if registry.exists():
         shutil.rmtree(registry)
     registry.mkdir(parents=True)
-    shutil.copytree(PACKAGES_DIR, registry / "packages", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    # package tests are not part of a running agent, and open-aea checks the imports of
-    # every module it loads against the package's declared dependencies
-    for tests in sorted((registry / "packages" / "mech_catalogue").glob("*/*/tests")):
-        shutil.rmtree(tests)
+    target = registry / "packages"
+    shutil.copytree(
+        PACKAGES_DIR,
+        target,
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", OWN_AUTHOR),
+    )
+    for relative in own_package_files():
+        destination = target / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(PACKAGES_DIR / relative, destination)
     # new packages are ours: answer `dev` to every prompt
     run_cli(["autonomy", "packages", "lock"], cwd=registry, stdin="dev\n" * 50)
     return registry / "packages"
@@ -116,14 +164,26 @@ def agent_template(work_dir: Path) -> Path:
     """
     template = work_dir / "fetched" / "tool_metadata"
     digest = sources_digest()
-    if (template / DIGEST_FILE).exists() and (template / DIGEST_FILE).read_text() == digest:
+    if (template / DIGEST_FILE).exists() and (
+        template / DIGEST_FILE
+    ).read_text() == digest:
         return template
     if template.exists():
         shutil.rmtree(template)
     template.parent.mkdir(parents=True, exist_ok=True)
     registry = prepare_registry(work_dir)
     run_cli(
-        ["autonomy", "--registry-path", str(registry), "fetch", "--local", "--agent", AGENT_PUBLIC_ID, "--alias", template.name],
+        [
+            "autonomy",
+            "--registry-path",
+            str(registry),
+            "fetch",
+            "--local",
+            "--agent",
+            AGENT_PUBLIC_ID,
+            "--alias",
+            template.name,
+        ],
         cwd=template.parent,
     )
     # name the key file in the config once; each agent gets its own key file (make_agent)
@@ -134,7 +194,9 @@ def agent_template(work_dir: Path) -> Path:
     return template
 
 
-def make_agent(template: Path, agent_dir: Path, private_key: Optional[str] = None) -> str:
+def make_agent(
+    template: Path, agent_dir: Path, private_key: Optional[str] = None
+) -> str:
     """Copy the template into ``agent_dir``, give it a key and issue its ACN certificate.
 
     The ACN client's certificate request is part of the agent's configuration even when
@@ -152,7 +214,14 @@ def make_agent(template: Path, agent_dir: Path, private_key: Optional[str] = Non
     shutil.copytree(template, agent_dir)
     account = Account.from_key(private_key) if private_key else Account.create()
     key_hex = account.key.hex()
-    (agent_dir / KEY_FILE).write_text(key_hex if key_hex.startswith("0x") else "0x" + key_hex)
+    (agent_dir / KEY_FILE).write_text(
+        key_hex if key_hex.startswith("0x") else "0x" + key_hex
+    )
     acn_key = os.environ.get("ACN_PUBLIC_KEY", ACN_PUBLIC_KEY)
-    make_certificate("ethereum", str(agent_dir / KEY_FILE), acn_key.encode("ascii"), str(agent_dir / ACN_CERTIFICATE))
+    make_certificate(
+        "ethereum",
+        str(agent_dir / KEY_FILE),
+        acn_key.encode("ascii"),
+        str(agent_dir / ACN_CERTIFICATE),
+    )
     return str(account.address)

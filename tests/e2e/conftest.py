@@ -1,0 +1,71 @@
+"""Fixtures and markers of the end-to-end tests.
+
+``e2e4`` marks the four-agent test (four agents, four real Tendermint nodes): it takes a
+few minutes, so it runs only when selected (``pytest -m e2e4`` or ``make e2e-4``).
+"""
+
+import time
+from pathlib import Path
+from typing import Callable, List, Optional, TypeVar
+
+import pytest
+
+from scripts.toolchain import REPO_ROOT
+
+T = TypeVar("T")
+
+E2E4 = "e2e4"
+#: work folders of the end-to-end runs (git-ignored; kept after a run for its logs)
+E2E_DIR = REPO_ROOT / ".run" / "e2e"
+
+
+def log_tail(path: Path, lines: int = 40) -> str:
+    """The end of a log, for failure messages.
+
+    :param path: the log file.
+    :param lines: how many lines.
+    :return: the last lines (or a note that the file is missing).
+    """
+    if not path.exists():
+        return f"({path} does not exist)"
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``e2e4`` marker.
+
+    :param config: pytest's configuration.
+    """
+    config.addinivalue_line("markers", f"{E2E4}: four agents with real Tendermint; run with -m {E2E4}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+    """Skip ``e2e4`` tests unless the marker expression selects them.
+
+    :param config: pytest's configuration.
+    :param items: the collected tests.
+    """
+    if E2E4 in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason=f"four-agent run: select it with `pytest -m {E2E4}` (make e2e-4)")
+    for item in items:
+        if E2E4 in item.keywords:
+            item.add_marker(skip)
+
+
+def wait_for(probe: Callable[[], Optional[T]], timeout: float, what: str, interval: float = 1.0) -> T:
+    """Poll ``probe`` until it returns something truthy.
+
+    :param probe: returns the awaited value, or None/False while not there yet.
+    :param timeout: seconds before failing the test.
+    :param what: what is awaited, for the failure message.
+    :param interval: seconds between polls.
+    :return: the probe's first truthy value.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")

@@ -1,0 +1,124 @@
+"""One tool metadata agent (abci connection's mock Tendermint) against the devnet, over periods.
+
+Real components: anvil with the registry stack, kubo, the agent process (``aea run``) with
+its real connections. Mocked: Tendermint, by the abci connection's own ``use_mock`` mode
+(DESIGN.md §6), because a single agent needs no consensus network.
+"""
+
+import json
+from typing import Any, Dict, Iterator, Optional
+
+import pytest
+
+from scripts.devnet import RegisteredManifest
+from scripts.run_local.logs import agreed_catalogues
+from scripts.run_local.runner import LocalRun
+from scripts.run_local.view import AgentView, get_json, read_agent
+from tests.e2e.conftest import E2E_DIR, log_tail, wait_for
+
+START_TIMEOUT = 180.0
+PERIOD_TIMEOUT = 120.0
+PROBE_TOOL = "e2e-period-probe"
+
+
+@pytest.fixture(scope="module")
+def agent_run() -> Iterator[LocalRun]:
+    """One agent on its own seeded devnet; both stopped (by pid) after the module.
+
+    The work folder is ``.run/e2e/one_agent`` (git-ignored), not pytest's temporary
+    folder: pytest removes old temporary folders of concurrent sessions, and the agent's
+    files and logs must outlive a few minutes of periods (and stay for reading after a failure).
+
+    :yield: the running agent.
+    """
+    run = LocalRun(agents=1, work_dir=E2E_DIR / "one_agent", settings={"RESET_PAUSE_DURATION": "10"})
+    run.start()
+    try:
+        yield run
+    finally:
+        run.stop()
+
+
+def _view(run: LocalRun) -> AgentView:
+    process = run.processes[0]
+    assert process.alive(), f"the agent stopped; see {process.log_path}:\n{log_tail(process.log_path)}"
+    return read_agent(process.name, process.http_url)
+
+
+def _registered(run: LocalRun, registry: str, id: int) -> RegisteredManifest:  # pylint: disable=redefined-builtin
+    assert run.devnet is not None
+    return next(entry for entry in run.devnet.info.registered if entry.registry == registry and entry.id == id)
+
+
+def _first_catalogue(run: LocalRun) -> AgentView:
+    return wait_for(lambda: (lambda v: v if v.has_catalogue else None)(_view(run)), START_TIMEOUT, "the first agreed catalogue")
+
+
+def _sync(run: LocalRun) -> Dict[str, Any]:
+    return get_json(f"{run.processes[0].http_url}/synchronized_data")
+
+
+def test_catalogue_served_over_http(agent_run: LocalRun) -> None:
+    """GET /tools lists the seeded tools in MCP shape; GET /mechs shows every registered id, broken ones quarantined."""
+    view = _first_catalogue(agent_run)
+    assert view.health["status"] == "fresh"
+    names = {tool["name"] for tool in view.tools}
+    assert "prediction-online" in names
+    for tool in view.tools:
+        assert tool["inputSchema"]["type"] == "object"
+    typed = next(tool for tool in view.tools if tool["name"] == "prediction-online")
+    assert {"prompt", "temperature", "max_tokens"} <= set(typed["inputSchema"]["properties"])
+    mech_ids = {(mech["ref"]["registry_kind"], mech["ref"]["mech_id"]) for mech in view.mechs}
+    assert agent_run.devnet is not None
+    expected = {(entry.registry, entry.id) for entry in agent_run.devnet.info.registered}
+    assert expected <= mech_ids
+    broken = [mech for mech in view.mechs if mech["ref"]["registry_kind"] == "olas_agent_registry" and mech["ref"]["mech_id"] == 3]
+    assert broken and broken[0]["status"] != "ok"
+    assert "invalid_json" in {problem["code"] for problem in broken[0]["problems"]}
+
+
+def test_catalogue_in_shared_state_and_synchronized_data(agent_run: LocalRun) -> None:
+    """The agreed digest is the one published to shared_state (log) and stored in SynchronizedData."""
+    view = _first_catalogue(agent_run)
+    digest = view.health["catalogue_digest"]
+    published = agreed_catalogues(agent_run.processes[0].log_path)
+    assert published, "no 'catalogue <digest> published under shared_state[...]' line in the agent's log"
+    assert digest in {entry.digest for entry in published}
+    log = agent_run.processes[0].log_path.read_text(errors="replace")
+    assert "published under shared_state['mech_catalogue.tool_catalogue']" in log
+    data = wait_for(lambda: (lambda d: d if d.get("catalogue_digest") else None)(_sync(agent_run)), PERIOD_TIMEOUT, "SynchronizedData with a catalogue")
+    assert data["catalogue_digest"] in {entry.digest for entry in agreed_catalogues(agent_run.processes[0].log_path)}
+    assert data["participants"] == 1
+    assert set(data["mech_tools"]) == {tool["name"] for tool in _view(agent_run).tools}
+    assert data["mechs_info"], "mechs_info (mech-interact's MechInfo view) is empty"
+    for info in data["mechs_info"]:
+        assert isinstance(info, dict)
+
+
+def test_several_periods_pass(agent_run: LocalRun) -> None:
+    """The chain goes round: registration -> tool metadata -> reset and pause -> tool metadata ..."""
+    _first_catalogue(agent_run)
+    wait_for(lambda: _view(agent_run).health.get("period", 0) >= 2, 3 * PERIOD_TIMEOUT, "period 2")
+    assert len(agreed_catalogues(agent_run.processes[0].log_path)) >= 3
+
+
+def test_manifest_changed_on_chain_shows_up_next_period(agent_run: LocalRun) -> None:
+    """A new manifest hash written to the legacy registry between periods reaches /tools and SynchronizedData."""
+    before = _first_catalogue(agent_run)
+    assert PROBE_TOOL not in {tool["name"] for tool in before.tools}
+    devnet = agent_run.devnet
+    assert devnet is not None
+    target = _registered(agent_run, "legacy_mech_registry", 2)
+    manifest = {"name": "E2E probe mech", "description": "changed between periods", "tools": [PROBE_TOOL, "prediction-online"]}
+    _, digest = devnet.add_manifest(json.dumps(manifest).encode())
+    devnet.update_legacy_hash(target.owner, target.id, digest)
+
+    def changed() -> Optional[AgentView]:
+        view = _view(agent_run)
+        return view if PROBE_TOOL in {tool["name"] for tool in view.tools} else None
+
+    after = wait_for(changed, 3 * PERIOD_TIMEOUT, f"{PROBE_TOOL} in GET /tools")
+    assert after.health["catalogue_digest"] != before.health["catalogue_digest"]
+    assert PROBE_TOOL in wait_for(lambda: (lambda d: PROBE_TOOL in d["mech_tools"] and d["mech_tools"])(_sync(agent_run)), PERIOD_TIMEOUT, "the probe tool in SynchronizedData")
+    detail = get_json(f"{agent_run.processes[0].http_url}/tools/{PROBE_TOOL}")
+    assert [offer["mech"]["mech_id"] for offer in detail["offers"]] == [target.id]
