@@ -14,8 +14,6 @@ import urllib.error
 import urllib.request
 from typing import Dict, List, Optional, Tuple
 
-import pytest
-
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     KEPT_LAST_GOOD,
     FetchPolicy,
@@ -193,10 +191,6 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parsing.py drops object entries of `tools` (the seed's typed kwargs shape) and then returns no tools; reported to the parser's owner",
-)
 def test_seed_typed_kwargs_manifest_is_parsed(devnet, registered) -> None:
     """The legacy mech registered with the seed's `tools: [{name, kwargs}]` shape yields typed tools."""
     sources = sources_of(devnet)

@@ -1,8 +1,11 @@
 """Parse manifest bytes of any shape seen in the wild into a :class:`.model.Manifest`.
 
 Top-level shapes: ``tools`` as a list of names only; ``tools`` + ``toolMetadata``
-(per-tool shapes are handled by :mod:`.parse_tool`); manifest v1 (``specVersion: "1"``,
-typed ``arguments``). :func:`parse_manifest` never raises on any input: it returns a
+(per-tool shapes are handled by :mod:`.parse_tool`); ``tools`` holding tool objects
+``{name, kwargs, ...}`` (the seed's typed kwargs proposal), alone or mixed with names; a
+single tool object ``{name, kwargs}`` as the whole document (read as a one-tool manifest);
+manifest v1 (``specVersion: "1"``, typed ``arguments``).
+:func:`parse_manifest` never raises on any input: it returns a
 :class:`ParseResult` holding the manifest (None when the whole document is rejected) and
 every Problem found. One bad tool never discards the good ones.
 """
@@ -101,11 +104,15 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
             ),
         )
     found: List[P.Problem] = []
-    names = _typed_field(document, "tools", list, "an array of tool names", found)
+    entries = _typed_field(
+        document, "tools", list, "an array of tool names or tool objects", found
+    )
     metadata = _typed_field(
         document, "toolMetadata", dict, "an object keyed by tool name", found
     )
-    if names is None and metadata is None:
+    if entries is None and metadata is None:
+        if _is_single_tool(document):
+            return _parse_single_tool(document, limits)
         found.append(
             P.error(
                 P.NO_TOOLS,
@@ -113,26 +120,17 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
             )
         )
         return ParseResult(None, tuple(found))
-    names = names or []
-    metadata = metadata or {}
-    listed = {n for n in names if isinstance(n, str)}
-    total = len(names) + sum(1 for k in metadata if k not in listed)
-    if total > limits.max_tools:
+    candidates = _candidates(entries or [], metadata or {})
+    if len(candidates) > limits.max_tools:
         found.append(
             P.error(
                 P.TOO_MANY_TOOLS,
-                f"The manifest lists {total} tools, over the cap of {limits.max_tools}; split it.",
+                f"The manifest lists {len(candidates)} tools, over the cap of {limits.max_tools}; split it.",
             )
         )
         return ParseResult(None, tuple(found))
-    tools = _tools(names, metadata, "toolMetadata" in document, limits, found)
-    if not tools:
-        found.append(
-            P.warning(
-                P.NO_TOOLS,
-                "The manifest yields no valid tool; the mech serves nothing callers can use.",
-            )
-        )
+    tools = _tools(candidates, metadata or {}, "toolMetadata" in document, limits, found)
+    _warn_if_empty(tools, found)
     spec_version = document.get("specVersion", "")
     if not isinstance(spec_version, str):
         found.append(
@@ -208,24 +206,96 @@ def name_problem(name: Any, where: str, limits: Limits) -> Optional[P.Problem]:
     )
 
 
+#: one tool to read: (name, JSON Pointer of the name, inline tool object or None,
+#: JSON Pointer of that object, listed in `tools`)
+Candidate = Tuple[Any, str, Optional[Dict[str, Any]], str, bool]
+
+
+def _candidates(entries: List[Any], metadata: Dict[str, Any]) -> List[Candidate]:
+    """List the tools a manifest names: `tools` entries first, then unlisted metadata keys.
+
+    :param entries: the `tools` array: names, tool objects ``{name, ...}``, or garbage.
+    :param metadata: the `toolMetadata` object.
+    :return: the candidates, in document order.
+    """
+    candidates: List[Candidate] = []
+    for index, entry in enumerate(entries):
+        where = f"/tools/{index}"
+        if isinstance(entry, dict):
+            candidates.append((entry.get("name"), where + "/name", entry, where, True))
+        else:
+            candidates.append((entry, where, None, where, True))
+    listed = {c[0] for c in candidates if isinstance(c[0], str)}
+    for key in metadata:
+        if key not in listed:
+            where = "/toolMetadata" + P.pointer(key)
+            candidates.append((key, where, None, where, False))
+    return candidates
+
+
+def _is_single_tool(document: Dict[str, Any]) -> bool:
+    """Tell whether a document without `tools`/`toolMetadata` is one typed tool object.
+
+    :param document: the manifest object.
+    :return: True for the seed proposal's ``{name, kwargs}`` (or ``{name, arguments}``).
+    """
+    if "tools" in document or "toolMetadata" in document:
+        return False
+    return "name" in document and ("kwargs" in document or "arguments" in document)
+
+
+def _parse_single_tool(document: Dict[str, Any], limits: Limits) -> ParseResult:
+    """Read a single tool object as a manifest serving that one tool.
+
+    The manifest takes the tool's name and description; every field belongs to the tool
+    (unknown ones end up in the tool's ``extra``), so the manifest has no ``extra``.
+
+    :param document: ``{name, kwargs | arguments, ...}``.
+    :param limits: caps.
+    :return: the result.
+    """
+    found: List[P.Problem] = []
+    candidate = (document.get("name"), "/name", document, "", True)
+    tools = _tools([candidate], {}, False, limits, found)
+    _warn_if_empty(tools, found)
+    manifest = Manifest(
+        name=tools[0].name if tools else "",
+        description=tools[0].description if tools else "",
+        tools=tuple(tools),
+    )
+    return ParseResult(manifest, tuple(found))
+
+
+def _warn_if_empty(tools: List[Tool], found: List[P.Problem]) -> None:
+    if not tools:
+        found.append(
+            P.warning(
+                P.NO_TOOLS,
+                "The manifest yields no valid tool; the mech serves nothing callers can use.",
+            )
+        )
+
+
 def _tools(
-    names: List[Any],
+    candidates: List[Candidate],
     metadata: Dict[str, Any],
     has_metadata: bool,
     limits: Limits,
     found: List[P.Problem],
 ) -> List[Tool]:
+    """Parse each candidate tool; a bad one is dropped with a problem, the rest survive.
+
+    :param candidates: from :func:`_candidates`.
+    :param metadata: the `toolMetadata` object ({} when absent).
+    :param has_metadata: whether the document has `toolMetadata` at all.
+    :param limits: caps.
+    :param found: problems are appended here.
+    :return: the tools, in candidate order, names unique.
+    """
     tools: List[Tool] = []
     seen = set()
-    candidates = [(name, f"/tools/{i}", True) for i, name in enumerate(names)]
-    listed = {n for n in names if isinstance(n, str)}
-    candidates += [
-        (key, "/toolMetadata" + P.pointer(key), False)
-        for key in metadata
-        if key not in listed
-    ]
-    for name, where, in_tools in candidates:
-        problem = name_problem(name, where, limits)
+    for name, name_at, inline, where, in_tools in candidates:
+        problem = name_problem(name, name_at, limits)
         if problem is not None:
             found.append(problem)
             continue
@@ -249,7 +319,13 @@ def _tools(
                         meta_path,
                     )
                 )
-            tool, tool_problems = parse_tool(name, metadata[name], meta_path, limits)
+            meta = metadata[name]
+            if inline is not None and isinstance(meta, dict):
+                meta = {**inline, **meta}  # toolMetadata wins over the `tools` object
+            tool, tool_problems = parse_tool(name, meta, meta_path, limits)
+            found.extend(tool_problems)
+        elif inline is not None:
+            tool, tool_problems = parse_tool(name, inline, where, limits)
             found.extend(tool_problems)
         else:
             if has_metadata:

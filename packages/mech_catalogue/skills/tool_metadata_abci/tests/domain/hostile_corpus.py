@@ -169,8 +169,8 @@ def build_corpus() -> List[Case]:
         Case("tool name null", _with_good([None]), P.INVALID_TOOL_NAME, ("good",)),
         Case("tool name number", _with_good([7]), P.INVALID_TOOL_NAME, ("good",)),
         Case(
-            "tool name object",
-            _with_good([{"name": "x"}]),
+            "tool name object",  # a tool object in `tools` is read; its name is not text
+            _with_good([{"name": {"x": 1}, "kwargs": []}]),
             P.INVALID_TOOL_NAME,
             ("good",),
         ),
