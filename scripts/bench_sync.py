@@ -544,6 +544,44 @@ def verdicts(rows: List[Row]) -> List[str]:
     return lines
 
 
+def timing_cells(rows: List[Row]) -> List[List[str]]:
+    """Format the timed rows (not the memory phase) as table cells.
+
+    :param rows: every row.
+    :return: per row: N, method, phase, wall s, ratio to ours' cold sync, RPC calls,
+        RPC HTTP requests, IPFS requests, peak RSS MiB, notes.
+    """
+    ours = {(r.n, r.phase): r.seconds for r in rows if r.method == "ours"}
+    out = []
+    for r in rows:
+        if r.phase == "memory":
+            continue
+        reference = ours.get((r.n, "cold"))
+        ratio = (
+            f"{r.seconds / reference:.1f}x" if reference and r.method != "ours" else ""
+        )
+        notes = " ".join(
+            f"{k}={r.extra[k]}"
+            for k in ("mechs_ok", "mechs_listed", "fetched", "tools")
+            if k in r.extra
+        )
+        out.append(
+            [
+                str(r.n),
+                r.method,
+                r.phase,
+                f"{r.seconds:.3f}",
+                ratio,
+                str(r.rpc_calls),
+                str(r.rpc_requests),
+                str(r.ipfs_requests),
+                f"{r.rss_mib:.0f}",
+                notes,
+            ]
+        )
+    return out
+
+
 def table(rows: List[Row], title: str) -> Table:
     """Render rows as a rich table.
 
@@ -568,30 +606,8 @@ def table(rows: List[Row], title: str) -> Table:
             column,
             justify="right" if column not in ("method", "phase", "notes") else "left",
         )
-    ours = {(r.n, r.phase): r.seconds for r in rows if r.method == "ours"}
-    for r in rows:
-        if r.phase == "memory":
-            continue
-        reference = ours.get((r.n, "cold"))
-        ratio = (
-            f"{r.seconds / reference:.1f}x" if reference and r.method != "ours" else ""
-        )
-        notes = []
-        for key in ("mechs_ok", "mechs_listed", "fetched", "tools"):
-            if key in r.extra:
-                notes.append(f"{key}={r.extra[key]}")
-        out.add_row(
-            str(r.n),
-            r.method,
-            r.phase,
-            f"{r.seconds:.3f}",
-            ratio,
-            str(r.rpc_calls),
-            str(r.rpc_requests),
-            str(r.ipfs_requests),
-            f"{r.rss_mib:.0f}",
-            " ".join(notes),
-        )
+    for cells in timing_cells(rows):
+        out.add_row(*cells)
     return out
 
 
@@ -606,7 +622,6 @@ def markdown(
     :param header: the run's description.
     :return: markdown text.
     """
-    ours = {(r.n, r.phase): r.seconds for r in rows if r.method == "ours"}
     out = [
         "# Benchmarks: catalogue sync",
         "",
@@ -618,22 +633,7 @@ def markdown(
         "| N | method | phase | wall s | ratio to ours (cold) | RPC calls | RPC HTTP requests | IPFS requests | peak RSS MiB | notes |",
         "|---:|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for r in rows:
-        if r.phase == "memory":
-            continue
-        reference = ours.get((r.n, "cold"))
-        ratio = (
-            f"{r.seconds / reference:.1f}x" if reference and r.method != "ours" else ""
-        )
-        notes = " ".join(
-            f"{k}={r.extra[k]}"
-            for k in ("mechs_ok", "mechs_listed", "fetched", "tools")
-            if k in r.extra
-        )
-        out.append(
-            f"| {r.n} | {r.method} | {r.phase} | {r.seconds:.3f} | {ratio} | {r.rpc_calls} | "
-            f"{r.rpc_requests} | {r.ipfs_requests} | {r.rss_mib:.0f} | {notes} |"
-        )
+    out += ["| " + " | ".join(cells) + " |" for cells in timing_cells(rows)]
     out += [
         "",
         "## Catalogue memory (tracemalloc, live bytes after building the catalogue)",

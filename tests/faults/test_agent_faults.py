@@ -17,8 +17,9 @@ from web3.types import RPCEndpoint
 from scripts.devnet import Devnet, RegisteredManifest
 from scripts.loopback_proxy import LoopbackProxy
 from scripts.run_local.runner import LocalRun
-from scripts.run_local.view import AgentView, read_agent
+from scripts.run_local.view import AgentView
 from tests.e2e.conftest import wait_for
+from tests.e2e.test_one_agent import _view  # the same probe as the e2e tests
 
 START_TIMEOUT = 180.0
 PERIOD_TIMEOUT = 120.0
@@ -67,12 +68,6 @@ def agent_behind_proxy(
         yield run
     finally:
         run.stop()
-
-
-def _view(run: LocalRun) -> AgentView:
-    process = run.processes[0]
-    assert process.alive(), f"the agent stopped; see {process.log_path}"
-    return read_agent(process.name, process.http_url)
 
 
 def _when(view: AgentView, check: Callable[[AgentView], object]) -> Optional[AgentView]:
