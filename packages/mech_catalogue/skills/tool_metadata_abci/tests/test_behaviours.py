@@ -11,9 +11,7 @@ import json
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
-from unittest import mock
 
-from aea.skills.base import _SkillComponentLoader
 from eth_abi import encode
 
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
@@ -148,40 +146,10 @@ def multicall_return(block: int, results: List[Tuple[bool, bytes]]) -> str:
     )
 
 
-def _modules_outside_tests() -> Any:
-    """Build the skill loader's module scan minus ``tests/``.
-
-    aea's ``_SkillComponentLoader`` imports every ``*.py`` under the skill directory at
-    load time, including test fixtures; ``tests/fixtures/tool_packages/side_effect_tool``
-    deliberately raises on import (it proves derive never imports tool code), so loading
-    the skill with it present fails. Test modules hold no skill components, so skipping
-    them here changes nothing else. (The fixture must move out of the package before the
-    skill can run in an agent; see the skill's report.)
-
-    :return: a replacement for ``_SkillComponentLoader._get_python_modules``.
-    """
-    original = (
-        _SkillComponentLoader._get_python_modules
-    )  # pylint: disable=protected-access
-
-    def scan(self: Any) -> Any:
-        return {path for path in original(self) if path.parts[0] != "tests"}
-
-    return scan
-
-
 class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
     """Shared set-up: devnet-like parameters and helpers answering the connections."""
 
     path_to_skill = PACKAGE_DIR
-
-    @classmethod
-    def setup_class(cls, **kwargs: Any) -> None:
-        """Load the skill without importing its test fixtures."""
-        with mock.patch.object(
-            _SkillComponentLoader, "_get_python_modules", _modules_outside_tests()
-        ):
-            super().setup_class(**kwargs)
 
     def setup_method(self, **kwargs: Any) -> None:
         """Point the parameters at fake loopback addresses, reset caches and shared state."""

@@ -1,5 +1,6 @@
 """Tests for domain.derive: typed arguments from tool packages by static analysis only."""
 
+import runpy
 import sys
 from pathlib import Path
 from typing import Dict
@@ -104,19 +105,48 @@ def test_to_tools_gives_model_tools_with_typed_arguments() -> None:
     assert "tags" not in schema["required"]
 
 
+#: A tool whose import writes a marker file and then raises. It is written to a temporary
+#: folder at test time, never kept as a ``.py`` file in the skill: the AEA skill loader
+#: imports every module under the skill directory, and this one would break loading.
+SIDE_EFFECT_TOOL = '''\
+"""Importing this module writes a marker file and raises: static analysis must not run it."""
+
+import os
+import pathlib
+
+pathlib.Path(os.environ["MECH_CATALOGUE_IMPORT_MARKER"]).write_text("imported")
+raise RuntimeError("side_effect_tool was imported; tool code must never be executed")
+
+ALLOWED_TOOLS = ["side-effect"]
+
+
+def run(**kwargs):
+    """Never runs.
+
+    :param prompt: the request text.
+    """
+    return kwargs["prompt"], None, None, None
+'''
+
+
 def test_import_side_effects_are_never_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The fixture writes a marker and raises at import; deriving must do neither."""
+    """The tool writes a marker and raises at import; deriving must do neither."""
     marker = tmp_path / "imported.marker"
     monkeypatch.setenv("MECH_CATALOGUE_IMPORT_MARKER", str(marker))
+    folder = _write_package(tmp_path / "side_effect_tool", SIDE_EFFECT_TOOL)
     modules_before = set(sys.modules)
-    package = derive_package(FIXTURES / "side_effect_tool")
+    package = derive_package(folder)
     assert not marker.exists()
-    assert not {m for m in set(sys.modules) - modules_before if "side_effect" in m}
+    assert not {m for m in set(sys.modules) - modules_before if "probe" in m}
     assert [a.identifier for a in package.request_arguments] == ["prompt"]
     # the raise at import precedes ALLOWED_TOOLS, yet the static scope still reads it
     assert package.tool_names == ("side-effect",)
+    # the marker check can fail: running the module does write it
+    with pytest.raises(RuntimeError, match="was imported"):
+        runpy.run_path(str(folder / "probe.py"))
+    assert marker.read_text() == "imported"
 
 
 def test_missing_tool_list_falls_back_to_component_name(tmp_path: Path) -> None:
