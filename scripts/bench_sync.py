@@ -143,7 +143,17 @@ def send_batch(rpc_url: str, txs: Sequence[Dict[str, Any]]) -> None:
                 "jsonrpc": "2.0",
                 "id": start + i,
                 "method": "eth_sendTransaction",
-                "params": [{**tx, "gas": hex(1_000_000)}],
+                # a fixed, generous fee: anvil fills in a fee near the base fee, and a
+                # transaction queued behind a lower nonce can fall below a later base
+                # fee and stay queued for good
+                "params": [
+                    {
+                        **tx,
+                        "gas": hex(1_000_000),
+                        "maxFeePerGas": hex(100 * 10**9),
+                        "maxPriorityFeePerGas": hex(10**9),
+                    }
+                ],
             }
             for i, tx in enumerate(txs[start : start + TX_BATCH])
         ]
