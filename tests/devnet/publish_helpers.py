@@ -81,7 +81,9 @@ def account(devnet: Devnet, role: str) -> LocalAccount:
     :param role: e.g. ``owner_1``, ``stranger``.
     :return: the account.
     """
-    return Account.from_key(devnet.info.accounts[role]["private_key"])
+    return Account.from_key(  # pylint: disable=no-value-for-parameter
+        devnet.info.accounts[role]["private_key"]
+    )
 
 
 def _role_of(devnet: Devnet, address: str) -> str:
@@ -138,7 +140,9 @@ def deployed_service(devnet: Devnet) -> Tuple[SeededMech, str, LocalAccount]:
     record = devnet.info.services[str(mech.target.mech_id)]
     safe = devnet.service_multisig(mech.target.mech_id)
     assert safe is not None and record["multisig"]
-    instance = Account.from_key(record["agent_instances"][0]["private_key"])
+    instance = Account.from_key(  # pylint: disable=no-value-for-parameter
+        record["agent_instances"][0]["private_key"]
+    )
     return mech, safe, instance
 
 

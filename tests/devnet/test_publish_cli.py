@@ -14,6 +14,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
     generate_manifest,
 )
+
 from scripts.cli.app import cli
 from tests.devnet.publish_helpers import (
     TOOL_PACKAGES,

@@ -47,7 +47,9 @@ from tests.devnet.publish_helpers import (
 )
 
 
-def test_connection_upload_and_safe_settlement(chain_snapshot) -> None:
+def test_connection_upload_and_safe_settlement(  # pylint: disable=too-many-locals
+    chain_snapshot,
+) -> None:
     """Upload as the connection does, build the settlement payload as the behaviour does, settle through the Safe."""
     devnet = chain_snapshot
     mech, safe, instance = deployed_service(devnet)
@@ -79,9 +81,11 @@ def test_connection_upload_and_safe_settlement(chain_snapshot) -> None:
     )
     ledger = EthereumApi(address=devnet.info.rpc_url, chain_id=devnet.info.chain_id)
     call = update_call(mech.target, prepared.digest)
-    safe_hash = safe_package.get_raw_safe_transaction_hash(
+    safe_hash = safe_package.get_raw_safe_transaction_hash(  # type: ignore[attr-defined]
         ledger, safe, call.to, 0, call.data, chain_id=devnet.info.chain_id
-    )["tx_hash"]
+    )[
+        "tx_hash"
+    ]
     payload = hash_payload_to_hex(
         safe_tx_hash=safe_hash[2:],
         ether_value=0,

@@ -73,6 +73,7 @@ def test_service_safe_publishes(chain_snapshot) -> None:
     )
     assert report.sent and report.onchain_after == report.digest == report.event_digest
     safe_contract = contract_at(devnet.w3, "GnosisSafe", safe)
+    assert report.safe_tx is not None
     assert safe_contract.functions.nonce().call() == report.safe_tx["nonce"] + 1
     assert reader_tools(devnet, mech.target) == ("ok", GENERATED_TOOLS)
     print(dumps({"kind": "safe_service", "tx": report.tx_hash, "gas": report.gas_used}))
@@ -88,6 +89,7 @@ def test_service_safe_transaction_printed_matches_safe_hash(chain_snapshot) -> N
     )
     assert report.decision == UPDATE and not report.sent and report.safe_tx
     tx = report.safe_tx
+    assert tx is not None
     on_chain_hash = (
         contract_at(devnet.w3, "GnosisSafe", safe)
         .functions.getTransactionHash(

@@ -7,7 +7,7 @@ against anvil + kubo in tests/devnet/test_publish_*.py (through the CLI's publis
 """
 
 from pathlib import Path
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Tuple, cast
 
 from eth_abi import encode
 
@@ -79,7 +79,9 @@ def expected_manifest() -> PreparedManifest:
     return prepare_manifest(document, cid_version=0)
 
 
-class PublishBehaviourCase(ToolMetadataBehaviourCase):
+class PublishBehaviourCase(  # pylint: disable=attribute-defined-outside-init
+    ToolMetadataBehaviourCase
+):
     """Drive the PublishRoundBehaviour with the skill's context."""
 
     def setup_method(self, **kwargs: Any) -> None:
@@ -112,12 +114,13 @@ class PublishBehaviourCase(ToolMetadataBehaviourCase):
         :return: the payload capture.
         """
         agent = self.skill.skill_context.agent_address
-        setup = dict(
-            all_participants=(agent,),
-            participants=(agent,),
-            consensus_threshold=1,
-            **{"safe_contract_address": SAFE, **data},
-        )
+        setup = {
+            "all_participants": (agent,),
+            "participants": (agent,),
+            "consensus_threshold": 1,
+            "safe_contract_address": SAFE,
+            **data,
+        }
         self.fast_forward_to_behaviour(
             self.behaviour,
             behaviour.auto_behaviour_id(),
@@ -195,7 +198,7 @@ class TestPublishPrepareBehaviour(PublishBehaviourCase):
         )
 
     def test_safe_not_authorised(self) -> None:
-        """isAbleChangeHash false for the Safe: not_authorised."""
+        """The Safe may not change the hash (isAbleChangeHash false): not_authorised."""
         assert (
             self.status_after(True, False, b"\x11" * 32)[0]
             == PublishStatus.NOT_AUTHORISED.value
@@ -269,7 +272,7 @@ class TestPublishUploadBehaviour(PublishBehaviourCase):
         capture = self.enter(
             PublishUploadBehaviour, {"publish_manifest_digest": self.prepared.digest}
         )
-        store = self.get_message_from_outbox()
+        store = cast(IpfsMessage, self.get_message_from_outbox())
         assert store.performative == IpfsMessage.Performative.STORE_FILES
         ((path, text),) = store.files.items()
         assert path.endswith("manifest.json") and text.encode() == self.prepared.data
@@ -278,7 +281,7 @@ class TestPublishUploadBehaviour(PublishBehaviourCase):
             performative=IpfsMessage.Performative.IPFS_HASH,
             ipfs_hash="bafy-directory",
         )
-        get = self.get_message_from_outbox()
+        get = cast(IpfsMessage, self.get_message_from_outbox())
         assert get.performative == IpfsMessage.Performative.GET_FILES
         assert get.ipfs_hash == self.prepared.cid
         self.reply(
@@ -306,7 +309,7 @@ class TestPublishUploadBehaviour(PublishBehaviourCase):
         capture = self.enter(
             PublishUploadBehaviour, {"publish_manifest_digest": self.prepared.digest}
         )
-        store = self.get_message_from_outbox()
+        store = cast(IpfsMessage, self.get_message_from_outbox())
         self.reply(
             store,
             performative=IpfsMessage.Performative.ERROR,
@@ -331,24 +334,26 @@ class TestPublishTxBehaviour(PublishBehaviourCase):
     def answer_hash(self, error: bool = False) -> None:
         """Answer get_raw_safe_transaction_hash."""
         if error:
-            response: Dict[str, Any] = dict(
-                performative=ContractApiMessage.Performative.ERROR,
-                code=1,
-                message="rpc down",
-                data=b"",
-            )
+            response: Dict[str, Any] = {
+                "performative": ContractApiMessage.Performative.ERROR,
+                "code": 1,
+                "message": "rpc down",
+                "data": b"",
+            }
         else:
-            response = dict(
-                performative=ContractApiMessage.Performative.STATE,
-                state=State(ledger_id="ethereum", body={"tx_hash": "0x" + "5a" * 32}),
-            )
+            response = {
+                "performative": ContractApiMessage.Performative.STATE,
+                "state": State(
+                    ledger_id="ethereum", body={"tx_hash": "0x" + "5a" * 32}
+                ),
+            }
         self.mock_contract_api_request(
             contract_id=str(GNOSIS_SAFE_ID),
-            request_kwargs=dict(
-                performative=ContractApiMessage.Performative.GET_STATE,
-                callable="get_raw_safe_transaction_hash",
-                contract_address=SAFE,
-            ),
+            request_kwargs={
+                "performative": ContractApiMessage.Performative.GET_STATE,
+                "callable": "get_raw_safe_transaction_hash",
+                "contract_address": SAFE,
+            },
             response_kwargs=response,
         )
 

@@ -44,7 +44,21 @@ class _RoundTest(ToolMetadataRoundTest):
     """The tool metadata round test runner, on the publish data and events."""
 
     _synchronized_data_class = PublishSynchronizedData
-    _event_class = PublishEvent
+    _event_class = PublishEvent  # type: ignore[assignment]
+
+    def run(  # type: ignore[override]
+        self,
+        payloads: Dict[str, BaseTxPayload],
+        expected_event: PublishEvent,
+        checks: Dict[str, Any],
+    ) -> None:
+        """Process the payloads; compare the event and the database keys.
+
+        :param payloads: one payload per participant.
+        :param expected_event: the expected event.
+        :param checks: database keys and their expected values.
+        """
+        super().run(payloads, expected_event, checks)  # type: ignore[arg-type]
 
 
 def _each(
@@ -90,7 +104,7 @@ class TestPublishPrepareRound(_RoundTest):
         for index, participant in enumerate(sorted(self.participants)):
             test_round.process_payload(
                 PublishPreparePayload(
-                    participant, PublishStatus.UPDATE.value, "0x%064x" % index, ""
+                    participant, PublishStatus.UPDATE.value, f"0x{index:064x}", ""
                 )
             )
         result = test_round.end_block()

@@ -1,6 +1,7 @@
 """Pure publish steps (``domain/publish.py``): preparation, upload checks, decision, calls, events, Safe hash."""
 
 import json
+from typing import Any, Dict
 
 import pytest
 from eth_abi import decode as abi_decode
@@ -44,18 +45,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
 REGISTRY = "0x" + "11" * 20
 MANAGER = "0x" + "22" * 20
 OWNER = "0x" + "33" * 20
-DOCUMENT = {
+ECHO_METADATA: Dict[str, Any] = {
+    "name": "echo",
+    "description": "Echo a prompt.",
+    "input": {"type": "text", "description": "the prompt"},
+    "output": {"type": "object", "description": "the echo"},
+}
+DOCUMENT: Dict[str, Any] = {
     "name": "Echo",
     "description": "echoes",
     "tools": ["echo"],
-    "toolMetadata": {
-        "echo": {
-            "name": "echo",
-            "description": "Echo a prompt.",
-            "input": {"type": "text", "description": "the prompt"},
-            "output": {"type": "object", "description": "the echo"},
-        }
-    },
+    "toolMetadata": {"echo": ECHO_METADATA},
 }
 
 
@@ -93,7 +93,7 @@ def test_prepare_is_canonical_and_matches_kubo(kubo) -> None:
 
 def test_prepare_large_manifest_multi_chunk_matches_kubo(kubo) -> None:
     """A manifest over one 256 KiB chunk (a multi-block UnixFS file) still gets kubo's digest."""
-    entry = DOCUMENT["toolMetadata"]["echo"]
+    entry = ECHO_METADATA
     names = [f"tool-{i}" for i in range(40)]
     document = {
         "tools": names,
