@@ -48,6 +48,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base impor
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     CSM,
+    LEGACY,
     SERVICE_REGISTRY,
     ToolMetadataBehaviourCase,
     _CapturePayload,
@@ -216,6 +217,53 @@ class TestPublishPrepareBehaviour(PublishBehaviourCase):
         capture = self.enter(PublishPrepareBehaviour, {})
         self.answer_multicall(0, [], error=True)
         assert capture.payloads[0].status == PublishStatus.READ_FAILED.value
+        self.finish()
+
+    def test_legacy_registry_owned_by_the_safe(self) -> None:
+        """A legacy mech NFT owned by the Safe: one batch (exists, ownerOf, getHashes); update."""
+        self.skill.skill_context.params.__dict__["publish"] = PublishSettings(
+            True,
+            (str(TOOL_PACKAGE),),
+            OVERRIDES,
+            PublishTarget("legacy_mech_registry", LEGACY, 3),
+            5.0,
+        )
+        capture = self.enter(PublishPrepareBehaviour, {})
+        old = b"\x22" * 32
+        self.answer_multicall(
+            9,
+            [
+                (True, encode(["bool"], [True])),
+                (True, encode(["address"], [SAFE])),
+                (True, encode(["uint256", "bytes32[]"], [1, [old]])),
+            ],
+        )
+        payload = capture.payloads[0]
+        assert (payload.status, payload.onchain_digest) == (
+            PublishStatus.UPDATE.value,
+            "0x" + old.hex(),
+        )
+        self.finish()
+
+    def test_legacy_registry_owned_by_someone_else(self) -> None:
+        """The NFT belongs to another account than the Safe: not_authorised."""
+        self.skill.skill_context.params.__dict__["publish"] = PublishSettings(
+            True,
+            (str(TOOL_PACKAGE),),
+            OVERRIDES,
+            PublishTarget("legacy_mech_registry", LEGACY, 3),
+            5.0,
+        )
+        capture = self.enter(PublishPrepareBehaviour, {})
+        self.answer_multicall(
+            9,
+            [
+                (True, encode(["bool"], [True])),
+                (True, encode(["address"], [LEGACY])),
+                (True, encode(["uint256", "bytes32[]"], [0, []])),
+            ],
+        )
+        assert capture.payloads[0].status == PublishStatus.NOT_AUTHORISED.value
         self.finish()
 
     def test_garbage_return_is_read_failed(self) -> None:
