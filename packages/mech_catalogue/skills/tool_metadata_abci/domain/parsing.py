@@ -129,7 +129,9 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
             )
         )
         return ParseResult(None, tuple(found))
-    tools = _tools(candidates, metadata or {}, "toolMetadata" in document, limits, found)
+    tools = _tools(
+        candidates, metadata or {}, "toolMetadata" in document, limits, found
+    )
     _warn_if_empty(tools, found)
     spec_version = document.get("specVersion", "")
     if not isinstance(spec_version, str):
