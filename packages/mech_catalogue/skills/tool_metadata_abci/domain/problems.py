@@ -4,6 +4,11 @@ Every rejection or warning the domain code produces is a :class:`Problem` with a
 ``code`` (one of the constants below), a human sentence naming the field and what to do,
 and a ``path`` (an RFC 6901 JSON Pointer into the manifest, ``""`` for the whole document).
 Codes are part of the public interface: never rename one, only add.
+
+:data:`CODE_DESCRIPTIONS` is the one registry of every code any domain module or behaviour
+emits (manifests, CIDs, fetching, registry reads, derive, generate, publish), each with
+its sentence; docs/manifest-spec.md section 9 lists the same table (a test keeps them
+equal, and another checks that the constants of the emitting modules are registered here).
 """
 
 import re
@@ -53,6 +58,44 @@ INVALID_CID = "invalid_cid"
 INVALID_DIGEST = "invalid_digest"
 UNSUPPORTED_CID = "unsupported_cid"
 DIGEST_MISMATCH = "digest_mismatch"
+FETCH_FAILED = "fetch_failed"  # fetching.py
+MANIFEST_REJECTED = "manifest_rejected"  # fetching.py
+PARSER_FAILED = "parser_failed"  # fetching.py
+KEPT_LAST_GOOD = "kept_last_good"  # fetching.py
+
+# --- registry reads (registry.py: DigestRead.error; fetching.py) --------------------
+REGISTRY_READ_FAILED = "registry_read_failed"
+REGISTRY_CALL_FAILED = "registry_call_failed"
+REGISTRY_RETURN_UNDECODABLE = "registry_return_undecodable"
+
+# --- deriving arguments from tool packages (derive.py) ------------------------------
+PACKAGE_NOT_FOUND = "package_not_found"
+INVALID_COMPONENT_YAML = "invalid_component_yaml"
+NOT_A_CUSTOM_COMPONENT = "not_a_custom_component"
+ENTRY_POINT_NOT_FOUND = "entry_point_not_found"
+SOURCE_TOO_LARGE = "source_too_large"
+SOURCE_SYNTAX_ERROR = "source_syntax_error"
+CALLABLE_NOT_FOUND = "callable_not_found"
+NO_TOOL_LIST = "no_tool_list"
+UNRESOLVED_TOOL_LIST = "unresolved_tool_list"
+DYNAMIC_KWARGS_ACCESS = "dynamic_kwargs_access"
+
+# --- generating the service's own manifest (generate.py) ----------------------------
+INVALID_OVERRIDES = "invalid_overrides"
+DUPLICATE_TOOL_ACROSS_PACKAGES = "duplicate_tool_across_packages"
+GENERATED_MANIFEST_INVALID = "generated_manifest_invalid"
+
+# --- publishing it (publish.py, the publish behaviours, scripts/publish) ------------
+PUBLISH_INVALID_MANIFEST = "publish_invalid_manifest"
+PUBLISH_IPFS_UNAVAILABLE = "publish_ipfs_unavailable"
+PUBLISH_UPLOAD_MISMATCH = "publish_upload_mismatch"
+PUBLISH_READBACK_MISMATCH = "publish_readback_mismatch"
+PUBLISH_RPC_UNAVAILABLE = "publish_rpc_unavailable"
+PUBLISH_MECH_NOT_FOUND = "publish_mech_not_found"
+PUBLISH_NOT_AUTHORISED = "publish_not_authorised"
+PUBLISH_TRANSACTION_FAILED = "publish_transaction_failed"
+PUBLISH_NOT_CONFIRMED = "publish_not_confirmed"
+PUBLISH_INVALID_TARGET = "publish_invalid_target"
 
 #: One line per code, for docs/manifest-spec.md and ``validate --explain``.
 CODE_DESCRIPTIONS: Dict[str, str] = {
@@ -89,6 +132,36 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     INVALID_DIGEST: "the on-chain hash is not 32 bytes of hex",
     UNSUPPORTED_CID: "the CID uses a codec or hash other than dag-pb/raw and sha2-256",
     DIGEST_MISMATCH: "fetched bytes do not hash to the on-chain digest",
+    FETCH_FAILED: "no IPFS source returned the manifest's bytes (after retries)",
+    MANIFEST_REJECTED: "the fetched manifest was rejected by the parser; the mech is quarantined",
+    PARSER_FAILED: "the parser raised on a manifest (a bug); the mech is quarantined",
+    KEPT_LAST_GOOD: "the current manifest failed, so the mech's last good manifest is served",
+    REGISTRY_READ_FAILED: "reading a mech's hash from its registry failed",
+    REGISTRY_CALL_FAILED: "the registry call reverted or failed inside Multicall2",
+    REGISTRY_RETURN_UNDECODABLE: "the registry returned data that does not decode (wrong contract?)",
+    PACKAGE_NOT_FOUND: "the path is not a folder with a component.yaml",
+    INVALID_COMPONENT_YAML: "component.yaml is not a YAML mapping with string entry_point and callable",
+    NOT_A_CUSTOM_COMPONENT: "component.yaml `type` is not `custom` (derivation continues)",
+    ENTRY_POINT_NOT_FOUND: "the entry_point file is missing or outside the package folder",
+    SOURCE_TOO_LARGE: "the entry-point module is larger than the byte cap",
+    SOURCE_SYNTAX_ERROR: "the entry-point module is not valid Python 3 syntax",
+    CALLABLE_NOT_FOUND: "no top-level function with the component's `callable` name",
+    NO_TOOL_LIST: "no ALLOWED_TOOLS / AVAILABLE_TOOLS: the component name is used as the tool name",
+    UNRESOLVED_TOOL_LIST: "ALLOWED_TOOLS / AVAILABLE_TOOLS is not a literal list of strings",
+    DYNAMIC_KWARGS_ACCESS: "kwargs is read with a non-literal key; some arguments may be missing",
+    INVALID_OVERRIDES: "an override for the generated manifest names an unknown field or has the wrong type",
+    DUPLICATE_TOOL_ACROSS_PACKAGES: "two tool packages serve the same tool name",
+    GENERATED_MANIFEST_INVALID: "the generated manifest does not pass the schema or the parser",
+    PUBLISH_INVALID_MANIFEST: "the manifest to publish has errors; nothing is published",
+    PUBLISH_IPFS_UNAVAILABLE: "the IPFS node could not store or return the manifest",
+    PUBLISH_UPLOAD_MISMATCH: "the IPFS node's CID is not the expected dag-pb CID of the bytes",
+    PUBLISH_READBACK_MISMATCH: "the bytes read back by CID differ from the upload or its digest",
+    PUBLISH_RPC_UNAVAILABLE: "the chain RPC could not be read or returned undecodable data",
+    PUBLISH_MECH_NOT_FOUND: "the mech id does not exist in the target registry",
+    PUBLISH_NOT_AUTHORISED: "the signer (key or Safe) may not update this mech's hash",
+    PUBLISH_TRANSACTION_FAILED: "the hash update transaction was mined but reverted",
+    PUBLISH_NOT_CONFIRMED: "the hash update transaction was sent but no receipt came",
+    PUBLISH_INVALID_TARGET: "the publish target (registry kind, address or id) is malformed",
 }
 
 
