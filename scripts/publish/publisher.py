@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional, Sequence, cast
 
 import requests
+from eth_abi import decode as abi_decode
+from eth_abi.exceptions import DecodingError
 from eth_account.signers.local import LocalAccount
 from eth_typing import Hash32
 from web3 import Web3
@@ -60,6 +62,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
 from .ipfs import IpfsApi
 
 RECEIPT_TIMEOUT = 60.0
+#: ``ServiceRegistry.mapServices(id)`` return types (autonolas-registries ``Service``
+#: struct: securityDeposit, multisig, configHash, threshold, maxNumAgentInstances,
+#: numAgentInstances, state)
+SERVICE_FIELDS = ("uint96", "address", "bytes32", "uint32", "uint32", "uint32", "uint8")
 GAS_MARGIN = 1.25
 _TRANSPORT_ERRORS = (requests.RequestException, OSError, Web3Exception)
 
@@ -242,8 +248,9 @@ class Publisher:
         """Refuse a registry id that does not exist or a sender the registry would reject.
 
         :param target: the registry and id.
-        :param sender: the account or Safe that will send the update. Raises
-            PublishError MECH_NOT_FOUND, NOT_AUTHORISED or RPC_UNAVAILABLE.
+        :param sender: the account or Safe that will send the update.
+        :raises PublishError: MECH_NOT_FOUND, NOT_AUTHORISED (naming the service's
+            multisig when a deployed service's owner tries), RPC_UNAVAILABLE.
         """
         service_registry = ""
         if target.kind == REGISTRY_COMPLEMENTARY_SERVICE:
@@ -256,7 +263,13 @@ class Publisher:
             authorise(target, sender, False, None)
         if target.kind == REGISTRY_COMPLEMENTARY_SERVICE:
             able = decode_single("bool", self._read(can_change_call(target, sender)))
-            authorise(target, sender, True, able)
+            try:
+                authorise(target, sender, True, able)
+            except PublishError as exc:
+                raise PublishError(
+                    exc.code,
+                    f"{exc} {self._multisig_hint(service_registry, target.mech_id)}",
+                ) from exc
         else:
             authorise(
                 target,
@@ -264,6 +277,25 @@ class Publisher:
                 True,
                 decode_single("address", self._read(owner_call(target))),
             )
+
+    def _multisig_hint(self, service_registry: str, service_id: int) -> str:
+        """Name the service's multisig (``ServiceRegistry.mapServices(id)``), if deployed.
+
+        :param service_registry: the ServiceRegistry address.
+        :param service_id: the service id.
+        :return: a sentence for the error message ("" when the service has no multisig).
+        """
+        call = contract_call(
+            service_registry, "mapServices(uint256)", ("uint256",), (service_id,)
+        )
+        try:
+            service = abi_decode(list(SERVICE_FIELDS), self._read(call))
+        except (PublishError, ValueError, DecodingError):
+            return ""
+        multisig = str(service[1])
+        if int(multisig, 16) == 0:
+            return ""
+        return f"Service {service_id}'s multisig is {Web3.to_checksum_address(multisig)}: pass --safe with it."
 
     def _read(self, call: ContractCall) -> bytes:
         try:

@@ -74,7 +74,7 @@ def test_non_owner_key_is_refused(chain_snapshot, key) -> None:
 def test_service_owner_key_refused_once_deployed(chain_snapshot) -> None:
     """The owner of a deployed service may no longer changeHash: only its Safe may."""
     devnet = chain_snapshot
-    mech, _, _ = deployed_service(devnet)
+    mech, safe, _ = deployed_service(devnet)
     before = _state(devnet, mech)
     error = _fails(
         NOT_AUTHORISED,
@@ -82,7 +82,7 @@ def test_service_owner_key_refused_once_deployed(chain_snapshot) -> None:
             generated_manifest("owner"), mech.target, account=mech.owner
         ),
     )
-    assert "multisig" in str(error)
+    assert "multisig" in str(error) and safe in str(error)
     assert _state(devnet, mech) == before
 
 
