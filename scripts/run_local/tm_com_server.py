@@ -6,6 +6,13 @@ with ``TMHOME``, ``PROXY_APP``, ``RPC_LADDR``, ``P2P_LADDR``, ``CREATE_EMPTY_BLO
 localhost deployment (autonomy/deploy/generators/localhost/tendermint/app.py). Unlike
 ``flask run``, SIGTERM/SIGINT stop the Tendermint child too, and its current pid is kept
 in ``--pid-file`` (it changes at every reset) so the launcher can always stop it by pid.
+
+It also closes a race in open-autonomy 0.21.30's ``TendermintNode.stop``: the node is
+stopped before its monitoring thread, so the thread can read the node's own shutdown line
+("RPC HTTP server stopped"), take it for a dropped connection and start a new node while
+``/hard_reset`` is deleting the data folder. That node then panics ("block.AppHash does not
+match AppHash after replay"), its agent drops out of consensus and asks the ACN for
+recovery parameters. :func:`stop_monitor_first` stops the monitor first.
 """
 
 import signal
@@ -13,9 +20,21 @@ import threading
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Optional
+from typing import Any, Optional
 
 import click
+
+
+def stop_monitor_first(node: Any) -> None:
+    """``TendermintNode.stop`` with the monitoring thread told to stop before the node.
+
+    :param node: an ``autonomy.deploy.generators.localhost.tendermint.tendermint.TendermintNode``.
+    """
+    # pylint: disable=protected-access
+    if node._monitoring is not None:
+        node._monitoring.stop()
+    node._stop_tm_process()
+    node._stop_monitoring_thread()
 
 
 @click.command()
@@ -28,7 +47,9 @@ def main(host: str, port: int, pid_file: Path) -> None:
     """Start the node and serve its control API until SIGTERM/SIGINT."""
     # pylint: disable=import-outside-toplevel
     from autonomy.deploy.generators.localhost.tendermint.app import create_app
+    from autonomy.deploy.generators.localhost.tendermint.tendermint import TendermintNode
 
+    TendermintNode.stop = stop_monitor_first  # type: ignore[method-assign]
     app, node = create_app()
     stopping = threading.Event()
 
