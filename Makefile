@@ -9,8 +9,10 @@ AUTONOMY := $(BIN)autonomy
 # `autonomy check-packages` resolves imports against the wheel.
 export PYTHONPATH := $(CURDIR)
 
-# Our code only: third-party packages (packages/valory, packages/open_aea) are synced.
+# Our code only: third-party packages (packages/valory, packages/open_aea) are synced, and
+# tests/fixtures/ hold inputs shaped like other people's code (e.g. mech tool sources).
 OUR_CODE := scripts tests packages/mech_catalogue
+FIXTURES := */tests/fixtures/*
 OUR_SKILLS := $(patsubst %/skill.yaml,%,$(wildcard packages/mech_catalogue/skills/*/skill.yaml))
 # The common handlers and dialogues of an ABCI skill, as Valory's repositories check them.
 COMMON := abci http contract_api ledger_api signing
@@ -33,16 +35,16 @@ sync:  ## third-party AEA packages into packages/, verified against packages.jso
 
 ## Formatting and static checks ------------------------------------------------------------
 formatters:
-	$(PYTHON) -m black $(OUR_CODE)
-	$(PYTHON) -m isort $(OUR_CODE)
+	$(PYTHON) -m black --extend-exclude '/tests/fixtures/' $(OUR_CODE)
+	$(PYTHON) -m isort --extend-skip-glob '$(FIXTURES)' $(OUR_CODE)
 
 code-checks: black-check isort-check flake8 mypy pylint darglint
 
 black-check:
-	$(PYTHON) -m black --check $(OUR_CODE)
+	$(PYTHON) -m black --check --extend-exclude '/tests/fixtures/' $(OUR_CODE)
 
 isort-check:
-	$(PYTHON) -m isort --check-only $(OUR_CODE)
+	$(PYTHON) -m isort --check-only --extend-skip-glob '$(FIXTURES)' $(OUR_CODE)
 
 flake8:
 	$(PYTHON) -m flake8 $(OUR_CODE)
@@ -54,7 +56,7 @@ pylint:
 	$(PYTHON) -m pylint $(OUR_CODE)
 
 darglint:
-	$(BIN)darglint scripts packages/mech_catalogue
+	$(BIN)darglint $$(find scripts packages/mech_catalogue -name '*.py' -not -path '$(FIXTURES)')
 
 ## Generated files ----------------------------------------------------------------------
 # New packages found by `packages lock` are ours, so the prompt is answered `dev`.
