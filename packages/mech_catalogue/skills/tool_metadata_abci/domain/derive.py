@@ -36,7 +36,22 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 import yaml
 
 from .canonical import canonical_text
-from .problems import Problem, error, warning
+from .problems import (  # the problem codes of this module; re-exported
+    CALLABLE_NOT_FOUND,
+    CODE_DESCRIPTIONS,
+    DYNAMIC_KWARGS_ACCESS,
+    ENTRY_POINT_NOT_FOUND,
+    INVALID_COMPONENT_YAML,
+    NO_TOOL_LIST,
+    NOT_A_CUSTOM_COMPONENT,
+    PACKAGE_NOT_FOUND,
+    SOURCE_SYNTAX_ERROR,
+    SOURCE_TOO_LARGE,
+    UNRESOLVED_TOOL_LIST,
+    Problem,
+    error,
+    warning,
+)
 from .python_hints import annotation_type, literal_type, parse_param_docs
 from .static_values import UNKNOWN, StaticScope
 from .tool import SHAPE_ARGUMENTS_V1, Argument, Provenance, Tool
@@ -56,29 +71,21 @@ RUNTIME_KWARGS = ("tool", "tool_py", "callable_method", "api_keys", "counter_cal
 #: Module constants that list the tool names a package serves, in lookup order.
 TOOL_LIST_NAMES = ("ALLOWED_TOOLS", "AVAILABLE_TOOLS")
 
-# --- problem codes of this module (documented in CODE_DESCRIPTIONS_DERIVE) ------------
-PACKAGE_NOT_FOUND = "package_not_found"
-INVALID_COMPONENT_YAML = "invalid_component_yaml"
-NOT_A_CUSTOM_COMPONENT = "not_a_custom_component"
-ENTRY_POINT_NOT_FOUND = "entry_point_not_found"
-SOURCE_TOO_LARGE = "source_too_large"
-SOURCE_SYNTAX_ERROR = "source_syntax_error"
-CALLABLE_NOT_FOUND = "callable_not_found"
-NO_TOOL_LIST = "no_tool_list"
-UNRESOLVED_TOOL_LIST = "unresolved_tool_list"
-DYNAMIC_KWARGS_ACCESS = "dynamic_kwargs_access"
-
+#: this module's problem codes, with their sentences (the registry is problems.py)
 CODE_DESCRIPTIONS_DERIVE: Dict[str, str] = {
-    PACKAGE_NOT_FOUND: "the path is not a folder with a component.yaml",
-    INVALID_COMPONENT_YAML: "component.yaml is not a YAML mapping with string entry_point and callable",
-    NOT_A_CUSTOM_COMPONENT: "component.yaml `type` is not `custom` (derivation continues)",
-    ENTRY_POINT_NOT_FOUND: "the entry_point file is missing or outside the package folder",
-    SOURCE_TOO_LARGE: "the entry-point module is larger than the byte cap",
-    SOURCE_SYNTAX_ERROR: "the entry-point module is not valid Python 3 syntax",
-    CALLABLE_NOT_FOUND: "no top-level function with the component's `callable` name",
-    NO_TOOL_LIST: "no ALLOWED_TOOLS / AVAILABLE_TOOLS: the component name is used as the tool name",
-    UNRESOLVED_TOOL_LIST: "ALLOWED_TOOLS / AVAILABLE_TOOLS is not a literal list of strings",
-    DYNAMIC_KWARGS_ACCESS: "kwargs is read with a non-literal key; some arguments may be missing",
+    code: CODE_DESCRIPTIONS[code]
+    for code in (
+        PACKAGE_NOT_FOUND,
+        INVALID_COMPONENT_YAML,
+        NOT_A_CUSTOM_COMPONENT,
+        ENTRY_POINT_NOT_FOUND,
+        SOURCE_TOO_LARGE,
+        SOURCE_SYNTAX_ERROR,
+        CALLABLE_NOT_FOUND,
+        NO_TOOL_LIST,
+        UNRESOLVED_TOOL_LIST,
+        DYNAMIC_KWARGS_ACCESS,
+    )
 }
 
 #: ``int(kwargs["x"])`` says x is numeric; ``str()``/``bool()`` accept anything, so say nothing.

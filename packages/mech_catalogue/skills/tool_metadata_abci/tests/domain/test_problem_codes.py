@@ -8,10 +8,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain import (
     derive,
     fetching,
     generate,
-    publish,
-    registry,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import publish, registry
 
 #: module -> {its constant name: the problems.py constant name holding the same code}
 EMITTED: Dict[Any, Dict[str, str]] = {
