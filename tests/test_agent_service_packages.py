@@ -21,10 +21,14 @@ def _documents(path: Path) -> List[Dict[str, Any]]:
 
 
 def _override(path: Path, public_id: str) -> Dict[str, Any]:
-    return next(doc for doc in _documents(path)[1:] if doc.get("public_id") == public_id)
+    return next(
+        doc for doc in _documents(path)[1:] if doc.get("public_id") == public_id
+    )
 
 
-def _leaves(value: Any, prefix: Tuple[str, ...] = ()) -> Iterator[Tuple[Tuple[str, ...], Any]]:
+def _leaves(
+    value: Any, prefix: Tuple[str, ...] = ()
+) -> Iterator[Tuple[Tuple[str, ...], Any]]:
     if isinstance(value, dict):
         for key, item in value.items():
             yield from _leaves(item, (*prefix, str(key)))
@@ -33,38 +37,58 @@ def _leaves(value: Any, prefix: Tuple[str, ...] = ()) -> Iterator[Tuple[Tuple[st
 
 
 def _skill_parameters() -> Dict[str, Any]:
-    skill = yaml.safe_load((OWN / "skills" / "tool_metadata_chained_abci" / "skill.yaml").read_text())
+    skill = yaml.safe_load(
+        (OWN / "skills" / "tool_metadata_chained_abci" / "skill.yaml").read_text()
+    )
     return dict(skill["models"]["params"]["args"])
 
 
 def test_chained_skill_has_every_tool_metadata_parameter() -> None:
     """The chained skill's params carry every parameter the tool metadata skill declares."""
-    base = yaml.safe_load((OWN / "skills" / "tool_metadata_abci" / "skill.yaml").read_text())
+    base = yaml.safe_load(
+        (OWN / "skills" / "tool_metadata_abci" / "skill.yaml").read_text()
+    )
     assert set(base["models"]["params"]["args"]) <= set(_skill_parameters())
 
 
 def test_agent_overrides_every_parameter_with_a_named_variable() -> None:
     """aea-config.yaml: each parameter (and each setup field) is ``${NAME:type:default}``."""
-    args = _override(OWN / "agents" / "tool_metadata" / "aea-config.yaml", SKILL_ID)["models"]["params"]["args"]
+    args = _override(OWN / "agents" / "tool_metadata" / "aea-config.yaml", SKILL_ID)[
+        "models"
+    ]["params"]["args"]
     assert set(args) == set(_skill_parameters())
     for path, value in _leaves(args):
-        assert isinstance(value, str) and NAMED.match(value), f"{'.'.join(path)} = {value!r} is not ${{NAME:type:default}}"
+        assert isinstance(value, str) and NAMED.match(
+            value
+        ), f"{'.'.join(path)} = {value!r} is not ${{NAME:type:default}}"
 
 
 def test_service_overrides_every_parameter() -> None:
     """service.yaml: named variables, except what the deployment fills per agent."""
-    args = _override(OWN / "services" / "tool_metadata" / "service.yaml", SKILL_ID)["models"]["params"]["args"]
+    args = _override(OWN / "services" / "tool_metadata" / "service.yaml", SKILL_ID)[
+        "models"
+    ]["params"]["args"]
     assert set(args) == set(_skill_parameters())
     for path, value in _leaves(args):
         pattern = UNNAMED if path[0] in DEPLOYMENT_FILLED else NAMED
-        assert isinstance(value, str) and pattern.match(value), f"{'.'.join(path)} = {value!r}"
+        assert isinstance(value, str) and pattern.match(
+            value
+        ), f"{'.'.join(path)} = {value!r}"
 
 
 def test_agent_runs_without_the_acn_client() -> None:
     """A non-null default connection, so `aea run --connections` can leave the ACN client out."""
     agent = _documents(OWN / "agents" / "tool_metadata" / "aea-config.yaml")[0]
-    assert agent["default_connection"] and "p2p_libp2p_client" not in agent["default_connection"]
-    assert any(connection.startswith("valory/http_server:") for connection in agent["connections"])
-    abci = _override(OWN / "agents" / "tool_metadata" / "aea-config.yaml", "valory/abci:0.1.0")["config"]
+    assert (
+        agent["default_connection"]
+        and "p2p_libp2p_client" not in agent["default_connection"]
+    )
+    assert any(
+        connection.startswith("valory/http_server:")
+        for connection in agent["connections"]
+    )
+    abci = _override(
+        OWN / "agents" / "tool_metadata" / "aea-config.yaml", "valory/abci:0.1.0"
+    )["config"]
     assert abci["target_skill_id"] == SKILL_ID
     assert abci["use_mock"].startswith("${ABCI_USE_MOCK:bool:")

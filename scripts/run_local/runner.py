@@ -68,7 +68,11 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     def start(self) -> None:
         """Start the devnet (unless given), prepare the agents, start Tendermint and the agents.
 
-        Whatever was started is stopped again when a step fails.
+        Whatever was started is stopped again when a step fails (the error is re-raised:
+        ``DevnetError``, ``MissingTool``, ``ProcessError``, ``WorkspaceError``, or
+        ``KeyboardInterrupt`` on Ctrl-C).
+
+        :raises BaseException: what the failing step raised, after the clean-up.
         """
         self.work_dir.mkdir(parents=True, exist_ok=True)
         began = mark = self.started_at = time.monotonic()

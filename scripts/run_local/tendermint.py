@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from scripts.devnet.processes import ProcessError, is_alive, stop_pid, wait_until
+from scripts.devnet.processes import ProcessError, is_alive, stop_pid
 from scripts.run_local.agents import AgentPorts
 from scripts.run_local.processes import spawn_in
 from scripts.toolchain import BIN_DIR, tool_path
@@ -52,8 +52,10 @@ class TendermintNode:
         return self.home.parent / f"node{self.index}.out"
 
     def height(self) -> int:
-        """:return: the node's latest block height.
-        :raises OSError: when the RPC does not answer."""
+        """Ask the node's RPC ``/status`` (OSError when it does not answer).
+
+        :return: the node's latest block height.
+        """
         with urllib.request.urlopen(  # nosec B310: loopback http only
             f"http://127.0.0.1:{self.ports.tendermint_rpc}/status", timeout=2
         ) as response:
@@ -171,22 +173,6 @@ class TendermintNetwork:
                 ],
                 Path(__file__).resolve().parents[2],
                 self._env(node),
-                node.log_path,
-            )
-
-    def wait_for_blocks(self, height: int = 2, timeout: float = 120.0) -> None:
-        """Wait until every node has committed ``height`` blocks (so the agents are in consensus).
-
-        :param height: the block height to reach.
-        :param timeout: seconds per node.
-        :raises ProcessError: when a node dies or does not get there in time.
-        """
-        for node in self.nodes:
-            wait_until(
-                lambda n=node: n.height() >= height,
-                timeout,
-                f"tendermint node{node.index}",
-                node.pid or 0,
                 node.log_path,
             )
 

@@ -47,9 +47,11 @@ def main(host: str, port: int, pid_file: Path) -> None:
     """Start the node and serve its control API until SIGTERM/SIGINT."""
     # pylint: disable=import-outside-toplevel
     from autonomy.deploy.generators.localhost.tendermint.app import create_app
-    from autonomy.deploy.generators.localhost.tendermint.tendermint import TendermintNode
+    from autonomy.deploy.generators.localhost.tendermint.tendermint import (
+        TendermintNode,
+    )
 
-    TendermintNode.stop = stop_monitor_first  # type: ignore[method-assign]
+    TendermintNode.stop = stop_monitor_first  # type: ignore
     app, node = create_app()
     stopping = threading.Event()
 

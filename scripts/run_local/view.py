@@ -118,7 +118,7 @@ def render(views: List[AgentView], status_line: str) -> Group:
     for view in views:
         health = view.health
         status = (
-            view.error and "[red]unreachable[/red]" or str(health.get("status", "…"))
+            "[red]unreachable[/red]" if view.error else str(health.get("status", "…"))
         )
         agents.add_row(
             view.name,

@@ -130,11 +130,13 @@ def own_package_files() -> List[Path]:
 
 
 def prepare_registry(work_dir: Path) -> Path:
-    """Copy ``packages/`` (ours: :func:`own_package_files`) into ``work_dir/registry/packages``, lock the copy.
+    """Copy ``packages/`` into ``work_dir/registry/packages`` and lock the copy.
+
+    Ours are copied as :func:`own_package_files` lists them. A failing ``autonomy
+    packages lock`` raises :class:`WorkspaceError` (from :func:`run_cli`).
 
     :param work_dir: the run's work folder.
     :return: the locked packages folder, usable as ``--registry-path``.
-    :raises WorkspaceError: when ``autonomy packages lock`` fails.
     """
     registry = work_dir / "registry"
     if registry.exists():
@@ -159,8 +161,8 @@ def agent_template(work_dir: Path) -> Path:
     """A fetched agent (no key), refreshed only when the package sources changed.
 
     :param work_dir: the run's work folder.
-    :return: the template agent folder ``work_dir/fetched/tool_metadata``.
-    :raises WorkspaceError: when locking or fetching fails.
+    :return: the template agent folder ``work_dir/fetched/tool_metadata``
+        (:class:`WorkspaceError` when locking or fetching fails).
     """
     template = work_dir / "fetched" / "tool_metadata"
     digest = sources_digest()
@@ -212,6 +214,7 @@ def make_agent(
     if agent_dir.exists():
         shutil.rmtree(agent_dir)
     shutil.copytree(template, agent_dir)
+    # pylint: disable-next=no-value-for-parameter  # eth_account's decorated classmethods
     account = Account.from_key(private_key) if private_key else Account.create()
     key_hex = account.key.hex()
     (agent_dir / KEY_FILE).write_text(

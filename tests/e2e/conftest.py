@@ -36,10 +36,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
     :param config: pytest's configuration.
     """
-    config.addinivalue_line("markers", f"{E2E4}: four agents with real Tendermint; run with -m {E2E4}")
+    config.addinivalue_line(
+        "markers", f"{E2E4}: four agents with real Tendermint; run with -m {E2E4}"
+    )
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: List[pytest.Item]
+) -> None:
     """Skip ``e2e4`` tests unless the marker expression selects them.
 
     :param config: pytest's configuration.
@@ -47,13 +51,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item
     """
     if E2E4 in (config.getoption("markexpr") or ""):
         return
-    skip = pytest.mark.skip(reason=f"four-agent run: select it with `pytest -m {E2E4}` (make e2e-4)")
+    skip = pytest.mark.skip(
+        reason=f"four-agent run: select it with `pytest -m {E2E4}` (make e2e-4)"
+    )
     for item in items:
         if E2E4 in item.keywords:
             item.add_marker(skip)
 
 
-def wait_for(probe: Callable[[], Optional[T]], timeout: float, what: str, interval: float = 1.0) -> T:
+def wait_for(
+    probe: Callable[[], Optional[T]], timeout: float, what: str, interval: float = 1.0
+) -> T:
     """Poll ``probe`` until it returns something truthy.
 
     :param probe: returns the awaited value, or None/False while not there yet.
@@ -61,6 +69,7 @@ def wait_for(probe: Callable[[], Optional[T]], timeout: float, what: str, interv
     :param what: what is awaited, for the failure message.
     :param interval: seconds between polls.
     :return: the probe's first truthy value.
+    :raises Exception: pytest's ``Failed`` when the timeout passes (the test fails).
     """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -68,4 +77,4 @@ def wait_for(probe: Callable[[], Optional[T]], timeout: float, what: str, interv
         if value:
             return value
         time.sleep(interval)
-    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+    raise pytest.fail.Exception(f"timed out after {timeout:.0f} s waiting for {what}")

@@ -8,7 +8,7 @@ fetched from a locked copy of ``packages/`` (``scripts.run_local.workspace``).
 
 import json
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, cast
 from unittest import mock
 
 import pytest
@@ -33,19 +33,39 @@ def service_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """
     work = tmp_path_factory.mktemp("deploy")
     registry = prepare_registry(work)
-    run_cli(["autonomy", "--registry-path", str(registry), "fetch", "--local", "--service", SERVICE, "--alias", "service"], cwd=work)
+    run_cli(
+        [
+            "autonomy",
+            "--registry-path",
+            str(registry),
+            "fetch",
+            "--local",
+            "--service",
+            SERVICE,
+            "--alias",
+            "service",
+        ],
+        cwd=work,
+    )
     service = work / "service"
     keys = []
     for _ in range(AGENTS):
-        account = Account.create()
+        account = Account.create()  # pylint: disable=no-value-for-parameter
         key = account.key.hex()
-        keys.append({"address": account.address, "private_key": key if key.startswith("0x") else "0x" + key})
+        keys.append(
+            {
+                "address": account.address,
+                "private_key": key if key.startswith("0x") else "0x" + key,
+            }
+        )
     (service / "keys.json").write_text(json.dumps(keys))
     return service
 
 
 @pytest.fixture
-def in_service_dir(service_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def in_service_dir(
+    service_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
     """Run in the service folder (``autonomy deploy build`` reads ./service.yaml).
 
     :param service_dir: the fetched service.
@@ -62,14 +82,21 @@ def _deploy_build(*args: str) -> None:
 
     no_networks = mock.MagicMock()
     no_networks.networks.list.return_value = []
-    with mock.patch("autonomy.deploy.generators.docker_compose.base.get_docker_client", return_value=no_networks):
-        result = CliRunner().invoke(cli, ["deploy", "build", "keys.json", *args], catch_exceptions=True)
+    with mock.patch(
+        "autonomy.deploy.generators.docker_compose.base.get_docker_client",
+        return_value=no_networks,
+    ):
+        result = CliRunner().invoke(
+            cli, ["deploy", "build", "keys.json", *args], catch_exceptions=True
+        )
     assert result.exit_code == 0, f"{result.output}\n{result.exception!r}"
 
 
 def _env_file(path: Path) -> Dict[str, str]:
-    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
-    return {key: value for key, value in pairs}
+    pairs = (
+        line.split("=", 1) for line in path.read_text().splitlines() if "=" in line
+    )
+    return dict(pairs)
 
 
 def _service_skill_override(service_dir: Path) -> Dict[str, Any]:
@@ -89,22 +116,37 @@ def test_docker_compose_deployment(in_service_dir: Path) -> None:
     override = _service_skill_override(in_service_dir)
     keys = json.loads((in_service_dir / "keys.json").read_text())
     for index, (agent, node) in enumerate(zip(agents, nodes)):
-        assert services[agent]["image"].startswith(f"{'default_author'}/oar-tool_metadata:")
+        assert services[agent]["image"].startswith("default_author/oar-tool_metadata:")
         env = _env_file(build / services[agent]["env_file"])
         assert env["CONNECTION_ABCI_CONFIG_HOST"] == agent
-        resolved = apply_env_variables(override, env, path=["skill", "tool_metadata_chained_abci"])["models"]["params"]["args"]
+        applied = apply_env_variables(
+            override, env, path=["skill", "tool_metadata_chained_abci"]
+        )
+        resolved: Dict[str, Any] = cast(Dict[str, Any], applied)["models"]["params"][
+            "args"
+        ]
         assert resolved["tendermint_url"] == f"http://{node}:26657"
         assert resolved["tendermint_com_url"] == f"http://{node}:8080"
         assert isinstance(resolved["registries"], list) and resolved["registries"]
-        assert (build / "agent_keys" / f"agent_{index}" / "ethereum_private_key.txt").read_text().strip() == keys[index]["private_key"]
-    ports: List[str] = [port for agent in agents for port in services[agent].get("ports", [])]
+        assert (
+            build / "agent_keys" / f"agent_{index}" / "ethereum_private_key.txt"
+        ).read_text().strip() == keys[index]["private_key"]
+    ports: List[str] = [
+        port for agent in agents for port in services[agent].get("ports", [])
+    ]
     assert sorted(ports) == [f"{8000 + i}:8000" for i in range(AGENTS)]
 
 
 def test_kubernetes_deployment(in_service_dir: Path) -> None:
     """One Deployment, Service and volume claim per agent, the agent's keys in its manifest."""
     _deploy_build("--o", "build_k8s", "--kubernetes")
-    documents = [doc for doc in yaml.safe_load_all((in_service_dir / "build_k8s" / "build.yaml").read_text()) if doc]
+    documents = [
+        doc
+        for doc in yaml.safe_load_all(
+            (in_service_dir / "build_k8s" / "build.yaml").read_text()
+        )
+        if doc
+    ]
     kinds: Dict[str, int] = {}
     for doc in documents:
         kinds[doc["kind"]] = kinds.get(doc["kind"], 0) + 1

@@ -27,7 +27,11 @@ def four_agents() -> Iterator[LocalRun]:
 
     :yield: the run.
     """
-    run = LocalRun(agents=AGENTS, work_dir=E2E_DIR / "four_agents", settings={"RESET_PAUSE_DURATION": "10"})
+    run = LocalRun(
+        agents=AGENTS,
+        work_dir=E2E_DIR / "four_agents",
+        settings={"RESET_PAUSE_DURATION": "10"},
+    )
     run.start()
     try:
         yield run
@@ -37,14 +41,20 @@ def four_agents() -> Iterator[LocalRun]:
 
 def _views(run: LocalRun) -> List[AgentView]:
     for process in run.processes:
-        assert process.alive(), f"{process.name} stopped; {process.log_path}:\n{log_tail(process.log_path)}"
-    assert run.network is not None and run.network.alive(), "a Tendermint node's control server stopped"
+        assert (
+            process.alive()
+        ), f"{process.name} stopped; {process.log_path}:\n{log_tail(process.log_path)}"
+    assert (
+        run.network is not None and run.network.alive()
+    ), "a Tendermint node's control server stopped"
     return [read_agent(process.name, process.http_url) for process in run.processes]
 
 
 def _all_agreed(run: LocalRun, period: int) -> Optional[List[AgentView]]:
     views = _views(run)
-    if all(view.has_catalogue and view.health.get("period", -1) >= period for view in views):
+    if all(
+        view.has_catalogue and view.health.get("period", -1) >= period for view in views
+    ):
         return views
     return None
 
@@ -52,17 +62,38 @@ def _all_agreed(run: LocalRun, period: int) -> Optional[List[AgentView]]:
 @pytest.mark.e2e4
 def test_four_agents_agree_on_the_catalogue_over_periods(four_agents: LocalRun) -> None:
     """Every agent serves a catalogue; all agree on the same digest, period after period."""
-    first = wait_for(lambda: _all_agreed(four_agents, 0), START_TIMEOUT, "a catalogue on all four agents", interval=2.0)
+    first = wait_for(
+        lambda: _all_agreed(four_agents, 0),
+        START_TIMEOUT,
+        "a catalogue on all four agents",
+        interval=2.0,
+    )
     assert len({view.health["catalogue_digest"] for view in first}) == 1
-    wait_for(lambda: _all_agreed(four_agents, PERIODS), PERIODS * 120.0, f"period {PERIODS} on all four agents", interval=2.0)
-    agreed: Dict[str, List[str]] = {p.name: [a.digest for a in agreed_catalogues(p.log_path)] for p in four_agents.processes}
+    wait_for(
+        lambda: _all_agreed(four_agents, PERIODS),
+        PERIODS * 120.0,
+        f"period {PERIODS} on all four agents",
+        interval=2.0,
+    )
+    agreed: Dict[str, List[str]] = {
+        p.name: [a.digest for a in agreed_catalogues(p.log_path)]
+        for p in four_agents.processes
+    }
     assert all(len(digests) >= PERIODS for digests in agreed.values()), agreed
     for digests in agreed.values():
         assert digests[:PERIODS] == agreed["agent_0"][:PERIODS]
-    data = [get_json(f"{process.http_url}/synchronized_data") for process in four_agents.processes]
+    data = [
+        get_json(f"{process.http_url}/synchronized_data")
+        for process in four_agents.processes
+    ]
     assert {entry["participants"] for entry in data} == {AGENTS}
-    assert len({(entry["catalogue_digest"], tuple(entry["mech_tools"])) for entry in data}) == 1
-    tools = [sorted(tool["name"] for tool in view.tools) for view in _views(four_agents)]
+    assert (
+        len({(entry["catalogue_digest"], tuple(entry["mech_tools"])) for entry in data})
+        == 1
+    )
+    tools = [
+        sorted(tool["name"] for tool in view.tools) for view in _views(four_agents)
+    ]
     assert all(names == tools[0] for names in tools) and tools[0]
     log = four_agents.processes[0].log_path.read_text(errors="replace")
     assert "Resetting tendermint node successful" in log

@@ -31,7 +31,11 @@ def agent_run() -> Iterator[LocalRun]:
 
     :yield: the running agent.
     """
-    run = LocalRun(agents=1, work_dir=E2E_DIR / "one_agent", settings={"RESET_PAUSE_DURATION": "10"})
+    run = LocalRun(
+        agents=1,
+        work_dir=E2E_DIR / "one_agent",
+        settings={"RESET_PAUSE_DURATION": "10"},
+    )
     run.start()
     try:
         yield run
@@ -41,17 +45,37 @@ def agent_run() -> Iterator[LocalRun]:
 
 def _view(run: LocalRun) -> AgentView:
     process = run.processes[0]
-    assert process.alive(), f"the agent stopped; see {process.log_path}:\n{log_tail(process.log_path)}"
+    assert (
+        process.alive()
+    ), f"the agent stopped; see {process.log_path}:\n{log_tail(process.log_path)}"
     return read_agent(process.name, process.http_url)
 
 
-def _registered(run: LocalRun, registry: str, id: int) -> RegisteredManifest:  # pylint: disable=redefined-builtin
+def _registered(run: LocalRun, registry: str, mech_id: int) -> RegisteredManifest:
     assert run.devnet is not None
-    return next(entry for entry in run.devnet.info.registered if entry.registry == registry and entry.id == id)
+    return next(
+        entry
+        for entry in run.devnet.info.registered
+        if entry.registry == registry and entry.id == mech_id
+    )
+
+
+def _with_catalogue(run: LocalRun) -> Optional[AgentView]:
+    view = _view(run)
+    return view if view.has_catalogue else None
 
 
 def _first_catalogue(run: LocalRun) -> AgentView:
-    return wait_for(lambda: (lambda v: v if v.has_catalogue else None)(_view(run)), START_TIMEOUT, "the first agreed catalogue")
+    return wait_for(
+        lambda: _with_catalogue(run), START_TIMEOUT, "the first agreed catalogue"
+    )
+
+
+def _sync_with(run: LocalRun, tool: Optional[str] = None) -> Optional[Dict[str, Any]]:
+    data = _sync(run)
+    if not data.get("catalogue_digest") or (tool and tool not in data["mech_tools"]):
+        return None
+    return data
 
 
 def _sync(run: LocalRun) -> Dict[str, Any]:
@@ -67,12 +91,23 @@ def test_catalogue_served_over_http(agent_run: LocalRun) -> None:
     for tool in view.tools:
         assert tool["inputSchema"]["type"] == "object"
     typed = next(tool for tool in view.tools if tool["name"] == "prediction-online")
-    assert {"prompt", "temperature", "max_tokens"} <= set(typed["inputSchema"]["properties"])
-    mech_ids = {(mech["ref"]["registry_kind"], mech["ref"]["mech_id"]) for mech in view.mechs}
+    assert {"prompt", "temperature", "max_tokens"} <= set(
+        typed["inputSchema"]["properties"]
+    )
+    mech_ids = {
+        (mech["ref"]["registry_kind"], mech["ref"]["mech_id"]) for mech in view.mechs
+    }
     assert agent_run.devnet is not None
-    expected = {(entry.registry, entry.id) for entry in agent_run.devnet.info.registered}
+    expected = {
+        (entry.registry, entry.id) for entry in agent_run.devnet.info.registered
+    }
     assert expected <= mech_ids
-    broken = [mech for mech in view.mechs if mech["ref"]["registry_kind"] == "olas_agent_registry" and mech["ref"]["mech_id"] == 3]
+    broken = [
+        mech
+        for mech in view.mechs
+        if mech["ref"]["registry_kind"] == "olas_agent_registry"
+        and mech["ref"]["mech_id"] == 3
+    ]
     assert broken and broken[0]["status"] != "ok"
     assert "invalid_json" in {problem["code"] for problem in broken[0]["problems"]}
 
@@ -82,12 +117,20 @@ def test_catalogue_in_shared_state_and_synchronized_data(agent_run: LocalRun) ->
     view = _first_catalogue(agent_run)
     digest = view.health["catalogue_digest"]
     published = agreed_catalogues(agent_run.processes[0].log_path)
-    assert published, "no 'catalogue <digest> published under shared_state[...]' line in the agent's log"
+    assert (
+        published
+    ), "no 'catalogue <digest> published under shared_state[...]' line in the agent's log"
     assert digest in {entry.digest for entry in published}
     log = agent_run.processes[0].log_path.read_text(errors="replace")
     assert "published under shared_state['mech_catalogue.tool_catalogue']" in log
-    data = wait_for(lambda: (lambda d: d if d.get("catalogue_digest") else None)(_sync(agent_run)), PERIOD_TIMEOUT, "SynchronizedData with a catalogue")
-    assert data["catalogue_digest"] in {entry.digest for entry in agreed_catalogues(agent_run.processes[0].log_path)}
+    data = wait_for(
+        lambda: _sync_with(agent_run),
+        PERIOD_TIMEOUT,
+        "SynchronizedData with a catalogue",
+    )
+    assert data["catalogue_digest"] in {
+        entry.digest for entry in agreed_catalogues(agent_run.processes[0].log_path)
+    }
     assert data["participants"] == 1
     assert set(data["mech_tools"]) == {tool["name"] for tool in _view(agent_run).tools}
     assert data["mechs_info"], "mechs_info (mech-interact's MechInfo view) is empty"
@@ -98,7 +141,11 @@ def test_catalogue_in_shared_state_and_synchronized_data(agent_run: LocalRun) ->
 def test_several_periods_pass(agent_run: LocalRun) -> None:
     """The chain goes round: registration -> tool metadata -> reset and pause -> tool metadata ..."""
     _first_catalogue(agent_run)
-    wait_for(lambda: _view(agent_run).health.get("period", 0) >= 2, 3 * PERIOD_TIMEOUT, "period 2")
+    wait_for(
+        lambda: _view(agent_run).health.get("period", 0) >= 2,
+        3 * PERIOD_TIMEOUT,
+        "period 2",
+    )
     assert len(agreed_catalogues(agent_run.processes[0].log_path)) >= 3
 
 
@@ -109,7 +156,11 @@ def test_manifest_changed_on_chain_shows_up_next_period(agent_run: LocalRun) -> 
     devnet = agent_run.devnet
     assert devnet is not None
     target = _registered(agent_run, "legacy_mech_registry", 2)
-    manifest = {"name": "E2E probe mech", "description": "changed between periods", "tools": [PROBE_TOOL, "prediction-online"]}
+    manifest = {
+        "name": "E2E probe mech",
+        "description": "changed between periods",
+        "tools": [PROBE_TOOL, "prediction-online"],
+    }
     _, digest = devnet.add_manifest(json.dumps(manifest).encode())
     devnet.update_legacy_hash(target.owner, target.id, digest)
 
@@ -119,6 +170,10 @@ def test_manifest_changed_on_chain_shows_up_next_period(agent_run: LocalRun) -> 
 
     after = wait_for(changed, 3 * PERIOD_TIMEOUT, f"{PROBE_TOOL} in GET /tools")
     assert after.health["catalogue_digest"] != before.health["catalogue_digest"]
-    assert PROBE_TOOL in wait_for(lambda: (lambda d: PROBE_TOOL in d["mech_tools"] and d["mech_tools"])(_sync(agent_run)), PERIOD_TIMEOUT, "the probe tool in SynchronizedData")
+    assert wait_for(
+        lambda: _sync_with(agent_run, PROBE_TOOL),
+        PERIOD_TIMEOUT,
+        "the probe tool in SynchronizedData",
+    )
     detail = get_json(f"{agent_run.processes[0].http_url}/tools/{PROBE_TOOL}")
     assert [offer["mech"]["mech_id"] for offer in detail["offers"]] == [target.id]

@@ -90,12 +90,18 @@ class HttpHandler(ToolMetadataHttpHandler):
         dialogues = cast(HttpDialogues, self.context.http_dialogues)
         dialogue = cast(Optional[HttpDialogue], dialogues.update(message))
         if dialogue is None:
-            self.context.logger.warning(f"dropping HTTP request that fits no dialogue: {message.url}")
+            self.context.logger.warning(
+                f"dropping HTTP request that fits no dialogue: {message.url}"
+            )
             return
         if message.method.upper() != "GET":
-            status, body = 405, {"error": {"code": "method_not_allowed", "message": "only GET is served"}}
+            status, body = 405, {
+                "error": {"code": "method_not_allowed", "message": "only GET is served"}
+            }
         else:
-            data = SynchronizedData(self.context.state.round_sequence.latest_synchronized_data.db)
+            data = SynchronizedData(
+                self.context.state.round_sequence.latest_synchronized_data.db
+            )
             status, body = 200, synchronized_data_view(data)
         response = dialogue.reply(
             performative=HttpMessage.Performative.RESPONSE,
@@ -104,6 +110,8 @@ class HttpHandler(ToolMetadataHttpHandler):
             status_code=status,
             status_text="OK" if status == 200 else "Method Not Allowed",
             headers=JSON_HEADERS,
-            body=json.dumps(body, separators=(",", ":"), sort_keys=True).encode("utf-8"),
+            body=json.dumps(body, separators=(",", ":"), sort_keys=True).encode(
+                "utf-8"
+            ),
         )
         self.context.outbox.put_message(message=response)

@@ -1,13 +1,9 @@
 """Models of the chained skill: the tool metadata parameters and shared state, for the chain."""
 
-from typing import Any
-
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     SharedState as ToolMetadataSharedState,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.models import (
-    ToolMetadataParams,
-)
+from packages.mech_catalogue.skills.tool_metadata_abci.models import ToolMetadataParams
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     Event as ToolMetadataEvent,
 )

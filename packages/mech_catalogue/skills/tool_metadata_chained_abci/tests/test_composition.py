@@ -34,14 +34,20 @@ def test_every_final_state_is_mapped() -> None:
     finals = set().union(*(app.final_states for app in APPS))
     assert finals == set(abci_app_transition_mapping)
     assert not ToolMetadataChainedAbciApp.final_states
-    starts = set().union(*(app.initial_states or {app.initial_round_cls} for app in APPS))
+    starts = set().union(
+        *(app.initial_states or {app.initial_round_cls} for app in APPS)
+    )
     assert set(abci_app_transition_mapping.values()) <= starts
 
 
 def test_periods_loop_through_tool_metadata() -> None:
     """Reset and pause leads back to the registry snapshot; its error leads to registration."""
-    finished = {cls.__name__: target for cls, target in abci_app_transition_mapping.items()}
-    assert finished["FinishedResetAndPauseRound"] is ToolMetadataAbciApp.initial_round_cls
+    finished = {
+        cls.__name__: target for cls, target in abci_app_transition_mapping.items()
+    }
+    assert (
+        finished["FinishedResetAndPauseRound"] is ToolMetadataAbciApp.initial_round_cls
+    )
     assert finished["FinishedResetAndPauseErrorRound"] is RegistrationRound
     assert finished["FinishedCatalogueReadyRound"] is ResetAndPauseRound
     assert finished["FinishedWithoutUpdateRound"] is ResetAndPauseRound
@@ -49,8 +55,13 @@ def test_periods_loop_through_tool_metadata() -> None:
 
 def test_every_round_has_a_behaviour() -> None:
     """The composed round behaviour runs something in every non-final round of the chain."""
-    rounds = set(ToolMetadataChainedAbciApp.transition_function) - set(ToolMetadataChainedAbciApp.final_states)
-    covered = {behaviour.matching_round for behaviour in ToolMetadataConsensusBehaviour.behaviours}
+    rounds = set(ToolMetadataChainedAbciApp.transition_function) - set(
+        ToolMetadataChainedAbciApp.final_states
+    )
+    covered = {
+        behaviour.matching_round
+        for behaviour in ToolMetadataConsensusBehaviour.behaviours
+    }
     assert rounds <= covered
     assert ToolMetadataConsensusBehaviour.abci_app_cls is ToolMetadataChainedAbciApp
 
@@ -88,5 +99,9 @@ def test_synchronized_data_view_has_mech_interact_keys() -> None:
 def test_synchronized_data_view_before_any_agreement() -> None:
     """Before the first catalogue the view is empty, not an error."""
     view = synchronized_data_view(SynchronizedData(AbciAppDB(setup_data={})))
-    assert view["catalogue_digest"] == "" and view["mech_tools"] == [] and view["mechs_info"] == []
+    assert (
+        view["catalogue_digest"] == ""
+        and view["mech_tools"] == []
+        and view["mechs_info"] == []
+    )
     assert view["participants"] == 0
