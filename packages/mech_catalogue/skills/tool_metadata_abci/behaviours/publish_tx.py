@@ -43,6 +43,9 @@ class PublishTxBehaviour(PublishBaseBehaviour):  # pylint: disable=too-many-ance
     def build_tx(self) -> Generator[None, None, str]:
         """Hash the Safe transaction with the gnosis_safe contract and pack it.
 
+        No ``chain_id`` kwarg: the ledger connection reads it as the name of the ledger
+        configuration to use, and the contract takes the chain id from the node.
+
         :yield: while waiting for the ledger connection.
         :return: the settlement payload hex, "" on failure (logged).
         """
@@ -57,7 +60,6 @@ class PublishTxBehaviour(PublishBaseBehaviour):  # pylint: disable=too-many-ance
             data=call.data,
             operation=SAFE_OPERATION_CALL,
             safe_tx_gas=0,
-            chain_id=self.params.chain_id,
         )
         if response.performative != ContractApiMessage.Performative.STATE:
             self.context.logger.error(
