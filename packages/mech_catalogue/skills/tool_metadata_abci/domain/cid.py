@@ -20,9 +20,16 @@ from typing import Optional, Tuple
 
 import cid as pycid
 
-from . import problems as P
-from .limits import IPFS_CHUNK_SIZE
-from .unixfs import CODEC_DAG_PB, CODEC_RAW, MAX_FILE_SIZE, root_digest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+    IPFS_CHUNK_SIZE,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
+    CODEC_DAG_PB,
+    CODEC_RAW,
+    MAX_FILE_SIZE,
+    root_digest,
+)
 
 DAG_PB = "dag-pb"
 RAW = "raw"

@@ -35,8 +35,10 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import yaml
 
-from .canonical import canonical_text
-from .problems import (  # the problem codes of this module; re-exported
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    canonical_text,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (  # the problem codes of this module; re-exported
     CALLABLE_NOT_FOUND,
     CODE_DESCRIPTIONS,
     DYNAMIC_KWARGS_ACCESS,
@@ -52,10 +54,26 @@ from .problems import (  # the problem codes of this module; re-exported
     error,
     warning,
 )
-from .python_hints import annotation_type, literal_type, parse_param_docs
-from .static_values import UNKNOWN, StaticScope
-from .tool import SHAPE_ARGUMENTS_V1, Argument, Provenance, Tool
-from .types import ANY, normalise_type, type_schema
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.python_hints import (
+    annotation_type,
+    literal_type,
+    parse_param_docs,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.static_values import (
+    UNKNOWN,
+    StaticScope,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import (
+    SHAPE_ARGUMENTS_V1,
+    Argument,
+    Provenance,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.types import (
+    ANY,
+    normalise_type,
+    type_schema,
+)
 
 #: Byte caps on what is read from a tool package.
 MAX_COMPONENT_YAML_BYTES = 64 * 1024

@@ -20,8 +20,14 @@ import os
 from dataclasses import dataclass, replace
 from typing import Callable, Dict, Generator, Iterable, List, Optional, Tuple
 
-from .cid import DAG_PB, RAW, CidError, candidate_cids, verify
-from .model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    DAG_PB,
+    RAW,
+    CidError,
+    candidate_cids,
+    verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_HASH_MISMATCH,
     STATUS_INVALID,
     STATUS_NO_HASH,
@@ -31,9 +37,17 @@ from .model import (
     Manifest,
     Mech,
 )
-from .problems import DIGEST_MISMATCH, TOO_LARGE, Problem, error, warning
-from .registry import DigestRead
-from .snapshot import RegistrySnapshot
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
+    DIGEST_MISMATCH,
+    TOO_LARGE,
+    Problem,
+    error,
+    warning,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+    RegistrySnapshot,
+)
 
 # Codes this module adds (to be merged into problems.py by its owner).
 FETCH_FAILED = "fetch_failed"

@@ -31,12 +31,20 @@ Overrides (a YAML or JSON mapping, all keys optional)::
 import copy
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from . import problems as P
-from .derive import DerivedPackage
-from .parsing import parse_document
-from .tool import Argument, Tool
-from .types import normalise_type
-from .validation import validate_manifest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    DerivedPackage,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_document,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Argument, Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.types import (
+    normalise_type,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+    validate_manifest,
+)
 
 SPEC_VERSION = "1"
 DEFAULT_FORMAT = "ipfs-v0.1"

@@ -28,10 +28,21 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import parse_qs, unquote, urlparse
 
-from .exporters.mcp_tool import META_KEY, to_mcp_tool
-from .exporters.names import MCP_RULE, export_names
-from .model import Catalogue, Tool
-from .published import PublishedCatalogue
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
+    META_KEY,
+    to_mcp_tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    MCP_RULE,
+    export_names,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    Catalogue,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
+    PublishedCatalogue,
+)
 
 
 @dataclass(frozen=True)

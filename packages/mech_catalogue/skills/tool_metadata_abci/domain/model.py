@@ -22,9 +22,14 @@ decoded copy. Queries live in :mod:`.catalogue`.
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Optional, Tuple
 
-from .canonical import canonical_bytes, canonical_text, decode, sha256_hex
-from .problems import Problem
-from .tool import (  # noqa: F401  (re-exported: the model's public names)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    canonical_bytes,
+    canonical_text,
+    decode,
+    sha256_hex,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import (  # noqa: F401  (re-exported: the model's public names)
     EMPTY_OBJECT_JSON,
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_KINDS,

@@ -12,10 +12,13 @@ import re
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import problems as P
-from .canonical import canonical_text, decode
-from .limits import Limits
-from .tool import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    canonical_text,
+    decode,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import (
     SHAPE_ARGUMENTS_V1,
     SHAPE_DESCRIPTION_JSON,
     SHAPE_INPUT_SCHEMA,
@@ -25,8 +28,16 @@ from .tool import (
     Provenance,
     Tool,
 )
-from .types import ANY, infer_type, normalise_type, type_schema
-from .validation import decode_json, schema_error
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.types import (
+    ANY,
+    infer_type,
+    normalise_type,
+    type_schema,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+    decode_json,
+    schema_error,
+)
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")  # used with fullmatch
 TOOL_KEYS = frozenset(

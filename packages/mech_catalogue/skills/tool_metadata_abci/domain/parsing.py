@@ -14,12 +14,26 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from . import problems as P
-from .canonical import canonical_text
-from .limits import DEFAULT_LIMITS, Limits
-from .model import Manifest, Tool
-from .parse_tool import _kind, parse_tool, text_field
-from .validation import decode_json
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    canonical_text,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    Manifest,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parse_tool import (
+    _kind,
+    parse_tool,
+    text_field,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+    decode_json,
+)
 
 TOP_LEVEL_KEYS = frozenset(
     {"name", "description", "tools", "toolMetadata", "specVersion"}

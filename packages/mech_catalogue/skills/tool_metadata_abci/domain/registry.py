@@ -38,7 +38,7 @@ from eth_abi import encode as abi_encode
 from eth_abi.exceptions import DecodingError
 from eth_utils import function_signature_to_4byte_selector
 
-from .model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_KINDS,
     REGISTRY_LEGACY_MECH,

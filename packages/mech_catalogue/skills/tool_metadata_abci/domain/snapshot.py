@@ -9,9 +9,13 @@ the same digest (``RegistrySnapshotRound`` collects it).
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from .canonical import canonical_bytes, decode, sha256_hex
-from .model import MechRef
-from .registry import DigestRead
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    canonical_bytes,
+    decode,
+    sha256_hex,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import MechRef
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
 
 SNAPSHOT_VERSION = 1
 

@@ -8,7 +8,10 @@ fresh decoded copy.
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Optional, Tuple
 
-from .canonical import canonical_text, decode
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    canonical_text,
+    decode,
+)
 
 REGISTRY_OLAS_AGENT = "olas_agent_registry"
 REGISTRY_LEGACY_MECH = "legacy_mech_registry"

@@ -24,7 +24,9 @@ manifest byte cap (limits.py, 1 MiB) is far below that.
 import hashlib
 from typing import List, Tuple
 
-from .limits import IPFS_CHUNK_SIZE
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+    IPFS_CHUNK_SIZE,
+)
 
 #: boxo's DefaultLinksPerBlock for the balanced layout (helpers.DefaultLinksPerBlock).
 MAX_LINKS = 174

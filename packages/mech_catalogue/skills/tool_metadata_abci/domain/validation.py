@@ -25,9 +25,15 @@ from typing import Any, Dict, List, Tuple, Union
 import jsonschema
 from jsonschema.validators import Draft202012Validator
 
-from . import problems as P
-from .canonical import MAX_SAFE_INTEGER, canonical_bytes
-from .limits import DEFAULT_LIMITS, Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    MAX_SAFE_INTEGER,
+    canonical_bytes,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+)
 
 SPEC_PATH = Path(__file__).parent / "spec" / "manifest-v1.schema.json"
 

@@ -26,7 +26,10 @@ mech-interact's own ``MechInformationRound`` has refreshed the counters from its
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from .model import STATUS_OK, Catalogue
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    STATUS_OK,
+    Catalogue,
+)
 
 
 def mechs_info_view(

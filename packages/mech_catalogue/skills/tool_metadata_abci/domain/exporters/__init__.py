@@ -15,19 +15,42 @@ erc8004     :func:`.erc8004.to_registration`             ERC-8004 registration f
 Names are sanitised per format by :mod:`.names` (documented, collision-free mapping).
 """
 
-from .a2a_card import to_agent_card, to_agent_skill
-from .anthropic_tool import to_anthropic_tool, to_anthropic_tools
-from .erc8004 import Service, caip10, to_registration
-from .langchain_tool import MissingDependency, to_langchain_tool
-from .mcp_tool import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.a2a_card import (
+    to_agent_card,
+    to_agent_skill,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.anthropic_tool import (
+    to_anthropic_tool,
+    to_anthropic_tools,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.erc8004 import (
+    Service,
+    caip10,
+    to_registration,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.langchain_tool import (
+    MissingDependency,
+    to_langchain_tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     catalogue_to_mcp_tools,
     to_mcp_tool,
     to_mcp_tools,
     to_mcp_tools_list_result,
 )
-from .names import export_names, reverse_names, sanitise_name
-from .openai_tool import to_openai_tool, to_openai_tools
-from .schemas import call_schema, strict_schema
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    export_names,
+    reverse_names,
+    sanitise_name,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.openai_tool import (
+    to_openai_tool,
+    to_openai_tools,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
+    call_schema,
+    strict_schema,
+)
 
 FORMATS = ("mcp", "openai", "anthropic", "langchain", "a2a", "erc8004")
 

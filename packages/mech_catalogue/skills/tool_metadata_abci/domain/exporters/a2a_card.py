@@ -12,8 +12,8 @@ so the interface URL is the caller's (e.g. this agent's HTTP endpoint).
 import json
 from typing import Any, Dict, List, Optional
 
-from ..model import Mech
-from ..tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Mech
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
 A2A_PROTOCOL_VERSION = "1.0"
 A2A_BINDING_JSONRPC = "JSONRPC"

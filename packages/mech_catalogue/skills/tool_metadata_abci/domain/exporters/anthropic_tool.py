@@ -6,9 +6,16 @@ Shape (Anthropic tool-use documentation): ``{"name", "description", "input_schem
 
 from typing import Any, Dict, Iterable, List, Optional
 
-from ..tool import Tool
-from .names import ANTHROPIC_RULE, described, export_names, named_once
-from .schemas import call_schema
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    ANTHROPIC_RULE,
+    described,
+    export_names,
+    named_once,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
+    call_schema,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
 
 def to_anthropic_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:

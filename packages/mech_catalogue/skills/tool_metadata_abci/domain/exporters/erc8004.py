@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from jsonschema import Draft202012Validator
 
-from ..model import Mech
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Mech
 
 REGISTRATION_TYPE = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
 TRUST_MODELS = ("reputation", "crypto-economic", "tee-attestation")

@@ -7,9 +7,14 @@ one that sends a mech request) with the mech tool name and the keyword arguments
 
 from typing import Any, Callable, Optional
 
-from ..tool import Tool
-from .names import OPENAI_RULE, export_names
-from .schemas import call_schema
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    OPENAI_RULE,
+    export_names,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
+    call_schema,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
 MechCall = Callable[[str, dict], Any]
 

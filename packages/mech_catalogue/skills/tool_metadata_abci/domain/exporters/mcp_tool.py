@@ -9,10 +9,17 @@ provenance under :data:`META_KEY` and the original name when it had to be change
 
 from typing import Any, Dict, Iterable, List, Optional
 
-from ..model import Catalogue
-from ..tool import Tool
-from .names import MCP_RULE, export_names, named_once
-from .schemas import call_schema, output_object_schema
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    MCP_RULE,
+    export_names,
+    named_once,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
+    call_schema,
+    output_object_schema,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
 MCP_PROTOCOL_VERSION = "2025-11-25"
 META_KEY = "io.olas/mech-tool"

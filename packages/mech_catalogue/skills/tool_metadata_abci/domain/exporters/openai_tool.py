@@ -8,9 +8,17 @@ Outputs subset (see :func:`.schemas.strict_schema`).
 
 from typing import Any, Dict, Iterable, List, Optional
 
-from ..tool import Tool
-from .names import OPENAI_RULE, described, export_names, named_once
-from .schemas import call_schema, strict_schema
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    OPENAI_RULE,
+    described,
+    export_names,
+    named_once,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
+    call_schema,
+    strict_schema,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
 MAX_DESCRIPTION = 1024  # OpenAI truncates longer function descriptions
 

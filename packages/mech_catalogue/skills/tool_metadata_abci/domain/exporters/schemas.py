@@ -18,7 +18,7 @@ import copy
 import json
 from typing import Any, Dict, List
 
-from ..tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
 PROMPT_DESCRIPTION = "The request text sent to the mech tool."
 

@@ -4,7 +4,10 @@ from typing import Iterator
 
 import pytest
 
-from .kubo import Kubo, kubo_repo
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import (
+    Kubo,
+    kubo_repo,
+)
 
 
 @pytest.fixture(scope="session")

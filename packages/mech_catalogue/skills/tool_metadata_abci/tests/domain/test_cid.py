@@ -20,8 +20,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
     MAX_FILE_SIZE,
     varint,
 )
-
-from .kubo import Kubo
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import Kubo
 
 CHUNK = 262144
 

@@ -19,8 +19,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
     parse_document,
 )
-
-from .fixtures import TOOL_METADATA, TOOLS_ONLY, V1_TYPED
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.fixtures import (
+    TOOL_METADATA,
+    TOOLS_ONLY,
+    V1_TYPED,
+)
 
 REF_A = MechRef(100, REGISTRY_COMPLEMENTARY_SERVICE, "0x" + "aa" * 20, 7)
 REF_B = MechRef(100, REGISTRY_LEGACY_MECH, "0x" + "bb" * 20, 2)

@@ -24,8 +24,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
     validate_manifest,
 )
-
-from .fixtures import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.fixtures import (
     ALL_SHAPES,
     DESCRIPTION_JSON,
     INPUT_SCHEMA,

@@ -15,8 +15,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
     parse_document,
     parse_manifest,
 )
-
-from .fixtures import encode
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.fixtures import (
+    encode,
+)
 
 ADDRESS_SCHEMA = {"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$"}
 

@@ -31,8 +31,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import 
     decode_json,
     validate_manifest,
 )
-
-from .kubo import Kubo
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import Kubo
 
 SAFE_INT = st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1)
 FINITE = st.floats(allow_nan=False, allow_infinity=False)
