@@ -368,7 +368,15 @@ def test_cid_failures(value: str) -> None:
 def test_every_command_has_json_and_help() -> None:
     """--json is offered by every command, and every command has help text."""
     commands: List[str] = sorted(cli.commands)
-    assert commands == ["cid", "derive", "export", "generate", "publish", "show", "validate"]
+    assert commands == [
+        "cid",
+        "derive",
+        "export",
+        "generate",
+        "publish",
+        "show",
+        "validate",
+    ]
     for name in commands:
         help_text = run(name, "--help").stdout
         assert "--json" in help_text, name

@@ -7,8 +7,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    RegistryConfigError,
     BatchReply,
+    RegistryConfigError,
     RegistryDecodeError,
     snapshot_reader,
 )
