@@ -70,7 +70,7 @@ def make_manifest(service_id: int, version: int = 0) -> bytes:
     :param version: bumps the content for churn.
     :return: the JSON bytes (shape ``tools`` + ``toolMetadata`` with input schemas).
     """
-    count = 10 + (service_id * 7 + version) % 21
+    count = 10 + (service_id * 11 + version) % 21  # 10..30 tools, 20 on average
     names = [f"tool-{service_id}-{version}-{i}" for i in range(count)]
     metadata = {}
     for i, name in enumerate(names):
@@ -110,90 +110,95 @@ def make_manifest(service_id: int, version: int = 0) -> bytes:
     return json.dumps(document).encode()
 
 
+def rpc(session: requests.Session, url: str, method: str, params: List[Any]) -> Any:
+    """One JSON-RPC call.
+
+    :param session: the HTTP session.
+    :param url: the node's URL.
+    :param method: the method.
+    :param params: its parameters.
+    :return: the result.
+    :raises RuntimeError: on a JSON-RPC error.
+    """
+    answer = session.post(
+        url,
+        json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params},
+        timeout=120,
+    ).json()
+    if "result" not in answer:
+        raise RuntimeError(f"{method} failed: {answer.get('error')}")
+    return answer["result"]
+
+
 def send_batch(rpc_url: str, txs: Sequence[Dict[str, Any]]) -> None:
     """Send transactions from unlocked anvil accounts as JSON-RPC batches; check receipts.
 
+    Automine is off while they are sent (anvil handles a batch's calls concurrently, so a
+    transaction can arrive before a lower nonce of its sender and be queued for good),
+    then blocks are mined until the pool is empty, and automine is restored.
+
     :param rpc_url: anvil's URL.
     :param txs: ``{"from", "to", "data", "value"?}`` dicts.
-    :raises RuntimeError: when a transaction is refused or reverts.
+    :raises RuntimeError: when a transaction is refused, not mined, or reverts.
     """
     session = requests.Session()
+    nonces = {
+        sender: int(
+            rpc(session, rpc_url, "eth_getTransactionCount", [sender, "pending"]), 16
+        )
+        for sender in {tx["from"] for tx in txs}
+    }
     hashes: List[str] = []
-    nonces: Dict[str, int] = {}
-    for sender in {tx["from"] for tx in txs}:
-        answer = session.post(
-            rpc_url,
-            json={
-                "jsonrpc": "2.0",
-                "id": 0,
-                "method": "eth_getTransactionCount",
-                "params": [sender, "pending"],
-            },
-            timeout=30,
-        ).json()
-        nonces[sender] = int(answer["result"], 16)
-    numbered = []
-    for tx in txs:
-        numbered.append({**tx, "nonce": hex(nonces[tx["from"]])})
-        nonces[tx["from"]] += 1
-    txs = numbered
-    for start in range(0, len(txs), TX_BATCH):
+    rpc(session, rpc_url, "evm_setAutomine", [False])
+    try:
+        for start in range(0, len(txs), TX_BATCH):
+            payload = []
+            for i, tx in enumerate(txs[start : start + TX_BATCH]):
+                sent = {**tx, "gas": hex(1_000_000), "nonce": hex(nonces[tx["from"]])}
+                nonces[tx["from"]] += 1
+                payload.append(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": i,
+                        "method": "eth_sendTransaction",
+                        "params": [sent],
+                    }
+                )
+            for answer in session.post(rpc_url, json=payload, timeout=120).json():
+                if "result" not in answer:
+                    raise RuntimeError(f"transaction refused: {answer.get('error')}")
+                hashes.append(answer["result"])
+        deadline = time.monotonic() + 120
+        while True:
+            status = rpc(session, rpc_url, "txpool_status", [])
+            if int(status["pending"], 16) + int(status["queued"], 16) == 0:
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"transactions still in the pool after 120 s: {status}"
+                )
+            rpc(session, rpc_url, "evm_mine", [])
+    finally:
+        rpc(session, rpc_url, "evm_setAutomine", [True])
+    for start in range(0, len(hashes), TX_BATCH):
         payload = [
             {
                 "jsonrpc": "2.0",
-                "id": start + i,
-                "method": "eth_sendTransaction",
-                # a fixed, generous fee: anvil fills in a fee near the base fee, and a
-                # transaction queued behind a lower nonce can fall below a later base
-                # fee and stay queued for good
-                "params": [
-                    {
-                        **tx,
-                        "gas": hex(1_000_000),
-                        "maxFeePerGas": hex(100 * 10**9),
-                        "maxPriorityFeePerGas": hex(10**9),
-                    }
-                ],
+                "id": i,
+                "method": "eth_getTransactionReceipt",
+                "params": [h],
             }
-            for i, tx in enumerate(txs[start : start + TX_BATCH])
+            for i, h in enumerate(hashes[start : start + TX_BATCH])
         ]
-        for answer in session.post(rpc_url, json=payload, timeout=120).json():
-            if "result" not in answer:
-                raise RuntimeError(f"transaction refused: {answer.get('error')}")
-            hashes.append(answer["result"])
-    deadline = time.monotonic() + 120
-    pending = hashes
-    while pending:
-        waiting = []
-        for start in range(0, len(pending), TX_BATCH):
-            payload = [
-                {
-                    "jsonrpc": "2.0",
-                    "id": i,
-                    "method": "eth_getTransactionReceipt",
-                    "params": [h],
-                }
-                for i, h in enumerate(pending[start : start + TX_BATCH])
-            ]
-            answers = session.post(rpc_url, json=payload, timeout=120).json()
-            for tx_hash, answer in zip(pending[start : start + TX_BATCH], answers):
-                receipt = answer.get("result")
-                if receipt is None:
-                    waiting.append(tx_hash)
-                elif receipt.get("status") != "0x1":
-                    raise RuntimeError(f"transaction {tx_hash} reverted")
-        pending = waiting
-        if pending and time.monotonic() > deadline:
-            raise RuntimeError(f"{len(pending)} transactions not mined within 120 s")
-        if pending:
-            # anvil may hold transactions that arrived before a lower nonce of their
-            # sender as "future" until the next block: mine one to release them
-            session.post(
-                rpc_url,
-                json={"jsonrpc": "2.0", "id": 0, "method": "evm_mine", "params": []},
-                timeout=30,
-            )
-            time.sleep(0.05)
+        for tx_hash, answer in zip(
+            hashes[start : start + TX_BATCH],
+            session.post(rpc_url, json=payload, timeout=120).json(),
+        ):
+            receipt = answer.get("result")
+            if not receipt or receipt.get("status") != "0x1":
+                raise RuntimeError(
+                    f"transaction {tx_hash} not mined or reverted: {receipt}"
+                )
 
 
 def add_manifests(devnet: Devnet, items: Sequence[Tuple[int, int]]) -> Dict[int, bytes]:
