@@ -44,6 +44,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
     mech_tools_view,
     mechs_info_view,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_reads_and_fetch_policy import (
+    entry,
+)
 
 KINDS_TO_CONTRACTS = {
     "olas_agent_registry": "AgentRegistry",
@@ -133,8 +136,8 @@ def latest_registered(registered) -> Dict[Tuple[str, int], str]:
     :return: (registry kind, id) -> the digest the seed wrote last.
     """
     latest: Dict[Tuple[str, int], str] = {}
-    for entry in registered():
-        latest[(entry.registry, entry.id)] = entry.digest.lower()
+    for registration in registered():
+        latest[(registration.registry, registration.id)] = registration.digest.lower()
     return latest
 
 
@@ -154,8 +157,8 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
     results, cold_ipfs = fetch(devnet, snapshot, cache)
     catalogue = refresh_catalogue(snapshot, results, parse)
     by_shape = {
-        e.shape: catalogue.mech(
-            next(s for s in sources if s.kind == e.registry).ref(e.id)
+        e.shape: entry(
+            catalogue, next(s for s in sources if s.kind == e.registry).ref(e.id)
         )
         for e in registered()
     }
@@ -197,8 +200,8 @@ def test_seed_typed_kwargs_manifest_is_parsed(devnet, registered) -> None:
     snapshot, _ = read_snapshot(devnet, sources)
     results, _ = fetch(devnet, snapshot, ManifestCache())
     catalogue = refresh_catalogue(snapshot, results, parse)
-    entry = registered(shape="typed-kwargs")[-1]
-    mech = catalogue.mech(sources[1].ref(entry.id))
+    typed = registered(shape="typed-kwargs")[-1]
+    mech = entry(catalogue, sources[1].ref(typed.id))
     assert mech.status == STATUS_OK and mech.tools and mech.tools[0].arguments
 
 
@@ -278,7 +281,7 @@ def test_manifest_changes_between_periods(chain_snapshot, registered) -> None:
     broken = period(b'{"tools": ["alpha", ')
     block = max(m.observed_block or 0 for m in broken.mechs)
     for kind, mech_ref in refs.items():
-        mech = broken.mech(mech_ref)
+        mech = entry(broken, mech_ref)
         assert names(broken, kind) == ["alpha", "gamma"], kind  # last good kept
         assert KEPT_LAST_GOOD in [p.code for p in mech.problems]
         assert mech in broken.stale(block)
@@ -286,4 +289,4 @@ def test_manifest_changes_between_periods(chain_snapshot, registered) -> None:
     for kind, mech_ref in refs.items():
         assert names(fixed, kind) == ["alpha", "delta"]
         assert fixed.mech(mech_ref) not in fixed.stale(block)
-        assert not fixed.mech(mech_ref).errors
+        assert not entry(fixed, mech_ref).errors

@@ -10,8 +10,9 @@ import hashlib
 import json
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 
+from aea.protocols.base import Message
 from eth_abi import encode
 
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
@@ -38,6 +39,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_NO_HASH,
     STATUS_OK,
     STATUS_UNAVAILABLE,
+    Catalogue,
+    Mech,
     MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
@@ -71,6 +74,7 @@ from packages.valory.skills.abstract_round_abci.base import AbciAppDB
 from packages.valory.skills.abstract_round_abci.behaviour_utils import (
     HTTP_CLIENT_PUBLIC_ID,
     IPFS_CONNECTION_ID,
+    BaseBehaviour,
 )
 from packages.valory.skills.abstract_round_abci.test_tools.base import (
     FSMBehaviourBaseCase,
@@ -83,6 +87,8 @@ OLAS = "0x00000000000000000000000000000000000000bb"
 CSM = "0x00000000000000000000000000000000000000cc"
 SERVICE_REGISTRY = "0x00000000000000000000000000000000000000dd"
 GATEWAY = "http://127.0.0.2:8080"
+
+MessageType = TypeVar("MessageType", bound=Message)
 
 
 def manifest(*tools: str) -> bytes:
@@ -173,9 +179,26 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         state.manifest_cache = ManifestCache()
         state.published = None
         state.candidate = None
-        self.skill.skill_context._agent_context._shared_state.pop(
-            SHARED_STATE_KEY, None
-        )  # pylint: disable=protected-access
+        self.skill.skill_context.shared_state.pop(SHARED_STATE_KEY, None)
+
+    def current(self) -> BaseBehaviour:
+        """Get the behaviour the FSM is in.
+
+        :return: the current behaviour (the test fails when there is none).
+        """
+        current = self.behaviour.current_behaviour
+        assert current is not None
+        return current
+
+    def outbox_message(self, message_type: Type[MessageType]) -> MessageType:
+        """Take the next message from the outbox.
+
+        :param message_type: the protocol's message class the message must be.
+        :return: the message (the test fails when the outbox is empty or holds another kind).
+        """
+        message = self.get_message_from_outbox()
+        assert isinstance(message, message_type), message
+        return message
 
     def use_registries(self, registries: List[Dict[str, Any]]) -> None:
         """Use another ``registries`` parameter.
@@ -200,10 +223,7 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
             behaviour.auto_behaviour_id(),
             SynchronizedData(AbciAppDB(setup_data=AbciAppDB.data_to_lists(setup))),
         )
-        assert (
-            self.behaviour.current_behaviour.behaviour_id
-            == behaviour.auto_behaviour_id()
-        )
+        assert self.current().behaviour_id == behaviour.auto_behaviour_id()
 
     def answer_multicall(
         self, block: int, results: List[Tuple[bool, bytes]], error: bool = False
@@ -246,8 +266,7 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
 
         :return: the payload the behaviour is sending (read from the pending signing request).
         """
-        current = self.behaviour.current_behaviour
-        return current._payload  # type: ignore[attr-defined]  # pylint: disable=protected-access
+        return self.current()._payload  # type: ignore[attr-defined]  # pylint: disable=protected-access
 
     def finish_round(self) -> None:
         """Sign and deliver the payload, end the round with DONE, check the behaviour is done."""
@@ -308,6 +327,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         )
         payload = capture.payloads[0]
         assert isinstance(payload, RegistrySnapshotPayload)
+        assert payload.snapshot is not None
         snapshot = RegistrySnapshot.from_json(payload.snapshot)
         assert snapshot.block_number == 20
         assert payload.snapshot_digest == snapshot.digest()
@@ -432,6 +452,25 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         """
         return self.skill.skill_context.shared_state.get(SHARED_STATE_KEY)
 
+    def agreed_catalogue(self) -> Catalogue:
+        """Get the published catalogue.
+
+        :return: the catalogue the skill published (the test fails when there is none).
+        """
+        published = self.published()
+        assert published is not None
+        return published.catalogue
+
+    def agreed_entry(self, mech_ref: MechRef) -> Mech:
+        """Get a mech's entry in the published catalogue.
+
+        :param mech_ref: the mech.
+        :return: its entry (the test fails when the catalogue has none).
+        """
+        mech = self.agreed_catalogue().mech(mech_ref)
+        assert mech is not None, mech_ref
+        return mech
+
     def test_fetches_verifies_parses_and_publishes(self) -> None:
         """dag-pb manifest: fetched once, verified, parsed; payload views; published after agreement."""
         data = manifest("summarise", "translate")
@@ -459,7 +498,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
             published is not None
             and published.catalogue_digest == payload.catalogue_digest
         )
-        assert published.catalogue.mech(ref(2)).status == STATUS_NO_HASH
+        assert self.agreed_entry(ref(2)).status == STATUS_NO_HASH
         assert [t.name for t in published.catalogue.tools_of(ref(1))] == [
             "summarise",
             "translate",
@@ -502,7 +541,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         payload = capture.payloads[0]
         assert json.loads(payload.mech_tools) == []
         self.agree(payload)
-        assert self.published().catalogue.mech(ref(1)).status == STATUS_HASH_MISMATCH
+        assert self.agreed_entry(ref(1)).status == STATUS_HASH_MISMATCH
 
     def test_too_large_is_rejected_without_parsing(self) -> None:
         """Bytes over max_manifest_bytes are rejected with too_large."""
@@ -510,7 +549,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         capture = self.start([DigestRead(ref(1), digest)])
         self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, b"x" * 5000)
         self.agree(capture.payloads[0])
-        mech = self.published().catalogue.mech(ref(1))
+        mech = self.agreed_entry(ref(1))
         assert mech.status == STATUS_INVALID and mech.problems[0].code == "too_large"
 
     def test_broken_manifest_keeps_the_last_good_one(self) -> None:
@@ -530,8 +569,8 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         second = capture.payloads[0]
         assert json.loads(second.mech_tools) == ["summarise"]
         self.agree(second)
-        catalogue = self.published().catalogue
-        mech = catalogue.mech(ref(1))
+        catalogue = self.agreed_catalogue()
+        mech = self.agreed_entry(ref(1))
         assert mech.status == STATUS_OK and mech.digest == good_digest
         assert KEPT_LAST_GOOD in [p.code for p in mech.problems]
         assert catalogue.stale(21) == (mech,)
@@ -546,7 +585,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
             self.behaviour.act_wrapper()
             self.answer_gateway(cid, 502, b"")
         self.agree(capture.payloads[0])
-        mech = self.published().catalogue.mech(ref(1))
+        mech = self.agreed_entry(ref(1))
         assert (
             mech.status == STATUS_UNAVAILABLE
             and mech.problems[0].code == "fetch_failed"
@@ -600,7 +639,7 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         digests = {dag_pb_digest(first): first, dag_pb_digest(second): second}
         capture = self.start([DigestRead(ref(i + 1), d) for i, d in enumerate(digests)])
         self.assert_quantity_in_outbox(2)
-        requests = [self.get_message_from_outbox() for _ in range(2)]
+        requests = [self.outbox_message(HttpMessage) for _ in range(2)]
         by_url = {
             f"{GATEWAY}/ipfs/{digest_to_cid(d, DAG_PB)}": data
             for d, data in digests.items()
@@ -631,7 +670,7 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         digest = dag_pb_digest(data)
         capture = self.start([DigestRead(ref(1), digest)])
         self.assert_quantity_in_outbox(1)
-        request = self.get_message_from_outbox()
+        request = self.outbox_message(IpfsMessage)
         assert request.performative == IpfsMessage.Performative.GET_FILES
         assert request.ipfs_hash == digest_to_cid(digest, DAG_PB)
         response = self.build_incoming_message(

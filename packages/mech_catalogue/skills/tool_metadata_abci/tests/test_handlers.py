@@ -200,7 +200,7 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
         )
         self.http_handler.handle(incoming)
         self.assert_quantity_in_outbox(1)
-        response = self.get_message_from_outbox()
+        response = self.outbox_message(HttpMessage)
         assert response.performative == HttpMessage.Performative.RESPONSE
         return response
 

@@ -3,7 +3,7 @@
 import hashlib
 import json
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import List, Mapping, Optional, Tuple
 
 import pytest
 from eth_abi import encode
@@ -30,6 +30,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_NO_HASH,
     STATUS_OK,
     STATUS_UNAVAILABLE,
+    Catalogue,
+    Mech,
     MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
@@ -189,14 +191,14 @@ def drive_reader(
     :raises AssertionError: when the reader asks for more batches than given.
     """
     reader = snapshot_reader(sources, "0x" + "ff" * 20, 2, 100, 10)
-    seen, reply = [], None
-    for canned in replies + [None]:
-        try:
-            batch, block = reader.send(reply)
-        except StopIteration as done:
-            return seen, done.value
-        seen.append((len(batch), block))
-        reply = canned
+    seen: List[Tuple[int, Optional[int]]] = []
+    try:
+        batch, block = next(reader)
+        for canned in replies:
+            seen.append((len(batch), block))
+            batch, block = reader.send(canned)
+    except StopIteration as done:
+        return seen, done.value
     raise AssertionError("reader asked for more batches than replies")
 
 
@@ -277,10 +279,22 @@ def test_cache_mirrors_to_disk_and_reverifies(tmp_path: Path) -> None:
     assert not (tmp_path.parent / "escape").exists()
 
 
+def entry(catalogue: Catalogue, mech_ref: MechRef) -> Mech:
+    """Get a mech's entry.
+
+    :param catalogue: the catalogue.
+    :param mech_ref: the mech.
+    :return: its entry (the test fails when the catalogue has none).
+    """
+    mech = catalogue.mech(mech_ref)
+    assert mech is not None, mech_ref
+    return mech
+
+
 def drive_fetcher(
     digests,
     cache,
-    serve: Dict[str, Tuple[Optional[bytes], str]],
+    serve: Mapping[str, Tuple[Optional[bytes], str]],
     policy=FetchPolicy(retries=1, backoff_initial=0.1, backoff_max=0.1, max_bytes=64),
 ):
     """Drive manifest_fetcher against a dict of CID -> answer.
@@ -292,15 +306,18 @@ def drive_fetcher(
     :return: (results, requested CIDs in order, waits).
     """
     fetcher = manifest_fetcher(digests, cache, policy)
-    requested, waits, reply = [], [], None
-    while True:
-        try:
-            wait, cids = fetcher.send(reply)
-        except StopIteration as done:
-            return done.value, requested, waits
-        requested += cids
-        waits.append(wait)
-        reply = {cid: serve.get(cid, (None, "timeout")) for cid in cids}
+    requested: List[str] = []
+    waits: List[float] = []
+    try:
+        wait, cids = next(fetcher)
+        while True:
+            requested += cids
+            waits.append(wait)
+            wait, cids = fetcher.send(
+                {cid: serve.get(cid, (None, "timeout")) for cid in cids}
+            )
+    except StopIteration as done:
+        return done.value, requested, waits
 
 
 def test_fetcher_falls_back_to_raw_and_caches() -> None:
@@ -375,15 +392,15 @@ def test_refresh_covers_every_status() -> None:
         parse,
         first,
     )
-    kept = second.mech(refs[0])
+    kept = entry(second, refs[0])
     assert (
         kept.status == STATUS_OK
         and kept.observed_block == 10
         and KEPT_LAST_GOOD in [p.code for p in kept.problems]
     )
-    assert REGISTRY_READ_FAILED in [p.code for p in second.mech(refs[1]).problems]
-    assert second.mech(refs[2]).status == STATUS_NO_HASH
-    assert second.mech(refs[3]).status == STATUS_UNAVAILABLE
+    assert REGISTRY_READ_FAILED in [p.code for p in entry(second, refs[1]).problems]
+    assert entry(second, refs[2]).status == STATUS_NO_HASH
+    assert entry(second, refs[3]).status == STATUS_UNAVAILABLE
     assert second.mech(refs[4]) is None
     assert set(second.stale(20)) == {kept, second.mech(refs[1])}
 
@@ -395,9 +412,10 @@ def test_refresh_covers_every_status() -> None:
         {d_good: FetchResult.ok(d_good, "bafk", good)},
         crashing,
     )
+    crashed_entry = entry(crashed, refs[0])
     assert (
-        crashed.mech(refs[0]).status == STATUS_INVALID
-        and crashed.mech(refs[0]).problems[0].code == PARSER_FAILED
+        crashed_entry.status == STATUS_INVALID
+        and crashed_entry.problems[0].code == PARSER_FAILED
     )
 
 

@@ -1,7 +1,7 @@
 """Round tests of the ToolMetadataAbciApp: every event of every round."""
 
 import json
-from typing import Any, Dict, FrozenSet, Optional, Type
+from typing import Any, Dict, FrozenSet, List, Optional, Type
 
 import pytest
 
@@ -223,7 +223,7 @@ def test_timeouts_are_registered() -> None:
 
 def test_cross_period_keys_survive_a_reset() -> None:
     """The catalogue keys pass to the next period (seeded empty until the first agreement)."""
-    setup = {
+    setup: Dict[str, List[Any]] = {
         "all_participants": [("a",)],
         "participants": [("a",)],
         "consensus_threshold": [1],
