@@ -14,7 +14,7 @@ import shutil
 import subprocess  # nosec B404: runs the installed aea/autonomy CLIs only
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from aea.crypto.helpers import make_certificate
 from eth_account import Account
@@ -157,6 +157,33 @@ def prepare_registry(work_dir: Path) -> Path:
     return registry / "packages"
 
 
+def fetch_local(registry: Path, kind: str, public_id: str, destination: Path) -> Path:
+    """``autonomy fetch --local`` of an agent or a service from a locked registry.
+
+    :param registry: from :func:`prepare_registry`.
+    :param kind: ``--agent`` or ``--service``.
+    :param public_id: e.g. ``mech_catalogue/tool_metadata``.
+    :param destination: the folder to create (its parent must exist).
+    :return: ``destination``.
+    """
+    run_cli(
+        ["autonomy", "--registry-path", str(registry), "fetch", "--local"]
+        + [kind, public_id, "--alias", destination.name],
+        cwd=destination.parent,
+    )
+    return destination
+
+
+def new_key() -> Tuple[str, str]:
+    """A fresh Ethereum key.
+
+    :return: ``(address, private key as 0x hex)``.
+    """
+    account = Account.create()  # pylint: disable=no-value-for-parameter
+    key = account.key.hex()
+    return str(account.address), key if key.startswith("0x") else "0x" + key
+
+
 def agent_template(work_dir: Path) -> Path:
     """A fetched agent (no key), refreshed only when the package sources changed.
 
@@ -174,20 +201,7 @@ def agent_template(work_dir: Path) -> Path:
         shutil.rmtree(template)
     template.parent.mkdir(parents=True, exist_ok=True)
     registry = prepare_registry(work_dir)
-    run_cli(
-        [
-            "autonomy",
-            "--registry-path",
-            str(registry),
-            "fetch",
-            "--local",
-            "--agent",
-            AGENT_PUBLIC_ID,
-            "--alias",
-            template.name,
-        ],
-        cwd=template.parent,
-    )
+    fetch_local(registry, "--agent", AGENT_PUBLIC_ID, template.parent / template.name)
     # name the key file in the config once; each agent gets its own key file (make_agent)
     (template / KEY_FILE).write_text("0x" + "11" * 32)
     run_cli(["aea", "add-key", "ethereum", KEY_FILE], cwd=template)
@@ -214,12 +228,12 @@ def make_agent(
     if agent_dir.exists():
         shutil.rmtree(agent_dir)
     shutil.copytree(template, agent_dir)
-    # pylint: disable-next=no-value-for-parameter  # eth_account's decorated classmethods
-    account = Account.from_key(private_key) if private_key else Account.create()
-    key_hex = account.key.hex()
-    (agent_dir / KEY_FILE).write_text(
-        key_hex if key_hex.startswith("0x") else "0x" + key_hex
-    )
+    if private_key is None:
+        address, private_key = new_key()
+    else:
+        # pylint: disable-next=no-value-for-parameter  # eth_account classmethod
+        address = str(Account.from_key(private_key).address)
+    (agent_dir / KEY_FILE).write_text(private_key)
     acn_key = os.environ.get("ACN_PUBLIC_KEY", ACN_PUBLIC_KEY)
     make_certificate(
         "ethereum",
@@ -227,4 +241,4 @@ def make_agent(
         acn_key.encode("ascii"),
         str(agent_dir / ACN_CERTIFICATE),
     )
-    return str(account.address)
+    return address

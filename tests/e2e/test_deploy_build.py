@@ -15,9 +15,8 @@ import pytest
 import yaml
 from aea.helpers.env_vars import apply_env_variables
 from click.testing import CliRunner
-from eth_account import Account
 
-from scripts.run_local.workspace import prepare_registry, run_cli
+from scripts.run_local.workspace import fetch_local, new_key, prepare_registry
 
 SERVICE = "mech_catalogue/tool_metadata"
 SKILL_ID = "mech_catalogue/tool_metadata_chained_abci:0.1.0"
@@ -33,31 +32,11 @@ def service_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """
     work = tmp_path_factory.mktemp("deploy")
     registry = prepare_registry(work)
-    run_cli(
-        [
-            "autonomy",
-            "--registry-path",
-            str(registry),
-            "fetch",
-            "--local",
-            "--service",
-            SERVICE,
-            "--alias",
-            "service",
-        ],
-        cwd=work,
-    )
-    service = work / "service"
+    service = fetch_local(registry, "--service", SERVICE, work / "service")
     keys = []
     for _ in range(AGENTS):
-        account = Account.create()  # pylint: disable=no-value-for-parameter
-        key = account.key.hex()
-        keys.append(
-            {
-                "address": account.address,
-                "private_key": key if key.startswith("0x") else "0x" + key,
-            }
-        )
+        address, private_key = new_key()
+        keys.append({"address": address, "private_key": private_key})
     (service / "keys.json").write_text(json.dumps(keys))
     return service
 
