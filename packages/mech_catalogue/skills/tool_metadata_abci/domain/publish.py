@@ -45,18 +45,31 @@ from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
 from eth_utils import function_signature_to_4byte_selector, keccak
 
-from . import problems as P
-from .canonical import CanonicalizationError, canonical_bytes
-from .cid import DAG_PB, CidError, cid_to_digest, digest_to_cid, verify
-from .model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    CanonicalizationError,
+    canonical_bytes,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    DAG_PB,
+    CidError,
+    cid_to_digest,
+    digest_to_cid,
+    verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_KINDS,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
 )
-from .parsing import parse_manifest
-from .unixfs import root_digest
-from .validation import validate_manifest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import root_digest
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+    validate_manifest,
+)
 
 #: RegistriesManager unit type of agents (autonolas-registries ``IRegistry.UnitType``)
 UNIT_TYPE_AGENT = 1
