@@ -12,7 +12,7 @@ itself is covered by the skill's FSMBehaviourBaseCase tests.
 import json
 import urllib.error
 import urllib.request
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     KEPT_LAST_GOOD,
@@ -26,6 +26,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_INVALID,
     STATUS_OK,
     Catalogue,
+    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
     parse_manifest,
@@ -229,11 +230,16 @@ def manifest(*tools: str) -> bytes:
     ).encode()
 
 
-def test_manifest_changes_between_periods(chain_snapshot, registered) -> None:
-    """Tool added, tool removed, manifest broken (last good kept, stale), then fixed: for each kind."""
-    devnet = chain_snapshot
-    sources = sources_of(devnet)
-    cache = ManifestCache()
+def one_mech_per_kind(
+    devnet, sources, registered
+) -> Tuple[Dict[str, MechRef], Dict[str, Callable[[str], Any]]]:
+    """Pick one seeded mech per registry kind.
+
+    :param devnet: the running devnet.
+    :param sources: the devnet's registries (:func:`sources_of`).
+    :param registered: the conftest lookup of what the seed registered.
+    :return: per registry kind, the mech's ref and a function pointing it at a new digest.
+    """
     legacy = registered(registry="legacy_mech_registry")[0]
     olas = registered(registry="olas_agent_registry", shape="tools-names-only")[0]
     service = registered(
@@ -256,6 +262,15 @@ def test_manifest_changes_between_periods(chain_snapshot, registered) -> None:
         "olas_agent_registry": sources[0].ref(olas.id),
         "complementary_service_metadata": sources[2].ref(service.id),
     }
+    return refs, updaters
+
+
+def test_manifest_changes_between_periods(chain_snapshot, registered) -> None:
+    """Tool added, tool removed, manifest broken (last good kept, stale), then fixed: for each kind."""
+    devnet = chain_snapshot
+    sources = sources_of(devnet)
+    cache = ManifestCache()
+    refs, updaters = one_mech_per_kind(devnet, sources, registered)
     previous: Optional[Catalogue] = None
 
     def period(data: bytes) -> Catalogue:

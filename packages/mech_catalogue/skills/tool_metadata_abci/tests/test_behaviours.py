@@ -88,7 +88,7 @@ CSM = "0x00000000000000000000000000000000000000cc"
 SERVICE_REGISTRY = "0x00000000000000000000000000000000000000dd"
 GATEWAY = "http://127.0.0.2:8080"
 
-MessageType = TypeVar("MessageType", bound=Message)
+MessageT = TypeVar("MessageT", bound=Message)
 
 
 def manifest(*tools: str) -> bytes:
@@ -190,7 +190,7 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         assert current is not None
         return current
 
-    def outbox_message(self, message_type: Type[MessageType]) -> MessageType:
+    def outbox_message(self, message_type: Type[MessageT]) -> MessageT:
         """Take the next message from the outbox.
 
         :param message_type: the protocol's message class the message must be.
@@ -212,12 +212,12 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
     def go_to(self, behaviour: Any, data: Dict[str, Any]) -> None:
         """Fast-forward to a behaviour with the given database content."""
         agent = self.skill.skill_context.agent_address
-        setup = dict(
-            all_participants=(agent,),
-            participants=(agent,),
-            consensus_threshold=1,
+        setup = {
+            "all_participants": (agent,),
+            "participants": (agent,),
+            "consensus_threshold": 1,
             **data,
-        )
+        }
         self.fast_forward_to_behaviour(
             self.behaviour,
             behaviour.auto_behaviour_id(),
@@ -230,35 +230,40 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
     ) -> None:
         """Answer the pending contract API request for a Multicall2 batch."""
         if error:
-            response = dict(
-                performative=ContractApiMessage.Performative.ERROR,
-                code=1,
-                message="connection refused",
-                data=b"",
-            )
+            response = {
+                "performative": ContractApiMessage.Performative.ERROR,
+                "code": 1,
+                "message": "connection refused",
+                "data": b"",
+            }
         else:
-            response = dict(
-                performative=ContractApiMessage.Performative.STATE,
-                state=State(
+            response = {
+                "performative": ContractApiMessage.Performative.STATE,
+                "state": State(
                     ledger_id="ethereum",
                     body={"data": multicall_return(block, results)},
                 ),
-            )
+            }
         self.mock_contract_api_request(
             contract_id=str(MULTICALL_READER_ID),
-            request_kwargs=dict(
-                performative=ContractApiMessage.Performative.GET_STATE, callable="call"
-            ),
+            request_kwargs={
+                "performative": ContractApiMessage.Performative.GET_STATE,
+                "callable": "call",
+            },
             response_kwargs=response,
         )
 
     def answer_gateway(self, cid: str, status: int, body: bytes) -> None:
         """Answer the pending gateway GET for ``cid``."""
         self.mock_http_request(
-            request_kwargs=dict(method="GET", url=f"{GATEWAY}/ipfs/{cid}"),
-            response_kwargs=dict(
-                version="", status_code=status, status_text="", headers="", body=body
-            ),
+            request_kwargs={"method": "GET", "url": f"{GATEWAY}/ipfs/{cid}"},
+            response_kwargs={
+                "version": "",
+                "status_code": status,
+                "status_text": "",
+                "headers": "",
+                "body": body,
+            },
         )
 
     def sent_payload(self) -> Any:
@@ -392,11 +397,11 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         capture = self.start()
         self.mock_contract_api_request(
             contract_id=str(MULTICALL_READER_ID),
-            request_kwargs=dict(performative=ContractApiMessage.Performative.GET_STATE),
-            response_kwargs=dict(
-                performative=ContractApiMessage.Performative.STATE,
-                state=State(ledger_id="ethereum", body={"data": "0x1234"}),
-            ),
+            request_kwargs={"performative": ContractApiMessage.Performative.GET_STATE},
+            response_kwargs={
+                "performative": ContractApiMessage.Performative.STATE,
+                "state": State(ledger_id="ethereum", body={"data": "0x1234"}),
+            },
         )
         assert capture.payloads[0].snapshot is None
         self.finish_round()

@@ -261,7 +261,7 @@ def test_snapshot_digest_is_order_independent_and_round_trips() -> None:
 def test_backoff_is_exponential_and_capped() -> None:
     """Delays grow by the factor up to the cap."""
     assert backoff_delays(4, 0.5, 2.0, 1.5) == (0.5, 1.0, 1.5, 1.5)
-    assert backoff_delays(0, 1, 2, 3) == ()
+    assert not backoff_delays(0, 1, 2, 3)
 
 
 def test_cache_mirrors_to_disk_and_reverifies(tmp_path: Path) -> None:
@@ -336,7 +336,7 @@ def test_fetcher_falls_back_to_raw_and_caches() -> None:
     ]
     assert waits == [0.0, 0.1, 0.0]
     again, requested, _ = drive_fetcher([digest], cache, {})
-    assert again[digest].data == data and requested == []
+    assert again[digest].data == data and not requested
 
 
 def test_fetcher_mismatch_too_large_and_unavailable() -> None:
