@@ -4,19 +4,25 @@
 few minutes, so it runs only when selected (``pytest -m e2e4`` or ``make e2e-4``).
 """
 
+import os
+import shutil
 import time
 from pathlib import Path
 from typing import Callable, List, Optional, TypeVar
 
 import pytest
 
+from scripts.devnet.processes import is_alive
 from scripts.toolchain import REPO_ROOT
 
 T = TypeVar("T")
 
 E2E4 = "e2e4"
-#: work folders of the end-to-end runs (git-ignored; kept after a run for its logs)
-E2E_DIR = REPO_ROOT / ".run" / "e2e"
+#: work folders of the end-to-end runs (git-ignored), one per pytest session so that
+#: concurrent sessions never share agents; kept after the session for its logs, removed
+#: by the next session once the owning process has exited
+E2E_ROOT = REPO_ROOT / ".run" / "e2e"
+E2E_DIR = E2E_ROOT / f"session-{os.getpid()}"
 
 
 def log_tail(path: Path, lines: int = 40) -> str:
@@ -32,10 +38,14 @@ def log_tail(path: Path, lines: int = 40) -> str:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the ``e2e4`` marker.
+    """Register the ``e2e4`` marker; remove work folders of sessions that have ended.
 
     :param config: pytest's configuration.
     """
+    for folder in E2E_ROOT.glob("session-*"):
+        pid = folder.name.split("-", 1)[1]
+        if pid.isdigit() and not is_alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
     config.addinivalue_line(
         "markers", f"{E2E4}: four agents with real Tendermint; run with -m {E2E4}"
     )
