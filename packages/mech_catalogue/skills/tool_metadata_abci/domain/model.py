@@ -20,6 +20,7 @@ decoded copy. Queries live in :mod:`.catalogue`.
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Dict, Iterable, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
@@ -371,10 +372,7 @@ class Catalogue:
         :param ref: the mech.
         :return: its entry, or None.
         """
-        for m in self.mechs:
-            if m.ref == ref:
-                return m
-        return None
+        return self._by_ref.get(ref)
 
     def mech_by_key(self, key: str) -> Optional[Mech]:
         """Return its entry, or None.
@@ -382,10 +380,21 @@ class Catalogue:
         :param key: a :attr:`MechRef.key`.
         :return: its entry, or None.
         """
+        return self._by_key.get(key)
+
+    # Lookup indexes, built on first use. ``cached_property`` stores into the instance
+    # ``__dict__`` (not through ``__setattr__``), so the frozen dataclass stays immutable and
+    # the indexes are no fields: equality, hashing and serialisation are unchanged.
+    @cached_property
+    def _by_ref(self) -> Dict[MechRef, Mech]:
+        return {m.ref: m for m in self.mechs}
+
+    @cached_property
+    def _by_key(self) -> Dict[str, Mech]:
+        index: Dict[str, Mech] = {}
         for m in self.mechs:
-            if m.ref.key == key:
-                return m
-        return None
+            index.setdefault(m.ref.key, m)  # the first in ref order, as a scan would find
+        return index
 
     def tools(self) -> Tuple[Tool, ...]:
         """Return every tool of every mech, mechs in ref order, tools in manifest order.
