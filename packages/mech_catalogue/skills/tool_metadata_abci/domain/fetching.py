@@ -283,6 +283,23 @@ def _parse_guarded(
         )
 
 
+def _unchanged(old: Optional[Mech], read: DigestRead, result: FetchResult) -> bool:
+    """Whether ``old`` is exactly what parsing ``result`` again would give (bar the block).
+
+    True for a good entry (status ok, not a kept last-good one) of the same registry ref
+    read under the same digest and fetched under the same CID: the CID fixes the bytes and
+    the parser is pure, so parsing them again would rebuild the same entry.
+    """
+    return (
+        old is not None
+        and old.status == STATUS_OK
+        and old.ref == read.ref
+        and old.digest == read.digest
+        and old.cid == result.cid
+        and not any(p.code == KEPT_LAST_GOOD for p in old.problems)
+    )
+
+
 def refresh_catalogue(
     snapshot: RegistrySnapshot,
     fetched: Dict[str, FetchResult],
@@ -295,7 +312,9 @@ def refresh_catalogue(
     :param fetched: on-chain digest -> fetch result, for every digest of the snapshot.
     :param parse: the manifest parser (``domain.parsing``), pure.
     :param previous: the last agreed catalogue (only pass it when its digest is the one the
-        agents agreed on, so every agent starts from the same catalogue).
+        agents agreed on, so every agent starts from the same catalogue). Its good entries
+        whose ref, digest and CID are unchanged are reused (with this snapshot's block)
+        instead of parsing their manifest again; the result is the same catalogue.
     :return: the new catalogue; mechs absent from the snapshot are dropped.
     """
     mechs: List[Mech] = []
@@ -327,6 +346,9 @@ def refresh_catalogue(
             mechs.append(
                 _failed_mech(read, old, result.status, reason, result.cid, block)
             )
+            continue
+        if _unchanged(old, read, result):
+            mechs.append(replace(old, observed_block=block))  # type: ignore[arg-type]
             continue
         manifest, problems = _parse_guarded(parse, result.data, result.cid)
         if manifest is not None and not manifest.tools:

@@ -419,6 +419,90 @@ def test_refresh_covers_every_status() -> None:
     )
 
 
+class CountingParse:  # pylint: disable=too-few-public-methods
+    """The skill's parser, counting the bytes it is asked to parse."""
+
+    def __init__(self) -> None:
+        """Start with no calls."""
+        self.parsed: List[bytes] = []
+
+    def __call__(self, data: bytes):
+        """Parse and record.
+
+        :param data: manifest bytes.
+        :return: (manifest, problems).
+        """
+        self.parsed.append(data)
+        return parse(data)
+
+
+def test_warm_refresh_reuses_unchanged_mechs_without_parsing() -> None:
+    """Same ref, digest and CID: no parse, same catalogue as a fresh build at the new block."""
+    one, two = manifest("a"), manifest("b", "c")
+    d_one, d_two = raw(one), raw(two)
+    refs = [MechRef(100, "legacy_mech_registry", ADDRESS, i) for i in (1, 2)]
+    fetched = {
+        d_one: FetchResult.ok(d_one, "bafk-one", one),
+        d_two: FetchResult.ok(d_two, "bafk-two", two),
+    }
+    first = refresh_catalogue(
+        RegistrySnapshot.build(10, [DigestRead(refs[0], d_one)]), fetched, parse
+    )
+    counting = CountingParse()
+    snapshot = RegistrySnapshot.build(
+        20, [DigestRead(refs[0], d_one), DigestRead(refs[1], d_two)]
+    )
+    warm = refresh_catalogue(snapshot, fetched, counting, first)
+    assert counting.parsed == [two]  # only the new mech's manifest
+    assert warm.digest() == refresh_catalogue(snapshot, fetched, parse).digest()
+    assert entry(warm, refs[0]).observed_block == 20
+
+    moved = {d_one: FetchResult.ok(d_one, "bafy-one", one), d_two: fetched[d_two]}
+    counting = CountingParse()
+    again = refresh_catalogue(snapshot, moved, counting, warm)
+    assert counting.parsed == [one]  # same digest under another CID: parsed again
+    assert entry(again, refs[0]).cid == "bafy-one"
+
+
+def test_kept_last_good_entry_is_parsed_again_when_its_digest_returns() -> None:
+    """A kept entry carries the failure notes; the digest coming back must rebuild it clean."""
+    good = manifest("a")
+    d_good, d_gone = raw(good), raw(b"gone")
+    ref = MechRef(100, "legacy_mech_registry", ADDRESS, 1)
+    ok = {d_good: FetchResult.ok(d_good, "bafk", good)}
+    first = refresh_catalogue(
+        RegistrySnapshot.build(10, [DigestRead(ref, d_good)]), ok, parse
+    )
+    kept = refresh_catalogue(
+        RegistrySnapshot.build(20, [DigestRead(ref, d_gone)]),
+        {d_gone: FetchResult.unavailable(d_gone, ["bafy"], "timeout")},
+        parse,
+        first,
+    )
+    assert KEPT_LAST_GOOD in [p.code for p in entry(kept, ref).problems]
+    counting = CountingParse()
+    back = refresh_catalogue(
+        RegistrySnapshot.build(30, [DigestRead(ref, d_good)]), ok, counting, kept
+    )
+    assert counting.parsed == [good]
+    assert entry(back, ref).problems == entry(first, ref).problems
+    assert entry(back, ref).observed_block == 30
+
+
+def test_catalogue_lookups_by_ref_and_key() -> None:
+    """mech() and mech_by_key() find entries through the index; unknown ones give None."""
+    refs = [MechRef(100, "legacy_mech_registry", ADDRESS, i) for i in (3, 1, 2)]
+    catalogue = Catalogue.build(Mech(ref=r) for r in refs)
+    for ref in refs:
+        assert entry(catalogue, ref).ref == ref
+        found = catalogue.mech_by_key(ref.key)
+        assert found is not None and found.ref == ref
+    missing = MechRef(100, "legacy_mech_registry", ADDRESS, 9)
+    assert catalogue.mech(missing) is None and catalogue.mech_by_key(missing.key) is None
+    assert catalogue == Catalogue.build(Mech(ref=r) for r in refs)
+    assert Catalogue.from_json(catalogue.to_json()).digest() == catalogue.digest()
+
+
 def test_views_list_only_usable_mechs_in_mech_interact_shape() -> None:
     """mechs_info holds ok mechs only, with exactly MechInfo's field names; mech_tools is sorted and distinct."""
     good = manifest("b", "a")
