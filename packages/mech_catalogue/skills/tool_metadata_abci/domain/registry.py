@@ -559,6 +559,30 @@ def _supplies(
     return out
 
 
+def _speculative_ids(
+    sources: Sequence[RegistrySource],
+    known: Dict[int, Tuple[int, ...]],
+    max_ids: int,
+    room: int,
+) -> Dict[int, Tuple[int, ...]]:
+    """Pick the ids read in the first digest batch, before the supplies are known.
+
+    Ids of list and range sources first (they are known), then ``1, 2, ...`` of each ``all``
+    source while the batch has room for whole queries.
+    """
+    chosen: Dict[int, Tuple[int, ...]] = {}
+    for i, source in enumerate(sources):
+        width = len(digest_query(i, source, 1).calls)
+        if i in known:
+            ids = known[i][: max(room, 0) // width]
+        else:
+            ids = tuple(range(1, min(max_ids, max(room, 0) // width) + 1))
+        if ids:
+            chosen[i] = ids
+            room -= width * len(ids)
+    return chosen
+
+
 def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     sources: Sequence[RegistrySource],
     multicall: str,
@@ -568,51 +592,80 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
 ) -> Generator[BatchRequest, BatchReply, Tuple[int, List[DigestRead]]]:
     """Read every source's latest digests; the caller runs each yielded batch as one ``eth_call``.
 
-    Steps: ``getBlockNumber()`` at latest, aligned down to ``block_interval`` (so agents
-    reading a few seconds apart read the same block); ``serviceRegistry()`` then
-    ``totalSupply()`` where ids are ``all``; then the digest reads in batches of
-    ``batch_size`` calls. Every read after the first is pinned to the aligned block.
+    Steps: one call at latest with ``getBlockNumber()`` and, where ids are ``all`` on a
+    ComplementaryServiceMetadata, its ``serviceRegistry()`` (an immutable of that contract,
+    so reading it at latest equals reading it at the aligned block); the block is aligned
+    down to ``block_interval`` (so agents reading a few seconds apart read the same block).
+    Every later read is pinned to the aligned block: the first batch holds the
+    ``totalSupply()`` calls of the ``all`` sources plus ``batch_size`` digest calls chosen
+    before the supplies are known (listed ids, then ids 1, 2, ... of ``all`` sources); the
+    reads of ids past a supply are dropped and the ids still missing are read in batches of
+    ``batch_size`` calls. So a read costs ``1 + ceil(digest calls / batch_size)`` calls,
+    and the reads are the ones reading everything in order at that block would give.
 
     Drive it with ``request = next(gen)`` then ``request = gen.send(reply)`` until
     ``StopIteration.value`` holds ``(block, reads)``.
 
     :param sources: the registries.
     :param multicall: the Multicall2 address.
-    :param batch_size: most calls per ``eth_call``.
+    :param batch_size: most digest calls per ``eth_call`` (the first batch also carries one
+        ``totalSupply()`` per ``all`` source).
     :param max_ids: most ids one ``all`` source expands to.
     :param block_interval: block alignment (>= 1).
     :yield: ``(calls, block)`` batches.
     :return: ``(block, reads)``. The generator raises RegistryDecodeError when a
         supply read reverts and RegistryConfigError for ids ``all`` without a supply.
     """
-    latest, _ = yield [block_number_call(multicall)], None
-    block = latest - latest % block_interval
     holder_calls = supply_holder_calls(sources)
-    holders: Dict[int, str] = {}
-    if holder_calls:
-        reply = yield list(holder_calls.values()), block
-        holders = {
-            k: holder_calls[k].decode(d)[0]
-            for k, d in _supplies(sources, holder_calls, reply).items()
-        }
+    latest, first = yield [block_number_call(multicall)] + list(
+        holder_calls.values()
+    ), None
+    block = latest - latest % block_interval
+    holders = {
+        k: holder_calls[k].decode(d)[0]
+        for k, d in _supplies(sources, holder_calls, (latest, first[1:])).items()
+    }
     count_calls = supply_calls(sources, holders)
-    supplies: Dict[int, int] = {}
-    if count_calls:
-        reply = yield list(count_calls.values()), block
-        supplies = {
-            k: int(count_calls[k].decode(d)[0])
-            for k, d in _supplies(sources, count_calls, reply).items()
-        }
+    known = {
+        i: s.ids.resolve(None, max_ids)
+        for i, s in enumerate(sources)
+        if s.ids.mode != IDS_ALL
+    }
+    early = digest_queries(
+        sources, _speculative_ids(sources, known, max_ids, batch_size)
+    )
+    first_batch = list(count_calls.values()) + flatten(early)
+    reply = (yield first_batch, block) if first_batch else (block, [])
+    supplies = {
+        k: int(count_calls[k].decode(d)[0])
+        for k, d in _supplies(
+            sources, count_calls, (reply[0], reply[1][: len(count_calls)])
+        ).items()
+    }
+    results_by_query = dict(
+        zip(
+            ((q.source_index, q.mech_id) for q in early),
+            split_results(early, reply[1][len(count_calls) :]),
+        )
+    )
     ids_by_source = {
         i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)
     }
     queries = digest_queries(sources, ids_by_source)
+    late = [q for q in queries if (q.source_index, q.mech_id) not in results_by_query]
     results: List[Tuple[bool, bytes]] = []
-    for batch in chunks(flatten(queries), batch_size):
+    for batch in chunks(flatten(late), batch_size):
         reply = yield batch, block
         results.extend(reply[1])
+    results_by_query.update(
+        zip(((q.source_index, q.mech_id) for q in late), split_results(late, results))
+    )
     reads = [
-        decode_digest_query(query, sources[query.source_index], grouped)
-        for query, grouped in zip(queries, split_results(queries, results))
+        decode_digest_query(
+            query,
+            sources[query.source_index],
+            results_by_query[(query.source_index, query.mech_id)],
+        )
+        for query in queries
     ]
     return block, reads

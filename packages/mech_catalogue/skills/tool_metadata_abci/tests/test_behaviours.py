@@ -347,16 +347,26 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         self.finish_round()
 
     def test_reads_all_service_ids_through_the_service_registry(self) -> None:
-        """Read all service ids: serviceRegistry(), its totalSupply(), then the hashes."""
+        """Read all service ids: block number with serviceRegistry(), then its totalSupply() with the hashes."""
+        self.skill.skill_context.params.__dict__["multicall_batch_size"] = 2
         self.use_registries(
             [{"kind": "complementary_service_metadata", "address": CSM, "ids": "all"}]
         )
         capture = self.start()
-        self.answer_multicall(10, [(True, encode(["uint256"], [10]))])
-        self.answer_multicall(10, [(True, encode(["address"], [SERVICE_REGISTRY]))])
-        self.answer_multicall(10, [(True, encode(["uint256"], [2]))])
         self.answer_multicall(
-            10, [(True, encode(["bytes32"], [b"\x05" * 32])), (False, b"")]
+            10,
+            [
+                (True, encode(["uint256"], [10])),
+                (True, encode(["address"], [SERVICE_REGISTRY])),
+            ],
+        )
+        self.answer_multicall(
+            10,
+            [
+                (True, encode(["uint256"], [2])),
+                (True, encode(["bytes32"], [b"\x05" * 32])),
+                (False, b""),
+            ],
         )
         snapshot = RegistrySnapshot.from_json(capture.payloads[0].snapshot)
         assert [(r.ref.mech_id, r.digest, r.error) for r in snapshot.reads] == [
@@ -383,9 +393,10 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         self.use_registries(
             [{"kind": "olas_agent_registry", "address": OLAS, "ids": "all"}]
         )
+        self.skill.skill_context.params.__dict__["multicall_batch_size"] = 2
         capture = self.start()
         self.answer_multicall(5, [(True, encode(["uint256"], [5]))])
-        self.answer_multicall(0, [(False, b"")])
+        self.answer_multicall(0, [(False, b"")] + [(True, b"")] * 2)
         assert capture.payloads[0].snapshot is None
         self.finish_round()
 

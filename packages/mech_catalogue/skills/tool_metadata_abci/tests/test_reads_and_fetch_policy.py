@@ -203,22 +203,71 @@ def drive_reader(
 
 
 def test_reader_aligns_the_block_and_batches_calls() -> None:
-    """Block 27 reads at 20; a legacy registry with ids all: supply, then hashes in batches of 2."""
+    """Block 27 reads at 20; a legacy registry with ids all: the supply rides with the first 2 hashes."""
     sources = parse_registry_sources(
         [{"kind": "legacy_mech_registry", "address": ADDRESS, "ids": "all"}], 100
     )
     hashes = encode(["uint256", "bytes32[]"], [1, [H1]])
+    supply = (True, encode(["uint256"], [3]))
     seen, (block, reads) = drive_reader(
+        sources,
+        [(27, [(True, b"")]), (20, [supply] + [(True, hashes)] * 2), (20, [(True, hashes)])],
+    )
+    assert seen == [(1, None), (3, 20), (1, 20)]
+    assert block == 20 and [r.ref.mech_id for r in reads] == [1, 2, 3]
+
+
+def test_reader_drops_speculative_reads_past_the_supply() -> None:
+    """Supply 1: the second id read in the first batch is not in the snapshot; no more batches."""
+    sources = parse_registry_sources(
+        [{"kind": "legacy_mech_registry", "address": ADDRESS, "ids": "all"}], 100
+    )
+    hashes = encode(["uint256", "bytes32[]"], [1, [H1]])
+    seen, (_, reads) = drive_reader(
         sources,
         [
             (27, [(True, b"")]),
-            (20, [(True, encode(["uint256"], [3]))]),
-            (20, [(True, hashes)] * 2),
-            (20, [(True, hashes)]),
+            (20, [(True, encode(["uint256"], [1])), (True, hashes), (False, b"")]),
         ],
     )
-    assert seen == [(1, None), (1, 20), (2, 20), (1, 20)]
-    assert block == 20 and [r.ref.mech_id for r in reads] == [1, 2, 3]
+    assert seen == [(1, None), (3, 20)]
+    assert [(r.ref.mech_id, r.digest, r.error) for r in reads] == [
+        (1, "0x" + H1.hex(), "")
+    ]
+
+
+def test_reader_reads_service_registry_with_the_block_number() -> None:
+    """Complementary metadata with ids all plus a listed legacy id: two calls in all."""
+    service_registry = "0x" + "12" * 20
+    sources = parse_registry_sources(
+        [
+            {"kind": "legacy_mech_registry", "address": ADDRESS, "ids": [5]},
+            {"kind": "complementary_service_metadata", "address": "0x" + "ef" * 20, "ids": "all"},
+        ],
+        100,
+    )
+    reader = snapshot_reader(sources, "0x" + "ff" * 20, 3, 100, 1)
+    batch, block = next(reader)
+    assert len(batch) == 2 and block is None
+    batch, block = reader.send(
+        (7, [(True, b""), (True, encode(["address"], [service_registry]))])
+    )
+    assert block == 7 and batch[0].target == service_registry and len(batch) == 4
+    with pytest.raises(StopIteration) as done:
+        reader.send(
+            (
+                7,
+                [(True, encode(["uint256"], [2]))]
+                + [(True, encode(["uint256", "bytes32[]"], [1, [H1]]))]
+                + [(True, H2)] * 2,
+            )
+        )
+    _, reads = done.value.value
+    assert [(r.ref.registry_kind, r.ref.mech_id, r.digest) for r in reads] == [
+        ("legacy_mech_registry", 5, "0x" + H1.hex()),
+        ("complementary_service_metadata", 1, "0x" + H2.hex()),
+        ("complementary_service_metadata", 2, "0x" + H2.hex()),
+    ]
 
 
 def test_reader_reports_a_reverting_supply() -> None:
