@@ -1,8 +1,10 @@
-"""Start a detached child process in a folder with an exact environment."""
+"""Detached child processes in a folder with an exact environment, and listening ports."""
 
+import random
+import socket
 import subprocess  # nosec B404: starts the aea CLI and the pinned Tendermint only
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Set
 
 
 def spawn_in(args: List[str], cwd: Path, env: Dict[str, str], log_path: Path) -> int:
@@ -27,3 +29,32 @@ def spawn_in(args: List[str], cwd: Path, env: Dict[str, str], log_path: Path) ->
             start_new_session=True,
         )
     return process.pid
+
+
+#: listening ports are taken below Linux's default ephemeral range (32768-60999): a port
+#: the kernel handed out as free may be given to an outgoing connection (Tendermint peers
+#: and ABCI dials make many) before the agent that was meant to listen on it starts
+LISTEN_PORTS = range(20000, 32768)
+_taken: Set[int] = set()
+
+
+def listen_port(host: str = "127.0.0.1") -> int:
+    """A port free on ``host`` now, outside the ephemeral range, not handed out before.
+
+    :param host: a loopback address.
+    :return: the port.
+    :raises RuntimeError: when no port of :data:`LISTEN_PORTS` is free.
+    """
+    candidates = [port for port in LISTEN_PORTS if port not in _taken]
+    random.shuffle(candidates)
+    for port in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+        _taken.add(port)
+        return port
+    raise RuntimeError(
+        f"no free port in {LISTEN_PORTS.start}-{LISTEN_PORTS.stop - 1} on {host}"
+    )

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from scripts.devnet import Devnet
-from scripts.devnet.processes import free_port
 from scripts.run_local.agents import AgentPorts, AgentProcess, agent_env, devnet_env
 from scripts.run_local.logs import agreed_catalogues, period_starts
+from scripts.run_local.processes import listen_port
 from scripts.run_local.tendermint import TendermintNetwork
 from scripts.run_local.view import AgentView, read_agent
 from scripts.run_local.workspace import agent_template, make_agent
@@ -24,11 +24,11 @@ DEFAULT_WORK_DIR = REPO_ROOT / ".run"
 
 def _ports() -> AgentPorts:
     return AgentPorts(
-        http=free_port("127.0.0.1"),
-        tendermint_rpc=free_port("127.0.0.1"),
-        abci=free_port("127.0.0.1"),
-        tendermint_com=free_port("127.0.0.1"),
-        tendermint_p2p=free_port("127.0.0.1"),
+        http=listen_port(),
+        tendermint_rpc=listen_port(),
+        abci=listen_port(),
+        tendermint_com=listen_port(),
+        tendermint_p2p=listen_port(),
     )
 
 
