@@ -6,8 +6,9 @@ the skill's own (``domain.registry.snapshot_reader``, ``domain.fetching.manifest
 moves bytes, as the skill's behaviours do through the ledger and http_client connections:
 
 - each Multicall2 batch is one JSON-RPC ``eth_call`` (``requests``, ``rpc_timeout``);
-- CIDs are fetched from an HTTP gateway ``fetch_concurrency`` at a time, every group in
-  flight at once (``FetchManifestsBehaviour.fetch_many``), each GET capped at ``max_bytes``;
+- CIDs are fetched from an HTTP gateway with ``fetch_concurrency`` GETs in flight, a new one
+  leaving as soon as one is answered (the sliding window of
+  ``FetchManifestsBehaviour.fetch_many``), each GET capped at ``max_bytes``;
 - a period whose registry read fails keeps the last catalogue, as the skill's
   ``RegistrySnapshotRound`` does when no snapshot is agreed.
 
@@ -189,7 +190,7 @@ def gateway_get(
 
 
 class Fetcher:
-    """Concurrent gateway GETs in groups, one ``requests`` session per worker thread."""
+    """Concurrent gateway GETs, one ``requests`` session per worker thread."""
 
     def __init__(
         self, gateway: str, concurrency: int, timeout: float, cap: int
@@ -218,21 +219,8 @@ class Fetcher:
     def _get(self, cid: str) -> Tuple[Optional[bytes], str]:
         return gateway_get(self._session(), self.gateway, cid, self.timeout, self.cap)
 
-    def get_groups(self, cids: Sequence[str]) -> Dict[str, Tuple[Optional[bytes], str]]:
-        """Fetch CIDs ``concurrency`` at a time, each group awaited before the next (as the skill).
-
-        :param cids: the CIDs.
-        :return: cid -> (bytes or None, failure text).
-        """
-        out: Dict[str, Tuple[Optional[bytes], str]] = {}
-        for start in range(0, len(cids), self.concurrency):
-            group = list(cids[start : start + self.concurrency])
-            self.requests += len(group)
-            out.update(zip(group, self._pool.map(self._get, group)))
-        return out
-
     def get_pooled(self, cids: Sequence[str]) -> Dict[str, Tuple[Optional[bytes], str]]:
-        """Fetch CIDs with ``concurrency`` always in flight (a sliding pool, no groups).
+        """Fetch CIDs with ``concurrency`` always in flight (a sliding window, as the skill).
 
         :param cids: the CIDs.
         :return: cid -> (bytes or None, failure text).
@@ -262,7 +250,7 @@ def fetch_manifests(
         while True:
             if wait:
                 time.sleep(wait)
-            wait, cids = generator.send(fetcher.get_groups(cids))
+            wait, cids = generator.send(fetcher.get_pooled(cids))
     except StopIteration as done:
         return dict(done.value)
 

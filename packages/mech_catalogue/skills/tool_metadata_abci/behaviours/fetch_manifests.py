@@ -1,6 +1,8 @@
 """FetchManifestsBehaviour: fetch, verify and parse manifests; send the catalogue digest."""
 
 import json
+import time
+from collections import deque
 from typing import Any, Dict, Generator, List, Optional, Tuple, cast
 
 from aea.protocols.base import Message
@@ -145,55 +147,79 @@ class FetchManifestsBehaviour(
     def fetch_many(
         self, cids: List[str]
     ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
-        """Fetch CIDs, ``fetch_concurrency`` at a time.
+        """Fetch CIDs with ``fetch_concurrency`` requests in flight (a sliding window).
+
+        A request leaves as soon as one in flight is answered or passes
+        ``fetch_timeout_seconds`` (it then counts as failed), so one slow CID holds up only
+        its own slot.
 
         :param cids: the CIDs.
         :yield: while waiting.
         :return: cid -> (bytes or None, failure text).
         """
         out: Dict[str, Tuple[Optional[bytes], str]] = {}
-        step = self.params.fetch_concurrency
+        replies: Dict[str, Any] = {}
+        deadlines: Dict[str, float] = {}  # in flight: cid -> monotonic deadline
+        queue = deque(cids)
+        unanswered = 0
+        step = max(1, self.params.fetch_concurrency)
+        timeout = self.params.fetch_timeout_seconds
         via_gateway = self.params.ipfs_fetch_mode == FETCH_VIA_GATEWAY
-        for start in range(0, len(cids), step):
-            group = cids[start : start + step]
-            replies = yield from self._request_all(group, via_gateway)
-            for cid in group:
+        while queue or deadlines:
+            while queue and len(deadlines) < step:
+                cid = queue.popleft()
+                self._request(cid, via_gateway, replies)
+                deadlines[cid] = time.monotonic() + timeout
+            yield from self._wait_any(replies, deadlines)
+            now = time.monotonic()
+            for cid in [c for c in deadlines if c in replies or deadlines[c] <= now]:
+                del deadlines[cid]
+                unanswered += cid not in replies
                 out[cid] = self._reply_bytes(replies.get(cid))
+        if unanswered:
+            self.context.logger.warning(
+                f"{unanswered} IPFS requests unanswered after {timeout}s"
+            )
         return out
 
-    def _request_all(
-        self, cids: List[str], via_gateway: bool
-    ) -> Generator[None, None, Dict[str, Any]]:
-        """Send one request per CID, all at once, and collect the replies that arrive in time.
+    def _request(self, cid: str, via_gateway: bool, replies: Dict[str, Any]) -> None:
+        """Send one request for a CID; its reply lands in ``replies[cid]``.
 
         Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` through http_client; otherwise a
         ``GET_FILES`` through the ``valory/ipfs`` connection.
 
-        :param cids: the CIDs.
+        :param cid: the CID.
         :param via_gateway: True for the HTTP gateway, False for the IPFS connection.
-        :yield: while waiting for the replies.
-        :return: cid -> reply message, for the replies that arrived.
+        :param replies: where the callback stores the reply message.
         """
-        replies: Dict[str, Any] = {}
+        message: Message
+        dialogue: Dialogue
+        if via_gateway:
+            message, dialogue = self._build_http_request_message(
+                method="GET",
+                url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
+                headers={"Accept": "application/octet-stream"},
+            )
+        else:
+            message, dialogue = self._build_ipfs_get_file_req(
+                cid, self.params.fetch_timeout_seconds
+            )
+        nonce = self._get_request_nonce_from_dialogue(dialogue)
         requests = cast(Requests, self.context.requests)
-        for cid in cids:
-            message: Message
-            dialogue: Dialogue
-            if via_gateway:
-                message, dialogue = self._build_http_request_message(
-                    method="GET",
-                    url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
-                    headers={"Accept": "application/octet-stream"},
-                )
-            else:
-                message, dialogue = self._build_ipfs_get_file_req(
-                    cid, self.params.fetch_timeout_seconds
-                )
-            nonce = self._get_request_nonce_from_dialogue(dialogue)
-            requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
-            self.context.outbox.put_message(message=message)
-        yield from self._wait_replies(replies, len(cids))
-        return replies
+        requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
+        self.context.outbox.put_message(message=message)
+
+    def _wait_any(self, replies: Dict[str, Any], deadlines: Dict[str, float]) -> Generator:
+        """Wait until a request in flight is answered or the earliest deadline passes."""
+        if not deadlines:
+            return
+        remaining = max(0.0, min(deadlines.values()) - time.monotonic())
+        try:
+            yield from self.wait_for_condition(
+                lambda: any(cid in replies for cid in deadlines), remaining
+            )
+        except TimeoutException:
+            pass  # the caller counts the expired requests as failed
 
     def _reply_bytes(self, reply: Any) -> Tuple[Optional[bytes], str]:
         """Turn an HTTP or IPFS reply (or None) into ``(bytes or None, failure text)``."""
@@ -224,13 +250,3 @@ class FetchManifestsBehaviour(
 
         return callback
 
-    def _wait_replies(self, replies: Dict[str, Any], expected: int) -> Generator:
-        """Wait until every reply arrived or ``fetch_timeout_seconds`` passed (missing ones count as failed)."""
-        try:
-            yield from self.wait_for_condition(
-                lambda: len(replies) >= expected, self.params.fetch_timeout_seconds
-            )
-        except TimeoutException:
-            self.context.logger.warning(
-                f"{expected - len(replies)} IPFS requests unanswered after {self.params.fetch_timeout_seconds}s"
-            )

@@ -661,7 +661,18 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
             for d, data in digests.items()
         }
         for request in requests:
-            response = self.build_incoming_message(
+            self.answer(request, by_url[request.url])
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == ["one", "two"]
+
+    def answer(self, request: HttpMessage, body: bytes) -> None:
+        """Deliver a 200 gateway response to a request.
+
+        :param request: the request from the outbox.
+        :param body: the response body.
+        """
+        self.http_handler.handle(
+            self.build_incoming_message(
                 message_type=HttpMessage,
                 dialogue_reference=(request.dialogue_reference[0], "stub"),
                 performative=HttpMessage.Performative.RESPONSE,
@@ -673,11 +684,32 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
                 status_code=200,
                 status_text="",
                 headers="",
-                body=by_url[request.url],
+                body=body,
             )
-            self.http_handler.handle(response)
+        )
+
+    def test_a_slot_refills_as_soon_as_one_answer_arrives(self) -> None:
+        """Window of 2 over 3 CIDs: the third GET leaves once the first is answered, the second still pending."""
+        self.skill.skill_context.params.__dict__["fetch_concurrency"] = 2
+        datas = [manifest(name) for name in ("one", "two", "three")]
+        by_url = {
+            f"{GATEWAY}/ipfs/{digest_to_cid(dag_pb_digest(d), DAG_PB)}": d
+            for d in datas
+        }
+        capture = self.start(
+            [DigestRead(ref(i + 1), dag_pb_digest(d)) for i, d in enumerate(datas)]
+        )
+        self.assert_quantity_in_outbox(2)
+        first, second = [self.outbox_message(HttpMessage) for _ in range(2)]
+        self.answer(first, by_url[first.url])
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == ["one", "two"]
+        self.assert_quantity_in_outbox(1)
+        third = self.outbox_message(HttpMessage)
+        assert third.url not in (first.url, second.url)
+        self.answer(third, by_url[third.url])
+        self.answer(second, by_url[second.url])
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == ["one", "three", "two"]
 
     def test_fetches_through_the_ipfs_connection(self) -> None:
         """ipfs_fetch_mode=ipfs_connection: a GET_FILES request; the single file's bytes are verified."""
