@@ -172,7 +172,8 @@ class FetchManifestsBehaviour(
                 deadlines[cid] = time.monotonic() + timeout
             yield from self._wait_any(replies, deadlines)
             now = time.monotonic()
-            for cid in [c for c in deadlines if c in replies or deadlines[c] <= now]:
+            done = [c for c, due in deadlines.items() if c in replies or due <= now]
+            for cid in done:
                 del deadlines[cid]
                 unanswered += cid not in replies
                 out[cid] = self._reply_bytes(replies.get(cid))
@@ -209,7 +210,9 @@ class FetchManifestsBehaviour(
         requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
         self.context.outbox.put_message(message=message)
 
-    def _wait_any(self, replies: Dict[str, Any], deadlines: Dict[str, float]) -> Generator:
+    def _wait_any(
+        self, replies: Dict[str, Any], deadlines: Dict[str, float]
+    ) -> Generator:
         """Wait until a request in flight is answered or the earliest deadline passes."""
         if not deadlines:
             return
@@ -249,4 +252,3 @@ class FetchManifestsBehaviour(
             replies[cid] = message
 
         return callback
-

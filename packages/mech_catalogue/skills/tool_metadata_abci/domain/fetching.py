@@ -18,7 +18,16 @@ plus fetch results into the next :class:`~.model.Catalogue`:
 
 import os
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, Generator, Iterable, List, Optional, Tuple
+from typing import (
+    Callable,
+    Dict,
+    Generator,
+    Iterable,
+    List,
+    Optional,
+    Tuple,
+    TypeGuard,
+)
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     DAG_PB,
@@ -283,12 +292,20 @@ def _parse_guarded(
         )
 
 
-def _unchanged(old: Optional[Mech], read: DigestRead, result: FetchResult) -> bool:
+def _unchanged(
+    old: Optional[Mech], read: DigestRead, result: FetchResult
+) -> TypeGuard[Mech]:
     """Whether ``old`` is exactly what parsing ``result`` again would give (bar the block).
 
     True for a good entry (status ok, not a kept last-good one) of the same registry ref
     read under the same digest and fetched under the same CID: the CID fixes the bytes and
     the parser is pure, so parsing them again would rebuild the same entry.
+
+    :param old: the previous period's entry for this ref, if any.
+    :param read: this period's registry read of the ref.
+    :param result: this period's fetch result for the read's digest.
+    :return: True when ``old`` can be kept with only its observed block updated (``old``
+        is then a :class:`Mech`).
     """
     return (
         old is not None
@@ -348,7 +365,7 @@ def refresh_catalogue(
             )
             continue
         if _unchanged(old, read, result):
-            mechs.append(replace(old, observed_block=block))  # type: ignore[arg-type]
+            mechs.append(replace(old, observed_block=block))
             continue
         manifest, problems = _parse_guarded(parse, result.data, result.cid)
         if manifest is not None and not manifest.tools:

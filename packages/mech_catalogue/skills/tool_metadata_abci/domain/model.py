@@ -393,7 +393,8 @@ class Catalogue:
     def _by_key(self) -> Dict[str, Mech]:
         index: Dict[str, Mech] = {}
         for m in self.mechs:
-            index.setdefault(m.ref.key, m)  # the first in ref order, as a scan would find
+            # the first in ref order, as a scan would find
+            index.setdefault(m.ref.key, m)
         return index
 
     def tools(self) -> Tuple[Tool, ...]:

@@ -569,6 +569,12 @@ def _speculative_ids(
 
     Ids of list and range sources first (they are known), then ``1, 2, ...`` of each ``all``
     source while the batch has room for whole queries.
+
+    :param sources: the configured registries.
+    :param known: source index -> its listed ids (list and range sources).
+    :param max_ids: the most ids read from one ``all`` source.
+    :param room: how many calls the batch still has room for.
+    :return: source index -> the ids to read in the first batch (sources with none left out).
     """
     chosen: Dict[int, Tuple[int, ...]] = {}
     for i, source in enumerate(sources):
@@ -617,9 +623,10 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
         supply read reverts and RegistryConfigError for ids ``all`` without a supply.
     """
     holder_calls = supply_holder_calls(sources)
-    latest, first = yield [block_number_call(multicall)] + list(
-        holder_calls.values()
-    ), None
+    latest, first = (
+        yield [block_number_call(multicall)] + list(holder_calls.values()),
+        None,
+    )
     block = latest - latest % block_interval
     holders = {
         k: holder_calls[k].decode(d)[0]

@@ -211,7 +211,11 @@ def test_reader_aligns_the_block_and_batches_calls() -> None:
     supply = (True, encode(["uint256"], [3]))
     seen, (block, reads) = drive_reader(
         sources,
-        [(27, [(True, b"")]), (20, [supply] + [(True, hashes)] * 2), (20, [(True, hashes)])],
+        [
+            (27, [(True, b"")]),
+            (20, [supply] + [(True, hashes)] * 2),
+            (20, [(True, hashes)]),
+        ],
     )
     assert seen == [(1, None), (3, 20), (1, 20)]
     assert block == 20 and [r.ref.mech_id for r in reads] == [1, 2, 3]
@@ -242,7 +246,11 @@ def test_reader_reads_service_registry_with_the_block_number() -> None:
     sources = parse_registry_sources(
         [
             {"kind": "legacy_mech_registry", "address": ADDRESS, "ids": [5]},
-            {"kind": "complementary_service_metadata", "address": "0x" + "ef" * 20, "ids": "all"},
+            {
+                "kind": "complementary_service_metadata",
+                "address": "0x" + "ef" * 20,
+                "ids": "all",
+            },
         ],
         100,
     )
@@ -547,7 +555,9 @@ def test_catalogue_lookups_by_ref_and_key() -> None:
         found = catalogue.mech_by_key(ref.key)
         assert found is not None and found.ref == ref
     missing = MechRef(100, "legacy_mech_registry", ADDRESS, 9)
-    assert catalogue.mech(missing) is None and catalogue.mech_by_key(missing.key) is None
+    assert (
+        catalogue.mech(missing) is None and catalogue.mech_by_key(missing.key) is None
+    )
     assert catalogue == Catalogue.build(Mech(ref=r) for r in refs)
     assert Catalogue.from_json(catalogue.to_json()).digest() == catalogue.digest()
 
