@@ -722,17 +722,15 @@ NOTES = """## Where and why targets are missed
   (profiled with cProfile on the benchmark's manifests):
   `parse_tool.parse_argument` serialises every argument's schema to canonical JSON
   (`canonical.canonical_text`, `json.dumps`) several times. Fetching and parsing are
-  also sequential (all GETs, then all parsing), and GETs go in groups of 8 that wait for
-  their slowest member.
-- **Warm refresh time.** Zero IPFS requests, but `refresh_catalogue` re-parses every
-  cached manifest every period, so a warm refresh costs nearly a cold one in CPU; reusing
-  the previous `Mech` when its digest and CID are unchanged (or memoising the parse by
-  CID) would make it a few RPC calls. `Catalogue.mech(ref)` is a linear scan, so
-  `refresh_catalogue(previous=...)` is O(N^2) (about 0.3 s at N = 1,000, 30 s at 10,000).
-- **Warm refresh RPC calls (target <= ceil(N / batch)).** `snapshot_reader` spends three
-  calls before the digest batches when ids are `all` (`getBlockNumber`, then
-  `serviceRegistry`, then `totalSupply`, each its own `eth_call`); folding
-  `getBlockNumber` and the supply reads into one batch would make it ceil(N / 200) + 1.
+  also sequential (all GETs, with 8 in flight in a sliding window, then all parsing).
+- **Warm refresh time.** Zero IPFS requests and no parsing: `refresh_catalogue` reuses
+  the previous entry of every mech whose ref, digest and CID are unchanged, and looks
+  entries up through a dict (`Catalogue.mech`), so a warm refresh costs the RPC reads, a
+  cache lookup per digest and building the catalogue tuple.
+- **Warm refresh RPC calls (target <= ceil(N / batch)).** `snapshot_reader` needs one
+  call at latest before the digest batches (`getBlockNumber` with `serviceRegistry`),
+  because every later read is pinned to the block aligned down from it; `totalSupply`
+  rides with the first digest batch. So a period costs ceil(N / 200) + 1.
 
 ## How to read this
 
@@ -741,10 +739,10 @@ NOTES = """## Where and why targets are missed
   front of kubo's gateway. Both proxies sit in front of every method alike.
 - *ours* runs the skill's own domain code (`snapshot_reader`, `manifest_fetcher`,
   `refresh_catalogue`, `parse_manifest`) through `scripts/sync_driver.py`, with the skill's
-  defaults: Multicall2 batches of 200 calls, 8 GETs in flight in groups, every manifest
-  re-hashed against its on-chain digest and parsed. With `ids: all` a period costs three
-  fixed calls (`getBlockNumber`, `serviceRegistry`, `totalSupply`) before the
-  `ceil(N / 200)` digest batches.
+  defaults: Multicall2 batches of 200 digest calls, 8 GETs in flight (a sliding window),
+  every new manifest re-hashed against its on-chain digest and parsed once. With
+  `ids: all` a period costs one fixed call (`getBlockNumber` with `serviceRegistry`)
+  before the `ceil(N / 200)` digest batches, the first of which also reads `totalSupply`.
 - *floor* reads the same `mapServiceHashes` in one `eth_call` and GETs the same CIDs with
   8 always in flight (a sliding pool), with no verification and no parsing.
 - *mech-client* calls `ToolManager.get_tools(service_id)` for each id, one after the
