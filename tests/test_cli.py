@@ -150,6 +150,29 @@ def test_show_invalid_manifest_fails(tmp_path: Path) -> None:
     assert as_json(result)["problems"][0]["code"] == "no_tools"
 
 
+def test_show_errors_without_usable_tools_exit_1(tmp_path: Path) -> None:
+    """Errors and no usable tool: exit 1 with the problems (not an empty table and 0)."""
+    path = write(tmp_path / "m.json", '{"name": "x", "tools": [123]}')
+    human = run("show", path)
+    assert human.exit_code == EXIT_INVALID
+    assert "invalid_manifest" in human.stderr and "invalid_tool_name" in human.stderr
+    assert "┃ tool" not in human.stdout
+    body = as_json(run("show", "--json", path))
+    assert body["ok"] is False and body["error"]["code"] == "invalid_manifest"
+    assert "invalid_tool_name" in [p["code"] for p in body["problems"]]
+
+
+def test_show_keeps_exit_0_with_warnings_or_usable_tools(tmp_path: Path) -> None:
+    """No errors, or errors beside usable tools: the tools are shown, exit 0."""
+    only_warnings = write(tmp_path / "w.json", '{"tools": ["alpha"]}')
+    result = run("show", only_warnings)
+    assert result.exit_code == EXIT_OK and "alpha" in result.stdout
+    partly_bad = write(tmp_path / "e.json", '{"tools": ["alpha", "alpha"]}')
+    result = run("show", partly_bad)
+    assert result.exit_code == EXIT_OK and "alpha" in result.stdout
+    assert "duplicate_tool" in result.stdout
+
+
 # --- derive ------------------------------------------------------------------------------
 def test_derive_json_and_table() -> None:
     """The derive command reports arguments and tools; runtime keywords with --runtime."""
@@ -373,6 +396,7 @@ def test_every_command_has_json_and_help() -> None:
         "derive",
         "export",
         "generate",
+        "list",
         "publish",
         "show",
         "validate",

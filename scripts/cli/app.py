@@ -178,8 +178,16 @@ def validate(
 @_gateway_options
 @_json_option
 def show(source: str, gateway: str, timeout: float, out: Output) -> None:
-    """List the tools of a manifest FILE, CID or 0x digest, with their arguments."""
+    """List a manifest's tools and arguments; errors with no usable tool exit 1."""
     loaded, manifest, problems = _load_manifest(source, gateway, timeout)
+    errors = [p for p in problems if p.is_error]
+    if errors and not manifest.tools:
+        raise CliFailure(
+            INVALID_MANIFEST,
+            f"{loaded.origin} has {len(errors)} error(s) and no usable tool; "
+            "fix the errors below (`validate` explains each).",
+            problems,
+        )
     result = {
         "source": loaded.origin,
         "cid": loaded.cid,
@@ -569,3 +577,9 @@ assert EXIT_INVALID == CliFailure.exit_code
 from .publish import publish as _publish  # noqa: E402
 
 cli.add_command(_publish)
+
+# `list` lives in its own module too (over scripts/sync_driver.py).
+# pylint: disable-next=wrong-import-position
+from .list_command import list_mechs as _list_mechs  # noqa: E402
+
+cli.add_command(_list_mechs)

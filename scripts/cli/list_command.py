@@ -1,0 +1,370 @@
+"""``mech-catalogue list``: mechs and tools of registries on a chain, read as the skill reads.
+
+Runs the skill's own period code through :mod:`scripts.sync_driver`: ``snapshot_reader``
+(Multicall2 batches over ``eth_call``), ``manifest_fetcher`` (gateway GETs, bytes verified
+against the on-chain digest) and ``refresh_catalogue`` (parse, quarantine). A mech whose
+manifest is broken is listed with its status and problems; the command still exits 0.
+Exit 1 when the chain cannot be read (RPC unreachable, reverted supply read), 2 on a bad
+command line (click's usage errors, naming the option).
+"""
+
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import click
+import requests
+from rich.console import Console
+from rich.table import Table
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    refresh_catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    REGISTRY_KINDS,
+    Catalogue,
+    Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    RegistryConfigError,
+    RegistryDecodeError,
+    RegistrySource,
+    parse_registry_sources,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+
+from scripts.devnet.state import DEFAULT_STATE_DIR, STATE_FILE
+from scripts.sync_driver import (
+    CatalogueSync,
+    ChainReadError,
+    SyncConfig,
+    fetch_manifests,
+    parse,
+    read_snapshot,
+)
+
+from .output import CliFailure, Output, print_problem
+from .publish import DEFAULT_RPC, RPC_ENV
+from .sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
+
+CHAIN_READ_FAILED = "chain_read_failed"
+DEVNET_NOT_RUNNING = "devnet_not_running"
+
+#: ``.devnet/devnet.json`` contract names of the three registries, by registry kind
+#: (scripts/devnet/contracts.py deploys them).
+DEVNET_REGISTRIES = (
+    ("olas_agent_registry", "AgentRegistry"),
+    ("legacy_mech_registry", "LegacyMechAgentRegistry"),
+    ("complementary_service_metadata", "ComplementaryServiceMetadata"),
+)
+DEVNET_MULTICALL = "Multicall2"
+
+
+def _ids(text: str) -> Any:
+    """Turn ``all``, ``1,2,5`` or ``1-20`` into the ``ids`` value of the skill parameter.
+
+    :param text: the IDS part of ``--registry``.
+    :return: ``"all"``, a list of ints or ``{"from": a, "to": b}`` (``int()``'s
+        ``ValueError`` when it is none of these).
+    """
+    if text == "all":
+        return "all"
+    if "-" in text:
+        start, end = text.split("-", 1)
+        return {"from": int(start), "to": int(end)}
+    return [int(part) for part in text.split(",")]
+
+
+def parse_registry_option(
+    ctx: click.Context, param: click.Parameter, values: Sequence[str]
+) -> List[Dict[str, Any]]:
+    """Parse each ``--registry KIND:ADDRESS[:IDS]`` into a skill ``registries`` entry.
+
+    :param ctx: the click context.
+    :param param: the ``--registry`` parameter.
+    :param values: the raw option values.
+    :return: ``[{"kind", "address", "ids"}, ...]``; the address is checked later by
+        ``parse_registry_sources``, which names the entry.
+    :raises BadParameter: (exit 2) on a malformed value, naming the option.
+    """
+    entries = []
+    for value in values:
+        parts = value.split(":")
+        if len(parts) not in (2, 3) or not parts[1]:
+            raise click.BadParameter(
+                f"{value!r} is not KIND:ADDRESS[:IDS] "
+                f"(e.g. olas_agent_registry:0xAbC...:1-20).",
+                ctx,
+                param,
+            )
+        if parts[0] not in REGISTRY_KINDS:
+            raise click.BadParameter(
+                f"{value!r}: registry kind {parts[0]!r} is not one of "
+                f"{', '.join(REGISTRY_KINDS)}.",
+                ctx,
+                param,
+            )
+        try:
+            ids = _ids(parts[2] if len(parts) == 3 else "all")
+        except ValueError as exc:
+            raise click.BadParameter(
+                f"{value!r}: IDS must be 'all', a list like 1,2,5 or a range like 1-20.",
+                ctx,
+                param,
+            ) from exc
+        entries.append({"kind": parts[0], "address": parts[1], "ids": ids})
+    return entries
+
+
+def _devnet(state_dir: str) -> Dict[str, Any]:
+    path = Path(state_dir) / STATE_FILE
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+        contracts = info["contracts"]
+        return {
+            "rpc": info["rpc_url"],
+            "chain_id": int(info["chain_id"]),
+            "gateway": info["ipfs_gateway_url"],
+            "multicall": contracts[DEVNET_MULTICALL],
+            "registries": [
+                {"kind": kind, "address": contracts[name], "ids": "all"}
+                for kind, name in DEVNET_REGISTRIES
+            ],
+        }
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise CliFailure(
+            DEVNET_NOT_RUNNING,
+            f"--devnet: cannot read {path} ({type(exc).__name__}: {exc}); start the "
+            "devnet with `python -m scripts.devnet start` or pass --devnet-dir.",
+        ) from exc
+
+
+def _chain_id(rpc: str, timeout: float) -> int:
+    try:
+        answer = requests.post(
+            rpc,
+            json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []},
+            timeout=timeout,
+        ).json()
+        return int(answer["result"], 16)
+    except (requests.RequestException, ValueError, KeyError, TypeError) as exc:
+        raise CliFailure(
+            CHAIN_READ_FAILED,
+            f"Cannot read the chain id from --rpc {rpc} ({type(exc).__name__}); check "
+            f"the URL (or ${RPC_ENV}) and that the node is running, or pass --chain-id.",
+        ) from exc
+
+
+def _sources(
+    registries: List[Dict[str, Any]], chain_id: int
+) -> Tuple[RegistrySource, ...]:
+    try:
+        return parse_registry_sources(registries, chain_id, name="--registry")
+    except RegistryConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--registry'") from exc
+
+
+def _sync(config: SyncConfig, errors: Console) -> Catalogue:
+    """Run one period of the skill (read, fetch, refresh), with a status line on stderr."""
+    sync = CatalogueSync(config)
+    try:
+        with errors.status(
+            f"Reading {len(config.sources)} registry(ies) at {config.rpc_url}"
+        ):
+            try:
+                snapshot, _ = read_snapshot(config, sync.session)
+            except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
+                raise CliFailure(
+                    CHAIN_READ_FAILED,
+                    f"Cannot read the registries through --rpc {config.rpc_url}: {exc}. "
+                    "Check the URL, --chain-id, --multicall2 and the registry addresses.",
+                ) from exc
+        digests = snapshot.digests
+        with errors.status(
+            f"Fetching {len(digests)} manifest(s) from {config.gateway_url}"
+        ):
+            fetched = fetch_manifests(config, digests, sync.cache, sync.fetcher)
+        return refresh_catalogue(
+            snapshot, fetched, lambda data: parse(data, config.policy.max_bytes), None
+        )
+    finally:
+        sync.close()
+
+
+def _arguments(tool: Tool) -> str:
+    return (
+        ", ".join(
+            f"{a.identifier}{'' if a.required else '?'}: {a.type}"
+            for a in tool.arguments
+        )
+        or f"prompt: str (free {tool.input_type or 'text'})"
+    )
+
+
+def _render(catalogue: Catalogue, with_tools: bool, console: Console) -> None:
+    table = Table("registry", "id", "status", "tools", "name", title="mechs")
+    for mech in catalogue.mechs:
+        table.add_row(
+            mech.ref.registry_kind,
+            str(mech.ref.mech_id),
+            mech.status,
+            str(len(mech.tools)),
+            mech.name,
+        )
+    console.print(table)
+    for mech in catalogue.mechs:
+        _render_mech(mech, with_tools, console)
+
+
+def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
+    label = f"{mech.ref.registry_kind} #{mech.ref.mech_id}"
+    if with_tools and mech.tools:
+        table = Table("tool", "arguments", title=f"{label}: {mech.name}")
+        for tool in mech.tools:
+            table.add_row(tool.name, _arguments(tool))
+        console.print(table)
+    if mech.problems:
+        console.print(f"{label} ({mech.status}):", markup=False)
+        for problem in mech.problems:
+            print_problem(console, problem)
+
+
+@click.command(
+    name="list",
+    help="List mechs and their tools from registries on a chain, read as the skill "
+    "reads them (Multicall2 batches, manifests fetched and verified against the "
+    "on-chain digest, parsed, broken ones quarantined).\n\nExit codes: 0 read "
+    "(broken mechs are listed with their problems), 1 the chain could not be read, "
+    "2 usage error.",
+)
+@click.option(
+    "--rpc",
+    envvar=RPC_ENV,
+    default=DEFAULT_RPC,
+    show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
+    help="JSON-RPC URL of the chain.",
+)
+@click.option(
+    "--chain-id",
+    type=click.IntRange(min=1),
+    help="Chain id (default: asked of the RPC with eth_chainId).",
+)
+@click.option(
+    "--registry",
+    "registries",
+    multiple=True,
+    callback=parse_registry_option,
+    metavar="KIND:ADDRESS[:IDS]",
+    help=f"Registry to read (repeatable). KIND: {', '.join(REGISTRY_KINDS)}; "
+    "IDS: all (default), 1,2,5 or 1-20.",
+)
+@click.option("--multicall2", "multicall", help="Multicall2 contract address.")
+@click.option(
+    "--ipfs-gateway",
+    "gateway",
+    default=default_gateway,
+    show_default=f"${GATEWAY_ENV} or http://127.0.0.1:8080",
+    help="IPFS HTTP gateway the manifests are fetched from.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds per eth_call and per IPFS request.",
+)
+@click.option(
+    "--devnet",
+    "use_devnet",
+    is_flag=True,
+    help="Read the running devnet's three registries (RPC, chain id, Multicall2, "
+    "gateway from its devnet.json; options given explicitly win).",
+)
+@click.option(
+    "--devnet-dir",
+    default=str(DEFAULT_STATE_DIR),
+    show_default=".devnet",
+    type=click.Path(file_okay=False),
+    help="The devnet's state folder (with --devnet).",
+)
+@click.option(
+    "--tools/--mechs-only",
+    "with_tools",
+    default=True,
+    help="Also list each mech's tools (default), or only the mechs.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the catalogue JSON.")
+@click.pass_context
+def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
+    ctx: click.Context,
+    *,
+    rpc: str,
+    chain_id: Optional[int],
+    registries: List[Dict[str, Any]],
+    multicall: Optional[str],
+    gateway: str,
+    timeout: float,
+    use_devnet: bool,
+    devnet_dir: str,
+    with_tools: bool,
+    as_json: bool,
+) -> None:
+    """List mechs and their tools from registries on a chain, as the skill reads them.
+
+    :param ctx: the click context.
+    :param rpc: ``--rpc``.
+    :param chain_id: ``--chain-id``.
+    :param registries: ``--registry`` entries.
+    :param multicall: ``--multicall2``.
+    :param gateway: ``--ipfs-gateway``.
+    :param timeout: ``--timeout``.
+    :param use_devnet: ``--devnet``.
+    :param devnet_dir: ``--devnet-dir``.
+    :param with_tools: ``--tools/--mechs-only``.
+    :param as_json: ``--json``.
+    :raises UsageError: (exit 2) when no registry or no Multicall2 is given.
+    """
+    out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    try:
+        given = {
+            name
+            for name in ("rpc", "chain_id", "gateway", "multicall", "registries")
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+        }
+        settings: Dict[str, Any] = {
+            "rpc": rpc,
+            "chain_id": chain_id,
+            "gateway": gateway,
+            "multicall": multicall,
+            "registries": registries,
+        }
+        if use_devnet:
+            settings.update(
+                {k: v for k, v in _devnet(devnet_dir).items() if k not in given}
+            )
+        if not settings["registries"]:
+            raise click.UsageError(
+                "Give at least one --registry KIND:ADDRESS[:IDS], or --devnet.", ctx
+            )
+        if not settings["multicall"]:
+            raise click.UsageError(
+                "--multicall2 is required: the registries are read in Multicall2 "
+                "batches (or use --devnet).",
+                ctx,
+            )
+        chain = settings["chain_id"] or _chain_id(settings["rpc"], timeout)
+        config = SyncConfig(
+            rpc_url=settings["rpc"],
+            gateway_url=str(settings["gateway"]).rstrip("/"),
+            sources=_sources(settings["registries"], chain),
+            multicall=settings["multicall"],
+            rpc_timeout=timeout,
+            fetch_timeout=timeout,
+        )
+        catalogue = _sync(config, out.errors)
+    except CliFailure as failure:
+        out.fail(failure)
+    if out.as_json:
+        click.echo(catalogue.to_json())
+    else:
+        _render(catalogue, with_tools, out.console)
