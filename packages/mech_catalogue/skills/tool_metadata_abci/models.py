@@ -19,6 +19,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
+    PublishSettings,
+    read_publish_settings,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     CROSS_PERIOD_DEFAULTS,
@@ -152,6 +156,10 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
                 isinstance(value, str) and value.startswith("0x") and len(value) == 42,
                 f"mech_addresses[{key!r}] must be a 0x-prefixed 20-byte address; got {value!r}",
             )
+        # publish_* parameters (publish_params.py); on_chain_service_id stays for BaseParams
+        self.publish: PublishSettings = read_publish_settings(
+            kwargs, kwargs.get("on_chain_service_id")
+        )
         super().__init__(*args, **kwargs)
 
     def _positive_int(self, key: str, kwargs: Dict[str, Any]) -> int:
