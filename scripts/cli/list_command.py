@@ -135,7 +135,7 @@ def _devnet(state_dir: str) -> Dict[str, Any]:
         raise CliFailure(
             DEVNET_NOT_RUNNING,
             f"--devnet: cannot read {path} ({type(exc).__name__}: {exc}); start the "
-            "devnet with `python -m scripts.devnet start` or pass --devnet-dir.",
+            "devnet with `python -m scripts.devnet up --seed` or pass --devnet-dir.",
         ) from exc
 
 
