@@ -2,6 +2,9 @@
 
 from typing import Set, Type
 
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_round_behaviour import (
+    PublishRoundBehaviour,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.round_behaviour import (
     ToolMetadataRoundBehaviour,
 )
@@ -19,15 +22,20 @@ from packages.valory.skills.registration_abci.behaviours import (
 from packages.valory.skills.reset_pause_abci.behaviours import (
     ResetPauseABCIConsensusBehaviour,
 )
+from packages.valory.skills.transaction_settlement_abci.behaviours import (
+    TransactionSettlementRoundBehaviour,
+)
 
 
 class ToolMetadataConsensusBehaviour(AbstractRoundBehaviour):
-    """Runs the behaviours of registration, tool metadata and reset-and-pause."""
+    """Runs the behaviours of registration, tool metadata, publish, transaction settlement and reset-and-pause."""
 
     initial_behaviour_cls = RegistrationStartupBehaviour
     abci_app_cls = ToolMetadataChainedAbciApp
     behaviours: Set[Type[BaseBehaviour]] = {
         *AgentRegistrationRoundBehaviour.behaviours,
         *ToolMetadataRoundBehaviour.behaviours,
+        *PublishRoundBehaviour.behaviours,
+        *TransactionSettlementRoundBehaviour.behaviours,
         *ResetPauseABCIConsensusBehaviour.behaviours,
     }

@@ -6,22 +6,38 @@ Final state -> next start state (every final state of every app is mapped):
 final state                                    next state
 =============================================  =========================================
 ``FinishedRegistrationRound``                  ``RegistrySnapshotRound``
-``FinishedCatalogueReadyRound``                ``ResetAndPauseRound``
+``FinishedCatalogueReadyRound``                ``PublishPrepareRound`` (publish branch)
+``FinishedPublishTxRound``                     ``RandomnessTransactionSubmissionRound``
+``FinishedWithoutPublishRound``                ``ResetAndPauseRound``
+``FinishedTransactionSubmissionRound``         ``RegistrySnapshotRound`` (reads the new digest)
+``FailedRound``                                ``ResetAndPauseRound``
 ``FinishedWithoutUpdateRound``                 ``ResetAndPauseRound``
 ``FinishedResetAndPauseRound``                 ``RegistrySnapshotRound`` (next period)
 ``FinishedResetAndPauseErrorRound``            ``RegistrationRound`` (re-register)
 =============================================  =========================================
 
-Publishing the service's own manifest (transaction settlement) is not part of this chain
-yet; it will sit between ``FinishedCatalogueReadyRound`` and ``ResetAndPauseRound``.
+The publish branch (``PublishManifestAbciApp``, docs/publish.md) runs after every agreed
+catalogue; with ``publish_enabled`` false, or the registry already holding the manifest's
+digest, it ends at once in ``FinishedWithoutPublishRound``.
 """
 
 import packages.mech_catalogue.skills.tool_metadata_abci.rounds as ToolMetadataAbci
 import packages.valory.skills.registration_abci.rounds as RegistrationAbci
 import packages.valory.skills.reset_pause_abci.rounds as ResetAndPauseAbci
+import packages.valory.skills.transaction_settlement_abci.rounds as TransactionSettlementAbci
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_rounds import (
+    PublishManifestAbciApp,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.states.final_states import (
     FinishedCatalogueReadyRound,
     FinishedWithoutUpdateRound,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_final import (
+    FinishedPublishTxRound,
+    FinishedWithoutPublishRound,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
+    PublishPrepareRound,
 )
 from packages.valory.skills.abstract_round_abci.abci_app_chain import (
     AbciAppTransitionMapping,
@@ -30,7 +46,11 @@ from packages.valory.skills.abstract_round_abci.abci_app_chain import (
 
 abci_app_transition_mapping: AbciAppTransitionMapping = {
     RegistrationAbci.FinishedRegistrationRound: ToolMetadataAbci.RegistrySnapshotRound,
-    FinishedCatalogueReadyRound: ResetAndPauseAbci.ResetAndPauseRound,
+    FinishedCatalogueReadyRound: PublishPrepareRound,
+    FinishedPublishTxRound: TransactionSettlementAbci.RandomnessTransactionSubmissionRound,
+    FinishedWithoutPublishRound: ResetAndPauseAbci.ResetAndPauseRound,
+    TransactionSettlementAbci.FinishedTransactionSubmissionRound: ToolMetadataAbci.RegistrySnapshotRound,
+    TransactionSettlementAbci.FailedRound: ResetAndPauseAbci.ResetAndPauseRound,
     FinishedWithoutUpdateRound: ResetAndPauseAbci.ResetAndPauseRound,
     ResetAndPauseAbci.FinishedResetAndPauseRound: ToolMetadataAbci.RegistrySnapshotRound,
     ResetAndPauseAbci.FinishedResetAndPauseErrorRound: RegistrationAbci.RegistrationRound,
@@ -40,6 +60,8 @@ ToolMetadataChainedAbciApp = chain(
     (
         RegistrationAbci.AgentRegistrationAbciApp,
         ToolMetadataAbci.ToolMetadataAbciApp,
+        PublishManifestAbciApp,
+        TransactionSettlementAbci.TransactionSubmissionAbciApp,
         ResetAndPauseAbci.ResetPauseAbciApp,
     ),
     abci_app_transition_mapping,

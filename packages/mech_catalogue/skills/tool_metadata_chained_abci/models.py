@@ -7,6 +7,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.models import ToolMetadat
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     Event as ToolMetadataEvent,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
+    PublishEvent,
+)
 from packages.mech_catalogue.skills.tool_metadata_chained_abci.composition import (
     ToolMetadataChainedAbciApp,
 )
@@ -15,6 +18,13 @@ from packages.valory.skills.abstract_round_abci.models import (
 )
 from packages.valory.skills.abstract_round_abci.models import Requests as BaseRequests
 from packages.valory.skills.reset_pause_abci.rounds import Event as ResetPauseEvent
+from packages.valory.skills.transaction_settlement_abci.models import (
+    RandomnessApi as TransactionSettlementRandomnessApi,
+)
+from packages.valory.skills.transaction_settlement_abci.models import TransactionParams
+from packages.valory.skills.transaction_settlement_abci.rounds import (
+    Event as TransactionSettlementEvent,
+)
 
 Requests = BaseRequests
 BenchmarkTool = BaseBenchmarkTool
@@ -24,9 +34,16 @@ BenchmarkTool = BaseBenchmarkTool
 MARGIN = 5
 
 
-#: registration_abci and reset_pause_abci read only BaseParams, which ToolMetadataParams
-#: extends, so the tool metadata parameters are the chain's whole parameter set
-Params = ToolMetadataParams
+RandomnessApi = TransactionSettlementRandomnessApi
+
+
+class Params(
+    ToolMetadataParams, TransactionParams
+):  # pylint: disable=too-many-ancestors
+    """The tool metadata parameters (with publish_*) and transaction settlement's.
+
+    registration_abci and reset_pause_abci read only BaseParams, which both extend.
+    """
 
 
 class SharedState(ToolMetadataSharedState):
@@ -43,4 +60,16 @@ class SharedState(ToolMetadataSharedState):
         timeouts[ToolMetadataEvent.FETCH_TIMEOUT] = params.fetch_round_timeout_seconds
         timeouts[ResetPauseEvent.RESET_AND_PAUSE_TIMEOUT] = (
             params.reset_pause_duration + MARGIN
+        )
+        timeouts[PublishEvent.ROUND_TIMEOUT] = params.round_timeout_seconds
+        timeouts[TransactionSettlementEvent.ROUND_TIMEOUT] = (
+            params.round_timeout_seconds
+        )
+        timeouts[TransactionSettlementEvent.RESET_TIMEOUT] = (
+            params.round_timeout_seconds
+        )
+        timeouts[TransactionSettlementEvent.FINALIZE_TIMEOUT] = params.finalize_timeout
+        timeouts[TransactionSettlementEvent.VALIDATE_TIMEOUT] = params.validate_timeout
+        timeouts[TransactionSettlementEvent.CHECK_TIMEOUT] = (
+            params.history_check_timeout
         )

@@ -1,10 +1,16 @@
-"""The chain: every final state mapped, every round has a behaviour, the SynchronizedData view."""
+"""The chain: every final state mapped (publish branch and settlement included), every round has a behaviour, the SynchronizedData view."""
 
 import json
 
+from packages.mech_catalogue.skills.tool_metadata_abci.publish_rounds import (
+    PublishManifestAbciApp,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     SynchronizedData,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
+    PublishPrepareRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_chained_abci.behaviours import (
     ToolMetadataConsensusBehaviour,
@@ -25,8 +31,18 @@ from packages.valory.skills.reset_pause_abci.rounds import (
     ResetAndPauseRound,
     ResetPauseAbciApp,
 )
+from packages.valory.skills.transaction_settlement_abci.rounds import (
+    RandomnessTransactionSubmissionRound,
+    TransactionSubmissionAbciApp,
+)
 
-APPS = (AgentRegistrationAbciApp, ToolMetadataAbciApp, ResetPauseAbciApp)
+APPS = (
+    AgentRegistrationAbciApp,
+    ToolMetadataAbciApp,
+    PublishManifestAbciApp,
+    TransactionSubmissionAbciApp,
+    ResetPauseAbciApp,
+)
 
 
 def test_every_final_state_is_mapped() -> None:
@@ -49,7 +65,14 @@ def test_periods_loop_through_tool_metadata() -> None:
         finished["FinishedResetAndPauseRound"] is ToolMetadataAbciApp.initial_round_cls
     )
     assert finished["FinishedResetAndPauseErrorRound"] is RegistrationRound
-    assert finished["FinishedCatalogueReadyRound"] is ResetAndPauseRound
+    assert finished["FinishedCatalogueReadyRound"] is PublishPrepareRound
+    assert finished["FinishedWithoutPublishRound"] is ResetAndPauseRound
+    assert finished["FinishedPublishTxRound"] is RandomnessTransactionSubmissionRound
+    assert (
+        finished["FinishedTransactionSubmissionRound"]
+        is ToolMetadataAbciApp.initial_round_cls
+    )
+    assert finished["FailedRound"] is ResetAndPauseRound
     assert finished["FinishedWithoutUpdateRound"] is ResetAndPauseRound
 
 
