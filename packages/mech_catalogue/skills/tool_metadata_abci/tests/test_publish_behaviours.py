@@ -219,8 +219,11 @@ class TestPublishPrepareBehaviour(PublishBehaviourCase):
         assert capture.payloads[0].status == PublishStatus.READ_FAILED.value
         self.finish()
 
-    def test_legacy_registry_owned_by_the_safe(self) -> None:
-        """A legacy mech NFT owned by the Safe: one batch (exists, ownerOf, getHashes); update."""
+    def enter_legacy(self) -> _CapturePayload:
+        """Publish to legacy mech 3 instead, and enter the prepare behaviour.
+
+        :return: the payload capture.
+        """
         self.skill.skill_context.params.__dict__["publish"] = PublishSettings(
             True,
             (str(TOOL_PACKAGE),),
@@ -228,7 +231,11 @@ class TestPublishPrepareBehaviour(PublishBehaviourCase):
             PublishTarget("legacy_mech_registry", LEGACY, 3),
             5.0,
         )
-        capture = self.enter(PublishPrepareBehaviour, {})
+        return self.enter(PublishPrepareBehaviour, {})
+
+    def test_legacy_registry_owned_by_the_safe(self) -> None:
+        """A legacy mech NFT owned by the Safe: one batch (exists, ownerOf, getHashes); update."""
+        capture = self.enter_legacy()
         old = b"\x22" * 32
         self.answer_multicall(
             9,
@@ -247,14 +254,7 @@ class TestPublishPrepareBehaviour(PublishBehaviourCase):
 
     def test_legacy_registry_owned_by_someone_else(self) -> None:
         """The NFT belongs to another account than the Safe: not_authorised."""
-        self.skill.skill_context.params.__dict__["publish"] = PublishSettings(
-            True,
-            (str(TOOL_PACKAGE),),
-            OVERRIDES,
-            PublishTarget("legacy_mech_registry", LEGACY, 3),
-            5.0,
-        )
-        capture = self.enter(PublishPrepareBehaviour, {})
+        capture = self.enter_legacy()
         self.answer_multicall(
             9,
             [
