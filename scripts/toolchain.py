@@ -17,7 +17,9 @@ NODE_MODULES = TOOLS_DIR / "node_modules"
 ANVIL_VERSION = "1.7.1"  # npm @foundry-rs/anvil
 SOLC_VERSION = "0.8.30"  # npm solc (solcjs)
 KUBO_VERSION = "v0.42.0"  # Go module github.com/ipfs/kubo (v0.43 replaces a module the proxy lacks)
-TENDERMINT_VERSION = "v0.34.19"  # Go module github.com/tendermint/tendermint, as open-autonomy checks
+TENDERMINT_VERSION = (
+    "v0.34.19"  # Go module github.com/tendermint/tendermint, as open-autonomy checks
+)
 
 INSTALL_HINT = "run `make tools` (scripts/install_tools.sh)"
 

@@ -260,7 +260,7 @@ IO = st.fixed_dictionaries(
                     IDENT, OBJECT_SCHEMAS | st.just(True), max_size=3
                 ),
             },
-            optional={"required": st.lists(IDENT, max_size=2)},
+            optional={"required": st.lists(IDENT, max_size=2, unique=True)},
         ),
     },
 )
@@ -287,7 +287,9 @@ SPEC_TOP = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     st.lists(NAMES, max_size=4, unique=True),
     st.dictionaries(NAMES, SPEC_TOOL, max_size=3),
