@@ -20,7 +20,7 @@ THIRD_PARTY_SKILLS := abstract_abci abstract_round_abci registration_abci reset_
 	transaction_settlement_abci termination_abci
 PYTEST_ARGS ?=
 
-.PHONY: setup tools sync formatters code-checks black-check isort-check flake8 mypy pylint \
+.PHONY: e2e e2e-4 setup tools sync formatters code-checks black-check isort-check flake8 mypy pylint \
 	darglint generators common-checks-1 common-checks-2 test pytest devnet-up devnet-down run
 
 ## Environment -------------------------------------------------------------------------
@@ -102,9 +102,22 @@ devnet-up:
 devnet-down:
 	$(PYTHON) -m scripts.devnet down
 
-# The main job on the embedded local default: a seeded devnet, and what is registered.
+# The main job: the seeded devnet, the tool metadata agent(s) and the catalogue they serve,
+# shown live until Ctrl-C (which stops agents, Tendermint nodes and devnet). AGENTS=4: four
+# agents, each with its own Tendermint node (docs/running.md).
+AGENTS ?= 1
 run: setup
-	$(PYTHON) -m scripts.devnet up --seed
+	$(PYTHON) -m scripts.run_local --agents $(AGENTS)
+
+# End-to-end: one agent (mock Tendermint) over periods against the devnet, and
+# `autonomy deploy build` (docker-compose, Kubernetes). Part of `make test` too.
+e2e: setup
+	$(PYTHON) -m pytest tests/e2e $(PYTEST_ARGS)
+
+# Four agents with four real Tendermint nodes reaching consensus (about 1.5-2.5 minutes);
+# skipped unless selected, so not part of `make test`.
+e2e-4: setup
+	$(PYTHON) -m pytest tests/e2e -m e2e4 $(PYTEST_ARGS)
 
 ## Benchmarks and long suites (issue 7) ---------------------------------------------------
 # The sync benchmark: ours vs mech-client 0.24.1 vs the floor on a devnet of 100 and 1,000
