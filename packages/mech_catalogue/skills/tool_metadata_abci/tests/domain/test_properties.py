@@ -287,9 +287,7 @@ SPEC_TOP = st.fixed_dictionaries(
 )
 
 
-@settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(NAMES, max_size=4, unique=True),
     st.dictionaries(NAMES, SPEC_TOOL, max_size=3),
