@@ -567,7 +567,7 @@ def cid_command(value: str, out: Output) -> None:
 
 def main() -> None:
     """Run the CLI (exit codes: 0 ok, 1 invalid input, 2 usage)."""
-    cli(obj={})  # pylint: disable=no-value-for-parameter
+    cli(obj={}, prog_name="mech-catalogue")  # pylint: disable=no-value-for-parameter
 
 
 assert EXIT_INVALID == CliFailure.exit_code
