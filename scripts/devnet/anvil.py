@@ -96,7 +96,9 @@ def start_anvil(
 ) -> AnvilProcess:
     """Start anvil detached on ``127.0.0.1`` and wait for its JSON-RPC.
 
-    Blocks are mined on every transaction (automine), so a receipt is available at once.
+    Blocks are mined on every transaction (automine), but asynchronously: anvil answers
+    ``eth_sendRawTransaction`` before the block exists, so wait for the receipt before
+    reading what a transaction changed.
 
     :param state_dir: folder for the log.
     :param chain_id: the chain id anvil reports.

@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
+from hexbytes import HexBytes
 from web3 import Web3
 from web3.providers.rpc import HTTPProvider
 
@@ -201,12 +202,32 @@ def nonce(devnet: Devnet, address: str) -> int:
     return int(devnet.w3.eth.get_transaction_count(Web3.to_checksum_address(address)))
 
 
+def wait_mined(devnet: Devnet, tx_hash: Optional[str]) -> Dict[str, Any]:
+    """Wait for a transaction's receipt on the devnet, before reading what it changed.
+
+    anvil answers ``eth_sendRawTransaction`` before it has mined the block (automine is
+    asynchronous), so a read at ``latest`` right after the send may not see it yet.
+
+    :param devnet: the devnet.
+    :param tx_hash: the transaction hash (``0x...``); None fails the test.
+    :return: the receipt.
+    """
+    assert tx_hash, "no transaction was sent"
+    return dict(
+        devnet.w3.eth.wait_for_transaction_receipt(
+            HexBytes(tx_hash), timeout=30, poll_latency=0.02
+        )
+    )
+
+
 class FailingProvider(HTTPProvider):
     """An HTTP provider to anvil that fails chosen JSON-RPC methods like a dead RPC would.
 
     Mock: a real RPC that dies between two given calls cannot be arranged on demand, so
     this raises ``requests.ConnectionError`` for ``fail_methods`` (every other call reaches
     anvil). ``after_send`` makes it fail every call once a transaction was sent.
+    ``sent_hash`` keeps the hash anvil answered, so a test can wait for that receipt
+    (:func:`wait_mined`) before reading what the transaction changed.
     """
 
     def __init__(
@@ -222,6 +243,7 @@ class FailingProvider(HTTPProvider):
         self.fail_methods = fail_methods
         self.after_send = after_send
         self.sent = False
+        self.sent_hash: Optional[str] = None
         self.calls: List[str] = []
 
     def make_request(self, method: Any, params: Any) -> Any:
@@ -240,6 +262,7 @@ class FailingProvider(HTTPProvider):
         answer = super().make_request(method, params)
         if method == "eth_sendRawTransaction":
             self.sent = True
+            self.sent_hash = answer.get("result")
         return answer
 
 

@@ -34,6 +34,7 @@ from tests.devnet.publish_helpers import (
     publisher,
     seeded,
     target_for,
+    wait_mined,
 )
 
 KEYS = ["olas", "legacy", "service"]
@@ -223,6 +224,8 @@ def test_rpc_lost_after_send_retry_sends_nothing(chain_snapshot) -> None:
             document, mech.target, account=mech.owner
         ),
     )
+    # the receipt the publisher could not read: the nonce is read once it is mined
+    assert wait_mined(devnet, provider.sent_hash)["status"] == 1
     landed = nonce(devnet, mech.owner.address)
     assert landed == before[1] + 1
     report = publisher(devnet).publish(document, mech.target, account=mech.owner)

@@ -126,11 +126,25 @@ class FaultNet:
 
         :param service_ids: the services.
         """
+        self.set_hashes(self.add_new_manifests(service_ids))
+
+    def add_new_manifests(self, service_ids: List[int]) -> Dict[int, bytes]:
+        """Add the next manifest version of services to kubo, without touching the chain.
+
+        :param service_ids: the services.
+        :return: service id -> digest, for :meth:`set_hashes` (which works with kubo down).
+        """
         for sid in service_ids:
             self.versions[sid] += 1
-        digests = add_manifests(
+        return add_manifests(
             self.devnet, [(sid, self.versions[sid]) for sid in service_ids]
         )
+
+    def set_hashes(self, digests: Dict[int, bytes]) -> None:
+        """Set services' manifest hashes on chain (``changeHash``; receipts checked).
+
+        :param digests: service id -> digest, from :meth:`add_new_manifests`.
+        """
         change_hashes(self.devnet, digests, self.devnet.address("owner_1"))
 
     def expected_tools(self) -> Dict[int, Tuple[str, ...]]:

@@ -48,6 +48,7 @@ def test_rpc_timeout_is_bounded_and_recovers(net: FaultNet) -> None:
     """An RPC that never answers: the read times out (rpc_timeout), the period returns, recovery follows."""
     sync = _good(net)
     before = sync.catalogue
+    net.update([6])
     net.rpc.mode = "timeout"
     outcome = bounded(sync.period())
     assert not outcome.updated and "eth_call" in outcome.error
@@ -95,6 +96,8 @@ def test_reverting_registry_call_quarantines_only_its_mechs(net: FaultNet) -> No
         net.devnet.info.chain_id,
     )
     sync = net.sync(sources=sources)
+    assert bounded(sync.period()).updated
+    net.update([1])  # a change on the real registry while the other source reverts
     outcome = bounded(sync.period())
     assert outcome.updated
     assert served(outcome.catalogue) == net.expected_tools()
@@ -147,6 +150,8 @@ def test_ids_that_do_not_exist_read_as_no_hash(net: FaultNet) -> None:
         net.devnet.info.chain_id,
     )
     sync = net.sync(sources=sources)
+    assert bounded(sync.period()).updated
+    net.update([2])  # a change among the minted ids is still seen
     outcome = bounded(sync.period())
     assert served(outcome.catalogue) == net.expected_tools()
     missing = [m for m in catalogue_of(outcome).mechs if m.ref.mech_id > MECHS]

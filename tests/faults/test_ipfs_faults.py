@@ -9,7 +9,6 @@ fault clears the new manifests are served within two periods.
 
 import json
 import threading
-import time
 
 import pytest
 
@@ -21,7 +20,16 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
     DIGEST_MISMATCH,
 )
 
-from .conftest import FaultNet, bounded, catalogue_of, recovers, served
+from tests.e2e.conftest import wait_for
+
+from .conftest import (
+    PERIOD_BOUND_SECONDS,
+    FaultNet,
+    bounded,
+    catalogue_of,
+    recovers,
+    served,
+)
 
 
 def _good(net: FaultNet, **overrides):
@@ -60,6 +68,7 @@ def test_gateway_serving_other_bytes_is_rejected(net: FaultNet) -> None:
 def test_gateway_flipping_one_byte_is_rejected(net: FaultNet) -> None:
     """One flipped byte is enough to be refused; nothing unverified enters the cache."""
     sync = _good(net)
+    before = served(sync.catalogue)
     cached = len(sync.cache)
     net.update([3])
     net.gateway.rewrite = (
@@ -67,6 +76,8 @@ def test_gateway_flipping_one_byte_is_rejected(net: FaultNet) -> None:
     )
     outcome = bounded(sync.period())
     assert DIGEST_MISMATCH in _codes(outcome.catalogue, 3)
+    assert KEPT_LAST_GOOD in _codes(outcome.catalogue, 3)
+    assert served(outcome.catalogue) == before
     assert len(sync.cache) == cached
     net.gateway.clear_faults()
     assert recovers(sync, net.expected_tools()) == 1
@@ -76,12 +87,15 @@ def test_gateway_flipping_one_byte_is_rejected(net: FaultNet) -> None:
 def test_gateway_errors_keep_last_good(net: FaultNet, mode: str) -> None:
     """HTTP 500, 502 and dropped connections: fetch_failed, last good kept, recovery once cleared."""
     sync = _good(net)
+    before = served(sync.catalogue)
     net.update([4])
     net.gateway.mode = mode
     outcome = bounded(sync.period())
     assert FETCH_FAILED in _codes(outcome.catalogue, 4)
     assert KEPT_LAST_GOOD in _codes(outcome.catalogue, 4)
-    assert len(served(outcome.catalogue)) == len(net.expected_tools())
+    assert (
+        served(outcome.catalogue) == before
+    )  # the old tools of 4, the others as they were
     net.gateway.clear_faults()
     assert recovers(sync, net.expected_tools()) == 1
 
@@ -112,21 +126,32 @@ def test_slow_ipfs_beyond_timeout_is_bounded(net: FaultNet) -> None:
 @pytest.mark.long_faults
 def test_kubo_killed_mid_sync_and_restarted(net: FaultNet) -> None:
     """Kubo dies while a cold sync is fetching: the period finishes, the rest comes after the restart."""
-    expected = net.expected_tools()
+    first_seen = net.expected_tools()
+    changed = net.add_new_manifests([1, 6])  # set on chain while kubo is down
     net.gateway.latency = 0.15  # long enough a sync to be interrupted
     sync = net.sync(fetch_concurrency=1)
     outcomes = []
+    net.gateway.reset_counters()
     runner = threading.Thread(target=lambda: outcomes.append(sync.period()))
     runner.start()
-    time.sleep(0.5)
+    # one fetch at a time: a second gateway request means the first one was answered
+    wait_for(
+        lambda: net.gateway.counters.requests >= 2,
+        PERIOD_BOUND_SECONDS,
+        "the first manifest fetched",
+        interval=0.01,
+    )
     net.stop_kubo()
     runner.join(timeout=60)
     assert not runner.is_alive(), "the period stalled"
     outcome = bounded(outcomes[0])
     got = served(outcome.catalogue)
-    assert 0 < len(got) < len(expected)  # fetched before the kill: served; after: not
-    assert all(got[sid] == expected[sid] for sid in got)
+    assert 0 < len(got) < len(first_seen)  # fetched before the kill: served; after: not
+    assert all(got[sid] == first_seen[sid] for sid in got)
+    net.set_hashes(changed)
     assert bounded(sync.period()).catalogue is not None  # kubo still down: no crash
+    expected = net.expected_tools()
+    assert expected != first_seen
     net.gateway.clear_faults()
     net.start_kubo()
     assert recovers(sync, expected) == 1
