@@ -192,6 +192,27 @@ def reader_tools(devnet: Devnet, target: PublishTarget) -> Tuple[str, List[str]]
     return mech.status, [tool.name for tool in mech.tools]
 
 
+class CountingIpfs(IpfsApi):
+    """The devnet's kubo, recording every ``add`` (to prove a refusal came before any upload)."""
+
+    def __init__(self, api_url: str) -> None:
+        """Bind.
+
+        :param api_url: kubo's RPC API URL.
+        """
+        super().__init__(api_url)
+        self.adds: List[bytes] = []
+
+    def add(self, data: bytes) -> str:
+        """Record, then add for real.
+
+        :param data: the bytes.
+        :return: kubo's CID.
+        """
+        self.adds.append(data)
+        return super().add(data)
+
+
 def nonce(devnet: Devnet, address: str) -> int:
     """Read an account's transaction count.
 

@@ -26,6 +26,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
 from scripts.devnet.processes import free_port
 from scripts.publish.ipfs import IpfsApi
 from tests.devnet.publish_helpers import (
+    CountingIpfs,
     FailingProvider,
     account,
     deployed_service,
@@ -59,12 +60,14 @@ def test_non_owner_key_is_refused(chain_snapshot, key) -> None:
     mech = seeded(devnet, key)
     stranger = account(devnet, "stranger")
     before, stranger_nonce = _state(devnet, mech), nonce(devnet, stranger.address)
+    ipfs = CountingIpfs(devnet.info.ipfs_api_url)
     error = _fails(
         NOT_AUTHORISED,
-        lambda: publisher(devnet).publish(
+        lambda: publisher(devnet, ipfs=ipfs).publish(
             generated_manifest("stranger"), mech.target, account=stranger
         ),
     )
+    assert not ipfs.adds  # refused before the upload (docs/publish.md step 3)
     assert stranger.address in str(error)
     assert (
         _state(devnet, mech) == before
@@ -77,12 +80,14 @@ def test_service_owner_key_refused_once_deployed(chain_snapshot) -> None:
     devnet = chain_snapshot
     mech, safe, _ = deployed_service(devnet)
     before = _state(devnet, mech)
+    ipfs = CountingIpfs(devnet.info.ipfs_api_url)
     error = _fails(
         NOT_AUTHORISED,
-        lambda: publisher(devnet).publish(
+        lambda: publisher(devnet, ipfs=ipfs).publish(
             generated_manifest("owner"), mech.target, account=mech.owner
         ),
     )
+    assert not ipfs.adds
     assert "multisig" in str(error) and safe in str(error)
     assert _state(devnet, mech) == before
 
@@ -93,12 +98,14 @@ def test_non_owner_safe_is_refused(chain_snapshot) -> None:
     _, safe, _ = deployed_service(devnet)
     mech = seeded(devnet, "service")
     before = _state(devnet, mech)
+    ipfs = CountingIpfs(devnet.info.ipfs_api_url)
     _fails(
         NOT_AUTHORISED,
-        lambda: publisher(devnet).publish(
+        lambda: publisher(devnet, ipfs=ipfs).publish(
             generated_manifest("other safe"), mech.target, safe=safe
         ),
     )
+    assert not ipfs.adds
     assert _state(devnet, mech) == before
 
 
@@ -117,10 +124,14 @@ def test_invalid_manifest_is_refused(chain_snapshot, document) -> None:
     devnet = chain_snapshot
     mech = seeded(devnet, "legacy")
     before = _state(devnet, mech)
+    ipfs = CountingIpfs(devnet.info.ipfs_api_url)
     error = _fails(
         INVALID_MANIFEST,
-        lambda: publisher(devnet).publish(document, mech.target, account=mech.owner),
+        lambda: publisher(devnet, ipfs=ipfs).publish(
+            document, mech.target, account=mech.owner
+        ),
     )
+    assert not ipfs.adds
     assert len(error.problems) >= 1
     assert _state(devnet, mech) == before
 
@@ -181,12 +192,14 @@ def test_unknown_registry_id(chain_snapshot, key) -> None:
     mech = seeded(devnet, key)
     missing = target_for(devnet, mech.target.kind, 999)
     owner_nonce = nonce(devnet, mech.owner.address)
+    ipfs = CountingIpfs(devnet.info.ipfs_api_url)
     error = _fails(
         MECH_NOT_FOUND,
-        lambda: publisher(devnet).publish(
+        lambda: publisher(devnet, ipfs=ipfs).publish(
             generated_manifest("missing"), missing, account=mech.owner
         ),
     )
+    assert not ipfs.adds
     assert "999" in str(error)
     assert nonce(devnet, mech.owner.address) == owner_nonce
 
@@ -239,9 +252,11 @@ def test_dry_run_changes_nothing(chain_snapshot) -> None:
     devnet = chain_snapshot
     mech = seeded(devnet, "olas")
     before = _state(devnet, mech)
-    report = publisher(devnet).publish(
+    ipfs = CountingIpfs(devnet.info.ipfs_api_url)
+    report = publisher(devnet, ipfs=ipfs).publish(
         generated_manifest("dry"), mech.target, account=mech.owner, dry_run=True
     )
+    assert not ipfs.adds
     assert (
         report.decision == UPDATE
         and report.call

@@ -1,0 +1,93 @@
+"""The read costs docs/skill-contract.md states for large registries, counted on the reader.
+
+"With the default batch of 200 digest calls, an Olas AgentRegistry with 1,000 agents (two
+calls per id) costs 1 + 10 = 11 ``eth_call``s, 1,000 services of a
+ComplementaryServiceMetadata 1 + 5 = 6." The reader is driven with return data encoded
+for each call's own output types (no chain: the figures count the batches the reader asks
+for, which is what an ``eth_call`` is); tests/test_tool_metadata_devnet.py checks the
+devnet figures against anvil.
+"""
+
+from typing import Any, List, Tuple
+
+import pytest
+from eth_abi import encode
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    Call,
+    parse_registry_sources,
+    snapshot_reader,
+)
+
+MULTICALL = "0x" + "ff" * 20
+REGISTRY = "0x" + "ab" * 20
+SERVICE_REGISTRY = "0x" + "cd" * 20
+DEFAULT_BATCH = 200
+DEFAULT_MAX_IDS = 10000
+SUPPLY = 1000
+BLOCK = 1234
+DIGEST = b"\x11" * 32
+
+
+def _answer(call: Call) -> Tuple[bool, bytes]:
+    values: List[Any] = []
+    for kind in call.output_types:
+        if kind == "uint256":
+            values.append(SUPPLY if call.target != MULTICALL else BLOCK)
+        elif kind == "address":
+            values.append(SERVICE_REGISTRY)
+        elif kind == "bytes32":
+            values.append(DIGEST)
+        else:
+            values.append([DIGEST])
+    return True, encode(list(call.output_types), values)
+
+
+def eth_calls(kind: str, block_interval: int = 1) -> Tuple[int, int, int]:
+    """Count the ``eth_call``s one read of ``1..SUPPLY`` ids costs.
+
+    :param kind: the registry kind, with ids ``all``.
+    :param block_interval: snapshot_block_interval.
+    :return: (eth_calls, contract calls in all, ids read).
+    """
+    sources = parse_registry_sources(
+        [{"kind": kind, "address": REGISTRY, "ids": "all"}], 100
+    )
+    reader = snapshot_reader(
+        sources, MULTICALL, DEFAULT_BATCH, DEFAULT_MAX_IDS, block_interval
+    )
+    batches = calls = 0
+    try:
+        batch, _ = next(reader)
+        while True:
+            batches += 1
+            calls += len(batch)
+            assert len(batch) <= DEFAULT_BATCH + 1  # the first one adds totalSupply()
+            batch, _ = reader.send((BLOCK, [_answer(call) for call in batch]))
+    except StopIteration as done:
+        _, reads = done.value
+    return batches, calls, len(reads)
+
+
+@pytest.mark.parametrize(
+    "kind, expected",
+    [
+        ("olas_agent_registry", 11),
+        ("complementary_service_metadata", 6),
+        ("legacy_mech_registry", 6),
+    ],
+)
+def test_thousand_ids_cost_what_the_contract_says(kind: str, expected: int) -> None:
+    """1,000 ids with ids 'all' and the default batch: 1 + ceil(digest calls / 200) eth_calls."""
+    batches, _, ids = eth_calls(kind)
+    assert ids == SUPPLY
+    assert batches == expected
+
+
+def test_every_id_is_read_once() -> None:
+    """No digest call is repeated across batches: two per Olas id, one per service, plus the supply and block calls."""
+    _, olas_calls, _ = eth_calls("olas_agent_registry")
+    assert olas_calls == 1 + 1 + 2 * SUPPLY  # getBlockNumber, totalSupply, digests
+    _, service_calls, _ = eth_calls("complementary_service_metadata")
+    # getBlockNumber with serviceRegistry(), totalSupply(), one mapServiceHashes per id
+    assert service_calls == 2 + 1 + SUPPLY
