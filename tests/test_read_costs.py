@@ -66,7 +66,7 @@ def eth_calls(kind: str, block_interval: int = 1) -> Tuple[int, int, int]:
             batch, _ = reader.send((BLOCK, [_answer(call) for call in batch]))
     except StopIteration as done:
         _, reads = done.value
-    return batches, calls, len(reads)
+        return batches, calls, len(reads)
 
 
 @pytest.mark.parametrize(

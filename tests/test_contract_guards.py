@@ -1,0 +1,251 @@
+"""One-line breakages the suite must notice (issue 18), each pinned by a test named after it.
+
+Pure domain code, driven through its public entry points: the HTTP routing function
+(``domain/http_api.route``) and the period's catalogue refresh
+(``domain/fetching.refresh_catalogue``). The behaviour-level guards are in
+``tests/test_fetch_behaviour_guards.py``; the publisher's "refused before the upload" in
+``tests/devnet/test_publish_bad_cases.py::test_non_owner_key_is_refused``.
+"""
+
+import base64
+import hashlib
+import json
+from typing import Any, Optional, Tuple
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    FETCH_FAILED,
+    KEPT_LAST_GOOD,
+    FetchResult,
+    refresh_catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import route
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
+    Catalogue,
+    Mech,
+    MechRef,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
+    PublishedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    READ_CALL_FAILED,
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+    RegistrySnapshot,
+)
+
+REGISTRY = "0x" + "aa" * 20
+NOW = 1_000_000.0
+
+
+def ref(mech_id: int) -> MechRef:
+    """A legacy-registry mech.
+
+    :param mech_id: the id.
+    :return: its ref.
+    """
+    return MechRef(100, "legacy_mech_registry", REGISTRY, mech_id)
+
+
+def parse(data: bytes):
+    """Parse as the skill does.
+
+    :param data: manifest bytes.
+    :return: (manifest, problems).
+    """
+    result = parse_manifest(data)
+    return result.manifest, result.problems
+
+
+def manifest(*tools: Any) -> bytes:
+    """A manifest with these tools (anything JSON: a non-string makes it invalid).
+
+    :param tools: the tools.
+    :return: its bytes.
+    """
+    return json.dumps({"name": "m", "tools": list(tools)}).encode()
+
+
+def raw_digest(data: bytes) -> str:
+    """The raw-block digest of bytes.
+
+    :param data: bytes.
+    :return: ``0x`` hex.
+    """
+    return "0x" + hashlib.sha256(data).hexdigest()
+
+
+def build(block: int, entries, fetched, previous: Optional[Catalogue] = None):
+    """One period's refresh.
+
+    :param block: the snapshot block.
+    :param entries: the snapshot's reads.
+    :param fetched: digest -> fetch result.
+    :param previous: the agreed catalogue of the period before.
+    :return: the catalogue.
+    """
+    return refresh_catalogue(
+        RegistrySnapshot.build(block, entries), fetched, parse, previous
+    )
+
+
+def codes(mech: Optional[Mech]) -> Tuple[str, ...]:
+    """Problem codes of an entry that must exist.
+
+    :param mech: the entry.
+    :return: its codes.
+    """
+    assert mech is not None
+    return tuple(p.code for p in mech.problems)
+
+
+# --- GET /tools: collision only where two mechs offer one name ---------------------------
+
+
+def catalogue_of_offers() -> PublishedCatalogue:
+    """Mech 1 offers a, b; mech 2 offers a, c; mech 3 offers d: only 'a' is shared.
+
+    :return: the published catalogue.
+    """
+    first = {
+        "1": manifest("b", "a"),
+        "2": manifest("a", "c"),
+        "3": manifest("d"),
+    }
+    reads = [DigestRead(ref(int(k)), raw_digest(v)) for k, v in first.items()]
+    fetched = {
+        raw_digest(v): FetchResult.ok(raw_digest(v), f"bafk{k}", v)
+        for k, v in first.items()
+    }
+    catalogue = build(20, reads, fetched)
+    return PublishedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
+
+
+def get(url: str, published: Optional[PublishedCatalogue], page_size: int = 50):
+    """GET through the public router.
+
+    :param url: path and query.
+    :param published: the catalogue.
+    :param page_size: tools per page.
+    :return: (status, body).
+    """
+    result = route("GET", url, published, NOW, page_size, 3600.0)
+    assert result is not None
+    return result.status_code, json.loads(result.body_bytes())
+
+
+def test_tools_collision_is_true_only_for_shared_names() -> None:
+    """docs/skill-contract.md: `collision` is set when more than one mech offers the name, false for the rest."""
+    published = catalogue_of_offers()
+    status, body = get("/tools", published)
+    assert status == 200
+    collisions = {
+        tool["name"]: tool["_meta"]["io.olas/mech-tool"]["collision"]
+        for tool in body["tools"]
+    }
+    assert collisions == {"a": True, "b": False, "c": False, "d": False}
+    for name, shared in collisions.items():
+        _, detail = get(f"/tools/{name}", published)
+        assert detail["collision"] is shared
+        assert len(detail["offers"]) == (2 if shared else 1)
+
+
+def _b64(text: bytes) -> str:
+    return base64.urlsafe_b64encode(text).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        _b64(b"offset:abc"),
+        _b64(b"offset:-1"),
+        _b64(b"offset:"),
+        _b64(b"offset:1e3"),
+        _b64(b"offset: 2"),
+        _b64(b"offset:2.5"),
+        _b64(b"\xff\xfe"),
+        "%%%",
+        "a",
+    ],
+    ids=[
+        "letters",
+        "negative",
+        "empty",
+        "exponent",
+        "space",
+        "decimal",
+        "not-utf8",
+        "not-base64",
+        "one-char",
+    ],
+)
+def test_crafted_cursor_is_a_4xx_not_a_crash(cursor: str) -> None:
+    """A cursor the API did not issue is answered 4xx with an error body; the router never raises."""
+    status, body = get(f"/tools?cursor={cursor}", catalogue_of_offers(), page_size=1)
+    assert 400 <= status < 500, body
+    assert body["error"]["code"] and body["error"]["message"]
+
+
+def test_issued_cursor_pages_through_every_tool() -> None:
+    """The cursors the API issues walk every tool once (so the 4xx above is not 'every cursor fails')."""
+    published = catalogue_of_offers()
+    names, url = [], "/tools"
+    for _ in range(10):
+        status, body = get(url, published, page_size=1)
+        assert status == 200
+        names += [t["name"] for t in body["tools"]]
+        if "nextCursor" not in body:
+            break
+        url = f"/tools?cursor={body['nextCursor']}"
+    assert names == ["a", "b", "c", "d"]
+
+
+# --- a failed fetch keeps the last good entry only when there was one ----------------------
+
+
+@pytest.mark.parametrize("was", ["invalid", "unavailable", "read_failed"])
+def test_failed_fetch_of_a_mech_that_was_not_ok_keeps_nothing(was: str) -> None:
+    """kept_last_good only for a mech whose previous entry was ok; otherwise the failure shows as is."""
+    bad, gone = manifest(3), b"never served"
+    d_bad, d_gone = raw_digest(bad), raw_digest(gone)
+    first_reads = {
+        "invalid": DigestRead(ref(1), d_bad),
+        "unavailable": DigestRead(ref(1), d_gone),
+        "read_failed": DigestRead(ref(1), "", READ_CALL_FAILED),
+    }
+    failed = FetchResult.unavailable(d_gone, ["bafkgone"], "HTTP 502")
+    first = build(
+        10,
+        [first_reads[was]],
+        {d_bad: FetchResult.ok(d_bad, "bafkbad", bad), d_gone: failed},
+    )
+    assert first.mech(ref(1)).status != STATUS_OK  # type: ignore[union-attr]
+    second = build(20, [DigestRead(ref(1), d_gone)], {d_gone: failed}, first)
+    entry = second.mech(ref(1))
+    assert entry is not None and entry.status == STATUS_UNAVAILABLE
+    assert FETCH_FAILED in codes(entry) and KEPT_LAST_GOOD not in codes(entry)
+    assert entry.digest == d_gone and entry.observed_block == 20 and not entry.tools
+
+
+def test_failed_fetch_of_a_mech_that_was_ok_keeps_its_tools() -> None:
+    """The counterpart: an ok mech whose new manifest cannot be fetched keeps its tools, marked."""
+    good, gone = manifest("a"), b"never served"
+    d_good, d_gone = raw_digest(good), raw_digest(gone)
+    first = build(
+        10, [DigestRead(ref(1), d_good)], {d_good: FetchResult.ok(d_good, "g", good)}
+    )
+    failed = FetchResult.unavailable(d_gone, ["bafkgone"], "HTTP 502")
+    entry = build(20, [DigestRead(ref(1), d_gone)], {d_gone: failed}, first).mech(
+        ref(1)
+    )
+    assert entry is not None and entry.status == STATUS_OK
+    assert [t.name for t in entry.tools] == ["a"] and entry.digest == d_good
+    assert {FETCH_FAILED, KEPT_LAST_GOOD} <= set(codes(entry))

@@ -1,0 +1,147 @@
+"""Guards of FetchManifestsBehaviour that a one-line breakage removed unnoticed (issue 18).
+
+Driven through the skill's own behaviour test harness (open-autonomy's
+``FSMBehaviourBaseCase``, ``tests/test_behaviours.py::ToolMetadataBehaviourCase``): the
+connections are answered by the harness, nothing else is mocked.
+
+- The behaviour starts from its published catalogue only when that catalogue is the one
+  the agents agreed on (``synchronized_data.catalogue_digest``); an agent whose own
+  catalogue lost the vote must rebuild from the manifests, or it keeps diverging.
+- A gateway request nobody answers expires after ``fetch_timeout_seconds``: the period
+  goes on and the mech is ``unavailable`` with ``fetch_failed``.
+"""
+
+import json
+import time
+from typing import Any, Callable
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    DAG_PB,
+    RAW,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    FETCH_FAILED,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
+    Catalogue,
+    Mech,
+    Provenance,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
+    PublishedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+    GATEWAY,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+    TestFetchManifestsBehaviour as _Harness,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+    ToolMetadataBehaviourCase,
+    dag_pb_digest,
+    manifest,
+    ref,
+)
+from packages.valory.protocols.http import HttpMessage
+
+
+class FetchHarness(ToolMetadataBehaviourCase):
+    """The fetch behaviour's test helpers, without the harness class's own tests."""
+
+    start: Callable[..., Any] = _Harness.start  # type: ignore[assignment]
+    agree: Callable[..., Any] = _Harness.agree  # type: ignore[assignment]
+    published: Callable[..., Any] = _Harness.published  # type: ignore[assignment]
+    agreed_catalogue: Callable[..., Any] = _Harness.agreed_catalogue  # type: ignore[assignment]
+    agreed_entry: Callable[..., Any] = _Harness.agreed_entry  # type: ignore[assignment]
+
+
+def own_catalogue(digest: str) -> Catalogue:
+    """A catalogue this agent published: mech 1 under ``digest`` offering 'stale-tool'.
+
+    Parsing the manifest under that digest gives 'summarise', so a payload naming
+    'stale-tool' proves the entry was reused from this catalogue, not parsed.
+
+    :param digest: the on-chain digest of mech 1.
+    :return: the catalogue.
+    """
+    return Catalogue.build(
+        [
+            Mech(
+                ref=ref(1),
+                digest=digest,
+                cid=digest_to_cid(digest, DAG_PB),
+                status=STATUS_OK,
+                tools=(
+                    Tool(
+                        name="stale-tool",
+                        description="from this agent's own catalogue",
+                        provenance=Provenance("name_only", ref(1)),
+                    ),
+                ),
+                observed_block=10,
+            )
+        ]
+    )
+
+
+class TestFetchManifestsGuards(FetchHarness):
+    """FetchManifestsBehaviour guards."""
+
+    def _publish_own(self) -> str:
+        data = manifest("summarise")
+        digest = dag_pb_digest(data)
+        state = self.skill.skill_context.state
+        state.manifest_cache.put(digest_to_cid(digest, DAG_PB), data)
+        own = own_catalogue(digest)
+        state.published = PublishedCatalogue(
+            own, own.digest(), "ab" * 32, 10, time.time(), 1
+        )
+        return digest
+
+    def test_catalogue_the_agents_did_not_agree_on_is_not_reused(self) -> None:
+        """This agent's published catalogue lost the vote: the next one is rebuilt from the manifests."""
+        digest = self._publish_own()
+        capture = self.start([DigestRead(ref(1), digest)], catalogue_digest="ee" * 32)
+        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+
+    def test_agreed_catalogue_is_reused(self) -> None:
+        """Counterpart: when it is the agreed one, its unchanged entries are reused (not parsed)."""
+        digest = self._publish_own()
+        agreed = self.skill.skill_context.state.published.catalogue_digest
+        capture = self.start([DigestRead(ref(1), digest)], catalogue_digest=agreed)
+        assert json.loads(capture.payloads[0].mech_tools) == ["stale-tool"]
+
+    @pytest.mark.timeout(60)
+    def test_unanswered_fetch_expires(self) -> None:
+        """No gateway answer at all: each request expires after fetch_timeout_seconds; the period ends."""
+        params = self.skill.skill_context.params
+        params.__dict__.update(fetch_timeout_seconds=0.05, fetch_retries=0)
+        digest = dag_pb_digest(manifest("summarise"))
+        capture = self.start([DigestRead(ref(1), digest)])
+        asked = []
+        for _ in range(40):  # every act waits at most until the earliest deadline
+            if capture.payloads:
+                break
+            while self.get_quantity_in_outbox():  # requests left unanswered
+                asked.append(self.outbox_message(HttpMessage).url)
+            time.sleep(0.06)
+            self.behaviour.act_wrapper()
+        assert capture.payloads, "the unanswered request never expired"
+        assert asked == [  # dag-pb, then the raw-leaves fallback; each asked once
+            f"{GATEWAY}/ipfs/{digest_to_cid(digest, kind)}" for kind in (DAG_PB, RAW)
+        ]
+        assert json.loads(capture.payloads[0].mech_tools) == []
+        self.agree(capture.payloads[0])
+        entry = self.agreed_entry(ref(1))
+        assert entry.status == STATUS_UNAVAILABLE
+        assert entry.problems[0].code == FETCH_FAILED
+        assert "fetch_timeout_seconds" in entry.problems[0].message
