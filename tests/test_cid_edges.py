@@ -1,0 +1,107 @@
+"""Edges of CID handling that mutation testing found unpinned (docs/testing.md).
+
+Bad input to ``domain/cid.py`` gets a CidError whose message is the problem's sentence,
+names what was wrong and echoes at most 80 characters of it; the 200-character cap on a
+CID string is checked before any parsing; ``verify`` never reports a bad digest as ok and
+re-hashes files up to exactly ``MAX_FILE_SIZE``.
+"""
+
+import hashlib
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    RAW,
+    CidError,
+    cid_to_digest,
+    digest_to_cid,
+    to_v1,
+    verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
+    MAX_FILE_SIZE,
+)
+
+DIGEST = "0x" + hashlib.sha256(b"manifest").hexdigest()
+
+
+def refused(text: object) -> CidError:
+    """Parse something that must be refused.
+
+    :param text: the input.
+    :return: the error.
+    """
+    with pytest.raises(CidError) as caught:
+        cid_to_digest(text)  # type: ignore[arg-type]
+    return caught.value
+
+
+@pytest.mark.parametrize("text", [123, 4.5, ["bafy"], b"bafy", None, ""])
+def test_non_strings_and_empty_are_not_cid_strings(text: object) -> None:
+    """Anything but a non-empty str is refused as 'not a CID string' before parsing, never a TypeError."""
+    error = refused(text)
+    assert error.problem.code == P.INVALID_CID
+    assert (
+        str(error) == error.problem.message
+    )  # the exception says the problem's sentence
+    assert error.problem.message.endswith("is not a CID string.")
+    assert repr(str(text)[:80]) in error.problem.message
+
+
+def test_length_cap_is_200_characters() -> None:
+    """201 characters are refused unparsed; 200 reach the parser (which then names its reason)."""
+    over = refused("b" + "a" * 200)
+    assert over.problem.message.endswith("is not a CID string.")
+    at_cap = refused("b" + "a" * 199)
+    assert "is not a CID (" in at_cap.problem.message
+
+
+def test_messages_echo_at_most_80_characters_of_the_input() -> None:
+    """Hostile input is echoed cut to 80 characters, with the parser's reason."""
+    text = "z" * 150
+    message = refused(text).problem.message
+    assert repr("z" * 80) in message and "z" * 81 not in message
+    assert message.startswith(repr("z" * 80) + " is not a CID (")
+    assert not message.endswith("(None).")
+
+
+def test_unsupported_hash_names_the_multihash_and_what_fits() -> None:
+    """A sha2-512 CID: UNSUPPORTED_CID naming its 2-byte multihash prefix and the supported pair."""
+    import cid as pycid  # pylint: disable=import-outside-toplevel
+
+    multihash = b"\x13\x40" + hashlib.sha512(b"x").digest()
+    text = pycid.make_cid(1, "raw", multihash).encode("base32").decode()
+    error = refused(text)
+    assert error.problem.code == P.UNSUPPORTED_CID
+    assert "multihash 0x1340;" in error.problem.message
+    assert error.problem.message.startswith(f"CID {text[:80]} uses codec raw")
+    assert error.problem.message.endswith(
+        "only dag-pb or raw with sha2-256 fit a bytes32 registry hash."
+    )
+
+
+def test_to_v1_keeps_the_requested_base() -> None:
+    """to_v1 encodes in the base asked for, not always base32."""
+    v0 = digest_to_cid(DIGEST, version=0)
+    assert to_v1(v0, "base16") == "f01701220" + DIGEST[2:]
+    assert to_v1(v0).startswith("bafy")
+
+
+@pytest.mark.parametrize("digest", ["0x12", "not hex", b"\x00" * 31, None])
+def test_verify_with_a_bad_digest_is_not_ok(digest: object) -> None:
+    """A digest that is not a bytes32: not ok (ok is False), INVALID_DIGEST; never raises."""
+    result = verify(b"manifest", digest)
+    assert result.ok is False and result.problem is not None
+    assert result.problem.code == P.INVALID_DIGEST
+
+
+def test_verify_re_hashes_up_to_exactly_max_file_size() -> None:
+    """MAX_FILE_SIZE bytes are verified; one more byte is TOO_LARGE with ok False."""
+    data = bytes(MAX_FILE_SIZE)
+    result = verify(data, hashlib.sha256(data).digest(), RAW)
+    assert result.ok is True and result.codec == RAW
+    bigger = data + b"\x00"
+    too_large = verify(bigger, hashlib.sha256(bigger).digest(), RAW)
+    assert too_large.ok is False and too_large.problem is not None
+    assert too_large.problem.code == P.TOO_LARGE
