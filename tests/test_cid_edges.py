@@ -12,6 +12,7 @@ import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    DAG_PB,
     RAW,
     CidError,
     cid_to_digest,
@@ -19,8 +20,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     to_v1,
     verify,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+    IPFS_CHUNK_SIZE,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
     MAX_FILE_SIZE,
+    root_digest,
 )
 
 DIGEST = "0x" + hashlib.sha256(b"manifest").hexdigest()
@@ -105,3 +110,62 @@ def test_verify_re_hashes_up_to_exactly_max_file_size() -> None:
     too_large = verify(bigger, hashlib.sha256(bigger).digest(), RAW)
     assert too_large.ok is False and too_large.problem is not None
     assert too_large.problem.code == P.TOO_LARGE
+    assert too_large.problem.message == (
+        f"{MAX_FILE_SIZE + 1} bytes exceed {MAX_FILE_SIZE}, the largest file verify() re-hashes."
+    )
+
+
+def test_no_cidv0_for_raw_names_the_rule() -> None:
+    """CIDv0 exists only for dag-pb: UNSUPPORTED_CID saying which version and codec."""
+    with pytest.raises(CidError) as caught:
+        digest_to_cid(DIGEST, RAW, version=0)
+    assert caught.value.problem.code == P.UNSUPPORTED_CID
+    assert caught.value.problem.message == (
+        "No CIDv0 exists for codec 'raw'; use dag-pb or raw, CIDv1."
+    )
+
+
+def test_bad_digest_message_echoes_it_cut_to_80() -> None:
+    """INVALID_DIGEST echoes the registry value, at most 80 characters of it."""
+    with pytest.raises(CidError) as caught:
+        digest_to_cid("9" * 100)
+    message = caught.value.problem.message
+    assert caught.value.problem.code == P.INVALID_DIGEST
+    assert message == (
+        f"The hash {'9' * 80!r} is not a bytes32 (0x + 64 hex); check the registry value."
+    )
+
+
+@pytest.mark.parametrize(
+    "size, layout",
+    [(10, (1, True)), (IPFS_CHUNK_SIZE, (1, True)), (IPFS_CHUNK_SIZE + 1, None)],
+)
+def test_raw_match_reports_its_layout(size: int, layout: object) -> None:
+    """A raw root is what `ipfs add` makes for one chunk (layout (1, True)); larger ones only `block put`."""
+    data = b"m" * size
+    digest = hashlib.sha256(data).digest()
+    result = verify(data, digest)
+    assert result.ok is True and result.codec == RAW and result.layout == layout
+    assert result.cid == digest_to_cid(digest, RAW)
+
+
+@pytest.mark.parametrize("layout", [(0, False), (1, False), (0, True)])
+def test_dag_pb_match_reports_the_layout_and_dag_pb_cid(layout) -> None:
+    """Bytes added under another layout verify as dag-pb, naming that layout and the dag-pb CID."""
+    data = b"x" * (IPFS_CHUNK_SIZE + 5)  # two chunks: every layout has a dag-pb root
+    _, root = root_digest(data, raw_leaves=layout[1], cid_version=layout[0])
+    result = verify(data, root, DAG_PB)
+    assert result.ok is True and result.codec == DAG_PB
+    assert result.cid == digest_to_cid(root, DAG_PB)
+    assert result.layout is not None and result.layout[1] == layout[1]
+
+
+def test_mismatch_names_the_digest_and_what_to_do() -> None:
+    """Other bytes: ok False, DIGEST_MISMATCH with the size, the digest and the advice."""
+    result = verify(b"other bytes", DIGEST)
+    assert result.ok is False and result.problem is not None
+    assert result.problem.code == P.DIGEST_MISMATCH
+    assert result.problem.message == (
+        f"The 11 fetched bytes do not hash to {DIGEST} under any ipfs add layout "
+        "(dag-pb or raw, CIDv0/v1); discard them and fetch from another node."
+    )
