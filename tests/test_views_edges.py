@@ -1,0 +1,48 @@
+"""The mech-interact views list every ok mech, wherever the others sit in ref order.
+
+Found by mutation testing (docs/testing.md): stopping at the first mech that is not ok,
+instead of skipping it, passed every test, because no catalogue had an ok mech after one
+that was not.
+"""
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    FetchResult,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
+    mech_tools_view,
+    mechs_info_view,
+)
+
+from tests.test_contract_guards import build, manifest, raw_digest, ref
+
+
+def test_ok_mechs_after_a_failed_one_are_listed() -> None:
+    """Mechs 1 and 3 are not ok, 2 and 4 are: both ok mechs appear, in ref order, with their addresses."""
+    good_a, good_b, bad = manifest("a"), manifest("b", "c"), manifest(7)
+    fetched = {
+        raw_digest(d): FetchResult.ok(raw_digest(d), f"bafk{i}", d)
+        for i, d in enumerate((good_a, good_b, bad))
+    }
+    catalogue = build(
+        20,
+        [
+            DigestRead(ref(1), raw_digest(bad)),
+            DigestRead(ref(2), raw_digest(good_a)),
+            DigestRead(ref(3), ""),
+            DigestRead(ref(4), raw_digest(good_b)),
+        ],
+        fetched,
+    )
+    info = mechs_info_view(catalogue, {ref(4).key: "0x" + "44" * 20})
+    assert [(i["id"], i["address"], i["relevant_tools"]) for i in info] == [
+        ("2", "", ["a"]),
+        ("4", "0x" + "44" * 20, ["b", "c"]),
+    ]
+    assert info[0]["service"] == {
+        "metadata": [{"metadata": raw_digest(good_a)}],
+        "deliveries": [],
+    }
+    assert mech_tools_view(catalogue) == ["a", "b", "c"]
