@@ -11,7 +11,8 @@ their references already resolved (:mod:`..schema_refs`), and a recursive argume
 ``$defs`` are hoisted to the root of the exported schema (renamed ``<name>_2``... on a
 clash, references rewritten), where ``#/$defs/...`` resolves for every consumer.
 :func:`portable` then applies the rules every consumer shares: an array has ``items``
-(typed: an array without ``items`` gets :data:`ANY_ITEMS`, every JSON type), a schema
+(typed: an array without ``items``, or whose ``items`` declare no type, gets
+:data:`ANY_ITEMS`, every JSON type but array), a schema
 with ``properties`` and no ``type`` is an object.
 
 :func:`strict_schema` rewrites a schema into OpenAI's strict subset (OpenAI API docs,
@@ -91,6 +92,8 @@ _SUBSCHEMA_ONE = (
 )
 _SUBSCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs")
 _SUBSCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+#: Keywords that give a schema a type of its own (for "typed array items").
+_TYPED = frozenset({"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"})
 _ANY_KINDS = frozenset({"string", "number", "boolean", "object", "array"})
 _DEF_REF = re.compile(r"^#/\$defs/([^/]+)(.*)$")
 _JSON_TYPES = {
@@ -192,8 +195,12 @@ def portable(schema: Any) -> Any:
             out["type"] = "array"
     kinds = out.get("type")
     is_array = kinds == "array" or (isinstance(kinds, list) and "array" in kinds)
-    if is_array and "items" not in out and "prefixItems" not in out:
-        out["items"] = copy.deepcopy(ANY_ITEMS)
+    if is_array and "prefixItems" not in out:
+        items = out.get("items", True)
+        if items is True:
+            out["items"] = copy.deepcopy(ANY_ITEMS)
+        elif isinstance(items, dict) and not _TYPED & set(items):
+            out["items"] = {**items, **copy.deepcopy(ANY_ITEMS)}
     return out
 
 
