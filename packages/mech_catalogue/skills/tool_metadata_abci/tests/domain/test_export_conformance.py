@@ -729,3 +729,19 @@ def test_generated_manifests_export_conformantly(spec: Dict[str, Any]) -> None:
         return
     mech = Mech.from_manifest(REF, parsed.manifest, cid=CID)
     assert all_export_problems(mech.tools) == []
+
+
+def test_docs_name_the_revisions_written() -> None:
+    """docs/cli.md and docs/skill-contract.md name the MCP revision and the SDK that checks it."""
+    # pylint: disable-next=import-outside-toplevel
+    from importlib.metadata import version
+    from pathlib import Path  # pylint: disable=import-outside-toplevel
+
+    root = Path(__file__).resolve().parents[6]
+    for doc in ("cli.md", "skill-contract.md"):
+        text = (root / "docs" / doc).read_text()
+        assert f"MCP revision **{MCP_PROTOCOL_VERSION}**" in text or (
+            f"MCP {MCP_PROTOCOL_VERSION}" in text
+        ), doc
+        assert f"`mcp` {version('mcp')}" in text or f"`mcp` SDK ({version('mcp')}" in text, doc
+        assert "A2A protocol 1.0" in text and "2025-11-25)" not in text, doc
