@@ -20,6 +20,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
     root_digest,
 )
+
 from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from scripts.cli.app import cli
 from scripts.devnet import Devnet
@@ -37,7 +38,12 @@ MANIFEST: Dict[str, Any] = {
             "output": {"type": "object", "description": "r"},
             "arguments": [
                 {"identifier": "text", "type": "str"},
-                {"identifier": "times", "type": "int", "default": 2, "description": "Repeats"},
+                {
+                    "identifier": "times",
+                    "type": "int",
+                    "default": 2,
+                    "description": "Repeats",
+                },
             ],
         }
     },
@@ -79,7 +85,7 @@ def cid_forms(codec: str, digest: bytes) -> List[str]:
 
 
 @pytest.mark.parametrize("raw_leaves", [False, True])
-def test_cid_reads_every_form_and_reports_raw_as_raw(tmp_path: Path, raw_leaves: bool) -> None:
+def test_cid_reads_every_form_and_reports_raw_as_raw(raw_leaves: bool) -> None:
     """`cid VALUE` gives the same digest and codec for every form of a CID."""
     data = json.dumps(MANIFEST).encode()
     codec_id, digest = root_digest(data, raw_leaves=raw_leaves, cid_version=1)
@@ -117,9 +123,10 @@ def test_validate_show_export_fetch_every_form(devnet: Devnet) -> None:
         assert exported.exit_code == EXIT_OK, (form, exported.output)
         document = json.loads(exported.stdout)
         assert conformance.registration_file_problems(document) == []
-        assert {"name": "olas-mech-manifest", "endpoint": "ipfs://" + cids.to_v1(cid)} in (
-            document["services"]
-        )
+        assert {
+            "name": "olas-mech-manifest",
+            "endpoint": "ipfs://" + cids.to_v1(cid),
+        } in (document["services"])
         assert document["image"] == ""  # "not-a-uri" is never copied
         assert "not-a-uri" in exported.stderr
 
@@ -131,11 +138,23 @@ def test_unfillable_url_template_is_a_usage_error(tmp_path: Path, fmt: str) -> N
     path.write_text(json.dumps(MANIFEST))
     url = "https://agents.example.org/{agentId}/a2a"
     assert run("export", "--format", fmt, "--url", url, path).exit_code == EXIT_USAGE
-    other = run("export", "--format", fmt, "--agent-id", "5", "--url", url + "/{chain}", path)
+    other = run(
+        "export", "--format", fmt, "--agent-id", "5", "--url", url + "/{chain}", path
+    )
     assert other.exit_code == EXIT_USAGE and "{chain}" in other.output
     filled = run(
-        "export", "--format", fmt, "--agent-id", "5", "--identity-registry", "0x" + "22" * 20,
-        "--chain-id", "100", "--url", url, path,
+        "export",
+        "--format",
+        fmt,
+        "--agent-id",
+        "5",
+        "--identity-registry",
+        "0x" + "22" * 20,
+        "--chain-id",
+        "100",
+        "--url",
+        url,
+        path,
     )
     assert filled.exit_code == EXIT_OK, filled.output
     assert "{" not in filled.stdout.replace("{\n", "").replace("{}", "")
@@ -151,16 +170,30 @@ def test_export_of_a_file_invents_no_provenance(tmp_path: Path) -> None:
     assert meta["provenance"] == {"shape": "arguments_v1"}
     card = json.loads(run("export", "--format", "a2a", path).stdout)
     assert not any(t.startswith("eip155:") for t in card["skills"][0]["tags"])
-    assert run("export", "--format", "mcp", "--mech-id", "3", path).exit_code == EXIT_USAGE
-    named = run(
-        "export", "--format", "mcp", "--chain-id", "10", "--registry-address",
-        "0x" + "ab" * 20, "--mech-id", "3", path,
+    assert (
+        run("export", "--format", "mcp", "--mech-id", "3", path).exit_code == EXIT_USAGE
     )
-    mech = json.loads(named.stdout)["tools"][0]["_meta"]["io.olas/mech-tool"]["provenance"]["mech"]
+    named = run(
+        "export",
+        "--format",
+        "mcp",
+        "--chain-id",
+        "10",
+        "--registry-address",
+        "0x" + "ab" * 20,
+        "--mech-id",
+        "3",
+        path,
+    )
+    mech = json.loads(named.stdout)["tools"][0]["_meta"]["io.olas/mech-tool"][
+        "provenance"
+    ]["mech"]
     assert mech["chain_id"] == 10 and mech["mech_id"] == 3
 
 
-def test_export_of_precomputed_colliding_names_succeeds_in_every_format(tmp_path: Path) -> None:
+def test_export_of_precomputed_colliding_names_succeeds_in_every_format(
+    tmp_path: Path,
+) -> None:
     """A name, its sanitised form and the fallback after it: exit 0, unique valid names."""
     first = names.sanitise_name("bad name!", names.MCP_RULE)
     second = names.export_names(["bad name!", first], names.MCP_RULE)["bad name!"]

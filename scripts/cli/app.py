@@ -348,7 +348,13 @@ def generate(
 
 
 # --- export ------------------------------------------------------------------------------
-@cli.command()
+@cli.command(
+    help="Convert a manifest FILE, CID or digest to an agent format (always JSON "
+    "output).\n\nProvenance (chain, registry, mech id) is written only when given: a "
+    "manifest read from a file or CID has none. Exit 2 when --url holds a template "
+    "that cannot be filled (e.g. {agentId} without --agent-id).\n\n"
+    "Example: mech-catalogue export manifest.json --format openai"
+)
 @click.argument("source")
 @click.option(
     "--format",
@@ -419,14 +425,7 @@ def export(  # pylint: disable=too-many-arguments,too-many-locals
     timeout: float,
     out: Output,
 ) -> None:
-    """Convert a manifest FILE, CID or digest to an agent format (always JSON output).
-
-    Provenance (chain, registry, mech id) is written only when given: a manifest read
-    from a file or CID has none. Exit 2 when --url holds a template that cannot be
-    filled (e.g. {agentId} without --agent-id).
-
-    Example: mech-catalogue export manifest.json --format openai
-    """
+    """Convert a manifest FILE, CID or digest to an agent format (always JSON output)."""
     ref = _export_ref(chain_id, registry_kind, registry_address, mech_id)
     if fmt in ("a2a", "erc8004"):
         try:

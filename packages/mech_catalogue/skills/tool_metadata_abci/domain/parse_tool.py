@@ -420,7 +420,7 @@ def rule_sentence(keyword: str, value: Any) -> str:
             isinstance(s, list) and s and set(a) == {"required"}
             for s, a in zip(sets, value)
         ):
-            alternatives = [" and ".join(str(x)[:80] for x in s) for s in sets]
+            alternatives = [" and ".join(str(x)[:80] for x in s or ()) for s in sets]
             quantity = "at least one of" if keyword == "anyOf" else "exactly one of"
             return f"Give {quantity}: {'; '.join(alternatives)}."
     text = canonical_text({keyword: value})

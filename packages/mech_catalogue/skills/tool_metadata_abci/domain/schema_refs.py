@@ -27,10 +27,10 @@ Nothing here raises on input: bad shapes become problems.
 
 import copy
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 import referencing.jsonschema
-from referencing import Registry, Resource
+from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
@@ -86,7 +86,7 @@ class _Bundler:  # pylint: disable=too-few-public-methods
     def __init__(self, document: Any, where: str) -> None:
         self.specification = dialect_of(document)
         self.draft7 = self.specification.name in _DRAFT7_LIKE
-        resource = Resource(document, self.specification)
+        resource = self.specification.create_resource(document)
         self.resolver = Registry().with_resource(BASE_URI, resource).resolver(BASE_URI)
         self.where = where
         self.problems: List[P.Problem] = []
@@ -96,13 +96,20 @@ class _Bundler:  # pylint: disable=too-few-public-methods
         self.written = 0
 
     def rewrite(self, node: Any, path: str, resolver: Any) -> Any:
+        """Rewrite one node (see the module docstring).
+
+        :param node: a schema or keyword value of the document.
+        :param path: its pointer inside the document (for problems).
+        :param resolver: the ``referencing`` resolver for its base URI.
+        :return: the rewritten copy.
+        """
         self.written += 1
         if not isinstance(node, dict):
             return node if isinstance(node, bool) else copy.deepcopy(node)
         if isinstance(node.get("$ref"), str):
             return self._reference(node, path, resolver)
         if isinstance(node.get("$id"), str):
-            resolver = resolver.in_subresource(Resource(node, self.specification))
+            resolver = resolver.in_subresource(self.specification.create_resource(node))
         out: Dict[str, Any] = {}
         for key, value in node.items():
             if key in _DROPPED or key in ("definitions", "$defs"):

@@ -74,7 +74,8 @@ def to_agent_card(  # pylint: disable=too-many-arguments
     :param provider_url: provider URL.
     :param documentation_url: optional documentation link.
     :return: the card JSON.
-    :raises RegistrationError: when ``url`` holds a template (``{...}``).
+
+    Raises :class:`.erc8004.RegistrationError` when ``url`` holds a template (``{...}``).
     """
     url = expand_templates(url, None)
     known = mech.ref != UNKNOWN_REF

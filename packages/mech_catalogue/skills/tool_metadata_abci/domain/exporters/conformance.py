@@ -37,6 +37,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
     STRICT_FORMATS,
     STRICT_KEYWORDS,
+    SUBSCHEMA_LIST,
+    SUBSCHEMA_MAP,
+    SUBSCHEMA_ONE,
 )
 
 #: OpenAI Structured Outputs limits ("Supported schemas": "Objects have limitations on
@@ -50,21 +53,6 @@ _STRICT_TYPES = frozenset(STRICT_KEYWORDS)
 _STRICT_COMMON = frozenset({"type", "description", "enum", "anyOf", "$ref", "$defs"})
 _TEMPLATE = re.compile(r"[{}]")
 _ABSOLUTE_IMAGE = re.compile(r"^(https://|ipfs://|data:)", re.IGNORECASE)
-_CHILD_ONE = (
-    "items",
-    "additionalProperties",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_CHILD_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs")
-_CHILD_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 
 
 def subschemas(schema: Any, path: str = "") -> Iterator[Tuple[str, Any]]:
@@ -80,14 +68,14 @@ def subschemas(schema: Any, path: str = "") -> Iterator[Tuple[str, Any]]:
         yield where, node
         if not isinstance(node, dict):
             continue
-        for key in _CHILD_ONE:
+        for key in SUBSCHEMA_ONE:
             if isinstance(node.get(key), (dict, bool)):
                 stack.append((f"{where}/{key}", node[key]))
-        for key in _CHILD_MAP:
+        for key in SUBSCHEMA_MAP:
             if isinstance(node.get(key), dict):
                 for name, child in node[key].items():
                     stack.append((f"{where}/{key}{P.pointer(name)}", child))
-        for key in _CHILD_LIST:
+        for key in SUBSCHEMA_LIST:
             if isinstance(node.get(key), list):
                 for index, child in enumerate(node[key]):
                     stack.append((f"{where}/{key}/{index}", child))
@@ -107,8 +95,10 @@ def dangling_references(schema: Any, path: str = "") -> List[str]:
     if not isinstance(schema, (dict, bool)):
         return [f"{path or '/'}: a schema is an object or a boolean"]
     resource = referencing.jsonschema.DRAFT202012.create_resource(schema)
-    resolver = referencing.Registry().with_resource("urn:export", resource).resolver(
-        "urn:export"
+    resolver = (
+        referencing.Registry()
+        .with_resource("urn:export", resource)
+        .resolver("urn:export")
     )
     found = []
     for where, node in subschemas(schema, path):
@@ -120,7 +110,9 @@ def dangling_references(schema: Any, path: str = "") -> List[str]:
                 raise Unresolvable(str(ref))
             resolver.lookup(ref)
         except Unresolvable:
-            found.append(f"{where}/$ref: {str(ref)[:100]!r} does not resolve in the schema")
+            found.append(
+                f"{where}/$ref: {str(ref)[:100]!r} does not resolve in the schema"
+            )
     return found
 
 
@@ -134,7 +126,7 @@ def _schema_errors(schema: Any, path: str) -> List[str]:
     return []
 
 
-def openai_strict_problems(  # pylint: disable=too-many-branches
+def openai_strict_problems(  # pylint: disable=too-many-branches,too-many-statements
     schema: Any, path: str = ""
 ) -> List[str]:
     """Where a function's ``parameters`` leave OpenAI's strict subset.
@@ -153,7 +145,11 @@ def openai_strict_problems(  # pylint: disable=too-many-branches
     :param path: pointer prefix.
     :return: sentences, empty when the schema is in the subset.
     """
-    if not isinstance(schema, dict) or schema.get("type") != "object" or "anyOf" in schema:
+    if (
+        not isinstance(schema, dict)
+        or schema.get("type") != "object"
+        or "anyOf" in schema
+    ):
         return [f"{path or '/'}: the root must be an object schema, not anyOf"]
     found = dangling_references(schema, path)
     properties_total = enum_total = budget = 0
@@ -201,9 +197,13 @@ def openai_strict_problems(  # pylint: disable=too-many-branches
         if isinstance(node.get("$defs"), dict):
             budget += sum(len(k) for k in node["$defs"])
     if properties_total > OPENAI_MAX_PROPERTIES:
-        found.append(f"{path or '/'}: {properties_total} properties (max {OPENAI_MAX_PROPERTIES})")
+        found.append(
+            f"{path or '/'}: {properties_total} properties (max {OPENAI_MAX_PROPERTIES})"
+        )
     if enum_total > OPENAI_MAX_ENUM_VALUES:
-        found.append(f"{path or '/'}: {enum_total} enum values (max {OPENAI_MAX_ENUM_VALUES})")
+        found.append(
+            f"{path or '/'}: {enum_total} enum values (max {OPENAI_MAX_ENUM_VALUES})"
+        )
     if budget > OPENAI_MAX_STRING_BUDGET:
         found.append(f"{path or '/'}: {budget} characters of names and enum values")
     return found
@@ -229,7 +229,9 @@ def openai_tool_problems(tool: Any) -> List[str]:
     found = []
     name = function.get("name")
     if not isinstance(name, str) or not OPENAI_RULE.accepts(name):
-        found.append(f"/function/name: {str(name)[:80]!r} does not match {OPENAI_RULE.pattern.pattern}")
+        found.append(
+            f"/function/name: {str(name)[:80]!r} does not match {OPENAI_RULE.pattern.pattern}"
+        )
     if not isinstance(function.get("description", ""), str):
         found.append("/function/description: must be a string")
     parameters = function.get("parameters")
@@ -268,8 +270,13 @@ def _untyped_arrays(schema: Any, path: str) -> List[str]:
         if is_array and "items" not in node and "prefixItems" not in node:
             found.append(f"{where}: an array schema needs items")
         items = node.get("items")
-        if is_array and isinstance(items, dict) and not (
-            {"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"} & set(items)
+        if (
+            is_array
+            and isinstance(items, dict)
+            and not (
+                {"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"}
+                & set(items)
+            )
         ):
             found.append(f"{where}/items: array items need a type")
     return found
@@ -292,7 +299,9 @@ def anthropic_tool_problems(tool: Any) -> List[str]:
     found = []
     name = tool.get("name")
     if not isinstance(name, str) or not ANTHROPIC_RULE.accepts(name):
-        found.append(f"/name: {str(name)[:80]!r} does not match {ANTHROPIC_RULE.pattern.pattern}")
+        found.append(
+            f"/name: {str(name)[:80]!r} does not match {ANTHROPIC_RULE.pattern.pattern}"
+        )
     if not isinstance(tool.get("description", ""), str):
         found.append("/description: must be a string")
     schema = tool.get("input_schema")
@@ -333,7 +342,9 @@ def mcp_tool_problems(tool: Any) -> List[str]:
     found = []
     name = tool.get("name")
     if not isinstance(name, str) or not MCP_RULE.accepts(name):
-        found.append(f"/name: {str(name)[:80]!r} does not match {MCP_RULE.pattern.pattern}")
+        found.append(
+            f"/name: {str(name)[:80]!r} does not match {MCP_RULE.pattern.pattern}"
+        )
     for key in ("title", "description"):
         if key in tool and not isinstance(tool[key], str):
             found.append(f"/{key}: must be a string")
@@ -386,7 +397,9 @@ def mcp_tools_list_problems(result: Any) -> List[str]:
     return found
 
 
-def agent_card_problems(card: Any) -> List[str]:
+def agent_card_problems(  # pylint: disable=too-many-branches
+    card: Any,
+) -> List[str]:
     """Whether an A2A AgentCard has what A2A 1.0 requires.
 
     Source: A2A protocol 1.0, ``a2a.proto`` (fields with ``field_behavior = REQUIRED``):
@@ -407,7 +420,12 @@ def agent_card_problems(card: Any) -> List[str]:
     for key in ("capabilities",):
         if not isinstance(card.get(key), dict):
             found.append(f"/{key}: required object")
-    for key in ("defaultInputModes", "defaultOutputModes", "skills", "supportedInterfaces"):
+    for key in (
+        "defaultInputModes",
+        "defaultOutputModes",
+        "skills",
+        "supportedInterfaces",
+    ):
         if not isinstance(card.get(key), list) or not card[key]:
             found.append(f"/{key}: required non-empty array")
     for index, interface in enumerate(card.get("supportedInterfaces") or []):
@@ -445,11 +463,17 @@ def registration_file_problems(document: Any) -> List[str]:
         found.append("/endpoints: registration-v1 uses services")
     image = document.get("image", "")
     if isinstance(image, str) and image and not _ABSOLUTE_IMAGE.match(image):
-        found.append(f"/image: {image[:80]!r} is not an absolute https, ipfs or data URI")
+        found.append(
+            f"/image: {image[:80]!r} is not an absolute https, ipfs or data URI"
+        )
     for index, service in enumerate(document.get("services") or []):
         endpoint = service.get("endpoint", "") if isinstance(service, dict) else ""
         if isinstance(endpoint, str) and _TEMPLATE.search(endpoint):
-            found.append(f"/services/{index}/endpoint: {endpoint[:80]!r} holds a template")
+            found.append(
+                f"/services/{index}/endpoint: {endpoint[:80]!r} holds a template"
+            )
         if isinstance(service, dict) and "url" in service:
-            found.append(f"/services/{index}/url: registration-v1 services use endpoint")
+            found.append(
+                f"/services/{index}/url: registration-v1 services use endpoint"
+            )
     return found

@@ -36,7 +36,9 @@ MANIFEST_SERVICE = "olas-mech-manifest"
 
 _ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 _TEMPLATE = re.compile(r"\{[^{}]*\}|[{}]")
-_ABSOLUTE_IMAGE = re.compile(r"^(https://[^\s]+|ipfs://[^\s]+|data:[^\s]+)$", re.IGNORECASE)
+_ABSOLUTE_IMAGE = re.compile(
+    r"^(https://[^\s]+|ipfs://[^\s]+|data:[^\s]+)$", re.IGNORECASE
+)
 #: The ref of a mech known only by its manifest (nothing on chain was given).
 UNKNOWN_REF = MechRef(0, "", "", 0)
 #: Templates :func:`expand_templates` fills, with the value each takes.

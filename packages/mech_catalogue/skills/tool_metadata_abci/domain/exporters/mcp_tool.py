@@ -77,7 +77,9 @@ def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
     if not problems:
         return result
     dropped: List[str] = list(problems)
-    if "outputSchema" in result and any(p.startswith("/outputSchema") for p in problems):
+    if "outputSchema" in result and any(
+        p.startswith("/outputSchema") for p in problems
+    ):
         del result["outputSchema"]
         problems = mcp_tool_problems(result)
     broken = _broken_arguments(problems)
@@ -89,7 +91,9 @@ def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
             if original is not None:
                 schema["properties"].pop(original, None)
                 if isinstance(schema.get("required"), list):
-                    schema["required"] = [r for r in schema["required"] if r != original]
+                    schema["required"] = [
+                        r for r in schema["required"] if r != original
+                    ]
                     if not schema["required"]:
                         del schema["required"]
         problems = mcp_tool_problems(result)

@@ -63,7 +63,13 @@ STRICT_FORMATS = frozenset(
 #: Keywords kept by strict mode, per JSON type (OpenAI "Supported properties").
 STRICT_KEYWORDS = {
     "string": {"pattern", "format"},
-    "number": {"multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"},
+    "number": {
+        "multipleOf",
+        "maximum",
+        "exclusiveMaximum",
+        "minimum",
+        "exclusiveMinimum",
+    },
     "integer": {
         "multipleOf",
         "maximum",
@@ -77,7 +83,8 @@ STRICT_KEYWORDS = {
     "null": set(),
 }
 _COMMON = {"type", "description", "enum", "anyOf", "$ref", "$defs"}
-_SUBSCHEMA_ONE = (
+#: Keywords whose value is one sub-schema / a map of them / a list of them (2020-12).
+SUBSCHEMA_ONE = (
     "items",
     "additionalProperties",
     "propertyNames",
@@ -90,8 +97,8 @@ _SUBSCHEMA_ONE = (
     "unevaluatedProperties",
     "contentSchema",
 )
-_SUBSCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs")
-_SUBSCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+SUBSCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs")
+SUBSCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 #: Keywords that give a schema a type of its own (for "typed array items").
 _TYPED = frozenset({"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"})
 _ANY_KINDS = frozenset({"string", "number", "boolean", "object", "array"})
@@ -205,11 +212,11 @@ def portable(schema: Any) -> Any:
 
 
 def _portable_keyword(key: str, value: Any) -> Any:
-    if key in _SUBSCHEMA_ONE:
+    if key in SUBSCHEMA_ONE:
         return portable(value)
-    if key in _SUBSCHEMA_MAP and isinstance(value, dict):
+    if key in SUBSCHEMA_MAP and isinstance(value, dict):
         return {k: portable(v) for k, v in value.items()}
-    if key in _SUBSCHEMA_LIST and isinstance(value, list):
+    if key in SUBSCHEMA_LIST and isinstance(value, list):
         return [portable(v) for v in value]
     return copy.deepcopy(value)
 
@@ -294,7 +301,7 @@ def _infer_type(schema: Dict[str, Any]) -> Optional[str]:
     return None
 
 
-def _strict(  # pylint: disable=too-many-branches,too-many-statements
+def _strict(  # pylint: disable=too-many-branches,too-many-statements,too-many-return-statements
     schema: Any, nullable: bool
 ) -> Dict[str, Any]:
     if not isinstance(schema, dict):
@@ -354,12 +361,20 @@ def _strict(  # pylint: disable=too-many-branches,too-many-statements
     if "type" not in schema:
         inferred = _infer_type(schema)
         if inferred is None and "enum" not in schema:
-            return _wrap_null(_json_text(join_sentences(schema.get("description", ""), " ".join(notes))), nullable)
+            return _wrap_null(
+                _json_text(
+                    join_sentences(schema.get("description", ""), " ".join(notes))
+                ),
+                nullable,
+            )
         if inferred is not None:
             schema["type"] = inferred
     kind = schema.get("type")
     if kind == "object" and not schema.get("properties"):
-        return _wrap_null(_json_text(join_sentences(schema.get("description", ""), " ".join(notes))), nullable)
+        return _wrap_null(
+            _json_text(join_sentences(schema.get("description", ""), " ".join(notes))),
+            nullable,
+        )
     if kind == "array" and (
         "prefixItems" in schema or not isinstance(schema.get("items", {}), dict)
     ):
@@ -369,17 +384,37 @@ def _strict(  # pylint: disable=too-many-branches,too-many-statements
             ),
             nullable,
         )
-    allowed = _COMMON | STRICT_KEYWORDS.get(kind, set()) if isinstance(kind, str) else _COMMON
+    allowed = (
+        _COMMON | STRICT_KEYWORDS.get(kind, set()) if isinstance(kind, str) else _COMMON
+    )
     out = {}
     for key, value in schema.items():
         if key in allowed:
             out[key] = value
         elif key == "uniqueItems" and value:
             notes.append("Items must be unique.")
-        elif key in ("minLength", "maxLength", "minProperties", "maxProperties", "minContains", "maxContains"):
+        elif key in (
+            "minLength",
+            "maxLength",
+            "minProperties",
+            "maxProperties",
+            "minContains",
+            "maxContains",
+        ):
             notes.append(f"{key}: {json.dumps(value)}.")
-        elif key in ("not", "if", "then", "else", "contains", "patternProperties", "propertyNames",
-                     "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems"):
+        elif key in (
+            "not",
+            "if",
+            "then",
+            "else",
+            "contains",
+            "patternProperties",
+            "propertyNames",
+            "dependentRequired",
+            "dependentSchemas",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+        ):
             text = json.dumps(value, sort_keys=True, ensure_ascii=False)
             notes.append(f"Also: {key} {text[:200]}.")
     if out.get("format") is not None and out.get("format") not in STRICT_FORMATS:
@@ -421,7 +456,11 @@ def _wrap_null(schema: Dict[str, Any], nullable: bool) -> Dict[str, Any]:
             schema["anyOf"] = options + [{"type": "null"}]
         return schema
     kind = schema.get("type")
-    if isinstance(kind, str) and kind not in ("object", "array") and "enum" not in schema:
+    if (
+        isinstance(kind, str)
+        and kind not in ("object", "array")
+        and "enum" not in schema
+    ):
         schema["type"] = [kind, "null"]
         return schema
     description = schema.pop("description", None) if "$ref" not in schema else None
@@ -459,7 +498,7 @@ def rename_keys(schema: Any, accepts: Any, rename: Any) -> Tuple[Any, Dict[str, 
                 for prop, sub in value.items():
                     new = mapping.get(prop, prop)
                     sub = walk(sub, depth + 1)
-                    if new != prop:
+                    if new != prop and isinstance(new, str):
                         if isinstance(sub, dict):
                             sub = dict(sub)
                             _describe(sub, f"Mech argument name: {prop}.")
@@ -468,7 +507,9 @@ def rename_keys(schema: Any, accepts: Any, rename: Any) -> Tuple[Any, Dict[str, 
                     renamed[new] = sub
                 out[key] = renamed
             elif key == "required" and isinstance(value, list):
-                out[key] = [mapping.get(v, v) if isinstance(v, str) else v for v in value]
+                out[key] = [
+                    mapping.get(v, v) if isinstance(v, str) else v for v in value
+                ]
             elif key in ("enum", "const", "default", "examples"):
                 out[key] = copy.deepcopy(value)
             else:
@@ -492,7 +533,11 @@ def collect_refs(schema: Any) -> Set[str]:
             ref = node.get("$ref")
             if isinstance(ref, str):
                 found.add(ref)
-            stack.extend(v for k, v in node.items() if k not in ("enum", "const", "default", "examples"))
+            stack.extend(
+                v
+                for k, v in node.items()
+                if k not in ("enum", "const", "default", "examples")
+            )
         elif isinstance(node, list):
             stack.extend(node)
     return found

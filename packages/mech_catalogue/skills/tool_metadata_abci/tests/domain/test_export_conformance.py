@@ -26,8 +26,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters import (
     names,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
-    META_KEY,
     MCP_PROTOCOL_VERSION,
+    META_KEY,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     Catalogue,
@@ -68,7 +68,10 @@ def _sdk_tools_list_validator() -> Draft202012Validator:
 
 
 def _manifest(tool_metadata: Dict[str, Any], **top: Any) -> bytes:
-    document = {"name": "Test mech", "description": "Written for these tests."}
+    document: Dict[str, Any] = {
+        "name": "Test mech",
+        "description": "Written for these tests.",
+    }
     document.update(top)
     document["tools"] = list(tool_metadata)
     document["toolMetadata"] = tool_metadata
@@ -102,10 +105,12 @@ def all_export_problems(tools: Tuple[Tool, ...]) -> List[str]:
     found += [f"mcp{p}" for p in conformance.mcp_tools_list_problems(result)]
     sdk = _sdk_tools_list_validator()
     found += [f"mcp-sdk: {e.message[:120]}" for e in sdk.iter_errors(result)]
-    for tool in exporters.to_openai_tools(tools):
-        found += [f"openai{p}" for p in conformance.openai_tool_problems(tool)]
-    for tool in exporters.to_anthropic_tools(tools):
-        found += [f"anthropic{p}" for p in conformance.anthropic_tool_problems(tool)]
+    for exported in exporters.to_openai_tools(tools):
+        found += [f"openai{p}" for p in conformance.openai_tool_problems(exported)]
+    for exported in exporters.to_anthropic_tools(tools):
+        found += [
+            f"anthropic{p}" for p in conformance.anthropic_tool_problems(exported)
+        ]
     for tool in tools:
         schema = exporters.to_langchain_tool(tool).args_schema
         found += [f"langchain{p}" for p in conformance.dangling_references(schema)]
@@ -115,7 +120,9 @@ def all_export_problems(tools: Tuple[Tool, ...]) -> List[str]:
     registration = exporters.to_registration(
         mech, services=[exporters.Service("MCP", "https://agent.example.org/mcp")]
     )
-    found += [f"erc8004{p}" for p in conformance.registration_file_problems(registration)]
+    found += [
+        f"erc8004{p}" for p in conformance.registration_file_problems(registration)
+    ]
     return found
 
 
@@ -164,7 +171,10 @@ REFS_MANIFEST = _manifest(
                 "type": "object",
                 "properties": {
                     "chain": {"$ref": "#/definitions/Chain"},
-                    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}]},
+                    "pair": {
+                        "type": "array",
+                        "items": [{"type": "string"}, {"type": "number"}],
+                    },
                 },
             },
         ),
@@ -177,12 +187,20 @@ REFS_MANIFEST = _manifest(
                         "type": "object",
                         "properties": {
                             "op": {"enum": ["+", "*"]},
-                            "args": {"type": "array", "items": {"$ref": "#/$defs/Expr"}},
-                            "left": {"anyOf": [{"$ref": "#/$defs/Expr"}, {"type": "number"}]},
+                            "args": {
+                                "type": "array",
+                                "items": {"$ref": "#/$defs/Expr"},
+                            },
+                            "left": {
+                                "anyOf": [{"$ref": "#/$defs/Expr"}, {"type": "number"}]
+                            },
                         },
                     }
                 },
-                "properties": {"tree": {"$ref": "#/$defs/Expr"}, "depth": {"type": "integer"}},
+                "properties": {
+                    "tree": {"$ref": "#/$defs/Expr"},
+                    "depth": {"type": "integer"},
+                },
             },
         ),
         "broken-refs": _schema_tool(
@@ -192,7 +210,9 @@ REFS_MANIFEST = _manifest(
                 "properties": {
                     "deep": {
                         "type": "object",
-                        "properties": {"gone": {"$ref": "#/$defs/Missing", "title": "Gone"}},
+                        "properties": {
+                            "gone": {"$ref": "#/$defs/Missing", "title": "Gone"}
+                        },
                     },
                     "remote": {"$ref": "https://schemas.example.org/thing.json"},
                     "anchor": {"$ref": "#nowhere", "description": "kept text"},
@@ -240,14 +260,16 @@ def test_references_are_inlined_or_hoisted_and_dangling_ones_reported() -> None:
         exporters.to_openai_tool(by_name["expr"])["function"]["parameters"],
         exporters.to_anthropic_tool(by_name["expr"])["input_schema"],
     ):
-        assert conformance.dangling_references(fmt_schema) == []
+        assert not conformance.dangling_references(fmt_schema)
         assert "$defs" in fmt_schema
 
 
 def test_recursive_refs_stay_strict_for_openai() -> None:
     """A recursive argument is still in the strict subset: $defs rewritten, objects closed."""
     tools, _ = _tools(REFS_MANIFEST)
-    exported = {t["function"]["name"]: t["function"] for t in exporters.to_openai_tools(tools)}
+    exported = {
+        t["function"]["name"]: t["function"] for t in exporters.to_openai_tools(tools)
+    }
     assert exported["expr"]["strict"] is True and exported["swap"]["strict"] is True
     expr_def = exported["expr"]["parameters"]["$defs"]["Expr"]
     assert expr_def["additionalProperties"] is False
@@ -277,7 +299,10 @@ STRICT_TRAPS = {
     "code": {"type": "string", "minLength": 3, "format": "ticker"},
     "either": {"type": ["string", "integer"]},
     "not_zero": {"type": "integer", "not": {"const": 0}},
-    "tuple": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+    "tuple": {
+        "type": "array",
+        "prefixItems": [{"type": "string"}, {"type": "integer"}],
+    },
     "anything": True,
 }
 
@@ -288,7 +313,12 @@ def test_openai_strict_traps_are_rewritten_into_the_subset() -> None:
         _manifest(
             {
                 "traps": _schema_tool(
-                    "traps", {"type": "object", "properties": STRICT_TRAPS, "required": ["tags"]}
+                    "traps",
+                    {
+                        "type": "object",
+                        "properties": STRICT_TRAPS,
+                        "required": ["tags"],
+                    },
                 )
             }
         )
@@ -297,7 +327,7 @@ def test_openai_strict_traps_are_rewritten_into_the_subset() -> None:
     function = exporters.to_openai_tool(tools[0])["function"]
     assert function["strict"] is True
     params = function["parameters"]
-    assert conformance.openai_strict_problems(params) == []
+    assert not conformance.openai_strict_problems(params)
     props = params["properties"]
     assert props["tags"]["items"]["type"] == "string"
     assert props["query"]["anyOf"][0]["additionalProperties"] is False
@@ -321,7 +351,7 @@ def test_openai_strict_traps_are_rewritten_into_the_subset() -> None:
 
 
 def test_openai_falls_back_to_non_strict_when_the_subset_cannot_say_it() -> None:
-    """allOf arms that disagree cannot be merged: strict false, parameters still conformant."""
+    """Disagreeing allOf arms cannot be merged: strict false, parameters still conformant."""
     tool = Tool(
         name="clash",
         arguments=(
@@ -334,7 +364,10 @@ def test_openai_falls_back_to_non_strict_when_the_subset_cannot_say_it() -> None
     )
     function = exporters.to_openai_tool(tool)["function"]
     assert function["strict"] is False
-    assert conformance.openai_tool_problems({"type": "function", "function": function}) == []
+    assert (
+        conformance.openai_tool_problems({"type": "function", "function": function})
+        == []
+    )
     assert function["parameters"]["properties"]["level"]["allOf"]
 
 
@@ -366,21 +399,30 @@ def test_openai_descriptions_join_sentences_with_a_full_stop() -> None:
 def test_anthropic_keys_are_renamed_deterministically_and_map_back() -> None:
     """Keys of 65-128 characters and odd nested keys are cut + tagged; the map goes back."""
     long_names = ["k" * 65, "amount_" + "x" * 93, "z" * 128, "ok_" * 21]
-    arguments = [{"identifier": n, "type": "int"} for n in long_names]
+    arguments: List[Dict[str, Any]] = [
+        {"identifier": n, "type": "int"} for n in long_names
+    ]
     arguments.append(
         {
             "identifier": "filters",
             "type": "dict",
             "schema": {
                 "type": "object",
-                "properties": {"page[size]": {"type": "integer"}, "$skip": {"type": "integer"}},
+                "properties": {
+                    "page[size]": {"type": "integer"},
+                    "$skip": {"type": "integer"},
+                },
                 "required": ["page[size]"],
             },
         }
     )
-    tools, _ = _tools(_manifest({"wide": {"name": "wide", "description": "d", "arguments": arguments}}))
+    tools, _ = _tools(
+        _manifest(
+            {"wide": {"name": "wide", "description": "d", "arguments": arguments}}
+        )
+    )
     first = exporters.to_anthropic_tool(tools[0])
-    assert conformance.anthropic_tool_problems(first) == []
+    assert not conformance.anthropic_tool_problems(first)
     assert exporters.to_anthropic_tool(tools[0]) == first  # deterministic
     back = anthropic_tool.argument_names(tools[0])
     assert sorted(back.values()) == sorted(n for n in long_names if len(n) > 64)
@@ -400,7 +442,10 @@ ROOTS_MANIFEST = _manifest(
             "pick",
             {
                 "type": "object",
-                "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+                "properties": {
+                    "email": {"type": "string"},
+                    "phone": {"type": "string"},
+                },
                 "oneOf": [{"required": ["email"]}, {"required": ["phone"]}],
             },
             "Finds a user",
@@ -418,14 +463,23 @@ ROOTS_MANIFEST = _manifest(
             "either-shape",
             {
                 "oneOf": [
-                    {"type": "object", "properties": {"tx": {"type": "string"}}, "required": ["tx"]},
+                    {
+                        "type": "object",
+                        "properties": {"tx": {"type": "string"}},
+                        "required": ["tx"],
+                    },
                     {"type": "object", "properties": {"block": {"type": "integer"}}},
                 ]
             },
         ),
         "anything": _schema_tool("anything", True),
-        "dialect": _schema_tool("dialect", {"$schema": "https://json-schema.org/draft/2019-09/schema"}),
-        "open-object": _schema_tool("open-object", {"type": "object", "additionalProperties": True, "title": "t"}),
+        "dialect": _schema_tool(
+            "dialect", {"$schema": "https://json-schema.org/draft/2019-09/schema"}
+        ),
+        "open-object": _schema_tool(
+            "open-object",
+            {"type": "object", "additionalProperties": True, "title": "t"},
+        ),
         "nothing": _schema_tool("nothing", {"type": "object", "properties": {}}),
     }
 )
@@ -435,12 +489,19 @@ def test_root_rules_become_sentences_and_warnings_never_root_combinators() -> No
     """Top-level rules survive as a sentence + warning; exports never carry them at the root."""
     tools, problems = _tools(ROOTS_MANIFEST)
     by_name = {t.name: t for t in tools}
-    assert by_name["pick"].description == "Finds a user. Give exactly one of: email; phone."
+    assert (
+        by_name["pick"].description
+        == "Finds a user. Give exactly one of: email; phone."
+    )
     assert "dependentRequired" in by_name["ranged"].description
     assert {a.identifier for a in by_name["either-shape"].arguments} == {"tx", "block"}
     assert not any(a.required for a in by_name["either-shape"].arguments)
     rules = [p for p in problems if p.code == P.TOP_LEVEL_RULE]
-    assert {p.path.rsplit("/", 1)[-1] for p in rules} == {"oneOf", "dependentRequired", "not"}
+    assert {p.path.rsplit("/", 1)[-1] for p in rules} == {
+        "oneOf",
+        "dependentRequired",
+        "not",
+    }
     assert all(not p.is_error for p in rules)
     for fmt in (
         [t["inputSchema"] for t in exporters.to_mcp_tools(tools)],
@@ -449,7 +510,9 @@ def test_root_rules_become_sentences_and_warnings_never_root_combinators() -> No
     ):
         for schema in fmt:
             assert schema["type"] == "object" and isinstance(schema["properties"], dict)
-            assert not {"anyOf", "oneOf", "allOf", "not", "dependentRequired"} & set(schema)
+            assert not {"anyOf", "oneOf", "allOf", "not", "dependentRequired"} & set(
+                schema
+            )
     assert all_export_problems(tools) == []
 
 
@@ -459,7 +522,10 @@ def test_no_constraint_roots_are_untyped_tools_with_a_warning_not_an_error() -> 
     by_name = {t.name: t for t in tools}
     for name in ("anything", "dialect", "open-object"):
         assert by_name[name].arguments == ()
-        assert any(p.code == P.UNTYPED_INPUT and p.path == f"/toolMetadata/{name}" for p in problems)
+        assert any(
+            p.code == P.UNTYPED_INPUT and p.path == f"/toolMetadata/{name}"
+            for p in problems
+        )
     assert [p for p in problems if p.is_error] == []
     schema_problems = validate_manifest(decode_json(ROOTS_MANIFEST).value)
     assert [p for p in schema_problems if p.is_error] == []
@@ -479,9 +545,13 @@ def _collision_set(name: str, rule: names.NameRule) -> List[str]:
     return [name] + attempts
 
 
-@pytest.mark.parametrize("rule", [names.OPENAI_RULE, names.ANTHROPIC_RULE, names.MCP_RULE])
+@pytest.mark.parametrize(
+    "rule", [names.OPENAI_RULE, names.ANTHROPIC_RULE, names.MCP_RULE]
+)
 @pytest.mark.parametrize("name", ["evil!", "", "ツール", "a" * 300, "x.y z"])
-def test_precomputed_collisions_never_break_name_mapping(name: str, rule: names.NameRule) -> None:
+def test_precomputed_collisions_never_break_name_mapping(
+    name: str, rule: names.NameRule
+) -> None:
     """A name plus its sanitised form plus its fallbacks still map uniquely and validly."""
     attack = _collision_set(name, rule)
     mapping = names.export_names(attack, rule)
@@ -501,9 +571,18 @@ def test_precomputed_collisions_never_break_name_mapping(name: str, rule: names.
         ),
         max_size=12,
     ),
-    st.sampled_from([names.OPENAI_RULE, names.ANTHROPIC_RULE, names.MCP_RULE, names.ANTHROPIC_KEY_RULE]),
+    st.sampled_from(
+        [
+            names.OPENAI_RULE,
+            names.ANTHROPIC_RULE,
+            names.MCP_RULE,
+            names.ANTHROPIC_KEY_RULE,
+        ]
+    ),
 )
-def test_name_mapping_is_total_on_adversarial_sets(raw: List[str], rule: names.NameRule) -> None:
+def test_name_mapping_is_total_on_adversarial_sets(
+    raw: List[str], rule: names.NameRule
+) -> None:
     """Any set plus the sanitised forms of its members: unique, valid, deterministic, reversible."""
     attack = raw + [names.sanitise_name(n, rule) for n in raw]
     mapping = names.export_names(attack, rule)
@@ -536,7 +615,7 @@ def test_colliding_tool_names_export_in_every_format_and_over_http() -> None:
     )
     result = route("GET", "/tools", published, 0.0, 50, 60.0)
     assert result is not None and result.status_code == 200
-    assert conformance.mcp_tools_list_problems(result.body) == []
+    assert not conformance.mcp_tools_list_problems(result.body)
     assert len(result.body["tools"]) == len(attack)
 
 
@@ -551,7 +630,7 @@ def test_mcp_tool_with_an_unrepairable_argument_is_served_without_it() -> None:
         ),
     )
     item = exporters.to_mcp_tool(tool)
-    assert conformance.mcp_tool_problems(item) == []
+    assert not conformance.mcp_tool_problems(item)
     assert list(item["inputSchema"]["properties"]) == ["good"]
     assert any("/bad" in p for p in item["_meta"][META_KEY]["problems"])
 
@@ -576,14 +655,16 @@ def test_mcp_provenance_names_only_what_is_known() -> None:
         ("data:image/png;base64,AAAA", "data:image/png;base64,AAAA"),
     ],
 )
-def test_erc8004_image_is_absolute_or_left_out_with_a_warning(image: str, kept: str) -> None:
+def test_erc8004_image_is_absolute_or_left_out_with_a_warning(
+    image: str, kept: str
+) -> None:
     """Only absolute https/ipfs/data image URIs are written; others leave a warning."""
     mech = Mech(ref=REF, name="m", extra_json=json.dumps({"image": image}))
     warnings: List[str] = []
     registration = exporters.to_registration(mech, warnings=warnings)
     assert registration["image"] == kept
     assert bool(warnings) == (kept == "")
-    assert conformance.registration_file_problems(registration) == []
+    assert not conformance.registration_file_problems(registration)
 
 
 def test_templates_are_filled_or_refused() -> None:
@@ -592,7 +673,10 @@ def test_templates_are_filled_or_refused() -> None:
         exporters.expand_templates("https://x.example/{agentId}/a2a", 42)
         == "https://x.example/42/a2a"
     )
-    for url, agent in (("https://x.example/{agentId}", None), ("https://x.example/{chain}", 7)):
+    for url, agent in (
+        ("https://x.example/{agentId}", None),
+        ("https://x.example/{chain}", 7),
+    ):
         with pytest.raises(exporters.RegistrationError, match=re.escape(url[17:])):
             exporters.expand_templates(url, agent)
     mech = Mech(ref=REF, name="m")
@@ -628,7 +712,9 @@ def test_a2a_card_loads_into_the_sdk_proto() -> None:
     )
 
     tools, _ = _tools(ROOTS_MANIFEST)
-    card = exporters.to_agent_card(Mech(ref=REF, tools=tools, name="m"), "https://a.example")
+    card = exporters.to_agent_card(
+        Mech(ref=REF, tools=tools, name="m"), "https://a.example"
+    )
     parsed = ParseDict(card, AgentCard())
     assert len(parsed.skills) == len(tools) and all(s.tags for s in parsed.skills)
 
@@ -666,16 +752,25 @@ def _grow(children: Any) -> Any:
             st.booleans(),
         ),
         st.builds(lambda item: {"type": "array", "items": item}, children),
-        st.builds(lambda arms: {"anyOf": arms}, st.lists(children, min_size=1, max_size=3)),
-        st.builds(lambda arms: {"oneOf": arms}, st.lists(children, min_size=1, max_size=2)),
+        st.builds(
+            lambda arms: {"anyOf": arms}, st.lists(children, min_size=1, max_size=3)
+        ),
+        st.builds(
+            lambda arms: {"oneOf": arms}, st.lists(children, min_size=1, max_size=2)
+        ),
         st.builds(lambda a, b: {"allOf": [a, b]}, children, children),
-        st.builds(lambda props: {"properties": props}, st.dictionaries(_KEY, children, max_size=2)),
+        st.builds(
+            lambda props: {"properties": props},
+            st.dictionaries(_KEY, children, max_size=2),
+        ),
     )
 
 
 _SCHEMA = st.recursive(_LEAF, _grow, max_leaves=8)
 _TOOL_NAME = st.one_of(
-    st.text(min_size=1, max_size=90).filter(lambda s: s.strip() and not re.search(r"[\x00-\x1f\x7f]", s)),
+    st.text(min_size=1, max_size=90).filter(
+        lambda s: s.strip() and not re.search(r"[\x00-\x1f\x7f]", s)
+    ),
     st.sampled_from(["evil!", "evil_", "a.b", "a b", "ok-tool"]),
 )
 
@@ -692,7 +787,11 @@ _TOOL_NAME = st.one_of(
             st.dictionaries(_KEY, _SCHEMA, min_size=1, max_size=4),
             st.sampled_from([None, "anyOf", "oneOf"]),
             st.sampled_from(
-                [None, "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"]
+                [
+                    None,
+                    "http://json-schema.org/draft-07/schema#",
+                    "https://json-schema.org/draft/2020-12/schema",
+                ]
             ),
         ),
         min_size=1,
@@ -709,7 +808,10 @@ def test_generated_manifests_export_conformantly(spec: Dict[str, Any]) -> None:
                 "Leaf": {"type": "string"},
                 "Node": {
                     "type": "object",
-                    "properties": {"next": {"$ref": "#/$defs/Node"}, "v": {"type": "integer"}},
+                    "properties": {
+                        "next": {"$ref": "#/$defs/Node"},
+                        "v": {"type": "integer"},
+                    },
                 },
             },
             "properties": properties,
@@ -732,7 +834,7 @@ def test_generated_manifests_export_conformantly(spec: Dict[str, Any]) -> None:
 
 
 def test_docs_name_the_revisions_written() -> None:
-    """docs/cli.md and docs/skill-contract.md name the MCP revision and the SDK that checks it."""
+    """The CLI and skill-contract docs name the MCP revision and the SDK that checks it."""
     # pylint: disable-next=import-outside-toplevel
     from importlib.metadata import version
     from pathlib import Path  # pylint: disable=import-outside-toplevel
@@ -743,5 +845,7 @@ def test_docs_name_the_revisions_written() -> None:
         assert f"MCP revision **{MCP_PROTOCOL_VERSION}**" in text or (
             f"MCP {MCP_PROTOCOL_VERSION}" in text
         ), doc
-        assert f"`mcp` {version('mcp')}" in text or f"`mcp` SDK ({version('mcp')}" in text, doc
+        assert (
+            f"`mcp` {version('mcp')}" in text or f"`mcp` SDK ({version('mcp')}" in text
+        ), doc
         assert "A2A protocol 1.0" in text and "2025-11-25)" not in text, doc
