@@ -248,7 +248,9 @@ def _output_schema(out: Dict[str, Any], where: str, found: Problems) -> Optional
             )
         )
         return None
-    return text
+    bundled, problems = self_contained(schema, (), where, P.INVALID_OUTPUT_SCHEMA)
+    found.extend(problems)
+    return canonical_text(bundled)
 
 
 def _examples(meta: Dict[str, Any], path: str, found: Problems) -> Tuple[str, ...]:

@@ -19,8 +19,9 @@ sub-schema of a document into a schema that resolves only inside itself:
   its JSON Pointer;
 - draft-07 keywords without a 2020-12 meaning are translated: ``definitions`` (dropped
   once resolved), array-form ``items`` -> ``prefixItems`` (+ ``additionalItems`` ->
-  ``items``), ``dependencies`` -> ``dependentRequired`` / ``dependentSchemas``; the result
-  is always 2020-12 and carries no ``$schema``/``$id``.
+  ``items``), ``dependencies`` -> ``dependentRequired`` / ``dependentSchemas``, draft-04
+  boolean ``exclusiveMinimum``/``exclusiveMaximum`` -> their numeric form; the result is
+  always 2020-12 and carries no ``$schema``/``$id``.
 
 Nothing here raises on input: bad shapes become problems.
 """
@@ -83,12 +84,15 @@ def dialect_of(document: Any) -> Any:
 class _Bundler:  # pylint: disable=too-few-public-methods
     """One rewrite of one document's sub-schema (state: stack, definitions, budget)."""
 
-    def __init__(self, document: Any, where: str) -> None:
+    def __init__(
+        self, document: Any, where: str, code: str = P.INVALID_ARGUMENT_SCHEMA
+    ) -> None:
         self.specification = dialect_of(document)
         self.draft7 = self.specification.name in _DRAFT7_LIKE
         resource = self.specification.create_resource(document)
         self.resolver = Registry().with_resource(BASE_URI, resource).resolver(BASE_URI)
         self.where = where
+        self.code = code
         self.problems: List[P.Problem] = []
         self.defs: Dict[str, Any] = {}
         self.def_names: Dict[int, str] = {}
@@ -161,7 +165,7 @@ class _Bundler:  # pylint: disable=too-few-public-methods
             kept = {k: siblings[k] for k in _ANNOTATIONS if k in siblings}
             self.problems.append(
                 P.warning(
-                    P.INVALID_ARGUMENT_SCHEMA,
+                    self.code,
                     f"{self.where}{path} has the reference {str(ref)[:120]!r}, which does not "
                     "resolve inside the schema (nothing is fetched); it is taken as any "
                     "JSON value. Point it at $defs in the same schema.",
@@ -224,6 +228,13 @@ def _translate_draft7(node: Dict[str, Any]) -> None:
             node["items"] = node.pop("additionalItems")
     else:
         node.pop("additionalItems", None)  # without array items it has no effect
+    for bound, exclusive in (
+        ("minimum", "exclusiveMinimum"),
+        ("maximum", "exclusiveMaximum"),
+    ):
+        if isinstance(node.get(exclusive), bool):
+            if node.pop(exclusive) and bound in node:
+                node[exclusive] = node.pop(bound)
     dependencies = node.pop("dependencies", None)
     if isinstance(dependencies, dict):
         required = {k: v for k, v in dependencies.items() if isinstance(v, list)}
@@ -235,13 +246,17 @@ def _translate_draft7(node: Dict[str, Any]) -> None:
 
 
 def self_contained(
-    document: Any, pointer_parts: Tuple[str, ...] = (), where: str = ""
+    document: Any,
+    pointer_parts: Tuple[str, ...] = (),
+    where: str = "",
+    code: str = P.INVALID_ARGUMENT_SCHEMA,
 ) -> Tuple[Any, List[P.Problem]]:
     """Rewrite a sub-schema of ``document`` so that it resolves only inside itself.
 
     :param document: the whole schema document (e.g. a tool's ``input.schema``).
     :param pointer_parts: keys from the document to the sub-schema (``()`` = the document).
     :param where: JSON Pointer of ``document`` in the manifest, prefixed to problem paths.
+    :param code: the problem code of a dangling reference (a warning).
     :return: (the 2020-12 schema, with a ``$defs`` member when recursive or over the
         inline budget; warnings for dangling references).
     """
@@ -249,7 +264,7 @@ def self_contained(
     for part in pointer_parts:
         node = node[part]
     inner = "".join(P.pointer(p) for p in pointer_parts)
-    bundler = _Bundler(document, where)
+    bundler = _Bundler(document, where, code)
     key = id(node)
     bundler.stack.append(key)
     try:
@@ -257,7 +272,7 @@ def self_contained(
     except RecursionError:
         bundler.problems.append(
             P.warning(
-                P.INVALID_ARGUMENT_SCHEMA,
+                code,
                 f"{where}{inner} nests references too deeply to inline; it is taken as any "
                 "JSON value.",
                 where + inner,

@@ -9,7 +9,8 @@ mech tools reach outside services, so ``openWorldHint`` is true) and ``_meta`` c
 the tool's provenance under :data:`META_KEY` (only what is known: no mech, CID or digest
 is written for a manifest read from a file) and the original name when it had to change.
 
-Every Tool is checked (:func:`.conformance.mcp_tool_problems`) before it is returned.
+Every Tool is checked (:func:`.conformance.mcp_tool_problems`, without the meta-schema
+pass its docstring explains) before it is returned.
 A tool that fails is served without the broken part: the offending argument is left out
 (then, if still failing, the call falls back to the free-text ``prompt`` schema); a
 failing ``outputSchema`` is left out; what was left out is listed, one sentence each,
@@ -73,7 +74,7 @@ def _broken_arguments(problems: Sequence[str]) -> Optional[List[str]]:
 
 
 def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
-    problems = mcp_tool_problems(result)
+    problems = mcp_tool_problems(result, meta_schema=False)
     if not problems:
         return result
     dropped: List[str] = list(problems)
@@ -81,7 +82,7 @@ def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
         p.startswith("/outputSchema") for p in problems
     ):
         del result["outputSchema"]
-        problems = mcp_tool_problems(result)
+        problems = mcp_tool_problems(result, meta_schema=False)
     broken = _broken_arguments(problems)
     if problems and broken:
         schema = result["inputSchema"]
@@ -96,7 +97,7 @@ def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
                     ]
                     if not schema["required"]:
                         del schema["required"]
-        problems = mcp_tool_problems(result)
+        problems = mcp_tool_problems(result, meta_schema=False)
     if problems:
         result["inputSchema"] = call_schema(
             Tool(name=tool.name, input_description=tool.input_description)

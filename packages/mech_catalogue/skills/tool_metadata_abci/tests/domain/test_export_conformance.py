@@ -849,3 +849,37 @@ def test_docs_name_the_revisions_written() -> None:
             f"`mcp` {version('mcp')}" in text or f"`mcp` SDK ({version('mcp')}" in text
         ), doc
         assert "A2A protocol 1.0" in text and "2025-11-25)" not in text, doc
+
+
+def test_output_schema_refs_and_draft04_bounds_are_made_self_contained() -> None:
+    """output.schema refs are resolved at parse (dangling: warning at its path); draft-04 bounds translated."""
+    output_schema = {
+        "type": "object",
+        "definitions": {"Score": {"type": "number"}},
+        "properties": {
+            "score": {"$ref": "#/definitions/Score"},
+            "lost": {"$ref": "#/definitions/Lost"},
+        },
+    }
+    draft04 = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "properties": {
+            "p": {"type": "number", "minimum": 0, "exclusiveMinimum": True},
+        },
+    }
+    metadata = _schema_tool("scored", draft04)
+    metadata["output"] = {"type": "object", "description": "r", "schema": output_schema}
+    tools, problems = _tools(_manifest({"scored": metadata}))
+    warned = [p for p in problems if p.code == P.INVALID_OUTPUT_SCHEMA]
+    assert [p.path for p in warned] == [
+        "/toolMetadata/scored/output/schema/properties/lost"
+    ]
+    assert not warned[0].is_error
+    item = exporters.to_mcp_tool(tools[0])
+    assert item["outputSchema"]["properties"]["score"] == {"type": "number"}
+    assert item["inputSchema"]["properties"]["p"] == {
+        "type": "number",
+        "exclusiveMinimum": 0,
+    }
+    assert not conformance.mcp_tool_problems(item)
