@@ -9,8 +9,9 @@ sub-schema of a document into a schema that resolves only inside itself:
   dialect (``$schema``: draft-07, 2019-09 or 2020-12; 2020-12 when absent or unknown);
 - a non-recursive reference is inlined (the target's keywords, plus the ``$ref`` node's
   own siblings; when both constrain the same keyword they are joined with ``allOf``);
-- a recursive reference, or any reference once :data:`INLINE_BUDGET` nodes were written,
-  becomes ``{"$ref": "#/$defs/<name>"}`` with the target under ``$defs`` of the returned
+- a recursive reference, or any reference once :data:`INLINE_BUDGET` nodes were written
+  or deeper than :data:`INLINE_DEPTH` nested schemas (so inlining never multiplies the
+  depth the manifest decoder allows), becomes ``{"$ref": "#/$defs/<name>"}`` with the target under ``$defs`` of the returned
   schema (the exporters hoist these to the exported schema's root, where ``#`` points);
 - a reference that does not resolve (a missing pointer, an anchor that does not exist,
   any remote URI: nothing is fetched) is replaced by the **documented fallback**: the
@@ -40,6 +41,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as
 BASE_URI = "urn:mech-catalogue:schema"
 #: Nodes written by inlining before further references go to ``$defs`` instead.
 INLINE_BUDGET = 2000
+#: Nesting (schemas inside schemas) below which references are still inlined.
+INLINE_DEPTH = 24
 #: The fallback written in place of a reference that does not resolve.
 FALLBACK_SCHEMA: Dict[str, Any] = {}
 _ANNOTATIONS = ("title", "description")
@@ -98,6 +101,7 @@ class _Bundler:  # pylint: disable=too-few-public-methods
         self.def_names: Dict[int, str] = {}
         self.stack: List[int] = []
         self.written = 0
+        self.level = 0
 
     def rewrite(self, node: Any, path: str, resolver: Any) -> Any:
         """Rewrite one node (see the module docstring).
@@ -110,6 +114,13 @@ class _Bundler:  # pylint: disable=too-few-public-methods
         self.written += 1
         if not isinstance(node, dict):
             return node if isinstance(node, bool) else copy.deepcopy(node)
+        self.level += 1
+        try:
+            return self._rewrite_object(node, path, resolver)
+        finally:
+            self.level -= 1
+
+    def _rewrite_object(self, node: Dict[str, Any], path: str, resolver: Any) -> Any:
         if isinstance(node.get("$ref"), str):
             return self._reference(node, path, resolver)
         if isinstance(node.get("$id"), str):
@@ -176,7 +187,8 @@ class _Bundler:  # pylint: disable=too-few-public-methods
         target = resolved.contents
         key = id(target)
         if key in self.stack or (
-            self.written > INLINE_BUDGET and isinstance(target, dict)
+            isinstance(target, dict)
+            and (self.written > INLINE_BUDGET or self.level > INLINE_DEPTH)
         ):
             name = self._define(ref, target, resolved.resolver, path)
             reference: Dict[str, Any] = {"$ref": f"#/$defs/{name}"}

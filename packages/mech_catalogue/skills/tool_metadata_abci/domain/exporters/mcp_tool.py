@@ -122,14 +122,21 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         "name": exported,
         "title": tool.name,
         "description": tool.description or f"Mech tool {tool.name}.",
-        "inputSchema": call_schema(tool),
         "annotations": {"title": tool.name, "openWorldHint": True},
         "_meta": {META_KEY: meta},
     }
-    output = output_object_schema(tool)
-    if output is not None:
-        result["outputSchema"] = output
-    return _checked(result, tool)
+    untyped = Tool(name=tool.name, input_description=tool.input_description)
+    try:
+        result["inputSchema"] = call_schema(tool)
+        output = output_object_schema(tool)
+        if output is not None:
+            result["outputSchema"] = output
+        return _checked(result, tool)
+    except RecursionError:  # a schema nested beyond what Python can walk
+        result.pop("outputSchema", None)
+        result["inputSchema"] = call_schema(untyped)
+        meta["problems"] = ["/inputSchema: nested too deeply; served as free text"]
+        return result
 
 
 def offered_tool(tools: Sequence[Tool], name: Optional[str] = None) -> Dict[str, Any]:

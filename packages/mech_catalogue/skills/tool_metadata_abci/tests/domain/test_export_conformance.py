@@ -883,3 +883,25 @@ def test_output_schema_refs_and_draft04_bounds_are_made_self_contained() -> None
         "exclusiveMinimum": 0,
     }
     assert not conformance.mcp_tool_problems(item)
+
+
+def test_chains_of_deep_references_stay_bounded() -> None:
+    """120 definitions, each 25 levels deep and pointing at the next: exports stay conformant."""
+
+    def deep(levels: int, leaf: Dict[str, Any]) -> Dict[str, Any]:
+        node = leaf
+        for _ in range(levels):
+            node = {"type": "object", "properties": {"x": node}}
+        return node
+
+    defs = {f"d{i}": deep(25, {"$ref": f"#/$defs/d{i + 1}"}) for i in range(120)}
+    defs["d120"] = {"type": "string"}
+    schema = {
+        "type": "object",
+        "$defs": defs,
+        "properties": {"start": {"$ref": "#/$defs/d0"}},
+    }
+    tools, _ = _tools(_manifest({"deep": _schema_tool("deep", schema)}))
+    assert not all_export_problems(tools)
+    text = json.dumps(exporters.to_mcp_tool(tools[0]))
+    assert len(text) < 2_000_000
