@@ -2,6 +2,8 @@
 
 import functools
 import json
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -49,6 +51,7 @@ from .output import CliFailure, Output, print_problem
 from .sources import DEFAULT_TIMEOUT, Loaded, default_gateway, load, read_file
 
 INVALID_MANIFEST = "invalid_manifest"
+ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 WARNINGS_AS_ERRORS = "warnings_as_errors"
 
 
@@ -345,7 +348,13 @@ def generate(
 
 
 # --- export ------------------------------------------------------------------------------
-@cli.command()
+@cli.command(
+    help="Convert a manifest FILE, CID or digest to an agent format (always JSON "
+    "output).\n\nProvenance (chain, registry, mech id) is written only when given: a "
+    "manifest read from a file or CID has none. Exit 2 when --url holds a template "
+    "that cannot be filled (e.g. {agentId} without --agent-id).\n\n"
+    "Example: mech-catalogue export manifest.json --format openai"
+)
 @click.argument("source")
 @click.option(
     "--format",
@@ -361,39 +370,41 @@ def generate(
     "--url",
     default="http://127.0.0.1:8000",
     show_default=True,
-    help="Endpoint advertised (a2a, erc8004).",
+    help="Endpoint advertised (a2a, erc8004); {agentId} is filled from --agent-id.",
 )
 @click.option(
     "--chain-id",
     type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help="Chain of the mech.",
+    help="Chain of the mech's registry (with --registry-address and --mech-id) and of "
+    "the ERC-8004 identity registry. Not written when not given.",
 )
 @click.option(
     "--registry-kind",
     type=click.Choice(REGISTRY_KINDS),
     default=REGISTRY_KINDS[2],
     show_default=True,
+    help="Kind of the registry (only with --registry-address).",
 )
 @click.option(
     "--registry-address",
-    default="0x" + "0" * 40,
-    show_default=True,
-    help="Registry holding the hash.",
+    help="Registry holding the mech's hash (with --chain-id and --mech-id).",
 )
 @click.option(
     "--mech-id",
     type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Agent or service id.",
+    help="Agent or service id of the mech (with --chain-id and --registry-address).",
 )
 @click.option(
     "--agent-id", type=click.IntRange(min=0), help="ERC-8004 agentId (erc8004)."
 )
 @click.option(
     "--identity-registry", help="ERC-8004 IdentityRegistry address (erc8004)."
+)
+@click.option(
+    "--image",
+    default="",
+    help="Image URI (erc8004): absolute https://, ipfs:// or data: (default: the "
+    "manifest's `image` when it is one).",
 )
 @_gateway_options
 @_json_option
@@ -403,17 +414,24 @@ def export(  # pylint: disable=too-many-arguments,too-many-locals
     fmt: str,
     tool_names: Tuple[str, ...],
     url: str,
-    chain_id: int,
+    chain_id: Optional[int],
     registry_kind: str,
-    registry_address: str,
-    mech_id: int,
+    registry_address: Optional[str],
+    mech_id: Optional[int],
     agent_id: Optional[int],
     identity_registry: Optional[str],
+    image: str,
     gateway: str,
     timeout: float,
     out: Output,
 ) -> None:
     """Convert a manifest FILE, CID or digest to an agent format (always JSON output)."""
+    ref = _export_ref(chain_id, registry_kind, registry_address, mech_id)
+    if fmt in ("a2a", "erc8004"):
+        try:
+            url = exporters.expand_templates(url, agent_id)
+        except RegistrationError as exc:
+            raise click.UsageError(str(exc)) from exc
     loaded, manifest, _ = _load_manifest(source, gateway, timeout)
     tools = list(manifest.tools)
     if tool_names:
@@ -423,24 +441,57 @@ def export(  # pylint: disable=too-many-arguments,too-many-locals
                 "unknown_tool", f"{loaded.origin} has no tool(s) {unknown}; see `show`."
             )
         tools = [t for t in tools if t.name in tool_names]
-    ref = MechRef(chain_id, registry_kind, registry_address.lower(), mech_id)
+    digest = cids.cid_to_digest(loaded.cid)[1] if loaded.cid else ""
     mech = Mech.from_manifest(
-        ref,
+        ref or exporters.UNKNOWN_REF,
         Manifest(
             manifest.name, manifest.description, tuple(tools), manifest.extra_json
         ),
         cid=loaded.cid,
+        digest=digest,
     )
-    out.emit(_export(fmt, mech, url, agent_id, identity_registry))
+    if ref is None:  # nothing on chain was named: no invented mech in provenance
+        mech = replace(
+            mech,
+            tools=tuple(
+                t.with_provenance(replace(t.provenance, mech=None)) for t in mech.tools
+            ),
+        )
+    options = _ExportOptions(url, agent_id, identity_registry, chain_id, image)
+    out.emit(_export(fmt, mech, options))
 
 
-def _export(
-    fmt: str,
-    mech: Mech,
-    url: str,
-    agent_id: Optional[int],
-    identity_registry: Optional[str],
-) -> Any:
+def _export_ref(
+    chain_id: Optional[int],
+    registry_kind: str,
+    registry_address: Optional[str],
+    mech_id: Optional[int],
+) -> Optional[MechRef]:
+    """The mech's ref when the command line names it all, None when it names none."""
+    if registry_address is None and mech_id is None:
+        return None
+    if registry_address is None or mech_id is None or chain_id is None:
+        raise click.UsageError(
+            "--registry-address, --mech-id and --chain-id name the mech together; give "
+            "all three, or none (then no provenance is written)"
+        )
+    if not ADDRESS.fullmatch(registry_address):
+        raise click.UsageError(
+            f"--registry-address {registry_address!r} is not 0x followed by 40 hex digits"
+        )
+    return MechRef(chain_id, registry_kind, registry_address.lower(), mech_id)
+
+
+@dataclass(frozen=True)
+class _ExportOptions:
+    url: str
+    agent_id: Optional[int]
+    identity_registry: Optional[str]
+    chain_id: Optional[int]
+    image: str
+
+
+def _export(fmt: str, mech: Mech, options: _ExportOptions) -> Any:
     if fmt == "mcp":
         return exporters.to_mcp_tools_list_result(mech.tools)
     if fmt == "openai":
@@ -450,16 +501,30 @@ def _export(
     if fmt == "langchain":
         return _langchain(mech)
     if fmt == "a2a":
-        return exporters.to_agent_card(mech, url=url)
+        return exporters.to_agent_card(mech, url=options.url)
+    warnings: List[str] = []
     try:
-        return exporters.to_registration(
+        registration = exporters.to_registration(
             mech,
-            agent_id=agent_id,
-            identity_registry=identity_registry,
-            services=[exporters.Service("MCP", url.rstrip("/") + "/mcp", "2025-11-25")],
+            agent_id=options.agent_id,
+            identity_registry=options.identity_registry,
+            chain_id=options.chain_id,
+            services=[
+                exporters.Service(
+                    "MCP",
+                    options.url.rstrip("/") + "/mcp",
+                    exporters.MCP_PROTOCOL_VERSION,
+                )
+            ],
+            image=options.image,
+            warnings=warnings,
         )
     except RegistrationError as exc:
         raise CliFailure("invalid_registration", str(exc)) from exc
+    errors = Console(stderr=True, soft_wrap=True)
+    for warning in warnings:
+        errors.print(f"warning: {warning}", markup=False)
+    return registration
 
 
 def _langchain(mech: Mech) -> List[Dict[str, Any]]:
@@ -518,7 +583,7 @@ def _cid_of_cid(value: str) -> Dict[str, Any]:
     codec, digest = cids.cid_to_digest(value)
     result: Dict[str, Any] = {
         "kind": "cid",
-        "cid": value,
+        "cid": cids.strip_cid(value),
         "codec": codec,
         "digest": digest,
         "v1": cids.to_v1(value),
@@ -531,7 +596,9 @@ def _cid_of_cid(value: str) -> Dict[str, Any]:
 @cli.command(
     name="cid",
     help="Convert a bytes32 digest <-> CID, or compute a FILE's CIDs as kubo's "
-    "`ipfs add` would.\n\nVALUE is an existing file, a 0x + 64 hex digest, or a CID.",
+    "`ipfs add` would.\n\nVALUE is an existing file, a 0x + 64 hex digest, or a CID in "
+    "any textual form: v0 (Qm...), v1 in base32 (either case), base58btc, base16 or "
+    "base36, ipfs://<cid> or /ipfs/<cid>. A raw-codec CID is reported as raw.",
 )
 @click.argument("value")
 @_json_option
@@ -541,7 +608,7 @@ def cid_command(value: str, out: Output) -> None:
         if Path(value).is_file():
             result = _cid_of_file(Path(value))
         elif (
-            value.startswith("0x")
+            value.lower().startswith("0x")
             or len(value) == 64
             and all(c in "0123456789abcdefABCDEF" for c in value)
         ):

@@ -77,7 +77,8 @@ def read_file(path: Path, cap: int = DEFAULT_LIMITS.max_bytes) -> bytes:
 def load(source: str, gateway: str, timeout: float = DEFAULT_TIMEOUT) -> Loaded:
     """Load manifest bytes from a path, a CID or a bytes32 digest.
 
-    :param source: an existing file path, a CID (v0/v1), or a 0x + 64 hex digest.
+    :param source: an existing file path, a CID in any textual form (v0, v1 in any
+        multibase, ``ipfs://<cid>``, ``/ipfs/<cid>``), or a 0x + 64 hex digest.
     :param gateway: IPFS HTTP gateway base URL (``GET <gateway>/ipfs/<cid>``).
     :param timeout: seconds per request.
     :return: the bytes, verified against the CID/digest when fetched.
@@ -87,7 +88,11 @@ def load(source: str, gateway: str, timeout: float = DEFAULT_TIMEOUT) -> Loaded:
     path = Path(source)
     if path.exists():
         return Loaded(read_file(path), str(path))
-    if _DIGEST.match(source):
+    if source.lower().startswith("0x") or _DIGEST.match(source):
+        try:
+            cids.normalise_digest(source)
+        except cids.CidError as exc:
+            raise CliFailure(exc.problem.code, exc.problem.message) from exc
         last: CliFailure = CliFailure(FETCH_FAILED, "no CID tried")
         for candidate in cids.candidate_cids(source):
             try:
@@ -102,7 +107,7 @@ def load(source: str, gateway: str, timeout: float = DEFAULT_TIMEOUT) -> Loaded:
             exc.problem.code,
             f"{source!r} is not an existing file, a CID, or a 0x bytes32 digest ({exc.problem.message})",
         ) from exc
-    return _fetch(source, gateway, timeout)
+    return _fetch(cids.strip_cid(source), gateway, timeout)
 
 
 def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:

@@ -9,8 +9,10 @@ CID ``f01701220<digest>`` (mech-client, mech-interact). A manifest added with ra
 CID parsing and multibase encoding use the ``py-cid`` package (PyPI, pinned), a
 maintained implementation of the multiformats CID spec
 (https://github.com/multiformats/cid). Re-hashing uses :mod:`.unixfs`. Supported: CIDv0
-(``Qm...``, base58btc, dag-pb) and CIDv1 in any multibase py-cid reads (``b``/``f``/``z``
-...), codecs dag-pb and raw, hash sha2-256.
+(``Qm...``, base58btc, dag-pb) and CIDv1 in any multibase py-cid reads (base32 ``b``/``B``,
+base16 ``f``/``F``, base58btc ``z``, base36 ``k``/``K``...), also written as
+``/ipfs/<cid>`` or ``ipfs://<cid>`` (:func:`strip_cid`); codecs dag-pb and raw, hash
+sha2-256.
 """
 
 import hashlib
@@ -41,6 +43,9 @@ RAW_HEX_PREFIX = "f01551220"
 _DIGEST = re.compile(
     r"(0x)?[0-9a-fA-F]{64}"
 )  # used with fullmatch: `$` would allow a final newline
+_MULTIHASH_HEX = re.compile(r"(0x)?1220[0-9a-fA-F]{64}")
+#: Prefixes a CID is written with in URIs and paths (RFC 3986 scheme / gateway path).
+CID_PREFIXES = ("ipfs://", "/ipfs/")
 
 #: (cid_version, raw_leaves) of the ``ipfs add`` layouts tried by :func:`verify`, most
 #: common first: kubo CIDv1 default, kubo CIDv0 default, CIDv1 --raw-leaves=false,
@@ -74,6 +79,14 @@ def normalise_digest(digest: object) -> str:
         return "0x" + bytes(digest).hex()
     if isinstance(digest, str) and _DIGEST.fullmatch(digest):
         return "0x" + digest[-64:].lower()
+    if isinstance(digest, str) and _MULTIHASH_HEX.fullmatch(digest):
+        raise CidError(
+            P.error(
+                P.INVALID_DIGEST,
+                f"{digest[:12]}... is a 34-byte sha2-256 multihash (prefix 1220 + 32 bytes), not "
+                f"a bytes32 digest: drop the 1220 prefix, i.e. use 0x{digest[-64:].lower()}.",
+            )
+        )
     raise CidError(
         P.error(
             P.INVALID_DIGEST,
@@ -82,23 +95,59 @@ def normalise_digest(digest: object) -> str:
     )
 
 
+def strip_cid(text: str) -> str:
+    """The CID inside ``ipfs://<cid>`` or ``/ipfs/<cid>`` (a bare CID is returned as is).
+
+    :param text: a CID in any of its textual forms.
+    :return: the CID text alone (not validated; :func:`cid_to_digest` does that).
+    """
+    if not isinstance(text, str):
+        return text
+    for prefix in CID_PREFIXES:
+        if text[: len(prefix)].lower() == prefix:
+            return text[len(prefix) :].rstrip("/")
+    return text
+
+
+def looks_like_cid(text: str) -> bool:
+    """Whether a string is a CID in one of the forms :func:`cid_to_digest` reads.
+
+    :param text: any string.
+    :return: True when it parses as a CID (any codec).
+    """
+    try:
+        _parse(text)
+    except CidError:
+        return False
+    return True
+
+
 def _parse(text: str) -> "pycid.CIDv1 | pycid.CIDv0":
     if not isinstance(text, str) or not text or len(text) > 200:
         raise CidError(
             P.error(P.INVALID_CID, f"{str(text)[:80]!r} is not a CID string.")
         )
+    original, text = text, strip_cid(text)
+    if _MULTIHASH_HEX.fullmatch(text):
+        normalise_digest(text)  # raises the "drop the 1220 prefix" message
     try:
         return pycid.from_string(text)
     except (ValueError, TypeError, KeyError) as exc:
         raise CidError(
-            P.error(P.INVALID_CID, f"{text[:80]!r} is not a CID ({str(exc)[:80]}).")
+            P.error(
+                P.INVALID_CID,
+                f"{original[:80]!r} is not a CID ({str(exc)[:80]}); give a CIDv0 (Qm...), a "
+                "CIDv1 in base32/base58btc/base16/base36, optionally as ipfs://<cid> or "
+                "/ipfs/<cid>, or a 0x + 64 hex digest.",
+            )
         ) from exc
 
 
 def cid_to_digest(text: str) -> Tuple[str, str]:
     """Split a CID into its codec and the bytes32 a registry would store.
 
-    :param text: a CIDv0 or CIDv1 in any multibase py-cid reads.
+    :param text: a CIDv0 or CIDv1 in any multibase py-cid reads, bare or as
+        ``ipfs://<cid>`` / ``/ipfs/<cid>``.
     :return: (codec name ``dag-pb`` or ``raw``, digest as ``0x`` + 64 hex).
     :raises CidError: INVALID_CID when unreadable, UNSUPPORTED_CID for other codecs/hashes.
     """
@@ -112,7 +161,7 @@ def cid_to_digest(text: str) -> Tuple[str, str]:
         raise CidError(
             P.error(
                 P.UNSUPPORTED_CID,
-                f"CID {text[:80]} uses codec {parsed.codec} / multihash 0x{multihash[:2].hex()}; only dag-pb or raw "
+                f"CID {strip_cid(text)[:80]} uses codec {parsed.codec} / multihash 0x{multihash[:2].hex()}; only dag-pb or raw "
                 "with sha2-256 fit a bytes32 registry hash.",
             )
         )

@@ -3,12 +3,13 @@
 Routes (all GET, JSON bodies):
 
 ``/tools[?cursor=<c>]``
-    MCP ``tools/list`` result shape (modelcontextprotocol.io, specification 2025-11-25,
-    "Tools"): ``{"tools": [Tool], "nextCursor"?: str}``, one entry per distinct tool name,
+    MCP ``tools/list`` result shape (modelcontextprotocol.io, specification 2026-07-28,
+    "Tools"; ``exporters.mcp_tool.tools_list_result``): ``{"tools": [Tool], "resultType",
+    "ttlMs", "cacheScope", "nextCursor"?: str}``, one entry per distinct tool name,
     sorted by name, ``page_size`` per page; the cursor is opaque (base64url of the next
-    offset). Each Tool is ``exporters.mcp_tool.to_mcp_tool`` of the first offering mech
-    (ref order), with ``_meta["io.olas/mech-tool"]`` extended by ``mechs`` (keys of every
-    offering mech) and ``collision``.
+    offset). Each Tool is ``exporters.mcp_tool.offered_tool``: the checked MCP Tool of the
+    first offering mech (ref order), with ``_meta["io.olas/mech-tool"]`` extended by
+    ``mechs`` (keys of every offering mech) and ``collision``.
 ``/tools/<name>``
     ``{"name", "collision", "offers": [{"mech": MechRef, "tool": Tool.to_dict()}]}``; 404
     when no mech offers it.
@@ -29,8 +30,8 @@ from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import parse_qs, unquote, urlparse
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
-    META_KEY,
-    to_mcp_tool,
+    offered_tool,
+    tools_list_result,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
     MCP_RULE,
@@ -116,11 +117,7 @@ def mcp_tool(tools: Tuple[Tool, ...], exported: Optional[str] = None) -> Dict[st
     :return: the MCP Tool, its ``_meta[META_KEY]`` extended with ``mechs`` (every offering
         mech's key) and ``collision`` (True when more than one mech offers the name).
     """
-    entry = to_mcp_tool(tools[0], exported)
-    meta = entry["_meta"][META_KEY]
-    meta["mechs"] = [t.provenance.mech.key for t in tools if t.provenance.mech]
-    meta["collision"] = len(tools) > 1
-    return entry
+    return offered_tool(tools, exported)
 
 
 def _grouped(catalogue: Catalogue) -> List[Tuple[str, Tuple[Tool, ...]]]:
@@ -148,16 +145,18 @@ def list_tools(
             )
         offset = decoded
     if published is None:
-        return HttpResult(200, {"tools": []})
+        return HttpResult(200, tools_list_result([]))
     groups = _grouped(published.catalogue)
     names = export_names([name for name, _ in groups], MCP_RULE)
     page = groups[offset : offset + page_size]
-    body: Dict[str, Any] = {
-        "tools": [mcp_tool(tools, names[name]) for name, tools in page]
-    }
-    if offset + page_size < len(groups):
-        body["nextCursor"] = encode_cursor(offset + page_size)
-    return HttpResult(200, body)
+    more = offset + page_size < len(groups)
+    return HttpResult(
+        200,
+        tools_list_result(
+            [mcp_tool(tools, names[name]) for name, tools in page],
+            encode_cursor(offset + page_size) if more else None,
+        ),
+    )
 
 
 def show_tool(published: Optional[PublishedCatalogue], name: str) -> HttpResult:

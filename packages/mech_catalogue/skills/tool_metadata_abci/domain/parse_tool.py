@@ -18,6 +18,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
     decode,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.schema_refs import (
+    self_contained,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import (
     SHAPE_ARGUMENTS_V1,
     SHAPE_DESCRIPTION_JSON,
@@ -84,6 +87,21 @@ def text_field(
         )
     )
     return value[: limits.max_text_length]
+
+
+def join_sentences(first: str, second: str) -> str:
+    """Join two texts as sentences (a full stop is added to ``first`` when it lacks one).
+
+    :param first: text, may be empty.
+    :param second: text, may be empty.
+    :return: ``first + ". " + second`` or similar.
+    """
+    first, second = first.strip(), second.strip()
+    if not first or not second:
+        return first or second
+    if first[-1] not in ".!?:;":
+        first += "."
+    return f"{first} {second}"
 
 
 def _kind(value: Any) -> str:
@@ -165,6 +183,10 @@ def parse_tool(
         )
     elif shape != SHAPE_DESCRIPTION_JSON:
         shape = arg_shape
+    if arg_shape == SHAPE_INPUT_SCHEMA:
+        rules = top_level_rules(inp.get("schema"))
+        if rules:  # a rule on several arguments survives as a sentence
+            description = join_sentences(description, rules)
     extra = {k: v for k, v in meta.items() if k not in TOOL_KEYS}
     for key, block in (("input", inp), ("output", out)):
         unknown = {k: v for k, v in block.items() if k not in IO_KEYS}
@@ -226,7 +248,9 @@ def _output_schema(out: Dict[str, Any], where: str, found: Problems) -> Optional
             )
         )
         return None
-    return text
+    bundled, problems = self_contained(schema, (), where, P.INVALID_OUTPUT_SCHEMA)
+    found.extend(problems)
+    return canonical_text(bundled)
 
 
 def _examples(meta: Dict[str, Any], path: str, found: Problems) -> Tuple[str, ...]:
@@ -270,7 +294,16 @@ def _arguments(
         return None, SHAPE_TOOL_METADATA
     where = path + "/input/schema"
     props = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(props, dict) or schema_error(canonical_text(schema)):
+    invalid = not isinstance(schema, (dict, bool)) or bool(
+        schema_error(canonical_text(schema))
+    )
+    if not invalid and not isinstance(props, dict):
+        if unconstrained(schema):  # `{}`, `$schema` only, `{"type": "object"}`: untyped
+            return None, SHAPE_TOOL_METADATA
+        merged = _union_root(schema)
+        if merged is not None:
+            schema, props = merged, merged["properties"]
+    if invalid or not isinstance(props, dict) or not isinstance(schema, dict):
         found.append(
             P.error(
                 P.INVALID_ARGUMENT_SCHEMA,
@@ -283,18 +316,148 @@ def _arguments(
     required = set(required) if isinstance(required, list) else set()
     items = []
     for ident, prop in props.items():
+        bundled, problems = self_contained(schema, ("properties", ident), where)
+        found.extend(problems)
         item: Dict[str, Any] = {
             "identifier": ident,
-            "type": infer_type(prop),
+            "type": infer_type(bundled),
             "required": ident in required,
         }
         if isinstance(prop, dict):
-            item["schema"] = prop
+            item["schema"] = bundled
             for key in ("description", "default"):
                 if key in prop:
                     item[key] = prop[key]
         items.append((f"{where}/properties{P.pointer(ident)}", item))
-    return _argument_list(items, limits, found), SHAPE_INPUT_SCHEMA
+    _top_level_rules(schema, where, found)
+    return _argument_list(items, limits, found, bundled=True), SHAPE_INPUT_SCHEMA
+
+
+#: Root keywords of an ``input.schema`` that constrain arguments together (not one each).
+TOP_LEVEL_COMBINATORS = (
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "minProperties",
+    "maxProperties",
+)
+#: Root keywords that add no constraint on arguments.
+_UNCONSTRAINED_KEYS = frozenset(
+    {"$schema", "$id", "$comment", "title", "description", "$defs", "definitions"}
+)
+MAX_RULE_TEXT = 300
+
+
+def unconstrained(schema: Any) -> bool:
+    """Whether an ``input.schema`` declares no constraint at all (any object goes).
+
+    :param schema: the ``input.schema`` value.
+    :return: True for ``{}``, ``true``, ``$schema``-only and ``{"type": "object"}``
+        (with annotations and an open ``additionalProperties`` at most).
+    """
+    if schema is True:
+        return True
+    if not isinstance(schema, dict) or schema.get("type", "object") != "object":
+        return False
+    rest = set(schema) - _UNCONSTRAINED_KEYS - {"type"}
+    if schema.get("additionalProperties", True) in (True, {}):
+        rest.discard("additionalProperties")
+    return not rest
+
+
+def _union_root(schema: Any) -> Optional[Dict[str, Any]]:
+    """An object root from ``anyOf``/``oneOf`` arms that each declare ``properties``.
+
+    The arms' properties become optional arguments (the first arm declaring a property
+    gives its schema); the arms' ``required`` sets stay as the root combinator, which
+    :func:`rule_sentence` turns into a sentence.
+
+    :param schema: the ``input.schema``.
+    :return: the merged schema, or None when the root is not such a union.
+    """
+    if not isinstance(schema, dict):
+        return None
+    for keyword in ("anyOf", "oneOf"):
+        arms = schema.get(keyword)
+        if not isinstance(arms, list) or not arms:
+            continue
+        if not all(
+            isinstance(a, dict) and isinstance(a.get("properties"), dict) for a in arms
+        ):
+            return None
+        properties: Dict[str, Any] = {}
+        for arm in arms:
+            for key, value in arm["properties"].items():
+                properties.setdefault(key, value)
+        merged = {k: v for k, v in schema.items() if k != keyword}
+        merged.update({"type": "object", "properties": properties})
+        merged[keyword] = [
+            {"required": list(a["required"])}
+            for a in arms
+            if isinstance(a.get("required"), list) and a["required"]
+        ]
+        if not merged[keyword]:
+            del merged[keyword]
+        return merged
+    return None
+
+
+def rule_sentence(keyword: str, value: Any) -> str:
+    """One sentence saying what a root combinator of an input schema asks.
+
+    :param keyword: the keyword (one of :data:`TOP_LEVEL_COMBINATORS`).
+    :param value: its value.
+    :return: e.g. "Give at least one of: market_id; slug."
+    """
+    if keyword in ("anyOf", "oneOf") and isinstance(value, list):
+        sets = [a.get("required") if isinstance(a, dict) else None for a in value]
+        if sets and all(
+            isinstance(s, list) and s and set(a) == {"required"}
+            for s, a in zip(sets, value)
+        ):
+            alternatives = [" and ".join(str(x)[:80] for x in s or ()) for s in sets]
+            quantity = "at least one of" if keyword == "anyOf" else "exactly one of"
+            return f"Give {quantity}: {'; '.join(alternatives)}."
+    text = canonical_text({keyword: value})
+    if len(text) > MAX_RULE_TEXT:
+        text = text[:MAX_RULE_TEXT] + "..."
+    return f"The arguments must also satisfy the JSON Schema rule {text}."
+
+
+def top_level_rules(schema: Any) -> str:
+    """The sentences for every root combinator of an ``input.schema`` ("" when none).
+
+    :param schema: the ``input.schema`` value (as in the manifest).
+    :return: the sentences, space-separated.
+    """
+    if not isinstance(schema, dict):
+        return ""
+    if not isinstance(schema.get("properties"), dict):
+        schema = _union_root(schema) or schema
+    return " ".join(
+        rule_sentence(k, schema[k]) for k in TOP_LEVEL_COMBINATORS if k in schema
+    )
+
+
+def _top_level_rules(schema: Dict[str, Any], where: str, found: Problems) -> None:
+    for keyword in TOP_LEVEL_COMBINATORS:
+        if keyword in schema:
+            found.append(
+                P.warning(
+                    P.TOP_LEVEL_RULE,
+                    f"{where}/{keyword} constrains several arguments together; consumers "
+                    "reject such rules at the top level, so exports state it in the "
+                    f"tool's description instead: {rule_sentence(keyword, schema[keyword])}",
+                    f"{where}/{keyword}",
+                )
+            )
 
 
 def _argument_items(
@@ -320,7 +483,7 @@ def _argument_items(
 
 
 def _argument_list(
-    items: List[Tuple[str, Any]], limits: Limits, found: Problems
+    items: List[Tuple[str, Any]], limits: Limits, found: Problems, bundled: bool = False
 ) -> Tuple[Argument, ...]:
     arguments: List[Argument] = []
     seen = set()
@@ -334,7 +497,7 @@ def _argument_list(
                 )
             )
             break
-        arg = parse_argument(item, where, limits, found)
+        arg = parse_argument(item, where, limits, found, bundled)
         if arg is None:
             continue
         if arg.identifier in seen:
@@ -356,8 +519,8 @@ def _type_schema_text(term: str, enum_text: str) -> str:
     return canonical_text(type_schema(term, decode(enum_text)))
 
 
-def parse_argument(
-    item: Any, where: str, limits: Limits, found: Problems
+def parse_argument(  # pylint: disable=too-many-locals
+    item: Any, where: str, limits: Limits, found: Problems, bundled: bool = False
 ) -> Optional[Argument]:
     """Parse one argument declaration.
 
@@ -368,6 +531,8 @@ def parse_argument(
     :param where: its JSON Pointer.
     :param limits: caps.
     :param found: problems are appended here.
+    :param bundled: the schema is already self-contained (from ``input.schema``); else
+        its references are resolved here (:func:`.schema_refs.self_contained`).
     :return: the argument, or None when it was dropped.
     """
     ident = item.get("identifier") if isinstance(item, dict) else None
@@ -411,6 +576,9 @@ def parse_argument(
                 )
             )
             schema = None
+        elif not bundled:
+            schema, ref_problems = self_contained(schema, (), where + "/schema")
+            found.extend(ref_problems)
     schema_text = (
         _type_schema_text(term, canonical_text(enum_values))
         if schema is None

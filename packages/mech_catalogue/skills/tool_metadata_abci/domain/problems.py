@@ -52,6 +52,7 @@ METADATA_WITHOUT_TOOL = "metadata_without_tool"
 TOOL_NAME_MISMATCH = "tool_name_mismatch"
 UNTYPED_INPUT = "untyped_input"
 DESCRIPTION_JSON_PARSED = "description_json_parsed"
+TOP_LEVEL_RULE = "top_level_rule"
 
 # --- content addressing and fetching (used by cid.py and the skill) ----------------
 INVALID_CID = "invalid_cid"
@@ -128,6 +129,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     TOOL_NAME_MISMATCH: "`toolMetadata[k].name` differs from its key `k`; the key wins",
     UNTYPED_INPUT: "a tool declares no typed arguments (only free text); callers must guess",
     DESCRIPTION_JSON_PARSED: "a description held JSON; its fields were used",
+    TOP_LEVEL_RULE: "`input.schema` has a root rule on several arguments (e.g. `anyOf` of `required` sets); exports state it in the tool's description",
     INVALID_CID: "the string is not a CID this code understands",
     INVALID_DIGEST: "the on-chain hash is not 32 bytes of hex",
     UNSUPPORTED_CID: "the CID uses a codec or hash other than dag-pb/raw and sha2-256",

@@ -330,15 +330,21 @@ def validate_manifest(document: Any) -> Tuple[P.Problem, ...]:
 
 @lru_cache(maxsize=4096)
 def schema_error(schema_text: str) -> str:
-    """Whether embedded JSON Schema text is itself a valid Draft 2020-12 schema.
+    """Whether embedded JSON Schema text is a valid schema of the dialect it declares.
 
+    The dialect is the schema's ``$schema`` (draft-07, 2019-09, 2020-12...; 2020-12 when
+    absent or unknown), so a draft-07 ``items: [...]`` is not rejected for one keyword.
     Cached by canonical text: manifests reuse the same few schemas.
 
     :param schema_text: canonical JSON text of the schema.
     :return: "" when valid, else the first error message.
     """
+    schema = json.loads(schema_text)
     try:
-        Draft202012Validator.check_schema(json.loads(schema_text))
+        validator = jsonschema.validators.validator_for(
+            schema, default=Draft202012Validator
+        )
+        validator.check_schema(schema)
     except jsonschema.exceptions.SchemaError as exc:
         return exc.message[:200]
     except RecursionError:

@@ -168,7 +168,8 @@ def test_healthcheck_freshness() -> None:
 
 def test_before_the_first_agreement_lists_are_empty() -> None:
     """No catalogue yet: empty lists, not errors."""
-    assert get("/tools", None) == (200, {"tools": []})
+    status, body = get("/tools", None)
+    assert status == 200 and body["tools"] == [] and "nextCursor" not in body
     assert get("/mechs", None) == (200, {"mechs": []})
 
 

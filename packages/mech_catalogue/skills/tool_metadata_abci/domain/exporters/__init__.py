@@ -3,16 +3,19 @@
 ==========  ===========================================  ====================================
 format      function                                     output
 ==========  ===========================================  ====================================
-mcp         :func:`.mcp_tool.to_mcp_tools`               MCP 2025-11-25 ``Tool`` JSON list
+mcp         :func:`.mcp_tool.to_mcp_tools`               MCP 2026-07-28 ``Tool`` JSON list
+            :func:`.mcp_tool.to_mcp_tools_list_result`   its ``tools/list`` result
             :func:`.mcp_tool.catalogue_to_mcp_tools`     same, a catalogue (name collisions)
-openai      :func:`.openai_tool.to_openai_tools`         strict function tools JSON list
+openai      :func:`.openai_tool.to_openai_tools`         function tools, strict when possible
 anthropic   :func:`.anthropic_tool.to_anthropic_tools`   Messages API tools JSON list
 langchain   :func:`.langchain_tool.to_langchain_tool`    ``StructuredTool`` (optional dep)
 a2a         :func:`.a2a_card.to_agent_card`              AgentCard JSON (skills per tool)
-erc8004     :func:`.erc8004.to_registration`             ERC-8004 registration file JSON
+erc8004     :func:`.erc8004.to_registration`             ERC-8004 registration-v1 file JSON
 ==========  ===========================================  ====================================
 
-Names are sanitised per format by :mod:`.names` (documented, collision-free mapping).
+Names are sanitised per format by :mod:`.names` (total, deterministic, reversible). Every
+exported schema is self-contained (:mod:`.schemas`), and :mod:`.conformance` checks each
+format's output against its consumer's documented rules.
 """
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.a2a_card import (
@@ -24,8 +27,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.anthropi
     to_anthropic_tools,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.erc8004 import (
+    UNKNOWN_REF,
+    RegistrationError,
     Service,
     caip10,
+    expand_templates,
     to_registration,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.langchain_tool import (
@@ -33,6 +39,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.langchai
     to_langchain_tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
+    MCP_PROTOCOL_VERSION,
     catalogue_to_mcp_tools,
     to_mcp_tool,
     to_mcp_tools,
@@ -56,9 +63,13 @@ FORMATS = ("mcp", "openai", "anthropic", "langchain", "a2a", "erc8004")
 
 __all__ = [
     "FORMATS",
+    "MCP_PROTOCOL_VERSION",
     "MissingDependency",
+    "RegistrationError",
+    "UNKNOWN_REF",
     "Service",
     "caip10",
+    "expand_templates",
     "catalogue_to_mcp_tools",
     "call_schema",
     "export_names",

@@ -6,12 +6,18 @@ proto (``field_behavior = REQUIRED``): card ``name``, ``description``,
 ``supportedInterfaces`` (``url``, ``protocolBinding``, ``protocolVersion``), ``version``,
 ``capabilities``, ``defaultInputModes``, ``defaultOutputModes``, ``skills``; skill ``id``,
 ``name``, ``description``, ``tags``. A mech is reached through its marketplace, not A2A,
-so the interface URL is the caller's (e.g. this agent's HTTP endpoint).
+so the interface URL is the caller's (e.g. this agent's HTTP endpoint); a URL holding a
+``{...}`` template is refused (:func:`.erc8004.expand_templates` fills ``{agentId}``
+first when the caller knows it).
 """
 
 import json
 from typing import Any, Dict, List, Optional
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.erc8004 import (
+    UNKNOWN_REF,
+    expand_templates,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Mech
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
@@ -68,7 +74,11 @@ def to_agent_card(  # pylint: disable=too-many-arguments
     :param provider_url: provider URL.
     :param documentation_url: optional documentation link.
     :return: the card JSON.
+
+    Raises :class:`.erc8004.RegistrationError` when ``url`` holds a template (``{...}``).
     """
+    url = expand_templates(url, None)
+    known = mech.ref != UNKNOWN_REF
     skills: List[Dict[str, Any]] = []
     seen = set()
     for tool in mech.tools:
@@ -76,8 +86,9 @@ def to_agent_card(  # pylint: disable=too-many-arguments
             seen.add(tool.name)
             skills.append(to_agent_skill(tool))
     card: Dict[str, Any] = {
-        "name": mech.name or f"Mech {mech.ref.mech_id}",
-        "description": mech.description or f"Olas mech {mech.ref.key}.",
+        "name": mech.name or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
+        "description": mech.description
+        or (f"Olas mech {mech.ref.key}." if known else "Olas mech tools."),
         "supportedInterfaces": [
             {
                 "url": url,

@@ -1,12 +1,18 @@
 """Anthropic Messages API tools.
 
-Shape (Anthropic tool-use documentation): ``{"name", "description", "input_schema"}``;
-``name`` matches ``^[a-zA-Z0-9_-]{1,64}$``; ``input_schema`` is a JSON Schema object.
+Shape (Anthropic Messages API reference, ``tools``): ``{"name", "description",
+"input_schema"}``; ``name`` matches ``^[a-zA-Z0-9_-]{1,64}$``; ``input_schema`` is an
+object schema whose property keys match ``^[a-zA-Z0-9_.-]{1,64}$``. A key outside that
+rule (an argument name of 65-128 characters, or a nested key such as ``page[size]``) is
+renamed by :func:`.names.export_names` under :data:`.names.ANTHROPIC_KEY_RULE` (cut +
+hash tag, deterministic); the renamed property's description names the mech's key, and
+:func:`argument_names` gives the map back for the top-level arguments.
 """
 
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    ANTHROPIC_KEY_RULE,
     ANTHROPIC_RULE,
     described,
     export_names,
@@ -14,8 +20,26 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
     call_schema,
+    rename_keys,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+
+
+def _input_schema(tool: Tool) -> Tuple[Dict[str, Any], Dict[str, str]]:
+    return rename_keys(
+        call_schema(tool),
+        ANTHROPIC_KEY_RULE.accepts,
+        lambda keys: export_names(keys, ANTHROPIC_KEY_RULE),
+    )
+
+
+def argument_names(tool: Tool) -> Dict[str, str]:
+    """Exported argument key -> the mech's argument name, for renamed arguments only.
+
+    :param tool: the model tool.
+    :return: the map to apply to a model's ``tool_use.input`` before calling the mech.
+    """
+    return _input_schema(tool)[1]
 
 
 def to_anthropic_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
@@ -26,11 +50,10 @@ def to_anthropic_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     :return: the tool JSON.
     """
     exported = name or export_names([tool.name], ANTHROPIC_RULE)[tool.name]
-    description = described(tool, exported)
     return {
         "name": exported,
-        "description": description,
-        "input_schema": call_schema(tool),
+        "description": described(tool, exported),
+        "input_schema": _input_schema(tool)[0],
     }
 
 

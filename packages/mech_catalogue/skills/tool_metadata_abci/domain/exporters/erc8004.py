@@ -8,6 +8,14 @@ Shape (eips.ethereum.org/EIPS/eip-8004, "Agent URI and registration file"): ``ty
 ``supportedTrust`` (``reputation``, ``crypto-economic``, ``tee-attestation``).
 :data:`REGISTRATION_SCHEMA` is this project's JSON Schema of that shape, used to check
 every file before it is returned.
+
+Beyond the shape: ``image`` is an absolute ``https``, ``ipfs`` or ``data`` URI or empty
+(a manifest's ``"image": "tbd"`` is never copied; a warning says it was left out); no
+endpoint may hold a ``{...}`` template (``{`` and ``}`` are not legal in a URI, RFC 3986):
+:func:`expand_templates` substitutes a known ``{agentId}``, anything left is refused. The
+manifest's service is ``ipfs://<CIDv1>`` whatever CID form the manifest was read under.
+A mech whose ref has chain id 0 (:data:`UNKNOWN_REF`, a manifest read from a file) gets
+no invented name or chain: registrations then need ``chain_id``.
 """
 
 import re
@@ -16,13 +24,25 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from jsonschema import Draft202012Validator
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Mech
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import CidError, to_v1
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    Mech,
+    MechRef,
+)
 
 REGISTRATION_TYPE = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
 TRUST_MODELS = ("reputation", "crypto-economic", "tee-attestation")
 MANIFEST_SERVICE = "olas-mech-manifest"
 
 _ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
+_TEMPLATE = re.compile(r"\{[^{}]*\}|[{}]")
+_ABSOLUTE_IMAGE = re.compile(
+    r"^(https://[^\s]+|ipfs://[^\s]+|data:[^\s]+)$", re.IGNORECASE
+)
+#: The ref of a mech known only by its manifest (nothing on chain was given).
+UNKNOWN_REF = MechRef(0, "", "", 0)
+#: Templates :func:`expand_templates` fills, with the value each takes.
+AGENT_ID_TEMPLATES = ("{agentId}", "{agent_id}", "{agentID}")
 CAIP10_EIP155 = r"^eip155:[0-9]{1,32}:0x[0-9a-fA-F]{40}$"
 
 REGISTRATION_SCHEMA: Dict[str, Any] = {
@@ -93,6 +113,50 @@ class Service:
         return data
 
 
+def templates_in(text: str) -> List[str]:
+    """The ``{...}`` templates (or stray braces) left in a URL.
+
+    :param text: a URL.
+    :return: each template found, in order.
+    """
+    return _TEMPLATE.findall(text)
+
+
+def expand_templates(text: str, agent_id: Optional[int]) -> str:
+    """Substitute ``{agentId}`` (and its spellings in :data:`AGENT_ID_TEMPLATES`).
+
+    :param text: a URL that may hold templates.
+    :param agent_id: the ERC-8004 agentId, None when unknown.
+    :return: the URL with known templates filled.
+    :raises RegistrationError: when a template is left (unknown agent id, or another
+        template); the message names it and the option that fills it.
+    """
+    if agent_id is not None:
+        for template in AGENT_ID_TEMPLATES:
+            text = text.replace(template, str(agent_id))
+    left = templates_in(text)
+    if left:
+        hint = (
+            "give --agent-id to fill {agentId}"
+            if any(t in AGENT_ID_TEMPLATES for t in left)
+            else "only {agentId} can be filled"
+        )
+        raise RegistrationError(
+            f"the URL {text[:120]!r} holds the template(s) {left}; {hint}, or give a URL "
+            "without braces ({ and } are not legal in a URI)"
+        )
+    return text
+
+
+def absolute_image(image: Any) -> str:
+    """The image URI when it is an absolute https, ipfs or data URI, else "".
+
+    :param image: a candidate (e.g. the manifest's ``image``).
+    :return: the URI or "".
+    """
+    return image if isinstance(image, str) and _ABSOLUTE_IMAGE.match(image) else ""
+
+
 def caip10(chain_id: int, address: str) -> str:
     """CAIP-10 account id of a contract on an EVM chain.
 
@@ -133,6 +197,7 @@ def to_registration(  # pylint: disable=too-many-arguments
     supported_trust: Sequence[str] = ("reputation",),
     active: bool = True,
     x402_support: bool = False,
+    warnings: Optional[List[str]] = None,
 ) -> Dict[str, Any]:
     """ERC-8004 registration file for a mech.
 
@@ -146,9 +211,12 @@ def to_registration(  # pylint: disable=too-many-arguments
     :param supported_trust: trust models, a subset of :data:`TRUST_MODELS`.
     :param active: whether the agent is live.
     :param x402_support: whether it accepts x402 payments.
+    :param warnings: sentences about what was left out are appended here (e.g. an image
+        that is not an absolute URI).
     :return: the registration JSON, valid against :data:`REGISTRATION_SCHEMA`.
-    :raises RegistrationError: on unknown trust models, a partial registration or a bad
-        chain id / address.
+    :raises RegistrationError: on unknown trust models, a partial registration, a bad
+        chain id / address, an endpoint holding a template, or a registration without a
+        chain when the mech's ref is unknown.
     """
     unknown = [t for t in supported_trust if t not in TRUST_MODELS]
     if unknown:
@@ -157,15 +225,30 @@ def to_registration(  # pylint: disable=too-many-arguments
         )
     if (agent_id is None) != (identity_registry is None):
         raise RegistrationError("give both agent_id and identity_registry, or neither")
+    for service in services:
+        if templates_in(service.endpoint):
+            expand_templates(service.endpoint, None)  # raises, naming the template
     service_list: List[Dict[str, str]] = [s.to_dict() for s in services]
     if mech.cid:
-        service_list.append(Service(MANIFEST_SERVICE, f"ipfs://{mech.cid}").to_dict())
-    extra_image = mech.extra.get("image")
+        try:
+            manifest_uri = f"ipfs://{to_v1(mech.cid)}"
+        except CidError:
+            manifest_uri = f"ipfs://{mech.cid}"
+        service_list.append(Service(MANIFEST_SERVICE, manifest_uri).to_dict())
+    known = mech.ref != UNKNOWN_REF
+    candidate = image or mech.extra.get("image", "")
+    chosen = absolute_image(candidate)
+    if candidate and not chosen and warnings is not None:
+        warnings.append(
+            f"image {str(candidate)[:80]!r} is not an absolute https, ipfs or data URI; "
+            "it was left out (give --image)"
+        )
     registration: Dict[str, Any] = {
         "type": REGISTRATION_TYPE,
-        "name": mech.name or f"Mech {mech.ref.mech_id}",
-        "description": mech.description or f"Olas mech {mech.ref.key}.",
-        "image": image or (extra_image if isinstance(extra_image, str) else ""),
+        "name": mech.name or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
+        "description": mech.description
+        or (f"Olas mech {mech.ref.key}." if known else "Olas mech tools."),
+        "image": chosen,
         "services": service_list,
         "x402Support": x402_support,
         "active": active,
@@ -177,13 +260,16 @@ def to_registration(  # pylint: disable=too-many-arguments
             raise RegistrationError(
                 f"agent id {agent_id!r} is not a non-negative integer"
             )
+        registry_chain = chain_id if chain_id is not None else mech.ref.chain_id
+        if not known and chain_id is None:
+            raise RegistrationError(
+                "the chain of the identity registry is unknown for a manifest read on its "
+                "own; give chain_id (--chain-id)"
+            )
         registration["registrations"].append(
             {
                 "agentId": agent_id,
-                "agentRegistry": caip10(
-                    mech.ref.chain_id if chain_id is None else chain_id,
-                    identity_registry,
-                ),
+                "agentRegistry": caip10(registry_chain, identity_registry),
             }
         )
     problems = registration_problems(registration)

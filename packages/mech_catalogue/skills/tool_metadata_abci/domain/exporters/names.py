@@ -1,18 +1,28 @@
-"""Tool names for formats that restrict them, with a documented, collision-free mapping.
+"""Names for formats that restrict them, with a total, deterministic, reversible mapping.
 
-Restrictions (each format's own documentation):
+Rules (each consumer's own documentation):
 
-- OpenAI function calling: ``^[a-zA-Z0-9_-]{1,64}$`` (``function.name``);
-- Anthropic tool use: ``^[a-zA-Z0-9_-]{1,64}$`` (``tools[].name``);
-- MCP 2025-11-25 (``Tool.name``, "Tool names" guidance): 1-128 characters from
-  ``A-Z a-z 0-9 _ - .``.
+- OpenAI function calling, ``function.name``: ``^[a-zA-Z0-9_-]{1,64}$`` (OpenAI API
+  reference, "Chat Completions / tools / function.name");
+- Anthropic tool use, ``tools[].name``: ``^[a-zA-Z0-9_-]{1,64}$``, and the keys of
+  ``input_schema.properties``: ``^[a-zA-Z0-9_.-]{1,64}$`` (Anthropic Messages API
+  reference, "tools"; the same key rule is enforced by Amazon Bedrock's Converse API);
+- MCP ``Tool.name`` (specification 2025-11-25 and 2026-07-28, "Tools / Tool names"):
+  1-128 characters from ``A-Z a-z 0-9 _ - .``.
 
-Mapping (:func:`export_names`): every character outside the allowed set becomes ``_``; an
-empty result becomes ``tool``; a name that changed, or that would collide with another
-exported name, or that is too long, gets ``_`` + the first 8 hex digits of the sha2-256 of
-the original UTF-8 name appended (the base cut so the whole fits the length limit). A name
-that is already valid and unique is kept as is. The mapping is returned both ways so a
-caller can translate a model's tool call back to the mech's tool name.
+Mapping (:func:`export_names`), total for any set of strings (empty, Unicode, any length,
+names chosen to collide with another name's sanitised form or its fallbacks):
+
+1. a name that already matches the rule keeps itself (all such names are reserved first,
+   so no renamed name can take one);
+2. every other name, in first-seen order, becomes its characters outside the rule's set
+   replaced by ``_`` (``name`` when nothing is left), cut so that ``_`` + 8 hex digits of
+   the sha2-256 of the original UTF-8 name fit, plus that tag;
+3. if that is taken, the tag is computed over ``name + "#" + str(k)`` for k = 1, 2, ...
+   until a free name is found (the set of taken names is finite, so this ends).
+
+The result depends only on the names and their order; :func:`reverse_names` maps an
+exported name back to the mech's own name.
 """
 
 import hashlib
@@ -24,14 +34,16 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+ANTHROPIC_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
 MCP_NAME = re.compile(r"^[a-zA-Z0-9_.-]{1,128}$")
 
 _SUFFIX_LENGTH = 9  # "_" + 8 hex digits
+EMPTY_NAME = "name"
 
 
 @dataclass(frozen=True)
 class NameRule:
-    """A format's tool-name rule.
+    """A format's name rule.
 
     :param pattern: full-match regular expression of a valid name.
     :param disallowed: a character class matching characters to replace.
@@ -42,64 +54,65 @@ class NameRule:
     disallowed: Pattern[str]
     max_length: int
 
+    def accepts(self, name: str) -> bool:
+        """Whether ``name`` is valid under this rule.
+
+        :param name: a candidate.
+        :return: True when it matches the whole pattern (no trailing newline).
+        """
+        return self.pattern.fullmatch(name) is not None
+
 
 OPENAI_RULE = NameRule(OPENAI_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64)
 ANTHROPIC_RULE = NameRule(ANTHROPIC_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64)
+ANTHROPIC_KEY_RULE = NameRule(ANTHROPIC_KEY, re.compile(r"[^a-zA-Z0-9_.-]"), 64)
 MCP_RULE = NameRule(MCP_NAME, re.compile(r"[^a-zA-Z0-9_.-]"), 128)
 
 
-def _tag(name: str) -> str:
-    return "_" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+def _tag(text: str) -> str:
+    return "_" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
-def _with_tag(base: str, name: str, rule: NameRule) -> str:
-    return base[: rule.max_length - _SUFFIX_LENGTH] + _tag(name)
+def _base(name: str, rule: NameRule) -> str:
+    return rule.disallowed.sub("_", name) or EMPTY_NAME
+
+
+def _tagged(name: str, rule: NameRule, attempt: int) -> str:
+    salt = name if attempt == 0 else f"{name}#{attempt}"
+    return _base(name, rule)[: rule.max_length - _SUFFIX_LENGTH] + _tag(salt)
 
 
 def sanitise_name(name: str, rule: NameRule = OPENAI_RULE) -> str:
     """One name under a rule, ignoring collisions (see :func:`export_names` for sets).
 
-    :param name: the mech's tool name.
+    :param name: the mech's name.
     :param rule: the format's rule.
     :return: ``name`` when already valid, else the replaced/cut name with a hash tag.
     """
-    if rule.pattern.fullmatch(name):
-        return name
-    base = rule.disallowed.sub("_", name) or "tool"
-    if base != name or len(base) > rule.max_length:
-        return _with_tag(base, name, rule)
-    return base  # pragma: no cover - a valid-charset, short name matches the pattern
+    return name if rule.accepts(name) else _tagged(name, rule, 0)
 
 
 def export_names(names: Iterable[str], rule: NameRule = OPENAI_RULE) -> Dict[str, str]:
-    """Map tool names to unique valid names under a rule.
+    """Map names to unique valid names under a rule (never raises; see the module doc).
 
-    :param names: the mech tool names, in order (duplicates map once).
+    :param names: the mech's names, in order (duplicates map once).
     :param rule: the format's rule.
-    :return: original name -> exported name, all exported names distinct and valid.
-    :raises ValueError: if two names still collide after tagging (a sha2-256 prefix
-        collision; never expected in practice).
+    :return: original name -> exported name; exported names are distinct and valid.
     """
     ordered = list(dict.fromkeys(names))
-    exported: Dict[str, str] = {}
-    valid = {n for n in ordered if rule.pattern.fullmatch(n)}
-    taken = set(valid)
+    exported = {n: n for n in ordered if rule.accepts(n)}
+    taken = set(exported)
     for name in ordered:
-        if name in valid:
-            exported[name] = name
+        if name in exported:
             continue
-        candidate = sanitise_name(name, rule)
-        if candidate in taken:
-            candidate = _with_tag(
-                rule.disallowed.sub("_", name) or "tool", name + "#", rule
-            )
-        if candidate in taken:
-            raise ValueError(
-                f"tool name {name!r} collides with another after sanitising"
-            )
+        attempt = 0
+        candidate = _tagged(name, rule, attempt)
+        while candidate in taken:
+            attempt += 1
+            candidate = _tagged(name, rule, attempt)
         taken.add(candidate)
         exported[name] = candidate
-    return exported
+    return {name: exported[name] for name in ordered}
 
 
 def reverse_names(mapping: Dict[str, str]) -> Dict[str, str]:

@@ -1,13 +1,19 @@
-"""OpenAI function tools in strict mode.
+"""OpenAI function tools, strict when the parameters fit the strict subset.
 
-Shape (OpenAI function-calling guide): ``{"type": "function", "function": {"name",
-"description", "parameters", "strict": true}}``; ``name`` matches
-``^[a-zA-Z0-9_-]{1,64}$``; with ``strict`` the parameters must follow the Structured
-Outputs subset (see :func:`.schemas.strict_schema`).
+Shape (OpenAI API reference, Chat Completions ``tools``): ``{"type": "function",
+"function": {"name", "description", "parameters", "strict"}}``; ``name`` matches
+``^[a-zA-Z0-9_-]{1,64}$``. The parameters are rewritten into the Structured Outputs
+strict subset (:func:`.schemas.strict_schema`) and checked
+(:func:`.conformance.openai_strict_problems`); when that fails the tool is exported
+with ``strict: false`` and the portable, self-contained parameters instead (what
+pydantic-ai does for schemas that cannot be made strict).
 """
 
 from typing import Any, Dict, Iterable, List, Optional
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.conformance import (
+    openai_strict_problems,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
     OPENAI_RULE,
     described,
@@ -15,6 +21,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names im
     named_once,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
+    NotStrict,
     call_schema,
     strict_schema,
 )
@@ -23,22 +30,37 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 MAX_DESCRIPTION = 1024  # OpenAI truncates longer function descriptions
 
 
+def strict_parameters(parameters: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """The parameters rewritten into the strict subset, or None when they cannot be.
+
+    :param parameters: a self-contained object schema.
+    :return: the strict schema, checked by :func:`.conformance.openai_strict_problems`.
+    """
+    try:
+        rewritten = strict_schema(parameters)
+    except (NotStrict, RecursionError):
+        return None
+    return None if openai_strict_problems(rewritten) else rewritten
+
+
 def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     """Return the tool JSON.
 
     :param tool: the model tool.
     :param name: exported name (default: sanitised).
-    :return: the tool JSON.
+    :return: the tool JSON; ``strict`` says which of the two forms it is.
     """
     exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
     description = described(tool, exported)
+    parameters = call_schema(tool)
+    strict = strict_parameters(parameters)
     return {
         "type": "function",
         "function": {
             "name": exported,
             "description": description[:MAX_DESCRIPTION],
-            "parameters": strict_schema(call_schema(tool)),
-            "strict": True,
+            "parameters": parameters if strict is None else strict,
+            "strict": strict is not None,
         },
     }
 

@@ -213,7 +213,7 @@ def test_strict_schema_handles_free_values_and_nested_objects() -> None:
     assert "JSON-encoded" in strict["properties"]["blob"]["description"]
     assert strict["properties"]["nested"]["anyOf"][0]["required"] == ["x"]
     assert strict["properties"]["choice"] == {
-        "anyOf": [{"enum": ["a", "b"]}, {"type": "null"}]
+        "anyOf": [{"enum": ["a", "b"], "type": "string"}, {"type": "null"}]
     }
     assert not schema["properties"]["blob"]  # input untouched
 
