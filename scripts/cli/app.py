@@ -41,6 +41,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
     decode_json,
+    quality_problems,
     validate_manifest,
 )
 
@@ -110,7 +111,8 @@ def _parse(loaded: Loaded) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
     schema = validate_manifest(decoded.value) if isinstance(decoded.value, dict) else ()
     seen = {(p.code, p.path) for p in parsed.problems}
     extra = tuple(p for p in schema if (p.code, p.path) not in seen)
-    return parsed.manifest, tuple(parsed.problems) + extra
+    quality = () if parsed.manifest is None else quality_problems(parsed.manifest)
+    return parsed.manifest, tuple(parsed.problems) + extra + quality
 
 
 def _load_manifest(
