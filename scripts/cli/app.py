@@ -1,7 +1,7 @@
 """The ``mech-catalogue`` click group and its commands (see docs/cli.md)."""
 
 import functools
-import json
+import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -12,6 +12,10 @@ from rich.table import Table
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import exporters
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    CanonicalizationError,
+    canonical_bytes,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
     DerivedPackage,
     DeriveError,
@@ -46,7 +50,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import 
 )
 
 from . import EXIT_INVALID
-from .output import CliFailure, Output, print_problem
+from .devnet_options import DevnetSettings, devnet_options, given
+from .output import CliFailure, Output, console_on, print_problem
 from .sources import DEFAULT_TIMEOUT, Loaded, default_gateway, load, read_file
 
 INVALID_MANIFEST = "invalid_manifest"
@@ -71,21 +76,39 @@ def _json_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def examples(*lines: str) -> str:
+    """Return a click epilog listing example command lines, kept unwrapped.
+
+    :param lines: command lines, without the program name.
+    :return: the epilog text.
+    """
+    return "\b\nExamples:\n" + "\n".join(f"  mech-catalogue {line}" for line in lines)
+
+
 def _gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    command = click.option(
+    @functools.wraps(command)
+    def with_devnet(
+        *args: Any, devnet: Optional[DevnetSettings], gateway: str, **kwargs: Any
+    ) -> Any:
+        if devnet is not None and not given("gateway"):
+            gateway = devnet.info.ipfs_gateway_url
+        return command(*args, gateway=gateway, **kwargs)
+
+    decorated = devnet_options(with_devnet)
+    decorated = click.option(
         "--timeout",
         type=click.FloatRange(min=0.1),
         default=DEFAULT_TIMEOUT,
         show_default=True,
         help="Seconds per IPFS request.",
-    )(command)
+    )(decorated)
     return click.option(
         "--ipfs-gateway",
         "gateway",
         default=default_gateway,
         show_default="$MECH_CATALOGUE_IPFS_GATEWAY or http://127.0.0.1:8080",
-        help="IPFS HTTP gateway used for CIDs and digests.",
-    )(command)
+        help="IPFS HTTP gateway used for CIDs and digests (--devnet: the devnet's).",
+    )(decorated)
 
 
 @click.group(
@@ -130,7 +153,13 @@ def _load_manifest(
 
 
 # --- validate ----------------------------------------------------------------------------
-@cli.command()
+@cli.command(
+    epilog=examples(
+        "validate my-mech/manifest.json",
+        "validate --strict my-mech/manifest.json",
+        "validate --devnet bafybei...",
+    )
+)
 @click.argument("source")
 @click.option(
     "--strict", is_flag=True, help="Fail on warnings too (e.g. untyped tools)."
@@ -175,7 +204,12 @@ def validate(
 
 
 # --- show --------------------------------------------------------------------------------
-@cli.command()
+@cli.command(
+    epilog=examples(
+        "show my-mech/manifest.json",
+        "show --devnet 0x<64 hex digest read from a registry>",
+    )
+)
 @click.argument("source")
 @_gateway_options
 @_json_option
@@ -233,7 +267,12 @@ def _derive(path: str) -> DerivedPackage:
         ) from exc
 
 
-@cli.command()
+@cli.command(
+    epilog=examples(
+        "derive examples/tools/token_oracle",
+        "derive --runtime examples/tools/token_oracle examples/tools/wallet_risk",
+    )
+)
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option(
     "--runtime",
@@ -290,7 +329,16 @@ def _read_overrides(path: Optional[str]) -> Optional[Dict[str, Any]]:
         ) from exc
 
 
-@cli.command()
+@cli.command(
+    help="Generate a manifest (spec v1) from tool packages, validated before it is "
+    "written.\n\nThe output holds the manifest's canonical bytes (RFC 8785: no spaces, "
+    "sorted keys), the bytes `publish` uploads: `cid FILE`, `ipfs add FILE` and "
+    "`publish` give one digest.",
+    epilog=examples(
+        "generate examples/tools/token_oracle -o my-mech/manifest.json",
+        "generate examples/tools/* --overrides examples/overrides.yaml -o my-mech/manifest.json",
+    ),
+)
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option(
     "--overrides", "overrides_path", type=click.Path(), help="YAML/JSON overrides file."
@@ -321,9 +369,9 @@ def generate(
             "The generated manifest is not valid; nothing was written.",
             exc.problems,
         ) from exc
-    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    data = canonical_bytes(document)  # the bytes `publish` uploads and hashes
     if output_path:
-        Path(output_path).write_text(text, encoding="utf-8")
+        Path(output_path).write_bytes(data)
     result = {
         "ok": True,
         "output": output_path,
@@ -338,8 +386,8 @@ def generate(
                 markup=True,
             )
         else:
-            click.echo(text, nl=False)
-        errors = Console(stderr=True, soft_wrap=True)
+            click.echo(data, nl=False)
+        errors = console_on(sys.stderr)
         for warning in warnings:
             print_problem(errors, warning)
 
@@ -347,7 +395,12 @@ def generate(
 
 
 # --- export ------------------------------------------------------------------------------
-@cli.command()
+@cli.command(
+    epilog=examples(
+        "export --format openai my-mech/manifest.json > tools.json",
+        "export --format mcp --tool token-oracle-summary my-mech/manifest.json",
+    )
+)
 @click.argument("source")
 @click.option(
     "--format",
@@ -501,7 +554,37 @@ def _cid_of_file(path: Path) -> Dict[str, Any]:
             + ("" if version == 0 else " --cid-version=1")
             + ("" if raw_leaves or version == 0 else " --raw-leaves=false"),
         }
-    return {"kind": "file", "file": str(path), "size": len(data), "layouts": layouts}
+    result = {"kind": "file", "file": str(path), "size": len(data), "layouts": layouts}
+    published = _published_form(data)
+    if published is not None:
+        result["publish"] = published
+    return result
+
+
+def _published_form(data: bytes) -> Optional[Dict[str, Any]]:
+    """Say what `publish --manifest` would upload when it is not these very bytes.
+
+    :param data: the file's bytes.
+    :return: None when the file is not JSON or already canonical; else the canonical
+        form's dag-pb CID and digest, with a note.
+    """
+    decoded = decode_json(data)
+    if not decoded.ok:
+        return None
+    try:
+        canonical = canonical_bytes(decoded.value)
+    except CanonicalizationError:
+        return None
+    if canonical == data:
+        return None
+    codec, digest = root_digest(canonical, raw_leaves=False, cid_version=1)
+    assert codec == CODEC_DAG_PB  # nosec B101: dag-pb leaves were asked for
+    return {
+        "note": "this file is not in canonical form (RFC 8785); `publish --manifest` "
+        "uploads the canonical bytes, whose digest is this one (`generate` writes them)",
+        "cid": cids.digest_to_cid(digest, cids.DAG_PB),
+        "digest": "0x" + digest.hex(),
+    }
 
 
 def _cid_of_digest(value: str) -> Dict[str, Any]:
@@ -534,6 +617,11 @@ def _cid_of_cid(value: str) -> Dict[str, Any]:
     name="cid",
     help="Convert a bytes32 digest <-> CID, or compute a FILE's CIDs as kubo's "
     "`ipfs add` would.\n\nVALUE is an existing file, a 0x + 64 hex digest, or a CID.",
+    epilog=examples(
+        "cid my-mech/manifest.json",
+        "cid 0x0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        "cid bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",
+    ),
 )
 @click.argument("value")
 @_json_option
@@ -555,7 +643,12 @@ def cid_command(value: str, out: Output) -> None:
 
     def render(console: Console) -> None:
         for key, item in result.items():
-            if isinstance(item, dict):
+            if key == "publish":
+                console.print(
+                    f"publish uploads {item['cid']} (digest {item['digest']}): {item['note']}",
+                    markup=False,
+                )
+            elif isinstance(item, dict):
                 for layout in item.values():
                     console.print(
                         f"{layout['command']}: {layout['cid']} (digest {layout['digest']})",
