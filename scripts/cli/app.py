@@ -207,7 +207,7 @@ def validate(
 @cli.command(
     epilog=examples(
         "show my-mech/manifest.json",
-        "show --devnet 0x<64 hex digest read from a registry>",
+        "show --devnet 0x0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
     )
 )
 @click.argument("source")
@@ -336,7 +336,7 @@ def _read_overrides(path: Optional[str]) -> Optional[Dict[str, Any]]:
     "`publish` give one digest.",
     epilog=examples(
         "generate examples/tools/token_oracle -o my-mech/manifest.json",
-        "generate examples/tools/* --overrides examples/overrides.yaml -o my-mech/manifest.json",
+        "generate examples/tools/* --overrides examples/token_oracle.overrides.yaml -o my-mech/manifest.json",
     ),
 )
 @click.argument("paths", nargs=-1, required=True, type=click.Path())

@@ -190,7 +190,7 @@ def _require(kind: str, registry: str, manager: str) -> None:
     "registry's, and send the hash update (signed by the owner key, or through --safe). "
     "An unchanged digest sends nothing.",
     epilog="\b\nExamples:\n"
-    "  mech-catalogue publish examples/tools/token_oracle --overrides examples/overrides.yaml \\\n"
+    "  mech-catalogue publish examples/tools/token_oracle --overrides examples/token_oracle.overrides.yaml \\\n"
     "      --kind complementary_service_metadata --id 2 --devnet\n"
     "  mech-catalogue publish --manifest manifest.json --kind legacy_mech_registry \\\n"
     "      --registry 0x... --id 7 --rpc https://... --ipfs-api /ip4/127.0.0.1/tcp/5001/http \\\n"
@@ -292,7 +292,6 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
     """Publish a manifest: generate/validate, upload + read back, compare digests, update the registry."""
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
-        document = _manifest(paths, manifest_path, overrides_path)
         devnet_key = ""
         if devnet is not None:
             registry = registry or devnet.registry(kind)
@@ -302,6 +301,7 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
             if not (key_file or safe or os.environ.get(KEY_ENV)):
                 devnet_key = devnet.owner_key(kind, mech_id)
         _require(kind, registry, manager)
+        document = _manifest(paths, manifest_path, overrides_path)
         account = _key(key_file, devnet_key)
         try:
             target = PublishTarget(kind, registry, mech_id, manager)
