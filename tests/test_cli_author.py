@@ -9,11 +9,13 @@ in tests/devnet/test_author_devnet.py.
 
 import io
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
+import yaml
 from click.testing import CliRunner, Result
 
 from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
@@ -321,3 +323,62 @@ def test_printed_devnet_commands_work_as_printed(tmp_path: Path) -> None:
     assert (REPO_ROOT / ".venv" / "bin" / "python").exists()
     makefile = (REPO_ROOT / "Makefile").read_text()
     assert "\ndevnet-up:" in makefile and "\ndevnet-down:" in makefile
+
+
+# --- the overrides documentation -------------------------------------------------------------
+CLI_DOC = (REPO_ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+
+
+def test_every_override_field_is_documented() -> None:
+    """docs/cli.md's overrides table names exactly the keys generate accepts, per level."""
+    # pylint: disable=protected-access
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain import (  # pylint: disable=import-outside-toplevel
+        generate,
+    )
+
+    section = CLI_DOC.split("### Overrides", 1)[1].split("\n```", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    documented: Dict[str, set] = {}
+    for row in rows:
+        keys, where = row.split(" | ")[0], row.split(" | ")[1]
+        names = {k.split(":")[0] for k in re.findall(r"`([^`]+)`", keys)}
+        documented.setdefault(where.strip(), set()).update(names)
+    assert documented["top level"] == set(generate._OVERRIDE_KEYS)
+    assert documented["tool entry"] == set(generate._TOOL_KEYS)
+    assert documented["argument entry"] == set(generate._ARGUMENT_OVERRIDE_KEYS)
+
+
+def test_documented_overrides_generate_valid_manifests() -> None:
+    """The example files the docs show generate strict-valid manifests from the samples."""
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (  # pylint: disable=import-outside-toplevel
+        derive_package,
+    )
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (  # pylint: disable=import-outside-toplevel
+        generate_manifest,
+    )
+
+    (wallet_yaml,) = re.findall(r"```yaml\n(.*?)```", CLI_DOC, re.DOTALL)
+    cases = [
+        (WALLET_RISK, yaml.safe_load(wallet_yaml)),
+        (TOKEN_ORACLE, yaml.safe_load(OVERRIDES.read_text(encoding="utf-8"))),
+    ]
+    for package, overrides in cases:
+        document, warnings = generate_manifest([derive_package(package)], overrides)
+        assert document["name"] == overrides["name"]
+        assert not warnings, [w.code for w in warnings]
+
+
+def test_devnet_up_seeds_unless_told_not_to() -> None:
+    """`make devnet-up` runs `up` without flags: that start is seeded (`--no-seed` opts out)."""
+    from scripts.devnet.__main__ import (  # pylint: disable=import-outside-toplevel
+        cli as devnet_cli,
+    )
+
+    up = devnet_cli.commands["up"]
+    seed = next(p for p in up.params if p.name == "seed")
+    assert up.make_context("up", []).params["seed"] is True
+    assert up.make_context("up", ["--no-seed"]).params["seed"] is False
+    assert seed.default is True
+    makefile = (REPO_ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ndevnet-up:", 1)[1].split("\n\n", 1)[0]
+    assert "scripts.devnet up" in recipe and "--no-seed" not in recipe
