@@ -86,6 +86,7 @@ def test_generate_with_a_misspelt_tool_and_argument_fails_naming_both(
     output = tmp_path / "manifest.json"
     result = run("generate", TOKEN_ORACLE, "--overrides", overrides, "-o", output)
     assert result.exit_code == EXIT_INVALID and not output.exists()
+    assert f"{overrides} does not match the tool packages (2 problem(s)" in result.stderr
     assert "'token-oracle-sumary'" in result.stderr
     assert "Did you mean 'token-oracle-summary'?" in result.stderr
     assert "'token_adress'" in result.stderr

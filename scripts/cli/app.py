@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
-import yaml
 from rich.console import Console
 from rich.table import Table
 
@@ -52,6 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import 
 from . import EXIT_INVALID
 from .devnet_options import DevnetSettings, devnet_options, given
 from .output import CliFailure, Output, console_on, print_problem
+from .overrides import generate_failure, read_overrides
 from .sources import DEFAULT_TIMEOUT, Loaded, default_gateway, load, read_file
 
 INVALID_MANIFEST = "invalid_manifest"
@@ -317,18 +317,6 @@ def derive(paths: Tuple[str, ...], show_runtime: bool, out: Output) -> None:
 
 
 # --- generate ----------------------------------------------------------------------------
-def _read_overrides(path: Optional[str]) -> Optional[Dict[str, Any]]:
-    if path is None:
-        return None
-    data = read_file(Path(path))
-    try:
-        return yaml.safe_load(data.decode("utf-8"))  # YAML is a superset of JSON
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise CliFailure(
-            "invalid_overrides", f"{path} is not valid YAML/JSON: {exc}."
-        ) from exc
-
-
 @cli.command(
     help="Generate a manifest (spec v1) from tool packages, validated before it is "
     "written.\n\nThe output holds the manifest's canonical bytes (RFC 8785: no spaces, "
@@ -360,13 +348,11 @@ def generate(
     """Generate a manifest (spec v1) from tool packages, validated before it is written."""
     packages = [_derive(p) for p in paths]
     try:
-        document, warnings = generate_manifest(
-            packages, _read_overrides(overrides_path)
-        )
+        document, warnings = generate_manifest(packages, read_overrides(overrides_path))
     except GenerateError as exc:
         raise CliFailure(
             INVALID_MANIFEST,
-            "The generated manifest is not valid; nothing was written.",
+            generate_failure(exc, overrides_path, "nothing was written"),
             exc.problems,
         ) from exc
     data = canonical_bytes(document)  # the bytes `publish` uploads and hashes

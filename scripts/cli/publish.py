@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
 import click
-import yaml
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
 from web3 import Web3
@@ -50,6 +49,7 @@ from scripts.publish.publisher import Publisher, PublishReport
 
 from .devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
 from .output import CliFailure, Output, console_on, print_problem
+from .overrides import generate_failure, read_overrides
 from .sources import read_file
 
 RPC_ENV = "MECH_CATALOGUE_RPC"
@@ -95,20 +95,13 @@ def _manifest(
             raise CliFailure(
                 "file_not_readable", f"Cannot read the tool package at {path}: {exc}."
             ) from exc
-    overrides = None
-    if overrides_path:
-        try:
-            overrides = yaml.safe_load(read_file(Path(overrides_path)).decode("utf-8"))
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise CliFailure(
-                "invalid_overrides", f"{overrides_path} is not valid YAML/JSON: {exc}."
-            ) from exc
+    overrides = read_overrides(overrides_path)
     try:
         return generate_manifest(packages, overrides)[0]
     except GenerateError as exc:
         raise CliFailure(
             INVALID_MANIFEST,
-            "The generated manifest is not valid; nothing was published.",
+            generate_failure(exc, overrides_path, "nothing was published"),
             exc.problems,
         ) from exc
 
