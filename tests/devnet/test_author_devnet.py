@@ -289,3 +289,29 @@ def _stopped_copy(devnet: Devnet, folder: Path) -> None:
     state = json.loads((Path(devnet.info.state_dir) / STATE_FILE).read_text())
     state.update(state_dir=str(folder), anvil_pid=exited.pid)
     (folder / STATE_FILE).write_text(json.dumps(state))
+
+
+def test_show_and_validate_fetch_from_the_devnet_gateway(
+    devnet: Devnet, registered: Any
+) -> None:
+    """A CID or on-chain digest: --devnet fetches it from the devnet's gateway."""
+    entry = registered(registry="legacy_mech_registry", id=1)[-1]
+    for source in (entry.cid, entry.digest):
+        shown = run("--json", "show", "--devnet-dir", devnet.info.state_dir, source)
+        assert shown.exit_code == EXIT_OK, shown.output
+        assert body(shown)["tools"]
+    offline = run(
+        "validate", "--ipfs-gateway", "http://127.0.0.1:9", "--timeout", "1", entry.cid
+    )
+    assert offline.exit_code == EXIT_INVALID and "fetch_failed" in offline.stderr
+    given_wins = run(
+        "validate",
+        "--devnet-dir",
+        devnet.info.state_dir,
+        "--ipfs-gateway",
+        "http://127.0.0.1:9",
+        "--timeout",
+        "1",
+        entry.cid,
+    )
+    assert given_wins.exit_code == EXIT_INVALID  # an explicit option beats the devnet's
