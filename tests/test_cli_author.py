@@ -17,11 +17,21 @@ from typing import Any, Dict, List
 import pytest
 import yaml
 from click.testing import CliRunner, Result
+from rich.console import Console
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import generate
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    derive_package,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+    generate_manifest,
+)
 
 from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from scripts.cli.app import cli
 from scripts.cli.devnet_options import ipfs_api_url
 from scripts.devnet import locate
+from scripts.devnet.__main__ import cli as devnet_cli
 from scripts.run_local.view import AgentView, devnet_endpoints, render, summary_line
 from scripts.toolchain import REPO_ROOT
 
@@ -86,7 +96,9 @@ def test_generate_with_a_misspelt_tool_and_argument_fails_naming_both(
     output = tmp_path / "manifest.json"
     result = run("generate", TOKEN_ORACLE, "--overrides", overrides, "-o", output)
     assert result.exit_code == EXIT_INVALID and not output.exists()
-    assert f"{overrides} does not match the tool packages (2 problem(s)" in result.stderr
+    assert (
+        f"{overrides} does not match the tool packages (2 problem(s)" in result.stderr
+    )
     assert "'token-oracle-sumary'" in result.stderr
     assert "Did you mean 'token-oracle-summary'?" in result.stderr
     assert "'token_adress'" in result.stderr
@@ -269,8 +281,6 @@ class _Info:  # pylint: disable=too-few-public-methods
 
 
 def _text(renderable: Any) -> str:
-    from rich.console import Console  # pylint: disable=import-outside-toplevel
-
     console = Console(width=300, record=True, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
@@ -333,10 +343,6 @@ CLI_DOC = (REPO_ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 def test_every_override_field_is_documented() -> None:
     """docs/cli.md's overrides table names exactly the keys generate accepts, per level."""
     # pylint: disable=protected-access
-    from packages.mech_catalogue.skills.tool_metadata_abci.domain import (  # pylint: disable=import-outside-toplevel
-        generate,
-    )
-
     section = CLI_DOC.split("### Overrides", 1)[1].split("\n```", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     documented: Dict[str, set] = {}
@@ -351,13 +357,6 @@ def test_every_override_field_is_documented() -> None:
 
 def test_documented_overrides_generate_valid_manifests() -> None:
     """The example files the docs show generate strict-valid manifests from the samples."""
-    from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (  # pylint: disable=import-outside-toplevel
-        derive_package,
-    )
-    from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (  # pylint: disable=import-outside-toplevel
-        generate_manifest,
-    )
-
     (wallet_yaml,) = re.findall(r"```yaml\n(.*?)```", CLI_DOC, re.DOTALL)
     cases = [
         (WALLET_RISK, yaml.safe_load(wallet_yaml)),
@@ -371,10 +370,6 @@ def test_documented_overrides_generate_valid_manifests() -> None:
 
 def test_devnet_up_seeds_unless_told_not_to() -> None:
     """`make devnet-up` runs `up` without flags: that start is seeded (`--no-seed` opts out)."""
-    from scripts.devnet.__main__ import (  # pylint: disable=import-outside-toplevel
-        cli as devnet_cli,
-    )
-
     up = devnet_cli.commands["up"]
     seed = next(p for p in up.params if p.name == "seed")
     assert up.make_context("up", []).params["seed"] is True
