@@ -72,6 +72,15 @@ def test_every_command_help_shows_an_example_that_parses(name: str) -> None:
         command.make_context(name, words[2:], obj={})
 
 
+def test_top_level_help_shows_examples_and_the_tutorial() -> None:
+    """`mech-catalogue --help` points to the tutorial and shows commands that parse."""
+    result = run("--help")
+    assert result.exit_code == EXIT_OK and "docs/tutorial.md" in result.stdout
+    for example in _examples(result.stdout):
+        words = shlex.split(example)
+        assert words[0] == "mech-catalogue" and words[1] in cli.commands, example
+
+
 def test_help_examples_name_files_that_exist() -> None:
     """The examples point at the sample packages and overrides shipped in the repository."""
     texts = "\n".join(run(name, "--help").stdout for name in cli.commands)

@@ -114,7 +114,12 @@ def _gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.group(
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Inspect, derive, generate and convert Olas mech tool manifests.\n\n"
-    "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error.",
+    "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error. New here? Follow "
+    "docs/tutorial.md.",
+    epilog="\b\nExamples:\n"
+    "  mech-catalogue derive examples/tools/token_oracle\n"
+    "  mech-catalogue list --devnet\n"
+    "  mech-catalogue publish --help",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON output for every command.")
 @click.pass_context
