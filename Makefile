@@ -10,7 +10,8 @@ AUTONOMY := $(BIN)autonomy
 export PYTHONPATH := $(CURDIR)
 
 # Our code only: third-party packages (packages/valory, packages/open_aea) are synced, and
-# tests/fixtures/ hold inputs shaped like other people's code (e.g. mech tool sources).
+# tests/fixtures/ (and examples/tools, the tutorial's sample tool packages) hold inputs shaped
+# like other people's code (mech tool sources).
 OUR_CODE := scripts tests packages/mech_catalogue
 FIXTURES := */tests/fixtures/*
 OUR_SKILLS := $(patsubst %/skill.yaml,%,$(wildcard packages/mech_catalogue/skills/*/skill.yaml))

@@ -3,17 +3,21 @@
 import functools
 import json
 import re
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
-import yaml
 from rich.console import Console
 from rich.table import Table
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import exporters
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
+    CanonicalizationError,
+    canonical_bytes,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
     DerivedPackage,
     DeriveError,
@@ -43,11 +47,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
     decode_json,
+    quality_problems,
     validate_manifest,
 )
 
 from . import EXIT_INVALID
-from .output import CliFailure, Output, print_problem
+from .devnet_options import DevnetSettings, devnet_options, given
+from .output import CliFailure, Output, console_on, print_problem
+from .overrides import generate_failure, read_overrides
 from .sources import DEFAULT_TIMEOUT, Loaded, default_gateway, load, read_file
 
 INVALID_MANIFEST = "invalid_manifest"
@@ -73,27 +80,50 @@ def _json_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def examples(*lines: str) -> str:
+    """Return a click epilog listing example command lines, kept unwrapped.
+
+    :param lines: command lines, without the program name.
+    :return: the epilog text.
+    """
+    return "\b\nExamples:\n" + "\n".join(f"  mech-catalogue {line}" for line in lines)
+
+
 def _gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    command = click.option(
+    @functools.wraps(command)
+    def with_devnet(
+        *args: Any, devnet: Optional[DevnetSettings], gateway: str, **kwargs: Any
+    ) -> Any:
+        if devnet is not None and not given("gateway"):
+            gateway = devnet.info.ipfs_gateway_url
+        return command(*args, gateway=gateway, **kwargs)
+
+    decorated = devnet_options(with_devnet)
+    decorated = click.option(
         "--timeout",
         type=click.FloatRange(min=0.1),
         default=DEFAULT_TIMEOUT,
         show_default=True,
         help="Seconds per IPFS request.",
-    )(command)
+    )(decorated)
     return click.option(
         "--ipfs-gateway",
         "gateway",
         default=default_gateway,
         show_default="$MECH_CATALOGUE_IPFS_GATEWAY or http://127.0.0.1:8080",
-        help="IPFS HTTP gateway used for CIDs and digests.",
-    )(command)
+        help="IPFS HTTP gateway used for CIDs and digests (--devnet: the devnet's).",
+    )(decorated)
 
 
 @click.group(
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Inspect, derive, generate and convert Olas mech tool manifests.\n\n"
-    "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error.",
+    "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error. New here? Follow "
+    "docs/tutorial.md.",
+    epilog="\b\nExamples:\n"
+    "  mech-catalogue derive examples/tools/token_oracle\n"
+    "  mech-catalogue list --devnet\n"
+    "  mech-catalogue publish --help",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON output for every command.")
 @click.pass_context
@@ -113,7 +143,8 @@ def _parse(loaded: Loaded) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
     schema = validate_manifest(decoded.value) if isinstance(decoded.value, dict) else ()
     seen = {(p.code, p.path) for p in parsed.problems}
     extra = tuple(p for p in schema if (p.code, p.path) not in seen)
-    return parsed.manifest, tuple(parsed.problems) + extra
+    quality = () if parsed.manifest is None else quality_problems(parsed.manifest)
+    return parsed.manifest, tuple(parsed.problems) + extra + quality
 
 
 def _load_manifest(
@@ -131,7 +162,13 @@ def _load_manifest(
 
 
 # --- validate ----------------------------------------------------------------------------
-@cli.command()
+@cli.command(
+    epilog=examples(
+        "validate my-mech/manifest.json",
+        "validate --strict my-mech/manifest.json",
+        "validate --devnet bafybei...",
+    )
+)
 @click.argument("source")
 @click.option(
     "--strict", is_flag=True, help="Fail on warnings too (e.g. untyped tools)."
@@ -176,7 +213,12 @@ def validate(
 
 
 # --- show --------------------------------------------------------------------------------
-@cli.command()
+@cli.command(
+    epilog=examples(
+        "show my-mech/manifest.json",
+        "show --devnet 0x0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    )
+)
 @click.argument("source")
 @_gateway_options
 @_json_option
@@ -234,7 +276,12 @@ def _derive(path: str) -> DerivedPackage:
         ) from exc
 
 
-@cli.command()
+@cli.command(
+    epilog=examples(
+        "derive examples/tools/token_oracle",
+        "derive --runtime examples/tools/token_oracle examples/tools/wallet_risk",
+    )
+)
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option(
     "--runtime",
@@ -279,19 +326,16 @@ def derive(paths: Tuple[str, ...], show_runtime: bool, out: Output) -> None:
 
 
 # --- generate ----------------------------------------------------------------------------
-def _read_overrides(path: Optional[str]) -> Optional[Dict[str, Any]]:
-    if path is None:
-        return None
-    data = read_file(Path(path))
-    try:
-        return yaml.safe_load(data.decode("utf-8"))  # YAML is a superset of JSON
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise CliFailure(
-            "invalid_overrides", f"{path} is not valid YAML/JSON: {exc}."
-        ) from exc
-
-
-@cli.command()
+@cli.command(
+    help="Generate a manifest (spec v1) from tool packages, validated before it is "
+    "written.\n\nThe output holds the manifest's canonical bytes (RFC 8785: no spaces, "
+    "sorted keys), the bytes `publish` uploads: `cid FILE`, `ipfs add FILE` and "
+    "`publish` give one digest.",
+    epilog=examples(
+        "generate examples/tools/token_oracle -o my-mech/manifest.json",
+        "generate examples/tools/* --overrides examples/token_oracle.overrides.yaml -o my-mech/manifest.json",
+    ),
+)
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option(
     "--overrides", "overrides_path", type=click.Path(), help="YAML/JSON overrides file."
@@ -313,18 +357,16 @@ def generate(
     """Generate a manifest (spec v1) from tool packages, validated before it is written."""
     packages = [_derive(p) for p in paths]
     try:
-        document, warnings = generate_manifest(
-            packages, _read_overrides(overrides_path)
-        )
+        document, warnings = generate_manifest(packages, read_overrides(overrides_path))
     except GenerateError as exc:
         raise CliFailure(
             INVALID_MANIFEST,
-            "The generated manifest is not valid; nothing was written.",
+            generate_failure(exc, overrides_path, "nothing was written"),
             exc.problems,
         ) from exc
-    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    data = canonical_bytes(document)  # the bytes `publish` uploads and hashes
     if output_path:
-        Path(output_path).write_text(text, encoding="utf-8")
+        Path(output_path).write_bytes(data)
     result = {
         "ok": True,
         "output": output_path,
@@ -339,8 +381,8 @@ def generate(
                 markup=True,
             )
         else:
-            click.echo(text, nl=False)
-        errors = Console(stderr=True, soft_wrap=True)
+            click.echo(data, nl=False)
+        errors = console_on(sys.stderr)
         for warning in warnings:
             print_problem(errors, warning)
 
@@ -352,8 +394,11 @@ def generate(
     help="Convert a manifest FILE, CID or digest to an agent format (always JSON "
     "output).\n\nProvenance (chain, registry, mech id) is written only when given: a "
     "manifest read from a file or CID has none. Exit 2 when --url holds a template "
-    "that cannot be filled (e.g. {agentId} without --agent-id).\n\n"
-    "Example: mech-catalogue export manifest.json --format openai"
+    "that cannot be filled (e.g. {agentId} without --agent-id).",
+    epilog=examples(
+        "export --format openai my-mech/manifest.json > tools.json",
+        "export --format mcp --tool token-oracle-summary my-mech/manifest.json",
+    ),
 )
 @click.argument("source")
 @click.option(
@@ -564,7 +609,37 @@ def _cid_of_file(path: Path) -> Dict[str, Any]:
             + ("" if version == 0 else " --cid-version=1")
             + ("" if raw_leaves or version == 0 else " --raw-leaves=false"),
         }
-    return {"kind": "file", "file": str(path), "size": len(data), "layouts": layouts}
+    result = {"kind": "file", "file": str(path), "size": len(data), "layouts": layouts}
+    published = _published_form(data)
+    if published is not None:
+        result["publish"] = published
+    return result
+
+
+def _published_form(data: bytes) -> Optional[Dict[str, Any]]:
+    """Say what `publish --manifest` would upload when it is not these very bytes.
+
+    :param data: the file's bytes.
+    :return: None when the file is not JSON or already canonical; else the canonical
+        form's dag-pb CID and digest, with a note.
+    """
+    decoded = decode_json(data)
+    if not decoded.ok:
+        return None
+    try:
+        canonical = canonical_bytes(decoded.value)
+    except CanonicalizationError:
+        return None
+    if canonical == data:
+        return None
+    codec, digest = root_digest(canonical, raw_leaves=False, cid_version=1)
+    assert codec == CODEC_DAG_PB  # nosec B101: dag-pb leaves were asked for
+    return {
+        "note": "this file is not in canonical form (RFC 8785); `publish --manifest` "
+        "uploads the canonical bytes, whose digest is this one (`generate` writes them)",
+        "cid": cids.digest_to_cid(digest, cids.DAG_PB),
+        "digest": "0x" + digest.hex(),
+    }
 
 
 def _cid_of_digest(value: str) -> Dict[str, Any]:
@@ -599,6 +674,11 @@ def _cid_of_cid(value: str) -> Dict[str, Any]:
     "`ipfs add` would.\n\nVALUE is an existing file, a 0x + 64 hex digest, or a CID in "
     "any textual form: v0 (Qm...), v1 in base32 (either case), base58btc, base16 or "
     "base36, ipfs://<cid> or /ipfs/<cid>. A raw-codec CID is reported as raw.",
+    epilog=examples(
+        "cid my-mech/manifest.json",
+        "cid 0x0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        "cid bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",
+    ),
 )
 @click.argument("value")
 @_json_option
@@ -620,7 +700,12 @@ def cid_command(value: str, out: Output) -> None:
 
     def render(console: Console) -> None:
         for key, item in result.items():
-            if isinstance(item, dict):
+            if key == "publish":
+                console.print(
+                    f"publish uploads {item['cid']} (digest {item['digest']}): {item['note']}",
+                    markup=False,
+                )
+            elif isinstance(item, dict):
                 for layout in item.values():
                     console.print(
                         f"{layout['command']}: {layout['cid']} (digest {layout['digest']})",

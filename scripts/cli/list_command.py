@@ -4,12 +4,12 @@ Runs the skill's own period code through :mod:`scripts.sync_driver`: ``snapshot_
 (Multicall2 batches over ``eth_call``), ``manifest_fetcher`` (gateway GETs, bytes verified
 against the on-chain digest) and ``refresh_catalogue`` (parse, quarantine). A mech whose
 manifest is broken is listed with its status and problems; the command still exits 0.
-Exit 1 when the chain cannot be read (RPC unreachable, reverted supply read), 2 on a bad
-command line (click's usage errors, naming the option).
+A registry that holds no mech is named on stderr ("... holds no mechs"); that is a
+successful read too (exit 0). Exit 1 when the chain cannot be read (RPC unreachable,
+reverted supply read) or ``--devnet`` finds no running devnet, 2 on a bad command line
+(click's usage errors, naming the option).
 """
 
-import json
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import click
@@ -26,6 +26,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     Mech,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    IDS_ALL,
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
@@ -33,7 +34,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 
-from scripts.devnet.state import DEFAULT_STATE_DIR, STATE_FILE
 from scripts.sync_driver import (
     CatalogueSync,
     ChainReadError,
@@ -43,21 +43,12 @@ from scripts.sync_driver import (
     read_snapshot,
 )
 
+from .devnet_options import DevnetSettings, devnet_options, given
 from .output import CliFailure, Output, print_problem
 from .publish import DEFAULT_RPC, RPC_ENV
 from .sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
 
 CHAIN_READ_FAILED = "chain_read_failed"
-DEVNET_NOT_RUNNING = "devnet_not_running"
-
-#: ``.devnet/devnet.json`` contract names of the three registries, by registry kind
-#: (scripts/devnet/contracts.py deploys them).
-DEVNET_REGISTRIES = (
-    ("olas_agent_registry", "AgentRegistry"),
-    ("legacy_mech_registry", "LegacyMechAgentRegistry"),
-    ("complementary_service_metadata", "ComplementaryServiceMetadata"),
-)
-DEVNET_MULTICALL = "Multicall2"
 
 
 def _ids(text: str) -> Any:
@@ -114,29 +105,6 @@ def parse_registry_option(
             ) from exc
         entries.append({"kind": parts[0], "address": parts[1], "ids": ids})
     return entries
-
-
-def _devnet(state_dir: str) -> Dict[str, Any]:
-    path = Path(state_dir) / STATE_FILE
-    try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-        contracts = info["contracts"]
-        return {
-            "rpc": info["rpc_url"],
-            "chain_id": int(info["chain_id"]),
-            "gateway": info["ipfs_gateway_url"],
-            "multicall": contracts[DEVNET_MULTICALL],
-            "registries": [
-                {"kind": kind, "address": contracts[name], "ids": "all"}
-                for kind, name in DEVNET_REGISTRIES
-            ],
-        }
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise CliFailure(
-            DEVNET_NOT_RUNNING,
-            f"--devnet: cannot read {path} ({type(exc).__name__}: {exc}); start the "
-            "devnet with `python -m scripts.devnet up --seed` or pass --devnet-dir.",
-        ) from exc
 
 
 def _chain_id(rpc: str, timeout: float) -> int:
@@ -201,6 +169,30 @@ def _arguments(tool: Tool) -> str:
     )
 
 
+def empty_registries(
+    catalogue: Catalogue, sources: Tuple[RegistrySource, ...]
+) -> List[RegistrySource]:
+    """Return the registries read that hold no mech (among the ids asked for).
+
+    :param catalogue: the catalogue read.
+    :param sources: the registries read.
+    :return: those without a single mech in the catalogue, in order.
+    """
+    read = {(m.ref.registry_kind, m.ref.registry_address) for m in catalogue.mechs}
+    return [s for s in sources if (s.kind, s.address) not in read]
+
+
+def _say_empty(empty: List[RegistrySource], console: Console) -> None:
+    for source in empty:
+        console.print(
+            f"note: {source.kind} at {source.address} holds no mechs"
+            + ("" if source.ids.mode == IDS_ALL else " among the ids asked for")
+            + " (nothing registered yet: `publish` sets a mech's manifest once it "
+            "exists; on the devnet, `make devnet-up` seeds mechs).",
+            markup=False,
+        )
+
+
 def _render(catalogue: Catalogue, with_tools: bool, console: Console) -> None:
     table = Table("registry", "id", "status", "tools", "name", title="mechs")
     for mech in catalogue.mechs:
@@ -234,8 +226,13 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     help="List mechs and their tools from registries on a chain, read as the skill "
     "reads them (Multicall2 batches, manifests fetched and verified against the "
     "on-chain digest, parsed, broken ones quarantined).\n\nExit codes: 0 read "
-    "(broken mechs are listed with their problems), 1 the chain could not be read, "
-    "2 usage error.",
+    "(broken mechs are listed with their problems; an empty registry is named on "
+    "stderr), 1 the chain could not be read or no devnet runs, 2 usage error.",
+    epilog="\b\nExamples:\n"
+    "  mech-catalogue list --devnet\n"
+    "  mech-catalogue list --rpc https://rpc.gnosischain.com --chain-id 100 \\\n"
+    "      --multicall2 0xcA11bde05977b3631167028862bE2a173976CA11 \\\n"
+    "      --registry complementary_service_metadata:0x0598081D48FB80B0A7E52FAD2905AE9beCd6fC69:1-50",
 )
 @click.option(
     "--rpc",
@@ -274,20 +271,6 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     help="Seconds per eth_call and per IPFS request.",
 )
 @click.option(
-    "--devnet",
-    "use_devnet",
-    is_flag=True,
-    help="Read the running devnet's three registries (RPC, chain id, Multicall2, "
-    "gateway from its devnet.json; options given explicitly win).",
-)
-@click.option(
-    "--devnet-dir",
-    default=str(DEFAULT_STATE_DIR),
-    show_default=".devnet",
-    type=click.Path(file_okay=False),
-    help="The devnet's state folder (with --devnet).",
-)
-@click.option(
     "--tools/--mechs-only",
     "with_tools",
     default=True,
@@ -295,6 +278,7 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the catalogue JSON.")
 @click.pass_context
+@devnet_options
 def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     ctx: click.Context,
     *,
@@ -304,8 +288,7 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     multicall: Optional[str],
     gateway: str,
     timeout: float,
-    use_devnet: bool,
-    devnet_dir: str,
+    devnet: Optional[DevnetSettings],
     with_tools: bool,
     as_json: bool,
 ) -> None:
@@ -318,19 +301,13 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     :param multicall: ``--multicall2``.
     :param gateway: ``--ipfs-gateway``.
     :param timeout: ``--timeout``.
-    :param use_devnet: ``--devnet``.
-    :param devnet_dir: ``--devnet-dir``.
+    :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
     :param with_tools: ``--tools/--mechs-only``.
     :param as_json: ``--json``.
     :raises UsageError: (exit 2) when no registry or no Multicall2 is given.
     """
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
-        given = {
-            name
-            for name in ("rpc", "chain_id", "gateway", "multicall", "registries")
-            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
-        }
         settings: Dict[str, Any] = {
             "rpc": rpc,
             "chain_id": chain_id,
@@ -338,9 +315,19 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
             "multicall": multicall,
             "registries": registries,
         }
-        if use_devnet:
+        if devnet is not None:
             settings.update(
-                {k: v for k, v in _devnet(devnet_dir).items() if k not in given}
+                {
+                    key: value
+                    for key, value in {
+                        "rpc": devnet.info.rpc_url,
+                        "chain_id": devnet.info.chain_id,
+                        "gateway": devnet.info.ipfs_gateway_url,
+                        "multicall": devnet.multicall,
+                        "registries": devnet.registries,
+                    }.items()
+                    if not given(key)
+                }
             )
         if not settings["registries"]:
             raise click.UsageError(
@@ -364,6 +351,7 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
         catalogue = _sync(config, out.errors)
     except CliFailure as failure:
         out.fail(failure)
+    _say_empty(empty_registries(catalogue, config.sources), out.errors)
     if out.as_json:
         click.echo(catalogue.to_json())
     else:

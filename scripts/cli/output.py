@@ -3,7 +3,7 @@
 import json
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, NoReturn, Optional
+from typing import IO, Any, Callable, Iterable, NoReturn, Optional
 
 import click
 from rich.console import Console
@@ -12,6 +12,25 @@ from rich.markup import escape
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
 
 from . import EXIT_INVALID
+
+#: Width of tables written to a pipe or file: wide enough that no CID, digest, address or
+#: description is cut (rich otherwise assumes 80 columns when not on a terminal).
+PIPE_WIDTH = 400
+
+
+def console_on(file: IO[str]) -> Console:
+    """Return a rich console on ``file``: the terminal's width there, :data:`PIPE_WIDTH` elsewhere.
+
+    :param file: ``sys.stdout`` or ``sys.stderr`` (or any text stream).
+    :return: the console (no highlighting; long lines are not wrapped).
+    """
+    terminal = bool(getattr(file, "isatty", lambda: False)())
+    return Console(
+        file=file,
+        soft_wrap=True,
+        highlight=False,
+        width=None if terminal else PIPE_WIDTH,
+    )
 
 
 class CliFailure(click.ClickException):
@@ -48,7 +67,7 @@ class Output:
 
         :return: a console on the current stdout (CliRunner swaps it).
         """
-        return Console(file=sys.stdout, soft_wrap=True, highlight=False)
+        return console_on(sys.stdout)
 
     @property
     def errors(self) -> Console:
@@ -56,7 +75,7 @@ class Output:
 
         :return: a console on the current stderr.
         """
-        return Console(file=sys.stderr, soft_wrap=True, highlight=False)
+        return console_on(sys.stderr)
 
     def emit(
         self, data: Any, render: Optional[Callable[[Console], None]] = None
@@ -97,7 +116,8 @@ class Output:
             )
             console.print(failure.message, markup=False)
             for problem in failure.problems:
-                print_problem(console, problem)
+                if (problem.code, problem.message) != (failure.code, failure.message):
+                    print_problem(console, problem)  # the headline already said it
         sys.exit(failure.exit_code)
 
 

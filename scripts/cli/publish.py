@@ -19,10 +19,8 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
 import click
-import yaml
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from rich.console import Console
 from web3 import Web3
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
@@ -49,7 +47,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import 
 from scripts.publish.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
 from scripts.publish.publisher import Publisher, PublishReport
 
-from .output import CliFailure, Output, print_problem
+from .devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
+from .output import CliFailure, Output, console_on, print_problem
+from .overrides import generate_failure, read_overrides
 from .sources import read_file
 
 RPC_ENV = "MECH_CATALOGUE_RPC"
@@ -59,6 +59,7 @@ DEFAULT_RPC = "http://127.0.0.1:8545"
 DEFAULT_IPFS_API = "http://127.0.0.1:5001"
 INVALID_KEY = "invalid_key"
 NO_MANIFEST = "no_manifest"
+MISSING_OPTION = "missing_option"
 
 
 def _manifest(
@@ -94,30 +95,25 @@ def _manifest(
             raise CliFailure(
                 "file_not_readable", f"Cannot read the tool package at {path}: {exc}."
             ) from exc
-    overrides = None
-    if overrides_path:
-        try:
-            overrides = yaml.safe_load(read_file(Path(overrides_path)).decode("utf-8"))
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise CliFailure(
-                "invalid_overrides", f"{overrides_path} is not valid YAML/JSON: {exc}."
-            ) from exc
+    overrides = read_overrides(overrides_path)
     try:
         return generate_manifest(packages, overrides)[0]
     except GenerateError as exc:
         raise CliFailure(
             INVALID_MANIFEST,
-            "The generated manifest is not valid; nothing was published.",
+            generate_failure(exc, overrides_path, "nothing was published"),
             exc.problems,
         ) from exc
 
 
-def _key(key_file: Optional[str]) -> Optional[LocalAccount]:
+def _key(key_file: Optional[str], devnet_key: str = "") -> Optional[LocalAccount]:
     if key_file:
         text = read_file(Path(key_file), cap=4096).decode("ascii", "replace").strip()
         where = key_file
     elif os.environ.get(KEY_ENV):
         text, where = os.environ[KEY_ENV].strip(), f"${KEY_ENV}"
+    elif devnet_key:
+        text, where = devnet_key, "the devnet"
     else:
         return None
     try:
@@ -129,7 +125,7 @@ def _key(key_file: Optional[str]) -> Optional[LocalAccount]:
 
 
 def _render(report: PublishReport) -> None:
-    console = Console(file=sys.stdout, soft_wrap=True, highlight=False)
+    console = console_on(sys.stdout)
     target = report.target
     console.print(
         f"manifest {report.cid} ({len(report.tools)} tools: {', '.join(report.tools)})",
@@ -155,12 +151,44 @@ def _render(report: PublishReport) -> None:
             f"[yellow]{note}[/]: the transaction to send from the owner (nothing was sent):"
         )
         click.echo(json.dumps(report.call.to_dict(), indent=2))
-    errors = Console(file=sys.stderr, soft_wrap=True)
+    errors = console_on(sys.stderr)
     for warning in report.warnings:
         print_problem(errors, warning)
 
 
-@click.command()
+def _require(kind: str, registry: str, manager: str) -> None:
+    """Name a missing address option before anything else is checked.
+
+    :param kind: ``--kind``.
+    :param registry: ``--registry`` (or the devnet's).
+    :param manager: ``--manager`` (or the devnet's).
+    :raises CliFailure: ``missing_option`` naming the option.
+    """
+    if not registry:
+        raise CliFailure(
+            MISSING_OPTION,
+            "`--registry` is required (the registry's address), or use --devnet.",
+        )
+    if kind == "olas_agent_registry" and not manager:
+        raise CliFailure(
+            MISSING_OPTION,
+            "`--manager` is required for this kind (olas_agent_registry): the "
+            "RegistriesManager address that sends updateHash; or use --devnet.",
+        )
+
+
+@click.command(
+    help="Publish a manifest: generate it from tool packages (or take --manifest), "
+    "validate it, upload it to IPFS and read it back, compare its digest with the "
+    "registry's, and send the hash update (signed by the owner key, or through --safe). "
+    "An unchanged digest sends nothing.",
+    epilog="\b\nExamples:\n"
+    "  mech-catalogue publish examples/tools/token_oracle --overrides examples/token_oracle.overrides.yaml \\\n"
+    "      --kind complementary_service_metadata --id 2 --devnet\n"
+    "  mech-catalogue publish --manifest manifest.json --kind legacy_mech_registry \\\n"
+    "      --registry 0x... --id 7 --rpc https://... --ipfs-api /ip4/127.0.0.1/tcp/5001/http \\\n"
+    "      --key-file owner.key --dry-run",
+)
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
     "--manifest",
@@ -182,13 +210,14 @@ def _render(report: PublishReport) -> None:
 )
 @click.option(
     "--registry",
-    required=True,
-    help="Address of the AgentRegistry / legacy registry / ComplementaryServiceMetadata.",
+    default="",
+    help="Address of the AgentRegistry / legacy registry / ComplementaryServiceMetadata "
+    "(required unless --devnet).",
 )
 @click.option(
     "--manager",
     default="",
-    help="RegistriesManager address (olas_agent_registry only).",
+    help="RegistriesManager address (required for olas_agent_registry unless --devnet).",
 )
 @click.option(
     "--id",
@@ -207,7 +236,9 @@ def _render(report: PublishReport) -> None:
     "--ipfs-api",
     default=lambda: os.environ.get(IPFS_API_ENV, DEFAULT_IPFS_API),
     show_default=f"${IPFS_API_ENV} or {DEFAULT_IPFS_API}",
-    help="Kubo RPC API URL.",
+    callback=lambda _ctx, _param, value: ipfs_api_url(value),
+    help="Kubo RPC API: a URL, or the multiaddr kubo and the devnet print "
+    "(/ip4/127.0.0.1/tcp/5001/http).",
 )
 @click.option(
     "--timeout",
@@ -219,7 +250,8 @@ def _render(report: PublishReport) -> None:
 @click.option(
     "--key-file",
     type=click.Path(dir_okay=False),
-    help=f"File with the owner's hex private key (else ${KEY_ENV}).",
+    help=f"File with the owner's hex private key (else ${KEY_ENV}; with --devnet, the "
+    "devnet account that owns the mech).",
 )
 @click.option(
     "--safe",
@@ -231,6 +263,7 @@ def _render(report: PublishReport) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
+@devnet_options
 def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-positional-arguments
     ctx: click.Context,
     paths: Tuple[str, ...],
@@ -247,12 +280,22 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
     safe: Optional[str],
     dry_run: bool,
     as_json: bool,
+    devnet: Optional[DevnetSettings],
 ) -> None:
     """Publish a manifest: generate/validate, upload + read back, compare digests, update the registry."""
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
+        devnet_key = ""
+        if devnet is not None:
+            registry = registry or devnet.registry(kind)
+            manager = manager or devnet.manager
+            rpc = rpc if given("rpc") else devnet.info.rpc_url
+            ipfs_api = ipfs_api if given("ipfs_api") else devnet.info.ipfs_api_url
+            if not (key_file or safe or os.environ.get(KEY_ENV)):
+                devnet_key = devnet.owner_key(kind, mech_id)
+        _require(kind, registry, manager)
         document = _manifest(paths, manifest_path, overrides_path)
-        account = _key(key_file)
+        account = _key(key_file, devnet_key)
         try:
             target = PublishTarget(kind, registry, mech_id, manager)
             w3 = Web3(Web3.HTTPProvider(rpc, request_kwargs={"timeout": timeout}))

@@ -1,6 +1,6 @@
 """A local devnet for mech-catalogue: anvil + the real Olas registry stack + kubo.
 
-``python -m scripts.devnet up [--seed] | down | status`` from the repository root, or in
+``make devnet-up`` (``python -m scripts.devnet up [--no-seed]``), ``make devnet-down``, or in
 Python::
 
     from scripts.devnet import Devnet

@@ -1,4 +1,7 @@
-"""``python -m scripts.devnet up [--seed] | down | status`` (run from the repository root)."""
+"""``python -m scripts.devnet up [--no-seed] | down | status`` (run from the repository root).
+
+``make devnet-up`` / ``make devnet-down`` run the first two with the repository's venv.
+"""
 
 import sys
 import time
@@ -9,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from scripts.devnet.devnet import Devnet, DevnetError
+from scripts.devnet.locate import down_command
 from scripts.devnet.processes import ProcessError
 from scripts.devnet.state import DEFAULT_STATE_DIR, DevnetInfo
 from scripts.toolchain import MissingTool
@@ -57,9 +61,11 @@ def cli(ctx: click.Context, state_dir: Path) -> None:
 
 @cli.command()
 @click.option(
-    "--seed",
-    is_flag=True,
-    help="Register the fixture manifests in every registry kind.",
+    "--seed/--no-seed",
+    default=True,
+    show_default=True,
+    help="Register the fixture manifests in every registry kind (--no-seed: only "
+    "deploy the contracts).",
 )
 @click.option("--chain-id", type=int, default=31337, show_default=True)
 @click.pass_obj
@@ -73,7 +79,10 @@ def up(state_dir: Path, seed: bool, chain_id: int) -> None:
         sys.exit(1)
     _print_info(devnet.info)
     console.print(
-        f"devnet up in {time.monotonic() - began:.1f} s; stop it with `python -m scripts.devnet down`"
+        f"devnet up in {time.monotonic() - began:.1f} s; read it with "
+        "`scripts/mech-catalogue list --devnet`; stop it with "
+        f"`{down_command(state_dir)}`",
+        markup=False,
     )
 
 

@@ -85,7 +85,7 @@ def load_artifact(name: str) -> Dict[str, Any]:
             }
     raise ArtifactNotFound(
         f"{name}: build/{filename} of package valory/{package} is in neither the installed wheels nor "
-        f"packages/valory; run `python scripts/sync_packages.py` (or reinstall requirements.txt)"
+        f"packages/valory; run `make sync` (or `make setup`)"
     )
 
 

@@ -11,6 +11,7 @@ from scripts.devnet.anvil import DEFAULT_CHAIN_ID, dev_accounts, start_anvil
 from scripts.devnet.base import ROLES, DevnetError
 from scripts.devnet.contracts import deploy_stack
 from scripts.devnet.kubo import start_kubo
+from scripts.devnet.locate import down_command, up_command
 from scripts.devnet.processes import is_alive, stop_pid
 from scripts.devnet.registries import RegistryHelpers
 from scripts.devnet.services import ServiceHelpers
@@ -76,7 +77,7 @@ class Devnet(RegistryHelpers, ServiceHelpers):
             ):
                 raise DevnetError(
                     f"a devnet is already running from {state_dir} (anvil pid {previous.anvil_pid}, "
-                    f"kubo pid {previous.ipfs_pid}); run `python -m scripts.devnet down` first"
+                    f"kubo pid {previous.ipfs_pid}); stop it first with `{down_command(state_dir)}`"
                 )
         _clear_state_dir(state_dir)
 
@@ -148,7 +149,7 @@ class Devnet(RegistryHelpers, ServiceHelpers):
             return cls(DevnetInfo.load(Path(state_dir)))
         except FileNotFoundError as error:
             raise DevnetError(
-                f"no devnet recorded in {state_dir}: run `python -m scripts.devnet up --seed`"
+                f"no devnet recorded in {state_dir}: start one with `{up_command(state_dir)}`"
             ) from error
 
     def stop(self) -> None:

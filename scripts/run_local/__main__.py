@@ -6,22 +6,31 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Optional
+from typing import Dict, List, Optional
 
 import click
 from rich.console import Console
 from rich.live import Live
 
 from scripts.devnet.devnet import DevnetError
+from scripts.devnet.locate import RUN_DIR_ENV, run_dir
 from scripts.devnet.processes import ProcessError
-from scripts.run_local.runner import DEFAULT_WORK_DIR, LocalRun
-from scripts.run_local.view import render
+from scripts.run_local.runner import LocalRun
+from scripts.run_local.view import (
+    AgentView,
+    devnet_endpoints,
+    endpoints_table,
+    render,
+    summary_line,
+)
 from scripts.run_local.workspace import WorkspaceError
 from scripts.toolchain import MissingTool
 
 console = Console()
 if not console.is_terminal:  # piped output: do not cut digests and URLs at 80 columns
-    console = Console(width=160)
+    console = Console(width=400)
+HTTP_PORT_ENV = "MECH_CATALOGUE_HTTP_PORT"
+DEFAULT_HTTP_PORT = 8000
 
 
 def _terminate(
@@ -41,9 +50,17 @@ def _terminate(
 @click.option(
     "--work-dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_WORK_DIR,
-    show_default=True,
-    help="Agents, Tendermint homes, devnet state and logs.",
+    default=run_dir,
+    show_default=f"${RUN_DIR_ENV} or .run",
+    help="Agents, Tendermint homes, devnet state (<work dir>/devnet, found by the CLI's "
+    "--devnet) and logs.",
+)
+@click.option(
+    "--http-port",
+    type=click.IntRange(1, 65535 - 7),
+    default=lambda: int(os.environ.get(HTTP_PORT_ENV, DEFAULT_HTTP_PORT)),
+    show_default=f"${HTTP_PORT_ENV} or {DEFAULT_HTTP_PORT}",
+    help="HTTP port of the first agent's catalogue API (GET /tools); agent i gets this + i.",
 )
 @click.option(
     "--refresh",
@@ -65,8 +82,13 @@ def _terminate(
     default=0.0,
     help="Stop after this many seconds (0: run until Ctrl-C).",
 )
-def main(
-    agents: int, work_dir: Path, refresh: float, reset_pause: int, duration: float
+def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,too-many-locals
+    agents: int,
+    work_dir: Path,
+    http_port: int,
+    refresh: float,
+    reset_pause: int,
+    duration: float,
 ) -> None:
     """Bring up the seeded devnet, run the tool metadata agent(s), show the catalogue they serve."""
     signal.signal(signal.SIGTERM, _terminate)
@@ -74,6 +96,7 @@ def main(
         agents=agents,
         work_dir=work_dir,
         settings={"RESET_PAUSE_DURATION": str(reset_pause)},
+        http_port=http_port,
     )
     mode = "mock Tendermint" if agents == 1 else f"{agents} Tendermint nodes"
     first_catalogue: Optional[float] = None
@@ -81,10 +104,14 @@ def main(
         with console.status(f"starting devnet and {agents} agent(s) ({mode})…"):
             run.start()
         console.print(f"started in {run.timings.get('start_total')} s: {run.timings}")
+        endpoints = devnet_endpoints(run.devnet.info) if run.devnet else {}
+        console.print(endpoints_table(endpoints))
         for process in run.processes:
             console.print(
-                f"{process.name}: {process.address}  {process.http_url}/tools  log {process.log_path}"
+                f"{process.name}: {process.address}  {process.http_url}/tools  log {process.log_path}",
+                markup=False,
             )
+        lines = _LinePrinter()
         with Live(console=console, refresh_per_second=2, screen=False) as live:
             while True:
                 views = run.read()
@@ -117,7 +144,8 @@ def main(
                     + agreement
                     + " · Ctrl-C stops everything"
                 )
-                live.update(render(views, line))
+                live.update(render(views, line, endpoints))
+                lines.print_changes(views)
                 dead = run.dead()
                 if dead:
                     console.print(
@@ -138,6 +166,28 @@ def main(
         console.print("agents, Tendermint and devnet stopped")
         summary.pop("digests", None)
         console.print(f"timings: {summary}")
+
+
+class _LinePrinter:  # pylint: disable=too-few-public-methods
+    """On a pipe or file (no live table there), one plain line per change an agent shows."""
+
+    def __init__(self) -> None:
+        """Remember the last line printed per agent."""
+        self.last: Dict[str, str] = {}
+
+    def print_changes(self, views: List[AgentView]) -> None:
+        """Print each agent's summary line when it changed (only when not on a terminal).
+
+        :param views: the agents' views.
+        """
+        if console.is_terminal:
+            return
+        for view in views:
+            text = summary_line(view)
+            if self.last.get(view.name) != text:
+                self.last[view.name] = text
+                console.print(text, markup=False, highlight=False)
+                console.file.flush()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 Used by ``python -m scripts.run_local`` and by the end-to-end tests.
 """
 
+import socket
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -11,20 +12,34 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from scripts.devnet import Devnet
+from scripts.devnet.locate import DEFAULT_RUN_DIR
 from scripts.run_local.agents import AgentPorts, AgentProcess, agent_env, devnet_env
 from scripts.run_local.logs import agreed_catalogues, period_starts
 from scripts.run_local.processes import listen_port
 from scripts.run_local.tendermint import TendermintNetwork
 from scripts.run_local.view import AgentView, read_agent
-from scripts.run_local.workspace import agent_template, make_agent
-from scripts.toolchain import REPO_ROOT
+from scripts.run_local.workspace import WorkspaceError, agent_template, make_agent
 
-DEFAULT_WORK_DIR = REPO_ROOT / ".run"
+DEFAULT_WORK_DIR = DEFAULT_RUN_DIR
 
 
-def _ports() -> AgentPorts:
+def _free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _ports(http: Optional[int] = None) -> AgentPorts:
+    if http is not None and not _free(http):
+        raise WorkspaceError(
+            f"port {http} on 127.0.0.1 is taken: stop what listens there, or choose "
+            "another first agent HTTP port (--http-port, $MECH_CATALOGUE_HTTP_PORT)"
+        )
     return AgentPorts(
-        http=listen_port(),
+        http=http if http is not None else listen_port(),
         tendermint_rpc=listen_port(),
         abci=listen_port(),
         tendermint_com=listen_port(),
@@ -41,12 +56,15 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     :param devnet: a running devnet to use; None starts a seeded one in ``work_dir/devnet``
         (and :meth:`stop` stops it).
     :param settings: extra environment overrides for every agent (e.g. ``RESET_PAUSE_DURATION``).
+    :param http_port: the first agent's HTTP port (agent ``i`` gets ``http_port + i``);
+        None picks free ports.
     """
 
     agents: int = 1
     work_dir: Path = DEFAULT_WORK_DIR
     devnet: Optional[Devnet] = None
     settings: Dict[str, str] = field(default_factory=dict)
+    http_port: Optional[int] = None
     processes: List[AgentProcess] = field(default_factory=list)
     network: Optional[TendermintNetwork] = None
     timings: Dict[str, float] = field(default_factory=dict)
@@ -86,7 +104,10 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
                 mark = self._lap("devnet", mark)
             template = agent_template(self.work_dir)
             mark = self._lap("lock_and_fetch", mark)
-            ports = [_ports() for _ in range(self.agents)]
+            ports = [
+                _ports(None if self.http_port is None else self.http_port + index)
+                for index in range(self.agents)
+            ]
             addresses = []
             for index in range(self.agents):
                 addresses.append(make_agent(template, self.work_dir / f"agent_{index}"))

@@ -95,14 +95,55 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def render(views: List[AgentView], status_line: str) -> Group:
-    """The agents' status, and the catalogue of the first agent that has one.
+#: what the agents table's problem column counts (the health endpoint's ``errors``)
+MANIFEST_ERRORS_NOTE = (
+    "manifest errors: error-severity problems in the mechs' manifests (those mechs are "
+    "quarantined or partly read); the agents themselves are fine while their status is "
+    "fresh. Agent errors go to each agent's log."
+)
+
+
+def endpoints_table(endpoints: Dict[str, str]) -> Table:
+    """The devnet's endpoints, as the CLI's ``--devnet`` finds them.
+
+    :param endpoints: label -> value (RPC, chain id, IPFS API, gateway, folder).
+    :return: a two-column table.
+    """
+    table = Table(title="devnet", show_header=False, expand=False)
+    for label, value in endpoints.items():
+        table.add_row(label, value)
+    return table
+
+
+def devnet_endpoints(info: Any) -> Dict[str, str]:
+    """Return what a user needs to reach the devnet by hand.
+
+    :param info: the devnet's :class:`scripts.devnet.state.DevnetInfo`.
+    :return: label -> value, in display order.
+    """
+    return {
+        "RPC": info.rpc_url,
+        "chain id": str(info.chain_id),
+        "IPFS API": f"{info.ipfs_api_url}  ({info.ipfs_api_multiaddr})",
+        "IPFS gateway": info.ipfs_gateway_url,
+        "folder": str(info.state_dir),
+        "CLI": "scripts/mech-catalogue list --devnet",
+    }
+
+
+def render(
+    views: List[AgentView],
+    status_line: str,
+    endpoints: Optional[Dict[str, str]] = None,
+) -> Group:
+    """The devnet's endpoints, the agents' status, and the catalogue of the first agent that has one.
 
     :param views: one per agent.
     :param status_line: a line on top (elapsed time, what runs, how to stop).
+    :param endpoints: the devnet's endpoints (:func:`devnet_endpoints`), shown first.
     :return: a renderable for ``rich.live.Live``.
     """
-    agents = Table(title="agents", expand=False)
+    agents = Table(title="agents", expand=False, caption=MANIFEST_ERRORS_NOTE)
     for column in (
         "agent",
         "status",
@@ -111,7 +152,7 @@ def render(views: List[AgentView], status_line: str) -> Group:
         "catalogue digest",
         "mechs",
         "tools",
-        "errors",
+        "manifest errors",
         "age s",
     ):
         agents.add_column(column)
@@ -135,7 +176,10 @@ def render(views: List[AgentView], status_line: str) -> Group:
                 else ""
             ),
         )
-    parts: List[Any] = [Text(status_line), agents]
+    parts: List[Any] = [Text(status_line)]
+    if endpoints:
+        parts.append(endpoints_table(endpoints))
+    parts.append(agents)
     shown = next((view for view in views if view.has_catalogue and view.tools), None)
     if shown is None:
         parts.append(Text("waiting for the first agreed catalogue…"))
@@ -174,3 +218,21 @@ def render(views: List[AgentView], status_line: str) -> Group:
         )
     parts.extend([mechs, tools])
     return Group(*parts)
+
+
+def summary_line(view: AgentView) -> str:
+    """One plain line of what an agent serves, for logs and pipes (no live table there).
+
+    :param view: the agent's view.
+    :return: e.g. ``agent_0 serves catalogue 1a2b... (period 3): 9 mechs, 14 tools: a, b``.
+    """
+    if view.error:
+        return f"{view.name} unreachable: {view.error}"
+    if not view.has_catalogue:
+        return f"{view.name}: {view.health.get('status', 'starting')}, no catalogue yet"
+    names = ", ".join(str(tool.get("name", "")) for tool in view.tools)
+    return (
+        f"{view.name} serves catalogue {str(view.health['catalogue_digest'])[:16]} "
+        f"(period {view.health.get('period', '?')}): {len(view.mechs)} mechs, "
+        f"{len(view.tools)} tools: {names}"
+    )

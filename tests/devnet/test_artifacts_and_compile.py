@@ -22,7 +22,7 @@ def test_missing_artifact_names_the_package_and_the_fix(monkeypatch):
     """Without any packages folder the error names the file, the package and the sync command."""
     monkeypatch.setattr(contracts, "artifact_dirs", lambda: [])
     with pytest.raises(
-        ArtifactNotFound, match=r"valory/complementary_service_metadata.*sync_packages"
+        ArtifactNotFound, match=r"valory/complementary_service_metadata.*`make sync`"
     ):
         load_artifact("ComplementaryServiceMetadata")
 

@@ -102,7 +102,9 @@ def test_attach_reads_the_running_devnet(devnet):
 
 def test_attach_without_a_devnet_says_what_to_do(tmp_path):
     """A clear error naming the folder and the command."""
-    with pytest.raises(DevnetError, match="scripts.devnet up"):
+    with pytest.raises(
+        DevnetError, match=r"\.venv/bin/python -m scripts\.devnet --state-dir \S+ up`"
+    ):
         Devnet.attach(tmp_path)
 
 

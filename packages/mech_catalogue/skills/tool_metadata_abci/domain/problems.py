@@ -53,6 +53,9 @@ TOOL_NAME_MISMATCH = "tool_name_mismatch"
 UNTYPED_INPUT = "untyped_input"
 DESCRIPTION_JSON_PARSED = "description_json_parsed"
 TOP_LEVEL_RULE = "top_level_rule"
+EMPTY_MANIFEST_NAME = "empty_manifest_name"  # validation.quality_problems
+EMPTY_MANIFEST_DESCRIPTION = "empty_manifest_description"
+ANY_TYPED_ARGUMENT = "any_typed_argument"
 
 # --- content addressing and fetching (used by cid.py and the skill) ----------------
 INVALID_CID = "invalid_cid"
@@ -83,6 +86,8 @@ DYNAMIC_KWARGS_ACCESS = "dynamic_kwargs_access"
 
 # --- generating the service's own manifest (generate.py) ----------------------------
 INVALID_OVERRIDES = "invalid_overrides"
+UNKNOWN_OVERRIDE_TOOL = "unknown_override_tool"
+UNKNOWN_OVERRIDE_ARGUMENT = "unknown_override_argument"
 DUPLICATE_TOOL_ACROSS_PACKAGES = "duplicate_tool_across_packages"
 GENERATED_MANIFEST_INVALID = "generated_manifest_invalid"
 
@@ -130,6 +135,9 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     UNTYPED_INPUT: "a tool declares no typed arguments (only free text); callers must guess",
     DESCRIPTION_JSON_PARSED: "a description held JSON; its fields were used",
     TOP_LEVEL_RULE: "`input.schema` has a root rule on several arguments (e.g. `anyOf` of `required` sets); exports state it in the tool's description",
+    EMPTY_MANIFEST_NAME: "the manifest's `name` is missing or blank (validate and generate warn; readers accept it)",
+    EMPTY_MANIFEST_DESCRIPTION: "the manifest's `description` is missing or blank (validate and generate warn; readers accept it)",
+    ANY_TYPED_ARGUMENT: "an argument is typed `any`, so callers cannot tell what to send (validate and generate warn)",
     INVALID_CID: "the string is not a CID this code understands",
     INVALID_DIGEST: "the on-chain hash is not 32 bytes of hex",
     UNSUPPORTED_CID: "the CID uses a codec or hash other than dag-pb/raw and sha2-256",
@@ -152,6 +160,8 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     UNRESOLVED_TOOL_LIST: "ALLOWED_TOOLS / AVAILABLE_TOOLS is not a literal list of strings",
     DYNAMIC_KWARGS_ACCESS: "kwargs is read with a non-literal key; some arguments may be missing",
     INVALID_OVERRIDES: "an override for the generated manifest names an unknown field or has the wrong type",
+    UNKNOWN_OVERRIDE_TOOL: "the overrides name a tool no tool package serves (a typo?); nothing is generated",
+    UNKNOWN_OVERRIDE_ARGUMENT: "the overrides name an argument the tool's code does not read, without `new: true`; nothing is generated",
     DUPLICATE_TOOL_ACROSS_PACKAGES: "two tool packages serve the same tool name",
     GENERATED_MANIFEST_INVALID: "the generated manifest does not pass the schema or the parser",
     PUBLISH_INVALID_MANIFEST: "the manifest to publish has errors; nothing is published",

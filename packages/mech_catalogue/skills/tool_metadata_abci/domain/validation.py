@@ -9,7 +9,9 @@ Decoding (:func:`decode_json`) accepts I-JSON only (RFC 7493), so that the canon
   integers within +-(2**53-1), no lone surrogates.
 
 :func:`validate_manifest` checks a decoded document against ``spec/manifest-v1.schema.json``
-with ``jsonschema`` (Draft 2020-12). Nothing here raises on any input: every rejection is
+with ``jsonschema`` (Draft 2020-12). :func:`quality_problems` adds the warnings about a
+valid but weak manifest (no name or description, ``any``-typed arguments) that
+``validate --strict`` and ``generate`` report; readers do not need them. Nothing here raises on any input: every rejection is
 a :class:`.problems.Problem`.
 """
 
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Dict, List, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple, Union
 
 import jsonschema
 from jsonschema.validators import Draft202012Validator
@@ -34,6 +36,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
     DEFAULT_LIMITS,
     Limits,
 )
+
+if TYPE_CHECKING:  # parsing imports this module; the model is only a type here
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Manifest
 
 SPEC_PATH = Path(__file__).parent / "spec" / "manifest-v1.schema.json"
 
@@ -350,3 +355,45 @@ def schema_error(schema_text: str) -> str:
     except RecursionError:
         return "schema nested too deeply"
     return ""
+
+
+def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
+    """Warn about what a valid manifest leaves callers to guess.
+
+    :param manifest: a parsed manifest (:func:`.parsing.parse_document`).
+    :return: warnings, in document order: ``empty_manifest_name`` (``/name``),
+        ``empty_manifest_description`` (``/description``), and one
+        ``any_typed_argument`` per argument typed ``any`` (path: its tool's metadata).
+    """
+    found = []
+    if not manifest.name.strip():
+        found.append(
+            P.warning(
+                P.EMPTY_MANIFEST_NAME,
+                "The manifest has no `name`: agents list the mech without one; set it "
+                "(an overrides file's `name`, for `generate`).",
+                P.pointer("name"),
+            )
+        )
+    if not manifest.description.strip():
+        found.append(
+            P.warning(
+                P.EMPTY_MANIFEST_DESCRIPTION,
+                "The manifest has no `description`: say what the mech does "
+                "(an overrides file's `description`, for `generate`).",
+                P.pointer("description"),
+            )
+        )
+    for tool in manifest.tools:
+        for argument in tool.arguments:
+            if argument.type == "any":
+                found.append(
+                    P.warning(
+                        P.ANY_TYPED_ARGUMENT,
+                        f"Argument {argument.identifier!r} of tool {tool.name!r} is typed "
+                        "`any`: callers cannot tell what to send; give it a type "
+                        "(overrides: `tools.<tool>.arguments.<identifier>.type`).",
+                        P.pointer("toolMetadata", tool.name),
+                    )
+                )
+    return tuple(found)

@@ -57,7 +57,7 @@ def test_defaults_then_tool_overrides_apply_in_order() -> None:
             "echo-small": {
                 "description": "Small echo.",
                 "arguments": {
-                    "style": {"type": "enum", "enum": ["plain", "loud"]},
+                    "style": {"type": "enum", "enum": ["plain", "loud"], "new": True},
                     "temperature": {"description": "Overridden."},
                 },
             }
@@ -114,3 +114,137 @@ def test_excluding_every_tool_leaves_a_warning_not_a_crash() -> None:
     excluded = {name: {"exclude": True} for name in _echo().tool_names}
     document, warnings = generate_manifest([_echo()], {"tools": excluded})
     assert not document["tools"] and "no_tools" in {w.code for w in warnings}
+
+
+def _refused(overrides: Any) -> Any:
+    with pytest.raises(GenerateError) as raised:
+        generate_manifest([_echo(), derive_package(PACKAGES / "typed_tool")], overrides)
+    return raised.value.problems
+
+
+@pytest.mark.parametrize(
+    "overrides,code,path,named,suggested",
+    [
+        (  # a misspelt tool: nothing else in the file matters
+            {"tools": {"echo-smal": {"description": "x"}}},
+            generate.UNKNOWN_OVERRIDE_TOOL,
+            "/tools/echo-smal",
+            "echo-smal",
+            "echo-small",
+        ),
+        (  # a misspelt argument of a known tool
+            {"tools": {"transfer-erc20": {"arguments": {"ammount": {"type": "int"}}}}},
+            generate.UNKNOWN_OVERRIDE_ARGUMENT,
+            "/tools/transfer-erc20/arguments/ammount",
+            "ammount",
+            "amount",
+        ),
+        (  # excluding an argument that does not exist is a typo too
+            {"tools": {"echo-large": {"arguments": {"temprature": {"exclude": True}}}}},
+            generate.UNKNOWN_OVERRIDE_ARGUMENT,
+            "/tools/echo-large/arguments/temprature",
+            "temprature",
+            "temperature",
+        ),
+        (  # `defaults` arguments must exist in some tool
+            {"defaults": {"arguments": {"max_token": {"description": "x"}}}},
+            generate.UNKNOWN_OVERRIDE_ARGUMENT,
+            "/defaults/arguments/max_token",
+            "max_token",
+            "max_tokens",
+        ),
+        (  # a misspelt field of a tool entry
+            {"tools": {"echo-small": {"descripton": "x"}}},
+            generate.INVALID_OVERRIDES,
+            "/tools/echo-small/descripton",
+            "descripton",
+            "description",
+        ),
+        (  # a misspelt field of an argument entry
+            {"tools": {"echo-small": {"arguments": {"model": {"requird": True}}}}},
+            generate.INVALID_OVERRIDES,
+            "/tools/echo-small/arguments/model/requird",
+            "requird",
+            "required",
+        ),
+        (  # a misspelt top-level field
+            {"nmae": "My Mech"},
+            generate.INVALID_OVERRIDES,
+            "/nmae",
+            "nmae",
+            "name",
+        ),
+    ],
+)
+def test_unknown_names_in_overrides_are_errors_with_the_closest_name(
+    overrides: Any, code: str, path: str, named: str, suggested: str
+) -> None:
+    """A typo in an overrides file never reaches the manifest: one error names it and the fix."""
+    problems = _refused(overrides)
+    assert [(p.code, p.path) for p in problems] == [(code, path)]
+    assert f"{named!r}" in problems[0].message
+    assert f"Did you mean {suggested!r}?" in problems[0].message
+
+
+def test_unknown_name_far_from_any_lists_the_known_ones() -> None:
+    """No close match: the message lists what exists instead of guessing."""
+    (problem,) = _refused({"tools": {"zzz": {}}})
+    assert "Did you mean" not in problem.message
+    assert "'echo-small'" in problem.message and "'transfer-erc20'" in problem.message
+
+
+def test_every_unknown_name_is_reported_at_once() -> None:
+    """Two typos, two errors: the author fixes the file in one go."""
+    problems = _refused(
+        {
+            "tools": {
+                "echo-smal": {},
+                "echo-large": {"arguments": {"max_tokns": {"default": 1}}},
+            }
+        }
+    )
+    assert {p.path for p in problems} == {
+        "/tools/echo-smal",
+        "/tools/echo-large/arguments/max_tokns",
+    }
+
+
+def test_new_argument_is_added_only_when_declared_new() -> None:
+    """`new: true` declares an argument derivation cannot see; it is typed as given."""
+    document, _ = generate_manifest(
+        [_echo()],
+        {
+            "tools": {
+                "echo-small": {"arguments": {"seed": {"type": "int", "new": True}}}
+            }
+        },
+    )
+    small = {
+        a["identifier"]: a for a in document["toolMetadata"]["echo-small"]["arguments"]
+    }
+    large = {
+        a["identifier"] for a in document["toolMetadata"]["echo-large"]["arguments"]
+    }
+    assert small["seed"] == {"identifier": "seed", "type": "int", "required": False}
+    assert "seed" not in large
+
+
+def test_generate_warns_about_weak_manifests() -> None:
+    """No name, no description and an `any` argument are warnings of the generated manifest."""
+    _, warnings = generate_manifest(
+        [_echo()],
+        {"tools": {"echo-small": {"arguments": {"model": {"type": "any"}}}}},
+    )
+    codes = [(w.code, w.path) for w in warnings if w.code in WEAK]
+    assert codes == [
+        ("empty_manifest_name", "/name"),
+        ("empty_manifest_description", "/description"),
+        ("any_typed_argument", "/toolMetadata/echo-small"),
+    ]
+    _, named = generate_manifest(
+        [_echo()], {"name": "Echo Mech", "description": "Echoes prompts."}
+    )
+    assert not [w for w in named if w.code in WEAK]
+
+
+WEAK = {"empty_manifest_name", "empty_manifest_description", "any_typed_argument"}

@@ -33,6 +33,8 @@ EMITTED: Dict[Any, Dict[str, str]] = {
         name: name
         for name in (
             "INVALID_OVERRIDES",
+            "UNKNOWN_OVERRIDE_TOOL",
+            "UNKNOWN_OVERRIDE_ARGUMENT",
             "DUPLICATE_TOOL_ACROSS_PACKAGES",
             "GENERATED_MANIFEST_INVALID",
         )

@@ -1,0 +1,56 @@
+"""Reading an overrides file, and saying why generation from it failed (generate, publish)."""
+
+from pathlib import Path
+from typing import Any, Optional
+
+import yaml
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+    GenerateError,
+)
+
+from .output import CliFailure
+from .sources import read_file
+
+#: problems that mean the overrides file, not the packages, is wrong
+OVERRIDE_CODES = frozenset(
+    (P.INVALID_OVERRIDES, P.UNKNOWN_OVERRIDE_TOOL, P.UNKNOWN_OVERRIDE_ARGUMENT)
+)
+
+
+def read_overrides(path: Optional[str]) -> Any:
+    """Read an overrides file (YAML, hence JSON too).
+
+    :param path: ``--overrides``, or None.
+    :return: the decoded document (checked by ``generate_manifest``), or None.
+    :raises CliFailure: ``invalid_overrides`` when it is not YAML/JSON text, or when it
+        cannot be read (``file_not_readable``, ``too_large``).
+    """
+    if path is None:
+        return None
+    data = read_file(Path(path))
+    try:
+        return yaml.safe_load(data.decode("utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise CliFailure(
+            P.INVALID_OVERRIDES, f"{path} is not valid YAML/JSON: {exc}."
+        ) from exc
+
+
+def generate_failure(
+    error: GenerateError, overrides_path: Optional[str], outcome: str
+) -> str:
+    """Return the headline of a failed generation: the overrides, or the manifest.
+
+    :param error: what ``generate_manifest`` raised.
+    :param overrides_path: ``--overrides``, if given.
+    :param outcome: what did not happen (e.g. "nothing was written").
+    :return: one sentence.
+    """
+    if overrides_path and all(p.code in OVERRIDE_CODES for p in error.problems):
+        return (
+            f"{overrides_path} does not match the tool packages "
+            f"({len(error.problems)} problem(s) below); {outcome}."
+        )
+    return f"The generated manifest is not valid; {outcome}."

@@ -1,0 +1,116 @@
+"""Which devnet a command means: the one rule every ``--devnet`` option follows.
+
+A devnet is a folder holding ``devnet.json`` (:mod:`scripts.devnet.state`). Two commands
+start one: ``make devnet-up`` (in ``.devnet``) and ``make run`` (in ``<run dir>/devnet``,
+``.run/devnet`` unless ``$MECH_CATALOGUE_RUN_DIR`` names another run folder). The rule:
+
+1. ``--devnet-dir DIR`` when given;
+2. else ``$MECH_CATALOGUE_DEVNET_DIR`` when set;
+3. else, of ``.devnet`` and ``<run dir>/devnet``, the one whose devnet is running (its
+   anvil process alive); when both run, the one started last (newest ``devnet.json``).
+
+A folder named by 1 or 2 must hold a running devnet too. Nothing else is guessed.
+"""
+
+import os
+import shlex
+from pathlib import Path
+from typing import List, Optional
+
+from scripts.devnet.processes import is_alive
+from scripts.devnet.state import DEFAULT_STATE_DIR, STATE_FILE, DevnetInfo
+from scripts.toolchain import REPO_ROOT
+
+DEVNET_DIR_ENV = "MECH_CATALOGUE_DEVNET_DIR"
+RUN_DIR_ENV = "MECH_CATALOGUE_RUN_DIR"
+DEFAULT_RUN_DIR = REPO_ROOT / ".run"
+
+
+class DevnetNotFound(Exception):
+    """No running devnet where the rule looks; the message says where it looked and what to run."""
+
+
+def run_dir() -> Path:
+    """Return the folder ``make run`` works in.
+
+    :return: ``$MECH_CATALOGUE_RUN_DIR``, else ``.run`` in the repository.
+    """
+    return Path(os.environ.get(RUN_DIR_ENV) or DEFAULT_RUN_DIR)
+
+
+def candidates() -> List[Path]:
+    """Return the folders rule 3 looks in, in order.
+
+    :return: ``.devnet`` (``make devnet-up``), then ``<run dir>/devnet`` (``make run``).
+    """
+    return [DEFAULT_STATE_DIR, run_dir() / "devnet"]
+
+
+def _running(folder: Path) -> Optional[DevnetInfo]:
+    try:
+        info = DevnetInfo.load(folder)
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return info if is_alive(info.anvil_pid, "anvil") else None
+
+
+def _shown(folder: Path) -> str:
+    try:
+        return str(folder.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(folder)
+
+
+def find_devnet(explicit: Optional[str] = None) -> DevnetInfo:
+    """Find the running devnet by the module's rule.
+
+    :param explicit: ``--devnet-dir``, or None.
+    :return: the devnet's ``devnet.json`` content.
+    :raises DevnetNotFound: when the named folder, or neither default folder, holds a
+        running devnet; the message names the folders and the command that starts one.
+    """
+    named = explicit or os.environ.get(DEVNET_DIR_ENV)
+    if named:
+        info = _running(Path(named))
+        if info is None:
+            how = "--devnet-dir" if explicit else f"${DEVNET_DIR_ENV}"
+            raise DevnetNotFound(
+                f"no running devnet in {_shown(Path(named))} ({how}: no "
+                f"{STATE_FILE}, or its anvil has stopped); start one there with "
+                f"`{up_command(Path(named))}`, "
+                "or leave it out to use `make devnet-up`'s or `make run`'s devnet."
+            )
+        return info
+    running = [info for info in map(_running, candidates()) if info is not None]
+    if not running:
+        looked = " and ".join(_shown(folder) for folder in candidates())
+        raise DevnetNotFound(
+            f"no running devnet in {looked}: start one with `make devnet-up` (or "
+            "`make run`, which also runs the agent), or name its folder with "
+            f"--devnet-dir / ${DEVNET_DIR_ENV}."
+        )
+    return max(
+        running, key=lambda info: (Path(info.state_dir) / STATE_FILE).stat().st_mtime
+    )
+
+
+def up_command(state_dir: Path) -> str:
+    """Return the command that starts a devnet in ``state_dir``, as a user types it.
+
+    :param state_dir: the devnet's folder.
+    :return: ``make devnet-up`` for ``.devnet``, else the venv's module call.
+    """
+    if Path(state_dir).resolve() == DEFAULT_STATE_DIR.resolve():
+        return "make devnet-up"
+    return f".venv/bin/python -m scripts.devnet --state-dir {shlex.quote(str(state_dir))} up"
+
+
+def down_command(state_dir: Path) -> str:
+    """Return the command that stops the devnet in ``state_dir``, as a user types it.
+
+    :param state_dir: the devnet's folder.
+    :return: ``make devnet-down`` for ``.devnet``, else the venv's module call.
+    """
+    if Path(state_dir).resolve() == DEFAULT_STATE_DIR.resolve():
+        return "make devnet-down"
+    return f".venv/bin/python -m scripts.devnet --state-dir {shlex.quote(str(state_dir))} down"
