@@ -26,6 +26,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
     parse_manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+    gateway_body,
+    range_header,
+    read_limit,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
@@ -186,8 +191,11 @@ class FetchManifestsBehaviour(
     def _request(self, cid: str, via_gateway: bool, replies: Dict[str, Any]) -> None:
         """Send one request for a CID; its reply lands in ``replies[cid]``.
 
-        Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` through http_client; otherwise a
-        ``GET_FILES`` through the ``valory/ipfs`` connection.
+        Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` through http_client with
+        ``Range: bytes=0-<max_manifest_bytes>`` (``domain.size_cap``), so a gateway that
+        honours ranges (kubo's does) never sends more than one byte past the cap;
+        otherwise a ``GET_FILES`` through the ``valory/ipfs`` connection, which reads the
+        whole file before answering (unbounded: see docs/skill-contract.md).
 
         :param cid: the CID.
         :param via_gateway: True for the HTTP gateway, False for the IPFS connection.
@@ -199,7 +207,10 @@ class FetchManifestsBehaviour(
             message, dialogue = self._build_http_request_message(
                 method="GET",
                 url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
-                headers={"Accept": "application/octet-stream"},
+                headers={
+                    "Accept": "application/octet-stream",
+                    "Range": range_header(self.params.max_manifest_bytes),
+                },
             )
         else:
             message, dialogue = self._build_ipfs_get_file_req(
@@ -225,7 +236,12 @@ class FetchManifestsBehaviour(
             pass  # the caller counts the expired requests as failed
 
     def _reply_bytes(self, reply: Any) -> Tuple[Optional[bytes], str]:
-        """Turn an HTTP or IPFS reply (or None) into ``(bytes or None, failure text)``."""
+        """Turn an HTTP or IPFS reply (or None) into ``(bytes or None, failure text)``.
+
+        At most ``max_manifest_bytes + 1`` bytes are kept (``domain.size_cap``): one byte
+        past the cap is what the fetcher reports as ``too_large``.
+        """
+        cap = self.params.max_manifest_bytes
         if reply is None:
             timeout = self.params.fetch_timeout_seconds
             return None, f"no answer within fetch_timeout_seconds={timeout}"
@@ -239,10 +255,9 @@ class FetchManifestsBehaviour(
                     None,
                     f"IPFS connection answered {reply.performative.value}: {reason}",
                 )
-            return list(reply.files.values())[0].encode("utf-8"), ""
-        if not 200 <= reply.status_code < 300:
-            return None, f"gateway answered HTTP {reply.status_code}"
-        return bytes(reply.body), ""
+            text = list(reply.files.values())[0][: read_limit(cap)]
+            return text.encode("utf-8")[: read_limit(cap)], ""
+        return gateway_body(reply.status_code, reply.headers, reply.body, cap)
 
     @staticmethod
     def _store_reply(replies: Dict[str, Any], cid: str) -> Any:

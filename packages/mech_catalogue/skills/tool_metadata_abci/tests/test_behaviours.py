@@ -734,3 +734,115 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         self.skill.skill_context.handlers.ipfs.handle(response)
         self.behaviour.act_wrapper()
         assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+
+
+class TestFetchSizeCap(ToolMetadataBehaviourCase):
+    """max_manifest_bytes applies while reading: ranged gateway GETs, capped replies."""
+
+    CAP = 4096
+    start = TestFetchConcurrencyAndIpfsConnection.start
+
+    def reply(self, request: Message, status: int, headers: str, body: bytes) -> None:
+        """Deliver a gateway response with any status and headers.
+
+        :param request: the request from the outbox.
+        :param status: the HTTP status.
+        :param headers: the header lines.
+        :param body: the body.
+        """
+        self.http_handler.handle(
+            self.build_incoming_message(
+                message_type=HttpMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=HttpMessage.Performative.RESPONSE,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(HTTP_CLIENT_PUBLIC_ID),
+                version="",
+                status_code=status,
+                status_text="",
+                headers=headers,
+                body=body,
+            )
+        )
+
+    def candidate_mech(self) -> Mech:
+        """Get mech 1 of this agent's candidate catalogue.
+
+        :return: the entry (the test fails when there is none).
+        """
+        candidate = self.skill.skill_context.state.candidate
+        assert candidate is not None
+        mech = candidate[0].mech(ref(1))
+        assert mech is not None
+        return mech
+
+    def test_gateway_get_asks_for_one_byte_past_the_cap(self) -> None:
+        """The GET carries Range: bytes=0-<max_manifest_bytes>; a 206 within it is the manifest."""
+        self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
+        data = manifest("summarise")
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        request = self.outbox_message(HttpMessage)
+        assert "Range: bytes=0-4096" in request.headers.splitlines()
+        total = len(data)
+        self.reply(request, 206, f"Content-Range: bytes 0-{total - 1}/{total}\n", data)
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+
+    def test_over_the_cap_by_range_is_too_large(self) -> None:
+        """A 206 of cap + 1 bytes from a far larger file: too_large, naming the CID and the cap."""
+        self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
+        data = b"{" + b" " * 100_000 + b"}"
+        digest = dag_pb_digest(data)
+        capture = self.start([DigestRead(ref(1), digest)])
+        request = self.outbox_message(HttpMessage)
+        self.reply(
+            request,
+            206,
+            f"Content-Range: bytes 0-{self.CAP}/{len(data)}\n",
+            data[: self.CAP + 1],
+        )
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == []
+        mech = self.candidate_mech()
+        assert mech.status == STATUS_INVALID and mech.problems[0].code == "too_large"
+        assert digest_to_cid(digest, DAG_PB) in mech.problems[0].message
+        assert "max_manifest_bytes=4096" in mech.problems[0].message
+        assert "4097 bytes" in mech.problems[0].message
+
+    def test_gateway_ignoring_range_gets_the_same_verdict(self) -> None:
+        """A 200 with the whole file (Range ignored): cut to cap + 1, the same too_large sentence."""
+        self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
+        data = b"{" + b" " * 100_000 + b"}"
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        self.reply(self.outbox_message(HttpMessage), 200, "", data)
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == []
+        problem = self.candidate_mech().problems[0]
+        assert problem.code == "too_large" and "4097 bytes" in problem.message
+
+    def test_ipfs_connection_reply_is_cut_to_the_limit(self) -> None:
+        """GET_FILES answered with a file over the cap: kept to cap + 1 bytes, too_large."""
+        self.skill.skill_context.params.__dict__["ipfs_fetch_mode"] = "ipfs_connection"
+        self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
+        data = b"[" + "é".encode() * 50_000 + b"]"
+        digest = dag_pb_digest(data)
+        capture = self.start([DigestRead(ref(1), digest)])
+        request = self.outbox_message(IpfsMessage)
+        self.skill.skill_context.handlers.ipfs.handle(
+            self.build_incoming_message(
+                message_type=IpfsMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=IpfsMessage.Performative.FILES,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(IPFS_CONNECTION_ID),
+                files={digest_to_cid(digest, DAG_PB): data.decode()},
+            )
+        )
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == []
+        problem = self.candidate_mech().problems[0]
+        assert problem.code == "too_large" and "4097 bytes" in problem.message
