@@ -240,6 +240,9 @@ class FetchManifestsBehaviour(
 
         At most ``max_manifest_bytes + 1`` bytes are kept (``domain.size_cap``): one byte
         past the cap is what the fetcher reports as ``too_large``.
+
+        :param reply: the http or ipfs protocol message, None when none came in time.
+        :return: ``(bytes or None, failure text)``.
         """
         cap = self.params.max_manifest_bytes
         if reply is None:

@@ -83,7 +83,9 @@ def test_content_range_total(value, total) -> None:
 
 def test_header_lookup_ignores_case() -> None:
     """The http protocol's header text is read case-insensitively."""
-    assert header("content-range: bytes 0-1/2\nX: y\n", "Content-Range") == "bytes 0-1/2"
+    assert (
+        header("content-range: bytes 0-1/2\nX: y\n", "Content-Range") == "bytes 0-1/2"
+    )
     assert header("", "Content-Range") is None
 
 
@@ -112,7 +114,9 @@ def test_gateway_ignoring_range_is_cut_to_the_limit() -> None:
 
 def test_short_ranged_answer_is_a_failure_not_a_manifest() -> None:
     """206 that stops before what was asked (a gateway sending a prefix): failure, never bytes."""
-    data, failure = gateway_body(206, "Content-Range: bytes 0-99/5000\n", b"z" * 100, CAP)
+    data, failure = gateway_body(
+        206, "Content-Range: bytes 0-99/5000\n", b"z" * 100, CAP
+    )
     assert data is None and "100 of the 1001 bytes" in failure
 
 
