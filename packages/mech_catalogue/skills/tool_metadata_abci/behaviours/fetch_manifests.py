@@ -260,6 +260,12 @@ class FetchManifestsBehaviour(
                 )
             text = list(reply.files.values())[0][: read_limit(cap)]
             return text.encode("utf-8")[: read_limit(cap)], ""
+        if reply.status_code == 200 and len(reply.body) > read_limit(cap):
+            self.context.logger.warning(
+                f"the gateway {self.params.ipfs_gateway_url} ignored Range and sent "
+                f"{len(reply.body)} bytes (max_manifest_bytes={cap}), all held by the "
+                "http_client connection; use a gateway that honours Range (kubo's does)"
+            )
         return gateway_body(reply.status_code, reply.headers, reply.body, cap)
 
     @staticmethod

@@ -11,6 +11,7 @@ import json
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
+from unittest import mock
 
 from aea.protocols.base import Message
 from eth_abi import encode
@@ -816,8 +817,10 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
         self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
         data = b"{" + b" " * 100_000 + b"}"
         capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
-        self.reply(self.outbox_message(HttpMessage), 200, "", data)
-        self.behaviour.act_wrapper()
+        with mock.patch.object(self.skill.skill_context.logger, "warning") as warn:
+            self.reply(self.outbox_message(HttpMessage), 200, "", data)
+            self.behaviour.act_wrapper()
+        assert any("ignored Range" in str(c) for c in warn.call_args_list)
         assert json.loads(capture.payloads[0].mech_tools) == []
         problem = self.candidate_mech().problems[0]
         assert problem.code == "too_large" and "4097 bytes" in problem.message
