@@ -741,7 +741,24 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
     """max_manifest_bytes applies while reading: ranged gateway GETs, capped replies."""
 
     CAP = 4096
-    start = TestFetchConcurrencyAndIpfsConnection.start
+
+    def start(self, reads: List[DigestRead]) -> _CapturePayload:
+        """Enter FetchManifestsBehaviour with an agreed snapshot and start it.
+
+        :param reads: the snapshot's reads.
+        :return: the payload capture.
+        """
+        snapshot = RegistrySnapshot.build(20, reads)
+        self.go_to(
+            FetchManifestsBehaviour,
+            {
+                "registry_snapshot": snapshot.to_json(),
+                "registry_snapshot_digest": snapshot.digest(),
+            },
+        )
+        capture = _CapturePayload(self.behaviour.current_behaviour)
+        self.behaviour.act_wrapper()
+        return capture
 
     def reply(self, request: Message, status: int, headers: str, body: bytes) -> None:
         """Deliver a gateway response with any status and headers.
