@@ -300,3 +300,151 @@ def test_agent_quarantines_a_400_mib_manifest_with_flat_memory(
         devnet.update_legacy_hash(
             target.owner, target.id, bytes.fromhex(target.digest[2:])
         )
+
+
+class _SwitchableGateway(http.server.BaseHTTPRequestHandler):
+    """Forwards GETs to kubo's gateway, or, once ``endless`` is set, streams without end.
+
+    The endless mode ignores Range, as a misbehaving gateway would.
+    """
+
+    upstream = ""
+    endless = False
+    sent: List[int] = []
+
+    def log_message(self, *args: object) -> None:  # pylint: disable=arguments-differ
+        """Stay quiet."""
+
+    def do_GET(self) -> None:  # pylint: disable=invalid-name
+        """Forward, or stream."""
+        if self.endless:
+            _EndlessGateway.do_GET(self)  # type: ignore[arg-type]
+            return
+        headers = {k: v for k, v in self.headers.items() if k.lower() == "range"}
+        try:
+            upstream = requests.get(
+                self.upstream + self.path, headers=headers, timeout=10, stream=True
+            )
+            body = upstream.raw.read(2 * CAP)
+            status = upstream.status_code
+            content_range = upstream.headers.get("Content-Range")
+        except requests.RequestException:
+            body, status, content_range = b"", 502, None
+        self.send_response(status)
+        if content_range:
+            self.send_header("Content-Range", content_range)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture(scope="module")
+def switchable_gateway(devnet: Devnet) -> Iterator[str]:
+    """A gateway in front of the devnet's kubo that can turn into an endless stream.
+
+    :param devnet: the session devnet.
+    :yield: its base URL.
+    """
+    _SwitchableGateway.upstream = devnet.info.ipfs_gateway_url
+    _SwitchableGateway.endless = False
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SwitchableGateway)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        _SwitchableGateway.endless = False
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def agent_behind_switch(
+    devnet: Devnet, switchable_gateway: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LocalRun]:
+    """One agent whose IPFS gateway is :func:`switchable_gateway`.
+
+    :param devnet: the session devnet.
+    :param switchable_gateway: the gateway URL.
+    :param tmp_path_factory: pytest's temporary folders.
+    :yield: the running agent.
+    """
+    run = LocalRun(
+        agents=1,
+        work_dir=tmp_path_factory.mktemp("size_caps_endless"),
+        devnet=devnet,
+        settings={
+            "RESET_PAUSE_DURATION": "10",
+            "IPFS_GATEWAY_URL": switchable_gateway,
+            "IPFS_ADDRESS": f"{switchable_gateway}/ipfs/",
+        },
+    )
+    run.start()
+    try:
+        yield run
+    finally:
+        run.stop()
+
+
+@pytest.mark.long_faults
+def test_agent_behind_a_gateway_ignoring_range_keeps_flat_memory(
+    agent_behind_switch: LocalRun,
+    devnet: Devnet,
+    huge_manifest: Tuple[str, str],
+    registered: Callable[..., List[RegisteredManifest]],
+) -> None:
+    """The gateway turns into an endless stream ignoring Range: too_large, VmHWM unmoved.
+
+    The capped_http_client connection stops reading at the Range however much the
+    gateway sends (valory/http_client would have held it all).
+
+    :param agent_behind_switch: the agent.
+    :param devnet: the session devnet.
+    :param huge_manifest: the 400 MiB manifest (a digest the agent has not fetched yet).
+    :param registered: the devnet's registered manifests.
+    """
+    agent = agent_behind_switch
+
+    def served() -> Optional[AgentView]:
+        view = _view(agent)
+        return view if view.has_catalogue and view.tools else None
+
+    before = wait_for(served, START_TIMEOUT, "the first agreed catalogue")
+    good_id = next(
+        m["ref"]["mech_id"]
+        for m in before.mechs
+        if m["ref"]["registry_kind"] == "legacy_mech_registry" and m["status"] == "ok"
+    )
+    target = registered(registry="legacy_mech_registry", id=good_id)[-1]
+    pid = agent.processes[0].pid
+    baseline = _peak_rss(pid)
+    _SwitchableGateway.endless = True
+    _, digest = huge_manifest
+    devnet.update_legacy_hash(target.owner, target.id, bytes.fromhex(digest[2:]))
+    devnet.w3.provider.make_request(RPCEndpoint("anvil_mine"), [hex(20)])
+    try:
+
+        def quarantined() -> Optional[dict]:
+            mech = _mech(_view(agent), good_id) or {"problems": []}
+            codes = {p["code"] for p in mech["problems"]}
+            return mech if TOO_LARGE in codes else None
+
+        wait_for(quarantined, 3 * PERIOD_TIMEOUT, "too_large on the mech")
+        peak = _peak_rss(pid)
+        print(
+            json.dumps(
+                {
+                    "endless_vmhwm_before_mib": baseline / 2**20,
+                    "endless_vmhwm_after_mib": peak / 2**20,
+                }
+            )
+        )
+        assert (
+            peak - baseline < AGENT_PEAK_GROWTH_BOUND
+        ), f"peak RSS grew from {baseline} to {peak} bytes"
+        assert agent.processes[0].alive()
+    finally:
+        _SwitchableGateway.endless = False
+        devnet.update_legacy_hash(
+            target.owner, target.id, bytes.fromhex(target.digest[2:])
+        )

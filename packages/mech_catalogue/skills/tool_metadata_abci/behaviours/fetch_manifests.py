@@ -8,6 +8,12 @@ from typing import Any, Dict, Generator, List, Optional, Tuple, cast
 from aea.protocols.base import Message
 from aea.protocols.dialogue.base import Dialogue
 
+from packages.mech_catalogue.connections.capped_http_client import (
+    PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci import (
+    dialogues as skill_dialogues,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
 )
@@ -45,6 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import Catalogue
 from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import (
     FetchManifestsRound,
 )
+from packages.valory.protocols.http import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
 from packages.valory.skills.abstract_round_abci.models import Requests
@@ -191,11 +198,13 @@ class FetchManifestsBehaviour(
     def _request(self, cid: str, via_gateway: bool, replies: Dict[str, Any]) -> None:
         """Send one request for a CID; its reply lands in ``replies[cid]``.
 
-        Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` through http_client with
-        ``Range: bytes=0-<max_manifest_bytes>`` (``domain.size_cap``), so a gateway that
-        honours ranges (kubo's does) never sends more than one byte past the cap;
-        otherwise a ``GET_FILES`` through the ``valory/ipfs`` connection, which reads the
-        whole file before answering (unbounded: see docs/skill-contract.md).
+        Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` with
+        ``Range: bytes=0-<max_manifest_bytes>`` (``domain.size_cap``) through the
+        ``mech_catalogue/capped_http_client`` connection, which stops reading the body
+        one byte past the cap even when the gateway ignores the Range (``valory/http_client``
+        would read it whole); otherwise a ``GET_FILES`` through the ``valory/ipfs``
+        connection, which reads the whole file before answering (unbounded: see
+        docs/skill-contract.md).
 
         :param cid: the CID.
         :param via_gateway: True for the HTTP gateway, False for the IPFS connection.
@@ -204,13 +213,20 @@ class FetchManifestsBehaviour(
         message: Message
         dialogue: Dialogue
         if via_gateway:
-            message, dialogue = self._build_http_request_message(
+            http_dialogues = cast(
+                skill_dialogues.HttpDialogues, self.context.http_dialogues
+            )
+            message, dialogue = http_dialogues.create(
+                counterparty=str(CAPPED_HTTP_CLIENT_ID),
+                performative=HttpMessage.Performative.REQUEST,
                 method="GET",
                 url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
-                headers={
-                    "Accept": "application/octet-stream",
-                    "Range": range_header(self.params.max_manifest_bytes),
-                },
+                headers=(
+                    "Accept: application/octet-stream\r\n"
+                    f"Range: {range_header(self.params.max_manifest_bytes)}\r\n"
+                ),
+                version="",
+                body=b"",
             )
         else:
             message, dialogue = self._build_ipfs_get_file_req(
@@ -260,12 +276,6 @@ class FetchManifestsBehaviour(
                 )
             text = list(reply.files.values())[0][: read_limit(cap)]
             return text.encode("utf-8")[: read_limit(cap)], ""
-        if reply.status_code == 200 and len(reply.body) > read_limit(cap):
-            self.context.logger.warning(
-                f"the gateway {self.params.ipfs_gateway_url} ignored Range and sent "
-                f"{len(reply.body)} bytes (max_manifest_bytes={cap}), all held by the "
-                "http_client connection; use a gateway that honours Range (kubo's does)"
-            )
         return gateway_body(reply.status_code, reply.headers, reply.body, cap)
 
     @staticmethod

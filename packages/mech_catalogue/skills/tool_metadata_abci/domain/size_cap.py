@@ -5,10 +5,11 @@ Every reader asks for, and keeps, at most ``cap + 1`` bytes: a body of exactly `
 bytes proves the file is over the cap (the fetcher then reports ``too_large``) without
 the rest ever being transferred or held. Readers:
 
-- an HTTP gateway (the skill through the ``valory/http_client`` connection, the CLI, the
-  sync driver): ``Range: bytes=0-<cap>`` (RFC 9110 s14.2; kubo's gateway answers 206 with
-  at most ``cap + 1`` bytes), then :func:`gateway_body` keeps at most ``cap + 1`` bytes of
-  whatever came back (a gateway that ignores Range answers 200 with everything);
+- an HTTP gateway (the skill through the ``mech_catalogue/capped_http_client``
+  connection, the CLI, the sync driver): ``Range: bytes=0-<cap>`` (RFC 9110 s14.2; kubo's
+  gateway answers 206 with at most ``cap + 1`` bytes); the reader stops at ``cap + 1``
+  bytes even when the gateway ignores the Range (the connection and the streamed reads
+  below), and :func:`gateway_body` keeps at most ``cap + 1`` bytes of what came back;
 - a kubo RPC ``/api/v0/cat``: its ``length`` argument (:func:`cat_params`);
 - a streamed response (``requests`` ``iter_content``): :func:`read_capped` stops pulling
   chunks once ``cap + 1`` bytes are in.

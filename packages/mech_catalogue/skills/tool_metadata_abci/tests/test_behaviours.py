@@ -11,11 +11,13 @@ import json
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
-from unittest import mock
 
 from aea.protocols.base import Message
 from eth_abi import encode
 
+from packages.mech_catalogue.connections.capped_http_client import (
+    PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
+)
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
     PUBLIC_ID as MULTICALL_READER_ID,
 )
@@ -73,7 +75,6 @@ from packages.valory.protocols.http import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.base import AbciAppDB
 from packages.valory.skills.abstract_round_abci.behaviour_utils import (
-    HTTP_CLIENT_PUBLIC_ID,
     IPFS_CONNECTION_ID,
     BaseBehaviour,
 )
@@ -255,17 +256,47 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         )
 
     def answer_gateway(self, cid: str, status: int, body: bytes) -> None:
-        """Answer the pending gateway GET for ``cid``."""
-        self.mock_http_request(
-            request_kwargs={"method": "GET", "url": f"{GATEWAY}/ipfs/{cid}"},
-            response_kwargs={
-                "version": "",
-                "status_code": status,
-                "status_text": "",
-                "headers": "",
-                "body": body,
-            },
+        """Answer the pending gateway GET for ``cid`` as the capped_http_client connection.
+
+        Checks the request first: a GET of ``<gateway>/ipfs/<cid>`` sent to
+        ``mech_catalogue/capped_http_client``, then delivers the response (the same steps
+        as ``FSMBehaviourBaseCase.mock_http_request``, which only knows ``valory/http_client``).
+
+        :param cid: the CID requested.
+        :param status: the HTTP status to answer.
+        :param body: the body to answer.
+        """
+        self.assert_quantity_in_outbox(1)
+        request = self.outbox_message(HttpMessage)
+        has_attributes, error = self.message_has_attributes(
+            actual_message=request,
+            message_type=HttpMessage,
+            performative=HttpMessage.Performative.REQUEST,
+            to=str(CAPPED_HTTP_CLIENT_ID),
+            sender=str(self.skill.skill_context.skill_id),
+            method="GET",
+            url=f"{GATEWAY}/ipfs/{cid}",
         )
+        assert has_attributes, error
+        self.behaviour.act_wrapper()
+        self.assert_quantity_in_outbox(0)
+        self.http_handler.handle(
+            self.build_incoming_message(
+                message_type=HttpMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=HttpMessage.Performative.RESPONSE,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(CAPPED_HTTP_CLIENT_ID),
+                version="",
+                status_code=status,
+                status_text="",
+                headers="",
+                body=body,
+            )
+        )
+        self.behaviour.act_wrapper()
 
     def sent_payload(self) -> Any:
         """Get payload the behaviour is sending (read from the pending signing request).
@@ -680,7 +711,7 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
                 target=request.message_id,
                 message_id=-1,
                 to=str(self.skill.skill_context.skill_id),
-                sender=str(HTTP_CLIENT_PUBLIC_ID),
+                sender=str(CAPPED_HTTP_CLIENT_ID),
                 version="",
                 status_code=200,
                 status_text="",
@@ -776,7 +807,7 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
                 target=request.message_id,
                 message_id=-1,
                 to=str(self.skill.skill_context.skill_id),
-                sender=str(HTTP_CLIENT_PUBLIC_ID),
+                sender=str(CAPPED_HTTP_CLIENT_ID),
                 version="",
                 status_code=status,
                 status_text="",
@@ -834,10 +865,11 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
         self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
         data = b"{" + b" " * 100_000 + b"}"
         capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
-        with mock.patch.object(self.skill.skill_context.logger, "warning") as warn:
-            self.reply(self.outbox_message(HttpMessage), 200, "", data)
-            self.behaviour.act_wrapper()
-        assert any("ignored Range" in str(c) for c in warn.call_args_list)
+        request = self.outbox_message(HttpMessage)
+        # the connection that cuts a body at the Range even when the gateway ignores it
+        assert request.to == str(CAPPED_HTTP_CLIENT_ID)
+        self.reply(request, 200, "", data)
+        self.behaviour.act_wrapper()
         assert json.loads(capture.payloads[0].mech_tools) == []
         problem = self.candidate_mech().problems[0]
         assert problem.code == "too_large" and "4097 bytes" in problem.message
