@@ -44,6 +44,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     parse_registry_sources,
     snapshot_reader,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+    gateway_body,
+    range_header,
+    read_capped,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
@@ -165,7 +170,7 @@ def read_snapshot(
 def gateway_get(
     session: requests.Session, gateway: str, cid: str, timeout: float, cap: int
 ) -> Tuple[Optional[bytes], str]:
-    """GET one CID from the gateway, at most ``cap + 1`` bytes read.
+    """GET one CID from the gateway, at most ``cap + 1`` bytes asked for and read (``domain.size_cap``).
 
     :param session: the HTTP session.
     :param gateway: the gateway base URL.
@@ -179,12 +184,11 @@ def gateway_get(
             f"{gateway}/ipfs/{cid}",
             timeout=timeout,
             stream=True,
-            headers={"Accept": "application/octet-stream"},
+            headers={"Accept": "application/octet-stream", "Range": range_header(cap)},
         ) as response:
-            if response.status_code != 200:
-                return None, f"gateway answered HTTP {response.status_code}"
-            data = response.raw.read(cap + 1, decode_content=True)
-            return data, ""
+            headers = "".join(f"{k}: {v}\n" for k, v in response.headers.items())
+            body = read_capped(response.iter_content(65536), cap)
+            return gateway_body(response.status_code, headers, body, cap)
     except (requests.RequestException, OSError) as exc:
         return None, type(exc).__name__
 

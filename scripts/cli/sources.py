@@ -1,7 +1,8 @@
 """Read a manifest from a file, a CID or an on-chain digest (fetched from an IPFS gateway).
 
 Fetched bytes are re-hashed against the CID/digest (:func:`.cid.verify`) before use, with
-a byte cap (:data:`.limits.DEFAULT_LIMITS.max_bytes`) and a timeout. Only the gateway URL
+a byte cap (:data:`.limits.DEFAULT_LIMITS.max_bytes`, enforced while reading:
+:mod:`.size_cap`) and a timeout. Only the gateway URL
 given is contacted (default from ``MECH_CATALOGUE_IPFS_GATEWAY``).
 """
 
@@ -9,13 +10,19 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Tuple
+from typing import Mapping, Tuple
 
 import requests
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
     DEFAULT_LIMITS,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import TOO_LARGE
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+    gateway_body,
+    range_header,
+    read_capped,
 )
 
 from .output import CliFailure
@@ -69,7 +76,7 @@ def read_file(path: Path, cap: int = DEFAULT_LIMITS.max_bytes) -> bytes:
         ) from exc
     if len(data) > cap:
         raise CliFailure(
-            "too_large", f"{path} is larger than {cap} bytes, the manifest cap."
+            TOO_LARGE, f"{path} is larger than {cap} bytes, the manifest cap."
         )
     return data
 
@@ -113,11 +120,17 @@ def load(source: str, gateway: str, timeout: float = DEFAULT_TIMEOUT) -> Loaded:
 def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:
     codec, digest = cids.cid_to_digest(cid_text)
     url = f"{gateway.rstrip('/')}/ipfs/{cid_text}"
-    data, error = _get(url, timeout, DEFAULT_LIMITS.max_bytes)
+    cap = DEFAULT_LIMITS.max_bytes
+    data, error = _get(url, timeout, cap)
     if error:
         raise CliFailure(
             FETCH_FAILED,
             f"Fetching {cid_text} from {gateway} failed: {error}. Check --ipfs-gateway.",
+        )
+    if len(data) > cap:
+        raise CliFailure(
+            TOO_LARGE,
+            f"{cid_text} is larger than {cap} bytes, the manifest cap; reading stopped there.",
         )
     verification = cids.verify(data, digest, codec)
     if not verification.ok:
@@ -133,16 +146,19 @@ def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:
 
 def _get(url: str, timeout: float, cap: int) -> Tuple[bytes, str]:
     try:
-        with requests.get(url, timeout=timeout, stream=True) as response:
-            if response.status_code != 200:
-                return b"", f"HTTP {response.status_code}"
-            chunks = []
-            size = 0
-            for chunk in response.iter_content(65536):
-                size += len(chunk)
-                if size > cap:
-                    return b"", f"more than {cap} bytes (the manifest cap)"
-                chunks.append(chunk)
-            return b"".join(chunks), ""
+        with requests.get(
+            url, timeout=timeout, stream=True, headers={"Range": range_header(cap)}
+        ) as response:
+            data, failure = gateway_body(
+                response.status_code,
+                _header_text(response.headers),
+                read_capped(response.iter_content(65536), cap),
+                cap,
+            )
+            return (b"", failure) if data is None else (data, "")
     except requests.RequestException as exc:
         return b"", type(exc).__name__
+
+
+def _header_text(headers: Mapping[str, str]) -> str:
+    return "".join(f"{name}: {value}\n" for name, value in headers.items())

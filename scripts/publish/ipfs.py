@@ -1,7 +1,8 @@
 """The two kubo RPC calls publishing needs: ``add`` (pinned, CIDv1, dag-pb leaves) and ``cat``.
 
 Kubo RPC reference: https://docs.ipfs.tech/reference/kubo/rpc/ (``/api/v0/add``,
-``/api/v0/cat``; every call is a POST). Reads are capped at the manifest byte cap.
+``/api/v0/cat``; every call is a POST). Reads stop one byte past the manifest byte cap
+(``cat``'s ``length`` argument and a capped read, ``domain.size_cap``).
 """
 
 from typing import Optional
@@ -14,6 +15,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     IPFS_UNAVAILABLE,
     PublishError,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+    cat_params,
+    read_capped,
 )
 
 DEFAULT_IPFS_TIMEOUT = 10.0
@@ -97,17 +102,11 @@ class IpfsApi:
         :return: the bytes.
         :raises PublishError: IPFS_UNAVAILABLE when the node is down or does not have it.
         """
-        with self._post("cat", {"arg": cid}) as response:
+        with self._post("cat", cat_params(cid, self.cap)) as response:
             try:
-                chunks, size = [], 0
-                for chunk in response.iter_content(65536):
-                    chunks.append(chunk)
-                    size += len(chunk)
-                    if size > self.cap:
-                        break
+                return read_capped(response.iter_content(65536), self.cap)
             except requests.RequestException as exc:
                 raise PublishError(
                     IPFS_UNAVAILABLE,
                     f"The IPFS node at {self.api_url} broke off reading {cid} back ({type(exc).__name__}).",
                 ) from exc
-        return b"".join(chunks)

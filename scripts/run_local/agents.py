@@ -21,6 +21,7 @@ from scripts.run_local.processes import spawn_in
 
 #: every connection of the agent except valory/p2p_libp2p_client (no ACN node is reachable)
 RUN_CONNECTIONS = (
+    "mech_catalogue/capped_http_client:0.1.0",
     "valory/abci:0.1.0",
     "valory/http_client:0.23.0",
     "valory/http_server:0.22.0",

@@ -8,6 +8,12 @@ from typing import Any, Dict, Generator, List, Optional, Tuple, cast
 from aea.protocols.base import Message
 from aea.protocols.dialogue.base import Dialogue
 
+from packages.mech_catalogue.connections.capped_http_client import (
+    PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci import (
+    dialogues as skill_dialogues,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
 )
@@ -26,6 +32,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
     parse_manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+    gateway_body,
+    range_header,
+    read_limit,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
@@ -40,6 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import Catalogue
 from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import (
     FetchManifestsRound,
 )
+from packages.valory.protocols.http import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
 from packages.valory.skills.abstract_round_abci.models import Requests
@@ -186,8 +198,13 @@ class FetchManifestsBehaviour(
     def _request(self, cid: str, via_gateway: bool, replies: Dict[str, Any]) -> None:
         """Send one request for a CID; its reply lands in ``replies[cid]``.
 
-        Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` through http_client; otherwise a
-        ``GET_FILES`` through the ``valory/ipfs`` connection.
+        Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` with
+        ``Range: bytes=0-<max_manifest_bytes>`` (``domain.size_cap``) through the
+        ``mech_catalogue/capped_http_client`` connection, which stops reading the body
+        one byte past the cap even when the gateway ignores the Range (``valory/http_client``
+        would read it whole); otherwise a ``GET_FILES`` through the ``valory/ipfs``
+        connection, which reads the whole file before answering (unbounded: see
+        docs/skill-contract.md).
 
         :param cid: the CID.
         :param via_gateway: True for the HTTP gateway, False for the IPFS connection.
@@ -196,10 +213,20 @@ class FetchManifestsBehaviour(
         message: Message
         dialogue: Dialogue
         if via_gateway:
-            message, dialogue = self._build_http_request_message(
+            http_dialogues = cast(
+                skill_dialogues.HttpDialogues, self.context.http_dialogues
+            )
+            message, dialogue = http_dialogues.create(
+                counterparty=str(CAPPED_HTTP_CLIENT_ID),
+                performative=HttpMessage.Performative.REQUEST,
                 method="GET",
                 url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
-                headers={"Accept": "application/octet-stream"},
+                headers=(
+                    "Accept: application/octet-stream\r\n"
+                    f"Range: {range_header(self.params.max_manifest_bytes)}\r\n"
+                ),
+                version="",
+                body=b"",
             )
         else:
             message, dialogue = self._build_ipfs_get_file_req(
@@ -225,7 +252,15 @@ class FetchManifestsBehaviour(
             pass  # the caller counts the expired requests as failed
 
     def _reply_bytes(self, reply: Any) -> Tuple[Optional[bytes], str]:
-        """Turn an HTTP or IPFS reply (or None) into ``(bytes or None, failure text)``."""
+        """Turn an HTTP or IPFS reply (or None) into ``(bytes or None, failure text)``.
+
+        At most ``max_manifest_bytes + 1`` bytes are kept (``domain.size_cap``): one byte
+        past the cap is what the fetcher reports as ``too_large``.
+
+        :param reply: the http or ipfs protocol message, None when none came in time.
+        :return: ``(bytes or None, failure text)``.
+        """
+        cap = self.params.max_manifest_bytes
         if reply is None:
             timeout = self.params.fetch_timeout_seconds
             return None, f"no answer within fetch_timeout_seconds={timeout}"
@@ -239,10 +274,9 @@ class FetchManifestsBehaviour(
                     None,
                     f"IPFS connection answered {reply.performative.value}: {reason}",
                 )
-            return list(reply.files.values())[0].encode("utf-8"), ""
-        if not 200 <= reply.status_code < 300:
-            return None, f"gateway answered HTTP {reply.status_code}"
-        return bytes(reply.body), ""
+            text = list(reply.files.values())[0][: read_limit(cap)]
+            return text.encode("utf-8")[: read_limit(cap)], ""
+        return gateway_body(reply.status_code, reply.headers, reply.body, cap)
 
     @staticmethod
     def _store_reply(replies: Dict[str, Any], cid: str) -> Any:

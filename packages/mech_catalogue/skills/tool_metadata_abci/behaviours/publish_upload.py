@@ -14,6 +14,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     PublishError,
     check_read_back,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+    read_limit,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
     PublishUploadPayload,
 )
@@ -102,4 +105,7 @@ class PublishUploadBehaviour(
                 f"the IPFS node does not serve {prepared.cid}: {getattr(got, 'reason', got.performative)}",
             )
         (text,) = got.files.values()
-        return check_read_back(prepared, text.encode("utf-8"))
+        # the connection has read the whole file already (unbounded, see
+        # docs/skill-contract.md); keep no more than the size-cap policy allows
+        limit = read_limit(len(prepared.data))
+        return check_read_back(prepared, text[:limit].encode("utf-8")[:limit])

@@ -43,11 +43,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import ( 
     CODE_DESCRIPTIONS,
     DYNAMIC_KWARGS_ACCESS,
     ENTRY_POINT_NOT_FOUND,
+    EVALUATION_BUDGET_EXCEEDED,
     INVALID_COMPONENT_YAML,
     NO_TOOL_LIST,
     NOT_A_CUSTOM_COMPONENT,
     PACKAGE_NOT_FOUND,
     SOURCE_SYNTAX_ERROR,
+    SOURCE_TOO_DEEP,
     SOURCE_TOO_LARGE,
     UNRESOLVED_TOOL_LIST,
     Problem,
@@ -80,6 +82,10 @@ MAX_COMPONENT_YAML_BYTES = 64 * 1024
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 #: How many helper-function hops a kwargs mapping is followed through.
 MAX_HELPER_DEPTH = 3
+#: Deepest syntax-tree nesting analysed; deeper modules are refused (``source_too_deep``)
+#: before any recursive walk, so the outcome never depends on the interpreter's
+#: recursion limit (real tool modules nest a few dozen levels).
+MAX_SOURCE_DEPTH = 200
 
 #: Keywords the mech runtime supplies itself (valory-xyz/mech task_execution
 #: ``_prepare_task``); they are not part of a request, so not arguments of the tool.
@@ -103,6 +109,8 @@ CODE_DESCRIPTIONS_DERIVE: Dict[str, str] = {
         NO_TOOL_LIST,
         UNRESOLVED_TOOL_LIST,
         DYNAMIC_KWARGS_ACCESS,
+        EVALUATION_BUDGET_EXCEEDED,
+        SOURCE_TOO_DEEP,
     )
 }
 
@@ -405,8 +413,11 @@ def derive_source(  # pylint: disable=too-many-arguments
     :param component_name: fallback tool name when the module lists none.
     :param params: the component's ``params`` (``default_model`` becomes ``model``'s default).
     :param filename: for messages.
-    :return: what was found (``author``/``version``/``entry_point`` left empty).
-    :raises DeriveError: on a syntax error or a missing callable.
+    :return: what was found (``author``/``version``/``entry_point`` left empty). Values
+        the static evaluator's budget (:class:`.static_values.Budget`) stopped are
+        unknown, with an ``evaluation_budget_exceeded`` warning.
+    :raises DeriveError: on a syntax error, a module nested too deep to analyse
+        (``source_too_deep``) or a missing callable.
     """
     try:
         module = ast.parse(source, filename=filename)
@@ -418,6 +429,43 @@ def derive_source(  # pylint: disable=too-many-arguments
                 f"{filename}: not valid Python (line {line}: {getattr(exc, 'msg', exc)}).",
             )
         ) from exc
+    except (RecursionError, MemoryError) as exc:
+        raise DeriveError(_too_deep(filename)) from exc
+    if _deeper_than(module, MAX_SOURCE_DEPTH):
+        raise DeriveError(_too_deep(filename))
+    try:
+        return _analyse(module, callable_name, component_name, params, filename)
+    except RecursionError as exc:
+        raise DeriveError(_too_deep(filename)) from exc
+
+
+def _deeper_than(tree: ast.AST, limit: int) -> bool:
+    """Tell whether a syntax tree nests deeper than ``limit`` (iteratively: no recursion)."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return False
+
+
+def _too_deep(filename: str) -> Problem:
+    return error(
+        SOURCE_TOO_DEEP,
+        f"{filename}: the module nests code more than {MAX_SOURCE_DEPTH} levels deep, "
+        "deeper than the analyser follows; flatten it (nothing was derived).",
+    )
+
+
+def _analyse(  # pylint: disable=too-many-arguments
+    module: ast.Module,
+    callable_name: str,
+    component_name: str,
+    params: Optional[Dict[str, Any]],
+    filename: str,
+) -> DerivedPackage:
+    """Derive from a parsed module (see :func:`derive_source`), within one evaluation budget."""
     scope = StaticScope(module)
     functions = _top_level_functions(module)
     function = functions.get(callable_name)
@@ -438,6 +486,15 @@ def derive_source(  # pylint: disable=too-many-arguments
     docs = parse_param_docs(ast.get_docstring(function) or "")
     params = dict(params or {})
     arguments = collector.arguments(docs, params)
+    if scope.budget.exceeded:
+        problems.append(
+            warning(
+                EVALUATION_BUDGET_EXCEEDED,
+                f"{filename}: evaluating module constants stopped at "
+                f"{scope.budget.exceeded}; the values involved (tool list, defaults) are "
+                "unknown. Write them as small literals.",
+            )
+        )
     return DerivedPackage(
         name=component_name or Path(filename).stem,
         description=_summary(ast.get_docstring(function) or ""),

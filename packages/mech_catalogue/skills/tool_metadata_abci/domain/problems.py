@@ -83,6 +83,8 @@ CALLABLE_NOT_FOUND = "callable_not_found"
 NO_TOOL_LIST = "no_tool_list"
 UNRESOLVED_TOOL_LIST = "unresolved_tool_list"
 DYNAMIC_KWARGS_ACCESS = "dynamic_kwargs_access"
+EVALUATION_BUDGET_EXCEEDED = "evaluation_budget_exceeded"
+SOURCE_TOO_DEEP = "source_too_deep"
 
 # --- generating the service's own manifest (generate.py) ----------------------------
 INVALID_OVERRIDES = "invalid_overrides"
@@ -159,6 +161,8 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     NO_TOOL_LIST: "no ALLOWED_TOOLS / AVAILABLE_TOOLS: the component name is used as the tool name",
     UNRESOLVED_TOOL_LIST: "ALLOWED_TOOLS / AVAILABLE_TOOLS is not a literal list of strings",
     DYNAMIC_KWARGS_ACCESS: "kwargs is read with a non-literal key; some arguments may be missing",
+    EVALUATION_BUDGET_EXCEEDED: "evaluating the module's constants exceeded the work or value-size budget; those values are unknown",
+    SOURCE_TOO_DEEP: "the entry-point module nests code deeper than the analyser follows",
     INVALID_OVERRIDES: "an override for the generated manifest names an unknown field or has the wrong type",
     UNKNOWN_OVERRIDE_TOOL: "the overrides name a tool no tool package serves (a typo?); nothing is generated",
     UNKNOWN_OVERRIDE_ARGUMENT: "the overrides name an argument the tool's code does not read, without `new: true`; nothing is generated",

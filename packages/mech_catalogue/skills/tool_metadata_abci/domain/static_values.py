@@ -7,12 +7,28 @@ module's top-level literal assignments in order and evaluates a small, closed se
 expression forms over them: literals, names bound to literals, ``+`` on str/list/tuple and
 numbers, unary minus, f-strings, subscripts, ``dict.keys()/values()/items()``,
 ``list()/tuple()/sorted()/set()`` of a known value, and list/set/dict comprehensions.
-Anything else is :data:`UNKNOWN`. A step budget and a size cap bound the work, so a hostile
-module cannot make evaluation slow or large.
+Anything else is :data:`UNKNOWN`.
+
+A hostile module must not make evaluation slow or large, so one :class:`Budget` per scope
+(the module's bindings and every later :meth:`StaticScope.evaluate`) bounds:
+
+- total work, in units (:data:`WORK_BUDGET`): every node evaluated, every element built,
+  copied, hashed or compared, every comprehension scope bound. Hashing or comparing a
+  value costs its *expanded* size, since Python walks shared references again each time;
+- the size of every value built (:data:`MAX_VALUE_SIZE` units, counted as if fully
+  expanded, so ``a = [a, a]`` doubles the size although it adds two references) and its
+  nesting depth (:data:`MAX_VALUE_DEPTH`).
+
+Sizes are measured when a value is built and remembered by identity, so measuring costs
+each element once. A value over a cap is never built into another; the expression
+evaluates to :data:`UNKNOWN` and :attr:`Budget.exceeded` says why (``derive`` reports it as
+``evaluation_budget_exceeded``). Once the work is spent, every later evaluation of the
+scope is :data:`UNKNOWN`. Because every value reachable from the bindings fits the caps,
+what callers do with one (``json.dumps``, ``literal_type``, sorting) is bounded too.
 """
 
 import ast
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 
 class _Unknown:
@@ -46,17 +62,104 @@ class _Unknown:
 
 UNKNOWN: Any = _Unknown()
 
-#: Evaluation steps per :meth:`StaticScope.evaluate` call (AST nodes visited plus items built).
-STEP_BUDGET = 20_000
-#: Largest container or string a single evaluation may build.
-MAX_ITEMS = 5_000
+#: Work units one scope may spend in all (module bindings plus every later evaluation).
+WORK_BUDGET = 200_000
+#: Largest value, in size units as if fully expanded: 1 per scalar and per container,
+#: plus one per :data:`CHARS_PER_UNIT` characters of a string.
+MAX_VALUE_SIZE = 10_000
+#: Deepest nesting of containers in one value (the manifest parser's depth cap).
+MAX_VALUE_DEPTH = 64
+#: Characters of a string that count as one size unit (a 640 KB prompt constant fits).
+CHARS_PER_UNIT = 64
 
 _BUILTIN_CONVERSIONS = {"list", "tuple", "sorted", "set", "dict"}
 _DICT_VIEWS = {"keys", "values", "items"}
 
 
 class _BudgetExceeded(Exception):
-    """Raised internally when an evaluation runs out of steps or grows too large."""
+    """Raised internally when an evaluation runs out of work or builds a value too large."""
+
+
+class Budget:
+    """Work and value-size accounting shared by every evaluation of one scope.
+
+    :param work: work units available in all (default :data:`WORK_BUDGET`).
+    :param max_size: largest value, expanded size units (default :data:`MAX_VALUE_SIZE`).
+    :param max_depth: deepest value nesting (default :data:`MAX_VALUE_DEPTH`).
+    """
+
+    def __init__(
+        self,
+        work: int = WORK_BUDGET,
+        max_size: int = MAX_VALUE_SIZE,
+        max_depth: int = MAX_VALUE_DEPTH,
+    ) -> None:
+        """Start with the whole budget."""
+        self.work_left = work
+        self.max_size = max_size
+        self.max_depth = max_depth
+        #: why the budget was first exceeded ("" while it never was), a sentence part
+        self.exceeded = ""
+        self._measured: Dict[int, Tuple[Any, int, int]] = {}
+
+    def fail(self, why: str) -> None:
+        """Record why the budget is exceeded (the first reason is kept) and stop the evaluation.
+
+        :param why: a sentence part, e.g. ``a value of more than 10000 size units``.
+        :raises _BudgetExceeded: always.
+        """
+        self.exceeded = self.exceeded or why
+        raise _BudgetExceeded()
+
+    def spend(self, units: int) -> None:
+        """Take work units; once the work is spent this (and every later call) stops the evaluation.
+
+        :param units: how many (>= 0).
+        """
+        self.work_left -= units
+        if self.work_left < 0:
+            self.fail(f"more than {WORK_BUDGET} work units")
+
+    def size(self, value: Any) -> int:
+        """Measure a value as if fully expanded, checking the caps.
+
+        A value over :attr:`max_size` or nested over :attr:`max_depth` deep stops the
+        evaluation (:meth:`fail`), as does measuring it with the last work units.
+
+        :param value: a value built by the evaluator.
+        :return: its expanded size in units.
+        """
+        return self._measure(value)[0]
+
+    def _measure(self, value: Any) -> Tuple[int, int]:
+        """Return (expanded size, depth), remembered by identity for containers."""
+        if isinstance(value, (str, bytes)):
+            return 1 + len(value) // CHARS_PER_UNIT, 0
+        if isinstance(value, int):
+            return 1 + value.bit_length() // 1024, 0
+        if not isinstance(value, (list, tuple, dict, set, frozenset)):
+            return 1, 0
+        known = self._measured.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1], known[2]
+        self.spend(1 + len(value))
+        members = (
+            [x for pair in value.items() for x in pair]
+            if isinstance(value, dict)
+            else value
+        )
+        size, depth = 1, 0
+        for member in members:
+            member_size, member_depth = self._measure(member)
+            size += member_size
+            depth = max(depth, member_depth + 1)
+            if size > self.max_size:
+                self.fail(f"a value of more than {self.max_size} size units")
+            if depth > self.max_depth:
+                self.fail(f"a value nested more than {self.max_depth} deep")
+        # keep the value alive with its measure, so its id cannot be reused by another
+        self._measured[id(value)] = (value, size, depth)
+        return size, depth
 
 
 class StaticScope:
@@ -65,8 +168,13 @@ class StaticScope:
     :param module: a parsed module (``ast.parse`` of the tool's entry point).
     """
 
-    def __init__(self, module: ast.Module) -> None:
-        """Bind every top-level ``NAME = <literal expression>`` in source order."""
+    def __init__(self, module: ast.Module, budget: Optional[Budget] = None) -> None:
+        """Bind every top-level ``NAME = <literal expression>`` in source order.
+
+        :param module: the parsed module.
+        :param budget: the budget for this scope (a fresh :class:`Budget` by default).
+        """
+        self.budget = budget if budget is not None else Budget()
         self.bindings: Dict[str, Any] = {}
         for statement in module.body:
             self._bind(statement)
@@ -115,12 +223,19 @@ class StaticScope:
                 self.bindings[name] = UNKNOWN
             return
         argument = self.evaluate(call.args[0])
-        if func.attr == "append" and argument is not UNKNOWN:
-            self.bindings[name] = current + [argument]
-        elif func.attr == "extend" and isinstance(argument, (list, tuple)):
-            self.bindings[name] = current + list(argument)
-        else:
-            self.bindings[name] = UNKNOWN
+        grown: Any = UNKNOWN
+        try:
+            if func.attr == "append" and argument is not UNKNOWN:
+                self.budget.spend(len(current) + 1)
+                grown = current + [argument]
+            elif func.attr == "extend" and isinstance(argument, (list, tuple)):
+                self.budget.spend(len(current) + len(argument))
+                grown = current + list(argument)
+            if grown is not UNKNOWN:
+                self.budget.size(grown)
+        except _BudgetExceeded:
+            grown = UNKNOWN
+        self.bindings[name] = grown
 
     def evaluate(
         self, node: Optional[ast.AST], local: Optional[Dict[str, Any]] = None
@@ -131,50 +246,49 @@ class StaticScope:
         :param local: extra bindings that shadow module ones (comprehension variables).
         :return: the Python value, or :data:`UNKNOWN` when the expression is not a
             supported literal form, refers to something not literal, or exceeds the
-            budget (:data:`STEP_BUDGET`, :data:`MAX_ITEMS`).
+            scope's :class:`Budget` (then :attr:`Budget.exceeded` says why).
         """
         if node is None:
             return UNKNOWN
-        steps = [STEP_BUDGET]
         try:
-            return _Evaluator(self.bindings, steps).eval(node, dict(local or {}))
+            return _Evaluator(self.bindings, self.budget).eval(node, dict(local or {}))
         except _BudgetExceeded:
             return UNKNOWN
-        except (
-            TypeError,
-            ValueError,
-            KeyError,
-            IndexError,
-            AttributeError,
-            RecursionError,
-        ):
+        except RecursionError:
+            self.budget.exceeded = (
+                self.budget.exceeded
+                or "an expression nested deeper than the evaluator follows"
+            )
+            return UNKNOWN
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             return UNKNOWN
 
 
 class _Evaluator:  # pylint: disable=too-few-public-methods
-    """One evaluation with its own step counter."""
+    """One evaluation, spending from its scope's budget."""
 
     # handlers are named after the ast node classes they evaluate: _eval_<NodeClass>
     # pylint: disable=invalid-name
 
-    def __init__(self, bindings: Dict[str, Any], steps: List[int]) -> None:
+    def __init__(self, bindings: Dict[str, Any], budget: Budget) -> None:
         """Initialise.
 
         :param bindings: module bindings.
-        :param steps: a one-element mutable budget.
+        :param budget: the scope's budget.
         """
         self.bindings = bindings
-        self.steps = steps
+        self.budget = budget
 
     def _tick(self, amount: int = 1) -> None:
-        self.steps[0] -= amount
-        if self.steps[0] < 0:
-            raise _BudgetExceeded()
+        self.budget.spend(amount)
 
     def _sized(self, value: Any) -> Any:
-        if isinstance(value, (str, list, tuple, dict, set)) and len(value) > MAX_ITEMS:
-            raise _BudgetExceeded()
+        self.budget.size(value)
         return value
+
+    def _walk_cost(self, *values: Any) -> None:
+        """Spend what hashing or comparing these values costs: their expanded sizes."""
+        self._tick(sum(self.budget.size(v) for v in values))
 
     def eval(self, node: ast.AST, local: Dict[str, Any]) -> Any:  # noqa: C901
         """Return value or UNKNOWN.
@@ -203,6 +317,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                 inner = self.eval(element.value, local)
                 if not isinstance(inner, (list, tuple)):
                     return UNKNOWN
+                self._tick(len(inner))
                 values.extend(inner)
                 continue
             value = self.eval(element, local)
@@ -220,8 +335,11 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
 
     def _eval_Set(self, node: ast.Set, local: Dict[str, Any]) -> Any:
         values = self._items(node.elts, local)
+        if values is UNKNOWN:
+            return UNKNOWN
+        self._walk_cost(*values)
         try:
-            return UNKNOWN if values is UNKNOWN else set(values)
+            return set(values)
         except TypeError:
             return UNKNOWN
 
@@ -232,11 +350,13 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                 inner = self.eval(value_node, local)
                 if not isinstance(inner, dict):
                     return UNKNOWN
+                self._walk_cost(*inner.keys())
                 result.update(inner)
                 continue
             key = self.eval(key_node, local)
             if key is UNKNOWN or isinstance(key, (list, dict, set)):
                 return UNKNOWN
+            self._walk_cost(key)
             # an unknown value (e.g. a function in AVAILABLE_TOOLS) keeps the key known
             result[key] = self.eval(value_node, local)
         return result
@@ -250,6 +370,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                 inner = self.eval(value.value, local)
                 if not isinstance(inner, (str, int, float, bool)):
                     return UNKNOWN
+                self._walk_cost(inner)
                 parts.append(str(inner))
             else:
                 return UNKNOWN
@@ -280,7 +401,10 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
             return UNKNOWN
         if isinstance(left, numeric) and isinstance(right, numeric):
             return left + right
-        for kind in (str, list, tuple):
+        if isinstance(left, str) and isinstance(right, str):
+            self._walk_cost(left, right)
+            return left + right
+        for kind in (list, tuple):
             if isinstance(left, kind) and isinstance(right, kind):
                 self._tick(len(left) + len(right))
                 return left + right  # type: ignore[operator]  # same kind, checked above
@@ -292,6 +416,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
         if container is UNKNOWN or key is UNKNOWN:
             return UNKNOWN
         if isinstance(container, dict):
+            self._walk_cost(key)
             return container.get(key, UNKNOWN)
         if isinstance(container, (list, tuple, str)) and isinstance(key, int):
             return container[key]
@@ -314,6 +439,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                 return UNKNOWN
             if func.attr != "keys" and any(v is UNKNOWN for v in receiver.values()):
                 return UNKNOWN
+            self._tick(len(receiver))
             return list(getattr(receiver, func.attr)())
         if isinstance(func, ast.Name) and func.id in _BUILTIN_CONVERSIONS:
             if func.id in local or self.bindings.get(func.id, None) is not None:
@@ -325,7 +451,13 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                 return UNKNOWN
             self._tick(len(argument))
             if func.id == "sorted":
+                # n log n comparisons, each walking at most the whole argument
+                self._tick(
+                    self.budget.size(argument) * max(1, len(argument).bit_length())
+                )
                 return sorted(argument)
+            if func.id in ("set", "dict"):
+                self._walk_cost(argument)  # hashing every element (or key)
             if func.id == "dict":
                 return dict(argument)  # type: ignore[arg-type]  # TypeError -> UNKNOWN
             return {"list": list, "tuple": tuple, "set": set}[func.id](argument)
@@ -346,7 +478,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                 if not isinstance(iterable, (list, tuple, set, dict, str)):
                     return UNKNOWN
                 for item in iterable:
-                    self._tick()
+                    self._tick(1 + len(scope))  # the scope is copied per item
                     bound = _bind_target(generator.target, item, scope)
                     if bound is UNKNOWN:
                         return UNKNOWN
@@ -358,8 +490,10 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                         keep = keep and verdict
                     if keep:
                         next_scopes.append(bound)
-                    if len(next_scopes) > MAX_ITEMS:
-                        raise _BudgetExceeded()
+                    if len(next_scopes) > self.budget.max_size:
+                        self.budget.fail(
+                            f"a comprehension of more than {self.budget.max_size} elements"
+                        )
             scopes = next_scopes
         return scopes
 
@@ -371,6 +505,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
         right = self.eval(node.comparators[0], local)
         if left is UNKNOWN or right is UNKNOWN:
             return UNKNOWN
+        self._walk_cost(left, right)
         operator = node.ops[0]
         if isinstance(operator, ast.Eq):
             return left == right
@@ -391,7 +526,10 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
 
     def _eval_SetComp(self, node: ast.SetComp, local: Dict[str, Any]) -> Any:
         values = self._eval_ListComp(node, local)  # type: ignore[arg-type]
-        return UNKNOWN if values is UNKNOWN else set(values)
+        if values is UNKNOWN:
+            return UNKNOWN
+        self._walk_cost(values)
+        return set(values)
 
     def _eval_DictComp(self, node: ast.DictComp, local: Dict[str, Any]) -> Any:
         scopes = self._comprehension(node.generators, local)
@@ -401,6 +539,7 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
         values = self._items_from(node.value, scopes)
         if keys is UNKNOWN or values is UNKNOWN:
             return UNKNOWN
+        self._walk_cost(keys)
         return dict(zip(keys, values))
 
     def _items_from(self, element: ast.expr, scopes: List[Dict[str, Any]]) -> Any:

@@ -15,6 +15,9 @@ from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 from aea.protocols.base import Message
 from eth_abi import encode
 
+from packages.mech_catalogue.connections.capped_http_client import (
+    PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
+)
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
     PUBLIC_ID as MULTICALL_READER_ID,
 )
@@ -72,7 +75,6 @@ from packages.valory.protocols.http import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.base import AbciAppDB
 from packages.valory.skills.abstract_round_abci.behaviour_utils import (
-    HTTP_CLIENT_PUBLIC_ID,
     IPFS_CONNECTION_ID,
     BaseBehaviour,
 )
@@ -254,17 +256,47 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         )
 
     def answer_gateway(self, cid: str, status: int, body: bytes) -> None:
-        """Answer the pending gateway GET for ``cid``."""
-        self.mock_http_request(
-            request_kwargs={"method": "GET", "url": f"{GATEWAY}/ipfs/{cid}"},
-            response_kwargs={
-                "version": "",
-                "status_code": status,
-                "status_text": "",
-                "headers": "",
-                "body": body,
-            },
+        """Answer the pending gateway GET for ``cid`` as the capped_http_client connection.
+
+        Checks the request first: a GET of ``<gateway>/ipfs/<cid>`` sent to
+        ``mech_catalogue/capped_http_client``, then delivers the response (the same steps
+        as ``FSMBehaviourBaseCase.mock_http_request``, which only knows ``valory/http_client``).
+
+        :param cid: the CID requested.
+        :param status: the HTTP status to answer.
+        :param body: the body to answer.
+        """
+        self.assert_quantity_in_outbox(1)
+        request = self.outbox_message(HttpMessage)
+        has_attributes, error = self.message_has_attributes(
+            actual_message=request,
+            message_type=HttpMessage,
+            performative=HttpMessage.Performative.REQUEST,
+            to=str(CAPPED_HTTP_CLIENT_ID),
+            sender=str(self.skill.skill_context.skill_id),
+            method="GET",
+            url=f"{GATEWAY}/ipfs/{cid}",
         )
+        assert has_attributes, error
+        self.behaviour.act_wrapper()
+        self.assert_quantity_in_outbox(0)
+        self.http_handler.handle(
+            self.build_incoming_message(
+                message_type=HttpMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=HttpMessage.Performative.RESPONSE,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(CAPPED_HTTP_CLIENT_ID),
+                version="",
+                status_code=status,
+                status_text="",
+                headers="",
+                body=body,
+            )
+        )
+        self.behaviour.act_wrapper()
 
     def sent_payload(self) -> Any:
         """Get payload the behaviour is sending (read from the pending signing request).
@@ -679,7 +711,7 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
                 target=request.message_id,
                 message_id=-1,
                 to=str(self.skill.skill_context.skill_id),
-                sender=str(HTTP_CLIENT_PUBLIC_ID),
+                sender=str(CAPPED_HTTP_CLIENT_ID),
                 version="",
                 status_code=200,
                 status_text="",
@@ -734,3 +766,135 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         self.skill.skill_context.handlers.ipfs.handle(response)
         self.behaviour.act_wrapper()
         assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+
+
+class TestFetchSizeCap(ToolMetadataBehaviourCase):
+    """max_manifest_bytes applies while reading: ranged gateway GETs, capped replies."""
+
+    CAP = 4096
+
+    def start(self, reads: List[DigestRead]) -> _CapturePayload:
+        """Enter FetchManifestsBehaviour with an agreed snapshot and start it.
+
+        :param reads: the snapshot's reads.
+        :return: the payload capture.
+        """
+        snapshot = RegistrySnapshot.build(20, reads)
+        self.go_to(
+            FetchManifestsBehaviour,
+            {
+                "registry_snapshot": snapshot.to_json(),
+                "registry_snapshot_digest": snapshot.digest(),
+            },
+        )
+        capture = _CapturePayload(self.behaviour.current_behaviour)
+        self.behaviour.act_wrapper()
+        return capture
+
+    def reply(self, request: Message, status: int, headers: str, body: bytes) -> None:
+        """Deliver a gateway response with any status and headers.
+
+        :param request: the request from the outbox.
+        :param status: the HTTP status.
+        :param headers: the header lines.
+        :param body: the body.
+        """
+        self.http_handler.handle(
+            self.build_incoming_message(
+                message_type=HttpMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=HttpMessage.Performative.RESPONSE,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(CAPPED_HTTP_CLIENT_ID),
+                version="",
+                status_code=status,
+                status_text="",
+                headers=headers,
+                body=body,
+            )
+        )
+
+    def candidate_mech(self) -> Mech:
+        """Get mech 1 of this agent's candidate catalogue.
+
+        :return: the entry (the test fails when there is none).
+        """
+        candidate = self.skill.skill_context.state.candidate
+        assert candidate is not None
+        mech = candidate[0].mech(ref(1))
+        assert mech is not None
+        return mech
+
+    def test_gateway_get_asks_for_one_byte_past_the_cap(self) -> None:
+        """The GET carries Range: bytes=0-<max_manifest_bytes>; a 206 within it is the manifest."""
+        self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
+        data = manifest("summarise")
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        request = self.outbox_message(HttpMessage)
+        assert "Range: bytes=0-4096" in request.headers.splitlines()
+        total = len(data)
+        self.reply(request, 206, f"Content-Range: bytes 0-{total - 1}/{total}\n", data)
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+
+    def test_over_the_cap_by_range_is_too_large(self) -> None:
+        """A 206 of cap + 1 bytes from a far larger file: too_large, naming the CID and the cap."""
+        self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
+        data = b"{" + b" " * 100_000 + b"}"
+        digest = dag_pb_digest(data)
+        capture = self.start([DigestRead(ref(1), digest)])
+        request = self.outbox_message(HttpMessage)
+        self.reply(
+            request,
+            206,
+            f"Content-Range: bytes 0-{self.CAP}/{len(data)}\n",
+            data[: self.CAP + 1],
+        )
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == []
+        mech = self.candidate_mech()
+        assert mech.status == STATUS_INVALID and mech.problems[0].code == "too_large"
+        assert digest_to_cid(digest, DAG_PB) in mech.problems[0].message
+        assert "max_manifest_bytes=4096" in mech.problems[0].message
+        assert "4097 bytes" in mech.problems[0].message
+
+    def test_gateway_ignoring_range_gets_the_same_verdict(self) -> None:
+        """A 200 with the whole file (Range ignored): cut to cap + 1, the same too_large sentence."""
+        self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
+        data = b"{" + b" " * 100_000 + b"}"
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        request = self.outbox_message(HttpMessage)
+        # the connection that cuts a body at the Range even when the gateway ignores it
+        assert request.to == str(CAPPED_HTTP_CLIENT_ID)
+        self.reply(request, 200, "", data)
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == []
+        problem = self.candidate_mech().problems[0]
+        assert problem.code == "too_large" and "4097 bytes" in problem.message
+
+    def test_ipfs_connection_reply_is_cut_to_the_limit(self) -> None:
+        """GET_FILES answered with a file over the cap: kept to cap + 1 bytes, too_large."""
+        self.skill.skill_context.params.__dict__["ipfs_fetch_mode"] = "ipfs_connection"
+        self.skill.skill_context.params.__dict__["max_manifest_bytes"] = self.CAP
+        data = b"[" + "é".encode() * 50_000 + b"]"
+        digest = dag_pb_digest(data)
+        capture = self.start([DigestRead(ref(1), digest)])
+        request = self.outbox_message(IpfsMessage)
+        self.skill.skill_context.handlers.ipfs.handle(
+            self.build_incoming_message(
+                message_type=IpfsMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=IpfsMessage.Performative.FILES,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(IPFS_CONNECTION_ID),
+                files={digest_to_cid(digest, DAG_PB): data.decode()},
+            )
+        )
+        self.behaviour.act_wrapper()
+        assert json.loads(capture.payloads[0].mech_tools) == []
+        problem = self.candidate_mech().problems[0]
+        assert problem.code == "too_large" and "4097 bytes" in problem.message

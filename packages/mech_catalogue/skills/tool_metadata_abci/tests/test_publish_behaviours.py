@@ -6,9 +6,12 @@ Multicall2 results, the manifest's real canonical bytes). The same steps run for
 against anvil + kubo in tests/devnet/test_publish_*.py (through the CLI's publisher).
 """
 
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any, Dict, Tuple, cast
 
+import pytest
 from eth_abi import encode
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_prepare import (
@@ -296,6 +299,40 @@ class TestPublishPrepareBehaviour(PublishBehaviourCase):
         capture = self.enter(PublishPrepareBehaviour, {})
         assert capture.payloads[0].status == PublishStatus.INVALID_MANIFEST.value
         self.finish()
+
+    @pytest.mark.timeout(10, method="thread")
+    def test_hostile_tool_module_is_derived_within_the_budget(self) -> None:
+        """A 2 KB module doubling a default 60 times: the period still prepares a manifest.
+
+        Derivation runs inside the behaviour (the agent's loop), so it must be bounded: the
+        static evaluator's budget leaves the default unknown and the manifest is generated.
+        """
+        folder = Path(tempfile.mkdtemp(prefix="hostile-tool-"))
+        try:
+            (folder / "component.yaml").write_text(
+                (TOOL_PACKAGE / "component.yaml")
+                .read_text()
+                .replace("echo_tool", "hostile_tool")
+            )
+            (folder / "hostile_tool.py").write_text(
+                'ALLOWED_TOOLS = ["hostile"]\nA = [1]\n'
+                + "A = [A, A]\n" * 60
+                + "B = {tuple(A)}\n"
+                + 'def run(**kwargs):\n    """Run."""\n'
+                + '    return kwargs["prompt"], kwargs.get("n", A), None, None\n'
+            )
+            settings = self.skill.skill_context.params.publish
+            self.skill.skill_context.params.__dict__["publish"] = PublishSettings(
+                True, (str(folder),), {}, settings.target, 5.0
+            )
+            capture = self.enter(PublishPrepareBehaviour, {})
+            self.answer_reads(True, True, b"\x11" * 32)
+            payload = capture.payloads[0]
+            assert payload.status == PublishStatus.UPDATE.value
+            assert payload.manifest_digest.startswith("0x")
+            self.finish()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 class TestPublishUploadBehaviour(PublishBehaviourCase):

@@ -1,0 +1,1 @@
+"""Connections of the mech_catalogue author."""

@@ -1,0 +1,1 @@
+"""Tests of the capped_http_client connection."""
