@@ -12,7 +12,7 @@ import copy
 import dataclasses
 import pickle
 from types import MappingProxyType
-from typing import Any, Iterator, List, Tuple
+from typing import Any, Callable, Iterator, List, Tuple
 
 import pytest
 
@@ -125,6 +125,17 @@ def refuses(action: Any) -> bool:
     return False
 
 
+def calling(obj: Any, method: str, *args: Any) -> Callable[[], Any]:
+    """Defer a method call.
+
+    :param obj: the object.
+    :param method: the method's name (it may not exist).
+    :param args: the arguments.
+    :return: a callable making the call.
+    """
+    return lambda: getattr(obj, method)(*args)
+
+
 def attacks(obj: Any) -> Iterator[Tuple[str, Any]]:
     """Every way to change ``obj`` through Python's public protocols.
 
@@ -135,15 +146,15 @@ def attacks(obj: Any) -> Iterator[Tuple[str, Any]]:
     yield "vars()", lambda: vars(obj).clear()
     if isinstance(obj, tuple):
         if obj:
-            yield "item assignment", lambda: obj.__setitem__(0, EVIL)
-            yield "item deletion", lambda: obj.__delitem__(0)
-        yield "append", lambda: obj.append(EVIL)  # type: ignore[attr-defined]
+            yield "item assignment", calling(obj, "__setitem__", 0, EVIL)
+            yield "item deletion", calling(obj, "__delitem__", 0)
+        yield "append", calling(obj, "append", EVIL)
     elif isinstance(obj, MappingProxyType):
         key = next(iter(obj), EVIL)
-        yield "item assignment", lambda: obj.__setitem__(key, EVIL)  # type: ignore[index]
-        yield "item deletion", lambda: obj.__delitem__(key)  # type: ignore[attr-defined]
+        yield "item assignment", calling(obj, "__setitem__", key, EVIL)
+        yield "item deletion", calling(obj, "__delitem__", key)
         for method in ("clear", "update", "pop", "popitem", "setdefault"):
-            yield method, lambda m=method: getattr(obj, m)()
+            yield method, calling(obj, method)
     else:
         for name in slot_names(obj):
             yield f"set {name}", lambda n=name: setattr(obj, n, EVIL)
@@ -187,9 +198,9 @@ def test_the_index_cannot_be_cleared_for_everyone() -> None:
     index = catalogue._index  # pylint: disable=protected-access
     assert isinstance(index.by_key, MappingProxyType)
     for attempt in (
-        lambda: catalogue._index.by_key.clear(),  # pylint: disable=protected-access
-        lambda: catalogue._index.by_name.clear(),  # pylint: disable=protected-access
-        lambda: catalogue._index.by_ref.clear(),  # pylint: disable=protected-access
+        calling(index.by_key, "clear"),
+        calling(index.by_name, "clear"),
+        calling(index.by_ref, "clear"),
         lambda: setattr(catalogue, "_index", None),
     ):
         assert refuses(attempt)
