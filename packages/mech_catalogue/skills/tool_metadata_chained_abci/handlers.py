@@ -44,6 +44,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.handlers import (
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     SynchronizedData,
 )
+from packages.valory.protocols.http.message import HttpMessage
 
 SYNCHRONIZED_DATA_PATH = "/synchronized_data"
 
@@ -74,6 +75,7 @@ def synchronized_data_view(data: SynchronizedData) -> Dict[str, Any]:
 class HttpHandler(ToolMetadataHttpHandler):
     """The tool metadata HTTP API plus ``GET /synchronized_data``."""
 
+    SUPPORTED_PROTOCOL = HttpMessage.protocol_id
     extra_paths = (SYNCHRONIZED_DATA_PATH,)
 
     def answer_request(self, request: Request) -> HttpResult:
