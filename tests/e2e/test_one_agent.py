@@ -216,7 +216,12 @@ def test_manifest_changed_on_chain_shows_up_next_period(agent_run: LocalRun) -> 
     devnet.update_legacy_hash(target.owner, target.id, digest)
 
     def changed() -> Optional[AgentView]:
+        # a view reads /healthcheck, then /tools: an agreement may land in between, so
+        # wait for both to show the change
         view = _view(agent_run)
+        digest = view.health.get("catalogue_digest")
+        if digest == before.health["catalogue_digest"]:
+            return None
         return view if PROBE_TOOL in {tool["name"] for tool in view.tools} else None
 
     after = wait_for(changed, 3 * PERIOD_TIMEOUT, f"{PROBE_TOOL} in GET /tools")
