@@ -6,19 +6,29 @@ its real connections. Mocked: Tendermint, by the abci connection's own ``use_moc
 """
 
 import json
+from collections import Counter
 from typing import Any, Dict, Iterator, Optional
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.http_requests import (
+    GeneratedRequest,
+    wire_requests,
+)
 
 from scripts.devnet import RegisteredManifest
 from scripts.run_local.logs import agreed_catalogues
 from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import AgentView, get_json, read_agent
 from tests.e2e.conftest import E2E_DIR, log_tail, wait_for
+from tests.e2e.http_fuzz import RawAnswer, send_raw
 
 START_TIMEOUT = 180.0
 PERIOD_TIMEOUT = 120.0
 PROBE_TOOL = "e2e-period-probe"
+#: generated requests sent to the running agent (a few seconds; CI runs them)
+FUZZ_REQUESTS = 300
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +122,47 @@ def test_catalogue_served_over_http(agent_run: LocalRun) -> None:
     assert "invalid_json" in {problem["code"] for problem in broken[0]["problems"]}
 
 
+def test_http_api_survives_generated_requests(agent_run: LocalRun) -> None:
+    """Generated requests get answers, not server errors; the agent still answers and advances.
+
+    Issue #10: 300 generated requests (raw bytes: any method, path, query, header, body)
+    each get an answer that is not a server error, and afterwards the agent still answers
+    /healthcheck and its period still advances.
+
+    :param agent_run: the running agent.
+    """
+    process = agent_run.processes[0]
+    before = _first_catalogue(agent_run).health["period"]
+    answers: Counter = Counter()
+
+    @settings(
+        max_examples=FUZZ_REQUESTS,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(request=wire_requests)
+    def send(request: GeneratedRequest) -> None:
+        answer: RawAnswer = send_raw(process.http_url, request)
+        answers[answer.status] += 1
+        answers["api_error_body"] += answer.json_error
+        assert answer.status is not None, f"no HTTP answer to {request}"
+        assert answer.status == 503 or answer.status < 500, (answer, request)
+        assert answer.status != 408, f"the agent left {request} unanswered"
+
+    send()  # pylint: disable=no-value-for-parameter
+    # most requests must reach the skill's handler (the server refuses malformed lines)
+    assert answers["api_error_body"] >= FUZZ_REQUESTS // 2, answers
+    log = process.log_path.read_text(errors="replace")
+    assert "internal_error" not in log, "the handler's guard caught an exception"
+    assert _view(agent_run).health["status"] == "fresh"
+    wait_for(
+        lambda: _view(agent_run).health.get("period", 0) > before,
+        PERIOD_TIMEOUT,
+        f"a period after {before} (the period must still advance)",
+    )
+
+
 def test_catalogue_in_shared_state_and_synchronized_data(agent_run: LocalRun) -> None:
     """The agreed digest is the one published to shared_state (log) and stored in SynchronizedData."""
     view = _first_catalogue(agent_run)
@@ -165,7 +216,12 @@ def test_manifest_changed_on_chain_shows_up_next_period(agent_run: LocalRun) -> 
     devnet.update_legacy_hash(target.owner, target.id, digest)
 
     def changed() -> Optional[AgentView]:
+        # a view reads /healthcheck, then /tools: an agreement may land in between, so
+        # wait for both to show the change
         view = _view(agent_run)
+        digest = view.health.get("catalogue_digest")
+        if digest == before.health["catalogue_digest"]:
+            return None
         return view if PROBE_TOOL in {tool["name"] for tool in view.tools} else None
 
     after = wait_for(changed, 3 * PERIOD_TIMEOUT, f"{PROBE_TOOL} in GET /tools")

@@ -5,22 +5,28 @@ catalogue API (``GET /tools``, ``/tools/<name>``, ``/mechs``, ``/healthcheck``; 
 ``domain/http_api.py``) for requests arriving through the ``valory/http_server``
 connection. Responses to the skill's own gateway requests go to abstract_round_abci's
 handler as usual.
+
+Requests come from anyone who can reach the port, and an exception escaping a handler
+stops the agent (the skill's ``stop_and_exit`` policy), so :meth:`HttpHandler.handle` is
+a boundary: parsing is total (``domain/http_request.py``), and anything else that raises
+while answering is logged and answered ``500 internal_error``, never re-raised.
 """
 
 import time
-from typing import Optional, cast
+from typing import Optional, Tuple, cast
 
 from packages.mech_catalogue.skills.tool_metadata_abci.dialogues import (
     HttpDialogue,
     HttpDialogues,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import serve
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_request import (
+    INTERNAL_ERROR,
     HttpResult,
-    route,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
-    SHARED_STATE_KEY,
-    PublishedCatalogue,
+    Request,
+    error_result,
+    parse_request,
+    quoted,
 )
 from packages.valory.protocols.http.message import HttpMessage
 from packages.valory.skills.abstract_round_abci.handlers import (
@@ -52,49 +58,50 @@ ContractApiHandler = BaseContractApiHandler
 TendermintHandler = BaseTendermintHandler
 IpfsHandler = BaseIpfsHandler
 
-JSON_HEADERS = "Content-Type: application/json\n"
-
 
 class HttpHandler(BaseHttpHandler):
     """HTTP responses to the skill's requests, and the read-only catalogue API."""
 
+    #: fixed paths served besides the catalogue API's (see :meth:`answer_request`)
+    extra_paths: Tuple[str, ...] = ()
+
     def handle(self, message: HttpMessage) -> None:  # type: ignore[override]
         """Serve catalogue API requests; pass everything else to abstract_round_abci.
+
+        Never raises on a request: whatever fails is logged (and answered 500 when a
+        dialogue exists to answer on).
 
         :param message: the HTTP message.
         """
         if message.performative != HttpMessage.Performative.REQUEST:
             super().handle(message)
             return
+        try:
+            self._serve(message)
+        except Exception as exc:  # pylint: disable=broad-except
+            self.context.logger.error(
+                f"HTTP request {quoted(str(message.url))} could not be answered: {exc!r}"
+            )
+
+    def _serve(self, message: HttpMessage) -> None:
         dialogues = cast(HttpDialogues, self.context.http_dialogues)
         dialogue = cast(Optional[HttpDialogue], dialogues.update(message))
         if dialogue is None:
             self.context.logger.warning(
-                f"dropping HTTP request that fits no dialogue: {message.url}"
+                f"dropping HTTP request that fits no dialogue: {quoted(str(message.url))}"
             )
             return
-        published = cast(
-            Optional[PublishedCatalogue],
-            self.context.shared_state.get(SHARED_STATE_KEY),
-        )
-        params = self.context.params
-        result = route(
-            message.method,
-            message.url,
-            published,
-            time.time(),
-            params.tools_page_size,
-            params.catalogue_max_age_seconds,
-        )
-        if result is None:
-            result = HttpResult(
-                404,
-                {
-                    "error": {
-                        "code": "unknown_path",
-                        "message": f"{message.url} is not served; try GET /tools",
-                    }
-                },
+        try:
+            result = self.answer(message)
+        except Exception as exc:  # pylint: disable=broad-except
+            self.context.logger.exception(
+                f"{INTERNAL_ERROR}: answering {quoted(str(message.method))} "
+                f"{quoted(str(message.url))} raised {exc!r}; answered 500"
+            )
+            result = error_result(
+                INTERNAL_ERROR,
+                "the agent failed to answer this request; it was logged, and the "
+                "agent keeps running; try again later or report it",
             )
         response = dialogue.reply(
             performative=HttpMessage.Performative.RESPONSE,
@@ -102,7 +109,35 @@ class HttpHandler(BaseHttpHandler):
             version=message.version,
             status_code=result.status_code,
             status_text=result.status_text,
-            headers=JSON_HEADERS,
-            body=result.body_bytes(),
+            headers=result.headers,
+            body=result.body,
         )
         self.context.outbox.put_message(message=response)
+
+    def answer(self, message: HttpMessage) -> HttpResult:
+        """Answer one request.
+
+        :param message: the HTTP request.
+        :return: the response (4xx for anything :func:`parse_request` refuses).
+        """
+        request = parse_request(
+            message.method, message.url, message.body, self.extra_paths
+        )
+        if isinstance(request, HttpResult):
+            return request
+        return self.answer_request(request)
+
+    def answer_request(self, request: Request) -> HttpResult:
+        """Answer a parsed request from the FSM's agreed catalogue (``context.state``).
+
+        :param request: the parsed request.
+        :return: the response.
+        """
+        params = self.context.params
+        return serve(
+            request,
+            self.context.state.catalogue_view(),
+            time.time(),
+            params.tools_page_size,
+            params.catalogue_max_age_seconds,
+        )

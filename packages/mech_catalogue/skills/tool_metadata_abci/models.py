@@ -6,6 +6,9 @@ from typing import Any, Dict, Optional, Tuple, Type
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     ManifestCache,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
+    CatalogueView,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
     SHARED_STATE_KEY,
@@ -46,6 +49,8 @@ BenchmarkTool = BaseBenchmarkTool
 FETCH_VIA_GATEWAY = "gateway"
 FETCH_VIA_IPFS_CONNECTION = "ipfs_connection"
 FETCH_MODES = (FETCH_VIA_GATEWAY, FETCH_VIA_IPFS_CONNECTION)
+#: the largest ``tools_page_size`` accepted: one ``GET /tools`` costs O(page size)
+MAX_TOOLS_PAGE_SIZE = 1000
 
 
 class ParameterError(ValueError):
@@ -148,6 +153,11 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             "catalogue_max_age_seconds", kwargs
         )
         self.tools_page_size: int = self._positive_int("tools_page_size", kwargs)
+        _require(
+            self.tools_page_size <= MAX_TOOLS_PAGE_SIZE,
+            f"tools_page_size must be at most {MAX_TOOLS_PAGE_SIZE} (one GET /tools "
+            f"costs O(page size) on the agent's loop); got {self.tools_page_size}",
+        )
         self.mech_addresses: Dict[str, str] = self._ensure(
             "mech_addresses", kwargs, dict
         )
@@ -180,7 +190,12 @@ Params = ToolMetadataParams
 
 
 class SharedState(BaseSharedState):
-    """Skill-wide state: the ABCI app, the manifest cache and the last agreed catalogue."""
+    """Skill-wide state: the ABCI app, the manifest cache and the last agreed catalogue.
+
+    :attr:`published` is the FSM's agreed catalogue, set only by :meth:`publish_if_agreed`;
+    the HTTP API serves it (through :meth:`catalogue_view`), never the object under the
+    agent-wide ``shared_state`` key, which any skill of the agent can overwrite.
+    """
 
     abci_app_cls: Type[AbciApp] = ToolMetadataAbciApp
 
@@ -194,6 +209,7 @@ class SharedState(BaseSharedState):
         self.manifest_cache: ManifestCache = ManifestCache()
         self.published: Optional[PublishedCatalogue] = None
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
+        self._view: Optional[CatalogueView] = None
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""
@@ -244,9 +260,28 @@ class SharedState(BaseSharedState):
         )
         self.context.shared_state[SHARED_STATE_KEY] = self.published
         self.candidate = None
+        try:
+            self.catalogue_view()
+        except Exception as exc:  # pylint: disable=broad-except
+            # the HTTP handler builds it again under its guard and answers 500 meanwhile
+            self.context.logger.error(
+                f"could not index catalogue {digest} for the HTTP API: {exc!r}"
+            )
         self.context.logger.info(
             f"catalogue {digest} published under shared_state[{SHARED_STATE_KEY!r}]: "
             f"{len(catalogue.mechs)} mechs, {len(catalogue.tool_names())} tools, "
             f"{len(catalogue.errors())} errors, {len(catalogue.collisions())} collisions"
         )
         return True
+
+    def catalogue_view(self) -> Optional[CatalogueView]:
+        """Get the HTTP API's view of :attr:`published`, built once per agreed catalogue.
+
+        :return: the view (None before the first agreement).
+        """
+        published = self.published
+        if published is None:
+            return None
+        if self._view is None or self._view.published is not published:
+            self._view = CatalogueView.build(published)
+        return self._view

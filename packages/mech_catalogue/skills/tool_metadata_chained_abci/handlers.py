@@ -8,17 +8,17 @@ that other apps chained after tool metadata read (mech-interact and trader read
      "registry_snapshot_digest": str, "mech_tools": [str, ...] (sorted),
      "mechs_info": [MechInfo-compatible dict, ...]}
 
-Every other request goes to the tool metadata skill's handler (``/tools``, ``/tools/<name>``,
+Requests are parsed by the tool metadata skill's handler (strict and total; its guard
+answers 500 instead of raising); every other path is its (``/tools``, ``/tools/<name>``,
 ``/mechs``, ``/healthcheck``).
 """
 
-import json
-from typing import Any, Dict, Optional, cast
-from urllib.parse import urlparse
+from typing import Any, Dict
 
-from packages.mech_catalogue.skills.tool_metadata_abci.dialogues import (
-    HttpDialogue,
-    HttpDialogues,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_request import (
+    HttpResult,
+    Request,
+    json_result,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.handlers import (
     ABCIHandler as ToolMetadataABCIHandler,
@@ -47,7 +47,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
 from packages.valory.protocols.http.message import HttpMessage
 
 SYNCHRONIZED_DATA_PATH = "/synchronized_data"
-JSON_HEADERS = "Content-Type: application/json\n"
 
 ABCIHandler = ToolMetadataABCIHandler
 SigningHandler = ToolMetadataSigningHandler
@@ -76,42 +75,18 @@ def synchronized_data_view(data: SynchronizedData) -> Dict[str, Any]:
 class HttpHandler(ToolMetadataHttpHandler):
     """The tool metadata HTTP API plus ``GET /synchronized_data``."""
 
-    def handle(self, message: HttpMessage) -> None:  # type: ignore[override]
+    SUPPORTED_PROTOCOL = HttpMessage.protocol_id
+    extra_paths = (SYNCHRONIZED_DATA_PATH,)
+
+    def answer_request(self, request: Request) -> HttpResult:
         """Serve ``GET /synchronized_data``; pass everything else on.
 
-        :param message: the HTTP message.
+        :param request: the parsed request (GET, no query, no body).
+        :return: the response.
         """
-        if (
-            message.performative != HttpMessage.Performative.REQUEST
-            or urlparse(message.url).path.rstrip("/") != SYNCHRONIZED_DATA_PATH
-        ):
-            super().handle(message)
-            return
-        dialogues = cast(HttpDialogues, self.context.http_dialogues)
-        dialogue = cast(Optional[HttpDialogue], dialogues.update(message))
-        if dialogue is None:
-            self.context.logger.warning(
-                f"dropping HTTP request that fits no dialogue: {message.url}"
-            )
-            return
-        if message.method.upper() != "GET":
-            status, body = 405, {
-                "error": {"code": "method_not_allowed", "message": "only GET is served"}
-            }
-        else:
-            data = SynchronizedData(
-                self.context.state.round_sequence.latest_synchronized_data.db
-            )
-            status, body = 200, synchronized_data_view(data)
-        response = dialogue.reply(
-            performative=HttpMessage.Performative.RESPONSE,
-            target_message=message,
-            version=message.version,
-            status_code=status,
-            status_text="OK" if status == 200 else "Method Not Allowed",
-            headers=JSON_HEADERS,
-            body=json.dumps(body, separators=(",", ":"), sort_keys=True).encode(
-                "utf-8"
-            ),
+        if request.path != SYNCHRONIZED_DATA_PATH:
+            return super().answer_request(request)
+        data = SynchronizedData(
+            self.context.state.round_sequence.latest_synchronized_data.db
         )
-        self.context.outbox.put_message(message=response)
+        return json_result(200, synchronized_data_view(data))

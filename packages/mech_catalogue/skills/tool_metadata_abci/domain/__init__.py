@@ -19,7 +19,9 @@ become a catalogue, then what the skill does with it):
 - :mod:`.fetching`: fetch policy (retries, cache, last good) and the catalogue refresh.
 - :mod:`.views`: catalogue views in the shapes other skills read (mech_tools, mechs_info).
 - :mod:`.published`: what the skill publishes agent-wide (the agreed catalogue + freshness).
-- :mod:`.http_api`: the read-only HTTP API (``GET /tools``...) as pure functions.
+- :mod:`.http_request`: strict, total parsing of the API's requests (never raises).
+- :mod:`.http_api`: the read-only HTTP API (``GET /tools``...) as pure functions, served
+  from a view built once per agreed catalogue.
 - :mod:`.static_values`: evaluating literal Python expressions from an AST, never executing.
 - :mod:`.python_hints`: type and description hints from annotations, literals, docstrings.
 - :mod:`.derive`: typed tool arguments from a tool package by static analysis (ast only).

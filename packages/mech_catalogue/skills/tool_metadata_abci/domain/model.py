@@ -19,9 +19,9 @@ identical on every agent. Properties with the same name minus ``_json`` return a
 decoded copy. Queries live in :mod:`.catalogue`.
 """
 
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, Dict, Iterable, Optional, Tuple
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
     canonical_bytes,
@@ -96,7 +96,7 @@ MECH_STATUSES = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Manifest:
     """A parsed manifest on its own (before it is tied to a mech on chain).
 
@@ -131,7 +131,7 @@ class Manifest:
         return tuple(t.name for t in self.tools)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mech:
     """One mech as the service sees it: where its hash lives, what it serves, how fresh.
 
@@ -267,7 +267,7 @@ class Mech:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ToolCollision:
     """The same tool name offered by more than one mech.
 
@@ -287,9 +287,52 @@ class ToolCollision:
         return tuple(sorted(t.provenance.mech for t in self.tools if t.provenance.mech))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
+class _CatalogueIndex:
+    """Lookup tables of one catalogue, built with it; read-only mappings and tuples only.
+
+    :param by_ref: mech ref -> mech.
+    :param by_key: :attr:`MechRef.key` -> the first mech (ref order) with that key.
+    :param by_name: tool name -> that tool from every offering mech (ref order).
+    :param names: the distinct tool names, sorted.
+    :param tools: every tool, mechs in ref order, tools in manifest order.
+    """
+
+    by_ref: Mapping[MechRef, "Mech"]
+    by_key: Mapping[str, "Mech"]
+    by_name: Mapping[str, Tuple[Tool, ...]]
+    names: Tuple[str, ...]
+    tools: Tuple[Tool, ...]
+
+    @classmethod
+    def of(cls, mechs: Tuple["Mech", ...]) -> "_CatalogueIndex":
+        """Index mechs, O(mechs + tools).
+
+        :param mechs: the catalogue's mechs, ref order.
+        :return: the index.
+        """
+        by_key: Dict[str, Mech] = {}
+        groups: Dict[str, List[Tool]] = {}
+        for mech in mechs:
+            by_key.setdefault(mech.ref.key, mech)
+            for tool in mech.tools:
+                groups.setdefault(tool.name, []).append(tool)
+        return cls(
+            by_ref=MappingProxyType({m.ref: m for m in mechs}),
+            by_key=MappingProxyType(by_key),
+            by_name=MappingProxyType({n: tuple(ts) for n, ts in groups.items()}),
+            names=tuple(sorted(groups)),
+            tools=tuple(t for m in mechs for t in m.tools),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Catalogue:
     """Every mech the service knows, with its tools. Immutable; build a new one to change.
+
+    Deeply immutable: frozen slotted dataclasses, tuples, canonical JSON text and
+    read-only mappings all the way down (no ``__dict__``, no list or dict reachable), so
+    a consumer holding it cannot change it for anyone else.
 
     :param mechs: one entry per :class:`MechRef`, sorted by ref (use :meth:`build`).
     :param version: the serialisation version, :data:`MODEL_VERSION`.
@@ -297,6 +340,22 @@ class Catalogue:
 
     mechs: Tuple[Mech, ...] = ()
     version: int = MODEL_VERSION
+    # Built with the catalogue (not a serialised field: equality, hashing, to_dict and
+    # the digest ignore it); the queries below answer from it in O(answer).
+    _index: _CatalogueIndex = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Freeze ``mechs`` into a tuple and build the lookup index."""
+        if not isinstance(self.mechs, tuple):
+            object.__setattr__(self, "mechs", tuple(self.mechs))
+        object.__setattr__(self, "_index", _CatalogueIndex.of(self.mechs))
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Tuple[Mech, ...], int]]:
+        """Pickle and copy by the fields only (the index is rebuilt).
+
+        :return: the constructor and its arguments.
+        """
+        return (Catalogue, (self.mechs, self.version))
 
     @classmethod
     def build(cls, mechs: Iterable[Mech]) -> "Catalogue":
@@ -372,7 +431,7 @@ class Catalogue:
         :param ref: the mech.
         :return: its entry, or None.
         """
-        return self._by_ref.get(ref)
+        return self._index.by_ref.get(ref)
 
     def mech_by_key(self, key: str) -> Optional[Mech]:
         """Return its entry, or None.
@@ -380,44 +439,29 @@ class Catalogue:
         :param key: a :attr:`MechRef.key`.
         :return: its entry, or None.
         """
-        return self._by_key.get(key)
-
-    # Lookup indexes, built on first use. ``cached_property`` stores into the instance
-    # ``__dict__`` (not through ``__setattr__``), so the frozen dataclass stays immutable and
-    # the indexes are no fields: equality, hashing and serialisation are unchanged.
-    @cached_property
-    def _by_ref(self) -> Dict[MechRef, Mech]:
-        return {m.ref: m for m in self.mechs}
-
-    @cached_property
-    def _by_key(self) -> Dict[str, Mech]:
-        index: Dict[str, Mech] = {}
-        for m in self.mechs:
-            # the first in ref order, as a scan would find
-            index.setdefault(m.ref.key, m)
-        return index
+        return self._index.by_key.get(key)
 
     def tools(self) -> Tuple[Tool, ...]:
         """Return every tool of every mech, mechs in ref order, tools in manifest order.
 
         :return: every tool of every mech, mechs in ref order, tools in manifest order.
         """
-        return tuple(t for m in self.mechs for t in m.tools)
+        return self._index.tools
 
     def tool_names(self) -> Tuple[str, ...]:
         """Return the distinct tool names, sorted.
 
         :return: the distinct tool names, sorted.
         """
-        return tuple(sorted({t.name for t in self.tools()}))
+        return self._index.names
 
     def tools_named(self, name: str) -> Tuple[Tool, ...]:
-        """Return that tool from every mech offering it (ref order).
+        """Return that tool from every mech offering it (ref order), in O(answer).
 
         :param name: a tool name.
         :return: that tool from every mech offering it (ref order).
         """
-        return tuple(t for t in self.tools() if t.name == name)
+        return self._index.by_name.get(name, ())
 
     def tools_of(self, ref: MechRef) -> Tuple[Tool, ...]:
         """Return its tools (empty when unknown).
@@ -441,13 +485,11 @@ class Catalogue:
 
         :return: tool names offered by two or more mechs, sorted by name.
         """
-        groups: Dict[str, list] = {}
-        for tool in self.tools():
-            groups.setdefault(tool.name, []).append(tool)
+        by_name = self._index.by_name
         return tuple(
-            ToolCollision(name, tuple(ts))
-            for name, ts in sorted(groups.items())
-            if len(ts) > 1
+            ToolCollision(name, by_name[name])
+            for name in self._index.names
+            if len(by_name[name]) > 1
         )
 
     def errors(self) -> Tuple[Tuple[MechRef, Problem], ...]:

@@ -181,7 +181,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with a manifest.
 

@@ -18,7 +18,7 @@ from .model import Catalogue
 SHARED_STATE_KEY = "mech_catalogue.tool_catalogue"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PublishedCatalogue:
     """The agreed catalogue and when and where it was agreed.
 

@@ -45,7 +45,7 @@ def _opt_text(value: Any, present: bool) -> Optional[str]:
     return canonical_text(value) if present else None
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class MechRef:
     """Identity of a mech: where on chain its manifest hash lives.
 
@@ -96,7 +96,7 @@ class MechRef:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Provenance:
     """Where a tool's description came from.
 
@@ -139,7 +139,7 @@ class Provenance:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Argument:
     """One typed argument of a tool.
 
@@ -216,7 +216,7 @@ class Argument:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tool:
     """One tool a mech offers.
 

@@ -2,12 +2,20 @@
 
 import base64
 import json
+import logging
 from typing import Any, Optional, Tuple
+from unittest import mock
+
+import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
-    decode_cursor,
-    encode_cursor,
+    CatalogueView,
     route,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_request import (
+    ERROR_STATUS,
+    MAX_URL_LENGTH,
+    HttpResult,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_INVALID,
@@ -77,6 +85,26 @@ def published(*mechs: Mech, agreed_at: float = NOW - 10) -> PublishedCatalogue:
     )
 
 
+def answer(
+    url: str,
+    current: Optional[PublishedCatalogue],
+    page_size: int = 2,
+    method: str = "GET",
+    body: bytes = b"",
+) -> HttpResult:
+    """Send a request through the router.
+
+    :param url: the URL.
+    :param current: the published catalogue.
+    :param page_size: tools per page.
+    :param method: the HTTP method.
+    :param body: the request body.
+    :return: the response.
+    """
+    view = None if current is None else CatalogueView.build(current)
+    return route(method, url, body, view, NOW, page_size, 3600.0)
+
+
 def get(
     url: str, current: Optional[PublishedCatalogue], page_size: int = 2
 ) -> Tuple[int, Any]:
@@ -87,9 +115,22 @@ def get(
     :param page_size: tools per page.
     :return: status and decoded body of a GET.
     """
-    result = route("GET", url, current, NOW, page_size, 3600.0)
-    assert result is not None
+    result = answer(url, current, page_size)
     return result.status_code, json.loads(result.body_bytes())
+
+
+def error_code(result: HttpResult) -> str:
+    """Check an error response's shape and return its code.
+
+    :param result: a 4xx/5xx response.
+    :return: ``error.code`` (the test fails unless the body is ``{"error": {"code", "message"}}``
+        with the code's status).
+    """
+    body = json.loads(result.body)
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+    assert body["error"]["message"].strip()
+    assert ERROR_STATUS[body["error"]["code"]] == result.status_code
+    return body["error"]["code"]
 
 
 CATALOGUE = published(mech(1, "b", "a"), mech(2, "a", "c"), mech(3, "d", block=10))
@@ -108,18 +149,218 @@ def test_tools_pages_with_a_cursor_in_mcp_shape() -> None:
     assert "nextCursor" not in second
 
 
-def test_bad_cursor_is_a_400_naming_it() -> None:
-    """A cursor we did not issue is rejected with a reason."""
-    forged = base64.urlsafe_b64encode(b"page:2").decode()
-    for cursor in ("%%%", forged):
-        status, body = get(f"/tools?cursor={cursor}", CATALOGUE)
-        assert status == 400 and body["error"]["code"] == "invalid_cursor"
+def b64(text: str) -> str:
+    """Encode as the old cursors were (base64url, no padding).
+
+    :param text: the cursor text.
+    :return: its base64url form.
+    """
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
-def test_cursor_round_trip() -> None:
-    """Cursors are opaque but decode back to the offset."""
-    assert decode_cursor(encode_cursor(40)) == 40
-    assert decode_cursor("") is None
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        b64("offset:\u00b2"),  # issue #10: a superscript digit stopped the agent
+        b64("offset:" + "7" * 1500),
+        b64("offset:2"),  # the old format is not ours any more
+        "%C2%B2",  # a superscript two, percent-encoded
+        "%D9%A1",  # an Arabic-Indic one (str.isdigit() and int() accept it)
+        "1" * 10,  # more than 9 digits
+        "9" * 2000,
+        "-1",
+        "+1",
+        "1.0",
+        "0x1",
+        "%31",  # "1" percent-encoded: the cursor is not decoded
+        "",
+        "page:2",
+        "%%%",
+    ],
+)
+def test_cursor_not_issued_here_is_a_400(cursor: str) -> None:
+    """A cursor is 1 to 9 ASCII digits: anything else is 400 invalid_cursor, never an exception."""
+    result = answer(f"/tools?cursor={cursor}", CATALOGUE)
+    assert error_code(result) == "invalid_cursor"
+
+
+@pytest.mark.parametrize(
+    "cursor", ["offset:" + "7" * 5000, b64("offset:" + "7" * 5000), "7" * 5000]
+)
+def test_huge_cursors_are_refused_before_parsing(cursor: str) -> None:
+    """Issue #10: a cursor of offset: + 5,000 digits passed int()'s 4,300-digit limit and raised."""
+    assert error_code(answer(f"/tools?cursor={cursor}", CATALOGUE)) == "url_too_long"
+
+
+@pytest.mark.parametrize("cursor", ["4", "5", "999999999", "0004"])
+def test_cursor_past_the_names_is_a_400(cursor: str) -> None:
+    """A well-formed cursor must point inside the names served now (4 here)."""
+    assert error_code(answer(f"/tools?cursor={cursor}", CATALOGUE)) == "invalid_cursor"
+    assert error_code(answer(f"/tools?cursor={cursor}", None)) == "invalid_cursor"
+
+
+def test_cursor_pages_cover_every_name_once() -> None:
+    """Following nextCursor from any page size lists each name exactly once, in order."""
+    many = published(*(mech(i, *(f"t{i}-{j}" for j in range(i))) for i in range(1, 8)))
+    expected = sorted({f"t{i}-{j}" for i in range(1, 8) for j in range(i)})
+    for page_size in (1, 3, 28, 50):
+        seen, url = [], "/tools"
+        while True:
+            status, page = get(url, many, page_size)
+            assert status == 200 and len(page["tools"]) <= page_size
+            seen += [t["name"] for t in page["tools"]]
+            if "nextCursor" not in page:
+                break
+            assert page["nextCursor"].isascii() and page["nextCursor"].isdigit()
+            url = f"/tools?cursor={page['nextCursor']}"
+        assert seen == expected
+
+
+@pytest.mark.parametrize(
+    "query, code",
+    [
+        ("cursor=2&cursor=2", "duplicate_parameter"),
+        ("limit=5", "unknown_parameter"),
+        ("Cursor=2", "unknown_parameter"),
+        ("cursor%3D2", "invalid_query"),
+        ("cursor", "invalid_query"),
+        ("cursor=2&", "invalid_query"),
+        ("&cursor=2", "invalid_query"),
+        ("=2", "invalid_query"),
+        ("cursor=2&x=1", "unknown_parameter"),
+    ],
+)
+def test_query_takes_only_the_route_parameters_once(query: str, code: str) -> None:
+    """Unknown, repeated or malformed query parameters are refused by name."""
+    assert error_code(answer(f"/tools?{query}", CATALOGUE)) == code
+
+
+@pytest.mark.parametrize("path", ["/mechs", "/healthcheck", "/tools/a"])
+def test_routes_without_parameters_refuse_any(path: str) -> None:
+    """/mechs, /healthcheck and /tools/<name> take no query parameters; an empty query is fine."""
+    assert error_code(answer(f"{path}?cursor=2", CATALOGUE)) == "unknown_parameter"
+    assert answer(f"{path}?", CATALOGUE).status_code in (200, 503)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "//tools",
+        "/tools/",
+        "/tools//a",
+        "/tools/a/",
+        "/tools/a/b",
+        "/./tools",
+        "/tools/../mechs",
+        "/%74ools",
+        "/TOOLS",
+        "/tools;x",
+        "/mechs/",
+        "/healthcheck/x",
+        "/metrics",
+        "/synchronized_data",  # the chained skill's, not this skill's
+    ],
+)
+def test_odd_paths_are_404(url: str) -> None:
+    """Only the exact routes are served; nothing is normalised."""
+    assert error_code(answer(url, CATALOGUE)) == "unknown_path"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/tools/%zz",
+        "/tools/%",
+        "/tools/%4",
+        "/tools/a%C3",
+        "/tools/%FF",
+        "/tools/%ED%A0%80",
+    ],
+)
+def test_tool_names_must_percent_decode_to_utf8(url: str) -> None:
+    """Broken escapes, truncated or invalid UTF-8 and encoded surrogates are 400 invalid_path."""
+    assert error_code(answer(url, CATALOGUE)) == "invalid_path"
+
+
+def test_tool_names_are_percent_decoded() -> None:
+    """A name with a slash, spaces and non-ASCII letters is reachable percent-encoded."""
+    name = "caf\u00e9/\u03c0 x?"
+    current = published(mech(1, name))
+    status, body = get("/tools/caf%C3%A9%2F%CF%80%20x%3F", current)
+    assert status == 200 and body["name"] == name
+    assert error_code(answer("/tools/caf%C3%A9", current)) == "unknown_tool"
+
+
+@pytest.mark.parametrize(
+    "url, code",
+    [
+        ("/tools/\u00e9", "invalid_url"),
+        ("/tools/a b", "invalid_url"),
+        ("/tools\n", "invalid_url"),
+        ("/tools\x00", "invalid_url"),
+        ("/tools#top", "invalid_url"),
+        ("tools", "invalid_url"),
+        ("*", "invalid_url"),
+        ("", "invalid_url"),
+        ("ftp://host/tools", "invalid_url"),
+        ("/tools?cursor=" + "1" * MAX_URL_LENGTH, "url_too_long"),
+        ("/" + "a" * 1_000_000, "url_too_long"),
+    ],
+)
+def test_urls_outside_the_grammar_are_refused(url: str, code: str) -> None:
+    """Non-ASCII, spaces, control characters, fragments, relative and huge URLs are refused."""
+    assert error_code(answer(url, CATALOGUE)) == code
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/tools",
+        "HTTPS://agent.example/tools",
+        "http://[/tools",  # urlparse raised ValueError("Invalid IPv6 URL") on this
+        "http://host:notaport/tools",
+    ],
+)
+def test_absolute_urls_are_served_whatever_the_host(url: str) -> None:
+    """The connection passes absolute URLs; the authority is not ours to check."""
+    status, body = get(url, CATALOGUE)
+    assert status == 200 and len(body["tools"]) == 2
+
+
+@pytest.mark.parametrize(
+    "method",
+    ["POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "", "G\x00ET", "GETX"],
+)
+def test_methods_other_than_get_are_405(method: str) -> None:
+    """Every route answers GET only, with an Allow header; unknown paths stay 404."""
+    for url in ("/tools", "/tools/a", "/mechs", "/healthcheck"):
+        result = answer(url, CATALOGUE, method=method)
+        assert error_code(result) == "method_not_allowed"
+        assert "Allow: GET" in result.headers
+    assert error_code(answer("/nothing", CATALOGUE, method=method)) == "unknown_path"
+    assert answer("/tools", CATALOGUE, method="get").status_code == 200
+
+
+def test_a_get_with_a_body_is_400() -> None:
+    """A GET carries no body."""
+    result = answer("/tools", CATALOGUE, body=b"{}")
+    assert error_code(result) == "unexpected_body"
+
+
+@pytest.mark.parametrize(
+    "method, url, body",
+    [
+        (None, "/tools", b""),
+        ("GET", b"/tools", b""),
+        ("GET", "/tools", "text"),
+        (1, 2, 3),
+    ],
+)
+def test_parts_of_the_wrong_type_are_400(method: Any, url: Any, body: Any) -> None:
+    """The router is total even on values the protocol should never carry."""
+    result = route(method, url, body, None, NOW, 2, 1.0)
+    assert error_code(result) == "malformed_request"
 
 
 def test_tool_detail_lists_every_offer() -> None:
@@ -173,18 +414,22 @@ def test_before_the_first_agreement_lists_are_empty() -> None:
     assert get("/mechs", None) == (200, {"mechs": []})
 
 
-def test_other_paths_and_methods() -> None:
-    """Paths outside the API are left to others (None); other methods get 405."""
-    assert route("GET", "/metrics", CATALOGUE, NOW, 2, 1.0) is None
-    result = route("POST", "/tools", CATALOGUE, NOW, 2, 1.0)
-    assert result is not None and result.status_code == 405
-
-
 class TestHttpHandler(ToolMetadataBehaviourCase):
     """The skill's HttpHandler answers requests from the http_server connection."""
 
-    def request(self, url: str, method: str = "GET") -> HttpMessage:
-        """Send a request through the handler and return the response from the outbox."""
+    def setup_method(self, **kwargs: Any) -> None:
+        """Serve 50 tools per page."""
+        super().setup_method(**kwargs)
+        self.skill.skill_context.params.__dict__["tools_page_size"] = 50
+
+    def request(self, url: str, method: str = "GET", body: bytes = b"") -> HttpMessage:
+        """Send a request through the handler and return the response from the outbox.
+
+        :param url: the URL as the connection passes it.
+        :param method: the method.
+        :param body: the body.
+        :return: the response (the test fails unless exactly one was sent).
+        """
         incoming = self.build_incoming_message(
             message_type=HttpMessage,
             performative=HttpMessage.Performative.REQUEST,
@@ -197,7 +442,7 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
             url=url,
             version="",
             headers="",
-            body=b"",
+            body=body,
         )
         self.http_handler.handle(incoming)
         self.assert_quantity_in_outbox(1)
@@ -205,24 +450,124 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
         assert response.performative == HttpMessage.Performative.RESPONSE
         return response
 
-    def test_serves_the_published_catalogue(self) -> None:
-        """With a catalogue in shared_state the handler serves it as JSON."""
-        self.skill.skill_context.shared_state[SHARED_STATE_KEY] = CATALOGUE
-        response = self.request("http://127.0.0.1:8000/tools")
+    def names(self, url: str = "http://127.0.0.1:8000/tools") -> list:
+        """List the tool names of one /tools page.
+
+        :param url: the page's URL.
+        :return: the names.
+        """
+        response = self.request(url)
         assert response.status_code == 200
-        assert [t["name"] for t in json.loads(response.body)["tools"]] == [
-            "a",
-            "b",
-            "c",
-            "d",
-        ]
-        assert "application/json" in response.headers
+        return [t["name"] for t in json.loads(response.body)["tools"]]
+
+    def test_serves_the_published_catalogue(self) -> None:
+        """With an agreed catalogue in the skill's state the handler serves it as JSON."""
+        self.skill.skill_context.state.published = CATALOGUE
+        assert self.names() == ["a", "b", "c", "d"]
+        assert "application/json" in self.request("/tools").headers
+
+    def test_serves_the_agreed_catalogue_not_the_shared_state_key(self) -> None:
+        """Another skill replacing shared_state[key] changes nothing /tools, /mechs or /healthcheck serve."""
+        state = self.skill.skill_context.state
+        state.published = CATALOGUE
+
+        def served() -> dict:
+            bodies = {
+                url: json.loads(self.request(url).body)
+                for url in ("/tools", "/mechs", "/healthcheck")
+            }
+            bodies["/healthcheck"].pop("age_seconds")
+            return bodies
+
+        before = served()
+        impostor = published(mech(9, "injected-tool"), agreed_at=NOW)
+        for value in (impostor, None, "garbage", {"tools": ["x"]}):
+            self.skill.skill_context.shared_state[SHARED_STATE_KEY] = value
+            assert served() == before, value
+        assert b"injected-tool" not in self.request("/tools").body
+
+    def test_the_view_is_built_once_per_agreed_catalogue(self) -> None:
+        """Requests reuse the view; a new agreement replaces it."""
+        state = self.skill.skill_context.state
+        state.published = published(mech(1, "a"), mech(2, "b"))
+        with mock.patch.object(
+            CatalogueView, "build", side_effect=CatalogueView.build
+        ) as build:
+            for _ in range(5):
+                self.request("/tools")
+                self.request("/healthcheck")
+            assert build.call_count == 1
+            state.published = published(mech(1, "z"))
+            assert self.names() == ["z"]
+            assert build.call_count == 2
+
+    def test_superscript_cursor_is_a_400_not_a_stop(self) -> None:
+        """Issue #10's request (base64 of offset: + a superscript digit) gets a 400 and the agent goes on."""
+        self.skill.skill_context.state.published = CATALOGUE
+        response = self.request("http://127.0.0.1:8000/tools?cursor=b2Zmc2V0OsKy")
+        assert response.status_code == 400
+        assert json.loads(response.body)["error"]["code"] == "invalid_cursor"
+        assert self.names() == ["a", "b", "c", "d"]
+
+    def test_unexpected_exception_is_a_logged_500(
+        self, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        """Anything raising while answering is answered 500 internal_error and logged, never re-raised."""
+        self.skill.skill_context.state.published = published(
+            mech(1, "b", "a"), mech(2, "c", "d")
+        )
+        with mock.patch.object(
+            CatalogueView, "build", side_effect=ValueError("a bug")
+        ), caplog.at_level(logging.ERROR):
+            response = self.request("/tools")
+        assert response.status_code == 500
+        body = json.loads(response.body)
+        assert body["error"]["code"] == "internal_error"
+        assert "a bug" not in response.body.decode()  # details go to the log only
+        assert "internal_error" in caplog.text and "a bug" in caplog.text
+        assert self.names() == ["a", "b", "c", "d"]
+
+    def test_failure_before_a_dialogue_exists_is_logged(
+        self, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        """Even a failure outside the answer (here: dialogue bookkeeping) does not escape."""
+        dialogues = self.skill.skill_context.http_dialogues
+        with mock.patch.object(
+            type(dialogues), "update", side_effect=RuntimeError("bookkeeping")
+        ), caplog.at_level(logging.ERROR):
+            incoming = self.build_incoming_message(
+                message_type=HttpMessage,
+                performative=HttpMessage.Performative.REQUEST,
+                dialogue_reference=("x", ""),
+                message_id=1,
+                target=0,
+                to=str(self.skill.skill_context.skill_id),
+                sender="valory/http_server:0.22.0",
+                method="GET",
+                url="/tools",
+                version="",
+                headers="",
+                body=b"",
+            )
+            self.http_handler.handle(incoming)
+        assert "bookkeeping" in caplog.text
 
     def test_unknown_path_is_404(self) -> None:
         """A path the API does not know gets a JSON 404."""
         response = self.request("http://127.0.0.1:8000/nothing")
         assert response.status_code == 404
         assert json.loads(response.body)["error"]["code"] == "unknown_path"
+
+    def test_refusals_reach_the_client_with_status_and_headers(self) -> None:
+        """405 carries Allow, 414 its status text, 400 a body naming the problem."""
+        response = self.request("/tools", method="post")
+        assert response.status_code == 405 and "Allow: GET" in response.headers
+        response = self.request("/" + "x" * 5000)
+        assert response.status_code == 414 and response.status_text.endswith(
+            "URI Too Long"
+        )
+        response = self.request("/tools", body=b"x")
+        assert json.loads(response.body)["error"]["code"] == "unexpected_body"
 
     def test_healthcheck_without_catalogue(self) -> None:
         """Before the first agreement the healthcheck says so with 503."""

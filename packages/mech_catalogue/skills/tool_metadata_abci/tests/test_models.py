@@ -118,6 +118,8 @@ def test_ids_as_list_and_range() -> None:
         ({"fetch_timeout_seconds": 0.0}, "fetch_timeout_seconds"),
         ({"max_manifest_bytes": -5}, "max_manifest_bytes"),
         ({"snapshot_block_interval": 0}, "snapshot_block_interval"),
+        ({"tools_page_size": 0}, "tools_page_size"),
+        ({"tools_page_size": 1001}, "tools_page_size must be at most 1000"),
         (
             {"mech_addresses": {"100:legacy_mech_registry:0x00:1": "nope"}},
             "mech_addresses",

@@ -1,0 +1,311 @@
+"""Strict, total parsing of the HTTP requests the catalogue API answers.
+
+Every request is input from anyone who can reach the agent's port, so
+:func:`parse_request` accepts any value for each part and never raises: it returns
+either a :class:`Request` for one of the API's routes or the :class:`HttpResult` error to
+send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
+
+- the URL (an absolute ``http(s)://host[:port]/...`` as the ``valory/http_server``
+  connection passes it, or an origin-form ``/...`` target) is at most
+  :data:`MAX_URL_LENGTH` characters (else 414 ``url_too_long``) of printable ASCII, and
+  carries no fragment (else 400 ``invalid_url``);
+- the path is one of the routes exactly (:data:`FIXED_PATHS`, the skill's extra paths, or
+  ``/tools/<name>`` with one segment); anything else, a trailing slash, ``..`` or a
+  percent-encoded route included, is 404 ``unknown_path``;
+- ``<name>`` is percent-decoded strictly (``%`` + two hex digits, the bytes UTF-8), else
+  400 ``invalid_path``;
+- the method is GET (405 ``method_not_allowed`` with ``Allow: GET``);
+- the query has only the route's parameters, each once, as ``key=value`` (400
+  ``unknown_parameter`` / ``duplicate_parameter`` / ``invalid_query``); the ``/tools``
+  cursor is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400 ``invalid_cursor``);
+- a GET carries no body (400 ``unexpected_body``).
+"""
+
+import json
+import re
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Dict, Iterable, Optional, Tuple, Union
+from urllib.parse import unquote_to_bytes
+
+#: longest URL answered (characters); browsers and proxies commonly allow 2,000-8,000
+MAX_URL_LENGTH = 2048
+#: the ``/tools`` cursor: the offset of the next tool name, at most this many digits
+MAX_CURSOR_DIGITS = 9
+TOOLS_PATH = "/tools"
+TOOL_PREFIX = "/tools/"
+MECHS_PATH = "/mechs"
+HEALTHCHECK_PATH = "/healthcheck"
+#: the route of ``/tools/<name>`` in :attr:`Request.path`
+TOOL_ROUTE = "/tools/{name}"
+CURSOR = "cursor"
+#: route -> the query parameters it accepts
+FIXED_PATHS: Dict[str, Tuple[str, ...]] = {
+    TOOLS_PATH: (CURSOR,),
+    MECHS_PATH: (),
+    HEALTHCHECK_PATH: (),
+}
+JSON_CONTENT_TYPE = "Content-Type: application/json\n"
+
+# error codes (the ``error.code`` of a 4xx/5xx body)
+MALFORMED_REQUEST = "malformed_request"
+URL_TOO_LONG = "url_too_long"
+INVALID_URL = "invalid_url"
+UNKNOWN_PATH = "unknown_path"
+INVALID_PATH = "invalid_path"
+METHOD_NOT_ALLOWED = "method_not_allowed"
+INVALID_QUERY = "invalid_query"
+UNKNOWN_PARAMETER = "unknown_parameter"
+DUPLICATE_PARAMETER = "duplicate_parameter"
+INVALID_CURSOR = "invalid_cursor"
+UNEXPECTED_BODY = "unexpected_body"
+UNKNOWN_TOOL = "unknown_tool"
+INTERNAL_ERROR = "internal_error"
+#: every error code the API answers with, and its status
+ERROR_STATUS: Dict[str, int] = {
+    MALFORMED_REQUEST: 400,
+    URL_TOO_LONG: 414,
+    INVALID_URL: 400,
+    UNKNOWN_PATH: 404,
+    INVALID_PATH: 400,
+    METHOD_NOT_ALLOWED: 405,
+    INVALID_QUERY: 400,
+    UNKNOWN_PARAMETER: 400,
+    DUPLICATE_PARAMETER: 400,
+    INVALID_CURSOR: 400,
+    UNEXPECTED_BODY: 400,
+    UNKNOWN_TOOL: 404,
+    INTERNAL_ERROR: 500,
+}
+
+_PRINTABLE_ASCII = re.compile(r"[\x21-\x7e]*")
+_PERCENT_ENCODED = re.compile(r"(?:[^%]|%[0-9A-Fa-f]{2})*")
+_CURSOR = re.compile(rf"[0-9]{{1,{MAX_CURSOR_DIGITS}}}")
+_ORIGIN = re.compile(r"https?://[^/?#]*", re.IGNORECASE)
+_QUOTE_LIMIT = 80
+
+
+@dataclass(frozen=True, slots=True)
+class HttpResult:
+    """An HTTP response to send.
+
+    :param status_code: the HTTP status.
+    :param body: the body, UTF-8 JSON.
+    :param headers: the header lines, each ``Name: value`` and a newline.
+    """
+
+    status_code: int
+    body: bytes
+    headers: str = JSON_CONTENT_TYPE
+
+    @property
+    def status_text(self) -> str:
+        """Get the HTTP reason phrase.
+
+        :return: the standard phrase of the status ("" for an unregistered one).
+        """
+        try:
+            return HTTPStatus(self.status_code).phrase
+        except ValueError:
+            return ""
+
+    def body_bytes(self) -> bytes:
+        """Get the body.
+
+        :return: the body as UTF-8 JSON.
+        """
+        return self.body
+
+
+def json_bytes(value: object) -> bytes:
+    """Serialise a JSON value compactly, keys sorted.
+
+    :param value: JSON-serialisable.
+    :return: the bytes (ASCII: JSON escapes non-ASCII text, so any string encodes).
+    """
+    return json.dumps(value, separators=(",", ":"), sort_keys=True).encode("ascii")
+
+
+def json_result(status_code: int, value: object, headers: str = "") -> HttpResult:
+    """Build a JSON response.
+
+    :param status_code: the HTTP status.
+    :param value: the JSON value of the body.
+    :param headers: header lines besides the content type.
+    :return: the response.
+    """
+    return HttpResult(status_code, json_bytes(value), JSON_CONTENT_TYPE + headers)
+
+
+def error_result(code: str, message: str, headers: str = "") -> HttpResult:
+    """Build an error response ``{"error": {"code", "message"}}``.
+
+    :param code: one of the codes of :data:`ERROR_STATUS` (its status is used).
+    :param message: one sentence: what was wrong and what to do.
+    :param headers: header lines besides the content type.
+    :return: the response.
+    """
+    return json_result(
+        ERROR_STATUS[code], {"error": {"code": code, "message": message}}, headers
+    )
+
+
+def quoted(text: str) -> str:
+    """Quote client text for an error message, shortened (an attacker chooses it).
+
+    :param text: what the client sent.
+    :return: its ``repr``, cut to about 80 characters.
+    """
+    if len(text) > _QUOTE_LIMIT:
+        return repr(text[:_QUOTE_LIMIT]) + f"... ({len(text)} characters)"
+    return repr(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A request the API can answer.
+
+    :param path: the route: a key of :data:`FIXED_PATHS`, an extra path of the skill, or
+        :data:`TOOL_ROUTE`.
+    :param tool_name: the decoded ``<name>`` of ``/tools/<name>`` ("" otherwise).
+    :param cursor: the ``/tools`` cursor as an offset (None when absent).
+    """
+
+    path: str
+    tool_name: str = ""
+    cursor: Optional[int] = None
+
+
+def _target(url: str) -> Union[str, HttpResult]:
+    if len(url) > MAX_URL_LENGTH:
+        return error_result(
+            URL_TOO_LONG,
+            f"the URL has {len(url)} characters, more than the {MAX_URL_LENGTH} served",
+        )
+    if not _PRINTABLE_ASCII.fullmatch(url):
+        return error_result(
+            INVALID_URL,
+            "the URL must be printable ASCII without spaces; percent-encode other "
+            "characters as UTF-8 (RFC 3986)",
+        )
+    origin = _ORIGIN.match(url)
+    target = url[origin.end() :] if origin else url
+    if origin and not target:
+        target = "/"
+    if not target.startswith("/"):
+        return error_result(
+            INVALID_URL, f"{quoted(url)} is not an http URL or a path starting with /"
+        )
+    if "#" in target:
+        return error_result(INVALID_URL, "the URL must not carry a #fragment")
+    return target
+
+
+def _route(path: str, extra_paths: Iterable[str]) -> Union[Request, HttpResult]:
+    if path in FIXED_PATHS or path in extra_paths:
+        return Request(path)
+    raw_name = path[len(TOOL_PREFIX) :] if path.startswith(TOOL_PREFIX) else ""
+    if not raw_name or "/" in raw_name:
+        served = ", ".join(sorted({*FIXED_PATHS, *extra_paths, TOOL_ROUTE}))
+        return error_result(
+            UNKNOWN_PATH, f"{quoted(path)} is not served; the paths are {served}"
+        )
+    if not _PERCENT_ENCODED.fullmatch(raw_name):
+        return error_result(
+            INVALID_PATH,
+            f"the tool name {quoted(raw_name)} has a % not followed by two hex digits",
+        )
+    try:
+        name = unquote_to_bytes(raw_name).decode("utf-8")
+    except UnicodeDecodeError:
+        return error_result(
+            INVALID_PATH,
+            f"the tool name {quoted(raw_name)} does not percent-decode to UTF-8",
+        )
+    return Request(TOOL_ROUTE, tool_name=name)
+
+
+def _query(
+    request: Request, query: str, accepted: Tuple[str, ...]
+) -> Union[Request, HttpResult]:
+    values: Dict[str, str] = {}
+    for item in query.split("&") if query else ():
+        key, equals, value = item.partition("=")
+        if not key or not equals:
+            return error_result(
+                INVALID_QUERY,
+                f"query item {quoted(item)} is not key=value; "
+                f"{request.path} takes {', '.join(accepted) or 'no parameters'}",
+            )
+        if key not in accepted:
+            return error_result(
+                UNKNOWN_PARAMETER,
+                f"{request.path} takes {', '.join(accepted) or 'no parameters'}, "
+                f"not {quoted(key)}",
+            )
+        if key in values:
+            return error_result(
+                DUPLICATE_PARAMETER, f"{quoted(key)} is given more than once"
+            )
+        values[key] = value
+    if CURSOR not in values:
+        return request
+    cursor = values[CURSOR]
+    if not _CURSOR.fullmatch(cursor):
+        return error_result(
+            INVALID_CURSOR,
+            f"cursor {quoted(cursor)} was not issued by this API (1 to "
+            f"{MAX_CURSOR_DIGITS} ASCII digits); omit it to start over",
+        )
+    return Request(request.path, request.tool_name, int(cursor))
+
+
+def parse_request(
+    method: object,
+    url: object,
+    body: object = b"",
+    extra_paths: Tuple[str, ...] = (),
+) -> Union[Request, HttpResult]:
+    """Parse one request strictly; never raises.
+
+    :param method: the HTTP method (the ``valory/http_server`` connection lowercases it).
+    :param url: the URL, absolute or origin-form.
+    :param body: the request body.
+    :param extra_paths: further fixed paths the skill serves (no query parameters).
+    :return: the request, or the 4xx error response to send (see the module doc).
+    """
+    if not (
+        isinstance(method, str)
+        and isinstance(url, str)
+        and isinstance(body, (bytes, bytearray))
+    ):
+        return error_result(
+            MALFORMED_REQUEST, "the request's method, URL or body has the wrong type"
+        )
+    target = _target(url)
+    if isinstance(target, HttpResult):
+        return target
+    path, _, query = target.partition("?")
+    request = _route(path, extra_paths)
+    if isinstance(request, HttpResult):
+        return request
+    return _checked(request, method, query, body)
+
+
+def _checked(
+    request: Request, method: str, query: str, body: Union[bytes, bytearray]
+) -> Union[Request, HttpResult]:
+    if method.upper() != "GET":
+        return error_result(
+            METHOD_NOT_ALLOWED,
+            f"{request.path} answers GET only, not {quoted(method)}",
+            headers="Allow: GET\n",
+        )
+    parsed = _query(request, query, FIXED_PATHS.get(request.path, ()))
+    if isinstance(parsed, HttpResult):
+        return parsed
+    if body:
+        return error_result(
+            UNEXPECTED_BODY, f"a GET carries no body; this one has {len(body)} bytes"
+        )
+    return parsed

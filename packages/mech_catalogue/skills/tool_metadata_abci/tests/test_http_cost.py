@@ -1,0 +1,139 @@
+"""One HTTP request costs O(page size), whatever the catalogue's size (issue #10 item 9).
+
+Work is counted, not timed: every Python call, line and return executed while answering
+a request (``sys.settrace``), for the same requests against a catalogue of 100 tools
+and one of 6,000 (3,050 names, most offered by two mechs). Everything that grows with the catalogue is built once per agreed
+catalogue (``CatalogueView.build``, outside the count). The figures at 20,000 tools,
+timed, come from ``scripts/bench_http.py`` (docs/faults.md).
+"""
+
+import sys
+from types import FrameType
+from typing import Any, Callable, Optional
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
+    CatalogueView,
+    route,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    Argument,
+    Catalogue,
+    Mech,
+    MechRef,
+    Provenance,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
+    PublishedCatalogue,
+)
+
+PAGE_SIZE = 20
+TOOLS_PER_MECH = 100
+SMALL_MECHS = 1
+LARGE_MECHS = 60
+Tracer = Callable[[FrameType, str, Any], Optional[Callable[..., Any]]]
+
+
+def typed_tool(ref: MechRef, index: int) -> Tool:
+    """A tool with typed arguments, named so that every second mech repeats names.
+
+    :param ref: the mech.
+    :param index: the tool's index in the catalogue.
+    :return: the tool.
+    """
+    return Tool(
+        name=f"tool-{index:06d}",
+        description=f"tool {index}",
+        arguments=(
+            Argument("prompt", "str", '{"type":"string"}'),
+            Argument("temperature", "float", '{"type":"number"}', False, "0.5"),
+        ),
+        provenance=Provenance("arguments_v1", ref, "bafy", "0x" + "00" * 32),
+    )
+
+
+def view_of(mechs: int) -> CatalogueView:
+    """Build the HTTP view of a catalogue of ``mechs`` x 100 tools (half the names offered twice).
+
+    :param mechs: how many mechs.
+    :return: the view.
+    """
+    built = []
+    for mech_id in range(mechs):
+        ref = MechRef(100, "legacy_mech_registry", "0x" + "ab" * 20, mech_id)
+        first = (mech_id // 2) * TOOLS_PER_MECH + (TOOLS_PER_MECH // 2) * (mech_id % 2)
+        tools = tuple(typed_tool(ref, first + i) for i in range(TOOLS_PER_MECH))
+        built.append(Mech(ref=ref, status="ok", tools=tools, observed_block=5))
+    catalogue = Catalogue.build(built)
+    return CatalogueView.build(
+        PublishedCatalogue(catalogue, catalogue.digest(), "cd" * 32, 5, 1.0, 1)
+    )
+
+
+def work(view: CatalogueView, url: str) -> int:
+    """Count the Python events executed answering one GET.
+
+    :param view: the served catalogue.
+    :param url: the request URL.
+    :return: calls + lines + returns executed.
+    """
+    count = 0
+
+    def tracer(  # pylint: disable=unused-argument
+        frame: FrameType, event: str, arg: Any
+    ) -> Tracer:
+        nonlocal count
+        count += 1
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        result = route("GET", url, b"", view, 2.0, PAGE_SIZE, 3600.0)
+    finally:
+        sys.settrace(previous)
+    assert result.status_code == 200, (url, result.body[:200])
+    return count
+
+
+@pytest.fixture(scope="module", name="views")
+def views_fixture() -> "tuple[CatalogueView, CatalogueView]":
+    """The small and the large catalogue's views.
+
+    :return: (100 tools, 6,000 tools) views.
+    """
+    return view_of(SMALL_MECHS), view_of(LARGE_MECHS)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/tools",
+        "/tools?cursor=20",
+        "/tools?cursor=40",
+        "/tools/tool-000010",
+        "/tools/tool-000030",
+        "/healthcheck",
+        "/mechs",
+    ],
+)
+def test_work_per_request_does_not_grow_with_the_catalogue(
+    views: "tuple[CatalogueView, CatalogueView]", path: str
+) -> None:
+    """The same request costs the same work at 100 tools and at 6,000."""
+    small, large = views
+    assert len(large.names) >= 30 * len(small.names) > 0
+    cost_small, cost_large = work(small, path), work(large, path)
+    assert cost_large <= cost_small * 1.02 + 10, (cost_small, cost_large)
+
+
+def test_the_last_page_costs_like_the_first(
+    views: "tuple[CatalogueView, CatalogueView]",
+) -> None:
+    """An offset deep into 3,050 names costs what the first page does (no scan up to it)."""
+    _, large = views
+    last = (len(large.names) - 1) // PAGE_SIZE * PAGE_SIZE
+    first_page = work(large, "/tools?cursor=20")
+    assert work(large, f"/tools?cursor={last}") <= first_page * 1.02 + 10

@@ -1,0 +1,100 @@
+"""Generated requests thrown at the pure routing layer: it never raises and always answers well.
+
+The running-agent counterpart is ``tests/e2e/test_one_agent.py::test_http_api_survives_generated_requests``.
+"""
+
+import json
+from typing import Optional
+from urllib.parse import quote
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
+    CatalogueView,
+    route,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_request import (
+    ERROR_STATUS,
+    parse_request,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.http_requests import (
+    GeneratedRequest,
+    requests,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_handlers import (
+    CATALOGUE,
+    NOW,
+    mech,
+    published,
+)
+
+PAGE_SIZE = 2
+#: includes names needing percent-encoding and a non-ASCII one
+ODD = published(
+    mech(1, "prediction-online", "a/b", "caf\u00e9", "x y"), mech(2, "a/b", "z")
+)
+VIEWS = (None, CatalogueView.build(CATALOGUE), CatalogueView.build(ODD))
+ANSWERED = {200, 503} | set(ERROR_STATUS.values()) - {500}
+
+
+def check(request: GeneratedRequest, view: Optional[CatalogueView]) -> None:
+    """Route one request and check the answer's shape.
+
+    :param request: the generated request.
+    :param view: the served catalogue.
+    """
+    result = route(
+        request.method, request.url, request.body, view, NOW, PAGE_SIZE, 3600.0
+    )
+    assert result.status_code in ANSWERED, (request, result)
+    body = json.loads(result.body)
+    if result.status_code in ERROR_STATUS.values():
+        error = body["error"]
+        assert ERROR_STATUS[error["code"]] == result.status_code
+        assert isinstance(error["message"], str) and error["message"]
+        assert len(error["message"]) < 600, "client text is quoted shortened"
+    elif result.status_code == 200 and "tools" in body:
+        assert len(body["tools"]) <= PAGE_SIZE
+        cursor = body.get("nextCursor")
+        assert cursor is None or (cursor.isascii() and cursor.isdigit())
+
+
+@settings(
+    max_examples=1500,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(request=requests, view=st.sampled_from(VIEWS))
+def test_generated_requests_get_an_answer(
+    request: GeneratedRequest, view: Optional[CatalogueView]
+) -> None:
+    """Any method, URL, query and body: a 2xx/4xx/503 JSON answer, never an exception or a 500."""
+    check(request, view)
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(
+    method=st.from_type(object),
+    url=st.one_of(st.from_type(object), st.binary()),
+    body=st.from_type(object),
+)
+def test_values_of_any_type_are_refused(
+    method: object, url: object, body: object
+) -> None:
+    """Whatever the protocol hands over, the parser answers instead of raising."""
+    parsed = parse_request(method, url, body)
+    assert parsed is not None
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(
+    name=st.sampled_from(ODD.catalogue.tool_names()),
+    safe=st.sampled_from(["", "/", "-"]),
+)
+def test_every_tool_name_is_reachable_percent_encoded(name: str, safe: str) -> None:
+    """Encoding a served name (any safe set but '/') always reaches that tool."""
+    encoded = quote(name, safe=safe.replace("/", ""))
+    result = route("GET", f"/tools/{encoded}", b"", VIEWS[2], NOW, PAGE_SIZE, 1.0)
+    assert result.status_code == 200 and json.loads(result.body)["name"] == name
