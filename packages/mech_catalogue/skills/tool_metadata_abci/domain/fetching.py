@@ -51,6 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
     TOO_LARGE,
     Problem,
     error,
+    unique_problems,
     warning,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
@@ -247,13 +248,37 @@ class ManifestCache:
         return len(self._entries)
 
 
+def served_problems(mech: Mech) -> Tuple[Problem, ...]:
+    """The problems of the manifest a mech serves, without a kept entry's failure and note.
+
+    A kept last-good entry's problems are ``served + (current failure, kept_last_good
+    note)`` (:func:`_kept` builds them so); any other entry's are all its own.
+
+    :param mech: a catalogue entry.
+    :return: the problems that belong to the manifest it serves.
+    """
+    for index, problem in enumerate(mech.problems):
+        if problem.code == KEPT_LAST_GOOD:
+            return mech.problems[: max(0, index - 1)]
+    return mech.problems
+
+
 def _kept(previous: Mech, reason: Problem) -> Mech:
+    """Serve ``previous``'s manifest, noting why the current one failed.
+
+    Problems are a set, not a log: the result is the served manifest's own problems plus
+    this period's failure and one note, however many periods the mech has been kept, so
+    a failure that does not change leaves the entry (and the catalogue digest) unchanged.
+    """
     note = warning(
         KEPT_LAST_GOOD,
         f"serving the last good manifest {previous.cid} (read at block {previous.observed_block}) "
         f"because the current one failed: {reason.code}",
     )
-    return replace(previous, problems=tuple(previous.problems) + (reason, note))
+    return replace(
+        previous,
+        problems=unique_problems(served_problems(previous)) + (reason, note),
+    )
 
 
 def _failed_mech(
