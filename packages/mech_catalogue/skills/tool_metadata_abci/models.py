@@ -1,5 +1,6 @@
 """Models of the tool metadata skill: parameters (validated at start-up) and shared state."""
 
+import os
 import time
 from typing import Any, Dict, Optional, Tuple, Type
 
@@ -18,6 +19,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
+    CatalogueFile,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
     PublishSettings,
@@ -46,6 +50,9 @@ BenchmarkTool = BaseBenchmarkTool
 FETCH_VIA_GATEWAY = "gateway"
 FETCH_VIA_IPFS_CONNECTION = "ipfs_connection"
 FETCH_MODES = (FETCH_VIA_GATEWAY, FETCH_VIA_IPFS_CONNECTION)
+#: sub-folders of ``state_dir``: verified manifests by CID, the last agreed catalogue
+MANIFESTS_FOLDER = "manifests"
+CATALOGUES_FOLDER = "catalogues"
 
 
 class ParameterError(ValueError):
@@ -141,6 +148,9 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         self.manifest_cache_dir: Optional[str] = self._ensure(
             "manifest_cache_dir", kwargs, Optional[str]
         )
+        self.state_dir: Optional[str] = self._ensure("state_dir", kwargs, Optional[str])
+        if self.manifest_cache_dir is None and self.state_dir:
+            self.manifest_cache_dir = os.path.join(self.state_dir, MANIFESTS_FOLDER)
         self.fetch_round_timeout_seconds: float = self._positive_float(
             "fetch_round_timeout_seconds", kwargs
         )
@@ -194,6 +204,11 @@ class SharedState(BaseSharedState):
         self.manifest_cache: ManifestCache = ManifestCache()
         self.published: Optional[PublishedCatalogue] = None
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
+        self.catalogue_file = CatalogueFile(None)
+        #: the last agreed catalogue read from disk at start-up (before this run agreed one)
+        self.kept_catalogue: Optional[Catalogue] = None
+        #: digest -> how fetching it failed on this agent (transport detail; never agreed)
+        self.fetch_diagnostics: Dict[str, str] = {}
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""
@@ -206,6 +221,19 @@ class SharedState(BaseSharedState):
             params.fetch_round_timeout_seconds
         )
         self.manifest_cache = ManifestCache(params.manifest_cache_dir)
+        self.catalogue_file = CatalogueFile(
+            os.path.join(params.state_dir, CATALOGUES_FOLDER)
+            if params.state_dir
+            else None
+        )
+        self.kept_catalogue, why = self.catalogue_file.load()
+        if self.kept_catalogue is not None:
+            self.context.logger.info(
+                f"kept catalogue {self.kept_catalogue.digest()} loaded from {params.state_dir}; "
+                "it is used for kept last-good entries once the agents' agreed digest is its digest"
+            )
+        elif params.state_dir:
+            self.context.logger.info(f"no kept catalogue loaded: {why}")
         db = self.round_sequence.latest_synchronized_data.db
         missing = {
             k: v for k, v in CROSS_PERIOD_DEFAULTS.items() if db.get(k, None) is None
@@ -244,6 +272,15 @@ class SharedState(BaseSharedState):
         )
         self.context.shared_state[SHARED_STATE_KEY] = self.published
         self.candidate = None
+        self.kept_catalogue = None
+        if (
+            self.catalogue_file.save(catalogue) is None
+            and self.catalogue_file.directory
+        ):
+            self.context.logger.warning(
+                f"could not write the agreed catalogue to {self.catalogue_file.directory}; "
+                "after a restart this agent may build kept last-good entries differently"
+            )
         self.context.logger.info(
             f"catalogue {digest} published under shared_state[{SHARED_STATE_KEY!r}]: "
             f"{len(catalogue.mechs)} mechs, {len(catalogue.tool_names())} tools, "

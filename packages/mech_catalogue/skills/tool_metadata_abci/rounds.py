@@ -41,8 +41,8 @@ class ToolMetadataAbciApp(AbciApp[Event]):
         1. FetchManifestsRound
             - done: 2.
             - none: 3.
-            - no majority: 1.
-            - fetch timeout: 1.
+            - no majority: 0.
+            - fetch timeout: 0.
         2. FinishedCatalogueReadyRound
         3. FinishedWithoutUpdateRound
 
@@ -65,8 +65,8 @@ class ToolMetadataAbciApp(AbciApp[Event]):
         FetchManifestsRound: {
             Event.DONE: FinishedCatalogueReadyRound,
             Event.NONE: FinishedWithoutUpdateRound,
-            Event.NO_MAJORITY: FetchManifestsRound,
-            Event.FETCH_TIMEOUT: FetchManifestsRound,
+            Event.NO_MAJORITY: RegistrySnapshotRound,
+            Event.FETCH_TIMEOUT: RegistrySnapshotRound,
         },
         FinishedCatalogueReadyRound: {},
         FinishedWithoutUpdateRound: {},

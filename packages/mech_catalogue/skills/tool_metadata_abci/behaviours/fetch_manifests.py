@@ -64,10 +64,13 @@ class FetchManifestsBehaviour(
             catalogue: Optional[Catalogue] = None
             if snapshot is not None:
                 fetched = yield from self.fetch_all(snapshot)
-                catalogue = refresh_catalogue(
-                    snapshot, fetched, self.parse, self.previous_catalogue()
-                )
+                self.report_failures(fetched)
+                previous = self.previous_catalogue()
+                catalogue = refresh_catalogue(snapshot, fetched, self.parse, previous)
                 self.skill_state.candidate = (catalogue, snapshot)
+                self.skill_state.manifest_cache.retain(
+                    {m.cid for m in catalogue.mechs if m.cid}
+                )
             payload = self.payload_for(catalogue)
         with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
             yield from self.send_a2a_transaction(payload)
@@ -91,17 +94,41 @@ class FetchManifestsBehaviour(
         )
 
     def previous_catalogue(self) -> Optional[Catalogue]:
-        """Get this agent's published catalogue when it is the one the agents last agreed on.
+        """Get the catalogue the agents last agreed on, when this agent holds it.
 
-        :return: this agent's published catalogue when it is the one the agents last agreed on, else None.
+        It is this agent's published catalogue, or after a restart the catalogue kept on
+        disk (``state_dir``), but only when its digest is the agreed ``catalogue_digest``:
+        every agent then starts from the same catalogue, so kept last-good entries are
+        the same on every agent.
+
+        :return: the last agreed catalogue, or None when this agent does not hold it.
         """
+        agreed = self.synchronized_data.catalogue_digest
         published = self.skill_state.published
-        if (
-            published is None
-            or published.catalogue_digest != self.synchronized_data.catalogue_digest
-        ):
-            return None
-        return published.catalogue
+        if published is not None and published.catalogue_digest == agreed:
+            return published.catalogue
+        kept = self.skill_state.kept_catalogue
+        if kept is not None and agreed and kept.digest() == agreed:
+            return kept
+        return None
+
+    def report_failures(self, fetched: Dict[str, FetchResult]) -> None:
+        """Log how fetches failed on this agent and keep it as its own diagnostic.
+
+        The transport detail (HTTP status, timeout) differs between agents behind
+        different gateways, so it never enters the catalogue; it goes to the log and to
+        ``SharedState.fetch_diagnostics`` (digest -> detail, this period's failures only).
+
+        :param fetched: digest -> fetch result of this period.
+        """
+        diagnostics = {
+            digest: f"{result.problem.code if result.problem else result.status}: {result.detail}"
+            for digest, result in sorted(fetched.items())
+            if result.data is None
+        }
+        for digest, text in diagnostics.items():
+            self.context.logger.warning(f"manifest for digest {digest}: {text}")
+        self.skill_state.fetch_diagnostics = diagnostics
 
     def parse(self, data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
         """Parse verified manifest bytes with the parameters' size cap.

@@ -204,8 +204,12 @@ class TestFetchManifestsRound(_RoundTest):
         (RegistrySnapshotRound, Event.ROUND_TIMEOUT, RegistrySnapshotRound),
         (FetchManifestsRound, Event.DONE, FinishedCatalogueReadyRound),
         (FetchManifestsRound, Event.NONE, FinishedWithoutUpdateRound),
-        (FetchManifestsRound, Event.NO_MAJORITY, FetchManifestsRound),
-        (FetchManifestsRound, Event.FETCH_TIMEOUT, FetchManifestsRound),
+        (
+            FetchManifestsRound,
+            Event.NO_MAJORITY,
+            RegistrySnapshotRound,
+        ),  # re-read the chain
+        (FetchManifestsRound, Event.FETCH_TIMEOUT, RegistrySnapshotRound),
     ],
 )
 def test_transitions(round_cls: Any, event: Event, next_round: Any) -> None:
