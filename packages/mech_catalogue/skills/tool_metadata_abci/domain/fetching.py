@@ -299,6 +299,10 @@ def _kept(previous: Mech, reason: Problem) -> Mech:
     Problems are a set, not a log: the result is the served manifest's own problems plus
     this period's failure and one note, however many periods the mech has been kept, so
     a failure that does not change leaves the entry (and the catalogue digest) unchanged.
+
+    :param previous: the last agreed entry, status ok.
+    :param reason: why this period's manifest failed.
+    :return: ``previous`` with its problems rebuilt as above.
     """
     note = warning(
         KEPT_LAST_GOOD,

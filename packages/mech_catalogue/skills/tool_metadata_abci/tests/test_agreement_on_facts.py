@@ -122,7 +122,7 @@ def test_gateways_failing_differently_build_the_same_catalogue() -> None:
         catalogues[agent] = refresh_catalogue(snapshot, fetched, _parse, first)
     assert len({c.digest() for c in catalogues.values()}) == 1
     # each agent still knows how its own gateway failed
-    assert all(GATEWAY_FAILURES[a] in details[a] for a in GATEWAY_FAILURES)
+    assert all(text in details[a] for a, text in GATEWAY_FAILURES.items())
     kept = catalogues["timeout"].mech(REFS[0])
     assert kept is not None and kept.status == STATUS_OK
     assert [p.code for p in kept.problems][-2:] == [FETCH_FAILED, KEPT_LAST_GOOD]
@@ -140,10 +140,9 @@ def test_too_large_names_the_cap_not_the_bytes_read() -> None:
     for seen in (65, 150, len(big)):
         fetcher = manifest_fetcher([digest], ManifestCache(), policy)
         _, cids = next(fetcher)
-        try:
+        with pytest.raises(StopIteration) as done:
             fetcher.send({cid: (big[:seen], "") for cid in cids})
-        except StopIteration as done:
-            result = done.value[digest]
+        result = done.value.value[digest]
         problems.add(result.problem)
         assert str(seen) in result.detail
     assert len(problems) == 1
@@ -154,6 +153,8 @@ def test_restarted_agent_builds_the_same_kept_entries(tmp_path: Path) -> None:
 
     Without it (the old behaviour: nothing kept across a restart) the restarted agent
     builds ``unavailable`` where the others serve the last good manifest.
+
+    :param tmp_path: pytest's temporary folder.
     """
     first = _first_catalogue()
     store = CatalogueFile(str(tmp_path / "catalogues"))

@@ -54,8 +54,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
+    CatalogueFile,
+    DigestStore,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import root_digest
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
+    VIEWS_CHUNK_CHARS,
     CataloguePayload,
     RegistrySnapshotPayload,
 )
@@ -179,6 +184,12 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         state.manifest_cache = ManifestCache()
         state.published = None
         state.candidate = None
+        state.kept_catalogue = None
+        state.catalogue_file = CatalogueFile(
+            None
+        )  # nothing written where the tests run
+        state.snapshots = DigestStore()
+        state.views = DigestStore()
         self.skill.skill_context.shared_state.pop(SHARED_STATE_KEY, None)
 
     def current(self) -> BaseBehaviour:
@@ -266,6 +277,38 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
             },
         )
 
+    def keep_snapshot(self, snapshot: RegistrySnapshot) -> str:
+        """Give this agent a snapshot, as RegistrySnapshotBehaviour does.
+
+        :param snapshot: the snapshot.
+        :return: its digest.
+        """
+        digest = snapshot.digest()
+        self.skill.skill_context.state.snapshots.put(digest, snapshot)
+        return digest
+
+    def kept_snapshot(self, digest: Optional[str]) -> RegistrySnapshot:
+        """Get the snapshot this agent keeps under a digest.
+
+        :param digest: the digest.
+        :return: the snapshot (the test fails when the agent holds none).
+        """
+        snapshot = self.skill.skill_context.state.snapshots.get(str(digest))
+        assert snapshot is not None, digest
+        return snapshot
+
+    def views_of(self, payload: Any) -> Dict[str, Any]:
+        """Get the views document this agent keeps for a CataloguePayload.
+
+        :param payload: the payload.
+        :return: ``{"mechs_info": [...], "mech_tools": [...]}``.
+        """
+        document = self.skill.skill_context.state.views.get(payload.views_digest)
+        assert document is not None and len(document) <= VIEWS_CHUNK_CHARS * (
+            payload.views_chunks
+        )
+        return json.loads(document)
+
     def sent_payload(self) -> Any:
         """Get payload the behaviour is sending (read from the pending signing request).
 
@@ -332,8 +375,8 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         )
         payload = capture.payloads[0]
         assert isinstance(payload, RegistrySnapshotPayload)
-        assert payload.snapshot is not None
-        snapshot = RegistrySnapshot.from_json(payload.snapshot)
+        assert payload.snapshot_digest is not None and payload.block_number == 20
+        snapshot = self.kept_snapshot(payload.snapshot_digest)
         assert snapshot.block_number == 20
         assert payload.snapshot_digest == snapshot.digest()
         digests = {
@@ -368,7 +411,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
                 (False, b""),
             ],
         )
-        snapshot = RegistrySnapshot.from_json(capture.payloads[0].snapshot)
+        snapshot = self.kept_snapshot(capture.payloads[0].snapshot_digest)
         assert [(r.ref.mech_id, r.digest, r.error) for r in snapshot.reads] == [
             (1, "0x" + "05" * 32, ""),
             (2, "", "registry_call_failed"),
@@ -384,7 +427,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         self.answer_multicall(0, [], error=True)
         assert (
             capture.payloads[0].snapshot_digest is None
-            and capture.payloads[0].snapshot is None
+            and capture.payloads[0].block_number is None
         )
         self.finish_round()
 
@@ -397,7 +440,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         capture = self.start()
         self.answer_multicall(5, [(True, encode(["uint256"], [5]))])
         self.answer_multicall(0, [(False, b"")] + [(True, b"")] * 2)
-        assert capture.payloads[0].snapshot is None
+        assert capture.payloads[0].values == (None, None)
         self.finish_round()
 
     def test_garbage_return_sends_an_empty_payload(self) -> None:
@@ -414,7 +457,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
                 "state": State(ledger_id="ethereum", body={"data": "0x1234"}),
             },
         )
-        assert capture.payloads[0].snapshot is None
+        assert capture.payloads[0].values == (None, None)
         self.finish_round()
 
 
@@ -427,8 +470,8 @@ def ref(mech_id: int) -> MechRef:
     return MechRef(CHAIN_ID, "legacy_mech_registry", LEGACY, mech_id)
 
 
-class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
-    """FetchManifestsBehaviour."""
+class FetchCase(ToolMetadataBehaviourCase):
+    """FetchManifestsBehaviour set-up: enter it with an agreed snapshot, agree, read what was published."""
 
     def start(
         self, reads: List[DigestRead], catalogue_digest: str = ""
@@ -438,8 +481,8 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         self.go_to(
             FetchManifestsBehaviour,
             {
-                "registry_snapshot": snapshot.to_json(),
-                "registry_snapshot_digest": snapshot.digest(),
+                "registry_snapshot_block": snapshot.block_number,
+                "registry_snapshot_digest": self.keep_snapshot(snapshot),
                 "catalogue_digest": catalogue_digest,
             },
         )
@@ -459,7 +502,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         )
         fetch_round.process_payload(payload)
         result = fetch_round.end_block()
-        assert result is not None and result[1] == Event.DONE
+        assert result is not None and result[1] in (Event.DONE, Event.VIEWS_UNCHANGED)
 
     def published(self) -> Optional[PublishedCatalogue]:
         """Get what the skill put in the agent-wide shared state.
@@ -487,6 +530,10 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         assert mech is not None, mech_ref
         return mech
 
+
+class TestFetchManifestsBehaviour(FetchCase):
+    """FetchManifestsBehaviour."""
+
     def test_fetches_verifies_parses_and_publishes(self) -> None:
         """dag-pb manifest: fetched once, verified, parsed; payload views; published after agreement."""
         data = manifest("summarise", "translate")
@@ -494,8 +541,8 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         capture = self.start([DigestRead(ref(1), digest), DigestRead(ref(2), "")])
         self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, data)
         payload = capture.payloads[0]
-        assert json.loads(payload.mech_tools) == ["summarise", "translate"]
-        info = json.loads(payload.mechs_info)
+        assert self.views_of(payload)["mech_tools"] == ["summarise", "translate"]
+        info = self.views_of(payload)["mechs_info"]
         assert info == [
             {
                 "id": "1",
@@ -528,9 +575,9 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
             digest_to_cid(digest, DAG_PB), data
         )
         capture = self.start([DigestRead(ref(1), digest)])
-        assert capture.payloads and json.loads(capture.payloads[0].mech_tools) == [
-            "summarise"
-        ]
+        assert capture.payloads and self.views_of(capture.payloads[0])[
+            "mech_tools"
+        ] == ["summarise"]
 
     def test_raw_leaves_manifest_falls_back_to_the_raw_cid(self) -> None:
         """The dag-pb CID fails at the gateway (raw block), every retry; the raw CID verifies."""
@@ -542,7 +589,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         self.behaviour.act_wrapper()
         self.answer_gateway(digest_to_cid(digest, DAG_PB), 500, b"invalid wireType")
         self.answer_gateway(digest_to_cid(digest, RAW), 200, data)
-        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["summarise"]
 
     def test_wrong_bytes_are_a_hash_mismatch(self) -> None:
         """A gateway serving other bytes: never trusted; the mech is quarantined as hash_mismatch."""
@@ -555,7 +602,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
             self.behaviour.act_wrapper()
             self.answer_gateway(cid, 200, evil)
         payload = capture.payloads[0]
-        assert json.loads(payload.mech_tools) == []
+        assert self.views_of(payload)["mech_tools"] == []
         self.agree(payload)
         assert self.agreed_entry(ref(1)).status == STATUS_HASH_MISMATCH
 
@@ -583,7 +630,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         )
         self.answer_gateway(digest_to_cid(broken_digest, DAG_PB), 200, broken)
         second = capture.payloads[0]
-        assert json.loads(second.mech_tools) == ["summarise"]
+        assert self.views_of(second)["mech_tools"] == ["summarise"]
         self.agree(second)
         catalogue = self.agreed_catalogue()
         mech = self.agreed_entry(ref(1))
@@ -616,7 +663,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         )
         capture = self.start([DigestRead(ref(1), digest)])
         payload = capture.payloads[0]
-        self.agree(CataloguePayload(payload.sender, "ee" * 32, "[]", "[]"))
+        self.agree(CataloguePayload(payload.sender, "ee" * 32, "ff" * 32, 1))
         assert self.published() is None
 
     def test_no_snapshot_sends_an_empty_payload(self) -> None:
@@ -640,8 +687,8 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         self.go_to(
             FetchManifestsBehaviour,
             {
-                "registry_snapshot": snapshot.to_json(),
-                "registry_snapshot_digest": snapshot.digest(),
+                "registry_snapshot_block": snapshot.block_number,
+                "registry_snapshot_digest": self.keep_snapshot(snapshot),
             },
         )
         capture = _CapturePayload(self.behaviour.current_behaviour)
@@ -663,7 +710,7 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         for request in requests:
             self.answer(request, by_url[request.url])
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == ["one", "two"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["one", "two"]
 
     def answer(self, request: HttpMessage, body: bytes) -> None:
         """Deliver a 200 gateway response to a request.
@@ -709,7 +756,11 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         self.answer(third, by_url[third.url])
         self.answer(second, by_url[second.url])
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == ["one", "three", "two"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == [
+            "one",
+            "three",
+            "two",
+        ]
 
     def test_fetches_through_the_ipfs_connection(self) -> None:
         """ipfs_fetch_mode=ipfs_connection: a GET_FILES request; the single file's bytes are verified."""
@@ -733,4 +784,4 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         )
         self.skill.skill_context.handlers.ipfs.handle(response)
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["summarise"]

@@ -130,6 +130,8 @@ def test_kept_mech_does_not_grow_over_20_periods(kind: str) -> None:
     added once; the other mech's observed block moves every period, so the digest only
     stays put for the kept mech: compare the kept entry, and the catalogue without the
     block of the healthy mech.
+
+    :param kind: which failure the mech keeps having.
     """
     first = _first()
     good = first.mech(REF)
@@ -147,7 +149,7 @@ def test_kept_mech_does_not_grow_over_20_periods(kind: str) -> None:
         assert [p.code for p in mech.problems].count(KEPT_LAST_GOOD) == 1
         assert mech.observed_block == 10  # the kept manifest's read block
     if kind != "alternating":
-        assert len({m.to_dict().__repr__() for m in kept if m}) == 1
+        assert len({repr(m.to_dict()) for m in kept if m}) == 1
 
 
 def test_catalogue_digest_is_constant_with_nothing_new_on_chain() -> None:
