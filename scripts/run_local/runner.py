@@ -41,12 +41,15 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     :param devnet: a running devnet to use; None starts a seeded one in ``work_dir/devnet``
         (and :meth:`stop` stops it).
     :param settings: extra environment overrides for every agent (e.g. ``RESET_PAUSE_DURATION``).
+    :param agent_settings: per agent (by index), overrides applied after ``settings`` (e.g.
+        each agent's own ``IPFS_GATEWAY_URL``).
     """
 
     agents: int = 1
     work_dir: Path = DEFAULT_WORK_DIR
     devnet: Optional[Devnet] = None
     settings: Dict[str, str] = field(default_factory=dict)
+    agent_settings: List[Dict[str, str]] = field(default_factory=list)
     processes: List[AgentProcess] = field(default_factory=list)
     network: Optional[TendermintNetwork] = None
     timings: Dict[str, float] = field(default_factory=dict)
@@ -99,7 +102,15 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
                     addresses,
                     self.mock_tendermint,
                     log_file,
-                    {**base, **self.settings},
+                    {
+                        **base,
+                        **self.settings,
+                        **(
+                            self.agent_settings[index]
+                            if index < len(self.agent_settings)
+                            else {}
+                        ),
+                    },
                 )
                 self.processes.append(
                     AgentProcess(
