@@ -11,6 +11,10 @@ when told to, injects one fault:
 - ``mode = "timeout"``: hold the request ``hang_seconds`` then drop the connection;
 - ``mode = "reset"``: close the connection without an answer;
 - ``mode = "down"``: answer ``502`` (the upstream is gone);
+- ``mode = "not_found"`` / ``"gateway_timeout"``: answer ``404`` / ``504`` (a gateway that
+  does not have, or gave up fetching, the content);
+- ``path_modes``: path substring -> mode, a fault for matching requests only (e.g. one
+  CID), the others forwarded (a mode in ``mode`` wins);
 - ``rewrite``: a function ``(path, body) -> body`` replacing what upstream returned
   (a gateway serving other bytes than the CID names).
 
@@ -32,7 +36,23 @@ from urllib.parse import urlsplit
 #: the largest request or response body the proxy passes, bytes (64 MiB)
 MAX_BODY = 64 * 1024 * 1024
 
-FAULT_MODES = ("", "http_error", "rpc_error", "timeout", "reset", "down")
+FAULT_MODES = (
+    "",
+    "http_error",
+    "rpc_error",
+    "timeout",
+    "reset",
+    "down",
+    "not_found",
+    "gateway_timeout",
+)
+#: the HTTP status each answering fault mode replies with
+FAULT_STATUS = {
+    "http_error": 500,
+    "down": 502,
+    "not_found": 404,
+    "gateway_timeout": 504,
+}
 
 Rewrite = Callable[[str, bytes], bytes]
 
@@ -83,6 +103,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.mode = ""
         self.hang_seconds = 5.0
         self.rewrite: Optional[Rewrite] = None
+        self.path_modes: Dict[str, str] = {}
         self.counters = ProxyCounters()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer((host, 0), self._handler_class())
@@ -115,6 +136,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.mode = ""
         self.latency = 0.0
         self.rewrite = None
+        self.path_modes = {}
 
     def reset_counters(self) -> ProxyCounters:
         """Zero the counters.
@@ -248,10 +270,11 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                 if not mode:
                     return False
                 proxy.record_fault()
-                if mode in ("http_error", "down"):
-                    status = 500 if mode == "http_error" else 502
+                if mode in FAULT_STATUS:
                     self._reply(
-                        status, "text/plain", f"injected fault: {mode}".encode()
+                        FAULT_STATUS[mode],
+                        "text/plain",
+                        f"injected fault: {mode}".encode(),
                     )
                 elif mode == "rpc_error":
                     self._reply(200, "application/json", self._rpc_error(body))
@@ -274,7 +297,15 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                 proxy.count(body)
                 if proxy.latency:
                     time.sleep(proxy.latency)
-                if self._injected(proxy.mode, body):
+                mode = proxy.mode or next(
+                    (
+                        m
+                        for part, m in dict(proxy.path_modes).items()
+                        if part in self.path
+                    ),
+                    "",
+                )
+                if self._injected(mode, body):
                     return
                 headers = {
                     key: value

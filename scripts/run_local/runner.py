@@ -58,6 +58,8 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     :param settings: extra environment overrides for every agent (e.g. ``RESET_PAUSE_DURATION``).
     :param http_port: the first agent's HTTP port (agent ``i`` gets ``http_port + i``);
         None picks free ports.
+    :param agent_settings: per agent (by index), overrides applied after ``settings`` (e.g.
+        each agent's own ``IPFS_GATEWAY_URL``).
     """
 
     agents: int = 1
@@ -65,6 +67,7 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     devnet: Optional[Devnet] = None
     settings: Dict[str, str] = field(default_factory=dict)
     http_port: Optional[int] = None
+    agent_settings: List[Dict[str, str]] = field(default_factory=list)
     processes: List[AgentProcess] = field(default_factory=list)
     network: Optional[TendermintNetwork] = None
     timings: Dict[str, float] = field(default_factory=dict)
@@ -120,7 +123,15 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
                     addresses,
                     self.mock_tendermint,
                     log_file,
-                    {**base, **self.settings},
+                    {
+                        **base,
+                        **self.settings,
+                        **(
+                            self.agent_settings[index]
+                            if index < len(self.agent_settings)
+                            else {}
+                        ),
+                    },
                 )
                 self.processes.append(
                     AgentProcess(

@@ -1,10 +1,12 @@
 """Models of the tool metadata skill: parameters (validated at start-up) and shared state."""
 
+import os
 import time
 from typing import Any, Dict, Optional, Tuple, Type
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     ManifestCache,
+    backoff_delays,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
     CatalogueView,
@@ -21,6 +23,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
+    CatalogueFile,
+    DigestStore,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
     PublishSettings,
@@ -51,6 +57,9 @@ FETCH_VIA_IPFS_CONNECTION = "ipfs_connection"
 FETCH_MODES = (FETCH_VIA_GATEWAY, FETCH_VIA_IPFS_CONNECTION)
 #: the largest ``tools_page_size`` accepted: one ``GET /tools`` costs O(page size)
 MAX_TOOLS_PAGE_SIZE = 1000
+#: sub-folders of ``state_dir``: verified manifests by CID, the last agreed catalogue
+MANIFESTS_FOLDER = "manifests"
+CATALOGUES_FOLDER = "catalogues"
 
 
 class ParameterError(ValueError):
@@ -146,6 +155,9 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         self.manifest_cache_dir: Optional[str] = self._ensure(
             "manifest_cache_dir", kwargs, Optional[str]
         )
+        self.state_dir: Optional[str] = self._ensure("state_dir", kwargs, Optional[str])
+        if self.manifest_cache_dir is None and self.state_dir:
+            self.manifest_cache_dir = os.path.join(self.state_dir, MANIFESTS_FOLDER)
         self.fetch_round_timeout_seconds: float = self._positive_float(
             "fetch_round_timeout_seconds", kwargs
         )
@@ -166,11 +178,36 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
                 isinstance(value, str) and value.startswith("0x") and len(value) == 42,
                 f"mech_addresses[{key!r}] must be a 0x-prefixed 20-byte address; got {value!r}",
             )
+        _require(
+            self.worst_fetch_seconds() < self.fetch_round_timeout_seconds,
+            f"one manifest may take {self.worst_fetch_seconds():.1f}s to fail (2 CIDs x "
+            f"(1 + fetch_retries={self.fetch_retries}) x fetch_timeout_seconds="
+            f"{self.fetch_timeout_seconds} plus backoff), not less than "
+            f"fetch_round_timeout_seconds={self.fetch_round_timeout_seconds}: the fetch round "
+            "would time out every period; lower the retries or timeout, or raise the round timeout",
+        )
         # publish_* parameters (publish_params.py); on_chain_service_id stays for BaseParams
         self.publish: PublishSettings = read_publish_settings(
             kwargs, kwargs.get("on_chain_service_id")
         )
         super().__init__(*args, **kwargs)
+
+    def worst_fetch_seconds(self) -> float:
+        """Compute how long one unfetchable manifest may take before it counts as failed.
+
+        Payload sizes need no such check: every payload of this app is bounded by
+        construction (``payloads.MAX_PAYLOAD_BYTES``), whatever ``max_ids_per_registry``,
+        the number of mechs or of tools.
+
+        :return: seconds, for both CIDs (dag-pb, raw) with every retry and backoff.
+        """
+        delays = backoff_delays(
+            self.fetch_retries,
+            self.fetch_backoff_initial_seconds,
+            self.fetch_backoff_factor,
+            self.fetch_backoff_max_seconds,
+        )
+        return 2 * ((1 + self.fetch_retries) * self.fetch_timeout_seconds + sum(delays))
 
     def _positive_int(self, key: str, kwargs: Dict[str, Any]) -> int:
         value = self._ensure(key, kwargs, int)
@@ -210,6 +247,14 @@ class SharedState(BaseSharedState):
         self.published: Optional[PublishedCatalogue] = None
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
         self._view: Optional[CatalogueView] = None
+        #: this agent's snapshots and views documents by digest (payloads carry digests only)
+        self.snapshots: DigestStore[RegistrySnapshot] = DigestStore()
+        self.views: DigestStore[str] = DigestStore()
+        self.catalogue_file = CatalogueFile(None)
+        #: the last agreed catalogue read from disk at start-up (before this run agreed one)
+        self.kept_catalogue: Optional[Catalogue] = None
+        #: digest -> how fetching it failed on this agent (transport detail; never agreed)
+        self.fetch_diagnostics: Dict[str, str] = {}
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""
@@ -222,12 +267,35 @@ class SharedState(BaseSharedState):
             params.fetch_round_timeout_seconds
         )
         self.manifest_cache = ManifestCache(params.manifest_cache_dir)
+        self.load_kept_catalogue(params.state_dir)
         db = self.round_sequence.latest_synchronized_data.db
         missing = {
             k: v for k, v in CROSS_PERIOD_DEFAULTS.items() if db.get(k, None) is None
         }
         if missing:
             db.update(**missing)
+
+    def load_kept_catalogue(self, state_dir: Optional[str]) -> Optional[Catalogue]:
+        """Load the last agreed catalogue kept under ``state_dir`` (at start-up).
+
+        It serves as the previous catalogue of the next refresh only once the agents'
+        agreed ``catalogue_digest`` is its digest (``FetchManifestsBehaviour``), so an agent
+        that restarted builds kept last-good entries as the agents that did not.
+
+        :param state_dir: the ``state_dir`` parameter (None: nothing is kept).
+        :return: the catalogue loaded, None when there is none (or it failed its check).
+        """
+        self.catalogue_file = CatalogueFile(
+            os.path.join(state_dir, CATALOGUES_FOLDER) if state_dir else None
+        )
+        self.kept_catalogue, why = self.catalogue_file.load()
+        if self.kept_catalogue is not None:
+            self.context.logger.info(
+                f"kept catalogue {self.kept_catalogue.digest()} loaded from {state_dir}"
+            )
+        elif state_dir:
+            self.context.logger.info(f"no kept catalogue loaded: {why}")
+        return self.kept_catalogue
 
     def publish_if_agreed(self, catalogue_digest: str, period: int) -> bool:
         """Expose this agent's candidate catalogue agent-wide when it is the agreed one.
@@ -266,6 +334,15 @@ class SharedState(BaseSharedState):
             # the HTTP handler builds it again under its guard and answers 500 meanwhile
             self.context.logger.error(
                 f"could not index catalogue {digest} for the HTTP API: {exc!r}"
+            )
+        self.kept_catalogue = None
+        if (
+            self.catalogue_file.save(catalogue) is None
+            and self.catalogue_file.directory
+        ):
+            self.context.logger.warning(
+                f"could not write the agreed catalogue to {self.catalogue_file.directory}; "
+                "after a restart this agent may build kept last-good entries differently"
             )
         self.context.logger.info(
             f"catalogue {digest} published under shared_state[{SHARED_STATE_KEY!r}]: "

@@ -1,7 +1,12 @@
 """Transaction payloads of the ToolMetadataAbciApp.
 
-Payloads carry digests and small canonical JSON only; the catalogue itself never crosses
-the network (every agent rebuilds it from the agreed snapshot and content-addressed bytes).
+Payloads are bounded by construction: each carries digests, counts and at most one chunk
+of :data:`VIEWS_CHUNK_CHARS` characters, whatever the number of ids, mechs or tools.
+open-autonomy sends a transaction as hex in a GET URL, which Tendermint 0.34 refuses past
+about 1 MiB of header (``431``), and ``BaseTxPayload`` refuses 1 MiB; every payload here
+stays under :data:`MAX_PAYLOAD_BYTES` (checked by the tests at 20,000 ids and 200,000
+tools). The snapshot and the catalogue stay with each agent (``SharedState``), keyed by
+the digest the agents agree on.
 """
 
 from dataclasses import dataclass
@@ -9,31 +14,53 @@ from typing import Optional
 
 from packages.valory.skills.abstract_round_abci.base import BaseTxPayload
 
+#: characters of the mech-interact views JSON (ASCII only) one ViewsChunkPayload carries
+VIEWS_CHUNK_CHARS = 128 * 1024
+#: the most bytes an encoded payload of this app takes: a chunk is printable ASCII, and
+#: encoding the payload escapes at most every character of it once (``"`` and ``\``),
+#: plus the fixed fields; 266 KiB, i.e. about 532 KB of hex in Tendermint's GET URL
+MAX_PAYLOAD_BYTES = 2 * VIEWS_CHUNK_CHARS + 4096
+
 
 @dataclass(frozen=True)
 class RegistrySnapshotPayload(BaseTxPayload):
-    """What one agent read from the registries.
+    """What one agent read from the registries: the block and the snapshot's digest.
 
-    :param snapshot_digest: sha2-256 hex of the canonical snapshot; None when the registries
-        could not be read (RPC down, wrong Multicall2 address).
-    :param snapshot: the canonical snapshot JSON (``domain.snapshot.RegistrySnapshot.to_json``,
-        about 78 bytes per id); None together with the digest.
+    :param block_number: the block the registries were read at; None when they could not
+        be read (RPC down, wrong Multicall2 address).
+    :param snapshot_digest: sha2-256 hex of the canonical snapshot; None with the block.
     """
 
+    block_number: Optional[int]
     snapshot_digest: Optional[str]
-    snapshot: Optional[str]
 
 
 @dataclass(frozen=True)
 class CataloguePayload(BaseTxPayload):
-    """The catalogue one agent built from the agreed snapshot.
+    """The catalogue one agent built from the agreed snapshot, by digest.
 
-    :param catalogue_digest: sha2-256 hex of the canonical catalogue (``Catalogue.digest``).
-    :param mechs_info: canonical JSON list, mech-interact ``MechInfo``-compatible (see
-        ``views.mechs_info_view``).
-    :param mech_tools: canonical JSON list of the distinct tool names, sorted.
+    :param catalogue_digest: sha2-256 hex of the canonical catalogue (``Catalogue.digest``);
+        None when this agent has no catalogue built from the agreed snapshot.
+    :param views_digest: sha2-256 hex of the canonical mech-interact views JSON
+        (``{"mechs_info": [...], "mech_tools": [...]}``, see ``domain.views``).
+    :param views_chunks: how many :class:`ViewsChunkPayload` chunks the views take.
     """
 
     catalogue_digest: Optional[str]
-    mechs_info: Optional[str]
-    mech_tools: Optional[str]
+    views_digest: Optional[str]
+    views_chunks: Optional[int]
+
+
+@dataclass(frozen=True)
+class ViewsChunkPayload(BaseTxPayload):
+    """One chunk of the agreed mech-interact views, sent by every agent that holds them.
+
+    :param views_digest: the agreed views digest this chunk belongs to (None: this agent
+        does not hold the agreed catalogue and votes for nothing).
+    :param chunk_index: the chunk's index, from 0.
+    :param chunk: at most :data:`VIEWS_CHUNK_CHARS` characters of the views JSON.
+    """
+
+    views_digest: Optional[str]
+    chunk_index: Optional[int]
+    chunk: Optional[str]

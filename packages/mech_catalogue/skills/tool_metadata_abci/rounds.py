@@ -1,4 +1,9 @@
-"""The ToolMetadataAbciApp: read the registries, fetch and verify manifests, agree."""
+"""The ToolMetadataAbciApp: read the registries, fetch and verify manifests, agree.
+
+Rounds agree on digests (the snapshot's, the catalogue's, its views'), never on data that
+grows with ids, mechs or tools: each agent keeps the snapshot and catalogue it built, and
+the mech-interact views reach the database through ``ShareViewsRound`` in bounded chunks.
+"""
 
 from typing import Dict, FrozenSet, Set
 
@@ -16,6 +21,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.final_states impor
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.states.registry_snapshot import (
     RegistrySnapshotRound,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.states.share_views import (
+    ShareViewsRound,
 )
 from packages.valory.skills.abstract_round_abci.base import (
     AbciApp,
@@ -35,16 +43,23 @@ class ToolMetadataAbciApp(AbciApp[Event]):
     Transition states:
         0. RegistrySnapshotRound
             - done: 1.
-            - none: 3.
+            - none: 4.
             - no majority: 0.
             - round timeout: 0.
         1. FetchManifestsRound
             - done: 2.
-            - none: 3.
-            - no majority: 1.
-            - fetch timeout: 1.
-        2. FinishedCatalogueReadyRound
-        3. FinishedWithoutUpdateRound
+            - views unchanged: 3.
+            - none: 4.
+            - no majority: 0.
+            - fetch timeout: 0.
+        2. ShareViewsRound
+            - done: 3.
+            - next chunk: 2.
+            - none: 4.
+            - no majority: 0.
+            - round timeout: 0.
+        3. FinishedCatalogueReadyRound
+        4. FinishedWithoutUpdateRound
 
     Final states: {FinishedCatalogueReadyRound, FinishedWithoutUpdateRound}
 
@@ -63,10 +78,18 @@ class ToolMetadataAbciApp(AbciApp[Event]):
             Event.ROUND_TIMEOUT: RegistrySnapshotRound,
         },
         FetchManifestsRound: {
-            Event.DONE: FinishedCatalogueReadyRound,
+            Event.DONE: ShareViewsRound,
+            Event.VIEWS_UNCHANGED: FinishedCatalogueReadyRound,
             Event.NONE: FinishedWithoutUpdateRound,
-            Event.NO_MAJORITY: FetchManifestsRound,
-            Event.FETCH_TIMEOUT: FetchManifestsRound,
+            Event.NO_MAJORITY: RegistrySnapshotRound,
+            Event.FETCH_TIMEOUT: RegistrySnapshotRound,
+        },
+        ShareViewsRound: {
+            Event.DONE: FinishedCatalogueReadyRound,
+            Event.NEXT_CHUNK: ShareViewsRound,
+            Event.NONE: FinishedWithoutUpdateRound,
+            Event.NO_MAJORITY: RegistrySnapshotRound,
+            Event.ROUND_TIMEOUT: RegistrySnapshotRound,
         },
         FinishedCatalogueReadyRound: {},
         FinishedWithoutUpdateRound: {},
@@ -83,8 +106,8 @@ class ToolMetadataAbciApp(AbciApp[Event]):
     db_pre_conditions: Dict[AppState, Set[str]] = {RegistrySnapshotRound: set()}
     db_post_conditions: Dict[AppState, Set[str]] = {
         FinishedCatalogueReadyRound: {
+            get_name(SynchronizedData.registry_snapshot_block),
             get_name(SynchronizedData.registry_snapshot_digest),
-            get_name(SynchronizedData.registry_snapshot),
             get_name(SynchronizedData.catalogue_digest),
             get_name(SynchronizedData.mechs_info),
             get_name(SynchronizedData.mech_tools),

@@ -7,10 +7,16 @@ from packages.mech_catalogue.contracts.multicall_reader.contract import (
     PUBLIC_ID as MULTICALL_READER_ID,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+    BatchReply,
     Call,
+    RegistryConfigError,
     RegistryDecodeError,
     decode_batch,
     encode_batch,
+    snapshot_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+    RegistrySnapshot,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     SharedState,
@@ -92,3 +98,42 @@ class ToolMetadataBaseBehaviour(
             )
         except (RegistryDecodeError, ValueError) as exc:
             raise ChainReadError(str(exc)) from exc
+
+    def read_snapshot(
+        self, at_block: Optional[int] = None
+    ) -> Generator[None, None, Optional[RegistrySnapshot]]:
+        """Read every configured registry at a block aligned to ``snapshot_block_interval``.
+
+        :param at_block: read at exactly this block (rebuilding an agreed snapshot).
+        :yield: while waiting for the ledger connection.
+        :return: the snapshot, or None when the chain could not be read (logged with the reason).
+        """
+        try:
+            snapshot = yield from self._read(at_block)
+        except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
+            self.context.logger.error(f"registry snapshot not taken: {exc}")
+            return None
+        self.context.logger.info(
+            f"registry snapshot at block {snapshot.block_number}: {len(snapshot.reads)} ids, "
+            f"{len(snapshot.digests)} distinct digests, digest {snapshot.digest()}"
+        )
+        return snapshot
+
+    def _read(self, at_block: Optional[int]) -> Generator[None, None, RegistrySnapshot]:
+        params = self.params
+        reader = snapshot_reader(
+            params.registry_sources,
+            params.multicall2_address,
+            params.multicall_batch_size,
+            params.max_ids_per_registry,
+            params.snapshot_block_interval,
+            at_block,
+        )
+        reply: Optional[BatchReply] = None
+        while True:
+            try:
+                request = reader.send(reply)  # type: ignore[arg-type]  # None starts it
+            except StopIteration as done:
+                block, reads = done.value
+                return RegistrySnapshot.build(block, reads)
+            reply = yield from self.multicall(*request)

@@ -1,6 +1,5 @@
 """FetchManifestsBehaviour: fetch, verify and parse manifests; send the catalogue digest."""
 
-import json
 import time
 from collections import deque
 from typing import Any, Dict, Generator, List, Optional, Tuple, cast
@@ -41,13 +40,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
-    mech_tools_view,
-    mechs_info_view,
+    views_chunks,
+    views_digest,
+    views_document,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     FETCH_VIA_GATEWAY,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.payloads import CataloguePayload
+from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
+    VIEWS_CHUNK_CHARS,
+    CataloguePayload,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import (
     FetchManifestsRound,
 )
@@ -67,53 +70,122 @@ class FetchManifestsBehaviour(
     def async_act(self) -> Generator:
         """Fetch what the cache lacks, build the catalogue, keep it as this agent's candidate, agree.
 
-        ``FetchManifestsRound`` publishes the candidate when the agents agree on its digest.
+        The snapshot is this agent's own, looked up by the agreed digest, or read again at
+        the agreed block when this agent does not hold it; an agent that still cannot
+        reproduce it sends an empty payload and logs why. ``FetchManifestsRound``
+        publishes the candidate when the agents agree on its digest.
 
-        :yield: while waiting for IPFS and Tendermint.
+        :yield: while waiting for the ledger connection, IPFS and Tendermint.
         """
         with self.context.benchmark_tool.measure(self.behaviour_id).local():
-            snapshot = self.synchronized_data.registry_snapshot
+            snapshot = yield from self.agreed_snapshot()
             catalogue: Optional[Catalogue] = None
             if snapshot is not None:
                 fetched = yield from self.fetch_all(snapshot)
-                catalogue = refresh_catalogue(
-                    snapshot, fetched, self.parse, self.previous_catalogue()
-                )
+                self.report_failures(fetched)
+                previous = self.previous_catalogue()
+                catalogue = refresh_catalogue(snapshot, fetched, self.parse, previous)
                 self.skill_state.candidate = (catalogue, snapshot)
+                keep = {m.cid for m in catalogue.mechs if m.cid}
+                if previous is not None:
+                    keep |= {m.cid for m in previous.mechs if m.cid}
+                self.skill_state.manifest_cache.retain(keep)
             payload = self.payload_for(catalogue)
         with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
             yield from self.send_a2a_transaction(payload)
             yield from self.wait_until_round_end()
         self.set_done()
 
+    def agreed_snapshot(self) -> Generator[None, None, Optional[RegistrySnapshot]]:
+        """Get the snapshot the agents agreed on, from this agent's store or the chain.
+
+        :yield: while reading the registries again.
+        :return: the snapshot whose digest is the agreed one, or None (logged) when this
+            agent can reproduce neither it nor its digest.
+        """
+        agreed = self.synchronized_data.registry_snapshot_digest
+        block = self.synchronized_data.registry_snapshot_block
+        if not agreed:
+            self.context.logger.error(
+                "no agreed registry snapshot digest to build from"
+            )
+            return None
+        snapshot = self.skill_state.snapshots.get(agreed)
+        if snapshot is not None:
+            return snapshot
+        self.context.logger.info(
+            f"this agent does not hold the agreed snapshot {agreed}; reading the registries at block {block}"
+        )
+        snapshot = yield from self.read_snapshot(at_block=block)
+        if snapshot is None:
+            return None  # read_snapshot logged why
+        digest = snapshot.digest()
+        if digest != agreed:
+            self.context.logger.error(
+                f"the registries read at block {block} give snapshot {digest}, not the agreed {agreed}; "
+                "this agent sends no catalogue this period (check its RPC is synced and serves that block)"
+            )
+            return None
+        self.skill_state.snapshots.put(digest, snapshot)
+        return snapshot
+
     def payload_for(self, catalogue: Optional[Catalogue]) -> CataloguePayload:
-        """Build the payload for a catalogue.
+        """Build the payload for a catalogue: digests and a count only.
+
+        The views document is kept by digest in ``SharedState.views`` for
+        ``ShareViewsBehaviour``.
 
         :param catalogue: the catalogue built, None when there is no snapshot to build from.
         :return: the payload (all None without a catalogue, which leads to the NONE event).
         """
         if catalogue is None:
             return CataloguePayload(self.context.agent_address, None, None, None)
-        compact = {"separators": (",", ":"), "sort_keys": True}
+        document = views_document(catalogue, self.params.mech_addresses)
+        digest = views_digest(document)
+        self.skill_state.views.put(digest, document)
         return CataloguePayload(
             self.context.agent_address,
             catalogue_digest=catalogue.digest(),
-            mechs_info=json.dumps(mechs_info_view(catalogue, self.params.mech_addresses), **compact),  # type: ignore[arg-type]
-            mech_tools=json.dumps(mech_tools_view(catalogue), **compact),  # type: ignore[arg-type]
+            views_digest=digest,
+            views_chunks=len(views_chunks(document, VIEWS_CHUNK_CHARS)),
         )
 
     def previous_catalogue(self) -> Optional[Catalogue]:
-        """Get this agent's published catalogue when it is the one the agents last agreed on.
+        """Get the catalogue the agents last agreed on, when this agent holds it.
 
-        :return: this agent's published catalogue when it is the one the agents last agreed on, else None.
+        It is this agent's published catalogue, or after a restart the catalogue kept on
+        disk (``state_dir``), but only when its digest is the agreed ``catalogue_digest``:
+        every agent then starts from the same catalogue, so kept last-good entries are
+        the same on every agent.
+
+        :return: the last agreed catalogue, or None when this agent does not hold it.
         """
+        agreed = self.synchronized_data.catalogue_digest
         published = self.skill_state.published
-        if (
-            published is None
-            or published.catalogue_digest != self.synchronized_data.catalogue_digest
-        ):
-            return None
-        return published.catalogue
+        if published is not None and published.catalogue_digest == agreed:
+            return published.catalogue
+        kept = self.skill_state.kept_catalogue
+        if kept is not None and agreed and kept.digest() == agreed:
+            return kept
+        return None
+
+    def report_failures(self, fetched: Dict[str, FetchResult]) -> None:
+        """Log how fetches failed on this agent and keep it as its own diagnostic.
+
+        The transport detail (HTTP status, timeout) differs between agents behind
+        different gateways, so it never enters the catalogue; it goes to the log and to
+        ``SharedState.fetch_diagnostics`` (digest -> detail, this period's failures only).
+
+        :param fetched: digest -> fetch result of this period.
+        """
+        diagnostics = {
+            digest: f"{result.problem.code if result.problem else result.status}: {result.detail}"
+            for digest, result in sorted(fetched.items())
+            if result.data is None
+        }
+        for digest, text in diagnostics.items():
+            self.context.logger.warning(f"manifest for digest {digest}: {text}")
+        self.skill_state.fetch_diagnostics = diagnostics
 
     def parse(self, data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
         """Parse verified manifest bytes with the parameters' size cap.

@@ -8,6 +8,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifest
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snapshot import (
     RegistrySnapshotBehaviour,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.share_views import (
+    ShareViewsBehaviour,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.valory.skills.abstract_round_abci.behaviours import (
     AbstractRoundBehaviour,
@@ -16,11 +19,12 @@ from packages.valory.skills.abstract_round_abci.behaviours import (
 
 
 class ToolMetadataRoundBehaviour(AbstractRoundBehaviour):
-    """Runs the registry snapshot and manifest fetch behaviours."""
+    """Runs the registry snapshot, manifest fetch and views sharing behaviours."""
 
     initial_behaviour_cls = RegistrySnapshotBehaviour
     abci_app_cls = ToolMetadataAbciApp
     behaviours: Set[Type[BaseBehaviour]] = {  # type: ignore[assignment]
         RegistrySnapshotBehaviour,
         FetchManifestsBehaviour,
+        ShareViewsBehaviour,
     }

@@ -51,6 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
     TOO_LARGE,
     Problem,
     error,
+    unique_problems,
     warning,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
@@ -91,7 +92,11 @@ class FetchResult:
     :param cid: the CID whose bytes verified against the digest ("" when none did).
     :param data: the verified bytes, None on failure.
     :param status: STATUS_OK, STATUS_UNAVAILABLE, STATUS_HASH_MISMATCH or STATUS_INVALID (too large).
-    :param problem: why it failed (None on success).
+    :param problem: why it failed (None on success); its code and message are facts only
+        (the digest, the CIDs, the cap), never how the transport failed, so agents behind
+        gateways that fail differently build the same catalogue.
+    :param detail: how the transport failed (``gateway answered HTTP 504``, a timeout):
+        this agent's diagnostic for its logs, never part of the catalogue.
     """
 
     digest: str
@@ -99,6 +104,7 @@ class FetchResult:
     data: Optional[bytes] = None
     status: str = STATUS_OK
     problem: Optional[Problem] = None
+    detail: str = ""
 
     @classmethod
     def ok(cls, digest: str, cid: str, data: bytes) -> "FetchResult":
@@ -113,13 +119,13 @@ class FetchResult:
 
     @classmethod
     def unavailable(
-        cls, digest: str, cids: Iterable[str], detail: str
+        cls, digest: str, cids: Iterable[str], detail: str = ""
     ) -> "FetchResult":
         """Build a failed result.
 
         :param digest: the digest.
         :param cids: CIDs tried.
-        :param detail: last error.
+        :param detail: how the last try failed (kept in :attr:`detail`, not in the problem).
         :return: a failure.
         """
         tried = ", ".join(cids)
@@ -128,9 +134,10 @@ class FetchResult:
             status=STATUS_UNAVAILABLE,
             problem=error(
                 FETCH_FAILED,
-                f"could not fetch the manifest for digest {digest} (tried {tried}): {detail}; "
+                f"could not fetch the manifest for digest {digest} (tried {tried or 'nothing'}); "
                 "check the IPFS endpoint and that the manifest is pinned",
             ),
+            detail=detail,
         )
 
     @classmethod
@@ -168,9 +175,10 @@ class FetchResult:
             status=STATUS_INVALID,
             problem=error(
                 TOO_LARGE,
-                f"manifest {cid} has at least {size} bytes, over max_manifest_bytes={cap}; "
+                f"manifest {cid} is larger than max_manifest_bytes={cap}; "
                 "shrink the manifest or raise the parameter",
             ),
+            detail=f"{size} bytes received",
         )
 
 
@@ -246,14 +254,65 @@ class ManifestCache:
         """
         return len(self._entries)
 
+    def retain(self, cids: Iterable[str]) -> int:
+        """Drop every entry (in memory and on disk) whose CID is not in ``cids``.
+
+        The cache is bounded this way by what the catalogue still refers to: a CID that
+        no mech serves any more is not kept.
+
+        :param cids: the CIDs to keep.
+        :return: how many entries were dropped.
+        """
+        keep = set(cids)
+        dropped = [cid for cid in self._entries if cid not in keep]
+        for cid in dropped:
+            del self._entries[cid]
+        if self._directory and os.path.isdir(self._directory):
+            for name in os.listdir(self._directory):
+                if name not in keep and name.isalnum():
+                    try:
+                        os.remove(os.path.join(self._directory, name))
+                    except OSError:
+                        continue
+                    dropped.append(name)
+        return len(set(dropped))
+
+
+def served_problems(mech: Mech) -> Tuple[Problem, ...]:
+    """The problems of the manifest a mech serves, without a kept entry's failure and note.
+
+    A kept last-good entry's problems are ``served + (current failure, kept_last_good
+    note)`` (:func:`_kept` builds them so); any other entry's are all its own.
+
+    :param mech: a catalogue entry.
+    :return: the problems that belong to the manifest it serves.
+    """
+    for index, problem in enumerate(mech.problems):
+        if problem.code == KEPT_LAST_GOOD:
+            return mech.problems[: max(0, index - 1)]
+    return mech.problems
+
 
 def _kept(previous: Mech, reason: Problem) -> Mech:
+    """Serve ``previous``'s manifest, noting why the current one failed.
+
+    Problems are a set, not a log: the result is the served manifest's own problems plus
+    this period's failure and one note, however many periods the mech has been kept, so
+    a failure that does not change leaves the entry (and the catalogue digest) unchanged.
+
+    :param previous: the last agreed entry, status ok.
+    :param reason: why this period's manifest failed.
+    :return: ``previous`` with its problems rebuilt as above.
+    """
     note = warning(
         KEPT_LAST_GOOD,
         f"serving the last good manifest {previous.cid} (read at block {previous.observed_block}) "
         f"because the current one failed: {reason.code}",
     )
-    return replace(previous, problems=tuple(previous.problems) + (reason, note))
+    return replace(
+        previous,
+        problems=unique_problems(served_problems(previous)) + (reason, note),
+    )
 
 
 def _failed_mech(

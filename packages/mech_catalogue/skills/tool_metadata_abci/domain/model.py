@@ -29,7 +29,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
     decode,
     sha256_hex,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
+    Problem,
+    unique_problems,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import (  # noqa: F401  (re-exported: the model's public names)
     EMPTY_OBJECT_JSON,
     REGISTRY_COMPLEMENTARY_SERVICE,
@@ -196,8 +199,9 @@ class Mech:
         :param cid: the CID fetched.
         :param observed_block: block of the hash read.
         :param status: override; default ok when manifest else invalid.
-        :return: the mech.
+        :return: the mech (its problems deduplicated: a set, in first-seen order).
         """
+        problems = unique_problems(problems)
         if manifest is None:
             return cls(
                 ref=ref,

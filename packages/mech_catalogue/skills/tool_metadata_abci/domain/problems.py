@@ -13,7 +13,7 @@ equal, and another checks that the constants of the emitting modules are registe
 
 import re
 from dataclasses import dataclass
-from typing import Any, Dict
+from typing import Any, Dict, Iterable, Tuple
 
 SEVERITY_ERROR = "error"
 SEVERITY_WARNING = "warning"
@@ -229,6 +229,18 @@ class Problem:
             path=str(data.get("path", "")),
             severity=str(data.get("severity", SEVERITY_ERROR)),
         )
+
+
+def unique_problems(problems: Iterable[Problem]) -> Tuple[Problem, ...]:
+    """Deduplicate problems, keeping the first occurrence of each (a set in a canonical order).
+
+    The order is the order they were found in, which is a function of the manifest bytes
+    and the chain reads only, so every agent gets the same tuple.
+
+    :param problems: problems, possibly repeated.
+    :return: each distinct problem once, in first-seen order.
+    """
+    return tuple(dict.fromkeys(problems))
 
 
 def error(code: str, message: str, path: str = "") -> Problem:

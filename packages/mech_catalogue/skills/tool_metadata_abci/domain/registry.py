@@ -595,6 +595,7 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     batch_size: int,
     max_ids: int,
     block_interval: int,
+    at_block: Optional[int] = None,
 ) -> Generator[BatchRequest, BatchReply, Tuple[int, List[DigestRead]]]:
     """Read every source's latest digests; the caller runs each yielded batch as one ``eth_call``.
 
@@ -618,6 +619,9 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
         ``totalSupply()`` per ``all`` source).
     :param max_ids: most ids one ``all`` source expands to.
     :param block_interval: block alignment (>= 1).
+    :param at_block: read at exactly this block instead (the block the agents agreed
+        on, when an agent must rebuild the agreed snapshot); the first call is then
+        pinned to it too, and no alignment is applied.
     :yield: ``(calls, block)`` batches.
     :return: ``(block, reads)``. The generator raises RegistryDecodeError when a
         supply read reverts and RegistryConfigError for ids ``all`` without a supply.
@@ -625,9 +629,9 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     holder_calls = supply_holder_calls(sources)
     latest, first = (
         yield [block_number_call(multicall)] + list(holder_calls.values()),
-        None,
+        at_block,
     )
-    block = latest - latest % block_interval
+    block = latest - latest % block_interval if at_block is None else at_block
     holders = {
         k: holder_calls[k].decode(d)[0]
         for k, d in _supplies(sources, holder_calls, (latest, first[1:])).items()

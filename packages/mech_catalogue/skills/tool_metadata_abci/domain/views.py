@@ -24,7 +24,9 @@ here ``priority_mech`` raises ZeroDivisionError when two or more mechs are relev
 mech-interact's own ``MechInformationRound`` has refreshed the counters from its subgraph.
 """
 
-from typing import Any, Dict, List, Mapping, Optional
+import hashlib
+import json
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_OK,
@@ -77,4 +79,62 @@ def mech_tools_view(catalogue: Catalogue) -> List[str]:
             if mech.status == STATUS_OK
             for tool in mech.tools
         }
+    )
+
+
+def views_document(
+    catalogue: Catalogue, mech_addresses: Optional[Mapping[str, str]] = None
+) -> str:
+    """Serialise both views as one ASCII JSON document, identical on every agent.
+
+    :param catalogue: the catalogue.
+    :param mech_addresses: ``MechRef.key`` -> mech address.
+    :return: ``{"mech_tools": [...], "mechs_info": [...]}`` with sorted keys, no spaces,
+        non-ASCII escaped (so its length in characters is its length in bytes).
+    """
+    return json.dumps(
+        {
+            "mech_tools": mech_tools_view(catalogue),
+            "mechs_info": mechs_info_view(catalogue, mech_addresses),
+        },
+        separators=(",", ":"),
+        sort_keys=True,
+        ensure_ascii=True,
+    )
+
+
+def views_digest(document: str) -> str:
+    """Hash a views document.
+
+    :param document: from :func:`views_document`.
+    :return: sha2-256 hex of its ASCII bytes.
+    """
+    return hashlib.sha256(document.encode("ascii")).hexdigest()
+
+
+def views_chunks(document: str, size: int) -> List[str]:
+    """Cut a views document into chunks of at most ``size`` characters.
+
+    :param document: from :func:`views_document`.
+    :param size: characters per chunk (> 0).
+    :return: the chunks, in order (one empty chunk for an empty document).
+    """
+    return [document[at : at + size] for at in range(0, len(document), size)] or [""]
+
+
+def views_from_document(document: str) -> Tuple[str, str]:
+    """Split an agreed views document into the two database values.
+
+    :param document: from :func:`views_document`.
+    :return: ``(mechs_info JSON, mech_tools JSON)``, compact with sorted keys.
+    :raises ValueError: when the document is not a views document.
+    """
+    data = json.loads(document)
+    if not isinstance(data, dict) or not all(
+        isinstance(data.get(k), list) for k in ("mechs_info", "mech_tools")
+    ):
+        raise ValueError("not a views document")
+    compact: Dict[str, Any] = {"separators": (",", ":"), "sort_keys": True}
+    return json.dumps(data["mechs_info"], **compact), json.dumps(
+        data["mech_tools"], **compact
     )

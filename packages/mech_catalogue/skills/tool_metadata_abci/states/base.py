@@ -1,27 +1,33 @@
 """Events and the synchronized data of the ToolMetadataAbciApp.
 
-Database keys written by this app (all strings, so they survive the Tendermint round trip):
+Database keys written by this app (all strings or ints, so they survive the Tendermint
+round trip). Nothing that grows with ids or mechs is agreed by payload: the snapshot and
+the catalogue are agreed by digest and stay with each agent; only the mech-interact views
+are written here, after they are agreed chunk by chunk.
 
 ==============================  =============================================================
 key                             value
 ==============================  =============================================================
+``registry_snapshot_block``     block the agreed snapshot was read at
 ``registry_snapshot_digest``    sha2-256 hex of the agreed registry snapshot
-``registry_snapshot``           canonical JSON of ``domain.snapshot.RegistrySnapshot``
 ``catalogue_digest``            sha2-256 hex of the agreed ``Catalogue`` (``Catalogue.digest``)
+``catalogue_views_digest``      sha2-256 hex of the agreed catalogue's views document
+``catalogue_views_chunks``      how many chunks that document takes
+``views_chunk_<i>``             the i-th views chunk agreed in this period (emptied at the end)
+``views_received_count``        how many chunks were agreed so far in this period
+``views_digest``                digest of the views in ``mechs_info`` / ``mech_tools``
 ``mechs_info``                  JSON list of mech-interact ``MechInfo``-compatible dicts
 ``mech_tools``                  JSON list of tool names (sorted)
 ``participant_to_snapshot``     the collected RegistrySnapshotPayloads
 ``participant_to_catalogue``    the collected CataloguePayloads
+``participant_to_views``        the collected ViewsChunkPayloads
 ==============================  =============================================================
 """
 
 import json
 from enum import Enum
-from typing import Any, Dict, List, Mapping, Optional, Set, cast
+from typing import Any, Dict, List, Mapping, Set, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
-)
 from packages.valory.skills.abstract_round_abci.base import (
     BaseSynchronizedData,
     CollectionRound,
@@ -33,6 +39,7 @@ EMPTY_JSON_LIST = "[]"
 CROSS_PERIOD_DEFAULTS: Dict[str, str] = {
     "registry_snapshot_digest": "",
     "catalogue_digest": "",
+    "views_digest": "",
     "mechs_info": EMPTY_JSON_LIST,
     "mech_tools": EMPTY_JSON_LIST,
 }
@@ -46,6 +53,8 @@ class Event(Enum):
     NO_MAJORITY = "no_majority"
     ROUND_TIMEOUT = "round_timeout"
     FETCH_TIMEOUT = "fetch_timeout"
+    VIEWS_UNCHANGED = "views_unchanged"
+    NEXT_CHUNK = "next_chunk"
 
 
 class SynchronizedData(BaseSynchronizedData):
@@ -66,14 +75,12 @@ class SynchronizedData(BaseSynchronizedData):
         return str(self.db.get("registry_snapshot_digest", "") or "")
 
     @property
-    def registry_snapshot(self) -> Optional[RegistrySnapshot]:
-        """Get the agreed registry snapshot.
+    def registry_snapshot_block(self) -> int:
+        """Get the block the agreed snapshot was read at (0 before the first agreement).
 
-        :return: the agreed snapshot, None before the first agreement (ValueError
-            when the stored JSON is not a snapshot, which agreed data never is).
+        :return: the block number.
         """
-        text = self.db.get("registry_snapshot", None)
-        return None if not text else RegistrySnapshot.from_json(str(text))
+        return int(self.db.get("registry_snapshot_block", 0) or 0)
 
     @property
     def catalogue_digest(self) -> str:
@@ -82,6 +89,41 @@ class SynchronizedData(BaseSynchronizedData):
         :return: the agreed catalogue digest ("" before the first agreement).
         """
         return str(self.db.get("catalogue_digest", "") or "")
+
+    def _text(self, key: str) -> str:
+        return str(self.db.get(key, "") or "")
+
+    @property
+    def catalogue_views_digest(self) -> str:
+        """Get the digest of the agreed catalogue's views document ("" before).
+
+        :return: sha2-256 hex.
+        """
+        return self._text("catalogue_views_digest")
+
+    @property
+    def catalogue_views_chunks(self) -> int:
+        """Get how many chunks the agreed views document takes.
+
+        :return: the chunk count (0 before the first agreement).
+        """
+        return int(self.db.get("catalogue_views_chunks", 0) or 0)
+
+    @property
+    def views_received_count(self) -> int:
+        """Get how many views chunks were agreed so far in this period.
+
+        :return: the count.
+        """
+        return int(self.db.get("views_received_count", 0) or 0)
+
+    @property
+    def views_digest(self) -> str:
+        """Get the digest of the views written in ``mechs_info`` / ``mech_tools``.
+
+        :return: sha2-256 hex ("" before the first views were written).
+        """
+        return self._text("views_digest")
 
     @property
     def mechs_info(self) -> List[Dict[str, Any]]:
@@ -107,6 +149,16 @@ class SynchronizedData(BaseSynchronizedData):
         """
         return CollectionRound.deserialize_collection(
             self.db.get_strict("participant_to_snapshot")
+        )
+
+    @property
+    def participant_to_views(self) -> Mapping[str, Any]:
+        """Get the collected views chunk payloads.
+
+        :return: sender -> ViewsChunkPayload.
+        """
+        return CollectionRound.deserialize_collection(
+            self.db.get_strict("participant_to_views")
         )
 
     @property

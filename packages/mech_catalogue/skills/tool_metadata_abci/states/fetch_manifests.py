@@ -1,4 +1,4 @@
-"""FetchManifestsRound: agree on the catalogue built from the agreed snapshot."""
+"""FetchManifestsRound: agree on the digest of the catalogue built from the agreed snapshot."""
 
 from enum import Enum
 from typing import Optional, Tuple, cast
@@ -16,7 +16,12 @@ from packages.valory.skills.abstract_round_abci.base import (
 
 
 class FetchManifestsRound(CollectSameUntilThresholdRound):
-    """Collect the same catalogue digest (and its mech-interact views) from a threshold."""
+    """Collect the same (catalogue digest, views digest, chunk count) from a threshold.
+
+    DONE goes on to ``ShareViewsRound`` when the views differ from the ones already in
+    ``mechs_info`` / ``mech_tools``, VIEWS_UNCHANGED ends the app at once otherwise;
+    NO_MAJORITY and FETCH_TIMEOUT go back to ``RegistrySnapshotRound`` (re-read the chain).
+    """
 
     payload_class = CataloguePayload
     synchronized_data_class = SynchronizedData
@@ -26,8 +31,8 @@ class FetchManifestsRound(CollectSameUntilThresholdRound):
     collection_key = get_name(SynchronizedData.participant_to_catalogue)
     selection_key = (
         get_name(SynchronizedData.catalogue_digest),
-        get_name(SynchronizedData.mechs_info),
-        get_name(SynchronizedData.mech_tools),
+        get_name(SynchronizedData.catalogue_views_digest),
+        get_name(SynchronizedData.catalogue_views_chunks),
     )
 
     def end_block(self) -> Optional[Tuple[BaseSynchronizedData, Enum]]:
@@ -38,13 +43,20 @@ class FetchManifestsRound(CollectSameUntilThresholdRound):
         :return: the new synchronized data and event, or None while collecting.
         """
         result = super().end_block()
-        if (
-            result is not None
-            and result[1] == self.done_event
-            and self.context is not None
-        ):
-            data = cast(SynchronizedData, result[0])
+        if result is None or result[1] != self.done_event:
+            return result
+        data = cast(SynchronizedData, result[0])
+        if self.context is not None:
             self.context.state.publish_if_agreed(
                 data.catalogue_digest, data.period_count
             )
-        return result
+        data = cast(
+            SynchronizedData,
+            data.update(
+                synchronized_data_class=SynchronizedData,
+                views_received_count=0,
+            ),
+        )
+        if data.catalogue_views_digest == data.views_digest:
+            return data, Event.VIEWS_UNCHANGED
+        return data, self.done_event

@@ -16,8 +16,9 @@ from packages.valory.skills.abstract_round_abci.base import (
 class RegistrySnapshotRound(CollectSameUntilThresholdRound):
     """Collect the same registry snapshot from a threshold of agents.
 
-    DONE stores the digest and the snapshot; NONE (a threshold could not read the
-    registries) leaves the database as it was.
+    DONE stores the block and the digest (each agent keeps its own snapshot, keyed by
+    the digest); NONE (a threshold could not read the registries) leaves the database
+    as it was.
     """
 
     payload_class = RegistrySnapshotPayload
@@ -27,6 +28,6 @@ class RegistrySnapshotRound(CollectSameUntilThresholdRound):
     no_majority_event = Event.NO_MAJORITY
     collection_key = get_name(SynchronizedData.participant_to_snapshot)
     selection_key = (
+        get_name(SynchronizedData.registry_snapshot_block),
         get_name(SynchronizedData.registry_snapshot_digest),
-        get_name(SynchronizedData.registry_snapshot),
     )

@@ -57,8 +57,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
+    CatalogueFile,
+    DigestStore,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import root_digest
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
+    VIEWS_CHUNK_CHARS,
     CataloguePayload,
     RegistrySnapshotPayload,
 )
@@ -181,6 +186,12 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         state.manifest_cache = ManifestCache()
         state.published = None
         state.candidate = None
+        state.kept_catalogue = None
+        state.catalogue_file = CatalogueFile(
+            None
+        )  # nothing written where the tests run
+        state.snapshots = DigestStore()
+        state.views = DigestStore()
         self.skill.skill_context.shared_state.pop(SHARED_STATE_KEY, None)
 
     def current(self) -> BaseBehaviour:
@@ -298,6 +309,38 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         )
         self.behaviour.act_wrapper()
 
+    def keep_snapshot(self, snapshot: RegistrySnapshot) -> str:
+        """Give this agent a snapshot, as RegistrySnapshotBehaviour does.
+
+        :param snapshot: the snapshot.
+        :return: its digest.
+        """
+        digest = snapshot.digest()
+        self.skill.skill_context.state.snapshots.put(digest, snapshot)
+        return digest
+
+    def kept_snapshot(self, digest: Optional[str]) -> RegistrySnapshot:
+        """Get the snapshot this agent keeps under a digest.
+
+        :param digest: the digest.
+        :return: the snapshot (the test fails when the agent holds none).
+        """
+        snapshot = self.skill.skill_context.state.snapshots.get(str(digest))
+        assert snapshot is not None, digest
+        return snapshot
+
+    def views_of(self, payload: Any) -> Dict[str, Any]:
+        """Get the views document this agent keeps for a CataloguePayload.
+
+        :param payload: the payload.
+        :return: ``{"mechs_info": [...], "mech_tools": [...]}``.
+        """
+        document = self.skill.skill_context.state.views.get(payload.views_digest)
+        assert document is not None and len(document) <= VIEWS_CHUNK_CHARS * (
+            payload.views_chunks
+        )
+        return json.loads(document)
+
     def sent_payload(self) -> Any:
         """Get payload the behaviour is sending (read from the pending signing request).
 
@@ -364,8 +407,8 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         )
         payload = capture.payloads[0]
         assert isinstance(payload, RegistrySnapshotPayload)
-        assert payload.snapshot is not None
-        snapshot = RegistrySnapshot.from_json(payload.snapshot)
+        assert payload.snapshot_digest is not None and payload.block_number == 20
+        snapshot = self.kept_snapshot(payload.snapshot_digest)
         assert snapshot.block_number == 20
         assert payload.snapshot_digest == snapshot.digest()
         digests = {
@@ -400,7 +443,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
                 (False, b""),
             ],
         )
-        snapshot = RegistrySnapshot.from_json(capture.payloads[0].snapshot)
+        snapshot = self.kept_snapshot(capture.payloads[0].snapshot_digest)
         assert [(r.ref.mech_id, r.digest, r.error) for r in snapshot.reads] == [
             (1, "0x" + "05" * 32, ""),
             (2, "", "registry_call_failed"),
@@ -416,7 +459,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         self.answer_multicall(0, [], error=True)
         assert (
             capture.payloads[0].snapshot_digest is None
-            and capture.payloads[0].snapshot is None
+            and capture.payloads[0].block_number is None
         )
         self.finish_round()
 
@@ -429,7 +472,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         capture = self.start()
         self.answer_multicall(5, [(True, encode(["uint256"], [5]))])
         self.answer_multicall(0, [(False, b"")] + [(True, b"")] * 2)
-        assert capture.payloads[0].snapshot is None
+        assert capture.payloads[0].values == (None, None)
         self.finish_round()
 
     def test_garbage_return_sends_an_empty_payload(self) -> None:
@@ -446,7 +489,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
                 "state": State(ledger_id="ethereum", body={"data": "0x1234"}),
             },
         )
-        assert capture.payloads[0].snapshot is None
+        assert capture.payloads[0].values == (None, None)
         self.finish_round()
 
 
@@ -459,8 +502,8 @@ def ref(mech_id: int) -> MechRef:
     return MechRef(CHAIN_ID, "legacy_mech_registry", LEGACY, mech_id)
 
 
-class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
-    """FetchManifestsBehaviour."""
+class FetchCase(ToolMetadataBehaviourCase):
+    """FetchManifestsBehaviour set-up: enter it with an agreed snapshot, agree, read what was published."""
 
     def start(
         self, reads: List[DigestRead], catalogue_digest: str = ""
@@ -470,8 +513,8 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         self.go_to(
             FetchManifestsBehaviour,
             {
-                "registry_snapshot": snapshot.to_json(),
-                "registry_snapshot_digest": snapshot.digest(),
+                "registry_snapshot_block": snapshot.block_number,
+                "registry_snapshot_digest": self.keep_snapshot(snapshot),
                 "catalogue_digest": catalogue_digest,
             },
         )
@@ -491,7 +534,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         )
         fetch_round.process_payload(payload)
         result = fetch_round.end_block()
-        assert result is not None and result[1] == Event.DONE
+        assert result is not None and result[1] in (Event.DONE, Event.VIEWS_UNCHANGED)
 
     def published(self) -> Optional[PublishedCatalogue]:
         """Get what the skill put in the agent-wide shared state.
@@ -519,6 +562,10 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         assert mech is not None, mech_ref
         return mech
 
+
+class TestFetchManifestsBehaviour(FetchCase):
+    """FetchManifestsBehaviour."""
+
     def test_fetches_verifies_parses_and_publishes(self) -> None:
         """dag-pb manifest: fetched once, verified, parsed; payload views; published after agreement."""
         data = manifest("summarise", "translate")
@@ -526,8 +573,8 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         capture = self.start([DigestRead(ref(1), digest), DigestRead(ref(2), "")])
         self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, data)
         payload = capture.payloads[0]
-        assert json.loads(payload.mech_tools) == ["summarise", "translate"]
-        info = json.loads(payload.mechs_info)
+        assert self.views_of(payload)["mech_tools"] == ["summarise", "translate"]
+        info = self.views_of(payload)["mechs_info"]
         assert info == [
             {
                 "id": "1",
@@ -560,9 +607,9 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
             digest_to_cid(digest, DAG_PB), data
         )
         capture = self.start([DigestRead(ref(1), digest)])
-        assert capture.payloads and json.loads(capture.payloads[0].mech_tools) == [
-            "summarise"
-        ]
+        assert capture.payloads and self.views_of(capture.payloads[0])[
+            "mech_tools"
+        ] == ["summarise"]
 
     def test_raw_leaves_manifest_falls_back_to_the_raw_cid(self) -> None:
         """The dag-pb CID fails at the gateway (raw block), every retry; the raw CID verifies."""
@@ -574,7 +621,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         self.behaviour.act_wrapper()
         self.answer_gateway(digest_to_cid(digest, DAG_PB), 500, b"invalid wireType")
         self.answer_gateway(digest_to_cid(digest, RAW), 200, data)
-        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["summarise"]
 
     def test_wrong_bytes_are_a_hash_mismatch(self) -> None:
         """A gateway serving other bytes: never trusted; the mech is quarantined as hash_mismatch."""
@@ -587,7 +634,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
             self.behaviour.act_wrapper()
             self.answer_gateway(cid, 200, evil)
         payload = capture.payloads[0]
-        assert json.loads(payload.mech_tools) == []
+        assert self.views_of(payload)["mech_tools"] == []
         self.agree(payload)
         assert self.agreed_entry(ref(1)).status == STATUS_HASH_MISMATCH
 
@@ -615,7 +662,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         )
         self.answer_gateway(digest_to_cid(broken_digest, DAG_PB), 200, broken)
         second = capture.payloads[0]
-        assert json.loads(second.mech_tools) == ["summarise"]
+        assert self.views_of(second)["mech_tools"] == ["summarise"]
         self.agree(second)
         catalogue = self.agreed_catalogue()
         mech = self.agreed_entry(ref(1))
@@ -648,7 +695,7 @@ class TestFetchManifestsBehaviour(ToolMetadataBehaviourCase):
         )
         capture = self.start([DigestRead(ref(1), digest)])
         payload = capture.payloads[0]
-        self.agree(CataloguePayload(payload.sender, "ee" * 32, "[]", "[]"))
+        self.agree(CataloguePayload(payload.sender, "ee" * 32, "ff" * 32, 1))
         assert self.published() is None
 
     def test_no_snapshot_sends_an_empty_payload(self) -> None:
@@ -672,8 +719,8 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         self.go_to(
             FetchManifestsBehaviour,
             {
-                "registry_snapshot": snapshot.to_json(),
-                "registry_snapshot_digest": snapshot.digest(),
+                "registry_snapshot_block": snapshot.block_number,
+                "registry_snapshot_digest": self.keep_snapshot(snapshot),
             },
         )
         capture = _CapturePayload(self.behaviour.current_behaviour)
@@ -695,7 +742,7 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         for request in requests:
             self.answer(request, by_url[request.url])
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == ["one", "two"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["one", "two"]
 
     def answer(self, request: HttpMessage, body: bytes) -> None:
         """Deliver a 200 gateway response to a request.
@@ -741,7 +788,11 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         self.answer(third, by_url[third.url])
         self.answer(second, by_url[second.url])
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == ["one", "three", "two"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == [
+            "one",
+            "three",
+            "two",
+        ]
 
     def test_fetches_through_the_ipfs_connection(self) -> None:
         """ipfs_fetch_mode=ipfs_connection: a GET_FILES request; the single file's bytes are verified."""
@@ -765,7 +816,7 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         )
         self.skill.skill_context.handlers.ipfs.handle(response)
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["summarise"]
 
 
 class TestFetchSizeCap(ToolMetadataBehaviourCase):
@@ -783,8 +834,8 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
         self.go_to(
             FetchManifestsBehaviour,
             {
-                "registry_snapshot": snapshot.to_json(),
-                "registry_snapshot_digest": snapshot.digest(),
+                "registry_snapshot_block": snapshot.block_number,
+                "registry_snapshot_digest": self.keep_snapshot(snapshot),
             },
         )
         capture = _CapturePayload(self.behaviour.current_behaviour)
@@ -837,7 +888,7 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
         total = len(data)
         self.reply(request, 206, f"Content-Range: bytes 0-{total - 1}/{total}\n", data)
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["summarise"]
 
     def test_over_the_cap_by_range_is_too_large(self) -> None:
         """A 206 of cap + 1 bytes from a far larger file: too_large, naming the CID and the cap."""
@@ -853,7 +904,7 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
             data[: self.CAP + 1],
         )
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == []
+        assert self.views_of(capture.payloads[0])["mech_tools"] == []
         mech = self.candidate_mech()
         assert mech.status == STATUS_INVALID and mech.problems[0].code == "too_large"
         assert digest_to_cid(digest, DAG_PB) in mech.problems[0].message
@@ -870,7 +921,7 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
         assert request.to == str(CAPPED_HTTP_CLIENT_ID)
         self.reply(request, 200, "", data)
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == []
+        assert self.views_of(capture.payloads[0])["mech_tools"] == []
         problem = self.candidate_mech().problems[0]
         assert problem.code == "too_large" and "4097 bytes" in problem.message
 
@@ -895,6 +946,6 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
             )
         )
         self.behaviour.act_wrapper()
-        assert json.loads(capture.payloads[0].mech_tools) == []
+        assert self.views_of(capture.payloads[0])["mech_tools"] == []
         problem = self.candidate_mech().problems[0]
         assert problem.code == "too_large" and "4097 bytes" in problem.message

@@ -139,3 +139,34 @@ def test_missing_parameter_is_named() -> None:
     del args["fetch_concurrency"]
     with pytest.raises(Exception, match="fetch_concurrency"):
         ToolMetadataParams(name="params", skill_context=MagicMock(), **args)
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"fetch_timeout_seconds": 30.0, "fetch_retries": 2},  # 2 x 3 x 30 s = 180 s
+        {"fetch_round_timeout_seconds": 20.0},  # the defaults need 63 s
+        {"fetch_retries": 10, "fetch_backoff_max_seconds": 60.0},
+    ],
+)
+def test_fetch_policy_must_fit_the_fetch_round(overrides: Dict[str, Any]) -> None:
+    """A manifest that fails slowly must not outlast FetchManifestsRound's timeout."""
+    with pytest.raises(ParameterError, match="fetch_round_timeout_seconds"):
+        make_params(**overrides)
+
+
+def test_default_fetch_policy_fits_with_room() -> None:
+    """The defaults: 2 CIDs x 3 tries x 10 s + backoff = 63 s < 120 s."""
+    params = make_params()
+    assert params.worst_fetch_seconds() == pytest.approx(63.0)
+    assert params.worst_fetch_seconds() < params.fetch_round_timeout_seconds
+
+
+def test_state_dir_holds_the_manifest_cache_unless_set() -> None:
+    """manifest_cache_dir defaults to <state_dir>/manifests; null state_dir keeps nothing."""
+    assert make_params(state_dir="/var/x").manifest_cache_dir == "/var/x/manifests"
+    assert (
+        make_params(state_dir="/var/x", manifest_cache_dir="/c").manifest_cache_dir
+        == "/c"
+    )
+    assert make_params(state_dir=None).manifest_cache_dir is None

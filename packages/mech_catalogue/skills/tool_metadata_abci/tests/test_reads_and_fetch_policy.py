@@ -414,7 +414,9 @@ def test_fetcher_mismatch_too_large_and_unavailable() -> None:
         results[silent].status == STATUS_UNAVAILABLE
         and results[silent].problem.code == "fetch_failed"
     )
-    assert "timeout" in results[silent].problem.message
+    # transport detail stays with this agent, out of the agreed problem
+    assert "timeout" in results[silent].detail
+    assert "timeout" not in results[silent].problem.message
 
 
 def test_refresh_covers_every_status() -> None:

@@ -1,7 +1,7 @@
 """Round tests of the ToolMetadataAbciApp: every event of every round."""
 
 import json
-from typing import Any, Dict, FrozenSet, List, Optional, Type
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Type, cast
 
 import pytest
 
@@ -10,9 +10,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import Di
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
+    views_chunks,
+    views_digest,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     CataloguePayload,
     RegistrySnapshotPayload,
+    ViewsChunkPayload,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
@@ -30,6 +35,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.final_states impor
 from packages.mech_catalogue.skills.tool_metadata_abci.states.registry_snapshot import (
     RegistrySnapshotRound,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.states.share_views import (
+    ShareViewsRound,
+)
 from packages.valory.skills.abstract_round_abci.base import (
     AbciAppDB,
     BaseTxPayload,
@@ -39,7 +47,7 @@ from packages.valory.skills.abstract_round_abci.test_tools.rounds import (
     BaseCollectSameUntilThresholdRoundTest,
 )
 
-SNAPSHOT_JSON = RegistrySnapshot.build(
+SNAPSHOT = RegistrySnapshot.build(
     10,
     [
         DigestRead(
@@ -47,40 +55,50 @@ SNAPSHOT_JSON = RegistrySnapshot.build(
             "0x" + "11" * 32,
         )
     ],
-).to_json()
-SNAPSHOT_DIGEST = "ab" * 32
+)
+SNAPSHOT_DIGEST = SNAPSHOT.digest()
 CATALOGUE_DIGEST = "cd" * 32
 MECHS_INFO = json.dumps([{"id": "1", "address": "", "relevant_tools": ["a"]}])
 MECH_TOOLS = json.dumps(["a"])
+VIEWS = json.dumps(
+    {
+        "mech_tools": ["a"],
+        "mechs_info": [{"id": "1", "address": "", "relevant_tools": ["a"]}],
+    },
+    separators=(",", ":"),
+    sort_keys=True,
+)
+VIEWS_DIGEST = views_digest(VIEWS)
 
 
 def snapshot_payloads(
-    participants: FrozenSet[str], digest: Optional[str], snapshot: Optional[str]
+    participants: FrozenSet[str], block: Optional[int], digest: Optional[str]
 ) -> Dict[str, BaseTxPayload]:
     """Build one RegistrySnapshotPayload per participant with the same values.
 
     :param participants: the agents.
+    :param block: the block read at.
     :param digest: the snapshot digest.
-    :param snapshot: the snapshot JSON.
     :return: one RegistrySnapshotPayload per participant with the same values.
     """
-    return {
-        p: RegistrySnapshotPayload(p, digest, snapshot) for p in sorted(participants)
-    }
+    return {p: RegistrySnapshotPayload(p, block, digest) for p in sorted(participants)}
 
 
 def catalogue_payloads(
-    participants: FrozenSet[str], digest: Optional[str]
+    participants: FrozenSet[str],
+    digest: Optional[str],
+    views: Optional[str] = VIEWS_DIGEST,
 ) -> Dict[str, BaseTxPayload]:
     """Build one CataloguePayload per participant with the same values.
 
     :param participants: the agents.
     :param digest: the catalogue digest.
+    :param views: the views digest.
     :return: one CataloguePayload per participant with the same values.
     """
-    info = MECHS_INFO if digest else None
-    tools = MECH_TOOLS if digest else None
-    return {p: CataloguePayload(p, digest, info, tools) for p in sorted(participants)}
+    chunks = 1 if digest else None
+    views = views if digest else None
+    return {p: CataloguePayload(p, digest, views, chunks) for p in sorted(participants)}
 
 
 class _RoundTest(BaseCollectSameUntilThresholdRoundTest):
@@ -118,14 +136,14 @@ class TestRegistrySnapshotRound(_RoundTest):
 
     round_class = RegistrySnapshotRound
 
-    def test_done_stores_digest_and_snapshot(self) -> None:
-        """A threshold of equal snapshots: DONE, digest and snapshot stored."""
+    def test_done_stores_block_and_digest(self) -> None:
+        """A threshold of equal reads: DONE, block and digest stored; no snapshot in the db."""
         self.run(
-            snapshot_payloads(self.participants, SNAPSHOT_DIGEST, SNAPSHOT_JSON),
+            snapshot_payloads(self.participants, 10, SNAPSHOT_DIGEST),
             Event.DONE,
             {
+                "registry_snapshot_block": 10,
                 "registry_snapshot_digest": SNAPSHOT_DIGEST,
-                "registry_snapshot": SNAPSHOT_JSON,
             },
         )
 
@@ -133,21 +151,12 @@ class TestRegistrySnapshotRound(_RoundTest):
         """A threshold of agents could not read the chain: NONE, database unchanged."""
         self.run(snapshot_payloads(self.participants, None, None), Event.NONE, {})
 
-    def test_stored_snapshot_decodes(self) -> None:
-        """The typed property returns the RegistrySnapshot written by the round."""
-        data = self.synchronized_data.update(
-            registry_snapshot=SNAPSHOT_JSON, registry_snapshot_digest=SNAPSHOT_DIGEST
-        )
-        snapshot = SynchronizedData(db=data.db).registry_snapshot
-        assert snapshot is not None and snapshot.block_number == 10
-        assert snapshot.reads[0].digest == "0x" + "11" * 32
-
     def test_no_majority(self) -> None:
         """Every agent read something different: NO_MAJORITY."""
         test_round = RegistrySnapshotRound(synchronized_data=self.synchronized_data, context=None)  # type: ignore[arg-type]
         for index, participant in enumerate(sorted(self.participants)):
             test_round.process_payload(
-                RegistrySnapshotPayload(participant, str(index) * 64, SNAPSHOT_JSON)
+                RegistrySnapshotPayload(participant, 10, str(index) * 64)
             )
         result = test_round.end_block()
         assert result is not None and result[1] == Event.NO_MAJORITY
@@ -158,16 +167,27 @@ class TestFetchManifestsRound(_RoundTest):
 
     round_class = FetchManifestsRound
 
-    def test_done_stores_catalogue_keys(self) -> None:
-        """Equal catalogues: DONE with digest, mechs_info and mech_tools stored."""
+    def test_done_stores_digests(self) -> None:
+        """Equal catalogues: DONE with the catalogue and views digests and the chunk count."""
         self.run(
             catalogue_payloads(self.participants, CATALOGUE_DIGEST),
             Event.DONE,
             {
                 "catalogue_digest": CATALOGUE_DIGEST,
-                "mechs_info": MECHS_INFO,
-                "mech_tools": MECH_TOOLS,
+                "catalogue_views_digest": VIEWS_DIGEST,
+                "catalogue_views_chunks": 1,
             },
+        )
+
+    def test_views_unchanged_skips_sharing(self) -> None:
+        """The agreed views are already in the db: VIEWS_UNCHANGED, nothing to share."""
+        self.synchronized_data = cast(
+            SynchronizedData, self.synchronized_data.update(views_digest=VIEWS_DIGEST)
+        )
+        self.run(
+            catalogue_payloads(self.participants, CATALOGUE_DIGEST),
+            Event.VIEWS_UNCHANGED,
+            {"catalogue_digest": CATALOGUE_DIGEST},
         )
 
     def test_synchronized_data_views(self) -> None:
@@ -189,10 +209,89 @@ class TestFetchManifestsRound(_RoundTest):
         test_round = FetchManifestsRound(synchronized_data=self.synchronized_data, context=None)  # type: ignore[arg-type]
         for index, participant in enumerate(sorted(self.participants)):
             test_round.process_payload(
-                CataloguePayload(participant, str(index) * 64, MECHS_INFO, MECH_TOOLS)
+                CataloguePayload(participant, str(index) * 64, VIEWS_DIGEST, 1)
             )
         result = test_round.end_block()
         assert result is not None and result[1] == Event.NO_MAJORITY
+
+
+class TestShareViewsRound(_RoundTest):
+    """ShareViewsRound: the views reach the db only from agreed chunks."""
+
+    round_class = ShareViewsRound
+
+    def _agreed(self, document: str, size: int) -> SynchronizedData:
+        return cast(
+            SynchronizedData,
+            self.synchronized_data.update(
+                catalogue_views_digest=views_digest(document),
+                catalogue_views_chunks=len(views_chunks(document, size)),
+                views_received_count=0,
+            ),
+        )
+
+    def _end(
+        self, data: SynchronizedData, payloads: Mapping[str, BaseTxPayload]
+    ) -> Any:
+        test_round = ShareViewsRound(synchronized_data=data, context=None)  # type: ignore[arg-type]
+        for payload in payloads.values():
+            test_round.process_payload(payload)
+        return test_round.end_block()
+
+    def test_chunks_are_assembled_then_written(self) -> None:
+        """Three chunks: NEXT_CHUNK twice, then DONE writes mechs_info, mech_tools, views_digest."""
+        size = 20
+        data = self._agreed(VIEWS, size)
+        chunks = views_chunks(VIEWS, size)
+        assert len(chunks) > 2
+        for index, chunk in enumerate(chunks):
+            payloads = {
+                p: ViewsChunkPayload(p, VIEWS_DIGEST, index, chunk)
+                for p in sorted(self.participants)
+            }
+            result = self._end(data, payloads)
+            assert result is not None
+            data = cast(SynchronizedData, result[0])
+            last = index == len(chunks) - 1
+            assert result[1] == (Event.DONE if last else Event.NEXT_CHUNK)
+        assert data.mech_tools == {"a"} and data.views_digest == VIEWS_DIGEST
+        assert data.mechs_info == [{"id": "1", "address": "", "relevant_tools": ["a"]}]
+        assert data.views_received_count == 0
+        assert all(not data.db.get(f"views_chunk_{i}", "") for i in range(len(chunks)))
+
+    def test_minority_without_views_does_not_matter(self) -> None:
+        """One agent holds no views (None): the threshold's chunk is written all the same."""
+        data = self._agreed(VIEWS, len(VIEWS))
+        payloads: Dict[str, BaseTxPayload] = {
+            p: ViewsChunkPayload(p, VIEWS_DIGEST, 0, VIEWS)
+            for p in sorted(self.participants)
+        }
+        lacking = sorted(self.participants)[0]
+        payloads[lacking] = ViewsChunkPayload(lacking, None, None, None)
+        result = self._end(data, payloads)
+        assert result is not None and result[1] == Event.DONE
+
+    def test_chunks_that_do_not_hash_to_the_agreed_digest_are_refused(self) -> None:
+        """A threshold sending other bytes (or the wrong index): NONE, the views stay."""
+        data = self._agreed(VIEWS, len(VIEWS))
+        forged = VIEWS.replace('"a"', '"b"')
+        for payload_values in ((VIEWS_DIGEST, 0, forged), (VIEWS_DIGEST, 1, VIEWS)):
+            payloads = {
+                p: ViewsChunkPayload(p, *payload_values)
+                for p in sorted(self.participants)
+            }
+            result = self._end(data, payloads)
+            assert result is not None and result[1] == Event.NONE
+            assert cast(SynchronizedData, result[0]).views_digest == ""
+
+    def test_none_when_nobody_holds_the_views(self) -> None:
+        """A threshold of Nones: NONE."""
+        data = self._agreed(VIEWS, len(VIEWS))
+        payloads = {
+            p: ViewsChunkPayload(p, None, None, None) for p in sorted(self.participants)
+        }
+        result = self._end(data, payloads)
+        assert result is not None and result[1] == Event.NONE
 
 
 @pytest.mark.parametrize(
@@ -202,10 +301,20 @@ class TestFetchManifestsRound(_RoundTest):
         (RegistrySnapshotRound, Event.NONE, FinishedWithoutUpdateRound),
         (RegistrySnapshotRound, Event.NO_MAJORITY, RegistrySnapshotRound),
         (RegistrySnapshotRound, Event.ROUND_TIMEOUT, RegistrySnapshotRound),
-        (FetchManifestsRound, Event.DONE, FinishedCatalogueReadyRound),
+        (FetchManifestsRound, Event.DONE, ShareViewsRound),
+        (FetchManifestsRound, Event.VIEWS_UNCHANGED, FinishedCatalogueReadyRound),
+        (ShareViewsRound, Event.DONE, FinishedCatalogueReadyRound),
+        (ShareViewsRound, Event.NEXT_CHUNK, ShareViewsRound),
+        (ShareViewsRound, Event.NONE, FinishedWithoutUpdateRound),
+        (ShareViewsRound, Event.NO_MAJORITY, RegistrySnapshotRound),
+        (ShareViewsRound, Event.ROUND_TIMEOUT, RegistrySnapshotRound),
         (FetchManifestsRound, Event.NONE, FinishedWithoutUpdateRound),
-        (FetchManifestsRound, Event.NO_MAJORITY, FetchManifestsRound),
-        (FetchManifestsRound, Event.FETCH_TIMEOUT, FetchManifestsRound),
+        (
+            FetchManifestsRound,
+            Event.NO_MAJORITY,
+            RegistrySnapshotRound,
+        ),  # re-read the chain
+        (FetchManifestsRound, Event.FETCH_TIMEOUT, RegistrySnapshotRound),
     ],
 )
 def test_transitions(round_cls: Any, event: Event, next_round: Any) -> None:

@@ -1,0 +1,103 @@
+"""A restarted agent builds kept last-good entries as the others (issue 10, item 5).
+
+Behaviour level: the skill's SharedState loads the last agreed catalogue from
+``state_dir`` at start-up, and FetchManifestsBehaviour starts from it when its digest is
+the agreed one. The gateway is the test harness (an HTTP 504 for the missing manifest).
+"""
+
+import time
+from pathlib import Path
+from typing import Any, cast
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+    DAG_PB,
+    RAW,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+    KEPT_LAST_GOOD,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
+    SHARED_STATE_KEY,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
+    CatalogueFile,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.models import SharedState
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+    FetchCase,
+    dag_pb_digest,
+    manifest,
+    ref,
+)
+
+
+class TestRestartedAgent(FetchCase):
+    """Period 1 agreed with a good manifest; the agent restarts; period 2's manifest is gone."""
+
+    def _first_period(self) -> str:
+        good = manifest("summarise")
+        digest = dag_pb_digest(good)
+        capture = self.start([DigestRead(ref(1), digest)])
+        self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, good)
+        self.agree(capture.payloads[0])
+        return cast(str, capture.payloads[0].catalogue_digest)
+
+    def _restart(self, state_dir: Any) -> SharedState:
+        """Forget everything in memory, as a new process would, and set the state up again."""
+        state = cast(SharedState, self.skill.skill_context.state)
+        self.skill.skill_context.params.__dict__["state_dir"] = state_dir
+        state.published = None
+        state.candidate = None
+        self.skill.skill_context.shared_state.pop(SHARED_STATE_KEY, None)
+        state.load_kept_catalogue(state_dir)
+        return state
+
+    def _second_period(self, agreed: str) -> Any:
+        gone = dag_pb_digest(b'{"tools": ["not pinned anywhere"]}')
+        capture = self.start([DigestRead(ref(1), gone)], catalogue_digest=agreed)
+        for cid in (digest_to_cid(gone, DAG_PB), digest_to_cid(gone, RAW)):
+            self.answer_gateway(cid, 504, b"")  # first try, then one retry
+            time.sleep(0.02)
+            self.behaviour.act_wrapper()
+            self.answer_gateway(cid, 504, b"")
+        return capture
+
+    def test_kept_catalogue_on_disk_gives_the_same_kept_entry(
+        self, tmp_path: Path
+    ) -> None:
+        """With state_dir: after the restart the candidate serves the last good manifest."""
+        state = cast(SharedState, self.skill.skill_context.state)
+        state.catalogue_file = CatalogueFile(str(tmp_path / "catalogues"))
+        agreed = self._first_period()
+        assert (tmp_path / "catalogues" / f"{agreed}.catalogue.json").exists()
+        restarted = self._restart(str(tmp_path))
+        assert restarted.kept_catalogue is not None
+        assert restarted.kept_catalogue.digest() == agreed
+        self._second_period(agreed)
+        assert restarted.candidate is not None
+        mech = restarted.candidate[0].mech(ref(1))
+        assert mech is not None and mech.status == STATUS_OK
+        assert [p.code for p in mech.problems][-1] == KEPT_LAST_GOOD
+        assert "HTTP 504" in " ".join(restarted.fetch_diagnostics.values())
+        assert "504" not in restarted.candidate[0].to_json()
+
+    def test_without_state_dir_the_restarted_agent_differs(
+        self, tmp_path: Path
+    ) -> None:
+        """state_dir null (the old behaviour): the restarted agent builds unavailable."""
+        state = cast(SharedState, self.skill.skill_context.state)
+        state.catalogue_file = CatalogueFile(None)
+        agreed = self._first_period()
+        restarted = self._restart(None)
+        assert restarted.kept_catalogue is None
+        self._second_period(agreed)
+        assert restarted.candidate is not None
+        mech = restarted.candidate[0].mech(ref(1))
+        assert mech is not None and mech.status == STATUS_UNAVAILABLE
+        assert not list(tmp_path.iterdir())
