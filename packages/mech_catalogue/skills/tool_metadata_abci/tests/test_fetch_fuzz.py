@@ -23,7 +23,6 @@ from types import SimpleNamespace
 from typing import Any, Dict, List, Tuple
 from urllib.parse import quote
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +38,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import route
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
+    CatalogueView,
+    route,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
     DEFAULT_LIMITS,
 )
@@ -66,6 +68,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
     RegistrySnapshot,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import DigestStore
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import root_digest
 
 CAP = DEFAULT_LIMITS.max_bytes
@@ -275,28 +278,29 @@ def _period(
 
 
 def _check_http(published: PublishedCatalogue) -> None:
+    view = CatalogueView.build(published)
     cursor = ""
     pages = 0
     while True:
         url = "/tools" + (f"?cursor={quote(cursor)}" if cursor else "")
-        result = route("GET", url, published, published.agreed_at, 50, 3600.0)
-        assert result is not None and result.status_code == 200, result
-        json.loads(result.body_bytes())
+        result = route("GET", url, b"", view, published.agreed_at, 50, 3600.0)
+        assert result.status_code == 200, result
+        body = json.loads(result.body)
         pages += 1
-        cursor = result.body.get("nextCursor") or ""
+        cursor = body.get("nextCursor") or ""
         if not cursor:
             break
         assert pages < 1000
     for name in sorted(published.catalogue.tool_names())[:10]:
         result = route(
-            "GET", "/tools/" + quote(name, safe=""), published, 0.0, 50, 3600.0
+            "GET", "/tools/" + quote(name, safe=""), b"", view, 0.0, 50, 3600.0
         )
-        assert result is not None and result.status_code == 200, (name, result)
-        result.body_bytes()
+        assert result.status_code == 200, (name, result)
+        json.loads(result.body)
     for path in ("/mechs", "/healthcheck"):
-        result = route("GET", path, published, published.agreed_at, 50, 3600.0)
-        assert result is not None and result.status_code in (200, 503)
-        json.loads(result.body_bytes())
+        result = route("GET", path, b"", view, published.agreed_at, 50, 3600.0)
+        assert result.status_code in (200, 503)
+        json.loads(result.body)
 
 
 def _check_mech(mech: Any) -> None:
@@ -327,6 +331,7 @@ def test_generated_manifests_through_one_period(
     behaviour = SimpleNamespace(
         context=SimpleNamespace(agent_address="0x" + "0" * 40),
         params=SimpleNamespace(max_manifest_bytes=CAP, mech_addresses={}),
+        skill_state=SimpleNamespace(views=DigestStore()),
     )
     by_digest = {_digest(GOOD): GOOD}
     reads = [DigestRead(_ref(1), _digest(GOOD))]
@@ -366,12 +371,6 @@ def test_generated_manifests_through_one_period(
         _check_http(published)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue #10 item 3: the catalogue payload still carries the mech_tools and "
-    "mechs_info views (escaped to 6 bytes a character); the payload work bounds it. "
-    "Remove this mark when that lands (strict: an unexpected pass fails).",
-)
 def test_largest_accepted_manifest_keeps_the_payload_bounded() -> None:
     """The parser's largest manifest (max_tools names of max_name_length CJK characters)."""
     limits = DEFAULT_LIMITS
@@ -384,6 +383,7 @@ def test_largest_accepted_manifest_keeps_the_payload_bounded() -> None:
     behaviour = SimpleNamespace(
         context=SimpleNamespace(agent_address="0x" + "0" * 40),
         params=SimpleNamespace(max_manifest_bytes=CAP, mech_addresses={}),
+        skill_state=SimpleNamespace(views=DigestStore()),
     )
     reads = [DigestRead(_ref(1), _digest(data))]
     catalogue, _ = _period(reads, {_digest(data): data}, True, None, behaviour)

@@ -595,7 +595,10 @@ def test_name_mapping_is_total_on_adversarial_sets(
 def test_colliding_tool_names_export_in_every_format_and_over_http() -> None:
     """The manifest from the report (computed collisions) exports, and GET /tools answers."""
     # pylint: disable-next=import-outside-toplevel
-    from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import route
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (  # pylint: disable=import-outside-toplevel
+        CatalogueView,
+        route,
+    )
     from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (  # pylint: disable=import-outside-toplevel
         PublishedCatalogue,
     )
@@ -613,10 +616,11 @@ def test_colliding_tool_names_export_in_every_format_and_over_http() -> None:
         period=0,
         agreed_at=0.0,
     )
-    result = route("GET", "/tools", published, 0.0, 50, 60.0)
-    assert result is not None and result.status_code == 200
-    assert not conformance.mcp_tools_list_problems(result.body)
-    assert len(result.body["tools"]) == len(attack)
+    result = route("GET", "/tools", b"", CatalogueView.build(published), 0.0, 50, 60.0)
+    assert result.status_code == 200
+    body = json.loads(result.body)
+    assert not conformance.mcp_tools_list_problems(body)
+    assert len(body["tools"]) == len(attack)
 
 
 # --- MCP: checked shapes ---------------------------------------------------------------------
