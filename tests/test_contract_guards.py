@@ -20,7 +20,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     FetchResult,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import route
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
+    CatalogueView,
+    route,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
@@ -137,9 +140,9 @@ def get(url: str, published: Optional[PublishedCatalogue], page_size: int = 50):
     :param page_size: tools per page.
     :return: (status, body).
     """
-    result = route("GET", url, published, NOW, page_size, 3600.0)
-    assert result is not None
-    return result.status_code, json.loads(result.body_bytes())
+    view = None if published is None else CatalogueView.build(published)
+    result = route("GET", url, b"", view, NOW, page_size, 3600.0)
+    return result.status_code, json.loads(result.body)
 
 
 def test_tools_collision_is_true_only_for_shared_names() -> None:
