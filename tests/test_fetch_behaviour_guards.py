@@ -11,7 +11,6 @@ connections are answered by the harness, nothing else is mocked.
   goes on and the mech is ``unavailable`` with ``fetch_failed``.
 """
 
-import json
 import time
 from typing import Any, Callable
 
@@ -111,14 +110,14 @@ class TestFetchManifestsGuards(FetchHarness):
         """This agent's published catalogue lost the vote: the next one is rebuilt from the manifests."""
         digest = self._publish_own()
         capture = self.start([DigestRead(ref(1), digest)], catalogue_digest="ee" * 32)
-        assert json.loads(capture.payloads[0].mech_tools) == ["summarise"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["summarise"]
 
     def test_agreed_catalogue_is_reused(self) -> None:
         """Counterpart: when it is the agreed one, its unchanged entries are reused (not parsed)."""
         digest = self._publish_own()
         agreed = self.skill.skill_context.state.published.catalogue_digest
         capture = self.start([DigestRead(ref(1), digest)], catalogue_digest=agreed)
-        assert json.loads(capture.payloads[0].mech_tools) == ["stale-tool"]
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["stale-tool"]
 
     @pytest.mark.timeout(60)
     def test_unanswered_fetch_expires(self) -> None:
@@ -139,9 +138,13 @@ class TestFetchManifestsGuards(FetchHarness):
         assert asked == [  # dag-pb, then the raw-leaves fallback; each asked once
             f"{GATEWAY}/ipfs/{digest_to_cid(digest, kind)}" for kind in (DAG_PB, RAW)
         ]
-        assert json.loads(capture.payloads[0].mech_tools) == []
+        assert self.views_of(capture.payloads[0])["mech_tools"] == []
         self.agree(capture.payloads[0])
         entry = self.agreed_entry(ref(1))
         assert entry.status == STATUS_UNAVAILABLE
         assert entry.problems[0].code == FETCH_FAILED
-        assert "fetch_timeout_seconds" in entry.problems[0].message
+        # the expiry is this agent's transport detail: logged and kept as a diagnostic,
+        # never in the agreed problem (agents behind other gateways must agree)
+        assert "fetch_timeout_seconds" not in entry.problems[0].message
+        diagnostics = self.skill.skill_context.state.fetch_diagnostics
+        assert "fetch_timeout_seconds" in diagnostics[digest]
