@@ -39,6 +39,17 @@ EXAMPLES = REPO_ROOT / "examples"
 TOKEN_ORACLE = EXAMPLES / "tools" / "token_oracle"
 WALLET_RISK = EXAMPLES / "tools" / "wallet_risk"
 OVERRIDES = EXAMPLES / "token_oracle.overrides.yaml"
+#: publish the wallet sample to legacy mech 1 of a made-up registry
+PUBLISH_WALLET = (
+    "publish",
+    WALLET_RISK,
+    "--kind",
+    "legacy_mech_registry",
+    "--registry",
+    "0x" + "11" * 20,
+    "--id",
+    "1",
+)
 
 
 def run(*args: Any) -> Result:
@@ -127,16 +138,9 @@ def test_publish_refuses_misspelt_overrides_before_any_network(tmp_path: Path) -
     overrides.write_text("tools: {wallet-risk-scor: {}}\n")
     result = run(
         "--json",
-        "publish",
-        WALLET_RISK,
+        *PUBLISH_WALLET,
         "--overrides",
         overrides,
-        "--kind",
-        "legacy_mech_registry",
-        "--registry",
-        "0x" + "11" * 20,
-        "--id",
-        "1",
         "--rpc",
         "http://127.0.0.1:9",
     )
@@ -264,18 +268,7 @@ def test_ipfs_api_accepts_urls_and_multiaddrs(value: str, url: str) -> None:
 )
 def test_ipfs_api_rejects_other_forms_as_usage_errors(value: str) -> None:
     """Anything else is a usage error (exit 2) naming --ipfs-api."""
-    result = run(
-        "publish",
-        WALLET_RISK,
-        "--kind",
-        "legacy_mech_registry",
-        "--registry",
-        "0x" + "11" * 20,
-        "--id",
-        "1",
-        "--ipfs-api",
-        value,
-    )
+    result = run(*PUBLISH_WALLET, "--ipfs-api", value)
     assert result.exit_code == EXIT_USAGE and "--ipfs-api" in result.stderr
 
 

@@ -94,23 +94,33 @@ def find_devnet(explicit: Optional[str] = None) -> DevnetInfo:
     )
 
 
-def up_command(state_dir: Path) -> str:
-    """Return the command that starts a devnet in ``state_dir``, as a user types it.
+def devnet_command(state_dir: Path, action: str) -> str:
+    """Return the command that starts or stops the devnet in ``state_dir``, as a user types it.
 
     :param state_dir: the devnet's folder.
-    :return: ``make devnet-up`` for ``.devnet``, else the venv's module call.
+    :param action: ``up`` or ``down``.
+    :return: ``make devnet-<action>`` for ``.devnet``, else the venv's module call with
+        ``--state-dir`` (both run from the repository root).
     """
     if Path(state_dir).resolve() == DEFAULT_STATE_DIR.resolve():
-        return "make devnet-up"
-    return f".venv/bin/python -m scripts.devnet --state-dir {shlex.quote(str(state_dir))} up"
+        return f"make devnet-{action}"
+    folder = shlex.quote(str(state_dir))
+    return f".venv/bin/python -m scripts.devnet --state-dir {folder} {action}"
+
+
+def up_command(state_dir: Path) -> str:
+    """Return the command that starts a devnet in ``state_dir`` (:func:`devnet_command`).
+
+    :param state_dir: the devnet's folder.
+    :return: the command line.
+    """
+    return devnet_command(state_dir, "up")
 
 
 def down_command(state_dir: Path) -> str:
-    """Return the command that stops the devnet in ``state_dir``, as a user types it.
+    """Return the command that stops the devnet in ``state_dir`` (:func:`devnet_command`).
 
     :param state_dir: the devnet's folder.
-    :return: ``make devnet-down`` for ``.devnet``, else the venv's module call.
+    :return: the command line.
     """
-    if Path(state_dir).resolve() == DEFAULT_STATE_DIR.resolve():
-        return "make devnet-down"
-    return f".venv/bin/python -m scripts.devnet --state-dir {shlex.quote(str(state_dir))} down"
+    return devnet_command(state_dir, "down")
