@@ -23,15 +23,16 @@ from typing import Any, Optional, Set
 
 import aiohttp
 from aea.common import Address
+from aea.configurations.base import PublicId
 from aea.connections.base import Connection, ConnectionStates
 from aea.mail.base import Envelope, Message
 from aea.protocols.dialogue.base import Dialogue as BaseDialogue
 
-from packages.mech_catalogue.connections.capped_http_client import PUBLIC_ID
 from packages.valory.protocols.http.dialogues import HttpDialogue
 from packages.valory.protocols.http.dialogues import HttpDialogues as BaseHttpDialogues
 from packages.valory.protocols.http.message import HttpMessage
 
+PUBLIC_ID = PublicId.from_str("mech_catalogue/capped_http_client:0.1.0")
 #: status of a request that could not be made (the http_client connection's convention)
 REQUEST_FAILED = 600
 DEFAULT_MAX_BODY_BYTES = 1_048_577

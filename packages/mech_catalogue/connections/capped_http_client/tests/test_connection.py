@@ -19,8 +19,8 @@ from aea.identity.base import Identity
 from aea.mail.base import Envelope, Message
 from aea.protocols.dialogue.base import Dialogue as BaseDialogue
 
-from packages.mech_catalogue.connections.capped_http_client import PUBLIC_ID
 from packages.mech_catalogue.connections.capped_http_client.connection import (
+    PUBLIC_ID,
     REQUEST_FAILED,
     CappedHttpClientConnection,
     body_limit,

@@ -7,7 +7,7 @@ from typing import Any, Dict, Generator, List, Optional, Tuple, cast
 from aea.protocols.base import Message
 from aea.protocols.dialogue.base import Dialogue
 
-from packages.mech_catalogue.connections.capped_http_client import (
+from packages.mech_catalogue.connections.capped_http_client.connection import (
     PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci import (

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 from aea.protocols.base import Message
 from eth_abi import encode
 
-from packages.mech_catalogue.connections.capped_http_client import (
+from packages.mech_catalogue.connections.capped_http_client.connection import (
     PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
 )
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
