@@ -905,3 +905,14 @@ def test_chains_of_deep_references_stay_bounded() -> None:
     assert not all_export_problems(tools)
     text = json.dumps(exporters.to_mcp_tool(tools[0]))
     assert len(text) < 2_000_000
+
+
+def test_mcp_tool_too_deep_to_walk_is_served_as_free_text() -> None:
+    """A stored schema nested past Python's recursion limit never makes the exporter raise."""
+    depth = 3000
+    text = '{"properties":{"a":' * depth + "{}" + "}}" * depth
+    tool = Tool(name="abyss", arguments=(Argument("a", "any", text),))
+    item = exporters.to_mcp_tool(tool)
+    assert list(item["inputSchema"]["properties"]) == ["prompt"]
+    assert item["_meta"][META_KEY]["problems"]
+    assert not conformance.mcp_tool_problems(item)
