@@ -10,6 +10,7 @@ Schema generated from the ``mcp`` SDK's own types of revision 2026-07-28
 
 import json
 import re
+import sys
 from functools import lru_cache
 from typing import Any, Dict, List, Tuple
 
@@ -909,10 +910,18 @@ def test_chains_of_deep_references_stay_bounded() -> None:
 
 def test_mcp_tool_too_deep_to_walk_is_served_as_free_text() -> None:
     """A stored schema nested past Python's recursion limit never makes the exporter raise."""
-    depth = 3000
+    depth = 1000
     text = '{"properties":{"a":' * depth + "{}" + "}}" * depth
     tool = Tool(name="abyss", arguments=(Argument("a", "any", text),))
-    item = exporters.to_mcp_tool(tool)
+    frames, frame = 0, sys._getframe()  # pylint: disable=protected-access
+    while frame is not None:
+        frames, frame = frames + 1, frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(frames + 400)  # whatever other tests set: below the depth
+    try:
+        item = exporters.to_mcp_tool(tool)
+    finally:
+        sys.setrecursionlimit(limit)
     assert list(item["inputSchema"]["properties"]) == ["prompt"]
     assert item["_meta"][META_KEY]["problems"]
     assert not conformance.mcp_tool_problems(item)
