@@ -12,7 +12,8 @@ import json
 import re
 import sys
 from functools import lru_cache
-from typing import Any, Dict, List, Tuple
+from types import FrameType
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -913,7 +914,8 @@ def test_mcp_tool_too_deep_to_walk_is_served_as_free_text() -> None:
     depth = 1000
     text = '{"properties":{"a":' * depth + "{}" + "}}" * depth
     tool = Tool(name="abyss", arguments=(Argument("a", "any", text),))
-    frames, frame = 0, sys._getframe()  # pylint: disable=protected-access
+    frames = 0
+    frame: Optional[FrameType] = sys._getframe()  # pylint: disable=protected-access
     while frame is not None:
         frames, frame = frames + 1, frame.f_back
     limit = sys.getrecursionlimit()
