@@ -69,18 +69,23 @@ def subschemas(schema: Any, path: str = "") -> Iterator[Tuple[str, Any]]:
         yield where, node
         if not isinstance(node, dict):
             continue
-        for key in SUBSCHEMA_ONE:
-            if isinstance(node.get(key), (dict, bool)):
-                stack.append((f"{where}/{key}", node[key]))
-        for key in SUBSCHEMA_MAP:
-            if isinstance(node.get(key), dict):
-                for name, child in node[key].items():
-                    part = name.replace("~", "~0").replace("/", "~1")[:100]
-                    stack.append((f"{where}/{key}/{part}", child))
-        for key in SUBSCHEMA_LIST:
-            if isinstance(node.get(key), list):
-                for index, child in enumerate(node[key]):
+        for key, value in node.items():
+            if key in _ONE:
+                if isinstance(value, (dict, bool)):
+                    stack.append((f"{where}/{key}", value))
+            elif key in _MAP:
+                if isinstance(value, dict):
+                    for name, child in value.items():
+                        part = name.replace("~", "~0").replace("/", "~1")[:100]
+                        stack.append((f"{where}/{key}/{part}", child))
+            elif key in _LIST and isinstance(value, list):
+                for index, child in enumerate(value):
                     stack.append((f"{where}/{key}/{index}", child))
+
+
+_ONE = frozenset(SUBSCHEMA_ONE)
+_MAP = frozenset(SUBSCHEMA_MAP)
+_LIST = frozenset(SUBSCHEMA_LIST)
 
 
 def dangling_references(schema: Any, path: str = "") -> List[str]:
@@ -96,6 +101,13 @@ def dangling_references(schema: Any, path: str = "") -> List[str]:
     """
     if not isinstance(schema, (dict, bool)):
         return [f"{path or '/'}: a schema is an object or a boolean"]
+    references = [
+        (where, node["$ref"])
+        for where, node in subschemas(schema, path)
+        if isinstance(node, dict) and "$ref" in node
+    ]
+    if not references:
+        return []
     resource = referencing.jsonschema.DRAFT202012.create_resource(schema)
     resolver = (
         referencing.Registry()
@@ -103,10 +115,7 @@ def dangling_references(schema: Any, path: str = "") -> List[str]:
         .resolver("urn:export")
     )
     found = []
-    for where, node in subschemas(schema, path):
-        ref = node.get("$ref") if isinstance(node, dict) else None
-        if ref is None:
-            continue
+    for where, ref in references:
         try:
             if not isinstance(ref, str):
                 raise Unresolvable(str(ref))

@@ -10,8 +10,10 @@ Schema generated from the ``mcp`` SDK's own types of revision 2026-07-28
 
 import json
 import re
+import sys
 from functools import lru_cache
-from typing import Any, Dict, List, Tuple
+from types import FrameType
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -909,3 +911,23 @@ def test_chains_of_deep_references_stay_bounded() -> None:
     assert not all_export_problems(tools)
     text = json.dumps(exporters.to_mcp_tool(tools[0]))
     assert len(text) < 2_000_000
+
+
+def test_mcp_tool_too_deep_to_walk_is_served_as_free_text() -> None:
+    """A stored schema nested past Python's recursion limit never makes the exporter raise."""
+    depth = 1000
+    text = '{"properties":{"a":' * depth + "{}" + "}}" * depth
+    tool = Tool(name="abyss", arguments=(Argument("a", "any", text),))
+    frames = 0
+    frame: Optional[FrameType] = sys._getframe()  # pylint: disable=protected-access
+    while frame is not None:
+        frames, frame = frames + 1, frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(frames + 400)  # whatever other tests set: below the depth
+    try:
+        item = exporters.to_mcp_tool(tool)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert list(item["inputSchema"]["properties"]) == ["prompt"]
+    assert item["_meta"][META_KEY]["problems"]
+    assert not conformance.mcp_tool_problems(item)
