@@ -923,7 +923,9 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
         self.behaviour.act_wrapper()
         assert self.views_of(capture.payloads[0])["mech_tools"] == []
         problem = self.candidate_mech().problems[0]
-        assert problem.code == "too_large" and "max_manifest_bytes=4096" in problem.message
+        assert (
+            problem.code == "too_large" and "max_manifest_bytes=4096" in problem.message
+        )
 
     def test_ipfs_connection_reply_is_cut_to_the_limit(self) -> None:
         """GET_FILES answered with a file over the cap: kept to cap + 1 bytes, too_large."""
@@ -948,4 +950,6 @@ class TestFetchSizeCap(ToolMetadataBehaviourCase):
         self.behaviour.act_wrapper()
         assert self.views_of(capture.payloads[0])["mech_tools"] == []
         problem = self.candidate_mech().problems[0]
-        assert problem.code == "too_large" and "max_manifest_bytes=4096" in problem.message
+        assert (
+            problem.code == "too_large" and "max_manifest_bytes=4096" in problem.message
+        )
