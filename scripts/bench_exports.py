@@ -22,6 +22,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain import (  # noqa: 
     exporters,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (  # noqa: E402
+    CatalogueView,
     route,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (  # noqa: E402
@@ -130,10 +131,11 @@ def main() -> None:
     published = PublishedCatalogue(
         Catalogue.build(mechs), "0x" + "00" * 32, "0x" + "00" * 32, 1, 0.0, 0
     )
+    view = CatalogueView.build(published)
     _time(
         f"GET /tools first page of {args.page}",
         args.page,
-        lambda: route("GET", "/tools", published, 0.0, args.page, 60.0),
+        lambda: route("GET", "/tools", b"", view, 0.0, args.page, 60.0),
     )
 
 

@@ -1,7 +1,6 @@
 """The ``mech-catalogue`` click group and its commands (see docs/cli.md)."""
 
 import functools
-import json
 import re
 import sys
 from dataclasses import dataclass, replace
