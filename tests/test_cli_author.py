@@ -130,6 +130,9 @@ def test_generate_with_a_misspelt_tool_and_argument_fails_naming_both(
         "unknown_override_argument",
         "unknown_override_tool",
     ]
+    # the fault is the overrides file's, so the headline says so (not invalid_manifest)
+    assert body["error"]["code"] == "invalid_overrides"
+    assert result.stderr.startswith("error [invalid_overrides]")
 
 
 def test_publish_refuses_misspelt_overrides_before_any_network(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import 
 from . import EXIT_INVALID
 from .devnet_options import DevnetSettings, devnet_options, given
 from .output import CliFailure, Output, console_on, print_problem
-from .overrides import generate_failure, read_overrides
+from .overrides import failure_code, generate_failure, read_overrides
 from .sources import DEFAULT_TIMEOUT, Loaded, default_gateway, load, read_file
 
 INVALID_MANIFEST = "invalid_manifest"
@@ -359,7 +359,7 @@ def generate(
         document, warnings = generate_manifest(packages, read_overrides(overrides_path))
     except GenerateError as exc:
         raise CliFailure(
-            INVALID_MANIFEST,
+            failure_code(exc, overrides_path),
             generate_failure(exc, overrides_path, "nothing was written"),
             exc.problems,
         ) from exc

@@ -38,6 +38,19 @@ def read_overrides(path: Optional[str]) -> Any:
         ) from exc
 
 
+def failure_code(error: GenerateError, overrides_path: Optional[str]) -> str:
+    """Return the code of a failed generation: the overrides' fault, or the manifest's.
+
+    :param error: what ``generate_manifest`` raised.
+    :param overrides_path: ``--overrides``, if given.
+    :return: ``invalid_overrides`` when every problem is the overrides' own, else
+        ``invalid_manifest``.
+    """
+    if overrides_path and all(p.code in OVERRIDE_CODES for p in error.problems):
+        return P.INVALID_OVERRIDES
+    return "invalid_manifest"
+
+
 def generate_failure(
     error: GenerateError, overrides_path: Optional[str], outcome: str
 ) -> str:

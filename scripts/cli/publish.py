@@ -49,7 +49,7 @@ from scripts.publish.publisher import Publisher, PublishReport
 
 from .devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
 from .output import CliFailure, Output, console_on, print_problem
-from .overrides import generate_failure, read_overrides
+from .overrides import failure_code, generate_failure, read_overrides
 from .sources import read_file
 
 RPC_ENV = "MECH_CATALOGUE_RPC"
@@ -100,7 +100,7 @@ def _manifest(
         return generate_manifest(packages, overrides)[0]
     except GenerateError as exc:
         raise CliFailure(
-            INVALID_MANIFEST,
+            failure_code(exc, overrides_path),
             generate_failure(exc, overrides_path, "nothing was published"),
             exc.problems,
         ) from exc
