@@ -235,8 +235,10 @@ class SharedState(BaseSharedState):
         self.snapshots: DigestStore[RegistrySnapshot] = DigestStore()
         self.views: DigestStore[str] = DigestStore()
         self.catalogue_file = CatalogueFile(None)
-        #: the last agreed catalogue read from disk at start-up (before this run agreed one)
+        #: the last agreed catalogue read from disk at start-up (before this run agreed
+        #: one), and its digest (checked on load; kept to avoid hashing it every period)
         self.kept_catalogue: Optional[Catalogue] = None
+        self.kept_catalogue_digest = ""
         #: digest -> how fetching it failed on this agent (transport detail; never agreed)
         self.fetch_diagnostics: Dict[str, str] = {}
 
@@ -273,9 +275,11 @@ class SharedState(BaseSharedState):
             os.path.join(state_dir, CATALOGUES_FOLDER) if state_dir else None
         )
         self.kept_catalogue, why = self.catalogue_file.load()
+        self.kept_catalogue_digest = ""
         if self.kept_catalogue is not None:
+            self.kept_catalogue_digest = self.kept_catalogue.digest()
             self.context.logger.info(
-                f"kept catalogue {self.kept_catalogue.digest()} loaded from {state_dir}"
+                f"kept catalogue {self.kept_catalogue_digest} loaded from {state_dir}"
             )
         elif state_dir:
             self.context.logger.info(f"no kept catalogue loaded: {why}")
@@ -312,7 +316,7 @@ class SharedState(BaseSharedState):
         )
         self.context.shared_state[SHARED_STATE_KEY] = self.published
         self.candidate = None
-        self.kept_catalogue = None
+        self.kept_catalogue, self.kept_catalogue_digest = None, ""
         if (
             self.catalogue_file.save(catalogue) is None
             and self.catalogue_file.directory

@@ -153,7 +153,11 @@ class FetchManifestsBehaviour(
         if published is not None and published.catalogue_digest == agreed:
             return published.catalogue
         kept = self.skill_state.kept_catalogue
-        if kept is not None and agreed and kept.digest() == agreed:
+        if (
+            kept is not None
+            and agreed
+            and self.skill_state.kept_catalogue_digest == agreed
+        ):
             return kept
         return None
 
