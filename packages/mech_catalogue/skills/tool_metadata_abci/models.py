@@ -233,7 +233,7 @@ class SharedState(BaseSharedState):
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
         #: this agent's snapshots and views documents by digest (payloads carry digests only)
         self.snapshots: DigestStore[RegistrySnapshot] = DigestStore()
-        self.views: DigestStore[str] = DigestStore()
+        self.views: DigestStore[str] = DigestStore(keep=2)  # may be megabytes each
         self.catalogue_file = CatalogueFile(None)
         #: the last agreed catalogue read from disk at start-up (before this run agreed
         #: one), and its digest (checked on load; kept to avoid hashing it every period)

@@ -47,6 +47,9 @@ from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
 from packages.valory.skills.abstract_round_abci.models import Requests
 
+#: fetch failures logged one by one per period (the rest are counted)
+MAX_LOGGED_FAILURES = 20
+
 
 class FetchManifestsBehaviour(
     ToolMetadataBaseBehaviour
@@ -175,8 +178,13 @@ class FetchManifestsBehaviour(
             for digest, result in sorted(fetched.items())
             if result.data is None
         }
-        for digest, text in diagnostics.items():
+        for digest, text in list(diagnostics.items())[:MAX_LOGGED_FAILURES]:
             self.context.logger.warning(f"manifest for digest {digest}: {text}")
+        if len(diagnostics) > MAX_LOGGED_FAILURES:
+            self.context.logger.warning(
+                f"{len(diagnostics) - MAX_LOGGED_FAILURES} more manifests failed this period "
+                "(SharedState.fetch_diagnostics has them all)"
+            )
         self.skill_state.fetch_diagnostics = diagnostics
 
     def parse(self, data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
