@@ -34,8 +34,8 @@ from scripts.devnet import Devnet, RegisteredManifest
 from scripts.loopback_proxy import LoopbackProxy
 from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import AgentView
+from tests.e2e.conftest import agent_views as _views
 from tests.e2e.conftest import log_tail, wait_for
-from tests.e2e.test_four_agents import _views  # the same probe as the e2e test
 
 AGENTS = 4
 #: how agent i's gateway fails for the manifest under test. Two agents hang: an agent
