@@ -41,6 +41,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import 
 from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_upload import (
     PublishUploadRound,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.states.share_views import (
+    ShareViewsRound,
+)
 from packages.mech_catalogue.skills.tool_metadata_chained_abci.composition import (
     ToolMetadataChainedAbciApp,
 )
@@ -59,7 +62,8 @@ TRANSITIONS = ToolMetadataChainedAbciApp.transition_function
 @pytest.mark.parametrize(
     "round_cls,event,next_round",
     [
-        (FetchManifestsRound, Event.DONE, PublishPrepareRound),
+        (FetchManifestsRound, Event.VIEWS_UNCHANGED, PublishPrepareRound),
+        (ShareViewsRound, Event.DONE, PublishPrepareRound),
         (PublishPrepareRound, PublishEvent.DONE, PublishUploadRound),
         (PublishPrepareRound, PublishEvent.SKIP, ResetAndPauseAbci.ResetAndPauseRound),
         (PublishPrepareRound, PublishEvent.ERROR, ResetAndPauseAbci.ResetAndPauseRound),

@@ -13,6 +13,8 @@ from typing import Callable, List, Optional, TypeVar
 import pytest
 
 from scripts.devnet.processes import is_alive
+from scripts.run_local.runner import LocalRun
+from scripts.run_local.view import AgentView, read_agent
 from scripts.toolchain import REPO_ROOT
 
 T = TypeVar("T")
@@ -88,3 +90,19 @@ def wait_for(
             return value
         time.sleep(interval)
     raise pytest.fail.Exception(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def agent_views(run: LocalRun) -> List[AgentView]:
+    """Read every agent of a multi-agent run, failing the test when one stopped.
+
+    :param run: the run.
+    :return: what each agent serves, agent order.
+    """
+    for process in run.processes:
+        assert (
+            process.alive()
+        ), f"{process.name} stopped; {process.log_path}:\n{log_tail(process.log_path)}"
+    assert (
+        run.network is None or run.network.alive()
+    ), "a Tendermint node's control server stopped"
+    return [read_agent(process.name, process.http_url) for process in run.processes]

@@ -12,8 +12,8 @@ import pytest
 
 from scripts.run_local.logs import agreed_catalogues
 from scripts.run_local.runner import LocalRun
-from scripts.run_local.view import AgentView, get_json, read_agent
-from tests.e2e.conftest import E2E_DIR, log_tail, wait_for
+from scripts.run_local.view import AgentView, get_json
+from tests.e2e.conftest import E2E_DIR, agent_views, wait_for
 
 AGENTS = 4
 START_TIMEOUT = 300.0
@@ -40,14 +40,7 @@ def four_agents() -> Iterator[LocalRun]:
 
 
 def _views(run: LocalRun) -> List[AgentView]:
-    for process in run.processes:
-        assert (
-            process.alive()
-        ), f"{process.name} stopped; {process.log_path}:\n{log_tail(process.log_path)}"
-    assert (
-        run.network is not None and run.network.alive()
-    ), "a Tendermint node's control server stopped"
-    return [read_agent(process.name, process.http_url) for process in run.processes]
+    return agent_views(run)
 
 
 def _all_agreed(run: LocalRun, period: int) -> Optional[List[AgentView]]:

@@ -21,7 +21,7 @@ Long (about 5-7 minutes for the three): ``long_faults``, run by ``make faults``.
 import http.server
 import json
 import threading
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional, Tuple
 
 import pytest
 import requests
@@ -33,7 +33,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
 from scripts.devnet import Devnet, RegisteredManifest
 from scripts.loopback_proxy import LoopbackProxy
 from scripts.run_local.runner import LocalRun
-from scripts.run_local.view import AgentView, read_agent
+from scripts.run_local.view import AgentView
+from tests.e2e.conftest import agent_views as _views
 from tests.e2e.conftest import log_tail, wait_for
 
 AGENTS = 4
@@ -106,14 +107,6 @@ def four_agents(
         run.stop()
 
 
-def _views(run: LocalRun) -> List[AgentView]:
-    for process in run.processes:
-        assert (
-            process.alive()
-        ), f"{process.name} stopped; {process.log_path}:\n{log_tail(process.log_path)}"
-    return [read_agent(process.name, process.http_url) for process in run.processes]
-
-
 def _mech(view: AgentView, mech_id: int) -> Optional[dict]:
     return next(
         (
@@ -184,6 +177,31 @@ def _target(
     return _State.target
 
 
+def _move_to_unserved(
+    run: LocalRun,
+    gateways: List[LoopbackProxy],
+    devnet: Devnet,
+    registered: Callable[..., List[RegisteredManifest]],
+    tool: str,
+) -> Tuple[RegisteredManifest, int]:
+    """Point the target mech's hash at a new manifest that every gateway fails.
+
+    :param run: the four agents.
+    :param gateways: their gateway proxies.
+    :param devnet: the devnet.
+    :param registered: the session's registered-manifest lookup.
+    :param tool: the new manifest's one tool name.
+    :return: the target mech and the block of the hash change.
+    """
+    target = _target(run, registered)
+    digest = _probe(devnet, tool)
+    _block_serving(gateways, digest)
+    for proxy in gateways:
+        proxy.reset_counters()
+    devnet.update_legacy_hash(target.owner, target.id, digest)
+    return target, devnet.w3.eth.block_number
+
+
 @pytest.mark.long_faults
 def test_gateways_failing_differently_still_agree(
     four_agents: LocalRun,
@@ -192,13 +210,9 @@ def test_gateways_failing_differently_still_agree(
     registered: Callable[..., List[RegisteredManifest]],
 ) -> None:
     """504 / 404 / hang for the new manifest: one catalogue digest on all four agents."""
-    target = _target(four_agents, registered)
-    digest = _probe(devnet, "consensus-unserved-probe")
-    _block_serving(gateways, digest)
-    for proxy in gateways:
-        proxy.reset_counters()
-    devnet.update_legacy_hash(target.owner, target.id, digest)
-    changed = devnet.w3.eth.block_number
+    target, changed = _move_to_unserved(
+        four_agents, gateways, devnet, registered, "consensus-unserved-probe"
+    )
 
     def kept(view: AgentView) -> bool:
         mech = _mech(view, target.id)
@@ -267,11 +281,9 @@ def test_two_restarted_agents_agree_while_a_manifest_is_unavailable(
     registered: Callable[..., List[RegisteredManifest]],
 ) -> None:
     """Agents 1 and 2 restart while the mech's manifest is unserved: all four agree again."""
-    target = _target(four_agents, registered)
-    digest = _probe(devnet, "consensus-unserved-again")
-    _block_serving(gateways, digest)
-    devnet.update_legacy_hash(target.owner, target.id, digest)
-    changed = devnet.w3.eth.block_number
+    target, changed = _move_to_unserved(
+        four_agents, gateways, devnet, registered, "consensus-unserved-again"
+    )
 
     def kept(view: AgentView) -> bool:
         mech = _mech(view, target.id)

@@ -249,10 +249,12 @@ class SharedState(BaseSharedState):
         self._view: Optional[CatalogueView] = None
         #: this agent's snapshots and views documents by digest (payloads carry digests only)
         self.snapshots: DigestStore[RegistrySnapshot] = DigestStore()
-        self.views: DigestStore[str] = DigestStore()
+        self.views: DigestStore[str] = DigestStore(keep=2)  # may be megabytes each
         self.catalogue_file = CatalogueFile(None)
-        #: the last agreed catalogue read from disk at start-up (before this run agreed one)
+        #: the last agreed catalogue read from disk at start-up (before this run agreed
+        #: one), and its digest (checked on load; kept to avoid hashing it every period)
         self.kept_catalogue: Optional[Catalogue] = None
+        self.kept_catalogue_digest = ""
         #: digest -> how fetching it failed on this agent (transport detail; never agreed)
         self.fetch_diagnostics: Dict[str, str] = {}
 
@@ -289,9 +291,11 @@ class SharedState(BaseSharedState):
             os.path.join(state_dir, CATALOGUES_FOLDER) if state_dir else None
         )
         self.kept_catalogue, why = self.catalogue_file.load()
+        self.kept_catalogue_digest = ""
         if self.kept_catalogue is not None:
+            self.kept_catalogue_digest = self.kept_catalogue.digest()
             self.context.logger.info(
-                f"kept catalogue {self.kept_catalogue.digest()} loaded from {state_dir}"
+                f"kept catalogue {self.kept_catalogue_digest} loaded from {state_dir}"
             )
         elif state_dir:
             self.context.logger.info(f"no kept catalogue loaded: {why}")
@@ -335,7 +339,7 @@ class SharedState(BaseSharedState):
             self.context.logger.error(
                 f"could not index catalogue {digest} for the HTTP API: {exc!r}"
             )
-        self.kept_catalogue = None
+        self.kept_catalogue, self.kept_catalogue_digest = None, ""
         if (
             self.catalogue_file.save(catalogue) is None
             and self.catalogue_file.directory

@@ -59,6 +59,9 @@ from packages.valory.protocols.ipfs import IpfsMessage
 from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
 from packages.valory.skills.abstract_round_abci.models import Requests
 
+#: fetch failures logged one by one per period (the rest are counted)
+MAX_LOGGED_FAILURES = 20
+
 
 class FetchManifestsBehaviour(
     ToolMetadataBaseBehaviour
@@ -165,7 +168,11 @@ class FetchManifestsBehaviour(
         if published is not None and published.catalogue_digest == agreed:
             return published.catalogue
         kept = self.skill_state.kept_catalogue
-        if kept is not None and agreed and kept.digest() == agreed:
+        if (
+            kept is not None
+            and agreed
+            and self.skill_state.kept_catalogue_digest == agreed
+        ):
             return kept
         return None
 
@@ -183,8 +190,13 @@ class FetchManifestsBehaviour(
             for digest, result in sorted(fetched.items())
             if result.data is None
         }
-        for digest, text in diagnostics.items():
+        for digest, text in list(diagnostics.items())[:MAX_LOGGED_FAILURES]:
             self.context.logger.warning(f"manifest for digest {digest}: {text}")
+        if len(diagnostics) > MAX_LOGGED_FAILURES:
+            self.context.logger.warning(
+                f"{len(diagnostics) - MAX_LOGGED_FAILURES} more manifests failed this period "
+                "(SharedState.fetch_diagnostics has them all)"
+            )
         self.skill_state.fetch_diagnostics = diagnostics
 
     def parse(self, data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:

@@ -3,6 +3,9 @@
 from enum import Enum
 from typing import Optional, Tuple, cast
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+    nesting_depth,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
     views_digest,
     views_from_document,
@@ -19,6 +22,29 @@ from packages.valory.skills.abstract_round_abci.base import (
     CollectSameUntilThresholdRound,
     get_name,
 )
+
+#: nesting of a views document (object > list > object > object > list > object), with room
+VIEWS_MAX_DEPTH = 8
+
+
+def _views_or_none(document: str, agreed: str) -> Optional[Tuple[str, str]]:
+    """Check assembled chunks against the agreed digest and shape, without raising.
+
+    :param document: the chunks, joined.
+    :param agreed: the agreed views digest.
+    :return: ``(mechs_info JSON, mech_tools JSON)``, or None when the text does not hash
+        to ``agreed``, is not ASCII, is nested deeper than a views document can be
+        (checked before decoding) or is not a views document.
+    """
+    if not document.isascii() or views_digest(document) != agreed:
+        return None
+    if nesting_depth(document, VIEWS_MAX_DEPTH) > VIEWS_MAX_DEPTH:
+        return None
+    try:
+        return views_from_document(document)
+    except (ValueError, RecursionError):
+        return None
+
 
 #: db key of the i-th agreed chunk of this period: ``views_chunk_<i>``
 VIEWS_CHUNK_KEY_PREFIX = "views_chunk_"
@@ -80,12 +106,10 @@ class ShareViewsRound(CollectSameUntilThresholdRound):
             + chunk
         )
         cleared = {f"{VIEWS_CHUNK_KEY_PREFIX}{i}": "" for i in range(index)}
-        try:
-            if views_digest(received) != agreed:
-                raise ValueError("the agreed chunks do not hash to the agreed digest")
-            mechs_info, mech_tools = views_from_document(received)
-        except ValueError:
+        views = _views_or_none(received, agreed)
+        if views is None:  # not the agreed views document: keep the old views
             return data, Event.NONE
+        mechs_info, mech_tools = views
         return (
             data.update(
                 synchronized_data_class=SynchronizedData,

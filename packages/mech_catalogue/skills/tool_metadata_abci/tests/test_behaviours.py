@@ -186,7 +186,7 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         state.manifest_cache = ManifestCache()
         state.published = None
         state.candidate = None
-        state.kept_catalogue = None
+        state.kept_catalogue, state.kept_catalogue_digest = None, ""
         state.catalogue_file = CatalogueFile(
             None
         )  # nothing written where the tests run

@@ -78,7 +78,11 @@ class TestRestartedAgent(FetchCase):
         assert (tmp_path / "catalogues" / f"{agreed}.catalogue.json").exists()
         restarted = self._restart(str(tmp_path))
         assert restarted.kept_catalogue is not None
-        assert restarted.kept_catalogue.digest() == agreed
+        assert (
+            restarted.kept_catalogue.digest()
+            == restarted.kept_catalogue_digest
+            == agreed
+        )
         self._second_period(agreed)
         assert restarted.candidate is not None
         mech = restarted.candidate[0].mech(ref(1))

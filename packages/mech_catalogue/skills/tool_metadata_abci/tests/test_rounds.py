@@ -284,6 +284,17 @@ class TestShareViewsRound(_RoundTest):
             assert result is not None and result[1] == Event.NONE
             assert cast(SynchronizedData, result[0]).views_digest == ""
 
+    def test_agreed_chunks_that_are_not_views_are_refused(self) -> None:
+        """Chunks hashing to the agreed digest but not a views document (too deep, a list): NONE."""
+        for document in ("[" * 100_000 + "]" * 100_000, "[1]", '{"mechs_info": 1}'):
+            data = self._agreed(document, len(document))
+            payloads = {
+                p: ViewsChunkPayload(p, views_digest(document), 0, document)
+                for p in sorted(self.participants)
+            }
+            result = self._end(data, payloads)
+            assert result is not None and result[1] == Event.NONE
+
     def test_none_when_nobody_holds_the_views(self) -> None:
         """A threshold of Nones: NONE."""
         data = self._agreed(VIEWS, len(VIEWS))
