@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Dict, List, Tuple
 
+import pytest
+
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     DAG_PB,
     RAW,
@@ -39,6 +41,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
     root_digest,
 )
+
 from tests.test_contract_guards import build, manifest, parse, raw_digest, ref
 
 POLICY = FetchPolicy(retries=0, backoff_initial=0.0, backoff_max=0.0, max_bytes=64)
@@ -228,3 +231,47 @@ def test_digests_to_fetch_lists_the_uncached_ones() -> None:
     assert digests_to_fetch(snapshot, lambda d: d in cached) == tuple(
         sorted({digests[0], digests[2]})
     )
+
+
+def test_every_cid_is_tried_one_plus_retries_times() -> None:
+    """retries=2: the dag-pb CID three times, then the raw CID three times; unavailable names the digest."""
+    digest = raw_digest(b"never served")
+    policy = FetchPolicy(retries=2, backoff_initial=0.0, backoff_max=0.0, max_bytes=64)
+    results, asked = run([digest], ManifestCache(), {}, policy)
+    dag_cid, raw_cid = digest_to_cid(digest, DAG_PB), digest_to_cid(digest, RAW)
+    assert asked == [dag_cid] * 3 + [raw_cid] * 3
+    result = results[digest]
+    assert result.digest == digest and result.data is None
+    assert (
+        result.problem is not None and f"{raw_cid}: HTTP 502" in result.problem.message
+    )
+
+
+def test_a_cid_missing_from_the_reply_counts_as_no_response() -> None:
+    """A driver that leaves a requested CID out of its reply: that CID failed with 'no response'."""
+    digest = raw_digest(b"left out")
+    fetcher = manifest_fetcher([digest], ManifestCache(), POLICY)
+    next(fetcher)
+    fetcher.send({})
+    with pytest.raises(StopIteration) as done:
+        fetcher.send({})
+    result = done.value.value[digest]
+    assert result.data is None and result.problem is not None
+    assert f"{digest_to_cid(digest, RAW)}: no response;" in result.problem.message
+
+
+def test_bytes_that_never_verify_are_a_mismatch_naming_digest_and_cid() -> None:
+    """Bytes served for both CIDs that hash to neither: hash_mismatch with the digest and the last CID."""
+    digest = raw_digest(b"the real manifest")
+    dag_cid, raw_cid = digest_to_cid(digest, DAG_PB), digest_to_cid(digest, RAW)
+    results, _ = run([digest], ManifestCache(), {dag_cid: b"{}", raw_cid: b"{}"})
+    result = results[digest]
+    assert result.status == "hash_mismatch"
+    assert result.digest == digest and result.cid == raw_cid
+
+
+def test_an_invalid_digest_is_a_result_for_that_digest() -> None:
+    """A digest that is not a bytes32 is never requested: an invalid result under that digest."""
+    results, asked = run(["0x12"], ManifestCache(), {})
+    assert not asked
+    assert results["0x12"].digest == "0x12" and results["0x12"].status == "invalid"
