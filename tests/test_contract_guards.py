@@ -249,3 +249,83 @@ def test_failed_fetch_of_a_mech_that_was_ok_keeps_its_tools() -> None:
     assert entry is not None and entry.status == STATUS_OK
     assert [t.name for t in entry.tools] == ["a"] and entry.digest == d_good
     assert {FETCH_FAILED, KEPT_LAST_GOOD} <= set(codes(entry))
+
+
+# --- the answers docs/skill-contract.md "HTTP" describes, field by field -----------------
+
+
+def test_mechs_lists_every_field_the_contract_names() -> None:
+    """GET /mechs: ref, key, status, digest, CID, observed block, stale, tool names, problems."""
+    published = catalogue_of_offers()
+    status, body = get("/mechs", published)
+    assert status == 200
+    first = body["mechs"][0]
+    mech = published.catalogue.mechs[0]
+    assert first == {
+        "ref": mech.ref.to_dict(),
+        "key": mech.ref.key,
+        "status": STATUS_OK,
+        "digest": mech.digest,
+        "cid": "bafk1",
+        "observed_block": 20,
+        "stale": False,
+        "tools": ["b", "a"],  # the manifest's order
+        "problems": [],
+    }
+    assert get("/mechs", None) == (200, {"mechs": []})
+
+
+def test_healthcheck_fields_and_freshness_boundary() -> None:
+    """GET /healthcheck: fresh (200) up to exactly max age, stale (503) past it; every counter named."""
+    published = catalogue_of_offers()  # agreed at NOW
+    fresh = route("GET", "/healthcheck", published, NOW + 60, 50, 60.0)
+    assert fresh is not None and fresh.status_code == 200
+    assert json.loads(fresh.body_bytes()) == {
+        "status": "fresh",
+        "age_seconds": 60.0,
+        "max_age_seconds": 60.0,
+        "catalogue_digest": published.catalogue_digest,
+        "snapshot_digest": "ab" * 32,
+        "block_number": 20,
+        "period": 1,
+        "mechs": 3,
+        "tools": 4,
+        "stale_mechs": 0,
+        "errors": 0,
+        "collisions": 1,
+    }
+    stale = route("GET", "/healthcheck", published, NOW + 61, 50, 60.0)
+    assert stale is not None and stale.status_code == 503
+    assert json.loads(stale.body_bytes())["status"] == "stale"
+    none = route("GET", "/healthcheck", None, NOW, 50, 60.0)
+    assert none is not None and none.status_code == 503
+    assert json.loads(none.body_bytes()) == {
+        "status": "no_catalogue",
+        "max_age_seconds": 60.0,
+    }
+
+
+def test_tool_detail_fields_and_unknown_tool() -> None:
+    """GET /tools/<name>: name, collision, the MCP Tool and each offer; 404 unknown_tool naming it."""
+    published = catalogue_of_offers()
+    status, body = get("/tools/b", published)
+    assert status == 200 and set(body) == {"name", "collision", "mcp", "offers"}
+    assert body["name"] == "b" and body["mcp"]["name"] == "b"
+    (offer,) = body["offers"]
+    tool = published.catalogue.tools_named("b")[0]
+    assert offer == {"mech": ref(1).to_dict(), "tool": tool.to_dict()}
+    status, body = get("/tools/zzz", published)
+    assert status == 404 and body["error"] == {
+        "code": "unknown_tool",
+        "message": "no mech in the catalogue offers a tool named 'zzz'; see GET /tools",
+    }
+
+
+def test_issued_cursors_are_unpadded_base64url() -> None:
+    """Cursors travel in a query string: URL-safe base64 without '=' padding."""
+    published = catalogue_of_offers()
+    _, body = get("/tools", published, page_size=1)
+    cursor = body["nextCursor"]
+    assert "=" not in cursor and set(cursor) <= set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    )
