@@ -9,6 +9,7 @@ only warnings is reused without parsing; ``digests_to_fetch`` lists the uncached
 import hashlib
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -275,3 +276,71 @@ def test_an_invalid_digest_is_a_result_for_that_digest() -> None:
     results, asked = run(["0x12"], ManifestCache(), {})
     assert not asked
     assert results["0x12"].digest == "0x12" and results["0x12"].status == "invalid"
+
+
+def test_disk_hit_is_kept_in_memory() -> None:
+    """A verified disk entry, once read, is served from memory with its bytes."""
+    data = manifest("a")
+    digest = dag_pb(data)
+    cid = digest_to_cid(digest, DAG_PB)
+    with tempfile.TemporaryDirectory() as folder:
+        ManifestCache(folder).put(cid, data)
+        cache = ManifestCache(folder)
+        assert cache.get(cid) == data
+        os.remove(os.path.join(folder, cid))
+        assert cache.get(cid) == data  # from memory now
+
+
+def test_read_error_of_a_new_mech_is_unavailable_with_the_reason() -> None:
+    """A registry read error for a mech never seen: unavailable at this block, no CID, the reason named."""
+    entry = build(12, [DigestRead(ref(1), "", "registry_call_failed")], {}).mech(ref(1))
+    assert entry is not None and entry.status == "unavailable"
+    assert entry.cid == "" and entry.observed_block == 12
+    assert entry.problems[0].message == (
+        f"reading the hash of {ref(1).key} failed (registry_call_failed); "
+        "check the registry address and kind in the registries parameter"
+    )
+
+
+def test_digest_left_out_of_the_fetch_results_is_not_fetched() -> None:
+    """A snapshot digest the fetch results lack: unavailable, fetch_failed, 'not fetched in this period'."""
+    digest = raw_digest(b"skipped")
+    entry = build(3, [DigestRead(ref(1), digest)], {}).mech(ref(1))
+    assert entry is not None and entry.status == "unavailable"
+    assert entry.digest == digest and entry.problems[0].code == "fetch_failed"
+    assert entry.problems[0].message == (
+        f"could not fetch the manifest for digest {digest} (tried ): not fetched in "
+        "this period; check the IPFS endpoint and that the manifest is pinned"
+    )
+
+
+def test_failed_result_without_a_problem_still_names_one() -> None:
+    """A driver's FetchResult with no bytes and no problem: fetch_failed 'no bytes for digest ...'."""
+    digest = raw_digest(b"nothing")
+    entry = build(3, [DigestRead(ref(1), digest)], {digest: FetchResult(digest)}).mech(
+        ref(1)
+    )
+    assert entry is not None and entry.problems[0].code == "fetch_failed"
+    assert entry.problems[0].message == f"no bytes for digest {digest}"
+
+
+def test_manifest_without_tools_is_invalid_with_a_reason() -> None:
+    """A manifest that parses but offers no tool: invalid, digest, CID and block kept, reason named."""
+    data = json.dumps({"name": "m", "tools": []}).encode()
+    digest = raw_digest(data)
+
+    def no_problems(raw: bytes):
+        manifest_, _ = parse(raw)
+        return manifest_, ()
+
+    catalogue = refresh_catalogue(
+        RegistrySnapshot.build(4, [DigestRead(ref(1), digest)]),
+        {digest: FetchResult.ok(digest, "bafkempty", data)},
+        no_problems,
+    )
+    entry = catalogue.mech(ref(1))
+    assert entry is not None and entry.status == "invalid" and not entry.tools
+    assert (entry.digest, entry.cid, entry.observed_block) == (digest, "bafkempty", 4)
+    assert [(p.code, p.message) for p in entry.problems] == [
+        ("manifest_rejected", "manifest bafkempty was rejected by the parser")
+    ]
