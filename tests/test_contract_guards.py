@@ -329,3 +329,36 @@ def test_issued_cursors_are_unpadded_base64url() -> None:
     assert "=" not in cursor and set(cursor) <= set(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
     )
+
+
+def test_tools_exports_mcp_safe_unique_names() -> None:
+    """A tool name MCP does not allow is exported sanitised and made unique; safe names stay as they are."""
+    data = manifest("my tool!", "my_tool_", "ok")
+    digest = raw_digest(data)
+    catalogue = build(
+        20, [DigestRead(ref(1), digest)], {digest: FetchResult.ok(digest, "c", data)}
+    )
+    published = PublishedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
+    _, body = get("/tools", published)
+    names = [tool["name"] for tool in body["tools"]]
+    assert "my_tool_" in names and "ok" in names and "my tool!" not in names
+    assert len(set(names)) == 3
+    assert all(name.replace("_", "").replace("-", "").isalnum() for name in names)
+
+
+def test_other_methods_are_405_naming_the_path() -> None:
+    """POST to an API path: 405 method_not_allowed saying the path only answers GET."""
+    result = route("POST", "/tools", catalogue_of_offers(), NOW, 50, 3600.0)
+    assert result is not None and result.status_code == 405
+    assert json.loads(result.body_bytes()) == {
+        "error": {"code": "method_not_allowed", "message": "/tools only answers GET"}
+    }
+
+
+def test_paths_are_matched_exactly_but_for_a_trailing_slash() -> None:
+    """'/tools/' is /tools; '/' and look-alikes ('/mechsX', '/tools2') are not this API's (None)."""
+    published = catalogue_of_offers()
+    status, body = get("/tools/", published)
+    assert status == 200 and [t["name"] for t in body["tools"]] == ["a", "b", "c", "d"]
+    for other in ("/", "", "/mechsX", "/tools2", "/healthcheckX"):
+        assert route("GET", other, published, NOW, 50, 3600.0) is None, other
