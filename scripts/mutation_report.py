@@ -2,7 +2,7 @@
 
 Reads the ``mutants/<module>.py.meta`` files ``mutmut run`` leaves (``exit_code_by_key``:
 mutant name -> the exit code of the tests run against it). A mutant counts as killed when
-the tests failed or timed out; "no tests" (no unit test reaches the function) and
+the tests failed or ran out of their CPU time; "no tests" (no unit test reaches the function) and
 "survived" count against the rate; mutants not run yet (a narrowed run) are left out.
 
 Usage: ``python scripts/mutation_report.py [--min PERCENT]`` from the repository root;
@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 KILLED = {1: "killed", 3: "killed", -24: "timeout", 24: "timeout", 36: "timeout"}
-KILLED.update({152: "timeout", 255: "timeout"})
+# mutmut caps each mutant's CPU time: SIGXCPU (-24), then SIGKILL (-9) a second later
+KILLED.update({152: "timeout", 255: "timeout", -9: "timeout"})
 NOT_KILLED = {0: "survived", 5: "no tests", 33: "no tests", 35: "suspicious"}
 
 

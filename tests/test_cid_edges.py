@@ -24,7 +24,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
     IPFS_CHUNK_SIZE,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
+    CODEC_DAG_PB,
     MAX_FILE_SIZE,
+    file_root,
     root_digest,
 )
 
@@ -168,4 +170,17 @@ def test_mismatch_names_the_digest_and_what_to_do() -> None:
     assert result.problem.message == (
         f"The 11 fetched bytes do not hash to {DIGEST} under any ipfs add layout "
         "(dag-pb or raw, CIDv0/v1); discard them and fetch from another node."
+    )
+
+
+def test_file_root_builds_up_to_max_file_size_and_refuses_more() -> None:
+    """One DAG level holds MAX_FILE_SIZE bytes; one byte more is a ValueError naming both sizes."""
+    data = bytes(MAX_FILE_SIZE)
+    codec, root = file_root(data, raw_leaves=True)
+    assert codec == CODEC_DAG_PB and root
+    with pytest.raises(ValueError) as caught:
+        file_root(data + b"\x00", raw_leaves=True)
+    assert str(caught.value) == (
+        f"{MAX_FILE_SIZE + 1} bytes need a deeper UnixFS DAG than this code builds "
+        f"(max {MAX_FILE_SIZE})"
     )

@@ -252,3 +252,116 @@ def test_failed_fetch_of_a_mech_that_was_ok_keeps_its_tools() -> None:
     assert entry is not None and entry.status == STATUS_OK
     assert [t.name for t in entry.tools] == ["a"] and entry.digest == d_good
     assert {FETCH_FAILED, KEPT_LAST_GOOD} <= set(codes(entry))
+
+
+# --- the answers docs/skill-contract.md "HTTP" describes, field by field -----------------
+
+
+def test_mechs_lists_every_field_the_contract_names() -> None:
+    """GET /mechs: ref, key, status, digest, CID, observed block, stale, tool names, problems."""
+    published = catalogue_of_offers()
+    status, body = get("/mechs", published)
+    assert status == 200
+    first = body["mechs"][0]
+    mech = published.catalogue.mechs[0]
+    assert first == {
+        "ref": mech.ref.to_dict(),
+        "key": mech.ref.key,
+        "status": STATUS_OK,
+        "digest": mech.digest,
+        "cid": "bafk1",
+        "observed_block": 20,
+        "stale": False,
+        "tools": ["b", "a"],  # the manifest's order
+        "problems": [],
+    }
+    assert get("/mechs", None) == (200, {"mechs": []})
+
+
+def test_healthcheck_fields_and_freshness_boundary() -> None:
+    """GET /healthcheck: fresh (200) up to exactly max age, stale (503) past it; every counter named."""
+    published = catalogue_of_offers()  # agreed at NOW
+    fresh = route("GET", "/healthcheck", published, NOW + 60, 50, 60.0)
+    assert fresh is not None and fresh.status_code == 200
+    assert json.loads(fresh.body_bytes()) == {
+        "status": "fresh",
+        "age_seconds": 60.0,
+        "max_age_seconds": 60.0,
+        "catalogue_digest": published.catalogue_digest,
+        "snapshot_digest": "ab" * 32,
+        "block_number": 20,
+        "period": 1,
+        "mechs": 3,
+        "tools": 4,
+        "stale_mechs": 0,
+        "errors": 0,
+        "collisions": 1,
+    }
+    stale = route("GET", "/healthcheck", published, NOW + 61, 50, 60.0)
+    assert stale is not None and stale.status_code == 503
+    assert json.loads(stale.body_bytes())["status"] == "stale"
+    none = route("GET", "/healthcheck", None, NOW, 50, 60.0)
+    assert none is not None and none.status_code == 503
+    assert json.loads(none.body_bytes()) == {
+        "status": "no_catalogue",
+        "max_age_seconds": 60.0,
+    }
+
+
+def test_tool_detail_fields_and_unknown_tool() -> None:
+    """GET /tools/<name>: name, collision, the MCP Tool and each offer; 404 unknown_tool naming it."""
+    published = catalogue_of_offers()
+    status, body = get("/tools/b", published)
+    assert status == 200 and set(body) == {"name", "collision", "mcp", "offers"}
+    assert body["name"] == "b" and body["mcp"]["name"] == "b"
+    (offer,) = body["offers"]
+    tool = published.catalogue.tools_named("b")[0]
+    assert offer == {"mech": ref(1).to_dict(), "tool": tool.to_dict()}
+    status, body = get("/tools/zzz", published)
+    assert status == 404 and body["error"] == {
+        "code": "unknown_tool",
+        "message": "no mech in the catalogue offers a tool named 'zzz'; see GET /tools",
+    }
+
+
+def test_issued_cursors_are_unpadded_base64url() -> None:
+    """Cursors travel in a query string: URL-safe base64 without '=' padding."""
+    published = catalogue_of_offers()
+    _, body = get("/tools", published, page_size=1)
+    cursor = body["nextCursor"]
+    assert "=" not in cursor and set(cursor) <= set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    )
+
+
+def test_tools_exports_mcp_safe_unique_names() -> None:
+    """A tool name MCP does not allow is exported sanitised and made unique; safe names stay as they are."""
+    data = manifest("my tool!", "my_tool_", "ok")
+    digest = raw_digest(data)
+    catalogue = build(
+        20, [DigestRead(ref(1), digest)], {digest: FetchResult.ok(digest, "c", data)}
+    )
+    published = PublishedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
+    _, body = get("/tools", published)
+    names = [tool["name"] for tool in body["tools"]]
+    assert "my_tool_" in names and "ok" in names and "my tool!" not in names
+    assert len(set(names)) == 3
+    assert all(name.replace("_", "").replace("-", "").isalnum() for name in names)
+
+
+def test_other_methods_are_405_naming_the_path() -> None:
+    """POST to an API path: 405 method_not_allowed saying the path only answers GET."""
+    result = route("POST", "/tools", catalogue_of_offers(), NOW, 50, 3600.0)
+    assert result is not None and result.status_code == 405
+    assert json.loads(result.body_bytes()) == {
+        "error": {"code": "method_not_allowed", "message": "/tools only answers GET"}
+    }
+
+
+def test_paths_are_matched_exactly_but_for_a_trailing_slash() -> None:
+    """'/tools/' is /tools; '/' and look-alikes ('/mechsX', '/tools2') are not this API's (None)."""
+    published = catalogue_of_offers()
+    status, body = get("/tools/", published)
+    assert status == 200 and [t["name"] for t in body["tools"]] == ["a", "b", "c", "d"]
+    for other in ("/", "", "/mechsX", "/tools2", "/healthcheckX"):
+        assert route("GET", other, published, NOW, 50, 3600.0) is None, other
