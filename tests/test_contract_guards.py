@@ -281,9 +281,10 @@ def test_mechs_lists_every_field_the_contract_names() -> None:
 def test_healthcheck_fields_and_freshness_boundary() -> None:
     """GET /healthcheck: fresh (200) up to exactly max age, stale (503) past it; every counter named."""
     published = catalogue_of_offers()  # agreed at NOW
-    fresh = route("GET", "/healthcheck", published, NOW + 60, 50, 60.0)
-    assert fresh is not None and fresh.status_code == 200
-    assert json.loads(fresh.body_bytes()) == {
+    view = CatalogueView.build(published)
+    fresh = route("GET", "/healthcheck", b"", view, NOW + 60, 50, 60.0)
+    assert fresh.status_code == 200
+    assert json.loads(fresh.body) == {
         "status": "fresh",
         "age_seconds": 60.0,
         "max_age_seconds": 60.0,
@@ -297,12 +298,12 @@ def test_healthcheck_fields_and_freshness_boundary() -> None:
         "errors": 0,
         "collisions": 1,
     }
-    stale = route("GET", "/healthcheck", published, NOW + 61, 50, 60.0)
-    assert stale is not None and stale.status_code == 503
-    assert json.loads(stale.body_bytes())["status"] == "stale"
-    none = route("GET", "/healthcheck", None, NOW, 50, 60.0)
-    assert none is not None and none.status_code == 503
-    assert json.loads(none.body_bytes()) == {
+    stale = route("GET", "/healthcheck", b"", view, NOW + 61, 50, 60.0)
+    assert stale.status_code == 503
+    assert json.loads(stale.body)["status"] == "stale"
+    none = route("GET", "/healthcheck", b"", None, NOW, 50, 60.0)
+    assert none.status_code == 503
+    assert json.loads(none.body) == {
         "status": "no_catalogue",
         "max_age_seconds": 60.0,
     }
@@ -349,19 +350,19 @@ def test_tools_exports_mcp_safe_unique_names() -> None:
     assert all(name.replace("_", "").replace("-", "").isalnum() for name in names)
 
 
-def test_other_methods_are_405_naming_the_path() -> None:
-    """POST to an API path: 405 method_not_allowed saying the path only answers GET."""
-    result = route("POST", "/tools", catalogue_of_offers(), NOW, 50, 3600.0)
-    assert result is not None and result.status_code == 405
-    assert json.loads(result.body_bytes()) == {
-        "error": {"code": "method_not_allowed", "message": "/tools only answers GET"}
-    }
+def test_other_methods_are_405_with_allow_get() -> None:
+    """POST to an API path: 405 method_not_allowed, and the Allow header names GET."""
+    view = CatalogueView.build(catalogue_of_offers())
+    result = route("POST", "/tools", b"", view, NOW, 50, 3600.0)
+    assert result.status_code == 405
+    assert json.loads(result.body)["error"]["code"] == "method_not_allowed"
+    assert "Allow: GET" in result.headers
 
 
-def test_paths_are_matched_exactly_but_for_a_trailing_slash() -> None:
-    """'/tools/' is /tools; '/' and look-alikes ('/mechsX', '/tools2') are not this API's (None)."""
-    published = catalogue_of_offers()
-    status, body = get("/tools/", published)
-    assert status == 200 and [t["name"] for t in body["tools"]] == ["a", "b", "c", "d"]
-    for other in ("/", "", "/mechsX", "/tools2", "/healthcheckX"):
-        assert route("GET", other, published, NOW, 50, 3600.0) is None, other
+def test_paths_are_matched_exactly() -> None:
+    """Only the documented paths: a trailing slash and look-alikes are 404 unknown_path."""
+    view = CatalogueView.build(catalogue_of_offers())
+    for other in ("/", "/tools/", "/mechsX", "/tools2", "/healthcheckX", "//tools"):
+        result = route("GET", other, b"", view, NOW, 50, 3600.0)
+        assert result.status_code == 404, other
+        assert json.loads(result.body)["error"]["code"] == "unknown_path", other
