@@ -14,12 +14,20 @@ from typing import Optional
 
 from packages.valory.skills.abstract_round_abci.base import BaseTxPayload
 
-#: characters of the mech-interact views JSON (ASCII only) one ViewsChunkPayload carries
-VIEWS_CHUNK_CHARS = 128 * 1024
+#: characters of the mech-interact views JSON (ASCII only) one ViewsChunkPayload carries.
+#: Sized for the smallest transport: the abci connection's mock Tendermint (single-agent
+#: runs) reads the GET request line with asyncio's default 64 KiB stream limit, and the
+#: transaction rides in that line as hex (two characters per byte); a larger chunk was
+#: dropped ("Server disconnected") and ShareViewsRound timed out forever at ~95 mechs.
+VIEWS_CHUNK_CHARS = 12 * 1024
 #: the most bytes an encoded payload of this app takes: a chunk is printable ASCII, and
 #: encoding the payload escapes at most every character of it once (``"`` and ``\``),
-#: plus the fixed fields; 266 KiB, i.e. about 532 KB of hex in Tendermint's GET URL
+#: plus the fixed fields: 28,672 bytes, i.e. at most 57,344 hex characters in the URL
 MAX_PAYLOAD_BYTES = 2 * VIEWS_CHUNK_CHARS + 4096
+#: the longest HTTP request line the mock Tendermint reads (asyncio.StreamReader's default
+#: limit, which ``valory/abci`` connection.py does not raise); real Tendermint 0.34 allows
+#: about 1 MiB of header (open-autonomy #2102)
+MOCK_TENDERMINT_LINE_LIMIT = 64 * 1024
 
 
 @dataclass(frozen=True)

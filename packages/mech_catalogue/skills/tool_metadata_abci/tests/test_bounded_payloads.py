@@ -36,6 +36,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     MAX_PAYLOAD_BYTES,
+    MOCK_TENDERMINT_LINE_LIMIT,
     VIEWS_CHUNK_CHARS,
     CataloguePayload,
     RegistrySnapshotPayload,
@@ -305,3 +306,16 @@ def test_payload_fields_are_constant_size() -> None:
         "0x" + "00" * 20, "00" * 32, 10**6, "x" * VIEWS_CHUNK_CHARS
     )
     assert _encoded(chunk) <= MAX_PAYLOAD_BYTES
+
+
+def test_worst_case_chunk_fits_the_mock_tendermint_request_line() -> None:
+    """A chunk of nothing but characters JSON escapes, as hex in the broadcast URL, fits 64 KiB.
+
+    The single-agent mock Tendermint drops longer request lines, which stalled
+    ShareViewsRound at about 95 mechs with 128 KiB chunks.
+    """
+    worst = ViewsChunkPayload(
+        "0x" + "ff" * 20, "ff" * 32, 10**9, '"\\' * (VIEWS_CHUNK_CHARS // 2)
+    )
+    url_overhead = 1024  # scheme, host, path, signature and transaction envelope
+    assert 2 * _encoded(worst) + url_overhead < MOCK_TENDERMINT_LINE_LIMIT
