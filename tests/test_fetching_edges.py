@@ -134,8 +134,9 @@ def test_size_cap_accepts_exactly_max_bytes() -> None:
     assert asked == [over_cid]  # rejected at the first CID, never re-hashed
     assert result.data is None and result.digest == d_over and result.cid == over_cid
     assert result.problem is not None and result.problem.code == TOO_LARGE
+    # facts only (agents must agree): the cap, never how many bytes this agent read
     assert result.problem.message == (
-        f"manifest {over_cid} has at least 65 bytes, over max_manifest_bytes=64; "
+        f"manifest {over_cid} is larger than max_manifest_bytes=64; "
         "shrink the manifest or raise the parameter"
     )
 
@@ -243,9 +244,10 @@ def test_every_cid_is_tried_one_plus_retries_times() -> None:
     assert asked == [dag_cid] * 3 + [raw_cid] * 3
     result = results[digest]
     assert result.digest == digest and result.data is None
-    assert (
-        result.problem is not None and f"{raw_cid}: HTTP 502" in result.problem.message
-    )
+    assert result.problem is not None and digest in result.problem.message
+    # the transport detail is this agent's diagnostic, never in the agreed problem
+    assert "HTTP 502" not in result.problem.message
+    assert f"{raw_cid}: HTTP 502" in result.detail
 
 
 def test_a_cid_missing_from_the_reply_counts_as_no_response() -> None:
@@ -258,7 +260,8 @@ def test_a_cid_missing_from_the_reply_counts_as_no_response() -> None:
         fetcher.send({})
     result = done.value.value[digest]
     assert result.data is None and result.problem is not None
-    assert f"{digest_to_cid(digest, RAW)}: no response;" in result.problem.message
+    assert f"{digest_to_cid(digest, RAW)}: no response" in result.detail
+    assert "no response" not in result.problem.message
 
 
 def test_bytes_that_never_verify_are_a_mismatch_naming_digest_and_cid() -> None:
@@ -309,8 +312,8 @@ def test_digest_left_out_of_the_fetch_results_is_not_fetched() -> None:
     assert entry is not None and entry.status == "unavailable"
     assert entry.digest == digest and entry.problems[0].code == "fetch_failed"
     assert entry.problems[0].message == (
-        f"could not fetch the manifest for digest {digest} (tried ): not fetched in "
-        "this period; check the IPFS endpoint and that the manifest is pinned"
+        f"could not fetch the manifest for digest {digest} (tried nothing); "
+        "check the IPFS endpoint and that the manifest is pinned"
     )
 
 
