@@ -347,6 +347,9 @@ class Catalogue:
     # Built with the catalogue (not a serialised field: equality, hashing, to_dict and
     # the digest ignore it); the queries below answer from it in O(answer).
     _index: _CatalogueIndex = field(init=False, repr=False, compare=False)
+    # The digest, computed on first use: a period asks for it several times (payload,
+    # publication) and RFC 8785 canonicalisation costs seconds at 20,000 offers.
+    _digest: str = field(init=False, repr=False, compare=False, default="")
 
     def __post_init__(self) -> None:
         """Freeze ``mechs`` into a tuple and build the lookup index."""
@@ -426,7 +429,9 @@ class Catalogue:
 
         :return: sha2-256 of :meth:`canonical_bytes`, 64 lowercase hex characters.
         """
-        return sha256_hex(self.canonical_bytes())
+        if not self._digest:
+            object.__setattr__(self, "_digest", sha256_hex(self.canonical_bytes()))
+        return self._digest
 
     # --- queries -----------------------------------------------------------------
     def mech(self, ref: MechRef) -> Optional[Mech]:
