@@ -21,20 +21,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import (  # noqa: E402
     exporters,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (  # noqa: E402
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (  # noqa: E402
+    PublishedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (  # noqa: E402
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (  # noqa: E402
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (  # noqa: E402
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402
     Catalogue,
     Mech,
     MechRef,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (  # noqa: E402
-    parse_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (  # noqa: E402
-    PublishedCatalogue,
 )
 
 SCHEMA: Dict[str, Any] = {

@@ -37,20 +37,20 @@ from typing import Callable, Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (  # noqa: E402 # pylint: disable=wrong-import-position
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (  # noqa: E402 # pylint: disable=wrong-import-position
+    PublishedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (  # noqa: E402 # pylint: disable=wrong-import-position
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (  # noqa: E402 # pylint: disable=wrong-import-position
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
     Catalogue,
     Mech,
     MechRef,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
-    parse_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (  # noqa: E402 # pylint: disable=wrong-import-position
-    PublishedCatalogue,
 )
 
 from scripts.bench_manifest import (  # noqa: E402 # pylint: disable=wrong-import-position

@@ -21,13 +21,13 @@ from typing import Any, Callable, Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (  # noqa: E402 # pylint: disable=wrong-import-position
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
     Catalogue,
     Mech,
     MechRef,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
-    parse_manifest,
 )
 
 OUTPUT = {

@@ -24,23 +24,25 @@ from typing import Any, Callable, Dict
 
 import requests
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
-    DAG_PB,
-    candidate_cids,
-    verify,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     ManifestCache,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import STATUS_OK
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     IdSelection,
     RegistrySource,
     decode_batch,
     digest_query,
     encode_batch,
     flatten,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    candidate_cids,
+    verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_OK,
 )
 
 from scripts.sync_driver import (

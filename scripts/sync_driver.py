@@ -23,19 +23,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import requests
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
     FetchResult,
     ManifestCache,
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import Limits
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
@@ -44,14 +39,21 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     parse_registry_sources,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
     range_header,
     read_capped,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
 
 
 class ChainReadError(RuntimeError):

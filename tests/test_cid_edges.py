@@ -1,6 +1,6 @@
 """Edges of CID handling that mutation testing found unpinned (docs/testing.md).
 
-Bad input to ``domain/cid.py`` gets a CidError whose message is the problem's sentence,
+Bad input to ``domain/ipfs/cid.py`` gets a CidError whose message is the problem's sentence,
 names what was wrong and echoes at most 80 characters of it; the 200-character cap on a
 CID string is checked before any parsing; ``verify`` never reports a bad digest as ok and
 re-hashes files up to exactly ``MAX_FILE_SIZE``.
@@ -10,8 +10,7 @@ import hashlib
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
     RAW,
     CidError,
@@ -20,14 +19,15 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     to_v1,
     verify,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
-    IPFS_CHUNK_SIZE,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
     CODEC_DAG_PB,
     MAX_FILE_SIZE,
     file_root,
     root_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+    IPFS_CHUNK_SIZE,
 )
 
 DIGEST = "0x" + hashlib.sha256(b"manifest").hexdigest()

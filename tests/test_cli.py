@@ -10,7 +10,7 @@ from typing import Any, List
 import pytest
 from click.testing import CliRunner, Result
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
     parse_document,
 )
 

@@ -19,11 +19,11 @@ import yaml
 from click.testing import CliRunner, Result
 from rich.console import Console
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import generate
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import generate
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     generate_manifest,
 )
 

@@ -12,12 +12,12 @@ import cid as pycid
 import pytest
 from click.testing import CliRunner, Result
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters import (
     conformance,
     names,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import cid as cids
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
     root_digest,
 )
 

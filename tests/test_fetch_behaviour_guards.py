@@ -16,27 +16,27 @@ from typing import Any, Callable
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    PublishedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+    FETCH_FAILED,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
     RAW,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
-    FETCH_FAILED,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
     Catalogue,
     Mech,
     Provenance,
     Tool,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
-    PublishedCatalogue,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    DigestRead,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     GATEWAY,

@@ -1,6 +1,6 @@
 """Fetch policy and cache edges that mutation testing found unpinned (docs/testing.md).
 
-``domain/fetching.py``: disk cache entries are re-verified against the digest *and* the
+``domain/catalogue/fetching.py``: disk cache entries are re-verified against the digest *and* the
 codec of the CID they are filed under; the size cap accepts exactly ``max_bytes``;
 results and failed entries name the digest and the CID they concern; an ok entry with
 only warnings is reused without parsing; ``digests_to_fetch`` lists the uncached ones.
@@ -15,12 +15,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
-    DAG_PB,
-    RAW,
-    digest_to_cid,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     KEPT_LAST_GOOD,
     PARSER_FAILED,
     FetchPolicy,
@@ -30,17 +25,22 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
-    TOO_LARGE,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    RAW,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
     root_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    TOO_LARGE,
 )
 
 from tests.test_contract_guards import build, manifest, parse, raw_digest, ref

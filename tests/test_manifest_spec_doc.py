@@ -6,18 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.types import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+    decode_json,
+    validate_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.types import (
     ALIASES,
     SCALAR_SCHEMAS,
     type_schema,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
-    decode_json,
-    validate_manifest,
 )
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "manifest-spec.md").read_text()
@@ -52,7 +52,7 @@ def test_examples_parse_and_validate(index: int) -> None:
 
 
 def test_every_problem_code_is_documented() -> None:
-    """The problem table is the registry: every code of domain/problems.py, its sentence, in order."""
+    """The problem table is the registry: every code of domain/model/problems.py, its sentence, in order."""
     documented = [
         (_first(r"\| `([a-z0-9_]+)`", row), row.split(" | ", 1)[1][: -len(" |")])
         for row in _table_rows("## 9. Problems")

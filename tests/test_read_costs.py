@@ -13,7 +13,7 @@ from typing import Any, List, Tuple
 import pytest
 from eth_abi import encode
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     Call,
     parse_registry_sources,
     snapshot_reader,

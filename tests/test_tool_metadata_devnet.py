@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     KEPT_LAST_GOOD,
     FetchPolicy,
     FetchResult,
@@ -22,28 +22,28 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
-    STATUS_INVALID,
-    STATUS_OK,
-    Catalogue,
-    MechRef,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+    mech_tools_view,
+    mechs_info_view,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     RegistrySource,
     decode_batch,
     encode_batch,
     parse_registry_sources,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
-    mech_tools_view,
-    mechs_info_view,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_INVALID,
+    STATUS_OK,
+    Catalogue,
+    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_reads_and_fetch_policy import (
     entry,

@@ -5,15 +5,15 @@ instead of skipping it, passed every test, because no catalogue had an ok mech a
 that was not.
 """
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchResult,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    DigestRead,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
     mech_tools_view,
     mechs_info_view,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
 )
 
 from tests.test_contract_guards import build, manifest, raw_digest, ref

@@ -11,43 +11,45 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import exporters
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
-    CanonicalizationError,
-    canonical_bytes,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     DerivedPackage,
     DeriveError,
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.erc8004 import (
-    RegistrationError,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     GenerateError,
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.erc8004 import (
+    RegistrationError,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import cid as cids
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    CODEC_DAG_PB,
+    MAX_FILE_SIZE,
+    root_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_document,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+    decode_json,
+    quality_problems,
+    validate_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    CanonicalizationError,
+    canonical_bytes,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     REGISTRY_KINDS,
     Manifest,
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_document,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
-    CODEC_DAG_PB,
-    MAX_FILE_SIZE,
-    root_digest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
-    decode_json,
-    quality_problems,
-    validate_manifest,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    Problem,
 )
 
 from . import EXIT_INVALID

@@ -17,22 +17,22 @@ import requests
 from rich.console import Console
 from rich.table import Table
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
-    REGISTRY_KINDS,
-    Catalogue,
-    Mech,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     IDS_ALL,
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
     parse_registry_sources,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    REGISTRY_KINDS,
+    Catalogue,
+    Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 from scripts.sync_driver import (
     CatalogueSync,

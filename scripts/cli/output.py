@@ -9,7 +9,9 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    Problem,
+)
 
 from . import EXIT_INVALID
 

@@ -5,10 +5,10 @@ from typing import Any, Optional
 
 import yaml
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     GenerateError,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 
 from .output import CliFailure
 from .sources import read_file

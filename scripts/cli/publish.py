@@ -23,25 +23,25 @@ from eth_account import Account
 from eth_account.signers.local import LocalAccount
 from web3 import Web3
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     DeriveError,
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     GenerateError,
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+    decode_json,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     REGISTRY_KINDS,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     INVALID_MANIFEST,
     UP_TO_DATE,
     PublishError,
     PublishTarget,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
-    decode_json,
 )
 
 from scripts.publish.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi

@@ -14,15 +14,17 @@ from typing import Mapping, Tuple
 
 import requests
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import cid as cids
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
-    DEFAULT_LIMITS,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import TOO_LARGE
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import cid as cids
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
     range_header,
     read_capped,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+    DEFAULT_LIMITS,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    TOO_LARGE,
 )
 
 from .output import CliFailure

@@ -9,16 +9,16 @@ from typing import Optional
 
 import requests
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
-    DEFAULT_LIMITS,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
-    IPFS_UNAVAILABLE,
-    PublishError,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     cat_params,
     read_capped,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+    DEFAULT_LIMITS,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+    IPFS_UNAVAILABLE,
+    PublishError,
 )
 
 DEFAULT_IPFS_TIMEOUT = 10.0

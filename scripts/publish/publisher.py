@@ -1,7 +1,7 @@
 """The publisher: prepare -> check the target -> upload + read back -> compare -> update -> confirm.
 
 Every step is a pure function of
-:mod:`packages.mech_catalogue.skills.tool_metadata_abci.domain.publish`; this module only
+:mod:`packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish`; this module only
 moves bytes (kubo RPC through :class:`.ipfs.IpfsApi`, the chain through web3) and turns
 transport failures into :class:`PublishError` with a code. Order matters for "change
 nothing on failure": every check that can fail (manifest, registry id, authorisation) runs
@@ -22,11 +22,17 @@ from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted, Web3Exception
 from web3.types import TxParams
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    IdSelection,
+    RegistrySource,
+    decode_digest_query,
+    digest_query,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     REGISTRY_COMPLEMENTARY_SERVICE,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     NOT_AUTHORISED,
     NOT_CONFIRMED,
     RPC_UNAVAILABLE,
@@ -51,12 +57,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     safe_tx_hash,
     update_call,
     update_event_digest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    IdSelection,
-    RegistrySource,
-    decode_digest_query,
-    digest_query,
 )
 
 from .ipfs import IpfsApi

@@ -17,22 +17,22 @@ from hexbytes import HexBytes
 from web3 import Web3
 from web3.providers.rpc import HTTPProvider
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
-    derive_package,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     ManifestCache,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
+    derive_package,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     PublishTarget,
 )
 

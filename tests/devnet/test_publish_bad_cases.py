@@ -10,7 +10,7 @@ from typing import Tuple
 import pytest
 from web3 import Web3
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     INVALID_MANIFEST,
     IPFS_UNAVAILABLE,
     MECH_NOT_FOUND,

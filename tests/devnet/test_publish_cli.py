@@ -5,14 +5,14 @@ from typing import List
 
 from click.testing import CliRunner
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
-    canonical_bytes,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     generate_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    canonical_bytes,
 )
 
 from scripts.cli.app import cli

@@ -27,7 +27,7 @@ from aea_ledger_ethereum import EthereumApi
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
     CONNECTION_CID_VERSION,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     SafeTransaction,
     check_read_back,
     prepare_manifest,

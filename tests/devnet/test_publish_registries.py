@@ -12,8 +12,10 @@ manifest_fetcher + refresh_catalogue).
 import pytest
 from web3 import Web3
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import STATUS_OK
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_OK,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     UP_TO_DATE,
     UPDATE,
 )

@@ -23,7 +23,7 @@ from web3.types import RPCEndpoint
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
     CONNECTION_CID_VERSION,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     prepare_manifest,
     update_event_digest,
 )

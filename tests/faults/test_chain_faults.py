@@ -7,13 +7,13 @@ two periods, including a manifest change made during the fault.
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
-    STATUS_OK,
-    STATUS_UNAVAILABLE,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     READ_CALL_FAILED,
     parse_registry_sources,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
 )
 
 from scripts.sync_driver import CatalogueSync

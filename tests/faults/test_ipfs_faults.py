@@ -12,11 +12,11 @@ import threading
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FETCH_FAILED,
     KEPT_LAST_GOOD,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     DIGEST_MISMATCH,
 )
 

@@ -32,18 +32,20 @@ import pytest
 import requests
 from web3.types import RPCEndpoint
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
-    cid_to_digest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
     ManifestCache,
     manifest_fetcher,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    cid_to_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
     DEFAULT_LIMITS,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import TOO_LARGE
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    TOO_LARGE,
+)
 
 from scripts.devnet import Devnet, RegisteredManifest
 from scripts.publish.ipfs import IpfsApi

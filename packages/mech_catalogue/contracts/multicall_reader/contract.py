@@ -3,7 +3,7 @@
 ``valory/multicall2``'s ``aggregate_and_decode`` returns a tuple and takes decoder
 callables, neither of which can cross the contract API (the ledger connection requires a
 mapping back). This package sends call data built by the skill's framework-free
-``domain/registry.py`` and returns the raw return data as hex, so encoding and decoding stay
+``domain/chain/registry.py`` and returns the raw return data as hex, so encoding and decoding stay
 in one tested place.
 """
 

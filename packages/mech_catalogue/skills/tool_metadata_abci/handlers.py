@@ -2,13 +2,13 @@
 
 All are abstract_round_abci's, except :class:`HttpHandler`, which also answers the
 catalogue API (``GET /tools``, ``/tools/<name>``, ``/mechs``, ``/healthcheck``; see
-``domain/http_api.py``) for requests arriving through the ``valory/http_server``
+``domain/http_api/routes.py``) for requests arriving through the ``valory/http_server``
 connection. Responses to the skill's own gateway requests go to abstract_round_abci's
 handler as usual.
 
 Requests come from anyone who can reach the port, and an exception escaping a handler
 stops the agent (the skill's ``stop_and_exit`` policy), so :meth:`HttpHandler.handle` is
-a boundary: parsing is total (``domain/http_request.py``), and anything else that raises
+a boundary: parsing is total (``domain/http_api/request.py``), and anything else that raises
 while answering is logged and answered ``500 internal_error``, never re-raised.
 """
 
@@ -19,14 +19,16 @@ from packages.mech_catalogue.skills.tool_metadata_abci.dialogues import (
     HttpDialogue,
     HttpDialogues,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import serve
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_request import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
     INTERNAL_ERROR,
     HttpResult,
     Request,
     error_result,
     parse_request,
     quoted,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    serve,
 )
 from packages.valory.protocols.http.message import HttpMessage
 from packages.valory.skills.abstract_round_abci.handlers import (

@@ -4,29 +4,31 @@ import os
 import time
 from typing import Any, Dict, Optional, Tuple, Type
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
-    ManifestCache,
-    backoff_delays,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
-    CatalogueView,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     SHARED_STATE_KEY,
     PublishedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+    ManifestCache,
+    backoff_delays,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+    CatalogueFile,
+    DigestStore,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     RegistryConfigError,
     RegistrySource,
     parse_registry_sources,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
-    CatalogueFile,
-    DigestStore,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    CatalogueView,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
     PublishSettings,

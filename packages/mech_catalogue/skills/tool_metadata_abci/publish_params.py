@@ -22,11 +22,11 @@ parameter                         meaning (default)
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     REGISTRY_KINDS,
     REGISTRY_OLAS_AGENT,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     PublishError,
     PublishTarget,
     check_address,

@@ -15,7 +15,7 @@ answers 500 instead of raising); every other path is its (``/tools``, ``/tools/<
 
 from typing import Any, Dict
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_request import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
     HttpResult,
     Request,
     json_result,

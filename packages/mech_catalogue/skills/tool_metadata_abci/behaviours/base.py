@@ -6,7 +6,7 @@ from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple, cast
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
     PUBLIC_ID as MULTICALL_READER_ID,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     Call,
     RegistryConfigError,
@@ -15,7 +15,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     encode_batch,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (

@@ -16,33 +16,35 @@ from packages.mech_catalogue.skills.tool_metadata_abci import (
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
     FetchResult,
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import Limits
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
-    Catalogue,
-    Manifest,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+    views_chunks,
+    views_digest,
+    views_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_manifest,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import Problem
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
     range_header,
     read_limit,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
-    views_chunks,
-    views_digest,
-    views_document,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+    Manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    Problem,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     FETCH_VIA_GATEWAY,

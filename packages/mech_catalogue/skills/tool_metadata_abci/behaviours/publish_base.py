@@ -7,28 +7,28 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ChainReadError,
     ToolMetadataBaseBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    Call,
+    RegistryDecodeError,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     DeriveError,
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     GenerateError,
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     REGISTRY_COMPLEMENTARY_SERVICE,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     INVALID_MANIFEST,
     ContractCall,
     PreparedManifest,
     PublishError,
     PublishTarget,
     prepare_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    Call,
-    RegistryDecodeError,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
     PublishSettings,

@@ -6,7 +6,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base i
     PublishBaseBehaviour,
     as_call,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    IdSelection,
+    RegistrySource,
+    decode_digest_query,
+    digest_query,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     MECH_NOT_FOUND,
     UPDATE,
     PublishError,
@@ -19,12 +25,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
     decode_single,
     exists_call,
     owner_call,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    IdSelection,
-    RegistrySource,
-    decode_digest_query,
-    digest_query,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
     PublishPreparePayload,

@@ -5,7 +5,7 @@ from typing import Generator
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
     PublishBaseBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     SAFE_OPERATION_CALL,
     update_call,
 )

@@ -8,14 +8,14 @@ from typing import Any, Dict, Generator
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
     PublishBaseBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
+    read_limit,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     IPFS_UNAVAILABLE,
     PreparedManifest,
     PublishError,
     check_read_back,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
-    read_limit,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
     PublishUploadPayload,

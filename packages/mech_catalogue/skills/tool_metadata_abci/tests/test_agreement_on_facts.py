@@ -13,12 +13,7 @@ from typing import Dict, Optional, Tuple
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
-    DAG_PB,
-    RAW,
-    digest_to_cid,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FETCH_FAILED,
     KEPT_LAST_GOOD,
     FetchPolicy,
@@ -27,23 +22,30 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+    CATALOGUE_SUFFIX,
+    CatalogueFile,
+    DigestStore,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    RAW,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
     Catalogue,
     MechRef,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
-    CATALOGUE_SUFFIX,
-    CatalogueFile,
-    DigestStore,
 )
 
 ADDRESS = "0x" + "7c" * 20

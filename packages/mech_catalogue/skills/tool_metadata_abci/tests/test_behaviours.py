@@ -27,16 +27,34 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifest
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snapshot import (
     RegistrySnapshotBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    SHARED_STATE_KEY,
+    PublishedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+    KEPT_LAST_GOOD,
+    ManifestCache,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+    CatalogueFile,
+    DigestStore,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+    parse_registry_sources,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
     RAW,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
-    KEPT_LAST_GOOD,
-    ManifestCache,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    root_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_HASH_MISMATCH,
     STATUS_INVALID,
     STATUS_NO_HASH,
@@ -46,22 +64,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
-    SHARED_STATE_KEY,
-    PublishedCatalogue,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    DigestRead,
-    parse_registry_sources,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
-    CatalogueFile,
-    DigestStore,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import root_digest
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     VIEWS_CHUNK_CHARS,
     CataloguePayload,

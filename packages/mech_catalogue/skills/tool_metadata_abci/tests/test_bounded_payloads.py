@@ -19,21 +19,23 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snaps
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.share_views import (
     ShareViewsBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_OK,
     Catalogue,
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     MAX_PAYLOAD_BYTES,
     MOCK_TENDERMINT_LINE_LIMIT,

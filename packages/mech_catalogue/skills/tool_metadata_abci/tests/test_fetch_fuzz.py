@@ -29,47 +29,53 @@ from hypothesis import strategies as st
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
     FetchManifestsBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
-    candidate_cids,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    PublishedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
     ManifestCache,
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+    DigestStore,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
-    DEFAULT_LIMITS,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    candidate_cids,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
+    gateway_body,
+    read_limit,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    root_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_OK,
     Catalogue,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+    DEFAULT_LIMITS,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     CODE_DESCRIPTIONS,
     INVALID_JSON,
     KEPT_LAST_GOOD,
     TOO_DEEP,
     TOO_LARGE,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
-    PublishedCatalogue,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.size_cap import (
-    gateway_body,
-    read_limit,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import DigestStore
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import root_digest
 
 CAP = DEFAULT_LIMITS.max_bytes
 #: open-autonomy sends a payload as hex in a GET URL and Tendermint 0.34 refuses headers

@@ -1,4 +1,4 @@
-"""The HTTP catalogue API: pure routing (domain/http_api.py) and the skill's HttpHandler."""
+"""The HTTP catalogue API: pure routing (domain/http_api/routes.py) and the skill's HttpHandler."""
 
 import base64
 import json
@@ -8,16 +8,20 @@ from unittest import mock
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
-    CatalogueView,
-    route,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    SHARED_STATE_KEY,
+    PublishedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_request import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
     ERROR_STATUS,
     MAX_URL_LENGTH,
     HttpResult,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    CatalogueView,
+    route,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_INVALID,
     Catalogue,
     Mech,
@@ -25,10 +29,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     Provenance,
     Tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import error
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
-    SHARED_STATE_KEY,
-    PublishedCatalogue,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    error,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     ToolMetadataBehaviourCase,

@@ -13,20 +13,20 @@ from typing import Any, Callable, Optional
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    PublishedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Argument,
     Catalogue,
     Mech,
     MechRef,
     Provenance,
     Tool,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
-    PublishedCatalogue,
 )
 
 PAGE_SIZE = 20

@@ -10,13 +10,13 @@ from urllib.parse import quote
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import (
-    CatalogueView,
-    route,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_request import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
     ERROR_STATUS,
     parse_request,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    CatalogueView,
+    route,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.http_requests import (
     GeneratedRequest,

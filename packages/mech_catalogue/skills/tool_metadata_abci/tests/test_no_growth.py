@@ -6,7 +6,7 @@ from typing import Callable, Dict, List, Tuple
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FETCH_FAILED,
     KEPT_LAST_GOOD,
     REGISTRY_READ_FAILED,
@@ -14,28 +14,28 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     refresh_catalogue,
     served_problems,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    READ_CALL_FAILED,
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_OK,
     Catalogue,
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     DIGEST_MISMATCH,
     INVALID_JSON,
     error,
     unique_problems,
     warning,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    READ_CALL_FAILED,
-    DigestRead,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
 )
 
 ADDRESS = "0x" + "5a" * 20

@@ -26,13 +26,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_tx imp
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_upload import (
     PublishUploadBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.generate import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     PreparedManifest,
     PublishTarget,
     prepare_manifest,

@@ -8,12 +8,7 @@ from typing import List, Mapping, Optional, Tuple
 import pytest
 from eth_abi import encode
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
-    DAG_PB,
-    RAW,
-    digest_to_cid,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     KEPT_LAST_GOOD,
     PARSER_FAILED,
     REGISTRY_READ_FAILED,
@@ -24,20 +19,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
-    STATUS_HASH_MISMATCH,
-    STATUS_INVALID,
-    STATUS_NO_HASH,
-    STATUS_OK,
-    STATUS_UNAVAILABLE,
-    Catalogue,
-    Mech,
-    MechRef,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+    mech_tools_view,
+    mechs_info_view,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     READ_CALL_FAILED,
     READ_UNDECODABLE,
     DigestRead,
@@ -50,12 +36,26 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
     parse_registry_sources,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
-    mech_tools_view,
-    mechs_info_view,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    RAW,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_HASH_MISMATCH,
+    STATUS_INVALID,
+    STATUS_NO_HASH,
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
+    Catalogue,
+    Mech,
+    MechRef,
 )
 
 ADDRESS = "0x" + "ab" * 20

@@ -9,24 +9,26 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    SHARED_STATE_KEY,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+    KEPT_LAST_GOOD,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+    CatalogueFile,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
     RAW,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
-    KEPT_LAST_GOOD,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.published import (
-    SHARED_STATE_KEY,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.store import (
-    CatalogueFile,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import SharedState
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (

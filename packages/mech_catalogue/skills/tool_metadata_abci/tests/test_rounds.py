@@ -5,14 +5,18 @@ from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Type, cast
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import MechRef
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import DigestRead
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.views import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
     views_chunks,
     views_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     CataloguePayload,

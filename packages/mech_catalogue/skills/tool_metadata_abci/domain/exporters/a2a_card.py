@@ -18,8 +18,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.erc8004 
     UNKNOWN_REF,
     expand_templates,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Mech
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 A2A_PROTOCOL_VERSION = "1.0"
 A2A_BINDING_JSONRPC = "JSONRPC"

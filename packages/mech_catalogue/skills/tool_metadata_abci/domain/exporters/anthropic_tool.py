@@ -22,7 +22,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas 
     call_schema,
     rename_keys,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 
 def _input_schema(tool: Tool) -> Tuple[Dict[str, Any], Dict[str, str]]:

@@ -24,8 +24,11 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from jsonschema import Draft202012Validator
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import CidError, to_v1
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    CidError,
+    to_v1,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Mech,
     MechRef,
 )

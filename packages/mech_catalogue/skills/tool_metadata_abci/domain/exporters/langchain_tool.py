@@ -14,7 +14,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas import (
     call_schema,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 MechCall = Callable[[str, dict], Any]
 

@@ -32,9 +32,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas 
     call_schema,
     output_object_schema,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import Catalogue
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.problems import pointer
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    pointer,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 MCP_PROTOCOL_VERSION = "2026-07-28"
 META_KEY = "io.olas/mech-tool"

@@ -25,7 +25,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas 
     call_schema,
     strict_schema,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 MAX_DESCRIPTION = 1024  # OpenAI truncates longer function descriptions
 

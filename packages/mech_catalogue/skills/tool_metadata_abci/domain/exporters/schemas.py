@@ -32,13 +32,13 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parse_tool import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parse_tool import (
     join_sentences,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.schema_refs import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.schema_refs import (
     self_contained,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 PROMPT_DESCRIPTION = "The request text sent to the mech tool."
 JSON_TEXT = "JSON-encoded value."

@@ -9,8 +9,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, List, Optional, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
     DEFAULT_LIMITS,
     Limits,
 )

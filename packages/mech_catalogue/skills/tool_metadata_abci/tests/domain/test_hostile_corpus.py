@@ -4,13 +4,13 @@ import re
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
     Mech,
     MechRef,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_manifest,
 )
 
 from .hostile_corpus import Case, build_corpus

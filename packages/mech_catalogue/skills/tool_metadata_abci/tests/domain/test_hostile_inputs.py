@@ -25,17 +25,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import pytest
 from eth_abi import encode as abi_encode
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
-    CidError,
-    candidate_cids,
-    cid_to_digest,
-    digest_to_cid,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
-    derive_package,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FETCH_FAILED,
     PARSER_FAILED,
     REGISTRY_READ_FAILED,
@@ -44,10 +34,35 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.fetching import (
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.limits import (
-    DEFAULT_LIMITS,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    READ_CALL_FAILED,
+    READ_UNDECODABLE,
+    DigestRead,
+    IdSelection,
+    RegistrySource,
+    decode_digest_query,
+    digest_query,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
+    derive_package,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    CidError,
+    candidate_cids,
+    cid_to_digest,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    root_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
@@ -60,23 +75,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
-    parse_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.registry import (
-    READ_CALL_FAILED,
-    READ_UNDECODABLE,
-    DigestRead,
-    IdSelection,
-    RegistrySource,
-    decode_digest_query,
-    digest_query,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.unixfs import (
-    root_digest,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+    DEFAULT_LIMITS,
 )
 
 from .hostile_corpus import build_corpus

@@ -7,10 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (
-    canonical_bytes,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     CidError,
     cid_to_digest,
     digest_to_cid,
@@ -18,18 +15,21 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.cid import (
     to_v1,
     verify,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
-    Catalogue,
-    Mech,
-    MechRef,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.parsing import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
     parse_document,
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
     decode_json,
     validate_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    canonical_bytes,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+    Mech,
+    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import Kubo
 
@@ -214,7 +214,7 @@ def test_string_fast_path_is_rfc8785(text: str) -> None:
     """canonical_text's json.dumps shortcut for strings equals the rfc8785 package's output."""
     import rfc8785  # pylint: disable=import-outside-toplevel
 
-    from packages.mech_catalogue.skills.tool_metadata_abci.domain.canonical import (  # pylint: disable=import-outside-toplevel
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (  # pylint: disable=import-outside-toplevel
         CanonicalizationError,
         canonical_text,
     )
@@ -337,7 +337,7 @@ TRICKY_JSON = st.recursive(
 @given(TRICKY_JSON, st.integers(min_value=0, max_value=6))
 def test_nesting_depth_is_exact(value: Any, cap: int) -> None:
     """Bracket depth from bytes equals the decoded value's depth, brackets in strings ignored."""
-    from packages.mech_catalogue.skills.tool_metadata_abci.domain.validation import (  # pylint: disable=import-outside-toplevel
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (  # pylint: disable=import-outside-toplevel
         nesting_depth,
     )
 

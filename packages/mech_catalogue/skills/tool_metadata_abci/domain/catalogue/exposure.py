@@ -1,0 +1,49 @@
+"""What the skill publishes agent-wide: the agreed catalogue with its freshness.
+
+Other skills of the same agent (ABCI or not) read it from ``context.shared_state`` under
+:data:`SHARED_STATE_KEY`::
+
+    published = self.context.shared_state.get("mech_catalogue.tool_catalogue")
+    if published is not None:
+        tools = published.catalogue.tools_named("prediction-online")
+        stale = published.age_seconds(time.time()) > 3600
+
+The value is replaced (never mutated) each time the agents agree on a new catalogue.
+"""
+
+from dataclasses import dataclass
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+)
+
+SHARED_STATE_KEY = "mech_catalogue.tool_catalogue"
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedCatalogue:
+    """The agreed catalogue and when and where it was agreed.
+
+    :param catalogue: the immutable catalogue (queries: ``tools_named``, ``tools_of``,
+        ``mech``, ``collisions``, ``errors``, ``stale``, ``freshness``).
+    :param catalogue_digest: its digest, as agreed in ``FetchManifestsRound``.
+    :param snapshot_digest: the registry snapshot digest it was built from.
+    :param block_number: the block the registries were read at.
+    :param agreed_at: unix time (seconds) this agent saw the agreement.
+    :param period: the ABCI period count of the agreement.
+    """
+
+    catalogue: Catalogue
+    catalogue_digest: str
+    snapshot_digest: str
+    block_number: int
+    agreed_at: float
+    period: int
+
+    def age_seconds(self, now: float) -> float:
+        """Compute the age of the agreement.
+
+        :param now: unix time, seconds.
+        :return: seconds since the agreement (>= 0).
+        """
+        return max(0.0, now - self.agreed_at)

@@ -1,0 +1,607 @@
+"""Fetch policy and catalogue refresh, as pure functions.
+
+The behaviour (or the CLI) does the I/O; this module decides *what* to fetch, *how often to
+retry*, keeps verified bytes in a content-addressed cache, and turns a registry snapshot
+plus fetch results into the next :class:`~.model.Catalogue`:
+
+- a CID's content never changes, so bytes are cached by CID once verified and never
+  fetched again;
+- a mech whose new manifest cannot be fetched, verified or parsed, or yields no valid
+  tool, is quarantined with a reason code; when it had a good entry before, that entry is kept (tools still served)
+  with its old ``observed_block`` (so :meth:`Catalogue.stale` lists it) and the reason
+  appended to its problems;
+- a mech whose registry no longer holds a hash, or whose new manifest drops a tool, loses
+  it: nothing lingers;
+- tool-name collisions across mechs are left to :meth:`Catalogue.collisions` (every
+  colliding tool keeps its provenance).
+"""
+
+import os
+from dataclasses import dataclass, replace
+from typing import (
+    Callable,
+    Dict,
+    Generator,
+    Iterable,
+    List,
+    Optional,
+    Tuple,
+    TypeGuard,
+)
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    RAW,
+    CidError,
+    candidate_cids,
+    verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_HASH_MISMATCH,
+    STATUS_INVALID,
+    STATUS_NO_HASH,
+    STATUS_OK,
+    STATUS_UNAVAILABLE,
+    Catalogue,
+    Manifest,
+    Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    DIGEST_MISMATCH,
+    TOO_LARGE,
+    Problem,
+    error,
+    unique_problems,
+    warning,
+)
+
+# Codes this module adds (to be merged into problems.py by its owner).
+FETCH_FAILED = "fetch_failed"
+REGISTRY_READ_FAILED = "registry_read_failed"
+KEPT_LAST_GOOD = "kept_last_good"
+MANIFEST_REJECTED = "manifest_rejected"
+PARSER_FAILED = "parser_failed"
+
+#: a manifest parser: bytes -> (manifest or None when rejected, problems)
+ParseFn = Callable[[bytes], Tuple[Optional[Manifest], Tuple[Problem, ...]]]
+
+
+def backoff_delays(
+    retries: int, initial: float, factor: float, cap: float
+) -> Tuple[float, ...]:
+    """Delays before each retry (exponential backoff, capped).
+
+    :param retries: how many retries after the first attempt (>= 0).
+    :param initial: seconds before the first retry.
+    :param factor: multiplier per retry (>= 1).
+    :param cap: the longest delay, seconds.
+    :return: ``retries`` delays, e.g. ``(0.5, 1.0, 2.0)`` for (3, 0.5, 2, 10).
+    """
+    return tuple(min(cap, initial * factor**attempt) for attempt in range(retries))
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """What fetching one on-chain digest gave.
+
+    :param digest: ``0x`` + 64 hex, the on-chain digest.
+    :param cid: the CID whose bytes verified against the digest ("" when none did).
+    :param data: the verified bytes, None on failure.
+    :param status: STATUS_OK, STATUS_UNAVAILABLE, STATUS_HASH_MISMATCH or STATUS_INVALID (too large).
+    :param problem: why it failed (None on success); its code and message are facts only
+        (the digest, the CIDs, the cap), never how the transport failed, so agents behind
+        gateways that fail differently build the same catalogue.
+    :param detail: how the transport failed (``gateway answered HTTP 504``, a timeout):
+        this agent's diagnostic for its logs, never part of the catalogue.
+    """
+
+    digest: str
+    cid: str = ""
+    data: Optional[bytes] = None
+    status: str = STATUS_OK
+    problem: Optional[Problem] = None
+    detail: str = ""
+
+    @classmethod
+    def ok(cls, digest: str, cid: str, data: bytes) -> "FetchResult":
+        """Build a verified result.
+
+        :param digest: the digest.
+        :param cid: the CID that verified.
+        :param data: the bytes.
+        :return: a success.
+        """
+        return cls(digest, cid, data)
+
+    @classmethod
+    def unavailable(
+        cls, digest: str, cids: Iterable[str], detail: str = ""
+    ) -> "FetchResult":
+        """Build a failed result.
+
+        :param digest: the digest.
+        :param cids: CIDs tried.
+        :param detail: how the last try failed (kept in :attr:`detail`, not in the problem).
+        :return: a failure.
+        """
+        tried = ", ".join(cids)
+        return cls(
+            digest,
+            status=STATUS_UNAVAILABLE,
+            problem=error(
+                FETCH_FAILED,
+                f"could not fetch the manifest for digest {digest} (tried {tried or 'nothing'}); "
+                "check the IPFS endpoint and that the manifest is pinned",
+            ),
+            detail=detail,
+        )
+
+    @classmethod
+    def mismatch(cls, digest: str, cid: str) -> "FetchResult":
+        """Build a failed result.
+
+        :param digest: the digest.
+        :param cid: the CID fetched.
+        :return: a failure.
+        """
+        return cls(
+            digest,
+            cid=cid,
+            status=STATUS_HASH_MISMATCH,
+            problem=error(
+                DIGEST_MISMATCH,
+                f"bytes served for {cid} hash neither as dag-pb nor raw to the on-chain digest {digest}; "
+                "the gateway served other content, or the manifest was added with other chunking",
+            ),
+        )
+
+    @classmethod
+    def too_large(cls, digest: str, cid: str, size: int, cap: int) -> "FetchResult":
+        """Build a failed result.
+
+        :param digest: the digest.
+        :param cid: the CID.
+        :param size: bytes seen.
+        :param cap: the cap.
+        :return: a failure.
+        """
+        return cls(
+            digest,
+            cid=cid,
+            status=STATUS_INVALID,
+            problem=error(
+                TOO_LARGE,
+                f"manifest {cid} is larger than max_manifest_bytes={cap}; "
+                "shrink the manifest or raise the parameter",
+            ),
+            detail=f"{size} bytes received",
+        )
+
+
+class ManifestCache:
+    """Verified manifest bytes by CID; optionally mirrored to a directory (one file per CID).
+
+    Only bytes that verified against their digest are put here, so a hit never needs
+    fetching again. Disk entries are re-verified on load by the caller-supplied check.
+    """
+
+    def __init__(self, directory: Optional[str] = None) -> None:
+        """Create an empty cache.
+
+        :param directory: where to mirror entries (created when missing); None keeps them in memory only.
+        """
+        self._entries: Dict[str, bytes] = {}
+        self._directory = directory
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+
+    def _path(self, cid: str) -> Optional[str]:
+        if not self._directory or not cid.isalnum():
+            return None
+        return os.path.join(self._directory, cid)
+
+    def get(
+        self, cid: str, verify: Optional[Callable[[bytes], bool]] = None
+    ) -> Optional[bytes]:
+        """Look a CID up.
+
+        :param cid: the CID.
+        :param verify: re-check for bytes read from disk.
+        :return: the cached bytes, or None on a miss (or a disk entry that fails ``verify``).
+        """
+        if cid in self._entries:
+            return self._entries[cid]
+        path = self._path(cid)
+        if path is None or not os.path.isfile(path):
+            return None
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if verify is not None and not verify(data):
+            return None
+        self._entries[cid] = data
+        return data
+
+    def put(self, cid: str, data: bytes) -> None:
+        """Store verified bytes.
+
+        :param cid: the CID the bytes verified against.
+        :param data: the bytes.
+        """
+        self._entries[cid] = data
+        path = self._path(cid)
+        if path is not None:
+            tmp = path + ".tmp"
+            with open(tmp, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+
+    def __contains__(self, cid: object) -> bool:
+        """Check membership in memory.
+
+        :param cid: a CID.
+        :return: True when held in memory.
+        """
+        return cid in self._entries
+
+    def __len__(self) -> int:
+        """Count entries held in memory.
+
+        :return: entries held in memory.
+        """
+        return len(self._entries)
+
+    def retain(self, cids: Iterable[str]) -> int:
+        """Drop every entry (in memory and on disk) whose CID is not in ``cids``.
+
+        The cache is bounded this way by what the catalogue still refers to: a CID that
+        no mech serves any more is not kept.
+
+        :param cids: the CIDs to keep.
+        :return: how many entries were dropped.
+        """
+        keep = set(cids)
+        dropped = [cid for cid in self._entries if cid not in keep]
+        for cid in dropped:
+            del self._entries[cid]
+        if self._directory and os.path.isdir(self._directory):
+            for name in os.listdir(self._directory):
+                if name not in keep and name.isalnum():
+                    try:
+                        os.remove(os.path.join(self._directory, name))
+                    except OSError:
+                        continue
+                    dropped.append(name)
+        return len(set(dropped))
+
+
+def served_problems(mech: Mech) -> Tuple[Problem, ...]:
+    """The problems of the manifest a mech serves, without a kept entry's failure and note.
+
+    A kept last-good entry's problems are ``served + (current failure, kept_last_good
+    note)`` (:func:`_kept` builds them so); any other entry's are all its own.
+
+    :param mech: a catalogue entry.
+    :return: the problems that belong to the manifest it serves.
+    """
+    for index, problem in enumerate(mech.problems):
+        if problem.code == KEPT_LAST_GOOD:
+            return mech.problems[: max(0, index - 1)]
+    return mech.problems
+
+
+def _kept(previous: Mech, reason: Problem) -> Mech:
+    """Serve ``previous``'s manifest, noting why the current one failed.
+
+    Problems are a set, not a log: the result is the served manifest's own problems plus
+    this period's failure and one note, however many periods the mech has been kept, so
+    a failure that does not change leaves the entry (and the catalogue digest) unchanged.
+
+    :param previous: the last agreed entry, status ok.
+    :param reason: why this period's manifest failed.
+    :return: ``previous`` with its problems rebuilt as above.
+    """
+    note = warning(
+        KEPT_LAST_GOOD,
+        f"serving the last good manifest {previous.cid} (read at block {previous.observed_block}) "
+        f"because the current one failed: {reason.code}",
+    )
+    return replace(
+        previous,
+        problems=unique_problems(served_problems(previous)) + (reason, note),
+    )
+
+
+def _failed_mech(
+    read: DigestRead,
+    previous: Optional[Mech],
+    status: str,
+    reason: Problem,
+    cid: str,
+    block: int,
+) -> Mech:
+    if previous is not None and previous.status == STATUS_OK:
+        return _kept(previous, reason)
+    return Mech(
+        ref=read.ref,
+        digest=read.digest,
+        cid=cid,
+        status=status,
+        problems=(reason,),
+        observed_block=block,
+    )
+
+
+def _parse_guarded(
+    parse: ParseFn, data: bytes, cid: str
+) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
+    """Run the parser; a parser bug quarantines the one manifest instead of stopping the agent."""
+    # a parser bug must quarantine one manifest, never stop the period
+    try:
+        return parse(data)
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        return None, (
+            error(
+                PARSER_FAILED,
+                f"the manifest parser failed on {cid} ({exc!r}); the mech is quarantined, report this manifest",
+            ),
+        )
+
+
+def _unchanged(
+    old: Optional[Mech], read: DigestRead, result: FetchResult
+) -> TypeGuard[Mech]:
+    """Whether ``old`` is exactly what parsing ``result`` again would give (bar the block).
+
+    True for a good entry (status ok, not a kept last-good one) of the same registry ref
+    read under the same digest and fetched under the same CID: the CID fixes the bytes and
+    the parser is pure, so parsing them again would rebuild the same entry.
+
+    :param old: the previous period's entry for this ref, if any.
+    :param read: this period's registry read of the ref.
+    :param result: this period's fetch result for the read's digest.
+    :return: True when ``old`` can be kept with only its observed block updated (``old``
+        is then a :class:`Mech`).
+    """
+    return (
+        old is not None
+        and old.status == STATUS_OK
+        and old.ref == read.ref
+        and old.digest == read.digest
+        and old.cid == result.cid
+        and not any(p.code == KEPT_LAST_GOOD for p in old.problems)
+    )
+
+
+def refresh_catalogue(
+    snapshot: RegistrySnapshot,
+    fetched: Dict[str, FetchResult],
+    parse: ParseFn,
+    previous: Optional[Catalogue] = None,
+) -> Catalogue:
+    """Build the next catalogue from the agreed snapshot and this agent's fetch results.
+
+    :param snapshot: the agreed registry snapshot.
+    :param fetched: on-chain digest -> fetch result, for every digest of the snapshot.
+    :param parse: the manifest parser (``domain.parsing``), pure.
+    :param previous: the last agreed catalogue (only pass it when its digest is the one the
+        agents agreed on, so every agent starts from the same catalogue). Its good entries
+        whose ref, digest and CID are unchanged are reused (with this snapshot's block)
+        instead of parsing their manifest again; the result is the same catalogue.
+    :return: the new catalogue; mechs absent from the snapshot are dropped.
+    """
+    mechs: List[Mech] = []
+    block = snapshot.block_number
+    for read in snapshot.reads:
+        old = previous.mech(read.ref) if previous is not None else None
+        if read.error:
+            reason = error(
+                REGISTRY_READ_FAILED,
+                f"reading the hash of {read.ref.key} failed ({read.error}); "
+                "check the registry address and kind in the registries parameter",
+            )
+            mechs.append(_failed_mech(read, old, STATUS_UNAVAILABLE, reason, "", block))
+            continue
+        if not read.digest:
+            mechs.append(
+                Mech(ref=read.ref, status=STATUS_NO_HASH, observed_block=block)
+            )
+            continue
+        result = fetched.get(read.digest)
+        if result is None:
+            result = FetchResult.unavailable(
+                read.digest, (), "not fetched in this period"
+            )
+        if result.data is None:
+            reason = result.problem or error(
+                FETCH_FAILED, f"no bytes for digest {read.digest}"
+            )
+            mechs.append(
+                _failed_mech(read, old, result.status, reason, result.cid, block)
+            )
+            continue
+        if _unchanged(old, read, result):
+            mechs.append(replace(old, observed_block=block))
+            continue
+        manifest, problems = _parse_guarded(parse, result.data, result.cid)
+        if manifest is not None and not manifest.tools:
+            manifest = None  # nothing usable: quarantine like a rejected manifest
+        if manifest is None:
+            reason = next(
+                (p for p in problems if p.is_error),
+                error(
+                    MANIFEST_REJECTED,
+                    f"manifest {result.cid} was rejected by the parser",
+                ),
+            )
+            if old is not None and old.status == STATUS_OK:
+                mechs.append(_kept(old, reason))
+            else:
+                mechs.append(
+                    Mech.from_manifest(
+                        read.ref,
+                        None,
+                        tuple(problems) or (reason,),
+                        read.digest,
+                        result.cid,
+                        block,
+                        STATUS_INVALID,
+                    )
+                )
+            continue
+        mechs.append(
+            Mech.from_manifest(
+                read.ref, manifest, tuple(problems), read.digest, result.cid, block
+            )
+        )
+    return Catalogue.build(mechs)
+
+
+def digests_to_fetch(
+    snapshot: RegistrySnapshot, cached: Callable[[str], bool]
+) -> Tuple[str, ...]:
+    """List the digests that still need a network fetch.
+
+    :param snapshot: the agreed snapshot.
+    :param cached: digest -> True when its bytes are cached.
+    :return: the digests that still need a network fetch, sorted.
+    """
+    return tuple(d for d in snapshot.digests if not cached(d))
+
+
+# --- the whole fetch, as a driver-agnostic generator ------------------------------------
+
+#: what :func:`manifest_fetcher` yields: seconds to wait first, then the CIDs to request
+#: (all may be in flight at once); it must be sent back cid -> (bytes or None, failure text).
+FetchRequest = Tuple[float, List[str]]
+FetchReply = Dict[str, Tuple[Optional[bytes], str]]
+
+#: CID codecs tried for one digest, in order: dag-pb (what registries assume), then raw
+FETCH_CODECS = (DAG_PB, RAW)
+
+
+@dataclass(frozen=True)
+class FetchPolicy:
+    """How hard to try.
+
+    :param retries: retries per CID after the first try.
+    :param backoff_initial: seconds before the first retry.
+    :param backoff_factor: multiplier per retry.
+    :param backoff_max: longest wait, seconds.
+    :param max_bytes: largest manifest accepted, bytes.
+    """
+
+    retries: int = 2
+    backoff_initial: float = 0.5
+    backoff_factor: float = 2.0
+    backoff_max: float = 8.0
+    max_bytes: int = 1_048_576
+
+
+def _cached(
+    cache: ManifestCache, digest: str, cids: Tuple[str, ...]
+) -> Optional[FetchResult]:
+    for codec, cid in zip(FETCH_CODECS, cids):
+
+        def check(data: bytes, codec: str = codec) -> bool:
+            return verify(data, digest, codec).ok
+
+        data = cache.get(cid, verify=check)
+        if data is not None:
+            return FetchResult.ok(digest, cid, data)
+    return None
+
+
+def _checked(
+    cache: ManifestCache,
+    policy: FetchPolicy,
+    digest: str,
+    codec: str,
+    cid: str,
+    data: Optional[bytes],
+) -> Optional[FetchResult]:
+    if data is None:
+        return None
+    if len(data) > policy.max_bytes:
+        return FetchResult.too_large(digest, cid, len(data), policy.max_bytes)
+    if not verify(data, digest, codec).ok:
+        return None
+    cache.put(cid, data)
+    return FetchResult.ok(digest, cid, data)
+
+
+def manifest_fetcher(  # pylint: disable=too-many-locals
+    digests: Iterable[str], cache: ManifestCache, policy: FetchPolicy
+) -> Generator[FetchRequest, FetchReply, Dict[str, FetchResult]]:
+    """Fetch and verify the manifests behind on-chain digests; the caller does the I/O.
+
+    Cache first (a verified CID is never requested again). Otherwise the dag-pb CID is
+    requested, then the raw CID, each ``1 + retries`` times with :func:`backoff_delays`
+    between tries. Bytes count only when they re-hash to the digest (:func:`cid.verify`
+    narrowed to the CID's codec); bytes over ``max_bytes`` are rejected unparsed. Only CIDs
+    derived from the digests are ever requested: never a URL from chain data or a manifest.
+
+    Drive it with ``request = next(gen)`` then ``request = gen.send(reply)`` until
+    ``StopIteration.value`` holds the results.
+
+    :param digests: ``0x`` + 64 hex on-chain digests.
+    :param cache: the content-addressed cache (read and filled).
+    :param policy: retries, backoff and size cap.
+    :yield: ``(wait_seconds, cids)`` requests.
+    :return: digest -> result, one per distinct digest.
+    """
+    results: Dict[str, FetchResult] = {}
+    cids: Dict[str, Tuple[str, ...]] = {}
+    pending: List[Tuple[str, int, int]] = []  # (digest, codec index, tries so far)
+    for digest in sorted(set(digests)):
+        try:
+            cids[digest] = candidate_cids(digest)
+        except CidError as exc:
+            results[digest] = FetchResult(
+                digest, status=STATUS_INVALID, problem=exc.problem
+            )
+            continue
+        hit = _cached(cache, digest, cids[digest])
+        if hit is not None:
+            results[digest] = hit
+        else:
+            pending.append((digest, 0, 0))
+    delays = backoff_delays(
+        policy.retries,
+        policy.backoff_initial,
+        policy.backoff_factor,
+        policy.backoff_max,
+    )
+    got_bytes: Dict[str, bool] = {}
+    wait = 0.0
+    while pending:
+        reply = yield wait, [cids[d][c] for d, c, _ in pending]
+        retry: List[Tuple[str, int, int]] = []
+        wait = 0.0
+        for digest, codec_index, tries in pending:
+            cid = cids[digest][codec_index]
+            data, failure = reply.get(cid, (None, "no response"))
+            got_bytes[digest] = got_bytes.get(digest, False) or data is not None
+            outcome = _checked(
+                cache, policy, digest, FETCH_CODECS[codec_index], cid, data
+            )
+            if outcome is not None:
+                results[digest] = outcome
+            elif tries < len(delays):
+                retry.append((digest, codec_index, tries + 1))
+                wait = max(wait, delays[tries])
+            elif codec_index + 1 < len(FETCH_CODECS):
+                retry.append((digest, codec_index + 1, 0))
+            elif got_bytes[digest]:
+                results[digest] = FetchResult.mismatch(digest, cid)
+            else:
+                results[digest] = FetchResult.unavailable(
+                    digest, cids[digest], f"{cid}: {failure}"
+                )
+        pending = retry
+    return results

@@ -1,0 +1,682 @@
+"""Reading manifest digests from the three registry kinds, batched through Multicall2.
+
+Framework-free: this module only builds call data and decodes return data (``eth_abi``);
+whoever runs the ``eth_call`` (the skill's behaviour through the ledger connection, the CLI
+through web3) passes the bytes in and out.
+
+Where the latest manifest digest of an id lives (ABIs: ``autonolas-registries`` abis/0.8.15
+``AgentRegistry.json``, abis/0.8.30 ``ComplementaryServiceMetadata.json``;
+``ai-registry-mech`` abis/0.8.25 ``AgentRegistry.json``):
+
+==============================  ====================================================
+registry kind                   latest digest of ``id``
+==============================  ====================================================
+``olas_agent_registry``         last of ``getUpdatedHashes(id)``; when that list is
+                                empty, ``mapUnits(id)`` (the unit hash set at
+                                creation). ``tokenURI`` is never used: it keeps
+                                returning the first hash after an update.
+``legacy_mech_registry``        last of ``getHashes(id)``.
+``complementary_service_        ``mapServiceHashes(id)`` (id = service id).
+metadata``
+==============================  ====================================================
+
+A zero bytes32 (or an empty list) means "no hash". "All ids" means ``1..totalSupply()``;
+for ComplementaryServiceMetadata, ``totalSupply()`` of the ServiceRegistry it points to
+(``serviceRegistry()``).
+
+The whole read is wrapped in Multicall2 ``tryBlockAndAggregate(false, calls)`` (MakerDAO
+Multicall2, the ``valory/multicall2`` contract package's ABI) so one ``eth_call`` reads
+``batch_size`` calls, a failing call does not fail the batch, and the block number comes
+back with the results.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
+
+from eth_abi import decode as abi_decode
+from eth_abi import encode as abi_encode
+from eth_abi.exceptions import DecodingError
+from eth_utils import function_signature_to_4byte_selector
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+    REGISTRY_KINDS,
+    REGISTRY_LEGACY_MECH,
+    REGISTRY_OLAS_AGENT,
+    MechRef,
+)
+
+ZERO_DIGEST = "0x" + "00" * 32
+IDS_ALL = "all"
+
+#: registry kinds whose id space is the contract's own ``totalSupply()``
+_SELF_SUPPLY_KINDS = (REGISTRY_OLAS_AGENT, REGISTRY_LEGACY_MECH)
+
+#: read failures, as machine-readable codes carried by :class:`DigestRead`
+READ_OK = ""
+READ_CALL_FAILED = "registry_call_failed"
+READ_UNDECODABLE = "registry_return_undecodable"
+
+
+class RegistryConfigError(ValueError):
+    """A registry description from the configuration is unusable; the message names the field."""
+
+
+class RegistryDecodeError(ValueError):
+    """Multicall2 return data could not be decoded (wrong contract at the address?)."""
+
+
+@dataclass(frozen=True)
+class IdSelection:
+    """Which ids of a registry to read.
+
+    :param mode: ``"list"`` (exactly :attr:`ids`), ``"range"`` (``start..end`` inclusive) or
+        ``"all"`` (``1..totalSupply()``).
+    :param ids: the ids for mode list, ascending, unique.
+    :param start: first id of a range (>= 1).
+    :param end: last id of a range (>= start).
+    """
+
+    mode: str
+    ids: Tuple[int, ...] = ()
+    start: int = 0
+    end: int = 0
+
+    def resolve(self, total_supply: Optional[int], cap: int) -> Tuple[int, ...]:
+        """Turn the selection into concrete ids.
+
+        :param total_supply: the registry's ``totalSupply()`` (needed for mode all only).
+        :param cap: the most ids one registry may expand to (parameter ``max_ids_per_registry``).
+        :return: ascending ids; for mode all at most ``cap`` ids, the lowest first.
+        :raises RegistryConfigError: mode all without a supply.
+        """
+        if self.mode == "list":
+            return self.ids
+        if self.mode == "range":
+            return tuple(range(self.start, min(self.end, self.start + cap - 1) + 1))
+        if total_supply is None:
+            raise RegistryConfigError(
+                "ids 'all' needs totalSupply(), which was not read"
+            )
+        return tuple(range(1, min(total_supply, cap) + 1))
+
+    def to_config(self) -> Any:
+        """Get the configuration form of the selection.
+
+        :return: the configuration form (``"all"``, a list, or ``{"from", "to"}``).
+        """
+        if self.mode == IDS_ALL:
+            return IDS_ALL
+        if self.mode == "range":
+            return {"from": self.start, "to": self.end}
+        return list(self.ids)
+
+
+def parse_id_selection(value: Any, where: str) -> IdSelection:
+    """Parse the ``ids`` field of a configured registry.
+
+    :param value: ``"all"``, a list of positive ints, or ``{"from": a, "to": b}`` (inclusive).
+    :param where: the field's name for error messages, e.g. ``registries[0].ids``.
+    :return: the selection.
+    :raises RegistryConfigError: anything else, with a sentence naming ``where``.
+    """
+    if value == IDS_ALL:
+        return IdSelection(IDS_ALL)
+    if isinstance(value, dict):
+        try:
+            start, end = int(value["from"]), int(value["to"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RegistryConfigError(
+                f"{where} must be {{'from': <first id>, 'to': <last id>}} with integers; got {value!r}"
+            ) from exc
+        if start < 1 or end < start:
+            raise RegistryConfigError(
+                f"{where} range must satisfy 1 <= from <= to; got {value!r}"
+            )
+        return IdSelection("range", start=start, end=end)
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise RegistryConfigError(
+                f"{where} is an empty list; give ids, a range or 'all'"
+            )
+        ids = []
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, int) or item < 1:
+                raise RegistryConfigError(
+                    f"{where} must hold positive integer ids; {item!r} is not one"
+                )
+            ids.append(item)
+        return IdSelection("list", ids=tuple(sorted(set(ids))))
+    raise RegistryConfigError(
+        f"{where} must be 'all', a list of ids or {{'from': a, 'to': b}}; got {value!r}"
+    )
+
+
+@dataclass(frozen=True)
+class RegistrySource:
+    """One registry to read, as configured.
+
+    :param kind: one of :data:`REGISTRY_KINDS`.
+    :param chain_id: EIP-155 chain id of the chain the registry lives on.
+    :param address: 0x-prefixed 20-byte address, lowercase.
+    :param ids: which ids to read.
+    """
+
+    kind: str
+    chain_id: int
+    address: str
+    ids: IdSelection
+
+    def ref(self, mech_id: int) -> MechRef:
+        """Get the identity of one mech of this registry.
+
+        :param mech_id: an agent or service id.
+        :return: the mech's identity.
+        """
+        return MechRef(self.chain_id, self.kind, self.address, mech_id)
+
+
+def _address(value: Any, where: str) -> str:
+    text = str(value)
+    if not (text.startswith("0x") and len(text) == 42):
+        raise RegistryConfigError(
+            f"{where} must be a 0x-prefixed 20-byte hex address; got {value!r}"
+        )
+    try:
+        int(text[2:], 16)
+    except ValueError as exc:
+        raise RegistryConfigError(f"{where} is not hex: {value!r}") from exc
+    return text.lower()
+
+
+def parse_registry_sources(
+    value: Any, chain_id: int, name: str = "registries"
+) -> Tuple[RegistrySource, ...]:
+    """Parse the ``registries`` skill parameter.
+
+    :param value: a list of ``{"kind": <kind>, "address": "0x..", "ids": <ids>}``.
+    :param chain_id: the chain id every source lives on (parameter ``chain_id``).
+    :param name: the parameter's name for messages.
+    :return: the sources, in configuration order.
+    :raises RegistryConfigError: with a sentence naming the bad field.
+    """
+    if not isinstance(value, (list, tuple)):
+        raise RegistryConfigError(
+            f"{name} must be a list of registries; got {type(value).__name__}"
+        )
+    sources = []
+    for index, item in enumerate(value):
+        where = f"{name}[{index}]"
+        if not isinstance(item, dict):
+            raise RegistryConfigError(
+                f"{where} must be a mapping with kind, address and ids"
+            )
+        kind = item.get("kind")
+        if kind not in REGISTRY_KINDS:
+            raise RegistryConfigError(
+                f"{where}.kind must be one of {', '.join(REGISTRY_KINDS)}; got {kind!r}"
+            )
+        sources.append(
+            RegistrySource(
+                kind=str(kind),
+                chain_id=chain_id,
+                address=_address(item.get("address"), f"{where}.address"),
+                ids=parse_id_selection(item.get("ids", IDS_ALL), f"{where}.ids"),
+            )
+        )
+    seen = set()
+    for index, source in enumerate(sources):
+        key = (source.kind, source.address)
+        if key in seen:
+            raise RegistryConfigError(
+                f"{name}[{index}] repeats registry {source.kind} at {source.address}"
+            )
+        seen.add(key)
+    return tuple(sources)
+
+
+# --- call encoding ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Call:
+    """One contract call inside a Multicall2 batch.
+
+    :param target: the contract address.
+    :param data: ABI-encoded call data (4-byte selector + arguments).
+    :param output_types: the ABI types of the return values, for decoding.
+    """
+
+    target: str
+    data: bytes
+    output_types: Tuple[str, ...]
+
+    def decode(self, return_data: bytes) -> Tuple[Any, ...]:
+        """Decode the call's return data.
+
+        :param return_data: the call's raw return.
+        :return: the decoded values.
+        :raises RegistryDecodeError: when the bytes do not match :attr:`output_types`.
+        """
+        try:
+            return tuple(abi_decode(list(self.output_types), return_data))
+        except (DecodingError, ValueError, OverflowError) as exc:
+            raise RegistryDecodeError(
+                f"return of call to {self.target} does not decode as {self.output_types}"
+            ) from exc
+
+
+def encode_call(
+    target: str,
+    signature: str,
+    arg_types: Sequence[str],
+    args: Sequence[Any],
+    output_types: Sequence[str],
+) -> Call:
+    """Build a :class:`Call`.
+
+    :param target: contract address.
+    :param signature: canonical signature, e.g. ``getUpdatedHashes(uint256)``.
+    :param arg_types: ABI types of ``args``.
+    :param args: the arguments.
+    :param output_types: ABI types returned.
+    :return: the call.
+    """
+    data = function_signature_to_4byte_selector(signature) + abi_encode(
+        list(arg_types), list(args)
+    )
+    return Call(target, data, tuple(output_types))
+
+
+def block_number_call(multicall: str) -> Call:
+    """Build the ``getBlockNumber()`` call.
+
+    :param multicall: the Multicall2 address.
+    :return: ``getBlockNumber()``.
+    """
+    return encode_call(multicall, "getBlockNumber()", (), (), ("uint256",))
+
+
+def encode_batch(calls: Sequence[Call]) -> bytes:
+    """Encode a Multicall2 ``tryBlockAndAggregate(false, calls)`` call.
+
+    :param calls: the calls.
+    :return: call data of Multicall2 ``tryBlockAndAggregate(false, calls)``.
+    """
+    return function_signature_to_4byte_selector(
+        "tryBlockAndAggregate(bool,(address,bytes)[])"
+    ) + abi_encode(
+        ["bool", "(address,bytes)[]"], [False, [(c.target, c.data) for c in calls]]
+    )
+
+
+def decode_batch(
+    return_data: bytes, expected: int
+) -> Tuple[int, List[Tuple[bool, bytes]]]:
+    """Decode the return of :func:`encode_batch`'s call.
+
+    :param return_data: raw bytes returned by ``eth_call``.
+    :param expected: how many calls were in the batch.
+    :return: ``(block_number, [(success, return_data), ...])`` in call order.
+    :raises RegistryDecodeError: not a Multicall2 return, or the wrong number of results.
+    """
+    try:
+        block_number, _block_hash, results = abi_decode(
+            ["uint256", "bytes32", "(bool,bytes)[]"], return_data
+        )
+    except (DecodingError, ValueError, OverflowError) as exc:
+        raise RegistryDecodeError(
+            "the Multicall2 return data does not decode; is multicall2_address right?"
+        ) from exc
+    if len(results) != expected:
+        raise RegistryDecodeError(
+            f"Multicall2 returned {len(results)} results for {expected} calls"
+        )
+    return int(block_number), [(bool(ok), bytes(data)) for ok, data in results]
+
+
+def chunks(calls: Sequence[Call], batch_size: int) -> List[List[Call]]:
+    """Split calls into batches.
+
+    :param calls: the calls.
+    :param batch_size: most calls per ``eth_call`` (>= 1).
+    :return: the batches.
+    """
+    return [list(calls[i : i + batch_size]) for i in range(0, len(calls), batch_size)]
+
+
+# --- the read plan ----------------------------------------------------------------------
+
+
+def supply_holder_calls(sources: Sequence[RegistrySource]) -> Dict[int, Call]:
+    """Step 1 of a read: ``serviceRegistry()`` for ComplementaryServiceMetadata sources with ids all.
+
+    :param sources: the configured sources.
+    :return: source index -> call (empty when no such source).
+    """
+    return {
+        i: encode_call(s.address, "serviceRegistry()", (), (), ("address",))
+        for i, s in enumerate(sources)
+        if s.ids.mode == IDS_ALL and s.kind == REGISTRY_COMPLEMENTARY_SERVICE
+    }
+
+
+def supply_calls(
+    sources: Sequence[RegistrySource], holders: Dict[int, str]
+) -> Dict[int, Call]:
+    """Step 2: ``totalSupply()`` for every source with ids all.
+
+    :param sources: the configured sources.
+    :param holders: source index -> address holding the supply, from step 1 (for
+        ComplementaryServiceMetadata, its ServiceRegistry).
+    :return: source index -> call.
+    """
+    calls = {}
+    for i, source in enumerate(sources):
+        if source.ids.mode != IDS_ALL:
+            continue
+        target = source.address if source.kind in _SELF_SUPPLY_KINDS else holders.get(i)
+        if target is None:
+            continue
+        calls[i] = encode_call(target, "totalSupply()", (), (), ("uint256",))
+    return calls
+
+
+@dataclass(frozen=True)
+class DigestQuery:
+    """The calls that together give one id's latest digest.
+
+    :param source_index: index into the configured sources.
+    :param mech_id: the agent / service id.
+    :param calls: one or two calls (Olas: ``getUpdatedHashes`` then ``mapUnits``).
+    """
+
+    source_index: int
+    mech_id: int
+    calls: Tuple[Call, ...]
+
+
+def digest_query(
+    source_index: int, source: RegistrySource, mech_id: int
+) -> DigestQuery:
+    """Build the calls that read one id's latest digest.
+
+    :param source_index: index of ``source``.
+    :param source: the registry.
+    :param mech_id: the id.
+    :return: the calls reading that id's latest digest.
+    """
+    if source.kind == REGISTRY_OLAS_AGENT:
+        calls: Tuple[Call, ...] = (
+            encode_call(
+                source.address,
+                "getUpdatedHashes(uint256)",
+                ("uint256",),
+                (mech_id,),
+                ("uint256", "bytes32[]"),
+            ),
+            encode_call(
+                source.address,
+                "mapUnits(uint256)",
+                ("uint256",),
+                (mech_id,),
+                ("bytes32",),
+            ),
+        )
+    elif source.kind == REGISTRY_LEGACY_MECH:
+        calls = (
+            encode_call(
+                source.address,
+                "getHashes(uint256)",
+                ("uint256",),
+                (mech_id,),
+                ("uint256", "bytes32[]"),
+            ),
+        )
+    else:
+        calls = (
+            encode_call(
+                source.address,
+                "mapServiceHashes(uint256)",
+                ("uint256",),
+                (mech_id,),
+                ("bytes32",),
+            ),
+        )
+    return DigestQuery(source_index, mech_id, calls)
+
+
+def digest_queries(
+    sources: Sequence[RegistrySource], ids_by_source: Dict[int, Tuple[int, ...]]
+) -> List[DigestQuery]:
+    """Build one digest query per (source, id).
+
+    :param sources: the sources.
+    :param ids_by_source: source index -> resolved ids.
+    :return: one query per (source, id), sources in order, ids ascending.
+    """
+    return [
+        digest_query(i, source, mech_id)
+        for i, source in enumerate(sources)
+        for mech_id in ids_by_source.get(i, ())
+    ]
+
+
+@dataclass(frozen=True)
+class DigestRead:
+    """The outcome of one :class:`DigestQuery`.
+
+    :param ref: the mech.
+    :param digest: ``0x`` + 64 hex of the latest digest, "" when the registry holds none.
+    :param error: "" or a READ_* code when the call failed or returned garbage.
+    """
+
+    ref: MechRef
+    digest: str
+    error: str = READ_OK
+
+
+def _hex32(value: bytes) -> str:
+    return "0x" + bytes(value).hex()
+
+
+def _latest_of_list(values: Tuple[Any, ...]) -> str:
+    hashes = values[1]
+    return _hex32(hashes[-1]) if hashes else ""
+
+
+def decode_digest_query(
+    query: DigestQuery, source: RegistrySource, results: Sequence[Tuple[bool, bytes]]
+) -> DigestRead:
+    """Decode the Multicall2 results of one query into the latest digest.
+
+    :param query: the query.
+    :param source: its source.
+    :param results: ``(success, return_data)`` for each of ``query.calls``, in order.
+    :return: the read; a zero hash reads as "" (no hash).
+    """
+    ref = source.ref(query.mech_id)
+    if any(not ok for ok, _ in results):
+        return DigestRead(ref, "", READ_CALL_FAILED)
+    try:
+        decoded = [call.decode(data) for call, (_, data) in zip(query.calls, results)]
+    except RegistryDecodeError:
+        return DigestRead(ref, "", READ_UNDECODABLE)
+    if source.kind == REGISTRY_OLAS_AGENT:
+        digest = _latest_of_list(decoded[0]) or _hex32(decoded[1][0])
+    elif source.kind == REGISTRY_LEGACY_MECH:
+        digest = _latest_of_list(decoded[0])
+    else:
+        digest = _hex32(decoded[0][0])
+    return DigestRead(ref, "" if digest == ZERO_DIGEST else digest)
+
+
+def flatten(queries: Sequence[DigestQuery]) -> List[Call]:
+    """Flatten queries into their calls.
+
+    :param queries: the queries.
+    :return: their calls, in order.
+    """
+    return [call for query in queries for call in query.calls]
+
+
+def split_results(
+    queries: Sequence[DigestQuery], results: Sequence[Tuple[bool, bytes]]
+) -> List[Sequence[Tuple[bool, bytes]]]:
+    """Group flat results back per query.
+
+    :param queries: the queries.
+    :param results: the results of :func:`flatten`'s calls.
+    :return: the results grouped per query.
+    """
+    grouped, at = [], 0
+    for query in queries:
+        grouped.append(results[at : at + len(query.calls)])
+        at += len(query.calls)
+    return grouped
+
+
+# --- the whole read, as a driver-agnostic generator -------------------------------------
+
+#: what :func:`snapshot_reader` yields: the calls of one Multicall2 batch and the block to
+#: read at (None = latest); it must be sent back ``(block_number, [(success, data)])``.
+BatchRequest = Tuple[List[Call], Optional[int]]
+BatchReply = Tuple[int, List[Tuple[bool, bytes]]]
+
+
+def _supplies(
+    sources: Sequence[RegistrySource], calls: Dict[int, Call], reply: BatchReply
+) -> Dict[int, bytes]:
+    out = {}
+    for key, (ok, data) in zip(calls, reply[1]):
+        if not ok:
+            source = sources[key]
+            raise RegistryDecodeError(
+                f"{source.kind} at {source.address} reverted on totalSupply()/serviceRegistry(); "
+                "check the address and kind in registries"
+            )
+        out[key] = data
+    return out
+
+
+def _speculative_ids(
+    sources: Sequence[RegistrySource],
+    known: Dict[int, Tuple[int, ...]],
+    max_ids: int,
+    room: int,
+) -> Dict[int, Tuple[int, ...]]:
+    """Pick the ids read in the first digest batch, before the supplies are known.
+
+    Ids of list and range sources first (they are known), then ``1, 2, ...`` of each ``all``
+    source while the batch has room for whole queries.
+
+    :param sources: the configured registries.
+    :param known: source index -> its listed ids (list and range sources).
+    :param max_ids: the most ids read from one ``all`` source.
+    :param room: how many calls the batch still has room for.
+    :return: source index -> the ids to read in the first batch (sources with none left out).
+    """
+    chosen: Dict[int, Tuple[int, ...]] = {}
+    for i, source in enumerate(sources):
+        width = len(digest_query(i, source, 1).calls)
+        if i in known:
+            ids = known[i][: max(room, 0) // width]
+        else:
+            ids = tuple(range(1, min(max_ids, max(room, 0) // width) + 1))
+        if ids:
+            chosen[i] = ids
+            room -= width * len(ids)
+    return chosen
+
+
+def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
+    sources: Sequence[RegistrySource],
+    multicall: str,
+    batch_size: int,
+    max_ids: int,
+    block_interval: int,
+    at_block: Optional[int] = None,
+) -> Generator[BatchRequest, BatchReply, Tuple[int, List[DigestRead]]]:
+    """Read every source's latest digests; the caller runs each yielded batch as one ``eth_call``.
+
+    Steps: one call at latest with ``getBlockNumber()`` and, where ids are ``all`` on a
+    ComplementaryServiceMetadata, its ``serviceRegistry()`` (an immutable of that contract,
+    so reading it at latest equals reading it at the aligned block); the block is aligned
+    down to ``block_interval`` (so agents reading a few seconds apart read the same block).
+    Every later read is pinned to the aligned block: the first batch holds the
+    ``totalSupply()`` calls of the ``all`` sources plus ``batch_size`` digest calls chosen
+    before the supplies are known (listed ids, then ids 1, 2, ... of ``all`` sources); the
+    reads of ids past a supply are dropped and the ids still missing are read in batches of
+    ``batch_size`` calls. So a read costs ``1 + ceil(digest calls / batch_size)`` calls,
+    and the reads are the ones reading everything in order at that block would give.
+
+    Drive it with ``request = next(gen)`` then ``request = gen.send(reply)`` until
+    ``StopIteration.value`` holds ``(block, reads)``.
+
+    :param sources: the registries.
+    :param multicall: the Multicall2 address.
+    :param batch_size: most digest calls per ``eth_call`` (the first batch also carries one
+        ``totalSupply()`` per ``all`` source).
+    :param max_ids: most ids one ``all`` source expands to.
+    :param block_interval: block alignment (>= 1).
+    :param at_block: read at exactly this block instead (the block the agents agreed
+        on, when an agent must rebuild the agreed snapshot); the first call is then
+        pinned to it too, and no alignment is applied.
+    :yield: ``(calls, block)`` batches.
+    :return: ``(block, reads)``. The generator raises RegistryDecodeError when a
+        supply read reverts and RegistryConfigError for ids ``all`` without a supply.
+    """
+    holder_calls = supply_holder_calls(sources)
+    latest, first = (
+        yield [block_number_call(multicall)] + list(holder_calls.values()),
+        at_block,
+    )
+    block = latest - latest % block_interval if at_block is None else at_block
+    holders = {
+        k: holder_calls[k].decode(d)[0]
+        for k, d in _supplies(sources, holder_calls, (latest, first[1:])).items()
+    }
+    count_calls = supply_calls(sources, holders)
+    known = {
+        i: s.ids.resolve(None, max_ids)
+        for i, s in enumerate(sources)
+        if s.ids.mode != IDS_ALL
+    }
+    early = digest_queries(
+        sources, _speculative_ids(sources, known, max_ids, batch_size)
+    )
+    first_batch = list(count_calls.values()) + flatten(early)
+    reply = (yield first_batch, block) if first_batch else (block, [])
+    supplies = {
+        k: int(count_calls[k].decode(d)[0])
+        for k, d in _supplies(
+            sources, count_calls, (reply[0], reply[1][: len(count_calls)])
+        ).items()
+    }
+    results_by_query = dict(
+        zip(
+            ((q.source_index, q.mech_id) for q in early),
+            split_results(early, reply[1][len(count_calls) :]),
+        )
+    )
+    ids_by_source = {
+        i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)
+    }
+    queries = digest_queries(sources, ids_by_source)
+    late = [q for q in queries if (q.source_index, q.mech_id) not in results_by_query]
+    results: List[Tuple[bool, bytes]] = []
+    for batch in chunks(flatten(late), batch_size):
+        reply = yield batch, block
+        results.extend(reply[1])
+    results_by_query.update(
+        zip(((q.source_index, q.mech_id) for q in late), split_results(late, results))
+    )
+    reads = [
+        decode_digest_query(
+            query,
+            sources[query.source_index],
+            results_by_query[(query.source_index, query.mech_id)],
+        )
+        for query in queries
+    ]
+    return block, reads

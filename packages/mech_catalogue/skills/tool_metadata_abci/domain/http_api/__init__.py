@@ -1,0 +1,1 @@
+"""The read-only HTTP API: strict request parsing and routes over the exposed catalogue."""

@@ -1,0 +1,297 @@
+"""The skill's read-only HTTP API, as pure functions from the published catalogue to responses.
+
+Routes (all GET, JSON bodies):
+
+``/tools[?cursor=<c>]``
+    MCP ``tools/list`` result shape (modelcontextprotocol.io, specification 2026-07-28,
+    "Tools"; ``exporters.mcp_tool.tools_list_result``): ``{"tools": [Tool], "resultType",
+    "ttlMs", "cacheScope", "nextCursor"?: str}``, one entry per distinct tool name,
+    sorted by name, ``page_size`` per page; the cursor is opaque to clients (today: the
+    decimal offset of the next name, 1-9 ASCII digits, below the number of names). Each
+    Tool is ``exporters.mcp_tool.offered_tool``: the checked MCP Tool of the first offering
+    mech (ref order), named by the catalogue-wide MCP name mapping, with
+    ``_meta["io.olas/mech-tool"]`` extended by ``mechs`` (keys of every offering mech) and
+    ``collision``.
+``/tools/<name>``
+    ``{"name", "collision", "offers": [{"mech": MechRef, "tool": Tool.to_dict()}]}``; 404
+    when no mech offers it.
+``/mechs``
+    ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
+    "tools", "problems"}]}``.
+``/healthcheck``
+    freshness: ``{"status": "fresh"|"stale"|"no_catalogue", ...}``; 200 when fresh, else 503.
+
+Errors are ``{"error": {"code": <machine code>, "message": <sentence>}}`` with
+400/404/405/414 (``http_request.ERROR_STATUS``); requests are parsed strictly by
+:func:`.http_request.parse_request` and :func:`route` never raises on any input.
+
+Cost: everything that grows with the catalogue is computed once per agreed catalogue in
+:class:`CatalogueView` (names in page order, the MCP name mapping, the ``/mechs`` body,
+the healthcheck counts) and the catalogue's own index (``tools_named``), so one request
+costs O(page size) (``/tools``), O(offers) (``/tools/<name>``) or O(1) plus the bytes sent.
+"""
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Dict, Mapping, Optional, Tuple
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    PublishedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
+    offered_tool,
+    tools_list_result,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    MCP_RULE,
+    export_names,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
+    HEALTHCHECK_PATH,
+    INVALID_CURSOR,
+    MECHS_PATH,
+    TOOL_ROUTE,
+    TOOLS_PATH,
+    UNKNOWN_PATH,
+    UNKNOWN_TOOL,
+    HttpResult,
+    Request,
+    error_result,
+    json_bytes,
+    json_result,
+    parse_request,
+    quoted,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Tool,
+)
+
+__all__ = ["CatalogueView", "HttpResult", "mcp_tool", "route", "serve"]
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogueView:
+    """What the HTTP API serves for one agreed catalogue, built once (O(mechs + tools)).
+
+    :param published: the agreed catalogue.
+    :param names: the distinct tool names, sorted (the ``/tools`` page order).
+    :param exported: tool name -> its MCP name (unique, ``MCP_RULE``).
+    :param mechs_body: the ``GET /mechs`` body.
+    :param counts: ``mechs``, ``tools``, ``stale_mechs``, ``errors``, ``collisions``.
+    """
+
+    published: PublishedCatalogue
+    names: Tuple[str, ...]
+    exported: Mapping[str, str]
+    mechs_body: bytes
+    counts: Mapping[str, int]
+
+    @classmethod
+    def build(cls, published: PublishedCatalogue) -> "CatalogueView":
+        """Build the view.
+
+        :param published: the agreed catalogue.
+        :return: the view.
+        """
+        catalogue = published.catalogue
+        block = published.block_number
+        names = catalogue.tool_names()
+        mechs = [
+            {
+                "ref": m.ref.to_dict(),
+                "key": m.ref.key,
+                "status": m.status,
+                "digest": m.digest,
+                "cid": m.cid,
+                "observed_block": m.observed_block,
+                "stale": m.observed_block is None or m.observed_block < block,
+                "tools": [t.name for t in m.tools],
+                "problems": [p.to_dict() for p in m.problems],
+            }
+            for m in catalogue.mechs
+        ]
+        return cls(
+            published=published,
+            names=names,
+            exported=MappingProxyType(export_names(names, MCP_RULE)),
+            mechs_body=json_bytes({"mechs": mechs}),
+            counts=MappingProxyType(
+                {
+                    "mechs": len(catalogue.mechs),
+                    "tools": len(names),
+                    "stale_mechs": len(catalogue.stale(block)),
+                    "errors": len(catalogue.errors()),
+                    "collisions": len(catalogue.collisions()),
+                }
+            ),
+        )
+
+
+def mcp_tool(tools: Tuple[Tool, ...], exported: str) -> Dict[str, Any]:
+    """One MCP ``Tool`` for a tool name (``exporters.mcp_tool.to_mcp_tool`` of the first offer).
+
+    :param tools: every mech's tool of one name, ref order (non-empty).
+    :param exported: the MCP-safe unique name.
+    :return: the MCP Tool, its ``_meta[META_KEY]`` extended with ``mechs`` (every offering
+        mech's key) and ``collision`` (True when more than one mech offers the name).
+    """
+    return offered_tool(tools, exported)
+
+
+def list_tools(
+    view: Optional[CatalogueView], cursor: Optional[int], page_size: int
+) -> HttpResult:
+    """Answer ``GET /tools``, in O(page size).
+
+    :param view: the served catalogue (None before the first agreement).
+    :param cursor: the offset from a previous page's ``nextCursor``.
+    :param page_size: tools per page.
+    :return: the MCP ``tools/list`` result page; 400 ``invalid_cursor`` when the cursor
+        is past the last name (the catalogue changed since it was issued).
+    """
+    names = view.names if view is not None else ()
+    offset = 0 if cursor is None else cursor
+    if cursor is not None and offset >= len(names):
+        return error_result(
+            INVALID_CURSOR,
+            f"cursor {cursor} is past the {len(names)} tool names served now (the "
+            "catalogue may have changed); omit it to start over",
+        )
+    if view is None:
+        return json_result(200, tools_list_result([]))
+    catalogue = view.published.catalogue
+    page = names[offset : offset + page_size]
+    more = offset + page_size < len(names)
+    return json_result(
+        200,
+        tools_list_result(
+            [
+                mcp_tool(catalogue.tools_named(name), view.exported[name])
+                for name in page
+            ],
+            str(offset + page_size) if more else None,
+        ),
+    )
+
+
+def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
+    """Answer ``GET /tools/<name>``, in O(offers).
+
+    :param view: the served catalogue.
+    :param name: the tool name.
+    :return: every mech's offer of it; 404 ``unknown_tool`` when none.
+    """
+    tools = view.published.catalogue.tools_named(name) if view is not None else ()
+    if view is None or not tools:
+        return error_result(
+            UNKNOWN_TOOL,
+            f"no mech in the catalogue offers a tool named {quoted(name)}; see GET /tools",
+        )
+    return json_result(
+        200,
+        {
+            "name": name,
+            "collision": len(tools) > 1,
+            "mcp": mcp_tool(tools, view.exported[name]),
+            "offers": [
+                {
+                    "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
+                    "tool": t.to_dict(),
+                }
+                for t in tools
+            ],
+        },
+    )
+
+
+def list_mechs(view: Optional[CatalogueView]) -> HttpResult:
+    """Answer ``GET /mechs`` (the body is built once per catalogue).
+
+    :param view: the served catalogue.
+    :return: every mech with status, provenance and problems.
+    """
+    if view is None:
+        return json_result(200, {"mechs": []})
+    return HttpResult(200, view.mechs_body)
+
+
+def healthcheck(
+    view: Optional[CatalogueView], now: float, max_age_seconds: float
+) -> HttpResult:
+    """Answer ``GET /healthcheck``, in O(1).
+
+    :param view: the served catalogue.
+    :param now: unix time.
+    :param max_age_seconds: freshness limit.
+    :return: 200 with status fresh, or 503 with status stale / no_catalogue.
+    """
+    if view is None:
+        return json_result(
+            503, {"status": "no_catalogue", "max_age_seconds": max_age_seconds}
+        )
+    published = view.published
+    age = published.age_seconds(now)
+    body = {
+        "status": "fresh" if age <= max_age_seconds else "stale",
+        "age_seconds": age,
+        "max_age_seconds": max_age_seconds,
+        "catalogue_digest": published.catalogue_digest,
+        "snapshot_digest": published.snapshot_digest,
+        "block_number": published.block_number,
+        "period": published.period,
+        **view.counts,
+    }
+    return json_result(200 if body["status"] == "fresh" else 503, body)
+
+
+def serve(
+    request: Request,
+    view: Optional[CatalogueView],
+    now: float,
+    page_size: int,
+    max_age_seconds: float,
+) -> HttpResult:
+    """Answer a parsed request.
+
+    :param request: from :func:`.http_request.parse_request`.
+    :param view: the served catalogue (None before the first agreement).
+    :param now: unix time, seconds.
+    :param page_size: tools per ``/tools`` page.
+    :param max_age_seconds: the healthcheck's freshness limit.
+    :return: the response (404 ``unknown_path`` for a path this module does not serve).
+    """
+    if request.path == TOOLS_PATH:
+        return list_tools(view, request.cursor, page_size)
+    if request.path == TOOL_ROUTE:
+        return show_tool(view, request.tool_name)
+    if request.path == MECHS_PATH:
+        return list_mechs(view)
+    if request.path == HEALTHCHECK_PATH:
+        return healthcheck(view, now, max_age_seconds)
+    return error_result(UNKNOWN_PATH, f"{quoted(request.path)} is not served here")
+
+
+def route(  # pylint: disable=too-many-arguments
+    method: object,
+    url: object,
+    body: object,
+    view: Optional[CatalogueView],
+    now: float,
+    page_size: int,
+    max_age_seconds: float,
+) -> HttpResult:
+    """Answer one request from its raw parts; never raises on any method, URL or body.
+
+    :param method: the HTTP method.
+    :param url: the full URL or path, with query.
+    :param body: the request body.
+    :param view: the served catalogue (None before the first agreement).
+    :param now: unix time, seconds.
+    :param page_size: tools per ``/tools`` page.
+    :param max_age_seconds: the healthcheck's freshness limit.
+    :return: the response.
+    """
+    request = parse_request(method, url, body)
+    if isinstance(request, HttpResult):
+        return request
+    return serve(request, view, now, page_size, max_age_seconds)

@@ -1,0 +1,605 @@
+"""Parse one tool's metadata (any shape seen in the wild) into a :class:`.model.Tool`.
+
+Shapes (``Provenance.shape``): ``tool_metadata`` (``input {type: text}`` only),
+``input_schema`` (``input.schema`` is a JSON Schema object), ``kwargs`` (the seed
+document's ``kwargs: [{identifier, type}]``), ``arguments_v1`` (manifest v1 ``arguments``),
+``description_json`` (the tool's ``description`` is itself a JSON object holding the
+fields above). Nothing here raises: bad fields become Problems and are ignored, bad
+arguments are dropped, the tool survives.
+"""
+
+import re
+from functools import lru_cache
+from typing import Any, Dict, List, Optional, Tuple
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.schema_refs import (
+    self_contained,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+    decode_json,
+    schema_error,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    canonical_text,
+    decode,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    SHAPE_ARGUMENTS_V1,
+    SHAPE_DESCRIPTION_JSON,
+    SHAPE_INPUT_SCHEMA,
+    SHAPE_KWARGS,
+    SHAPE_TOOL_METADATA,
+    Argument,
+    Provenance,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.types import (
+    ANY,
+    infer_type,
+    normalise_type,
+    type_schema,
+)
+
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")  # used with fullmatch
+TOOL_KEYS = frozenset(
+    {"name", "description", "input", "output", "arguments", "kwargs", "examples"}
+)
+ARGUMENT_KEYS = frozenset(
+    {"identifier", "type", "description", "required", "default", "enum", "schema"}
+)
+IO_KEYS = frozenset({"type", "description", "schema"})
+
+Problems = List[P.Problem]
+
+
+def text_field(
+    obj: Dict[str, Any], key: str, path: str, limits: Limits, found: Problems
+) -> str:
+    """A string field: wrong types are ignored (WRONG_TYPE), long text truncated (TEXT_TOO_LONG).
+
+    :param obj: the object holding the field.
+    :param key: the field name.
+    :param path: JSON Pointer of ``obj``.
+    :param limits: caps.
+    :param found: problems are appended here.
+    :return: the text, "" when absent or ignored.
+    """
+    value = obj.get(key, "")
+    if isinstance(value, str) and len(value) <= limits.max_text_length:
+        return value
+    where = path + P.pointer(key)
+    if not isinstance(value, str):
+        found.append(
+            P.error(
+                P.WRONG_TYPE,
+                f"Field {where} should be a string, not {_kind(value)}; it was ignored.",
+                where,
+            )
+        )
+        return ""
+    found.append(
+        P.warning(
+            P.TEXT_TOO_LONG,
+            f"Field {where} has {len(value)} characters, over {limits.max_text_length}; it was truncated.",
+            where,
+        )
+    )
+    return value[: limits.max_text_length]
+
+
+def join_sentences(first: str, second: str) -> str:
+    """Join two texts as sentences (a full stop is added to ``first`` when it lacks one).
+
+    :param first: text, may be empty.
+    :param second: text, may be empty.
+    :return: ``first + ". " + second`` or similar.
+    """
+    first, second = first.strip(), second.strip()
+    if not first or not second:
+        return first or second
+    if first[-1] not in ".!?:;":
+        first += "."
+    return f"{first} {second}"
+
+
+def _kind(value: Any) -> str:
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+    }.get(type(value), "null" if value is None else "a number")
+
+
+def _embedded_json(description: str, limits: Limits) -> Optional[Dict[str, Any]]:
+    if not description.lstrip().startswith("{"):
+        return None
+    value = decode_json(description, limits).value  # same strict rules as the manifest
+    return value if isinstance(value, dict) else None
+
+
+def parse_tool(
+    name: str, meta: Any, path: str, limits: Limits
+) -> Tuple[Tool, Problems]:
+    """Parse ``toolMetadata[name]`` (already decoded strictly, so depth is bounded).
+
+    :param name: the tool name (the ``toolMetadata`` key, already checked).
+    :param meta: its metadata, any JSON value.
+    :param path: JSON Pointer of ``meta``.
+    :param limits: caps.
+    :return: the tool (name-only when ``meta`` is unusable) and the problems found.
+    """
+    found: Problems = []
+    if not isinstance(meta, dict):
+        found.append(
+            P.error(
+                P.INVALID_TOOL,
+                f"Tool metadata {path} should be an object, not {_kind(meta)}; only the name is kept.",
+                path,
+            )
+        )
+        return Tool(name=name), found
+    shape = SHAPE_TOOL_METADATA
+    meta_name = meta.get("name", name)
+    if meta_name != name:
+        found.append(
+            P.warning(
+                P.TOOL_NAME_MISMATCH,
+                f"{path}/name is {str(meta_name)[:80]!r} but the key is {name!r}; the key is used.",
+                path + "/name",
+            )
+        )
+    description = text_field(meta, "description", path, limits, found)
+    embedded = _embedded_json(description, limits)
+    if embedded is not None:
+        # Fields of the JSON held in `description` fill what the tool object lacks.
+        meta = {**embedded, **{k: v for k, v in meta.items() if k != "description"}}
+        description = text_field(
+            embedded, "description", path + "/description", limits, found
+        )
+        shape = SHAPE_DESCRIPTION_JSON
+        found.append(
+            P.warning(
+                P.DESCRIPTION_JSON_PARSED,
+                f"{path}/description holds a JSON object; its fields were used. Publish them as "
+                "fields of the tool instead.",
+                path + "/description",
+            )
+        )
+    inp = _io_block(meta, "input", path, found)
+    out = _io_block(meta, "output", path, found)
+    arguments, arg_shape = _arguments(meta, inp, path, limits, found)
+    if arguments is None:
+        arguments = ()
+        found.append(
+            P.warning(
+                P.UNTYPED_INPUT,
+                f"Tool {name!r} declares no typed arguments; add `arguments` (manifest v1) so "
+                "callers can build a valid request.",
+                path,
+            )
+        )
+    elif shape != SHAPE_DESCRIPTION_JSON:
+        shape = arg_shape
+    if arg_shape == SHAPE_INPUT_SCHEMA:
+        rules = top_level_rules(inp.get("schema"))
+        if rules:  # a rule on several arguments survives as a sentence
+            description = join_sentences(description, rules)
+    extra = {k: v for k, v in meta.items() if k not in TOOL_KEYS}
+    for key, block in (("input", inp), ("output", out)):
+        unknown = {k: v for k, v in block.items() if k not in IO_KEYS}
+        if unknown:
+            extra.setdefault(key, unknown)
+    tool = Tool(
+        name=name,
+        description=description,
+        arguments=arguments,
+        input_type=text_field(inp, "type", path + "/input", limits, found),
+        input_description=text_field(
+            inp, "description", path + "/input", limits, found
+        ),
+        output_type=text_field(out, "type", path + "/output", limits, found),
+        output_description=text_field(
+            out, "description", path + "/output", limits, found
+        ),
+        output_schema_json=_output_schema(out, path + "/output/schema", found),
+        examples_json=_examples(meta, path, found),
+        extra_json=canonical_text(extra),
+        provenance=Provenance(shape),
+    )
+    return tool, found
+
+
+def _io_block(
+    meta: Dict[str, Any], key: str, path: str, found: Problems
+) -> Dict[str, Any]:
+    block = meta.get(key, {})
+    if isinstance(block, dict):
+        return block
+    where = f"{path}/{key}"
+    found.append(
+        P.error(
+            P.WRONG_TYPE,
+            f"Field {where} should be an object, not {_kind(block)}; it was ignored.",
+            where,
+        )
+    )
+    return {}
+
+
+def _output_schema(out: Dict[str, Any], where: str, found: Problems) -> Optional[str]:
+    if "schema" not in out:
+        return None
+    schema = out["schema"]
+    text = canonical_text(schema)
+    reason = (
+        "it is not an object"
+        if not isinstance(schema, (dict, bool))
+        else schema_error(text)
+    )
+    if reason:
+        found.append(
+            P.error(
+                P.INVALID_OUTPUT_SCHEMA,
+                f"{where} is not a valid JSON Schema ({reason}); it was dropped.",
+                where,
+            )
+        )
+        return None
+    bundled, problems = self_contained(schema, (), where, P.INVALID_OUTPUT_SCHEMA)
+    found.extend(problems)
+    return canonical_text(bundled)
+
+
+def _examples(meta: Dict[str, Any], path: str, found: Problems) -> Tuple[str, ...]:
+    examples = meta.get("examples", [])
+    if isinstance(examples, list):
+        return tuple(canonical_text(e) for e in examples)
+    where = path + "/examples"
+    found.append(
+        P.error(
+            P.WRONG_TYPE,
+            f"Field {where} should be an array, not {_kind(examples)}; it was ignored.",
+            where,
+        )
+    )
+    return ()
+
+
+def _arguments(
+    meta: Dict[str, Any],
+    inp: Dict[str, Any],
+    path: str,
+    limits: Limits,
+    found: Problems,
+) -> Tuple[Optional[Tuple[Argument, ...]], str]:
+    """Find a tool's typed arguments: v1 ``arguments``, seed ``kwargs``, or ``input.schema``.
+
+    :param meta: the tool's metadata object.
+    :param inp: its ``input`` object ({} when absent).
+    :param path: JSON Pointer of ``meta``.
+    :param limits: caps.
+    :param found: problems are appended here.
+    :return: (arguments, or None when the tool declares none; the shape they came from).
+    """
+    for key, shape in (("arguments", SHAPE_ARGUMENTS_V1), ("kwargs", SHAPE_KWARGS)):
+        if key in meta:
+            items = _argument_items(meta[key], f"{path}/{key}", found)
+            if items is not None:
+                return _argument_list(items, limits, found), shape
+    schema = inp.get("schema")
+    if schema is None:
+        return None, SHAPE_TOOL_METADATA
+    where = path + "/input/schema"
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    invalid = not isinstance(schema, (dict, bool)) or bool(
+        schema_error(canonical_text(schema))
+    )
+    if not invalid and not isinstance(props, dict):
+        if unconstrained(schema):  # `{}`, `$schema` only, `{"type": "object"}`: untyped
+            return None, SHAPE_TOOL_METADATA
+        merged = _union_root(schema)
+        if merged is not None:
+            schema, props = merged, merged["properties"]
+    if invalid or not isinstance(props, dict) or not isinstance(schema, dict):
+        found.append(
+            P.error(
+                P.INVALID_ARGUMENT_SCHEMA,
+                f"{where} should be a JSON Schema object with `properties`; it was ignored.",
+                where,
+            )
+        )
+        return None, SHAPE_TOOL_METADATA
+    required = schema.get("required", [])
+    required = set(required) if isinstance(required, list) else set()
+    items = []
+    for ident, prop in props.items():
+        bundled, problems = self_contained(schema, ("properties", ident), where)
+        found.extend(problems)
+        item: Dict[str, Any] = {
+            "identifier": ident,
+            "type": infer_type(bundled),
+            "required": ident in required,
+        }
+        if isinstance(prop, dict):
+            item["schema"] = bundled
+            for key in ("description", "default"):
+                if key in prop:
+                    item[key] = prop[key]
+        items.append((f"{where}/properties{P.pointer(ident)}", item))
+    _top_level_rules(schema, where, found)
+    return _argument_list(items, limits, found, bundled=True), SHAPE_INPUT_SCHEMA
+
+
+#: Root keywords of an ``input.schema`` that constrain arguments together (not one each).
+TOP_LEVEL_COMBINATORS = (
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "minProperties",
+    "maxProperties",
+)
+#: Root keywords that add no constraint on arguments.
+_UNCONSTRAINED_KEYS = frozenset(
+    {"$schema", "$id", "$comment", "title", "description", "$defs", "definitions"}
+)
+MAX_RULE_TEXT = 300
+
+
+def unconstrained(schema: Any) -> bool:
+    """Whether an ``input.schema`` declares no constraint at all (any object goes).
+
+    :param schema: the ``input.schema`` value.
+    :return: True for ``{}``, ``true``, ``$schema``-only and ``{"type": "object"}``
+        (with annotations and an open ``additionalProperties`` at most).
+    """
+    if schema is True:
+        return True
+    if not isinstance(schema, dict) or schema.get("type", "object") != "object":
+        return False
+    rest = set(schema) - _UNCONSTRAINED_KEYS - {"type"}
+    if schema.get("additionalProperties", True) in (True, {}):
+        rest.discard("additionalProperties")
+    return not rest
+
+
+def _union_root(schema: Any) -> Optional[Dict[str, Any]]:
+    """An object root from ``anyOf``/``oneOf`` arms that each declare ``properties``.
+
+    The arms' properties become optional arguments (the first arm declaring a property
+    gives its schema); the arms' ``required`` sets stay as the root combinator, which
+    :func:`rule_sentence` turns into a sentence.
+
+    :param schema: the ``input.schema``.
+    :return: the merged schema, or None when the root is not such a union.
+    """
+    if not isinstance(schema, dict):
+        return None
+    for keyword in ("anyOf", "oneOf"):
+        arms = schema.get(keyword)
+        if not isinstance(arms, list) or not arms:
+            continue
+        if not all(
+            isinstance(a, dict) and isinstance(a.get("properties"), dict) for a in arms
+        ):
+            return None
+        properties: Dict[str, Any] = {}
+        for arm in arms:
+            for key, value in arm["properties"].items():
+                properties.setdefault(key, value)
+        merged = {k: v for k, v in schema.items() if k != keyword}
+        merged.update({"type": "object", "properties": properties})
+        merged[keyword] = [
+            {"required": list(a["required"])}
+            for a in arms
+            if isinstance(a.get("required"), list) and a["required"]
+        ]
+        if not merged[keyword]:
+            del merged[keyword]
+        return merged
+    return None
+
+
+def rule_sentence(keyword: str, value: Any) -> str:
+    """One sentence saying what a root combinator of an input schema asks.
+
+    :param keyword: the keyword (one of :data:`TOP_LEVEL_COMBINATORS`).
+    :param value: its value.
+    :return: e.g. "Give at least one of: market_id; slug."
+    """
+    if keyword in ("anyOf", "oneOf") and isinstance(value, list):
+        sets = [a.get("required") if isinstance(a, dict) else None for a in value]
+        if sets and all(
+            isinstance(s, list) and s and set(a) == {"required"}
+            for s, a in zip(sets, value)
+        ):
+            alternatives = [" and ".join(str(x)[:80] for x in s or ()) for s in sets]
+            quantity = "at least one of" if keyword == "anyOf" else "exactly one of"
+            return f"Give {quantity}: {'; '.join(alternatives)}."
+    text = canonical_text({keyword: value})
+    if len(text) > MAX_RULE_TEXT:
+        text = text[:MAX_RULE_TEXT] + "..."
+    return f"The arguments must also satisfy the JSON Schema rule {text}."
+
+
+def top_level_rules(schema: Any) -> str:
+    """The sentences for every root combinator of an ``input.schema`` ("" when none).
+
+    :param schema: the ``input.schema`` value (as in the manifest).
+    :return: the sentences, space-separated.
+    """
+    if not isinstance(schema, dict):
+        return ""
+    if not isinstance(schema.get("properties"), dict):
+        schema = _union_root(schema) or schema
+    return " ".join(
+        rule_sentence(k, schema[k]) for k in TOP_LEVEL_COMBINATORS if k in schema
+    )
+
+
+def _top_level_rules(schema: Dict[str, Any], where: str, found: Problems) -> None:
+    for keyword in TOP_LEVEL_COMBINATORS:
+        if keyword in schema:
+            found.append(
+                P.warning(
+                    P.TOP_LEVEL_RULE,
+                    f"{where}/{keyword} constrains several arguments together; consumers "
+                    "reject such rules at the top level, so exports state it in the "
+                    f"tool's description instead: {rule_sentence(keyword, schema[keyword])}",
+                    f"{where}/{keyword}",
+                )
+            )
+
+
+def _argument_items(
+    value: Any, where: str, found: Problems
+) -> Optional[List[Tuple[str, Any]]]:
+    if isinstance(value, list):
+        return [(f"{where}/{i}", item) for i, item in enumerate(value)]
+    if isinstance(value, dict):  # {"identifier": "type"} or {"identifier": {...}}
+        items = []
+        for ident, spec in value.items():
+            item = dict(spec) if isinstance(spec, dict) else {"type": spec}
+            item.setdefault("identifier", ident)
+            items.append((where + P.pointer(ident), item))
+        return items
+    found.append(
+        P.error(
+            P.WRONG_TYPE,
+            f"Field {where} should be an array of arguments, not {_kind(value)}; it was ignored.",
+            where,
+        )
+    )
+    return None
+
+
+def _argument_list(
+    items: List[Tuple[str, Any]], limits: Limits, found: Problems, bundled: bool = False
+) -> Tuple[Argument, ...]:
+    arguments: List[Argument] = []
+    seen = set()
+    for where, item in items:
+        if len(arguments) >= limits.max_arguments:
+            found.append(
+                P.error(
+                    P.INVALID_ARGUMENT,
+                    f"More than {limits.max_arguments} arguments; {where} and later ones were dropped.",
+                    where,
+                )
+            )
+            break
+        arg = parse_argument(item, where, limits, found, bundled)
+        if arg is None:
+            continue
+        if arg.identifier in seen:
+            found.append(
+                P.error(
+                    P.DUPLICATE_ARGUMENT,
+                    f"Argument {arg.identifier!r} at {where} is declared twice; this one was dropped.",
+                    where,
+                )
+            )
+            continue
+        seen.add(arg.identifier)
+        arguments.append(arg)
+    return tuple(arguments)
+
+
+@lru_cache(maxsize=1024)
+def _type_schema_text(term: str, enum_text: str) -> str:
+    return canonical_text(type_schema(term, decode(enum_text)))
+
+
+def parse_argument(  # pylint: disable=too-many-locals
+    item: Any, where: str, limits: Limits, found: Problems, bundled: bool = False
+) -> Optional[Argument]:
+    """Parse one argument declaration.
+
+    Accepts a v1 ``arguments`` item, a seed ``kwargs`` item, or a property derived from
+    ``input.schema``.
+
+    :param item: the declaration, any JSON value.
+    :param where: its JSON Pointer.
+    :param limits: caps.
+    :param found: problems are appended here.
+    :param bundled: the schema is already self-contained (from ``input.schema``); else
+        its references are resolved here (:func:`.schema_refs.self_contained`).
+    :return: the argument, or None when it was dropped.
+    """
+    ident = item.get("identifier") if isinstance(item, dict) else None
+    if not isinstance(ident, str) or not IDENTIFIER.fullmatch(ident):
+        found.append(
+            P.error(
+                P.INVALID_ARGUMENT,
+                f"Argument {where} needs an `identifier` that is a keyword name (letters, digits, "
+                f"_; not starting with a digit; at most 128); got {str(ident)[:60]!r}. It was dropped.",
+                where,
+            )
+        )
+        return None
+    schema = item.get("schema")
+    raw_type = item.get("type", ANY if schema is None else infer_type(schema))
+    term = normalise_type(raw_type)
+    if term is None:
+        found.append(
+            P.warning(
+                P.UNKNOWN_ARGUMENT_TYPE,
+                f"Argument {where} has type {str(raw_type)[:60]!r}, not in the vocabulary "
+                "(docs/manifest-spec.md); it is treated as `any`.",
+                where + "/type",
+            )
+        )
+        term = ANY
+    enum = item.get("enum")
+    enum_values = enum if isinstance(enum, list) and enum else None
+    if schema is not None:
+        reason = (
+            "it is not an object"
+            if not isinstance(schema, dict)
+            else schema_error(canonical_text(schema))
+        )
+        if reason:
+            found.append(
+                P.warning(
+                    P.INVALID_ARGUMENT_SCHEMA,
+                    f"{where}/schema is not a valid JSON Schema ({reason}); the schema of type {term!r} is used.",
+                    where + "/schema",
+                )
+            )
+            schema = None
+        elif not bundled:
+            schema, ref_problems = self_contained(schema, (), where + "/schema")
+            found.extend(ref_problems)
+    schema_text = (
+        _type_schema_text(term, canonical_text(enum_values))
+        if schema is None
+        else canonical_text(schema)
+    )
+    description = text_field(item, "description", where, limits, found)
+    required = item.get("required", "default" not in item)
+    if not isinstance(required, bool):
+        found.append(
+            P.error(
+                P.WRONG_TYPE,
+                f"Field {where}/required should be true or false; it was taken as true.",
+                where + "/required",
+            )
+        )
+        required = True
+    return Argument(
+        identifier=ident,
+        type=term,
+        schema_json=schema_text,
+        required=required,
+        default_json=canonical_text(item["default"]) if "default" in item else None,
+        description=description,
+    )

@@ -1,0 +1,357 @@
+"""Parse manifest bytes of any shape seen in the wild into a :class:`.model.Manifest`.
+
+Top-level shapes: ``tools`` as a list of names only; ``tools`` + ``toolMetadata``
+(per-tool shapes are handled by :mod:`.parse_tool`); ``tools`` holding tool objects
+``{name, kwargs, ...}`` (the seed's typed kwargs proposal), alone or mixed with names; a
+single tool object ``{name, kwargs}`` as the whole document (read as a one-tool manifest);
+manifest v1 (``specVersion: "1"``, typed ``arguments``).
+:func:`parse_manifest` never raises on any input: it returns a
+:class:`ParseResult` holding the manifest (None when the whole document is rejected) and
+every Problem found. One bad tool never discards the good ones.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parse_tool import (
+    _kind,
+    parse_tool,
+    text_field,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+    decode_json,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    canonical_text,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Manifest,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+)
+
+TOP_LEVEL_KEYS = frozenset(
+    {"name", "description", "tools", "toolMetadata", "specVersion"}
+)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """Outcome of parsing one manifest.
+
+    :param manifest: the parsed manifest, or None when the document was rejected.
+    :param problems: every error and warning, in document order.
+    """
+
+    manifest: Optional[Manifest]
+    problems: Tuple[P.Problem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Return true when a manifest came out (it may still carry warnings/errors).
+
+        :return: True when a manifest came out (it may still carry warnings/errors).
+        """
+        return self.manifest is not None
+
+    @property
+    def errors(self) -> Tuple[P.Problem, ...]:
+        """Return problems of severity error.
+
+        :return: problems of severity error.
+        """
+        return tuple(p for p in self.problems if p.is_error)
+
+    @property
+    def warnings(self) -> Tuple[P.Problem, ...]:
+        """Return problems of severity warning.
+
+        :return: problems of severity warning.
+        """
+        return tuple(p for p in self.problems if not p.is_error)
+
+    @property
+    def codes(self) -> Tuple[str, ...]:
+        """Return the problem codes, in order.
+
+        :return: the problem codes, in order.
+        """
+        return tuple(p.code for p in self.problems)
+
+
+def parse_manifest(
+    data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS
+) -> ParseResult:
+    """Decode strictly (:func:`.validation.decode_json`) and parse. Never raises.
+
+    :param data: manifest bytes as fetched from IPFS.
+    :param limits: caps on size, depth, tools, arguments, text.
+    :return: the result.
+    """
+    decoded = decode_json(data, limits)
+    if not decoded.ok:
+        return ParseResult(None, decoded.problems)
+    return parse_document(decoded.value, limits)
+
+
+def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResult:
+    """Parse an already strictly decoded JSON value (see :func:`parse_manifest`).
+
+    :param document: the decoded value.
+    :param limits: caps.
+    :return: the result.
+    """
+    if not isinstance(document, dict):
+        return ParseResult(
+            None,
+            (
+                P.error(
+                    P.NOT_AN_OBJECT,
+                    f"The manifest is {_kind(document)}; it must be a JSON object with `tools`.",
+                ),
+            ),
+        )
+    found: List[P.Problem] = []
+    entries = _typed_field(
+        document, "tools", list, "an array of tool names or tool objects", found
+    )
+    metadata = _typed_field(
+        document, "toolMetadata", dict, "an object keyed by tool name", found
+    )
+    if entries is None and metadata is None:
+        if _is_single_tool(document):
+            return _parse_single_tool(document, limits)
+        found.append(
+            P.error(
+                P.NO_TOOLS,
+                "The manifest has no usable `tools` array or `toolMetadata` object; it is not a mech manifest.",
+            )
+        )
+        return ParseResult(None, tuple(found))
+    candidates = _candidates(entries or [], metadata or {})
+    if len(candidates) > limits.max_tools:
+        found.append(
+            P.error(
+                P.TOO_MANY_TOOLS,
+                f"The manifest lists {len(candidates)} tools, over the cap of {limits.max_tools}; split it.",
+            )
+        )
+        return ParseResult(None, tuple(found))
+    tools = _tools(
+        candidates, metadata or {}, "toolMetadata" in document, limits, found
+    )
+    _warn_if_empty(tools, found)
+    spec_version = document.get("specVersion", "")
+    if not isinstance(spec_version, str):
+        found.append(
+            P.error(
+                P.WRONG_TYPE,
+                'Field /specVersion should be the string "1"; it was ignored.',
+                "/specVersion",
+            )
+        )
+        spec_version = ""
+    manifest = Manifest(
+        name=text_field(document, "name", "", limits, found),
+        description=text_field(document, "description", "", limits, found),
+        tools=tuple(tools),
+        extra_json=canonical_text(
+            {k: v for k, v in document.items() if k not in TOP_LEVEL_KEYS}
+        ),
+        spec_version=spec_version[:20],
+    )
+    return ParseResult(manifest, tuple(found))
+
+
+def _typed_field(
+    document: Dict[str, Any], key: str, kind: type, wanted: str, found: List[P.Problem]
+) -> Any:
+    """Read a top-level field that must have one JSON type.
+
+    :param document: the manifest object.
+    :param key: the field name.
+    :param kind: ``list`` or ``dict``.
+    :param wanted: how to name the expected value in the message.
+    :param found: a WRONG_TYPE error is appended here when the type is wrong.
+    :return: the value, or None when absent or of the wrong type.
+    """
+    value = document.get(key)
+    if value is None and key not in document:
+        return None
+    if isinstance(value, kind):
+        return value
+    found.append(
+        P.error(
+            P.WRONG_TYPE,
+            f"Field /{key} should be {wanted}, not {_kind(value)}; it was ignored.",
+            "/" + key,
+        )
+    )
+    return None
+
+
+def name_problem(name: Any, where: str, limits: Limits) -> Optional[P.Problem]:
+    """Check a tool name.
+
+    :param name: the candidate.
+    :param where: its JSON Pointer.
+    :param limits: caps.
+    :return: an INVALID_TOOL_NAME problem, or None when the name is fine.
+    """
+    if not isinstance(name, str):
+        reason = f"is {_kind(name)}, not a string"
+    elif not name.strip(" "):  # other blanks are control characters, caught below
+        reason = "is empty or blank"
+    elif len(name) > limits.max_name_length:
+        reason = f"has {len(name)} characters, over {limits.max_name_length}"
+    elif _CONTROL.search(name):
+        reason = "contains control characters"
+    else:
+        return None
+    shown = f" {name[:60]!r}" if isinstance(name, str) else ""
+    return P.error(
+        P.INVALID_TOOL_NAME,
+        f"Tool name{shown} at {where} {reason}; the tool was dropped.",
+        where,
+    )
+
+
+#: one tool to read: (name, JSON Pointer of the name, inline tool object or None,
+#: JSON Pointer of that object, listed in `tools`)
+Candidate = Tuple[Any, str, Optional[Dict[str, Any]], str, bool]
+
+
+def _candidates(entries: List[Any], metadata: Dict[str, Any]) -> List[Candidate]:
+    """List the tools a manifest names: `tools` entries first, then unlisted metadata keys.
+
+    :param entries: the `tools` array: names, tool objects ``{name, ...}``, or garbage.
+    :param metadata: the `toolMetadata` object.
+    :return: the candidates, in document order.
+    """
+    candidates: List[Candidate] = []
+    for index, entry in enumerate(entries):
+        where = f"/tools/{index}"
+        if isinstance(entry, dict):
+            candidates.append((entry.get("name"), where + "/name", entry, where, True))
+        else:
+            candidates.append((entry, where, None, where, True))
+    listed = {c[0] for c in candidates if isinstance(c[0], str)}
+    for key in metadata:
+        if key not in listed:
+            where = "/toolMetadata" + P.pointer(key)
+            candidates.append((key, where, None, where, False))
+    return candidates
+
+
+def _is_single_tool(document: Dict[str, Any]) -> bool:
+    """Tell whether a document without `tools`/`toolMetadata` is one typed tool object.
+
+    :param document: the manifest object.
+    :return: True for the seed proposal's ``{name, kwargs}`` (or ``{name, arguments}``).
+    """
+    if "tools" in document or "toolMetadata" in document:
+        return False
+    return "name" in document and ("kwargs" in document or "arguments" in document)
+
+
+def _parse_single_tool(document: Dict[str, Any], limits: Limits) -> ParseResult:
+    """Read a single tool object as a manifest serving that one tool.
+
+    The manifest takes the tool's name and description; every field belongs to the tool
+    (unknown ones end up in the tool's ``extra``), so the manifest has no ``extra``.
+
+    :param document: ``{name, kwargs | arguments, ...}``.
+    :param limits: caps.
+    :return: the result.
+    """
+    found: List[P.Problem] = []
+    candidate = (document.get("name"), "/name", document, "", True)
+    tools = _tools([candidate], {}, False, limits, found)
+    _warn_if_empty(tools, found)
+    manifest = Manifest(
+        name=tools[0].name if tools else "",
+        description=tools[0].description if tools else "",
+        tools=tuple(tools),
+    )
+    return ParseResult(manifest, tuple(found))
+
+
+def _warn_if_empty(tools: List[Tool], found: List[P.Problem]) -> None:
+    if not tools:
+        found.append(
+            P.warning(
+                P.NO_TOOLS,
+                "The manifest yields no valid tool; the mech serves nothing callers can use.",
+            )
+        )
+
+
+def _tools(
+    candidates: List[Candidate],
+    metadata: Dict[str, Any],
+    has_metadata: bool,
+    limits: Limits,
+    found: List[P.Problem],
+) -> List[Tool]:
+    """Parse each candidate tool; a bad one is dropped with a problem, the rest survive.
+
+    :param candidates: from :func:`_candidates`.
+    :param metadata: the `toolMetadata` object ({} when absent).
+    :param has_metadata: whether the document has `toolMetadata` at all.
+    :param limits: caps.
+    :param found: problems are appended here.
+    :return: the tools, in candidate order, names unique.
+    """
+    tools: List[Tool] = []
+    seen = set()
+    for name, name_at, inline, where, in_tools in candidates:
+        problem = name_problem(name, name_at, limits)
+        if problem is not None:
+            found.append(problem)
+            continue
+        if name in seen:
+            found.append(
+                P.error(
+                    P.DUPLICATE_TOOL,
+                    f"Tool {name!r} at {where} is listed twice; the repeat was dropped.",
+                    where,
+                )
+            )
+            continue
+        seen.add(name)
+        meta_path = "/toolMetadata" + P.pointer(name)
+        if name in metadata:
+            if not in_tools:
+                found.append(
+                    P.warning(
+                        P.METADATA_WITHOUT_TOOL,
+                        f"{meta_path} is not listed in /tools; add {name!r} to `tools`.",
+                        meta_path,
+                    )
+                )
+            meta = metadata[name]
+            if inline is not None and isinstance(meta, dict):
+                meta = {**inline, **meta}  # toolMetadata wins over the `tools` object
+            tool, tool_problems = parse_tool(name, meta, meta_path, limits)
+            found.extend(tool_problems)
+        elif inline is not None:
+            tool, tool_problems = parse_tool(name, inline, where, limits)
+            found.extend(tool_problems)
+        else:
+            if has_metadata:
+                found.append(
+                    P.warning(
+                        P.TOOL_WITHOUT_METADATA,
+                        f"Tool {name!r} ({where}) has no {meta_path} entry; callers only know its name.",
+                        where,
+                    )
+                )
+            tool = Tool(name=name)
+        tools.append(tool)
+    return tools

@@ -1,0 +1,304 @@
+"""Make a JSON Schema self-contained: resolve ``$ref``, translate dialects, report dangling refs.
+
+A tool's ``input.schema`` may hold ``$ref``s into its own ``$defs`` (2019-09/2020-12) or
+``definitions`` (draft-07). Each argument is stored on its own, so its schema must not
+point into a document it no longer sits in. :func:`self_contained` rewrites one
+sub-schema of a document into a schema that resolves only inside itself:
+
+- references are resolved with the ``referencing`` library under the document's declared
+  dialect (``$schema``: draft-07, 2019-09 or 2020-12; 2020-12 when absent or unknown);
+- a non-recursive reference is inlined (the target's keywords, plus the ``$ref`` node's
+  own siblings; when both constrain the same keyword they are joined with ``allOf``);
+- a recursive reference, or any reference once :data:`INLINE_BUDGET` nodes were written
+  or deeper than :data:`INLINE_DEPTH` nested schemas (so inlining never multiplies the
+  depth the manifest decoder allows), becomes ``{"$ref": "#/$defs/<name>"}`` with the target under ``$defs`` of the returned
+  schema (the exporters hoist these to the exported schema's root, where ``#`` points);
+- a reference that does not resolve (a missing pointer, an anchor that does not exist,
+  any remote URI: nothing is fetched) is replaced by the **documented fallback**: the
+  empty schema ``{}`` ("any JSON value", the vocabulary's ``any``), keeping the node's
+  ``title`` and ``description``; a :data:`.problems.INVALID_ARGUMENT_SCHEMA` warning names
+  its JSON Pointer;
+- draft-07 keywords without a 2020-12 meaning are translated: ``definitions`` (dropped
+  once resolved), array-form ``items`` -> ``prefixItems`` (+ ``additionalItems`` ->
+  ``items``), ``dependencies`` -> ``dependentRequired`` / ``dependentSchemas``, draft-04
+  boolean ``exclusiveMinimum``/``exclusiveMaximum`` -> their numeric form; the result is
+  always 2020-12 and carries no ``$schema``/``$id``.
+
+Nothing here raises on input: bad shapes become problems.
+"""
+
+import copy
+import re
+from typing import Any, Dict, List, Tuple
+
+import referencing.jsonschema
+from referencing import Registry
+from referencing.exceptions import Unresolvable
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+
+#: The URI the document is registered under (relative refs resolve against it).
+BASE_URI = "urn:mech-catalogue:schema"
+#: Nodes written by inlining before further references go to ``$defs`` instead.
+INLINE_BUDGET = 2000
+#: Nesting (schemas inside schemas) below which references are still inlined.
+INLINE_DEPTH = 24
+#: The fallback written in place of a reference that does not resolve.
+FALLBACK_SCHEMA: Dict[str, Any] = {}
+_ANNOTATIONS = ("title", "description")
+_DEF_NAME = re.compile(r"[^A-Za-z0-9_.-]")
+_DRAFT7_LIKE = ("draft-07", "draft-06", "draft-04", "draft-03")
+
+#: Keywords whose value is one sub-schema / a map of sub-schemas / a list of sub-schemas.
+_ONE = (
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "propertyNames",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+)
+_MAP = ("properties", "patternProperties", "dependentSchemas")
+_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+_DROPPED = ("$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$comment")
+
+
+def dialect_of(document: Any) -> Any:
+    """The ``referencing`` specification a document declares (2020-12 by default).
+
+    :param document: a schema document.
+    :return: a ``referencing.Specification``.
+    """
+    uri = document.get("$schema") if isinstance(document, dict) else None
+    if isinstance(uri, str):
+        try:
+            return referencing.jsonschema.specification_with(uri)
+        except referencing.jsonschema.UnknownDialect:
+            pass
+    return referencing.jsonschema.DRAFT202012
+
+
+class _Bundler:  # pylint: disable=too-few-public-methods
+    """One rewrite of one document's sub-schema (state: stack, definitions, budget)."""
+
+    def __init__(
+        self, document: Any, where: str, code: str = P.INVALID_ARGUMENT_SCHEMA
+    ) -> None:
+        self.specification = dialect_of(document)
+        self.draft7 = self.specification.name in _DRAFT7_LIKE
+        resource = self.specification.create_resource(document)
+        self.resolver = Registry().with_resource(BASE_URI, resource).resolver(BASE_URI)
+        self.where = where
+        self.code = code
+        self.problems: List[P.Problem] = []
+        self.defs: Dict[str, Any] = {}
+        self.def_names: Dict[int, str] = {}
+        self.stack: List[int] = []
+        self.written = 0
+        self.level = 0
+
+    def rewrite(self, node: Any, path: str, resolver: Any) -> Any:
+        """Rewrite one node (see the module docstring).
+
+        :param node: a schema or keyword value of the document.
+        :param path: its pointer inside the document (for problems).
+        :param resolver: the ``referencing`` resolver for its base URI.
+        :return: the rewritten copy.
+        """
+        self.written += 1
+        if not isinstance(node, dict):
+            return node if isinstance(node, bool) else copy.deepcopy(node)
+        self.level += 1
+        try:
+            return self._rewrite_object(node, path, resolver)
+        finally:
+            self.level -= 1
+
+    def _rewrite_object(self, node: Dict[str, Any], path: str, resolver: Any) -> Any:
+        if isinstance(node.get("$ref"), str):
+            return self._reference(node, path, resolver)
+        if isinstance(node.get("$id"), str):
+            resolver = resolver.in_subresource(self.specification.create_resource(node))
+        out: Dict[str, Any] = {}
+        for key, value in node.items():
+            if key in _DROPPED or key in ("definitions", "$defs"):
+                continue
+            if key == "$ref":  # not a string: not a reference
+                continue
+            out[key] = self._keyword(key, value, f"{path}/{key}", resolver)
+        if self.draft7:
+            _translate_draft7(out)
+        return out
+
+    def _keyword(self, key: str, value: Any, path: str, resolver: Any) -> Any:
+        if key in _ONE and isinstance(value, (dict, bool)):
+            return self.rewrite(value, path, resolver)
+        if key == "items" and isinstance(value, list):
+            return [
+                self.rewrite(v, f"{path}/{i}", resolver) for i, v in enumerate(value)
+            ]
+        if key in _MAP and isinstance(value, dict):
+            return {
+                k: self.rewrite(v, path + P.pointer(k), resolver)
+                for k, v in value.items()
+            }
+        if key in _LIST and isinstance(value, list):
+            return [
+                self.rewrite(v, f"{path}/{i}", resolver) for i, v in enumerate(value)
+            ]
+        if key == "dependencies" and isinstance(value, dict):
+            return {
+                k: (
+                    self.rewrite(v, path + P.pointer(k), resolver)
+                    if isinstance(v, dict)
+                    else copy.deepcopy(v)
+                )
+                for k, v in value.items()
+            }
+        return copy.deepcopy(value)
+
+    def _reference(self, node: Dict[str, Any], path: str, resolver: Any) -> Any:
+        ref = node["$ref"]
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        if self.draft7:  # draft-07: keywords beside $ref are ignored, annotations kept
+            siblings = {k: v for k, v in siblings.items() if k in _ANNOTATIONS}
+        try:
+            resolved = resolver.lookup(ref)
+        except Unresolvable:
+            resolved = None
+        if resolved is None:
+            kept = {k: siblings[k] for k in _ANNOTATIONS if k in siblings}
+            self.problems.append(
+                P.warning(
+                    self.code,
+                    f"{self.where}{path} has the reference {str(ref)[:120]!r}, which does not "
+                    "resolve inside the schema (nothing is fetched); it is taken as any "
+                    "JSON value. Point it at $defs in the same schema.",
+                    self.where + path,
+                )
+            )
+            return {**copy.deepcopy(FALLBACK_SCHEMA), **copy.deepcopy(kept)}
+        target = resolved.contents
+        key = id(target)
+        if key in self.stack or (
+            isinstance(target, dict)
+            and (self.written > INLINE_BUDGET or self.level > INLINE_DEPTH)
+        ):
+            name = self._define(ref, target, resolved.resolver, path)
+            reference: Dict[str, Any] = {"$ref": f"#/$defs/{name}"}
+            rest = self.rewrite(siblings, path, resolver) if siblings else {}
+            return _merge(reference, rest)
+        self.stack.append(key)
+        try:
+            inlined = self.rewrite(target, path, resolved.resolver)
+        finally:
+            self.stack.pop()
+        rest = self.rewrite(siblings, path, resolver) if siblings else {}
+        return _merge(inlined, rest)
+
+    def _define(self, ref: str, target: Any, resolver: Any, path: str) -> str:
+        key = id(target)
+        if key in self.def_names:
+            return self.def_names[key]
+        stem = _DEF_NAME.sub("_", ref.rstrip("/").rsplit("/", 1)[-1]) or "root"
+        name, number = stem, 1
+        while name in self.defs:
+            number += 1
+            name = f"{stem}_{number}"
+        self.def_names[key] = name
+        self.defs[name] = {}  # reserve before rewriting: the target may refer to itself
+        self.stack.append(key)
+        try:
+            self.defs[name] = self.rewrite(target, path, resolver)
+        finally:
+            self.stack.pop()
+        return name
+
+
+def _merge(base: Any, extra: Dict[str, Any]) -> Any:
+    if not extra:
+        return base
+    if not isinstance(base, dict):
+        return {"allOf": [base, extra]} if base is not True else extra
+    overlap = (set(base) & set(extra)) - set(_ANNOTATIONS)
+    if overlap:
+        return {"allOf": [base, extra]}
+    return {**base, **extra}
+
+
+def _translate_draft7(node: Dict[str, Any]) -> None:
+    items = node.get("items")
+    if isinstance(items, list):
+        node["prefixItems"] = node.pop("items")
+        if "additionalItems" in node:
+            node["items"] = node.pop("additionalItems")
+    else:
+        node.pop("additionalItems", None)  # without array items it has no effect
+    for bound, exclusive in (
+        ("minimum", "exclusiveMinimum"),
+        ("maximum", "exclusiveMaximum"),
+    ):
+        if isinstance(node.get(exclusive), bool):
+            if node.pop(exclusive) and bound in node:
+                node[exclusive] = node.pop(bound)
+    dependencies = node.pop("dependencies", None)
+    if isinstance(dependencies, dict):
+        required = {k: v for k, v in dependencies.items() if isinstance(v, list)}
+        schemas = {k: v for k, v in dependencies.items() if not isinstance(v, list)}
+        if required:
+            node["dependentRequired"] = required
+        if schemas:
+            node["dependentSchemas"] = schemas
+
+
+def self_contained(
+    document: Any,
+    pointer_parts: Tuple[str, ...] = (),
+    where: str = "",
+    code: str = P.INVALID_ARGUMENT_SCHEMA,
+) -> Tuple[Any, List[P.Problem]]:
+    """Rewrite a sub-schema of ``document`` so that it resolves only inside itself.
+
+    :param document: the whole schema document (e.g. a tool's ``input.schema``).
+    :param pointer_parts: keys from the document to the sub-schema (``()`` = the document).
+    :param where: JSON Pointer of ``document`` in the manifest, prefixed to problem paths.
+    :param code: the problem code of a dangling reference (a warning).
+    :return: (the 2020-12 schema, with a ``$defs`` member when recursive or over the
+        inline budget; warnings for dangling references).
+    """
+    node = document
+    for part in pointer_parts:
+        node = node[part]
+    inner = "".join(P.pointer(p) for p in pointer_parts)
+    bundler = _Bundler(document, where, code)
+    key = id(node)
+    bundler.stack.append(key)
+    try:
+        result = bundler.rewrite(node, inner, bundler.resolver)
+    except RecursionError:
+        bundler.problems.append(
+            P.warning(
+                code,
+                f"{where}{inner} nests references too deeply to inline; it is taken as any "
+                "JSON value.",
+                where + inner,
+            )
+        )
+        return copy.deepcopy(FALLBACK_SCHEMA), bundler.problems
+    if key in bundler.def_names:  # the sub-schema refers to itself
+        name = bundler.def_names[key]
+        bundler.defs[name] = result
+        result = {"$ref": f"#/$defs/{name}"}
+    if bundler.defs:
+        result = _merge(result, {}) if not isinstance(result, dict) else result
+        if isinstance(result, dict):
+            result = {**result, "$defs": bundler.defs}
+        else:  # pragma: no cover - a boolean root never refers to anything
+            result = {"allOf": [result], "$defs": bundler.defs}
+    return result, bundler.problems

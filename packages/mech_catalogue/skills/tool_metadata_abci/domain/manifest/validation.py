@@ -1,0 +1,401 @@
+"""Strict decoding of manifest bytes and validation against the published specification.
+
+Decoding (:func:`decode_json`) accepts I-JSON only (RFC 7493), so that the canonical form
+(RFC 8785) of anything decoded exists and is the same on every agent:
+
+- UTF-8 only, no byte order mark (RFC 8259 s8.1), at most ``Limits.max_bytes`` bytes;
+- nesting depth checked by scanning brackets *before* ``json.loads`` (never recursion);
+- no duplicate object keys (``object_pairs_hook``), no NaN/Infinity, no float overflow,
+  integers within +-(2**53-1), no lone surrogates.
+
+:func:`validate_manifest` checks a decoded document against ``spec/manifest-v1.schema.json``
+with ``jsonschema`` (Draft 2020-12). :func:`quality_problems` adds the warnings about a
+valid but weak manifest (no name or description, ``any``-typed arguments) that
+``validate --strict`` and ``generate`` report; readers do not need them. Nothing here raises on any input: every rejection is
+a :class:`.problems.Problem`.
+"""
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple, Union
+
+import jsonschema
+from jsonschema.validators import Draft202012Validator
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    MAX_SAFE_INTEGER,
+    canonical_bytes,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+)
+
+if TYPE_CHECKING:  # parsing imports this module; the model is only a type here
+    from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+        Manifest,
+    )
+
+SPEC_PATH = Path(__file__).parent / "spec" / "manifest-v1.schema.json"
+
+_NON_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[]{}')
+_DEPTH_DELTA = {ord("["): 1, ord("]"): -1}
+# Depth does not depend on the bracket kind (json.loads rejects mismatches), so objects'
+# braces are counted as brackets: one kind lets one bytes.replace peel exactly one level.
+_BRACES_AS_BRACKETS = bytes.maketrans(b"{}", b"[]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+@dataclass(frozen=True)
+class DecodeResult:
+    """Outcome of :func:`decode_json`.
+
+    :param value: the decoded JSON value (None when rejected; check ``problems``).
+    :param problems: empty on success, else one error.
+    """
+
+    value: Any
+    problems: Tuple[P.Problem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Return true when the bytes decoded.
+
+        :return: True when the bytes decoded.
+        """
+        return not self.problems
+
+
+class _Reject(ValueError):
+    def __init__(self, problem: P.Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _pairs(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Reject(
+                    P.error(
+                        P.DUPLICATE_KEY,
+                        f"The key {key[:80]!r} appears twice in one object; JSON readers "
+                        "disagree on which value wins. Keep exactly one.",
+                    )
+                )
+            seen.add(key)
+    return obj
+
+
+def _constant(name: str) -> Any:
+    raise _Reject(
+        P.error(
+            P.NON_FINITE_NUMBER,
+            f"{name} is not JSON (RFC 8259 allows only finite numbers); write a finite "
+            "number or a string.",
+        )
+    )
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Reject(
+            P.error(
+                P.NON_FINITE_NUMBER,
+                f"The number {text[:40]} overflows a double; write a smaller number or a string.",
+            )
+        )
+    return value
+
+
+def _int(text: str) -> Union[int, float]:
+    # I-JSON numbers are doubles. An integer literal beyond +-(2**53-1) is kept (as the
+    # double) only when it is that double's own RFC 8785 form, e.g. "10000000000000000"
+    # for 1e16; a literal with more digits than a double holds would silently lose them.
+    if len(text) <= 15:  # at most 15 digits: always within +-(2**53-1)
+        return int(text)
+    if len(text) <= 330:
+        value = int(text)
+        if abs(value) <= MAX_SAFE_INTEGER:
+            return value
+        as_float = float(text)
+        if math.isfinite(as_float) and canonical_bytes(as_float) == text.encode(
+            "ascii"
+        ):
+            return as_float
+    raise _Reject(
+        P.error(
+            P.NUMBER_OUT_OF_RANGE,
+            f"The integer {text[:40]} has more digits than a double holds (I-JSON, RFC 7493, "
+            "keeps +-(2**53-1) exact); write large integers such as wei amounts as decimal "
+            "strings (type uint256).",
+        )
+    )
+
+
+def _decode_text(  # pylint: disable=too-many-return-statements
+    data: Union[bytes, str], limits: Limits
+) -> Union[str, P.Problem]:
+    if isinstance(data, str):
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError:
+            return P.error(
+                P.NOT_UTF8, "The manifest text has lone surrogates; send UTF-8 bytes."
+            )
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        return P.error(
+            P.INVALID_JSON, f"Expected manifest bytes, got {type(data).__name__}."
+        )
+    data = bytes(data)
+    if len(data) > limits.max_bytes:
+        return P.error(
+            P.TOO_LARGE,
+            f"The manifest is {len(data)} bytes, over the cap of {limits.max_bytes}; "
+            "split long descriptions or drop unused fields.",
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        return P.error(
+            P.BYTE_ORDER_MARK,
+            "The manifest starts with a UTF-8 byte order mark (EF BB BF); save it as "
+            "UTF-8 without BOM (RFC 8259 s8.1) and publish it again.",
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return P.error(
+            P.NOT_UTF8,
+            f"The manifest is not UTF-8 (bad byte at offset {exc.start}); re-encode it as UTF-8.",
+        )
+    if not text.strip(" \t\r\n"):
+        return P.error(
+            P.EMPTY_DOCUMENT,
+            "The manifest is empty; publish a JSON object with `tools`.",
+        )
+    return text
+
+
+def nesting_depth(text: Union[bytes, str], cap: int = -1) -> int:
+    """Measure the deepest array/object nesting of JSON text, without recursion.
+
+    No Python loop runs over characters either: only bytes methods do. Escaped
+    backslashes and escaped quotes are removed, then every byte but ``"[]{}``; the quotes
+    left pair up as string delimiters, so string contents drop out and the brackets left
+    are structural. An unterminated string can only make the count higher.
+
+    :param text: JSON text (UTF-8 bytes or str).
+    :param cap: when >= 0, stop counting past ``cap``: the result is then ``cap + 1``.
+    :return: the maximum nesting depth (0 for a scalar), or ``cap + 1`` when deeper.
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if b"[" not in data and b"{" not in data:
+        return 0
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    residue = data.translate(_BRACES_AS_BRACKETS, _NON_STRUCTURAL).replace(b'""', b"")
+    if (
+        b'"' in residue
+    ):  # some string holds brackets: keep only what lies between strings
+        residue = b"".join(residue.split(b'"')[::2])
+    if cap >= 0:
+        # Peel innermost pairs; each pass removes one level, all in C.
+        peeled = residue
+        for depth in range(cap + 1):
+            if not peeled:
+                return depth
+            inner = peeled.replace(b"[]", b"")
+            if inner == peeled:
+                break  # unbalanced brackets: count exactly below
+            peeled = inner
+        else:
+            return cap + 1
+    depth = max(accumulate(map(_DEPTH_DELTA.__getitem__, residue)), default=0)
+    return depth if cap < 0 else min(depth, cap + 1)
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def decode_json(
+    data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS
+) -> DecodeResult:
+    """Decode manifest bytes strictly (see module docstring). Never raises.
+
+    :param data: the bytes as fetched (a str is encoded as UTF-8 first).
+    :param limits: the caps.
+    :return: the value, or None and exactly one error Problem.
+    """
+    text = _decode_text(data, limits)
+    if isinstance(text, P.Problem):
+        return DecodeResult(None, (text,))
+    depth = nesting_depth(data if isinstance(data, bytes) else text, limits.max_depth)
+    if depth > limits.max_depth:
+        return DecodeResult(
+            None,
+            (
+                P.error(
+                    P.TOO_DEEP,
+                    f"Arrays/objects are nested {depth} deep, over the cap of "
+                    f"{limits.max_depth}; flatten the document.",
+                ),
+            ),
+        )
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_pairs,
+            parse_constant=_constant,
+            parse_float=_float,
+            parse_int=_int,
+        )
+    except _Reject as exc:
+        return DecodeResult(None, (exc.problem,))
+    except (ValueError, RecursionError) as exc:
+        where = (
+            f" at line {exc.lineno} column {exc.colno}"
+            if isinstance(exc, json.JSONDecodeError)
+            else ""
+        )
+        return DecodeResult(
+            None,
+            (
+                P.error(
+                    P.INVALID_JSON,
+                    f"The manifest is not valid JSON{where}: {str(exc)[:120]}. Fix the syntax.",
+                ),
+            ),
+        )
+    if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        return DecodeResult(
+            None,
+            (
+                P.error(
+                    P.INVALID_STRING,
+                    "A string holds a lone UTF-16 surrogate escape (\\uD800-\\uDFFF unpaired); "
+                    "it is not Unicode text. Remove it.",
+                ),
+            ),
+        )
+    return DecodeResult(value)
+
+
+@lru_cache(maxsize=1)
+def manifest_validator() -> Draft202012Validator:
+    """Return a validator for ``spec/manifest-v1.schema.json`` (loaded once).
+
+    :return: a validator for ``spec/manifest-v1.schema.json`` (loaded once).
+    """
+    schema = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def validate_manifest(document: Any) -> Tuple[P.Problem, ...]:
+    """Check a decoded manifest against the published specification (strict mode).
+
+    Today's manifests (``tools`` + ``toolMetadata``) pass; use this before publishing.
+
+    :param document: a value from :func:`decode_json`.
+    :return: one SCHEMA_VIOLATION problem per violation, with its JSON Pointer path.
+    """
+    found = []
+    for err in sorted(
+        manifest_validator().iter_errors(document), key=lambda e: list(e.absolute_path)
+    ):
+        path = P.pointer(*err.absolute_path)
+        found.append(
+            P.error(
+                P.SCHEMA_VIOLATION,
+                f"Field {path or '(document)'}: {err.message[:200]}. See docs/manifest-spec.md.",
+                path,
+            )
+        )
+    return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def schema_error(schema_text: str) -> str:
+    """Whether embedded JSON Schema text is a valid schema of the dialect it declares.
+
+    The dialect is the schema's ``$schema`` (draft-07, 2019-09, 2020-12...; 2020-12 when
+    absent or unknown), so a draft-07 ``items: [...]`` is not rejected for one keyword.
+    Cached by canonical text: manifests reuse the same few schemas.
+
+    :param schema_text: canonical JSON text of the schema.
+    :return: "" when valid, else the first error message.
+    """
+    schema = json.loads(schema_text)
+    try:
+        validator = jsonschema.validators.validator_for(
+            schema, default=Draft202012Validator
+        )
+        validator.check_schema(schema)
+    except jsonschema.exceptions.SchemaError as exc:
+        return exc.message[:200]
+    except RecursionError:
+        return "schema nested too deeply"
+    return ""
+
+
+def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
+    """Warn about what a valid manifest leaves callers to guess.
+
+    :param manifest: a parsed manifest (:func:`.parsing.parse_document`).
+    :return: warnings, in document order: ``empty_manifest_name`` (``/name``),
+        ``empty_manifest_description`` (``/description``), and one
+        ``any_typed_argument`` per argument typed ``any`` (path: its tool's metadata).
+    """
+    found = []
+    if not manifest.name.strip():
+        found.append(
+            P.warning(
+                P.EMPTY_MANIFEST_NAME,
+                "The manifest has no `name`: agents list the mech without one; set it "
+                "(an overrides file's `name`, for `generate`).",
+                P.pointer("name"),
+            )
+        )
+    if not manifest.description.strip():
+        found.append(
+            P.warning(
+                P.EMPTY_MANIFEST_DESCRIPTION,
+                "The manifest has no `description`: say what the mech does "
+                "(an overrides file's `description`, for `generate`).",
+                P.pointer("description"),
+            )
+        )
+    for tool in manifest.tools:
+        for argument in tool.arguments:
+            if argument.type == "any":
+                found.append(
+                    P.warning(
+                        P.ANY_TYPED_ARGUMENT,
+                        f"Argument {argument.identifier!r} of tool {tool.name!r} is typed "
+                        "`any`: callers cannot tell what to send; give it a type "
+                        "(overrides: `tools.<tool>.arguments.<identifier>.type`).",
+                        P.pointer("toolMetadata", tool.name),
+                    )
+                )
+    return tuple(found)

@@ -1,0 +1,1 @@
+"""The catalogue model and its vocabulary: mechs, tools, argument types, problems."""

@@ -1,0 +1,538 @@
+"""The normalised, immutable manifest model shared by every agent of the service.
+
+Shape::
+
+    Catalogue ── mechs: tuple[Mech]            (sorted by MechRef)
+      Mech ── ref: MechRef (registry kind, chain id, registry address, id)
+           ── digest / cid / status / observed_block / problems
+           ── name, description, extra_json (other top-level manifest fields)
+           ── tools: tuple[Tool]               (manifest order)
+        Tool ── name, description, input/output blocks, examples, extra_json
+             ── arguments: tuple[Argument]
+             ── provenance: Provenance (mech, registry, CID, digest, manifest shape)
+          Argument ── identifier, type (types.py vocabulary), schema_json, required,
+                      default_json, description
+
+Every JSON-valued field is stored as RFC 8785 canonical text (``*_json: str``), so the
+dataclasses are frozen all the way down, hashable, and :meth:`Catalogue.digest` is
+identical on every agent. Properties with the same name minus ``_json`` return a fresh
+decoded copy. Queries live in :mod:`.catalogue`.
+"""
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    canonical_bytes,
+    canonical_text,
+    decode,
+    sha256_hex,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    Problem,
+    unique_problems,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (  # noqa: F401  (re-exported: the model's public names)
+    EMPTY_OBJECT_JSON,
+    REGISTRY_COMPLEMENTARY_SERVICE,
+    REGISTRY_KINDS,
+    REGISTRY_LEGACY_MECH,
+    REGISTRY_OLAS_AGENT,
+    SHAPE_ARGUMENTS_V1,
+    SHAPE_DESCRIPTION_JSON,
+    SHAPE_INPUT_SCHEMA,
+    SHAPE_KWARGS,
+    SHAPE_NAME_ONLY,
+    SHAPE_TOOL_METADATA,
+    TOOL_SHAPES,
+    Argument,
+    MechRef,
+    Provenance,
+    Tool,
+)
+
+__all__ = [
+    "EMPTY_OBJECT_JSON",
+    "MECH_STATUSES",
+    "MODEL_VERSION",
+    "REGISTRY_COMPLEMENTARY_SERVICE",
+    "REGISTRY_KINDS",
+    "REGISTRY_LEGACY_MECH",
+    "REGISTRY_OLAS_AGENT",
+    "SHAPE_ARGUMENTS_V1",
+    "SHAPE_DESCRIPTION_JSON",
+    "SHAPE_INPUT_SCHEMA",
+    "SHAPE_KWARGS",
+    "SHAPE_NAME_ONLY",
+    "SHAPE_TOOL_METADATA",
+    "STATUS_HASH_MISMATCH",
+    "STATUS_INVALID",
+    "STATUS_NO_HASH",
+    "STATUS_OK",
+    "STATUS_UNAVAILABLE",
+    "TOOL_SHAPES",
+    "Argument",
+    "Catalogue",
+    "Manifest",
+    "Mech",
+    "MechRef",
+    "Problem",
+    "Provenance",
+    "Tool",
+    "ToolCollision",
+]
+
+MODEL_VERSION = 1
+
+STATUS_OK = "ok"  # manifest fetched, verified, parsed (may carry warnings)
+STATUS_INVALID = "invalid"  # fetched and verified, but rejected (quarantined)
+STATUS_HASH_MISMATCH = "hash_mismatch"  # bytes did not hash to the on-chain digest
+STATUS_UNAVAILABLE = "unavailable"  # not fetched (yet): IPFS error or timeout
+STATUS_NO_HASH = "no_hash"  # the registry holds no hash for this id
+MECH_STATUSES = (
+    STATUS_OK,
+    STATUS_INVALID,
+    STATUS_HASH_MISMATCH,
+    STATUS_UNAVAILABLE,
+    STATUS_NO_HASH,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """A parsed manifest on its own (before it is tied to a mech on chain).
+
+    :param name: top-level ``name`` ("" when absent).
+    :param description: top-level ``description``.
+    :param tools: the valid tools, in ``tools`` order then extra ``toolMetadata`` keys.
+    :param extra_json: canonical JSON object of all other top-level fields
+        (``inputFormat``, ``outputFormat``, ``image``, ``url``, unknown ones...).
+    :param spec_version: the declared ``specVersion`` ("" for today's unversioned shape).
+    """
+
+    name: str = ""
+    description: str = ""
+    tools: Tuple[Tool, ...] = ()
+    extra_json: str = EMPTY_OBJECT_JSON
+    spec_version: str = ""
+
+    @property
+    def extra(self) -> Dict[str, Any]:
+        """Return a fresh copy of the other top-level fields.
+
+        :return: a fresh copy of the other top-level fields.
+        """
+        return decode(self.extra_json)
+
+    @property
+    def tool_names(self) -> Tuple[str, ...]:
+        """Return the tool names, in order.
+
+        :return: the tool names, in order.
+        """
+        return tuple(t.name for t in self.tools)
+
+
+@dataclass(frozen=True, slots=True)
+class Mech:
+    """One mech as the service sees it: where its hash lives, what it serves, how fresh.
+
+    :param ref: registry kind, chain id, registry address, agent/service id.
+    :param digest: on-chain bytes32 as ``0x`` + 64 lowercase hex ("" when none).
+    :param cid: the CID the manifest was fetched under ("" when none).
+    :param status: one of :data:`MECH_STATUSES`.
+    :param name: manifest ``name``.
+    :param description: manifest ``description``.
+    :param extra_json: canonical JSON object of the other top-level manifest fields.
+    :param tools: the mech's valid tools (empty unless status is ok).
+    :param problems: errors and warnings for this mech's manifest.
+    :param observed_block: block number at which the on-chain hash was read (None if not).
+    :param spec_version: the manifest's declared ``specVersion`` ("" when unversioned).
+    """
+
+    ref: MechRef
+    digest: str = ""
+    cid: str = ""
+    status: str = STATUS_UNAVAILABLE
+    name: str = ""
+    description: str = ""
+    extra_json: str = EMPTY_OBJECT_JSON
+    tools: Tuple[Tool, ...] = ()
+    problems: Tuple[Problem, ...] = ()
+    observed_block: Optional[int] = None
+    spec_version: str = ""
+
+    @property
+    def extra(self) -> Dict[str, Any]:
+        """Return a fresh copy of the other top-level manifest fields.
+
+        :return: a fresh copy of the other top-level manifest fields.
+        """
+        return decode(self.extra_json)
+
+    @property
+    def errors(self) -> Tuple[Problem, ...]:
+        """Return the problems of severity error.
+
+        :return: the problems of severity error.
+        """
+        return tuple(p for p in self.problems if p.is_error)
+
+    @classmethod
+    def from_manifest(  # pylint: disable=too-many-arguments
+        cls,
+        ref: MechRef,
+        manifest: Optional[Manifest],
+        problems: Tuple[Problem, ...] = (),
+        digest: str = "",
+        cid: str = "",
+        observed_block: Optional[int] = None,
+        status: Optional[str] = None,
+    ) -> "Mech":
+        """Tie a parse result to its mech, stamping provenance on every tool.
+
+        :param ref: the mech.
+        :param manifest: the parsed manifest, or None when it was rejected / not fetched.
+        :param problems: the parse problems.
+        :param digest: on-chain bytes32 0x-hex.
+        :param cid: the CID fetched.
+        :param observed_block: block of the hash read.
+        :param status: override; default ok when manifest else invalid.
+        :return: the mech (its problems deduplicated: a set, in first-seen order).
+        """
+        problems = unique_problems(problems)
+        if manifest is None:
+            return cls(
+                ref=ref,
+                digest=digest,
+                cid=cid,
+                status=status or STATUS_INVALID,
+                problems=tuple(problems),
+                observed_block=observed_block,
+            )
+        tools = tuple(
+            t.with_provenance(Provenance(t.provenance.shape, ref, cid, digest))
+            for t in manifest.tools
+        )
+        return cls(
+            ref=ref,
+            digest=digest,
+            cid=cid,
+            status=status or STATUS_OK,
+            name=manifest.name,
+            description=manifest.description,
+            extra_json=manifest.extra_json,
+            tools=tools,
+            problems=tuple(problems),
+            observed_block=observed_block,
+            spec_version=manifest.spec_version,
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return a JSON-serialisable dict.
+
+        :return: a JSON-serialisable dict.
+        """
+        return {
+            "ref": self.ref.to_dict(),
+            "digest": self.digest,
+            "cid": self.cid,
+            "status": self.status,
+            "name": self.name,
+            "description": self.description,
+            "extra": self.extra,
+            "tools": [t.to_dict() for t in self.tools],
+            "problems": [p.to_dict() for p in self.problems],
+            "observed_block": self.observed_block,
+            "spec_version": self.spec_version,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Mech":
+        """Return the mech.
+
+        :param data: from :meth:`to_dict`.
+        :return: the mech.
+        """
+        block = data.get("observed_block")
+        return cls(
+            ref=MechRef.from_dict(data["ref"]),
+            digest=str(data.get("digest", "")),
+            cid=str(data.get("cid", "")),
+            status=str(data.get("status", STATUS_UNAVAILABLE)),
+            name=str(data.get("name", "")),
+            description=str(data.get("description", "")),
+            extra_json=canonical_text(data.get("extra", {})),
+            tools=tuple(Tool.from_dict(t) for t in data.get("tools", ())),
+            problems=tuple(Problem.from_dict(p) for p in data.get("problems", ())),
+            observed_block=None if block is None else int(block),
+            spec_version=str(data.get("spec_version", "")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCollision:
+    """The same tool name offered by more than one mech.
+
+    :param name: the tool name.
+    :param tools: each mech's tool (read ``tool.provenance.mech`` for which mech).
+    """
+
+    name: str
+    tools: Tuple[Tool, ...]
+
+    @property
+    def mechs(self) -> Tuple[MechRef, ...]:
+        """Return the mechs claiming the name, sorted.
+
+        :return: the mechs claiming the name, sorted.
+        """
+        return tuple(sorted(t.provenance.mech for t in self.tools if t.provenance.mech))
+
+
+@dataclass(frozen=True, slots=True)
+class _CatalogueIndex:
+    """Lookup tables of one catalogue, built with it; read-only mappings and tuples only.
+
+    :param by_ref: mech ref -> mech.
+    :param by_key: :attr:`MechRef.key` -> the first mech (ref order) with that key.
+    :param by_name: tool name -> that tool from every offering mech (ref order).
+    :param names: the distinct tool names, sorted.
+    :param tools: every tool, mechs in ref order, tools in manifest order.
+    """
+
+    by_ref: Mapping[MechRef, "Mech"]
+    by_key: Mapping[str, "Mech"]
+    by_name: Mapping[str, Tuple[Tool, ...]]
+    names: Tuple[str, ...]
+    tools: Tuple[Tool, ...]
+
+    @classmethod
+    def of(cls, mechs: Tuple["Mech", ...]) -> "_CatalogueIndex":
+        """Index mechs, O(mechs + tools).
+
+        :param mechs: the catalogue's mechs, ref order.
+        :return: the index.
+        """
+        by_key: Dict[str, Mech] = {}
+        groups: Dict[str, List[Tool]] = {}
+        for mech in mechs:
+            by_key.setdefault(mech.ref.key, mech)
+            for tool in mech.tools:
+                groups.setdefault(tool.name, []).append(tool)
+        return cls(
+            by_ref=MappingProxyType({m.ref: m for m in mechs}),
+            by_key=MappingProxyType(by_key),
+            by_name=MappingProxyType({n: tuple(ts) for n, ts in groups.items()}),
+            names=tuple(sorted(groups)),
+            tools=tuple(t for m in mechs for t in m.tools),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """Every mech the service knows, with its tools. Immutable; build a new one to change.
+
+    Deeply immutable: frozen slotted dataclasses, tuples, canonical JSON text and
+    read-only mappings all the way down (no ``__dict__``, no list or dict reachable), so
+    a consumer holding it cannot change it for anyone else.
+
+    :param mechs: one entry per :class:`MechRef`, sorted by ref (use :meth:`build`).
+    :param version: the serialisation version, :data:`MODEL_VERSION`.
+    """
+
+    mechs: Tuple[Mech, ...] = ()
+    version: int = MODEL_VERSION
+    # Built with the catalogue (not a serialised field: equality, hashing, to_dict and
+    # the digest ignore it); the queries below answer from it in O(answer).
+    _index: _CatalogueIndex = field(init=False, repr=False, compare=False)
+    # The digest, computed on first use: a period asks for it several times (payload,
+    # publication) and RFC 8785 canonicalisation costs seconds at 20,000 offers.
+    _digest: str = field(init=False, repr=False, compare=False, default="")
+
+    def __post_init__(self) -> None:
+        """Freeze ``mechs`` into a tuple and build the lookup index."""
+        if not isinstance(self.mechs, tuple):
+            object.__setattr__(self, "mechs", tuple(self.mechs))
+        object.__setattr__(self, "_index", _CatalogueIndex.of(self.mechs))
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Tuple[Mech, ...], int]]:
+        """Pickle and copy by the fields only (the index is rebuilt).
+
+        :return: the constructor and its arguments.
+        """
+        return (Catalogue, (self.mechs, self.version))
+
+    @classmethod
+    def build(cls, mechs: Iterable[Mech]) -> "Catalogue":
+        """Sort mechs by ref; a later entry for the same ref replaces an earlier one.
+
+        :param mechs: the mechs, any order.
+        :return: the catalogue.
+        """
+        by_ref = {m.ref: m for m in mechs}
+        return cls(mechs=tuple(by_ref[r] for r in sorted(by_ref)))
+
+    # --- serialisation -----------------------------------------------------------
+    def to_dict(self) -> Dict[str, Any]:
+        """Return ``{"version": 1, "mechs": [...]}``, JSON-serialisable.
+
+        :return: ``{"version": 1, "mechs": [...]}``, JSON-serialisable.
+        """
+        return {"version": self.version, "mechs": [m.to_dict() for m in self.mechs]}
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Catalogue":
+        """Return the catalogue.
+
+        :param data: from :meth:`to_dict`.
+        :return: the catalogue.
+        :raises ValueError: on an unknown version.
+        """
+        version = int(data.get("version", MODEL_VERSION))
+        if version != MODEL_VERSION:
+            raise ValueError(
+                f"catalogue version {version} is not supported (expected {MODEL_VERSION})"
+            )
+        return cls.build(Mech.from_dict(m) for m in data.get("mechs", ()))
+
+    def canonical_bytes(self) -> bytes:
+        """Return rFC 8785 canonical bytes of :meth:`to_dict`.
+
+        :return: RFC 8785 canonical bytes of :meth:`to_dict`.
+        """
+        return canonical_bytes(self.to_dict())
+
+    def to_json(self) -> str:
+        """Return the canonical JSON text (same bytes on every agent).
+
+        :return: the canonical JSON text (same bytes on every agent).
+        """
+        return self.canonical_bytes().decode("utf-8")
+
+    @classmethod
+    def from_json(cls, text: str) -> "Catalogue":
+        """Return the catalogue.
+
+        :param text: from :meth:`to_json`.
+        :return: the catalogue.
+        :raises ValueError: on bad JSON or shape.
+        """
+        try:
+            return cls.from_dict(decode(text))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a serialised catalogue: {exc!r}") from exc
+
+    def digest(self) -> str:
+        """Return sha2-256 of :meth:`canonical_bytes`, 64 lowercase hex characters.
+
+        :return: sha2-256 of :meth:`canonical_bytes`, 64 lowercase hex characters.
+        """
+        if not self._digest:
+            object.__setattr__(self, "_digest", sha256_hex(self.canonical_bytes()))
+        return self._digest
+
+    # --- queries -----------------------------------------------------------------
+    def mech(self, ref: MechRef) -> Optional[Mech]:
+        """Return its entry, or None.
+
+        :param ref: the mech.
+        :return: its entry, or None.
+        """
+        return self._index.by_ref.get(ref)
+
+    def mech_by_key(self, key: str) -> Optional[Mech]:
+        """Return its entry, or None.
+
+        :param key: a :attr:`MechRef.key`.
+        :return: its entry, or None.
+        """
+        return self._index.by_key.get(key)
+
+    def tools(self) -> Tuple[Tool, ...]:
+        """Return every tool of every mech, mechs in ref order, tools in manifest order.
+
+        :return: every tool of every mech, mechs in ref order, tools in manifest order.
+        """
+        return self._index.tools
+
+    def tool_names(self) -> Tuple[str, ...]:
+        """Return the distinct tool names, sorted.
+
+        :return: the distinct tool names, sorted.
+        """
+        return self._index.names
+
+    def tools_named(self, name: str) -> Tuple[Tool, ...]:
+        """Return that tool from every mech offering it (ref order), in O(answer).
+
+        :param name: a tool name.
+        :return: that tool from every mech offering it (ref order).
+        """
+        return self._index.by_name.get(name, ())
+
+    def tools_of(self, ref: MechRef) -> Tuple[Tool, ...]:
+        """Return its tools (empty when unknown).
+
+        :param ref: the mech.
+        :return: its tools (empty when unknown).
+        """
+        entry = self.mech(ref)
+        return () if entry is None else entry.tools
+
+    def mechs_with_status(self, status: str) -> Tuple[Mech, ...]:
+        """Return mechs with that status.
+
+        :param status: one of MECH_STATUSES.
+        :return: mechs with that status.
+        """
+        return tuple(m for m in self.mechs if m.status == status)
+
+    def collisions(self) -> Tuple[ToolCollision, ...]:
+        """Return tool names offered by two or more mechs, sorted by name.
+
+        :return: tool names offered by two or more mechs, sorted by name.
+        """
+        by_name = self._index.by_name
+        return tuple(
+            ToolCollision(name, by_name[name])
+            for name in self._index.names
+            if len(by_name[name]) > 1
+        )
+
+    def errors(self) -> Tuple[Tuple[MechRef, Problem], ...]:
+        """Return ``(mech, problem)`` for every error-severity problem, mechs in ref order.
+
+        :return: ``(mech, problem)`` for every error-severity problem, mechs in ref order.
+        """
+        return tuple((m.ref, p) for m in self.mechs for p in m.problems if p.is_error)
+
+    def problems(self) -> Tuple[Tuple[MechRef, Problem], ...]:
+        """Return ``(mech, problem)`` for every problem, warnings included.
+
+        :return: ``(mech, problem)`` for every problem, warnings included.
+        """
+        return tuple((m.ref, p) for m in self.mechs for p in m.problems)
+
+    def stale(self, min_block: int) -> Tuple[Mech, ...]:
+        """Mechs whose hash was last read before ``min_block`` (or never).
+
+        :param min_block: the oldest acceptable block number.
+        :return: the stale mechs, ref order.
+        """
+        return tuple(
+            m
+            for m in self.mechs
+            if m.observed_block is None or m.observed_block < min_block
+        )
+
+    def freshness(self) -> Optional[int]:
+        """Return the oldest ``observed_block`` over all mechs (None if any was never read or no mechs).
+
+        :return: the oldest ``observed_block`` over all mechs (None if any was never read or no mechs).
+        """
+        blocks = [m.observed_block for m in self.mechs]
+        if not blocks or any(b is None for b in blocks):
+            return None
+        return min(b for b in blocks if b is not None)

@@ -1,0 +1,1 @@
+"""Publishing a manifest's digest on chain: decide, build the calls, check each step."""
