@@ -12,7 +12,7 @@ export PYTHONPATH := $(CURDIR)
 # Our code only: third-party packages (packages/valory, packages/open_aea) are synced, and
 # tests/fixtures/ (and examples/tools, the tutorial's sample tool packages) hold inputs shaped
 # like other people's code (mech tool sources).
-OUR_CODE := scripts tests packages/mech_catalogue
+OUR_CODE := mech_catalogue_cli scripts tests packages/mech_catalogue
 FIXTURES := */tests/fixtures/*
 OUR_SKILLS := $(patsubst %/skill.yaml,%,$(wildcard packages/mech_catalogue/skills/*/skill.yaml))
 # The common handlers and dialogues of an ABCI skill, as Valory's repositories check them.
@@ -22,10 +22,10 @@ THIRD_PARTY_SKILLS := abstract_abci abstract_round_abci registration_abci reset_
 PYTEST_ARGS ?=
 
 .PHONY: e2e e2e-4 setup tools sync formatters code-checks black-check isort-check flake8 mypy pylint \
-	darglint generators common-checks-1 common-checks-2 test pytest devnet-up devnet-down run
+	darglint import-check generators common-checks-1 common-checks-2 test pytest devnet-up devnet-down run
 
 ## Environment -------------------------------------------------------------------------
-setup:  ## .venv + pinned tools + third-party packages (idempotent)
+setup:  ## .venv + the mech-catalogue CLI (editable) + pinned tools + third-party packages (idempotent)
 	bash scripts/setup.sh
 
 tools:  ## anvil, solc, kubo, tendermint into .tools/
@@ -39,7 +39,7 @@ formatters:
 	$(PYTHON) -m black --extend-exclude '/tests/fixtures/' $(OUR_CODE)
 	$(PYTHON) -m isort --extend-skip-glob '$(FIXTURES)' $(OUR_CODE)
 
-code-checks: black-check isort-check flake8 mypy pylint darglint
+code-checks: black-check isort-check flake8 mypy pylint darglint import-check
 
 black-check:
 	$(PYTHON) -m black --check --extend-exclude '/tests/fixtures/' $(OUR_CODE)
@@ -57,7 +57,12 @@ pylint:
 	$(PYTHON) -m pylint $(OUR_CODE)
 
 darglint:
-	$(BIN)darglint $$(find scripts packages/mech_catalogue -name '*.py' -not -path '$(FIXTURES)')
+	$(BIN)darglint $$(find mech_catalogue_cli scripts packages/mech_catalogue -name '*.py' -not -path '$(FIXTURES)')
+
+# Product code (mech_catalogue_cli, packages/mech_catalogue) imports neither scripts/ nor
+# tests/: import-linter's contracts in pyproject.toml ([tool.importlinter]).
+import-check:
+	$(BIN)lint-imports --no-cache
 
 ## Generated files ----------------------------------------------------------------------
 # New packages found by `packages lock` are ours, so the prompt is answered `dev`.

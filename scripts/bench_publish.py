@@ -29,9 +29,10 @@ from tests.devnet.publish_helpers import (  # noqa: E402  pylint: disable=wrong-
 
 def main() -> None:
     """Run the full publish and print the measurements."""
-    with tempfile.TemporaryDirectory() as folder, Devnet.start(
-        seed=True, state_dir=Path(folder)
-    ) as devnet:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        Devnet.start(seed=True, state_dir=Path(folder)) as devnet,
+    ):
         safe_mech, safe, instance = deployed_service(devnet)
         devnet.w3.provider.make_request(
             RPCEndpoint("anvil_setBalance"), [instance.address, hex(10**18)]

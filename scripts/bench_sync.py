@@ -14,7 +14,7 @@ of kubo's gateway (IPFS requests):
   interpreter cannot import ``mech_client``, a faithful re-implementation, marked so;
 - **floor**: the same ``mapServiceHashes`` reads in one ``eth_call`` and the same CIDs
   fetched raw with the same 8 requests in flight; no verification, no parsing;
-- **ours**: the skill's period (:mod:`scripts.sync_driver`): cold (empty cache), warm
+- **ours**: the skill's period (:mod:`mech_catalogue_cli.sync_driver`): cold (empty cache), warm
   (nothing changed), churn (1% of hashes changed), and the catalogue's memory
   (tracemalloc).
 
@@ -738,7 +738,7 @@ NOTES = """## Where and why targets are missed
   JSON-RPC batch counts each call); *IPFS requests* are HTTP requests counted by a proxy in
   front of kubo's gateway. Both proxies sit in front of every method alike.
 - *ours* runs the skill's own domain code (`snapshot_reader`, `manifest_fetcher`,
-  `refresh_catalogue`, `parse_manifest`) through `scripts/sync_driver.py`, with the skill's
+  `refresh_catalogue`, `parse_manifest`) through `mech_catalogue_cli/sync_driver.py`, with the skill's
   defaults: Multicall2 batches of 200 digest calls, 8 GETs in flight (a sliding window),
   every new manifest re-hashed against its on-chain digest and parsed once. With
   `ids: all` a period costs one fixed call (`getBlockNumber` with `serviceRegistry`)

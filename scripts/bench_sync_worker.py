@@ -5,7 +5,7 @@
 for a line on stdin (the parent resets its counters, or changes the chain, in between),
 runs the phase and prints one JSON line with the result. Peak RSS is the process's own.
 
-- ``ours``: :class:`scripts.sync_driver.CatalogueSync` with the skill's defaults
+- ``ours``: :class:`mech_catalogue_cli.sync_driver.CatalogueSync` with the skill's defaults
   (Multicall2 batches of 200, 8 GETs in flight, verify, parse, build the catalogue);
   phases ``cold`` (empty cache), ``warm`` (nothing changed), ``churn`` (the parent has
   changed 1% of the hashes), ``memory`` (the catalogue built again under tracemalloc);
@@ -45,7 +45,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_OK,
 )
 
-from scripts.sync_driver import (
+from mech_catalogue_cli.sync_driver import (
     CatalogueSync,
     Fetcher,
     SyncConfig,

@@ -3,8 +3,10 @@
 # third-party AEA packages. Idempotent; every step is skipped when already done:
 #   1. .venv from requirements.txt + requirements-lint.txt (skipped while the stamp
 #      .venv/.requirements.sha256 matches those files),
-#   2. scripts/install_tools.sh (anvil, solc, kubo, tendermint into .tools/),
-#   3. scripts/sync_packages.py (third-party packages into packages/, verified).
+#   2. the mech-catalogue CLI, installed editable (pyproject.toml; skipped while .venv's
+#      `mech_catalogue_cli` already is this checkout's),
+#   3. scripts/install_tools.sh (anvil, solc, kubo, tendermint into .tools/),
+#   4. scripts/sync_packages.py (third-party packages into packages/, verified).
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,6 +45,18 @@ else
         -r requirements.txt -r requirements-lint.txt
     "$VENV/bin/python" -m pip check
     echo "$wanted" >"$STAMP"
+fi
+done_step
+
+step "mech-catalogue CLI (editable install: .venv/bin/mech-catalogue)"
+installed="$(cd / && env -u PYTHONPATH "$VENV/bin/python" -c \
+    'import importlib.util as u; s = u.find_spec("mech_catalogue_cli"); print(s.origin if s else "")' \
+    2>/dev/null || true)"
+if [ -x "$VENV/bin/mech-catalogue" ] && [ "$installed" = "$REPO_ROOT/mech_catalogue_cli/__init__.py" ]; then
+    echo "   already installed from this checkout, skipped"
+else
+    # --no-deps: the pins in requirements.txt are installed above
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
 fi
 done_step
 

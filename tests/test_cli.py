@@ -1,4 +1,4 @@
-"""Tests for the mech-catalogue CLI (scripts/cli) with click's CliRunner, offline commands.
+"""Tests for the mech-catalogue CLI (mech_catalogue_cli) with click's CliRunner, offline commands.
 
 IPFS-backed commands (CID and digest sources) are in tests/test_cli_ipfs.py, against kubo.
 """
@@ -14,8 +14,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
     parse_document,
 )
 
-from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
-from scripts.cli.app import cli
+from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from mech_catalogue_cli.app import cli
 
 FIXTURES = Path(__file__).resolve().parents[1] / (
     "packages/mech_catalogue/skills/tool_metadata_abci/tests/fixtures"

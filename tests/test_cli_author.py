@@ -27,10 +27,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate im
     generate_manifest,
 )
 
-from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
-from scripts.cli.app import cli
-from scripts.cli.devnet_options import ipfs_api_url
-from scripts.devnet import locate
+from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.devnet import locate
+from mech_catalogue_cli.devnet_options import ipfs_api_url
 from scripts.devnet.__main__ import cli as devnet_cli
 from scripts.run_local.view import AgentView, devnet_endpoints, render, summary_line
 from scripts.toolchain import REPO_ROOT

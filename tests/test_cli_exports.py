@@ -21,8 +21,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import
     root_digest,
 )
 
-from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
-from scripts.cli.app import cli
+from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from mech_catalogue_cli.app import cli
 from scripts.devnet import Devnet
 
 MANIFEST: Dict[str, Any] = {

@@ -7,8 +7,8 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
-from scripts.cli import EXIT_INVALID, EXIT_OK
-from scripts.cli.app import cli
+from mech_catalogue_cli import EXIT_INVALID, EXIT_OK
+from mech_catalogue_cli.app import cli
 from scripts.devnet import Devnet
 
 SAMPLE = Path(__file__).resolve().parents[1] / (

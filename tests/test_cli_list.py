@@ -12,8 +12,8 @@ from typing import Any, Dict, Set, Tuple
 import pytest
 from click.testing import CliRunner, Result
 
-from scripts.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
-from scripts.cli.app import cli
+from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from mech_catalogue_cli.app import cli
 from scripts.devnet import Devnet
 
 KINDS = (

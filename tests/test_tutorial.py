@@ -14,6 +14,8 @@ appear in one output line, ``…`` standing for anything and runs of spaces comp
 
 What differs from a person at a terminal, and why:
 
+- the venv is active (its ``bin/`` first on ``PATH``), as the tutorial asks after
+  ``make setup``, so ``mech-catalogue`` is the installed console script;
 - ``make setup`` is skipped: CI (``make test``) has just run it, and it must not reinstall
   the shared environment under other tests; ``make <target>`` runs as ``make -o setup
   <target>`` for the same reason;
@@ -30,6 +32,7 @@ import os
 import re
 import signal
 import subprocess  # nosec B404: runs the tutorial's own commands
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,9 +40,9 @@ from typing import IO, Dict, List, Optional
 
 import pytest
 
+from mech_catalogue_cli.devnet.locate import DEVNET_DIR_ENV, RUN_DIR_ENV
 from scripts.devnet.devnet import Devnet, DevnetError
-from scripts.devnet.locate import DEVNET_DIR_ENV, RUN_DIR_ENV
-from scripts.run_local.processes import listen_port
+from scripts.devnet.processes import listen_port
 from scripts.toolchain import REPO_ROOT
 
 TUTORIAL = REPO_ROOT / "docs" / "tutorial.md"
@@ -253,6 +256,10 @@ def test_tutorial_commands_run_in_order_with_the_documented_output(
     port = listen_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MECH_CATALOGUE_")}
     env.pop("PYTHONPATH", None)
+    # the venv activated, as the tutorial asks after `make setup` (mech-catalogue on PATH)
+    venv_bin = Path(sys.executable).parent
+    env["PATH"] = f"{venv_bin}{os.pathsep}{env.get('PATH', '')}"
+    env["VIRTUAL_ENV"] = str(venv_bin.parent)
     env.update({RUN_DIR_ENV: str(run_dir), "MECH_CATALOGUE_HTTP_PORT": str(port)})
     assert DEVNET_DIR_ENV not in env
     background: Optional[Background] = None

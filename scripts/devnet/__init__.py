@@ -9,10 +9,10 @@ Python::
     devnet.stop()
 
 The state (ports, pids, addresses, accounts, seeded mechs) is written to
-``.devnet/devnet.json`` (git-ignored); see :class:`scripts.devnet.state.DevnetInfo`.
+``.devnet/devnet.json`` (git-ignored); see :class:`mech_catalogue_cli.devnet.state.DevnetInfo`.
 """
 
+from mech_catalogue_cli.devnet.state import DevnetInfo, RegisteredManifest
 from scripts.devnet.devnet import Devnet, DevnetError
-from scripts.devnet.state import DevnetInfo, RegisteredManifest
 
 __all__ = ["Devnet", "DevnetError", "DevnetInfo", "RegisteredManifest"]

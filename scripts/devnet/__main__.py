@@ -11,10 +11,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from mech_catalogue_cli.devnet.locate import down_command
+from mech_catalogue_cli.devnet.state import DEFAULT_STATE_DIR, DevnetInfo
 from scripts.devnet.devnet import Devnet, DevnetError
-from scripts.devnet.locate import down_command
 from scripts.devnet.processes import ProcessError
-from scripts.devnet.state import DEFAULT_STATE_DIR, DevnetInfo
 from scripts.toolchain import MissingTool
 
 console = Console()

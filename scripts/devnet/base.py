@@ -5,9 +5,9 @@ from typing import Any, Tuple
 from web3 import Web3
 from web3.contract import Contract
 
+from mech_catalogue_cli.devnet.state import DevnetInfo
 from scripts.devnet.contracts import contract_at, send
 from scripts.devnet.kubo import KuboClient
-from scripts.devnet.state import DevnetInfo
 
 # account roles -> anvil account index
 ROLES = {

@@ -7,15 +7,15 @@ from typing import Any, Dict
 
 from web3 import Web3
 
+from mech_catalogue_cli.devnet.locate import down_command, up_command
+from mech_catalogue_cli.devnet.state import DEFAULT_STATE_DIR, STATE_FILE, DevnetInfo
 from scripts.devnet.anvil import DEFAULT_CHAIN_ID, dev_accounts, start_anvil
 from scripts.devnet.base import ROLES, DevnetError
 from scripts.devnet.contracts import deploy_stack
 from scripts.devnet.kubo import start_kubo
-from scripts.devnet.locate import down_command, up_command
 from scripts.devnet.processes import is_alive, stop_pid
 from scripts.devnet.registries import RegistryHelpers
 from scripts.devnet.services import ServiceHelpers
-from scripts.devnet.state import DEFAULT_STATE_DIR, STATE_FILE, DevnetInfo
 
 __all__ = ["Devnet", "DevnetError", "ROLES"]
 

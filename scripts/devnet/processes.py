@@ -1,12 +1,30 @@
-"""Free loopback ports, detached child processes, and stopping them by pid."""
+"""Free loopback ports, detached child processes, and stopping them by pid.
+
+The one process spawner of the developer tooling: the devnet (anvil, kubo) and ``make run``
+(agents, Tendermint nodes) start their processes here.
+"""
 
 import os
+import random
 import signal
 import socket
 import subprocess  # nosec B404: starts the pinned devnet tools only
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Set
+
+from mech_catalogue_cli.devnet.pids import is_alive, runs_program
+
+__all__ = [
+    "ProcessError",
+    "free_port",
+    "is_alive",
+    "listen_port",
+    "runs_program",
+    "spawn",
+    "stop_pid",
+    "wait_until",
+]
 
 
 class ProcessError(RuntimeError):
@@ -24,22 +42,34 @@ def free_port(host: str) -> int:
         return int(sock.getsockname()[1])
 
 
-def spawn(args: List[str], log_path: Path, env: Optional[Dict[str, str]] = None) -> int:
-    """Start ``args`` detached (own session) with stdout and stderr to ``log_path``.
+def spawn(
+    args: List[str],
+    log_path: Path,
+    env: Optional[Dict[str, str]] = None,
+    *,
+    cwd: Optional[Path] = None,
+    inherit_env: bool = True,
+) -> int:
+    """Start ``args`` detached (own session) with stdout and stderr appended to ``log_path``.
 
     The process outlives this Python process, so ``devnet up`` can exit; stop it with
-    :func:`stop_pid`.
+    :func:`stop_pid` (by pid, never by name).
 
     :param args: the command line.
     :param log_path: file receiving the process's output.
-    :param env: extra environment variables.
+    :param env: environment variables: added to this process's environment, or the whole
+        environment when ``inherit_env`` is False (an agent or Tendermint node of
+        ``make run``, which must not see the caller's variables).
+    :param cwd: its working folder (default: this process's).
+    :param inherit_env: whether ``env`` extends this process's environment.
     :return: the pid.
     """
-    full_env = dict(os.environ)
+    full_env = dict(os.environ) if inherit_env else {}
     full_env.update(env or {})
     with open(log_path, "ab") as log:
         process = subprocess.Popen(  # nosec B603 # pylint: disable=consider-using-with
             args,
+            cwd=cwd,
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -49,60 +79,41 @@ def spawn(args: List[str], log_path: Path, env: Optional[Dict[str, str]] = None)
     return process.pid
 
 
-def runs_program(pid: int, program: str) -> bool:
-    """Tell whether ``pid`` runs ``program`` (basename of argv[0], from /proc).
-
-    Guards against signalling an unrelated process that reused a stale recorded pid.
-
-    :param pid: a process id.
-    :param program: e.g. ``anvil`` or ``ipfs``.
-    :return: ``True`` when argv[0]'s basename is ``program`` (or /proc is unavailable).
-    """
-    cmdline = Path(f"/proc/{pid}/cmdline")
-    try:
-        argv0 = cmdline.read_bytes().split(b"\0", 1)[0].decode(errors="replace")
-    except FileNotFoundError:
-        return not Path("/proc/self").exists()
-    except OSError:
-        return False
-    return Path(argv0).name == program
-
-
-def is_alive(pid: Optional[int], program: Optional[str] = None) -> bool:
-    """Tell whether ``pid`` is a running (not zombie) process, running ``program`` if given.
-
-    :param pid: a process id, or ``None``.
-    :param program: the expected program name (see :func:`runs_program`).
-    :return: ``True`` when it runs.
-    """
-    if not pid:
-        return False
-    if program is not None and not runs_program(pid, program):
-        return False
-    try:
-        os.kill(pid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    stat = Path(f"/proc/{pid}/stat")
-    if stat.exists():
-        try:
-            state = (
-                stat.read_text(encoding="ascii", errors="replace")
-                .rsplit(")", 1)[1]
-                .split()[0]
-            )
-        except (OSError, IndexError):
-            return True
-        return state != "Z"
-    return True
-
-
 def _reap(pid: int) -> None:
     """Collect ``pid`` if it is our child, so it does not linger as a zombie."""
     try:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         pass
+
+
+#: listening ports are taken below Linux's default ephemeral range (32768-60999): a port
+#: the kernel handed out as free may be given to an outgoing connection (Tendermint peers
+#: and ABCI dials make many) before the agent that was meant to listen on it starts
+LISTEN_PORTS = range(20000, 32768)
+_taken: Set[int] = set()
+
+
+def listen_port(host: str = "127.0.0.1") -> int:
+    """A port free on ``host`` now, outside the ephemeral range, not handed out before.
+
+    :param host: a loopback address.
+    :return: the port.
+    :raises RuntimeError: when no port of :data:`LISTEN_PORTS` is free.
+    """
+    candidates = [port for port in LISTEN_PORTS if port not in _taken]
+    random.shuffle(candidates)
+    for port in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+        _taken.add(port)
+        return port
+    raise RuntimeError(
+        f"no free port in {LISTEN_PORTS.start}-{LISTEN_PORTS.stop - 1} on {host}"
+    )
 
 
 def stop_pid(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Tuple
 
-from scripts.devnet.state import (
+from mech_catalogue_cli.devnet.state import (
     COMPLEMENTARY_SERVICE_METADATA,
     LEGACY_MECH_REGISTRY,
     OLAS_AGENT_REGISTRY,
@@ -26,7 +26,7 @@ FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
 class SeedStep:
     """One manifest written to one registry.
 
-    :param registry: registry kind (see :mod:`scripts.devnet.state`).
+    :param registry: registry kind (see :mod:`mech_catalogue_cli.devnet.state`).
     :param key: a name for the mech within the plan; steps with the same key and registry
         address the same id (first ``create``, then ``update``).
     :param owner: account role that owns the mech/service.

@@ -12,8 +12,8 @@ import click
 from rich.console import Console
 from rich.live import Live
 
+from mech_catalogue_cli.devnet.locate import RUN_DIR_ENV, run_dir
 from scripts.devnet.devnet import DevnetError
-from scripts.devnet.locate import RUN_DIR_ENV, run_dir
 from scripts.devnet.processes import ProcessError
 from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import (

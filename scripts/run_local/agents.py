@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from scripts.devnet.processes import is_alive, stop_pid
-from scripts.devnet.state import DevnetInfo
-from scripts.run_local.processes import spawn_in
+from mech_catalogue_cli.devnet.state import DevnetInfo
+from scripts.devnet.processes import is_alive, spawn, stop_pid
 
 #: every connection of the agent except valory/p2p_libp2p_client (no ACN node is reachable)
 RUN_CONNECTIONS = (
@@ -169,7 +168,7 @@ class AgentProcess:
         env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
         env.update(self.env)
         self.log_path.unlink(missing_ok=True)
-        self.pid = spawn_in(
+        self.pid = spawn(
             [
                 sys.executable,
                 "-m",
@@ -179,9 +178,10 @@ class AgentProcess:
                 "--connections",
                 ",".join(RUN_CONNECTIONS),
             ],
-            self.agent_dir,
-            env,
             self.log_path,
+            env,
+            cwd=self.agent_dir,
+            inherit_env=False,
         )
 
     def alive(self) -> bool:

@@ -11,11 +11,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from mech_catalogue_cli.devnet.locate import DEFAULT_RUN_DIR
 from scripts.devnet import Devnet
-from scripts.devnet.locate import DEFAULT_RUN_DIR
+from scripts.devnet.processes import listen_port
 from scripts.run_local.agents import AgentPorts, AgentProcess, agent_env, devnet_env
 from scripts.run_local.logs import agreed_catalogues, period_starts
-from scripts.run_local.processes import listen_port
 from scripts.run_local.tendermint import TendermintNetwork
 from scripts.run_local.view import AgentView, read_agent
 from scripts.run_local.workspace import WorkspaceError, agent_template, make_agent

@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from scripts.devnet.processes import ProcessError, is_alive, stop_pid
+from scripts.devnet.processes import ProcessError, is_alive, spawn, stop_pid
 from scripts.run_local.agents import AgentPorts
-from scripts.run_local.processes import spawn_in
 from scripts.toolchain import BIN_DIR, tool_path
 
 
@@ -161,7 +160,7 @@ class TendermintNetwork:
         """Start every node under its control server (Tendermint then dials its agent's ABCI port)."""
         for node in self.nodes:
             node.log_path.unlink(missing_ok=True)
-            node.pid = spawn_in(
+            node.pid = spawn(
                 [
                     sys.executable,
                     "-m",
@@ -171,9 +170,10 @@ class TendermintNetwork:
                     "--pid-file",
                     str(node.pid_file),
                 ],
-                Path(__file__).resolve().parents[2],
-                self._env(node),
                 node.log_path,
+                self._env(node),
+                cwd=Path(__file__).resolve().parents[2],
+                inherit_env=False,
             )
 
     def alive(self) -> bool:

@@ -118,7 +118,7 @@ def endpoints_table(endpoints: Dict[str, str]) -> Table:
 def devnet_endpoints(info: Any) -> Dict[str, str]:
     """Return what a user needs to reach the devnet by hand.
 
-    :param info: the devnet's :class:`scripts.devnet.state.DevnetInfo`.
+    :param info: the devnet's :class:`mech_catalogue_cli.devnet.state.DevnetInfo`.
     :return: label -> value, in display order.
     """
     return {

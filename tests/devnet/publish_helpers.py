@@ -36,9 +36,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PublishTarget,
 )
 
+from mech_catalogue_cli.publisher.ipfs import IpfsApi
+from mech_catalogue_cli.publisher.publisher import Publisher
 from scripts.devnet import Devnet
-from scripts.publish.ipfs import IpfsApi
-from scripts.publish.publisher import Publisher
 from tests.test_tool_metadata_devnet import fetch, parse, read_snapshot, sources_of
 
 TOOL_PACKAGES = (

@@ -13,10 +13,10 @@ from typing import Any, Dict, Optional
 import pytest
 from click.testing import CliRunner, Result
 
-from scripts.cli import EXIT_INVALID, EXIT_OK
-from scripts.cli.app import cli
+from mech_catalogue_cli import EXIT_INVALID, EXIT_OK
+from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.devnet.state import STATE_FILE
 from scripts.devnet import Devnet, locate
-from scripts.devnet.state import STATE_FILE
 from scripts.toolchain import REPO_ROOT, tool_path
 
 TOKEN_ORACLE = REPO_ROOT / "examples" / "tools" / "token_oracle"

@@ -1,7 +1,7 @@
 """Pin ComplementaryServiceMetadata's behaviour (real bytecode from the mech-server wheel)."""
 
+from mech_catalogue_cli.devnet.state import COMPLEMENTARY_SERVICE_METADATA
 from scripts.devnet.contracts import contract_at
-from scripts.devnet.state import COMPLEMENTARY_SERVICE_METADATA
 from tests.devnet.reverts import reverts_with
 
 PREFIX = "https://gateway.autonolas.tech/ipfs/f01701220"

@@ -3,7 +3,7 @@
 import pytest
 from web3.exceptions import ContractLogicError
 
-from scripts.devnet.state import LEGACY_MECH_REGISTRY
+from mech_catalogue_cli.devnet.state import LEGACY_MECH_REGISTRY
 from tests.devnet.reverts import reverts_with
 
 PREFIX = "https://gateway.autonolas.tech/ipfs/f01701220"

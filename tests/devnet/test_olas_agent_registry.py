@@ -1,6 +1,6 @@
 """Pin the Olas AgentRegistry / RegistriesManager behaviour the project depends on (real bytecode)."""
 
-from scripts.devnet.state import OLAS_AGENT_REGISTRY
+from mech_catalogue_cli.devnet.state import OLAS_AGENT_REGISTRY
 from tests.devnet.reverts import reverts_with
 
 PREFIX = "https://gateway.autonolas.tech/ipfs/f01701220"

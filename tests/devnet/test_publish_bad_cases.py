@@ -23,8 +23,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PublishError,
 )
 
+from mech_catalogue_cli.publisher.ipfs import IpfsApi
 from scripts.devnet.processes import free_port
-from scripts.publish.ipfs import IpfsApi
 from tests.devnet.publish_helpers import (
     CountingIpfs,
     FailingProvider,

@@ -15,7 +15,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     canonical_bytes,
 )
 
-from scripts.cli.app import cli
+from mech_catalogue_cli.app import cli
 from tests.devnet.publish_helpers import (
     TOOL_PACKAGES,
     account,

@@ -29,17 +29,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Catalogue,
 )
 
-from scripts.bench_sync import add_manifests, change_hashes, make_manifest, populate
-from scripts.devnet import Devnet
-from scripts.devnet.anvil import anvil_command
-from scripts.devnet.processes import spawn, stop_pid, wait_until
-from scripts.loopback_proxy import LoopbackProxy
-from scripts.sync_driver import (
+from mech_catalogue_cli.sync_driver import (
     CatalogueSync,
     PeriodOutcome,
     SyncConfig,
     all_ids_sources,
 )
+from scripts.bench_sync import add_manifests, change_hashes, make_manifest, populate
+from scripts.devnet import Devnet
+from scripts.devnet.anvil import anvil_command
+from scripts.devnet.processes import spawn, stop_pid, wait_until
+from scripts.loopback_proxy import LoopbackProxy
 from scripts.toolchain import tool_path
 
 MECHS = 6

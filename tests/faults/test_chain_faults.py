@@ -16,7 +16,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
 )
 
-from scripts.sync_driver import CatalogueSync
+from mech_catalogue_cli.sync_driver import CatalogueSync
 
 from .conftest import MECHS, FaultNet, bounded, catalogue_of, recovers, served
 

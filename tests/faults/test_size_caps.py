@@ -47,11 +47,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     TOO_LARGE,
 )
 
+from mech_catalogue_cli.publisher.ipfs import IpfsApi
+from mech_catalogue_cli.sync_driver import gateway_get
 from scripts.devnet import Devnet, RegisteredManifest
-from scripts.publish.ipfs import IpfsApi
 from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import AgentView
-from scripts.sync_driver import gateway_get
 from scripts.toolchain import tool_path
 from tests.e2e.conftest import wait_for
 from tests.e2e.test_one_agent import _view

@@ -1,6 +1,6 @@
 """Which devnet a command means: the one rule every ``--devnet`` option follows.
 
-A devnet is a folder holding ``devnet.json`` (:mod:`scripts.devnet.state`). Two commands
+A devnet is a folder holding ``devnet.json`` (:mod:`mech_catalogue_cli.devnet.state`). Two commands
 start one: ``make devnet-up`` (in ``.devnet``) and ``make run`` (in ``<run dir>/devnet``,
 ``.run/devnet`` unless ``$MECH_CATALOGUE_RUN_DIR`` names another run folder). The rule:
 
@@ -17,9 +17,9 @@ import shlex
 from pathlib import Path
 from typing import List, Optional
 
-from scripts.devnet.processes import is_alive
-from scripts.devnet.state import DEFAULT_STATE_DIR, STATE_FILE, DevnetInfo
-from scripts.toolchain import REPO_ROOT
+from mech_catalogue_cli import REPO_ROOT
+from mech_catalogue_cli.devnet.pids import is_alive
+from mech_catalogue_cli.devnet.state import DEFAULT_STATE_DIR, STATE_FILE, DevnetInfo
 
 DEVNET_DIR_ENV = "MECH_CATALOGUE_DEVNET_DIR"
 RUN_DIR_ENV = "MECH_CATALOGUE_RUN_DIR"

@@ -1,6 +1,6 @@
 """``--devnet`` / ``--devnet-dir`` for every command that talks to a chain or IPFS.
 
-The devnet is found by :func:`scripts.devnet.locate.find_devnet` (one rule, documented
+The devnet is found by :func:`mech_catalogue_cli.devnet.locate.find_devnet` (one rule, documented
 there and in docs/cli.md). From its ``devnet.json`` a command takes what it needs:
 RPC URL, chain id, IPFS API and gateway, Multicall2, the registry of each kind (and the
 RegistriesManager), and for ``publish`` the owner key of the mech named. Options given on
@@ -14,8 +14,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 import click
 
-from scripts.devnet.locate import DEVNET_DIR_ENV, DevnetNotFound, find_devnet
-from scripts.devnet.state import DevnetInfo
+from mech_catalogue_cli.devnet.locate import DEVNET_DIR_ENV, DevnetNotFound, find_devnet
+from mech_catalogue_cli.devnet.state import DevnetInfo
 
 from .output import CliFailure, Output
 
@@ -102,12 +102,12 @@ class DevnetSettings:
         raise CliFailure(
             NO_DEVNET_OWNER,
             f"The devnet in {self.info.state_dir} records no owner for {kind} #{mech_id} "
-            "(`scripts/mech-catalogue list --devnet` shows its mechs); pass --key-file.",
+            "(`mech-catalogue list --devnet` shows its mechs); pass --key-file.",
         )
 
 
 def load_devnet(devnet_dir: Optional[str]) -> DevnetSettings:
-    """Find the running devnet (:func:`scripts.devnet.locate.find_devnet`).
+    """Find the running devnet (:func:`mech_catalogue_cli.devnet.locate.find_devnet`).
 
     :param devnet_dir: ``--devnet-dir``, or None.
     :return: its settings.

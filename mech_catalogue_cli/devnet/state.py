@@ -5,7 +5,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from scripts.toolchain import REPO_ROOT
+from mech_catalogue_cli import REPO_ROOT
 
 DEFAULT_STATE_DIR = REPO_ROOT / ".devnet"
 STATE_FILE = "devnet.json"

@@ -1,6 +1,6 @@
 """``mech-catalogue list``: mechs and tools of registries on a chain, read as the skill reads.
 
-Runs the skill's own period code through :mod:`scripts.sync_driver`: ``snapshot_reader``
+Runs the skill's own period code through :mod:`mech_catalogue_cli.sync_driver`: ``snapshot_reader``
 (Multicall2 batches over ``eth_call``), ``manifest_fetcher`` (gateway GETs, bytes verified
 against the on-chain digest) and ``refresh_catalogue`` (parse, quarantine). A mech whose
 manifest is broken is listed with its status and problems; the command still exits 0.
@@ -34,7 +34,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
-from scripts.sync_driver import (
+from mech_catalogue_cli.sync_driver import (
     CatalogueSync,
     ChainReadError,
     SyncConfig,
@@ -43,10 +43,10 @@ from scripts.sync_driver import (
     read_snapshot,
 )
 
-from .devnet_options import DevnetSettings, devnet_options, given
-from .output import CliFailure, Output, print_problem
-from .publish import DEFAULT_RPC, RPC_ENV
-from .sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
+from ..devnet_options import DevnetSettings, devnet_options, given
+from ..output import CliFailure, Output, print_problem
+from ..sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
+from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
 CHAIN_READ_FAILED = "chain_read_failed"
 

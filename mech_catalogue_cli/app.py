@@ -727,12 +727,12 @@ assert EXIT_INVALID == CliFailure.exit_code
 
 # `publish` lives in its own module (it imports nothing from this one).
 # pylint: disable-next=wrong-import-position
-from .publish import publish as _publish  # noqa: E402
+from .commands.publish_cmd import publish as _publish  # noqa: E402
 
 cli.add_command(_publish)
 
-# `list` lives in its own module too (over scripts/sync_driver.py).
+# `list` lives in its own module too (over sync_driver.py).
 # pylint: disable-next=wrong-import-position
-from .list_command import list_mechs as _list_mechs  # noqa: E402
+from .commands.list_cmd import list_mechs as _list_mechs  # noqa: E402
 
 cli.add_command(_list_mechs)

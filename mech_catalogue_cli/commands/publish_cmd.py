@@ -1,6 +1,6 @@
 """``mech-catalogue publish``: generate (or read) a manifest, upload, verify, update the registry.
 
-Over :class:`scripts.publish.publisher.Publisher`. Who signs:
+Over :class:`mech_catalogue_cli.publisher.publisher.Publisher`. Who signs:
 
 - ``--key-file FILE`` or ``$MECH_CATALOGUE_PUBLISH_KEY`` (hex private key): the owner key
   sends the update itself; with ``--safe``, a key that alone meets the Safe's threshold
@@ -44,13 +44,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PublishTarget,
 )
 
-from scripts.publish.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
-from scripts.publish.publisher import Publisher, PublishReport
+from mech_catalogue_cli.publisher.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
+from mech_catalogue_cli.publisher.publisher import Publisher, PublishReport
 
-from .devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
-from .output import CliFailure, Output, console_on, print_problem
-from .overrides import failure_code, generate_failure, read_overrides
-from .sources import read_file
+from ..devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
+from ..output import CliFailure, Output, console_on, print_problem
+from ..overrides import failure_code, generate_failure, read_overrides
+from ..sources import read_file
 
 RPC_ENV = "MECH_CATALOGUE_RPC"
 IPFS_API_ENV = "MECH_CATALOGUE_IPFS_API"
