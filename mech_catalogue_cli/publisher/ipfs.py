@@ -1,8 +1,10 @@
-"""The two kubo RPC calls publishing needs: ``add`` (pinned, CIDv1, dag-pb leaves) and ``cat``.
+"""The one kubo RPC client: ``add`` (pinned, CIDv1), ``cat``, ``block`` and ``is_ready``.
 
-Kubo RPC reference: https://docs.ipfs.tech/reference/kubo/rpc/ (``/api/v0/add``,
-``/api/v0/cat``; every call is a POST). Reads stop one byte past the manifest byte cap
-(``cat``'s ``length`` argument and a capped read, ``domain.size_cap``).
+Used by ``publish``, by the devnet (scripts/devnet seeds manifests through it) and by the
+tests. Kubo RPC reference: https://docs.ipfs.tech/reference/kubo/rpc/ (``/api/v0/add``,
+``/api/v0/cat``, ``/api/v0/block/get``, ``/api/v0/version``; every call is a POST). Reads
+stop one byte past the byte cap (``cat``'s ``length`` argument and a capped read,
+``domain.size_cap``).
 """
 
 from typing import Optional
@@ -52,6 +54,8 @@ class IpfsApi:
         self, path: str, params: dict, files: Optional[dict] = None
     ) -> requests.Response:
         url = f"{self.api_url}/api/v0/{path}"
+        if "arg" in params:  # name the CID in errors
+            path = f"{path} {params['arg']}"
         try:
             response = requests.post(
                 url, params=params, files=files, timeout=self.timeout, stream=True
@@ -71,16 +75,33 @@ class IpfsApi:
             )
         return response
 
-    def add(self, data: bytes) -> str:
-        """Add and pin ``data`` as CIDv1 with dag-pb leaves (the layout registries assume).
+    def is_ready(self) -> bool:
+        """Tell whether the node answers ``/api/v0/version``.
+
+        :return: ``True`` when it does (``False`` when down or refusing).
+        """
+        try:
+            with self._post("version", {}):
+                return True
+        except PublishError:
+            return False
+
+    def add(self, data: bytes, raw_leaves: bool = False) -> str:
+        """Add and pin ``data`` as CIDv1, with dag-pb leaves unless ``raw_leaves``.
+
+        Kubo's ``cid-version=1`` implies raw leaves unless told otherwise; dag-pb leaves
+        are what the registries' ``f01701220`` prefix (CIDv1, dag-pb, sha2-256) assumes.
+        With ``raw_leaves`` a file that fits in one chunk (256 KiB) gets a raw-codec CID
+        whose digest is sha256(data) (the devnet seeds such manifests on purpose).
 
         :param data: the file bytes.
+        :param raw_leaves: store leaves as raw blocks instead of UnixFS dag-pb nodes.
         :return: the CID the node reports.
         :raises PublishError: IPFS_UNAVAILABLE when the node is down or refuses.
         """
         params = {
             "cid-version": "1",
-            "raw-leaves": "false",
+            "raw-leaves": "true" if raw_leaves else "false",
             "pin": "true",
             "hash": "sha2-256",
         }
@@ -109,4 +130,20 @@ class IpfsApi:
                 raise PublishError(
                     IPFS_UNAVAILABLE,
                     f"The IPFS node at {self.api_url} broke off reading {cid} back ({type(exc).__name__}).",
+                ) from exc
+
+    def block(self, cid: str) -> bytes:
+        """Read the raw block of ``cid`` (for dag-pb: the UnixFS protobuf node), capped.
+
+        :param cid: the CID.
+        :return: at most :attr:`cap` + 1 bytes of the block, whose sha256 is the CID's digest.
+        :raises PublishError: IPFS_UNAVAILABLE when the node is down or does not have it.
+        """
+        with self._post("block/get", {"arg": cid}) as response:
+            try:
+                return read_capped(response.iter_content(65536), self.cap)
+            except requests.RequestException as exc:
+                raise PublishError(
+                    IPFS_UNAVAILABLE,
+                    f"The IPFS node at {self.api_url} broke off reading block {cid} ({type(exc).__name__}).",
                 ) from exc

@@ -5,9 +5,14 @@ from typing import Any, Tuple
 from web3 import Web3
 from web3.contract import Contract
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    cid_to_digest,
+)
+
 from mech_catalogue_cli.devnet.state import DevnetInfo
+from mech_catalogue_cli.publisher.ipfs import IpfsApi
 from scripts.devnet.contracts import contract_at, send
-from scripts.devnet.kubo import KuboClient
+from scripts.devnet.kubo import HTTP_TIMEOUT, READ_CAP
 
 # account roles -> anvil account index
 ROLES = {
@@ -38,7 +43,7 @@ class DevnetClient:
         """
         self.info = info
         self.w3 = Web3(Web3.HTTPProvider(info.rpc_url, request_kwargs={"timeout": 30}))
-        self.ipfs = KuboClient(info.ipfs_api_url)
+        self.ipfs = IpfsApi(info.ipfs_api_url, timeout=HTTP_TIMEOUT, cap=READ_CAP)
 
     def contract(self, name: str) -> Contract:
         """Return a deployed contract of the stack.
@@ -68,7 +73,9 @@ class DevnetClient:
         :param raw_leaves: add with raw leaves (the CID of a small file is then raw-codec).
         :return: ``(cid, digest)``: the base32 CID and the 32-byte digest to put on chain.
         """
-        return self.ipfs.add(data, raw_leaves=raw_leaves)
+        cid = self.ipfs.add(data, raw_leaves=raw_leaves)
+        _, digest = cid_to_digest(cid)
+        return cid, bytes.fromhex(digest[2:])
 
     def transact(self, call: Any, sender: str, value: int = 0) -> Any:
         """Send a bound contract call from an unlocked anvil account and wait for it.

@@ -1,24 +1,22 @@
-"""Start a throwaway kubo (IPFS) node on 127.0.0.2 and talk to its HTTP API.
+"""Start a throwaway kubo (IPFS) node on 127.0.0.2 (its RPC client is the CLI's ``IpfsApi``).
 
 The node listens on ``127.0.0.2``, not ``127.0.0.1``: the ``valory/ipfs`` connection
 treats ``127.0.0.1``/``localhost`` as a local daemon it manages (DESIGN.md §6).
 """
 
-import hashlib
 import json
 import subprocess  # nosec B404: runs the pinned ipfs binary only
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Tuple
 
-import requests
-
-from scripts.devnet.cid import DAG_PB, RAW, decode_cid_v1
+from mech_catalogue_cli.publisher.ipfs import IpfsApi
 from scripts.devnet.processes import free_port, spawn, wait_until
 from scripts.toolchain import tool_path
 
 HOST = "127.0.0.2"
 HTTP_TIMEOUT = 10.0
+#: most bytes the devnet reads back from its node (tests read multi-chunk files back)
+READ_CAP = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -74,7 +72,7 @@ def start_kubo(state_dir: Path, timeout: float = 30.0) -> KuboProcess:
     )
     api_url = f"http://{HOST}:{api_port}"
     gateway_url = f"http://{HOST}:{gateway_port}"
-    client = KuboClient(api_url)
+    client = IpfsApi(api_url, timeout=HTTP_TIMEOUT)
     wait_until(client.is_ready, timeout, "kubo", pid, log_path)
     return KuboProcess(
         pid=pid,
@@ -86,97 +84,4 @@ def start_kubo(state_dir: Path, timeout: float = 30.0) -> KuboProcess:
     )
 
 
-class KuboClient:
-    """The few kubo RPC calls the devnet needs (``/api/v0/...``, all POST)."""
-
-    def __init__(self, api_url: str) -> None:
-        """Bind to a kubo RPC endpoint.
-
-        :param api_url: e.g. ``http://127.0.0.2:5001``.
-        """
-        self.api_url = api_url.rstrip("/")
-
-    def is_ready(self) -> bool:
-        """Tell whether the daemon answers ``/api/v0/version``.
-
-        :return: ``True`` when it does.
-        """
-        response = requests.post(f"{self.api_url}/api/v0/version", timeout=5)
-        return response.ok
-
-    def add(self, data: bytes, raw_leaves: bool = False) -> Tuple[str, bytes]:
-        """Add and pin ``data`` as a CIDv1 file.
-
-        Kubo's ``cid-version=1`` implies raw leaves unless told otherwise; by default this
-        asks for dag-pb leaves explicitly, which is what the registries' ``f01701220``
-        prefix (CIDv1, dag-pb, sha2-256) assumes. With ``raw_leaves=True`` a file that
-        fits in one chunk (256 KiB) gets a raw-codec CID whose digest is sha256(data).
-
-        :param data: the file content.
-        :param raw_leaves: store leaves as raw blocks instead of UnixFS dag-pb nodes.
-        :return: ``(cid, digest)``: base32 CIDv1 text and its 32 sha2-256 digest bytes,
-            the value to store on chain. ``requests.HTTPError`` when kubo refuses.
-        """
-        params = {
-            "cid-version": "1",
-            "raw-leaves": "true" if raw_leaves else "false",
-            "pin": "true",
-        }
-        response = requests.post(
-            f"{self.api_url}/api/v0/add",
-            params=params,
-            files={"file": ("manifest.json", data)},
-            timeout=HTTP_TIMEOUT,
-        )
-        response.raise_for_status()
-        cid = response.json()["Hash"]
-        _, digest = decode_cid_v1(cid)
-        return cid, digest
-
-    def cat(self, cid: str) -> bytes:
-        """Return the file bytes of ``cid``.
-
-        :param cid: a CID known to the node.
-        :return: the content. ``requests.HTTPError`` when kubo does not have it
-            (offline: not stored locally).
-        """
-        response = requests.post(
-            f"{self.api_url}/api/v0/cat", params={"arg": cid}, timeout=HTTP_TIMEOUT
-        )
-        response.raise_for_status()
-        return response.content
-
-    def block(self, cid: str) -> bytes:
-        """Return the raw block of ``cid`` (for dag-pb: the UnixFS protobuf node).
-
-        :param cid: a CID known to the node.
-        :return: the block bytes, whose sha256 is the CID's digest.
-            ``requests.HTTPError`` when kubo does not have it.
-        """
-        response = requests.post(
-            f"{self.api_url}/api/v0/block/get",
-            params={"arg": cid},
-            timeout=HTTP_TIMEOUT,
-        )
-        response.raise_for_status()
-        return response.content
-
-
-def raw_digest(data: bytes) -> bytes:
-    """sha256 of ``data``: the digest of a raw-codec CID of a single-chunk file.
-
-    :param data: the file content.
-    :return: 32 bytes.
-    """
-    return hashlib.sha256(data).digest()
-
-
-__all__ = [
-    "DAG_PB",
-    "RAW",
-    "HOST",
-    "KuboClient",
-    "KuboProcess",
-    "raw_digest",
-    "start_kubo",
-]
+__all__ = ["HOST", "HTTP_TIMEOUT", "READ_CAP", "KuboProcess", "start_kubo"]

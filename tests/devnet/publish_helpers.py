@@ -203,14 +203,15 @@ class CountingIpfs(IpfsApi):
         super().__init__(api_url)
         self.adds: List[bytes] = []
 
-    def add(self, data: bytes) -> str:
+    def add(self, data: bytes, raw_leaves: bool = False) -> str:
         """Record, then add for real.
 
         :param data: the bytes.
+        :param raw_leaves: as :meth:`IpfsApi.add`.
         :return: kubo's CID.
         """
         self.adds.append(data)
-        return super().add(data)
+        return super().add(data, raw_leaves=raw_leaves)
 
 
 def nonce(devnet: Devnet, address: str) -> int:

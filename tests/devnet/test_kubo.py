@@ -6,10 +6,41 @@ from urllib.parse import urlparse
 import pytest
 import requests
 
-from scripts.devnet.cid import DAG_PB, RAW, decode_cid_v1, encode_cid_v1
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    RAW,
+    cid_to_digest,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+    IPFS_UNAVAILABLE,
+    PublishError,
+)
+
+from mech_catalogue_cli.publisher.ipfs import IpfsApi
 from scripts.devnet.seed import FIXTURES_DIR
 
 CHUNK = 256 * 1024  # kubo's default chunker size-262144
+
+
+def decode_cid_v1(cid: str):
+    """The domain's CID codec, as (codec name, 32 digest bytes).
+
+    :param cid: a CID.
+    :return: ``(codec, digest)``.
+    """
+    codec, digest = cid_to_digest(cid)
+    return codec, bytes.fromhex(digest[2:])
+
+
+def encode_cid_v1(codec: str, digest: bytes) -> str:
+    """The domain's CID codec: base32 CIDv1 of a digest.
+
+    :param codec: ``dag-pb`` or ``raw``.
+    :param digest: 32 bytes.
+    :return: the CID.
+    """
+    return digest_to_cid(digest, codec=codec)
 
 
 def varint(value: int) -> bytes:
@@ -83,8 +114,9 @@ def test_the_registries_dag_pb_assumption_breaks_raw_leaves_manifests(devnet):
     data = b'{"name": "Misread Raw Mech"}'
     _, digest = devnet.add_manifest(data, raw_leaves=True)
     assumed = encode_cid_v1(DAG_PB, digest)
-    with pytest.raises(requests.HTTPError):
+    with pytest.raises(PublishError) as refused:
         devnet.ipfs.cat(assumed)
+    assert refused.value.code == IPFS_UNAVAILABLE and assumed in str(refused.value)
     assert devnet.ipfs.cat(encode_cid_v1(RAW, digest)) == data
 
 
@@ -121,3 +153,19 @@ def test_open_aea_ipfs_tool_uses_the_node_as_remote(devnet):
     data = b'{"name": "Added by IPFSTool"}'
     cid = tool.add_bytes(data)
     assert devnet.ipfs.cat(cid) == data
+
+
+def test_the_client_reports_a_node_that_is_down_and_reads_no_more_than_its_cap(devnet):
+    """The one kubo client: a closed port is "not ready" and an error naming the node; reads stop at the cap."""
+    down = IpfsApi("http://127.0.0.2:9", timeout=2.0)
+    assert not down.is_ready()
+    with pytest.raises(PublishError) as failed:
+        down.cat(digest_to_cid(b"\x01" * 32))
+    assert failed.value.code == IPFS_UNAVAILABLE
+    assert "127.0.0.2:9" in str(failed.value)
+    data = b"z" * 5000
+    cid, _ = devnet.add_manifest(data, raw_leaves=True)
+    capped = IpfsApi(devnet.info.ipfs_api_url, cap=1000)
+    assert len(capped.cat(cid)) == 1001  # cap + 1: "over the cap", nothing more read
+    assert len(capped.block(cid)) == 1001
+    assert devnet.ipfs.block(cid) == data  # a raw block is the bytes themselves
