@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from web3.types import RPCEndpoint  # noqa: E402  pylint: disable=wrong-import-position
 
 from scripts.devnet import Devnet  # noqa: E402  pylint: disable=wrong-import-position
-from tests.devnet.publish_helpers import (  # noqa: E402  pylint: disable=wrong-import-position
+from scripts.devnet.publishing import (  # noqa: E402  pylint: disable=wrong-import-position
     deployed_service,
     generated_manifest,
     publisher,
