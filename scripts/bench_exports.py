@@ -21,20 +21,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import (  # noqa: E402
     exporters,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (  # noqa: E402
-    PublishedCatalogue,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (  # noqa: E402
-    CatalogueView,
-    route,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (  # noqa: E402
-    parse_manifest,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402
     Catalogue,
     Mech,
-    MechRef,
+)
+
+from scripts.bench_catalogue import (  # noqa: E402
+    agreed,
+    get,
+    parsed_mechs,
+    served_view,
 )
 
 SCHEMA: Dict[str, Any] = {
@@ -102,13 +98,8 @@ def main() -> None:
     mechs: List[Mech] = []
 
     def parse() -> None:
-        for index, data in enumerate(manifests):
-            parsed = parse_manifest(data)
-            assert parsed.manifest is not None
-            ref = MechRef(
-                100, "complementary_service_metadata", "0x" + "ab" * 20, index
-            )
-            mechs.append(Mech.from_manifest(ref, parsed.manifest))
+        mechs.extend(parsed_mechs(manifests, "complementary_service_metadata"))
+        assert all(mech.tools for mech in mechs)
 
     count = len(manifests) * per_manifest
     _time("parse (refs resolved per argument)", count, parse)
@@ -128,14 +119,11 @@ def main() -> None:
         count,
         lambda: [exporters.to_anthropic_tool(t) for t in tools],
     )
-    published = PublishedCatalogue(
-        Catalogue.build(mechs), "0x" + "00" * 32, "0x" + "00" * 32, 1, 0.0, 0
-    )
-    view = CatalogueView.build(published)
+    view = served_view(agreed(Catalogue.build(mechs)))
     _time(
         f"GET /tools first page of {args.page}",
         args.page,
-        lambda: route("GET", "/tools", b"", view, 0.0, args.page, 60.0),
+        lambda: get(view, "/tools", args.page),
     )
 
 

@@ -37,22 +37,16 @@ from typing import Callable, Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (  # noqa: E402 # pylint: disable=wrong-import-position
-    PublishedCatalogue,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (  # noqa: E402 # pylint: disable=wrong-import-position
-    CatalogueView,
-    route,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
-    parse_manifest,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
     Catalogue,
-    Mech,
-    MechRef,
 )
 
+from scripts.bench_catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
+    agreed,
+    get,
+    parsed_mechs,
+    served_view,
+)
 from scripts.bench_manifest import (  # noqa: E402 # pylint: disable=wrong-import-position
     ten_tool_manifest,
 )
@@ -66,16 +60,7 @@ def build_catalogue(mechs: int) -> Catalogue:
     :param mechs: how many mechs.
     :return: the catalogue (10 x ``mechs`` tools).
     """
-    built = []
-    for index in range(mechs):
-        result = parse_manifest(ten_tool_manifest(index))
-        ref = MechRef(100, "legacy_mech_registry", "0x" + "ab" * 20, index + 1)
-        built.append(
-            Mech.from_manifest(
-                ref, result.manifest, result.problems, "0x" + "00" * 32, "bafy", 7
-            )
-        )
-    return Catalogue.build(built)
+    return Catalogue.build(parsed_mechs(map(ten_tool_manifest, range(mechs))))
 
 
 def percentile(values: List[float], fraction: float) -> float:
@@ -150,15 +135,13 @@ def in_process(
     start = time.perf_counter()
     catalogue = build_catalogue(mechs)
     parsed = time.perf_counter() - start
-    published = PublishedCatalogue(
-        catalogue, catalogue.digest(), "cd" * 32, 7, time.time(), 1
-    )
+    published = agreed(catalogue)
     start = time.perf_counter()
-    view = CatalogueView.build(published)
+    view = served_view(published)
     built = time.perf_counter() - start
 
     def answer(url: str) -> Tuple[int, int]:
-        result = route("GET", url, b"", view, time.time(), page_size, 3600.0)
+        result = get(view, url, page_size)
         return result.status_code, len(result.body)
 
     figures = {
