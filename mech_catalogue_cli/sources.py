@@ -36,6 +36,8 @@ DEFAULT_TIMEOUT = 10.0
 _DIGEST = re.compile(r"^(0x)?[0-9a-fA-F]{64}$")
 
 FILE_NOT_READABLE = "file_not_readable"
+FILE_NOT_FOUND = "file_not_found"
+_CID_FORMS = ("ipfs://", "/ipfs/")
 FETCH_FAILED = "fetch_failed"
 
 
@@ -91,8 +93,11 @@ def load(source: str, gateway: str, timeout: float = DEFAULT_TIMEOUT) -> Loaded:
     :param gateway: IPFS HTTP gateway base URL (``GET <gateway>/ipfs/<cid>``).
     :param timeout: seconds per request.
     :return: the bytes, verified against the CID/digest when fetched.
-    :raises CliFailure: when the file is unreadable, the source is neither a file nor a
-        CID/digest, the gateway fails, or the bytes do not match the hash.
+    :raises CliFailure: ``file_not_found`` when the source names a path (it has a folder
+        separator or a file extension) that does not exist; ``file_not_readable`` when
+        the file cannot be read; the CID's code (``invalid_cid``, ...) when it is neither
+        a file nor a CID/digest; ``fetch_failed`` when the gateway fails; the
+        verification's code when the bytes do not match the hash.
     """
     path = Path(source)
     if path.exists():
@@ -112,11 +117,34 @@ def load(source: str, gateway: str, timeout: float = DEFAULT_TIMEOUT) -> Loaded:
     try:
         cids.cid_to_digest(source)
     except cids.CidError as exc:
+        if _names_a_path(source):
+            raise CliFailure(
+                FILE_NOT_FOUND,
+                f"No such file: {source} (looked from {Path.cwd()}). Pass an existing "
+                "manifest file, a CID, or a 0x bytes32 digest.",
+            ) from exc
         raise CliFailure(
             exc.problem.code,
             f"{source!r} is not an existing file, a CID, or a 0x bytes32 digest ({exc.problem.message})",
         ) from exc
     return _fetch(cids.strip_cid(source), gateway, timeout)
+
+
+def _names_a_path(source: str) -> bool:
+    """Tell whether a source that is not a CID was meant as a file.
+
+    CIDs and digests have neither folder separators nor dots; ``ipfs://`` and ``/ipfs/``
+    forms are CIDs.
+
+    :param source: the command-line argument.
+    :return: True when it has a folder separator, a file extension, or starts with ``~``.
+    """
+    if source.lower().startswith(_CID_FORMS):
+        return False
+    path = Path(source)
+    return (
+        os.sep in source or "/" in source or bool(path.suffix) or source.startswith("~")
+    )
 
 
 def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:

@@ -107,12 +107,58 @@ def test_validate_rejects_bad_manifests(tmp_path: Path, text: str, code: str) ->
 
 def test_validate_unknown_source_and_usage() -> None:
     """Neither a file nor a CID: exit 1; missing argument: exit 2."""
-    result = run("validate", "--json", "no-such-file.json")
+    result = run("validate", "--json", "nonsense")
     assert result.exit_code == EXIT_INVALID
     assert as_json(result)["error"]["code"] == "invalid_cid"
     assert "not an existing file" in as_json(result)["error"]["message"]
     assert run("validate").exit_code == EXIT_USAGE
     assert run("frobnicate").exit_code == EXIT_USAGE
+
+
+@pytest.mark.parametrize("command", ["validate", "show", "export"])
+@pytest.mark.parametrize(
+    "source",
+    ["no-such-file.json", "my-mech/manifest.json", "./manifest", "~/gone.yaml"],
+)
+def test_a_missing_file_is_reported_as_a_missing_file(
+    command: str, source: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A path that does not exist says so (file_not_found, naming it), not invalid_cid."""
+    monkeypatch.chdir(tmp_path)
+    args = [command, "--json", source] + (
+        ["--format", "mcp"] if command == "export" else []
+    )
+    body = as_json(run(*args))
+    assert body["error"]["code"] == "file_not_found", body
+    assert (
+        source in body["error"]["message"]
+        and "No such file" in body["error"]["message"]
+    )
+    human = run(*[a for a in args if a != "--json"])
+    assert human.exit_code == EXIT_INVALID
+    assert "file_not_found" in human.stderr and "CID" in human.stderr
+
+
+@pytest.mark.parametrize(
+    "source,code",
+    [
+        ("ipfs://not-a-cid", "invalid_cid"),  # a CID form: not a path
+        ("/ipfs/not-a-cid", "invalid_cid"),
+        ("bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylq", "invalid_cid"),  # truncated CID
+    ],
+)
+def test_a_bad_cid_is_still_reported_as_a_bad_cid(source: str, code: str) -> None:
+    """CID-shaped sources keep their CID error (the path rule does not swallow them)."""
+    assert as_json(run("validate", "--json", source))["error"]["code"] == code
+
+
+def test_a_folder_is_not_readable_as_a_manifest(tmp_path: Path) -> None:
+    """An existing folder is found, but cannot be read as a file: file_not_readable."""
+    body = as_json(run("validate", "--json", tmp_path))
+    assert (
+        body["error"]["code"] == "file_not_readable"
+        and str(tmp_path) in body["error"]["message"]
+    )
 
 
 def test_validate_oversized_file(tmp_path: Path) -> None:
