@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Dict, List, Optional
+from typing import Optional
 
 import click
 from rich.console import Console
@@ -15,13 +15,12 @@ from rich.live import Live
 from mech_catalogue_cli.devnet.locate import RUN_DIR_ENV, run_dir
 from scripts.devnet.devnet import DevnetError
 from scripts.devnet.processes import ProcessError
-from scripts.run_local.runner import LocalRun
+from scripts.run_local.runner import LocalRun, choose_http_port
 from scripts.run_local.view import (
-    AgentView,
+    LinePrinter,
     devnet_endpoints,
     endpoints_table,
     render,
-    summary_line,
 )
 from scripts.run_local.workspace import WorkspaceError
 from scripts.toolchain import MissingTool
@@ -37,6 +36,28 @@ def _terminate(
     signum: int, frame: Optional[FrameType]
 ) -> None:  # pylint: disable=unused-argument
     raise KeyboardInterrupt
+
+
+def _http_port(requested: int, agents: int) -> int:
+    """Check the agents' HTTP ports before anything starts (:func:`choose_http_port`).
+
+    :param requested: ``--http-port`` (or its default).
+    :param agents: how many agents.
+    :return: the first port to use: the requested one, or a free one (printed) when the
+        default was busy; exits 1 naming a free port when a requested one is busy.
+    """
+    source = click.get_current_context().get_parameter_source("http_port")
+    explicit = (
+        source == click.core.ParameterSource.COMMANDLINE or HTTP_PORT_ENV in os.environ
+    )
+    try:
+        port, note = choose_http_port(requested, agents, explicit)
+    except WorkspaceError as error:
+        console.print(f"[red]run failed:[/red] {error}")
+        sys.exit(1)
+    if note:
+        console.print(note, markup=False)
+    return port
 
 
 @click.command()
@@ -92,6 +113,7 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
 ) -> None:
     """Bring up the seeded devnet, run the tool metadata agent(s), show the catalogue they serve."""
     signal.signal(signal.SIGTERM, _terminate)
+    http_port = _http_port(http_port, agents)
     run = LocalRun(
         agents=agents,
         work_dir=work_dir,
@@ -111,7 +133,7 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
                 f"{process.name}: {process.address}  {process.http_url}/tools  log {process.log_path}",
                 markup=False,
             )
-        lines = _LinePrinter()
+        lines = LinePrinter(console)
         with Live(console=console, refresh_per_second=2, screen=False) as live:
             while True:
                 views = run.read()
@@ -166,28 +188,6 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
         console.print("agents, Tendermint and devnet stopped")
         summary.pop("digests", None)
         console.print(f"timings: {summary}")
-
-
-class _LinePrinter:  # pylint: disable=too-few-public-methods
-    """On a pipe or file (no live table there), one plain line per change an agent shows."""
-
-    def __init__(self) -> None:
-        """Remember the last line printed per agent."""
-        self.last: Dict[str, str] = {}
-
-    def print_changes(self, views: List[AgentView]) -> None:
-        """Print each agent's summary line when it changed (only when not on a terminal).
-
-        :param views: the agents' views.
-        """
-        if console.is_terminal:
-            return
-        for view in views:
-            text = summary_line(view)
-            if self.last.get(view.name) != text:
-                self.last[view.name] = text
-                console.print(text, markup=False, highlight=False)
-                console.file.flush()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set, Tuple
 
 from mech_catalogue_cli.devnet.locate import DEFAULT_RUN_DIR
 from scripts.devnet import Devnet
@@ -30,6 +30,50 @@ def _free(port: int) -> bool:
         except OSError:
             return False
     return True
+
+
+def busy_http_ports(first: int, agents: int) -> List[int]:
+    """Return which of the agents' HTTP ports are taken on 127.0.0.1.
+
+    :param first: the first agent's port (agent ``i`` gets ``first + i``).
+    :param agents: how many agents.
+    :return: the taken ports, in order (empty when all are free).
+    """
+    return [port for port in range(first, first + agents) if not _free(port)]
+
+
+def choose_http_port(first: int, agents: int, explicit: bool) -> Tuple[int, str]:
+    """Check the agents' HTTP ports before anything starts; move off a busy default.
+
+    :param first: the requested first agent's port.
+    :param agents: how many agents (agent ``i`` listens on ``first + i``).
+    :param explicit: whether the user asked for ``first`` (``--http-port`` or
+        ``$MECH_CATALOGUE_HTTP_PORT``) rather than taking the default.
+    :return: ``(port, note)``: the first port to use, and a sentence to print when it is
+        not the one requested ("" otherwise).
+    :raises WorkspaceError: when an explicitly requested port is taken; the message
+        names the busy port and a free one to pass instead.
+    """
+    busy = busy_http_ports(first, agents)
+    if not busy:
+        return first, ""
+    free = next(
+        start
+        for start in (listen_port() for _ in range(100))
+        if start + agents <= 65535 and not busy_http_ports(start, agents)
+    )
+    taken = ", ".join(str(port) for port in busy)
+    if explicit:
+        raise WorkspaceError(
+            f"port {taken} on 127.0.0.1 is taken (something else listens there): stop it, "
+            f"or pass a free port, e.g. `make run` with MECH_CATALOGUE_HTTP_PORT={free} "
+            f"or `--http-port {free}`"
+        )
+    return free, (
+        f"port {taken} on 127.0.0.1 is taken; the catalogue API listens on {free} instead "
+        f"(http://127.0.0.1:{free}/tools; choose with --http-port / "
+        "$MECH_CATALOGUE_HTTP_PORT)"
+    )
 
 
 def _ports(http: Optional[int] = None) -> AgentPorts:
@@ -75,6 +119,7 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     started_wall: Optional[datetime] = None
     launched_wall: Optional[datetime] = None
     _own_devnet: bool = False
+    _answered: Set[str] = field(default_factory=set)
 
     @property
     def mock_tendermint(self) -> bool:
@@ -156,10 +201,21 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
             raise
 
     def read(self) -> List[AgentView]:
-        """:return: what every agent serves now."""
-        return [
+        """Read every agent's HTTP API.
+
+        :return: what every agent serves now; an agent that has never answered yet is
+            marked ``waiting`` (starting), one that answered before and no longer does is
+            unreachable.
+        """
+        views = [
             read_agent(process.name, process.http_url) for process in self.processes
         ]
+        for view in views:
+            if view.error is None:
+                self._answered.add(view.name)
+            else:
+                view.waiting = view.name not in self._answered
+        return views
 
     def dead(self) -> List[str]:
         """:return: names of the agents (and Tendermint nodes) that stopped unexpectedly."""

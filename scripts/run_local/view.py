@@ -4,9 +4,9 @@ import json
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
-from rich.console import Group
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -49,6 +49,8 @@ class AgentView:
     :param tools: every page of ``GET /tools`` (MCP Tool objects).
     :param mechs: ``GET /mechs``'s ``mechs``.
     :param error: why the agent could not be read, if it could not.
+    :param waiting: the agent has not answered once since it was started (its HTTP
+        server is still coming up): shown as waiting, not as unreachable.
     """
 
     name: str
@@ -56,6 +58,7 @@ class AgentView:
     tools: List[Dict[str, Any]] = field(default_factory=list)
     mechs: List[Dict[str, Any]] = field(default_factory=list)
     error: Optional[str] = None
+    waiting: bool = False
 
     @property
     def has_catalogue(self) -> bool:
@@ -127,7 +130,7 @@ def devnet_endpoints(info: Any) -> Dict[str, str]:
         "IPFS API": f"{info.ipfs_api_url}  ({info.ipfs_api_multiaddr})",
         "IPFS gateway": info.ipfs_gateway_url,
         "folder": str(info.state_dir),
-        "CLI": "scripts/mech-catalogue list --devnet",
+        "CLI": "mech-catalogue list --devnet",
     }
 
 
@@ -158,9 +161,13 @@ def render(
         agents.add_column(column)
     for view in views:
         health = view.health
-        status = (
-            "[red]unreachable[/red]" if view.error else str(health.get("status", "…"))
-        )
+        status = str(health.get("status", "…"))
+        if view.error:
+            status = (
+                "[yellow]waiting for the agent[/yellow]"
+                if view.waiting
+                else "[red]unreachable[/red]"
+            )
         agents.add_row(
             view.name,
             status,
@@ -226,6 +233,8 @@ def summary_line(view: AgentView) -> str:
     :param view: the agent's view.
     :return: e.g. ``agent_0 serves catalogue 1a2b... (period 3): 9 mechs, 14 tools: a, b``.
     """
+    if view.error and view.waiting:
+        return f"{view.name}: waiting for the agent (its HTTP API does not answer yet)"
     if view.error:
         return f"{view.name} unreachable: {view.error}"
     if not view.has_catalogue:
@@ -236,3 +245,56 @@ def summary_line(view: AgentView) -> str:
         f"(period {view.health.get('period', '?')}): {len(view.mechs)} mechs, "
         f"{len(view.tools)} tools: {names}"
     )
+
+
+def change_key(view: AgentView) -> Tuple[Any, ...]:
+    """What a piped line reports, without what moves every period (period, age, block).
+
+    :param view: the agent's view.
+    :return: equal for two reads that show the same state: waiting / unreachable /
+        the agent's status without a catalogue / the catalogue digest, mechs and tools.
+    """
+    if view.error:
+        return (view.name, "waiting" if view.waiting else "unreachable")
+    if not view.has_catalogue:
+        return (view.name, "status", view.health.get("status", "starting"))
+    return (
+        view.name,
+        "catalogue",
+        view.health.get("catalogue_digest"),
+        len(view.mechs),
+        tuple(str(tool.get("name", "")) for tool in view.tools),
+    )
+
+
+class LinePrinter:  # pylint: disable=too-few-public-methods
+    """On a pipe or file (no live table there), one plain line per change an agent shows.
+
+    A change is a new :func:`change_key`: a new period alone (same catalogue) prints
+    nothing, so the log of a quiet run does not grow every period.
+
+    :param console: where lines go; nothing is printed when it is a terminal (the live
+        table shows everything there).
+    """
+
+    def __init__(self, console: Console) -> None:
+        """Remember what was last printed per agent.
+
+        :param console: where lines go.
+        """
+        self.console = console
+        self.last: Dict[str, Tuple[Any, ...]] = {}
+
+    def print_changes(self, views: List[AgentView]) -> None:
+        """Print each agent's summary line when what it shows changed.
+
+        :param views: the agents' views.
+        """
+        if self.console.is_terminal:
+            return
+        for view in views:
+            key = change_key(view)
+            if self.last.get(view.name) != key:
+                self.last[view.name] = key
+                self.console.print(summary_line(view), markup=False, highlight=False)
+                self.console.file.flush()

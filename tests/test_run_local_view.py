@@ -1,0 +1,178 @@
+"""``make run``'s view of its agents: waiting vs unreachable, the piped log, the HTTP port.
+
+What a new user reported: the live view said "unreachable" before the agent's first
+answer; piped, it repeated a line every period although nothing changed; the default
+port 8000 clashed with something else. Real sockets and a real HTTP server on loopback;
+no agent is started (``tests/e2e`` runs the whole ``make run``).
+"""
+
+import io
+import json
+import re
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
+from typing import Any, Dict, Iterator, List, cast
+
+import pytest
+from rich.console import Console
+
+from scripts.devnet.processes import listen_port
+from scripts.run_local.runner import LocalRun, busy_http_ports, choose_http_port
+from scripts.run_local.view import AgentView, LinePrinter, render, summary_line
+from scripts.run_local.workspace import WorkspaceError
+
+
+def _text(views: List[AgentView]) -> str:
+    console = Console(file=io.StringIO(), width=200, record=True)
+    console.print(render(views, "status"))
+    return console.export_text()
+
+
+def _serving(period: int, digest: str = "ab" * 32, tools: int = 2) -> AgentView:
+    return AgentView(
+        "agent_0",
+        health={"status": "fresh", "catalogue_digest": digest, "period": period},
+        tools=[{"name": f"tool-{i}"} for i in range(tools)],
+        mechs=[{"ref": {}}],
+    )
+
+
+def test_an_agent_that_never_answered_is_waiting_not_unreachable() -> None:
+    """Before the first answer: "waiting for the agent"; after one, a silence is "unreachable"."""
+    waiting = AgentView("agent_0", error="connection refused", waiting=True)
+    gone = AgentView("agent_0", error="connection refused")
+    assert "waiting for the agent" in _text([waiting])
+    assert "unreachable" not in _text([waiting])
+    assert "unreachable" in _text([gone])
+    assert "waiting for the agent" not in _text([gone])
+    assert "waiting for the agent" in summary_line(waiting)
+    assert summary_line(gone).startswith("agent_0 unreachable")
+
+
+@pytest.fixture(name="agent_api")
+def _agent_api() -> Iterator[Dict[str, Any]]:
+    """A loopback HTTP server answering /healthcheck like an agent without a catalogue."""
+    port = listen_port()
+    state: Dict[str, Any] = {"port": port, "server": None}
+
+    class Handler(BaseHTTPRequestHandler):
+        """Every GET: an agent's healthcheck before its first agreement."""
+
+        def do_GET(self) -> None:  # pylint: disable=invalid-name  # http.server's name
+            """Answer."""
+            body = json.dumps({"status": "starting", "period": -1}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:  # quiet
+            pass
+
+    def start() -> None:
+        server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        state["server"] = server
+
+    def stop() -> None:
+        state["server"].shutdown()
+        state["server"].server_close()
+
+    state["start"], state["stop"] = start, stop
+    yield state
+    if state["server"] is not None:
+        state["server"].server_close()
+
+
+def test_read_marks_waiting_until_the_first_answer(agent_api: Dict[str, Any]) -> None:
+    """LocalRun.read: waiting before the API ever answers, then fine, then unreachable."""
+    process = SimpleNamespace(
+        name="agent_0", http_url=f"http://127.0.0.1:{agent_api['port']}"
+    )
+    run = LocalRun(processes=cast(Any, [process]))
+    (before,) = run.read()
+    assert before.error and before.waiting
+    agent_api["start"]()
+    (answering,) = run.read()
+    assert answering.error is None and answering.health["status"] == "starting"
+    agent_api["stop"]()
+    (after,) = run.read()
+    assert after.error and not after.waiting
+
+
+def test_the_piped_log_prints_a_line_per_change_not_per_period() -> None:
+    """Same catalogue over periods: one line; a new digest, a silence, a return: one each."""
+    out = io.StringIO()
+    printer = LinePrinter(Console(file=out, force_terminal=False, width=400))
+    reads = [
+        AgentView("agent_0", error="refused", waiting=True),
+        AgentView("agent_0", error="refused again", waiting=True),  # same state
+        _serving(3),
+        _serving(4),  # new period, same catalogue: nothing
+        _serving(5),
+        _serving(6, digest="cd" * 32, tools=3),  # a new catalogue
+        AgentView("agent_0", error="refused"),  # gone
+        AgentView("agent_0", error="timed out"),  # still gone: nothing
+        _serving(9, digest="cd" * 32, tools=3),  # back
+    ]
+    for view in reads:
+        printer.print_changes([view])
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 5, lines
+    assert "waiting for the agent" in lines[0]
+    assert "period 3" in lines[1] and "2 tools" in lines[1]
+    assert "cdcdcdcd" in lines[2] and "3 tools" in lines[2]
+    assert "unreachable" in lines[3]
+    assert "period 9" in lines[4]
+
+
+def test_the_live_table_prints_no_extra_lines_on_a_terminal() -> None:
+    """On a terminal the live table shows everything; the line printer stays silent."""
+    out = io.StringIO()
+    printer = LinePrinter(Console(file=out, force_terminal=True))
+    printer.print_changes([_serving(1)])
+    assert out.getvalue() == ""
+
+
+@pytest.fixture(name="busy_port")
+def _busy_port() -> Iterator[int]:
+    """A port something listens on (as another program on 8000 would)."""
+    port = listen_port()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", port))
+        sock.listen()
+        yield port
+
+
+def test_a_busy_default_port_is_replaced_by_a_free_one_and_said(busy_port: int) -> None:
+    """The default port taken: another, free for every agent, is chosen and printed."""
+    port, note = choose_http_port(busy_port, 2, explicit=False)
+    assert port != busy_port and busy_http_ports(port, 2) == []
+    assert f"port {busy_port}" in note and f"127.0.0.1:{port}/tools" in note
+
+
+def test_a_busy_requested_port_stops_the_run_naming_a_free_one(busy_port: int) -> None:
+    """A port the user asked for is not silently changed: the error names a free one to pass."""
+    with pytest.raises(WorkspaceError) as refused:
+        choose_http_port(busy_port, 1, explicit=True)
+    message = str(refused.value)
+    assert f"port {busy_port}" in message
+    suggested = int(re.search(r"--http-port (\d+)", message).group(1))  # type: ignore[union-attr]
+    assert suggested != busy_port and busy_http_ports(suggested, 1) == []
+    assert f"MECH_CATALOGUE_HTTP_PORT={suggested}" in message
+
+
+def test_a_later_agents_busy_port_counts_too(busy_port: int) -> None:
+    """Agent i listens on first + i: a busy second port is found before anything starts."""
+    assert busy_http_ports(busy_port - 1, 2) == [busy_port]
+    with pytest.raises(WorkspaceError):
+        choose_http_port(busy_port - 1, 2, explicit=True)
+
+
+def test_free_ports_are_kept() -> None:
+    """Nothing to change when the ports are free."""
+    port = listen_port()
+    assert choose_http_port(port, 1, explicit=False) == (port, "")
+    assert choose_http_port(port, 1, explicit=True) == (port, "")
