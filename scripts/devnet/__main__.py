@@ -80,7 +80,7 @@ def up(state_dir: Path, seed: bool, chain_id: int) -> None:
     _print_info(devnet.info)
     console.print(
         f"devnet up in {time.monotonic() - began:.1f} s; read it with "
-        "`scripts/mech-catalogue list --devnet`; stop it with "
+        "`mech-catalogue list --devnet`; stop it with "
         f"`{down_command(state_dir)}`",
         markup=False,
     )
