@@ -120,30 +120,28 @@ class IpfsApi:
         """Read a file back, at most :attr:`cap` + 1 bytes.
 
         :param cid: the CID.
-        :return: the bytes.
-        :raises PublishError: IPFS_UNAVAILABLE when the node is down or does not have it.
+        :return: the bytes; ``PublishError`` IPFS_UNAVAILABLE when the node is down or
+            does not have it.
         """
-        with self._post("cat", cat_params(cid, self.cap)) as response:
-            try:
-                return read_capped(response.iter_content(65536), self.cap)
-            except requests.RequestException as exc:
-                raise PublishError(
-                    IPFS_UNAVAILABLE,
-                    f"The IPFS node at {self.api_url} broke off reading {cid} back ({type(exc).__name__}).",
-                ) from exc
+        return self._read("cat", cat_params(cid, self.cap))
 
     def block(self, cid: str) -> bytes:
         """Read the raw block of ``cid`` (for dag-pb: the UnixFS protobuf node), capped.
 
         :param cid: the CID.
-        :return: at most :attr:`cap` + 1 bytes of the block, whose sha256 is the CID's digest.
-        :raises PublishError: IPFS_UNAVAILABLE when the node is down or does not have it.
+        :return: at most :attr:`cap` + 1 bytes of the block, whose sha256 is the CID's
+            digest; ``PublishError`` IPFS_UNAVAILABLE when the node is down or does not
+            have it.
         """
-        with self._post("block/get", {"arg": cid}) as response:
+        return self._read("block/get", {"arg": cid})
+
+    def _read(self, path: str, params: dict) -> bytes:
+        with self._post(path, params) as response:
             try:
                 return read_capped(response.iter_content(65536), self.cap)
             except requests.RequestException as exc:
                 raise PublishError(
                     IPFS_UNAVAILABLE,
-                    f"The IPFS node at {self.api_url} broke off reading block {cid} ({type(exc).__name__}).",
+                    f"The IPFS node at {self.api_url} broke off reading {params['arg']} "
+                    f"back ({path}, {type(exc).__name__}).",
                 ) from exc
