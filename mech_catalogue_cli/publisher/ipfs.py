@@ -7,7 +7,9 @@ stop one byte past the byte cap (``cat``'s ``length`` argument and a capped read
 ``domain.size_cap``).
 """
 
-from typing import Optional
+import json
+from pathlib import Path
+from typing import Any, Optional
 
 import requests
 
@@ -51,7 +53,7 @@ class IpfsApi:
         self.cap = cap
 
     def _post(
-        self, path: str, params: dict, files: Optional[dict] = None
+        self, path: str, params: dict, files: Optional[Any] = None
     ) -> requests.Response:
         url = f"{self.api_url}/api/v0/{path}"
         if "arg" in params:  # name the CID in errors
@@ -114,6 +116,42 @@ class IpfsApi:
                 raise PublishError(
                     IPFS_UNAVAILABLE,
                     f"The IPFS node at {self.api_url} answered add without a Hash; is it a kubo RPC API?",
+                ) from exc
+
+    def add_directory(self, folder: Path) -> str:
+        """Add and pin a folder's files under its name (``ipfs add -r``, CIDv1, dag-pb leaves).
+
+        This is how ``autonomy push`` stores a package; the devnet stores tool packages
+        so. Subfolders are not added.
+
+        :param folder: the folder.
+        :return: the CID of the folder named like ``folder`` (not of kubo's wrapper).
+        :raises PublishError: IPFS_UNAVAILABLE when the node is down or refuses, or its
+            answer names no entry for the folder.
+        """
+        parts = [("file", (folder.name, b"", "application/x-directory"))]
+        parts += [
+            (
+                "file",
+                (f"{folder.name}/{p.name}", p.read_bytes(), "application/octet-stream"),
+            )
+            for p in sorted(folder.iterdir())
+            if p.is_file()
+        ]
+        params = {"cid-version": "1", "raw-leaves": "false", "pin": "true"}
+        with self._post("add", params, files=parts) as response:
+            try:
+                entries = [
+                    json.loads(line) for line in response.text.splitlines() if line
+                ]
+                return next(
+                    str(e["Hash"]) for e in entries if e.get("Name") == folder.name
+                )
+            except (ValueError, KeyError, StopIteration) as exc:
+                raise PublishError(
+                    IPFS_UNAVAILABLE,
+                    f"The IPFS node at {self.api_url} answered add of folder {folder} "
+                    "without its CID; is it a kubo RPC API?",
                 ) from exc
 
     def cat(self, cid: str) -> bytes:

@@ -169,3 +169,20 @@ def test_the_client_reports_a_node_that_is_down_and_reads_no_more_than_its_cap(d
     assert len(capped.cat(cid)) == 1001  # cap + 1: "over the cap", nothing more read
     assert len(capped.block(cid)) == 1001
     assert devnet.ipfs.block(cid) == data  # a raw block is the bytes themselves
+
+
+def test_a_folder_is_added_under_its_name_and_its_files_read_back(devnet, tmp_path):
+    """add_directory: the CID is the folder's (not kubo's wrapper); files are at <cid>/<name>."""
+    folder = tmp_path / "echo_tool"
+    folder.mkdir()
+    (folder / "component.yaml").write_bytes(b"name: echo_tool\n")
+    (folder / "echo.py").write_bytes(b"def run(**kwargs):\n    return kwargs\n")
+    (folder / "sub").mkdir()  # subfolders are left out
+    cid = devnet.ipfs.add_directory(folder)
+    assert decode_cid_v1(cid)[0] == DAG_PB
+    assert devnet.ipfs.cat(f"{cid}/echo.py") == (folder / "echo.py").read_bytes()
+    with pytest.raises(PublishError):
+        devnet.ipfs.cat(f"{cid}/sub")
+    with pytest.raises(PublishError) as down:
+        IpfsApi("http://127.0.0.2:9", timeout=2.0).add_directory(folder)
+    assert down.value.code == IPFS_UNAVAILABLE
