@@ -15,8 +15,9 @@ from click.testing import CliRunner, Result
 
 from mech_catalogue_cli import EXIT_INVALID, EXIT_OK
 from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.devnet import locate
 from mech_catalogue_cli.devnet.state import STATE_FILE
-from scripts.devnet import Devnet, locate
+from scripts.devnet import Devnet
 from scripts.toolchain import REPO_ROOT, tool_path
 
 TOKEN_ORACLE = REPO_ROOT / "examples" / "tools" / "token_oracle"
