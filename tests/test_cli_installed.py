@@ -12,7 +12,7 @@ import shutil
 import subprocess  # nosec B404: runs the venv's own interpreter and console script
 import sys
 from pathlib import Path
-from typing import Dict
+from typing import Dict, List
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     digest_to_cid,
@@ -30,9 +30,9 @@ def _clean_env() -> Dict[str, str]:
     return env
 
 
-def _python(code: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(  # nosec B603: the venv's interpreter, our code
-        [sys.executable, "-c", code],
+def _run(args: List[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(  # nosec B603: the venv's interpreter or console script
+        args,
         cwd=cwd,
         env=_clean_env(),
         capture_output=True,
@@ -42,32 +42,20 @@ def _python(code: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+def _python(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    return _run([sys.executable, "-c", code], cwd)
+
+
 def test_the_installed_command_runs_from_any_folder(tmp_path: Path) -> None:
     """`mech-catalogue --json cid <digest>` from an unrelated folder: the domain's answer."""
     command = shutil.which("mech-catalogue", path=str(VENV_BIN))
     assert (
         command
     ), f"no mech-catalogue in {VENV_BIN}: run `make setup` (editable install)"
-    done = subprocess.run(  # nosec B603: the venv's console script
-        [command, "--json", "cid", DIGEST],
-        cwd=tmp_path,
-        env=_clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = _run([command, "--json", "cid", DIGEST], tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["dag_pb_v1"] == digest_to_cid(DIGEST)
-    helped = subprocess.run(  # nosec B603
-        [command, "--help"],
-        cwd=tmp_path,
-        env=_clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    helped = _run([command, "--help"], tmp_path)
     assert helped.returncode == 0 and "validate" in helped.stdout
 
 
