@@ -312,10 +312,10 @@ def _kept(previous: Mech, reason: Problem) -> Mech:
         f"serving the last good manifest {previous.cid} (read at block {previous.observed_block}) "
         f"because the current one failed: {reason.code}",
     )
-    return replace(
-        previous,
-        problems=unique_problems(served_problems(previous)) + (reason, note),
-    )
+    problems = unique_problems(served_problems(previous)) + (reason, note)
+    if problems == previous.problems:
+        return previous  # same entry as last period: its cached digest still holds
+    return replace(previous, problems=problems)
 
 
 def _failed_mech(
@@ -447,7 +447,7 @@ def refresh_catalogue(
             )
             continue
         if _unchanged(old, read, result):
-            mechs.append(replace(old, observed_block=block))
+            mechs.append(old.at_block(block))
             continue
         manifest, problems = _parse_guarded(parse, result.data, result.cid)
         if _all_tools_rejected(manifest, problems):
