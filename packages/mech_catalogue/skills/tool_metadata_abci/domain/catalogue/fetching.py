@@ -30,6 +30,9 @@ from typing import (
     TypeGuard,
 )
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.lookalikes import (
+    with_lookalike_warnings,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
 )
@@ -482,7 +485,7 @@ def refresh_catalogue(
                 read.ref, manifest, tuple(problems), read.digest, result.cid, block
             )
         )
-    return Catalogue.build(mechs)
+    return Catalogue.build(with_lookalike_warnings(mechs))
 
 
 def digests_to_fetch(
