@@ -44,7 +44,7 @@ def _prototype(char: str) -> str:
     return min([char, *(h["c"] for h in homoglyphs if len(h["c"]) == 1)])
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1 << 18)
 def skeleton(name: str) -> str:
     """Return the form two look-alike names share (see the module doc).
 
