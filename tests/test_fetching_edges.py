@@ -327,8 +327,29 @@ def test_failed_result_without_a_problem_still_names_one() -> None:
     assert entry.problems[0].message == f"no bytes for digest {digest}"
 
 
-def test_manifest_without_tools_is_invalid_with_a_reason() -> None:
-    """A manifest that parses but offers no tool: invalid, digest, CID and block kept, reason named."""
+def test_rejection_without_a_reason_is_invalid_with_a_reason() -> None:
+    """A parser that rejects without saying why: invalid, digest, CID and block kept, reason named."""
+    data = json.dumps({"name": "m", "tools": []}).encode()
+    digest = raw_digest(data)
+
+    def silent_rejection(_: bytes):
+        return None, ()
+
+    catalogue = refresh_catalogue(
+        RegistrySnapshot.build(4, [DigestRead(ref(1), digest)]),
+        {digest: FetchResult.ok(digest, "bafkempty", data)},
+        silent_rejection,
+    )
+    entry = catalogue.mech(ref(1))
+    assert entry is not None and entry.status == "invalid" and not entry.tools
+    assert (entry.digest, entry.cid, entry.observed_block) == (digest, "bafkempty", 4)
+    assert [(p.code, p.message) for p in entry.problems] == [
+        ("manifest_rejected", "manifest bafkempty was rejected by the parser")
+    ]
+
+
+def test_manifest_declaring_no_tools_is_ok_and_empty() -> None:
+    """A verified manifest that declares no tools (and no error) is served: ok, offering nothing."""
     data = json.dumps({"name": "m", "tools": []}).encode()
     digest = raw_digest(data)
 
@@ -342,8 +363,5 @@ def test_manifest_without_tools_is_invalid_with_a_reason() -> None:
         no_problems,
     )
     entry = catalogue.mech(ref(1))
-    assert entry is not None and entry.status == "invalid" and not entry.tools
+    assert entry is not None and entry.status == "ok" and not entry.tools
     assert (entry.digest, entry.cid, entry.observed_block) == (digest, "bafkempty", 4)
-    assert [(p.code, p.message) for p in entry.problems] == [
-        ("manifest_rejected", "manifest bafkempty was rejected by the parser")
-    ]

@@ -6,6 +6,9 @@ its real connections. Mocked: Tendermint, by the abci connection's own ``use_moc
 """
 
 import json
+import threading
+import urllib.error
+import urllib.request
 from collections import Counter
 from typing import Any, Dict, Iterator, Optional
 
@@ -187,6 +190,56 @@ def test_catalogue_in_shared_state_and_synchronized_data(agent_run: LocalRun) ->
     assert data["mechs_info"], "mechs_info (mech-interact's MechInfo view) is empty"
     for info in data["mechs_info"]:
         assert isinstance(info, dict)
+
+
+def test_periods_advance_under_a_flood_of_tools_requests(agent_run: LocalRun) -> None:
+    """Sixteen clients request /tools pages without pause for two periods: all answered, no stall.
+
+    The period must advance twice during the flood and reset_and_pause must never time
+    out (``reset_and_pause_timeout`` sends the agents back to registration).
+
+    :param agent_run: the running agent.
+    """
+    process = agent_run.processes[0]
+    before = _first_catalogue(agent_run).health["period"]
+    log_start = len(process.log_path.read_bytes())
+    statuses: Counter = Counter()
+    lock = threading.Lock()
+    stop = threading.Event()
+    urls = [f"{process.http_url}/tools", f"{process.http_url}/tools?cursor=1"]
+
+    def client(index: int) -> None:
+        while not stop.is_set():
+            url = urls[index % len(urls)]
+            try:
+                with urllib.request.urlopen(  # nosec B310: loopback http only
+                    url, timeout=10
+                ) as response:
+                    response.read()
+                    status = response.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            except (urllib.error.URLError, OSError):
+                status = 0
+            with lock:
+                statuses[status] += 1
+
+    clients = [threading.Thread(target=client, args=(i,)) for i in range(16)]
+    for thread in clients:
+        thread.start()
+    try:
+        wait_for(
+            lambda: _view(agent_run).health.get("period", 0) >= before + 2,
+            2 * PERIOD_TIMEOUT,
+            f"two periods after {before} under the flood",
+        )
+    finally:
+        stop.set()
+        for thread in clients:
+            thread.join(timeout=15)
+    log = process.log_path.read_bytes()[log_start:].decode(errors="replace")
+    assert "reset_and_pause_timeout" not in log.lower(), log_tail(process.log_path)
+    assert statuses[200] >= 100 and set(statuses) == {200}, statuses
 
 
 def test_several_periods_pass(agent_run: LocalRun) -> None:

@@ -11,12 +11,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.round_behaviou
 from packages.mech_catalogue.skills.tool_metadata_chained_abci.composition import (
     ToolMetadataChainedAbciApp,
 )
+from packages.mech_catalogue.skills.tool_metadata_chained_abci.registration import (
+    BoundedRegistrationBehaviour,
+)
 from packages.valory.skills.abstract_round_abci.behaviours import (
     AbstractRoundBehaviour,
     BaseBehaviour,
 )
 from packages.valory.skills.registration_abci.behaviours import (
-    AgentRegistrationRoundBehaviour,
     RegistrationStartupBehaviour,
 )
 from packages.valory.skills.reset_pause_abci.behaviours import (
@@ -33,7 +35,8 @@ class ToolMetadataConsensusBehaviour(AbstractRoundBehaviour):
     initial_behaviour_cls = RegistrationStartupBehaviour
     abci_app_cls = ToolMetadataChainedAbciApp
     behaviours: Set[Type[BaseBehaviour]] = {
-        *AgentRegistrationRoundBehaviour.behaviours,
+        RegistrationStartupBehaviour,
+        BoundedRegistrationBehaviour,  # the framework's, with a bounded payload
         *ToolMetadataRoundBehaviour.behaviours,
         *PublishRoundBehaviour.behaviours,
         *TransactionSettlementRoundBehaviour.behaviours,

@@ -74,6 +74,15 @@ class ShareViewsRound(CollectSameUntilThresholdRound):
 
         :return: the new synchronized data and event, or None while collecting.
         """
+        result = self._end_block()
+        if result is not None:
+            # every round of this loop appends a chunk (and the collected payloads) to
+            # the db's per-key history, which lives until the period ends and which the
+            # app hash re-serialises every block: keep the latest value of each key only
+            result[0].db.cleanup_current_histories(1)
+        return result
+
+    def _end_block(self) -> Optional[Tuple[BaseSynchronizedData, Enum]]:
         result = super().end_block()
         if result is None or result[1] != self.done_event:
             return result
@@ -118,6 +127,7 @@ class ShareViewsRound(CollectSameUntilThresholdRound):
                 views_digest=agreed,
                 views_received_count=0,
                 views_chunk="",
+                **{self.collection_key: {}},
                 **cleared,
             ),
             self.done_event,

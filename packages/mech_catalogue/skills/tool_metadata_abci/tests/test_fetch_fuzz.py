@@ -313,8 +313,10 @@ def _check_mech(mech: Any) -> None:
     for problem in mech.problems:
         assert problem.code in CODE_DESCRIPTIONS, problem
         assert len(problem.message) <= MESSAGE_BOUND, problem.code
-    if mech.status == STATUS_OK:
-        assert mech.tools
+    if mech.status == STATUS_OK:  # tools, or a valid manifest that declares none
+        assert mech.tools or (
+            not mech.errors and "no_tools" in [p.code for p in mech.problems]
+        ), mech
     else:  # quarantined, with the reason
         assert mech.problems and not mech.tools, mech
 

@@ -16,6 +16,7 @@ import pytest
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     PublishedCatalogue,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import routes
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     CatalogueView,
     route,
@@ -135,5 +136,50 @@ def test_the_last_page_costs_like_the_first(
     """An offset deep into 3,050 names costs what the first page does (no scan up to it)."""
     _, large = views
     last = (len(large.names) - 1) // PAGE_SIZE * PAGE_SIZE
-    first_page = work(large, "/tools?cursor=20")
+    first_page = work(large, "/tools?cursor=60")  # both pages not requested before
     assert work(large, f"/tools?cursor={last}") <= first_page * 1.02 + 10
+
+
+def test_a_flood_of_requests_exports_each_tool_once(monkeypatch) -> None:
+    """Many GETs of every page and tool: each name's MCP Tool is built once per view."""
+    view = view_of(4)  # 400 tools, 300 names
+    built: "list[str]" = []
+    original = routes.mcp_tool
+
+    def counting(tools: Any, exported: str) -> Any:
+        built.append(exported)
+        return original(tools, exported)
+
+    monkeypatch.setattr(routes, "mcp_tool", counting)
+    pages = range(0, len(view.names), PAGE_SIZE)
+    bodies = set()
+    for _ in range(20):
+        for offset in pages:
+            result = route(
+                "GET", f"/tools?cursor={offset}", b"", view, 2.0, PAGE_SIZE, 3600.0
+            )
+            assert result.status_code == 200
+            bodies.add(result.body)
+        for name in view.names[::7]:
+            assert (
+                route(
+                    "GET", f"/tools/{name}", b"", view, 2.0, PAGE_SIZE, 3600.0
+                ).status_code
+                == 200
+            )
+    assert sorted(built) == sorted(view.exported[n] for n in view.names)
+    assert len(bodies) == len(pages)  # the same page, the same bytes, every time
+    fresh = view_of(4)  # another agreed catalogue: its own tools, built again
+    route("GET", "/tools", b"", fresh, 2.0, PAGE_SIZE, 3600.0)
+    assert len(built) == len(view.names) + PAGE_SIZE
+
+
+def test_a_repeated_page_costs_only_its_encoding(
+    views: "tuple[CatalogueView, CatalogueView]",
+) -> None:
+    """The second request of a page does a fraction of the first's work (no export again)."""
+    _, large = views
+    offset = (len(large.names) // 2) // PAGE_SIZE * PAGE_SIZE
+    first = work(large, f"/tools?cursor={offset}")
+    again = work(large, f"/tools?cursor={offset}")
+    assert again * 5 < first, (first, again)

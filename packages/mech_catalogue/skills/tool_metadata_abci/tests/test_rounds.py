@@ -263,6 +263,31 @@ class TestShareViewsRound(_RoundTest):
         assert data.views_received_count == 0
         assert all(not data.db.get(f"views_chunk_{i}", "") for i in range(len(chunks)))
 
+    def test_chunk_rounds_leave_no_history_in_the_db(self) -> None:
+        """Each key keeps its latest value only: the db does not grow with the chunk count."""
+        size = 8
+        data = self._agreed(VIEWS, size)
+        chunks = views_chunks(VIEWS, size)
+        assert len(chunks) > 4
+        serialized = []
+        for index, chunk in enumerate(chunks):
+            payloads = {
+                p: ViewsChunkPayload(p, VIEWS_DIGEST, index, chunk)
+                for p in sorted(self.participants)
+            }
+            result = self._end(data, payloads)
+            assert result is not None
+            data = cast(SynchronizedData, result[0])
+            db = data.db
+            period = db._data[db.reset_index]  # pylint: disable=protected-access
+            assert all(len(history) == 1 for history in period.values())
+            serialized.append(len(data.db.serialize()))
+        # while collecting: one key per agreed chunk, so the db grows by about a chunk
+        # a round (not by every agent's payload of every round)
+        assert serialized[-2] - serialized[0] < 4 * len(VIEWS)
+        assert data.participant_to_views == {}
+        assert all(not data.db.get(f"views_chunk_{i}", "") for i in range(len(chunks)))
+
     def test_minority_without_views_does_not_matter(self) -> None:
         """One agent holds no views (None): the threshold's chunk is written all the same."""
         data = self._agreed(VIEWS, len(VIEWS))

@@ -6,12 +6,13 @@ plus fetch results into the next :class:`~.model.Catalogue`:
 
 - a CID's content never changes, so bytes are cached by CID once verified and never
   fetched again;
-- a mech whose new manifest cannot be fetched, verified or parsed, or yields no valid
-  tool, is quarantined with a reason code; when it had a good entry before, that entry is kept (tools still served)
-  with its old ``observed_block`` (so :meth:`Catalogue.stale` lists it) and the reason
-  appended to its problems;
+- a mech whose new manifest cannot be fetched, verified or parsed, or whose declared tools
+  are all invalid, is quarantined with a reason code; when it had a good entry before,
+  that entry is kept (tools still served) with its old ``observed_block`` (so
+  :meth:`Catalogue.stale` lists it) and the reason appended to its problems;
 - a mech whose registry no longer holds a hash, or whose new manifest drops a tool, loses
-  it: nothing lingers;
+  it: nothing lingers. A verified manifest that declares no tools at all (``{"tools": []}``,
+  no parse error) is the owner withdrawing them: the mech stays ``ok`` and offers nothing;
 - tool-name collisions across mechs are left to :meth:`Catalogue.collisions` (every
   colliding tool keeps its provenance).
 """
@@ -29,6 +30,9 @@ from typing import (
     TypeGuard,
 )
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.lookalikes import (
+    with_lookalike_warnings,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
 )
@@ -311,10 +315,10 @@ def _kept(previous: Mech, reason: Problem) -> Mech:
         f"serving the last good manifest {previous.cid} (read at block {previous.observed_block}) "
         f"because the current one failed: {reason.code}",
     )
-    return replace(
-        previous,
-        problems=unique_problems(served_problems(previous)) + (reason, note),
-    )
+    problems = unique_problems(served_problems(previous)) + (reason, note)
+    if problems == previous.problems:
+        return previous  # same entry as last period: its cached digest still holds
+    return replace(previous, problems=problems)
 
 
 def _failed_mech(
@@ -378,6 +382,26 @@ def _unchanged(
     )
 
 
+def _all_tools_rejected(
+    manifest: Optional[Manifest], problems: Tuple[Problem, ...]
+) -> bool:
+    """Whether a parsed manifest has no tools because the parser rejected every one.
+
+    A manifest without tools and without any error declared none (the owner withdrew
+    them): that is a valid manifest, served as such. One without tools *and* with errors
+    declared tools that all failed: that is a failure, quarantined (last good kept).
+
+    :param manifest: the parsed manifest, or None when rejected.
+    :param problems: the parse problems.
+    :return: True when the manifest must be treated as rejected.
+    """
+    return (
+        manifest is not None
+        and not manifest.tools
+        and any(p.is_error for p in problems)
+    )
+
+
 def refresh_catalogue(
     snapshot: RegistrySnapshot,
     fetched: Dict[str, FetchResult],
@@ -426,11 +450,13 @@ def refresh_catalogue(
             )
             continue
         if _unchanged(old, read, result):
-            mechs.append(replace(old, observed_block=block))
+            mechs.append(old.at_block(block))
             continue
         manifest, problems = _parse_guarded(parse, result.data, result.cid)
-        if manifest is not None and not manifest.tools:
-            manifest = None  # nothing usable: quarantine like a rejected manifest
+        if _all_tools_rejected(manifest, problems):
+            manifest = (
+                None  # tools declared, none valid: quarantine like a rejected manifest
+            )
         if manifest is None:
             reason = next(
                 (p for p in problems if p.is_error),
@@ -459,7 +485,7 @@ def refresh_catalogue(
                 read.ref, manifest, tuple(problems), read.digest, result.cid, block
             )
         )
-    return Catalogue.build(mechs)
+    return Catalogue.build(with_lookalike_warnings(mechs))
 
 
 def digests_to_fetch(

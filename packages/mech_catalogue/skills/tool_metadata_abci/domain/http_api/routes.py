@@ -27,11 +27,14 @@ Errors are ``{"error": {"code": <machine code>, "message": <sentence>}}`` with
 
 Cost: everything that grows with the catalogue is computed once per agreed catalogue in
 :class:`CatalogueView` (names in page order, the MCP name mapping, the ``/mechs`` body,
-the healthcheck counts) and the catalogue's own index (``tools_named``), so one request
-costs O(page size) (``/tools``), O(offers) (``/tools/<name>``) or O(1) plus the bytes sent.
+the healthcheck counts, and each name's MCP Tool, exported on first request and kept for
+the view's lifetime) and the catalogue's own index (``tools_named``), so one request
+costs O(page bytes) (``/tools``: encoding kept dicts), O(offers) (``/tools/<name>``) or
+O(1) plus the bytes sent; a flood of ``/tools`` requests exports each tool at most once
+per agreed catalogue.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Dict, Mapping, Optional, Tuple
 
@@ -85,6 +88,24 @@ class CatalogueView:
     exported: Mapping[str, str]
     mechs_body: bytes
     counts: Mapping[str, int]
+    # tool name -> its MCP Tool, filled on first request (at most one entry per name)
+    _mcp_tools: Dict[str, Dict[str, Any]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def mcp_tool_of(self, name: str) -> Dict[str, Any]:
+        """Return the MCP Tool served for a name, exported once per view.
+
+        :param name: a name of :attr:`names`.
+        :return: :func:`mcp_tool` of its offers (shared: callers must not mutate it).
+        """
+        tool = self._mcp_tools.get(name)
+        if tool is None:
+            tool = mcp_tool(
+                self.published.catalogue.tools_named(name), self.exported[name]
+            )
+            self._mcp_tools[name] = tool
+        return tool
 
     @classmethod
     def build(cls, published: PublishedCatalogue) -> "CatalogueView":
@@ -159,16 +180,12 @@ def list_tools(
         )
     if view is None:
         return json_result(200, tools_list_result([]))
-    catalogue = view.published.catalogue
     page = names[offset : offset + page_size]
     more = offset + page_size < len(names)
     return json_result(
         200,
         tools_list_result(
-            [
-                mcp_tool(catalogue.tools_named(name), view.exported[name])
-                for name in page
-            ],
+            [view.mcp_tool_of(name) for name in page],
             str(offset + page_size) if more else None,
         ),
     )
@@ -192,7 +209,7 @@ def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
         {
             "name": name,
             "collision": len(tools) > 1,
-            "mcp": mcp_tool(tools, view.exported[name]),
+            "mcp": view.mcp_tool_of(name),
             "offers": [
                 {
                     "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.schema_refs import (
     self_contained,
+    tool_budget,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
     decode_json,
@@ -125,12 +126,22 @@ def parse_tool(
 ) -> Tuple[Tool, Problems]:
     """Parse ``toolMetadata[name]`` (already decoded strictly, so depth is bounded).
 
+    Resolving the references of all the tool's schemas shares one inline budget
+    proportional to ``meta`` (:func:`.schema_refs.tool_budget`).
+
     :param name: the tool name (the ``toolMetadata`` key, already checked).
     :param meta: its metadata, any JSON value.
     :param path: JSON Pointer of ``meta``.
     :param limits: caps.
     :return: the tool (name-only when ``meta`` is unusable) and the problems found.
     """
+    with tool_budget(meta):
+        return _parse_tool(name, meta, path, limits)
+
+
+def _parse_tool(
+    name: str, meta: Any, path: str, limits: Limits
+) -> Tuple[Tool, Problems]:
     found: Problems = []
     if not isinstance(meta, dict):
         found.append(

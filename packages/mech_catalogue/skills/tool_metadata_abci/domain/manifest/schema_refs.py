@@ -13,6 +13,14 @@ sub-schema of a document into a schema that resolves only inside itself:
   or deeper than :data:`INLINE_DEPTH` nested schemas (so inlining never multiplies the
   depth the manifest decoder allows), becomes ``{"$ref": "#/$defs/<name>"}`` with the target under ``$defs`` of the returned
   schema (the exporters hoist these to the exported schema's root, where ``#`` points);
+- the work is bounded by the source: every node written (and every string, by length)
+  is charged to an :class:`InlineBudget` of :data:`INLINE_FACTOR` times the size of the
+  source document plus :data:`INLINE_ALLOWANCE` units, shared by every schema of one tool
+  while :func:`tool_budget` is active (the parser sets it per tool), else per call. A
+  schema whose rewrite exhausts it (reference chains or wide ``anyOf`` reusing the same
+  definitions: a doubling chain of 20 ``$defs`` expands about a million times) is
+  replaced by the fallback below with a :data:`.problems.SCHEMA_BUDGET_EXCEEDED` warning
+  naming it: the tool is kept, that argument (or output schema) is taken as any value;
 - a reference that does not resolve (a missing pointer, an anchor that does not exist,
   any remote URI: nothing is fetched) is replaced by the **documented fallback**: the
   empty schema ``{}`` ("any JSON value", the vocabulary's ``any``), keeping the node's
@@ -29,7 +37,9 @@ Nothing here raises on input: bad shapes become problems.
 
 import copy
 import re
-from typing import Any, Dict, List, Tuple
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import referencing.jsonschema
 from referencing import Registry
@@ -43,6 +53,12 @@ BASE_URI = "urn:mech-catalogue:schema"
 INLINE_BUDGET = 2000
 #: Nesting (schemas inside schemas) below which references are still inlined.
 INLINE_DEPTH = 24
+#: Units a tool's schemas may write, per unit of their source (see :class:`InlineBudget`).
+INLINE_FACTOR = 4
+#: Units every budget allows on top (small schemas that reuse a definition stay typed).
+INLINE_ALLOWANCE = 512
+#: A string costs one unit plus one per this many characters.
+STRING_UNIT = 16
 #: The fallback written in place of a reference that does not resolve.
 FALLBACK_SCHEMA: Dict[str, Any] = {}
 _ANNOTATIONS = ("title", "description")
@@ -69,6 +85,72 @@ _LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 _DROPPED = ("$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$comment")
 
 
+def units(value: Any) -> int:
+    """Size of a JSON value in budget units: one per node, strings by length.
+
+    :param value: a JSON value (dicts count their keys as strings).
+    :return: the units, >= 1.
+    """
+    total, stack = 0, [value]
+    while stack:
+        node = stack.pop()
+        total += 1
+        if isinstance(node, str):
+            total += len(node) // STRING_UNIT
+        elif isinstance(node, dict):
+            total += sum(1 + len(str(k)) // STRING_UNIT for k in node)
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+    return total
+
+
+class BudgetExceeded(Exception):
+    """Raised inside a rewrite when its :class:`InlineBudget` runs out."""
+
+
+class InlineBudget:  # pylint: disable=too-few-public-methods
+    """Units the rewrites of one tool's schemas may still write.
+
+    :param source: the source they come from (a tool's metadata, or one schema document).
+    """
+
+    def __init__(self, source: Any) -> None:
+        """Allow :data:`INLINE_FACTOR` x ``units(source)`` + :data:`INLINE_ALLOWANCE`."""
+        self.limit = INLINE_FACTOR * units(source) + INLINE_ALLOWANCE
+        self.remaining = self.limit
+
+    def charge(self, amount: int) -> None:
+        """Spend units.
+
+        :param amount: units written.
+        :raises BudgetExceeded: when no units are left.
+        """
+        self.remaining -= amount
+        if self.remaining < 0:
+            raise BudgetExceeded()
+
+
+_TOOL_BUDGET: ContextVar[Optional[InlineBudget]] = ContextVar(
+    "mech_catalogue_tool_inline_budget", default=None
+)
+
+
+@contextmanager
+def tool_budget(source: Any) -> Iterator[InlineBudget]:
+    """Share one :class:`InlineBudget` among the :func:`self_contained` calls inside.
+
+    :param source: the tool's metadata (what its schemas are rewritten from).
+    :yield: the budget.
+    """
+    budget = InlineBudget(source)
+    token = _TOOL_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _TOOL_BUDGET.reset(token)
+
+
 def dialect_of(document: Any) -> Any:
     """The ``referencing`` specification a document declares (2020-12 by default).
 
@@ -88,7 +170,11 @@ class _Bundler:  # pylint: disable=too-few-public-methods
     """One rewrite of one document's sub-schema (state: stack, definitions, budget)."""
 
     def __init__(
-        self, document: Any, where: str, code: str = P.INVALID_ARGUMENT_SCHEMA
+        self,
+        document: Any,
+        where: str,
+        budget: InlineBudget,
+        code: str = P.INVALID_ARGUMENT_SCHEMA,
     ) -> None:
         self.specification = dialect_of(document)
         self.draft7 = self.specification.name in _DRAFT7_LIKE
@@ -102,6 +188,7 @@ class _Bundler:  # pylint: disable=too-few-public-methods
         self.stack: List[int] = []
         self.written = 0
         self.level = 0
+        self.budget = budget
 
     def rewrite(self, node: Any, path: str, resolver: Any) -> Any:
         """Rewrite one node (see the module docstring).
@@ -113,7 +200,9 @@ class _Bundler:  # pylint: disable=too-few-public-methods
         """
         self.written += 1
         if not isinstance(node, dict):
+            self.budget.charge(units(node))
             return node if isinstance(node, bool) else copy.deepcopy(node)
+        self.budget.charge(1 + sum(1 + len(str(k)) // STRING_UNIT for k in node))
         self.level += 1
         try:
             return self._rewrite_object(node, path, resolver)
@@ -161,6 +250,7 @@ class _Bundler:  # pylint: disable=too-few-public-methods
                 )
                 for k, v in value.items()
             }
+        self.budget.charge(units(value))
         return copy.deepcopy(value)
 
     def _reference(self, node: Dict[str, Any], path: str, resolver: Any) -> Any:
@@ -183,6 +273,7 @@ class _Bundler:  # pylint: disable=too-few-public-methods
                     self.where + path,
                 )
             )
+            self.budget.charge(units(kept))
             return {**copy.deepcopy(FALLBACK_SCHEMA), **copy.deepcopy(kept)}
         target = resolved.contents
         key = id(target)
@@ -276,11 +367,30 @@ def self_contained(
     for part in pointer_parts:
         node = node[part]
     inner = "".join(P.pointer(p) for p in pointer_parts)
-    bundler = _Bundler(document, where, code)
+    budget = _TOOL_BUDGET.get() or InlineBudget(document)
+    bundler = _Bundler(document, where, budget, code)
     key = id(node)
     bundler.stack.append(key)
     try:
         result = bundler.rewrite(node, inner, bundler.resolver)
+    except BudgetExceeded:
+        kept = {
+            k: node[k] for k in _ANNOTATIONS if isinstance(node, dict) and k in node
+        }
+        bundler.problems.append(
+            P.warning(
+                P.SCHEMA_BUDGET_EXCEEDED,
+                f"{where}{inner} expands past {budget.limit} units when its references "
+                f"are resolved ({INLINE_FACTOR} x the tool's own size + "
+                f"{INLINE_ALLOWANCE}); it is taken as any JSON value. Reuse fewer "
+                "definitions, or nest them less.",
+                where + inner,
+            )
+        )
+        return {
+            **copy.deepcopy(FALLBACK_SCHEMA),
+            **copy.deepcopy(kept),
+        }, bundler.problems
     except RecursionError:
         bundler.problems.append(
             P.warning(

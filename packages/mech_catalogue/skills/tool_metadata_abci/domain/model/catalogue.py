@@ -19,7 +19,7 @@ identical on every agent. Properties with the same name minus ``_json`` return a
 decoded copy. Queries live in :mod:`.catalogue`.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
@@ -162,6 +162,58 @@ class Mech:
     problems: Tuple[Problem, ...] = ()
     observed_block: Optional[int] = None
     spec_version: str = ""
+    # sha2-256 of the entry bar its block, computed on first use (not a field: equality,
+    # hashing, repr and pickling ignore it); :meth:`at_block` carries it over.
+    _content_digest: str = field(init=False, repr=False, compare=False, default="")
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        """Pickle and copy by the fields only (the cached digest is recomputed).
+
+        :return: the constructor and its arguments.
+        """
+        return (
+            Mech,
+            (
+                self.ref,
+                self.digest,
+                self.cid,
+                self.status,
+                self.name,
+                self.description,
+                self.extra_json,
+                self.tools,
+                self.problems,
+                self.observed_block,
+                self.spec_version,
+            ),
+        )
+
+    def content_digest(self) -> str:
+        """Return sha2-256 of the entry's RFC 8785 form without ``observed_block``.
+
+        Computed once per entry (the entry is immutable): a mech unchanged on chain is
+        carried from period to period by :meth:`at_block`, so the catalogue digest costs
+        O(mechs) hashing of short strings, not a canonicalisation of every tool.
+
+        :return: 64 lowercase hex characters.
+        """
+        if not self._content_digest:
+            content = self.to_dict()
+            del content["observed_block"]
+            object.__setattr__(
+                self, "_content_digest", sha256_hex(canonical_bytes(content))
+            )
+        return self._content_digest
+
+    def at_block(self, observed_block: Optional[int]) -> "Mech":
+        """Return this entry read again at another block (its cached digest kept).
+
+        :param observed_block: the block of the new read.
+        :return: an equal entry but for ``observed_block``.
+        """
+        moved = replace(self, observed_block=observed_block)
+        object.__setattr__(moved, "_content_digest", self._content_digest)
+        return moved
 
     @property
     def extra(self) -> Dict[str, Any]:
@@ -425,12 +477,21 @@ class Catalogue:
             raise ValueError(f"not a serialised catalogue: {exc!r}") from exc
 
     def digest(self) -> str:
-        """Return sha2-256 of :meth:`canonical_bytes`, 64 lowercase hex characters.
+        """Return the catalogue digest, identical on every agent for the same catalogue.
 
-        :return: sha2-256 of :meth:`canonical_bytes`, 64 lowercase hex characters.
+        Incremental by definition: sha2-256 of the RFC 8785 form of
+        ``{"version": 1, "mechs": [[Mech.content_digest(), observed_block], ...]}``
+        (mechs in ref order), where each mech's content digest is sha2-256 of its
+        :meth:`Mech.to_dict` without ``observed_block``. It changes exactly when
+        :meth:`canonical_bytes` changes (sha2-256 collisions aside), and a period
+        re-canonicalises only the mechs whose entry changed.
+
+        :return: 64 lowercase hex characters.
         """
         if not self._digest:
-            object.__setattr__(self, "_digest", sha256_hex(self.canonical_bytes()))
+            entries = [[m.content_digest(), m.observed_block] for m in self.mechs]
+            document = {"version": self.version, "mechs": entries}
+            object.__setattr__(self, "_digest", sha256_hex(canonical_bytes(document)))
         return self._digest
 
     # --- queries -----------------------------------------------------------------

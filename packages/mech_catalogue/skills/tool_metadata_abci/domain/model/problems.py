@@ -44,6 +44,7 @@ DUPLICATE_ARGUMENT = "duplicate_argument"
 UNKNOWN_ARGUMENT_TYPE = "unknown_argument_type"
 INVALID_ARGUMENT_SCHEMA = "invalid_argument_schema"
 INVALID_OUTPUT_SCHEMA = "invalid_output_schema"
+SCHEMA_BUDGET_EXCEEDED = "schema_budget_exceeded"  # schema_refs.InlineBudget
 TEXT_TOO_LONG = "text_too_long"
 
 # --- warnings (nothing is dropped) --------------------------------------------------
@@ -66,6 +67,7 @@ FETCH_FAILED = "fetch_failed"  # fetching.py
 MANIFEST_REJECTED = "manifest_rejected"  # fetching.py
 PARSER_FAILED = "parser_failed"  # fetching.py
 KEPT_LAST_GOOD = "kept_last_good"  # fetching.py
+LOOKALIKE_TOOL_NAME = "lookalike_tool_name"  # catalogue/lookalikes.py
 
 # --- registry reads (registry.py: DigestRead.error; fetching.py) --------------------
 REGISTRY_READ_FAILED = "registry_read_failed"
@@ -130,6 +132,8 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     UNKNOWN_ARGUMENT_TYPE: "an argument's type is not in the vocabulary; it is treated as `any`",
     INVALID_ARGUMENT_SCHEMA: "an argument's JSON Schema is not a valid schema; it is replaced by the type's",
     INVALID_OUTPUT_SCHEMA: "a tool's output schema is not a valid JSON Schema; it is dropped",
+    LOOKALIKE_TOOL_NAME: "a tool name looks like another tool's name of the catalogue, or holds invisible characters",
+    SCHEMA_BUDGET_EXCEEDED: "a schema expands past its inline budget when its references are resolved; it is taken as any value",
     TEXT_TOO_LONG: "a description or other text field exceeds its length cap; it is truncated",
     TOOL_WITHOUT_METADATA: "a name in `tools` has no `toolMetadata` entry",
     METADATA_WITHOUT_TOOL: "a `toolMetadata` key is not listed in `tools` (it is still used)",

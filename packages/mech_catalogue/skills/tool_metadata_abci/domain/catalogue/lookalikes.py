@@ -1,0 +1,126 @@
+r"""Tool names that look like another tool's name: a warning on each offering mech.
+
+A caller choosing a tool by its name on screen cannot tell ``predict`` from ``pred\u200bict``
+(a zero-width space), ``predict\u202e`` (a bidi control) or ``prеdict`` (Cyrillic ``е``).
+Two distinct names of the catalogue are look-alikes when their *skeletons* are equal:
+
+1. NFKC normalisation (``unicodedata``: fullwidth, ligatures, mathematical letters...);
+2. every format character removed (general category ``Cf``: zero-width spaces and joiners,
+   bidi embeddings, overrides and isolates, the BOM...);
+3. every character replaced by the smallest code point among itself and its homoglyphs in
+   the Unicode confusables table (UTS #39 ``confusables.txt``, as shipped by the
+   ``confusable_homoglyphs`` package: maintained, data only, no network), so ``а``
+   (Cyrillic) and ``a`` map to the same character.
+
+Case is kept: ``Predict`` and ``predict`` differ visibly. A name holding a format character
+is flagged even without a twin. Each mech offering such a name gets one
+:data:`LOOKALIKE_TOOL_NAME` warning per name (naming the look-alikes); the warnings are a
+function of the catalogue's names only, so every agent adds the same ones.
+"""
+
+import unicodedata
+from dataclasses import replace
+from functools import lru_cache
+from typing import Dict, List, Set, Tuple
+
+from confusable_homoglyphs.confusables import confusables_data
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    LOOKALIKE_TOOL_NAME,
+    Problem,
+    warning,
+)
+
+#: how many look-alike names one warning lists
+MAX_LISTED = 3
+
+
+@lru_cache(maxsize=None)
+def _prototype(char: str) -> str:
+    homoglyphs = confusables_data.get(char, ())
+    return min([char, *(h["c"] for h in homoglyphs if len(h["c"]) == 1)])
+
+
+@lru_cache(maxsize=1 << 18)
+def skeleton(name: str) -> str:
+    """Return the form two look-alike names share (see the module doc).
+
+    :param name: a tool name.
+    :return: its skeleton.
+    """
+    normal = unicodedata.normalize("NFKC", name)
+    return "".join(_prototype(c) for c in normal if unicodedata.category(c) != "Cf")
+
+
+def has_format_characters(name: str) -> bool:
+    """Whether a name holds an invisible format character (category ``Cf``).
+
+    :param name: a tool name.
+    :return: True when it does.
+    """
+    return any(unicodedata.category(c) == "Cf" for c in name)
+
+
+def lookalike_problems(names: List[str]) -> Dict[str, Problem]:
+    """The warning for each name that looks like another (or holds format characters).
+
+    :param names: the catalogue's distinct tool names.
+    :return: name -> its warning; names without one are absent.
+    """
+    groups: Dict[str, Set[str]] = {}
+    for name in names:
+        groups.setdefault(skeleton(name), set()).add(name)
+    found: Dict[str, Problem] = {}
+    for name in names:
+        twins = sorted(groups[skeleton(name)] - {name})
+        invisible = has_format_characters(name)
+        if not twins and not invisible:
+            continue
+        shown = ", ".join(_quoted(t) for t in twins[:MAX_LISTED])
+        more = f" and {len(twins) - MAX_LISTED} more" if len(twins) > MAX_LISTED else ""
+        found[name] = warning(
+            LOOKALIKE_TOOL_NAME,
+            f"the tool name {_quoted(name)} "
+            + (f"looks like {shown}{more} in the catalogue" if twins else "")
+            + (" and " if twins and invisible else "")
+            + ("holds invisible format characters" if invisible else "")
+            + "; a caller may pick the wrong tool. Use a distinct, visible name.",
+        )
+    return found
+
+
+def _quoted(name: str) -> str:
+    """Quote a name for a message: escaped (invisible characters show), at most 60 characters.
+
+    :param name: a tool name.
+    :return: its ASCII repr, cut.
+    """
+    text = ascii(name)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def with_lookalike_warnings(mechs: List[Mech]) -> List[Mech]:
+    """Set each mech's look-alike warnings to those of the current names.
+
+    A mech whose warnings do not change is returned as the same object (its cached
+    digest holds); earlier look-alike warnings are replaced, never accumulated.
+
+    :param mechs: the catalogue's entries.
+    :return: the entries, with their look-alike warnings.
+    """
+    names = sorted({t.name for m in mechs for t in m.tools})
+    found = lookalike_problems(names)
+    out: List[Mech] = []
+    for mech in mechs:
+        own: Tuple[Problem, ...] = tuple(
+            found[t.name] for t in mech.tools if t.name in found
+        )
+        kept = tuple(p for p in mech.problems if p.code != LOOKALIKE_TOOL_NAME)
+        problems = kept + tuple(dict.fromkeys(own))
+        out.append(
+            mech if problems == mech.problems else replace(mech, problems=problems)
+        )
+    return out

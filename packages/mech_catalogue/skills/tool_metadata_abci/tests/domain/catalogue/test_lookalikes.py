@@ -1,0 +1,140 @@
+"""Look-alike tool names (invisible characters, confusables) get a warning on every offering mech."""
+
+import hashlib
+import json
+from typing import Dict, List
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+    FetchResult,
+    refresh_catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.lookalikes import (
+    lookalike_problems,
+    skeleton,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+    MechRef,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    LOOKALIKE_TOOL_NAME,
+)
+
+
+def parse(data: bytes):
+    """Parse as the skill does.
+
+    :param data: manifest bytes.
+    :return: (manifest, problems).
+    """
+    result = parse_manifest(data)
+    return result.manifest, result.problems
+
+
+def catalogue_of(
+    tools_by_mech: Dict[int, List[str]], block: int = 10, previous=None
+) -> Catalogue:
+    """Refresh a catalogue where mech ``i`` publishes the tools listed for it.
+
+    :param tools_by_mech: mech id -> tool names.
+    :param block: snapshot block.
+    :param previous: the last catalogue.
+    :return: the catalogue.
+    """
+    reads, fetched = [], {}
+    for mech_id, names in tools_by_mech.items():
+        data = json.dumps({"name": f"m{mech_id}", "tools": names}).encode()
+        digest = "0x" + hashlib.sha256(data).hexdigest()
+        reads.append(
+            DigestRead(
+                MechRef(100, "legacy_mech_registry", "0x" + "ab" * 20, mech_id), digest
+            )
+        )
+        fetched[digest] = FetchResult.ok(digest, f"bafk{mech_id}", data)
+    return refresh_catalogue(
+        RegistrySnapshot.build(block, reads), fetched, parse, previous
+    )
+
+
+def warned(catalogue: Catalogue) -> Dict[int, List[str]]:
+    """Mech id -> the look-alike warnings' messages.
+
+    :param catalogue: a catalogue.
+    :return: the warnings per mech that has any.
+    """
+    out = {}
+    for mech in catalogue.mechs:
+        messages = [p.message for p in mech.problems if p.code == LOOKALIKE_TOOL_NAME]
+        if messages:
+            out[mech.ref.mech_id] = messages
+    return out
+
+
+LOOKALIKES = {
+    "zero-width space": "pred\u200bict",
+    "zero-width joiner": "predi\u200dct",
+    "right-to-left override": "predict\u202e",
+    "bidi isolate": "\u2066predict\u2069",
+    "Cyrillic ie": "pr\u0435dict",
+    "Greek omicron in a Latin name": "summ\u03bfry",
+    "fullwidth letters": "\uff50\uff52\uff45\uff44\uff49\uff43\uff54",
+    "mathematical bold p": "\U0001d429redict",
+}
+ORIGINALS = {"Greek omicron in a Latin name": "summory"}
+
+
+@pytest.mark.parametrize("kind", sorted(LOOKALIKES))
+def test_a_lookalike_of_another_mechs_tool_warns_both(kind: str) -> None:
+    """Both the honest and the look-alike mech carry a warning naming the other name."""
+    original = ORIGINALS.get(kind, "predict")
+    catalogue = catalogue_of({1: [original, "summarise"], 2: [LOOKALIKES[kind]]})
+    found = warned(catalogue)
+    assert set(found) == {1, 2}, found
+    assert ascii(LOOKALIKES[kind]) in found[1][0]
+    assert ascii(original) in found[2][0]
+    assert all(not p.is_error for m in catalogue.mechs for p in m.problems)
+    assert catalogue.mech_by_key(catalogue.mechs[1].ref.key) is not None
+
+
+def test_distinct_and_case_only_differences_are_not_lookalikes() -> None:
+    """Different names, and names differing only by case, are told apart by sight."""
+    catalogue = catalogue_of(
+        {1: ["predict", "summarise"], 2: ["Predict", "predictor", "预测"]}
+    )
+    assert not warned(catalogue)
+
+
+def test_an_invisible_character_alone_is_flagged() -> None:
+    """A name with a format character warns even when nothing else looks like it."""
+    catalogue = catalogue_of({1: ["only\u200bone"], 2: ["other"]})
+    found = warned(catalogue)
+    assert set(found) == {1} and "invisible" in found[1][0]
+
+
+def test_warnings_follow_the_names_and_never_accumulate() -> None:
+    """Same names: same entries, period after period; the twin withdrawn: the warning goes."""
+    tools = {1: ["predict"], 2: ["pr\u0435dict"]}
+    first = catalogue_of(tools)
+    again = catalogue_of(tools, 20, first)
+    assert [len(v) for v in warned(again).values()] == [1, 1]
+    assert again.mechs[0].problems == first.mechs[0].problems
+    gone = catalogue_of({1: ["predict"], 2: ["forecast"]}, 30, again)
+    assert not warned(gone)
+
+
+def test_same_warnings_whatever_the_order() -> None:
+    """The warnings are a function of the set of names: every agent adds the same ones."""
+    names = ["a\u200bb", "ab", "x", "\u0430b", "y"]
+    assert lookalike_problems(names) == lookalike_problems(list(reversed(names)))
+    assert skeleton("\u0430b") == skeleton("ab") == skeleton("a\u200bb")
