@@ -27,7 +27,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive impo
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
@@ -56,7 +56,7 @@ SEED_SHAPES = {
         "tools+toolMetadata+input.schema:set-by-safe",
     ),
 }
-REGISTRY_CONTRACTS = {
+REGISTRY_CONTRACTS: Dict[str, str] = {
     REGISTRY_OLAS_AGENT: "AgentRegistry",
     REGISTRY_LEGACY_MECH: "LegacyMechAgentRegistry",
     REGISTRY_COMPLEMENTARY_SERVICE: "ComplementaryServiceMetadata",

@@ -25,12 +25,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_INVALID,
     Catalogue,
     Mech,
-    MechRef,
-    Provenance,
-    Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     error,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    MechRef,
+    Provenance,
+    Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     ToolMetadataBehaviourCase,

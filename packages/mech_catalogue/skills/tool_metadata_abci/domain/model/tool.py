@@ -1,6 +1,6 @@
 """Tool-level parts of the manifest model: MechRef, Provenance, Argument, Tool.
 
-Re-exported by :mod:`.model`; import them from there. Every JSON-valued field is stored
+Import them from this module (their one import path). Every JSON-valued field is stored
 as RFC 8785 canonical text (``*_json: str``); the property without ``_json`` returns a
 fresh decoded copy.
 """
@@ -12,15 +12,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     canonical_text,
     decode,
 )
-
-REGISTRY_OLAS_AGENT = "olas_agent_registry"
-REGISTRY_LEGACY_MECH = "legacy_mech_registry"
-REGISTRY_COMPLEMENTARY_SERVICE = "complementary_service_metadata"
-REGISTRY_KINDS = (
-    REGISTRY_OLAS_AGENT,
-    REGISTRY_LEGACY_MECH,
-    REGISTRY_COMPLEMENTARY_SERVICE,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    RegistryKind,
 )
+
+REGISTRY_OLAS_AGENT = RegistryKind.OLAS_AGENT
+REGISTRY_LEGACY_MECH = RegistryKind.LEGACY_MECH
+REGISTRY_COMPLEMENTARY_SERVICE = RegistryKind.COMPLEMENTARY_SERVICE
+REGISTRY_KINDS: Tuple[RegistryKind, ...] = tuple(RegistryKind)
 
 #: Where a tool's metadata came from (which manifest shape).
 SHAPE_NAME_ONLY = "name_only"  # `tools: [names]`, no toolMetadata entry
