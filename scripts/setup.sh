@@ -3,7 +3,7 @@
 # third-party AEA packages. Idempotent; every step is skipped when already done:
 #   1. .venv from requirements.txt + requirements-lint.txt (skipped while the stamp
 #      .venv/.requirements.sha256 matches those files),
-#   2. scripts/install_tools.sh (anvil, solc, kubo, tendermint into .tools/),
+#   2. scripts/install_tools.sh (anvil, solc, kubo, tendermint, addlicense into .tools/),
 #   3. scripts/sync_packages.py (third-party packages into packages/, verified).
 set -euo pipefail
 

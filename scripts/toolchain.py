@@ -20,6 +20,7 @@ KUBO_VERSION = "v0.42.0"  # Go module github.com/ipfs/kubo (v0.43 replaces a mod
 TENDERMINT_VERSION = (
     "v0.34.19"  # Go module github.com/tendermint/tendermint, as open-autonomy checks
 )
+ADDLICENSE_VERSION = "v1.1.1"  # Go module github.com/google/addlicense (make copyright)
 
 INSTALL_HINT = "run `make tools` (scripts/install_tools.sh)"
 
