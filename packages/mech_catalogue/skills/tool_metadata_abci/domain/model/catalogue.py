@@ -66,7 +66,8 @@ STATUS_INVALID = MechStatus.INVALID
 STATUS_HASH_MISMATCH = MechStatus.HASH_MISMATCH
 STATUS_UNAVAILABLE = MechStatus.UNAVAILABLE
 STATUS_NO_HASH = MechStatus.NO_HASH
-MECH_STATUSES: Tuple[MechStatus, ...] = tuple(MechStatus)
+#: the values as plain ``str``, as :data:`.tool.REGISTRY_KINDS`
+MECH_STATUSES: Tuple[str, ...] = tuple(status.value for status in MechStatus)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary i
 REGISTRY_OLAS_AGENT = RegistryKind.OLAS_AGENT
 REGISTRY_LEGACY_MECH = RegistryKind.LEGACY_MECH
 REGISTRY_COMPLEMENTARY_SERVICE = RegistryKind.COMPLEMENTARY_SERVICE
-REGISTRY_KINDS: Tuple[RegistryKind, ...] = tuple(RegistryKind)
+#: the values as plain ``str`` (click's Choice, for one, reads an Enum member by its name)
+REGISTRY_KINDS: Tuple[str, ...] = tuple(kind.value for kind in RegistryKind)
 
 #: Where a tool's metadata came from (which manifest shape).
 SHAPE_NAME_ONLY = "name_only"  # `tools: [names]`, no toolMetadata entry

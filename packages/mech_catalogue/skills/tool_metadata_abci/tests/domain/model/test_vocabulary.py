@@ -10,6 +10,7 @@ from enum import Enum
 from pathlib import Path
 from typing import List, Type
 
+import click
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
@@ -19,6 +20,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     canonical_text,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    MECH_STATUSES,
     Catalogue,
     Mech,
 )
@@ -166,6 +168,27 @@ def test_a_wrong_word_is_refused() -> None:
 def test_states_and_domain_share_one_publish_status() -> None:
     """The publish rounds and the domain's decision use the same class and members."""
     assert publish_base.PublishStatus is PublishStatus
-    assert publish.decide("0x" + "11" * 32, "0x" + "11" * 32) is PublishStatus.UP_TO_DATE
+    assert (
+        publish.decide("0x" + "11" * 32, "0x" + "11" * 32) is PublishStatus.UP_TO_DATE
+    )
     assert publish.decide("0x" + "11" * 32, "0x" + "22" * 32) is PublishStatus.UPDATE
     assert publish_base.SKIP_STATUSES == {"disabled", "up_to_date"}
+
+
+def test_the_word_lists_are_plain_strings_a_cli_choice_accepts() -> None:
+    """REGISTRY_KINDS / MECH_STATUSES hold plain values, as before the Enums.
+
+    click's ``Choice`` reads an Enum member by its *name* (``OLAS_AGENT``), so a tuple of
+    members made ``--kind olas_agent_registry`` a usage error; plain values keep it valid.
+    """
+    for words, vocabulary in (
+        (REGISTRY_KINDS, RegistryKind),
+        (MECH_STATUSES, MechStatus),
+    ):
+        assert [type(word) for word in words] == [str] * len(vocabulary)
+        assert list(words) == [member.value for member in vocabulary]
+        choice = click.Choice(words)
+        for word in words:
+            assert choice.convert(word, None, None) == word
+        with pytest.raises(click.BadParameter):
+            choice.convert(list(vocabulary)[0].name, None, None)
