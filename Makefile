@@ -32,7 +32,7 @@ COPYRIGHT_IGNORE := $(addprefix -ignore ,'**/tests/fixtures/**' 'scripts/devnet/
 	'**/*.html' '**/*.js')
 
 .PHONY: e2e e2e-4 setup tools sync formatters code-checks black-check isort-check flake8 mypy pylint \
-	darglint copyright check-copyright generators common-checks-1 common-checks-2 test pytest devnet-up devnet-down run
+	darglint copyright check-copyright generators common-checks-1 common-checks-2 test test-unit pytest devnet-up devnet-down run
 
 ## Environment -------------------------------------------------------------------------
 setup:  ## .venv + pinned tools + third-party packages (idempotent)
@@ -107,6 +107,10 @@ common-checks-2:
 	fi
 
 ## Tests --------------------------------------------------------------------------------
+# The quick in-process tests alone (marker `unit`, given by conftest.py; docs/testing.md).
+test-unit:
+	$(PYTHON) -m pytest tests packages/mech_catalogue -m unit -q $(PYTEST_ARGS)
+
 # `make test` is the one command CI runs (.ci/run): it prepares a fresh clone first.
 test: setup
 	@$(MAKE) --no-print-directory pytest
