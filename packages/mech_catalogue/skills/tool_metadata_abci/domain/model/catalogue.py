@@ -61,12 +61,13 @@ __all__ = [
 
 MODEL_VERSION = 1
 
-STATUS_OK = MechStatus.OK
-STATUS_INVALID = MechStatus.INVALID
-STATUS_HASH_MISMATCH = MechStatus.HASH_MISMATCH
-STATUS_UNAVAILABLE = MechStatus.UNAVAILABLE
-STATUS_NO_HASH = MechStatus.NO_HASH
-#: the values as plain ``str``, as :data:`.tool.REGISTRY_KINDS`
+# The older names hold the plain ``str`` values of :class:`.vocabulary.MechStatus` (the one
+# definition), as :data:`.tool.REGISTRY_KINDS` does.
+STATUS_OK = MechStatus.OK.value
+STATUS_INVALID = MechStatus.INVALID.value
+STATUS_HASH_MISMATCH = MechStatus.HASH_MISMATCH.value
+STATUS_UNAVAILABLE = MechStatus.UNAVAILABLE.value
+STATUS_NO_HASH = MechStatus.NO_HASH.value
 MECH_STATUSES: Tuple[str, ...] = tuple(status.value for status in MechStatus)
 
 

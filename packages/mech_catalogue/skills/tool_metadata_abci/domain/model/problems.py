@@ -1,14 +1,15 @@
 """Problems found in manifests, and the one place their machine-readable codes live.
 
 Every rejection or warning the domain code produces is a :class:`Problem` with a stable
-``code`` (one of the constants below), a human sentence naming the field and what to do,
+``code`` (a :class:`ProblemCode` member), a human sentence naming the field and what to do,
 and a ``path`` (an RFC 6901 JSON Pointer into the manifest, ``""`` for the whole document).
 Codes are part of the public interface: never rename one, only add.
 
-:data:`CODE_DESCRIPTIONS` is the one registry of every code any domain module or behaviour
-emits (manifests, CIDs, fetching, registry reads, derive, generate, publish), each with
-its sentence; docs/manifest-spec.md section 9 lists the same table (a test keeps them
-equal, and another checks that the constants of the emitting modules are registered here).
+:class:`ProblemCode` defines every code any domain module or behaviour emits (manifests,
+CIDs, fetching, registry reads, derive, generate, publish) once; the module-level names
+are the same members, and emitting modules import them rather than writing the string
+again. :data:`CODE_DESCRIPTIONS` gives each its sentence; docs/manifest-spec.md section 9
+lists the same table (a test keeps them equal).
 """
 
 import re

@@ -16,10 +16,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary i
     RegistryKind,
 )
 
-REGISTRY_OLAS_AGENT = RegistryKind.OLAS_AGENT
-REGISTRY_LEGACY_MECH = RegistryKind.LEGACY_MECH
-REGISTRY_COMPLEMENTARY_SERVICE = RegistryKind.COMPLEMENTARY_SERVICE
-#: the values as plain ``str`` (click's Choice, for one, reads an Enum member by its name)
+# The older names hold the plain ``str`` values of :class:`.vocabulary.RegistryKind` (the
+# one definition): click's Choice, for one, reads an Enum member by its *name*, so a
+# member passed as ``--kind`` would be refused.
+REGISTRY_OLAS_AGENT = RegistryKind.OLAS_AGENT.value
+REGISTRY_LEGACY_MECH = RegistryKind.LEGACY_MECH.value
+REGISTRY_COMPLEMENTARY_SERVICE = RegistryKind.COMPLEMENTARY_SERVICE.value
 REGISTRY_KINDS: Tuple[str, ...] = tuple(kind.value for kind in RegistryKind)
 
 #: Where a tool's metadata came from (which manifest shape).

@@ -6,11 +6,11 @@ Registry kinds, mech statuses and publish statuses live here; problem codes are
 Every class is a :class:`enum.StrEnum`: a member *is* its string value, so it compares
 equal to and hashes like that string, formats as it (``f"{x}"``, ``str(x)``), and
 serialises as it in JSON and RFC 8785 canonical JSON. Swapping a plain string for a member
-therefore changes no payload, no synchronized-data value and no catalogue digest. States,
-rounds, behaviours, the CLI and the domain all import these; the module-level constants in
-:mod:`.tool` (``REGISTRY_*``), :mod:`.catalogue` (``STATUS_*``) and
-:mod:`..publish.publish` (``UP_TO_DATE``, ``UPDATE``) are the same members under their
-older names.
+therefore changes no payload, no synchronized-data value and no catalogue digest. The
+older module-level names are derived from these classes, never written again:
+``REGISTRY_*`` in :mod:`.tool` and ``STATUS_*`` in :mod:`.catalogue` hold the members'
+plain ``str`` values (they reach click options, which read an Enum member by its name);
+``UP_TO_DATE`` and ``UPDATE`` in :mod:`..publish.publish` are the members themselves.
 """
 
 from enum import StrEnum

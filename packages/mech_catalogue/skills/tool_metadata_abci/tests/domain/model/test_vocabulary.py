@@ -71,7 +71,12 @@ REJECTED = b'{"tools": ["x"], "tools": ["y"]}'
 
 
 def _mechs_with_members() -> List[Mech]:
-    """One mech per status and per registry kind, built through the public API."""
+    """One mech per status and per registry kind, built through the public API.
+
+    Every vocabulary value is an Enum member here (the parser's problem codes are).
+
+    :return: the mechs.
+    """
     sources = [
         json.dumps(TYPED).encode(),
         json.dumps(WARNED).encode(),
@@ -90,6 +95,7 @@ def _mechs_with_members() -> List[Mech]:
                 digest="0x" + f"{index:02x}" * 32,
                 cid=f"cid-{index}",
                 observed_block=7,
+                status=MechStatus.OK if result.manifest else MechStatus.INVALID,
             )
         )
     for index, status in enumerate(
