@@ -32,7 +32,7 @@ class MissingTool(RuntimeError):
 def tool_path(name: str) -> Path:
     """Return the path of an installed tool binary.
 
-    :param name: one of ``anvil``, ``ipfs``, ``tendermint``.
+    :param name: one of ``anvil``, ``ipfs``, ``tendermint``, ``addlicense``.
     :return: the absolute path of the executable in ``.tools/bin``.
     :raises MissingTool: with one line naming the tool and the command that installs it.
     """
