@@ -79,7 +79,9 @@ def test_derive_sentences_match_the_registry() -> None:
 def test_every_code_constant_of_problems_is_registered() -> None:
     """Every ProblemCode has a sentence, nothing else does, and each module-level name is a member."""
     assert set(P.CODE_DESCRIPTIONS) == set(P.ProblemCode)
-    assert len(P.CODE_DESCRIPTIONS) == len(P.ProblemCode)  # no two members share a value
+    assert len(P.CODE_DESCRIPTIONS) == len(
+        P.ProblemCode
+    )  # no two members share a value
     constants = {
         name: value
         for name, value in vars(P).items()
