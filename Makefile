@@ -20,15 +20,25 @@ COMMON := abci http contract_api ledger_api signing
 THIRD_PARTY_SKILLS := abstract_abci abstract_round_abci registration_abci reset_pause_abci \
 	transaction_settlement_abci termination_abci
 PYTEST_ARGS ?=
+# Licence headers (Google's addlicense, pinned in scripts/toolchain.py, built by `make tools`).
+# Scope: our Python and shell sources; not the synced third-party packages, test fixtures,
+# the devnet's Solidity (its bytecode must not change), nor YAML/JSON (autonomy rewrites
+# component YAML on `packages lock`; JSON has no comments).
+ADDLICENSE ?= .tools/bin/addlicense
+COPYRIGHT := -l apache -c "mech-catalogue contributors" -y 2026
+COPYRIGHT_SCOPE := scripts tests packages/mech_catalogue conftest.py
+COPYRIGHT_IGNORE := $(addprefix -ignore ,'**/tests/fixtures/**' 'scripts/devnet/fixtures/**' \
+	'tests/devnet/data/**' '**/*.yaml' '**/*.yml' '**/*.json' '**/*.md' '**/*.txt' '**/*.sol' \
+	'**/*.html' '**/*.js')
 
 .PHONY: e2e e2e-4 setup tools sync formatters code-checks black-check isort-check flake8 mypy pylint \
-	darglint import-check generators common-checks-1 common-checks-2 test pytest devnet-up devnet-down run
+	darglint import-check copyright check-copyright generators common-checks-1 common-checks-2 test test-unit pytest devnet-up devnet-down run
 
 ## Environment -------------------------------------------------------------------------
 setup:  ## .venv + the mech-catalogue CLI (editable) + pinned tools + third-party packages (idempotent)
 	bash scripts/setup.sh
 
-tools:  ## anvil, solc, kubo, tendermint into .tools/
+tools:  ## anvil, solc, kubo, tendermint, addlicense into .tools/
 	bash scripts/install_tools.sh
 
 sync:  ## third-party AEA packages into packages/, verified against packages.json
@@ -39,7 +49,7 @@ formatters:
 	$(PYTHON) -m black --extend-exclude '/tests/fixtures/' $(OUR_CODE)
 	$(PYTHON) -m isort --extend-skip-glob '$(FIXTURES)' $(OUR_CODE)
 
-code-checks: black-check isort-check flake8 mypy pylint darglint import-check
+code-checks: black-check isort-check flake8 mypy pylint darglint import-check check-copyright
 
 black-check:
 	$(PYTHON) -m black --check --extend-exclude '/tests/fixtures/' $(OUR_CODE)
@@ -63,6 +73,17 @@ darglint:
 # tests/: import-linter's contracts in pyproject.toml ([tool.importlinter]).
 import-check:
 	$(BIN)lint-imports --no-cache
+
+# Apache-2.0 header on every file in scope that has none (files with one are left alone).
+copyright:
+	@test -x $(ADDLICENSE) || { echo "copyright: $(ADDLICENSE) is missing; run \`make tools\`"; exit 1; }
+	$(ADDLICENSE) $(COPYRIGHT) $(COPYRIGHT_IGNORE) $(COPYRIGHT_SCOPE)
+
+# Fails listing each file in scope without a licence header (part of code-checks, so CI).
+check-copyright:
+	@test -x $(ADDLICENSE) || { echo "check-copyright: $(ADDLICENSE) is missing; run \`make tools\`"; exit 1; }
+	@$(ADDLICENSE) -check $(COPYRIGHT) $(COPYRIGHT_IGNORE) $(COPYRIGHT_SCOPE) || { \
+		echo "check-copyright: the files above have no licence header; run \`make copyright\`"; exit 1; }
 
 ## Generated files ----------------------------------------------------------------------
 # New packages found by `packages lock` are ours, so the prompt is answered `dev`.
@@ -91,6 +112,10 @@ common-checks-2:
 	fi
 
 ## Tests --------------------------------------------------------------------------------
+# The quick in-process tests alone (marker `unit`, given by conftest.py; docs/testing.md).
+test-unit:
+	$(PYTHON) -m pytest tests packages/mech_catalogue -m unit -q $(PYTEST_ARGS)
+
 # `make test` is the one command CI runs (.ci/run): it prepares a fresh clone first.
 test: setup
 	@$(MAKE) --no-print-directory pytest

@@ -43,13 +43,15 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     canonical_bytes,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    REGISTRY_KINDS,
     Manifest,
     Mech,
-    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     Problem,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_KINDS,
+    MechRef,
 )
 
 from . import EXIT_INVALID

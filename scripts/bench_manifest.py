@@ -27,6 +27,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
     Catalogue,
     Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (  # noqa: E402 # pylint: disable=wrong-import-position
     MechRef,
 )
 

@@ -4,6 +4,7 @@
 #   .tools/node_modules/solc npm solc (solcjs), run with node
 #   .tools/bin/ipfs         kubo, built from the Go module proxy
 #   .tools/bin/tendermint   Tendermint, built from the Go module proxy
+#   .tools/bin/addlicense   Google's addlicense (licence headers), from the Go module proxy
 # Versions come from scripts/toolchain.py (the single source). Idempotent: a tool whose
 # pinned version is already in place is not touched, so a second run takes about a second.
 #
@@ -34,12 +35,12 @@ need node "install Node.js >= 18 (https://nodejs.org/ or apt-get install nodejs)
 need npm "install npm (ships with Node.js; or apt-get install npm)"
 need go "install Go >= 1.22 (https://go.dev/doc/install)"
 
-# One interpreter start (a pyenv shim costs about a second): the four pinned versions.
-read -r ANVIL_VERSION SOLC_VERSION KUBO_VERSION TENDERMINT_VERSION < <(
+# One interpreter start (a pyenv shim costs about a second): the five pinned versions.
+read -r ANVIL_VERSION SOLC_VERSION KUBO_VERSION TENDERMINT_VERSION ADDLICENSE_VERSION < <(
     cd "$REPO_ROOT" && python3 -c 'from scripts import toolchain as t
-print(t.ANVIL_VERSION, t.SOLC_VERSION, t.KUBO_VERSION, t.TENDERMINT_VERSION)'
+print(t.ANVIL_VERSION, t.SOLC_VERSION, t.KUBO_VERSION, t.TENDERMINT_VERSION, t.ADDLICENSE_VERSION)'
 )
-[ -n "${TENDERMINT_VERSION:-}" ] || die "cannot read the pinned versions from scripts/toolchain.py"
+[ -n "${ADDLICENSE_VERSION:-}" ] || die "cannot read the pinned versions from scripts/toolchain.py"
 
 mkdir -p "$BIN_DIR" "$CACHE_BIN"
 
@@ -100,3 +101,4 @@ build_go_tool() {  # build_go_tool <name> <module> <version> <package path>
 install_npm_tools
 build_go_tool ipfs github.com/ipfs/kubo "$KUBO_VERSION" ./cmd/ipfs
 build_go_tool tendermint github.com/tendermint/tendermint "$TENDERMINT_VERSION" ./cmd/tendermint
+build_go_tool addlicense github.com/google/addlicense "$ADDLICENSE_VERSION" .

@@ -5,7 +5,7 @@
 #      .venv/.requirements.sha256 matches those files),
 #   2. the mech-catalogue CLI, installed editable (pyproject.toml; skipped while .venv's
 #      `mech_catalogue_cli` already is this checkout's),
-#   3. scripts/install_tools.sh (anvil, solc, kubo, tendermint into .tools/),
+#   3. scripts/install_tools.sh (anvil, solc, kubo, tendermint, addlicense into .tools/),
 #   4. scripts/sync_packages.py (third-party packages into packages/, verified).
 set -euo pipefail
 

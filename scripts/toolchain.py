@@ -20,6 +20,7 @@ KUBO_VERSION = "v0.42.0"  # Go module github.com/ipfs/kubo (v0.43 replaces a mod
 TENDERMINT_VERSION = (
     "v0.34.19"  # Go module github.com/tendermint/tendermint, as open-autonomy checks
 )
+ADDLICENSE_VERSION = "v1.1.1"  # Go module github.com/google/addlicense (make copyright)
 
 INSTALL_HINT = "run `make tools` (scripts/install_tools.sh)"
 
@@ -31,7 +32,7 @@ class MissingTool(RuntimeError):
 def tool_path(name: str) -> Path:
     """Return the path of an installed tool binary.
 
-    :param name: one of ``anvil``, ``ipfs``, ``tendermint``.
+    :param name: one of ``anvil``, ``ipfs``, ``tendermint``, ``addlicense``.
     :return: the absolute path of the executable in ``.tools/bin``.
     :raises MissingTool: with one line naming the tool and the command that installs it.
     """

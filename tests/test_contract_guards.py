@@ -42,8 +42,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
     Catalogue,
     Mech,
-    MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
 REGISTRY = "0x" + "aa" * 20
 NOW = 1_000_000.0

@@ -35,6 +35,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
     Catalogue,
     Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     Provenance,
     Tool,
 )

@@ -43,8 +43,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_INVALID,
     STATUS_OK,
     Catalogue,
-    MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_reads_and_fetch_policy import (
     entry,
 )

@@ -28,11 +28,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     parse_registry_sources,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    REGISTRY_KINDS,
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_KINDS,
+    Tool,
+)
 
 from mech_catalogue_cli.sync_driver import (
     CatalogueSync,

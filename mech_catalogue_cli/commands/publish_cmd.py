@@ -34,7 +34,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
     decode_json,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_KINDS,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (

@@ -23,13 +23,14 @@ from web3.exceptions import ContractLogicError, TimeExhausted, Web3Exception
 from web3.types import TxParams
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    Call,
     IdSelection,
     RegistrySource,
     decode_digest_query,
     digest_query,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
@@ -38,7 +39,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     RPC_UNAVAILABLE,
     TRANSACTION_FAILED,
     UP_TO_DATE,
-    ContractCall,
     PreparedManifest,
     PublishError,
     PublishTarget,
@@ -101,7 +101,7 @@ class PublishReport:  # pylint: disable=too-many-instance-attributes
     decision: str = ""
     dry_run: bool = False
     uploaded: bool = False
-    call: Optional[ContractCall] = None
+    call: Optional[Call] = None
     sender: str = ""
     safe_tx: Optional[Dict[str, Any]] = None
     tx_hash: str = ""
@@ -188,7 +188,7 @@ class Publisher:
     def _rpc_url(self) -> str:
         return str(getattr(self.w3.provider, "endpoint_uri", "") or self.w3.provider)
 
-    def eth_call(self, call: ContractCall, sender: Optional[str] = None) -> bytes:
+    def eth_call(self, call: Call, sender: Optional[str] = None) -> bytes:
         """Run a read-only call.
 
         :param call: the call.
@@ -197,14 +197,14 @@ class Publisher:
             fails, web3's ``ContractLogicError`` on a revert.
         """
         params: Dict[str, Any] = {
-            "to": Web3.to_checksum_address(call.to),
+            "to": Web3.to_checksum_address(call.target),
             "data": "0x" + call.data.hex(),
         }
         if sender:
             params["from"] = Web3.to_checksum_address(sender)
         return bytes(
             self._rpc(
-                f"calling {call.signature} on {call.to}",
+                f"calling {call.signature} on {call.target}",
                 lambda: self.w3.eth.call(cast(TxParams, params)),
             )
         )
@@ -235,9 +235,7 @@ class Publisher:
                 results.append(
                     (
                         True,
-                        self.eth_call(
-                            ContractCall(call.target, call.data, "digest read")
-                        ),
+                        self.eth_call(call),
                     )
                 )
             except ContractLogicError:
@@ -297,13 +295,13 @@ class Publisher:
             return ""
         return f"Service {service_id}'s multisig is {Web3.to_checksum_address(multisig)}: pass --safe with it."
 
-    def _read(self, call: ContractCall) -> bytes:
+    def _read(self, call: Call) -> bytes:
         try:
             return self.eth_call(call)
         except ContractLogicError as exc:
             raise PublishError(
                 RPC_UNAVAILABLE,
-                f"{call.signature} reverted on {call.to} ({str(exc)[:120]}); is the address the right registry?",
+                f"{call.signature} reverted on {call.target} ({str(exc)[:120]}); is the address the right registry?",
             ) from exc
 
     # ------------------------------------------------------------------ IPFS
@@ -320,7 +318,7 @@ class Publisher:
 
     # ------------------------------------------------------------------ writes
 
-    def send(self, call: ContractCall, account: LocalAccount) -> Dict[str, Any]:
+    def send(self, call: Call, account: LocalAccount) -> Dict[str, Any]:
         """Simulate, sign and send ``call`` from ``account``; wait for the receipt.
 
         :param call: the transaction.
@@ -332,7 +330,7 @@ class Publisher:
         """
         tx: Dict[str, Any] = {
             "from": account.address,
-            "to": Web3.to_checksum_address(call.to),
+            "to": Web3.to_checksum_address(call.target),
             "data": "0x" + call.data.hex(),
             "value": 0,
         }
@@ -344,7 +342,7 @@ class Publisher:
         except ContractLogicError as exc:
             raise PublishError(
                 NOT_AUTHORISED,
-                f"{call.signature} on {call.to} from {account.address} would revert ({str(exc)[:160]}); nothing was sent.",
+                f"{call.signature} on {call.target} from {account.address} would revert ({str(exc)[:160]}); nothing was sent.",
             ) from exc
         tx.update(
             gas=int(gas * GAS_MARGIN),
@@ -377,7 +375,7 @@ class Publisher:
             )
         return dict(receipt)
 
-    def safe_transaction(self, safe: str, call: ContractCall) -> SafeTransaction:
+    def safe_transaction(self, safe: str, call: Call) -> SafeTransaction:
         """Build the Safe transaction wrapping ``call`` at the Safe's current nonce.
 
         :param safe: the Safe address.
@@ -388,7 +386,7 @@ class Publisher:
         nonce = int(decode_single("uint256", self._read(nonce_call)))
         return SafeTransaction(
             safe=Web3.to_checksum_address(safe),
-            to=Web3.to_checksum_address(call.to),
+            to=Web3.to_checksum_address(call.target),
             data=call.data,
             nonce=nonce,
         )

@@ -21,7 +21,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive impo
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,

@@ -82,7 +82,7 @@ def test_connection_upload_and_safe_settlement(  # pylint: disable=too-many-loca
     ledger = EthereumApi(address=devnet.info.rpc_url, chain_id=devnet.info.chain_id)
     call = update_call(mech.target, prepared.digest)
     safe_hash = safe_package.get_raw_safe_transaction_hash(  # type: ignore[attr-defined]
-        ledger, safe, call.to, 0, call.data, chain_id=devnet.info.chain_id
+        ledger, safe, call.target, 0, call.data, chain_id=devnet.info.chain_id
     )[
         "tx_hash"
     ]
@@ -90,7 +90,7 @@ def test_connection_upload_and_safe_settlement(  # pylint: disable=too-many-loca
         safe_tx_hash=safe_hash[2:],
         ether_value=0,
         safe_tx_gas=0,
-        to_address=call.to,
+        to_address=call.target,
         data=call.data,
     )
 

@@ -22,9 +22,12 @@ parameter                         meaning (default)
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_KINDS,
     REGISTRY_OLAS_AGENT,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    RegistryKind,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     PublishError,
@@ -32,7 +35,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     check_address,
 )
 
-DEFAULT_KIND = "complementary_service_metadata"
+DEFAULT_KIND = RegistryKind.COMPLEMENTARY_SERVICE
 
 
 class PublishParameterError(ValueError):

@@ -1,6 +1,7 @@
 """Shared code of the publish behaviours: settings, the generated manifest, registry reads."""
 
 from abc import ABC
+from dataclasses import replace
 from typing import Generator, List, Optional, Tuple, cast
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
@@ -19,12 +20,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate im
     GenerateError,
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     INVALID_MANIFEST,
-    ContractCall,
     PreparedManifest,
     PublishError,
     PublishTarget,
@@ -41,14 +41,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base impor
 CONNECTION_CID_VERSION = 0
 
 
-def as_call(call: ContractCall, output_type: str) -> Call:
-    """Turn a publish call into a Multicall2 batch entry.
+def as_call(call: Call, output_type: str) -> Call:
+    """Give a publish call its one return type, for a Multicall2 batch.
 
     :param call: the call.
     :param output_type: its one return type.
     :return: the batch entry.
     """
-    return Call(call.to, call.data, (output_type,))
+    return replace(call, output_types=(output_type,))
 
 
 class PublishBaseBehaviour(

@@ -12,6 +12,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     decode_digest_query,
     digest_query,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    PublishStatus,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     MECH_NOT_FOUND,
     UPDATE,
@@ -28,9 +31,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
     PublishPreparePayload,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
-    PublishStatus,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
     PublishPrepareRound,

@@ -55,7 +55,7 @@ class PublishTxBehaviour(PublishBaseBehaviour):  # pylint: disable=too-many-ance
             contract_address=self.safe_address,
             contract_id=str(GNOSIS_SAFE_ID),
             contract_callable="get_raw_safe_transaction_hash",
-            to_address=call.to,
+            to_address=call.target,
             value=0,
             data=call.data,
             operation=SAFE_OPERATION_CALL,
@@ -68,13 +68,13 @@ class PublishTxBehaviour(PublishBaseBehaviour):  # pylint: disable=too-many-ance
             return ""
         safe_tx_hash = str(response.state.body["tx_hash"])
         self.context.logger.info(
-            f"publish: Safe transaction {safe_tx_hash} calls {call.signature} on {call.to}"
+            f"publish: Safe transaction {safe_tx_hash} calls {call.signature} on {call.target}"
         )
         return hash_payload_to_hex(
             safe_tx_hash=safe_tx_hash[2:],
             ether_value=0,
             safe_tx_gas=0,
-            to_address=call.to,
+            to_address=call.target,
             data=call.data,
             operation=SAFE_OPERATION_CALL,
         )

@@ -17,6 +17,9 @@ key                              value
 from enum import Enum
 from typing import Any, Mapping
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    PublishStatus,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     SynchronizedData,
 )
@@ -33,22 +36,8 @@ class PublishEvent(Enum):
     ROUND_TIMEOUT = "round_timeout"
 
 
-class PublishStatus(Enum):
-    """Outcome of preparing the manifest (the ``status`` of PublishPreparePayload)."""
-
-    DISABLED = "disabled"
-    UP_TO_DATE = "up_to_date"
-    UPDATE = "update"
-    INVALID_MANIFEST = "invalid_manifest"
-    MECH_NOT_FOUND = "mech_not_found"
-    NOT_AUTHORISED = "not_authorised"
-    READ_FAILED = "read_failed"
-
-
 #: statuses that end the branch without a transaction and without an error
-SKIP_STATUSES = frozenset(
-    {PublishStatus.DISABLED.value, PublishStatus.UP_TO_DATE.value}
-)
+SKIP_STATUSES = frozenset({PublishStatus.DISABLED, PublishStatus.UP_TO_DATE})
 
 
 class PublishSynchronizedData(SynchronizedData):

@@ -3,13 +3,15 @@
 from enum import Enum
 from typing import Optional, Tuple, cast
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    PublishStatus,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
     PublishPreparePayload,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
     SKIP_STATUSES,
     PublishEvent,
-    PublishStatus,
     PublishSynchronizedData,
 )
 from packages.valory.skills.abstract_round_abci.base import (

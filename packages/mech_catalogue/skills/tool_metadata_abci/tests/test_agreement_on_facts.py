@@ -45,8 +45,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_OK,
     STATUS_UNAVAILABLE,
     Catalogue,
-    MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
 ADDRESS = "0x" + "7c" * 20
 REFS = [MechRef(100, "legacy_mech_registry", ADDRESS, i) for i in (1, 2)]

@@ -62,8 +62,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
     Catalogue,
     Mech,
-    MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     VIEWS_CHUNK_CHARS,
     CataloguePayload,

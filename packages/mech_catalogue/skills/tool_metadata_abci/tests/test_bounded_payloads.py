@@ -33,9 +33,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_OK,
     Catalogue,
     Mech,
-    MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    MechRef,
+    Tool,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     MAX_PAYLOAD_BYTES,
     MOCK_TENDERMINT_LINE_LIMIT,

@@ -64,7 +64,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_OK,
     Catalogue,
-    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
     DEFAULT_LIMITS,
@@ -76,6 +75,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     TOO_DEEP,
     TOO_LARGE,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
 CAP = DEFAULT_LIMITS.max_bytes
 #: open-autonomy sends a payload as hex in a GET URL and Tendermint 0.34 refuses headers

@@ -25,12 +25,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_INVALID,
     Catalogue,
     Mech,
-    MechRef,
-    Provenance,
-    Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     error,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    MechRef,
+    Provenance,
+    Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     ToolMetadataBehaviourCase,
@@ -518,9 +520,10 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
         self.skill.skill_context.state.published = published(
             mech(1, "b", "a"), mech(2, "c", "d")
         )
-        with mock.patch.object(
-            CatalogueView, "build", side_effect=ValueError("a bug")
-        ), caplog.at_level(logging.ERROR):
+        with (
+            mock.patch.object(CatalogueView, "build", side_effect=ValueError("a bug")),
+            caplog.at_level(logging.ERROR),
+        ):
             response = self.request("/tools")
         assert response.status_code == 500
         body = json.loads(response.body)
@@ -534,9 +537,12 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
     ) -> None:
         """Even a failure outside the answer (here: dialogue bookkeeping) does not escape."""
         dialogues = self.skill.skill_context.http_dialogues
-        with mock.patch.object(
-            type(dialogues), "update", side_effect=RuntimeError("bookkeeping")
-        ), caplog.at_level(logging.ERROR):
+        with (
+            mock.patch.object(
+                type(dialogues), "update", side_effect=RuntimeError("bookkeeping")
+            ),
+            caplog.at_level(logging.ERROR),
+        ):
             incoming = self.build_incoming_message(
                 message_type=HttpMessage,
                 performative=HttpMessage.Performative.REQUEST,

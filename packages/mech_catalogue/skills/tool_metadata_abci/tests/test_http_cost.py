@@ -22,9 +22,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes im
     route,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    Argument,
     Catalogue,
     Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    Argument,
     MechRef,
     Provenance,
     Tool,

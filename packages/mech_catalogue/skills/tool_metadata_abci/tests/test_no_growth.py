@@ -28,7 +28,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_OK,
     Catalogue,
     Mech,
-    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     DIGEST_MISMATCH,
@@ -37,6 +36,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     unique_problems,
     warning,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
 ADDRESS = "0x" + "5a" * 20
 REF = MechRef(100, "complementary_service_metadata", ADDRESS, 7)

@@ -55,8 +55,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
     Catalogue,
     Mech,
-    MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
 ADDRESS = "0x" + "ab" * 20
 SOURCES = parse_registry_sources(

@@ -15,9 +15,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    MechRef,
-)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     CataloguePayload,
     RegistrySnapshotPayload,

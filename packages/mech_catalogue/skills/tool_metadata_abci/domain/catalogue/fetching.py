@@ -58,19 +58,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     DIGEST_MISMATCH,
+    FETCH_FAILED,
+    KEPT_LAST_GOOD,
+    MANIFEST_REJECTED,
+    PARSER_FAILED,
+    REGISTRY_READ_FAILED,
     TOO_LARGE,
     Problem,
     error,
     unique_problems,
     warning,
 )
-
-# Codes this module adds (to be merged into problems.py by its owner).
-FETCH_FAILED = "fetch_failed"
-REGISTRY_READ_FAILED = "registry_read_failed"
-KEPT_LAST_GOOD = "kept_last_good"
-MANIFEST_REJECTED = "manifest_rejected"
-PARSER_FAILED = "parser_failed"
 
 #: a manifest parser: bytes -> (manifest or None when rejected, problems)
 ParseFn = Callable[[bytes], Tuple[Optional[Manifest], Tuple[Problem, ...]]]

@@ -38,7 +38,10 @@ from eth_abi import encode as abi_encode
 from eth_abi.exceptions import DecodingError
 from eth_utils import function_signature_to_4byte_selector
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    ProblemCode,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_KINDS,
     REGISTRY_LEGACY_MECH,
@@ -54,8 +57,8 @@ _SELF_SUPPLY_KINDS = (REGISTRY_OLAS_AGENT, REGISTRY_LEGACY_MECH)
 
 #: read failures, as machine-readable codes carried by :class:`DigestRead`
 READ_OK = ""
-READ_CALL_FAILED = "registry_call_failed"
-READ_UNDECODABLE = "registry_return_undecodable"
+READ_CALL_FAILED = ProblemCode.REGISTRY_CALL_FAILED
+READ_UNDECODABLE = ProblemCode.REGISTRY_RETURN_UNDECODABLE
 
 
 class RegistryConfigError(ValueError):
@@ -240,16 +243,32 @@ def parse_registry_sources(
 
 @dataclass(frozen=True)
 class Call:
-    """One contract call inside a Multicall2 batch.
+    """One contract call: a Multicall2 batch entry, an ``eth_call``, or a transaction.
+
+    The one call type of the domain (registry reads and the publish flow both build it).
 
     :param target: the contract address.
     :param data: ABI-encoded call data (4-byte selector + arguments).
-    :param output_types: the ABI types of the return values, for decoding.
+    :param output_types: the ABI types of the return values, for decoding (empty for
+        a call that is only sent).
+    :param signature: the canonical function signature, for display ("" when unknown).
     """
 
     target: str
     data: bytes
-    output_types: Tuple[str, ...]
+    output_types: Tuple[str, ...] = ()
+    signature: str = ""
+
+    def to_dict(self) -> Dict[str, str]:
+        """Get the JSON form.
+
+        :return: ``{"to", "data" (0x hex), "function"}``.
+        """
+        return {
+            "to": self.target,
+            "data": "0x" + self.data.hex(),
+            "function": self.signature,
+        }
 
     def decode(self, return_data: bytes) -> Tuple[Any, ...]:
         """Decode the call's return data.
@@ -285,7 +304,7 @@ def encode_call(
     data = function_signature_to_4byte_selector(signature) + abi_encode(
         list(arg_types), list(args)
     )
-    return Call(target, data, tuple(output_types))
+    return Call(target, data, tuple(output_types), signature)
 
 
 def block_number_call(multicall: str) -> Call:

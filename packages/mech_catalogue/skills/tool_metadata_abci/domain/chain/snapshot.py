@@ -17,9 +17,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     decode,
     sha256_hex,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    MechRef,
-)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
 SNAPSHOT_VERSION = 1
 

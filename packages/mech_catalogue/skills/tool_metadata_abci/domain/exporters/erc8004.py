@@ -30,8 +30,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Mech,
-    MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
 REGISTRATION_TYPE = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
 TRUST_MODELS = ("reputation", "crypto-economic", "tee-attestation")

@@ -65,9 +65,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request i
     parse_request,
     quoted,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    Tool,
-)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 __all__ = ["CatalogueView", "HttpResult", "mcp_tool", "route", "serve"]
 

@@ -16,7 +16,7 @@ Why hand-written: open-aea's ``IPFSHashOnly`` (aea.helpers.ipfs.base) would impo
 framework into this framework-free package, has no raw-leaves mode (kubo's CIDv1
 default), and swaps protobuf implementations in ``sys.modules``; no maintained Python
 library builds UnixFS DAGs. The encoding is ~40 lines and every layout here is tested
-against CIDs produced by the real kubo binary (tests/domain/test_cid_kubo.py).
+against CIDs produced by the real kubo binary (tests/domain/ipfs/test_cid.py).
 Files over 174 chunks (~43.5 MiB) need a second DAG level and are not supported; the
 manifest byte cap (limits.py, 1 MiB) is far below that.
 """

@@ -28,12 +28,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Manifest,
-    Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
     DEFAULT_LIMITS,
     Limits,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
 TOP_LEVEL_KEYS = frozenset(
     {"name", "description", "tools", "toolMetadata", "specVersion"}

@@ -3,7 +3,7 @@
 Uses the ``rfc8785`` package (PyPI, pinned in requirements.txt) rather than hand-written
 serialisation, so that every agent produces the same bytes for the same value. Inputs must
 be I-JSON (RFC 7493): integers within +-(2**53-1), finite floats, no lone surrogates;
-:mod:`.validation` rejects anything else before it reaches here.
+:mod:`..manifest.validation` rejects anything else before it reaches here.
 """
 
 import hashlib

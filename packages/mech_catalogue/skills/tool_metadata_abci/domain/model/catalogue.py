@@ -16,7 +16,8 @@ Shape::
 Every JSON-valued field is stored as RFC 8785 canonical text (``*_json: str``), so the
 dataclasses are frozen all the way down, hashable, and :meth:`Catalogue.digest` is
 identical on every agent. Properties with the same name minus ``_json`` return a fresh
-decoded copy. Queries live in :mod:`.catalogue`.
+decoded copy. MechRef, Provenance, Argument and Tool are imported from :mod:`.tool` (their
+one import path); statuses are :class:`.vocabulary.MechStatus`.
 """
 
 from dataclasses import dataclass, field, replace
@@ -33,70 +34,41 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     Problem,
     unique_problems,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (  # noqa: F401  (re-exported: the model's public names)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     EMPTY_OBJECT_JSON,
-    REGISTRY_COMPLEMENTARY_SERVICE,
-    REGISTRY_KINDS,
-    REGISTRY_LEGACY_MECH,
-    REGISTRY_OLAS_AGENT,
-    SHAPE_ARGUMENTS_V1,
-    SHAPE_DESCRIPTION_JSON,
-    SHAPE_INPUT_SCHEMA,
-    SHAPE_KWARGS,
-    SHAPE_NAME_ONLY,
-    SHAPE_TOOL_METADATA,
-    TOOL_SHAPES,
-    Argument,
     MechRef,
     Provenance,
     Tool,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    MechStatus,
+)
 
 __all__ = [
-    "EMPTY_OBJECT_JSON",
     "MECH_STATUSES",
     "MODEL_VERSION",
-    "REGISTRY_COMPLEMENTARY_SERVICE",
-    "REGISTRY_KINDS",
-    "REGISTRY_LEGACY_MECH",
-    "REGISTRY_OLAS_AGENT",
-    "SHAPE_ARGUMENTS_V1",
-    "SHAPE_DESCRIPTION_JSON",
-    "SHAPE_INPUT_SCHEMA",
-    "SHAPE_KWARGS",
-    "SHAPE_NAME_ONLY",
-    "SHAPE_TOOL_METADATA",
     "STATUS_HASH_MISMATCH",
     "STATUS_INVALID",
     "STATUS_NO_HASH",
     "STATUS_OK",
     "STATUS_UNAVAILABLE",
-    "TOOL_SHAPES",
-    "Argument",
     "Catalogue",
     "Manifest",
     "Mech",
-    "MechRef",
     "Problem",
-    "Provenance",
-    "Tool",
     "ToolCollision",
 ]
 
 MODEL_VERSION = 1
 
-STATUS_OK = "ok"  # manifest fetched, verified, parsed (may carry warnings)
-STATUS_INVALID = "invalid"  # fetched and verified, but rejected (quarantined)
-STATUS_HASH_MISMATCH = "hash_mismatch"  # bytes did not hash to the on-chain digest
-STATUS_UNAVAILABLE = "unavailable"  # not fetched (yet): IPFS error or timeout
-STATUS_NO_HASH = "no_hash"  # the registry holds no hash for this id
-MECH_STATUSES = (
-    STATUS_OK,
-    STATUS_INVALID,
-    STATUS_HASH_MISMATCH,
-    STATUS_UNAVAILABLE,
-    STATUS_NO_HASH,
-)
+# The older names hold the plain ``str`` values of :class:`.vocabulary.MechStatus` (the one
+# definition), as :data:`.tool.REGISTRY_KINDS` does.
+STATUS_OK = MechStatus.OK.value
+STATUS_INVALID = MechStatus.INVALID.value
+STATUS_HASH_MISMATCH = MechStatus.HASH_MISMATCH.value
+STATUS_UNAVAILABLE = MechStatus.UNAVAILABLE.value
+STATUS_NO_HASH = MechStatus.NO_HASH.value
+MECH_STATUSES: Tuple[str, ...] = tuple(status.value for status in MechStatus)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,111 +1,197 @@
 """Problems found in manifests, and the one place their machine-readable codes live.
 
 Every rejection or warning the domain code produces is a :class:`Problem` with a stable
-``code`` (one of the constants below), a human sentence naming the field and what to do,
+``code`` (a :class:`ProblemCode` member), a human sentence naming the field and what to do,
 and a ``path`` (an RFC 6901 JSON Pointer into the manifest, ``""`` for the whole document).
 Codes are part of the public interface: never rename one, only add.
 
-:data:`CODE_DESCRIPTIONS` is the one registry of every code any domain module or behaviour
-emits (manifests, CIDs, fetching, registry reads, derive, generate, publish), each with
-its sentence; docs/manifest-spec.md section 9 lists the same table (a test keeps them
-equal, and another checks that the constants of the emitting modules are registered here).
+:class:`ProblemCode` defines every code any domain module or behaviour emits (manifests,
+CIDs, fetching, registry reads, derive, generate, publish) once; the module-level names
+are the same members, and emitting modules import them rather than writing the string
+again. :data:`CODE_DESCRIPTIONS` gives each its sentence; docs/manifest-spec.md section 9
+lists the same table (a test keeps them equal).
 """
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Dict, Iterable, Tuple
 
 SEVERITY_ERROR = "error"
 SEVERITY_WARNING = "warning"
 
-# --- document level (the whole manifest is rejected) -------------------------------
-EMPTY_DOCUMENT = "empty_document"
-TOO_LARGE = "too_large"
-NOT_UTF8 = "not_utf8"
-BYTE_ORDER_MARK = "byte_order_mark"
-TOO_DEEP = "too_deep"
-INVALID_JSON = "invalid_json"
-DUPLICATE_KEY = "duplicate_key"
-NON_FINITE_NUMBER = "non_finite_number"
-NUMBER_OUT_OF_RANGE = "number_out_of_range"
-INVALID_STRING = "invalid_string"
-NOT_AN_OBJECT = "not_an_object"
-SCHEMA_VIOLATION = "schema_violation"
-TOO_MANY_TOOLS = "too_many_tools"
-NO_TOOLS = "no_tools"
 
-# --- field level (the field or the one tool is dropped, the rest survives) ---------
-WRONG_TYPE = "wrong_type"
-INVALID_TOOL_NAME = "invalid_tool_name"
-DUPLICATE_TOOL = "duplicate_tool"
-INVALID_TOOL = "invalid_tool"
-INVALID_ARGUMENT = "invalid_argument"
-DUPLICATE_ARGUMENT = "duplicate_argument"
-UNKNOWN_ARGUMENT_TYPE = "unknown_argument_type"
-INVALID_ARGUMENT_SCHEMA = "invalid_argument_schema"
-INVALID_OUTPUT_SCHEMA = "invalid_output_schema"
-SCHEMA_BUDGET_EXCEEDED = "schema_budget_exceeded"  # schema_refs.InlineBudget
-TEXT_TOO_LONG = "text_too_long"
+class ProblemCode(StrEnum):
+    """Every machine-readable problem code, defined once.
 
-# --- warnings (nothing is dropped) --------------------------------------------------
-TOOL_WITHOUT_METADATA = "tool_without_metadata"
-METADATA_WITHOUT_TOOL = "metadata_without_tool"
-TOOL_NAME_MISMATCH = "tool_name_mismatch"
-UNTYPED_INPUT = "untyped_input"
-DESCRIPTION_JSON_PARSED = "description_json_parsed"
-TOP_LEVEL_RULE = "top_level_rule"
-EMPTY_MANIFEST_NAME = "empty_manifest_name"  # validation.quality_problems
-EMPTY_MANIFEST_DESCRIPTION = "empty_manifest_description"
-ANY_TYPED_ARGUMENT = "any_typed_argument"
+    A ``StrEnum``: each member is a ``str`` that compares, hashes, formats and serialises
+    as its value, so JSON, canonical forms and digests are those of the plain string.
+    """
 
-# --- content addressing and fetching (used by cid.py and the skill) ----------------
-INVALID_CID = "invalid_cid"
-INVALID_DIGEST = "invalid_digest"
-UNSUPPORTED_CID = "unsupported_cid"
-DIGEST_MISMATCH = "digest_mismatch"
-FETCH_FAILED = "fetch_failed"  # fetching.py
-MANIFEST_REJECTED = "manifest_rejected"  # fetching.py
-PARSER_FAILED = "parser_failed"  # fetching.py
-KEPT_LAST_GOOD = "kept_last_good"  # fetching.py
-LOOKALIKE_TOOL_NAME = "lookalike_tool_name"  # catalogue/lookalikes.py
+    # --- document level (the whole manifest is rejected) ------------------------------
+    EMPTY_DOCUMENT = "empty_document"
+    TOO_LARGE = "too_large"
+    NOT_UTF8 = "not_utf8"
+    BYTE_ORDER_MARK = "byte_order_mark"
+    TOO_DEEP = "too_deep"
+    INVALID_JSON = "invalid_json"
+    DUPLICATE_KEY = "duplicate_key"
+    NON_FINITE_NUMBER = "non_finite_number"
+    NUMBER_OUT_OF_RANGE = "number_out_of_range"
+    INVALID_STRING = "invalid_string"
+    NOT_AN_OBJECT = "not_an_object"
+    SCHEMA_VIOLATION = "schema_violation"
+    TOO_MANY_TOOLS = "too_many_tools"
+    NO_TOOLS = "no_tools"
 
-# --- registry reads (registry.py: DigestRead.error; fetching.py) --------------------
-REGISTRY_READ_FAILED = "registry_read_failed"
-REGISTRY_CALL_FAILED = "registry_call_failed"
-REGISTRY_RETURN_UNDECODABLE = "registry_return_undecodable"
+    # --- field level (the field or the one tool is dropped, the rest survives) --------
+    WRONG_TYPE = "wrong_type"
+    INVALID_TOOL_NAME = "invalid_tool_name"
+    DUPLICATE_TOOL = "duplicate_tool"
+    INVALID_TOOL = "invalid_tool"
+    INVALID_ARGUMENT = "invalid_argument"
+    DUPLICATE_ARGUMENT = "duplicate_argument"
+    UNKNOWN_ARGUMENT_TYPE = "unknown_argument_type"
+    INVALID_ARGUMENT_SCHEMA = "invalid_argument_schema"
+    INVALID_OUTPUT_SCHEMA = "invalid_output_schema"
+    SCHEMA_BUDGET_EXCEEDED = "schema_budget_exceeded"  # schema_refs.InlineBudget
+    TEXT_TOO_LONG = "text_too_long"
 
-# --- deriving arguments from tool packages (derive.py) ------------------------------
-PACKAGE_NOT_FOUND = "package_not_found"
-INVALID_COMPONENT_YAML = "invalid_component_yaml"
-NOT_A_CUSTOM_COMPONENT = "not_a_custom_component"
-ENTRY_POINT_NOT_FOUND = "entry_point_not_found"
-SOURCE_TOO_LARGE = "source_too_large"
-SOURCE_SYNTAX_ERROR = "source_syntax_error"
-CALLABLE_NOT_FOUND = "callable_not_found"
-NO_TOOL_LIST = "no_tool_list"
-UNRESOLVED_TOOL_LIST = "unresolved_tool_list"
-DYNAMIC_KWARGS_ACCESS = "dynamic_kwargs_access"
-EVALUATION_BUDGET_EXCEEDED = "evaluation_budget_exceeded"
-SOURCE_TOO_DEEP = "source_too_deep"
+    # --- warnings (nothing is dropped) ------------------------------------------------
+    TOOL_WITHOUT_METADATA = "tool_without_metadata"
+    METADATA_WITHOUT_TOOL = "metadata_without_tool"
+    TOOL_NAME_MISMATCH = "tool_name_mismatch"
+    UNTYPED_INPUT = "untyped_input"
+    DESCRIPTION_JSON_PARSED = "description_json_parsed"
+    TOP_LEVEL_RULE = "top_level_rule"
+    EMPTY_MANIFEST_NAME = "empty_manifest_name"  # validation.quality_problems
+    EMPTY_MANIFEST_DESCRIPTION = "empty_manifest_description"
+    ANY_TYPED_ARGUMENT = "any_typed_argument"
 
-# --- generating the service's own manifest (generate.py) ----------------------------
-INVALID_OVERRIDES = "invalid_overrides"
-UNKNOWN_OVERRIDE_TOOL = "unknown_override_tool"
-UNKNOWN_OVERRIDE_ARGUMENT = "unknown_override_argument"
-DUPLICATE_TOOL_ACROSS_PACKAGES = "duplicate_tool_across_packages"
-GENERATED_MANIFEST_INVALID = "generated_manifest_invalid"
+    # --- content addressing and fetching (used by cid.py and the skill) ---------------
+    INVALID_CID = "invalid_cid"
+    INVALID_DIGEST = "invalid_digest"
+    UNSUPPORTED_CID = "unsupported_cid"
+    DIGEST_MISMATCH = "digest_mismatch"
+    FETCH_FAILED = "fetch_failed"  # fetching.py
+    MANIFEST_REJECTED = "manifest_rejected"  # fetching.py
+    PARSER_FAILED = "parser_failed"  # fetching.py
+    LOOKALIKE_TOOL_NAME = "lookalike_tool_name"  # catalogue/lookalikes.py
+    KEPT_LAST_GOOD = "kept_last_good"  # fetching.py
 
-# --- publishing it (publish.py, the publish behaviours, scripts/publish) ------------
-PUBLISH_INVALID_MANIFEST = "publish_invalid_manifest"
-PUBLISH_IPFS_UNAVAILABLE = "publish_ipfs_unavailable"
-PUBLISH_UPLOAD_MISMATCH = "publish_upload_mismatch"
-PUBLISH_READBACK_MISMATCH = "publish_readback_mismatch"
-PUBLISH_RPC_UNAVAILABLE = "publish_rpc_unavailable"
-PUBLISH_MECH_NOT_FOUND = "publish_mech_not_found"
-PUBLISH_NOT_AUTHORISED = "publish_not_authorised"
-PUBLISH_TRANSACTION_FAILED = "publish_transaction_failed"
-PUBLISH_NOT_CONFIRMED = "publish_not_confirmed"
-PUBLISH_INVALID_TARGET = "publish_invalid_target"
+    # --- registry reads (registry.py: DigestRead.error; fetching.py) ------------------
+    REGISTRY_READ_FAILED = "registry_read_failed"
+    REGISTRY_CALL_FAILED = "registry_call_failed"
+    REGISTRY_RETURN_UNDECODABLE = "registry_return_undecodable"
+
+    # --- deriving arguments from tool packages (derive.py) ----------------------------
+    PACKAGE_NOT_FOUND = "package_not_found"
+    INVALID_COMPONENT_YAML = "invalid_component_yaml"
+    NOT_A_CUSTOM_COMPONENT = "not_a_custom_component"
+    ENTRY_POINT_NOT_FOUND = "entry_point_not_found"
+    SOURCE_TOO_LARGE = "source_too_large"
+    SOURCE_SYNTAX_ERROR = "source_syntax_error"
+    CALLABLE_NOT_FOUND = "callable_not_found"
+    NO_TOOL_LIST = "no_tool_list"
+    UNRESOLVED_TOOL_LIST = "unresolved_tool_list"
+    DYNAMIC_KWARGS_ACCESS = "dynamic_kwargs_access"
+    EVALUATION_BUDGET_EXCEEDED = "evaluation_budget_exceeded"
+    SOURCE_TOO_DEEP = "source_too_deep"
+
+    # --- generating the service's own manifest (generate.py) --------------------------
+    INVALID_OVERRIDES = "invalid_overrides"
+    UNKNOWN_OVERRIDE_TOOL = "unknown_override_tool"
+    UNKNOWN_OVERRIDE_ARGUMENT = "unknown_override_argument"
+    DUPLICATE_TOOL_ACROSS_PACKAGES = "duplicate_tool_across_packages"
+    GENERATED_MANIFEST_INVALID = "generated_manifest_invalid"
+
+    # --- publishing it (publish.py, the publish behaviours, scripts/publish) ----------
+    PUBLISH_INVALID_MANIFEST = "publish_invalid_manifest"
+    PUBLISH_IPFS_UNAVAILABLE = "publish_ipfs_unavailable"
+    PUBLISH_UPLOAD_MISMATCH = "publish_upload_mismatch"
+    PUBLISH_READBACK_MISMATCH = "publish_readback_mismatch"
+    PUBLISH_RPC_UNAVAILABLE = "publish_rpc_unavailable"
+    PUBLISH_MECH_NOT_FOUND = "publish_mech_not_found"
+    PUBLISH_NOT_AUTHORISED = "publish_not_authorised"
+    PUBLISH_TRANSACTION_FAILED = "publish_transaction_failed"
+    PUBLISH_NOT_CONFIRMED = "publish_not_confirmed"
+    PUBLISH_INVALID_TARGET = "publish_invalid_target"
+
+
+# Module-level names of the same members (what the emitting modules import).
+EMPTY_DOCUMENT = ProblemCode.EMPTY_DOCUMENT
+TOO_LARGE = ProblemCode.TOO_LARGE
+NOT_UTF8 = ProblemCode.NOT_UTF8
+BYTE_ORDER_MARK = ProblemCode.BYTE_ORDER_MARK
+TOO_DEEP = ProblemCode.TOO_DEEP
+INVALID_JSON = ProblemCode.INVALID_JSON
+DUPLICATE_KEY = ProblemCode.DUPLICATE_KEY
+NON_FINITE_NUMBER = ProblemCode.NON_FINITE_NUMBER
+NUMBER_OUT_OF_RANGE = ProblemCode.NUMBER_OUT_OF_RANGE
+INVALID_STRING = ProblemCode.INVALID_STRING
+NOT_AN_OBJECT = ProblemCode.NOT_AN_OBJECT
+SCHEMA_VIOLATION = ProblemCode.SCHEMA_VIOLATION
+TOO_MANY_TOOLS = ProblemCode.TOO_MANY_TOOLS
+NO_TOOLS = ProblemCode.NO_TOOLS
+WRONG_TYPE = ProblemCode.WRONG_TYPE
+INVALID_TOOL_NAME = ProblemCode.INVALID_TOOL_NAME
+DUPLICATE_TOOL = ProblemCode.DUPLICATE_TOOL
+INVALID_TOOL = ProblemCode.INVALID_TOOL
+INVALID_ARGUMENT = ProblemCode.INVALID_ARGUMENT
+DUPLICATE_ARGUMENT = ProblemCode.DUPLICATE_ARGUMENT
+UNKNOWN_ARGUMENT_TYPE = ProblemCode.UNKNOWN_ARGUMENT_TYPE
+INVALID_ARGUMENT_SCHEMA = ProblemCode.INVALID_ARGUMENT_SCHEMA
+INVALID_OUTPUT_SCHEMA = ProblemCode.INVALID_OUTPUT_SCHEMA
+SCHEMA_BUDGET_EXCEEDED = ProblemCode.SCHEMA_BUDGET_EXCEEDED
+TEXT_TOO_LONG = ProblemCode.TEXT_TOO_LONG
+TOOL_WITHOUT_METADATA = ProblemCode.TOOL_WITHOUT_METADATA
+METADATA_WITHOUT_TOOL = ProblemCode.METADATA_WITHOUT_TOOL
+TOOL_NAME_MISMATCH = ProblemCode.TOOL_NAME_MISMATCH
+UNTYPED_INPUT = ProblemCode.UNTYPED_INPUT
+DESCRIPTION_JSON_PARSED = ProblemCode.DESCRIPTION_JSON_PARSED
+TOP_LEVEL_RULE = ProblemCode.TOP_LEVEL_RULE
+EMPTY_MANIFEST_NAME = ProblemCode.EMPTY_MANIFEST_NAME
+EMPTY_MANIFEST_DESCRIPTION = ProblemCode.EMPTY_MANIFEST_DESCRIPTION
+ANY_TYPED_ARGUMENT = ProblemCode.ANY_TYPED_ARGUMENT
+INVALID_CID = ProblemCode.INVALID_CID
+INVALID_DIGEST = ProblemCode.INVALID_DIGEST
+UNSUPPORTED_CID = ProblemCode.UNSUPPORTED_CID
+DIGEST_MISMATCH = ProblemCode.DIGEST_MISMATCH
+FETCH_FAILED = ProblemCode.FETCH_FAILED
+MANIFEST_REJECTED = ProblemCode.MANIFEST_REJECTED
+PARSER_FAILED = ProblemCode.PARSER_FAILED
+LOOKALIKE_TOOL_NAME = ProblemCode.LOOKALIKE_TOOL_NAME
+KEPT_LAST_GOOD = ProblemCode.KEPT_LAST_GOOD
+REGISTRY_READ_FAILED = ProblemCode.REGISTRY_READ_FAILED
+REGISTRY_CALL_FAILED = ProblemCode.REGISTRY_CALL_FAILED
+REGISTRY_RETURN_UNDECODABLE = ProblemCode.REGISTRY_RETURN_UNDECODABLE
+PACKAGE_NOT_FOUND = ProblemCode.PACKAGE_NOT_FOUND
+INVALID_COMPONENT_YAML = ProblemCode.INVALID_COMPONENT_YAML
+NOT_A_CUSTOM_COMPONENT = ProblemCode.NOT_A_CUSTOM_COMPONENT
+ENTRY_POINT_NOT_FOUND = ProblemCode.ENTRY_POINT_NOT_FOUND
+SOURCE_TOO_LARGE = ProblemCode.SOURCE_TOO_LARGE
+SOURCE_SYNTAX_ERROR = ProblemCode.SOURCE_SYNTAX_ERROR
+CALLABLE_NOT_FOUND = ProblemCode.CALLABLE_NOT_FOUND
+NO_TOOL_LIST = ProblemCode.NO_TOOL_LIST
+UNRESOLVED_TOOL_LIST = ProblemCode.UNRESOLVED_TOOL_LIST
+DYNAMIC_KWARGS_ACCESS = ProblemCode.DYNAMIC_KWARGS_ACCESS
+EVALUATION_BUDGET_EXCEEDED = ProblemCode.EVALUATION_BUDGET_EXCEEDED
+SOURCE_TOO_DEEP = ProblemCode.SOURCE_TOO_DEEP
+INVALID_OVERRIDES = ProblemCode.INVALID_OVERRIDES
+UNKNOWN_OVERRIDE_TOOL = ProblemCode.UNKNOWN_OVERRIDE_TOOL
+UNKNOWN_OVERRIDE_ARGUMENT = ProblemCode.UNKNOWN_OVERRIDE_ARGUMENT
+DUPLICATE_TOOL_ACROSS_PACKAGES = ProblemCode.DUPLICATE_TOOL_ACROSS_PACKAGES
+GENERATED_MANIFEST_INVALID = ProblemCode.GENERATED_MANIFEST_INVALID
+PUBLISH_INVALID_MANIFEST = ProblemCode.PUBLISH_INVALID_MANIFEST
+PUBLISH_IPFS_UNAVAILABLE = ProblemCode.PUBLISH_IPFS_UNAVAILABLE
+PUBLISH_UPLOAD_MISMATCH = ProblemCode.PUBLISH_UPLOAD_MISMATCH
+PUBLISH_READBACK_MISMATCH = ProblemCode.PUBLISH_READBACK_MISMATCH
+PUBLISH_RPC_UNAVAILABLE = ProblemCode.PUBLISH_RPC_UNAVAILABLE
+PUBLISH_MECH_NOT_FOUND = ProblemCode.PUBLISH_MECH_NOT_FOUND
+PUBLISH_NOT_AUTHORISED = ProblemCode.PUBLISH_NOT_AUTHORISED
+PUBLISH_TRANSACTION_FAILED = ProblemCode.PUBLISH_TRANSACTION_FAILED
+PUBLISH_NOT_CONFIRMED = ProblemCode.PUBLISH_NOT_CONFIRMED
+PUBLISH_INVALID_TARGET = ProblemCode.PUBLISH_INVALID_TARGET
 
 #: One line per code, for docs/manifest-spec.md and ``validate --explain``.
 CODE_DESCRIPTIONS: Dict[str, str] = {

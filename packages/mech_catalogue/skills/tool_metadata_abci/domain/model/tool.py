@@ -1,6 +1,6 @@
 """Tool-level parts of the manifest model: MechRef, Provenance, Argument, Tool.
 
-Re-exported by :mod:`.model`; import them from there. Every JSON-valued field is stored
+Import them from this module (their one import path). Every JSON-valued field is stored
 as RFC 8785 canonical text (``*_json: str``); the property without ``_json`` returns a
 fresh decoded copy.
 """
@@ -12,15 +12,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     canonical_text,
     decode,
 )
-
-REGISTRY_OLAS_AGENT = "olas_agent_registry"
-REGISTRY_LEGACY_MECH = "legacy_mech_registry"
-REGISTRY_COMPLEMENTARY_SERVICE = "complementary_service_metadata"
-REGISTRY_KINDS = (
-    REGISTRY_OLAS_AGENT,
-    REGISTRY_LEGACY_MECH,
-    REGISTRY_COMPLEMENTARY_SERVICE,
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    RegistryKind,
 )
+
+# The older names hold the plain ``str`` values of :class:`.vocabulary.RegistryKind` (the
+# one definition): click's Choice, for one, reads an Enum member by its *name*, so a
+# member passed as ``--kind`` would be refused.
+REGISTRY_OLAS_AGENT = RegistryKind.OLAS_AGENT.value
+REGISTRY_LEGACY_MECH = RegistryKind.LEGACY_MECH.value
+REGISTRY_COMPLEMENTARY_SERVICE = RegistryKind.COMPLEMENTARY_SERVICE.value
+REGISTRY_KINDS: Tuple[str, ...] = tuple(kind.value for kind in RegistryKind)
 
 #: Where a tool's metadata came from (which manifest shape).
 SHAPE_NAME_ONLY = "name_only"  # `tools: [names]`, no toolMetadata entry

@@ -45,6 +45,7 @@ from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
 from eth_utils import function_signature_to_4byte_selector, keccak
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import Call
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
     CidError,
@@ -66,11 +67,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     CanonicalizationError,
     canonical_bytes,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_KINDS,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    PublishStatus,
 )
 
 #: RegistriesManager unit type of agents (autonolas-registries ``IRegistry.UnitType``)
@@ -80,20 +84,21 @@ ZERO_ADDRESS = "0x" + "00" * 20
 SAFE_OPERATION_CALL = 0
 
 # --- problem codes of the publish flow (machine-readable; never rename, only add) --------
-INVALID_MANIFEST = "publish_invalid_manifest"
-IPFS_UNAVAILABLE = "publish_ipfs_unavailable"
-UPLOAD_MISMATCH = "publish_upload_mismatch"
-READBACK_MISMATCH = "publish_readback_mismatch"
-RPC_UNAVAILABLE = "publish_rpc_unavailable"
-MECH_NOT_FOUND = "publish_mech_not_found"
-NOT_AUTHORISED = "publish_not_authorised"
-TRANSACTION_FAILED = "publish_transaction_failed"
-NOT_CONFIRMED = "publish_not_confirmed"
-INVALID_TARGET = "publish_invalid_target"
+# (short names of the ProblemCode.PUBLISH_* members, defined in problems.py)
+INVALID_MANIFEST = P.ProblemCode.PUBLISH_INVALID_MANIFEST
+IPFS_UNAVAILABLE = P.ProblemCode.PUBLISH_IPFS_UNAVAILABLE
+UPLOAD_MISMATCH = P.ProblemCode.PUBLISH_UPLOAD_MISMATCH
+READBACK_MISMATCH = P.ProblemCode.PUBLISH_READBACK_MISMATCH
+RPC_UNAVAILABLE = P.ProblemCode.PUBLISH_RPC_UNAVAILABLE
+MECH_NOT_FOUND = P.ProblemCode.PUBLISH_MECH_NOT_FOUND
+NOT_AUTHORISED = P.ProblemCode.PUBLISH_NOT_AUTHORISED
+TRANSACTION_FAILED = P.ProblemCode.PUBLISH_TRANSACTION_FAILED
+NOT_CONFIRMED = P.ProblemCode.PUBLISH_NOT_CONFIRMED
+INVALID_TARGET = P.ProblemCode.PUBLISH_INVALID_TARGET
 
-#: decisions of :func:`decide`
-UP_TO_DATE = "up_to_date"
-UPDATE = "update"
+#: decisions of :func:`decide` (members of :class:`.model.vocabulary.PublishStatus`)
+UP_TO_DATE = PublishStatus.UP_TO_DATE
+UPDATE = PublishStatus.UPDATE
 
 
 class PublishError(RuntimeError):
@@ -350,34 +355,9 @@ def decide(onchain_digest: str, new_digest: str) -> str:
 # --- step 4: calls -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ContractCall:
-    """A call to send (or to wrap in a Safe transaction).
-
-    :param to: the contract address.
-    :param data: the calldata (selector + ABI arguments).
-    :param signature: the canonical function signature, for display.
-    """
-
-    to: str
-    data: bytes
-    signature: str
-
-    def to_dict(self) -> Dict[str, str]:
-        """Get the JSON form.
-
-        :return: ``{"to", "data" (0x hex), "function"}``.
-        """
-        return {
-            "to": self.to,
-            "data": "0x" + self.data.hex(),
-            "function": self.signature,
-        }
-
-
 def contract_call(
     to: str, signature: str, types: Sequence[str] = (), args: Sequence[Any] = ()
-) -> ContractCall:
+) -> Call:
     """Encode a call.
 
     :param to: the contract address.
@@ -389,14 +369,14 @@ def contract_call(
     data = function_signature_to_4byte_selector(signature) + abi_encode(
         list(types), list(args)
     )
-    return ContractCall(to, data, signature)
+    return Call(to, data, signature=signature)
 
 
 def _digest_bytes(digest: str) -> bytes:
     return bytes.fromhex(digest[2:] if digest.startswith("0x") else digest)
 
 
-def update_call(target: PublishTarget, digest: str) -> ContractCall:
+def update_call(target: PublishTarget, digest: str) -> Call:
     """Build the transaction that sets ``digest`` for ``target``.
 
     :param target: the registry and id.
@@ -426,7 +406,7 @@ def update_call(target: PublishTarget, digest: str) -> ContractCall:
     )
 
 
-def owner_call(target: PublishTarget) -> ContractCall:
+def owner_call(target: PublishTarget) -> Call:
     """Build the read of who may update ``target`` (``ownerOf(id)`` of the NFT).
 
     For ComplementaryServiceMetadata the owner is that of the service in its
@@ -440,7 +420,7 @@ def owner_call(target: PublishTarget) -> ContractCall:
     )
 
 
-def exists_call(target: PublishTarget, service_registry: str = "") -> ContractCall:
+def exists_call(target: PublishTarget, service_registry: str = "") -> Call:
     """Build the existence check of the id (``exists(uint256)`` returns ``bool``).
 
     :param target: the registry and id.
@@ -455,7 +435,7 @@ def exists_call(target: PublishTarget, service_registry: str = "") -> ContractCa
     return contract_call(where, "exists(uint256)", ("uint256",), (target.mech_id,))
 
 
-def can_change_call(target: PublishTarget, account: str) -> ContractCall:
+def can_change_call(target: PublishTarget, account: str) -> Call:
     """Build ``ComplementaryServiceMetadata.isAbleChangeHash(account, serviceId)`` (returns ``bool``).
 
     :param target: a ComplementaryServiceMetadata target.
@@ -525,7 +505,7 @@ def authorise(
 # --- step 5: confirm -------------------------------------------------------------------------
 
 #: event signature per registry kind (topics[0] = keccak of it); digest in the data
-UPDATE_EVENTS = {
+UPDATE_EVENTS: Dict[str, str] = {
     REGISTRY_OLAS_AGENT: "UpdateUnitHash(uint256,uint8,bytes32)",
     REGISTRY_LEGACY_MECH: "UpdateAgentHash(uint256,bytes32)",
     REGISTRY_COMPLEMENTARY_SERVICE: "ComplementaryMetadataUpdated(uint256,bytes32)",
@@ -669,7 +649,7 @@ def safe_tx_hash(tx: SafeTransaction, chain_id: int) -> str:
     return "0x" + keccak(b"\x19\x01" + domain + struct).hex()
 
 
-def exec_transaction_call(tx: SafeTransaction, signatures: bytes) -> ContractCall:
+def exec_transaction_call(tx: SafeTransaction, signatures: bytes) -> Call:
     """Build a Safe 1.3.0 ``execTransaction`` of ``tx`` with packed ``signatures``.
 
     :param tx: the transaction.

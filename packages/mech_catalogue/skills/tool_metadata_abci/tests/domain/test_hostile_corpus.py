@@ -10,8 +10,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
     Mech,
-    MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
 from .hostile_corpus import Case, build_corpus
 

@@ -63,9 +63,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    REGISTRY_COMPLEMENTARY_SERVICE,
-    REGISTRY_LEGACY_MECH,
-    REGISTRY_OLAS_AGENT,
     STATUS_HASH_MISMATCH,
     STATUS_INVALID,
     STATUS_NO_HASH,
@@ -73,10 +70,15 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
     Catalogue,
     Mech,
-    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
     DEFAULT_LIMITS,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+    REGISTRY_LEGACY_MECH,
+    REGISTRY_OLAS_AGENT,
+    MechRef,
 )
 
 from .hostile_corpus import build_corpus

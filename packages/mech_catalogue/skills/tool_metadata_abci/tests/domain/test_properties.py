@@ -29,8 +29,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
     Mech,
-    MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import Kubo
 
 SAFE_INT = st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1)

@@ -24,9 +24,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_INVALID,
-    Argument,
     Catalogue,
     Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    Argument,
     MechRef,
     Tool,
 )

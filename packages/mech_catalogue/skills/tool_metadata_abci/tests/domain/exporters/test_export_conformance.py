@@ -41,10 +41,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import probl
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
     Mech,
-    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     Argument,
+    MechRef,
     Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.hostile_corpus import (

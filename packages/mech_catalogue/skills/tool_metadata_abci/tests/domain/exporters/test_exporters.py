@@ -24,9 +24,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
     Mech,
-    MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    MechRef,
+    Tool,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 REF = MechRef(100, "complementary_service_metadata", "0x" + "ab" * 20, 7)

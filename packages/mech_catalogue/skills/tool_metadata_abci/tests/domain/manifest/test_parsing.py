@@ -15,13 +15,15 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validatio
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     SHAPE_ARGUMENTS_V1,
     SHAPE_DESCRIPTION_JSON,
     SHAPE_INPUT_SCHEMA,
     SHAPE_KWARGS,
     SHAPE_NAME_ONLY,
     SHAPE_TOOL_METADATA,
-    Manifest,
     Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.fixtures import (

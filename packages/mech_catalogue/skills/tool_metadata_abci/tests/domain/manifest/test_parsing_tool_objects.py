@@ -9,11 +9,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     SHAPE_ARGUMENTS_V1,
     SHAPE_KWARGS,
     SHAPE_NAME_ONLY,
     SHAPE_TOOL_METADATA,
-    Manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.fixtures import (
     encode,

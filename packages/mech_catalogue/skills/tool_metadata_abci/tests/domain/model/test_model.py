@@ -9,14 +9,16 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_INVALID,
+    STATUS_OK,
+    Catalogue,
+    Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_LEGACY_MECH,
     SHAPE_ARGUMENTS_V1,
-    STATUS_INVALID,
-    STATUS_OK,
     Argument,
-    Catalogue,
-    Mech,
     MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.fixtures import (

@@ -1,4 +1,4 @@
-"""The problem registry (problems.CODE_DESCRIPTIONS) holds every code the domain modules emit."""
+"""Problem codes are defined once (problems.ProblemCode); every emitted code has a sentence."""
 
 from typing import Any, Dict
 
@@ -62,10 +62,11 @@ EMITTED: Dict[Any, Dict[str, str]] = {
     "module", list(EMITTED), ids=lambda m: m.__name__.split(".")[-1]
 )
 def test_emitted_codes_are_registered(module: Any) -> None:
-    """Each code constant of an emitting module equals a problems.py constant that has a sentence."""
+    """Each code constant of an emitting module IS a ProblemCode member (not an equal copy)."""
     for own, registered in EMITTED[module].items():
         code = getattr(module, own)
-        assert getattr(P, registered) == code, (own, code)
+        assert isinstance(code, P.ProblemCode), (own, code)
+        assert code is getattr(P, registered) is P.ProblemCode[registered], own
         assert P.CODE_DESCRIPTIONS.get(code), code
 
 
@@ -76,7 +77,11 @@ def test_derive_sentences_match_the_registry() -> None:
 
 
 def test_every_code_constant_of_problems_is_registered() -> None:
-    """Every lower-case code constant of problems.py has a sentence, and codes are unique."""
+    """Every ProblemCode has a sentence, nothing else does, and each module-level name is a member."""
+    assert set(P.CODE_DESCRIPTIONS) == set(P.ProblemCode)
+    assert len(P.CODE_DESCRIPTIONS) == len(
+        P.ProblemCode
+    )  # no two members share a value
     constants = {
         name: value
         for name, value in vars(P).items()
@@ -85,5 +90,21 @@ def test_every_code_constant_of_problems_is_registered() -> None:
         and value.islower()
         and not name.startswith("SEVERITY_")
     }
-    assert set(constants.values()) == set(P.CODE_DESCRIPTIONS)
-    assert len(set(constants.values())) == len(constants)
+    assert constants and all(
+        value is P.ProblemCode[name] for name, value in constants.items()
+    ), "a module-level code in problems.py that is not a ProblemCode member"
+
+
+def test_no_module_defines_a_code_as_a_plain_string() -> None:
+    """No emitting module holds a code string of its own (a second definition could drift)."""
+    codes = {code.value for code in P.ProblemCode}
+    for module in EMITTED:
+        strays = {
+            name
+            for name, value in vars(module).items()
+            if name.isupper()
+            and isinstance(value, str)
+            and not isinstance(value, P.ProblemCode)
+            and value in codes
+        }
+        assert not strays, (module.__name__, strays)

@@ -15,7 +15,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     digest_to_cid,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
@@ -172,7 +172,7 @@ def test_update_call(kind, to, signature, expected) -> None:
     """Each registry kind gets its own function, target and arguments."""
     digest = "0x" + "cd" * 32
     call = update_call(target(kind), digest)
-    assert call.to == to and call.signature == signature
+    assert call.target == to and call.signature == signature
     assert call.data[:4] == function_signature_to_4byte_selector(signature)
     types = signature[signature.index("(") + 1 : -1].split(",")
     values = abi_decode(types, call.data[4:])

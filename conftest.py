@@ -1,0 +1,104 @@
+"""Suite-wide test markers, given by where a test lives and what it starts (docs/testing.md).
+
+Every collected test gets exactly one *kind* marker:
+
+- ``e2e``: tests/e2e (agents run as processes, Tendermint, deployments);
+- ``faults``: tests/faults (fault injection against a devnet and agents);
+- ``devnet``: tests/devnet, and any other test that asks for a fixture starting a real
+  process (anvil and the registry stack, kubo; see :data:`PROCESS_FIXTURES`) or that the
+  suite lists in :data:`PROCESS_MODULES` (it starts processes itself);
+- ``slow``: in-process but heavy: scale tests (200,000 tools, 20,000 ids) and
+  property-based (Hypothesis) suites, listed in :data:`SLOW_TESTS`;
+- ``unit``: everything else: in-process, no chain, no IPFS daemon, no agent, quick.
+
+``make test-unit`` runs ``-m unit``; ``make test`` (and CI) selects nothing, so runs all.
+Marking here, not in the test files, keeps one place to change when a test moves.
+"""
+
+from pathlib import Path
+from typing import List
+
+import pytest
+
+ROOT = Path(__file__).parent
+KINDS = {
+    "unit": "quick in-process tests: no chain, IPFS daemon or agent (make test-unit)",
+    "slow": "in-process but heavy: scale and property-based (Hypothesis) tests",
+    "devnet": "tests that start anvil, the registry stack or kubo",
+    "e2e": "agents run as processes (tests/e2e)",
+    "faults": "fault-injection tests (tests/faults)",
+}
+#: folder (relative to the repository root) -> kind of every test inside it
+DIRECTORY_KINDS = {
+    Path("tests/e2e"): "e2e",
+    Path("tests/faults"): "faults",
+    Path("tests/devnet"): "devnet",
+}
+#: fixtures that start a real process (tests/conftest.py, the domain tests' conftest.py)
+PROCESS_FIXTURES = frozenset(
+    {"devnet", "chain_snapshot", "registered", "new_manifest", "kubo"}
+)
+#: test modules outside those folders whose tests start processes without a fixture
+PROCESS_MODULES = frozenset(
+    {
+        Path("tests/test_foundation.py"),  # runs install_tools.sh, autonomy, kubo
+        Path("tests/test_tutorial.py"),  # runs the tutorial's commands against a devnet
+    }
+)
+
+_SKILL_TESTS = "packages/mech_catalogue/skills/tool_metadata_abci/tests/"
+#: in-process tests that take seconds each (node id prefixes: a module, a class or a test)
+SLOW_TESTS = (
+    _SKILL_TESTS + "test_bounded_payloads.py::TestBoundedPayloads",
+    _SKILL_TESTS + "test_fetch_fuzz.py",
+    _SKILL_TESTS + "test_http_fuzz.py",
+    _SKILL_TESTS + "test_http_cost.py",
+    _SKILL_TESTS + "domain/test_properties.py",
+    _SKILL_TESTS
+    + "domain/exporters/test_export_conformance.py::test_chains_of_deep_references",
+    _SKILL_TESTS
+    + "domain/exporters/test_export_conformance.py::test_generated_manifests",
+    _SKILL_TESTS + "domain/exporters/test_export_conformance.py::test_every_export",
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the kind markers.
+
+    :param config: pytest's config.
+    """
+    for name, meaning in KINDS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
+
+
+def kind_of(item: pytest.Item) -> str:
+    """Say which kind a collected test is.
+
+    :param item: the collected test.
+    :return: one of :data:`KINDS`.
+    """
+    path = Path(str(item.fspath)).resolve()
+    try:
+        relative = path.relative_to(ROOT)
+    except ValueError:  # a test outside the repository (pytester): in-process
+        return "unit"
+    for folder, kind in DIRECTORY_KINDS.items():
+        if folder in relative.parents:
+            return kind
+    if relative in PROCESS_MODULES:
+        return "devnet"
+    if PROCESS_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return "devnet"
+    node = str(relative) + item.nodeid[len(item.nodeid.split("::")[0]) :]
+    if node.startswith(SLOW_TESTS):
+        return "slow"
+    return "unit"
+
+
+def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
+    """Give every test its kind marker (see the module docstring).
+
+    :param items: the collected tests.
+    """
+    for item in items:
+        item.add_marker(getattr(pytest.mark, kind_of(item)))

@@ -1,0 +1,59 @@
+"""The enumerated words of the domain, each defined once.
+
+Registry kinds, mech statuses and publish statuses live here; problem codes are
+:class:`.problems.ProblemCode`.
+
+Every class is a :class:`enum.StrEnum`: a member *is* its string value, so it compares
+equal to and hashes like that string, formats as it (``f"{x}"``, ``str(x)``), and
+serialises as it in JSON and RFC 8785 canonical JSON. Swapping a plain string for a member
+therefore changes no payload, no synchronized-data value and no catalogue digest. The
+older module-level names are derived from these classes, never written again:
+``REGISTRY_*`` in :mod:`.tool` and ``STATUS_*`` in :mod:`.catalogue` hold the members'
+plain ``str`` values (they reach click options, which read an Enum member by its name);
+``UP_TO_DATE`` and ``UPDATE`` in :mod:`..publish.publish` are the members themselves.
+"""
+
+from enum import StrEnum
+
+
+class RegistryKind(StrEnum):
+    """Which on-chain registry holds a mech's manifest hash (``MechRef.registry_kind``)."""
+
+    #: AgentRegistry (``tokenURI``-style hash per agent id)
+    OLAS_AGENT = "olas_agent_registry"
+    #: the legacy mech AgentRegistry
+    LEGACY_MECH = "legacy_mech_registry"
+    #: ComplementaryServiceMetadata (hash per service id)
+    COMPLEMENTARY_SERVICE = "complementary_service_metadata"
+
+
+class MechStatus(StrEnum):
+    """What happened to a mech's manifest this period (``Mech.status``)."""
+
+    #: manifest fetched, verified, parsed (may carry warnings)
+    OK = "ok"
+    #: fetched and verified, but rejected (quarantined)
+    INVALID = "invalid"
+    #: bytes did not hash to the on-chain digest
+    HASH_MISMATCH = "hash_mismatch"
+    #: not fetched (yet): IPFS error or timeout
+    UNAVAILABLE = "unavailable"
+    #: the registry holds no hash for this id
+    NO_HASH = "no_hash"
+
+
+class PublishStatus(StrEnum):
+    """Outcome of preparing the service's own manifest for the on-chain hash update.
+
+    The ``status`` of ``PublishPreparePayload`` and the ``publish_status`` key of the
+    synchronized data; :func:`..publish.publish.decide` returns ``UP_TO_DATE`` or
+    ``UPDATE``.
+    """
+
+    DISABLED = "disabled"
+    UP_TO_DATE = "up_to_date"
+    UPDATE = "update"
+    INVALID_MANIFEST = "invalid_manifest"
+    MECH_NOT_FOUND = "mech_not_found"
+    NOT_AUTHORISED = "not_authorised"
+    READ_FAILED = "read_failed"
