@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Tuple
 
+from scripts.devnet.marketplace import deploy_marketplace, seed_marketplace
 from scripts.devnet.state import (
     COMPLEMENTARY_SERVICE_METADATA,
     LEGACY_MECH_REGISTRY,
@@ -148,6 +149,9 @@ SEED_PLAN: Tuple[SeedStep, ...] = (
 def seed_devnet(devnet: "Devnet") -> None:
     """Run :data:`SEED_PLAN` on ``devnet`` and record every step in ``devnet.info.registered``.
 
+    Then deploy the mech marketplace and seed it (:func:`scripts.devnet.marketplace.seed_marketplace`):
+    one mech per ComplementaryServiceMetadata service, requests to the deployed one.
+
     :param devnet: a started, unseeded devnet.
     """
     deployer = devnet.address("deployer")
@@ -201,4 +205,17 @@ def seed_devnet(devnet: "Devnet") -> None:
                 raw_leaves=step.raw_leaves,
             )
         )
+    devnet.info.contracts.update(
+        deploy_marketplace(
+            devnet.w3, deployer, devnet.info.contracts["ServiceRegistryL2"]
+        )
+    )
+    seed_marketplace(
+        devnet,
+        {
+            key: service_id
+            for (registry, key), service_id in ids.items()
+            if registry == COMPLEMENTARY_SERVICE_METADATA
+        },
+    )
     devnet.info.save()

@@ -1,0 +1,243 @@
+"""Marketplace facts read from the devnet's real MechMarketplace, through Multicall2.
+
+The devnet seed creates one mech per ComplementaryServiceMetadata service through
+``MechMarketplace.create`` and sends paid requests to the deployed service's mech, some
+delivered by its Safe (``scripts/devnet/marketplace.py``). Every value the domain reads is
+compared with the same contract function called directly through web3, so the tests do not
+depend on the seed's numbers.
+"""
+
+import math
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+import requests
+from web3 import Web3
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    DiscoveryCheckpoint,
+    MarketplaceSource,
+    MechCreation,
+    discover_mechs,
+    facts_reader,
+    start_checkpoint,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    decode_batch,
+    encode_batch,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MECH_KIND_MARKETPLACE,
+    UNREAD_CALL_FAILED,
+    UNREAD_NO_OPERATOR,
+    MechFacts,
+)
+
+from scripts.devnet import Devnet
+from scripts.devnet.marketplace import SEED_DELIVERIES, SEED_REQUESTS
+from scripts.sync_driver import eth_call
+
+BATCH_SIZE = 500
+
+
+def discover(
+    devnet: Devnet, checkpoint: Optional[DiscoveryCheckpoint], max_range: int = 10_000
+) -> Tuple[DiscoveryCheckpoint, List[Tuple[int, int]]]:
+    """Run discovery with ``eth_getLogs`` at the current head (no confirmation margin).
+
+    :param devnet: the devnet.
+    :param checkpoint: the previous checkpoint (None: from the start).
+    :param max_range: blocks per log query.
+    :return: the new checkpoint and the ``(from, to)`` ranges queried.
+    """
+    source = MarketplaceSource(
+        devnet.info.chain_id,
+        devnet.info.contracts["MechMarketplace"],
+        confirmations=0,
+        max_range=max_range,
+    )
+    gen = discover_mechs(
+        source, checkpoint or start_checkpoint(source), devnet.w3.eth.block_number
+    )
+    queried = []
+    try:
+        query = next(gen)
+        while True:
+            queried.append((query.from_block, query.to_block))
+            logs = devnet.w3.eth.get_logs(
+                {
+                    "address": Web3.to_checksum_address(query.address),
+                    "topics": [query.topic],
+                    "fromBlock": query.from_block,
+                    "toBlock": query.to_block,
+                }
+            )
+            query = gen.send([dict(log) for log in logs])
+    except StopIteration as done:
+        return done.value, queried
+
+
+def read_facts(
+    devnet: Devnet, mechs: List[MechCreation], at_block: Optional[int] = None
+) -> Tuple[int, List[MechFacts], int]:
+    """Drive :func:`facts_reader`: each batch is one ``eth_call`` to Multicall2.
+
+    :param devnet: the devnet.
+    :param mechs: the mechs.
+    :param at_block: the block to read at (None: latest).
+    :return: ``(block, facts, eth_calls made)``.
+    """
+    multicall = devnet.info.contracts["Multicall2"]
+    gen = facts_reader(
+        devnet.info.contracts["MechMarketplace"].lower(),
+        multicall,
+        mechs,
+        BATCH_SIZE,
+        at_block,
+    )
+    session, calls = requests.Session(), 0
+    try:
+        batch, block = next(gen)
+        while True:
+            data = eth_call(
+                session, devnet.info.rpc_url, multicall, encode_batch(batch), block, 10
+            )
+            calls += 1
+            batch, block = gen.send(decode_batch(data, len(batch)))
+    except StopIteration as done:
+        block, facts = done.value
+        return block, facts, calls
+
+
+def direct(devnet: Devnet, mech: str, block: int) -> Dict[str, Any]:
+    """Read one mech's values with one web3 call each (the reference for the batched read).
+
+    :param devnet: the devnet.
+    :param mech: the mech address.
+    :param block: the block.
+    :return: field -> value, as MechFacts names them.
+    """
+    contract = devnet.mech(mech)
+    market = devnet.contract("MechMarketplace")
+    karma = devnet.contract("FixtureKarma")
+    operator = contract.functions.getOperator().call(block_identifier=block)
+    return {
+        "service_id": contract.functions.serviceId().call(block_identifier=block),
+        "max_delivery_rate": contract.functions.maxDeliveryRate().call(
+            block_identifier=block
+        ),
+        "payment_type": "0x"
+        + contract.functions.paymentType().call(block_identifier=block).hex(),
+        "requests": contract.functions.numTotalRequests().call(block_identifier=block),
+        "deliveries": contract.functions.numTotalDeliveries().call(
+            block_identifier=block
+        ),
+        "marketplace_deliveries": market.functions.mapMechDeliveryCounts(mech).call(
+            block_identifier=block
+        ),
+        "service_deliveries": market.functions.mapMechServiceDeliveryCounts(
+            operator
+        ).call(block_identifier=block),
+        "karma": karma.functions.mapMechKarma(mech).call(block_identifier=block),
+        "operator": operator.lower(),
+    }
+
+
+def test_every_devnet_mech_is_found_and_read_in_two_calls(devnet: Devnet) -> None:
+    """Each seeded mech: address from CreateMech, every value equal to a direct call; 2 eth_calls."""
+    checkpoint, _ = discover(devnet, None)
+    seeded = {m["address"].lower(): m for m in devnet.info.mechs}
+    assert {m.address for m in checkpoint.mechs} == set(seeded)
+    assert all(m.kind == MECH_KIND_MARKETPLACE for m in checkpoint.mechs)
+    block = devnet.w3.eth.block_number
+    read_block, facts, calls = read_facts(devnet, list(checkpoint.mechs), block)
+    assert read_block == block and calls == 2
+    for fact in facts:
+        expected = direct(devnet, Web3.to_checksum_address(fact.address), block)
+        if int(expected["operator"], 16) == 0:  # service not deployed: no multisig yet
+            assert fact.unread == (("service_deliveries", UNREAD_NO_OPERATOR),)
+            del expected["service_deliveries"]
+        else:
+            assert fact.unread == (), fact
+        assert fact.confirmed and fact.rankable and fact.payment_type_name == "native"
+        assert {k: getattr(fact, k) for k in expected} == expected
+        assert fact.service_id == seeded[fact.address]["service_id"]
+    busy = [f for f in facts if f.requests]
+    assert [(f.requests, f.deliveries) for f in busy] == [
+        (SEED_REQUESTS, SEED_DELIVERIES)
+    ]
+    assert busy[0].karma and busy[0].marketplace_deliveries == SEED_DELIVERIES
+
+
+def test_a_mech_created_between_periods_appears_next_period(
+    chain_snapshot: Devnet,
+) -> None:
+    """Period 2 reads only the blocks after period 1's checkpoint and finds the new mech."""
+    devnet = chain_snapshot
+    first, _ = discover(devnet, None)
+    service_id = devnet.info.mechs[0]["service_id"]
+    owner = devnet.contract("ServiceRegistryL2").functions.ownerOf(service_id).call()
+    new_mech = devnet.create_mech(service_id, 7 * 10**15, owner).lower()
+    second, queried = discover(devnet, first)
+    assert queried and queried[0][0] == first.next_block
+    assert [m.address for m in second.mechs if m not in first.mechs] == [new_mech]
+    _, facts, _ = read_facts(devnet, list(second.mechs))
+    by_address = {f.address: f for f in facts}
+    assert by_address[new_mech].max_delivery_rate == 7 * 10**15
+    assert by_address[new_mech].requests == 0  # a fact: nobody asked it yet
+
+
+def test_a_changed_rate_shows_next_period(chain_snapshot: Devnet) -> None:
+    """The Safe changes a mech's maxDeliveryRate; the next read has it, the old block keeps the old."""
+    devnet = chain_snapshot
+    checkpoint, _ = discover(devnet, None)
+    mech = checkpoint.mechs[-1]
+    before_block, (before,), _ = read_facts(devnet, [mech])
+    devnet.change_max_delivery_rate(Web3.to_checksum_address(mech.address), 123)
+    _, (after,), _ = read_facts(devnet, [mech])
+    assert after.max_delivery_rate == 123 != before.max_delivery_rate
+    _, (again,), _ = read_facts(devnet, [mech], before_block)
+    assert again.max_delivery_rate == before.max_delivery_rate
+
+
+def test_log_reads_are_bounded(devnet: Devnet) -> None:
+    """With ranges of 7 blocks every query spans at most 7 and they tile 0..head."""
+    head = devnet.w3.eth.block_number
+    checkpoint, queried = discover(devnet, None, max_range=7)
+    assert all(end - start + 1 <= 7 for start, end in queried)
+    assert queried[0][0] == 0 and queried[-1][1] >= head - 1
+    assert len(queried) == math.ceil((queried[-1][1] + 1) / 7)
+    assert len(checkpoint.mechs) == len(devnet.info.mechs)
+
+
+def test_an_address_that_is_not_a_marketplace_mech_is_not_confirmed(
+    devnet: Devnet,
+) -> None:
+    """Facts asked for a non-mech contract (Karma) come back unread and unconfirmed, not 0."""
+    fake = MechCreation(
+        devnet.info.contracts["FixtureKarma"].lower(),
+        MECH_KIND_MARKETPLACE,
+        1,
+        devnet.info.contracts["FixtureMechFactory"].lower(),
+        1,
+    )
+    _, (facts,), _ = read_facts(devnet, [fake])
+    assert not facts.confirmed and not facts.rankable
+    assert facts.max_delivery_rate is None and facts.requests is None
+    assert dict(facts.unread)["max_delivery_rate"] == UNREAD_CALL_FAILED
+    assert facts.karma == 0  # Karma holds no karma for itself: that 0 is a read fact
+    assert "karma" not in dict(facts.unread)
+
+
+@pytest.mark.parametrize("field", ["max_delivery_rate", "requests"])
+def test_facts_survive_serialisation(devnet: Devnet, field: str) -> None:
+    """Wei-sized values round-trip through the canonical catalogue JSON as text.
+
+    :param devnet: the devnet.
+    :param field: a field to compare.
+    """
+    checkpoint, _ = discover(devnet, None)
+    _, facts, _ = read_facts(devnet, list(checkpoint.mechs))
+    for fact in facts:
+        assert MechFacts.from_dict(fact.to_dict()) == fact
+        assert isinstance(fact.to_dict()[field], str)
