@@ -7,17 +7,29 @@ compared with the same contract function called directly through web3, so the te
 depend on the seed's numbers.
 """
 
+import json
 import math
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 import requests
+from aea_ledger_ethereum import EthereumApi
 from web3 import Web3
 
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    MulticallReaderContract,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+    views_document,
+    views_from_document,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    CREATE_MECH_TOPIC,
     DiscoveryCheckpoint,
     MarketplaceSource,
     MechCreation,
+    attach_facts,
+    decode_creation_log,
     discover_mechs,
     facts_reader,
     start_checkpoint,
@@ -25,6 +37,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     decode_batch,
     encode_batch,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+    STATUS_OK,
+    Catalogue,
+    Mech,
+    MechRef,
+    Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
     MECH_KIND_MARKETPLACE,
@@ -36,6 +56,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market impor
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import SEED_DELIVERIES, SEED_REQUESTS
 from scripts.sync_driver import eth_call
+from tests.mech_interact import mech_interact_states_base
 
 BATCH_SIZE = 500
 
@@ -241,3 +262,53 @@ def test_facts_survive_serialisation(devnet: Devnet, field: str) -> None:
     for fact in facts:
         assert MechFacts.from_dict(fact.to_dict()) == fact
         assert isinstance(fact.to_dict()[field], str)
+
+
+def test_the_contract_package_reads_the_same_logs(devnet: Devnet) -> None:
+    """multicall_reader.get_logs over a real EthereumApi gives what discovery decodes."""
+    ledger = EthereumApi(address=devnet.info.rpc_url, chain_id=devnet.info.chain_id)
+    head = devnet.w3.eth.block_number
+    body = MulticallReaderContract.get_logs(
+        ledger, devnet.info.contracts["MechMarketplace"], CREATE_MECH_TOPIC, 0, head
+    )
+    logs = body["logs"]
+    assert isinstance(logs, list)
+    found = [decode_creation_log(log, MECH_KIND_MARKETPLACE) for log in logs]
+    checkpoint, _ = discover(devnet, None)
+    assert tuple(found) == checkpoint.mechs
+
+
+def test_mech_interact_ranks_the_devnet_mechs(devnet: Devnet) -> None:
+    """Chain facts -> catalogue -> mechs_info -> mech-interact's MechInfo: ranks, no error.
+
+    The seed's one busy mech has delivered most of its requests; the idle ones are cold
+    starts. Which one mech-interact prefers is its business; that it can rank all of them
+    with our values, and that every address is a seeded mech, is ours.
+
+    :param devnet: the devnet.
+    """
+    base = mech_interact_states_base()
+    checkpoint, _ = discover(devnet, None)
+    _, facts, _ = read_facts(devnet, list(checkpoint.mechs))
+    registry = devnet.info.contracts["ComplementaryServiceMetadata"].lower()
+    catalogue = Catalogue.build(
+        Mech(
+            MechRef(
+                devnet.info.chain_id, REGISTRY_COMPLEMENTARY_SERVICE, registry, sid
+            ),
+            digest="0x" + "ab" * 32,
+            status=STATUS_OK,
+            tools=(Tool(name="predict"),),
+        )
+        for sid in {f.service_id for f in facts if f.service_id is not None}
+    )
+    mechs_info, _ = views_from_document(views_document(attach_facts(catalogue, facts)))
+    infos = sorted(
+        (base.MechInfo(**item) for item in json.loads(mechs_info)), reverse=True
+    )
+    assert {i.address.lower() for i in infos} == {
+        m["address"].lower() for m in devnet.info.mechs
+    }
+    assert {i.max_delivery_rate for i in infos} == {
+        m["rate"] for m in devnet.info.mechs
+    }
