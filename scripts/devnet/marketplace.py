@@ -9,15 +9,33 @@ requests go through ``MechMarketplace.request`` with native payment, and deliver
 through the mech, sent by the service Safe, so every counter the catalogue reads moves.
 """
 
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+import requests
 from eth_abi import encode as abi_encode
 from web3 import Web3
 from web3.logs import DISCARD
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    DiscoveryCheckpoint,
+    MarketplaceSource,
+    MechCreation,
+    discover_mechs,
+    facts_reader,
+    start_checkpoint,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    decode_batch,
+    encode_batch,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
+
 from scripts.devnet.base import DevnetError
 from scripts.devnet.contracts import contract_at, deploy, send
 from scripts.devnet.services import ServiceHelpers
+from scripts.sync_driver import eth_call
 
 #: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE)
 NATIVE_PAYMENT_TYPE = bytes.fromhex(
@@ -201,3 +219,81 @@ def seed_marketplace(
     ]
     devnet.deliver(deployed, ids[:SEED_DELIVERIES])
     return mechs
+
+
+# --- drivers of the domain readers over web3 (tests, benchmarks) --------------------
+
+
+def discover(
+    devnet: "MarketplaceHelpers",
+    checkpoint: Optional[DiscoveryCheckpoint],
+    max_range: int = 10_000,
+) -> Tuple[DiscoveryCheckpoint, List[Tuple[int, int]]]:
+    """Run discovery with ``eth_getLogs`` at the current head (no confirmation margin).
+
+    :param devnet: the devnet.
+    :param checkpoint: the previous checkpoint (None: from the start).
+    :param max_range: blocks per log query.
+    :return: the new checkpoint and the ``(from, to)`` ranges queried.
+    """
+    source = MarketplaceSource(
+        devnet.info.chain_id,
+        devnet.info.contracts["MechMarketplace"],
+        confirmations=0,
+        max_range=max_range,
+    )
+    gen = discover_mechs(
+        source, checkpoint or start_checkpoint(source), devnet.w3.eth.block_number
+    )
+    queried = []
+    try:
+        query = next(gen)
+        while True:
+            queried.append((query.from_block, query.to_block))
+            logs = devnet.w3.eth.get_logs(
+                {
+                    "address": Web3.to_checksum_address(query.address),
+                    "topics": [query.topic],
+                    "fromBlock": query.from_block,
+                    "toBlock": query.to_block,
+                }
+            )
+            query = gen.send([dict(log) for log in logs])
+    except StopIteration as done:
+        return done.value, queried
+
+
+def read_facts(
+    devnet: "MarketplaceHelpers",
+    mechs: List[MechCreation],
+    at_block: Optional[int] = None,
+    batch_size: int = 500,
+) -> Tuple[int, List[MechFacts], int]:
+    """Drive :func:`facts_reader`: each batch is one ``eth_call`` to Multicall2.
+
+    :param devnet: the devnet.
+    :param mechs: the mechs.
+    :param at_block: the block to read at (None: latest).
+    :param batch_size: most calls per ``eth_call``.
+    :return: ``(block, facts, eth_calls made)``.
+    """
+    multicall = devnet.info.contracts["Multicall2"]
+    gen = facts_reader(
+        devnet.info.contracts["MechMarketplace"].lower(),
+        multicall,
+        mechs,
+        batch_size,
+        at_block,
+    )
+    session, calls = requests.Session(), 0
+    try:
+        batch, block = next(gen)
+        while True:
+            data = eth_call(
+                session, devnet.info.rpc_url, multicall, encode_batch(batch), block, 10
+            )
+            calls += 1
+            batch, block = gen.send(decode_batch(data, len(batch)))
+    except StopIteration as done:
+        block, facts = done.value
+        return block, facts, calls

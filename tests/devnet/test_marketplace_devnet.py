@@ -9,10 +9,9 @@ depend on the seed's numbers.
 
 import json
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict
 
 import pytest
-import requests
 from aea_ledger_ethereum import EthereumApi
 from web3 import Web3
 
@@ -25,18 +24,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
     CREATE_MECH_TOPIC,
-    DiscoveryCheckpoint,
-    MarketplaceSource,
     MechCreation,
     attach_facts,
     decode_creation_log,
-    discover_mechs,
-    facts_reader,
-    start_checkpoint,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
-    decode_batch,
-    encode_batch,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     REGISTRY_COMPLEMENTARY_SERVICE,
@@ -54,80 +44,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market impor
 )
 
 from scripts.devnet import Devnet
-from scripts.devnet.marketplace import SEED_DELIVERIES, SEED_REQUESTS
-from scripts.sync_driver import eth_call
+from scripts.devnet.marketplace import (
+    SEED_DELIVERIES,
+    SEED_REQUESTS,
+    discover,
+    read_facts,
+)
 from tests.mech_interact import mech_interact_states_base
-
-BATCH_SIZE = 500
-
-
-def discover(
-    devnet: Devnet, checkpoint: Optional[DiscoveryCheckpoint], max_range: int = 10_000
-) -> Tuple[DiscoveryCheckpoint, List[Tuple[int, int]]]:
-    """Run discovery with ``eth_getLogs`` at the current head (no confirmation margin).
-
-    :param devnet: the devnet.
-    :param checkpoint: the previous checkpoint (None: from the start).
-    :param max_range: blocks per log query.
-    :return: the new checkpoint and the ``(from, to)`` ranges queried.
-    """
-    source = MarketplaceSource(
-        devnet.info.chain_id,
-        devnet.info.contracts["MechMarketplace"],
-        confirmations=0,
-        max_range=max_range,
-    )
-    gen = discover_mechs(
-        source, checkpoint or start_checkpoint(source), devnet.w3.eth.block_number
-    )
-    queried = []
-    try:
-        query = next(gen)
-        while True:
-            queried.append((query.from_block, query.to_block))
-            logs = devnet.w3.eth.get_logs(
-                {
-                    "address": Web3.to_checksum_address(query.address),
-                    "topics": [query.topic],
-                    "fromBlock": query.from_block,
-                    "toBlock": query.to_block,
-                }
-            )
-            query = gen.send([dict(log) for log in logs])
-    except StopIteration as done:
-        return done.value, queried
-
-
-def read_facts(
-    devnet: Devnet, mechs: List[MechCreation], at_block: Optional[int] = None
-) -> Tuple[int, List[MechFacts], int]:
-    """Drive :func:`facts_reader`: each batch is one ``eth_call`` to Multicall2.
-
-    :param devnet: the devnet.
-    :param mechs: the mechs.
-    :param at_block: the block to read at (None: latest).
-    :return: ``(block, facts, eth_calls made)``.
-    """
-    multicall = devnet.info.contracts["Multicall2"]
-    gen = facts_reader(
-        devnet.info.contracts["MechMarketplace"].lower(),
-        multicall,
-        mechs,
-        BATCH_SIZE,
-        at_block,
-    )
-    session, calls = requests.Session(), 0
-    try:
-        batch, block = next(gen)
-        while True:
-            data = eth_call(
-                session, devnet.info.rpc_url, multicall, encode_batch(batch), block, 10
-            )
-            calls += 1
-            batch, block = gen.send(decode_batch(data, len(batch)))
-    except StopIteration as done:
-        block, facts = done.value
-        return block, facts, calls
 
 
 def direct(devnet: Devnet, mech: str, block: int) -> Dict[str, Any]:
