@@ -28,7 +28,9 @@ def main(extra: int = 200) -> None:
     with tempfile.TemporaryDirectory() as folder:
         with Devnet.start(seed=True, state_dir=Path(folder) / "devnet") as devnet:
             registry = devnet.contract("ServiceRegistryL2")
-            services = sorted({m["service_id"] for m in devnet.info.mechs})
+            services = sorted(
+                {m["service_id"] for m in devnet.info.mechs if "service_id" in m}
+            )
             began = time.monotonic()
             for n in range(extra):
                 service_id = services[n % len(services)]

@@ -48,6 +48,8 @@ OWN_CONTRACTS = (
     "FixtureBalanceTracker",
     "FixtureMechFactory",
     "FixtureMech",
+    "FixtureLegacyMech",
+    "FixtureLegacyMechFactory",
 )
 
 
@@ -59,6 +61,8 @@ _SOURCES = {
         "FixtureBalanceTracker",
         "FixtureMechFactory",
         "FixtureMech",
+        "FixtureLegacyMech",
+        "FixtureLegacyMechFactory",
     )
 }
 

@@ -50,18 +50,21 @@ SEED_MECHS = (("market", 10**16), ("template", 2 * 10**16), ("deployed", 5 * 10*
 #: requests the seed sends to the deployed service's mech, and how many it delivers
 SEED_REQUESTS = 3
 SEED_DELIVERIES = 2
+#: legacy mechs the seed creates: (legacy seed plan key, price in wei)
+SEED_LEGACY_MECHS = (("omen", 4 * 10**15),)
 
 
 def deploy_marketplace(
-    w3: Web3, deployer: str, service_registry: str
+    w3: Web3, deployer: str, service_registry: str, legacy_registry: str
 ) -> Dict[str, str]:
-    """Deploy Karma, MechMarketplace, a balance tracker and a mech factory, wired together.
+    """Deploy Karma, MechMarketplace, a balance tracker and mech factories, wired together.
 
     :param w3: a Web3 connected to anvil.
     :param deployer: the unlocked account owning everything.
     :param service_registry: the ServiceRegistryL2 the marketplace checks mechs against.
+    :param legacy_registry: the legacy mech registry whose agents get legacy mechs.
     :return: ``{"FixtureKarma", "MechMarketplace", "FixtureBalanceTracker",
-        "FixtureMechFactory": address}``.
+        "FixtureMechFactory", "FixtureLegacyMechFactory": address}``.
     """
     a = {"FixtureKarma": deploy(w3, "FixtureKarma", [], deployer)}
     a["MechMarketplace"] = deploy(
@@ -92,6 +95,9 @@ def deploy_marketplace(
             [NATIVE_PAYMENT_TYPE], [a["FixtureBalanceTracker"]]
         ),
         deployer,
+    )
+    a["FixtureLegacyMechFactory"] = deploy(
+        w3, "FixtureLegacyMechFactory", [legacy_registry], deployer
     )
     karma = contract_at(w3, "FixtureKarma", a["FixtureKarma"])
     send(
@@ -140,7 +146,33 @@ class MarketplaceHelpers(ServiceHelpers):
             )
         mech = Web3.to_checksum_address(events[0]["args"]["mech"])
         self.info.mechs.append(
-            {"address": mech, "service_id": service_id, "rate": max_delivery_rate}
+            {
+                "address": mech,
+                "service_id": service_id,
+                "rate": max_delivery_rate,
+                "kind": "marketplace",
+            }
+        )
+        self.info.save()
+        return mech
+
+    def create_legacy_mech(self, agent_id: int, price: int, sender: str) -> str:
+        """Deploy a legacy mech for a legacy registry agent (the factory emits ``CreateMech``).
+
+        :param agent_id: the legacy registry agent id.
+        :param price: price per request, wei.
+        :param sender: who sends it.
+        :return: the mech's checksummed address.
+        :raises DevnetError: when no ``CreateMech`` event was emitted.
+        """
+        factory = self.contract("FixtureLegacyMechFactory")
+        receipt = self.transact(factory.functions.createMech(agent_id, price), sender)
+        events = factory.events.CreateMech().process_receipt(receipt, errors=DISCARD)
+        if not events:
+            raise DevnetError(f"createMech({agent_id}) emitted no CreateMech")
+        mech = Web3.to_checksum_address(events[0]["args"]["mech"])
+        self.info.mechs.append(
+            {"address": mech, "agent_id": agent_id, "rate": price, "kind": "legacy"}
         )
         self.info.save()
         return mech
@@ -196,13 +228,17 @@ class MarketplaceHelpers(ServiceHelpers):
 
 
 def seed_marketplace(
-    devnet: MarketplaceHelpers, service_ids: Dict[str, int]
+    devnet: MarketplaceHelpers,
+    service_ids: Dict[str, int],
+    legacy_ids: Dict[str, int],
 ) -> List[str]:
     """Create one mech per seeded service, send requests to the deployed one, deliver some.
 
     :param devnet: a seeded devnet with the marketplace deployed.
     :param service_ids: seed plan key -> service id (ComplementaryServiceMetadata services).
-    :return: the mech addresses, in :data:`SEED_MECHS` order.
+    :param legacy_ids: seed plan key -> legacy registry agent id.
+    :return: the marketplace mech addresses, in :data:`SEED_MECHS` order (legacy mechs,
+        :data:`SEED_LEGACY_MECHS`, are recorded in ``info.mechs`` with kind ``legacy``).
     """
     mechs = []
     for key, rate in SEED_MECHS:
@@ -218,6 +254,8 @@ def seed_marketplace(
         for n in range(SEED_REQUESTS)
     ]
     devnet.deliver(deployed, ids[:SEED_DELIVERIES])
+    for key, price in SEED_LEGACY_MECHS:
+        devnet.create_legacy_mech(legacy_ids[key], price, devnet.address("deployer"))
     return mechs
 
 
@@ -229,7 +267,9 @@ def discover(
     checkpoint: Optional[DiscoveryCheckpoint],
     max_range: int = 10_000,
 ) -> Tuple[DiscoveryCheckpoint, List[Tuple[int, int]]]:
-    """Run discovery with ``eth_getLogs`` at the current head (no confirmation margin).
+    """Run discovery (marketplace and legacy factory) with ``eth_getLogs`` at the head.
+
+    No confirmation margin: anvil does not reorganise.
 
     :param devnet: the devnet.
     :param checkpoint: the previous checkpoint (None: from the start).
@@ -239,6 +279,7 @@ def discover(
     source = MarketplaceSource(
         devnet.info.chain_id,
         devnet.info.contracts["MechMarketplace"],
+        legacy_factory=devnet.info.contracts.get("FixtureLegacyMechFactory", ""),
         confirmations=0,
         max_range=max_range,
     )

@@ -207,7 +207,10 @@ def seed_devnet(devnet: "Devnet") -> None:
         )
     devnet.info.contracts.update(
         deploy_marketplace(
-            devnet.w3, deployer, devnet.info.contracts["ServiceRegistryL2"]
+            devnet.w3,
+            deployer,
+            devnet.info.contracts["ServiceRegistryL2"],
+            devnet.info.contracts["LegacyMechAgentRegistry"],
         )
     )
     seed_marketplace(
@@ -216,6 +219,11 @@ def seed_devnet(devnet: "Devnet") -> None:
             key: service_id
             for (registry, key), service_id in ids.items()
             if registry == COMPLEMENTARY_SERVICE_METADATA
+        },
+        {
+            key: agent_id
+            for (registry, key), agent_id in ids.items()
+            if registry == LEGACY_MECH_REGISTRY
         },
     )
     devnet.info.save()

@@ -85,6 +85,7 @@ def test_state_file_lists_everything_a_client_needs(devnet):
         "FixtureKarma",
         "FixtureBalanceTracker",
         "FixtureMechFactory",
+        "FixtureLegacyMechFactory",
     }
     for address in info["contracts"].values():
         assert devnet.w3.eth.get_code(address) != b""

@@ -9,7 +9,7 @@ depend on the seed's numbers.
 
 import json
 import math
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import pytest
 from aea_ledger_ethereum import EthereumApi
@@ -37,13 +37,16 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MECH_KIND_LEGACY,
     MECH_KIND_MARKETPLACE,
     UNREAD_CALL_FAILED,
     UNREAD_NO_OPERATOR,
+    UNREAD_NOT_APPLICABLE,
     MechFacts,
 )
 
 from scripts.devnet import Devnet
+from scripts.devnet.contracts import contract_at
 from scripts.devnet.marketplace import (
     SEED_DELIVERIES,
     SEED_REQUESTS,
@@ -90,11 +93,11 @@ def direct(devnet: Devnet, mech: str, block: int) -> Dict[str, Any]:
 def test_every_devnet_mech_is_found_and_read_in_two_calls(devnet: Devnet) -> None:
     """Each seeded mech: address from CreateMech, every value equal to a direct call; 2 eth_calls."""
     checkpoint, _ = discover(devnet, None)
-    seeded = {m["address"].lower(): m for m in devnet.info.mechs}
-    assert {m.address for m in checkpoint.mechs} == set(seeded)
-    assert all(m.kind == MECH_KIND_MARKETPLACE for m in checkpoint.mechs)
+    seeded = {m["address"].lower(): m for m in marketplace_mechs(devnet)}
+    found = [m for m in checkpoint.mechs if m.kind == MECH_KIND_MARKETPLACE]
+    assert {m.address for m in found} == set(seeded)
     block = devnet.w3.eth.block_number
-    read_block, facts, calls = read_facts(devnet, list(checkpoint.mechs), block)
+    read_block, facts, calls = read_facts(devnet, found, block)
     assert read_block == block and calls == 2
     for fact in facts:
         expected = direct(devnet, Web3.to_checksum_address(fact.address), block)
@@ -111,6 +114,33 @@ def test_every_devnet_mech_is_found_and_read_in_two_calls(devnet: Devnet) -> Non
         (SEED_REQUESTS, SEED_DELIVERIES)
     ]
     assert busy[0].karma and busy[0].marketplace_deliveries == SEED_DELIVERIES
+
+
+def marketplace_mechs(devnet: Devnet) -> List[Dict[str, Any]]:
+    """Return the seeded mechs created through MechMarketplace.
+
+    :param devnet: the devnet.
+    :return: their ``info.mechs`` records.
+    """
+    return [m for m in devnet.info.mechs if m["kind"] == MECH_KIND_MARKETPLACE]
+
+
+def test_legacy_mechs_come_from_the_factory_event_with_their_price(
+    devnet: Devnet,
+) -> None:
+    """The legacy factory's CreateMech gives the mech; price() and tokenId() are read; the rest n/a."""
+    checkpoint, _ = discover(devnet, None)
+    legacy = [m for m in checkpoint.mechs if m.kind == MECH_KIND_LEGACY]
+    seeded = [m for m in devnet.info.mechs if m["kind"] == MECH_KIND_LEGACY]
+    assert [m.address for m in legacy] == [m["address"].lower() for m in seeded]
+    _, facts, calls = read_facts(devnet, legacy)
+    assert calls == 2  # getBlockNumber, then one batch: legacy mechs need no round two
+    for fact, record in zip(facts, seeded):
+        contract = contract_at(devnet.w3, "FixtureLegacyMech", record["address"])
+        assert fact.confirmed and fact.service_id == record["agent_id"]
+        assert fact.max_delivery_rate == contract.functions.price().call() > 0
+        assert dict(fact.unread)["karma"] == UNREAD_NOT_APPLICABLE
+        assert not fact.rankable  # no counts or karma: never offered to the ranking
 
 
 def test_a_mech_created_between_periods_appears_next_period(
@@ -135,7 +165,7 @@ def test_a_changed_rate_shows_next_period(chain_snapshot: Devnet) -> None:
     """The Safe changes a mech's maxDeliveryRate; the next read has it, the old block keeps the old."""
     devnet = chain_snapshot
     checkpoint, _ = discover(devnet, None)
-    mech = checkpoint.mechs[-1]
+    mech = [m for m in checkpoint.mechs if m.kind == MECH_KIND_MARKETPLACE][-1]
     before_block, (before,), _ = read_facts(devnet, [mech])
     devnet.change_max_delivery_rate(Web3.to_checksum_address(mech.address), 123)
     _, (after,), _ = read_facts(devnet, [mech])
@@ -150,7 +180,7 @@ def test_log_reads_are_bounded(devnet: Devnet) -> None:
     checkpoint, queried = discover(devnet, None, max_range=7)
     assert all(end - start + 1 <= 7 for start, end in queried)
     assert queried[0][0] == 0 and queried[-1][1] >= head - 1
-    assert len(queried) == math.ceil((queried[-1][1] + 1) / 7)
+    assert len(queried) == 2 * math.ceil((queried[-1][1] + 1) / 7)  # two emitters
     assert len(checkpoint.mechs) == len(devnet.info.mechs)
 
 
@@ -184,7 +214,11 @@ def test_facts_survive_serialisation(devnet: Devnet, field: str) -> None:
     _, facts, _ = read_facts(devnet, list(checkpoint.mechs))
     for fact in facts:
         assert MechFacts.from_dict(fact.to_dict()) == fact
-        assert isinstance(fact.to_dict()[field], str)
+        value = fact.to_dict()[field]
+        if getattr(fact, field) is None:  # legacy mechs keep no request counter
+            assert value is None and field in dict(fact.unread)
+        else:
+            assert value == str(getattr(fact, field))
 
 
 def test_the_contract_package_reads_the_same_logs(devnet: Devnet) -> None:
@@ -198,7 +232,7 @@ def test_the_contract_package_reads_the_same_logs(devnet: Devnet) -> None:
     assert isinstance(logs, list)
     found = [decode_creation_log(log, MECH_KIND_MARKETPLACE) for log in logs]
     checkpoint, _ = discover(devnet, None)
-    assert tuple(found) == checkpoint.mechs
+    assert found == [m for m in checkpoint.mechs if m.kind == MECH_KIND_MARKETPLACE]
 
 
 def test_mech_interact_ranks_the_devnet_mechs(devnet: Devnet) -> None:
@@ -230,8 +264,8 @@ def test_mech_interact_ranks_the_devnet_mechs(devnet: Devnet) -> None:
         (base.MechInfo(**item) for item in json.loads(mechs_info)), reverse=True
     )
     assert {i.address.lower() for i in infos} == {
-        m["address"].lower() for m in devnet.info.mechs
+        m["address"].lower() for m in marketplace_mechs(devnet)
     }
     assert {i.max_delivery_rate for i in infos} == {
-        m["rate"] for m in devnet.info.mechs
+        m["rate"] for m in marketplace_mechs(devnet)
     }

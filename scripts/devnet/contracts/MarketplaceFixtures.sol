@@ -195,3 +195,45 @@ contract FixtureMechFactory {
         emit CreateFixedPriceMech(mech, serviceId, rate);
     }
 }
+
+/// @title FixtureLegacyMech - a legacy fixed-price mech of one legacy registry agent
+/// @notice The views the catalogue reads of a legacy AgentMech: tokenId() and price().
+contract FixtureLegacyMech {
+    event PriceUpdated(uint256 price);
+
+    address public immutable token;
+    uint256 public immutable tokenId;
+    uint256 public price;
+
+    constructor(address _token, uint256 _tokenId, uint256 _price) {
+        token = _token;
+        tokenId = _tokenId;
+        price = _price;
+    }
+
+    function setPrice(uint256 newPrice) external {
+        (bool ok, bytes memory data) = token.staticcall(abi.encodeWithSignature("ownerOf(uint256)", tokenId));
+        address holder = ok && data.length == 32 ? abi.decode(data, (address)) : address(0);
+        if (msg.sender != holder) revert Unauthorized(msg.sender, holder);
+        price = newPrice;
+        emit PriceUpdated(newPrice);
+    }
+}
+
+/// @title FixtureLegacyMechFactory - emits the legacy AgentFactory's CreateMech for mechs of
+///        agents that already exist in the legacy registry (the devnet's registry manager
+///        creates the agents; this factory only deploys their mechs)
+contract FixtureLegacyMechFactory {
+    event CreateMech(address indexed mech, uint256 indexed agentId, uint256 indexed price);
+
+    address public immutable agentRegistry;
+
+    constructor(address _agentRegistry) {
+        agentRegistry = _agentRegistry;
+    }
+
+    function createMech(uint256 agentId, uint256 price) external returns (address mech) {
+        mech = address(new FixtureLegacyMech(agentRegistry, agentId, price));
+        emit CreateMech(mech, agentId, price);
+    }
+}

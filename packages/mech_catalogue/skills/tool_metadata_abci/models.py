@@ -218,24 +218,28 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         return 2 * ((1 + self.fetch_retries) * self.fetch_timeout_seconds + sum(delays))
 
     def _marketplace(self, kwargs: Dict[str, Any]) -> Optional[MarketplaceSource]:
-        """Read the ``marketplace_*`` parameters.
+        """Read the ``marketplace_*`` and ``legacy_mech_factory_*`` parameters.
 
         :param kwargs: the skill parameters.
-        :return: the chain's MechMarketplace to read facts from, None when
-            ``marketplace_address`` is null (no facts are read then).
+        :return: the chain's MechMarketplace and / or legacy mech factory to read facts
+            from, None when both addresses are null (no facts are read then).
         :raises ParameterError: naming the bad parameter.
         """
         address = self._ensure("marketplace_address", kwargs, Optional[str])
         first_block = self._ensure("marketplace_first_block", kwargs, int)
         confirmations = self._ensure("marketplace_confirmations", kwargs, int)
         max_range = self._positive_int("marketplace_max_log_range", kwargs)
-        if not address:
+        legacy = self._ensure("legacy_mech_factory_address", kwargs, Optional[str])
+        legacy_first = self._ensure("legacy_mech_factory_first_block", kwargs, int)
+        if not address and not legacy:
             return None
         try:
             return MarketplaceSource(
                 self.chain_id,
-                address,
+                address or "",
                 first_block=first_block,
+                legacy_factory=legacy or "",
+                legacy_first_block=legacy_first,
                 confirmations=confirmations,
                 max_range=max_range,
             )

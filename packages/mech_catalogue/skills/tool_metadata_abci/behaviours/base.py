@@ -259,12 +259,13 @@ class ToolMetadataBaseBehaviour(
             )
         except (ChainReadError, MarketplaceLogError) as exc:
             self.context.logger.error(
-                f"marketplace facts of {source.marketplace} not read at block {block}: {exc}; "
+                f"marketplace facts (marketplace {source.marketplace or 'none'}, legacy factory "
+                f"{source.legacy_factory or 'none'}) not read at block {block}: {exc}; "
                 "the catalogue goes without them this period"
             )
             return catalogue
         self.context.logger.info(
-            f"marketplace {source.marketplace} at block {block}: {len(facts)} mechs, "
+            f"marketplace facts at block {block}: {len(facts)} mechs, "
             f"{sum(1 for f in facts if f.rankable)} rankable"
         )
         return attach_facts(catalogue, facts)

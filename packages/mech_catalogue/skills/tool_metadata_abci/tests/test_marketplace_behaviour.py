@@ -15,6 +15,7 @@ from packages.mech_catalogue.contracts.multicall_reader.contract import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
     CREATE_MECH_TOPIC,
+    LEGACY_CREATE_MECH_TOPIC,
     MarketplaceSource,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
@@ -30,6 +31,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     CHAIN_ID,
     CSM,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+    LEGACY as LEGACY_REGISTRY,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     FetchCase,
     dag_pb_digest,
     manifest,
@@ -162,3 +168,44 @@ class TestFetchWithMarketplace(FetchCase):
         (info,) = self.views_of(payload)["mechs_info"]
         assert info["address"] == "" and info["max_delivery_rate"] == 0
         assert self.skill.skill_context.state.marketplace_checkpoint is None
+
+
+LEGACY_FACTORY = "0x00000000000000000000000000000000000000f5"
+LEGACY_MECH = "0x00000000000000000000000000000000000000f6"
+
+
+class TestFetchWithLegacyFactory(TestFetchWithMarketplace):
+    """Legacy mechs only: the factory's CreateMech gives the mech, price() its price."""
+
+    def setup_method(self, **kwargs: Any) -> None:
+        """Configure only a legacy factory."""
+        super().setup_method(**kwargs)
+        self.skill.skill_context.params.__dict__["marketplace"] = MarketplaceSource(
+            CHAIN_ID, "", legacy_factory=LEGACY_FACTORY, confirmations=0
+        )
+
+    def test_facts_reach_the_catalogue_and_mechs_info(self) -> None:
+        """One round of calls; the entry gets the price; mechs_info leaves it out (no counts)."""
+        data = manifest("predict")
+        digest = dag_pb_digest(data)
+        legacy_ref = MechRef(CHAIN_ID, "legacy_mech_registry", LEGACY_REGISTRY, 3)
+        capture = self.start([DigestRead(legacy_ref, digest)])
+        self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, data)
+        log = {
+            "address": LEGACY_FACTORY,
+            "topics": [
+                LEGACY_CREATE_MECH_TOPIC,
+                topic(LEGACY_MECH),
+                topic(3),
+                topic(10**15),
+            ],
+            "blockNumber": 9,
+        }
+        self.answer_logs([log])
+        self.answer_multicall(20, [word(3), word(2 * 10**15)])
+        payload = capture.payloads[0]
+        assert self.views_of(payload)["mechs_info"] == []
+        self.agree(payload)
+        (facts,) = self.agreed_entry(legacy_ref).marketplace
+        assert facts.confirmed and facts.max_delivery_rate == 2 * 10**15
+        assert facts.address == LEGACY_MECH and facts.karma is None
