@@ -43,11 +43,13 @@ def chain_snapshot(devnet: Devnet) -> Iterator[Devnet]:
         "result"
     ]
     services = copy.deepcopy(devnet.info.services)
+    mechs = copy.deepcopy(devnet.info.mechs)
     try:
         yield devnet
     finally:
         devnet.w3.provider.make_request(RPCEndpoint("evm_revert"), [snapshot_id])
         devnet.info.services = services
+        devnet.info.mechs = mechs
         devnet.info.save()
 
 

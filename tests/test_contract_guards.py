@@ -258,7 +258,7 @@ def test_failed_fetch_of_a_mech_that_was_ok_keeps_its_tools() -> None:
 
 
 def test_mechs_lists_every_field_the_contract_names() -> None:
-    """GET /mechs: ref, key, status, digest, CID, observed block, stale, tool names, problems."""
+    """GET /mechs: ref, key, status, digest, CID, observed block, stale, tool names, problems, marketplace."""
     published = catalogue_of_offers()
     status, body = get("/mechs", published)
     assert status == 200
@@ -274,6 +274,7 @@ def test_mechs_lists_every_field_the_contract_names() -> None:
         "stale": False,
         "tools": ["b", "a"],  # the manifest's order
         "problems": [],
+        "marketplace": [],  # no marketplace facts read for this catalogue
     }
     assert get("/mechs", None) == (200, {"mechs": []})
 
@@ -317,7 +318,11 @@ def test_tool_detail_fields_and_unknown_tool() -> None:
     assert body["name"] == "b" and body["mcp"]["name"] == "b"
     (offer,) = body["offers"]
     tool = published.catalogue.tools_named("b")[0]
-    assert offer == {"mech": ref(1).to_dict(), "tool": tool.to_dict()}
+    assert offer == {
+        "mech": ref(1).to_dict(),
+        "tool": tool.to_dict(),
+        "marketplace": [],
+    }
     status, body = get("/tools/zzz", published)
     assert status == 404 and body["error"] == {
         "code": "unknown_tool",

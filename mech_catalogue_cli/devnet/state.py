@@ -68,6 +68,7 @@ class DevnetInfo:  # pylint: disable=too-many-instance-attributes
     contracts: Dict[str, str]
     registered: List[RegisteredManifest] = field(default_factory=list)
     services: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    mechs: List[Dict[str, Any]] = field(default_factory=list)
     startup_seconds: Optional[float] = None
     startup_phases: Dict[str, float] = field(default_factory=dict)
 

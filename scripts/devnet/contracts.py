@@ -39,8 +39,32 @@ ARTIFACTS: Dict[str, tuple] = {
     "GnosisSafeProxyFactory": ("gnosis_safe_proxy_factory", "ProxyFactory_V1_3_0.json"),
     "MultiSend": ("multisend", "MultiSend.json"),
     "Multicall2": ("multicall2", "multicall2.json"),
+    "MechMarketplace": ("mech_marketplace", "MechMarketplace.json"),
 }
-OWN_CONTRACTS = ("LegacyMechAgentRegistry", "ServiceSafeMultisig")
+OWN_CONTRACTS = (
+    "LegacyMechAgentRegistry",
+    "ServiceSafeMultisig",
+    "FixtureKarma",
+    "FixtureBalanceTracker",
+    "FixtureMechFactory",
+    "FixtureMech",
+    "FixtureLegacyMech",
+    "FixtureLegacyMechFactory",
+)
+
+
+# own contracts that live in a file of another name
+_SOURCES = {
+    name: "MarketplaceFixtures"
+    for name in (
+        "FixtureKarma",
+        "FixtureBalanceTracker",
+        "FixtureMechFactory",
+        "FixtureMech",
+        "FixtureLegacyMech",
+        "FixtureLegacyMechFactory",
+    )
+}
 
 
 class ArtifactNotFound(RuntimeError):
@@ -59,6 +83,29 @@ def artifact_dirs() -> List[Path]:
     return [path for path in candidates if path.is_dir()]
 
 
+def strip_constructor_args(bytecode: str) -> str:
+    """Drop constructor arguments a build artifact carries after its creation code.
+
+    The open-autonomy wheel's MechMarketplace "bytecode" is a deployment transaction's
+    input: creation code, then Gnosis chain's ServiceRegistryL2 and Karma addresses as
+    constructor arguments. Solidity decodes arguments from the first bytes after the
+    creation code, so arguments appended again at deployment would be ignored. The
+    creation code ends with solc's CBOR metadata (``...64736f6c6343`` + 3 version bytes +
+    the 2-byte length ``0033``); whatever follows is cut.
+
+    :param bytecode: hex creation bytecode (0x-prefixed or not, as artifacts vary),
+        possibly with arguments appended.
+    :return: the 0x-prefixed creation code alone (the same code when nothing follows the
+        metadata).
+    """
+    bytecode = bytecode if bytecode.startswith("0x") else "0x" + bytecode
+    marker = bytecode.rfind("64736f6c6343")
+    if marker < 0:
+        return bytecode
+    end = marker + len("64736f6c6343") + 6 + 4
+    return bytecode[:end] if bytecode[end - 4 : end] == "0033" else bytecode
+
+
 def load_artifact(name: str) -> Dict[str, Any]:
     """Return ``{"abi", "bytecode", "source"}`` of a contract.
 
@@ -71,7 +118,7 @@ def load_artifact(name: str) -> Dict[str, Any]:
         return {
             "abi": compiled["abi"],
             "bytecode": compiled["bytecode"],
-            "source": f"scripts/devnet/contracts/{name}.sol",
+            "source": f"scripts/devnet/contracts/{_SOURCES.get(name, name)}.sol",
         }
     package, filename = ARTIFACTS[name]
     for base in artifact_dirs():
@@ -80,7 +127,7 @@ def load_artifact(name: str) -> Dict[str, Any]:
             data = json.loads(path.read_text())
             return {
                 "abi": data["abi"],
-                "bytecode": data["bytecode"],
+                "bytecode": strip_constructor_args(data["bytecode"]),
                 "source": str(path),
             }
     raise ArtifactNotFound(

@@ -13,6 +13,7 @@ from scripts.devnet.anvil import DEFAULT_CHAIN_ID, dev_accounts, start_anvil
 from scripts.devnet.base import ROLES, DevnetError
 from scripts.devnet.contracts import deploy_stack
 from scripts.devnet.kubo import start_kubo
+from scripts.devnet.marketplace import MarketplaceHelpers
 from scripts.devnet.processes import is_alive, stop_pid
 from scripts.devnet.registries import RegistryHelpers
 from scripts.devnet.services import ServiceHelpers
@@ -44,11 +45,13 @@ def _clear_state_dir(state_dir: Path) -> None:
             path.unlink()
 
 
-class Devnet(RegistryHelpers, ServiceHelpers):
+class Devnet(RegistryHelpers, MarketplaceHelpers):
     """A running devnet: anvil + registry stack + kubo, and helpers to register mechs.
 
-    Registration helpers: :class:`RegistryHelpers` (Olas, legacy) and
-    :class:`ServiceHelpers` (services, Safe, ComplementaryServiceMetadata).
+    Registration helpers: :class:`RegistryHelpers` (Olas, legacy),
+    :class:`~scripts.devnet.services.ServiceHelpers` (services, Safe,
+    ComplementaryServiceMetadata) and :class:`MarketplaceHelpers` (mechs created through
+    MechMarketplace, paid requests, deliveries).
     """
 
     @classmethod

@@ -15,6 +15,7 @@ from mech_catalogue_cli.devnet.state import (
     OLAS_AGENT_REGISTRY,
     RegisteredManifest,
 )
+from scripts.devnet.marketplace import deploy_marketplace, seed_marketplace
 
 if TYPE_CHECKING:  # pragma: no cover
     from scripts.devnet.devnet import Devnet
@@ -148,6 +149,9 @@ SEED_PLAN: Tuple[SeedStep, ...] = (
 def seed_devnet(devnet: "Devnet") -> None:
     """Run :data:`SEED_PLAN` on ``devnet`` and record every step in ``devnet.info.registered``.
 
+    Then deploy the mech marketplace and seed it (:func:`scripts.devnet.marketplace.seed_marketplace`):
+    one mech per ComplementaryServiceMetadata service, requests to the deployed one.
+
     :param devnet: a started, unseeded devnet.
     """
     deployer = devnet.address("deployer")
@@ -201,4 +205,25 @@ def seed_devnet(devnet: "Devnet") -> None:
                 raw_leaves=step.raw_leaves,
             )
         )
+    devnet.info.contracts.update(
+        deploy_marketplace(
+            devnet.w3,
+            deployer,
+            devnet.info.contracts["ServiceRegistryL2"],
+            devnet.info.contracts["LegacyMechAgentRegistry"],
+        )
+    )
+    seed_marketplace(
+        devnet,
+        {
+            key: service_id
+            for (registry, key), service_id in ids.items()
+            if registry == COMPLEMENTARY_SERVICE_METADATA
+        },
+        {
+            key: agent_id
+            for (registry, key), agent_id in ids.items()
+            if registry == LEGACY_MECH_REGISTRY
+        },
+    )
     devnet.info.save()

@@ -18,6 +18,18 @@ def test_every_artifact_has_abi_and_bytecode(name):
     assert "packages/valory/contracts" in artifact["source"]
 
 
+def test_constructor_arguments_baked_into_an_artifact_are_cut():
+    """Arguments after solc's metadata are dropped (they would shadow ours); other code is kept."""
+    code = "6080604052" + "00" * 8 + "a264" + "64736f6c6343" + "00081e" + "0033"
+    args = "00" * 12 + "11" * 20 + "00" * 12 + "22" * 20
+    assert contracts.strip_constructor_args(code + args) == "0x" + code
+    assert contracts.strip_constructor_args("0x" + code) == "0x" + code
+    no_metadata = "0x6080604052" + args
+    assert contracts.strip_constructor_args(no_metadata) == no_metadata
+    marketplace = load_artifact("MechMarketplace")["bytecode"]
+    assert marketplace.endswith("0033")
+
+
 def test_missing_artifact_names_the_package_and_the_fix(monkeypatch):
     """Without any packages folder the error names the file, the package and the sync command."""
     monkeypatch.setattr(contracts, "artifact_dirs", lambda: [])

@@ -81,6 +81,11 @@ def test_state_file_lists_everything_a_client_needs(devnet):
         "Multicall2",
         "ServiceSafeMultisig",
         "LegacyMechAgentRegistry",
+        "MechMarketplace",
+        "FixtureKarma",
+        "FixtureBalanceTracker",
+        "FixtureMechFactory",
+        "FixtureLegacyMechFactory",
     }
     for address in info["contracts"].values():
         assert devnet.w3.eth.get_code(address) != b""
@@ -111,7 +116,7 @@ def test_attach_without_a_devnet_says_what_to_do(tmp_path):
 def test_unknown_contract_name_is_a_clear_error(devnet):
     """contract() names what exists."""
     with pytest.raises(DevnetError, match="AgentRegistry"):
-        devnet.contract("MechMarketplace")
+        devnet.contract("MechFactoryFixedPriceNative")
 
 
 def test_start_refuses_a_folder_with_foreign_files(tmp_path):

@@ -1,4 +1,4 @@
-"""Raw read-only calls to a MakerDAO Multicall2 deployment.
+"""Raw read-only calls to a MakerDAO Multicall2 deployment, and raw log reads.
 
 ``valory/multicall2``'s ``aggregate_and_decode`` returns a tuple and takes decoder
 callables, neither of which can cross the contract API (the ledger connection requires a
@@ -84,3 +84,43 @@ class MulticallReaderContract(Contract):
         block = "latest" if block_identifier is None else int(block_identifier)
         result = ledger_api.api.eth.call(transaction, block_identifier=block)
         return {"data": "0x" + bytes(result).hex()}
+
+    @classmethod
+    def get_logs(  # pylint: disable=too-many-arguments
+        cls,
+        ledger_api: LedgerApi,
+        contract_address: str,
+        topic: str,
+        from_block: int,
+        to_block: int,
+    ) -> JSONLike:
+        """``eth_getLogs`` of one event of ``contract_address`` in an inclusive block range.
+
+        Used for MechMarketplace's ``CreateMech`` (``domain/chain/marketplace.py`` builds
+        the ranges and decodes the logs).
+
+        :param ledger_api: the ledger API (EVM).
+        :param contract_address: the emitting contract.
+        :param topic: ``topics[0]``, 0x + 64 hex.
+        :param from_block: first block (inclusive).
+        :param to_block: last block (inclusive).
+        :return: ``{"logs": [{"address", "topics": [0x hex], "blockNumber": int}]}``.
+        """
+        logs = ledger_api.api.eth.get_logs(
+            {
+                "address": ledger_api.api.to_checksum_address(contract_address),
+                "topics": [topic],
+                "fromBlock": int(from_block),
+                "toBlock": int(to_block),
+            }
+        )
+        return {
+            "logs": [
+                {
+                    "address": str(log["address"]).lower(),
+                    "topics": ["0x" + bytes(t).hex() for t in log["topics"]],
+                    "blockNumber": int(log["blockNumber"]),
+                }
+                for log in logs
+            ]
+        }

@@ -16,6 +16,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store im
     CatalogueFile,
     DigestStore,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    DiscoveryCheckpoint,
+    MarketplaceConfigError,
+    MarketplaceSource,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     RegistryConfigError,
     RegistrySource,
@@ -110,6 +115,7 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             bool(self.registry_sources),
             "registries is empty; configure at least one registry to read",
         )
+        self.marketplace: Optional[MarketplaceSource] = self._marketplace(kwargs)
         self.max_ids_per_registry: int = self._positive_int(
             "max_ids_per_registry", kwargs
         )
@@ -211,6 +217,35 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         )
         return 2 * ((1 + self.fetch_retries) * self.fetch_timeout_seconds + sum(delays))
 
+    def _marketplace(self, kwargs: Dict[str, Any]) -> Optional[MarketplaceSource]:
+        """Read the ``marketplace_*`` and ``legacy_mech_factory_*`` parameters.
+
+        :param kwargs: the skill parameters.
+        :return: the chain's MechMarketplace and / or legacy mech factory to read facts
+            from, None when both addresses are null (no facts are read then).
+        :raises ParameterError: naming the bad parameter.
+        """
+        address = self._ensure("marketplace_address", kwargs, Optional[str])
+        first_block = self._ensure("marketplace_first_block", kwargs, int)
+        confirmations = self._ensure("marketplace_confirmations", kwargs, int)
+        max_range = self._positive_int("marketplace_max_log_range", kwargs)
+        legacy = self._ensure("legacy_mech_factory_address", kwargs, Optional[str])
+        legacy_first = self._ensure("legacy_mech_factory_first_block", kwargs, int)
+        if not address and not legacy:
+            return None
+        try:
+            return MarketplaceSource(
+                self.chain_id,
+                address or "",
+                first_block=first_block,
+                legacy_factory=legacy or "",
+                legacy_first_block=legacy_first,
+                confirmations=confirmations,
+                max_range=max_range,
+            )
+        except MarketplaceConfigError as exc:
+            raise ParameterError(f"marketplace_* parameters: {exc}") from exc
+
     def _positive_int(self, key: str, kwargs: Dict[str, Any]) -> int:
         value = self._ensure(key, kwargs, int)
         _require(value > 0, f"{key} must be a positive integer; got {value}")
@@ -259,6 +294,9 @@ class SharedState(BaseSharedState):
         self.kept_catalogue_digest = ""
         #: digest -> how fetching it failed on this agent (transport detail; never agreed)
         self.fetch_diagnostics: Dict[str, str] = {}
+        # how far this agent has read MechMarketplace CreateMech logs (rebuilt from
+        # marketplace_first_block after a restart; the result does not depend on it)
+        self.marketplace_checkpoint: Optional[DiscoveryCheckpoint] = None
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""

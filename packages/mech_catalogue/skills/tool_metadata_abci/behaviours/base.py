@@ -6,6 +6,17 @@ from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple, cast
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
     PUBLIC_ID as MULTICALL_READER_ID,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    DiscoveryCheckpoint,
+    LogQuery,
+    MarketplaceLogError,
+    MarketplaceSource,
+    MechCreation,
+    attach_facts,
+    discover_mechs,
+    facts_reader,
+    start_checkpoint,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     Call,
@@ -17,6 +28,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     SharedState,
@@ -137,3 +154,118 @@ class ToolMetadataBaseBehaviour(
                 block, reads = done.value
                 return RegistrySnapshot.build(block, reads)
             reply = yield from self.multicall(*request)
+
+    def get_logs(self, query: LogQuery) -> Generator[None, None, List[Dict[str, Any]]]:
+        """Run one ``eth_getLogs`` through the ledger connection.
+
+        :param query: the emitting contract, topic and inclusive block range.
+        :yield: while waiting for the ledger connection.
+        :return: the logs (``address``, ``topics``, ``blockNumber``).
+        :raises ChainReadError: the RPC refused or failed the query.
+        """
+        response = yield from self.get_contract_api_response(
+            performative=ContractApiMessage.Performative.GET_STATE,
+            contract_address=query.address,
+            contract_id=str(MULTICALL_READER_ID),
+            contract_callable="get_logs",
+            topic=query.topic,
+            from_block=query.from_block,
+            to_block=query.to_block,
+        )
+        if response.performative != ContractApiMessage.Performative.STATE:
+            raise ChainReadError(
+                f"eth_getLogs of {query.address} for blocks {query.from_block}..{query.to_block} "
+                f"failed: {getattr(response, 'message', response.performative)}; "
+                "check the RPC (some refuse wide ranges: lower marketplace_max_log_range)"
+            )
+        logs = response.state.body.get("logs", [])
+        return list(logs) if isinstance(logs, list) else []
+
+    def _discover(
+        self, source: MarketplaceSource, checkpoint: DiscoveryCheckpoint, head: int
+    ) -> Generator[None, None, DiscoveryCheckpoint]:
+        """Drive :func:`discover_mechs` with :meth:`get_logs`.
+
+        :param source: the marketplace.
+        :param checkpoint: where the last read stopped.
+        :param head: the block to read up to (before the confirmation margin).
+        :yield: while waiting for the ledger connection.
+        :return: the advanced checkpoint.
+        """
+        discovery = discover_mechs(source, checkpoint, head)
+        logs: Optional[List[Dict[str, Any]]] = None
+        while True:
+            try:
+                query = discovery.send(logs)  # type: ignore[arg-type]  # None starts it
+            except StopIteration as done:
+                return done.value
+            logs = yield from self.get_logs(query)
+
+    def _read_facts(
+        self, marketplace: str, mechs: List[MechCreation], block: int
+    ) -> Generator[None, None, List[MechFacts]]:
+        """Drive :func:`facts_reader` with :meth:`multicall`.
+
+        :param marketplace: the MechMarketplace address.
+        :param mechs: the mechs to read.
+        :param block: the block to read at.
+        :yield: while waiting for the ledger connection.
+        :return: the facts, in ``mechs`` order.
+        """
+        reader = facts_reader(
+            marketplace,
+            self.params.multicall2_address,
+            mechs,
+            self.params.multicall_batch_size,
+            block,
+        )
+        reply: Optional[BatchReply] = None
+        while True:
+            try:
+                request = reader.send(reply)  # type: ignore[arg-type]  # None starts it
+            except StopIteration as done:
+                return done.value[1]
+            reply = yield from self.multicall(*request)
+
+    def with_marketplace(
+        self, catalogue: Catalogue, block: int
+    ) -> Generator[None, None, Catalogue]:
+        """Put each mech contract's marketplace facts, read at ``block``, on the catalogue.
+
+        Discovery reads ``CreateMech`` logs from this agent's checkpoint up to ``block -
+        marketplace_confirmations``; only mechs created by then are read, at ``block``, so
+        every agent reading the agreed block builds the same facts whatever its checkpoint.
+
+        :param catalogue: the catalogue built from the agreed snapshot.
+        :param block: the agreed snapshot's block.
+        :yield: while waiting for the ledger connection.
+        :return: the catalogue with facts; unchanged (and the reason logged) when no
+            marketplace is configured or the chain could not be read.
+        """
+        source = self.params.marketplace
+        if source is None:
+            return catalogue
+        state = self.skill_state
+        try:
+            checkpoint = yield from self._discover(
+                source, state.marketplace_checkpoint or start_checkpoint(source), block
+            )
+            state.marketplace_checkpoint = checkpoint
+            last = block - source.confirmations
+            facts = yield from self._read_facts(
+                source.marketplace,
+                [m for m in checkpoint.mechs if m.block <= last],
+                block,
+            )
+        except (ChainReadError, MarketplaceLogError) as exc:
+            self.context.logger.error(
+                f"marketplace facts (marketplace {source.marketplace or 'none'}, legacy factory "
+                f"{source.legacy_factory or 'none'}) not read at block {block}: {exc}; "
+                "the catalogue goes without them this period"
+            )
+            return catalogue
+        self.context.logger.info(
+            f"marketplace facts at block {block}: {len(facts)} mechs, "
+            f"{sum(1 for f in facts if f.rankable)} rankable"
+        )
+        return attach_facts(catalogue, facts)

@@ -90,6 +90,9 @@ class FetchManifestsBehaviour(
                 self.report_failures(fetched)
                 previous = self.previous_catalogue()
                 catalogue = refresh_catalogue(snapshot, fetched, self.parse, previous)
+                catalogue = yield from self.with_marketplace(
+                    catalogue, snapshot.block_number
+                )
                 self.skill_state.candidate = (catalogue, snapshot)
                 keep = {m.cid for m in catalogue.mechs if m.cid}
                 if previous is not None:

@@ -170,3 +170,36 @@ def test_state_dir_holds_the_manifest_cache_unless_set() -> None:
         == "/c"
     )
     assert make_params(state_dir=None).manifest_cache_dir is None
+
+
+@pytest.mark.parametrize(
+    ("overrides", "named"),
+    [
+        ({"marketplace_address": "0x12"}, "marketplace"),
+        ({"legacy_mech_factory_address": "factory"}, "legacy_factory"),
+        (
+            {"marketplace_address": "0x" + "ee" * 20, "marketplace_confirmations": -1},
+            "confirmations",
+        ),
+        ({"marketplace_max_log_range": 0}, "marketplace_max_log_range"),
+    ],
+)
+def test_marketplace_parameters_are_checked(
+    overrides: Dict[str, Any], named: str
+) -> None:
+    """A bad marketplace_* / legacy_mech_factory_* value is refused, naming the field."""
+    with pytest.raises(ParameterError, match=named):
+        make_params(**overrides)
+
+
+def test_marketplace_is_off_by_default_and_on_with_either_address() -> None:
+    """Null addresses read no facts; either address alone turns the read on."""
+    assert make_params().marketplace is None
+    market = make_params(marketplace_address="0x" + "EE" * 20).marketplace
+    assert market is not None and market.marketplace == "0x" + "ee" * 20
+    legacy = make_params(
+        legacy_mech_factory_address="0x" + "0f" * 20,
+        legacy_mech_factory_first_block=12,
+    ).marketplace
+    assert legacy is not None and legacy.marketplace == ""
+    assert (legacy.legacy_factory, legacy.legacy_first_block) == ("0x" + "0f" * 20, 12)

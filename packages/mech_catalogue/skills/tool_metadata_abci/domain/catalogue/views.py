@@ -1,37 +1,83 @@
 """Views of a catalogue in the shapes other skills already read.
 
 ``mechs_info_view`` matches mech-interact's ``MechInfo`` dataclass
-(valory-xyz/mech-interact, ``packages/valory/skills/mech_interact_abci/states/base.py``):
-``MechInfo(**item)`` must accept every item, so only its field names appear:
+(valory-xyz/mech-interact v0.32.3, ``packages/valory/skills/mech_interact_abci/states/base.py``):
+``MechInfo(**item)`` must accept every item, so only its field names appear. mech-interact
+fills the same fields from its subgraph query (``graph_tooling/queries/mechs_info.py``:
+``meches { id address maxDeliveryRate karma receivedRequests selfDeliveredFromReceived
+service { metadata deliveries } }``); here they come from the chain
+(:mod:`..chain.marketplace` names each call):
 
-===================  =====================================================================
-field                value written here
-===================  =====================================================================
-``id``               the agent id / service id, as a decimal string
-``address``          the mech contract address from parameter ``mech_addresses`` (keyed by
-                     ``MechRef.key``), "" when not configured (registries do not hold it)
-``service``          ``{"metadata": [{"metadata": "0x<digest hex>"}], "deliveries": []}``;
-                     mech-interact strips the ``0x`` to get the manifest digest
-``karma``            0 (not known to the registries)
-``received_requests`` / ``self_delivered`` / ``max_delivery_rate``   0 (not known)
-``relevant_tools``   the mech's tool names, sorted (a JSON list; MechInfo turns it into a set)
-===================  =====================================================================
+=====================  ==================================================================
+field                  value written here, for a mech with marketplace facts
+=====================  ==================================================================
+``id``                 the service id (legacy: agent id), as a decimal string
+``address``            the mech contract, EIP-55 checksummed (the ``CreateMech`` event,
+                       confirmed by ``mapAgentMechFactories``)
+``service``            ``{"metadata": [{"metadata": "0x<digest hex>"}], "deliveries": []}``;
+                       mech-interact strips the ``0x`` to get the manifest digest.
+                       ``deliveries`` (the subgraph's last delivery timestamp) is not read
+                       from chain, so mech-interact's liveness counts it as never
+                       delivered once ``received_requests`` > 0
+``karma``              ``Karma.mapMechKarma(mech)`` (subgraph ``karma``)
+``received_requests``  ``mech.numTotalRequests()`` (subgraph ``receivedRequests``: requests
+                       addressed to the mech)
+``self_delivered``     ``min(mech.numTotalDeliveries(), numTotalRequests())`` (subgraph
+                       ``selfDeliveredFromReceived``; the mech's counter also counts requests
+                       of other mechs it delivered after their timeout, so it is an upper
+                       bound, capped at the requests received)
+``max_delivery_rate``  ``mech.maxDeliveryRate()`` (legacy: ``price()``), wei
+``relevant_tools``     the mech's tool names, sorted (a JSON list; MechInfo makes a set)
+=====================  ==================================================================
 
-Only mechs whose status is ``ok`` (including a kept last good manifest) are listed.
-Caveat for consumers: mech-interact's ``MechInfo.__lt__`` divides by
-``received_requests`` when two mechs tie on ``max_delivery_rate``; with the zeros written
-here ``priority_mech`` raises ZeroDivisionError when two or more mechs are relevant, unless
-mech-interact's own ``MechInformationRound`` has refreshed the counters from its subgraph.
+Only mechs whose status is ``ok`` (including a kept last good manifest) are listed, one
+item per mech contract whose facts are confirmed and complete with a rate >= 1
+(``MechFacts.rankable``): mech-interact's score takes ``log(max_delivery_rate)``, so a
+rate of 0, or a 0 standing in for an unread value, would make its ranking raise. A mech
+contract left out is still listed, with its reasons, in ``GET /mechs``.
+
+Entries with no marketplace facts at all (no marketplace configured) keep the earlier
+shape: address from parameter ``mech_addresses`` (keyed by ``MechRef.key``, "" when not
+configured) and zeros for karma, counts and rate. Those zeros are not facts:
+mech-interact's own ``MechInformationRound`` must refresh them before it ranks (with two
+such mechs relevant, its ``priority_mech`` raises).
 """
 
 import hashlib
 import json
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
+from eth_utils import to_checksum_address
+
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     STATUS_OK,
     Catalogue,
+    Mech,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
+
+
+def _service(mech: Mech) -> Dict[str, Any]:
+    return {
+        "metadata": [{"metadata": mech.digest}] if mech.digest else [],
+        "deliveries": [],
+    }
+
+
+def _fact_item(mech: Mech, facts: MechFacts, tools: List[str]) -> Dict[str, Any]:
+    requests = int(facts.requests or 0)
+    return {
+        "id": str(mech.ref.mech_id),
+        "address": to_checksum_address(facts.address),
+        "service": _service(mech),
+        "karma": facts.karma,
+        "received_requests": requests,
+        "self_delivered": min(int(facts.deliveries or 0), requests),
+        "max_delivery_rate": facts.max_delivery_rate,
+        "relevant_tools": tools,
+    }
 
 
 def mechs_info_view(
@@ -40,27 +86,33 @@ def mechs_info_view(
     """Build the mech-interact ``mechs_info`` view.
 
     :param catalogue: the catalogue.
-    :param mech_addresses: ``MechRef.key`` -> mech address.
-    :return: mech-interact ``MechInfo``-compatible dicts, in catalogue (ref) order.
+    :param mech_addresses: ``MechRef.key`` -> mech address (entries without facts only).
+    :return: mech-interact ``MechInfo``-compatible dicts, in catalogue (ref) order, then
+        mech address order within an entry.
     """
     addresses = mech_addresses or {}
-    view = []
+    view: List[Dict[str, Any]] = []
     for mech in catalogue.mechs:
         if mech.status != STATUS_OK:
+            continue
+        tools = sorted({tool.name for tool in mech.tools})
+        if mech.marketplace:
+            view.extend(
+                _fact_item(mech, facts, tools)
+                for facts in mech.marketplace
+                if facts.rankable
+            )
             continue
         view.append(
             {
                 "id": str(mech.ref.mech_id),
                 "address": addresses.get(mech.ref.key, ""),
-                "service": {
-                    "metadata": [{"metadata": mech.digest}] if mech.digest else [],
-                    "deliveries": [],
-                },
+                "service": _service(mech),
                 "karma": 0,
                 "received_requests": 0,
                 "self_delivered": 0,
                 "max_delivery_rate": 0,
-                "relevant_tools": sorted({tool.name for tool in mech.tools}),
+                "relevant_tools": tools,
             }
         )
     return view

@@ -13,11 +13,16 @@ Routes (all GET, JSON bodies):
     ``_meta["io.olas/mech-tool"]`` extended by ``mechs`` (keys of every offering mech) and
     ``collision``.
 ``/tools/<name>``
-    ``{"name", "collision", "offers": [{"mech": MechRef, "tool": Tool.to_dict()}]}``; 404
-    when no mech offers it.
+    ``{"name", "collision", "offers": [{"mech": MechRef, "tool": Tool.to_dict(),
+    "marketplace": [MechFacts.to_dict()]}]}``; 404 when no mech offers it.
 ``/mechs``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
-    "tools", "problems"}]}``.
+    "tools", "problems", "marketplace"}]}``.
+
+``marketplace`` lists each mech contract serving the entry (``model.market.MechFacts``:
+address, ``max_delivery_rate`` = price per request in wei as decimal text, payment type,
+counts, karma, the block read; a value that could not be read is null and named in
+``unread`` with the reason); empty when no marketplace facts were read.
 ``/healthcheck``
     freshness: ``{"status": "fresh"|"stale"|"no_catalogue", ...}``; 200 when fresh, else 503.
 
@@ -36,7 +41,7 @@ per agreed catalogue.
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     PublishedCatalogue,
@@ -64,6 +69,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request i
     json_result,
     parse_request,
     quoted,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
 
@@ -126,6 +134,7 @@ class CatalogueView:
                 "stale": m.observed_block is None or m.observed_block < block,
                 "tools": [t.name for t in m.tools],
                 "problems": [p.to_dict() for p in m.problems],
+                "marketplace": [f.to_dict() for f in m.marketplace],
             }
             for m in catalogue.mechs
         ]
@@ -189,6 +198,17 @@ def list_tools(
     )
 
 
+def _offer_facts(catalogue: Catalogue, tool: Tool) -> List[Dict[str, Any]]:
+    """Return the marketplace facts of the mech offering ``tool`` (O(1) by ref).
+
+    :param catalogue: the catalogue.
+    :param tool: an offered tool.
+    :return: its mech's ``MechFacts.to_dict()`` list (empty when none were read).
+    """
+    mech = catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
+    return [] if mech is None else [f.to_dict() for f in mech.marketplace]
+
+
 def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
     """Answer ``GET /tools/<name>``, in O(offers).
 
@@ -196,8 +216,9 @@ def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
     :param name: the tool name.
     :return: every mech's offer of it; 404 ``unknown_tool`` when none.
     """
-    tools = view.published.catalogue.tools_named(name) if view is not None else ()
-    if view is None or not tools:
+    catalogue = view.published.catalogue if view is not None else None
+    tools = catalogue.tools_named(name) if catalogue is not None else ()
+    if view is None or catalogue is None or not tools:
         return error_result(
             UNKNOWN_TOOL,
             f"no mech in the catalogue offers a tool named {quoted(name)}; see GET /tools",
@@ -212,6 +233,7 @@ def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
                 {
                     "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
                     "tool": t.to_dict(),
+                    "marketplace": _offer_facts(catalogue, t),
                 }
                 for t in tools
             ],

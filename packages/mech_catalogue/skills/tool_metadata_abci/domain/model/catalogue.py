@@ -30,6 +30,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     decode,
     sha256_hex,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     Problem,
     unique_problems,
@@ -121,6 +124,9 @@ class Mech:
     :param problems: errors and warnings for this mech's manifest.
     :param observed_block: block number at which the on-chain hash was read (None if not).
     :param spec_version: the manifest's declared ``specVersion`` ("" when unversioned).
+    :param marketplace: the facts of each mech contract serving this service / agent
+        (address order), read from the marketplace; empty when none were read. Serialised
+        only when non-empty, so catalogues without marketplace data keep their digest.
     """
 
     ref: MechRef
@@ -134,6 +140,8 @@ class Mech:
     problems: Tuple[Problem, ...] = ()
     observed_block: Optional[int] = None
     spec_version: str = ""
+    marketplace: Tuple[MechFacts, ...] = ()
+
     # sha2-256 of the entry bar its block, computed on first use (not a field: equality,
     # hashing, repr and pickling ignore it); :meth:`at_block` carries it over.
     _content_digest: str = field(init=False, repr=False, compare=False, default="")
@@ -157,6 +165,7 @@ class Mech:
                 self.problems,
                 self.observed_block,
                 self.spec_version,
+                self.marketplace,
             ),
         )
 
@@ -258,7 +267,7 @@ class Mech:
 
         :return: a JSON-serialisable dict.
         """
-        return {
+        data = {
             "ref": self.ref.to_dict(),
             "digest": self.digest,
             "cid": self.cid,
@@ -271,6 +280,9 @@ class Mech:
             "observed_block": self.observed_block,
             "spec_version": self.spec_version,
         }
+        if self.marketplace:
+            data["marketplace"] = [facts.to_dict() for facts in self.marketplace]
+        return data
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Mech":
@@ -292,6 +304,9 @@ class Mech:
             problems=tuple(Problem.from_dict(p) for p in data.get("problems", ())),
             observed_block=None if block is None else int(block),
             spec_version=str(data.get("spec_version", "")),
+            marketplace=tuple(
+                MechFacts.from_dict(f) for f in data.get("marketplace", ())
+            ),
         )
 
 

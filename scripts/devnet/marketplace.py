@@ -1,0 +1,340 @@
+"""A mech marketplace on the devnet: the real MechMarketplace, fixture Karma/factory/mechs.
+
+``MechMarketplace`` is the open-autonomy wheel's bytecode
+(``packages/valory/contracts/mech_marketplace/build/MechMarketplace.json``), deployed
+without its proxy and initialised directly. Karma, the balance tracker, the mech factory
+and the mechs are ours (``contracts/MarketplaceFixtures.sol``), since no PyPI package ships
+them. Mechs are created through ``MechMarketplace.create`` (so it emits ``CreateMech``),
+requests go through ``MechMarketplace.request`` with native payment, and deliveries
+through the mech, sent by the service Safe, so every counter the catalogue reads moves.
+"""
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import requests
+from eth_abi import encode as abi_encode
+from web3 import Web3
+from web3.logs import DISCARD
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    DiscoveryCheckpoint,
+    MarketplaceSource,
+    MechCreation,
+    discover_mechs,
+    facts_reader,
+    start_checkpoint,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    decode_batch,
+    encode_batch,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
+
+from mech_catalogue_cli.sync_driver import eth_call
+from scripts.devnet.base import DevnetError
+from scripts.devnet.contracts import contract_at, deploy, send
+from scripts.devnet.services import ServiceHelpers
+
+#: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE)
+NATIVE_PAYMENT_TYPE = bytes.fromhex(
+    "ba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
+)
+#: MechMarketplace.initialize: fee (basis points of MAX_FEE_FACTOR), response timeouts (s)
+MARKETPLACE_FEE = 100
+MIN_RESPONSE_TIMEOUT = 60
+MAX_RESPONSE_TIMEOUT = 3600
+#: what the seed does: (service key in the seed plan, max delivery rate in wei)
+SEED_MECHS = (("market", 10**16), ("template", 2 * 10**16), ("deployed", 5 * 10**15))
+#: requests the seed sends to the deployed service's mech, and how many it delivers
+SEED_REQUESTS = 3
+SEED_DELIVERIES = 2
+#: legacy mechs the seed creates: (legacy seed plan key, price in wei)
+SEED_LEGACY_MECHS = (("omen", 4 * 10**15),)
+
+
+def deploy_marketplace(
+    w3: Web3, deployer: str, service_registry: str, legacy_registry: str
+) -> Dict[str, str]:
+    """Deploy Karma, MechMarketplace, a balance tracker and mech factories, wired together.
+
+    :param w3: a Web3 connected to anvil.
+    :param deployer: the unlocked account owning everything.
+    :param service_registry: the ServiceRegistryL2 the marketplace checks mechs against.
+    :param legacy_registry: the legacy mech registry whose agents get legacy mechs.
+    :return: ``{"FixtureKarma", "MechMarketplace", "FixtureBalanceTracker",
+        "FixtureMechFactory", "FixtureLegacyMechFactory": address}``.
+    """
+    a = {"FixtureKarma": deploy(w3, "FixtureKarma", [], deployer)}
+    a["MechMarketplace"] = deploy(
+        w3, "MechMarketplace", [service_registry, a["FixtureKarma"]], deployer
+    )
+    market = contract_at(w3, "MechMarketplace", a["MechMarketplace"])
+    send(
+        w3,
+        market.functions.initialize(
+            MARKETPLACE_FEE, MIN_RESPONSE_TIMEOUT, MAX_RESPONSE_TIMEOUT
+        ),
+        deployer,
+    )
+    a["FixtureBalanceTracker"] = deploy(
+        w3, "FixtureBalanceTracker", [a["MechMarketplace"]], deployer
+    )
+    a["FixtureMechFactory"] = deploy(
+        w3, "FixtureMechFactory", [a["MechMarketplace"]], deployer
+    )
+    send(
+        w3,
+        market.functions.setMechFactoryStatuses([a["FixtureMechFactory"]], [True]),
+        deployer,
+    )
+    send(
+        w3,
+        market.functions.setPaymentTypeBalanceTrackers(
+            [NATIVE_PAYMENT_TYPE], [a["FixtureBalanceTracker"]]
+        ),
+        deployer,
+    )
+    a["FixtureLegacyMechFactory"] = deploy(
+        w3, "FixtureLegacyMechFactory", [legacy_registry], deployer
+    )
+    karma = contract_at(w3, "FixtureKarma", a["FixtureKarma"])
+    send(
+        w3,
+        karma.functions.setMechMarketplaceStatuses([a["MechMarketplace"]], [True]),
+        deployer,
+    )
+    return a
+
+
+class MarketplaceHelpers(ServiceHelpers):
+    """Create mechs, send paid requests, deliver them (by the service Safe), change a price."""
+
+    def _market(self) -> Any:
+        return self.contract("MechMarketplace")
+
+    def mech(self, address: str) -> Any:
+        """Return a fixture mech contract.
+
+        :param address: the mech address.
+        :return: the web3 contract.
+        """
+        return contract_at(self.w3, "FixtureMech", address)
+
+    def create_mech(self, service_id: int, max_delivery_rate: int, sender: str) -> str:
+        """``MechMarketplace.create(service_id, factory, abi.encode(rate))``.
+
+        :param service_id: a ServiceRegistryL2 service id.
+        :param max_delivery_rate: the mech's price per request, wei.
+        :param sender: who sends it (the service owner, by convention).
+        :return: the new mech's checksummed address (from the ``CreateMech`` event).
+        :raises DevnetError: when no ``CreateMech`` event was emitted.
+        """
+        market = self._market()
+        payload = abi_encode(["uint256"], [max_delivery_rate])
+        receipt = self.transact(
+            market.functions.create(
+                service_id, self.info.contracts["FixtureMechFactory"], payload
+            ),
+            sender,
+        )
+        events = market.events.CreateMech().process_receipt(receipt, errors=DISCARD)
+        if not events:
+            raise DevnetError(
+                f"MechMarketplace.create({service_id}) emitted no CreateMech"
+            )
+        mech = Web3.to_checksum_address(events[0]["args"]["mech"])
+        self.info.mechs.append(
+            {
+                "address": mech,
+                "service_id": service_id,
+                "rate": max_delivery_rate,
+                "kind": "marketplace",
+            }
+        )
+        self.info.save()
+        return mech
+
+    def create_legacy_mech(self, agent_id: int, price: int, sender: str) -> str:
+        """Deploy a legacy mech for a legacy registry agent (the factory emits ``CreateMech``).
+
+        :param agent_id: the legacy registry agent id.
+        :param price: price per request, wei.
+        :param sender: who sends it.
+        :return: the mech's checksummed address.
+        :raises DevnetError: when no ``CreateMech`` event was emitted.
+        """
+        factory = self.contract("FixtureLegacyMechFactory")
+        receipt = self.transact(factory.functions.createMech(agent_id, price), sender)
+        events = factory.events.CreateMech().process_receipt(receipt, errors=DISCARD)
+        if not events:
+            raise DevnetError(f"createMech({agent_id}) emitted no CreateMech")
+        mech = Web3.to_checksum_address(events[0]["args"]["mech"])
+        self.info.mechs.append(
+            {"address": mech, "agent_id": agent_id, "rate": price, "kind": "legacy"}
+        )
+        self.info.save()
+        return mech
+
+    def request_mech(self, mech: str, data: bytes, requester: str) -> bytes:
+        """Send one paid native request to ``mech`` through the marketplace.
+
+        :param mech: the priority mech.
+        :param data: the request data (an IPFS digest, by convention).
+        :param requester: the paying account.
+        :return: the request id.
+        """
+        rate = self.mech(mech).functions.maxDeliveryRate().call()
+        market = self._market()
+        receipt = self.transact(
+            market.functions.request(
+                data, rate, NATIVE_PAYMENT_TYPE, mech, MAX_RESPONSE_TIMEOUT, b""
+            ),
+            requester,
+            value=rate,
+        )
+        events = market.events.MarketplaceRequest().process_receipt(
+            receipt, errors=DISCARD
+        )
+        return bytes(events[0]["args"]["requestIds"][0])
+
+    def deliver(self, mech: str, request_ids: Sequence[bytes]) -> Any:
+        """Deliver requests from the mech's service Safe (``deliverToMarketplace``).
+
+        :param mech: the mech.
+        :param request_ids: the requests.
+        :return: the receipt.
+        """
+        contract = self.mech(mech)
+        safe = contract.functions.getOperator().call()
+        data = contract.encode_abi(
+            "deliverToMarketplace",
+            args=[list(request_ids), [b"delivered"] * len(request_ids)],
+        )
+        return self.exec_safe_transaction(safe, contract.address, data)
+
+    def change_max_delivery_rate(self, mech: str, rate: int) -> Any:
+        """``mech.changeMaxDeliveryRate(rate)`` from its service Safe.
+
+        :param mech: the mech.
+        :param rate: the new price per request, wei.
+        :return: the receipt.
+        """
+        contract = self.mech(mech)
+        safe = contract.functions.getOperator().call()
+        data = contract.encode_abi("changeMaxDeliveryRate", args=[rate])
+        return self.exec_safe_transaction(safe, contract.address, data)
+
+
+def seed_marketplace(
+    devnet: MarketplaceHelpers,
+    service_ids: Dict[str, int],
+    legacy_ids: Dict[str, int],
+) -> List[str]:
+    """Create one mech per seeded service, send requests to the deployed one, deliver some.
+
+    :param devnet: a seeded devnet with the marketplace deployed.
+    :param service_ids: seed plan key -> service id (ComplementaryServiceMetadata services).
+    :param legacy_ids: seed plan key -> legacy registry agent id.
+    :return: the marketplace mech addresses, in :data:`SEED_MECHS` order (legacy mechs,
+        :data:`SEED_LEGACY_MECHS`, are recorded in ``info.mechs`` with kind ``legacy``).
+    """
+    mechs = []
+    for key, rate in SEED_MECHS:
+        service_id = service_ids[key]
+        owner = (
+            devnet.contract("ServiceRegistryL2").functions.ownerOf(service_id).call()
+        )
+        mechs.append(devnet.create_mech(service_id, rate, owner))
+    deployed = mechs[-1]
+    requester = devnet.address("stranger")
+    ids = [
+        devnet.request_mech(deployed, b"request %d" % n, requester)
+        for n in range(SEED_REQUESTS)
+    ]
+    devnet.deliver(deployed, ids[:SEED_DELIVERIES])
+    for key, price in SEED_LEGACY_MECHS:
+        devnet.create_legacy_mech(legacy_ids[key], price, devnet.address("deployer"))
+    return mechs
+
+
+# --- drivers of the domain readers over web3 (tests, benchmarks) --------------------
+
+
+def discover(
+    devnet: "MarketplaceHelpers",
+    checkpoint: Optional[DiscoveryCheckpoint],
+    max_range: int = 10_000,
+) -> Tuple[DiscoveryCheckpoint, List[Tuple[int, int]]]:
+    """Run discovery (marketplace and legacy factory) with ``eth_getLogs`` at the head.
+
+    No confirmation margin: anvil does not reorganise.
+
+    :param devnet: the devnet.
+    :param checkpoint: the previous checkpoint (None: from the start).
+    :param max_range: blocks per log query.
+    :return: the new checkpoint and the ``(from, to)`` ranges queried.
+    """
+    source = MarketplaceSource(
+        devnet.info.chain_id,
+        devnet.info.contracts["MechMarketplace"],
+        legacy_factory=devnet.info.contracts.get("FixtureLegacyMechFactory", ""),
+        confirmations=0,
+        max_range=max_range,
+    )
+    gen = discover_mechs(
+        source, checkpoint or start_checkpoint(source), devnet.w3.eth.block_number
+    )
+    queried = []
+    try:
+        query = next(gen)
+        while True:
+            queried.append((query.from_block, query.to_block))
+            logs = devnet.w3.eth.get_logs(
+                {
+                    "address": Web3.to_checksum_address(query.address),
+                    "topics": [query.topic],
+                    "fromBlock": query.from_block,
+                    "toBlock": query.to_block,
+                }
+            )
+            query = gen.send([dict(log) for log in logs])
+    except StopIteration as done:
+        return done.value, queried
+
+
+def read_facts(
+    devnet: "MarketplaceHelpers",
+    mechs: List[MechCreation],
+    at_block: Optional[int] = None,
+    batch_size: int = 500,
+) -> Tuple[int, List[MechFacts], int]:
+    """Drive :func:`facts_reader`: each batch is one ``eth_call`` to Multicall2.
+
+    :param devnet: the devnet.
+    :param mechs: the mechs.
+    :param at_block: the block to read at (None: latest).
+    :param batch_size: most calls per ``eth_call``.
+    :return: ``(block, facts, eth_calls made)``.
+    """
+    multicall = devnet.info.contracts["Multicall2"]
+    gen = facts_reader(
+        devnet.info.contracts["MechMarketplace"].lower(),
+        multicall,
+        mechs,
+        batch_size,
+        at_block,
+    )
+    session, calls = requests.Session(), 0
+    try:
+        batch, block = next(gen)
+        while True:
+            data = eth_call(
+                session, devnet.info.rpc_url, multicall, encode_batch(batch), block, 10
+            )
+            calls += 1
+            batch, block = gen.send(decode_batch(data, len(batch)))
+    except StopIteration as done:
+        block, facts = done.value
+        return block, facts, calls
