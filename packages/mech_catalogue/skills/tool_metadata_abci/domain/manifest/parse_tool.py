@@ -113,6 +113,18 @@ def _kind(value: Any) -> str:
     }.get(type(value), "null" if value is None else "a number")
 
 
+def _shown_value(value: Any, limit: int = 40) -> str:
+    """A value as a mech author wrote it: a string quoted and cut, anything else its kind.
+
+    :param value: any JSON value.
+    :param limit: characters of a string shown.
+    :return: e.g. ``'hexAdress'`` or ``an object``.
+    """
+    if isinstance(value, str):
+        return repr(value[:limit] + ("..." if len(value) > limit else ""))
+    return _kind(value)
+
+
 def _embedded_json(description: str, limits: Limits) -> Optional[Dict[str, Any]]:
     if not description.lstrip().startswith("{"):
         return None
@@ -147,7 +159,8 @@ def parse_tool(
         found.append(
             P.warning(
                 P.TOOL_NAME_MISMATCH,
-                f"{path}/name is {str(meta_name)[:80]!r} but the key is {name!r}; the key is used.",
+                f"{path}/name is {_shown_value(meta_name)} but the key is {name[:60]!r}; the key "
+                "is used.",
                 path + "/name",
             )
         )
@@ -176,8 +189,8 @@ def parse_tool(
         found.append(
             P.warning(
                 P.UNTYPED_INPUT,
-                f"Tool {name!r} declares no typed arguments; add `arguments` (manifest v1) so "
-                "callers can build a valid request.",
+                f"Tool {name[:60]!r} at {path or '/'} declares no typed arguments; add "
+                "`arguments` (manifest v1) so callers can build a valid request.",
                 path,
             )
         )
@@ -541,7 +554,7 @@ def parse_argument(  # pylint: disable=too-many-locals
             P.error(
                 P.INVALID_ARGUMENT,
                 f"Argument {where} needs an `identifier` that is a keyword name (letters, digits, "
-                f"_; not starting with a digit; at most 128); got {str(ident)[:60]!r}. It was dropped.",
+                f"_; not starting with a digit; at most 128), not {_shown_value(ident)}; it was dropped.",
                 where,
             )
         )
@@ -553,8 +566,9 @@ def parse_argument(  # pylint: disable=too-many-locals
         found.append(
             P.warning(
                 P.UNKNOWN_ARGUMENT_TYPE,
-                f"Argument {where} has type {str(raw_type)[:60]!r}, not in the vocabulary "
-                "(docs/manifest-spec.md); it is treated as `any`.",
+                f"Field {where}/type is {_shown_value(raw_type)}, not a term of the type "
+                "vocabulary (docs/manifest-spec.md); use one such as int, str or hexAddress "
+                "(it is treated as `any`).",
                 where + "/type",
             )
         )

@@ -214,7 +214,7 @@ def name_problem(name: Any, where: str, limits: Limits) -> Optional[P.Problem]:
         reason = "contains control characters"
     else:
         return None
-    shown = f" {name[:60]!r}" if isinstance(name, str) else ""
+    shown = f" {name[:32]!r}" if isinstance(name, str) else ""
     return P.error(
         P.INVALID_TOOL_NAME,
         f"Tool name{shown} at {where} {reason}; the tool was dropped.",
