@@ -17,7 +17,8 @@ Routes (all GET, JSON bodies):
     when no mech offers it.
 ``/mechs``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
-    "tools", "problems"}]}``.
+    "tools", "withheld", "problems"}]}``: ``withheld`` names the mech's tools not offered
+    because of an error-level problem (``problems`` says which).
 ``/healthcheck``
     freshness: ``{"status": "fresh"|"stale"|"no_catalogue", ...}``; 200 when fresh, else 503.
 
@@ -106,6 +107,7 @@ class CatalogueView:
                 "observed_block": m.observed_block,
                 "stale": m.observed_block is None or m.observed_block < block,
                 "tools": [t.name for t in m.tools],
+                "withheld": list(m.withheld),
                 "problems": [p.to_dict() for p in m.problems],
             }
             for m in catalogue.mechs

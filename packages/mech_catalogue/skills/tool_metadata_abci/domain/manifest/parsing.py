@@ -159,15 +159,22 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
             )
         )
         return ParseResult(None, tuple(found))
+    withheld: List[Tool] = []
     tools = _tools(
-        candidates, metadata or {}, "toolMetadata" in document, limits, found, by_name
+        candidates,
+        metadata or {},
+        "toolMetadata" in document,
+        limits,
+        found,
+        by_name,
+        withheld,
     )
     if described is not None:
         if not by_name:
             tools = [
                 replace(t, provenance=Provenance(SHAPE_DESCRIPTION_JSON)) for t in tools
             ]
-        _described_report(described, tools, found)
+        _described_report(described, tools, withheld, found)
     _warn_if_empty(tools, found)
     spec_version = document.get("specVersion", "")
     if not isinstance(spec_version, str):
@@ -191,6 +198,7 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
             {k: v for k, v in document.items() if k not in TOP_LEVEL_KEYS}
         ),
         spec_version=spec_version[:20],
+        withheld=tuple(withheld),
     )
     return ParseResult(manifest, tuple(found))
 
@@ -299,12 +307,16 @@ def _typed_by_description(
 
 
 def _described_report(
-    described: DescribedTools, offered: List[Tool], found: List[P.Problem]
+    described: DescribedTools,
+    offered: List[Tool],
+    withheld: List[Tool],
+    found: List[P.Problem],
 ) -> None:
     """Note that the description was read; report described tools that are not offered.
 
     :param described: from :func:`description_json`.
     :param offered: the manifest's tools.
+    :param withheld: the tools withheld for errors (listed, not offered).
     :param found: problems are appended here.
     """
     found.append(
@@ -315,7 +327,7 @@ def _described_report(
             "/description",
         )
     )
-    names = {t.name for t in offered}
+    names = {t.name for t in offered + withheld}
     for where, obj in described.tools:
         if obj["name"] not in names:
             found.append(
@@ -431,12 +443,15 @@ def _parse_single_tool(document: Dict[str, Any], limits: Limits) -> ParseResult:
     """
     found: List[P.Problem] = []
     candidate = (document.get("name"), "/name", document, "", True)
-    tools = _tools([candidate], {}, False, limits, found)
+    withheld: List[Tool] = []
+    tools = _tools([candidate], {}, False, limits, found, None, withheld)
     _warn_if_empty(tools, found)
+    name = document.get("name")
     manifest = Manifest(
-        name=tools[0].name if tools else "",
+        name=name if isinstance(name, str) and (tools or withheld) else "",
         description=tools[0].description if tools else "",
         tools=tuple(tools),
+        withheld=tuple(withheld),
     )
     return ParseResult(manifest, tuple(found))
 
@@ -458,6 +473,7 @@ def _tools(
     limits: Limits,
     found: List[P.Problem],
     described: Optional[Dict[str, Tuple[str, Dict[str, Any]]]] = None,
+    withheld: Optional[List[Tool]] = None,
 ) -> List[Tool]:
     """Parse each candidate tool; a bad one is dropped with a problem, the rest survive.
 
@@ -468,9 +484,12 @@ def _tools(
     :param found: problems are appended here.
     :param described: tool objects from the top-level description JSON by name, with
         their pointers: a tool left without typed arguments takes the described ones.
+    :param withheld: tools with an error-level problem are appended here, as parsed;
+        such a tool is not returned (a TOOL_WITHHELD error says so).
     :return: the tools, in candidate order, names unique.
     """
     described = described or {}
+    withheld = [] if withheld is None else withheld
     tools: List[Tool] = []
     seen = set()
     for name, name_at, inline, where, in_tools in candidates:
@@ -522,5 +541,16 @@ def _tools(
                 tool, tool_problems, described[name], limits
             )
         found.extend(tool_problems)
+        if any(p.is_error for p in tool_problems):  # errors withhold, warnings inform
+            withheld.append(tool)
+            found.append(
+                P.error(
+                    P.TOOL_WITHHELD,
+                    f"Tool {name[:60]!r} at {where or '/'} is not offered: fix the "
+                    "errors reported for it, then publish the manifest again.",
+                    where,
+                )
+            )
+            continue
         tools.append(tool)
     return tools

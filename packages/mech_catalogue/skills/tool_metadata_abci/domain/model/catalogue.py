@@ -109,6 +109,8 @@ class Manifest:
     :param extra_json: canonical JSON object of all other top-level fields
         (``inputFormat``, ``outputFormat``, ``image``, ``url``, unknown ones...).
     :param spec_version: the declared ``specVersion`` ("" for today's unversioned shape).
+    :param withheld: the tools not offered because of an error-level problem, as parsed
+        (docs/manifest-spec.md, "Errors withhold, warnings inform").
     """
 
     name: str = ""
@@ -116,6 +118,7 @@ class Manifest:
     tools: Tuple[Tool, ...] = ()
     extra_json: str = EMPTY_OBJECT_JSON
     spec_version: str = ""
+    withheld: Tuple[Tool, ...] = ()
 
     @property
     def extra(self) -> Dict[str, Any]:
@@ -149,6 +152,8 @@ class Mech:
     :param problems: errors and warnings for this mech's manifest.
     :param observed_block: block number at which the on-chain hash was read (None if not).
     :param spec_version: the manifest's declared ``specVersion`` ("" when unversioned).
+    :param withheld: names of the manifest's tools withheld for an error-level problem
+        (listed under the mech with their problems, never offered).
     """
 
     ref: MechRef
@@ -162,6 +167,7 @@ class Mech:
     problems: Tuple[Problem, ...] = ()
     observed_block: Optional[int] = None
     spec_version: str = ""
+    withheld: Tuple[str, ...] = ()
 
     @property
     def extra(self) -> Dict[str, Any]:
@@ -227,14 +233,16 @@ class Mech:
             problems=tuple(problems),
             observed_block=observed_block,
             spec_version=manifest.spec_version,
+            withheld=tuple(t.name for t in manifest.withheld),
         )
 
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-serialisable dict.
 
-        :return: a JSON-serialisable dict.
+        :return: a JSON-serialisable dict (``withheld`` only when some tool is, so the
+            digest of a catalogue without withheld tools is unchanged).
         """
-        return {
+        data: Dict[str, Any] = {
             "ref": self.ref.to_dict(),
             "digest": self.digest,
             "cid": self.cid,
@@ -247,6 +255,9 @@ class Mech:
             "observed_block": self.observed_block,
             "spec_version": self.spec_version,
         }
+        if self.withheld:
+            data["withheld"] = list(self.withheld)
+        return data
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Mech":
@@ -268,6 +279,7 @@ class Mech:
             problems=tuple(Problem.from_dict(p) for p in data.get("problems", ())),
             observed_block=None if block is None else int(block),
             spec_version=str(data.get("spec_version", "")),
+            withheld=tuple(str(n) for n in data.get("withheld", ())),
         )
 
 
