@@ -2,11 +2,12 @@
 
 Routes (all GET, JSON bodies):
 
-``/tools[?cursor=<c>]``
+``/tools[?cursor=<c>][&kind=<kind>]``
     MCP ``tools/list`` result shape (modelcontextprotocol.io, specification 2026-07-28,
     "Tools"; ``exporters.mcp_tool.tools_list_result``): ``{"tools": [Tool], "resultType",
     "ttlMs", "cacheScope", "nextCursor"?: str}``, one entry per distinct tool name,
-    sorted by name, ``page_size`` per page; the cursor is opaque to clients (today: the
+    sorted by name, ``page_size`` per page; ``kind`` keeps only the names some mech offers
+    with that ``Tool.kind``; the cursor is opaque to clients (today: the
     decimal offset of the next name, 1-9 ASCII digits, below the number of names). Each
     Tool is ``exporters.mcp_tool.offered_tool``: the checked MCP Tool of the first offering
     mech (ref order), named by the catalogue-wide MCP name mapping, with
@@ -32,9 +33,9 @@ the healthcheck counts) and the catalogue's own index (``tools_named``), so one 
 costs O(page size) (``/tools``), O(offers) (``/tools/<name>``) or O(1) plus the bytes sent.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     PublishedCatalogue,
@@ -79,6 +80,7 @@ class CatalogueView:
     :param exported: tool name -> its MCP name (unique, ``MCP_RULE``).
     :param mechs_body: the ``GET /mechs`` body.
     :param counts: ``mechs``, ``tools``, ``stale_mechs``, ``errors``, ``collisions``.
+    :param kinds: tool kind -> the names (page order) some mech offers with that kind.
     """
 
     published: PublishedCatalogue
@@ -86,6 +88,9 @@ class CatalogueView:
     exported: Mapping[str, str]
     mechs_body: bytes
     counts: Mapping[str, int]
+    kinds: Mapping[str, Tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     @classmethod
     def build(cls, published: PublishedCatalogue) -> "CatalogueView":
@@ -112,9 +117,14 @@ class CatalogueView:
             }
             for m in catalogue.mechs
         ]
+        kinds: Dict[str, List[str]] = {}
+        for name in names:
+            for kind in sorted({t.kind for t in catalogue.tools_named(name) if t.kind}):
+                kinds.setdefault(kind, []).append(name)
         return cls(
             published=published,
             names=names,
+            kinds=MappingProxyType({k: tuple(v) for k, v in kinds.items()}),
             exported=MappingProxyType(export_names(names, MCP_RULE)),
             mechs_body=json_bytes({"mechs": mechs}),
             counts=MappingProxyType(
@@ -141,17 +151,23 @@ def mcp_tool(tools: Tuple[Tool, ...], exported: str) -> Dict[str, Any]:
 
 
 def list_tools(
-    view: Optional[CatalogueView], cursor: Optional[int], page_size: int
+    view: Optional[CatalogueView],
+    cursor: Optional[int],
+    page_size: int,
+    kind: str = "",
 ) -> HttpResult:
-    """Answer ``GET /tools``, in O(page size).
+    """Answer ``GET /tools`` (``?kind=`` for the tools of one kind), in O(page size).
 
     :param view: the served catalogue (None before the first agreement).
-    :param cursor: the offset from a previous page's ``nextCursor``.
+    :param cursor: the offset from a previous page's ``nextCursor`` (of the same query).
     :param page_size: tools per page.
+    :param kind: only names some mech offers with this ``kind`` ("" for all).
     :return: the MCP ``tools/list`` result page; 400 ``invalid_cursor`` when the cursor
         is past the last name (the catalogue changed since it was issued).
     """
     names = view.names if view is not None else ()
+    if kind and view is not None:
+        names = view.kinds.get(kind, ())
     offset = 0 if cursor is None else cursor
     if cursor is not None and offset >= len(names):
         return error_result(
@@ -263,7 +279,7 @@ def serve(
     :return: the response (404 ``unknown_path`` for a path this module does not serve).
     """
     if request.path == TOOLS_PATH:
-        return list_tools(view, request.cursor, page_size)
+        return list_tools(view, request.cursor, page_size, request.kind)
     if request.path == TOOL_ROUTE:
         return show_tool(view, request.tool_name)
     if request.path == MECHS_PATH:

@@ -31,6 +31,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     SHAPE_INPUT_SCHEMA,
     SHAPE_KWARGS,
     SHAPE_TOOL_METADATA,
+    TOOL_KINDS,
     Argument,
     Provenance,
     Tool,
@@ -44,8 +45,18 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.types import
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")  # used with fullmatch
 TOOL_KEYS = frozenset(
-    {"name", "description", "input", "output", "arguments", "kwargs", "examples"}
+    {
+        "name",
+        "description",
+        "input",
+        "output",
+        "arguments",
+        "kwargs",
+        "examples",
+        "kind",
+    }
 )
+KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")  # used with fullmatch
 ARGUMENT_KEYS = frozenset(
     {"identifier", "type", "description", "required", "default", "enum", "schema"}
 )
@@ -221,8 +232,44 @@ def parse_tool(
         examples_json=_examples(meta, path, found),
         extra_json=canonical_text(extra),
         provenance=Provenance(shape),
+        kind=_tool_kind(meta, path, found),
     )
     return tool, found
+
+
+def _tool_kind(meta: Dict[str, Any], path: str, found: Problems) -> str:
+    """Read the optional ``kind`` of a tool (docs/manifest-spec.md section 4).
+
+    :param meta: the tool's metadata object.
+    :param path: its JSON Pointer.
+    :param found: an UNKNOWN_TOOL_KIND warning is appended here for a kind that is not
+        in :data:`.model.tool.TOOL_KINDS` (kept) or not a lowercase word (ignored): the
+        kind never shapes a call, so it never withholds the tool.
+    :return: the kind, "" when absent or not a lowercase word.
+    """
+    if "kind" not in meta:
+        return ""
+    kind, where = meta["kind"], path + "/kind"
+    if not isinstance(kind, str) or not KIND.fullmatch(kind):
+        found.append(
+            P.warning(
+                P.UNKNOWN_TOOL_KIND,
+                f"Field {where} should be a lowercase word such as "
+                f"{' or '.join(TOOL_KINDS[:2])}, not {_shown_value(kind)}; it was ignored.",
+                where,
+            )
+        )
+        return ""
+    if kind not in TOOL_KINDS:
+        found.append(
+            P.warning(
+                P.UNKNOWN_TOOL_KIND,
+                f"Field {where} is {kind!r}, not a known kind ({', '.join(TOOL_KINDS)}); "
+                "it is kept, but callers may not know it.",
+                where,
+            )
+        )
+    return kind
 
 
 def _io_block(
