@@ -429,7 +429,9 @@ def refresh_catalogue(
             mechs.append(replace(old, observed_block=block))
             continue
         manifest, problems = _parse_guarded(parse, result.data, result.cid)
+        withheld: Tuple[str, ...] = ()
         if manifest is not None and not manifest.tools:
+            withheld = tuple(t.name for t in manifest.withheld)
             manifest = None  # nothing usable: quarantine like a rejected manifest
         if manifest is None:
             reason = next(
@@ -442,17 +444,16 @@ def refresh_catalogue(
             if old is not None and old.status == STATUS_OK:
                 mechs.append(_kept(old, reason))
             else:
-                mechs.append(
-                    Mech.from_manifest(
-                        read.ref,
-                        None,
-                        tuple(problems) or (reason,),
-                        read.digest,
-                        result.cid,
-                        block,
-                        STATUS_INVALID,
-                    )
+                quarantined = Mech.from_manifest(
+                    read.ref,
+                    None,
+                    tuple(problems) or (reason,),
+                    read.digest,
+                    result.cid,
+                    block,
+                    STATUS_INVALID,
                 )
+                mechs.append(replace(quarantined, withheld=withheld))
             continue
         mechs.append(
             Mech.from_manifest(
