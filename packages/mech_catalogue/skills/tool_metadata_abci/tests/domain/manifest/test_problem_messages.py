@@ -5,9 +5,10 @@ Rules checked on the parser's problems plus the schema problems the CLI adds
 validator jargon, at most 240 characters, the JSON Pointer named, no fault reported twice.
 """
 
+import copy
 import json
 import re
-from typing import Any, Tuple
+from typing import Any, Dict, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -32,7 +33,7 @@ JARGON = re.compile(
     r"\{'[^']*':|\['[^']*', '|\(\{|valid under|is not of type|does not match '|False schema|\boneOf\b|\banyOf\b"
     r"|\ballOf\b|`not`|'not'|\$ref|\$defs|propertyNames|additionalProperties|\bif\b.*\bthen\b"
 )
-TYPED = {
+TYPED: Dict[str, Any] = {
     "tools": [
         {
             "name": "sell-tx-omen",
@@ -98,7 +99,8 @@ def test_hostile_corpus_messages_are_actionable(case: Case) -> None:
 def test_typed_kwargs_shape_is_valid_v1() -> None:
     """The seed's typed-kwargs shape in `tools` passes the published v1 schema as is."""
     assert not validate_manifest(TYPED)
-    document = {**TYPED, "name": "omen seller", "description": "Sells on Omen."}
+    document = copy.deepcopy(TYPED)  # the module's example stays as the issue wrote it
+    document.update({"name": "omen seller", "description": "Sells on Omen."})
     for kwarg in document["tools"][0]["kwargs"]:
         kwarg.update({"description": "d", "required": True})
     document["tools"][0]["kwargs"].append(
