@@ -36,6 +36,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
     decode_json,
     quality_problems,
+    unreported,
     validate_manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
@@ -144,8 +145,7 @@ def _parse(loaded: Loaded) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
         return None, tuple(decoded.problems)
     parsed = parse_document(decoded.value)
     schema = validate_manifest(decoded.value) if isinstance(decoded.value, dict) else ()
-    seen = {(p.code, p.path) for p in parsed.problems}
-    extra = tuple(p for p in schema if (p.code, p.path) not in seen)
+    extra = unreported(parsed.problems, schema)
     quality = () if parsed.manifest is None else quality_problems(parsed.manifest)
     return parsed.manifest, tuple(parsed.problems) + extra + quality
 

@@ -258,7 +258,7 @@ def test_failed_fetch_of_a_mech_that_was_ok_keeps_its_tools() -> None:
 
 
 def test_mechs_lists_every_field_the_contract_names() -> None:
-    """GET /mechs: ref, key, status, digest, CID, observed block, stale, tool names, problems, marketplace."""
+    """GET /mechs: ref, key, status, digest, CID, observed block, stale, tools, withheld, problems, marketplace."""
     published = catalogue_of_offers()
     status, body = get("/mechs", published)
     assert status == 200
@@ -273,6 +273,7 @@ def test_mechs_lists_every_field_the_contract_names() -> None:
         "observed_block": 20,
         "stale": False,
         "tools": ["b", "a"],  # the manifest's order
+        "withheld": [],
         "problems": [],
         "marketplace": [],  # no marketplace facts read for this catalogue
     }

@@ -30,6 +30,7 @@ from tests.e2e.http_fuzz import RawAnswer, send_raw
 START_TIMEOUT = 180.0
 PERIOD_TIMEOUT = 120.0
 PROBE_TOOL = "e2e-period-probe"
+DESCRIBED_TOOL = "e2e-described-sell"
 #: generated requests sent to the running agent (a few seconds; CI runs them)
 FUZZ_REQUESTS = 300
 
@@ -286,3 +287,58 @@ def test_manifest_changed_on_chain_shows_up_next_period(agent_run: LocalRun) -> 
     )
     detail = get_json(f"{agent_run.processes[0].http_url}/tools/{PROBE_TOOL}")
     assert [offer["mech"]["mech_id"] for offer in detail["offers"]] == [target.id]
+
+
+def test_description_json_mech_reaches_get_tools_and_synchronized_data(
+    agent_run: LocalRun,
+) -> None:
+    """NFT metadata with typed tools in its description, registered live, is served typed and stays so."""
+    before = _first_catalogue(agent_run)
+    devnet = agent_run.devnet
+    assert devnet is not None
+    tool = {
+        "name": DESCRIBED_TOOL,
+        "kind": "prediction",
+        "kwargs": [
+            {"identifier": "sender", "type": "hexAddress"},
+            {"identifier": "amount", "type": "int", "required": False, "default": 1},
+        ],
+    }
+    metadata = {
+        "name": "E2E description-JSON mech",
+        "description": "Sells on Omen. " + json.dumps({"tools": [tool]}),
+        "code_uri": "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",
+        "image": "ipfs://bafybeihashofanimage",
+        "attributes": [{"trait_type": "version", "value": "0.1.0"}],
+    }
+    cid, digest = devnet.add_manifest(json.dumps(metadata).encode())
+    mech_id = devnet.register_legacy_mech(devnet.address("owner_2"), digest)
+
+    def served() -> Optional[AgentView]:
+        view = _view(agent_run)
+        if view.health.get("catalogue_digest") == before.health["catalogue_digest"]:
+            return None
+        return view if DESCRIBED_TOOL in {t["name"] for t in view.tools} else None
+
+    view = wait_for(served, 3 * PERIOD_TIMEOUT, f"{DESCRIBED_TOOL} in GET /tools")
+    (listed,) = [t for t in view.tools if t["name"] == DESCRIBED_TOOL]
+    assert listed["inputSchema"]["required"] == ["sender"]
+    assert set(listed["inputSchema"]["properties"]) == {"sender", "amount"}
+    meta = listed["_meta"]["io.olas/mech-tool"]
+    assert meta["kind"] == "prediction"
+    assert meta["provenance"]["shape"] == "description_json"
+    assert meta["provenance"]["cid"] == cid
+    assert meta["provenance"]["mech"]["mech_id"] == mech_id
+    assert wait_for(
+        lambda: _sync_with(agent_run, DESCRIBED_TOOL),
+        PERIOD_TIMEOUT,
+        "the described tool in SynchronizedData",
+    )
+    period = view.health["period"]
+
+    def next_period() -> Optional[AgentView]:
+        current = _view(agent_run)
+        return current if current.health.get("period", 0) > period else None
+
+    later = wait_for(next_period, 3 * PERIOD_TIMEOUT, f"a period after {period}")
+    assert [t for t in later.tools if t["name"] == DESCRIBED_TOOL] == [listed]

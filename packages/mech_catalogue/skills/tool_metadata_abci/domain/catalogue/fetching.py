@@ -387,7 +387,8 @@ def _all_tools_rejected(
 
     A manifest without tools and without any error declared none (the owner withdrew
     them): that is a valid manifest, served as such. One without tools *and* with errors
-    declared tools that all failed: that is a failure, quarantined (last good kept).
+    (every declared tool failed or was withheld for an error-level problem) is a failure,
+    quarantined (last good kept).
 
     :param manifest: the parsed manifest, or None when rejected.
     :param problems: the parse problems.
@@ -396,7 +397,7 @@ def _all_tools_rejected(
     return (
         manifest is not None
         and not manifest.tools
-        and any(p.is_error for p in problems)
+        and (bool(manifest.withheld) or any(p.is_error for p in problems))
     )
 
 
@@ -451,9 +452,11 @@ def refresh_catalogue(
             mechs.append(old.at_block(block))
             continue
         manifest, problems = _parse_guarded(parse, result.data, result.cid)
-        if _all_tools_rejected(manifest, problems):
+        withheld: Tuple[str, ...] = ()
+        if manifest is not None and _all_tools_rejected(manifest, problems):
+            withheld = tuple(t.name for t in manifest.withheld)
             manifest = (
-                None  # tools declared, none valid: quarantine like a rejected manifest
+                None  # tools declared, none usable: quarantine like a rejected one
             )
         if manifest is None:
             reason = next(
@@ -466,17 +469,16 @@ def refresh_catalogue(
             if old is not None and old.status == STATUS_OK:
                 mechs.append(_kept(old, reason))
             else:
-                mechs.append(
-                    Mech.from_manifest(
-                        read.ref,
-                        None,
-                        tuple(problems) or (reason,),
-                        read.digest,
-                        result.cid,
-                        block,
-                        STATUS_INVALID,
-                    )
+                quarantined = Mech.from_manifest(
+                    read.ref,
+                    None,
+                    tuple(problems) or (reason,),
+                    read.digest,
+                    result.cid,
+                    block,
+                    STATUS_INVALID,
                 )
+                mechs.append(replace(quarantined, withheld=withheld))
             continue
         mechs.append(
             Mech.from_manifest(

@@ -35,6 +35,8 @@ def to_agent_skill(tool: Tool) -> Dict[str, Any]:
     :return: AgentSkill JSON (examples as JSON text).
     """
     tags = [SKILL_TAG, "typed" if tool.arguments else "free-text"]
+    if tool.kind:
+        tags.append(f"kind:{tool.kind}")
     if tool.provenance.mech is not None:
         tags.append(f"eip155:{tool.provenance.mech.chain_id}")
     input_modes = (

@@ -7,7 +7,8 @@ Shape (schema.ts of that revision): ``name`` (1-128 of ``A-Za-z0-9_.-``), ``titl
 (object schema, only when the tool declares one of type object), ``annotations`` (hints;
 mech tools reach outside services, so ``openWorldHint`` is true) and ``_meta`` carrying
 the tool's provenance under :data:`META_KEY` (only what is known: no mech, CID or digest
-is written for a manifest read from a file) and the original name when it had to change.
+is written for a manifest read from a file), its ``kind`` when the manifest gives one, and
+the original name when it had to change.
 
 Every Tool is checked (:func:`.conformance.mcp_tool_problems`, without the meta-schema
 pass its docstring explains) before it is returned.
@@ -120,6 +121,8 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     """
     exported = name or export_names([tool.name], MCP_RULE)[tool.name]
     meta: Dict[str, Any] = {"provenance": provenance_meta(tool)}
+    if tool.kind:
+        meta["kind"] = tool.kind
     if exported != tool.name:
         meta["mechToolName"] = tool.name
     result: Dict[str, Any] = {

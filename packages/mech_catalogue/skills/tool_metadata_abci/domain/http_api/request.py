@@ -17,7 +17,8 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
 - the method is GET (405 ``method_not_allowed`` with ``Allow: GET``);
 - the query has only the route's parameters, each once, as ``key=value`` (400
   ``unknown_parameter`` / ``duplicate_parameter`` / ``invalid_query``); the ``/tools``
-  cursor is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400 ``invalid_cursor``);
+  cursor is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400 ``invalid_cursor``); its
+  ``kind`` is a lowercase word of at most 64 characters (400 ``invalid_kind``);
 - a GET carries no body (400 ``unexpected_body``).
 """
 
@@ -39,9 +40,11 @@ HEALTHCHECK_PATH = "/healthcheck"
 #: the route of ``/tools/<name>`` in :attr:`Request.path`
 TOOL_ROUTE = "/tools/{name}"
 CURSOR = "cursor"
+#: the ``/tools`` filter: tools of one kind (``Tool.kind``), a lowercase word
+KIND = "kind"
 #: route -> the query parameters it accepts
 FIXED_PATHS: Dict[str, Tuple[str, ...]] = {
-    TOOLS_PATH: (CURSOR,),
+    TOOLS_PATH: (CURSOR, KIND),
     MECHS_PATH: (),
     HEALTHCHECK_PATH: (),
 }
@@ -58,6 +61,7 @@ INVALID_QUERY = "invalid_query"
 UNKNOWN_PARAMETER = "unknown_parameter"
 DUPLICATE_PARAMETER = "duplicate_parameter"
 INVALID_CURSOR = "invalid_cursor"
+INVALID_KIND = "invalid_kind"
 UNEXPECTED_BODY = "unexpected_body"
 UNKNOWN_TOOL = "unknown_tool"
 INTERNAL_ERROR = "internal_error"
@@ -73,6 +77,7 @@ ERROR_STATUS: Dict[str, int] = {
     UNKNOWN_PARAMETER: 400,
     DUPLICATE_PARAMETER: 400,
     INVALID_CURSOR: 400,
+    INVALID_KIND: 400,
     UNEXPECTED_BODY: 400,
     UNKNOWN_TOOL: 404,
     INTERNAL_ERROR: 500,
@@ -81,6 +86,7 @@ ERROR_STATUS: Dict[str, int] = {
 _PRINTABLE_ASCII = re.compile(r"[\x21-\x7e]*")
 _PERCENT_ENCODED = re.compile(r"(?:[^%]|%[0-9A-Fa-f]{2})*")
 _CURSOR = re.compile(rf"[0-9]{{1,{MAX_CURSOR_DIGITS}}}")
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _ORIGIN = re.compile(r"https?://[^/?#]*", re.IGNORECASE)
 _QUOTE_LIMIT = 80
 
@@ -169,11 +175,13 @@ class Request:
         :data:`TOOL_ROUTE`.
     :param tool_name: the decoded ``<name>`` of ``/tools/<name>`` ("" otherwise).
     :param cursor: the ``/tools`` cursor as an offset (None when absent).
+    :param kind: the ``/tools`` kind filter ("" when absent: every tool).
     """
 
     path: str
     tool_name: str = ""
     cursor: Optional[int] = None
+    kind: str = ""
 
 
 def _target(url: str) -> Union[str, HttpResult]:
@@ -248,16 +256,34 @@ def _query(
                 DUPLICATE_PARAMETER, f"{quoted(key)} is given more than once"
             )
         values[key] = value
-    if CURSOR not in values:
-        return request
-    cursor = values[CURSOR]
-    if not _CURSOR.fullmatch(cursor):
+    problem = _value_problem(values)
+    if problem is not None:
+        return problem
+    cursor = values.get(CURSOR)
+    return Request(
+        request.path,
+        request.tool_name,
+        None if cursor is None else int(cursor),
+        values.get(KIND, ""),
+    )
+
+
+def _value_problem(values: Dict[str, str]) -> Optional[HttpResult]:
+    kind = values.get(KIND)
+    if kind is not None and not _KIND.fullmatch(kind):
+        return error_result(
+            INVALID_KIND,
+            f"kind {quoted(kind)} is not a tool kind (a lowercase word such as "
+            "prediction, resolve, chat, image, question_generation)",
+        )
+    cursor = values.get(CURSOR)
+    if cursor is not None and not _CURSOR.fullmatch(cursor):
         return error_result(
             INVALID_CURSOR,
             f"cursor {quoted(cursor)} was not issued by this API (1 to "
             f"{MAX_CURSOR_DIGITS} ASCII digits); omit it to start over",
         )
-    return Request(request.path, request.tool_name, int(cursor))
+    return None
 
 
 def parse_request(

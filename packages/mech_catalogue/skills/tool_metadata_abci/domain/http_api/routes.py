@@ -2,11 +2,12 @@
 
 Routes (all GET, JSON bodies):
 
-``/tools[?cursor=<c>]``
+``/tools[?cursor=<c>][&kind=<kind>]``
     MCP ``tools/list`` result shape (modelcontextprotocol.io, specification 2026-07-28,
     "Tools"; ``exporters.mcp_tool.tools_list_result``): ``{"tools": [Tool], "resultType",
     "ttlMs", "cacheScope", "nextCursor"?: str}``, one entry per distinct tool name,
-    sorted by name, ``page_size`` per page; the cursor is opaque to clients (today: the
+    sorted by name, ``page_size`` per page; ``kind`` keeps only the names some mech offers
+    with that ``Tool.kind``; the cursor is opaque to clients (today: the
     decimal offset of the next name, 1-9 ASCII digits, below the number of names). Each
     Tool is ``exporters.mcp_tool.offered_tool``: the checked MCP Tool of the first offering
     mech (ref order), named by the catalogue-wide MCP name mapping, with
@@ -17,7 +18,8 @@ Routes (all GET, JSON bodies):
     "marketplace": [MechFacts.to_dict()]}]}``; 404 when no mech offers it.
 ``/mechs``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
-    "tools", "problems", "marketplace"}]}``.
+    "tools", "withheld", "problems", "marketplace"}]}``: ``withheld`` names the mech's
+    tools not offered because of an error-level problem (``problems`` says which).
 
 ``marketplace`` lists each mech contract serving the entry (``model.market.MechFacts``:
 address, ``max_delivery_rate`` = price per request in wei as decimal text, payment type,
@@ -87,6 +89,7 @@ class CatalogueView:
     :param exported: tool name -> its MCP name (unique, ``MCP_RULE``).
     :param mechs_body: the ``GET /mechs`` body.
     :param counts: ``mechs``, ``tools``, ``stale_mechs``, ``errors``, ``collisions``.
+    :param kinds: tool kind -> the names (page order) some mech offers with that kind.
     """
 
     published: PublishedCatalogue
@@ -94,6 +97,9 @@ class CatalogueView:
     exported: Mapping[str, str]
     mechs_body: bytes
     counts: Mapping[str, int]
+    kinds: Mapping[str, Tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # tool name -> its MCP Tool, filled on first request (at most one entry per name)
     _mcp_tools: Dict[str, Dict[str, Any]] = field(
         default_factory=dict, repr=False, compare=False
@@ -133,14 +139,20 @@ class CatalogueView:
                 "observed_block": m.observed_block,
                 "stale": m.observed_block is None or m.observed_block < block,
                 "tools": [t.name for t in m.tools],
+                "withheld": list(m.withheld),
                 "problems": [p.to_dict() for p in m.problems],
                 "marketplace": [f.to_dict() for f in m.marketplace],
             }
             for m in catalogue.mechs
         ]
+        kinds: Dict[str, List[str]] = {}
+        for name in names:
+            for kind in sorted({t.kind for t in catalogue.tools_named(name) if t.kind}):
+                kinds.setdefault(kind, []).append(name)
         return cls(
             published=published,
             names=names,
+            kinds=MappingProxyType({k: tuple(v) for k, v in kinds.items()}),
             exported=MappingProxyType(export_names(names, MCP_RULE)),
             mechs_body=json_bytes({"mechs": mechs}),
             counts=MappingProxyType(
@@ -167,17 +179,23 @@ def mcp_tool(tools: Tuple[Tool, ...], exported: str) -> Dict[str, Any]:
 
 
 def list_tools(
-    view: Optional[CatalogueView], cursor: Optional[int], page_size: int
+    view: Optional[CatalogueView],
+    cursor: Optional[int],
+    page_size: int,
+    kind: str = "",
 ) -> HttpResult:
-    """Answer ``GET /tools``, in O(page size).
+    """Answer ``GET /tools`` (``?kind=`` for the tools of one kind), in O(page size).
 
     :param view: the served catalogue (None before the first agreement).
-    :param cursor: the offset from a previous page's ``nextCursor``.
+    :param cursor: the offset from a previous page's ``nextCursor`` (of the same query).
     :param page_size: tools per page.
+    :param kind: only names some mech offers with this ``kind`` ("" for all).
     :return: the MCP ``tools/list`` result page; 400 ``invalid_cursor`` when the cursor
         is past the last name (the catalogue changed since it was issued).
     """
     names = view.names if view is not None else ()
+    if kind and view is not None:
+        names = view.kinds.get(kind, ())
     offset = 0 if cursor is None else cursor
     if cursor is not None and offset >= len(names):
         return error_result(
@@ -298,7 +316,7 @@ def serve(
     :return: the response (404 ``unknown_path`` for a path this module does not serve).
     """
     if request.path == TOOLS_PATH:
-        return list_tools(view, request.cursor, page_size)
+        return list_tools(view, request.cursor, page_size, request.kind)
     if request.path == TOOL_ROUTE:
         return show_tool(view, request.tool_name)
     if request.path == MECHS_PATH:

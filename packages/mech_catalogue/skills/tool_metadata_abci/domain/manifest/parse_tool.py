@@ -32,6 +32,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     SHAPE_INPUT_SCHEMA,
     SHAPE_KWARGS,
     SHAPE_TOOL_METADATA,
+    TOOL_KINDS,
     Argument,
     Provenance,
     Tool,
@@ -45,8 +46,18 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.types import
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")  # used with fullmatch
 TOOL_KEYS = frozenset(
-    {"name", "description", "input", "output", "arguments", "kwargs", "examples"}
+    {
+        "name",
+        "description",
+        "input",
+        "output",
+        "arguments",
+        "kwargs",
+        "examples",
+        "kind",
+    }
 )
+KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")  # used with fullmatch
 ARGUMENT_KEYS = frozenset(
     {"identifier", "type", "description", "required", "default", "enum", "schema"}
 )
@@ -114,6 +125,18 @@ def _kind(value: Any) -> str:
     }.get(type(value), "null" if value is None else "a number")
 
 
+def _shown_value(value: Any, limit: int = 40) -> str:
+    """A value as a mech author wrote it: a string quoted and cut, anything else its kind.
+
+    :param value: any JSON value.
+    :param limit: characters of a string shown.
+    :return: e.g. ``'hexAdress'`` or ``an object``.
+    """
+    if isinstance(value, str):
+        return repr(value[:limit] + ("..." if len(value) > limit else ""))
+    return _kind(value)
+
+
 def _embedded_json(description: str, limits: Limits) -> Optional[Dict[str, Any]]:
     if not description.lstrip().startswith("{"):
         return None
@@ -158,7 +181,8 @@ def _parse_tool(
         found.append(
             P.warning(
                 P.TOOL_NAME_MISMATCH,
-                f"{path}/name is {str(meta_name)[:80]!r} but the key is {name!r}; the key is used.",
+                f"{path}/name is {_shown_value(meta_name)} but the key is {name[:60]!r}; the key "
+                "is used.",
                 path + "/name",
             )
         )
@@ -187,8 +211,8 @@ def _parse_tool(
         found.append(
             P.warning(
                 P.UNTYPED_INPUT,
-                f"Tool {name!r} declares no typed arguments; add `arguments` (manifest v1) so "
-                "callers can build a valid request.",
+                f"Tool {name[:60]!r} at {path or '/'} declares no typed arguments; add "
+                "`arguments` (manifest v1) so callers can build a valid request.",
                 path,
             )
         )
@@ -219,8 +243,44 @@ def _parse_tool(
         examples_json=_examples(meta, path, found),
         extra_json=canonical_text(extra),
         provenance=Provenance(shape),
+        kind=_tool_kind(meta, path, found),
     )
     return tool, found
+
+
+def _tool_kind(meta: Dict[str, Any], path: str, found: Problems) -> str:
+    """Read the optional ``kind`` of a tool (docs/manifest-spec.md section 4).
+
+    :param meta: the tool's metadata object.
+    :param path: its JSON Pointer.
+    :param found: an UNKNOWN_TOOL_KIND warning is appended here for a kind that is not
+        in :data:`.model.tool.TOOL_KINDS` (kept) or not a lowercase word (ignored): the
+        kind never shapes a call, so it never withholds the tool.
+    :return: the kind, "" when absent or not a lowercase word.
+    """
+    if "kind" not in meta:
+        return ""
+    kind, where = meta["kind"], path + "/kind"
+    if not isinstance(kind, str) or not KIND.fullmatch(kind):
+        found.append(
+            P.warning(
+                P.UNKNOWN_TOOL_KIND,
+                f"Field {where} should be a lowercase word such as "
+                f"{' or '.join(TOOL_KINDS[:2])}, not {_shown_value(kind)}; it was ignored.",
+                where,
+            )
+        )
+        return ""
+    if kind not in TOOL_KINDS:
+        found.append(
+            P.warning(
+                P.UNKNOWN_TOOL_KIND,
+                f"Field {where} is {kind!r}, not a known kind ({', '.join(TOOL_KINDS)}); "
+                "it is kept, but callers may not know it.",
+                where,
+            )
+        )
+    return kind
 
 
 def _io_block(
@@ -552,7 +612,7 @@ def parse_argument(  # pylint: disable=too-many-locals
             P.error(
                 P.INVALID_ARGUMENT,
                 f"Argument {where} needs an `identifier` that is a keyword name (letters, digits, "
-                f"_; not starting with a digit; at most 128); got {str(ident)[:60]!r}. It was dropped.",
+                f"_; not starting with a digit; at most 128), not {_shown_value(ident)}; it was dropped.",
                 where,
             )
         )
@@ -564,8 +624,9 @@ def parse_argument(  # pylint: disable=too-many-locals
         found.append(
             P.warning(
                 P.UNKNOWN_ARGUMENT_TYPE,
-                f"Argument {where} has type {str(raw_type)[:60]!r}, not in the vocabulary "
-                "(docs/manifest-spec.md); it is treated as `any`.",
+                f"Field {where}/type is {_shown_value(raw_type)}, not a term of the type "
+                "vocabulary (docs/manifest-spec.md); use one such as int, str or hexAddress "
+                "(it is treated as `any`).",
                 where + "/type",
             )
         )

@@ -4,18 +4,21 @@ Top-level shapes: ``tools`` as a list of names only; ``tools`` + ``toolMetadata`
 (per-tool shapes are handled by :mod:`.parse_tool`); ``tools`` holding tool objects
 ``{name, kwargs, ...}`` (the seed's typed kwargs proposal), alone or mixed with names; a
 single tool object ``{name, kwargs}`` as the whole document (read as a one-tool manifest);
-manifest v1 (``specVersion: "1"``, typed ``arguments``).
+manifest v1 (``specVersion: "1"``, typed ``arguments``); a top-level ``description``
+whose JSON holds tool metadata (:func:`description_json`; registry NFT metadata
+``{name, description, code_uri, image, attributes}`` is such a document).
 :func:`parse_manifest` never raises on any input: it returns a
 :class:`ParseResult` holding the manifest (None when the whole document is rejected) and
 every Problem found. One bad tool never discards the good ones.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parse_tool import (
     _kind,
+    join_sentences,
     parse_tool,
     text_field,
 )
@@ -33,7 +36,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits impor
     DEFAULT_LIMITS,
     Limits,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    SHAPE_DESCRIPTION_JSON,
+    Provenance,
+    Tool,
+)
 
 TOP_LEVEL_KEYS = frozenset(
     {"name", "description", "tools", "toolMetadata", "specVersion"}
@@ -124,9 +131,10 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
     metadata = _typed_field(
         document, "toolMetadata", dict, "an object keyed by tool name", found
     )
-    if entries is None and metadata is None:
-        if _is_single_tool(document):
-            return _parse_single_tool(document, limits)
+    described = description_json(document.get("description"), limits)
+    if entries is None and metadata is None and _is_single_tool(document):
+        return _parse_single_tool(document, limits)
+    if entries is None and metadata is None and described is None:
         found.append(
             P.error(
                 P.NO_TOOLS,
@@ -135,6 +143,16 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
         )
         return ParseResult(None, tuple(found))
     candidates = _candidates(entries or [], metadata or {})
+    by_name: Dict[str, Tuple[str, Dict[str, Any]]] = {}
+    if described is not None and not candidates:  # description JSON adds the tools
+        candidates = [
+            (obj.get("name"), where + "/name", obj, where, True)
+            for where, obj in described.tools
+        ]
+    elif described is not None:  # it only types the listed tools
+        by_name = {
+            obj["name"]: (where, obj) for where, obj in reversed(described.tools)
+        }
     if len(candidates) > limits.max_tools:
         found.append(
             P.error(
@@ -143,9 +161,22 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
             )
         )
         return ParseResult(None, tuple(found))
+    withheld: List[Tool] = []
     tools = _tools(
-        candidates, metadata or {}, "toolMetadata" in document, limits, found
+        candidates,
+        metadata or {},
+        "toolMetadata" in document,
+        limits,
+        found,
+        by_name,
+        withheld,
     )
+    if described is not None:
+        if not by_name:
+            tools = [
+                replace(t, provenance=Provenance(SHAPE_DESCRIPTION_JSON)) for t in tools
+            ]
+        _described_report(described, tools, withheld, found)
     _warn_if_empty(tools, found)
     spec_version = document.get("specVersion", "")
     if not isinstance(spec_version, str):
@@ -159,14 +190,156 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
         spec_version = ""
     manifest = Manifest(
         name=text_field(document, "name", "", limits, found),
-        description=text_field(document, "description", "", limits, found),
+        description=(
+            text_field(document, "description", "", limits, found)
+            if described is None
+            else text_field({"d": described.text}, "d", "/description", limits, [])
+        ),
         tools=tuple(tools),
         extra_json=canonical_text(
             {k: v for k, v in document.items() if k not in TOP_LEVEL_KEYS}
         ),
         spec_version=spec_version[:20],
+        withheld=tuple(withheld),
     )
     return ParseResult(manifest, tuple(found))
+
+
+@dataclass(frozen=True)
+class DescribedTools:
+    """Tool metadata found as JSON in a manifest's top-level ``description``.
+
+    :param text: the human text kept: the plain-text part before the JSON, joined with
+        the JSON object's own ``description`` when it has one.
+    :param tools: (pointer, tool object) pairs; pointers continue past
+        ``/description`` into the decoded JSON (``/description/tools/0``).
+    """
+
+    text: str
+    tools: Tuple[Tuple[str, Dict[str, Any]], ...]
+
+
+#: fields only a tool object has (a bare ``{name, description}`` is not tool metadata)
+_TOOL_FIELDS = ("kwargs", "arguments", "input", "output")
+
+
+def _is_tool_object(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and any(key in value for key in _TOOL_FIELDS)
+    )
+
+
+def description_json(description: Any, limits: Limits) -> Optional[DescribedTools]:
+    """Read tool metadata held as JSON in a manifest's top-level ``description``.
+
+    The JSON is the whole description, or its end after a plain-text part (the first
+    ``{`` or ``[`` starts it). It is tool metadata when it is a tool object (a ``name``
+    and one of ``kwargs``, ``arguments``, ``input``, ``output``), a non-empty array of
+    them, or an object whose ``tools`` is a non-empty array of them; anything else
+    (plain text, other JSON) stays text. Decoding is as strict as for the manifest.
+
+    :param description: the top-level ``description`` value, any JSON value.
+    :param limits: caps (the JSON may be up to the manifest's own size).
+    :return: the tools and the text kept, or None when the description holds none.
+    """
+    if not isinstance(description, str):
+        return None
+    starts = [i for i in (description.find("{"), description.find("[")) if i >= 0]
+    if not starts:
+        return None
+    start = min(starts)
+    value = decode_json(description[start:], limits).value
+    own = ""
+    if isinstance(value, dict) and isinstance(value.get("tools"), list):
+        own = value.get("description", "")
+        own = own if isinstance(own, str) else ""
+        items, base = value["tools"], "/description/tools"
+    elif isinstance(value, list):
+        items, base = value, "/description"
+    elif _is_tool_object(value):
+        items, base = [value], "/description"
+    else:
+        return None
+    if not items or not all(_is_tool_object(item) for item in items):
+        return None
+    pointers = (
+        [base]
+        if isinstance(value, dict) and base == "/description"
+        else [f"{base}/{i}" for i in range(len(items))]
+    )
+    return DescribedTools(
+        text=join_sentences(description[:start], own),
+        tools=tuple(zip(pointers, items)),
+    )
+
+
+def _typed_by_description(
+    tool: Tool,
+    problems: List[P.Problem],
+    described: Tuple[str, Dict[str, Any]],
+    limits: Limits,
+) -> Tuple[Tool, List[P.Problem]]:
+    """Give a listed tool without typed arguments those of its description-JSON object.
+
+    Explicit entries win: only the arguments are taken (the tool keeps its own
+    description, input and output, unless it has no description).
+
+    :param tool: the tool as read from ``tools``/``toolMetadata``.
+    :param problems: its problems so far.
+    :param described: (pointer, tool object) from :func:`description_json`.
+    :param limits: caps.
+    :return: the tool and its problems; when the described object has typed arguments,
+        the ``untyped_input``/``tool_without_metadata`` warnings are withdrawn and the
+        provenance shape is ``description_json``.
+    """
+    where, obj = described
+    typed, typed_problems = parse_tool(tool.name, obj, where, limits)
+    if not typed.arguments:
+        return tool, problems + [p for p in typed_problems if p.is_error]
+    untyped = (P.UNTYPED_INPUT, P.TOOL_WITHOUT_METADATA)
+    merged = replace(
+        tool,
+        arguments=typed.arguments,
+        description=tool.description or typed.description,
+        provenance=Provenance(SHAPE_DESCRIPTION_JSON),
+    )
+    return merged, [p for p in problems if p.code not in untyped] + typed_problems
+
+
+def _described_report(
+    described: DescribedTools,
+    offered: List[Tool],
+    withheld: List[Tool],
+    found: List[P.Problem],
+) -> None:
+    """Note that the description was read; report described tools that are not offered.
+
+    :param described: from :func:`description_json`.
+    :param offered: the manifest's tools.
+    :param withheld: the tools withheld for errors (listed, not offered).
+    :param found: problems are appended here.
+    """
+    found.append(
+        P.warning(
+            P.DESCRIPTION_JSON_PARSED,
+            "Field /description holds tool metadata as JSON; it was read. Publish the "
+            "tools in `tools` (manifest v1) and keep `description` for people.",
+            "/description",
+        )
+    )
+    names = {t.name for t in offered + withheld}
+    for where, obj in described.tools:
+        if obj["name"] not in names:
+            found.append(
+                P.warning(
+                    P.DESCRIPTION_TOOL_NOT_LISTED,
+                    f"{where} describes tool {obj['name'][:40]!r}, which /tools does not "
+                    "list; it is not offered. Add it to `tools` or remove it.",
+                    where,
+                )
+            )
 
 
 def _typed_field(
@@ -214,7 +387,7 @@ def name_problem(name: Any, where: str, limits: Limits) -> Optional[P.Problem]:
         reason = "contains control characters"
     else:
         return None
-    shown = f" {name[:60]!r}" if isinstance(name, str) else ""
+    shown = f" {name[:32]!r}" if isinstance(name, str) else ""
     return P.error(
         P.INVALID_TOOL_NAME,
         f"Tool name{shown} at {where} {reason}; the tool was dropped.",
@@ -272,12 +445,15 @@ def _parse_single_tool(document: Dict[str, Any], limits: Limits) -> ParseResult:
     """
     found: List[P.Problem] = []
     candidate = (document.get("name"), "/name", document, "", True)
-    tools = _tools([candidate], {}, False, limits, found)
+    withheld: List[Tool] = []
+    tools = _tools([candidate], {}, False, limits, found, None, withheld)
     _warn_if_empty(tools, found)
+    name = document.get("name")
     manifest = Manifest(
-        name=tools[0].name if tools else "",
+        name=name if isinstance(name, str) and (tools or withheld) else "",
         description=tools[0].description if tools else "",
         tools=tuple(tools),
+        withheld=tuple(withheld),
     )
     return ParseResult(manifest, tuple(found))
 
@@ -298,6 +474,8 @@ def _tools(
     has_metadata: bool,
     limits: Limits,
     found: List[P.Problem],
+    described: Optional[Dict[str, Tuple[str, Dict[str, Any]]]] = None,
+    withheld: Optional[List[Tool]] = None,
 ) -> List[Tool]:
     """Parse each candidate tool; a bad one is dropped with a problem, the rest survive.
 
@@ -306,8 +484,14 @@ def _tools(
     :param has_metadata: whether the document has `toolMetadata` at all.
     :param limits: caps.
     :param found: problems are appended here.
+    :param described: tool objects from the top-level description JSON by name, with
+        their pointers: a tool left without typed arguments takes the described ones.
+    :param withheld: tools with an error-level problem are appended here, as parsed;
+        such a tool is not returned (a TOOL_WITHHELD error says so).
     :return: the tools, in candidate order, names unique.
     """
+    described = described or {}
+    withheld = [] if withheld is None else withheld
     tools: List[Tool] = []
     seen = set()
     for name, name_at, inline, where, in_tools in candidates:
@@ -326,9 +510,10 @@ def _tools(
             continue
         seen.add(name)
         meta_path = "/toolMetadata" + P.pointer(name)
+        tool_problems: List[P.Problem] = []
         if name in metadata:
             if not in_tools:
-                found.append(
+                tool_problems.append(
                     P.warning(
                         P.METADATA_WITHOUT_TOOL,
                         f"{meta_path} is not listed in /tools; add {name!r} to `tools`.",
@@ -338,14 +523,14 @@ def _tools(
             meta = metadata[name]
             if inline is not None and isinstance(meta, dict):
                 meta = {**inline, **meta}  # toolMetadata wins over the `tools` object
-            tool, tool_problems = parse_tool(name, meta, meta_path, limits)
-            found.extend(tool_problems)
+            tool, parsed = parse_tool(name, meta, meta_path, limits)
+            tool_problems.extend(parsed)
         elif inline is not None:
-            tool, tool_problems = parse_tool(name, inline, where, limits)
-            found.extend(tool_problems)
+            tool, parsed = parse_tool(name, inline, where, limits)
+            tool_problems.extend(parsed)
         else:
             if has_metadata:
-                found.append(
+                tool_problems.append(
                     P.warning(
                         P.TOOL_WITHOUT_METADATA,
                         f"Tool {name!r} ({where}) has no {meta_path} entry; callers only know its name.",
@@ -353,5 +538,21 @@ def _tools(
                     )
                 )
             tool = Tool(name=name)
+        if not tool.arguments and name in described:
+            tool, tool_problems = _typed_by_description(
+                tool, tool_problems, described[name], limits
+            )
+        found.extend(tool_problems)
+        if any(p.is_error for p in tool_problems):  # errors withhold, warnings inform
+            withheld.append(tool)
+            found.append(
+                P.error(
+                    P.TOOL_WITHHELD,
+                    f"Tool {name[:60]!r} at {where or '/'} is not offered: fix the "
+                    "errors reported for it, then publish the manifest again.",
+                    where,
+                )
+            )
+            continue
         tools.append(tool)
     return tools

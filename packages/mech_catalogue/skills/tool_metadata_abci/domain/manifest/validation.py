@@ -315,24 +315,193 @@ def manifest_validator() -> Draft202012Validator:
 def validate_manifest(document: Any) -> Tuple[P.Problem, ...]:
     """Check a decoded manifest against the published specification (strict mode).
 
-    Today's manifests (``tools`` + ``toolMetadata``) pass; use this before publishing.
+    Today's manifests (``tools`` + ``toolMetadata``, ``tools`` holding typed tool
+    objects) pass; use this before publishing. Each message is one sentence naming the
+    JSON Pointer and what to change (:func:`describe_error`), never a repr of the value
+    or a JSON Schema keyword; a field gets at most one problem.
 
     :param document: a value from :func:`decode_json`.
-    :return: one SCHEMA_VIOLATION problem per violation, with its JSON Pointer path.
+    :return: SCHEMA_VIOLATION errors, one per JSON Pointer, in document order.
     """
+    by_path: Dict[str, List[Tuple[int, str]]] = {}
+    for err in manifest_validator().iter_errors(document):
+        path, reason, rank = describe_error(err)
+        by_path.setdefault(path, []).append((rank, reason))
     found = []
-    for err in sorted(
-        manifest_validator().iter_errors(document), key=lambda e: list(e.absolute_path)
-    ):
-        path = P.pointer(*err.absolute_path)
+    for path in sorted(by_path, key=_pointer_key):
+        reasons = sorted(set(by_path[path]))
+        missing = [r for rank, r in reasons if rank == _RANK_REQUIRED]
+        reason = (
+            _missing_sentence(missing)
+            if reasons[0][0] == _RANK_REQUIRED
+            else reasons[0][1]
+        )
         found.append(
             P.error(
                 P.SCHEMA_VIOLATION,
-                f"Field {path or '(document)'}: {err.message[:200]}. See docs/manifest-spec.md.",
+                f"Field {_shown(path)} {reason} (docs/manifest-spec.md).",
                 path,
             )
         )
     return tuple(found)
+
+
+def unreported(
+    reported: Tuple[P.Problem, ...], schema: Tuple[P.Problem, ...]
+) -> Tuple[P.Problem, ...]:
+    """Drop the schema problems about a field the parser already reported.
+
+    The parser and the schema often see the same fault (a tool name that is a number,
+    an argument without identifier); a mech author should read it once, in the parser's
+    words, which also say what was dropped.
+
+    :param reported: the parser's problems.
+    :param schema: problems from :func:`validate_manifest`.
+    :return: the schema problems at a pointer that is neither a reported pointer nor
+        inside one (the document pointer "" shadows nothing).
+    """
+    seen = {p.path for p in reported if p.path}
+    return tuple(
+        p
+        for p in schema
+        if not any(p.path == s or p.path.startswith(s + "/") for s in seen)
+    )
+
+
+_RANK_TYPE, _RANK_REQUIRED, _RANK_OTHER = 0, 1, 2
+_MAX_SHOWN_PATH = 100
+_INDEX = re.compile("[0-9]+")
+_WANTED = {
+    "string": "a string",
+    "object": "an object",
+    "array": "an array",
+    "boolean": "true or false",
+    "integer": "an integer",
+    "number": "a number",
+    "null": "null",
+}
+#: what a named definition of the v1 schema asks, for the errors its keywords raise
+_DEFINITION_SENTENCES = {
+    "toolName": "should be a tool name: 1 to 128 characters, not blank, without "
+    "control characters",
+    "identifier": "should be a keyword name: a letter or _, then letters, digits or _ "
+    "(at most 128 characters)",
+}
+
+
+def _shown(path: str) -> str:
+    if not path:
+        return "(document)"
+    if len(path) > _MAX_SHOWN_PATH:
+        return path[:_MAX_SHOWN_PATH] + "..."
+    return path
+
+
+def _pointer_key(path: str) -> List[Tuple[int, Any]]:
+    return [(0, int(x)) if _INDEX.fullmatch(x) else (1, x) for x in path.split("/")]
+
+
+def _missing_sentence(names: List[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    fields = ", ".join(n.split("`")[1] for n in names)
+    return f"lacks required fields; add {fields}"
+
+
+def _value_text(value: Any, limit: int = 40) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _definition_sentence(schema: Any) -> str:
+    defs = manifest_validator().schema["$defs"]
+    for name, sentence in _DEFINITION_SENTENCES.items():
+        if schema is defs[name]:
+            return sentence
+    return ""
+
+
+def describe_error(  # pylint: disable=too-many-return-statements,too-many-branches
+    err: jsonschema.exceptions.ValidationError,
+) -> Tuple[str, str, int]:
+    """Say what to change for one ``jsonschema`` error, in the words of a mech author.
+
+    :param err: an error of :func:`manifest_validator` (or of a meta-schema check).
+    :return: (JSON Pointer of the field, a clause such as "should be an array, not a
+        string", a rank: type errors first, then missing fields, then the rest).
+    """
+    path = P.pointer(*err.absolute_path)
+    keyword, expected, value = err.validator, err.validator_value, err.instance
+    if "propertyNames" in err.absolute_schema_path and isinstance(value, str):
+        path = P.pointer(*err.absolute_path, value)  # the error is about the key itself
+    named = _definition_sentence(err.schema)
+    if keyword in ("anyOf", "oneOf") and err.context:
+        deeper = [
+            e
+            for e in err.context
+            if not (
+                e.validator == "type" and len(e.absolute_path) == len(err.absolute_path)
+            )
+        ]
+        if deeper:
+            return describe_error(jsonschema.exceptions.best_match(deeper))
+        if keyword == "oneOf" and not err.context:
+            return path, "matches more than one accepted form; make it match one", 2
+        return path, "has none of the accepted forms", _RANK_OTHER
+    if keyword == "type":
+        wanted = [expected] if isinstance(expected, str) else list(expected)
+        words = " or ".join(_WANTED.get(w, str(w)) for w in wanted)
+        return path, f"should be {words}, not {_kind_of(value)}", _RANK_TYPE
+    if keyword == "required":
+        missing = [r for r in expected if isinstance(value, dict) and r not in value]
+        field = missing[0] if missing else expected[0]
+        return path, f"lacks the required field `{field}`; add it", _RANK_REQUIRED
+    if named:
+        return path, named, _RANK_OTHER
+    if keyword is None or (keyword == "not" and expected == {}):  # nothing allowed
+        return path, "is not allowed here; remove it", _RANK_OTHER
+    if keyword == "minLength":
+        return path, "is empty; write a non-empty string", _RANK_OTHER
+    if keyword in ("maxLength", "maxItems", "maxProperties"):
+        unit = {"maxLength": "characters", "maxItems": "items"}.get(keyword, "fields")
+        return (
+            path,
+            f"has {len(value)} {unit}, over the limit of {expected}; shorten it",
+            2,
+        )
+    if keyword in ("minItems", "minProperties"):
+        return path, f"needs at least {expected} entries; add some or remove it", 2
+    if keyword == "uniqueItems":
+        return path, "lists an entry twice; keep each once", _RANK_OTHER
+    if keyword == "const":
+        return path, f"should be {_value_text(expected)}", _RANK_OTHER
+    if keyword == "enum":
+        values = ", ".join(_value_text(v, 30) for v in list(expected)[:8])
+        return path, f"should be one of: {values}", _RANK_OTHER
+    if keyword in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        bound = "at least" if "inimum" in keyword else "at most"
+        strict = " (exclusive)" if keyword.startswith("exclusive") else ""
+        return path, f"should be {bound} {expected}{strict}", _RANK_OTHER
+    if keyword == "pattern":
+        return (
+            path,
+            f"should match the regular expression {_value_text(expected, 60)}",
+            2,
+        )
+    return path, "has a value the v1 specification does not accept", _RANK_OTHER
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        float: "a number",
+    }.get(type(value), "null")
 
 
 @lru_cache(maxsize=4096)
@@ -353,7 +522,8 @@ def schema_error(schema_text: str) -> str:
         )
         validator.check_schema(schema)
     except jsonschema.exceptions.SchemaError as exc:
-        return exc.message[:200]
+        path, reason, _ = describe_error(exc)
+        return f"at {_shown(path)}: {reason}" if path else reason
     except RecursionError:
         return "schema nested too deeply"
     return ""

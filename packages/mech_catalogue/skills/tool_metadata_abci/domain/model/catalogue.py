@@ -84,6 +84,8 @@ class Manifest:
     :param extra_json: canonical JSON object of all other top-level fields
         (``inputFormat``, ``outputFormat``, ``image``, ``url``, unknown ones...).
     :param spec_version: the declared ``specVersion`` ("" for today's unversioned shape).
+    :param withheld: the tools not offered because of an error-level problem, as parsed
+        (docs/manifest-spec.md, "Errors withhold, warnings inform").
     """
 
     name: str = ""
@@ -91,6 +93,7 @@ class Manifest:
     tools: Tuple[Tool, ...] = ()
     extra_json: str = EMPTY_OBJECT_JSON
     spec_version: str = ""
+    withheld: Tuple[Tool, ...] = ()
 
     @property
     def extra(self) -> Dict[str, Any]:
@@ -127,6 +130,8 @@ class Mech:
     :param marketplace: the facts of each mech contract serving this service / agent
         (address order), read from the marketplace; empty when none were read. Serialised
         only when non-empty, so catalogues without marketplace data keep their digest.
+    :param withheld: names of the manifest's tools withheld for an error-level problem
+        (listed under the mech with their problems, never offered).
     """
 
     ref: MechRef
@@ -141,6 +146,7 @@ class Mech:
     observed_block: Optional[int] = None
     spec_version: str = ""
     marketplace: Tuple[MechFacts, ...] = ()
+    withheld: Tuple[str, ...] = ()
 
     # sha2-256 of the entry bar its block, computed on first use (not a field: equality,
     # hashing, repr and pickling ignore it); :meth:`at_block` carries it over.
@@ -166,6 +172,7 @@ class Mech:
                 self.observed_block,
                 self.spec_version,
                 self.marketplace,
+                self.withheld,
             ),
         )
 
@@ -260,14 +267,16 @@ class Mech:
             problems=tuple(problems),
             observed_block=observed_block,
             spec_version=manifest.spec_version,
+            withheld=tuple(t.name for t in manifest.withheld),
         )
 
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-serialisable dict.
 
-        :return: a JSON-serialisable dict.
+        :return: a JSON-serialisable dict (``withheld`` only when some tool is, so the
+            digest of a catalogue without withheld tools is unchanged).
         """
-        data = {
+        data: Dict[str, Any] = {
             "ref": self.ref.to_dict(),
             "digest": self.digest,
             "cid": self.cid,
@@ -282,6 +291,8 @@ class Mech:
         }
         if self.marketplace:
             data["marketplace"] = [facts.to_dict() for facts in self.marketplace]
+        if self.withheld:
+            data["withheld"] = list(self.withheld)
         return data
 
     @classmethod
@@ -307,6 +318,7 @@ class Mech:
             marketplace=tuple(
                 MechFacts.from_dict(f) for f in data.get("marketplace", ())
             ),
+            withheld=tuple(str(n) for n in data.get("withheld", ())),
         )
 
 

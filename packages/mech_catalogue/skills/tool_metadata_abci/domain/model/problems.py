@@ -63,6 +63,9 @@ class ProblemCode(StrEnum):
     TOOL_NAME_MISMATCH = "tool_name_mismatch"
     UNTYPED_INPUT = "untyped_input"
     DESCRIPTION_JSON_PARSED = "description_json_parsed"
+    DESCRIPTION_TOOL_NOT_LISTED = "description_tool_not_listed"
+    TOOL_WITHHELD = "tool_withheld"
+    UNKNOWN_TOOL_KIND = "unknown_tool_kind"
     TOP_LEVEL_RULE = "top_level_rule"
     EMPTY_MANIFEST_NAME = "empty_manifest_name"  # validation.quality_problems
     EMPTY_MANIFEST_DESCRIPTION = "empty_manifest_description"
@@ -149,6 +152,9 @@ METADATA_WITHOUT_TOOL = ProblemCode.METADATA_WITHOUT_TOOL
 TOOL_NAME_MISMATCH = ProblemCode.TOOL_NAME_MISMATCH
 UNTYPED_INPUT = ProblemCode.UNTYPED_INPUT
 DESCRIPTION_JSON_PARSED = ProblemCode.DESCRIPTION_JSON_PARSED
+DESCRIPTION_TOOL_NOT_LISTED = ProblemCode.DESCRIPTION_TOOL_NOT_LISTED
+TOOL_WITHHELD = ProblemCode.TOOL_WITHHELD
+UNKNOWN_TOOL_KIND = ProblemCode.UNKNOWN_TOOL_KIND
 TOP_LEVEL_RULE = ProblemCode.TOP_LEVEL_RULE
 EMPTY_MANIFEST_NAME = ProblemCode.EMPTY_MANIFEST_NAME
 EMPTY_MANIFEST_DESCRIPTION = ProblemCode.EMPTY_MANIFEST_DESCRIPTION
@@ -226,6 +232,9 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     TOOL_NAME_MISMATCH: "`toolMetadata[k].name` differs from its key `k`; the key wins",
     UNTYPED_INPUT: "a tool declares no typed arguments (only free text); callers must guess",
     DESCRIPTION_JSON_PARSED: "a description held JSON; its fields were used",
+    DESCRIPTION_TOOL_NOT_LISTED: "the JSON in the top-level `description` describes a tool that `tools` does not list; it is not offered",
+    TOOL_WITHHELD: "a tool has an error-level problem; it is not offered (only listed under its mech)",
+    UNKNOWN_TOOL_KIND: "a tool's `kind` is not a known kind (kept) or not a lowercase word (ignored)",
     TOP_LEVEL_RULE: "`input.schema` has a root rule on several arguments (e.g. `anyOf` of `required` sets); exports state it in the tool's description",
     EMPTY_MANIFEST_NAME: "the manifest's `name` is missing or blank (validate and generate warn; readers accept it)",
     EMPTY_MANIFEST_DESCRIPTION: "the manifest's `description` is missing or blank (validate and generate warn; readers accept it)",

@@ -42,6 +42,10 @@ TOOL_SHAPES = (
 
 EMPTY_OBJECT_JSON = "{}"
 
+#: What kind of tool it is: the vocabulary of mech-predict's ``tool_schemas.yaml``.
+#: Extensible: another lowercase word is accepted (with a warning), not dropped.
+TOOL_KINDS = ("prediction", "resolve", "chat", "image", "question_generation")
+
 
 def _opt_text(value: Any, present: bool) -> Optional[str]:
     return canonical_text(value) if present else None
@@ -234,6 +238,8 @@ class Tool:
     :param examples_json: canonical JSON of each example, in order.
     :param extra_json: canonical JSON object of unknown fields of the tool's metadata.
     :param provenance: where this description came from.
+    :param kind: what kind of tool it is (one of :data:`TOOL_KINDS` or another lowercase
+        word), "" when the manifest does not say.
     """
 
     name: str
@@ -247,6 +253,7 @@ class Tool:
     examples_json: Tuple[str, ...] = ()
     extra_json: str = EMPTY_OBJECT_JSON
     provenance: Provenance = field(default_factory=lambda: Provenance(SHAPE_NAME_ONLY))
+    kind: str = ""
 
     @property
     def output_schema(self) -> Optional[Dict[str, Any]]:
@@ -315,9 +322,10 @@ class Tool:
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-serialisable dict.
 
-        :return: a JSON-serialisable dict.
+        :return: a JSON-serialisable dict (``kind`` only when set, so catalogues of
+            manifests that do not use it keep their digest).
         """
-        return {
+        data: Dict[str, Any] = {
             "name": self.name,
             "description": self.description,
             "arguments": [a.to_dict() for a in self.arguments],
@@ -331,6 +339,9 @@ class Tool:
             "extra": self.extra,
             "provenance": self.provenance.to_dict(),
         }
+        if self.kind:
+            data["kind"] = self.kind
+        return data
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Tool":
@@ -356,4 +367,5 @@ class Tool:
             examples_json=tuple(canonical_text(e) for e in data.get("examples", ())),
             extra_json=canonical_text(data.get("extra", {})),
             provenance=Provenance.from_dict(data["provenance"]),
+            kind=str(data.get("kind", "")),
         )

@@ -45,9 +45,33 @@ def _with_good(extra_tools: List[Any], metadata: Any = None) -> bytes:
     return _j({"tools": ["good", *extra_tools], "toolMetadata": meta})
 
 
+#: codes of the faults that only inform: the tool stays offered
+_WARNING_CODES = frozenset(
+    {
+        P.TEXT_TOO_LONG,
+        P.TOOL_NAME_MISMATCH,
+        P.DESCRIPTION_JSON_PARSED,
+        P.UNKNOWN_ARGUMENT_TYPE,
+        P.UNTYPED_INPUT,
+        P.TOP_LEVEL_RULE,
+    }
+)
+
+
 def _meta_case(
-    name: str, bad_meta: Any, code: str, survivors: Tuple[str, ...] = ("good", "bad")
+    name: str, bad_meta: Any, code: str, withheld: Optional[bool] = None
 ) -> Case:
+    """A case where tool `bad` has a fault: an error withholds it, a warning does not.
+
+    :param name: the case name.
+    :param bad_meta: the metadata of `bad`.
+    :param code: the expected problem code.
+    :param withheld: whether `bad` is withheld; by default, unless ``code`` is a warning.
+    :return: the case.
+    """
+    if withheld is None:
+        withheld = code not in _WARNING_CODES
+    survivors = ("good",) if withheld else ("good", "bad")
     return Case(name, _with_good(["bad"], {"bad": bad_meta}), code, survivors)
 
 
@@ -281,6 +305,7 @@ def build_corpus() -> List[Case]:
                 ]
             },
             P.INVALID_ARGUMENT_SCHEMA,
+            withheld=False,  # a warning here: the type's own schema is used
         ),
         _meta_case(
             "argument required not bool",

@@ -23,6 +23,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validatio
     decode_json,
     validate_manifest,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
     canonical_bytes,
 )
@@ -129,7 +130,13 @@ def test_parse_never_raises_on_manifest_like_json(document: Any) -> None:
     st.lists(MANIFESTISH, max_size=3),
 )
 def test_tools_with_random_metadata(top: dict, names: list) -> None:
-    """Random tool lists and metadata keep every valid, unique name (good tools survive)."""
+    """Random tool lists and metadata keep every valid, unique name: offered or withheld.
+
+    A withheld tool has an error about its metadata (errors withhold, warnings inform).
+
+    :param top: other top-level fields.
+    :param names: the metadata of each tool.
+    """
     metadata = {str(i): meta for i, meta in enumerate(names)}
     document = {
         **top,
@@ -138,7 +145,17 @@ def test_tools_with_random_metadata(top: dict, names: list) -> None:
     }
     result = parse_document(document)
     assert result.manifest is not None
-    assert result.manifest.tool_names == tuple(str(i) for i in range(len(names)))
+    withheld = {t.name for t in result.manifest.withheld}
+    assert set(result.manifest.tool_names) | withheld == {
+        str(i) for i in range(len(names))
+    }
+    assert not withheld & set(result.manifest.tool_names)
+    for name in withheld:
+        where = f"/toolMetadata/{name}"
+        assert any(
+            p.is_error and p.code != P.TOOL_WITHHELD and p.path.startswith(where)
+            for p in result.problems
+        )
 
 
 @settings(max_examples=300)

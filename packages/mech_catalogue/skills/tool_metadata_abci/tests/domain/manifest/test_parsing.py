@@ -179,15 +179,16 @@ def test_bad_tool_does_not_discard_good_ones() -> None:
     doc["tools"] = ["swap-quote", "swap-quote", 42, "", "bad\u0007name", "broken"]
     doc["toolMetadata"]["broken"] = ["not", "an", "object"]
     result = parse_document(doc)
-    assert [t.name for t in _manifest(result).tools] == ["swap-quote", "broken"]
+    assert [t.name for t in _manifest(result).tools] == ["swap-quote"]
     assert len(_manifest(result).tools[0].arguments) == 6
-    assert _manifest(result).tools[1].provenance.shape == SHAPE_NAME_ONLY
+    assert _manifest(result).withheld[0].provenance.shape == SHAPE_NAME_ONLY
     assert [p.code for p in result.errors] == [
         P.DUPLICATE_TOOL,
         P.INVALID_TOOL_NAME,
         P.INVALID_TOOL_NAME,
         P.INVALID_TOOL_NAME,
         P.INVALID_TOOL,
+        P.TOOL_WITHHELD,
     ]
     assert [p.path for p in result.errors][:2] == ["/tools/1", "/tools/2"]
 
@@ -211,7 +212,8 @@ def test_bad_arguments_are_dropped_individually() -> None:
         },
     }
     result = parse_document(doc)
-    tool = _manifest(result).tools[0]
+    assert not _manifest(result).tools  # errors withhold the tool
+    tool = _manifest(result).withheld[0]
     assert _args(tool) == [
         ("ok", "int", True),
         ("odd", "any", True),
@@ -226,12 +228,14 @@ def test_bad_arguments_are_dropped_individually() -> None:
         P.INVALID_ARGUMENT_SCHEMA,
         P.WRONG_TYPE,
         P.INVALID_ARGUMENT,
+        P.TOOL_WITHHELD,
+        P.NO_TOOLS,
     ]
     assert result.problems[0].path == "/toolMetadata/t/arguments/1"
 
 
 def test_wrong_types_in_tool_fields() -> None:
-    """Wrong-typed fields are ignored with WRONG_TYPE; the tool survives."""
+    """Wrong-typed fields are ignored with WRONG_TYPE; the tool is parsed but withheld."""
     doc = {
         "tools": ["t"],
         "toolMetadata": {
@@ -245,12 +249,14 @@ def test_wrong_types_in_tool_fields() -> None:
         },
     }
     result = parse_document(doc)
-    assert [t.name for t in _manifest(result).tools] == ["t"]
+    assert [t.name for t in _manifest(result).withheld] == ["t"]
     assert {p.code for p in result.problems} == {
         P.WRONG_TYPE,
         P.INVALID_OUTPUT_SCHEMA,
         P.TOOL_NAME_MISMATCH,
         P.UNTYPED_INPUT,
+        P.TOOL_WITHHELD,
+        P.NO_TOOLS,
     }
 
 

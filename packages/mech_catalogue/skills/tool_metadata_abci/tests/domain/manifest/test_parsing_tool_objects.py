@@ -114,7 +114,10 @@ def test_tool_object_and_metadata_entry_merge() -> None:
 
 
 def test_bad_tool_objects_never_discard_good_ones() -> None:
-    """Nameless, badly named, repeated, or badly typed objects: problems, good tools kept."""
+    """Nameless, badly named, repeated, or badly typed objects: problems, good tools kept.
+
+    A tool with an error is withheld (parsed, not offered); with warnings only, offered.
+    """
     doc = {
         "tools": [
             {"kwargs": _kwargs("a", "int")},
@@ -128,8 +131,9 @@ def test_bad_tool_objects_never_discard_good_ones() -> None:
     }
     result = parse_document(doc)
     manifest = _manifest(result)
-    assert manifest.tool_names == ("good", "kw-not-list", "odd-type")
-    good, kw_not_list, odd_type = manifest.tools
+    assert manifest.tool_names == ("odd-type",)
+    (odd_type,) = manifest.tools
+    good, kw_not_list = manifest.withheld
     assert [a.identifier for a in good.arguments] == ["a"]
     assert kw_not_list.arguments == ()
     assert kw_not_list.provenance.shape == SHAPE_TOOL_METADATA
@@ -138,9 +142,11 @@ def test_bad_tool_objects_never_discard_good_ones() -> None:
         (P.INVALID_TOOL_NAME, "/tools/0/name"),
         (P.INVALID_TOOL_NAME, "/tools/1/name"),
         (P.INVALID_ARGUMENT, "/tools/2/kwargs/1"),
+        (P.TOOL_WITHHELD, "/tools/2"),
         (P.DUPLICATE_TOOL, "/tools/3"),
         (P.WRONG_TYPE, "/tools/4/kwargs"),
         (P.UNTYPED_INPUT, "/tools/4"),
+        (P.TOOL_WITHHELD, "/tools/4"),
         (P.UNKNOWN_ARGUMENT_TYPE, "/tools/5/kwargs/0/type"),
         (P.INVALID_TOOL_NAME, "/tools/6"),
     ]
@@ -191,11 +197,14 @@ def test_single_tool_document_with_bad_parts() -> None:
         (P.NO_TOOLS, ""),
     ]
     partial = parse_document({"name": "t", "kwargs": [{"type": "int"}, 3]})
-    (tool,) = _manifest(partial).tools
-    assert tool.arguments == ()
+    assert _manifest(partial).tools == ()
+    (tool,) = _manifest(partial).withheld
+    assert tool.arguments == () and _manifest(partial).name == "t"
     assert [(p.code, p.path) for p in partial.problems] == [
         (P.INVALID_ARGUMENT, "/kwargs/0"),
         (P.INVALID_ARGUMENT, "/kwargs/1"),
+        (P.TOOL_WITHHELD, ""),
+        (P.NO_TOOLS, ""),
     ]
 
 

@@ -99,7 +99,7 @@ def test_validate_manifest_paths() -> None:
 def test_schema_error_cache() -> None:
     """Embedded JSON Schemas are checked against the meta-schema."""
     assert schema_error('{"type":"integer"}') == ""
-    assert "is not valid" in schema_error('{"type":12}')
+    assert schema_error('{"type":12}').startswith("at /type: should be one of: ")
 
 
 @pytest.mark.parametrize(
