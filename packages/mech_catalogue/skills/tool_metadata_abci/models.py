@@ -30,10 +30,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
-    PublishSettings,
-    read_publish_settings,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     CROSS_PERIOD_DEFAULTS,
@@ -187,10 +183,6 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             f"{self.fetch_timeout_seconds} plus backoff), not less than "
             f"fetch_round_timeout_seconds={self.fetch_round_timeout_seconds}: the fetch round "
             "would time out every period; lower the retries or timeout, or raise the round timeout",
-        )
-        # publish_* parameters (publish_params.py); on_chain_service_id stays for BaseParams
-        self.publish: PublishSettings = read_publish_settings(
-            kwargs, kwargs.get("on_chain_service_id")
         )
         super().__init__(*args, **kwargs)
 

@@ -4,30 +4,30 @@ from typing import Any, Dict, FrozenSet
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
     PublishPreparePayload,
     PublishTxPayload,
     PublishUploadPayload,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_rounds import (
+from packages.mech_catalogue.skills.manifest_publish_abci.rounds import (
     PublishManifestAbciApp,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
     PublishEvent,
     PublishStatus,
     PublishSynchronizedData,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_final import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.final_states import (
     FinishedPublishTxRound,
     FinishedWithoutPublishRound,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
     PublishPrepareRound,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
     PublishTxRound,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_upload import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.upload import (
     PublishUploadRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_rounds import (

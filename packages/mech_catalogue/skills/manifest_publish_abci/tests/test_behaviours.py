@@ -14,17 +14,28 @@ from typing import Any, Dict, Tuple, cast
 import pytest
 from eth_abi import encode
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_prepare import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.prepare import (
     PublishPrepareBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_round_behaviour import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.round_behaviour import (
     PublishRoundBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_tx import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.tx import (
     PublishTxBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_upload import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.upload import (
     PublishUploadBehaviour,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.params import (
+    PublishSettings,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
+    PublishEvent,
+    PublishStatus,
+    PublishSynchronizedData,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci import (
+    tests as tool_metadata_tests,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     derive_package,
@@ -37,17 +48,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PublishTarget,
     prepare_manifest,
     update_call,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
-    PublishSettings,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_rounds import (
-    PublishManifestAbciApp,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
-    PublishEvent,
-    PublishStatus,
-    PublishSynchronizedData,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     CSM,
@@ -68,7 +68,14 @@ from packages.valory.skills.transaction_settlement_abci.payload_tools import (
     skill_input_hex_to_payload,
 )
 
-TOOL_PACKAGE = Path(__file__).parent / "fixtures" / "tool_packages" / "echo_tool"
+#: the skill's own folder (FSMBehaviourBaseCase loads its skill.yaml)
+PACKAGE_DIR = Path(__file__).parents[1]
+TOOL_PACKAGE = (
+    Path(tool_metadata_tests.__file__).parent
+    / "fixtures"
+    / "tool_packages"
+    / "echo_tool"
+)
 SAFE = "0x00000000000000000000000000000000000005af"
 SERVICE_ID = 5
 OVERRIDES = {"name": "Published by the FSM"}
@@ -88,6 +95,8 @@ class PublishBehaviourCase(  # pylint: disable=attribute-defined-outside-init
 ):
     """Drive the PublishRoundBehaviour with the skill's context."""
 
+    path_to_skill = PACKAGE_DIR
+
     def setup_method(self, **kwargs: Any) -> None:
         """Enable publishing to service 5 of a ComplementaryServiceMetadata; use the publish round behaviour."""
         super().setup_method(**kwargs)
@@ -102,12 +111,6 @@ class PublishBehaviourCase(  # pylint: disable=attribute-defined-outside-init
             name="publish", skill_context=self.skill.skill_context
         )
         self.behaviour.setup()
-        # the skill's AbciApp is the tool metadata app; let it route the publish rounds too
-        abci_app = self.skill.skill_context.state.round_sequence.abci_app
-        abci_app.transition_function = {
-            **abci_app.transition_function,
-            **PublishManifestAbciApp.transition_function,
-        }
         self.prepared = expected_manifest()
 
     def enter(self, behaviour: Any, data: Dict[str, Any]) -> _CapturePayload:

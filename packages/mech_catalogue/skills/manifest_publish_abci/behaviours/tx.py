@@ -2,18 +2,18 @@
 
 from typing import Generator
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     PublishBaseBehaviour,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
+    PublishTxPayload,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
+    PublishTxRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     SAFE_OPERATION_CALL,
     update_call,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
-    PublishTxPayload,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import (
-    PublishTxRound,
 )
 from packages.valory.contracts.gnosis_safe.contract import PUBLIC_ID as GNOSIS_SAFE_ID
 from packages.valory.protocols.contract_api import ContractApiMessage

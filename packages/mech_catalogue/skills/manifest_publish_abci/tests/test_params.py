@@ -4,7 +4,7 @@ from typing import Any, Dict
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
+from packages.mech_catalogue.skills.manifest_publish_abci.params import (
     PublishParameterError,
     read_publish_settings,
 )

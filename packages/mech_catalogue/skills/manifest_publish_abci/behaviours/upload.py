@@ -5,8 +5,14 @@ import shutil
 import tempfile
 from typing import Any, Dict, Generator
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     PublishBaseBehaviour,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
+    PublishUploadPayload,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.upload import (
+    PublishUploadRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     read_limit,
@@ -16,12 +22,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PreparedManifest,
     PublishError,
     check_read_back,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
-    PublishUploadPayload,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_upload import (
-    PublishUploadRound,
 )
 from packages.valory.protocols.ipfs import IpfsMessage
 
