@@ -22,7 +22,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain import (  # noqa: 
     exporters,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (  # noqa: E402
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (  # noqa: E402
     CatalogueView,
@@ -128,10 +128,10 @@ def main() -> None:
         count,
         lambda: [exporters.to_anthropic_tool(t) for t in tools],
     )
-    published = PublishedCatalogue(
+    exposed = ExposedCatalogue(
         Catalogue.build(mechs), "0x" + "00" * 32, "0x" + "00" * 32, 1, 0.0, 0
     )
-    view = CatalogueView.build(published)
+    view = CatalogueView.build(exposed)
     _time(
         f"GET /tools first page of {args.page}",
         args.page,

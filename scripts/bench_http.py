@@ -38,7 +38,7 @@ from typing import Callable, Dict, List, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (  # noqa: E402 # pylint: disable=wrong-import-position
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (  # noqa: E402 # pylint: disable=wrong-import-position
     CatalogueView,
@@ -150,11 +150,11 @@ def in_process(
     start = time.perf_counter()
     catalogue = build_catalogue(mechs)
     parsed = time.perf_counter() - start
-    published = PublishedCatalogue(
+    exposed = ExposedCatalogue(
         catalogue, catalogue.digest(), "cd" * 32, 7, time.time(), 1
     )
     start = time.perf_counter()
-    view = CatalogueView.build(published)
+    view = CatalogueView.build(exposed)
     built = time.perf_counter() - start
 
     def answer(url: str) -> Tuple[int, int]:

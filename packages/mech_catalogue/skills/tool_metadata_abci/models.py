@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional, Tuple, Type
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     SHARED_STATE_KEY,
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     ManifestCache,
@@ -223,7 +223,7 @@ Params = ToolMetadataParams
 class SharedState(BaseSharedState):
     """Skill-wide state: the ABCI app, the manifest cache and the last agreed catalogue.
 
-    :attr:`published` is the FSM's agreed catalogue, set only by :meth:`publish_if_agreed`;
+    :attr:`exposed` is the FSM's agreed catalogue, set only by :meth:`expose_if_agreed`;
     the HTTP API serves it (through :meth:`catalogue_view`), never the object under the
     agent-wide ``shared_state`` key, which any skill of the agent can overwrite.
     """
@@ -238,7 +238,7 @@ class SharedState(BaseSharedState):
         """
         super().__init__(*args, **kwargs)
         self.manifest_cache: ManifestCache = ManifestCache()
-        self.published: Optional[PublishedCatalogue] = None
+        self.exposed: Optional[ExposedCatalogue] = None
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
         self._view: Optional[CatalogueView] = None
         #: this agent's snapshots and views documents by digest (payloads carry digests only)
@@ -295,7 +295,7 @@ class SharedState(BaseSharedState):
             self.context.logger.info(f"no kept catalogue loaded: {why}")
         return self.kept_catalogue
 
-    def publish_if_agreed(self, catalogue_digest: str, period: int) -> bool:
+    def expose_if_agreed(self, catalogue_digest: str, period: int) -> bool:
         """Expose this agent's candidate catalogue agent-wide when it is the agreed one.
 
         Called by ``FetchManifestsRound`` when it ends with DONE (the behaviour itself is
@@ -303,8 +303,8 @@ class SharedState(BaseSharedState):
 
         :param catalogue_digest: the digest the agents agreed on.
         :param period: the current period count.
-        :return: True when published; False when this agent built something else (the
-            previously published catalogue stays).
+        :return: True when exposed; False when this agent built something else (the
+            previously exposed catalogue stays).
         """
         if self.candidate is None:
             return False
@@ -313,10 +313,10 @@ class SharedState(BaseSharedState):
         if digest != catalogue_digest:
             self.context.logger.warning(
                 f"the agents agreed on catalogue {catalogue_digest}, this agent built {digest}; "
-                "keeping the previously published catalogue"
+                "keeping the previously exposed catalogue"
             )
             return False
-        self.published = PublishedCatalogue(
+        self.exposed = ExposedCatalogue(
             catalogue=catalogue,
             catalogue_digest=digest,
             snapshot_digest=snapshot.digest(),
@@ -324,7 +324,7 @@ class SharedState(BaseSharedState):
             agreed_at=time.time(),
             period=period,
         )
-        self.context.shared_state[SHARED_STATE_KEY] = self.published
+        self.context.shared_state[SHARED_STATE_KEY] = self.exposed
         self.candidate = None
         try:
             self.catalogue_view()
@@ -343,20 +343,20 @@ class SharedState(BaseSharedState):
                 "after a restart this agent may build kept last-good entries differently"
             )
         self.context.logger.info(
-            f"catalogue {digest} published under shared_state[{SHARED_STATE_KEY!r}]: "
+            f"catalogue {digest} exposed under shared_state[{SHARED_STATE_KEY!r}]: "
             f"{len(catalogue.mechs)} mechs, {len(catalogue.tool_names())} tools, "
             f"{len(catalogue.errors())} errors, {len(catalogue.collisions())} collisions"
         )
         return True
 
     def catalogue_view(self) -> Optional[CatalogueView]:
-        """Get the HTTP API's view of :attr:`published`, built once per agreed catalogue.
+        """Get the HTTP API's view of :attr:`exposed`, built once per agreed catalogue.
 
         :return: the view (None before the first agreement).
         """
-        published = self.published
-        if published is None:
+        exposed = self.exposed
+        if exposed is None:
             return None
-        if self._view is None or self._view.published is not published:
-            self._view = CatalogueView.build(published)
+        if self._view is None or self._view.exposed is not exposed:
+            self._view = CatalogueView.build(exposed)
         return self._view

@@ -49,7 +49,7 @@ class Params(
 
 
 class SharedState(ToolMetadataSharedState):
-    """The tool metadata shared state (manifest cache, published catalogue) for the chain."""
+    """The tool metadata shared state (manifest cache, exposed catalogue) for the chain."""
 
     abci_app_cls = ToolMetadataChainedAbciApp
 

@@ -60,7 +60,7 @@ class ToolMetadataBaseBehaviour(
     def skill_state(self) -> SharedState:
         """Get the skill's shared state model.
 
-        :return: the skill's shared state model (manifest cache, published catalogue).
+        :return: the skill's shared state model (manifest cache, exposed catalogue).
         """
         return cast(SharedState, self.context.state)
 

@@ -78,7 +78,7 @@ class FetchManifestsBehaviour(
         The snapshot is this agent's own, looked up by the agreed digest, or read again at
         the agreed block when this agent does not hold it; an agent that still cannot
         reproduce it sends an empty payload and logs why. ``FetchManifestsRound``
-        publishes the candidate when the agents agree on its digest.
+        exposes the candidate when the agents agree on its digest.
 
         :yield: while waiting for the ledger connection, IPFS and Tendermint.
         """
@@ -158,7 +158,7 @@ class FetchManifestsBehaviour(
     def previous_catalogue(self) -> Optional[Catalogue]:
         """Get the catalogue the agents last agreed on, when this agent holds it.
 
-        It is this agent's published catalogue, or after a restart the catalogue kept on
+        It is this agent's exposed catalogue, or after a restart the catalogue kept on
         disk (``state_dir``), but only when its digest is the agreed ``catalogue_digest``:
         every agent then starts from the same catalogue, so kept last-good entries are
         the same on every agent.
@@ -166,9 +166,9 @@ class FetchManifestsBehaviour(
         :return: the last agreed catalogue, or None when this agent does not hold it.
         """
         agreed = self.synchronized_data.catalogue_digest
-        published = self.skill_state.published
-        if published is not None and published.catalogue_digest == agreed:
-            return published.catalogue
+        exposed = self.skill_state.exposed
+        if exposed is not None and exposed.catalogue_digest == agreed:
+            return exposed.catalogue
         kept = self.skill_state.kept_catalogue
         if (
             kept is not None

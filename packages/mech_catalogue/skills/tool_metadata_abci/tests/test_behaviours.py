@@ -29,7 +29,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snaps
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     SHARED_STATE_KEY,
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     KEPT_LAST_GOOD,
@@ -186,7 +186,7 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         )
         state = self.skill.skill_context.state
         state.manifest_cache = ManifestCache()
-        state.published = None
+        state.exposed = None
         state.candidate = None
         state.kept_catalogue, state.kept_catalogue_digest = None, ""
         state.catalogue_file = CatalogueFile(
@@ -505,7 +505,7 @@ def ref(mech_id: int) -> MechRef:
 
 
 class FetchCase(ToolMetadataBehaviourCase):
-    """FetchManifestsBehaviour set-up: enter it with an agreed snapshot, agree, read what was published."""
+    """FetchManifestsBehaviour set-up: enter it with an agreed snapshot, agree, read what was exposed."""
 
     def start(
         self, reads: List[DigestRead], catalogue_digest: str = ""
@@ -525,7 +525,7 @@ class FetchCase(ToolMetadataBehaviourCase):
         return capture
 
     def agree(self, payload: CataloguePayload) -> None:
-        """Deliver the payload, then run the real FetchManifestsRound on it (single agent), whose DONE publishes."""
+        """Deliver the payload, then run the real FetchManifestsRound on it (single agent), whose DONE exposes."""
         self.mock_a2a_transaction()
         synchronized_data = (
             self.skill.skill_context.state.round_sequence.abci_app.synchronized_data
@@ -538,7 +538,7 @@ class FetchCase(ToolMetadataBehaviourCase):
         result = fetch_round.end_block()
         assert result is not None and result[1] in (Event.DONE, Event.VIEWS_UNCHANGED)
 
-    def published(self) -> Optional[PublishedCatalogue]:
+    def exposed(self) -> Optional[ExposedCatalogue]:
         """Get what the skill put in the agent-wide shared state.
 
         :return: what the skill put in the agent-wide shared state.
@@ -546,16 +546,16 @@ class FetchCase(ToolMetadataBehaviourCase):
         return self.skill.skill_context.shared_state.get(SHARED_STATE_KEY)
 
     def agreed_catalogue(self) -> Catalogue:
-        """Get the published catalogue.
+        """Get the exposed catalogue.
 
-        :return: the catalogue the skill published (the test fails when there is none).
+        :return: the catalogue the skill exposed (the test fails when there is none).
         """
-        published = self.published()
-        assert published is not None
-        return published.catalogue
+        exposed = self.exposed()
+        assert exposed is not None
+        return exposed.catalogue
 
     def agreed_entry(self, mech_ref: MechRef) -> Mech:
-        """Get a mech's entry in the published catalogue.
+        """Get a mech's entry in the exposed catalogue.
 
         :param mech_ref: the mech.
         :return: its entry (the test fails when the catalogue has none).
@@ -569,7 +569,7 @@ class TestFetchManifestsBehaviour(FetchCase):
     """FetchManifestsBehaviour."""
 
     def test_fetches_verifies_parses_and_publishes(self) -> None:
-        """dag-pb manifest: fetched once, verified, parsed; payload views; published after agreement."""
+        """dag-pb manifest: fetched once, verified, parsed; payload views; exposed after agreement."""
         data = manifest("summarise", "translate")
         digest = dag_pb_digest(data)
         capture = self.start([DigestRead(ref(1), digest), DigestRead(ref(2), "")])
@@ -590,13 +590,12 @@ class TestFetchManifestsBehaviour(FetchCase):
             }
         ]
         self.agree(payload)
-        published = self.published()
+        exposed = self.exposed()
         assert (
-            published is not None
-            and published.catalogue_digest == payload.catalogue_digest
+            exposed is not None and exposed.catalogue_digest == payload.catalogue_digest
         )
         assert self.agreed_entry(ref(2)).status == STATUS_NO_HASH
-        assert [t.name for t in published.catalogue.tools_of(ref(1))] == [
+        assert [t.name for t in exposed.catalogue.tools_of(ref(1))] == [
             "summarise",
             "translate",
         ]
@@ -698,7 +697,7 @@ class TestFetchManifestsBehaviour(FetchCase):
         capture = self.start([DigestRead(ref(1), digest)])
         payload = capture.payloads[0]
         self.agree(CataloguePayload(payload.sender, "ee" * 32, "ff" * 32, 1))
-        assert self.published() is None
+        assert self.exposed() is None
 
     def test_no_snapshot_sends_an_empty_payload(self) -> None:
         """Without an agreed snapshot nothing is built: payload of Nones (NONE event)."""

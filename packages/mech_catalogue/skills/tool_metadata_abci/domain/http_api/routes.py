@@ -1,4 +1,4 @@
-"""The skill's read-only HTTP API, as pure functions from the published catalogue to responses.
+"""The skill's read-only HTTP API, as pure functions from the exposed catalogue to responses.
 
 Routes (all GET, JSON bodies):
 
@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     offered_tool,
@@ -73,28 +73,28 @@ __all__ = ["CatalogueView", "HttpResult", "mcp_tool", "route", "serve"]
 class CatalogueView:
     """What the HTTP API serves for one agreed catalogue, built once (O(mechs + tools)).
 
-    :param published: the agreed catalogue.
+    :param exposed: the agreed catalogue.
     :param names: the distinct tool names, sorted (the ``/tools`` page order).
     :param exported: tool name -> its MCP name (unique, ``MCP_RULE``).
     :param mechs_body: the ``GET /mechs`` body.
     :param counts: ``mechs``, ``tools``, ``stale_mechs``, ``errors``, ``collisions``.
     """
 
-    published: PublishedCatalogue
+    exposed: ExposedCatalogue
     names: Tuple[str, ...]
     exported: Mapping[str, str]
     mechs_body: bytes
     counts: Mapping[str, int]
 
     @classmethod
-    def build(cls, published: PublishedCatalogue) -> "CatalogueView":
+    def build(cls, exposed: ExposedCatalogue) -> "CatalogueView":
         """Build the view.
 
-        :param published: the agreed catalogue.
+        :param exposed: the agreed catalogue.
         :return: the view.
         """
-        catalogue = published.catalogue
-        block = published.block_number
+        catalogue = exposed.catalogue
+        block = exposed.block_number
         names = catalogue.tool_names()
         mechs = [
             {
@@ -111,7 +111,7 @@ class CatalogueView:
             for m in catalogue.mechs
         ]
         return cls(
-            published=published,
+            exposed=exposed,
             names=names,
             exported=MappingProxyType(export_names(names, MCP_RULE)),
             mechs_body=json_bytes({"mechs": mechs}),
@@ -159,7 +159,7 @@ def list_tools(
         )
     if view is None:
         return json_result(200, tools_list_result([]))
-    catalogue = view.published.catalogue
+    catalogue = view.exposed.catalogue
     page = names[offset : offset + page_size]
     more = offset + page_size < len(names)
     return json_result(
@@ -181,7 +181,7 @@ def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
     :param name: the tool name.
     :return: every mech's offer of it; 404 ``unknown_tool`` when none.
     """
-    tools = view.published.catalogue.tools_named(name) if view is not None else ()
+    tools = view.exposed.catalogue.tools_named(name) if view is not None else ()
     if view is None or not tools:
         return error_result(
             UNKNOWN_TOOL,
@@ -229,16 +229,16 @@ def healthcheck(
         return json_result(
             503, {"status": "no_catalogue", "max_age_seconds": max_age_seconds}
         )
-    published = view.published
-    age = published.age_seconds(now)
+    exposed = view.exposed
+    age = exposed.age_seconds(now)
     body = {
         "status": "fresh" if age <= max_age_seconds else "stale",
         "age_seconds": age,
         "max_age_seconds": max_age_seconds,
-        "catalogue_digest": published.catalogue_digest,
-        "snapshot_digest": published.snapshot_digest,
-        "block_number": published.block_number,
-        "period": published.period,
+        "catalogue_digest": exposed.catalogue_digest,
+        "snapshot_digest": exposed.snapshot_digest,
+        "block_number": exposed.block_number,
+        "period": exposed.period,
         **view.counts,
     }
     return json_result(200 if body["status"] == "fresh" else 503, body)
