@@ -30,6 +30,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.parameters import (
+    ParameterError,
+    require,
+    take,
+    take_optional_str,
+    take_positive,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     CROSS_PERIOD_DEFAULTS,
@@ -60,15 +67,6 @@ MANIFESTS_FOLDER = "manifests"
 CATALOGUES_FOLDER = "catalogues"
 
 
-class ParameterError(ValueError):
-    """A skill parameter is wrong; the message names it and says what to set."""
-
-
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise ParameterError(message)
-
-
 class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attributes
     """Parameters of the tool metadata skill (``models.params.args`` in skill.yaml).
 
@@ -83,100 +81,96 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         :param kwargs: the ``args`` of the params model.
         :raises ParameterError: a parameter has a wrong value (the message names it).
         """
-        self.chain_id: int = self._ensure("chain_id", kwargs, int)
-        _require(
+        self.chain_id: int = take(kwargs, "chain_id", int)
+        require(
             self.chain_id > 0,
             f"chain_id must be a positive EIP-155 chain id; got {self.chain_id}",
         )
-        self.multicall2_address: str = self._ensure("multicall2_address", kwargs, str)
-        _require(
+        self.multicall2_address: str = take(kwargs, "multicall2_address", str)
+        require(
             self.multicall2_address.startswith("0x")
             and len(self.multicall2_address) == 42,
             f"multicall2_address must be the 0x-prefixed address of Multicall2 on chain {self.chain_id}; "
             f"got {self.multicall2_address!r}",
         )
-        raw_registries = self._ensure("registries", kwargs, list)
+        raw_registries = take(kwargs, "registries", list)
         try:
             self.registry_sources: Tuple[RegistrySource, ...] = parse_registry_sources(
                 raw_registries, self.chain_id
             )
         except RegistryConfigError as exc:
             raise ParameterError(str(exc)) from exc
-        _require(
+        require(
             bool(self.registry_sources),
             "registries is empty; configure at least one registry to read",
         )
-        self.max_ids_per_registry: int = self._positive_int(
-            "max_ids_per_registry", kwargs
+        self.max_ids_per_registry: int = take_positive(
+            kwargs, "max_ids_per_registry", int
         )
-        self.multicall_batch_size: int = self._positive_int(
-            "multicall_batch_size", kwargs
+        self.multicall_batch_size: int = take_positive(
+            kwargs, "multicall_batch_size", int
         )
-        self.snapshot_block_interval: int = self._positive_int(
-            "snapshot_block_interval", kwargs
+        self.snapshot_block_interval: int = take_positive(
+            kwargs, "snapshot_block_interval", int
         )
-        self.ipfs_fetch_mode: str = self._ensure("ipfs_fetch_mode", kwargs, str)
-        _require(
+        self.ipfs_fetch_mode: str = take(kwargs, "ipfs_fetch_mode", str)
+        require(
             self.ipfs_fetch_mode in FETCH_MODES,
             f"ipfs_fetch_mode must be one of {', '.join(FETCH_MODES)}; got {self.ipfs_fetch_mode!r}",
         )
-        self.ipfs_gateway_url: str = self._ensure(
-            "ipfs_gateway_url", kwargs, str
-        ).rstrip("/")
-        _require(
+        self.ipfs_gateway_url: str = take(kwargs, "ipfs_gateway_url", str).rstrip("/")
+        require(
             self.ipfs_gateway_url.startswith(("http://", "https://")),
             f"ipfs_gateway_url must be an http(s) URL such as http://127.0.0.2:8080; got {self.ipfs_gateway_url!r}",
         )
-        self.fetch_timeout_seconds: float = self._positive_float(
-            "fetch_timeout_seconds", kwargs
+        self.fetch_timeout_seconds: float = take_positive(
+            kwargs, "fetch_timeout_seconds", float
         )
-        self.fetch_retries: int = self._ensure("fetch_retries", kwargs, int)
-        _require(
+        self.fetch_retries: int = take(kwargs, "fetch_retries", int)
+        require(
             self.fetch_retries >= 0,
             f"fetch_retries must be >= 0; got {self.fetch_retries}",
         )
-        self.fetch_backoff_initial_seconds: float = self._positive_float(
-            "fetch_backoff_initial_seconds", kwargs
+        self.fetch_backoff_initial_seconds: float = take_positive(
+            kwargs, "fetch_backoff_initial_seconds", float
         )
-        self.fetch_backoff_factor: float = self._positive_float(
-            "fetch_backoff_factor", kwargs
+        self.fetch_backoff_factor: float = take_positive(
+            kwargs, "fetch_backoff_factor", float
         )
-        _require(
+        require(
             self.fetch_backoff_factor >= 1.0,
             f"fetch_backoff_factor must be >= 1; got {self.fetch_backoff_factor}",
         )
-        self.fetch_backoff_max_seconds: float = self._positive_float(
-            "fetch_backoff_max_seconds", kwargs
+        self.fetch_backoff_max_seconds: float = take_positive(
+            kwargs, "fetch_backoff_max_seconds", float
         )
-        self.fetch_concurrency: int = self._positive_int("fetch_concurrency", kwargs)
-        self.max_manifest_bytes: int = self._positive_int("max_manifest_bytes", kwargs)
-        self.manifest_cache_dir: Optional[str] = self._ensure(
-            "manifest_cache_dir", kwargs, Optional[str]
+        self.fetch_concurrency: int = take_positive(kwargs, "fetch_concurrency", int)
+        self.max_manifest_bytes: int = take_positive(kwargs, "max_manifest_bytes", int)
+        self.manifest_cache_dir: Optional[str] = take_optional_str(
+            kwargs, "manifest_cache_dir"
         )
-        self.state_dir: Optional[str] = self._ensure("state_dir", kwargs, Optional[str])
+        self.state_dir: Optional[str] = take_optional_str(kwargs, "state_dir")
         if self.manifest_cache_dir is None and self.state_dir:
             self.manifest_cache_dir = os.path.join(self.state_dir, MANIFESTS_FOLDER)
-        self.fetch_round_timeout_seconds: float = self._positive_float(
-            "fetch_round_timeout_seconds", kwargs
+        self.fetch_round_timeout_seconds: float = take_positive(
+            kwargs, "fetch_round_timeout_seconds", float
         )
-        self.catalogue_max_age_seconds: float = self._positive_float(
-            "catalogue_max_age_seconds", kwargs
+        self.catalogue_max_age_seconds: float = take_positive(
+            kwargs, "catalogue_max_age_seconds", float
         )
-        self.tools_page_size: int = self._positive_int("tools_page_size", kwargs)
-        _require(
+        self.tools_page_size: int = take_positive(kwargs, "tools_page_size", int)
+        require(
             self.tools_page_size <= MAX_TOOLS_PAGE_SIZE,
             f"tools_page_size must be at most {MAX_TOOLS_PAGE_SIZE} (one GET /tools "
             f"costs O(page size) on the agent's loop); got {self.tools_page_size}",
         )
-        self.mech_addresses: Dict[str, str] = self._ensure(
-            "mech_addresses", kwargs, dict
-        )
+        self.mech_addresses: Dict[str, str] = take(kwargs, "mech_addresses", dict)
         for key, value in self.mech_addresses.items():
-            _require(
+            require(
                 isinstance(value, str) and value.startswith("0x") and len(value) == 42,
                 f"mech_addresses[{key!r}] must be a 0x-prefixed 20-byte address; got {value!r}",
             )
-        _require(
+        require(
             self.worst_fetch_seconds() < self.fetch_round_timeout_seconds,
             f"one manifest may take {self.worst_fetch_seconds():.1f}s to fail (2 CIDs x "
             f"(1 + fetch_retries={self.fetch_retries}) x fetch_timeout_seconds="
@@ -202,19 +196,6 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             self.fetch_backoff_max_seconds,
         )
         return 2 * ((1 + self.fetch_retries) * self.fetch_timeout_seconds + sum(delays))
-
-    def _positive_int(self, key: str, kwargs: Dict[str, Any]) -> int:
-        value = self._ensure(key, kwargs, int)
-        _require(value > 0, f"{key} must be a positive integer; got {value}")
-        return value
-
-    def _positive_float(self, key: str, kwargs: Dict[str, Any]) -> float:
-        value = self._ensure(key, kwargs, float)
-        _require(
-            value > 0,
-            f"{key} must be a positive number of seconds or a factor; got {value}",
-        )
-        return float(value)
 
 
 Params = ToolMetadataParams
