@@ -8,6 +8,7 @@ against anvil + kubo in tests/devnet/test_publish_*.py (through the CLI's publis
 
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Dict, Tuple, cast
 
@@ -403,6 +404,56 @@ class TestPublishUploadBehaviour(PublishBehaviourCase):
             performative=IpfsMessage.Performative.ERROR,
             reason="connection refused",
         )
+        assert capture.payloads[0].verified_digest == ""
+        self.finish()
+
+    def test_late_ipfs_answer_is_a_refusal_not_a_crash(self) -> None:
+        """The store is answered after publish_ipfs_timeout_seconds: "" is sent (the framework's TimeoutException stops in the adapter)."""
+        settings = self.skill.skill_context.params.publish
+        self.skill.skill_context.params.__dict__["publish"] = PublishSettings(
+            True, settings.tool_packages, settings.overrides, settings.target, 0.05
+        )
+        capture = self.enter(
+            PublishUploadBehaviour, {"publish_manifest_digest": self.prepared.digest}
+        )
+        store = cast(IpfsMessage, self.get_message_from_outbox())
+        assert store.performative == IpfsMessage.Performative.STORE_FILES
+        assert not capture.payloads  # still waiting
+        time.sleep(0.1)
+        self.reply(
+            store,
+            performative=IpfsMessage.Performative.IPFS_HASH,
+            ipfs_hash="bafy-directory",
+        )
+        self.assert_quantity_in_outbox(0)  # no read-back after a failed store
+        assert capture.payloads[0].verified_digest == ""
+        self.finish()
+
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            {"performative": IpfsMessage.Performative.ERROR, "reason": "not found"},
+            {
+                "performative": IpfsMessage.Performative.FILES,
+                "files": {"a.json": "{}", "b.json": "{}"},
+            },
+        ],
+        ids=["error", "two-files"],
+    )
+    def test_read_back_not_one_file(self, answer: Dict[str, Any]) -> None:
+        """Stored, but the read-back is an error or not exactly one file: "" is sent."""
+        capture = self.enter(
+            PublishUploadBehaviour, {"publish_manifest_digest": self.prepared.digest}
+        )
+        store = cast(IpfsMessage, self.get_message_from_outbox())
+        self.reply(
+            store,
+            performative=IpfsMessage.Performative.IPFS_HASH,
+            ipfs_hash="bafy-directory",
+        )
+        get = cast(IpfsMessage, self.get_message_from_outbox())
+        assert get.performative == IpfsMessage.Performative.GET_FILES
+        self.reply(get, **answer)
         assert capture.payloads[0].verified_digest == ""
         self.finish()
 

@@ -6,6 +6,9 @@ from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple, cast
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
     PUBLIC_ID as MULTICALL_READER_ID,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.framework import (
+    FrameworkCalls,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     Call,
@@ -25,8 +28,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.models import (
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     SynchronizedData,
 )
-from packages.valory.protocols.contract_api import ContractApiMessage
-from packages.valory.skills.abstract_round_abci.behaviour_utils import BaseBehaviour
 
 BatchResult = Tuple[int, List[Tuple[bool, bytes]]]
 
@@ -36,9 +37,9 @@ class ChainReadError(Exception):
 
 
 class ToolMetadataBaseBehaviour(
-    BaseBehaviour, ABC
+    FrameworkCalls, ABC
 ):  # pylint: disable=too-many-ancestors
-    """Base behaviour: typed params, synchronized data and skill state."""
+    """Base behaviour: typed params, synchronized data and skill state; I/O through :class:`FrameworkCalls`."""
 
     @property
     def params(self) -> ToolMetadataParams:
@@ -79,19 +80,15 @@ class ToolMetadataBaseBehaviour(
         kwargs: Dict[str, Any] = {"data": "0x" + encode_batch(calls).hex()}
         if block is not None:
             kwargs["block_identifier"] = block
-        response = yield from self.get_contract_api_response(
-            performative=ContractApiMessage.Performative.GET_STATE,
-            contract_address=self.params.multicall2_address,
-            contract_id=str(MULTICALL_READER_ID),
-            contract_callable="call",
-            **kwargs,
+        body, why = yield from self.contract_state(
+            self.params.multicall2_address, str(MULTICALL_READER_ID), "call", **kwargs
         )
-        if response.performative != ContractApiMessage.Performative.STATE:
+        if body is None:
             raise ChainReadError(
                 f"eth_call to Multicall2 at {self.params.multicall2_address} failed: "
-                f"{getattr(response, 'message', response.performative)}; check the RPC and multicall2_address"
+                f"{why}; check the RPC and multicall2_address"
             )
-        data = str(response.state.body.get("data", ""))
+        data = str(body.get("data", ""))
         try:
             return decode_batch(
                 bytes.fromhex(data[2:] if data.startswith("0x") else data), len(calls)

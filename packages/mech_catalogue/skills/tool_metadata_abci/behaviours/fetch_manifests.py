@@ -4,15 +4,6 @@ import time
 from collections import deque
 from typing import Any, Dict, Generator, List, Optional, Tuple, cast
 
-from aea.protocols.base import Message
-from aea.protocols.dialogue.base import Dialogue
-
-from packages.mech_catalogue.connections.capped_http_client.connection import (
-    PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci import (
-    dialogues as skill_dialogues,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
 )
@@ -56,10 +47,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
 from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import (
     FetchManifestsRound,
 )
-from packages.valory.protocols.http import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
-from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
-from packages.valory.skills.abstract_round_abci.models import Requests
 
 #: fetch failures logged one by one per period (the rest are counted)
 MAX_LOGGED_FAILURES = 20
@@ -296,32 +284,16 @@ class FetchManifestsBehaviour(
         :param via_gateway: True for the HTTP gateway, False for the IPFS connection.
         :param replies: where the callback stores the reply message.
         """
-        message: Message
-        dialogue: Dialogue
+        callback = self._store_reply(replies, cid)
         if via_gateway:
-            http_dialogues = cast(
-                skill_dialogues.HttpDialogues, self.context.http_dialogues
-            )
-            message, dialogue = http_dialogues.create(
-                counterparty=str(CAPPED_HTTP_CLIENT_ID),
-                performative=HttpMessage.Performative.REQUEST,
-                method="GET",
-                url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
-                headers=(
-                    "Accept: application/octet-stream\r\n"
-                    f"Range: {range_header(self.params.max_manifest_bytes)}\r\n"
-                ),
-                version="",
-                body=b"",
+            self.request_gateway(
+                f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
+                "Accept: application/octet-stream\r\n"
+                f"Range: {range_header(self.params.max_manifest_bytes)}\r\n",
+                callback,
             )
         else:
-            message, dialogue = self._build_ipfs_get_file_req(
-                cid, self.params.fetch_timeout_seconds
-            )
-        nonce = self._get_request_nonce_from_dialogue(dialogue)
-        requests = cast(Requests, self.context.requests)
-        requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
-        self.context.outbox.put_message(message=message)
+            self.request_ipfs_file(cid, self.params.fetch_timeout_seconds, callback)
 
     def _wait_any(
         self, replies: Dict[str, Any], deadlines: Dict[str, float]
@@ -330,12 +302,10 @@ class FetchManifestsBehaviour(
         if not deadlines:
             return
         remaining = max(0.0, min(deadlines.values()) - time.monotonic())
-        try:
-            yield from self.wait_for_condition(
-                lambda: any(cid in replies for cid in deadlines), remaining
-            )
-        except TimeoutException:
-            pass  # the caller counts the expired requests as failed
+        # on timeout the caller counts the expired requests as failed
+        yield from self.wait_until(
+            lambda: any(cid in replies for cid in deadlines), remaining
+        )
 
     def _reply_bytes(self, reply: Any) -> Tuple[Optional[bytes], str]:
         """Turn an HTTP or IPFS reply (or None) into ``(bytes or None, failure text)``.
