@@ -10,7 +10,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.framework impo
     FrameworkCalls,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
-    BatchReply,
     Call,
     RegistryConfigError,
     RegistryDecodeError,
@@ -20,6 +19,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+    drive_yielding,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     SharedState,
@@ -126,11 +128,7 @@ class ToolMetadataBaseBehaviour(
             params.snapshot_block_interval,
             at_block,
         )
-        reply: Optional[BatchReply] = None
-        while True:
-            try:
-                request = reader.send(reply)  # type: ignore[arg-type]  # None starts it
-            except StopIteration as done:
-                block, reads = done.value
-                return RegistrySnapshot.build(block, reads)
-            reply = yield from self.multicall(*request)
+        block, reads = yield from drive_yielding(
+            reader, lambda request: self.multicall(*request)
+        )
+        return RegistrySnapshot.build(block, reads)

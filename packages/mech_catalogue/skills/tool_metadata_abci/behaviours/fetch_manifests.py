@@ -2,7 +2,7 @@
 
 import time
 from collections import deque
-from typing import Any, Dict, Generator, List, Optional, Tuple, cast
+from typing import Any, Dict, Generator, Optional, Sequence, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
@@ -20,6 +20,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+    after_backoff_yielding,
+    drive_yielding,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
@@ -220,18 +224,14 @@ class FetchManifestsBehaviour(
         fetcher = manifest_fetcher(
             snapshot.digests, self.skill_state.manifest_cache, policy
         )
-        try:
-            wait, cids = next(fetcher)
-            while True:
-                if wait:
-                    yield from self.sleep(wait)
-                reply = yield from self.fetch_many(cids)
-                wait, cids = fetcher.send(reply)
-        except StopIteration as done:
-            return cast(Dict[str, FetchResult], done.value)
+        return (
+            yield from drive_yielding(
+                fetcher, after_backoff_yielding(self.fetch_many, self.sleep)
+            )
+        )
 
     def fetch_many(
-        self, cids: List[str]
+        self, cids: Sequence[str]
     ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
         """Fetch CIDs with ``fetch_concurrency`` requests in flight (a sliding window).
 
