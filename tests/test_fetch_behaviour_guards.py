@@ -1,7 +1,7 @@
 """Guards of FetchManifestsBehaviour that a one-line breakage removed unnoticed (issue 18).
 
 Driven through the skill's own behaviour test harness (open-autonomy's
-``FSMBehaviourBaseCase``, ``tests/test_behaviours.py::ToolMetadataBehaviourCase``): the
+``FSMBehaviourBaseCase``, ``tests/behaviour_case.py::ToolMetadataBehaviourCase``): the
 connections are answered by the harness, nothing else is mocked.
 
 - The behaviour starts from its exposed catalogue only when that catalogue is the one
@@ -38,13 +38,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Provenance,
     Tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     GATEWAY,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours.test_fetch_manifests import (
     TestFetchManifestsBehaviour as _Harness,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     ToolMetadataBehaviourCase,
     dag_pb_digest,
     manifest,

@@ -32,7 +32,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     error,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     ToolMetadataBehaviourCase,
 )
 from packages.valory.protocols.http import HttpMessage

@@ -31,7 +31,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import SharedState
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     FetchCase,
     dag_pb_digest,
     manifest,
