@@ -40,15 +40,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     GATEWAY,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours.test_fetch_manifests import (
-    TestFetchManifestsBehaviour as _Harness,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     ToolMetadataBehaviourCase,
     dag_pb_digest,
     manifest,
     ref,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours.test_fetch_manifests import (
+    TestFetchManifestsBehaviour as _Harness,
 )
 from packages.valory.protocols.http import HttpMessage
 
