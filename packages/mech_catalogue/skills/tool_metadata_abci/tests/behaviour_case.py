@@ -63,6 +63,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests im
 from packages.valory.protocols.contract_api import ContractApiMessage
 from packages.valory.protocols.contract_api.custom_types import State
 from packages.valory.protocols.http import HttpMessage
+
+# also for manifest_publish_abci's tests: that skill's own code reaches IPFS and the
+# ledger only through this skill's FrameworkCalls, so it declares neither protocol (the
+# agent refuses an unused dependency), and its tests may then not import them directly
+from packages.valory.protocols.ipfs import (  # noqa: F401  # pylint: disable=unused-import
+    IpfsMessage,
+)
 from packages.valory.skills.abstract_round_abci.base import AbciAppDB
 from packages.valory.skills.abstract_round_abci.behaviour_utils import (
     BaseBehaviour,

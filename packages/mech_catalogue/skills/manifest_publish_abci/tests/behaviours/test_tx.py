@@ -16,10 +16,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     CSM,
+    ContractApiMessage,
+    State,
 )
 from packages.valory.contracts.gnosis_safe.contract import PUBLIC_ID as GNOSIS_SAFE_ID
-from packages.valory.protocols.contract_api import ContractApiMessage
-from packages.valory.protocols.contract_api.custom_types import State
 from packages.valory.skills.transaction_settlement_abci.payload_tools import (
     skill_input_hex_to_payload,
 )

@@ -14,7 +14,9 @@ from packages.mech_catalogue.skills.manifest_publish_abci.params import (
 from packages.mech_catalogue.skills.manifest_publish_abci.tests.behaviour_case import (
     PublishBehaviourCase,
 )
-from packages.valory.protocols.ipfs import IpfsMessage
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
+    IpfsMessage,
+)
 from packages.valory.skills.abstract_round_abci.behaviour_utils import (
     IPFS_CONNECTION_ID,
 )
