@@ -31,6 +31,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    BatchReply,
+    BatchRequest,
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
@@ -41,6 +43,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+    after_backoff,
+    drive,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
@@ -150,8 +156,9 @@ def read_snapshot(
         config.block_interval,
     )
     calls = 0
-    request = next(reader)
-    while True:
+
+    def run_batch(request: BatchRequest) -> BatchReply:
+        nonlocal calls
         batch, block = request
         data = eth_call(
             session,
@@ -162,11 +169,10 @@ def read_snapshot(
             config.rpc_timeout,
         )
         calls += 1
-        try:
-            request = reader.send(decode_batch(data, len(batch)))
-        except StopIteration as done:
-            block_number, reads = done.value
-            return RegistrySnapshot.build(block_number, reads), calls
+        return decode_batch(data, len(batch))
+
+    block_number, reads = drive(reader, run_batch)
+    return RegistrySnapshot.build(block_number, reads), calls
 
 
 def gateway_get(
@@ -251,14 +257,7 @@ def fetch_manifests(
     :return: digest -> result.
     """
     generator = manifest_fetcher(digests, cache, config.policy)
-    try:
-        wait, cids = next(generator)
-        while True:
-            if wait:
-                time.sleep(wait)
-            wait, cids = generator.send(fetcher.get_pooled(cids))
-    except StopIteration as done:
-        return dict(done.value)
+    return dict(drive(generator, after_backoff(fetcher.get_pooled, time.sleep)))
 
 
 def parse(data: bytes, cap: int = Limits().max_bytes):

@@ -10,7 +10,7 @@ import time
 from typing import Iterable, List, Optional
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
     HttpResult,
@@ -53,19 +53,19 @@ def parsed_mechs(
     ]
 
 
-def agreed(catalogue: Catalogue, period: int = 1) -> PublishedCatalogue:
+def agreed(catalogue: Catalogue, period: int = 1) -> ExposedCatalogue:
     """Pretend the agents agreed on ``catalogue`` now (computes its digest: RFC 8785, slow).
 
     :param catalogue: the catalogue.
     :param period: the period of the agreement.
     :return: what the skill publishes to its HTTP handler.
     """
-    return PublishedCatalogue(
+    return ExposedCatalogue(
         catalogue, catalogue.digest(), "cd" * 32, 7, time.time(), period
     )
 
 
-def served_view(published: PublishedCatalogue) -> CatalogueView:
+def served_view(published: ExposedCatalogue) -> CatalogueView:
     """Build the HTTP view the skill builds once per agreed catalogue (what is timed).
 
     :param published: the agreed catalogue (:func:`agreed`).

@@ -15,7 +15,7 @@ from typing import Any, Optional, Tuple
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FETCH_FAILED,
@@ -113,10 +113,10 @@ def codes(mech: Optional[Mech]) -> Tuple[str, ...]:
 # --- GET /tools: collision only where two mechs offer one name ---------------------------
 
 
-def catalogue_of_offers() -> PublishedCatalogue:
+def catalogue_of_offers() -> ExposedCatalogue:
     """Mech 1 offers a, b; mech 2 offers a, c; mech 3 offers d: only 'a' is shared.
 
-    :return: the published catalogue.
+    :return: the exposed catalogue.
     """
     first = {
         "1": manifest("b", "a"),
@@ -129,26 +129,26 @@ def catalogue_of_offers() -> PublishedCatalogue:
         for k, v in first.items()
     }
     catalogue = build(20, reads, fetched)
-    return PublishedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
+    return ExposedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
 
 
-def get(url: str, published: Optional[PublishedCatalogue], page_size: int = 50):
+def get(url: str, exposed: Optional[ExposedCatalogue], page_size: int = 50):
     """GET through the public router.
 
     :param url: path and query.
-    :param published: the catalogue.
+    :param exposed: the catalogue.
     :param page_size: tools per page.
     :return: (status, body).
     """
-    view = None if published is None else CatalogueView.build(published)
+    view = None if exposed is None else CatalogueView.build(exposed)
     result = route("GET", url, b"", view, NOW, page_size, 3600.0)
     return result.status_code, json.loads(result.body)
 
 
 def test_tools_collision_is_true_only_for_shared_names() -> None:
     """docs/skill-contract.md: `collision` is set when more than one mech offers the name, false for the rest."""
-    published = catalogue_of_offers()
-    status, body = get("/tools", published)
+    exposed = catalogue_of_offers()
+    status, body = get("/tools", exposed)
     assert status == 200
     collisions = {
         tool["name"]: tool["_meta"]["io.olas/mech-tool"]["collision"]
@@ -156,7 +156,7 @@ def test_tools_collision_is_true_only_for_shared_names() -> None:
     }
     assert collisions == {"a": True, "b": False, "c": False, "d": False}
     for name, shared in collisions.items():
-        _, detail = get(f"/tools/{name}", published)
+        _, detail = get(f"/tools/{name}", exposed)
         assert detail["collision"] is shared
         assert len(detail["offers"]) == (2 if shared else 1)
 
@@ -199,10 +199,10 @@ def test_crafted_cursor_is_a_4xx_not_a_crash(cursor: str) -> None:
 
 def test_issued_cursor_pages_through_every_tool() -> None:
     """The cursors the API issues walk every tool once (so the 4xx above is not 'every cursor fails')."""
-    published = catalogue_of_offers()
+    exposed = catalogue_of_offers()
     names, url = [], "/tools"
     for _ in range(10):
-        status, body = get(url, published, page_size=1)
+        status, body = get(url, exposed, page_size=1)
         assert status == 200
         names += [t["name"] for t in body["tools"]]
         if "nextCursor" not in body:
@@ -259,11 +259,11 @@ def test_failed_fetch_of_a_mech_that_was_ok_keeps_its_tools() -> None:
 
 def test_mechs_lists_every_field_the_contract_names() -> None:
     """GET /mechs: ref, key, status, digest, CID, observed block, stale, tools, withheld, problems, marketplace."""
-    published = catalogue_of_offers()
-    status, body = get("/mechs", published)
+    exposed = catalogue_of_offers()
+    status, body = get("/mechs", exposed)
     assert status == 200
     first = body["mechs"][0]
-    mech = published.catalogue.mechs[0]
+    mech = exposed.catalogue.mechs[0]
     assert first == {
         "ref": mech.ref.to_dict(),
         "key": mech.ref.key,
@@ -282,15 +282,15 @@ def test_mechs_lists_every_field_the_contract_names() -> None:
 
 def test_healthcheck_fields_and_freshness_boundary() -> None:
     """GET /healthcheck: fresh (200) up to exactly max age, stale (503) past it; every counter named."""
-    published = catalogue_of_offers()  # agreed at NOW
-    view = CatalogueView.build(published)
+    exposed = catalogue_of_offers()  # agreed at NOW
+    view = CatalogueView.build(exposed)
     fresh = route("GET", "/healthcheck", b"", view, NOW + 60, 50, 60.0)
     assert fresh.status_code == 200
     assert json.loads(fresh.body) == {
         "status": "fresh",
         "age_seconds": 60.0,
         "max_age_seconds": 60.0,
-        "catalogue_digest": published.catalogue_digest,
+        "catalogue_digest": exposed.catalogue_digest,
         "snapshot_digest": "ab" * 32,
         "block_number": 20,
         "period": 1,
@@ -313,18 +313,18 @@ def test_healthcheck_fields_and_freshness_boundary() -> None:
 
 def test_tool_detail_fields_and_unknown_tool() -> None:
     """GET /tools/<name>: name, collision, the MCP Tool and each offer; 404 unknown_tool naming it."""
-    published = catalogue_of_offers()
-    status, body = get("/tools/b", published)
+    exposed = catalogue_of_offers()
+    status, body = get("/tools/b", exposed)
     assert status == 200 and set(body) == {"name", "collision", "mcp", "offers"}
     assert body["name"] == "b" and body["mcp"]["name"] == "b"
     (offer,) = body["offers"]
-    tool = published.catalogue.tools_named("b")[0]
+    tool = exposed.catalogue.tools_named("b")[0]
     assert offer == {
         "mech": ref(1).to_dict(),
         "tool": tool.to_dict(),
         "marketplace": [],
     }
-    status, body = get("/tools/zzz", published)
+    status, body = get("/tools/zzz", exposed)
     assert status == 404 and body["error"] == {
         "code": "unknown_tool",
         "message": "no mech in the catalogue offers a tool named 'zzz'; see GET /tools",
@@ -333,8 +333,8 @@ def test_tool_detail_fields_and_unknown_tool() -> None:
 
 def test_issued_cursors_are_unpadded_base64url() -> None:
     """Cursors travel in a query string: URL-safe base64 without '=' padding."""
-    published = catalogue_of_offers()
-    _, body = get("/tools", published, page_size=1)
+    exposed = catalogue_of_offers()
+    _, body = get("/tools", exposed, page_size=1)
     cursor = body["nextCursor"]
     assert "=" not in cursor and set(cursor) <= set(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -348,8 +348,8 @@ def test_tools_exports_mcp_safe_unique_names() -> None:
     catalogue = build(
         20, [DigestRead(ref(1), digest)], {digest: FetchResult.ok(digest, "c", data)}
     )
-    published = PublishedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
-    _, body = get("/tools", published)
+    exposed = ExposedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
+    _, body = get("/tools", exposed)
     names = [tool["name"] for tool in body["tools"]]
     assert "my_tool_" in names and "ok" in names and "my tool!" not in names
     assert len(set(names)) == 3

@@ -1,10 +1,10 @@
 """Guards of FetchManifestsBehaviour that a one-line breakage removed unnoticed (issue 18).
 
 Driven through the skill's own behaviour test harness (open-autonomy's
-``FSMBehaviourBaseCase``, ``tests/test_behaviours.py::ToolMetadataBehaviourCase``): the
+``FSMBehaviourBaseCase``, ``tests/behaviour_case.py::ToolMetadataBehaviourCase``): the
 connections are answered by the harness, nothing else is mocked.
 
-- The behaviour starts from its published catalogue only when that catalogue is the one
+- The behaviour starts from its exposed catalogue only when that catalogue is the one
   the agents agreed on (``synchronized_data.catalogue_digest``); an agent whose own
   catalogue lost the vote must rebuild from the manifests, or it keeps diverging.
 - A gateway request nobody answers expires after ``fetch_timeout_seconds``: the period
@@ -17,7 +17,7 @@ from typing import Any, Callable
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FETCH_FAILED,
@@ -40,17 +40,15 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     Provenance,
     Tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     GATEWAY,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
-    TestFetchManifestsBehaviour as _Harness,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
     ToolMetadataBehaviourCase,
     dag_pb_digest,
     manifest,
     ref,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours.test_fetch_manifests import (
+    TestFetchManifestsBehaviour as _Harness,
 )
 from packages.valory.protocols.http import HttpMessage
 
@@ -60,13 +58,13 @@ class FetchHarness(ToolMetadataBehaviourCase):
 
     start: Callable[..., Any] = _Harness.start  # type: ignore[assignment]
     agree: Callable[..., Any] = _Harness.agree  # type: ignore[assignment]
-    published: Callable[..., Any] = _Harness.published  # type: ignore[assignment]
+    exposed: Callable[..., Any] = _Harness.exposed  # type: ignore[assignment]
     agreed_catalogue: Callable[..., Any] = _Harness.agreed_catalogue  # type: ignore[assignment]
     agreed_entry: Callable[..., Any] = _Harness.agreed_entry  # type: ignore[assignment]
 
 
 def own_catalogue(digest: str) -> Catalogue:
-    """A catalogue this agent published: mech 1 under ``digest`` offering 'stale-tool'.
+    """A catalogue this agent exposed: mech 1 under ``digest`` offering 'stale-tool'.
 
     Parsing the manifest under that digest gives 'summarise', so a payload naming
     'stale-tool' proves the entry was reused from this catalogue, not parsed.
@@ -103,13 +101,13 @@ class TestFetchManifestsGuards(FetchHarness):
         state = self.skill.skill_context.state
         state.manifest_cache.put(digest_to_cid(digest, DAG_PB), data)
         own = own_catalogue(digest)
-        state.published = PublishedCatalogue(
+        state.exposed = ExposedCatalogue(
             own, own.digest(), "ab" * 32, 10, time.time(), 1
         )
         return digest
 
     def test_catalogue_the_agents_did_not_agree_on_is_not_reused(self) -> None:
-        """This agent's published catalogue lost the vote: the next one is rebuilt from the manifests."""
+        """This agent's exposed catalogue lost the vote: the next one is rebuilt from the manifests."""
         digest = self._publish_own()
         capture = self.start([DigestRead(ref(1), digest)], catalogue_digest="ee" * 32)
         assert self.views_of(capture.payloads[0])["mech_tools"] == ["summarise"]
@@ -117,7 +115,7 @@ class TestFetchManifestsGuards(FetchHarness):
     def test_agreed_catalogue_is_reused(self) -> None:
         """Counterpart: when it is the agreed one, its unchanged entries are reused (not parsed)."""
         digest = self._publish_own()
-        agreed = self.skill.skill_context.state.published.catalogue_digest
+        agreed = self.skill.skill_context.state.exposed.catalogue_digest
         capture = self.start([DigestRead(ref(1), digest)], catalogue_digest=agreed)
         assert self.views_of(capture.payloads[0])["mech_tools"] == ["stale-tool"]
 

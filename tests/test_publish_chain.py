@@ -14,8 +14,22 @@ import pytest
 
 import packages.valory.skills.reset_pause_abci.rounds as ResetAndPauseAbci
 import packages.valory.skills.transaction_settlement_abci.rounds as TransactionSettlementAbci
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_prepare import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.prepare import (
     PublishPrepareBehaviour,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
+    PublishEvent,
+    PublishStatus,
+    PublishSynchronizedData,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
+    PublishPrepareRound,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
+    PublishTxRound,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.upload import (
+    PublishUploadRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import (
     RegistrySnapshotRound,
@@ -26,20 +40,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.states.final_states import (
     FinishedCatalogueReadyRound,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
-    PublishEvent,
-    PublishStatus,
-    PublishSynchronizedData,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
-    PublishPrepareRound,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import (
-    PublishTxRound,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_upload import (
-    PublishUploadRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.states.share_views import (
     ShareViewsRound,

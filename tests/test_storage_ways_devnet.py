@@ -16,7 +16,7 @@ from typing import Any, Dict, Tuple
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     ManifestCache,
@@ -80,7 +80,7 @@ def _register(devnet: Any, document: Dict[str, Any]) -> Tuple[int, str, str]:
 
 
 def _tools_page(catalogue: Catalogue) -> Dict[str, Any]:
-    published = PublishedCatalogue(catalogue, catalogue.digest(), "", 0, 0.0, 1)
+    published = ExposedCatalogue(catalogue, catalogue.digest(), "", 0, 0.0, 1)
     response = route(
         "GET",
         "/tools?kind=prediction",
@@ -182,7 +182,7 @@ def test_description_json_tool_with_an_error_is_withheld_from_the_chain(
     assert not [
         t for t in _tools_page(catalogue)["tools"] if t["name"] == "storage-ways-sell"
     ]
-    published = PublishedCatalogue(catalogue, catalogue.digest(), "", 0, 0.0, 1)
+    published = ExposedCatalogue(catalogue, catalogue.digest(), "", 0, 0.0, 1)
     response = route(
         "GET", "/mechs", b"", CatalogueView.build(published), 0.0, 100, 60.0
     )

@@ -12,7 +12,7 @@ itself is covered by the skill's FSMBehaviourBaseCase tests.
 import json
 import urllib.error
 import urllib.request
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     KEPT_LAST_GOOD,
@@ -27,6 +27,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
     mechs_info_view,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    BatchReply,
+    BatchRequest,
     RegistrySource,
     decode_batch,
     encode_batch,
@@ -35,6 +37,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+    after_backoff,
+    drive,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
     parse_manifest,
@@ -77,19 +83,20 @@ def read_snapshot(devnet, sources) -> Tuple[RegistrySnapshot, int]:
     reader = snapshot_reader(
         sources, multicall, batch_size=200, max_ids=10_000, block_interval=1
     )
-    request, calls = next(reader), 0
-    while True:
+    calls = 0
+
+    def run_batch(request: BatchRequest) -> BatchReply:
+        nonlocal calls
         batch, block = request
         data = devnet.w3.eth.call(
             {"to": multicall, "data": "0x" + encode_batch(batch).hex()},
             block_identifier=block or "latest",
         )
         calls += 1
-        try:
-            request = reader.send(decode_batch(bytes(data), len(batch)))
-        except StopIteration as done:
-            block_number, reads = done.value
-            return RegistrySnapshot.build(block_number, reads), calls
+        return decode_batch(bytes(data), len(batch))
+
+    block_number, reads = drive(reader, run_batch)
+    return RegistrySnapshot.build(block_number, reads), calls
 
 
 def fetch(
@@ -102,22 +109,22 @@ def fetch(
         FetchPolicy(retries=0, backoff_initial=0.01, backoff_max=0.01),
     )
     requests = 0
-    try:
-        _, cids = next(fetcher)
-        while True:
-            reply: Dict[str, Tuple[Optional[bytes], str]] = {}
-            for cid in cids:
-                requests += 1
-                try:
-                    with urllib.request.urlopen(
-                        f"{devnet.info.ipfs_gateway_url}/ipfs/{cid}", timeout=10
-                    ) as response:
-                        reply[cid] = (response.read(), "")
-                except urllib.error.HTTPError as exc:
-                    reply[cid] = (None, f"HTTP {exc.code}")
-            _, cids = fetcher.send(reply)
-    except StopIteration as done:
-        return done.value, requests
+
+    def get(cids: Sequence[str]) -> Dict[str, Tuple[Optional[bytes], str]]:
+        nonlocal requests
+        reply: Dict[str, Tuple[Optional[bytes], str]] = {}
+        for cid in cids:
+            requests += 1
+            try:
+                with urllib.request.urlopen(
+                    f"{devnet.info.ipfs_gateway_url}/ipfs/{cid}", timeout=10
+                ) as response:
+                    reply[cid] = (response.read(), "")
+            except urllib.error.HTTPError as exc:
+                reply[cid] = (None, f"HTTP {exc.code}")
+        return reply
+
+    return drive(fetcher, after_backoff(get)), requests
 
 
 def parse(data: bytes):

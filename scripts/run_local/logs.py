@@ -8,7 +8,7 @@ from typing import List
 
 #: logged by tool_metadata_abci when FetchManifestsRound ends with an agreed catalogue
 PUBLISHED = re.compile(
-    r"^\[(?P<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})\] \[INFO\] \[[^\]]+\] catalogue (?P<digest>[0-9a-f]{64}) published"
+    r"^\[(?P<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})\] \[INFO\] \[[^\]]+\] catalogue (?P<digest>[0-9a-f]{64}) exposed"
 )
 ENTERED_PERIOD = re.compile(
     r"^\[(?P<time>[^\]]+)\] \[INFO\] \[[^\]]+\] Entered in the 'registry_snapshot_round' round for period (?P<period>\d+)"
@@ -32,7 +32,7 @@ def _time(text: str) -> datetime:
 
 
 def agreed_catalogues(log_path: Path) -> List[CatalogueAgreed]:
-    """Every "catalogue <digest> published" line of an agent's output, in order.
+    """Every "catalogue <digest> exposed" line of an agent's output, in order.
 
     :param log_path: the agent's stdout/stderr file.
     :return: the agreements (empty when the file does not exist yet).

@@ -24,7 +24,7 @@ from aea.contracts.base import Contract
 from aea_cli_ipfs.ipfs_utils import IPFSTool
 from aea_ledger_ethereum import EthereumApi
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     CONNECTION_CID_VERSION,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (

@@ -168,16 +168,16 @@ def test_http_api_survives_generated_requests(agent_run: LocalRun) -> None:
 
 
 def test_catalogue_in_shared_state_and_synchronized_data(agent_run: LocalRun) -> None:
-    """The agreed digest is the one published to shared_state (log) and stored in SynchronizedData."""
+    """The agreed digest is the one exposed in shared_state (log) and stored in SynchronizedData."""
     view = _first_catalogue(agent_run)
     digest = view.health["catalogue_digest"]
-    published = agreed_catalogues(agent_run.processes[0].log_path)
+    exposed = agreed_catalogues(agent_run.processes[0].log_path)
     assert (
-        published
-    ), "no 'catalogue <digest> published under shared_state[...]' line in the agent's log"
-    assert digest in {entry.digest for entry in published}
+        exposed
+    ), "no 'catalogue <digest> exposed under shared_state[...]' line in the agent's log"
+    assert digest in {entry.digest for entry in exposed}
     log = agent_run.processes[0].log_path.read_text(errors="replace")
-    assert "published under shared_state['mech_catalogue.tool_catalogue']" in log
+    assert "exposed under shared_state['mech_catalogue.tool_catalogue']" in log
     data = wait_for(
         lambda: _sync_with(agent_run),
         PERIOD_TIMEOUT,

@@ -20,7 +20,7 @@ import pytest
 from web3 import Web3
 from web3.types import RPCEndpoint
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     CONNECTION_CID_VERSION,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (

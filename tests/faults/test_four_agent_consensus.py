@@ -331,7 +331,7 @@ def test_two_restarted_agents_agree_while_a_manifest_is_unavailable(
 
 
 def _restarted_published(log: str) -> bool:
-    return "published under shared_state" in log
+    return "exposed under shared_state" in log
 
 
 def test_proxy_fails_only_the_paths_it_is_told(

@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional, Tuple, Type
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     SHARED_STATE_KEY,
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     ManifestCache,
@@ -35,9 +35,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
-    PublishSettings,
-    read_publish_settings,
+from packages.mech_catalogue.skills.tool_metadata_abci.parameters import (
+    ParameterError,
+    require,
+    take,
+    take_optional_str,
+    take_positive,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
@@ -69,15 +72,6 @@ MANIFESTS_FOLDER = "manifests"
 CATALOGUES_FOLDER = "catalogues"
 
 
-class ParameterError(ValueError):
-    """A skill parameter is wrong; the message names it and says what to set."""
-
-
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise ParameterError(message)
-
-
 class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attributes
     """Parameters of the tool metadata skill (``models.params.args`` in skill.yaml).
 
@@ -92,111 +86,103 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         :param kwargs: the ``args`` of the params model.
         :raises ParameterError: a parameter has a wrong value (the message names it).
         """
-        self.chain_id: int = self._ensure("chain_id", kwargs, int)
-        _require(
+        self.chain_id: int = take(kwargs, "chain_id", int)
+        require(
             self.chain_id > 0,
             f"chain_id must be a positive EIP-155 chain id; got {self.chain_id}",
         )
-        self.multicall2_address: str = self._ensure("multicall2_address", kwargs, str)
-        _require(
+        self.multicall2_address: str = take(kwargs, "multicall2_address", str)
+        require(
             self.multicall2_address.startswith("0x")
             and len(self.multicall2_address) == 42,
             f"multicall2_address must be the 0x-prefixed address of Multicall2 on chain {self.chain_id}; "
             f"got {self.multicall2_address!r}",
         )
-        raw_registries = self._ensure("registries", kwargs, list)
+        raw_registries = take(kwargs, "registries", list)
         try:
             self.registry_sources: Tuple[RegistrySource, ...] = parse_registry_sources(
                 raw_registries, self.chain_id
             )
         except RegistryConfigError as exc:
             raise ParameterError(str(exc)) from exc
-        _require(
+        require(
             bool(self.registry_sources),
             "registries is empty; configure at least one registry to read",
         )
         self.marketplace: Optional[MarketplaceSource] = self._marketplace(kwargs)
-        self.max_ids_per_registry: int = self._positive_int(
-            "max_ids_per_registry", kwargs
+        self.max_ids_per_registry: int = take_positive(
+            kwargs, "max_ids_per_registry", int
         )
-        self.multicall_batch_size: int = self._positive_int(
-            "multicall_batch_size", kwargs
+        self.multicall_batch_size: int = take_positive(
+            kwargs, "multicall_batch_size", int
         )
-        self.snapshot_block_interval: int = self._positive_int(
-            "snapshot_block_interval", kwargs
+        self.snapshot_block_interval: int = take_positive(
+            kwargs, "snapshot_block_interval", int
         )
-        self.ipfs_fetch_mode: str = self._ensure("ipfs_fetch_mode", kwargs, str)
-        _require(
+        self.ipfs_fetch_mode: str = take(kwargs, "ipfs_fetch_mode", str)
+        require(
             self.ipfs_fetch_mode in FETCH_MODES,
             f"ipfs_fetch_mode must be one of {', '.join(FETCH_MODES)}; got {self.ipfs_fetch_mode!r}",
         )
-        self.ipfs_gateway_url: str = self._ensure(
-            "ipfs_gateway_url", kwargs, str
-        ).rstrip("/")
-        _require(
+        self.ipfs_gateway_url: str = take(kwargs, "ipfs_gateway_url", str).rstrip("/")
+        require(
             self.ipfs_gateway_url.startswith(("http://", "https://")),
             f"ipfs_gateway_url must be an http(s) URL such as http://127.0.0.2:8080; got {self.ipfs_gateway_url!r}",
         )
-        self.fetch_timeout_seconds: float = self._positive_float(
-            "fetch_timeout_seconds", kwargs
+        self.fetch_timeout_seconds: float = take_positive(
+            kwargs, "fetch_timeout_seconds", float
         )
-        self.fetch_retries: int = self._ensure("fetch_retries", kwargs, int)
-        _require(
+        self.fetch_retries: int = take(kwargs, "fetch_retries", int)
+        require(
             self.fetch_retries >= 0,
             f"fetch_retries must be >= 0; got {self.fetch_retries}",
         )
-        self.fetch_backoff_initial_seconds: float = self._positive_float(
-            "fetch_backoff_initial_seconds", kwargs
+        self.fetch_backoff_initial_seconds: float = take_positive(
+            kwargs, "fetch_backoff_initial_seconds", float
         )
-        self.fetch_backoff_factor: float = self._positive_float(
-            "fetch_backoff_factor", kwargs
+        self.fetch_backoff_factor: float = take_positive(
+            kwargs, "fetch_backoff_factor", float
         )
-        _require(
+        require(
             self.fetch_backoff_factor >= 1.0,
             f"fetch_backoff_factor must be >= 1; got {self.fetch_backoff_factor}",
         )
-        self.fetch_backoff_max_seconds: float = self._positive_float(
-            "fetch_backoff_max_seconds", kwargs
+        self.fetch_backoff_max_seconds: float = take_positive(
+            kwargs, "fetch_backoff_max_seconds", float
         )
-        self.fetch_concurrency: int = self._positive_int("fetch_concurrency", kwargs)
-        self.max_manifest_bytes: int = self._positive_int("max_manifest_bytes", kwargs)
-        self.manifest_cache_dir: Optional[str] = self._ensure(
-            "manifest_cache_dir", kwargs, Optional[str]
+        self.fetch_concurrency: int = take_positive(kwargs, "fetch_concurrency", int)
+        self.max_manifest_bytes: int = take_positive(kwargs, "max_manifest_bytes", int)
+        self.manifest_cache_dir: Optional[str] = take_optional_str(
+            kwargs, "manifest_cache_dir"
         )
-        self.state_dir: Optional[str] = self._ensure("state_dir", kwargs, Optional[str])
+        self.state_dir: Optional[str] = take_optional_str(kwargs, "state_dir")
         if self.manifest_cache_dir is None and self.state_dir:
             self.manifest_cache_dir = os.path.join(self.state_dir, MANIFESTS_FOLDER)
-        self.fetch_round_timeout_seconds: float = self._positive_float(
-            "fetch_round_timeout_seconds", kwargs
+        self.fetch_round_timeout_seconds: float = take_positive(
+            kwargs, "fetch_round_timeout_seconds", float
         )
-        self.catalogue_max_age_seconds: float = self._positive_float(
-            "catalogue_max_age_seconds", kwargs
+        self.catalogue_max_age_seconds: float = take_positive(
+            kwargs, "catalogue_max_age_seconds", float
         )
-        self.tools_page_size: int = self._positive_int("tools_page_size", kwargs)
-        _require(
+        self.tools_page_size: int = take_positive(kwargs, "tools_page_size", int)
+        require(
             self.tools_page_size <= MAX_TOOLS_PAGE_SIZE,
             f"tools_page_size must be at most {MAX_TOOLS_PAGE_SIZE} (one GET /tools "
             f"costs O(page size) on the agent's loop); got {self.tools_page_size}",
         )
-        self.mech_addresses: Dict[str, str] = self._ensure(
-            "mech_addresses", kwargs, dict
-        )
+        self.mech_addresses: Dict[str, str] = take(kwargs, "mech_addresses", dict)
         for key, value in self.mech_addresses.items():
-            _require(
+            require(
                 isinstance(value, str) and value.startswith("0x") and len(value) == 42,
                 f"mech_addresses[{key!r}] must be a 0x-prefixed 20-byte address; got {value!r}",
             )
-        _require(
+        require(
             self.worst_fetch_seconds() < self.fetch_round_timeout_seconds,
             f"one manifest may take {self.worst_fetch_seconds():.1f}s to fail (2 CIDs x "
             f"(1 + fetch_retries={self.fetch_retries}) x fetch_timeout_seconds="
             f"{self.fetch_timeout_seconds} plus backoff), not less than "
             f"fetch_round_timeout_seconds={self.fetch_round_timeout_seconds}: the fetch round "
             "would time out every period; lower the retries or timeout, or raise the round timeout",
-        )
-        # publish_* parameters (publish_params.py); on_chain_service_id stays for BaseParams
-        self.publish: PublishSettings = read_publish_settings(
-            kwargs, kwargs.get("on_chain_service_id")
         )
         super().__init__(*args, **kwargs)
 
@@ -225,12 +211,12 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             from, None when both addresses are null (no facts are read then).
         :raises ParameterError: naming the bad parameter.
         """
-        address = self._ensure("marketplace_address", kwargs, Optional[str])
-        first_block = self._ensure("marketplace_first_block", kwargs, int)
-        confirmations = self._ensure("marketplace_confirmations", kwargs, int)
-        max_range = self._positive_int("marketplace_max_log_range", kwargs)
-        legacy = self._ensure("legacy_mech_factory_address", kwargs, Optional[str])
-        legacy_first = self._ensure("legacy_mech_factory_first_block", kwargs, int)
+        address = take_optional_str(kwargs, "marketplace_address")
+        first_block = take(kwargs, "marketplace_first_block", int)
+        confirmations = take(kwargs, "marketplace_confirmations", int)
+        max_range = take_positive(kwargs, "marketplace_max_log_range", int)
+        legacy = take_optional_str(kwargs, "legacy_mech_factory_address")
+        legacy_first = take(kwargs, "legacy_mech_factory_first_block", int)
         if not address and not legacy:
             return None
         try:
@@ -246,19 +232,6 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         except MarketplaceConfigError as exc:
             raise ParameterError(f"marketplace_* parameters: {exc}") from exc
 
-    def _positive_int(self, key: str, kwargs: Dict[str, Any]) -> int:
-        value = self._ensure(key, kwargs, int)
-        _require(value > 0, f"{key} must be a positive integer; got {value}")
-        return value
-
-    def _positive_float(self, key: str, kwargs: Dict[str, Any]) -> float:
-        value = self._ensure(key, kwargs, float)
-        _require(
-            value > 0,
-            f"{key} must be a positive number of seconds or a factor; got {value}",
-        )
-        return float(value)
-
 
 Params = ToolMetadataParams
 
@@ -266,7 +239,7 @@ Params = ToolMetadataParams
 class SharedState(BaseSharedState):
     """Skill-wide state: the ABCI app, the manifest cache and the last agreed catalogue.
 
-    :attr:`published` is the FSM's agreed catalogue, set only by :meth:`publish_if_agreed`;
+    :attr:`exposed` is the FSM's agreed catalogue, set only by :meth:`expose_if_agreed`;
     the HTTP API serves it (through :meth:`catalogue_view`), never the object under the
     agent-wide ``shared_state`` key, which any skill of the agent can overwrite.
     """
@@ -281,7 +254,7 @@ class SharedState(BaseSharedState):
         """
         super().__init__(*args, **kwargs)
         self.manifest_cache: ManifestCache = ManifestCache()
-        self.published: Optional[PublishedCatalogue] = None
+        self.exposed: Optional[ExposedCatalogue] = None
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
         self._view: Optional[CatalogueView] = None
         #: this agent's snapshots and views documents by digest (payloads carry digests only)
@@ -341,7 +314,7 @@ class SharedState(BaseSharedState):
             self.context.logger.info(f"no kept catalogue loaded: {why}")
         return self.kept_catalogue
 
-    def publish_if_agreed(self, catalogue_digest: str, period: int) -> bool:
+    def expose_if_agreed(self, catalogue_digest: str, period: int) -> bool:
         """Expose this agent's candidate catalogue agent-wide when it is the agreed one.
 
         Called by ``FetchManifestsRound`` when it ends with DONE (the behaviour itself is
@@ -349,8 +322,8 @@ class SharedState(BaseSharedState):
 
         :param catalogue_digest: the digest the agents agreed on.
         :param period: the current period count.
-        :return: True when published; False when this agent built something else (the
-            previously published catalogue stays).
+        :return: True when exposed; False when this agent built something else (the
+            previously exposed catalogue stays).
         """
         if self.candidate is None:
             return False
@@ -359,10 +332,10 @@ class SharedState(BaseSharedState):
         if digest != catalogue_digest:
             self.context.logger.warning(
                 f"the agents agreed on catalogue {catalogue_digest}, this agent built {digest}; "
-                "keeping the previously published catalogue"
+                "keeping the previously exposed catalogue"
             )
             return False
-        self.published = PublishedCatalogue(
+        self.exposed = ExposedCatalogue(
             catalogue=catalogue,
             catalogue_digest=digest,
             snapshot_digest=snapshot.digest(),
@@ -370,7 +343,7 @@ class SharedState(BaseSharedState):
             agreed_at=time.time(),
             period=period,
         )
-        self.context.shared_state[SHARED_STATE_KEY] = self.published
+        self.context.shared_state[SHARED_STATE_KEY] = self.exposed
         self.candidate = None
         try:
             self.catalogue_view()
@@ -389,20 +362,20 @@ class SharedState(BaseSharedState):
                 "after a restart this agent may build kept last-good entries differently"
             )
         self.context.logger.info(
-            f"catalogue {digest} published under shared_state[{SHARED_STATE_KEY!r}]: "
+            f"catalogue {digest} exposed under shared_state[{SHARED_STATE_KEY!r}]: "
             f"{len(catalogue.mechs)} mechs, {len(catalogue.tool_names())} tools, "
             f"{len(catalogue.errors())} errors, {len(catalogue.collisions())} collisions"
         )
         return True
 
     def catalogue_view(self) -> Optional[CatalogueView]:
-        """Get the HTTP API's view of :attr:`published`, built once per agreed catalogue.
+        """Get the HTTP API's view of :attr:`exposed`, built once per agreed catalogue.
 
         :return: the view (None before the first agreement).
         """
-        published = self.published
-        if published is None:
+        exposed = self.exposed
+        if exposed is None:
             return None
-        if self._view is None or self._view.published is not published:
-            self._view = CatalogueView.build(published)
+        if self._view is None or self._view.exposed is not exposed:
+            self._view = CatalogueView.build(exposed)
         return self._view

@@ -2,7 +2,7 @@
 
 from typing import Set, Type
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_round_behaviour import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.round_behaviour import (
     PublishRoundBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.round_behaviour import (

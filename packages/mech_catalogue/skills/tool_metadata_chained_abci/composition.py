@@ -16,28 +16,29 @@ final state                                    next state
 ``FinishedResetAndPauseErrorRound``            ``RegistrationRound`` (re-register)
 =============================================  =========================================
 
-The publish branch (``PublishManifestAbciApp``, docs/publish.md) runs after every agreed
-catalogue; with ``publish_enabled`` false, or the registry already holding the manifest's
-digest, it ends at once in ``FinishedWithoutPublishRound``.
+The publish branch (``PublishManifestAbciApp`` of the ``manifest_publish_abci`` skill,
+docs/publish.md) runs after every agreed catalogue; with ``publish_enabled`` false, or the
+registry already holding the manifest's digest, it ends at once in
+``FinishedWithoutPublishRound``.
 """
 
 import packages.mech_catalogue.skills.tool_metadata_abci.rounds as ToolMetadataAbci
 import packages.valory.skills.registration_abci.rounds as RegistrationAbci
 import packages.valory.skills.reset_pause_abci.rounds as ResetAndPauseAbci
 import packages.valory.skills.transaction_settlement_abci.rounds as TransactionSettlementAbci
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_rounds import (
+from packages.mech_catalogue.skills.manifest_publish_abci.rounds import (
     PublishManifestAbciApp,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.final_states import (
+    FinishedPublishTxRound,
+    FinishedWithoutPublishRound,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
+    PublishPrepareRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.states.final_states import (
     FinishedCatalogueReadyRound,
     FinishedWithoutUpdateRound,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_final import (
-    FinishedPublishTxRound,
-    FinishedWithoutPublishRound,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
-    PublishPrepareRound,
 )
 from packages.valory.skills.abstract_round_abci.abci_app_chain import (
     AbciAppTransitionMapping,

@@ -1,14 +1,16 @@
 """Models of the chained skill: the tool metadata parameters and shared state, for the chain."""
 
+from packages.mech_catalogue.skills.manifest_publish_abci.models import (
+    ManifestPublishParams,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
+    PublishEvent,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     SharedState as ToolMetadataSharedState,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.models import ToolMetadataParams
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     Event as ToolMetadataEvent,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
-    PublishEvent,
 )
 from packages.mech_catalogue.skills.tool_metadata_chained_abci.composition import (
     ToolMetadataChainedAbciApp,
@@ -38,16 +40,16 @@ RandomnessApi = TransactionSettlementRandomnessApi
 
 
 class Params(
-    ToolMetadataParams, TransactionParams
+    ManifestPublishParams, TransactionParams
 ):  # pylint: disable=too-many-ancestors
-    """The tool metadata parameters (with publish_*) and transaction settlement's.
+    """The tool metadata and manifest publish parameters (publish_*) and transaction settlement's.
 
     registration_abci and reset_pause_abci read only BaseParams, which both extend.
     """
 
 
 class SharedState(ToolMetadataSharedState):
-    """The tool metadata shared state (manifest cache, published catalogue) for the chain."""
+    """The tool metadata shared state (manifest cache, exposed catalogue) for the chain."""
 
     abci_app_cls = ToolMetadataChainedAbciApp
 

@@ -6,6 +6,9 @@ from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple, cast
 from packages.mech_catalogue.contracts.multicall_reader.contract import (
     PUBLIC_ID as MULTICALL_READER_ID,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.framework import (
+    FrameworkCalls,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
     DiscoveryCheckpoint,
     LogQuery,
@@ -18,7 +21,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace 
     start_checkpoint,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
-    BatchReply,
     Call,
     RegistryConfigError,
     RegistryDecodeError,
@@ -28,6 +30,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+    drive_yielding,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
@@ -42,8 +47,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.models import (
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     SynchronizedData,
 )
-from packages.valory.protocols.contract_api import ContractApiMessage
-from packages.valory.skills.abstract_round_abci.behaviour_utils import BaseBehaviour
 
 BatchResult = Tuple[int, List[Tuple[bool, bytes]]]
 
@@ -53,9 +56,9 @@ class ChainReadError(Exception):
 
 
 class ToolMetadataBaseBehaviour(
-    BaseBehaviour, ABC
+    FrameworkCalls, ABC
 ):  # pylint: disable=too-many-ancestors
-    """Base behaviour: typed params, synchronized data and skill state."""
+    """Base behaviour: typed params, synchronized data and skill state; I/O through :class:`FrameworkCalls`."""
 
     @property
     def params(self) -> ToolMetadataParams:
@@ -77,7 +80,7 @@ class ToolMetadataBaseBehaviour(
     def skill_state(self) -> SharedState:
         """Get the skill's shared state model.
 
-        :return: the skill's shared state model (manifest cache, published catalogue).
+        :return: the skill's shared state model (manifest cache, exposed catalogue).
         """
         return cast(SharedState, self.context.state)
 
@@ -96,19 +99,15 @@ class ToolMetadataBaseBehaviour(
         kwargs: Dict[str, Any] = {"data": "0x" + encode_batch(calls).hex()}
         if block is not None:
             kwargs["block_identifier"] = block
-        response = yield from self.get_contract_api_response(
-            performative=ContractApiMessage.Performative.GET_STATE,
-            contract_address=self.params.multicall2_address,
-            contract_id=str(MULTICALL_READER_ID),
-            contract_callable="call",
-            **kwargs,
+        body, why = yield from self.contract_state(
+            self.params.multicall2_address, str(MULTICALL_READER_ID), "call", **kwargs
         )
-        if response.performative != ContractApiMessage.Performative.STATE:
+        if body is None:
             raise ChainReadError(
                 f"eth_call to Multicall2 at {self.params.multicall2_address} failed: "
-                f"{getattr(response, 'message', response.performative)}; check the RPC and multicall2_address"
+                f"{why}; check the RPC and multicall2_address"
             )
-        data = str(response.state.body.get("data", ""))
+        data = str(body.get("data", ""))
         try:
             return decode_batch(
                 bytes.fromhex(data[2:] if data.startswith("0x") else data), len(calls)
@@ -146,14 +145,10 @@ class ToolMetadataBaseBehaviour(
             params.snapshot_block_interval,
             at_block,
         )
-        reply: Optional[BatchReply] = None
-        while True:
-            try:
-                request = reader.send(reply)  # type: ignore[arg-type]  # None starts it
-            except StopIteration as done:
-                block, reads = done.value
-                return RegistrySnapshot.build(block, reads)
-            reply = yield from self.multicall(*request)
+        block, reads = yield from drive_yielding(
+            reader, lambda request: self.multicall(*request)
+        )
+        return RegistrySnapshot.build(block, reads)
 
     def get_logs(self, query: LogQuery) -> Generator[None, None, List[Dict[str, Any]]]:
         """Run one ``eth_getLogs`` through the ledger connection.
@@ -163,22 +158,21 @@ class ToolMetadataBaseBehaviour(
         :return: the logs (``address``, ``topics``, ``blockNumber``).
         :raises ChainReadError: the RPC refused or failed the query.
         """
-        response = yield from self.get_contract_api_response(
-            performative=ContractApiMessage.Performative.GET_STATE,
-            contract_address=query.address,
-            contract_id=str(MULTICALL_READER_ID),
-            contract_callable="get_logs",
+        body, why = yield from self.contract_state(
+            query.address,
+            str(MULTICALL_READER_ID),
+            "get_logs",
             topic=query.topic,
             from_block=query.from_block,
             to_block=query.to_block,
         )
-        if response.performative != ContractApiMessage.Performative.STATE:
+        if body is None:
             raise ChainReadError(
                 f"eth_getLogs of {query.address} for blocks {query.from_block}..{query.to_block} "
-                f"failed: {getattr(response, 'message', response.performative)}; "
+                f"failed: {why}; "
                 "check the RPC (some refuse wide ranges: lower marketplace_max_log_range)"
             )
-        logs = response.state.body.get("logs", [])
+        logs = body.get("logs", [])
         return list(logs) if isinstance(logs, list) else []
 
     def _discover(
@@ -192,14 +186,10 @@ class ToolMetadataBaseBehaviour(
         :yield: while waiting for the ledger connection.
         :return: the advanced checkpoint.
         """
-        discovery = discover_mechs(source, checkpoint, head)
-        logs: Optional[List[Dict[str, Any]]] = None
-        while True:
-            try:
-                query = discovery.send(logs)  # type: ignore[arg-type]  # None starts it
-            except StopIteration as done:
-                return done.value
-            logs = yield from self.get_logs(query)
+        checkpoint = yield from drive_yielding(
+            discover_mechs(source, checkpoint, head), self.get_logs
+        )
+        return checkpoint
 
     def _read_facts(
         self, marketplace: str, mechs: List[MechCreation], block: int
@@ -219,13 +209,10 @@ class ToolMetadataBaseBehaviour(
             self.params.multicall_batch_size,
             block,
         )
-        reply: Optional[BatchReply] = None
-        while True:
-            try:
-                request = reader.send(reply)  # type: ignore[arg-type]  # None starts it
-            except StopIteration as done:
-                return done.value[1]
-            reply = yield from self.multicall(*request)
+        _, facts = yield from drive_yielding(
+            reader, lambda request: self.multicall(*request)
+        )
+        return facts
 
     def with_marketplace(
         self, catalogue: Catalogue, block: int

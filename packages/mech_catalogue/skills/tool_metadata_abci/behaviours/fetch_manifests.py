@@ -2,17 +2,8 @@
 
 import time
 from collections import deque
-from typing import Any, Dict, Generator, List, Optional, Tuple, cast
+from typing import Any, Dict, Generator, Optional, Sequence, Tuple
 
-from aea.protocols.base import Message
-from aea.protocols.dialogue.base import Dialogue
-
-from packages.mech_catalogue.connections.capped_http_client.connection import (
-    PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci import (
-    dialogues as skill_dialogues,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
 )
@@ -29,6 +20,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+    after_backoff_yielding,
+    drive_yielding,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
@@ -56,10 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
 from packages.mech_catalogue.skills.tool_metadata_abci.states.fetch_manifests import (
     FetchManifestsRound,
 )
-from packages.valory.protocols.http import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
-from packages.valory.skills.abstract_round_abci.behaviour_utils import TimeoutException
-from packages.valory.skills.abstract_round_abci.models import Requests
 
 #: fetch failures logged one by one per period (the rest are counted)
 MAX_LOGGED_FAILURES = 20
@@ -78,7 +70,7 @@ class FetchManifestsBehaviour(
         The snapshot is this agent's own, looked up by the agreed digest, or read again at
         the agreed block when this agent does not hold it; an agent that still cannot
         reproduce it sends an empty payload and logs why. ``FetchManifestsRound``
-        publishes the candidate when the agents agree on its digest.
+        exposes the candidate when the agents agree on its digest.
 
         :yield: while waiting for the ledger connection, IPFS and Tendermint.
         """
@@ -161,7 +153,7 @@ class FetchManifestsBehaviour(
     def previous_catalogue(self) -> Optional[Catalogue]:
         """Get the catalogue the agents last agreed on, when this agent holds it.
 
-        It is this agent's published catalogue, or after a restart the catalogue kept on
+        It is this agent's exposed catalogue, or after a restart the catalogue kept on
         disk (``state_dir``), but only when its digest is the agreed ``catalogue_digest``:
         every agent then starts from the same catalogue, so kept last-good entries are
         the same on every agent.
@@ -169,9 +161,9 @@ class FetchManifestsBehaviour(
         :return: the last agreed catalogue, or None when this agent does not hold it.
         """
         agreed = self.synchronized_data.catalogue_digest
-        published = self.skill_state.published
-        if published is not None and published.catalogue_digest == agreed:
-            return published.catalogue
+        exposed = self.skill_state.exposed
+        if exposed is not None and exposed.catalogue_digest == agreed:
+            return exposed.catalogue
         kept = self.skill_state.kept_catalogue
         if (
             kept is not None
@@ -235,18 +227,14 @@ class FetchManifestsBehaviour(
         fetcher = manifest_fetcher(
             snapshot.digests, self.skill_state.manifest_cache, policy
         )
-        try:
-            wait, cids = next(fetcher)
-            while True:
-                if wait:
-                    yield from self.sleep(wait)
-                reply = yield from self.fetch_many(cids)
-                wait, cids = fetcher.send(reply)
-        except StopIteration as done:
-            return cast(Dict[str, FetchResult], done.value)
+        return (
+            yield from drive_yielding(
+                fetcher, after_backoff_yielding(self.fetch_many, self.sleep)
+            )
+        )
 
     def fetch_many(
-        self, cids: List[str]
+        self, cids: Sequence[str]
     ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
         """Fetch CIDs with ``fetch_concurrency`` requests in flight (a sliding window).
 
@@ -299,32 +287,16 @@ class FetchManifestsBehaviour(
         :param via_gateway: True for the HTTP gateway, False for the IPFS connection.
         :param replies: where the callback stores the reply message.
         """
-        message: Message
-        dialogue: Dialogue
+        callback = self._store_reply(replies, cid)
         if via_gateway:
-            http_dialogues = cast(
-                skill_dialogues.HttpDialogues, self.context.http_dialogues
-            )
-            message, dialogue = http_dialogues.create(
-                counterparty=str(CAPPED_HTTP_CLIENT_ID),
-                performative=HttpMessage.Performative.REQUEST,
-                method="GET",
-                url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
-                headers=(
-                    "Accept: application/octet-stream\r\n"
-                    f"Range: {range_header(self.params.max_manifest_bytes)}\r\n"
-                ),
-                version="",
-                body=b"",
+            self.request_gateway(
+                f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
+                "Accept: application/octet-stream\r\n"
+                f"Range: {range_header(self.params.max_manifest_bytes)}\r\n",
+                callback,
             )
         else:
-            message, dialogue = self._build_ipfs_get_file_req(
-                cid, self.params.fetch_timeout_seconds
-            )
-        nonce = self._get_request_nonce_from_dialogue(dialogue)
-        requests = cast(Requests, self.context.requests)
-        requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
-        self.context.outbox.put_message(message=message)
+            self.request_ipfs_file(cid, self.params.fetch_timeout_seconds, callback)
 
     def _wait_any(
         self, replies: Dict[str, Any], deadlines: Dict[str, float]
@@ -333,12 +305,10 @@ class FetchManifestsBehaviour(
         if not deadlines:
             return
         remaining = max(0.0, min(deadlines.values()) - time.monotonic())
-        try:
-            yield from self.wait_for_condition(
-                lambda: any(cid in replies for cid in deadlines), remaining
-            )
-        except TimeoutException:
-            pass  # the caller counts the expired requests as failed
+        # on timeout the caller counts the expired requests as failed
+        yield from self.wait_until(
+            lambda: any(cid in replies for cid in deadlines), remaining
+        )
 
     def _reply_bytes(self, reply: Any) -> Tuple[Optional[bytes], str]:
         """Turn an HTTP or IPFS reply (or None) into ``(bytes or None, failure text)``.

@@ -25,4 +25,7 @@ data and bytes become a catalogue, then what the skill does with it):
   executing it), ``derive`` (typed arguments from a tool package), ``generate`` (a v1
   manifest from tool packages plus overrides).
 - :mod:`.publish`: writing a manifest's digest on chain (the only meaning of "publish").
+- :mod:`.driver`: the one loop that runs the I/O-free generators (``snapshot_reader``,
+  ``manifest_fetcher``) with an I/O adapter: blocking (CLI, benchmarks, devnet tests) or
+  yielding (the behaviours).
 """

@@ -36,7 +36,7 @@ class FetchManifestsRound(CollectSameUntilThresholdRound):
     )
 
     def end_block(self) -> Optional[Tuple[BaseSynchronizedData, Enum]]:
-        """End the block; on DONE, let the skill publish its catalogue if it is the agreed one.
+        """End the block; on DONE, let the skill expose its catalogue if it is the agreed one.
 
         Publishing only touches this agent's ``shared_state``, never the replicated data.
 
@@ -47,7 +47,7 @@ class FetchManifestsRound(CollectSameUntilThresholdRound):
             return result
         data = cast(SynchronizedData, result[0])
         if self.context is not None:
-            self.context.state.publish_if_agreed(
+            self.context.state.expose_if_agreed(
                 data.catalogue_digest, data.period_count
             )
         data = cast(

@@ -52,7 +52,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
 from packages.mech_catalogue.skills.tool_metadata_abci.states.share_views import (
     ShareViewsRound,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     LEGACY,
     ToolMetadataBehaviourCase,
     _CapturePayload,

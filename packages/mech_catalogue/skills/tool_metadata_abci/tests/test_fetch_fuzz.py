@@ -30,7 +30,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifest
     FetchManifestsBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
@@ -283,13 +283,13 @@ def _period(
     return catalogue, snapshot
 
 
-def _check_http(published: PublishedCatalogue) -> None:
-    view = CatalogueView.build(published)
+def _check_http(exposed: ExposedCatalogue) -> None:
+    view = CatalogueView.build(exposed)
     cursor = ""
     pages = 0
     while True:
         url = "/tools" + (f"?cursor={quote(cursor)}" if cursor else "")
-        result = route("GET", url, b"", view, published.agreed_at, 50, 3600.0)
+        result = route("GET", url, b"", view, exposed.agreed_at, 50, 3600.0)
         assert result.status_code == 200, result
         body = json.loads(result.body)
         pages += 1
@@ -297,14 +297,14 @@ def _check_http(published: PublishedCatalogue) -> None:
         if not cursor:
             break
         assert pages < 1000
-    for name in sorted(published.catalogue.tool_names())[:10]:
+    for name in sorted(exposed.catalogue.tool_names())[:10]:
         result = route(
             "GET", "/tools/" + quote(name, safe=""), b"", view, 0.0, 50, 3600.0
         )
         assert result.status_code == 200, (name, result)
         json.loads(result.body)
     for path in ("/mechs", "/healthcheck"):
-        result = route("GET", path, b"", view, published.agreed_at, 50, 3600.0)
+        result = route("GET", path, b"", view, exposed.agreed_at, 50, 3600.0)
         assert result.status_code in (200, 503)
         json.loads(result.body)
 
@@ -373,10 +373,10 @@ def test_generated_manifests_through_one_period(
     for catalogue in (first, second):
         payload = FetchManifestsBehaviour.payload_for(behaviour, catalogue)  # type: ignore[arg-type]
         assert len(payload.encode()) < PAYLOAD_BOUND
-        published = PublishedCatalogue(
+        exposed = ExposedCatalogue(
             catalogue, catalogue.digest(), snapshot.digest(), CHAIN, 1000.0, 1
         )
-        _check_http(published)
+        _check_http(exposed)
 
 
 def test_largest_accepted_manifest_keeps_the_payload_bounded() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     SHARED_STATE_KEY,
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
     ERROR_STATUS,
@@ -34,7 +34,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     Provenance,
     Tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     ToolMetadataBehaviourCase,
 )
 from packages.valory.protocols.http import HttpMessage
@@ -76,22 +76,20 @@ def mech(mech_id: int, *tools: str, block: int = 20) -> Mech:
     )
 
 
-def published(*mechs: Mech, agreed_at: float = NOW - 10) -> PublishedCatalogue:
+def exposed(*mechs: Mech, agreed_at: float = NOW - 10) -> ExposedCatalogue:
     """Publish a catalogue read at block 20.
 
     :param mechs: the mechs.
     :param agreed_at: unix time of the agreement.
-    :return: a published catalogue read at block 20.
+    :return: an exposed catalogue read at block 20.
     """
     catalogue = Catalogue.build(mechs)
-    return PublishedCatalogue(
-        catalogue, catalogue.digest(), "ab" * 32, 20, agreed_at, 3
-    )
+    return ExposedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, agreed_at, 3)
 
 
 def answer(
     url: str,
-    current: Optional[PublishedCatalogue],
+    current: Optional[ExposedCatalogue],
     page_size: int = 2,
     method: str = "GET",
     body: bytes = b"",
@@ -99,7 +97,7 @@ def answer(
     """Send a request through the router.
 
     :param url: the URL.
-    :param current: the published catalogue.
+    :param current: the exposed catalogue.
     :param page_size: tools per page.
     :param method: the HTTP method.
     :param body: the request body.
@@ -110,12 +108,12 @@ def answer(
 
 
 def get(
-    url: str, current: Optional[PublishedCatalogue], page_size: int = 2
+    url: str, current: Optional[ExposedCatalogue], page_size: int = 2
 ) -> Tuple[int, Any]:
     """Send a GET through the router.
 
     :param url: the URL.
-    :param current: the published catalogue.
+    :param current: the exposed catalogue.
     :param page_size: tools per page.
     :return: status and decoded body of a GET.
     """
@@ -137,7 +135,7 @@ def error_code(result: HttpResult) -> str:
     return body["error"]["code"]
 
 
-CATALOGUE = published(mech(1, "b", "a"), mech(2, "a", "c"), mech(3, "d", block=10))
+CATALOGUE = exposed(mech(1, "b", "a"), mech(2, "a", "c"), mech(3, "d", block=10))
 
 
 def test_tools_pages_with_a_cursor_in_mcp_shape() -> None:
@@ -205,7 +203,7 @@ def test_cursor_past_the_names_is_a_400(cursor: str) -> None:
 
 def test_cursor_pages_cover_every_name_once() -> None:
     """Following nextCursor from any page size lists each name exactly once, in order."""
-    many = published(*(mech(i, *(f"t{i}-{j}" for j in range(i))) for i in range(1, 8)))
+    many = exposed(*(mech(i, *(f"t{i}-{j}" for j in range(i))) for i in range(1, 8)))
     expected = sorted({f"t{i}-{j}" for i in range(1, 8) for j in range(i)})
     for page_size in (1, 3, 28, 50):
         seen, url = [], "/tools"
@@ -290,7 +288,7 @@ def test_tool_names_must_percent_decode_to_utf8(url: str) -> None:
 def test_tool_names_are_percent_decoded() -> None:
     """A name with a slash, spaces and non-ASCII letters is reachable percent-encoded."""
     name = "caf\u00e9/\u03c0 x?"
-    current = published(mech(1, name))
+    current = exposed(mech(1, name))
     status, body = get("/tools/caf%C3%A9%2F%CF%80%20x%3F", current)
     assert status == 200 and body["name"] == name
     assert error_code(answer("/tools/caf%C3%A9", current)) == "unknown_tool"
@@ -386,7 +384,7 @@ def test_mechs_lists_status_and_staleness() -> None:
         problems=(error("invalid_json", "bad"),),
         observed_block=20,
     )
-    current = published(mech(1, "a"), mech(3, "d", block=10), broken)
+    current = exposed(mech(1, "a"), mech(3, "d", block=10), broken)
     _, body = get("/mechs", current)
     by_id = {m["ref"]["mech_id"]: m for m in body["mechs"]}
     assert by_id[1]["stale"] is False and by_id[3]["stale"] is True
@@ -405,7 +403,7 @@ def test_healthcheck_freshness() -> None:
         and body["tools"] == 4
         and body["collisions"] == 1
     )
-    status, body = get("/healthcheck", published(mech(1, "a"), agreed_at=NOW - 7200))
+    status, body = get("/healthcheck", exposed(mech(1, "a"), agreed_at=NOW - 7200))
     assert status == 503 and body["status"] == "stale"
     status, body = get("/healthcheck", None)
     assert status == 503 and body["status"] == "no_catalogue"
@@ -466,14 +464,14 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
 
     def test_serves_the_published_catalogue(self) -> None:
         """With an agreed catalogue in the skill's state the handler serves it as JSON."""
-        self.skill.skill_context.state.published = CATALOGUE
+        self.skill.skill_context.state.exposed = CATALOGUE
         assert self.names() == ["a", "b", "c", "d"]
         assert "application/json" in self.request("/tools").headers
 
     def test_serves_the_agreed_catalogue_not_the_shared_state_key(self) -> None:
         """Another skill replacing shared_state[key] changes nothing /tools, /mechs or /healthcheck serve."""
         state = self.skill.skill_context.state
-        state.published = CATALOGUE
+        state.exposed = CATALOGUE
 
         def served() -> dict:
             bodies = {
@@ -484,7 +482,7 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
             return bodies
 
         before = served()
-        impostor = published(mech(9, "injected-tool"), agreed_at=NOW)
+        impostor = exposed(mech(9, "injected-tool"), agreed_at=NOW)
         for value in (impostor, None, "garbage", {"tools": ["x"]}):
             self.skill.skill_context.shared_state[SHARED_STATE_KEY] = value
             assert served() == before, value
@@ -493,7 +491,7 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
     def test_the_view_is_built_once_per_agreed_catalogue(self) -> None:
         """Requests reuse the view; a new agreement replaces it."""
         state = self.skill.skill_context.state
-        state.published = published(mech(1, "a"), mech(2, "b"))
+        state.exposed = exposed(mech(1, "a"), mech(2, "b"))
         with mock.patch.object(
             CatalogueView, "build", side_effect=CatalogueView.build
         ) as build:
@@ -501,13 +499,13 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
                 self.request("/tools")
                 self.request("/healthcheck")
             assert build.call_count == 1
-            state.published = published(mech(1, "z"))
+            state.exposed = exposed(mech(1, "z"))
             assert self.names() == ["z"]
             assert build.call_count == 2
 
     def test_superscript_cursor_is_a_400_not_a_stop(self) -> None:
         """Issue #10's request (base64 of offset: + a superscript digit) gets a 400 and the agent goes on."""
-        self.skill.skill_context.state.published = CATALOGUE
+        self.skill.skill_context.state.exposed = CATALOGUE
         response = self.request("http://127.0.0.1:8000/tools?cursor=b2Zmc2V0OsKy")
         assert response.status_code == 400
         assert json.loads(response.body)["error"]["code"] == "invalid_cursor"
@@ -517,7 +515,7 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
         self, caplog: pytest.LogCaptureFixture
     ) -> None:
         """Anything raising while answering is answered 500 internal_error and logged, never re-raised."""
-        self.skill.skill_context.state.published = published(
+        self.skill.skill_context.state.exposed = exposed(
             mech(1, "b", "a"), mech(2, "c", "d")
         )
         with (

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import routes
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
@@ -71,7 +71,7 @@ def view_of(mechs: int) -> CatalogueView:
         built.append(Mech(ref=ref, status="ok", tools=tools, observed_block=5))
     catalogue = Catalogue.build(built)
     return CatalogueView.build(
-        PublishedCatalogue(catalogue, catalogue.digest(), "cd" * 32, 5, 1.0, 1)
+        ExposedCatalogue(catalogue, catalogue.digest(), "cd" * 32, 5, 1.0, 1)
     )
 
 

@@ -25,13 +25,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.http_requests impor
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_handlers import (
     CATALOGUE,
     NOW,
+    exposed,
     mech,
-    published,
 )
 
 PAGE_SIZE = 2
 #: includes names needing percent-encoding and a non-ASCII one
-ODD = published(
+ODD = exposed(
     mech(1, "prediction-online", "a/b", "caf\u00e9", "x y"), mech(2, "a/b", "z")
 )
 VIEWS = (None, CatalogueView.build(CATALOGUE), CatalogueView.build(ODD))

@@ -8,10 +8,8 @@ from unittest.mock import MagicMock
 import pytest
 import yaml
 
-from packages.mech_catalogue.skills.tool_metadata_abci.models import (
-    ParameterError,
-    ToolMetadataParams,
-)
+from packages.mech_catalogue.skills.tool_metadata_abci.models import ToolMetadataParams
+from packages.mech_catalogue.skills.tool_metadata_abci.parameters import ParameterError
 
 SKILL_YAML = Path(__file__).parents[1] / "skill.yaml"
 DEFAULT_ARGS: Dict[str, Any] = yaml.safe_load(SKILL_YAML.read_text())["models"][
@@ -137,7 +135,7 @@ def test_missing_parameter_is_named() -> None:
     """A parameter absent from skill.yaml is reported by name."""
     args = deepcopy(DEFAULT_ARGS)
     del args["fetch_concurrency"]
-    with pytest.raises(Exception, match="fetch_concurrency"):
+    with pytest.raises(ParameterError, match="fetch_concurrency is not set"):
         ToolMetadataParams(name="params", skill_context=MagicMock(), **args)
 
 

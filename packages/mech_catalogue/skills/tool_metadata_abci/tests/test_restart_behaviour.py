@@ -31,7 +31,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import SharedState
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     FetchCase,
     dag_pb_digest,
     manifest,
@@ -54,7 +54,7 @@ class TestRestartedAgent(FetchCase):
         """Forget everything in memory, as a new process would, and set the state up again."""
         state = cast(SharedState, self.skill.skill_context.state)
         self.skill.skill_context.params.__dict__["state_dir"] = state_dir
-        state.published = None
+        state.exposed = None
         state.candidate = None
         self.skill.skill_context.shared_state.pop(SHARED_STATE_KEY, None)
         state.load_kept_catalogue(state_dir)

@@ -2,15 +2,15 @@
 
 import json
 
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_rounds import (
+from packages.mech_catalogue.skills.manifest_publish_abci.rounds import (
     PublishManifestAbciApp,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
+    PublishPrepareRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.rounds import ToolMetadataAbciApp
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     SynchronizedData,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
-    PublishPrepareRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_chained_abci.behaviours import (
     ToolMetadataConsensusBehaviour,

@@ -1,12 +1,15 @@
-"""What the skill publishes agent-wide: the agreed catalogue with its freshness.
+"""What the skill exposes agent-wide: the agreed catalogue with its freshness.
+
+"Exposed" (not "published"): publishing means writing a manifest digest on chain
+(``manifest_publish_abci``).
 
 Other skills of the same agent (ABCI or not) read it from ``context.shared_state`` under
 :data:`SHARED_STATE_KEY`::
 
-    published = self.context.shared_state.get("mech_catalogue.tool_catalogue")
-    if published is not None:
-        tools = published.catalogue.tools_named("prediction-online")
-        stale = published.age_seconds(time.time()) > 3600
+    exposed = self.context.shared_state.get("mech_catalogue.tool_catalogue")
+    if exposed is not None:
+        tools = exposed.catalogue.tools_named("prediction-online")
+        stale = exposed.age_seconds(time.time()) > 3600
 
 The value is replaced (never mutated) each time the agents agree on a new catalogue.
 """
@@ -17,11 +20,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Catalogue,
 )
 
+# Other skills read the catalogue under this exact string: it must not change, even
+# though the class and attributes around it were renamed from "published" to "exposed".
 SHARED_STATE_KEY = "mech_catalogue.tool_catalogue"
 
 
 @dataclass(frozen=True, slots=True)
-class PublishedCatalogue:
+class ExposedCatalogue:
     """The agreed catalogue and when and where it was agreed.
 
     :param catalogue: the immutable catalogue (queries: ``tools_named``, ``tools_of``,

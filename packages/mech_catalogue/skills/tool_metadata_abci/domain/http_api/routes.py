@@ -1,4 +1,4 @@
-"""The skill's read-only HTTP API, as pure functions from the published catalogue to responses.
+"""The skill's read-only HTTP API, as pure functions from the exposed catalogue to responses.
 
 Routes (all GET, JSON bodies):
 
@@ -46,7 +46,7 @@ from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     offered_tool,
@@ -84,7 +84,7 @@ __all__ = ["CatalogueView", "HttpResult", "mcp_tool", "route", "serve"]
 class CatalogueView:
     """What the HTTP API serves for one agreed catalogue, built once (O(mechs + tools)).
 
-    :param published: the agreed catalogue.
+    :param exposed: the agreed catalogue.
     :param names: the distinct tool names, sorted (the ``/tools`` page order).
     :param exported: tool name -> its MCP name (unique, ``MCP_RULE``).
     :param mechs_body: the ``GET /mechs`` body.
@@ -92,7 +92,7 @@ class CatalogueView:
     :param kinds: tool kind -> the names (page order) some mech offers with that kind.
     """
 
-    published: PublishedCatalogue
+    exposed: ExposedCatalogue
     names: Tuple[str, ...]
     exported: Mapping[str, str]
     mechs_body: bytes
@@ -114,20 +114,20 @@ class CatalogueView:
         tool = self._mcp_tools.get(name)
         if tool is None:
             tool = mcp_tool(
-                self.published.catalogue.tools_named(name), self.exported[name]
+                self.exposed.catalogue.tools_named(name), self.exported[name]
             )
             self._mcp_tools[name] = tool
         return tool
 
     @classmethod
-    def build(cls, published: PublishedCatalogue) -> "CatalogueView":
+    def build(cls, exposed: ExposedCatalogue) -> "CatalogueView":
         """Build the view.
 
-        :param published: the agreed catalogue.
+        :param exposed: the agreed catalogue.
         :return: the view.
         """
-        catalogue = published.catalogue
-        block = published.block_number
+        catalogue = exposed.catalogue
+        block = exposed.block_number
         names = catalogue.tool_names()
         mechs = [
             {
@@ -150,7 +150,7 @@ class CatalogueView:
             for kind in sorted({t.kind for t in catalogue.tools_named(name) if t.kind}):
                 kinds.setdefault(kind, []).append(name)
         return cls(
-            published=published,
+            exposed=exposed,
             names=names,
             kinds=MappingProxyType({k: tuple(v) for k, v in kinds.items()}),
             exported=MappingProxyType(export_names(names, MCP_RULE)),
@@ -205,6 +205,7 @@ def list_tools(
         )
     if view is None:
         return json_result(200, tools_list_result([]))
+    catalogue = view.exposed.catalogue
     page = names[offset : offset + page_size]
     more = offset + page_size < len(names)
     return json_result(
@@ -234,7 +235,7 @@ def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
     :param name: the tool name.
     :return: every mech's offer of it; 404 ``unknown_tool`` when none.
     """
-    catalogue = view.published.catalogue if view is not None else None
+    catalogue = view.exposed.catalogue if view is not None else None
     tools = catalogue.tools_named(name) if catalogue is not None else ()
     if view is None or catalogue is None or not tools:
         return error_result(
@@ -284,16 +285,16 @@ def healthcheck(
         return json_result(
             503, {"status": "no_catalogue", "max_age_seconds": max_age_seconds}
         )
-    published = view.published
-    age = published.age_seconds(now)
+    exposed = view.exposed
+    age = exposed.age_seconds(now)
     body = {
         "status": "fresh" if age <= max_age_seconds else "stale",
         "age_seconds": age,
         "max_age_seconds": max_age_seconds,
-        "catalogue_digest": published.catalogue_digest,
-        "snapshot_digest": published.snapshot_digest,
-        "block_number": published.block_number,
-        "period": published.period,
+        "catalogue_digest": exposed.catalogue_digest,
+        "snapshot_digest": exposed.snapshot_digest,
+        "block_number": exposed.block_number,
+        "period": exposed.period,
         **view.counts,
     }
     return json_result(200 if body["status"] == "fresh" else 503, body)

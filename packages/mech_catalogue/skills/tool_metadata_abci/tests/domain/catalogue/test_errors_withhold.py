@@ -9,7 +9,7 @@ import json
 from typing import Any, Dict
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
     mech_tools_view,
@@ -52,7 +52,7 @@ def _catalogue(document: Dict[str, Any]) -> Catalogue:
 
 def _get(catalogue: Catalogue, path: str) -> Any:
     view = CatalogueView.build(
-        PublishedCatalogue(catalogue, catalogue.digest(), "s", 1, 0.0, 1)
+        ExposedCatalogue(catalogue, catalogue.digest(), "s", 1, 0.0, 1)
     )
     response = route("GET", path, b"", view, 0.0, 100, 60.0)
     assert response.status_code in (200, 404), response.body

@@ -2,7 +2,7 @@
 
 Another skill of the agent holds the same object as this skill's HTTP API and every other
 consumer, so a hostile (or careless) consumer must not be able to change it for anyone:
-here one walks everything reachable from a published catalogue (built by the real parser
+here one walks everything reachable from an exposed catalogue (built by the real parser
 from every manifest shape, with a rejected manifest's problems) and tries every way of
 changing it that Python's public protocols offer. Out of scope, as for any Python object:
 ``object.__setattr__`` on a frozen instance, ``gc.get_referents`` and rebinding classes.
@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, List, Tuple
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
     parse_manifest,
@@ -41,10 +41,10 @@ ATOMS = (str, int, float, bool, type(None), bytes)
 EVIL = "evil"
 
 
-def build_published() -> PublishedCatalogue:
+def build_published() -> ExposedCatalogue:
     """Parse every manifest shape into a mech, add a rejected one and a collision.
 
-    :return: the published catalogue.
+    :return: the exposed catalogue.
     """
     mechs: List[Mech] = []
     documents = list(ALL_SHAPES.values()) + [b"{not json", ALL_SHAPES["kwargs"]]
@@ -65,7 +65,7 @@ def build_published() -> PublishedCatalogue:
     catalogue = Catalogue.build(mechs)
     assert catalogue.mechs_with_status(STATUS_INVALID), "the rejected manifest is in"
     assert catalogue.collisions(), "two mechs offer the same tool"
-    return PublishedCatalogue(catalogue, catalogue.digest(), "cd" * 32, 7, 1.0, 2)
+    return ExposedCatalogue(catalogue, catalogue.digest(), "cd" * 32, 7, 1.0, 2)
 
 
 def slot_names(obj: Any) -> Tuple[str, ...]:
@@ -100,7 +100,7 @@ def children(obj: Any) -> Iterator[Any]:
 def reachable(root: Any) -> List[Any]:
     """Walk everything reachable from ``root`` through items and attributes.
 
-    :param root: the published catalogue.
+    :param root: the exposed catalogue.
     :return: every non-atomic object, each once.
     """
     seen, found, stack = set(), [], [root]
@@ -178,23 +178,23 @@ def test_only_immutable_containers_are_reachable() -> None:
 
 def test_a_hostile_consumer_changes_nothing() -> None:
     """Every mutation attempt on every reachable object is refused; digest and JSON stay the same."""
-    published = build_published()
-    digest, text = published.catalogue.digest(), published.catalogue.to_json()
-    objects = reachable(published)
+    exposed = build_published()
+    digest, text = exposed.catalogue.digest(), exposed.catalogue.to_json()
+    objects = reachable(exposed)
     tried = 0
     for obj in objects:
         for what, attempt in attacks(obj):
             tried += 1
             assert refuses(attempt), f"{what} on {type(obj).__name__} succeeded"
     assert tried > 10 * len(objects) // 2
-    assert published.catalogue.digest() == digest == published.catalogue_digest
-    assert published.catalogue.to_json() == text
+    assert exposed.catalogue.digest() == digest == exposed.catalogue_digest
+    assert exposed.catalogue.to_json() == text
 
 
 def test_the_index_cannot_be_cleared_for_everyone() -> None:
     """Issue #10: the lazily built index was a plain dict any skill could clear."""
-    published = build_published()
-    catalogue = published.catalogue
+    exposed = build_published()
+    catalogue = exposed.catalogue
     key = catalogue.mechs[0].ref.key
     name = catalogue.tool_names()[0]
     index = catalogue._index  # pylint: disable=protected-access
@@ -212,8 +212,8 @@ def test_the_index_cannot_be_cleared_for_everyone() -> None:
 
 def test_json_accessors_hand_out_copies() -> None:
     """Schemas, defaults, examples and extras come out as fresh copies: changing them changes nothing."""
-    published = build_published()
-    catalogue = published.catalogue
+    exposed = build_published()
+    catalogue = exposed.catalogue
     digest = catalogue.digest()
     for mech in catalogue.mechs:
         mech.extra.clear()

@@ -598,7 +598,7 @@ def test_colliding_tool_names_export_in_every_format_and_over_http() -> None:
     """The manifest from the report (computed collisions) exports, and GET /tools answers."""
     # pylint: disable-next=import-outside-toplevel
     from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (  # pylint: disable=import-outside-toplevel
-        PublishedCatalogue,
+        ExposedCatalogue,
     )
     from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (  # pylint: disable=import-outside-toplevel
         CatalogueView,
@@ -610,7 +610,7 @@ def test_colliding_tool_names_export_in_every_format_and_over_http() -> None:
     tools, _ = _tools(data)
     assert all_export_problems(tools) == []
     mech = Mech.from_manifest(REF, parse_manifest(data).manifest)
-    published = PublishedCatalogue(
+    exposed = ExposedCatalogue(
         catalogue=Catalogue.build([mech]),
         catalogue_digest="0x" + "00" * 32,
         snapshot_digest="0x" + "00" * 32,
@@ -618,7 +618,7 @@ def test_colliding_tool_names_export_in_every_format_and_over_http() -> None:
         period=0,
         agreed_at=0.0,
     )
-    result = route("GET", "/tools", b"", CatalogueView.build(published), 0.0, 50, 60.0)
+    result = route("GET", "/tools", b"", CatalogueView.build(exposed), 0.0, 50, 60.0)
     assert result.status_code == 200
     body = json.loads(result.body)
     assert not conformance.mcp_tools_list_problems(body)

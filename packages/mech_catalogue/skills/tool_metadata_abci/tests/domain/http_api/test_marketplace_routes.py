@@ -5,7 +5,7 @@ from dataclasses import replace
 from typing import Any, Dict
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     CatalogueView,
@@ -55,7 +55,7 @@ def get(path: str, catalogue: Catalogue) -> Dict[str, Any]:
     :param catalogue: the catalogue.
     :return: the decoded JSON body (status 200 asserted).
     """
-    published = PublishedCatalogue(catalogue, catalogue.digest(), "", 40, 0.0, 1)
+    published = ExposedCatalogue(catalogue, catalogue.digest(), "", 40, 0.0, 1)
     result = route("GET", path, b"", CatalogueView.build(published), 0.0, 50, 60.0)
     assert result.status_code == 200, result.body
     return json.loads(result.body)

@@ -6,7 +6,7 @@ from typing import Any, Dict, List
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    PublishedCatalogue,
+    ExposedCatalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters import (
     to_agent_skill,
@@ -54,7 +54,7 @@ def _catalogue(*manifests: Dict[str, Any]) -> Catalogue:
 
 
 def _get(catalogue: Catalogue, url: str, page_size: int = 100) -> Any:
-    published = PublishedCatalogue(catalogue, catalogue.digest(), "s", 1, 0.0, 1)
+    published = ExposedCatalogue(catalogue, catalogue.digest(), "s", 1, 0.0, 1)
     response = route(
         "GET", url, b"", CatalogueView.build(published), 0.0, page_size, 60.0
     )

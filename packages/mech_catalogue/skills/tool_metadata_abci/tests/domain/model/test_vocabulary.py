@@ -37,8 +37,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary i
     PublishStatus,
     RegistryKind,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import publish
-from packages.mech_catalogue.skills.tool_metadata_abci.states import publish_base
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "manifests"
 VOCABULARIES: List[Type[Enum]] = [RegistryKind, MechStatus, PublishStatus, ProblemCode]
@@ -169,16 +167,6 @@ def test_a_wrong_word_is_refused() -> None:
     with pytest.raises(ValueError, match="OK"):
         MechStatus("OK")
     assert "olas_agent" not in REGISTRY_KINDS
-
-
-def test_states_and_domain_share_one_publish_status() -> None:
-    """The publish rounds and the domain's decision use the same class and members."""
-    assert publish_base.PublishStatus is PublishStatus
-    assert (
-        publish.decide("0x" + "11" * 32, "0x" + "11" * 32) is PublishStatus.UP_TO_DATE
-    )
-    assert publish.decide("0x" + "11" * 32, "0x" + "22" * 32) is PublishStatus.UPDATE
-    assert publish_base.SKIP_STATUSES == {"disabled", "up_to_date"}
 
 
 def test_the_word_lists_are_plain_strings_a_cli_choice_accepts() -> None:

@@ -1,7 +1,8 @@
 """Parameters of the publish branch, read from the skill's ``models.params.args``.
 
-``ToolMetadataParams.__init__`` calls :func:`read_publish_settings` (which pops its keys,
-each with a default, so configurations written before the branch existed still load).
+``ManifestPublishParams.__init__`` (``models.py``) calls :func:`read_publish_settings`, which
+pops its keys with the skills' one parameter reader (``tool_metadata_abci.parameters``),
+each with a default, so configurations written before the branch existed still load.
 
 ================================  ========================================================
 parameter                         meaning (default)
@@ -34,12 +35,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PublishTarget,
     check_address,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.parameters import (
+    ParameterError,
+    require,
+    take,
+)
 
 DEFAULT_KIND = RegistryKind.COMPLEMENTARY_SERVICE
-
-
-class PublishParameterError(ValueError):
-    """A publish parameter is wrong; the message names it and says what to set."""
 
 
 @dataclass(frozen=True)
@@ -60,19 +62,6 @@ class PublishSettings:
     ipfs_timeout: float = 30.0
 
 
-def _take(kwargs: Dict[str, Any], key: str, default: Any, kind: Any) -> Any:
-    value = kwargs.pop(key, default)
-    if value is None:
-        value = default
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise PublishParameterError(
-            f"{key} must be a {getattr(kind, '__name__', kind)}; got {value!r}"
-        )
-    return value
-
-
 def read_publish_settings(
     kwargs: Dict[str, Any], on_chain_service_id: Optional[int]
 ) -> PublishSettings:
@@ -81,37 +70,36 @@ def read_publish_settings(
     :param kwargs: the params model's keyword arguments (the keys are removed).
     :param on_chain_service_id: the service id, used when ``publish_mech_id`` is 0.
     :return: the settings.
-    :raises PublishParameterError: naming the parameter, when enabled with a bad target,
+    :raises ParameterError: naming the parameter, when enabled with a bad target,
         no tool package, or a value of the wrong type.
     """
-    enabled = _take(kwargs, "publish_enabled", False, bool)
-    packages = tuple(_take(kwargs, "publish_tool_packages", [], list))
-    overrides = _take(kwargs, "publish_overrides", {}, dict)
-    kind = _take(kwargs, "publish_registry_kind", DEFAULT_KIND, str)
-    registry = _take(kwargs, "publish_registry_address", "", str)
-    manager = _take(kwargs, "publish_manager_address", "", str)
-    mech_id = _take(kwargs, "publish_mech_id", 0, int)
-    timeout = _take(kwargs, "publish_ipfs_timeout_seconds", 30.0, float)
-    if timeout <= 0:
-        raise PublishParameterError(
-            f"publish_ipfs_timeout_seconds must be positive; got {timeout}"
-        )
+    enabled = take(kwargs, "publish_enabled", bool, False)
+    packages = tuple(take(kwargs, "publish_tool_packages", list, []))
+    overrides = take(kwargs, "publish_overrides", dict, {})
+    kind = take(kwargs, "publish_registry_kind", str, DEFAULT_KIND)
+    registry = take(kwargs, "publish_registry_address", str, "")
+    manager = take(kwargs, "publish_manager_address", str, "")
+    mech_id = take(kwargs, "publish_mech_id", int, 0)
+    timeout = take(kwargs, "publish_ipfs_timeout_seconds", float, 30.0)
+    require(
+        timeout > 0, f"publish_ipfs_timeout_seconds must be positive; got {timeout}"
+    )
     if not enabled:
         return PublishSettings(ipfs_timeout=timeout)
-    if not packages or not all(isinstance(p, str) and p for p in packages):
-        raise PublishParameterError(
-            "publish_tool_packages must list the service's tool package folders when publish_enabled is true"
-        )
+    require(
+        bool(packages) and all(isinstance(p, str) and p for p in packages),
+        "publish_tool_packages must list the service's tool package folders when publish_enabled is true",
+    )
     if mech_id == 0:
         mech_id = int(on_chain_service_id or 0)
-    if kind not in REGISTRY_KINDS:
-        raise PublishParameterError(
-            f"publish_registry_kind must be one of {', '.join(REGISTRY_KINDS)}; got {kind!r}"
-        )
-    if mech_id < 1:
-        raise PublishParameterError(
-            "publish_mech_id must be the agent id or service id (>= 1), or 0 with on_chain_service_id set"
-        )
+    require(
+        kind in REGISTRY_KINDS,
+        f"publish_registry_kind must be one of {', '.join(REGISTRY_KINDS)}; got {kind!r}",
+    )
+    require(
+        mech_id >= 1,
+        "publish_mech_id must be the agent id or service id (>= 1), or 0 with on_chain_service_id set",
+    )
     addresses = [("publish_registry_address", registry)]
     if kind == REGISTRY_OLAS_AGENT:
         addresses.append(("publish_manager_address", manager))
@@ -119,6 +107,6 @@ def read_publish_settings(
         for name, value in addresses:
             check_address(value, name)
     except PublishError as exc:
-        raise PublishParameterError(str(exc)) from exc
+        raise ParameterError(str(exc)) from exc
     target = PublishTarget(kind, registry, mech_id, manager)
     return PublishSettings(True, packages, overrides, target, timeout)

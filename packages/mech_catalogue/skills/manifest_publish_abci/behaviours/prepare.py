@@ -2,9 +2,18 @@
 
 from typing import Any, Generator, List, Optional, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     PublishBaseBehaviour,
     as_call,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
+    PublishPreparePayload,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
+    PublishStatus,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
+    PublishPrepareRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     IdSelection,
@@ -28,12 +37,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     decode_single,
     exists_call,
     owner_call,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
-    PublishPreparePayload,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
-    PublishPrepareRound,
 )
 
 Decision = Tuple[str, str, str]

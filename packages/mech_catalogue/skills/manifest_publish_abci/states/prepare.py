@@ -3,16 +3,16 @@
 from enum import Enum
 from typing import Optional, Tuple, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
-    PublishStatus,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
     PublishPreparePayload,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
     SKIP_STATUSES,
     PublishEvent,
     PublishSynchronizedData,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    PublishStatus,
 )
 from packages.valory.skills.abstract_round_abci.base import (
     BaseSynchronizedData,

@@ -3,10 +3,10 @@
 from enum import Enum
 from typing import Optional, Tuple, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
     PublishUploadPayload,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
     PublishEvent,
     PublishSynchronizedData,
 )

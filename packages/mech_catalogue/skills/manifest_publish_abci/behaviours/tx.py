@@ -2,21 +2,20 @@
 
 from typing import Generator
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     PublishBaseBehaviour,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
+    PublishTxPayload,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
+    PublishTxRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
     SAFE_OPERATION_CALL,
     update_call,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
-    PublishTxPayload,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import (
-    PublishTxRound,
-)
 from packages.valory.contracts.gnosis_safe.contract import PUBLIC_ID as GNOSIS_SAFE_ID
-from packages.valory.protocols.contract_api import ContractApiMessage
 from packages.valory.skills.transaction_settlement_abci.payload_tools import (
     hash_payload_to_hex,
 )
@@ -50,23 +49,22 @@ class PublishTxBehaviour(PublishBaseBehaviour):  # pylint: disable=too-many-ance
         :return: the settlement payload hex, "" on failure (logged).
         """
         call = update_call(self.target, self.synchronized_data.publish_verified_digest)
-        response = yield from self.get_contract_api_response(
-            performative=ContractApiMessage.Performative.GET_STATE,
-            contract_address=self.safe_address,
-            contract_id=str(GNOSIS_SAFE_ID),
-            contract_callable="get_raw_safe_transaction_hash",
+        body, why = yield from self.contract_state(
+            self.safe_address,
+            str(GNOSIS_SAFE_ID),
+            "get_raw_safe_transaction_hash",
             to_address=call.target,
             value=0,
             data=call.data,
             operation=SAFE_OPERATION_CALL,
             safe_tx_gas=0,
         )
-        if response.performative != ContractApiMessage.Performative.STATE:
+        if body is None:
             self.context.logger.error(
-                f"publish: Safe {self.safe_address} transaction hash not built: {getattr(response, 'message', response.performative)}"
+                f"publish: Safe {self.safe_address} transaction hash not built: {why}"
             )
             return ""
-        safe_tx_hash = str(response.state.body["tx_hash"])
+        safe_tx_hash = str(body["tx_hash"])
         self.context.logger.info(
             f"publish: Safe transaction {safe_tx_hash} calls {call.signature} on {call.target}"
         )

@@ -2,16 +2,16 @@
 
 from typing import Set, Type
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_prepare import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.prepare import (
     PublishPrepareBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_tx import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.tx import (
     PublishTxBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_upload import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.upload import (
     PublishUploadBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_rounds import (
+from packages.mech_catalogue.skills.manifest_publish_abci.rounds import (
     PublishManifestAbciApp,
 )
 from packages.valory.skills.abstract_round_abci.behaviours import (

@@ -4,6 +4,12 @@ from abc import ABC
 from dataclasses import replace
 from typing import Generator, List, Optional, Tuple, cast
 
+from packages.mech_catalogue.skills.manifest_publish_abci.params import (
+    PublishSettings,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
+    PublishSynchronizedData,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ChainReadError,
     ToolMetadataBaseBehaviour,
@@ -29,12 +35,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PublishError,
     PublishTarget,
     prepare_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
-    PublishSettings,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
-    PublishSynchronizedData,
 )
 
 #: the ``valory/ipfs`` connection adds with IPFSTool's defaults: CIDv0, dag-pb leaves

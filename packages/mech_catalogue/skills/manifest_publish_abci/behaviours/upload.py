@@ -3,10 +3,16 @@
 import os
 import shutil
 import tempfile
-from typing import Any, Dict, Generator
+from typing import Generator
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     PublishBaseBehaviour,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
+    PublishUploadPayload,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.upload import (
+    PublishUploadRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     read_limit,
@@ -17,20 +23,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PublishError,
     check_read_back,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_payloads import (
-    PublishUploadPayload,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_upload import (
-    PublishUploadRound,
-)
-from packages.valory.protocols.ipfs import IpfsMessage
 
 MANIFEST_FILE = "manifest.json"
-
-
-def _store_as_is(filename: str, obj: Any, **_: Any) -> Dict[str, str]:
-    """Serialise nothing: the manifest text is already canonical JSON."""
-    return {filename: obj}
 
 
 class PublishUploadBehaviour(
@@ -82,29 +76,25 @@ class PublishUploadBehaviour(
         timeout = self.publish_settings.ipfs_timeout
         # one folder per upload: agents of a service may share a machine and a /tmp
         folder = tempfile.mkdtemp(prefix="mech-catalogue-publish-")
-        message, dialogue = self._build_ipfs_store_file_req(
-            os.path.join(folder, MANIFEST_FILE),
-            prepared.data.decode("utf-8"),
-            custom_storer=_store_as_is,  # type: ignore[arg-type]  # the framework annotates it returning None
-            timeout=timeout,
-        )
         try:
-            stored = yield from self._do_ipfs_request(dialogue, message, timeout)
+            stored = yield from self.store_text_on_ipfs(
+                os.path.join(folder, MANIFEST_FILE),
+                prepared.data.decode("utf-8"),
+                timeout,
+            )
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        if stored.performative != IpfsMessage.Performative.IPFS_HASH:
+        if stored is None:
             raise PublishError(
                 IPFS_UNAVAILABLE,
-                f"the IPFS connection did not store the manifest: {getattr(stored, 'reason', stored.performative)}",
+                "the IPFS connection did not store the manifest (its answer is logged above)",
             )
-        message, dialogue = self._build_ipfs_get_file_req(prepared.cid, timeout)
-        got = yield from self._do_ipfs_request(dialogue, message, timeout)
-        if got.performative != IpfsMessage.Performative.FILES or len(got.files) != 1:
+        text = yield from self.read_text_from_ipfs(prepared.cid, timeout)
+        if text is None:
             raise PublishError(
                 IPFS_UNAVAILABLE,
-                f"the IPFS node does not serve {prepared.cid}: {getattr(got, 'reason', got.performative)}",
+                f"the IPFS node does not serve {prepared.cid} as one file (its answer is logged above)",
             )
-        (text,) = got.files.values()
         # the connection has read the whole file already (unbounded, see
         # docs/skill-contract.md); keep no more than the size-cap policy allows
         limit = read_limit(len(prepared.data))

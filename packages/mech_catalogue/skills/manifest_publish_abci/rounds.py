@@ -9,21 +9,21 @@ disabled every agent sends status ``disabled`` and the branch ends at once (SKIP
 
 from typing import Dict, Set
 
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_base import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
     PublishEvent,
     PublishSynchronizedData,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_final import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.final_states import (
     FinishedPublishTxRound,
     FinishedWithoutPublishRound,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_prepare import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
     PublishPrepareRound,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_tx import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
     PublishTxRound,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.states.publish_upload import (
+from packages.mech_catalogue.skills.manifest_publish_abci.states.upload import (
     PublishUploadRound,
 )
 from packages.valory.skills.abstract_round_abci.base import (

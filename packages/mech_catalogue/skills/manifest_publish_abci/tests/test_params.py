@@ -4,10 +4,10 @@ from typing import Any, Dict
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.publish_params import (
-    PublishParameterError,
+from packages.mech_catalogue.skills.manifest_publish_abci.params import (
     read_publish_settings,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.parameters import ParameterError
 
 CSM = "0x" + "cc" * 20
 
@@ -64,13 +64,13 @@ def test_enabled_uses_the_service_id_by_default() -> None:
 )
 def test_bad_values_name_the_parameter(changes: Dict[str, Any], named: str) -> None:
     """Every refusal names the parameter to fix."""
-    with pytest.raises(PublishParameterError) as caught:
+    with pytest.raises(ParameterError) as caught:
         read_publish_settings(enabled(**changes), 42)
     assert named in str(caught.value)
 
 
 def test_no_service_id_and_no_mech_id() -> None:
     """Enabled without any id is refused."""
-    with pytest.raises(PublishParameterError) as caught:
+    with pytest.raises(ParameterError) as caught:
         read_publish_settings(enabled(), None)
     assert "publish_mech_id" in str(caught.value)

@@ -1,0 +1,1 @@
+"""The behaviours of the PublishManifestAbciApp, one module per behaviour."""

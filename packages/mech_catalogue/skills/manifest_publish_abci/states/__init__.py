@@ -1,0 +1,1 @@
+"""The rounds of the PublishManifestAbciApp, one module per round."""

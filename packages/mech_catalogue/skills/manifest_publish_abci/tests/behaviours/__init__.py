@@ -1,0 +1,1 @@
+"""Tests of the manifest publish behaviours, one module per behaviour."""

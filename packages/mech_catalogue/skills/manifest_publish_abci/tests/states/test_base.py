@@ -1,0 +1,19 @@
+"""The publish rounds use the domain's one PublishStatus vocabulary."""
+
+from packages.mech_catalogue.skills.manifest_publish_abci.states import (
+    base as publish_base,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+    PublishStatus,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import publish
+
+
+def test_states_and_domain_share_one_publish_status() -> None:
+    """The publish rounds and the domain's decision use the same class and members."""
+    assert publish_base.PublishStatus is PublishStatus
+    assert (
+        publish.decide("0x" + "11" * 32, "0x" + "11" * 32) is PublishStatus.UP_TO_DATE
+    )
+    assert publish.decide("0x" + "11" * 32, "0x" + "22" * 32) is PublishStatus.UPDATE
+    assert publish_base.SKIP_STATUSES == {"disabled", "up_to_date"}

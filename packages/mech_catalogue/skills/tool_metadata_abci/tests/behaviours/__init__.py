@@ -1,0 +1,1 @@
+"""Tests of the tool metadata behaviours, one module per behaviour."""

@@ -1,0 +1,1 @@
+"""Tests of the tool metadata rounds, one module per round."""
