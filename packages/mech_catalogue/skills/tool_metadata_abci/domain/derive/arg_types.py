@@ -12,8 +12,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.types import
 
 #: ``int(kwargs["x"])`` says x is numeric; ``str()``/``bool()`` accept anything, so say nothing.
 CONVERSIONS = {"int": "int", "float": "float"}
-# precedence when several sources give a type: annotation > conversion > default literal
-SOURCE_RANK = {"annotation": 4, "conversion": 3, "default": 2, "convention": 1, "": 0}
+#: Precedence when several sources give a type: annotation > conversion > flow (the
+#: annotated parameter of a module function the value is passed to) > literal default >
+#: runtime convention.
+SOURCE_RANK = {
+    "annotation": 5,
+    "conversion": 4,
+    "flow": 3,
+    "default": 2,
+    "convention": 1,
+    "": 0,
+}
 
 
 def model_type(derived_type: str, nullable: bool) -> str:

@@ -16,9 +16,14 @@ imports or executes tool code. It finds:
   ``kwargs.pop("x", d)`` / ``kwargs.setdefault("x", d)`` and ``"x" in kwargs`` (optional),
   also inside module-level helpers that receive the mapping (``helper(kwargs)``,
   ``helper(**kwargs)``, ``helper(x=kwargs)``), to a bounded depth;
+- which of those a caller really supplies: a helper parameter the call site binds itself
+  (``helper(token=secret, **kwargs)``) is not one; a read the callable refuses to go on
+  without (``x = kwargs.get("x")``, then ``if x is None: return error``, ``if not x``,
+  ``"x" not in kwargs``, or a helper's ``raise``) is required;
 - types from annotations, from literal defaults (resolved through module constants by
-  :mod:`.static_values`), from ``int(kwargs["x"])``-style conversions and from annotated
-  assignments ``x: int = kwargs[...]``;
+  :mod:`.static_values`), from ``int(kwargs["x"])``-style conversions, from annotated
+  assignments ``x: int = kwargs[...]`` and from the annotated parameter of a module
+  function the value is passed to (an int default passed as ``slippage: float`` is float);
 - tool names from ``ALLOWED_TOOLS`` / ``AVAILABLE_TOOLS`` (a list/tuple/set of strings, or
   a dict whose keys are the names);
 - descriptions from the callable's docstring (Sphinx ``:param x:`` and Google ``Args:``).

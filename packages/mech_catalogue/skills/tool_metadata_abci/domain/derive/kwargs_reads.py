@@ -6,7 +6,7 @@ dispatch tables) to :data:`MAX_HELPER_DEPTH` hops; types are decided by :mod:`.a
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.arg_types import (
     CONVERSIONS,
@@ -55,6 +55,7 @@ class _Read:  # pylint: disable=too-many-instance-attributes
     type_source: str = ""
     nullable: bool = False
     from_signature: bool = False
+    refused_when_missing: bool = False
     evidence: List[str] = field(default_factory=list)
 
     def offer_type(self, type_name: str, source: str) -> None:
@@ -111,7 +112,11 @@ class Collector:
 
     # --- signature ---------------------------------------------------------------
     def visit_function(
-        self, function: ast.FunctionDef, mapping_param: Optional[str], depth: int
+        self,
+        function: ast.FunctionDef,
+        mapping_param: Optional[str],
+        depth: int,
+        bound: FrozenSet[str] = frozenset(),
     ) -> None:
         """Collect a function's named parameters (top level only) and its mapping reads.
 
@@ -119,6 +124,8 @@ class Collector:
         :param mapping_param: the parameter holding the kwargs mapping in a helper called
             as ``helper(kwargs)``; None means "its ``**`` parameter".
         :param depth: helper hops so far.
+        :param bound: parameters the call site binds itself (``helper(token=t, **kwargs)``,
+            ``helper(t, **kwargs)``): their values do not come from the request.
         """
         if function.name in self.visiting or depth > MAX_HELPER_DEPTH:
             return
@@ -130,13 +137,14 @@ class Collector:
         elif args.kwarg is not None:
             mapping_names.add(args.kwarg.arg)
         if mapping_param is None:
-            self._signature(function)
+            self._signature(function, bound)
         for name in list(mapping_names):
             mapping_names |= _aliases(function, name)
         self._scan_body(function, mapping_names, depth)
+        self._refusals(function, mapping_names, depth)
         self.visiting.discard(function.name)
 
-    def _signature(self, function: ast.FunctionDef) -> None:
+    def _signature(self, function: ast.FunctionDef, bound: FrozenSet[str]) -> None:
         args = function.args
         positional = list(args.posonlyargs) + list(args.args)
         defaults: List[Optional[ast.expr]] = [None] * (
@@ -147,7 +155,7 @@ class Collector:
             zip(args.kwonlyargs, args.kw_defaults)
         )
         for parameter, default_node in pairs:
-            if parameter.arg in ("self", "cls"):
+            if parameter.arg in ("self", "cls") or parameter.arg in bound:
                 continue
             read = self._read(parameter.arg)
             read.from_signature = True
@@ -165,13 +173,18 @@ class Collector:
         self, function: ast.FunctionDef, mapping: Set[str], depth: int
     ) -> None:
         parents = _parent_map(function)
+        calls: List[ast.Call] = []
         for node in ast.walk(function):
             if isinstance(node, ast.Subscript) and _is_mapping(node.value, mapping):
                 self._subscript(node, parents, function.name)
             elif isinstance(node, ast.Call):
                 self._call(node, mapping, parents, function.name, depth)
+                calls.append(node)
             elif isinstance(node, ast.Compare) and len(node.ops) == 1:
                 self._membership(node, mapping, function.name)
+        local_reads = _local_reads(function, mapping)
+        for call in calls:
+            self._flow(call, mapping, local_reads)
 
     def _subscript(
         self, node: ast.Subscript, parents: Dict[ast.AST, ast.AST], where: str
@@ -237,7 +250,7 @@ class Collector:
     ) -> None:
         for keyword in node.keywords:
             if keyword.arg is None and _is_mapping(keyword.value, mapping):
-                self.visit_helper(helper, None, depth)
+                self.visit_helper(helper, None, depth, _bound_at(helper, node))
             elif keyword.arg is not None and _is_mapping(keyword.value, mapping):
                 self.visit_helper(helper, keyword.arg, depth)
         for index, argument in enumerate(node.args):
@@ -247,7 +260,11 @@ class Collector:
                     self.visit_helper(helper, params[index].arg, depth)
 
     def visit_helper(
-        self, helper: ast.FunctionDef, mapping_param: Optional[str], depth: int
+        self,
+        helper: ast.FunctionDef,
+        mapping_param: Optional[str],
+        depth: int,
+        bound: FrozenSet[str] = frozenset(),
     ) -> None:
         """Follow the mapping into a helper.
 
@@ -258,8 +275,9 @@ class Collector:
         :param helper: the module-level function receiving the mapping.
         :param mapping_param: its parameter holding the mapping, or None for ``**``.
         :param depth: hops so far.
+        :param bound: the helper's parameters the call binds itself (not from the request).
         """
-        self.visit_function(helper, mapping_param, depth + 1)
+        self.visit_function(helper, mapping_param, depth + 1, bound)
 
     def _membership(self, node: ast.Compare, mapping: Set[str], where: str) -> None:
         if isinstance(node.ops[0], (ast.In, ast.NotIn)) and _is_mapping(
@@ -270,6 +288,52 @@ class Collector:
                 read = self._read(key)
                 read.guarded = True
                 read.evidence.append(f"{where}:{node.lineno}:membership")
+
+    def _flow(
+        self, node: ast.Call, mapping: Set[str], local_reads: Dict[str, str]
+    ) -> None:
+        """Type a read by the annotated parameter of a module function it is passed to.
+
+        ``slippage = kwargs.get("slippage", 0)`` then ``apply(price, slippage)`` with
+        ``def apply(price: float, slippage: float)``: a caller may send 0.5, so the
+        argument is a float although its literal default is an int.
+
+        :param node: a call.
+        :param mapping: names bound to the kwargs mapping.
+        :param local_reads: local names bound to a read (name -> identifier).
+        """
+        for callee in self._callees(node.func):
+            for parameter, value in _passed(callee, node):
+                identifier = _read_identifier(value, mapping, local_reads)
+                if identifier is not None:
+                    kind, _ = annotation_type(parameter.annotation)
+                    self._read(identifier).offer_type(kind, "flow")
+
+    def _refusals(
+        self, function: ast.FunctionDef, mapping: Set[str], depth: int
+    ) -> None:
+        """Mark reads the function refuses to go on without.
+
+        ``x = kwargs.get("x")`` then ``if x is None: return "error", ...`` (or ``if not
+        x``, ``if "x" not in kwargs``, ``x is None or y is None``; ``raise`` instead of
+        ``return``) means a caller must give ``x``, whatever ``.get`` suggests. Only the
+        callable itself fails the request by returning; a helper must raise.
+
+        :param function: the function scanned.
+        :param mapping: names bound to the kwargs mapping.
+        :param depth: helper hops so far (0 is the callable).
+        """
+        local_reads = _local_reads(function, mapping)
+        stops = (ast.Return, ast.Raise) if depth == 0 else (ast.Raise,)
+        for node in ast.walk(function):
+            if not isinstance(node, ast.If) or not isinstance(node.body[-1], stops):
+                continue
+            for identifier in _missing_tests(node.test, mapping, local_reads):
+                read = self._read(identifier)
+                read.refused_when_missing = True
+                read.evidence.append(
+                    f"{function.name}:{node.lineno}:refused_when_missing"
+                )
 
     def _type_from_use(
         self, node: ast.AST, read: _Read, parents: Dict[ast.AST, ast.AST]
@@ -336,6 +400,8 @@ class Collector:
         for read in self.reads.values():
             self._conventions(read, params)
             default_json = None
+            if read.refused_when_missing:
+                read.default, read.nullable = _NO_DEFAULT, False
             if read.default is not _NO_DEFAULT:
                 try:
                     default_json = canonical_text(_plain(read.default))
@@ -347,7 +413,8 @@ class Collector:
                     identifier=read.identifier,
                     type=read.type,
                     type_source=read.type_source,
-                    required=read.subscripted and not read.guarded,
+                    required=(read.subscripted and not read.guarded)
+                    or read.refused_when_missing,
                     default_json=default_json,
                     nullable=read.nullable,
                     description=docs.get(read.identifier, ""),
@@ -435,3 +502,103 @@ def _parent_map(root: ast.AST) -> Dict[ast.AST, ast.AST]:
         for child in ast.iter_child_nodes(node):
             parents[child] = node
     return parents
+
+
+def _bound_at(helper: ast.FunctionDef, node: ast.Call) -> FrozenSet[str]:
+    """The helper's parameters a call binds itself (explicit keywords and positionals)."""
+    return frozenset(parameter.arg for parameter, _ in _passed(helper, node))
+
+
+def _passed(
+    function: ast.FunctionDef, node: ast.Call
+) -> List[Tuple[ast.arg, ast.expr]]:
+    """Pair a call's explicit arguments with the function's parameters they bind."""
+    positional = list(function.args.posonlyargs) + list(function.args.args)
+    by_name = {p.arg: p for p in positional + list(function.args.kwonlyargs)}
+    pairs = [
+        (positional[index], value)
+        for index, value in enumerate(node.args)
+        if index < len(positional) and not isinstance(value, ast.Starred)
+    ]
+    pairs += [
+        (by_name[keyword.arg], keyword.value)
+        for keyword in node.keywords
+        if keyword.arg is not None and keyword.arg in by_name
+    ]
+    return pairs
+
+
+def _direct_read(node: ast.AST, mapping: Set[str]) -> Optional[str]:
+    """The identifier of ``kwargs["x"]`` / ``kwargs.get("x"...)`` / ``.pop`` / ``.setdefault``."""
+    if isinstance(node, ast.Subscript) and _is_mapping(node.value, mapping):
+        return _literal_key(node.slice)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("get", "pop", "setdefault")
+        and _is_mapping(node.func.value, mapping)
+        and node.args
+    ):
+        return _literal_key(node.args[0])
+    return None
+
+
+def _read_identifier(
+    node: ast.AST, mapping: Set[str], local_reads: Dict[str, str]
+) -> Optional[str]:
+    """The identifier an expression carries: a read, a local bound to one, or a walrus."""
+    if isinstance(node, ast.NamedExpr):
+        node = node.value
+    if isinstance(node, ast.Name):
+        return local_reads.get(node.id)
+    return _direct_read(node, mapping)
+
+
+def _local_reads(function: ast.FunctionDef, mapping: Set[str]) -> Dict[str, str]:
+    """Local names bound to one read (``x = kwargs.get("x")``, ``x: T = kwargs["x"]``, walrus)."""
+    # a name bound more than once to different things is left out: its value is not known
+    bindings: Dict[str, Optional[str]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value:
+            target, value = node.target, node.value
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            bindings[node.target.id] = None
+            continue
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            identifier = _direct_read(value, mapping)
+            previous = bindings.get(target.id, identifier)
+            bindings[target.id] = identifier if previous == identifier else None
+    return {name: key for name, key in bindings.items() if key is not None}
+
+
+def _missing_tests(
+    test: ast.expr, mapping: Set[str], local_reads: Dict[str, str]
+) -> List[str]:
+    """Identifiers a condition is true for when the caller did not give them."""
+    # ``x is None``, ``x == None``, ``not x``, ``"x" not in kwargs``, and ``or`` of those
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return [
+            i
+            for value in test.values
+            for i in _missing_tests(value, mapping, local_reads)
+        ]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        found = _read_identifier(test.operand, mapping, local_reads)
+        return [found] if found else []
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        operator, right = test.ops[0], test.comparators[0]
+        if isinstance(operator, ast.NotIn) and _is_mapping(right, mapping):
+            key = _literal_key(test.left)
+            return [key] if key else []
+        if (
+            isinstance(operator, (ast.Is, ast.Eq))
+            and isinstance(right, ast.Constant)
+            and right.value is None
+        ):
+            found = _read_identifier(test.left, mapping, local_reads)
+            return [found] if found else []
+    return []

@@ -7,7 +7,10 @@ from typing import Dict
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import derive, package
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    derive,
+    package,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     DeriveError,
     annotation_type,
