@@ -6,7 +6,7 @@ The keyword reads themselves are collected by :mod:`.kwargs_reads`.
 import ast
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Set, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.kwargs_reads import (
     Collector,
@@ -52,6 +52,7 @@ def derive_source(  # pylint: disable=too-many-arguments
     component_name: str = "",
     params: Optional[Dict[str, Any]] = None,
     filename: str = "<tool>",
+    siblings: Optional[Mapping[str, str]] = None,
 ) -> DerivedPackage:
     """Analyse a tool module's source text.
 
@@ -60,6 +61,10 @@ def derive_source(  # pylint: disable=too-many-arguments
     :param component_name: fallback tool name when the module lists none.
     :param params: the component's ``params`` (``default_model`` becomes ``model``'s default).
     :param filename: for messages.
+    :param siblings: other modules of the package (file name -> source); functions the
+        entry point imports from them (``from .helpers import call``,
+        ``from packages.<author>.customs.<name>.helpers import call``) are followed like
+        its own; a sibling that does not parse is skipped.
     :return: what was found (``author``/``version``/``entry_point`` left empty). Values
         the static evaluator's budget (:class:`.static_values.Budget`) stopped are
         unknown, with an ``evaluation_budget_exceeded`` warning.
@@ -81,7 +86,14 @@ def derive_source(  # pylint: disable=too-many-arguments
     if _deeper_than(module, MAX_SOURCE_DEPTH):
         raise DeriveError(_too_deep(filename))
     try:
-        return _analyse(module, callable_name, component_name, params, filename)
+        return _analyse(
+            module,
+            callable_name,
+            component_name,
+            params,
+            filename,
+            _imported_functions(module, siblings or {}),
+        )
     except RecursionError as exc:
         raise DeriveError(_too_deep(filename)) from exc
 
@@ -111,10 +123,11 @@ def _analyse(  # pylint: disable=too-many-arguments
     component_name: str,
     params: Optional[Dict[str, Any]],
     filename: str,
+    imported: Dict[str, ast.FunctionDef],
 ) -> DerivedPackage:
     """Derive from a parsed module (see :func:`derive_source`), within one evaluation budget."""
     scope = StaticScope(module)
-    functions = _top_level_functions(module)
+    functions = {**imported, **_top_level_functions(module)}
     function = functions.get(callable_name)
     if function is None:
         raise DeriveError(
@@ -159,6 +172,34 @@ def _jsonable(value: Any) -> Any:
         return value
     except (ValueError, TypeError):
         return json.loads(json.dumps(value, default=str))
+
+
+def _imported_functions(
+    module: ast.Module, siblings: Mapping[str, str]
+) -> Dict[str, ast.FunctionDef]:
+    """Top-level functions the module imports by name from sibling modules (local names)."""
+    found: Dict[str, ast.FunctionDef] = {}
+    for node in module.body:
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        parts = node.module.split(".")
+        sibling = parts[-1] + ".py"
+        in_package = node.level == 1 or (
+            len(parts) == 5 and parts[0] == "packages" and parts[2] == "customs"
+        )
+        if not in_package or sibling not in siblings:
+            continue
+        try:
+            tree = ast.parse(siblings[sibling])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if _deeper_than(tree, MAX_SOURCE_DEPTH):
+            continue
+        functions = _top_level_functions(tree)
+        for alias in node.names:
+            if alias.name in functions:
+                found[alias.asname or alias.name] = functions[alias.name]
+    return found
 
 
 def _top_level_functions(module: ast.Module) -> Dict[str, ast.FunctionDef]:

@@ -91,6 +91,27 @@ class DerivedArgument:  # pylint: disable=too-many-instance-attributes
             data["default"] = json.loads(self.default_json)
         return data
 
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "DerivedArgument":
+        """Read back :meth:`to_dict`.
+
+        :param data: from :meth:`to_dict`.
+        :return: the argument.
+        """
+        return cls(
+            identifier=str(data["identifier"]),
+            type=str(data["type"]),
+            type_source=str(data["type_source"]),
+            required=bool(data["required"]),
+            default_json=(
+                canonical_text(data["default"]) if "default" in data else None
+            ),
+            nullable=bool(data["nullable"]),
+            description=str(data["description"]),
+            runtime=bool(data["runtime"]),
+            evidence=tuple(str(e) for e in data["evidence"]),
+        )
+
 
 @dataclass(frozen=True)
 class DerivedPackage:  # pylint: disable=too-many-instance-attributes
@@ -145,6 +166,26 @@ class DerivedPackage:  # pylint: disable=too-many-instance-attributes
             "params": json.loads(self.params_json),
             "problems": [p.to_dict() for p in self.problems],
         }
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "DerivedPackage":
+        """Read back :meth:`to_dict` (e.g. from the derivation cache).
+
+        :param data: from :meth:`to_dict`.
+        :return: the package.
+        """
+        return cls(
+            name=str(data["name"]),
+            author=str(data["author"]),
+            version=str(data["version"]),
+            description=str(data["description"]),
+            entry_point=str(data["entry_point"]),
+            callable_name=str(data["callable"]),
+            tool_names=tuple(str(n) for n in data["tool_names"]),
+            arguments=tuple(DerivedArgument.from_dict(a) for a in data["arguments"]),
+            params_json=canonical_text(data["params"]),
+            problems=tuple(Problem.from_dict(p) for p in data["problems"]),
+        )
 
     def to_arguments(self) -> Tuple[Argument, ...]:
         """Request arguments as model arguments; nullable ones get type ``optional[T]``.

@@ -242,3 +242,37 @@ def test_a_value_takes_the_type_of_the_parameter_it_flows_into(
     args = _args(source)
     (argument,) = args.values()
     assert (argument.type, argument.type_source, argument.default_json) == expected
+
+
+@pytest.mark.parametrize(
+    "import_line",
+    [
+        "from .net import post",
+        "from packages.tester.customs.relay.net import post",
+        "from .net import post as send",
+    ],
+)
+def test_helpers_imported_from_sibling_modules_are_followed(
+    tmp_path: Path, import_line: str
+) -> None:
+    """A helper in another module of the package reads kwargs like a local one would."""
+    folder = tmp_path / "relay"
+    folder.mkdir()
+    (folder / "component.yaml").write_text(
+        "name: relay\nauthor: tester\nversion: 0.1.0\ntype: custom\n"
+        "description: Relays.\nentry_point: relay.py\ncallable: run\n"
+    )
+    call = "send" if " as send" in import_line else "post"
+    (folder / "relay.py").write_text(
+        f"{import_line}\n\ndef run(**kwargs):\n"
+        f"    return {call}(session=kwargs['api_keys'], **kwargs), None\n"
+    )
+    (folder / "net.py").write_text(
+        "def post(session, url: str, retries: int = 2, **kwargs):\n"
+        "    return url, kwargs.get('timeout', 1.5)\n"
+    )
+    (folder / "broken.py").write_text("def (:\n")  # not imported: never matters
+    args = {a.identifier: a for a in derive_package(folder).request_arguments}
+    assert set(args) == {"url", "retries", "timeout"}
+    assert (args["url"].type, args["url"].required) == ("str", True)
+    assert (args["timeout"].type, args["retries"].default_json) == ("float", "2")
