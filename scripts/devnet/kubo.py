@@ -133,6 +133,33 @@ class KuboClient:
         _, digest = decode_cid_v1(cid)
         return cid, digest
 
+    def add_directory(self, folder: Path) -> str:
+        """Add and pin a directory (``ipfs add -r``, CIDv1, dag-pb leaves) as a tool package.
+
+        :param folder: the directory; its files (not subfolders) are added under its name,
+            as ``autonomy push`` stores a package.
+        :return: the CID of the directory named like ``folder`` (not of the wrapper).
+            ``requests.HTTPError`` when kubo refuses.
+        """
+        parts = [("file", (folder.name, b"", "application/x-directory"))]
+        parts += [
+            (
+                "file",
+                (f"{folder.name}/{p.name}", p.read_bytes(), "application/octet-stream"),
+            )
+            for p in sorted(folder.iterdir())
+            if p.is_file()
+        ]
+        response = requests.post(
+            f"{self.api_url}/api/v0/add",
+            params={"cid-version": "1", "raw-leaves": "false", "pin": "true"},
+            files=parts,
+            timeout=HTTP_TIMEOUT,
+        )
+        response.raise_for_status()
+        entries = [json.loads(line) for line in response.text.splitlines() if line]
+        return next(e["Hash"] for e in entries if e["Name"] == folder.name)
+
     def cat(self, cid: str) -> bytes:
         """Return the file bytes of ``cid``.
 
