@@ -78,6 +78,7 @@ class _Io:
         self.counts = {"chain": 0, "files": 0, "blocks": 0}
 
     def answer(self, kind: str, payload: Any) -> Any:
+        """Run one request: a Multicall2 eth_call, or kubo cat / block get per CID."""
         self.counts[kind] += 1 if kind == "chain" else len(payload)
         if kind == "chain":
             calls, block = payload

@@ -222,5 +222,5 @@ def _component(
             request = deriver.send((yield "blocks", request))
     except StopIteration as done:
         derivation: CodeDerivation = done.value
-    cache.put(derivation)
-    return derivation
+        cache.put(derivation)
+        return derivation
