@@ -14,6 +14,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci import (
     dialogues as skill_dialogues,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
+    ChainReadError,
     ToolMetadataBaseBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
@@ -27,8 +28,22 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
     views_digest,
     views_document,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    RegistryDecodeError,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
+    CodeCaps,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+    code_arguments_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+    ComponentDerivation,
+    merge_derived,
+    needs_derivation,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
@@ -39,6 +54,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
     parse_manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    REGISTRY_OLAS_AGENT,
+    STATUS_OK,
     Catalogue,
     Manifest,
 )
@@ -90,6 +107,7 @@ class FetchManifestsBehaviour(
                 self.report_failures(fetched)
                 previous = self.previous_catalogue()
                 catalogue = refresh_catalogue(snapshot, fetched, self.parse, previous)
+                catalogue = yield from self.derive_code_arguments(catalogue, snapshot)
                 self.skill_state.candidate = (catalogue, snapshot)
                 keep = {m.cid for m in catalogue.mechs if m.cid}
                 if previous is not None:
@@ -209,6 +227,148 @@ class FetchManifestsBehaviour(
         """
         result = parse_manifest(data, Limits(max_bytes=self.params.max_manifest_bytes))
         return result.manifest, result.problems
+
+    # --- arguments derived from component code -------------------------------------
+
+    def derive_code_arguments(
+        self, catalogue: Catalogue, snapshot: RegistrySnapshot
+    ) -> Generator[None, None, Catalogue]:
+        """Give untyped tools of Olas agents the arguments their components' code reads.
+
+        Drives ``domain.derive.from_chain.code_arguments_reader`` per AgentRegistry:
+        chain reads through Multicall2 at the snapshot's block, component metadata
+        through :meth:`fetch_many`, code blocks through the gateway (``?format=raw``);
+        derivations are cached by package CID in ``SharedState.derivations`` (and under
+        ``state_dir``), so an unchanged CID costs no IPFS request in a later period.
+        A registry that cannot be read leaves its mechs as they are (logged).
+
+        :param catalogue: the catalogue built from the manifests.
+        :param snapshot: the agreed snapshot (its block pins the chain reads).
+        :yield: while waiting for the ledger connection and IPFS.
+        :return: the catalogue with derived arguments merged in.
+        """
+        wanted: Dict[Tuple[int, str], List[int]] = {}
+        for mech in catalogue.mechs:
+            if (
+                mech.ref.registry_kind == REGISTRY_OLAS_AGENT
+                and mech.status == STATUS_OK
+                and needs_derivation(mech)
+            ):
+                wanted.setdefault(
+                    (mech.ref.chain_id, mech.ref.registry_address), []
+                ).append(mech.ref.mech_id)
+        if not wanted:
+            return catalogue
+        found: Dict[Tuple[int, str, int], List[ComponentDerivation]] = {}
+        for (chain_id, registry), agent_ids in sorted(wanted.items()):
+            reader = code_arguments_reader(
+                registry,
+                chain_id,
+                agent_ids,
+                snapshot.block_number,
+                self.skill_state.derivations,
+                CodeCaps(),
+                self.params.multicall_batch_size,
+            )
+            try:
+                derived = yield from self._drive_code_reader(reader)
+            except (ChainReadError, RegistryDecodeError) as exc:
+                self.context.logger.warning(
+                    f"component code of {registry} not read: {exc}"
+                )
+                continue
+            for agent, components in derived.items():
+                found[(chain_id, registry, agent)] = components
+        mechs = []
+        for mech in catalogue.mechs:
+            ref = mech.ref
+            components = found.get((ref.chain_id, ref.registry_address, ref.mech_id))
+            mechs.append(
+                mech if components is None else merge_derived(mech, components)
+            )
+        return Catalogue.build(mechs)
+
+    def _drive_code_reader(
+        self, reader: Generator[Tuple[str, Any], Any, Any]
+    ) -> Generator[None, None, Any]:
+        """Answer a code reader's requests (chain, files, blocks) until it returns.
+
+        :param reader: a ``code_arguments_reader`` generator.
+        :yield: while waiting.
+        :return: its result.
+        """
+        reply: Any = None
+        while True:
+            try:
+                kind, payload = reader.send(reply)
+            except StopIteration as done:
+                return done.value
+            if kind == "chain":
+                reply = yield from self.multicall(*payload)
+            elif kind == "files":
+                fetched = yield from self.fetch_many(payload)
+                reply = {cid: data for cid, (data, _) in fetched.items()}
+            else:
+                reply = yield from self.fetch_blocks(payload)
+
+    def fetch_blocks(
+        self, cids: List[str]
+    ) -> Generator[None, None, Dict[str, Optional[bytes]]]:
+        """Fetch raw IPFS blocks through the gateway (``/ipfs/<cid>?format=raw``).
+
+        The IPFS connection cannot fetch single blocks: in ``ipfs_fetch_mode`` other than
+        the gateway every block is reported missing (``code_fetch_failed``). Blocks are
+        checked against their CIDs by the caller.
+
+        :param cids: block CIDs.
+        :yield: while waiting.
+        :return: cid -> bytes, None when not answered in time or not a 200.
+        """
+        if self.params.ipfs_fetch_mode != FETCH_VIA_GATEWAY:
+            return {cid: None for cid in cids}
+        replies: Dict[str, Any] = {}
+        deadline = time.monotonic() + self.params.fetch_timeout_seconds
+        http_dialogues = cast(
+            skill_dialogues.HttpDialogues, self.context.http_dialogues
+        )
+        for cid in cids:
+            message, dialogue = http_dialogues.create(
+                counterparty=str(CAPPED_HTTP_CLIENT_ID),
+                performative=HttpMessage.Performative.REQUEST,
+                method="GET",
+                url=f"{self.params.ipfs_gateway_url}/ipfs/{cid}?format=raw",
+                headers=(
+                    "Accept: application/vnd.ipld.raw\r\n"
+                    f"Range: {range_header(CodeCaps().max_block_bytes)}\r\n"
+                ),
+                version="",
+                body=b"",
+            )
+            nonce = self._get_request_nonce_from_dialogue(dialogue)
+            requests = cast(Requests, self.context.requests)
+            requests.request_id_to_callback[nonce] = self._store_reply(replies, cid)
+            self.context.outbox.put_message(message=message)
+        try:
+            yield from self.wait_for_condition(
+                lambda: all(cid in replies for cid in cids),
+                max(0.0, deadline - time.monotonic()),
+            )
+        except TimeoutException:
+            pass
+        out: Dict[str, Optional[bytes]] = {}
+        for cid in cids:
+            reply = replies.get(cid)
+            out[cid] = (
+                None
+                if reply is None
+                else gateway_body(
+                    reply.status_code,
+                    reply.headers,
+                    reply.body,
+                    CodeCaps().max_block_bytes,
+                )[0]
+            )
+        return out
 
     # --- fetching --------------------------------------------------------------------
 
