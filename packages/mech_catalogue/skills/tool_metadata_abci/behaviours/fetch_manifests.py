@@ -260,6 +260,7 @@ class FetchManifestsBehaviour(
         if not wanted:
             return catalogue
         found: Dict[Tuple[int, str, int], List[ComponentDerivation]] = {}
+        blocks: List[int] = []
         for (chain_id, registry), agent_ids in sorted(wanted.items()):
             reader = code_arguments_reader(
                 registry,
@@ -271,7 +272,7 @@ class FetchManifestsBehaviour(
                 self.params.multicall_batch_size,
             )
             try:
-                derived = yield from self._drive_code_reader(reader)
+                derived = yield from self._drive_code_reader(reader, blocks)
             except (ChainReadError, RegistryDecodeError) as exc:
                 self.context.logger.warning(
                     f"component code of {registry} not read: {exc}"
@@ -279,6 +280,11 @@ class FetchManifestsBehaviour(
                 continue
             for agent, components in derived.items():
                 found[(chain_id, registry, agent)] = components
+        self.context.logger.info(
+            f"code-derived arguments: {len(found)} agents, "
+            f"{len({c.cid for cs in found.values() for _, c in cs if c.cid})} packages, "
+            f"{sum(blocks)} IPFS blocks fetched this period"
+        )
         mechs = []
         for mech in catalogue.mechs:
             ref = mech.ref
@@ -289,11 +295,12 @@ class FetchManifestsBehaviour(
         return Catalogue.build(mechs)
 
     def _drive_code_reader(
-        self, reader: Generator[Tuple[str, Any], Any, Any]
+        self, reader: Generator[Tuple[str, Any], Any, Any], blocks: List[int]
     ) -> Generator[None, None, Any]:
         """Answer a code reader's requests (chain, files, blocks) until it returns.
 
         :param reader: a ``code_arguments_reader`` generator.
+        :param blocks: the count of each block request is appended here.
         :yield: while waiting.
         :return: its result.
         """
@@ -309,6 +316,7 @@ class FetchManifestsBehaviour(
                 fetched = yield from self.fetch_many(payload)
                 reply = {cid: data for cid, (data, _) in fetched.items()}
             else:
+                blocks.append(len(payload))
                 reply = yield from self.fetch_blocks(payload)
 
     def fetch_blocks(
