@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
 #: the tool package component 1's ``code_uri`` points to (added to kubo as a directory)
-TOOL_PACKAGE_DIR = FIXTURES_DIR / "tool_package" / "native_transfer"
+TOOL_PACKAGE_DIR = FIXTURES_DIR / "tool_package" / "prediction_request_rag"
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def seed_devnet(devnet: "Devnet") -> None:
     """
     deployer = devnet.address("deployer")
     # component 1's code_uri: a real tool package directory in kubo, whose tool
-    # (native_transfer) the names-only agent "tools-only" lists (issue #12)
+    # (prediction-request-rag) the names-only agent "tools-only" lists (issue #12)
     package_cid = devnet.ipfs.add_directory(TOOL_PACKAGE_DIR)
     component = json.loads((FIXTURES_DIR / "component.json").read_text())
     component["code_uri"] = f"ipfs://{package_cid}"

@@ -17,6 +17,7 @@ from textwrap import dedent
 from typing import Any, Dict, List, Optional, Tuple
 
 import requests
+from click.testing import CliRunner
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     decode_batch,
@@ -45,6 +46,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     REGISTRY_OLAS_AGENT,
     MechRef,
 )
+
+from scripts.cli import EXIT_INVALID, EXIT_OK
+from scripts.cli.app import cli
 
 SOURCE = dedent("""
     from typing import Any
@@ -251,3 +255,27 @@ def test_names_only_agent_gets_arguments_derived_from_its_component(  # pylint: 
     restarted = _Io(devnet)
     restarted.run([good_agent], DerivationCache(str(tmp_path / "derivations")))
     assert restarted.counts["blocks"] == 0
+
+
+def test_cli_derive_takes_a_cid_or_ipfs_uri(devnet: Any, tmp_path: Path) -> None:
+    """``mech-catalogue derive ipfs://<CID>`` reads the package through the gateway; a file CID fails clearly."""
+    cid = devnet.ipfs.add_directory(_package(tmp_path, "gas_estimator", {}))
+    gateway = devnet.info.ipfs_gateway_url
+    for source in (f"ipfs://{cid}", cid):
+        result = CliRunner().invoke(
+            cli, ["derive", "--json", source, "--ipfs-gateway", gateway]
+        )
+        assert result.exit_code == EXIT_OK, result.output
+        (package,) = json.loads(result.output)
+        assert package["tool_names"] == ["estimate-gas"]
+        assert {a["identifier"] for a in package["arguments"] if not a["runtime"]} == {
+            "chain_id",
+            "margin",
+            "gas_limit",
+        }
+    file_cid, _ = devnet.add_manifest(SOURCE.encode())
+    result = CliRunner().invoke(
+        cli, ["derive", "--json", f"ipfs://{file_cid}", "--ipfs-gateway", gateway]
+    )
+    assert result.exit_code == EXIT_INVALID
+    assert P.CODE_NOT_A_DIRECTORY in result.output and file_cid in result.output

@@ -241,7 +241,7 @@ def test_manifest_changed_on_chain_shows_up_next_period(agent_run: LocalRun) -> 
 
 
 def test_code_derived_arguments_served_and_fetched_once(agent_run: LocalRun) -> None:
-    """Issue #12: the names-only Olas agent's native_transfer gets arguments from component 1's code.
+    """Issue #12: the names-only Olas agent's RAG tool gets arguments from component 1's code.
 
     Chain (getDependencies -> ComponentRegistry) -> component metadata -> code_uri ->
     the tool package directory in kubo -> GET /tools (marked derived) and GET /mechs; a
@@ -250,11 +250,12 @@ def test_code_derived_arguments_served_and_fetched_once(agent_run: LocalRun) -> 
     :param agent_run: the running agent.
     """
     view = _first_catalogue(agent_run)
-    tool = next(t for t in view.tools if t["name"] == "native_transfer")
+    tool = next(t for t in view.tools if t["name"] == "prediction-request-rag")
     schema = tool["inputSchema"]
-    assert {"to_address", "amount_wei", "gas_price_gwei"} <= set(schema["properties"])
-    assert {"to_address", "amount_wei"} <= set(schema.get("required", []))
-    assert schema["properties"]["gas_price_gwei"]["type"] == "number"
+    assert set(schema["properties"]) == {"prompt", "num_urls", "temperature", "model"}
+    assert schema.get("required") == ["prompt"]
+    assert schema["properties"]["temperature"]["type"] == "number"
+    assert schema["properties"]["num_urls"]["type"] == "integer"
     provenance = tool["_meta"]["io.olas/mech-tool"]["provenance"]
     assert provenance["arguments"] == "derived"
     assert provenance["derived_from"]["component_id"] == 1
@@ -266,7 +267,7 @@ def test_code_derived_arguments_served_and_fetched_once(agent_run: LocalRun) -> 
         if (m["ref"]["registry_kind"], m["ref"]["mech_id"])
         == (names_only.registry, names_only.id)
     ]
-    assert "native_transfer" in mech["tools"] and mech["status"] == "ok"
+    assert "prediction-request-rag" in mech["tools"] and mech["status"] == "ok"
     assert not [p for p in mech["problems"] if p["code"].startswith("code_")]
     wait_for(
         lambda: _view(agent_run).health.get("period", 0) >= 2,
