@@ -245,16 +245,16 @@ def test_names_only_agent_gets_arguments_derived_from_its_component(  # pylint: 
     assert mixed.tools[0].provenance.derived_component == good
     assert P.SOURCE_SYNTAX_ERROR in {p.code for p in mixed.problems}
 
-    # the second period: the chain is read again, no code block is fetched again
-    first_blocks = io.counts["blocks"]
-    assert first_blocks > 0
+    # the second period: the chain is read again, nothing is fetched from IPFS again
+    first = dict(io.counts)
+    assert first["blocks"] > 0 and first["files"] == 5  # five components' metadata
     again = io.run(agents, cache)
-    assert io.counts["blocks"] == first_blocks
+    assert (io.counts["blocks"], io.counts["files"]) == (first["blocks"], 5)
     assert again[good_agent] == found[good_agent]
     # after a restart the on-disk cache answers too
     restarted = _Io(devnet)
     restarted.run([good_agent], DerivationCache(str(tmp_path / "derivations")))
-    assert restarted.counts["blocks"] == 0
+    assert (restarted.counts["blocks"], restarted.counts["files"]) == (0, 0)
 
 
 def test_cli_derive_takes_a_cid_or_ipfs_uri(devnet: Any, tmp_path: Path) -> None:

@@ -245,7 +245,7 @@ def test_code_derived_arguments_served_and_fetched_once(agent_run: LocalRun) -> 
 
     Chain (getDependencies -> ComponentRegistry) -> component metadata -> code_uri ->
     the tool package directory in kubo -> GET /tools (marked derived) and GET /mechs; a
-    later period fetches no block of the unchanged package (the agent logs the count).
+    later period makes no IPFS request for the unchanged component (the agent logs the count).
 
     :param agent_run: the running agent.
     """
@@ -276,7 +276,7 @@ def test_code_derived_arguments_served_and_fetched_once(agent_run: LocalRun) -> 
     )
     log = agent_run.processes[0].log_path.read_text(errors="replace")
     fetched = [
-        int(line.rsplit(" IPFS blocks", 1)[0].rsplit(" ", 1)[-1])
+        int(line.rsplit(" IPFS requests", 1)[0].rsplit(" ", 1)[-1])
         for line in log.splitlines()
         if "code-derived arguments:" in line
     ]

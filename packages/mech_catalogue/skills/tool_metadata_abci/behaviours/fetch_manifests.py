@@ -283,7 +283,7 @@ class FetchManifestsBehaviour(
         self.context.logger.info(
             f"code-derived arguments: {len(found)} agents, "
             f"{len({c.cid for cs in found.values() for _, c in cs if c.cid})} packages, "
-            f"{sum(blocks)} IPFS blocks fetched this period"
+            f"{sum(blocks)} IPFS requests (component metadata, code blocks) this period"
         )
         mechs = []
         for mech in catalogue.mechs:
@@ -300,7 +300,7 @@ class FetchManifestsBehaviour(
         """Answer a code reader's requests (chain, files, blocks) until it returns.
 
         :param reader: a ``code_arguments_reader`` generator.
-        :param blocks: the count of each block request is appended here.
+        :param blocks: the count of each IPFS request batch is appended here.
         :yield: while waiting.
         :return: its result.
         """
@@ -313,6 +313,7 @@ class FetchManifestsBehaviour(
             if kind == "chain":
                 reply = yield from self.multicall(*payload)
             elif kind == "files":
+                blocks.append(len(payload))
                 fetched = yield from self.fetch_many(payload)
                 reply = {cid: data for cid, (data, _) in fetched.items()}
             else:

@@ -44,6 +44,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     error,
 )
 
+#: largest component metadata JSON kept by :class:`DerivationCache`
+MAX_METADATA_BYTES = 64 * 1024
+
 #: what :func:`code_arguments_reader` yields: (kind, payload); see the module docstring
 CodeRequest = Tuple[str, Any]
 
@@ -51,7 +54,9 @@ CodeRequest = Tuple[str, Any]
 class DerivationCache:
     """Derivations by package CID, in memory and optionally on disk (``<dir>/<cid>.json``).
 
-    Content-addressed like the manifest cache: an entry is never stale. Files that do not
+    Also the components' metadata by digest (``<dir>/<hex>.metadata.json``), so an
+    unchanged component costs no IPFS request at all in a later period. Content-addressed
+    like the manifest cache: an entry is never stale. Files that do not
     read back are ignored (derived again).
 
     :param directory: where to keep them across restarts (e.g. under ``state_dir``), or None.
@@ -64,6 +69,7 @@ class DerivationCache:
         """
         self.directory = directory
         self._entries: Dict[str, CodeDerivation] = {}
+        self._metadata: Dict[str, bytes] = {}
         if directory:
             os.makedirs(directory, exist_ok=True)
 
@@ -101,12 +107,56 @@ class DerivationCache:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(derivation.to_json())
 
+    def metadata(self, digest: str) -> Optional[bytes]:
+        """Return a component's verified metadata bytes kept by digest.
+
+        :param digest: ``0x`` + 64 hex, the on-chain metadata digest.
+        :return: the bytes (checked against the digest again), or None.
+        """
+        if digest in self._metadata:
+            return self._metadata[digest]
+        if not self.directory or not _is_digest(digest):
+            return None
+        try:
+            with open(self._metadata_path(digest), "rb") as handle:
+                data = handle.read(MAX_METADATA_BYTES + 1)
+        except OSError:
+            return None
+        if len(data) > MAX_METADATA_BYTES or not verify(data, digest).ok:
+            return None
+        self._metadata[digest] = data
+        return data
+
+    def put_metadata(self, digest: str, data: bytes) -> None:
+        """Keep a component's metadata bytes (already verified against ``digest``).
+
+        :param digest: ``0x`` + 64 hex.
+        :param data: the bytes (kept only up to :data:`MAX_METADATA_BYTES`).
+        """
+        if len(data) > MAX_METADATA_BYTES or not _is_digest(digest):
+            return
+        self._metadata[digest] = data
+        if self.directory:
+            with open(self._metadata_path(digest), "wb") as handle:
+                handle.write(data)
+
+    def _metadata_path(self, digest: str) -> str:
+        return os.path.join(str(self.directory), f"{digest[2:]}.metadata.json")
+
     def __len__(self) -> int:
         """Return how many derivations are held in memory.
 
         :return: the count.
         """
         return len(self._entries)
+
+
+def _is_digest(text: str) -> bool:
+    return (
+        len(text) == 66
+        and text.startswith("0x")
+        and all(c in "0123456789abcdef" for c in text[2:])
+    )
 
 
 def code_arguments_reader(  # pylint: disable=too-many-arguments,too-many-locals
@@ -146,15 +196,15 @@ def code_arguments_reader(  # pylint: disable=too-many-arguments,too-many-locals
     digests = sorted(
         {c.digest for cs in components.values() for c in cs[: caps.max_packages]} - {""}
     )
-    metadata: Dict[str, Optional[bytes]] = {}
-    if digests:
-        cids = {d: digest_to_cid(d, DAG_PB) for d in digests}
+    metadata: Dict[str, Optional[bytes]] = {d: cache.metadata(d) for d in digests}
+    cids = {d: digest_to_cid(d, DAG_PB) for d in digests if metadata[d] is None}
+    if cids:
         files = yield "files", sorted(cids.values())
         for digest, cid in cids.items():
             data = files.get(cid)
-            metadata[digest] = (
-                data if data is not None and verify(data, digest).ok else None
-            )
+            if data is not None and verify(data, digest).ok:
+                metadata[digest] = data
+                cache.put_metadata(digest, data)
     package_of: Dict[int, CodeDerivation] = {}
     for agent, listed in components.items():
         if len(listed) > caps.max_packages:
