@@ -43,10 +43,13 @@ ComponentDerivation = Tuple[int, CodeDerivation]
 def needs_derivation(mech: Mech) -> bool:
     """Tell whether some tool of a mech declares no argument (so code may say more).
 
+    A tool whose arguments were derived in an earlier period counts too: a mech entry
+    reused from the last catalogue must follow its components' current code.
+
     :param mech: the mech.
-    :return: True when at least one of its tools has no arguments.
+    :return: True when at least one of its tools has no declared arguments.
     """
-    return any(not tool.arguments for tool in mech.tools)
+    return any(not tool.arguments or tool.provenance.derived_cid for tool in mech.tools)
 
 
 def merge_derived(mech: Mech, derivations: Sequence[ComponentDerivation]) -> Mech:
@@ -70,7 +73,7 @@ def merge_derived(mech: Mech, derivations: Sequence[ComponentDerivation]) -> Mec
         for name in derivation.package.tool_names:
             serving.setdefault(name, (component_id, derivation.cid, arguments))
     tools: List[Tool] = []
-    for tool in mech.tools:
+    for tool in map(_as_declared, mech.tools):
         found = serving.get(tool.name)
         if found is None:
             tools.append(tool)
@@ -104,6 +107,17 @@ def merge_derived(mech: Mech, derivations: Sequence[ComponentDerivation]) -> Mec
         mech,
         tools=tuple(tools),
         problems=unique_problems(tuple(mech.problems) + tuple(problems)),
+    )
+
+
+def _as_declared(tool: Tool) -> Tool:
+    """The tool as its manifest declares it (arguments derived earlier taken off)."""
+    if not tool.provenance.derived_cid:
+        return tool
+    return replace(
+        tool,
+        arguments=(),
+        provenance=replace(tool.provenance, derived_component=0, derived_cid=""),
     )
 
 

@@ -81,7 +81,7 @@ def test_untyped_tools_take_derived_arguments_with_provenance() -> None:
     meta = to_mcp_tool(quote)["_meta"][META_KEY]["provenance"]
     assert meta["arguments"] == "derived"
     assert meta["derived_from"] == {"component_id": 2, "cid": CID_A}
-    assert not needs_derivation(merged)
+    assert needs_derivation(merged)  # derived arguments follow the code each period
     # provenance survives the catalogue's JSON (shared state, state_dir)
     catalogue = Catalogue.build([merged])
     assert Catalogue.from_json(catalogue.to_json()) == catalogue
@@ -149,3 +149,21 @@ def test_a_failed_component_is_a_warning_of_the_mech_and_others_go_on() -> None:
     assert problem.severity == P.SEVERITY_WARNING
     assert problem.message.startswith("component 3: ")
     assert not merged.errors
+
+
+def test_a_reused_mech_follows_its_components_current_code() -> None:
+    """Arguments derived in an earlier period are replaced, or dropped with the code."""
+    mech = _mech({"name": "m", "description": "d", "tools": ["quote"]})
+    first = merge_derived(
+        mech, [(2, _derivation(CID_A, '"quote"', 'return kwargs["pair"], None'))]
+    )
+    assert needs_derivation(first)
+    changed = merge_derived(
+        first, [(2, _derivation(CID_B, '"quote"', 'return kwargs["amount"], None'))]
+    )
+    quote = _tool(changed, "quote")
+    assert [a.identifier for a in quote.arguments] == ["amount"]
+    assert quote.provenance.derived_cid == CID_B
+    assert P.DERIVED_ARGUMENTS_DISAGREE not in {p.code for p in changed.problems}
+    gone = _tool(merge_derived(first, []), "quote")
+    assert not gone.arguments and gone.provenance.arguments_source == "declared"
