@@ -39,6 +39,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
     code_arguments_reader,
+    code_pointer_reader,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
     ComponentDerivation,
@@ -248,19 +249,30 @@ class FetchManifestsBehaviour(
         :return: the catalogue with derived arguments merged in.
         """
         wanted: Dict[Tuple[int, str], List[int]] = {}
+        found: Dict[Tuple[int, str, int], List[ComponentDerivation]] = {}
+        blocks: List[int] = []
         for mech in catalogue.mechs:
-            if (
-                mech.ref.registry_kind == REGISTRY_OLAS_AGENT
-                and mech.status == STATUS_OK
-                and needs_derivation(mech)
-            ):
+            if mech.status != STATUS_OK or not needs_derivation(mech):
+                continue
+            pointer = mech.extra.get("code_uri")
+            if mech.ref.registry_kind != REGISTRY_OLAS_AGENT:
+                if isinstance(pointer, str):  # the mech's own code pointer
+                    derivation = yield from self._drive_code_reader(
+                        code_pointer_reader(
+                            pointer, mech.ref.key, self.skill_state.derivations
+                        ),
+                        blocks,
+                    )
+                    ref = mech.ref
+                    found[(ref.chain_id, ref.registry_address, ref.mech_id)] = [
+                        (0, derivation)
+                    ]
+            else:
                 wanted.setdefault(
                     (mech.ref.chain_id, mech.ref.registry_address), []
                 ).append(mech.ref.mech_id)
-        if not wanted:
+        if not wanted and not found:
             return catalogue
-        found: Dict[Tuple[int, str, int], List[ComponentDerivation]] = {}
-        blocks: List[int] = []
         for (chain_id, registry), agent_ids in sorted(wanted.items()):
             reader = code_arguments_reader(
                 registry,

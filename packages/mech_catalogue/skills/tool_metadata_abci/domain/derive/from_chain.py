@@ -28,6 +28,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri im
     CodeDerivation,
     CodeReadError,
     code_uri_cid,
+    normalise_cid,
     package_deriver,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
@@ -41,6 +42,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     CODE_FETCH_FAILED,
     CODE_OVER_CAPS,
+    CODE_URI_MISSING,
     error,
 )
 
@@ -262,6 +264,47 @@ def _component(
         cid = code_uri_cid(metadata, where)
     except CodeReadError as exc:
         return CodeDerivation("", None, (exc.problem,))
+    return (yield from _package(cid, cache, caps))
+
+
+def code_pointer_reader(
+    code_uri: str, where: str, cache: DerivationCache, caps: CodeCaps = CodeCaps()
+) -> Generator[CodeRequest, Any, CodeDerivation]:
+    """Derive from the code pointer a mech's own metadata carries.
+
+    For the legacy mech registry and ComplementaryServiceMetadata, whose entries have no
+    dependency list: a top-level ``code_uri`` of ``ipfs://<CID>`` in the manifest.
+
+    :param code_uri: the pointer (``ipfs://<CID>``).
+    :param where: names the mech in messages.
+    :param cache: derivations by package CID.
+    :param caps: bounds on the code read.
+    :yield: ``("blocks", [cid, ...])`` requests.
+    :return: the derivation (``code_uri_missing`` when the pointer is not an IPFS CID).
+    """
+    if not code_uri.startswith("ipfs://"):
+        return CodeDerivation(
+            "",
+            None,
+            (
+                error(
+                    CODE_URI_MISSING,
+                    f"{where}: code_uri {code_uri[:80]!r} is not ipfs://<CID>; "
+                    "only IPFS package directories are followed.",
+                    "/code_uri",
+                ),
+            ),
+        )
+    try:
+        cid = normalise_cid(code_uri, where)
+    except CodeReadError as exc:
+        return CodeDerivation("", None, (exc.problem,))
+    return (yield from _package(cid, cache, caps))
+
+
+def _package(
+    cid: str, cache: DerivationCache, caps: CodeCaps
+) -> Generator[CodeRequest, Any, CodeDerivation]:
     cached = cache.get(cid)
     if cached is not None:
         return cached

@@ -8,7 +8,7 @@ would serve for the same CIDs.
 import json
 from pathlib import Path
 from textwrap import dedent
-from typing import Callable, Dict, Generator, Optional, Tuple
+from typing import Callable, Dict, Generator, List, Optional, Tuple
 
 import pytest
 
@@ -20,6 +20,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri im
     CodeReadError,
     code_uri_cid,
     package_deriver,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+    DerivationCache,
+    code_pointer_reader,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import Kubo
@@ -201,3 +205,33 @@ def test_the_code_uri_of_component_metadata() -> None:
         assert "component 7" in raised.value.problem.message
     with pytest.raises(CodeReadError):
         code_uri_cid(b"\xff", "component 7")
+
+
+def test_a_mechs_own_code_pointer_is_followed_once(kubo: Kubo, tmp_path: Path) -> None:
+    """Legacy / ComplementaryServiceMetadata: the manifest's code_uri, cached by CID."""
+    cid = kubo.add_directory(_package(tmp_path))
+    cache = DerivationCache()
+    fetched: List[str] = []
+
+    def fetch(c: str) -> Optional[bytes]:
+        fetched.append(c)
+        return kubo.block(c)
+
+    def drive(pointer: str) -> CodeDerivation:
+        gen = code_pointer_reader(pointer, "legacy mech 4", cache)
+        try:
+            kind, request = next(gen)
+            while True:
+                assert kind == "blocks"
+                kind, request = gen.send({c: fetch(c) for c in request})
+        except StopIteration as done:
+            return done.value
+
+    first = drive(f"ipfs://{cid}")
+    assert first.package is not None and first.package.tool_names[0] == "estimate-gas"
+    count = len(fetched)
+    assert drive(f"ipfs://{cid}") == first and len(fetched) == count
+    for pointer in ("https://example.org/pkg.tar.gz", "ipfs://nope"):
+        refused = drive(pointer)
+        assert _codes(refused) == (P.CODE_URI_MISSING,)
+        assert "legacy mech 4" in refused.problems[0].message
