@@ -70,6 +70,7 @@ class CodeCaps:
         ``component.yaml`` (``autonomy push`` wraps the package in one directory).
     :param max_packages: most components followed per mech.
     :param max_block_bytes: largest block accepted (kubo's chunks are 256 KiB).
+    :param max_blocks: most blocks read for one package (directories, files, leaves).
     """
 
     max_file_bytes: int = 256 * 1024
@@ -77,6 +78,7 @@ class CodeCaps:
     max_depth: int = 2
     max_packages: int = 8
     max_block_bytes: int = 1024 * 1024
+    max_blocks: int = 256
 
 
 class CodeReadError(ValueError):
@@ -269,6 +271,11 @@ class _Reader:
 
     def block(self, cid: str, what: str) -> Generator[BlockRequest, BlockReply, bytes]:
         """Fetch one block and check it hashes to its CID (``what`` names it in messages)."""
+        if self.blocks >= self.caps.max_blocks:
+            raise self.fault(
+                CODE_OVER_CAPS,
+                f"reading {what} needs more than {self.caps.max_blocks} blocks",
+            )
         reply = yield [cid]
         self.blocks += 1
         data = reply.get(cid)

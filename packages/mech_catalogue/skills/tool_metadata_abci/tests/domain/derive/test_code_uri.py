@@ -235,3 +235,14 @@ def test_a_mechs_own_code_pointer_is_followed_once(kubo: Kubo, tmp_path: Path) -
         refused = drive(pointer)
         assert _codes(refused) == (P.CODE_URI_MISSING,)
         assert "legacy mech 4" in refused.problems[0].message
+
+
+def test_a_file_split_into_too_many_blocks_is_over_the_caps(
+    kubo: Kubo, tmp_path: Path
+) -> None:
+    """Tiny chunks cannot make the reader fetch without bound: the block count is capped."""
+    cid = kubo.add_directory(_package(tmp_path), "--chunker=size-16")
+    derivation, requests = _drive(cid, kubo.block, CodeCaps(max_blocks=20))
+    assert _codes(derivation) == (P.CODE_OVER_CAPS,)
+    assert requests == 20
+    assert "more than 20 blocks" in derivation.problems[0].message
