@@ -5,12 +5,15 @@ back with ``ipfs block get`` (no daemon, no network): the blocks are the ones a 
 would serve for the same CIDs.
 """
 
+import hashlib
 import json
 from pathlib import Path
 from textwrap import dedent
 from typing import Callable, Dict, Generator, List, Optional, Tuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
     BlockReply,
@@ -24,6 +27,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
     DerivationCache,
     code_pointer_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    RAW,
+    digest_to_cid,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import Kubo
@@ -246,3 +254,20 @@ def test_a_file_split_into_too_many_blocks_is_over_the_caps(
     assert _codes(derivation) == (P.CODE_OVER_CAPS,)
     assert requests == 20
     assert "more than 20 blocks" in derivation.problems[0].message
+
+
+@settings(max_examples=300, deadline=None)
+@given(block=st.binary(max_size=400), raw=st.booleans())
+def test_any_block_behind_a_code_uri_gives_a_problem_never_an_exception(
+    block: bytes, raw: bool
+) -> None:
+    """Whatever bytes hash to the code_uri's CID, the reader answers with a problem."""
+    cid = digest_to_cid(hashlib.sha256(block).digest(), RAW if raw else DAG_PB)
+    derivation, _ = _drive(cid, lambda c: block if c == cid else None)
+    assert derivation.package is None
+    assert len(derivation.problems) == 1
+    assert derivation.problems[0].code in {
+        P.CODE_NOT_A_DIRECTORY,
+        P.CODE_OVER_CAPS,
+        P.CODE_FETCH_FAILED,
+    }
