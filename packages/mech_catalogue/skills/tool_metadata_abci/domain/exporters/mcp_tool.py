@@ -53,7 +53,7 @@ def provenance_meta(tool: Tool) -> Dict[str, Any]:
 
     :param tool: the model tool.
     :return: ``{"shape", "mech"?, "cid"?, "digest"?, "arguments", "derived_from"?}``:
-        ``arguments`` (when the tool has any) is ``declared`` (the manifest says so) or ``derived`` (read from the
+        ``arguments`` (when the tool has any and comes from a mech) is ``declared`` (the manifest says so) or ``derived`` (read from the
         code of component ``derived_from.component_id`` at ``derived_from.cid``).
     """
     provenance = tool.provenance
@@ -64,7 +64,7 @@ def provenance_meta(tool: Tool) -> Dict[str, Any]:
         meta["cid"] = provenance.cid
     if provenance.digest:
         meta["digest"] = provenance.digest
-    if tool.arguments:
+    if tool.arguments and (provenance.mech is not None or provenance.derived_cid):
         meta["arguments"] = provenance.arguments_source
     if provenance.derived_cid:
         meta["derived_from"] = {
