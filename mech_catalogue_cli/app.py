@@ -56,6 +56,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
 )
 
 from . import EXIT_INVALID
+from .code_source import CodeReadError, derive_code_uri, is_code_uri
 from .devnet_options import DevnetSettings, devnet_options, given
 from .output import CliFailure, Output, console_on, print_problem
 from .overrides import failure_code, generate_failure, read_overrides
@@ -268,7 +269,20 @@ def show(source: str, gateway: str, timeout: float, out: Output) -> None:
 
 
 # --- derive ------------------------------------------------------------------------------
-def _derive(path: str) -> DerivedPackage:
+def _derive(
+    path: str, gateway: str = "", timeout: float = DEFAULT_TIMEOUT
+) -> DerivedPackage:
+    if gateway and is_code_uri(path):
+        try:
+            derivation = derive_code_uri(path, gateway, timeout)
+        except CodeReadError as exc:
+            raise CliFailure(
+                exc.problem.code, exc.problem.message, (exc.problem,)
+            ) from exc
+        if derivation.package is None:
+            problem = derivation.problems[0]
+            raise CliFailure(problem.code, problem.message, derivation.problems)
+        return derivation.package
     try:
         return derive_package(path)
     except DeriveError as exc:
@@ -283,6 +297,7 @@ def _derive(path: str) -> DerivedPackage:
     epilog=examples(
         "derive examples/tools/token_oracle",
         "derive --runtime examples/tools/token_oracle examples/tools/wallet_risk",
+        "derive ipfs://bafybei... --ipfs-gateway http://127.0.0.1:8080",
     )
 )
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
@@ -292,10 +307,17 @@ def _derive(path: str) -> DerivedPackage:
     is_flag=True,
     help="Also list keywords the mech runtime supplies.",
 )
+@_gateway_options
 @_json_option
-def derive(paths: Tuple[str, ...], show_runtime: bool, out: Output) -> None:
-    """Derive typed arguments from tool package folders (static analysis; never runs code)."""
-    packages = [_derive(p) for p in paths]
+def derive(
+    paths: Tuple[str, ...],
+    show_runtime: bool,
+    gateway: str,
+    timeout: float,
+    out: Output,
+) -> None:
+    """Derive typed arguments from tool package folders or IPFS directories (CID, ipfs://<CID>); never runs code."""
+    packages = [_derive(p, gateway, timeout) for p in paths]
     result = [
         {**package.to_dict(), "tools": [t.to_dict() for t in package.to_tools()]}
         for package in packages

@@ -5,6 +5,7 @@ step adds one fixture file (``scripts/devnet/fixtures/``) to kubo and writes its
 to one registry, and is recorded in ``devnet.json`` (``registered``) with its shape.
 """
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Tuple
@@ -21,6 +22,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from scripts.devnet.devnet import Devnet
 
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
+#: the tool package component 1's ``code_uri`` points to (added to kubo as a directory)
+TOOL_PACKAGE_DIR = FIXTURES_DIR / "tool_package" / "prediction_request_rag"
 
 
 @dataclass(frozen=True)
@@ -155,9 +158,12 @@ def seed_devnet(devnet: "Devnet") -> None:
     :param devnet: a started, unseeded devnet.
     """
     deployer = devnet.address("deployer")
-    component_digest = devnet.add_manifest(
-        (FIXTURES_DIR / "component.json").read_bytes()
-    )[1]
+    # component 1's code_uri: a real tool package directory in kubo, whose tool
+    # (prediction-request-rag) the names-only agent "tools-only" lists (issue #12)
+    package_cid = devnet.ipfs.add_directory(TOOL_PACKAGE_DIR)
+    component = json.loads((FIXTURES_DIR / "component.json").read_text())
+    component["code_uri"] = f"ipfs://{package_cid}"
+    component_digest = devnet.add_manifest(json.dumps(component).encode())[1]
     devnet.register_olas_component(deployer, component_digest)
     config_digest = devnet.add_manifest(
         (FIXTURES_DIR / "service_config.json").read_bytes()

@@ -74,6 +74,11 @@ def _registered(run: LocalRun, registry: str, mech_id: int) -> RegisteredManifes
     )
 
 
+def _registered_shape(run: LocalRun, shape: str) -> RegisteredManifest:
+    assert run.devnet is not None
+    return next(e for e in run.devnet.info.registered if e.shape == shape)
+
+
 def _with_catalogue(run: LocalRun) -> Optional[AgentView]:
     view = _view(run)
     return view if view.has_catalogue else None
@@ -342,3 +347,47 @@ def test_description_json_mech_reaches_get_tools_and_synchronized_data(
 
     later = wait_for(next_period, 3 * PERIOD_TIMEOUT, f"a period after {period}")
     assert [t for t in later.tools if t["name"] == DESCRIBED_TOOL] == [listed]
+
+
+def test_code_derived_arguments_served_and_fetched_once(agent_run: LocalRun) -> None:
+    """Issue #12: the names-only Olas agent's RAG tool gets arguments from component 1's code.
+
+    Chain (getDependencies -> ComponentRegistry) -> component metadata -> code_uri ->
+    the tool package directory in kubo -> GET /tools (marked derived) and GET /mechs; a
+    later period makes no IPFS request for the unchanged component (the agent logs the count).
+
+    :param agent_run: the running agent.
+    """
+    view = _first_catalogue(agent_run)
+    tool = next(t for t in view.tools if t["name"] == "prediction-request-rag")
+    schema = tool["inputSchema"]
+    assert set(schema["properties"]) == {"prompt", "num_urls", "temperature", "model"}
+    assert schema.get("required") == ["prompt"]
+    assert schema["properties"]["temperature"]["type"] == "number"
+    assert schema["properties"]["num_urls"]["type"] == "integer"
+    provenance = tool["_meta"]["io.olas/mech-tool"]["provenance"]
+    assert provenance["arguments"] == "derived"
+    assert provenance["derived_from"]["component_id"] == 1
+    assert provenance["derived_from"]["cid"].startswith("bafy")
+    names_only = _registered_shape(agent_run, "tools-names-only")
+    (mech,) = [
+        m
+        for m in view.mechs
+        if (m["ref"]["registry_kind"], m["ref"]["mech_id"])
+        == (names_only.registry, names_only.id)
+    ]
+    assert "prediction-request-rag" in mech["tools"] and mech["status"] == "ok"
+    assert not [p for p in mech["problems"] if p["code"].startswith("code_")]
+    wait_for(
+        lambda: _view(agent_run).health.get("period", 0) >= 2,
+        3 * PERIOD_TIMEOUT,
+        "period 2",
+    )
+    log = agent_run.processes[0].log_path.read_text(errors="replace")
+    fetched = [
+        int(line.rsplit(" IPFS requests", 1)[0].rsplit(" ", 1)[-1])
+        for line in log.splitlines()
+        if "code-derived arguments:" in line
+    ]
+    assert len(fetched) >= 2 and fetched[0] > 0
+    assert fetched[1:] == [0] * (len(fetched) - 1)

@@ -29,6 +29,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+    DerivationCache,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     CatalogueView,
 )
@@ -70,6 +73,8 @@ MAX_TOOLS_PAGE_SIZE = 1000
 #: sub-folders of ``state_dir``: verified manifests by CID, the last agreed catalogue
 MANIFESTS_FOLDER = "manifests"
 CATALOGUES_FOLDER = "catalogues"
+#: sub-folder of ``state_dir``: arguments derived from component code, by package CID
+DERIVATIONS_FOLDER = "derivations"
 
 
 class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attributes
@@ -254,6 +259,8 @@ class SharedState(BaseSharedState):
         """
         super().__init__(*args, **kwargs)
         self.manifest_cache: ManifestCache = ManifestCache()
+        #: arguments derived from component code, by package CID (domain.derive.from_chain)
+        self.derivations = DerivationCache()
         self.exposed: Optional[ExposedCatalogue] = None
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
         self._view: Optional[CatalogueView] = None
@@ -282,6 +289,11 @@ class SharedState(BaseSharedState):
             params.fetch_round_timeout_seconds
         )
         self.manifest_cache = ManifestCache(params.manifest_cache_dir)
+        self.derivations = DerivationCache(
+            os.path.join(params.state_dir, DERIVATIONS_FOLDER)
+            if params.state_dir
+            else None
+        )
         self.load_kept_catalogue(params.state_dir)
         db = self.round_sequence.latest_synchronized_data.db
         missing = {

@@ -2,9 +2,10 @@
 
 import time
 from collections import deque
-from typing import Any, Dict, Generator, Optional, Sequence, Tuple
+from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
+    ChainReadError,
     ToolMetadataBaseBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
@@ -18,8 +19,23 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
     views_digest,
     views_document,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    RegistryDecodeError,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
+    CodeCaps,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+    code_arguments_reader,
+    code_pointer_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+    ComponentDerivation,
+    merge_derived,
+    needs_derivation,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
     after_backoff_yielding,
@@ -34,12 +50,16 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
     parse_manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_OK,
     Catalogue,
     Manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     Problem,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_OLAS_AGENT,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     FETCH_VIA_GATEWAY,
@@ -82,6 +102,7 @@ class FetchManifestsBehaviour(
                 self.report_failures(fetched)
                 previous = self.previous_catalogue()
                 catalogue = refresh_catalogue(snapshot, fetched, self.parse, previous)
+                catalogue = yield from self.derive_code_arguments(catalogue, snapshot)
                 catalogue = yield from self.with_marketplace(
                     catalogue, snapshot.block_number
                 )
@@ -204,6 +225,152 @@ class FetchManifestsBehaviour(
         """
         result = parse_manifest(data, Limits(max_bytes=self.params.max_manifest_bytes))
         return result.manifest, result.problems
+
+    # --- arguments derived from component code -------------------------------------
+
+    def derive_code_arguments(
+        self, catalogue: Catalogue, snapshot: RegistrySnapshot
+    ) -> Generator[None, None, Catalogue]:
+        """Give untyped tools of Olas agents the arguments their components' code reads.
+
+        Drives ``domain.derive.from_chain.code_arguments_reader`` per AgentRegistry:
+        chain reads through Multicall2 at the snapshot's block, component metadata
+        through :meth:`fetch_many`, code blocks through the gateway (``?format=raw``);
+        derivations are cached by package CID in ``SharedState.derivations`` (and under
+        ``state_dir``), so an unchanged CID costs no IPFS request in a later period.
+        A registry that cannot be read leaves its mechs as they are (logged).
+
+        :param catalogue: the catalogue built from the manifests.
+        :param snapshot: the agreed snapshot (its block pins the chain reads).
+        :yield: while waiting for the ledger connection and IPFS.
+        :return: the catalogue with derived arguments merged in.
+        """
+        wanted: Dict[Tuple[int, str], List[int]] = {}
+        found: Dict[Tuple[int, str, int], List[ComponentDerivation]] = {}
+        blocks: List[int] = []
+        for mech in catalogue.mechs:
+            if mech.status != STATUS_OK or not needs_derivation(mech):
+                continue
+            pointer = mech.extra.get("code_uri")
+            if mech.ref.registry_kind != REGISTRY_OLAS_AGENT:
+                if isinstance(pointer, str):  # the mech's own code pointer
+                    derivation = yield from self._drive_code_reader(
+                        code_pointer_reader(
+                            pointer, mech.ref.key, self.skill_state.derivations
+                        ),
+                        blocks,
+                    )
+                    ref = mech.ref
+                    found[(ref.chain_id, ref.registry_address, ref.mech_id)] = [
+                        (0, derivation)
+                    ]
+            else:
+                wanted.setdefault(
+                    (mech.ref.chain_id, mech.ref.registry_address), []
+                ).append(mech.ref.mech_id)
+        if not wanted and not found:
+            return catalogue
+        for (chain_id, registry), agent_ids in sorted(wanted.items()):
+            reader = code_arguments_reader(
+                registry,
+                chain_id,
+                agent_ids,
+                snapshot.block_number,
+                self.skill_state.derivations,
+                CodeCaps(),
+                self.params.multicall_batch_size,
+            )
+            try:
+                derived = yield from self._drive_code_reader(reader, blocks)
+            except (ChainReadError, RegistryDecodeError) as exc:
+                self.context.logger.warning(
+                    f"component code of {registry} not read: {exc}"
+                )
+                continue
+            for agent, components in derived.items():
+                found[(chain_id, registry, agent)] = components
+        self.context.logger.info(
+            f"code-derived arguments: {len(found)} agents, "
+            f"{len({c.cid for cs in found.values() for _, c in cs if c.cid})} packages, "
+            f"{sum(blocks)} IPFS requests (component metadata, code blocks) this period"
+        )
+        mechs = []
+        for mech in catalogue.mechs:
+            ref = mech.ref
+            components = found.get((ref.chain_id, ref.registry_address, ref.mech_id))
+            mechs.append(
+                mech if components is None else merge_derived(mech, components)
+            )
+        return Catalogue.build(mechs)
+
+    def _drive_code_reader(
+        self, reader: Generator[Tuple[str, Any], Any, Any], blocks: List[int]
+    ) -> Generator[None, None, Any]:
+        """Answer a code reader's requests (chain, files, blocks) until it returns.
+
+        :param reader: a ``code_arguments_reader`` generator.
+        :param blocks: the count of each IPFS request batch is appended here.
+        :yield: while waiting.
+        :return: its result.
+        """
+
+        def answer(request: Tuple[str, Any]) -> Generator[None, None, Any]:
+            kind, payload = request
+            if kind == "chain":
+                return (yield from self.multicall(*payload))
+            blocks.append(len(payload))
+            if kind == "files":
+                fetched = yield from self.fetch_many(payload)
+                return {cid: data for cid, (data, _) in fetched.items()}
+            return (yield from self.fetch_blocks(payload))
+
+        return (yield from drive_yielding(reader, answer))
+
+    def fetch_blocks(
+        self, cids: List[str]
+    ) -> Generator[None, None, Dict[str, Optional[bytes]]]:
+        """Fetch raw IPFS blocks through the gateway (``/ipfs/<cid>?format=raw``).
+
+        The IPFS connection cannot fetch single blocks: in ``ipfs_fetch_mode`` other than
+        the gateway every block is reported missing (``code_fetch_failed``). Blocks are
+        checked against their CIDs by the caller.
+
+        :param cids: block CIDs.
+        :yield: while waiting.
+        :return: cid -> bytes, None when not answered in time or not a 200.
+        """
+        if self.params.ipfs_fetch_mode != FETCH_VIA_GATEWAY:
+            return {cid: None for cid in cids}
+        replies: Dict[str, Any] = {}
+        headers = (
+            "Accept: application/vnd.ipld.raw\r\n"
+            f"Range: {range_header(CodeCaps().max_block_bytes)}\r\n"
+        )
+        for cid in cids:
+            self.request_gateway(
+                f"{self.params.ipfs_gateway_url}/ipfs/{cid}?format=raw",
+                headers,
+                self._store_reply(replies, cid),
+            )
+        # blocks not answered in time are reported missing below
+        yield from self.wait_until(
+            lambda: all(cid in replies for cid in cids),
+            self.params.fetch_timeout_seconds,
+        )
+        out: Dict[str, Optional[bytes]] = {}
+        for cid in cids:
+            reply = replies.get(cid)
+            out[cid] = (
+                None
+                if reply is None
+                else gateway_body(
+                    reply.status_code,
+                    reply.headers,
+                    reply.body,
+                    CodeCaps().max_block_bytes,
+                )[0]
+            )
+        return out
 
     # --- fetching --------------------------------------------------------------------
 

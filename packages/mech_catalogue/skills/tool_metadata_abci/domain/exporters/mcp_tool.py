@@ -53,7 +53,9 @@ def provenance_meta(tool: Tool) -> Dict[str, Any]:
     """The tool's provenance, known fields only.
 
     :param tool: the model tool.
-    :return: ``{"shape", "mech"?, "cid"?, "digest"?}``.
+    :return: ``{"shape", "mech"?, "cid"?, "digest"?, "arguments", "derived_from"?}``:
+        ``arguments`` (when the tool has any and comes from a mech) is ``declared`` (the manifest says so) or ``derived`` (read from the
+        code of component ``derived_from.component_id`` at ``derived_from.cid``).
     """
     provenance = tool.provenance
     meta: Dict[str, Any] = {"shape": provenance.shape}
@@ -63,6 +65,13 @@ def provenance_meta(tool: Tool) -> Dict[str, Any]:
         meta["cid"] = provenance.cid
     if provenance.digest:
         meta["digest"] = provenance.digest
+    if tool.arguments and (provenance.mech is not None or provenance.derived_cid):
+        meta["arguments"] = provenance.arguments_source
+    if provenance.derived_cid:
+        meta["derived_from"] = {
+            "component_id": provenance.derived_component,
+            "cid": provenance.derived_cid,
+        }
     return meta
 
 

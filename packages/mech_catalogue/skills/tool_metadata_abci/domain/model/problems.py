@@ -100,6 +100,12 @@ class ProblemCode(StrEnum):
     DYNAMIC_KWARGS_ACCESS = "dynamic_kwargs_access"
     EVALUATION_BUDGET_EXCEEDED = "evaluation_budget_exceeded"
     SOURCE_TOO_DEEP = "source_too_deep"
+    # --- deriving from a component's code on IPFS (derive/code_uri.py) -----------------
+    CODE_URI_MISSING = "code_uri_missing"
+    CODE_NOT_A_DIRECTORY = "code_not_a_directory"
+    CODE_OVER_CAPS = "code_over_caps"
+    CODE_FETCH_FAILED = "code_fetch_failed"
+    DERIVED_ARGUMENTS_DISAGREE = "derived_arguments_disagree"
 
     # --- generating the service's own manifest (generate.py) --------------------------
     INVALID_OVERRIDES = "invalid_overrides"
@@ -183,6 +189,11 @@ UNRESOLVED_TOOL_LIST = ProblemCode.UNRESOLVED_TOOL_LIST
 DYNAMIC_KWARGS_ACCESS = ProblemCode.DYNAMIC_KWARGS_ACCESS
 EVALUATION_BUDGET_EXCEEDED = ProblemCode.EVALUATION_BUDGET_EXCEEDED
 SOURCE_TOO_DEEP = ProblemCode.SOURCE_TOO_DEEP
+CODE_URI_MISSING = ProblemCode.CODE_URI_MISSING
+CODE_NOT_A_DIRECTORY = ProblemCode.CODE_NOT_A_DIRECTORY
+CODE_OVER_CAPS = ProblemCode.CODE_OVER_CAPS
+CODE_FETCH_FAILED = ProblemCode.CODE_FETCH_FAILED
+DERIVED_ARGUMENTS_DISAGREE = ProblemCode.DERIVED_ARGUMENTS_DISAGREE
 INVALID_OVERRIDES = ProblemCode.INVALID_OVERRIDES
 UNKNOWN_OVERRIDE_TOOL = ProblemCode.UNKNOWN_OVERRIDE_TOOL
 UNKNOWN_OVERRIDE_ARGUMENT = ProblemCode.UNKNOWN_OVERRIDE_ARGUMENT
@@ -262,6 +273,11 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     DYNAMIC_KWARGS_ACCESS: "kwargs is read with a non-literal key; some arguments may be missing",
     EVALUATION_BUDGET_EXCEEDED: "evaluating the module's constants exceeded the work or value-size budget; those values are unknown",
     SOURCE_TOO_DEEP: "the entry-point module nests code deeper than the analyser follows",
+    CODE_URI_MISSING: "a component's metadata has no `code_uri` of the form ipfs://<CID>; nothing is derived from it",
+    CODE_NOT_A_DIRECTORY: "a component's code_uri is not a tool package directory (no component.yaml within the depth cap)",
+    CODE_OVER_CAPS: "a component's code is over a cap (file bytes, files, directory depth, packages per mech)",
+    CODE_FETCH_FAILED: "a block of a component's code could not be fetched or does not hash to its CID",
+    DERIVED_ARGUMENTS_DISAGREE: "the declared arguments of a tool differ from those derived from its code; the declared ones are kept",
     INVALID_OVERRIDES: "an override for the generated manifest names an unknown field or has the wrong type",
     UNKNOWN_OVERRIDE_TOOL: "the overrides name a tool no tool package serves (a typo?); nothing is generated",
     UNKNOWN_OVERRIDE_ARGUMENT: "the overrides name an argument the tool's code does not read, without `new: true`; nothing is generated",

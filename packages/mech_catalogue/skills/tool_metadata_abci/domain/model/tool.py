@@ -110,24 +110,44 @@ class Provenance:
     :param mech: the mech that published it (None when a manifest is parsed on its own).
     :param cid: the manifest's CID as fetched ("" when unknown).
     :param digest: the on-chain bytes32 as 0x-hex ("" when unknown).
+    :param derived_component: the ComponentRegistry id whose code the arguments were
+        derived from (0: the arguments are declared by the manifest).
+    :param derived_cid: the CID of that component's tool package directory ("" when
+        declared).
     """
 
     shape: str
     mech: Optional[MechRef] = None
     cid: str = ""
     digest: str = ""
+    derived_component: int = 0
+    derived_cid: str = ""
+
+    @property
+    def arguments_source(self) -> str:
+        """Return ``derived`` (read from the component's code) or ``declared`` (the manifest's).
+
+        :return: ``derived`` or ``declared``.
+        """
+        return "derived" if self.derived_cid else "declared"
 
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-serialisable dict.
 
         :return: a JSON-serialisable dict.
         """
-        return {
+        data: Dict[str, Any] = {
             "shape": self.shape,
             "mech": None if self.mech is None else self.mech.to_dict(),
             "cid": self.cid,
             "digest": self.digest,
         }
+        if self.derived_cid:  # only then: declared tools keep their digests
+            data["derived_from"] = {
+                "component_id": self.derived_component,
+                "cid": self.derived_cid,
+            }
+        return data
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Provenance":
@@ -137,11 +157,14 @@ class Provenance:
         :return: the provenance.
         """
         mech = data.get("mech")
+        derived = data.get("derived_from") or {}
         return cls(
             shape=str(data["shape"]),
             mech=None if mech is None else MechRef.from_dict(mech),
             cid=str(data.get("cid", "")),
             digest=str(data.get("digest", "")),
+            derived_component=int(derived.get("component_id", 0)),
+            derived_cid=str(derived.get("cid", "")),
         )
 
 

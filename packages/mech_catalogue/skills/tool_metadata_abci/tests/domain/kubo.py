@@ -69,6 +69,30 @@ class Kubo:
         path.write_bytes(data)
         return self._run("add", "--only-hash", "-Q", *flags, str(path))
 
+    def add_directory(self, path: Path, *flags: str) -> str:
+        """``ipfs add -r -Q <flags> <path>``: store a directory in the repository.
+
+        :param path: the directory.
+        :param flags: e.g. ``--cid-version``, ``1``, ``-w``, ``--chunker=size-512``.
+        :return: the root CID kubo prints.
+        """
+        return self._run("add", "-r", "-Q", *flags, str(path))
+
+    def block(self, cid: str) -> Optional[bytes]:
+        """``ipfs block get <cid>`` from the repository (offline), None when absent.
+
+        :param cid: the block's CID.
+        :return: its raw bytes, or None.
+        """
+        done = subprocess.run(  # nosec
+            [str(self.binary), "--offline", "block", "get", cid],
+            env=self.env,
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+        return done.stdout if done.returncode == 0 else None
+
 
 def kubo_repo() -> Iterator[Kubo]:
     """Create a :class:`Kubo` in a temporary directory (skips when the binary is missing).

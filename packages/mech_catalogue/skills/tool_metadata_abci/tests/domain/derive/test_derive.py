@@ -7,7 +7,10 @@ from typing import Dict
 
 import pytest
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import derive
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import (
+    derive,
+    package,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     DeriveError,
     annotation_type,
@@ -240,7 +243,7 @@ def test_oversized_source_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Sources above the byte cap are not parsed."""
-    monkeypatch.setattr(derive, "MAX_SOURCE_BYTES", 100)
+    monkeypatch.setattr(package, "MAX_SOURCE_BYTES", 100)
     folder = _write_package(
         tmp_path / "big", "x = 1\n" * 50 + "def run(**kwargs):\n    pass\n"
     )

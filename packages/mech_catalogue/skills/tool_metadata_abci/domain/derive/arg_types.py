@@ -1,0 +1,38 @@
+"""Typing derived arguments: which evidence wins, and the model's type term.
+
+Sources of a type, most reliable first (:data:`SOURCE_RANK`): an annotation on the
+parameter or assignment, a conversion such as ``int(kwargs["x"])``, a literal default, a
+runtime convention (``prompt`` is text).
+"""
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.types import (
+    ANY,
+    normalise_type,
+)
+
+#: ``int(kwargs["x"])`` says x is numeric; ``str()``/``bool()`` accept anything, so say nothing.
+CONVERSIONS = {"int": "int", "float": "float"}
+#: Precedence when several sources give a type: annotation > conversion > flow (the
+#: annotated parameter of a module function the value is passed to) > literal default >
+#: runtime convention.
+SOURCE_RANK = {
+    "annotation": 5,
+    "conversion": 4,
+    "flow": 3,
+    "default": 2,
+    "convention": 1,
+    "": 0,
+}
+
+
+def model_type(derived_type: str, nullable: bool) -> str:
+    """Return the model's type term for a derived type.
+
+    :param derived_type: the derived vocabulary term (``any`` when unknown).
+    :param nullable: whether None is a possible value.
+    :return: the normalised term, ``optional[T]`` when nullable and known.
+    """
+    term = normalise_type(derived_type) or ANY
+    if nullable and term != ANY and not term.startswith("optional["):
+        term = f"optional[{term}]"
+    return term

@@ -1,0 +1,455 @@
+"""Typed arguments derived from a tool package on IPFS (a component's ``code_uri``).
+
+Path (issue #12 item 3): component NFT metadata (JSON: ``name``, ``description``,
+``code_uri``, ``image``, ``attributes``) -> ``code_uri`` = ``ipfs://<CID>`` of the package
+directory as ``autonomy push`` / ``ipfs add -r`` store it -> the UnixFS directory listing
+-> ``component.yaml`` -> its ``entry_point`` module and the sibling modules of the same
+package that module imports -> :func:`.package.derive_files` (ast only, never executed).
+
+Everything is read as raw IPFS blocks, each checked against the sha2-256 digest of the
+CID it was asked for before it is decoded, so a gateway cannot substitute code:
+
+- dag-pb: https://ipld.io/specs/codecs/dag-pb/spec/ (PBNode: Links = 2, Data = 1;
+  PBLink: Hash = 1, Name = 2, Tsize = 3);
+- UnixFS Data: https://github.com/ipfs/specs/blob/main/UNIXFS.md (Type = 1: Raw 0,
+  Directory 1, File 2, HAMTShard 5; Data = 2; filesize = 3).
+
+The reading is a generator (:func:`package_deriver`): it yields the CIDs of the blocks it
+needs and is sent ``{cid: bytes or None}``; whoever does I/O (the skill's behaviour through
+the gateway, the CLI through kubo) drives it. :class:`CodeCaps` bounds every read.
+Directories sharded as HAMT (over ~10,000 entries) are refused as over the caps.
+"""
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from hashlib import sha256
+from typing import Dict, Generator, List, Optional, Tuple
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.package import (
+    derive_files,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.results import (
+    DerivedPackage,
+    DeriveError,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    RAW,
+    CidError,
+    cid_to_digest,
+    digest_to_cid,
+    strip_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    CODE_FETCH_FAILED,
+    CODE_NOT_A_DIRECTORY,
+    CODE_OVER_CAPS,
+    CODE_URI_MISSING,
+    Problem,
+    error,
+)
+
+UNIXFS_RAW, UNIXFS_DIRECTORY, UNIXFS_FILE, UNIXFS_HAMT = 0, 1, 2, 5
+
+#: what :func:`package_deriver` yields (block CIDs) and is sent (cid -> block or None)
+BlockRequest = List[str]
+BlockReply = Dict[str, Optional[bytes]]
+
+_IMPORT_FROM_PACKAGE = re.compile(r"^packages\.[A-Za-z0-9_]+\.customs\.[A-Za-z0-9_]+$")
+
+
+@dataclass(frozen=True)
+class CodeCaps:
+    """Bounds on what is read from a component's code (documented in docs/manifest-spec.md).
+
+    :param max_file_bytes: largest ``component.yaml`` or module read (bytes).
+    :param max_files: most entries of one directory listing, and most files read per package.
+    :param max_depth: most directory levels walked below ``code_uri`` to reach
+        ``component.yaml`` (``autonomy push`` wraps the package in one directory).
+    :param max_packages: most components followed per mech.
+    :param max_block_bytes: largest block accepted (kubo's chunks are 256 KiB).
+    :param max_blocks: most blocks read for one package (directories, files, leaves).
+    """
+
+    max_file_bytes: int = 256 * 1024
+    max_files: int = 64
+    max_depth: int = 2
+    max_packages: int = 8
+    max_block_bytes: int = 1024 * 1024
+    max_blocks: int = 256
+
+
+class CodeReadError(ValueError):
+    """Raised inside the reader when the code cannot be read; carries the problem.
+
+    :param problem: what failed, for which CID, and what to do.
+    """
+
+    def __init__(self, problem: Problem) -> None:
+        """Initialise.
+
+        :param problem: the reason.
+        """
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class CodeDerivation:
+    """What one ``code_uri`` gave: the derived package or why none.
+
+    :param cid: the package directory's CID (as in ``code_uri``, normalised to CIDv1).
+    :param package: the derivation, None when it failed.
+    :param problems: why it failed, or the derivation's warnings.
+    :param blocks: how many blocks were read (for cost reports).
+    """
+
+    cid: str
+    package: Optional[DerivedPackage] = None
+    problems: Tuple[Problem, ...] = field(default=())
+    blocks: int = 0
+
+    def to_json(self) -> str:
+        """Serialise for the content-addressed cache.
+
+        :return: JSON text (the package as :meth:`.DerivedPackage.to_dict`).
+        """
+        return json.dumps(
+            {
+                "cid": self.cid,
+                "package": None if self.package is None else self.package.to_dict(),
+                "problems": [p.to_dict() for p in self.problems],
+                "blocks": self.blocks,
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "CodeDerivation":
+        """Read back :meth:`to_json`.
+
+        :param text: the JSON.
+        :return: the derivation.
+        """
+        data = json.loads(text)
+        package = data["package"]
+        return cls(
+            cid=data["cid"],
+            package=None if package is None else DerivedPackage.from_dict(package),
+            problems=tuple(Problem.from_dict(p) for p in data["problems"]),
+            blocks=int(data["blocks"]),
+        )
+
+
+def code_uri_cid(metadata: bytes, where: str) -> str:
+    """The package directory CID a component's NFT metadata points to.
+
+    :param metadata: the metadata JSON bytes (verified against the registry hash).
+    :param where: names the component in messages (e.g. ``component 3``).
+    :return: the CID (CIDv1 base32).
+    :raises CodeReadError: CODE_URI_MISSING when there is no ``ipfs://`` code_uri.
+    """
+    try:
+        document = json.loads(metadata.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise CodeReadError(
+            error(CODE_URI_MISSING, f"{where}: its metadata is not JSON ({exc}).")
+        ) from exc
+    uri = document.get("code_uri") if isinstance(document, dict) else None
+    if not isinstance(uri, str) or not uri.startswith("ipfs://"):
+        raise CodeReadError(
+            error(
+                CODE_URI_MISSING,
+                f"{where}: its metadata has no `code_uri` of the form ipfs://<CID>; "
+                "set it to the tool package directory's CID.",
+                "/code_uri",
+            )
+        )
+    return normalise_cid(uri, where)
+
+
+def normalise_cid(text: str, where: str) -> str:
+    """Return a CID (bare, ``ipfs://``, ``/ipfs/``) as CIDv1 base32.
+
+    :param text: the CID text.
+    :param where: names its origin in messages.
+    :return: the CIDv1.
+    :raises CodeReadError: CODE_URI_MISSING when it is not a dag-pb/raw sha2-256 CID.
+    """
+    try:
+        codec, digest = cid_to_digest(strip_cid(text.strip()).split("/", 1)[0])
+    except CidError as exc:
+        raise CodeReadError(
+            error(CODE_URI_MISSING, f"{where}: {exc.problem.message}", "/code_uri")
+        ) from exc
+    return digest_to_cid(digest, codec)
+
+
+# --- protobuf -----------------------------------------------------------------------
+def _varint(data: bytes, at: int) -> Tuple[int, int]:
+    value = shift = 0
+    while True:
+        if at >= len(data) or shift > 63:
+            raise ValueError("truncated varint")
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, at
+
+
+def _fields(data: bytes) -> List[Tuple[int, object]]:
+    """Decode protobuf fields: (number, int or bytes); only varint and length-delimited."""
+    out: List[Tuple[int, object]] = []
+    at = 0
+    while at < len(data):
+        key, at = _varint(data, at)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = _varint(data, at)
+            out.append((number, value))
+        elif wire == 2:
+            length, at = _varint(data, at)
+            if at + length > len(data):
+                raise ValueError("truncated field")
+            out.append((number, data[at : at + length]))
+            at += length
+        else:
+            raise ValueError(f"wire type {wire} is not dag-pb")
+    return out
+
+
+@dataclass(frozen=True)
+class _Node:
+    unixfs_type: int
+    data: bytes
+    filesize: int
+    links: Tuple[Tuple[str, str], ...]  # (name, CID)
+
+
+def _link_cid(raw: bytes) -> str:
+    if raw[:2] == b"\x12\x20" and len(raw) == 34:
+        return digest_to_cid(raw[2:], DAG_PB)
+    if raw[:1] == b"\x01" and raw[2:4] == b"\x12\x20" and len(raw) == 36:
+        codec = {0x70: DAG_PB, 0x55: RAW}.get(raw[1])
+        if codec:
+            return digest_to_cid(raw[4:], codec)
+    raise ValueError("a link is not a sha2-256 dag-pb/raw CID")
+
+
+def _decode_node(block: bytes) -> _Node:
+    links: List[Tuple[str, str]] = []
+    unixfs = b""
+    for number, value in _fields(block):
+        if number == 2 and isinstance(value, bytes):
+            link = dict(_fields(value))
+            name = link.get(2, b"")
+            target = link.get(1, b"")
+            if not isinstance(name, bytes) or not isinstance(target, bytes):
+                raise ValueError("malformed link")
+            links.append((name.decode("utf-8"), _link_cid(target)))
+        elif number == 1 and isinstance(value, bytes):
+            unixfs = value
+    fields = dict(_fields(unixfs))
+    kind, data, size = fields.get(1, -1), fields.get(2, b""), fields.get(3, 0)
+    if not isinstance(kind, int) or not isinstance(data, bytes):
+        raise ValueError("malformed UnixFS data")
+    return _Node(kind, data, int(size) if isinstance(size, int) else 0, tuple(links))
+
+
+# --- the reader ---------------------------------------------------------------------
+class _Reader:
+    """Fetches and checks blocks for one package (state of :func:`package_deriver`)."""
+
+    def __init__(self, root: str, caps: CodeCaps) -> None:
+        self.root = root
+        self.caps = caps
+        self.blocks = 0
+
+    def block(self, cid: str, what: str) -> Generator[BlockRequest, BlockReply, bytes]:
+        """Fetch one block and check it hashes to its CID (``what`` names it in messages)."""
+        if self.blocks >= self.caps.max_blocks:
+            raise self.fault(
+                CODE_OVER_CAPS,
+                f"reading {what} needs more than {self.caps.max_blocks} blocks",
+            )
+        reply = yield [cid]
+        self.blocks += 1
+        data = reply.get(cid)
+        if data is None:
+            raise self.fault(CODE_FETCH_FAILED, f"{what} ({cid}) could not be fetched")
+        if len(data) > self.caps.max_block_bytes:
+            raise self.fault(
+                CODE_OVER_CAPS,
+                f"{what} ({cid}) is a block over {self.caps.max_block_bytes} bytes",
+            )
+        _, digest = cid_to_digest(cid)
+        if sha256(data).hexdigest() != digest[2:]:
+            raise self.fault(
+                CODE_FETCH_FAILED,
+                f"{what}: the bytes served for {cid} do not hash to it",
+            )
+        return data
+
+    def node(self, cid: str, what: str) -> Generator[BlockRequest, BlockReply, _Node]:
+        """Fetch and decode one block (a raw-codec block is file content)."""
+        data = yield from self.block(cid, what)
+        if cid_to_digest(cid)[0] == RAW:
+            return _Node(UNIXFS_RAW, data, len(data), ())
+        try:
+            return _decode_node(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise self.fault(
+                CODE_NOT_A_DIRECTORY, f"{what} ({cid}) is not a UnixFS node ({exc})"
+            ) from exc
+
+    def listing(
+        self, cid: str, what: str
+    ) -> Generator[BlockRequest, BlockReply, Dict[str, str]]:
+        """Fetch a directory: entry name -> CID, within the caps."""
+        node = yield from self.node(cid, what)
+        if node.unixfs_type == UNIXFS_HAMT:
+            raise self.fault(CODE_OVER_CAPS, f"{what} is a sharded (huge) directory")
+        if node.unixfs_type != UNIXFS_DIRECTORY:
+            raise self.fault(
+                CODE_NOT_A_DIRECTORY,
+                f"{what} ({cid}) is not a directory; code_uri must be the CID of the "
+                "tool package directory (ipfs add -r)",
+            )
+        if len(node.links) > self.caps.max_files:
+            raise self.fault(
+                CODE_OVER_CAPS,
+                f"{what} lists {len(node.links)} entries, over the cap of {self.caps.max_files}",
+            )
+        return dict(node.links)
+
+    def file(self, cid: str, what: str) -> Generator[BlockRequest, BlockReply, bytes]:
+        """Fetch a file's bytes (its leaves, one level), within the byte cap."""
+        node = yield from self.node(cid, what)
+        if node.unixfs_type not in (UNIXFS_RAW, UNIXFS_FILE):
+            raise self.fault(CODE_NOT_A_DIRECTORY, f"{what} ({cid}) is not a file")
+        if node.filesize > self.caps.max_file_bytes:
+            raise self.fault(
+                CODE_OVER_CAPS,
+                f"{what} has {node.filesize} bytes, over the cap of {self.caps.max_file_bytes}",
+            )
+        parts = [node.data]
+        for _, leaf in node.links:
+            child = yield from self.node(leaf, what)
+            if child.links or child.unixfs_type not in (UNIXFS_RAW, UNIXFS_FILE):
+                raise self.fault(
+                    CODE_OVER_CAPS, f"{what} is deeper than one chunk level"
+                )
+            parts.append(child.data)
+            if sum(len(p) for p in parts) > self.caps.max_file_bytes:
+                raise self.fault(
+                    CODE_OVER_CAPS,
+                    f"{what} is over the cap of {self.caps.max_file_bytes} bytes",
+                )
+        return b"".join(parts)
+
+    def fault(self, code: str, text: str) -> CodeReadError:
+        """Build the error for a fault of this package.
+
+        :param code: the problem code.
+        :param text: what failed.
+        :return: the error to raise.
+        """
+        return CodeReadError(
+            error(code, f"ipfs://{self.root}: {text}; nothing was derived from it.")
+        )
+
+
+def package_deriver(
+    cid: str, caps: CodeCaps = CodeCaps()
+) -> Generator[BlockRequest, BlockReply, CodeDerivation]:
+    """Read a tool package directory from IPFS, block by block, and derive its arguments.
+
+    Drive it with ``request = next(gen)`` then ``request = gen.send(reply)``, where
+    ``reply`` maps each requested CID to its raw block bytes (None when it could not be
+    fetched), until ``StopIteration.value`` holds the :class:`CodeDerivation`. It never
+    raises for bad content: faults (not a directory, over the caps, missing entry point,
+    a module that does not parse, a block that does not hash to its CID) are the
+    derivation's problems.
+
+    :param cid: the package directory's CID (``code_uri`` without ``ipfs://``).
+    :param caps: the bounds.
+    :yield: lists of block CIDs to fetch.
+    :return: the derivation.
+    """
+    reader = _Reader(cid, caps)
+    try:
+        files = yield from _package_files(reader, cid)
+        package = derive_files(files, f"ipfs://{cid}")
+    except CodeReadError as exc:
+        return CodeDerivation(cid, None, (exc.problem,), reader.blocks)
+    except DeriveError as exc:
+        return CodeDerivation(cid, None, (exc.problem,), reader.blocks)
+    return CodeDerivation(cid, package, package.problems, reader.blocks)
+
+
+def _package_files(
+    reader: _Reader, cid: str
+) -> Generator[BlockRequest, BlockReply, Dict[str, bytes]]:
+    caps = reader.caps
+    listing = yield from reader.listing(cid, "the code_uri")
+    depth = 0
+    while "component.yaml" not in listing:
+        directories = [n for n in listing if "." not in n]
+        if depth >= caps.max_depth or len(directories) != 1:
+            raise reader.fault(
+                CODE_NOT_A_DIRECTORY,
+                f"no component.yaml within {caps.max_depth} directory levels",
+            )
+        depth += 1
+        listing = yield from reader.listing(
+            listing[directories[0]], f"directory {directories[0]}"
+        )
+    files = {
+        "component.yaml": (
+            yield from reader.file(listing["component.yaml"], "component.yaml")
+        )
+    }
+    entry = _entry_point_name(files["component.yaml"])
+    if entry in listing:
+        files[entry] = yield from reader.file(listing[entry], entry)
+        for module in _sibling_imports(files[entry], listing):
+            if len(files) >= caps.max_files:
+                break
+            files[module] = yield from reader.file(listing[module], module)
+    return files
+
+
+def _entry_point_name(component: bytes) -> str:
+    match = re.search(rb"^entry_point:\s*['\"]?([^'\"\s#]+)", component, re.MULTILINE)
+    return match.group(1).decode("utf-8", "replace").lstrip("./") if match else ""
+
+
+def _sibling_imports(source: bytes, listing: Dict[str, str]) -> List[str]:
+    """Module files of the same package the entry point imports (``from .x import``...)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []  # derive_files reports the syntax error
+    found: List[str] = []
+    for node in ast.walk(tree):
+        names: List[str] = []
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level == 1 or _IMPORT_FROM_PACKAGE.match(base.rsplit(".", 1)[0]):
+                names.append(base.rsplit(".", 1)[-1] if base else "")
+                if node.level == 1 and not base:
+                    names.extend(a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.extend(
+                a.name.rsplit(".", 1)[-1]
+                for a in node.names
+                if _IMPORT_FROM_PACKAGE.match(a.name.rsplit(".", 1)[0])
+            )
+        for name in names:
+            if name and f"{name}.py" in listing and f"{name}.py" not in found:
+                found.append(f"{name}.py")
+    return found

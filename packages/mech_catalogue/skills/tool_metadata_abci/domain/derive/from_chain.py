@@ -1,0 +1,319 @@
+"""From Olas agents (mechs) on chain to the arguments derived from their components' code.
+
+One generator drives the whole path, so the skill's behaviour and the CLI do only I/O:
+
+1. :func:`.chain.dependencies.dependency_reader`: ``getDependencies`` and the components'
+   latest metadata digests, through Multicall2, pinned to one block;
+2. each component's NFT metadata (a file on IPFS, checked against its digest with
+   :func:`.ipfs.cid.verify`) -> ``code_uri``;
+3. :func:`.code_uri.package_deriver` on the package directory, block by block, unless
+   the :class:`DerivationCache` holds that CID's derivation (a CID's content never
+   changes, so neither does its derivation: it is computed once, by every agent alike).
+
+Requests yielded, each answered by ``gen.send(reply)``:
+
+- ``("chain", (calls, block))`` -> ``(block, [(success, return data)])`` (Multicall2);
+- ``("files", [cid, ...])`` -> ``{cid: bytes or None}`` (whole files, capped by the caller);
+- ``("blocks", [cid, ...])`` -> ``{cid: raw block bytes or None}``.
+"""
+
+import os
+from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.dependencies import (
+    dependency_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
+    CodeCaps,
+    CodeDerivation,
+    CodeReadError,
+    code_uri_cid,
+    normalise_cid,
+    package_deriver,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+    ComponentDerivation,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    digest_to_cid,
+    verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    CODE_FETCH_FAILED,
+    CODE_OVER_CAPS,
+    CODE_URI_MISSING,
+    error,
+)
+
+#: largest component metadata JSON kept by :class:`DerivationCache`
+MAX_METADATA_BYTES = 64 * 1024
+
+#: what :func:`code_arguments_reader` yields: (kind, payload); see the module docstring
+CodeRequest = Tuple[str, Any]
+
+
+class DerivationCache:
+    """Derivations by package CID, in memory and optionally on disk (``<dir>/<cid>.json``).
+
+    Also the components' metadata by digest (``<dir>/<hex>.metadata.json``), so an
+    unchanged component costs no IPFS request at all in a later period. Content-addressed
+    like the manifest cache: an entry is never stale. Files that do not
+    read back are ignored (derived again).
+
+    :param directory: where to keep them across restarts (e.g. under ``state_dir``), or None.
+    """
+
+    def __init__(self, directory: Optional[str] = None) -> None:
+        """Initialise.
+
+        :param directory: the on-disk folder, created when missing; None for memory only.
+        """
+        self.directory = directory
+        self._entries: Dict[str, CodeDerivation] = {}
+        self._metadata: Dict[str, bytes] = {}
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+
+    def get(self, cid: str) -> Optional[CodeDerivation]:
+        """Return the cached derivation of a package CID.
+
+        :param cid: the package directory's CID.
+        :return: the derivation, or None.
+        """
+        if cid in self._entries:
+            return self._entries[cid]
+        if not self.directory or not cid.isalnum():
+            return None
+        path = os.path.join(self.directory, f"{cid}.json")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                found = CodeDerivation.from_json(handle.read())
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if found.cid != cid:
+            return None
+        self._entries[cid] = found
+        return found
+
+    def put(self, derivation: CodeDerivation) -> None:
+        """Keep a derivation (only complete ones: a fetch failure is tried again).
+
+        :param derivation: the derivation.
+        """
+        if any(p.code == CODE_FETCH_FAILED for p in derivation.problems):
+            return
+        self._entries[derivation.cid] = derivation
+        if self.directory and derivation.cid.isalnum():
+            path = os.path.join(self.directory, f"{derivation.cid}.json")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(derivation.to_json())
+
+    def metadata(self, digest: str) -> Optional[bytes]:
+        """Return a component's verified metadata bytes kept by digest.
+
+        :param digest: ``0x`` + 64 hex, the on-chain metadata digest.
+        :return: the bytes (checked against the digest again), or None.
+        """
+        if digest in self._metadata:
+            return self._metadata[digest]
+        if not self.directory or not _is_digest(digest):
+            return None
+        try:
+            with open(self._metadata_path(digest), "rb") as handle:
+                data = handle.read(MAX_METADATA_BYTES + 1)
+        except OSError:
+            return None
+        if len(data) > MAX_METADATA_BYTES or not verify(data, digest).ok:
+            return None
+        self._metadata[digest] = data
+        return data
+
+    def put_metadata(self, digest: str, data: bytes) -> None:
+        """Keep a component's metadata bytes (already verified against ``digest``).
+
+        :param digest: ``0x`` + 64 hex.
+        :param data: the bytes (kept only up to :data:`MAX_METADATA_BYTES`).
+        """
+        if len(data) > MAX_METADATA_BYTES or not _is_digest(digest):
+            return
+        self._metadata[digest] = data
+        if self.directory:
+            with open(self._metadata_path(digest), "wb") as handle:
+                handle.write(data)
+
+    def _metadata_path(self, digest: str) -> str:
+        return os.path.join(str(self.directory), f"{digest[2:]}.metadata.json")
+
+    def __len__(self) -> int:
+        """Return how many derivations are held in memory.
+
+        :return: the count.
+        """
+        return len(self._entries)
+
+
+def _is_digest(text: str) -> bool:
+    return (
+        len(text) == 66
+        and text.startswith("0x")
+        and all(c in "0123456789abcdef" for c in text[2:])
+    )
+
+
+def code_arguments_reader(  # pylint: disable=too-many-arguments,too-many-locals
+    agent_registry: str,
+    chain_id: int,
+    agent_ids: Sequence[int],
+    block: int,
+    cache: DerivationCache,
+    caps: CodeCaps = CodeCaps(),
+    batch_size: int = 50,
+) -> Generator[CodeRequest, Any, Dict[int, List[ComponentDerivation]]]:
+    """Derive, for each agent, the arguments its components' code declares.
+
+    :param agent_registry: the Olas AgentRegistry address.
+    :param chain_id: its chain id.
+    :param agent_ids: agents whose manifests leave tools untyped.
+    :param block: the block chain reads are pinned to (the agreed snapshot's).
+    :param cache: derivations by package CID (read first, filled after).
+    :param caps: bounds on the code read; ``max_packages`` components per agent.
+    :param batch_size: most calls per Multicall2 ``eth_call``.
+    :yield: ``("chain" | "files" | "blocks", payload)`` requests.
+    :return: agent id -> ``[(component id, derivation)]``; a component that cannot be
+        followed has a derivation without package whose problem says why. The
+        dependency reader's RegistryDecodeError (an AgentRegistry that does not answer
+        ``componentRegistry()``) propagates.
+    """
+    reader = dependency_reader(
+        agent_registry, chain_id, agent_ids, block, batch_size, caps.max_packages + 1
+    )
+    try:
+        request = next(reader)
+        while True:
+            request = reader.send((yield "chain", request))
+    except StopIteration as done:
+        components = done.value
+    out: Dict[int, List[ComponentDerivation]] = {a: [] for a in components}
+    digests = sorted(
+        {c.digest for cs in components.values() for c in cs[: caps.max_packages]} - {""}
+    )
+    metadata: Dict[str, Optional[bytes]] = {d: cache.metadata(d) for d in digests}
+    cids = {d: digest_to_cid(d, DAG_PB) for d in digests if metadata[d] is None}
+    if cids:
+        files = yield "files", sorted(cids.values())
+        for digest, cid in cids.items():
+            data = files.get(cid)
+            if data is not None and verify(data, digest).ok:
+                metadata[digest] = data
+                cache.put_metadata(digest, data)
+    package_of: Dict[int, CodeDerivation] = {}
+    for agent, listed in components.items():
+        if len(listed) > caps.max_packages:
+            out[agent].append(
+                (
+                    0,
+                    CodeDerivation(
+                        "",
+                        None,
+                        (
+                            error(
+                                CODE_OVER_CAPS,
+                                f"agent {agent} depends on more than {caps.max_packages} "
+                                "components; only the first are read.",
+                            ),
+                        ),
+                    ),
+                )
+            )
+        for component in listed[: caps.max_packages]:
+            if component.component_id not in package_of:
+                package_of[component.component_id] = yield from _component(
+                    component.component_id,
+                    metadata.get(component.digest),
+                    component.digest,
+                    cache,
+                    caps,
+                )
+            out[agent].append(
+                (component.component_id, package_of[component.component_id])
+            )
+    return out
+
+
+def _component(
+    component_id: int,
+    metadata: Optional[bytes],
+    digest: str,
+    cache: DerivationCache,
+    caps: CodeCaps,
+) -> Generator[CodeRequest, Any, CodeDerivation]:
+    where = f"component {component_id}"
+    if not digest or metadata is None:
+        what = (
+            "metadata hash is missing"
+            if not digest
+            else "metadata could not be fetched or does not match its hash"
+        )
+        return CodeDerivation(
+            "",
+            None,
+            (error(CODE_FETCH_FAILED, f"{where}: its {what}; nothing derived."),),
+        )
+    try:
+        cid = code_uri_cid(metadata, where)
+    except CodeReadError as exc:
+        return CodeDerivation("", None, (exc.problem,))
+    return (yield from _package(cid, cache, caps))
+
+
+def code_pointer_reader(
+    code_uri: str, where: str, cache: DerivationCache, caps: CodeCaps = CodeCaps()
+) -> Generator[CodeRequest, Any, CodeDerivation]:
+    """Derive from the code pointer a mech's own metadata carries.
+
+    For the legacy mech registry and ComplementaryServiceMetadata, whose entries have no
+    dependency list: a top-level ``code_uri`` of ``ipfs://<CID>`` in the manifest.
+
+    :param code_uri: the pointer (``ipfs://<CID>``).
+    :param where: names the mech in messages.
+    :param cache: derivations by package CID.
+    :param caps: bounds on the code read.
+    :yield: ``("blocks", [cid, ...])`` requests.
+    :return: the derivation (``code_uri_missing`` when the pointer is not an IPFS CID).
+    """
+    if not code_uri.startswith("ipfs://"):
+        return CodeDerivation(
+            "",
+            None,
+            (
+                error(
+                    CODE_URI_MISSING,
+                    f"{where}: code_uri {code_uri[:80]!r} is not ipfs://<CID>; "
+                    "only IPFS package directories are followed.",
+                    "/code_uri",
+                ),
+            ),
+        )
+    try:
+        cid = normalise_cid(code_uri, where)
+    except CodeReadError as exc:
+        return CodeDerivation("", None, (exc.problem,))
+    return (yield from _package(cid, cache, caps))
+
+
+def _package(
+    cid: str, cache: DerivationCache, caps: CodeCaps
+) -> Generator[CodeRequest, Any, CodeDerivation]:
+    cached = cache.get(cid)
+    if cached is not None:
+        return cached
+    deriver = package_deriver(cid, caps)
+    try:
+        request = next(deriver)
+        while True:
+            request = deriver.send((yield "blocks", request))
+    except StopIteration as done:
+        derivation: CodeDerivation = done.value
+        cache.put(derivation)
+        return derivation

@@ -1,0 +1,167 @@
+"""Merging derived arguments into a mech's tools: declared wins, provenance, disagreements."""
+
+import json
+from textwrap import dedent
+from typing import Dict
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
+    CodeDerivation,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
+    derive_source,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+    merge_derived,
+    needs_derivation,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
+    META_KEY,
+    to_mcp_tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+    Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_OLAS_AGENT,
+    MechRef,
+    Tool,
+)
+
+REF = MechRef(100, REGISTRY_OLAS_AGENT, "0x" + "ab" * 20, 4)
+CID_A = "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"
+CID_B = "bafybeihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku"
+
+
+def _mech(manifest: Dict) -> Mech:
+    parsed = parse_manifest(json.dumps(manifest).encode())
+    assert parsed.manifest is not None
+    return Mech.from_manifest(REF, parsed.manifest, parsed.problems, cid="bafy-m")
+
+
+def _derivation(cid: str, tools: str, body: str) -> CodeDerivation:
+    source = dedent(f"""
+        ALLOWED_TOOLS = [{tools}]
+        def run(**kwargs):
+            {body}
+        """)
+    package = derive_source(source)
+    return CodeDerivation(cid, package, package.problems, 3)
+
+
+def _tool(mech: Mech, name: str) -> Tool:
+    return next(t for t in mech.tools if t.name == name)
+
+
+def test_untyped_tools_take_derived_arguments_with_provenance() -> None:
+    """Name-only tools get the code's arguments, marked derived with component and CID."""
+    mech = _mech({"name": "m", "description": "d", "tools": ["quote", "swap"]})
+    assert needs_derivation(mech)
+    merged = merge_derived(
+        mech,
+        [
+            (9, _derivation(CID_B, '"quote"', 'return kwargs["pair"], None')),
+            (2, _derivation(CID_A, '"quote", "swap"', 'return kwargs["amount"], None')),
+        ],
+    )
+    quote = _tool(merged, "quote")
+    # the lowest component id serving a name is used, whatever the input order
+    assert [a.identifier for a in quote.arguments] == ["amount"]
+    assert (quote.provenance.derived_component, quote.provenance.derived_cid) == (
+        2,
+        CID_A,
+    )
+    assert quote.provenance.arguments_source == "derived"
+    meta = to_mcp_tool(quote)["_meta"][META_KEY]["provenance"]
+    assert meta["arguments"] == "derived"
+    assert meta["derived_from"] == {"component_id": 2, "cid": CID_A}
+    assert needs_derivation(merged)  # derived arguments follow the code each period
+    # provenance survives the catalogue's JSON (shared state, state_dir)
+    catalogue = Catalogue.build([merged])
+    assert Catalogue.from_json(catalogue.to_json()) == catalogue
+
+
+def test_declared_arguments_win_and_a_disagreement_is_reported() -> None:
+    """A typed tool keeps its declared arguments; the code's different view is a warning."""
+    manifest = {
+        "name": "m",
+        "description": "d",
+        "tools": ["quote"],
+        "toolMetadata": {
+            "quote": {
+                "name": "quote",
+                "description": "q",
+                "input": {"type": "text", "description": "p"},
+                "output": {"type": "object", "description": "o"},
+                "kwargs": [{"identifier": "pair", "type": "str"}],
+            }
+        },
+    }
+    mech = _mech(manifest)
+    declared = _tool(mech, "quote").arguments
+    assert declared
+    merged = merge_derived(
+        mech,
+        [
+            (
+                5,
+                _derivation(
+                    CID_A, '"quote"', 'return int(kwargs["pair"]), kwargs.get("x")'
+                ),
+            )
+        ],
+    )
+    quote = _tool(merged, "quote")
+    assert quote.arguments == declared
+    assert quote.provenance.arguments_source == "declared"
+    assert (
+        to_mcp_tool(quote)["_meta"][META_KEY]["provenance"]["arguments"] == "declared"
+    )
+    (problem,) = [p for p in merged.problems if p.code == P.DERIVED_ARGUMENTS_DISAGREE]
+    assert problem.severity == P.SEVERITY_WARNING
+    assert "in the code only: x" in problem.message
+    assert "pair is str declared, int in the code" in problem.message
+    # agreeing code says nothing
+    agreeing = merge_derived(
+        mech, [(5, _derivation(CID_A, '"quote"', 'return str(kwargs["pair"]), None'))]
+    )
+    assert P.DERIVED_ARGUMENTS_DISAGREE not in {p.code for p in agreeing.problems}
+
+
+def test_a_failed_component_is_a_warning_of_the_mech_and_others_go_on() -> None:
+    """One component's fault is reported under the mech; another component still serves."""
+    mech = _mech({"name": "m", "description": "d", "tools": ["a", "b"]})
+    broken = CodeDerivation(
+        CID_B, None, (P.error(P.CODE_OVER_CAPS, f"ipfs://{CID_B}: too many files."),), 1
+    )
+    merged = merge_derived(
+        mech, [(3, broken), (4, _derivation(CID_A, '"b"', 'return kwargs["n"], None'))]
+    )
+    assert not _tool(merged, "a").arguments
+    assert [a.identifier for a in _tool(merged, "b").arguments] == ["n"]
+    (problem,) = [p for p in merged.problems if p.code == P.CODE_OVER_CAPS]
+    assert problem.severity == P.SEVERITY_WARNING
+    assert problem.message.startswith("component 3: ")
+    assert not merged.errors
+
+
+def test_a_reused_mech_follows_its_components_current_code() -> None:
+    """Arguments derived in an earlier period are replaced, or dropped with the code."""
+    mech = _mech({"name": "m", "description": "d", "tools": ["quote"]})
+    first = merge_derived(
+        mech, [(2, _derivation(CID_A, '"quote"', 'return kwargs["pair"], None'))]
+    )
+    assert needs_derivation(first)
+    changed = merge_derived(
+        first, [(2, _derivation(CID_B, '"quote"', 'return kwargs["amount"], None'))]
+    )
+    quote = _tool(changed, "quote")
+    assert [a.identifier for a in quote.arguments] == ["amount"]
+    assert quote.provenance.derived_cid == CID_B
+    assert P.DERIVED_ARGUMENTS_DISAGREE not in {p.code for p in changed.problems}
+    gone = _tool(merge_derived(first, []), "quote")
+    assert not gone.arguments and gone.provenance.arguments_source == "declared"
