@@ -47,8 +47,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     MechRef,
 )
 
-from scripts.cli import EXIT_INVALID, EXIT_OK
-from scripts.cli.app import cli
+from mech_catalogue_cli import EXIT_INVALID, EXIT_OK
+from mech_catalogue_cli.app import cli
 
 SOURCE = dedent("""
     from typing import Any

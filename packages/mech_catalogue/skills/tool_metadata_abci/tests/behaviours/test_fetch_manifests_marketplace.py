@@ -28,14 +28,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     CHAIN_ID,
     CSM,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     LEGACY as LEGACY_REGISTRY,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_behaviours import (
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     FetchCase,
     dag_pb_digest,
     manifest,
