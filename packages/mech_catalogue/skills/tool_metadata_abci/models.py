@@ -27,6 +27,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot imp
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     CatalogueView,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+    GatewayPool,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
 )
@@ -131,6 +134,19 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             self.ipfs_gateway_url.startswith(("http://", "https://")),
             f"ipfs_gateway_url must be an http(s) URL such as http://127.0.0.2:8080; got {self.ipfs_gateway_url!r}",
         )
+        fallbacks = kwargs.pop("ipfs_fallback_gateway_urls", None) or []
+        _require(
+            isinstance(fallbacks, list)
+            and all(
+                isinstance(url, str) and url.startswith(("http://", "https://"))
+                for url in fallbacks
+            ),
+            "ipfs_fallback_gateway_urls must be a list of http(s) gateway URLs, tried in "
+            f"this order after ipfs_gateway_url; got {fallbacks!r}",
+        )
+        self.ipfs_fallback_gateway_urls: Tuple[str, ...] = tuple(
+            str(url).rstrip("/") for url in fallbacks
+        )
         self.fetch_timeout_seconds: float = self._positive_float(
             "fetch_timeout_seconds", kwargs
         )
@@ -211,6 +227,16 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         )
         return 2 * ((1 + self.fetch_retries) * self.fetch_timeout_seconds + sum(delays))
 
+    @property
+    def ipfs_gateway_urls(self) -> Tuple[str, ...]:
+        """Get the IPFS gateways in order of preference (configuration only, never chain data).
+
+        :return: ``ipfs_gateway_url`` then ``ipfs_fallback_gateway_urls``, without repeats.
+        """
+        return tuple(
+            dict.fromkeys((self.ipfs_gateway_url,) + self.ipfs_fallback_gateway_urls)
+        )
+
     def _positive_int(self, key: str, kwargs: Dict[str, Any]) -> int:
         value = self._ensure(key, kwargs, int)
         _require(value > 0, f"{key} must be a positive integer; got {value}")
@@ -259,6 +285,8 @@ class SharedState(BaseSharedState):
         self.kept_catalogue_digest = ""
         #: digest -> how fetching it failed on this agent (transport detail; never agreed)
         self.fetch_diagnostics: Dict[str, str] = {}
+        #: the IPFS gateways' health and adaptive limit (``FetchManifestsBehaviour.gateway_pool``)
+        self.gateways: Optional[GatewayPool] = None
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""
