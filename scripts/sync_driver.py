@@ -359,6 +359,9 @@ class PeriodOutcome:
     :param error: why the period kept the last catalogue ("" when it did not).
     :param eth_calls: ``eth_call`` requests made.
     :param seconds: wall time of the period.
+    :param timings: where the time went, seconds: ``rpc`` (registry reads), ``ipfs``
+        (the fetch, including ``verify_on_arrival`` and ``parse_on_arrival``) and
+        ``build`` (``refresh_catalogue``: any parsing left, building the catalogue).
     """
 
     catalogue: Optional[Catalogue]
@@ -366,6 +369,7 @@ class PeriodOutcome:
     error: str = ""
     eth_calls: int = 0
     seconds: float = 0.0
+    timings: Dict[str, float] = field(default_factory=dict)
 
 
 class CatalogueSync:
@@ -398,12 +402,14 @@ class CatalogueSync:
         :return: the outcome; on a failed registry read the last catalogue is kept.
         """
         began = time.monotonic()
+        timings: Dict[str, float] = {}
         try:
             snapshot, calls = read_snapshot(self.config, self.session)
         except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
             return PeriodOutcome(
                 self.catalogue, False, str(exc), seconds=time.monotonic() - began
             )
+        timings["rpc"] = time.monotonic() - began
         self.fetcher.gateways.begin_period(time.monotonic())
         early = ParseOnArrival(
             lambda data: parse(data, self.config.policy.max_bytes),
@@ -416,10 +422,15 @@ class CatalogueSync:
             )
         finally:
             self.fetcher.on_arrival = None
+        timings["ipfs"] = time.monotonic() - began - timings["rpc"]
+        timings["verify_on_arrival"] = early.verify_seconds
+        timings["parse_on_arrival"] = early.parse_seconds
         self.catalogue = refresh_catalogue(
             snapshot, fetched, early.parse, self.catalogue
         )
-        return PeriodOutcome(self.catalogue, True, "", calls, time.monotonic() - began)
+        seconds = time.monotonic() - began
+        timings["build"] = seconds - timings["rpc"] - timings["ipfs"]
+        return PeriodOutcome(self.catalogue, True, "", calls, seconds, timings)
 
     def close(self) -> None:
         """Release the fetch pool."""

@@ -1,7 +1,7 @@
 """FetchManifestsBehaviour: fetch, verify and parse manifests; send the catalogue digest."""
 
 import time
-from typing import Any, Dict, Generator, List, Optional, Tuple, cast
+from typing import Any, Callable, Dict, Generator, List, Optional, Tuple, cast
 
 from aea.protocols.base import Message
 from aea.protocols.dialogue.base import Dialogue
@@ -14,6 +14,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ToolMetadataBaseBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.arrivals import (
+    ParseOnArrival,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
@@ -91,10 +94,11 @@ class FetchManifestsBehaviour(
             snapshot = yield from self.agreed_snapshot()
             catalogue: Optional[Catalogue] = None
             if snapshot is not None:
-                fetched = yield from self.fetch_all(snapshot)
+                early = ParseOnArrival(self.parse, self.params.max_manifest_bytes)
+                fetched = yield from self.fetch_all(snapshot, early.arrived)
                 self.report_failures(fetched)
                 previous = self.previous_catalogue()
-                catalogue = refresh_catalogue(snapshot, fetched, self.parse, previous)
+                catalogue = refresh_catalogue(snapshot, fetched, early.parse, previous)
                 self.skill_state.candidate = (catalogue, snapshot)
                 keep = {m.cid for m in catalogue.mechs if m.cid}
                 if previous is not None:
@@ -218,11 +222,15 @@ class FetchManifestsBehaviour(
     # --- fetching --------------------------------------------------------------------
 
     def fetch_all(
-        self, snapshot: RegistrySnapshot
+        self,
+        snapshot: RegistrySnapshot,
+        on_arrival: Optional[Callable[[str, bytes], None]] = None,
     ) -> Generator[None, None, Dict[str, FetchResult]]:
         """Drive ``domain.fetching.manifest_fetcher`` over the snapshot's digests.
 
         :param snapshot: the agreed snapshot.
+        :param on_arrival: called with ``(cid, bytes)`` as each body arrives
+            (``domain.catalogue.arrivals.ParseOnArrival.arrived``).
         :yield: while waiting for IPFS or backing off.
         :return: digest -> result, for every distinct digest of the snapshot.
         """
@@ -243,13 +251,15 @@ class FetchManifestsBehaviour(
             while True:
                 if wait:
                     yield from self.sleep(wait)
-                reply = yield from self.fetch_many(cids)
+                reply = yield from self.fetch_many(cids, on_arrival)
                 wait, cids = fetcher.send(reply)
         except StopIteration as done:
             return cast(Dict[str, FetchResult], done.value)
 
-    def fetch_many(
-        self, cids: List[str]
+    def fetch_many(  # pylint: disable=too-many-locals
+        self,
+        cids: List[str],
+        on_arrival: Optional[Callable[[str, bytes], None]] = None,
     ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
         """Fetch CIDs through ``domain.ipfs.gateways.FetchWindow`` (a sliding window).
 
@@ -261,10 +271,11 @@ class FetchManifestsBehaviour(
         its own slot.
 
         :param cids: the CIDs.
+        :param on_arrival: called with ``(cid, bytes)`` as each body arrives.
         :yield: while waiting.
         :return: cid -> (bytes or None, failure text).
         """
-        window = FetchWindow(cids, self.gateway_pool())
+        window = FetchWindow(cids, self.gateway_pool(), on_arrival)
         replies: Dict[Tuple[str, int], Any] = {}
         deadlines: Dict[Tuple[str, int], float] = {}  # in flight: key -> deadline
         sent = 0
