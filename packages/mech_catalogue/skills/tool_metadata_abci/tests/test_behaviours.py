@@ -96,6 +96,7 @@ OLAS = "0x00000000000000000000000000000000000000bb"
 CSM = "0x00000000000000000000000000000000000000cc"
 SERVICE_REGISTRY = "0x00000000000000000000000000000000000000dd"
 GATEWAY = "http://127.0.0.2:8080"
+FALLBACK = "http://127.0.0.3:8080"
 
 MessageT = TypeVar("MessageT", bound=Message)
 
@@ -795,6 +796,75 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
             "three",
             "two",
         ]
+
+    def reply(
+        self, request: HttpMessage, status: int, body: bytes, headers: str = ""
+    ) -> None:
+        """Deliver a gateway response with any status and headers to a request.
+
+        :param request: the request from the outbox.
+        :param status: the HTTP status.
+        :param body: the response body.
+        :param headers: ``Name: value`` lines.
+        """
+        self.http_handler.handle(
+            self.build_incoming_message(
+                message_type=HttpMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=HttpMessage.Performative.RESPONSE,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(CAPPED_HTTP_CLIENT_ID),
+                version="",
+                status_code=status,
+                status_text="",
+                headers=headers,
+                body=body,
+            )
+        )
+
+    def test_a_429_sends_the_cid_to_the_fallback_gateway(self) -> None:
+        """429 + Retry-After from the preferred gateway: the same CID goes to the fallback at once; the window halves."""
+        params = self.skill.skill_context.params
+        params.__dict__["fetch_concurrency"] = 2
+        params.__dict__["ipfs_fallback_gateway_urls"] = (FALLBACK,)
+        data = manifest("one")
+        cid = digest_to_cid(dag_pb_digest(data), DAG_PB)
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        self.assert_quantity_in_outbox(1)
+        first = self.outbox_message(HttpMessage)
+        assert first.url == f"{GATEWAY}/ipfs/{cid}"
+        self.reply(first, 429, b"slow down", "Retry-After: 30\n")
+        self.behaviour.act_wrapper()
+        self.assert_quantity_in_outbox(1)
+        second = self.outbox_message(HttpMessage)
+        assert second.url == f"{FALLBACK}/ipfs/{cid}"
+        pool = self.skill.skill_context.state.gateways
+        assert pool is not None and pool.window() == 1  # halved from 2
+        assert pool.gateways[0].held_until > time.monotonic() + 20  # Retry-After
+        self.reply(second, 200, data)
+        self.behaviour.act_wrapper()
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["one"]
+
+    def test_a_failing_gateway_hands_over_to_the_fallback(self) -> None:
+        """502 from the preferred gateway: the fallback is asked for the CID in the same window."""
+        params = self.skill.skill_context.params
+        params.__dict__["ipfs_fallback_gateway_urls"] = (FALLBACK,)
+        data = manifest("two")
+        cid = digest_to_cid(dag_pb_digest(data), DAG_PB)
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        first = self.outbox_message(HttpMessage)
+        self.reply(first, 502, b"")
+        self.behaviour.act_wrapper()
+        second = self.outbox_message(HttpMessage)
+        assert (first.url, second.url) == (
+            f"{GATEWAY}/ipfs/{cid}",
+            f"{FALLBACK}/ipfs/{cid}",
+        )
+        self.reply(second, 200, data)
+        self.behaviour.act_wrapper()
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["two"]
 
     def test_fetches_through_the_ipfs_connection(self) -> None:
         """ipfs_fetch_mode=ipfs_connection: a GET_FILES request; the single file's bytes are verified."""
