@@ -310,14 +310,13 @@ class FetchWindow:
         :return: ``(cid, gateway url)`` pairs, now counted in flight.
         """
         out: List[Tuple[str, str]] = []
-        kept: Deque[_Pending] = deque()
-        while self._queue:
+        held: List[_Pending] = []  # waiting for a Retry-After; they keep their place
+        while self._queue and (
+            now >= self.pool.deadline or len(self.in_flight) < self.pool.window()
+        ):
             item = self._queue.popleft()
             if now >= self.pool.deadline:
                 self._fail(item, "the period's fetch budget is spent")
-                continue
-            if len(self.in_flight) >= self.pool.window():
-                kept.append(item)
                 continue
             url = self.pool.choose(now, item.tried)
             if url is not None:
@@ -334,8 +333,10 @@ class FetchWindow:
                     "every gateway left is rate-limited (Retry-After) past the period's fetch budget",
                 )
             else:
-                kept.append(item)
-        self._queue = kept
+                held.append(item)
+                if self.pool.choose(now, set()) is None:
+                    break  # every gateway is held: nothing else can leave now
+        self._queue.extendleft(reversed(held))
         return out
 
     def wake_at(self, now: float) -> float:
