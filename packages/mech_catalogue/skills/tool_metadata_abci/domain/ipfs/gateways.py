@@ -19,11 +19,13 @@ every answer back; the window decides the rest:
 - **adaptive concurrency** (AIMD): the window keeps at most ``limit`` GETs in flight;
   ``limit`` starts at ``max_concurrency``, halves on a 429 (at most once per Retry-After),
   and grows back by one per ``limit`` successes, up to ``max_concurrency``;
-- **bounded**: once the period's ``period_budget_seconds`` are spent (the pool's
-  :meth:`GatewayPool.begin_period`), or when every gateway left for a CID is skipped past
-  that budget, the CIDs still waiting fail at once with a reason, so a gateway that
-  rate-limits or is down for a whole period never stalls the round: the fetcher keeps the
-  last good manifests and the next period starts afresh.
+- **bounded**: the window never waits for a ``Retry-After`` past the period's
+  ``period_budget_seconds`` (the pool's :meth:`GatewayPool.begin_period`): a CID whose
+  every gateway left is held past it fails at once with a reason, and one CID is sent
+  at most ``max_rate_limited`` times after 429s, so a gateway that rate-limits or is down
+  for a whole period never stalls the round (the fetcher keeps the last good manifests
+  and the next period starts afresh). GETs that make progress are never cut off by the
+  budget: per-request timeouts and the round's own timeout bound them.
 
 Times are the driver's monotonic clock, in seconds.
 """
@@ -311,13 +313,8 @@ class FetchWindow:
         """
         out: List[Tuple[str, str]] = []
         held: List[_Pending] = []  # waiting for a Retry-After; they keep their place
-        while self._queue and (
-            now >= self.pool.deadline or len(self.in_flight) < self.pool.window()
-        ):
+        while self._queue and len(self.in_flight) < self.pool.window():
             item = self._queue.popleft()
-            if now >= self.pool.deadline:
-                self._fail(item, "the period's fetch budget is spent")
-                continue
             url = self.pool.choose(now, item.tried)
             if url is not None:
                 self.in_flight[item.cid] = url

@@ -238,6 +238,19 @@ def test_rate_limited_for_the_whole_period_ends_within_the_budget() -> None:
     assert len(sent) <= 50 * pool.policy.max_rate_limited
 
 
+def test_healthy_work_longer_than_the_budget_is_not_cut_off() -> None:
+    """A slow but healthy gateway: every CID arrives even when the wave outlasts the budget.
+
+    (A first version failed the CIDs still queued once the budget was spent: at N = 1,000
+    on a loaded machine, 230 manifests were lost that way while parsing on arrival.)
+    """
+    pool = GatewayPool([A], GatewayPolicy(max_concurrency=2, period_budget_seconds=1))
+    pool.begin_period(0.0)
+    replies, sent, _ = run(cids(40), pool, {A: serves}, latency=0.5)
+    assert all(data is not None for data, _ in replies.values())
+    assert max(t for t, _, _ in sent) > 1  # well past the budget
+
+
 def test_bodies_are_handed_over_as_they_arrive() -> None:
     """on_arrival sees each body when it comes, before the window is done."""
     pool = GatewayPool([A], GatewayPolicy(max_concurrency=2))
