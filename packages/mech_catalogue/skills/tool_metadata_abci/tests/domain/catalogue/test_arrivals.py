@@ -15,10 +15,20 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
     file_root,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    Problem,
+)
 
 
 def manifest(n: int) -> bytes:
-    """A small manifest of ``n`` tools (the parser here is a stand-in: it only counts calls)."""
+    """A small manifest of ``n`` tools."""
     return json.dumps({"tools": [f"tool-{i}" for i in range(n)]}).encode()
 
 
@@ -34,17 +44,34 @@ def raw_cid(data: bytes) -> str:
 
 
 class CountingParser:
-    """Records every call; returns the tool count."""
+    """The real manifest parser, recording every call (and raising on ``fail_on``)."""
 
     def __init__(self, fail_on: Optional[bytes] = None) -> None:
+        """Start with no calls.
+
+        :param fail_on: bytes to raise on, as a parser bug would.
+        """
         self.calls: List[bytes] = []
         self.fail_on = fail_on
 
-    def __call__(self, data: bytes) -> Tuple[Optional[int], Tuple]:
+    def __call__(self, data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
+        """Parse.
+
+        :param data: manifest bytes.
+        :return: ``(manifest or None, problems)``.
+        :raises RuntimeError: on ``fail_on``.
+        """
         self.calls.append(data)
         if data == self.fail_on:
             raise RuntimeError("parser bug")
-        return len(json.loads(data)["tools"]), ()
+        result = parse_manifest(data, Limits())
+        return result.manifest, result.problems
+
+
+def tool_names(parsed: Tuple[Optional[Manifest], Tuple[Problem, ...]]) -> List[str]:
+    """Tool names of a parse result."""
+    assert parsed[0] is not None
+    return [tool.name for tool in parsed[0].tools]
 
 
 @pytest.mark.parametrize("cid_of", [dag_pb_cid, raw_cid])
@@ -55,10 +82,10 @@ def test_verified_bytes_are_parsed_once_on_arrival(cid_of) -> None:
     data = manifest(3)
     early.arrived(cid_of(data), data)
     assert parser.calls == [data] and early.parsed_early == 1
-    assert early.parse(data) == (3, ())
+    assert tool_names(early.parse(data)) == ["tool-0", "tool-1", "tool-2"]
     assert len(parser.calls) == 1 and len(early) == 0
     # handed out once: a second ask parses again (nothing lingers between periods)
-    assert early.parse(data) == (3, ())
+    assert tool_names(early.parse(data)) == ["tool-0", "tool-1", "tool-2"]
     assert len(parser.calls) == 2
 
 

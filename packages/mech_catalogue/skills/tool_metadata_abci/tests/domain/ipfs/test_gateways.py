@@ -51,7 +51,14 @@ def run(  # pylint: disable=too-many-locals
 ) -> Tuple[Dict[str, Tuple[Optional[bytes], str]], List[Tuple[float, str, str]], int]:
     """Drive a window to the end with a simulated clock; every GET takes ``latency``.
 
+    :param cids: the CIDs.
+    :param pool: the gateways.
+    :param scripts: gateway URL -> its answers.
+    :param start: the clock at the start, seconds.
+    :param latency: seconds each GET takes.
+    :param arrived: where on_arrival records CIDs (None: no hook).
     :return: replies, the GETs sent as (time, gateway, cid), and the most in flight at once.
+    :raises AssertionError: when the window never finishes.
     """
     window = FetchWindow(
         cids,
