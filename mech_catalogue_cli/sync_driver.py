@@ -6,9 +6,13 @@ the skill's own (``domain.registry.snapshot_reader``, ``domain.fetching.manifest
 moves bytes, as the skill's behaviours do through the ledger and http_client connections:
 
 - each Multicall2 batch is one JSON-RPC ``eth_call`` (``requests``, ``rpc_timeout``);
-- CIDs are fetched from an HTTP gateway with ``fetch_concurrency`` GETs in flight, a new one
-  leaving as soon as one is answered (the sliding window of
-  ``FetchManifestsBehaviour.fetch_many``), each GET capped at ``max_bytes``;
+- CIDs are fetched from HTTP gateways (``gateway_url``, then ``fallback_gateway_urls``)
+  with at most ``fetch_concurrency`` GETs in flight, a new one leaving as soon as one is
+  answered; which gateway, how many in flight, 429/Retry-After and gateway health are
+  decided by ``domain.ipfs.gateways.FetchWindow``, as in
+  ``FetchManifestsBehaviour.fetch_many``; each GET is capped at ``max_bytes``;
+- each manifest is verified and parsed as it arrives (``domain.catalogue.arrivals``),
+  while the other GETs are in flight;
 - a period whose registry read fails keeps the last catalogue, as the skill's
   ``RegistrySnapshotRound`` does when no snapshot is agreed.
 
@@ -17,12 +21,15 @@ Used by ``scripts/bench_sync.py`` and the fault tests (``tests/faults``).
 
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import requests
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.arrivals import (
+    ParseOnArrival,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
     FetchResult,
@@ -47,6 +54,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot imp
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
     after_backoff,
     drive,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+    FetchWindow,
+    GatewayPolicy,
+    GatewayPool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
@@ -81,6 +93,9 @@ class SyncConfig:  # pylint: disable=too-many-instance-attributes
     :param rpc_timeout: seconds per ``eth_call``.
     :param fetch_timeout: seconds per GET (``fetch_timeout_seconds``).
     :param policy: retries, backoff and size cap.
+    :param fallback_gateway_urls: further gateways, tried in this order after ``gateway_url``.
+    :param gateway_policy: gateway health, 429 handling and the period's fetch budget
+        (its ``max_concurrency`` is replaced by ``fetch_concurrency``).
     """
 
     rpc_url: str
@@ -94,6 +109,8 @@ class SyncConfig:  # pylint: disable=too-many-instance-attributes
     rpc_timeout: float = 10.0
     fetch_timeout: float = 10.0
     policy: FetchPolicy = field(default_factory=FetchPolicy)
+    fallback_gateway_urls: Tuple[str, ...] = ()
+    gateway_policy: GatewayPolicy = field(default_factory=GatewayPolicy)
 
 
 def eth_call(
@@ -175,17 +192,22 @@ def read_snapshot(
     return RegistrySnapshot.build(block_number, reads), calls
 
 
-def gateway_get(
+#: one gateway answer: (bytes or None, failure text, HTTP status or None, Retry-After or None)
+GatewayAnswer = Tuple[Optional[bytes], str, Optional[int], Optional[str]]
+
+
+def gateway_answer(
     session: requests.Session, gateway: str, cid: str, timeout: float, cap: int
-) -> Tuple[Optional[bytes], str]:
-    """GET one CID from the gateway, at most ``cap + 1`` bytes asked for and read (``domain.size_cap``).
+) -> GatewayAnswer:
+    """GET one CID from a gateway, at most ``cap + 1`` bytes asked for and read (``domain.size_cap``).
 
     :param session: the HTTP session.
     :param gateway: the gateway base URL.
     :param cid: the CID.
     :param timeout: seconds.
     :param cap: the size cap (bytes beyond it are not read; the fetcher rejects the rest).
-    :return: ``(bytes or None, failure text)``.
+    :return: ``(bytes or None, failure text, status, Retry-After)``; status None on a
+        transport error or a timeout.
     """
     try:
         with session.get(
@@ -196,29 +218,64 @@ def gateway_get(
         ) as response:
             headers = "".join(f"{k}: {v}\n" for k, v in response.headers.items())
             body = read_capped(response.iter_content(65536), cap)
-            return gateway_body(response.status_code, headers, body, cap)
+            data, failure = gateway_body(response.status_code, headers, body, cap)
+            return (
+                data,
+                failure,
+                response.status_code,
+                response.headers.get("Retry-After"),
+            )
     except (requests.RequestException, OSError) as exc:
-        return None, type(exc).__name__
+        return None, type(exc).__name__, None, None
 
 
-class Fetcher:
+def gateway_get(
+    session: requests.Session, gateway: str, cid: str, timeout: float, cap: int
+) -> Tuple[Optional[bytes], str]:
+    """GET one CID from the gateway (:func:`gateway_answer` without status and headers).
+
+    :param session: the HTTP session.
+    :param gateway: the gateway base URL.
+    :param cid: the CID.
+    :param timeout: seconds.
+    :param cap: the size cap.
+    :return: ``(bytes or None, failure text)``.
+    """
+    data, failure, _, _ = gateway_answer(session, gateway, cid, timeout, cap)
+    return data, failure
+
+
+class Fetcher:  # pylint: disable=too-many-instance-attributes
     """Concurrent gateway GETs, one ``requests`` session per worker thread."""
 
-    def __init__(
-        self, gateway: str, concurrency: int, timeout: float, cap: int
+    def __init__(  # pylint: disable=too-many-arguments
+        self,
+        gateway: str,
+        concurrency: int,
+        timeout: float,
+        cap: int,
+        fallbacks: Sequence[str] = (),
+        policy: Optional[GatewayPolicy] = None,
     ) -> None:
         """Create the worker pool.
 
-        :param gateway: the gateway base URL.
-        :param concurrency: GETs in flight at once.
+        :param gateway: the preferred gateway base URL.
+        :param concurrency: GETs in flight at most.
         :param timeout: seconds per GET.
         :param cap: the manifest size cap, bytes.
+        :param fallbacks: further gateways, in order of preference.
+        :param policy: gateway health and 429 handling (its concurrency is ``concurrency``).
         """
         self.gateway = gateway
         self.concurrency = concurrency
         self.timeout = timeout
         self.cap = cap
         self.requests = 0
+        self.gateways = GatewayPool(
+            [gateway, *fallbacks],
+            replace(policy or GatewayPolicy(), max_concurrency=concurrency),
+        )
+        self.on_arrival: Optional[Callable[[str, bytes], None]] = None
         self._pool = ThreadPoolExecutor(max_workers=concurrency)
         self._sessions: Dict[int, requests.Session] = {}
 
@@ -228,17 +285,38 @@ class Fetcher:
             self._sessions[key] = requests.Session()
         return self._sessions[key]
 
-    def _get(self, cid: str) -> Tuple[Optional[bytes], str]:
-        return gateway_get(self._session(), self.gateway, cid, self.timeout, self.cap)
+    def _get(self, gateway: str, cid: str) -> GatewayAnswer:
+        return gateway_answer(self._session(), gateway, cid, self.timeout, self.cap)
 
     def get_pooled(self, cids: Sequence[str]) -> Dict[str, Tuple[Optional[bytes], str]]:
-        """Fetch CIDs with ``concurrency`` always in flight (a sliding window, as the skill).
+        """Fetch CIDs through :class:`FetchWindow` (a sliding window, as the skill).
 
         :param cids: the CIDs.
         :return: cid -> (bytes or None, failure text).
         """
-        self.requests += len(cids)
-        return dict(zip(cids, self._pool.map(self._get, cids)))
+        window = FetchWindow(cids, self.gateways, self.on_arrival)
+        running: Dict[Future, str] = {}
+        while not window.done:
+            for cid, gateway in window.sendable(time.monotonic()):
+                self.requests += 1
+                running[self._pool.submit(self._get, gateway, cid)] = cid
+            if not running:
+                pause = window.wake_at(time.monotonic()) - time.monotonic()
+                time.sleep(max(0.0, pause))
+                continue
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for future in finished:
+                data, failure, status, retry_after = future.result()
+                window.answer(
+                    running.pop(future),
+                    data,
+                    failure,
+                    status,
+                    retry_after,
+                    time.monotonic(),
+                    time.time(),
+                )
+        return window.replies
 
     def close(self) -> None:
         """Stop the pool."""
@@ -280,6 +358,9 @@ class PeriodOutcome:
     :param error: why the period kept the last catalogue ("" when it did not).
     :param eth_calls: ``eth_call`` requests made.
     :param seconds: wall time of the period.
+    :param timings: where the time went, seconds: ``rpc`` (registry reads), ``ipfs``
+        (the fetch, including ``verify_on_arrival`` and ``parse_on_arrival``) and
+        ``build`` (``refresh_catalogue``: any parsing left, building the catalogue).
     """
 
     catalogue: Optional[Catalogue]
@@ -287,6 +368,7 @@ class PeriodOutcome:
     error: str = ""
     eth_calls: int = 0
     seconds: float = 0.0
+    timings: Dict[str, float] = field(default_factory=dict)
 
 
 class CatalogueSync:
@@ -308,6 +390,8 @@ class CatalogueSync:
             config.fetch_concurrency,
             config.fetch_timeout,
             config.policy.max_bytes,
+            config.fallback_gateway_urls,
+            config.gateway_policy,
         )
         self.session = requests.Session()
 
@@ -317,22 +401,35 @@ class CatalogueSync:
         :return: the outcome; on a failed registry read the last catalogue is kept.
         """
         began = time.monotonic()
+        timings: Dict[str, float] = {}
         try:
             snapshot, calls = read_snapshot(self.config, self.session)
         except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
             return PeriodOutcome(
                 self.catalogue, False, str(exc), seconds=time.monotonic() - began
             )
-        fetched = fetch_manifests(
-            self.config, snapshot.digests, self.cache, self.fetcher
-        )
-        self.catalogue = refresh_catalogue(
-            snapshot,
-            fetched,
+        timings["rpc"] = time.monotonic() - began
+        self.fetcher.gateways.begin_period(time.monotonic())
+        early = ParseOnArrival(
             lambda data: parse(data, self.config.policy.max_bytes),
-            self.catalogue,
+            self.config.policy.max_bytes,
         )
-        return PeriodOutcome(self.catalogue, True, "", calls, time.monotonic() - began)
+        self.fetcher.on_arrival = early.arrived
+        try:
+            fetched = fetch_manifests(
+                self.config, snapshot.digests, self.cache, self.fetcher
+            )
+        finally:
+            self.fetcher.on_arrival = None
+        timings["ipfs"] = time.monotonic() - began - timings["rpc"]
+        timings["verify_on_arrival"] = early.verify_seconds
+        timings["parse_on_arrival"] = early.parse_seconds
+        self.catalogue = refresh_catalogue(
+            snapshot, fetched, early.parse, self.catalogue
+        )
+        seconds = time.monotonic() - began
+        timings["build"] = seconds - timings["rpc"] - timings["ipfs"]
+        return PeriodOutcome(self.catalogue, True, "", calls, seconds, timings)
 
     def close(self) -> None:
         """Release the fetch pool."""

@@ -13,10 +13,16 @@ when told to, injects one fault:
 - ``mode = "down"``: answer ``502`` (the upstream is gone);
 - ``mode = "not_found"`` / ``"gateway_timeout"``: answer ``404`` / ``504`` (a gateway that
   does not have, or gave up fetching, the content);
+- ``mode = "rate_limited"``: answer ``429`` with ``Retry-After: <retry_after>`` (a
+  gateway rate-limiting this client; ``retry_after`` defaults to 1 s);
 - ``path_modes``: path substring -> mode, a fault for matching requests only (e.g. one
   CID), the others forwarded (a mode in ``mode`` wins);
 - ``rewrite``: a function ``(path, body) -> body`` replacing what upstream returned
-  (a gateway serving other bytes than the CID names).
+  (a gateway serving other bytes than the CID names);
+- ``network``: a :class:`NetworkModel`, a seeded per-request latency (a median, a
+  log-normal spread and a long tail) and a concurrency limit beyond which requests are
+  answered ``429 Too Many Requests`` with ``Retry-After`` (a public gateway);
+  :data:`RPC_NETWORK` and :data:`GATEWAY_NETWORK` are the benchmark's models.
 
 Bounded: request and response bodies over :data:`MAX_BODY` bytes are refused, upstream
 calls time out after ``upstream_timeout`` seconds, and handler threads are daemons that
@@ -25,6 +31,8 @@ die with the process. Only loopback upstreams are accepted.
 
 import http.client
 import json
+import math
+import random
 import socket
 import threading
 import time
@@ -45,6 +53,7 @@ FAULT_MODES = (
     "down",
     "not_found",
     "gateway_timeout",
+    "rate_limited",
 )
 #: the HTTP status each answering fault mode replies with
 FAULT_STATUS = {
@@ -56,6 +65,61 @@ FAULT_STATUS = {
 
 Rewrite = Callable[[str, bytes], bytes]
 
+#: HTTP status of a rate-limited request (RFC 6585 s4)
+TOO_MANY_REQUESTS = 429
+
+
+@dataclass(frozen=True)
+class NetworkModel:
+    """A seeded model of one remote endpoint: latency per request and a concurrency limit.
+
+    Each admitted request waits ``median * exp(sigma * z)`` seconds (``z`` standard
+    normal: a log-normal around the median), or ``tail_seconds`` for a ``tail_fraction``
+    of requests, before it is forwarded. A request arriving while ``max_concurrent``
+    are in flight waits one ``median`` (its round trip) and is answered 429 with
+    ``Retry-After: <retry_after>`` without being forwarded.
+
+    :param median: median latency, seconds.
+    :param sigma: log-normal spread (0: every request takes ``median``).
+    :param tail_fraction: share of requests taking ``tail_seconds`` (0..1).
+    :param tail_seconds: latency of the tail, seconds.
+    :param max_concurrent: requests admitted at once (0: no limit).
+    :param retry_after: the ``Retry-After`` of a 429, whole seconds.
+    :param seed: the random seed (the same seed gives the same latencies, in order).
+    """
+
+    median: float
+    sigma: float = 0.0
+    tail_fraction: float = 0.0
+    tail_seconds: float = 0.0
+    max_concurrent: int = 0
+    retry_after: int = 1
+    seed: int = 0
+
+    def sample(self, rng: random.Random) -> float:
+        """Draw one request's latency.
+
+        :param rng: the model's random generator.
+        :return: seconds.
+        """
+        if self.tail_fraction and rng.random() < self.tail_fraction:
+            return self.tail_seconds
+        return self.median * math.exp(self.sigma * rng.gauss(0.0, 1.0))
+
+
+#: an Ethereum RPC endpoint: 20 ms a call
+RPC_NETWORK = NetworkModel(median=0.020, sigma=0.1, seed=20)
+#: a public IPFS gateway: 60 ms median, 2% of requests 1.5 s, 32 at once, then 429
+GATEWAY_NETWORK = NetworkModel(
+    median=0.060,
+    sigma=0.5,
+    tail_fraction=0.02,
+    tail_seconds=1.5,
+    max_concurrent=32,
+    retry_after=1,
+    seed=60,
+)
+
 
 @dataclass
 class ProxyCounters:
@@ -65,12 +129,18 @@ class ProxyCounters:
     :param rpc_calls: JSON-RPC calls (each call of a batch counts once).
     :param rpc_methods: JSON-RPC method -> calls.
     :param faults: requests answered by an injected fault.
+    :param rate_limited: requests answered 429 by the network model.
+    :param max_in_flight: the most requests in flight at once.
+    :param latency_seconds: latency the network model added, summed over requests.
     """
 
     requests: int = 0
     rpc_calls: int = 0
     rpc_methods: Dict[str, int] = field(default_factory=dict)
     faults: int = 0
+    rate_limited: int = 0
+    max_in_flight: int = 0
+    latency_seconds: float = 0.0
 
 
 class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
@@ -102,9 +172,13 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.latency = 0.0
         self.mode = ""
         self.hang_seconds = 5.0
+        self.retry_after = 1
         self.rewrite: Optional[Rewrite] = None
         self.path_modes: Dict[str, str] = {}
         self.counters = ProxyCounters()
+        self.network: Optional[NetworkModel] = None
+        self._rng = random.Random(0)
+        self._in_flight = 0
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer((host, 0), self._handler_class())
         self._server.daemon_threads = True
@@ -131,8 +205,47 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.upstream_host = parts.hostname or ""
         self.upstream_port = parts.port or 80
 
+    def set_network(self, model: Optional[NetworkModel]) -> None:
+        """Model a remote endpoint (None: plain loopback); reseeds the latency draws.
+
+        :param model: the network model, or None.
+        """
+        with self._lock:
+            self.network = model
+            self._rng = random.Random(model.seed if model else 0)
+
+    def admit(self) -> Tuple[bool, float]:
+        """Take a place among the requests in flight, as the network model allows.
+
+        :return: ``(admitted, seconds to wait)``; an admitted request must call
+            :meth:`release` when answered.
+        """
+        with self._lock:
+            model = self.network
+            if (
+                model
+                and model.max_concurrent
+                and self._in_flight >= model.max_concurrent
+            ):
+                self.counters.rate_limited += 1
+                return False, model.median
+            self._in_flight += 1
+            self.counters.max_in_flight = max(
+                self.counters.max_in_flight, self._in_flight
+            )
+            delay = model.sample(self._rng) if model else 0.0
+            self.counters.latency_seconds += delay
+            return True, delay
+
+    def release(self) -> None:
+        """Give back a place taken by :meth:`admit`."""
+        with self._lock:
+            self._in_flight = max(0, self._in_flight - 1)
+
     def clear_faults(self) -> None:
-        """Stop injecting faults and latency."""
+        """Stop injecting faults and latency; drop the network model."""
+        self.network = None
+        self.retry_after = 1
         self.mode = ""
         self.latency = 0.0
         self.rewrite = None
@@ -270,7 +383,9 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                 if not mode:
                     return False
                 proxy.record_fault()
-                if mode in FAULT_STATUS:
+                if mode == "rate_limited":
+                    self._too_many(proxy.retry_after)
+                elif mode in FAULT_STATUS:
                     self._reply(
                         FAULT_STATUS[mode],
                         "text/plain",
@@ -295,6 +410,27 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                     return
                 body = self.rfile.read(length) if length else b""
                 proxy.count(body)
+                admitted, delay = proxy.admit()
+                if not admitted:
+                    time.sleep(delay)
+                    self._too_many(proxy.network.retry_after if proxy.network else 1)
+                    return
+                try:
+                    time.sleep(delay)
+                    self._answer(method, body)
+                finally:
+                    proxy.release()
+
+            def _too_many(self, retry_after: int) -> None:
+                data = b"too many requests"
+                self.send_response(TOO_MANY_REQUESTS)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Retry-After", str(retry_after))
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _answer(self, method: str, body: bytes) -> None:
                 if proxy.latency:
                     time.sleep(proxy.latency)
                 mode = proxy.mode or next(

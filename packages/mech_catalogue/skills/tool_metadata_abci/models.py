@@ -35,6 +35,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     CatalogueView,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+    GatewayPool,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
 )
@@ -134,6 +137,18 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             self.ipfs_gateway_url.startswith(("http://", "https://")),
             f"ipfs_gateway_url must be an http(s) URL such as http://127.0.0.2:8080; got {self.ipfs_gateway_url!r}",
         )
+        fallbacks = take(kwargs, "ipfs_fallback_gateway_urls", list, default=[])
+        require(
+            all(
+                isinstance(url, str) and url.startswith(("http://", "https://"))
+                for url in fallbacks
+            ),
+            "ipfs_fallback_gateway_urls must be a list of http(s) gateway URLs, tried in "
+            f"this order after ipfs_gateway_url; got {fallbacks!r}",
+        )
+        self.ipfs_fallback_gateway_urls: Tuple[str, ...] = tuple(
+            str(url).rstrip("/") for url in fallbacks
+        )
         self.fetch_timeout_seconds: float = take_positive(
             kwargs, "fetch_timeout_seconds", float
         )
@@ -208,6 +223,16 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         )
         return 2 * ((1 + self.fetch_retries) * self.fetch_timeout_seconds + sum(delays))
 
+    @property
+    def ipfs_gateway_urls(self) -> Tuple[str, ...]:
+        """Get the IPFS gateways in order of preference (configuration only, never chain data).
+
+        :return: ``ipfs_gateway_url`` then ``ipfs_fallback_gateway_urls``, without repeats.
+        """
+        return tuple(
+            dict.fromkeys((self.ipfs_gateway_url,) + self.ipfs_fallback_gateway_urls)
+        )
+
     def _marketplace(self, kwargs: Dict[str, Any]) -> Optional[MarketplaceSource]:
         """Read the ``marketplace_*`` and ``legacy_mech_factory_*`` parameters.
 
@@ -241,7 +266,7 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
 Params = ToolMetadataParams
 
 
-class SharedState(BaseSharedState):
+class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attributes
     """Skill-wide state: the ABCI app, the manifest cache and the last agreed catalogue.
 
     :attr:`exposed` is the FSM's agreed catalogue, set only by :meth:`expose_if_agreed`;
@@ -277,6 +302,8 @@ class SharedState(BaseSharedState):
         # how far this agent has read MechMarketplace CreateMech logs (rebuilt from
         # marketplace_first_block after a restart; the result does not depend on it)
         self.marketplace_checkpoint: Optional[DiscoveryCheckpoint] = None
+        #: the IPFS gateways' health and adaptive limit (``FetchManifestsBehaviour.gateway_pool``)
+        self.gateways: Optional[GatewayPool] = None
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""

@@ -1,12 +1,14 @@
 """FetchManifestsBehaviour: fetch, verify and parse manifests; send the catalogue digest."""
 
 import time
-from collections import deque
-from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Generator, List, Optional, Sequence, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ChainReadError,
     ToolMetadataBaseBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.arrivals import (
+    ParseOnArrival,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
@@ -41,8 +43,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
     after_backoff_yielding,
     drive_yielding,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+    FetchWindow,
+    GatewayPolicy,
+    GatewayPool,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
     gateway_body,
+    header,
     range_header,
     read_limit,
 )
@@ -98,10 +106,11 @@ class FetchManifestsBehaviour(
             snapshot = yield from self.agreed_snapshot()
             catalogue: Optional[Catalogue] = None
             if snapshot is not None:
-                fetched = yield from self.fetch_all(snapshot)
+                early = ParseOnArrival(self.parse, self.params.max_manifest_bytes)
+                fetched = yield from self.fetch_all(snapshot, early.arrived)
                 self.report_failures(fetched)
                 previous = self.previous_catalogue()
-                catalogue = refresh_catalogue(snapshot, fetched, self.parse, previous)
+                catalogue = refresh_catalogue(snapshot, fetched, early.parse, previous)
                 catalogue = yield from self.derive_code_arguments(catalogue, snapshot)
                 catalogue = yield from self.with_marketplace(
                     catalogue, snapshot.block_number
@@ -375,11 +384,15 @@ class FetchManifestsBehaviour(
     # --- fetching --------------------------------------------------------------------
 
     def fetch_all(
-        self, snapshot: RegistrySnapshot
+        self,
+        snapshot: RegistrySnapshot,
+        on_arrival: Optional[Callable[[str, bytes], None]] = None,
     ) -> Generator[None, None, Dict[str, FetchResult]]:
         """Drive ``domain.fetching.manifest_fetcher`` over the snapshot's digests.
 
         :param snapshot: the agreed snapshot.
+        :param on_arrival: called with ``(cid, bytes)`` as each body arrives
+            (``domain.catalogue.arrivals.ParseOnArrival.arrived``).
         :yield: while waiting for IPFS or backing off.
         :return: digest -> result, for every distinct digest of the snapshot.
         """
@@ -391,58 +404,107 @@ class FetchManifestsBehaviour(
             backoff_max=params.fetch_backoff_max_seconds,
             max_bytes=params.max_manifest_bytes,
         )
+        self.gateway_pool().begin_period(time.monotonic())
         fetcher = manifest_fetcher(
             snapshot.digests, self.skill_state.manifest_cache, policy
         )
         return (
             yield from drive_yielding(
-                fetcher, after_backoff_yielding(self.fetch_many, self.sleep)
+                fetcher,
+                after_backoff_yielding(
+                    lambda cids: self.fetch_many(cids, on_arrival), self.sleep
+                ),
             )
         )
 
-    def fetch_many(
-        self, cids: Sequence[str]
+    def fetch_many(  # pylint: disable=too-many-locals
+        self,
+        cids: Sequence[str],
+        on_arrival: Optional[Callable[[str, bytes], None]] = None,
     ) -> Generator[None, None, Dict[str, Tuple[Optional[bytes], str]]]:
-        """Fetch CIDs with ``fetch_concurrency`` requests in flight (a sliding window).
+        """Fetch CIDs through ``domain.ipfs.gateways.FetchWindow`` (a sliding window).
 
-        A request leaves as soon as one in flight is answered or passes
+        The window picks the gateway of each GET (``ipfs_gateway_url`` then
+        ``ipfs_fallback_gateway_urls``, skipping unhealthy ones), keeps at most
+        ``fetch_concurrency`` in flight (fewer after 429s) and honours ``Retry-After``. A
+        request leaves as soon as one in flight is answered or passes
         ``fetch_timeout_seconds`` (it then counts as failed), so one slow CID holds up only
         its own slot.
 
         :param cids: the CIDs.
+        :param on_arrival: called with ``(cid, bytes)`` as each body arrives.
         :yield: while waiting.
         :return: cid -> (bytes or None, failure text).
         """
-        out: Dict[str, Tuple[Optional[bytes], str]] = {}
-        replies: Dict[str, Any] = {}
-        deadlines: Dict[str, float] = {}  # in flight: cid -> monotonic deadline
-        queue = deque(cids)
+        window = FetchWindow(cids, self.gateway_pool(), on_arrival)
+        replies: Dict[Tuple[str, int], Any] = {}
+        deadlines: Dict[Tuple[str, int], float] = {}  # in flight: key -> deadline
+        sent = 0
         unanswered = 0
-        step = max(1, self.params.fetch_concurrency)
         timeout = self.params.fetch_timeout_seconds
         via_gateway = self.params.ipfs_fetch_mode == FETCH_VIA_GATEWAY
-        while queue or deadlines:
-            while queue and len(deadlines) < step:
-                cid = queue.popleft()
-                self._request(cid, via_gateway, replies)
-                deadlines[cid] = time.monotonic() + timeout
+        while not window.done:
+            for cid, gateway in window.sendable(time.monotonic()):
+                sent += 1
+                key = (cid, sent)
+                self._request(key, gateway, via_gateway, replies)
+                deadlines[key] = time.monotonic() + timeout
+            if not deadlines:
+                pause = window.wake_at(time.monotonic()) - time.monotonic()
+                if pause > 0:
+                    yield from self.sleep(pause)
+                continue
             yield from self._wait_any(replies, deadlines)
             now = time.monotonic()
-            done = [c for c, due in deadlines.items() if c in replies or due <= now]
-            for cid in done:
-                del deadlines[cid]
-                unanswered += cid not in replies
-                out[cid] = self._reply_bytes(replies.get(cid))
+            done = [k for k, due in deadlines.items() if k in replies or due <= now]
+            for key in done:
+                del deadlines[key]
+                reply = replies.pop(key, None)
+                unanswered += reply is None
+                data, failure = self._reply_bytes(reply)
+                status, retry_after = self._reply_status(reply)
+                window.answer(
+                    key[0], data, failure, status, retry_after, now, time.time()
+                )
         if unanswered:
             self.context.logger.warning(
                 f"{unanswered} IPFS requests unanswered after {timeout}s"
             )
-        return out
+        return window.replies
 
-    def _request(self, cid: str, via_gateway: bool, replies: Dict[str, Any]) -> None:
-        """Send one request for a CID; its reply lands in ``replies[cid]``.
+    def gateway_pool(self) -> GatewayPool:
+        """Get the agent's gateways (health and limit carry over between periods).
 
-        Gateway: ``GET <ipfs_gateway_url>/ipfs/<cid>`` with
+        :return: ``SharedState.gateways``, made anew from the parameters when not set up
+            yet or when the gateways or ``fetch_concurrency`` changed.
+        """
+        pool = self.skill_state.gateways
+        params = self.params
+        if (
+            pool is None
+            or pool.urls != params.ipfs_gateway_urls
+            or pool.policy.max_concurrency != params.fetch_concurrency
+        ):
+            pool = GatewayPool(
+                params.ipfs_gateway_urls,
+                GatewayPolicy(
+                    max_concurrency=params.fetch_concurrency,
+                    period_budget_seconds=params.fetch_round_timeout_seconds / 2,
+                ),
+            )
+            self.skill_state.gateways = pool
+        return pool
+
+    def _request(
+        self,
+        key: Tuple[str, int],
+        gateway: str,
+        via_gateway: bool,
+        replies: Dict[Tuple[str, int], Any],
+    ) -> None:
+        """Send one request for a CID; its reply lands in ``replies[key]``.
+
+        Gateway: ``GET <gateway>/ipfs/<cid>`` with
         ``Range: bytes=0-<max_manifest_bytes>`` (``domain.size_cap``) through the
         ``mech_catalogue/capped_http_client`` connection, which stops reading the body
         one byte past the cap even when the gateway ignores the Range (``valory/http_client``
@@ -450,23 +512,27 @@ class FetchManifestsBehaviour(
         connection, which reads the whole file before answering (unbounded: see
         docs/skill-contract.md).
 
-        :param cid: the CID.
+        :param key: ``(CID, request number)``: a late reply to an earlier request for the
+            same CID never passes for the answer to this one.
+        :param gateway: the gateway base URL the window chose (gateway mode only).
         :param via_gateway: True for the HTTP gateway, False for the IPFS connection.
         :param replies: where the callback stores the reply message.
         """
-        callback = self._store_reply(replies, cid)
+        callback = self._store_reply(replies, key)
         if via_gateway:
             self.request_gateway(
-                f"{self.params.ipfs_gateway_url}/ipfs/{cid}",
+                f"{gateway}/ipfs/{key[0]}",
                 "Accept: application/octet-stream\r\n"
                 f"Range: {range_header(self.params.max_manifest_bytes)}\r\n",
                 callback,
             )
         else:
-            self.request_ipfs_file(cid, self.params.fetch_timeout_seconds, callback)
+            self.request_ipfs_file(key[0], self.params.fetch_timeout_seconds, callback)
 
     def _wait_any(
-        self, replies: Dict[str, Any], deadlines: Dict[str, float]
+        self,
+        replies: Dict[Tuple[str, int], Any],
+        deadlines: Dict[Tuple[str, int], float],
     ) -> Generator:
         """Wait until a request in flight is answered or the earliest deadline passes."""
         if not deadlines:
@@ -474,7 +540,7 @@ class FetchManifestsBehaviour(
         remaining = max(0.0, min(deadlines.values()) - time.monotonic())
         # on timeout the caller counts the expired requests as failed
         yield from self.wait_until(
-            lambda: any(cid in replies for cid in deadlines), remaining
+            lambda: any(key in replies for key in deadlines), remaining
         )
 
     def _reply_bytes(self, reply: Any) -> Tuple[Optional[bytes], str]:
@@ -505,10 +571,25 @@ class FetchManifestsBehaviour(
         return gateway_body(reply.status_code, reply.headers, reply.body, cap)
 
     @staticmethod
-    def _store_reply(replies: Dict[str, Any], cid: str) -> Any:
+    def _reply_status(reply: Any) -> Tuple[Optional[int], Optional[str]]:
+        """Read an HTTP reply's status and ``Retry-After`` (for the gateway's health).
+
+        :param reply: the http or ipfs protocol message, None when none came in time.
+        :return: ``(status, Retry-After)``; status None for no reply or an IPFS
+            connection error, 200 for an IPFS connection's files.
+        """
+        if reply is None:
+            return None, None
+        if isinstance(reply, IpfsMessage):
+            ok = reply.performative == IpfsMessage.Performative.FILES
+            return (200 if ok else None), None
+        return reply.status_code, header(reply.headers, "Retry-After")
+
+    @staticmethod
+    def _store_reply(replies: Dict[Any, Any], key: Any) -> Any:
         """A response callback that records the message; late replies land in a dict nobody reads."""
 
         def callback(message: Any, _current_behaviour: Any) -> None:
-            replies[cid] = message
+            replies[key] = message
 
         return callback

@@ -37,6 +37,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     CataloguePayload,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
+    FALLBACK,
     GATEWAY,
     FetchCase,
     ToolMetadataBehaviourCase,
@@ -233,11 +234,15 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         self.behaviour.act_wrapper()
         assert self.views_of(capture.payloads[0])["mech_tools"] == ["one", "two"]
 
-    def answer(self, request: HttpMessage, body: bytes) -> None:
-        """Deliver a 200 gateway response to a request.
+    def answer(
+        self, request: HttpMessage, body: bytes, status: int = 200, headers: str = ""
+    ) -> None:
+        """Deliver a gateway response to a request from the outbox.
 
-        :param request: the request from the outbox.
+        :param request: the request.
         :param body: the response body.
+        :param status: the HTTP status.
+        :param headers: ``Name: value`` lines.
         """
         self.http_handler.handle(
             self.build_incoming_message(
@@ -249,9 +254,9 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
                 to=str(self.skill.skill_context.skill_id),
                 sender=str(CAPPED_HTTP_CLIENT_ID),
                 version="",
-                status_code=200,
+                status_code=status,
                 status_text="",
-                headers="",
+                headers=headers,
                 body=body,
             )
         )
@@ -282,6 +287,45 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
             "three",
             "two",
         ]
+
+    def test_a_429_sends_the_cid_to_the_fallback_gateway(self) -> None:
+        """429 + Retry-After from the preferred gateway: the same CID goes to the fallback at once; the window halves."""
+        self.skill.skill_context.params.__dict__.update(
+            fetch_concurrency=2, ipfs_fallback_gateway_urls=(FALLBACK,)
+        )
+        data = manifest("one")
+        cid = digest_to_cid(dag_pb_digest(data), DAG_PB)
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        first = self.outbox_message(HttpMessage)
+        assert first.url == f"{GATEWAY}/ipfs/{cid}"
+        self.answer(first, b"slow down", 429, "Retry-After: 30\n")
+        self.behaviour.act_wrapper()
+        second = self.outbox_message(HttpMessage)
+        assert second.url == f"{FALLBACK}/ipfs/{cid}"
+        pool = self.skill.skill_context.state.gateways  # halved from 2, held 30 s:
+        assert pool.window() == 1
+        assert pool.gateways[0].held_until - time.monotonic() > 20
+        self.answer(second, data)
+        self.behaviour.act_wrapper()
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["one"]
+
+    def test_a_failing_gateway_hands_over_to_the_fallback(self) -> None:
+        """502 from the preferred gateway: the fallback is asked for the CID in the same window."""
+        self.skill.skill_context.params.__dict__.update(
+            ipfs_fallback_gateway_urls=(FALLBACK,)
+        )
+        data = manifest("two")
+        cid = digest_to_cid(dag_pb_digest(data), DAG_PB)
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        first = self.outbox_message(HttpMessage)
+        self.answer(first, b"", 502)
+        self.behaviour.act_wrapper()
+        second = self.outbox_message(HttpMessage)
+        assert first.url == f"{GATEWAY}/ipfs/{cid}"
+        assert second.url == f"{FALLBACK}/ipfs/{cid}"
+        self.answer(second, data)
+        self.behaviour.act_wrapper()
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["two"]
 
     def test_fetches_through_the_ipfs_connection(self) -> None:
         """ipfs_fetch_mode=ipfs_connection: a GET_FILES request; the single file's bytes are verified."""

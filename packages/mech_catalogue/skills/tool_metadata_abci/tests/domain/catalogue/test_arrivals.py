@@ -1,0 +1,119 @@
+"""Parsing on arrival: only verified bytes are parsed early, each result is handed out once."""
+
+import hashlib
+import json
+from typing import List, Optional, Tuple
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.arrivals import (
+    ParseOnArrival,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    candidate_cids,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    file_root,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+    parse_manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Manifest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    Problem,
+)
+
+
+def manifest(n: int) -> bytes:
+    """A small manifest of ``n`` tools."""
+    return json.dumps({"tools": [f"tool-{i}" for i in range(n)]}).encode()
+
+
+def dag_pb_cid(data: bytes) -> str:
+    """The CIDv0-style dag-pb CID kubo's ``ipfs add`` gives ``data`` (one chunk)."""
+    _, block = file_root(data, raw_leaves=False)
+    return candidate_cids("0x" + hashlib.sha256(block).hexdigest())[0]
+
+
+def raw_cid(data: bytes) -> str:
+    """The raw CID of ``data``."""
+    return candidate_cids("0x" + hashlib.sha256(data).hexdigest())[1]
+
+
+class CountingParser:
+    """The real manifest parser, recording every call (and raising on ``fail_on``)."""
+
+    def __init__(self, fail_on: Optional[bytes] = None) -> None:
+        """Start with no calls.
+
+        :param fail_on: bytes to raise on, as a parser bug would.
+        """
+        self.calls: List[bytes] = []
+        self.fail_on = fail_on
+
+    def __call__(self, data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
+        """Parse.
+
+        :param data: manifest bytes.
+        :return: ``(manifest or None, problems)``.
+        :raises RuntimeError: on ``fail_on``.
+        """
+        self.calls.append(data)
+        if data == self.fail_on:
+            raise RuntimeError("parser bug")
+        result = parse_manifest(data, Limits())
+        return result.manifest, result.problems
+
+
+def tool_names(parsed: Tuple[Optional[Manifest], Tuple[Problem, ...]]) -> List[str]:
+    """Tool names of a parse result."""
+    assert parsed[0] is not None
+    return [tool.name for tool in parsed[0].tools]
+
+
+@pytest.mark.parametrize("cid_of", [dag_pb_cid, raw_cid])
+def test_verified_bytes_are_parsed_once_on_arrival(cid_of) -> None:
+    """Bytes that hash to their CID are parsed when they arrive; the later ask parses nothing."""
+    parser = CountingParser()
+    early = ParseOnArrival(parser, max_bytes=1 << 20)
+    data = manifest(3)
+    early.arrived(cid_of(data), data)
+    assert parser.calls == [data] and early.parsed_early == 1
+    assert tool_names(early.parse(data)) == ["tool-0", "tool-1", "tool-2"]
+    assert len(parser.calls) == 1 and len(early) == 0
+    # handed out once: a second ask parses again (nothing lingers between periods)
+    assert tool_names(early.parse(data)) == ["tool-0", "tool-1", "tool-2"]
+    assert len(parser.calls) == 2
+
+
+def test_bytes_that_do_not_verify_are_not_parsed_early() -> None:
+    """A gateway serving other bytes than the CID names costs no parsing on arrival."""
+    parser = CountingParser()
+    early = ParseOnArrival(parser, max_bytes=1 << 20)
+    good, other = manifest(2), manifest(5)
+    early.arrived(dag_pb_cid(good), other)
+    early.arrived("not-a-cid", good)
+    assert not parser.calls and early.skipped == 2 and len(early) == 0
+
+
+def test_oversized_bytes_are_not_parsed_early() -> None:
+    """Bytes over the cap are left to the fetcher's too_large rejection."""
+    parser = CountingParser()
+    data = manifest(50)
+    early = ParseOnArrival(parser, max_bytes=len(data) - 1)
+    early.arrived(raw_cid(data), data)
+    assert not parser.calls and len(early) == 0
+
+
+def test_a_parser_bug_on_arrival_is_left_to_refresh_catalogue() -> None:
+    """A parser raising on arrival stores nothing; the later ask raises again (and is guarded there)."""
+    data = manifest(1)
+    parser = CountingParser(fail_on=data)
+    early = ParseOnArrival(parser, max_bytes=1 << 20)
+    early.arrived(raw_cid(data), data)
+    assert early.skipped == 1 and len(early) == 0
+    with pytest.raises(RuntimeError, match="parser bug"):
+        early.parse(data)
