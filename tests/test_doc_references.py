@@ -43,37 +43,9 @@ PATH_RE = re.compile(
 )
 MOD_RE = re.compile(r":mod:`~?([.\w]+)`")
 
-#: (file, reference) pairs known to be stale, in files other branches are editing now
-#: (derive, publish, exporters, the CLI and publisher moving out of scripts/, the skill's
-#: tests splitting); fix them there, then delete the entry (the test fails on a stale one).
-KNOWN_UNRESOLVED: Set[Tuple[str, str]] = {
-    (
-        "packages/mech_catalogue/skills/tool_metadata_abci/domain/derive/derive.py",
-        ":mod:.types",
-    ),
-    (
-        "packages/mech_catalogue/skills/tool_metadata_abci/domain/derive/python_hints.py",
-        ":mod:.types",
-    ),
-    (
-        "packages/mech_catalogue/skills/tool_metadata_abci/domain/exporters/schemas.py",
-        ":mod:..schema_refs",
-    ),
-    (
-        "packages/mech_catalogue/skills/tool_metadata_abci/domain/publish/publish.py",
-        ":mod:.problems",
-    ),
-    (
-        "packages/mech_catalogue/skills/tool_metadata_abci/tests/domain/exporters/test_export_conformance.py",
-        ":mod:.exporters.conformance",
-    ),
-    (
-        "packages/mech_catalogue/skills/tool_metadata_abci/tests/test_behaviours.py",
-        "tests/test_devnet_reads.py",
-    ),
-    ("scripts/cli/sources.py", ":mod:.size_cap"),
-    ("scripts/publish/publisher.py", ":mod:...domain.registry"),
-}
+#: (file, reference) pairs known to be stale; empty: every reference resolves. An entry
+#: added here must be removed once fixed (the test fails on a stale entry).
+KNOWN_UNRESOLVED: Set[Tuple[str, str]] = set()
 
 
 def _files() -> Iterator[Path]:

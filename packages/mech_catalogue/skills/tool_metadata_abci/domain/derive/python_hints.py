@@ -1,6 +1,6 @@
 """Type and description hints from Python source: annotations, literals, docstrings.
 
-Used by :mod:`.derive`. Annotations map onto the type vocabulary of :mod:`.types`
+Used by :mod:`.derive`. Annotations map onto the type vocabulary of :mod:`..model.types`
 (``Optional[X]`` / ``X | None`` -> X plus nullable, ``List[str]`` -> ``list[str]``);
 docstrings in Sphinx (``:param x: text``) and Google (``Args:`` / ``x (int): text``) style
 give per-parameter descriptions.

@@ -190,7 +190,7 @@ class DerivedPackage:  # pylint: disable=too-many-instance-attributes
     def to_arguments(self) -> Tuple[Argument, ...]:
         """Request arguments as model arguments; nullable ones get type ``optional[T]``.
 
-        :return: :class:`.tool.Argument` objects with types normalised by :mod:`.types`.
+        :return: :class:`.tool.Argument` objects with types normalised by :mod:`..model.types`.
         """
         return tuple(_to_model_argument(a) for a in self.request_arguments)
 

@@ -7,7 +7,7 @@ request's free-text ``prompt`` (valory-xyz/mech task_execution requires ``prompt
 ``prompt``.
 
 Every schema this module returns is **self-contained**: argument schemas are stored with
-their references already resolved (:mod:`..schema_refs`), and a recursive argument's
+their references already resolved (:mod:`..manifest.schema_refs`), and a recursive argument's
 ``$defs`` are hoisted to the root of the exported schema (renamed ``<name>_2``... on a
 clash, references rewritten), where ``#/$defs/...`` resolves for every consumer.
 :func:`portable` then applies the rules every consumer shares: an array has ``items``

@@ -105,7 +105,7 @@ class PublishError(RuntimeError):
     """A publish step failed; nothing after it ran. Carries the problems.
 
     :param problems: what failed (at least one), each with a code from this module or
-        :mod:`.problems` and a sentence naming the registry / id / CID and what to do.
+        :mod:`..model.problems` and a sentence naming the registry / id / CID and what to do.
     """
 
     def __init__(

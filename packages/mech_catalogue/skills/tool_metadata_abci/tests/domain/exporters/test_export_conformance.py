@@ -1,7 +1,7 @@
 """Every export is accepted by the strict clients that consume it (issue #13, #10 item 2).
 
 Each fault kind has inputs written here (not the bug-report files); the conformance
-checkers (:mod:`.exporters.conformance`) run over every format's output for the whole
+checkers (``domain/exporters/conformance.py``) run over every format's output for the whole
 hostile corpus and for generated manifests. MCP output is also validated against a JSON
 Schema generated from the ``mcp`` SDK's own types of revision 2026-07-28
 (``mcp_types._v2026_07_28``), and A2A cards are loaded into a2a-sdk's protobuf
