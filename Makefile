@@ -26,7 +26,7 @@ PYTEST_ARGS ?=
 # component YAML on `packages lock`; JSON has no comments).
 ADDLICENSE ?= .tools/bin/addlicense
 COPYRIGHT := -l apache -c "mech-catalogue contributors" -y 2026
-COPYRIGHT_SCOPE := scripts tests packages/mech_catalogue conftest.py
+COPYRIGHT_SCOPE := mech_catalogue_cli scripts tests packages/mech_catalogue conftest.py
 COPYRIGHT_IGNORE := $(addprefix -ignore ,'**/tests/fixtures/**' 'scripts/devnet/fixtures/**' \
 	'tests/devnet/data/**' '**/*.yaml' '**/*.yml' '**/*.json' '**/*.md' '**/*.txt' '**/*.sol' \
 	'**/*.html' '**/*.js')
