@@ -30,7 +30,6 @@ from scripts.devnet.kubo import start_kubo
 from scripts.devnet.marketplace import MarketplaceHelpers
 from scripts.devnet.processes import is_alive, stop_pid
 from scripts.devnet.registries import RegistryHelpers
-from scripts.devnet.services import ServiceHelpers
 
 __all__ = ["Devnet", "DevnetError", "ROLES"]
 

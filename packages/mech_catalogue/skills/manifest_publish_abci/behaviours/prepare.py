@@ -23,9 +23,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import
 from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
     PublishPreparePayload,
 )
-from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
-    PublishStatus,
-)
 from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
     PublishPrepareRound,
 )

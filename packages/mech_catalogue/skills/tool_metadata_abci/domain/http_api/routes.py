@@ -219,7 +219,6 @@ def list_tools(
         )
     if view is None:
         return json_result(200, tools_list_result([]))
-    catalogue = view.exposed.catalogue
     page = names[offset : offset + page_size]
     more = offset + page_size < len(names)
     return json_result(

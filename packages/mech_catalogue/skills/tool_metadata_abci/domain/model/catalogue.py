@@ -127,7 +127,7 @@ class Manifest:
 
 
 @dataclass(frozen=True, slots=True)
-class Mech:
+class Mech:  # pylint: disable=too-many-instance-attributes
     """One mech as the service sees it: where its hash lives, what it serves, how fresh.
 
     :param ref: registry kind, chain id, registry address, agent/service id.

@@ -258,22 +258,7 @@ class TestFetchConcurrencyAndIpfsConnection(ToolMetadataBehaviourCase):
         :param status: the HTTP status.
         :param headers: ``Name: value`` lines.
         """
-        self.http_handler.handle(
-            self.build_incoming_message(
-                message_type=HttpMessage,
-                dialogue_reference=(request.dialogue_reference[0], "stub"),
-                performative=HttpMessage.Performative.RESPONSE,
-                target=request.message_id,
-                message_id=-1,
-                to=str(self.skill.skill_context.skill_id),
-                sender=str(CAPPED_HTTP_CLIENT_ID),
-                version="",
-                status_code=status,
-                status_text="",
-                headers=headers,
-                body=body,
-            )
-        )
+        self.deliver_gateway_response(request, status, headers, body)
 
     def test_a_slot_refills_as_soon_as_one_answer_arrives(self) -> None:
         """Window of 2 over 3 CIDs: the third GET leaves once the first is answered, the second still pending."""
