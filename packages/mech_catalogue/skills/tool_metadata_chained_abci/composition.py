@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The chained ABCI app: registration -> tool metadata -> reset and pause -> tool metadata ...
+"""The chained ABCI app: registration -> tool metadata -> publish (-> settlement) -> reset and pause ...
 
 Final state -> next start state (every final state of every app is mapped):
 
