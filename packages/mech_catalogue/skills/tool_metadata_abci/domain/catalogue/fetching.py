@@ -433,6 +433,8 @@ def refresh_catalogue(
     :return: the new catalogue; mechs absent from the snapshot are dropped.
     """
     mechs: List[Mech] = []
+    # many registrations may point at one manifest: each distinct digest is parsed once
+    parsed: Dict[str, Tuple[Optional[Manifest], Tuple[Problem, ...]]] = {}
     block = snapshot.block_number
     for read in snapshot.reads:
         old = previous.mech(read.ref) if previous is not None else None
@@ -465,7 +467,9 @@ def refresh_catalogue(
         if _unchanged(old, read, result):
             mechs.append(old.at_block(block))
             continue
-        manifest, problems = _parse_guarded(parse, result.data, result.cid)
+        if read.digest not in parsed:
+            parsed[read.digest] = _parse_guarded(parse, result.data, result.cid)
+        manifest, problems = parsed[read.digest]
         withheld: Tuple[str, ...] = ()
         if manifest is not None and _all_tools_rejected(manifest, problems):
             withheld = tuple(t.name for t in manifest.withheld)
