@@ -34,7 +34,8 @@ decoded copy. MechRef, Provenance, Argument and Tool are imported from :mod:`.to
 one import path); statuses are :class:`.vocabulary.MechStatus`.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
@@ -126,6 +127,58 @@ class Manifest:
         return tuple(t.name for t in self.tools)
 
 
+#: tool fields that belong to its body (everything but ``provenance``)
+_TOOL_BODY_FIELDS = tuple(f.name for f in fields(Tool) if f.name != "provenance")
+
+
+def _body_key(mech: "Mech") -> Tuple[Any, ...]:
+    return (
+        mech.name,
+        mech.description,
+        mech.extra_json,
+        tuple(tuple(getattr(t, f) for f in _TOOL_BODY_FIELDS) for t in mech.tools),
+        mech.problems,
+        mech.spec_version,
+        mech.withheld,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _body_digest_of(key: Tuple[Any, ...]) -> str:
+    name, description, extra_json, tools, problems, spec_version, withheld = key
+    body = {
+        "name": name,
+        "description": description,
+        "extra": decode(extra_json),
+        "tools": [
+            {
+                k: v
+                for k, v in Tool(**dict(zip(_TOOL_BODY_FIELDS, tool))).to_dict().items()
+                if k != "provenance"
+            }
+            for tool in tools
+        ],
+        "problems": [p.to_dict() for p in problems],
+        "spec_version": spec_version,
+        "withheld": list(withheld),
+    }
+    return sha256_hex(canonical_bytes(body))
+
+
+def body_digest(mech: "Mech") -> str:
+    """Return sha2-256 of the RFC 8785 form of what a mech's manifest decides.
+
+    ``{"name", "description", "extra", "tools": [Tool.to_dict() without provenance],
+    "problems", "spec_version", "withheld"}``. Registrations that share a manifest share
+    this value, and it is computed once for all of them (a bounded cache keyed by the
+    values themselves; hashing the key is C-speed, canonicalising is not).
+
+    :param mech: the entry.
+    :return: 64 lowercase hex characters.
+    """
+    return _body_digest_of(_body_key(mech))
+
+
 @dataclass(frozen=True, slots=True)
 class Mech:  # pylint: disable=too-many-instance-attributes
     """One mech as the service sees it: where its hash lives, what it serves, how fresh.
@@ -191,17 +244,29 @@ class Mech:  # pylint: disable=too-many-instance-attributes
         )
 
     def content_digest(self) -> str:
-        """Return sha2-256 of the entry's RFC 8785 form without ``observed_block``.
+        """Return sha2-256 of the entry's content document (RFC 8785), block excluded.
 
+        The document is ``{"ref", "digest", "cid", "status", "provenance": [each tool's
+        provenance], "marketplace"?: [...], "body": body digest}``; the body digest
+        (:func:`body_digest`) covers everything the manifest decides (name, description,
+        extra, tools without provenance, problems, spec version, withheld names) and is
+        computed once per distinct body however many registrations share the manifest.
         Computed once per entry (the entry is immutable): a mech unchanged on chain is
-        carried from period to period by :meth:`at_block`, so the catalogue digest costs
-        O(mechs) hashing of short strings, not a canonicalisation of every tool.
+        carried from period to period by :meth:`at_block`.
 
         :return: 64 lowercase hex characters.
         """
         if not self._content_digest:
-            content = self.to_dict()
-            del content["observed_block"]
+            content: Dict[str, Any] = {
+                "ref": self.ref.to_dict(),
+                "digest": self.digest,
+                "cid": self.cid,
+                "status": self.status,
+                "provenance": [t.provenance.to_dict() for t in self.tools],
+                "body": body_digest(self),
+            }
+            if self.marketplace:
+                content["marketplace"] = [f.to_dict() for f in self.marketplace]
             object.__setattr__(
                 self, "_content_digest", sha256_hex(canonical_bytes(content))
             )
@@ -494,8 +559,8 @@ class Catalogue:
 
         Incremental by definition: sha2-256 of the RFC 8785 form of
         ``{"version": 1, "mechs": [[Mech.content_digest(), observed_block], ...]}``
-        (mechs in ref order), where each mech's content digest is sha2-256 of its
-        :meth:`Mech.to_dict` without ``observed_block``. It changes exactly when
+        (mechs in ref order); :meth:`Mech.content_digest` documents the content document
+        (identity, tool provenance, marketplace facts and the manifest body's digest). It changes exactly when
         :meth:`canonical_bytes` changes (sha2-256 collisions aside), and a period
         re-canonicalises only the mechs whose entry changed.
 

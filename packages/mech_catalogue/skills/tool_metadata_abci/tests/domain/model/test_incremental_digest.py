@@ -103,19 +103,58 @@ def fresh(entry: Mech) -> Mech:
 
 
 def test_digest_is_the_documented_definition() -> None:
-    """sha256 of RFC 8785 {version, mechs: [[content digest, block]]}, content without the block."""
+    """sha256 of RFC 8785 {version, mechs: [[content digest, block]]}; content = identity + body digest."""
     catalogue = Catalogue.build(
         [mech(2, 7), mech(1, 9), Mech(ref(3), status="no_hash")]
     )
     entries = []
     for entry in catalogue.mechs:
-        content = entry.to_dict()
-        del content["observed_block"]
+        data = entry.to_dict()
+        body = {
+            "name": data["name"],
+            "description": data["description"],
+            "extra": data["extra"],
+            "tools": [
+                {k: v for k, v in tool.items() if k != "provenance"}
+                for tool in data["tools"]
+            ],
+            "problems": data["problems"],
+            "spec_version": data["spec_version"],
+            "withheld": data.get("withheld", []),
+        }
+        content = {
+            "ref": data["ref"],
+            "digest": data["digest"],
+            "cid": data["cid"],
+            "status": data["status"],
+            "provenance": [tool["provenance"] for tool in data["tools"]],
+            "body": hashlib.sha256(rfc8785.dumps(body)).hexdigest(),
+        }
         content_digest = hashlib.sha256(rfc8785.dumps(content)).hexdigest()
         assert entry.content_digest() == content_digest
         entries.append([content_digest, entry.observed_block])
     document = rfc8785.dumps({"version": 1, "mechs": entries})
     assert catalogue.digest() == hashlib.sha256(document).hexdigest()
+
+
+def test_registrations_sharing_a_manifest_share_one_body_canonicalisation() -> None:
+    """Equal bodies under other refs: one canonicalisation of the body, distinct content digests."""
+    body_digest_of = model._body_digest_of  # pylint: disable=protected-access
+    body_digest_of.cache_clear()
+    result = parse_manifest(manifest_bytes(1))
+    copies = [
+        Mech.from_manifest(
+            ref(i), result.manifest, result.problems, "0x" + "11" * 32, "bafk", 7
+        )
+        for i in range(1, 41)
+    ]
+    digests = {m.content_digest() for m in copies}
+    assert len(digests) == 40  # each registration is its own entry
+    assert body_digest_of.cache_info().misses == 1
+    assert body_digest_of.cache_info().hits == 39
+    renamed = dataclasses.replace(copies[0], name="other")
+    assert renamed.content_digest() not in digests
+    assert body_digest_of.cache_info().misses == 2
 
 
 MUTATIONS = {
@@ -196,7 +235,7 @@ def parse(data: bytes):
 
 
 def test_a_period_canonicalises_only_the_changed_mechs(monkeypatch) -> None:
-    """100 mechs, one changes on chain: one mech is canonicalised again, plus the short list."""
+    """100 mechs, one changes on chain: one mech (body and content) is canonicalised again, plus the short list."""
     blobs = {i: manifest_bytes(i) for i in range(1, 101)}
     digests = {i: "0x" + hashlib.sha256(b).hexdigest() for i, b in blobs.items()}
     changed = manifest_bytes(1, tools=4)
@@ -215,7 +254,7 @@ def test_a_period_canonicalises_only_the_changed_mechs(monkeypatch) -> None:
     monkeypatch.setattr(model, "canonical_bytes", counting)
     second = refresh_catalogue(snapshot, fetched, parse, first)
     digest = second.digest()
-    assert len(counting.sizes) == 2  # the changed mech, then the list of 100 digests
+    assert len(counting.sizes) == 3  # the changed mech (body, content), then the list
     monkeypatch.setattr(model, "canonical_bytes", counting.inner)
     cold = Catalogue.from_json(second.to_json())
     assert cold.digest() == digest  # the warm result is the cold one
