@@ -24,6 +24,7 @@ arguments are dropped, the tool survives.
 
 import re
 from functools import lru_cache
+from itertools import islice
 from typing import Any, Dict, List, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.schema_refs import (
@@ -400,7 +401,8 @@ def _arguments(
     required = schema.get("required", [])
     required = set(required) if isinstance(required, list) else set()
     items = []
-    for ident, prop in props.items():
+    # One property past the cap is enough for _argument_list to report the cap.
+    for ident, prop in islice(props.items(), max(limits.max_arguments, 0) + 1):
         bundled, problems = self_contained(schema, ("properties", ident), where)
         found.extend(problems)
         item: Dict[str, Any] = {
@@ -567,11 +569,68 @@ def _argument_items(
     return None
 
 
+class _ArgumentProblems:
+    """The problems of one tool's arguments: the first ``cap`` listed, the rest counted.
+
+    :param found: the tool's problems; listed problems are appended here.
+    :param cap: ``Limits.max_argument_problems``.
+    """
+
+    def __init__(self, found: Problems, cap: int) -> None:
+        """Start with nothing left out.
+
+        :param found: the tool's problems.
+        :param cap: most argument problems listed.
+        """
+        self.found, self.room = found, max(cap, 0)
+        self.cap = self.room
+        self.left_out: Dict[str, int] = {}
+        self.first_left_out = ""
+        self.error_left_out = False
+
+    def add(self, problems: Problems, where: str) -> None:
+        """List the problems of one argument while there is room, else count them.
+
+        :param problems: its problems.
+        :param where: its JSON Pointer.
+        """
+        listed = problems[: self.room]
+        self.found.extend(listed)
+        self.room -= len(listed)
+        for problem in problems[len(listed) :]:
+            self.first_left_out = self.first_left_out or where
+            self.error_left_out = self.error_left_out or problem.is_error
+            self.left_out[problem.code] = self.left_out.get(problem.code, 0) + 1
+
+    def summarise(self) -> None:
+        """Append one PROBLEMS_TRUNCATED problem counting those left out, if any.
+
+        It is an error when an error was left out, so the tool is withheld exactly as
+        it would be with every problem listed.
+        """
+        if not self.left_out:
+            return
+        total = sum(self.left_out.values())
+        counts = ", ".join(f"{c} {n:,}" for c, n in sorted(self.left_out.items()))
+        where = self.first_left_out
+        make = P.error if self.error_left_out else P.warning
+        self.found.append(
+            make(
+                P.PROBLEMS_TRUNCATED,
+                f"Arguments from {where} on have {total:,} more problems ({counts}) "
+                f"than the {self.cap} listed for one tool; fix those listed and check "
+                "the manifest again.",
+                where,
+            )
+        )
+
+
 def _argument_list(
     items: List[Tuple[str, Any]], limits: Limits, found: Problems, bundled: bool = False
 ) -> Tuple[Argument, ...]:
     arguments: List[Argument] = []
     seen = set()
+    problems = _ArgumentProblems(found, limits.max_argument_problems)
     for where, item in items:
         if len(arguments) >= limits.max_arguments:
             found.append(
@@ -582,20 +641,23 @@ def _argument_list(
                 )
             )
             break
-        arg = parse_argument(item, where, limits, found, bundled)
-        if arg is None:
-            continue
-        if arg.identifier in seen:
-            found.append(
+        own: Problems = []
+        arg = parse_argument(item, where, limits, own, bundled)
+        if arg is not None and arg.identifier in seen:
+            own.append(
                 P.error(
                     P.DUPLICATE_ARGUMENT,
                     f"Argument {arg.identifier!r} at {where} is declared twice; this one was dropped.",
                     where,
                 )
             )
+            arg = None
+        problems.add(own, where)
+        if arg is None:
             continue
         seen.add(arg.identifier)
         arguments.append(arg)
+    problems.summarise()
     return tuple(arguments)
 
 

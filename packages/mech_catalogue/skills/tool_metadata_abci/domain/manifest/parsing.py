@@ -67,7 +67,9 @@ class ParseResult:
     """Outcome of parsing one manifest.
 
     :param manifest: the parsed manifest, or None when the document was rejected.
-    :param problems: every error and warning, in document order.
+    :param problems: the errors and warnings, in document order: at most
+        ``Limits.max_problems`` (errors first), then one ``problems_truncated`` warning
+        counting the rest when there were more.
     """
 
     manifest: Optional[Manifest]
@@ -117,28 +119,43 @@ def parse_manifest(
     """
     decoded = decode_json(data, limits)
     if not decoded.ok:
-        return ParseResult(None, decoded.problems)
+        return ParseResult(None, P.cap_problems(decoded.problems, limits.max_problems))
     return parse_document(decoded.value, limits)
 
 
 def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResult:
     """Parse an already strictly decoded JSON value (see :func:`parse_manifest`).
 
+    Problems are collected in a :class:`.problems.CappedProblems`, so however many the
+    document causes, at most ``2 * limits.max_problems`` are held at once.
+
     :param document: the decoded value.
     :param limits: caps.
     :return: the result.
     """
+    found = P.CappedProblems(limits.max_problems)
+    manifest = _parse_document(document, limits, found)
+    return ParseResult(manifest, found.capped())
+
+
+def _parse_document(  # pylint: disable=too-many-locals
+    document: Any, limits: Limits, found: List[P.Problem]
+) -> Optional[Manifest]:
+    """Parse a decoded JSON value (see :func:`parse_document`).
+
+    :param document: the decoded value.
+    :param limits: caps.
+    :param found: problems are appended here.
+    :return: the manifest, or None when the document is rejected.
+    """
     if not isinstance(document, dict):
-        return ParseResult(
-            None,
-            (
-                P.error(
-                    P.NOT_AN_OBJECT,
-                    f"The manifest is {_kind(document)}; it must be a JSON object with `tools`.",
-                ),
-            ),
+        found.append(
+            P.error(
+                P.NOT_AN_OBJECT,
+                f"The manifest is {_kind(document)}; it must be a JSON object with `tools`.",
+            )
         )
-    found: List[P.Problem] = []
+        return None
     entries = _typed_field(
         document, "tools", list, "an array of tool names or tool objects", found
     )
@@ -147,7 +164,7 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
     )
     described = description_json(document.get("description"), limits)
     if entries is None and metadata is None and _is_single_tool(document):
-        return _parse_single_tool(document, limits)
+        return _parse_single_tool(document, limits, found)
     if entries is None and metadata is None and described is None:
         found.append(
             P.error(
@@ -155,9 +172,29 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
                 "The manifest has no usable `tools` array or `toolMetadata` object; it is not a mech manifest.",
             )
         )
-        return ParseResult(None, tuple(found))
+        return None
     candidates = _candidates(entries or [], metadata or {})
     by_name: Dict[str, Tuple[str, Dict[str, Any]]] = {}
+    if described is not None and not candidates and described.over_cap:
+        found.append(
+            P.error(
+                P.TOO_MANY_TOOLS,
+                f"The JSON in /description describes {described.count} tools, over the "
+                f"cap of {limits.max_tools}; split the manifest.",
+                "/description",
+            )
+        )
+        return None
+    if described is not None and described.over_cap:
+        found.append(
+            P.warning(
+                P.TOO_MANY_DESCRIBED_TOOLS,
+                f"The JSON in /description describes {described.count} tools, over the "
+                f"cap of {limits.max_tools}; only the first {limits.max_tools} were read. "
+                "List the tools in `tools` and keep `description` for people.",
+                "/description",
+            )
+        )
     if described is not None and not candidates:  # description JSON adds the tools
         candidates = [
             (obj.get("name"), where + "/name", obj, where, True)
@@ -174,7 +211,7 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
                 f"The manifest lists {len(candidates)} tools, over the cap of {limits.max_tools}; split it.",
             )
         )
-        return ParseResult(None, tuple(found))
+        return None
     withheld: List[Tool] = []
     tools = _tools(
         candidates,
@@ -202,7 +239,7 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
             )
         )
         spec_version = ""
-    manifest = Manifest(
+    return Manifest(
         name=text_field(document, "name", "", limits, found),
         description=(
             text_field(document, "description", "", limits, found)
@@ -216,7 +253,6 @@ def parse_document(document: Any, limits: Limits = DEFAULT_LIMITS) -> ParseResul
         spec_version=spec_version[:20],
         withheld=tuple(withheld),
     )
-    return ParseResult(manifest, tuple(found))
 
 
 @dataclass(frozen=True)
@@ -225,12 +261,23 @@ class DescribedTools:
 
     :param text: the human text kept: the plain-text part before the JSON, joined with
         the JSON object's own ``description`` when it has one.
-    :param tools: (pointer, tool object) pairs; pointers continue past
-        ``/description`` into the decoded JSON (``/description/tools/0``).
+    :param tools: (pointer, tool object) pairs, at most ``Limits.max_tools``; pointers
+        continue past ``/description`` into the decoded JSON (``/description/tools/0``).
+    :param count: how many tool objects the JSON holds (more than ``len(tools)`` when
+        it holds more than the tool cap; those past it are not read).
     """
 
     text: str
     tools: Tuple[Tuple[str, Dict[str, Any]], ...]
+    count: int = 0
+
+    @property
+    def over_cap(self) -> bool:
+        """Return true when the JSON describes more tools than were read.
+
+        :return: True when tools past the tool cap were not read.
+        """
+        return self.count > len(self.tools)
 
 
 #: fields only a tool object has (a bare ``{name, description}`` is not tool metadata)
@@ -253,9 +300,11 @@ def description_json(description: Any, limits: Limits) -> Optional[DescribedTool
     and one of ``kwargs``, ``arguments``, ``input``, ``output``), a non-empty array of
     them, or an object whose ``tools`` is a non-empty array of them; anything else
     (plain text, other JSON) stays text. Decoding is as strict as for the manifest.
+    Only the first ``limits.max_tools`` tool objects are read.
 
     :param description: the top-level ``description`` value, any JSON value.
-    :param limits: caps (the JSON may be up to the manifest's own size).
+    :param limits: caps (the JSON may be up to the manifest's own size; at most
+        ``max_tools`` tool objects are read).
     :return: the tools and the text kept, or None when the description holds none.
     """
     if not isinstance(description, str):
@@ -278,6 +327,7 @@ def description_json(description: Any, limits: Limits) -> Optional[DescribedTool
         return None
     if not items or not all(_is_tool_object(item) for item in items):
         return None
+    count, items = len(items), items[: max(limits.max_tools, 0)]
     pointers = (
         [base]
         if isinstance(value, dict) and base == "/description"
@@ -286,6 +336,7 @@ def description_json(description: Any, limits: Limits) -> Optional[DescribedTool
     return DescribedTools(
         text=join_sentences(description[:start], own),
         tools=tuple(zip(pointers, items)),
+        count=count,
     )
 
 
@@ -447,7 +498,9 @@ def _is_single_tool(document: Dict[str, Any]) -> bool:
     return "name" in document and ("kwargs" in document or "arguments" in document)
 
 
-def _parse_single_tool(document: Dict[str, Any], limits: Limits) -> ParseResult:
+def _parse_single_tool(
+    document: Dict[str, Any], limits: Limits, found: List[P.Problem]
+) -> Manifest:
     """Read a single tool object as a manifest serving that one tool.
 
     The manifest takes the tool's name and description; every field belongs to the tool
@@ -455,21 +508,20 @@ def _parse_single_tool(document: Dict[str, Any], limits: Limits) -> ParseResult:
 
     :param document: ``{name, kwargs | arguments, ...}``.
     :param limits: caps.
-    :return: the result.
+    :param found: problems are appended here.
+    :return: the manifest.
     """
-    found: List[P.Problem] = []
     candidate = (document.get("name"), "/name", document, "", True)
     withheld: List[Tool] = []
     tools = _tools([candidate], {}, False, limits, found, None, withheld)
     _warn_if_empty(tools, found)
     name = document.get("name")
-    manifest = Manifest(
+    return Manifest(
         name=name if isinstance(name, str) and (tools or withheld) else "",
         description=tools[0].description if tools else "",
         tools=tuple(tools),
         withheld=tuple(withheld),
     )
-    return ParseResult(manifest, tuple(found))
 
 
 def _warn_if_empty(tools: List[Tool], found: List[P.Problem]) -> None:

@@ -26,18 +26,29 @@ class Limits:
 
     :param max_bytes: largest accepted manifest, in bytes (default 1 MiB = 4 kubo chunks).
     :param max_depth: deepest accepted nesting of arrays/objects.
-    :param max_tools: most tools in one manifest.
-    :param max_arguments: most arguments of one tool.
+    :param max_tools: most tools in one manifest; also most tool objects read from the
+        JSON of its top-level ``description`` (those past it are not read).
+    :param max_arguments: most arguments of one tool (and most properties of an
+        ``input.schema`` read).
+    :param max_argument_problems: most problems listed for the arguments of one tool;
+        one ``problems_truncated`` problem counts the rest (an error when any of them
+        is, so the tool is withheld as it would be with all of them listed).
     :param max_name_length: longest tool name / argument identifier, in characters.
     :param max_text_length: longest description, in characters (longer ones are truncated).
+    :param max_problems: most problems reported for one manifest: errors first, then
+        warnings, in document order; one ``problems_truncated`` warning counts the rest
+        by code. Tools are withheld for their errors before the cut, so it never offers
+        one.
     """
 
     max_bytes: int = 4 * IPFS_CHUNK_SIZE
     max_depth: int = 64
     max_tools: int = 1000
     max_arguments: int = 100
+    max_argument_problems: int = 10
     max_name_length: int = 128
     max_text_length: int = 10_000
+    max_problems: int = 100
 
 
 DEFAULT_LIMITS = Limits()

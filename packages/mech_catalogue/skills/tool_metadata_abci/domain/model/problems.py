@@ -29,7 +29,7 @@ lists the same table (a test keeps them equal).
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Dict, Iterable, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 SEVERITY_ERROR = "error"
 SEVERITY_WARNING = "warning"
@@ -78,12 +78,14 @@ class ProblemCode(StrEnum):
     UNTYPED_INPUT = "untyped_input"
     DESCRIPTION_JSON_PARSED = "description_json_parsed"
     DESCRIPTION_TOOL_NOT_LISTED = "description_tool_not_listed"
+    TOO_MANY_DESCRIBED_TOOLS = "too_many_described_tools"
     TOOL_WITHHELD = "tool_withheld"
     UNKNOWN_TOOL_KIND = "unknown_tool_kind"
     TOP_LEVEL_RULE = "top_level_rule"
     EMPTY_MANIFEST_NAME = "empty_manifest_name"  # validation.quality_problems
     EMPTY_MANIFEST_DESCRIPTION = "empty_manifest_description"
     ANY_TYPED_ARGUMENT = "any_typed_argument"
+    PROBLEMS_TRUNCATED = "problems_truncated"  # CappedProblems, cap_problems
 
     # --- content addressing and fetching (used by cid.py and the skill) ---------------
     INVALID_CID = "invalid_cid"
@@ -173,12 +175,14 @@ TOOL_NAME_MISMATCH = ProblemCode.TOOL_NAME_MISMATCH
 UNTYPED_INPUT = ProblemCode.UNTYPED_INPUT
 DESCRIPTION_JSON_PARSED = ProblemCode.DESCRIPTION_JSON_PARSED
 DESCRIPTION_TOOL_NOT_LISTED = ProblemCode.DESCRIPTION_TOOL_NOT_LISTED
+TOO_MANY_DESCRIBED_TOOLS = ProblemCode.TOO_MANY_DESCRIBED_TOOLS
 TOOL_WITHHELD = ProblemCode.TOOL_WITHHELD
 UNKNOWN_TOOL_KIND = ProblemCode.UNKNOWN_TOOL_KIND
 TOP_LEVEL_RULE = ProblemCode.TOP_LEVEL_RULE
 EMPTY_MANIFEST_NAME = ProblemCode.EMPTY_MANIFEST_NAME
 EMPTY_MANIFEST_DESCRIPTION = ProblemCode.EMPTY_MANIFEST_DESCRIPTION
 ANY_TYPED_ARGUMENT = ProblemCode.ANY_TYPED_ARGUMENT
+PROBLEMS_TRUNCATED = ProblemCode.PROBLEMS_TRUNCATED
 INVALID_CID = ProblemCode.INVALID_CID
 INVALID_DIGEST = ProblemCode.INVALID_DIGEST
 UNSUPPORTED_CID = ProblemCode.UNSUPPORTED_CID
@@ -258,12 +262,14 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     UNTYPED_INPUT: "a tool declares no typed arguments (only free text); callers must guess",
     DESCRIPTION_JSON_PARSED: "a description held JSON; its fields were used",
     DESCRIPTION_TOOL_NOT_LISTED: "the JSON in the top-level `description` describes a tool that `tools` does not list; it is not offered",
+    TOO_MANY_DESCRIBED_TOOLS: "the JSON in the top-level `description` describes more tools than the tool cap; those past it are not read",
     TOOL_WITHHELD: "a tool has an error-level problem; it is not offered (only listed under its mech)",
     UNKNOWN_TOOL_KIND: "a tool's `kind` is not a known kind (kept) or not a lowercase word (ignored)",
     TOP_LEVEL_RULE: "`input.schema` has a root rule on several arguments (e.g. `anyOf` of `required` sets); exports state it in the tool's description",
     EMPTY_MANIFEST_NAME: "the manifest's `name` is missing or blank (validate and generate warn; readers accept it)",
     EMPTY_MANIFEST_DESCRIPTION: "the manifest's `description` is missing or blank (validate and generate warn; readers accept it)",
     ANY_TYPED_ARGUMENT: "an argument is typed `any`, so callers cannot tell what to send (validate and generate warn)",
+    PROBLEMS_TRUNCATED: "more problems than a cap lists (per manifest, or per tool's arguments); errors come first, and this one counts the rest by code (an error when it counts one)",
     INVALID_CID: "the string is not a CID this code understands",
     INVALID_DIGEST: "the on-chain hash is not 32 bytes of hex",
     UNSUPPORTED_CID: "the CID uses a codec or hash other than dag-pb/raw and sha2-256",
@@ -392,6 +398,122 @@ def warning(code: str, message: str, path: str = "") -> Problem:
     :return: a warning.
     """
     return Problem(code, message, path, SEVERITY_WARNING)
+
+
+def cap_problems(
+    problems: Iterable[Problem], cap: int, unlisted: Optional[Dict[str, int]] = None
+) -> Tuple[Problem, ...]:
+    """Keep at most ``cap`` problems: errors first, then warnings, each in document order.
+
+    The problems kept stay in the order they were found; when any is left out, one
+    PROBLEMS_TRUNCATED warning (path ``""``) is added last, counting those left out by
+    code. Which problems are kept depends on the problems alone, so every agent keeps
+    the same ones. Withholding a tool is decided before this (by the parser), so leaving
+    out its problems never offers it.
+
+    :param problems: problems, in the order found.
+    :param cap: most problems kept (the summary comes on top: ``cap + 1`` at most).
+    :param unlisted: code -> count of problems already left out before ``problems``
+        (by :class:`CappedProblems`); they are counted in the summary.
+    :return: the problems kept, then the summary when something was left out.
+    """
+    found = list(problems)
+    room = max(cap, 0)
+    errors = min(sum(1 for p in found if p.is_error), room)
+    warnings_room = room - errors
+    left_out: Dict[str, int] = dict(unlisted or {})
+    kept = []
+    for problem in found:
+        if problem.is_error and errors > 0:
+            errors -= 1
+        elif not problem.is_error and warnings_room > 0:
+            warnings_room -= 1
+        else:
+            left_out[problem.code] = left_out.get(problem.code, 0) + 1
+            continue
+        kept.append(problem)
+    if left_out:
+        kept.append(_truncation_summary(left_out, cap))
+    return tuple(kept)
+
+
+def _truncation_summary(left_out: Dict[str, int], cap: int) -> Problem:
+    """One warning counting the problems left out.
+
+    :param left_out: code -> count.
+    :param cap: the cap that was applied.
+    :return: the PROBLEMS_TRUNCATED warning.
+    """
+    total = sum(left_out.values())
+    counts = ", ".join(
+        f"{code} {count:,}"
+        for code, count in sorted(left_out.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
+    return warning(
+        PROBLEMS_TRUNCATED,
+        f"{total:,} more problems were found than the cap of {cap} per manifest lists "
+        f"({counts}); fix the problems listed (errors come first) and check the "
+        "manifest again to see the rest.",
+    )
+
+
+class CappedProblems(List[Problem]):
+    """A problem list that never holds more than ``2 * cap`` problems, however many come.
+
+    It keeps the first ``cap`` errors and the first ``cap`` warnings appended (enough for
+    :func:`cap_problems` to choose exactly what it would choose from them all) and only
+    counts the others by code, so a hostile manifest cannot make the parser hold one
+    problem per byte. ``append``, ``extend`` and ``+=`` are capped; do not ``insert``.
+
+    :param cap: the problem cap (:attr:`.limits.Limits.max_problems`).
+    """
+
+    def __init__(self, cap: int) -> None:
+        """Start empty.
+
+        :param cap: the problem cap.
+        """
+        super().__init__()
+        self.cap = max(cap, 0)
+        self._held = {SEVERITY_ERROR: 0, SEVERITY_WARNING: 0}
+        self._unlisted: Dict[str, int] = {}
+
+    def append(self, problem: Problem) -> None:
+        """Hold the problem, or count it when as many of its severity are held.
+
+        :param problem: the problem.
+        """
+        severity = SEVERITY_ERROR if problem.is_error else SEVERITY_WARNING
+        if self._held[severity] < self.cap:
+            self._held[severity] += 1
+            super().append(problem)
+        else:
+            self._unlisted[problem.code] = self._unlisted.get(problem.code, 0) + 1
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        """Append each problem.
+
+        :param problems: the problems.
+        """
+        for problem in problems:
+            self.append(problem)
+
+    def __iadd__(self, problems: Iterable[Problem]) -> "CappedProblems":  # type: ignore[override,misc]
+        """Append each problem.
+
+        :param problems: the problems.
+        :return: self.
+        """
+        self.extend(problems)
+        return self
+
+    def capped(self) -> Tuple[Problem, ...]:
+        """Return the problems as :func:`cap_problems` keeps them from all appended.
+
+        :return: at most ``cap`` problems, then the PROBLEMS_TRUNCATED summary if any
+            was left out.
+        """
+        return cap_problems(self, self.cap, self._unlisted)
 
 
 MAX_POINTER_PART = 100
