@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Optional
+from typing import Callable, Optional
 
 import click
 from rich.console import Console
@@ -50,6 +50,25 @@ def _terminate(
     signum: int, frame: Optional[FrameType]
 ) -> None:  # pylint: disable=unused-argument
     raise KeyboardInterrupt
+
+
+def stop_uninterrupted(stop: Callable[[], None]) -> None:
+    """Run ``stop`` with SIGINT and SIGTERM ignored, then restore their handlers.
+
+    A second Ctrl-C while stuck agents were being stopped used to interrupt the stop and
+    leave the remaining agents, Tendermint nodes and the devnet running.
+
+    :param stop: what stops everything (e.g. ``LocalRun.stop``).
+    """
+    previous = {
+        signum: signal.signal(signum, signal.SIG_IGN)
+        for signum in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        stop()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _http_port(requested: int, agents: int) -> int:
@@ -192,13 +211,17 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
                     break
                 time.sleep(refresh)
     except KeyboardInterrupt:
-        console.print("stopping…")
+        console.print("Ctrl-C received")
     except (DevnetError, MissingTool, ProcessError, WorkspaceError) as error:
         console.print(f"[red]run failed:[/red] {error}")
         sys.exit(1)
     finally:
         summary = run.summary()
-        run.stop()
+        console.print(
+            "stopping agents, Tendermint and devnet (Ctrl-C is ignored until "
+            "they are stopped; stuck processes are killed after a timeout)…"
+        )
+        stop_uninterrupted(run.stop)
         console.print("agents, Tendermint and devnet stopped")
         summary.pop("digests", None)
         console.print(f"timings: {summary}")

@@ -27,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from mech_catalogue_cli.devnet.state import DevnetInfo
 from scripts.devnet.processes import is_alive, spawn, stop_pid
@@ -202,18 +202,44 @@ class AgentProcess:
         """:return: whether the agent process runs."""
         return is_alive(self.pid)
 
+    def request_stop(self) -> None:
+        """Ask the agent to shut down cleanly (SIGINT, aea's clean shutdown); do not wait."""
+        if self.pid and is_alive(self.pid):
+            try:
+                os.kill(self.pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
+
     def stop(self, timeout: float = 15.0) -> None:
         """Stop the agent: SIGINT (aea's clean shutdown), then SIGTERM/SIGKILL by pid.
 
         :param timeout: seconds to wait after SIGINT.
         """
-        if self.pid and is_alive(self.pid):
-            os.kill(self.pid, signal.SIGINT)
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline and is_alive(self.pid):
+        stop_agents([self], timeout)
+
+
+def stop_agents(processes: Sequence["AgentProcess"], timeout: float = 15.0) -> None:
+    """Stop agents together: SIGINT to all, one shared wait, then SIGTERM/SIGKILL by pid.
+
+    A stuck agent costs ``timeout`` seconds once for the whole run, not once per agent:
+    stopped one after the other, four stuck agents took over a minute and a user's second
+    Ctrl-C then left the rest running.
+
+    :param processes: the agents (not started or already stopped ones are skipped).
+    :param timeout: seconds to wait after SIGINT before forcing.
+    """
+    for process in processes:
+        process.request_stop()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(
+        process.pid and is_alive(process.pid) for process in processes
+    ):
+        for process in processes:
+            if process.pid:
                 try:
-                    os.waitpid(self.pid, os.WNOHANG)
+                    os.waitpid(process.pid, os.WNOHANG)
                 except ChildProcessError:
                     pass
-                time.sleep(0.1)
-        stop_pid(self.pid)
+        time.sleep(0.1)
+    for process in processes:
+        stop_pid(process.pid, timeout=5.0)

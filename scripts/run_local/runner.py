@@ -28,7 +28,13 @@ from typing import Dict, List, Optional, Set, Tuple
 from mech_catalogue_cli.devnet.locate import DEFAULT_RUN_DIR
 from scripts.devnet import Devnet
 from scripts.devnet.processes import listen_port
-from scripts.run_local.agents import AgentPorts, AgentProcess, agent_env, devnet_env
+from scripts.run_local.agents import (
+    AgentPorts,
+    AgentProcess,
+    agent_env,
+    devnet_env,
+    stop_agents,
+)
 from scripts.run_local.logs import agreed_catalogues, period_starts
 from scripts.run_local.tendermint import TendermintNetwork
 from scripts.run_local.view import AgentView, read_agent
@@ -277,8 +283,7 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
 
     def stop(self) -> None:
         """Stop the agents, then Tendermint, then the devnet if this run started it (all by pid)."""
-        for process in self.processes:
-            process.stop()
+        stop_agents(self.processes)
         if self.network is not None:
             self.network.stop()
         if self.devnet is not None and self._own_devnet:
