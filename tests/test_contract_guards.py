@@ -175,6 +175,47 @@ def test_tools_collision_is_true_only_for_shared_names() -> None:
         assert len(detail["offers"]) == (2 if shared else 1)
 
 
+def _typed(name: str, *arguments: Tuple[str, str]) -> dict:
+    return {
+        "name": name,
+        "kwargs": [{"identifier": i, "type": t} for i, t in arguments],
+    }
+
+
+def test_a_name_squatted_with_other_arguments_is_flagged_and_not_sent_there() -> None:
+    """A stranger's offer of a name with other arguments is flagged, never a target.
+
+    Mech 2 registers mech 1's tool name with other arguments: `/tools` serves mech 1's
+    schema, names only the mechs taking those arguments in `schema_mechs` (mech 1 and mech
+    3, which agrees) and sets `conflicting_schemas`; `/tools/<name>` marks each offer.
+    """
+    honest = _typed("swap", ("sender", "hexAddress"), ("amount", "int"))
+    first = {
+        "1": manifest(honest),
+        "2": manifest(_typed("swap", ("recipient", "hexAddress"))),
+        "3": manifest(honest, _typed("quote", ("amount", "int"))),
+    }
+    reads = [DigestRead(ref(int(k)), raw_digest(v)) for k, v in first.items()]
+    fetched = {
+        raw_digest(v): FetchResult.ok(raw_digest(v), f"bafk{k}", v)
+        for k, v in first.items()
+    }
+    catalogue = build(20, reads, fetched)
+    exposed = ExposedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
+    _, body = get("/tools", exposed)
+    meta = {t["name"]: t["_meta"]["io.olas/mech-tool"] for t in body["tools"]}
+    keys = {k: ref(int(k)).key for k in first}
+    served = next(t for t in body["tools"] if t["name"] == "swap")
+    assert sorted(served["inputSchema"]["properties"]) == ["amount", "sender"]
+    assert meta["swap"]["mechs"] == [keys["1"], keys["2"], keys["3"]]
+    assert meta["swap"]["schema_mechs"] == [keys["1"], keys["3"]]
+    assert meta["swap"]["conflicting_schemas"] is True
+    assert meta["quote"]["schema_mechs"] == [keys["3"]]
+    assert meta["quote"]["conflicting_schemas"] is False
+    _, detail = get("/tools/swap", exposed)
+    assert [o["same_as_served"] for o in detail["offers"]] == [True, False, True]
+
+
 def _b64(text: bytes) -> str:
     return base64.urlsafe_b64encode(text).decode().rstrip("=")
 
@@ -336,6 +377,7 @@ def test_tool_detail_fields_and_unknown_tool() -> None:
     assert offer == {
         "mech": ref(1).to_dict(),
         "tool": tool.to_dict(),
+        "same_as_served": True,
         "marketplace": [],
     }
     status, body = get("/tools/zzz", exposed)

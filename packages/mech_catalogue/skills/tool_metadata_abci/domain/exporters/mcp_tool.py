@@ -169,18 +169,42 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         return result
 
 
+def same_signature(tool: Tool, other: Tool) -> bool:
+    """Whether two offers of a name take the same arguments and promise the same output.
+
+    :param tool: one offer.
+    :param other: another offer (of the same name, usually).
+    :return: True when their arguments and output schemas are equal.
+    """
+    return (
+        tool.arguments == other.arguments and tool.output_schema == other.output_schema
+    )
+
+
 def offered_tool(tools: Sequence[Tool], name: Optional[str] = None) -> Dict[str, Any]:
     """One MCP Tool for a tool name several mechs may offer (the first offer describes it).
+
+    Any mech may register a tool under a name another mech already offers, with other
+    arguments. The served schema is the first offer's, so ``schema_mechs`` says which
+    mechs take exactly those arguments: a caller that validated against the served schema
+    sends only to those, and ``conflicting_schemas`` warns that some offers differ
+    (``GET /tools/<name>`` shows each offer's own arguments).
 
     :param tools: every mech's tool of one name, ref order (non-empty).
     :param name: the MCP-safe unique name (default: sanitised).
     :return: :func:`to_mcp_tool` of the first, ``_meta[META_KEY]`` extended with
-        ``mechs`` (every offering mech's key) and ``collision`` (more than one offer).
+        ``mechs`` (every offering mech's key), ``collision`` (more than one offer),
+        ``schema_mechs`` (the keys of the mechs whose offer has the served arguments and
+        output schema) and ``conflicting_schemas`` (some offer differs).
     """
     entry = to_mcp_tool(tools[0], name)
     meta = entry["_meta"][META_KEY]
-    meta["mechs"] = [t.provenance.mech.key for t in tools if t.provenance.mech]
+    offers = [(t, t.provenance.mech) for t in tools if t.provenance.mech]
+    meta["mechs"] = [mech.key for _, mech in offers]
     meta["collision"] = len(tools) > 1
+    matching = [mech.key for t, mech in offers if same_signature(t, tools[0])]
+    meta["schema_mechs"] = matching
+    meta["conflicting_schemas"] = len(matching) < len(offers)
     return entry
 
 

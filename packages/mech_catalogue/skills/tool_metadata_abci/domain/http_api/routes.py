@@ -25,11 +25,13 @@ Routes (all GET, JSON bodies):
     decimal offset of the next name, 1-9 ASCII digits, below the number of names). Each
     Tool is ``exporters.mcp_tool.offered_tool``: the checked MCP Tool of the first offering
     mech (ref order), named by the catalogue-wide MCP name mapping, with
-    ``_meta["io.olas/mech-tool"]`` extended by ``mechs`` (keys of every offering mech) and
-    ``collision``.
+    ``_meta["io.olas/mech-tool"]`` extended by ``mechs`` (keys of every offering mech),
+    ``collision``, ``schema_mechs`` (the offering mechs whose arguments and output schema
+    are the served ones) and ``conflicting_schemas``.
 ``/tools/<name>``
     ``{"name", "collision", "offers": [{"mech": MechRef, "tool": Tool.to_dict(),
-    "marketplace": [MechFacts.to_dict()]}]}``; 404 when no mech offers it.
+    "same_as_served": bool, "marketplace": [MechFacts.to_dict()]}]}``; 404 when no mech
+    offers it.
 ``/mechs``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
     "tools", "withheld", "problems", "marketplace"}]}``: ``withheld`` names the mech's
@@ -64,6 +66,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     offered_tool,
+    same_signature,
     tools_list_result,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
@@ -265,6 +268,7 @@ def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
                 {
                     "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
                     "tool": t.to_dict(),
+                    "same_as_served": same_signature(t, tools[0]),
                     "marketplace": _offer_facts(catalogue, t),
                 }
                 for t in tools
