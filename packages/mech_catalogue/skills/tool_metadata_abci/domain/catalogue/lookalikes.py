@@ -18,9 +18,9 @@ A caller choosing a tool by its name on screen cannot tell ``predict`` from ``pr
 (a zero-width space), ``predict\u202e`` (a bidi control) or ``prеdict`` (Cyrillic ``е``).
 Two distinct names of the catalogue are look-alikes when their *skeletons* are equal:
 
-1. NFKC normalisation (``unicodedata``: fullwidth, ligatures, mathematical letters...);
-2. every format character removed (general category ``Cf``: zero-width spaces and joiners,
-   bidi embeddings, overrides and isolates, the BOM...);
+1. NFKC normalisation (fullwidth, ligatures, mathematical letters...);
+2. every format character removed (zero-width spaces and joiners, bidi embeddings,
+   overrides and isolates, the BOM...: :data:`FORMAT_CHARACTERS`);
 3. every character replaced by the smallest code point among itself and its homoglyphs in
    the Unicode confusables table (UTS #39 ``confusables.txt``, as shipped by the
    ``confusable_homoglyphs`` package: maintained, data only, no network), so ``а``
@@ -30,6 +30,15 @@ Case is kept: ``Predict`` and ``predict`` differ visibly. A name holding a forma
 is flagged even without a twin. Each mech offering such a name gets one
 :data:`LOOKALIKE_TOOL_NAME` warning per name (naming the look-alikes); the warnings are a
 function of the catalogue's names only, so every agent adds the same ones.
+
+Every agent must compute the same skeletons whatever its Python version, yet
+``unicodedata`` follows the interpreter (Unicode 14.0 in Python 3.11, 15.0 in 3.12, ...):
+a character assigned in a newer version normalises, or counts as a format character, on
+one agent and not on another, and their catalogues (whose warnings are part of the
+digest) would never agree. So the skeleton uses only fixed data: NFKC from
+``unicodedata.ucd_3_2_0`` (the frozen Unicode 3.2 database every Python ships, which IDNA
+uses for the same reason; a character assigned later is left as it is) and
+:data:`FORMAT_CHARACTERS`, and the confusables table of the pinned package.
 """
 
 import unicodedata
@@ -50,6 +59,39 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
 
 #: how many look-alike names one warning lists
 MAX_LISTED = 3
+#: the Unicode database every agent uses, whatever its Python version (see the module doc)
+FROZEN_UCD = unicodedata.ucd_3_2_0
+#: format characters (general category ``Cf``) that Unicode 3.2 did not classify as such,
+#: as of Unicode 15.0 (Python 3.12): soft hyphen, Arabic number signs and letter mark,
+#: zero width space, invisible plus, the bidi isolates, Kaithi/Egyptian/shorthand format
+#: controls. Added to what ``FROZEN_UCD`` says is ``Cf``.
+LATER_FORMAT_CHARACTERS = frozenset(
+    chr(code)
+    for first, last in (
+        (0x00AD, 0x00AD),
+        (0x0600, 0x0605),
+        (0x061C, 0x061C),
+        (0x0890, 0x0891),
+        (0x08E2, 0x08E2),
+        (0x200B, 0x200B),
+        (0x2064, 0x2064),
+        (0x2066, 0x2069),
+        (0x110BD, 0x110BD),
+        (0x110CD, 0x110CD),
+        (0x13430, 0x1343F),
+        (0x1BCA0, 0x1BCA3),
+    )
+    for code in range(first, last + 1)
+)
+
+
+def is_format_character(char: str) -> bool:
+    """Whether a character is an invisible format character, the same on every agent.
+
+    :param char: one character.
+    :return: True for ``Cf`` in Unicode 3.2 and :data:`LATER_FORMAT_CHARACTERS`.
+    """
+    return char in LATER_FORMAT_CHARACTERS or FROZEN_UCD.category(char) == "Cf"
 
 
 @lru_cache(maxsize=None)
@@ -65,17 +107,17 @@ def skeleton(name: str) -> str:
     :param name: a tool name.
     :return: its skeleton.
     """
-    normal = unicodedata.normalize("NFKC", name)
-    return "".join(_prototype(c) for c in normal if unicodedata.category(c) != "Cf")
+    normal = FROZEN_UCD.normalize("NFKC", name)
+    return "".join(_prototype(c) for c in normal if not is_format_character(c))
 
 
 def has_format_characters(name: str) -> bool:
-    """Whether a name holds an invisible format character (category ``Cf``).
+    """Whether a name holds an invisible format character (:func:`is_format_character`).
 
     :param name: a tool name.
     :return: True when it does.
     """
-    return any(unicodedata.category(c) == "Cf" for c in name)
+    return any(is_format_character(c) for c in name)
 
 
 def lookalike_problems(names: List[str]) -> Dict[str, Problem]:

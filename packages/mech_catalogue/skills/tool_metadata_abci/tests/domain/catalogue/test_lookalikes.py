@@ -20,11 +20,15 @@ from typing import Dict, List
 
 import pytest
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue import (
+    lookalikes,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchResult,
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.lookalikes import (
+    has_format_characters,
     lookalike_problems,
     skeleton,
 )
@@ -152,3 +156,54 @@ def test_same_warnings_whatever_the_order() -> None:
     names = ["a\u200bb", "ab", "x", "\u0430b", "y"]
     assert lookalike_problems(names) == lookalike_problems(list(reversed(names)))
     assert skeleton("\u0430b") == skeleton("ab") == skeleton("a\u200bb")
+
+
+# --- the same skeletons on every agent, whatever its Python version --------------------
+
+
+def test_skeletons_do_not_read_the_interpreters_unicode_database(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Skeletons and format checks never read the interpreter's Unicode database.
+
+    Agents on Python 3.11 (Unicode 14) and 3.12 (Unicode 15) must add the same warnings:
+    with the interpreter's own database made unusable, the answers are unchanged.
+
+    :param monkeypatch: pytest's.
+    """
+    names = ["pred\u200bict", "pr\u0435dict", "\uff50redict", "predict\u2067", "plain"]
+    expected = {name: (skeleton(name), has_format_characters(name)) for name in names}
+    skeleton.cache_clear()
+
+    class Unusable:  # pylint: disable=too-few-public-methods
+        """Stands in for the interpreter's ``unicodedata`` inside the module."""
+
+        def __getattr__(self, name: str) -> None:
+            raise AssertionError(f"the interpreter's unicodedata.{name} was read")
+
+    monkeypatch.setattr(lookalikes, "unicodedata", Unusable())
+    assert {
+        name: (skeleton(name), has_format_characters(name)) for name in names
+    } == expected
+    skeleton.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "char",
+    ["\u00ad", "\u061c", "\u200b", "\u2066", "\u2069", "\U00013430", "\U0001343f"],
+)
+def test_format_characters_unicode_32_did_not_classify_are_still_flagged(
+    char: str,
+) -> None:
+    """Format characters newer than Unicode 3.2 are still flagged and removed.
+
+    Soft hyphen, Arabic letter mark, zero width space, bidi isolates, Egyptian format
+    controls: not ``Cf`` in the frozen Unicode 3.2 database, still invisible.
+
+    :param char: the format character.
+    """
+    name = f"pre{char}dict"
+    assert has_format_characters(name)
+    assert skeleton(name) == skeleton("predict")
+    problems = lookalike_problems(["predict", name])
+    assert set(problems) == {"predict", name}
