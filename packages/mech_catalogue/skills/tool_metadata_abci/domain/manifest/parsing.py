@@ -552,8 +552,10 @@ def _tools(
     :param found: problems are appended here.
     :param described: tool objects from the top-level description JSON by name, with
         their pointers: a tool left without typed arguments takes the described ones.
-    :param withheld: tools with an error-level problem are appended here, as parsed;
-        such a tool is not returned (a TOOL_WITHHELD error says so).
+    :param withheld: tools with an error-level problem that withholds them
+        (:func:`.problems.withholds`: not only a dropped argument, input schema or output
+        schema) are appended here, as parsed; such a tool is not returned (a
+        TOOL_WITHHELD error says so).
     :return: the tools, in candidate order, names unique.
     """
     described = described or {}
@@ -609,7 +611,9 @@ def _tools(
                 tool, tool_problems, described[name], limits
             )
         found.extend(tool_problems)
-        if any(p.is_error for p in tool_problems):  # errors withhold, warnings inform
+        if any(
+            P.withholds(p) for p in tool_problems
+        ):  # errors withhold but a dropped part
             withheld.append(tool)
             found.append(
                 P.error(

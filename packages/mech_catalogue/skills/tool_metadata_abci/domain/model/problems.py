@@ -228,6 +228,14 @@ PUBLISH_TRANSACTION_FAILED = ProblemCode.PUBLISH_TRANSACTION_FAILED
 PUBLISH_NOT_CONFIRMED = ProblemCode.PUBLISH_NOT_CONFIRMED
 PUBLISH_INVALID_TARGET = ProblemCode.PUBLISH_INVALID_TARGET
 
+#: Error codes that drop only a part of a tool, not the tool: an argument (bad identifier,
+#: past the argument cap), the whole ``input.schema`` (the tool is then untyped, as if it
+#: declared none) or the output schema. The tool is offered without that part and the
+#: problem is reported; any other error withholds the tool (docs/manifest-spec.md s9).
+DROPPED_PART_CODES = frozenset(
+    {INVALID_ARGUMENT, INVALID_ARGUMENT_SCHEMA, INVALID_OUTPUT_SCHEMA}
+)
+
 #: One line per code, for docs/manifest-spec.md and ``validate --explain``.
 CODE_DESCRIPTIONS: Dict[str, str] = {
     EMPTY_DOCUMENT: "the manifest has no bytes (or only whitespace)",
@@ -251,7 +259,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     INVALID_ARGUMENT: "an argument is malformed; the argument is dropped",
     DUPLICATE_ARGUMENT: "two arguments share an identifier; the later one is dropped",
     UNKNOWN_ARGUMENT_TYPE: "an argument's type is not in the vocabulary; it is treated as `any`",
-    INVALID_ARGUMENT_SCHEMA: "an argument's JSON Schema is not a valid schema; it is replaced by the type's",
+    INVALID_ARGUMENT_SCHEMA: "an argument's JSON Schema is not a valid schema (it is replaced by the type's), or `input.schema` is not an object schema with `properties` (it is ignored; the tool is offered untyped)",
     INVALID_OUTPUT_SCHEMA: "a tool's output schema is not a valid JSON Schema; it is dropped",
     LOOKALIKE_TOOL_NAME: "a tool name looks like another tool's name of the catalogue, or holds invisible characters",
     SCHEMA_BUDGET_EXCEEDED: "a schema expands past its inline budget when its references are resolved; it is taken as any value",
@@ -263,7 +271,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     DESCRIPTION_JSON_PARSED: "a description held JSON; its fields were used",
     DESCRIPTION_TOOL_NOT_LISTED: "the JSON in the top-level `description` describes a tool that `tools` does not list; it is not offered",
     TOO_MANY_DESCRIBED_TOOLS: "the JSON in the top-level `description` describes more tools than the tool cap; those past it are not read",
-    TOOL_WITHHELD: "a tool has an error-level problem; it is not offered (only listed under its mech)",
+    TOOL_WITHHELD: "a tool has an error-level problem other than a dropped argument, input schema or output schema; it is not offered (only listed under its mech)",
     UNKNOWN_TOOL_KIND: "a tool's `kind` is not a known kind (kept) or not a lowercase word (ignored)",
     TOP_LEVEL_RULE: "`input.schema` has a root rule on several arguments (e.g. `anyOf` of `required` sets); exports state it in the tool's description",
     EMPTY_MANIFEST_NAME: "the manifest's `name` is missing or blank (validate and generate warn; readers accept it)",
@@ -364,6 +372,15 @@ class Problem:
             path=str(data.get("path", "")),
             severity=str(data.get("severity", SEVERITY_ERROR)),
         )
+
+
+def withholds(problem: Problem) -> bool:
+    """Return true when the problem keeps its tool from being offered.
+
+    :param problem: a problem of one tool.
+    :return: True for an error other than a :data:`DROPPED_PART_CODES` one.
+    """
+    return problem.is_error and problem.code not in DROPPED_PART_CODES
 
 
 def unique_problems(problems: Iterable[Problem]) -> Tuple[Problem, ...]:

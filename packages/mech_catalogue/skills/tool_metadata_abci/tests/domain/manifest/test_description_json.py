@@ -178,15 +178,19 @@ def test_description_json_past_the_depth_cap_stays_text() -> None:
 
 
 def test_bad_fields_in_described_tools_are_reported_at_description_pointers() -> None:
-    """A bad argument inside the description is reported past /description; the tool is withheld."""
+    """A bad argument inside the description is reported past /description and dropped.
+
+    An argument without a valid identifier is a dropped part: the tool is offered with
+    its other arguments, not withheld.
+    """
     bad = {
         "name": "t",
         "kwargs": [{"identifier": "9x", "type": "int"}, {"identifier": "ok"}],
     }
     result = parse_document({"description": json.dumps({"tools": [bad]})})
     assert result.manifest is not None
-    assert not result.manifest.tools
-    assert [a.identifier for a in result.manifest.withheld[0].arguments] == ["ok"]
+    assert not result.manifest.withheld
+    assert [a.identifier for a in result.manifest.tools[0].arguments] == ["ok"]
     invalid = [p for p in result.problems if p.code == P.INVALID_ARGUMENT]
     assert [p.path for p in invalid] == ["/description/tools/0/kwargs/0"]
 
