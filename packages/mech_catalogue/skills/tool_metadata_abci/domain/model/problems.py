@@ -78,6 +78,7 @@ class ProblemCode(StrEnum):
     UNTYPED_INPUT = "untyped_input"
     DESCRIPTION_JSON_PARSED = "description_json_parsed"
     DESCRIPTION_TOOL_NOT_LISTED = "description_tool_not_listed"
+    DESCRIPTION_JSON_NOT_TOOLS = "description_json_not_tools"
     TOO_MANY_DESCRIBED_TOOLS = "too_many_described_tools"
     TOOL_WITHHELD = "tool_withheld"
     UNKNOWN_TOOL_KIND = "unknown_tool_kind"
@@ -175,6 +176,7 @@ TOOL_NAME_MISMATCH = ProblemCode.TOOL_NAME_MISMATCH
 UNTYPED_INPUT = ProblemCode.UNTYPED_INPUT
 DESCRIPTION_JSON_PARSED = ProblemCode.DESCRIPTION_JSON_PARSED
 DESCRIPTION_TOOL_NOT_LISTED = ProblemCode.DESCRIPTION_TOOL_NOT_LISTED
+DESCRIPTION_JSON_NOT_TOOLS = ProblemCode.DESCRIPTION_JSON_NOT_TOOLS
 TOO_MANY_DESCRIBED_TOOLS = ProblemCode.TOO_MANY_DESCRIBED_TOOLS
 TOOL_WITHHELD = ProblemCode.TOOL_WITHHELD
 UNKNOWN_TOOL_KIND = ProblemCode.UNKNOWN_TOOL_KIND
@@ -270,6 +272,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     UNTYPED_INPUT: "a tool declares no typed arguments (only free text); callers must guess",
     DESCRIPTION_JSON_PARSED: "a description held JSON; its fields were used",
     DESCRIPTION_TOOL_NOT_LISTED: "the JSON in the top-level `description` describes a tool that `tools` does not list; it is not offered",
+    DESCRIPTION_JSON_NOT_TOOLS: "the top-level `description` looks like tool metadata JSON but an item is not a tool object (or it does not decode); it is kept as text",
     TOO_MANY_DESCRIBED_TOOLS: "the JSON in the top-level `description` describes more tools than the tool cap; those past it are not read",
     TOOL_WITHHELD: "a tool has an error-level problem other than a dropped argument, input schema or output schema; it is not offered (only listed under its mech)",
     UNKNOWN_TOOL_KIND: "a tool's `kind` is not a known kind (kept) or not a lowercase word (ignored)",
