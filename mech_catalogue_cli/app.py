@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import exporters
@@ -44,6 +45,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import
     MAX_FILE_SIZE,
     root_digest,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.nft_metadata import (
+    is_nft_metadata,
+    validate_nft_metadata,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
     parse_document,
 )
@@ -62,6 +67,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Mech,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    DESCRIPTION_JSON_PARSED,
     Problem,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
@@ -155,14 +161,41 @@ def cli(ctx: click.Context, as_json: bool) -> None:
 # --- loading and parsing ---------------------------------------------------------------
 def _parse(loaded: Loaded) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
     """Strict decode, schema check, and shape parsing; problems from all three."""
+    manifest, problems, _ = _parse_with_kind(loaded)
+    return manifest, problems
+
+
+def _parse_with_kind(
+    loaded: Loaded,
+) -> Tuple[Optional[Manifest], Tuple[Problem, ...], str]:
+    """Like :func:`_parse`, also naming the document: ``manifest`` or ``nft_metadata``.
+
+    Registry NFT metadata is checked as such (its fields, and the tool objects its
+    description holds), not against the manifest schema it does not follow; its
+    description holding tools as JSON is its intended storage, not a warning.
+
+    :param loaded: the document's bytes and origin.
+    :return: (the manifest or None, every problem, the document kind).
+    """
     decoded = decode_json(loaded.data)
     if not decoded.ok:
-        return None, tuple(decoded.problems)
+        return None, tuple(decoded.problems), "manifest"
     parsed = parse_document(decoded.value)
-    schema = validate_manifest(decoded.value) if isinstance(decoded.value, dict) else ()
-    extra = unreported(parsed.problems, schema)
+    problems = tuple(parsed.problems)
+    if is_nft_metadata(decoded.value):
+        kind, schema = "nft_metadata", validate_nft_metadata(decoded.value)
+        problems = tuple(
+            p
+            for p in problems
+            if (p.code, p.path) != (DESCRIPTION_JSON_PARSED, "/description")
+        )
+    elif isinstance(decoded.value, dict):
+        kind, schema = "manifest", validate_manifest(decoded.value)
+    else:
+        kind, schema = "manifest", ()
+    extra = unreported(problems, schema)
     quality = () if parsed.manifest is None else quality_problems(parsed.manifest)
-    return parsed.manifest, tuple(parsed.problems) + extra + quality
+    return parsed.manifest, problems + extra + quality, kind
 
 
 def _load_manifest(
@@ -196,13 +229,15 @@ def _load_manifest(
 def validate(
     source: str, strict: bool, gateway: str, timeout: float, out: Output
 ) -> None:
-    """Check a manifest FILE, CID or 0x digest: strict JSON, the v1 schema, every tool."""
+    """Check a manifest FILE, CID or 0x digest: strict JSON, the v1 schema, every tool (registry NFT metadata: its fields and the tools in its description)."""
     loaded = load(source, gateway, timeout)
-    manifest, problems = _parse(loaded)
+    manifest, problems, kind = _parse_with_kind(loaded)
+    what = " (registry NFT metadata)" if kind == "nft_metadata" else ""
     errors = [p for p in problems if p.is_error]
     ok = manifest is not None and not errors and not (strict and problems)
     result = {
         "ok": ok,
+        "document": kind,
         "source": loaded.origin,
         "cid": loaded.cid,
         "tools": [] if manifest is None else list(manifest.tool_names),
@@ -210,7 +245,12 @@ def validate(
     }
     if not ok:
         code = INVALID_MANIFEST if (manifest is None or errors) else WARNINGS_AS_ERRORS
-        summary = f"{loaded.origin}: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)."
+        summary = f"{loaded.origin}{what}: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)."
+        if kind == "nft_metadata" and manifest is None:
+            summary += (
+                " Its description holds no tool metadata JSON; for a component, derive "
+                "the arguments from its code_uri with `mech-catalogue derive ipfs://<CID>`."
+            )
         raise CliFailure(
             code,
             summary
@@ -221,9 +261,15 @@ def validate(
     def render(console: Console) -> None:
         tools = len(manifest.tools) if manifest is not None else 0
         console.print(
-            f"[green]valid[/] {loaded.origin}: {tools} tool(s), {len(problems)} warning(s)",
+            f"[green]valid[/] {escape(loaded.origin)}{what}: {tools} tool(s), "
+            f"{len(problems)} warning(s)",
             markup=True,
         )
+        if kind == "nft_metadata":
+            console.print(
+                "  checked its fields and the tool metadata JSON in its description "
+                "(docs/manifest-spec.md section 3)"
+            )
         for problem in problems:
             print_problem(console, problem)
 
