@@ -15,6 +15,7 @@
 """The ``mech-catalogue`` click group and its commands (see docs/cli.md)."""
 
 import functools
+import inspect
 import re
 import sys
 from dataclasses import dataclass, replace
@@ -23,9 +24,13 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain import exporters
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    RegistryDecodeError,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
     DerivedPackage,
     DeriveError,
@@ -43,6 +48,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import
     CODEC_DAG_PB,
     MAX_FILE_SIZE,
     root_digest,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.nft_metadata import (
+    is_nft_metadata,
+    validate_nft_metadata,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
     parse_document,
@@ -62,6 +71,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Mech,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+    DESCRIPTION_JSON_PARSED,
     Problem,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
@@ -70,11 +80,17 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
 )
 
 from . import EXIT_INVALID
-from .code_source import CodeReadError, derive_code_uri, is_code_uri
+from .code_source import (
+    CodeReadError,
+    derive_code_uri,
+    derive_from_chain,
+    is_code_uri,
+)
 from .devnet_options import DevnetSettings, devnet_options, given
 from .output import CliFailure, Output, console_on, print_problem
 from .overrides import failure_code, generate_failure, read_overrides
 from .sources import DEFAULT_TIMEOUT, Loaded, default_gateway, load, read_file
+from .sync_driver import ChainReadError
 
 INVALID_MANIFEST = "invalid_manifest"
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
@@ -109,12 +125,16 @@ def examples(*lines: str) -> str:
 
 
 def _gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    wants_devnet = "devnet" in inspect.signature(command).parameters
+
     @functools.wraps(command)
     def with_devnet(
         *args: Any, devnet: Optional[DevnetSettings], gateway: str, **kwargs: Any
     ) -> Any:
         if devnet is not None and not given("gateway"):
             gateway = devnet.info.ipfs_gateway_url
+        if wants_devnet:
+            kwargs["devnet"] = devnet
         return command(*args, gateway=gateway, **kwargs)
 
     decorated = devnet_options(with_devnet)
@@ -155,14 +175,41 @@ def cli(ctx: click.Context, as_json: bool) -> None:
 # --- loading and parsing ---------------------------------------------------------------
 def _parse(loaded: Loaded) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
     """Strict decode, schema check, and shape parsing; problems from all three."""
+    manifest, problems, _ = _parse_with_kind(loaded)
+    return manifest, problems
+
+
+def _parse_with_kind(
+    loaded: Loaded,
+) -> Tuple[Optional[Manifest], Tuple[Problem, ...], str]:
+    """Like :func:`_parse`, also naming the document: ``manifest`` or ``nft_metadata``.
+
+    Registry NFT metadata is checked as such (its fields, and the tool objects its
+    description holds), not against the manifest schema it does not follow; its
+    description holding tools as JSON is its intended storage, not a warning.
+
+    :param loaded: the document's bytes and origin.
+    :return: (the manifest or None, every problem, the document kind).
+    """
     decoded = decode_json(loaded.data)
     if not decoded.ok:
-        return None, tuple(decoded.problems)
+        return None, tuple(decoded.problems), "manifest"
     parsed = parse_document(decoded.value)
-    schema = validate_manifest(decoded.value) if isinstance(decoded.value, dict) else ()
-    extra = unreported(parsed.problems, schema)
+    problems = tuple(parsed.problems)
+    if is_nft_metadata(decoded.value):
+        kind, schema = "nft_metadata", validate_nft_metadata(decoded.value)
+        problems = tuple(
+            p
+            for p in problems
+            if (p.code, p.path) != (DESCRIPTION_JSON_PARSED, "/description")
+        )
+    elif isinstance(decoded.value, dict):
+        kind, schema = "manifest", validate_manifest(decoded.value)
+    else:
+        kind, schema = "manifest", ()
+    extra = unreported(problems, schema)
     quality = () if parsed.manifest is None else quality_problems(parsed.manifest)
-    return parsed.manifest, tuple(parsed.problems) + extra + quality
+    return parsed.manifest, problems + extra + quality, kind
 
 
 def _load_manifest(
@@ -196,13 +243,15 @@ def _load_manifest(
 def validate(
     source: str, strict: bool, gateway: str, timeout: float, out: Output
 ) -> None:
-    """Check a manifest FILE, CID or 0x digest: strict JSON, the v1 schema, every tool."""
+    """Check a manifest FILE, CID or 0x digest: strict JSON, the v1 schema, every tool (registry NFT metadata: its fields and the tools in its description)."""
     loaded = load(source, gateway, timeout)
-    manifest, problems = _parse(loaded)
+    manifest, problems, kind = _parse_with_kind(loaded)
+    what = " (registry NFT metadata)" if kind == "nft_metadata" else ""
     errors = [p for p in problems if p.is_error]
     ok = manifest is not None and not errors and not (strict and problems)
     result = {
         "ok": ok,
+        "document": kind,
         "source": loaded.origin,
         "cid": loaded.cid,
         "tools": [] if manifest is None else list(manifest.tool_names),
@@ -210,7 +259,12 @@ def validate(
     }
     if not ok:
         code = INVALID_MANIFEST if (manifest is None or errors) else WARNINGS_AS_ERRORS
-        summary = f"{loaded.origin}: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)."
+        summary = f"{loaded.origin}{what}: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)."
+        if kind == "nft_metadata" and manifest is None:
+            summary += (
+                " Its description holds no tool metadata JSON; for a component, derive "
+                "the arguments from its code_uri with `mech-catalogue derive ipfs://<CID>`."
+            )
         raise CliFailure(
             code,
             summary
@@ -221,9 +275,15 @@ def validate(
     def render(console: Console) -> None:
         tools = len(manifest.tools) if manifest is not None else 0
         console.print(
-            f"[green]valid[/] {loaded.origin}: {tools} tool(s), {len(problems)} warning(s)",
+            f"[green]valid[/] {escape(loaded.origin)}{what}: {tools} tool(s), "
+            f"{len(problems)} warning(s)",
             markup=True,
         )
+        if kind == "nft_metadata":
+            console.print(
+                "  checked its fields and the tool metadata JSON in its description "
+                "(docs/manifest-spec.md section 3)"
+            )
         for problem in problems:
             print_problem(console, problem)
 
@@ -283,6 +343,63 @@ def show(source: str, gateway: str, timeout: float, out: Output) -> None:
 
 
 # --- derive ------------------------------------------------------------------------------
+#: Multicall2's address on Ethereum, Gnosis and most chains (same deployer and nonce)
+MULTICALL2 = "0x5BA1e12693Dc8F9c48aAD8770482f4739bEeD696"
+
+
+def _chain_target(
+    unit: str,
+    rpc_url: Optional[str],
+    registry: Optional[str],
+    multicall: str,
+    devnet: Optional[DevnetSettings],
+) -> Tuple[str, str, str]:
+    """Return (RPC URL, registry, Multicall2) from the options, else the devnet's."""
+    if devnet is not None:
+        contract = "AgentRegistry" if unit == "agent" else "ComponentRegistry"
+        rpc_url = rpc_url or devnet.info.rpc_url
+        registry = registry or devnet.info.contracts[contract]
+        multicall = multicall if given("multicall") else devnet.multicall
+    if not rpc_url or not registry:
+        raise click.UsageError(
+            f"--{unit} needs --rpc and --registry (the "
+            f"{'AgentRegistry' if unit == 'agent' else 'ComponentRegistry'}), or --devnet."
+        )
+    return rpc_url, registry, multicall
+
+
+def _derive_on_chain(
+    target: Tuple[str, str, str], unit: str, unit_id: int, gateway: str, timeout: float
+) -> List[DerivedPackage]:
+    """Derive from an agent's components or one component; fail with the first reason."""
+    rpc_url, registry, multicall = target
+    try:
+        derived = derive_from_chain(
+            rpc_url, multicall, registry, unit, unit_id, gateway, timeout
+        )
+    except (ChainReadError, RegistryDecodeError) as exc:
+        raise CliFailure(
+            "chain_read_failed",
+            f"Cannot read {unit} {unit_id} from {registry} at {rpc_url}: {exc}. "
+            "Check --rpc, --registry and --multicall.",
+        ) from exc
+    packages = [d.package for _, d in derived if d.package is not None]
+    problems = tuple(p for _, d in derived for p in d.problems)
+    if not packages:
+        first = problems[0] if problems else None
+        reason = (
+            first.message
+            if first
+            else f"{unit} {unit_id} depends on no component (getDependencies)"
+        )
+        raise CliFailure(
+            first.code if first else "no_components",
+            f"Nothing derived for {unit} {unit_id}: {reason}",
+            problems,
+        )
+    return packages
+
+
 def _derive(
     path: str, gateway: str = "", timeout: float = DEFAULT_TIMEOUT
 ) -> DerivedPackage:
@@ -312,26 +429,69 @@ def _derive(
         "derive examples/tools/token_oracle",
         "derive --runtime examples/tools/token_oracle examples/tools/wallet_risk",
         "derive ipfs://bafybei... --ipfs-gateway http://127.0.0.1:8080",
+        "derive --devnet --component 1",
+        "derive --rpc https://rpc.gnosischain.com --registry 0xAGENT_REGISTRY --agent 3",
     )
 )
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
     "--runtime",
     "show_runtime",
     is_flag=True,
     help="Also list keywords the mech runtime supplies.",
 )
+@click.option(
+    "--agent",
+    "agent_id",
+    type=click.IntRange(min=1),
+    help="Olas agent id: derive from the code of every component it depends on.",
+)
+@click.option(
+    "--component",
+    "component_id",
+    type=click.IntRange(min=1),
+    help="Olas component id: derive from its code (metadata code_uri).",
+)
+@click.option("--rpc", "rpc_url", help="Chain JSON-RPC URL (--devnet: the devnet's).")
+@click.option(
+    "--registry",
+    help="AgentRegistry (--agent) or ComponentRegistry (--component) address "
+    "(--devnet: the devnet's).",
+)
+@click.option(
+    "--multicall",
+    default=MULTICALL2,
+    show_default=True,
+    help="Multicall2 address on that chain (--devnet: the devnet's).",
+)
 @_gateway_options
 @_json_option
-def derive(
+def derive(  # pylint: disable=too-many-arguments,too-many-locals,too-many-positional-arguments
     paths: Tuple[str, ...],
     show_runtime: bool,
+    agent_id: Optional[int],
+    component_id: Optional[int],
+    rpc_url: Optional[str],
+    registry: Optional[str],
+    multicall: str,
     gateway: str,
     timeout: float,
     out: Output,
+    devnet: Optional[DevnetSettings] = None,
 ) -> None:
-    """Derive typed arguments from tool package folders or IPFS directories (CID, ipfs://<CID>); never runs code."""
+    """Derive typed arguments from tool package folders, IPFS directories (CID, ipfs://<CID>) or an Olas agent/component on chain; never runs code."""
+    unit = "agent" if agent_id is not None else "component"
+    unit_id = agent_id if agent_id is not None else component_id
+    if (agent_id is None) == (component_id is None) and (
+        unit_id is not None or not paths
+    ):
+        raise click.UsageError(
+            "Give tool package folders or CIDs, or one of --agent N / --component N."
+        )
     packages = [_derive(p, gateway, timeout) for p in paths]
+    if unit_id is not None:
+        target = _chain_target(unit, rpc_url, registry, multicall, devnet)
+        packages += _derive_on_chain(target, unit, unit_id, gateway, timeout)
     result = [
         {**package.to_dict(), "tools": [t.to_dict() for t in package.to_tools()]}
         for package in packages

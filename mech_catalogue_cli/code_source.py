@@ -17,13 +17,22 @@
 Reads the directory block by block through an IPFS gateway (``/ipfs/<cid>?format=raw``);
 every block is checked against its CID by
 :func:`packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri.package_deriver`.
+
+``derive --agent N`` / ``--component N`` start on chain: :func:`derive_from_chain` drives
+the skill's own generators (``domain/derive/from_chain.py``): each Multicall2 batch is one
+JSON-RPC ``eth_call``, component metadata files come from the gateway (verified against
+their on-chain digest), package blocks as above.
 """
 
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Any, Dict, Generator, List, Optional
 
 import requests
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    decode_batch,
+    encode_batch,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
     CodeCaps,
     CodeDerivation,
@@ -31,10 +40,21 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri im
     normalise_cid,
     package_deriver,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+    MAX_METADATA_BYTES,
+    DerivationCache,
+    code_arguments_reader,
+    component_code_reader,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+    ComponentDerivation,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     looks_like_cid,
     strip_cid,
 )
+
+from mech_catalogue_cli.sync_driver import ChainReadError, eth_call, gateway_get
 
 
 def is_code_uri(source: str) -> bool:
@@ -71,6 +91,82 @@ def derive_code_uri(source: str, gateway: str, timeout: float) -> CodeDerivation
         return done.value
 
 
+def derive_from_chain(  # pylint: disable=too-many-arguments,too-many-locals
+    rpc_url: str,
+    multicall: str,
+    registry: str,
+    unit: str,
+    unit_id: int,
+    gateway: str,
+    timeout: float,
+) -> List[ComponentDerivation]:
+    """Derive the arguments of an Olas agent's components, or of one component.
+
+    :param rpc_url: the chain's JSON-RPC URL.
+    :param multicall: the Multicall2 address there.
+    :param registry: the AgentRegistry (``unit="agent"``) or ComponentRegistry
+        (``unit="component"``) address.
+    :param unit: ``agent`` or ``component``.
+    :param unit_id: its id.
+    :param gateway: the IPFS gateway base URL.
+    :param timeout: seconds per request.
+    :return: ``[(component id, derivation)]`` (one item for a component); a derivation
+        without package carries the problem saying why. ChainReadError (the RPC
+        cannot be read: transport, revert, wrong chain) and RegistryDecodeError (an
+        AgentRegistry that does not answer ``componentRegistry()``) propagate.
+    """
+    session = requests.Session()
+    chain_id = int(_rpc(session, rpc_url, "eth_chainId", timeout), 16)
+    block = int(_rpc(session, rpc_url, "eth_blockNumber", timeout), 16)
+    cache, caps = DerivationCache(), CodeCaps()
+    reader: Generator[Any, Any, Any]
+    if unit == "agent":
+        reader = code_arguments_reader(
+            registry, chain_id, [unit_id], block, cache, caps
+        )
+    else:
+        reader = component_code_reader(registry, chain_id, unit_id, block, cache, caps)
+    result: Any = None
+    try:
+        kind, payload = next(reader)
+        while True:
+            if kind == "chain":
+                calls, at = payload
+                data = eth_call(
+                    session, rpc_url, multicall, encode_batch(calls), at, timeout
+                )
+                reply: Any = decode_batch(data, len(calls))
+            elif kind == "files":
+                reply = {
+                    cid: gateway_get(
+                        session, gateway, cid, timeout, MAX_METADATA_BYTES
+                    )[0]
+                    for cid in payload
+                }
+            else:
+                reply = {
+                    cid: _block(gateway, cid, timeout, caps.max_block_bytes)
+                    for cid in payload
+                }
+            kind, payload = reader.send(reply)
+    except StopIteration as done:
+        result = done.value
+    if unit == "agent":
+        return list(result.get(unit_id, []))
+    return [(unit_id, result)]
+
+
+def _rpc(session: requests.Session, url: str, method: str, timeout: float) -> str:
+    payload = {"jsonrpc": "2.0", "id": 1, "method": method, "params": []}
+    try:
+        answer = session.post(url, json=payload, timeout=timeout).json()
+    except (requests.RequestException, ValueError) as exc:
+        raise ChainReadError(f"{method} to {url} failed: {type(exc).__name__}") from exc
+    if not isinstance(answer, dict) or not isinstance(answer.get("result"), str):
+        raise ChainReadError(f"{method} to {url} returned no result")
+    return str(answer["result"])
+
+
 def _block(gateway: str, cid: str, timeout: float, cap: int) -> Optional[bytes]:
     try:
         with requests.get(
@@ -87,4 +183,4 @@ def _block(gateway: str, cid: str, timeout: float, cap: int) -> Optional[bytes]:
         return None
 
 
-__all__ = ["CodeReadError", "derive_code_uri", "is_code_uri"]
+__all__ = ["CodeReadError", "derive_code_uri", "derive_from_chain", "is_code_uri"]

@@ -138,13 +138,13 @@ class Output:
 
 
 def print_problem(console: Console, problem: Problem) -> None:
-    """Initialise.
+    """Print one problem as a line; its path is shown verbatim (`filter[id]` is no markup).
 
     :param console: where.
     :param problem: what (one line: severity, code, path, message).
     """
     colour = "red" if problem.is_error else "yellow"
-    where = f" {problem.path}" if problem.path else ""
+    where = f" {escape(problem.path)}" if problem.path else ""
     console.print(
         f"  [{colour}]{problem.severity}[/] {problem.code}{where}: ",
         end="",

@@ -464,3 +464,59 @@ def test_every_command_has_json_and_help() -> None:
     for name in commands:
         help_text = run(name, "--help").stdout
         assert "--json" in help_text, name
+
+
+NFT_TOOL = {
+    "name": "mint-quote",
+    "kwargs": [{"identifier": "recipient", "type": "hexAddress"}],
+}
+NFT_CID = "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"
+
+
+def _nft_file(tmp_path: Path, description: str, **fields: Any) -> Path:
+    document = {
+        "name": "quote-mech",
+        "description": description,
+        "code_uri": f"ipfs://{NFT_CID}",
+        "image": f"ipfs://{NFT_CID}",
+        "attributes": [{"trait_type": "version", "value": "0.1.0"}],
+        **fields,
+    }
+    path = tmp_path / "nft.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_validate_recognises_registry_nft_metadata(tmp_path: Path) -> None:
+    """NFT metadata with described tools passes --strict and is named as what it is."""
+    path = _nft_file(tmp_path, "Quotes. " + json.dumps({"tools": [NFT_TOOL]}))
+    human = run("validate", "--strict", path)
+    assert human.exit_code == EXIT_OK, human.output
+    assert "(registry NFT metadata): 1 tool(s), 0 warning(s)" in human.stdout
+    machine = json.loads(run("--json", "validate", path).stdout)
+    assert machine["document"] == "nft_metadata" and machine["tools"] == ["mint-quote"]
+    manifest = tmp_path / "m.json"
+    manifest.write_text(json.dumps({"tools": ["a"], "toolMetadata": {}}))
+    assert json.loads(run("--json", "validate", manifest).stdout)["document"] == (
+        "manifest"
+    )
+
+
+def test_validate_reports_nft_faults_where_they_are(tmp_path: Path) -> None:
+    """A bad code_uri and a bad described kwarg: errors at their pointers, exit 1."""
+    bad_tool = {"name": "t", "kwargs": [{"identifier": "x", "type": ["int"]}]}
+    path = _nft_file(tmp_path, json.dumps(bad_tool), code_uri="ipfs:/nope")
+    result = run("validate", path)
+    assert result.exit_code == EXIT_INVALID
+    assert (
+        "/code_uri" in result.stderr and "/description/kwargs/0/type" in result.stderr
+    )
+    assert "lacks the required field `tools`" not in result.stderr
+
+
+def test_validate_says_what_component_metadata_is(tmp_path: Path) -> None:
+    """Component metadata (plain description, code_uri): exit 1 and the derive hint."""
+    result = run("validate", _nft_file(tmp_path, "An oracle tool package."))
+    assert result.exit_code == EXIT_INVALID
+    assert "registry NFT metadata" in result.stderr
+    assert "mech-catalogue derive ipfs://<CID>" in result.stderr

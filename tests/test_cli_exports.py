@@ -219,3 +219,58 @@ def test_export_of_precomputed_colliding_names_succeeds_in_every_format(
     listed = json.loads(run("export", "--format", "mcp", path).stdout)
     assert conformance.mcp_tools_list_problems(listed) == []
     assert len({t["name"] for t in listed["tools"]}) == 3
+
+
+DROPPED_PARTS: Dict[str, Any] = {
+    "name": "Dropped parts mech",
+    "description": "Keys and roots written for this test.",
+    "tools": ["keys", "rooted"],
+    "toolMetadata": {
+        "keys": {
+            "name": "keys",
+            "description": "Some keys are not identifiers.",
+            "input": {
+                "type": "text",
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "page[size]": {"type": "integer"},
+                        "odata@id": {"type": "string"},
+                        "market": {"type": "string"},
+                    },
+                    "required": ["market"],
+                },
+            },
+            "output": {"type": "object", "schema": {"type": 9}},
+        },
+        "rooted": {
+            "name": "rooted",
+            "description": "The root is an array schema.",
+            "input": {"type": "text", "schema": {"type": "array"}},
+        },
+    },
+}
+
+
+def test_show_and_export_offer_tools_without_their_dropped_parts(
+    tmp_path: Path,
+) -> None:
+    """`show` lists both tools and prints each pointer verbatim; every export has both."""
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(DROPPED_PARTS))
+    shown = run("show", path)
+    assert shown.exit_code == EXIT_OK, shown.output
+    assert "market: str" in shown.output and "prompt: str" in shown.output
+    assert "tool_withheld" not in shown.output
+    assert "/toolMetadata/keys/input/schema/properties/page[size]:" in shown.output
+    assert "/toolMetadata/keys/output/schema" in shown.output
+    assert "/toolMetadata/rooted/input/schema" in shown.output
+    for fmt in ("mcp", "openai", "anthropic", "langchain"):
+        exported = run("export", "--format", fmt, path)
+        assert exported.exit_code == EXIT_OK, exported.output
+        body = json.loads(exported.output)
+        tools = body["tools"] if fmt == "mcp" else body
+        assert len(tools) == 2, fmt
+        assert "page[size]" not in exported.output and "odata@id" not in exported.output
+    validated = run("validate", path)
+    assert validated.exit_code == EXIT_INVALID  # dropped parts are still errors

@@ -130,6 +130,15 @@ SEED_PLAN: Tuple[SeedStep, ...] = (
         "legacy_typed_kwargs_v2.json",
         "typed-kwargs",
     ),
+    # registry NFT metadata whose top-level description holds the typed tools as JSON
+    # (issue #12, storage way 1); registered last so the other legacy ids stay as they were
+    SeedStep(
+        LEGACY_MECH_REGISTRY,
+        "long-maker",
+        "owner_3",
+        "legacy_nft_description_json.json",
+        "nft-metadata+description-json",
+    ),
     # ComplementaryServiceMetadata, keyed by ServiceRegistryL2 service id
     SeedStep(
         COMPLEMENTARY_SERVICE_METADATA,

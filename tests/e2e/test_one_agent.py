@@ -29,6 +29,9 @@ from typing import Any, Dict, Iterator, Optional
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.http_requests import (
     GeneratedRequest,
     wire_requests,
@@ -363,11 +366,58 @@ def test_description_json_mech_reaches_get_tools_and_synchronized_data(
     assert [t for t in later.tools if t["name"] == DESCRIBED_TOOL] == [listed]
 
 
+def _assert_agreed_catalogue_carries_derived(
+    run: LocalRun, derived_from: Dict[str, Any]
+) -> None:
+    """The agreed catalogue itself, not only the HTTP view, holds the derived arguments.
+
+    The agent writes the catalogue it exposes under shared_state to
+    ``<state_dir>/catalogues/<digest>.catalogue.json`` when the agents agree on it; the
+    file named by SynchronizedData's ``catalogue_digest`` must re-hash to that digest
+    (so it is the agreed content) and type the RAG tool with provenance ``derived``.
+
+    :param run: the running agent.
+    :param derived_from: the provenance GET /tools gave.
+    """
+    folder = run.processes[0].agent_dir / "mech_catalogue_state" / "catalogues"
+
+    def agreed() -> Optional[Catalogue]:
+        digest = _sync(run).get("catalogue_digest", "")
+        path = folder / f"{digest}.catalogue.json"
+        if not digest or not path.exists():
+            return None
+        catalogue = Catalogue.from_json(path.read_text())
+        assert catalogue.digest() == digest  # the file is the agreed catalogue
+        return catalogue
+
+    catalogue = wait_for(agreed, PERIOD_TIMEOUT, "the agreed catalogue on disk")
+    tools = [
+        tool
+        for mech in catalogue.mechs
+        for tool in mech.tools
+        if tool.name == "prediction-request-rag"
+    ]
+    assert tools, "the RAG tool is not in the agreed catalogue"
+    for tool in tools:
+        by_name = {a.identifier: a for a in tool.arguments}
+        assert set(by_name) == {"prompt", "num_urls", "temperature", "model"}
+        assert by_name["prompt"].required and not by_name["model"].required
+        assert (by_name["num_urls"].type, by_name["temperature"].type) == (
+            "int",
+            "float",
+        )
+        assert tool.provenance.arguments_source == "derived"
+        assert tool.provenance.derived_component == derived_from["component_id"]
+        assert tool.provenance.derived_cid == derived_from["cid"]
+
+
 def test_code_derived_arguments_served_and_fetched_once(agent_run: LocalRun) -> None:
     """Issue #12: the names-only Olas agent's RAG tool gets arguments from component 1's code.
 
     Chain (getDependencies -> ComponentRegistry) -> component metadata -> code_uri ->
-    the tool package directory in kubo -> GET /tools (marked derived) and GET /mechs; a
+    the tool package directory in kubo -> GET /tools (marked derived) and GET /mechs; the
+    agreed catalogue (its digest in SynchronizedData, the object in shared_state, kept on
+    disk as ``<digest>.catalogue.json``) carries the same arguments with provenance; a
     later period makes no IPFS request for the unchanged component (the agent logs the count).
 
     :param agent_run: the running agent.
@@ -392,6 +442,7 @@ def test_code_derived_arguments_served_and_fetched_once(agent_run: LocalRun) -> 
     ]
     assert "prediction-request-rag" in mech["tools"] and mech["status"] == "ok"
     assert not [p for p in mech["problems"] if p["code"].startswith("code_")]
+    _assert_agreed_catalogue_carries_derived(agent_run, provenance["derived_from"])
     wait_for(
         lambda: _view(agent_run).health.get("period", 0) >= 2,
         3 * PERIOD_TIMEOUT,

@@ -37,6 +37,12 @@ from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.dependencies import (
     dependency_reader,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    IdSelection,
+    RegistrySource,
+    decode_digest_query,
+    digest_query,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
     CodeCaps,
     CodeDerivation,
@@ -58,6 +64,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     CODE_OVER_CAPS,
     CODE_URI_MISSING,
     error,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_OLAS_AGENT,
 )
 
 #: largest component metadata JSON kept by :class:`DerivationCache`
@@ -253,6 +262,48 @@ def code_arguments_reader(  # pylint: disable=too-many-arguments,too-many-locals
                 (component.component_id, package_of[component.component_id])
             )
     return out
+
+
+def component_code_reader(  # pylint: disable=too-many-arguments
+    component_registry: str,
+    chain_id: int,
+    component_id: int,
+    block: int,
+    cache: DerivationCache,
+    caps: CodeCaps = CodeCaps(),
+) -> Generator[CodeRequest, Any, CodeDerivation]:
+    """Derive the arguments of one ComponentRegistry component's code.
+
+    Its latest metadata digest (``getUpdatedHashes``, else ``mapUnits``, as for an
+    agent), then its NFT metadata (verified against the digest), its ``code_uri`` and the
+    package directory, as :func:`code_arguments_reader` does for each dependency.
+
+    :param component_registry: the Olas ComponentRegistry address.
+    :param chain_id: its chain id.
+    :param component_id: the component id.
+    :param block: the block the digest read is pinned to.
+    :param cache: derivations by package CID (read first, filled after).
+    :param caps: bounds on the code read.
+    :yield: ``("chain" | "files" | "blocks", payload)`` requests.
+    :return: the derivation; without package when the component cannot be followed (no
+        digest, metadata not fetched or not matching it, no ``ipfs://`` code_uri),
+        its problem saying why.
+    """
+    source = RegistrySource(
+        REGISTRY_OLAS_AGENT, chain_id, component_registry, IdSelection("list", ())
+    )
+    query = digest_query(0, source, component_id)
+    _, results = yield "chain", (list(query.calls), block)
+    digest = decode_digest_query(query, source, results).digest
+    metadata = cache.metadata(digest) if digest else None
+    if digest and metadata is None:
+        cid = digest_to_cid(digest, DAG_PB)
+        files = yield "files", [cid]
+        data = files.get(cid)
+        if data is not None and verify(data, digest).ok:
+            metadata = data
+            cache.put_metadata(digest, data)
+    return (yield from _component(component_id, metadata, digest, cache, caps))
 
 
 def _component(

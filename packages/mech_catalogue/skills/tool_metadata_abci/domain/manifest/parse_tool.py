@@ -220,6 +220,7 @@ def _parse_tool(
         )
     inp = _io_block(meta, "input", path, found)
     out = _io_block(meta, "output", path, found)
+    before = len(found)
     arguments, arg_shape = _arguments(meta, inp, path, limits, found)
     if arguments is None:
         arguments = ()
@@ -228,6 +229,16 @@ def _parse_tool(
                 P.UNTYPED_INPUT,
                 f"Tool {name[:60]!r} at {path or '/'} declares no typed arguments; add "
                 "`arguments` (manifest v1) so callers can build a valid request.",
+                path,
+            )
+        )
+    elif not arguments and any(p.code == P.INVALID_ARGUMENT for p in found[before:]):
+        found.append(
+            P.warning(
+                P.UNTYPED_INPUT,
+                f"Every argument tool {name[:60]!r} at {path or '/'} declares was dropped, "
+                "so it is offered without typed arguments (free text); fix the "
+                "arguments reported.",
                 path,
             )
         )
@@ -393,7 +404,8 @@ def _arguments(
         found.append(
             P.error(
                 P.INVALID_ARGUMENT_SCHEMA,
-                f"{where} should be a JSON Schema object with `properties`; it was ignored.",
+                f"{where} should be a JSON Schema object with `properties`; it was ignored, "
+                "so the tool is offered without typed arguments (free text).",
                 where,
             )
         )
@@ -599,14 +611,16 @@ class _ArgumentProblems:
         self.room -= len(listed)
         for problem in problems[len(listed) :]:
             self.first_left_out = self.first_left_out or where
-            self.error_left_out = self.error_left_out or problem.is_error
+            self.error_left_out = self.error_left_out or P.withholds(problem)
             self.left_out[problem.code] = self.left_out.get(problem.code, 0) + 1
 
     def summarise(self) -> None:
         """Append one PROBLEMS_TRUNCATED problem counting those left out, if any.
 
-        It is an error when an error was left out, so the tool is withheld exactly as
-        it would be with every problem listed.
+        It is an error when an error that withholds the tool was left out, so the tool
+        is withheld exactly as it would be with every problem listed; when only dropped
+        arguments were left out (:data:`.problems.DROPPED_PART_CODES`), it is a warning
+        counting them and the tool is offered with the arguments kept.
         """
         if not self.left_out:
             return

@@ -162,7 +162,9 @@ def _parse_document(  # pylint: disable=too-many-locals
     metadata = _typed_field(
         document, "toolMetadata", dict, "an object keyed by tool name", found
     )
-    described = description_json(document.get("description"), limits)
+    described, near_miss = read_description_json(document.get("description"), limits)
+    if near_miss is not None:
+        found.append(near_miss)
     if entries is None and metadata is None and _is_single_tool(document):
         return _parse_single_tool(document, limits, found)
     if entries is None and metadata is None and described is None:
@@ -292,7 +294,94 @@ def _is_tool_object(value: Any) -> bool:
     )
 
 
+def _not_a_tool(item: Any) -> str:
+    """Say what an item lacks to be a tool object ("" when it is one).
+
+    :param item: one item of the JSON in the description.
+    :return: a clause such as "has no string `name`", or "".
+    """
+    if not isinstance(item, dict):
+        return f"is {_kind(item)}"
+    if not isinstance(item.get("name"), str):
+        return "has no string `name`"
+    if not any(key in item for key in _TOOL_FIELDS):
+        return "has no `kwargs`, `arguments`, `input` or `output`"
+    return ""
+
+
+def _near_miss(value: Any, description: str, start: int) -> Optional[P.Problem]:
+    """Explain why JSON in the description that looks like tool metadata was kept as text.
+
+    It looks like tool metadata when it is an object with `tools`, with a string `name`
+    or with a tool field, or an array holding an object; other JSON stays text silently.
+
+    :param value: the decoded JSON (None when it did not decode).
+    :param description: the whole description.
+    :param start: where the JSON starts in it.
+    :return: an ``description_json_not_tools`` warning, or None.
+    """
+    needs = (
+        "a tool needs a string `name` and `kwargs` (or `arguments`, `input`, `output`)"
+    )
+    if value is None:
+        body = description[start:].rstrip()
+        if description[:start].strip() or body[-1:] not in ("}", "]"):
+            return None  # text that only contains braces
+        return P.warning(
+            P.DESCRIPTION_JSON_NOT_TOOLS,
+            "The description looks like JSON but does not decode, so it was kept as "
+            "text; fix the JSON (check quotes and commas) if it holds tool metadata.",
+            "/description",
+        )
+    if isinstance(value, dict) and isinstance(value.get("tools"), list):
+        items, base = value["tools"], "/description/tools"
+    elif isinstance(value, list) and any(isinstance(i, dict) for i in value):
+        items, base = value, "/description"
+    elif isinstance(value, dict) and (
+        isinstance(value.get("name"), str) or any(k in value for k in _TOOL_FIELDS)
+    ):
+        return P.warning(
+            P.DESCRIPTION_JSON_NOT_TOOLS,
+            f"The JSON in /description {_not_a_tool(value)}, so it was kept as text; "
+            f"{needs}.",
+            "/description",
+        )
+    else:
+        return None
+    if not items:
+        return P.warning(
+            P.DESCRIPTION_JSON_NOT_TOOLS,
+            f"The JSON in /description has an empty `tools` array, so it was kept as "
+            f"text; add the tools to it: {needs}.",
+            base,
+        )
+    bad = [(i, _not_a_tool(item)) for i, item in enumerate(items)]
+    bad = [(i, why) for i, why in bad if why]
+    first, why = bad[0]
+    return P.warning(
+        P.DESCRIPTION_JSON_NOT_TOOLS,
+        f"The JSON in /description was kept as text: {base}/{first} {why} "
+        f"({len(bad)} of {len(items)} items are not tools); {needs}.",
+        f"{base}/{first}",
+    )
+
+
 def description_json(description: Any, limits: Limits) -> Optional[DescribedTools]:
+    """Read tool metadata held as JSON in a manifest's top-level ``description``.
+
+    See :func:`read_description_json`, which also says why JSON that looks like tool
+    metadata was kept as text.
+
+    :param description: the top-level ``description`` value, any JSON value.
+    :param limits: caps.
+    :return: the tools and the text kept, or None when the description holds none.
+    """
+    return read_description_json(description, limits)[0]
+
+
+def read_description_json(
+    description: Any, limits: Limits
+) -> Tuple[Optional[DescribedTools], Optional[P.Problem]]:
     """Read tool metadata held as JSON in a manifest's top-level ``description``.
 
     The JSON is the whole description, or its end after a plain-text part (the first
@@ -302,18 +391,28 @@ def description_json(description: Any, limits: Limits) -> Optional[DescribedTool
     (plain text, other JSON) stays text. Decoding is as strict as for the manifest.
     Only the first ``limits.max_tools`` tool objects are read.
 
+    When the JSON looks like tool metadata but is not (an item without a string
+    ``name`` or without any of ``kwargs``, ``arguments``, ``input``, ``output``; an
+    empty ``tools``; a description that starts as JSON and does not decode), the
+    description stays text and a ``description_json_not_tools`` warning says why, at
+    the first bad item's pointer.
+
     :param description: the top-level ``description`` value, any JSON value.
     :param limits: caps (the JSON may be up to the manifest's own size; at most
         ``max_tools`` tool objects are read).
-    :return: the tools and the text kept, or None when the description holds none.
+    :return: (the tools and the text kept, or None when the description holds none;
+        the warning explaining a near miss, or None).
     """
     if not isinstance(description, str):
-        return None
+        return None, None
     starts = [i for i in (description.find("{"), description.find("[")) if i >= 0]
     if not starts:
-        return None
+        return None, None
     start = min(starts)
-    value = decode_json(description[start:], limits).value
+    decoded = decode_json(description[start:], limits)
+    value = decoded.value
+    if not decoded.ok:
+        return None, _near_miss(None, description, start)
     own = ""
     if isinstance(value, dict) and isinstance(value.get("tools"), list):
         own = value.get("description", "")
@@ -324,20 +423,21 @@ def description_json(description: Any, limits: Limits) -> Optional[DescribedTool
     elif _is_tool_object(value):
         items, base = [value], "/description"
     else:
-        return None
+        return None, _near_miss(value, description, start)
     if not items or not all(_is_tool_object(item) for item in items):
-        return None
+        return None, _near_miss(value, description, start)
     count, items = len(items), items[: max(limits.max_tools, 0)]
     pointers = (
         [base]
         if isinstance(value, dict) and base == "/description"
         else [f"{base}/{i}" for i in range(len(items))]
     )
-    return DescribedTools(
+    described = DescribedTools(
         text=join_sentences(description[:start], own),
         tools=tuple(zip(pointers, items)),
         count=count,
     )
+    return described, None
 
 
 def _typed_by_description(
@@ -552,8 +652,10 @@ def _tools(
     :param found: problems are appended here.
     :param described: tool objects from the top-level description JSON by name, with
         their pointers: a tool left without typed arguments takes the described ones.
-    :param withheld: tools with an error-level problem are appended here, as parsed;
-        such a tool is not returned (a TOOL_WITHHELD error says so).
+    :param withheld: tools with an error-level problem that withholds them
+        (:func:`.problems.withholds`: not only a dropped argument, input schema or output
+        schema) are appended here, as parsed; such a tool is not returned (a
+        TOOL_WITHHELD error says so).
     :return: the tools, in candidate order, names unique.
     """
     described = described or {}
@@ -609,7 +711,9 @@ def _tools(
                 tool, tool_problems, described[name], limits
             )
         found.extend(tool_problems)
-        if any(p.is_error for p in tool_problems):  # errors withhold, warnings inform
+        if any(
+            P.withholds(p) for p in tool_problems
+        ):  # errors withhold but a dropped part
             withheld.append(tool)
             found.append(
                 P.error(

@@ -32,7 +32,7 @@ class Limits:
         ``input.schema`` read).
     :param max_argument_problems: most problems listed for the arguments of one tool;
         one ``problems_truncated`` problem counts the rest (an error when any of them
-        is, so the tool is withheld as it would be with all of them listed).
+        withholds the tool, so it is withheld as it would be with all of them listed).
     :param max_name_length: longest tool name / argument identifier, in characters.
     :param max_text_length: longest description, in characters (longer ones are truncated).
     :param max_problems: most problems reported for one manifest: errors first, then

@@ -78,6 +78,7 @@ class ProblemCode(StrEnum):
     UNTYPED_INPUT = "untyped_input"
     DESCRIPTION_JSON_PARSED = "description_json_parsed"
     DESCRIPTION_TOOL_NOT_LISTED = "description_tool_not_listed"
+    DESCRIPTION_JSON_NOT_TOOLS = "description_json_not_tools"
     TOO_MANY_DESCRIBED_TOOLS = "too_many_described_tools"
     TOOL_WITHHELD = "tool_withheld"
     UNKNOWN_TOOL_KIND = "unknown_tool_kind"
@@ -175,6 +176,7 @@ TOOL_NAME_MISMATCH = ProblemCode.TOOL_NAME_MISMATCH
 UNTYPED_INPUT = ProblemCode.UNTYPED_INPUT
 DESCRIPTION_JSON_PARSED = ProblemCode.DESCRIPTION_JSON_PARSED
 DESCRIPTION_TOOL_NOT_LISTED = ProblemCode.DESCRIPTION_TOOL_NOT_LISTED
+DESCRIPTION_JSON_NOT_TOOLS = ProblemCode.DESCRIPTION_JSON_NOT_TOOLS
 TOO_MANY_DESCRIBED_TOOLS = ProblemCode.TOO_MANY_DESCRIBED_TOOLS
 TOOL_WITHHELD = ProblemCode.TOOL_WITHHELD
 UNKNOWN_TOOL_KIND = ProblemCode.UNKNOWN_TOOL_KIND
@@ -228,6 +230,14 @@ PUBLISH_TRANSACTION_FAILED = ProblemCode.PUBLISH_TRANSACTION_FAILED
 PUBLISH_NOT_CONFIRMED = ProblemCode.PUBLISH_NOT_CONFIRMED
 PUBLISH_INVALID_TARGET = ProblemCode.PUBLISH_INVALID_TARGET
 
+#: Error codes that drop only a part of a tool, not the tool: an argument (bad identifier,
+#: past the argument cap), the whole ``input.schema`` (the tool is then untyped, as if it
+#: declared none) or the output schema. The tool is offered without that part and the
+#: problem is reported; any other error withholds the tool (docs/manifest-spec.md s9).
+DROPPED_PART_CODES = frozenset(
+    {INVALID_ARGUMENT, INVALID_ARGUMENT_SCHEMA, INVALID_OUTPUT_SCHEMA}
+)
+
 #: One line per code, for docs/manifest-spec.md and ``validate --explain``.
 CODE_DESCRIPTIONS: Dict[str, str] = {
     EMPTY_DOCUMENT: "the manifest has no bytes (or only whitespace)",
@@ -251,7 +261,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     INVALID_ARGUMENT: "an argument is malformed; the argument is dropped",
     DUPLICATE_ARGUMENT: "two arguments share an identifier; the later one is dropped",
     UNKNOWN_ARGUMENT_TYPE: "an argument's type is not in the vocabulary; it is treated as `any`",
-    INVALID_ARGUMENT_SCHEMA: "an argument's JSON Schema is not a valid schema; it is replaced by the type's",
+    INVALID_ARGUMENT_SCHEMA: "an argument's JSON Schema is not a valid schema (it is replaced by the type's), or `input.schema` is not an object schema with `properties` (it is ignored; the tool is offered untyped)",
     INVALID_OUTPUT_SCHEMA: "a tool's output schema is not a valid JSON Schema; it is dropped",
     LOOKALIKE_TOOL_NAME: "a tool name looks like another tool's name of the catalogue, or holds invisible characters",
     SCHEMA_BUDGET_EXCEEDED: "a schema expands past its inline budget when its references are resolved; it is taken as any value",
@@ -262,8 +272,9 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     UNTYPED_INPUT: "a tool declares no typed arguments (only free text); callers must guess",
     DESCRIPTION_JSON_PARSED: "a description held JSON; its fields were used",
     DESCRIPTION_TOOL_NOT_LISTED: "the JSON in the top-level `description` describes a tool that `tools` does not list; it is not offered",
+    DESCRIPTION_JSON_NOT_TOOLS: "the top-level `description` looks like tool metadata JSON but an item is not a tool object (or it does not decode); it is kept as text",
     TOO_MANY_DESCRIBED_TOOLS: "the JSON in the top-level `description` describes more tools than the tool cap; those past it are not read",
-    TOOL_WITHHELD: "a tool has an error-level problem; it is not offered (only listed under its mech)",
+    TOOL_WITHHELD: "a tool has an error-level problem other than a dropped argument, input schema or output schema; it is not offered (only listed under its mech)",
     UNKNOWN_TOOL_KIND: "a tool's `kind` is not a known kind (kept) or not a lowercase word (ignored)",
     TOP_LEVEL_RULE: "`input.schema` has a root rule on several arguments (e.g. `anyOf` of `required` sets); exports state it in the tool's description",
     EMPTY_MANIFEST_NAME: "the manifest's `name` is missing or blank (validate and generate warn; readers accept it)",
@@ -364,6 +375,15 @@ class Problem:
             path=str(data.get("path", "")),
             severity=str(data.get("severity", SEVERITY_ERROR)),
         )
+
+
+def withholds(problem: Problem) -> bool:
+    """Return true when the problem keeps its tool from being offered.
+
+    :param problem: a problem of one tool.
+    :return: True for an error other than a :data:`DROPPED_PART_CODES` one.
+    """
+    return problem.is_error and problem.code not in DROPPED_PART_CODES
 
 
 def unique_problems(problems: Iterable[Problem]) -> Tuple[Problem, ...]:

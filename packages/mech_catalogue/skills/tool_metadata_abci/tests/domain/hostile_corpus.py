@@ -77,14 +77,18 @@ def _meta_case(
 ) -> Case:
     """A case where tool `bad` has a fault: an error withholds it, a warning does not.
 
+    An error that drops only a part of the tool (an argument, the input schema, the
+    output schema: ``P.DROPPED_PART_CODES``) does not withhold it either.
+
     :param name: the case name.
     :param bad_meta: the metadata of `bad`.
     :param code: the expected problem code.
-    :param withheld: whether `bad` is withheld; by default, unless ``code`` is a warning.
+    :param withheld: whether `bad` is withheld; by default, unless ``code`` is a warning
+        or a dropped-part error.
     :return: the case.
     """
     if withheld is None:
-        withheld = code not in _WARNING_CODES
+        withheld = code not in _WARNING_CODES and code not in P.DROPPED_PART_CODES
     survivors = ("good",) if withheld else ("good", "bad")
     return Case(name, _with_good(["bad"], {"bad": bad_meta}), code, survivors)
 

@@ -148,26 +148,80 @@ def test_explicit_arguments_win_over_the_description() -> None:
 
 
 @pytest.mark.parametrize(
-    "description",
+    ("description", "hint_at"),
     [
-        "A mech that predicts.",
-        json.dumps({"a": 1}),
-        json.dumps(["x", "y"]),
-        json.dumps({"tools": ["a", "b"]}),
-        json.dumps({"name": "a", "description": "no tool fields"}),
-        json.dumps([SELL, "not a tool"]),
-        json.dumps({"tools": []}),
-        "Broken: {" + json.dumps(SELL)[:-1],
-        '{"name": "a", "kwargs": [], "name": "b"}',  # duplicate key: not strict JSON
+        ("A mech that predicts.", None),
+        (json.dumps({"a": 1}), None),
+        (json.dumps(["x", "y"]), None),
+        ("Broken: {" + json.dumps(SELL)[:-1], None),
+        ("Use {placeholders} in prompts.", None),
+        (json.dumps({"tools": ["a", "b"]}), "/description/tools/0"),
+        (json.dumps({"name": "a", "description": "no tool fields"}), "/description"),
+        (json.dumps([SELL, "not a tool"]), "/description/1"),
+        (json.dumps({"tools": []}), "/description/tools"),
+        ('{"name": "a", "kwargs": [], "name": "b"}', "/description"),  # duplicate key
     ],
 )
-def test_json_that_is_not_tool_metadata_stays_text(description: str) -> None:
-    """Plain text, other JSON and malformed JSON are the description, read as text."""
+def test_json_that_is_not_tool_metadata_stays_text(
+    description: str, hint_at: Any
+) -> None:
+    """Plain text, other JSON and malformed JSON are the description, read as text.
+
+    When the JSON looks like tool metadata (a `tools` array, a `name`, an array of
+    objects, a document that starts as JSON and does not decode), one
+    ``description_json_not_tools`` warning says why it was not read, at the first bad
+    item; other JSON and text stay text silently.
+
+    :param description: the top-level description.
+    :param hint_at: the pointer of the expected warning, None when none is expected.
+    """
     assert description_json(description, DEFAULT_LIMITS) is None
     result = parse_document({"tools": ["a"], "description": description})
     assert result.manifest is not None and result.manifest.description == description
     assert P.DESCRIPTION_JSON_PARSED not in result.codes
-    assert parse_document({**NFT, "description": description}).codes == (P.NO_TOOLS,)
+    nft = parse_document({**NFT, "description": description})
+    if hint_at is None:
+        assert nft.codes == (P.NO_TOOLS,)
+        assert P.DESCRIPTION_JSON_NOT_TOOLS not in result.codes
+        return
+    assert nft.codes == (P.DESCRIPTION_JSON_NOT_TOOLS, P.NO_TOOLS)
+    hint = nft.problems[0]
+    assert hint.path == hint_at and hint.severity == P.SEVERITY_WARNING
+    assert "kept as text" in hint.message and len(hint.message) <= 240
+    assert (P.DESCRIPTION_JSON_NOT_TOOLS, hint_at) in [
+        (p.code, p.path) for p in result.problems
+    ]
+
+
+@pytest.mark.parametrize(
+    ("described", "hint_at", "why"),
+    [
+        ({"name": "long-maker"}, "/description", "no `kwargs`"),
+        ({"kwargs": [{"identifier": "a", "type": "int"}]}, "/description", "`name`"),
+        ({"name": 7, "input": {}}, "/description", "no string `name`"),
+        ([{"name": "a", "kwargs": []}, {"name": "b"}], "/description/1", "1 of 2"),
+        ([{"name": "a", "kwargs": []}, None, 3], "/description/1", "is null"),
+        (
+            {"tools": [{"name": "a", "kwargs": []}, [1]]},
+            "/description/tools/1",
+            "array",
+        ),
+        ({"tools": [{"title": "a"}, {"name": "b"}]}, "/description/tools/0", "2 of 2"),
+    ],
+)
+def test_near_miss_names_the_item_and_what_a_tool_needs(
+    described: Any, hint_at: str, why: str
+) -> None:
+    """Each shape of near miss: the warning names the first bad item and what it lacks."""
+    result = parse_document({**NFT, "description": "Mech. " + json.dumps(described)})
+    assert result.manifest is None  # nothing else declares tools: still no manifest
+    hint, no_tools = result.problems
+    assert (hint.code, hint.path) == (P.DESCRIPTION_JSON_NOT_TOOLS, hint_at)
+    assert no_tools.code == P.NO_TOOLS
+    assert why in hint.message and "a tool needs a string `name`" in hint.message
+    assert "{'" not in hint.message and len(hint.message) <= 240
+    fixed = parse_document({**NFT, "description": json.dumps(SELL)})
+    assert P.DESCRIPTION_JSON_NOT_TOOLS not in fixed.codes and fixed.ok
 
 
 def test_description_json_past_the_depth_cap_stays_text() -> None:
@@ -178,15 +232,19 @@ def test_description_json_past_the_depth_cap_stays_text() -> None:
 
 
 def test_bad_fields_in_described_tools_are_reported_at_description_pointers() -> None:
-    """A bad argument inside the description is reported past /description; the tool is withheld."""
+    """A bad argument inside the description is reported past /description and dropped.
+
+    An argument without a valid identifier is a dropped part: the tool is offered with
+    its other arguments, not withheld.
+    """
     bad = {
         "name": "t",
         "kwargs": [{"identifier": "9x", "type": "int"}, {"identifier": "ok"}],
     }
     result = parse_document({"description": json.dumps({"tools": [bad]})})
     assert result.manifest is not None
-    assert not result.manifest.tools
-    assert [a.identifier for a in result.manifest.withheld[0].arguments] == ["ok"]
+    assert not result.manifest.withheld
+    assert [a.identifier for a in result.manifest.tools[0].arguments] == ["ok"]
     invalid = [p for p in result.problems if p.code == P.INVALID_ARGUMENT]
     assert [p.path for p in invalid] == ["/description/tools/0/kwargs/0"]
 

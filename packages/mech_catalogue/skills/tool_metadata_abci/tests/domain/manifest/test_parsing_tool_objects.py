@@ -131,6 +131,7 @@ def test_bad_tool_objects_never_discard_good_ones() -> None:
     """Nameless, badly named, repeated, or badly typed objects: problems, good tools kept.
 
     A tool with an error is withheld (parsed, not offered); with warnings only, offered.
+    A dropped argument (bad identifier) is reported and the tool is offered without it.
     """
     doc = {
         "tools": [
@@ -145,9 +146,9 @@ def test_bad_tool_objects_never_discard_good_ones() -> None:
     }
     result = parse_document(doc)
     manifest = _manifest(result)
-    assert manifest.tool_names == ("odd-type",)
-    (odd_type,) = manifest.tools
-    good, kw_not_list = manifest.withheld
+    assert manifest.tool_names == ("good", "odd-type")
+    good, odd_type = manifest.tools
+    (kw_not_list,) = manifest.withheld
     assert [a.identifier for a in good.arguments] == ["a"]
     assert kw_not_list.arguments == ()
     assert kw_not_list.provenance.shape == SHAPE_TOOL_METADATA
@@ -156,7 +157,6 @@ def test_bad_tool_objects_never_discard_good_ones() -> None:
         (P.INVALID_TOOL_NAME, "/tools/0/name"),
         (P.INVALID_TOOL_NAME, "/tools/1/name"),
         (P.INVALID_ARGUMENT, "/tools/2/kwargs/1"),
-        (P.TOOL_WITHHELD, "/tools/2"),
         (P.DUPLICATE_TOOL, "/tools/3"),
         (P.WRONG_TYPE, "/tools/4/kwargs"),
         (P.UNTYPED_INPUT, "/tools/4"),
@@ -203,7 +203,11 @@ def test_single_tool_document_is_a_one_tool_manifest() -> None:
 
 
 def test_single_tool_document_with_bad_parts() -> None:
-    """A single tool with a bad name is an empty manifest; bad kwargs are dropped alone."""
+    """A single tool with a bad name is an empty manifest; bad kwargs are dropped alone.
+
+    When every declared argument is dropped the tool is still offered, untyped, and an
+    ``untyped_input`` warning says why.
+    """
     nameless = parse_document({"name": 12, "kwargs": _kwargs("a", "int")})
     assert _manifest(nameless).tools == ()
     assert [(p.code, p.path) for p in nameless.problems] == [
@@ -211,15 +215,15 @@ def test_single_tool_document_with_bad_parts() -> None:
         (P.NO_TOOLS, ""),
     ]
     partial = parse_document({"name": "t", "kwargs": [{"type": "int"}, 3]})
-    assert _manifest(partial).tools == ()
-    (tool,) = _manifest(partial).withheld
+    assert _manifest(partial).withheld == ()
+    (tool,) = _manifest(partial).tools
     assert tool.arguments == () and _manifest(partial).name == "t"
-    assert [(p.code, p.path) for p in partial.problems] == [
-        (P.INVALID_ARGUMENT, "/kwargs/0"),
-        (P.INVALID_ARGUMENT, "/kwargs/1"),
-        (P.TOOL_WITHHELD, ""),
-        (P.NO_TOOLS, ""),
+    assert [(p.code, p.path, p.severity) for p in partial.problems] == [
+        (P.INVALID_ARGUMENT, "/kwargs/0", P.SEVERITY_ERROR),
+        (P.INVALID_ARGUMENT, "/kwargs/1", P.SEVERITY_ERROR),
+        (P.UNTYPED_INPUT, "", P.SEVERITY_WARNING),
     ]
+    assert "was dropped" in partial.problems[-1].message
 
 
 def test_name_without_tools_or_kwargs_is_still_rejected() -> None:

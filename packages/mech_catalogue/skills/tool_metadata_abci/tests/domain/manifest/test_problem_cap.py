@@ -59,6 +59,14 @@ def _argument_bomb(tools: int, arguments: int) -> bytes:
     )
 
 
+def _duplicate_bomb(tools: int, arguments: int) -> bytes:
+    """Shape B': every tool declares the argument ``a`` ``arguments`` times (withholds)."""
+    kwargs = [{"identifier": "a", "type": "int"}] * arguments
+    return _bytes(
+        {"tools": [{"name": f"t{i}", "kwargs": kwargs} for i in range(tools)]}
+    )
+
+
 def _manifest(result: ParseResult) -> Manifest:
     assert result.manifest is not None, result.codes
     return result.manifest
@@ -103,28 +111,61 @@ def test_described_tools_over_the_cap_reject_when_they_are_the_tools() -> None:
     assert parse_manifest(data, Limits(max_tools=31)).ok
 
 
-def test_argument_bomb_is_capped_and_every_tool_withheld() -> None:
-    """Shape B: 100 tools x 10 empty arguments: bounded problems, all tools withheld."""
+def test_argument_bomb_is_capped_and_every_tool_offered_untyped() -> None:
+    """Shape B: 100 tools x 10 empty arguments: bounded problems; each argument is dropped.
+
+    An argument without an identifier is a dropped part, so every tool is offered without
+    typed arguments (one ``untyped_input`` warning each), none withheld.
+    """
     result = parse_manifest(_argument_bomb(100, 10))
-    assert result.ok and not _manifest(result).tools
-    assert len(_manifest(result).withheld) == 100
+    assert result.ok and not _manifest(result).withheld
+    assert [t.arguments for t in _manifest(result).tools] == [()] * 100
     _assert_capped(result)
     assert result.problems[-1].severity == P.SEVERITY_WARNING
     listed = Counter(p.code for p in result.problems[:-1])
     total = Counter(listed) + Counter(_summary_counts(result))
     assert total[P.INVALID_ARGUMENT] == 100 * 10
+    assert total[P.UNTYPED_INPUT] == 100
+    assert total[P.TOOL_WITHHELD] == 0 and total[P.NO_TOOLS] == 0
+
+
+def test_duplicate_argument_bomb_is_capped_and_every_tool_withheld() -> None:
+    """Shape B': 100 tools x 10 repeats of one argument: bounded problems, all withheld."""
+    result = parse_manifest(_duplicate_bomb(100, 10))
+    assert result.ok and not _manifest(result).tools
+    assert len(_manifest(result).withheld) == 100
+    _assert_capped(result)
+    listed = Counter(p.code for p in result.problems[:-1])
+    total = Counter(listed) + Counter(_summary_counts(result))
+    assert total[P.DUPLICATE_ARGUMENT] == 100 * 9
     assert total[P.TOOL_WITHHELD] == 100
     assert total[P.NO_TOOLS] == 1
 
 
 def test_per_tool_argument_problems_are_summarised() -> None:
-    """One tool with 50 bad arguments lists max_argument_problems, then one error summary."""
+    """One tool with 50 dropped arguments lists max_argument_problems, then one summary.
+
+    Only dropped arguments are left out, so the summary is a warning and the tool is
+    offered (untyped); left-out errors that withhold make it an error (next test).
+    """
     result = parse_manifest(_argument_bomb(1, 50), Limits(max_argument_problems=7))
     codes = result.codes
     assert codes.count(P.INVALID_ARGUMENT) == 7
     summary = [p for p in result.problems if p.code == P.PROBLEMS_TRUNCATED]
-    assert len(summary) == 1 and summary[0].is_error
+    assert len(summary) == 1 and not summary[0].is_error
     assert summary[0].path == "/tools/0/kwargs/7" and "43 more" in summary[0].message
+    assert "invalid_argument 43" in summary[0].message
+    assert [t.name for t in _manifest(result).tools] == ["t0"]
+    assert not _manifest(result).withheld
+
+
+def test_withholding_errors_left_out_make_the_summary_an_error() -> None:
+    """50 repeats of one argument, 7 listed: the summary is an error; the tool is withheld."""
+    result = parse_manifest(_duplicate_bomb(1, 51), Limits(max_argument_problems=7))
+    assert result.codes.count(P.DUPLICATE_ARGUMENT) == 7
+    summary = [p for p in result.problems if p.code == P.PROBLEMS_TRUNCATED]
+    assert len(summary) == 1 and summary[0].is_error
+    assert "duplicate_argument 43" in summary[0].message
     assert [t.name for t in _manifest(result).withheld] == ["t0"]
 
 
@@ -143,7 +184,9 @@ def test_full_size_shapes_are_capped() -> None:
     a = parse_manifest(_described_bomb(30_000))
     assert len(a.problems) == CAP + 1 and a.manifest is not None
     b = parse_manifest(_argument_bomb(1000, 100))
-    assert len(b.problems) == CAP + 1 and len(_manifest(b).withheld) == 1000
+    assert len(b.problems) == CAP + 1 and len(_manifest(b).tools) == 1000
+    c = parse_manifest(_duplicate_bomb(1000, 30))
+    assert len(c.problems) == CAP + 1 and len(_manifest(c).withheld) == 1000
 
 
 OTHER_SHAPES: List[Dict[str, Any]] = [
@@ -201,7 +244,7 @@ def test_truncation_never_offers_a_withheld_tool() -> None:
         {"name": f"u{i}", "kwargs": [{"identifier": "a", "type": "zz"}]}
         for i in range(50)
     ]
-    tools.append({"name": "bad", "kwargs": [{"identifier": "1"}]})
+    tools.append({"name": "bad", "kwargs": [{"identifier": "a", "type": "int"}] * 2})
     data = _bytes({"tools": tools})
     result = parse_manifest(data, Limits(max_problems=5))
     assert [t.name for t in _manifest(result).withheld] == ["bad"]
