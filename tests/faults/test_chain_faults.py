@@ -22,6 +22,7 @@ two periods, including a manifest change made during the fault.
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    MAX_ID,
     READ_CALL_FAILED,
     parse_registry_sources,
 )
@@ -159,7 +160,7 @@ def test_ids_that_do_not_exist_read_as_no_hash(net: FaultNet) -> None:
             {
                 "kind": "complementary_service_metadata",
                 "address": contracts["ComplementaryServiceMetadata"],
-                "ids": list(range(1, MECHS + 1)) + [MECHS + 1, 10**9, 2**255],
+                "ids": list(range(1, MECHS + 1)) + [MECHS + 1, 10**9, MAX_ID],
             }
         ],
         net.devnet.info.chain_id,
