@@ -401,7 +401,7 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
                 self.case.contract_handler.handle(self._contract_reply(request, answer))
 
     def _contract_reply(self, request: ContractApiMessage, answer: Any) -> Any:
-        common = {
+        common: Dict[str, Any] = {
             "message_type": ContractApiMessage,
             "dialogue_reference": (request.dialogue_reference[0], "ledger"),
             "target": request.message_id,

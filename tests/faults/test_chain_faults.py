@@ -19,6 +19,8 @@ kept (same tools served), and once the fault clears the catalogue is complete ag
 two periods, including a manifest change made during the fault.
 """
 
+from typing import Union
+
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
@@ -33,10 +35,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 
 from mech_catalogue_cli.sync_driver import CatalogueSync
 
+from .agent_period import AgentPeriod
 from .conftest import MECHS, FaultNet, bounded, catalogue_of, recovers, served
 
 
-def _good(net: FaultNet) -> CatalogueSync:
+def _good(net: FaultNet) -> Union[AgentPeriod, CatalogueSync]:
     sync = net.sync()
     outcome = bounded(sync.period())
     assert outcome.updated and served(outcome.catalogue) == net.expected_tools()

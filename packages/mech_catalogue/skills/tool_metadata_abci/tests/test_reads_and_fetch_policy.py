@@ -192,6 +192,8 @@ def test_ids_the_snapshot_digest_cannot_hold_are_refused_at_start(ids) -> None:
     The agent's RegistrySnapshotBehaviour canonicalises ids into the snapshot digest as
     I-JSON numbers: 2**255 configured as an id made it raise (found by the fault tests
     once they drove the behaviour), so such ids never get past the parameters.
+
+    :param ids: the ``ids`` field configured.
     """
     with pytest.raises(RegistryConfigError, match=r"registries\[0\]\.ids.*2\*\*53 - 1"):
         parse_registry_sources(
@@ -208,7 +210,7 @@ def test_ids_the_snapshot_digest_cannot_hold_are_refused_at_start(ids) -> None:
 
 def test_the_largest_id_is_accepted_and_digested() -> None:
     """2**53 - 1 is a valid id: the source parses and a snapshot holding it has a digest."""
-    (source,) = parse_registry_sources(
+    sources = parse_registry_sources(
         [
             {
                 "kind": "complementary_service_metadata",
@@ -218,7 +220,8 @@ def test_the_largest_id_is_accepted_and_digested() -> None:
         ],
         100,
     )
-    assert source.ids.resolve(None, 10) == (2**53 - 1,)
+    source = sources[0]
+    assert len(sources) == 1 and source.ids.resolve(None, 10) == (2**53 - 1,)
     read = DigestRead(MechRef(100, source.kind, ADDRESS, 2**53 - 1), "", "")
     assert len(RegistrySnapshot.build(1, [read]).digest()) == 64
 
