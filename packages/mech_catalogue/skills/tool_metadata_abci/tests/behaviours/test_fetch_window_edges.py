@@ -102,9 +102,12 @@ class TestFetchWindowEdges(ToolMetadataBehaviourCase):
         return self.get_quantity_in_outbox()
 
     def test_a_late_answer_never_passes_for_the_retry(self) -> None:
-        """The preferred gateway's request expires and the CID goes to the fallback; the first
-        gateway's late answer then arrives: the behaviour keeps waiting for the fallback's own
-        answer, and the manifest served is the fallback's."""
+        """A late answer to an expired request is not taken as the answer to its retry.
+
+        The preferred gateway's request expires and the CID goes to the fallback; the first
+        gateway's late answer then arrives: the behaviour keeps waiting for the fallback's
+        own answer, and the manifest served is the fallback's.
+        """
         self.skill.skill_context.params.__dict__.update(
             fetch_timeout_seconds=0.2, ipfs_fallback_gateway_urls=(FALLBACK,)
         )
@@ -202,7 +205,7 @@ class TestFetchWindowEdges(ToolMetadataBehaviourCase):
             for c in warning.call_args_list
             if "IPFS requests unanswered after 0.1s" in str(c)
         ]
-        assert sent >= 1 and sum(counts) == sent  # every GET sent went unanswered
+        assert 1 <= sent == sum(counts)  # every GET sent went unanswered
 
     def test_an_ipfs_connection_refusal_is_named(self) -> None:
         """ipfs_connection mode, the connection answers ERROR: the diagnostics name its reason."""
