@@ -127,8 +127,10 @@ class TestFetchWindowEdges(ToolMetadataBehaviourCase):
         assert self.views_of(capture.payloads[0])["mech_tools"] == ["late"]
 
     def test_retry_after_with_nothing_in_flight_is_waited_out(self) -> None:
-        """One gateway answering 429 with Retry-After: 1: nothing is in flight, the window
-        sleeps until the gateway may be asked again, then asks it (no stall, no error).
+        """One gateway answering 429 with Retry-After: 1 is asked again once it may be.
+
+        Nothing is in flight meanwhile: the window sleeps until the gateway may be asked
+        again, then asks it (no stall, no error).
         """
         data = manifest("patient")
         capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
