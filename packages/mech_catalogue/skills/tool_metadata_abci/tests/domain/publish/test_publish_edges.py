@@ -229,3 +229,37 @@ def test_a_publish_error_joins_its_problems() -> None:
         + list(PublishError(UPLOAD_MISMATCH, "two").problems)
     )
     assert str(both) == "one; two" and both.code == INVALID_TARGET
+
+
+def test_a_value_that_is_not_i_json_is_named_in_120_characters() -> None:
+    """An integer past I-JSON: the refusal quotes the serialiser's reason, cut at 120 characters."""
+    with pytest.raises(PublishError) as raised:
+        prepare_manifest({"n": 10**200})
+    text = str(raised.value)
+    reason = text.split("canonically (", 1)[1].split("); fix the value.", 1)[0]
+    assert reason == str(10**200)[:120]
+
+
+def test_no_tools_is_refused_with_its_sentence() -> None:
+    """A manifest that validates but offers no tool: NO_TOOLS, saying nothing is published."""
+    with pytest.raises(PublishError) as raised:
+        prepare_manifest({"name": "x", "description": "y", "tools": []})
+    assert [p.code for p in raised.value.problems][1:] == ["no_tools"]
+    assert raised.value.problems[1].message == (
+        "The manifest yields no tool readers could call; refusing to publish it."
+    )
+
+
+def test_warnings_are_kept_and_errors_are_not_warnings() -> None:
+    """A publishable manifest with warnings carries exactly its warning-level problems."""
+    document = {
+        "name": "Echo",
+        "description": "echoes",
+        "tools": ["echo", "ghost"],
+        "toolMetadata": DOCUMENT["toolMetadata"],
+    }
+    prepared = prepare_manifest(document)
+    assert prepared.tools == ("echo", "ghost")
+    codes = sorted(str(w.code) for w in prepared.warnings)
+    assert codes == ["tool_without_metadata", "untyped_input"]
+    assert not any(w.is_error for w in prepared.warnings)
