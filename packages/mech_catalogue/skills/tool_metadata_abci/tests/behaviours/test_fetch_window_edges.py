@@ -22,6 +22,7 @@ parsed as it arrives; the unanswered count in the log is exact; an IPFS connecti
 refusal is named in the fetch diagnostics.
 """
 
+import json
 import time
 from typing import Any, List
 from unittest import mock
@@ -55,8 +56,8 @@ from packages.valory.skills.abstract_round_abci.behaviour_utils import (
 )
 
 
-class TestFetchWindowEdges(ToolMetadataBehaviourCase):
-    """The window over the outbox, answered by the test."""
+class _WindowCase(ToolMetadataBehaviourCase):
+    """FetchManifestsBehaviour entered with an agreed snapshot; the test answers the outbox."""
 
     def setup_method(self, **kwargs: Any) -> None:
         """Start every test with one fresh gateway (no fallback, health or holds left by another test)."""
@@ -100,6 +101,10 @@ class TestFetchWindowEdges(ToolMetadataBehaviourCase):
         :return: the count.
         """
         return self.get_quantity_in_outbox()
+
+
+class TestFetchWindowEdges(_WindowCase):
+    """The window over the outbox, answered by the test."""
 
     def test_a_late_answer_never_passes_for_the_retry(self) -> None:
         """A late answer to an expired request is not taken as the answer to its retry.
@@ -239,3 +244,62 @@ class TestFetchWindowEdges(ToolMetadataBehaviourCase):
         self.act_until(lambda: bool(capture.payloads))
         detail = self.skill.skill_context.state.fetch_diagnostics[digest]
         assert "IPFS connection answered error: node has no such block" in detail
+
+
+class TestCodeBlocksThroughTheGateway(_WindowCase):
+    """A mech's own ``code_uri``: its blocks are asked of the gateway, raw and capped."""
+
+    def test_code_blocks_are_requested_raw_and_a_missing_one_is_a_warning(self) -> None:
+        """An untyped tool's code blocks are asked raw; a missing one is a warning.
+
+        One ``?format=raw`` GET (Accept raw, Range); a 404 leaves the mech served with a
+        code_fetch_failed warning.
+        """
+        document = json.loads(manifest("coded"))
+        package = digest_to_cid(dag_pb_digest(b"package"), DAG_PB)
+        document["code_uri"] = f"ipfs://{package}"
+        data = json.dumps(document).encode()
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        self.deliver_gateway_response(self.outbox_message(HttpMessage), 200, "", data)
+        self.act_until(lambda: self.outbox_size() == 1)
+        block = self.outbox_message(HttpMessage)
+        assert block.url.startswith(f"{GATEWAY}/ipfs/") and block.url.endswith(
+            "?format=raw"
+        )
+        headers = block.headers.splitlines()
+        assert "Accept: application/vnd.ipld.raw" in headers
+        assert any(h.startswith("Range: bytes=0-") for h in headers)
+        self.deliver_gateway_response(block, 404, "", b"")
+        self.act_until(lambda: bool(capture.payloads))
+        mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
+        assert mech.status == "ok" and [t.name for t in mech.tools] == ["coded"]
+        assert "code_fetch_failed" in [str(p.code) for p in mech.problems]
+
+    def test_no_gateway_means_no_block_request(self) -> None:
+        """ipfs_connection mode: blocks cannot be fetched; no GET leaves, the warning says so."""
+        self.skill.skill_context.params.__dict__["ipfs_fetch_mode"] = "ipfs_connection"
+        document = json.loads(manifest("coded"))
+        document["code_uri"] = (
+            f"ipfs://{digest_to_cid(dag_pb_digest(b'package'), DAG_PB)}"
+        )
+        data = json.dumps(document).encode()
+        digest = dag_pb_digest(data)
+        capture = self.start([DigestRead(ref(1), digest)])
+        request = self.outbox_message(IpfsMessage)
+        self.skill.skill_context.handlers.ipfs.handle(
+            self.build_incoming_message(
+                message_type=IpfsMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=IpfsMessage.Performative.FILES,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(IPFS_CONNECTION_ID),
+                files={digest_to_cid(digest, DAG_PB): data.decode()},
+            )
+        )
+        self.act_until(lambda: bool(capture.payloads))
+        assert self.outbox_size() == 0
+        mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
+        assert mech.status == "ok"
+        assert "code_fetch_failed" in [str(p.code) for p in mech.problems]
