@@ -27,9 +27,9 @@ seconds) are also ``long_faults`` and run only with ``RUN_LONG_FAULTS=1`` (``mak
 import json
 import os
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import pytest
 import requests
@@ -55,6 +55,8 @@ from scripts.devnet.anvil import anvil_command
 from scripts.devnet.processes import spawn, stop_pid, wait_until
 from scripts.loopback_proxy import LoopbackProxy
 from scripts.toolchain import tool_path
+
+from .agent_period import AgentPeriod
 
 MECHS = 6
 CSM_KIND = "complementary_service_metadata"
@@ -99,12 +101,17 @@ class FaultNet:
     :param rpc: the proxy in front of anvil.
     :param gateway: the proxy in front of kubo's gateway.
     :param versions: service id -> manifest version currently on chain.
+    :param driver: what :meth:`sync` runs: ``"agent"``, the skill's own behaviours
+        (:class:`tests.faults.agent_period.AgentPeriod`), or ``"cli"``, the CLI's
+        ``mech-catalogue list`` period (``mech_catalogue_cli/sync_driver.py``).
     """
 
     devnet: Devnet
     rpc: LoopbackProxy
     gateway: LoopbackProxy
     versions: Dict[int, int]
+    driver: str = "agent"
+    opened: List[Union[AgentPeriod, CatalogueSync]] = field(default_factory=list)
 
     def config(self, **overrides) -> SyncConfig:
         """Build the period's parameters, pointed at the proxies, with small timeouts.
@@ -127,13 +134,16 @@ class FaultNet:
         )
         return replace(config, **overrides)
 
-    def sync(self, **overrides) -> CatalogueSync:
-        """Build a period loop with :meth:`config`.
+    def sync(self, **overrides) -> Union[AgentPeriod, CatalogueSync]:
+        """Build a period loop with :meth:`config`, run by :attr:`driver`.
 
         :param overrides: SyncConfig fields to change.
         :return: the loop (close it after).
         """
-        return CatalogueSync(self.config(**overrides))
+        config = self.config(**overrides)
+        sync = CatalogueSync(config) if self.driver == "cli" else AgentPeriod(config)
+        self.opened.append(sync)
+        return sync
 
     def update(self, service_ids: List[int]) -> None:
         """Give services a new manifest (new content, new CID) with real ``changeHash``.
@@ -259,16 +269,23 @@ def fault_net() -> Iterator[FaultNet]:
             devnet.stop()
 
 
-@pytest.fixture
-def net(fault_net: FaultNet) -> Iterator[FaultNet]:
+@pytest.fixture(params=["agent", "cli"])
+def net(fault_net: FaultNet, request: pytest.FixtureRequest) -> Iterator[FaultNet]:
     """The module's fault net, with faults cleared after the test.
 
+    Every test using it runs twice: through the agent's behaviours (``agent``) and through
+    the CLI's ``list`` period (``cli``, ``mech_catalogue_cli/sync_driver.py``).
+
     :param fault_net: the module's fault net.
+    :param request: pytest's request (its param is the driver).
     :yield: the same.
     """
+    fault_net.driver = request.param
     try:
         yield fault_net
     finally:
+        while fault_net.opened:
+            fault_net.opened.pop().close()
         fault_net.rpc.clear_faults()
         fault_net.gateway.clear_faults()
 
@@ -310,7 +327,9 @@ def catalogue_of(outcome: PeriodOutcome) -> Catalogue:
     return outcome.catalogue
 
 
-def recovers(sync: CatalogueSync, expected: Dict[int, Tuple[str, ...]]) -> int:
+def recovers(
+    sync: Union[AgentPeriod, CatalogueSync], expected: Dict[int, Tuple[str, ...]]
+) -> int:
     """Run up to two periods until the catalogue serves ``expected``.
 
     :param sync: the period loop.

@@ -19,9 +19,12 @@ kept (same tools served), and once the fault clears the catalogue is complete ag
 two periods, including a manifest change made during the fault.
 """
 
+from typing import Union
+
 import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    MAX_ID,
     READ_CALL_FAILED,
     parse_registry_sources,
 )
@@ -32,10 +35,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 
 from mech_catalogue_cli.sync_driver import CatalogueSync
 
+from .agent_period import AgentPeriod
 from .conftest import MECHS, FaultNet, bounded, catalogue_of, recovers, served
 
 
-def _good(net: FaultNet) -> CatalogueSync:
+def _good(net: FaultNet) -> Union[AgentPeriod, CatalogueSync]:
     sync = net.sync()
     outcome = bounded(sync.period())
     assert outcome.updated and served(outcome.catalogue) == net.expected_tools()
@@ -159,7 +163,7 @@ def test_ids_that_do_not_exist_read_as_no_hash(net: FaultNet) -> None:
             {
                 "kind": "complementary_service_metadata",
                 "address": contracts["ComplementaryServiceMetadata"],
-                "ids": list(range(1, MECHS + 1)) + [MECHS + 1, 10**9, 2**255],
+                "ids": list(range(1, MECHS + 1)) + [MECHS + 1, 10**9, MAX_ID],
             }
         ],
         net.devnet.info.chain_id,

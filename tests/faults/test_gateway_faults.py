@@ -37,6 +37,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways impo
 
 from scripts.loopback_proxy import LoopbackProxy, NetworkModel
 
+from .agent_period import AgentPeriod
 from .conftest import FaultNet, bounded, recovers, served
 
 #: small budgets so a fault lasting the whole period ends the period quickly
@@ -154,7 +155,8 @@ def test_429_storm_backs_off_and_loses_nothing(net: FaultNet) -> None:
     seen = net.gateway.reset_counters()
     assert seen.rate_limited > 0  # the storm happened
     assert seen.max_in_flight <= 2
-    assert sync.fetcher.gateways.limit < 8  # and the window backed off
+    pool = sync.gateways if isinstance(sync, AgentPeriod) else sync.fetcher.gateways
+    assert pool.limit < 8  # and the window backed off
     # bounded work: each of the 6 CIDs asked at most max_rate_limited times
     assert seen.requests <= 6 * POLICY.max_rate_limited
     net.gateway.clear_faults()

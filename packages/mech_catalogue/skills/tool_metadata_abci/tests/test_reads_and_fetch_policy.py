@@ -182,6 +182,50 @@ def test_id_selection_resolution_and_cap() -> None:
         IdSelection("all").resolve(None, 10)
 
 
+@pytest.mark.parametrize(
+    "ids",
+    [[1, 2**53], [2**255], {"from": 1, "to": 2**53}, {"from": 2**64, "to": 2**65}],
+)
+def test_ids_the_snapshot_digest_cannot_hold_are_refused_at_start(ids) -> None:
+    """An id above 2**53 - 1 is refused naming the field and the limit.
+
+    The agent's RegistrySnapshotBehaviour canonicalises ids into the snapshot digest as
+    I-JSON numbers: 2**255 configured as an id made it raise (found by the fault tests
+    once they drove the behaviour), so such ids never get past the parameters.
+
+    :param ids: the ``ids`` field configured.
+    """
+    with pytest.raises(RegistryConfigError, match=r"registries\[0\]\.ids.*2\*\*53 - 1"):
+        parse_registry_sources(
+            [
+                {
+                    "kind": "complementary_service_metadata",
+                    "address": ADDRESS,
+                    "ids": ids,
+                }
+            ],
+            100,
+        )
+
+
+def test_the_largest_id_is_accepted_and_digested() -> None:
+    """2**53 - 1 is a valid id: the source parses and a snapshot holding it has a digest."""
+    sources = parse_registry_sources(
+        [
+            {
+                "kind": "complementary_service_metadata",
+                "address": ADDRESS,
+                "ids": [2**53 - 1],
+            }
+        ],
+        100,
+    )
+    source = sources[0]
+    assert len(sources) == 1 and source.ids.resolve(None, 10) == (2**53 - 1,)
+    read = DigestRead(MechRef(100, source.kind, ADDRESS, 2**53 - 1), "", "")
+    assert len(RegistrySnapshot.build(1, [read]).digest()) == 64
+
+
 def test_decode_batch_rejects_garbage_and_wrong_counts() -> None:
     """A non-Multicall2 answer or a short answer is an error, not a wrong snapshot."""
     good = encode(

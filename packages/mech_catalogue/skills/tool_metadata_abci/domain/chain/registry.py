@@ -65,6 +65,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
 
 ZERO_DIGEST = "0x" + "00" * 32
 IDS_ALL = "all"
+#: the largest id a source may name: the snapshot digest canonicalises ids as I-JSON
+#: numbers (RFC 8785), which are exact only up to 2**53 - 1
+MAX_ID = 2**53 - 1
 
 #: registry kinds whose id space is the contract's own ``totalSupply()``
 _SELF_SUPPLY_KINDS = (REGISTRY_OLAS_AGENT, REGISTRY_LEGACY_MECH)
@@ -132,7 +135,8 @@ class IdSelection:
 def parse_id_selection(value: Any, where: str) -> IdSelection:
     """Parse the ``ids`` field of a configured registry.
 
-    :param value: ``"all"``, a list of positive ints, or ``{"from": a, "to": b}`` (inclusive).
+    :param value: ``"all"``, a list of positive ints, or ``{"from": a, "to": b}`` (inclusive);
+        ids at most :data:`MAX_ID`.
     :param where: the field's name for error messages, e.g. ``registries[0].ids``.
     :return: the selection.
     :raises RegistryConfigError: anything else, with a sentence naming ``where``.
@@ -146,9 +150,10 @@ def parse_id_selection(value: Any, where: str) -> IdSelection:
             raise RegistryConfigError(
                 f"{where} must be {{'from': <first id>, 'to': <last id>}} with integers; got {value!r}"
             ) from exc
-        if start < 1 or end < start:
+        if start < 1 or end < start or end > MAX_ID:
             raise RegistryConfigError(
-                f"{where} range must satisfy 1 <= from <= to; got {value!r}"
+                f"{where} range must satisfy 1 <= from <= to <= {MAX_ID} (2**53 - 1, the "
+                f"largest id the snapshot digest can hold); got {value!r}"
             )
         return IdSelection("range", start=start, end=end)
     if isinstance(value, (list, tuple)):
@@ -161,6 +166,11 @@ def parse_id_selection(value: Any, where: str) -> IdSelection:
             if isinstance(item, bool) or not isinstance(item, int) or item < 1:
                 raise RegistryConfigError(
                     f"{where} must hold positive integer ids; {item!r} is not one"
+                )
+            if item > MAX_ID:
+                raise RegistryConfigError(
+                    f"{where} holds {item}, above {MAX_ID} (2**53 - 1, the largest id "
+                    "the snapshot digest can hold); no registry mints such ids"
                 )
             ids.append(item)
         return IdSelection("list", ids=tuple(sorted(set(ids))))

@@ -76,6 +76,7 @@ class TestRegistrySnapshotBehaviour(ToolMetadataBehaviourCase):
         payload = capture.payloads[0]
         assert isinstance(payload, RegistrySnapshotPayload)
         assert payload.snapshot_digest is not None and payload.block_number == 20
+        assert payload.sender == self.skill.skill_context.agent_address
         snapshot = self.kept_snapshot(payload.snapshot_digest)
         assert snapshot.block_number == 20
         assert payload.snapshot_digest == snapshot.digest()
