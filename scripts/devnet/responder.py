@@ -350,13 +350,15 @@ class Responder:
                 delivery = self.answer(request)
             except Exception as exc:  # pylint: disable=broad-except
                 # e.g. the mech's service has no Safe yet: keep it for the next pass
+                message = (
+                    f"request 0x{request.request_id.hex()} to {request.mech} "
+                    f"could not be delivered (retried next pass): "
+                    f"{type(exc).__name__}: {exc}"
+                )
                 with self._lock:
                     self._state.retry.append(request)
-                    self._state.errors.append(
-                        f"request 0x{request.request_id.hex()} to {request.mech} "
-                        f"could not be delivered (retried next pass): "
-                        f"{type(exc).__name__}: {exc}"
-                    )
+                    if message not in self._state.errors:  # once, not every pass
+                        self._state.errors.append(message)
                 continue
             with self._lock:
                 self._state.delivered[request.request_id] = delivery
@@ -428,7 +430,7 @@ class Responder:
             time.sleep(0.1)
         raise TimeoutError(
             f"the devnet responder did not deliver request 0x{request_id.hex()} within "
-            f"{timeout} s; poll errors: {self.errors or 'none'}"
+            f"{timeout} s; last poll errors: {self.errors[-3:] or 'none'}"
         )
 
 
