@@ -81,7 +81,7 @@ def load_mech_interact() -> Any:
     try:
         sync_mech_interact()
     except SyncError as exc:
-        pytest.skip(str(exc.message))
+        pytest.skip(str(exc.message), allow_module_level=True)
     import packages.valory.contracts
     import packages.valory.protocols
     import packages.valory.skills
