@@ -76,20 +76,33 @@ def find_tool(catalogue: Catalogue, tool_name: str) -> Tuple[Tool, int]:
         entries offer it.
     :raises ConsumerError: when no usable entry offers it (names the offered tools).
     """
-    offers = [
+    listed = [
         (mech, tool)
         for mech in catalogue.mechs
         if mech.status == STATUS_OK
         for tool in mech.tools
         if tool.name == tool_name
     ]
-    if not offers:
+    if not listed:
         offered = sorted(
             {t.name for m in catalogue.mechs if m.status == STATUS_OK for t in m.tools}
         )
         raise ConsumerError(
             f"no usable mech in the catalogue offers tool {tool_name!r}; "
             f"offered: {offered}"
+        )
+    # entries without rankable facts appear in mechs_info with zeros (not facts):
+    # mech-interact's ranking takes log(max_delivery_rate) and would raise on them
+    offers = [
+        (mech, tool)
+        for mech, tool in listed
+        if any(facts.rankable for facts in mech.marketplace)
+    ]
+    if not offers:
+        raise ConsumerError(
+            f"tool {tool_name!r} is offered by {len(listed)} entries, none with "
+            "marketplace facts this period (marketplace_address unset or the read "
+            "failed): mech-interact cannot rank zeros; no request this period"
         )
     return offers[0][1], len(offers)
 

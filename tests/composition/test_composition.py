@@ -54,6 +54,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Catalogue,
     Mech,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     Argument,
@@ -240,8 +243,30 @@ def mech_interact_data(catalogue: Catalogue, updates: Dict[str, Any]) -> Any:
     return SynchronizedData(AbciAppDB(setup_data=AbciAppDB.data_to_lists(setup)))
 
 
+def rankable_facts(service_id: int) -> Any:
+    """Complete, confirmed facts of one marketplace mech of ``service_id``.
+
+    :param service_id: the service id.
+    :return: the facts.
+    """
+    return MechFacts(
+        address="0x" + f"{service_id:040x}",
+        service_id=service_id,
+        block=10,
+        confirmed=True,
+        max_delivery_rate=10**16,
+        requests=3,
+        deliveries=2,
+        karma=1,
+    )
+
+
 def test_the_consumer_rejects_bad_calls_with_every_reason() -> None:
-    """Unknown tool names the offered ones; each schema violation is listed; vote is ''."""
+    """No facts, unknown tool, each schema violation: each a reason; the vote is ''.
+
+    Without facts the entries' mechs_info items are zeros, which mech-interact's ranking
+    cannot take (``log(0)``): the consumer makes no request rather than reach it.
+    """
     catalogue = Catalogue.build(
         [
             Mech(
@@ -252,6 +277,9 @@ def test_the_consumer_rejects_bad_calls_with_every_reason() -> None:
             )
         ]
     )
+    with pytest.raises(ConsumerError, match="none with marketplace facts"):
+        choose_request(catalogue, TOOL, "p", {"max_tokens": 1}, "n")
+    catalogue = attach_facts(catalogue, [rankable_facts(1)])
     with pytest.raises(ConsumerError, match=r"offers tool 'nope'.*prediction-online"):
         choose_request(catalogue, "nope", "p", {}, "n")
     with pytest.raises(ConsumerError) as caught:
