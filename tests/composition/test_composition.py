@@ -22,11 +22,9 @@ the request call; its ``MechMM.get_response`` finding the delivery, and the resp
 read at the URL its ``MechResponseBehaviour`` builds. The mech operator is the devnet
 responder, a stand-in (``scripts/devnet/responder.py``).
 
-What does not run here (see docs/running.md): mech-interact's behaviours inside an agent
-(``MechRequestBehaviour`` / ``MechResponseBehaviour`` need the AEA runtime with its ledger,
-IPFS and HTTP connections) and the transaction settlement rounds. The request is sent from
-a real Gnosis Safe (the devnet service's Safe, ``execTransaction``) with the calldata
-mech-interact's contract class builds, instead of through settlement's multisend.
+mech-interact's behaviours and rounds run in ``test_mech_interact_behaviours.py``. Here the
+request is sent from a real Gnosis Safe (the devnet service's Safe, ``execTransaction``)
+with the calldata mech-interact's contract class builds.
 """
 
 import json
