@@ -29,9 +29,16 @@ cache (``~/.aea/cache/packages/<hash>/<name>/``, the layout of
 ``aea.package_manager.base.Cache``), so that ``autonomy packages sync`` finds missing packages
 there instead of asking IPFS. Packages already in place with the right hash are left alone.
 
-Usage: ``python -m scripts.sync_packages [--check] [--source DIR ...]``
+mech-interact (``--mech-interact``): its released packages (v0.32.3, not on PyPI) are read
+from ``../shared/third_party/mech-interact-v0.32.3/packages`` (online they come from the IPFS
+registry by the hashes of its ``packages.json``), verified package by package against that
+``packages.json`` and copied to the git-ignored ``.run/mech_interact/packages`` for the
+composition tests. They are never copied into ``packages/`` and never committed.
+
+Usage: ``python -m scripts.sync_packages [--check] [--source DIR ...] [--mech-interact]``
 """
 
+import json
 import shutil
 import subprocess  # nosec B404: runs pip with fixed arguments
 import sys
@@ -54,6 +61,16 @@ CACHE_DIR = Path.home() / ".cache" / "mech-catalogue"
 # open-autonomy 0.21.30 pins (identical hashes; see DESIGN.md section 6).
 MECH_SERVER = "mech-server==0.8.6"
 AEA_PACKAGE_CACHE = Path.home() / ".aea" / "cache" / "packages"
+#: mech-interact's released packages/ folder (see its PROVENANCE.md) and where it is synced
+MECH_INTERACT_RELEASE = "v0.32.3"
+MECH_INTERACT_SOURCE = (
+    REPO_ROOT.parent
+    / "shared"
+    / "third_party"
+    / f"mech-interact-{MECH_INTERACT_RELEASE}"
+    / "packages"
+)
+MECH_INTERACT_DIR = REPO_ROOT / ".run" / "mech_interact" / "packages"
 
 
 class SyncError(click.ClickException):
@@ -325,6 +342,62 @@ def sync(
     return outcomes
 
 
+def sync_mech_interact(
+    source: Path = MECH_INTERACT_SOURCE, destination: Path = MECH_INTERACT_DIR
+) -> List[Outcome]:
+    """Copy mech-interact's released ``dev`` packages, each verified against its packages.json.
+
+    Only the packages mech-interact itself ships (``dev``: its skill and contracts) are
+    copied; its ``third_party`` dependencies are open-autonomy's and resolve to the ones
+    already synced into ``packages/valory`` (other hashes: a newer framework).
+
+    :param source: mech-interact's ``packages/`` folder (holds its ``packages.json``).
+    :param destination: a ``packages/`` root to copy into (git-ignored; never ``packages/``).
+    :return: one outcome per package.
+    :raises SyncError: when the release is not at ``source`` (the message says what to
+        provide), or a package there or its copy does not hash to packages.json.
+    """
+    listing = source / "packages.json"
+    if not listing.is_file():
+        raise SyncError(
+            f"mech-interact {MECH_INTERACT_RELEASE}'s packages are not at {source}: provide "
+            f"the packages/ folder of tag {MECH_INTERACT_RELEASE} of "
+            "github.com/valory-xyz/mech-interact (with its packages.json) there, or pass "
+            "its path with --mech-interact-source"
+        )
+    if destination.resolve() == PACKAGES_DIR.resolve():
+        raise SyncError(
+            "mech-interact's packages are never synced into packages/: pick another folder"
+        )
+    dev = json.loads(listing.read_text(encoding="utf-8"))["dev"]
+    outcomes = []
+    for uri, expected in dev.items():
+        package_id = PackageId.from_uri_path(uri)
+        folder = package_dir(destination, package_id)
+        if folder.is_dir() and ipfs_hash(folder) == expected:
+            outcomes.append(Outcome(package_id, "kept", None))
+            continue
+        origin = package_dir(source, package_id)
+        actual = ipfs_hash(origin) if origin.is_dir() else "missing"
+        if actual != expected:
+            raise SyncError(
+                f"{uri} at {origin}: expected hash {expected} (mech-interact "
+                f"{MECH_INTERACT_RELEASE}'s packages.json), actual {actual}. The folder "
+                "is not the released package or was modified; provide the release again."
+            )
+        present = folder.is_dir()
+        ensure_init_files(destination, package_id)
+        copy_package(origin, folder)
+        if ipfs_hash(folder) != expected:
+            raise SyncError(f"{uri} at {folder}: the copy does not hash to {expected}")
+        outcomes.append(
+            Outcome(package_id, "replaced" if present else "copied", origin)
+        )
+    for init in (destination / "__init__.py",):
+        init.touch()
+    return outcomes
+
+
 @click.command()
 @click.option(
     "--packages-dir",
@@ -344,8 +417,25 @@ def sync(
     "--check", is_flag=True, help="Only verify packages/; copy and remove nothing."
 )
 @click.option("--no-aea-cache", is_flag=True, help="Do not seed ~/.aea/cache/packages.")
-def main(
-    packages_dir: Path, extra_sources: Sequence[Path], check: bool, no_aea_cache: bool
+@click.option(
+    "--mech-interact",
+    is_flag=True,
+    help=f"Also sync mech-interact's packages into {MECH_INTERACT_DIR} (composition tests).",
+)
+@click.option(
+    "--mech-interact-source",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=MECH_INTERACT_SOURCE,
+    show_default=True,
+    help="mech-interact's released packages/ folder.",
+)
+def main(  # pylint: disable=too-many-arguments
+    packages_dir: Path,
+    extra_sources: Sequence[Path],
+    check: bool,
+    no_aea_cache: bool,
+    mech_interact: bool,
+    mech_interact_source: Path,
 ) -> None:
     """Copy and verify the third-party packages pinned in packages.json, offline.
 
@@ -353,7 +443,14 @@ def main(
     :param extra_sources: packages/ roots searched before the wheels.
     :param check: only verify, copy nothing.
     :param no_aea_cache: do not seed the AEA package cache.
+    :param mech_interact: also sync mech-interact's packages.
+    :param mech_interact_source: mech-interact's released packages/ folder.
     """
+    if mech_interact:
+        synced = sync_mech_interact(mech_interact_source)
+        click.echo(
+            f"mech-interact packages: {len(synced)} verified into {MECH_INTERACT_DIR}"
+        )
     sources = list(extra_sources)
     if not check:
         sources += [open_autonomy_packages(), mech_server_packages(CACHE_DIR)]

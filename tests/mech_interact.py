@@ -57,3 +57,49 @@ def mech_interact_states_base() -> Any:
     )
 
     return base
+
+
+def load_mech_interact() -> Any:
+    """Sync mech-interact's packages (verified) and make them importable, unchanged.
+
+    Its skill and contracts come from ``.run/mech_interact/packages`` (synced by
+    :func:`scripts.sync_packages.sync_mech_interact`, git-ignored, never ``packages/``); the
+    open-autonomy packages it uses that this repository does not sync (``agent_mech``,
+    ``erc20``, the ``acn_data_share`` protocol...) come from the installed open-autonomy
+    0.21.30 wheel, under that release's hashes (mech-interact was locked against 0.21.23).
+
+    :return: mech-interact's ``rounds`` module.
+    """
+    # pylint: disable=import-outside-toplevel
+    from scripts.sync_packages import (
+        MECH_INTERACT_DIR,
+        SyncError,
+        open_autonomy_packages,
+        sync_mech_interact,
+    )
+
+    try:
+        sync_mech_interact()
+    except SyncError as exc:
+        pytest.skip(str(exc.message), allow_module_level=True)
+    import packages.valory.contracts
+    import packages.valory.protocols
+    import packages.valory.skills
+
+    wheel = open_autonomy_packages() / "valory"
+    for module, folders in (
+        (packages.valory.skills, [MECH_INTERACT_DIR / "valory" / "skills"]),
+        (
+            packages.valory.contracts,
+            [MECH_INTERACT_DIR / "valory" / "contracts", wheel / "contracts"],
+        ),
+        (packages.valory.protocols, [wheel / "protocols"]),
+    ):
+        for folder in folders:
+            if str(folder) not in module.__path__:
+                module.__path__.append(str(folder))
+    from packages.valory.skills.mech_interact_abci import (  # pylint: disable=import-error,no-name-in-module
+        rounds,
+    )
+
+    return rounds
