@@ -29,6 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+    mech_tools_view,
     mechs_info_view,
     views_document,
     views_from_document,
@@ -154,21 +155,32 @@ def test_real_values_rank_and_the_unrankable_are_left_out() -> None:
     assert infos[0].relevant_tools == {"predict"}
 
 
-def test_entries_without_facts_are_the_documented_exception() -> None:
-    """An entry with no marketplace facts keeps the zero shape (not facts), as the docs say."""
-    catalogue = Catalogue.build(
-        [
-            Mech(
-                MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, REGISTRY, 2),
-                status=STATUS_OK,
-                tools=(Tool(name="predict"),),
-            )
-        ]
+def bare_entry(mech_id: int) -> Mech:
+    """An ok entry offering ``predict`` with no marketplace facts (none configured, or unread).
+
+    :param mech_id: its service id.
+    :return: the entry.
+    """
+    return Mech(
+        MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, REGISTRY, mech_id),
+        status=STATUS_OK,
+        tools=(Tool(name="predict"),),
     )
-    view = mechs_info_view(catalogue)
-    assert len(view) == 1
-    item = view[0]
-    assert item["max_delivery_rate"] == 0 and item["address"] == ""
+
+
+def test_entries_without_facts_are_left_out_so_the_ranking_cannot_raise() -> None:
+    """Two entries without facts next to one with facts: only the one with facts is ranked.
+
+    The zero-valued items they used to get made mech-interact's ranking take log(0).
+    """
+    catalogue = Catalogue.build(
+        [*catalogue_of(facts(1)).mechs, bare_entry(2), bare_entry(3)]
+    )
+    infos = ranked(catalogue)
+    assert [info.address for info in infos] == ["0x" + f"{1:040x}"]
+    assert [item["id"] for item in mechs_info_view(catalogue)] == ["1"]
+    assert mech_tools_view(catalogue) == ["predict"]
+    assert mechs_info_view(Catalogue.build([bare_entry(2), bare_entry(3)])) == []
 
 
 rates = st.one_of(st.none(), st.integers(0, UINT256_MAX))
@@ -189,8 +201,12 @@ facts_strategy = st.builds(
 def test_no_facts_can_make_the_ranking_raise(mech_facts: List[MechFacts]) -> None:
     """Whatever the chain returns (or fails to), ranking our mechs_info never raises.
 
-    :param mech_facts: generated facts, some unread, some 0, some uint256-sized.
+    :param mech_facts: generated facts, some unread, some 0, some uint256-sized (beside
+        two entries without facts).
     """
-    infos = ranked(catalogue_of(*mech_facts))
+    catalogue = Catalogue.build(
+        [*catalogue_of(*mech_facts).mechs, bare_entry(2), bare_entry(3)]
+    )
+    infos = ranked(catalogue)
     assert len(infos) == sum(1 for f in mech_facts if f.rankable)
     assert all(info.max_delivery_rate >= 1 for info in infos)

@@ -19,6 +19,10 @@ instead of skipping it, passed every test, because no catalogue had an ok mech a
 that was not.
 """
 
+from dataclasses import replace
+
+from eth_utils import to_checksum_address
+
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchResult,
 )
@@ -29,8 +33,32 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
 
 from tests.test_contract_guards import build, manifest, raw_digest, ref
+
+
+def rankable(mech_id: int) -> MechFacts:
+    """Complete, confirmed facts of a mech contract (checksummed address).
+
+    :param mech_id: names the contract.
+    :return: the facts.
+    """
+    return MechFacts(
+        address=to_checksum_address("0x" + f"{mech_id:040x}"),
+        service_id=mech_id,
+        block=20,
+        confirmed=True,
+        max_delivery_rate=10,
+        requests=1,
+        deliveries=1,
+        karma=0,
+    )
 
 
 def test_ok_mechs_after_a_failed_one_are_listed() -> None:
@@ -50,10 +78,19 @@ def test_ok_mechs_after_a_failed_one_are_listed() -> None:
         ],
         fetched,
     )
-    info = mechs_info_view(catalogue, {ref(4).key: "0x" + "44" * 20})
+    assert mechs_info_view(catalogue) == []  # no marketplace facts: nothing rankable
+    catalogue = Catalogue.build(
+        (
+            replace(m, marketplace=(rankable(m.ref.mech_id),))
+            if m.ref.mech_id in (1, 2, 4)
+            else m
+        )
+        for m in catalogue.mechs
+    )
+    info = mechs_info_view(catalogue)
     assert [(i["id"], i["address"], i["relevant_tools"]) for i in info] == [
-        ("2", "", ["a"]),
-        ("4", "0x" + "44" * 20, ["b", "c"]),
+        ("2", rankable(2).address, ["a"]),
+        ("4", rankable(4).address, ["b", "c"]),
     ]
     assert info[0]["service"] == {
         "metadata": [{"metadata": raw_digest(good_a)}],

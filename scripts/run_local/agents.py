@@ -76,7 +76,8 @@ def devnet_env(devnet: DevnetInfo) -> Dict[str, str]:
     """Environment overrides pointing the agent at a running devnet.
 
     :param devnet: the devnet's ``devnet.json`` content.
-    :return: variables of the agent's ``aea-config.yaml`` (chain, registries, IPFS).
+    :return: variables of the agent's ``aea-config.yaml`` (chain, registries, IPFS, and
+        the devnet's MechMarketplace and legacy mech factory, so prices are served).
     """
     registries = [
         {"kind": kind, "address": devnet.contracts[name], "ids": "all"}
@@ -84,7 +85,19 @@ def devnet_env(devnet: DevnetInfo) -> Dict[str, str]:
         if name in devnet.contracts
     ]
     gateway = devnet.ipfs_gateway_url.rstrip("/")
+    marketplace = {
+        variable: devnet.contracts[name]
+        for variable, name in (
+            ("MARKETPLACE_ADDRESS", "MechMarketplace"),
+            ("LEGACY_MECH_FACTORY_ADDRESS", "FixtureLegacyMechFactory"),
+        )
+        if name in devnet.contracts
+    }
+    if marketplace:
+        # anvil mines a block per transaction and never reorganises: no margin needed
+        marketplace["MARKETPLACE_CONFIRMATIONS"] = "0"
     return {
+        **marketplace,
         "RPC_URL": devnet.rpc_url,
         "CHAIN_ID": str(devnet.chain_id),
         "MULTICALL2_ADDRESS": devnet.contracts["Multicall2"],

@@ -204,12 +204,6 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             f"tools_page_size must be at most {MAX_TOOLS_PAGE_SIZE} (one GET /tools "
             f"costs O(page size) on the agent's loop); got {self.tools_page_size}",
         )
-        self.mech_addresses: Dict[str, str] = take(kwargs, "mech_addresses", dict)
-        for key, value in self.mech_addresses.items():
-            require(
-                isinstance(value, str) and value.startswith("0x") and len(value) == 42,
-                f"mech_addresses[{key!r}] must be a 0x-prefixed 20-byte address; got {value!r}",
-            )
         require(
             self.worst_fetch_seconds() < self.fetch_round_timeout_seconds,
             f"one manifest may take {self.worst_fetch_seconds():.1f}s to fail (2 CIDs x "

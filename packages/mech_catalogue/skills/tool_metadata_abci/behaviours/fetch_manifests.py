@@ -184,7 +184,7 @@ class FetchManifestsBehaviour(
         """
         if catalogue is None:
             return CataloguePayload(self.context.agent_address, None, None, None)
-        document = views_document(catalogue, self.params.mech_addresses)
+        document = views_document(catalogue)
         digest = views_digest(document)
         self.skill_state.views.put(digest, document)
         return CataloguePayload(

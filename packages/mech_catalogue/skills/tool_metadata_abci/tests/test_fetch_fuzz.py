@@ -352,7 +352,7 @@ def test_generated_manifests_through_one_period(
     """Nothing raises; bad manifests are quarantined with a code; the good mech stays ok; payload bounded."""
     behaviour = SimpleNamespace(
         context=SimpleNamespace(agent_address="0x" + "0" * 40),
-        params=SimpleNamespace(max_manifest_bytes=CAP, mech_addresses={}),
+        params=SimpleNamespace(max_manifest_bytes=CAP),
         skill_state=SimpleNamespace(views=DigestStore()),
     )
     by_digest = {_digest(GOOD): GOOD}
@@ -404,7 +404,7 @@ def test_largest_accepted_manifest_keeps_the_payload_bounded() -> None:
     assert len(data) <= CAP
     behaviour = SimpleNamespace(
         context=SimpleNamespace(agent_address="0x" + "0" * 40),
-        params=SimpleNamespace(max_manifest_bytes=CAP, mech_addresses={}),
+        params=SimpleNamespace(max_manifest_bytes=CAP),
         skill_state=SimpleNamespace(views=DigestStore()),
     )
     reads = [DigestRead(_ref(1), _digest(data))]

@@ -132,10 +132,6 @@ def test_ids_as_list_and_range() -> None:
         ({"snapshot_block_interval": 0}, "snapshot_block_interval"),
         ({"tools_page_size": 0}, "tools_page_size"),
         ({"tools_page_size": 1001}, "tools_page_size must be at most 1000"),
-        (
-            {"mech_addresses": {"100:legacy_mech_registry:0x00:1": "nope"}},
-            "mech_addresses",
-        ),
     ],
 )
 def test_wrong_values_name_the_parameter(overrides: Dict[str, Any], named: str) -> None:

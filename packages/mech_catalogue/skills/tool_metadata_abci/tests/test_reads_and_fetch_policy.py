@@ -16,11 +16,13 @@
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Mapping, Optional, Tuple
 
 import pytest
 from eth_abi import encode
+from eth_utils import to_checksum_address
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     KEPT_LAST_GOOD,
@@ -69,6 +71,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     STATUS_UNAVAILABLE,
     Catalogue,
     Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
 
@@ -632,7 +637,22 @@ def test_views_list_only_usable_mechs_in_mech_interact_shape() -> None:
         {d: FetchResult.ok(d, "bafk", good)},
         parse,
     )
-    view = mechs_info_view(catalogue, {refs[0].key: "0x" + "01" * 20})
+    assert mechs_info_view(catalogue) == []  # no marketplace facts: nothing to rank
+    facts = MechFacts(
+        address="0x" + "01" * 20,
+        service_id=1,
+        block=1,
+        confirmed=True,
+        max_delivery_rate=10,
+        requests=2,
+        deliveries=1,
+        karma=0,
+    )
+    catalogue = Catalogue.build(
+        replace(m, marketplace=(facts,)) if m.ref == refs[0] else m
+        for m in catalogue.mechs
+    )
+    view = mechs_info_view(catalogue)
     assert [set(item) for item in view] == [
         {
             "id",
@@ -645,7 +665,7 @@ def test_views_list_only_usable_mechs_in_mech_interact_shape() -> None:
             "relevant_tools",
         }
     ]
-    assert view[0]["address"] == "0x" + "01" * 20 and view[0]["service"][
-        "metadata"
-    ] == [{"metadata": d}]
+    assert view[0]["address"] == to_checksum_address("0x" + "01" * 20) and view[0][
+        "service"
+    ]["metadata"] == [{"metadata": d}]
     assert mech_tools_view(catalogue) == ["a", "b"]

@@ -50,16 +50,16 @@ item per mech contract whose facts are confirmed and complete with a rate >= 1
 rate of 0, or a 0 standing in for an unread value, would make its ranking raise. A mech
 contract left out is still listed, with its reasons, in ``GET /mechs``.
 
-Entries with no marketplace facts at all (no marketplace configured) keep the earlier
-shape: address from parameter ``mech_addresses`` (keyed by ``MechRef.key``, "" when not
-configured) and zeros for karma, counts and rate. Those zeros are not facts:
-mech-interact's own ``MechInformationRound`` must refresh them before it ranks (with two
-such mechs relevant, its ``priority_mech`` raises).
+An entry with no rankable marketplace facts (no marketplace configured, or its reads
+failed) is left out of ``mechs_info`` altogether: zeros standing in for unread values
+are not facts, and with two such mechs relevant mech-interact's ranking takes
+``log(0)`` and raises. Its tools stay in ``mech_tools`` and ``GET /tools``, and
+``GET /mechs`` says why it has no facts.
 """
 
 import hashlib
 import json
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 from eth_utils import to_checksum_address
 
@@ -94,40 +94,23 @@ def _fact_item(mech: Mech, facts: MechFacts, tools: List[str]) -> Dict[str, Any]
     }
 
 
-def mechs_info_view(
-    catalogue: Catalogue, mech_addresses: Optional[Mapping[str, str]] = None
-) -> List[Dict[str, Any]]:
+def mechs_info_view(catalogue: Catalogue) -> List[Dict[str, Any]]:
     """Build the mech-interact ``mechs_info`` view.
 
     :param catalogue: the catalogue.
-    :param mech_addresses: ``MechRef.key`` -> mech address (entries without facts only).
-    :return: mech-interact ``MechInfo``-compatible dicts, in catalogue (ref) order, then
-        mech address order within an entry.
+    :return: mech-interact ``MechInfo``-compatible dicts, one per mech contract with
+        rankable facts of an ok entry, in catalogue (ref) order, then mech address order
+        within an entry.
     """
-    addresses = mech_addresses or {}
     view: List[Dict[str, Any]] = []
     for mech in catalogue.mechs:
         if mech.status != STATUS_OK:
             continue
         tools = sorted({tool.name for tool in mech.tools})
-        if mech.marketplace:
-            view.extend(
-                _fact_item(mech, facts, tools)
-                for facts in mech.marketplace
-                if facts.rankable
-            )
-            continue
-        view.append(
-            {
-                "id": str(mech.ref.mech_id),
-                "address": addresses.get(mech.ref.key, ""),
-                "service": _service(mech),
-                "karma": 0,
-                "received_requests": 0,
-                "self_delivered": 0,
-                "max_delivery_rate": 0,
-                "relevant_tools": tools,
-            }
+        view.extend(
+            _fact_item(mech, facts, tools)
+            for facts in mech.marketplace
+            if facts.rankable
         )
     return view
 
@@ -148,20 +131,17 @@ def mech_tools_view(catalogue: Catalogue) -> List[str]:
     )
 
 
-def views_document(
-    catalogue: Catalogue, mech_addresses: Optional[Mapping[str, str]] = None
-) -> str:
+def views_document(catalogue: Catalogue) -> str:
     """Serialise both views as one ASCII JSON document, identical on every agent.
 
     :param catalogue: the catalogue.
-    :param mech_addresses: ``MechRef.key`` -> mech address.
     :return: ``{"mech_tools": [...], "mechs_info": [...]}`` with sorted keys, no spaces,
         non-ASCII escaped (so its length in characters is its length in bytes).
     """
     return json.dumps(
         {
             "mech_tools": mech_tools_view(catalogue),
-            "mechs_info": mechs_info_view(catalogue, mech_addresses),
+            "mechs_info": mechs_info_view(catalogue),
         },
         separators=(",", ":"),
         sort_keys=True,

@@ -20,6 +20,7 @@ and stays listed under its mech in ``/mechs`` with its problems.
 """
 
 import json
+from dataclasses import replace
 from typing import Any, Dict
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
@@ -45,8 +46,22 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Mech,
     MechRef,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
 
 REF = MechRef(100, "legacy_mech_registry", "0x" + "11" * 20, 7)
+#: facts mech-interact can rank (without them an entry is not in mechs_info)
+RANKABLE_FACTS = MechFacts(
+    address="0x" + "22" * 20,
+    service_id=7,
+    block=1,
+    confirmed=True,
+    max_delivery_rate=10,
+    requests=1,
+    deliveries=1,
+    karma=0,
+)
 CLASH = {  # `amount` declared twice with different types: which one would a caller get?
     "name": "transfer",
     "kwargs": [
@@ -82,7 +97,10 @@ def test_tool_with_an_error_is_not_offered_anywhere() -> None:
     status, _ = _get(catalogue, "/tools/transfer")
     assert status == 404
     assert mech_tools_view(catalogue) == ["chat", "quote"]
-    assert mechs_info_view(catalogue, {})[0]["relevant_tools"] == ["chat", "quote"]
+    with_facts = Catalogue.build(
+        replace(m, marketplace=(RANKABLE_FACTS,)) for m in catalogue.mechs
+    )
+    assert mechs_info_view(with_facts)[0]["relevant_tools"] == ["chat", "quote"]
     assert "transfer" not in {t["name"] for t in catalogue_to_mcp_tools(catalogue)}
 
 
