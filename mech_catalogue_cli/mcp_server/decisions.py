@@ -297,6 +297,7 @@ def argument_errors(
         ``missing required argument 'query'``, sorted by argument; empty when valid.
     """
     try:
+        Draft202012Validator.check_schema(dict(schema))
         validator = Draft202012Validator(dict(schema))
     except SchemaError as exc:  # the exporter checks schemas; say so if one slips
         return [f"the tool's input schema is invalid: {exc.message}"]
