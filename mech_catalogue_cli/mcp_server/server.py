@@ -131,6 +131,12 @@ def error_result(
 def _structured(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
+    The schema may describe the whole response document (mech-server's ``{"requestId",
+    "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
+    decoded when it is JSON text); the first that validates is returned.
+
+    :param tool: the tool called.
+    :param body: the verified response bytes.
     :return: ``(structured or None, why not: "" when fine or no schema)``.
     """
     schema = tool.tool.get("outputSchema")
@@ -140,20 +146,28 @@ def _structured(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
         document = json.loads(body)
     except ValueError:
         return None, "the response is not JSON"
-    value = document.get("result", document) if isinstance(document, dict) else document
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return None, "the response's result is not JSON"
-    errors = sorted(Draft202012Validator(schema).iter_errors(value), key=str)
-    if errors:
-        where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"
-        return (
-            None,
-            f"the result does not match the output schema at {where}: {errors[0].message}",
-        )
-    return value, ""
+    candidates = [document]
+    if isinstance(document, dict) and "result" in document:
+        result = document["result"]
+        if isinstance(result, str):
+            try:
+                result = json.loads(result)
+            except ValueError:
+                pass
+        candidates.append(result)
+    validator = Draft202012Validator(schema)
+    first = None
+    for candidate in candidates:
+        errors = sorted(validator.iter_errors(candidate), key=str)
+        if not errors:
+            return candidate, ""
+        first = first or errors[0]
+    assert first is not None  # nosec: candidates is never empty
+    where = "/".join(str(p) for p in first.absolute_path) or "(root)"
+    return (
+        None,
+        f"the response does not match the output schema at {where}: {first.message}",
+    )
 
 
 @dataclass
@@ -384,9 +398,17 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                     self.market.response_timeout(self.settings.timeout),
                 ).items()
             }
+        # isError: the tool did not run, so there is no output to match its outputSchema
+        # (the SDK client refuses a success without structured content for such tools)
         return types.CallToolResult(
-            content=[_text(json.dumps(body, indent=1))],
-            structured_content=None,
+            content=[
+                _text(
+                    "dry run: nothing was uploaded or sent; this is the request "
+                    "transaction and payload that would be:\n"
+                    + json.dumps(body, indent=1)
+                )
+            ],
+            is_error=True,
             _meta={REQUEST_META_KEY: body},
         )
 
