@@ -213,18 +213,28 @@ class MarketplaceHelpers(ServiceHelpers):
         )
         return bytes(events[0]["args"]["requestIds"][0])
 
-    def deliver(self, mech: str, request_ids: Sequence[bytes]) -> Any:
+    def deliver(
+        self,
+        mech: str,
+        request_ids: Sequence[bytes],
+        datas: Optional[Sequence[bytes]] = None,
+    ) -> Any:
         """Deliver requests from the mech's service Safe (``deliverToMarketplace``).
 
         :param mech: the mech.
         :param request_ids: the requests.
+        :param datas: the delivery data per request (by convention the 32-byte digest of
+            the response's IPFS folder); default ``b"delivered"`` for each.
         :return: the receipt.
         """
         contract = self.mech(mech)
         safe = contract.functions.getOperator().call()
         data = contract.encode_abi(
             "deliverToMarketplace",
-            args=[list(request_ids), [b"delivered"] * len(request_ids)],
+            args=[
+                list(request_ids),
+                list(datas) if datas is not None else [b"delivered"] * len(request_ids),
+            ],
         )
         return self.exec_safe_transaction(safe, contract.address, data)
 

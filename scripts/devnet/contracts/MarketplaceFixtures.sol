@@ -97,8 +97,9 @@ contract FixtureBalanceTracker {
 contract FixtureMech {
     bytes32 public constant PAYMENT_TYPE = 0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1;
 
-    event Request(address indexed sender, bytes32 requestId, bytes data);
-    event Deliver(address indexed sender, bytes32 requestId, bytes data);
+    // The events of the real OlasMech (ai-registry-mech), which mech-interact's MechMM ABI filters
+    event Request(address indexed mech, bytes32 requestId, bytes data);
+    event Deliver(address indexed mech, address indexed mechServiceMultisig, bytes32 requestId, uint256 deliveryRate, bytes data);
     event MaxDeliveryRateUpdated(uint256 maxDeliveryRate);
 
     address public immutable mechMarketplace;
@@ -146,7 +147,7 @@ contract FixtureMech {
         if (msg.sender != mechMarketplace) revert Unauthorized(msg.sender, mechMarketplace);
         for (uint256 i = 0; i < requestIds.length; ++i) {
             mapRequestData[requestIds[i]] = datas[i];
-            emit Request(msg.sender, requestIds[i], datas[i]);
+            emit Request(address(this), requestIds[i], datas[i]);
         }
         numTotalRequests += requestIds.length;
         numUndeliveredRequests += requestIds.length;
@@ -170,7 +171,7 @@ contract FixtureMech {
             if (deliveredRequests[i]) {
                 numTotalDeliveries += 1;
                 numUndeliveredRequests -= 1;
-                emit Deliver(msg.sender, requestIds[i], datas[i]);
+                emit Deliver(address(this), msg.sender, requestIds[i], rates[i], datas[i]);
             }
         }
     }
