@@ -14,149 +14,51 @@
 
 """Helpers for the MCP server's devnet tests: start ``mech-catalogue mcp``, answer requests.
 
-:class:`StandInResponder` stands in for a mech operator (there is no mech server here):
-it watches the devnet mechs' ``Request`` events, reads each request payload from kubo,
-adds a deterministic answer as ``<dir>/<request id>`` (the layout mech-interact fetches)
-and delivers the directory's digest from the mech's service Safe
-(``deliverToMarketplace``). It is a test stand-in, not a mech.
+Deliveries come from ``scripts/devnet/responder.py``, a stand-in for a mech operator
+(no mech server runs here): it answers each request with a fixed result and echoes the
+request's typed arguments, in the folder layout mech-interact fetches.
 """
 
-import json
 import os
 import socket
 import subprocess  # nosec: runs our own CLI
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
-import requests
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from web3 import Web3
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
-    cid_to_digest,
-    digest_to_cid,
-)
-
 from scripts.devnet import Devnet
+from scripts.devnet.responder import Delivery, Responder
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def answer_for(payload: Dict[str, Any]) -> Dict[str, Any]:
-    """The stand-in's deterministic answer to a request payload.
+def responder(devnet: Devnet) -> Responder:
+    """The devnet responder (``scripts/devnet/responder.py``, a stand-in mech operator)
+    answering every marketplace mech of the devnet from the current block on.
 
-    :param payload: the request JSON.
-    :return: ``{"p_yes", "p_no", "confidence", "info_utility", "echo"}``: a prediction
-        tool's declared output, plus the payload's arguments echoed.
+    :param devnet: the devnet.
+    :return: the responder; enter it with ``with`` to answer in a background thread.
     """
-    return {
-        "p_yes": 0.25,
-        "p_no": 0.75,
-        "confidence": 0.5,
-        "info_utility": 0.1,
-        "echo": {k: v for k, v in payload.items() if k not in ("nonce",)},
-    }
+    mechs = [m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"]
+    return Responder(
+        devnet.info, mechs, from_block=devnet.w3.eth.block_number, interval=0.3
+    )
 
 
-class StandInResponder:
-    """Deliver every request to the devnet mechs (a stand-in for mech operators)."""
+def delivery_of(answering: Responder, request_id: str) -> Delivery:
+    """Return what the responder delivered for a request.
 
-    def __init__(self, devnet: Devnet, poll: float = 0.3) -> None:
-        """Prepare.
-
-        :param devnet: the devnet.
-        :param poll: seconds between log reads.
-        """
-        self.devnet = devnet
-        self.poll = poll
-        self.delivered: List[str] = []
-        self.payloads: Dict[str, Dict[str, Any]] = {}
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._from = devnet.w3.eth.block_number
-
-    def __enter__(self) -> "StandInResponder":
-        """Start watching.
-
-        :return: self.
-        """
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        """Stop watching."""
-        self._stop.set()
-        self._thread.join(timeout=10)
-
-    def _mechs(self) -> List[str]:
-        return [
-            m["address"] for m in self.devnet.info.mechs if m["kind"] == "marketplace"
-        ]
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            head = self.devnet.w3.eth.block_number
-            if head < self._from:
-                self._stop.wait(self.poll)
-                continue
-            for mech in self._mechs():
-                contract = self.devnet.mech(mech)
-                events = contract.events.Request().get_logs(
-                    from_block=self._from, to_block=head
-                )
-                for event in events:
-                    request_id = bytes(event["args"]["requestId"])
-                    if "0x" + request_id.hex() not in self.delivered:
-                        self.deliver(mech, request_id, bytes(event["args"]["data"]))
-            self._from = head + 1
-            self._stop.wait(self.poll)
-
-    def deliver(self, mech: str, request_id: bytes, data: bytes) -> None:
-        """Read the payload, add the answer under ``<dir>/<id>``, deliver the digest.
-
-        :param mech: the mech.
-        :param request_id: the request id.
-        :param data: the request data (the payload's dag-pb digest).
-        """
-        gateway = self.devnet.info.ipfs_gateway_url
-        cid = digest_to_cid(data)
-        payload = requests.get(f"{gateway}/ipfs/{cid}", timeout=10).json()
-        rid = "0x" + request_id.hex()
-        self.payloads[rid] = payload
-        response = {
-            "requestId": int(rid, 16),
-            "result": json.dumps(answer_for(payload)),
-            "prompt": payload.get("prompt", ""),
-            "tool": payload.get("tool", ""),
-        }
-        added = (
-            requests.post(
-                f"{self.devnet.info.ipfs_api_url}/api/v0/add",
-                params={
-                    "cid-version": "0",
-                    "wrap-with-directory": "true",
-                    "pin": "true",
-                },
-                files={"file": (str(int(rid, 16)), json.dumps(response).encode())},
-                timeout=10,
-            )
-            .text.strip()
-            .splitlines()
-        )
-        directory = json.loads(added[-1])["Hash"]
-        digest = bytes.fromhex(cid_to_digest(directory)[1][2:])
-        contract = self.devnet.mech(mech)
-        safe = contract.functions.getOperator().call()
-        call = contract.encode_abi(
-            "deliverToMarketplace", args=[[request_id], [digest]]
-        )
-        self.devnet.exec_safe_transaction(safe, contract.address, call)
-        self.delivered.append(rid)
+    :param answering: the responder.
+    :param request_id: 0x hex.
+    :return: its delivery.
+    """
+    return answering.delivered[bytes.fromhex(request_id[2:])]
 
 
 def requester(devnet: Devnet) -> str:

@@ -17,8 +17,8 @@
 Over stdio (the client launches the server) and Streamable HTTP (the server runs as a
 process): tools/list, paid calls that land on chain, refusals that send nothing, a
 delivery timeout whose retry does not pay again, and a catalogue change announced by
-``list_changed``. Deliveries come from :class:`tests.devnet.mcp_helpers.StandInResponder`,
-a stand-in for a mech operator (no mech server runs here).
+``list_changed``. Deliveries come from ``scripts/devnet/responder.py``, a stand-in for
+a mech operator (no mech server runs here).
 """
 
 import json
@@ -30,10 +30,6 @@ import pytest
 import requests
 from mcp import Client
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
-    digest_to_cid,
-)
-
 from mech_catalogue_cli.mcp_server.decisions import (
     NATIVE_PAYMENT_TYPE,
     Offer,
@@ -41,13 +37,13 @@ from mech_catalogue_cli.mcp_server.decisions import (
 )
 from scripts.devnet import Devnet
 from tests.devnet.mcp_helpers import (
-    StandInResponder,
-    answer_for,
     checksum,
+    delivery_of,
     http_server,
     market_nonce,
     request_info,
     requester,
+    responder,
     stdio_client,
 )
 
@@ -151,7 +147,7 @@ def test_valid_call_pays_the_chosen_mech_and_returns_the_delivery(
 
         return await client.call_tool(TOOL, arguments, progress_callback=on_progress)
 
-    with StandInResponder(devnet) as responder:
+    with responder(devnet) as answering:
         result = run(devnet, tmp_path, transport, ("--timeout", "60"), body)
     assert not result.is_error, result.content[0].text
     meta = result.meta[REQUEST_META]
@@ -164,14 +160,17 @@ def test_valid_call_pays_the_chosen_mech_and_returns_the_delivery(
         devnet.mech(expected.address).functions.numTotalRequests().call()
         == mech_requests + 1
     )
-    payload = responder.payloads[meta["request_id"]]
+    delivery = delivery_of(answering, meta["request_id"])
+    gateway = devnet.info.ipfs_gateway_url
+    payload = requests.get(f"{gateway}/ipfs/{delivery.request_cid}", timeout=10).json()
     assert payload["tool"] == TOOL and payload["prompt"] == arguments["prompt"]
     assert (
         payload["temperature"] == 0.25 and payload["max_tokens"] == 64
     )  # typed, top level
-    delivered = json.loads(result.content[0].text)
-    assert json.loads(delivered["result"]) == answer_for(payload)
-    assert result.structured_content["requestId"] == int(meta["request_id"], 16)
+    assert delivery.response["arguments"] == {"temperature": 0.25, "max_tokens": 64}
+    assert json.loads(result.content[0].text) == delivery.response
+    assert result.structured_content == delivery.response  # validated output schema
+    assert meta["response_cid"] and progress  # verified fetch; progress was reported
     assert set(meta["seconds"]) >= {
         "validation",
         "ipfs_upload",
@@ -179,17 +178,6 @@ def test_valid_call_pays_the_chosen_mech_and_returns_the_delivery(
         "delivery_wait",
         "fetch",
     }
-    # the uploaded payload is what the chain's request data points at
-    gateway = devnet.info.ipfs_gateway_url
-    cid = digest_to_cid(
-        bytes.fromhex(
-            devnet.mech(expected.address)
-            .functions.mapRequestData(bytes.fromhex(meta["request_id"][2:]))
-            .call()
-            .hex()
-        )
-    )
-    assert requests.get(f"{gateway}/ipfs/{cid}", timeout=10).json() == payload
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -274,7 +262,7 @@ def test_timeout_names_the_request_and_a_retry_does_not_pay_again(
     assert f"request {request_id}" in first.content[0].text
     assert market_nonce(devnet) == nonce + 1
     balance = devnet.w3.eth.get_balance(requester(devnet))
-    with StandInResponder(devnet):
+    with responder(devnet):
         second = run(devnet, tmp_path, transport, ("--timeout", "60"), call)
     assert not second.is_error, second.content[0].text
     assert second.meta[REQUEST_META]["request_id"] == request_id
