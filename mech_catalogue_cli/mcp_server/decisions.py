@@ -220,8 +220,10 @@ def _canonical(value: Any) -> bytes:
 def call_key(
     tool: str, arguments: Mapping[str, Any], requester: str, idempotency: str = ""
 ) -> str:
-    """The identity of a call: the same tool, arguments, paying account and idempotency
-    key give the same key, so a retry after a crash finds its journal entry.
+    """Return the identity of a call (the journal's key).
+
+    The same tool, arguments, paying account and idempotency key give the same key, so
+    a retry after a crash finds its journal entry.
 
     :param tool: the mech tool name (not the MCP name).
     :param arguments: the validated arguments.
@@ -301,7 +303,7 @@ def argument_errors(
         validator = Draft202012Validator(dict(schema))
     except SchemaError as exc:  # the exporter checks schemas; say so if one slips
         return [f"the tool's input schema is invalid: {exc.message}"]
-    errors = []
+    errors: List[str] = []
     for error in validator.iter_errors(dict(arguments or {})):
         path = list(error.absolute_path)
         if error.validator == "required" and not path:

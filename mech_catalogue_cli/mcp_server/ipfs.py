@@ -32,7 +32,7 @@ verified the same way against the digest itself.
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 import requests
 
@@ -145,8 +145,8 @@ def dag_pb_links(block: bytes) -> Dict[str, bytes]:
     """Return a dag-pb node's links by name.
 
     :param block: the raw block.
-    :return: link name -> the linked CID's bytes.
-    :raises IpfsError: for a block that is not dag-pb.
+    :return: link name -> the linked CID's bytes (``IpfsError`` for a block that is
+        not dag-pb).
     """
     links: Dict[str, bytes] = {}
     for number, value in _fields(block):
@@ -197,8 +197,8 @@ def fetch_response(
     :param request_id: the request id as an integer (the file's name in the directory).
     :param timeout: seconds per GET.
     :return: ``(bytes, CID they were verified against)``.
-    :raises IpfsError: when the digest is not 32 bytes, the gateway fails, or a block or
-        file does not hash to what it should.
+    :raises IpfsError: when the digest is not 32 bytes, the gateway fails, or a block
+        or file does not hash to what it should.
     """
     if len(digest) != 32:
         raise IpfsError(

@@ -238,7 +238,9 @@ class Marketplace:
         self.rpc_url = rpc_url
         self.address = Web3.to_checksum_address(marketplace)
         self.contract = self.w3.eth.contract(address=self.address, abi=MARKETPLACE_ABI)
-        self._account = Account.from_key(private_key)
+        self._account = Account.from_key(  # pylint: disable=no-value-for-parameter
+            private_key
+        )
         self.requester = self._account.address
 
     def __repr__(self) -> str:
@@ -358,7 +360,7 @@ class Marketplace:
         tx = dict(transaction)
         try:
             tx["nonce"] = self.w3.eth.get_transaction_count(self.requester, "pending")
-            tx["gas"] = int(self.w3.eth.estimate_gas(tx) * 1.2)
+            tx["gas"] = int(self.w3.eth.estimate_gas(tx) * 1.2)  # type: ignore[arg-type]
             tx["maxFeePerGas"] = int(self.w3.eth.gas_price * 2)
             tx["maxPriorityFeePerGas"] = 0
             signed = self._account.sign_transaction(tx)

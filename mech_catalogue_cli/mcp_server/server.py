@@ -176,6 +176,7 @@ class _Timer:
     last: float = field(default_factory=time.monotonic)
 
     def lap(self, name: str) -> None:
+        """Add the time since the last lap to ``name``."""
         now = time.monotonic()
         self.marks[name] = round(self.marks.get(name, 0.0) + now - self.last, 4)
         self.last = now
@@ -335,9 +336,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param arguments: the arguments.
         :param idempotency: the client's idempotency key ("" when none).
         :param session: the SDK session for progress notifications (None: none).
-        :return: the result.
-        :raises MarketError: on a failed chain read or transaction.
-        :raises IpfsError: on a failed upload or fetch.
+        :return: the result. Raises ``MarketError`` (a failed chain read or
+            transaction) and ``IpfsError`` (a failed upload or fetch);
+            :meth:`call_tool` turns them into ``isError`` results.
         """
         timer = _Timer()
         tool = self.catalogue.named(name)
@@ -365,9 +366,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         entry = self.journal.load(key)
         if entry is None or entry.status != "delivered":
             refusal = self.ledger.refusal(offer.price or 0)
-            paid_before = entry is not None and await anyio.to_thread.run_sync(
-                lambda: self.market.status(entry.request_id) != STATUS_DOES_NOT_EXIST
-            )
+            paid_before = False
+            if entry is not None:
+                status = await anyio.to_thread.run_sync(
+                    self.market.status, entry.request_id
+                )
+                paid_before = status != STATUS_DOES_NOT_EXIST
             if refusal and not paid_before:
                 return error_result(f"{name}: {refusal}; nothing was sent")
             entry = await self._ensure_sent(tool, offer, payload, key, entry, timer)
@@ -380,6 +384,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         _, digest = root_digest(data, raw_leaves=False, cid_version=0)
         body: Dict[str, Any] = {
             "dry_run": True,
+            "tool": tool.mech_tool,
             "call_key": key,
             "mech": offer.to_meta(),
             "payload": payload,

@@ -200,10 +200,9 @@ class AgentSource:
             ) from exc
 
     def digest(self) -> str:
-        """Return the agreed catalogue digest ("" before the first agreement).
+        """Return the agreed catalogue's digest, empty before the first agreement.
 
-        :return: the digest.
-        :raises SourceError: when the agent cannot be read.
+        :return: the digest (``SourceError`` when the agent cannot be read).
         """
         body = self._get("/healthcheck", ok=(200, 503))
         return str(body.get("catalogue_digest", "")) if isinstance(body, dict) else ""
@@ -211,8 +210,7 @@ class AgentSource:
     def read(self) -> ServedCatalogue:
         """Read every ``/tools`` page and each name's offers.
 
-        :return: the served catalogue.
-        :raises SourceError: when the agent cannot be read.
+        :return: the served catalogue (``SourceError`` when the agent cannot be read).
         """
         digest = self.digest()
         tools: List[ServedTool] = []
@@ -344,7 +342,7 @@ class DirectSource:
         return served_from_catalogue(attach_facts(outcome.catalogue, facts))
 
     def digest(self) -> str:
-        """Read again and return the digest (a direct read has no cheaper probe).
+        """Read everything again and return the catalogue digest: no cheaper probe exists.
 
         :return: the catalogue digest.
         """

@@ -28,10 +28,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
+from eth_typing import ChecksumAddress
 from web3 import Web3
 
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 from scripts.devnet import Devnet
 from scripts.devnet.responder import Delivery, Responder
 
@@ -39,8 +40,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def responder(devnet: Devnet) -> Responder:
-    """The devnet responder (``scripts/devnet/responder.py``, a stand-in mech operator)
-    answering every marketplace mech of the devnet from the current block on.
+    """Return the devnet's stand-in mech operator for every marketplace mech.
+
+    ``scripts/devnet/responder.py``, answering requests from the current block on.
 
     :param devnet: the devnet.
     :return: the responder; enter it with ``with`` to answer in a background thread.
@@ -142,36 +144,36 @@ def http_server(
     :raises RuntimeError: when it does not listen within 60 s.
     """
     port = _free_port()
-    log = open(
-        stderr or state_dir / "server.log", "wb"
-    )  # pylint: disable=consider-using-with
+    log_path = stderr or state_dir / "server.log"
     argv = command(
         devnet, state_dir, "--transport", "http", "--port", str(port), *extra
     )
-    process = subprocess.Popen(  # nosec
-        argv, env=_env(), cwd=str(ROOT), stdout=log, stderr=log
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"the MCP server did not listen on {port}: "
-                        + Path(log.name).read_text(errors="replace")[-2000:]
-                    ) from None
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
+    with (
+        open(log_path, "wb") as log,
+        subprocess.Popen(  # nosec
+            argv, env=_env(), cwd=str(ROOT), stdout=log, stderr=log
+        ) as process,
+    ):
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(
+                            f"the MCP server did not listen on {port}: "
+                            + log_path.read_text(errors="replace")[-2000:]
+                        ) from None
+                    time.sleep(0.2)
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 def request_info(devnet: Devnet, request_id: str) -> Dict[str, Any]:
@@ -197,7 +199,7 @@ def request_info(devnet: Devnet, request_id: str) -> Dict[str, Any]:
     return dict(zip(names, values))
 
 
-def checksum(address: str) -> str:
+def checksum(address: str) -> ChecksumAddress:
     """Return a checksummed address.
 
     :param address: any case.

@@ -23,13 +23,13 @@ a mech operator (no mech server runs here).
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import anyio
 import pytest
 import requests
-from mcp import Client
 
+from mcp import Client
 from mech_catalogue_cli.mcp_server.decisions import (
     NATIVE_PAYMENT_TYPE,
     Offer,
@@ -139,11 +139,14 @@ def test_valid_call_pays_the_chosen_mech_and_returns_the_delivery(
         "temperature": 0.25,
         "max_tokens": 64,
     }
-    progress: List[float] = []
+    reported: List[float] = []
 
     async def body(client: Client) -> Any:
-        async def on_progress(done: float, total: Any, message: Any) -> None:
-            progress.append(done)
+        async def on_progress(
+            progress: float, total: Optional[float], message: Optional[str]
+        ) -> None:
+            del total, message
+            reported.append(progress)
 
         return await client.call_tool(TOOL, arguments, progress_callback=on_progress)
 
@@ -170,7 +173,7 @@ def test_valid_call_pays_the_chosen_mech_and_returns_the_delivery(
     assert delivery.response["arguments"] == {"temperature": 0.25, "max_tokens": 64}
     assert json.loads(result.content[0].text) == delivery.response
     assert result.structured_content == delivery.response  # validated output schema
-    assert meta["response_cid"] and progress  # verified fetch; progress was reported
+    assert meta["response_cid"] and reported  # verified fetch; progress was reported
     assert set(meta["seconds"]) >= {
         "validation",
         "ipfs_upload",
@@ -186,7 +189,9 @@ def test_invalid_arguments_send_nothing(
 ) -> None:
     """Wrong types, a missing argument, an unknown one: isError naming each; no transaction."""
     devnet = chain_snapshot
-    nonce, balance = market_nonce(devnet), devnet.w3.eth.get_balance(requester(devnet))
+    nonce, balance = market_nonce(devnet), devnet.w3.eth.get_balance(
+        checksum(requester(devnet))
+    )
 
     async def body(client: Client) -> Any:
         await client.list_tools()
@@ -206,13 +211,13 @@ def test_invalid_arguments_send_nothing(
     assert "argument 'max_tokens'" in texts[3]
     assert all("nothing was sent" in t for t in texts)
     assert market_nonce(devnet) == nonce
-    assert devnet.w3.eth.get_balance(requester(devnet)) == balance
+    assert devnet.w3.eth.get_balance(checksum(requester(devnet))) == balance
 
 
 def test_price_over_the_cap_is_refused(chain_snapshot: Devnet, tmp_path: Path) -> None:
     """--max-price below every mech's price: refused, each price named, nothing sent."""
     devnet = chain_snapshot
-    cheapest = min(o.price for o in chain_offers(devnet))
+    cheapest = min(int(o.price or 0) for o in chain_offers(devnet))
     nonce = market_nonce(devnet)
 
     async def body(client: Client) -> Any:
@@ -227,7 +232,7 @@ def test_price_over_the_cap_is_refused(chain_snapshot: Devnet, tmp_path: Path) -
 def test_run_spending_cap(chain_snapshot: Devnet, tmp_path: Path) -> None:
     """--max-spend: the first paid call fits, the second (other arguments) is refused."""
     devnet = chain_snapshot
-    price = choose_offer(chain_offers(devnet)).price
+    price = int(choose_offer(chain_offers(devnet)).price or 0)
     nonce = market_nonce(devnet)
 
     async def body(client: Client) -> Any:
@@ -247,8 +252,15 @@ def test_run_spending_cap(chain_snapshot: Devnet, tmp_path: Path) -> None:
 def test_timeout_names_the_request_and_a_retry_does_not_pay_again(
     chain_snapshot: Devnet, tmp_path: Path, transport: str
 ) -> None:
-    """No delivery: isError naming the request id; a new server process (same journal) retries,
-    pays nothing more, and returns the delivery once the responder answers."""
+    """No delivery: isError naming the request id; a retry pays nothing more.
+
+    The retry runs in a new server process with the same journal, and returns the
+    delivery once the responder answers.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the journal folder.
+    :param transport: stdio or http.
+    """
     devnet = chain_snapshot
     nonce = market_nonce(devnet)
     arguments = {"prompt": "Will the retry pay twice?"}
@@ -261,13 +273,15 @@ def test_timeout_names_the_request_and_a_retry_does_not_pay_again(
     request_id = first.meta[REQUEST_META]["request_id"]
     assert f"request {request_id}" in first.content[0].text
     assert market_nonce(devnet) == nonce + 1
-    balance = devnet.w3.eth.get_balance(requester(devnet))
+    balance = devnet.w3.eth.get_balance(checksum(requester(devnet)))
     with responder(devnet):
         second = run(devnet, tmp_path, transport, ("--timeout", "60"), call)
     assert not second.is_error, second.content[0].text
     assert second.meta[REQUEST_META]["request_id"] == request_id
     assert market_nonce(devnet) == nonce + 1
-    assert devnet.w3.eth.get_balance(requester(devnet)) == balance  # not even gas
+    assert (
+        devnet.w3.eth.get_balance(checksum(requester(devnet))) == balance
+    )  # not even gas
 
 
 def test_dry_run_returns_the_transaction_and_payload(
