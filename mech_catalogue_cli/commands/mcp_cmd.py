@@ -203,6 +203,13 @@ def _wei(
     help="Seconds to wait for a delivery.",
 )
 @click.option(
+    "--delivery-poll",
+    type=click.FloatRange(min=0.05),
+    default=1.0,
+    show_default=True,
+    help="Seconds between delivery checks (and progress notifications) during a call.",
+)
+@click.option(
     "--poll",
     type=click.FloatRange(min=0.1),
     default=30.0,
@@ -244,6 +251,7 @@ def mcp(  # pylint: disable=too-many-arguments,too-many-locals
     pinned: str,
     dry_run: bool,
     timeout: float,
+    delivery_poll: float,
     poll: float,
     page_size: int,
     state_dir: str,
@@ -318,6 +326,7 @@ def mcp(  # pylint: disable=too-many-arguments,too-many-locals
             pinned=pinned,
             dry_run=dry_run or market is None,
             timeout=timeout,
+            delivery_poll=delivery_poll,
             poll_seconds=poll,
             page_size=page_size,
         )
