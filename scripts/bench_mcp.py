@@ -79,9 +79,10 @@ async def _calls(
                 TOOL, {"prompt": f"benchmark question {n}", "temperature": 0.5}
             )
             total = time.monotonic() - began
-            if result.is_error:
-                raise RuntimeError(result.content[0].text)
-            row = dict(result.meta["io.olas/mech-request"]["seconds"])
+            meta = result.meta or {}
+            if result.is_error or "io.olas/mech-request" not in meta:
+                raise RuntimeError(f"call {n} failed: {result.content}")
+            row = dict(meta["io.olas/mech-request"]["seconds"])
             row["client_total"] = total
             rows.append(row)
     return rows
