@@ -230,8 +230,16 @@ def _wei(
     show_default=True,
     help="Folder of the call journal (retries never pay twice).",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a failure to start (bad source or key) as JSON on stderr.",
+)
+@click.pass_context
 @devnet_options
-def mcp(  # pylint: disable=too-many-arguments,too-many-locals
+def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
+    ctx: click.Context,
     *,
     agent: Optional[str],
     rpc: str,
@@ -256,12 +264,41 @@ def mcp(  # pylint: disable=too-many-arguments,too-many-locals
     page_size: int,
     state_dir: str,
     devnet: Optional[DevnetSettings],
+    as_json: bool,
 ) -> None:
-    """Serve the catalogue over MCP (see the command help and docs/mcp.md)."""
+    """Serve the catalogue over MCP (see the command help and docs/mcp.md).
+
+    :param ctx: the click context.
+    :param agent: ``--agent``.
+    :param rpc: ``--rpc``.
+    :param chain_id: ``--chain-id``.
+    :param registries: ``--registry``.
+    :param multicall: ``--multicall2``.
+    :param marketplace: ``--marketplace``.
+    :param marketplace_first_block: ``--marketplace-first-block``.
+    :param ipfs_api: ``--ipfs-api``.
+    :param gateway: ``--ipfs-gateway``.
+    :param key_file: ``--key-file``.
+    :param transport: ``--transport``.
+    :param host: ``--host``.
+    :param port: ``--port``.
+    :param max_price: ``--max-price``.
+    :param max_spend: ``--max-spend``.
+    :param pinned: ``--mech``.
+    :param dry_run: ``--dry-run``.
+    :param timeout: ``--timeout``.
+    :param delivery_poll: ``--delivery-poll``.
+    :param poll: ``--poll``.
+    :param page_size: ``--page-size``.
+    :param state_dir: ``--state-dir``.
+    :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
+    :param as_json: ``--json``.
+    :raises BadParameter: (exit 2) for a ``--registry`` the reader rejects.
+    """
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s"
     )
-    out = Output(False)
+    out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
         devnet_key = ""
         if devnet is not None:
