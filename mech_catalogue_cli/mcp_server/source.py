@@ -323,7 +323,14 @@ class DirectSource:
     def read(self) -> ServedCatalogue:
         """Run one period of the skill's reading code, then read the marketplace facts.
 
-        :return: the served catalogue.
+        :return: :func:`served_from_catalogue` of :meth:`catalogue`.
+        """
+        return served_from_catalogue(self.catalogue())
+
+    def catalogue(self) -> Catalogue:
+        """Run one period of the skill's reading code, then read the marketplace facts.
+
+        :return: the catalogue, marketplace facts attached.
         :raises SourceError: when the registries or the marketplace cannot be read.
         """
         outcome = self.sync.period()
@@ -339,7 +346,7 @@ class DirectSource:
                 f"cannot read the MechMarketplace through {self.config.rpc_url} "
                 f"({type(exc).__name__}: {exc})"
             ) from exc
-        return served_from_catalogue(attach_facts(outcome.catalogue, facts))
+        return attach_facts(outcome.catalogue, facts)
 
     def digest(self) -> str:
         """Read everything again and return the catalogue digest: no cheaper probe exists.

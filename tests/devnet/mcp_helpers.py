@@ -19,10 +19,12 @@ Deliveries come from ``scripts/devnet/responder.py``, a stand-in for a mech oper
 request's typed arguments, in the folder layout mech-interact fetches.
 """
 
+import http.server
 import os
 import socket
 import subprocess  # nosec: runs our own CLI
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,8 +33,25 @@ from typing import Any, Dict, Iterator, List, Optional
 from eth_typing import ChecksumAddress
 from web3 import Web3
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    ExposedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    MarketplaceSource,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    parse_registry_sources,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    CatalogueView,
+    route,
+)
+
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mech_catalogue_cli.devnet_options import DevnetSettings
+from mech_catalogue_cli.mcp_server.source import DirectSource
+from mech_catalogue_cli.sync_driver import SyncConfig
 from scripts.devnet import Devnet
 from scripts.devnet.responder import Delivery, Responder
 
@@ -206,3 +225,59 @@ def checksum(address: str) -> ChecksumAddress:
     :return: checksummed.
     """
     return Web3.to_checksum_address(address)
+
+
+def direct_source(devnet: Devnet) -> DirectSource:
+    """A direct read of the devnet's registries and marketplace (what ``--devnet`` builds).
+
+    :param devnet: the devnet.
+    :return: the source (close it).
+    """
+    settings = DevnetSettings(devnet.info)
+    config = SyncConfig(
+        rpc_url=devnet.info.rpc_url,
+        gateway_url=devnet.info.ipfs_gateway_url,
+        sources=parse_registry_sources(settings.registries, devnet.info.chain_id),
+        multicall=settings.multicall,
+    )
+    market = MarketplaceSource(
+        devnet.info.chain_id,
+        devnet.info.contracts["MechMarketplace"],
+        legacy_factory=devnet.info.contracts["FixtureLegacyMechFactory"],
+        confirmations=0,
+    )
+    return DirectSource(config, market)
+
+
+@contextmanager
+def agent_api(exposed: ExposedCatalogue, page_size: int = 4) -> Iterator[str]:
+    """Serve the skill's HTTP API routes (``http_api.routes.route``) for a catalogue.
+
+    :param exposed: the agreed catalogue to serve.
+    :param page_size: tools per ``/tools`` page.
+    :yield: the base URL.
+    """
+    view = CatalogueView.build(exposed)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        """GET through the skill's pure router."""
+
+        def do_GET(self) -> None:  # pylint: disable=invalid-name
+            """Answer one GET."""
+            result = route("GET", self.path, b"", view, time.time(), page_size, 1e9)
+            self.send_response(result.status_code)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(result.body)
+
+        def log_message(self, *args: Any) -> None:  # pylint: disable=arguments-differ
+            """Keep the test output quiet."""
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -22,6 +22,7 @@ a mech operator (no mech server runs here).
 """
 
 import json
+import time
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Tuple
 
@@ -29,16 +30,23 @@ import anyio
 import pytest
 import requests
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    ExposedCatalogue,
+)
+
 from mcp import Client
 from mech_catalogue_cli.mcp_server.decisions import (
     NATIVE_PAYMENT_TYPE,
     Offer,
     choose_offer,
 )
+from mech_catalogue_cli.mcp_server.source import AgentSource, served_from_catalogue
 from scripts.devnet import Devnet
 from tests.devnet.mcp_helpers import (
+    agent_api,
     checksum,
     delivery_of,
+    direct_source,
     http_server,
     market_nonce,
     request_info,
@@ -361,3 +369,39 @@ def test_key_is_never_logged_or_returned(
     assert "was not delivered" in texts[-3]  # the call really ran with that key
     for text in texts + [log.read_text(errors="replace")]:
         assert secret not in text.lower()
+
+
+def test_agent_source_serves_what_a_direct_read_serves(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """--agent: the skill's HTTP routes over the devnet catalogue give the same MCP tools.
+
+    The agent's HTTP API is the skill's own ``http_api.routes.route`` over the catalogue a
+    direct read builds, served by a local HTTP server (an agent process is not started).
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the journal folder.
+    """
+    devnet = chain_snapshot
+    direct = direct_source(devnet)
+    try:
+        catalogue = direct.catalogue()
+    finally:
+        direct.close()
+    exposed = ExposedCatalogue(
+        catalogue, catalogue.digest(), "snapshot", 1, time.time(), 1
+    )
+    with agent_api(exposed) as url:
+        served = AgentSource(url).read()
+
+        async def body(client: Client) -> Any:
+            return await list_all(client)
+
+        listed = run(devnet, tmp_path, "stdio", ("--agent", url), body)
+    expected = served_from_catalogue(catalogue)
+    assert served.digest == catalogue.digest()
+    assert [t.name for t in served.tools] == [t.name for t in expected.tools]
+    for got, want in zip(served.tools, expected.tools):
+        assert got.offers == want.offers and got.mech_tool == want.mech_tool
+        assert got.tool["inputSchema"] == want.tool["inputSchema"]
+    assert [t.name for t in listed] == [t.name for t in expected.tools]
