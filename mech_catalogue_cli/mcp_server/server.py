@@ -34,7 +34,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -365,16 +365,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return self._dry_run(tool, offer, payload, key)
         entry = self.journal.load(key)
         if entry is None or entry.status != "delivered":
-            refusal = self.ledger.refusal(offer.price or 0)
-            paid_before = False
-            if entry is not None:
-                status = await anyio.to_thread.run_sync(
-                    self.market.status, entry.request_id
-                )
-                paid_before = status != STATUS_DOES_NOT_EXIST
-            if refusal and not paid_before:
-                return error_result(f"{name}: {refusal}; nothing was sent")
-            entry = await self._ensure_sent(tool, offer, payload, key, entry, timer)
+            sent = await self._ensure_sent(tool, offer, payload, key, timer)
+            if isinstance(sent, str):
+                return error_result(f"{name}: {sent}; nothing was sent")
+            entry = sent
         return await self._await_result(tool, entry, timer, session)
 
     def _dry_run(
@@ -423,20 +417,34 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         offer: Offer,
         payload: Dict[str, Any],
         key: str,
-        entry: Optional[JournalEntry],
         timer: _Timer,
-    ) -> JournalEntry:
-        """Send the request unless the chain already has it (the journal says which)."""
+    ) -> Union[JournalEntry, str]:
+        """Send the request unless the chain already has it (the journal says which).
+
+        Under one lock per server: the journal is read again inside it, so two identical
+        calls at once pay once, and the run cap is checked against what was really sent.
+
+        :param tool: the tool called.
+        :param offer: the chosen mech.
+        :param payload: the request payload.
+        :param key: the call key.
+        :param timer: the call's phase timer.
+        :return: the journal entry of the request on chain, or why nothing was sent.
+        """
         market, journal = self.market, self.journal
         assert market is not None and journal is not None  # nosec: checked by call()
         async with self._send_lock:
+            entry = journal.load(key)
             if entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
                 if status != STATUS_DOES_NOT_EXIST:
-                    if entry.status != "sent":
+                    if entry.status == "prepared":
                         entry.status = "sent"
                         journal.save(entry)
                     return entry  # already paid: never again
+            refusal = self.ledger.refusal(int(offer.price or 0))
+            if refusal:
+                return refusal
             uploaded = await anyio.to_thread.run_sync(
                 upload_json,
                 self.settings.ipfs_api_url,

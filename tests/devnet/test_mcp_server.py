@@ -405,3 +405,66 @@ def test_agent_source_serves_what_a_direct_read_serves(
         assert got.offers == want.offers and got.mech_tool == want.mech_tool
         assert got.tool["inputSchema"] == want.tool["inputSchema"]
     assert [t.name for t in listed] == [t.name for t in expected.tools]
+
+
+def test_identical_calls_at_once_pay_once(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """Two identical calls sent together on one connection: one request, one payment.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the journal folder.
+    """
+    devnet = chain_snapshot
+    nonce = market_nonce(devnet)
+    arguments = {"prompt": "Asked twice at once?"}
+
+    async def body(client: Client) -> Any:
+        results: List[Any] = []
+
+        async def one() -> None:
+            results.append(await client.call_tool(TOOL, arguments))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(one)
+            group.start_soon(one)
+        return results
+
+    with responder(devnet):
+        results = run(devnet, tmp_path, "http", ("--timeout", "60"), body)
+    assert not any(r.is_error for r in results), [r.content for r in results]
+    ids = {r.meta[REQUEST_META]["request_id"] for r in results}
+    assert len(ids) == 1
+    assert market_nonce(devnet) == nonce + 1
+
+
+def test_a_cancelled_call_keeps_its_request(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """The client gives up while the server waits: the request stays journaled, and the
+    same call later returns its delivery without paying again.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the journal folder.
+    """
+    devnet = chain_snapshot
+    nonce = market_nonce(devnet)
+    arguments = {"prompt": "Cancelled, then asked again?"}
+
+    async def body(client: Client) -> Any:
+        with anyio.move_on_after(4):
+            await client.call_tool(TOOL, arguments)
+            raise AssertionError("the call should still be waiting")
+        return None
+
+    run(devnet, tmp_path, "stdio", ("--timeout", "60"), body)
+    assert market_nonce(devnet) == nonce + 1
+    assert len(list((tmp_path / "calls").glob("*.json"))) == 1
+
+    async def again(client: Client) -> Any:
+        return await client.call_tool(TOOL, arguments)
+
+    with responder(devnet):
+        result = run(devnet, tmp_path, "stdio", ("--timeout", "60"), again)
+    assert not result.is_error, result.content
+    assert market_nonce(devnet) == nonce + 1
