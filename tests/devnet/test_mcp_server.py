@@ -441,8 +441,9 @@ def test_identical_calls_at_once_pay_once(
 def test_a_cancelled_call_keeps_its_request(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
-    """The client gives up while the server waits: the request stays journaled, and the
-    same call later returns its delivery without paying again.
+    """The client goes away while the server waits: the request stays journaled.
+
+    The same call, from a new server process, returns its delivery without paying again.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the journal folder.
