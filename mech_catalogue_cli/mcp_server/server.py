@@ -352,24 +352,26 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(
                 f"{name}: invalid arguments, nothing was sent: " + "; ".join(errors)
             )
+        requester = self.market.requester if self.market else "0x" + "0" * 40
+        key = call_key(tool.mech_tool, arguments, requester, idempotency)
+        live = not self.settings.dry_run and self.market and self.journal
+        entry = self.journal.load(key) if live and self.journal else None
+        if entry is not None and entry.status in ("sent", "delivered"):
+            # paid already (its receipt was seen): only wait, whatever the offers are now
+            return await self._await_result(tool, entry, timer, session)
         try:
             offer = choose_offer(
                 tool.offers, self.settings.max_price, self.settings.pinned
             )
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")
-        requester = self.market.requester if self.market else "0x" + "0" * 40
-        key = call_key(tool.mech_tool, arguments, requester, idempotency)
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
-        if self.settings.dry_run or self.market is None or self.journal is None:
+        if not live:
             return self._dry_run(tool, offer, payload, key)
-        entry = self.journal.load(key)
-        if entry is None or entry.status != "delivered":
-            sent = await self._ensure_sent(tool, offer, payload, key, timer)
-            if isinstance(sent, str):
-                return error_result(f"{name}: {sent}; nothing was sent")
-            entry = sent
-        return await self._await_result(tool, entry, timer, session)
+        sent = await self._ensure_sent(tool, offer, payload, key, timer)
+        if isinstance(sent, str):
+            return error_result(f"{name}: {sent}; nothing was sent")
+        return await self._await_result(tool, sent, timer, session)
 
     def _dry_run(
         self, tool: ServedTool, offer: Offer, payload: Dict[str, Any], key: str

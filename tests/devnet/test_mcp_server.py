@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional, Tuple
 
 import anyio
+import mcp_types as types
 import pytest
 import requests
 
@@ -262,8 +263,9 @@ def test_timeout_names_the_request_and_a_retry_does_not_pay_again(
 ) -> None:
     """No delivery: isError naming the request id; a retry pays nothing more.
 
-    The retry runs in a new server process with the same journal, and returns the
-    delivery once the responder answers.
+    The retry runs in a new server process with the same journal and a --max-price no
+    mech meets (a paid request is awaited, not chosen again), and returns the delivery
+    once the responder answers.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the journal folder.
@@ -282,8 +284,12 @@ def test_timeout_names_the_request_and_a_retry_does_not_pay_again(
     assert f"request {request_id}" in first.content[0].text
     assert market_nonce(devnet) == nonce + 1
     balance = devnet.w3.eth.get_balance(checksum(requester(devnet)))
-    with responder(devnet):
-        second = run(devnet, tmp_path, transport, ("--timeout", "60"), call)
+    with responder(
+        devnet
+    ):  # a cap every offer breaks: the paid request is only awaited
+        second = run(
+            devnet, tmp_path, transport, ("--timeout", "60", "--max-price", "1"), call
+        )
     assert not second.is_error, second.content[0].text
     assert second.meta[REQUEST_META]["request_id"] == request_id
     assert market_nonce(devnet) == nonce + 1
@@ -469,3 +475,38 @@ def test_a_cancelled_call_keeps_its_request(
         result = run(devnet, tmp_path, "stdio", ("--timeout", "60"), again)
     assert not result.is_error, result.content
     assert market_nonce(devnet) == nonce + 1
+
+
+def test_handshake_era_client_gets_list_changed(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """A client on the initialize handshake (mode="legacy") gets the plain notification.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the journal folder.
+    """
+    devnet = chain_snapshot
+    new_tool = "mcp-test-handshake-tool"
+    changed = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.set()
+
+    async def main() -> Tuple[List[str], List[str]]:
+        client = stdio_client(
+            devnet, tmp_path, "--poll", "1", mode="legacy", message_handler=on_message
+        )
+        async with client:
+            before = [t.name for t in await list_all(client)]
+            manifest = {"name": "H", "description": "handshake", "tools": [new_tool]}
+            _, digest = devnet.add_manifest(json.dumps(manifest).encode())
+            await anyio.to_thread.run_sync(
+                devnet.register_legacy_mech, devnet.address("owner_2"), digest
+            )
+            with anyio.fail_after(60):
+                await changed.wait()
+            return before, [t.name for t in await list_all(client)]
+
+    before, after = anyio.run(main)
+    assert new_tool not in before and new_tool in after
