@@ -113,7 +113,7 @@ def _wei(
     "  mech-catalogue mcp --devnet\n"
     "  mech-catalogue mcp --devnet --transport http --port 8765 --max-price 20000000000000000\n"
     "  mech-catalogue mcp --agent http://127.0.0.1:8000 --rpc https://rpc.gnosischain.com \\\n"
-    "      --marketplace 0x735FAAb1c4Ec41128c367AFb5c3baC73509f70bB --key-file key.txt",
+    "      --marketplace 0x735FAAb1c4Ec41128c367AFb5c3baC73509f70bB --dry-run",
 )
 @click.option("--agent", help="A running agent's HTTP API base URL (catalogue source).")
 @click.option(
