@@ -39,17 +39,16 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import anyio
 import mcp_types as types
 from jsonschema import Draft202012Validator
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
-    root_digest,
-)
-
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.subscriptions import (
     InMemorySubscriptionBus,
     ListenHandler,
     ToolsListChanged,
+)
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    root_digest,
 )
 
 from .decisions import (

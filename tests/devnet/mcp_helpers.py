@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
 from eth_typing import ChecksumAddress
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 from web3 import Web3
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
@@ -47,8 +49,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes im
     route,
 )
 
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 from mech_catalogue_cli.devnet_options import DevnetSettings
 from mech_catalogue_cli.mcp_server.source import DirectSource
 from mech_catalogue_cli.sync_driver import SyncConfig

@@ -30,12 +30,12 @@ import anyio
 import mcp_types as types
 import pytest
 import requests
+from mcp import Client
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     ExposedCatalogue,
 )
 
-from mcp import Client
 from mech_catalogue_cli.mcp_server.decisions import (
     NATIVE_PAYMENT_TYPE,
     Offer,
