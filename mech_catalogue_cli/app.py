@@ -934,3 +934,9 @@ cli.add_command(_publish)
 from .commands.list_cmd import list_mechs as _list_mechs  # noqa: E402
 
 cli.add_command(_list_mechs)
+
+# `mcp` (the MCP server) lives in its own module too (over mcp_server/).
+# pylint: disable-next=wrong-import-position
+from .commands.mcp_cmd import mcp as _mcp  # noqa: E402
+
+cli.add_command(_mcp)

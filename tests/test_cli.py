@@ -457,6 +457,7 @@ def test_every_command_has_json_and_help() -> None:
         "export",
         "generate",
         "list",
+        "mcp",
         "publish",
         "show",
         "validate",

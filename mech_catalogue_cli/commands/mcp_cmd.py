@@ -1,0 +1,385 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``mech-catalogue mcp``: serve the catalogue as MCP tools; a call is a paid mech request.
+
+See docs/mcp.md. The server logic is :mod:`mech_catalogue_cli.mcp_server`; this module
+turns options into its settings. Nothing is printed on stdout (stdio is the protocol);
+logs go to stderr and never carry the key.
+"""
+
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import anyio
+import click
+from eth_account import Account
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    MarketplaceSource,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    RegistryConfigError,
+    parse_registry_sources,
+)
+
+from mech_catalogue_cli.mcp_server.market import Journal, Marketplace
+from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer, serve
+from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
+from mech_catalogue_cli.sync_driver import SyncConfig
+
+from ..devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
+from ..output import CliFailure, Output
+from ..sources import GATEWAY_ENV, default_gateway
+from .list_cmd import parse_registry_option
+from .publish_cmd import DEFAULT_RPC, RPC_ENV
+
+KEY_ENV = "MECH_CATALOGUE_MCP_KEY"
+IPFS_API_ENV = "MECH_CATALOGUE_IPFS_API"
+DEFAULT_IPFS_API = "http://127.0.0.1:5001"
+#: the devnet account that pays when no key is given (an anvil test key)
+DEVNET_REQUESTER_ROLE = "stranger"
+INVALID_KEY = "invalid_key"
+NO_SOURCE = "no_catalogue_source"
+DEFAULT_STATE_DIR = Path(".mech-catalogue") / "mcp"
+
+
+def load_key(key_file: Optional[str], devnet_key: str = "") -> Optional[str]:
+    """Return the signing key from ``--key-file``, ``$MECH_CATALOGUE_MCP_KEY`` or the devnet.
+
+    :param key_file: ``--key-file``.
+    :param devnet_key: the devnet requester's key ("" when not on the devnet).
+    :return: the hex key, or None (then only ``--dry-run`` calls work).
+    :raises CliFailure: ``invalid_key`` naming where it was read, never its content.
+    """
+    if key_file:
+        text, where = (
+            Path(key_file).read_text("ascii", "replace")[:4096].strip(),
+            key_file,
+        )
+    elif os.environ.get(KEY_ENV):
+        text, where = os.environ[KEY_ENV].strip(), f"${KEY_ENV}"
+    elif devnet_key:
+        text, where = devnet_key, "the devnet"
+    else:
+        return None
+    try:
+        Account.from_key(text)  # pylint: disable=no-value-for-parameter
+    except (ValueError, TypeError):
+        # from None: the exception's text could quote the key
+        raise CliFailure(  # pylint: disable=raise-missing-from
+            INVALID_KEY, f"{where} does not hold a hex secp256k1 private key."
+        ) from None
+    return text
+
+
+def _wei(
+    ctx: click.Context, param: click.Parameter, value: Optional[str]
+) -> Optional[int]:
+    if value is None:
+        return None
+    try:
+        amount = int(value)
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not an integer number of wei", ctx, param
+        ) from None
+    if amount < 0:
+        raise click.BadParameter("must be >= 0 wei", ctx, param)
+    return amount
+
+
+@click.command(
+    name="mcp",
+    help="Serve the catalogue as an MCP server: tools/list lists every offered mech tool "
+    "(checked schemas, offers and prices in _meta); tools/call validates the arguments, "
+    "picks a mech, uploads the request to IPFS, pays the mech through MechMarketplace, "
+    "waits for the delivery and returns the verified response. See docs/mcp.md.",
+    epilog="\b\nExamples:\n"
+    "  mech-catalogue mcp --devnet\n"
+    "  mech-catalogue mcp --devnet --transport http --port 8765 --max-price 20000000000000000\n"
+    "  mech-catalogue mcp --agent http://127.0.0.1:8000 --rpc https://rpc.gnosischain.com \\\n"
+    "      --marketplace 0x735FAAb1c4Ec41128c367AFb5c3baC73509f70bB --dry-run",
+)
+@click.option("--agent", help="A running agent's HTTP API base URL (catalogue source).")
+@click.option(
+    "--rpc",
+    default=lambda: os.environ.get(RPC_ENV, DEFAULT_RPC),
+    show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
+    help="Chain JSON-RPC URL.",
+)
+@click.option(
+    "--chain-id", type=click.IntRange(min=1), help="Chain id (default: asked of --rpc)."
+)
+@click.option(
+    "--registry",
+    "registries",
+    multiple=True,
+    callback=parse_registry_option,
+    metavar="KIND:ADDRESS[:IDS]",
+    help="Registry to read directly (repeatable).",
+)
+@click.option("--multicall2", "multicall", help="Multicall2 address (direct read).")
+@click.option(
+    "--marketplace", help="MechMarketplace address (requests are sent there)."
+)
+@click.option(
+    "--marketplace-first-block",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Block the MechMarketplace was deployed at (mech discovery starts there).",
+)
+@click.option(
+    "--ipfs-api",
+    default=lambda: os.environ.get(IPFS_API_ENV, DEFAULT_IPFS_API),
+    show_default=f"${IPFS_API_ENV} or {DEFAULT_IPFS_API}",
+    help="kubo RPC API the requests are added through (URL or multiaddr).",
+)
+@click.option(
+    "--ipfs-gateway",
+    "gateway",
+    default=default_gateway,
+    show_default=f"${GATEWAY_ENV} or http://127.0.0.1:8080",
+    help="IPFS gateway manifests and responses are fetched from.",
+)
+@click.option(
+    "--key-file",
+    type=click.Path(dir_okay=False, exists=True),
+    help=f"File with the paying account's hex key (else ${KEY_ENV}; with "
+    "--devnet, a devnet test account). Never logged or returned.",
+)
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio (desktop clients launch it) or Streamable HTTP.",
+)
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="HTTP bind address."
+)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8765,
+    show_default=True,
+    help="HTTP port (the endpoint is /mcp).",
+)
+@click.option("--max-price", callback=_wei, help="Most wei one call may pay.")
+@click.option(
+    "--max-spend", callback=_wei, help="Most wei this server run may pay in total."
+)
+@click.option(
+    "--mech",
+    "pinned",
+    default="",
+    help="Only pay this mech (contract address " "or catalogue entry key).",
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Return the transaction and request payload "
+    "instead of sending (nothing is uploaded or paid).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=300.0,
+    show_default=True,
+    help="Seconds to wait for a delivery.",
+)
+@click.option(
+    "--delivery-poll",
+    type=click.FloatRange(min=0.05),
+    default=1.0,
+    show_default=True,
+    help="Seconds between delivery checks (and progress notifications) during a call.",
+)
+@click.option(
+    "--poll",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Seconds between catalogue reads (tools/list_changed on a new digest).",
+)
+@click.option(
+    "--page-size",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="Tools per tools/list page.",
+)
+@click.option(
+    "--state-dir",
+    type=click.Path(file_okay=False),
+    default=str(DEFAULT_STATE_DIR),
+    show_default=True,
+    help="Folder of the call journal (retries never pay twice).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a failure to start (bad source or key) as JSON on stderr.",
+)
+@click.pass_context
+@devnet_options
+def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
+    ctx: click.Context,
+    *,
+    agent: Optional[str],
+    rpc: str,
+    chain_id: Optional[int],
+    registries: List[Dict[str, Any]],
+    multicall: Optional[str],
+    marketplace: Optional[str],
+    marketplace_first_block: int,
+    ipfs_api: str,
+    gateway: str,
+    key_file: Optional[str],
+    transport: str,
+    host: str,
+    port: int,
+    max_price: Optional[int],
+    max_spend: Optional[int],
+    pinned: str,
+    dry_run: bool,
+    timeout: float,
+    delivery_poll: float,
+    poll: float,
+    page_size: int,
+    state_dir: str,
+    devnet: Optional[DevnetSettings],
+    as_json: bool,
+) -> None:
+    """Serve the catalogue over MCP (see the command help and docs/mcp.md).
+
+    :param ctx: the click context.
+    :param agent: ``--agent``.
+    :param rpc: ``--rpc``.
+    :param chain_id: ``--chain-id``.
+    :param registries: ``--registry``.
+    :param multicall: ``--multicall2``.
+    :param marketplace: ``--marketplace``.
+    :param marketplace_first_block: ``--marketplace-first-block``.
+    :param ipfs_api: ``--ipfs-api``.
+    :param gateway: ``--ipfs-gateway``.
+    :param key_file: ``--key-file``.
+    :param transport: ``--transport``.
+    :param host: ``--host``.
+    :param port: ``--port``.
+    :param max_price: ``--max-price``.
+    :param max_spend: ``--max-spend``.
+    :param pinned: ``--mech``.
+    :param dry_run: ``--dry-run``.
+    :param timeout: ``--timeout``.
+    :param delivery_poll: ``--delivery-poll``.
+    :param poll: ``--poll``.
+    :param page_size: ``--page-size``.
+    :param state_dir: ``--state-dir``.
+    :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
+    :param as_json: ``--json``.
+    :raises BadParameter: (exit 2) for a ``--registry`` the reader rejects.
+    """
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s"
+    )
+    out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    try:
+        devnet_key = ""
+        if devnet is not None:
+            info = devnet.info
+            rpc = rpc if given("rpc") else info.rpc_url
+            chain_id = chain_id or info.chain_id
+            gateway = gateway if given("gateway") else info.ipfs_gateway_url
+            ipfs_api = ipfs_api if given("ipfs_api") else info.ipfs_api_url
+            multicall = multicall or devnet.multicall
+            registries = registries or devnet.registries
+            marketplace = marketplace or info.contracts.get("MechMarketplace")
+            devnet_key = str(info.accounts[DEVNET_REQUESTER_ROLE]["private_key"])
+        key = load_key(key_file, devnet_key)
+        source: Any
+        if agent:
+            source = AgentSource(agent)
+        elif registries and multicall:
+            from .list_cmd import _chain_id  # pylint: disable=import-outside-toplevel
+
+            chain = chain_id or _chain_id(rpc, 10.0)
+            try:
+                sources = parse_registry_sources(registries, chain, name="--registry")
+            except RegistryConfigError as exc:
+                raise click.BadParameter(str(exc), param_hint="'--registry'") from exc
+            market_source = None
+            if marketplace:
+                market_source = MarketplaceSource(
+                    chain,
+                    marketplace,
+                    first_block=marketplace_first_block,
+                    legacy_factory=(
+                        devnet.info.contracts.get("FixtureLegacyMechFactory", "")
+                        if devnet
+                        else ""
+                    ),
+                    confirmations=0 if devnet else 5,
+                )
+            source = DirectSource(
+                SyncConfig(
+                    rpc_url=rpc,
+                    gateway_url=gateway.rstrip("/"),
+                    sources=sources,
+                    multicall=multicall,
+                ),
+                market_source,
+            )
+        else:
+            raise CliFailure(
+                NO_SOURCE,
+                "No catalogue source: give --agent URL, --devnet, or --registry with "
+                "--multicall2 (and --marketplace to pay mechs).",
+            )
+        market = journal = None
+        if key and marketplace:
+            market = Marketplace(rpc, marketplace, key)
+            journal = Journal(Path(state_dir))
+        settings = CallSettings(
+            gateway_url=gateway.rstrip("/"),
+            ipfs_api_url=ipfs_api_url(ipfs_api),
+            max_price=max_price,
+            max_spend=max_spend,
+            pinned=pinned,
+            dry_run=dry_run or market is None,
+            timeout=timeout,
+            delivery_poll=delivery_poll,
+            poll_seconds=poll,
+            page_size=page_size,
+        )
+        app = MechToolServer(source, settings, market, journal)
+        try:
+            app.refresh()
+        except SourceError as exc:
+            raise CliFailure(NO_SOURCE, str(exc)) from exc
+        logging.getLogger("mech_catalogue.mcp").info(
+            "serving %d tools (catalogue %s) over %s; requester %s%s",
+            len(app.catalogue.tools),
+            app.catalogue.digest[:16],
+            transport,
+            market.requester if market else "(none: dry run)",
+            "; dry run" if settings.dry_run else "",
+        )
+        anyio.run(serve, app, transport, host, port)
+    except CliFailure as failure:
+        out.fail(failure)

@@ -1,0 +1,26 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``mech-catalogue mcp``: an MCP server whose tools are the catalogue and whose calls are paid mech requests.
+
+Modules (see docs/mcp.md):
+
+- :mod:`.decisions`: framework-free decisions (argument validation, mech choice, spend
+  caps, call key and payload nonce, request payload), unit-tested without a chain;
+- :mod:`.source`: where the catalogue comes from (a running agent's HTTP API or a direct
+  read of the registries and the marketplace with the skill's own code);
+- :mod:`.market`: the MechMarketplace request/delivery over web3, with the call journal;
+- :mod:`.ipfs`: request upload (kubo API) and verified response fetch (gateway);
+- :mod:`.server`: the ``mcp`` SDK low-level ``Server`` wiring it together.
+"""

@@ -1,0 +1,322 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The MCP server's decisions, as plain functions (no network, no chain, no SDK).
+
+- :func:`argument_errors`: a ``tools/call``'s arguments against the tool's MCP
+  ``inputSchema`` (jsonschema Draft 2020-12); each error names the argument;
+- :func:`choose_offer`: which mech contract serves a call (native payment, price cap,
+  pinned mech, then ranking on karma, deliveries and price);
+- :class:`SpendLedger`: the per-run spending cap;
+- :func:`call_key` / :func:`payload_nonce`: the deterministic identity of a call, so a
+  retry of the same call finds the request it already paid for;
+- :func:`request_payload`: the JSON a mech tool reads (``prompt``, ``tool``, ``nonce``
+  and the typed arguments at top level, as mech-interact's request round builds it).
+"""
+
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
+
+#: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE): the
+#: only payment type this server can pay (value sent with the request transaction).
+NATIVE_PAYMENT_TYPE = (
+    "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
+)
+#: keys of the request payload that arguments may not replace
+RESERVED_PAYLOAD_KEYS = ("prompt", "tool", "nonce")
+#: the ``_meta`` key a client may set on ``tools/call`` to ask for a new request for the
+#: same arguments (any string; the same value again means the same call)
+IDEMPOTENCY_META_KEY = "io.olas/idempotency-key"
+
+
+@dataclass(frozen=True)
+class Offer:  # pylint: disable=too-many-instance-attributes
+    """One mech contract offering a tool, with what the chain says about it.
+
+    :param mech_key: the catalogue entry's key (``MechRef.key``) of the offering service.
+    :param address: the mech contract, lowercase 0x hex.
+    :param price: ``maxDeliveryRate()``, wei per request (None: unread).
+    :param payment_type: ``paymentType()``, 0x + 64 hex ("" when unread).
+    :param requests: requests routed to this mech (None: unread).
+    :param deliveries: deliveries this mech made (None: unread).
+    :param karma: ``Karma.mapMechKarma`` (None: unread).
+    :param confirmed: the marketplace confirmed the mech's creation.
+    :param block: the block the facts were read at.
+    """
+
+    mech_key: str
+    address: str
+    price: Optional[int]
+    payment_type: str
+    requests: Optional[int]
+    deliveries: Optional[int]
+    karma: Optional[int]
+    confirmed: bool
+    block: Optional[int] = None
+
+    @classmethod
+    def from_facts(cls, mech_key: str, facts: MechFacts) -> "Offer":
+        """Build an offer from a catalogue entry's marketplace facts.
+
+        :param mech_key: the entry's ``MechRef.key``.
+        :param facts: one of its ``Mech.marketplace``.
+        :return: the offer.
+        """
+        return cls(
+            mech_key=mech_key,
+            address=facts.address.lower(),
+            price=facts.max_delivery_rate,
+            payment_type=facts.payment_type.lower(),
+            requests=facts.requests,
+            deliveries=facts.deliveries,
+            karma=facts.karma,
+            confirmed=facts.confirmed,
+            block=facts.block,
+        )
+
+    def to_meta(self) -> Dict[str, Any]:
+        """Return the offer as ``_meta`` JSON (integers as decimal strings, null = unread).
+
+        :return: ``{"mech", "address", "price_wei", "payment_type", "requests",
+            "deliveries", "karma", "confirmed", "block"}``.
+        """
+
+        def text(value: Optional[int]) -> Optional[str]:
+            return None if value is None else str(value)
+
+        return {
+            "mech": self.mech_key,
+            "address": self.address,
+            "price_wei": text(self.price),
+            "payment_type": self.payment_type,
+            "requests": text(self.requests),
+            "deliveries": text(self.deliveries),
+            "karma": text(self.karma),
+            "confirmed": self.confirmed,
+            "block": text(self.block),
+        }
+
+
+class NoOffer(ValueError):
+    """No mech contract can serve the call; the message says why for each offer."""
+
+
+def _rank(offer: Offer) -> Tuple[int, int, int, str]:
+    """Higher karma first, then more deliveries (at most the requests), cheaper, address."""
+    delivered = min(offer.deliveries or 0, offer.requests or 0)
+    return (-(offer.karma or 0), -delivered, offer.price or 0, offer.address)
+
+
+def choose_offer(
+    offers: Sequence[Offer],
+    max_price: Optional[int] = None,
+    pinned: str = "",
+) -> Offer:
+    """Choose the mech contract to pay for one call.
+
+    Eligible: confirmed, price read and at least 1 wei, native payment (the only kind
+    this server pays), price at most ``max_price``, and the pinned mech when one is given
+    (matched against the contract address or the catalogue entry key). Among eligible
+    offers: highest karma, then most deliveries (capped by requests), then lowest price,
+    then lowest address, so the choice is deterministic.
+
+    :param offers: the tool's offers (from every mech offering it).
+    :param max_price: the per-call cap in wei (None: no cap).
+    :param pinned: ``--mech``: a mech contract address or a catalogue entry key ("": any).
+    :return: the chosen offer.
+    :raises NoOffer: when none is eligible, naming each offer's reason.
+    """
+    reasons: List[str] = []
+    eligible: List[Offer] = []
+    pin = pinned.lower()
+    for offer in offers:
+        label = f"{offer.address or '(no contract)'} ({offer.mech_key})"
+        if pin and pin not in (offer.address.lower(), offer.mech_key.lower()):
+            reasons.append(f"{label}: not the pinned mech {pinned}")
+        elif not offer.confirmed:
+            reasons.append(f"{label}: creation not confirmed by the marketplace")
+        elif offer.price is None or offer.price < 1:
+            reasons.append(f"{label}: price unread")
+        elif offer.payment_type != NATIVE_PAYMENT_TYPE:
+            reasons.append(
+                f"{label}: payment type {offer.payment_type or 'unread'} is not native"
+            )
+        elif max_price is not None and offer.price > max_price:
+            reasons.append(
+                f"{label}: price {offer.price} wei is over --max-price {max_price} wei"
+            )
+        else:
+            eligible.append(offer)
+    if not eligible:
+        detail = "; ".join(reasons) or "no mech contract is known for it"
+        raise NoOffer(f"no mech can serve this call: {detail}")
+    return sorted(eligible, key=_rank)[0]
+
+
+@dataclass
+class SpendLedger:
+    """What this server run has paid, against ``--max-spend``.
+
+    :param max_spend: the cap in wei (None: no cap).
+    :param spent: wei paid so far (requests sent, delivered or not).
+    :param requests: request ids paid for, in order.
+    """
+
+    max_spend: Optional[int] = None
+    spent: int = 0
+    requests: List[str] = field(default_factory=list)
+
+    def refusal(self, price: int) -> Optional[str]:
+        """Say why paying ``price`` now would break the cap, or None when it fits.
+
+        :param price: the request's price, wei.
+        :return: a sentence, or None.
+        """
+        if self.max_spend is not None and self.spent + price > self.max_spend:
+            return (
+                f"paying {price} wei would bring this run's spending to "
+                f"{self.spent + price} wei, over --max-spend {self.max_spend} wei "
+                f"({self.spent} wei spent on {len(self.requests)} request(s))"
+            )
+        return None
+
+    def record(self, price: int, request_id: str) -> None:
+        """Count a paid request.
+
+        :param price: wei paid.
+        :param request_id: the marketplace request id (0x hex).
+        """
+        self.spent += price
+        self.requests.append(request_id)
+
+
+def _canonical(value: Any) -> bytes:
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode("utf-8")
+
+
+def call_key(
+    tool: str, arguments: Mapping[str, Any], requester: str, idempotency: str = ""
+) -> str:
+    """Return the identity of a call (the journal's key).
+
+    The same tool, arguments, paying account and idempotency key give the same key, so
+    a retry after a crash finds its journal entry.
+
+    :param tool: the mech tool name (not the MCP name).
+    :param arguments: the validated arguments.
+    :param requester: the paying account address.
+    :param idempotency: the client's ``_meta[IDEMPOTENCY_META_KEY]`` ("" when absent).
+    :return: 64 lowercase hex characters (sha2-256 of the sorted-key JSON document).
+    """
+    document = {
+        "tool": tool,
+        "arguments": dict(arguments),
+        "requester": requester.lower(),
+        "idempotency": idempotency,
+    }
+    return hashlib.sha256(_canonical(document)).hexdigest()
+
+
+def payload_nonce(key: str) -> str:
+    """The payload's ``nonce`` (mech-interact sends a UUID there), derived from the call key.
+
+    :param key: from :func:`call_key`.
+    :return: a UUID string (version 5 of the key in a fixed namespace).
+    """
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"mech-catalogue:mcp:{key}"))
+
+
+def prompt_of(arguments: Mapping[str, Any]) -> str:
+    """The payload's ``prompt``: the ``prompt`` argument when given, else the arguments' JSON.
+
+    :param arguments: the validated arguments.
+    :return: the prompt text.
+    """
+    prompt = arguments.get("prompt")
+    if isinstance(prompt, str):
+        return prompt
+    return _canonical(dict(arguments)).decode("utf-8")
+
+
+def request_payload(
+    tool: str, arguments: Mapping[str, Any], nonce: str
+) -> Dict[str, Any]:
+    """The request JSON uploaded to IPFS, as mech tools read it.
+
+    mech-interact (``_send_metadata_to_ipfs``) sends ``{"prompt", "tool", "nonce"}`` with
+    ``extra_attributes`` merged at top level; a mech passes those keys to the tool's
+    ``run(**kwargs)``. Arguments named like a reserved key never replace it.
+
+    :param tool: the mech tool name.
+    :param arguments: the validated arguments.
+    :param nonce: from :func:`payload_nonce`.
+    :return: the payload.
+    """
+    payload: Dict[str, Any] = {
+        key: value
+        for key, value in arguments.items()
+        if key not in RESERVED_PAYLOAD_KEYS
+    }
+    payload.update({"prompt": prompt_of(arguments), "tool": tool, "nonce": nonce})
+    return payload
+
+
+def _where(path: Sequence[Any]) -> str:
+    return "/".join(str(part) for part in path)
+
+
+def argument_errors(
+    schema: Mapping[str, Any], arguments: Optional[Mapping[str, Any]]
+) -> List[str]:
+    """Check arguments against the tool's ``inputSchema``; each error names the argument.
+
+    :param schema: the MCP ``inputSchema`` served in ``tools/list``.
+    :param arguments: the call's ``arguments`` (None: none given).
+    :return: sentences such as ``argument 'limit': 'x' is not of type 'integer'`` or
+        ``missing required argument 'query'``, sorted by argument; empty when valid.
+    """
+    try:
+        Draft202012Validator.check_schema(dict(schema))
+        validator = Draft202012Validator(dict(schema))
+    except SchemaError as exc:  # the exporter checks schemas; say so if one slips
+        return [f"the tool's input schema is invalid: {exc.message}"]
+    errors: List[str] = []
+    for error in validator.iter_errors(dict(arguments or {})):
+        path = list(error.absolute_path)
+        if error.validator == "required" and not path:
+            missing = [
+                name for name in error.validator_value if name not in (arguments or {})
+            ]
+            errors.extend(f"missing required argument {name!r}" for name in missing)
+        elif error.validator == "additionalProperties" and not path:
+            known = set((schema.get("properties") or {}).keys())
+            extra = sorted(set((arguments or {}).keys()) - known)
+            errors.extend(f"argument {name!r} is not accepted" for name in extra)
+        elif path:
+            errors.append(f"argument {_where(path)!r}: {error.message}")
+        else:
+            errors.append(f"arguments: {error.message}")
+    return sorted(set(errors))

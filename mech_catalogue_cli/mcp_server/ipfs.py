@@ -1,0 +1,226 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Request upload (kubo RPC API) and verified response fetch (HTTP gateway).
+
+Request: the payload JSON is added with ``cid-version=0`` (dag-pb root, as
+mech-interact's ``send_to_ipfs`` stores it), so the marketplace request ``data`` is the
+root's 32-byte sha2-256 digest (mech-interact sends ``f01701220`` + that hex, cut after
+the prefix).
+
+Response: a mech delivers the 32-byte digest of a dag-pb directory holding a file named
+by the request id in decimal (mech-interact fetches ``<gateway>/f01701220<hex>/<id>``).
+Nothing is trusted from the gateway: the directory block is fetched raw
+(``?format=raw``) and its sha2-256 compared with the delivered digest, the link named by
+the request id is read from it (dag-pb, https://ipld.io/specs/codecs/dag-pb/spec/), and
+the file's bytes are re-hashed against that link's CID
+(``domain.ipfs.cid.verify``). A delivery whose digest is a file rather than a directory is
+verified the same way against the digest itself.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Dict, List, Tuple
+
+import requests
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    RAW,
+    cid_to_digest,
+    digest_to_cid,
+    verify,
+)
+
+#: largest response this server reads (1 MiB), like the manifest byte cap
+MAX_RESPONSE_BYTES = 1 << 20
+
+
+class IpfsError(RuntimeError):
+    """An upload or fetch failed, or the bytes did not match their digest."""
+
+
+@dataclass(frozen=True)
+class Uploaded:
+    """A request payload on IPFS.
+
+    :param cid: the CIDv0 kubo returned.
+    :param digest: its sha2-256 digest, 0x + 64 hex (the marketplace request data).
+    :param size: bytes uploaded.
+    """
+
+    cid: str
+    digest: str
+    size: int
+
+
+def payload_bytes(payload: Dict[str, Any]) -> bytes:
+    """Encode a request payload as uploaded (sorted keys, UTF-8, compact).
+
+    :param payload: the request payload.
+    :return: its bytes.
+    """
+    return json.dumps(
+        payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode("utf-8")
+
+
+def upload_json(api_url: str, payload: Dict[str, Any], timeout: float) -> Uploaded:
+    """Add a payload through kubo's RPC API (``POST /api/v0/add``), pinned.
+
+    :param api_url: the kubo RPC API base URL (``http://host:5001``).
+    :param payload: the request payload.
+    :param timeout: seconds.
+    :return: the CID and digest.
+    :raises IpfsError: when the node refuses or is unreachable.
+    """
+    data = payload_bytes(payload)
+    try:
+        response = requests.post(
+            f"{api_url.rstrip('/')}/api/v0/add",
+            params={"cid-version": "0", "pin": "true"},
+            files={"file": ("metadata.json", data)},
+            timeout=timeout,
+        )
+        response.raise_for_status()
+        cid = str(response.json()["Hash"])
+    except (requests.RequestException, ValueError, KeyError) as exc:
+        raise IpfsError(
+            f"cannot add the request to IPFS through {api_url} ({type(exc).__name__}); "
+            "check --ipfs-api and that the node runs"
+        ) from exc
+    codec, digest = cid_to_digest(cid)
+    if codec != DAG_PB:
+        raise IpfsError(f"{api_url} stored the request as {codec}, not dag-pb")
+    return Uploaded(cid, digest, len(data))
+
+
+def _varint(data: bytes, at: int) -> Tuple[int, int]:
+    value = shift = 0
+    while True:
+        if at >= len(data) or shift > 63:
+            raise IpfsError("malformed dag-pb block (varint)")
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, at
+
+
+def _fields(data: bytes) -> List[Tuple[int, Any]]:
+    """Decode protobuf fields (wire types 0 and 2 only, as dag-pb uses)."""
+    fields: List[Tuple[int, Any]] = []
+    at = 0
+    while at < len(data):
+        key, at = _varint(data, at)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = _varint(data, at)
+            fields.append((number, value))
+        elif wire == 2:
+            length, at = _varint(data, at)
+            if at + length > len(data):
+                raise IpfsError("malformed dag-pb block (length)")
+            fields.append((number, data[at : at + length]))
+            at += length
+        else:
+            raise IpfsError(f"malformed dag-pb block (wire type {wire})")
+    return fields
+
+
+def dag_pb_links(block: bytes) -> Dict[str, bytes]:
+    """Return a dag-pb node's links by name.
+
+    :param block: the raw block.
+    :return: link name -> the linked CID's bytes (``IpfsError`` for a block that is
+        not dag-pb).
+    """
+    links: Dict[str, bytes] = {}
+    for number, value in _fields(block):
+        if number == 2:
+            link = dict(_fields(value))
+            links[bytes(link.get(2, b"")).decode("utf-8", "replace")] = bytes(
+                link.get(1, b"")
+            )
+    return links
+
+
+def link_cid(link: bytes) -> str:
+    """Return the CIDv1 (base32) of a dag-pb link's ``Hash`` (CIDv0 or CIDv1 bytes).
+
+    :param link: the link's CID bytes.
+    :return: the CID text.
+    :raises IpfsError: for anything but a sha2-256 dag-pb or raw CID.
+    """
+    sha256 = b"\x12\x20"
+    if len(link) == 34 and link[:2] == sha256:
+        return digest_to_cid(link[2:], DAG_PB)
+    if len(link) == 36 and link[0] == 1 and link[2:4] == sha256:
+        codec = {0x70: DAG_PB, 0x55: RAW}.get(link[1])
+        if codec is not None:
+            return digest_to_cid(link[4:], codec)
+    raise IpfsError(f"a directory link 0x{link.hex()[:80]} is not a sha2-256 CID")
+
+
+def _get(url: str, timeout: float) -> bytes:
+    try:
+        with requests.get(url, timeout=timeout, stream=True) as response:
+            response.raise_for_status()
+            body = response.raw.read(MAX_RESPONSE_BYTES + 1, decode_content=True)
+    except requests.RequestException as exc:
+        raise IpfsError(f"GET {url} failed ({type(exc).__name__})") from exc
+    if len(body) > MAX_RESPONSE_BYTES:
+        raise IpfsError(f"GET {url}: more than {MAX_RESPONSE_BYTES} bytes")
+    return bytes(body)
+
+
+def fetch_response(
+    gateway_url: str, digest: bytes, request_id: int, timeout: float
+) -> Tuple[bytes, str]:
+    """Fetch a delivered response and verify it against the delivered digest.
+
+    :param gateway_url: the IPFS gateway base URL.
+    :param digest: the delivery data (32 bytes).
+    :param request_id: the request id as an integer (the file's name in the directory).
+    :param timeout: seconds per GET.
+    :return: ``(bytes, CID they were verified against)``.
+    :raises IpfsError: when the digest is not 32 bytes, the gateway fails, or a block
+        or file does not hash to what it should.
+    """
+    if len(digest) != 32:
+        raise IpfsError(
+            f"the delivery data is {len(digest)} bytes, not a 32-byte IPFS digest"
+        )
+    base = gateway_url.rstrip("/")
+    root = digest_to_cid(digest, DAG_PB)
+    block = _get(f"{base}/ipfs/{root}?format=raw", timeout)
+    if hashlib.sha256(block).digest() != digest:
+        raise IpfsError(f"the gateway's block for {root} does not hash to it")
+    link = dag_pb_links(block).get(str(request_id))
+    if link is None:  # a file delivered directly
+        data = _get(f"{base}/ipfs/{root}", timeout)
+        checked = verify(data, digest, DAG_PB)
+        if not checked.ok:
+            raise IpfsError(
+                f"{root} holds no file named {request_id} and its bytes do not hash to it"
+            )
+        return data, root
+    child_text = link_cid(link)
+    data = _get(f"{base}/ipfs/{child_text}", timeout)
+    codec, child_digest = cid_to_digest(child_text)
+    if not verify(data, child_digest, codec).ok:
+        raise IpfsError(f"{root}/{request_id} ({child_text}) does not hash to its CID")
+    return data, child_text

@@ -1,0 +1,601 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The MCP server: ``tools/list`` is the catalogue, ``tools/call`` a paid mech request.
+
+Built on the ``mcp`` SDK's low-level ``Server`` (no hand-written JSON-RPC); served over
+stdio or Streamable HTTP by :func:`serve`. Change notifications: a poller re-reads the
+source every ``poll_seconds``; when the catalogue digest changes it publishes
+``ToolsListChanged`` on the ``subscriptions/listen`` bus (protocol 2026-07-28) and sends
+``notifications/tools/list_changed`` to every handshake-era session that has talked to it.
+
+A call (:meth:`MechToolServer.call`): validate the arguments (an ``isError`` result naming
+each bad argument, nothing sent) -> choose the mech (:func:`.decisions.choose_offer`) ->
+spend cap -> journal lookup (a retry of an unfinished call never pays again) -> upload the
+payload -> derive the request id -> send ``MechMarketplace.request`` -> wait for the
+delivery (progress notifications every poll, ``--timeout``, cancellable) -> fetch and
+verify the response -> return it (``structuredContent`` when it validates against the
+tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id,
+mech, price, transaction, CIDs and where the time went (seconds).
+"""
+
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import anyio
+import mcp_types as types
+from jsonschema import Draft202012Validator
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    ToolsListChanged,
+)
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    root_digest,
+)
+
+from .decisions import (
+    IDEMPOTENCY_META_KEY,
+    NoOffer,
+    Offer,
+    SpendLedger,
+    argument_errors,
+    call_key,
+    choose_offer,
+    payload_nonce,
+    request_payload,
+)
+from .ipfs import IpfsError, fetch_response, payload_bytes, upload_json
+from .market import (
+    STATUS_DOES_NOT_EXIST,
+    Journal,
+    JournalEntry,
+    MarketError,
+    Marketplace,
+)
+from .source import DEFAULT_PAGE_SIZE, ServedCatalogue, ServedTool, SourceError
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
+REQUEST_META_KEY = "io.olas/mech-request"
+SERVER_NAME = "mech-catalogue"
+
+
+@dataclass
+class CallSettings:  # pylint: disable=too-many-instance-attributes
+    """How calls are paid and waited for.
+
+    :param gateway_url: IPFS gateway (responses).
+    :param ipfs_api_url: kubo RPC API (request upload).
+    :param max_price: per-call cap, wei (None: none).
+    :param max_spend: per-run cap, wei (None: none).
+    :param pinned: ``--mech`` (a mech contract address or catalogue entry key).
+    :param dry_run: return the transaction and payload instead of sending.
+    :param timeout: seconds to wait for a delivery.
+    :param delivery_poll: seconds between delivery checks (and progress notifications).
+    :param poll_seconds: seconds between catalogue reads.
+    :param page_size: tools per ``tools/list`` page.
+    :param io_timeout: seconds per IPFS or RPC request.
+    """
+
+    gateway_url: str
+    ipfs_api_url: str
+    max_price: Optional[int] = None
+    max_spend: Optional[int] = None
+    pinned: str = ""
+    dry_run: bool = False
+    timeout: float = 300.0
+    delivery_poll: float = 1.0
+    poll_seconds: float = 30.0
+    page_size: int = DEFAULT_PAGE_SIZE
+    io_timeout: float = 30.0
+
+
+def _text(text: str) -> types.TextContent:
+    return types.TextContent(type="text", text=text)
+
+
+def error_result(
+    text: str, meta: Optional[Dict[str, Any]] = None
+) -> types.CallToolResult:
+    """Return an ``isError`` tool result (what the model reads).
+
+    :param text: the sentence.
+    :param meta: ``_meta[REQUEST_META_KEY]`` content, if any.
+    :return: the result.
+    """
+    return types.CallToolResult(
+        content=[_text(text)],
+        is_error=True,
+        _meta={REQUEST_META_KEY: meta} if meta else None,
+    )
+
+
+def _structured(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
+    """The response as structured content when it validates against the output schema.
+
+    The schema may describe the whole response document (mech-server's ``{"requestId",
+    "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
+    decoded when it is JSON text); the first that validates is returned.
+
+    :param tool: the tool called.
+    :param body: the verified response bytes.
+    :return: ``(structured or None, why not: "" when fine or no schema)``.
+    """
+    schema = tool.tool.get("outputSchema")
+    if not schema:
+        return None, ""
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return None, "the response is not JSON"
+    candidates = [document]
+    if isinstance(document, dict) and "result" in document:
+        result = document["result"]
+        if isinstance(result, str):
+            try:
+                result = json.loads(result)
+            except ValueError:
+                pass
+        candidates.append(result)
+    validator = Draft202012Validator(schema)
+    first = None
+    for candidate in candidates:
+        errors = sorted(validator.iter_errors(candidate), key=str)
+        if not errors:
+            return candidate, ""
+        first = first or errors[0]
+    assert first is not None  # nosec: candidates is never empty
+    where = "/".join(str(p) for p in first.absolute_path) or "(root)"
+    return (
+        None,
+        f"the response does not match the output schema at {where}: {first.message}",
+    )
+
+
+@dataclass
+class _Timer:
+    marks: Dict[str, float] = field(default_factory=dict)
+    last: float = field(default_factory=time.monotonic)
+
+    def lap(self, name: str) -> None:
+        """Add the time since the last lap to ``name``."""
+        now = time.monotonic()
+        self.marks[name] = round(self.marks.get(name, 0.0) + now - self.last, 4)
+        self.last = now
+
+
+class MechToolServer:  # pylint: disable=too-many-instance-attributes
+    """The server's state: the catalogue served, spending, the journal, the SDK server."""
+
+    def __init__(
+        self,
+        source: Any,
+        settings: CallSettings,
+        market: Optional[Marketplace],
+        journal: Optional[Journal],
+    ) -> None:
+        """Wire the pieces (the catalogue is read by :meth:`refresh`).
+
+        :param source: an ``AgentSource`` or ``DirectSource``.
+        :param settings: call settings.
+        :param market: the marketplace (None: no key, only ``--dry-run`` calls).
+        :param journal: the call journal (None with no key).
+        """
+        self.source = source
+        self.settings = settings
+        self.market = market
+        self.journal = journal
+        self.catalogue = ServedCatalogue("", ())
+        self.ledger = SpendLedger(settings.max_spend)
+        self.bus = InMemorySubscriptionBus()
+        self.listen = ListenHandler(self.bus)
+        self._handshake_sessions: List[Any] = []
+        self._send_lock = anyio.Lock()
+        self.server: Server[Any] = Server(
+            SERVER_NAME,
+            version="1",
+            instructions=(
+                "Each tool is an Olas mech tool; calling one pays a mech on chain "
+                "(price in the tool's _meta offers) and returns its delivered answer."
+            ),
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+            on_subscriptions_listen=self.listen,
+            get_tool_input_schema=self._input_schema,
+        )
+
+    # --- catalogue -----------------------------------------------------------------
+    def refresh(self) -> bool:
+        """Read the source (blocking); keep the new catalogue when its digest changed.
+
+        :return: True when it changed.
+        """
+        served = self.source.read()
+        if served.digest == self.catalogue.digest and self.catalogue.tools:
+            return False
+        self.catalogue = served
+        return True
+
+    async def poll(self) -> None:
+        """Re-read the source forever; announce a changed catalogue."""
+        while True:
+            await anyio.sleep(self.settings.poll_seconds)
+            try:
+                changed = await anyio.to_thread.run_sync(self.refresh)
+            except SourceError as exc:
+                LOGGER.warning("catalogue not refreshed: %s", exc)
+                continue
+            if changed:
+                await self.announce()
+
+    async def announce(self) -> None:
+        """Tell every listener the tool list changed."""
+        await self.bus.publish(ToolsListChanged())
+        for session in list(self._handshake_sessions):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # pylint: disable=broad-except  # a closed session
+                self._handshake_sessions.remove(session)
+
+    def _remember(self, ctx: Any) -> None:
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and not any(
+            s is ctx.session for s in self._handshake_sessions
+        ):
+            self._handshake_sessions.append(ctx.session)
+
+    def _input_schema(self, name: str) -> Optional[Dict[str, Any]]:
+        tool = self.catalogue.named(name)
+        return None if tool is None else tool.tool["inputSchema"]
+
+    async def list_tools(
+        self, ctx: Any, params: Optional[types.PaginatedRequestParams]
+    ) -> types.ListToolsResult:
+        """Answer ``tools/list``: one page of the catalogue's tools.
+
+        :param ctx: the request context.
+        :param params: the cursor.
+        :return: the page.
+        :raises MCPError: INVALID_PARAMS for a cursor not issued for this catalogue.
+        """
+        from mcp.shared.exceptions import (  # pylint: disable=import-outside-toplevel
+            MCPError,
+        )
+
+        self._remember(ctx)
+        try:
+            page, cursor = self.catalogue.page(
+                params.cursor if params else None, self.settings.page_size
+            )
+        except ValueError as exc:
+            raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
+        return types.ListToolsResult(
+            tools=[types.Tool.model_validate(tool.tool) for tool in page],
+            next_cursor=cursor,
+        )
+
+    # --- calls ---------------------------------------------------------------------
+    async def call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        """Answer ``tools/call`` (see the module docstring); never raises on bad input.
+
+        :param ctx: the request context (progress goes to ``ctx.session``).
+        :param params: name, arguments, ``_meta``.
+        :return: the result (``isError`` with a sentence when the call failed).
+        """
+        self._remember(ctx)
+        meta = params.meta if isinstance(params.meta, dict) else {}
+        if params.meta is not None and not isinstance(params.meta, dict):
+            meta = params.meta.model_dump(by_alias=True)
+        idempotency = str(meta.get(IDEMPOTENCY_META_KEY, ""))
+        try:
+            return await self.call(
+                params.name, params.arguments or {}, idempotency, ctx.session
+            )
+        except (MarketError, IpfsError, SourceError) as exc:
+            return error_result(f"{params.name}: {exc}")
+
+    async def _progress(
+        self, session: Any, done: float, total: float, message: str
+    ) -> None:
+        if session is None:
+            return
+        try:
+            await session.report_progress(done, total, message)
+        except Exception:  # pylint: disable=broad-except  # progress is best effort
+            LOGGER.debug("progress not sent", exc_info=True)
+
+    async def call(  # pylint: disable=too-many-locals,too-many-return-statements
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str = "",
+        session: Any = None,
+    ) -> types.CallToolResult:
+        """Run one call.
+
+        :param name: the MCP tool name.
+        :param arguments: the arguments.
+        :param idempotency: the client's idempotency key ("" when none).
+        :param session: the SDK session for progress notifications (None: none).
+        :return: the result. Raises ``MarketError`` (a failed chain read or
+            transaction) and ``IpfsError`` (a failed upload or fetch);
+            :meth:`call_tool` turns them into ``isError`` results.
+        """
+        timer = _Timer()
+        tool = self.catalogue.named(name)
+        if tool is None:
+            return error_result(
+                f"no tool named {name!r} is served now; list the tools again"
+            )
+        errors = argument_errors(tool.tool["inputSchema"], arguments)
+        timer.lap("validation")
+        if errors:
+            return error_result(
+                f"{name}: invalid arguments, nothing was sent: " + "; ".join(errors)
+            )
+        requester = self.market.requester if self.market else "0x" + "0" * 40
+        key = call_key(tool.mech_tool, arguments, requester, idempotency)
+        live = not self.settings.dry_run and self.market and self.journal
+        entry = self.journal.load(key) if live and self.journal else None
+        if entry is not None and entry.status in ("sent", "delivered"):
+            # paid already (its receipt was seen): only wait, whatever the offers are now
+            return await self._await_result(tool, entry, timer, session)
+        try:
+            offer = choose_offer(
+                tool.offers, self.settings.max_price, self.settings.pinned
+            )
+        except NoOffer as exc:
+            return error_result(f"{name}: {exc}; nothing was sent")
+        payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
+        if not live:
+            return self._dry_run(tool, offer, payload, key)
+        sent = await self._ensure_sent(tool, offer, payload, key, timer)
+        if isinstance(sent, str):
+            return error_result(f"{name}: {sent}; nothing was sent")
+        return await self._await_result(tool, sent, timer, session)
+
+    def _dry_run(
+        self, tool: ServedTool, offer: Offer, payload: Dict[str, Any], key: str
+    ) -> types.CallToolResult:
+        data = payload_bytes(payload)
+        _, digest = root_digest(data, raw_leaves=False, cid_version=0)
+        body: Dict[str, Any] = {
+            "dry_run": True,
+            "tool": tool.mech_tool,
+            "call_key": key,
+            "mech": offer.to_meta(),
+            "payload": payload,
+            "request_data": (
+                "0x" + digest.hex() if isinstance(digest, bytes) else str(digest)
+            ),
+        }
+        if self.market is not None:
+            body["transaction"] = {
+                k: (hex(v) if isinstance(v, int) and k == "value" else v)
+                for k, v in self.market.request_transaction(
+                    offer.address,
+                    bytes.fromhex(body["request_data"][2:]),
+                    int(offer.price or 0),
+                    offer.payment_type,
+                    self.market.response_timeout(self.settings.timeout),
+                ).items()
+            }
+        # isError: the tool did not run, so there is no output to match its outputSchema
+        # (the SDK client refuses a success without structured content for such tools)
+        return types.CallToolResult(
+            content=[
+                _text(
+                    "dry run: nothing was uploaded or sent; this is the request "
+                    "transaction and payload that would be:\n"
+                    + json.dumps(body, indent=1)
+                )
+            ],
+            is_error=True,
+            _meta={REQUEST_META_KEY: body},
+        )
+
+    async def _ensure_sent(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        offer: Offer,
+        payload: Dict[str, Any],
+        key: str,
+        timer: _Timer,
+    ) -> Union[JournalEntry, str]:
+        """Send the request unless the chain already has it (the journal says which).
+
+        Under one lock per server: the journal is read again inside it, so two identical
+        calls at once pay once, and the run cap is checked against what was really sent.
+
+        :param tool: the tool called.
+        :param offer: the chosen mech.
+        :param payload: the request payload.
+        :param key: the call key.
+        :param timer: the call's phase timer.
+        :return: the journal entry of the request on chain, or why nothing was sent.
+        """
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: checked by call()
+        async with self._send_lock:
+            entry = journal.load(key)
+            if entry is not None:
+                status = await anyio.to_thread.run_sync(market.status, entry.request_id)
+                if status != STATUS_DOES_NOT_EXIST:
+                    if entry.status == "prepared":
+                        entry.status = "sent"
+                        journal.save(entry)
+                    return entry  # already paid: never again
+            refusal = self.ledger.refusal(int(offer.price or 0))
+            if refusal:
+                return refusal
+            uploaded = await anyio.to_thread.run_sync(
+                upload_json,
+                self.settings.ipfs_api_url,
+                payload,
+                self.settings.io_timeout,
+            )
+            timer.lap("ipfs_upload")
+            data = bytes.fromhex(uploaded.digest[2:])
+            price = int(offer.price or 0)
+
+            def prepare_and_send() -> JournalEntry:
+                nonce = market.market_nonce()
+                prepared = JournalEntry(
+                    key=key,
+                    tool=tool.mech_tool,
+                    mech=offer.address,
+                    price=price,
+                    payment_type=offer.payment_type,
+                    cid=uploaded.cid,
+                    data=uploaded.digest,
+                    market_nonce=nonce,
+                    request_id=market.next_request_id(
+                        offer.address, data, price, offer.payment_type, nonce
+                    ),
+                    from_block=market.head(),
+                )
+                journal.save(prepared)
+                transaction = market.request_transaction(
+                    offer.address,
+                    data,
+                    price,
+                    offer.payment_type,
+                    market.response_timeout(self.settings.timeout),
+                )
+                prepared.tx_hash = market.send(transaction, self.settings.io_timeout)
+                prepared.status = "sent"
+                journal.save(prepared)
+                return prepared
+
+            sent = await anyio.to_thread.run_sync(prepare_and_send)
+            self.ledger.record(price, sent.request_id)
+            timer.lap("transaction")
+            LOGGER.info(
+                "request %s sent to mech %s for %d wei (tx %s)",
+                sent.request_id,
+                sent.mech,
+                price,
+                sent.tx_hash,
+            )
+            return sent
+
+    async def _await_result(
+        self,
+        tool: ServedTool,
+        entry: JournalEntry,
+        timer: _Timer,
+        session: Any,
+    ) -> types.CallToolResult:
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: checked by call()
+        meta: Dict[str, Any] = {
+            "request_id": entry.request_id,
+            "mech": entry.mech,
+            "price_wei": str(entry.price),
+            "tx_hash": entry.tx_hash,
+            "request_cid": entry.cid,
+        }
+        began = time.monotonic()
+        total = self.settings.timeout
+        data: Optional[bytes] = None
+        while True:
+            data = await anyio.to_thread.run_sync(
+                market.delivery, entry.request_id, entry.from_block
+            )
+            waited = time.monotonic() - began
+            if data is not None:
+                break
+            if waited >= total:
+                timer.lap("delivery_wait")
+                meta["seconds"] = timer.marks
+                return error_result(
+                    f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
+                    f"({entry.price} wei, tx {entry.tx_hash}) was not delivered within "
+                    f"{total:g} s. It stays paid on chain; call again with the same "
+                    "arguments to keep waiting (that will not pay again).",
+                    meta,
+                )
+            await self._progress(
+                session,
+                round(waited, 1),
+                total,
+                f"waiting for mech {entry.mech} to deliver request {entry.request_id}",
+            )
+            await anyio.sleep(self.settings.delivery_poll)
+        timer.lap("delivery_wait")
+        body, response_cid = await anyio.to_thread.run_sync(
+            fetch_response,
+            self.settings.gateway_url,
+            data,
+            int(entry.request_id, 16),
+            self.settings.io_timeout,
+        )
+        timer.lap("fetch")
+        entry.status, entry.response_cid = "delivered", response_cid
+        journal.save(entry)
+        meta["response_cid"] = response_cid
+        meta["seconds"] = timer.marks
+        structured, problem = _structured(tool, body)
+        text = body.decode("utf-8", "replace")
+        if problem:
+            return error_result(
+                f"{tool.name}: request {entry.request_id} was delivered ({response_cid}) "
+                f"but {problem}. The response follows.\n{text}",
+                meta,
+            )
+        return types.CallToolResult(
+            content=[_text(text)],
+            structured_content=structured,
+            _meta={REQUEST_META_KEY: meta},
+        )
+
+
+async def serve(
+    app: MechToolServer, transport: str, host: str = "127.0.0.1", port: int = 8000
+) -> None:
+    """Serve until the transport closes (stdio) or the process is stopped (http).
+
+    :param app: the server, its catalogue read once already.
+    :param transport: ``stdio`` or ``http`` (Streamable HTTP at ``/mcp``).
+    :param host: HTTP bind address.
+    :param port: HTTP port.
+    """
+    options = app.server.create_initialization_options(
+        NotificationOptions(tools_changed=True)
+    )
+    async with anyio.create_task_group() as group:
+        group.start_soon(app.poll)
+        if transport == "stdio":
+            from mcp.server.stdio import (  # pylint: disable=import-outside-toplevel
+                stdio_server,
+            )
+
+            async with stdio_server() as (read_stream, write_stream):
+                await app.server.run(read_stream, write_stream, options)
+        else:
+            import uvicorn  # pylint: disable=import-outside-toplevel
+
+            starlette = app.server.streamable_http_app(host=host)
+            config = uvicorn.Config(
+                starlette, host=host, port=port, log_level="warning"
+            )
+            await uvicorn.Server(config).serve()
+        group.cancel_scope.cancel()

@@ -1,0 +1,360 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Where the MCP server's catalogue comes from, and what it serves of it.
+
+Two sources, one shape (:class:`ServedCatalogue`):
+
+- :class:`AgentSource`: a running agent's HTTP API (``GET /healthcheck`` for the agreed
+  ``catalogue_digest``, ``GET /tools`` pages for the MCP Tools, ``GET /tools/<name>`` for
+  each name's offers with their marketplace facts);
+- :class:`DirectSource`: the registries and the MechMarketplace read here with the skill's
+  own code (:class:`mech_catalogue_cli.sync_driver.CatalogueSync` for the registries and
+  manifests, ``domain.chain.marketplace`` for the mech contracts' facts).
+
+Tools are the exporter's (``exporters.mcp_tool.offered_tool``: checked schemas, MCP name
+rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"]["offers"]``
+lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`).
+"""
+
+import urllib.parse
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import requests
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    DiscoveryCheckpoint,
+    MarketplaceSource,
+    attach_facts,
+    discover_mechs,
+    facts_reader,
+    start_checkpoint,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    decode_batch,
+    encode_batch,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
+    META_KEY,
+    offered_tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+    MCP_RULE,
+    export_names,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    MechRef,
+)
+
+from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig, eth_call
+
+from .decisions import Offer
+
+#: tools per ``tools/list`` page
+DEFAULT_PAGE_SIZE = 50
+
+
+class SourceError(RuntimeError):
+    """The catalogue source could not be read; the message names it and what to check."""
+
+
+@dataclass(frozen=True)
+class ServedTool:
+    """One MCP tool: a tool name some mechs offer.
+
+    :param name: the MCP name (unique, ``MCP_RULE``).
+    :param mech_tool: the tool name the mechs use (sent as the payload's ``tool``).
+    :param tool: the MCP Tool JSON (camelCase, as on the wire).
+    :param offers: every mech contract offering it.
+    """
+
+    name: str
+    mech_tool: str
+    tool: Dict[str, Any]
+    offers: Tuple[Offer, ...]
+
+
+@dataclass(frozen=True)
+class ServedCatalogue:
+    """What ``tools/list`` serves for one catalogue.
+
+    :param digest: the catalogue digest (the agreed one for an agent source).
+    :param tools: the tools, in the catalogue's name order (stable between reads).
+    """
+
+    digest: str
+    tools: Tuple[ServedTool, ...]
+
+    def named(self, name: str) -> Optional[ServedTool]:
+        """Return the tool with this MCP name, or None.
+
+        :param name: an MCP tool name.
+        :return: the tool, or None.
+        """
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        return None
+
+    def page(
+        self, cursor: Optional[str], size: int = DEFAULT_PAGE_SIZE
+    ) -> Tuple[Tuple[ServedTool, ...], Optional[str]]:
+        """Return one ``tools/list`` page.
+
+        The cursor is the decimal offset of the page's first tool, opaque to clients.
+
+        :param cursor: the previous page's ``nextCursor`` (None: the first page).
+        :param size: tools per page (>= 1).
+        :return: the page and the next cursor (None on the last page).
+        :raises ValueError: for a cursor that is not one this server issued for the
+            current catalogue (not a number, or past the last tool).
+        """
+        offset = 0
+        if cursor is not None:
+            if not cursor.isdigit() or int(cursor) >= max(len(self.tools), 1):
+                raise ValueError(
+                    f"cursor {cursor!r} is not one this server issued for the current "
+                    f"catalogue of {len(self.tools)} tools; list again without a cursor"
+                )
+            offset = int(cursor)
+        page = self.tools[offset : offset + size]
+        more = offset + size < len(self.tools)
+        return page, (str(offset + size) if more else None)
+
+
+def _with_offers(
+    entry: Dict[str, Any], mech_tool: str, offers: Sequence[Offer]
+) -> ServedTool:
+    entry["_meta"][META_KEY]["offers"] = [offer.to_meta() for offer in offers]
+    return ServedTool(entry["name"], mech_tool, entry, tuple(offers))
+
+
+def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
+    """Export a catalogue: one MCP tool per distinct tool name, with its offers.
+
+    :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
+    :return: the served catalogue, digest :meth:`Catalogue.digest`.
+    """
+    names = catalogue.tool_names()
+    exported = export_names(names, MCP_RULE)
+    tools = []
+    for name in names:
+        offered = catalogue.tools_named(name)
+        offers: List[Offer] = []
+        for tool in offered:
+            mech = (
+                catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
+            )
+            if mech is not None:
+                offers.extend(
+                    Offer.from_facts(mech.ref.key, f) for f in mech.marketplace
+                )
+        tools.append(_with_offers(offered_tool(offered, exported[name]), name, offers))
+    return ServedCatalogue(catalogue.digest(), tuple(tools))
+
+
+class AgentSource:
+    """A running agent's HTTP API (docs/skill-contract.md, "HTTP API")."""
+
+    def __init__(self, url: str, timeout: float = 10.0) -> None:
+        """Point at an agent.
+
+        :param url: its HTTP API base URL, e.g. ``http://127.0.0.1:8000``.
+        :param timeout: seconds per request.
+        """
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+        self.session = requests.Session()
+
+    def _get(self, path: str, ok: Tuple[int, ...] = (200,)) -> Any:
+        try:
+            response = self.session.get(self.url + path, timeout=self.timeout)
+            if response.status_code not in ok:
+                raise SourceError(
+                    f"--agent {self.url}: GET {path} answered {response.status_code}; "
+                    "check that the agent runs and serves its HTTP API there"
+                )
+            return response.json()
+        except (requests.RequestException, ValueError) as exc:
+            raise SourceError(
+                f"--agent {self.url}: GET {path} failed ({type(exc).__name__}); check "
+                "the URL and that the agent runs"
+            ) from exc
+
+    def digest(self) -> str:
+        """Return the agreed catalogue's digest, empty before the first agreement.
+
+        :return: the digest (``SourceError`` when the agent cannot be read).
+        """
+        body = self._get("/healthcheck", ok=(200, 503))
+        return str(body.get("catalogue_digest", "")) if isinstance(body, dict) else ""
+
+    def read(self) -> ServedCatalogue:
+        """Read every ``/tools`` page and each name's offers.
+
+        :return: the served catalogue (``SourceError`` when the agent cannot be read).
+        """
+        digest = self.digest()
+        tools: List[ServedTool] = []
+        cursor: Optional[str] = None
+        while True:
+            query = "" if cursor is None else "?cursor=" + urllib.parse.quote(cursor)
+            page = self._get("/tools" + query)
+            for entry in page.get("tools", []):
+                mech_tool = str(
+                    entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
+                )
+                detail = self._get("/tools/" + urllib.parse.quote(mech_tool, safe=""))
+                offers = [
+                    Offer.from_facts(
+                        MechRef.from_dict(offer["mech"]).key, MechFacts.from_dict(facts)
+                    )
+                    for offer in detail.get("offers", [])
+                    if offer.get("mech")
+                    for facts in offer.get("marketplace", [])
+                ]
+                tools.append(_with_offers(entry, mech_tool, offers))
+            cursor = page.get("nextCursor")
+            if not cursor:
+                return ServedCatalogue(digest, tuple(tools))
+
+
+class DirectSource:
+    """The registries and the MechMarketplace, read here as the skill reads them."""
+
+    def __init__(
+        self, config: SyncConfig, marketplace: Optional[MarketplaceSource]
+    ) -> None:
+        """Prepare the readers.
+
+        :param config: the registries, RPC, gateway and Multicall2.
+        :param marketplace: the chain's MechMarketplace (None: no offers, nothing payable).
+        """
+        self.config = config
+        self.marketplace = marketplace
+        self.sync = CatalogueSync(config)
+        self.checkpoint: Optional[DiscoveryCheckpoint] = None
+
+    def _head(self) -> int:
+        answer = self.sync.session.post(
+            self.config.rpc_url,
+            json={"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": []},
+            timeout=self.config.rpc_timeout,
+        ).json()
+        return int(answer["result"], 16)
+
+    def _logs(self, query: Any) -> List[Dict[str, Any]]:
+        answer = self.sync.session.post(
+            self.config.rpc_url,
+            json={
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "eth_getLogs",
+                "params": [
+                    {
+                        "address": query.address,
+                        "topics": [query.topic],
+                        "fromBlock": hex(query.from_block),
+                        "toBlock": hex(query.to_block),
+                    }
+                ],
+            },
+            timeout=self.config.rpc_timeout,
+        ).json()
+        if "result" not in answer:
+            raise SourceError(
+                f"eth_getLogs {query.from_block}-{query.to_block} on {query.address} "
+                f"failed: {answer.get('error')}"
+            )
+        return list(answer["result"])
+
+    def _facts(self) -> List[MechFacts]:
+        source = self.marketplace
+        if source is None:
+            return []
+        gen = discover_mechs(
+            source, self.checkpoint or start_checkpoint(source), self._head()
+        )
+        try:
+            query = next(gen)
+            while True:
+                query = gen.send(self._logs(query))
+        except StopIteration as done:
+            self.checkpoint = done.value
+        reader = facts_reader(
+            source.marketplace,
+            self.config.multicall,
+            list(self.checkpoint.mechs),
+            self.config.batch_size,
+        )
+        try:
+            batch, block = next(reader)
+            while True:
+                data = eth_call(
+                    self.sync.session,
+                    self.config.rpc_url,
+                    self.config.multicall,
+                    encode_batch(batch),
+                    block,
+                    self.config.rpc_timeout,
+                )
+                batch, block = reader.send(decode_batch(data, len(batch)))
+        except StopIteration as done:
+            return list(done.value[1])
+
+    def read(self) -> ServedCatalogue:
+        """Run one period of the skill's reading code, then read the marketplace facts.
+
+        :return: :func:`served_from_catalogue` of :meth:`catalogue`.
+        """
+        return served_from_catalogue(self.catalogue())
+
+    def catalogue(self) -> Catalogue:
+        """Run one period of the skill's reading code, then read the marketplace facts.
+
+        :return: the catalogue, marketplace facts attached.
+        :raises SourceError: when the registries or the marketplace cannot be read.
+        """
+        outcome = self.sync.period()
+        if outcome.catalogue is None:
+            raise SourceError(
+                f"cannot read the registries through {self.config.rpc_url}: "
+                f"{outcome.error or 'no catalogue'}"
+            )
+        try:
+            facts = self._facts()
+        except (requests.RequestException, ValueError, KeyError) as exc:
+            raise SourceError(
+                f"cannot read the MechMarketplace through {self.config.rpc_url} "
+                f"({type(exc).__name__}: {exc})"
+            ) from exc
+        return attach_facts(outcome.catalogue, facts)
+
+    def digest(self) -> str:
+        """Read everything again and return the catalogue digest: no cheaper probe exists.
+
+        :return: the catalogue digest.
+        """
+        return self.read().digest
+
+    def close(self) -> None:
+        """Release the fetch pool."""
+        self.sync.close()

@@ -1,0 +1,119 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Benchmark: one MCP ``tools/call`` on the devnet, and where its time goes.
+
+``python scripts/bench_mcp.py [calls] [delivery_poll]``: starts a seeded devnet, the
+devnet responder (``scripts/devnet/responder.py``, a stand-in mech operator polling every
+``delivery_poll`` seconds) and ``mech-catalogue mcp --devnet`` over stdio, driven by the
+``mcp`` SDK client. Each call has new arguments, so each is a new paid request. Prints,
+per phase (the server's own timings in ``_meta["io.olas/mech-request"]["seconds"]``:
+validation, IPFS upload, transaction, wait for delivery, fetch) and for the whole call
+as the client sees it, the median and the maximum in milliseconds.
+"""
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import anyio  # noqa: E402  pylint: disable=wrong-import-position
+from mcp import Client  # noqa: E402  pylint: disable=wrong-import-position
+from mcp.client.stdio import (  # noqa: E402  pylint: disable=wrong-import-position
+    StdioServerParameters,
+)
+
+from scripts.devnet import Devnet  # noqa: E402  pylint: disable=wrong-import-position
+from scripts.devnet.responder import (  # noqa: E402  pylint: disable=wrong-import-position
+    Responder,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOL = "prediction-online"
+PHASES = ("validation", "ipfs_upload", "transaction", "delivery_wait", "fetch")
+
+
+async def _calls(
+    devnet: Devnet, state: Path, calls: int, poll: float
+) -> List[Dict[str, float]]:
+    argv = [
+        "-m",
+        "mech_catalogue_cli",
+        "mcp",
+        "--devnet-dir",
+        str(devnet.info.state_dir),
+        "--state-dir",
+        str(state),
+        "--delivery-poll",
+        str(poll),
+    ]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=argv,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=str(ROOT),
+    )
+    rows = []
+    async with Client(params) as client:
+        await client.list_tools()
+        for n in range(calls):
+            began = time.monotonic()
+            result = await client.call_tool(
+                TOOL, {"prompt": f"benchmark question {n}", "temperature": 0.5}
+            )
+            total = time.monotonic() - began
+            meta = result.meta or {}
+            if result.is_error or "io.olas/mech-request" not in meta:
+                raise RuntimeError(f"call {n} failed: {result.content}")
+            row = dict(meta["io.olas/mech-request"]["seconds"])
+            row["client_total"] = total
+            rows.append(row)
+    return rows
+
+
+def main(calls: int = 10, poll: float = 0.25) -> None:
+    """Run ``calls`` paid calls and print the phase figures.
+
+    :param calls: how many calls.
+    :param poll: the server's delivery poll and the responder's interval, seconds.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        with Devnet.start(seed=True, state_dir=Path(folder) / "devnet") as devnet:
+            mechs = [
+                m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"
+            ]
+            with Responder(
+                devnet.info, mechs, devnet.w3.eth.block_number, interval=poll
+            ):
+                rows = anyio.run(_calls, devnet, Path(folder) / "state", calls, poll)
+    print(
+        f"{calls} paid tools/call of {TOOL}, delivery poll {poll} s (anvil, kubo, 2 cores)"
+    )
+    print(f"{'phase':<14} {'median ms':>10} {'max ms':>10}")
+    for phase in PHASES + ("client_total",):
+        values = [row.get(phase, 0.0) * 1000 for row in rows]
+        print(f"{phase:<14} {statistics.median(values):>10.1f} {max(values):>10.1f}")
+
+
+if __name__ == "__main__":
+    main(
+        int(sys.argv[1]) if len(sys.argv) > 1 else 10,
+        float(sys.argv[2]) if len(sys.argv) > 2 else 0.25,
+    )

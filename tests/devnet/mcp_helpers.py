@@ -1,0 +1,283 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Helpers for the MCP server's devnet tests: start ``mech-catalogue mcp``, answer requests.
+
+Deliveries come from ``scripts/devnet/responder.py``, a stand-in for a mech operator
+(no mech server runs here): it answers each request with a fixed result and echoes the
+request's typed arguments, in the folder layout mech-interact fetches.
+"""
+
+import http.server
+import os
+import socket
+import subprocess  # nosec: runs our own CLI
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional
+
+from eth_typing import ChecksumAddress
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from web3 import Web3
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    ExposedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    MarketplaceSource,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    parse_registry_sources,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    CatalogueView,
+    route,
+)
+
+from mech_catalogue_cli.devnet_options import DevnetSettings
+from mech_catalogue_cli.mcp_server.source import DirectSource
+from mech_catalogue_cli.sync_driver import SyncConfig
+from scripts.devnet import Devnet
+from scripts.devnet.responder import Delivery, Responder
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def responder(devnet: Devnet) -> Responder:
+    """Return the devnet's stand-in mech operator for every marketplace mech.
+
+    ``scripts/devnet/responder.py``, answering requests from the current block on.
+
+    :param devnet: the devnet.
+    :return: the responder; enter it with ``with`` to answer in a background thread.
+    """
+    mechs = [m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"]
+    return Responder(
+        devnet.info, mechs, from_block=devnet.w3.eth.block_number, interval=0.3
+    )
+
+
+def delivery_of(answering: Responder, request_id: str) -> Delivery:
+    """Return what the responder delivered for a request.
+
+    :param answering: the responder.
+    :param request_id: 0x hex.
+    :return: its delivery.
+    """
+    return answering.delivered[bytes.fromhex(request_id[2:])]
+
+
+def requester(devnet: Devnet) -> str:
+    """The account the server pays from on the devnet (no key given).
+
+    :param devnet: the devnet.
+    :return: its address.
+    """
+    return devnet.address("stranger")
+
+
+def market_nonce(devnet: Devnet) -> int:
+    """``MechMarketplace.mapNonces(requester)``: moves by one per request sent.
+
+    :param devnet: the devnet.
+    :return: the nonce.
+    """
+    return (
+        devnet.contract("MechMarketplace").functions.mapNonces(requester(devnet)).call()
+    )
+
+
+def command(devnet: Devnet, state_dir: Path, *extra: str) -> List[str]:
+    """The server's command line.
+
+    :param devnet: the devnet.
+    :param state_dir: the journal folder.
+    :param extra: more options.
+    :return: argv.
+    """
+    return [
+        sys.executable,
+        "-m",
+        "mech_catalogue_cli",
+        "mcp",
+        "--devnet-dir",
+        str(devnet.info.state_dir),
+        "--state-dir",
+        str(state_dir),
+        *extra,
+    ]
+
+
+def _env() -> Dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def stdio_client(devnet: Devnet, state_dir: Path, *extra: str, **kwargs: Any) -> Client:
+    """An SDK client that launches the server over stdio.
+
+    :param devnet: the devnet.
+    :param state_dir: the journal folder.
+    :param extra: more server options.
+    :param kwargs: more ``Client`` fields.
+    :return: the client (enter it with ``async with``).
+    """
+    argv = command(devnet, state_dir, *extra)
+    params = StdioServerParameters(
+        command=argv[0], args=argv[1:], env=_env(), cwd=str(ROOT)
+    )
+    return Client(params, **kwargs)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def http_server(
+    devnet: Devnet, state_dir: Path, *extra: str, stderr: Optional[Path] = None
+) -> Iterator[str]:
+    """Run the server with ``--transport http``; yield its ``/mcp`` URL.
+
+    :param devnet: the devnet.
+    :param state_dir: the journal folder.
+    :param extra: more server options.
+    :param stderr: where its stderr goes (default: state_dir/server.log).
+    :yield: the URL.
+    :raises RuntimeError: when it does not listen within 60 s.
+    """
+    port = _free_port()
+    log_path = stderr or state_dir / "server.log"
+    argv = command(
+        devnet, state_dir, "--transport", "http", "--port", str(port), *extra
+    )
+    with (
+        open(log_path, "wb") as log,
+        subprocess.Popen(  # nosec
+            argv, env=_env(), cwd=str(ROOT), stdout=log, stderr=log
+        ) as process,
+    ):
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(
+                            f"the MCP server did not listen on {port}: "
+                            + log_path.read_text(errors="replace")[-2000:]
+                        ) from None
+                    time.sleep(0.2)
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def request_info(devnet: Devnet, request_id: str) -> Dict[str, Any]:
+    """``MechMarketplace.mapRequestIdInfos(id)`` as a dict.
+
+    :param devnet: the devnet.
+    :param request_id: 0x hex.
+    :return: priorityMech, deliveryMech, requester, responseTimeout, deliveryRate, paymentType.
+    """
+    names = (
+        "priorityMech",
+        "deliveryMech",
+        "requester",
+        "responseTimeout",
+        "deliveryRate",
+        "paymentType",
+    )
+    values = (
+        devnet.contract("MechMarketplace")
+        .functions.mapRequestIdInfos(bytes.fromhex(request_id[2:]))
+        .call()
+    )
+    return dict(zip(names, values))
+
+
+def checksum(address: str) -> ChecksumAddress:
+    """Return a checksummed address.
+
+    :param address: any case.
+    :return: checksummed.
+    """
+    return Web3.to_checksum_address(address)
+
+
+def direct_source(devnet: Devnet) -> DirectSource:
+    """A direct read of the devnet's registries and marketplace (what ``--devnet`` builds).
+
+    :param devnet: the devnet.
+    :return: the source (close it).
+    """
+    settings = DevnetSettings(devnet.info)
+    config = SyncConfig(
+        rpc_url=devnet.info.rpc_url,
+        gateway_url=devnet.info.ipfs_gateway_url,
+        sources=parse_registry_sources(settings.registries, devnet.info.chain_id),
+        multicall=settings.multicall,
+    )
+    market = MarketplaceSource(
+        devnet.info.chain_id,
+        devnet.info.contracts["MechMarketplace"],
+        legacy_factory=devnet.info.contracts["FixtureLegacyMechFactory"],
+        confirmations=0,
+    )
+    return DirectSource(config, market)
+
+
+@contextmanager
+def agent_api(exposed: ExposedCatalogue, page_size: int = 4) -> Iterator[str]:
+    """Serve the skill's HTTP API routes (``http_api.routes.route``) for a catalogue.
+
+    :param exposed: the agreed catalogue to serve.
+    :param page_size: tools per ``/tools`` page.
+    :yield: the base URL.
+    """
+    view = CatalogueView.build(exposed)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        """GET through the skill's pure router."""
+
+        def do_GET(self) -> None:  # pylint: disable=invalid-name
+            """Answer one GET."""
+            result = route("GET", self.path, b"", view, time.time(), page_size, 1e9)
+            self.send_response(result.status_code)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(result.body)
+
+        def log_message(self, *args: Any) -> None:  # pylint: disable=arguments-differ
+            """Keep the test output quiet."""
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,74 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``mech-catalogue mcp`` refusals before serving (no chain, no IPFS: unit)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mech_catalogue_cli import EXIT_INVALID, EXIT_USAGE
+from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.commands.mcp_cmd import KEY_ENV, load_key
+
+#: anvil's first public test key (not a secret anywhere)
+TEST_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+
+
+def test_no_source_is_refused_with_what_to_give(tmp_path: Path) -> None:
+    """Neither --agent, --devnet nor registries: exit 1, code no_catalogue_source."""
+    result = CliRunner().invoke(
+        cli, ["--json", "mcp", "--state-dir", str(tmp_path)], obj={}
+    )
+    assert result.exit_code == EXIT_INVALID
+    error = json.loads(result.stderr or result.output)
+    assert error["error"]["code"] == "no_catalogue_source"
+    assert "--agent" in error["error"]["message"]
+
+
+def test_a_bad_key_is_named_by_where_not_by_content(tmp_path: Path) -> None:
+    """A key file holding something else: exit 1, the file named, its content never shown."""
+    secret = "not-a-key-but-secret-text-0123456789"
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(secret)
+    result = CliRunner().invoke(
+        cli,
+        ["mcp", "--agent", "http://127.0.0.1:9", "--key-file", str(key_file)],
+        obj={},
+    )
+    assert result.exit_code == EXIT_INVALID
+    assert str(key_file) in result.output
+    assert secret not in result.output
+
+
+def test_key_sources_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--key-file wins over the environment, which wins over the devnet; none: None."""
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(TEST_KEY + "\n")
+    monkeypatch.setenv(KEY_ENV, "0x" + "11" * 32)
+    assert load_key(str(key_file), "0x" + "22" * 32) == TEST_KEY
+    assert load_key(None, "0x" + "22" * 32) == "0x" + "11" * 32
+    monkeypatch.delenv(KEY_ENV)
+    assert load_key(None, "0x" + "22" * 32) == "0x" + "22" * 32
+    assert load_key(None) is None
+
+
+def test_negative_or_non_integer_wei_is_a_usage_error() -> None:
+    """--max-price/--max-spend take integer wei >= 0, naming the option otherwise."""
+    for option, value in (("--max-price", "-1"), ("--max-spend", "0.5")):
+        result = CliRunner().invoke(cli, ["mcp", option, value], obj={})
+        assert result.exit_code == EXIT_USAGE
+        assert option in result.output

@@ -1,0 +1,283 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The MCP server's pure decisions (mech_catalogue_cli/mcp_server/decisions.py), no chain."""
+
+import json
+from typing import Any, Dict
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
+
+from mech_catalogue_cli.mcp_server.decisions import (
+    NATIVE_PAYMENT_TYPE,
+    NoOffer,
+    Offer,
+    SpendLedger,
+    argument_errors,
+    call_key,
+    choose_offer,
+    payload_nonce,
+    request_payload,
+)
+from mech_catalogue_cli.mcp_server.ipfs import IpfsError, dag_pb_links, link_cid
+from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
+
+TOKEN_PAYMENT = "0x" + "ab" * 32
+SCHEMA: Dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "prompt": {"type": "string"},
+        "limit": {"type": "integer", "minimum": 1},
+        "filters": {
+            "type": "object",
+            "properties": {"chain": {"enum": ["gnosis", "base"]}},
+        },
+    },
+    "required": ["prompt"],
+    "additionalProperties": False,
+}
+
+
+def offer(address: str, price: int = 10, karma: int = 0, **kw: Any) -> Offer:
+    """Build an offer with defaults a payable mech has."""
+    values: Dict[str, Any] = {
+        "mech_key": f"key-{address}",
+        "address": address,
+        "price": price,
+        "payment_type": NATIVE_PAYMENT_TYPE,
+        "requests": 10,
+        "deliveries": 5,
+        "karma": karma,
+        "confirmed": True,
+    }
+    values.update(kw)
+    return Offer(**values)
+
+
+def test_valid_arguments_have_no_errors() -> None:
+    """Arguments matching the schema pass, nested ones included."""
+    assert not argument_errors(
+        SCHEMA, {"prompt": "q", "limit": 3, "filters": {"chain": "base"}}
+    )
+
+
+@pytest.mark.parametrize(
+    "arguments,expected",
+    [
+        ({}, "missing required argument 'prompt'"),
+        ({"prompt": 1}, "argument 'prompt': 1 is not of type 'string'"),
+        (
+            {"prompt": "q", "limit": 0},
+            "argument 'limit': 0 is less than the minimum of 1",
+        ),
+        ({"prompt": "q", "colour": "red"}, "argument 'colour' is not accepted"),
+        (
+            {"prompt": "q", "filters": {"chain": "eth"}},
+            "argument 'filters/chain': 'eth' is not one of ['gnosis', 'base']",
+        ),
+    ],
+)
+def test_invalid_arguments_are_named(arguments: Dict[str, Any], expected: str) -> None:
+    """Each kind of schema violation comes back as a sentence naming the argument."""
+    assert argument_errors(SCHEMA, arguments) == [expected]
+
+
+def test_several_errors_are_all_reported() -> None:
+    """Two bad arguments and a missing one: three sentences, sorted."""
+    errors = argument_errors(SCHEMA, {"limit": "x", "extra": 1})
+    assert errors == [
+        "argument 'extra' is not accepted",
+        "argument 'limit': 'x' is not of type 'integer'",
+        "missing required argument 'prompt'",
+    ]
+
+
+def test_broken_schema_is_reported_not_raised() -> None:
+    """A schema jsonschema rejects is an error sentence, not an exception."""
+    assert argument_errors({"type": 5}, {})[0].startswith(
+        "the tool's input schema is invalid"
+    )
+
+
+def test_choice_ranks_karma_then_deliveries_then_price() -> None:
+    """Karma wins; equal karma: more deliveries; equal both: the cheaper one."""
+    cheap = offer("0x01", price=1)
+    trusted = offer("0x02", price=100, karma=5)
+    assert choose_offer([cheap, trusted]) == trusted
+    busy = offer("0x03", price=50, deliveries=9)
+    assert choose_offer([cheap, busy]) == busy
+    assert (
+        choose_offer([offer("0x05", price=7), offer("0x04", price=3)]).address == "0x04"
+    )
+
+
+def test_deliveries_count_at_most_the_requests() -> None:
+    """A mech's delivery counter also counts takeovers: capped by its own requests."""
+    inflated = offer("0x01", price=9, requests=1, deliveries=100)
+    steady = offer("0x02", price=9, requests=6, deliveries=6)
+    assert choose_offer([inflated, steady]) == steady
+
+
+def test_max_price_excludes_and_explains() -> None:
+    """Over the cap: the next one is chosen; all over: NoOffer naming price and cap."""
+    assert (
+        choose_offer(
+            [offer("0x01", 50, karma=9), offer("0x02", 5)], max_price=10
+        ).address
+        == "0x02"
+    )
+    with pytest.raises(NoOffer, match="price 50 wei is over --max-price 10 wei"):
+        choose_offer([offer("0x01", 50)], max_price=10)
+
+
+def test_pinned_mech_by_address_or_key() -> None:
+    """A pinned mech is the only candidate, matched by address or entry key, any case."""
+    offers = [offer("0xaa", karma=9), offer("0xbb")]
+    assert choose_offer(offers, pinned="0xBB").address == "0xbb"
+    assert choose_offer(offers, pinned="key-0xbb").address == "0xbb"
+    with pytest.raises(NoOffer, match="not the pinned mech 0xcc"):
+        choose_offer(offers, pinned="0xcc")
+
+
+@pytest.mark.parametrize(
+    "changes,reason",
+    [
+        ({"confirmed": False}, "creation not confirmed"),
+        ({"price": None}, "price unread"),
+        ({"price": 0}, "price unread"),
+        ({"payment_type": TOKEN_PAYMENT}, "is not native"),
+        ({"payment_type": ""}, "payment type unread is not native"),
+    ],
+)
+def test_unpayable_offers_are_never_chosen(
+    changes: Dict[str, Any], reason: str
+) -> None:
+    """Unconfirmed, unpriced and token-paid mechs are refused, each with its reason."""
+    with pytest.raises(NoOffer, match=reason):
+        choose_offer([offer("0x01", **changes)])
+
+
+def test_no_offers_at_all() -> None:
+    """A tool with no mech contract (no marketplace facts) cannot be paid."""
+    with pytest.raises(NoOffer, match="no mech contract is known"):
+        choose_offer([])
+
+
+def test_offer_from_facts_keeps_unread_as_none() -> None:
+    """Facts with unread fields become an offer with None, shown as null in _meta."""
+    facts = MechFacts(
+        address="0xABC",
+        confirmed=True,
+        max_delivery_rate=7,
+        payment_type=NATIVE_PAYMENT_TYPE.upper().replace("0X", "0x"),
+    )
+    built = Offer.from_facts("k", facts)
+    assert built.address == "0xabc" and built.price == 7 and built.karma is None
+    assert built.payment_type == NATIVE_PAYMENT_TYPE
+    assert built.to_meta()["karma"] is None and built.to_meta()["price_wei"] == "7"
+
+
+def test_spend_ledger() -> None:
+    """The run cap counts every paid request; exactly at the cap is allowed."""
+    ledger = SpendLedger(max_spend=100)
+    assert ledger.refusal(100) is None
+    ledger.record(60, "0x1")
+    assert ledger.refusal(40) is None
+    refusal = ledger.refusal(41)
+    assert refusal is not None and "101 wei, over --max-spend 100 wei" in refusal
+    assert "60 wei spent on 1 request(s)" in refusal
+    assert SpendLedger().refusal(10**30) is None
+
+
+def test_call_key_is_deterministic_and_distinguishing() -> None:
+    """Same call, same key (argument order irrelevant); any difference, another key."""
+    base = call_key("t", {"a": 1, "b": [1, 2]}, "0xAbC")
+    assert base == call_key("t", {"b": [1, 2], "a": 1}, "0xabc")
+    others = {
+        call_key("u", {"a": 1, "b": [1, 2]}, "0xabc"),
+        call_key("t", {"a": 2, "b": [1, 2]}, "0xabc"),
+        call_key("t", {"a": 1, "b": [2, 1]}, "0xabc"),
+        call_key("t", {"a": 1, "b": [1, 2]}, "0xdef"),
+        call_key("t", {"a": 1, "b": [1, 2]}, "0xabc", "again"),
+    }
+    assert base not in others and len(others) == 5
+    assert payload_nonce(base) == payload_nonce(base) != payload_nonce(others.pop())
+
+
+def test_request_payload_puts_typed_arguments_at_top_level() -> None:
+    """prompt/tool/nonce plus every argument, typed, as mech-interact's request round does."""
+    payload = request_payload(
+        "prediction", {"prompt": "q", "limit": 3, "ok": True}, "n-1"
+    )
+    assert payload == {
+        "prompt": "q",
+        "tool": "prediction",
+        "nonce": "n-1",
+        "limit": 3,
+        "ok": True,
+    }
+
+
+def test_request_payload_reserved_keys_win() -> None:
+    """An argument named tool or nonce cannot replace what the mech dispatches on."""
+    payload = request_payload("real", {"tool": "fake", "nonce": "x", "n": 1}, "n-1")
+    assert payload["tool"] == "real" and payload["nonce"] == "n-1"
+    assert json.loads(payload["prompt"]) == {"n": 1, "nonce": "x", "tool": "fake"}
+
+
+def test_pages_and_cursors() -> None:
+    """Stable pages; the last page has no cursor; a foreign cursor is refused."""
+    tools = tuple(ServedTool(f"t{i}", f"t{i}", {}, ()) for i in range(5))
+    served = ServedCatalogue("d", tools)
+    first, cursor = served.page(None, 2)
+    second, cursor2 = served.page(cursor, 2)
+    last, end = served.page(cursor2, 2)
+    assert [t.name for t in first + second + last] == ["t0", "t1", "t2", "t3", "t4"]
+    assert end is None
+    for bad in ("5", "-1", "abc", "99"):
+        with pytest.raises(ValueError, match="list again without a cursor"):
+            served.page(bad, 2)
+    assert served.named("t3") is tools[3] and served.named("nope") is None
+
+
+def test_dag_pb_links_and_link_cids() -> None:
+    """A directory block written by hand: links by name, CIDv0 and v1 hashes read."""
+    v0 = b"\x12\x20" + bytes(range(32))
+    v1_raw = b"\x01\x55\x12\x20" + bytes(32)
+
+    def link(cid: bytes, name: bytes) -> bytes:
+        body = (
+            b"\x0a"
+            + bytes([len(cid)])
+            + cid
+            + b"\x12"
+            + bytes([len(name)])
+            + name
+            + b"\x18\x05"
+        )
+        return b"\x12" + bytes([len(body)]) + body
+
+    block = link(v0, b"7") + link(v1_raw, b"8") + b"\x0a\x02\x08\x01"
+    links = dag_pb_links(block)
+    assert set(links) == {"7", "8"}
+    assert link_cid(links["7"]).startswith("bafybei")
+    assert link_cid(links["8"]).startswith("bafkrei")
+    with pytest.raises(IpfsError):
+        link_cid(b"\x01\x71\x12\x20" + bytes(32))  # dag-cbor: not a file
+    with pytest.raises(IpfsError):
+        dag_pb_links(b"\x12\xff")  # truncated
