@@ -25,7 +25,11 @@ Two sources, one shape (:class:`ServedCatalogue`):
 
 Tools are the exporter's (``exporters.mcp_tool.offered_tool``: checked schemas, MCP name
 rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"]["offers"]``
-lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`).
+lists every mech contract offering the name with the served arguments and output schema
+(:meth:`.decisions.Offer.to_meta`). Any mech may register a name another mech offers,
+with other arguments; such an offer (``same_as_served`` false in ``GET /tools/<name>``,
+left out of ``schema_mechs``) is never an offer here, so arguments validated against the
+served schema are only ever sent to a mech that takes them.
 """
 
 import urllib.parse
@@ -49,6 +53,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     META_KEY,
     offered_tool,
+    same_signature,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
     MCP_RULE,
@@ -159,7 +164,9 @@ def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
     for name in names:
         offered = catalogue.tools_named(name)
         offers: List[Offer] = []
-        for tool in offered:
+        # only mechs whose offer takes the served arguments: another mech may register
+        # the same name with other arguments (schema squatting)
+        for tool in (t for t in offered if same_signature(t, offered[0])):
             mech = (
                 catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
             )
@@ -228,7 +235,7 @@ class AgentSource:
                         MechRef.from_dict(offer["mech"]).key, MechFacts.from_dict(facts)
                     )
                     for offer in detail.get("offers", [])
-                    if offer.get("mech")
+                    if offer.get("mech") and offer.get("same_as_served", True)
                     for facts in offer.get("marketplace", [])
                 ]
                 tools.append(_with_offers(entry, mech_tool, offers))
