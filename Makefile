@@ -172,8 +172,8 @@ faults:
 # period runs ([mutmut] in setup.cfg), runs the unit tests that reach each mutated function,
 # and scripts/mutation_report.py prints the kill rate per module and every survivor (fails
 # under 90% killed).
-# MUTANTS narrows the run, e.g. MUTANTS='packages.*.domain.cid.*'. Slow: 1-3 hours for all on
-# 2 CPUs.
+# MUTANTS narrows the run, e.g. MUTANTS='packages.*.domain.cid.*'. Slow: 2-5 hours for all on
+# 2 shared CPUs. Named mutants are re-run even when they have a result.
 MUTANTS ?=
 mutation:
 	@$(PYTHON) -m mutmut --version >/dev/null 2>&1 || \

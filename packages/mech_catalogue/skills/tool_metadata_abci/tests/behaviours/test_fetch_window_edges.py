@@ -24,7 +24,8 @@ refusal is named in the fetch diagnostics.
 
 import json
 import time
-from typing import Any, List
+from pathlib import Path
+from typing import Any, Generator, List, cast
 from unittest import mock
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
@@ -35,6 +36,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+    DerivationCache,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
@@ -48,6 +52,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case impo
     dag_pb_digest,
     manifest,
     ref,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import (
+    Kubo,
+    kubo_repo,
 )
 from packages.valory.protocols.http import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage
@@ -64,6 +72,7 @@ class _WindowCase(ToolMetadataBehaviourCase):
         super().setup_method(**kwargs)
         self.skill.skill_context.params.__dict__["ipfs_fallback_gateway_urls"] = ()
         self.skill.skill_context.state.gateways = None
+        self.skill.skill_context.state.derivations = DerivationCache()  # in memory only
 
     def start(self, reads: List[DigestRead]) -> _CapturePayload:
         """Enter FetchManifestsBehaviour with an agreed snapshot and start it.
@@ -274,6 +283,64 @@ class TestCodeBlocksThroughTheGateway(_WindowCase):
         mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
         assert mech.status == "ok" and [t.name for t in mech.tools] == ["coded"]
         assert "code_fetch_failed" in [str(p.code) for p in mech.problems]
+
+    def test_code_blocks_served_give_the_tool_its_arguments(
+        self, tmp_path: Path
+    ) -> None:
+        """A real package's blocks served raw give the untyped tool its code's arguments.
+
+        The package is added by kubo; each block is asked once.
+
+        :param tmp_path: pytest's temporary folder (the package's files).
+        """
+        repo = cast(Generator[Kubo, None, None], kubo_repo())
+        kubo = next(repo)
+        try:
+            folder = tmp_path / "gas_estimator"
+            folder.mkdir()
+            (folder / "component.yaml").write_text(
+                "name: gas_estimator\nauthor: tester\nversion: 0.1.0\ntype: custom\n"
+                "description: Estimates gas.\nentry_point: gas_estimator.py\ncallable: run\n"
+            )
+            (folder / "gas_estimator.py").write_text(
+                'AVAILABLE_TOOLS = ("estimate-gas",)\n\n\ndef run(**kwargs):\n'
+                '    chain = kwargs.get("chain_id")\n'
+                '    if chain is None:\n        return "missing", None, None, None\n'
+                '    return str(kwargs.get("factor", 2.0)), chain, None, None\n'
+            )
+            package = kubo.add_directory(folder)
+            document = json.loads(manifest("estimate-gas"))
+            document["code_uri"] = f"ipfs://{package}"
+            data = json.dumps(document).encode()
+            capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+            self.deliver_gateway_response(
+                self.outbox_message(HttpMessage), 200, "", data
+            )
+            asked: List[str] = []
+
+            def serve() -> bool:
+                while True:
+                    request = self.get_message_from_outbox()
+                    if request is None:
+                        return bool(capture.payloads)
+                    assert isinstance(request, HttpMessage)
+                    cid = request.url.split("/ipfs/", 1)[1].split("?", 1)[0]
+                    asked.append(cid)
+                    block = kubo.block(cid)
+                    assert block is not None, cid
+                    self.deliver_gateway_response(request, 200, "", block)
+
+            self.act_until(serve)
+        finally:
+            repo.close()
+        mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
+        (tool,) = mech.tools
+        names = {a.identifier: a for a in tool.arguments}
+        assert names["chain_id"].required and "factor" in names
+        assert tool.provenance.derived_cid
+        assert (
+            len(asked) == len(set(asked)) >= 2
+        )  # the directory and its files, once each
 
     def test_no_gateway_means_no_block_request(self) -> None:
         """ipfs_connection mode: blocks cannot be fetched; no GET leaves, the warning says so."""

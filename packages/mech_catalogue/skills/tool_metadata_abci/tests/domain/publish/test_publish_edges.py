@@ -263,3 +263,16 @@ def test_warnings_are_kept_and_errors_are_not_warnings() -> None:
     codes = sorted(str(w.code) for w in prepared.warnings)
     assert codes == ["tool_without_metadata", "untyped_input"]
     assert not any(w.is_error for w in prepared.warnings)
+
+
+def test_an_event_without_data_carries_no_digest() -> None:
+    """The target's event with the id indexed but no data field: no digest is read from it."""
+    target = PublishTarget(REGISTRY_LEGACY_MECH, REGISTRY, 9)
+    log = {
+        "address": REGISTRY,
+        "topics": [
+            "0x" + keccak(text=UPDATE_EVENTS[target.kind]).hex(),
+            "0x" + (9).to_bytes(32, "big").hex(),
+        ],
+    }
+    assert update_event_digest(target, [log]) is None
