@@ -179,8 +179,9 @@ class TestFetchWithMarketplace(FetchCase):
         capture = self.fetch_manifest()
         self.answer_logs([], error=True)
         payload = capture.payloads[0]
-        (info,) = self.views_of(payload)["mechs_info"]
-        assert info["address"] == "" and info["max_delivery_rate"] == 0
+        # no facts: nothing mech-interact could rank, and no zeros standing in for them
+        assert self.views_of(payload)["mechs_info"] == []
+        assert self.views_of(payload)["mech_tools"] == ["predict"]
         assert self.skill.skill_context.state.marketplace_checkpoint is None
 
 
