@@ -213,8 +213,8 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
     )
     # docs/skill-contract.md "Cost on the devnet": every figure it states
     assert (len(snapshot.reads), len(snapshot.digests)) == (10, 9)
-    assert (cold_rpc, cold_ipfs) == (3, 10)
-    assert (warm_rpc, warm_ipfs) == (3, 0)
+    assert (cold_rpc, cold_ipfs) == (2, 10)
+    assert (warm_rpc, warm_ipfs) == (2, 0)
     # the warm refresh reuses every good entry; only the invalid manifests are parsed again
     invalid = [m for m in catalogue.mechs if m.status == STATUS_INVALID]
     assert len(invalid) == 2 and len(parsed) == len(invalid)
