@@ -42,6 +42,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     encode_batch,
     snapshot_reader,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
+    split_oversized_yielding,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
@@ -160,9 +163,25 @@ class ToolMetadataBaseBehaviour(
             at_block,
         )
         block, reads = yield from drive_yielding(
-            reader, lambda request: self.multicall(*request)
+            reader,
+            split_oversized_yielding(
+                lambda request: self.multicall(*request),
+                (ChainReadError,),
+                self._batch_split,
+            ),
         )
         return RegistrySnapshot.build(block, reads)
+
+    def _batch_split(self, size: int, why: str) -> None:
+        """Log a Multicall2 batch the RPC refused as too large (it is sent again in halves).
+
+        :param size: calls in the refused batch.
+        :param why: the RPC's error text.
+        """
+        self.context.logger.warning(
+            f"the RPC refused a batch of {size} calls as too large ({why[:200]}); it is "
+            "sent again in halves: lower multicall_batch_size to avoid this"
+        )
 
     def get_logs(self, query: LogQuery) -> Generator[None, None, List[Dict[str, Any]]]:
         """Run one ``eth_getLogs`` through the ledger connection.

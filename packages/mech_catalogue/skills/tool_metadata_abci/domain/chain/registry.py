@@ -45,7 +45,7 @@ back with the results.
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Generator, List, Optional, Sequence, Set, Tuple
 
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
@@ -598,6 +598,7 @@ def _speculative_ids(
     max_ids: int,
     room: int,
     done: Dict[int, int],
+    exhausted: Set[int],
 ) -> Dict[int, Tuple[int, ...]]:
     """Pick the ids read in a digest batch sent before every supply is known.
 
@@ -610,6 +611,8 @@ def _speculative_ids(
     :param max_ids: the most ids read from one ``all`` source.
     :param room: how many calls the batch still has room for.
     :param done: source index -> how many of its ids (in order) were already read.
+    :param exhausted: ``all`` sources whose last id read had no hash (likely past the
+        supply): no more of their ids are guessed.
     :return: source index -> the ids to read (sources with none left out).
     """
     chosen: Dict[int, Tuple[int, ...]] = {}
@@ -618,6 +621,8 @@ def _speculative_ids(
         start = done.get(i, 0)
         if i in known:
             ids = known[i][start : start + max(room, 0) // width]
+        elif i in exhausted:
+            ids = ()
         else:
             ids = tuple(
                 range(start + 1, min(max_ids, start + max(room, 0) // width) + 1)
@@ -649,7 +654,8 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     The supplies: each batch sent while a supply (``totalSupply()``, or first the
     ``serviceRegistry()`` holding it) is still unknown carries those calls plus
     ``batch_size`` digest calls chosen before the supplies are known (listed ids, then
-    the next ids of ``all`` sources); reads of ids past a supply are dropped and the ids
+    the next ids of ``all`` sources, unless the last one read had no hash); reads of ids
+    past a supply are dropped and the ids
     still missing are read in batches of ``batch_size`` calls. So a read costs
     ``ceil(digest calls / batch_size)`` calls when ids 1.. fill the speculative batches
     (plus 1 with ``block_interval`` > 1), and the reads are the ones reading everything in
@@ -691,6 +697,7 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     }
     supplies: Dict[int, int] = {}
     done: Dict[int, int] = {}
+    exhausted: Set[int] = set()
     results_by_query: Dict[Tuple[int, int], Sequence[Tuple[bool, bytes]]] = {}
     while True:
         need_holders = {k: c for k, c in holder_calls.items() if k not in holders}
@@ -704,7 +711,8 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
             **{i: sources[i].ids.resolve(n, max_ids) for i, n in supplies.items()},
         }
         early = digest_queries(
-            sources, _speculative_ids(sources, listed, max_ids, batch_size, done)
+            sources,
+            _speculative_ids(sources, listed, max_ids, batch_size, done, exhausted),
         )
         control = list(need_holders.values()) + list(count_calls.values())
         reply = yield control + flatten(early), block
@@ -722,6 +730,14 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
         for query, result in zip(early, split_results(early, reply[1][len(control) :])):
             results_by_query[(query.source_index, query.mech_id)] = result
             done[query.source_index] = done.get(query.source_index, 0) + 1
+            if (
+                query.source_index not in listed
+            ):  # read past its end? then stop guessing
+                source = sources[query.source_index]
+                if not decode_digest_query(query, source, result).digest:
+                    exhausted.add(query.source_index)
+                else:
+                    exhausted.discard(query.source_index)
     ids_by_source = {
         i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)
     }
