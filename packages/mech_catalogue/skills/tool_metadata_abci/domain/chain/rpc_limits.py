@@ -23,11 +23,21 @@ sent again (recursively, down to one call), the second pinned to the block the f
 at when the batch was for ``latest``; the results are joined in call order, so
 ``snapshot_reader`` sees one reply. Every split is reported through ``on_split``. A
 one-call batch that is still refused, or any other error, propagates unchanged.
+
+``eth_getLogs`` has its own caps (a block range, a result count): the skill's log runner
+is wrapped with :func:`narrow_log_range_yielding`, which reads a refused range as two
+halves (down to one block) and joins their logs, so ``discover_mechs`` sees one answer
+per range and its checkpoint moves only past ranges read whole.
 """
 
 import re
-from typing import Callable, Generator, Optional, Tuple, Type
+from dataclasses import replace
+from typing import Any, Callable, Generator, List, Optional, Tuple, Type
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    LogQuery,
+    Logs,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     BatchRequest,
@@ -37,6 +47,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 TOO_LARGE = re.compile(
     r"too large|entity too large|\b413\b|out of gas|gas limit|gas cap|"
     r"response size|size exceeded|batch size|too many calls|request size",
+    re.IGNORECASE,
+)
+
+#: what RPCs say when an ``eth_getLogs`` range is too wide or returns too much
+RANGE_TOO_WIDE = re.compile(
+    r"block range|range (is )?too (large|wide)|exceed\w* (the )?max\w* (block )?range|"
+    r"more than \d+ (results|logs)|response size|too many (results|logs)|limit exceeded",
     re.IGNORECASE,
 )
 
@@ -109,5 +126,43 @@ def split_oversized_yielding(
         first = yield from run((calls[:half], block))
         second = yield from run((calls[half:], first[0] if block is None else block))
         return first[0], first[1] + second[1]
+
+    return run
+
+
+def log_range_too_wide(error: BaseException) -> bool:
+    """Whether an RPC error says an ``eth_getLogs`` range is too wide (:data:`RANGE_TOO_WIDE`).
+
+    :param error: the exception a log runner raised.
+    :return: True for a range or result-count refusal.
+    """
+    return bool(RANGE_TOO_WIDE.search(str(error)))
+
+
+def narrow_log_range_yielding(
+    answer: Callable[[LogQuery], Generator[None, None, Logs]],
+    errors: Tuple[Type[BaseException], ...],
+    on_narrow: Optional[Callable[[LogQuery, str], None]] = None,
+) -> Callable[[LogQuery], Generator[None, None, List[Any]]]:
+    """Wrap a cooperative ``eth_getLogs`` runner so that a too-wide range is read in halves.
+
+    :param answer: runs one query: ``LogQuery ->`` a generator returning the logs.
+    :param errors: the exception types ``answer`` raises for an RPC error.
+    :param on_narrow: told of every range halved (the query, the error text).
+    :return: a runner with the same contract (logs in block order, as the halves give them).
+    """
+
+    def run(query: LogQuery) -> Generator[None, None, List[Any]]:
+        try:
+            return list((yield from answer(query)))
+        except errors as exc:
+            if query.to_block <= query.from_block or not log_range_too_wide(exc):
+                raise
+            if on_narrow is not None:
+                on_narrow(query, str(exc))
+        middle = (query.from_block + query.to_block) // 2
+        first = yield from run(replace(query, to_block=middle))
+        second = yield from run(replace(query, from_block=middle + 1))
+        return first + second
 
     return run

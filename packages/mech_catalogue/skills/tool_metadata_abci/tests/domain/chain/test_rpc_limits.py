@@ -14,10 +14,16 @@
 
 """Batches an RPC refuses as too large are split in halves; other errors are not."""
 
-from typing import Generator, List, Optional, Tuple
+from typing import Any, Dict, Generator, List, Optional, Tuple
 
 import pytest
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    LogQuery,
+    MarketplaceSource,
+    discover_mechs,
+    start_checkpoint,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     BatchRequest,
@@ -25,12 +31,20 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
     batch_too_large,
+    narrow_log_range_yielding,
     split_oversized,
     split_oversized_yielding,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
     drive,
     drive_yielding,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.chain.test_marketplace import (
+    FACTORY,
+    MARKET,
+    MECH_1,
+    MECH_2,
+    create_log,
 )
 
 CALLS = [
@@ -141,3 +155,78 @@ def test_the_yielding_runner_does_the_same() -> None:
 def test_size_refusals_are_told_apart(text: str, expected: bool) -> None:
     """The texts RPCs use for size limits, and two that are not."""
     assert batch_too_large(RuntimeError(text)) is expected
+
+
+class LogRpc:  # pylint: disable=too-few-public-methods
+    """eth_getLogs over a list of logs, refusing ranges wider than ``width`` blocks."""
+
+    def __init__(self, logs: List[Dict[str, Any]], width: int, message: str) -> None:
+        """Keep the logs.
+
+        :param logs: every log on the "chain".
+        :param width: most blocks per query.
+        :param message: the refusal's text.
+        """
+        self.logs, self.width, self.message = logs, width, message
+        self.ranges: List[Tuple[int, int]] = []
+
+    def __call__(self, query: LogQuery) -> Generator[None, None, List[Dict[str, Any]]]:
+        """Answer one query after one cooperative yield.
+
+        :param query: the range.
+        :yield: once, as a behaviour waiting for the ledger.
+        :return: the logs inside it.
+        :raises RpcError: wider than ``width``.
+        """
+        yield
+        self.ranges.append((query.from_block, query.to_block))
+        if query.to_block - query.from_block + 1 > self.width:
+            raise RpcError(self.message)
+        return [
+            log
+            for log in self.logs
+            if query.from_block <= int(log["blockNumber"], 16) <= query.to_block
+        ]
+
+
+def _discover(rpc: LogRpc, source: MarketplaceSource, head: int) -> Any:
+    steps = drive_yielding(
+        discover_mechs(source, start_checkpoint(source), head),
+        narrow_log_range_yielding(rpc, (RpcError,)),
+    )
+    with pytest.raises(StopIteration) as done:
+        while True:
+            next(steps)
+    return done.value.value
+
+
+@pytest.mark.parametrize("width", [1, 3, 7])
+def test_a_too_wide_log_range_is_read_in_halves(width: int) -> None:
+    """Whatever the RPC's range cap, the same mechs and the same checkpoint as an uncapped RPC."""
+    source = MarketplaceSource(1, MARKET, first_block=1, confirmations=0, max_range=40)
+    logs = [create_log(MECH_1, 7, FACTORY, 5), create_log(MECH_2, 8, FACTORY, 33)]
+    uncapped = _discover(LogRpc(logs, 10**6, ""), source, 60)
+    rpc = LogRpc(logs, width, "query exceeds max block range 10")
+    capped = _discover(rpc, source, 60)
+    assert capped == uncapped and [m.address for m in capped.mechs] == [MECH_1, MECH_2]
+    read = sorted(r for r in rpc.ranges if r[1] - r[0] + 1 <= width)
+    covered = [b for start, end in read for b in range(start, end + 1)]
+    assert covered == list(range(1, 61))  # every block read exactly once
+
+
+def test_other_log_errors_keep_the_checkpoint() -> None:
+    """An error that is not about the range propagates: discovery ends, nothing is advanced."""
+    source = MarketplaceSource(1, MARKET, first_block=1, confirmations=0, max_range=40)
+    rpc = LogRpc([], 5, "connection refused")
+    with pytest.raises(RpcError, match="refused"):
+        _discover(rpc, source, 60)
+    assert rpc.ranges == [(1, 40)]
+
+
+def test_a_one_block_range_still_refused_propagates() -> None:
+    """A block whose logs alone exceed the cap: the refusal propagates (no endless halving)."""
+    source = MarketplaceSource(1, MARKET, first_block=1, confirmations=0, max_range=8)
+    rpc = LogRpc([], 0, "Log response size exceeded")
+    with pytest.raises(RpcError, match="size exceeded"):
+        _discover(rpc, source, 8)
+    assert rpc.ranges[-1][0] == rpc.ranges[-1][1] and len(rpc.ranges) <= 16
