@@ -183,7 +183,7 @@ class TestFetchWithMarketplace(FetchCase):
         Without the narrowing the refusal ends discovery: no further get_logs is asked
         (test_a_log_read_failure_leaves_the_catalogue_without_facts).
         """
-        capture = self.fetch_manifest()
+        self.fetch_manifest()
         self.answer_logs(
             [], error=True, message="query returned more than 10000 results"
         )
