@@ -62,6 +62,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     parse_registry_sources,
     snapshot_reader,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
+    SplitReport,
+    split_oversized,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
@@ -167,15 +171,20 @@ def eth_call(
 
 
 def read_snapshot(
-    config: SyncConfig, session: Optional[requests.Session] = None
+    config: SyncConfig,
+    session: Optional[requests.Session] = None,
+    on_split: Optional[SplitReport] = None,
 ) -> Tuple[RegistrySnapshot, int]:
     """Drive ``snapshot_reader``: each yielded batch is one ``eth_call`` to Multicall2.
 
-    A failing ``eth_call`` raises :class:`ChainReadError`; a supply read that reverts or
-    returns garbage raises ``RegistryDecodeError`` (from the generator).
+    A batch the RPC refuses as too large is sent again in halves
+    (``domain.chain.rpc_limits.split_oversized``). Any other failing ``eth_call`` raises
+    :class:`ChainReadError`; a supply read that reverts or returns garbage raises
+    ``RegistryDecodeError`` (from the generator).
 
     :param config: the parameters.
     :param session: an HTTP session to reuse (a new one when None).
+    :param on_split: told of every batch split (calls in it, the RPC's error text).
     :return: ``(snapshot, eth_calls made)``.
     """
     session = session or requests.Session()
@@ -202,7 +211,9 @@ def read_snapshot(
         calls += 1
         return decode_batch(data, len(batch))
 
-    block_number, reads = drive(reader, run_batch)
+    block_number, reads = drive(
+        reader, split_oversized(run_batch, (ChainReadError,), on_split)
+    )
     return RegistrySnapshot.build(block_number, reads), calls
 
 
@@ -375,6 +386,8 @@ class PeriodOutcome:
     :param timings: where the time went, seconds: ``rpc`` (registry reads), ``ipfs``
         (the fetch, including ``verify_on_arrival`` and ``parse_on_arrival``) and
         ``build`` (``refresh_catalogue``: any parsing left, building the catalogue).
+    :param rpc_splits: one sentence per batch the RPC refused as too large and that was
+        sent again in halves.
     """
 
     catalogue: Optional[Catalogue]
@@ -383,6 +396,7 @@ class PeriodOutcome:
     eth_calls: int = 0
     seconds: float = 0.0
     timings: Dict[str, float] = field(default_factory=dict)
+    rpc_splits: Tuple[str, ...] = ()
 
 
 class CatalogueSync:
@@ -416,11 +430,23 @@ class CatalogueSync:
         """
         began = time.monotonic()
         timings: Dict[str, float] = {}
+        splits: List[str] = []
+
+        def split(size: int, why: str) -> None:
+            splits.append(
+                f"the RPC refused a batch of {size} calls as too large ({why[:200]}); "
+                "it was sent again in halves (lower multicall_batch_size to avoid this)"
+            )
+
         try:
-            snapshot, calls = read_snapshot(self.config, self.session)
+            snapshot, calls = read_snapshot(self.config, self.session, split)
         except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
             return PeriodOutcome(
-                self.catalogue, False, str(exc), seconds=time.monotonic() - began
+                self.catalogue,
+                False,
+                str(exc),
+                seconds=time.monotonic() - began,
+                rpc_splits=tuple(splits),
             )
         timings["rpc"] = time.monotonic() - began
         self.fetcher.gateways.begin_period(time.monotonic())
@@ -443,7 +469,9 @@ class CatalogueSync:
         )
         seconds = time.monotonic() - began
         timings["build"] = seconds - timings["rpc"] - timings["ipfs"]
-        return PeriodOutcome(self.catalogue, True, "", calls, seconds, timings)
+        return PeriodOutcome(
+            self.catalogue, True, "", calls, seconds, timings, tuple(splits)
+        )
 
     def close(self) -> None:
         """Release the fetch pool."""

@@ -841,11 +841,13 @@ NOTES = """## Where and why targets are missed
   separate work). The *payload* column (catalogue digest and views document, which a
   consensus round needs) is reported but not counted in the wall time, as the floor and
   mech-client build none.
-- **Warm refresh RPC calls (target <= ceil(N / batch)).** `snapshot_reader` still makes
-  one call at latest before the digest batches (`getBlockNumber` with
-  `serviceRegistry`), because every later read is pinned to the block aligned down from
-  it; `totalSupply` rides with the first digest batch. So a period costs
-  ceil(N / 200) + 1: folding the block read into the first batch is not done yet.
+- **Warm refresh RPC calls (target <= ceil(N / batch)).** With `snapshot_block_interval`
+  1 (the CLI's default, and this benchmark's) `snapshot_reader` sends its first batch at
+  latest with `serviceRegistry()` and the first 200 digest calls, and pins every later
+  batch to the block Multicall2 returns; `totalSupply` rides with the second batch. So a
+  period costs ceil(N / 200) calls. With an interval above 1 (the skill's default 10, so
+  that agents reading a few seconds apart read the same block) one `getBlockNumber()`
+  call at latest still comes first: ceil(N / 200) + 1.
 - **429s.** Ours and the floor keep at most 32 GETs in flight under the modelled gateway,
   so they meet its limit only when a retry overlaps; the *IPFS 429s* column counts what
   the gateway refused, and `limit_after` is ours' adaptive window at the end of the phase
@@ -862,8 +864,8 @@ NOTES = """## Where and why targets are missed
   `FetchWindow`, `ParseOnArrival`, `refresh_catalogue`, `parse_manifest`) through
   `mech_catalogue_cli/sync_driver.py`: Multicall2 batches of 200 digest calls, GETs in a sliding
   window through the gateway policy, every new manifest re-hashed against its on-chain
-  digest and parsed once. With `ids: all` a period costs one fixed call before the
-  `ceil(N / 200)` digest batches.
+  digest and parsed once. With `ids: all` a period costs `ceil(N / 200)` batches (one
+  more with a block interval above 1).
 - *floor* reads the same `mapServiceHashes` in one `eth_call` and GETs the same CIDs with
   the same number in flight, with no verification and no parsing.
 - *mech-client* calls `ToolManager.get_tools(service_id)` for each id, one after the

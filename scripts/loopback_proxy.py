@@ -29,6 +29,8 @@ when told to, injects one fault:
   does not have, or gave up fetching, the content);
 - ``mode = "rate_limited"``: answer ``429`` with ``Retry-After: <retry_after>`` (a
   gateway rate-limiting this client; ``retry_after`` defaults to 1 s);
+- ``max_request_bytes``: a JSON-RPC request body longer than this is answered with a
+  JSON-RPC error "request entity too large" (an RPC capping what one ``eth_call`` carries);
 - ``path_modes``: path substring -> mode, a fault for matching requests only (e.g. one
   CID), the others forwarded (a mode in ``mode`` wins);
 - ``rewrite``: a function ``(path, body) -> body`` replacing what upstream returned
@@ -189,6 +191,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.retry_after = 1
         self.rewrite: Optional[Rewrite] = None
         self.path_modes: Dict[str, str] = {}
+        self.max_request_bytes: Optional[int] = None
         self.counters = ProxyCounters()
         self.network: Optional[NetworkModel] = None
         self._rng = random.Random(0)
@@ -264,6 +267,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.latency = 0.0
         self.rewrite = None
         self.path_modes = {}
+        self.max_request_bytes = None
 
     def reset_counters(self) -> ProxyCounters:
         """Zero the counters.
@@ -369,7 +373,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _rpc_error(self, body: bytes) -> bytes:
+            def _rpc_error(self, body: bytes, message: str = "injected fault") -> bytes:
                 try:
                     payload = json.loads(body)
                 except ValueError:
@@ -379,7 +383,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                     {
                         "jsonrpc": "2.0",
                         "id": call.get("id") if isinstance(call, dict) else None,
-                        "error": {"code": -32000, "message": "injected fault"},
+                        "error": {"code": -32000, "message": message},
                     }
                     for call in calls
                 ]
@@ -456,6 +460,15 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                     "",
                 )
                 if self._injected(mode, body):
+                    return
+                limit = proxy.max_request_bytes
+                if limit is not None and method == "POST" and len(body) > limit:
+                    proxy.record_fault()
+                    message = (
+                        f"request entity too large: {len(body)} bytes, "
+                        f"the limit is {limit}"
+                    )
+                    self._reply(200, "application/json", self._rpc_error(body, message))
                     return
                 headers = {
                     key: value

@@ -225,3 +225,54 @@ def test_devnet_without_state_file_exits_1(tmp_path: Any) -> None:
     result = run("list", "--devnet", "--devnet-dir", tmp_path)
     assert result.exit_code == EXIT_INVALID
     assert "devnet_not_running" in result.stderr and "devnet.json" in result.stderr
+
+
+def _statuses(*args: Any) -> Dict[Tuple[str, int], str]:
+    result = run("list", "--json", *args)
+    assert result.exit_code == EXIT_OK, result.stderr
+    return {ref: m["status"] for ref, m in by_ref(json.loads(result.stdout)).items()}
+
+
+def test_fallback_gateway_serves_when_the_first_is_down(devnet: Devnet) -> None:
+    """--ipfs-gateway on a closed port: with --fallback-gateway the devnet's, the same catalogue."""
+    dead = f"http://127.0.0.1:{_closed_port()}"
+    expected = _statuses(*devnet_args(devnet))
+    alone = _statuses(*devnet_args(devnet), "--ipfs-gateway", dead, "--timeout", "1")
+    assert "ok" not in alone.values()  # the dead gateway alone serves nothing
+    with_fallback = _statuses(
+        *devnet_args(devnet),
+        "--ipfs-gateway",
+        dead,
+        "--gateway",
+        f"http://127.0.0.1:{_closed_port()}/",  # a second dead one, skipped too
+        "--fallback-gateway",
+        devnet.info.ipfs_gateway_url + "/",
+        "--timeout",
+        "1",
+    )
+    assert with_fallback == expected and "ok" in expected.values()
+
+
+@pytest.mark.parametrize(
+    "value", ["ipfs.io", "ftp://ipfs.io", "http://", "file:///tmp"]
+)
+def test_bad_fallback_gateway_exits_2_naming_the_option(value: str) -> None:
+    """A --fallback-gateway that is not an http(s) URL: usage error, nothing read."""
+    result = run(
+        "list",
+        "--rpc",
+        f"http://127.0.0.1:{_closed_port()}",
+        "--chain-id",
+        "1",
+        "--multicall2",
+        "0x" + "22" * 20,
+        "--registry",
+        "olas_agent_registry:0x" + "11" * 20,
+        "--fallback-gateway",
+        value,
+    )
+    assert result.exit_code == EXIT_USAGE
+    assert (
+        "--fallback-gateway" in result.stderr
+        and "chain_read_failed" not in result.stderr
+    )

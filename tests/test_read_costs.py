@@ -15,14 +15,14 @@
 """The read costs docs/skill-contract.md states for large registries, counted on the reader.
 
 "With the default batch of 200 digest calls, an Olas AgentRegistry with 1,000 agents (two
-calls per id) costs 1 + 10 = 11 ``eth_call``s, 1,000 services of a
-ComplementaryServiceMetadata 1 + 5 = 6." The reader is driven with return data encoded
+calls per id) costs 10 ``eth_call``s, 1,000 services of a ComplementaryServiceMetadata 5;
+one more with a ``snapshot_block_interval`` above 1." The reader is driven with return data encoded
 for each call's own output types (no chain: the figures count the batches the reader asks
 for, which is what an ``eth_call`` is); tests/test_tool_metadata_devnet.py checks the
 devnet figures against anvil.
 """
 
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
 
 import pytest
 from eth_abi import encode
@@ -57,27 +57,36 @@ def _answer(call: Call) -> Tuple[bool, bytes]:
     return True, encode(list(call.output_types), values)
 
 
-def eth_calls(kind: str, block_interval: int = 1) -> Tuple[int, int, int]:
+def eth_calls(
+    kind: str, block_interval: int = 1, at_block: Optional[int] = None
+) -> Tuple[int, int, int]:
     """Count the ``eth_call``s one read of ``1..SUPPLY`` ids costs.
 
     :param kind: the registry kind, with ids ``all``.
     :param block_interval: snapshot_block_interval.
+    :param at_block: the agreed block to read at (None: latest, aligned).
     :return: (eth_calls, contract calls in all, ids read).
     """
     sources = parse_registry_sources(
         [{"kind": kind, "address": REGISTRY, "ids": "all"}], 100
     )
     reader = snapshot_reader(
-        sources, MULTICALL, DEFAULT_BATCH, DEFAULT_MAX_IDS, block_interval
+        sources, MULTICALL, DEFAULT_BATCH, DEFAULT_MAX_IDS, block_interval, at_block
     )
     batches = calls = 0
     try:
-        batch, _ = next(reader)
+        batch, block = next(reader)
         while True:
             batches += 1
             calls += len(batch)
-            assert len(batch) <= DEFAULT_BATCH + 1  # the first one adds totalSupply()
-            batch, _ = reader.send((BLOCK, [_answer(call) for call in batch]))
+            assert (
+                len(batch) <= DEFAULT_BATCH + 1
+            )  # + serviceRegistry() or totalSupply()
+            if at_block is not None:
+                assert block == at_block
+            batch, block = reader.send(
+                (block or BLOCK, [_answer(call) for call in batch])
+            )
     except StopIteration as done:
         _, reads = done.value
         return batches, calls, len(reads)
@@ -86,22 +95,41 @@ def eth_calls(kind: str, block_interval: int = 1) -> Tuple[int, int, int]:
 @pytest.mark.parametrize(
     "kind, expected",
     [
-        ("olas_agent_registry", 11),
-        ("complementary_service_metadata", 6),
-        ("legacy_mech_registry", 6),
+        ("olas_agent_registry", 10),
+        ("complementary_service_metadata", 5),
+        ("legacy_mech_registry", 5),
     ],
 )
 def test_thousand_ids_cost_what_the_contract_says(kind: str, expected: int) -> None:
-    """1,000 ids with ids 'all' and the default batch: 1 + ceil(digest calls / 200) eth_calls."""
+    """1,000 ids with ids 'all', the default batch, block interval 1: ceil(digest calls / 200) eth_calls."""
     batches, _, ids = eth_calls(kind)
     assert ids == SUPPLY
     assert batches == expected
 
 
 def test_every_id_is_read_once() -> None:
-    """No digest call is repeated across batches: two per Olas id, one per service, plus the supply and block calls."""
+    """No digest call is repeated across batches: two per Olas id, one per service, plus the supply calls."""
     _, olas_calls, _ = eth_calls("olas_agent_registry")
-    assert olas_calls == 1 + 1 + 2 * SUPPLY  # getBlockNumber, totalSupply, digests
+    assert olas_calls == 1 + 2 * SUPPLY  # totalSupply, digests
     _, service_calls, _ = eth_calls("complementary_service_metadata")
-    # getBlockNumber with serviceRegistry(), totalSupply(), one mapServiceHashes per id
-    assert service_calls == 2 + 1 + SUPPLY
+    # serviceRegistry(), totalSupply(), one mapServiceHashes per id
+    assert service_calls == 1 + 1 + SUPPLY
+
+
+@pytest.mark.parametrize(
+    "kind", ["complementary_service_metadata", "olas_agent_registry"]
+)
+def test_an_aligned_block_costs_one_call_more(kind: str) -> None:
+    """Aligning to 10 blocks needs the latest block first: one call at latest, then the same."""
+    unaligned, calls, ids = eth_calls(kind)
+    aligned, aligned_calls, aligned_ids = eth_calls(kind, block_interval=10)
+    assert aligned == unaligned + 1 and ids == aligned_ids == SUPPLY
+    assert aligned_calls == calls + 1  # getBlockNumber()
+
+
+def test_an_agreed_block_is_read_without_a_block_call() -> None:
+    """Rebuilding at the agreed block: every batch pinned to it, no call at latest."""
+    batches, _, ids = eth_calls(
+        "complementary_service_metadata", block_interval=10, at_block=BLOCK - 4
+    )
+    assert batches == 5 and ids == SUPPLY

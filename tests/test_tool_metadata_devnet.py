@@ -222,10 +222,10 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
     )
     # docs/skill-contract.md "Cost on the devnet": every figure it states. The seed's
     # NFT-metadata mech (a 4th legacy agent, its own digest) added one id, one digest
-    # and one cold GET; the eth_calls stay 3 (its digest read rides in the same batch).
+    # and one cold GET; its digest read rides in a batch already sent.
     assert (len(snapshot.reads), len(snapshot.digests)) == (11, 10)
-    assert (cold_rpc, cold_ipfs) == (3, 11)
-    assert (warm_rpc, warm_ipfs) == (3, 0)
+    assert (cold_rpc, cold_ipfs) == (2, 11)
+    assert (warm_rpc, warm_ipfs) == (2, 0)
     # the warm refresh reuses every good entry; only the invalid manifests are parsed again
     invalid = [m for m in catalogue.mechs if m.status == STATUS_INVALID]
     assert len(invalid) == 2 and len(parsed) == len(invalid)

@@ -25,6 +25,7 @@ reverted supply read) or ``--devnet`` finds no running devnet, 2 on a bad comman
 """
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
+from urllib.parse import urlsplit
 
 import click
 import requests
@@ -121,6 +122,31 @@ def parse_registry_option(
             ) from exc
         entries.append({"kind": parts[0], "address": parts[1], "ids": ids})
     return entries
+
+
+def parse_gateway_option(
+    _ctx: click.Context, _param: click.Parameter, values: Tuple[str, ...]
+) -> Tuple[str, ...]:
+    """Check ``--fallback-gateway`` URLs: http(s) with a host; trailing ``/`` dropped.
+
+    :param _ctx: the click context.
+    :param _param: the option.
+    :param values: the URLs as given.
+    :return: the URLs, in order, duplicates dropped.
+    :raises BadParameter: (exit 2) naming the URL that is not one.
+    """
+    urls: List[str] = []
+    for value in values:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise click.BadParameter(
+                f"{value!r} is not an http(s) gateway URL such as https://ipfs.io",
+                param_hint="'--fallback-gateway'",
+            )
+        url = value.rstrip("/")
+        if url not in urls:
+            urls.append(url)
+    return tuple(urls)
 
 
 def _chain_id(rpc: str, timeout: float) -> int:
@@ -280,6 +306,16 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     help="IPFS HTTP gateway the manifests are fetched from.",
 )
 @click.option(
+    "--fallback-gateway",
+    "--gateway",
+    "fallback_gateways",
+    multiple=True,
+    callback=parse_gateway_option,
+    metavar="URL",
+    help="Further IPFS HTTP gateway (repeatable), tried in this order when "
+    "--ipfs-gateway fails or rate-limits; a failing one is skipped until it recovers.",
+)
+@click.option(
     "--timeout",
     type=click.FloatRange(min=0.1),
     default=DEFAULT_TIMEOUT,
@@ -303,6 +339,7 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     registries: List[Dict[str, Any]],
     multicall: Optional[str],
     gateway: str,
+    fallback_gateways: Tuple[str, ...],
     timeout: float,
     devnet: Optional[DevnetSettings],
     with_tools: bool,
@@ -316,6 +353,7 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     :param registries: ``--registry`` entries.
     :param multicall: ``--multicall2``.
     :param gateway: ``--ipfs-gateway``.
+    :param fallback_gateways: ``--fallback-gateway`` URLs, in order.
     :param timeout: ``--timeout``.
     :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
     :param with_tools: ``--tools/--mechs-only``.
@@ -363,6 +401,7 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
             multicall=settings["multicall"],
             rpc_timeout=timeout,
             fetch_timeout=timeout,
+            fallback_gateway_urls=fallback_gateways,
         )
         catalogue = _sync(config, out.errors)
     except CliFailure as failure:

@@ -195,3 +195,35 @@ def test_anvil_restarted(net: FaultNet) -> None:
     net.start_anvil(state)
     assert recovers(sync, expected) == 1
     sync.close()
+
+
+def test_oversized_batches_are_split_and_reported(net: FaultNet) -> None:
+    """An RPC refusing eth_calls over ~8 KB: batches are halved until they pass; same catalogue."""
+    sync = _good(net)
+    before = sync.catalogue
+    net.update([4])
+    net.rpc.max_request_bytes = 8_000  # a batch of 200 calls is ~20 KB of JSON
+    faults_before = net.rpc.counters.faults
+    outcome = bounded(sync.period())
+    assert outcome.updated and not outcome.error
+    assert served(outcome.catalogue) == net.expected_tools() != served(before)
+    assert outcome.rpc_splits and all(
+        "too large" in line and "halves" in line for line in outcome.rpc_splits
+    )
+    assert net.rpc.counters.faults - faults_before == len(outcome.rpc_splits)
+    assert outcome.eth_calls > 2  # the halves each cost a call
+    sync.close()
+
+
+def test_a_single_call_still_too_large_keeps_the_last_catalogue(net: FaultNet) -> None:
+    """A limit no call fits: the period stops with the RPC's reason, the last catalogue is kept."""
+    sync = _good(net)
+    before = sync.catalogue
+    net.update([1])
+    net.rpc.max_request_bytes = 10
+    outcome = bounded(sync.period())
+    assert not outcome.updated and "too large" in outcome.error
+    assert outcome.catalogue is before
+    net.rpc.clear_faults()
+    assert recovers(sync, net.expected_tools()) == 1
+    sync.close()

@@ -42,6 +42,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     encode_batch,
     snapshot_reader,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
+    narrow_log_range_yielding,
+    split_oversized_yielding,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
     RegistrySnapshot,
 )
@@ -160,9 +164,25 @@ class ToolMetadataBaseBehaviour(
             at_block,
         )
         block, reads = yield from drive_yielding(
-            reader, lambda request: self.multicall(*request)
+            reader,
+            split_oversized_yielding(
+                lambda request: self.multicall(*request),
+                (ChainReadError,),
+                self._batch_split,
+            ),
         )
         return RegistrySnapshot.build(block, reads)
+
+    def _batch_split(self, size: int, why: str) -> None:
+        """Log a Multicall2 batch the RPC refused as too large (it is sent again in halves).
+
+        :param size: calls in the refused batch.
+        :param why: the RPC's error text.
+        """
+        self.context.logger.warning(
+            f"the RPC refused a batch of {size} calls as too large ({why[:200]}); it is "
+            "sent again in halves: lower multicall_batch_size to avoid this"
+        )
 
     def get_logs(self, query: LogQuery) -> Generator[None, None, List[Dict[str, Any]]]:
         """Run one ``eth_getLogs`` through the ledger connection.
@@ -192,7 +212,7 @@ class ToolMetadataBaseBehaviour(
     def _discover(
         self, source: MarketplaceSource, checkpoint: DiscoveryCheckpoint, head: int
     ) -> Generator[None, None, DiscoveryCheckpoint]:
-        """Drive :func:`discover_mechs` with :meth:`get_logs`.
+        """Drive :func:`discover_mechs` with :meth:`get_logs`; a too-wide range is read in halves.
 
         :param source: the marketplace.
         :param checkpoint: where the last read stopped.
@@ -201,9 +221,22 @@ class ToolMetadataBaseBehaviour(
         :return: the advanced checkpoint.
         """
         checkpoint = yield from drive_yielding(
-            discover_mechs(source, checkpoint, head), self.get_logs
+            discover_mechs(source, checkpoint, head),
+            narrow_log_range_yielding(self.get_logs, (ChainReadError,), self._narrowed),
         )
         return checkpoint
+
+    def _narrowed(self, query: LogQuery, why: str) -> None:
+        """Log an ``eth_getLogs`` range the RPC refused as too wide (read in halves).
+
+        :param query: the refused query.
+        :param why: the RPC's error text.
+        """
+        self.context.logger.warning(
+            f"eth_getLogs of {query.address} for blocks {query.from_block}..{query.to_block} "
+            f"was refused as too wide ({why[:200]}); it is read in halves: lower "
+            "marketplace_max_log_range to avoid this"
+        )
 
     def _read_facts(
         self, marketplace: str, mechs: List[MechCreation], block: int

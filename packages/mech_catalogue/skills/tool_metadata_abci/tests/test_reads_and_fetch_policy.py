@@ -303,8 +303,12 @@ def test_reader_drops_speculative_reads_past_the_supply() -> None:
     ]
 
 
-def test_reader_reads_service_registry_with_the_block_number() -> None:
-    """Complementary metadata with ids all plus a listed legacy id: two calls in all."""
+def test_reader_reads_service_registry_with_the_first_digests() -> None:
+    """Complementary metadata with ids all plus a listed legacy id, interval 1: two calls in all.
+
+    The first batch (at latest) carries serviceRegistry() with the first digests and its
+    reply gives the block; the second carries totalSupply() and ids read past it are dropped.
+    """
     service_registry = "0x" + "12" * 20
     sources = parse_registry_sources(
         [
@@ -319,26 +323,35 @@ def test_reader_reads_service_registry_with_the_block_number() -> None:
     )
     reader = snapshot_reader(sources, "0x" + "ff" * 20, 3, 100, 1)
     batch, block = next(reader)
-    assert len(batch) == 2 and block is None
+    assert block is None and len(batch) == 4  # serviceRegistry(), id 5, ids 1 and 2
     batch, block = reader.send(
-        (7, [(True, b""), (True, encode(["address"], [service_registry]))])
+        (
+            7,
+            [(True, encode(["address"], [service_registry]))]
+            + [(True, encode(["uint256", "bytes32[]"], [1, [H1]]))]
+            + [(True, H2)] * 2,
+        )
     )
     assert block == 7 and batch[0].target == service_registry and len(batch) == 4
     with pytest.raises(StopIteration) as done:
-        reader.send(
-            (
-                7,
-                [(True, encode(["uint256"], [2]))]
-                + [(True, encode(["uint256", "bytes32[]"], [1, [H1]]))]
-                + [(True, H2)] * 2,
-            )
-        )
-    _, reads = done.value.value
+        reader.send((7, [(True, encode(["uint256"], [2]))] + [(True, H1)] * 3))
+    block, reads = done.value.value
+    assert block == 7
     assert [(r.ref.registry_kind, r.ref.mech_id, r.digest) for r in reads] == [
         ("legacy_mech_registry", 5, "0x" + H1.hex()),
         ("complementary_service_metadata", 1, "0x" + H2.hex()),
         ("complementary_service_metadata", 2, "0x" + H2.hex()),
     ]
+
+
+def test_reader_with_nothing_to_read_still_names_its_block() -> None:
+    """No source at all (the domain function's edge; config needs one): one getBlockNumber()."""
+    reader = snapshot_reader([], "0x" + "ff" * 20, 3, 100, 1)
+    batch, block = next(reader)
+    assert block is None and [c.signature for c in batch] == ["getBlockNumber()"]
+    with pytest.raises(StopIteration) as done:
+        reader.send((41, [(True, encode(["uint256"], [41]))]))
+    assert done.value.value == (41, [])
 
 
 def test_reader_reports_a_reverting_supply() -> None:

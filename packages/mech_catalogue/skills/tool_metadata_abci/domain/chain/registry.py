@@ -45,7 +45,7 @@ back with the results.
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Generator, List, Optional, Sequence, Set, Tuple
 
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
@@ -607,25 +607,36 @@ def _speculative_ids(
     known: Dict[int, Tuple[int, ...]],
     max_ids: int,
     room: int,
+    done: Dict[int, int],
+    exhausted: Set[int],
 ) -> Dict[int, Tuple[int, ...]]:
-    """Pick the ids read in the first digest batch, before the supplies are known.
+    """Pick the ids read in a digest batch sent before every supply is known.
 
-    Ids of list and range sources first (they are known), then ``1, 2, ...`` of each ``all``
-    source while the batch has room for whole queries.
+    Ids of list and range sources first (they are known), then the next ids of each
+    ``all`` source while the batch has room for whole queries.
 
     :param sources: the configured registries.
-    :param known: source index -> its listed ids (list and range sources).
+    :param known: source index -> its ids when known (list and range sources, and
+        ``all`` sources whose supply was read).
     :param max_ids: the most ids read from one ``all`` source.
     :param room: how many calls the batch still has room for.
-    :return: source index -> the ids to read in the first batch (sources with none left out).
+    :param done: source index -> how many of its ids (in order) were already read.
+    :param exhausted: ``all`` sources whose last id read had no hash (likely past the
+        supply): no more of their ids are guessed.
+    :return: source index -> the ids to read (sources with none left out).
     """
     chosen: Dict[int, Tuple[int, ...]] = {}
     for i, source in enumerate(sources):
         width = len(digest_query(i, source, 1).calls)
+        start = done.get(i, 0)
         if i in known:
-            ids = known[i][: max(room, 0) // width]
+            ids = known[i][start : start + max(room, 0) // width]
+        elif i in exhausted:
+            ids = ()
         else:
-            ids = tuple(range(1, min(max_ids, max(room, 0) // width) + 1))
+            ids = tuple(
+                range(start + 1, min(max_ids, start + max(room, 0) // width) + 1)
+            )
         if ids:
             chosen[i] = ids
             room -= width * len(ids)
@@ -642,66 +653,101 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
 ) -> Generator[BatchRequest, BatchReply, Tuple[int, List[DigestRead]]]:
     """Read every source's latest digests; the caller runs each yielded batch as one ``eth_call``.
 
-    Steps: one call at latest with ``getBlockNumber()`` and, where ids are ``all`` on a
-    ComplementaryServiceMetadata, its ``serviceRegistry()`` (an immutable of that contract,
-    so reading it at latest equals reading it at the aligned block); the block is aligned
-    down to ``block_interval`` (so agents reading a few seconds apart read the same block).
-    Every later read is pinned to the aligned block: the first batch holds the
-    ``totalSupply()`` calls of the ``all`` sources plus ``batch_size`` digest calls chosen
-    before the supplies are known (listed ids, then ids 1, 2, ... of ``all`` sources); the
-    reads of ids past a supply are dropped and the ids still missing are read in batches of
-    ``batch_size`` calls. So a read costs ``1 + ceil(digest calls / batch_size)`` calls,
-    and the reads are the ones reading everything in order at that block would give.
+    The block: with ``block_interval`` > 1 (and no ``at_block``) one call at latest reads
+    ``getBlockNumber()`` (with, where ids are ``all`` on a ComplementaryServiceMetadata,
+    its ``serviceRegistry()``, an immutable of that contract) and the block is aligned
+    down to ``block_interval`` (so agents reading a few seconds apart read the same
+    block); every later read is pinned to it. With ``block_interval`` 1 or an
+    ``at_block`` there is no such call: the first batch is sent at latest (or at
+    ``at_block``) and Multicall2 returns the block it ran at, to which the rest is pinned.
+
+    The supplies: each batch sent while a supply (``totalSupply()``, or first the
+    ``serviceRegistry()`` holding it) is still unknown carries those calls plus
+    ``batch_size`` digest calls chosen before the supplies are known (listed ids, then
+    the next ids of ``all`` sources, unless the last one read had no hash); reads of ids
+    past a supply are dropped and the ids
+    still missing are read in batches of ``batch_size`` calls. So a read costs
+    ``ceil(digest calls / batch_size)`` calls when ids 1.. fill the speculative batches
+    (plus 1 with ``block_interval`` > 1), and the reads are the ones reading everything in
+    order at that block would give.
 
     Drive it with ``request = next(gen)`` then ``request = gen.send(reply)`` until
     ``StopIteration.value`` holds ``(block, reads)``.
 
     :param sources: the registries.
     :param multicall: the Multicall2 address.
-    :param batch_size: most digest calls per ``eth_call`` (the first batch also carries one
-        ``totalSupply()`` per ``all`` source).
+    :param batch_size: most digest calls per ``eth_call`` (a batch sent while supplies
+        are unknown also carries one ``serviceRegistry()``/``totalSupply()`` per source
+        still missing it).
     :param max_ids: most ids one ``all`` source expands to.
     :param block_interval: block alignment (>= 1).
     :param at_block: read at exactly this block instead (the block the agents agreed
-        on, when an agent must rebuild the agreed snapshot); the first call is then
-        pinned to it too, and no alignment is applied.
-    :yield: ``(calls, block)`` batches.
+        on, when an agent must rebuild the agreed snapshot); no alignment is applied.
+    :yield: ``(calls, block)`` batches (block None = latest).
     :return: ``(block, reads)``. The generator raises RegistryDecodeError when a
         supply read reverts and RegistryConfigError for ids ``all`` without a supply.
     """
     holder_calls = supply_holder_calls(sources)
-    latest, first = (
-        yield [block_number_call(multicall)] + list(holder_calls.values()),
-        at_block,
-    )
-    block = latest - latest % block_interval if at_block is None else at_block
-    holders = {
-        k: holder_calls[k].decode(d)[0]
-        for k, d in _supplies(sources, holder_calls, (latest, first[1:])).items()
-    }
-    count_calls = supply_calls(sources, holders)
+    holders: Dict[int, str] = {}
+    block = at_block
+    if at_block is None and block_interval > 1:
+        latest, first = (
+            yield [block_number_call(multicall)] + list(holder_calls.values()),
+            None,
+        )
+        block = latest - latest % block_interval
+        holders = {
+            k: holder_calls[k].decode(d)[0]
+            for k, d in _supplies(sources, holder_calls, (latest, first[1:])).items()
+        }
     known = {
         i: s.ids.resolve(None, max_ids)
         for i, s in enumerate(sources)
         if s.ids.mode != IDS_ALL
     }
-    early = digest_queries(
-        sources, _speculative_ids(sources, known, max_ids, batch_size)
-    )
-    first_batch = list(count_calls.values()) + flatten(early)
-    reply = (yield first_batch, block) if first_batch else (block, [])
-    supplies = {
-        k: int(count_calls[k].decode(d)[0])
-        for k, d in _supplies(
-            sources, count_calls, (reply[0], reply[1][: len(count_calls)])
-        ).items()
-    }
-    results_by_query = dict(
-        zip(
-            ((q.source_index, q.mech_id) for q in early),
-            split_results(early, reply[1][len(count_calls) :]),
+    supplies: Dict[int, int] = {}
+    done: Dict[int, int] = {}
+    exhausted: Set[int] = set()
+    results_by_query: Dict[Tuple[int, int], Sequence[Tuple[bool, bytes]]] = {}
+    while True:
+        need_holders = {k: c for k, c in holder_calls.items() if k not in holders}
+        count_calls = {
+            k: c for k, c in supply_calls(sources, holders).items() if k not in supplies
+        }
+        if not need_holders and not count_calls:
+            break
+        listed = {
+            **known,
+            **{i: sources[i].ids.resolve(n, max_ids) for i, n in supplies.items()},
+        }
+        early = digest_queries(
+            sources,
+            _speculative_ids(sources, listed, max_ids, batch_size, done, exhausted),
         )
-    )
+        control = list(need_holders.values()) + list(count_calls.values())
+        reply = yield control + flatten(early), block
+        block = reply[0] if block is None else block
+        found = _supplies(
+            sources, need_holders, (reply[0], reply[1][: len(need_holders)])
+        )
+        holders.update({k: need_holders[k].decode(d)[0] for k, d in found.items()})
+        counted = _supplies(
+            sources, count_calls, (reply[0], reply[1][len(need_holders) : len(control)])
+        )
+        supplies.update(
+            {k: int(count_calls[k].decode(d)[0]) for k, d in counted.items()}
+        )
+        for query, result in zip(early, split_results(early, reply[1][len(control) :])):
+            results_by_query[(query.source_index, query.mech_id)] = result
+            done[query.source_index] = done.get(query.source_index, 0) + 1
+            if (
+                query.source_index not in listed
+            ):  # read past its end? then stop guessing
+                source = sources[query.source_index]
+                if not decode_digest_query(query, source, result).digest:
+                    exhausted.add(query.source_index)
+                else:
+                    exhausted.discard(query.source_index)
     ids_by_source = {
         i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)
     }
@@ -710,7 +756,10 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     results: List[Tuple[bool, bytes]] = []
     for batch in chunks(flatten(late), batch_size):
         reply = yield batch, block
+        block = reply[0] if block is None else block
         results.extend(reply[1])
+    if block is None:  # nothing was read: still say at which block
+        block = (yield [block_number_call(multicall)], None)[0]
     results_by_query.update(
         zip(((q.source_index, q.mech_id) for q in late), split_results(late, results))
     )

@@ -50,9 +50,11 @@ Nothing here raises on input: bad shapes become problems.
 """
 
 import copy
+import json
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import referencing.jsonschema
@@ -73,6 +75,10 @@ INLINE_FACTOR = 4
 INLINE_ALLOWANCE = 512
 #: A string costs one unit plus one per this many characters.
 STRING_UNIT = 16
+#: Sub-schemas without ``$ref`` whose rewrite is memoised (by dialect and JSON text).
+REF_FREE_MEMO_ENTRIES = 2048
+#: Longest JSON text (characters) of a sub-schema whose rewrite is memoised.
+REF_FREE_MEMO_TEXT = 4096
 #: The fallback written in place of a reference that does not resolve.
 FALLBACK_SCHEMA: Dict[str, Any] = {}
 _ANNOTATIONS = ("title", "description")
@@ -123,16 +129,41 @@ class BudgetExceeded(Exception):
     """Raised inside a rewrite when its :class:`InlineBudget` runs out."""
 
 
-class InlineBudget:  # pylint: disable=too-few-public-methods
+class InlineBudget:
     """Units the rewrites of one tool's schemas may still write.
 
+    The limit is :data:`INLINE_FACTOR` x ``units(source)`` + :data:`INLINE_ALLOWANCE`;
+    sizing the source is put off until more than :data:`INLINE_ALLOWANCE` units were
+    spent (below that no limit can be reached), so most tools never pay for it.
+
     :param source: the source they come from (a tool's metadata, or one schema document).
+    :param limit: the limit itself, when known (then ``source`` is not sized).
     """
 
-    def __init__(self, source: Any) -> None:
-        """Allow :data:`INLINE_FACTOR` x ``units(source)`` + :data:`INLINE_ALLOWANCE`."""
-        self.limit = INLINE_FACTOR * units(source) + INLINE_ALLOWANCE
-        self.remaining = self.limit
+    def __init__(self, source: Any, limit: Optional[int] = None) -> None:
+        """Keep the source; nothing is spent yet."""
+        self._source = source
+        self._limit = limit
+        self.spent = 0
+
+    @property
+    def limit(self) -> int:
+        """The units this budget allows (sizes the source on first use).
+
+        :return: the limit.
+        """
+        if self._limit is None:
+            self._limit = INLINE_FACTOR * units(self._source) + INLINE_ALLOWANCE
+            self._source = None
+        return self._limit
+
+    @property
+    def remaining(self) -> int:
+        """Units left (negative once exceeded).
+
+        :return: the units left.
+        """
+        return self.limit - self.spent
 
     def charge(self, amount: int) -> None:
         """Spend units.
@@ -140,8 +171,8 @@ class InlineBudget:  # pylint: disable=too-few-public-methods
         :param amount: units written.
         :raises BudgetExceeded: when no units are left.
         """
-        self.remaining -= amount
-        if self.remaining < 0:
+        self.spent += amount
+        if self.spent > INLINE_ALLOWANCE and self.spent > self.limit:
             raise BudgetExceeded()
 
 
@@ -180,7 +211,7 @@ def dialect_of(document: Any) -> Any:
     return referencing.jsonschema.DRAFT202012
 
 
-class _Bundler:  # pylint: disable=too-few-public-methods
+class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attributes
     """One rewrite of one document's sub-schema (state: stack, definitions, budget)."""
 
     def __init__(
@@ -192,8 +223,8 @@ class _Bundler:  # pylint: disable=too-few-public-methods
     ) -> None:
         self.specification = dialect_of(document)
         self.draft7 = self.specification.name in _DRAFT7_LIKE
-        resource = self.specification.create_resource(document)
-        self.resolver = Registry().with_resource(BASE_URI, resource).resolver(BASE_URI)
+        self.document = document
+        self._resolver: Any = None
         self.where = where
         self.code = code
         self.problems: List[P.Problem] = []
@@ -209,7 +240,8 @@ class _Bundler:  # pylint: disable=too-few-public-methods
 
         :param node: a schema or keyword value of the document.
         :param path: its pointer inside the document (for problems).
-        :param resolver: the ``referencing`` resolver for its base URI.
+        :param resolver: the ``referencing`` resolver for its base URI (None: the
+            document's own, built when first needed).
         :return: the rewritten copy.
         """
         self.written += 1
@@ -223,10 +255,23 @@ class _Bundler:  # pylint: disable=too-few-public-methods
         finally:
             self.level -= 1
 
+    def base_resolver(self) -> Any:
+        """The resolver for the document's own URI, built on the first reference met.
+
+        :return: a ``referencing`` resolver.
+        """
+        if self._resolver is None:
+            resource = self.specification.create_resource(self.document)
+            registry = Registry().with_resource(BASE_URI, resource)
+            self._resolver = registry.resolver(BASE_URI)
+        return self._resolver
+
     def _rewrite_object(self, node: Dict[str, Any], path: str, resolver: Any) -> Any:
         if isinstance(node.get("$ref"), str):
             return self._reference(node, path, resolver)
         if isinstance(node.get("$id"), str):
+            if resolver is None:
+                resolver = self.base_resolver()
             resolver = resolver.in_subresource(self.specification.create_resource(node))
         out: Dict[str, Any] = {}
         for key, value in node.items():
@@ -269,6 +314,8 @@ class _Bundler:  # pylint: disable=too-few-public-methods
 
     def _reference(self, node: Dict[str, Any], path: str, resolver: Any) -> Any:
         ref = node["$ref"]
+        if resolver is None:
+            resolver = self.base_resolver()
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if self.draft7:  # draft-07: keywords beside $ref are ignored, annotations kept
             siblings = {k: v for k, v in siblings.items() if k in _ANNOTATIONS}
@@ -362,6 +409,64 @@ def _translate_draft7(node: Dict[str, Any]) -> None:
             node["dependentSchemas"] = schemas
 
 
+def _ref_free_text(document: Any, node: Any) -> Optional[Tuple[Optional[str], str]]:
+    """The memo key of a sub-schema whose rewrite cannot depend on the rest of its document.
+
+    Without a ``$ref`` anywhere inside, the rewrite of ``node`` depends only on its own
+    JSON text (key order included) and on the document's ``$schema``.
+
+    :param document: the whole schema document.
+    :param node: the sub-schema to rewrite.
+    :return: (the ``$schema`` string or None, the JSON text), or None when the node holds
+        a ``$ref``, is not plain JSON, or is longer than :data:`REF_FREE_MEMO_TEXT`.
+    """
+    uri = document.get("$schema") if isinstance(document, dict) else None
+    try:
+        text = json.dumps(node)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if len(text) > REF_FREE_MEMO_TEXT or '"$ref"' in text:
+        return None
+    return (uri if isinstance(uri, str) else None), text
+
+
+@lru_cache(maxsize=REF_FREE_MEMO_ENTRIES)
+def _ref_free_rewrite(uri: Optional[str], text: str) -> Optional[Tuple[str, int]]:
+    """Rewrite a ``$ref``-free sub-schema once; what it costs is charged on every use.
+
+    :param uri: the document's ``$schema`` (None when absent or not a string).
+    :param text: the sub-schema's JSON text.
+    :return: (the rewritten schema's JSON text, the budget units the rewrite charges), or
+        None when the rewrite reported a problem (the caller then rewrites it itself).
+    """
+    node = json.loads(text)
+    budget = InlineBudget(None, limit=1 << 62)
+    bundler = _Bundler({} if uri is None else {"$schema": uri}, "", budget)
+    bundler.stack.append(id(node))
+    try:
+        result = bundler.rewrite(node, "", None)
+    except RecursionError:
+        return None
+    if bundler.problems or bundler.defs:  # pragma: no cover - only a $ref makes either
+        return None
+    return json.dumps(result), budget.spent
+
+
+def _over_budget(
+    node: Any, where: str, inner: str, budget: InlineBudget
+) -> Tuple[Any, List[P.Problem]]:
+    kept = {k: node[k] for k in _ANNOTATIONS if isinstance(node, dict) and k in node}
+    problem = P.warning(
+        P.SCHEMA_BUDGET_EXCEEDED,
+        f"{where}{inner} expands past {budget.limit} units when its references "
+        f"are resolved ({INLINE_FACTOR} x the tool's own size + "
+        f"{INLINE_ALLOWANCE}); it is taken as any JSON value. Reuse fewer "
+        "definitions, or nest them less.",
+        where + inner,
+    )
+    return {**copy.deepcopy(FALLBACK_SCHEMA), **copy.deepcopy(kept)}, [problem]
+
+
 def self_contained(
     document: Any,
     pointer_parts: Tuple[str, ...] = (),
@@ -369,6 +474,10 @@ def self_contained(
     code: str = P.INVALID_ARGUMENT_SCHEMA,
 ) -> Tuple[Any, List[P.Problem]]:
     """Rewrite a sub-schema of ``document`` so that it resolves only inside itself.
+
+    A sub-schema without any ``$ref`` is rewritten once per distinct JSON text and
+    dialect (memoised, :data:`REF_FREE_MEMO_ENTRIES` entries): the same units are charged
+    to the budget as a fresh rewrite would charge, and a fresh copy is returned.
 
     :param document: the whole schema document (e.g. a tool's ``input.schema``).
     :param pointer_parts: keys from the document to the sub-schema (``()`` = the document).
@@ -382,29 +491,23 @@ def self_contained(
         node = node[part]
     inner = "".join(P.pointer(p) for p in pointer_parts)
     budget = _TOOL_BUDGET.get() or InlineBudget(document)
+    memo_key = _ref_free_text(document, node)
+    memo = _ref_free_rewrite(*memo_key) if memo_key is not None else None
+    if memo is not None:
+        text, cost = memo
+        try:
+            budget.charge(cost)
+        except BudgetExceeded:
+            return _over_budget(node, where, inner, budget)
+        return json.loads(text), []
     bundler = _Bundler(document, where, budget, code)
     key = id(node)
     bundler.stack.append(key)
     try:
-        result = bundler.rewrite(node, inner, bundler.resolver)
+        result = bundler.rewrite(node, inner, None)
     except BudgetExceeded:
-        kept = {
-            k: node[k] for k in _ANNOTATIONS if isinstance(node, dict) and k in node
-        }
-        bundler.problems.append(
-            P.warning(
-                P.SCHEMA_BUDGET_EXCEEDED,
-                f"{where}{inner} expands past {budget.limit} units when its references "
-                f"are resolved ({INLINE_FACTOR} x the tool's own size + "
-                f"{INLINE_ALLOWANCE}); it is taken as any JSON value. Reuse fewer "
-                "definitions, or nest them less.",
-                where + inner,
-            )
-        )
-        return {
-            **copy.deepcopy(FALLBACK_SCHEMA),
-            **copy.deepcopy(kept),
-        }, bundler.problems
+        fallback, problems = _over_budget(node, where, inner, budget)
+        return fallback, bundler.problems + problems
     except RecursionError:
         bundler.problems.append(
             P.warning(

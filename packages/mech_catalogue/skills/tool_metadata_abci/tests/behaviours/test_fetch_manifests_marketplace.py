@@ -100,17 +100,20 @@ class TestFetchWithMarketplace(FetchCase):
         )
         self.skill.skill_context.state.marketplace_checkpoint = None
 
-    def answer_logs(self, logs: List[Any], error: bool = False) -> None:
+    def answer_logs(
+        self, logs: List[Any], error: bool = False, message: str = "connection refused"
+    ) -> None:
         """Answer the pending ``get_logs`` contract API request.
 
         :param logs: the logs.
         :param error: answer with an error instead.
+        :param message: the error's text.
         """
         response = (
             {
                 "performative": ContractApiMessage.Performative.ERROR,
                 "code": 1,
-                "message": "query returned more than 10000 results",
+                "message": message,
                 "data": b"",
             }
             if error
@@ -173,6 +176,19 @@ class TestFetchWithMarketplace(FetchCase):
         self.agree(payload)
         (facts,) = self.agreed_entry(SERVICE).marketplace
         assert facts.service_deliveries == 5 and facts.block == 20
+
+    def test_a_too_wide_log_range_is_read_in_halves(self) -> None:
+        """The RPC refuses a range (too many results): two get_logs follow, one per half.
+
+        Without the narrowing the refusal ends discovery: no further get_logs is asked
+        (test_a_log_read_failure_leaves_the_catalogue_without_facts).
+        """
+        self.fetch_manifest()
+        self.answer_logs(
+            [], error=True, message="query returned more than 10000 results"
+        )
+        self.answer_logs([])  # each answer checks that a get_logs was asked
+        self.answer_logs([])
 
     def test_a_log_read_failure_leaves_the_catalogue_without_facts(self) -> None:
         """An RPC refusing the log query: logged, no facts, the payload is still sent, no checkpoint."""

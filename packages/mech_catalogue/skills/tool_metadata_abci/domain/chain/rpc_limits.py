@@ -1,0 +1,168 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""RPC size limits: a Multicall2 batch the RPC refuses as too large is sent again in halves.
+
+Public RPCs cap what one ``eth_call`` may carry: the request body (HTTP 413, "request
+entity too large"), the gas an ``eth_call`` may burn ("out of gas", "gas limit", "exceeds
+block gas limit") or the response size ("response size exceeded"). The skill's and the
+CLI's batch runners are wrapped with :func:`split_oversized` /
+:func:`split_oversized_yielding`: such a refusal splits the batch into two halves, each
+sent again (recursively, down to one call), the second pinned to the block the first ran
+at when the batch was for ``latest``; the results are joined in call order, so
+``snapshot_reader`` sees one reply. Every split is reported through ``on_split``. A
+one-call batch that is still refused, or any other error, propagates unchanged.
+
+``eth_getLogs`` has its own caps (a block range, a result count): the skill's log runner
+is wrapped with :func:`narrow_log_range_yielding`, which reads a refused range as two
+halves (down to one block) and joins their logs, so ``discover_mechs`` sees one answer
+per range and its checkpoint moves only past ranges read whole.
+"""
+
+import re
+from dataclasses import replace
+from typing import Any, Callable, Generator, List, Optional, Tuple, Type
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    LogQuery,
+    Logs,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    BatchReply,
+    BatchRequest,
+)
+
+#: what RPCs say when one request is too big (matched case-insensitively in the error text)
+TOO_LARGE = re.compile(
+    r"too large|entity too large|\b413\b|out of gas|gas limit|gas cap|"
+    r"response size|size exceeded|batch size|too many calls|request size",
+    re.IGNORECASE,
+)
+
+#: what RPCs say when an ``eth_getLogs`` range is too wide or returns too much
+RANGE_TOO_WIDE = re.compile(
+    r"block range|range (is )?too (large|wide)|exceed\w* (the )?max\w* (block )?range|"
+    r"more than \d+ (results|logs)|response size|too many (results|logs)|limit exceeded",
+    re.IGNORECASE,
+)
+
+#: ``on_split(calls in the refused batch, the error text)``
+SplitReport = Callable[[int, str], None]
+
+
+def batch_too_large(error: BaseException) -> bool:
+    """Whether an RPC error says the request was too large (:data:`TOO_LARGE`).
+
+    :param error: the exception a batch runner raised.
+    :return: True for a size refusal.
+    """
+    return bool(TOO_LARGE.search(str(error)))
+
+
+def split_oversized(
+    answer: Callable[[BatchRequest], BatchReply],
+    errors: Tuple[Type[BaseException], ...],
+    on_split: Optional[SplitReport] = None,
+) -> Callable[[BatchRequest], BatchReply]:
+    """Wrap a blocking batch runner so that size refusals split the batch.
+
+    :param answer: runs one batch as one ``eth_call``: ``(calls, block) -> (block, results)``.
+    :param errors: the exception types ``answer`` raises for an RPC error.
+    :param on_split: told of every split (calls in the refused batch, error text).
+    :return: a runner with the same contract.
+    """
+
+    def run(request: BatchRequest) -> BatchReply:
+        calls, block = request
+        try:
+            return answer(request)
+        except errors as exc:
+            if len(calls) < 2 or not batch_too_large(exc):
+                raise
+            if on_split is not None:
+                on_split(len(calls), str(exc))
+        half = (len(calls) + 1) // 2
+        first = run((calls[:half], block))
+        second = run((calls[half:], first[0] if block is None else block))
+        return first[0], first[1] + second[1]
+
+    return run
+
+
+def split_oversized_yielding(
+    answer: Callable[[BatchRequest], Generator[None, None, BatchReply]],
+    errors: Tuple[Type[BaseException], ...],
+    on_split: Optional[SplitReport] = None,
+) -> Callable[[BatchRequest], Generator[None, None, BatchReply]]:
+    """:func:`split_oversized` for a cooperative runner (a behaviour's ``yield from``).
+
+    :param answer: runs one batch: ``(calls, block) ->`` a generator returning the reply.
+    :param errors: the exception types ``answer`` raises for an RPC error.
+    :param on_split: told of every split (calls in the refused batch, error text).
+    :return: a runner with the same contract.
+    """
+
+    def run(request: BatchRequest) -> Generator[None, None, BatchReply]:
+        calls, block = request
+        try:
+            return (yield from answer(request))
+        except errors as exc:
+            if len(calls) < 2 or not batch_too_large(exc):
+                raise
+            if on_split is not None:
+                on_split(len(calls), str(exc))
+        half = (len(calls) + 1) // 2
+        first = yield from run((calls[:half], block))
+        second = yield from run((calls[half:], first[0] if block is None else block))
+        return first[0], first[1] + second[1]
+
+    return run
+
+
+def log_range_too_wide(error: BaseException) -> bool:
+    """Whether an RPC error says an ``eth_getLogs`` range is too wide (:data:`RANGE_TOO_WIDE`).
+
+    :param error: the exception a log runner raised.
+    :return: True for a range or result-count refusal.
+    """
+    return bool(RANGE_TOO_WIDE.search(str(error)))
+
+
+def narrow_log_range_yielding(
+    answer: Callable[[LogQuery], Generator[None, None, Logs]],
+    errors: Tuple[Type[BaseException], ...],
+    on_narrow: Optional[Callable[[LogQuery, str], None]] = None,
+) -> Callable[[LogQuery], Generator[None, None, List[Any]]]:
+    """Wrap a cooperative ``eth_getLogs`` runner so that a too-wide range is read in halves.
+
+    :param answer: runs one query: ``LogQuery ->`` a generator returning the logs.
+    :param errors: the exception types ``answer`` raises for an RPC error.
+    :param on_narrow: told of every range halved (the query, the error text).
+    :return: a runner with the same contract (logs in block order, as the halves give them).
+    """
+
+    def run(query: LogQuery) -> Generator[None, None, List[Any]]:
+        try:
+            return list((yield from answer(query)))
+        except errors as exc:
+            if query.to_block <= query.from_block or not log_range_too_wide(exc):
+                raise
+            if on_narrow is not None:
+                on_narrow(query, str(exc))
+        middle = (query.from_block + query.to_block) // 2
+        first = yield from run(replace(query, to_block=middle))
+        second = yield from run(replace(query, from_block=middle + 1))
+        return first + second
+
+    return run
