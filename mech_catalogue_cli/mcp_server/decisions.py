@@ -320,3 +320,42 @@ def argument_errors(
         else:
             errors.append(f"arguments: {error.message}")
     return sorted(set(errors))
+
+
+def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str]:
+    """The response as structured content when it validates against the output schema.
+
+    The schema may describe the whole response document (mech-server's ``{"requestId",
+    "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
+    decoded when it is JSON text); the first that validates is returned.
+
+    :param schema: the tool's ``outputSchema``.
+    :param body: the verified response bytes.
+    :return: ``(structured or None, why not: "" when fine)``.
+    """
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return None, "the response is not JSON"
+    candidates = [document]
+    if isinstance(document, dict) and "result" in document:
+        result = document["result"]
+        if isinstance(result, str):
+            try:
+                result = json.loads(result)
+            except ValueError:
+                pass
+        candidates.append(result)
+    validator = Draft202012Validator(dict(schema))
+    first = None
+    for candidate in candidates:
+        errors = sorted(validator.iter_errors(candidate), key=str)
+        if not errors:
+            return candidate, ""
+        first = first or errors[0]
+    assert first is not None  # nosec: candidates is never empty
+    where = "/".join(str(p) for p in first.absolute_path) or "(root)"
+    return (
+        None,
+        f"the response does not match the output schema at {where}: {first.message}",
+    )

@@ -38,20 +38,19 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
-from jsonschema import Draft202012Validator
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
-    root_digest,
-)
-
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.subscriptions import (
     InMemorySubscriptionBus,
     ListenHandler,
     ToolsListChanged,
 )
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    root_digest,
+)
+
+from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded
 from .decisions import (
     IDEMPOTENCY_META_KEY,
     NoOffer,
@@ -62,6 +61,7 @@ from .decisions import (
     choose_offer,
     payload_nonce,
     request_payload,
+    structured_content,
 )
 from .ipfs import IpfsError, fetch_response, payload_bytes, upload_json
 from .market import (
@@ -131,9 +131,9 @@ def error_result(
 def _structured(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
-    The schema may describe the whole response document (mech-server's ``{"requestId",
-    "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
-    decoded when it is JSON text); the first that validates is returned.
+    Checked in a child process (:func:`.bounded.run_bounded`): the schema is a
+    stranger's and the response a mech's, and a backtracking ``pattern`` must not stall
+    the server. Blocking: call it from a worker thread.
 
     :param tool: the tool called.
     :param body: the verified response bytes.
@@ -143,31 +143,12 @@ def _structured(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     if not schema:
         return None, ""
     try:
-        document = json.loads(body)
-    except ValueError:
-        return None, "the response is not JSON"
-    candidates = [document]
-    if isinstance(document, dict) and "result" in document:
-        result = document["result"]
-        if isinstance(result, str):
-            try:
-                result = json.loads(result)
-            except ValueError:
-                pass
-        candidates.append(result)
-    validator = Draft202012Validator(schema)
-    first = None
-    for candidate in candidates:
-        errors = sorted(validator.iter_errors(candidate), key=str)
-        if not errors:
-            return candidate, ""
-        first = first or errors[0]
-    assert first is not None  # nosec: candidates is never empty
-    where = "/".join(str(p) for p in first.absolute_path) or "(root)"
-    return (
-        None,
-        f"the response does not match the output schema at {where}: {first.message}",
-    )
+        return run_bounded(structured_content, (schema, body))
+    except CheckTimeout:
+        return None, (
+            f"checking it against the output schema took over {CHECK_SECONDS:g} s "
+            "(a backtracking pattern?)"
+        )
 
 
 @dataclass
@@ -346,7 +327,16 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(
                 f"no tool named {name!r} is served now; list the tools again"
             )
-        errors = argument_errors(tool.tool["inputSchema"], arguments)
+        try:
+            errors = await anyio.to_thread.run_sync(
+                run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
+            )
+        except CheckTimeout:
+            return error_result(
+                f"{name}: the arguments could not be checked against the tool's input "
+                f"schema within {CHECK_SECONDS:g} s (a backtracking pattern?); nothing "
+                "was sent"
+            )
         timer.lap("validation")
         if errors:
             return error_result(
@@ -554,7 +544,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         journal.save(entry)
         meta["response_cid"] = response_cid
         meta["seconds"] = timer.marks
-        structured, problem = _structured(tool, body)
+        structured, problem = await anyio.to_thread.run_sync(_structured, tool, body)
         text = body.decode("utf-8", "replace")
         if problem:
             return error_result(
