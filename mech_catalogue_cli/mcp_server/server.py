@@ -33,8 +33,9 @@ mech, price, transaction, CIDs and where the time went (seconds).
 import json
 import logging
 import time
+import weakref
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -188,7 +189,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.ledger = SpendLedger(settings.max_spend)
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
-        self._handshake_sessions: List[Any] = []
+        # handshake-era client connections, weakly: ctx.session is a per-request proxy,
+        # so remembering it kept one object per request (and sent one notification per
+        # request made) until a catalogue change; a connection the SDK closed and dropped
+        # is forgotten here too
+        self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self._send_lock = anyio.Lock()
         self.server: Server[Any] = Server(
             SERVER_NAME,
@@ -230,17 +235,20 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
     async def announce(self) -> None:
         """Tell every listener the tool list changed."""
         await self.bus.publish(ToolsListChanged())
-        for session in list(self._handshake_sessions):
-            try:
-                await session.send_tool_list_changed()
-            except Exception:  # pylint: disable=broad-except  # a closed session
-                self._handshake_sessions.remove(session)
+        notification = types.ToolListChangedNotification().model_dump(
+            by_alias=True, mode="json", exclude_none=True
+        )
+        for connection in list(self._handshake_connections):
+            # Connection.notify never raises: a closed stream drops the notification
+            await connection.notify(notification["method"], notification.get("params"))
 
     def _remember(self, ctx: Any) -> None:
-        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and not any(
-            s is ctx.session for s in self._handshake_sessions
-        ):
-            self._handshake_sessions.append(ctx.session)
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return
+        # the SDK's ServerSession exposes no public accessor for its connection
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is not None:
+            self._handshake_connections.add(connection)
 
     def _input_schema(self, name: str) -> Optional[Dict[str, Any]]:
         tool = self.catalogue.named(name)
