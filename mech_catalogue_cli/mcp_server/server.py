@@ -472,6 +472,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                     from_block=market.head(),
                 )
                 journal.save(prepared)
+                # counted before sending: a send that fails after the broadcast (no
+                # receipt in time) may still be mined, so it must count against the cap
+                self.ledger.record(price, prepared.request_id)
                 transaction = market.request_transaction(
                     offer.address,
                     data,
@@ -485,7 +488,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 return prepared
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
-            self.ledger.record(price, sent.request_id)
             timer.lap("transaction")
             LOGGER.info(
                 "request %s sent to mech %s for %d wei (tx %s)",
