@@ -303,8 +303,12 @@ def argument_errors(
         validator = Draft202012Validator(dict(schema))
     except SchemaError as exc:  # the exporter checks schemas; say so if one slips
         return [f"the tool's input schema is invalid: {exc.message}"]
+    try:
+        found = list(validator.iter_errors(dict(arguments or {})))
+    except RecursionError:  # a deeply nested argument (its error text is a repr too)
+        return ["arguments: nested too deeply to check"]
     errors: List[str] = []
-    for error in validator.iter_errors(dict(arguments or {})):
+    for error in found:
         path = list(error.absolute_path)
         if error.validator == "required" and not path:
             missing = [
@@ -337,6 +341,8 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
         document = json.loads(body)
     except ValueError:
         return None, "the response is not JSON"
+    except RecursionError:
+        return None, "the response is JSON nested too deeply to check"
     candidates = [document]
     if isinstance(document, dict) and "result" in document:
         result = document["result"]
@@ -349,7 +355,10 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
     validator = Draft202012Validator(dict(schema))
     first = None
     for candidate in candidates:
-        errors = sorted(validator.iter_errors(candidate), key=str)
+        try:
+            errors = sorted(validator.iter_errors(candidate), key=str)
+        except RecursionError:
+            return None, "the response is nested too deeply to check"
         if not errors:
             return candidate, ""
         first = first or errors[0]

@@ -339,6 +339,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             errors = await anyio.to_thread.run_sync(
                 run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
             )
+        except RecursionError:  # too deep to even hand to the checking process
+            return error_result(
+                f"{name}: invalid arguments, nothing was sent: arguments: nested too "
+                "deeply to check"
+            )
         except CheckTimeout:
             return error_result(
                 f"{name}: the arguments could not be checked against the tool's input "

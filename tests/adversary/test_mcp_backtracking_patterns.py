@@ -155,3 +155,24 @@ def test_run_bounded_returns_values_and_reraises_errors() -> None:
         run_bounded(int, ("x",))
     with pytest.raises(CheckTimeout):
         run_bounded(time.sleep, (60,), 0.5)
+
+
+def _deep(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_deeply_nested_argument_is_refused_not_raised() -> None:
+    """RecursionError in validation (or in its error's repr) becomes an isError result."""
+    server = _server(_tool({"type": "object", "properties": {"q": {"type": "string"}}}))
+    result = anyio.run(server.call, "squat", {"q": _deep(3000)})
+    assert result.is_error and "nested too deeply" in result.content[0].text
+
+
+def test_a_deeply_nested_response_is_reported_not_raised() -> None:
+    """A mech's 200,000-deep JSON response: the paid result still comes back as text."""
+    tool = _tool({"type": "object"}, {"type": "object"})
+    structured, problem = _structured(tool, b"[" * 200_000)
+    assert structured is None and "nested too deeply" in problem
