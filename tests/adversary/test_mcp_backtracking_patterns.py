@@ -165,7 +165,7 @@ def _deep(depth: int) -> Any:
 
 
 def test_a_deeply_nested_argument_is_refused_not_raised() -> None:
-    """RecursionError in validation (or in its error's repr) becomes an isError result."""
+    """A RecursionError in validation (or in its error's repr) becomes an isError result."""
     server = _server(_tool({"type": "object", "properties": {"q": {"type": "string"}}}))
     result = anyio.run(server.call, "squat", {"q": _deep(3000)})
     assert result.is_error and "nested too deeply" in result.content[0].text
