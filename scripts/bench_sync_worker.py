@@ -122,7 +122,7 @@ def period(sync: CatalogueSync) -> Dict[str, Any]:
     if outcome.catalogue is not None:
         began = time.perf_counter()
         outcome.catalogue.digest()
-        views_digest(views_document(outcome.catalogue, {}))
+        views_digest(views_document(outcome.catalogue))
         result["t_payload"] = round(time.perf_counter() - began, 4)
         result[UNTIMED] = result["t_payload"]
     result["gets"] = sync.fetcher.requests

@@ -180,7 +180,7 @@ def test_entries_without_facts_are_left_out_so_the_ranking_cannot_raise() -> Non
     assert [info.address for info in infos] == ["0x" + f"{1:040x}"]
     assert [item["id"] for item in mechs_info_view(catalogue)] == ["1"]
     assert mech_tools_view(catalogue) == ["predict"]
-    assert mechs_info_view(Catalogue.build([bare_entry(2), bare_entry(3)])) == []
+    assert not mechs_info_view(Catalogue.build([bare_entry(2), bare_entry(3)]))
 
 
 rates = st.one_of(st.none(), st.integers(0, UINT256_MAX))

@@ -303,8 +303,12 @@ def argument_errors(
         validator = Draft202012Validator(dict(schema))
     except SchemaError as exc:  # the exporter checks schemas; say so if one slips
         return [f"the tool's input schema is invalid: {exc.message}"]
+    try:
+        found = list(validator.iter_errors(dict(arguments or {})))
+    except RecursionError:  # a deeply nested argument (its error text is a repr too)
+        return ["arguments: nested too deeply to check"]
     errors: List[str] = []
-    for error in validator.iter_errors(dict(arguments or {})):
+    for error in found:
         path = list(error.absolute_path)
         if error.validator == "required" and not path:
             missing = [
@@ -320,3 +324,47 @@ def argument_errors(
         else:
             errors.append(f"arguments: {error.message}")
     return sorted(set(errors))
+
+
+def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str]:
+    """The response as structured content when it validates against the output schema.
+
+    The schema may describe the whole response document (mech-server's ``{"requestId",
+    "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
+    decoded when it is JSON text); the first that validates is returned.
+
+    :param schema: the tool's ``outputSchema``.
+    :param body: the verified response bytes.
+    :return: ``(structured or None, why not: "" when fine)``.
+    """
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return None, "the response is not JSON"
+    except RecursionError:
+        return None, "the response is JSON nested too deeply to check"
+    candidates = [document]
+    if isinstance(document, dict) and "result" in document:
+        result = document["result"]
+        if isinstance(result, str):
+            try:
+                result = json.loads(result)
+            except ValueError:
+                pass
+        candidates.append(result)
+    validator = Draft202012Validator(dict(schema))
+    first = None
+    for candidate in candidates:
+        try:
+            errors = sorted(validator.iter_errors(candidate), key=str)
+        except RecursionError:
+            return None, "the response is nested too deeply to check"
+        if not errors:
+            return candidate, ""
+        first = first or errors[0]
+    assert first is not None  # nosec: candidates is never empty
+    where = "/".join(str(p) for p in first.absolute_path) or "(root)"
+    return (
+        None,
+        f"the response does not match the output schema at {where}: {first.message}",
+    )

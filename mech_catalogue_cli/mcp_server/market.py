@@ -42,7 +42,7 @@ from typing import Any, Dict, List, Optional
 from eth_abi import decode as abi_decode
 from eth_account import Account
 from web3 import Web3
-from web3.exceptions import ContractLogicError
+from web3.exceptions import ContractLogicError, TimeExhausted
 
 #: MechMarketplace.RequestStatus
 STATUS_DOES_NOT_EXIST = 0
@@ -366,6 +366,12 @@ class Marketplace:
             signed = self._account.sign_transaction(tx)
             tx_hash = self.w3.eth.send_raw_transaction(signed.raw_transaction)
             receipt = self.w3.eth.wait_for_transaction_receipt(tx_hash, timeout=wait)
+        except TimeExhausted as exc:
+            raise MarketError(
+                f"the request transaction to {self.address} was not mined within "
+                f"{wait:g} s; it may still be: call again with the same arguments to "
+                "check (that will not pay twice)"
+            ) from exc
         except (ContractLogicError, ValueError, OSError) as exc:
             raise MarketError(
                 f"the request transaction to {self.address} failed: "

@@ -33,12 +33,12 @@ mech, price, transaction, CIDs and where the time went (seconds).
 import json
 import logging
 import time
+import weakref
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
-from jsonschema import Draft202012Validator
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.subscriptions import (
     InMemorySubscriptionBus,
@@ -51,6 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import
     root_digest,
 )
 
+from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded
 from .decisions import (
     IDEMPOTENCY_META_KEY,
     NoOffer,
@@ -61,6 +62,7 @@ from .decisions import (
     choose_offer,
     payload_nonce,
     request_payload,
+    structured_content,
 )
 from .ipfs import IpfsError, fetch_response, payload_bytes, upload_json
 from .market import (
@@ -130,9 +132,9 @@ def error_result(
 def _structured(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
-    The schema may describe the whole response document (mech-server's ``{"requestId",
-    "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
-    decoded when it is JSON text); the first that validates is returned.
+    Checked in a child process (:func:`.bounded.run_bounded`): the schema is a
+    stranger's and the response a mech's, and a backtracking ``pattern`` must not stall
+    the server. Blocking: call it from a worker thread.
 
     :param tool: the tool called.
     :param body: the verified response bytes.
@@ -142,31 +144,12 @@ def _structured(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     if not schema:
         return None, ""
     try:
-        document = json.loads(body)
-    except ValueError:
-        return None, "the response is not JSON"
-    candidates = [document]
-    if isinstance(document, dict) and "result" in document:
-        result = document["result"]
-        if isinstance(result, str):
-            try:
-                result = json.loads(result)
-            except ValueError:
-                pass
-        candidates.append(result)
-    validator = Draft202012Validator(schema)
-    first = None
-    for candidate in candidates:
-        errors = sorted(validator.iter_errors(candidate), key=str)
-        if not errors:
-            return candidate, ""
-        first = first or errors[0]
-    assert first is not None  # nosec: candidates is never empty
-    where = "/".join(str(p) for p in first.absolute_path) or "(root)"
-    return (
-        None,
-        f"the response does not match the output schema at {where}: {first.message}",
-    )
+        return run_bounded(structured_content, (schema, body))
+    except CheckTimeout:
+        return None, (
+            f"checking it against the output schema took over {CHECK_SECONDS:g} s "
+            "(a backtracking pattern?)"
+        )
 
 
 @dataclass
@@ -206,7 +189,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.ledger = SpendLedger(settings.max_spend)
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
-        self._handshake_sessions: List[Any] = []
+        # handshake-era client connections, weakly: ctx.session is a per-request proxy,
+        # so remembering it kept one object per request (and sent one notification per
+        # request made) until a catalogue change; a connection the SDK closed and dropped
+        # is forgotten here too
+        self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self._send_lock = anyio.Lock()
         self.server: Server[Any] = Server(
             SERVER_NAME,
@@ -248,17 +235,20 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
     async def announce(self) -> None:
         """Tell every listener the tool list changed."""
         await self.bus.publish(ToolsListChanged())
-        for session in list(self._handshake_sessions):
-            try:
-                await session.send_tool_list_changed()
-            except Exception:  # pylint: disable=broad-except  # a closed session
-                self._handshake_sessions.remove(session)
+        notification = types.ToolListChangedNotification().model_dump(
+            by_alias=True, mode="json", exclude_none=True
+        )
+        for connection in list(self._handshake_connections):
+            # Connection.notify never raises: a closed stream drops the notification
+            await connection.notify(notification["method"], notification.get("params"))
 
     def _remember(self, ctx: Any) -> None:
-        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and not any(
-            s is ctx.session for s in self._handshake_sessions
-        ):
-            self._handshake_sessions.append(ctx.session)
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return
+        # the SDK's ServerSession exposes no public accessor for its connection
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is not None:
+            self._handshake_connections.add(connection)
 
     def _input_schema(self, name: str) -> Optional[Dict[str, Any]]:
         tool = self.catalogue.named(name)
@@ -345,7 +335,21 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(
                 f"no tool named {name!r} is served now; list the tools again"
             )
-        errors = argument_errors(tool.tool["inputSchema"], arguments)
+        try:
+            errors = await anyio.to_thread.run_sync(
+                run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
+            )
+        except RecursionError:  # too deep to even hand to the checking process
+            return error_result(
+                f"{name}: invalid arguments, nothing was sent: arguments: nested too "
+                "deeply to check"
+            )
+        except CheckTimeout:
+            return error_result(
+                f"{name}: the arguments could not be checked against the tool's input "
+                f"schema within {CHECK_SECONDS:g} s (a backtracking pattern?); nothing "
+                "was sent"
+            )
         timer.lap("validation")
         if errors:
             return error_result(
@@ -473,6 +477,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                     from_block=market.head(),
                 )
                 journal.save(prepared)
+                # counted before sending: a send that fails after the broadcast (no
+                # receipt in time) may still be mined, so it must count against the cap
+                self.ledger.record(price, prepared.request_id)
                 transaction = market.request_transaction(
                     offer.address,
                     data,
@@ -486,7 +493,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 return prepared
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
-            self.ledger.record(price, sent.request_id)
             timer.lap("transaction")
             LOGGER.info(
                 "request %s sent to mech %s for %d wei (tx %s)",
@@ -553,7 +559,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         journal.save(entry)
         meta["response_cid"] = response_cid
         meta["seconds"] = timer.marks
-        structured, problem = _structured(tool, body)
+        structured, problem = await anyio.to_thread.run_sync(_structured, tool, body)
         text = body.decode("utf-8", "replace")
         if problem:
             return error_result(

@@ -25,11 +25,7 @@ Two sources, one shape (:class:`ServedCatalogue`):
 
 Tools are the exporter's (``exporters.mcp_tool.offered_tool``: checked schemas, MCP name
 rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"]["offers"]``
-lists every mech contract offering the name with the served arguments and output schema
-(:meth:`.decisions.Offer.to_meta`). Any mech may register a name another mech offers,
-with other arguments; such an offer (``same_as_served`` false in ``GET /tools/<name>``,
-left out of ``schema_mechs``) is never an offer here, so arguments validated against the
-served schema are only ever sent to a mech that takes them.
+lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`).
 """
 
 import urllib.parse
@@ -53,7 +49,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     META_KEY,
     offered_tool,
-    same_signature,
+    to_mcp_tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
     MCP_RULE,
@@ -67,6 +63,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market impor
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     MechRef,
+    Tool,
 )
 
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig, eth_call
@@ -145,15 +142,39 @@ class ServedCatalogue:
         return page, (str(offset + size) if more else None)
 
 
+def same_arguments(served: Dict[str, Any], tool: Tool) -> bool:
+    """Whether a mech's tool takes exactly the arguments the served Tool validates.
+
+    ``tools/call`` validates against the served ``inputSchema`` (the first mech's, in
+    ref order), so only a mech whose own manifest exports the same ``inputSchema`` may be
+    paid for the call; a mech that registered the name with other arguments (schema
+    squatting, or an older free-text version) may not. Output schemas are not compared:
+    honest duplicates differ in descriptions, and the response is checked anyway.
+
+    :param served: the MCP Tool JSON served for the name.
+    :param tool: one mech's tool of that name.
+    :return: True when the input schemas are equal.
+    """
+    return bool(to_mcp_tool(tool)["inputSchema"] == served.get("inputSchema"))
+
+
 def _with_offers(
-    entry: Dict[str, Any], mech_tool: str, offers: Sequence[Offer]
+    entry: Dict[str, Any],
+    mech_tool: str,
+    offers: Sequence[Offer],
+    conflicting: Sequence[str] = (),
 ) -> ServedTool:
-    entry["_meta"][META_KEY]["offers"] = [offer.to_meta() for offer in offers]
+    meta = entry["_meta"][META_KEY]
+    meta["offers"] = [offer.to_meta() for offer in offers]
+    meta["conflicting_mechs"] = sorted(set(conflicting))
     return ServedTool(entry["name"], mech_tool, entry, tuple(offers))
 
 
 def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
     """Export a catalogue: one MCP tool per distinct tool name, with its offers.
+
+    Only mechs whose tool has the served schemas (:func:`same_arguments`) are offers;
+    the others are named in ``_meta[META_KEY]["conflicting_mechs"]`` and never paid.
 
     :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
     :return: the served catalogue, digest :meth:`Catalogue.digest`.
@@ -163,18 +184,20 @@ def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
     tools = []
     for name in names:
         offered = catalogue.tools_named(name)
+        entry = offered_tool(offered, exported[name])
         offers: List[Offer] = []
-        # only mechs whose offer takes the served arguments: another mech may register
-        # the same name with other arguments (schema squatting)
-        for tool in (t for t in offered if same_signature(t, offered[0])):
+        conflicting: List[str] = []
+        for tool in offered:
             mech = (
                 catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
             )
-            if mech is not None:
-                offers.extend(
-                    Offer.from_facts(mech.ref.key, f) for f in mech.marketplace
-                )
-        tools.append(_with_offers(offered_tool(offered, exported[name]), name, offers))
+            if mech is None:
+                continue
+            if not same_arguments(entry, tool):
+                conflicting.append(mech.ref.key)
+                continue
+            offers.extend(Offer.from_facts(mech.ref.key, f) for f in mech.marketplace)
+        tools.append(_with_offers(entry, name, offers, conflicting))
     return ServedCatalogue(catalogue.digest(), tuple(tools))
 
 
@@ -230,15 +253,20 @@ class AgentSource:
                     entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
                 )
                 detail = self._get("/tools/" + urllib.parse.quote(mech_tool, safe=""))
-                offers = [
-                    Offer.from_facts(
-                        MechRef.from_dict(offer["mech"]).key, MechFacts.from_dict(facts)
+                offers: List[Offer] = []
+                conflicting: List[str] = []
+                for offer in detail.get("offers", []):
+                    if not offer.get("mech"):
+                        continue
+                    key = MechRef.from_dict(offer["mech"]).key
+                    if not same_arguments(entry, Tool.from_dict(offer["tool"])):
+                        conflicting.append(key)
+                        continue
+                    offers.extend(
+                        Offer.from_facts(key, MechFacts.from_dict(facts))
+                        for facts in offer.get("marketplace", [])
                     )
-                    for offer in detail.get("offers", [])
-                    if offer.get("mech") and offer.get("same_as_served", True)
-                    for facts in offer.get("marketplace", [])
-                ]
-                tools.append(_with_offers(entry, mech_tool, offers))
+                tools.append(_with_offers(entry, mech_tool, offers, conflicting))
             cursor = page.get("nextCursor")
             if not cursor:
                 return ServedCatalogue(digest, tuple(tools))

@@ -43,6 +43,7 @@ from mech_catalogue_cli.mcp_server.decisions import (
 )
 from mech_catalogue_cli.mcp_server.source import AgentSource, served_from_catalogue
 from scripts.devnet import Devnet
+from scripts.devnet.marketplace import SEED_MECHS
 from tests.devnet.mcp_helpers import (
     agent_api,
     checksum,
@@ -81,12 +82,22 @@ def run(
     return anyio.run(main)
 
 
+#: seed services whose manifest gives TOOL the served (typed) input schema; "template"
+#: registers it with a free-text input only, so it is never an offer (schema squatting)
+SAME_SCHEMA_SERVICES = ("market", "deployed")
+
+
 def chain_offers(devnet: Devnet) -> List[Offer]:
-    """The devnet mechs offering TOOL, read one web3 call per value (not through the server)."""
+    """The devnet mechs offering TOOL with the served arguments, read one web3 call per value.
+
+    :param devnet: the devnet.
+    :return: the offers (not read through the server).
+    """
     offers = []
     karma = devnet.contract("FixtureKarma")
-    for mech in devnet.info.mechs:
-        if mech["kind"] != "marketplace":
+    marketplace_mechs = [m for m in devnet.info.mechs if m["kind"] == "marketplace"]
+    for mech, (seed_key, _) in zip(marketplace_mechs, SEED_MECHS):
+        if seed_key not in SAME_SCHEMA_SERVICES:
             continue
         contract = devnet.mech(mech["address"])
         offers.append(
@@ -131,6 +142,9 @@ def test_list_pages_every_tool_with_offers(
     offers = tool.meta["io.olas/mech-tool"]["offers"]
     on_chain = {o.address: o.price for o in chain_offers(devnet)}
     assert {o["address"]: int(o["price_wei"]) for o in offers} == on_chain
+    conflicting = tool.meta["io.olas/mech-tool"]["conflicting_mechs"]
+    # the template service (free-text input) is named, not offered
+    assert [k for k in conflicting if ":complementary_service_metadata:" in k] != []
     assert all(o["payment_type"] == NATIVE_PAYMENT_TYPE for o in offers)
 
 

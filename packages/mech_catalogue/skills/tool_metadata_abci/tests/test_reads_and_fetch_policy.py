@@ -650,7 +650,7 @@ def test_views_list_only_usable_mechs_in_mech_interact_shape() -> None:
         {d: FetchResult.ok(d, "bafk", good)},
         parse,
     )
-    assert mechs_info_view(catalogue) == []  # no marketplace facts: nothing to rank
+    assert not mechs_info_view(catalogue)  # no marketplace facts: nothing to rank
     facts = MechFacts(
         address="0x" + "01" * 20,
         service_id=1,

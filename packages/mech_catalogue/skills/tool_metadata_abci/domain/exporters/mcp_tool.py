@@ -170,15 +170,16 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
 
 
 def same_signature(tool: Tool, other: Tool) -> bool:
-    """Whether two offers of a name take the same arguments and promise the same output.
+    """Whether two offers of a name take the same arguments.
+
+    Output schemas are not compared: a caller's arguments are what must fit, and the
+    response is checked against the offering mech's own output schema anyway.
 
     :param tool: one offer.
     :param other: another offer (of the same name, usually).
-    :return: True when their arguments and output schemas are equal.
+    :return: True when their arguments are equal.
     """
-    return (
-        tool.arguments == other.arguments and tool.output_schema == other.output_schema
-    )
+    return tool.arguments == other.arguments
 
 
 def offered_tool(tools: Sequence[Tool], name: Optional[str] = None) -> Dict[str, Any]:
@@ -194,8 +195,7 @@ def offered_tool(tools: Sequence[Tool], name: Optional[str] = None) -> Dict[str,
     :param name: the MCP-safe unique name (default: sanitised).
     :return: :func:`to_mcp_tool` of the first, ``_meta[META_KEY]`` extended with
         ``mechs`` (every offering mech's key), ``collision`` (more than one offer),
-        ``schema_mechs`` (the keys of the mechs whose offer has the served arguments and
-        output schema) and ``conflicting_schemas`` (some offer differs).
+        ``schema_mechs`` (the keys of the mechs whose offer has the served arguments) and ``conflicting_schemas`` (some offer differs).
     """
     entry = to_mcp_tool(tools[0], name)
     meta = entry["_meta"][META_KEY]

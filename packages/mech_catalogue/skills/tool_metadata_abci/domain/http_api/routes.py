@@ -26,7 +26,7 @@ Routes (all GET, JSON bodies):
     Tool is ``exporters.mcp_tool.offered_tool``: the checked MCP Tool of the first offering
     mech (ref order), named by the catalogue-wide MCP name mapping, with
     ``_meta["io.olas/mech-tool"]`` extended by ``mechs`` (keys of every offering mech),
-    ``collision``, ``schema_mechs`` (the offering mechs whose arguments and output schema
+    ``collision``, ``schema_mechs`` (the offering mechs whose arguments
     are the served ones) and ``conflicting_schemas``.
 ``/tools/<name>``
     ``{"name", "collision", "offers": [{"mech": MechRef, "tool": Tool.to_dict(),

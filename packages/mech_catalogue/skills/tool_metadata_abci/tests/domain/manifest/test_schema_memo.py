@@ -176,7 +176,9 @@ def test_a_reference_is_resolved_in_its_own_document() -> None:
 
 def test_each_call_gets_its_own_copy() -> None:
     """Changing one returned schema does not change what the next call returns."""
-    document = {"properties": {"x": {"type": "array", "items": {"type": "string"}}}}
+    document: Dict[str, Any] = {
+        "properties": {"x": {"type": "array", "items": {"type": "string"}}}
+    }
     first, _ = self_contained(document, ("properties", "x"))
     first["items"]["type"] = "changed"
     second, _ = self_contained(document, ("properties", "x"))

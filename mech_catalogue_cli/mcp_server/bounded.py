@@ -1,0 +1,82 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Run a check on untrusted input in a child process that is killed when it runs too long.
+
+JSON Schema ``pattern`` and ``patternProperties`` are Python ``re`` searches (jsonschema
+calls ``re.search``), which backtrack exponentially on patterns such as ``^(a+)+$``; a
+manifest anyone registers chooses the pattern and a ``tools/call`` (or a mech's
+response) chooses the text. ``re`` holds the GIL while it matches, so a thread cannot
+bound it: it would stall the event loop and every other client. :func:`run_bounded` runs
+the check in a ``forkserver`` child (cheap forks of a clean, single-threaded process)
+and kills it after ``seconds``.
+"""
+
+import multiprocessing
+from multiprocessing.connection import Connection
+from typing import Any, Callable, Tuple
+
+#: seconds a schema check of one call's arguments or one response may take
+CHECK_SECONDS = 5.0
+_CONTEXT = multiprocessing.get_context("forkserver")
+_CONTEXT.set_forkserver_preload(["mech_catalogue_cli.mcp_server.decisions"])
+
+
+class CheckTimeout(RuntimeError):
+    """The check did not finish in time (the child was killed)."""
+
+
+def _child(connection: Connection, function: Callable[..., Any], args: Tuple) -> None:
+    try:
+        connection.send((True, function(*args)))
+    except Exception as exc:  # pylint: disable=broad-except  # sent back, re-raised
+        connection.send((False, exc))
+    finally:
+        connection.close()
+
+
+def run_bounded(
+    function: Callable[..., Any], args: Tuple, seconds: float = CHECK_SECONDS
+) -> Any:
+    """Return ``function(*args)`` computed in a child process, or raise after ``seconds``.
+
+    Blocking: call it from a worker thread (``anyio.to_thread.run_sync``), never on the
+    event loop. ``function`` must be a module-level function and ``args`` picklable.
+
+    :param function: the check.
+    :param args: its arguments.
+    :param seconds: the time limit.
+    :return: what ``function`` returned.
+    :raises CheckTimeout: when the child did not answer within ``seconds``.
+    :raises value: the exception ``function`` raised in the child.
+    """
+    receiver, sender = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(target=_child, args=(sender, function, args), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        if not receiver.poll(seconds):
+            raise CheckTimeout(f"the check did not finish within {seconds:g} s")
+        try:
+            ok, value = receiver.recv()
+        except EOFError as exc:
+            raise CheckTimeout("the check's process died without an answer") from exc
+    finally:
+        receiver.close()
+        if child.is_alive():
+            child.kill()
+        child.join()
+    if not ok:
+        raise value
+    return value

@@ -1,0 +1,157 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""--max-spend must count a request whose send failed after it may have been broadcast.
+
+Before the fix the run ledger was charged only after ``Marketplace.send`` returned; a
+transaction broadcast but not mined within the wait (a slow or congested chain) raised,
+was never counted, and later calls paid on top of it past ``--max-spend`` once it was
+mined. The marketplace and IPFS here are in-process stand-ins (a receipt that never comes
+cannot be ordered from anvil per transaction in a unit test; kubo is not needed to count
+payments): the stand-in records every transaction "broadcast".
+"""
+
+from pathlib import Path
+from typing import Any, Dict, List
+
+import anyio
+import pytest
+
+from mech_catalogue_cli.mcp_server import server as server_module
+from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
+from mech_catalogue_cli.mcp_server.ipfs import Uploaded
+from mech_catalogue_cli.mcp_server.market import (
+    STATUS_DOES_NOT_EXIST,
+    STATUS_REQUESTED_PRIORITY,
+    Journal,
+    MarketError,
+)
+from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
+from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
+
+PRICE = 10
+
+
+class UnminedMarket:
+    """Broadcasts every transaction; its receipt never comes in time (MarketError)."""
+
+    requester = "0x" + "22" * 20
+
+    def __init__(self) -> None:
+        """No request yet."""
+        self.broadcast: List[Dict[str, Any]] = []
+        self.ids: List[str] = []
+
+    def market_nonce(self) -> int:
+        """Return the count of requests broadcast.
+
+        :return: the nonce.
+        """
+        return len(self.broadcast)
+
+    def next_request_id(self, *args: Any) -> str:
+        """Return a distinct id per nonce.
+
+        :param args: ignored but the nonce (last).
+        :return: 0x + 64 hex.
+        """
+        return "0x" + f"{args[-1] + 1:064x}"
+
+    def head(self) -> int:
+        """Return block 1.
+
+        :return: 1.
+        """
+        return 1
+
+    def response_timeout(self, wanted: float) -> int:
+        """Return the wait.
+
+        :param wanted: seconds.
+        :return: seconds.
+        """
+        return int(wanted)
+
+    def request_transaction(self, *args: Any) -> Dict[str, Any]:
+        """Return the transaction.
+
+        :param args: mech, data, price, payment type, timeout.
+        :return: a dict.
+        """
+        return {"mech": args[0], "value": args[2]}
+
+    def send(self, transaction: Dict[str, Any], wait: float) -> str:
+        """Broadcast, then time out waiting for the receipt.
+
+        :param transaction: the transaction.
+        :param wait: seconds.
+        :raises MarketError: always (not mined in time).
+        """
+        self.broadcast.append(transaction)
+        self.ids.append("0x" + f"{len(self.broadcast):064x}")
+        raise MarketError(f"not mined within {wait:g} s")
+
+    def status(self, request_id: str) -> int:
+        """Broadcast requests are (eventually) on chain.
+
+        :param request_id: the id.
+        :return: the status.
+        """
+        if request_id in self.ids:
+            return STATUS_REQUESTED_PRIORITY
+        return STATUS_DOES_NOT_EXIST
+
+
+class OneTool:  # pylint: disable=too-few-public-methods
+    """A catalogue of one payable tool."""
+
+    def read(self) -> ServedCatalogue:
+        """Return it.
+
+        :return: the catalogue.
+        """
+        offer = Offer("k", "0x" + "11" * 20, PRICE, NATIVE_PAYMENT_TYPE, 1, 1, 1, True)
+        entry = {"name": "t", "inputSchema": {"type": "object"}}
+        return ServedCatalogue("d", (ServedTool("t", "t", entry, (offer,)),))
+
+
+def test_an_unmined_send_counts_against_max_spend(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cap 15, price 10: after a send that timed out, a second call is refused."""
+    monkeypatch.setattr(
+        server_module,
+        "upload_json",
+        lambda url, payload, timeout: Uploaded("Qm", "0x" + "ab" * 32, 1),
+    )
+    market = UnminedMarket()
+    settings = CallSettings(
+        gateway_url="", ipfs_api_url="", max_spend=15, io_timeout=0.1, timeout=0.1
+    )
+    app = MechToolServer(OneTool(), settings, market, Journal(tmp_path))  # type: ignore
+    app.refresh()
+
+    async def main() -> List[Any]:
+        results = []
+        for prompt in ("first", "second"):
+            try:
+                results.append(await app.call("t", {"prompt": prompt}))
+            except MarketError as exc:
+                results.append(exc)
+        return results
+
+    first, second = anyio.run(main)
+    assert isinstance(first, MarketError)
+    assert len(market.broadcast) == 1, "paid past --max-spend after an unmined send"
+    assert second.is_error and "--max-spend 15 wei" in second.content[0].text
