@@ -179,14 +179,19 @@ class _Connections:
 
 
 class _Errors(logging.Handler):
-    """Keep the ERROR lines the skill logs during a period."""
+    """Keep the ERROR lines the skill logs during a period, and its batch-split warnings."""
 
     def __init__(self) -> None:
-        super().__init__(logging.ERROR)
+        super().__init__(logging.WARNING)
         self.lines: List[str] = []
+        self.splits: List[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
+        message = record.getMessage()
+        if record.levelno >= logging.ERROR:
+            self.lines.append(message)
+        elif "refused a batch" in message and "halves" in message:
+            self.splits.append(message)
 
 
 class AgentPeriod:  # pylint: disable=too-many-instance-attributes
@@ -293,6 +298,7 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
         """
         began = time.monotonic()
         self.errors.lines.clear()
+        self.errors.splits.clear()
         self.eth_calls = 0
         snapshot = self._run(RegistrySnapshotBehaviour, {})
         if snapshot.snapshot_digest is None:
@@ -303,6 +309,7 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
                 error,
                 eth_calls=self.eth_calls,
                 seconds=time.monotonic() - began,
+                rpc_splits=tuple(self.errors.splits),
             )
         data = {
             "registry_snapshot_block": snapshot.block_number,
@@ -317,6 +324,7 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
             "" if updated else "no catalogue agreed",
             eth_calls=self.eth_calls,
             seconds=time.monotonic() - began,
+            rpc_splits=tuple(self.errors.splits),
         )
 
     def _agree(self, payload: Any) -> bool:

@@ -86,6 +86,7 @@ from packages.valory.protocols.ipfs import (  # noqa: F401  # pylint: disable=un
 )
 from packages.valory.skills.abstract_round_abci.base import AbciAppDB
 from packages.valory.skills.abstract_round_abci.behaviour_utils import (
+    IPFS_CONNECTION_ID,
     BaseBehaviour,
 )
 from packages.valory.skills.abstract_round_abci.test_tools.base import (
@@ -270,6 +271,25 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
                 "callable": "call",
             },
             response_kwargs=response,
+        )
+
+    def answer_ipfs_files(self, files: Dict[str, str]) -> None:
+        """Answer the pending GET_FILES request as the valory/ipfs connection would.
+
+        :param files: CID -> file text.
+        """
+        request = self.outbox_message(IpfsMessage)
+        self.skill.skill_context.handlers.ipfs.handle(
+            self.build_incoming_message(
+                message_type=IpfsMessage,
+                dialogue_reference=(request.dialogue_reference[0], "stub"),
+                performative=IpfsMessage.Performative.FILES,
+                target=request.message_id,
+                message_id=-1,
+                to=str(self.skill.skill_context.skill_id),
+                sender=str(IPFS_CONNECTION_ID),
+                files=files,
+            )
         )
 
     def answer_gateway(self, cid: str, status: int, body: bytes) -> None:

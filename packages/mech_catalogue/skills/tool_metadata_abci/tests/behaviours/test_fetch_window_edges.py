@@ -352,19 +352,7 @@ class TestCodeBlocksThroughTheGateway(_WindowCase):
         data = json.dumps(document).encode()
         digest = dag_pb_digest(data)
         capture = self.start([DigestRead(ref(1), digest)])
-        request = self.outbox_message(IpfsMessage)
-        self.skill.skill_context.handlers.ipfs.handle(
-            self.build_incoming_message(
-                message_type=IpfsMessage,
-                dialogue_reference=(request.dialogue_reference[0], "stub"),
-                performative=IpfsMessage.Performative.FILES,
-                target=request.message_id,
-                message_id=-1,
-                to=str(self.skill.skill_context.skill_id),
-                sender=str(IPFS_CONNECTION_ID),
-                files={digest_to_cid(digest, DAG_PB): data.decode()},
-            )
-        )
+        self.answer_ipfs_files({digest_to_cid(digest, DAG_PB): data.decode()})
         self.act_until(lambda: bool(capture.payloads))
         assert self.outbox_size() == 0
         mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
