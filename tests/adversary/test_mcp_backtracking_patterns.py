@@ -57,6 +57,15 @@ class _Source:  # pylint: disable=too-few-public-methods
         return self.served
 
 
+def _text(result: Any) -> str:
+    """The text of a tools/call result's first content item.
+
+    :param result: a ``CallToolResult``.
+    :return: its text.
+    """
+    return str(result.content[0].text)
+
+
 def _server(tool: ServedTool) -> MechToolServer:
     settings = CallSettings(
         gateway_url="http://127.0.0.1:9", ipfs_api_url="", dry_run=True
@@ -130,8 +139,8 @@ def test_safe_patterns_still_validate_normally() -> None:
     server = _server(_tool(schema))
     good = anyio.run(server.call, "squat", {"q": "aaa"})
     bad = anyio.run(server.call, "squat", {"q": "ab"})
-    assert good.is_error and "dry run" in good.content[0].text
-    assert bad.is_error and "argument 'q'" in bad.content[0].text
+    assert good.is_error and "dry run" in _text(good)
+    assert bad.is_error and "argument 'q'" in _text(bad)
 
 
 def test_a_mechs_response_against_a_backtracking_output_schema_is_bounded() -> None:
@@ -168,7 +177,7 @@ def test_a_deeply_nested_argument_is_refused_not_raised() -> None:
     """A RecursionError in validation (or in its error's repr) becomes an isError result."""
     server = _server(_tool({"type": "object", "properties": {"q": {"type": "string"}}}))
     result = anyio.run(server.call, "squat", {"q": _deep(3000)})
-    assert result.is_error and "nested too deeply" in result.content[0].text
+    assert result.is_error and "nested too deeply" in _text(result)
 
 
 def test_a_deeply_nested_response_is_reported_not_raised() -> None:

@@ -143,7 +143,7 @@ def test_an_unmined_send_counts_against_max_spend(
     app.refresh()
 
     async def main() -> List[Any]:
-        results = []
+        results: List[Any] = []
         for prompt in ("first", "second"):
             try:
                 results.append(await app.call("t", {"prompt": prompt}))
