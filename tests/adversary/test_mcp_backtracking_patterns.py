@@ -54,6 +54,7 @@ class _Source:  # pylint: disable=too-few-public-methods
         self.served = ServedCatalogue("d", (tool,))
 
     def read(self) -> ServedCatalogue:
+        """:return: the one-tool catalogue."""
         return self.served
 
 
