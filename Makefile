@@ -127,7 +127,7 @@ pytest:
 	if [ $$status -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$status
 
 ## Running ------------------------------------------------------------------------------
-devnet-up:
+devnet-up: setup
 	$(PYTHON) -m scripts.devnet up
 
 devnet-down:

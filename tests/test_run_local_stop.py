@@ -122,3 +122,34 @@ def test_a_second_ctrl_c_does_not_cut_the_stop_short(tmp_path: Path) -> None:
     stop_uninterrupted(stop_with_a_ctrl_c_in_the_middle)
     assert not any(is_alive(agent.pid) for agent in agents)
     assert signal.getsignal(signal.SIGINT) is handler_before
+
+
+def test_ctrl_c_stops_a_run_started_with_sigint_ignored() -> None:
+    """A run launched from a script or in the background inherits SIGINT as ignored: the
+    stop signals are installed anyway, so SIGINT and SIGTERM both reach the stop path.
+    """
+    probe = (
+        "import os, signal\n"
+        "from scripts.run_local.__main__ import install_stop_signals\n"
+        "install_stop_signals()\n"
+        "for signum in (signal.SIGINT, signal.SIGTERM):\n"
+        "    try:\n"
+        "        os.kill(os.getpid(), signum)\n"
+        "        import time; time.sleep(1)\n"
+        "        print('ignored', int(signum))\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('stopping', int(signum))\n"
+    )
+    result = subprocess.run(  # nosec B603
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # nosec B605
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert result.stdout.split("\n")[:2] == [
+        f"stopping {int(signal.SIGINT)}",
+        f"stopping {int(signal.SIGTERM)}",
+    ]

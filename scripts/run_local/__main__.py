@@ -52,6 +52,17 @@ def _terminate(
     raise KeyboardInterrupt
 
 
+def install_stop_signals() -> None:
+    """Make Ctrl-C (SIGINT) and SIGTERM stop the run, even when SIGINT came in ignored.
+
+    A program started in the background by a shell (``make run &``, a script, ``nohup``)
+    inherits SIGINT as ignored, and Python then leaves it ignored: Ctrl-C or ``kill -INT``
+    did nothing and the devnet and agents ran on.
+    """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _terminate)
+
+
 def stop_uninterrupted(stop: Callable[[], None]) -> None:
     """Run ``stop`` with SIGINT and SIGTERM ignored, then restore their handlers.
 
@@ -145,7 +156,7 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
     duration: float,
 ) -> None:
     """Bring up the seeded devnet, run the tool metadata agent(s), show the catalogue they serve."""
-    signal.signal(signal.SIGTERM, _terminate)
+    install_stop_signals()
     http_port = _http_port(http_port, agents)
     run = LocalRun(
         agents=agents,
