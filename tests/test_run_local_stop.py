@@ -125,8 +125,9 @@ def test_a_second_ctrl_c_does_not_cut_the_stop_short(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_stops_a_run_started_with_sigint_ignored() -> None:
-    """A run launched from a script or in the background inherits SIGINT as ignored: the
-    stop signals are installed anyway, so SIGINT and SIGTERM both reach the stop path.
+    """SIGINT and SIGTERM reach the stop path even when SIGINT came in ignored.
+
+    A run launched from a script or in the background inherits SIGINT as ignored.
     """
     probe = (
         "import os, signal\n"
