@@ -48,6 +48,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Catalogue,
     Mech,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     MechRef,
     Tool,
@@ -86,7 +89,14 @@ def _encoded(payload: Any) -> int:
 
 
 def _big_catalogue(mechs: int, tools_per_mech: int) -> Catalogue:
-    """``mechs * tools_per_mech`` distinct tools, names mostly CJK (6 escaped bytes per character)."""
+    """``mechs * tools_per_mech`` distinct tools, names mostly CJK (6 escaped bytes per character).
+
+    Each mech has rankable marketplace facts, so ``mechs_info`` lists every tool again.
+
+    :param mechs: how many mechs.
+    :param tools_per_mech: tools of each.
+    :return: the catalogue.
+    """
     out = []
     for m in range(mechs):
         ref = MechRef(100, "complementary_service_metadata", "0x" + "c5" * 20, m + 1)
@@ -94,8 +104,24 @@ def _big_catalogue(mechs: int, tools_per_mech: int) -> Catalogue:
             Tool(name=f"预测工具{m:03d}{t:04d}", description="预测")
             for t in range(tools_per_mech)
         )
+        facts = MechFacts(
+            address="0x" + f"{m + 1:040x}",
+            service_id=m + 1,
+            block=1,
+            confirmed=True,
+            max_delivery_rate=10,
+            requests=1,
+            deliveries=1,
+            karma=0,
+        )
         out.append(
-            Mech(ref=ref, digest="0x" + f"{m:064x}", status=STATUS_OK, tools=tools)
+            Mech(
+                ref=ref,
+                digest="0x" + f"{m:064x}",
+                status=STATUS_OK,
+                tools=tools,
+                marketplace=(facts,),
+            )
         )
     return Catalogue.build(out)
 
