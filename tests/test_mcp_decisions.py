@@ -34,7 +34,7 @@ from mech_catalogue_cli.mcp_server.decisions import (
     payload_nonce,
     request_payload,
 )
-from mech_catalogue_cli.mcp_server.ipfs import IpfsError, dag_pb_links, link_cid
+from mech_catalogue_cli.mcp_server.ipfs import IpfsError, directory_links
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 
 TOKEN_PAYMENT = "0x" + "ab" * 32
@@ -255,8 +255,9 @@ def test_pages_and_cursors() -> None:
     assert served.named("t3") is tools[3] and served.named("nope") is None
 
 
-def test_dag_pb_links_and_link_cids() -> None:
-    """A directory block written by hand: links by name, CIDv0 and v1 hashes read."""
+def test_directory_links_by_name_and_refusals() -> None:
+    """A directory block written by hand: links by name, CIDv0 and v1 hashes read;
+    a link that is not a sha2-256 dag-pb/raw CID or a truncated block is refused."""
     v0 = b"\x12\x20" + bytes(range(32))
     v1_raw = b"\x01\x55\x12\x20" + bytes(32)
 
@@ -272,12 +273,12 @@ def test_dag_pb_links_and_link_cids() -> None:
         )
         return b"\x12" + bytes([len(body)]) + body
 
-    block = link(v0, b"7") + link(v1_raw, b"8") + b"\x0a\x02\x08\x01"
-    links = dag_pb_links(block)
+    directory = b"\x0a\x02\x08\x01"
+    links = directory_links(link(v0, b"7") + link(v1_raw, b"8") + directory)
     assert set(links) == {"7", "8"}
-    assert link_cid(links["7"]).startswith("bafybei")
-    assert link_cid(links["8"]).startswith("bafkrei")
-    with pytest.raises(IpfsError):
-        link_cid(b"\x01\x71\x12\x20" + bytes(32))  # dag-cbor: not a file
-    with pytest.raises(IpfsError):
-        dag_pb_links(b"\x12\xff")  # truncated
+    assert links["7"].startswith("bafybei") and links["8"].startswith("bafkrei")
+    dag_cbor = b"\x01\x71\x12\x20" + bytes(32)
+    with pytest.raises(IpfsError, match="not a sha2-256"):
+        directory_links(link(dag_cbor, b"7") + directory)
+    with pytest.raises(IpfsError, match="not a readable directory"):
+        directory_links(b"\x12\xff")  # truncated

@@ -23,7 +23,7 @@ Response: a mech delivers the 32-byte digest of a dag-pb directory holding a fil
 by the request id in decimal (mech-interact fetches ``<gateway>/f01701220<hex>/<id>``).
 Nothing is trusted from the gateway: the directory block is fetched raw
 (``?format=raw``) and its sha2-256 compared with the delivered digest, the link named by
-the request id is read from it (dag-pb, https://ipld.io/specs/codecs/dag-pb/spec/), and
+the request id is read from it (``domain.ipfs.dag_pb``), and
 the file's bytes are re-hashed against that link's CID
 (``domain.ipfs.cid.verify``). A delivery whose digest is a file rather than a directory is
 verified the same way against the digest itself.
@@ -32,16 +32,19 @@ verified the same way against the digest itself.
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 import requests
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
-    RAW,
     cid_to_digest,
     digest_to_cid,
     verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.dag_pb import (
+    DagPbError,
+    decode_node,
 )
 
 #: largest response this server reads (1 MiB), like the manifest byte cap
@@ -107,72 +110,19 @@ def upload_json(api_url: str, payload: Dict[str, Any], timeout: float) -> Upload
     return Uploaded(cid, digest, len(data))
 
 
-def _varint(data: bytes, at: int) -> Tuple[int, int]:
-    value = shift = 0
-    while True:
-        if at >= len(data) or shift > 63:
-            raise IpfsError("malformed dag-pb block (varint)")
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return value, at
+def directory_links(block: bytes) -> Dict[str, str]:
+    """Return a dag-pb directory block's links by name.
 
-
-def _fields(data: bytes) -> List[Tuple[int, Any]]:
-    """Decode protobuf fields (wire types 0 and 2 only, as dag-pb uses)."""
-    fields: List[Tuple[int, Any]] = []
-    at = 0
-    while at < len(data):
-        key, at = _varint(data, at)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, at = _varint(data, at)
-            fields.append((number, value))
-        elif wire == 2:
-            length, at = _varint(data, at)
-            if at + length > len(data):
-                raise IpfsError("malformed dag-pb block (length)")
-            fields.append((number, data[at : at + length]))
-            at += length
-        else:
-            raise IpfsError(f"malformed dag-pb block (wire type {wire})")
-    return fields
-
-
-def dag_pb_links(block: bytes) -> Dict[str, bytes]:
-    """Return a dag-pb node's links by name.
-
-    :param block: the raw block.
-    :return: link name -> the linked CID's bytes (``IpfsError`` for a block that is
-        not dag-pb).
+    :param block: the raw block, already checked against its digest.
+    :return: link name -> the linked block's CID text.
+    :raises IpfsError: when the block is not dag-pb or a link is not a sha2-256 CID.
     """
-    links: Dict[str, bytes] = {}
-    for number, value in _fields(block):
-        if number == 2:
-            link = dict(_fields(value))
-            links[bytes(link.get(2, b"")).decode("utf-8", "replace")] = bytes(
-                link.get(1, b"")
-            )
-    return links
-
-
-def link_cid(link: bytes) -> str:
-    """Return the CIDv1 (base32) of a dag-pb link's ``Hash`` (CIDv0 or CIDv1 bytes).
-
-    :param link: the link's CID bytes.
-    :return: the CID text.
-    :raises IpfsError: for anything but a sha2-256 dag-pb or raw CID.
-    """
-    sha256 = b"\x12\x20"
-    if len(link) == 34 and link[:2] == sha256:
-        return digest_to_cid(link[2:], DAG_PB)
-    if len(link) == 36 and link[0] == 1 and link[2:4] == sha256:
-        codec = {0x70: DAG_PB, 0x55: RAW}.get(link[1])
-        if codec is not None:
-            return digest_to_cid(link[4:], codec)
-    raise IpfsError(f"a directory link 0x{link.hex()[:80]} is not a sha2-256 CID")
+    try:
+        return dict(decode_node(block).links)
+    except DagPbError as exc:
+        raise IpfsError(
+            f"the delivered block is not a readable directory ({exc})"
+        ) from exc
 
 
 def _get(url: str, timeout: float) -> bytes:
@@ -209,8 +159,8 @@ def fetch_response(
     block = _get(f"{base}/ipfs/{root}?format=raw", timeout)
     if hashlib.sha256(block).digest() != digest:
         raise IpfsError(f"the gateway's block for {root} does not hash to it")
-    link = dag_pb_links(block).get(str(request_id))
-    if link is None:  # a file delivered directly
+    child_text = directory_links(block).get(str(request_id))
+    if child_text is None:  # a file delivered directly
         data = _get(f"{base}/ipfs/{root}", timeout)
         checked = verify(data, digest, DAG_PB)
         if not checked.ok:
@@ -218,7 +168,6 @@ def fetch_response(
                 f"{root} holds no file named {request_id} and its bytes do not hash to it"
             )
         return data, root
-    child_text = link_cid(link)
     data = _get(f"{base}/ipfs/{child_text}", timeout)
     codec, child_digest = cid_to_digest(child_text)
     if not verify(data, child_digest, codec).ok:

@@ -24,7 +24,8 @@ data and bytes become a catalogue, then what the skill does with it):
 - :mod:`.chain`: ``registry`` (reading digests from the three registry kinds through
   Multicall2) and ``snapshot`` (what the agents agree on, and its digest).
 - :mod:`.ipfs`: ``cid`` (on-chain digest <-> CID, verifying fetched bytes), ``unixfs``
-  (the root block ``ipfs add`` stores), ``size_cap`` (the cap on every read).
+  (the root block ``ipfs add`` stores), ``dag_pb`` (reading such blocks back), ``size_cap``
+  (the cap on every read).
 - :mod:`.manifest`: ``validation`` (strict decoding, the v1 JSON Schema in ``spec/``),
   ``parsing`` (every top-level shape, never raises), ``parse_tool`` (one tool's
   metadata), ``schema_refs`` (self-contained argument schemas).

@@ -21,12 +21,8 @@ directory as ``autonomy push`` / ``ipfs add -r`` store it -> the UnixFS director
 package that module imports -> :func:`.package.derive_files` (ast only, never executed).
 
 Everything is read as raw IPFS blocks, each checked against the sha2-256 digest of the
-CID it was asked for before it is decoded, so a gateway cannot substitute code:
-
-- dag-pb: https://ipld.io/specs/codecs/dag-pb/spec/ (PBNode: Links = 2, Data = 1;
-  PBLink: Hash = 1, Name = 2, Tsize = 3);
-- UnixFS Data: https://github.com/ipfs/specs/blob/main/UNIXFS.md (Type = 1: Raw 0,
-  Directory 1, File 2, HAMTShard 5; Data = 2; filesize = 3).
+CID it was asked for before it is decoded (by :mod:`..ipfs.dag_pb`), so a gateway cannot
+substitute code.
 
 The reading is a generator (:func:`package_deriver`): it yields the CIDs of the blocks it
 needs and is sent ``{cid: bytes or None}``; whoever does I/O (the skill's behaviour through
@@ -49,12 +45,20 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.results imp
     DeriveError,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
-    DAG_PB,
     RAW,
     CidError,
     cid_to_digest,
     digest_to_cid,
     strip_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.dag_pb import (
+    UNIXFS_DIRECTORY,
+    UNIXFS_FILE,
+    UNIXFS_HAMT,
+    UNIXFS_RAW,
+    DagPbError,
+    DagPbNode,
+    decode_node,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     CODE_FETCH_FAILED,
@@ -64,8 +68,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     Problem,
     error,
 )
-
-UNIXFS_RAW, UNIXFS_DIRECTORY, UNIXFS_FILE, UNIXFS_HAMT = 0, 1, 2, 5
 
 #: what :func:`package_deriver` yields (block CIDs) and is sent (cid -> block or None)
 BlockRequest = List[str]
@@ -201,79 +203,6 @@ def normalise_cid(text: str, where: str) -> str:
     return digest_to_cid(digest, codec)
 
 
-# --- protobuf -----------------------------------------------------------------------
-def _varint(data: bytes, at: int) -> Tuple[int, int]:
-    value = shift = 0
-    while True:
-        if at >= len(data) or shift > 63:
-            raise ValueError("truncated varint")
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return value, at
-
-
-def _fields(data: bytes) -> List[Tuple[int, object]]:
-    """Decode protobuf fields: (number, int or bytes); only varint and length-delimited."""
-    out: List[Tuple[int, object]] = []
-    at = 0
-    while at < len(data):
-        key, at = _varint(data, at)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, at = _varint(data, at)
-            out.append((number, value))
-        elif wire == 2:
-            length, at = _varint(data, at)
-            if at + length > len(data):
-                raise ValueError("truncated field")
-            out.append((number, data[at : at + length]))
-            at += length
-        else:
-            raise ValueError(f"wire type {wire} is not dag-pb")
-    return out
-
-
-@dataclass(frozen=True)
-class _Node:
-    unixfs_type: int
-    data: bytes
-    filesize: int
-    links: Tuple[Tuple[str, str], ...]  # (name, CID)
-
-
-def _link_cid(raw: bytes) -> str:
-    if raw[:2] == b"\x12\x20" and len(raw) == 34:
-        return digest_to_cid(raw[2:], DAG_PB)
-    if raw[:1] == b"\x01" and raw[2:4] == b"\x12\x20" and len(raw) == 36:
-        codec = {0x70: DAG_PB, 0x55: RAW}.get(raw[1])
-        if codec:
-            return digest_to_cid(raw[4:], codec)
-    raise ValueError("a link is not a sha2-256 dag-pb/raw CID")
-
-
-def _decode_node(block: bytes) -> _Node:
-    links: List[Tuple[str, str]] = []
-    unixfs = b""
-    for number, value in _fields(block):
-        if number == 2 and isinstance(value, bytes):
-            link = dict(_fields(value))
-            name = link.get(2, b"")
-            target = link.get(1, b"")
-            if not isinstance(name, bytes) or not isinstance(target, bytes):
-                raise ValueError("malformed link")
-            links.append((name.decode("utf-8"), _link_cid(target)))
-        elif number == 1 and isinstance(value, bytes):
-            unixfs = value
-    fields = dict(_fields(unixfs))
-    kind, data, size = fields.get(1, -1), fields.get(2, b""), fields.get(3, 0)
-    if not isinstance(kind, int) or not isinstance(data, bytes):
-        raise ValueError("malformed UnixFS data")
-    return _Node(kind, data, int(size) if isinstance(size, int) else 0, tuple(links))
-
-
 # --- the reader ---------------------------------------------------------------------
 class _Reader:
     """Fetches and checks blocks for one package (state of :func:`package_deriver`)."""
@@ -308,14 +237,16 @@ class _Reader:
             )
         return data
 
-    def node(self, cid: str, what: str) -> Generator[BlockRequest, BlockReply, _Node]:
+    def node(
+        self, cid: str, what: str
+    ) -> Generator[BlockRequest, BlockReply, DagPbNode]:
         """Fetch and decode one block (a raw-codec block is file content)."""
         data = yield from self.block(cid, what)
         if cid_to_digest(cid)[0] == RAW:
-            return _Node(UNIXFS_RAW, data, len(data), ())
+            return DagPbNode(UNIXFS_RAW, data, len(data), ())
         try:
-            return _decode_node(data)
-        except (ValueError, UnicodeDecodeError) as exc:
+            return decode_node(data)
+        except DagPbError as exc:
             raise self.fault(
                 CODE_NOT_A_DIRECTORY, f"{what} ({cid}) is not a UnixFS node ({exc})"
             ) from exc
