@@ -22,7 +22,8 @@ from click.testing import CliRunner
 
 from mech_catalogue_cli import EXIT_INVALID, EXIT_USAGE
 from mech_catalogue_cli.app import cli
-from mech_catalogue_cli.commands.mcp_cmd import KEY_ENV, load_key
+from mech_catalogue_cli.commands.mcp_cmd import KEY_ENV
+from mech_catalogue_cli.keys import load_key
 
 #: anvil's first public test key (not a secret anywhere)
 TEST_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
@@ -59,11 +60,11 @@ def test_key_sources_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     key_file = tmp_path / "key.txt"
     key_file.write_text(TEST_KEY + "\n")
     monkeypatch.setenv(KEY_ENV, "0x" + "11" * 32)
-    assert load_key(str(key_file), "0x" + "22" * 32) == TEST_KEY
-    assert load_key(None, "0x" + "22" * 32) == "0x" + "11" * 32
+    assert load_key(str(key_file), KEY_ENV, "0x" + "22" * 32) == TEST_KEY
+    assert load_key(None, KEY_ENV, "0x" + "22" * 32) == "0x" + "11" * 32
     monkeypatch.delenv(KEY_ENV)
-    assert load_key(None, "0x" + "22" * 32) == "0x" + "22" * 32
-    assert load_key(None) is None
+    assert load_key(None, KEY_ENV, "0x" + "22" * 32) == "0x" + "22" * 32
+    assert load_key(None, KEY_ENV) is None
 
 
 def test_negative_or_non_integer_wei_is_a_usage_error() -> None:

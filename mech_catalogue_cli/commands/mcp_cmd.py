@@ -27,7 +27,6 @@ from typing import Any, Dict, List, Optional
 
 import anyio
 import click
-from eth_account import Account
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
     MarketplaceSource,
@@ -43,6 +42,7 @@ from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, Sour
 from mech_catalogue_cli.sync_driver import SyncConfig
 
 from ..devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
+from ..keys import load_key
 from ..output import CliFailure, Output
 from ..sources import GATEWAY_ENV, default_gateway
 from .list_cmd import parse_registry_option
@@ -53,38 +53,8 @@ IPFS_API_ENV = "MECH_CATALOGUE_IPFS_API"
 DEFAULT_IPFS_API = "http://127.0.0.1:5001"
 #: the devnet account that pays when no key is given (an anvil test key)
 DEVNET_REQUESTER_ROLE = "stranger"
-INVALID_KEY = "invalid_key"
 NO_SOURCE = "no_catalogue_source"
 DEFAULT_STATE_DIR = Path(".mech-catalogue") / "mcp"
-
-
-def load_key(key_file: Optional[str], devnet_key: str = "") -> Optional[str]:
-    """Return the signing key from ``--key-file``, ``$MECH_CATALOGUE_MCP_KEY`` or the devnet.
-
-    :param key_file: ``--key-file``.
-    :param devnet_key: the devnet requester's key ("" when not on the devnet).
-    :return: the hex key, or None (then only ``--dry-run`` calls work).
-    :raises CliFailure: ``invalid_key`` naming where it was read, never its content.
-    """
-    if key_file:
-        text, where = (
-            Path(key_file).read_text("ascii", "replace")[:4096].strip(),
-            key_file,
-        )
-    elif os.environ.get(KEY_ENV):
-        text, where = os.environ[KEY_ENV].strip(), f"${KEY_ENV}"
-    elif devnet_key:
-        text, where = devnet_key, "the devnet"
-    else:
-        return None
-    try:
-        Account.from_key(text)  # pylint: disable=no-value-for-parameter
-    except (ValueError, TypeError):
-        # from None: the exception's text could quote the key
-        raise CliFailure(  # pylint: disable=raise-missing-from
-            INVALID_KEY, f"{where} does not hold a hex secp256k1 private key."
-        ) from None
-    return text
 
 
 def _wei(
@@ -158,7 +128,7 @@ def _wei(
 )
 @click.option(
     "--key-file",
-    type=click.Path(dir_okay=False, exists=True),
+    type=click.Path(dir_okay=False),
     help=f"File with the paying account's hex key (else ${KEY_ENV}; with "
     "--devnet, a devnet test account). Never logged or returned.",
 )
@@ -311,7 +281,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             registries = registries or devnet.registries
             marketplace = marketplace or info.contracts.get("MechMarketplace")
             devnet_key = str(info.accounts[DEVNET_REQUESTER_ROLE]["private_key"])
-        key = load_key(key_file, devnet_key)
+        key = load_key(key_file, KEY_ENV, devnet_key)
         source: Any
         if agent:
             source = AgentSource(agent)

@@ -34,7 +34,6 @@ from typing import Any, Dict, Optional, Tuple
 
 import click
 from eth_account import Account
-from eth_account.signers.local import LocalAccount
 from web3 import Web3
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
@@ -62,6 +61,7 @@ from mech_catalogue_cli.publisher.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
 from mech_catalogue_cli.publisher.publisher import Publisher, PublishReport
 
 from ..devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
+from ..keys import load_key
 from ..output import CliFailure, Output, console_on, print_problem
 from ..overrides import failure_code, generate_failure, read_overrides
 from ..sources import read_file
@@ -71,7 +71,6 @@ IPFS_API_ENV = "MECH_CATALOGUE_IPFS_API"
 KEY_ENV = "MECH_CATALOGUE_PUBLISH_KEY"
 DEFAULT_RPC = "http://127.0.0.1:8545"
 DEFAULT_IPFS_API = "http://127.0.0.1:5001"
-INVALID_KEY = "invalid_key"
 NO_MANIFEST = "no_manifest"
 MISSING_OPTION = "missing_option"
 
@@ -117,24 +116,6 @@ def _manifest(
             failure_code(exc, overrides_path),
             generate_failure(exc, overrides_path, "nothing was published"),
             exc.problems,
-        ) from exc
-
-
-def _key(key_file: Optional[str], devnet_key: str = "") -> Optional[LocalAccount]:
-    if key_file:
-        text = read_file(Path(key_file), cap=4096).decode("ascii", "replace").strip()
-        where = key_file
-    elif os.environ.get(KEY_ENV):
-        text, where = os.environ[KEY_ENV].strip(), f"${KEY_ENV}"
-    elif devnet_key:
-        text, where = devnet_key, "the devnet"
-    else:
-        return None
-    try:
-        return Account.from_key(text)  # pylint: disable=no-value-for-parameter
-    except (ValueError, TypeError) as exc:
-        raise CliFailure(
-            INVALID_KEY, f"{where} does not hold a hex secp256k1 private key."
         ) from exc
 
 
@@ -309,7 +290,9 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
                 devnet_key = devnet.owner_key(kind, mech_id)
         _require(kind, registry, manager)
         document = _manifest(paths, manifest_path, overrides_path)
-        account = _key(key_file, devnet_key)
+        key = load_key(key_file, KEY_ENV, devnet_key)
+        # pylint: disable-next=no-value-for-parameter
+        account = Account.from_key(key) if key else None
         try:
             target = PublishTarget(kind, registry, mech_id, manager)
             w3 = Web3(Web3.HTTPProvider(rpc, request_kwargs={"timeout": timeout}))
