@@ -80,3 +80,36 @@ def test_a_squatters_offer_under_a_served_name_is_never_an_offer() -> None:
         ref(2).key,
     ]
     assert [offer.mech_key for offer in served["quote"].offers] == [ref(3).key]
+
+
+def test_the_server_pays_exactly_the_mechs_the_agents_tools_call_schema_mechs() -> None:
+    """One squatting rule: the server's offers are `/tools`' `schema_mechs`.
+
+    Mech 2 declares the same argument names with another type label ("int" for "str"),
+    mech 3 the same arguments in another order: neither takes exactly the served
+    arguments, so neither is payable, whatever their exported JSON schemas look like.
+    """
+    swap = _typed("swap", "sender", "amount")
+    relabelled = dict(swap, kwargs=[dict(k, type="int") for k in swap["kwargs"]])
+    reordered = dict(swap, kwargs=list(reversed(swap["kwargs"])))
+    manifests = {
+        1: manifest(swap),
+        2: manifest(relabelled),
+        3: manifest(reordered),
+        4: manifest(swap),
+    }
+    fetched = {
+        raw_digest(data): FetchResult.ok(raw_digest(data), f"bafk{i}", data)
+        for i, data in manifests.items()
+    }
+    catalogue = build(
+        20, [DigestRead(ref(i), raw_digest(d)) for i, d in manifests.items()], fetched
+    )
+    catalogue = Catalogue.build(
+        replace(m, marketplace=(_facts(m.ref.mech_id),)) for m in catalogue.mechs
+    )
+    (served,) = served_from_catalogue(catalogue).tools
+    meta = served.tool["_meta"]["io.olas/mech-tool"]
+    assert meta["schema_mechs"] == [ref(1).key, ref(4).key]
+    assert [offer.mech_key for offer in served.offers] == meta["schema_mechs"]
+    assert meta["conflicting_mechs"] == sorted([ref(2).key, ref(3).key])

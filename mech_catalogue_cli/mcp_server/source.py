@@ -30,7 +30,7 @@ lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`).
 
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import requests
 
@@ -49,7 +49,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     META_KEY,
     offered_tool,
-    to_mcp_tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
     MCP_RULE,
@@ -63,7 +62,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market impor
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     MechRef,
-    Tool,
 )
 
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig, eth_call
@@ -142,20 +140,20 @@ class ServedCatalogue:
         return page, (str(offset + size) if more else None)
 
 
-def same_arguments(served: Dict[str, Any], tool: Tool) -> bool:
-    """Whether a mech's tool takes exactly the arguments the served Tool validates.
+def payable_mechs(entry: Dict[str, Any]) -> FrozenSet[str]:
+    """The catalogue entry keys a ``tools/call`` of this Tool may pay.
 
     ``tools/call`` validates against the served ``inputSchema`` (the first mech's, in
-    ref order), so only a mech whose own manifest exports the same ``inputSchema`` may be
-    paid for the call; a mech that registered the name with other arguments (schema
-    squatting, or an older free-text version) may not. Output schemas are not compared:
-    honest duplicates differ in descriptions, and the response is checked anyway.
+    ref order), so only mechs taking exactly those arguments may be paid; a mech that
+    registered the name with other arguments (schema squatting, or an older free-text
+    version) may not. Which mechs those are is the catalogue's one rule
+    (``exporters.mcp_tool.same_signature``), published as ``schema_mechs`` in the Tool's
+    ``_meta`` by ``offered_tool`` here and by the agent's ``/tools``.
 
-    :param served: the MCP Tool JSON served for the name.
-    :param tool: one mech's tool of that name.
-    :return: True when the input schemas are equal.
+    :param entry: the MCP Tool JSON served for the name.
+    :return: the keys in its ``_meta[META_KEY]["schema_mechs"]`` (none when absent).
     """
-    return bool(to_mcp_tool(tool)["inputSchema"] == served.get("inputSchema"))
+    return frozenset(entry["_meta"][META_KEY].get("schema_mechs") or ())
 
 
 def _with_offers(
@@ -166,14 +164,14 @@ def _with_offers(
 ) -> ServedTool:
     meta = entry["_meta"][META_KEY]
     meta["offers"] = [offer.to_meta() for offer in offers]
-    meta["conflicting_mechs"] = sorted(set(conflicting))
+    meta["conflicting_mechs"] = sorted(set(conflicting))  # schema_mechs' complement
     return ServedTool(entry["name"], mech_tool, entry, tuple(offers))
 
 
 def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
     """Export a catalogue: one MCP tool per distinct tool name, with its offers.
 
-    Only mechs whose tool has the served schemas (:func:`same_arguments`) are offers;
+    Only mechs taking the served arguments (:func:`payable_mechs`) are offers;
     the others are named in ``_meta[META_KEY]["conflicting_mechs"]`` and never paid.
 
     :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
@@ -185,6 +183,7 @@ def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
     for name in names:
         offered = catalogue.tools_named(name)
         entry = offered_tool(offered, exported[name])
+        payable = payable_mechs(entry)
         offers: List[Offer] = []
         conflicting: List[str] = []
         for tool in offered:
@@ -193,7 +192,7 @@ def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
             )
             if mech is None:
                 continue
-            if not same_arguments(entry, tool):
+            if mech.ref.key not in payable:
                 conflicting.append(mech.ref.key)
                 continue
             offers.extend(Offer.from_facts(mech.ref.key, f) for f in mech.marketplace)
@@ -253,13 +252,14 @@ class AgentSource:
                     entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
                 )
                 detail = self._get("/tools/" + urllib.parse.quote(mech_tool, safe=""))
+                payable = payable_mechs(entry)
                 offers: List[Offer] = []
                 conflicting: List[str] = []
                 for offer in detail.get("offers", []):
                     if not offer.get("mech"):
                         continue
                     key = MechRef.from_dict(offer["mech"]).key
-                    if not same_arguments(entry, Tool.from_dict(offer["tool"])):
+                    if key not in payable:
                         conflicting.append(key)
                         continue
                     offers.extend(
