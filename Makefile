@@ -113,7 +113,7 @@ common-checks-2:
 
 ## Tests --------------------------------------------------------------------------------
 # The quick in-process tests alone (marker `unit`, given by conftest.py; docs/testing.md).
-test-unit:
+test-unit: setup
 	$(PYTHON) -m pytest tests packages/mech_catalogue -m unit -q $(PYTEST_ARGS)
 
 # `make test` is the one command CI runs (.ci/run): it prepares a fresh clone first.

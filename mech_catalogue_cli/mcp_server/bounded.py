@@ -21,6 +21,12 @@ response) chooses the text. ``re`` holds the GIL while it matches, so a thread c
 bound it: it would stall the event loop and every other client. :func:`run_bounded` runs
 the check in a ``forkserver`` child (cheap forks of a clean, single-threaded process)
 and kills it after ``seconds``.
+
+A forkserver child re-runs the entry script before the check (multiprocessing's
+``spawn.prepare``), so the forkserver preloads what the ``mech-catalogue`` script imports:
+without it every check re-imported the whole CLI, 2-4 s a call on a loaded machine, and
+valid arguments were refused as too slow to check. :func:`warm_up` starts the forkserver
+before the first call.
 """
 
 import multiprocessing
@@ -30,7 +36,22 @@ from typing import Any, Callable, Tuple
 #: seconds a schema check of one call's arguments or one response may take
 CHECK_SECONDS = 5.0
 _CONTEXT = multiprocessing.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(["mech_catalogue_cli.mcp_server.decisions"])
+#: modules the forkserver imports once: the checks, and the ``mech-catalogue`` entry
+#: point's module (pyproject.toml ``[project.scripts]``)
+PRELOAD = ("mech_catalogue_cli.mcp_server.decisions", "mech_catalogue_cli.app")
+_CONTEXT.set_forkserver_preload(list(PRELOAD))
+
+
+def _answer() -> bool:
+    return True
+
+
+def warm_up() -> None:
+    """Start the forkserver and run one trivial check (blocking; seconds on a loaded machine).
+
+    ``CheckTimeout`` comes through when even that does not answer within a minute.
+    """
+    run_bounded(_answer, (), seconds=60.0)
 
 
 class CheckTimeout(RuntimeError):

@@ -51,7 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import
     root_digest,
 )
 
-from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded
+from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded, warm_up
 from .decisions import (
     IDEMPOTENCY_META_KEY,
     NoOffer,
@@ -589,6 +589,7 @@ async def serve(
     )
     async with anyio.create_task_group() as group:
         group.start_soon(app.poll)
+        group.start_soon(anyio.to_thread.run_sync, warm_up)
         if transport == "stdio":
             from mcp.server.stdio import (  # pylint: disable=import-outside-toplevel
                 stdio_server,

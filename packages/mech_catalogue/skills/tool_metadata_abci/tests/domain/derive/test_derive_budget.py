@@ -17,9 +17,12 @@
 Each module here is written to blow up an evaluator that counts only AST nodes: shared
 references doubling a value 60 times (2**60 elements once expanded), then hashing,
 comparing, sorting or serialising it; string and f-string doubling; deep nesting; long
-chains. ``pytest.mark.timeout`` (pytest-timeout, thread method, so that a loop inside C
-code such as hashing a tuple is interrupted too) bounds each test; without the budget
-several of them ran for minutes and took gigabytes.
+chains. The budget is asserted by the problem codes; ``pytest.mark.timeout``
+(pytest-timeout, thread method, so that a loop inside C code such as hashing a tuple is
+interrupted too) is only a guard against a hang: without the budget several of them ran for
+minutes and took gigabytes. The guard ends the whole pytest process when it fires, so it is
+far above any loaded machine's time (a 3 s guard fired on a shared machine at load 11,
+taking ``make test-unit`` down with it).
 """
 
 import json
@@ -50,8 +53,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     UNRESOLVED_TOOL_LIST,
 )
 
-#: per-test ceiling: far above what a bounded run takes (tens of ms), far below a blow-up
-BOUNDED = pytest.mark.timeout(3, method="thread")
+#: hang guard: far above a bounded run (under 1 s even loaded), far below a blow-up (minutes)
+BOUNDED = pytest.mark.timeout(60, method="thread")
 
 RUN = """
 def run(**kwargs):
