@@ -15,6 +15,7 @@
 """The ``mech-catalogue`` click group and its commands (see docs/cli.md)."""
 
 import functools
+import importlib
 import inspect
 import re
 import sys
@@ -154,7 +155,37 @@ def _gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(decorated)
 
 
+class _LazyGroup(click.Group):
+    """A group whose heavier commands are imported only when used.
+
+    ``publish`` (web3), ``list`` and ``mcp`` (the MCP SDK, uvicorn) live in their own
+    modules; importing them for every command was most of the CLI's start-up time (the
+    ``mcp`` module alone 9 of 22 s at load 11). Their names are listed without importing
+    them; ``--help`` of the group imports them for their short help.
+    """
+
+    lazy = {
+        "publish": "mech_catalogue_cli.commands.publish_cmd:publish",
+        "list": "mech_catalogue_cli.commands.list_cmd:list_mechs",
+        "mcp": "mech_catalogue_cli.commands.mcp_cmd:mcp",
+    }
+
+    def list_commands(self, ctx: click.Context) -> List[str]:
+        """Return the eager and the lazy command names, sorted."""
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> Optional[click.Command]:
+        """Return a command, importing its module first when it is a lazy one."""
+        if cmd_name not in self.lazy:
+            return super().get_command(ctx, cmd_name)
+        module, attribute = self.lazy[cmd_name].split(":")
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
 @click.group(
+    cls=_LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Inspect, derive, generate and convert Olas mech tool manifests.\n\n"
     "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error. New here? Follow "
@@ -922,21 +953,3 @@ def main() -> None:
 
 
 assert EXIT_INVALID == CliFailure.exit_code
-
-# `publish` lives in its own module (it imports nothing from this one).
-# pylint: disable-next=wrong-import-position
-from .commands.publish_cmd import publish as _publish  # noqa: E402
-
-cli.add_command(_publish)
-
-# `list` lives in its own module too (over sync_driver.py).
-# pylint: disable-next=wrong-import-position
-from .commands.list_cmd import list_mechs as _list_mechs  # noqa: E402
-
-cli.add_command(_list_mechs)
-
-# `mcp` (the MCP server) lives in its own module too (over mcp_server/).
-# pylint: disable-next=wrong-import-position
-from .commands.mcp_cmd import mcp as _mcp  # noqa: E402
-
-cli.add_command(_mcp)
