@@ -15,6 +15,7 @@
 """The MCP server's catalogue: offers that take other arguments under a served name are no offers."""
 
 from dataclasses import replace
+from typing import Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchResult,
@@ -29,7 +30,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market impor
     MechFacts,
 )
 
-from mech_catalogue_cli.mcp_server.source import served_from_catalogue
+from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
+from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
+from mech_catalogue_cli.mcp_server.source import (
+    ServedCatalogue,
+    ServedTool,
+    served_from_catalogue,
+)
 from tests.test_contract_guards import build, manifest, raw_digest, ref
 
 
@@ -113,3 +120,93 @@ def test_the_server_pays_exactly_the_mechs_the_agents_tools_call_schema_mechs() 
     assert meta["schema_mechs"] == [ref(1).key, ref(4).key]
     assert [offer.mech_key for offer in served.offers] == meta["schema_mechs"]
     assert meta["conflicting_mechs"] == sorted([ref(2).key, ref(3).key])
+
+
+def _offer(address: int, price: Optional[int], payment_type: str) -> Offer:
+    return Offer(
+        mech_key=f"mech{address}",
+        address="0x" + f"{address:040x}",
+        price=price,
+        payment_type=payment_type,
+        requests=1,
+        deliveries=1,
+        karma=address,
+        confirmed=True,
+    )
+
+
+def _served(*offer_lists: Tuple[Offer, ...]) -> ServedCatalogue:
+    tools = tuple(
+        ServedTool(
+            f"t{i}",
+            f"t{i}",
+            {"name": f"t{i}", "description": f"Tool {i}.", "inputSchema": {}},
+            offers,
+        )
+        for i, offers in enumerate(offer_lists)
+    )
+    return ServedCatalogue("digest", tools)
+
+
+TOKEN = "0x" + "ab" * 32
+
+
+def test_only_payable_tools_are_listed_each_with_its_price() -> None:
+    """Token-paid, unpriced, legacy (no offers) and over-cap tools go; the rest say their price."""
+    served = _served(
+        (_offer(1, 5, NATIVE_PAYMENT_TYPE),),
+        (_offer(2, 5, TOKEN),),
+        (_offer(3, None, NATIVE_PAYMENT_TYPE),),
+        (),
+        (_offer(5, 900, NATIVE_PAYMENT_TYPE), _offer(6, 7, TOKEN)),
+        (_offer(7, 9, NATIVE_PAYMENT_TYPE), _offer(8, 3, NATIVE_PAYMENT_TYPE)),
+    )
+    kept = served.payable_only()
+    assert [t.name for t in kept.tools] == ["t0", "t4", "t5"]
+    assert kept.digest == served.digest
+    described = {t.name: t.tool["description"] for t in kept.tools}
+    assert described["t0"].startswith("Tool 0.\n\nPaid call: 5 wei")
+    assert "0x" + f"{1:040x}" in described["t0"]
+    # the offer choose_offer takes (karma first): mech 8, not the cheaper-looking order
+    assert (
+        "Paid call: 3 wei" in described["t5"] and "0x" + f"{8:040x}" in described["t5"]
+    )
+    capped = served.payable_only(max_price=100)
+    assert [t.name for t in capped.tools] == ["t0", "t5"]
+    pinned = served.payable_only(pinned="0x" + f"{7:040x}")
+    assert [t.name for t in pinned.tools] == ["t5"]
+    assert "Paid call: 9 wei" in pinned.tools[0].tool["description"]
+    assert served.tools[0].tool["description"] == "Tool 0."  # the source is not changed
+
+
+class _FixedSource:  # pylint: disable=too-few-public-methods
+    def __init__(self, served: ServedCatalogue) -> None:
+        self.served = served
+        self.reads = 0
+
+    def read(self) -> ServedCatalogue:
+        self.reads += 1
+        return self.served
+
+
+def test_the_server_lists_payable_tools_unless_all_tools() -> None:
+    """tools/list serves payable tools (every tool with --all-tools); calls see all."""
+    served = _served((_offer(1, 5, NATIVE_PAYMENT_TYPE),), (_offer(2, 5, TOKEN),))
+    default = MechToolServer(_FixedSource(served), CallSettings("g", "a"), None, None)
+    assert default.refresh() is True
+    assert [t.name for t in default.listed.tools] == ["t0"]
+    assert [t.name for t in default.catalogue.tools] == ["t0", "t1"]  # still callable
+    every = MechToolServer(
+        _FixedSource(served), CallSettings("g", "a", all_tools=True), None, None
+    )
+    every.refresh()
+    assert [t.name for t in every.listed.tools] == ["t0", "t1"]
+
+
+def test_an_unchanged_catalogue_with_nothing_payable_is_not_announced_again() -> None:
+    """Nothing payable: the first read changes the catalogue, the next reads do not."""
+    source = _FixedSource(_served((_offer(2, 5, TOKEN),)))
+    app = MechToolServer(source, CallSettings("g", "a"), None, None)
+    assert app.refresh() is True and app.listed.tools == ()
+    assert app.refresh() is False and app.refresh() is False
+    assert source.reads == 3

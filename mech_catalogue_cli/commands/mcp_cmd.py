@@ -75,8 +75,9 @@ def _wei(
 
 @click.command(
     name="mcp",
-    help="Serve the catalogue as an MCP server: tools/list lists every offered mech tool "
-    "(checked schemas, offers and prices in _meta); tools/call validates the arguments, "
+    help="Serve the catalogue as an MCP server: tools/list lists the mech tools a call can "
+    "pay for (checked schemas, the price in each description, offers in _meta; "
+    "--all-tools for every tool); tools/call validates the arguments, "
     "picks a mech, uploads the request to IPFS, pays the mech through MechMarketplace, "
     "waits for the delivery and returns the verified response. See docs/mcp.md.",
     epilog="\b\nExamples:\n"
@@ -194,6 +195,13 @@ def _wei(
     help="Tools per tools/list page.",
 )
 @click.option(
+    "--all-tools",
+    is_flag=True,
+    help="List every tool, also those no mech can be paid for here (token-paid, legacy, "
+    "unconfirmed, over --max-price); by default only payable tools are listed, each "
+    "with its price in the description.",
+)
+@click.option(
     "--state-dir",
     type=click.Path(file_okay=False),
     default=str(DEFAULT_STATE_DIR),
@@ -232,6 +240,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     delivery_poll: float,
     poll: float,
     page_size: int,
+    all_tools: bool,
     state_dir: str,
     devnet: Optional[DevnetSettings],
     as_json: bool,
@@ -260,6 +269,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param delivery_poll: ``--delivery-poll``.
     :param poll: ``--poll``.
     :param page_size: ``--page-size``.
+    :param all_tools: ``--all-tools``.
     :param state_dir: ``--state-dir``.
     :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
     :param as_json: ``--json``.
@@ -336,6 +346,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             delivery_poll=delivery_poll,
             poll_seconds=poll,
             page_size=page_size,
+            all_tools=all_tools,
         )
         app = MechToolServer(source, settings, market, journal)
         try:

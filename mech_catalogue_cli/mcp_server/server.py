@@ -94,6 +94,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param poll_seconds: seconds between catalogue reads.
     :param page_size: tools per ``tools/list`` page.
     :param io_timeout: seconds per IPFS or RPC request.
+    :param all_tools: list every tool, not only those a call can pay for now.
     """
 
     gateway_url: str
@@ -107,6 +108,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     poll_seconds: float = 30.0
     page_size: int = DEFAULT_PAGE_SIZE
     io_timeout: float = 30.0
+    all_tools: bool = False
 
 
 def _text(text: str) -> types.TextContent:
@@ -185,7 +187,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.settings = settings
         self.market = market
         self.journal = journal
-        self.catalogue = ServedCatalogue("", ())
+        self.catalogue = ServedCatalogue("", ())  # every tool: calls and retries
+        self.listed = self.catalogue  # what tools/list pages through
+        self._read_once = False
         self.ledger = SpendLedger(settings.max_spend)
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
@@ -212,12 +216,23 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
     def refresh(self) -> bool:
         """Read the source (blocking); keep the new catalogue when its digest changed.
 
+        ``catalogue`` keeps every tool (calls, and retries of paid requests, resolve
+        against it); ``listed`` is what ``tools/list`` serves: the payable tools with
+        their price (:meth:`.source.ServedCatalogue.payable_only`), or every tool with
+        ``--all-tools``.
+
         :return: True when it changed.
         """
         served = self.source.read()
-        if served.digest == self.catalogue.digest and self.catalogue.tools:
+        if self._read_once and served.digest == self.catalogue.digest:
             return False
+        self._read_once = True
         self.catalogue = served
+        self.listed = (
+            served
+            if self.settings.all_tools
+            else served.payable_only(self.settings.max_price, self.settings.pinned)
+        )
         return True
 
     async def poll(self) -> None:
@@ -270,7 +285,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
         self._remember(ctx)
         try:
-            page, cursor = self.catalogue.page(
+            page, cursor = self.listed.page(
                 params.cursor if params else None, self.settings.page_size
             )
         except ValueError as exc:

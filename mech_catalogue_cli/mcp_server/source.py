@@ -66,7 +66,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
 
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig, eth_call
 
-from .decisions import Offer
+from .decisions import NoOffer, Offer, choose_offer
 
 #: tools per ``tools/list`` page
 DEFAULT_PAGE_SIZE = 50
@@ -138,6 +138,36 @@ class ServedCatalogue:
         page = self.tools[offset : offset + size]
         more = offset + size < len(self.tools)
         return page, (str(offset + size) if more else None)
+
+    def payable_only(
+        self, max_price: Optional[int] = None, pinned: str = ""
+    ) -> "ServedCatalogue":
+        """Keep the tools a call can pay for now, each saying what it costs.
+
+        A tool stays when :func:`.decisions.choose_offer` finds an offer under the same
+        ``--max-price`` and ``--mech``; its description then ends with that offer's price
+        and mech, so a model sees that calling it spends funds and how much. Tools whose
+        offers are all token-paid, legacy, unconfirmed, unpriced or over the cap go
+        (``mcp --all-tools`` keeps them; calling one says why it cannot be paid).
+
+        :param max_price: the per-call cap in wei (None: none).
+        :param pinned: ``--mech`` ("" for any).
+        :return: the kept tools, same digest.
+        """
+        kept = []
+        for tool in self.tools:
+            try:
+                offer = choose_offer(tool.offers, max_price, pinned)
+            except NoOffer:
+                continue
+            description = str(tool.tool.get("description") or "").rstrip()
+            cost = (
+                f"Paid call: {offer.price} wei of the chain's native token to mech "
+                f"{offer.address}, the offer chosen now (it may change with the catalogue)."
+            )
+            priced = dict(tool.tool, description=f"{description}\n\n{cost}".lstrip())
+            kept.append(ServedTool(tool.name, tool.mech_tool, priced, tool.offers))
+        return ServedCatalogue(self.digest, tuple(kept))
 
 
 def payable_mechs(entry: Dict[str, Any]) -> FrozenSet[str]:

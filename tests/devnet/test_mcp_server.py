@@ -130,11 +130,19 @@ async def list_all(client: Client) -> List[Any]:
 def test_list_pages_every_tool_with_offers(
     chain_snapshot: Devnet, tmp_path: Path, transport: str
 ) -> None:
-    """tools/list: every tool once, name order, checked schemas, offers priced as on chain."""
+    """tools/list: every payable tool once, name order, checked schemas, on-chain prices."""
+    # the seed's other tools (token-paid, legacy, free text) need --all-tools
+    # (tests/test_mcp_source.py); each listed description says what a call costs
     devnet = chain_snapshot
-    tools = run(devnet, tmp_path, transport, ("--page-size", "4"), list_all)
+    tools = run(devnet, tmp_path, transport, ("--page-size", "3"), list_all)
     names = [t.name for t in tools]
-    assert names == sorted(set(names)) and len(names) > 4  # several pages, stable order
+    assert names == sorted(set(names)) and len(names) > 3  # several pages, stable order
+    for listed in tools:
+        offers = listed.meta["io.olas/mech-tool"]["offers"]
+        assert any(
+            o["payment_type"] == NATIVE_PAYMENT_TYPE for o in offers
+        ), listed.name
+        assert "Paid call: " in (listed.description or ""), listed.name
     by_name = {t.name: t for t in tools}
     tool = by_name[TOOL]
     assert tool.input_schema["required"] == ["prompt"]
@@ -357,7 +365,8 @@ def test_catalogue_change_is_announced(chain_snapshot: Devnet, tmp_path: Path) -
                     break
         return before, [t.name for t in await list_all(client)]
 
-    before, after = run(devnet, tmp_path, "stdio", ("--poll", "1"), body)
+    # a new legacy mech's tool has no payable offer: listed with --all-tools only
+    before, after = run(devnet, tmp_path, "stdio", ("--poll", "1", "--all-tools"), body)
     assert new_tool not in before and new_tool in after
 
 
@@ -424,7 +433,7 @@ def test_agent_source_serves_what_a_direct_read_serves(
     for got, want in zip(served.tools, expected.tools):
         assert got.offers == want.offers and got.mech_tool == want.mech_tool
         assert got.tool["inputSchema"] == want.tool["inputSchema"]
-    assert [t.name for t in listed] == [t.name for t in expected.tools]
+    assert [t.name for t in listed] == [t.name for t in expected.payable_only().tools]
 
 
 def test_identical_calls_at_once_pay_once(
@@ -509,7 +518,13 @@ def test_handshake_era_client_gets_list_changed(
 
     async def main() -> Tuple[List[str], List[str]]:
         client = stdio_client(
-            devnet, tmp_path, "--poll", "1", mode="legacy", message_handler=on_message
+            devnet,
+            tmp_path,
+            "--poll",
+            "1",
+            "--all-tools",
+            mode="legacy",
+            message_handler=on_message,
         )
         async with client:
             before = [t.name for t in await list_all(client)]
