@@ -160,8 +160,8 @@ def test_pinned_mech_by_address_or_key() -> None:
         ({"confirmed": False}, "creation not confirmed"),
         ({"price": None}, "price unread"),
         ({"price": 0}, "price unread"),
-        ({"payment_type": TOKEN_PAYMENT}, "is not native"),
-        ({"payment_type": ""}, "payment type unread is not native"),
+        ({"payment_type": TOKEN_PAYMENT}, "is not native \\(token-paid\\)"),
+        ({"payment_type": ""}, "paymentType\\(\\) could not be read \\(a legacy mech"),
     ],
 )
 def test_unpayable_offers_are_never_chosen(

@@ -158,9 +158,15 @@ def choose_offer(
             reasons.append(f"{label}: creation not confirmed by the marketplace")
         elif offer.price is None or offer.price < 1:
             reasons.append(f"{label}: price unread")
+        elif not offer.payment_type:
+            reasons.append(
+                f"{label}: its paymentType() could not be read (a legacy mech, or the "
+                "call failed); this server pays only native-priced marketplace mechs"
+            )
         elif offer.payment_type != NATIVE_PAYMENT_TYPE:
             reasons.append(
-                f"{label}: payment type {offer.payment_type or 'unread'} is not native"
+                f"{label}: payment type {offer.payment_type} is not native (token-paid); "
+                "this server pays only native-priced marketplace mechs"
             )
         elif max_price is not None and offer.price > max_price:
             reasons.append(
