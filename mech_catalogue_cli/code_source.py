@@ -25,11 +25,12 @@ their on-chain digest), package blocks as above.
 """
 
 from pathlib import Path
-from typing import Any, Dict, Generator, List, Optional
+from typing import Any, Callable, Dict, Generator, List, Optional, Tuple
 
 import requests
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    RegistryDecodeError,
     decode_batch,
     encode_batch,
 )
@@ -42,16 +43,25 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
     MAX_METADATA_BYTES,
+    CodeRequest,
     DerivationCache,
     code_arguments_reader,
+    code_pointer_reader,
     component_code_reader,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
     ComponentDerivation,
+    MechKey,
+    merge_derivations,
+    plan_derivation,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import drive
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     looks_like_cid,
     strip_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
 )
 
 from mech_catalogue_cli.sync_driver import ChainReadError, eth_call, gateway_get
@@ -126,34 +136,95 @@ def derive_from_chain(  # pylint: disable=too-many-arguments,too-many-locals
         )
     else:
         reader = component_code_reader(registry, chain_id, unit_id, block, cache, caps)
-    result: Any = None
-    try:
-        kind, payload = next(reader)
-        while True:
-            if kind == "chain":
-                calls, at = payload
-                data = eth_call(
-                    session, rpc_url, multicall, encode_batch(calls), at, timeout
-                )
-                reply: Any = decode_batch(data, len(calls))
-            elif kind == "files":
-                reply = {
-                    cid: gateway_get(
-                        session, gateway, cid, timeout, MAX_METADATA_BYTES
-                    )[0]
-                    for cid in payload
-                }
-            else:
-                reply = {
-                    cid: _block(gateway, cid, timeout, caps.max_block_bytes)
-                    for cid in payload
-                }
-            kind, payload = reader.send(reply)
-    except StopIteration as done:
-        result = done.value
+    result: Any = drive(
+        reader, _answerer(session, rpc_url, multicall, gateway, timeout, caps)
+    )
     if unit == "agent":
         return list(result.get(unit_id, []))
     return [(unit_id, result)]
+
+
+def _answerer(  # pylint: disable=too-many-arguments,too-many-positional-arguments
+    session: requests.Session,
+    rpc_url: str,
+    multicall: str,
+    gateway: str,
+    timeout: float,
+    caps: CodeCaps,
+) -> Callable[[CodeRequest], Any]:
+    """Answer the code readers' requests with blocking calls (one eth_call per batch)."""
+
+    def answer(request: CodeRequest) -> Any:
+        kind, payload = request
+        if kind == "chain":
+            calls, at = payload
+            data = eth_call(
+                session, rpc_url, multicall, encode_batch(calls), at, timeout
+            )
+            return decode_batch(data, len(calls))
+        if kind == "files":
+            return {
+                cid: gateway_get(session, gateway, cid, timeout, MAX_METADATA_BYTES)[0]
+                for cid in payload
+            }
+        return {
+            cid: _block(gateway, cid, timeout, caps.max_block_bytes) for cid in payload
+        }
+
+    return answer
+
+
+def derive_catalogue(  # pylint: disable=too-many-arguments,too-many-positional-arguments
+    catalogue: Catalogue,
+    rpc_url: str,
+    multicall: str,
+    gateway: str,
+    timeout: float,
+    block: int,
+) -> Tuple[Catalogue, List[str]]:
+    """Type a catalogue's untyped tools from their code, as the skill's behaviour does.
+
+    The same plan and merge (``domain.derive.merge.plan_derivation`` /
+    ``merge_derivations``) and the same readers (``domain.derive.from_chain``) as
+    ``FetchManifestsBehaviour.derive_code_arguments``; here every request is a blocking
+    call, and nothing is cached between runs.
+
+    :param catalogue: the catalogue built from the manifests.
+    :param rpc_url: the chain's JSON-RPC URL.
+    :param multicall: the Multicall2 address there.
+    :param gateway: the IPFS gateway base URL.
+    :param timeout: seconds per request.
+    :param block: the block chain reads are pinned to (the snapshot's).
+    :return: the catalogue with derived arguments merged in, and one sentence per
+        AgentRegistry whose components could not be read (its mechs are kept as they
+        are).
+    """
+    plan = plan_derivation(catalogue)
+    if not plan.pointers and not plan.agents:
+        return catalogue, []
+    cache, caps = DerivationCache(), CodeCaps()
+    answer = _answerer(requests.Session(), rpc_url, multicall, gateway, timeout, caps)
+    found: Dict[MechKey, List[ComponentDerivation]] = {
+        key: [(0, drive(code_pointer_reader(pointer, where, cache, caps), answer))]
+        for key, pointer, where in plan.pointers
+    }
+    unread: List[str] = []
+    for (chain_id, registry), agent_ids in plan.agents:
+        try:
+            derived = drive(
+                code_arguments_reader(
+                    registry, chain_id, agent_ids, block, cache, caps
+                ),
+                answer,
+            )
+        except (ChainReadError, RegistryDecodeError) as exc:
+            unread.append(f"component code of {registry} not read: {exc}")
+            continue
+        found.update(
+            ((chain_id, registry, agent), components)
+            for agent, components in derived.items()
+        )
+    return merge_derivations(catalogue, found), unread
 
 
 def _rpc(session: requests.Session, url: str, method: str, timeout: float) -> str:
@@ -183,4 +254,10 @@ def _block(gateway: str, cid: str, timeout: float, cap: int) -> Optional[bytes]:
         return None
 
 
-__all__ = ["CodeReadError", "derive_code_uri", "derive_from_chain", "is_code_uri"]
+__all__ = [
+    "CodeReadError",
+    "derive_catalogue",
+    "derive_code_uri",
+    "derive_from_chain",
+    "is_code_uri",
+]

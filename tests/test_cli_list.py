@@ -96,6 +96,26 @@ def test_json_lists_every_seeded_mech_with_tools(devnet: Devnet) -> None:
     assert result.stdout.strip() == result.stdout.strip().splitlines()[0]  # canonical
 
 
+def test_untyped_tools_get_the_arguments_their_code_declares(devnet: Devnet) -> None:
+    """A names-only Olas agent's tool is typed from its component's code, as the agent does.
+
+    The seed's "tools-only" agent names prediction-request-rag without arguments; its
+    component's code_uri is a real tool package in kubo (scripts/devnet/seed.py).
+    """
+    body = json.loads(run("list", "--json", *devnet_args(devnet)).stdout)
+    derived = [
+        (m, t)
+        for m in body["mechs"]
+        for t in m["tools"]
+        if "derived_from" in t["provenance"]
+    ]
+    assert derived, "no tool was typed from code"
+    for mech, tool in derived:
+        assert mech["ref"]["registry_kind"] == "olas_agent_registry"
+        assert tool["arguments"] and tool["provenance"]["derived_from"]["cid"]
+    assert "prediction-request-rag" in {t["name"] for _, t in derived}
+
+
 def test_table_lists_mechs_of_all_kinds_and_their_tools(devnet: Devnet) -> None:
     """The table shows each registry kind, the mechs' names and tools with typed args."""
     body = json.loads(run("list", "--json", *devnet_args(devnet)).stdout)

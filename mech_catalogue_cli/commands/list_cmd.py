@@ -51,6 +51,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     Tool,
 )
 
+from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.sync_driver import (
     CatalogueSync,
     ChainReadError,
@@ -194,9 +195,21 @@ def _sync(config: SyncConfig, errors: Console) -> Catalogue:
             f"Fetching {len(digests)} manifest(s) from {config.gateway_url}"
         ):
             fetched = fetch_manifests(config, digests, sync.cache, sync.fetcher)
-        return refresh_catalogue(
+        catalogue = refresh_catalogue(
             snapshot, fetched, lambda data: parse(data, config.policy.max_bytes), None
         )
+        with errors.status("Deriving untyped tools' arguments from their code"):
+            catalogue, unread = derive_catalogue(
+                catalogue,
+                config.rpc_url,
+                config.multicall,
+                config.gateway_url,
+                config.fetch_timeout,
+                snapshot.block_number,
+            )
+        for sentence in unread:
+            errors.print(f"warning: {sentence}", markup=False)
+        return catalogue
     finally:
         sync.close()
 

@@ -28,6 +28,7 @@ rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"][
 lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`).
 """
 
+import logging
 import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
@@ -64,9 +65,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     MechRef,
 )
 
+from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig, eth_call
 
 from .decisions import NoOffer, Offer, choose_offer
+
+LOGGER = logging.getLogger(__name__)
 
 #: tools per ``tools/list`` page
 DEFAULT_PAGE_SIZE = 50
@@ -406,12 +410,23 @@ class DirectSource:
             )
         try:
             facts = self._facts()
+            head = self._head()
         except (requests.RequestException, ValueError, KeyError) as exc:
             raise SourceError(
                 f"cannot read the MechMarketplace through {self.config.rpc_url} "
                 f"({type(exc).__name__}: {exc})"
             ) from exc
-        return attach_facts(outcome.catalogue, facts)
+        catalogue, unread = derive_catalogue(
+            outcome.catalogue,
+            self.config.rpc_url,
+            self.config.multicall,
+            self.config.gateway_url,
+            self.config.fetch_timeout,
+            head,
+        )
+        for sentence in unread:
+            LOGGER.warning("%s", sentence)
+        return attach_facts(catalogue, facts)
 
     def digest(self) -> str:
         """Read everything again and return the catalogue digest: no cheaper probe exists.

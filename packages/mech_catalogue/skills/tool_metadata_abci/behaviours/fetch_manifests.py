@@ -50,8 +50,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain 
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
     ComponentDerivation,
-    merge_derived,
-    needs_derivation,
+    MechKey,
+    merge_derivations,
+    plan_derivation,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
     after_backoff_yielding,
@@ -72,16 +73,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing i
     parse_manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    STATUS_OK,
     Catalogue,
     Manifest,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     Problem,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
-    REGISTRY_OLAS_AGENT,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     FETCH_VIA_GATEWAY,
@@ -268,36 +265,22 @@ class FetchManifestsBehaviour(
         :yield: while waiting for the ledger connection and IPFS.
         :return: the catalogue with derived arguments merged in.
         """
-        wanted: Dict[Tuple[int, str], List[int]] = {}
-        found: Dict[Tuple[int, str, int], List[ComponentDerivation]] = {}
-        blocks: List[int] = []
-        for mech in catalogue.mechs:
-            if mech.status != STATUS_OK or not needs_derivation(mech):
-                continue
-            pointer = mech.extra.get("code_uri")
-            if mech.ref.registry_kind != REGISTRY_OLAS_AGENT:
-                if isinstance(pointer, str):  # the mech's own code pointer
-                    derivation = yield from self._drive_code_reader(
-                        code_pointer_reader(
-                            pointer, mech.ref.key, self.skill_state.derivations
-                        ),
-                        blocks,
-                    )
-                    ref = mech.ref
-                    found[(ref.chain_id, ref.registry_address, ref.mech_id)] = [
-                        (0, derivation)
-                    ]
-            else:
-                wanted.setdefault(
-                    (mech.ref.chain_id, mech.ref.registry_address), []
-                ).append(mech.ref.mech_id)
-        if not wanted and not found:
+        plan = plan_derivation(catalogue)
+        if not plan.pointers and not plan.agents:
             return catalogue
-        for (chain_id, registry), agent_ids in sorted(wanted.items()):
+        found: Dict[MechKey, List[ComponentDerivation]] = {}
+        blocks: List[int] = []
+        for key, pointer, where in plan.pointers:  # the mech's own code pointer
+            derivation = yield from self._drive_code_reader(
+                code_pointer_reader(pointer, where, self.skill_state.derivations),
+                blocks,
+            )
+            found[key] = [(0, derivation)]
+        for (chain_id, registry), agent_ids in plan.agents:
             reader = code_arguments_reader(
                 registry,
                 chain_id,
-                agent_ids,
+                list(agent_ids),
                 snapshot.block_number,
                 self.skill_state.derivations,
                 CodeCaps(),
@@ -317,14 +300,7 @@ class FetchManifestsBehaviour(
             f"{len({c.cid for cs in found.values() for _, c in cs if c.cid})} packages, "
             f"{sum(blocks)} IPFS requests (component metadata, code blocks) this period"
         )
-        mechs = []
-        for mech in catalogue.mechs:
-            ref = mech.ref
-            components = found.get((ref.chain_id, ref.registry_address, ref.mech_id))
-            mechs.append(
-                mech if components is None else merge_derived(mech, components)
-            )
-        return Catalogue.build(mechs)
+        return merge_derivations(catalogue, found)
 
     def _drive_code_reader(
         self, reader: Generator[Tuple[str, Any], Any, Any], blocks: List[int]

@@ -29,13 +29,15 @@ Rules (docs/manifest-spec.md, "Arguments derived from code"):
 Pure and deterministic: the same mech and derivations give the same result on every agent.
 """
 
-from dataclasses import replace
-from typing import Dict, List, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Dict, List, Mapping, Sequence, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
     CodeDerivation,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    STATUS_OK,
+    Catalogue,
     Mech,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
@@ -45,6 +47,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     warning,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_OLAS_AGENT,
     Argument,
     Tool,
 )
@@ -52,6 +55,71 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.types import
 
 #: (component id, its derivation) as :func:`merge_derived` takes them
 ComponentDerivation = Tuple[int, CodeDerivation]
+#: a mech as derivations are filed: (chain id, registry address, mech id)
+MechKey = Tuple[int, str, int]
+
+
+@dataclass(frozen=True)
+class DerivationPlan:
+    """What deriving a catalogue's untyped tools reads, found by :func:`plan_derivation`.
+
+    :param pointers: ``(mech key, code_uri, catalogue entry key)`` of mechs outside the
+        Olas AgentRegistry whose metadata names their own code
+        (``from_chain.code_pointer_reader``), in catalogue order.
+    :param agents: ``((chain id, AgentRegistry address), agent ids)``, sorted, for
+        ``from_chain.code_arguments_reader``.
+    """
+
+    pointers: Tuple[Tuple[MechKey, str, str], ...]
+    agents: Tuple[Tuple[Tuple[int, str], Tuple[int, ...]], ...]
+
+
+def plan_derivation(catalogue: Catalogue) -> DerivationPlan:
+    """Find the mechs whose untyped tools their code may type.
+
+    Only ``ok`` mechs with a tool needing it (:func:`needs_derivation`): Olas agents by
+    their AgentRegistry (their components are listed on chain), other mechs by the
+    ``code_uri`` string their own metadata carries (none: nothing to follow).
+
+    :param catalogue: the catalogue built from the manifests.
+    :return: the plan (empty when nothing needs deriving).
+    """
+    pointers: List[Tuple[MechKey, str, str]] = []
+    agents: Dict[Tuple[int, str], List[int]] = {}
+    for mech in catalogue.mechs:
+        if mech.status != STATUS_OK or not needs_derivation(mech):
+            continue
+        ref = mech.ref
+        if ref.registry_kind == REGISTRY_OLAS_AGENT:
+            agents.setdefault((ref.chain_id, ref.registry_address), []).append(
+                ref.mech_id
+            )
+            continue
+        pointer = mech.extra.get("code_uri")
+        if isinstance(pointer, str):
+            key = (ref.chain_id, ref.registry_address, ref.mech_id)
+            pointers.append((key, pointer, ref.key))
+    return DerivationPlan(
+        tuple(pointers),
+        tuple((where, tuple(ids)) for where, ids in sorted(agents.items())),
+    )
+
+
+def merge_derivations(
+    catalogue: Catalogue, found: Mapping[MechKey, Sequence[ComponentDerivation]]
+) -> Catalogue:
+    """Merge each mech's derivations (:func:`merge_derived`) and rebuild the catalogue.
+
+    :param catalogue: the catalogue the plan was made from.
+    :param found: derivations by mech key; mechs without an entry are kept as they are.
+    :return: the catalogue with derived arguments merged in.
+    """
+    mechs = []
+    for mech in catalogue.mechs:
+        ref = mech.ref
+        components = found.get((ref.chain_id, ref.registry_address, ref.mech_id))
+        mechs.append(mech if components is None else merge_derived(mech, components))
+    return Catalogue.build(mechs)
 
 
 def needs_derivation(mech: Mech) -> bool:

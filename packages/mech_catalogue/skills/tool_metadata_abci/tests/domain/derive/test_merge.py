@@ -25,8 +25,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive impo
     derive_source,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+    DerivationPlan,
+    merge_derivations,
     merge_derived,
     needs_derivation,
+    plan_derivation,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     META_KEY,
@@ -41,6 +44,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Mech,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+    REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
     MechRef,
     Tool,
@@ -179,3 +184,73 @@ def test_a_reused_mech_follows_its_components_current_code() -> None:
     assert P.DERIVED_ARGUMENTS_DISAGREE not in {p.code for p in changed.problems}
     gone = _tool(merge_derived(first, []), "quote")
     assert not gone.arguments and gone.provenance.arguments_source == "declared"
+
+
+def _ref(kind: str, registry: str, mech_id: int, chain_id: int = 100) -> MechRef:
+    return MechRef(chain_id, kind, "0x" + registry * 20, mech_id)
+
+
+def _at(ref: MechRef, manifest: Dict) -> Mech:
+    parsed = parse_manifest(json.dumps(manifest).encode())
+    assert parsed.manifest is not None
+    return Mech.from_manifest(ref, parsed.manifest, parsed.problems, cid="bafy-m")
+
+
+UNTYPED = {"name": "M", "description": "d", "tools": ["t"]}
+TYPED = {
+    "name": "M",
+    "description": "d",
+    "tools": [{"name": "t", "kwargs": [{"identifier": "x", "type": "int"}]}],
+}
+
+
+def test_the_plan_names_exactly_the_mechs_whose_code_may_type_them() -> None:
+    """Olas agents by registry (sorted), others by their own string code_uri; ok only."""
+    agent_b = _ref(REGISTRY_OLAS_AGENT, "bb", 7)
+    agent_a2 = _ref(REGISTRY_OLAS_AGENT, "aa", 9)
+    agent_a1 = _ref(REGISTRY_OLAS_AGENT, "aa", 3)
+    legacy = _ref(REGISTRY_LEGACY_MECH, "cc", 1)
+    catalogue = Catalogue.build(
+        [
+            _at(agent_b, UNTYPED),
+            _at(agent_a2, UNTYPED),
+            _at(agent_a1, UNTYPED),
+            _at(_ref(REGISTRY_OLAS_AGENT, "aa", 4), TYPED),  # nothing to derive
+            Mech.from_manifest(_ref(REGISTRY_OLAS_AGENT, "aa", 5), None),  # invalid
+            _at(legacy, dict(UNTYPED, code_uri="ipfs://bafy-code")),
+            _at(_ref(REGISTRY_LEGACY_MECH, "cc", 2), UNTYPED),  # no pointer
+            _at(_ref(REGISTRY_LEGACY_MECH, "cc", 3), dict(UNTYPED, code_uri=7)),
+            _at(
+                _ref(REGISTRY_COMPLEMENTARY_SERVICE, "dd", 4), dict(TYPED, code_uri="x")
+            ),
+        ]
+    )
+    plan = plan_derivation(catalogue)
+    assert plan.agents == (
+        ((100, agent_a1.registry_address), (3, 9)),
+        ((100, agent_b.registry_address), (7,)),
+    )
+    assert plan.pointers == (
+        ((100, legacy.registry_address, 1), "ipfs://bafy-code", legacy.key),
+    )
+    assert plan_derivation(Catalogue.build([_at(agent_b, TYPED)])) == DerivationPlan(
+        (), ()
+    )
+
+
+def test_merging_types_only_the_mechs_found() -> None:
+    """A mech with derivations is merged; one without keeps its tools as they were."""
+    typed_ref, other_ref = _ref(REGISTRY_OLAS_AGENT, "aa", 1), _ref(
+        REGISTRY_OLAS_AGENT, "aa", 2
+    )
+    catalogue = Catalogue.build([_at(typed_ref, UNTYPED), _at(other_ref, UNTYPED)])
+    derivation = _derivation(CID_A, '"t"', 'return kwargs["size"] + 1')
+    merged = merge_derivations(
+        catalogue,
+        {(100, typed_ref.registry_address, 1): [(11, derivation)]},
+    )
+    by_id = {m.ref.mech_id: m for m in merged.mechs}
+    assert [a.identifier for a in by_id[1].tools[0].arguments] == ["size"]
+    assert by_id[1].tools[0].provenance.derived_cid == CID_A
+    assert by_id[2] == catalogue.mechs[1]
+    assert merge_derivations(catalogue, {}).digest() == catalogue.digest()
