@@ -15,7 +15,7 @@
 """The MCP server's catalogue: offers that take other arguments under a served name are no offers."""
 
 from dataclasses import replace
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchResult,
@@ -60,13 +60,8 @@ def _facts(mech_id: int) -> MechFacts:
     )
 
 
-def test_a_squatters_offer_under_a_served_name_is_never_an_offer() -> None:
-    """Mech 3 registers 'swap' with other arguments and more karma: not an offer of 'swap'."""
-    manifests = {
-        1: manifest(_typed("swap", "sender", "amount")),
-        2: manifest(_typed("swap", "sender", "amount")),
-        3: manifest(_typed("swap", "recipient"), _typed("quote", "pair")),
-    }
+def _priced_catalogue(manifests: Dict[int, bytes]) -> Catalogue:
+    """Build the catalogue of mechs 1..n serving these manifests, each with one offer."""
     fetched = {
         raw_digest(data): FetchResult.ok(raw_digest(data), f"bafk{i}", data)
         for i, data in manifests.items()
@@ -74,9 +69,19 @@ def test_a_squatters_offer_under_a_served_name_is_never_an_offer() -> None:
     catalogue = build(
         20, [DigestRead(ref(i), raw_digest(d)) for i, d in manifests.items()], fetched
     )
-    catalogue = Catalogue.build(
+    return Catalogue.build(
         replace(m, marketplace=(_facts(m.ref.mech_id),)) for m in catalogue.mechs
     )
+
+
+def test_a_squatters_offer_under_a_served_name_is_never_an_offer() -> None:
+    """Mech 3 registers 'swap' with other arguments and more karma: not an offer of 'swap'."""
+    manifests = {
+        1: manifest(_typed("swap", "sender", "amount")),
+        2: manifest(_typed("swap", "sender", "amount")),
+        3: manifest(_typed("swap", "recipient"), _typed("quote", "pair")),
+    }
+    catalogue = _priced_catalogue(manifests)
     served = {tool.mech_tool: tool for tool in served_from_catalogue(catalogue).tools}
     assert sorted(served["swap"].tool["inputSchema"]["properties"]) == [
         "amount",
@@ -105,16 +110,7 @@ def test_the_server_pays_exactly_the_mechs_the_agents_tools_call_schema_mechs() 
         3: manifest(reordered),
         4: manifest(swap),
     }
-    fetched = {
-        raw_digest(data): FetchResult.ok(raw_digest(data), f"bafk{i}", data)
-        for i, data in manifests.items()
-    }
-    catalogue = build(
-        20, [DigestRead(ref(i), raw_digest(d)) for i, d in manifests.items()], fetched
-    )
-    catalogue = Catalogue.build(
-        replace(m, marketplace=(_facts(m.ref.mech_id),)) for m in catalogue.mechs
-    )
+    catalogue = _priced_catalogue(manifests)
     (served,) = served_from_catalogue(catalogue).tools
     meta = served.tool["_meta"]["io.olas/mech-tool"]
     assert meta["schema_mechs"] == [ref(1).key, ref(4).key]
