@@ -37,7 +37,15 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import (
+    Callable,
+    Dict,
+    FrozenSet,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+)
 
 import requests
 
@@ -48,6 +56,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     FetchPolicy,
     FetchResult,
     ManifestCache,
+    fetch_ranks,
     manifest_fetcher,
     refresh_catalogue,
 )
@@ -349,7 +358,11 @@ class Fetcher:  # pylint: disable=too-many-instance-attributes
 
 
 def fetch_manifests(
-    config: SyncConfig, digests: Sequence[str], cache: ManifestCache, fetcher: Fetcher
+    config: SyncConfig,
+    digests: Sequence[str],
+    cache: ManifestCache,
+    fetcher: Fetcher,
+    ranks: Optional[Dict[str, int]] = None,
 ) -> Dict[str, FetchResult]:
     """Drive ``manifest_fetcher`` with :class:`Fetcher`, sleeping its backoffs.
 
@@ -357,9 +370,10 @@ def fetch_manifests(
     :param digests: on-chain digests to fetch.
     :param cache: the content-addressed cache.
     :param fetcher: the HTTP fetcher.
+    :param ranks: digest -> fetch rank, lower first (``fetching.fetch_ranks``).
     :return: digest -> result.
     """
-    generator = manifest_fetcher(digests, cache, config.policy)
+    generator = manifest_fetcher(digests, cache, config.policy, ranks)
     return dict(drive(generator, after_backoff(fetcher.get_pooled, time.sleep)))
 
 
@@ -422,6 +436,8 @@ class CatalogueSync:
             config.gateway_policy,
         )
         self.session = requests.Session()
+        #: digests whose fetch failed last period (asked for last, as the skill does)
+        self.failed: FrozenSet[str] = frozenset()
 
     def period(self) -> PeriodOutcome:
         """Run one period; never raises on chain or IPFS faults.
@@ -457,10 +473,15 @@ class CatalogueSync:
         self.fetcher.on_arrival = early.arrived
         try:
             fetched = fetch_manifests(
-                self.config, snapshot.digests, self.cache, self.fetcher
+                self.config,
+                snapshot.digests,
+                self.cache,
+                self.fetcher,
+                fetch_ranks(snapshot, self.catalogue, self.failed),
             )
         finally:
             self.fetcher.on_arrival = None
+        self.failed = frozenset(d for d, r in fetched.items() if r.data is None)
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds
         timings["parse_on_arrival"] = early.parse_seconds

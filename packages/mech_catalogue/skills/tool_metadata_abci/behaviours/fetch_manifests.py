@@ -27,6 +27,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.arrivals
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     FetchPolicy,
     FetchResult,
+    fetch_ranks,
     manifest_fetcher,
     refresh_catalogue,
 )
@@ -396,7 +397,14 @@ class FetchManifestsBehaviour(
         )
         self.gateway_pool().begin_period(time.monotonic())
         fetcher = manifest_fetcher(
-            snapshot.digests, self.skill_state.manifest_cache, policy
+            snapshot.digests,
+            self.skill_state.manifest_cache,
+            policy,
+            fetch_ranks(
+                snapshot,
+                self.previous_catalogue(),
+                self.skill_state.fetch_diagnostics,
+            ),
         )
         return (
             yield from drive_yielding(

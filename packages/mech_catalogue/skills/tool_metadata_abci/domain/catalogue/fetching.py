@@ -39,6 +39,7 @@ from typing import (
     Generator,
     Iterable,
     List,
+    Mapping,
     Optional,
     Tuple,
     TypeGuard,
@@ -518,6 +519,35 @@ def digests_to_fetch(
     return tuple(d for d in snapshot.digests if not cached(d))
 
 
+def fetch_ranks(
+    snapshot: RegistrySnapshot,
+    previous: Optional[Catalogue],
+    failed: Iterable[str],
+) -> Dict[str, int]:
+    """Rank the digests for :func:`manifest_fetcher`: lower ranks are asked for first.
+
+    Anyone may register any number of digests that never resolve, and each period's
+    fetch budget is spent in request order. So:
+
+    - rank 0: a digest some mech registers now that had an ``ok`` entry in the previous
+      catalogue (an owner with a served manifest who publishes a new one is asked for
+      first, however many dead digests others register);
+    - rank 1: any other digest (a new mech, or one never served);
+    - rank 2: such a digest that also failed in the previous period.
+
+    :param snapshot: the agreed snapshot (which mech registers which digest).
+    :param previous: the last agreed catalogue, None when this agent holds none.
+    :param failed: digests whose fetch failed in the previous period.
+    :return: digest -> rank, for the snapshot's digests.
+    """
+    served = (
+        {m.ref for m in previous.mechs if m.status == STATUS_OK} if previous else set()
+    )
+    vouched = {read.digest for read in snapshot.reads if read.ref in served}
+    dead = set(failed)
+    return {d: 0 if d in vouched else 2 if d in dead else 1 for d in snapshot.digests}
+
+
 # --- the whole fetch, as a driver-agnostic generator ------------------------------------
 
 #: what :func:`manifest_fetcher` yields: seconds to wait first, then the CIDs to request
@@ -580,7 +610,10 @@ def _checked(
 
 
 def manifest_fetcher(  # pylint: disable=too-many-locals
-    digests: Iterable[str], cache: ManifestCache, policy: FetchPolicy
+    digests: Iterable[str],
+    cache: ManifestCache,
+    policy: FetchPolicy,
+    ranks: Optional[Mapping[str, int]] = None,
 ) -> Generator[FetchRequest, FetchReply, Dict[str, FetchResult]]:
     """Fetch and verify the manifests behind on-chain digests; the caller does the I/O.
 
@@ -590,19 +623,27 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
     narrowed to the CID's codec); bytes over ``max_bytes`` are rejected unparsed. Only CIDs
     derived from the digests are ever requested: never a URL from chain data or a manifest.
 
+    Each wave asks for the digests by ``ranks`` (:func:`fetch_ranks`), then digest order:
+    anyone can register digests that never resolve, and the driver's window stops sending
+    once the period's fetch budget is spent (``domain.ipfs.gateways``), so they must not
+    take the budget from a served mech's new manifest.
+
     Drive it with ``request = next(gen)`` then ``request = gen.send(reply)`` until
     ``StopIteration.value`` holds the results.
 
     :param digests: ``0x`` + 64 hex on-chain digests.
     :param cache: the content-addressed cache (read and filled).
     :param policy: retries, backoff and size cap.
+    :param ranks: digest -> rank, lower first (missing: 0); it changes the order only,
+        never what is fetched.
     :yield: ``(wait_seconds, cids)`` requests.
     :return: digest -> result, one per distinct digest.
     """
     results: Dict[str, FetchResult] = {}
     cids: Dict[str, Tuple[str, ...]] = {}
     pending: List[Tuple[str, int, int]] = []  # (digest, codec index, tries so far)
-    for digest in sorted(set(digests)):
+    rank = ranks or {}
+    for digest in sorted(set(digests), key=lambda d: (rank.get(d, 0), d)):
         try:
             cids[digest] = candidate_cids(digest)
         except CidError as exc:

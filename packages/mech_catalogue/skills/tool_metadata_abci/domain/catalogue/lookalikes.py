@@ -129,14 +129,19 @@ def lookalike_problems(names: List[str]) -> Dict[str, Problem]:
     groups: Dict[str, Set[str]] = {}
     for name in names:
         groups.setdefault(skeleton(name), set()).add(name)
+    # each group sorted once: anyone can register thousands of names sharing one skeleton
+    # (invisible suffixes), and sorting the group again for each of them was quadratic
+    ordered = {key: sorted(group) for key, group in groups.items()}
     found: Dict[str, Problem] = {}
     for name in names:
-        twins = sorted(groups[skeleton(name)] - {name})
+        group = ordered[skeleton(name)]
+        twins = [t for t in group[: MAX_LISTED + 1] if t != name][:MAX_LISTED]
+        count = len(group) - 1
         invisible = has_format_characters(name)
-        if not twins and not invisible:
+        if not count and not invisible:
             continue
-        shown = ", ".join(_quoted(t) for t in twins[:MAX_LISTED])
-        more = f" and {len(twins) - MAX_LISTED} more" if len(twins) > MAX_LISTED else ""
+        shown = ", ".join(_quoted(t) for t in twins)
+        more = f" and {count - MAX_LISTED} more" if count > MAX_LISTED else ""
         found[name] = warning(
             LOOKALIKE_TOOL_NAME,
             f"the tool name {_quoted(name)} "

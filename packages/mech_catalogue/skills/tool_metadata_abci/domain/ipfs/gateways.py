@@ -38,8 +38,13 @@ every answer back; the window decides the rest:
   every gateway left is held past it fails at once with a reason, and one CID is sent
   at most ``max_rate_limited`` times after 429s, so a gateway that rate-limits or is down
   for a whole period never stalls the round (the fetcher keeps the last good manifests
-  and the next period starts afresh). GETs that make progress are never cut off by the
-  budget: per-request timeouts and the round's own timeout bound them.
+  and the next period starts afresh). Once the budget is spent, no new GET leaves while
+  the period's latest answer is a failure (timeout, transport error, 4xx, 5xx): the CIDs
+  still queued fail at once with a reason (the fetcher's later tries too), so digests
+  that never resolve (anyone may register any number) cost about the budget plus one
+  ``fetch_timeout`` per period, not ``fetch_timeout`` per digest and try. Work that keeps
+  succeeding is never cut off (a slow but healthy cold sync goes on past the budget),
+  nor are GETs already in flight: their own timeouts bound them.
 
 Times are the driver's monotonic clock, in seconds.
 """
@@ -183,6 +188,8 @@ class GatewayPool:
         self.limit = float(max(policy.min_concurrency, policy.max_concurrency))
         self._no_decrease_before = 0.0
         self.deadline = float("inf")
+        #: True when the period's latest answer was a failure (not a body, not a 429)
+        self.failing = False
 
     @property
     def urls(self) -> Tuple[str, ...]:
@@ -198,6 +205,7 @@ class GatewayPool:
         :param now: monotonic seconds.
         """
         self.deadline = now + self.policy.period_budget_seconds
+        self.failing = False
 
     def window(self) -> int:
         """Get how many GETs may be in flight now.
@@ -244,6 +252,8 @@ class GatewayPool:
             return
         gateway.answers += 1
         policy = self.policy
+        if outcome != RATE_LIMITED:
+            self.failing = outcome != OK
         if outcome == RATE_LIMITED:
             gateway.rate_limited += 1
             wait = policy.default_retry_after if retry_after is None else retry_after
@@ -327,6 +337,15 @@ class FetchWindow:
         """
         out: List[Tuple[str, str]] = []
         held: List[_Pending] = []  # waiting for a Retry-After; they keep their place
+        if now >= self.pool.deadline and self.pool.failing:
+            while self._queue:
+                self._fail(
+                    self._queue.popleft(),
+                    "the period's fetch budget "
+                    f"({self.pool.policy.period_budget_seconds:g}s) was spent, the latest GET "
+                    "had failed, and this CID was not requested",
+                )
+            return out
         while self._queue and len(self.in_flight) < self.pool.window():
             item = self._queue.popleft()
             url = self.pool.choose(now, item.tried)
