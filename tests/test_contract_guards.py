@@ -370,7 +370,14 @@ def test_tool_detail_fields_and_unknown_tool() -> None:
     """GET /tools/<name>: name, collision, the MCP Tool and each offer; 404 unknown_tool naming it."""
     exposed = catalogue_of_offers()
     status, body = get("/tools/b", exposed)
-    assert status == 200 and set(body) == {"name", "collision", "mcp", "offers"}
+    assert status == 200 and set(body) == {
+        "name",
+        "collision",
+        "offer_count",
+        "mcp",
+        "offers",
+    }
+    assert body["offer_count"] == 1
     assert body["name"] == "b" and body["mcp"]["name"] == "b"
     (offer,) = body["offers"]
     tool = exposed.catalogue.tools_named("b")[0]
@@ -385,6 +392,42 @@ def test_tool_detail_fields_and_unknown_tool() -> None:
         "code": "unknown_tool",
         "message": "no mech in the catalogue offers a tool named 'zzz'; see GET /tools",
     }
+
+
+def test_a_names_offers_are_paged_in_ref_order() -> None:
+    """GET /tools/<name>?cursor=c: page_size offers a page, every offer once, then 400.
+
+    Anyone can register a name, so one tool's offers are unbounded; the pages keep each
+    answer O(page size). Seven mechs offer 'x' (and mech 3 also 'y').
+    """
+    data = {i: manifest("x", "y") if i == 3 else manifest("x") for i in range(1, 8)}
+    reads = [DigestRead(ref(i), raw_digest(v)) for i, v in data.items()]
+    fetched = {
+        raw_digest(v): FetchResult.ok(raw_digest(v), f"bafk{i}", v)
+        for i, v in data.items()
+    }
+    catalogue = build(20, reads, fetched)
+    exposed = ExposedCatalogue(catalogue, catalogue.digest(), "ab" * 32, 20, NOW, 1)
+    seen, cursor, pages = [], None, 0
+    while True:
+        url = "/tools/x" + ("" if cursor is None else f"?cursor={cursor}")
+        status, body = get(url, exposed, page_size=3)
+        assert status == 200 and body["offer_count"] == 7 and len(body["offers"]) <= 3
+        assert body["mcp"]["name"] == "x" and body["collision"] is True
+        seen += [offer["mech"]["mech_id"] for offer in body["offers"]]
+        pages += 1
+        cursor = body.get("nextCursor")
+        if cursor is None:
+            break
+    assert seen == list(range(1, 8)) and pages == 3
+    status, body = get("/tools/y", exposed, page_size=3)
+    assert "nextCursor" not in body and len(body["offers"]) == 1
+    for past in ("7", "8", "999999999"):
+        status, body = get(f"/tools/x?cursor={past}", exposed, page_size=3)
+        assert status == 400 and body["error"]["code"] == "invalid_cursor"
+    for bad in ("cursor=-1", "cursor=a", "cursor=1&cursor=2", "kind=chat", "page=2"):
+        status, body = get(f"/tools/x?{bad}", exposed, page_size=3)
+        assert status == 400, bad
 
 
 def test_issued_cursors_are_unpadded_base64url() -> None:

@@ -262,6 +262,19 @@ class AgentSource:
                 "the URL and that the agent runs"
             ) from exc
 
+    def _offers(self, mech_tool: str) -> List[Dict[str, Any]]:
+        """Read every page of ``GET /tools/<name>``'s offers."""
+        path = "/tools/" + urllib.parse.quote(mech_tool, safe="")
+        offers: List[Dict[str, Any]] = []
+        cursor: Optional[str] = None
+        while True:
+            query = "" if cursor is None else "?cursor=" + urllib.parse.quote(cursor)
+            page = self._get(path + query)
+            offers.extend(page.get("offers", []))
+            cursor = page.get("nextCursor")
+            if not cursor:
+                return offers
+
     def digest(self) -> str:
         """Return the agreed catalogue's digest, empty before the first agreement.
 
@@ -285,11 +298,10 @@ class AgentSource:
                 mech_tool = str(
                     entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
                 )
-                detail = self._get("/tools/" + urllib.parse.quote(mech_tool, safe=""))
                 payable = payable_mechs(entry)
                 offers: List[Offer] = []
                 conflicting: List[str] = []
-                for offer in detail.get("offers", []):
+                for offer in self._offers(mech_tool):
                     if not offer.get("mech"):
                         continue
                     key = MechRef.from_dict(offer["mech"]).key

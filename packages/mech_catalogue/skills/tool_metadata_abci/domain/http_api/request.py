@@ -30,8 +30,9 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
   400 ``invalid_path``;
 - the method is GET (405 ``method_not_allowed`` with ``Allow: GET``);
 - the query has only the route's parameters, each once, as ``key=value`` (400
-  ``unknown_parameter`` / ``duplicate_parameter`` / ``invalid_query``); the ``/tools``
-  cursor is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400 ``invalid_cursor``); its
+  ``unknown_parameter`` / ``duplicate_parameter`` / ``invalid_query``); the cursor of
+  ``/tools`` and ``/tools/<name>`` is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400
+  ``invalid_cursor``); the ``/tools``
   ``kind`` is a lowercase word of at most 64 characters (400 ``invalid_kind``);
 - a GET carries no body (400 ``unexpected_body``).
 """
@@ -62,6 +63,8 @@ FIXED_PATHS: Dict[str, Tuple[str, ...]] = {
     MECHS_PATH: (),
     HEALTHCHECK_PATH: (),
 }
+#: the query parameters of ``/tools/<name>``: a cursor through the name's offers
+TOOL_ROUTE_PARAMETERS: Tuple[str, ...] = (CURSOR,)
 JSON_CONTENT_TYPE = "Content-Type: application/json\n"
 
 # error codes (the ``error.code`` of a 4xx/5xx body)
@@ -341,7 +344,12 @@ def _checked(
             f"{request.path} answers GET only, not {quoted(method)}",
             headers="Allow: GET\n",
         )
-    parsed = _query(request, query, FIXED_PATHS.get(request.path, ()))
+    accepted = (
+        TOOL_ROUTE_PARAMETERS
+        if request.path == TOOL_ROUTE
+        else FIXED_PATHS.get(request.path, ())
+    )
+    parsed = _query(request, query, accepted)
     if isinstance(parsed, HttpResult):
         return parsed
     if body:

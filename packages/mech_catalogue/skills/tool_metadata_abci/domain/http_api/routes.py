@@ -28,10 +28,11 @@ Routes (all GET, JSON bodies):
     ``_meta["io.olas/mech-tool"]`` extended by ``mechs`` (keys of every offering mech),
     ``collision``, ``schema_mechs`` (the offering mechs whose arguments
     are the served ones) and ``conflicting_schemas``.
-``/tools/<name>``
-    ``{"name", "collision", "offers": [{"mech": MechRef, "tool": Tool.to_dict(),
-    "same_as_served": bool, "marketplace": [MechFacts.to_dict()]}]}``; 404 when no mech
-    offers it.
+``/tools/<name>[?cursor=<c>]``
+    ``{"name", "collision", "offer_count", "mcp", "offers": [{"mech": MechRef, "tool":
+    Tool.to_dict(), "same_as_served": bool, "marketplace": [MechFacts.to_dict()]}],
+    "nextCursor"?: str}``, ``page_size`` offers per page in ref order (the cursor as on
+    ``/tools``); 404 when no mech offers it.
 ``/mechs``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
     "tools", "withheld", "problems", "marketplace"}]}``: ``withheld`` names the mech's
@@ -244,12 +245,24 @@ def _offer_facts(catalogue: Catalogue, tool: Tool) -> List[Dict[str, Any]]:
     return [] if mech is None else [f.to_dict() for f in mech.marketplace]
 
 
-def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
-    """Answer ``GET /tools/<name>``, in O(offers).
+def show_tool(
+    view: Optional[CatalogueView],
+    name: str,
+    cursor: Optional[int] = None,
+    page_size: int = 50,
+) -> HttpResult:
+    """Answer ``GET /tools/<name>[?cursor=c]``: one page of the name's offers, in O(page).
+
+    Paged like ``/tools`` because anyone can register a name: 2,000 services offering one
+    tool made a single answer 3.8 MB, rebuilt on the agent's loop for every request.
 
     :param view: the served catalogue.
     :param name: the tool name.
-    :return: every mech's offer of it; 404 ``unknown_tool`` when none.
+    :param cursor: the offset from a previous page's ``nextCursor`` (None: first page).
+    :param page_size: offers per page.
+    :return: ``{"name", "collision", "offer_count", "mcp", "offers", "nextCursor"?}``;
+        404 ``unknown_tool`` when no mech offers it; 400 ``invalid_cursor`` past the
+        last offer.
     """
     catalogue = view.exposed.catalogue if view is not None else None
     tools = catalogue.tools_named(name) if catalogue is not None else ()
@@ -258,23 +271,31 @@ def show_tool(view: Optional[CatalogueView], name: str) -> HttpResult:
             UNKNOWN_TOOL,
             f"no mech in the catalogue offers a tool named {quoted(name)}; see GET /tools",
         )
-    return json_result(
-        200,
-        {
-            "name": name,
-            "collision": len(tools) > 1,
-            "mcp": view.mcp_tool_of(name),
-            "offers": [
-                {
-                    "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
-                    "tool": t.to_dict(),
-                    "same_as_served": same_signature(t, tools[0]),
-                    "marketplace": _offer_facts(catalogue, t),
-                }
-                for t in tools
-            ],
-        },
-    )
+    offset = 0 if cursor is None else cursor
+    if offset >= len(tools):
+        return error_result(
+            INVALID_CURSOR,
+            f"cursor {cursor} is past the {len(tools)} offers of {quoted(name)} served "
+            "now (the catalogue may have changed); omit it to start over",
+        )
+    body: Dict[str, Any] = {
+        "name": name,
+        "collision": len(tools) > 1,
+        "offer_count": len(tools),
+        "mcp": view.mcp_tool_of(name),
+        "offers": [
+            {
+                "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
+                "tool": t.to_dict(),
+                "same_as_served": same_signature(t, tools[0]),
+                "marketplace": _offer_facts(catalogue, t),
+            }
+            for t in tools[offset : offset + page_size]
+        ],
+    }
+    if offset + page_size < len(tools):
+        body["nextCursor"] = str(offset + page_size)
+    return json_result(200, body)
 
 
 def list_mechs(view: Optional[CatalogueView]) -> HttpResult:
@@ -336,7 +357,7 @@ def serve(
     if request.path == TOOLS_PATH:
         return list_tools(view, request.cursor, page_size, request.kind)
     if request.path == TOOL_ROUTE:
-        return show_tool(view, request.tool_name)
+        return show_tool(view, request.tool_name, request.cursor, page_size)
     if request.path == MECHS_PATH:
         return list_mechs(view)
     if request.path == HEALTHCHECK_PATH:
