@@ -313,7 +313,7 @@ def test_failed_fetch_of_a_mech_that_was_ok_keeps_its_tools() -> None:
 
 
 def test_mechs_lists_every_field_the_contract_names() -> None:
-    """GET /mechs: ref, key, status, digest, CID, observed block, stale, tools, withheld, problems, marketplace."""
+    """GET /mechs: ref, key, status, digest, CID, observed block, stale, tools, withheld, problems, marketplace, in_views."""
     exposed = catalogue_of_offers()
     status, body = get("/mechs", exposed)
     assert status == 200
@@ -331,6 +331,7 @@ def test_mechs_lists_every_field_the_contract_names() -> None:
         "withheld": [],
         "problems": [],
         "marketplace": [],  # no marketplace facts read for this catalogue
+        "in_views": True,
     }
     assert get("/mechs", None) == (200, {"mechs": []})
 

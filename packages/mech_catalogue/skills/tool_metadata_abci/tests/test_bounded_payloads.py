@@ -33,6 +33,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snaps
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.share_views import (
     ShareViewsBehaviour,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+    VIEWS_MAX_BYTES,
+    views_selection,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
 )
@@ -184,7 +188,8 @@ class TestBoundedPayloads(ToolMetadataBehaviourCase):
         """200,000 CJK-named tools: digests in the catalogue payload, bounded views chunks.
 
         Each views chunk is at most VIEWS_CHUNK_CHARS; the rounds assemble the chunks into
-        the db keys.
+        the db keys. The views hold the mechs that fit VIEWS_MAX_BYTES, whole, in
+        priority order (here all have facts and no deliveries: catalogue order).
         """
         self.go_to(FetchManifestsBehaviour, {})
         fetch = cast(FetchManifestsBehaviour, self.current())
@@ -196,7 +201,11 @@ class TestBoundedPayloads(ToolMetadataBehaviourCase):
         assert abs(_encoded(payload) - _encoded(tiny)) <= 8 and _encoded(payload) < 1024
         assert payload.views_chunks is not None and payload.views_chunks > 10
         document = self.skill.skill_context.state.views.get(payload.views_digest)
-        assert document is not None and len(document) > 8 * FRAMEWORK_CAP
+        assert document is not None
+        assert VIEWS_MAX_BYTES // 2 < len(document) <= VIEWS_MAX_BYTES  # ~32 KB a mech
+        admitted = views_selection(catalogue)
+        assert 0 < len(admitted) < len(catalogue.mechs)
+        assert admitted == {m.ref for m in catalogue.mechs[: len(admitted)]}
 
         agent = self.skill.skill_context.agent_address
         data = SynchronizedData(
@@ -233,8 +242,9 @@ class TestBoundedPayloads(ToolMetadataBehaviourCase):
             data = cast(SynchronizedData, result[0])
         assert max(sizes) <= MAX_PAYLOAD_BYTES < URL_SAFE_PAYLOAD
         assert payload.views_chunks == -(-len(document) // VIEWS_CHUNK_CHARS)
-        assert len(data.mech_tools) == 200_000
-        assert len(data.mechs_info) == 200 and data.views_digest == payload.views_digest
+        assert len(data.mech_tools) == 1000 * len(admitted)
+        assert len(data.mechs_info) == len(admitted)
+        assert data.views_digest == payload.views_digest
 
     def test_agent_without_the_views_sends_nothing(self) -> None:
         """An agent that built another catalogue holds no views under the agreed digest: Nones."""

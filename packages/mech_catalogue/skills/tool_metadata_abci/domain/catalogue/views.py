@@ -55,11 +55,21 @@ failed) is left out of ``mechs_info`` altogether: zeros standing in for unread v
 are not facts, and with two such mechs relevant mech-interact's ranking takes
 ``log(0)`` and raises. Its tools stay in ``mech_tools`` and ``GET /tools``, and
 ``GET /mechs`` says why it has no facts.
+
+Both views are bounded together (:data:`VIEWS_MAX_BYTES`): anyone can register services
+whose manifests name thousands of distinct tools, and the views are agreed chunk by chunk
+with the whole database re-hashed each round, so their cost grew with the square of what
+strangers registered (200 such services: 26 MB of views, about 15 minutes of CPU per
+changed period). :func:`views_selection` admits whole mechs in priority order (mechs
+with rankable marketplace facts first, most deliveries first; then the rest in
+catalogue order, i.e. oldest registration first) while the document stays under the
+bound; ``GET /mechs`` marks the others ``in_views: false``. Real registries are far below
+the bound (hundreds of mechs, a few hundred distinct tool names).
 """
 
 import hashlib
 import json
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from eth_utils import to_checksum_address
 
@@ -71,6 +81,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
     MechFacts,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
+
+#: the largest views document (bytes of ASCII JSON): 86 chunks of 12 KiB to agree on
+VIEWS_MAX_BYTES = 1 << 20
+_EMPTY_DOCUMENT_BYTES = len('{"mech_tools":[],"mechs_info":[]}')
 
 
 def _service(mech: Mech) -> Dict[str, Any]:
@@ -94,17 +109,74 @@ def _fact_item(mech: Mech, facts: MechFacts, tools: List[str]) -> Dict[str, Any]
     }
 
 
-def mechs_info_view(catalogue: Catalogue) -> List[Dict[str, Any]]:
+def _json_bytes(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), sort_keys=True))
+
+
+def _items(mech: Mech) -> List[Dict[str, Any]]:
+    tools = sorted({tool.name for tool in mech.tools})
+    return [_fact_item(mech, f, tools) for f in mech.marketplace if f.rankable]
+
+
+def _priority(mech: Mech, position: int) -> Tuple[int, int, int]:
+    rankable = [f for f in mech.marketplace if f.rankable]
+    delivered = sum(min(int(f.deliveries or 0), int(f.requests or 0)) for f in rankable)
+    return (0 if rankable else 1, -delivered, position)
+
+
+def views_selection(
+    catalogue: Catalogue, max_bytes: int = VIEWS_MAX_BYTES
+) -> FrozenSet[MechRef]:
+    """Choose the ok mechs whose tools and facts the views carry, within ``max_bytes``.
+
+    Whole mechs are admitted in priority order (rankable marketplace facts first, most
+    deliveries first, then catalogue order) while the document, counted exactly as
+    :func:`views_document` writes it (an item's bytes plus one separator), stays within
+    ``max_bytes``; a mech that does not fit is skipped and later ones are still tried.
+
+    :param catalogue: the catalogue.
+    :param max_bytes: the document bound (bytes).
+    :return: the refs of the mechs admitted (every ok mech when all fit).
+    """
+    ranked = sorted(
+        (
+            (_priority(mech, position), mech)
+            for position, mech in enumerate(catalogue.mechs)
+            if mech.status == STATUS_OK
+        ),
+        key=lambda pair: pair[0],
+    )
+    used = _EMPTY_DOCUMENT_BYTES
+    names: Set[str] = set()
+    admitted: Set[MechRef] = set()
+    for _, mech in ranked:
+        new_names = {tool.name for tool in mech.tools} - names
+        cost = sum(_json_bytes(name) + 1 for name in new_names)
+        cost += sum(_json_bytes(item) + 1 for item in _items(mech))
+        if used + cost > max_bytes:
+            continue
+        used += cost
+        names |= new_names
+        admitted.add(mech.ref)
+    return frozenset(admitted)
+
+
+def mechs_info_view(
+    catalogue: Catalogue, admitted: Optional[FrozenSet[MechRef]] = None
+) -> List[Dict[str, Any]]:
     """Build the mech-interact ``mechs_info`` view.
 
     :param catalogue: the catalogue.
+    :param admitted: the mechs :func:`views_selection` admitted (None: every mech).
     :return: mech-interact ``MechInfo``-compatible dicts, one per mech contract with
         rankable facts of an ok entry, in catalogue (ref) order, then mech address order
         within an entry.
     """
     view: List[Dict[str, Any]] = []
     for mech in catalogue.mechs:
-        if mech.status != STATUS_OK:
+        if mech.status != STATUS_OK or (
+            admitted is not None and mech.ref not in admitted
+        ):
             continue
         tools = sorted({tool.name for tool in mech.tools})
         view.extend(
@@ -115,33 +187,39 @@ def mechs_info_view(catalogue: Catalogue) -> List[Dict[str, Any]]:
     return view
 
 
-def mech_tools_view(catalogue: Catalogue) -> List[str]:
+def mech_tools_view(
+    catalogue: Catalogue, admitted: Optional[FrozenSet[MechRef]] = None
+) -> List[str]:
     """Build the ``mech_tools`` view.
 
     :param catalogue: the catalogue.
+    :param admitted: the mechs :func:`views_selection` admitted (None: every mech).
     :return: the distinct tool names of ok mechs, sorted (mech-interact's ``SynchronizedData.mech_tools`` as a list).
     """
     return sorted(
         {
             tool.name
             for mech in catalogue.mechs
-            if mech.status == STATUS_OK
+            if mech.status == STATUS_OK and (admitted is None or mech.ref in admitted)
             for tool in mech.tools
         }
     )
 
 
-def views_document(catalogue: Catalogue) -> str:
+def views_document(catalogue: Catalogue, max_bytes: int = VIEWS_MAX_BYTES) -> str:
     """Serialise both views as one ASCII JSON document, identical on every agent.
 
     :param catalogue: the catalogue.
+    :param max_bytes: the document bound (:func:`views_selection`).
     :return: ``{"mech_tools": [...], "mechs_info": [...]}`` with sorted keys, no spaces,
-        non-ASCII escaped (so its length in characters is its length in bytes).
+        non-ASCII escaped (so its length in characters is its length in bytes), at most
+        ``max_bytes`` long.
     """
+    admitted = views_selection(catalogue, max_bytes)
     return json.dumps(
         {
-            "mech_tools": mech_tools_view(catalogue),
-            "mechs_info": mechs_info_view(catalogue),
+            "mech_tools": mech_tools_view(catalogue, admitted),
+            "mechs_info": mechs_info_view(catalogue, admitted),
         },
         separators=(",", ":"),
         sort_keys=True,

@@ -35,8 +35,11 @@ Routes (all GET, JSON bodies):
     ``/tools``); 404 when no mech offers it.
 ``/mechs``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
-    "tools", "withheld", "problems", "marketplace"}]}``: ``withheld`` names the mech's
-    tools not offered because of an error-level problem (``problems`` says which).
+    "tools", "withheld", "problems", "marketplace", "in_views"}]}``: ``withheld`` names
+    the mech's tools not offered because of an error-level problem (``problems`` says
+    which); ``in_views`` whether its tools and facts are in the shared-state views
+    (``catalogue.views.views_selection``: false for an ok mech left out by their bound,
+    and for every mech that is not ok).
 
 ``marketplace`` lists each mech contract serving the entry (``model.market.MechFacts``:
 address, ``max_delivery_rate`` = price per request in wei as decimal text, payment type,
@@ -64,6 +67,9 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     ExposedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+    views_selection,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     offered_tool,
@@ -147,6 +153,7 @@ class CatalogueView:
         catalogue = exposed.catalogue
         block = exposed.block_number
         names = catalogue.tool_names()
+        in_views = views_selection(catalogue)
         mechs = [
             {
                 "ref": m.ref.to_dict(),
@@ -160,6 +167,7 @@ class CatalogueView:
                 "withheld": list(m.withheld),
                 "problems": [p.to_dict() for p in m.problems],
                 "marketplace": [f.to_dict() for f in m.marketplace],
+                "in_views": m.ref in in_views,
             }
             for m in catalogue.mechs
         ]
