@@ -28,6 +28,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Dict, List
 
+import click
 import pytest
 import yaml
 from click.testing import CliRunner, Result
@@ -82,14 +83,19 @@ def _examples(help_text: str) -> List[str]:
     return [line.strip() for line in joined.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("name", sorted(cli.commands))
+#: every command, the lazily imported ones included (``cli.commands`` holds the eager ones)
+COMMANDS = cli.list_commands(click.Context(cli))
+
+
+@pytest.mark.parametrize("name", COMMANDS)
 def test_every_command_help_shows_an_example_that_parses(name: str) -> None:
     """`--help` of each command ends with examples; each is a valid command line for it."""
     result = run(name, "--help")
     assert result.exit_code == EXIT_OK
     examples = _examples(result.stdout)
     assert examples, result.stdout
-    command = cli.commands[name]
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None
     for example in examples:
         words = shlex.split(example.split(" > ", 1)[0])
         assert words[:2] == ["mech-catalogue", name], example
@@ -103,12 +109,12 @@ def test_top_level_help_shows_examples_and_the_tutorial() -> None:
     assert result.exit_code == EXIT_OK and "docs/tutorial.md" in result.stdout
     for example in _examples(result.stdout):
         words = shlex.split(example)
-        assert words[0] == "mech-catalogue" and words[1] in cli.commands, example
+        assert words[0] == "mech-catalogue" and words[1] in COMMANDS, example
 
 
 def test_help_examples_name_files_that_exist() -> None:
     """The examples point at the sample packages and overrides shipped in the repository."""
-    texts = "\n".join(run(name, "--help").stdout for name in cli.commands)
+    texts = "\n".join(run(name, "--help").stdout for name in COMMANDS)
     for path in ("examples/tools/token_oracle", "examples/tools/wallet_risk"):
         assert path in texts and (REPO_ROOT / path / "component.yaml").is_file()
     assert "examples/token_oracle.overrides.yaml" in texts and OVERRIDES.is_file()
