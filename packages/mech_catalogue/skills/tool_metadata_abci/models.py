@@ -195,6 +195,12 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         self.fetch_round_timeout_seconds: float = take_positive(
             kwargs, "fetch_round_timeout_seconds", float
         )
+        #: the registry snapshot round's own timeout: its read costs one eth_call per
+        #: multicall_batch_size ids, so it grows with max_ids_per_registry (a 30 s round
+        #: timeout restarted the read of 20,000 ids for ever on a loaded machine)
+        self.snapshot_round_timeout_seconds: float = take_positive(
+            kwargs, "snapshot_round_timeout_seconds", float
+        )
         self.catalogue_max_age_seconds: float = take_positive(
             kwargs, "catalogue_max_age_seconds", float
         )
@@ -322,6 +328,9 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         )
         ToolMetadataAbciApp.event_to_timeout[Event.FETCH_TIMEOUT] = (
             params.fetch_round_timeout_seconds
+        )
+        ToolMetadataAbciApp.event_to_timeout[Event.SNAPSHOT_TIMEOUT] = (
+            params.snapshot_round_timeout_seconds
         )
         self.manifest_cache = ManifestCache(params.manifest_cache_dir)
         self.derivations = DerivationCache(
