@@ -28,6 +28,7 @@ from typing import Optional, cast
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
     CATALOGUE_SUFFIX,
     CatalogueFile,
+    canonical_parts,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
@@ -159,3 +160,14 @@ class TestExposeDoesNotWaitForTheFile(ToolMetadataBehaviourCase):
             store.release.set()
         store.flush()
         assert _file_of(tmp_path, catalogue).exists()
+
+
+def test_streamed_file_is_the_canonical_bytes(tmp_path: Path) -> None:
+    """The file is written one mech at a time, byte for byte the catalogue's canonical form."""
+    first = _first_catalogue()
+    for catalogue in (first, Catalogue.build(first.mechs[:1]), Catalogue.build(())):
+        joined = b"".join(canonical_parts(catalogue))
+        assert joined == catalogue.canonical_bytes()
+        store = CatalogueFile(str(tmp_path / catalogue.digest()))
+        assert Path(str(store.save(catalogue))).read_bytes() == joined
+        assert store.load() == (catalogue, "")
