@@ -195,6 +195,12 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         self.fetch_round_timeout_seconds: float = take_positive(
             kwargs, "fetch_round_timeout_seconds", float
         )
+        #: the registry snapshot round's own timeout: its read costs one eth_call per
+        #: multicall_batch_size ids, so it grows with max_ids_per_registry (a 30 s round
+        #: timeout restarted the read of 20,000 ids for ever on a loaded machine)
+        self.snapshot_round_timeout_seconds: float = take_positive(
+            kwargs, "snapshot_round_timeout_seconds", float
+        )
         self.catalogue_max_age_seconds: float = take_positive(
             kwargs, "catalogue_max_age_seconds", float
         )
@@ -323,6 +329,9 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         ToolMetadataAbciApp.event_to_timeout[Event.FETCH_TIMEOUT] = (
             params.fetch_round_timeout_seconds
         )
+        ToolMetadataAbciApp.event_to_timeout[Event.SNAPSHOT_TIMEOUT] = (
+            params.snapshot_round_timeout_seconds
+        )
         self.manifest_cache = ManifestCache(params.manifest_cache_dir)
         self.derivations = DerivationCache(
             os.path.join(params.state_dir, DERIVATIONS_FOLDER)
@@ -400,20 +409,22 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
                 f"could not index catalogue {digest} for the HTTP API: {exc!r}"
             )
         self.kept_catalogue, self.kept_catalogue_digest = None, ""
-        if (
-            self.catalogue_file.save(catalogue) is None
-            and self.catalogue_file.directory
-        ):
-            self.context.logger.warning(
-                f"could not write the agreed catalogue to {self.catalogue_file.directory}; "
-                "after a restart this agent may build kept last-good entries differently"
-            )
+        # on a writer thread: this runs while the agent handles Tendermint's block, and
+        # serialising 20,000 registrations took a minute (CatalogueFile)
+        self.catalogue_file.save_in_background(catalogue, self._not_saved)
         self.context.logger.info(
             f"catalogue {digest} exposed under shared_state[{SHARED_STATE_KEY!r}]: "
             f"{len(catalogue.mechs)} mechs, {len(catalogue.tool_names())} tools, "
             f"{len(catalogue.errors())} errors, {len(catalogue.collisions())} collisions"
         )
         return True
+
+    def _not_saved(self) -> None:
+        """Warn that the agreed catalogue could not be written (called on the writer thread)."""
+        self.context.logger.warning(
+            f"could not write the agreed catalogue to {self.catalogue_file.directory}; "
+            "after a restart this agent may build kept last-good entries differently"
+        )
 
     def catalogue_view(self) -> Optional[CatalogueView]:
         """Get the HTTP API's view of :attr:`exposed`, built once per agreed catalogue.

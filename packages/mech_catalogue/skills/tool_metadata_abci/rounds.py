@@ -59,7 +59,7 @@ class ToolMetadataAbciApp(AbciApp[Event]):
             - done: 1.
             - none: 4.
             - no majority: 0.
-            - round timeout: 0.
+            - snapshot timeout: 0.
         1. FetchManifestsRound
             - done: 2.
             - views unchanged: 3.
@@ -80,6 +80,7 @@ class ToolMetadataAbciApp(AbciApp[Event]):
     Timeouts:
         round timeout: 30.0
         fetch timeout: 120.0
+        snapshot timeout: 120.0
     """
 
     initial_round_cls: AppState = RegistrySnapshotRound
@@ -89,7 +90,7 @@ class ToolMetadataAbciApp(AbciApp[Event]):
             Event.DONE: FetchManifestsRound,
             Event.NONE: FinishedWithoutUpdateRound,
             Event.NO_MAJORITY: RegistrySnapshotRound,
-            Event.ROUND_TIMEOUT: RegistrySnapshotRound,
+            Event.SNAPSHOT_TIMEOUT: RegistrySnapshotRound,
         },
         FetchManifestsRound: {
             Event.DONE: ShareViewsRound,
@@ -115,6 +116,7 @@ class ToolMetadataAbciApp(AbciApp[Event]):
     event_to_timeout: Dict[Event, float] = {
         Event.ROUND_TIMEOUT: 30.0,
         Event.FETCH_TIMEOUT: 120.0,
+        Event.SNAPSHOT_TIMEOUT: 120.0,
     }
     cross_period_persisted_keys: FrozenSet[str] = frozenset(CROSS_PERIOD_DEFAULTS)
     db_pre_conditions: Dict[AppState, Set[str]] = {RegistrySnapshotRound: set()}

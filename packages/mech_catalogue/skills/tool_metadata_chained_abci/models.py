@@ -74,6 +74,9 @@ class SharedState(ToolMetadataSharedState):
         timeouts = ToolMetadataChainedAbciApp.event_to_timeout
         timeouts[ToolMetadataEvent.ROUND_TIMEOUT] = params.round_timeout_seconds
         timeouts[ToolMetadataEvent.FETCH_TIMEOUT] = params.fetch_round_timeout_seconds
+        timeouts[ToolMetadataEvent.SNAPSHOT_TIMEOUT] = (
+            params.snapshot_round_timeout_seconds
+        )
         timeouts[ResetPauseEvent.RESET_AND_PAUSE_TIMEOUT] = (
             params.reset_pause_duration + MARGIN
         )

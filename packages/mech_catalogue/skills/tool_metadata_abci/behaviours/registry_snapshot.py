@@ -14,6 +14,7 @@
 
 """RegistrySnapshotBehaviour: read every configured id's latest digest at one block."""
 
+import time
 from typing import Generator
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
@@ -40,7 +41,9 @@ class RegistrySnapshotBehaviour(
         :yield: while waiting for the ledger connection and Tendermint.
         """
         with self.context.benchmark_tool.measure(self.behaviour_id).local():
+            began = time.monotonic()
             snapshot = yield from self.read_snapshot()
+            self._warn_if_slow(time.monotonic() - began)
             digest = None
             if snapshot is not None:
                 digest = snapshot.digest()
@@ -54,3 +57,20 @@ class RegistrySnapshotBehaviour(
             yield from self.send_a2a_transaction(payload)
             yield from self.wait_until_round_end()
         self.set_done()
+
+    def _warn_if_slow(self, seconds: float) -> None:
+        """Warn when the read took over half the round's timeout (the round would restart it).
+
+        :param seconds: how long :meth:`read_snapshot` took, in seconds.
+        """
+        params = self.params
+        timeout = params.snapshot_round_timeout_seconds
+        if seconds > timeout / 2:
+            self.context.logger.warning(
+                f"the registry snapshot took {seconds:.1f} s of the round's "
+                f"{timeout:.0f} s (snapshot_round_timeout_seconds; one eth_call per "
+                f"{params.multicall_batch_size} ids, max_ids_per_registry="
+                f"{params.max_ids_per_registry}): past the timeout the round restarts the "
+                "read and never ends; raise snapshot_round_timeout_seconds or "
+                "multicall_batch_size"
+            )

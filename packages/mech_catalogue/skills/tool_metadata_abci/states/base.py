@@ -67,6 +67,7 @@ class Event(Enum):
     NO_MAJORITY = "no_majority"
     ROUND_TIMEOUT = "round_timeout"
     FETCH_TIMEOUT = "fetch_timeout"
+    SNAPSHOT_TIMEOUT = "snapshot_timeout"
     VIEWS_UNCHANGED = "views_unchanged"
     NEXT_CHUNK = "next_chunk"
 

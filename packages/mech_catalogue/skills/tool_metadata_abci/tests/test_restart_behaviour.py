@@ -91,6 +91,7 @@ class TestRestartedAgent(FetchCase):
         state = cast(SharedState, self.skill.skill_context.state)
         state.catalogue_file = CatalogueFile(str(tmp_path / "catalogues"))
         agreed = self._first_period()
+        state.catalogue_file.flush()  # written on the writer thread
         assert (tmp_path / "catalogues" / f"{agreed}.catalogue.json").exists()
         restarted = self._restart(str(tmp_path))
         assert restarted.kept_catalogue is not None

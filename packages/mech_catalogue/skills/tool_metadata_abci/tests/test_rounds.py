@@ -52,7 +52,7 @@ from packages.valory.skills.abstract_round_abci.base import (
         (RegistrySnapshotRound, Event.DONE, FetchManifestsRound),
         (RegistrySnapshotRound, Event.NONE, FinishedWithoutUpdateRound),
         (RegistrySnapshotRound, Event.NO_MAJORITY, RegistrySnapshotRound),
-        (RegistrySnapshotRound, Event.ROUND_TIMEOUT, RegistrySnapshotRound),
+        (RegistrySnapshotRound, Event.SNAPSHOT_TIMEOUT, RegistrySnapshotRound),
         (FetchManifestsRound, Event.DONE, ShareViewsRound),
         (FetchManifestsRound, Event.VIEWS_UNCHANGED, FinishedCatalogueReadyRound),
         (ShareViewsRound, Event.DONE, FinishedCatalogueReadyRound),
@@ -75,10 +75,11 @@ def test_transitions(round_cls: Any, event: Event, next_round: Any) -> None:
 
 
 def test_timeouts_are_registered() -> None:
-    """Both timeout events have a timeout, so a stuck round is retried."""
+    """Every timeout event has a timeout, so a stuck round is retried."""
     assert set(ToolMetadataAbciApp.event_to_timeout) == {
         Event.ROUND_TIMEOUT,
         Event.FETCH_TIMEOUT,
+        Event.SNAPSHOT_TIMEOUT,
     }
 
 

@@ -106,7 +106,12 @@ def test_every_round_has_a_behaviour() -> None:
 def test_timeouts_of_every_app_are_kept() -> None:
     """The chain keeps the tool metadata and reset-and-pause timeouts."""
     events = {event.value for event in ToolMetadataChainedAbciApp.event_to_timeout}
-    assert {"round_timeout", "fetch_timeout", "reset_and_pause_timeout"} <= events
+    assert {
+        "round_timeout",
+        "fetch_timeout",
+        "snapshot_timeout",
+        "reset_and_pause_timeout",
+    } <= events
 
 
 def test_synchronized_data_view_has_mech_interact_keys() -> None:
