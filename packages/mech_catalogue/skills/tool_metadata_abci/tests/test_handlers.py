@@ -251,11 +251,18 @@ def test_query_takes_only_the_route_parameters_once(query: str, code: str) -> No
     assert error_code(answer(f"/tools?{query}", CATALOGUE)) == code
 
 
-@pytest.mark.parametrize("path", ["/mechs", "/healthcheck", "/tools/a"])
+@pytest.mark.parametrize("path", ["/mechs", "/healthcheck"])
 def test_routes_without_parameters_refuse_any(path: str) -> None:
-    """/mechs, /healthcheck and /tools/<name> take no query parameters; an empty query is fine."""
+    """/mechs and /healthcheck take no query parameters; an empty query is fine."""
     assert error_code(answer(f"{path}?cursor=2", CATALOGUE)) == "unknown_parameter"
     assert answer(f"{path}?", CATALOGUE).status_code in (200, 503)
+
+
+def test_a_tools_offers_take_a_cursor_and_nothing_else() -> None:
+    """/tools/<name> pages its offers: cursor only (no kind), and an empty query is fine."""
+    assert error_code(answer("/tools/a?kind=chat", CATALOGUE)) == "unknown_parameter"
+    assert error_code(answer("/tools/a?cursor=x", CATALOGUE)) == "invalid_cursor"
+    assert answer("/tools/a?", CATALOGUE).status_code in (200, 404)
 
 
 @pytest.mark.parametrize(
