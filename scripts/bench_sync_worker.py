@@ -25,7 +25,8 @@ runs the phase and prints one JSON line with the result. Peak RSS is the process
   (``t_rpc``, ``t_ipfs``, ``t_build``, ``t_payload``: the catalogue digest and views
   document a consensus payload needs);
   phases ``cold`` (empty cache), ``warm`` (nothing changed), ``churn`` (the parent has
-  changed 1% of the hashes), ``memory`` (the catalogue built again under tracemalloc);
+  changed 1% of the hashes), ``memory`` (the catalogue built again under tracemalloc;
+  only up to :data:`TRACEMALLOC_MAX_N` ids);
 - ``floor``: the same ``mapServiceHashes`` reads in one ``eth_call`` and the same CIDs
   GET from the gateway with the same ``--concurrency`` in flight; no verification, no
   parsing.
@@ -81,6 +82,8 @@ from mech_catalogue_cli.sync_driver import (
 CSM_KIND = "complementary_service_metadata"
 #: a phase result key: seconds of the phase's work not to count in its wall time
 UNTIMED = "untimed_seconds"
+#: the memory phase parses everything twice, once under tracemalloc: only up to this N
+TRACEMALLOC_MAX_N = 1000
 
 
 def rss_kib() -> int:
@@ -150,10 +153,11 @@ def summary(sync: CatalogueSync, outcome: Any) -> Dict[str, Any]:
     }
 
 
-def run_ours(config: SyncConfig) -> None:
+def run_ours(config: SyncConfig, config_n: int) -> None:
     """Cold, warm, churn and memory phases of the skill's period.
 
     :param config: the parameters.
+    :param config_n: how many service ids (no memory phase above :data:`TRACEMALLOC_MAX_N`).
     """
     sync = CatalogueSync(config, ManifestCache())
     for name in ("cold", "warm", "churn"):
@@ -191,7 +195,8 @@ def run_ours(config: SyncConfig) -> None:
             "parse_and_build_seconds": refresh_seconds,
         }
 
-    phase("memory", memory)
+    if config_n <= TRACEMALLOC_MAX_N:
+        phase("memory", memory)
     sync.close()
 
 
@@ -253,7 +258,7 @@ def main() -> None:
         fetch_concurrency=args.concurrency,
     )
     if args.which == "ours":
-        run_ours(config)
+        run_ours(config, args.n)
     else:
         run_floor(config, args.csm, args.n)
 
