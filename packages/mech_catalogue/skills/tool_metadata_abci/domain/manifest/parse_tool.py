@@ -22,7 +22,6 @@ fields above). Nothing here raises: bad fields become Problems and are ignored, 
 arguments are dropped, the tool survives.
 """
 
-import json
 import re
 from functools import lru_cache
 from itertools import islice
@@ -90,7 +89,8 @@ class SchemaMemo:
 
     Mechs publish the same schemas again and again (one tool package, many mechs; one
     output schema, every tool). A schema's arguments, or its self-contained output
-    schema, depend only on its JSON text (key order included) and the limits; so a
+    schema, depend only on its value (key order included: the memo key is its ``repr``,
+    exact for JSON values, see :func:`.canonical.canonical_text`) and the limits; so a
     schema that raised no problem need not be checked, bundled and canonicalised again.
     The inline-budget units its rewrite charged are kept and charged again on reuse, and
     when the tool's budget could not take them the schema is parsed afresh (which then
@@ -100,7 +100,7 @@ class SchemaMemo:
 
     def __init__(self) -> None:
         """Start empty."""
-        self._entries: Dict[Tuple[str, Limits], Tuple[Any, int]] = {}
+        self._entries: Dict[str, Tuple[Limits, Any, int]] = {}
         self.hits = 0
 
     def clear(self) -> None:
@@ -109,26 +109,26 @@ class SchemaMemo:
         self.hits = 0
 
     @staticmethod
-    def key(schema: Any, limits: Limits) -> Optional[Tuple[str, Limits]]:
+    def key(schema: Any) -> Optional[str]:
         """The memo key of a schema.
 
         :param schema: a decoded JSON value.
-        :param limits: the caps in force.
-        :return: (its JSON text, the limits), or None when too long to memoise.
+        :return: its ``repr``, or None when too long to memoise.
         """
-        text = json.dumps(schema)
-        return (text, limits) if len(text) <= SCHEMA_MEMO_TEXT else None
+        text = repr(schema)
+        return text if len(text) <= SCHEMA_MEMO_TEXT else None
 
-    def get(self, key: Optional[Tuple[str, Limits]]) -> Optional[Any]:
+    def get(self, key: Optional[str], limits: Limits) -> Optional[Any]:
         """Reuse a result, charging its units to the tool's budget.
 
         :param key: from :meth:`key`.
+        :param limits: the caps in force (a result under other caps is not reused).
         :return: the result, or None (not memoised, or the budget cannot take it).
         """
         entry = self._entries.get(key) if key is not None else None
-        if entry is None:
+        if entry is None or (entry[0] is not limits and entry[0] != limits):
             return None
-        result, units = entry
+        _, result, units = entry
         budget = current_budget()
         if budget is not None:
             if not budget.allows(units):
@@ -137,10 +137,11 @@ class SchemaMemo:
         self.hits += 1
         return result
 
-    def put(self, key: Optional[Tuple[str, Limits]], result: Any, units: int) -> None:
+    def put(self, key: Optional[str], limits: Limits, result: Any, units: int) -> None:
         """Remember a problem-free result.
 
         :param key: from :meth:`key`.
+        :param limits: the caps it was computed under.
         :param result: the (immutable) result.
         :param units: the inline-budget units computing it charged.
         """
@@ -148,7 +149,7 @@ class SchemaMemo:
             return
         if len(self._entries) >= SCHEMA_MEMO_ENTRIES:
             self._entries.clear()
-        self._entries[key] = (result, units)
+        self._entries[key] = (limits, result, units)
 
 
 #: arguments of problem-free ``input.schema`` objects
@@ -416,14 +417,14 @@ def _output_schema(
     if "schema" not in out:
         return None
     schema = out["schema"]
-    key = SchemaMemo.key(schema, limits)
-    memoised = OUTPUT_SCHEMA_MEMO.get(key)
+    key = SchemaMemo.key(schema)
+    memoised = OUTPUT_SCHEMA_MEMO.get(key, limits)
     if memoised is not None:
         return memoised
     before, spent = len(found), _spent()
     text = _fresh_output_schema(schema, where, found)
     if text is not None and len(found) == before:
-        OUTPUT_SCHEMA_MEMO.put(key, text, _spent() - spent)
+        OUTPUT_SCHEMA_MEMO.put(key, limits, text, _spent() - spent)
     return text
 
 
@@ -487,14 +488,14 @@ def _arguments(
     schema = inp.get("schema")
     if schema is None:
         return None, SHAPE_TOOL_METADATA
-    memo_key = SchemaMemo.key(schema, limits)
-    memoised = INPUT_SCHEMA_MEMO.get(memo_key)
+    memo_key = SchemaMemo.key(schema)
+    memoised = INPUT_SCHEMA_MEMO.get(memo_key, limits)
     if memoised is not None:
         return memoised, SHAPE_INPUT_SCHEMA
     before, spent = len(found), _spent()
     arguments, shape = _schema_arguments(schema, path, limits, found)
     if shape == SHAPE_INPUT_SCHEMA and arguments is not None and len(found) == before:
-        INPUT_SCHEMA_MEMO.put(memo_key, arguments, _spent() - spent)
+        INPUT_SCHEMA_MEMO.put(memo_key, limits, arguments, _spent() - spent)
     return arguments, shape
 
 
