@@ -82,6 +82,7 @@ DEFAULT_MECH_CLIENT_PYTHON = Path.home() / ".cache/mechclient/venv/bin/python"
 DOCS = REPO_ROOT / "docs" / "benchmarks.md"
 BATCH_SIZE = 200  # the skill's multicall_batch_size default
 TX_BATCH = 100  # eth_sendTransaction calls per JSON-RPC batch during setup
+TX_ROUND = 1000  # transactions sent, mined and checked at a time during setup
 SERVICE_BOND_WEI = 10**16
 LOOPBACK, MODELLED = "loopback", "modelled"
 #: GETs in flight for ours and the floor: the skill default on loopback, the gateway's limit when modelled
@@ -172,6 +173,16 @@ def rpc(session: requests.Session, url: str, method: str, params: List[Any]) -> 
 
 
 def send_batch(rpc_url: str, txs: Sequence[Dict[str, Any]]) -> None:
+    """Send transactions in rounds of :data:`TX_ROUND` (anvil's pool drops beyond some size).
+
+    :param rpc_url: anvil's URL.
+    :param txs: ``{"from", "to", "data", "value"?}`` dicts.
+    """
+    for start in range(0, len(txs), TX_ROUND):
+        send_round(rpc_url, txs[start : start + TX_ROUND])
+
+
+def send_round(rpc_url: str, txs: Sequence[Dict[str, Any]]) -> None:
     """Send transactions from unlocked anvil accounts as JSON-RPC batches; check receipts.
 
     Automine is off while they are sent (anvil handles a batch's calls concurrently, so a
