@@ -232,7 +232,30 @@ def send_round(rpc_url: str, txs: Sequence[Dict[str, Any]]) -> None:
             rpc(session, rpc_url, "evm_mine", [])
     finally:
         rpc(session, rpc_url, "evm_setAutomine", [True])
+    missing = hashes
+    for attempt in range(10):  # under load a receipt can lag the pool emptying
+        missing = unmined(session, rpc_url, missing)
+        if not missing:
+            return
+        time.sleep(0.5 * (attempt + 1))
+        rpc(session, rpc_url, "evm_mine", [])
+    raise RuntimeError(
+        f"{len(missing)} transactions not mined or reverted, e.g. {missing[0]}"
+    )
+
+
+def unmined(session: requests.Session, rpc_url: str, hashes: List[str]) -> List[str]:
+    """The transactions without a receipt yet (receipts read in JSON-RPC batches).
+
+    :param session: the HTTP session.
+    :param rpc_url: anvil's URL.
+    :param hashes: transaction hashes.
+    :return: those not mined yet, in order.
+    :raises RuntimeError: when one was mined and reverted.
+    """
+    missing = []
     for start in range(0, len(hashes), TX_BATCH):
+        chunk = hashes[start : start + TX_BATCH]
         payload = [
             {
                 "jsonrpc": "2.0",
@@ -240,17 +263,17 @@ def send_round(rpc_url: str, txs: Sequence[Dict[str, Any]]) -> None:
                 "method": "eth_getTransactionReceipt",
                 "params": [h],
             }
-            for i, h in enumerate(hashes[start : start + TX_BATCH])
+            for i, h in enumerate(chunk)
         ]
-        for tx_hash, answer in zip(
-            hashes[start : start + TX_BATCH],
-            session.post(rpc_url, json=payload, timeout=120).json(),
-        ):
-            receipt = answer.get("result")
-            if not receipt or receipt.get("status") != "0x1":
-                raise RuntimeError(
-                    f"transaction {tx_hash} not mined or reverted: {receipt}"
-                )
+        answers = session.post(rpc_url, json=payload, timeout=120).json()
+        receipts = {a.get("id"): a.get("result") for a in answers}
+        for i, tx_hash in enumerate(chunk):
+            receipt = receipts.get(i)
+            if not receipt:
+                missing.append(tx_hash)
+            elif receipt.get("status") != "0x1":
+                raise RuntimeError(f"transaction {tx_hash} reverted: {receipt}")
+    return missing
 
 
 def add_manifests(devnet: Devnet, items: Sequence[Tuple[int, int]]) -> Dict[int, bytes]:
