@@ -1058,7 +1058,7 @@ def measure_n(  # pylint: disable=too-many-arguments
         gateway.set_network(None)
 
 
-def main() -> None:
+def main() -> None:  # pylint: disable=too-many-locals
     """Run the benchmark and print/write the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", maxsplit=1)[0])
     parser.add_argument(
