@@ -28,7 +28,7 @@ of kubo's gateway (IPFS requests):
   (``--mech-client-python``, default ``~/.cache/mechclient/venv/bin/python``); when that
   interpreter cannot import ``mech_client``, a faithful re-implementation, marked so;
   not run above :data:`MECH_CLIENT_MAX_N` (sequential: it would take half an hour);
-- **floor**: the same ``mapServiceHashes`` reads in one ``eth_call`` and the same CIDs
+- **floor**: the same ``mapServiceHashes`` reads in one ``eth_call`` per 1,000 ids and the same CIDs
   fetched raw with as many requests in flight as ours; no verification, no parsing;
 - **ours**: the skill's period (:mod:`mech_catalogue_cli.sync_driver`): cold (empty cache), warm
   (nothing changed), churn (1% of hashes changed), and the catalogue's memory
@@ -966,7 +966,7 @@ NOTES = """## Where and why targets are missed
 - **Cold sync vs the floor (targets <= 1.3x loopback, <= 1.2x modelled).** What ours does
   beyond the floor is CPU: re-hashing every manifest as kubo would (DAG-PB), parsing it,
   building the catalogue (look-alikes, provenance) and `ceil(N / 200)` registry batches
-  one after the other where the floor sends one `eth_call`. On loopback nothing else
+  one after the other where the floor sends one `eth_call` per 1,000 ids. On loopback nothing else
   waits, so that CPU adds to kubo's and the proxies' on the same two cores; under the
   modelled network it overlaps the gateway's waits, which is why the modelled ratio is
   the lower one. The *payload* column (catalogue digest and views, which a consensus
@@ -1017,7 +1017,8 @@ NOTES = """## Where and why targets are missed
   window through the gateway policy, every new manifest re-hashed against its on-chain
   digest and parsed once. With `ids: all` a period costs `ceil(N / 200)` batches (one
   more with a block interval above 1).
-- *floor* reads the same `mapServiceHashes` in one `eth_call` and GETs the same CIDs with
+- *floor* reads the same `mapServiceHashes` in one `eth_call` per 1,000 ids (anvil refuses
+  10,000 in one request) and GETs the same CIDs with
   the same number in flight, with no verification and no parsing.
 - *mech-client* calls `ToolManager.get_tools(service_id)` for each id, one after the
   other: a `tokenURI` call and a GET each, no cache, so a refresh costs the same as a
