@@ -966,26 +966,35 @@ NOTES = """## Where and why targets are missed
 - **Cold sync vs the floor (targets <= 1.3x loopback, <= 1.2x modelled).** What ours does
   beyond the floor is CPU: re-hashing every manifest as kubo would (DAG-PB), parsing it,
   building the catalogue (look-alikes, provenance) and `ceil(N / 200)` registry batches
-  one after the other where the floor sends one `eth_call` per 1,000 ids. On loopback nothing else
-  waits, so that CPU adds to kubo's and the proxies' on the same two cores; under the
+  one after the other where the floor sends one `eth_call` per 1,000 ids. On loopback
+  nothing else waits, so that CPU adds to kubo's and the proxies' on the same two cores
+  (the *of which verify / parse* columns are wall time on the parsing thread, GIL waits
+  included: about 0.5 and 0.85 ms a manifest when measured alone); under the
   modelled network it overlaps the gateway's waits, which is why the modelled ratio is
-  the lower one. The *payload* column (catalogue digest and views, which a consensus
-  round needs) is reported but not counted in the wall time, as the floor and
-  mech-client build none.
+  the lower one (met at N = 100, 1.21x at 1,000). At N = 10,000 building the catalogue
+  (*build*: 200,000 tools given their provenance, look-alike groups over every name,
+  the indexes) is the next cost after verify and parse. Loopback ratios move most from
+  run to run: the floor itself is kubo-bound and its time swings with the machine's
+  load (27 s here at N = 10,000, 48 s in a trial run an hour earlier, where ours was
+  1.15x). The *payload* column (catalogue digest and views, which a consensus round
+  needs) is reported but not counted in the wall time, as the floor and mech-client
+  build none.
 - **Cold sync vs mech-client's way (target >= 20x).** On loopback kubo's CPU is the
   bottleneck and the floor itself is only a few times faster than mech-client's loop.
   Under the modelled network mech-client pays a round trip per `tokenURI` and per GET,
   one after the other (and every tail request in full); ours and the floor overlap 32
-  GETs and one batched read. At N = 100 the floor is itself less than 20x faster than
-  mech-client (a few tail requests dominate a short run), so no method fetching every
-  manifest can meet the target there. mech-client is not run at N = 10,000 (sequential:
+  GETs and one batched read: met under the modelled network at N = 1,000. At N = 100
+  the floor is itself less than 20x faster than mech-client (a few tail requests
+  dominate a short run), so no method fetching every manifest can meet the target
+  there, nor on loopback at any N. mech-client is not run at N = 10,000 (sequential:
   half an hour).
 - **Typed ten-tool manifests per second (target >= 5,000, `scripts/bench_manifest.py`).**
   Its manifests give every argument a description naming its tool, so no argument
   repeats and the schema memo only saves the output schema; what is left is the strict
   decode (a duplicate-key hook per object), one `parse_argument` per argument and the
-  tool's own fields, in Python. A compiled decoder would not keep the duplicate-key
-  check (`orjson` and `msgspec` keep the last value silently), so none was added.
+  tool's own fields, in Python. A compiled decoder (`orjson`, `msgspec`) was not tried:
+  the strict decode's duplicate-key check needs every object's key/value pairs, and
+  neither offers a hook for them.
 - **Warm refresh RPC calls (target <= ceil(N / batch)).** With `snapshot_block_interval`
   1 (the CLI's default, and this benchmark's) `snapshot_reader` sends its first batch at
   latest with `serviceRegistry()` and the first 200 digest calls, and pins every later
@@ -1001,9 +1010,14 @@ NOTES = """## Where and why targets are missed
   the gateway refused, and `limit_after` is ours' adaptive window at the end of the phase
   (`domain/ipfs/gateways.py`: halved per 429 burst, Retry-After honoured, +1 per window of
   successes).
-- **Memory.** Peak RSS of ours' worker at N = 10,000 is judged against 300 MiB; the
-  tracemalloc phase (catalogue bytes) runs up to N = 1,000 only, as it parses everything
-  twice more.
+- **Memory (target <= 300 MiB at 10,000 x 20).** Ours' worker peaks at about 530 MiB
+  at N = 10,000, the floor's at 235 MiB. Ours keeps every manifest's bytes in the
+  content-addressed cache (what lets a warm period make no IPFS request: about 145 MiB
+  at N = 10,000, 14.5 MiB at 1,000), the catalogue (13.8 MiB at 1,000 mechs, so about
+  140 MiB at 10,000) and, during the cold period, the parse results waiting for
+  `refresh_catalogue`. Not fixed here: keeping the cache's bytes on disk or compressed,
+  or dropping the bytes of manifests whose catalogue entry is kept, would be the way.
+  The tracemalloc phase runs up to N = 1,000 only, as it parses everything twice more.
 
 ## How to read this
 
