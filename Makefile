@@ -151,8 +151,9 @@ e2e-4: setup
 	$(PYTHON) -m pytest tests/e2e -m e2e4 $(PYTEST_ARGS)
 
 ## Benchmarks and long suites (issue 7) ---------------------------------------------------
-# The sync benchmark: ours vs mech-client 0.24.1 vs the floor on a devnet of 100 and 1,000
-# mechs; prints a table and writes docs/benchmarks.md. mech-client is read from a throwaway
+# The sync benchmark: ours vs mech-client 0.24.1 vs the floor on a devnet of 100, 1,000 and
+# 10,000 mechs (mech-client up to 1,000; about 20 minutes); prints a table and writes
+# docs/benchmarks.md. mech-client is read from a throwaway
 # venv (MECH_CLIENT_PYTHON); without it a faithful re-implementation runs, marked as such.
 MECH_CLIENT_PYTHON ?= $(HOME)/.cache/mechclient/venv/bin/python
 bench:

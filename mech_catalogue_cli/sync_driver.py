@@ -26,7 +26,7 @@ moves bytes, as the skill's behaviours do through the ledger and http_client con
   decided by ``domain.ipfs.gateways.FetchWindow``, as in
   ``FetchManifestsBehaviour.fetch_many``; each GET is capped at ``max_bytes``;
 - each manifest is verified and parsed as it arrives (``domain.catalogue.arrivals``),
-  while the other GETs are in flight;
+  on a thread of its own, while the other GETs are in flight;
 - a period whose registry read fails keeps the last catalogue, as the skill's
   ``RegistrySnapshotRound`` does when no snapshot is agreed.
 
@@ -470,7 +470,13 @@ class CatalogueSync:
             lambda data: parse(data, self.config.policy.max_bytes),
             self.config.policy.max_bytes,
         )
-        self.fetcher.on_arrival = early.arrived
+        # verify and parse on one thread of their own: the fetch loop keeps the window
+        # full while a manifest is parsed, and one thread is all the GIL gives CPU work
+        parser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parse")
+        parsing: List[Future] = []
+        self.fetcher.on_arrival = lambda cid, data: parsing.append(
+            parser.submit(early.arrived, cid, data)
+        )
         try:
             fetched = fetch_manifests(
                 self.config,
@@ -481,6 +487,8 @@ class CatalogueSync:
             )
         finally:
             self.fetcher.on_arrival = None
+            wait(parsing)  # refresh_catalogue takes every result parsed on arrival
+            parser.shutdown()
         self.failed = frozenset(d for d, r in fetched.items() if r.data is None)
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds

@@ -100,6 +100,21 @@ def _prototype(char: str) -> str:
     return min([char, *(h["c"] for h in homoglyphs if len(h["c"]) == 1)])
 
 
+#: each ASCII character that has a smaller homoglyph -> its prototype (``str.translate``)
+_ASCII_PROTOTYPES = {
+    code: _prototype(chr(code))
+    for code in range(128)
+    if _prototype(chr(code)) != chr(code)
+}
+# ASCII text is its own NFKC form and holds no format character, so an ASCII name's
+# skeleton is one translate (checked here once, and by the tests against the general path)
+assert not any(  # nosec B101
+    is_format_character(chr(code))
+    or FROZEN_UCD.normalize("NFKC", chr(code)) != chr(code)
+    for code in range(128)
+)
+
+
 @lru_cache(maxsize=1 << 18)
 def skeleton(name: str) -> str:
     """Return the form two look-alike names share (see the module doc).
@@ -107,6 +122,8 @@ def skeleton(name: str) -> str:
     :param name: a tool name.
     :return: its skeleton.
     """
+    if name.isascii():
+        return name.translate(_ASCII_PROTOTYPES)
     normal = FROZEN_UCD.normalize("NFKC", name)
     return "".join(_prototype(c) for c in normal if not is_format_character(c))
 
@@ -115,9 +132,9 @@ def has_format_characters(name: str) -> bool:
     """Whether a name holds an invisible format character (:func:`is_format_character`).
 
     :param name: a tool name.
-    :return: True when it does.
+    :return: True when it does (never for an ASCII name).
     """
-    return any(is_format_character(c) for c in name)
+    return not name.isascii() and any(is_format_character(c) for c in name)
 
 
 def lookalike_problems(names: List[str]) -> Dict[str, Problem]:

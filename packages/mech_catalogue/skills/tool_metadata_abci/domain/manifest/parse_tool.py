@@ -28,6 +28,7 @@ from itertools import islice
 from typing import Any, Dict, List, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.schema_refs import (
+    current_budget,
     self_contained,
     tool_budget,
 )
@@ -77,6 +78,90 @@ ARGUMENT_KEYS = frozenset(
     {"identifier", "type", "description", "required", "default", "enum", "schema"}
 )
 IO_KEYS = frozenset({"type", "description", "schema"})
+#: schemas longer than this (JSON text) are not memoised
+SCHEMA_MEMO_TEXT = 1 << 16
+#: entries per schema memo (cleared when full: a miss only costs time)
+SCHEMA_MEMO_ENTRIES = 4096
+
+
+class SchemaMemo:
+    """What a tool's schema gave when it raised no problem, keyed by its JSON text.
+
+    Mechs publish the same schemas again and again (one tool package, many mechs; one
+    output schema, every tool). A schema's arguments, or its self-contained output
+    schema, depend only on its value (key order included: the memo key is its ``repr``,
+    exact for JSON values, see :func:`.canonical.canonical_text`) and the limits; so a
+    schema that raised no problem need not be checked, bundled and canonicalised again.
+    The inline-budget units its rewrite charged are kept and charged again on reuse, and
+    when the tool's budget could not take them the schema is parsed afresh (which then
+    reports the budget). A schema that raised a problem is never memoised, so problems
+    (whose messages and paths depend on where the schema sits) are always computed.
+    """
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._entries: Dict[str, Tuple[Limits, Any, int]] = {}
+        self.hits = 0
+
+    def clear(self) -> None:
+        """Forget every entry and the hit count."""
+        self._entries.clear()
+        self.hits = 0
+
+    @staticmethod
+    def key(schema: Any) -> Optional[str]:
+        """The memo key of a schema.
+
+        :param schema: a decoded JSON value.
+        :return: its ``repr``, or None when too long to memoise.
+        """
+        text = repr(schema)
+        return text if len(text) <= SCHEMA_MEMO_TEXT else None
+
+    def get(self, key: Optional[str], limits: Limits) -> Optional[Any]:
+        """Reuse a result, charging its units to the tool's budget.
+
+        :param key: from :meth:`key`.
+        :param limits: the caps in force (a result under other caps is not reused).
+        :return: the result, or None (not memoised, or the budget cannot take it).
+        """
+        entry = self._entries.get(key) if key is not None else None
+        if entry is None or (entry[0] is not limits and entry[0] != limits):
+            return None
+        _, result, units = entry
+        budget = current_budget()
+        if budget is not None:
+            if not budget.allows(units):
+                return None
+            budget.charge(units)
+        self.hits += 1
+        return result
+
+    def put(self, key: Optional[str], limits: Limits, result: Any, units: int) -> None:
+        """Remember a problem-free result.
+
+        :param key: from :meth:`key`.
+        :param limits: the caps it was computed under.
+        :param result: the (immutable) result.
+        :param units: the inline-budget units computing it charged.
+        """
+        if key is None:
+            return
+        if len(self._entries) >= SCHEMA_MEMO_ENTRIES:
+            self._entries.clear()
+        self._entries[key] = (limits, result, units)
+
+
+#: arguments of problem-free ``input.schema`` objects
+INPUT_SCHEMA_MEMO = SchemaMemo()
+#: canonical text of problem-free, self-contained ``output.schema`` values
+OUTPUT_SCHEMA_MEMO = SchemaMemo()
+
+
+def _spent() -> int:
+    budget = current_budget()
+    return budget.spent if budget is not None else 0
+
 
 Problems = List[P.Problem]
 
@@ -265,7 +350,7 @@ def _parse_tool(
         output_description=text_field(
             out, "description", path + "/output", limits, found
         ),
-        output_schema_json=_output_schema(out, path + "/output/schema", found),
+        output_schema_json=_output_schema(out, path + "/output/schema", found, limits),
         examples_json=_examples(meta, path, found),
         extra_json=canonical_text(extra),
         provenance=Provenance(shape),
@@ -326,10 +411,24 @@ def _io_block(
     return {}
 
 
-def _output_schema(out: Dict[str, Any], where: str, found: Problems) -> Optional[str]:
+def _output_schema(
+    out: Dict[str, Any], where: str, found: Problems, limits: Limits
+) -> Optional[str]:
     if "schema" not in out:
         return None
     schema = out["schema"]
+    key = SchemaMemo.key(schema)
+    memoised = OUTPUT_SCHEMA_MEMO.get(key, limits)
+    if memoised is not None:
+        return memoised
+    before, spent = len(found), _spent()
+    text = _fresh_output_schema(schema, where, found)
+    if text is not None and len(found) == before:
+        OUTPUT_SCHEMA_MEMO.put(key, limits, text, _spent() - spent)
+    return text
+
+
+def _fresh_output_schema(schema: Any, where: str, found: Problems) -> Optional[str]:
     text = canonical_text(schema)
     reason = (
         "it is not an object"
@@ -389,6 +488,28 @@ def _arguments(
     schema = inp.get("schema")
     if schema is None:
         return None, SHAPE_TOOL_METADATA
+    memo_key = SchemaMemo.key(schema)
+    memoised = INPUT_SCHEMA_MEMO.get(memo_key, limits)
+    if memoised is not None:
+        return memoised, SHAPE_INPUT_SCHEMA
+    before, spent = len(found), _spent()
+    arguments, shape = _schema_arguments(schema, path, limits, found)
+    if shape == SHAPE_INPUT_SCHEMA and arguments is not None and len(found) == before:
+        INPUT_SCHEMA_MEMO.put(memo_key, limits, arguments, _spent() - spent)
+    return arguments, shape
+
+
+def _schema_arguments(
+    schema: Any, path: str, limits: Limits, found: Problems
+) -> Tuple[Optional[Tuple[Argument, ...]], str]:
+    """Derive a tool's arguments from its ``input.schema`` (each property one argument).
+
+    :param schema: the ``input.schema`` value.
+    :param path: JSON Pointer of the tool's metadata.
+    :param limits: caps.
+    :param found: problems are appended here.
+    :return: (arguments, or None when the schema gives none; the shape they came from).
+    """
     where = path + "/input/schema"
     props = schema.get("properties") if isinstance(schema, dict) else None
     invalid = not isinstance(schema, (dict, bool)) or bool(

@@ -165,6 +165,15 @@ class InlineBudget:
         """
         return self.limit - self.spent
 
+    def allows(self, amount: int) -> bool:
+        """Whether :meth:`charge` of ``amount`` more units would pass.
+
+        :param amount: units.
+        :return: True when charging them would not raise :class:`BudgetExceeded`.
+        """
+        spent = self.spent + amount
+        return spent <= INLINE_ALLOWANCE or spent <= self.limit
+
     def charge(self, amount: int) -> None:
         """Spend units.
 
@@ -179,6 +188,14 @@ class InlineBudget:
 _TOOL_BUDGET: ContextVar[Optional[InlineBudget]] = ContextVar(
     "mech_catalogue_tool_inline_budget", default=None
 )
+
+
+def current_budget() -> Optional[InlineBudget]:
+    """The budget :func:`tool_budget` shares here, if any.
+
+    :return: the tool's budget, or None outside :func:`tool_budget`.
+    """
+    return _TOOL_BUDGET.get()
 
 
 @contextmanager

@@ -14,10 +14,14 @@
 
 """Canonical JSON (RFC 8785, JSON Canonicalization Scheme) and digests over it.
 
-Uses the ``rfc8785`` package (PyPI, pinned in requirements.txt) rather than hand-written
-serialisation, so that every agent produces the same bytes for the same value. Inputs must
+Numbers are written by the ``rfc8785`` package (PyPI, pinned in requirements.txt), strings
+by ``json.dumps`` (RFC 8785 escapes exactly what it escapes), objects with their keys in
+UTF-16 order, so that every agent produces the same bytes for the same value. Inputs must
 be I-JSON (RFC 7493): integers within +-(2**53-1), finite floats, no lone surrogates;
-:mod:`..manifest.validation` rejects anything else before it reaches here.
+:mod:`..manifest.validation` rejects anything else before it reaches here. A
+:class:`CanonicalText` inside a value (JSON text the model already holds in canonical
+form) is written as it is rather than decoded and serialised again: the bytes are the
+same, the work is not.
 """
 
 import hashlib
@@ -33,21 +37,91 @@ class CanonicalizationError(ValueError):
     """Raised when a value cannot be put in RFC 8785 canonical form (not I-JSON)."""
 
 
+class CanonicalText(str):
+    """JSON text already in RFC 8785 form (from :func:`canonical_text`), spliced as it is.
+
+    Only for text this module produced: :func:`canonical_bytes` trusts it and writes it
+    unchanged where a decoded value would have been serialised again (the same bytes).
+    """
+
+    __slots__ = ()
+
+
 def canonical_bytes(value: Any) -> bytes:
     """Serialise a JSON value in RFC 8785 canonical form.
 
-    :param value: dicts (str keys), lists/tuples, str, int, float, bool, None.
-    :return: the canonical UTF-8 bytes.
-    :raises CanonicalizationError: if the value is not I-JSON.
+    :param value: dicts (str keys), lists/tuples, str, int, float, bool, None, and
+        :class:`CanonicalText` (written as it is).
+    :return: the canonical UTF-8 bytes (what ``rfc8785.dumps`` gives for the decoded value).
+    :raises CanonicalizationError: if the value is not I-JSON (a key that is not a
+        string, an integer beyond +-(2**53-1), NaN or an infinity, a lone surrogate, a
+        type JSON does not have, or nesting too deep).
     """
+    parts: "list[str]" = []
     try:
-        return rfc8785.dumps(value)
+        _write(value, parts)
+        return "".join(parts).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise CanonicalizationError("input contains non-UTF-8 codepoints") from exc
     except (
         rfc8785.CanonicalizationError,
         rfc8785.IntegerDomainError,
         RecursionError,
     ) as exc:
         raise CanonicalizationError(str(exc)) from exc
+
+
+#: a JSON string literal as RFC 8785 writes it (quote, backslash and controls escaped)
+_string = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def json_string(text: str) -> str:
+    """Write a string as an RFC 8785 JSON string literal (s3.2.2.2).
+
+    :param text: the string.
+    :return: the quoted literal; a lone surrogate stays in it, so encoding the literal to
+        UTF-8 fails (RFC 8785 rejects it).
+    """
+    return _string(text)
+
+
+def _utf16(item: "tuple[str, Any]") -> bytes:
+    return item[0].encode("utf-16be", "surrogatepass")
+
+
+def _write(value: Any, parts: "list[str]") -> None:
+    """Append the RFC 8785 text of ``value`` to ``parts`` (as ``rfc8785.dump`` orders it).
+
+    :param value: a JSON value, possibly holding :class:`CanonicalText`.
+    :param parts: the text so far.
+    :raises CanonicalizationError: on a key that is not a string or a type JSON lacks.
+    """
+    if isinstance(value, str):
+        # CanonicalText is already canonical; json.dumps(ensure_ascii=False) escapes
+        # exactly what RFC 8785 s3.2.2.2 escapes (a lone surrogate fails the final encode)
+        parts.append(value if isinstance(value, CanonicalText) else _string(value))
+    elif isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise CanonicalizationError("object keys must be strings")
+        parts.append("{")
+        for index, (key, item) in enumerate(sorted(value.items(), key=_utf16)):
+            if index:
+                parts.append(",")
+            parts.append(_string(key))
+            parts.append(":")
+            _write(item, parts)
+        parts.append("}")
+    elif isinstance(value, (list, tuple)):
+        parts.append("[")
+        for index, item in enumerate(value):
+            if index:
+                parts.append(",")
+            _write(item, parts)
+        parts.append("]")
+    elif value is None or isinstance(value, (bool, int, float)):
+        parts.append(rfc8785.dumps(value).decode("ascii"))
+    else:
+        raise CanonicalizationError(f"unsupported type: {type(value)}")
 
 
 def canonical_text(value: Any) -> str:
@@ -69,7 +143,7 @@ def canonical_text(value: Any) -> str:
         # quote, backslash, U+0000-U+001F (short forms for b f n r t, else lowercase u00xx);
         # lone surrogates, which RFC 8785 rejects, go through rfc8785 to raise.
         if value.isascii() or not _has_surrogate(value):
-            return json.dumps(value, ensure_ascii=False)
+            return _string(value)
     try:
         key = repr(value)
     except RecursionError as exc:

@@ -40,6 +40,7 @@ from types import MappingProxyType
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    CanonicalText,
     canonical_bytes,
     canonical_text,
     decode,
@@ -149,13 +150,9 @@ def _body_digest_of(key: Tuple[Any, ...]) -> str:
     body = {
         "name": name,
         "description": description,
-        "extra": decode(extra_json),
+        "extra": CanonicalText(extra_json),
         "tools": [
-            {
-                k: v
-                for k, v in Tool(**dict(zip(_TOOL_BODY_FIELDS, tool))).to_dict().items()
-                if k != "provenance"
-            }
+            CanonicalText(Tool(**dict(zip(_TOOL_BODY_FIELDS, tool))).canonical_body())
             for tool in tools
         ],
         "problems": [p.to_dict() for p in problems],
@@ -163,6 +160,16 @@ def _body_digest_of(key: Tuple[Any, ...]) -> str:
         "withheld": list(withheld),
     }
     return sha256_hex(canonical_bytes(body))
+
+
+@lru_cache(maxsize=4096)
+def _provenance_text(provenance: Provenance) -> CanonicalText:
+    """The RFC 8785 text of a provenance: a mech's tools mostly share one.
+
+    :param provenance: the provenance (immutable, hashable).
+    :return: ``canonical_bytes(provenance.to_dict())`` as text, to splice.
+    """
+    return CanonicalText(canonical_bytes(provenance.to_dict()).decode("utf-8"))
 
 
 def body_digest(mech: "Mech") -> str:
@@ -262,7 +269,7 @@ class Mech:  # pylint: disable=too-many-instance-attributes
                 "digest": self.digest,
                 "cid": self.cid,
                 "status": self.status,
-                "provenance": [t.provenance.to_dict() for t in self.tools],
+                "provenance": [_provenance_text(t.provenance) for t in self.tools],
                 "body": body_digest(self),
             }
             if self.marketplace:

@@ -19,12 +19,14 @@ as RFC 8785 canonical text (``*_json: str``); the property without ``_json`` ret
 fresh decoded copy.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Dict, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
     canonical_text,
     decode,
+    json_string,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
     RegistryKind,
@@ -242,6 +244,32 @@ class Argument:
             data["default"] = self.default
         return data
 
+    def canonical_body(self) -> str:
+        """Write :meth:`to_dict` in RFC 8785 form, reusing the canonical texts held.
+
+        :return: ``canonical_bytes(self.to_dict())`` as text (keys in RFC 8785 order; the
+            schema and default spliced as stored); a lone surrogate in a text field makes
+            encoding the result to UTF-8 fail, as ``canonical_bytes`` would.
+        """
+        default = (
+            "" if self.default_json is None else '"default":' + self.default_json + ","
+        )
+        return (
+            "{"
+            + default
+            + '"description":'
+            + json_string(self.description)
+            + ',"identifier":'
+            + json_string(self.identifier)
+            + ',"required":'
+            + ("true" if self.required else "false")
+            + ',"schema":'
+            + self.schema_json
+            + ',"type":'
+            + json_string(self.type)
+            + "}"
+        )
+
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Argument":
         """Return the argument.
@@ -354,7 +382,11 @@ class Tool:
         :param provenance: the new provenance.
         :return: a copy carrying it.
         """
-        return replace(self, provenance=provenance)
+        values = list(
+            _TOOL_VALUES(self)
+        )  # every field, in order (dataclasses.replace is slow)
+        values[_PROVENANCE_AT] = provenance
+        return Tool(*values)
 
     def to_dict(self) -> Dict[str, Any]:
         """Return a JSON-serialisable dict.
@@ -379,6 +411,44 @@ class Tool:
         if self.kind:
             data["kind"] = self.kind
         return data
+
+    def canonical_body(self) -> str:
+        """Write :meth:`to_dict` without ``provenance`` in RFC 8785 form, fast.
+
+        What the catalogue digest covers of a tool (``model.catalogue.body_digest``). The
+        JSON fields are spliced as stored (they hold :func:`.canonical.canonical_text`
+        output), the rest is written in RFC 8785 key order: the same text as
+        ``canonical_bytes`` of the dict, without decoding and re-serialising the schemas.
+
+        :return: the canonical text; a lone surrogate in a text field makes encoding it
+            to UTF-8 fail, as ``canonical_bytes`` would.
+        """
+        kind = '"kind":' + json_string(self.kind) + "," if self.kind else ""
+        return (
+            '{"arguments":['
+            + ",".join(a.canonical_body() for a in self.arguments)
+            + '],"description":'
+            + json_string(self.description)
+            + ',"examples":['
+            + ",".join(self.examples_json)
+            + '],"extra":'
+            + self.extra_json
+            + ',"input":{"description":'
+            + json_string(self.input_description)
+            + ',"type":'
+            + json_string(self.input_type)
+            + "},"
+            + kind
+            + '"name":'
+            + json_string(self.name)
+            + ',"output":{"description":'
+            + json_string(self.output_description)
+            + ',"schema":'
+            + ("null" if self.output_schema_json is None else self.output_schema_json)
+            + ',"type":'
+            + json_string(self.output_type)
+            + "}}"
+        )
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Tool":
@@ -406,3 +476,8 @@ class Tool:
             provenance=Provenance.from_dict(data["provenance"]),
             kind=str(data.get("kind", "")),
         )
+
+
+_TOOL_FIELDS = tuple(f.name for f in fields(Tool))
+_TOOL_VALUES = attrgetter(*_TOOL_FIELDS)
+_PROVENANCE_AT = _TOOL_FIELDS.index("provenance")

@@ -207,3 +207,28 @@ def test_format_characters_unicode_32_did_not_classify_are_still_flagged(
     assert skeleton(name) == skeleton("predict")
     problems = lookalike_problems(["predict", name])
     assert set(problems) == {"predict", name}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "".join(chr(c) for c in range(128)),  # every ASCII character, controls included
+        "Il1|0O`'",  # the ASCII characters that have a smaller homoglyph, and theirs
+        "predict-v2_LL",
+        "",
+    ],
+)
+def test_an_ascii_names_skeleton_is_the_general_one(name: str) -> None:
+    """The ASCII shortcut (one translate) gives what NFKC + format removal + prototypes give.
+
+    :param name: an ASCII name.
+    """
+    normal = lookalikes.FROZEN_UCD.normalize("NFKC", name)
+    general = "".join(
+        lookalikes._prototype(c)  # pylint: disable=protected-access
+        for c in normal
+        if not lookalikes.is_format_character(c)
+    )
+    skeleton.cache_clear()
+    assert skeleton(name) == general
+    assert not has_format_characters(name)

@@ -32,8 +32,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_LEGACY_MECH,
     SHAPE_ARGUMENTS_V1,
+    SHAPE_INPUT_SCHEMA,
+    SHAPE_KWARGS,
     Argument,
     MechRef,
+    Provenance,
+    Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.fixtures import (
     TOOL_METADATA,
@@ -180,3 +184,24 @@ def test_later_entry_replaces_same_ref() -> None:
     """build() keeps one entry per mech."""
     first, second = _mech(REF_A, TOOLS_ONLY), _mech(REF_A, V1_TYPED)
     assert Catalogue.build([first, second]).mechs == (second,)
+
+
+def test_with_provenance_carries_every_other_field() -> None:
+    """Each field but provenance is kept (a field added later is carried too)."""
+    values = {
+        f.name: f"value of {f.name}"
+        for f in dataclasses.fields(Tool)
+        if f.name
+        not in ("arguments", "examples_json", "provenance", "output_schema_json")
+    }
+    tool = Tool(
+        **values,
+        arguments=(Argument("a", "int"),),
+        examples_json=("1",),
+        output_schema_json='{"type":"number"}',
+        provenance=Provenance(SHAPE_KWARGS),
+    )
+    other = Provenance(SHAPE_INPUT_SCHEMA, cid="bafk")
+    moved = tool.with_provenance(other)
+    assert moved == dataclasses.replace(tool, provenance=other)
+    assert moved.provenance is other and tool.provenance.shape == SHAPE_KWARGS
