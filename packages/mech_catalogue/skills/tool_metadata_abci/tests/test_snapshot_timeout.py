@@ -21,6 +21,7 @@ catalogue). The round now has its own ``snapshot_round_timeout_seconds``, and th
 behaviour warns when a read takes over half of it.
 """
 
+from types import SimpleNamespace
 from typing import Any, List
 from unittest import mock
 
@@ -131,10 +132,15 @@ class TestSlowSnapshotWarning(ToolMetadataBehaviourCase):
         self.go_to(RegistrySnapshotBehaviour, {})
         capture = _CapturePayload(self.behaviour.current_behaviour)
         with (
+            # the module's own name for time, not the time module: patching
+            # time.monotonic itself fed these two values to every thread of the test
+            # process (a server thread left by another test took them: StopIteration)
             mock.patch.object(
-                registry_snapshot.time,
-                "monotonic",
-                side_effect=[1000.0, 1000.0 + seconds],
+                registry_snapshot,
+                "time",
+                SimpleNamespace(
+                    monotonic=mock.Mock(side_effect=[1000.0, 1000.0 + seconds])
+                ),
             ),
             mock.patch.object(self.current().context.logger, "warning") as warned,
         ):
