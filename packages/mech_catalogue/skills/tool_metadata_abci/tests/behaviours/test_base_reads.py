@@ -249,3 +249,29 @@ class TestLogReads(RecordingCase, FetchCase):
             f"eth_getLogs of {MARKET} for blocks 3..18 was refused as too wide ({why}); "
             "it is read in halves: lower marketplace_max_log_range to avoid this"
         )
+
+    def test_a_failed_log_read_is_logged_with_the_query_and_what_to_check(self) -> None:
+        """An RPC error that is not about the range: not retried, one error line.
+
+        It names the marketplace, the block range, the RPC's words, what to check and
+        that the catalogue goes without facts this period.
+        """
+        data = manifest("predict")
+        digest = dag_pb_digest(data)
+        self.start(
+            [
+                DigestRead(
+                    MechRef(CHAIN_ID, "complementary_service_metadata", CSM, 7), digest
+                )
+            ]
+        )
+        self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, data)
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "error") as error:
+            self.refuse("get_logs", "connection refused")
+        error.assert_called_once_with(
+            f"marketplace facts (marketplace {MARKET}, legacy factory none) not read at "
+            f"block 20: eth_getLogs of {MARKET} for blocks 3..18 failed: connection "
+            "refused; check the RPC (some refuse wide ranges: lower "
+            "marketplace_max_log_range); the catalogue goes without them this period"
+        )
