@@ -35,7 +35,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snaps
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
     CREATE_MECH_TOPIC,
+    MECH_KIND_MARKETPLACE,
+    DiscoveryCheckpoint,
     MarketplaceSource,
+    MechCreation,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
@@ -61,6 +64,11 @@ from packages.valory.protocols.contract_api import ContractApiMessage
 from packages.valory.protocols.contract_api.custom_types import State
 
 MARKET = "0x00000000000000000000000000000000000000e7"
+LEGACY_FACTORY = "0x00000000000000000000000000000000000000e8"
+MECH_AT_18 = "0x00000000000000000000000000000000000000e9"
+MECH_AT_19 = "0x00000000000000000000000000000000000000ea"
+FACTORY = "0x00000000000000000000000000000000000000eb"
+SERVICE_7 = MechRef(CHAIN_ID, "complementary_service_metadata", CSM, 7)
 #: an RPC's refusal longer than the 200 characters a log line quotes of it
 LONG_TAIL = "x" * 300
 
@@ -275,3 +283,67 @@ class TestLogReads(RecordingCase, FetchCase):
             "refused; check the RPC (some refuse wide ranges: lower "
             "marketplace_max_log_range); the catalogue goes without them this period"
         )
+
+    def fetch_service_7(self) -> _CapturePayload:
+        """Start at snapshot block 20 with service 7's manifest, served by the gateway.
+
+        :return: the payload capture.
+        """
+        data = manifest("predict")
+        digest = dag_pb_digest(data)
+        capture = self.start([DigestRead(SERVICE_7, digest)])
+        self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, data)
+        return capture
+
+    def test_a_failed_legacy_log_read_names_the_factory(self) -> None:
+        """Only a legacy factory configured: the line says "marketplace none"."""
+        self.skill.skill_context.params.__dict__["marketplace"] = MarketplaceSource(
+            CHAIN_ID, "", legacy_factory=LEGACY_FACTORY, legacy_first_block=3
+        )
+        self.fetch_service_7()
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "error") as error:
+            self.refuse("get_logs", "connection refused")
+        (line,), _ = error.call_args
+        assert line.startswith(
+            f"marketplace facts (marketplace none, legacy factory {LEGACY_FACTORY}) "
+            f"not read at block 20: eth_getLogs of {LEGACY_FACTORY} for blocks 3.."
+        )
+
+    def test_only_mechs_created_by_the_confirmed_block_are_read(self) -> None:
+        """A checkpoint read further in an earlier period holds mechs of blocks 18 and 19.
+
+        At snapshot block 20 with two confirmations only the mech of block 18 is read
+        (every agent reading block 20 reads the same mechs, whatever its checkpoint); no
+        log is read, the checkpoint being past block 18 already.
+        """
+        mech = MechCreation(MECH_AT_18, MECH_KIND_MARKETPLACE, 7, FACTORY, 18)
+        later = MechCreation(MECH_AT_19, MECH_KIND_MARKETPLACE, 8, FACTORY, 19)
+        self.skill.skill_context.state.marketplace_checkpoint = DiscoveryCheckpoint(
+            30, 0, (mech, later)
+        )
+        capture = self.fetch_service_7()
+        word = encode
+        self.answer_multicall(
+            20,
+            [
+                (True, word(["address"], [MARKET])),  # karma
+                (True, word(["address"], [FACTORY])),
+                (True, word(["uint256"], [4])),
+                (True, word(["uint256"], [7])),
+                (True, word(["uint256"], [10**16])),
+                (True, word(["bytes32"], [b"\x00" * 32])),
+                (True, word(["uint256"], [6])),
+                (True, word(["uint256"], [4])),
+                (True, word(["address"], [FACTORY])),
+            ],
+        )
+        targets = {target for target, _ in self.batch_calls(-1)}
+        assert MECH_AT_18 in targets and MECH_AT_19 not in targets
+        self.answer_multicall(
+            20, [(True, word(["int256"], [1])), (True, word(["uint256"], [5]))]
+        )
+        assert not [m for m in self.sent if getattr(m, "callable", "") == "get_logs"]
+        self.agree(capture.payloads[0])
+        (facts,) = self.agreed_entry(SERVICE_7).marketplace
+        assert (facts.address, facts.block) == (MECH_AT_18, 20)
