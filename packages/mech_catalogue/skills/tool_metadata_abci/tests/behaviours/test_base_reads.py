@@ -176,6 +176,84 @@ class TestOversizedBatch(RecordingCase):
         self.finish_round()
 
 
+class TestMulticallRequest(RecordingCase):
+    """The Multicall2 request as the contract package receives it, and its failures."""
+
+    def start_legacy(self) -> _CapturePayload:
+        """Read legacy mech 1 with a snapshot interval of 10.
+
+        :return: the payload capture.
+        """
+        self.use_registries(
+            [{"kind": "legacy_mech_registry", "address": LEGACY, "ids": [1]}]
+        )
+        self.go_to(RegistrySnapshotBehaviour, {})
+        capture = _CapturePayload(self.behaviour.current_behaviour)
+        self.behaviour.act_wrapper()
+        return capture
+
+    def test_each_batch_goes_to_multicall2_as_0x_calldata_and_is_logged(self) -> None:
+        """Both batches go to multicall2_address with 0x-prefixed calldata.
+
+        0x as the contract package's ``call`` documents; one info line per snapshot.
+        """
+        capture = self.start_legacy()
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "info") as info:
+            self.answer_multicall(27, [(True, encode(["uint256"], [27]))])
+            self.answer_multicall(
+                20, [(True, encode(["uint256", "bytes32[]"], [1, [b"\x01" * 32]]))]
+            )
+        multicall2 = self.skill.skill_context.params.multicall2_address
+        assert [m.contract_address for m in self.sent] == [multicall2, multicall2]
+        assert all(m.kwargs.body["data"].startswith("0x") for m in self.sent)
+        digest = capture.payloads[0].snapshot_digest
+        info.assert_any_call(
+            f"registry snapshot at block 20: 1 ids, 1 distinct digests, digest {digest}"
+        )
+        self.finish_round()
+
+    def test_a_failed_call_is_logged_with_the_address_and_what_to_check(self) -> None:
+        """The ledger connection fails: one error line naming Multicall2's address."""
+        capture = self.start_legacy()
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "error") as error:
+            self.refuse("call", "connection refused")
+        multicall2 = self.skill.skill_context.params.multicall2_address
+        error.assert_called_once_with(
+            f"registry snapshot not taken: eth_call to Multicall2 at {multicall2} "
+            "failed: connection refused; check the RPC and multicall2_address"
+        )
+        assert capture.payloads[0].values == (None, None)
+        self.finish_round()
+
+    def test_a_state_without_data_is_not_a_multicall2_return(self) -> None:
+        """A STATE answer without return data: the snapshot is not taken.
+
+        The line says the return does not decode and to check multicall2_address.
+        """
+        capture = self.start_legacy()
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "error") as error:
+            self.mock_contract_api_request(
+                contract_id=str(MULTICALL_READER_ID),
+                request_kwargs={
+                    "performative": ContractApiMessage.Performative.GET_STATE,
+                    "callable": "call",
+                },
+                response_kwargs={
+                    "performative": ContractApiMessage.Performative.STATE,
+                    "state": State(ledger_id="ethereum", body={}),
+                },
+            )
+        error.assert_called_once_with(
+            "registry snapshot not taken: the Multicall2 return data does not decode; "
+            "is multicall2_address right?"
+        )
+        assert capture.payloads[0].values == (None, None)
+        self.finish_round()
+
+
 class TestLogReads(RecordingCase, FetchCase):
     """``eth_getLogs`` of marketplace discovery: the query sent and a too-wide range."""
 
