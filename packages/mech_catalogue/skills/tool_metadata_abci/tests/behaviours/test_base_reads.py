@@ -418,10 +418,13 @@ class TestLogReads(RecordingCase, FetchCase):
         )
         targets = {target for target, _ in self.batch_calls(-1)}
         assert MECH_AT_18 in targets and MECH_AT_19 not in targets
-        self.answer_multicall(
-            20, [(True, word(["int256"], [1])), (True, word(["uint256"], [5]))]
-        )
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "info") as info:
+            self.answer_multicall(
+                20, [(True, word(["int256"], [1])), (True, word(["uint256"], [5]))]
+            )
+        info.assert_any_call("marketplace facts at block 20: 1 mechs, 1 rankable")
         assert not [m for m in self.sent if getattr(m, "callable", "") == "get_logs"]
         self.agree(capture.payloads[0])
         (facts,) = self.agreed_entry(SERVICE_7).marketplace
-        assert (facts.address, facts.block) == (MECH_AT_18, 20)
+        assert (facts.address, facts.block, facts.rankable) == (MECH_AT_18, 20, True)
