@@ -201,8 +201,11 @@ class TestPreparePayloadAndLog(PublishBehaviourCase):
 
     def test_no_safe_sends_the_manifest_digest_only(self) -> None:
         """No Safe: (not_authorised, manifest digest, "") and "-" for the chain's digest."""
-        payload, info, _ = self.run_logged({"safe_contract_address": ""})
+        payload, info, error = self.run_logged({"safe_contract_address": ""})
         assert payload.values == ("not_authorised", self.prepared.digest, "")
+        (line,), _ = error.call_args
+        assert line.startswith("publish: ")
+        assert "service Safe (safe_contract_address)" in line
         info.assert_any_call(
             f"publish: not_authorised (manifest {self.prepared.digest}, on chain -)"
         )
@@ -260,3 +263,24 @@ class TestPrepareFailedCalls(PublishBehaviourCase):
             [(True, encode(["bool"], [False])), (True, TRUE), (True, DIGEST)]
         )
         assert payload.values == ("mech_not_found", self.prepared.digest, "")
+
+    def test_a_refusal_and_an_undecodable_read_are_logged(self) -> None:
+        """A refused Safe and an undecodable serviceRegistry() are each logged.
+
+        The lines start with "publish: " and say why (the refusal names the Safe).
+        """
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "error") as error:
+            payload = self.second_batch(
+                [(True, TRUE), (True, encode(["bool"], [False])), (True, DIGEST)]
+            )
+        assert payload.values[0] == "not_authorised"
+        (line,), _ = error.call_args
+        assert line.startswith("publish: ") and SAFE.lower() in line.lower()
+        with mock.patch.object(logger, "error") as error:
+            capture = self.enter(PublishPrepareBehaviour, {})
+            self.answer_multicall(9, [(True, b"\x01")])
+        assert capture.payloads[0].values[0] == "read_failed"
+        (line,), _ = error.call_args
+        assert line.startswith("publish: ") and len(line) > len("publish: ")
+        self.finish()
