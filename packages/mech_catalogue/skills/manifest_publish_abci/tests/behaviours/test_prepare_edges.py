@@ -203,9 +203,10 @@ class TestPreparePayloadAndLog(PublishBehaviourCase):
         """No Safe: (not_authorised, manifest digest, "") and "-" for the chain's digest."""
         payload, info, error = self.run_logged({"safe_contract_address": ""})
         assert payload.values == ("not_authorised", self.prepared.digest, "")
-        (line,), _ = error.call_args
-        assert line.startswith("publish: ")
-        assert "service Safe (safe_contract_address)" in line
+        error.assert_called_once_with(
+            "publish: The service Safe (safe_contract_address) address '' is not a 0x "
+            "20-byte address."
+        )
         info.assert_any_call(
             f"publish: not_authorised (manifest {self.prepared.digest}, on chain -)"
         )
