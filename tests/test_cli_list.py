@@ -101,6 +101,8 @@ def test_untyped_tools_get_the_arguments_their_code_declares(devnet: Devnet) -> 
 
     The seed's "tools-only" agent names prediction-request-rag without arguments; its
     component's code_uri is a real tool package in kubo (scripts/devnet/seed.py).
+
+    :param devnet: the session devnet.
     """
     body = json.loads(run("list", "--json", *devnet_args(devnet)).stdout)
     derived = [

@@ -256,8 +256,11 @@ def test_pages_and_cursors() -> None:
 
 
 def test_directory_links_by_name_and_refusals() -> None:
-    """A directory block written by hand: links by name, CIDv0 and v1 hashes read;
-    a link that is not a sha2-256 dag-pb/raw CID or a truncated block is refused."""
+    """A hand-written directory: links by name; foreign link CIDs and truncation refused.
+
+    CIDv0 and v1 hashes are read; a link that is not a sha2-256 dag-pb/raw CID or a
+    truncated block is refused.
+    """
     v0 = b"\x12\x20" + bytes(range(32))
     v1_raw = b"\x01\x55\x12\x20" + bytes(32)
 

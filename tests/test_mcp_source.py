@@ -181,6 +181,7 @@ class _FixedSource:  # pylint: disable=too-few-public-methods
         self.reads = 0
 
     def read(self) -> ServedCatalogue:
+        """Return the same catalogue every time, counting the reads."""
         self.reads += 1
         return self.served
 
