@@ -28,7 +28,6 @@ from typing import Optional, cast
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
     CATALOGUE_SUFFIX,
     CatalogueFile,
-    canonical_parts,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
@@ -166,7 +165,7 @@ def test_streamed_file_is_the_canonical_bytes(tmp_path: Path) -> None:
     """The file is written one mech at a time, byte for byte the catalogue's canonical form."""
     first = _first_catalogue()
     for catalogue in (first, Catalogue.build(first.mechs[:1]), Catalogue.build(())):
-        joined = b"".join(canonical_parts(catalogue))
+        joined = b"".join(catalogue.canonical_parts())
         assert joined == catalogue.canonical_bytes()
         store = CatalogueFile(str(tmp_path / catalogue.digest()))
         assert Path(str(store.save(catalogue))).read_bytes() == joined

@@ -31,9 +31,6 @@ from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable, Generic, Iterator, List, Optional, Tuple, TypeVar
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
-    canonical_bytes,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
 )
@@ -43,23 +40,6 @@ V = TypeVar("V")
 #: how many snapshots / catalogues an agent keeps by default (this period's and the last)
 DEFAULT_KEEP = 4
 CATALOGUE_SUFFIX = ".catalogue.json"
-
-
-def canonical_parts(catalogue: Catalogue) -> Iterator[bytes]:
-    """Yield :meth:`Catalogue.canonical_bytes` in pieces, one mech at a time.
-
-    RFC 8785 sorts keys (``"mechs"`` before ``"version"``) and writes an array as its items
-    joined by commas, so the pieces joined are exactly the catalogue's canonical bytes;
-    only one mech's dict is alive at a time (the whole tree of 20,000 registrations,
-    built at once, added about 120 MB to the agent's peak memory).
-
-    :param catalogue: the catalogue.
-    :yield: byte pieces whose concatenation is ``catalogue.canonical_bytes()``.
-    """
-    yield b'{"mechs":['
-    for index, mech in enumerate(catalogue.mechs):
-        yield (b"," if index else b"") + canonical_bytes(mech.to_dict())
-    yield b'],"version":' + canonical_bytes(catalogue.version) + b"}"
 
 
 class DigestStore(Generic[V]):
@@ -214,7 +194,7 @@ class CatalogueFile:
         try:
             tmp = path + ".tmp"
             with open(tmp, "wb") as handle:
-                for part in canonical_parts(catalogue):
+                for part in catalogue.canonical_parts():
                     handle.write(part)
             os.replace(tmp, path)
             for name in self._files():
