@@ -73,7 +73,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
 from packages.mech_catalogue.skills.tool_metadata_chained_abci import composition
 from packages.valory.skills.abstract_round_abci.base import Transaction
 
-
 from scripts.bench_sync import SERVICE_BOND_WEI, rpc, send_batch
 from scripts.devnet import Devnet
 from scripts.loopback_proxy import LoopbackProxy
