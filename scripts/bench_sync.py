@@ -308,22 +308,12 @@ def populate(devnet: Devnet, first: int, last: int) -> Dict[str, float]:
     began = time.perf_counter()
     digests = add_manifests(devnet, [(i, 0) for i in range(first, last + 1)])
     ipfs_seconds = time.perf_counter() - began
-    registry = devnet.contract("ServiceRegistryL2")
-    deployer, owner = devnet.address("deployer"), devnet.address("owner_1")
-    create = registry.encode_abi(
-        "create", args=[owner, b"\x01" * 32, [1], [(1, SERVICE_BOND_WEI)], 1]
-    )
-    send_batch(
-        devnet.info.rpc_url,
-        [{"from": deployer, "to": registry.address, "data": create}]
-        * (last - first + 1),
-    )
-    supply = registry.functions.totalSupply().call()
-    if supply != last:
+    created = create_services(devnet, last - first + 1)
+    if created[-1] != last:
         raise RuntimeError(
-            f"ServiceRegistryL2 totalSupply is {supply}, expected {last}"
+            f"ServiceRegistryL2 totalSupply is {created[-1]}, expected {last}"
         )
-    change_hashes(devnet, digests, owner)
+    change_hashes(devnet, digests, devnet.address("owner_1"))
     return {
         "ipfs_add_s": ipfs_seconds,
         "chain_txs_s": time.perf_counter() - began - ipfs_seconds,
@@ -331,25 +321,58 @@ def populate(devnet: Devnet, first: int, last: int) -> Dict[str, float]:
     }
 
 
-def change_hashes(devnet: Devnet, digests: Dict[int, bytes], owner: str) -> None:
+def create_services(devnet: Devnet, count: int, chunk: int = 0) -> List[int]:
+    """Create ``count`` services owned by ``owner_1`` (permissionless ``create``, one agent id).
+
+    :param devnet: the devnet.
+    :param count: how many.
+    :param chunk: send at most this many transactions a batch (0: all in one list).
+    :return: the new service ids, as ``totalSupply`` reads them after the last one.
+    """
+    registry = devnet.contract("ServiceRegistryL2")
+    create = {
+        "from": devnet.address("deployer"),
+        "to": registry.address,
+        "data": registry.encode_abi(
+            "create",
+            args=[
+                devnet.address("owner_1"),
+                b"\x01" * 32,
+                [1],
+                [(1, SERVICE_BOND_WEI)],
+                1,
+            ],
+        ),
+    }
+    step = chunk or count or 1
+    for start in range(0, count, step):
+        send_batch(devnet.info.rpc_url, [create] * min(step, count - start))
+    supply = registry.functions.totalSupply().call()
+    return list(range(supply - count + 1, supply + 1))
+
+
+def change_hashes(
+    devnet: Devnet, digests: Dict[int, bytes], owner: str, chunk: int = 0
+) -> None:
     """``changeHash(service_id, digest)`` for each entry, sent by the owner.
 
     :param devnet: the devnet.
     :param digests: service id -> digest.
     :param owner: the services' owner.
+    :param chunk: send at most this many transactions a batch (0: all in one list).
     """
     metadata = devnet.contract("ComplementaryServiceMetadata")
-    send_batch(
-        devnet.info.rpc_url,
-        [
-            {
-                "from": owner,
-                "to": metadata.address,
-                "data": metadata.encode_abi("changeHash", args=[sid, digest]),
-            }
-            for sid, digest in digests.items()
-        ],
-    )
+    changes = [
+        {
+            "from": owner,
+            "to": metadata.address,
+            "data": metadata.encode_abi("changeHash", args=[sid, digest]),
+        }
+        for sid, digest in digests.items()
+    ]
+    step = chunk or len(changes) or 1
+    for start in range(0, len(changes), step):
+        send_batch(devnet.info.rpc_url, changes[start : start + step])
 
 
 def typed_parse_rate() -> Optional[float]:

@@ -40,7 +40,7 @@ from scripts.adversary.views_bloat_agent import (
     rss_mib,
 )
 from scripts.bench_manifest import ten_tool_manifest
-from scripts.bench_sync import SERVICE_BOND_WEI, change_hashes, send_batch
+from scripts.bench_sync import change_hashes, create_services
 from scripts.devnet import Devnet
 from scripts.run_local.runner import LocalRun
 
@@ -54,19 +54,9 @@ def register_shared(devnet: Devnet, count: int) -> None:
     :param devnet: the devnet.
     :param count: services.
     """
-    registry = devnet.contract("ServiceRegistryL2")
-    first = registry.functions.totalSupply().call() + 1
-    owner = devnet.address("owner_1")
-    create = registry.encode_abi(
-        "create", args=[owner, b"\x01" * 32, [1], [(1, SERVICE_BOND_WEI)], 1]
-    )
-    send_batch(
-        devnet.info.rpc_url,
-        [{"from": devnet.address("deployer"), "to": registry.address, "data": create}]
-        * count,
-    )
+    ids = create_services(devnet, count)
     digest = devnet.add_manifest(ten_tool_manifest(0))[1]
-    change_hashes(devnet, {first + i: digest for i in range(count)}, owner)
+    change_hashes(devnet, dict.fromkeys(ids, digest), devnet.address("owner_1"))
 
 
 def flood(url: str, stop: threading.Event, latencies: List[float]) -> None:

@@ -40,7 +40,7 @@ from typing import Dict, List, Tuple
 import requests
 
 from scripts.adversary.views_bloat import attack_manifest
-from scripts.bench_sync import SERVICE_BOND_WEI, change_hashes, send_batch
+from scripts.bench_sync import change_hashes, create_services
 from scripts.devnet import Devnet
 from scripts.run_local.runner import LocalRun
 
@@ -111,21 +111,11 @@ def register_attackers(devnet: Devnet, count: int) -> Tuple[int, bytes, bytes]:
     :param count: attacking services.
     :return: the first attacking service id and the two digests it flips between.
     """
-    registry = devnet.contract("ServiceRegistryL2")
-    first = registry.functions.totalSupply().call() + 1
-    owner = devnet.address("owner_1")
-    create = registry.encode_abi(
-        "create", args=[owner, b"\x01" * 32, [1], [(1, SERVICE_BOND_WEI)], 1]
-    )
-    send_batch(
-        devnet.info.rpc_url,
-        [{"from": devnet.address("deployer"), "to": registry.address, "data": create}]
-        * count,
-    )
+    first = create_services(devnet, count)[0]
     digests = {
         first + i: devnet.add_manifest(attack_manifest(i))[1] for i in range(count)
     }
-    change_hashes(devnet, digests, owner)
+    change_hashes(devnet, digests, devnet.address("owner_1"))
     other = devnet.add_manifest(attack_manifest(count))[1]
     return first, digests[first], other
 

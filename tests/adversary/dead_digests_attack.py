@@ -50,12 +50,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways impo
 
 from mech_catalogue_cli.sync_driver import PeriodOutcome, SyncConfig, all_ids_sources
 from scripts.bench_sync import (
-    SERVICE_BOND_WEI,
     add_manifests,
     change_hashes,
+    create_services,
     make_manifest,
     populate,
-    send_batch,
 )
 from scripts.devnet import Devnet
 from scripts.loopback_proxy import LoopbackProxy
@@ -78,27 +77,6 @@ def dead_digest(index: int) -> bytes:
     :return: 32 bytes.
     """
     return b"\x00" * 28 + index.to_bytes(4, "big")
-
-
-def create_services(devnet: Devnet, count: int) -> List[int]:
-    """Create ``count`` more services (permissionless ``create``), owned by owner_1.
-
-    :param devnet: the devnet.
-    :param count: how many.
-    :return: their ids.
-    """
-    registry = devnet.contract("ServiceRegistryL2")
-    first = registry.functions.totalSupply().call() + 1
-    owner = devnet.address("owner_1")
-    create = registry.encode_abi(
-        "create", args=[owner, b"\x01" * 32, [1], [(1, SERVICE_BOND_WEI)], 1]
-    )
-    send_batch(
-        devnet.info.rpc_url,
-        [{"from": devnet.address("deployer"), "to": registry.address, "data": create}]
-        * count,
-    )
-    return list(range(first, first + count))
 
 
 def served(outcome: PeriodOutcome, expected: List[str]) -> bool:

@@ -73,7 +73,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
 from packages.mech_catalogue.skills.tool_metadata_chained_abci import composition
 from packages.valory.skills.abstract_round_abci.base import Transaction
 
-from scripts.bench_sync import SERVICE_BOND_WEI, rpc, send_batch
+from scripts.bench_sync import change_hashes, create_services, rpc
 from scripts.devnet import Devnet
 from scripts.loopback_proxy import LoopbackProxy
 from scripts.run_local.runner import LocalRun
@@ -242,39 +242,20 @@ def seed(devnet: Devnet, layout: Plan) -> Dict[str, float]:
     )
     rpc(session, url, "evm_setBlockGasLimit", [hex(SEED_GAS_LIMIT)])
     try:
-        registry = devnet.contract("ServiceRegistryL2")
-        deployer, owner = devnet.address("deployer"), devnet.address("owner_1")
-        create = {
-            "from": deployer,
-            "to": registry.address,
-            "data": registry.encode_abi(
-                "create", args=[owner, b"\x01" * 32, [1], [(1, SERVICE_BOND_WEI)], 1]
-            ),
-        }
         total = len(layout.mech) + len(layout.non_mech) + len(layout.no_hash)
         began = time.perf_counter()
-        for start in range(0, total, SEED_CHUNK):
-            send_batch(url, [create] * min(SEED_CHUNK, total - start))
+        created = create_services(devnet, total, chunk=SEED_CHUNK)
         timings["create_s"] = round(time.perf_counter() - began, 1)
-        supply = registry.functions.totalSupply().call()
-        if supply != total:
+        if created != list(range(1, total + 1)):
             raise RuntimeError(
-                f"ServiceRegistryL2 totalSupply is {supply}, expected {total}"
+                f"ServiceRegistryL2 minted {created[0]}..{created[-1]}, expected 1..{total}"
             )
-        metadata = devnet.contract("ComplementaryServiceMetadata")
         digests = {sid: mech_digests[i] for sid, i in layout.mech.items()}
         digests.update({sid: other_digests[i] for sid, i in layout.non_mech.items()})
-        changes = [
-            {
-                "from": owner,
-                "to": metadata.address,
-                "data": metadata.encode_abi("changeHash", args=[sid, digest]),
-            }
-            for sid, digest in sorted(digests.items())
-        ]
         began = time.perf_counter()
-        for start in range(0, len(changes), SEED_CHUNK):
-            send_batch(url, changes[start : start + SEED_CHUNK])
+        change_hashes(
+            devnet, dict(sorted(digests.items())), devnet.address("owner_1"), SEED_CHUNK
+        )
         timings["change_hash_s"] = round(time.perf_counter() - began, 1)
     finally:
         rpc(session, url, "evm_setBlockGasLimit", [hex(limit)])
