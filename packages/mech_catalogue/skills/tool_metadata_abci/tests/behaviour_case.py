@@ -210,6 +210,22 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         assert current is not None
         return current
 
+    def record_outbox(self) -> List[Any]:
+        """Keep every message taken from the outbox from now on, in order.
+
+        :return: the list the messages are appended to.
+        """
+        sent: List[Any] = []
+        take = self.get_message_from_outbox
+
+        def recording() -> Optional[Any]:
+            message = take()
+            sent.append(message)
+            return message
+
+        self.get_message_from_outbox = recording  # type: ignore[method-assign]
+        return sent
+
     def outbox_message(self, message_type: Type[MessageT]) -> MessageT:
         """Take the next message from the outbox.
 

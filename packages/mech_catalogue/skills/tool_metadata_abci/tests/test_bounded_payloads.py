@@ -269,15 +269,7 @@ class TestAgreedSnapshotIsRebuilt(ToolMetadataBehaviourCase):
     def setup_method(self, **kwargs: Any) -> None:
         """Record the messages the behaviour sends, to check the block it reads at."""
         super().setup_method(**kwargs)
-        self.sent: List[Any] = []
-        take = self.get_message_from_outbox
-
-        def recording() -> Optional[Any]:
-            message = take()
-            self.sent.append(message)
-            return message
-
-        self.get_message_from_outbox = recording  # type: ignore[method-assign]
+        self.sent = self.record_outbox()
 
     def _start(
         self, agreed: RegistrySnapshot, digest: Optional[str] = None

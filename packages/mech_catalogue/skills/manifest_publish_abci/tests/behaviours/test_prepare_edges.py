@@ -19,7 +19,7 @@ Multicall2 request each read sends is decoded and checked call by call, so a wro
 selector, argument or target cannot pass because the test answers whatever was asked.
 """
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Tuple
 from unittest import mock
 
 from eth_abi import decode, encode
@@ -75,15 +75,7 @@ class TestPrepareRequests(PublishBehaviourCase):
     def setup_method(self, **kwargs: Any) -> None:
         """Record every message the behaviour sends."""
         super().setup_method(**kwargs)
-        self.sent = []
-        take = self.get_message_from_outbox
-
-        def recording() -> Optional[Any]:
-            message = take()
-            self.sent.append(message)
-            return message
-
-        self.get_message_from_outbox = recording  # type: ignore[method-assign]
+        self.sent = self.record_outbox()
 
     def batch(self, index: int) -> List[Tuple[str, bytes]]:
         """Decode the calls of the ``index``-th Multicall2 request sent.

@@ -22,7 +22,7 @@ large", "block range is too wide"); a batch or range refused for size is sent ag
 halves and the operator is told which parameter to lower.
 """
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Tuple
 from unittest import mock
 
 from eth_abi import decode, encode
@@ -81,15 +81,7 @@ class RecordingCase(ToolMetadataBehaviourCase):
     def setup_method(self, **kwargs: Any) -> None:
         """Wrap the outbox reader."""
         super().setup_method(**kwargs)
-        self.sent = []
-        take = self.get_message_from_outbox
-
-        def recording() -> Optional[Any]:
-            message = take()
-            self.sent.append(message)
-            return message
-
-        self.get_message_from_outbox = recording  # type: ignore[method-assign]
+        self.sent = self.record_outbox()
 
     def refuse(self, contract_callable: str, message: str) -> None:
         """Answer the pending contract API request with an ERROR carrying ``message``.
