@@ -296,16 +296,7 @@ class TestLogReads(RecordingCase, FetchCase):
         18 is the snapshot block 20 less two confirmations. One warning names the range
         and ``marketplace_max_log_range``.
         """
-        data = manifest("predict")
-        digest = dag_pb_digest(data)
-        self.start(
-            [
-                DigestRead(
-                    MechRef(CHAIN_ID, "complementary_service_metadata", CSM, 7), digest
-                )
-            ]
-        )
-        self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, data)
+        self.fetch_service_7()
         logger = self.skill.skill_context.logger
         with mock.patch.object(logger, "warning") as warning:
             self.refuse("get_logs", "block range is too wide " + LONG_TAIL)
@@ -334,16 +325,7 @@ class TestLogReads(RecordingCase, FetchCase):
         It names the marketplace, the block range, the RPC's words, what to check and
         that the catalogue goes without facts this period.
         """
-        data = manifest("predict")
-        digest = dag_pb_digest(data)
-        self.start(
-            [
-                DigestRead(
-                    MechRef(CHAIN_ID, "complementary_service_metadata", CSM, 7), digest
-                )
-            ]
-        )
-        self.answer_gateway(digest_to_cid(digest, DAG_PB), 200, data)
+        self.fetch_service_7()
         logger = self.skill.skill_context.logger
         with mock.patch.object(logger, "error") as error:
             self.refuse("get_logs", "connection refused")
