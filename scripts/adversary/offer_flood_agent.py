@@ -35,6 +35,7 @@ from typing import Dict, List
 import requests
 
 from scripts.adversary.views_bloat_agent import (
+    one_agent,
     period_figures,
     rounds_by_period,
     rss_mib,
@@ -42,7 +43,6 @@ from scripts.adversary.views_bloat_agent import (
 from scripts.bench_manifest import ten_tool_manifest
 from scripts.bench_sync import change_hashes, create_services
 from scripts.devnet import Devnet
-from scripts.run_local.runner import LocalRun
 
 WORK = Path(".run/adversary/offer_flood").resolve()
 NAME = "tool-0-0"
@@ -100,19 +100,11 @@ def main(services: int, clients: int) -> None:  # pylint: disable=too-many-local
     :param clients: flooding clients.
     :raises RuntimeError: when the catalogue never shows the N offers.
     """
-    WORK.mkdir(parents=True, exist_ok=True)
-    devnet = Devnet.start(seed=True, state_dir=WORK / "devnet")
-    run = None
-    try:
-        register_shared(devnet, services)
-        run = LocalRun(
-            agents=1,
-            work_dir=WORK,
-            devnet=devnet,
-            settings={"RESET_PAUSE_DURATION": "10"},
-        )
-        run.start()
-        agent = run.processes[0]
+    with one_agent(WORK, lambda devnet: register_shared(devnet, services)) as (
+        _,
+        agent,
+        _,
+    ):
         url = f"{agent.http_url}/tools/{NAME}"
         deadline = time.monotonic() + 600
         body = b""
@@ -166,10 +158,6 @@ def main(services: int, clients: int) -> None:  # pylint: disable=too-many-local
                         by_period[period], by_period[period + 1][0][0]
                     )
                     print(json.dumps({label: period, **figures}), flush=True)
-    finally:
-        if run is not None:
-            run.stop()
-        devnet.stop()
 
 
 if __name__ == "__main__":

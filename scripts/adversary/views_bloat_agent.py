@@ -33,22 +33,53 @@ import re
 import sys
 import time
 from collections import defaultdict
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, Iterator, List, Tuple, TypeVar
 
 import requests
 
 from scripts.adversary.views_bloat import attack_manifest
 from scripts.bench_sync import change_hashes, create_services
 from scripts.devnet import Devnet
-from scripts.run_local.runner import LocalRun
+from scripts.run_local.runner import AgentProcess, LocalRun
 
 WORK = Path(".run/adversary/views_bloat").resolve()
 ENTERED = re.compile(
     r"^\[(?P<time>[^\]]+)\] \[INFO\] \[[^\]]+\] Entered in the '(?P<round>[a-z_]+)' round for period (?P<period>\d+)"
 )
 PROBE = "adversary-honest-probe"
+Prepared = TypeVar("Prepared")
+
+
+@contextmanager
+def one_agent(
+    work: Path, prepare: Callable[[Devnet], Prepared]
+) -> Iterator[Tuple[Devnet, AgentProcess, Prepared]]:
+    """A seeded devnet, ``prepare`` run on it, then one agent (10 s pauses); both stopped after.
+
+    :param work: the work folder (the devnet's state goes in ``work/devnet``).
+    :param prepare: registers the attack before the agent starts; its result is yielded.
+    :yield: the devnet, the agent's process and what ``prepare`` returned.
+    """
+    work.mkdir(parents=True, exist_ok=True)
+    devnet = Devnet.start(seed=True, state_dir=work / "devnet")
+    run = None
+    try:
+        prepared = prepare(devnet)
+        run = LocalRun(
+            agents=1,
+            work_dir=work,
+            devnet=devnet,
+            settings={"RESET_PAUSE_DURATION": "10"},
+        )
+        run.start()
+        yield devnet, run.processes[0], prepared
+    finally:
+        if run is not None:
+            run.stop()
+        devnet.stop()
 
 
 def rounds_by_period(log: Path) -> Dict[int, List[Tuple[datetime, str]]]:
@@ -140,19 +171,11 @@ def main(  # pylint: disable=too-many-locals,too-many-branches,too-many-statemen
     :param periods: full periods to measure after the first.
     :raises RuntimeError: when the agent stops.
     """
-    WORK.mkdir(parents=True, exist_ok=True)
-    devnet = Devnet.start(seed=True, state_dir=WORK / "devnet")
-    run = None
-    try:
-        flipper, one, two = register_attackers(devnet, attackers)
-        run = LocalRun(
-            agents=1,
-            work_dir=WORK,
-            devnet=devnet,
-            settings={"RESET_PAUSE_DURATION": "10"},
-        )
-        run.start()
-        agent = run.processes[0]
+    with one_agent(WORK, lambda devnet: register_attackers(devnet, attackers)) as (
+        devnet,
+        agent,
+        (flipper, one, two),
+    ):
         began = time.monotonic()
         probe_sent = 0.0
         seen_http = seen_db = 0.0
@@ -208,10 +231,6 @@ def main(  # pylint: disable=too-many-locals,too-many-branches,too-many-statemen
         for period, nxt in zip(ordered, ordered[1:]):
             figures = period_figures(by_period[period], by_period[nxt][0][0])
             print(json.dumps({"period": period, **figures}), flush=True)
-    finally:
-        if run is not None:
-            run.stop()
-        devnet.stop()
 
 
 if __name__ == "__main__":
