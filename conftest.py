@@ -30,7 +30,7 @@ Marking here, not in the test files, keeps one place to change when a test moves
 """
 
 from pathlib import Path
-from typing import List
+from typing import Iterator, List
 
 import pytest
 
@@ -83,6 +83,26 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     for name, meaning in KINDS.items():
         config.addinivalue_line("markers", f"{name}: {meaning}")
+
+
+@pytest.fixture(autouse=True)
+def payload_classes_kept() -> Iterator[None]:
+    """Fail a test that leaves a payload class unregistered for the tests after it.
+
+    open-autonomy's ``FSMBehaviourBaseCase.setup_class`` empties the process-wide
+    ``_MetaPayload.registry`` (``abstract_round_abci/base.py``) until ``teardown_class``;
+    code that calls the first without the second makes every later decode of that
+    payload raise ``KeyError``, in whichever test happens to run next.
+
+    :yield: nothing; checks after the test.
+    """
+    # pylint: disable-next=import-outside-toplevel
+    from packages.valory.skills.abstract_round_abci.base import _MetaPayload
+
+    before = set(_MetaPayload.registry)
+    yield
+    lost = before - set(_MetaPayload.registry)
+    assert not lost, f"the test left payload classes unregistered: {sorted(lost)}"
 
 
 def kind_of(item: pytest.Item) -> str:

@@ -97,6 +97,7 @@ from packages.valory.connections.ledger.connection import (
 from packages.valory.protocols.contract_api import ContractApiMessage
 from packages.valory.protocols.contract_api.custom_types import State
 from packages.valory.protocols.http import HttpMessage
+from packages.valory.skills.abstract_round_abci.base import _MetaPayload
 
 from mech_catalogue_cli.sync_driver import PeriodOutcome, SyncConfig
 
@@ -206,6 +207,7 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
 
         :param config: the period's parameters (the proxies' URLs, timeouts, policies).
         """
+        self._payload_classes = dict(_MetaPayload.registry)
         _SkillCase.setup_class()
         self.case = _SkillCase()
         self.case.setup_method()
@@ -439,3 +441,6 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
         self._logger().removeHandler(self.errors)
         self.io.close()
         self.case.teardown_method()
+        # setup_class emptied the process-wide payload registry; put back what was there
+        # (merged, so closing periods in any order loses nothing)
+        _MetaPayload.registry = {**_MetaPayload.registry, **self._payload_classes}

@@ -50,7 +50,6 @@ Long (about 7 minutes on a loaded 2-CPU machine, 1.5-2 of them seeding): ``long_
 run by ``make faults``; it sets ``SNAPSHOT_ROUND_TIMEOUT_SECONDS`` (see the fixture).
 """
 
-import importlib
 import json
 import math
 import re
@@ -79,17 +78,6 @@ from scripts.loopback_proxy import LoopbackProxy
 from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import AgentUnreachable, get_json
 from tests.e2e.conftest import log_tail, wait_for
-
-# every payload class the service's agents send must be registered before blocks are
-# decoded; a fresh clone's test session may not have imported them yet
-for _module in (
-    "packages.valory.skills.registration_abci.payloads",
-    "packages.valory.skills.reset_pause_abci.payloads",
-    "packages.valory.skills.transaction_settlement_abci.payloads",
-    "packages.mech_catalogue.skills.manifest_publish_abci.payloads",
-    "packages.mech_catalogue.skills.tool_metadata_abci.payloads",
-):
-    importlib.import_module(_module)
 
 #: the service's app: importing it imports every round, so every payload class decodes
 APP = composition.ToolMetadataChainedAbciApp
