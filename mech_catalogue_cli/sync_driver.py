@@ -489,7 +489,7 @@ class CatalogueSync:
             self.fetcher.on_arrival = None
             wait(parsing)  # refresh_catalogue takes every result parsed on arrival
             parser.shutdown()
-        self.failed = frozenset(d for d, r in fetched.items() if r.data is None)
+        self.failed = frozenset(d for d, r in fetched.items() if r.failed)
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds
         timings["parse_on_arrival"] = early.parse_seconds

@@ -227,7 +227,7 @@ class FetchManifestsBehaviour(
         diagnostics = {
             digest: f"{result.problem.code if result.problem else result.status}: {result.detail}"
             for digest, result in sorted(fetched.items())
-            if result.data is None
+            if result.failed
         }
         for digest, text in list(diagnostics.items())[:MAX_LOGGED_FAILURES]:
             self.context.logger.warning(f"manifest for digest {digest}: {text}")
