@@ -58,6 +58,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     ManifestCache,
     fetch_ranks,
     manifest_fetcher,
+    pack_reply,
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
@@ -328,7 +329,7 @@ class Fetcher:  # pylint: disable=too-many-instance-attributes
         :param cids: the CIDs.
         :return: cid -> (bytes or None, failure text).
         """
-        window = FetchWindow(cids, self.gateways, self.on_arrival)
+        window = FetchWindow(cids, self.gateways, self.on_arrival, pack_reply)
         running: Dict[Future, str] = {}
         while not window.done:
             for cid, gateway in window.sendable(time.monotonic()):

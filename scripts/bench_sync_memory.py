@@ -20,7 +20,7 @@ N = 10,000. This script runs the same domain code the bench worker's period runs
 ``refresh_catalogue`` building the catalogue; the same imports, so the same baseline) on
 the bench's own manifests (``bench_sync.make_manifest``: 10 to 30 typed tools, 20 on
 average), served from memory instead of a gateway. Each wave's replies are built as the
-gateway fetcher builds them (every body of the wave held until the wave is answered).
+gateway fetcher builds them: through ``FetchWindow``, with the same ``keep``.
 
 It prints one JSON line: peak RSS after the cold period (MiB, ``ru_maxrss``), RSS after
 each step, CPU seconds, GETs in the warm period (must be 0) and whether the warm period
@@ -48,6 +48,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     FetchRequest,
     ManifestCache,
     manifest_fetcher,
+    pack_reply,
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
@@ -59,6 +60,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot imp
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import drive
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     candidate_cids,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+    FetchWindow,
+    GatewayPolicy,
+    GatewayPool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
     root_digest,
@@ -105,6 +111,7 @@ class Bench:
             reads.append(DigestRead(ref, digest))
         self.snapshot = RegistrySnapshot.build(100, reads)
         self.cache = ManifestCache()
+        self.gateways = GatewayPool(["http://gateway.invalid"], GatewayPolicy())
         self.gets = 0
 
     def period(self, previous: Optional[Catalogue]) -> Tuple[Catalogue, Dict[str, Any]]:
@@ -117,13 +124,16 @@ class Bench:
         early = ParseOnArrival(parse, FetchPolicy().max_bytes)
 
         def answer(request: FetchRequest) -> FetchReply:
-            replies: FetchReply = {}
-            for cid in request[1]:
-                self.gets += 1
-                data = make_manifest(self.service_of[cid])
-                early.arrived(cid, data)
-                replies[cid] = (data, "")
-            return replies
+            # the wave goes through the real FetchWindow, as Fetcher.get_pooled sends it
+            window = FetchWindow(request[1], self.gateways, early.arrived, pack_reply)
+            while not window.done:
+                for cid, _ in window.sendable(time.monotonic()):
+                    self.gets += 1
+                    data = make_manifest(self.service_of[cid])
+                    window.answer(
+                        cid, data, "", 200, None, time.monotonic(), time.time()
+                    )
+            return window.replies
 
         generator = manifest_fetcher(self.snapshot.digests, self.cache, FetchPolicy())
         fetched = drive(generator, answer)

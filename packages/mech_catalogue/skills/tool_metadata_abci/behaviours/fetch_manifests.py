@@ -29,6 +29,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     FetchResult,
     fetch_ranks,
     manifest_fetcher,
+    pack_reply,
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
@@ -434,7 +435,7 @@ class FetchManifestsBehaviour(
         :yield: while waiting.
         :return: cid -> (bytes or None, failure text).
         """
-        window = FetchWindow(cids, self.gateway_pool(), on_arrival)
+        window = FetchWindow(cids, self.gateway_pool(), on_arrival, pack_reply)
         replies: Dict[Tuple[str, int], Any] = {}
         deadlines: Dict[Tuple[str, int], float] = {}  # in flight: key -> deadline
         sent = 0

@@ -30,7 +30,9 @@ import time
 from typing import Dict, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+    PackedBytes,
     ParseFn,
+    unpack,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     CidError,
@@ -65,8 +67,10 @@ class ParseOnArrival:
         them again and report them as usual.
 
         :param cid: the CID the bytes were fetched under.
-        :param data: the bytes.
+        :param data: the bytes, or a :class:`.fetching.PackedBytes` of them.
         """
+        if isinstance(data, PackedBytes):  # as a FetchWindow's keep packed it
+            data = unpack(data)
         key = hashlib.sha256(data).digest()
         if len(data) > self._max_bytes or key in self._ready:
             return

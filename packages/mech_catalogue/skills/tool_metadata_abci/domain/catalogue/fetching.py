@@ -33,6 +33,7 @@ plus fetch results into the next :class:`~.model.Catalogue`:
 
 import os
 import zlib
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import (
     Callable,
@@ -126,6 +127,24 @@ def unpack(packed: bytes) -> bytes:
     :return: the original bytes.
     """
     return zlib.decompress(packed)
+
+
+class PackedBytes(bytes):
+    """A reply body as :func:`pack_reply` packed it (its bytes are the zlib stream).
+
+    A fetch driver's :class:`.gateways.FetchWindow` keeps bodies so (its ``keep``), and
+    :func:`manifest_fetcher` unpacks them before checking size and digest; a plain
+    ``bytes`` reply is taken as the body itself.
+    """
+
+
+def pack_reply(data: bytes) -> bytes:
+    """Pack a reply body for :func:`manifest_fetcher` (a ``FetchWindow``'s ``keep``).
+
+    :param data: the body as received.
+    :return: a :class:`PackedBytes` holding ``pack(data)``.
+    """
+    return PackedBytes(pack(data))
 
 
 @dataclass(frozen=True)
@@ -308,14 +327,15 @@ class ManifestCache:
         self._entries[cid] = packed
         return packed
 
-    def put(self, cid: str, data: bytes) -> bytes:
+    def put(self, cid: str, data: bytes, packed: Optional[bytes] = None) -> bytes:
         """Store verified bytes.
 
         :param cid: the CID the bytes verified against.
         :param data: the bytes.
+        :param packed: ``pack(data)`` when already computed.
         :return: the entry as held in memory (``pack(data)``).
         """
-        packed = pack(data)
+        packed = pack(data) if packed is None else bytes(packed)
         self._entries[cid] = packed
         path = self._path(cid)
         if path is not None:
@@ -501,10 +521,14 @@ def refresh_catalogue(
     :return: the new catalogue; mechs absent from the snapshot are dropped.
     """
     mechs: List[Mech] = []
-    # many registrations may point at one manifest: each distinct digest is parsed once
+    # many registrations may point at one manifest: each distinct digest is parsed once,
+    # and its parse result dropped after its last registration (Mech.from_manifest has
+    # copied the tools: holding every result to the end cost about 50 MiB at 200,000 tools)
     parsed: Dict[str, Tuple[Optional[Manifest], Tuple[Problem, ...]]] = {}
+    uses = Counter(read.digest for read in snapshot.reads)
     block = snapshot.block_number
     for read in snapshot.reads:
+        uses[read.digest] -= 1
         old = previous.mech(read.ref) if previous is not None else None
         if read.error:
             reason = error(
@@ -539,7 +563,9 @@ def refresh_catalogue(
             parsed[read.digest] = _parse_guarded(
                 parse, unpack(result.packed), result.cid
             )
-        manifest, problems = parsed[read.digest]
+        manifest, problems = (
+            parsed[read.digest] if uses[read.digest] else parsed.pop(read.digest)
+        )
         withheld: Tuple[str, ...] = ()
         if manifest is not None and _all_tools_rejected(manifest, problems):
             withheld = tuple(t.name for t in manifest.withheld)
@@ -670,11 +696,14 @@ def _checked(
 ) -> Optional[FetchResult]:
     if data is None:
         return None
+    packed = None
+    if isinstance(data, PackedBytes):
+        packed, data = data, unpack(data)
     if len(data) > policy.max_bytes:
         return FetchResult.too_large(digest, cid, len(data), policy.max_bytes)
     if not verify(data, digest, codec).ok:
         return None
-    return FetchResult(digest, cid, cache.put(cid, data))
+    return FetchResult(digest, cid, cache.put(cid, data, packed))
 
 
 def manifest_fetcher(  # pylint: disable=too-many-locals
