@@ -305,7 +305,7 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def decode_json(
+def decode_json(  # pylint: disable=too-many-return-statements
     data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS
 ) -> DecodeResult:
     """Decode manifest bytes strictly (see module docstring). Never raises.

@@ -21,7 +21,7 @@ non-finite numbers, lone surrogates) and on generated JSON.
 """
 
 import json
-from typing import Any
+from typing import Any, Dict
 
 import pytest
 from hypothesis import given, settings
@@ -29,6 +29,9 @@ from hypothesis import strategies as st
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest import (
     validation,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parse_tool import (
+    SchemaMemo,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
     decode_json,
@@ -166,3 +169,24 @@ def test_generated_json_decodes_as_the_strict_path_decodes(
     assert fast.problems == slow.problems
     assert fast.value == slow.value
     assert json.dumps(fast.value) == json.dumps(slow.value)  # int vs float too
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ({"minimum": 1}, {"minimum": 1.0}),
+        ({"default": True}, {"default": 1}),
+        ({"default": None}, {"default": float("nan")}),
+        ({"const": None}, {"const": float("inf")}),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+        ({"maximum": 2**70}, {"maximum": float(2**70)}),
+    ],
+)
+def test_schema_memo_keys_tell_distinct_values_apart(
+    first: Dict[str, Any], second: Dict[str, Any]
+) -> None:
+    """The memo key (compact JSON by orjson, else a marked repr) differs for distinct values."""
+    key_first, key_second = SchemaMemo.key(first), SchemaMemo.key(second)
+    assert key_first is not None and key_second is not None
+    assert key_first != key_second
+    assert SchemaMemo.key(dict(first)) == key_first  # equal values, equal keys
