@@ -327,7 +327,7 @@ class Fetcher:  # pylint: disable=too-many-instance-attributes
         """Fetch CIDs through :class:`FetchWindow` (a sliding window, as the skill).
 
         :param cids: the CIDs.
-        :return: cid -> (bytes or None, failure text).
+        :return: cid -> (the body packed (``PackedBytes``) or None, failure text).
         """
         window = FetchWindow(cids, self.gateways, self.on_arrival, pack_reply)
         running: Dict[Future, str] = {}

@@ -431,9 +431,9 @@ class FetchManifestsBehaviour(
         its own slot.
 
         :param cids: the CIDs.
-        :param on_arrival: called with ``(cid, bytes)`` as each body arrives.
+        :param on_arrival: called with ``(cid, packed body)`` as each body arrives.
         :yield: while waiting.
-        :return: cid -> (bytes or None, failure text).
+        :return: cid -> (the body packed (``PackedBytes``) or None, failure text).
         """
         window = FetchWindow(cids, self.gateway_pool(), on_arrival, pack_reply)
         replies: Dict[Tuple[str, int], Any] = {}
