@@ -63,6 +63,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     BatchRequest,
+    HolderCache,
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
@@ -183,6 +184,7 @@ def read_snapshot(
     config: SyncConfig,
     session: Optional[requests.Session] = None,
     on_split: Optional[SplitReport] = None,
+    holder_cache: Optional[HolderCache] = None,
 ) -> Tuple[RegistrySnapshot, int]:
     """Drive ``snapshot_reader``: each yielded batch is one ``eth_call`` to Multicall2.
 
@@ -194,6 +196,8 @@ def read_snapshot(
     :param config: the parameters.
     :param session: an HTTP session to reuse (a new one when None).
     :param on_split: told of every batch split (calls in it, the RPC's error text).
+    :param holder_cache: ServiceRegistry addresses remembered across reads (as the
+        skill's ``SharedState.supply_holders``); filled by this read.
     :return: ``(snapshot, eth_calls made)``.
     """
     session = session or requests.Session()
@@ -203,6 +207,7 @@ def read_snapshot(
         config.batch_size,
         config.max_ids,
         config.block_interval,
+        holder_cache=holder_cache,
     )
     calls = 0
 
@@ -436,6 +441,8 @@ class CatalogueSync:
             config.gateway_policy,
         )
         self.session = requests.Session()
+        #: ServiceRegistry addresses read once (immutable on chain), as the skill keeps them
+        self.holders: HolderCache = {}
         #: digests whose fetch failed last period (asked for last, as the skill does)
         self.failed: FrozenSet[str] = frozenset()
 
@@ -455,7 +462,9 @@ class CatalogueSync:
             )
 
         try:
-            snapshot, calls = read_snapshot(self.config, self.session, split)
+            snapshot, calls = read_snapshot(
+                self.config, self.session, split, self.holders
+            )
         except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
             return PeriodOutcome(
                 self.catalogue,

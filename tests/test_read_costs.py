@@ -22,13 +22,15 @@ for, which is what an ``eth_call`` is); tests/test_tool_metadata_devnet.py check
 devnet figures against anvil.
 """
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 from eth_abi import encode
+from eth_utils import function_signature_to_4byte_selector
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     Call,
+    RegistryDecodeError,
     parse_registry_sources,
     snapshot_reader,
 )
@@ -133,3 +135,125 @@ def test_an_agreed_block_is_read_without_a_block_call() -> None:
         "complementary_service_metadata", block_interval=10, at_block=BLOCK - 4
     )
     assert batches == 5 and ids == SUPPLY
+
+
+def read_with_cache(
+    supply: int,
+    cache: Dict[Tuple[int, str], str],
+    block_interval: int = 1,
+    chain_id: int = 100,
+) -> List[List[str]]:
+    """Read ``1..supply`` services of one ComplementaryServiceMetadata with a holder cache.
+
+    :param supply: the ServiceRegistry's ``totalSupply()``.
+    :param cache: the holder cache handed to the reader (filled by it).
+    :param block_interval: snapshot_block_interval.
+    :param chain_id: the source's chain id.
+    :return: per ``eth_call``, the signatures of its calls' targets (``target:selector``).
+    """
+    sources = parse_registry_sources(
+        [{"kind": "complementary_service_metadata", "address": REGISTRY, "ids": "all"}],
+        chain_id,
+    )
+    reader = snapshot_reader(
+        sources,
+        MULTICALL,
+        DEFAULT_BATCH,
+        DEFAULT_MAX_IDS,
+        block_interval,
+        holder_cache=cache,
+    )
+    sent: List[List[str]] = []
+
+    def answer(call: Call) -> Tuple[bool, bytes]:
+        if call.output_types == ("uint256",):
+            value = supply if call.target == SERVICE_REGISTRY else BLOCK
+            return True, encode(["uint256"], [value])
+        if call.output_types == ("bytes32",):
+            mech_id = int.from_bytes(call.data[4:36], "big")
+            return True, (DIGEST if mech_id <= supply else b"\x00" * 32)
+        return _answer(call)
+
+    try:
+        batch, block = next(reader)
+        while True:
+            sent.append([f"{c.target}:{c.data[:4].hex()}" for c in batch])
+            batch, block = reader.send((block or BLOCK, [answer(c) for c in batch]))
+    except StopIteration as done:
+        _, reads = done.value
+    assert [r.ref.mech_id for r in reads] == list(range(1, supply + 1))
+    assert all(r.digest for r in reads)
+    return sent
+
+
+SERVICE_REGISTRY_SELECTOR = "cbcf252a"  # keccak("serviceRegistry()")[:4], checked below
+
+
+def test_the_service_registry_is_read_once_then_remembered() -> None:
+    """A refresh of 100 services costs ceil(100 / 200) = 1 eth_call once serviceRegistry() is known.
+
+    The first read needs serviceRegistry() before totalSupply() can be asked of it (2
+    calls); it fills the cache, and the next read asks totalSupply() in its first batch,
+    never serviceRegistry() again.
+    """
+    cache: Dict[Tuple[int, str], str] = {}
+    cold = read_with_cache(100, cache)
+    assert len(cold) == 2
+    assert any(s.endswith(SERVICE_REGISTRY_SELECTOR) for s in cold[0])
+    assert cache == {(100, REGISTRY): SERVICE_REGISTRY}
+    warm = read_with_cache(100, cache)
+    assert len(warm) == 1
+    assert not any(s.endswith(SERVICE_REGISTRY_SELECTOR) for b in warm for s in b)
+    assert (
+        f"{SERVICE_REGISTRY}:18160ddd" in warm[0]
+    )  # totalSupply() of the remembered one
+
+
+@pytest.mark.parametrize("supply, expected", [(200, 1), (201, 2), (1000, 5)])
+def test_a_remembered_refresh_costs_ceil_of_the_ids(supply: int, expected: int) -> None:
+    """With the holder known, ids 1..supply cost ceil(supply / 200) eth_calls (the bound of issue 16)."""
+    cache = {(100, REGISTRY): SERVICE_REGISTRY}
+    assert len(read_with_cache(supply, cache)) == expected
+
+
+def test_a_holder_of_another_chain_is_not_used() -> None:
+    """The cache is keyed by (chain id, address): the same address on chain 1 is read afresh."""
+    cache = {(1, REGISTRY): "0x" + "ee" * 20}
+    sent = read_with_cache(100, cache, chain_id=100)
+    assert any(s.endswith(SERVICE_REGISTRY_SELECTOR) for s in sent[0])
+    assert cache[(100, REGISTRY)] == SERVICE_REGISTRY and cache[(1, REGISTRY)] != (
+        SERVICE_REGISTRY
+    )
+
+
+def test_an_aligned_refresh_asks_only_the_block_first() -> None:
+    """Interval 10 with the holder known: the call at latest is getBlockNumber() alone, then ceil(N/200)."""
+    cache = {(100, REGISTRY): SERVICE_REGISTRY}
+    sent = read_with_cache(100, cache, block_interval=10)
+    assert len(sent) == 2
+    assert sent[0] == [f"{MULTICALL}:42cbb15c"]  # getBlockNumber()
+
+
+def test_a_reverting_service_registry_is_not_remembered() -> None:
+    """serviceRegistry() reverting still fails the read with the address named, and caches nothing."""
+    sources = parse_registry_sources(
+        [{"kind": "complementary_service_metadata", "address": REGISTRY, "ids": "all"}],
+        100,
+    )
+    cache: Dict[Tuple[int, str], str] = {}
+    reader = snapshot_reader(
+        sources, MULTICALL, DEFAULT_BATCH, DEFAULT_MAX_IDS, 1, holder_cache=cache
+    )
+    batch, _ = next(reader)
+    with pytest.raises(RegistryDecodeError, match=REGISTRY):
+        reader.send((BLOCK, [(False, b"")] + [_answer(c) for c in batch[1:]]))
+    assert not cache
+
+
+def test_the_selectors_named_here_are_the_contracts() -> None:
+    """The selectors the tests above look for are serviceRegistry(), totalSupply(), getBlockNumber()."""
+    assert function_signature_to_4byte_selector("serviceRegistry()").hex() == (
+        SERVICE_REGISTRY_SELECTOR
+    )
+    assert function_signature_to_4byte_selector("totalSupply()").hex() == "18160ddd"
+    assert function_signature_to_4byte_selector("getBlockNumber()").hex() == "42cbb15c"

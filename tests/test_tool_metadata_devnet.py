@@ -43,6 +43,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     BatchRequest,
+    HolderCache,
     RegistrySource,
     decode_batch,
     encode_batch,
@@ -91,11 +92,18 @@ def sources_of(devnet) -> Tuple[RegistrySource, ...]:
     )
 
 
-def read_snapshot(devnet, sources) -> Tuple[RegistrySnapshot, int]:
+def read_snapshot(
+    devnet, sources, holder_cache: Optional[HolderCache] = None
+) -> Tuple[RegistrySnapshot, int]:
     """Drive snapshot_reader with web3 eth_call. :return: the snapshot and the number of eth_calls."""
     multicall = devnet.info.contracts["Multicall2"]
     reader = snapshot_reader(
-        sources, multicall, batch_size=200, max_ids=10_000, block_interval=1
+        sources,
+        multicall,
+        batch_size=200,
+        max_ids=10_000,
+        block_interval=1,
+        holder_cache=holder_cache,
     )
     calls = 0
 
@@ -239,6 +247,39 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
             }
         )
     )
+
+
+def test_a_refresh_remembers_the_service_registry(devnet) -> None:
+    """The real ComplementaryServiceMetadata on anvil: serviceRegistry() is read once.
+
+    Its services, ids all: the first read costs 2 eth_calls (serviceRegistry(), then
+    totalSupply() of that ServiceRegistry); with the address remembered every later
+    read costs ceil(ids / 200) = 1, and reads the same digests at its block.
+
+    :param devnet: the running devnet.
+    """
+    sources = parse_registry_sources(
+        [
+            {
+                "kind": "complementary_service_metadata",
+                "address": devnet.info.contracts["ComplementaryServiceMetadata"],
+                "ids": "all",
+            }
+        ],
+        devnet.info.chain_id,
+    )
+    cache: Dict[Tuple[int, str], str] = {}
+    cold, cold_calls = read_snapshot(devnet, sources, cache)
+    assert cold_calls == 2 and cold.reads
+    assert list(cache) == [(devnet.info.chain_id, sources[0].address)]
+    assert cache[(devnet.info.chain_id, sources[0].address)].lower() == (
+        devnet.info.contracts["ServiceRegistryL2"].lower()
+    )
+    warm, warm_calls = read_snapshot(devnet, sources, cache)
+    assert warm_calls == 1
+    assert [(r.ref, r.digest) for r in warm.reads] == [
+        (r.ref, r.digest) for r in cold.reads
+    ]
 
 
 def test_seed_typed_kwargs_manifest_is_parsed(devnet, registered) -> None:

@@ -36,6 +36,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace 
     MarketplaceSource,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    HolderCache,
     RegistryConfigError,
     RegistrySource,
     parse_registry_sources,
@@ -318,6 +319,9 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         self.marketplace_checkpoint: Optional[DiscoveryCheckpoint] = None
         #: the IPFS gateways' health and adaptive limit (``FetchManifestsBehaviour.gateway_pool``)
         self.gateways: Optional[GatewayPool] = None
+        #: ServiceRegistry addresses of ComplementaryServiceMetadata sources, read once
+        #: (immutable on chain; ``domain.chain.registry.HolderCache``)
+        self.supply_holders: HolderCache = {}
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""

@@ -162,6 +162,7 @@ class ToolMetadataBaseBehaviour(
             params.max_ids_per_registry,
             params.snapshot_block_interval,
             at_block,
+            self.skill_state.supply_holders,
         )
         block, reads = yield from drive_yielding(
             reader,

@@ -45,7 +45,17 @@ back with the results.
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, Generator, List, Optional, Sequence, Set, Tuple
+from typing import (
+    Any,
+    Dict,
+    Generator,
+    List,
+    MutableMapping,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
 
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
@@ -391,8 +401,27 @@ def chunks(calls: Sequence[Call], batch_size: int) -> List[List[Call]]:
 # --- the read plan ----------------------------------------------------------------------
 
 
+#: what :func:`snapshot_reader` may remember across reads: ``(chain_id, address)`` of a
+#: ComplementaryServiceMetadata -> the ServiceRegistry its ``serviceRegistry()`` names
+HolderCache = MutableMapping[Tuple[int, str], str]
+
+
+def holder_key(source: RegistrySource) -> Tuple[int, str]:
+    """Key a source in a :data:`HolderCache`.
+
+    :param source: a ComplementaryServiceMetadata source.
+    :return: ``(chain_id, address)``.
+    """
+    return source.chain_id, source.address
+
+
 def supply_holder_calls(sources: Sequence[RegistrySource]) -> Dict[int, Call]:
     """Step 1 of a read: ``serviceRegistry()`` for ComplementaryServiceMetadata sources with ids all.
+
+    ``serviceRegistry`` is set in ComplementaryServiceMetadata's constructor and has no
+    setter (autonolas-registries ``ComplementaryServiceMetadata.json``: only
+    ``changeHash`` writes), so its answer never changes for a deployed contract and a
+    reader may remember it (:data:`HolderCache`).
 
     :param sources: the configured sources.
     :return: source index -> call (empty when no such source).
@@ -650,12 +679,14 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     max_ids: int,
     block_interval: int,
     at_block: Optional[int] = None,
+    holder_cache: Optional[HolderCache] = None,
 ) -> Generator[BatchRequest, BatchReply, Tuple[int, List[DigestRead]]]:
     """Read every source's latest digests; the caller runs each yielded batch as one ``eth_call``.
 
     The block: with ``block_interval`` > 1 (and no ``at_block``) one call at latest reads
-    ``getBlockNumber()`` (with, where ids are ``all`` on a ComplementaryServiceMetadata,
-    its ``serviceRegistry()``, an immutable of that contract) and the block is aligned
+    ``getBlockNumber()`` (with, where ids are ``all`` on a ComplementaryServiceMetadata
+    whose ServiceRegistry is not in ``holder_cache``, its ``serviceRegistry()``, an
+    immutable of that contract) and the block is aligned
     down to ``block_interval`` (so agents reading a few seconds apart read the same
     block); every later read is pinned to it. With ``block_interval`` 1 or an
     ``at_block`` there is no such call: the first batch is sent at latest (or at
@@ -683,23 +714,37 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     :param block_interval: block alignment (>= 1).
     :param at_block: read at exactly this block instead (the block the agents agreed
         on, when an agent must rebuild the agreed snapshot); no alignment is applied.
+    :param holder_cache: ServiceRegistry addresses read by earlier reads (see
+        :func:`supply_holder_calls`: they cannot change), filled with the ones this read
+        learns. With every holder known, the first batch already carries ``totalSupply()``:
+        a refresh of a ComplementaryServiceMetadata with ids ``all`` then costs
+        ``ceil(digest calls / batch_size)`` calls (at most one per batch of ids) instead
+        of one more for the ``serviceRegistry()`` -> ``totalSupply()`` dependency.
     :yield: ``(calls, block)`` batches (block None = latest).
     :return: ``(block, reads)``. The generator raises RegistryDecodeError when a
         supply read reverts and RegistryConfigError for ids ``all`` without a supply.
     """
+    cache: HolderCache = {} if holder_cache is None else holder_cache
     holder_calls = supply_holder_calls(sources)
-    holders: Dict[int, str] = {}
+    holders: Dict[int, str] = {
+        k: cache[holder_key(sources[k])]
+        for k in holder_calls
+        if holder_key(sources[k]) in cache
+    }
     block = at_block
     if at_block is None and block_interval > 1:
+        unknown = {k: c for k, c in holder_calls.items() if k not in holders}
         latest, first = (
-            yield [block_number_call(multicall)] + list(holder_calls.values()),
+            yield [block_number_call(multicall)] + list(unknown.values()),
             None,
         )
         block = latest - latest % block_interval
-        holders = {
-            k: holder_calls[k].decode(d)[0]
-            for k, d in _supplies(sources, holder_calls, (latest, first[1:])).items()
-        }
+        holders.update(
+            {
+                k: unknown[k].decode(d)[0]
+                for k, d in _supplies(sources, unknown, (latest, first[1:])).items()
+            }
+        )
     known = {
         i: s.ids.resolve(None, max_ids)
         for i, s in enumerate(sources)
@@ -748,6 +793,7 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
                     exhausted.add(query.source_index)
                 else:
                     exhausted.discard(query.source_index)
+    cache.update({holder_key(sources[k]): address for k, address in holders.items()})
     ids_by_source = {
         i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)
     }
