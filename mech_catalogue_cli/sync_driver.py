@@ -67,6 +67,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
+    SupplyHints,
     decode_batch,
     encode_batch,
     parse_registry_sources,
@@ -185,6 +186,7 @@ def read_snapshot(
     session: Optional[requests.Session] = None,
     on_split: Optional[SplitReport] = None,
     holder_cache: Optional[HolderCache] = None,
+    supply_hints: Optional[SupplyHints] = None,
 ) -> Tuple[RegistrySnapshot, int]:
     """Drive ``snapshot_reader``: each yielded batch is one ``eth_call`` to Multicall2.
 
@@ -198,6 +200,8 @@ def read_snapshot(
     :param on_split: told of every batch split (calls in it, the RPC's error text).
     :param holder_cache: ServiceRegistry addresses remembered across reads (as the
         skill's ``SharedState.supply_holders``); filled by this read.
+    :param supply_hints: supplies at the last read (``SharedState.supply_hints``);
+        updated by this read.
     :return: ``(snapshot, eth_calls made)``.
     """
     session = session or requests.Session()
@@ -208,6 +212,7 @@ def read_snapshot(
         config.max_ids,
         config.block_interval,
         holder_cache=holder_cache,
+        supply_hints=supply_hints,
     )
     calls = 0
 
@@ -443,6 +448,8 @@ class CatalogueSync:
         self.session = requests.Session()
         #: ServiceRegistry addresses read once (immutable on chain), as the skill keeps them
         self.holders: HolderCache = {}
+        #: supplies at the last read, as the skill keeps them
+        self.supply_hints: SupplyHints = {}
         #: digests whose fetch failed last period (asked for last, as the skill does)
         self.failed: FrozenSet[str] = frozenset()
 
@@ -463,7 +470,7 @@ class CatalogueSync:
 
         try:
             snapshot, calls = read_snapshot(
-                self.config, self.session, split, self.holders
+                self.config, self.session, split, self.holders, self.supply_hints
             )
         except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
             return PeriodOutcome(

@@ -27,6 +27,8 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 from eth_abi import encode
 from eth_utils import function_signature_to_4byte_selector
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     Call,
@@ -257,3 +259,155 @@ def test_the_selectors_named_here_are_the_contracts() -> None:
     )
     assert function_signature_to_4byte_selector("totalSupply()").hex() == "18160ddd"
     assert function_signature_to_4byte_selector("getBlockNumber()").hex() == "42cbb15c"
+
+
+class SupplyChain:
+    """Three ``all`` registries (Olas, legacy, services) whose supplies a test sets.
+
+    Id ``i`` of a registry holds a digest derived from its address and ``i`` when
+    ``i <= supply``, none past it (as a registry answers for an id not minted yet).
+    """
+
+    OLAS = "0x" + "b1" * 20
+    LEGACY = "0x" + "b2" * 20
+    CSM = "0x" + "b3" * 20
+    SERVICES = "0x" + "b4" * 20
+
+    def __init__(self, olas: int, legacy: int, services: int) -> None:
+        """Set the supplies.
+
+        :param olas: Olas agents.
+        :param legacy: legacy mech agents.
+        :param services: services.
+        """
+        self.supply = {self.OLAS: olas, self.LEGACY: legacy, self.SERVICES: services}
+        self.batches: List[int] = []
+
+    def sources(self) -> Any:
+        """List the registries, ids all.
+
+        :return: the parsed sources.
+        """
+        return parse_registry_sources(
+            [
+                {"kind": "olas_agent_registry", "address": self.OLAS, "ids": "all"},
+                {"kind": "legacy_mech_registry", "address": self.LEGACY, "ids": "all"},
+                {
+                    "kind": "complementary_service_metadata",
+                    "address": self.CSM,
+                    "ids": "all",
+                },
+            ],
+            100,
+        )
+
+    def digest(self, target: str, mech_id: int) -> bytes:
+        """Give the digest a registry holds for an id.
+
+        :param target: the registry.
+        :param mech_id: the id.
+        :return: 32 bytes, zero past the supply.
+        """
+        owner = self.SERVICES if target == self.CSM else target
+        if mech_id > self.supply[owner]:
+            return b"\x00" * 32
+        return bytes.fromhex(target[2:]) + mech_id.to_bytes(12, "big")
+
+    def answer(self, call: Call) -> Tuple[bool, bytes]:
+        """Answer one call.
+
+        :param call: the call.
+        :return: ``(success, data)``.
+        """
+        selector = call.data[:4]
+        arg = int.from_bytes(call.data[4:36], "big") if len(call.data) > 4 else 0
+        if selector == function_signature_to_4byte_selector("serviceRegistry()"):
+            return True, encode(["address"], [self.SERVICES])
+        if selector == function_signature_to_4byte_selector("totalSupply()"):
+            return True, encode(["uint256"], [self.supply[call.target]])
+        if call.output_types == ("uint256", "bytes32[]"):
+            digest = self.digest(call.target, arg)
+            listed = [digest] if any(digest) else []
+            return True, encode(["uint256", "bytes32[]"], [len(listed), listed])
+        return True, encode(["bytes32"], [self.digest(call.target, arg)])
+
+    def read(self, batch_size: int, holders: Any = None, hints: Any = None) -> Any:
+        """Read every registry.
+
+        :param batch_size: digest calls per batch.
+        :param holders: the holder cache.
+        :param hints: the supply hints.
+        :return: ``(block, reads)``.
+        """
+        reader = snapshot_reader(
+            self.sources(),
+            MULTICALL,
+            batch_size,
+            DEFAULT_MAX_IDS,
+            1,
+            holder_cache=holders,
+            supply_hints=hints,
+        )
+        self.batches = []
+        try:
+            batch, block = next(reader)
+            while True:
+                self.batches.append(len(batch))
+                batch, block = reader.send(
+                    (block or BLOCK, [self.answer(c) for c in batch])
+                )
+        except StopIteration as done:
+            return done.value
+
+
+def test_remembered_supplies_let_three_registries_share_one_batch() -> None:
+    """4 Olas agents, 4 legacy agents, 3 services (15 digest calls): 2 eth_calls cold, 1 warm.
+
+    Cold, the first batch goes to the Olas ids (its supply is unknown), so the others
+    need a second; warm, each registry's first batch share is its last supply + 8.
+    """
+    chain = SupplyChain(4, 4, 3)
+    holders: Dict[Tuple[int, str], str] = {}
+    hints: Dict[Tuple[int, str], int] = {}
+    cold = chain.read(200, holders, hints)
+    assert len(chain.batches) == 2
+    assert hints == {
+        (100, SupplyChain.OLAS): 4,
+        (100, SupplyChain.LEGACY): 4,
+        (100, SupplyChain.CSM): 3,
+    }
+    warm = chain.read(200, holders, hints)
+    assert len(chain.batches) == 1 and warm == cold
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    before=st.tuples(*[st.integers(0, 40)] * 3),
+    after=st.tuples(*[st.integers(0, 40)] * 3),
+    batch_size=st.sampled_from([3, 16, 64, 200]),
+)
+def test_hints_change_the_cost_never_the_reads(
+    before: Tuple[int, int, int], after: Tuple[int, int, int], batch_size: int
+) -> None:
+    """Whatever the supplies were at the last read (grown, shrunk, equal), the reads are those of a read without hints.
+
+    And while the supplies did not grow past the margin, a read with hints costs at most
+    what one without them does.
+
+    :param before: the supplies at the first read (Olas, legacy, services).
+    :param after: the supplies at the second.
+    :param batch_size: digest calls per batch.
+    """
+    chain = SupplyChain(*before)
+    holders: Dict[Tuple[int, str], str] = {}
+    hints: Dict[Tuple[int, str], int] = {}
+    chain.read(batch_size, holders, hints)
+    chain.supply = dict(zip(chain.supply, after))
+    expected = chain.read(batch_size)
+    plain_cost = len(chain.batches)
+    assert chain.read(batch_size, holders, hints) == expected
+    assert sorted(hints.values()) == sorted(after)
+    if all(0 <= a - b <= 8 for a, b in zip(after, before)):
+        assert len(chain.batches) <= plain_cost
+    ids = [r.ref.mech_id for r in expected[1]]
+    assert len(ids) == sum(after)

@@ -39,6 +39,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     HolderCache,
     RegistryConfigError,
     RegistrySource,
+    SupplyHints,
     parse_registry_sources,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
@@ -322,6 +323,9 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         #: ServiceRegistry addresses of ComplementaryServiceMetadata sources, read once
         #: (immutable on chain; ``domain.chain.registry.HolderCache``)
         self.supply_holders: HolderCache = {}
+        #: each ``all`` source's supply at this agent's last read (a guess that decides
+        #: which ids the first batch reads, never which are kept; ``SupplyHints``)
+        self.supply_hints: SupplyHints = {}
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""

@@ -163,6 +163,7 @@ class ToolMetadataBaseBehaviour(
             params.snapshot_block_interval,
             at_block,
             self.skill_state.supply_holders,
+            self.skill_state.supply_hints,
         )
         block, reads = yield from drive_yielding(
             reader,

@@ -404,12 +404,15 @@ def chunks(calls: Sequence[Call], batch_size: int) -> List[List[Call]]:
 #: what :func:`snapshot_reader` may remember across reads: ``(chain_id, address)`` of a
 #: ComplementaryServiceMetadata -> the ServiceRegistry its ``serviceRegistry()`` names
 HolderCache = MutableMapping[Tuple[int, str], str]
+#: what :func:`snapshot_reader` may remember across reads: ``(chain_id, address)`` of a
+#: source with ids ``all`` -> its supply at the last read (a guess for the next read)
+SupplyHints = MutableMapping[Tuple[int, str], int]
 
 
 def holder_key(source: RegistrySource) -> Tuple[int, str]:
-    """Key a source in a :data:`HolderCache`.
+    """Key a source in a :data:`HolderCache` or :data:`SupplyHints`.
 
-    :param source: a ComplementaryServiceMetadata source.
+    :param source: a registry source.
     :return: ``(chain_id, address)``.
     """
     return source.chain_id, source.address
@@ -631,6 +634,11 @@ def _supplies(
     return out
 
 
+#: ids read past a source's last known supply in a speculative batch, so a few new ids
+#: ride in it instead of costing a batch of their own
+HINT_MARGIN = 8
+
+
 def _speculative_ids(
     sources: Sequence[RegistrySource],
     known: Dict[int, Tuple[int, ...]],
@@ -638,11 +646,15 @@ def _speculative_ids(
     room: int,
     done: Dict[int, int],
     exhausted: Set[int],
+    hints: Optional[Dict[int, int]] = None,
 ) -> Dict[int, Tuple[int, ...]]:
     """Pick the ids read in a digest batch sent before every supply is known.
 
     Ids of list and range sources first (they are known), then the next ids of each
-    ``all`` source while the batch has room for whole queries.
+    ``all`` source while the batch has room for whole queries. An ``all`` source with a
+    hint (its supply at the last read) first gets ids up to the hint plus
+    :data:`HINT_MARGIN`, so the room left goes to the sources after it; whatever room
+    remains then goes to the sources in order, as without hints.
 
     :param sources: the configured registries.
     :param known: source index -> its ids when known (list and range sources, and
@@ -652,24 +664,45 @@ def _speculative_ids(
     :param done: source index -> how many of its ids (in order) were already read.
     :param exhausted: ``all`` sources whose last id read had no hash (likely past the
         supply): no more of their ids are guessed.
+    :param hints: source index -> its supply at the last read (None: no hints).
     :return: source index -> the ids to read (sources with none left out).
     """
     chosen: Dict[int, Tuple[int, ...]] = {}
-    for i, source in enumerate(sources):
-        width = len(digest_query(i, source, 1).calls)
-        start = done.get(i, 0)
-        if i in known:
-            ids = known[i][start : start + max(room, 0) // width]
-        elif i in exhausted:
-            ids = ()
-        else:
-            ids = tuple(
-                range(start + 1, min(max_ids, start + max(room, 0) // width) + 1)
-            )
-        if ids:
-            chosen[i] = ids
-            room -= width * len(ids)
+    passes = ((hints or {}), {}) if hints else ({},)
+    for limits in passes:
+        for i, source in enumerate(sources):
+            width = len(digest_query(i, source, 1).calls)
+            start = done.get(i, 0) + len(chosen.get(i, ()))
+            take = max(room, 0) // width
+            if i in known:
+                ids = known[i][start : start + take]
+            elif i in exhausted:
+                ids = ()
+            else:
+                last = min(max_ids, start + take)
+                if i in limits:
+                    last = min(last, limits[i] + HINT_MARGIN)
+                ids = tuple(range(start + 1, last + 1))
+            if ids:
+                chosen[i] = chosen.get(i, ()) + ids
+                room -= width * len(ids)
     return chosen
+
+
+def _hints(
+    sources: Sequence[RegistrySource], remembered: SupplyHints
+) -> Dict[int, int]:
+    """Look up each ``all`` source's remembered supply.
+
+    :param sources: the registries.
+    :param remembered: supplies at the last read, by :func:`holder_key`.
+    :return: source index -> its remembered supply (sources without one left out).
+    """
+    return {
+        i: remembered[holder_key(s)]
+        for i, s in enumerate(sources)
+        if s.ids.mode == IDS_ALL and holder_key(s) in remembered
+    }
 
 
 def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
@@ -680,6 +713,7 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
     block_interval: int,
     at_block: Optional[int] = None,
     holder_cache: Optional[HolderCache] = None,
+    supply_hints: Optional[SupplyHints] = None,
 ) -> Generator[BatchRequest, BatchReply, Tuple[int, List[DigestRead]]]:
     """Read every source's latest digests; the caller runs each yielded batch as one ``eth_call``.
 
@@ -720,11 +754,17 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
         a refresh of a ComplementaryServiceMetadata with ids ``all`` then costs
         ``ceil(digest calls / batch_size)`` calls (at most one per batch of ids) instead
         of one more for the ``serviceRegistry()`` -> ``totalSupply()`` dependency.
+    :param supply_hints: each ``all`` source's supply at the last read, updated by this
+        one. Only a guess: it decides which ids the speculative batches read (so
+        several sources share the first batch instead of the first source filling it);
+        the supply read in the same batch still decides which ids are kept and which
+        are read afterwards.
     :yield: ``(calls, block)`` batches (block None = latest).
     :return: ``(block, reads)``. The generator raises RegistryDecodeError when a
         supply read reverts and RegistryConfigError for ids ``all`` without a supply.
     """
     cache: HolderCache = {} if holder_cache is None else holder_cache
+    remembered: SupplyHints = {} if supply_hints is None else supply_hints
     holder_calls = supply_holder_calls(sources)
     holders: Dict[int, str] = {
         k: cache[holder_key(sources[k])]
@@ -767,7 +807,15 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
         }
         early = digest_queries(
             sources,
-            _speculative_ids(sources, listed, max_ids, batch_size, done, exhausted),
+            _speculative_ids(
+                sources,
+                listed,
+                max_ids,
+                batch_size,
+                done,
+                exhausted,
+                _hints(sources, remembered),
+            ),
         )
         control = list(need_holders.values()) + list(count_calls.values())
         reply = yield control + flatten(early), block
@@ -794,6 +842,7 @@ def snapshot_reader(  # pylint: disable=too-many-arguments,too-many-locals
                 else:
                     exhausted.discard(query.source_index)
     cache.update({holder_key(sources[k]): address for k, address in holders.items()})
+    remembered.update({holder_key(sources[k]): n for k, n in supplies.items()})
     ids_by_source = {
         i: s.ids.resolve(supplies.get(i), max_ids) for i, s in enumerate(sources)
     }
