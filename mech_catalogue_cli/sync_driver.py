@@ -409,7 +409,9 @@ class PeriodOutcome:
     :param seconds: wall time of the period.
     :param timings: where the time went, seconds: ``rpc`` (registry reads), ``ipfs``
         (the fetch, including ``verify_on_arrival`` and ``parse_on_arrival``) and
-        ``build`` (``refresh_catalogue``: any parsing left, building the catalogue).
+        ``build`` (``refresh_catalogue``: any parsing left, building the catalogue);
+        ``verify_on_arrival`` / ``parse_on_arrival`` are the parsing thread's wall time
+        within ``ipfs``, ``verify_cpu`` / ``parse_cpu`` its CPU time for the same work.
     :param rpc_splits: one sentence per batch the RPC refused as too large and that was
         sent again in halves.
     """
@@ -509,6 +511,8 @@ class CatalogueSync:
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds
         timings["parse_on_arrival"] = early.parse_seconds
+        timings["verify_cpu"] = early.verify_cpu_seconds
+        timings["parse_cpu"] = early.parse_cpu_seconds
         self.catalogue = refresh_catalogue(
             snapshot, fetched, early.parse, self.catalogue
         )

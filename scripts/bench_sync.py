@@ -781,7 +781,9 @@ STEPS = (
     ("t_rpc", "RPC (registry reads)"),
     ("t_ipfs", "IPFS (waiting + verify/parse on arrival)"),
     ("t_verify_on_arrival", "of which verify"),
+    ("t_verify_cpu", "verify CPU"),
     ("t_parse_on_arrival", "of which parse"),
+    ("t_parse_cpu", "parse CPU"),
     ("t_build", "build (parse left + catalogue)"),
     ("t_payload", "payload (catalogue digest + views)"),
 )
