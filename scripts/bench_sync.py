@@ -955,7 +955,23 @@ NOTES = """## Where and why targets are missed
   header; on a shared 2-CPU machine every CPU-bound step (kubo, the proxies, parsing)
   stretches with it, while the modelled network's waits do not. Compare ratios within
   one run.
-- **What changed since the previous run (issue 16's profile).** cProfile of the period at
+- **What changed since the previous run.** The registry reads remember the
+  ServiceRegistry and the supplies (next item). CIDs in their common form (CIDv1
+  sha2-256, base32) are written and read with the standard library's C base32 codec
+  instead of py-cid's pure-Python multibase (about 0.3 ms a CID, paid twice a manifest:
+  the CIDs asked for, and the CID a reply came under), and `verify` builds one dag-pb
+  root for a file of one chunk instead of trying four layouts that cannot differ: the
+  per-manifest sequence (its CID, the CID back to a digest, verify on arrival and in the
+  fetcher) takes 0.13-0.18 ms of CPU, from 0.91 ms (200 manifests, min of 5, load ~6). The *verify CPU* and *parse CPU* columns are the
+  parsing thread's CPU time (`time.thread_time`); *of which verify / parse* are its
+  wall time, which also counts its waits for the GIL while the fetch threads run.
+  No start-up work was found to move out of the period: in a fresh process the first
+  manifest parses in about 30 ms, the next in about 1 ms, and warming up with a
+  manifest of other schemas does not remove it; it is jsonschema's meta-schema check
+  of each distinct input/output schema (about 5 ms each; the benchmark's manifests
+  share 6), cached by canonical text (`validation.schema_error`), which an agent pays
+  alike the first time it meets a schema. So the worker does no warm-up.
+- **The previous round of fixes (issue 16's profile).** cProfile of the period at
   N = 1,000 showed three hot spots, now fixed in the domain code: the catalogue digest
   re-canonicalised every decoded schema through the pure-Python `rfc8785` (the *payload*
   column: 20.4 s then); tool bodies are now written in RFC 8785 order from the canonical
@@ -998,15 +1014,23 @@ NOTES = """## Where and why targets are missed
   the strict decode's duplicate-key check needs every object's key/value pairs, and
   neither offers a hook for them.
 - **Warm refresh RPC calls (target <= ceil(N / batch)).** With `snapshot_block_interval`
-  1 (the CLI's default, and this benchmark's) `snapshot_reader` sends its first batch at
-  latest with `serviceRegistry()` and the first 200 digest calls, and pins every later
-  batch to the block Multicall2 returns; `totalSupply` can only ride with the second
-  batch (it is read from the registry `serviceRegistry()` names). So a period costs
-  ceil(N / 200) calls when N fills the first batch, and 2 at N <= 200 (N = 100: one over
-  the bound). With an interval above 1 (the skill's default 10, so that agents reading a
-  few seconds apart read the same block) one `getBlockNumber()` call at latest still
-  comes first: ceil(N / 200) + 1. Folding it into the first batch (Multicall3's own
-  `getBlockNumber()`) was not done.
+  1 (the CLI's default, and this benchmark's) the first batch runs at latest and every
+  later one is pinned to the block Multicall2 returns. A ComplementaryServiceMetadata's
+  `serviceRegistry()` is immutable (constructor-only), so the reader now reads it once
+  and remembers it (`SharedState.supply_holders`; `CatalogueSync.holders`): from the
+  second period `totalSupply()` rides in the first batch, and N = 100 costs 1 call
+  (it was 2). Only the cold period pays the extra call. Each `all` registry's last
+  supply is remembered too, so several registries share the first batch instead of
+  the first one filling it (the devnet's three: 1 call warm, was 2).
+  With an interval above 1 (the skill's default 10, so that agents reading a few
+  seconds apart read the same block) one `getBlockNumber()` call at latest still comes
+  first: ceil(N / 200) + 1. It is not folded into the first batch: that batch would run
+  at latest, and its reads would have to be made again at the aligned block, which is
+  not known before it; reading at latest and calling it the aligned block would give
+  agents that read a few seconds apart different snapshots under one block number, and
+  an agent rebuilding the agreed snapshot at that block a different digest. A chain tag
+  every agent resolves alike (`finalized`) would fold it, at the cost of the snapshot's
+  age (minutes): not done.
 - **429s.** Ours and the floor keep at most 32 GETs in flight under the modelled gateway,
   so they meet its limit only when a retry overlaps; the *IPFS 429s* column counts what
   the gateway refused, and `limit_after` is ours' adaptive window at the end of the phase
