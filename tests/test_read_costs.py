@@ -26,13 +26,16 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 from eth_abi import encode
-from eth_utils import function_signature_to_4byte_selector
+from eth_abi.exceptions import EncodingError
+from eth_utils import function_signature_to_4byte_selector, to_checksum_address
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     Call,
     RegistryDecodeError,
+    encode_batch,
+    encode_call,
     parse_registry_sources,
     snapshot_reader,
 )
@@ -411,3 +414,79 @@ def test_hints_change_the_cost_never_the_reads(
         assert len(chain.batches) <= plain_cost
     ids = [r.ref.mech_id for r in expected[1]]
     assert len(ids) == sum(after)
+
+
+ADDRESSES = st.one_of(
+    st.binary(min_size=20, max_size=20).map(lambda b: "0x" + b.hex()),
+    st.binary(min_size=20, max_size=20).map(lambda b: "0x" + b.hex().upper()),
+    st.binary(min_size=20, max_size=20).map(to_checksum_address),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    calls=st.lists(
+        st.tuples(ADDRESSES, st.binary(max_size=100)), min_size=0, max_size=12
+    )
+)
+def test_a_batch_is_encoded_as_eth_abi_encodes_it(
+    calls: List[Tuple[str, bytes]],
+) -> None:
+    """encode_batch writes the ABI layout itself: the same bytes as eth_abi's, for any targets and call data.
+
+    :param calls: (target, call data) pairs.
+    """
+    expected = function_signature_to_4byte_selector(
+        "tryBlockAndAggregate(bool,(address,bytes)[])"
+    ) + encode(["bool", "(address,bytes)[]"], [False, [list(c) for c in calls]])
+    assert encode_batch([Call(t, d) for t, d in calls]) == expected
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "0x" + "ab" * 20,
+        str(to_checksum_address("0x" + "ab" * 20)).swapcase().replace("0X", "0x"),
+        "ab" * 20,  # no 0x: eth_abi's own path
+    ],
+)
+def test_other_address_spellings_encode_as_eth_abi_does(target: str) -> None:
+    """A wrong checksum or a missing 0x gives what eth_abi gives (it checks no checksum)."""
+    expected = function_signature_to_4byte_selector(
+        "tryBlockAndAggregate(bool,(address,bytes)[])"
+    ) + encode(["bool", "(address,bytes)[]"], [False, [[target, b"\x01"]]])
+    assert encode_batch([Call(target, b"\x01")]) == expected
+
+
+def test_a_malformed_address_is_refused_as_before() -> None:
+    """What is not an address still fails in eth_abi, with its error."""
+    with pytest.raises(EncodingError):
+        encode_batch([Call("0x" + "zz" * 20, b"\x01")])
+
+
+@settings(max_examples=150, deadline=None)
+@given(args=st.lists(st.integers(0, 2**256 - 1), max_size=3))
+def test_uint256_calls_are_encoded_as_eth_abi_encodes_them(args: List[int]) -> None:
+    """encode_call's uint256 path gives eth_abi's bytes and the signature's selector.
+
+    :param args: the uint256 arguments.
+    """
+    signature = f"f({','.join(['uint256'] * len(args))})"
+    call = encode_call(REGISTRY, signature, ["uint256"] * len(args), args, ())
+    assert call.data == function_signature_to_4byte_selector(signature) + encode(
+        ["uint256"] * len(args), args
+    )
+
+
+@pytest.mark.parametrize("bad", [-1, 2**256, True, "1"])
+def test_what_is_not_a_uint256_is_refused_as_before(bad: Any) -> None:
+    """A negative, too large, bool or string argument goes to eth_abi: refused or encoded as it did."""
+    try:
+        expected: Any = encode(["uint256"], [bad])
+    except EncodingError as exc:
+        expected = type(exc)
+    try:
+        got: Any = encode_call(REGISTRY, "f(uint256)", ["uint256"], [bad], ()).data[4:]
+    except EncodingError as exc:
+        got = type(exc)
+    assert got == expected
