@@ -31,7 +31,6 @@ sha2-256.
 
 import base64
 import binascii
-import hashlib
 import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
@@ -43,6 +42,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import
     CODEC_RAW,
     MAX_FILE_SIZE,
     root_digest,
+    sha256,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
@@ -355,7 +355,7 @@ def verify(data: bytes, digest: object, codec: Optional[str] = None) -> Verifica
                 f"{len(data)} bytes exceed {MAX_FILE_SIZE}, the largest file verify() re-hashes.",
             ),
         )
-    if codec in (None, RAW) and hashlib.sha256(data).digest() == expected:
+    if codec in (None, RAW) and sha256(data) == expected:
         layout = (
             (1, True) if len(data) <= IPFS_CHUNK_SIZE else None
         )  # larger: `ipfs block put`

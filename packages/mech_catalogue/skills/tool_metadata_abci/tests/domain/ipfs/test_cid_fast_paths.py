@@ -32,6 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import cid as C
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import unixfs
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     DAG_PB,
     LAYOUTS,
@@ -156,3 +157,47 @@ def test_a_larger_file_still_tries_every_layout(
     roots = [root_digest(data, layout[1], layout[0])[1] for layout in LAYOUTS]
     for root in roots:  # raw leaves are CIDv1 either way: the first layout giving it
         assert verify(data, root, DAG_PB).layout == LAYOUTS[roots.index(root)]
+
+
+@pytest.mark.parametrize(
+    "size", [0, 1, 2046, 2047, 2048, 4094, 4095, 17_000, CHUNK + 1, 3 * CHUNK - 7]
+)
+def test_sha256_in_pieces_is_sha256(size: int) -> None:
+    """unixfs.sha256 feeds hashlib pieces of at most 2047 bytes (keeping the GIL): the digest is hashlib's."""
+    data = bytes((i * 7 + size) % 256 for i in range(size))
+    assert unixfs.sha256(data) == hashlib.sha256(data).digest()
+
+
+def test_sha256_keeps_each_piece_below_the_gil_release_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No piece given to hashlib reaches 2048 bytes, where CPython releases the GIL."""
+    sizes: List[int] = []
+    real = hashlib.sha256
+
+    class Recording:  # pylint: disable=too-few-public-methods
+        """hashlib.sha256, recording every input's size."""
+
+        def __init__(self, data: bytes = b"") -> None:
+            sizes.append(len(data))
+            self.hasher = real(data)
+
+        def update(self, data: bytes) -> None:
+            """Feed more.
+
+            :param data: the bytes.
+            """
+            sizes.append(len(data))
+            self.hasher.update(data)
+
+        def digest(self) -> bytes:
+            """Finish.
+
+            :return: the digest.
+            """
+            return self.hasher.digest()
+
+    monkeypatch.setattr(unixfs.hashlib, "sha256", Recording)
+    data = b"z" * (CHUNK + 5)
+    assert unixfs.sha256(data) == real(data).digest()
+    assert max(sizes) <= 2047 and sum(sizes) == len(data)
