@@ -58,6 +58,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     ManifestCache,
     fetch_ranks,
     manifest_fetcher,
+    pack_reply,
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
@@ -336,9 +337,9 @@ class Fetcher:  # pylint: disable=too-many-instance-attributes
         """Fetch CIDs through :class:`FetchWindow` (a sliding window, as the skill).
 
         :param cids: the CIDs.
-        :return: cid -> (bytes or None, failure text).
+        :return: cid -> (the body packed (``PackedBytes``) or None, failure text).
         """
-        window = FetchWindow(cids, self.gateways, self.on_arrival)
+        window = FetchWindow(cids, self.gateways, self.on_arrival, pack_reply)
         running: Dict[Future, str] = {}
         while not window.done:
             for cid, gateway in window.sendable(time.monotonic()):
@@ -507,7 +508,7 @@ class CatalogueSync:
             self.fetcher.on_arrival = None
             wait(parsing)  # refresh_catalogue takes every result parsed on arrival
             parser.shutdown()
-        self.failed = frozenset(d for d, r in fetched.items() if r.data is None)
+        self.failed = frozenset(d for d, r in fetched.items() if r.failed)
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds
         timings["parse_on_arrival"] = early.parse_seconds

@@ -29,6 +29,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     FetchResult,
     fetch_ranks,
     manifest_fetcher,
+    pack_reply,
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
@@ -227,7 +228,7 @@ class FetchManifestsBehaviour(
         diagnostics = {
             digest: f"{result.problem.code if result.problem else result.status}: {result.detail}"
             for digest, result in sorted(fetched.items())
-            if result.data is None
+            if result.failed
         }
         for digest, text in list(diagnostics.items())[:MAX_LOGGED_FAILURES]:
             self.context.logger.warning(f"manifest for digest {digest}: {text}")
@@ -430,11 +431,11 @@ class FetchManifestsBehaviour(
         its own slot.
 
         :param cids: the CIDs.
-        :param on_arrival: called with ``(cid, bytes)`` as each body arrives.
+        :param on_arrival: called with ``(cid, packed body)`` as each body arrives.
         :yield: while waiting.
-        :return: cid -> (bytes or None, failure text).
+        :return: cid -> (the body packed (``PackedBytes``) or None, failure text).
         """
-        window = FetchWindow(cids, self.gateway_pool(), on_arrival)
+        window = FetchWindow(cids, self.gateway_pool(), on_arrival, pack_reply)
         replies: Dict[Tuple[str, int], Any] = {}
         deadlines: Dict[Tuple[str, int], float] = {}  # in flight: key -> deadline
         sent = 0

@@ -33,6 +33,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     ManifestCache,
     backoff_delays,
     manifest_fetcher,
+    pack,
     refresh_catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
@@ -395,6 +396,33 @@ def test_backoff_is_exponential_and_capped() -> None:
     """Delays grow by the factor up to the cap."""
     assert backoff_delays(4, 0.5, 2.0, 1.5) == (0.5, 1.0, 1.5, 1.5)
     assert not backoff_delays(0, 1, 2, 3)
+
+
+def test_cache_holds_entries_compressed_and_gives_the_same_bytes(
+    tmp_path: Path,
+) -> None:
+    """In memory an entry is packed (smaller for a manifest); get gives the bytes back exactly; disk keeps them as fetched."""
+    data = json.dumps(
+        {"tools": [f"tool-{i}" for i in range(200)], "description": "\u00e9" * 50}
+    ).encode()
+    cache = ManifestCache(str(tmp_path))
+    packed = cache.put("bafkreiabc", data)
+    assert packed == pack(data) and len(packed) < len(data) // 3
+    assert cache.get("bafkreiabc") == data and cache.get_packed("bafkreiabc") == packed
+    assert (tmp_path / "bafkreiabc").read_bytes() == data
+    fresh = ManifestCache(str(tmp_path))  # a restart: read from disk, verified, packed
+    assert fresh.get_packed("bafkreiabc", verify=lambda d: d == data) == packed
+    assert fresh.get("bafkreiabc") == data
+    assert cache.get("bafkreimissing") is None
+
+
+def test_fetch_result_packs_its_bytes() -> None:
+    """A success holds the packed bytes and gives them back; a failure holds none."""
+    data = b'{"tools": []}' * 40
+    ok = FetchResult.ok("0x" + "11" * 32, "bafkreiabc", data)
+    assert ok.packed == pack(data) and ok.data == data and not ok.failed
+    failed = FetchResult.unavailable("0x" + "11" * 32, ["bafkreiabc"], "timeout")
+    assert failed.packed is None and failed.data is None and failed.failed
 
 
 def test_cache_mirrors_to_disk_and_reverifies(tmp_path: Path) -> None:

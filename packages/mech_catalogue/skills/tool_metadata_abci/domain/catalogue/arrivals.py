@@ -19,16 +19,20 @@
 start that work earlier without changing either: it is the ``on_arrival`` hook of a
 ``domain.ipfs.gateways.FetchWindow`` (it re-hashes the bytes against the digest the CID
 names, and parses only bytes that verify) and then the ``parse`` function given to
-``refresh_catalogue``, which finds the result ready. Results are keyed by the bytes
-themselves, so a result is only ever used for the very bytes it was computed from, and
-each one is handed out once (nothing accumulates across periods).
+``refresh_catalogue``, which finds the result ready. Results are keyed by the SHA-256 of
+the bytes (not the bytes: holding every manifest's bytes until the catalogue is built
+cost 145 MiB at 10,000 manifests), so a result is only ever used for the very bytes it
+was computed from, and each one is handed out once (nothing accumulates across periods).
 """
 
+import hashlib
 import time
 from typing import Dict, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+    PackedBytes,
     ParseFn,
+    unpack,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     CidError,
@@ -48,7 +52,7 @@ class ParseOnArrival:
         """
         self._parse = parse
         self._max_bytes = max_bytes
-        self._ready: Dict[bytes, Tuple] = {}
+        self._ready: Dict[bytes, Tuple] = {}  # SHA-256 of the bytes -> result
         self.parsed_early = 0
         self.skipped = 0
         #: seconds spent re-hashing and parsing on arrival (for benchmarks; no decision uses
@@ -67,9 +71,12 @@ class ParseOnArrival:
         them again and report them as usual.
 
         :param cid: the CID the bytes were fetched under.
-        :param data: the bytes.
+        :param data: the bytes, or a :class:`.fetching.PackedBytes` of them.
         """
-        if len(data) > self._max_bytes or data in self._ready:
+        if isinstance(data, PackedBytes):  # as a FetchWindow's keep packed it
+            data = unpack(data)
+        key = hashlib.sha256(data).digest()
+        if len(data) > self._max_bytes or key in self._ready:
             return
         try:
             codec, digest = cid_to_digest(cid)
@@ -85,7 +92,7 @@ class ParseOnArrival:
             return
         began, cpu = time.perf_counter(), time.thread_time()
         try:
-            self._ready[data] = self._parse(data)
+            self._ready[key] = self._parse(data)
         except Exception:  # pylint: disable=broad-exception-caught
             # refresh_catalogue parses it again and quarantines the mech with the reason
             self.skipped += 1
@@ -101,7 +108,7 @@ class ParseOnArrival:
         :param data: verified manifest bytes.
         :return: what the wrapped parser returns for ``data``.
         """
-        ready = self._ready.pop(data, None)
+        ready = self._ready.pop(hashlib.sha256(data).digest(), None)
         return ready if ready is not None else self._parse(data)
 
     def __len__(self) -> int:

@@ -301,16 +301,23 @@ class FetchWindow:
         cids: Sequence[str],
         pool: GatewayPool,
         on_arrival: Optional[Callable[[str, bytes], None]] = None,
+        keep: Optional[Callable[[bytes], bytes]] = None,
     ) -> None:
         """Queue the CIDs.
 
         :param cids: CIDs to GET (duplicates are fetched once).
         :param pool: the gateways.
         :param on_arrival: called with ``(cid, bytes)`` as each body arrives (to verify
-            and parse it while the other GETs are in flight); its errors are the caller's.
+            and parse it while the other GETs are in flight), the bytes as ``keep`` kept
+            them; its errors are the caller's.
+        :param keep: what :attr:`replies` (and ``on_arrival``) get of each body (None:
+            the body itself), e.g. ``domain.catalogue.fetching.pack_reply``, so that a
+            wave of 10,000 bodies, or a queue of them waiting to be parsed, is not held
+            raw.
         """
         self.pool = pool
         self.on_arrival = on_arrival
+        self.keep = keep
         self.replies: Replies = {}
         self.in_flight: Dict[str, str] = {}
         self._sent: Dict[str, _Pending] = {}
@@ -409,9 +416,10 @@ class FetchWindow:
         )
         self.pool.record(url, outcome, now, wait)
         if outcome == OK and data is not None:
-            self.replies[cid] = (data, "")
+            kept = data if self.keep is None else self.keep(data)
+            self.replies[cid] = (kept, "")
             if self.on_arrival is not None:
-                self.on_arrival(cid, data)
+                self.on_arrival(cid, kept)
             return
         if outcome == RATE_LIMITED:
             item.rate_limited += 1

@@ -52,10 +52,9 @@ Nothing here raises on input: bad shapes become problems.
 import copy
 import json
 import re
-from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import referencing.jsonschema
 from referencing import Registry
@@ -198,19 +197,40 @@ def current_budget() -> Optional[InlineBudget]:
     return _TOOL_BUDGET.get()
 
 
-@contextmanager
-def tool_budget(source: Any) -> Iterator[InlineBudget]:
+class tool_budget:  # pylint: disable=invalid-name  # a context manager used as a function
     """Share one :class:`InlineBudget` among the :func:`self_contained` calls inside.
 
+    ``with tool_budget(source) as budget:``. A class rather than a ``contextmanager``
+    generator: it is entered once per tool parsed, and the generator machinery cost
+    more than the rest of it.
+
     :param source: the tool's metadata (what its schemas are rewritten from).
-    :yield: the budget.
     """
-    budget = InlineBudget(source)
-    token = _TOOL_BUDGET.set(budget)
-    try:
-        yield budget
-    finally:
-        _TOOL_BUDGET.reset(token)
+
+    __slots__ = ("_budget", "_token")
+
+    def __init__(self, source: Any) -> None:
+        """Make the budget; it is shared once entered.
+
+        :param source: the tool's metadata.
+        """
+        self._budget = InlineBudget(source)
+        self._token: Any = None
+
+    def __enter__(self) -> InlineBudget:
+        """Share the budget.
+
+        :return: the budget.
+        """
+        self._token = _TOOL_BUDGET.set(self._budget)
+        return self._budget
+
+    def __exit__(self, *_: Any) -> None:
+        """Stop sharing it (whatever happened inside).
+
+        :param _: the exception details, if any (not suppressed).
+        """
+        _TOOL_BUDGET.reset(self._token)
 
 
 def dialect_of(document: Any) -> Any:

@@ -22,6 +22,15 @@ Decoding (:func:`decode_json`) accepts I-JSON only (RFC 7493), so that the canon
 - no duplicate object keys (``object_pairs_hook``), no NaN/Infinity, no float overflow,
   integers within +-(2**53-1), no lone surrogates.
 
+``orjson`` (compiled) decodes first; its value is taken only when it cannot differ from
+the strict decode's (:func:`_fast_decode`): it refuses NaN, Infinity, overflowing numbers,
+lone surrogates, control characters and trailing data as the strict path does; an
+integer literal of 16 digits or more anywhere sends the text to the strict path (orjson
+keeps such integers exact or as doubles where I-JSON rules differ); and a duplicate key
+(which orjson resolves silently) shows as fewer key/value pairs in the value than colons
+between strings in the text. Any doubt, or any failure, is decided by the strict path, so
+the result and every error message are the strict decode's.
+
 :func:`validate_manifest` checks a decoded document against ``spec/manifest-v1.schema.json``
 with ``jsonschema`` (Draft 2020-12). :func:`quality_problems` adds the warnings about a
 valid but weak manifest (no name or description, ``any``-typed arguments) that
@@ -39,6 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple, Union
 
 import jsonschema
+import orjson
 from jsonschema.validators import Draft202012Validator
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
@@ -64,6 +74,12 @@ _DEPTH_DELTA = {ord("["): 1, ord("]"): -1}
 # braces are counted as brackets: one kind lets one bytes.replace peel exactly one level.
 _BRACES_AS_BRACKETS = bytes.maketrans(b"{}", b"[]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# digits -> "0", every other byte -> " ": a run of 16 "0" is a run of 16 digits
+_DIGITS_ONLY = bytes(
+    ord("0") if chr(b).isdigit() and b < 128 else ord(" ") for b in range(256)
+)
+_LONG_DIGIT_RUN = b"0" * 16
+_NOT_COLON_OR_QUOTE = bytes(b for b in range(256) if b not in b'":')
 
 
 @dataclass(frozen=True)
@@ -236,6 +252,42 @@ def nesting_depth(text: Union[bytes, str], cap: int = -1) -> int:
     return depth if cap < 0 else min(depth, cap + 1)
 
 
+def _pair_count(text: bytes) -> int:
+    """Count the colons outside strings of JSON text: its object members, in C.
+
+    :param text: JSON text that decoded (so strings are closed and escapes valid).
+    :return: how many ``key: value`` pairs the text writes.
+    """
+    if b"\\" in text:
+        text = text.replace(b"\\\\", b"").replace(b'\\"', b"")
+    residue = text.translate(None, _NOT_COLON_OR_QUOTE).replace(b'""', b"")
+    if b'"' in residue:  # some string holds a colon: count only between strings
+        residue = b"".join(residue.split(b'"')[::2])
+    return residue.count(b":")
+
+
+def _fast_decode(data: bytes) -> Any:
+    """Decode with ``orjson`` when that is sure to give the strict decode's value.
+
+    :param data: UTF-8 JSON text, already within the size and depth caps.
+    :return: the value, or :data:`_UNDECIDED` (the strict path decides).
+    """
+    if _LONG_DIGIT_RUN in data.translate(_DIGITS_ONLY):
+        return _UNDECIDED
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return _UNDECIDED
+    if isinstance(value, (dict, list)) and _pair_count(data) != _pair_count(
+        orjson.dumps(value)
+    ):
+        return _UNDECIDED  # a duplicate key: orjson kept one value silently
+    return value
+
+
+_UNDECIDED = object()
+
+
 def _has_lone_surrogate(value: Any) -> bool:
     stack = [value]
     while stack:
@@ -253,7 +305,7 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def decode_json(
+def decode_json(  # pylint: disable=too-many-return-statements
     data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS
 ) -> DecodeResult:
     """Decode manifest bytes strictly (see module docstring). Never raises.
@@ -277,6 +329,10 @@ def decode_json(
                 ),
             ),
         )
+    raw = data if isinstance(data, bytes) else text.encode("utf-8")
+    value = _fast_decode(raw)
+    if value is not _UNDECIDED:
+        return DecodeResult(value)
     try:
         value = json.loads(
             text,

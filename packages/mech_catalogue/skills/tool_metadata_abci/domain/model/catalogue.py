@@ -337,8 +337,15 @@ class Mech:  # pylint: disable=too-many-instance-attributes
                 problems=tuple(problems),
                 observed_block=observed_block,
             )
+        # one Provenance per shape, shared by the mech's tools (not one per tool)
+        provenances: Dict[str, Provenance] = {}
         tools = tuple(
-            t.with_provenance(Provenance(t.provenance.shape, ref, cid, digest))
+            t.with_provenance(
+                provenances.get(t.provenance.shape)
+                or provenances.setdefault(
+                    t.provenance.shape, Provenance(t.provenance.shape, ref, cid, digest)
+                )
+            )
             for t in manifest.tools
         )
         return cls(

@@ -26,6 +26,7 @@ because I-JSON (RFC 7493) integers stop at 2**53-1 and on-chain amounts do not.
 """
 
 import re
+from functools import lru_cache
 from typing import Any, Dict, List, Optional
 
 ANY = "any"
@@ -83,6 +84,12 @@ def normalise_type(term: Any) -> Optional[str]:
     """
     if not isinstance(term, str) or len(term) > MAX_TYPE_LENGTH:
         return None
+    return _normalise_text(term)
+
+
+@lru_cache(maxsize=4096)
+def _normalise_text(term: str) -> Optional[str]:
+    # manifests repeat a few dozen type terms: each is normalised once
     return _normalise(term.strip(), 0)
 
 

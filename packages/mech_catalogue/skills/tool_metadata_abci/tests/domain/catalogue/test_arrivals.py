@@ -16,6 +16,7 @@
 
 import hashlib
 import json
+import sys
 import time
 from typing import List, Optional, Tuple
 
@@ -156,3 +157,30 @@ def test_cpu_time_is_told_apart_from_waiting() -> None:
     wrong = manifest(4)
     early.arrived(dag_pb_cid(data), wrong)  # does not verify: no parse, no parse time
     assert early.skipped == 1 and early.parsed_early == 1
+
+
+def test_results_wait_without_holding_the_bytes() -> None:
+    """A waiting result is found by equal bytes (another object), not by the object it came from.
+
+    The results are keyed by the bytes' SHA-256, so the bytes a gateway sent can be freed
+    once parsed; bytes differing in one byte never get another manifest's result.
+    """
+    sizes: List[int] = []  # what was parsed, without keeping the bytes alive
+
+    def parser(data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
+        sizes.append(len(data))
+        result = parse_manifest(data, Limits())
+        return result.manifest, result.problems
+
+    early = ParseOnArrival(parser, max_bytes=1 << 20)
+    data = manifest(2)
+    early.arrived(raw_cid(data), data)
+    assert sys.getrefcount(data) == 2  # this frame's name and the call's argument only
+    copy = bytes(bytearray(data))
+    assert copy is not data
+    assert tool_names(early.parse(copy)) == ["tool-0", "tool-1"]
+    assert len(sizes) == 1
+    early.arrived(raw_cid(data), data)
+    altered = data.replace(b"tool-1", b"tool-9")
+    assert tool_names(early.parse(altered)) == ["tool-0", "tool-9"]
+    assert len(sizes) == 3 and len(early) == 1

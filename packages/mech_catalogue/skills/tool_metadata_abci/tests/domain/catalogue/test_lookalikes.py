@@ -173,7 +173,7 @@ def test_skeletons_do_not_read_the_interpreters_unicode_database(
     """
     names = ["pred\u200bict", "pr\u0435dict", "\uff50redict", "predict\u2067", "plain"]
     expected = {name: (skeleton(name), has_format_characters(name)) for name in names}
-    skeleton.cache_clear()
+    lookalikes.clear_skeleton_cache()
 
     class Unusable:  # pylint: disable=too-few-public-methods
         """Stands in for the interpreter's ``unicodedata`` inside the module."""
@@ -185,7 +185,7 @@ def test_skeletons_do_not_read_the_interpreters_unicode_database(
     assert {
         name: (skeleton(name), has_format_characters(name)) for name in names
     } == expected
-    skeleton.cache_clear()
+    lookalikes.clear_skeleton_cache()
 
 
 @pytest.mark.parametrize(
@@ -229,6 +229,6 @@ def test_an_ascii_names_skeleton_is_the_general_one(name: str) -> None:
         for c in normal
         if not lookalikes.is_format_character(c)
     )
-    skeleton.cache_clear()
+    lookalikes.clear_skeleton_cache()
     assert skeleton(name) == general
     assert not has_format_characters(name)
