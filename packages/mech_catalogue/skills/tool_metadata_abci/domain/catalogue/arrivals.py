@@ -25,7 +25,6 @@ cost 145 MiB at 10,000 manifests), so a result is only ever used for the very by
 was computed from, and each one is handed out once (nothing accumulates across periods).
 """
 
-import hashlib
 import time
 from typing import Dict, Tuple
 
@@ -38,6 +37,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     CidError,
     cid_to_digest,
     verify,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+    sha256,
 )
 
 
@@ -75,7 +77,7 @@ class ParseOnArrival:
         """
         if isinstance(data, PackedBytes):  # as a FetchWindow's keep packed it
             data = unpack(data)
-        key = hashlib.sha256(data).digest()
+        key = sha256(data)  # in pieces that keep the GIL (see unixfs.sha256)
         if len(data) > self._max_bytes or key in self._ready:
             return
         try:
@@ -108,7 +110,7 @@ class ParseOnArrival:
         :param data: verified manifest bytes.
         :return: what the wrapped parser returns for ``data``.
         """
-        ready = self._ready.pop(hashlib.sha256(data).digest(), None)
+        ready = self._ready.pop(sha256(data), None)
         return ready if ready is not None else self._parse(data)
 
     def __len__(self) -> int:
