@@ -64,9 +64,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     BatchRequest,
+    HolderCache,
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
+    SupplyHints,
     decode_batch,
     encode_batch,
     parse_registry_sources,
@@ -184,6 +186,8 @@ def read_snapshot(
     config: SyncConfig,
     session: Optional[requests.Session] = None,
     on_split: Optional[SplitReport] = None,
+    holder_cache: Optional[HolderCache] = None,
+    supply_hints: Optional[SupplyHints] = None,
 ) -> Tuple[RegistrySnapshot, int]:
     """Drive ``snapshot_reader``: each yielded batch is one ``eth_call`` to Multicall2.
 
@@ -195,6 +199,10 @@ def read_snapshot(
     :param config: the parameters.
     :param session: an HTTP session to reuse (a new one when None).
     :param on_split: told of every batch split (calls in it, the RPC's error text).
+    :param holder_cache: ServiceRegistry addresses remembered across reads (as the
+        skill's ``SharedState.supply_holders``); filled by this read.
+    :param supply_hints: supplies at the last read (``SharedState.supply_hints``);
+        updated by this read.
     :return: ``(snapshot, eth_calls made)``.
     """
     session = session or requests.Session()
@@ -204,6 +212,8 @@ def read_snapshot(
         config.batch_size,
         config.max_ids,
         config.block_interval,
+        holder_cache=holder_cache,
+        supply_hints=supply_hints,
     )
     calls = 0
 
@@ -400,7 +410,9 @@ class PeriodOutcome:
     :param seconds: wall time of the period.
     :param timings: where the time went, seconds: ``rpc`` (registry reads), ``ipfs``
         (the fetch, including ``verify_on_arrival`` and ``parse_on_arrival``) and
-        ``build`` (``refresh_catalogue``: any parsing left, building the catalogue).
+        ``build`` (``refresh_catalogue``: any parsing left, building the catalogue);
+        ``verify_on_arrival`` / ``parse_on_arrival`` are the parsing thread's wall time
+        within ``ipfs``, ``verify_cpu`` / ``parse_cpu`` its CPU time for the same work.
     :param rpc_splits: one sentence per batch the RPC refused as too large and that was
         sent again in halves.
     """
@@ -437,6 +449,10 @@ class CatalogueSync:
             config.gateway_policy,
         )
         self.session = requests.Session()
+        #: ServiceRegistry addresses read once (immutable on chain), as the skill keeps them
+        self.holders: HolderCache = {}
+        #: supplies at the last read, as the skill keeps them
+        self.supply_hints: SupplyHints = {}
         #: digests whose fetch failed last period (asked for last, as the skill does)
         self.failed: FrozenSet[str] = frozenset()
 
@@ -456,7 +472,9 @@ class CatalogueSync:
             )
 
         try:
-            snapshot, calls = read_snapshot(self.config, self.session, split)
+            snapshot, calls = read_snapshot(
+                self.config, self.session, split, self.holders, self.supply_hints
+            )
         except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
             return PeriodOutcome(
                 self.catalogue,
@@ -494,6 +512,8 @@ class CatalogueSync:
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds
         timings["parse_on_arrival"] = early.parse_seconds
+        timings["verify_cpu"] = early.verify_cpu_seconds
+        timings["parse_cpu"] = early.parse_cpu_seconds
         self.catalogue = refresh_catalogue(
             snapshot, fetched, early.parse, self.catalogue
         )

@@ -43,7 +43,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     BatchReply,
     BatchRequest,
+    HolderCache,
     RegistrySource,
+    SupplyHints,
     decode_batch,
     encode_batch,
     parse_registry_sources,
@@ -91,11 +93,22 @@ def sources_of(devnet) -> Tuple[RegistrySource, ...]:
     )
 
 
-def read_snapshot(devnet, sources) -> Tuple[RegistrySnapshot, int]:
+def read_snapshot(
+    devnet,
+    sources,
+    holder_cache: Optional[HolderCache] = None,
+    supply_hints: Optional[SupplyHints] = None,
+) -> Tuple[RegistrySnapshot, int]:
     """Drive snapshot_reader with web3 eth_call. :return: the snapshot and the number of eth_calls."""
     multicall = devnet.info.contracts["Multicall2"]
     reader = snapshot_reader(
-        sources, multicall, batch_size=200, max_ids=10_000, block_interval=1
+        sources,
+        multicall,
+        batch_size=200,
+        max_ids=10_000,
+        block_interval=1,
+        holder_cache=holder_cache,
+        supply_hints=supply_hints,
     )
     calls = 0
 
@@ -163,10 +176,14 @@ def latest_registered(registered) -> Dict[Tuple[str, int], str]:
     return latest
 
 
-def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
+def test_cold_sync_then_warm_refresh(  # pylint: disable=too-many-locals
+    devnet, registered
+) -> None:
     """Every kind read with 'all' ids; latest digests; cold sync fetches each CID once, warm refresh none."""
     sources = sources_of(devnet)
-    snapshot, cold_rpc = read_snapshot(devnet, sources)
+    holders: HolderCache = {}
+    hints: SupplyHints = {}
+    snapshot, cold_rpc = read_snapshot(devnet, sources, holders, hints)
     got = {
         (r.ref.registry_kind, r.ref.mech_id): r.digest
         for r in snapshot.reads
@@ -206,7 +223,7 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
         item["relevant_tools"] for item in mechs_info_view(catalogue)
     )
 
-    warm_snapshot, warm_rpc = read_snapshot(devnet, sources)
+    warm_snapshot, warm_rpc = read_snapshot(devnet, sources, holders, hints)
     warm_results, warm_ipfs = fetch(devnet, warm_snapshot, cache)
     parsed: List[bytes] = []
 
@@ -222,10 +239,15 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
     )
     # docs/skill-contract.md "Cost on the devnet": every figure it states. The seed's
     # NFT-metadata mech (a 4th legacy agent, its own digest) added one id, one digest
-    # and one cold GET; its digest read rides in a batch already sent.
+    # and one cold GET; its digest read rides in a batch already sent. Warm: the
+    # ServiceRegistry and the supplies are remembered, so the three registries' 15
+    # digest calls share the first batch with the supply reads.
     assert (len(snapshot.reads), len(snapshot.digests)) == (11, 10)
     assert (cold_rpc, cold_ipfs) == (2, 11)
-    assert (warm_rpc, warm_ipfs) == (2, 0)
+    assert (warm_rpc, warm_ipfs) == (1, 0)
+    assert [(r.ref, r.digest) for r in warm_snapshot.reads] == [
+        (r.ref, r.digest) for r in snapshot.reads
+    ]
     # the warm refresh reuses every good entry; only the invalid manifests are parsed again
     invalid = [m for m in catalogue.mechs if m.status == STATUS_INVALID]
     assert len(invalid) == 2 and len(parsed) == len(invalid)
@@ -239,6 +261,39 @@ def test_cold_sync_then_warm_refresh(devnet, registered) -> None:
             }
         )
     )
+
+
+def test_a_refresh_remembers_the_service_registry(devnet) -> None:
+    """The real ComplementaryServiceMetadata on anvil: serviceRegistry() is read once.
+
+    Its services, ids all: the first read costs 2 eth_calls (serviceRegistry(), then
+    totalSupply() of that ServiceRegistry); with the address remembered every later
+    read costs ceil(ids / 200) = 1, and reads the same digests at its block.
+
+    :param devnet: the running devnet.
+    """
+    sources = parse_registry_sources(
+        [
+            {
+                "kind": "complementary_service_metadata",
+                "address": devnet.info.contracts["ComplementaryServiceMetadata"],
+                "ids": "all",
+            }
+        ],
+        devnet.info.chain_id,
+    )
+    cache: Dict[Tuple[int, str], str] = {}
+    cold, cold_calls = read_snapshot(devnet, sources, cache)
+    assert cold_calls == 2 and cold.reads
+    assert list(cache) == [(devnet.info.chain_id, sources[0].address)]
+    assert cache[(devnet.info.chain_id, sources[0].address)].lower() == (
+        devnet.info.contracts["ServiceRegistryL2"].lower()
+    )
+    warm, warm_calls = read_snapshot(devnet, sources, cache)
+    assert warm_calls == 1
+    assert [(r.ref, r.digest) for r in warm.reads] == [
+        (r.ref, r.digest) for r in cold.reads
+    ]
 
 
 def test_seed_typed_kwargs_manifest_is_parsed(devnet, registered) -> None:

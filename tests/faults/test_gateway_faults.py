@@ -166,7 +166,7 @@ def test_429_storm_backs_off_and_loses_nothing(net: FaultNet) -> None:
 
 
 def test_warm_period_costs_no_gateway_request(net: FaultNet) -> None:
-    """Nothing changed: 0 IPFS requests; 2 eth_calls for 6 services (serviceRegistry(), then totalSupply())."""
+    """Nothing changed: 0 IPFS requests; 1 eth_call for 6 services (the ServiceRegistry is remembered)."""
     sync = net.sync(gateway_policy=POLICY)
     assert recovers(sync, net.expected_tools()) == 1
     net.gateway.reset_counters()
@@ -175,8 +175,8 @@ def test_warm_period_costs_no_gateway_request(net: FaultNet) -> None:
     assert served(outcome.catalogue) == net.expected_tools()
     assert net.gateway.reset_counters().requests == 0
     batches = -(-len(net.versions) // sync.config.batch_size)
-    # The first batch (at latest) reads serviceRegistry() and ids 1..200; id 200 has no
-    # hash, so the second reads totalSupply() alone. At 1,000 ids the supply rides with
-    # digest reads and a period costs ceil(N / batch) (tests/test_read_costs.py).
-    assert outcome.eth_calls == net.rpc.reset_counters().requests == batches + 1 == 2
+    # serviceRegistry() was read by the first period and is remembered (it is immutable),
+    # so totalSupply() rides in the first batch with the digest reads: ceil(N / batch)
+    # calls (the cold period paid one more; tests/test_read_costs.py)
+    assert outcome.eth_calls == net.rpc.reset_counters().requests == batches == 1
     sync.close()

@@ -36,8 +36,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace 
     MarketplaceSource,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    HolderCache,
     RegistryConfigError,
     RegistrySource,
+    SupplyHints,
     parse_registry_sources,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
@@ -318,6 +320,12 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         self.marketplace_checkpoint: Optional[DiscoveryCheckpoint] = None
         #: the IPFS gateways' health and adaptive limit (``FetchManifestsBehaviour.gateway_pool``)
         self.gateways: Optional[GatewayPool] = None
+        #: ServiceRegistry addresses of ComplementaryServiceMetadata sources, read once
+        #: (immutable on chain; ``domain.chain.registry.HolderCache``)
+        self.supply_holders: HolderCache = {}
+        #: each ``all`` source's supply at this agent's last read (a guess that decides
+        #: which ids the first batch reads, never which are kept; ``SupplyHints``)
+        self.supply_hints: SupplyHints = {}
 
     def setup(self) -> None:
         """Set up the round sequence, timeouts from the parameters, and the manifest cache."""

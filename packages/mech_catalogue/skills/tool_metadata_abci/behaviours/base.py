@@ -162,6 +162,8 @@ class ToolMetadataBaseBehaviour(
             params.max_ids_per_registry,
             params.snapshot_block_interval,
             at_block,
+            self.skill_state.supply_holders,
+            self.skill_state.supply_hints,
         )
         block, reads = yield from drive_yielding(
             reader,

@@ -29,7 +29,8 @@ base16 ``f``/``F``, base58btc ``z``, base36 ``k``/``K``...), also written as
 sha2-256.
 """
 
-import hashlib
+import base64
+import binascii
 import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
@@ -41,6 +42,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import
     CODEC_RAW,
     MAX_FILE_SIZE,
     root_digest,
+    sha256,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
@@ -58,6 +60,12 @@ _DIGEST = re.compile(
     r"(0x)?[0-9a-fA-F]{64}"
 )  # used with fullmatch: `$` would allow a final newline
 _MULTIHASH_HEX = re.compile(r"(0x)?1220[0-9a-fA-F]{64}")
+#: a CIDv1 sha2-256 dag-pb or raw CID in lowercase base32 (``bafy...``/``bafk...``): the
+#: form this module writes and gateways are asked for, read without py-cid (below)
+_BASE32_CID = re.compile(r"b[a-z2-7]{58}")
+#: the CIDv1 prefix bytes (version, codec) of the two codecs, and back
+_CODEC_BYTES = {DAG_PB: b"\x01\x70", RAW: b"\x01\x55"}
+_CODEC_OF_BYTES = {v: k for k, v in _CODEC_BYTES.items()}
 #: Prefixes a CID is written with in URIs and paths (RFC 3986 scheme / gateway path).
 CID_PREFIXES = ("ipfs://", "/ipfs/")
 
@@ -157,6 +165,44 @@ def _parse(text: str) -> "pycid.CIDv1 | pycid.CIDv0":
         ) from exc
 
 
+def _base32_v1(codec: str, digest: bytes) -> str:
+    """Encode a CIDv1 sha2-256 in lowercase base32 without padding (multibase ``b``).
+
+    The same string py-cid's ``make_cid(1, codec, multihash).encode("base32")`` gives
+    (``tests/domain/ipfs/test_cid_fast_paths.py`` beside this package checks it on
+    random digests), with the
+    C base32 codec of the standard library instead of py-cid's pure-Python one.
+
+    :param codec: ``dag-pb`` or ``raw``.
+    :param digest: the 32-byte sha2-256 digest.
+    :return: ``bafy...`` (dag-pb) or ``bafk...`` (raw).
+    """
+    raw = _CODEC_BYTES[codec] + SHA2_256_PREFIX + digest
+    return "b" + base64.b32encode(raw).decode("ascii").rstrip("=").lower()
+
+
+def _base32_digest(text: object) -> Optional[Tuple[str, str]]:
+    """Read a lowercase base32 CIDv1 sha2-256 dag-pb/raw CID without py-cid.
+
+    :param text: a CID string (any form).
+    :return: ``(codec, digest)`` when ``text`` is exactly such a CID in its canonical
+        spelling (it re-encodes to itself), else None: every other form goes through
+        py-cid, with its errors.
+    """
+    if not isinstance(text, str) or not _BASE32_CID.fullmatch(text):
+        return None
+    try:
+        raw = base64.b32decode(text[1:].upper() + "======")
+    except (binascii.Error, ValueError):
+        return None
+    codec = _CODEC_OF_BYTES.get(raw[:2])
+    if codec is None or raw[2:4] != SHA2_256_PREFIX or len(raw) != 36:
+        return None
+    if _base32_v1(codec, raw[4:]) != text:
+        return None
+    return codec, "0x" + raw[4:].hex()
+
+
 def cid_to_digest(text: str) -> Tuple[str, str]:
     """Split a CID into its codec and the bytes32 a registry would store.
 
@@ -165,6 +211,9 @@ def cid_to_digest(text: str) -> Tuple[str, str]:
     :return: (codec name ``dag-pb`` or ``raw``, digest as ``0x`` + 64 hex).
     :raises CidError: INVALID_CID when unreadable, UNSUPPORTED_CID for other codecs/hashes.
     """
+    fast = _base32_digest(text)
+    if fast is not None:
+        return fast
     parsed = _parse(text)
     multihash = bytes(parsed.multihash)
     if (
@@ -206,6 +255,8 @@ def digest_to_cid(
                 f"No CIDv{version} exists for codec {codec!r}; use dag-pb or raw, CIDv1.",
             )
         )
+    if version == 1 and base == "base32":
+        return _base32_v1(codec, bytes.fromhex(hex_digest[2:]))
     multihash = SHA2_256_PREFIX + bytes.fromhex(hex_digest[2:])
     built = pycid.make_cid(1, codec, multihash)
     if version == 0:
@@ -267,6 +318,20 @@ class Verification:
     problem: Optional[P.Problem] = None
 
 
+def _dag_pb_layouts(size: int) -> Tuple[Tuple[int, bool], ...]:
+    """The layouts of :data:`LAYOUTS` that can give distinct dag-pb roots for ``size`` bytes.
+
+    One chunk or less: raw leaves make the root itself raw, and with no links the CID
+    version changes nothing, so one dag-pb node is built and hashed instead of four.
+
+    :param size: the file's size in bytes.
+    :return: the layouts worth re-hashing, in :data:`LAYOUTS` order.
+    """
+    if size <= IPFS_CHUNK_SIZE:
+        return tuple(layout for layout in LAYOUTS if not layout[1])[:1]
+    return LAYOUTS
+
+
 def verify(data: bytes, digest: object, codec: Optional[str] = None) -> Verification:
     """Check fetched bytes against an on-chain digest, re-hashing as kubo would have.
 
@@ -290,13 +355,13 @@ def verify(data: bytes, digest: object, codec: Optional[str] = None) -> Verifica
                 f"{len(data)} bytes exceed {MAX_FILE_SIZE}, the largest file verify() re-hashes.",
             ),
         )
-    if codec in (None, RAW) and hashlib.sha256(data).digest() == expected:
+    if codec in (None, RAW) and sha256(data) == expected:
         layout = (
             (1, True) if len(data) <= IPFS_CHUNK_SIZE else None
         )  # larger: `ipfs block put`
         return Verification(True, RAW, digest_to_cid(expected, RAW), layout)
     if codec in (None, DAG_PB):
-        for layout in LAYOUTS:
+        for layout in _dag_pb_layouts(len(data)):
             root_codec, root = root_digest(
                 data, raw_leaves=layout[1], cid_version=layout[0]
             )

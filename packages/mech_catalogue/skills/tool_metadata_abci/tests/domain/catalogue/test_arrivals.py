@@ -17,6 +17,7 @@
 import hashlib
 import json
 import sys
+import time
 from typing import List, Optional, Tuple
 
 import pytest
@@ -132,6 +133,30 @@ def test_a_parser_bug_on_arrival_is_left_to_refresh_catalogue() -> None:
     assert early.skipped == 1 and len(early) == 0
     with pytest.raises(RuntimeError, match="parser bug"):
         early.parse(data)
+
+
+def test_cpu_time_is_told_apart_from_waiting() -> None:
+    """The CPU counters take only the parsing thread's CPU: a parse that waits adds wall time, not CPU.
+
+    (The benchmark reports both: the wall time of the parsing thread includes its waits for
+    the GIL while the fetch threads run.)
+    """
+    waited = 0.05
+
+    def waiting_parse(data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
+        time.sleep(waited)
+        return parse_manifest(data, Limits()).manifest, ()
+
+    early = ParseOnArrival(waiting_parse, Limits().max_bytes)
+    data = manifest(3)
+    early.arrived(dag_pb_cid(data), data)
+    assert early.parsed_early == 1
+    assert early.parse_seconds >= waited
+    assert 0 < early.parse_cpu_seconds < early.parse_seconds - waited / 2
+    assert 0 < early.verify_cpu_seconds and early.verify_seconds > 0
+    wrong = manifest(4)
+    early.arrived(dag_pb_cid(data), wrong)  # does not verify: no parse, no parse time
+    assert early.skipped == 1 and early.parsed_early == 1
 
 
 def test_results_wait_without_holding_the_bytes() -> None:
