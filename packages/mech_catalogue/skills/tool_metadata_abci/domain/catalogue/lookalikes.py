@@ -42,9 +42,10 @@ uses for the same reason; a character assigned later is left as it is) and
 """
 
 import unicodedata
+from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Tuple
 
 from confusable_homoglyphs.confusables import confusables_data
 
@@ -156,20 +157,25 @@ def lookalike_problems(names: List[str]) -> Dict[str, Problem]:
     :param names: the catalogue's distinct tool names.
     :return: name -> its warning; names without one are absent.
     """
-    groups: Dict[str, Set[str]] = {}
+    # only skeletons shared by two names get a group: a group (a set or list) per name
+    # held about 85 MiB at once for a catalogue of 200,000 tools, nearly all of them alone
+    counts = Counter(map(skeleton, names))
+    groups: Dict[str, List[str]] = {key: [] for key, n in counts.items() if n > 1}
+    del counts
     for name in names:
-        groups.setdefault(skeleton(name), set()).add(name)
+        groups.get(skeleton(name), []).append(name)
     # each group sorted once: anyone can register thousands of names sharing one skeleton
     # (invisible suffixes), and sorting the group again for each of them was quadratic
-    ordered = {key: sorted(group) for key, group in groups.items()}
+    for group in groups.values():
+        group.sort()
     found: Dict[str, Problem] = {}
     for name in names:
-        group = ordered[skeleton(name)]
-        twins = [t for t in group[: MAX_LISTED + 1] if t != name][:MAX_LISTED]
-        count = len(group) - 1
         invisible = has_format_characters(name)
+        group = groups.get(skeleton(name)) or [name]
+        count = len(group) - 1
         if not count and not invisible:
             continue
+        twins = [t for t in group[: MAX_LISTED + 1] if t != name][:MAX_LISTED]
         shown = ", ".join(_quoted(t) for t in twins)
         more = f" and {count - MAX_LISTED} more" if count > MAX_LISTED else ""
         found[name] = warning(
