@@ -1,0 +1,150 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""FetchManifestsBehaviour: what the fourth mutation-testing session showed no test pinned.
+
+Driven through open-autonomy's ``FSMBehaviourBaseCase`` with the skill's real context (the
+ledger connection, the gateway and Tendermint are played by the test, as in
+``test_fetch_manifests.py``; the chain's answers are real Multicall2 return data encoded
+with eth_abi). Each test asserts what the behaviour promises: an Olas agent's components
+are read on chain and their metadata fetched as files, the fetch policy is the parameters',
+a failed fetch is logged and kept as a diagnostic in a stated form, and an agent that
+cannot reproduce the agreed snapshot says why.
+"""
+
+import time
+from typing import Any, List
+from unittest import mock
+
+from eth_abi import encode
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+    DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+    DerivationCache,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+    DAG_PB,
+    digest_to_cid,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    MechRef,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
+    CHAIN_ID,
+    GATEWAY,
+    OLAS,
+    FetchCase,
+    dag_pb_digest,
+    manifest,
+)
+from packages.valory.protocols.http import HttpMessage
+
+COMPONENT_REGISTRY = "0x00000000000000000000000000000000000000ee"
+AGENT = MechRef(CHAIN_ID, "olas_agent_registry", OLAS, 7)
+
+
+class _EdgeCase(FetchCase):
+    """FetchCase with one fresh gateway and derivations kept in memory only."""
+
+    def setup_method(self, **kwargs: Any) -> None:
+        """Start every test with one fresh gateway, no fallback, no derivation cache."""
+        super().setup_method(**kwargs)
+        self.skill.skill_context.params.__dict__["ipfs_fallback_gateway_urls"] = ()
+        self.skill.skill_context.state.gateways = None
+        self.skill.skill_context.state.derivations = DerivationCache()
+
+    def act_until(self, condition: Any, seconds: float = 10.0) -> None:
+        """Tick the behaviour until ``condition()`` holds.
+
+        :param condition: the condition.
+        :param seconds: the most to wait (the test fails after).
+        """
+        limit = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < limit, "condition never held"
+            self.behaviour.act_wrapper()
+            time.sleep(0.01)
+
+
+class TestOlasAgentComponents(_EdgeCase):
+    """An Olas agent's untyped tools: its components are read on chain, then fetched."""
+
+    def serve_manifest(self, data: bytes) -> Any:
+        """Start with one Olas agent serving ``data`` and answer its manifest GET.
+
+        :param data: the manifest bytes.
+        :return: the payload capture.
+        """
+        capture = self.start([DigestRead(AGENT, dag_pb_digest(data))])
+        self.deliver_gateway_response(self.outbox_message(HttpMessage), 200, "", data)
+        self.act_until(lambda: self.get_quantity_in_outbox() == 1)
+        return capture
+
+    def test_an_agent_registry_that_fails_is_a_warning(self) -> None:
+        """``componentRegistry()`` fails: a warning names the registry; the mech is served as is.
+
+        The first request after the manifest is a Multicall2 ``eth_call`` (not a gateway GET).
+        """
+        data = manifest("agent-tool")
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "warning") as warning:
+            capture = self.serve_manifest(data)
+            self.answer_multicall(20, [(False, b""), (False, b"")])
+            self.act_until(lambda: bool(capture.payloads))
+        texts = [str(c.args[0]) for c in warning.call_args_list]
+        assert any(
+            t.startswith(f"component code of {OLAS} not read: componentRegistry()")
+            for t in texts
+        ), texts
+        mech = self.skill.skill_context.state.candidate[0].mech(AGENT)
+        assert mech.status == "ok" and [t.name for t in mech.tools] == ["agent-tool"]
+
+    def test_component_metadata_is_fetched_as_a_file(self) -> None:
+        """The component's metadata is a plain GET of its CID; a 404 is code_fetch_failed.
+
+        Chain: the ComponentRegistry and the agent's one dependency (component 5), then
+        component 5's metadata digest; IPFS: one GET of that digest's CID (a file, not a
+        raw block).
+        """
+        data = manifest("agent-tool")
+        metadata = b'{"name": "component five"}'
+        metadata_digest = dag_pb_digest(metadata)
+        capture = self.serve_manifest(data)
+        self.answer_multicall(
+            20,
+            [
+                (True, encode(["address"], [COMPONENT_REGISTRY])),
+                (True, encode(["uint256", "uint32[]"], [1, [5]])),
+            ],
+        )
+        self.act_until(lambda: self.get_quantity_in_outbox() == 1)
+        digest_bytes = bytes.fromhex(metadata_digest[2:])
+        self.answer_multicall(
+            20,
+            [
+                (True, encode(["uint256", "bytes32[]"], [1, [digest_bytes]])),
+                (True, encode(["bytes32"], [digest_bytes])),
+            ],
+        )
+        self.act_until(lambda: self.get_quantity_in_outbox() == 1)
+        request = self.outbox_message(HttpMessage)
+        assert request.url == f"{GATEWAY}/ipfs/{digest_to_cid(metadata_digest, DAG_PB)}"
+        assert request.headers.splitlines()[0] == "Accept: application/octet-stream"
+        self.deliver_gateway_response(request, 404, "", b"")
+        self.act_until(lambda: bool(capture.payloads))
+        mech = self.skill.skill_context.state.candidate[0].mech(AGENT)
+        assert mech.status == "ok" and [t.name for t in mech.tools] == ["agent-tool"]
+        assert "code_fetch_failed" in [str(p.code) for p in mech.problems]
