@@ -24,11 +24,14 @@ cannot reproduce the agreed snapshot says why.
 """
 
 import time
-from typing import Any, List
+from typing import Any, cast
 from unittest import mock
 
 from eth_abi import encode
 
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
+    FetchManifestsBehaviour,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
 )
@@ -50,10 +53,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case impo
     dag_pb_digest,
     manifest,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours.test_framework_calls import (
+    run_to_end,
+)
 from packages.valory.protocols.http import HttpMessage
 
 COMPONENT_REGISTRY = "0x00000000000000000000000000000000000000ee"
 AGENT = MechRef(CHAIN_ID, "olas_agent_registry", OLAS, 7)
+BLOCK = "bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy"
 
 
 class _EdgeCase(FetchCase):
@@ -148,3 +155,34 @@ class TestOlasAgentComponents(_EdgeCase):
         mech = self.skill.skill_context.state.candidate[0].mech(AGENT)
         assert mech.status == "ok" and [t.name for t in mech.tools] == ["agent-tool"]
         assert "code_fetch_failed" in [str(p.code) for p in mech.problems]
+
+
+class TestBlockReplies(_EdgeCase):
+    """Raw block replies read with their headers (``fetch_blocks``)."""
+
+    def block_reply(self, headers: str, body: bytes) -> Any:
+        """Ask one block and answer it 206 with ``headers`` and ``body``.
+
+        :param headers: the response's header lines.
+        :param body: the response body.
+        :return: what ``fetch_blocks`` returns.
+        """
+        self.go_to(FetchManifestsBehaviour, {})
+        behaviour = cast(FetchManifestsBehaviour, self.current())
+        asking = behaviour.fetch_blocks([BLOCK])
+        next(asking)  # the GET leaves, the behaviour waits
+        request = self.outbox_message(HttpMessage)
+        self.deliver_gateway_response(request, 206, headers, body)
+        return run_to_end(asking, 10)
+
+    def test_a_short_partial_block_is_missing(self) -> None:
+        """A 206 whose Content-Range promises 100 bytes but carries 10 is no block."""
+        assert self.block_reply("Content-Range: bytes 0-99/100\n", b"0123456789") == {
+            BLOCK: None
+        }
+
+    def test_a_whole_partial_block_is_kept(self) -> None:
+        """A 206 carrying all the bytes its Content-Range says the block has is the block."""
+        assert self.block_reply("Content-Range: bytes 0-9/10\n", b"0123456789") == {
+            BLOCK: b"0123456789"
+        }
