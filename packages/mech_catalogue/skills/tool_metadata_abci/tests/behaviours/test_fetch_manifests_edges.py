@@ -24,7 +24,7 @@ cannot reproduce the agreed snapshot says why.
 """
 
 import time
-from typing import Any, cast
+from typing import Any, List, cast
 from unittest import mock
 
 from eth_abi import encode
@@ -52,6 +52,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case impo
     FetchCase,
     dag_pb_digest,
     manifest,
+    ref,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours.test_framework_calls import (
     run_to_end,
@@ -186,3 +187,34 @@ class TestBlockReplies(_EdgeCase):
         assert self.block_reply("Content-Range: bytes 0-9/10\n", b"0123456789") == {
             BLOCK: b"0123456789"
         }
+
+
+class TestRateLimitedWindow(_EdgeCase):
+    """A 429 with nothing else in flight: the window itself sleeps and asks again."""
+
+    def test_a_rate_limited_cid_is_asked_again_after_a_sleep(self) -> None:
+        """``fetch_retries=0``: after a 429 with ``Retry-After: 1`` the same window asks again.
+
+        The behaviour sleeps (yields) for what is left of the Retry-After, under a second,
+        instead of spinning through it, and the second answer is the manifest served.
+        """
+        self.skill.skill_context.params.__dict__["fetch_retries"] = 0
+        slept: List[float] = []
+        real_sleep = FetchManifestsBehaviour.sleep
+
+        def sleep(behaviour: Any, seconds: float) -> Any:
+            slept.append(seconds)
+            return real_sleep(behaviour, seconds)
+
+        data = manifest("patient")
+        with mock.patch.object(FetchManifestsBehaviour, "sleep", sleep):
+            capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+            first = self.outbox_message(HttpMessage)
+            self.deliver_gateway_response(first, 429, "Retry-After: 1\n", b"")
+            self.act_until(lambda: self.get_quantity_in_outbox() == 1)
+            second = self.outbox_message(HttpMessage)
+            assert second.url == first.url
+            self.deliver_gateway_response(second, 200, "", data)
+            self.act_until(lambda: bool(capture.payloads))
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["patient"]
+        assert len(slept) == 1 and 0.5 < slept[0] <= 1.0, slept
