@@ -32,8 +32,14 @@ from eth_abi import encode
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
     FetchManifestsBehaviour,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+    FetchResult,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     DigestRead,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+    RegistrySnapshot,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
     DerivationCache,
@@ -47,9 +53,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     CHAIN_ID,
+    FALLBACK,
     GATEWAY,
+    LEGACY,
     OLAS,
     FetchCase,
+    _CapturePayload,
     dag_pb_digest,
     manifest,
     ref,
@@ -218,3 +227,137 @@ class TestRateLimitedWindow(_EdgeCase):
             self.act_until(lambda: bool(capture.payloads))
         assert self.views_of(capture.payloads[0])["mech_tools"] == ["patient"]
         assert len(slept) == 1 and 0.5 < slept[0] <= 1.0, slept
+
+
+class TestFailureReport(_EdgeCase):
+    """``report_failures``: one warning per failed digest (up to 20), then a count."""
+
+    def entered(self) -> FetchManifestsBehaviour:
+        """Enter the behaviour without acting.
+
+        :return: it.
+        """
+        self.go_to(FetchManifestsBehaviour, {})
+        return cast(FetchManifestsBehaviour, self.current())
+
+    def test_failures_are_logged_and_kept_by_digest(self) -> None:
+        """22 failures and one success: 20 warnings, one '2 more', 22 diagnostics.
+
+        A failure with a problem is named by its code, one without by its status; a
+        success is neither logged nor kept.
+        """
+        digests = [f"0x{i:064x}" for i in range(1, 24)]
+        fetched = {
+            d: FetchResult.unavailable(d, [], f"HTTP {i}")
+            for i, d in enumerate(digests[:21])
+        }
+        fetched[digests[21]] = FetchResult(
+            digests[21], status="unavailable", detail="gone"
+        )
+        fetched[digests[22]] = FetchResult.ok(digests[22], "cid", b"{}")
+        behaviour = self.entered()
+        with mock.patch.object(self.skill.skill_context.logger, "warning") as warning:
+            behaviour.report_failures(fetched)
+        diagnostics = self.skill.skill_context.state.fetch_diagnostics
+        assert sorted(diagnostics) == digests[:22]
+        assert diagnostics[digests[0]] == "fetch_failed: HTTP 0"
+        assert diagnostics[digests[21]] == "unavailable: gone"
+        texts = [str(c.args[0]) for c in warning.call_args_list]
+        assert texts[:20] == [
+            f"manifest for digest {d}: {diagnostics[d]}" for d in digests[:20]
+        ]
+        assert texts[20:] == [
+            "2 more manifests failed this period (SharedState.fetch_diagnostics has them all)"
+        ]
+
+    def test_twenty_failures_need_no_count(self) -> None:
+        """Exactly 20 failures: 20 warnings and no 'more' line."""
+        digests = [f"0x{i:064x}" for i in range(1, 21)]
+        behaviour = self.entered()
+        with mock.patch.object(self.skill.skill_context.logger, "warning") as warning:
+            behaviour.report_failures(
+                {d: FetchResult.unavailable(d, [], "x") for d in digests}
+            )
+        assert warning.call_count == 20
+
+
+class TestGatewayPool(_EdgeCase):
+    """``gateway_pool``: kept between periods, made anew when its parameters change."""
+
+    def test_pool_follows_its_parameters(self) -> None:
+        """Same parameters: the same pool; other concurrency or gateways: a new one.
+
+        Its period budget is half of ``fetch_round_timeout_seconds``.
+        """
+        params = self.skill.skill_context.params.__dict__
+        params.update(fetch_round_timeout_seconds=30.0, fetch_concurrency=3)
+        self.go_to(FetchManifestsBehaviour, {})
+        behaviour = cast(FetchManifestsBehaviour, self.current())
+        pool = behaviour.gateway_pool()
+        assert pool.policy.period_budget_seconds == 15.0
+        assert pool.policy.max_concurrency == 3
+        assert list(pool.urls) == [GATEWAY]
+        assert behaviour.gateway_pool() is pool
+        params["fetch_concurrency"] = 4
+        wider = behaviour.gateway_pool()
+        assert wider is not pool and wider.policy.max_concurrency == 4
+        assert behaviour.gateway_pool() is wider
+        params["ipfs_fallback_gateway_urls"] = (FALLBACK,)
+        both = behaviour.gateway_pool()
+        assert both is not wider and list(both.urls) == [GATEWAY, FALLBACK]
+
+
+class TestAgreedSnapshotLogs(_EdgeCase):
+    """``agreed_snapshot``: what an agent that cannot build from the agreed snapshot says."""
+
+    def test_no_agreed_digest_is_an_error(self) -> None:
+        """No agreed snapshot digest: no snapshot, and the error says so."""
+        self.go_to(FetchManifestsBehaviour, {"registry_snapshot_digest": ""})
+        behaviour = cast(FetchManifestsBehaviour, self.current())
+        with mock.patch.object(self.skill.skill_context.logger, "error") as error:
+            assert run_to_end(behaviour.agreed_snapshot(), 5) is None
+        error.assert_called_once_with(
+            "no agreed registry snapshot digest to build from"
+        )
+
+    def test_another_snapshot_at_the_agreed_block_is_named(self) -> None:
+        """The chain at block 20 gives another snapshot: both digests and the block are named.
+
+        The agent first says it reads the registries again (info), then why it sends no
+        catalogue (error); the snapshot it read is not kept.
+        """
+        self.use_registries(
+            [{"kind": "legacy_mech_registry", "address": LEGACY, "ids": [1]}]
+        )
+        agreed = RegistrySnapshot.build(20, [DigestRead(ref(1), "0x" + "11" * 32)])
+        read = RegistrySnapshot.build(20, [DigestRead(ref(1), "0x" + "22" * 32)])
+        self.go_to(
+            FetchManifestsBehaviour,
+            {
+                "registry_snapshot_block": 20,
+                "registry_snapshot_digest": agreed.digest(),
+            },
+        )
+        logger = self.skill.skill_context.logger
+        with (
+            mock.patch.object(logger, "info") as info,
+            mock.patch.object(logger, "error") as error,
+        ):
+            capture = _CapturePayload(self.behaviour.current_behaviour)
+            self.behaviour.act_wrapper()
+            self.answer_multicall(
+                20, [(True, encode(["uint256", "bytes32[]"], [1, [b"\x22" * 32]]))]
+            )
+            self.act_until(lambda: bool(capture.payloads))
+        assert capture.payloads[0].values == (None, None, None)
+        infos = [str(c.args[0]) for c in info.call_args_list]
+        assert (
+            f"this agent does not hold the agreed snapshot {agreed.digest()}; "
+            "reading the registries at block 20"
+        ) in infos
+        error.assert_called_once_with(
+            f"the registries read at block 20 give snapshot {read.digest()}, not the "
+            f"agreed {agreed.digest()}; this agent sends no catalogue this period "
+            "(check its RPC is synced and serves that block)"
+        )
+        assert read.digest() not in self.skill.skill_context.state.snapshots
