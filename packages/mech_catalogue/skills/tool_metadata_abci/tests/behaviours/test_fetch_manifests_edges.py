@@ -23,6 +23,7 @@ a failed fetch is logged and kept as a diagnostic in a stated form, and an agent
 cannot reproduce the agreed snapshot says why.
 """
 
+import email.utils
 import time
 from typing import Any, List, cast
 from unittest import mock
@@ -227,6 +228,21 @@ class TestRateLimitedWindow(_EdgeCase):
             self.act_until(lambda: bool(capture.payloads))
         assert self.views_of(capture.payloads[0])["mech_tools"] == ["patient"]
         assert len(slept) == 1 and 0.5 < slept[0] <= 1.0, slept
+
+    def test_a_retry_after_date_is_honoured(self) -> None:
+        """A 429 whose ``Retry-After`` is an HTTP date (RFC 9110) is waited out, then asked again."""
+        self.skill.skill_context.params.__dict__["fetch_retries"] = 0
+        data = manifest("dated")
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        first = self.outbox_message(HttpMessage)
+        when = email.utils.formatdate(time.time() + 1, usegmt=True)
+        self.deliver_gateway_response(first, 429, f"Retry-After: {when}\n", b"")
+        self.act_until(lambda: self.get_quantity_in_outbox() == 1)
+        second = self.outbox_message(HttpMessage)
+        assert second.url == first.url
+        self.deliver_gateway_response(second, 200, "", data)
+        self.act_until(lambda: bool(capture.payloads))
+        assert self.views_of(capture.payloads[0])["mech_tools"] == ["dated"]
 
 
 class TestFailureReport(_EdgeCase):
