@@ -160,7 +160,8 @@ class TestOlasAgentComponents(_EdgeCase):
         self.act_until(lambda: self.get_quantity_in_outbox() == 1)
         request = self.outbox_message(HttpMessage)
         assert request.url == f"{GATEWAY}/ipfs/{digest_to_cid(metadata_digest, DAG_PB)}"
-        assert request.headers.splitlines()[0] == "Accept: application/octet-stream"
+        accept = request.headers.splitlines()[0]
+        assert accept.lower() == "accept: application/octet-stream"  # both case-blind
         self.deliver_gateway_response(request, 404, "", b"")
         self.act_until(lambda: bool(capture.payloads))
         mech = self.skill.skill_context.state.candidate[0].mech(AGENT)
@@ -377,3 +378,47 @@ class TestAgreedSnapshotLogs(_EdgeCase):
             "(check its RPC is synced and serves that block)"
         )
         assert read.digest() not in self.skill.skill_context.state.snapshots
+
+
+class TestFetchPolicyFromParams(_EdgeCase):
+    """``fetch_all`` fetches with the retries and backoff its parameters set."""
+
+    def test_retries_and_backoff_are_the_parameters(self) -> None:
+        """``fetch_retries=2``, backoff 0.02 s x3 capped at 0.05 s, a gateway that 404s.
+
+        Each CID (dag-pb, then raw) is asked 1 + 2 times, the waits before its retries
+        are 0.02 s then 0.05 s (0.06 capped), and the mech is unavailable.
+        """
+        self.skill.skill_context.params.__dict__.update(
+            fetch_retries=2,
+            fetch_backoff_initial_seconds=0.02,
+            fetch_backoff_factor=3.0,
+            fetch_backoff_max_seconds=0.05,
+        )
+        slept: List[float] = []
+        real_sleep = FetchManifestsBehaviour.sleep
+
+        def sleep(behaviour: Any, seconds: float) -> Any:
+            slept.append(seconds)
+            return real_sleep(behaviour, seconds)
+
+        digest = dag_pb_digest(manifest("absent"))
+        asked: List[str] = []
+
+        def answered() -> bool:
+            while True:
+                request = self.get_message_from_outbox()
+                if request is None:
+                    return bool(capture.payloads)
+                asked.append(request.url)
+                self.deliver_gateway_response(request, 404, "", b"")
+
+        with mock.patch.object(FetchManifestsBehaviour, "sleep", sleep):
+            capture = self.start([DigestRead(ref(1), digest)])
+            self.act_until(answered)
+        dag_pb = f"{GATEWAY}/ipfs/{digest_to_cid(digest, DAG_PB)}"
+        assert asked[:3] == [dag_pb] * 3 and len(asked) == 6
+        assert len(set(asked[3:])) == 1 and asked[3] != dag_pb
+        assert slept == [0.02, 0.05, 0.02, 0.05]
+        mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
+        assert mech.status == "unavailable"
