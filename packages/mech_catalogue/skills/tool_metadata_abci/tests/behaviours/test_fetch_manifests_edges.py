@@ -422,3 +422,34 @@ class TestFetchPolicyFromParams(_EdgeCase):
         assert slept == [0.02, 0.05, 0.02, 0.05]
         mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
         assert mech.status == "unavailable"
+
+
+class TestUnansweredManifest(_EdgeCase):
+    """A manifest GET nobody answers: waited for no longer than its timeout, then named."""
+
+    def test_an_unanswered_get_expires_at_its_timeout(self) -> None:
+        """``fetch_timeout_seconds=0.1``, no answer, no retry.
+
+        Every wait for an answer is bounded by what is left of the 0.1 s (never longer),
+        and the diagnostic says which timeout passed.
+        """
+        self.skill.skill_context.params.__dict__.update(
+            fetch_timeout_seconds=0.1, fetch_retries=0
+        )
+        waits: List[float] = []
+        real_wait = FetchManifestsBehaviour.wait_until
+
+        def wait_until(behaviour: Any, condition: Any, timeout: Any = None) -> Any:
+            waits.append(timeout)
+            return real_wait(behaviour, condition, timeout)
+
+        digest = dag_pb_digest(manifest("silent"))
+        with mock.patch.object(FetchManifestsBehaviour, "wait_until", wait_until):
+            capture = self.start([DigestRead(ref(1), digest)])
+            self.act_until(
+                lambda: self.get_message_from_outbox() is None
+                and bool(capture.payloads)
+            )
+        assert waits and all(0.0 <= w <= 0.1 for w in waits), waits
+        detail = self.skill.skill_context.state.fetch_diagnostics[digest]
+        assert "no answer within fetch_timeout_seconds=0.1" in detail
