@@ -52,6 +52,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     digest_to_cid,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
     MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
@@ -511,3 +512,33 @@ class TestReplyReading(_EdgeCase):
         self.act_until(lambda: bool(capture.payloads))
         detail = self.skill.skill_context.state.fetch_diagnostics[digest]
         assert detail.endswith("IPFS connection answered files: "), detail
+
+
+class TestPreviousCatalogue(_EdgeCase):
+    """``previous_catalogue``: the kept catalogue counts only under an agreed digest."""
+
+    def previous(self, agreed: str, kept_digest: str) -> Any:
+        """Enter with ``catalogue_digest=agreed`` and a kept catalogue recorded as ``kept_digest``.
+
+        :param agreed: the agreed catalogue digest.
+        :param kept_digest: the digest recorded with the kept catalogue.
+        :return: what ``previous_catalogue`` gives.
+        """
+        state = self.skill.skill_context.state
+        state.kept_catalogue = Catalogue.build([])
+        state.kept_catalogue_digest = kept_digest
+        self.go_to(FetchManifestsBehaviour, {"catalogue_digest": agreed})
+        return cast(FetchManifestsBehaviour, self.current()).previous_catalogue()
+
+    def test_kept_catalogue_needs_an_agreed_digest(self) -> None:
+        """Kept under the agreed digest: it is the previous one; nothing agreed: none is.
+
+        Nothing agreed yet and a kept catalogue recorded without a digest must not match.
+        """
+        digest = Catalogue.build([]).digest()
+        assert (
+            self.previous(digest, digest)
+            is self.skill.skill_context.state.kept_catalogue
+        )
+        assert self.previous("", "") is None
+        assert self.previous(digest, "ab" * 32) is None
