@@ -24,6 +24,7 @@ cannot reproduce the agreed snapshot says why.
 """
 
 import email.utils
+import json
 import time
 from typing import Any, List, cast
 from unittest import mock
@@ -542,3 +543,29 @@ class TestPreviousCatalogue(_EdgeCase):
         )
         assert self.previous("", "") is None
         assert self.previous(digest, "ab" * 32) is None
+
+
+class TestOwnCodePointer(_EdgeCase):
+    """A mech's own ``code_uri``: problems name the mech, as its component 0."""
+
+    def test_a_code_uri_that_is_not_ipfs_names_the_mech(self) -> None:
+        """``code_uri`` is an https URL: no request leaves; the warning names the mech.
+
+        The message is the mech's own component (0) and its key, so an operator can tell
+        which registration carries the bad pointer.
+        """
+        document = json.loads(manifest("pointed"))
+        document["code_uri"] = "https://example.org/package.tar.gz"
+        data = json.dumps(document).encode()
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        self.deliver_gateway_response(self.outbox_message(HttpMessage), 200, "", data)
+        self.act_until(lambda: bool(capture.payloads))
+        assert self.get_quantity_in_outbox() == 0
+        mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
+        messages = [
+            p.message for p in mech.problems if p.message.startswith("component")
+        ]
+        assert messages and messages[0].startswith(
+            f"component 0: {ref(1).key}: code_uri 'https://example.org/package.tar.gz' "
+            "is not ipfs://<CID>"
+        ), messages
