@@ -26,7 +26,7 @@ cannot reproduce the agreed snapshot says why.
 import email.utils
 import json
 import time
-from typing import Any, List, cast
+from typing import Any, Dict, List, Tuple, cast
 from unittest import mock
 
 import pytest
@@ -71,6 +71,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case impo
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours.test_framework_calls import (
     run_to_end,
 )
+from packages.valory.protocols.contract_api import ContractApiMessage
 from packages.valory.protocols.http import HttpMessage
 
 COMPONENT_REGISTRY = "0x00000000000000000000000000000000000000ee"
@@ -104,27 +105,64 @@ class _EdgeCase(FetchCase):
 class TestOlasAgentComponents(_EdgeCase):
     """An Olas agent's untyped tools: its components are read on chain, then fetched."""
 
-    def serve_manifest(self, data: bytes) -> Any:
-        """Start with one Olas agent serving ``data`` and answer its manifest GET.
+    def serve_manifests(self, served: Dict[int, bytes]) -> Any:
+        """Start with Olas agents serving manifests; answer their GETs until a chain read.
 
-        :param data: the manifest bytes.
+        :param served: agent id -> its manifest bytes.
         :return: the payload capture.
         """
-        capture = self.start([DigestRead(AGENT, dag_pb_digest(data))])
-        self.deliver_gateway_response(self.outbox_message(HttpMessage), 200, "", data)
+        by_url = {
+            f"{GATEWAY}/ipfs/{digest_to_cid(dag_pb_digest(d), DAG_PB)}": d
+            for d in served.values()
+        }
+        capture = self.start(
+            [
+                DigestRead(
+                    MechRef(CHAIN_ID, AGENT.registry_kind, OLAS, i), dag_pb_digest(d)
+                )
+                for i, d in served.items()
+            ]
+        )
+
+        for _ in served:  # fetch_concurrency=1: one manifest GET at a time
+            self.act_until(lambda: self.get_quantity_in_outbox() == 1)
+            request = self.outbox_message(HttpMessage)
+            self.deliver_gateway_response(request, 200, "", by_url[request.url])
         self.act_until(lambda: self.get_quantity_in_outbox() == 1)
         return capture
 
-    def test_an_agent_registry_that_fails_is_a_warning(self) -> None:
-        """``componentRegistry()`` fails: a warning names the registry; the mech is served as is.
+    def answer_chain_read(self, results: List[Tuple[bool, bytes]]) -> Any:
+        """Answer the pending Multicall2 ``eth_call`` (block 20) with ``results``.
 
-        The first request after the manifest is a Multicall2 ``eth_call`` (not a gateway GET).
+        :param results: ``(success, return data)`` per call.
+        :return: the block the request asked to read at.
         """
-        data = manifest("agent-tool")
+        taken: List[Any] = []
+        take = self.get_message_from_outbox
+
+        def recording() -> Any:
+            taken.append(take())
+            return taken[-1]
+
+        with mock.patch.object(self, "get_message_from_outbox", recording):
+            self.answer_multicall(20, results)
+        assert isinstance(taken[0], ContractApiMessage), taken
+        return taken[0].kwargs.body.get("block_identifier")
+
+    def test_an_agent_registry_that_fails_is_a_warning(self) -> None:
+        """``componentRegistry()`` fails: a warning names the registry; the mechs are served as is.
+
+        Two agents, ``multicall_batch_size=2``: the first Multicall2 ``eth_call`` (at the
+        agreed block 20, not a gateway GET) carries ``componentRegistry()`` and the first
+        agent's dependencies only.
+        """
+        self.skill.skill_context.params.__dict__["multicall_batch_size"] = 2
         logger = self.skill.skill_context.logger
         with mock.patch.object(logger, "warning") as warning:
-            capture = self.serve_manifest(data)
-            self.answer_multicall(20, [(False, b""), (False, b"")])
+            capture = self.serve_manifests(
+                {7: manifest("agent-tool"), 8: manifest("other-tool")}
+            )
+            assert self.answer_chain_read([(False, b""), (False, b"")]) == 20
             self.act_until(lambda: bool(capture.payloads))
         texts = [str(c.args[0]) for c in warning.call_args_list]
         assert any(
@@ -141,12 +179,10 @@ class TestOlasAgentComponents(_EdgeCase):
         component 5's metadata digest; IPFS: one GET of that digest's CID (a file, not a
         raw block).
         """
-        data = manifest("agent-tool")
         metadata = b'{"name": "component five"}'
         metadata_digest = dag_pb_digest(metadata)
-        capture = self.serve_manifest(data)
-        self.answer_multicall(
-            20,
+        capture = self.serve_manifests({7: manifest("agent-tool")})
+        first = self.answer_chain_read(
             [
                 (True, encode(["address"], [COMPONENT_REGISTRY])),
                 (True, encode(["uint256", "uint32[]"], [1, [5]])),
@@ -154,13 +190,13 @@ class TestOlasAgentComponents(_EdgeCase):
         )
         self.act_until(lambda: self.get_quantity_in_outbox() == 1)
         digest_bytes = bytes.fromhex(metadata_digest[2:])
-        self.answer_multicall(
-            20,
+        second = self.answer_chain_read(
             [
                 (True, encode(["uint256", "bytes32[]"], [1, [digest_bytes]])),
                 (True, encode(["bytes32"], [digest_bytes])),
             ],
         )
+        assert first == second == 20  # the agreed snapshot's block
         self.act_until(lambda: self.get_quantity_in_outbox() == 1)
         request = self.outbox_message(HttpMessage)
         assert request.url == f"{GATEWAY}/ipfs/{digest_to_cid(metadata_digest, DAG_PB)}"
