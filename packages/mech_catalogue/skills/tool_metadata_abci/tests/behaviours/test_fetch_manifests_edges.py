@@ -202,11 +202,16 @@ class TestOlasAgentComponents(_EdgeCase):
         assert request.url == f"{GATEWAY}/ipfs/{digest_to_cid(metadata_digest, DAG_PB)}"
         accept = request.headers.splitlines()[0]
         assert accept.lower() == "accept: application/octet-stream"  # both case-blind
-        self.deliver_gateway_response(request, 404, "", b"")
-        self.act_until(lambda: bool(capture.payloads))
+        with mock.patch.object(self.skill.skill_context.logger, "info") as info:
+            self.deliver_gateway_response(request, 404, "", b"")
+            self.act_until(lambda: bool(capture.payloads))
         mech = self.skill.skill_context.state.candidate[0].mech(AGENT)
         assert mech.status == "ok" and [t.name for t in mech.tools] == ["agent-tool"]
         assert "code_fetch_failed" in [str(p.code) for p in mech.problems]
+        assert (
+            "code-derived arguments: 1 agents, 0 packages, 1 IPFS requests "
+            "(component metadata, code blocks) this period"
+        ) in [str(c.args[0]) for c in info.call_args_list]
 
 
 class TestBlockReplies(_EdgeCase):
