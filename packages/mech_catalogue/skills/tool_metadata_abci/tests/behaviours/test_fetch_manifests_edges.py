@@ -54,6 +54,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
+    Mech,
     MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
@@ -610,3 +611,72 @@ class TestOwnCodePointer(_EdgeCase):
             f"component 0: {ref(1).key}: code_uri 'https://example.org/package.tar.gz' "
             "is not ipfs://<CID>"
         ), messages
+
+
+class TestFetchOrder(_EdgeCase):
+    """``fetch_all`` asks for served mechs' digests first and last period's failures last."""
+
+    def first_asked(self, failed_low: bool) -> Tuple[str, str]:
+        """Fetch two manifests one at a time; return the CID asked first and the expected one.
+
+        The lower digest is mech 1's, the higher mech 2's. With ``failed_low`` mech 1's
+        digest failed last period; otherwise mech 2 was served (``ok``) in the agreed
+        previous catalogue. Either way mech 2's digest must be asked first.
+
+        :param failed_low: which history to give (see above).
+        :return: ``(first CID asked, mech 2's CID)``.
+        """
+        low, high = sorted([manifest("first"), manifest("second")], key=dag_pb_digest)
+        state = self.skill.skill_context.state
+        agreed = ""
+        if failed_low:
+            state.fetch_diagnostics = {dag_pb_digest(low): "fetch_failed: HTTP 504"}
+        else:
+            previous = Catalogue.build(
+                [Mech(ref(2), digest="0x" + "ab" * 32, status="ok")]
+            )
+            state.kept_catalogue = previous
+            state.kept_catalogue_digest = agreed = previous.digest()
+        snapshot = RegistrySnapshot.build(
+            20,
+            [
+                DigestRead(ref(1), dag_pb_digest(low)),
+                DigestRead(ref(2), dag_pb_digest(high)),
+            ],
+        )
+        self.go_to(
+            FetchManifestsBehaviour,
+            {
+                "registry_snapshot_block": 20,
+                "registry_snapshot_digest": self.keep_snapshot(snapshot),
+                "catalogue_digest": agreed,
+            },
+        )
+        capture = _CapturePayload(self.behaviour.current_behaviour)
+        self.behaviour.act_wrapper()
+        by_url = {
+            f"{GATEWAY}/ipfs/{digest_to_cid(dag_pb_digest(d), DAG_PB)}": d
+            for d in (low, high)
+        }
+        asked: List[str] = []
+
+        def answered() -> bool:
+            while True:
+                request = self.get_message_from_outbox()
+                if request is None:
+                    return bool(capture.payloads)
+                asked.append(request.url)
+                self.deliver_gateway_response(request, 200, "", by_url[request.url])
+
+        self.act_until(answered)
+        return asked[0], f"{GATEWAY}/ipfs/{digest_to_cid(dag_pb_digest(high), DAG_PB)}"
+
+    def test_a_served_mechs_new_manifest_is_asked_first(self) -> None:
+        """Mech 2 was served last period: its digest goes before a lower, new one."""
+        first, expected = self.first_asked(failed_low=False)
+        assert first == expected
+
+    def test_last_periods_failure_is_asked_last(self) -> None:
+        """Mech 1's lower digest failed last period: mech 2's goes first."""
+        first, expected = self.first_asked(failed_low=True)
+        assert first == expected
