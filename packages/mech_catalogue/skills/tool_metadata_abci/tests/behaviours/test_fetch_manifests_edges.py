@@ -456,6 +456,7 @@ class TestFetchPolicyFromParams(_EdgeCase):
                 request = self.get_message_from_outbox()
                 if request is None:
                     return bool(capture.payloads)
+                assert isinstance(request, HttpMessage), request
                 asked.append(request.url)
                 self.deliver_gateway_response(request, 404, "", b"")
 
@@ -665,6 +666,7 @@ class TestFetchOrder(_EdgeCase):
                 request = self.get_message_from_outbox()
                 if request is None:
                     return bool(capture.payloads)
+                assert isinstance(request, HttpMessage), request
                 asked.append(request.url)
                 self.deliver_gateway_response(request, 200, "", by_url[request.url])
 
