@@ -413,6 +413,7 @@ class TestAgreedSnapshotLogs(_EdgeCase):
             )
             self.act_until(lambda: bool(capture.payloads))
         assert capture.payloads[0].values == (None, None, None)
+        assert capture.payloads[0].sender == self.skill.skill_context.agent_address
         infos = [str(c.args[0]) for c in info.call_args_list]
         assert (
             f"this agent does not hold the agreed snapshot {agreed.digest()}; "
@@ -424,6 +425,37 @@ class TestAgreedSnapshotLogs(_EdgeCase):
             "(check its RPC is synced and serves that block)"
         )
         assert read.digest() not in self.skill.skill_context.state.snapshots
+
+    def test_a_snapshot_read_again_is_kept(self) -> None:
+        """The chain at block 20 gives the agreed snapshot: it is kept under its digest."""
+        self.use_registries(
+            [{"kind": "legacy_mech_registry", "address": LEGACY, "ids": [1]}]
+        )
+        agreed = RegistrySnapshot.build(20, [DigestRead(ref(1), "0x" + "11" * 32)])
+        self.go_to(
+            FetchManifestsBehaviour,
+            {
+                "registry_snapshot_block": 20,
+                "registry_snapshot_digest": agreed.digest(),
+            },
+        )
+        self.skill.skill_context.params.__dict__["fetch_retries"] = 0
+        capture = _CapturePayload(self.behaviour.current_behaviour)
+        self.behaviour.act_wrapper()
+        self.answer_multicall(
+            20, [(True, encode(["uint256", "bytes32[]"], [1, [b"\x11" * 32]]))]
+        )
+
+        def answered() -> bool:  # the manifest is not served: 404 to every GET
+            while True:
+                request = self.get_message_from_outbox()
+                if request is None:
+                    return bool(capture.payloads)
+                self.deliver_gateway_response(request, 404, "", b"")
+
+        self.act_until(answered)
+        kept = self.kept_snapshot(agreed.digest())
+        assert kept.digest() == agreed.digest() and kept.reads == agreed.reads
 
 
 class TestFetchPolicyFromParams(_EdgeCase):
@@ -682,3 +714,53 @@ class TestFetchOrder(_EdgeCase):
         """Mech 1's lower digest failed last period: mech 2's goes first."""
         first, expected = self.first_asked(failed_low=True)
         assert first == expected
+
+
+class TestManifestCacheAfterAPeriod(_EdgeCase):
+    """What the manifest cache keeps after a period, and how a cached manifest is parsed."""
+
+    def test_current_and_previous_manifests_are_kept(self) -> None:
+        """The cache keeps this period's CIDs and the previous catalogue's, and drops the rest.
+
+        The previous catalogue served mech 2 under CID P; this period mech 1's manifest (CID
+        C) is fetched; an unrelated cached CID is dropped.
+        """
+        current, old = manifest("current"), manifest("old")
+        current_cid = digest_to_cid(dag_pb_digest(current), DAG_PB)
+        old_cid = digest_to_cid(dag_pb_digest(old), DAG_PB)
+        stray_cid = digest_to_cid(dag_pb_digest(b"stray"), DAG_PB)
+        state = self.skill.skill_context.state
+        state.manifest_cache.put(old_cid, old)
+        state.manifest_cache.put(stray_cid, b"stray")
+        previous = Catalogue.build(
+            [Mech(ref(2), digest=dag_pb_digest(old), cid=old_cid, status="ok")]
+        )
+        state.kept_catalogue = previous
+        state.kept_catalogue_digest = previous.digest()
+        capture = self.start(
+            [DigestRead(ref(1), dag_pb_digest(current))], previous.digest()
+        )
+        self.deliver_gateway_response(
+            self.outbox_message(HttpMessage), 200, "", current
+        )
+        self.act_until(lambda: bool(capture.payloads))
+        cache = state.manifest_cache
+        assert current_cid in cache and old_cid in cache and stray_cid not in cache
+
+    def test_a_cached_manifest_over_the_cap_is_refused(self) -> None:
+        """A manifest cached under a larger cap is parsed with today's ``max_manifest_bytes``.
+
+        The bytes verify against the digest and cost no GET, but are over the 4,096-byte
+        cap: the mech is not served.
+        """
+        document = json.loads(manifest("bulky"))
+        document["description"] = "x" * 5000
+        data = json.dumps(document).encode()
+        self.skill.skill_context.state.manifest_cache.put(
+            digest_to_cid(dag_pb_digest(data), DAG_PB), data
+        )
+        capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+        self.act_until(lambda: bool(capture.payloads))
+        assert self.get_quantity_in_outbox() == 0
+        mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
+        assert mech.status != "ok" and not mech.tools, mech
