@@ -12,20 +12,25 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""``registry.parse_id_selection``: the edges mutation testing showed no test pinned.
+"""``registry.parse_id_selection`` and the snapshot's block: edges mutation testing showed.
 
 The largest id is accepted as a range's end; a malformed ``ids`` value is refused with a
 RegistryConfigError whose sentence names the field and says what to give (never a bare
-TypeError).
+TypeError). ``snapshot_reader`` aligns the block for any interval above 1 and asks the
+Multicall2 for the block even when there is nothing to read.
 """
 
 import pytest
+from eth_abi import encode
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
     MAX_ID,
     IdSelection,
     RegistryConfigError,
+    RegistrySource,
+    block_number_call,
     parse_id_selection,
+    snapshot_reader,
 )
 
 WHERE = "registries[3].ids"
@@ -68,3 +73,48 @@ def test_a_malformed_selection_is_refused_with_a_sentence(
     with pytest.raises(RegistryConfigError) as raised:
         parse_id_selection(value, WHERE)
     assert str(raised.value) == sentence
+
+
+MULTICALL = "0x00000000000000000000000000000000000000ff"
+LEGACY = "0x00000000000000000000000000000000000000aa"
+
+
+def test_an_interval_of_two_aligns_the_block() -> None:
+    """``block_interval=2``: ``getBlockNumber()`` alone at latest, then reads at the even block."""
+    source = RegistrySource(
+        "legacy_mech_registry", 31337, LEGACY, IdSelection("list", (1,))
+    )
+    reader = snapshot_reader([source], MULTICALL, 10, 100, 2)
+    calls, block = next(reader)
+    assert calls == [block_number_call(MULTICALL)] and block is None
+    _, block = reader.send((21, [(True, encode(["uint256"], [21]))]))
+    assert block == 20
+
+
+def test_nothing_to_read_still_names_the_block() -> None:
+    """No source: one ``getBlockNumber()`` of the Multicall2 at latest gives the block."""
+    reader = snapshot_reader([], MULTICALL, 10, 100, 1)
+    calls, block = next(reader)
+    assert calls == [block_number_call(MULTICALL)] and block is None
+    with pytest.raises(StopIteration) as done:
+        reader.send((33, [(True, encode(["uint256"], [33]))]))
+    assert done.value.value == (33, [])
+
+
+def test_later_batches_are_pinned_to_the_first_replys_block() -> None:
+    """``block_interval=1``: the first batch goes at latest, every later one at its block."""
+    source = RegistrySource(
+        "legacy_mech_registry", 31337, LEGACY, IdSelection("list", (1, 2, 3))
+    )
+    reader = snapshot_reader([source], MULTICALL, 1, 100, 1)
+    calls, block = next(reader)
+    assert block is None
+    blocks = []
+    no_hash = (True, encode(["uint256", "bytes32[]"], [0, []]))
+    try:
+        while True:
+            calls, block = reader.send((40, [no_hash] * len(calls)))
+            blocks.append(block)
+    except StopIteration as done:
+        assert done.value[0] == 40
+    assert blocks and set(blocks) == {40}
