@@ -176,10 +176,12 @@ faults:
 # MUTANTS narrows the run, e.g. MUTANTS='packages.*.domain.cid.*'. Slow: 2-5 hours for all on
 # 2 shared CPUs. Named mutants are re-run even when they have a result.
 MUTANTS ?=
+# mutmut's parallel children; lower it on a machine shared with other runs.
+MUTATION_CHILDREN ?= $(shell nproc)
 mutation:
 	@$(PYTHON) -m mutmut --version >/dev/null 2>&1 || \
 		$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-mutation.txt
 	@mkdir -p mutants && ln -sfn $(CURDIR)/.tools mutants/.tools  # the tests' kubo
-	$(PYTHON) -m mutmut run --max-children $$(nproc) $(MUTANTS) || true
+	$(PYTHON) -m mutmut run --max-children $(MUTATION_CHILDREN) $(MUTANTS) || true
 	$(PYTHON) scripts/mutation_report.py --min 90
 .PHONY: mutation
