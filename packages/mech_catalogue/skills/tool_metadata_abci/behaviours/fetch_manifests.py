@@ -556,14 +556,17 @@ class FetchManifestsBehaviour(
             timeout = self.params.fetch_timeout_seconds
             return None, f"no answer within fetch_timeout_seconds={timeout}"
         if isinstance(reply, IpfsMessage):
-            if (
-                reply.performative != IpfsMessage.Performative.FILES
-                or len(reply.files) != 1
-            ):
-                reason = getattr(reply, "reason", "")
+            if reply.performative != IpfsMessage.Performative.FILES:
+                # an unset optional field raises when read: is_set first
+                reason = reply.reason if reply.is_set("reason") else "no reason given"
                 return (
                     None,
                     f"IPFS connection answered {reply.performative.value}: {reason}",
+                )
+            if len(reply.files) != 1:
+                return None, (
+                    f"IPFS connection answered {len(reply.files)} files: a manifest's "
+                    "CID must name one file (a directory's CID was registered?)"
                 )
             text = list(reply.files.values())[0][: read_limit(cap)]
             return text.encode("utf-8")[: read_limit(cap)], ""

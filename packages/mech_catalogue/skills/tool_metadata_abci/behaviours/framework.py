@@ -81,7 +81,10 @@ class FrameworkCalls(BaseBehaviour, ABC):  # pylint: disable=too-many-ancestors
             **kwargs,
         )
         if response.performative != ContractApiMessage.Performative.STATE:
-            return None, str(getattr(response, "message", response.performative))
+            # an unset optional field raises when read (getattr's default never applies)
+            if response.is_set("message"):
+                return None, str(response.message)
+            return None, f"the ledger connection answered {response.performative.value}"
         return dict(response.state.body), ""
 
     def store_text_on_ipfs(

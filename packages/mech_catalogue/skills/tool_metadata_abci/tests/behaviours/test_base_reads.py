@@ -22,7 +22,7 @@ large", "block range is too wide"); a batch or range refused for size is sent ag
 halves and the operator is told which parameter to lower.
 """
 
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 from unittest import mock
 
 from eth_abi import decode, encode
@@ -83,12 +83,14 @@ class RecordingCase(ToolMetadataBehaviourCase):
         super().setup_method(**kwargs)
         self.sent = self.record_outbox()
 
-    def refuse(self, contract_callable: str, message: str) -> None:
+    def refuse(self, contract_callable: str, message: Optional[str]) -> None:
         """Answer the pending contract API request with an ERROR carrying ``message``.
 
         :param contract_callable: ``call`` (Multicall2) or ``get_logs``.
-        :param message: the RPC's error text.
+        :param message: the RPC's error text; None sends an ERROR without one (the
+            protocol makes it optional).
         """
+        error: Dict[str, Any] = {"message": message} if message is not None else {}
         self.mock_contract_api_request(
             contract_id=str(MULTICALL_READER_ID),
             request_kwargs={
@@ -98,8 +100,8 @@ class RecordingCase(ToolMetadataBehaviourCase):
             response_kwargs={
                 "performative": ContractApiMessage.Performative.ERROR,
                 "code": 1,
-                "message": message,
                 "data": b"",
+                **error,
             },
         )
 
@@ -215,6 +217,24 @@ class TestMulticallRequest(RecordingCase):
         error.assert_called_once_with(
             f"registry snapshot not taken: eth_call to Multicall2 at {multicall2} "
             "failed: connection refused; check the RPC and multicall2_address"
+        )
+        assert capture.payloads[0].values == (None, None)
+        self.finish_round()
+
+    def test_an_error_without_a_message_is_a_failed_read_not_a_crash(self) -> None:
+        """An ERROR whose optional ``message`` is unset: the same line, naming the answer.
+
+        Reading the unset field raised inside the behaviour's act and stopped the round.
+        """
+        capture = self.start_legacy()
+        logger = self.skill.skill_context.logger
+        with mock.patch.object(logger, "error") as error:
+            self.refuse("call", None)
+        multicall2 = self.skill.skill_context.params.multicall2_address
+        error.assert_called_once_with(
+            f"registry snapshot not taken: eth_call to Multicall2 at {multicall2} "
+            "failed: the ledger connection answered error; check the RPC and "
+            "multicall2_address"
         )
         assert capture.payloads[0].values == (None, None)
         self.finish_round()

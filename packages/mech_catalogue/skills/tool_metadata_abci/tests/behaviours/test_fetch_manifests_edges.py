@@ -30,7 +30,6 @@ from typing import Any, Dict, List, Tuple, cast
 from unittest import mock
 
 import pytest
-from aea.exceptions import AEAActException
 from eth_abi import encode
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
@@ -562,19 +561,17 @@ class TestReplyReading(_EdgeCase):
         mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
         assert mech.status == "unavailable"
 
-    @pytest.mark.xfail(
-        strict=True,
-        raises=AEAActException,
-        reason="known bug, left for a production fix: IpfsMessage.reason raises "
-        "AEAEnforceError when unset, so getattr's default never applies and the act fails",
-    )
-    def test_files_other_than_one_are_a_failure_without_reason(self) -> None:
-        """ipfs_connection mode, FILES with two files (a directory's CID): a failure, not a crash.
+    @pytest.mark.parametrize("files", [{"a.json": "{}", "b.json": "{}"}, {}])
+    def test_files_other_than_one_are_a_failure_not_a_crash(
+        self, files: Dict[str, str]
+    ) -> None:
+        """ipfs_connection mode, FILES with two files (a directory's CID) or none: a failure.
 
-        The diagnostic should name the performative with an empty reason. Today the
-        behaviour's act raises instead (``_reply_bytes`` reads ``reason`` of a FILES
-        message, which the protocol refuses): a digest registered for a directory stops
-        the period in this mode.
+        The diagnostic says how many files came and what to register. (It read the
+        message's unset ``reason``, which the protocol refuses with an exception: anyone
+        registering a directory's digest stopped the period in this mode.)
+
+        :param files: the FILES reply's files.
         """
         self.skill.skill_context.params.__dict__.update(
             ipfs_fetch_mode="ipfs_connection", fetch_retries=0
@@ -583,11 +580,14 @@ class TestReplyReading(_EdgeCase):
         capture = self.start([DigestRead(ref(1), digest)])
         for _ in range(2):  # the dag-pb CID, then the raw one
             self.act_until(lambda: self.get_quantity_in_outbox() >= 1)
-            self.answer_ipfs_files({"a.json": "{}", "b.json": "{}"})
+            self.answer_ipfs_files(files)
             self.behaviour.act_wrapper()
         self.act_until(lambda: bool(capture.payloads))
         detail = self.skill.skill_context.state.fetch_diagnostics[digest]
-        assert detail.endswith("IPFS connection answered files: "), detail
+        assert (
+            f"IPFS connection answered {len(files)} files: a manifest's CID must name "
+            "one file" in detail
+        ), detail
 
 
 class TestPreviousCatalogue(_EdgeCase):
