@@ -1093,10 +1093,12 @@ NOTES = """## Where and why targets are missed
   worker's cold and warm period in-process at N = 10,000, no devnet) measured the cold
   peak at 526 MiB before and 285 MiB after (load 5-10), the warm period still with 0 GETs
   and the same catalogue digest. The worker here adds its HTTP stack and threads.
-  In this run the cold period peaked at 285 MiB (loopback) and 288 MiB (modelled): the
-  verdict above reads those. Peak RSS is the process's high-water mark, and it rose to
-  322 and 332 MiB during the warm period that follows (why was not investigated), so
-  over a cold and a warm period the worker is 7-11% over.
+  The look-alike pass then held a set and a sorted list per tool name at once (an 89 MiB
+  transient at 200,000 names, traced in the warm period); it now groups only skeletons
+  two names share (`scripts/bench_sync_memory.py` at 10,000: cold peak 286 -> 243 MiB,
+  cold + warm 312 -> 270 MiB). In this run the cold period peaked at 246 MiB (loopback)
+  and 249 MiB (modelled), the verdict above; the process's high-water mark over the
+  warm and churn periods that follow is 280-284 MiB, also under 300.
   The tracemalloc phase runs up to N = 1,000 only, as it parses everything twice more.
 
 ## How to read this
