@@ -1011,12 +1011,10 @@ NOTES = """## Where and why targets are missed
   name is now one `str.translate`. Verify and parse on arrival run on a thread of their
   own in `sync_driver`, so the fetch loop keeps its window full meanwhile.
 - **Cold sync vs the floor (targets <= 1.3x loopback, <= 1.2x modelled).** Met under
-  the modelled network at N = 100 (1.06x); missed at 1,000 (1.30x) and 10,000 (1.26x);
-  on loopback met at 100 and missed at 1,000 (2.43x) and 10,000 (1.94x). The loopback
-  N = 100 figure (0.84x) says more about the floor than about ours: the floor took
-  0.36 s here and 0.16-0.41 s in four trial runs this session (before the last two
-  fixes, two with profiling hooks), where ours was 1.8-2.6x it unprofiled; at that size
-  a run is a few hundred ms of a loaded machine. What ours does beyond the
+  the modelled network at N = 100 (1.06x) and 1,000 (1.17x); missed at 10,000 (1.31x);
+  missed on loopback at 100 (2.34x), 1,000 (1.49x) and 10,000 (1.94x). At N = 100 a
+  run is a few hundred ms of a shared machine: the floor took 0.20 s in this run and
+  0.16-0.41 s in earlier runs the same day. What ours does beyond the
   floor is CPU on a parsing thread and after the fetch: at N = 1,000 parsing takes
   0.95 s of CPU (1.35 s of wall time on its thread: it waits for the GIL while eight
   fetch threads run), verifying 0.06 s (it was 1.47 s of wall time before re-hashing
@@ -1043,7 +1041,7 @@ NOTES = """## Where and why targets are missed
   there, nor on loopback at any N. mech-client is not run at N = 10,000 (sequential:
   half an hour).
 - **Typed ten-tool manifests per second (target >= 5,000, `scripts/bench_manifest.py`).**
-  Missed: 2,520 /s in this run. Its manifests give every argument a description naming its tool, so no argument
+  Missed: 2,417 /s in this run. Its manifests give every argument a description naming its tool, so no argument
   repeats and the schema memo only saves the output schema. `orjson` now decodes first
   and the strict decode runs only when orjson's value could differ
   (`validation._fast_decode`: a 16-digit integer, or fewer key/value pairs in the value
