@@ -28,6 +28,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits impor
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     Argument,
+    Tool,
 )
 
 
@@ -81,3 +82,32 @@ def test_parse_argument_result_is_a_plain_argument() -> None:
     assert not found and arg is not None
     assert arg == Argument("mode", arg.type, arg.schema_json, False, '"fast"', "")
     assert arg.required is False and arg.default_json == '"fast"'
+
+
+def test_tool_fields_list_every_tool_field_in_order() -> None:
+    """_new_tool sets slots by TOOL_FIELDS: a field added to Tool must be added there."""
+    assert pt.TOOL_FIELDS == tuple(f.name for f in dataclasses.fields(Tool))
+
+
+def test_parsed_tool_equals_one_built_by_the_dataclass() -> None:
+    """Every field of a parsed tool, problems included, as the dataclass would hold them."""
+    meta = {
+        "name": "t",
+        "description": "Does t.",
+        "input": {"type": "text", "description": "The prompt", "extra_key": 1},
+        "output": {"type": "object", "description": "The answer"},
+        "arguments": [{"identifier": "n", "type": "int"}],
+        "examples": [{"n": 1}],
+        "unknown_field": True,
+    }
+    tool, found = pt.parse_tool("t", meta, "/toolMetadata/t", Limits())
+    rebuilt = Tool(**{f: getattr(tool, f) for f in pt.TOOL_FIELDS})
+    assert (
+        tool == rebuilt and hash(tool) == hash(rebuilt) and repr(tool) == repr(rebuilt)
+    )
+    assert tool.input_type == "text" and tool.output_description == "The answer"
+    assert tool.arguments[0].identifier == "n" and tool.arguments[0].type == "int"
+    assert '"unknown_field":true' in tool.extra_json and tool.examples_json
+    assert all(p.code != "INVALID_TOOL" for p in found)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tool.name = "u"  # type: ignore[misc]
