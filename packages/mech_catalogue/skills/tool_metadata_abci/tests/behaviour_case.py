@@ -22,6 +22,7 @@ hashed as kubo would. End-to-end reads against anvil live in tests/test_tool_met
 
 import hashlib
 import json
+import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 
@@ -209,6 +210,18 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         current = self.behaviour.current_behaviour
         assert current is not None
         return current
+
+    def act_until(self, condition: Any, seconds: float = 10.0) -> None:
+        """Tick the behaviour until ``condition()`` holds.
+
+        :param condition: the condition.
+        :param seconds: the most to wait (the test fails after).
+        """
+        limit = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < limit, "condition never held"
+            self.behaviour.act_wrapper()
+            time.sleep(0.01)
 
     def record_outbox(self) -> List[Any]:
         """Keep every message taken from the outbox from now on, in order.

@@ -26,7 +26,7 @@ cannot reproduce the agreed snapshot says why.
 import email.utils
 import json
 import time
-from typing import Any, Dict, List, Tuple, cast
+from typing import Any, Callable, Dict, List, Tuple, cast
 from unittest import mock
 
 import pytest
@@ -89,17 +89,28 @@ class _EdgeCase(FetchCase):
         self.skill.skill_context.state.gateways = None
         self.skill.skill_context.state.derivations = DerivationCache()
 
-    def act_until(self, condition: Any, seconds: float = 10.0) -> None:
-        """Tick the behaviour until ``condition()`` holds.
+    def serve_until_payload(
+        self, capture: Any, reply: Callable[[str], Tuple[int, str, bytes]]
+    ) -> List[str]:
+        """Answer every gateway GET with ``reply(url)`` until the round's payload is sent.
 
-        :param condition: the condition.
-        :param seconds: the most to wait (the test fails after).
+        :param capture: the payload capture of the running behaviour.
+        :param reply: URL -> ``(status, headers, body)``.
+        :return: the URLs asked for, in order.
         """
-        limit = time.monotonic() + seconds
-        while not condition():
-            assert time.monotonic() < limit, "condition never held"
-            self.behaviour.act_wrapper()
-            time.sleep(0.01)
+        asked: List[str] = []
+
+        def answered() -> bool:
+            while True:
+                request = self.get_message_from_outbox()
+                if request is None:
+                    return bool(capture.payloads)
+                assert isinstance(request, HttpMessage), request
+                asked.append(request.url)
+                self.deliver_gateway_response(request, *reply(request.url))
+
+        self.act_until(answered)
+        return asked
 
 
 class TestOlasAgentComponents(_EdgeCase):
@@ -445,14 +456,8 @@ class TestAgreedSnapshotLogs(_EdgeCase):
             20, [(True, encode(["uint256", "bytes32[]"], [1, [b"\x11" * 32]]))]
         )
 
-        def answered() -> bool:  # the manifest is not served: 404 to every GET
-            while True:
-                request = self.get_message_from_outbox()
-                if request is None:
-                    return bool(capture.payloads)
-                self.deliver_gateway_response(request, 404, "", b"")
-
-        self.act_until(answered)
+        # the manifest is not served: 404 to every GET
+        self.serve_until_payload(capture, lambda _: (404, "", b""))
         kept = self.kept_snapshot(agreed.digest())
         assert kept.digest() == agreed.digest() and kept.reads == agreed.reads
 
@@ -480,20 +485,9 @@ class TestFetchPolicyFromParams(_EdgeCase):
             return real_sleep(behaviour, seconds)
 
         digest = dag_pb_digest(manifest("absent"))
-        asked: List[str] = []
-
-        def answered() -> bool:
-            while True:
-                request = self.get_message_from_outbox()
-                if request is None:
-                    return bool(capture.payloads)
-                assert isinstance(request, HttpMessage), request
-                asked.append(request.url)
-                self.deliver_gateway_response(request, 404, "", b"")
-
         with mock.patch.object(FetchManifestsBehaviour, "sleep", sleep):
             capture = self.start([DigestRead(ref(1), digest)])
-            self.act_until(answered)
+            asked = self.serve_until_payload(capture, lambda _: (404, "", b""))
         dag_pb = f"{GATEWAY}/ipfs/{digest_to_cid(digest, DAG_PB)}"
         assert asked[:3] == [dag_pb] * 3 and len(asked) == 6
         assert len(set(asked[3:])) == 1 and asked[3] != dag_pb
@@ -545,17 +539,10 @@ class TestReplyReading(_EdgeCase):
         self.skill.skill_context.params.__dict__["fetch_retries"] = 0
         digest = dag_pb_digest(manifest("cut"))
         capture = self.start([DigestRead(ref(1), digest)])
-
-        def answered() -> bool:
-            while True:
-                request = self.get_message_from_outbox()
-                if request is None:
-                    return bool(capture.payloads)
-                self.deliver_gateway_response(
-                    request, 206, "Content-Range: bytes 0-4096/10000\n", b"0123456789"
-                )
-
-        self.act_until(answered)
+        self.serve_until_payload(
+            capture,
+            lambda _: (206, "Content-Range: bytes 0-4096/10000\n", b"0123456789"),
+        )
         detail = self.skill.skill_context.state.fetch_diagnostics[digest]
         assert "gateway sent 10 of the 4097 bytes asked for" in detail
         mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
@@ -691,18 +678,7 @@ class TestFetchOrder(_EdgeCase):
             f"{GATEWAY}/ipfs/{digest_to_cid(dag_pb_digest(d), DAG_PB)}": d
             for d in (low, high)
         }
-        asked: List[str] = []
-
-        def answered() -> bool:
-            while True:
-                request = self.get_message_from_outbox()
-                if request is None:
-                    return bool(capture.payloads)
-                assert isinstance(request, HttpMessage), request
-                asked.append(request.url)
-                self.deliver_gateway_response(request, 200, "", by_url[request.url])
-
-        self.act_until(answered)
+        asked = self.serve_until_payload(capture, lambda url: (200, "", by_url[url]))
         return asked[0], f"{GATEWAY}/ipfs/{digest_to_cid(dag_pb_digest(high), DAG_PB)}"
 
     def test_a_served_mechs_new_manifest_is_asked_first(self) -> None:

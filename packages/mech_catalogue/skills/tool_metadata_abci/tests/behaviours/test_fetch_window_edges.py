@@ -92,18 +92,6 @@ class _WindowCase(ToolMetadataBehaviourCase):
         self.behaviour.act_wrapper()
         return capture
 
-    def act_until(self, condition: Any, seconds: float = 10.0) -> None:
-        """Tick the behaviour until ``condition()`` holds.
-
-        :param condition: the condition.
-        :param seconds: the most to wait (the test fails after).
-        """
-        limit = time.monotonic() + seconds
-        while not condition():
-            assert time.monotonic() < limit, "condition never held"
-            self.behaviour.act_wrapper()
-            time.sleep(0.01)
-
     def outbox_size(self) -> int:
         """Count the messages waiting in the outbox.
 
