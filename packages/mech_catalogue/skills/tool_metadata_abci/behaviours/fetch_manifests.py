@@ -31,6 +31,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     manifest_fetcher,
     pack_reply,
     refresh_catalogue,
+    unpack,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
     views_chunks,
@@ -321,8 +322,11 @@ class FetchManifestsBehaviour(
                 return (yield from self.multicall(*payload))
             blocks.append(len(payload))
             if kind == "files":
-                fetched = yield from self.fetch_many(payload)
-                return {cid: data for cid, (data, _) in fetched.items()}
+                fetched = yield from self.fetch_many(payload)  # bodies come packed
+                return {
+                    cid: None if packed is None else unpack(packed)
+                    for cid, (packed, _) in fetched.items()
+                }
             return (yield from self.fetch_blocks(payload))
 
         return (yield from drive_yielding(reader, answer))

@@ -224,6 +224,40 @@ class TestOlasAgentComponents(_EdgeCase):
             "(component metadata, code blocks) this period"
         ) in [str(c.args[0]) for c in info.call_args_list]
 
+    def test_served_component_metadata_leads_to_its_code(self) -> None:
+        """A 200 for the metadata is read as the JSON it is: the next GET is its code's block.
+
+        (Fetched bodies are held packed; the code reader once got the packed bytes, found
+        no code_uri in them, and every Olas agent's code-derived arguments were lost.)
+        """
+        code_cid = digest_to_cid(dag_pb_digest(b"code"), DAG_PB)
+        metadata = json.dumps(
+            {"name": "component five", "code_uri": f"ipfs://{code_cid}"}
+        ).encode()
+        metadata_digest = dag_pb_digest(metadata)
+        self.serve_manifests({7: manifest("agent-tool")})
+        self.answer_chain_read(
+            [
+                (True, encode(["address"], [COMPONENT_REGISTRY])),
+                (True, encode(["uint256", "uint32[]"], [1, [5]])),
+            ],
+        )
+        self.act_until(lambda: self.get_quantity_in_outbox() == 1)
+        digest_bytes = bytes.fromhex(metadata_digest[2:])
+        self.answer_chain_read(
+            [
+                (True, encode(["uint256", "bytes32[]"], [1, [digest_bytes]])),
+                (True, encode(["bytes32"], [digest_bytes])),
+            ],
+        )
+        self.act_until(lambda: self.get_quantity_in_outbox() == 1)
+        self.deliver_gateway_response(
+            self.outbox_message(HttpMessage), 200, "", metadata
+        )
+        self.act_until(lambda: self.get_quantity_in_outbox() >= 1)
+        block = self.outbox_message(HttpMessage)
+        assert block.url == f"{GATEWAY}/ipfs/{code_cid}?format=raw"
+
 
 class TestBlockReplies(_EdgeCase):
     """Raw block replies read with their headers (``fetch_blocks``)."""
