@@ -16,7 +16,7 @@
 
 from abc import ABC
 from dataclasses import replace
-from typing import Generator, List, Optional, Tuple, cast
+from typing import Any, Generator, List, Optional, Tuple, cast
 
 from packages.mech_catalogue.skills.manifest_publish_abci.params import (
     PublishSettings,
@@ -48,6 +48,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     PreparedManifest,
     PublishError,
     PublishTarget,
+    decode_single,
     prepare_manifest,
 )
 
@@ -63,6 +64,17 @@ def as_call(call: Call, output_type: str) -> Call:
     :return: the batch entry.
     """
     return replace(call, output_types=(output_type,))
+
+
+def decode_return(call: Call, data: bytes) -> Any:
+    """Decode the one return value of a call made by :func:`as_call`, with its type.
+
+    :param call: the batch entry, carrying its return type.
+    :param data: the call's return data.
+    :return: the value.
+    :raises PublishError: RPC_UNAVAILABLE when the bytes are not one value of that type.
+    """
+    return decode_single(call.output_types[0], data)
 
 
 class PublishBaseBehaviour(

@@ -14,11 +14,12 @@
 
 """PublishPrepareBehaviour: generate the manifest, read the registry, decide."""
 
-from typing import Any, Generator, List, Optional, Tuple
+from typing import Any, Generator, Optional, Tuple
 
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     PublishBaseBehaviour,
     as_call,
+    decode_return,
 )
 from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
     PublishPreparePayload,
@@ -45,7 +46,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     check_address,
     contract_call,
     decide,
-    decode_single,
     exists_call,
     owner_call,
 )
@@ -137,16 +137,13 @@ class PublishPrepareBehaviour(
         """
         holder = ""
         if self.needs_service_registry(target):
-            results = yield from self.read_calls(
-                [
-                    as_call(
-                        contract_call(target.registry, "serviceRegistry()"), "address"
-                    )
-                ]
+            holder_read = as_call(
+                contract_call(target.registry, "serviceRegistry()"), "address"
             )
+            results = yield from self.read_calls([holder_read])
             if results is None or not results[0][0]:
                 return None
-            holder = decode_single("address", results[0][1])
+            holder = decode_return(holder_read, results[0][1])
         source = RegistrySource(
             target.kind,
             self.params.chain_id,
@@ -159,16 +156,16 @@ class PublishPrepareBehaviour(
             if self.needs_service_registry(target)
             else as_call(owner_call(target), "address")
         )
-        calls: List = [as_call(exists_call(target, holder), "bool"), who, *query.calls]
-        results = yield from self.read_calls(calls)
+        exists_read = as_call(exists_call(target, holder), "bool")
+        results = yield from self.read_calls([exists_read, who, *query.calls])
         if results is None or not results[0][0]:
             return None
-        exists = bool(decode_single("bool", results[0][1]))
+        exists = bool(decode_return(exists_read, results[0][1]))
         if not exists:
             return False, None, ""
         if not results[1][0]:
             return None
-        allowed = decode_single(who.output_types[0], results[1][1])
+        allowed = decode_return(who, results[1][1])
         read = decode_digest_query(query, source, results[2:])
         if read.error:
             return None
