@@ -38,16 +38,19 @@ composition tests. They are never copied into ``packages/`` and never committed.
 Usage: ``python -m scripts.sync_packages [--check] [--source DIR ...] [--mech-interact]``
 """
 
+import fcntl
+import hashlib
 import json
 import shutil
 import subprocess  # nosec B404: runs pip with fixed arguments
 import sys
 import tempfile
 import zipfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence
 
 import click
 from aea.configurations.data_types import PackageId
@@ -173,6 +176,29 @@ def ensure_init_files(packages_dir: Path, package_id: PackageId) -> None:
     for folder in (author, author / package_id.package_type.to_plural()):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "__init__.py").touch()
+
+
+@contextmanager
+def exclusive(folder: Path) -> Iterator[None]:
+    """Hold a machine-wide lock on syncing into ``folder``, so that syncs take turns.
+
+    Test workers (pytest-xdist), two ``make`` runs and git worktrees sync into the same
+    folders (``.run/mech_interact/packages``, the shared AEA cache) at once; without turns
+    one process renames its copy over another's staging folder or hashes a half-made copy.
+    The lock is an ``flock`` on a file in the temporary folder named by the folder's path,
+    released when the holder exits, even when it is killed.
+
+    :param folder: the folder about to be written.
+    :yield: while the lock is held.
+    """
+    key = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:16]
+    lock_path = Path(tempfile.gettempdir()) / f"mech-catalogue-sync-{key}.lock"
+    with open(lock_path, "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def copy_package(source: Path, destination: Path) -> None:
@@ -317,28 +343,32 @@ def sync(
     :raises SyncError: on a hash mismatch, a package no source has, or a stray package
         when ``check_only``.
     """
-    manager = PackageManagerV1.from_dir(packages_dir)
-    third_party: Dict[PackageId, str] = dict(manager.third_party_packages)
-    outcomes = [
-        sync_package(packages_dir, sources, package_id, expected, check_only)
-        for package_id, expected in third_party.items()
-    ]
-    dev_authors = {package_id.author for package_id in manager.dev_packages}
-    third_party_authors = {
-        package_id.author for package_id in third_party
-    } - dev_authors
-    wanted = [*third_party, *manager.dev_packages]
-    for folder in stale_packages(packages_dir, sorted(third_party_authors), wanted):
-        if check_only:
-            raise SyncError(
-                f"{folder} is not listed in packages.json; run `make sync` to remove it"
-            )
-        shutil.rmtree(folder)
-        click.echo(f"removed {folder}: not listed in packages.json")
-    if aea_cache is not None and not check_only:
-        aea_cache.mkdir(parents=True, exist_ok=True)
-        for package_id, expected in third_party.items():
-            seed_cache(aea_cache, package_dir(packages_dir, package_id), expected)
+    with exclusive(packages_dir):
+        manager = PackageManagerV1.from_dir(packages_dir)
+        third_party: Dict[PackageId, str] = dict(manager.third_party_packages)
+        outcomes = [
+            sync_package(packages_dir, sources, package_id, expected, check_only)
+            for package_id, expected in third_party.items()
+        ]
+        dev_authors = {package_id.author for package_id in manager.dev_packages}
+        third_party_authors = {
+            package_id.author for package_id in third_party
+        } - dev_authors
+        wanted = [*third_party, *manager.dev_packages]
+        for folder in stale_packages(packages_dir, sorted(third_party_authors), wanted):
+            if check_only:
+                raise SyncError(
+                    f"{folder} is not listed in packages.json; run `make sync` to remove it"
+                )
+            shutil.rmtree(folder)
+            click.echo(f"removed {folder}: not listed in packages.json")
+        if aea_cache is not None and not check_only:
+            aea_cache.mkdir(parents=True, exist_ok=True)
+            with exclusive(aea_cache):
+                for package_id, expected in third_party.items():
+                    seed_cache(
+                        aea_cache, package_dir(packages_dir, package_id), expected
+                    )
     return outcomes
 
 
@@ -370,31 +400,34 @@ def sync_mech_interact(
             "mech-interact's packages are never synced into packages/: pick another folder"
         )
     dev = json.loads(listing.read_text(encoding="utf-8"))["dev"]
-    outcomes = []
-    for uri, expected in dev.items():
-        package_id = PackageId.from_uri_path(uri)
-        folder = package_dir(destination, package_id)
-        if folder.is_dir() and ipfs_hash(folder) == expected:
-            outcomes.append(Outcome(package_id, "kept", None))
-            continue
-        origin = package_dir(source, package_id)
-        actual = ipfs_hash(origin) if origin.is_dir() else "missing"
-        if actual != expected:
-            raise SyncError(
-                f"{uri} at {origin}: expected hash {expected} (mech-interact "
-                f"{MECH_INTERACT_RELEASE}'s packages.json), actual {actual}. The folder "
-                "is not the released package or was modified; provide the release again."
+    with exclusive(destination):
+        outcomes = []
+        for uri, expected in dev.items():
+            package_id = PackageId.from_uri_path(uri)
+            folder = package_dir(destination, package_id)
+            if folder.is_dir() and ipfs_hash(folder) == expected:
+                outcomes.append(Outcome(package_id, "kept", None))
+                continue
+            origin = package_dir(source, package_id)
+            actual = ipfs_hash(origin) if origin.is_dir() else "missing"
+            if actual != expected:
+                raise SyncError(
+                    f"{uri} at {origin}: expected hash {expected} (mech-interact "
+                    f"{MECH_INTERACT_RELEASE}'s packages.json), actual {actual}. The folder "
+                    "is not the released package or was modified; provide the release again."
+                )
+            present = folder.is_dir()
+            ensure_init_files(destination, package_id)
+            copy_package(origin, folder)
+            if ipfs_hash(folder) != expected:
+                raise SyncError(
+                    f"{uri} at {folder}: the copy does not hash to {expected}"
+                )
+            outcomes.append(
+                Outcome(package_id, "replaced" if present else "copied", origin)
             )
-        present = folder.is_dir()
-        ensure_init_files(destination, package_id)
-        copy_package(origin, folder)
-        if ipfs_hash(folder) != expected:
-            raise SyncError(f"{uri} at {folder}: the copy does not hash to {expected}")
-        outcomes.append(
-            Outcome(package_id, "replaced" if present else "copied", origin)
-        )
-    for init in (destination / "__init__.py",):
-        init.touch()
+        for init in (destination / "__init__.py",):
+            init.touch()
     return outcomes
 
 

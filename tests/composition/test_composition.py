@@ -29,12 +29,16 @@ with the calldata mech-interact's contract class builds.
 
 import json
 import shutil
+import subprocess  # nosec B404: runs this interpreter on fixed code
+import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Dict
 
 import pytest
 import requests
+from aea.configurations.data_types import PackageId
 from web3.types import RPCEndpoint
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
@@ -69,9 +73,11 @@ from scripts.sync_packages import (
     MECH_INTERACT_DIR,
     MECH_INTERACT_SOURCE,
     PACKAGES_DIR,
+    REPO_ROOT,
     SyncError,
     ipfs_hash,
     open_autonomy_packages,
+    package_dir,
     sync_mech_interact,
 )
 from tests.composition.chain import composed_app
@@ -141,6 +147,55 @@ def test_sync_copies_every_released_package_verified(tmp_path: Path) -> None:
     skill = destination / "valory" / "skills" / "mech_interact_abci"
     assert ipfs_hash(skill) == listing["skill/valory/mech_interact_abci/0.1.0"]
     assert {o.action for o in sync_mech_interact(source, destination)} == {"kept"}
+
+
+#: one sync in its own process: imports first, says it is ready, waits for the start signal
+CONCURRENT_SYNC = """
+import sys, time
+from pathlib import Path
+from scripts.sync_packages import sync_mech_interact
+source, destination, ready, start = map(Path, sys.argv[1:])
+ready.touch()
+while not start.exists():
+    time.sleep(0.005)
+print(" ".join(sorted({o.action for o in sync_mech_interact(source, destination)})))
+"""
+
+
+def test_concurrent_syncs_into_one_folder_take_turns(tmp_path: Path) -> None:
+    """Four processes sync at once (as pytest-xdist workers do): one copies, three keep.
+
+    None fails, and every package hashes to mech-interact's packages.json afterwards.
+
+    :param tmp_path: a temporary folder.
+    """
+    source = source_copy(tmp_path)
+    listing = json.loads((source / "packages.json").read_text())["dev"]
+    destination, start = tmp_path / "synced", tmp_path / "start"
+    readies = [tmp_path / f"ready-{n}" for n in range(4)]
+    workers = [
+        subprocess.Popen(  # nosec B603  # pylint: disable=consider-using-with
+            [sys.executable, "-c", CONCURRENT_SYNC, str(source), str(destination)]
+            + [str(ready), str(start)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO_ROOT,
+        )
+        for ready in readies
+    ]
+    deadline = time.monotonic() + 120
+    while not all(ready.exists() for ready in readies) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    start.touch()
+    results = [worker.communicate(timeout=120) for worker in workers]
+    assert [worker.returncode for worker in workers] == [0] * 4, results
+    assert sorted(out.strip() for out, _ in results) == ["copied"] + ["kept"] * 3
+    for uri, expected in listing.items():
+        assert (
+            ipfs_hash(package_dir(destination, PackageId.from_uri_path(uri)))
+            == expected
+        )
 
 
 def test_sync_refuses_a_modified_package_and_names_it(tmp_path: Path) -> None:
