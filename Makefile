@@ -166,7 +166,23 @@ bench-mech-client-venv:  ## mech-client 0.24.1 in its own venv (its pins conflic
 # this too).
 faults:
 	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults $(PYTEST_ARGS)
-.PHONY: bench bench-mech-client-venv faults
+
+# The devnet and fault tests (the long ones included) SOAK_RUNS times in a row: a green run
+# is trusted only if it stays green (issue 18). SOAK_WORKERS pytest-xdist workers, each
+# running a whole test file at a time (a file shares one devnet). Stops at the first failing
+# run; each run's log is kept in .run/soak/.
+SOAK_RUNS ?= 20
+SOAK_WORKERS ?= 3
+soak: setup
+	@mkdir -p .run/soak
+	@for run in $$(seq $(SOAK_RUNS)); do \
+		RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests packages/mech_catalogue -m "devnet or faults" \
+			-n $(SOAK_WORKERS) --dist loadfile -q -p no:cacheprovider $(PYTEST_ARGS) \
+			> .run/soak/run-$$run.log 2>&1; status=$$?; \
+		echo "soak run $$run of $(SOAK_RUNS): $$(tail -n 1 .run/soak/run-$$run.log)"; \
+		[ $$status -eq 0 ] || exit 1; \
+	done
+.PHONY: bench bench-mech-client-venv faults soak
 
 ## Mutation testing (issue 18, docs/testing.md) ---------------------------------------------
 # mutmut 3 (requirements-mutation.txt, installed here on first use) mutates the modules every
