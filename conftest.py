@@ -130,9 +130,15 @@ def kind_of(item: pytest.Item) -> str:
 
 
 def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
-    """Give every test its kind marker (see the module docstring).
+    """Give every test its kind marker (see the module docstring); long files go first.
+
+    A file holding a ``long_faults`` test (minutes each) is moved, whole and in its own
+    order, before the others: with pytest-xdist's ``--dist loadfile`` (``make soak``) a
+    long file handed out last keeps one worker busy while the others idle.
 
     :param items: the collected tests.
     """
     for item in items:
         item.add_marker(getattr(pytest.mark, kind_of(item)))
+    long_files = {item.path for item in items if "long_faults" in item.keywords}
+    items.sort(key=lambda item: item.path not in long_files)
