@@ -19,26 +19,53 @@ and ``make run`` (scripts/devnet/processes.py) use it to stop only their own pro
 """
 
 import os
+import time
 from pathlib import Path
 from typing import Optional
+
+#: how long an empty /proc/<pid>/cmdline is read again: a process that ``Popen`` has just
+#: returned may still be inside ``execve`` for a few milliseconds, with no command line yet
+EXEC_SETTLE_SECONDS = 1.0
+
+
+def process_state(pid: int) -> Optional[str]:
+    """Read a process's state letter from ``/proc/<pid>/stat`` (``R``, ``S``, ``Z``...).
+
+    :param pid: a process id.
+    :return: the letter, or ``None`` when the process is gone or /proc cannot say.
+    """
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+        return stat.rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
 
 
 def runs_program(pid: int, program: str) -> bool:
     """Tell whether ``pid`` runs ``program`` (basename of argv[0], from /proc).
 
-    Guards against signalling an unrelated process that reused a stale recorded pid.
+    Guards against signalling an unrelated process that reused a stale recorded pid. A
+    live process with an empty command line is in the middle of ``execve`` (just started):
+    it is read again for up to :data:`EXEC_SETTLE_SECONDS` instead of being taken for
+    another program, which left a just-started process running when it was stopped.
 
     :param pid: a process id.
     :param program: e.g. ``anvil`` or ``ipfs``.
     :return: ``True`` when argv[0]'s basename is ``program`` (or /proc is unavailable).
     """
     cmdline = Path(f"/proc/{pid}/cmdline")
-    try:
-        argv0 = cmdline.read_bytes().split(b"\0", 1)[0].decode(errors="replace")
-    except FileNotFoundError:
-        return not Path("/proc/self").exists()
-    except OSError:
-        return False
+    deadline = time.monotonic() + EXEC_SETTLE_SECONDS
+    while True:
+        try:
+            raw = cmdline.read_bytes()
+        except FileNotFoundError:
+            return not Path("/proc/self").exists()
+        except OSError:
+            return False
+        if raw or process_state(pid) in (None, "Z") or time.monotonic() > deadline:
+            break
+        time.sleep(0.005)
+    argv0 = raw.split(b"\0", 1)[0].decode(errors="replace")
     return Path(argv0).name == program
 
 
@@ -57,15 +84,7 @@ def is_alive(pid: Optional[int], program: Optional[str] = None) -> bool:
         os.kill(pid, 0)
     except (ProcessLookupError, PermissionError):
         return False
-    stat = Path(f"/proc/{pid}/stat")
-    if stat.exists():
-        try:
-            state = (
-                stat.read_text(encoding="ascii", errors="replace")
-                .rsplit(")", 1)[1]
-                .split()[0]
-            )
-        except (OSError, IndexError):
-            return True
-        return state != "Z"
-    return True
+    if not Path("/proc/self").exists():
+        return True
+    state = process_state(pid)
+    return state is not None and state != "Z"

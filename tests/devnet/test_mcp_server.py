@@ -481,10 +481,17 @@ def test_a_cancelled_call_keeps_its_request(
     nonce = market_nonce(devnet)
     arguments = {"prompt": "Cancelled, then asked again?"}
 
+    async def call(client: Client) -> None:
+        await client.call_tool(TOOL, arguments)
+        raise AssertionError("the call should still be waiting")
+
     async def body(client: Client) -> Any:
-        with anyio.move_on_after(4):
-            await client.call_tool(TOOL, arguments)
-            raise AssertionError("the call should still be waiting")
+        async with anyio.create_task_group() as group:
+            group.start_soon(call, client)
+            with anyio.fail_after(60):  # the client leaves once the request is mined
+                while market_nonce(devnet) == nonce:
+                    await anyio.sleep(0.1)
+            group.cancel_scope.cancel()
         return None
 
     run(devnet, tmp_path, "stdio", ("--timeout", "60"), body)

@@ -76,3 +76,47 @@ def test_stop_pid_leaves_a_pid_running_another_program(tmp_path):
     finally:
         stop_pid(pid, Path(sys.executable).name, timeout=5)
     assert not is_alive(pid)
+
+
+def test_a_process_seen_inside_execve_is_still_stopped(tmp_path, monkeypatch):
+    """/proc shows an empty command line while execve runs: read again, then stopped.
+
+    The window lasts milliseconds and cannot be produced on demand, so the first three
+    reads of this process's command line are made empty (as the kernel shows it then);
+    before the fix the process was taken for another program and left running.
+
+    :param tmp_path: the process's log folder.
+    :param monkeypatch: makes the first reads of the command line empty.
+    """
+    pid = spawn([sys.executable, "-c", "import time; time.sleep(60)"], tmp_path / "l")
+    cmdline, read_bytes = Path(f"/proc/{pid}/cmdline"), Path.read_bytes
+    empty = iter([b"", b"", b""])
+
+    def mid_exec(path: Path) -> bytes:
+        if path == cmdline:
+            shown = next(empty, None)
+            if shown is not None:
+                return shown
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", mid_exec)
+    try:
+        stop_pid(pid, Path(sys.executable).name, timeout=5)
+        assert not is_alive(pid)
+    finally:
+        monkeypatch.undo()
+        stop_pid(pid, timeout=1)
+
+
+def test_processes_stopped_right_after_start_are_gone(tmp_path):
+    """Fifty processes, each stopped as soon as spawn returns: none is left running."""
+    left = []
+    for n in range(50):
+        pid = spawn(
+            [sys.executable, "-c", "import time; time.sleep(60)"], tmp_path / f"{n}"
+        )
+        stop_pid(pid, Path(sys.executable).name, timeout=5)
+        if is_alive(pid):
+            left.append(pid)
+            stop_pid(pid, timeout=1)
+    assert not left
