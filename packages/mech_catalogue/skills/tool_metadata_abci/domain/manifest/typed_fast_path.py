@@ -163,7 +163,9 @@ _ENCODER = msgspec.json.Encoder()
 #: nesting depth of the struct levels, where a raw value starts (document = 1)
 _DEPTH_TOP, _DEPTH_TOOL, _DEPTH_IO, _DEPTH_ARGUMENT = 1, 3, 4, 5
 #: raw JSON texts longer than this are decoded each time, not memoised
-MEMO_TEXT = 1 << 16
+MEMO_TEXT = 1 << 14
+#: text held per memo, in bytes (cleared when full)
+MEMO_BYTES = 1 << 20
 #: entries per memo (cleared when full: a miss only costs time)
 MEMO_ENTRIES = 4096
 #: the caps raw values are strictly decoded under (depth is checked at use, per limits)
@@ -180,27 +182,37 @@ class _Decline(Exception):
 
 
 class _RawMemo:
-    """What each distinct raw JSON text gives, computed once: bounded, cleared when full."""
+    """What each distinct raw JSON text gives, computed once: bounded, cleared when full.
+
+    Bounded by entries (:data:`MEMO_ENTRIES`) and by the bytes of text they hold
+    (:data:`MEMO_BYTES`, each entry charged its key and any text it keeps), so distinct
+    large values cannot grow it: what it keeps is at most a few times that text.
+    """
 
     def __init__(self) -> None:
         """Start empty."""
         self.entries: Dict[bytes, Any] = {}
+        self.size = 0
 
     def clear(self) -> None:
         """Forget every entry."""
         self.entries.clear()
+        self.size = 0
 
-    def put(self, key: bytes, entry: Any) -> Any:
+    def put(self, key: bytes, entry: Any, kept: int = 0) -> Any:
         """Remember an entry (unless its text is too long), and return it.
 
         :param key: the raw JSON text.
         :param entry: what it gives.
+        :param kept: characters of text the entry holds besides the key.
         :return: ``entry``.
         """
+        size = len(key) + kept
         if len(key) <= MEMO_TEXT:
-            if len(self.entries) >= MEMO_ENTRIES:
-                self.entries.clear()
+            if len(self.entries) >= MEMO_ENTRIES or self.size + size > MEMO_BYTES:
+                self.clear()
             self.entries[key] = entry
+            self.size += size
         return entry
 
 
@@ -236,7 +248,8 @@ def _value(raw: Raw, at_depth: int, limits: Limits) -> Tuple[Any, str]:
     text = bytes(raw)
     entry = VALUES.entries.get(text, False)
     if entry is False:
-        entry = VALUES.put(text, _fresh_value(text))
+        entry = _fresh_value(text)
+        VALUES.put(text, entry, 0 if entry is None else len(entry[2]))
     if entry is None or at_depth + entry[1] > limits.max_depth:
         raise _Decline()
     return entry[0], entry[2]
@@ -266,7 +279,8 @@ def _output_schema(raw: Raw, limits: Limits) -> str:
     text = bytes(raw)
     entry = OUTPUT_SCHEMAS.entries.get(text, False)
     if entry is False:
-        entry = OUTPUT_SCHEMAS.put(text, _fresh_output_schema_entry(text))
+        entry = _fresh_output_schema_entry(text)
+        OUTPUT_SCHEMAS.put(text, entry, 0 if entry is None else len(entry[0]))
     if (
         entry is None
         or entry[1] > INLINE_ALLOWANCE

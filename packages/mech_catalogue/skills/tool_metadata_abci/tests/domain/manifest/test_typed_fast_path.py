@@ -471,6 +471,26 @@ def test_memos_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(fast_path.OUTPUT_SCHEMAS.entries) == 0
 
 
+def test_memos_stay_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Distinct large values never hold more than MEMO_BYTES of text (key + kept text)."""
+    monkeypatch.setattr(fast_path, "MEMO_BYTES", 2000)
+    for i in range(20):
+        default = (
+            f"{i:04d}" + "v" * 300
+        )  # about 310 bytes of key, 310 of canonical text
+        meta = tool("t", arguments=[argument("a", default=default)])
+        fast, _ = check(encode(document({"t": meta})))
+        assert fast is not None
+        assert fast.tools[0].arguments[0].default_json == json.dumps(default)
+        memo = fast_path.VALUES
+        assert memo.size <= 2000
+        assert memo.size == sum(
+            len(k) + (0 if e is None else len(e[2])) for k, e in memo.entries.items()
+        )
+    clear_memos()
+    assert fast_path.VALUES.size == 0 and not fast_path.VALUES.entries
+
+
 # Generated manifests: the shape's every field, valid or not, under several limits.
 SCALAR = (
     st.none()
