@@ -28,7 +28,8 @@ data and bytes become a catalogue, then what the skill does with it):
   (the cap on every read).
 - :mod:`.manifest`: ``validation`` (strict decoding, the v1 JSON Schema in ``spec/``),
   ``parsing`` (every top-level shape, never raises), ``parse_tool`` (one tool's
-  metadata), ``schema_refs`` (self-contained argument schemas).
+  metadata), ``schema_refs`` (self-contained argument schemas), ``typed_fast_path``
+  (the common typed shape decoded by msgspec, only where it equals ``parsing``'s).
 - :mod:`.catalogue`: ``fetching`` (fetch policy, cache, last good, the refresh),
   ``store`` (what each agent keeps by digest), ``views`` (shapes other skills read),
   ``exposure`` (the agreed catalogue exposed agent-wide, with its freshness).

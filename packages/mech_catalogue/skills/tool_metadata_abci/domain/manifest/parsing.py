@@ -36,6 +36,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parse_too
     parse_tool,
     text_field,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.typed_fast_path import (
+    typed_manifest,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
     decode_json,
 )
@@ -113,7 +116,26 @@ def parse_manifest(
 ) -> ParseResult:
     """Decode strictly (:func:`.validation.decode_json`) and parse. Never raises.
 
+    The common typed shape is read by :func:`.typed_fast_path.typed_manifest` (in C,
+    only when it gives the same manifest and no problem); everything else, and
+    whatever it declines, by :func:`parse_manifest_general`.
+
     :param data: manifest bytes as fetched from IPFS.
+    :param limits: caps on size, depth, tools, arguments, text.
+    :return: the result.
+    """
+    manifest = typed_manifest(data, limits)
+    if manifest is not None:
+        return ParseResult(manifest)
+    return parse_manifest_general(data, limits)
+
+
+def parse_manifest_general(
+    data: Union[bytes, str], limits: Limits = DEFAULT_LIMITS
+) -> ParseResult:
+    """Parse any manifest: decode strictly, then read every shape. Never raises.
+
+    :param data: manifest bytes (a str is encoded as UTF-8 first).
     :param limits: caps on size, depth, tools, arguments, text.
     :return: the result.
     """
