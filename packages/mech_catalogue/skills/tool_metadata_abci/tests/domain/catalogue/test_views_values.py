@@ -1,0 +1,105 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The values mech-interact reads from the views: zero counts stay zero; the database strings.
+
+Found by mutation testing (issue 18): a mech with no requests (or no deliveries) yet was
+in no test, so ``requests or 1`` passed; nor was the exact text ``views_from_document``
+gives the two database values, nor its error.
+"""
+
+from dataclasses import replace
+
+import pytest
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+    mechs_info_view,
+    views_document,
+    views_from_document,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+    Manifest,
+    Mech,
+    MechRef,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+    MechFacts,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+)
+
+REGISTRY = "0x" + "ee" * 20
+
+
+def facts(contract: int, requests: int, deliveries: int) -> MechFacts:
+    """Confirmed, complete (rankable) facts of one mech contract.
+
+    :param contract: names the contract address.
+    :param requests: ``numTotalRequests()``.
+    :param deliveries: ``numTotalDeliveries()``.
+    :return: the facts.
+    """
+    return MechFacts(
+        address="0x" + f"{contract:040x}",
+        service_id=1,
+        block=30,
+        confirmed=True,
+        max_delivery_rate=10,
+        requests=requests,
+        deliveries=deliveries,
+        karma=0,
+    )
+
+
+def catalogue(*contracts: MechFacts) -> Catalogue:
+    """One ok service offering ``predict`` and ``summarise``, with these mech contracts.
+
+    :param contracts: its marketplace facts.
+    :return: the catalogue.
+    """
+    mech = Mech.from_manifest(
+        MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, REGISTRY, 1),
+        Manifest(tools=(Tool(name="summarise"), Tool(name="predict"))),
+        digest="0x" + "ab" * 32,
+    )
+    return Catalogue.build([replace(mech, marketplace=contracts)])
+
+
+def test_a_new_mech_has_zero_requests_and_zero_deliveries() -> None:
+    """No request yet, and requests never delivered: the counts read 0, not a default."""
+    info = mechs_info_view(catalogue(facts(1, 0, 0), facts(2, 5, 0), facts(3, 4, 9)))
+    counts = [(i["received_requests"], i["self_delivered"]) for i in info]
+    # deliveries above requests (another agent's deliveries) are capped at the requests
+    assert counts == [(0, 0), (5, 0), (4, 4)]
+
+
+def test_the_database_values_are_the_documents_own_compact_parts() -> None:
+    """Each value is exactly the text of its part inside the agreed document."""
+    document = views_document(catalogue(facts(1, 3, 2)))
+    info, tools = views_from_document(document)
+    assert tools == '["predict","summarise"]'
+    assert f'"mechs_info":{info}' in document
+    assert info.startswith('[{"address":"0x') and ", " not in info
+
+
+@pytest.mark.parametrize(
+    "document", ["[]", '{"mechs_info": []}', '{"mechs_info": [], "mech_tools": {}}']
+)
+def test_anything_else_is_not_a_views_document(document: str) -> None:
+    """A list, a missing part, a part that is not a list: ValueError naming the problem."""
+    with pytest.raises(ValueError, match="^not a views document$"):
+        views_from_document(document)

@@ -1,0 +1,82 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``GET /tools/<name>`` pages of offers: the default page, the last page, a stale cursor's answer.
+
+Found by mutation testing (issue 18): ``show_tool``'s default page size and the sentence
+of its ``invalid_cursor`` answer were asserted by no test.
+"""
+
+import json
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+    ExposedCatalogue,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    CatalogueView,
+    show_tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Catalogue,
+    Manifest,
+    Mech,
+    MechRef,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+)
+
+REGISTRY = "0x" + "dd" * 20
+
+
+def view_of(offers: int) -> CatalogueView:
+    """A served catalogue in which ``offers`` services each offer ``predict``.
+
+    :param offers: how many services.
+    :return: the view.
+    """
+    catalogue = Catalogue.build(
+        Mech.from_manifest(
+            MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, REGISTRY, i),
+            Manifest(tools=(Tool(name="predict"),)),
+            digest="0x" + f"{i:064x}",
+        )
+        for i in range(1, offers + 1)
+    )
+    return CatalogueView.build(
+        ExposedCatalogue(catalogue, catalogue.digest(), "", 40, 0.0, 1)
+    )
+
+
+def test_the_default_page_is_50_offers() -> None:
+    """51 offers, no page size given: 50, then the 51st from cursor 50, with no next cursor."""
+    view = view_of(51)
+    first = json.loads(show_tool(view, "predict").body)
+    assert first["offer_count"] == 51 and len(first["offers"]) == 50
+    assert first["nextCursor"] == "50"
+    last = json.loads(show_tool(view, "predict", 50).body)
+    assert [o["mech"]["mech_id"] for o in last["offers"]] == [51]
+    assert "nextCursor" not in last
+
+
+def test_a_cursor_past_the_offers_says_how_many_and_what_to_do() -> None:
+    """Cursor 3 of 3 offers: 400 invalid_cursor naming the cursor, the count and the tool."""
+    result = show_tool(view_of(3), "predict", 3)
+    assert result.status_code == 400
+    assert json.loads(result.body)["error"] == {
+        "code": "invalid_cursor",
+        "message": "cursor 3 is past the 3 offers of 'predict' served now (the "
+        "catalogue may have changed); omit it to start over",
+    }
