@@ -12,10 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""``GET /tools/<name>`` pages of offers: the default page, the last page, a stale cursor's answer.
+"""Pages of ``GET /tools`` and ``GET /tools/<name>``: defaults, the last page, stale cursors, other paths.
 
-Found by mutation testing (issue 18): ``show_tool``'s default page size and the sentence
-of its ``invalid_cursor`` answer were asserted by no test.
+Found by mutation testing (issue 18): ``show_tool``'s default page size, ``list_tools``'
+default (every kind), the sentences of both ``invalid_cursor`` answers and ``serve``'s
+answer to a parsed path it does not serve (an extra path of a skill that does not
+answer it) were asserted by no test.
 """
 
 import json
@@ -23,8 +25,13 @@ import json
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     ExposedCatalogue,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
+    Request,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     CatalogueView,
+    list_tools,
+    serve,
     show_tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
@@ -79,4 +86,43 @@ def test_a_cursor_past_the_offers_says_how_many_and_what_to_do() -> None:
         "code": "invalid_cursor",
         "message": "cursor 3 is past the 3 offers of 'predict' served now (the "
         "catalogue may have changed); omit it to start over",
+    }
+
+
+def test_list_tools_without_a_kind_lists_every_name() -> None:
+    """No kind given: both tools of the catalogue, one page of 50."""
+    catalogue = Catalogue.build(
+        [
+            Mech.from_manifest(
+                MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, REGISTRY, 1),
+                Manifest(tools=(Tool(name="predict"), Tool(name="summarise"))),
+                digest="0x" + "01" * 32,
+            )
+        ]
+    )
+    view = CatalogueView.build(
+        ExposedCatalogue(catalogue, catalogue.digest(), "", 40, 0.0, 1)
+    )
+    body = json.loads(list_tools(view, None, 50).body)
+    assert [tool["name"] for tool in body["tools"]] == ["predict", "summarise"]
+
+
+def test_a_tools_cursor_past_the_names_says_how_many_and_what_to_do() -> None:
+    """Cursor 1 of one name: 400 invalid_cursor with the count and what to do."""
+    result = list_tools(view_of(2), 1, 50)
+    assert result.status_code == 400
+    assert json.loads(result.body)["error"] == {
+        "code": "invalid_cursor",
+        "message": "cursor 1 is past the 1 tool names served now (the catalogue may "
+        "have changed); omit it to start over",
+    }
+
+
+def test_a_parsed_path_serve_does_not_know_is_404_unknown_path() -> None:
+    """An extra path parsed for a skill that does not answer it: 404 naming the path."""
+    result = serve(Request("/metrics"), view_of(1), 0.0, 50, 60.0)
+    assert result.status_code == 404
+    assert json.loads(result.body)["error"] == {
+        "code": "unknown_path",
+        "message": "'/metrics' is not served here",
     }
