@@ -16,10 +16,13 @@
 
 Found by mutation testing (issue 18): a mech with no requests (or no deliveries) yet was
 in no test, so ``requests or 1`` passed; nor was the exact text ``views_from_document``
-gives the two database values, nor its error.
+gives the two database values, nor its error, nor that ``views_document`` sorts the keys
+inside each item and keeps to the bound it is given.
 """
 
+import json
 from dataclasses import replace
+from typing import List
 
 import pytest
 
@@ -103,3 +106,27 @@ def test_anything_else_is_not_a_views_document(document: str) -> None:
     """A list, a missing part, a part that is not a list: ValueError naming the problem."""
     with pytest.raises(ValueError, match="^not a views document$"):
         views_from_document(document)
+
+
+def test_the_document_sorts_the_keys_of_every_item() -> None:
+    """Top-level and item keys in sorted order, no spaces: the same bytes on every agent."""
+    document = views_document(catalogue(facts(1, 3, 2)))
+    assert document.startswith(
+        '{"mech_tools":["predict","summarise"],"mechs_info":[{"address":"0x'
+    )
+    orders: List[List[str]] = []
+
+    def record(pairs):
+        orders.append([key for key, _ in pairs])
+        return dict(pairs)
+
+    json.loads(document, object_pairs_hook=record)
+    assert len(orders) == 4  # the document, the item, its service, the metadata entry
+    assert all(keys == sorted(keys) for keys in orders), orders
+
+
+def test_the_document_keeps_to_the_bound_it_is_given() -> None:
+    """A bound just below the whole document leaves the one mech out: the views are empty."""
+    whole = views_document(catalogue(facts(1, 3, 2)))
+    bounded = views_document(catalogue(facts(1, 3, 2)), max_bytes=len(whole) - 1)
+    assert bounded == '{"mech_tools":[],"mechs_info":[]}'
