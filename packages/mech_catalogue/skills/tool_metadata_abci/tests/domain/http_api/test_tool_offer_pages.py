@@ -78,6 +78,12 @@ def test_the_default_page_is_50_offers() -> None:
     assert "nextCursor" not in last
 
 
+def test_exactly_one_page_of_offers_has_no_next_cursor() -> None:
+    """Three offers in pages of three: all of them, and no cursor to a page that is empty."""
+    body = json.loads(show_tool(view_of(3), "predict", None, 3).body)
+    assert len(body["offers"]) == 3 and "nextCursor" not in body
+
+
 def test_a_cursor_past_the_offers_says_how_many_and_what_to_do() -> None:
     """Cursor 3 of 3 offers: 400 invalid_cursor naming the cursor, the count and the tool."""
     result = show_tool(view_of(3), "predict", 3)
