@@ -17,7 +17,8 @@
 Found by mutation testing (issue 18): a mech with no requests (or no deliveries) yet was
 in no test, so ``requests or 1`` passed; nor was the exact text ``views_from_document``
 gives the two database values, nor its error, nor that ``views_document`` sorts the keys
-inside each item and keeps to the bound it is given.
+inside each item and keeps to the bound it is given, nor the order in which a bound
+admits mechs (rankable first, most deliveries first, counts capped at requests).
 """
 
 import json
@@ -28,8 +29,10 @@ import pytest
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
     mechs_info_view,
+    views_chunks,
     views_document,
     views_from_document,
+    views_selection,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
@@ -130,3 +133,51 @@ def test_the_document_keeps_to_the_bound_it_is_given() -> None:
     whole = views_document(catalogue(facts(1, 3, 2)))
     bounded = views_document(catalogue(facts(1, 3, 2)), max_bytes=len(whole) - 1)
     assert bounded == '{"mech_tools":[],"mechs_info":[]}'
+
+
+def service(mech_id: int, *contracts: MechFacts) -> Mech:
+    """An ok service offering one tool of its own (names of one length), with these facts.
+
+    :param mech_id: the service id (1-9).
+    :param contracts: its marketplace facts (none: not rankable).
+    :return: the entry.
+    """
+    mech = Mech.from_manifest(
+        MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, REGISTRY, mech_id),
+        Manifest(tools=(Tool(name=f"tool{mech_id}"),)),
+        digest="0x" + f"{mech_id:064x}",
+    )
+    return replace(mech, marketplace=contracts)
+
+
+@pytest.mark.parametrize(
+    "mechs, first",
+    [
+        # rankable before not, even with no deliveries and a later place
+        ((service(1), service(2, facts(2, 0, 0))), 2),
+        # most deliveries first, whatever the place
+        ((service(1, facts(1, 1, 1)), service(2, facts(2, 5, 5))), 2),
+        # deliveries count only up to requests: 0 requests, 3 deliveries is 0
+        ((service(1, facts(1, 0, 3)), service(2, facts(2, 1, 1))), 2),
+        # no deliveries is 0, not 1
+        ((service(1, facts(1, 5, 0)), service(2, facts(2, 1, 1))), 2),
+    ],
+)
+def test_a_bound_for_one_mech_admits_the_first_by_priority(mechs, first: int) -> None:
+    """The bound is about the document of the expected mech alone: only it is admitted.
+
+    The selection counts one separator per name and per item, the first ones included,
+    so the bound is that document plus 2 bytes, far less than another mech's tool name.
+
+    :param mechs: the catalogue's entries, in ref order.
+    :param first: the id the priority puts first.
+    """
+    expected = next(m for m in mechs if m.ref.mech_id == first)
+    bound = len(views_document(Catalogue.build([expected]))) + 2
+    assert views_selection(Catalogue.build(mechs), bound) == {expected.ref}
+
+
+def test_an_empty_document_is_one_empty_chunk() -> None:
+    """Nothing to cut: one chunk, empty (a payload still carries it)."""
+    assert views_chunks("", 10) == [""]
+    assert views_chunks("abcde", 2) == ["ab", "cd", "e"]
