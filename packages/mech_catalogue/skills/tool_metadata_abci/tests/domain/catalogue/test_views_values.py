@@ -177,6 +177,27 @@ def test_a_bound_for_one_mech_admits_the_first_by_priority(mechs, first: int) ->
     assert views_selection(Catalogue.build(mechs), bound) == {expected.ref}
 
 
+def test_no_bound_is_ever_exceeded() -> None:
+    """Every bound from the empty document to the whole: the document never passes it."""
+    catalogue = Catalogue.build(
+        [service(i, facts(i, i, 1)) for i in range(1, 4)] + [service(4)]
+    )
+    whole = len(views_document(catalogue))
+    for bound in range(len('{"mech_tools":[],"mechs_info":[]}'), whole + 3):
+        assert len(views_document(catalogue, max_bytes=bound)) <= bound
+
+
+def test_a_mech_too_large_is_skipped_and_later_ones_still_tried() -> None:
+    """The first by priority does not fit; the smaller one after it does."""
+    large = replace(
+        service(1, facts(1, 9, 9)),
+        marketplace=tuple(facts(10 + i, 9, 9) for i in range(5)),
+    )
+    small = service(2)
+    bound = len(views_document(Catalogue.build([small]))) + 2
+    assert views_selection(Catalogue.build([large, small]), bound) == {small.ref}
+
+
 def test_an_empty_document_is_one_empty_chunk() -> None:
     """Nothing to cut: one chunk, empty (a payload still carries it)."""
     assert views_chunks("", 10) == [""]
