@@ -198,6 +198,19 @@ def test_a_mech_too_large_is_skipped_and_later_ones_still_tried() -> None:
     assert views_selection(Catalogue.build([large, small]), bound) == {small.ref}
 
 
+def test_a_tool_name_already_admitted_costs_nothing_again() -> None:
+    """Services 1 and 3 offer one name, 2 another: a bound fitting the three admits all."""
+    shared = Manifest(tools=(Tool(name="tool1"),))
+    mechs = [
+        service(1),
+        service(2),
+        replace(service(3), tools=shared.tools),
+    ]
+    catalogue = Catalogue.build(mechs)
+    bound = len(views_document(catalogue)) + 1  # one separator counted per name list
+    assert views_selection(catalogue, bound) == {m.ref for m in mechs}
+
+
 def test_an_empty_document_is_one_empty_chunk() -> None:
     """Nothing to cut: one chunk, empty (a payload still carries it)."""
     assert views_chunks("", 10) == [""]
