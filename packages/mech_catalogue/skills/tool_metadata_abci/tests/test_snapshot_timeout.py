@@ -172,6 +172,14 @@ class TestSlowSnapshotWarning(ToolMetadataBehaviourCase):
             "multicall_batch_size",
         ):
             assert name in warnings[0]
+        assert warnings[0].endswith(
+            "past the timeout the round restarts the read and never ends; raise "
+            "snapshot_round_timeout_seconds or multicall_batch_size"
+        )
+
+    def test_exactly_half_the_timeout_is_not_warned_about(self) -> None:
+        """60 s of 120 s is not over half: no warning (found by mutation testing)."""
+        assert not [w for w in self._read(60.0) if "registry snapshot took" in w]
 
     def test_a_quick_read_is_not_warned_about(self) -> None:
         """50 s of 120 s: no warning."""
