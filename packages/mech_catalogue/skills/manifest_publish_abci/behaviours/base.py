@@ -69,10 +69,11 @@ def as_call(call: Call, output_type: str) -> Call:
 def decode_return(call: Call, data: bytes) -> Any:
     """Decode the one return value of a call made by :func:`as_call`, with its type.
 
+    Bytes that are not one value of that type raise :func:`decode_single`'s PublishError.
+
     :param call: the batch entry, carrying its return type.
     :param data: the call's return data.
     :return: the value.
-    :raises PublishError: RPC_UNAVAILABLE when the bytes are not one value of that type.
     """
     return decode_single(call.output_types[0], data)
 
