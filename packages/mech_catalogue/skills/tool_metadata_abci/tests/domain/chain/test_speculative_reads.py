@@ -22,7 +22,7 @@ count of ids read, a source never marked read past its end, or one never unmarke
 a reverted ``serviceRegistry()`` in the block-number batch was in no test.
 """
 
-from typing import Dict, List, Set, Tuple
+from typing import AbstractSet, Dict, List, Tuple
 
 import pytest
 
@@ -45,7 +45,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.chain.test_r
 HEAD = 27
 
 
-def service_chain(supply: int, without_hash: Set[int] = frozenset()) -> TableChain:
+def service_chain(
+    supply: int, without_hash: AbstractSet[int] = frozenset()
+) -> TableChain:
     """A ComplementaryServiceMetadata whose ServiceRegistry holds ``supply`` services.
 
     :param supply: the services' count; ids past it (up to 4x) read a zero hash, as
