@@ -12,14 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Handlers of the manifest publish skill: abstract_round_abci's, unchanged.
+"""Handlers of the manifest publish skill: abstract_round_abci's, and tool_metadata_abci's ABCI handler.
 
-The skill serves no HTTP API of its own (the catalogue API is tool_metadata_abci's); the
-chained skill picks the handlers of the whole service.
+The ABCI handler is tool_metadata_abci's (it follows a Tendermint chain whose heights
+restarted, instead of stopping the agent). The skill serves no HTTP API of its own (the
+catalogue API is tool_metadata_abci's); the chained skill picks the handlers of the whole
+service.
 """
 
-from packages.valory.skills.abstract_round_abci.handlers import (
-    ABCIRoundHandler as BaseABCIRoundHandler,
+from packages.mech_catalogue.skills.tool_metadata_abci.handlers import (
+    ABCIHandler as ToolMetadataABCIHandler,
 )
 from packages.valory.skills.abstract_round_abci.handlers import (
     ContractApiHandler as BaseContractApiHandler,
@@ -40,7 +42,7 @@ from packages.valory.skills.abstract_round_abci.handlers import (
     TendermintHandler as BaseTendermintHandler,
 )
 
-ABCIHandler = BaseABCIRoundHandler
+ABCIHandler = ToolMetadataABCIHandler
 HttpHandler = BaseHttpHandler
 SigningHandler = BaseSigningHandler
 LedgerApiHandler = BaseLedgerApiHandler

@@ -14,11 +14,11 @@
 
 """Handlers of the tool metadata skill.
 
-All are abstract_round_abci's, except :class:`HttpHandler`, which also answers the
+All are abstract_round_abci's, except two. :class:`HttpHandler` also answers the
 catalogue API (``GET /tools``, ``/tools/<name>``, ``/mechs``, ``/healthcheck``; see
 ``domain/http_api/routes.py``) for requests arriving through the ``valory/http_server``
-connection. Responses to the skill's own gateway requests go to abstract_round_abci's
-handler as usual.
+connection; responses to the skill's own gateway requests go to abstract_round_abci's
+handler as usual. :class:`ABCIHandler` follows a Tendermint chain whose heights restarted.
 
 Requests come from anyone who can reach the port, and an exception escaping a handler
 stops the agent (the skill's ``stop_and_exit`` policy), so :meth:`HttpHandler.handle` is
@@ -44,7 +44,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request i
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
     serve,
 )
+from packages.valory.protocols.abci import AbciMessage
 from packages.valory.protocols.http.message import HttpMessage
+from packages.valory.skills.abstract_round_abci.dialogues import AbciDialogue
 from packages.valory.skills.abstract_round_abci.handlers import (
     ABCIRoundHandler as BaseABCIRoundHandler,
 )
@@ -66,13 +68,57 @@ from packages.valory.skills.abstract_round_abci.handlers import (
 from packages.valory.skills.abstract_round_abci.handlers import (
     TendermintHandler as BaseTendermintHandler,
 )
+from packages.valory.skills.abstract_round_abci.models import SharedState
 
-ABCIHandler = BaseABCIRoundHandler
 SigningHandler = BaseSigningHandler
 LedgerApiHandler = BaseLedgerApiHandler
 ContractApiHandler = BaseContractApiHandler
 TendermintHandler = BaseTendermintHandler
 IpfsHandler = BaseIpfsHandler
+
+
+class ABCIHandler(BaseABCIRoundHandler):
+    """abstract_round_abci's ABCI handler, following a chain whose heights restarted.
+
+    abstract_round_abci takes a block only at the local height + 1 and otherwise raises
+    ``AddBlockError`` from ``commit``, which stops the agent. The abci connection's mock
+    Tendermint (single-agent runs; ``valory/abci`` ``connection.py``) restarts its heights at
+    1 on ``/gentle_reset`` and ``/hard_reset`` without an ``init_chain``, and
+    abstract_round_abci sends ``/gentle_reset`` whenever no block arrived for
+    ``BLOCKS_STALL_TOLERANCE`` (60 s), so any pause that long (a loaded machine, a suspended
+    VM, ``SIGSTOP``) stopped the agent. Here a block at another height re-bases the local
+    blockchain at it, as ``init_chain`` would, with a warning; a block at height 1 while the
+    local blockchain waits for ``init_chain`` after a hard reset starts that new chain.
+    Heights below the blockchain's initial height are left to abstract_round_abci, which
+    ignores them.
+    """
+
+    def begin_block(self, message: AbciMessage, dialogue: AbciDialogue) -> AbciMessage:
+        """Re-base the local blockchain if Tendermint's heights restarted, then begin the block.
+
+        :param message: the ``REQUEST_BEGIN_BLOCK`` message; ``header.height`` is read.
+        :param dialogue: its dialogue.
+        :return: abstract_round_abci's ``RESPONSE_BEGIN_BLOCK``.
+        """
+        round_sequence = cast(SharedState, self.context.state).round_sequence
+        blockchain = round_sequence.blockchain
+        height = message.header.height
+        expected = blockchain.height + 1
+        initial = blockchain.height - blockchain.length
+        if blockchain.is_init and height != expected and height >= initial:
+            self.context.logger.warning(
+                f"Tendermint sent block {height} where block {expected} was due (its "
+                "heights restarted without init_chain, as the mock Tendermint's resets do); "
+                f"the local blockchain now continues from block {height}"
+            )
+            round_sequence.init_chain(height)
+        elif not blockchain.is_init and height == 1:
+            self.context.logger.info(
+                "Tendermint's chain restarted at block 1 without init_chain; "
+                "the local blockchain starts there"
+            )
+            round_sequence.init_chain(height)
+        return super().begin_block(message, dialogue)
 
 
 class HttpHandler(BaseHttpHandler):
