@@ -46,6 +46,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes im
 )
 from packages.valory.protocols.abci import AbciMessage
 from packages.valory.protocols.http.message import HttpMessage
+from packages.valory.skills.abstract_round_abci.base import RoundSequence
 from packages.valory.skills.abstract_round_abci.dialogues import AbciDialogue
 from packages.valory.skills.abstract_round_abci.handlers import (
     ABCIRoundHandler as BaseABCIRoundHandler,
@@ -68,7 +69,6 @@ from packages.valory.skills.abstract_round_abci.handlers import (
 from packages.valory.skills.abstract_round_abci.handlers import (
     TendermintHandler as BaseTendermintHandler,
 )
-from packages.valory.skills.abstract_round_abci.models import SharedState
 
 SigningHandler = BaseSigningHandler
 LedgerApiHandler = BaseLedgerApiHandler
@@ -89,8 +89,6 @@ class ABCIHandler(BaseABCIRoundHandler):
     VM, ``SIGSTOP``) stopped the agent. Here a block at another height re-bases the local
     blockchain at it, as ``init_chain`` would, with a warning; a block at height 1 while the
     local blockchain waits for ``init_chain`` after a hard reset starts that new chain.
-    Heights below the blockchain's initial height are left to abstract_round_abci, which
-    ignores them.
     """
 
     def begin_block(self, message: AbciMessage, dialogue: AbciDialogue) -> AbciMessage:
@@ -100,12 +98,13 @@ class ABCIHandler(BaseABCIRoundHandler):
         :param dialogue: its dialogue.
         :return: abstract_round_abci's ``RESPONSE_BEGIN_BLOCK``.
         """
-        round_sequence = cast(SharedState, self.context.state).round_sequence
+        # the skill's own SharedState: importing abstract_round_abci's here would give the
+        # skill loader two classes named SharedState
+        round_sequence: RoundSequence = self.context.state.round_sequence
         blockchain = round_sequence.blockchain
         height = message.header.height
         expected = blockchain.height + 1
-        initial = blockchain.height - blockchain.length
-        if blockchain.is_init and height != expected and height >= initial:
+        if blockchain.is_init and height != expected:
             self.context.logger.warning(
                 f"Tendermint sent block {height} where block {expected} was due (its "
                 "heights restarted without init_chain, as the mock Tendermint's resets do); "
