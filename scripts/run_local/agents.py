@@ -145,9 +145,8 @@ def agent_env(
         ),
         "TENDERMINT_P2P_URL": f"127.0.0.1:{ports.tendermint_p2p}",
         "ALL_PARTICIPANTS": json.dumps(participants),
-        # the mock keeps no blocks to prune, and after its /hard_reset the single agent's
-        # reset_and_pause round times out and registration never completes (checked on
-        # open-autonomy 0.21.30), so the mock run never asks for a Tendermint reset
+        # the mock keeps no blocks to prune, so the mock run never asks for a Tendermint
+        # reset (the skill follows one: tests/faults/test_agent_paused.py sets 1)
         **(
             {"RESET_TENDERMINT_AFTER": str(MOCK_RESET_TENDERMINT_AFTER)}
             if mock_tendermint
