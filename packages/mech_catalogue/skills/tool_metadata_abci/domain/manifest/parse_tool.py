@@ -350,7 +350,7 @@ def _parse_tool(
         if unknown:
             extra.setdefault(key, unknown)
     # Positional, in the order of TOOL_FIELDS (the order of Tool's fields).
-    tool = _new_tool(
+    tool = new_tool(
         (
             name,
             description,
@@ -364,7 +364,7 @@ def _parse_tool(
             _output_schema(out, path + "/output/schema", found, limits),
             _examples(meta, path, found),
             canonical_text(extra),
-            _provenance(shape),
+            shape_provenance(shape),
             _tool_kind(meta, path, found),
         )
     )
@@ -388,10 +388,10 @@ TOOL_FIELDS = (
 _TOOL_SETTERS = tuple(vars(Tool)[field].__set__ for field in TOOL_FIELDS)
 
 
-def _new_tool(values: Tuple[Any, ...]) -> Tool:
+def new_tool(values: Tuple[Any, ...]) -> Tool:
     """Build a :class:`Tool` from already checked field values, setting its slots directly.
 
-    As :func:`_new_argument`: the frozen dataclass ``__init__`` with twelve keywords cost
+    As :func:`new_argument`: the frozen dataclass ``__init__`` with twelve keywords cost
     ~3.9 us a tool. ``Tool`` has no ``__post_init__``; that :data:`TOOL_FIELDS` names
     every field in order is tested (tests/domain/manifest/test_parse_speed_paths.py).
 
@@ -405,8 +405,12 @@ def _new_tool(values: Tuple[Any, ...]) -> Tool:
 
 
 @lru_cache(maxsize=16)
-def _provenance(shape: str) -> Provenance:
-    # frozen, and the same for every tool of one shape until the catalogue adds the mech
+def shape_provenance(shape: str) -> Provenance:
+    """The provenance of every tool parsed from one manifest shape, shared (it is frozen).
+
+    :param shape: the manifest shape (``model.tool.SHAPES``).
+    :return: its provenance, without a mech until the catalogue adds it.
+    """
     return Provenance(shape)
 
 
@@ -473,13 +477,20 @@ def _output_schema(
     if memoised is not None:
         return memoised
     before, spent = len(found), _spent()
-    text = _fresh_output_schema(schema, where, found)
+    text = fresh_output_schema(schema, where, found)
     if text is not None and len(found) == before:
         OUTPUT_SCHEMA_MEMO.put(key, limits, text, _spent() - spent)
     return text
 
 
-def _fresh_output_schema(schema: Any, where: str, found: Problems) -> Optional[str]:
+def fresh_output_schema(schema: Any, where: str, found: Problems) -> Optional[str]:
+    """Check a tool's ``output.schema`` and bundle its references (not memoised).
+
+    :param schema: the decoded schema.
+    :param where: its JSON Pointer, for problems.
+    :param found: INVALID_OUTPUT_SCHEMA problems are appended here.
+    :return: the canonical self-contained schema, or None if it is not a JSON Schema.
+    """
     text = canonical_text(schema)
     reason = (
         "it is not an object"
@@ -856,7 +867,7 @@ _SET_DEFAULT_JSON = vars(Argument)["default_json"].__set__
 _SET_DESCRIPTION = vars(Argument)["description"].__set__
 
 
-def _new_argument(  # pylint: disable=too-many-arguments
+def new_argument(  # pylint: disable=too-many-arguments
     identifier: str,
     term: str,
     schema_json: str,
@@ -890,7 +901,13 @@ def _new_argument(  # pylint: disable=too-many-arguments
 
 
 @lru_cache(maxsize=1024)
-def _type_schema_text(term: str, enum_text: str) -> str:
+def type_schema_text(term: str, enum_text: str) -> str:
+    """The canonical JSON Schema of a vocabulary term, memoised.
+
+    :param term: the vocabulary term (``model.types``).
+    :param enum_text: the canonical JSON of its enum values, or ``"null"``.
+    :return: canonical JSON Schema text.
+    """
     return canonical_text(type_schema(term, decode(enum_text)))
 
 
@@ -956,7 +973,7 @@ def parse_argument(  # pylint: disable=too-many-locals
             schema, ref_problems = self_contained(schema, (), where + "/schema")
             found.extend(ref_problems)
     schema_text = (
-        _type_schema_text(term, canonical_text(enum_values))
+        type_schema_text(term, canonical_text(enum_values))
         if schema is None
         else canonical_text(schema)
     )
@@ -973,7 +990,7 @@ def parse_argument(  # pylint: disable=too-many-locals
             )
         )
         required = True
-    return _new_argument(
+    return new_argument(
         intern(ident),
         term,
         schema_text,

@@ -65,17 +65,12 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parse_tool import (
-    _SET_DEFAULT_JSON,
-    _SET_DESCRIPTION,
-    _SET_IDENTIFIER,
-    _SET_REQUIRED,
-    _SET_SCHEMA_JSON,
-    _SET_TYPE,
     IDENTIFIER,
-    _fresh_output_schema,
-    _new_tool,
-    _provenance,
-    _type_schema_text,
+    fresh_output_schema,
+    new_argument,
+    new_tool,
+    shape_provenance,
+    type_schema_text,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.schema_refs import (
     INLINE_ALLOWANCE,
@@ -174,9 +169,6 @@ _VALUE_LIMITS = Limits(max_bytes=DEFAULT_LIMITS.max_bytes, max_depth=64)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-_new = object.__new__
-
-
 class _Decline(Exception):
     """The general path decides this document."""
 
@@ -261,7 +253,7 @@ def _fresh_output_schema_entry(text: bytes) -> Optional[Tuple[str, int, int]]:
         return None
     found: List[Any] = []
     with tool_budget(decoded.value) as budget:
-        schema_text = _fresh_output_schema(decoded.value, "/output/schema", found)
+        schema_text = fresh_output_schema(decoded.value, "/output/schema", found)
     if found or schema_text is None:
         return None
     return schema_text, budget.spent, nesting_depth(text)
@@ -432,7 +424,7 @@ def _tool(name: str, meta: _ToolStruct, limits: Limits) -> Tool:
         kind = ""
     elif kind not in TOOL_KINDS:  # unknown or not a lowercase word: a warning
         raise _Decline()
-    return _new_tool(
+    return new_tool(
         (
             name,
             description,
@@ -444,7 +436,7 @@ def _tool(name: str, meta: _ToolStruct, limits: Limits) -> Tool:
             output_schema,
             examples,
             "{}",
-            _provenance(shape),
+            shape_provenance(shape),
             kind,
         )
     )
@@ -487,8 +479,7 @@ def _arguments(  # pylint: disable=too-many-locals
 ) -> Tuple[Argument, ...]:
     """Build the arguments as :func:`.parse_tool.parse_argument` does without a problem.
 
-    The slots are set directly, as ``parse_tool._new_argument`` does, inline: this loop
-    runs once per argument of every typed manifest.
+    Each argument is built by :func:`.parse_tool.new_argument`, as the general path does.
 
     :param items: the declarations.
     :param limits: caps.
@@ -526,15 +517,18 @@ def _arguments(  # pylint: disable=too-many-locals
         required = item.required
         if required is UNSET:
             required = default is UNSET
-        arg = _new(Argument)
-        _SET_IDENTIFIER(arg, intern(ident))
-        _SET_TYPE(arg, term)
-        _SET_SCHEMA_JSON(arg, _type_schema_text(term, enum_text))
-        _SET_REQUIRED(arg, required)
-        _SET_DEFAULT_JSON(
-            arg,
-            None if default is UNSET else _value(default, _DEPTH_ARGUMENT, limits)[1],
+        arguments.append(
+            new_argument(
+                intern(ident),
+                term,
+                type_schema_text(term, enum_text),
+                required,
+                (
+                    None
+                    if default is UNSET
+                    else _value(default, _DEPTH_ARGUMENT, limits)[1]
+                ),
+                description,
+            )
         )
-        _SET_DESCRIPTION(arg, description)
-        arguments.append(arg)
     return tuple(arguments)

@@ -33,7 +33,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
 
 
 def test_new_argument_sets_every_field_in_order() -> None:
-    """_new_argument must list every Argument field: a new field would be left unset."""
+    """new_argument must list every Argument field: a new field would be left unset."""
     names = [f.name for f in dataclasses.fields(Argument)]
     assert names == [
         "identifier",
@@ -43,9 +43,7 @@ def test_new_argument_sets_every_field_in_order() -> None:
         "default_json",
         "description",
     ]
-    built = pt._new_argument(  # pylint: disable=protected-access
-        "a", "int", '{"type":"integer"}', False, "1", "d"
-    )
+    built = pt.new_argument("a", "int", '{"type":"integer"}', False, "1", "d")
     assert built == Argument("a", "int", '{"type":"integer"}', False, "1", "d")
 
 
@@ -60,7 +58,7 @@ def test_new_argument_equals_dataclass(
     ident: str, term: str, required: bool, default: object, description: str
 ) -> None:
     """Equal, same hash, same repr, and still frozen, as the dataclass constructor gives."""
-    fast = pt._new_argument(  # pylint: disable=protected-access
+    fast = pt.new_argument(
         ident, term, "{}", required, default, description  # type: ignore[arg-type]
     )
     slow = Argument(ident, term, "{}", required, default, description)  # type: ignore[arg-type]
@@ -85,7 +83,7 @@ def test_parse_argument_result_is_a_plain_argument() -> None:
 
 
 def test_tool_fields_list_every_tool_field_in_order() -> None:
-    """_new_tool sets slots by TOOL_FIELDS: a field added to Tool must be added there."""
+    """new_tool sets slots by TOOL_FIELDS: a field added to Tool must be added there."""
     assert pt.TOOL_FIELDS == tuple(f.name for f in dataclasses.fields(Tool))
 
 
