@@ -34,6 +34,9 @@ from typing import Iterator, List
 
 import pytest
 
+# loads the suite's Hypothesis profile (no wall-clock deadline) for tests/ as well
+import packages.mech_catalogue.skills.tool_metadata_abci.tests  # noqa: F401  # pylint: disable=unused-import
+
 ROOT = Path(__file__).parent
 KINDS = {
     "unit": "quick in-process tests: no chain, IPFS daemon or agent (make test-unit)",
