@@ -22,7 +22,6 @@ agent must stay up, keep going round periods, keep serving the last agreed catal
 HTTP, and serve the new manifest within two periods of IPFS coming back.
 """
 
-import json
 from typing import Callable, Iterator, List, Optional, Set
 
 import pytest
@@ -34,6 +33,7 @@ from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import AgentView
 from tests.e2e.conftest import wait_for
 from tests.e2e.test_one_agent import _view  # the same probe as the e2e tests
+from tests.faults.one_agent import add_probe_manifest, one_agent, served_legacy_mech
 
 START_TIMEOUT = 180.0
 PERIOD_TIMEOUT = 120.0
@@ -67,21 +67,13 @@ def agent_behind_proxy(
     :param tmp_path_factory: pytest's temporary folders.
     :yield: the running agent.
     """
-    run = LocalRun(
-        agents=1,
-        work_dir=tmp_path_factory.mktemp("agent_faults"),
-        devnet=devnet,
-        settings={
-            "RESET_PAUSE_DURATION": "10",
-            "IPFS_GATEWAY_URL": gateway_proxy.url,
-            "IPFS_ADDRESS": f"{gateway_proxy.url}/ipfs/",
-        },
-    )
-    run.start()
-    try:
+    with one_agent(
+        devnet,
+        tmp_path_factory.mktemp("agent_faults"),
+        IPFS_GATEWAY_URL=gateway_proxy.url,
+        IPFS_ADDRESS=f"{gateway_proxy.url}/ipfs/",
+    ) as run:
         yield run
-    finally:
-        run.stop()
 
 
 def _when(view: AgentView, check: Callable[[AgentView], object]) -> Optional[AgentView]:
@@ -109,18 +101,8 @@ def test_agent_keeps_serving_through_an_ipfs_outage(
     assert (
         gateway_proxy.counters.requests > 0
     )  # the agent really fetches through the proxy
-    good_id = next(
-        m["ref"]["mech_id"]
-        for m in before.mechs
-        if m["ref"]["registry_kind"] == "legacy_mech_registry" and m["status"] == "ok"
-    )
-    target = registered(registry="legacy_mech_registry", id=good_id)[-1]
-    manifest = {
-        "name": "outage probe",
-        "description": "set while IPFS is down",
-        "tools": [PROBE_TOOL],
-    }
-    _, digest = devnet.add_manifest(json.dumps(manifest).encode())
+    target = served_legacy_mech(before, registered)
+    digest = add_probe_manifest(devnet, PROBE_TOOL, "set while IPFS is down")
 
     gateway_proxy.mode = "reset"
     devnet.update_legacy_hash(target.owner, target.id, digest)

@@ -22,7 +22,6 @@ followed such a chain, the first stopped the agent (``AddBlockError: expected he
 1``) and the second left it in registration for ever.
 """
 
-import json
 import os
 import signal
 import time
@@ -38,6 +37,7 @@ from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import AgentView
 from tests.e2e.conftest import wait_for
 from tests.e2e.test_one_agent import _view  # the same probe as the e2e tests
+from tests.faults.one_agent import add_probe_manifest, one_agent, served_legacy_mech
 
 START_TIMEOUT = 180.0
 PERIOD_TIMEOUT = 120.0
@@ -51,23 +51,16 @@ STALL_WARNING = "The local deadline for the next `begin_block` request"
 def resetting_agent(
     devnet: Devnet, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LocalRun]:
-    """One agent that hard-resets its (mock) Tendermint every period; stopped after the module.
+    """One agent that hard-resets its (mock) Tendermint every period.
 
     :param devnet: the session devnet.
     :param tmp_path_factory: pytest's temporary folders.
     :yield: the running agent.
     """
-    run = LocalRun(
-        agents=1,
-        work_dir=tmp_path_factory.mktemp("agent_paused"),
-        devnet=devnet,
-        settings={"RESET_PAUSE_DURATION": "10", "RESET_TENDERMINT_AFTER": "1"},
-    )
-    run.start()
-    try:
+    with one_agent(
+        devnet, tmp_path_factory.mktemp("agent_paused"), RESET_TENDERMINT_AFTER="1"
+    ) as run:
         yield run
-    finally:
-        run.stop()
 
 
 def _period(view: AgentView) -> int:
@@ -114,18 +107,8 @@ def test_agent_paused_past_the_stall_tolerance_keeps_going(
     before = wait_for(
         lambda: _after_period(run, 0), START_TIMEOUT, "the first agreed catalogue"
     )
-    good_id = next(
-        m["ref"]["mech_id"]
-        for m in before.mechs
-        if m["ref"]["registry_kind"] == "legacy_mech_registry" and m["status"] == "ok"
-    )
-    target = registered(registry="legacy_mech_registry", id=good_id)[-1]
-    manifest = {
-        "name": "pause probe",
-        "description": "set while the agent was paused",
-        "tools": [PROBE_TOOL],
-    }
-    _, digest = devnet.add_manifest(json.dumps(manifest).encode())
+    target = served_legacy_mech(before, registered)
+    digest = add_probe_manifest(devnet, PROBE_TOOL, "set while the agent was paused")
     pid = run.processes[0].pid
     assert pid is not None
     os.kill(pid, signal.SIGSTOP)

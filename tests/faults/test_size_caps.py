@@ -69,6 +69,7 @@ from scripts.run_local.view import AgentView
 from scripts.toolchain import tool_path
 from tests.e2e.conftest import wait_for
 from tests.e2e.test_one_agent import _view
+from tests.faults.one_agent import one_agent, served_legacy_mech
 
 HUGE_BYTES = 400 * 1024 * 1024
 CAP = DEFAULT_LIMITS.max_bytes
@@ -234,17 +235,8 @@ def agent(
     :param tmp_path_factory: pytest's temporary folders.
     :yield: the running agent.
     """
-    run = LocalRun(
-        agents=1,
-        work_dir=tmp_path_factory.mktemp("size_caps"),
-        devnet=devnet,
-        settings={"RESET_PAUSE_DURATION": "10"},
-    )
-    run.start()
-    try:
+    with one_agent(devnet, tmp_path_factory.mktemp("size_caps")) as run:
         yield run
-    finally:
-        run.stop()
 
 
 def _mech(view: AgentView, mech_id: int) -> Optional[dict]:
@@ -274,12 +266,7 @@ def test_agent_quarantines_a_400_mib_manifest_with_flat_memory(
         return view if view.has_catalogue and view.tools else None
 
     before = wait_for(served, START_TIMEOUT, "the first agreed catalogue")
-    good_id = next(
-        m["ref"]["mech_id"]
-        for m in before.mechs
-        if m["ref"]["registry_kind"] == "legacy_mech_registry" and m["status"] == "ok"
-    )
-    target = registered(registry="legacy_mech_registry", id=good_id)[-1]
+    target = served_legacy_mech(before, registered)
     pid = agent.processes[0].pid
     baseline = _peak_rss(pid)
     devnet.update_legacy_hash(target.owner, target.id, bytes.fromhex(digest[2:]))
@@ -287,7 +274,7 @@ def test_agent_quarantines_a_400_mib_manifest_with_flat_memory(
     try:
 
         def quarantined() -> Optional[dict]:
-            mech = _mech(_view(agent), good_id) or {"problems": []}
+            mech = _mech(_view(agent), target.id) or {"problems": []}
             codes = {p["code"] for p in mech["problems"]}
             return mech if TOO_LARGE in codes else None
 
@@ -385,21 +372,13 @@ def agent_behind_switch(
     :param tmp_path_factory: pytest's temporary folders.
     :yield: the running agent.
     """
-    run = LocalRun(
-        agents=1,
-        work_dir=tmp_path_factory.mktemp("size_caps_endless"),
-        devnet=devnet,
-        settings={
-            "RESET_PAUSE_DURATION": "10",
-            "IPFS_GATEWAY_URL": switchable_gateway,
-            "IPFS_ADDRESS": f"{switchable_gateway}/ipfs/",
-        },
-    )
-    run.start()
-    try:
+    with one_agent(
+        devnet,
+        tmp_path_factory.mktemp("size_caps_endless"),
+        IPFS_GATEWAY_URL=switchable_gateway,
+        IPFS_ADDRESS=f"{switchable_gateway}/ipfs/",
+    ) as run:
         yield run
-    finally:
-        run.stop()
 
 
 @pytest.mark.long_faults
@@ -426,12 +405,7 @@ def test_agent_behind_a_gateway_ignoring_range_keeps_flat_memory(
         return view if view.has_catalogue and view.tools else None
 
     before = wait_for(served, START_TIMEOUT, "the first agreed catalogue")
-    good_id = next(
-        m["ref"]["mech_id"]
-        for m in before.mechs
-        if m["ref"]["registry_kind"] == "legacy_mech_registry" and m["status"] == "ok"
-    )
-    target = registered(registry="legacy_mech_registry", id=good_id)[-1]
+    target = served_legacy_mech(before, registered)
     pid = agent.processes[0].pid
     baseline = _peak_rss(pid)
     _SwitchableGateway.endless = True
@@ -441,7 +415,7 @@ def test_agent_behind_a_gateway_ignoring_range_keeps_flat_memory(
     try:
 
         def quarantined() -> Optional[dict]:
-            mech = _mech(_view(agent), good_id) or {"problems": []}
+            mech = _mech(_view(agent), target.id) or {"problems": []}
             codes = {p["code"] for p in mech["problems"]}
             return mech if TOO_LARGE in codes else None
 
