@@ -274,10 +274,14 @@ class FetchManifestsBehaviour(
         found: Dict[MechKey, List[ComponentDerivation]] = {}
         blocks: List[int] = []
         for key, pointer, where in plan.pointers:  # the mech's own code pointer
-            derivation = yield from self._drive_code_reader(
-                code_pointer_reader(pointer, where, self.skill_state.derivations),
-                blocks,
-            )
+            try:
+                derivation = yield from self._drive_code_reader(
+                    code_pointer_reader(pointer, where, self.skill_state.derivations),
+                    blocks,
+                )
+            except Exception as exc:  # pylint: disable=broad-exception-caught
+                self.underived(where, exc)
+                continue
             found[key] = [(0, derivation)]
         for (chain_id, registry), agent_ids in plan.agents:
             reader = code_arguments_reader(
@@ -296,6 +300,9 @@ class FetchManifestsBehaviour(
                     f"component code of {registry} not read: {exc}"
                 )
                 continue
+            except Exception as exc:  # pylint: disable=broad-exception-caught
+                self.underived(f"the components of {registry}", exc)
+                continue
             for agent, components in derived.items():
                 found[(chain_id, registry, agent)] = components
         self.context.logger.info(
@@ -304,6 +311,21 @@ class FetchManifestsBehaviour(
             f"{sum(blocks)} IPFS requests (component metadata, code blocks) this period"
         )
         return merge_derivations(catalogue, found)
+
+    def underived(self, what: str, exc: Exception) -> None:
+        """Log a code reader that raised: its mechs keep their declared tools.
+
+        The domain's readers report bad content as problems; an exception is a bug, and
+        anyone's registration reaches this code, so it costs those mechs their derived
+        arguments for the period, never the agent (the skill stops on an exception).
+
+        :param what: names the mech or registry.
+        :param exc: what the reader raised.
+        """
+        self.context.logger.error(
+            f"code derivation for {what} failed ({type(exc).__name__}: {exc}); its "
+            "tools keep their declared arguments this period. Report it."
+        )
 
     def _drive_code_reader(
         self, reader: Generator[Tuple[str, Any], Any, Any], blocks: List[int]

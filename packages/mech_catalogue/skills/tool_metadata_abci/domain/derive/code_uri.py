@@ -60,11 +60,15 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.dag_pb import
     DagPbNode,
     decode_node,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+    nesting_depth,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     CODE_FETCH_FAILED,
     CODE_NOT_A_DIRECTORY,
     CODE_OVER_CAPS,
     CODE_URI_MISSING,
+    DERIVER_FAILED,
     Problem,
     error,
 )
@@ -72,6 +76,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
 #: what :func:`package_deriver` yields (block CIDs) and is sent (cid -> block or None)
 BlockRequest = List[str]
 BlockReply = Dict[str, Optional[bytes]]
+
+#: nesting levels of a component's NFT metadata read for its ``code_uri`` (checked before
+#: ``json.loads``, whose recursion limit is not the same on every agent's stack)
+MAX_METADATA_DEPTH = 64
 
 _IMPORT_FROM_PACKAGE = re.compile(r"^packages\.[A-Za-z0-9_]+\.customs\.[A-Za-z0-9_]+$")
 
@@ -167,6 +175,14 @@ def code_uri_cid(metadata: bytes, where: str) -> str:
     :return: the CID (CIDv1 base32).
     :raises CodeReadError: CODE_URI_MISSING when there is no ``ipfs://`` code_uri.
     """
+    if nesting_depth(metadata, MAX_METADATA_DEPTH) > MAX_METADATA_DEPTH:
+        raise CodeReadError(
+            error(
+                CODE_URI_MISSING,
+                f"{where}: its metadata nests deeper than {MAX_METADATA_DEPTH} levels; "
+                "it is not read.",
+            )
+        )
     try:
         document = json.loads(metadata.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
@@ -329,10 +345,24 @@ def package_deriver(
     try:
         files = yield from _package_files(reader, cid)
         package = derive_files(files, f"ipfs://{cid}")
-    except CodeReadError as exc:
+    except (CodeReadError, DeriveError) as exc:
         return CodeDerivation(cid, None, (exc.problem,), reader.blocks)
-    except DeriveError as exc:
-        return CodeDerivation(cid, None, (exc.problem,), reader.blocks)
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        # anyone's package reaches this code: a bug in reading it must cost that one
+        # package, never the period (an exception here would stop the agent). The
+        # exception's type only: its text may differ between agents, which must agree.
+        return CodeDerivation(
+            cid,
+            None,
+            (
+                error(
+                    DERIVER_FAILED,
+                    f"ipfs://{cid}: the code deriver failed ({type(exc).__name__}); "
+                    "nothing was derived from it. Report this package.",
+                ),
+            ),
+            reader.blocks,
+        )
     return CodeDerivation(cid, package, package.problems, reader.blocks)
 
 

@@ -18,6 +18,7 @@ Nothing read here is imported or executed; the entry point's text goes to
 :func:`.module_analysis.derive_source`.
 """
 
+import math
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Tuple, Union
@@ -30,6 +31,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.module_anal
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.results import (
     DerivedPackage,
     DeriveError,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+    MAX_SAFE_INTEGER,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     ENTRY_POINT_NOT_FOUND,
@@ -44,6 +48,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
 
 #: Byte caps on what is read from a tool package.
 MAX_COMPONENT_YAML_BYTES = 64 * 1024
+#: nesting levels of ``component.yaml`` (a mech tool's has 3: fingerprint, params)
+MAX_COMPONENT_DEPTH = 32
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 #: Most sibling modules of a package folder read for helpers the entry point imports.
 MAX_SIBLING_MODULES = 64
@@ -198,8 +204,94 @@ def _read_capped(path: Path, cap: int, code: str) -> bytes:
     return raw
 
 
+class _ComponentLoader(yaml.SafeLoader):  # pylint: disable=too-many-ancestors
+    """PyYAML's safe loader without what anyone's bytes could turn against the reader.
+
+    ``component.yaml`` comes from whoever registers a package (``code_uri``), so: no
+    aliases (a few hundred bytes of nested aliases expand to gigabytes: billion laughs),
+    nesting at most :data:`MAX_COMPONENT_DEPTH` levels (composing is recursive), and no
+    implicit timestamps (``version: 2001-13-45`` raised ``ValueError`` out of the loader;
+    such scalars stay strings, as in JSON).
+    """
+
+    yaml_implicit_resolvers = {
+        first: [
+            (tag, regexp)
+            for tag, regexp in resolvers
+            if tag != "tag:yaml.org,2002:timestamp"
+        ]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+    def __init__(self, stream: str) -> None:
+        """Read ``stream``.
+
+        :param stream: the YAML text.
+        """
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        """Compose one node, refusing aliases and nesting past the cap.
+
+        :param parent: the parent node (PyYAML's resolver context).
+        :param index: the node's index or key in its parent.
+        :return: the node.
+        :raises ComposerError: at an alias or past :data:`MAX_COMPONENT_DEPTH`.
+        """
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not accepted", event.start_mark
+            )
+        self.depth += 1
+        if self.depth > MAX_COMPONENT_DEPTH:
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                f"nested deeper than {MAX_COMPONENT_DEPTH} levels",
+                event.start_mark,
+            )
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def _not_json_like(value: Any, pointer: str) -> str:
+    """The JSON Pointer of the first value JSON cannot hold, or ``""``.
+
+    Recursion is bounded by :data:`MAX_COMPONENT_DEPTH`, already enforced by the loader.
+
+    :param value: a value the loader built.
+    :param pointer: its JSON Pointer (``""`` for the document).
+    :return: the pointer of the first odd value (``"/"`` for the document), or ``""``.
+    """
+    if isinstance(value, (dict, list)):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            if isinstance(value, dict) and not isinstance(key, str):
+                return f"{pointer}/{key!r}"
+            found = _not_json_like(item, f"{pointer}/{key}")
+            if found:
+                return found
+        return ""
+    json_like = (
+        value is None
+        or isinstance(value, (bool, str))
+        or (isinstance(value, int) and abs(value) <= MAX_SAFE_INTEGER)
+        or (isinstance(value, float) and math.isfinite(value))
+    )
+    return "" if json_like else pointer or "/"
+
+
 def parse_component(raw: bytes, component_file: str) -> Dict[str, Any]:
-    """Read ``component.yaml`` bytes (safe YAML only).
+    """Read ``component.yaml`` bytes: safe YAML, JSON-like values only.
+
+    Nothing in the file can make reading it raise anything but :class:`DeriveError` or
+    cost more than its bytes: see :class:`_ComponentLoader`. Values must be what JSON
+    holds (string keys; integers within +-(2**53 - 1); finite floats), because the
+    component's ``params`` are canonicalised into the derivation.
 
     :param raw: the file's bytes (already capped).
     :param component_file: names the file in messages.
@@ -207,12 +299,25 @@ def parse_component(raw: bytes, component_file: str) -> Dict[str, Any]:
     :raises DeriveError: INVALID_COMPONENT_YAML when it is not such a mapping.
     """
     try:
-        documents = list(yaml.safe_load_all(raw.decode("utf-8")))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        documents = list(yaml.load_all(raw.decode("utf-8"), Loader=_ComponentLoader))
+    except (yaml.YAMLError, UnicodeDecodeError, ValueError, TypeError) as exc:
+        # ValueError: an explicit !!timestamp that is no date, an integer of more
+        # digits than Python converts; TypeError: an unhashable key built by a tag
         raise DeriveError(
             error(INVALID_COMPONENT_YAML, f"{component_file}: not valid YAML ({exc}).")
         ) from exc
     component = documents[0] if documents else None
+    odd = _not_json_like(component, "")
+    if odd:
+        raise DeriveError(
+            error(
+                INVALID_COMPONENT_YAML,
+                f"{component_file}: {odd} holds a value JSON cannot hold (a non-string "
+                "key, a date, bytes, a set, a non-finite number or an integer beyond "
+                "+-(2**53 - 1)); write it as a string.",
+                odd,
+            )
+        )
     if not isinstance(component, dict):
         raise DeriveError(
             error(

@@ -102,7 +102,7 @@ def retry_after_seconds(
     text = (value or "").strip()
     if not text:
         return None
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # "²".isdigit() is true; float("²") raises
         return min(cap, float(text))
     try:
         when = email.utils.parsedate_to_datetime(text)

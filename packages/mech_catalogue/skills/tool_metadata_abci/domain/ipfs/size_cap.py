@@ -37,7 +37,9 @@ import email
 import re
 from typing import Iterable, Optional, Tuple
 
-_CONTENT_RANGE = re.compile(r"bytes\s+(\d+)-(\d+)/(\d+|\*)\s*$")
+# ASCII digits, at most 18 (a length past 10**18 bytes is no file): ``\d`` matched any
+# Unicode digit, and int() of thousands of them raised ValueError out of the reply handler
+_CONTENT_RANGE = re.compile(r"bytes\s+([0-9]{1,18})-([0-9]{1,18})/([0-9]{1,18}|\*)\s*$")
 
 #: HTTP status of a ranged answer (RFC 9110 s15.3.7)
 PARTIAL_CONTENT = 206

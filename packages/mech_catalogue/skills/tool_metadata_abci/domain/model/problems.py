@@ -122,6 +122,7 @@ class ProblemCode(StrEnum):
     CODE_NOT_A_DIRECTORY = "code_not_a_directory"
     CODE_OVER_CAPS = "code_over_caps"
     CODE_FETCH_FAILED = "code_fetch_failed"
+    DERIVER_FAILED = "deriver_failed"
     DERIVED_ARGUMENTS_DISAGREE = "derived_arguments_disagree"
 
     # --- generating the service's own manifest (generate.py) --------------------------
@@ -213,6 +214,7 @@ CODE_URI_MISSING = ProblemCode.CODE_URI_MISSING
 CODE_NOT_A_DIRECTORY = ProblemCode.CODE_NOT_A_DIRECTORY
 CODE_OVER_CAPS = ProblemCode.CODE_OVER_CAPS
 CODE_FETCH_FAILED = ProblemCode.CODE_FETCH_FAILED
+DERIVER_FAILED = ProblemCode.DERIVER_FAILED
 DERIVED_ARGUMENTS_DISAGREE = ProblemCode.DERIVED_ARGUMENTS_DISAGREE
 INVALID_OVERRIDES = ProblemCode.INVALID_OVERRIDES
 UNKNOWN_OVERRIDE_TOOL = ProblemCode.UNKNOWN_OVERRIDE_TOOL
@@ -308,6 +310,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     CODE_NOT_A_DIRECTORY: "a component's code_uri is not a tool package directory (no component.yaml within the depth cap)",
     CODE_OVER_CAPS: "a component's code is over a cap (file bytes, files, directory depth, packages per mech)",
     CODE_FETCH_FAILED: "a block of a component's code could not be fetched or does not hash to its CID",
+    DERIVER_FAILED: "the code deriver raised on a package (a bug); nothing is derived from it",
     DERIVED_ARGUMENTS_DISAGREE: "the declared arguments of a tool differ from those derived from its code; the declared ones are kept",
     INVALID_OVERRIDES: "an override for the generated manifest names an unknown field or has the wrong type",
     UNKNOWN_OVERRIDE_TOOL: "the overrides name a tool no tool package serves (a typo?); nothing is generated",

@@ -25,13 +25,15 @@ cannot reproduce the agreed snapshot says why.
 
 import email.utils
 import json
+import logging
 import time
-from typing import Any, Callable, Dict, List, Tuple, cast
+from typing import Any, Callable, Dict, Generator, List, Tuple, cast
 from unittest import mock
 
 import pytest
 from eth_abi import encode
 
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours import fetch_manifests
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
     FetchManifestsBehaviour,
 )
@@ -665,6 +667,42 @@ class TestOwnCodePointer(_EdgeCase):
             f"component 0: {ref(1).key}: code_uri 'https://example.org/package.tar.gz' "
             "is not ipfs://<CID>"
         ), messages
+
+    def test_a_code_reader_that_raises_costs_only_the_derivation(
+        self, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        """A bug in the code reader (mocked: it raises) stops neither the period nor the agent.
+
+        The reader is replaced because the domain's readers report every known fault as
+        a problem; this is the behaviour's last guard, for one that is not known yet.
+
+        :param caplog: pytest's log capture.
+        """
+        document = json.loads(manifest("pointed"))
+        document["code_uri"] = f"ipfs://{digest_to_cid('0x' + 'cd' * 32)}"
+        data = json.dumps(document).encode()
+
+        def raising_reader(*_: Any) -> Generator[Any, Any, Any]:
+            raise RuntimeError("a deriver bug")
+            yield  # pylint: disable=unreachable
+
+        with (
+            mock.patch.object(fetch_manifests, "code_pointer_reader", raising_reader),
+            caplog.at_level(logging.ERROR),
+        ):
+            capture = self.start([DigestRead(ref(1), dag_pb_digest(data))])
+            self.deliver_gateway_response(
+                self.outbox_message(HttpMessage), 200, "", data
+            )
+            self.act_until(lambda: bool(capture.payloads))
+        mech = self.skill.skill_context.state.candidate[0].mech(ref(1))
+        assert mech.status == "ok"
+        assert [t.name for t in mech.tools] == ["pointed"]  # as declared
+        assert any(
+            f"code derivation for {ref(1).key} failed (RuntimeError: a deriver bug)"
+            in message
+            for message in caplog.messages
+        ), caplog.messages
 
 
 class TestFetchOrder(_EdgeCase):

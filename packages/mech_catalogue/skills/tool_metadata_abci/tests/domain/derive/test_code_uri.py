@@ -29,6 +29,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import code_uri
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
     BlockReply,
     BlockRequest,
@@ -180,6 +181,16 @@ def test_a_code_uri_that_is_a_file_is_not_a_directory(
             P.SOURCE_SYNTAX_ERROR,
         ),
         (CodeCaps(), {"component.yaml": "entry_point: [\n"}, P.INVALID_COMPONENT_YAML),
+        (
+            CodeCaps(),
+            {"component.yaml": COMPONENT + "released: !!timestamp 2001-13-45\n"},
+            P.INVALID_COMPONENT_YAML,
+        ),
+        (
+            CodeCaps(),
+            {"component.yaml": COMPONENT + "a: &a [x]\nb: [*a, *a]\n"},
+            P.INVALID_COMPONENT_YAML,
+        ),
     ],
 )
 def test_faults_of_a_package_are_reported_with_its_cid(  # pylint: disable=too-many-arguments
@@ -200,6 +211,31 @@ def test_faults_of_a_package_are_reported_with_its_cid(  # pylint: disable=too-m
     assert f"ipfs://{cid}" in derivation.problems[0].message or cid in str(
         derivation.problems
     )
+
+
+def test_a_deriver_bug_costs_the_package_not_the_caller(
+    kubo: Kubo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """derive_files raising what no fault raises (mocked: a bug) is deriver_failed.
+
+    The problem names the exception's type only: its text may differ between agents,
+    which must agree on the catalogue.
+
+    :param kubo: a kubo daemon.
+    :param tmp_path: where the package is written.
+    :param monkeypatch: replaces derive_files.
+    """
+
+    def buggy(*_: object) -> None:
+        raise ZeroDivisionError("a bug with agent-specific text 0x7f00")
+
+    monkeypatch.setattr(code_uri, "derive_files", buggy)
+    cid = kubo.add_directory(_package(tmp_path), "-w")
+    derivation, requests = _drive(cid, kubo.block)
+    assert _codes(derivation) == (P.DERIVER_FAILED,)
+    assert derivation.package is None and derivation.blocks == requests
+    assert "(ZeroDivisionError)" in derivation.problems[0].message
+    assert "0x7f00" not in derivation.problems[0].message
 
 
 def test_a_directory_nested_deeper_than_the_cap(kubo: Kubo, tmp_path: Path) -> None:
