@@ -20,6 +20,11 @@ COMMON := abci http contract_api ledger_api signing
 THIRD_PARTY_SKILLS := abstract_abci abstract_round_abci registration_abci reset_pause_abci \
 	transaction_settlement_abci termination_abci
 PYTEST_ARGS ?=
+# Every target that runs the project's tools needs `setup` (idempotent: about a second when
+# done), so it works on a fresh clone. The static-check and generator targets tox also runs
+# get it only with the default PYTHON: tox passes its own interpreter (PYTHON={envpython})
+# and prepares that environment itself, so it must not build .venv.
+VENV_SETUP := $(if $(filter .venv/bin/python,$(PYTHON)),setup)
 # Licence headers (Google's addlicense, pinned in scripts/toolchain.py, built by `make tools`).
 # Scope: our Python and shell sources; not the synced third-party packages, test fixtures,
 # the devnet's Solidity (its bytecode must not change), nor YAML/JSON (autonomy rewrites
@@ -41,15 +46,15 @@ setup:  ## .venv + the mech-catalogue CLI (editable) + pinned tools + third-part
 tools:  ## anvil, solc, kubo, tendermint, addlicense into .tools/
 	bash scripts/install_tools.sh
 
-sync:  ## third-party AEA packages into packages/, verified against packages.json
+sync: setup  ## third-party AEA packages into packages/, verified against packages.json (setup runs it too)
 	$(PYTHON) -m scripts.sync_packages
 
 ## Formatting and static checks ------------------------------------------------------------
-formatters:
+formatters: $(VENV_SETUP)
 	$(PYTHON) -m black --extend-exclude '/tests/fixtures/' $(OUR_CODE)
 	$(PYTHON) -m isort --extend-skip-glob '$(FIXTURES)' $(OUR_CODE)
 
-code-checks: black-check isort-check flake8 mypy pylint darglint import-check check-copyright
+code-checks: $(VENV_SETUP) black-check isort-check flake8 mypy pylint darglint import-check check-copyright
 
 black-check:
 	$(PYTHON) -m black --check --extend-exclude '/tests/fixtures/' $(OUR_CODE)
@@ -87,7 +92,7 @@ check-copyright:
 
 ## Generated files ----------------------------------------------------------------------
 # New packages found by `packages lock` are ours, so the prompt is answered `dev`.
-generators:
+generators: $(VENV_SETUP)
 	$(AUTONOMY) analyse docstrings --update
 	@for skill in $(OUR_SKILLS); do \
 		if [ -f $$skill/rounds.py ] || [ -f $$skill/composition.py ]; then \
@@ -98,11 +103,11 @@ generators:
 	yes dev | $(AUTONOMY) packages lock
 
 ## Package consistency (offline) ---------------------------------------------------------
-common-checks-1:
+common-checks-1: $(VENV_SETUP)
 	$(AUTONOMY) packages lock --check
 	$(AUTONOMY) check-packages
 
-common-checks-2:
+common-checks-2: $(VENV_SETUP)
 	$(AUTONOMY) analyse docstrings
 	@if [ -z "$(OUR_SKILLS)" ]; then \
 		echo "common-checks-2: no skill.yaml in packages/mech_catalogue/skills yet, handlers/dialogues skipped"; \
@@ -156,15 +161,15 @@ e2e-4: setup
 # docs/benchmarks.md. mech-client is read from a throwaway
 # venv (MECH_CLIENT_PYTHON); without it a faithful re-implementation runs, marked as such.
 MECH_CLIENT_PYTHON ?= $(HOME)/.cache/mechclient/venv/bin/python
-bench:
+bench: setup
 	$(PYTHON) scripts/bench_sync.py --mech-client-python $(MECH_CLIENT_PYTHON)
 
-bench-mech-client-venv:  ## mech-client 0.24.1 in its own venv (its pins conflict with ours)
+bench-mech-client-venv: setup  ## mech-client 0.24.1 in its own venv (its pins conflict with ours)
 	$(PYTHON) -m venv $(dir $(MECH_CLIENT_PYTHON)).. && $(MECH_CLIENT_PYTHON) -m pip install -q mech-client==0.24.1
 
 # Every fault test, the long ones included (`make test` runs the fast subset; .ci/run runs
 # this too).
-faults:
+faults: setup
 	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults $(PYTEST_ARGS)
 
 # The devnet and fault tests (the long ones included) SOAK_RUNS times in a row: a green run
@@ -194,7 +199,7 @@ soak: setup
 MUTANTS ?=
 # mutmut's parallel children; lower it on a machine shared with other runs.
 MUTATION_CHILDREN ?= $(shell nproc)
-mutation:
+mutation: setup
 	@$(PYTHON) -m mutmut --version >/dev/null 2>&1 || \
 		$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-mutation.txt
 	@mkdir -p mutants && ln -sfn $(CURDIR)/.tools mutants/.tools  # the tests' kubo

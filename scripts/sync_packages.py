@@ -61,7 +61,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 PACKAGES_DIR = REPO_ROOT / "packages"
 CACHE_DIR = Path.home() / ".cache" / "mech-catalogue"
 # The mech-server release whose wheel carries the open-aea protocols/connections that
-# open-autonomy 0.21.30 pins (identical hashes; see DESIGN.md section 6).
+# open-autonomy 0.21.30 pins (identical hashes; tests/test_foundation.py checks every pin).
 MECH_SERVER = "mech-server==0.8.6"
 AEA_PACKAGE_CACHE = Path.home() / ".aea" / "cache" / "packages"
 #: mech-interact's released packages/ folder (see its PROVENANCE.md) and where it is synced

@@ -119,7 +119,7 @@ def synced_copy(synced: Path, tmp_path: Path) -> Path:
 
 
 def test_pins_are_open_autonomy_0_21_30_hashes() -> None:
-    """Every third-party hash is the one open-autonomy 0.21.30 pins (DESIGN.md section 6).
+    """Every third-party hash is the one open-autonomy 0.21.30 pins (README.md, offline sync).
 
     The two packages open-autonomy does not pin (http_server, complementary_service_metadata)
     carry mech-server 0.8.6's pins.

@@ -212,7 +212,7 @@ def _wei(
     "--json",
     "as_json",
     is_flag=True,
-    help="Print a failure to start (bad source or key) as JSON on stderr.",
+    help="Print a failure to start (bad source or key) as JSON on stdout.",
 )
 @click.pass_context
 @devnet_options

@@ -15,7 +15,9 @@
 """Start a throwaway kubo (IPFS) node on 127.0.0.2 (its RPC client is the CLI's ``IpfsApi``).
 
 The node listens on ``127.0.0.2``, not ``127.0.0.1``: the ``valory/ipfs`` connection
-treats ``127.0.0.1``/``localhost`` as a local daemon it manages (DESIGN.md §6).
+treats ``127.0.0.1``/``localhost``/``0.0.0.0`` as a local daemon it manages, and then demands
+an ``ipfs`` 0.6.0 binary; another loopback address is used as is (docs/running.md,
+``IPFS_DOMAIN``).
 """
 
 import json

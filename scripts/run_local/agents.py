@@ -14,7 +14,7 @@
 
 """Start and stop one tool metadata agent (``aea run``) with its environment.
 
-The agent runs every connection but the ACN client (DESIGN.md §6 "The ACN client"):
+The agent runs every connection but the ACN client (docs/running.md, "Running without the ACN"):
 ``aea -s run --connections <list>`` with a non-null ``default_connection`` in the agent's
 ``aea-config.yaml``. ``${VAR:type:default}`` placeholders are filled from the process
 environment built by :func:`agent_env`.
@@ -137,7 +137,7 @@ def agent_env(
         "ABCI_USE_TENDERMINT": "false",
         "TENDERMINT_RPC_LADDR": f"tcp://{rpc}",
         "TENDERMINT_URL": f"http://{rpc}",
-        # the mock serves /hard_reset and /gentle_reset on its RPC address (DESIGN.md §6)
+        # the mock (use_mock) serves /hard_reset and /gentle_reset on its RPC address
         "TENDERMINT_COM_URL": (
             f"http://{rpc}"
             if mock_tendermint

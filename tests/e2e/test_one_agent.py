@@ -16,7 +16,8 @@
 
 Real components: anvil with the registry stack, kubo, the agent process (``aea run``) with
 its real connections. Mocked: Tendermint, by the abci connection's own ``use_mock`` mode
-(DESIGN.md §6), because a single agent needs no consensus network.
+(``use_mock: true``, ``use_tendermint: false``: it simulates the block lifecycle and serves
+the Tendermint RPC endpoints itself), because a single agent needs no consensus network.
 """
 
 import json

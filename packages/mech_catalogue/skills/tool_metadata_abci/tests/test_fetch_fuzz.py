@@ -93,7 +93,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
 
 CAP = DEFAULT_LIMITS.max_bytes
 #: open-autonomy sends a payload as hex in a GET URL and Tendermint 0.34 refuses headers
-#: over 1 MiB (DESIGN.md section 6): an encoded payload must stay under half of that
+#: over 1 MiB (docs/skill-contract.md, "Payloads are bounded"): an encoded payload must
+#: stay under half of that
 PAYLOAD_BOUND = 512 * 1024
 #: the longest problem sentence: hostile text is quoted cut, never whole
 MESSAGE_BOUND = 2_000

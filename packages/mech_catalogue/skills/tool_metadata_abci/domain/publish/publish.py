@@ -14,7 +14,7 @@
 
 """Publishing a mech's manifest: decide, build the calls, check every step. Pure code.
 
-The flow (DESIGN.md section 2.6, issue 5), each step a function here, all I/O done by the
+The flow (docs/publish.md "The steps", issue 5), each step a function here, all I/O done by the
 caller (the CLI's publisher through web3 + the kubo API, the skill's behaviours through the
 ledger and IPFS connections):
 
