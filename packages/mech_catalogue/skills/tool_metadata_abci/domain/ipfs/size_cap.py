@@ -37,9 +37,10 @@ import email
 import re
 from typing import Iterable, Optional, Tuple
 
-# ASCII digits, at most 18 (a length past 10**18 bytes is no file): ``\d`` matched any
-# Unicode digit, and int() of thousands of them raised ValueError out of the reply handler
-_CONTENT_RANGE = re.compile(r"bytes\s+([0-9]{1,18})-([0-9]{1,18})/([0-9]{1,18}|\*)\s*$")
+# ASCII digits, at most 40 (a total far past any cap still reads, and is too large): ``\d``
+# matched any Unicode digit, and int() of thousands of them raised ValueError out of the
+# reply handler
+_CONTENT_RANGE = re.compile(r"bytes\s+([0-9]{1,40})-([0-9]{1,40})/([0-9]{1,40}|\*)\s*$")
 
 #: HTTP status of a ranged answer (RFC 9110 s15.3.7)
 PARTIAL_CONTENT = 206
