@@ -20,7 +20,8 @@ Routes (all GET, JSON bodies):
     MCP ``tools/list`` result shape (modelcontextprotocol.io, specification 2026-07-28,
     "Tools"; ``exporters.mcp_tool.tools_list_result``): ``{"tools": [Tool], "resultType",
     "ttlMs", "cacheScope", "nextCursor"?: str}``, one entry per distinct tool name,
-    sorted by name, ``page_size`` per page; ``kind`` keeps only the names some mech offers
+    sorted by name, ``page_size`` per page (fewer when the next would take the page's
+    items past :data:`PAGE_MAX_BYTES`, never none); ``kind`` keeps only the names some mech offers
     with that ``Tool.kind``; the cursor is opaque to clients (today: the
     decimal offset of the next name, 1-9 ASCII digits, below the number of names). Each
     Tool is ``exporters.mcp_tool.offered_tool``: the checked MCP Tool of the first offering
@@ -31,8 +32,8 @@ Routes (all GET, JSON bodies):
 ``/tools/<name>[?cursor=<c>]``
     ``{"name", "collision", "offer_count", "mcp", "offers": [{"mech": MechRef, "tool":
     Tool.to_dict(), "same_as_served": bool, "marketplace": [MechFacts.to_dict()]}],
-    "nextCursor"?: str}``, ``page_size`` offers per page in ref order (the cursor as on
-    ``/tools``); 404 when no mech offers it.
+    "nextCursor"?: str}``, ``page_size`` offers per page in ref order, bounded in bytes
+    as ``/tools`` (the cursor as on ``/tools``); 404 when no mech offers it.
 ``/mechs``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
     "tools", "withheld", "problems", "marketplace", "in_views"}]}``: ``withheld`` names
@@ -63,7 +64,7 @@ per agreed catalogue.
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
     ExposedCatalogue,
@@ -103,6 +104,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
 
 __all__ = ["CatalogueView", "HttpResult", "mcp_tool", "route", "serve"]
 
+#: encoded bytes of one page's items at most (a page always holds one): anyone can register
+#: 50 tools of 915 KB each (100 arguments with long descriptions), which made one ``/tools``
+#: or ``/tools/<name>`` answer 47 MB, built on the agent's loop for every request
+PAGE_MAX_BYTES = 1024 * 1024
+
 
 @dataclass(frozen=True, slots=True)
 class CatalogueView:
@@ -128,6 +134,8 @@ class CatalogueView:
     _mcp_tools: Dict[str, Dict[str, Any]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # tool name -> the encoded size of its MCP Tool, as _mcp_tools
+    _mcp_sizes: Dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def mcp_tool_of(self, name: str) -> Dict[str, Any]:
         """Return the MCP Tool served for a name, exported once per view.
@@ -141,7 +149,17 @@ class CatalogueView:
                 self.exposed.catalogue.tools_named(name), self.exported[name]
             )
             self._mcp_tools[name] = tool
+            self._mcp_sizes[name] = len(json_bytes(tool))
         return tool
+
+    def mcp_tool_size(self, name: str) -> int:
+        """Return the encoded size of the MCP Tool served for a name (exported once per view).
+
+        :param name: a name of :attr:`names`.
+        :return: bytes of its JSON.
+        """
+        self.mcp_tool_of(name)
+        return self._mcp_sizes[name]
 
     @classmethod
     def build(cls, exposed: ExposedCatalogue) -> "CatalogueView":
@@ -231,15 +249,36 @@ def list_tools(
         )
     if view is None:
         return json_result(200, tools_list_result([]))
-    page = names[offset : offset + page_size]
-    more = offset + page_size < len(names)
+    end = _page_end(
+        offset, page_size, len(names), lambda i: view.mcp_tool_size(names[i])
+    )
     return json_result(
         200,
         tools_list_result(
-            [view.mcp_tool_of(name) for name in page],
-            str(offset + page_size) if more else None,
+            [view.mcp_tool_of(name) for name in names[offset:end]],
+            str(end) if end < len(names) else None,
         ),
     )
+
+
+def _page_end(
+    offset: int, page_size: int, count: int, size_of: Callable[[int], int]
+) -> int:
+    """Where a page starting at ``offset`` ends: ``page_size`` items, or fewer by bytes.
+
+    :param offset: the page's first item.
+    :param page_size: items per page at most.
+    :param count: items in all.
+    :param size_of: the encoded bytes of item ``i``.
+    :return: the index after the page's last item (at least ``offset + 1``).
+    """
+    end, total = offset, 0
+    while end < min(count, offset + page_size):
+        total += size_of(end)
+        if end > offset and total > PAGE_MAX_BYTES:
+            break
+        end += 1
+    return end
 
 
 def _offer_facts(catalogue: Catalogue, tool: Tool) -> List[Dict[str, Any]]:
@@ -286,23 +325,30 @@ def show_tool(
             f"cursor {cursor} is past the {len(tools)} offers of {quoted(name)} served "
             "now (the catalogue may have changed); omit it to start over",
         )
+    offers = [
+        {
+            "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
+            "tool": t.to_dict(),
+            "same_as_served": same_signature(t, tools[0]),
+            "marketplace": _offer_facts(catalogue, t),
+        }
+        for t in tools[offset : offset + page_size]
+    ]
+    end = _page_end(
+        offset,
+        page_size,
+        len(tools),
+        lambda i: len(json_bytes(offers[i - offset])),
+    )
     body: Dict[str, Any] = {
         "name": name,
         "collision": len(tools) > 1,
         "offer_count": len(tools),
         "mcp": view.mcp_tool_of(name),
-        "offers": [
-            {
-                "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
-                "tool": t.to_dict(),
-                "same_as_served": same_signature(t, tools[0]),
-                "marketplace": _offer_facts(catalogue, t),
-            }
-            for t in tools[offset : offset + page_size]
-        ],
+        "offers": offers[: end - offset],
     }
-    if offset + page_size < len(tools):
-        body["nextCursor"] = str(offset + page_size)
+    if end < len(tools):
+        body["nextCursor"] = str(end)
     return json_result(200, body)
 
 

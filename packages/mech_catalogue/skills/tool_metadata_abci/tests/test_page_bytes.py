@@ -1,0 +1,156 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``/tools`` and ``/tools/<name>`` pages are bounded in bytes, not only in items.
+
+Anyone can register large tools: before, 50 tools of 915 KB (100 arguments with 9 KB
+descriptions) made one page 47 MB, encoded on the agent's loop for every request. Every
+item must still be reachable by following ``nextCursor``.
+"""
+
+import json
+from typing import Any, Dict, List, Optional
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    PAGE_MAX_BYTES,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+    Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+    Argument,
+    Provenance,
+    Tool,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_handlers import (
+    exposed,
+    get,
+    ref,
+)
+
+#: a description long enough that three such tools pass PAGE_MAX_BYTES
+LONG = "x" * (PAGE_MAX_BYTES // 3 + 1000)
+
+
+def big_tool(name: str, mech_id: int) -> Tool:
+    """A tool whose one argument's description is a third of the page bound.
+
+    :param name: the tool name.
+    :param mech_id: the offering mech.
+    :return: the tool.
+    """
+    argument = Argument("prompt", "str", '{"type":"string"}', True, None, LONG)
+    return Tool(
+        name=name,
+        description=f"{name} of {mech_id}",
+        arguments=(argument,),
+        provenance=Provenance("input_schema", ref(mech_id)),
+    )
+
+
+def mech(mech_id: int, *tools: Tool) -> Mech:
+    """An ok mech offering ``tools``.
+
+    :param mech_id: the agent id.
+    :param tools: its tools.
+    :return: the mech.
+    """
+    return Mech(
+        ref=ref(mech_id),
+        digest="0x" + f"{mech_id:02x}" * 32,
+        cid=f"bafy{mech_id}",
+        status="ok",
+        tools=tools,
+        observed_block=20,
+    )
+
+
+def pages(url: str, current: Any, page_size: int) -> List[Dict[str, Any]]:
+    """Every page of ``url``, following ``nextCursor``.
+
+    :param url: the first page's URL (no query).
+    :param current: the exposed catalogue.
+    :param page_size: items per page.
+    :return: the decoded bodies, in order.
+    """
+    found: List[Dict[str, Any]] = []
+    cursor: Optional[str] = None
+    while True:
+        status, body = get(
+            url + ("" if cursor is None else f"?cursor={cursor}"), current, page_size
+        )
+        assert status == 200, body
+        found.append(body)
+        cursor = body.get("nextCursor")
+        if cursor is None:
+            return found
+
+
+def test_a_tools_page_stops_at_the_byte_bound_and_every_name_is_reached() -> None:
+    """Five large tools, 50 a page: pages of at most the bound, all five names served once."""
+    current = exposed(*(mech(i, big_tool(f"big-{i}", i)) for i in range(1, 6)))
+    bodies = pages("/tools", current, page_size=50)
+    assert len(bodies) >= 2  # without the bound: one page of five
+    for body in bodies:
+        assert body["tools"]  # never an empty page
+        items = sum(len(json.dumps(t)) for t in body["tools"])
+        assert len(body["tools"]) == 1 or items <= PAGE_MAX_BYTES
+    names = [t["name"] for body in bodies for t in body["tools"]]
+    assert sorted(names) == sorted(f"big-{i}" for i in range(1, 6))
+
+
+def test_a_names_offers_stop_at_the_byte_bound_and_every_offer_is_reached() -> None:
+    """One name offered by five mechs with large tools: every offer once, in ref order."""
+    current = exposed(*(mech(i, big_tool("same", i)) for i in range(1, 6)))
+    bodies = pages("/tools/same", current, page_size=50)
+    assert len(bodies) >= 2
+    for body in bodies:
+        assert body["offer_count"] == 5 and body["offers"]
+        items = sum(len(json.dumps(o)) for o in body["offers"])
+        assert len(body["offers"]) == 1 or items <= PAGE_MAX_BYTES
+    ids = [o["mech"]["mech_id"] for body in bodies for o in body["offers"]]
+    assert ids == [1, 2, 3, 4, 5]
+
+
+def test_one_item_larger_than_the_bound_is_served_alone() -> None:
+    """A tool past the bound by itself still has a page: one item, then the next."""
+    huge = Argument(
+        "prompt", "str", '{"type":"string"}', True, None, "y" * (PAGE_MAX_BYTES + 1)
+    )
+    first = Tool(
+        name="a-huge",
+        description="past the bound",
+        arguments=(huge,),
+        provenance=Provenance("input_schema", ref(1)),
+    )
+    current = exposed(mech(1, first), mech(2, big_tool("b-big", 2)))
+    bodies = pages("/tools", current, page_size=50)
+    assert [[t["name"] for t in body["tools"]] for body in bodies] == [
+        ["a-huge"],
+        ["b-big"],
+    ]
+
+
+def test_small_tools_still_fill_pages_by_count() -> None:
+    """Ten small tools, 4 a page: pages of 4, 4 and 2 as before the bound."""
+    tools = [
+        Tool(
+            name=f"t{i:02d}",
+            description="small",
+            provenance=Provenance("name_only", ref(1)),
+        )
+        for i in range(10)
+    ]
+    bodies = pages("/tools", exposed(mech(1, *tools)), page_size=4)
+    assert [len(body["tools"]) for body in bodies] == [4, 4, 2]
