@@ -50,6 +50,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri im
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
     code_arguments_reader,
     code_pointer_reader,
+    lockstep,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
     ComponentDerivation,
@@ -256,12 +257,15 @@ class FetchManifestsBehaviour(
     ) -> Generator[None, None, Catalogue]:
         """Give untyped tools of Olas agents the arguments their components' code reads.
 
-        Drives ``domain.derive.from_chain.code_arguments_reader`` per AgentRegistry:
+        Drives ``domain.derive.from_chain.code_arguments_reader`` per AgentRegistry and
+        ``code_pointer_reader`` per mech's own ``code_uri``, side by side
+        (``from_chain.lockstep``: one IPFS request a step for all of them):
         chain reads through Multicall2 at the snapshot's block, component metadata
         through :meth:`fetch_many`, code blocks through the gateway (``?format=raw``);
         derivations are cached by package CID in ``SharedState.derivations`` (and under
         ``state_dir``), so an unchanged CID costs no IPFS request in a later period.
-        A registry that cannot be read leaves its mechs as they are (logged).
+        A registry that cannot be read, or a reader that raises, leaves its mechs as they
+        are (logged).
 
         :param catalogue: the catalogue built from the manifests.
         :param snapshot: the agreed snapshot (its block pins the chain reads).
@@ -271,20 +275,14 @@ class FetchManifestsBehaviour(
         plan = plan_derivation(catalogue)
         if not plan.pointers and not plan.agents:
             return catalogue
-        found: Dict[MechKey, List[ComponentDerivation]] = {}
-        blocks: List[int] = []
-        for key, pointer, where in plan.pointers:  # the mech's own code pointer
-            try:
-                derivation = yield from self._drive_code_reader(
-                    code_pointer_reader(pointer, where, self.skill_state.derivations),
-                    blocks,
-                )
-            except Exception as exc:  # pylint: disable=broad-exception-caught
-                self.underived(where, exc)
-                continue
-            found[key] = [(0, derivation)]
+        readers: Dict[Tuple[str, Any], Generator[Tuple[str, Any], Any, Any]] = {
+            ("pointer", (key, where)): code_pointer_reader(
+                pointer, where, self.skill_state.derivations
+            )
+            for key, pointer, where in plan.pointers  # a mech's own code pointer
+        }
         for (chain_id, registry), agent_ids in plan.agents:
-            reader = code_arguments_reader(
+            readers[("registry", (chain_id, registry))] = code_arguments_reader(
                 registry,
                 chain_id,
                 list(agent_ids),
@@ -293,18 +291,24 @@ class FetchManifestsBehaviour(
                 CodeCaps(),
                 self.params.multicall_batch_size,
             )
-            try:
-                derived = yield from self._drive_code_reader(reader, blocks)
-            except (ChainReadError, RegistryDecodeError) as exc:
+        blocks: List[int] = []
+        results = yield from self._drive_code_reader(lockstep(readers), blocks)
+        found: Dict[MechKey, List[ComponentDerivation]] = {}
+        for (kind, (first, second)), result in results.items():
+            if kind == "pointer":
+                if isinstance(result, Exception):
+                    self.underived(second, result)
+                else:
+                    found[first] = [(0, result)]
+            elif isinstance(result, (ChainReadError, RegistryDecodeError)):
                 self.context.logger.warning(
-                    f"component code of {registry} not read: {exc}"
+                    f"component code of {second} not read: {result}"
                 )
-                continue
-            except Exception as exc:  # pylint: disable=broad-exception-caught
-                self.underived(f"the components of {registry}", exc)
-                continue
-            for agent, components in derived.items():
-                found[(chain_id, registry, agent)] = components
+            elif isinstance(result, Exception):
+                self.underived(f"the components of {second}", result)
+            else:
+                for agent, components in result.items():
+                    found[(first, second, agent)] = components
         self.context.logger.info(
             f"code-derived arguments: {len(found)} agents, "
             f"{len({c.cid for cs in found.values() for _, c in cs if c.cid})} packages, "

@@ -29,10 +29,25 @@ Requests yielded, each answered by ``gen.send(reply)``:
 - ``("chain", (calls, block))`` -> ``(block, [(success, return data)])`` (Multicall2);
 - ``("files", [cid, ...])`` -> ``{cid: bytes or None}`` (whole files, capped by the caller);
 - ``("blocks", [cid, ...])`` -> ``{cid: raw block bytes or None}``.
+
+Packages are read side by side (:func:`lockstep`): each step asks for the files and blocks
+of every package still being read in one request, so packages whose blocks never arrive
+cost one fetch timeout a step together, not one each (twelve registrations pointing at
+unresolvable CIDs held the fetch round past its timeout every period, one after another).
 """
 
 import os
-from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple
+from typing import (
+    Any,
+    Dict,
+    Generator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+)
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.dependencies import (
     dependency_reader,
@@ -63,6 +78,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
     CODE_FETCH_FAILED,
     CODE_OVER_CAPS,
     CODE_URI_MISSING,
+    DERIVER_FAILED,
     error,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
@@ -74,6 +90,55 @@ MAX_METADATA_BYTES = 64 * 1024
 
 #: what :func:`code_arguments_reader` yields: (kind, payload); see the module docstring
 CodeRequest = Tuple[str, Any]
+
+#: request kinds :func:`lockstep` merges across readers (CID lists answered by CID)
+_BY_CID = ("files", "blocks")
+
+KeyT = TypeVar("KeyT")
+
+
+def lockstep(
+    readers: Mapping[KeyT, Generator[CodeRequest, Any, Any]],
+) -> Generator[CodeRequest, Any, Dict[KeyT, Any]]:
+    """Run code readers side by side: one ``files`` and one ``blocks`` request a step.
+
+    Each step gathers the request every unfinished reader is waiting on; the ``files``
+    and ``blocks`` ones go out as one request each (the union of their CIDs, sorted), and
+    each reader gets the part of the reply it asked for; ``chain`` requests go out one by
+    one, in the readers' order. What a reader returns does not depend on the others.
+
+    :param readers: fresh code readers by key (``code_pointer_reader``, ``_component``,
+        ``code_arguments_reader``...).
+    :yield: ``("chain" | "files" | "blocks", payload)`` requests.
+    :return: key -> what its reader returned, or the exception it raised (a reader's bug
+        or a registry's decode error costs that reader only; the caller reports it).
+    """
+    results: Dict[KeyT, Any] = {}
+    waiting: Dict[KeyT, CodeRequest] = {}
+
+    def advance(key: KeyT, reply: Any) -> None:
+        try:
+            waiting[key] = readers[key].send(reply)
+        except StopIteration as done:
+            results[key] = done.value
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            results[key] = exc
+
+    for key in readers:
+        advance(key, None)
+    while waiting:
+        step, waiting = waiting, {}
+        for kind in _BY_CID:
+            keys = [key for key, (asked, _) in step.items() if asked == kind]
+            if keys:
+                union = sorted({cid for key in keys for cid in step[key][1]})
+                reply = yield kind, union
+                for key in keys:
+                    advance(key, {cid: reply.get(cid) for cid in step[key][1]})
+        for key, request in step.items():
+            if request[0] not in _BY_CID:
+                advance(key, (yield request))
+    return results
 
 
 class DerivationCache:
@@ -230,7 +295,25 @@ def code_arguments_reader(  # pylint: disable=too-many-arguments,too-many-locals
             if data is not None and verify(data, digest).ok:
                 metadata[digest] = data
                 cache.put_metadata(digest, data)
-    package_of: Dict[int, CodeDerivation] = {}
+    wanted = {
+        c.component_id: c for cs in components.values() for c in cs[: caps.max_packages]
+    }
+    derived = yield from lockstep(
+        {
+            component_id: _component(
+                component_id,
+                metadata.get(component.digest),
+                component.digest,
+                cache,
+                caps,
+            )
+            for component_id, component in sorted(wanted.items())
+        }
+    )
+    package_of = {
+        component_id: _raised_as_problem(result, f"component {component_id}")
+        for component_id, result in derived.items()
+    }
     for agent, listed in components.items():
         if len(listed) > caps.max_packages:
             out[agent].append(
@@ -250,18 +333,32 @@ def code_arguments_reader(  # pylint: disable=too-many-arguments,too-many-locals
                 )
             )
         for component in listed[: caps.max_packages]:
-            if component.component_id not in package_of:
-                package_of[component.component_id] = yield from _component(
-                    component.component_id,
-                    metadata.get(component.digest),
-                    component.digest,
-                    cache,
-                    caps,
-                )
             out[agent].append(
                 (component.component_id, package_of[component.component_id])
             )
     return out
+
+
+def _raised_as_problem(result: Any, where: str) -> CodeDerivation:
+    """A reader's derivation, or ``deriver_failed`` for the exception it raised instead.
+
+    :param result: what :func:`lockstep` returned for the reader.
+    :param where: names the component in the message.
+    :return: the derivation.
+    """
+    if isinstance(result, CodeDerivation):
+        return result
+    return CodeDerivation(
+        "",
+        None,
+        (
+            error(
+                DERIVER_FAILED,
+                f"{where}: the code deriver failed ({type(result).__name__}); nothing "
+                "was derived from it. Report this component.",
+            ),
+        ),
+    )
 
 
 def component_code_reader(  # pylint: disable=too-many-arguments

@@ -704,6 +704,40 @@ class TestOwnCodePointer(_EdgeCase):
             for message in caplog.messages
         ), caplog.messages
 
+    def test_packages_of_several_mechs_are_asked_for_together(self) -> None:
+        """Two mechs' code_uri packages: both root blocks are requested in one step.
+
+        Read one after another, packages whose blocks never come cost one fetch timeout
+        each (twelve such registrations held the fetch round past its timeout).
+        """
+        code = {
+            mech_id: digest_to_cid("0x" + f"{mech_id:02x}" * 32) for mech_id in (1, 2)
+        }
+        manifests = {}
+        for mech_id, cid in code.items():
+            document = json.loads(manifest(f"pointed-{mech_id}"))
+            document["code_uri"] = f"ipfs://{cid}"
+            manifests[mech_id] = json.dumps(document).encode()
+        self.start(
+            [DigestRead(ref(i), dag_pb_digest(data)) for i, data in manifests.items()]
+        )
+        by_cid = {dag_pb_digest(data): data for data in manifests.values()}
+        for _ in manifests:  # fetch_concurrency 1: one manifest GET at a time
+            request = self.outbox_message(HttpMessage)
+            digest = next(d for d in by_cid if digest_to_cid(d) in request.url)
+            self.deliver_gateway_response(request, 200, "", by_cid[digest])
+            self.act_until(lambda: self.get_quantity_in_outbox() > 0)
+        # the first block request: the other package's is already beside it
+        self.act_until(lambda: self.get_quantity_in_outbox() > 0)
+        urls = [
+            self.outbox_message(HttpMessage).url
+            for _ in range(self.get_quantity_in_outbox())
+        ]
+        assert sorted(u.split("/ipfs/")[1] for u in urls) == [
+            f"{code[1]}?format=raw",
+            f"{code[2]}?format=raw",
+        ]
+
 
 class TestFetchOrder(_EdgeCase):
     """``fetch_all`` asks for served mechs' digests first and last period's failures last."""
