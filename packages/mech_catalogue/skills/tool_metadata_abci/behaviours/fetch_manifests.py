@@ -293,6 +293,7 @@ class FetchManifestsBehaviour(
             )
         blocks: List[int] = []
         results = yield from self._drive_code_reader(lockstep(readers), blocks)
+        self.skill_state.derivations.retain_used()
         found: Dict[MechKey, List[ComponentDerivation]] = {}
         for (kind, (first, second)), result in results.items():
             if kind == "pointer":

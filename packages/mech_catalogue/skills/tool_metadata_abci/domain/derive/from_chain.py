@@ -45,6 +45,7 @@ from typing import (
     Mapping,
     Optional,
     Sequence,
+    Set,
     Tuple,
     TypeVar,
 )
@@ -147,7 +148,9 @@ class DerivationCache:
     Also the components' metadata by digest (``<dir>/<hex>.metadata.json``), so an
     unchanged component costs no IPFS request at all in a later period. Content-addressed
     like the manifest cache: an entry is never stale. Files that do not
-    read back are ignored (derived again).
+    read back are ignored (derived again). Entries are keyed by what anyone registers, so
+    :meth:`retain_used` drops those not asked for since its last call (a new package CID
+    each period kept a derivation for ever).
 
     :param directory: where to keep them across restarts (e.g. under ``state_dir``), or None.
     """
@@ -160,6 +163,7 @@ class DerivationCache:
         self.directory = directory
         self._entries: Dict[str, CodeDerivation] = {}
         self._metadata: Dict[str, bytes] = {}
+        self._used: Set[str] = set()  # CIDs and digests asked for since retain_used
         if directory:
             os.makedirs(directory, exist_ok=True)
 
@@ -169,6 +173,7 @@ class DerivationCache:
         :param cid: the package directory's CID.
         :return: the derivation, or None.
         """
+        self._used.add(cid)
         if cid in self._entries:
             return self._entries[cid]
         if not self.directory or not cid.isalnum():
@@ -191,6 +196,7 @@ class DerivationCache:
         """
         if any(p.code == CODE_FETCH_FAILED for p in derivation.problems):
             return
+        self._used.add(derivation.cid)
         self._entries[derivation.cid] = derivation
         if self.directory and derivation.cid.isalnum():
             path = os.path.join(self.directory, f"{derivation.cid}.json")
@@ -203,6 +209,7 @@ class DerivationCache:
         :param digest: ``0x`` + 64 hex, the on-chain metadata digest.
         :return: the bytes (checked against the digest again), or None.
         """
+        self._used.add(digest)
         if digest in self._metadata:
             return self._metadata[digest]
         if not self.directory or not _is_digest(digest):
@@ -225,10 +232,37 @@ class DerivationCache:
         """
         if len(data) > MAX_METADATA_BYTES or not _is_digest(digest):
             return
+        self._used.add(digest)
         self._metadata[digest] = data
         if self.directory:
             with open(self._metadata_path(digest), "wb") as handle:
                 handle.write(data)
+
+    def retain_used(self) -> int:
+        """Drop the derivations and metadata neither asked for nor kept since the last call.
+
+        Called once a period after the code readers ran: what the catalogue still points
+        at was asked for (and is kept); what nothing points at any more goes.
+
+        :return: how many entries were dropped.
+        """
+        dropped = [cid for cid in self._entries if cid not in self._used]
+        for cid in dropped:
+            del self._entries[cid]
+            self._remove(f"{cid}.json" if cid.isalnum() else "")
+        gone = [digest for digest in self._metadata if digest not in self._used]
+        for digest in gone:
+            del self._metadata[digest]
+            self._remove(f"{digest[2:]}.metadata.json" if _is_digest(digest) else "")
+        self._used = set()
+        return len(dropped) + len(gone)
+
+    def _remove(self, name: str) -> None:
+        if self.directory and name:
+            try:
+                os.remove(os.path.join(self.directory, name))
+            except OSError:
+                pass  # never written, or already gone
 
     def _metadata_path(self, digest: str) -> str:
         return os.path.join(str(self.directory), f"{digest[2:]}.metadata.json")

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Code readers run side by side: one IPFS request a step, whatever their number.
+"""Code readers run side by side (one IPFS request a step), and their cache is bounded.
 
 Before, packages were read one after another, each waiting its own fetch timeout when its
 blocks never came: twelve registrations pointing at unresolvable CIDs held the fetch round
@@ -20,6 +20,7 @@ past its timeout every period.
 """
 
 import hashlib
+from pathlib import Path
 from typing import Any, Dict, Generator, List, Optional, Tuple
 
 import pytest
@@ -156,3 +157,34 @@ def test_unresolvable_packages_cost_one_request_a_step_together(count: int) -> N
     for cid, result in results.items():
         assert isinstance(result, CodeDerivation) and result.package is None
         assert [p.code for p in result.problems] == [P.CODE_FETCH_FAILED], cid
+
+
+def _derivation(cid: str) -> CodeDerivation:
+    return CodeDerivation(cid, None, (), 1)
+
+
+def test_the_cache_keeps_only_what_was_asked_for_since_the_last_retain(
+    tmp_path: Path,
+) -> None:
+    """A package CID (and a metadata digest) nothing asks for any more is dropped, file too.
+
+    Each entry is keyed by what anyone registers: a new CID a period kept one for ever.
+
+    :param tmp_path: the cache's folder.
+    """
+    cache = DerivationCache(str(tmp_path))
+    digest = "0x" + "ab" * 32
+    for cid in ("bafyold", "bafykept"):
+        cache.put(_derivation(cid))
+    cache.put_metadata(digest, b"{}")
+    assert cache.retain_used() == 0  # all derived this period
+    # the next period asks for one package and the metadata only
+    assert cache.get("bafykept") is not None and cache.metadata(digest) == b"{}"
+    assert cache.retain_used() == 1
+    assert cache.get("bafyold") is None  # gone from memory and disk
+    assert {p.name for p in tmp_path.iterdir()} == {
+        "bafykept.json",
+        f"{digest[2:]}.metadata.json",
+    }
+    assert cache.retain_used() == 2  # a period that asks for neither drops them
+    assert len(cache) == 0 and not list(tmp_path.iterdir())
