@@ -72,6 +72,8 @@ def header(height: int) -> Header:
 class TestABCIHandlerFollowsRestartedHeights(ToolMetadataBehaviourCase):
     """Blocks at unexpected heights re-base the local blockchain instead of stopping the agent."""
 
+    dialogue_number = 0
+
     def setup_method(self, **kwargs: Any) -> None:
         """Number the dialogues of this test's blocks."""
         super().setup_method(**kwargs)

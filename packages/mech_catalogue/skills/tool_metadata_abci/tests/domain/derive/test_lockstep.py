@@ -146,6 +146,7 @@ def test_unresolvable_packages_cost_one_request_a_step_together(count: int) -> N
     }
     gen = lockstep(readers)
     asked: List[Request] = []
+    results: Dict[str, Any] = {}
     try:
         request = next(gen)
         while True:
