@@ -73,3 +73,66 @@ def test_negative_or_non_integer_wei_is_a_usage_error() -> None:
         result = CliRunner().invoke(cli, ["mcp", option, value], obj={})
         assert result.exit_code == EXIT_USAGE
         assert option in result.output
+
+
+@pytest.mark.parametrize(
+    "caps",
+    [(), ("--max-price", "10"), ("--max-spend", "10")],
+)
+def test_paying_without_both_caps_is_refused(tmp_path: Path, caps: tuple) -> None:
+    """A key and a marketplace off the devnet: exit 2 unless both caps are given.
+
+    An MCP client decides what to call (an LLM, possibly steered by a tool description),
+    and before this any mech's price was paid: a copycat at 500 xDAI won on karma.
+
+    :param tmp_path: the key file's folder.
+    :param caps: the caps given.
+    """
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(TEST_KEY + "\n")
+    result = CliRunner().invoke(
+        cli,
+        [
+            "mcp",
+            "--agent",
+            "http://127.0.0.1:9",
+            "--key-file",
+            str(key_file),
+            "--marketplace",
+            "0x" + "11" * 20,
+            "--state-dir",
+            str(tmp_path / "state"),
+            *caps,
+        ],
+        obj={},
+    )
+    assert result.exit_code == EXIT_USAGE
+    assert "--max-price and --max-spend" in result.output
+    assert TEST_KEY[2:] not in result.output
+
+
+def test_a_dry_run_needs_no_caps(tmp_path: Path) -> None:
+    """The same without caps but with --dry-run passes the check (then fails on the agent).
+
+    :param tmp_path: the key file's folder.
+    """
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(TEST_KEY + "\n")
+    result = CliRunner().invoke(
+        cli,
+        [
+            "mcp",
+            "--agent",
+            "http://127.0.0.1:9",
+            "--key-file",
+            str(key_file),
+            "--marketplace",
+            "0x" + "11" * 20,
+            "--state-dir",
+            str(tmp_path / "state"),
+            "--dry-run",
+        ],
+        obj={},
+    )
+    assert result.exit_code != EXIT_USAGE
+    assert "--max-price and --max-spend" not in result.output

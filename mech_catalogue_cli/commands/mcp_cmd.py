@@ -150,9 +150,16 @@ def _wei(
     show_default=True,
     help="HTTP port (the endpoint is /mcp).",
 )
-@click.option("--max-price", callback=_wei, help="Most wei one call may pay.")
 @click.option(
-    "--max-spend", callback=_wei, help="Most wei this server run may pay in total."
+    "--max-price",
+    callback=_wei,
+    help="Most wei one call may pay (required to pay, except on the devnet).",
+)
+@click.option(
+    "--max-spend",
+    callback=_wei,
+    help="Most wei this server run may pay in total (required to pay, except on the "
+    "devnet).",
 )
 @click.option(
     "--mech",
@@ -274,6 +281,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
     :param as_json: ``--json``.
     :raises BadParameter: (exit 2) for a ``--registry`` the reader rejects.
+    :raises UsageError: (exit 2) to pay off the devnet without ``--max-price`` and
+        ``--max-spend``.
     """
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s"
@@ -333,6 +342,14 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             )
         market = journal = None
         if key and marketplace:
+            if not dry_run and devnet is None and None in (max_price, max_spend):
+                # an MCP client (an LLM, possibly steered by a tool description) decides
+                # what to call: real funds are never spent without both bounds
+                raise click.UsageError(
+                    "paying mechs needs --max-price and --max-spend (wei; e.g. "
+                    "--max-price 20000000000000000 --max-spend 100000000000000000); "
+                    "or --dry-run to pay nothing"
+                )
             market = Marketplace(rpc, marketplace, key)
             journal = Journal(Path(state_dir))
         settings = CallSettings(
