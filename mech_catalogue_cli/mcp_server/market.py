@@ -20,7 +20,10 @@ of requests (the contract increments it per request). So the id of the next requ
 known before it is sent: :meth:`Marketplace.next_request_id`. The journal
 (:class:`Journal`, one JSON file per call key) records it before the transaction is
 sent; a retry of the same call reads ``getRequestStatus(id)`` first, and pays only when
-the chain has never seen that request.
+the chain has never seen that request. The signed transaction, its hash and its account
+nonce are journalled before it is broadcast: while that account nonce is not mined, a
+retry broadcasts the same transaction again instead of signing a new one (a new one took
+the next pending nonce, and both were mined: paid twice).
 
 Delivery: ``getRequestStatus`` turns ``Delivered`` (3); the data is in the delivering
 mech's ``Deliver`` event (``mapRequestIdInfos(id).deliveryMech``): the ai-registry-mech
@@ -41,6 +44,7 @@ from typing import Any, Dict, List, Optional
 
 from eth_abi import decode as abi_decode
 from eth_account import Account
+from eth_typing import HexStr
 from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted
 
@@ -161,9 +165,11 @@ class JournalEntry:  # pylint: disable=too-many-instance-attributes
     :param market_nonce: ``mapNonces(requester)`` the request id was derived with.
     :param request_id: 0x + 64 hex.
     :param from_block: the head block before sending (delivery logs are read from it).
-    :param tx_hash: the request transaction ("" until sent).
+    :param tx_hash: the request transaction ("" until signed).
     :param status: ``prepared`` (id derived, not known to be sent), ``sent``, ``delivered``.
     :param response_cid: the verified response's CID ("" until delivered).
+    :param raw_tx: the signed request transaction, 0x + hex ("" until signed).
+    :param account_nonce: the requester account's nonce it was signed with (-1 until).
     """
 
     key: str
@@ -180,6 +186,22 @@ class JournalEntry:  # pylint: disable=too-many-instance-attributes
     status: str = "prepared"
     response_cid: str = ""
     extra: Dict[str, Any] = field(default_factory=dict)
+    raw_tx: str = ""
+    account_nonce: int = -1
+
+
+@dataclass(frozen=True)
+class SignedRequest:
+    """A signed request transaction, journalled before it is broadcast.
+
+    :param raw_tx: 0x + hex of the signed transaction.
+    :param tx_hash: 0x + 64 hex.
+    :param account_nonce: the requester account's nonce in it.
+    """
+
+    raw_tx: str
+    tx_hash: str
+    account_nonce: int
 
 
 class Journal:
@@ -349,13 +371,12 @@ class Marketplace:
             "chainId": int(self.w3.eth.chain_id),
         }
 
-    def send(self, transaction: Dict[str, Any], wait: float = 60.0) -> str:
-        """Sign, send and wait for a transaction; raise when it reverts.
+    def sign(self, transaction: Dict[str, Any]) -> SignedRequest:
+        """Sign a transaction at the account's next pending nonce (nothing is sent).
 
         :param transaction: from :meth:`request_transaction`.
-        :param wait: seconds to wait for the receipt.
-        :return: the transaction hash.
-        :raises MarketError: when it cannot be sent or reverts.
+        :return: the signed transaction, to journal before :meth:`broadcast`.
+        :raises MarketError: when gas cannot be estimated (e.g. it would revert).
         """
         tx = dict(transaction)
         try:
@@ -364,8 +385,50 @@ class Marketplace:
             tx["maxFeePerGas"] = int(self.w3.eth.gas_price * 2)
             tx["maxPriorityFeePerGas"] = 0
             signed = self._account.sign_transaction(tx)
-            tx_hash = self.w3.eth.send_raw_transaction(signed.raw_transaction)
-            receipt = self.w3.eth.wait_for_transaction_receipt(tx_hash, timeout=wait)
+        except (ContractLogicError, ValueError, OSError) as exc:
+            raise MarketError(
+                f"the request transaction to {self.address} failed: "
+                f"{type(exc).__name__}: {str(exc)[:200]}"
+            ) from exc
+        return SignedRequest(
+            "0x" + bytes(signed.raw_transaction).hex(),
+            _hex32(signed.hash),
+            int(tx["nonce"]),
+        )
+
+    def confirmed_nonce(self) -> int:
+        """Return the requester account's mined transaction count.
+
+        :return: the nonce the next mined transaction will have.
+        """
+        return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
+
+    def send(self, transaction: Dict[str, Any], wait: float = 60.0) -> str:
+        """Sign, broadcast and wait for a transaction; raise when it reverts.
+
+        :param transaction: from :meth:`request_transaction`.
+        :param wait: seconds to wait for the receipt.
+        :return: the transaction hash.
+        """
+        return self.broadcast(self.sign(transaction), wait)
+
+    def broadcast(self, signed: SignedRequest, wait: float = 60.0) -> str:
+        """Broadcast a signed transaction (again, if need be) and wait for its receipt.
+
+        Broadcasting the same bytes twice is harmless: a node that holds them answers
+        "already known", and the wait is for the one hash.
+
+        :param signed: from :meth:`sign` (or the journal).
+        :param wait: seconds to wait for the receipt.
+        :return: the transaction hash.
+        :raises MarketError: when it is not mined in time, cannot be sent, or reverts.
+        """
+        tx_hash = signed.tx_hash
+        try:
+            self._send_raw(signed.raw_tx)
+            receipt = self.w3.eth.wait_for_transaction_receipt(
+                tx_hash, timeout=wait  # type: ignore[arg-type]
+            )
         except TimeExhausted as exc:
             raise MarketError(
                 f"the request transaction to {self.address} was not mined within "
@@ -379,9 +442,18 @@ class Marketplace:
             ) from exc
         if receipt["status"] != 1:
             raise MarketError(
-                f"the request transaction {_hex32(tx_hash)} reverted on {self.address}"
+                f"the request transaction {tx_hash} reverted on {self.address}"
             )
-        return _hex32(tx_hash)
+        return tx_hash
+
+    def _send_raw(self, raw_tx: str) -> None:
+        try:
+            self.w3.eth.send_raw_transaction(HexStr(raw_tx))
+        except (
+            ValueError
+        ) as exc:  # a node holding these very bytes says "already known"
+            if "already known" not in str(exc).lower():
+                raise
 
     def delivery(self, request_id: str, from_block: int) -> Optional[bytes]:
         """Return the delivered data, or None while undelivered.

@@ -71,6 +71,7 @@ from .market import (
     JournalEntry,
     MarketError,
     Marketplace,
+    SignedRequest,
 )
 from .source import DEFAULT_PAGE_SIZE, ServedCatalogue, ServedTool, SourceError
 
@@ -462,6 +463,15 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                         entry.status = "sent"
                         journal.save(entry)
                     return entry  # already paid: never again
+                if entry.raw_tx:
+                    mined = await anyio.to_thread.run_sync(market.confirmed_nonce)
+                    if mined <= entry.account_nonce:
+                        # the signed request may still be mined: send it again, never a
+                        # new one (a new one would take the next nonce: both paid)
+                        return await anyio.to_thread.run_sync(
+                            self._broadcast_again, entry
+                        )
+                # else its nonce went to another transaction: it can never be mined
             refusal = self.ledger.refusal(int(offer.price or 0))
             if refusal:
                 return refusal
@@ -475,7 +485,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             data = bytes.fromhex(uploaded.digest[2:])
             price = int(offer.price or 0)
 
-            def prepare_and_send() -> JournalEntry:
+            def prepare_and_send() -> JournalEntry:  # pylint: disable=too-many-locals
                 nonce = market.market_nonce()
                 prepared = JournalEntry(
                     key=key,
@@ -491,21 +501,25 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                     ),
                     from_block=market.head(),
                 )
-                journal.save(prepared)
+                signed = market.sign(
+                    market.request_transaction(
+                        offer.address,
+                        data,
+                        price,
+                        offer.payment_type,
+                        market.response_timeout(self.settings.timeout),
+                    )
+                )
+                prepared.raw_tx = signed.raw_tx
+                prepared.tx_hash = signed.tx_hash
+                prepared.account_nonce = signed.account_nonce
+                journal.save(
+                    prepared
+                )  # before the broadcast: a retry re-sends these bytes
                 # counted before sending: a send that fails after the broadcast (no
                 # receipt in time) may still be mined, so it must count against the cap
                 self.ledger.record(price, prepared.request_id)
-                transaction = market.request_transaction(
-                    offer.address,
-                    data,
-                    price,
-                    offer.payment_type,
-                    market.response_timeout(self.settings.timeout),
-                )
-                prepared.tx_hash = market.send(transaction, self.settings.io_timeout)
-                prepared.status = "sent"
-                journal.save(prepared)
-                return prepared
+                return self._broadcast_again(prepared)
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
             timer.lap("transaction")
@@ -517,6 +531,22 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 sent.tx_hash,
             )
             return sent
+
+    def _broadcast_again(self, entry: JournalEntry) -> JournalEntry:
+        """Broadcast a journalled request and wait for it; mark it sent (blocking).
+
+        :param entry: a journal entry holding the signed request.
+        :return: the entry, sent.
+        """
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: checked by call()
+        entry.tx_hash = market.broadcast(
+            SignedRequest(entry.raw_tx, entry.tx_hash, entry.account_nonce),
+            self.settings.io_timeout,
+        )
+        entry.status = "sent"
+        journal.save(entry)
+        return entry
 
     async def _await_result(
         self,

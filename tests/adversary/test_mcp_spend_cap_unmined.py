@@ -36,6 +36,7 @@ from mech_catalogue_cli.mcp_server.market import (
     STATUS_REQUESTED_PRIORITY,
     Journal,
     MarketError,
+    SignedRequest,
 )
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
@@ -50,7 +51,7 @@ class UnminedMarket:
 
     def __init__(self) -> None:
         """No request yet."""
-        self.broadcast: List[Dict[str, Any]] = []
+        self.sent: List[Dict[str, Any]] = []
         self.ids: List[str] = []
 
     def market_nonce(self) -> int:
@@ -58,7 +59,7 @@ class UnminedMarket:
 
         :return: the nonce.
         """
-        return len(self.broadcast)
+        return len(self.sent)
 
     def next_request_id(self, *args: Any) -> str:
         """Return a distinct id per nonce.
@@ -91,15 +92,32 @@ class UnminedMarket:
         """
         return {"mech": args[0], "value": args[2]}
 
-    def send(self, transaction: Dict[str, Any], wait: float) -> str:
-        """Broadcast, then time out waiting for the receipt.
+    def sign(self, transaction: Dict[str, Any]) -> SignedRequest:
+        """Sign at the next pending account nonce (one per transaction broadcast).
 
         :param transaction: the transaction.
+        :return: the signed request.
+        """
+        nonce = len(self.sent)
+        return SignedRequest(f"0xraw{nonce}", "0x" + f"{nonce + 100:064x}", nonce)
+
+    def confirmed_nonce(self) -> int:
+        """Nothing is ever mined.
+
+        :return: 0.
+        """
+        return 0
+
+    def broadcast(self, signed: SignedRequest, wait: float) -> str:
+        """Broadcast, then time out waiting for the receipt.
+
+        :param signed: the signed request.
         :param wait: seconds.
         :raises MarketError: always (not mined in time).
         """
-        self.broadcast.append(transaction)
-        self.ids.append("0x" + f"{len(self.broadcast):064x}")
+        if signed.raw_tx not in {t["raw"] for t in self.sent}:
+            self.sent.append({"raw": signed.raw_tx})
+            self.ids.append("0x" + f"{len(self.sent):064x}")
         raise MarketError(f"not mined within {wait:g} s")
 
     def status(self, request_id: str) -> int:
@@ -153,5 +171,5 @@ def test_an_unmined_send_counts_against_max_spend(
 
     first, second = anyio.run(main)
     assert isinstance(first, MarketError)
-    assert len(market.broadcast) == 1, "paid past --max-spend after an unmined send"
+    assert len(market.sent) == 1, "paid past --max-spend after an unmined send"
     assert second.is_error and "--max-spend 15 wei" in second.content[0].text
