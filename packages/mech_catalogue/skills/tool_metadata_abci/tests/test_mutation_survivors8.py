@@ -61,7 +61,7 @@ def test_an_ipfs_connections_reply_reads_as_a_status() -> None:
 
 
 def test_an_ipfs_error_without_reason_says_so() -> None:
-    """The failure text of an ERROR reply names its reason, or says none was given."""
+    """The failure text of an ERROR reply names its reason, or says none was given; files have none."""
     behaviour = SimpleNamespace(
         params=SimpleNamespace(max_manifest_bytes=100, fetch_timeout_seconds=5.0)
     )
@@ -74,6 +74,10 @@ def test_an_ipfs_error_without_reason_says_so() -> None:
     )
     assert data is None
     assert failure == "IPFS connection answered error: no reason given"
+    files = ipfs_reply(IpfsMessage.Performative.FILES, files={"a": "{}"})
+    assert FetchManifestsBehaviour._reply_bytes(  # pylint: disable=protected-access
+        behaviour, files  # type: ignore[arg-type]
+    ) == (b"{}", "")
 
 
 def test_a_multihash_given_as_a_digest_is_an_invalid_digest() -> None:
