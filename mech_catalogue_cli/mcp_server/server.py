@@ -245,6 +245,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             except SourceError as exc:
                 LOGGER.warning("catalogue not refreshed: %s", exc)
                 continue
+            except Exception:  # pylint: disable=broad-exception-caught
+                # a source's bug must not end the server: the last catalogue stays served
+                LOGGER.exception("catalogue not refreshed (a bug; report it)")
+                continue
             if changed:
                 await self.announce()
 

@@ -31,7 +31,7 @@ lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`).
 import logging
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import requests
 
@@ -74,6 +74,9 @@ LOGGER = logging.getLogger(__name__)
 
 #: tools per ``tools/list`` page
 DEFAULT_PAGE_SIZE = 50
+#: pages one ``/tools`` or ``/tools/<name>`` listing may take: an agent whose cursors never
+#: end (or repeat) would otherwise keep the server paging for ever
+MAX_AGENT_PAGES = 2000
 
 
 class SourceError(RuntimeError):
@@ -262,18 +265,43 @@ class AgentSource:
                 "the URL and that the agent runs"
             ) from exc
 
+    def _pages(self, path: str) -> Iterator[Dict[str, Any]]:
+        """Yield every page of a cursor-paged listing, at most :data:`MAX_AGENT_PAGES`.
+
+        :param path: ``/tools`` or ``/tools/<name>``.
+        :yield: each page (a JSON object).
+        :raises SourceError: for a page that is not an object, a cursor seen before, or
+            more pages than the cap.
+        """
+        cursor: Optional[str] = None
+        seen = set()
+        for _ in range(MAX_AGENT_PAGES):
+            query = "" if cursor is None else "?cursor=" + urllib.parse.quote(cursor)
+            page = self._get(path + query)
+            if not isinstance(page, dict):
+                raise SourceError(
+                    f"--agent {self.url}: GET {path} answered {type(page).__name__}, "
+                    "not a JSON object; is it a mech-catalogue agent?"
+                )
+            yield page
+            cursor = page.get("nextCursor")
+            if not cursor:
+                return
+            if not isinstance(cursor, str) or cursor in seen:
+                raise SourceError(
+                    f"--agent {self.url}: GET {path} repeats or garbles its nextCursor; "
+                    "the catalogue was not read"
+                )
+            seen.add(cursor)
+        raise SourceError(
+            f"--agent {self.url}: GET {path} has more than {MAX_AGENT_PAGES} pages; the "
+            "catalogue was not read"
+        )
+
     def _offers(self, mech_tool: str) -> List[Dict[str, Any]]:
         """Read every page of ``GET /tools/<name>``'s offers."""
         path = "/tools/" + urllib.parse.quote(mech_tool, safe="")
-        offers: List[Dict[str, Any]] = []
-        cursor: Optional[str] = None
-        while True:
-            query = "" if cursor is None else "?cursor=" + urllib.parse.quote(cursor)
-            page = self._get(path + query)
-            offers.extend(page.get("offers", []))
-            cursor = page.get("nextCursor")
-            if not cursor:
-                return offers
+        return [o for page in self._pages(path) for o in page.get("offers", [])]
 
     def digest(self) -> str:
         """Return the agreed catalogue's digest, empty before the first agreement.
@@ -286,14 +314,26 @@ class AgentSource:
     def read(self) -> ServedCatalogue:
         """Read every ``/tools`` page and each name's offers.
 
-        :return: the served catalogue (``SourceError`` when the agent cannot be read).
+        Whatever the agent answers, the only error is :class:`SourceError`: an answer of
+        another shape (a tool without ``_meta``, an offer whose ``mech`` is not a ref)
+        stopped the server before.
+
+        :return: the served catalogue.
+        :raises SourceError: when the agent cannot be read, or answers another shape.
         """
+        try:
+            return self._read()
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise SourceError(
+                f"--agent {self.url}: its catalogue has an unexpected shape "
+                f"({type(exc).__name__}: {str(exc)[:120]}); is it a mech-catalogue agent "
+                "of this version?"
+            ) from exc
+
+    def _read(self) -> ServedCatalogue:
         digest = self.digest()
         tools: List[ServedTool] = []
-        cursor: Optional[str] = None
-        while True:
-            query = "" if cursor is None else "?cursor=" + urllib.parse.quote(cursor)
-            page = self._get("/tools" + query)
+        for page in self._pages("/tools"):
             for entry in page.get("tools", []):
                 mech_tool = str(
                     entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
@@ -313,9 +353,7 @@ class AgentSource:
                         for facts in offer.get("marketplace", [])
                     )
                 tools.append(_with_offers(entry, mech_tool, offers, conflicting))
-            cursor = page.get("nextCursor")
-            if not cursor:
-                return ServedCatalogue(digest, tuple(tools))
+        return ServedCatalogue(digest, tuple(tools))
 
 
 class DirectSource:

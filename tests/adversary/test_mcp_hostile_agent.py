@@ -1,0 +1,117 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Whatever an ``--agent`` answers, the MCP server's source raises SourceError only.
+
+Before, a tool without ``_meta``, a page that was a list or an offer whose ``mech`` was
+``{}`` raised KeyError / TypeError / AttributeError out of the poller, and the server
+process ended; a ``nextCursor`` that never ended kept it paging for ever (adversary
+review). The agent's answers are served by a stand-in ``_get`` (no HTTP needed to shape
+them).
+"""
+
+from typing import Any, Callable, Dict
+
+import pytest
+
+from mech_catalogue_cli.mcp_server import source as source_module
+from mech_catalogue_cli.mcp_server.source import AgentSource, SourceError
+
+HEALTH = {"status": "fresh", "catalogue_digest": "ab" * 32}
+TOOL = {"name": "t", "title": "t", "inputSchema": {"type": "object"}}
+
+
+def answering(pages: Callable[[str], Any]) -> AgentSource:
+    """An AgentSource whose GETs are answered by ``pages(path)``.
+
+    :param pages: path with query -> the decoded JSON body.
+    :return: the source.
+    """
+    agent = AgentSource("http://agent.invalid")
+
+    def get(path: str, ok: Any = (200,)) -> Any:
+        del ok
+        return HEALTH if path == "/healthcheck" else pages(path)
+
+    agent._get = get  # type: ignore[method-assign]  # pylint: disable=protected-access
+    return agent
+
+
+@pytest.mark.parametrize(
+    "tools_page, offers_page",
+    [
+        ({"tools": [TOOL]}, {"offers": []}),  # no _meta
+        ([TOOL], {"offers": []}),  # a list, not a page
+        ({"tools": "t"}, {"offers": []}),  # a string of tools
+        (
+            {
+                "tools": [
+                    {**TOOL, "_meta": {"io.olas/mech-tool": {"mechToolName": "t"}}}
+                ]
+            },
+            {"offers": [{"mech": {"chain_id": "x"}}]},  # a mech ref of another shape
+        ),
+        (
+            {
+                "tools": [
+                    {**TOOL, "_meta": {"io.olas/mech-tool": {"mechToolName": "t"}}}
+                ]
+            },
+            ["offers"],  # offers page that is a list
+        ),
+    ],
+)
+def test_an_agent_answering_another_shape_is_a_source_error(
+    tools_page: Any, offers_page: Any
+) -> None:
+    """Each shape that stopped the server is SourceError, naming the agent."""
+    agent = answering(
+        lambda path: (
+            tools_page
+            if path.startswith("/tools?") or path == "/tools"
+            else offers_page
+        )
+    )
+    with pytest.raises(SourceError, match="http://agent.invalid"):
+        agent.read()
+
+
+def test_a_cursor_that_repeats_stops_the_read() -> None:
+    """A nextCursor of "1" again and again: SourceError after the second page, not for ever."""
+    calls: Dict[str, int] = {}
+
+    def pages(path: str) -> Any:
+        calls[path] = calls.get(path, 0) + 1
+        return {"tools": [], "nextCursor": "1"}
+
+    with pytest.raises(SourceError, match="repeats"):
+        answering(pages).read()
+    assert sum(calls.values()) == 2
+
+
+def test_cursors_that_never_end_stop_at_the_page_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fresh cursors for ever: SourceError at MAX_AGENT_PAGES pages."""
+    monkeypatch.setattr(source_module, "MAX_AGENT_PAGES", 25)
+    count = [0]
+
+    def pages(path: str) -> Any:
+        del path  # every page answers alike
+        count[0] += 1
+        return {"tools": [], "nextCursor": str(count[0])}
+
+    with pytest.raises(SourceError, match="more than 25 pages"):
+        answering(pages).read()
+    assert count[0] == 25
