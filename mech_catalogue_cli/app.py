@@ -88,6 +88,7 @@ from .code_source import (
     is_code_uri,
 )
 from .devnet_options import DevnetSettings, devnet_options, given
+from .keys import redacted_url, without_url
 from .output import CliFailure, Output, console_on, print_problem
 from .overrides import failure_code, generate_failure, read_overrides
 from .sources import DEFAULT_TIMEOUT, Loaded, default_gateway, load, read_file
@@ -411,7 +412,8 @@ def _derive_on_chain(
     except (ChainReadError, RegistryDecodeError) as exc:
         raise CliFailure(
             "chain_read_failed",
-            f"Cannot read {unit} {unit_id} from {registry} at {rpc_url}: {exc}. "
+            f"Cannot read {unit} {unit_id} from {registry} at {redacted_url(rpc_url)}: "
+            f"{without_url(str(exc), rpc_url)}. "
             "Check --rpc, --registry and --multicall.",
         ) from exc
     packages = [d.package for _, d in derived if d.package is not None]

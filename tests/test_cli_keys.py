@@ -27,7 +27,12 @@ from click.testing import CliRunner
 
 from mech_catalogue_cli import EXIT_INVALID
 from mech_catalogue_cli.app import cli
-from mech_catalogue_cli.keys import MAX_KEY_FILE_BYTES, load_key
+from mech_catalogue_cli.keys import (
+    MAX_KEY_FILE_BYTES,
+    load_key,
+    redacted_url,
+    without_url,
+)
 from mech_catalogue_cli.output import CliFailure
 
 #: looks like a key to a careless eye, is not one (65 hex digits)
@@ -108,3 +113,42 @@ def test_environment_key_is_checked_and_named_by_variable(
     assert raised.value.code == "invalid_key"
     assert "$SOME_KEY_VARIABLE" in str(raised.value)
     assert NEAR_KEY not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("https://gnosis.example/v2/0123456789abcdef", "https://gnosis.example/…"),
+        ("https://rpc.example:8545/?apikey=secret", "https://rpc.example:8545/…"),
+        ("http://127.0.0.1:8545", "http://127.0.0.1:8545"),
+        ("not a url", "<url>"),
+    ],
+)
+def test_an_rpc_url_is_shown_without_its_path_or_query(url: str, shown: str) -> None:
+    """Providers put the API key in the path or query: messages show scheme and host only."""
+    assert redacted_url(url) == shown
+    assert without_url(f"HTTPError: 401 for url: {url}", url) == (
+        f"HTTPError: 401 for url: {shown}"
+    )
+
+
+def test_a_failed_chain_read_names_the_host_not_the_key() -> None:
+    """A `list` whose --rpc holds a key, against nothing: the error has the host, not the key."""
+    secret = "0123456789abcdef0123456789abcdef"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "--json",
+            "list",
+            "--rpc",
+            f"http://127.0.0.1:9/v2/{secret}",
+            "--registry",
+            "legacy_mech_registry:0x" + "11" * 20,
+            "--multicall2",
+            "0x" + "22" * 20,
+        ],
+        obj={},
+    )
+    assert result.exit_code != 0
+    assert "http://127.0.0.1:9/…" in result.output
+    assert secret not in result.output

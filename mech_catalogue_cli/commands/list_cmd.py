@@ -62,6 +62,7 @@ from mech_catalogue_cli.sync_driver import (
 )
 
 from ..devnet_options import DevnetSettings, devnet_options, given
+from ..keys import redacted_url, without_url
 from ..output import CliFailure, Output, print_problem
 from ..sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
@@ -161,7 +162,8 @@ def _chain_id(rpc: str, timeout: float) -> int:
     except (requests.RequestException, ValueError, KeyError, TypeError) as exc:
         raise CliFailure(
             CHAIN_READ_FAILED,
-            f"Cannot read the chain id from --rpc {rpc} ({type(exc).__name__}); check "
+            f"Cannot read the chain id from --rpc {redacted_url(rpc)} "
+            f"({type(exc).__name__}); check "
             f"the URL (or ${RPC_ENV}) and that the node is running, or pass --chain-id.",
         ) from exc
 
@@ -180,14 +182,17 @@ def _sync(config: SyncConfig, errors: Console) -> Catalogue:
     sync = CatalogueSync(config)
     try:
         with errors.status(
-            f"Reading {len(config.sources)} registry(ies) at {config.rpc_url}"
+            f"Reading {len(config.sources)} registry(ies) at "
+            f"{redacted_url(config.rpc_url)}"
         ):
             try:
                 snapshot, _ = read_snapshot(config, sync.session)
             except (ChainReadError, RegistryDecodeError, RegistryConfigError) as exc:
                 raise CliFailure(
                     CHAIN_READ_FAILED,
-                    f"Cannot read the registries through --rpc {config.rpc_url}: {exc}. "
+                    "Cannot read the registries through --rpc "
+                    f"{redacted_url(config.rpc_url)}: "
+                    f"{without_url(str(exc), config.rpc_url)}. "
                     "Check the URL, --chain-id, --multicall2 and the registry addresses.",
                 ) from exc
         digests = snapshot.digests

@@ -48,6 +48,8 @@ from eth_typing import HexStr
 from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted
 
+from mech_catalogue_cli.keys import redacted_url, without_url
+
 #: MechMarketplace.RequestStatus
 STATUS_DOES_NOT_EXIST = 0
 STATUS_REQUESTED_PRIORITY = 1
@@ -271,7 +273,8 @@ class Marketplace:
         :return: the text.
         """
         return (
-            f"Marketplace({self.address} on {self.rpc_url}, requester {self.requester})"
+            f"Marketplace({self.address} on {redacted_url(self.rpc_url)}, "
+            f"requester {self.requester})"
         )
 
     def _call(self, name: str, *args: Any) -> Any:
@@ -279,7 +282,8 @@ class Marketplace:
             return getattr(self.contract.functions, name)(*args).call()
         except (ContractLogicError, ValueError, OSError) as exc:
             raise MarketError(
-                f"MechMarketplace {self.address}.{name} failed through {self.rpc_url}: "
+                f"MechMarketplace {self.address}.{name} failed through "
+                f"{redacted_url(self.rpc_url)}: "
                 f"{type(exc).__name__}"
             ) from exc
 
@@ -388,7 +392,7 @@ class Marketplace:
         except (ContractLogicError, ValueError, OSError) as exc:
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
-                f"{type(exc).__name__}: {str(exc)[:200]}"
+                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
             ) from exc
         return SignedRequest(
             "0x" + bytes(signed.raw_transaction).hex(),
@@ -438,7 +442,7 @@ class Marketplace:
         except (ContractLogicError, ValueError, OSError) as exc:
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
-                f"{type(exc).__name__}: {str(exc)[:200]}"
+                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
             ) from exc
         if receipt["status"] != 1:
             raise MarketError(

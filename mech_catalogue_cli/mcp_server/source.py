@@ -66,6 +66,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import 
 )
 
 from mech_catalogue_cli.code_source import derive_catalogue
+from mech_catalogue_cli.keys import redacted_url, without_url
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig, eth_call
 
 from .decisions import NoOffer, Offer, choose_offer
@@ -455,16 +456,18 @@ class DirectSource:
         outcome = self.sync.period()
         if outcome.catalogue is None:
             raise SourceError(
-                f"cannot read the registries through {self.config.rpc_url}: "
-                f"{outcome.error or 'no catalogue'}"
+                f"cannot read the registries through "
+                f"{redacted_url(self.config.rpc_url)}: "
+                f"{without_url(outcome.error or 'no catalogue', self.config.rpc_url)}"
             )
         try:
             facts = self._facts()
             head = self._head()
         except (requests.RequestException, ValueError, KeyError) as exc:
             raise SourceError(
-                f"cannot read the MechMarketplace through {self.config.rpc_url} "
-                f"({type(exc).__name__}: {exc})"
+                f"cannot read the MechMarketplace through "
+                f"{redacted_url(self.config.rpc_url)} ({type(exc).__name__}: "
+                f"{without_url(str(exc), self.config.rpc_url)})"
             ) from exc
         catalogue, unread = derive_catalogue(
             outcome.catalogue,
