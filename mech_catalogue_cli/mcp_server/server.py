@@ -224,6 +224,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
         :return: True when it changed.
         """
+        if (
+            self._read_once
+            and getattr(self.source, "digest_is_cheap", False)
+            and self.source.digest() == self.catalogue.digest
+        ):
+            return False  # an agent's unchanged digest: its pages are not read again
         served = self.source.read()
         if self._read_once and served.digest == self.catalogue.digest:
             return False

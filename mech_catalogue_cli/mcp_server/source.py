@@ -241,6 +241,9 @@ def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
 class AgentSource:
     """A running agent's HTTP API (docs/skill-contract.md, "HTTP API")."""
 
+    #: :meth:`digest` is one request: a poll reads the catalogue only when it changed
+    digest_is_cheap = True
+
     def __init__(self, url: str, timeout: float = 10.0) -> None:
         """Point at an agent.
 
@@ -480,6 +483,8 @@ class DirectSource:
         for sentence in unread:
             LOGGER.warning("%s", sentence)
         return attach_facts(catalogue, facts)
+
+    digest_is_cheap = False
 
     def digest(self) -> str:
         """Read everything again and return the catalogue digest: no cheaper probe exists.

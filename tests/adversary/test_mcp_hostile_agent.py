@@ -21,11 +21,12 @@ review). The agent's answers are served by a stand-in ``_get`` (no HTTP needed t
 them).
 """
 
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, List
 
 import pytest
 
 from mech_catalogue_cli.mcp_server import source as source_module
+from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import AgentSource, SourceError
 
 HEALTH = {"status": "fresh", "catalogue_digest": "ab" * 32}
@@ -115,3 +116,24 @@ def test_cursors_that_never_end_stop_at_the_page_cap(
     with pytest.raises(SourceError, match="more than 25 pages"):
         answering(pages).read()
     assert count[0] == 25
+
+
+def test_an_unchanged_agent_digest_reads_no_pages() -> None:
+    """Each poll costs the agent one /healthcheck while its catalogue is unchanged.
+
+    Before, every MCP server re-read every /tools page and every name's offers every 30 s
+    from the agent's single loop, however many names anyone had registered.
+    """
+    asked: List[str] = []
+
+    def pages(path: str) -> Any:
+        asked.append(path)
+        return {"tools": []} if path.startswith("/tools") else {}
+
+    agent = answering(pages)
+    settings = CallSettings(gateway_url="", ipfs_api_url="")
+    app = MechToolServer(agent, settings, None, None)
+    assert app.refresh()  # the first read: every page
+    first = len(asked)
+    assert not app.refresh() and not app.refresh()
+    assert len(asked) == first  # only /healthcheck, which the stand-in answers itself
