@@ -280,7 +280,8 @@ class Marketplace:
     def _call(self, name: str, *args: Any) -> Any:
         try:
             return getattr(self.contract.functions, name)(*args).call()
-        except (ContractLogicError, ValueError, OSError) as exc:
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # ContractLogicError, ValueError, OSError, and web3 7's Web3RPCError
             raise MarketError(
                 f"MechMarketplace {self.address}.{name} failed through "
                 f"{redacted_url(self.rpc_url)}: "
@@ -471,19 +472,30 @@ class Marketplace:
             return None
         info = self._call("mapRequestIdInfos", bytes.fromhex(request_id[2:]))
         mech = info[1]
-        logs = self.w3.eth.get_logs(
-            {
-                "address": Web3.to_checksum_address(mech),
-                "fromBlock": from_block,
-                "toBlock": "latest",
-            }
-        )
+        try:
+            logs = self.w3.eth.get_logs(
+                {
+                    "address": Web3.to_checksum_address(mech),
+                    "fromBlock": from_block,
+                    "toBlock": "latest",
+                }
+            )
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # web3 7's Web3RPCError is no ValueError; a mech flooding logs past the RPC's
+            # limit must give an error result, not end the call's task
+            raise MarketError(
+                f"the Deliver events of mech {mech} could not be read "
+                f"({type(exc).__name__}); call again later"
+            ) from exc
         for log in logs:
-            topic = "0x" + bytes(log["topics"][0]).hex()
+            topic = "0x" + bytes(log["topics"][0]).hex() if log["topics"] else ""
             types = DELIVER_TOPICS.get(topic)
             if types is None:
                 continue
-            values = abi_decode(types, bytes(log["data"]))
+            try:
+                values = abi_decode(types, bytes(log["data"]))
+            except Exception:  # pylint: disable=broad-exception-caught
+                continue  # a malformed Deliver event from the mech: not the answer
             if _hex32(values[0]) == request_id.lower():
                 return bytes(values[-1])
         raise MarketError(
