@@ -73,7 +73,13 @@ from .market import (
     Marketplace,
     SignedRequest,
 )
-from .source import DEFAULT_PAGE_SIZE, ServedCatalogue, ServedTool, SourceError
+from .source import (
+    DEFAULT_PAGE_SIZE,
+    MAX_LISTED_TOOL_BYTES,
+    ServedCatalogue,
+    ServedTool,
+    SourceError,
+)
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 REQUEST_META_KEY = "io.olas/mech-request"
@@ -235,11 +241,19 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return False
         self._read_once = True
         self.catalogue = served
-        self.listed = (
+        listed, left_out = (
             served
             if self.settings.all_tools
             else served.payable_only(self.settings.max_price, self.settings.pinned)
-        )
+        ).within_bytes()
+        if left_out:
+            LOGGER.warning(
+                "%d tools not listed: each Tool is over %d bytes (%s)",
+                len(left_out),
+                MAX_LISTED_TOOL_BYTES,
+                ", ".join(left_out[:10]),
+            )
+        self.listed = listed
         return True
 
     async def poll(self) -> None:

@@ -28,6 +28,7 @@ rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"][
 lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`).
 """
 
+import json
 import logging
 import urllib.parse
 from dataclasses import dataclass
@@ -75,6 +76,8 @@ LOGGER = logging.getLogger(__name__)
 
 #: tools per ``tools/list`` page
 DEFAULT_PAGE_SIZE = 50
+#: bytes of one listed MCP Tool's JSON at most (a typed ten-argument tool is about 3 KB)
+MAX_LISTED_TOOL_BYTES = 32 * 1024
 #: pages one ``/tools`` or ``/tools/<name>`` listing may take: an agent whose cursors never
 #: end (or repeat) would otherwise keep the server paging for ever
 MAX_AGENT_PAGES = 2000
@@ -176,6 +179,27 @@ class ServedCatalogue:
             priced = dict(tool.tool, description=f"{description}\n\n{cost}".lstrip())
             kept.append(ServedTool(tool.name, tool.mech_tool, priced, tool.offers))
         return ServedCatalogue(self.digest, tuple(kept))
+
+    def within_bytes(
+        self, limit: int = MAX_LISTED_TOOL_BYTES
+    ) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
+        """Keep the tools whose MCP Tool JSON is at most ``limit`` bytes.
+
+        Every client's ``tools/list`` carries every listed tool into its model's context:
+        one registrant's tool of 100 arguments with 10,000-character descriptions (about
+        1 MB, 250,000 tokens) left a client no room for any tool.
+
+        :param limit: bytes of one Tool's JSON at most.
+        :return: the kept tools (same digest), and the names left out.
+        """
+        kept: List[ServedTool] = []
+        left_out: List[ServedTool] = []
+        for tool in self.tools:
+            size = len(json.dumps(tool.tool, separators=(",", ":")).encode("utf-8"))
+            (kept if size <= limit else left_out).append(tool)
+        return ServedCatalogue(self.digest, tuple(kept)), tuple(
+            t.name for t in left_out
+        )
 
 
 def payable_mechs(entry: Dict[str, Any]) -> FrozenSet[str]:

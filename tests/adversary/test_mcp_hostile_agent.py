@@ -27,7 +27,13 @@ import pytest
 
 from mech_catalogue_cli.mcp_server import source as source_module
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
-from mech_catalogue_cli.mcp_server.source import AgentSource, SourceError
+from mech_catalogue_cli.mcp_server.source import (
+    MAX_LISTED_TOOL_BYTES,
+    AgentSource,
+    ServedCatalogue,
+    ServedTool,
+    SourceError,
+)
 
 HEALTH = {"status": "fresh", "catalogue_digest": "ab" * 32}
 TOOL = {"name": "t", "title": "t", "inputSchema": {"type": "object"}}
@@ -137,3 +143,41 @@ def test_an_unchanged_agent_digest_reads_no_pages() -> None:
     first = len(asked)
     assert not app.refresh() and not app.refresh()
     assert len(asked) == first  # only /healthcheck, which the stand-in answers itself
+
+
+def test_a_tool_too_large_for_a_models_context_is_not_listed() -> None:
+    """One registrant's oversized Tool is left out of tools/list; the others stay."""
+    big = {**TOOL, "name": "big", "description": "x" * (MAX_LISTED_TOOL_BYTES + 1)}
+    small = {**TOOL, "name": "small"}
+    served = ServedCatalogue(
+        "d",
+        (ServedTool("big", "big", big, ()), ServedTool("small", "small", small, ())),
+    )
+    listed, left_out = served.within_bytes()
+    assert [t.name for t in listed.tools] == ["small"]
+    assert left_out == ("big",) and listed.digest == "d"
+
+
+def test_the_server_lists_only_tools_within_the_bound() -> None:
+    """refresh() applies the bound to what tools/list serves (--all-tools included)."""
+    big = {**TOOL, "name": "big", "description": "x" * (MAX_LISTED_TOOL_BYTES + 1)}
+    catalogue = ServedCatalogue(
+        "d",
+        (ServedTool("big", "big", big, ()), ServedTool("t", "t", dict(TOOL), ())),
+    )
+
+    class Fixed:  # pylint: disable=too-few-public-methods
+        """A source serving ``catalogue``."""
+
+        def read(self) -> ServedCatalogue:
+            """Return it.
+
+            :return: the catalogue.
+            """
+            return catalogue
+
+    settings = CallSettings(gateway_url="", ipfs_api_url="", all_tools=True)
+    app = MechToolServer(Fixed(), settings, None, None)
+    app.refresh()
+    assert [t.name for t in app.listed.tools] == ["t"]
+    assert app.catalogue.named("big") is not None  # still callable by name
