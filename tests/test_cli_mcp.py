@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from mech_catalogue_cli import EXIT_INVALID, EXIT_USAGE
 from mech_catalogue_cli.app import cli
@@ -75,6 +75,33 @@ def test_negative_or_non_integer_wei_is_a_usage_error() -> None:
         assert option in result.output
 
 
+def _paying(tmp_path: Path, *extra: str) -> Result:
+    """Run ``mcp`` with a key and a marketplace off the devnet, its agent unreachable.
+
+    :param tmp_path: the key file's and state's folder.
+    :param extra: more options.
+    :return: the run.
+    """
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(TEST_KEY + "\n")
+    return CliRunner().invoke(
+        cli,
+        [
+            "mcp",
+            "--agent",
+            "http://127.0.0.1:9",
+            "--key-file",
+            str(key_file),
+            "--marketplace",
+            "0x" + "11" * 20,
+            "--state-dir",
+            str(tmp_path / "state"),
+            *extra,
+        ],
+        obj={},
+    )
+
+
 @pytest.mark.parametrize(
     "caps",
     [(), ("--max-price", "10"), ("--max-spend", "10")],
@@ -88,51 +115,18 @@ def test_paying_without_both_caps_is_refused(tmp_path: Path, caps: tuple) -> Non
     :param tmp_path: the key file's folder.
     :param caps: the caps given.
     """
-    key_file = tmp_path / "key.txt"
-    key_file.write_text(TEST_KEY + "\n")
-    result = CliRunner().invoke(
-        cli,
-        [
-            "mcp",
-            "--agent",
-            "http://127.0.0.1:9",
-            "--key-file",
-            str(key_file),
-            "--marketplace",
-            "0x" + "11" * 20,
-            "--state-dir",
-            str(tmp_path / "state"),
-            *caps,
-        ],
-        obj={},
-    )
+    result = _paying(tmp_path, *caps)
     assert result.exit_code == EXIT_USAGE
     assert "--max-price and --max-spend" in result.output
     assert TEST_KEY[2:] not in result.output
 
 
-def test_a_dry_run_needs_no_caps(tmp_path: Path) -> None:
-    """The same without caps but with --dry-run passes the check (then fails on the agent).
+def test_a_dry_run_or_both_caps_pass_the_check(tmp_path: Path) -> None:
+    """With --dry-run, or both caps, the check passes (the unreachable agent then fails).
 
     :param tmp_path: the key file's folder.
     """
-    key_file = tmp_path / "key.txt"
-    key_file.write_text(TEST_KEY + "\n")
-    result = CliRunner().invoke(
-        cli,
-        [
-            "mcp",
-            "--agent",
-            "http://127.0.0.1:9",
-            "--key-file",
-            str(key_file),
-            "--marketplace",
-            "0x" + "11" * 20,
-            "--state-dir",
-            str(tmp_path / "state"),
-            "--dry-run",
-        ],
-        obj={},
-    )
-    assert result.exit_code != EXIT_USAGE
-    assert "--max-price and --max-spend" not in result.output
+    for extra in (("--dry-run",), ("--max-price", "10", "--max-spend", "10")):
+        result = _paying(tmp_path, *extra)
+        assert result.exit_code != EXIT_USAGE, result.output
+        assert "--max-price and --max-spend" not in result.output
