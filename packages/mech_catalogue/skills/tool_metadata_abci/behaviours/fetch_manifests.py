@@ -295,21 +295,22 @@ class FetchManifestsBehaviour(
         results = yield from self._drive_code_reader(lockstep(readers), blocks)
         self.skill_state.derivations.retain_used()
         found: Dict[MechKey, List[ComponentDerivation]] = {}
-        for (kind, (first, second)), result in results.items():
+        # keys: ("pointer", (mech key, where)) and ("registry", (chain id, address))
+        for (kind, (ident, label)), result in results.items():
             if kind == "pointer":
                 if isinstance(result, Exception):
-                    self.underived(second, result)
+                    self.underived(label, result)
                 else:
-                    found[first] = [(0, result)]
+                    found[ident] = [(0, result)]
             elif isinstance(result, (ChainReadError, RegistryDecodeError)):
                 self.context.logger.warning(
-                    f"component code of {second} not read: {result}"
+                    f"component code of {label} not read: {result}"
                 )
             elif isinstance(result, Exception):
-                self.underived(f"the components of {second}", result)
+                self.underived(f"the components of {label}", result)
             else:
                 for agent, components in result.items():
-                    found[(first, second, agent)] = components
+                    found[(ident, label, agent)] = components
         self.context.logger.info(
             f"code-derived arguments: {len(found)} agents, "
             f"{len({c.cid for cs in found.values() for _, c in cs if c.cid})} packages, "
