@@ -30,6 +30,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import orjson
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.input_rules import (
+    TOP_LEVEL_COMBINATORS,
+    rule_sentence,
+    top_level_rules,
+    unconstrained,
+    union_root,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.schema_refs import (
     current_budget,
     self_contained,
@@ -580,7 +587,7 @@ def _schema_arguments(
     if not invalid and not isinstance(props, dict):
         if unconstrained(schema):  # `{}`, `$schema` only, `{"type": "object"}`: untyped
             return None, SHAPE_TOOL_METADATA
-        merged = _union_root(schema)
+        merged = union_root(schema)
         if merged is not None:
             schema, props = merged, merged["properties"]
     if invalid or not isinstance(props, dict) or not isinstance(schema, dict):
@@ -613,119 +620,6 @@ def _schema_arguments(
         items.append((f"{where}/properties{P.pointer(ident)}", item))
     _top_level_rules(schema, where, found)
     return _argument_list(items, limits, found, bundled=True), SHAPE_INPUT_SCHEMA
-
-
-#: Root keywords of an ``input.schema`` that constrain arguments together (not one each).
-TOP_LEVEL_COMBINATORS = (
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "minProperties",
-    "maxProperties",
-)
-#: Root keywords that add no constraint on arguments.
-_UNCONSTRAINED_KEYS = frozenset(
-    {"$schema", "$id", "$comment", "title", "description", "$defs", "definitions"}
-)
-MAX_RULE_TEXT = 300
-
-
-def unconstrained(schema: Any) -> bool:
-    """Whether an ``input.schema`` declares no constraint at all (any object goes).
-
-    :param schema: the ``input.schema`` value.
-    :return: True for ``{}``, ``true``, ``$schema``-only and ``{"type": "object"}``
-        (with annotations and an open ``additionalProperties`` at most).
-    """
-    if schema is True:
-        return True
-    if not isinstance(schema, dict) or schema.get("type", "object") != "object":
-        return False
-    rest = set(schema) - _UNCONSTRAINED_KEYS - {"type"}
-    if schema.get("additionalProperties", True) in (True, {}):
-        rest.discard("additionalProperties")
-    return not rest
-
-
-def _union_root(schema: Any) -> Optional[Dict[str, Any]]:
-    """An object root from ``anyOf``/``oneOf`` arms that each declare ``properties``.
-
-    The arms' properties become optional arguments (the first arm declaring a property
-    gives its schema); the arms' ``required`` sets stay as the root combinator, which
-    :func:`rule_sentence` turns into a sentence.
-
-    :param schema: the ``input.schema``.
-    :return: the merged schema, or None when the root is not such a union.
-    """
-    if not isinstance(schema, dict):
-        return None
-    for keyword in ("anyOf", "oneOf"):
-        arms = schema.get(keyword)
-        if not isinstance(arms, list) or not arms:
-            continue
-        if not all(
-            isinstance(a, dict) and isinstance(a.get("properties"), dict) for a in arms
-        ):
-            return None
-        properties: Dict[str, Any] = {}
-        for arm in arms:
-            for key, value in arm["properties"].items():
-                properties.setdefault(key, value)
-        merged = {k: v for k, v in schema.items() if k != keyword}
-        merged.update({"type": "object", "properties": properties})
-        merged[keyword] = [
-            {"required": list(a["required"])}
-            for a in arms
-            if isinstance(a.get("required"), list) and a["required"]
-        ]
-        if not merged[keyword]:
-            del merged[keyword]
-        return merged
-    return None
-
-
-def rule_sentence(keyword: str, value: Any) -> str:
-    """One sentence saying what a root combinator of an input schema asks.
-
-    :param keyword: the keyword (one of :data:`TOP_LEVEL_COMBINATORS`).
-    :param value: its value.
-    :return: e.g. "Give at least one of: market_id; slug."
-    """
-    if keyword in ("anyOf", "oneOf") and isinstance(value, list):
-        sets = [a.get("required") if isinstance(a, dict) else None for a in value]
-        if sets and all(
-            isinstance(s, list) and s and set(a) == {"required"}
-            for s, a in zip(sets, value)
-        ):
-            alternatives = [" and ".join(str(x)[:80] for x in s or ()) for s in sets]
-            quantity = "at least one of" if keyword == "anyOf" else "exactly one of"
-            return f"Give {quantity}: {'; '.join(alternatives)}."
-    text = canonical_text({keyword: value})
-    if len(text) > MAX_RULE_TEXT:
-        text = text[:MAX_RULE_TEXT] + "..."
-    return f"The arguments must also satisfy the JSON Schema rule {text}."
-
-
-def top_level_rules(schema: Any) -> str:
-    """The sentences for every root combinator of an ``input.schema`` ("" when none).
-
-    :param schema: the ``input.schema`` value (as in the manifest).
-    :return: the sentences, space-separated.
-    """
-    if not isinstance(schema, dict):
-        return ""
-    if not isinstance(schema.get("properties"), dict):
-        schema = _union_root(schema) or schema
-    return " ".join(
-        rule_sentence(k, schema[k]) for k in TOP_LEVEL_COMBINATORS if k in schema
-    )
 
 
 def _top_level_rules(schema: Dict[str, Any], where: str, found: Problems) -> None:
