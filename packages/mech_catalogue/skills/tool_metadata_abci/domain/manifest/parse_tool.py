@@ -622,6 +622,34 @@ def _schema_arguments(
     return _argument_list(items, limits, found, bundled=True), SHAPE_INPUT_SCHEMA
 
 
+def clean_schema_arguments(
+    schema: Any, limits: Limits
+) -> Optional[Tuple[Tuple[Argument, ...], int]]:
+    """The arguments an ``input.schema`` gives when :func:`parse_tool` reports nothing.
+
+    For the typed fast path (:mod:`.typed_fast_path`): what the general path derives for
+    a tool whose typed input is this schema alone, when deriving raises no problem and
+    adds no rule sentence to the tool's description.
+
+    :param schema: the decoded ``input.schema`` value.
+    :param limits: caps.
+    :return: (the arguments, the inline-budget units bundling their schemas charged),
+        or None when the general path would report a problem, derive no arguments
+        (untyped), or state a root rule in the description.
+    """
+    found: Problems = []
+    with tool_budget(schema) as budget:
+        arguments, shape = _schema_arguments(schema, "", limits, found)
+    if (
+        found
+        or arguments is None
+        or shape != SHAPE_INPUT_SCHEMA
+        or top_level_rules(schema)
+    ):
+        return None
+    return arguments, budget.spent
+
+
 def _top_level_rules(schema: Dict[str, Any], where: str, found: Problems) -> None:
     for keyword in TOP_LEVEL_COMBINATORS:
         if keyword in schema:

@@ -16,7 +16,10 @@ r"""A fast path for the common typed manifest: decoded by ``msgspec`` into struc
 
 :func:`typed_manifest` reads manifests of one common shape, ``tools`` (tool names) +
 ``toolMetadata`` whose every tool declares typed ``arguments`` (manifest v1) or
-``kwargs`` (the seed proposal), and returns the :class:`.model.Manifest` that
+``kwargs`` (the seed proposal), or an ``input.schema`` whose properties are the
+arguments (each distinct schema text derived once by the general path's own
+:func:`.parse_tool.clean_schema_arguments`, kept in a bounded memo with the caps it was
+derived under), and returns the :class:`.model.Manifest` that
 :func:`.parsing.parse_manifest_general` builds for them, equal field by field, or None:
 then the general path decides. It returns a manifest only for input the general path
 parses with **no problem at all**, so every problem code, message and check stays the
@@ -39,6 +42,11 @@ general path's; anything it is not sure of, it declines. What it declines:
   tools than the caps; an unknown tool kind; an output schema the general path
   reports, or whose rewrite charges more than :data:`.schema_refs.INLINE_ALLOWANCE`
   budget units (the general path decides those against the tool's own size);
+- a tool with neither ``arguments``, ``kwargs`` nor an ``input.schema`` (untyped); an
+  ``input.schema`` the general path would report, find untyped, or turn into a rule
+  sentence in the tool's description; input and output schema rewrites that together
+  charge more than :data:`.schema_refs.INLINE_ALLOWANCE` budget units; an ``input``
+  object whose ``schema`` follows a nested value (the pre-check does not see it);
 - a tool with both ``arguments`` and ``kwargs``; nesting deeper than ``max_depth``;
   a ``\u003a`` escape anywhere (see below); a document over ``max_bytes``; str input.
 
@@ -66,6 +74,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parse_tool import (
     IDENTIFIER,
+    clean_schema_arguments,
     fresh_output_schema,
     new_argument,
     new_tool,
@@ -92,6 +101,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits impor
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     SHAPE_ARGUMENTS_V1,
+    SHAPE_INPUT_SCHEMA,
     SHAPE_KWARGS,
     TOOL_KINDS,
     Argument,
@@ -165,6 +175,9 @@ MEMO_BYTES = 1 << 20
 MEMO_ENTRIES = 4096
 #: the caps raw values are strictly decoded under (depth is checked at use, per limits)
 _VALUE_LIMITS = Limits(max_bytes=DEFAULT_LIMITS.max_bytes, max_depth=64)
+#: an ``input`` object whose ``schema`` comes before any nested value; an input schema
+#: placed after one is declined (read by the general path), as any doubt is
+_INPUT_SCHEMA = re.compile(rb'"input"\s*:\s*\{[^{}]*"schema"')
 #: as :func:`.parsing.name_problem` finds them
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -212,12 +225,15 @@ class _RawMemo:
 VALUES = _RawMemo()
 #: raw text -> (canonical self-contained output schema, budget units, depth), or None
 OUTPUT_SCHEMAS = _RawMemo()
+#: raw text -> (the limits, then (arguments, budget units, depth) or None)
+INPUT_SCHEMAS = _RawMemo()
 
 
 def clear_memos() -> None:
     """Forget what the fast path remembered of raw values (tests start from nothing)."""
     VALUES.clear()
     OUTPUT_SCHEMAS.clear()
+    INPUT_SCHEMAS.clear()
     _TERMS.clear()
 
 
@@ -259,14 +275,15 @@ def _fresh_output_schema_entry(text: bytes) -> Optional[Tuple[str, int, int]]:
     return schema_text, budget.spent, nesting_depth(text)
 
 
-def _output_schema(raw: Raw, limits: Limits) -> str:
+def _output_schema(raw: Raw, limits: Limits, spent: int) -> str:
     """The self-contained canonical output schema, as the general path writes it.
 
     :param raw: the ``output.schema`` JSON text.
     :param limits: caps.
+    :param spent: inline-budget units the tool's input schema already charged.
     :return: the canonical text.
     :raises _Decline: when the general path would report a problem for it, or could
-        (its rewrite charges more than the budget every tool has).
+        (the tool's rewrites charge more than the budget every tool has).
     """
     text = bytes(raw)
     entry = OUTPUT_SCHEMAS.entries.get(text, False)
@@ -275,11 +292,48 @@ def _output_schema(raw: Raw, limits: Limits) -> str:
         OUTPUT_SCHEMAS.put(text, entry, 0 if entry is None else len(entry[0]))
     if (
         entry is None
-        or entry[1] > INLINE_ALLOWANCE
+        or spent + entry[1] > INLINE_ALLOWANCE
         or _DEPTH_IO + entry[2] > limits.max_depth
     ):
         raise _Decline()
     return entry[0]
+
+
+def _fresh_input_schema_entry(
+    text: bytes, limits: Limits
+) -> Optional[Tuple[Tuple[Argument, ...], int, int]]:
+    decoded = decode_json(text, _VALUE_LIMITS)
+    if not decoded.ok:
+        return None
+    derived = clean_schema_arguments(decoded.value, limits)
+    if derived is None:
+        return None
+    return derived[0], derived[1], nesting_depth(text)
+
+
+def _input_schema_arguments(
+    raw: Raw, limits: Limits
+) -> Tuple[Tuple[Argument, ...], int]:
+    """The arguments a tool's ``input.schema`` gives, as the general path derives them.
+
+    :param raw: the ``input.schema`` JSON text.
+    :param limits: caps (arguments depend on them, so an entry is kept with its caps).
+    :return: (the arguments, the inline-budget units their bundling charged).
+    :raises _Decline: when the general path would report a problem, find the tool
+        untyped, or add a rule sentence to its description.
+    """
+    text = bytes(raw)
+    entry = INPUT_SCHEMAS.entries.get(text)
+    if entry is None or (entry[0] is not limits and entry[0] != limits):
+        derived = _fresh_input_schema_entry(text, limits)
+        kept = 0
+        if derived is not None:
+            kept = sum(len(a.schema_json) + len(a.description) for a in derived[0])
+        entry = INPUT_SCHEMAS.put(text, (limits, derived), kept)
+    derived = entry[1]
+    if derived is None or _DEPTH_IO + derived[2] > limits.max_depth:
+        raise _Decline()
+    return derived[0], derived[1]
 
 
 def _text(value: Any, limits: Limits) -> str:
@@ -311,12 +365,13 @@ def typed_manifest(data: Any, limits: Limits = DEFAULT_LIMITS) -> Optional[Manif
         document = _DECODER.decode(data)
     except msgspec.DecodeError:  # invalid JSON, or not this shape
         return None
-    if data.count(b":") != _ENCODER.encode(document).count(b":"):
-        return None  # a duplicate key (see the module docstring)
     try:
-        return _manifest(document, limits)
+        manifest = _manifest(document, limits)
     except _Decline:
         return None
+    if data.count(b":") != _ENCODER.encode(document).count(b":"):
+        return None  # a duplicate key (see the module docstring)
+    return manifest
 
 
 def _may_be_typed(data: Any, limits: Limits) -> bool:
@@ -325,11 +380,16 @@ def _may_be_typed(data: Any, limits: Limits) -> bool:
     :param data: the manifest as given.
     :param limits: caps.
     :return: False for anything but bytes within ``max_bytes`` that mention
-        ``"arguments"`` or ``"kwargs"`` and hold no escaped colon.
+        ``"arguments"`` or ``"kwargs"``, or hold an ``input`` object with a ``schema``
+        among its first fields (:data:`_INPUT_SCHEMA`), and hold no escaped colon.
     """
     if not isinstance(data, bytes) or len(data) > limits.max_bytes:
         return False
-    if b'"arguments"' not in data and b'"kwargs"' not in data:
+    if (
+        b'"arguments"' not in data
+        and b'"kwargs"' not in data
+        and _INPUT_SCHEMA.search(data) is None
+    ):
         return False  # untyped: cheap to decline before decoding
     if b"\\u003" in data:  # one search in the common case, where there is none
         return b"\\u003a" not in data and b"\\u003A" not in data
@@ -400,19 +460,10 @@ def _tool(name: str, meta: _ToolStruct, limits: Limits) -> Tool:
     description = _text(meta.description, limits)
     if description.lstrip().startswith("{"):
         raise _Decline()  # JSON in the description: the general path reads it
-    if meta.arguments is not UNSET:
-        if meta.kwargs is not UNSET:
-            raise _Decline()
-        items, shape = meta.arguments, SHAPE_ARGUMENTS_V1
-    elif meta.kwargs is not UNSET:
-        items, shape = meta.kwargs, SHAPE_KWARGS
-    else:
-        raise _Decline()  # untyped: an UNTYPED_INPUT warning, or input.schema
     input_type, input_description, schema = _io(meta.input, limits)
-    if schema is not UNSET:  # not read when there are arguments, still decoded
-        _value(schema, _DEPTH_IO, limits)
+    arguments, shape, spent = _typed_input(meta, schema, limits)
     output_type, output_description, schema = _io(meta.output, limits)
-    output_schema = None if schema is UNSET else _output_schema(schema, limits)
+    output_schema = None if schema is UNSET else _output_schema(schema, limits, spent)
     examples: Tuple[str, ...] = ()
     if meta.examples is not UNSET:
         value = _value(meta.examples, _DEPTH_TOOL, limits)[0]
@@ -428,7 +479,7 @@ def _tool(name: str, meta: _ToolStruct, limits: Limits) -> Tool:
         (
             name,
             description,
-            _arguments(items, limits),
+            arguments,
             intern(input_type),
             intern(input_description),
             intern(output_type),
@@ -440,6 +491,34 @@ def _tool(name: str, meta: _ToolStruct, limits: Limits) -> Tool:
             kind,
         )
     )
+
+
+def _typed_input(
+    meta: _ToolStruct, schema: Any, limits: Limits
+) -> Tuple[Tuple[Argument, ...], str, int]:
+    """A tool's arguments: its ``arguments``, its ``kwargs``, or its ``input.schema``'s.
+
+    :param meta: the tool's metadata.
+    :param schema: its raw ``input.schema`` (or UNSET).
+    :param limits: caps.
+    :return: (the arguments, the shape they came from, inline-budget units charged).
+    :raises _Decline: when the tool is untyped, declares both lists, or the general
+        path would report a problem.
+    """
+    if meta.arguments is not UNSET:
+        if meta.kwargs is not UNSET:
+            raise _Decline()
+        items, shape = meta.arguments, SHAPE_ARGUMENTS_V1
+    elif meta.kwargs is not UNSET:
+        items, shape = meta.kwargs, SHAPE_KWARGS
+    elif schema is UNSET:
+        raise _Decline()  # untyped: an UNTYPED_INPUT warning
+    else:
+        arguments, spent = _input_schema_arguments(schema, limits)
+        return arguments, SHAPE_INPUT_SCHEMA, spent
+    if schema is not UNSET:  # not read when there are arguments, still decoded
+        _value(schema, _DEPTH_IO, limits)
+    return _arguments(items, limits), shape, 0
 
 
 def _io(block: Union[_IOStruct, UnsetType], limits: Limits) -> Tuple[str, str, Any]:

@@ -30,7 +30,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest import (
     parse_tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
-    parse_manifest,
+    parse_manifest_general,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
@@ -91,7 +91,7 @@ def fresh(data: bytes, limits: Limits = Limits()) -> Any:
     :return: the parse result.
     """
     cleared()
-    result = parse_manifest(data, limits)
+    result = parse_manifest_general(data, limits)
     cleared()
     return result
 
@@ -113,7 +113,7 @@ def test_a_schema_seen_before_is_reused_and_gives_the_same_tools() -> None:
     """Ten tools share one input and one output schema: nine reuses each, same result."""
     data = manifest({f"t{i}": typed_tool(f"tool {i}") for i in range(10)})
     expected = fresh(data)
-    result = parse_manifest(data)
+    result = parse_manifest_general(data)
     assert parse_tool.INPUT_SCHEMA_MEMO.hits == 9
     assert parse_tool.OUTPUT_SCHEMA_MEMO.hits == 9
     same(result, expected)
@@ -123,7 +123,7 @@ def test_a_schema_seen_before_is_reused_and_gives_the_same_tools() -> None:
         "n",
         "t",
     ]
-    again = parse_manifest(data)  # a later manifest: every schema is reused
+    again = parse_manifest_general(data)  # a later manifest: every schema is reused
     assert parse_tool.INPUT_SCHEMA_MEMO.hits == 19
     same(again, expected)
 
@@ -131,12 +131,12 @@ def test_a_schema_seen_before_is_reused_and_gives_the_same_tools() -> None:
 def test_key_order_and_limits_are_part_of_the_key() -> None:
     """The same schema with keys reordered, or under other limits, is not taken from the memo."""
     cleared()
-    parse_manifest(manifest({"a": typed_tool("a")}))
+    parse_manifest_general(manifest({"a": typed_tool("a")}))
     reordered = dict(reversed(list(INPUT.items())))
-    parse_manifest(manifest({"b": typed_tool("b", reordered)}))
+    parse_manifest_general(manifest({"b": typed_tool("b", reordered)}))
     assert parse_tool.INPUT_SCHEMA_MEMO.hits == 0
     tight = Limits(max_arguments=2)
-    result = parse_manifest(manifest({"c": typed_tool("c")}), tight)
+    result = parse_manifest_general(manifest({"c": typed_tool("c")}), tight)
     assert result.manifest is not None
     assert parse_tool.INPUT_SCHEMA_MEMO.hits == 0
     assert len(result.manifest.tools[0].arguments) == 2  # the cap applied, not a memo
@@ -152,7 +152,7 @@ def test_a_schema_with_problems_is_reported_at_every_tool() -> None:
     )
     expected = fresh(data)
     cleared()
-    result = parse_manifest(data)
+    result = parse_manifest_general(data)
     same(result, expected)
     for name in ("a", "b", "c"):
         paths = [p.path for p in result.problems]
@@ -201,8 +201,8 @@ def test_a_reused_schema_still_meets_the_smaller_tools_budget() -> None:
         p.code == P.SCHEMA_BUDGET_EXCEEDED for p in expected_second.problems
     ), "the small tool's budget must refuse it"
     cleared()
-    same(parse_manifest(first), expected_first)
-    same(parse_manifest(second), expected_second)
+    same(parse_manifest_general(first), expected_first)
+    same(parse_manifest_general(second), expected_second)
     assert parse_tool.INPUT_SCHEMA_MEMO.hits == 0
 
 
@@ -233,5 +233,5 @@ def test_warm_and_cold_parses_agree_on_every_shape(index: int) -> None:
     )
     expected = fresh(data)
     for other in VARIANTS:  # warm the memos with everything
-        parse_manifest(manifest({"w": typed_tool("w", other, other)}))
-    same(parse_manifest(data), expected)
+        parse_manifest_general(manifest({"w": typed_tool("w", other, other)}))
+    same(parse_manifest_general(data), expected)

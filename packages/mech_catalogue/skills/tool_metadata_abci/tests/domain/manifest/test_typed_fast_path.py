@@ -54,6 +54,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits impor
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     SHAPE_ARGUMENTS_V1,
+    SHAPE_INPUT_SCHEMA,
     SHAPE_KWARGS,
 )
 
@@ -61,6 +62,17 @@ OUTPUT_SCHEMA = {
     "type": "object",
     "properties": {"p_yes": {"type": "number"}, "info": {"type": "string"}},
     "required": ["p_yes"],
+}
+
+INPUT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "prompt": {"type": "string", "description": "The question"},
+        "max_tokens": {"type": "integer", "default": 100},
+        "sender": {"type": "string", "pattern": "^0x[a-fA-F0-9]{40}$"},
+    },
+    "required": ["prompt"],
+    "additionalProperties": False,
 }
 
 
@@ -119,6 +131,19 @@ def tool(name: str, **fields: Any) -> Dict[str, Any]:
     }
     meta.update(fields)
     return {k: v for k, v in meta.items() if v is not None}
+
+
+def schema_tool(name: str, schema: Any = None, **fields: Any) -> Dict[str, Any]:
+    """A ``toolMetadata`` entry whose arguments come from its ``input.schema``.
+
+    :param name: the tool name.
+    :param schema: the input schema (:data:`INPUT_SCHEMA` when None).
+    :param fields: fields to set or replace (None removes one).
+    :return: the entry.
+    """
+    request: Dict[str, Any] = {"type": "object", "description": "The request"}
+    request["schema"] = INPUT_SCHEMA if schema is None else schema
+    return tool(name, arguments=None, input=request, **fields)
 
 
 def document(
@@ -367,6 +392,56 @@ def test_output_schemas_are_accepted_only_as_the_general_path_accepts_them() -> 
     assert fast is None  # the general path decides it against the tool's own size
 
 
+def test_input_schema_tools_are_read_by_the_fast_path() -> None:
+    """Arguments derived from ``input.schema`` equal the general path's; ``arguments`` win."""
+    fast, general = check(encode(document({n: schema_tool(n) for n in ("a", "b")})))
+    assert fast is not None and general.problems == ()
+    assert fast.tools[0].provenance.shape == SHAPE_INPUT_SCHEMA
+    arguments = fast.tools[0].arguments
+    assert [a.identifier for a in arguments] == ["prompt", "max_tokens", "sender"]
+    assert [a.required for a in arguments] == [True, False, False]
+    assert arguments[1].default_json == "100"
+    union = {"anyOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {}}]}
+    fast, _ = check(encode(document({"u": schema_tool("u", union)}), indent=None))
+    assert fast is not None and [a.identifier for a in fast.tools[0].arguments] == ["a"]
+    both = tool("both", input={"type": "object", "schema": INPUT_SCHEMA})
+    fast, _ = check(encode(document({"both": both})))
+    assert fast is not None and fast.tools[0].provenance.shape == SHAPE_ARGUMENTS_V1
+
+
+def test_an_input_schema_is_rederived_under_other_limits() -> None:
+    """The memo keeps the caps an entry was derived under: tighter caps decline."""
+    data = encode(document({"t": schema_tool("t")}))
+    assert check(data)[0] is not None
+    fast, general = check(data, Limits(max_arguments=2))
+    assert fast is None and P.INVALID_ARGUMENT in general.codes
+    assert check(data)[0] is not None
+
+
+def test_input_and_output_rewrites_share_the_budget_every_tool_has() -> None:
+    """Each rewrite fits the allowance alone, both together do not: declined on doubt."""
+    big = {"type": "string", "description": "d" * 40}
+
+    def costly(count: int) -> Dict[str, Any]:
+        properties = {f"p{i}": {"$ref": "#/$defs/big"} for i in range(count)}
+        return {"type": "object", "properties": properties, "$defs": {"big": big}}
+
+    # pylint: disable=protected-access
+    entry = fast_path._fresh_input_schema_entry(
+        json.dumps(costly(40)).encode(), DEFAULT_LIMITS
+    )
+    out = fast_path._fresh_output_schema_entry(json.dumps(costly(20)).encode())
+    # pylint: enable=protected-access
+    assert entry is not None and out is not None
+    assert entry[1] <= INLINE_ALLOWANCE and out[1] <= INLINE_ALLOWANCE
+    assert entry[1] + out[1] > INLINE_ALLOWANCE
+    meta = schema_tool("t", costly(40), output={"schema": costly(20)})
+    fast, general = check(encode(document({"t": meta})))
+    assert fast is None and general.problems == ()
+    meta = schema_tool("t", costly(20), output={"schema": costly(20)})
+    assert check(encode(document({"t": meta})))[0] is not None
+
+
 # One fault each on a clean manifest: the general path reports it (or, for shapes the
 # fast path does not know, parses it), the fast path declines.
 FAULTS: List[Tuple[str, Dict[str, Any], Limits, Optional[str]]] = [
@@ -396,6 +471,16 @@ FAULTS: List[Tuple[str, Dict[str, Any], Limits, Optional[str]]] = [
     ("specVersion not a string", document(specVersion=1), DEFAULT_LIMITS, P.WRONG_TYPE),
     ("untyped tool", document({"t": tool("t", arguments=None)}), DEFAULT_LIMITS, P.UNTYPED_INPUT),
     ("output not an object", document({"t": tool("t", output="text")}), DEFAULT_LIMITS, P.WRONG_TYPE),
+    ("input schema without properties", document({"t": schema_tool("t", {"type": "object"})}), DEFAULT_LIMITS, P.UNTYPED_INPUT),
+    ("input schema invalid", document({"t": schema_tool("t", {"type": "object", "properties": {"a": {"type": 5}}})}), DEFAULT_LIMITS, P.INVALID_ARGUMENT_SCHEMA),
+    ("input schema not an object", document({"t": schema_tool("t", [1])}), DEFAULT_LIMITS, P.INVALID_ARGUMENT_SCHEMA),
+    ("input property not an identifier", document({"t": schema_tool("t", {"type": "object", "properties": {"9x": {"type": "string"}}})}), DEFAULT_LIMITS, P.INVALID_ARGUMENT),
+    ("input property dangling reference", document({"t": schema_tool("t", {"type": "object", "properties": {"a": {"$ref": "#/$defs/none"}}})}), DEFAULT_LIMITS, P.INVALID_ARGUMENT_SCHEMA),
+    ("input schema root rule", document({"t": schema_tool("t", {**INPUT_SCHEMA, "minProperties": 1})}), DEFAULT_LIMITS, P.TOP_LEVEL_RULE),
+    ("input schema union with required arms", document({"t": schema_tool("t", {"anyOf": [{"properties": {"a": {}}, "required": ["a"]}, {"properties": {"b": {}}, "required": ["b"]}]})}), DEFAULT_LIMITS, P.TOP_LEVEL_RULE),
+    ("input schema over the argument cap", document({"t": schema_tool("t")}), Limits(max_arguments=2), P.INVALID_ARGUMENT),
+    ("input schema long description", document({"t": schema_tool("t", {"type": "object", "properties": {"a": {"description": "y" * 30}}})}), Limits(max_text_length=25), P.TEXT_TOO_LONG),
+    ("input schema too deep", document({"t": schema_tool("t")}), Limits(max_depth=6), P.TOO_DEEP),
     # shapes the fast path does not know: the general path parses them, without problems
     ("unknown top-level field", document(author="me"), DEFAULT_LIMITS, None),
     ("unknown tool field", document({"t": tool("t", version="2")}), DEFAULT_LIMITS, None),
@@ -536,7 +621,20 @@ ARGUMENT = st.fixed_dictionaries(
     },
 )
 SCHEMAS = st.sampled_from(
-    [OUTPUT_SCHEMA, {"type": "string"}, True, {"type": 5}, {"$ref": "#/x"}, 3, None]
+    [
+        OUTPUT_SCHEMA,
+        INPUT_SCHEMA,
+        {"type": "string"},
+        {"type": "object"},
+        {"type": "object", "properties": {"9x": {}, "a": {"$ref": "#/$defs/a"}}},
+        {"anyOf": [{"properties": {"a": {}}, "required": ["a"]}, {"properties": {}}]},
+        {"oneOf": [{"properties": {"a": {"type": "integer"}}}, {"properties": {}}]},
+        True,
+        {"type": 5},
+        {"$ref": "#/x"},
+        3,
+        None,
+    ]
 )
 IO = st.fixed_dictionaries(
     {},
@@ -675,5 +773,53 @@ def test_generated_clean_manifests_are_all_taken_by_the_fast_path(
         document(metadata, description=description), ensure_ascii=ascii_only
     ).encode()
     fast, general = check(data)
+    assert general.problems == (), general.problems
+    assert isinstance(fast, Manifest)
+
+
+CLEAN_PROPERTY = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["string", "integer", "number", "boolean", "array", "object"]),
+        "description": st.text(max_size=20),
+        "default": CLEAN_VALUE,
+        "enum": st.lists(CLEAN_VALUE, min_size=1, max_size=3),
+    },
+)  # fmt: skip
+CLEAN_INPUT_SCHEMA = st.dictionaries(
+    st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,10}", fullmatch=True),
+    CLEAN_PROPERTY,
+    max_size=5,
+).flatmap(
+    lambda properties: st.fixed_dictionaries(
+        {"type": st.just("object"), "properties": st.just(properties)},
+        optional={
+            "required": st.lists(st.sampled_from(sorted(properties) or ["absent"]), unique=True),
+            "additionalProperties": st.booleans(),
+            "description": st.text(max_size=10),
+        },
+    )
+)  # fmt: skip
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.dictionaries(CLEAN_NAMES, CLEAN_INPUT_SCHEMA, min_size=1, max_size=4),
+    st.sampled_from([None, OUTPUT_SCHEMA]),
+)
+def test_generated_clean_input_schema_manifests_are_all_taken_by_the_fast_path(
+    schemas: Dict[str, Any], output: Optional[Dict[str, Any]]
+) -> None:
+    """Problem-free ``input.schema`` tools are accepted, equal to the general path's.
+
+    :param schemas: each tool's input schema, by tool name.
+    :param output: every tool's output schema (None: none).
+    """
+    metadata = {
+        name: schema_tool(name, schema, output={"schema": output} if output else None)
+        for name, schema in schemas.items()
+    }
+    fast, general = check(encode(document(metadata)))
     assert general.problems == (), general.problems
     assert isinstance(fast, Manifest)
