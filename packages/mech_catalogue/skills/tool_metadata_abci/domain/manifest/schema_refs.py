@@ -35,6 +35,10 @@ sub-schema of a document into a schema that resolves only inside itself:
   definitions: a doubling chain of 20 ``$defs`` expands about a million times) is
   replaced by the fallback below with a :data:`.problems.SCHEMA_BUDGET_EXCEEDED` warning
   naming it: the tool is kept, that argument (or output schema) is taken as any value;
+- a rewrite nests at most :data:`MAX_REWRITE_DEPTH` schemas, the definitions references
+  lead into included: a deeper one (a chain of definitions each referring to the next)
+  is replaced by the fallback below with a warning, so the result never depends on
+  Python's recursion limit or on how deep the caller's stack is (agents must agree);
 - a reference that does not resolve (a missing pointer, an anchor that does not exist,
   any remote URI: nothing is fetched) is replaced by the **documented fallback**: the
   empty schema ``{}`` ("any JSON value", the vocabulary's ``any``), keeping the node's
@@ -68,6 +72,10 @@ BASE_URI = "urn:mech-catalogue:schema"
 INLINE_BUDGET = 2000
 #: Nesting (schemas inside schemas) below which references are still inlined.
 INLINE_DEPTH = 24
+#: Nesting a rewrite may reach at all, counting the schemas references lead into: a
+#: chain of definitions each referring to the next is cut here, deterministically, long
+#: before Python's recursion limit (about 5 frames a level), whatever the caller's stack.
+MAX_REWRITE_DEPTH = 96
 #: Units a tool's schemas may write, per unit of their source (see :class:`InlineBudget`).
 INLINE_FACTOR = 4
 #: Units every budget allows on top (small schemas that reuse a definition stay typed).
@@ -126,6 +134,10 @@ def units(value: Any) -> int:
 
 class BudgetExceeded(Exception):
     """Raised inside a rewrite when its :class:`InlineBudget` runs out."""
+
+
+class NestingExceeded(Exception):
+    """Raised inside a rewrite that nests deeper than :data:`MAX_REWRITE_DEPTH`."""
 
 
 class InlineBudget:
@@ -280,12 +292,16 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
         :param resolver: the ``referencing`` resolver for its base URI (None: the
             document's own, built when first needed).
         :return: the rewritten copy.
+        :raises NestingExceeded: when the node sits deeper than
+            :data:`MAX_REWRITE_DEPTH` nested schemas.
         """
         self.written += 1
         if not isinstance(node, dict):
             self.budget.charge(units(node))
             return node if isinstance(node, bool) else copy.deepcopy(node)
         self.budget.charge(1 + sum(1 + len(str(k)) // STRING_UNIT for k in node))
+        if self.level >= MAX_REWRITE_DEPTH:
+            raise NestingExceeded()
         self.level += 1
         try:
             return self._rewrite_object(node, path, resolver)
@@ -545,12 +561,16 @@ def self_contained(
     except BudgetExceeded:
         fallback, problems = _over_budget(node, where, inner, budget)
         return fallback, bundler.problems + problems
-    except RecursionError:
+    except (
+        NestingExceeded,
+        RecursionError,
+    ):  # the latter only under a very deep caller
         bundler.problems.append(
             P.warning(
                 code,
-                f"{where}{inner} nests references too deeply to inline; it is taken as any "
-                "JSON value.",
+                f"{where}{inner} nests more than {MAX_REWRITE_DEPTH} schemas deep once its "
+                "references are followed; it is taken as any JSON value. Shorten the "
+                "chain of definitions that refer to one another.",
                 where + inner,
             )
         )
