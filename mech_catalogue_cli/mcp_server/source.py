@@ -56,6 +56,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names im
     MCP_RULE,
     export_names,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+    PAGE_MAX_BYTES,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Catalogue,
 )
@@ -71,6 +74,7 @@ from mech_catalogue_cli.keys import redacted_url, without_url
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig, eth_call
 
 from .decisions import NoOffer, Offer, choose_offer
+from .upstream import AnswerError, get_json, watched_session
 
 LOGGER = logging.getLogger(__name__)
 
@@ -81,6 +85,27 @@ MAX_LISTED_TOOL_BYTES = 32 * 1024
 #: pages one ``/tools`` or ``/tools/<name>`` listing may take: an agent whose cursors never
 #: end (or repeat) would otherwise keep the server paging for ever
 MAX_AGENT_PAGES = 2000
+#: bytes of an agent answer's envelope beside its items (keys, cursor, counts, the
+#: healthcheck's fields), generously
+AGENT_ENVELOPE_BYTES = 64 * 1024
+#: bytes of one agent answer at most (2 MiB + 64 KiB). The agent's pages hold items of at
+#: most ``PAGE_MAX_BYTES`` (``domain.http_api.routes``, 1 MiB) or a single larger item (a
+#: tool out of a manifest of at most 1 MiB, ``max_manifest_bytes``); ``/tools/<name>``
+#: adds the name's MCP Tool beside its offers page. Read whole, a 300 MiB answer held
+#: about 1 GB of memory
+MAX_AGENT_ANSWER_BYTES = 2 * PAGE_MAX_BYTES + AGENT_ENVELOPE_BYTES
+#: JSON nesting of one agent answer at most: a manifest nests at most 64 levels
+#: (``Limits.max_depth``) and the answer's envelope and inlined ``$defs`` add some; far
+#: below the ~1,000 levels at which ``json.loads`` raised RecursionError (200,000 ``[``)
+MAX_AGENT_ANSWER_DEPTH = 256
+#: bytes of all the answers of one :meth:`AgentSource.read` at most (128 MiB): more than
+#: twice what a catalogue of :data:`MAX_AGENT_TOOLS` typed tools needs (a name's MCP Tool
+#: twice, its offers and facts: about 10 KB); pages and cursors alone (2,000 pages a
+#: listing, a listing a name) let an agent send terabytes
+MAX_AGENT_READ_BYTES = 128 * 1024 * 1024
+#: tools one :meth:`AgentSource.read` keeps at most: each costs a ``/tools/<name>``
+#: listing and is held in memory; a client's ``tools/list`` has no use for more
+MAX_AGENT_TOOLS = 5000
 
 
 class SourceError(RuntimeError):
@@ -262,36 +287,99 @@ def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
     return ServedCatalogue(catalogue.digest(), tuple(tools))
 
 
+@dataclass(frozen=True)
+class AgentBounds:
+    """What one agent may cost the server (the defaults are the module's constants).
+
+    :param answer_bytes: bytes of one answer at most.
+    :param answer_depth: JSON nesting of one answer at most.
+    :param read_bytes: bytes of all the answers of one read at most.
+    :param tools: tools of one read at most.
+    """
+
+    answer_bytes: int = MAX_AGENT_ANSWER_BYTES
+    answer_depth: int = MAX_AGENT_ANSWER_DEPTH
+    read_bytes: int = MAX_AGENT_READ_BYTES
+    tools: int = MAX_AGENT_TOOLS
+
+
+#: what to check, by the kind of a refused answer (``upstream.AnswerError.kind``)
+_ADVICE = {
+    "status": "check that the agent runs and serves its HTTP API there",
+    "transport": "check the URL and that the agent runs",
+    "deadline": "check that the agent runs and answers promptly; it is asked again at "
+    "the next poll",
+}
+_NOT_AGENT = "is it a mech-catalogue agent of this version?"
+
+
+def _route(path: str) -> str:
+    """Name an API route in a message: without its query, and without the tool's name.
+
+    :param path: the path and query asked for.
+    :return: ``/healthcheck``, ``/tools`` or ``/tools/<name>``.
+    """
+    route = path.split("?", 1)[0]
+    return "/tools/<name>" if route.startswith("/tools/") else route
+
+
 class AgentSource:
-    """A running agent's HTTP API (docs/skill-contract.md, "HTTP API")."""
+    """A running agent's HTTP API (docs/skill-contract.md, "HTTP API").
+
+    Every answer is read within :class:`AgentBounds` and ``timeout`` (``upstream``):
+    whatever the agent sends, the only error is :class:`SourceError`, and no message
+    carries the URL's path or query (they may hold an API key: ``keys.redacted_url``).
+    """
 
     #: :meth:`digest` is one request: a poll reads the catalogue only when it changed
     digest_is_cheap = True
 
-    def __init__(self, url: str, timeout: float = 10.0) -> None:
+    def __init__(
+        self, url: str, timeout: float = 10.0, bounds: AgentBounds = AgentBounds()
+    ) -> None:
         """Point at an agent.
 
         :param url: its HTTP API base URL, e.g. ``http://127.0.0.1:8000``.
-        :param timeout: seconds per request.
+        :param timeout: seconds per request, all of it (connect, headers and body).
+        :param bounds: the byte, depth and tool caps.
         """
         self.url = url.rstrip("/")
         self.timeout = timeout
-        self.session = requests.Session()
+        self.bounds = bounds
+        self.session = watched_session()
+        self._read_bytes = 0
+
+    @property
+    def where(self) -> str:
+        """Name the agent in a message.
+
+        :return: ``--agent`` and the URL's scheme and host.
+        """
+        return f"--agent {redacted_url(self.url)}"
 
     def _get(self, path: str, ok: Tuple[int, ...] = (200,)) -> Any:
         try:
-            response = self.session.get(self.url + path, timeout=self.timeout)
-            if response.status_code not in ok:
-                raise SourceError(
-                    f"--agent {self.url}: GET {path} answered {response.status_code}; "
-                    "check that the agent runs and serves its HTTP API there"
-                )
-            return response.json()
-        except (requests.RequestException, ValueError) as exc:
+            answer, size = get_json(
+                self.session,
+                self.url + path,
+                self.timeout,
+                self.bounds.answer_bytes,
+                self.bounds.answer_depth,
+                ok,
+            )
+        except AnswerError as exc:
             raise SourceError(
-                f"--agent {self.url}: GET {path} failed ({type(exc).__name__}); check "
-                "the URL and that the agent runs"
+                f"{self.where}: GET {_route(path)} {exc}; "
+                f"{_ADVICE.get(exc.kind, _NOT_AGENT)}"
             ) from exc
+        self._read_bytes += size
+        if self._read_bytes > self.bounds.read_bytes:
+            raise SourceError(
+                f"{self.where}: one read of its catalogue took more than "
+                f"{self.bounds.read_bytes} bytes; the catalogue was not read ("
+                f"{_NOT_AGENT})"
+            )
+        return answer
 
     def _pages(self, path: str) -> Iterator[Dict[str, Any]]:
         """Yield every page of a cursor-paged listing, at most :data:`MAX_AGENT_PAGES`.
@@ -308,8 +396,8 @@ class AgentSource:
             page = self._get(path + query)
             if not isinstance(page, dict):
                 raise SourceError(
-                    f"--agent {self.url}: GET {path} answered {type(page).__name__}, "
-                    "not a JSON object; is it a mech-catalogue agent?"
+                    f"{self.where}: GET {_route(path)} answered "
+                    f"{type(page).__name__}, not a JSON object; {_NOT_AGENT}"
                 )
             yield page
             cursor = page.get("nextCursor")
@@ -317,13 +405,13 @@ class AgentSource:
                 return
             if not isinstance(cursor, str) or cursor in seen:
                 raise SourceError(
-                    f"--agent {self.url}: GET {path} repeats or garbles its nextCursor; "
-                    "the catalogue was not read"
+                    f"{self.where}: GET {_route(path)} repeats or garbles its "
+                    "nextCursor; the catalogue was not read"
                 )
             seen.add(cursor)
         raise SourceError(
-            f"--agent {self.url}: GET {path} has more than {MAX_AGENT_PAGES} pages; the "
-            "catalogue was not read"
+            f"{self.where}: GET {_route(path)} has more than {MAX_AGENT_PAGES} pages; "
+            "the catalogue was not read"
         )
 
     def _offers(self, mech_tool: str) -> List[Dict[str, Any]]:
@@ -344,16 +432,18 @@ class AgentSource:
 
         Whatever the agent answers, the only error is :class:`SourceError`: an answer of
         another shape (a tool without ``_meta``, an offer whose ``mech`` is not a ref)
-        stopped the server before.
+        stopped the server before. All its answers together are at most
+        ``bounds.read_bytes``, and it keeps at most ``bounds.tools`` tools.
 
         :return: the served catalogue.
         :raises SourceError: when the agent cannot be read, or answers another shape.
         """
+        self._read_bytes = 0
         try:
             return self._read()
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SourceError(
-                f"--agent {self.url}: its catalogue has an unexpected shape "
+                f"{self.where}: its catalogue has an unexpected shape "
                 f"({type(exc).__name__}: {str(exc)[:120]}); is it a mech-catalogue agent "
                 "of this version?"
             ) from exc
@@ -363,6 +453,11 @@ class AgentSource:
         tools: List[ServedTool] = []
         for page in self._pages("/tools"):
             for entry in page.get("tools", []):
+                if len(tools) >= self.bounds.tools:
+                    raise SourceError(
+                        f"{self.where}: its catalogue has more than "
+                        f"{self.bounds.tools} tools; the catalogue was not read"
+                    )
                 mech_tool = str(
                     entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
                 )

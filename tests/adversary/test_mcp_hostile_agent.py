@@ -18,17 +18,26 @@ Before, a tool without ``_meta``, a page that was a list or an offer whose ``mec
 ``{}`` raised KeyError / TypeError / AttributeError out of the poller, and the server
 process ended; a ``nextCursor`` that never ended kept it paging for ever (adversary
 review). The agent's answers are served by a stand-in ``_get`` (no HTTP needed to shape
-them).
+them), or, for what only HTTP can do (an endless body, a drip, bytes that are not JSON),
+by a real local HTTP server (:func:`hostile_agent`).
 """
 
-from typing import Any, Callable, Dict, List
+import http.server
+import json
+import threading
+import time
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import pytest
+from click.testing import CliRunner
 
+from mech_catalogue_cli import EXIT_INVALID
+from mech_catalogue_cli.app import cli
 from mech_catalogue_cli.mcp_server import source as source_module
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import (
     MAX_LISTED_TOOL_BYTES,
+    AgentBounds,
     AgentSource,
     ServedCatalogue,
     ServedTool,
@@ -181,3 +190,192 @@ def test_the_server_lists_only_tools_within_the_bound() -> None:
     app.refresh()
     assert [t.name for t in app.listed.tools] == ["t"]
     assert app.catalogue.named("big") is not None  # still callable by name
+
+
+#: a served tool and its one offer, as the agent's ``/tools`` and ``/tools/t`` answer them
+MCP_TOOL = {**TOOL, "_meta": {"io.olas/mech-tool": {"mechToolName": "t"}}}
+#: a body far past the small cap the tests give (the old code read it whole)
+OVERSIZED = json.dumps({**HEALTH, "pad": "x" * (8 << 20)}).encode()
+#: JSON nested past any cap: ``json.loads`` raised RecursionError on it
+DEEP = b"[" * 50_000
+#: seconds between the bytes of a drip, and the bytes dripped (3 s of drip in all)
+DRIP_SECONDS, DRIP_BYTES = 0.05, 60
+
+
+class _HostileAgent(http.server.BaseHTTPRequestHandler):
+    """An agent whose ``/healthcheck`` answers as ``server.mode`` says; the rest normally."""
+
+    protocol_version = "HTTP/1.0"  # the body ends when the connection closes
+
+    def log_message(self, *args: object) -> None:  # pylint: disable=arguments-differ
+        """Stay quiet."""
+
+    def _send(self, body: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _drip(self, mode: str) -> None:
+        if mode == "drip_headers":
+            self.wfile.write(b"HTTP/1.0 200 OK\r\nX-Pad: ")
+            data = b"x" * DRIP_BYTES + b"\r\n\r\n" + json.dumps(HEALTH).encode()
+        else:
+            self.send_response(200)
+            self.end_headers()
+            data = json.dumps(HEALTH).encode()[:-1] + b" " * DRIP_BYTES + b"}"
+        for i in range(len(data)):
+            self.wfile.write(data[i : i + 1])
+            self.wfile.flush()
+            time.sleep(DRIP_SECONDS)
+
+    def do_GET(self) -> None:  # pylint: disable=invalid-name
+        """Answer one request (a client gone mid-answer is not an error here)."""
+        mode = self.server.mode  # type: ignore[attr-defined]
+        path = self.path.split("/", 2)[-1] if self.path.startswith("/key-") else None
+        route = "/" + path if path is not None else self.path
+        try:
+            if route == "/healthcheck" and mode == "oversized":
+                self._send(OVERSIZED)
+            elif route == "/healthcheck" and mode == "deep":
+                self._send(DEEP)
+            elif route == "/healthcheck" and mode.startswith("drip"):
+                self._drip(mode)
+            elif route == "/healthcheck":
+                self._send(json.dumps(HEALTH).encode())
+            elif route.startswith("/tools/t"):
+                self._send(json.dumps({"name": "t", "offers": []}).encode())
+            elif route.startswith("/tools"):
+                page = int(route.partition("cursor=")[2] or 0)
+                many = mode == "many_pages"
+                body: Dict[str, Any] = {
+                    "tools": [MCP_TOOL] if many or page == 0 else []
+                }
+                if many:
+                    body["nextCursor"] = str(page + 1)
+                self._send(json.dumps(body).encode())
+            else:
+                self.send_error(404)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the reader stopped at its cap or deadline
+
+
+@pytest.fixture(name="hostile_agent")
+def fixture_hostile_agent() -> Iterator[Tuple[str, Callable[[str], None]]]:
+    """A local agent on a free port, and a setter of its ``/healthcheck`` mode.
+
+    :yield: its base URL, and ``set_mode("normal" | "oversized" | "deep" |
+        "drip_headers" | "drip_body" | "many_pages")``.
+    """
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _HostileAgent)
+    server.daemon_threads = True
+    server.mode = "normal"  # type: ignore[attr-defined]
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
+    thread.start()
+
+    def set_mode(mode: str) -> None:
+        server.mode = mode  # type: ignore[attr-defined]
+
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", set_mode
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+#: caps small enough for a test, each well over a normal answer
+SMALL = AgentBounds(answer_bytes=64 * 1024, answer_depth=32)
+
+
+def test_a_normal_agent_is_still_read(
+    hostile_agent: Tuple[str, Callable[[str], None]],
+) -> None:
+    """Within every bound, the catalogue is read as before: the digest and the tool."""
+    url, _ = hostile_agent
+    served = AgentSource(url, timeout=1.0, bounds=SMALL).read()
+    assert served.digest == HEALTH["catalogue_digest"]
+    assert [t.name for t in served.tools] == ["t"]
+
+
+def test_an_oversized_answer_stops_at_the_cap(
+    hostile_agent: Tuple[str, Callable[[str], None]],
+) -> None:
+    """An 8 MiB answer is refused at the 64 KiB cap, never read whole (was: read whole)."""
+    url, set_mode = hostile_agent
+    set_mode("oversized")
+    with pytest.raises(SourceError, match=r"GET /healthcheck answered more than 65536"):
+        AgentSource(url, timeout=5.0, bounds=SMALL).read()
+
+
+@pytest.mark.parametrize("mode", ["drip_headers", "drip_body"])
+def test_a_dripped_answer_ends_at_the_deadline(
+    hostile_agent: Tuple[str, Callable[[str], None]], mode: str
+) -> None:
+    """A byte every 50 ms for 3 s: refused at the 1 s deadline (was: read for 3 s).
+
+    Each byte came well within the 1 s timeout of one socket read, so the old reader
+    waited for the whole drip, headers or body.
+
+    :param hostile_agent: the local agent.
+    :param mode: where the drip is.
+    """
+    url, set_mode = hostile_agent
+    set_mode(mode)
+    began = time.monotonic()
+    with pytest.raises(SourceError, match=r"did not answer within 1 s"):
+        AgentSource(url, timeout=1.0, bounds=SMALL).read()
+    assert time.monotonic() - began < 2.0
+
+
+def test_deeply_nested_json_is_a_source_error(
+    hostile_agent: Tuple[str, Callable[[str], None]],
+) -> None:
+    """50,000 ``[`` are refused before decoding (was: RecursionError out of read())."""
+    url, set_mode = hostile_agent
+    set_mode("deep")
+    with pytest.raises(SourceError, match=r"nested more than 32 levels"):
+        AgentSource(url, timeout=5.0, bounds=SMALL).read()
+
+
+@pytest.mark.parametrize(
+    "bounds, found",
+    [
+        (AgentBounds(tools=3), "more than 3 tools"),
+        (AgentBounds(read_bytes=4000), "more than 4000 bytes"),
+    ],
+)
+def test_a_read_stops_at_its_tool_and_byte_caps(
+    hostile_agent: Tuple[str, Callable[[str], None]],
+    bounds: AgentBounds,
+    found: str,
+) -> None:
+    """Endless pages of tools: the read stops at the tools or bytes cap of one read."""
+    url, set_mode = hostile_agent
+    set_mode("many_pages")
+    with pytest.raises(SourceError, match=found):
+        AgentSource(url, timeout=5.0, bounds=bounds).read()
+
+
+def test_a_hostile_agent_at_start_up_is_a_clear_error_without_the_key(
+    hostile_agent: Tuple[str, Callable[[str], None]],
+) -> None:
+    """``mcp --agent`` whose first read is refused exits 1 with no_catalogue_source.
+
+    Before, deep JSON raised RecursionError out of the command (a traceback). The URL's
+    path (where an API key may sit) is in no message.
+
+    :param hostile_agent: the local agent.
+    """
+    url, set_mode = hostile_agent
+    set_mode("deep")
+    result = CliRunner().invoke(
+        cli, ["--json", "mcp", "--agent", f"{url}/key-s3cret"], obj={}
+    )
+    assert result.exit_code == EXIT_INVALID, result.output
+    assert not isinstance(result.exception, RecursionError)
+    error = json.loads(result.stderr or result.output)["error"]
+    assert error["code"] == "no_catalogue_source"
+    assert "nested more than" in error["message"]
+    assert "s3cret" not in result.output + (result.stderr or "")

@@ -1,0 +1,270 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""One JSON answer of an upstream HTTP API, read within a byte cap, a deadline and a depth.
+
+An upstream (``mcp --agent URL``) may be anyone's server. Read without bounds, a 300 MiB
+body was held whole (about 1 GB of memory), a body dripped one byte every 0.4 s held
+a request for as long as the drip lasted (``requests``' timeout is per socket read, not
+per request) and 200,000 ``[`` raised ``RecursionError`` out of ``json.loads``.
+:func:`get_json` therefore:
+
+- streams the body and stops pulling at ``max_bytes + 1`` bytes (``size_cap.read_capped``;
+  a ``Content-Length`` over the cap is refused before any body byte is read);
+- ends the request at ``seconds`` after it began, headers and body alike: a watchdog
+  shuts the request's socket down at the deadline, which ends any read blocked on it
+  (:class:`WatchedAdapter`'s connections record their socket as the request is sent;
+  a session gets them from :func:`watched_session`);
+- measures the JSON nesting before decoding it (``manifest.validation.nesting_depth``,
+  no recursion) and refuses more than ``max_depth`` levels.
+
+Every failure is :class:`AnswerError`, whose message says what happened and never quotes
+the URL (the caller names the upstream, redacted).
+"""
+
+import json
+import socket
+import threading
+import time
+from typing import Any, List, Optional, Tuple
+
+import requests
+import urllib3
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
+    read_capped,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+    nesting_depth,
+)
+
+#: bytes pulled from the body at a time
+CHUNK_BYTES = 64 * 1024
+#: seconds between the watchdog's shutdowns of a request past its deadline (a connection
+#: still being opened at the deadline gets its socket a moment later)
+_WATCH_SECONDS = 0.05
+
+_SENDING = threading.local()
+
+
+class AnswerError(RuntimeError):
+    """An upstream answer was refused: the message says why, without the URL.
+
+    :param message: what happened.
+    :param kind: ``status``, ``too_large``, ``deadline``, ``too_deep``, ``not_json`` or
+        ``transport``.
+    """
+
+    def __init__(self, message: str, kind: str) -> None:
+        """Keep the kind beside the message.
+
+        :param message: what happened.
+        :param kind: which bound or failure.
+        """
+        super().__init__(message)
+        self.kind = kind
+
+
+def _record(sock: Optional[socket.socket]) -> None:
+    """Tell the sending thread's watchdog, if any, that ``sock`` carries its request.
+
+    The socket, not the connection: ``http.client`` hands the socket to the response and
+    forgets it (``sock = None``) when the answer ends with the connection (HTTP/1.0,
+    ``Connection: close``), while the body is still to be read.
+
+    :param sock: the connection's socket.
+    """
+    opened: Optional[List[socket.socket]] = getattr(_SENDING, "opened", None)
+    if opened is not None and sock is not None:
+        opened.append(sock)
+
+
+class _WatchedConnection(HTTPConnection):
+    """An HTTP connection that tells the sending thread's watchdog its socket."""
+
+    def request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        """Record this connection's socket (when open already), then send the request.
+
+        :param args: ``HTTPConnection.request``'s.
+        :param kwargs: ``HTTPConnection.request``'s.
+        """
+        if self.sock is not None:
+            _record(self.sock)
+        super().request(*args, **kwargs)
+
+    def connect(self) -> None:
+        """Open the connection, and record its socket."""
+        super().connect()
+        _record(self.sock)
+
+
+class _WatchedTlsConnection(HTTPSConnection):
+    """An HTTPS connection that tells the sending thread's watchdog its socket.
+
+    (pylint does not see ``HTTPSConnection``'s members: urllib3 defines it where ``ssl``
+    is importable.)
+    """
+
+    def request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        """Record this connection's socket (when open already), then send the request.
+
+        :param args: ``HTTPSConnection.request``'s.
+        :param kwargs: ``HTTPSConnection.request``'s.
+        """
+        if self.sock is not None:
+            _record(self.sock)
+        super().request(*args, **kwargs)  # pylint: disable=no-member
+
+    def connect(self) -> None:
+        """Open the connection, and record its socket."""
+        super().connect()  # pylint: disable=no-member
+        _record(self.sock)
+
+
+class _WatchedPool(HTTPConnectionPool):
+    ConnectionCls = _WatchedConnection
+
+
+class _WatchedTlsPool(HTTPSConnectionPool):
+    ConnectionCls = _WatchedTlsConnection
+
+
+class WatchedAdapter(HTTPAdapter):
+    """A transport whose connections :func:`get_json`'s watchdog can shut down."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        """Make the pool manager open watched connections.
+
+        :param args: ``HTTPAdapter.init_poolmanager``'s.
+        :param kwargs: ``HTTPAdapter.init_poolmanager``'s.
+        """
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _WatchedPool,
+            "https": _WatchedTlsPool,
+        }
+
+
+def watched_session() -> requests.Session:
+    """Return a session whose HTTP(S) requests :func:`get_json` can end at a deadline.
+
+    :return: the session.
+    """
+    session = requests.Session()
+    adapter = WatchedAdapter()
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+def _shut(opened: List[socket.socket]) -> None:
+    for sock in list(opened):
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # already closed
+
+
+def _watch(
+    seconds: float,
+    done: threading.Event,
+    expired: threading.Event,
+    opened: List[socket.socket],
+) -> None:
+    if done.wait(seconds):
+        return
+    expired.set()
+    while not done.is_set():
+        _shut(opened)
+        done.wait(_WATCH_SECONDS)
+
+
+def _body(
+    session: requests.Session,
+    url: str,
+    seconds: float,
+    max_bytes: int,
+    ok: Tuple[int, ...],
+) -> bytes:
+    with session.get(url, timeout=(seconds, seconds), stream=True) as response:
+        if response.status_code not in ok:
+            raise AnswerError(f"answered HTTP {response.status_code}", "status")
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > max_bytes:
+            raise AnswerError(
+                f"announced {declared} bytes, more than the {max_bytes} read",
+                "too_large",
+            )
+        body = read_capped(response.iter_content(CHUNK_BYTES), max_bytes)
+    if len(body) > max_bytes:
+        raise AnswerError(f"answered more than {max_bytes} bytes", "too_large")
+    return body
+
+
+def get_json(  # pylint: disable=too-many-arguments
+    session: requests.Session,
+    url: str,
+    seconds: float,
+    max_bytes: int,
+    max_depth: int,
+    ok: Tuple[int, ...] = (200,),
+) -> Tuple[Any, int]:
+    """GET ``url`` and decode its JSON body, within every bound.
+
+    :param session: the session (:func:`watched_session`, else the deadline holds only
+        per socket read).
+    :param url: the URL.
+    :param seconds: the whole request's deadline (connect, headers and body).
+    :param max_bytes: the body's bytes at most (after content decoding).
+    :param max_depth: the JSON's nesting at most.
+    :param ok: the statuses whose body is read.
+    :return: the decoded JSON and the body's size in bytes.
+    :raises AnswerError: for another status, a body over ``max_bytes``, the deadline
+        passed, JSON nested deeper than ``max_depth`` or no JSON at all, or a transport
+        failure.
+    """
+    done, expired = threading.Event(), threading.Event()
+    opened: List[socket.socket] = []
+    watchdog = threading.Thread(
+        target=_watch, args=(seconds, done, expired, opened), daemon=True
+    )
+    began = time.monotonic()
+    _SENDING.opened = opened
+    watchdog.start()
+    try:
+        body = _body(session, url, seconds, max_bytes, ok)
+    except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
+        if expired.is_set():
+            raise AnswerError(
+                f"did not answer within {seconds:g} s", "deadline"
+            ) from exc
+        raise AnswerError(f"failed ({type(exc).__name__})", "transport") from exc
+    finally:
+        done.set()
+        _SENDING.opened = None
+    if expired.is_set() or time.monotonic() - began > seconds:
+        raise AnswerError(f"did not answer within {seconds:g} s", "deadline")
+    if nesting_depth(body, max_depth) > max_depth:
+        raise AnswerError(
+            f"answered JSON nested more than {max_depth} levels deep", "too_deep"
+        )
+    try:
+        return json.loads(body), len(body)
+    except (ValueError, RecursionError) as exc:  # RecursionError: depth counted wrong
+        raise AnswerError(
+            f"answered something that is not JSON ({type(exc).__name__})", "not_json"
+        ) from exc
