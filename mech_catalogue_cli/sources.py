@@ -169,7 +169,8 @@ def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:
     if error:
         raise CliFailure(
             FETCH_FAILED,
-            f"Fetching {cid_text} from {gateway} failed: {error}. Check --ipfs-gateway.",
+            f"Fetching {cid_text} from {gateway} failed: {error}. Check --ipfs-gateway "
+            "(or pass --devnet to read from the local devnet's gateway).",
         )
     if len(data) > cap:
         raise CliFailure(

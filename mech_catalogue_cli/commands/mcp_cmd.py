@@ -371,8 +371,11 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
         except SourceError as exc:
             raise CliFailure(NO_SOURCE, str(exc)) from exc
         logging.getLogger("mech_catalogue.mcp").info(
-            "serving %d tools (catalogue %s) over %s; requester %s%s",
+            "listing %d of the catalogue's %d tools (%s; catalogue %s) over %s; "
+            "requester %s%s",
+            len(app.listed.tools),
             len(app.catalogue.tools),
+            "every tool" if all_tools else "those a call can pay for; --all-tools for all",
             app.catalogue.digest[:16],
             transport,
             market.requester if market else "(none: dry run)",
