@@ -375,7 +375,11 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             "requester %s%s",
             len(app.listed.tools),
             len(app.catalogue.tools),
-            "every tool" if all_tools else "those a call can pay for; --all-tools for all",
+            (
+                "every tool"
+                if all_tools
+                else "those a call can pay for; --all-tools for all"
+            ),
             app.catalogue.digest[:16],
             transport,
             market.requester if market else "(none: dry run)",
