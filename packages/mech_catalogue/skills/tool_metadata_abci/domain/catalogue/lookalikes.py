@@ -44,13 +44,15 @@ uses for the same reason; a character assigned later is left as it is) and
 import unicodedata
 from collections import Counter
 from dataclasses import replace
-from functools import lru_cache
 from typing import Dict, List, Tuple
 
 from confusable_homoglyphs.confusables import confusables_data
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
     Mech,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    bounded_memo,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     LOOKALIKE_TOOL_NAME,
@@ -60,6 +62,18 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems imp
 
 #: how many look-alike names one warning lists
 MAX_LISTED = 3
+#: entries of the per-character prototype memo (a character and its prototype: one each;
+#: names can hold any of Unicode's 1.1 million code points, so it is not unbounded)
+PROTOTYPE_MEMO_ENTRIES = 1 << 14
+#: characters a prototype entry holds at most
+PROTOTYPE_MEMO_CHARS = 2
+#: entries of the skeleton memo of non-ASCII names
+SKELETON_MEMO_ENTRIES = 1 << 16
+#: characters a name and its skeleton may hold together (NFKC can expand a character to
+#: 18): a longer pair is computed each time
+SKELETON_MEMO_CHARS = 1 << 10
+#: characters the skeleton memo holds at most
+SKELETON_MEMO_TOTAL = 1 << 22
 #: the Unicode database every agent uses, whatever its Python version (see the module doc)
 FROZEN_UCD = unicodedata.ucd_3_2_0
 #: format characters (general category ``Cf``) that Unicode 3.2 did not classify as such,
@@ -95,7 +109,7 @@ def is_format_character(char: str) -> bool:
     return char in LATER_FORMAT_CHARACTERS or FROZEN_UCD.category(char) == "Cf"
 
 
-@lru_cache(maxsize=None)
+@bounded_memo(PROTOTYPE_MEMO_ENTRIES, PROTOTYPE_MEMO_CHARS)
 def _prototype(char: str) -> str:
     homoglyphs = confusables_data.get(char, ())
     return min([char, *(h["c"] for h in homoglyphs if len(h["c"]) == 1)])
@@ -131,7 +145,7 @@ def skeleton(name: str) -> str:
     return _unicode_skeleton(name)
 
 
-@lru_cache(maxsize=1 << 16)
+@bounded_memo(SKELETON_MEMO_ENTRIES, SKELETON_MEMO_CHARS, SKELETON_MEMO_TOTAL)
 def _unicode_skeleton(name: str) -> str:
     normal = FROZEN_UCD.normalize("NFKC", name)
     return "".join(_prototype(c) for c in normal if not is_format_character(c))

@@ -32,7 +32,6 @@ list means conformant. None raises on any JSON value.
 
 import json
 import re
-from functools import lru_cache
 from typing import Any, Iterator, List, Tuple
 
 import referencing.jsonschema
@@ -56,6 +55,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas 
     SUBSCHEMA_MAP,
     SUBSCHEMA_ONE,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    bounded_memo,
+    digest_key,
+)
 
 #: OpenAI Structured Outputs limits ("Supported schemas": "Objects have limitations on
 #: nesting depth and size"): nesting levels, object properties in total, enum values in
@@ -68,6 +71,13 @@ _STRICT_TYPES = frozenset(STRICT_KEYWORDS)
 _STRICT_COMMON = frozenset({"type", "description", "enum", "anyOf", "$ref", "$defs"})
 _TEMPLATE = re.compile(r"[{}]")
 _ABSOLUTE_IMAGE = re.compile(r"^(https://|ipfs://|data:)", re.IGNORECASE)
+#: entries of the meta-schema check memo
+META_CHECK_MEMO_ENTRIES = 4096
+#: characters an entry may hold: its key (the schema text, or a sha2-256 when longer than
+#: ``memo.DIGEST_KEY_OVER``) and the error message
+META_CHECK_MEMO_CHARS = 1 << 13
+#: characters the memo holds at most
+META_CHECK_MEMO_TOTAL = 1 << 22
 
 
 def subschemas(schema: Any, path: str = "") -> Iterator[Tuple[str, Any]]:
@@ -150,9 +160,18 @@ def _schema_errors(schema: Any, path: str) -> List[str]:
     return [f"{path}: {error}"] if error else []
 
 
-@lru_cache(maxsize=4096)
+@bounded_memo(
+    META_CHECK_MEMO_ENTRIES, META_CHECK_MEMO_CHARS, META_CHECK_MEMO_TOTAL, digest_key
+)
 def _meta_schema_error(text: str) -> str:
-    """Check against the 2020-12 meta-schema (slow: ~25 ms a schema), cached by text."""
+    """Check against the 2020-12 meta-schema (slow: ~25 ms a schema), memoised by text.
+
+    A text longer than ``memo.DIGEST_KEY_OVER`` is keyed by its sha2-256, so the memo
+    holds no long schema.
+
+    :param text: the schema's JSON text.
+    :return: "" when valid, else why not.
+    """
     try:
         Draft202012Validator.check_schema(json.loads(text))
     except SchemaError as exc:

@@ -52,6 +52,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
     decode,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    bounded_memo,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     SHAPE_ARGUMENTS_V1,
     SHAPE_DESCRIPTION_JSON,
@@ -92,6 +95,11 @@ IO_KEYS = frozenset({"type", "description", "schema"})
 SCHEMA_MEMO_TEXT = 1 << 16
 #: entries per schema memo (cleared when full: a miss only costs time)
 SCHEMA_MEMO_ENTRIES = 4096
+#: entries of the type-schema memo (:func:`type_schema_text`)
+TYPE_SCHEMA_MEMO_ENTRIES = 1024
+#: characters a type-schema entry may hold (enum text and schema text): longer enums are
+#: written each time
+TYPE_SCHEMA_MEMO_CHARS = 1 << 13
 
 
 class SchemaMemo:
@@ -822,7 +830,7 @@ def new_argument(  # pylint: disable=too-many-arguments
     return arg
 
 
-@lru_cache(maxsize=1024)
+@bounded_memo(TYPE_SCHEMA_MEMO_ENTRIES, TYPE_SCHEMA_MEMO_CHARS)
 def type_schema_text(term: str, enum_text: str) -> str:
     """The canonical JSON Schema of a vocabulary term, memoised.
 

@@ -57,7 +57,6 @@ import copy
 import json
 import re
 from contextvars import ContextVar
-from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
 
 import referencing.jsonschema
@@ -65,6 +64,9 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    bounded_memo,
+)
 
 #: The URI the document is registered under (relative refs resolve against it).
 BASE_URI = "urn:mech-catalogue:schema"
@@ -86,6 +88,11 @@ STRING_UNIT = 16
 REF_FREE_MEMO_ENTRIES = 2048
 #: Longest JSON text (characters) of a sub-schema whose rewrite is memoised.
 REF_FREE_MEMO_TEXT = 4096
+#: characters a memo entry may hold (the ``$schema`` URI, the text and its rewrite): a
+#: long ``$schema`` string is not kept either
+REF_FREE_MEMO_CHARS = 1 << 14
+#: characters the memo holds at most
+REF_FREE_MEMO_TOTAL = 1 << 22
 #: The fallback written in place of a reference that does not resolve.
 FALLBACK_SCHEMA: Dict[str, Any] = {}
 _ANNOTATIONS = ("title", "description")
@@ -483,7 +490,7 @@ def _ref_free_text(document: Any, node: Any) -> Optional[Tuple[Optional[str], st
     return (uri if isinstance(uri, str) else None), text
 
 
-@lru_cache(maxsize=REF_FREE_MEMO_ENTRIES)
+@bounded_memo(REF_FREE_MEMO_ENTRIES, REF_FREE_MEMO_CHARS, REF_FREE_MEMO_TOTAL)
 def _ref_free_rewrite(uri: Optional[str], text: str) -> Optional[Tuple[str, int]]:
     """Rewrite a ``$ref``-free sub-schema once; what it costs is charged on every use.
 

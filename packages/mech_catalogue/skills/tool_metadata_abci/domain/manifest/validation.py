@@ -60,6 +60,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits impor
     DEFAULT_LIMITS,
     Limits,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    bounded_memo,
+    digest_key,
+)
 
 if TYPE_CHECKING:  # parsing imports this module; the model is only a type here
     from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
@@ -67,6 +71,13 @@ if TYPE_CHECKING:  # parsing imports this module; the model is only a type here
     )
 
 SPEC_PATH = Path(__file__).parent / "spec" / "manifest-v1.schema.json"
+#: entries of the embedded-schema check memo (:func:`schema_error`)
+SCHEMA_CHECK_MEMO_ENTRIES = 4096
+#: characters an entry may hold: its key (the schema text, or a sha2-256 when longer than
+#: ``memo.DIGEST_KEY_OVER``) and the error message
+SCHEMA_CHECK_MEMO_CHARS = 1 << 13
+#: characters the memo holds at most
+SCHEMA_CHECK_MEMO_TOTAL = 1 << 22
 
 _NON_STRUCTURAL = bytes(b for b in range(256) if b not in b'"[]{}')
 _DEPTH_DELTA = {ord("["): 1, ord("]"): -1}
@@ -574,13 +585,20 @@ def _kind_of(value: Any) -> str:
     }.get(type(value), "null")
 
 
-@lru_cache(maxsize=4096)
+@bounded_memo(
+    SCHEMA_CHECK_MEMO_ENTRIES,
+    SCHEMA_CHECK_MEMO_CHARS,
+    SCHEMA_CHECK_MEMO_TOTAL,
+    digest_key,
+)
 def schema_error(schema_text: str) -> str:
     """Whether embedded JSON Schema text is a valid schema of the dialect it declares.
 
     The dialect is the schema's ``$schema`` (draft-07, 2019-09, 2020-12...; 2020-12 when
     absent or unknown), so a draft-07 ``items: [...]`` is not rejected for one keyword.
-    Cached by canonical text: manifests reuse the same few schemas.
+    Memoised by canonical text (a text of more than ``memo.DIGEST_KEY_OVER`` characters
+    by its sha2-256, so the memo never holds a long schema): manifests reuse the same few
+    schemas.
 
     :param schema_text: canonical JSON text of the schema.
     :return: "" when valid, else the first error message.

@@ -30,6 +30,10 @@ from typing import Any
 
 import rfc8785
 
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    BoundedMemo,
+)
+
 MAX_SAFE_INTEGER = 2**53 - 1
 
 
@@ -159,17 +163,21 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-_MEMO: "dict[str, str]" = {}
-_MEMO_SIZE = 8192
+#: entries of the :func:`canonical_text` memo (emptied when full: a miss only costs time)
+CANONICAL_MEMO_ENTRIES = 8192
+#: a value whose ``repr`` and canonical text hold more characters is not memoised
+CANONICAL_MEMO_CHARS = 1 << 16
+#: characters the memo holds at most (keys and texts of manifest values)
+CANONICAL_MEMO_TOTAL = 1 << 23
+
+_MEMO = BoundedMemo(CANONICAL_MEMO_ENTRIES, CANONICAL_MEMO_CHARS, CANONICAL_MEMO_TOTAL)
 
 
 def _canonical_memo(key: str, value: Any) -> str:
-    text = _MEMO.get(key)
+    text: "str | None" = _MEMO.store.get(key)
     if text is None:
         text = canonical_bytes(value).decode("utf-8")
-        if len(_MEMO) >= _MEMO_SIZE:
-            _MEMO.clear()  # bounded; a cleared memo only costs speed, never correctness
-        _MEMO[key] = text
+        _MEMO.put(key, text, len(key) + len(text))
     return text
 
 

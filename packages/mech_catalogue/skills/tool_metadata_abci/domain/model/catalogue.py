@@ -35,7 +35,6 @@ one import path); statuses are :class:`.vocabulary.MechStatus`.
 """
 
 from dataclasses import dataclass, field, fields, replace
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
@@ -48,6 +47,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
     MechFacts,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    bounded_memo,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
     Problem,
@@ -128,6 +130,17 @@ class Manifest:
         return tuple(t.name for t in self.tools)
 
 
+#: entries of the body-digest memo (emptied when full: a miss only costs time)
+BODY_MEMO_ENTRIES = 4096
+#: a mech body holding more characters of text is digested each time, not memoised
+BODY_MEMO_CHARS = 1 << 16
+#: characters of mech bodies the memo holds at most
+BODY_MEMO_TOTAL = 1 << 23
+#: entries of the provenance-text memo; a provenance holds a few short fields
+PROVENANCE_MEMO_ENTRIES = 4096
+#: characters a memoised provenance and its text may hold together
+PROVENANCE_MEMO_CHARS = 1 << 10
+
 #: tool fields that belong to its body (everything but ``provenance``)
 _TOOL_BODY_FIELDS = tuple(f.name for f in fields(Tool) if f.name != "provenance")
 
@@ -144,8 +157,19 @@ def _body_key(mech: "Mech") -> Tuple[Any, ...]:
     )
 
 
-@lru_cache(maxsize=4096)
-def _body_digest_of(key: Tuple[Any, ...]) -> str:
+def _body_chars(_: Any, result: Tuple[str, int]) -> int:
+    return result[1]
+
+
+@bounded_memo(BODY_MEMO_ENTRIES, BODY_MEMO_CHARS, BODY_MEMO_TOTAL, size=_body_chars)
+def _body_digest_of(key: Tuple[Any, ...]) -> Tuple[str, int]:
+    """The digest of a mech body, and the characters its key holds at most.
+
+    :param key: :func:`_body_key` of the mech.
+    :return: (sha2-256 hex of the body's RFC 8785 form, the length of that form plus the
+        digest's: the form writes every text of the key, escaped, so it is at least as
+        long as the key's text, which is what the memo measures without walking it).
+    """
     name, description, extra_json, tools, problems, spec_version, withheld = key
     body = {
         "name": name,
@@ -159,10 +183,11 @@ def _body_digest_of(key: Tuple[Any, ...]) -> str:
         "spec_version": spec_version,
         "withheld": list(withheld),
     }
-    return sha256_hex(canonical_bytes(body))
+    text = canonical_bytes(body)
+    return sha256_hex(text), len(text) + 64
 
 
-@lru_cache(maxsize=4096)
+@bounded_memo(PROVENANCE_MEMO_ENTRIES, PROVENANCE_MEMO_CHARS)
 def _provenance_text(provenance: Provenance) -> CanonicalText:
     """The RFC 8785 text of a provenance: a mech's tools mostly share one.
 
@@ -177,13 +202,15 @@ def body_digest(mech: "Mech") -> str:
 
     ``{"name", "description", "extra", "tools": [Tool.to_dict() without provenance],
     "problems", "spec_version", "withheld"}``. Registrations that share a manifest share
-    this value, and it is computed once for all of them (a bounded cache keyed by the
-    values themselves; hashing the key is C-speed, canonicalising is not).
+    this value, and it is computed once for all of them (a memo keyed by the values
+    themselves, :data:`BODY_MEMO_ENTRIES` entries; a body of more than
+    :data:`BODY_MEMO_CHARS` characters is not kept, so the memo holds at most
+    :data:`BODY_MEMO_TOTAL`; hashing the key is C-speed, canonicalising is not).
 
     :param mech: the entry.
     :return: 64 lowercase hex characters.
     """
-    return _body_digest_of(_body_key(mech))
+    return _body_digest_of(_body_key(mech))[0]
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,12 +26,19 @@ because I-JSON (RFC 7493) integers stop at 2**53-1 and on-chain amounts do not.
 """
 
 import re
-from functools import lru_cache
 from typing import Any, Dict, List, Optional
+
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    bounded_memo,
+)
 
 ANY = "any"
 MAX_TYPE_LENGTH = 200
 MAX_TYPE_NESTING = 8
+#: entries of the normalised-term memo (a term is at most MAX_TYPE_LENGTH characters)
+TYPE_MEMO_ENTRIES = 4096
+#: characters a memoised term and its normal form may hold together
+TYPE_MEMO_CHARS = 1 << 10
 
 _HEX_ADDRESS = "^0x[0-9a-fA-F]{40}$"
 _BYTES32 = "^0x[0-9a-fA-F]{64}$"
@@ -87,7 +94,7 @@ def normalise_type(term: Any) -> Optional[str]:
     return _normalise_text(term)
 
 
-@lru_cache(maxsize=4096)
+@bounded_memo(TYPE_MEMO_ENTRIES, TYPE_MEMO_CHARS)
 def _normalise_text(term: str) -> Optional[str]:
     # manifests repeat a few dozen type terms: each is normalised once
     return _normalise(term.strip(), 0)
