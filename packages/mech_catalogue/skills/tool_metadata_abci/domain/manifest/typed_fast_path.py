@@ -533,24 +533,25 @@ def _io(block: Union[_IOStruct, UnsetType], limits: Limits) -> Tuple[str, str, A
     return _text(block.type, limits), _text(block.description, limits), block.schema
 
 
-def _term(raw_type: str) -> str:
-    """Normalise a type term (remembered for the next argument).
+def _term(raw_type: Any) -> Tuple[str, str]:
+    """Normalise a type term and write its schema (both remembered for the next argument).
 
-    :param raw_type: the ``type`` text.
-    :return: the vocabulary term.
+    :param raw_type: the ``type`` text (UNSET when absent: ``any``).
+    :return: the vocabulary term and its schema text without an enum.
     :raises _Decline: when it is not one (an UNKNOWN_ARGUMENT_TYPE warning).
     """
-    term = normalise_type(raw_type)
+    term = ANY if raw_type is UNSET else normalise_type(raw_type)
     if term is None:
         raise _Decline()
     if len(_TERMS) >= MEMO_ENTRIES:
         _TERMS.clear()
-    _TERMS[raw_type] = term
-    return term
+    entry = _TERMS[raw_type] = (term, type_schema_text(term, "null"))
+    return entry
 
 
-#: type text -> its vocabulary term, for texts that have one
-_TERMS: Dict[str, str] = {}
+#: type text -> its vocabulary term and that term's schema text (no enum), for texts
+#: that have one (at most MEMO_ENTRIES texts, each at most ``types.MAX_TYPE_LENGTH``)
+_TERMS: Dict[Any, Tuple[str, str]] = {}
 
 
 def _arguments(  # pylint: disable=too-many-locals
@@ -578,15 +579,11 @@ def _arguments(  # pylint: disable=too-many-locals
             raise _Decline()
         seen.add(ident)
         raw_type = item.type
-        if raw_type is UNSET:
-            term = ANY
-        else:
-            term = terms.get(raw_type) or _term(raw_type)
-        enum_text = "null"
+        term, schema_text = terms.get(raw_type) or _term(raw_type)
         if item.enum is not UNSET:
             enum, text = _value(item.enum, _DEPTH_ARGUMENT, limits)
             if enum and isinstance(enum, list):
-                enum_text = text
+                schema_text = type_schema_text(term, text)
         description = item.description
         if description is UNSET:
             description = ""
@@ -600,7 +597,7 @@ def _arguments(  # pylint: disable=too-many-locals
             new_argument(
                 intern(ident),
                 term,
-                type_schema_text(term, enum_text),
+                schema_text,
                 required,
                 (
                     None
