@@ -53,6 +53,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical im
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
+    BoundedMemo,
     bounded_memo,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
@@ -95,6 +96,11 @@ IO_KEYS = frozenset({"type", "description", "schema"})
 SCHEMA_MEMO_TEXT = 1 << 16
 #: entries per schema memo (cleared when full: a miss only costs time)
 SCHEMA_MEMO_ENTRIES = 4096
+#: characters one schema memo entry may hold, key and result (a schema's arguments or
+#: output schema, references inlined); larger results are computed each time
+SCHEMA_MEMO_ENTRY_CHARS = 1 << 18
+#: characters one schema memo holds at most (cleared when a new entry would pass it)
+SCHEMA_MEMO_TOTAL_CHARS = 1 << 23
 #: entries of the type-schema memo (:func:`type_schema_text`)
 TYPE_SCHEMA_MEMO_ENTRIES = 1024
 #: characters a type-schema entry may hold (enum text and schema text): longer enums are
@@ -116,11 +122,15 @@ class SchemaMemo:
     when the tool's budget could not take them the schema is parsed afresh (which then
     reports the budget). A schema that raised a problem is never memoised, so problems
     (whose messages and paths depend on where the schema sits) are always computed.
+    What it holds is bounded in characters (:class:`.model.memo.BoundedMemo`: at most
+    :data:`SCHEMA_MEMO_TOTAL_CHARS`, no entry over :data:`SCHEMA_MEMO_ENTRY_CHARS`).
     """
 
     def __init__(self) -> None:
         """Start empty."""
-        self._entries: Dict[str, Tuple[Limits, Any, int]] = {}
+        self._entries = BoundedMemo(
+            SCHEMA_MEMO_ENTRIES, SCHEMA_MEMO_ENTRY_CHARS, SCHEMA_MEMO_TOTAL_CHARS
+        )
         self.hits = 0
 
     def clear(self) -> None:
@@ -173,9 +183,7 @@ class SchemaMemo:
         """
         if key is None:
             return
-        if len(self._entries) >= SCHEMA_MEMO_ENTRIES:
-            self._entries.clear()
-        self._entries[key] = (limits, result, units)
+        self._entries.put(key, (limits, result, units))
 
 
 #: arguments of problem-free ``input.schema`` objects

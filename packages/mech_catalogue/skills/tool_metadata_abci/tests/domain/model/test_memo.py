@@ -39,6 +39,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import (
     catalogue as model,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import memo, types
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+    DEFAULT_LIMITS,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
     SHAPE_NAME_ONLY,
     Argument,
@@ -244,3 +247,18 @@ def test_a_body_is_charged_at_least_the_text_its_key_holds() -> None:
         )
     )
     assert len(digest) == 64 and chars >= memo.text_chars(key[:3] + key[4:])
+
+
+def test_the_schema_memos_hold_bounded_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parser's schema memos keep no entry over their cap and no more than their total."""
+    memo_store = parse_tool.SchemaMemo()
+    key = "k" * 100
+    result = "r" * (parse_tool.SCHEMA_MEMO_ENTRY_CHARS - 99)
+    memo_store.put(key, DEFAULT_LIMITS, result, 0)
+    assert memo_store.get(key, DEFAULT_LIMITS) is None  # one character over: not kept
+    monkeypatch.setattr(parse_tool, "SCHEMA_MEMO_TOTAL_CHARS", 1000)
+    memo_store = parse_tool.SchemaMemo()
+    for i in range(50):
+        memo_store.put(f"{i:03d}" + "k" * 97, DEFAULT_LIMITS, "v" * 100, 0)
+        assert memo_store._entries.held <= 1000  # pylint: disable=protected-access
+    assert memo_store.get("049" + "k" * 97, DEFAULT_LIMITS) == "v" * 100
