@@ -154,3 +154,46 @@ def test_small_tools_still_fill_pages_by_count() -> None:
     ]
     bodies = pages("/tools", exposed(mech(1, *tools)), page_size=4)
     assert [len(body["tools"]) for body in bodies] == [4, 4, 2]
+
+
+def test_a_names_page_builds_only_the_offers_it_can_hold(monkeypatch: Any) -> None:
+    """Fifty large offers of one name: a page builds its one offer and the one that spilt.
+
+    Building an offer decodes every schema of its tool; 50 registrations of an 870 KB tool
+    made each page build all 50 (about 2 s) before cutting it to one offer.
+
+    :param monkeypatch: counts ``Tool.to_dict`` calls.
+    """
+    built: List[str] = []
+    original = Tool.to_dict
+
+    def counting(self: Tool) -> Dict[str, Any]:
+        built.append(self.description)
+        return original(self)
+
+    huge = Argument(
+        "prompt", "str", '{"type":"string"}', True, None, "y" * (PAGE_MAX_BYTES + 1)
+    )
+    current = exposed(
+        *(
+            mech(
+                i,
+                Tool(
+                    name="same",
+                    description=f"same of {i}",
+                    arguments=(huge,),
+                    provenance=Provenance("input_schema", ref(i)),
+                ),
+            )
+            for i in range(1, 51)
+        )
+    )
+    monkeypatch.setattr(Tool, "to_dict", counting)
+    status, body = get("/tools/same", current, 50)
+    assert status == 200 and len(body["offers"]) == 1
+    assert body["nextCursor"] == "1" and body["offer_count"] == 50
+    assert built == ["same of 1", "same of 2"]
+    built.clear()
+    status, body = get("/tools/same?cursor=49", current, 50)
+    assert status == 200 and [o["mech"]["mech_id"] for o in body["offers"]] == [50]
+    assert built == ["same of 50"]

@@ -300,6 +300,10 @@ def show_tool(
 ) -> HttpResult:
     """Answer ``GET /tools/<name>[?cursor=c]``: one page of the name's offers, in O(page).
 
+    An offer is built only while the page has room (at most one past the byte bound is
+    built and dropped): 50 registrations of one 870 KB tool made every page build all 50
+    (about 2 s of the agent's loop a request) before the page was cut to one.
+
     Paged like ``/tools`` because anyone can register a name: 2,000 services offering one
     tool made a single answer 3.8 MB, rebuilt on the agent's loop for every request.
 
@@ -325,21 +329,25 @@ def show_tool(
             f"cursor {cursor} is past the {len(tools)} offers of {quoted(name)} served "
             "now (the catalogue may have changed); omit it to start over",
         )
-    offers = [
-        {
-            "mech": t.provenance.mech.to_dict() if t.provenance.mech else None,
-            "tool": t.to_dict(),
-            "same_as_served": same_signature(t, tools[0]),
-            "marketplace": _offer_facts(catalogue, t),
-        }
-        for t in tools[offset : offset + page_size]
-    ]
-    end = _page_end(
-        offset,
-        page_size,
-        len(tools),
-        lambda i: len(json_bytes(offers[i - offset])),
-    )
+    # Offers are built one at a time while the page has room: building one decodes every
+    # schema of the tool, so a page of large offers must not build past its byte bound.
+    offers: List[Dict[str, Any]] = []
+
+    def offer_size(index: int) -> int:
+        tool = tools[index]
+        offers.append(
+            {
+                "mech": (
+                    tool.provenance.mech.to_dict() if tool.provenance.mech else None
+                ),
+                "tool": tool.to_dict(),
+                "same_as_served": same_signature(tool, tools[0]),
+                "marketplace": _offer_facts(catalogue, tool),
+            }
+        )
+        return len(json_bytes(offers[-1]))
+
+    end = _page_end(offset, page_size, len(tools), offer_size)
     body: Dict[str, Any] = {
         "name": name,
         "collision": len(tools) > 1,
