@@ -55,6 +55,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.schemas 
     SUBSCHEMA_MAP,
     SUBSCHEMA_ONE,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+    SCHEMA_CHECK_MAX_DEPTH,
+    nesting_depth,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.memo import (
     bounded_memo,
     digest_key,
@@ -172,12 +176,14 @@ def _meta_schema_error(text: str) -> str:
     :param text: the schema's JSON text.
     :return: "" when valid, else why not.
     """
+    if nesting_depth(text, SCHEMA_CHECK_MAX_DEPTH) > SCHEMA_CHECK_MAX_DEPTH:
+        return f"nested more than {SCHEMA_CHECK_MAX_DEPTH} levels deep"
     try:
         Draft202012Validator.check_schema(json.loads(text))
     except SchemaError as exc:
         return f"not a valid JSON Schema 2020-12 ({exc.message[:160]})"
-    except RecursionError:
-        return "nested too deeply"
+    except RecursionError:  # only past ~300 caller frames at the limit of 1,000 (CLI)
+        return f"nested more than {SCHEMA_CHECK_MAX_DEPTH} levels deep"
     return ""
 
 

@@ -585,6 +585,13 @@ def _kind_of(value: Any) -> str:
     }.get(type(value), "null")
 
 
+#: deepest schema nesting the JSON Schema checks walk, refused by this count rather than
+#: by the stack: ``jsonschema`` recurses about 11 Python frames a level, so 64 levels
+#: (all the manifest's depth cap lets a raw schema have) leave a caller about 300 frames
+#: under the default recursion limit of 1,000 (agents run with 100,000)
+SCHEMA_CHECK_MAX_DEPTH = 64
+
+
 @bounded_memo(
     SCHEMA_CHECK_MEMO_ENTRIES,
     SCHEMA_CHECK_MEMO_CHARS,
@@ -603,6 +610,8 @@ def schema_error(schema_text: str) -> str:
     :param schema_text: canonical JSON text of the schema.
     :return: "" when valid, else the first error message.
     """
+    if nesting_depth(schema_text, SCHEMA_CHECK_MAX_DEPTH) > SCHEMA_CHECK_MAX_DEPTH:
+        return f"schema nested more than {SCHEMA_CHECK_MAX_DEPTH} levels deep"
     schema = json.loads(schema_text)
     try:
         validator = jsonschema.validators.validator_for(
@@ -612,8 +621,8 @@ def schema_error(schema_text: str) -> str:
     except jsonschema.exceptions.SchemaError as exc:
         path, reason, _ = describe_error(exc)
         return f"at {_shown(path)}: {reason}" if path else reason
-    except RecursionError:
-        return "schema nested too deeply"
+    except RecursionError:  # only past ~300 caller frames at the limit of 1,000 (CLI)
+        return f"schema nested more than {SCHEMA_CHECK_MAX_DEPTH} levels deep"
     return ""
 
 
