@@ -452,7 +452,10 @@ def _parse_guarded(
         return None, (
             error(
                 PARSER_FAILED,
-                f"the manifest parser failed on {cid} ({exc!r}); the mech is quarantined, report this manifest",
+                # the exception's type only: its text can differ between Python versions,
+                # and this problem enters the agreed catalogue
+                f"the manifest parser failed on {cid} ({type(exc).__name__}); the mech is "
+                "quarantined, report this manifest",
             ),
         )
 

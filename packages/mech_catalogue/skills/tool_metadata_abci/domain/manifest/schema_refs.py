@@ -96,6 +96,10 @@ REF_FREE_MEMO_TOTAL = 1 << 22
 #: The fallback written in place of a reference that does not resolve.
 FALLBACK_SCHEMA: Dict[str, Any] = {}
 _ANNOTATIONS = ("title", "description")
+#: what ``referencing`` and ``urllib.parse`` raise on a reference or ``$id`` that is no
+#: usable URI or pointer (``http://[`` raises ValueError from ``urljoin``): such a
+#: reference is dangling, such an ``$id`` changes no base
+_URI_ERRORS = (Unresolvable, ValueError, TypeError, LookupError)
 _DEF_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 _DRAFT7_LIKE = ("draft-07", "draft-06", "draft-04", "draft-03")
 
@@ -330,9 +334,11 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
         if isinstance(node.get("$ref"), str):
             return self._reference(node, path, resolver)
         if isinstance(node.get("$id"), str):
-            if resolver is None:
-                resolver = self.base_resolver()
-            resolver = resolver.in_subresource(self.specification.create_resource(node))
+            try:
+                base = resolver if resolver is not None else self.base_resolver()
+                resolver = base.in_subresource(self.specification.create_resource(node))
+            except _URI_ERRORS:
+                pass  # references inside resolve against the base around the node
         out: Dict[str, Any] = {}
         for key, value in node.items():
             if key in _DROPPED or key in ("definitions", "$defs"):
@@ -374,14 +380,14 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
 
     def _reference(self, node: Dict[str, Any], path: str, resolver: Any) -> Any:
         ref = node["$ref"]
-        if resolver is None:
-            resolver = self.base_resolver()
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if self.draft7:  # draft-07: keywords beside $ref are ignored, annotations kept
             siblings = {k: v for k, v in siblings.items() if k in _ANNOTATIONS}
         try:
+            if resolver is None:
+                resolver = self.base_resolver()
             resolved = resolver.lookup(ref)
-        except Unresolvable:
+        except _URI_ERRORS:
             resolved = None
         if resolved is None:
             kept = {k: siblings[k] for k in _ANNOTATIONS if k in siblings}

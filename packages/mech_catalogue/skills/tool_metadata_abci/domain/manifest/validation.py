@@ -613,10 +613,17 @@ def schema_error(schema_text: str) -> str:
     if nesting_depth(schema_text, SCHEMA_CHECK_MAX_DEPTH) > SCHEMA_CHECK_MAX_DEPTH:
         return f"schema nested more than {SCHEMA_CHECK_MAX_DEPTH} levels deep"
     schema = json.loads(schema_text)
+    if isinstance(schema, dict) and not isinstance(schema.get("$schema", ""), str):
+        return "at /$schema: it should be the URI of a JSON Schema dialect"
     try:
         validator = jsonschema.validators.validator_for(
             schema, default=Draft202012Validator
         )
+    except (
+        ValueError
+    ):  # a $schema that is no URI (urlsplit refuses it): unknown dialect
+        validator = Draft202012Validator
+    try:
         validator.check_schema(schema)
     except jsonschema.exceptions.SchemaError as exc:
         path, reason, _ = describe_error(exc)

@@ -171,8 +171,9 @@ def _infer(  # pylint: disable=too-many-return-statements
         return "enum"
     json_type = schema.get("type")
     if json_type == "string":
-        if schema.get("pattern") in _PATTERN_TERMS:
-            return _PATTERN_TERMS[schema["pattern"]]
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str) and pattern in _PATTERN_TERMS:
+            return _PATTERN_TERMS[pattern]
         return "url" if schema.get("format") == "uri" else "str"
     if json_type == "array":
         return f"list[{_infer(schema.get('items'), depth + 1)}]"
