@@ -142,6 +142,10 @@ def lockstep(
     return results
 
 
+#: problem codes of derivations that are derived again rather than kept
+_NOT_KEPT = frozenset({CODE_FETCH_FAILED, DERIVER_FAILED})
+
+
 class DerivationCache:
     """Derivations by package CID, in memory and optionally on disk (``<dir>/<cid>.json``).
 
@@ -184,17 +188,22 @@ class DerivationCache:
                 found = CodeDerivation.from_json(handle.read())
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        if found.cid != cid:
-            return None
+        if found.cid != cid or any(p.code in _NOT_KEPT for p in found.problems):
+            return None  # another CID's, or written by a version that kept failures
         self._entries[cid] = found
         return found
 
     def put(self, derivation: CodeDerivation) -> None:
-        """Keep a derivation (only complete ones: a fetch failure is tried again).
+        """Keep a derivation that depends on its CID's bytes alone.
+
+        A fetch failure is tried again, and so is a deriver failure: an exception the
+        deriver did not expect may come from this agent (memory, recursion limit, a
+        library's version) rather than from the bytes, and kept for ever it would keep
+        this agent's catalogue apart from the others'.
 
         :param derivation: the derivation.
         """
-        if any(p.code == CODE_FETCH_FAILED for p in derivation.problems):
+        if any(p.code in _NOT_KEPT for p in derivation.problems):
             return
         self._used.add(derivation.cid)
         self._entries[derivation.cid] = derivation

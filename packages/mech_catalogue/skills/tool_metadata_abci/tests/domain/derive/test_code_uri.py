@@ -321,3 +321,22 @@ def test_any_block_behind_a_code_uri_gives_a_problem_never_an_exception(
         P.CODE_OVER_CAPS,
         P.CODE_FETCH_FAILED,
     }
+
+
+def test_only_derivations_of_the_bytes_alone_are_kept(tmp_path: Path) -> None:
+    """A fetch failure and a deriver failure are derived again; a package error is kept.
+
+    :param tmp_path: the cache's directory.
+    """
+    cache = DerivationCache(str(tmp_path))
+    for number, code in enumerate(
+        (P.CODE_FETCH_FAILED, P.DERIVER_FAILED, P.CODE_NOT_A_DIRECTORY)
+    ):
+        cid = f"bafkcache{number}"
+        cache.put(CodeDerivation(cid, problems=(P.error(code, "m"),)))
+        kept = cache.get(cid) is not None
+        assert kept == (code == P.CODE_NOT_A_DIRECTORY), code
+        assert (tmp_path / f"{cid}.json").exists() == kept
+    failed = CodeDerivation("bafkold", problems=(P.error(P.DERIVER_FAILED, "m"),))
+    (tmp_path / "bafkold.json").write_text(failed.to_json(), encoding="utf-8")
+    assert DerivationCache(str(tmp_path)).get("bafkold") is None  # an older version's
