@@ -23,11 +23,8 @@ path (4,000 links: 256 MB). Now a rewrite stops at ``MAX_REWRITE_DEPTH`` nested 
 """
 
 import json
-import sys
 import tracemalloc
-from typing import Any, Dict, Iterator, List
-
-import pytest
+from typing import Any, Dict, List
 
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest import (
     parse_tool,
@@ -88,17 +85,6 @@ def parsed_at_depth(data: bytes, frames: int) -> ParseResult:
     parse_tool.INPUT_SCHEMA_MEMO.clear()
     parse_tool.OUTPUT_SCHEMA_MEMO.clear()
     return parse_manifest(data)
-
-
-@pytest.fixture
-def recursion_limit() -> Iterator[Any]:
-    """Let a test set Python's recursion limit; the old one is restored after it.
-
-    :yield: ``sys.setrecursionlimit``.
-    """
-    old = sys.getrecursionlimit()
-    yield sys.setrecursionlimit
-    sys.setrecursionlimit(old)
 
 
 def test_the_result_does_not_depend_on_the_callers_stack(recursion_limit: Any) -> None:

@@ -22,8 +22,7 @@ refused by its count, and every shallower one is checked in full, wherever it is
 """
 
 import json
-import sys
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
@@ -64,17 +63,6 @@ def called_at_depth(frames: int, check: Callable[[str], str], text: str) -> str:
         return called_at_depth(frames - 1, check, text)
     check.cache_clear()  # type: ignore[attr-defined]
     return check(text)
-
-
-@pytest.fixture
-def recursion_limit() -> Iterator[Any]:
-    """Let a test set Python's recursion limit; the old one is restored after it.
-
-    :yield: ``sys.setrecursionlimit``.
-    """
-    old = sys.getrecursionlimit()
-    yield sys.setrecursionlimit
-    sys.setrecursionlimit(old)
 
 
 CHECKS = {
