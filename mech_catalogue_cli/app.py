@@ -705,6 +705,14 @@ def export(  # pylint: disable=too-many-arguments,too-many-locals
     """Convert a manifest FILE, CID or digest to an agent format (always JSON output)."""
     ref = _export_ref(chain_id, registry_kind, registry_address, mech_id)
     if fmt in ("a2a", "erc8004"):
+        context = click.get_current_context()
+        if context.get_parameter_source("url") == click.core.ParameterSource.DEFAULT:
+            Console(stderr=True, soft_wrap=True).print(
+                f"warning: no --url: the {fmt} document advertises {url}, this machine's "
+                "loopback, where no A2A or MCP endpoint serves others; pass the public "
+                "URL of yours (`mech-catalogue mcp --transport http` serves MCP)",
+                markup=False,
+            )
         try:
             url = exporters.expand_templates(url, agent_id)
         except RegistrationError as exc:

@@ -274,3 +274,27 @@ def test_show_and_export_offer_tools_without_their_dropped_parts(
         assert "page[size]" not in exported.output and "odata@id" not in exported.output
     validated = run("validate", path)
     assert validated.exit_code == EXIT_INVALID  # dropped parts are still errors
+
+
+@pytest.mark.parametrize("fmt", ["a2a", "erc8004"])
+def test_a_default_url_is_warned_about_and_a_given_one_is_not(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Without --url the document names this machine's loopback: stderr says so.
+
+    :param tmp_path: where the manifest is written.
+    :param fmt: a format that advertises an endpoint.
+    """
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(MANIFEST))
+    extra = ["--agent-id", "5", "--identity-registry", "0x" + "22" * 20]
+    extra += ["--chain-id", "100"] if fmt == "erc8004" else []
+    default = run("export", "--format", fmt, *extra, path)
+    assert default.exit_code == EXIT_OK, default.output
+    assert "no --url" in default.stderr and "127.0.0.1:8000" in default.stderr
+    given = run(
+        "export", "--format", fmt, *extra, "--url", "https://mech.example.org", path
+    )
+    assert given.exit_code == EXIT_OK and "no --url" not in given.stderr
+    assert "https://mech.example.org" in given.stdout
+    assert "no --url" not in run("export", "--format", "mcp", path).stderr
