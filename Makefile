@@ -174,15 +174,19 @@ faults: setup
 
 # The devnet and fault tests (the long ones included) SOAK_RUNS times in a row: a green run
 # is trusted only if it stays green (issue 18). SOAK_WORKERS pytest-xdist workers, each
-# running a whole test file at a time (a file shares one devnet). Stops at the first failing
-# run; each run's log is kept in .run/soak/.
+# running a whole test file at a time (a file shares one devnet), long files first (the root
+# conftest.py orders them; --no-loadscope-reorder stops pytest-xdist from re-sorting the
+# files by how many tests they hold, which handed the long one-test files out last and left
+# one worker running them while the others idled). Stops at the first failing run; each
+# run's log, with its slowest tests, is kept in .run/soak/.
 SOAK_RUNS ?= 20
 SOAK_WORKERS ?= 3
 soak: setup
 	@mkdir -p .run/soak
 	@for run in $$(seq $(SOAK_RUNS)); do \
 		RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests packages/mech_catalogue -m "devnet or faults" \
-			-n $(SOAK_WORKERS) --dist loadfile -q -p no:cacheprovider $(PYTEST_ARGS) \
+			-n $(SOAK_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 \
+			-q -p no:cacheprovider $(PYTEST_ARGS) \
 			> .run/soak/run-$$run.log 2>&1; status=$$?; \
 		echo "soak run $$run of $(SOAK_RUNS): $$(tail -n 1 .run/soak/run-$$run.log)"; \
 		[ $$status -eq 0 ] || exit 1; \

@@ -137,7 +137,10 @@ def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
 
     A file holding a ``long_faults`` test (minutes each) is moved, whole and in its own
     order, before the others: with pytest-xdist's ``--dist loadfile`` (``make soak``) a
-    long file handed out last keeps one worker busy while the others idle.
+    long file handed out last keeps one worker busy while the others idle. pytest-xdist
+    re-sorts the files by how many tests they hold unless given
+    ``--no-loadscope-reorder`` (``make soak`` gives it), which puts these few-test files
+    last.
 
     :param items: the collected tests.
     """
