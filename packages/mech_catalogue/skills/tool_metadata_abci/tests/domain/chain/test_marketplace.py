@@ -406,3 +406,28 @@ def test_attach_keeps_the_digest_of_entries_without_facts() -> None:
     assert [len(m.marketplace) for m in attached.mechs] == [2, 0]
     assert attached.digest() != catalogue.digest()
     assert Catalogue.from_json(attached.to_json()) == attached
+
+
+def test_attaching_the_same_facts_again_keeps_the_entries_and_their_digests() -> None:
+    """The agent attaches facts every period: unchanged entries (and catalogues) are kept as they are.
+
+    An entry's content digest is computed once and kept with the entry; rebuilding every
+    entry every period recomputed them all (seconds a period at 10,000 entries).
+    """
+    registry = "0x" + "cc" * 20
+    catalogue = Catalogue.build(
+        Mech(MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, registry, i)) for i in (7, 8)
+    )
+    assert attach_facts(catalogue, []) is catalogue
+    _, facts = run_reader(FakeNode(base_table(), 5), creations(), at_block=5)
+    attached = attach_facts(catalogue, facts)
+    assert attached is not catalogue
+    assert attached.mechs[1] is catalogue.mechs[1]  # no facts: the same entry
+    assert attach_facts(attached, list(reversed(facts))) is attached
+    assert attached.mech(catalogue.mechs[0].ref) is attached.mechs[0]  # index built
+    assert attached.digest() == Catalogue.from_json(attached.to_json()).digest()
+    _, later = run_reader(FakeNode(base_table(), 6), creations(), at_block=6)
+    moved = attach_facts(attached, later)  # read at another block: new facts
+    assert moved.mechs[0] is not attached.mechs[0]
+    assert moved.mechs[1] is catalogue.mechs[1]
+    assert attach_facts(moved, []).mechs[0].marketplace == ()
