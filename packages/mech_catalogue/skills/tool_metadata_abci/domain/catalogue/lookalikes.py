@@ -182,13 +182,16 @@ def lookalike_problems(names: List[str]) -> Dict[str, Problem]:
     # (invisible suffixes), and sorting the group again for each of them was quadratic
     for group in groups.values():
         group.sort()
+    # the names to warn: those of a group, and those holding format characters (never
+    # ASCII), without a third skeleton of every name
+    grouped = {name for group in groups.values() for name in group}
     found: Dict[str, Problem] = {}
     for name in names:
         invisible = has_format_characters(name)
-        group = groups.get(skeleton(name)) or [name]
-        count = len(group) - 1
-        if not count and not invisible:
+        if not invisible and name not in grouped:
             continue
+        group = groups[skeleton(name)] if name in grouped else [name]
+        count = len(group) - 1
         twins = [t for t in group[: MAX_LISTED + 1] if t != name][:MAX_LISTED]
         shown = ", ".join(_quoted(t) for t in twins)
         more = f" and {count - MAX_LISTED} more" if count > MAX_LISTED else ""
