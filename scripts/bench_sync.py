@@ -978,11 +978,11 @@ NOTES = """## Where and why targets are missed
   header; on a shared 2-CPU machine every CPU-bound step (kubo, the proxies, parsing)
   stretches with it, while the modelled network's waits do not. Compare ratios within
   one run.
-- **What changed since the previous run** (2026-12-01 03:49 UTC, before the typed fast
-  path). Parsing: the typed fast path (the typed-manifest item below) reads this
-  benchmark's 20-tool `input.schema` manifests; in one process, on a loaded machine,
-  0.14 ms of CPU a manifest (this branch's measurement) against 0.41-0.50 ms on the
-  general path (1,984-2,424 /s, measured when the fast path landed). Building
+- **What changed between the runs of 2026-12-01 03:49 UTC and 22:52 UTC** (the second
+  is the one on this page). Parsing: the typed fast path (the typed-manifest item
+  below) reads this benchmark's 20-tool `input.schema` manifests; in one process, on a
+  loaded machine, 0.14 ms of CPU a manifest (measured before the 22:52 run) against
+  0.41-0.50 ms on the general path (1,984-2,424 /s, measured when the fast path landed). Building
   (`refresh_catalogue`): cyclic garbage collection is off while it builds, with a young
   collection at each registry read (a build allocates millions of long-lived objects,
   and each full collection walked all of them; a parse that leaves reference cycles is
@@ -991,7 +991,7 @@ NOTES = """## Where and why targets are missed
   computed twice, not three times; canonical JSON strings call `json`'s C encoder
   directly. Measured by CPU time in one process over 10,000 manifests already parsed
   (loaded machine): `refresh_catalogue` 2.2-2.7 s, from 3.6-3.9 s.
-- **Earlier rounds, already in the previous run.** The registry reads remember the
+- **Earlier rounds, already in the 03:49 run.** The registry reads remember the
   ServiceRegistry and the supplies (see the warm-refresh item). The registry batches are
   encoded without eth_abi's per-element validation (a uint256 is its 32-byte word, the
   Multicall2 call data is written in its ABI layout; tests compare the bytes with
@@ -1005,8 +1005,8 @@ NOTES = """## Where and why targets are missed
   thread then waited about 1.2 ms a manifest to take it back from the fetch threads. The
   *verify CPU* and *parse CPU* columns are the parsing thread's CPU time
   (`time.thread_time`); *of which verify / parse* are its wall time, waits included.
-  The parse-speed and memory work of the same issue (orjson first, packed bytes) is in
-  this run too (its items below).
+  The parse-speed and memory work of the same issue (orjson first, packed bytes) was in
+  that run too (its items below).
   No start-up work was found to move out of the period: in a fresh process the first
   manifest parses in about 30 ms, the next in about 1 ms, and warming up with a
   manifest of other schemas does not remove it; it is jsonschema's meta-schema check
@@ -1023,27 +1023,29 @@ NOTES = """## Where and why targets are missed
   manifest, from about 6). Look-alike skeletons ran per character in Python; an ASCII
   name is now one `str.translate`. Verify and parse on arrival run on a thread of their
   own in `sync_driver`, so the fetch loop keeps its window full meanwhile.
-- **Cold sync vs the floor (targets <= 1.3x loopback, <= 1.2x modelled).** Met under
-  the modelled network at N = 100 (1.06x) and 1,000 (1.17x); missed at 10,000 (1.31x);
-  missed on loopback at 100 (2.34x), 1,000 (1.49x) and 10,000 (1.94x). At N = 100 a
-  run is a few hundred ms of a shared machine: the floor took 0.20 s in this run and
-  0.16-0.41 s in earlier runs the same day. What ours does beyond the
-  floor is CPU on a parsing thread and after the fetch: at N = 1,000 parsing takes
-  0.95 s of CPU (1.35 s of wall time on its thread: it waits for the GIL while eight
-  fetch threads run), verifying 0.06 s (it was 1.47 s of wall time before re-hashing
-  kept the GIL), building the catalogue 0.6 s; at 10,000, 7.4 s, 0.5 s and 4.8 s. On
-  loopback nothing else waits, so that CPU adds to kubo's and the proxies' on the same
-  two cores; under the modelled network it overlaps the gateway's waits, hence the
-  lower ratio. So what is left is parsing (see the typed-manifest item) and *build*
-  (200,000 tools given their provenance, look-alike groups over every name, the
-  indexes), both Python. The *RPC* column at 10,000 fell from about 2.1 s to 0.66 s on
-  loopback: most of it was our own eth_abi encoding of the 50 batches, not the chain.
-  Not done: overlapping the registry batches with the first fetches (in the agent they
+- **Cold sync vs the floor (targets <= 1.3x loopback, <= 1.2x modelled).** In the run
+  of 2026-12-01 22:52 UTC: met under the modelled network at N = 100 (1.05x), 1,000
+  (1.06x) and 10,000 (1.18x; 1.31x in the 03:49 run); missed on loopback at 100 (1.42x),
+  1,000 (1.50x) and 10,000 (1.33x; 2.34x, 1.49x, 1.94x at 03:49). At N = 100 a run is a
+  few hundred ms of a shared machine, so that ratio moves by tenths between runs. What
+  ours does beyond the floor is CPU: the floor discards the bytes, ours verifies each
+  manifest against its CID and parses it as it arrives, then builds the catalogue. At
+  N = 1,000 on loopback (2.50 s against the floor's 1.67 s) the fetch phase took 2.21 s,
+  during which the parsing thread spent 0.29 s of CPU parsing and 0.05 s verifying, and
+  the build after the wave 0.21 s; at 10,000 (32.9 s against 24.7 s) 3.3 s, 0.7 s and
+  2.0 s. On loopback kubo and the two proxies already keep both CPUs busy, so those CPU
+  seconds add to the wall time almost one for one; under the modelled network they
+  overlap the gateway's waits, hence the met targets there. Closing the loopback gap
+  needs fewer CPU seconds per manifest (this shape already decodes in C through
+  `msgspec`; what is left is Python per tool: the model objects and their canonical
+  texts) or building the catalogue per manifest during the wave instead of after it:
+  not done. The *RPC* column is small (0.05 s at 1,000, 0.6 s at 10,000). Not done
+  either: overlapping the registry batches with the first fetches (in the agent they
   are separate rounds, with consensus on the snapshot in between) and larger batches
   (`multicall_batch_size` stays 200: 1,000 a call, as the floor sends, leaves less gas
   and response-size headroom on public RPCs). The *payload* column (catalogue digest and
-  views, which a consensus round needs) is reported but not counted in the wall time,
-  as the floor and mech-client build none.
+  views, which a consensus round needs; 0.50 s at 1,000, 5.5 s at 10,000 on loopback) is
+  reported but not counted in the wall time, as the floor and mech-client build none.
 - **Cold sync vs mech-client's way (target >= 20x).** On loopback kubo's CPU is the
   bottleneck and the floor itself is only a few times faster than mech-client's loop.
   Under the modelled network mech-client pays a round trip per `tokenURI` and per GET,
@@ -1098,9 +1100,9 @@ NOTES = """## Where and why targets are missed
   the gateway refused, and `limit_after` is ours' adaptive window at the end of the phase
   (`domain/ipfs/gateways.py`: halved per 429 burst, Retry-After honoured, +1 per window of
   successes).
-- **Memory (target <= 300 MiB at 10,000 x 20).** The previous run peaked at about
-  530 MiB (the floor's worker: 235 MiB). What held it (`scripts/bench_sync_memory.py
-  --trace`): every manifest's raw bytes in the content-addressed cache (145 MiB at
+- **Memory (target <= 300 MiB at 10,000 x 20).** A run before the memory work peaked
+  at about 530 MiB (the floor's worker: 235 MiB). What held it
+  (`scripts/bench_sync_memory.py --trace`): every manifest's raw bytes in the content-addressed cache (145 MiB at
   10,000) and again in each fetch wave's replies until the wave ended; every parse result
   until `refresh_catalogue` returned, its tools copied by `Mech.from_manifest` (two Tool
   objects a tool at the peak); a Provenance and copies of the same I/O texts per tool;
@@ -1115,9 +1117,9 @@ NOTES = """## Where and why targets are missed
   The look-alike pass then held a set and a sorted list per tool name at once (an 89 MiB
   transient at 200,000 names, traced in the warm period); it now groups only skeletons
   two names share (`scripts/bench_sync_memory.py` at 10,000: cold peak 286 -> 243 MiB,
-  cold + warm 312 -> 270 MiB). In this run the cold period peaked at 246 MiB (loopback)
-  and 249 MiB (modelled), the verdict above; the process's high-water mark over the
-  warm and churn periods that follow is 280-284 MiB, also under 300.
+  cold + warm 312 -> 270 MiB). In the 22:52 run the cold period peaked at 233 MiB
+  (loopback) and 235 MiB (modelled), the verdict above; the process's high-water mark
+  over the warm and churn periods that follow is 253-257 MiB, also under 300.
   The tracemalloc phase runs up to N = 1,000 only, as it parses everything twice more.
 
 ## How to read this
