@@ -70,7 +70,22 @@ BatchResult = Tuple[int, List[Tuple[bool, bytes]]]
 
 
 class ChainReadError(Exception):
-    """A Multicall2 read failed as a whole (RPC error, wrong address); the message says which."""
+    """A chain read failed as a whole (RPC error, wrong address); the message says which.
+
+    :param message: what failed and what to check.
+    :param reason: the RPC's (or the ledger connection's) own text, which
+        ``domain/chain/rpc_limits.py`` reads to tell a size refusal from other errors;
+        the message when not given.
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        """Keep the message and the reason.
+
+        :param message: what failed and what to check.
+        :param reason: the RPC's own text.
+        """
+        super().__init__(message)
+        self.reason = reason or message
 
 
 class ToolMetadataBaseBehaviour(
@@ -123,7 +138,8 @@ class ToolMetadataBaseBehaviour(
         if body is None:
             raise ChainReadError(
                 f"eth_call to Multicall2 at {self.params.multicall2_address} failed: "
-                f"{why}; check the RPC and multicall2_address"
+                f"{why}; check the RPC and multicall2_address",
+                reason=why,
             )
         data = str(body.get("data", ""))
         try:
@@ -206,7 +222,8 @@ class ToolMetadataBaseBehaviour(
             raise ChainReadError(
                 f"eth_getLogs of {query.address} for blocks {query.from_block}..{query.to_block} "
                 f"failed: {why}; "
-                "check the RPC (some refuse wide ranges: lower marketplace_max_log_range)"
+                "check the RPC (some refuse wide ranges: lower marketplace_max_log_range)",
+                reason=why,
             )
         logs = body.get("logs", [])
         return list(logs) if isinstance(logs, list) else []

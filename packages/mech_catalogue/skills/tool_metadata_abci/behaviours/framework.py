@@ -44,8 +44,43 @@ from packages.valory.skills.abstract_round_abci.behaviour_utils import (
 )
 from packages.valory.skills.abstract_round_abci.models import Requests
 
+#: the lines ``traceback.format_exception`` writes around the exceptions' own texts
+TRACEBACK_HEADER = "Traceback (most recent call last):"
+CHAINING_SENTENCES = frozenset(
+    {
+        "The above exception was the direct cause of the following exception:",
+        "During handling of the above exception, another exception occurred:",
+    }
+)
+
 #: a reply callback: (message, current behaviour) -> None
 ReplyCallback = Callable[[Any, Any], None]
+
+
+def exception_text(message: str) -> str:
+    """Reduce a connection's error message to the texts of the exceptions it reports.
+
+    The ledger connection answers ERROR with ``aea.exceptions.parse_exception``: the whole
+    traceback, its source lines included (open-aea ``aea/exceptions.py``). What the RPC
+    said is in the exceptions' own texts, and only those are matched against RPC
+    refusals (``domain/chain/rpc_limits.py``): a source line of web3 must not read as one.
+
+    :param message: the ERROR message's text.
+    :return: the exception lines (``Type: text``, a chain's causes first), without the
+        frames, their source lines and the chaining sentences; ``message`` unchanged
+        when it holds no traceback.
+    """
+    lines = message.splitlines()
+    if not any(line.startswith(TRACEBACK_HEADER) for line in lines):
+        return message
+    kept = [
+        line
+        for line in lines
+        if line.strip()
+        and not line.startswith((TRACEBACK_HEADER, " "))
+        and line not in CHAINING_SENTENCES
+    ]
+    return "\n".join(kept) or message
 
 
 def _as_text(text: str) -> str:
@@ -71,7 +106,7 @@ class FrameworkCalls(BaseBehaviour, ABC):  # pylint: disable=too-many-ancestors
         :param kwargs: its keyword arguments.
         :yield: while waiting for the ledger connection.
         :return: ``(state body, "")``, or ``(None, why)`` when the connection answered
-            anything but STATE.
+            anything but STATE (``why``: :func:`exception_text` of its message).
         """
         response = yield from self.get_contract_api_response(
             performative=ContractApiMessage.Performative.GET_STATE,
@@ -83,7 +118,7 @@ class FrameworkCalls(BaseBehaviour, ABC):  # pylint: disable=too-many-ancestors
         if response.performative != ContractApiMessage.Performative.STATE:
             # an unset optional field raises when read (getattr's default never applies)
             if response.is_set("message"):
-                return None, str(response.message)
+                return None, exception_text(str(response.message))
             return None, f"the ledger connection answered {response.performative.value}"
         return dict(response.state.body), ""
 

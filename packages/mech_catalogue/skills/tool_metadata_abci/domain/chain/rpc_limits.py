@@ -25,9 +25,16 @@ at when the batch was for ``latest``; the results are joined in call order, so
 one-call batch that is still refused, or any other error, propagates unchanged.
 
 ``eth_getLogs`` has its own caps (a block range, a result count): the skill's log runner
-is wrapped with :func:`narrow_log_range_yielding`, which reads a refused range as two
-halves (down to one block) and joins their logs, so ``discover_mechs`` sees one answer
-per range and its checkpoint moves only past ranges read whole.
+is wrapped with :func:`narrow_log_range_yielding`, the MCP server's direct reader with
+:func:`narrow_log_range`; each reads a refused range as two halves (down to one block)
+and joins their logs, so ``discover_mechs`` sees one answer per range and its checkpoint
+moves only past ranges read whole.
+
+Both are told apart from other errors by the RPC's text alone (codes differ between
+providers: -32005, -32602, -32614, -32000 for the same refusal). Halving is depth-first,
+so an error misread as a refusal costs at most about 2 x log2(calls or blocks) further
+requests before it propagates; a rate limit (:data:`RATE_LIMITED`) is never read as one,
+as halving would only send more requests to an RPC asking for fewer.
 """
 
 import re
@@ -43,17 +50,36 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     BatchRequest,
 )
 
-#: what RPCs say when one request is too big (matched case-insensitively in the error text)
+#: what RPCs say when one request is too big (matched case-insensitively in the error text):
+#: the body (HTTP 413, "request entity too large", "payload too large"), the gas or the
+#: work of the call ("out of gas", "exceeds block gas limit", geth's "execution aborted
+#: (timeout = 5s)"), the response ("response size exceeded")
 TOO_LARGE = re.compile(
-    r"too large|entity too large|\b413\b|out of gas|gas limit|gas cap|"
-    r"response size|size exceeded|batch size|too many calls|request size",
+    r"too large|too big|\b413\b|out of gas|gas limit|gas cap|exceeds allowance|"
+    r"execution aborted|response size|size exceeded|batch size|too many calls|"
+    r"request size",
     re.IGNORECASE,
 )
 
-#: what RPCs say when an ``eth_getLogs`` range is too wide or returns too much
+#: what RPCs say when an ``eth_getLogs`` range is too wide or returns too much. Texts met
+#: in public RPCs' answers, each matched here: "range 1000000 exceeds limit of 10000"
+#: (Infura), "eth_getLogs is limited to a 10,000 range" (QuickNode, over HTTP 413),
+#: "block range is larger than max block range", "block range too large, max range: N"
+#: (Erigon forks), "query exceeds max block range 5000" (reth), "query exceeds max results
+#: 20000, retry with the range A-B" (reth), "query returned more than 10000 results"
+#: (geth, Infura), "range N is bigger than range limit 2000" (Tenderly, in the error's
+#: ``data``), "Log response size exceeded" (Alchemy), "can't query more than 1000 blocks"
 RANGE_TOO_WIDE = re.compile(
-    r"block range|range (is )?too (large|wide)|exceed\w* (the )?max\w* (block )?range|"
-    r"more than \d+ (results|logs)|response size|too many (results|logs)|limit exceeded",
+    r"\branges?\b|more than [\d,]+ (blocks|results|logs)|"
+    r"too many (blocks|results|logs)|exceed\w* (the )?max\w* (results|logs|blocks)|"
+    r"response size|size exceeded|too large|\b413\b|limit exceeded",
+    re.IGNORECASE,
+)
+
+#: what RPCs say when they limit the rate of requests: never a reason to split or halve
+RATE_LIMITED = re.compile(
+    r"rate.?limit|\b429\b|too many requests|requests? per second|"
+    r"compute units|capacity|quota|daily request count",
     re.IGNORECASE,
 )
 
@@ -61,13 +87,27 @@ RANGE_TOO_WIDE = re.compile(
 SplitReport = Callable[[int, str], None]
 
 
+def rpc_text(error: BaseException) -> str:
+    """Get what the RPC said in an error: its ``reason`` attribute if it has one, else its text.
+
+    An adapter that adds its own advice to the message (which may name ranges or sizes)
+    keeps the RPC's words apart in ``reason`` (the skill's ``ChainReadError``).
+
+    :param error: the exception a runner raised.
+    :return: the text the classifiers read.
+    """
+    reason = getattr(error, "reason", None)
+    return reason if isinstance(reason, str) and reason else str(error)
+
+
 def batch_too_large(error: BaseException) -> bool:
     """Whether an RPC error says the request was too large (:data:`TOO_LARGE`).
 
-    :param error: the exception a batch runner raised.
-    :return: True for a size refusal.
+    :param error: the exception a batch runner raised (:func:`rpc_text` is read).
+    :return: True for a size refusal, False for anything else and for a rate limit.
     """
-    return bool(TOO_LARGE.search(str(error)))
+    text = rpc_text(error)
+    return bool(TOO_LARGE.search(text)) and not RATE_LIMITED.search(text)
 
 
 def split_oversized(
@@ -133,10 +173,41 @@ def split_oversized_yielding(
 def log_range_too_wide(error: BaseException) -> bool:
     """Whether an RPC error says an ``eth_getLogs`` range is too wide (:data:`RANGE_TOO_WIDE`).
 
-    :param error: the exception a log runner raised.
-    :return: True for a range or result-count refusal.
+    :param error: the exception a log runner raised (:func:`rpc_text` is read).
+    :return: True for a range or result-count refusal, False for anything else and for a
+        rate limit.
     """
-    return bool(RANGE_TOO_WIDE.search(str(error)))
+    text = rpc_text(error)
+    return bool(RANGE_TOO_WIDE.search(text)) and not RATE_LIMITED.search(text)
+
+
+def narrow_log_range(
+    answer: Callable[[LogQuery], Logs],
+    errors: Tuple[Type[BaseException], ...],
+    on_narrow: Optional[Callable[[LogQuery, str], None]] = None,
+) -> Callable[[LogQuery], List[Any]]:
+    """Wrap a blocking ``eth_getLogs`` runner so that a too-wide range is read in halves.
+
+    :param answer: runs one query: ``LogQuery ->`` the logs.
+    :param errors: the exception types ``answer`` raises for an RPC error.
+    :param on_narrow: told of every range halved (the query, the error text).
+    :return: a runner with the same contract (logs in block order, as the halves give them).
+    """
+
+    def run(query: LogQuery) -> List[Any]:
+        try:
+            return list(answer(query))
+        except errors as exc:
+            if query.to_block <= query.from_block or not log_range_too_wide(exc):
+                raise
+            if on_narrow is not None:
+                on_narrow(query, str(exc))
+        middle = (query.from_block + query.to_block) // 2
+        return run(replace(query, to_block=middle)) + run(
+            replace(query, from_block=middle + 1)
+        )
+
+    return run
 
 
 def narrow_log_range_yielding(

@@ -14,6 +14,8 @@
 
 """FrameworkCalls: the gateway GET as the connection gets it; IPFS calls nobody answers.
 
+Also the ledger connection's ERROR text reduced to what the RPC said (``exception_text``).
+
 Each call is driven as the behaviour's loop drives it (one step per ``act``), against the
 skill's real context and the framework's real ``wait_for_message``; nothing answers the
 request, as when the connection is down. The timeout given must reach the framework: the
@@ -25,15 +27,20 @@ from typing import Any, Generator, List, cast
 from unittest import mock
 
 import pytest
+from aea.exceptions import parse_exception
 
 from packages.mech_catalogue.connections.capped_http_client.connection import (
     PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.framework import (
     FrameworkCalls,
+    exception_text,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snapshot import (
     RegistrySnapshotBehaviour,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
+    log_range_too_wide,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     GATEWAY,
@@ -161,3 +168,67 @@ class TestWaitUntil(FrameworkCase):
         assert run_to_end(behaviour.wait_until(third_time, 60.0), 10) is True
         assert len(checks) == 3
         assert run_to_end(behaviour.wait_until(lambda: False, 0.0), 10) is False
+
+
+def _raise_the_rpc_error(cause: str) -> None:
+    """Raise what the ledger API raises for an RPC error.
+
+    :param cause: the text of the RPC's error.
+    :raises ValueError: always.
+    """
+    raise ValueError(cause)  # a source line naming a "range" that is "too large"
+
+
+def _raise_while_handling(cause: str, wrapper: str) -> None:
+    """Raise an exception while handling the RPC's.
+
+    :param cause: the text of the RPC's error.
+    :param wrapper: the text of the exception raised while handling it.
+    :raises RuntimeError: always, from the RPC's ``ValueError``.
+    """
+    try:
+        _raise_the_rpc_error(cause)
+    except ValueError as exc:
+        raise RuntimeError(wrapper) from exc
+
+
+def _ledger_error(cause: str, wrapper: str = "") -> str:
+    """The ERROR text the ledger connection sends for what its ledger API raised.
+
+    :param cause: the text of the RPC's error.
+    :param wrapper: when given, the text of an exception raised while handling it.
+    :return: ``aea.exceptions.parse_exception`` of it, the dispatcher's own formatting.
+    """
+    try:
+        if wrapper:
+            _raise_while_handling(cause, wrapper)
+        else:
+            _raise_the_rpc_error(cause)
+    except (ValueError, RuntimeError) as exc:
+        return parse_exception(exc)
+    return ""
+
+
+def test_a_ledger_traceback_is_reduced_to_what_the_rpc_said() -> None:
+    """Frames and source lines go; the exception's own text stays, so only it is classified."""
+    message = _ledger_error("{'code': -32000, 'message': 'connection refused'}")
+    assert "_raise_the_rpc_error" in message and "Traceback" in message
+    reduced = exception_text(message)
+    assert reduced == "ValueError: {'code': -32000, 'message': 'connection refused'}"
+    assert log_range_too_wide(RuntimeError(message))  # the source line would misread
+    assert not log_range_too_wide(RuntimeError(reduced))
+
+
+def test_a_chained_traceback_keeps_every_exception_text_cause_first() -> None:
+    """An exception raised while handling the RPC's keeps both texts, without the glue."""
+    reduced = exception_text(_ledger_error("range 90 exceeds limit of 10", "wrapped"))
+    assert reduced == "ValueError: range 90 exceeds limit of 10\nRuntimeError: wrapped"
+    assert log_range_too_wide(RuntimeError(reduced))
+
+
+@pytest.mark.parametrize(
+    "message", ["", "the ledger connection answered error", "line one\n  indented"]
+)
+def test_a_message_without_a_traceback_is_kept_as_is(message: str) -> None:
+    """What is not a traceback is not touched."""
+    assert exception_text(message) == message

@@ -31,6 +31,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
     batch_too_large,
+    log_range_too_wide,
+    narrow_log_range,
     narrow_log_range_yielding,
     split_oversized,
     split_oversized_yielding,
@@ -148,13 +150,78 @@ def test_the_yielding_runner_does_the_same() -> None:
         ("out of gas", True),
         ("query exceeds gas cap", True),
         ("Log response size exceeded", True),
+        ("Payload Too Large", True),
+        ("HTTP 413, not JSON-RPC", True),
+        ("request body too big", True),
+        ("execution aborted (timeout = 5s)", True),
+        ("gas required exceeds allowance (30000000)", True),
         ("execution reverted", False),
         ("connection refused", False),
+        ("header not found", False),
+        ("429 Too Many Requests: request too large for your plan's rate limit", False),
+        ("Your app has exceeded its compute units per second capacity", False),
     ],
 )
 def test_size_refusals_are_told_apart(text: str, expected: bool) -> None:
-    """The texts RPCs use for size limits, and two that are not."""
+    """The texts RPCs use for size limits; errors and rate limits that are not one."""
     assert batch_too_large(RuntimeError(text)) is expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("{'code': -32602, 'message': 'range 500000 exceeds limit of 10000'}", True),
+        ("eth_getLogs is limited to a 10,000 range", True),
+        ("block range is larger than max block range, block range = 5120", True),
+        ("block range too large, max range: 1000", True),
+        ("query exceeds max block range 5000", True),
+        ("query exceeds max results 20000, retry with the range 10-20", True),
+        ("query returned more than 10000 results", True),
+        (
+            "{'code': -32602, 'message': 'invalid params', 'data': 'range 90 is bigger "
+            "than range limit 20'}",
+            True,
+        ),
+        ("Log response size exceeded", True),
+        ("can't query more than 1000 blocks", True),
+        ("too many blocks requested", True),
+        ("Block range limit exceeded", True),
+        ("HTTP 413, not JSON-RPC", True),
+        ("connection refused", False),
+        ("header not found", False),
+        ("execution reverted", False),
+        ("unknown block", False),
+        ("eth_getLogs: internal error", False),
+        ("rate limit exceeded, try a smaller range later", False),
+        ("429 Too Many Requests", False),
+        ("daily request count exceeded, request rate limited", False),
+    ],
+)
+def test_log_range_refusals_are_told_apart(text: str, expected: bool) -> None:
+    """Range refusals in several providers' words; errors and rate limits that are not one."""
+    assert log_range_too_wide(RuntimeError(text)) is expected
+
+
+class AdvisedError(Exception):
+    """An adapter's error: its own advice in the message, the RPC's words in ``reason``."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        """Keep both.
+
+        :param message: the advice.
+        :param reason: the RPC's words.
+        """
+        super().__init__(message)
+        self.reason = reason
+
+
+def test_the_rpc_words_are_read_not_the_advice() -> None:
+    """Advice naming ranges or sizes does not turn an unrelated error into a refusal."""
+    advice = "failed; check the RPC (some refuse wide ranges or too large batches)"
+    assert not log_range_too_wide(AdvisedError(advice, "connection refused"))
+    assert not batch_too_large(AdvisedError(advice, "connection refused"))
+    assert log_range_too_wide(AdvisedError(advice, "range 90 exceeds limit of 10"))
+    assert batch_too_large(AdvisedError(advice, "out of gas"))
 
 
 class LogRpc:  # pylint: disable=too-few-public-methods
@@ -212,6 +279,31 @@ def test_a_too_wide_log_range_is_read_in_halves(width: int) -> None:
     read = sorted(r for r in rpc.ranges if r[1] - r[0] + 1 <= width)
     covered = [b for start, end in read for b in range(start, end + 1)]
     assert covered == list(range(1, 61))  # every block read exactly once
+
+
+@pytest.mark.parametrize("width", [1, 4, 60])
+def test_the_blocking_log_runner_reads_the_same_ranges(width: int) -> None:
+    """``narrow_log_range`` asks for the same ranges, in the same order, as the yielding one."""
+    source = MarketplaceSource(1, MARKET, first_block=1, confirmations=0, max_range=40)
+    logs = [create_log(MECH_1, 7, FACTORY, 5), create_log(MECH_2, 8, FACTORY, 33)]
+    cooperative = LogRpc(logs, width, "block range too large")
+    blocking = LogRpc(logs, width, "block range too large")
+    narrowed: List[Tuple[int, int]] = []
+
+    def answer(query: LogQuery) -> List[Any]:
+        return drive(blocking(query), lambda _: None)  # its one yield asks for nothing
+
+    checkpoint = drive(
+        discover_mechs(source, start_checkpoint(source), 60),
+        narrow_log_range(
+            answer,
+            (RpcError,),
+            lambda q, _: narrowed.append((q.from_block, q.to_block)),
+        ),
+    )
+    assert checkpoint == _discover(cooperative, source, 60)
+    assert blocking.ranges == cooperative.ranges
+    assert len(narrowed) == sum(1 for a, b in blocking.ranges if b - a + 1 > width)
 
 
 def test_other_log_errors_keep_the_checkpoint() -> None:
