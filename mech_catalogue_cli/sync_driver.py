@@ -173,9 +173,14 @@ def eth_call(
     }
     try:
         response = session.post(url, json=payload, timeout=timeout)
-        answer = response.json()
-    except (requests.RequestException, ValueError) as exc:
+    except requests.RequestException as exc:
         raise ChainReadError(f"eth_call to {url} failed: {type(exc).__name__}") from exc
+    try:
+        answer = response.json()
+    except ValueError as exc:  # e.g. a proxy's HTTP 413 page: split_oversized reads it
+        raise ChainReadError(
+            f"eth_call to {url} failed: HTTP {response.status_code}, not JSON-RPC"
+        ) from exc
     if not isinstance(answer, dict) or "result" not in answer:
         error = answer.get("error") if isinstance(answer, dict) else answer
         raise ChainReadError(f"eth_call to {url} returned an error: {error}")

@@ -48,6 +48,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     decode_batch,
     encode_batch,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
+    narrow_log_range,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+    drive,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
     META_KEY,
     offered_tool,
@@ -504,7 +510,7 @@ class DirectSource:
         return int(answer["result"], 16)
 
     def _logs(self, query: Any) -> List[Dict[str, Any]]:
-        answer = self.sync.session.post(
+        response = self.sync.session.post(
             self.config.rpc_url,
             json={
                 "jsonrpc": "2.0",
@@ -520,27 +526,42 @@ class DirectSource:
                 ],
             },
             timeout=self.config.rpc_timeout,
-        ).json()
-        if "result" not in answer:
+        )
+        try:
+            answer = response.json()
+        except ValueError as exc:  # e.g. a proxy's HTTP 413 page
             raise SourceError(
                 f"eth_getLogs {query.from_block}-{query.to_block} on {query.address} "
-                f"failed: {answer.get('error')}"
+                f"failed: HTTP {response.status_code}, not JSON-RPC"
+            ) from exc
+        if not isinstance(answer, dict) or "result" not in answer:
+            error = answer.get("error") if isinstance(answer, dict) else answer
+            raise SourceError(
+                f"eth_getLogs {query.from_block}-{query.to_block} on {query.address} "
+                f"failed: {error}"
             )
         return list(answer["result"])
+
+    @staticmethod
+    def _narrowed(query: Any, why: str) -> None:
+        LOGGER.warning(
+            "eth_getLogs %s-%s on %s was refused as too wide (%s); it is read in halves",
+            query.from_block,
+            query.to_block,
+            query.address,
+            why[:200],
+        )
 
     def _facts(self) -> List[MechFacts]:
         source = self.marketplace
         if source is None:
             return []
-        gen = discover_mechs(
-            source, self.checkpoint or start_checkpoint(source), self._head()
+        self.checkpoint = drive(
+            discover_mechs(
+                source, self.checkpoint or start_checkpoint(source), self._head()
+            ),
+            narrow_log_range(self._logs, (SourceError,), self._narrowed),
         )
-        try:
-            query = next(gen)
-            while True:
-                query = gen.send(self._logs(query))
-        except StopIteration as done:
-            self.checkpoint = done.value
         reader = facts_reader(
             source.marketplace,
             self.config.multicall,
