@@ -31,6 +31,10 @@ when told to, injects one fault:
   gateway rate-limiting this client; ``retry_after`` defaults to 1 s);
 - ``max_request_bytes``: a JSON-RPC request body longer than this is answered with a
   JSON-RPC error "request entity too large" (an RPC capping what one ``eth_call`` carries);
+- ``max_log_range``: an ``eth_getLogs`` call spanning more blocks than this (``fromBlock``
+  and ``toBlock`` both numbers; a tag such as ``latest`` is not judged) is answered with a
+  JSON-RPC error whose text is ``log_range_refusal`` formatted with ``width`` and ``limit``
+  (an RPC capping the block range of a log query; set the text to a real RPC's phrasing);
 - ``path_modes``: path substring -> mode, a fault for matching requests only (e.g. one
   CID), the others forwarded (a mode in ``mode`` wins);
 - ``rewrite``: a function ``(path, body) -> body`` replacing what upstream returned
@@ -80,6 +84,9 @@ FAULT_STATUS = {
 }
 
 Rewrite = Callable[[str, bytes], bytes]
+
+#: the default text of a ``max_log_range`` refusal (``width`` and ``limit`` filled in)
+LOG_RANGE_REFUSAL = "block range is too wide: {width} blocks, the limit is {limit}"
 
 #: HTTP status of a rate-limited request (RFC 6585 s4)
 TOO_MANY_REQUESTS = 429
@@ -192,6 +199,8 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.rewrite: Optional[Rewrite] = None
         self.path_modes: Dict[str, str] = {}
         self.max_request_bytes: Optional[int] = None
+        self.max_log_range: Optional[int] = None
+        self.log_range_refusal = LOG_RANGE_REFUSAL
         self.counters = ProxyCounters()
         self.network: Optional[NetworkModel] = None
         self._rng = random.Random(0)
@@ -268,6 +277,8 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.rewrite = None
         self.path_modes = {}
         self.max_request_bytes = None
+        self.max_log_range = None
+        self.log_range_refusal = LOG_RANGE_REFUSAL
 
     def reset_counters(self) -> ProxyCounters:
         """Zero the counters.
@@ -319,6 +330,35 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                 self.counters.rpc_methods[method] = (
                     self.counters.rpc_methods.get(method, 0) + 1
                 )
+
+    def log_range_refused(self, body: bytes) -> Optional[str]:
+        """Say why ``max_log_range`` refuses a request, if it does.
+
+        :param body: the request body (one JSON-RPC call or a batch).
+        :return: the refusal's text for the widest ``eth_getLogs`` range over the limit,
+            or None when every range fits (or is given by a tag).
+        """
+        limit = self.max_log_range
+        if limit is None:
+            return None
+        try:
+            payload = json.loads(body) if body else None
+        except ValueError:
+            return None
+        widths = [0]
+        for call in payload if isinstance(payload, list) else [payload]:
+            if not isinstance(call, dict) or call.get("method") != "eth_getLogs":
+                continue
+            params = call.get("params") or [{}]
+            query = params[0] if isinstance(params[0], dict) else {}
+            try:
+                first, last = int(query["fromBlock"], 16), int(query["toBlock"], 16)
+            except (KeyError, TypeError, ValueError):
+                continue
+            widths.append(last - first + 1)
+        if max(widths) <= limit:
+            return None
+        return self.log_range_refusal.format(width=max(widths), limit=limit)
 
     def record_fault(self) -> None:
         """Count one request answered by an injected fault."""
@@ -469,6 +509,11 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                         f"the limit is {limit}"
                     )
                     self._reply(200, "application/json", self._rpc_error(body, message))
+                    return
+                refusal = proxy.log_range_refused(body) if method == "POST" else None
+                if refusal is not None:
+                    proxy.record_fault()
+                    self._reply(200, "application/json", self._rpc_error(body, refusal))
                     return
                 headers = {
                     key: value

@@ -27,7 +27,8 @@ and is answered over the network, through the fault-injecting loopback proxies:
 - ``ContractApiMessage`` GET_STATE requests (``contract_state``) are answered as the
   ledger connection's contract dispatcher does: the real ``multicall_reader`` contract
   package's callable is called with the ledger connection's ``EthereumApi`` on the RPC URL
-  (HTTP timeout ``rpc_timeout``); STATE with its body, or ERROR with the exception's text;
+  (HTTP timeout ``rpc_timeout``); STATE with its body, or ERROR with the dispatcher's own
+  ``aea.exceptions.parse_exception`` text of what it raised (the traceback);
 - the waits (``wait_until``, ``sleep``) are the framework's own, in real time.
 
 What is not real: Tendermint and the signing of payloads (``send_a2a_transaction`` and
@@ -50,6 +51,7 @@ from typing import Any, Dict, List, Optional, Tuple, Type
 from unittest.mock import MagicMock
 
 from aea.configurations.base import ConnectionConfig
+from aea.exceptions import parse_exception
 from aea.identity.base import Identity
 from aea.mail.base import Envelope
 from aea_ledger_ethereum import EthereumApi
@@ -74,6 +76,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
     ManifestCache,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+    MarketplaceSource,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
     GatewayPool,
@@ -118,10 +123,8 @@ class _Connections:
 
     def __init__(self, rpc_url: str, chain_id: int, rpc_timeout: float) -> None:
         self.replies: "queue.Queue[Tuple[str, Any, Any]]" = queue.Queue()
-        # the ledger connection's own ledger API (its RPC rotation, retries, cached chain id)
-        self.ledger_api = EthereumApi(
-            address=rpc_url, chain_id=chain_id, timeout=rpc_timeout
-        )
+        self.rpc_url, self.chain_id = rpc_url, chain_id
+        self.ledger_api = self._ledger_api(rpc_timeout)
         self._calls = ThreadPoolExecutor(max_workers=4)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -146,6 +149,12 @@ class _Connections:
                 return
             self.replies.put(("http", None, envelope.message))
 
+    def _ledger_api(self, rpc_timeout: float) -> EthereumApi:
+        # the ledger connection's own ledger API (its RPC rotation, retries, cached chain id)
+        return EthereumApi(
+            address=self.rpc_url, chain_id=self.chain_id, timeout=rpc_timeout
+        )
+
     def send_http(self, message: HttpMessage) -> None:
         """Hand a skill's HTTP request to the connection (its reply arrives in :attr:`replies`)."""
         envelope = Envelope(to=message.to, sender=message.sender, message=message)
@@ -161,7 +170,7 @@ class _Connections:
                 body = callable_(self.ledger_api, message.contract_address, **kwargs)
             except Exception as exc:  # pylint: disable=broad-exception-caught
                 # the dispatcher answers ERROR for whatever the ledger API raised
-                self.replies.put(("contract", message, f"{type(exc).__name__}: {exc}"))
+                self.replies.put(("contract", message, parse_exception(exc)))
                 return
             self.replies.put(("contract", message, body))
 
@@ -180,12 +189,13 @@ class _Connections:
 
 
 class _Errors(logging.Handler):
-    """Keep the ERROR lines the skill logs during a period, and its batch-split warnings."""
+    """Keep the ERROR lines the skill logs during a period, its batch-split and log-range warnings."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.lines: List[str] = []
         self.splits: List[str] = []
+        self.narrowed: List[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
@@ -193,6 +203,8 @@ class _Errors(logging.Handler):
             self.lines.append(message)
         elif "refused a batch" in message and "halves" in message:
             self.splits.append(message)
+        elif "refused as too wide" in message and "halves" in message:
+            self.narrowed.append(message)
 
 
 class AgentPeriod:  # pylint: disable=too-many-instance-attributes
@@ -202,11 +214,16 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
     ``catalogue``, ``cache``, ``config``, ``close``), so a fault test can run either.
     """
 
-    def __init__(self, config: SyncConfig) -> None:
+    def __init__(
+        self, config: SyncConfig, marketplace: Optional[MarketplaceSource] = None
+    ) -> None:
         """Load the skill and point its parameters at ``config``.
 
         :param config: the period's parameters (the proxies' URLs, timeouts, policies).
+        :param marketplace: the skill's ``marketplace`` parameter (None: no marketplace
+            facts are read, as in the CLI's period).
         """
+        self.marketplace = marketplace
         self._payload_classes = dict(_MetaPayload.registry)
         _SkillCase.setup_class()
         self.case = _SkillCase()
@@ -247,7 +264,7 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
             multicall_batch_size=config.batch_size,
             max_ids_per_registry=config.max_ids,
             snapshot_block_interval=config.block_interval,
-            marketplace=None,
+            marketplace=self.marketplace,
             ipfs_fetch_mode="gateway",
             ipfs_gateway_url=config.gateway_url,
             ipfs_fallback_gateway_urls=tuple(config.fallback_gateway_urls),
@@ -301,6 +318,7 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
         began = time.monotonic()
         self.errors.lines.clear()
         self.errors.splits.clear()
+        self.errors.narrowed.clear()
         self.eth_calls = 0
         snapshot = self._run(RegistrySnapshotBehaviour, {})
         if snapshot.snapshot_digest is None:
