@@ -155,6 +155,13 @@ class _Connections:
             address=self.rpc_url, chain_id=self.chain_id, timeout=rpc_timeout
         )
 
+    def set_rpc_timeout(self, rpc_timeout: float) -> None:
+        """Answer the next calls with a ledger API of another HTTP timeout.
+
+        :param rpc_timeout: seconds per RPC request.
+        """
+        self.ledger_api = self._ledger_api(rpc_timeout)
+
     def send_http(self, message: HttpMessage) -> None:
         """Hand a skill's HTTP request to the connection (its reply arrives in :attr:`replies`)."""
         envelope = Envelope(to=message.to, sender=message.sender, message=message)
@@ -254,7 +261,10 @@ class AgentPeriod:  # pylint: disable=too-many-instance-attributes
 
         :param config: the period's parameters.
         """
+        previous = getattr(self, "_config", None)
         self._config = config
+        if previous is not None and previous.rpc_timeout != config.rpc_timeout:
+            self.io.set_rpc_timeout(config.rpc_timeout)
         context = self.case.skill.skill_context
         policy = config.policy
         context.params.__dict__.update(

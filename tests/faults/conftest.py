@@ -62,6 +62,9 @@ MECHS = 6
 CSM_KIND = "complementary_service_metadata"
 #: the longest a period may take under any fault here: every timeout and backoff is small
 PERIOD_BOUND_SECONDS = 30.0
+#: rpc_timeout and fetch_timeout of the periods here, seconds: generous, as no fault here
+#: waits for them but those of the tests that set their own
+HEALTHY_TIMEOUT_SECONDS = 5.0
 LONG_ENV = "RUN_LONG_FAULTS"
 
 
@@ -128,8 +131,11 @@ class FaultNet:
                 [(CSM_KIND, contracts["ComplementaryServiceMetadata"])],
             ),
             multicall=contracts["Multicall2"],
-            rpc_timeout=1.0,
-            fetch_timeout=1.0,
+            # a healthy period must not hang on sub-second answers: on a loaded machine
+            # anvil once took over 1 s for a registry read (a red soak run); a test about
+            # timeouts sets its own, for its fault only where it can (rpc_timeout)
+            rpc_timeout=HEALTHY_TIMEOUT_SECONDS,
+            fetch_timeout=HEALTHY_TIMEOUT_SECONDS,
             policy=FetchPolicy(retries=1, backoff_initial=0.05, backoff_max=0.1),
         )
         return replace(config, **overrides)

@@ -19,6 +19,7 @@ kept (same tools served), and once the fault clears the catalogue is complete ag
 two periods, including a manifest change made during the fault.
 """
 
+from dataclasses import replace
 from typing import Union
 
 import pytest
@@ -67,11 +68,17 @@ def test_rpc_timeout_is_bounded_and_recovers(net: FaultNet) -> None:
     sync = _good(net)
     before = sync.catalogue
     net.update([6])
+    # only the faulty period has the short timeout (shorter than the proxy's hold): the
+    # healthy ones around it do not depend on sub-second answers
+    healthy = sync.config
+    sync.config = replace(healthy, rpc_timeout=1.0)
+    assert net.rpc.hang_seconds > sync.config.rpc_timeout
     net.rpc.mode = "timeout"
     outcome = bounded(sync.period())
     assert not outcome.updated and "eth_call" in outcome.error
     assert outcome.catalogue is before
     net.rpc.clear_faults()
+    sync.config = healthy
     assert recovers(sync, net.expected_tools()) == 1
     sync.close()
 
