@@ -181,6 +181,26 @@ def log_range_too_wide(error: BaseException) -> bool:
     return bool(RANGE_TOO_WIDE.search(text)) and not RATE_LIMITED.search(text)
 
 
+def _halves_of_refused(
+    query: LogQuery,
+    error: BaseException,
+    on_narrow: Optional[Callable[[LogQuery, str], None]],
+) -> Optional[Tuple[LogQuery, LogQuery]]:
+    """Split a query the RPC refused as too wide, and report it; None when it must propagate.
+
+    :param query: the refused query.
+    :param error: what the runner raised.
+    :param on_narrow: told of the halving (the query, the error text).
+    :return: the two halves, or None for a one-block range or another error.
+    """
+    if query.to_block <= query.from_block or not log_range_too_wide(error):
+        return None
+    if on_narrow is not None:
+        on_narrow(query, str(error))
+    middle = (query.from_block + query.to_block) // 2
+    return replace(query, to_block=middle), replace(query, from_block=middle + 1)
+
+
 def narrow_log_range(
     answer: Callable[[LogQuery], Logs],
     errors: Tuple[Type[BaseException], ...],
@@ -198,14 +218,10 @@ def narrow_log_range(
         try:
             return list(answer(query))
         except errors as exc:
-            if query.to_block <= query.from_block or not log_range_too_wide(exc):
+            halves = _halves_of_refused(query, exc, on_narrow)
+            if halves is None:
                 raise
-            if on_narrow is not None:
-                on_narrow(query, str(exc))
-        middle = (query.from_block + query.to_block) // 2
-        return run(replace(query, to_block=middle)) + run(
-            replace(query, from_block=middle + 1)
-        )
+        return run(halves[0]) + run(halves[1])
 
     return run
 
@@ -227,13 +243,11 @@ def narrow_log_range_yielding(
         try:
             return list((yield from answer(query)))
         except errors as exc:
-            if query.to_block <= query.from_block or not log_range_too_wide(exc):
+            halves = _halves_of_refused(query, exc, on_narrow)
+            if halves is None:
                 raise
-            if on_narrow is not None:
-                on_narrow(query, str(exc))
-        middle = (query.from_block + query.to_block) // 2
-        first = yield from run(replace(query, to_block=middle))
-        second = yield from run(replace(query, from_block=middle + 1))
+        first = yield from run(halves[0])
+        second = yield from run(halves[1])
         return first + second
 
     return run
