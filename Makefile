@@ -7,12 +7,15 @@ AUTONOMY := $(BIN)autonomy
 # The installed open-autonomy wheel also ships a top-level `packages` package; the
 # repository's packages/ must come first or `packages.mech_catalogue` is not found and
 # `autonomy check-packages` resolves imports against the wheel.
-export PYTHONPATH := $(CURDIR)
+# The domain library (libs/mech-catalogue-core) is installed editable by `setup`; it is on the
+# path here too so that the tools find its tests package, which its wheel leaves out.
+LIBRARY := libs/mech-catalogue-core
+export PYTHONPATH := $(CURDIR):$(CURDIR)/$(LIBRARY)
 
 # Our code only: third-party packages (packages/valory, packages/open_aea) are synced, and
 # tests/fixtures/ (and examples/tools, the tutorial's sample tool packages) hold inputs shaped
 # like other people's code (mech tool sources).
-OUR_CODE := mech_catalogue_cli scripts tests packages/mech_catalogue
+OUR_CODE := $(LIBRARY)/mech_catalogue_core mech_catalogue_cli scripts tests packages/mech_catalogue
 FIXTURES := */tests/fixtures/*
 OUR_SKILLS := $(patsubst %/skill.yaml,%,$(wildcard packages/mech_catalogue/skills/*/skill.yaml))
 # The common handlers and dialogues of an ABCI skill, as Valory's repositories check them.
@@ -31,7 +34,7 @@ VENV_SETUP := $(if $(filter .venv/bin/python,$(PYTHON)),setup)
 # component YAML on `packages lock`; JSON has no comments).
 ADDLICENSE ?= .tools/bin/addlicense
 COPYRIGHT := -l apache -c "mech-catalogue contributors" -y 2026
-COPYRIGHT_SCOPE := mech_catalogue_cli scripts tests packages/mech_catalogue conftest.py
+COPYRIGHT_SCOPE := $(LIBRARY)/mech_catalogue_core mech_catalogue_cli scripts tests packages/mech_catalogue conftest.py
 COPYRIGHT_IGNORE := $(addprefix -ignore ,'**/tests/fixtures/**' 'scripts/devnet/fixtures/**' \
 	'tests/devnet/data/**' '**/*.yaml' '**/*.yml' '**/*.json' '**/*.md' '**/*.txt' '**/*.sol' \
 	'**/*.html' '**/*.js')
@@ -72,10 +75,11 @@ pylint:
 	$(PYTHON) -m pylint $(OUR_CODE)
 
 darglint:
-	$(BIN)darglint $$(find mech_catalogue_cli scripts packages/mech_catalogue -name '*.py' -not -path '$(FIXTURES)')
+	$(BIN)darglint $$(find $(LIBRARY)/mech_catalogue_core mech_catalogue_cli scripts packages/mech_catalogue -name '*.py' -not -path '$(FIXTURES)')
 
-# Product code (mech_catalogue_cli, packages/mech_catalogue) imports neither scripts/ nor
-# tests/: import-linter's contracts in pyproject.toml ([tool.importlinter]).
+# Imports point one way: the library (mech_catalogue_core) imports neither the framework,
+# the skills, the CLI, scripts/ nor tests/; the skills do not import the CLI; product code
+# imports neither scripts/ nor tests/. import-linter's contracts in pyproject.toml.
 import-check:
 	$(BIN)lint-imports --no-cache
 
@@ -119,7 +123,7 @@ common-checks-2: $(VENV_SETUP)
 ## Tests --------------------------------------------------------------------------------
 # The quick in-process tests alone (marker `unit`, given by conftest.py; docs/testing.md).
 test-unit: setup
-	$(PYTHON) -m pytest tests packages/mech_catalogue -m unit -q $(PYTEST_ARGS)
+	$(PYTHON) -m pytest tests packages/mech_catalogue $(LIBRARY) -m unit -q $(PYTEST_ARGS)
 
 # `make test` is the one command CI runs (.ci/run): it prepares a fresh clone first.
 test: setup
@@ -128,7 +132,7 @@ test: setup
 # pytest's exit code 5 means "no tests collected"; make would flatten it to 2, so it is
 # reported here as such instead of failing the run.
 pytest:
-	@$(PYTHON) -m pytest tests packages/mech_catalogue $(PYTEST_ARGS); status=$$?; \
+	@$(PYTHON) -m pytest tests packages/mech_catalogue $(LIBRARY) $(PYTEST_ARGS); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$status
 
 ## Running ------------------------------------------------------------------------------
@@ -184,7 +188,7 @@ SOAK_WORKERS ?= 3
 soak: setup
 	@mkdir -p .run/soak
 	@for run in $$(seq $(SOAK_RUNS)); do \
-		RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests packages/mech_catalogue -m "devnet or faults" \
+		RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests packages/mech_catalogue $(LIBRARY) -m "devnet or faults" \
 			-n $(SOAK_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 \
 			-q -p no:cacheprovider $(PYTEST_ARGS) \
 			> .run/soak/run-$$run.log 2>&1; status=$$?; \
@@ -198,7 +202,7 @@ soak: setup
 # period runs ([mutmut] in setup.cfg), runs the unit tests that reach each mutated function,
 # and scripts/mutation_report.py prints the kill rate per module and every survivor (fails
 # under 90% killed).
-# MUTANTS narrows the run, e.g. MUTANTS='packages.*.domain.cid.*'. Slow: 2-5 hours for all on
+# MUTANTS narrows the run, e.g. MUTANTS='mech_catalogue_core.ipfs.cid.*'. Slow: 2-5 hours for all on
 # 2 shared CPUs. Named mutants are re-run even when they have a result.
 MUTANTS ?=
 # mutmut's parallel children; lower it on a machine shared with other runs.

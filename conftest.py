@@ -35,7 +35,7 @@ from typing import Iterator, List
 import pytest
 
 # loads the suite's Hypothesis profile (no wall-clock deadline) for tests/ as well
-import packages.mech_catalogue.skills.tool_metadata_abci.tests  # noqa: F401  # pylint: disable=unused-import
+import mech_catalogue_core.tests  # noqa: F401  # pylint: disable=unused-import
 
 ROOT = Path(__file__).parent
 KINDS = {
@@ -51,7 +51,7 @@ DIRECTORY_KINDS = {
     Path("tests/faults"): "faults",
     Path("tests/devnet"): "devnet",
 }
-#: fixtures that start a real process (tests/conftest.py, the domain tests' conftest.py)
+#: fixtures that start a real process (tests/conftest.py, the library tests' conftest.py)
 PROCESS_FIXTURES = frozenset(
     {"devnet", "chain_snapshot", "registered", "new_manifest", "kubo"}
 )
@@ -64,18 +64,18 @@ PROCESS_MODULES = frozenset(
 )
 
 _SKILL_TESTS = "packages/mech_catalogue/skills/tool_metadata_abci/tests/"
+_LIBRARY_TESTS = "libs/mech-catalogue-core/mech_catalogue_core/tests/"
 #: in-process tests that take seconds each (node id prefixes: a module, a class or a test)
 SLOW_TESTS = (
     _SKILL_TESTS + "test_bounded_payloads.py::TestBoundedPayloads",
     _SKILL_TESTS + "test_fetch_fuzz.py",
     _SKILL_TESTS + "test_http_fuzz.py",
     _SKILL_TESTS + "test_http_cost.py",
-    _SKILL_TESTS + "domain/test_properties.py",
-    _SKILL_TESTS
-    + "domain/exporters/test_export_conformance.py::test_chains_of_deep_references",
-    _SKILL_TESTS
-    + "domain/exporters/test_export_conformance.py::test_generated_manifests",
-    _SKILL_TESTS + "domain/exporters/test_export_conformance.py::test_every_export",
+    _LIBRARY_TESTS + "test_properties.py",
+    _LIBRARY_TESTS
+    + "exporters/test_export_conformance.py::test_chains_of_deep_references",
+    _LIBRARY_TESTS + "exporters/test_export_conformance.py::test_generated_manifests",
+    _LIBRARY_TESTS + "exporters/test_export_conformance.py::test_every_export",
 )
 
 

@@ -24,61 +24,60 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import exporters
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core import exporters
+from mech_catalogue_core.chain.registry import (
     RegistryDecodeError,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
+from mech_catalogue_core.derive.derive import (
     DerivedPackage,
     DeriveError,
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
+from mech_catalogue_core.derive.generate import (
     GenerateError,
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.erc8004 import (
+from mech_catalogue_core.exporters.erc8004 import (
     RegistrationError,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import cid as cids
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+from mech_catalogue_core.ipfs import cid as cids
+from mech_catalogue_core.ipfs.unixfs import (
     CODEC_DAG_PB,
     MAX_FILE_SIZE,
     root_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.nft_metadata import (
+from mech_catalogue_core.manifest.nft_metadata import (
     is_nft_metadata,
     validate_nft_metadata,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+from mech_catalogue_core.manifest.validation import (
     decode_json,
     quality_problems,
     unreported,
     validate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+from mech_catalogue_core.model.canonical import (
     CanonicalizationError,
     canonical_bytes,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Manifest,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     DESCRIPTION_JSON_PARSED,
     Problem,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     MechRef,
 )
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from . import EXIT_INVALID
 from .code_source import (

@@ -16,10 +16,10 @@
 
 Reads the directory block by block through an IPFS gateway (``/ipfs/<cid>?format=raw``);
 every block is checked against its CID by
-:func:`packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri.package_deriver`.
+:func:`mech_catalogue_core.derive.code_uri.package_deriver`.
 
 ``derive --agent N`` / ``--component N`` start on chain: :func:`derive_from_chain` drives
-the skill's own generators (``domain/derive/from_chain.py``): each Multicall2 batch is one
+the skill's own generators (``mech_catalogue_core/derive/from_chain.py``): each Multicall2 batch is one
 JSON-RPC ``eth_call``, component metadata files come from the gateway (verified against
 their on-chain digest), package blocks as above.
 """
@@ -28,20 +28,19 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Generator, List, Optional, Tuple
 
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     RegistryDecodeError,
     decode_batch,
     encode_batch,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
+from mech_catalogue_core.derive.code_uri import (
     CodeCaps,
     CodeDerivation,
     CodeReadError,
     normalise_cid,
     package_deriver,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+from mech_catalogue_core.derive.from_chain import (
     MAX_METADATA_BYTES,
     CodeRequest,
     DerivationCache,
@@ -49,18 +48,18 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain 
     code_pointer_reader,
     component_code_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+from mech_catalogue_core.derive.merge import (
     ComponentDerivation,
     MechKey,
     merge_derivations,
     plan_derivation,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import drive
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.driver import drive
+from mech_catalogue_core.ipfs.cid import (
     looks_like_cid,
     strip_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 

@@ -20,12 +20,11 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, NoReturn, Optional
 
 import click
-from rich.console import Console
-from rich.markup import escape
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     Problem,
 )
+from rich.console import Console
+from rich.markup import escape
 
 from . import EXIT_INVALID
 

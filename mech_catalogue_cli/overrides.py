@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any, Optional
 
 import yaml
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
+from mech_catalogue_core.derive.generate import (
     GenerateError,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
+from mech_catalogue_core.model import problems as P
 
 from .output import CliFailure
 from .sources import read_file

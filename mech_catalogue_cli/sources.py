@@ -27,17 +27,16 @@ from pathlib import Path
 from typing import Mapping, Tuple
 
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import cid as cids
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
+from mech_catalogue_core.ipfs import cid as cids
+from mech_catalogue_core.ipfs.size_cap import (
     gateway_body,
     range_header,
     read_capped,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     TOO_LARGE,
 )
 

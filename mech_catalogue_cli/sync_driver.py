@@ -48,11 +48,10 @@ from typing import (
 )
 
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.arrivals import (
+from mech_catalogue_core.catalogue.arrivals import (
     ParseOnArrival,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
     FetchResult,
     ManifestCache,
@@ -61,7 +60,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     pack_reply,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     BatchReply,
     BatchRequest,
     HolderCache,
@@ -74,34 +73,34 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     parse_registry_sources,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
+from mech_catalogue_core.chain.rpc_limits import (
     SplitReport,
     split_oversized,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+from mech_catalogue_core.driver import (
     after_backoff,
     drive,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+from mech_catalogue_core.ipfs.gateways import (
     FetchWindow,
     GatewayPolicy,
     GatewayPool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
+from mech_catalogue_core.ipfs.size_cap import (
     gateway_body,
     range_header,
     read_capped,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
+from mech_catalogue_core.model.limits import Limits
 
 
 class ChainReadError(RuntimeError):

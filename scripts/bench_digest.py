@@ -39,20 +39,20 @@ from typing import Callable, Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.catalogue.fetching import (  # noqa: E402 # pylint: disable=wrong-import-position
     FetchResult,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.chain.registry import (  # noqa: E402 # pylint: disable=wrong-import-position
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.chain.snapshot import (  # noqa: E402 # pylint: disable=wrong-import-position
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.manifest.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
     Catalogue,
     MechRef,
 )

@@ -32,10 +32,10 @@ from typing import Any, Callable, Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # pylint: disable=wrong-import-position
-from packages.mech_catalogue.skills.tool_metadata_abci.domain import (  # noqa: E402
+from mech_catalogue_core import (  # noqa: E402
     exporters,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402
+from mech_catalogue_core.model.catalogue import (  # noqa: E402
     Catalogue,
     Mech,
 )

@@ -18,7 +18,7 @@ Not a test (performance is measured, not asserted). Builds a catalogue of ``--me
 ten-tool typed manifests (default 2,000 -> 20,000 tools, parsed by the real parser), the
 HTTP view the skill builds once per agreed catalogue (timed: that is the per-agreement
 cost), then answers ``--requests`` requests per route through the same pure routing
-function the skill's handler calls (``domain/http_api.route``): every ``/tools`` page in
+function the skill's handler calls (``mech_catalogue_core/http_api.route``): every ``/tools`` page in
 turn, ``/tools/<name>`` for random names, ``/mechs``, ``/healthcheck`` and refused
 requests (bad cursors, odd paths). The time is wall time on this process, one request
 at a time, as the agent's single loop answers them; the HTTP connection's own cost
@@ -51,7 +51,7 @@ from typing import Callable, Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
     Catalogue,
 )
 

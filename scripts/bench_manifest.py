@@ -36,18 +36,18 @@ from typing import Any, Callable, Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.manifest.parsing import (  # noqa: E402 # pylint: disable=wrong-import-position
     parse_manifest,
     parse_manifest_general,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.typed_fast_path import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.manifest.typed_fast_path import (  # noqa: E402 # pylint: disable=wrong-import-position
     typed_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.model.catalogue import (  # noqa: E402 # pylint: disable=wrong-import-position
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (  # noqa: E402 # pylint: disable=wrong-import-position
+from mech_catalogue_core.model.tool import (  # noqa: E402 # pylint: disable=wrong-import-position
     MechRef,
 )
 

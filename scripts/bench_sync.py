@@ -1060,7 +1060,7 @@ NOTES = """## Where and why targets are missed
   2,400 /s (orjson decodes first and the strict decode runs only when orjson's value
   could differ, `validation._fast_decode`; schema memos; type terms normalised once);
   what was left was one `parse_argument` per argument and each tool's own fields, in
-  Python. **The typed fast path** (`domain/manifest/typed_fast_path.py`) reads the
+  Python. **The typed fast path** (`mech_catalogue_core/manifest/typed_fast_path.py`) reads the
   common typed shapes with `msgspec` into structs, in C: `tools` names + `toolMetadata`
   whose tools declare `arguments` or `kwargs`, or whose `input.schema` gives the
   arguments (each distinct schema text derived once by the general path's own
@@ -1098,7 +1098,7 @@ NOTES = """## Where and why targets are missed
 - **429s.** Ours and the floor keep at most 32 GETs in flight under the modelled gateway,
   so they meet its limit only when a retry overlaps; the *IPFS 429s* column counts what
   the gateway refused, and `limit_after` is ours' adaptive window at the end of the phase
-  (`domain/ipfs/gateways.py`: halved per 429 burst, Retry-After honoured, +1 per window of
+  (`mech_catalogue_core/ipfs/gateways.py`: halved per 429 burst, Retry-After honoured, +1 per window of
   successes).
 - **Memory (target <= 300 MiB at 10,000 x 20).** A run before the memory work peaked
   at about 530 MiB (the floor's worker: 235 MiB). What held it

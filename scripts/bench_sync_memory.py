@@ -39,10 +39,10 @@ import time
 import tracemalloc
 from typing import Any, Dict, Optional, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.arrivals import (
+from mech_catalogue_core.catalogue.arrivals import (
     ParseOnArrival,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
     FetchReply,
     FetchRequest,
@@ -51,28 +51,28 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     pack_reply,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import drive
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.driver import drive
+from mech_catalogue_core.ipfs.cid import (
     candidate_cids,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+from mech_catalogue_core.ipfs.gateways import (
     FetchWindow,
     GatewayPolicy,
     GatewayPool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     MechRef,
 )
 

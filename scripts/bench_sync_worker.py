@@ -43,16 +43,15 @@ import tracemalloc
 from typing import Any, Callable, Dict
 
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     ManifestCache,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_digest,
     views_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     IdSelection,
     RegistrySource,
     decode_batch,
@@ -60,12 +59,12 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     encode_batch,
     flatten,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     candidate_cids,
     verify,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
 )
 

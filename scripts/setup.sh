@@ -17,8 +17,9 @@
 # third-party AEA packages. Idempotent; every step is skipped when already done:
 #   1. .venv from requirements.txt + requirements-lint.txt (skipped while the stamp
 #      .venv/.requirements.sha256 matches those files),
-#   2. the mech-catalogue CLI, installed editable (pyproject.toml; skipped while .venv's
-#      `mech_catalogue_cli` already is this checkout's),
+#   2. the mech-catalogue-core library and the mech-catalogue CLI, installed editable
+#      (libs/mech-catalogue-core/pyproject.toml, pyproject.toml; skipped while .venv's
+#      `mech_catalogue_core` and `mech_catalogue_cli` already are this checkout's),
 #   3. scripts/install_tools.sh (anvil, solc, kubo, tendermint, addlicense into .tools/),
 #   4. scripts/sync_packages.py (third-party packages into packages/, verified).
 set -euo pipefail
@@ -62,15 +63,26 @@ else
 fi
 done_step
 
-step "mech-catalogue CLI (editable install: .venv/bin/mech-catalogue)"
-installed="$(cd / && env -u PYTHONPATH "$VENV/bin/python" -c \
-    'import importlib.util as u; s = u.find_spec("mech_catalogue_cli"); print(s.origin if s else "")' \
-    2>/dev/null || true)"
-if [ -x "$VENV/bin/mech-catalogue" ] && [ "$installed" = "$REPO_ROOT/mech_catalogue_cli/__init__.py" ]; then
+step "mech-catalogue-core library and CLI (editable installs: .venv/bin/mech-catalogue)"
+LIBRARY="$REPO_ROOT/libs/mech-catalogue-core"
+origin() {
+    (cd / && env -u PYTHONPATH "$VENV/bin/python" -c \
+        "import importlib.util as u; s = u.find_spec('$1'); print(s.origin if s else '')" \
+        2>/dev/null || true)
+}
+# a new version or entry point in either pyproject.toml needs a new install
+EDITABLE_STAMP="$VENV/.editable.sha256"
+editable_wanted="$(cat pyproject.toml "$LIBRARY/pyproject.toml" | sha256sum | cut -d' ' -f1)"
+if [ -x "$VENV/bin/mech-catalogue" ] \
+    && [ "$(origin mech_catalogue_cli)" = "$REPO_ROOT/mech_catalogue_cli/__init__.py" ] \
+    && [ "$(origin mech_catalogue_core)" = "$LIBRARY/mech_catalogue_core/__init__.py" ] \
+    && [ "$(cat "$EDITABLE_STAMP" 2>/dev/null)" = "$editable_wanted" ]; then
     echo "   already installed from this checkout, skipped"
 else
     # --no-deps: the pins in requirements.txt are installed above
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        -e "$LIBRARY" -e .
+    echo "$editable_wanted" >"$EDITABLE_STAMP"
 fi
 done_step
 

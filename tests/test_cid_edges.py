@@ -14,7 +14,7 @@
 
 """Edges of CID handling that mutation testing found unpinned (docs/testing.md).
 
-Bad input to ``domain/ipfs/cid.py`` gets a CidError whose message is the problem's sentence,
+Bad input to ``mech_catalogue_core/ipfs/cid.py`` gets a CidError whose message is the problem's sentence,
 names what was wrong and echoes at most 80 characters of it; the 200-character cap on a
 CID string is checked before any parsing; ``verify`` never reports a bad digest as ok and
 re-hashes files up to exactly ``MAX_FILE_SIZE``.
@@ -23,8 +23,7 @@ re-hashes files up to exactly ``MAX_FILE_SIZE``.
 import hashlib
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     RAW,
     CidError,
@@ -33,14 +32,14 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
     to_v1,
     verify,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+from mech_catalogue_core.ipfs.unixfs import (
     CODEC_DAG_PB,
     MAX_FILE_SIZE,
     file_root,
     root_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+from mech_catalogue_core.model import problems as P
+from mech_catalogue_core.model.limits import (
     IPFS_CHUNK_SIZE,
 )
 

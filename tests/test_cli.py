@@ -24,8 +24,7 @@ from typing import Any, List
 import click
 import pytest
 from click.testing import CliRunner, Result
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_document,
 )
 
@@ -33,7 +32,7 @@ from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from mech_catalogue_cli.app import cli
 
 FIXTURES = Path(__file__).resolve().parents[1] / (
-    "packages/mech_catalogue/skills/tool_metadata_abci/tests/fixtures"
+    "libs/mech-catalogue-core/mech_catalogue_core/tests/fixtures"
 )
 SAMPLE = FIXTURES / "manifests" / "export_sample.json"
 ECHO = FIXTURES / "tool_packages" / "echo_tool"

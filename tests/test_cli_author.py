@@ -32,15 +32,14 @@ import click
 import pytest
 import yaml
 from click.testing import CliRunner, Result
-from rich.console import Console
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive import generate
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
+from mech_catalogue_core.derive import generate
+from mech_catalogue_core.derive.derive import (
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
+from mech_catalogue_core.derive.generate import (
     generate_manifest,
 )
+from rich.console import Console
 
 from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from mech_catalogue_cli.app import cli

@@ -25,13 +25,12 @@ from typing import Any, Dict, List
 import cid as pycid
 import pytest
 from click.testing import CliRunner, Result
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters import (
+from mech_catalogue_core.exporters import (
     conformance,
     names,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import cid as cids
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+from mech_catalogue_core.ipfs import cid as cids
+from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
 

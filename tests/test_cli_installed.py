@@ -12,12 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The installed ``mech-catalogue`` command, and how it finds the skill's domain library.
+"""The installed ``mech-catalogue`` command, and how it finds the domain library.
 
-``make setup`` installs the CLI editable into the venv (pyproject.toml); these tests run
-real interpreters in a temporary folder with no PYTHONPATH, as a user's shell would, so
-the repository root is not on the path (docs/ARCHITECTURE.md, "How the CLI and the skill
-share the domain").
+``make setup`` installs the CLI and the ``mech-catalogue-core`` library editable into the
+venv (pyproject.toml, libs/mech-catalogue-core/pyproject.toml); these tests run real
+interpreters in a temporary folder with no PYTHONPATH, as a user's shell would, so the
+repository root is not on the path (docs/ARCHITECTURE.md).
 """
 
 import json
@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     digest_to_cid,
 )
 
@@ -73,47 +73,44 @@ def test_the_installed_command_runs_from_any_folder(tmp_path: Path) -> None:
     assert helped.returncode == 0 and "validate" in helped.stdout
 
 
-def test_the_domain_is_the_checkouts_not_a_copy(tmp_path: Path) -> None:
-    """Found through the CLI package (as the editable finder maps it), not PYTHONPATH.
+def test_the_library_is_the_checkouts_installed_distribution(tmp_path: Path) -> None:
+    """``mech_catalogue_core`` is found as an installed distribution, not through PYTHONPATH.
 
-    ``packages`` itself is the open-autonomy wheel's (site-packages); the checkout's
-    ``packages/`` folder is put first on its search path, so the domain module imported is
-    the file in this repository.
+    The editable install maps the import to this checkout's files, and the distribution's
+    version is the one the skills pin in their skill.yaml.
 
     :param tmp_path: a folder outside the repository.
     """
-    finder = tmp_path / "finder"
-    finder.mkdir()
-    (finder / "mech_catalogue_cli").symlink_to(REPO_ROOT / "mech_catalogue_cli")
-    probe = tmp_path / "elsewhere"
-    probe.mkdir()
     code = (
-        f"import sys; sys.path.append({str(finder)!r})\n"
-        "import mech_catalogue_cli, packages\n"
-        "from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs import cid\n"
-        "print(packages.__file__); print(cid.__file__)\n"
+        "from importlib.metadata import version\n"
+        "from mech_catalogue_core.ipfs import cid\n"
+        "print(cid.__file__); print(version('mech-catalogue-core'))\n"
     )
-    done = _python(code, probe)
+    done = _python(code, tmp_path)
     assert done.returncode == 0, done.stderr
-    package_file, domain_file = done.stdout.split()
-    assert "site-packages" in package_file
-    assert Path(domain_file).resolve() == (
-        REPO_ROOT
-        / "packages/mech_catalogue/skills/tool_metadata_abci/domain/ipfs/cid.py"
+    library_file, installed_version = done.stdout.split()
+    assert Path(library_file).resolve() == (
+        REPO_ROOT / "libs/mech-catalogue-core/mech_catalogue_core/ipfs/cid.py"
     )
+    skill = (
+        REPO_ROOT / "packages/mech_catalogue/skills/tool_metadata_abci/skill.yaml"
+    ).read_text(encoding="utf-8")
+    assert f"mech-catalogue-core:\n    version: =={installed_version}\n" in skill
 
 
-def test_a_checkout_without_the_skill_is_refused_saying_what_to_run(
-    tmp_path: Path,
-) -> None:
-    """A CLI package with no skill beside it (not an editable install): a clear error."""
-    fake = tmp_path / "fake_checkout" / "mech_catalogue_cli"
-    fake.mkdir(parents=True)
-    shutil.copy(REPO_ROOT / "mech_catalogue_cli" / "__init__.py", fake / "__init__.py")
-    done = _python(
-        f"import sys; sys.path.insert(0, {str(fake.parent)!r}); import mech_catalogue_cli",
-        tmp_path,
+def test_the_cli_imports_no_aea_package(tmp_path: Path) -> None:
+    """Every command module loads without the ``packages`` namespace (skills, third party).
+
+    The CLI is built over the library alone, so a wheel of it needs no ``packages/``
+    folder and rewrites no other distribution's ``packages.__path__``.
+
+    :param tmp_path: a folder outside the repository.
+    """
+    code = (
+        "import sys\n"
+        "import mech_catalogue_cli.app\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'packages'))\n"
     )
-    assert done.returncode != 0
-    assert "DomainNotFound" in done.stderr
-    assert str(fake.parent / "packages") in done.stderr and "make setup" in done.stderr
+    done = _python(code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -26,7 +26,7 @@ from mech_catalogue_cli.app import cli
 from scripts.devnet import Devnet
 
 SAMPLE = Path(__file__).resolve().parents[1] / (
-    "packages/mech_catalogue/skills/tool_metadata_abci/tests/fixtures/manifests/export_sample.json"
+    "libs/mech-catalogue-core/mech_catalogue_core/tests/fixtures/manifests/export_sample.json"
 )
 
 

@@ -15,8 +15,8 @@
 """One-line breakages the suite must notice (issue 18), each pinned by a test named after it.
 
 Pure domain code, driven through its public entry points: the HTTP routing function
-(``domain/http_api.route``) and the period's catalogue refresh
-(``domain/fetching.refresh_catalogue``). The behaviour-level guards are in
+(``mech_catalogue_core/http_api.route``) and the period's catalogue refresh
+(``mech_catalogue_core/fetching.refresh_catalogue``). The behaviour-level guards are in
 ``tests/test_fetch_behaviour_guards.py``; the publisher's "refused before the upload" in
 ``tests/devnet/test_publish_bad_cases.py::test_non_owner_key_is_refused``.
 """
@@ -27,37 +27,36 @@ import json
 from typing import Any, Optional, Tuple
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FETCH_FAILED,
     KEPT_LAST_GOOD,
     FetchResult,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     READ_CALL_FAILED,
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
+from mech_catalogue_core.model.tool import MechRef
 
 REGISTRY = "0x" + "aa" * 20
 NOW = 1_000_000.0

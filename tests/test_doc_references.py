@@ -15,12 +15,12 @@
 """Docstrings and docs/*.md name files and modules that exist.
 
 A reference is checked when it points into this repository: a path whose first folder is
-one of ours (``scripts/``, ``tests/``, ``docs/``, ``domain/``, ``tool_metadata_abci/``...)
+one of ours (``scripts/``, ``tests/``, ``docs/``, ``mech_catalogue_core/``, ``tool_metadata_abci/``...)
 or that starts with ``packages/mech_catalogue``, and every Sphinx ``:mod:`` reference
 (relative ones resolved from the module they appear in). References to other projects
 (``packages/valory/...``, ``autonomy/...``, a tutorial's ``my-mech/...``) are not checked.
 A path resolves when it exists from the repository root or the file's folder, or when a
-file of the repository ends with it (``domain/ipfs/cid.py``); ``...`` stands for any
+file of the repository ends with it (``mech_catalogue_core/ipfs/cid.py``); ``...`` stands for any
 folders.
 """
 
@@ -35,14 +35,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIPPED_DIRS = {".venv", ".tools", ".git", "__pycache__", "node_modules", "mutants"}
-SCOPE = ("packages/mech_catalogue", "scripts", "tests", "docs", "README.md")
+SCOPE = ("libs", "packages/mech_catalogue", "scripts", "tests", "docs", "README.md")
+#: folders holding top-level Python packages (``:mod:`` references resolve from each)
+MODULE_ROOTS = (ROOT, ROOT / "libs" / "mech-catalogue-core")
 #: first folders of a path that mean "this repository"
 OUR_ROOTS = {
     "scripts",
     "tests",
     "docs",
     "examples",
-    "domain",
+    "libs",
+    "mech_catalogue_core",
     "skills",
     "behaviours",
     "states",
@@ -76,7 +79,7 @@ def _repository_paths() -> Tuple[str, ...]:
 def is_ours(reference: str) -> bool:
     """Say whether a path reference points into this repository.
 
-    :param reference: a path as written, e.g. ``domain/ipfs/cid.py``.
+    :param reference: a path as written, e.g. ``mech_catalogue_core/ipfs/cid.py``.
     :return: True when it should be checked.
     """
     if reference.startswith("packages/"):
@@ -102,8 +105,11 @@ def path_resolves(reference: str, where: Path) -> bool:
 
 
 def _module_exists(dotted: str) -> bool:
-    base = ROOT.joinpath(*dotted.split("."))
-    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+    for root in MODULE_ROOTS:
+        base = root.joinpath(*dotted.split("."))
+        if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file():
+            return True
+    return False
 
 
 def module_resolves(reference: str, module: str) -> bool:
@@ -189,11 +195,14 @@ def test_docstrings_and_docs_name_existing_files_and_modules() -> None:
 @pytest.mark.parametrize(
     "docstring, expected",
     [
-        ('"""See domain/ipfs/cid.py and :mod:`.tool`."""', []),
-        ('"""See domain/published.py."""', ["domain/published.py"]),
+        ('"""See mech_catalogue_core/ipfs/cid.py and :mod:`.tool`."""', []),
         (
-            '"""See packages/.../tests/domain/test_nothing_here.py."""',
-            ["packages/.../tests/domain/test_nothing_here.py"],
+            '"""See mech_catalogue_core/published.py."""',
+            ["mech_catalogue_core/published.py"],
+        ),
+        (
+            '"""See mech_catalogue_core/tests/test_nothing_here.py."""',
+            ["mech_catalogue_core/tests/test_nothing_here.py"],
         ),
         (
             '"""Moved: :mod:`.validation`; gone: :mod:`..nowhere`."""',
@@ -212,13 +221,10 @@ def test_docstrings_and_docs_name_existing_files_and_modules() -> None:
 def test_the_check_finds_what_does_not_resolve(
     docstring: str, expected: List[str]
 ) -> None:
-    """A module written here is checked as if it were in domain/model/ (nothing is written).
+    """A module written here is checked as if it were in mech_catalogue_core/model/ (nothing is written).
 
     :param docstring: the module's docstring.
     :param expected: the references the check must report.
     """
-    probe = (
-        ROOT
-        / "packages/mech_catalogue/skills/tool_metadata_abci/domain/model/_probe.py"
-    )
+    probe = ROOT / "libs/mech-catalogue-core/mech_catalogue_core/model/_probe.py"
     assert unresolved_references(probe, docstring + "\n") == expected

@@ -14,7 +14,7 @@
 
 """Fetch policy and cache edges that mutation testing found unpinned (docs/testing.md).
 
-``domain/catalogue/fetching.py``: disk cache entries are re-verified against the digest *and* the
+``mech_catalogue_core/catalogue/fetching.py``: disk cache entries are re-verified against the digest *and* the
 codec of the CID they are filed under; the size cap accepts exactly ``max_bytes``;
 results and failed entries name the digest and the CID they concern; an ok entry with
 only warnings is reused without parsing; ``digests_to_fetch`` lists the uncached ones.
@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     KEPT_LAST_GOOD,
     PARSER_FAILED,
     FetchPolicy,
@@ -39,21 +38,21 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     RAW,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     TOO_LARGE,
 )
 

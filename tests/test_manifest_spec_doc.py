@@ -19,16 +19,15 @@ import re
 from pathlib import Path
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+from mech_catalogue_core.manifest.validation import (
     decode_json,
     validate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.types import (
+from mech_catalogue_core.model import problems as P
+from mech_catalogue_core.model.types import (
     ALIASES,
     SCALAR_SCHEMAS,
     type_schema,
@@ -66,7 +65,7 @@ def test_examples_parse_and_validate(index: int) -> None:
 
 
 def test_every_problem_code_is_documented() -> None:
-    """The problem table is the registry: every code of domain/model/problems.py, its sentence, in order."""
+    """The problem table is the registry: every code of mech_catalogue_core/model/problems.py, its sentence, in order."""
     documented = [
         (_first(r"\| `([a-z0-9_]+)`", row), row.split(" | ", 1)[1][: -len(" |")])
         for row in _table_rows("## 9. Problems")

@@ -18,8 +18,7 @@ import json
 from typing import Any, Dict
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MechFacts,
 )
 

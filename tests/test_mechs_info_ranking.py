@@ -27,25 +27,24 @@ from typing import Any, Dict, List, Optional
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     mech_tools_view,
     mechs_info_view,
     views_document,
     views_from_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     Catalogue,
     Mech,
     MechRef,
     Tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     UNREAD_CALL_FAILED,
     MechFacts,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
 )
 

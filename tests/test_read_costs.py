@@ -30,8 +30,7 @@ from eth_abi.exceptions import EncodingError
 from eth_utils import function_signature_to_4byte_selector, to_checksum_address
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     Call,
     RegistryDecodeError,
     encode_batch,

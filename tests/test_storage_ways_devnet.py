@@ -28,31 +28,31 @@ import json
 from typing import Any, Dict, Tuple
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     ManifestCache,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     mech_tools_view,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_INVALID,
     STATUS_OK,
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     SHAPE_DESCRIPTION_JSON,
     SHAPE_KWARGS,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_reads_and_fetch_policy import (
     entry,
 )

@@ -28,7 +28,7 @@ import urllib.error
 import urllib.request
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     KEPT_LAST_GOOD,
     FetchPolicy,
     FetchResult,
@@ -36,11 +36,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     mech_tools_view,
     mechs_info_view,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     BatchReply,
     BatchRequest,
     HolderCache,
@@ -51,22 +51,23 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     parse_registry_sources,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+from mech_catalogue_core.driver import (
     after_backoff,
     drive,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_INVALID,
     STATUS_OK,
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
+from mech_catalogue_core.model.tool import MechRef
+
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_reads_and_fetch_policy import (
     entry,
 )

@@ -26,18 +26,17 @@ from typing import Dict, List
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchResult,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_document,
     views_selection,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 

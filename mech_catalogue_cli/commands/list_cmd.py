@@ -29,27 +29,26 @@ from urllib.parse import urlsplit
 
 import click
 import requests
-from rich.console import Console
-from rich.table import Table
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     IDS_ALL,
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
     parse_registry_sources,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     Tool,
 )
+from rich.console import Console
+from rich.table import Table
 
 from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.sync_driver import (

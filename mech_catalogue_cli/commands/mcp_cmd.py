@@ -27,11 +27,10 @@ from typing import Any, Dict, List, Optional
 
 import anyio
 import click
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     MarketplaceSource,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     RegistryConfigError,
     parse_registry_sources,
 )

@@ -34,28 +34,27 @@ from typing import Any, Dict, Optional, Tuple
 
 import click
 from eth_account import Account
-from web3 import Web3
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
+from mech_catalogue_core.derive.derive import (
     DeriveError,
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
+from mech_catalogue_core.derive.generate import (
     GenerateError,
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+from mech_catalogue_core.manifest.validation import (
     decode_json,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     INVALID_MANIFEST,
     UP_TO_DATE,
     PublishError,
     PublishTarget,
 )
+from web3 import Web3
 
 from mech_catalogue_cli.publisher.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
 from mech_catalogue_cli.publisher.publisher import Publisher, PublishReport

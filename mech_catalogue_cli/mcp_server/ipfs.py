@@ -35,14 +35,13 @@ from dataclasses import dataclass
 from typing import Any, Dict, Tuple
 
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     cid_to_digest,
     digest_to_cid,
     verify,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.dag_pb import (
+from mech_catalogue_core.ipfs.dag_pb import (
     DagPbError,
     decode_node,
 )

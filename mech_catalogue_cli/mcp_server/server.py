@@ -46,8 +46,7 @@ from mcp.server.subscriptions import (
     ToolsListChanged,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
 

@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceSource,
     attach_facts,
@@ -44,34 +43,34 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace 
     facts_reader,
     start_checkpoint,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     decode_batch,
     encode_batch,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
+from mech_catalogue_core.chain.rpc_limits import (
     narrow_log_range,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+from mech_catalogue_core.driver import (
     drive,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
+from mech_catalogue_core.exporters.mcp_tool import (
     META_KEY,
     offered_tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.names import (
+from mech_catalogue_core.exporters.names import (
     MCP_RULE,
     export_names,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     PAGE_MAX_BYTES,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MechFacts,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     MechRef,
 )
 

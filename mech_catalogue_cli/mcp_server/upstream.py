@@ -41,16 +41,15 @@ from typing import Any, List, Optional, Tuple
 
 import requests
 import urllib3
+from mech_catalogue_core.ipfs.size_cap import (
+    read_capped,
+)
+from mech_catalogue_core.manifest.validation import (
+    nesting_depth,
+)
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
-    read_capped,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
-    nesting_depth,
-)
 
 #: bytes pulled from the body at a time
 CHUNK_BYTES = 64 * 1024

@@ -26,15 +26,14 @@ from pathlib import Path
 from typing import Any, Optional
 
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
+from mech_catalogue_core.ipfs.size_cap import (
     cat_params,
     read_capped,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     IPFS_UNAVAILABLE,
     PublishError,
 )

@@ -15,7 +15,7 @@
 """The publisher: prepare -> check the target -> upload + read back -> compare -> update -> confirm.
 
 Every step is a pure function of
-:mod:`packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish`; this module only
+:mod:`mech_catalogue_core.publish.publish`; this module only
 moves bytes (kubo RPC through :class:`.ipfs.IpfsApi`, the chain through web3) and turns
 transport failures into :class:`PublishError` with a code. Order matters for "change
 nothing on failure": every check that can fail (manifest, registry id, authorisation) runs
@@ -32,22 +32,18 @@ from eth_abi import decode as abi_decode
 from eth_abi.exceptions import DecodingError
 from eth_account.signers.local import LocalAccount
 from eth_typing import Hash32
-from web3 import Web3
-from web3.exceptions import ContractLogicError, TimeExhausted, Web3Exception
-from web3.types import TxParams
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     Call,
     IdSelection,
     RegistrySource,
     decode_digest_query,
     digest_query,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model import problems as P
+from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     NOT_AUTHORISED,
     NOT_CONFIRMED,
     RPC_UNAVAILABLE,
@@ -72,6 +68,9 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     update_call,
     update_event_digest,
 )
+from web3 import Web3
+from web3.exceptions import ContractLogicError, TimeExhausted, Web3Exception
+from web3.types import TxParams
 
 from .ipfs import IpfsApi
 

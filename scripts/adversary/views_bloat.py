@@ -41,14 +41,15 @@ import resource
 import time
 from typing import Dict, List
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_chunks,
     views_document,
     views_from_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     VIEWS_CHUNK_CHARS,
 )

@@ -16,12 +16,11 @@
 
 from typing import Any, Tuple
 
-from web3 import Web3
-from web3.contract import Contract
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     cid_to_digest,
 )
+from web3 import Web3
+from web3.contract import Contract
 
 from mech_catalogue_cli.devnet.state import DevnetInfo
 from mech_catalogue_cli.publisher.ipfs import IpfsApi

@@ -27,10 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import requests
 from eth_abi import encode as abi_encode
-from web3 import Web3
-from web3.logs import DISCARD
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceSource,
     MechCreation,
@@ -38,13 +35,15 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace 
     facts_reader,
     start_checkpoint,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     decode_batch,
     encode_batch,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MechFacts,
 )
+from web3 import Web3
+from web3.logs import DISCARD
 
 from mech_catalogue_cli.sync_driver import eth_call
 from scripts.devnet.base import DevnetError

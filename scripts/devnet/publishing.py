@@ -27,22 +27,21 @@ from typing import Any, Dict, Optional, Tuple
 
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from web3 import Web3
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
+from mech_catalogue_core.derive.derive import (
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
+from mech_catalogue_core.derive.generate import (
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     PublishTarget,
 )
+from web3 import Web3
 
 from mech_catalogue_cli.publisher.ipfs import IpfsApi
 from mech_catalogue_cli.publisher.publisher import Publisher
@@ -50,7 +49,7 @@ from scripts.devnet.devnet import Devnet
 
 TOOL_PACKAGES = (
     Path(__file__).resolve().parents[2]
-    / "packages/mech_catalogue/skills/tool_metadata_abci/tests/fixtures/tool_packages"
+    / "libs/mech-catalogue-core/mech_catalogue_core/tests/fixtures/tool_packages"
 )
 
 #: seed shape -> the mech each publish test updates (see scripts/devnet/seed.py SEED_PLAN)

@@ -52,14 +52,13 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import click
-from web3 import Web3
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     cid_to_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     PublishError,
 )
+from web3 import Web3
 
 from mech_catalogue_cli.devnet.state import DEFAULT_STATE_DIR, DevnetInfo
 from scripts.devnet.marketplace import MarketplaceHelpers

@@ -38,13 +38,13 @@ import time
 from pathlib import Path
 from typing import Dict, List
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     candidate_cids,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+from mech_catalogue_core.ipfs.gateways import (
     GatewayPolicy,
 )
 

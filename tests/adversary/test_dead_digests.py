@@ -30,32 +30,31 @@ behaviour and the CLI run) with a simulated clock: no wall-clock timing is asser
 from typing import Dict, List, Mapping, Optional, Tuple
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
     FetchResult,
     ManifestCache,
     fetch_ranks,
     manifest_fetcher,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     candidate_cids,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+from mech_catalogue_core.ipfs.gateways import (
     FetchWindow,
     GatewayPolicy,
     GatewayPool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
     Catalogue,

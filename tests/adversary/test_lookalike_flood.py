@@ -32,25 +32,24 @@ import json
 from typing import Any, Dict, Iterable, List
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue import (
+from mech_catalogue_core.catalogue import (
     lookalikes,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.lookalikes import (
+from mech_catalogue_core.catalogue.lookalikes import (
     MAX_LISTED,
     has_format_characters,
     lookalike_problems,
     skeleton,
     with_lookalike_warnings,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Mech,
     MechRef,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     LOOKALIKE_TOOL_NAME,
 )
 

@@ -24,17 +24,17 @@ manifest takes different ones: a squatter that undercuts the honest price won ev
 import json
 from typing import Sequence
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     Catalogue,
     Mech,
     MechRef,
     Tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MechFacts,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     SHAPE_NAME_ONLY,
     Argument,

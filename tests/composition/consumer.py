@@ -39,12 +39,12 @@ from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from jsonschema import Draft202012Validator
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import Tool
+from mech_catalogue_core.model.tool import Tool
+
 from packages.valory.skills.abstract_round_abci.base import (
     AbciApp,
     AbciAppTransitionFunction,

@@ -39,32 +39,31 @@ from typing import Any, Dict
 import pytest
 import requests
 from aea.configurations.data_types import PackageId
-from web3.types import RPCEndpoint
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_document,
     views_from_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     attach_facts,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+from mech_catalogue_core.model.canonical import (
     canonical_text,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MechFacts,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
     Argument,
     MechRef,
     Tool,
 )
+from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import NATIVE_PAYMENT_TYPE, discover, read_facts

@@ -57,10 +57,11 @@ from tests.mech_interact import load_mech_interact
 load_mech_interact()
 
 # pylint: disable=wrong-import-position,wrong-import-order,import-error,no-name-in-module
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (  # noqa: E402
+from mech_catalogue_core.catalogue.views import (  # noqa: E402
     views_document,
     views_from_document,
 )
+
 from packages.valory.connections.http_client.connection import (  # noqa: E402
     PUBLIC_ID as HTTP_CLIENT_ID,
 )

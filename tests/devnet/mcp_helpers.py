@@ -33,21 +33,20 @@ from typing import Any, Dict, Iterator, List, Optional
 from eth_typing import ChecksumAddress
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from web3 import Web3
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     MarketplaceSource,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     parse_registry_sources,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     CatalogueView,
     route,
 )
+from web3 import Web3
 
 from mech_catalogue_cli.devnet_options import DevnetSettings
 from mech_catalogue_cli.mcp_server.source import DirectSource

@@ -23,16 +23,15 @@ import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from hexbytes import HexBytes
-from web3 import Web3
-from web3.providers.rpc import HTTPProvider
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     ManifestCache,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     PublishTarget,
 )
+from web3 import Web3
+from web3.providers.rpc import HTTPProvider
 
 from mech_catalogue_cli.publisher.ipfs import IpfsApi
 from scripts.devnet import Devnet

@@ -32,31 +32,30 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import requests
 from click.testing import CliRunner
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     decode_batch,
     encode_batch,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+from mech_catalogue_core.derive.from_chain import (
     DerivationCache,
     code_arguments_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+from mech_catalogue_core.derive.merge import (
     ComponentDerivation,
     merge_derived,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.exporters.mcp_tool import (
+from mech_catalogue_core.exporters.mcp_tool import (
     META_KEY,
     to_mcp_tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model import problems as P
+from mech_catalogue_core.model.catalogue import (
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_OLAS_AGENT,
     MechRef,
 )

@@ -19,14 +19,13 @@ from urllib.parse import urlparse
 
 import pytest
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     RAW,
     cid_to_digest,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     IPFS_UNAVAILABLE,
     PublishError,
 )

@@ -27,29 +27,24 @@ from typing import Any, Dict, List
 
 import pytest
 from aea_ledger_ethereum import EthereumApi
-from web3 import Web3
-
-from packages.mech_catalogue.contracts.multicall_reader.contract import (
-    MulticallReaderContract,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_document,
     views_from_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     CREATE_MECH_TOPIC,
     MechCreation,
     attach_facts,
     decode_creation_log,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     Catalogue,
     Mech,
     MechRef,
     Tool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MECH_KIND_LEGACY,
     MECH_KIND_MARKETPLACE,
     UNREAD_CALL_FAILED,
@@ -57,8 +52,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market impor
     UNREAD_NOT_APPLICABLE,
     MechFacts,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
+)
+from web3 import Web3
+
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    MulticallReaderContract,
 )
 
 from scripts.devnet import Devnet

@@ -31,8 +31,7 @@ import mcp_types as types
 import pytest
 import requests
 from mcp import Client
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
 

@@ -22,9 +22,7 @@ it is because the failure cannot be produced by the real component on demand; ea
 from typing import Tuple
 
 import pytest
-from web3 import Web3
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     INVALID_MANIFEST,
     IPFS_UNAVAILABLE,
     MECH_NOT_FOUND,
@@ -36,6 +34,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     UPDATE,
     PublishError,
 )
+from web3 import Web3
 
 from mech_catalogue_cli.publisher.ipfs import IpfsApi
 from scripts.devnet.processes import free_port

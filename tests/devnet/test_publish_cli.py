@@ -18,14 +18,13 @@ import json
 from typing import List
 
 from click.testing import CliRunner
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
+from mech_catalogue_core.derive.derive import (
     derive_package,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
+from mech_catalogue_core.derive.generate import (
     generate_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.canonical import (
+from mech_catalogue_core.model.canonical import (
     canonical_bytes,
 )
 

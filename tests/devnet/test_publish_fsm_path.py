@@ -37,16 +37,16 @@ from pathlib import Path
 from aea.contracts.base import Contract
 from aea_cli_ipfs.ipfs_utils import IPFSTool
 from aea_ledger_ethereum import EthereumApi
-
-from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
-    CONNECTION_CID_VERSION,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     SafeTransaction,
     check_read_back,
     prepare_manifest,
     safe_tx_hash,
     update_call,
+)
+
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
+    CONNECTION_CID_VERSION,
 )
 from packages.valory.skills.transaction_settlement_abci.payload_tools import (
     hash_payload_to_hex,

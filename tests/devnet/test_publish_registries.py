@@ -24,15 +24,14 @@ manifest_fetcher + refresh_catalogue).
 """
 
 import pytest
-from web3 import Web3
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     UP_TO_DATE,
     UPDATE,
 )
+from web3 import Web3
 
 from scripts.devnet.contracts import contract_at
 from tests.devnet.publish_helpers import (

@@ -29,10 +29,10 @@ from typing import Any, Dict, Iterator, Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.http_requests import (
     GeneratedRequest,
     wire_requests,

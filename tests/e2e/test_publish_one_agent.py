@@ -31,15 +31,15 @@ import json
 from typing import Any, Iterator, List, Optional, Tuple
 
 import pytest
+from mech_catalogue_core.publish.publish import (
+    prepare_manifest,
+    update_event_digest,
+)
 from web3 import Web3
 from web3.types import RPCEndpoint
 
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     CONNECTION_CID_VERSION,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
-    prepare_manifest,
-    update_event_digest,
 )
 
 from scripts.devnet import Devnet

@@ -34,7 +34,7 @@ and is answered over the network, through the fault-injecting loopback proxies:
 What is not real: Tendermint and the signing of payloads (``send_a2a_transaction`` and
 ``wait_until_round_end`` return at once with the payload kept), as in every behaviour
 test; the four-agent runs in ``test_four_agent_consensus.py`` and ``tests/e2e`` have them.
-The behaviours' code path is otherwise the agent's: ``domain/driver.py``'s
+The behaviours' code path is otherwise the agent's: ``mech_catalogue_core/driver.py``'s
 ``drive_yielding``, ``FetchManifestsBehaviour.fetch_many``'s window over the outbox,
 reply callbacks, deadlines, parse-on-arrival, ``refresh_catalogue``, the agreed digest and
 the exposure by the round.
@@ -55,6 +55,21 @@ from aea.exceptions import parse_exception
 from aea.identity.base import Identity
 from aea.mail.base import Envelope
 from aea_ledger_ethereum import EthereumApi
+from mech_catalogue_core.catalogue.exposure import (
+    SHARED_STATE_KEY,
+)
+from mech_catalogue_core.catalogue.fetching import (
+    ManifestCache,
+)
+from mech_catalogue_core.chain.marketplace import (
+    MarketplaceSource,
+)
+from mech_catalogue_core.ipfs.gateways import (
+    GatewayPool,
+)
+from mech_catalogue_core.model.catalogue import (
+    Catalogue,
+)
 
 from packages.mech_catalogue.connections.capped_http_client.connection import (
     PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
@@ -70,21 +85,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifest
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snapshot import (
     RegistrySnapshotBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    SHARED_STATE_KEY,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
-    ManifestCache,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
-    MarketplaceSource,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
-    GatewayPool,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    Catalogue,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     Event,

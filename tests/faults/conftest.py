@@ -33,15 +33,14 @@ from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 import pytest
 import requests
-from web3.types import RPCEndpoint
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     Catalogue,
 )
+from web3.types import RPCEndpoint
 
 from mech_catalogue_cli.sync_driver import (
     CatalogueSync,

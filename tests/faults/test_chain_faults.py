@@ -23,13 +23,12 @@ from dataclasses import replace
 from typing import Union
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     MAX_ID,
     READ_CALL_FAILED,
     parse_registry_sources,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
 )

@@ -39,8 +39,7 @@ from typing import Callable, Iterator, List, Optional, Tuple
 
 import pytest
 import requests
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     candidate_cids,
 )
 

@@ -26,12 +26,11 @@ from dataclasses import replace
 from typing import Iterator
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FETCH_FAILED,
     KEPT_LAST_GOOD,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+from mech_catalogue_core.ipfs.gateways import (
     GatewayPolicy,
 )
 

@@ -25,12 +25,11 @@ import json
 import threading
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FETCH_FAILED,
     KEPT_LAST_GOOD,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     DIGEST_MISMATCH,
 )
 

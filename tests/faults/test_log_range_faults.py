@@ -30,17 +30,16 @@ import math
 from typing import Dict, Iterator, Tuple
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     MarketplaceSource,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     parse_registry_sources,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MechFacts,
 )
 
@@ -53,7 +52,7 @@ from scripts.loopback_proxy import LoopbackProxy
 from .agent_period import AgentPeriod
 from .conftest import bounded
 
-#: refusals in the words of public RPCs (``domain/chain/rpc_limits.py`` names them)
+#: refusals in the words of public RPCs (``mech_catalogue_core/chain/rpc_limits.py`` names them)
 PHRASINGS = {
     "infura": "range {width} exceeds limit of {limit}",
     "quicknode": "eth_getLogs is limited to a {limit:,} range",

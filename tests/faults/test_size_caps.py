@@ -44,22 +44,21 @@ from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 import pytest
 import requests
-from web3.types import RPCEndpoint
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
     ManifestCache,
     manifest_fetcher,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     cid_to_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     TOO_LARGE,
 )
+from web3.types import RPCEndpoint
 
 from mech_catalogue_cli.publisher.ipfs import IpfsApi
 from mech_catalogue_cli.sync_driver import gateway_get

@@ -20,7 +20,7 @@ This connection speaks the same ``valory/http`` protocol (a REQUEST in, a RESPON
 but streams the body and stops after the request's limit:
 
 - a request with ``Range: bytes=0-<n>`` (what the skill's manifest fetch sends, see
-  ``tool_metadata_abci/domain/ipfs/size_cap.py``) is read to at most ``n + 1`` bytes, whatever
+  ``mech_catalogue_core/ipfs/size_cap.py``) is read to at most ``n + 1`` bytes, whatever
   the server does with the Range;
 - any other request to at most the ``max_body_bytes`` configuration value.
 

@@ -17,7 +17,7 @@
 ``valory/multicall2``'s ``aggregate_and_decode`` returns a tuple and takes decoder
 callables, neither of which can cross the contract API (the ledger connection requires a
 mapping back). This package sends call data built by the skill's framework-free
-``domain/chain/registry.py`` and returns the raw return data as hex, so encoding and decoding stay
+``mech_catalogue_core/chain/registry.py`` and returns the raw return data as hex, so encoding and decoding stay
 in one tested place.
 """
 
@@ -110,7 +110,7 @@ class MulticallReaderContract(Contract):
     ) -> JSONLike:
         """``eth_getLogs`` of one event of ``contract_address`` in an inclusive block range.
 
-        Used for MechMarketplace's ``CreateMech`` (``domain/chain/marketplace.py`` builds
+        Used for MechMarketplace's ``CreateMech`` (``mech_catalogue_core/chain/marketplace.py`` builds
         the ranges and decodes the logs).
 
         :param ledger_api: the ledger API (EVM).

@@ -37,18 +37,19 @@ parameter                         meaning (default)
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     REGISTRY_OLAS_AGENT,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+from mech_catalogue_core.model.vocabulary import (
     RegistryKind,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     PublishError,
     PublishTarget,
     check_address,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.parameters import (
     ParameterError,
     require,

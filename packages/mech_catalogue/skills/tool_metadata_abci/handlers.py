@@ -16,24 +16,20 @@
 
 All are abstract_round_abci's, except two. :class:`HttpHandler` also answers the
 catalogue API (``GET /tools``, ``/tools/<name>``, ``/mechs``, ``/healthcheck``; see
-``domain/http_api/routes.py``) for requests arriving through the ``valory/http_server``
+``mech_catalogue_core/http_api/routes.py``) for requests arriving through the ``valory/http_server``
 connection; responses to the skill's own gateway requests go to abstract_round_abci's
 handler as usual. :class:`ABCIHandler` follows a Tendermint chain whose heights restarted.
 
 Requests come from anyone who can reach the port, and an exception escaping a handler
 stops the agent (the skill's ``stop_and_exit`` policy), so :meth:`HttpHandler.handle` is
-a boundary: parsing is total (``domain/http_api/request.py``), and anything else that raises
+a boundary: parsing is total (``mech_catalogue_core/http_api/request.py``), and anything else that raises
 while answering is logged and answered ``500 internal_error``, never re-raised.
 """
 
 import time
 from typing import Optional, Tuple, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.dialogues import (
-    HttpDialogue,
-    HttpDialogues,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
+from mech_catalogue_core.http_api.request import (
     INTERNAL_ERROR,
     HttpResult,
     Request,
@@ -41,8 +37,13 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request i
     parse_request,
     quoted,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     serve,
+)
+
+from packages.mech_catalogue.skills.tool_metadata_abci.dialogues import (
+    HttpDialogue,
+    HttpDialogues,
 )
 from packages.valory.protocols.abci import AbciMessage
 from packages.valory.protocols.http.message import HttpMessage

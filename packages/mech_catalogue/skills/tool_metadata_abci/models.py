@@ -18,45 +18,46 @@ import os
 import time
 from typing import Any, Dict, Optional, Tuple, Type
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     SHARED_STATE_KEY,
     ExposedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     ManifestCache,
     backoff_delays,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+from mech_catalogue_core.catalogue.store import (
     CatalogueFile,
     DigestStore,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceConfigError,
     MarketplaceSource,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     HolderCache,
     RegistryConfigError,
     RegistrySource,
     SupplyHints,
     parse_registry_sources,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+from mech_catalogue_core.derive.from_chain import (
     DerivationCache,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     CatalogueView,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+from mech_catalogue_core.ipfs.gateways import (
     GatewayPool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.parameters import (
     ParameterError,
     require,

@@ -29,11 +29,12 @@ answers 500 instead of raising); every other path is its (``/tools``, ``/tools/<
 
 from typing import Any, Dict
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
+from mech_catalogue_core.http_api.request import (
     HttpResult,
     Request,
     json_result,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.handlers import (
     ABCIHandler as ToolMetadataABCIHandler,
 )

@@ -18,6 +18,30 @@ from abc import ABC
 from dataclasses import replace
 from typing import Any, Generator, List, Optional, Tuple, cast
 
+from mech_catalogue_core.chain.registry import (
+    Call,
+    RegistryDecodeError,
+)
+from mech_catalogue_core.derive.derive import (
+    DeriveError,
+    derive_package,
+)
+from mech_catalogue_core.derive.generate import (
+    GenerateError,
+    generate_manifest,
+)
+from mech_catalogue_core.model.tool import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+)
+from mech_catalogue_core.publish.publish import (
+    INVALID_MANIFEST,
+    PreparedManifest,
+    PublishError,
+    PublishTarget,
+    decode_single,
+    prepare_manifest,
+)
+
 from packages.mech_catalogue.skills.manifest_publish_abci.params import (
     PublishSettings,
 )
@@ -27,29 +51,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
     ChainReadError,
     ToolMetadataBaseBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
-    Call,
-    RegistryDecodeError,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
-    DeriveError,
-    derive_package,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
-    GenerateError,
-    generate_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
-    REGISTRY_COMPLEMENTARY_SERVICE,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
-    INVALID_MANIFEST,
-    PreparedManifest,
-    PublishError,
-    PublishTarget,
-    decode_single,
-    prepare_manifest,
 )
 
 #: the ``valory/ipfs`` connection adds with IPFSTool's defaults: CIDv0, dag-pb leaves

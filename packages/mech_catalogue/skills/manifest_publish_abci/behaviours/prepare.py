@@ -16,27 +16,16 @@
 
 from typing import Any, Generator, Optional, Tuple
 
-from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
-    PublishBaseBehaviour,
-    as_call,
-    decode_return,
-)
-from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
-    PublishPreparePayload,
-)
-from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
-    PublishPrepareRound,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     IdSelection,
     RegistrySource,
     decode_digest_query,
     digest_query,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+from mech_catalogue_core.model.vocabulary import (
     PublishStatus,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
+from mech_catalogue_core.publish.publish import (
     MECH_NOT_FOUND,
     UPDATE,
     PublishError,
@@ -48,6 +37,18 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish im
     decide,
     exists_call,
     owner_call,
+)
+
+from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
+    PublishBaseBehaviour,
+    as_call,
+    decode_return,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
+    PublishPreparePayload,
+)
+from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
+    PublishPrepareRound,
 )
 
 Decision = Tuple[str, str, str]

@@ -16,6 +16,11 @@
 
 from typing import Generator
 
+from mech_catalogue_core.publish.publish import (
+    SAFE_OPERATION_CALL,
+    update_call,
+)
+
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     PublishBaseBehaviour,
 )
@@ -24,10 +29,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
 )
 from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
     PublishTxRound,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
-    SAFE_OPERATION_CALL,
-    update_call,
 )
 from packages.valory.contracts.gnosis_safe.contract import PUBLIC_ID as GNOSIS_SAFE_ID
 from packages.valory.skills.transaction_settlement_abci.payload_tools import (

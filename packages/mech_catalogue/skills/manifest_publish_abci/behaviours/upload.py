@@ -19,6 +19,16 @@ import shutil
 import tempfile
 from typing import Generator
 
+from mech_catalogue_core.ipfs.size_cap import (
+    read_limit,
+)
+from mech_catalogue_core.publish.publish import (
+    IPFS_UNAVAILABLE,
+    PreparedManifest,
+    PublishError,
+    check_read_back,
+)
+
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.base import (
     PublishBaseBehaviour,
 )
@@ -27,15 +37,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
 )
 from packages.mech_catalogue.skills.manifest_publish_abci.states.upload import (
     PublishUploadRound,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
-    read_limit,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
-    IPFS_UNAVAILABLE,
-    PreparedManifest,
-    PublishError,
-    check_read_back,
 )
 
 MANIFEST_FILE = "manifest.json"

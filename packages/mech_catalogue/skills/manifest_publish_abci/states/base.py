@@ -31,9 +31,10 @@ key                              value
 from enum import Enum
 from typing import Any, Mapping
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
+from mech_catalogue_core.model.vocabulary import (
     PublishStatus,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     SynchronizedData,
 )

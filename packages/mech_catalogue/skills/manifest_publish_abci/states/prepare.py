@@ -17,6 +17,10 @@
 from enum import Enum
 from typing import Optional, Tuple, cast
 
+from mech_catalogue_core.model.vocabulary import (
+    PublishStatus,
+)
+
 from packages.mech_catalogue.skills.manifest_publish_abci.payloads import (
     PublishPreparePayload,
 )
@@ -24,9 +28,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
     SKIP_STATUSES,
     PublishEvent,
     PublishSynchronizedData,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
-    PublishStatus,
 )
 from packages.valory.skills.abstract_round_abci.base import (
     BaseSynchronizedData,

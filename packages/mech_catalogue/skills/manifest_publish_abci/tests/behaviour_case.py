@@ -24,6 +24,18 @@ from pathlib import Path
 from typing import Any, Dict
 
 from eth_abi import encode
+from mech_catalogue_core import tests as domain_tests
+from mech_catalogue_core.derive.derive import (
+    derive_package,
+)
+from mech_catalogue_core.derive.generate import (
+    generate_manifest,
+)
+from mech_catalogue_core.publish.publish import (
+    PreparedManifest,
+    PublishTarget,
+    prepare_manifest,
+)
 
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.round_behaviour import (
     PublishRoundBehaviour,
@@ -35,20 +47,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
     PublishEvent,
     PublishSynchronizedData,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci import (
-    tests as tool_metadata_tests,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.derive import (
-    derive_package,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.generate import (
-    generate_manifest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
-    PreparedManifest,
-    PublishTarget,
-    prepare_manifest,
-)
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     CSM,
     SERVICE_REGISTRY,
@@ -59,10 +57,7 @@ from packages.valory.skills.abstract_round_abci.base import AbciAppDB
 
 PACKAGE_DIR = Path(__file__).parents[1]
 TOOL_PACKAGE = (
-    Path(tool_metadata_tests.__file__).parent
-    / "fixtures"
-    / "tool_packages"
-    / "echo_tool"
+    Path(domain_tests.__file__).parent / "fixtures" / "tool_packages" / "echo_tool"
 )
 SAFE = "0x00000000000000000000000000000000000005af"
 SERVICE_ID = 5

@@ -17,13 +17,7 @@
 from abc import ABC
 from typing import Any, Dict, Generator, List, Optional, Sequence, Tuple, cast
 
-from packages.mech_catalogue.contracts.multicall_reader.contract import (
-    PUBLIC_ID as MULTICALL_READER_ID,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.framework import (
-    FrameworkCalls,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     LogQuery,
     MarketplaceLogError,
@@ -34,7 +28,7 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace 
     facts_reader,
     start_checkpoint,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     Call,
     RegistryConfigError,
     RegistryDecodeError,
@@ -42,21 +36,28 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     encode_batch,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
+from mech_catalogue_core.chain.rpc_limits import (
     narrow_log_range_yielding,
     split_oversized_yielding,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+from mech_catalogue_core.driver import (
     drive_yielding,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MechFacts,
+)
+
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    PUBLIC_ID as MULTICALL_READER_ID,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.framework import (
+    FrameworkCalls,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     SharedState,
@@ -74,7 +75,7 @@ class ChainReadError(Exception):
 
     :param message: what failed and what to check.
     :param reason: the RPC's (or the ledger connection's) own text, which
-        ``domain/chain/rpc_limits.py`` reads to tell a size refusal from other errors;
+        ``mech_catalogue_core/chain/rpc_limits.py`` reads to tell a size refusal from other errors;
         the message when not given.
     """
 

@@ -17,14 +17,10 @@
 import time
 from typing import Any, Callable, Dict, Generator, List, Optional, Sequence, Tuple
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
-    ChainReadError,
-    ToolMetadataBaseBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.arrivals import (
+from mech_catalogue_core.catalogue.arrivals import (
     ParseOnArrival,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
     FetchResult,
     fetch_ranks,
@@ -33,56 +29,61 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     refresh_catalogue,
     unpack,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_chunks,
     views_digest,
     views_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     RegistryDecodeError,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
+from mech_catalogue_core.derive.code_uri import (
     CodeCaps,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+from mech_catalogue_core.derive.from_chain import (
     code_arguments_reader,
     code_pointer_reader,
     lockstep,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.merge import (
+from mech_catalogue_core.derive.merge import (
     ComponentDerivation,
     MechKey,
     merge_derivations,
     plan_derivation,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.driver import (
+from mech_catalogue_core.driver import (
     after_backoff_yielding,
     drive_yielding,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.gateways import (
+from mech_catalogue_core.ipfs.gateways import (
     FetchWindow,
     GatewayPolicy,
     GatewayPool,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
+from mech_catalogue_core.ipfs.size_cap import (
     gateway_body,
     header,
     range_header,
     read_limit,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
     Manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import Limits
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.limits import Limits
+from mech_catalogue_core.model.problems import (
     Problem,
+)
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
+    ChainReadError,
+    ToolMetadataBaseBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
     FETCH_VIA_GATEWAY,

@@ -63,7 +63,7 @@ def exception_text(message: str) -> str:
     The ledger connection answers ERROR with ``aea.exceptions.parse_exception``: the whole
     traceback, its source lines included (open-aea ``aea/exceptions.py``). What the RPC
     said is in the exceptions' own texts, and only those are matched against RPC
-    refusals (``domain/chain/rpc_limits.py``): a source line of web3 must not read as one.
+    refusals (``mech_catalogue_core/chain/rpc_limits.py``): a source line of web3 must not read as one.
 
     :param message: the ERROR message's text.
     :return: the exception lines (``Type: text``, a chain's causes first), without the

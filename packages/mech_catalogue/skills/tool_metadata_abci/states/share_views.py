@@ -17,13 +17,14 @@
 from enum import Enum
 from typing import Optional, Tuple, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_digest,
     views_from_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.validation import (
+from mech_catalogue_core.manifest.validation import (
     nesting_depth,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     ViewsChunkPayload,
 )

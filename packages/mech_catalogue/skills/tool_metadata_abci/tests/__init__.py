@@ -14,21 +14,10 @@
 
 """Tests of the tool metadata skill, under the suite's Hypothesis profile.
 
-Hypothesis's defaults time every example (``deadline``: 200 ms) and every data generation
-(``HealthCheck.too_slow``) and fail the test past them: timed assertions, which failed at
-random on a loaded machine (``test_spliced_text_gives_the_decoded_values_bytes``, 460 ms
-under a mutation run). The profile loaded here drops both; speed is measured by the
-benchmarks instead (docs/benchmarks.md). It is loaded when this package is imported, i.e.
-before any test module of the skill (and by the root ``conftest.py`` for ``tests/``), so
-every ``@settings`` inherits it.
+The profile is registered and loaded by :mod:`mech_catalogue_core.tests`, imported here so
+that the skill's tests get it when run on their own.
 """
 
-from hypothesis import HealthCheck, settings
-
-#: the suite's Hypothesis profile: no wall-clock limit on an example or on generation
-PROFILE = "mech_catalogue"
-
-settings.register_profile(
-    PROFILE, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+from mech_catalogue_core.tests import (  # noqa: F401  # pylint: disable=unused-import
+    PROFILE,
 )
-settings.load_profile(PROFILE)

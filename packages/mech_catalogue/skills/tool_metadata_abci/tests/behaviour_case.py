@@ -28,6 +28,32 @@ from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 
 from aea.protocols.base import Message
 from eth_abi import encode
+from mech_catalogue_core.catalogue.exposure import (
+    SHARED_STATE_KEY,
+    ExposedCatalogue,
+)
+from mech_catalogue_core.catalogue.fetching import (
+    ManifestCache,
+)
+from mech_catalogue_core.catalogue.store import (
+    CatalogueFile,
+    DigestStore,
+)
+from mech_catalogue_core.chain.registry import (
+    DigestRead,
+    parse_registry_sources,
+)
+from mech_catalogue_core.chain.snapshot import (
+    RegistrySnapshot,
+)
+from mech_catalogue_core.ipfs.unixfs import (
+    root_digest,
+)
+from mech_catalogue_core.model.catalogue import (
+    Catalogue,
+    Mech,
+    MechRef,
+)
 
 from packages.mech_catalogue.connections.capped_http_client.connection import (
     PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
@@ -37,32 +63,6 @@ from packages.mech_catalogue.contracts.multicall_reader.contract import (
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
     FetchManifestsBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
-    SHARED_STATE_KEY,
-    ExposedCatalogue,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
-    ManifestCache,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
-    CatalogueFile,
-    DigestStore,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
-    DigestRead,
-    parse_registry_sources,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
-    root_digest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    Catalogue,
-    Mech,
-    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     VIEWS_CHUNK_CHARS,

@@ -17,18 +17,19 @@
 import json
 from typing import Any, Dict, FrozenSet, Optional, Type
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     MechRef,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     CataloguePayload,
     RegistrySnapshotPayload,

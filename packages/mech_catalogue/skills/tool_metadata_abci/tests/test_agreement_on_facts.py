@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Dict, Optional, Tuple
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FETCH_FAILED,
     KEPT_LAST_GOOD,
     FetchPolicy,
@@ -36,31 +35,31 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+from mech_catalogue_core.catalogue.store import (
     CATALOGUE_SUFFIX,
     CatalogueFile,
     DigestStore,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     RAW,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
+from mech_catalogue_core.model.tool import MechRef
 
 ADDRESS = "0x" + "7c" * 20
 REFS = [MechRef(100, "legacy_mech_registry", ADDRESS, i) for i in (1, 2)]

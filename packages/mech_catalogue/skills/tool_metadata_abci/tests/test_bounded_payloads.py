@@ -23,6 +23,32 @@ The agreed views then reach the database chunk by chunk through the real rounds.
 from typing import Any, Dict, List, Optional, cast
 
 from eth_abi import encode
+from mech_catalogue_core.catalogue.views import (
+    VIEWS_MAX_BYTES,
+    views_selection,
+)
+from mech_catalogue_core.chain.registry import (
+    DigestRead,
+)
+from mech_catalogue_core.chain.snapshot import (
+    RegistrySnapshot,
+)
+from mech_catalogue_core.ipfs.cid import (
+    DAG_PB,
+    digest_to_cid,
+)
+from mech_catalogue_core.model.catalogue import (
+    STATUS_OK,
+    Catalogue,
+    Mech,
+)
+from mech_catalogue_core.model.market import (
+    MechFacts,
+)
+from mech_catalogue_core.model.tool import (
+    MechRef,
+    Tool,
+)
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
     FetchManifestsBehaviour,
@@ -32,32 +58,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snaps
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.share_views import (
     ShareViewsBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
-    VIEWS_MAX_BYTES,
-    views_selection,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
-    DigestRead,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
-    DAG_PB,
-    digest_to_cid,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    STATUS_OK,
-    Catalogue,
-    Mech,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
-    MechFacts,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
-    MechRef,
-    Tool,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     MAX_PAYLOAD_BYTES,

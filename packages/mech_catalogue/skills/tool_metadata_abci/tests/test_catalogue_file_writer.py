@@ -25,19 +25,20 @@ import threading
 from pathlib import Path
 from typing import Optional, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+from mech_catalogue_core.catalogue.store import (
     CATALOGUE_SUFFIX,
     CatalogueFile,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.models import SharedState
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     ToolMetadataBehaviourCase,

@@ -39,57 +39,57 @@ from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
-    FetchManifestsBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
     ManifestCache,
     manifest_fetcher,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+from mech_catalogue_core.catalogue.store import (
     DigestStore,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     candidate_cids,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.size_cap import (
+from mech_catalogue_core.ipfs.size_cap import (
     gateway_body,
     read_limit,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.unixfs import (
+from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     Catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.limits import (
+from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     CODE_DESCRIPTIONS,
     INVALID_JSON,
     KEPT_LAST_GOOD,
     TOO_DEEP,
     TOO_LARGE,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
+from mech_catalogue_core.model.tool import MechRef
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
+    FetchManifestsBehaviour,
+)
 
 CAP = DEFAULT_LIMITS.max_bytes
 #: open-autonomy sends a payload as hex in a GET URL and Tendermint 0.34 refuses headers

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The HTTP catalogue API: pure routing (domain/http_api/routes.py) and the skill's HttpHandler."""
+"""The HTTP catalogue API: pure routing (mech_catalogue_core/http_api/routes.py) and the skill's HttpHandler."""
 
 import base64
 import json
@@ -21,33 +21,33 @@ from typing import Any, Optional, Tuple
 from unittest import mock
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     SHARED_STATE_KEY,
     ExposedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
+from mech_catalogue_core.http_api.request import (
     ERROR_STATUS,
     MAX_URL_LENGTH,
     HttpResult,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_INVALID,
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.problems import (
+from mech_catalogue_core.model.problems import (
     error,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     MechRef,
     Provenance,
     Tool,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     ToolMetadataBehaviourCase,
 )

@@ -26,20 +26,19 @@ from types import FrameType
 from typing import Any, Callable, Optional
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api import routes
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api import routes
+from mech_catalogue_core.http_api.routes import (
     CatalogueView,
     route,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     Argument,
     MechRef,
     Provenance,

@@ -23,15 +23,15 @@ from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.request import (
+from mech_catalogue_core.http_api.request import (
     ERROR_STATUS,
     parse_request,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     CatalogueView,
     route,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.http_requests import (
     GeneratedRequest,
     requests,

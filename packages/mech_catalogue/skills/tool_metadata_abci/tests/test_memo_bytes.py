@@ -20,7 +20,7 @@ parses without a problem into about 2.5 MB of canonical schema text. Memos bound
 entries (the canonical-text memo, the embedded-schema check, the body digest) kept about
 that much of every distinct such manifest after every reference to it was dropped: about
 6 MB a manifest at 500 KB a schema, up to gigabytes at 4,096 entries. Every memo of the
-domain is now bounded in characters (``domain/model/memo.py``), so what a run of K such
+domain is now bounded in characters (``mech_catalogue_core/model/memo.py``), so what a run of K such
 manifests leaves behind does not grow with K.
 """
 
@@ -29,13 +29,13 @@ import json
 import tracemalloc
 from typing import Any, Dict
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
+from mech_catalogue_core.model.tool import MechRef
 
 #: characters of each large schema (the definition, the output schema)
 SCHEMA_CHARS = 200_000

@@ -22,15 +22,15 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from mech_catalogue_core.ipfs.cid import (
+    CidError,
+    normalise_digest,
+)
+from mech_catalogue_core.model import problems as P
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
     FetchManifestsBehaviour,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
-    CidError,
-    normalise_digest,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model import problems as P
 from packages.valory.protocols.ipfs import IpfsMessage
 
 

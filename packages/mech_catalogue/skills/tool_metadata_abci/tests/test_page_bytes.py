@@ -22,17 +22,18 @@ item must still be reachable by following ``nextCursor``.
 import json
 from typing import Any, Dict, List, Optional
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.http_api.routes import (
+from mech_catalogue_core.http_api.routes import (
     PAGE_MAX_BYTES,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import (
+from mech_catalogue_core.model.tool import (
     Argument,
     Provenance,
     Tool,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_handlers import (
     exposed,
     get,

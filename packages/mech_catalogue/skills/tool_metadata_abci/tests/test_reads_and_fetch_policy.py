@@ -23,8 +23,7 @@ from typing import List, Mapping, Optional, Tuple
 import pytest
 from eth_abi import encode
 from eth_utils import to_checksum_address
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     KEPT_LAST_GOOD,
     PARSER_FAILED,
     REGISTRY_READ_FAILED,
@@ -36,11 +35,11 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching
     pack,
     refresh_catalogue,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     mech_tools_view,
     mechs_info_view,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     READ_CALL_FAILED,
     READ_UNDECODABLE,
     DigestRead,
@@ -53,18 +52,18 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry imp
     parse_registry_sources,
     snapshot_reader,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     RAW,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.manifest.parsing import (
+from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_HASH_MISMATCH,
     STATUS_INVALID,
     STATUS_NO_HASH,
@@ -73,10 +72,10 @@ from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue im
     Catalogue,
     Mech,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.market import (
+from mech_catalogue_core.model.market import (
     MechFacts,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.tool import MechRef
+from mech_catalogue_core.model.tool import MechRef
 
 ADDRESS = "0x" + "ab" * 20
 SOURCES = parse_registry_sources(

@@ -23,27 +23,28 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.exposure import (
+from mech_catalogue_core.catalogue.exposure import (
     SHARED_STATE_KEY,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     KEPT_LAST_GOOD,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.store import (
+from mech_catalogue_core.catalogue.store import (
     CatalogueFile,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     RAW,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     STATUS_UNAVAILABLE,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.models import SharedState
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     FetchCase,

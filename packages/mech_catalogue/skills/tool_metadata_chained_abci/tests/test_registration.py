@@ -18,19 +18,19 @@ import json
 from typing import Dict, Tuple
 
 import pytest
-
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_digest,
     views_document,
     views_from_document,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
     Catalogue,
     Mech,
     MechRef,
     Tool,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     CROSS_PERIOD_DEFAULTS,
     SynchronizedData,

@@ -21,6 +21,9 @@ from typing import Tuple
 
 import pytest
 from eth_abi import encode
+from mech_catalogue_core.publish.publish import (
+    PublishTarget,
+)
 
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.prepare import (
     PublishPrepareBehaviour,
@@ -36,9 +39,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.tests.behaviour_case i
     SAFE,
     TOOL_PACKAGE,
     PublishBehaviourCase,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
-    PublishTarget,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     LEGACY,

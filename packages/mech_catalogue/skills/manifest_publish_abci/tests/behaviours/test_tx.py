@@ -16,6 +16,11 @@
 
 from typing import Any, Dict
 
+from mech_catalogue_core.publish.publish import (
+    PublishTarget,
+    update_call,
+)
+
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.tx import (
     PublishTxBehaviour,
 )
@@ -23,10 +28,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.tests.behaviour_case i
     SAFE,
     SERVICE_ID,
     PublishBehaviourCase,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish.publish import (
-    PublishTarget,
-    update_call,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     CSM,

@@ -14,13 +14,14 @@
 
 """The publish rounds use the domain's one PublishStatus vocabulary."""
 
+from mech_catalogue_core.model.vocabulary import (
+    PublishStatus,
+)
+from mech_catalogue_core.publish import publish
+
 from packages.mech_catalogue.skills.manifest_publish_abci.states import (
     base as publish_base,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.vocabulary import (
-    PublishStatus,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.publish import publish
 
 
 def test_states_and_domain_share_one_publish_status() -> None:

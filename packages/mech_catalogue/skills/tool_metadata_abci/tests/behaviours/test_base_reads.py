@@ -26,29 +26,29 @@ from typing import Any, Dict, List, Optional, Tuple
 from unittest import mock
 
 from eth_abi import decode, encode
-
-from packages.mech_catalogue.contracts.multicall_reader.contract import (
-    PUBLIC_ID as MULTICALL_READER_ID,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snapshot import (
-    RegistrySnapshotBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     CREATE_MECH_TOPIC,
     MECH_KIND_MARKETPLACE,
     DiscoveryCheckpoint,
     MarketplaceSource,
     MechCreation,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     MechRef,
+)
+
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    PUBLIC_ID as MULTICALL_READER_ID,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snapshot import (
+    RegistrySnapshotBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     CHAIN_ID,

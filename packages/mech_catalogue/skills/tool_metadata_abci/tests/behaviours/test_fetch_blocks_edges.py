@@ -22,11 +22,12 @@ instead of the period waiting for ever.
 
 from typing import Any, cast
 
+from mech_catalogue_core.derive.code_uri import (
+    CodeCaps,
+)
+
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
     FetchManifestsBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.code_uri import (
-    CodeCaps,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     GATEWAY,

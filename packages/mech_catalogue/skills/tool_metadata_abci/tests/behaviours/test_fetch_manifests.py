@@ -18,34 +18,34 @@ import time
 from typing import List
 
 from aea.protocols.base import Message
-
-from packages.mech_catalogue.connections.capped_http_client.connection import (
-    PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
-    FetchManifestsBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
+from mech_catalogue_core.catalogue.fetching import (
     KEPT_LAST_GOOD,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     RAW,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     STATUS_HASH_MISMATCH,
     STATUS_INVALID,
     STATUS_NO_HASH,
     STATUS_OK,
     STATUS_UNAVAILABLE,
     Mech,
+)
+
+from packages.mech_catalogue.connections.capped_http_client.connection import (
+    PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
+)
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
+    FetchManifestsBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     CataloguePayload,

@@ -32,31 +32,31 @@ from unittest import mock
 
 import pytest
 from eth_abi import encode
+from mech_catalogue_core.catalogue.fetching import (
+    FetchResult,
+)
+from mech_catalogue_core.chain.registry import (
+    DigestRead,
+)
+from mech_catalogue_core.chain.snapshot import (
+    RegistrySnapshot,
+)
+from mech_catalogue_core.derive.from_chain import (
+    DerivationCache,
+)
+from mech_catalogue_core.ipfs.cid import (
+    DAG_PB,
+    digest_to_cid,
+)
+from mech_catalogue_core.model.catalogue import (
+    Catalogue,
+    Mech,
+    MechRef,
+)
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours import fetch_manifests
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
     FetchManifestsBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.fetching import (
-    FetchResult,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
-    DigestRead,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
-    RegistrySnapshot,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
-    DerivationCache,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
-    DAG_PB,
-    digest_to_cid,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
-    Catalogue,
-    Mech,
-    MechRef,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     CHAIN_ID,

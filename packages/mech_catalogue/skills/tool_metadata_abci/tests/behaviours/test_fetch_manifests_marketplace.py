@@ -23,24 +23,24 @@ from typing import Any, List, Tuple
 
 from eth_abi import encode
 from eth_utils import to_checksum_address
-
-from packages.mech_catalogue.contracts.multicall_reader.contract import (
-    PUBLIC_ID as MULTICALL_READER_ID,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.marketplace import (
+from mech_catalogue_core.chain.marketplace import (
     CREATE_MECH_TOPIC,
     LEGACY_CREATE_MECH_TOPIC,
     MarketplaceSource,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     digest_to_cid,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.model.catalogue import (
+from mech_catalogue_core.model.catalogue import (
     MechRef,
+)
+
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    PUBLIC_ID as MULTICALL_READER_ID,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     CHAIN_ID,

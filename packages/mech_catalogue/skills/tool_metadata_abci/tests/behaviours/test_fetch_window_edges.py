@@ -28,21 +28,26 @@ from pathlib import Path
 from typing import Any, Generator, List, cast
 from unittest import mock
 
-from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
-    FetchManifestsBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.registry import (
+from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.snapshot import (
+from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.derive.from_chain import (
+from mech_catalogue_core.derive.from_chain import (
     DerivationCache,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.ipfs.cid import (
+from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     digest_to_cid,
+)
+from mech_catalogue_core.tests.kubo import (
+    Kubo,
+    kubo_repo,
+)
+
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.fetch_manifests import (
+    FetchManifestsBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     FALLBACK,
@@ -52,10 +57,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case impo
     dag_pb_digest,
     manifest,
     ref,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.domain.kubo import (
-    Kubo,
-    kubo_repo,
 )
 from packages.valory.protocols.http import HttpMessage
 from packages.valory.protocols.ipfs import IpfsMessage

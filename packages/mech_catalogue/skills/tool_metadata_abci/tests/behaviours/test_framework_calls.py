@@ -28,6 +28,9 @@ from unittest import mock
 
 import pytest
 from aea.exceptions import parse_exception
+from mech_catalogue_core.chain.rpc_limits import (
+    log_range_too_wide,
+)
 
 from packages.mech_catalogue.connections.capped_http_client.connection import (
     PUBLIC_ID as CAPPED_HTTP_CLIENT_ID,
@@ -38,9 +41,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.framework impo
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registry_snapshot import (
     RegistrySnapshotBehaviour,
-)
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.chain.rpc_limits import (
-    log_range_too_wide,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviour_case import (
     GATEWAY,

@@ -16,10 +16,11 @@
 
 from typing import Any, Dict, Mapping, cast
 
-from packages.mech_catalogue.skills.tool_metadata_abci.domain.catalogue.views import (
+from mech_catalogue_core.catalogue.views import (
     views_chunks,
     views_digest,
 )
+
 from packages.mech_catalogue.skills.tool_metadata_abci.payloads import (
     ViewsChunkPayload,
 )

@@ -1,0 +1,127 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""A2A AgentCard and AgentSkill JSON for a mech (A2A protocol 1.0, ``a2a.proto``).
+
+Field names are the proto JSON names (camelCase), so the output loads with
+``google.protobuf.json_format.ParseDict`` into a2a-sdk's ``AgentCard``. Required by the
+proto (``field_behavior = REQUIRED``): card ``name``, ``description``,
+``supportedInterfaces`` (``url``, ``protocolBinding``, ``protocolVersion``), ``version``,
+``capabilities``, ``defaultInputModes``, ``defaultOutputModes``, ``skills``; skill ``id``,
+``name``, ``description``, ``tags``. A mech is reached through its marketplace, not A2A,
+so the interface URL is the caller's (e.g. this agent's HTTP endpoint); a URL holding a
+``{...}`` template is refused (:func:`.erc8004.expand_templates` fills ``{agentId}``
+first when the caller knows it).
+"""
+
+import json
+from typing import Any, Dict, List, Optional
+
+from mech_catalogue_core.exporters.erc8004 import (
+    UNKNOWN_REF,
+    expand_templates,
+)
+from mech_catalogue_core.model.catalogue import (
+    Mech,
+)
+from mech_catalogue_core.model.tool import Tool
+
+A2A_PROTOCOL_VERSION = "1.0"
+A2A_BINDING_JSONRPC = "JSONRPC"
+SKILL_TAG = "olas-mech-tool"
+
+
+def to_agent_skill(tool: Tool) -> Dict[str, Any]:
+    """Return AgentSkill JSON (examples as JSON text).
+
+    :param tool: the model tool.
+    :return: AgentSkill JSON (examples as JSON text).
+    """
+    tags = [SKILL_TAG, "typed" if tool.arguments else "free-text"]
+    if tool.kind:
+        tags.append(f"kind:{tool.kind}")
+    if tool.provenance.mech is not None:
+        tags.append(f"eip155:{tool.provenance.mech.chain_id}")
+    input_modes = (
+        ["application/json"] if tool.arguments else ["text/plain", "application/json"]
+    )
+    skill: Dict[str, Any] = {
+        "id": tool.name,
+        "name": tool.name,
+        "description": tool.description or f"Mech tool {tool.name}.",
+        "tags": tags,
+        "inputModes": input_modes,
+        "outputModes": ["application/json"],
+    }
+    examples = [
+        e if isinstance(e, str) else json.dumps(e, sort_keys=True)
+        for e in tool.examples
+    ]
+    if examples:
+        skill["examples"] = examples
+    return skill
+
+
+def to_agent_card(  # pylint: disable=too-many-arguments
+    mech: Mech,
+    url: str,
+    *,
+    version: str = "1.0.0",
+    organization: Optional[str] = None,
+    provider_url: Optional[str] = None,
+    documentation_url: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Build the AgentCard JSON for one mech, one skill per tool.
+
+    :param mech: the mech (name/description from its manifest).
+    :param url: the endpoint agents use to reach it (required by A2A).
+    :param version: the card's version string.
+    :param organization: provider organization (provider is emitted only with both
+        organization and provider_url, as the proto requires both).
+    :param provider_url: provider URL.
+    :param documentation_url: optional documentation link.
+    :return: the card JSON.
+
+    Raises :class:`.erc8004.RegistrationError` when ``url`` holds a template (``{...}``).
+    """
+    url = expand_templates(url, None)
+    known = mech.ref != UNKNOWN_REF
+    skills: List[Dict[str, Any]] = []
+    seen = set()
+    for tool in mech.tools:
+        if tool.name not in seen:
+            seen.add(tool.name)
+            skills.append(to_agent_skill(tool))
+    card: Dict[str, Any] = {
+        "name": mech.name or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
+        "description": mech.description
+        or (f"Olas mech {mech.ref.key}." if known else "Olas mech tools."),
+        "supportedInterfaces": [
+            {
+                "url": url,
+                "protocolBinding": A2A_BINDING_JSONRPC,
+                "protocolVersion": A2A_PROTOCOL_VERSION,
+            }
+        ],
+        "version": version,
+        "capabilities": {"streaming": False, "pushNotifications": False},
+        "defaultInputModes": ["application/json", "text/plain"],
+        "defaultOutputModes": ["application/json"],
+        "skills": skills,
+    }
+    if organization and provider_url:
+        card["provider"] = {"organization": organization, "url": provider_url}
+    if documentation_url:
+        card["documentationUrl"] = documentation_url
+    return card

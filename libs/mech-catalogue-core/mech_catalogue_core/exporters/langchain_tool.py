@@ -1,0 +1,76 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""LangChain ``StructuredTool`` objects (optional dependency ``langchain-core``).
+
+The tool's ``func`` never runs mech tool code: it calls the ``call`` you pass (for example
+one that sends a mech request) with the mech tool name and the keyword arguments, or raises
+``NotImplementedError`` when none is given.
+"""
+
+from typing import Any, Callable, Optional
+
+from mech_catalogue_core.exporters.names import (
+    OPENAI_RULE,
+    export_names,
+)
+from mech_catalogue_core.exporters.schemas import (
+    call_schema,
+)
+from mech_catalogue_core.model.tool import Tool
+
+MechCall = Callable[[str, dict], Any]
+
+
+class MissingDependency(ImportError):
+    """Raised when an optional exporter dependency is not installed."""
+
+
+def to_langchain_tool(
+    tool: Tool, call: Optional[MechCall] = None, name: Optional[str] = None
+) -> Any:
+    """Build a ``langchain_core.tools.StructuredTool``.
+
+    :param tool: the model tool.
+    :param call: ``call(mech_tool_name, kwargs)`` invoked by the LangChain tool; None
+        makes invoking it raise ``NotImplementedError``.
+    :param name: exported name (default: the OpenAI-safe name, as LangChain tools are
+        usually bound to chat models with that rule).
+    :return: the StructuredTool (its ``args_schema`` is the call's JSON Schema dict).
+    :raises MissingDependency: when langchain-core is not installed.
+    """
+    try:
+        from langchain_core.tools import (  # pylint: disable=import-outside-toplevel
+            StructuredTool,
+        )
+    except ImportError as exc:
+        raise MissingDependency(
+            "the LangChain export needs langchain-core: pip install langchain-core"
+        ) from exc
+    mech_name = tool.name
+
+    def _invoke(**kwargs: Any) -> Any:
+        if call is None:
+            raise NotImplementedError(
+                f"no call was given for mech tool {mech_name!r}; pass call= to "
+                "to_langchain_tool to send the request"
+            )
+        return call(mech_name, dict(kwargs))
+
+    return StructuredTool(
+        name=name or export_names([tool.name], OPENAI_RULE)[tool.name],
+        description=tool.description or f"Mech tool {tool.name}.",
+        args_schema=call_schema(tool),
+        func=_invoke,
+    )

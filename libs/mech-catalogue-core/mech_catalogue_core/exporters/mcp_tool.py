@@ -1,0 +1,268 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""MCP ``Tool`` objects and ``tools/list`` results (Model Context Protocol, revision 2026-07-28).
+
+Revision: :data:`MCP_PROTOCOL_VERSION`, the newest the pinned ``mcp`` SDK (2.3.0,
+``mcp_types.LATEST_PROTOCOL_VERSION``) speaks; its ``Tool`` is unchanged from 2025-11-25.
+Shape (schema.ts of that revision): ``name`` (1-128 of ``A-Za-z0-9_.-``), ``title``,
+``description``, ``inputSchema`` (object schema with ``properties``), ``outputSchema``
+(object schema, only when the tool declares one of type object), ``annotations`` (hints;
+mech tools reach outside services, so ``openWorldHint`` is true) and ``_meta`` carrying
+the tool's provenance under :data:`META_KEY` (only what is known: no mech, CID or digest
+is written for a manifest read from a file), its ``kind`` when the manifest gives one, and
+the original name when it had to change.
+
+Every Tool is checked (:func:`.conformance.mcp_tool_problems`, without the meta-schema
+pass its docstring explains) before it is returned.
+A tool that fails is served without the broken part: the offending argument is left out
+(then, if still failing, the call falls back to the free-text ``prompt`` schema); a
+failing ``outputSchema`` is left out; what was left out is listed, one sentence each,
+under ``_meta[META_KEY]["problems"]``. The ``tools/list`` result carries the revision's
+``resultType``, ``ttlMs`` and ``cacheScope``; tools keep a stable order (the caller's).
+"""
+
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+from mech_catalogue_core.exporters.conformance import (
+    mcp_tool_problems,
+)
+from mech_catalogue_core.exporters.names import (
+    MCP_RULE,
+    export_names,
+    named_once,
+)
+from mech_catalogue_core.exporters.schemas import (
+    call_schema,
+    output_object_schema,
+)
+from mech_catalogue_core.model.catalogue import (
+    Catalogue,
+)
+from mech_catalogue_core.model.problems import (
+    pointer,
+)
+from mech_catalogue_core.model.tool import Tool
+
+MCP_PROTOCOL_VERSION = "2026-07-28"
+META_KEY = "io.olas/mech-tool"
+#: ``tools/list`` cache hint: the catalogue changes at most once per period.
+DEFAULT_TTL_MS = 60_000
+CACHE_SCOPE = "public"  # the list holds no user-specific data
+RESULT_TYPE = "complete"
+
+
+def provenance_meta(tool: Tool) -> Dict[str, Any]:
+    """The tool's provenance, known fields only.
+
+    :param tool: the model tool.
+    :return: ``{"shape", "mech"?, "cid"?, "digest"?, "arguments", "derived_from"?}``:
+        ``arguments`` (when the tool has any and comes from a mech) is ``declared`` (the manifest says so) or ``derived`` (read from the
+        code of component ``derived_from.component_id`` at ``derived_from.cid``).
+    """
+    provenance = tool.provenance
+    meta: Dict[str, Any] = {"shape": provenance.shape}
+    if provenance.mech is not None:
+        meta["mech"] = provenance.mech.to_dict()
+    if provenance.cid:
+        meta["cid"] = provenance.cid
+    if provenance.digest:
+        meta["digest"] = provenance.digest
+    if tool.arguments and (provenance.mech is not None or provenance.derived_cid):
+        meta["arguments"] = provenance.arguments_source
+    if provenance.derived_cid:
+        meta["derived_from"] = {
+            "component_id": provenance.derived_component,
+            "cid": provenance.derived_cid,
+        }
+    return meta
+
+
+def _broken_arguments(problems: Sequence[str]) -> Optional[List[str]]:
+    """Top-level argument keys the problems point into; None when one is elsewhere."""
+    keys = []
+    prefix = "/inputSchema/properties/"
+    for sentence in problems:
+        where = sentence.split(":", 1)[0]
+        if not where.startswith(prefix):
+            return None
+        keys.append(where[len(prefix) :].split("/", 1)[0])
+    return keys
+
+
+def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
+    problems = mcp_tool_problems(result, meta_schema=False)
+    if not problems:
+        return result
+    dropped: List[str] = list(problems)
+    if "outputSchema" in result and any(
+        p.startswith("/outputSchema") for p in problems
+    ):
+        del result["outputSchema"]
+        problems = mcp_tool_problems(result, meta_schema=False)
+    broken = _broken_arguments(problems)
+    if problems and broken:
+        schema = result["inputSchema"]
+        escaped = {pointer(k): k for k in schema["properties"]}
+        for key in broken:
+            original = escaped.get("/" + key)
+            if original is not None:
+                schema["properties"].pop(original, None)
+                if isinstance(schema.get("required"), list):
+                    schema["required"] = [
+                        r for r in schema["required"] if r != original
+                    ]
+                    if not schema["required"]:
+                        del schema["required"]
+        problems = mcp_tool_problems(result, meta_schema=False)
+    if problems:
+        result["inputSchema"] = call_schema(
+            Tool(name=tool.name, input_description=tool.input_description)
+        )
+    result["_meta"][META_KEY]["problems"] = dropped
+    return result
+
+
+def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
+    """One checked MCP Tool as JSON.
+
+    :param tool: the model tool.
+    :param name: the exported name (default: ``tool.name`` sanitised by the MCP rule).
+    :return: a dict with camelCase keys as on the wire, passing
+        :func:`.conformance.mcp_tool_problems`.
+    """
+    exported = name or export_names([tool.name], MCP_RULE)[tool.name]
+    meta: Dict[str, Any] = {"provenance": provenance_meta(tool)}
+    if tool.kind:
+        meta["kind"] = tool.kind
+    if exported != tool.name:
+        meta["mechToolName"] = tool.name
+    result: Dict[str, Any] = {
+        "name": exported,
+        "title": tool.name,
+        "description": tool.description or f"Mech tool {tool.name}.",
+        "annotations": {"title": tool.name, "openWorldHint": True},
+        "_meta": {META_KEY: meta},
+    }
+    untyped = Tool(name=tool.name, input_description=tool.input_description)
+    try:
+        result["inputSchema"] = call_schema(tool)
+        output = output_object_schema(tool)
+        if output is not None:
+            result["outputSchema"] = output
+        return _checked(result, tool)
+    except RecursionError:  # a schema nested beyond what Python can walk
+        result.pop("outputSchema", None)
+        result["inputSchema"] = call_schema(untyped)
+        meta["problems"] = ["/inputSchema: nested too deeply; served as free text"]
+        return result
+
+
+def same_signature(tool: Tool, other: Tool) -> bool:
+    """Whether two offers of a name take the same arguments.
+
+    Output schemas are not compared: a caller's arguments are what must fit, and the
+    response is checked against the offering mech's own output schema anyway.
+
+    :param tool: one offer.
+    :param other: another offer (of the same name, usually).
+    :return: True when their arguments are equal.
+    """
+    return tool.arguments == other.arguments
+
+
+def offered_tool(tools: Sequence[Tool], name: Optional[str] = None) -> Dict[str, Any]:
+    """One MCP Tool for a tool name several mechs may offer (the first offer describes it).
+
+    Any mech may register a tool under a name another mech already offers, with other
+    arguments. The served schema is the first offer's, so ``schema_mechs`` says which
+    mechs take exactly those arguments: a caller that validated against the served schema
+    sends only to those, and ``conflicting_schemas`` warns that some offers differ
+    (``GET /tools/<name>`` shows each offer's own arguments).
+
+    :param tools: every mech's tool of one name, ref order (non-empty).
+    :param name: the MCP-safe unique name (default: sanitised).
+    :return: :func:`to_mcp_tool` of the first, ``_meta[META_KEY]`` extended with
+        ``mechs`` (every offering mech's key), ``collision`` (more than one offer),
+        ``schema_mechs`` (the keys of the mechs whose offer has the served arguments) and ``conflicting_schemas`` (some offer differs).
+    """
+    entry = to_mcp_tool(tools[0], name)
+    meta = entry["_meta"][META_KEY]
+    offers = [(t, t.provenance.mech) for t in tools if t.provenance.mech]
+    meta["mechs"] = [mech.key for _, mech in offers]
+    meta["collision"] = len(tools) > 1
+    matching = [mech.key for t, mech in offers if same_signature(t, tools[0])]
+    meta["schema_mechs"] = matching
+    meta["conflicting_schemas"] = len(matching) < len(offers)
+    return entry
+
+
+def tools_list_result(
+    entries: List[Dict[str, Any]],
+    next_cursor: Optional[str] = None,
+    ttl_ms: int = DEFAULT_TTL_MS,
+) -> Dict[str, Any]:
+    """A ``tools/list`` result of revision :data:`MCP_PROTOCOL_VERSION`.
+
+    :param entries: MCP Tools, in the order to serve.
+    :param next_cursor: the next page's cursor, if any.
+    :param ttl_ms: how long a client may cache the result, milliseconds.
+    :return: ``{"tools", "resultType", "ttlMs", "cacheScope", "nextCursor"?}``.
+    """
+    result: Dict[str, Any] = {
+        "tools": entries,
+        "resultType": RESULT_TYPE,
+        "ttlMs": ttl_ms,
+        "cacheScope": CACHE_SCOPE,
+    }
+    if next_cursor is not None:
+        result["nextCursor"] = next_cursor
+    return result
+
+
+def to_mcp_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
+    """MCP Tools for several tools, names unique across the list.
+
+    :param tools: model tools (e.g. one mech's, or a catalogue's de-duplicated by name).
+    :return: the list, in input order; a repeated tool name is exported once.
+    """
+    return [to_mcp_tool(t, name) for t, name in named_once(tools, MCP_RULE)]
+
+
+def to_mcp_tools_list_result(tools: Iterable[Tool]) -> Dict[str, Any]:
+    """Return the ``tools/list`` result for some tools (one page, no cursor).
+
+    :param tools: model tools.
+    :return: :func:`tools_list_result` of :func:`to_mcp_tools`.
+    """
+    return tools_list_result(to_mcp_tools(tools))
+
+
+def catalogue_to_mcp_tools(catalogue: Catalogue) -> List[Dict[str, Any]]:
+    """MCP Tools for a whole catalogue: one per distinct tool name.
+
+    Two mechs may claim the same tool name: the first in mech-ref order describes it, and
+    ``_meta[META_KEY]["mechs"]`` lists the key (:attr:`.tool.MechRef.key`) of every mech
+    offering it, so a caller can pick one.
+
+    :param catalogue: the catalogue.
+    :return: the tools, in catalogue order (mechs by ref, tools in manifest order).
+    """
+    exported = to_mcp_tools(catalogue.tools())
+    for item in exported:
+        offers = catalogue.tools_named(item["title"])
+        item["_meta"][META_KEY]["mechs"] = [
+            t.provenance.mech.key for t in offers if t.provenance.mech is not None
+        ]
+    return exported

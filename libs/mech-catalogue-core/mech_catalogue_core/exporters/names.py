@@ -1,0 +1,163 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Names for formats that restrict them, with a total, deterministic, reversible mapping.
+
+Rules (each consumer's own documentation):
+
+- OpenAI function calling, ``function.name``: ``^[a-zA-Z0-9_-]{1,64}$`` (OpenAI API
+  reference, "Chat Completions / tools / function.name");
+- Anthropic tool use, ``tools[].name``: ``^[a-zA-Z0-9_-]{1,64}$``, and the keys of
+  ``input_schema.properties``: ``^[a-zA-Z0-9_.-]{1,64}$`` (Anthropic Messages API
+  reference, "tools"; the same key rule is enforced by Amazon Bedrock's Converse API);
+- MCP ``Tool.name`` (specification 2025-11-25 and 2026-07-28, "Tools / Tool names"):
+  1-128 characters from ``A-Z a-z 0-9 _ - .``.
+
+Mapping (:func:`export_names`), total for any set of strings (empty, Unicode, any length,
+names chosen to collide with another name's sanitised form or its fallbacks):
+
+1. a name that already matches the rule keeps itself (all such names are reserved first,
+   so no renamed name can take one);
+2. every other name, in first-seen order, becomes its characters outside the rule's set
+   replaced by ``_`` (``name`` when nothing is left), cut so that ``_`` + 8 hex digits of
+   the sha2-256 of the original UTF-8 name fit, plus that tag;
+3. if that is taken, the tag is computed over ``name + "#" + str(k)`` for k = 1, 2, ...
+   until a free name is found (the set of taken names is finite, so this ends).
+
+The result depends only on the names and their order; :func:`reverse_names` maps an
+exported name back to the mech's own name.
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Pattern, Tuple
+
+from mech_catalogue_core.model.tool import Tool
+
+OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+ANTHROPIC_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
+MCP_NAME = re.compile(r"^[a-zA-Z0-9_.-]{1,128}$")
+
+_SUFFIX_LENGTH = 9  # "_" + 8 hex digits
+EMPTY_NAME = "name"
+
+
+@dataclass(frozen=True)
+class NameRule:
+    """A format's name rule.
+
+    :param pattern: full-match regular expression of a valid name.
+    :param disallowed: a character class matching characters to replace.
+    :param max_length: the longest valid name.
+    """
+
+    pattern: Pattern[str]
+    disallowed: Pattern[str]
+    max_length: int
+
+    def accepts(self, name: str) -> bool:
+        """Whether ``name`` is valid under this rule.
+
+        :param name: a candidate.
+        :return: True when it matches the whole pattern (no trailing newline).
+        """
+        return self.pattern.fullmatch(name) is not None
+
+
+OPENAI_RULE = NameRule(OPENAI_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64)
+ANTHROPIC_RULE = NameRule(ANTHROPIC_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64)
+ANTHROPIC_KEY_RULE = NameRule(ANTHROPIC_KEY, re.compile(r"[^a-zA-Z0-9_.-]"), 64)
+MCP_RULE = NameRule(MCP_NAME, re.compile(r"[^a-zA-Z0-9_.-]"), 128)
+
+
+def _tag(text: str) -> str:
+    return "_" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def _base(name: str, rule: NameRule) -> str:
+    return rule.disallowed.sub("_", name) or EMPTY_NAME
+
+
+def _tagged(name: str, rule: NameRule, attempt: int) -> str:
+    salt = name if attempt == 0 else f"{name}#{attempt}"
+    return _base(name, rule)[: rule.max_length - _SUFFIX_LENGTH] + _tag(salt)
+
+
+def sanitise_name(name: str, rule: NameRule = OPENAI_RULE) -> str:
+    """One name under a rule, ignoring collisions (see :func:`export_names` for sets).
+
+    :param name: the mech's name.
+    :param rule: the format's rule.
+    :return: ``name`` when already valid, else the replaced/cut name with a hash tag.
+    """
+    return name if rule.accepts(name) else _tagged(name, rule, 0)
+
+
+def export_names(names: Iterable[str], rule: NameRule = OPENAI_RULE) -> Dict[str, str]:
+    """Map names to unique valid names under a rule (never raises; see the module doc).
+
+    :param names: the mech's names, in order (duplicates map once).
+    :param rule: the format's rule.
+    :return: original name -> exported name; exported names are distinct and valid.
+    """
+    ordered = list(dict.fromkeys(names))
+    exported = {n: n for n in ordered if rule.accepts(n)}
+    taken = set(exported)
+    for name in ordered:
+        if name in exported:
+            continue
+        attempt = 0
+        candidate = _tagged(name, rule, attempt)
+        while candidate in taken:
+            attempt += 1
+            candidate = _tagged(name, rule, attempt)
+        taken.add(candidate)
+        exported[name] = candidate
+    return {name: exported[name] for name in ordered}
+
+
+def reverse_names(mapping: Dict[str, str]) -> Dict[str, str]:
+    """Return exported name -> original name.
+
+    :param mapping: from :func:`export_names`.
+    :return: exported name -> original name.
+    """
+    return {exported: original for original, exported in mapping.items()}
+
+
+def named_once(tools: Iterable[Tool], rule: NameRule) -> List[Tuple[Tool, str]]:
+    """Each tool name once (the first tool with a name wins), with its exported name.
+
+    :param tools: model tools, in order.
+    :param rule: the format's name rule.
+    :return: ``(tool, exported name)`` pairs in first-seen order.
+    """
+    first: Dict[str, Tool] = {}
+    for tool in tools:
+        first.setdefault(tool.name, tool)
+    exported = export_names(first, rule)
+    return [(tool, exported[name]) for name, tool in first.items()]
+
+
+def described(tool: Tool, exported: str) -> str:
+    """The tool's description, naming the mech tool when the exported name differs.
+
+    :param tool: the model tool.
+    :param exported: its exported name.
+    :return: the description ("Mech tool <name>." when the tool has none).
+    """
+    text = tool.description or f"Mech tool {tool.name}."
+    return text if exported == tool.name else f"{text} (mech tool name: {tool.name})"

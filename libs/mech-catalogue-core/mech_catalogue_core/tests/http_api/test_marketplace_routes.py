@@ -1,0 +1,122 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""GET /mechs and GET /tools/<name> carry each mech contract's marketplace facts."""
+
+import json
+from dataclasses import replace
+from typing import Any, Dict
+
+from mech_catalogue_core.catalogue.exposure import (
+    ExposedCatalogue,
+)
+from mech_catalogue_core.http_api.routes import (
+    CatalogueView,
+    route,
+)
+from mech_catalogue_core.model.catalogue import (
+    Catalogue,
+    Manifest,
+    Mech,
+    MechRef,
+    Tool,
+)
+from mech_catalogue_core.model.market import (
+    UNREAD_CALL_FAILED,
+    MechFacts,
+)
+from mech_catalogue_core.model.tool import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+)
+
+REGISTRY = "0x" + "cc" * 20
+PRICED = MechFacts(
+    address="0x" + "01" * 20,
+    service_id=1,
+    block=40,
+    confirmed=True,
+    max_delivery_rate=25 * 10**18,
+    payment_type="0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1",
+    requests=3,
+    deliveries=2,
+    marketplace_deliveries=2,
+    karma=2,
+)
+UNREAD = MechFacts(
+    address="0x" + "02" * 20,
+    service_id=1,
+    block=40,
+    confirmed=True,
+    unread=(("max_delivery_rate", UNREAD_CALL_FAILED), ("karma", UNREAD_CALL_FAILED)),
+)
+
+
+def get(path: str, catalogue: Catalogue) -> Dict[str, Any]:
+    """Answer a GET with a view of ``catalogue``.
+
+    :param path: the path.
+    :param catalogue: the catalogue.
+    :return: the decoded JSON body (status 200 asserted).
+    """
+    published = ExposedCatalogue(catalogue, catalogue.digest(), "", 40, 0.0, 1)
+    result = route("GET", path, b"", CatalogueView.build(published), 0.0, 50, 60.0)
+    assert result.status_code == 200, result.body
+    return json.loads(result.body)
+
+
+def catalogue() -> Catalogue:
+    """Service 1 (two mech contracts) and service 2 (no facts) both offering ``predict``.
+
+    :return: the catalogue.
+    """
+    mechs = [
+        Mech.from_manifest(
+            MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, REGISTRY, i),
+            Manifest(tools=(Tool(name="predict"),)),
+            digest="0x" + "ab" * 32,
+        )
+        for i in (1, 2)
+    ]
+    mechs[0] = replace(mechs[0], marketplace=(PRICED, UNREAD))
+    return Catalogue.build(mechs)
+
+
+def test_mechs_lists_price_payment_counts_karma_and_reasons() -> None:
+    """/mechs: price in wei as text, payment type by name, counts, karma, block; nulls with reasons."""
+    body = get("/mechs", catalogue())
+    first, second = body["mechs"]
+    priced, unread = first["marketplace"]
+    assert priced["address"] == PRICED.address
+    assert priced["max_delivery_rate"] == str(25 * 10**18)
+    assert priced["payment_type_name"] == "native"
+    assert (priced["requests"], priced["deliveries"], priced["karma"]) == (
+        "3",
+        "2",
+        "2",
+    )
+    assert priced["block"] == "40"
+    assert unread["max_delivery_rate"] is None and unread["karma"] is None
+    assert unread["unread"] == {
+        "max_delivery_rate": UNREAD_CALL_FAILED,
+        "karma": UNREAD_CALL_FAILED,
+    }
+    assert second["marketplace"] == []
+
+
+def test_each_tool_offer_carries_its_mech_contracts() -> None:
+    """/tools/predict: the offer of service 1 lists both contracts, service 2's lists none."""
+    offers = get("/tools/predict", catalogue())["offers"]
+    by_id = {offer["mech"]["mech_id"]: offer["marketplace"] for offer in offers}
+    assert [f["address"] for f in by_id[1]] == [PRICED.address, UNREAD.address]
+    assert by_id[2] == []
