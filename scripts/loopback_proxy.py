@@ -32,9 +32,13 @@ when told to, injects one fault:
 - ``max_request_bytes``: a JSON-RPC request body longer than this is answered with a
   JSON-RPC error "request entity too large" (an RPC capping what one ``eth_call`` carries);
 - ``max_log_range``: an ``eth_getLogs`` call spanning more blocks than this (``fromBlock``
-  and ``toBlock`` both numbers; a tag such as ``latest`` is not judged) is answered with a
-  JSON-RPC error whose text is ``log_range_refusal`` formatted with ``width`` and ``limit``
-  (an RPC capping the block range of a log query; set the text to a real RPC's phrasing);
+  and ``toBlock`` both numbers; a tag such as ``latest`` is not judged unless
+  ``tags_are_head``) is answered with a JSON-RPC error whose text is ``log_range_refusal``
+  formatted with ``width`` and ``limit`` (an RPC capping the block range of a log query;
+  set the text to a real RPC's phrasing);
+- ``tags_are_head``: with ``max_log_range``, a block tag (``latest``, ``pending``, ``safe``,
+  ``finalized``, or no bound at all) counts as the upstream's head block, read with
+  ``eth_blockNumber``, and ``earliest`` as block 0, as hosted providers judge ranges;
 - ``path_modes``: path substring -> mode, a fault for matching requests only (e.g. one
   CID), the others forwarded (a mode in ``mode`` wins);
 - ``rewrite``: a function ``(path, body) -> body`` replacing what upstream returned
@@ -201,6 +205,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.max_request_bytes: Optional[int] = None
         self.max_log_range: Optional[int] = None
         self.log_range_refusal = LOG_RANGE_REFUSAL
+        self.tags_are_head = False
         self.counters = ProxyCounters()
         self.network: Optional[NetworkModel] = None
         self._rng = random.Random(0)
@@ -278,6 +283,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.path_modes = {}
         self.max_request_bytes = None
         self.max_log_range = None
+        self.tags_are_head = False
         self.log_range_refusal = LOG_RANGE_REFUSAL
 
     def reset_counters(self) -> ProxyCounters:
@@ -352,13 +358,35 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
             params = call.get("params") or [{}]
             query = params[0] if isinstance(params[0], dict) else {}
             try:
-                first, last = int(query["fromBlock"], 16), int(query["toBlock"], 16)
+                first = self._block_number(query.get("fromBlock", "latest"))
+                last = self._block_number(query.get("toBlock", "latest"))
             except (KeyError, TypeError, ValueError):
                 continue
             widths.append(last - first + 1)
         if max(widths) <= limit:
             return None
         return self.log_range_refusal.format(width=max(widths), limit=limit)
+
+    def _block_number(self, bound: str) -> int:
+        """Read one ``eth_getLogs`` bound as a block number.
+
+        A tag when tags are not judged, or a head that cannot be read, raises
+        ``ValueError`` (the bound is then not judged).
+
+        :param bound: a hex number or a tag.
+        :return: the number (a tag only with ``tags_are_head``).
+        """
+        if not self.tags_are_head or bound.startswith("0x"):
+            return int(bound, 16)
+        if bound == "earliest":
+            return 0
+        request = json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": []}
+        ).encode()
+        _, _, data = self.forward(
+            "POST", "/", request, {"Content-Type": "application/json"}
+        )
+        return int(json.loads(data)["result"], 16)
 
     def record_fault(self) -> None:
         """Count one request answered by an injected fault."""

@@ -49,7 +49,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import click
 from mech_catalogue_core.ipfs.cid import (
@@ -144,7 +144,7 @@ def response_document(
     return document
 
 
-class Responder:
+class Responder:  # pylint: disable=too-many-instance-attributes
     """Answers marketplace requests to the given mechs on the devnet (a stand-in operator).
 
     :param info: the devnet (its ``MechMarketplace`` and kubo API are used).
@@ -153,6 +153,10 @@ class Responder:
     :param max_range: most blocks per ``eth_getLogs`` query.
     :param interval: seconds between polls of the background thread.
     :param result: the result text every answer carries.
+    :param encode: the response file's bytes from the document (default: its sorted-key
+        JSON); a test delivers anything through it (invalid UTF-8, deep nesting...).
+    :param deliver_as: the mech that delivers instead of the one requested (a mech
+        sniping requests past their response timeout); None: the requested mech.
     """
 
     def __init__(  # pylint: disable=too-many-arguments
@@ -163,6 +167,8 @@ class Responder:
         max_range: int = 1000,
         interval: float = 0.5,
         result: str = DEFAULT_RESULT,
+        encode: Optional[Callable[[Dict[str, Any]], bytes]] = None,
+        deliver_as: Optional[str] = None,
     ) -> None:
         """Bind to the devnet; nothing is read until :meth:`poll` or :meth:`start`.
 
@@ -172,6 +178,8 @@ class Responder:
         :param max_range: most blocks per log query (at least 1).
         :param interval: seconds between background polls.
         :param result: the fixed result text.
+        :param encode: the response file's bytes from the document (None: JSON).
+        :param deliver_as: the delivering mech (None: the requested one).
         :raises ValueError: for no mech or a ``max_range`` below 1.
         """
         if not mechs:
@@ -183,6 +191,10 @@ class Responder:
         self.max_range = max_range
         self.interval = interval
         self.result = result
+        self.encode = encode or (
+            lambda document: json.dumps(document, sort_keys=True).encode("utf-8")
+        )
+        self.deliver_as = Web3.to_checksum_address(deliver_as) if deliver_as else None
         self._state = _State(next_block=from_block)
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -319,15 +331,14 @@ class Responder:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "response"
             folder.mkdir()
-            (folder / str(document["requestId"])).write_text(
-                json.dumps(document, sort_keys=True)
-            )
+            (folder / str(document["requestId"])).write_bytes(self.encode(document))
             response_cid = self.devnet.ipfs.add_directory(folder)
         digest = bytes.fromhex(cid_to_digest(response_cid)[1][2:])
-        receipt = self.devnet.deliver(request.mech, [request.request_id], [digest])
+        mech = self.deliver_as or request.mech
+        receipt = self.devnet.deliver(mech, [request.request_id], [digest])
         return Delivery(
             request.request_id,
-            request.mech,
+            mech,
             cid,
             response_cid,
             document,

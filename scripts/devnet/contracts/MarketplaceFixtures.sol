@@ -170,7 +170,11 @@ contract FixtureMech {
         for (uint256 i = 0; i < requestIds.length; ++i) {
             if (deliveredRequests[i]) {
                 numTotalDeliveries += 1;
-                numUndeliveredRequests -= 1;
+                // a request of another (priority) mech, delivered after its response
+                // timeout, was never counted here as undelivered
+                if (mapRequestData[requestIds[i]].length > 0) {
+                    numUndeliveredRequests -= 1;
+                }
                 emit Deliver(address(this), msg.sender, requestIds[i], rates[i], datas[i]);
             }
         }
