@@ -22,17 +22,25 @@
 - :func:`call_key` / :func:`payload_nonce`: the deterministic identity of a call, so a
   retry of the same call finds the request it already paid for;
 - :func:`request_payload`: the JSON a mech tool reads (``prompt``, ``tool``, ``nonce``
-  and the typed arguments at top level, as mech-interact's request round builds it).
+  and the typed arguments at top level, as mech-interact's request round builds it);
+- :func:`decode_response` / :func:`structured_content`: a delivered response read as
+  bounded JSON (depth, finite numbers, integers of at most a uint256's digits) and checked
+  against the tool's ``outputSchema``; anything else is returned as text;
+- :func:`check_delivery`: whether the mech that delivered is the one paid, or one that
+  offers the same tool with the same schema (else its answer is untrusted).
 """
 
 import hashlib
 import json
+import math
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from mech_catalogue_core.manifest.validation import nesting_depth
+from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
@@ -47,6 +55,14 @@ RESERVED_PAYLOAD_KEYS = ("prompt", "tool", "nonce")
 #: the ``_meta`` key a client may set on ``tools/call`` to ask for a new request for the
 #: same arguments (any string; the same value again means the same call)
 IDEMPOTENCY_META_KEY = "io.olas/idempotency-key"
+#: deepest array/object nesting of a delivered response read as structured content: the
+#: manifest cap (``Limits.max_depth``, 64). pydantic-core, which the SDK serialises
+#: results with, refuses a few hundred levels ("Maximum serialization depth exceeded")
+#: and ``json.loads`` a few thousand (``RecursionError``)
+MAX_RESPONSE_DEPTH = DEFAULT_LIMITS.max_depth
+#: most decimal digits of an integer in structured content: a uint256 (a wei amount, a
+#: marketplace request id) has at most 78; longer ones are no chain quantity
+MAX_INTEGER_DIGITS = 78
 
 
 @dataclass(frozen=True)
@@ -331,39 +347,97 @@ def argument_errors(
     return sorted(set(errors))
 
 
+class _Unstructured(ValueError):
+    """A delivered JSON text that is no bounded JSON value; the message says why."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _Unstructured(f"it holds {name}, which is not JSON (RFC 8259)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Unstructured(f"the number {text[:40]} overflows a double")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise _Unstructured(
+            f"an integer has {digits} digits, over the {MAX_INTEGER_DIGITS} of a uint256"
+        )
+    return int(text)
+
+
+def decode_response(text: Any) -> Tuple[Any, str]:
+    """Decode a delivered response (or its ``result`` text) as a bounded JSON value.
+
+    Never raises: nesting is measured without recursion first
+    (:func:`mech_catalogue_core.manifest.validation.nesting_depth`), then ``json.loads``
+    refuses ``NaN``/``Infinity``, numbers that overflow a double and integers over
+    :data:`MAX_INTEGER_DIGITS` digits.
+
+    :param text: the bytes or string delivered.
+    :return: ``(value, "")``, or ``(None, why it is not structured)``.
+    """
+    if not isinstance(text, (bytes, str)):
+        return None, f"it is a {type(text).__name__}, not JSON text"
+    try:
+        depth = nesting_depth(text, MAX_RESPONSE_DEPTH)
+        if depth > MAX_RESPONSE_DEPTH:
+            return None, f"it is nested too deeply (over {MAX_RESPONSE_DEPTH} levels)"
+        return (
+            json.loads(
+                text,
+                parse_constant=_no_constant,
+                parse_float=_finite_float,
+                parse_int=_bounded_int,
+            ),
+            "",
+        )
+    except _Unstructured as exc:
+        return None, str(exc)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        return None, "it is not JSON"
+
+
 def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
     The schema may describe the whole response document (mech-server's ``{"requestId",
     "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
-    decoded when it is JSON text); the first that validates is returned.
+    decoded when it is JSON text); the first that validates is returned. Never raises:
+    a response that is no bounded JSON (:func:`decode_response`) or that the validator
+    cannot check (e.g. ``OverflowError`` of ``multipleOf``) is a reason, not an error.
 
     :param schema: the tool's ``outputSchema``.
     :param body: the verified response bytes.
     :return: ``(structured or None, why not: "" when fine)``.
     """
-    try:
-        document = json.loads(body)
-    except ValueError:
-        return None, "the response is not JSON"
-    except RecursionError:
-        return None, "the response is JSON nested too deeply to check"
+    document, problem = decode_response(body)
+    if problem:
+        return None, f"the response is not structured content: {problem}"
     candidates = [document]
     if isinstance(document, dict) and "result" in document:
         result = document["result"]
         if isinstance(result, str):
-            try:
-                result = json.loads(result)
-            except ValueError:
-                pass
+            decoded, _ = decode_response(result)
+            result = result if decoded is None else decoded
         candidates.append(result)
-    validator = Draft202012Validator(dict(schema))
     first = None
     for candidate in candidates:
         try:
+            validator = Draft202012Validator(dict(schema))
             errors = sorted(validator.iter_errors(candidate), key=str)
-        except RecursionError:
-            return None, "the response is nested too deeply to check"
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # a stranger's schema meeting a mech's response: whatever it raises, the
+            # answer is still returned (as text)
+            return (
+                None,
+                f"checking it against the output schema failed ({type(exc).__name__})",
+            )
         if not errors:
             return candidate, ""
         first = first or errors[0]
@@ -371,5 +445,58 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
     where = "/".join(str(p) for p in first.absolute_path) or "(root)"
     return (
         None,
-        f"the response does not match the output schema at {where}: {first.message}",
+        f"the response does not match the output schema at {where}: "
+        f"{first.message[:300]}",
+    )
+
+
+@dataclass(frozen=True)
+class DeliveryCheck:
+    """Who delivered a paid request, against who was paid.
+
+    :param paid_mech: the mech the request was sent to (priority mech), lowercase 0x hex.
+    :param delivery_mech: ``mapRequestIdInfos(id).deliveryMech``, lowercase 0x hex.
+    :param same_offer: the delivering mech offers the called tool with the served schema.
+    """
+
+    paid_mech: str
+    delivery_mech: str
+    same_offer: bool
+
+    @property
+    def by_another_mech(self) -> bool:
+        """Whether a mech other than the one paid delivered (after the response timeout).
+
+        :return: True when they differ.
+        """
+        return self.delivery_mech != self.paid_mech
+
+    @property
+    def trusted(self) -> bool:
+        """Whether the answer is the tool's: the paid mech's, or a same-offer mech's.
+
+        :return: True when it may be returned as the tool's answer.
+        """
+        return not self.by_another_mech or self.same_offer
+
+
+def check_delivery(
+    paid_mech: str, delivery_mech: str, offers: Sequence[Offer]
+) -> DeliveryCheck:
+    """Compare the delivering mech with the paid one and the tool's offers.
+
+    After a request's response timeout the MechMarketplace lets any mech deliver it; an
+    answer from a mech that does not offer this tool with this schema is not the tool's.
+
+    :param paid_mech: the journalled mech (the request's priority mech), any case.
+    :param delivery_mech: the marketplace's delivery mech, any case.
+    :param offers: the called tool's offers now (every mech offering it with the served
+        schema).
+    :return: the check.
+    """
+    delivering = delivery_mech.lower()
+    return DeliveryCheck(
+        paid_mech=paid_mech.lower(),
+        delivery_mech=delivering,
+        same_offer=any(offer.address.lower() == delivering for offer in offers),
     )

@@ -26,29 +26,50 @@ retry broadcasts the same transaction again instead of signing a new one (a new 
 the next pending nonce, and both were mined: paid twice).
 
 Delivery: ``getRequestStatus`` turns ``Delivered`` (3); the data is in the delivering
-mech's ``Deliver`` event (``mapRequestIdInfos(id).deliveryMech``): the ai-registry-mech
+mech's ``Deliver`` event (``mapRequestIdInfos(id).deliveryMech``, which after the request's
+response timeout may be another mech than the one paid): the ai-registry-mech
 ``Deliver(address indexed mech, address indexed mechServiceMultisig, bytes32 requestId,
 uint256 deliveryRate, bytes data)`` or the devnet fixture's ``Deliver(address indexed
-sender, bytes32 requestId, bytes data)``.
+sender, bytes32 requestId, bytes data)``. :meth:`Marketplace.delivery` returns the data
+with that delivering mech (:class:`Delivered`).
+
+Log reads (``Deliver`` events, and this requester's ``MarketplaceRequest`` events) span
+numbered blocks up to the head read just before (never ``latest``: hosted RPCs count it as
+the head too), and a range the RPC refuses as too wide is read in halves
+(:func:`mech_catalogue_core.chain.rpc_limits.narrow_log_range`, as the agent does).
+
+The journal is read back strictly (:func:`entry_from_json`): a truncated, extended or
+altered entry is a :class:`JournalError` naming the file, never a payment. A call whose
+entry is missing is looked up on chain first (:meth:`Marketplace.own_request`: this
+requester's request with the same request data in the last
+:data:`REQUEST_LOOKBACK_BLOCKS` blocks) and resumed instead of paid again.
 
 The signing key stays inside :class:`Marketplace` (``eth_account``); nothing here logs,
 returns or puts it in an error.
 """
 
 import json
+import logging
 import os
+import re
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from eth_abi import decode as abi_decode
 from eth_account import Account
 from eth_typing import HexStr
+from mech_catalogue_core.chain.marketplace import LogQuery
+from mech_catalogue_core.chain.rpc_limits import narrow_log_range
+from mech_catalogue_core.manifest.validation import nesting_depth
+from mech_catalogue_core.model.vocabulary import CallStatus
 from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted
 
 from mech_catalogue_cli.keys import redacted_url, without_url
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: MechMarketplace.RequestStatus
 STATUS_DOES_NOT_EXIST = 0
@@ -149,8 +170,65 @@ DELIVER_TOPICS = {
 }
 
 
+#: ``MarketplaceRequest`` of the open-autonomy wheel's MechMarketplace (the devnet's) and of
+#: ai-registry-mech 0.8.28 (``../shared/reference``): ``priorityMech`` and ``requester``
+#: indexed; the data types of each, and whether it carries the request datas
+REQUEST_TOPICS: Dict[str, Tuple[List[str], bool]] = {
+    "0x"
+    + Web3.keccak(text="MarketplaceRequest(address,address,uint256,bytes32[],bytes[])")
+    .hex()
+    .removeprefix("0x"): (["uint256", "bytes32[]", "bytes[]"], True),
+    "0x"
+    + Web3.keccak(text="MarketplaceRequest(address,address,uint256,bytes32[])")
+    .hex()
+    .removeprefix("0x"): (["uint256", "bytes32[]"], False),
+}
+#: how far back (blocks) a call with no journal entry is looked for on chain before it is
+#: paid: about 5.8 days on Gnosis (5 s blocks), 2.3 days on Base (2 s blocks)
+REQUEST_LOOKBACK_BLOCKS = 100_000
+
+
 class MarketError(RuntimeError):
     """A marketplace read or transaction failed; the message names it (never the key)."""
+
+
+class JournalError(MarketError):
+    """A journal entry that is not one this server wrote; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """A delivered request's data and who delivered it.
+
+    :param data: the ``Deliver`` event's data (by convention a 32-byte IPFS digest).
+    :param mech: ``mapRequestIdInfos(id).deliveryMech``, lowercase 0x hex, the emitter of
+        that ``Deliver`` event.
+    :param block: the block of the ``Deliver`` event.
+    :param requester: ``mapRequestIdInfos(id).requester``, lowercase 0x hex.
+    """
+
+    data: bytes
+    mech: str
+    block: int
+    requester: str
+
+
+@dataclass(frozen=True)
+class OwnRequest:
+    """One of this requester's requests found on chain.
+
+    :param request_id: 0x + 64 hex.
+    :param mech: the priority mech, lowercase 0x hex.
+    :param data: the request data, 0x hex.
+    :param block: the block of its ``MarketplaceRequest`` event.
+    :param tx_hash: its transaction, 0x + 64 hex.
+    """
+
+    request_id: str
+    mech: str
+    data: str
+    block: int
+    tx_hash: str
 
 
 @dataclass
@@ -185,7 +263,7 @@ class JournalEntry:  # pylint: disable=too-many-instance-attributes
     request_id: str
     from_block: int
     tx_hash: str = ""
-    status: str = "prepared"
+    status: str = CallStatus.PREPARED
     response_cid: str = ""
     extra: Dict[str, Any] = field(default_factory=dict)
     raw_tx: str = ""
@@ -206,6 +284,88 @@ class SignedRequest:
     account_nonce: int
 
 
+_HEX32 = re.compile(r"0x[0-9a-f]{64}")
+_ADDRESS_TEXT = re.compile(r"0x[0-9a-fA-F]{40}")
+_HEX_BYTES = re.compile(r"0x(?:[0-9a-f]{2})*")
+_CID_TEXT = re.compile(r"[0-9A-Za-z]{0,128}")
+_ENTRY_TYPES = {f.name: f.type for f in fields(JournalEntry)}
+#: deepest nesting of an entry read: the entry object, its ``extra`` and a little more
+_ENTRY_DEPTH = 4
+
+
+def _journal_field_problem(  # pylint: disable=too-many-return-statements
+    name: str, value: Any
+) -> str:
+    """Say what is wrong with one journal field, or "".
+
+    :param name: a :class:`JournalEntry` field.
+    :param value: its value as read.
+    :return: the problem, or "".
+    """
+    ints = {"price": 0, "market_nonce": -1, "from_block": 0, "account_nonce": -1}
+    if name in ints:
+        if isinstance(value, bool) or not isinstance(value, int) or value < ints[name]:
+            return f"{name} is not an integer of at least {ints[name]}"
+        return ""
+    if name == "extra":
+        return "" if isinstance(value, dict) else "extra is not an object"
+    if not isinstance(value, str):
+        return f"{name} is not a string"
+    patterns: Dict[str, "re.Pattern[str]"] = {
+        "key": re.compile(r"[0-9a-f]{64}"),
+        "mech": _ADDRESS_TEXT,
+        "payment_type": _HEX32,
+        "data": _HEX32,
+        "request_id": _HEX32,
+        "cid": _CID_TEXT,
+        "response_cid": _CID_TEXT,
+        "raw_tx": _HEX_BYTES,
+        "tool": re.compile(r"[^\x00-\x1f]{1,256}"),
+        "tx_hash": re.compile(r"(0x[0-9a-f]{64})?"),
+    }
+    if name == "status":
+        return "" if value in set(CallStatus) else f"status {value[:20]!r} is unknown"
+    pattern = patterns.get(name)
+    if pattern is not None and not pattern.fullmatch(value):
+        return f"{name} is not in the form this server writes"
+    return ""
+
+
+def entry_from_json(text: str, key: str) -> JournalEntry:
+    """Read one journal entry strictly: exactly the fields this server writes, each checked.
+
+    :param text: the file's text.
+    :param key: the call key the file is named by.
+    :return: the entry.
+    :raises ValueError: saying what is wrong (not JSON, a field missing, unknown, of the
+        wrong form, another call's key, or a sent entry without its transaction).
+    """
+    if nesting_depth(text, _ENTRY_DEPTH) > _ENTRY_DEPTH:
+        raise ValueError("it is nested too deeply to be an entry")
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"it is not JSON ({str(exc)[:80]})") from exc
+    if not isinstance(document, dict):
+        raise ValueError("it is not a JSON object")
+    missing = sorted(set(_ENTRY_TYPES) - set(document))
+    unknown = sorted(set(document) - set(_ENTRY_TYPES))
+    if missing or unknown:
+        raise ValueError(
+            f"fields missing: {missing[:5] or 'none'}; unknown fields: "
+            f"{[u[:40] for u in unknown[:5]] or 'none'}"
+        )
+    for name, value in document.items():
+        problem = _journal_field_problem(name, value)
+        if problem:
+            raise ValueError(problem)
+    if document["key"] != key:
+        raise ValueError("it records another call (its key is not its file name)")
+    if document["status"] != CallStatus.PREPARED and not document["tx_hash"]:
+        raise ValueError(f"it is {document['status']} but names no transaction")
+    return JournalEntry(**document)
+
+
 class Journal:
     """Call records under a state folder (``<dir>/calls/<key>.json``), written atomically."""
 
@@ -218,15 +378,25 @@ class Journal:
         self.folder.mkdir(parents=True, exist_ok=True)
 
     def load(self, key: str) -> Optional[JournalEntry]:
-        """Return a call's record, or None.
+        """Return a call's record, or None when there is none.
 
         :param key: the call key.
         :return: the entry.
+        :raises JournalError: when the file is unreadable or not an entry this server
+            wrote (:func:`entry_from_json`): the message names the file and what to do;
+            nothing is paid for the call while it stays.
         """
         path = self.folder / f"{key}.json"
         if not path.exists():
             return None
-        return JournalEntry(**json.loads(path.read_text(encoding="utf-8")))
+        try:
+            return entry_from_json(path.read_text(encoding="utf-8"), key)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise JournalError(
+                f"the call journal entry {path} is not one this server wrote ({exc}); "
+                "nothing was sent. Check it, then move it away: the call will then be "
+                "looked up on chain and resumed, or paid when no request of it is found"
+            ) from exc
 
     def save(self, entry: JournalEntry) -> None:
         """Write a record (temporary file, fsync, rename).
@@ -325,6 +495,22 @@ class Marketplace:
         :return: the status.
         """
         return int(self._call("getRequestStatus", bytes.fromhex(request_id[2:])))
+
+    def request_info(self, request_id: str) -> Dict[str, Any]:
+        """Return ``mapRequestIdInfos(id)``: who sent it, to whom, at what rate.
+
+        :param request_id: 0x + 64 hex.
+        :return: ``{"priority_mech", "delivery_mech", "requester"}`` (lowercase 0x hex),
+            ``"delivery_rate"`` (wei) and ``"payment_type"`` (0x + 64 hex).
+        """
+        info = self._call("mapRequestIdInfos", bytes.fromhex(request_id[2:]))
+        return {
+            "priority_mech": str(info[0]).lower(),
+            "delivery_mech": str(info[1]).lower(),
+            "requester": str(info[2]).lower(),
+            "delivery_rate": int(info[4]),
+            "payment_type": _hex32(info[5]),
+        }
 
     def response_timeout(self, wanted: float) -> int:
         """Clamp a wait to the marketplace's response timeout bounds.
@@ -460,48 +646,140 @@ class Marketplace:
             if "already known" not in str(exc).lower():
                 raise
 
-    def delivery(self, request_id: str, from_block: int) -> Optional[bytes]:
-        """Return the delivered data, or None while undelivered.
+    def _narrowed(self, query: LogQuery, why: str) -> None:
+        LOGGER.warning(
+            "eth_getLogs %s-%s on %s was refused as too wide (%s); it is read in halves",
+            query.from_block,
+            query.to_block,
+            query.address,
+            without_url(why, self.rpc_url)[:200],
+        )
 
-        :param request_id: 0x + 64 hex.
-        :param from_block: a block at or before the request.
-        :return: the ``Deliver`` event's data.
-        :raises MarketError: when the marketplace says delivered but no event holds it.
+    def logs(
+        self, query: LogQuery, *more_topics: Optional[str]
+    ) -> List[Dict[str, Any]]:
+        """Read ``eth_getLogs`` over a numbered range, in halves when the RPC refuses it.
+
+        :param query: the emitter, ``topics[0]`` and inclusive numbered block range.
+        :param more_topics: ``topics[1:]`` (None: any).
+        :return: the logs, in block order.
+        :raises MarketError: when the RPC refuses even one block, or fails otherwise
+            (its words, without the RPC URL).
         """
-        if self.status(request_id) != STATUS_DELIVERED:
-            return None
-        info = self._call("mapRequestIdInfos", bytes.fromhex(request_id[2:]))
-        mech = info[1]
-        try:
-            logs = self.w3.eth.get_logs(
-                {
-                    "address": Web3.to_checksum_address(mech),
-                    "fromBlock": from_block,
-                    "toBlock": "latest",
-                }
+
+        def answer(one: LogQuery) -> List[Any]:
+            return list(
+                self.w3.eth.get_logs(
+                    {
+                        "address": Web3.to_checksum_address(one.address),
+                        "topics": [one.topic, *more_topics],  # type: ignore[list-item]
+                        "fromBlock": one.from_block,
+                        "toBlock": one.to_block,
+                    }
+                )
             )
+
+        reader: Callable[[LogQuery], List[Any]] = narrow_log_range(
+            answer, (Exception,), self._narrowed
+        )
+        try:
+            return [dict(log) for log in reader(query)]
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # web3 7's Web3RPCError is no ValueError; a mech flooding logs past the RPC's
             # limit must give an error result, not end the call's task
             raise MarketError(
-                f"the Deliver events of mech {mech} could not be read "
-                f"({type(exc).__name__}); call again later"
+                f"the events of {query.address} in blocks {query.from_block}-"
+                f"{query.to_block} could not be read ({type(exc).__name__}: "
+                f"{without_url(str(exc), self.rpc_url)[:160]}); call again later"
             ) from exc
-        for log in logs:
-            topic = "0x" + bytes(log["topics"][0]).hex() if log["topics"] else ""
-            types = DELIVER_TOPICS.get(topic)
-            if types is None:
-                continue
-            try:
-                values = abi_decode(types, bytes(log["data"]))
-            except Exception:  # pylint: disable=broad-exception-caught
-                continue  # a malformed Deliver event from the mech: not the answer
-            if _hex32(values[0]) == request_id.lower():
-                return bytes(values[-1])
+
+    def delivery(self, request_id: str, from_block: int) -> Optional[Delivered]:
+        """Return the delivered data and the delivering mech, or None while undelivered.
+
+        The ``Deliver`` events are read from the marketplace's ``deliveryMech`` for the
+        request, over ``from_block`` .. the head (numbered, in halves when refused).
+
+        :param request_id: 0x + 64 hex.
+        :param from_block: a block at or before the request.
+        :return: the delivery.
+        :raises MarketError: when the marketplace says delivered but no event holds it,
+            or the events cannot be read.
+        """
+        if self.status(request_id) != STATUS_DELIVERED:
+            return None
+        info = self.request_info(request_id)
+        mech = info["delivery_mech"]
+        head = self.head()
+        for topic, types in DELIVER_TOPICS.items():
+            for log in self.logs(LogQuery(mech, topic, from_block, head)):
+                try:
+                    values = abi_decode(types, bytes(log["data"]))
+                except Exception:  # pylint: disable=broad-exception-caught
+                    continue  # a malformed Deliver event from the mech: not the answer
+                if _hex32(values[0]) == request_id.lower():
+                    return Delivered(
+                        bytes(values[-1]),
+                        mech,
+                        int(log["blockNumber"]),
+                        info["requester"],
+                    )
         raise MarketError(
             f"request {request_id} is delivered but mech {mech} emitted no Deliver "
-            f"event for it since block {from_block}"
+            f"event for it in blocks {from_block}-{head}"
         )
+
+    def _request_data(self, log: Dict[str, Any], index: int, has_datas: bool) -> str:
+        """The request data of the ``index``-th request of a ``MarketplaceRequest`` log.
+
+        :param log: the log.
+        :param index: which of its requests.
+        :param has_datas: the event carries ``requestDatas``.
+        :return: 0x hex ("" when unreadable).
+        """
+        if has_datas:
+            types = REQUEST_TOPICS["0x" + bytes(log["topics"][0]).hex()][0]
+            return "0x" + bytes(abi_decode(types, bytes(log["data"]))[2][index]).hex()
+        transaction = self.w3.eth.get_transaction(log["transactionHash"])
+        _, arguments = self.contract.decode_function_input(transaction["input"])
+        return "0x" + bytes(arguments["requestData"]).hex()
+
+    def own_request(
+        self, data: str, lookback: int = REQUEST_LOOKBACK_BLOCKS
+    ) -> Optional[OwnRequest]:
+        """Find this requester's latest request with the given request data on chain.
+
+        Reads ``MarketplaceRequest`` events whose ``requester`` is this account over the
+        last ``lookback`` blocks (numbered, in halves when refused). A call's request
+        data is the digest of its payload, whose nonce is derived from the call key, so
+        the same data is the same call.
+
+        The events that cannot be read raise :class:`MarketError` (:meth:`logs`).
+
+        :param data: the request data, 0x + 64 hex.
+        :param lookback: blocks before the head to search.
+        :return: the request, or None when there is none in that window.
+        """
+        head = self.head()
+        requester_topic = "0x" + bytes(12).hex() + self.requester[2:].lower()
+        found: Optional[OwnRequest] = None
+        for topic, (types, has_datas) in REQUEST_TOPICS.items():
+            query = LogQuery(self.address, topic, max(0, head - lookback), head)
+            for log in self.logs(query, None, requester_topic):
+                try:
+                    ids = abi_decode(types, bytes(log["data"]))[1]
+                    for index, raw_id in enumerate(ids):
+                        if self._request_data(log, index, has_datas) != data.lower():
+                            continue
+                        found = OwnRequest(
+                            _hex32(raw_id),
+                            "0x" + bytes(log["topics"][1])[-20:].hex(),
+                            data.lower(),
+                            int(log["blockNumber"]),
+                            _hex32(log["transactionHash"]),
+                        )
+                except Exception:  # pylint: disable=broad-exception-caught
+                    continue  # not a request this server sent: not this call
+        return found
 
     def balance(self) -> int:
         """Return the requester's balance.

@@ -26,8 +26,18 @@ spend cap -> journal lookup (a retry of an unfinished call never pays again) -> 
 payload -> derive the request id -> send ``MechMarketplace.request`` -> wait for the
 delivery (progress notifications every poll, ``--timeout``, cancellable) -> fetch and
 verify the response -> return it (``structuredContent`` when it validates against the
-tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id,
-mech, price, transaction, CIDs and where the time went (seconds).
+tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id (hex,
+and decimal as a string), mech, price, transaction, CIDs, the delivering mech, warnings
+and where the time went (seconds).
+
+After payment nothing escapes as a protocol error (:meth:`MechToolServer._await_result`):
+a failure is an ``isError`` result naming the paid request and saying that calling again
+with the same arguments waits for it, never pays again; a response that cannot be
+structured is returned as text with a warning; an answer delivered by a mech other than
+the one paid is said to be, and is an error marked untrusted unless that mech offers the
+same tool with the same schema (:func:`.decisions.check_delivery`). A call with no
+journal entry is first looked for on chain (:meth:`.market.Marketplace.own_request`) and
+resumed when found.
 """
 
 import json
@@ -35,7 +45,7 @@ import logging
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -46,9 +56,12 @@ from mcp.server.subscriptions import (
     ToolsListChanged,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
 from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
+from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded, warm_up
 from .decisions import (
@@ -58,6 +71,7 @@ from .decisions import (
     SpendLedger,
     argument_errors,
     call_key,
+    check_delivery,
     choose_offer,
     payload_nonce,
     request_payload,
@@ -66,6 +80,7 @@ from .decisions import (
 from .ipfs import IpfsError, fetch_response, payload_bytes, upload_json
 from .market import (
     STATUS_DOES_NOT_EXIST,
+    Delivered,
     Journal,
     JournalEntry,
     MarketError,
@@ -398,7 +413,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
         live = not self.settings.dry_run and self.market and self.journal
         entry = self.journal.load(key) if live and self.journal else None
-        if entry is not None and entry.status in ("sent", "delivered"):
+        if entry is None and live:
+            entry = await self._resumed_from_chain(tool, arguments, key)
+        if entry is not None and entry.status in (
+            CallStatus.SENT,
+            CallStatus.DELIVERED,
+        ):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             return await self._await_result(tool, entry, timer, session)
         try:
@@ -482,8 +502,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             if entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
                 if status != STATUS_DOES_NOT_EXIST:
-                    if entry.status == "prepared":
-                        entry.status = "sent"
+                    if entry.status == CallStatus.PREPARED:
+                        entry.status = CallStatus.SENT
                         journal.save(entry)
                     return entry  # already paid: never again
                 if entry.raw_tx:
@@ -567,8 +587,58 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             SignedRequest(entry.raw_tx, entry.tx_hash, entry.account_nonce),
             self.settings.io_timeout,
         )
-        entry.status = "sent"
+        entry.status = CallStatus.SENT
         journal.save(entry)
+        return entry
+
+    async def _resumed_from_chain(
+        self, tool: ServedTool, arguments: Dict[str, Any], key: str
+    ) -> Optional[JournalEntry]:
+        """Find a call with no journal entry on chain; journal it as sent when found.
+
+        The payload (whose nonce derives from the call key) gives the request data
+        before anything is uploaded; this requester's request with that data is the
+        call's (:meth:`.market.Marketplace.own_request`).
+
+        A chain that cannot be read raises ``MarketError`` (nothing is paid then).
+
+        :param tool: the tool called.
+        :param arguments: the validated arguments.
+        :param key: the call key.
+        :return: the resumed entry, or None when the chain has no such request.
+        """
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: checked by call()
+        payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
+        _, digest = root_digest(payload_bytes(payload), raw_leaves=False, cid_version=0)
+        data = "0x" + bytes(digest).hex()
+        found = await anyio.to_thread.run_sync(market.own_request, data)
+        if found is None:
+            return None
+        info = await anyio.to_thread.run_sync(market.request_info, found.request_id)
+        entry = JournalEntry(
+            key=key,
+            tool=tool.mech_tool,
+            mech=info["priority_mech"],
+            price=int(info["delivery_rate"]),
+            payment_type=str(info["payment_type"]),
+            cid=digest_to_cid(bytes(digest), DAG_PB),
+            data=data,
+            market_nonce=-1,  # not needed once sent: the id is known
+            request_id=found.request_id,
+            from_block=found.block,
+            tx_hash=found.tx_hash,
+            status=CallStatus.SENT,
+            extra={"resumed_from_chain": True},
+        )
+        journal.save(entry)
+        LOGGER.warning(
+            "call %s had no journal entry; its request %s (block %d) was found on chain "
+            "and is resumed, not paid again",
+            key,
+            found.request_id,
+            found.block,
+        )
         return entry
 
     async def _await_result(
@@ -578,25 +648,75 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         timer: _Timer,
         session: Any,
     ) -> types.CallToolResult:
-        market, journal = self.market, self.journal
-        assert market is not None and journal is not None  # nosec: checked by call()
+        """Wait for a paid request's delivery and return it; never raises but cancellation.
+
+        Everything after payment runs under this guard: a chain or IPFS failure, and
+        anything unforeseen, is an ``isError`` result naming the paid request and saying
+        that a call with the same arguments waits for it again without paying.
+
+        :param tool: the tool called.
+        :param entry: the journal entry of the paid request.
+        :param timer: the call's phase timer.
+        :param session: the SDK session for progress notifications (None: none).
+        :return: the result.
+        """
         meta: Dict[str, Any] = {
             "request_id": entry.request_id,
+            "request_id_decimal": str(int(entry.request_id, 16)),
             "mech": entry.mech,
             "price_wei": str(entry.price),
             "tx_hash": entry.tx_hash,
             "request_cid": entry.cid,
         }
+        try:
+            delivered = await self._wait_for_delivery(tool, entry, timer, session, meta)
+            if isinstance(delivered, types.CallToolResult):
+                return delivered
+            return await self._delivered_result(tool, entry, delivered, timer, meta)
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # after payment nothing may escape as "Internal server error"
+            if not isinstance(exc, (MarketError, IpfsError)):
+                LOGGER.exception(
+                    "request %s: reading its answer failed", entry.request_id
+                )
+            meta["seconds"] = timer.marks
+            return error_result(
+                f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
+                f"({entry.price} wei, tx {entry.tx_hash}) is paid, but its answer could "
+                f"not be read now: {_failure(exc)}. Call again with the same arguments to "
+                "read it (that will not pay again).",
+                meta,
+            )
+
+    async def _wait_for_delivery(
+        self,
+        tool: ServedTool,
+        entry: JournalEntry,
+        timer: _Timer,
+        session: Any,
+        meta: Dict[str, Any],
+    ) -> Union[Delivered, types.CallToolResult]:
+        """Poll the marketplace until the request is delivered or ``--timeout`` passes.
+
+        :param tool: the tool called.
+        :param entry: the journal entry of the paid request.
+        :param timer: the call's phase timer.
+        :param session: the SDK session for progress notifications (None: none).
+        :param meta: the result's ``_meta`` so far.
+        :return: the delivery, or the timeout's ``isError`` result.
+        """
+        market = self.market
+        assert market is not None  # nosec: checked by call()
         began = time.monotonic()
         total = self.settings.timeout
-        data: Optional[bytes] = None
         while True:
-            data = await anyio.to_thread.run_sync(
+            delivered = await anyio.to_thread.run_sync(
                 market.delivery, entry.request_id, entry.from_block
             )
             waited = time.monotonic() - began
-            if data is not None:
-                break
+            if delivered is not None:
+                timer.lap("delivery_wait")
+                return delivered
             if waited >= total:
                 timer.lap("delivery_wait")
                 meta["seconds"] = timer.marks
@@ -614,32 +734,155 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 f"waiting for mech {entry.mech} to deliver request {entry.request_id}",
             )
             await anyio.sleep(self.settings.delivery_poll)
-        timer.lap("delivery_wait")
+
+    async def _delivered_result(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        entry: JournalEntry,
+        delivered: Delivered,
+        timer: _Timer,
+        meta: Dict[str, Any],
+    ) -> types.CallToolResult:
+        """Fetch and verify the delivered response, journal it, and say what it is.
+
+        :param tool: the tool called.
+        :param entry: the journal entry of the paid request.
+        :param delivered: the delivery (data and delivering mech).
+        :param timer: the call's phase timer.
+        :param meta: the result's ``_meta`` so far.
+        :return: the result.
+        :raises MarketError: when the request is another account's (a tampered entry).
+        """
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: checked by call()
+        if delivered.requester != market.requester.lower():
+            raise MarketError(
+                f"the journal entry of this call names request {entry.request_id}, which "
+                f"account {delivered.requester} sent, not this one; move the entry away"
+            )
         body, response_cid = await anyio.to_thread.run_sync(
             fetch_response,
             self.settings.gateway_url,
-            data,
+            delivered.data,
             int(entry.request_id, 16),
             self.settings.io_timeout,
         )
         timer.lap("fetch")
-        entry.status, entry.response_cid = "delivered", response_cid
+        entry.status, entry.response_cid = CallStatus.DELIVERED, response_cid
         journal.save(entry)
-        meta["response_cid"] = response_cid
-        meta["seconds"] = timer.marks
-        structured, problem = await anyio.to_thread.run_sync(_structured, tool, body)
-        text = body.decode("utf-8", "replace")
-        if problem:
-            return error_result(
-                f"{tool.name}: request {entry.request_id} was delivered ({response_cid}) "
-                f"but {problem}. The response follows.\n{text}",
+        check = check_delivery(entry.mech, delivered.mech, tool.offers)
+        meta.update(
+            response_cid=response_cid,
+            delivery_mech=check.delivery_mech,
+            seconds=timer.marks,
+        )
+        try:
+            structured, problem = await anyio.to_thread.run_sync(
+                _structured, tool, body
+            )
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            structured, problem = None, f"it could not be structured ({_failure(exc)})"
+        result = _answer_result(tool, entry, body, check, structured, problem, meta)
+        try:  # what the SDK will do with it: a value it cannot serialise must not escape
+            result.model_dump_json(by_alias=True, exclude_none=True)
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            result = _answer_result(
+                tool,
+                entry,
+                body,
+                check,
+                None,
+                f"its structured form could not be serialised ({_failure(exc)})",
                 meta,
             )
+        return result
+
+
+def _failure(exc: BaseException) -> str:
+    """Name a failure for a result: its type, and its words unless it is unforeseen.
+
+    :param exc: what was raised.
+    :return: the text.
+    """
+    if isinstance(exc, (MarketError, IpfsError)):
+        return str(exc)
+    return f"{type(exc).__name__} (a bug of this server; it is logged)"
+
+
+def _warning(code: ProblemCode, message: str) -> Dict[str, str]:
+    return {"code": code, "message": message}
+
+
+def _answer_result(  # pylint: disable=too-many-arguments
+    tool: ServedTool,
+    entry: JournalEntry,
+    body: bytes,
+    check: Any,
+    structured: Any,
+    problem: str,
+    meta: Dict[str, Any],
+) -> types.CallToolResult:
+    """Compose the result of a delivered response (what the model reads).
+
+    :param tool: the tool called.
+    :param entry: the journal entry of the paid request.
+    :param body: the verified response bytes.
+    :param check: :func:`.decisions.check_delivery` of the delivering mech.
+    :param structured: the structured content (None: none).
+    :param problem: why it is not structured ("" when it is, or no schema).
+    :param meta: the result's ``_meta`` so far.
+    :return: the result.
+    """
+    text = body.decode("utf-8", "replace")
+    warnings: List[Dict[str, str]] = []
+    notes: List[str] = []
+    if text.encode("utf-8") != body:
+        said = (
+            "the response is not valid UTF-8: invalid bytes are shown as U+FFFD; the "
+            f"original bytes are at {entry.response_cid}"
+        )
+        warnings.append(_warning(ProblemCode.RESPONSE_NOT_UTF8, said))
+        notes.append(said)
+    if problem:
+        said = f"request {entry.request_id} was delivered ({entry.response_cid}) but {problem}"
+        warnings.append(_warning(ProblemCode.RESPONSE_NOT_STRUCTURED, said))
+        notes.append(said)
+    if check.by_another_mech:
+        said = (
+            f"request {entry.request_id} was paid to mech {check.paid_mech} but delivered "
+            f"by mech {check.delivery_mech} (the marketplace lets any mech deliver after "
+            "the response timeout); "
+            + (
+                f"that mech offers {tool.mech_tool} with the same schema"
+                if check.same_offer
+                else f"that mech does not offer {tool.mech_tool} with this schema: its "
+                "answer is UNTRUSTED, not the tool's; do not act on it"
+            )
+        )
+        code = (
+            ProblemCode.DELIVERED_BY_ANOTHER_MECH
+            if check.same_offer
+            else ProblemCode.UNTRUSTED_DELIVERY
+        )
+        warnings.append(_warning(code, said))
+        notes.append(said)
+    if warnings:
+        meta["warnings"] = warnings
+    failed = bool(problem) or not check.trusted
+    if not failed and not notes:
         return types.CallToolResult(
             content=[_text(text)],
             structured_content=structured,
             _meta={REQUEST_META_KEY: meta},
         )
+    label = "untrusted response" if not check.trusted else "response"
+    shown = f"--- {label} begins ---\n{text}\n--- {label} ends ---"
+    return types.CallToolResult(
+        content=[_text(f"{tool.name}: " + "; ".join(notes) + ".\n" + shown)],
+        structured_content=None if failed else structured,
+        is_error=failed,
+        _meta={REQUEST_META_KEY: meta},
+    )
 
 
 async def serve(

@@ -47,7 +47,12 @@ def market(monkeypatch: pytest.MonkeyPatch, logs: Any) -> Marketplace:
     """
     chosen = Marketplace("http://127.0.0.1:9", "0x" + "11" * 20, KEY)
     monkeypatch.setattr(chosen, "status", lambda request_id: STATUS_DELIVERED)
-    monkeypatch.setattr(chosen, "_call", lambda name, *a: (None, "0x" + "22" * 20))
+    monkeypatch.setattr(
+        chosen,
+        "_call",
+        lambda name, *a: (None, "0x" + "22" * 20, "0x" + "33" * 20, 0, 1, b"\0" * 32),
+    )
+    monkeypatch.setattr(chosen, "head", lambda: 9)
 
     def get_logs(_: Any) -> List[Any]:
         if isinstance(logs, Exception):
@@ -65,7 +70,7 @@ def test_an_rpc_refusing_the_logs_is_a_market_error(
     refusing = market(
         monkeypatch, Web3RPCError("query returned more than 10000 results")
     )
-    with pytest.raises(MarketError, match="Deliver events of mech 0x2222"):
+    with pytest.raises(MarketError, match="events of 0x2222"):
         refusing.delivery(REQUEST, 1)
 
 
@@ -74,8 +79,8 @@ def test_a_malformed_deliver_event_is_skipped(monkeypatch: pytest.MonkeyPatch) -
     topic = bytes.fromhex(SHORT_TOPIC[2:])
     good = encode(["bytes32", "bytes"], [bytes.fromhex(REQUEST[2:]), b"answer"])
     logs = [
-        {"topics": [topic], "data": b"\x01"},
-        {"topics": [], "data": b""},
-        {"topics": [topic], "data": good},
+        {"topics": [topic], "data": b"\x01", "blockNumber": 2},
+        {"topics": [topic], "data": good, "blockNumber": 3},
     ]
-    assert market(monkeypatch, logs).delivery(REQUEST, 1) == b"answer"
+    delivered = market(monkeypatch, logs).delivery(REQUEST, 1)
+    assert delivered is not None and delivered.data == b"answer"

@@ -58,7 +58,7 @@ class PendingChain(UnminedMarket):
         :return: the signed request.
         """
         nonce = self.used_nonces + len(self.pool)
-        raw = f"0xraw{nonce}-{sum(len(v) for v in self.pool.values())}"
+        raw = f"0x{nonce:04x}{sum(len(v) for v in self.pool.values()):04x}"
         return SignedRequest(raw, "0x" + raw[2:].ljust(64, "0"), nonce)
 
     def confirmed_nonce(self) -> int:

@@ -69,6 +69,13 @@ class UnminedMarket:
         """
         return "0x" + f"{args[-1] + 1:064x}"
 
+    def own_request(self, data: str) -> None:
+        """No request is found on chain for a call without a journal entry.
+
+        :param data: the request data.
+        """
+        del data
+
     def head(self) -> int:
         """Return block 1.
 
@@ -100,7 +107,7 @@ class UnminedMarket:
         """
         del transaction  # a stand-in: only the nonce tells transactions apart
         nonce = len(self.sent)
-        return SignedRequest(f"0xraw{nonce}", "0x" + f"{nonce + 100:064x}", nonce)
+        return SignedRequest(f"0x{nonce:04x}", "0x" + f"{nonce + 100:064x}", nonce)
 
     def confirmed_nonce(self) -> int:
         """Nothing is ever mined.

@@ -144,6 +144,12 @@ class ProblemCode(StrEnum):
     PUBLISH_NOT_CONFIRMED = "publish_not_confirmed"
     PUBLISH_INVALID_TARGET = "publish_invalid_target"
 
+    # --- paid MCP calls (mech_catalogue_cli/mcp_server: a result's _meta warnings) -----
+    RESPONSE_NOT_UTF8 = "response_not_utf8"
+    RESPONSE_NOT_STRUCTURED = "response_not_structured"
+    DELIVERED_BY_ANOTHER_MECH = "delivered_by_another_mech"
+    UNTRUSTED_DELIVERY = "untrusted_delivery"
+
 
 # Module-level names of the same members (what the emitting modules import).
 EMPTY_DOCUMENT = ProblemCode.EMPTY_DOCUMENT
@@ -231,6 +237,10 @@ PUBLISH_NOT_AUTHORISED = ProblemCode.PUBLISH_NOT_AUTHORISED
 PUBLISH_TRANSACTION_FAILED = ProblemCode.PUBLISH_TRANSACTION_FAILED
 PUBLISH_NOT_CONFIRMED = ProblemCode.PUBLISH_NOT_CONFIRMED
 PUBLISH_INVALID_TARGET = ProblemCode.PUBLISH_INVALID_TARGET
+RESPONSE_NOT_UTF8 = ProblemCode.RESPONSE_NOT_UTF8
+RESPONSE_NOT_STRUCTURED = ProblemCode.RESPONSE_NOT_STRUCTURED
+DELIVERED_BY_ANOTHER_MECH = ProblemCode.DELIVERED_BY_ANOTHER_MECH
+UNTRUSTED_DELIVERY = ProblemCode.UNTRUSTED_DELIVERY
 
 #: Error codes that drop only a part of a tool, not the tool: an argument (bad identifier,
 #: past the argument cap), the whole ``input.schema`` (the tool is then untyped, as if it
@@ -327,6 +337,10 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     PUBLISH_TRANSACTION_FAILED: "the hash update transaction was mined but reverted",
     PUBLISH_NOT_CONFIRMED: "the hash update transaction was sent but no receipt came",
     PUBLISH_INVALID_TARGET: "the publish target (registry kind, address or id) is malformed",
+    RESPONSE_NOT_UTF8: "a paid call's delivered response is not UTF-8; shown with U+FFFD",
+    RESPONSE_NOT_STRUCTURED: "a paid call's delivered response is returned as text only",
+    DELIVERED_BY_ANOTHER_MECH: "a paid request was delivered by another mech of the tool",
+    UNTRUSTED_DELIVERY: "a paid request was delivered by a mech not offering the tool",
 }
 
 

@@ -71,3 +71,18 @@ class PublishStatus(StrEnum):
     MECH_NOT_FOUND = "mech_not_found"
     NOT_AUTHORISED = "not_authorised"
     READ_FAILED = "read_failed"
+
+
+class CallStatus(StrEnum):
+    """Where a paid MCP call stands (the ``status`` of its call journal entry).
+
+    The MCP server's journal (``mech_catalogue_cli/mcp_server/market.py``) writes one
+    entry per call; a retry reads it before anything is paid.
+    """
+
+    #: the request id is derived and the transaction signed; not known to be mined
+    PREPARED = "prepared"
+    #: the request transaction was mined (or the request was found on chain): paid
+    SENT = "sent"
+    #: the response was fetched and verified
+    DELIVERED = "delivered"
