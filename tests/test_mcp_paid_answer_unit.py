@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Optional
 
 import anyio
 import pytest
+from eth_abi import encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -45,11 +46,13 @@ from mech_catalogue_cli.mcp_server.decisions import (
     structured_content,
 )
 from mech_catalogue_cli.mcp_server.market import (
+    REQUEST_TOPICS,
     STATUS_DELIVERED,
     Delivered,
     Journal,
     JournalEntry,
     JournalError,
+    Marketplace,
     entry_from_json,
 )
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
@@ -448,3 +451,45 @@ def test_fuzz_hostile_journal_entries_never_pay_nor_crash(
         assert str(folder) in str(exc) and "nothing was sent" in str(exc)
         return
     assert result.content[0].text
+
+
+# --- own_request: the chain lookup of a call without a journal entry ----------------
+
+
+def test_own_requests_are_read_once_then_only_new_blocks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first lookup reads the lookback window, the next only blocks after it (no RPC here)."""
+    market = Marketplace("http://127.0.0.1:9", "0x" + "55" * 20, "0x" + "42" * 32)
+    topic = next(t for t, (_, has_datas) in REQUEST_TOPICS.items() if has_datas)
+    data = "0x" + "cd" * 32
+    heads = iter([1_000, 1_000, 1_250])
+    read: List[Any] = []
+
+    def logs(query: Any, *topics: Any) -> List[Dict[str, Any]]:
+        read.append((query.from_block, query.to_block))
+        assert topics[1].endswith(market.requester[2:].lower())  # this requester only
+        if query.topic != topic or query.from_block > 1_100:
+            return []
+        body = encode(
+            ["uint256", "bytes32[]", "bytes[]"],
+            [1, [bytes.fromhex(REQUEST_ID[2:])], [bytes.fromhex(data[2:])]],
+        )
+        return [
+            {
+                "topics": [bytes.fromhex(topic[2:]), bytes(12) + b"\x11" * 20],
+                "data": body,
+                "blockNumber": 7,
+                "transactionHash": b"\xef" * 32,
+            }
+        ]
+
+    monkeypatch.setattr(market, "head", lambda: next(heads))
+    monkeypatch.setattr(market, "logs", logs)
+    found = market.own_request(data, lookback=900)
+    assert found is not None and found.request_id == REQUEST_ID and found.block == 7
+    assert (
+        market.own_request("0x" + "00" * 32, lookback=900) is None
+    )  # nothing new read
+    assert market.own_request(data.upper().replace("0X", "0x")) == found
+    assert read == [(100, 1_000)] * 2 + [(1_001, 1_250)] * 2

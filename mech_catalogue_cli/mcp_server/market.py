@@ -436,6 +436,10 @@ class Marketplace:
             private_key
         )
         self.requester = self._account.address
+        # own_request's memory: this requester's requests by request data, and the last
+        # block read for them (-1: none yet)
+        self._own_by_data: Dict[str, OwnRequest] = {}
+        self._scanned_to = -1
 
     def __repr__(self) -> str:
         """Name the marketplace and requester only (never the key).
@@ -743,43 +747,66 @@ class Marketplace:
         _, arguments = self.contract.decode_function_input(transaction["input"])
         return "0x" + bytes(arguments["requestData"]).hex()
 
+    def _own_requests(self, query: LogQuery) -> List[OwnRequest]:
+        """This requester's requests in a range, of one ``MarketplaceRequest`` shape.
+
+        :param query: the marketplace, the event's topic and the numbered range.
+        :return: the requests, in log order (an undecodable one is skipped).
+        """
+        types, has_datas = REQUEST_TOPICS[query.topic]
+        requester_topic = "0x" + bytes(12).hex() + self.requester[2:].lower()
+        found: List[OwnRequest] = []
+        for log in self.logs(query, None, requester_topic):
+            try:
+                ids = abi_decode(types, bytes(log["data"]))[1]
+                found.extend(
+                    OwnRequest(
+                        _hex32(raw_id),
+                        "0x" + bytes(log["topics"][1])[-20:].hex(),
+                        self._request_data(log, index, has_datas),
+                        int(log["blockNumber"]),
+                        _hex32(log["transactionHash"]),
+                    )
+                    for index, raw_id in enumerate(ids)
+                )
+            except Exception:  # pylint: disable=broad-exception-caught
+                continue  # not a request this server sent: not a call of its
+        return found
+
     def own_request(
         self, data: str, lookback: int = REQUEST_LOOKBACK_BLOCKS
     ) -> Optional[OwnRequest]:
         """Find this requester's latest request with the given request data on chain.
 
-        Reads ``MarketplaceRequest`` events whose ``requester`` is this account over the
-        last ``lookback`` blocks (numbered, in halves when refused). A call's request
-        data is the digest of its payload, whose nonce is derived from the call key, so
-        the same data is the same call.
+        Reads ``MarketplaceRequest`` events whose ``requester`` is this account
+        (numbered ranges, in halves when refused): the last ``lookback`` blocks the
+        first time, then only the blocks after those already read (what was found is
+        kept in this object). A call's request data is the digest of its payload, whose
+        nonce is derived from the call key, so the same data is the same call.
 
-        The events that cannot be read raise :class:`MarketError` (:meth:`logs`).
+        The events that cannot be read raise :class:`MarketError` (:meth:`logs`); the
+        blocks read so far are then read again next time.
 
         :param data: the request data, 0x + 64 hex.
-        :param lookback: blocks before the head to search.
-        :return: the request, or None when there is none in that window.
+        :param lookback: blocks before the head to search the first time.
+        :return: the request, or None when there is none in the blocks read.
         """
         head = self.head()
-        requester_topic = "0x" + bytes(12).hex() + self.requester[2:].lower()
-        found: Optional[OwnRequest] = None
-        for topic, (types, has_datas) in REQUEST_TOPICS.items():
-            query = LogQuery(self.address, topic, max(0, head - lookback), head)
-            for log in self.logs(query, None, requester_topic):
-                try:
-                    ids = abi_decode(types, bytes(log["data"]))[1]
-                    for index, raw_id in enumerate(ids):
-                        if self._request_data(log, index, has_datas) != data.lower():
-                            continue
-                        found = OwnRequest(
-                            _hex32(raw_id),
-                            "0x" + bytes(log["topics"][1])[-20:].hex(),
-                            data.lower(),
-                            int(log["blockNumber"]),
-                            _hex32(log["transactionHash"]),
-                        )
-                except Exception:  # pylint: disable=broad-exception-caught
-                    continue  # not a request this server sent: not this call
-        return found
+        start = (
+            max(0, head - lookback) if self._scanned_to < 0 else self._scanned_to + 1
+        )
+        if start <= head:
+            found = [
+                request
+                for topic in REQUEST_TOPICS
+                for request in self._own_requests(
+                    LogQuery(self.address, topic, start, head)
+                )
+            ]
+            for request in sorted(found, key=lambda r: r.block):
+                self._own_by_data[request.data] = request
+            self._scanned_to = head
+        return self._own_by_data.get(data.lower())
 
     def balance(self) -> int:
         """Return the requester's balance.
