@@ -173,6 +173,17 @@ def test_a_written_entry_reads_back() -> None:
     assert entry_from_json(_text(_entry()), KEY) == _entry()
 
 
+def test_an_entry_from_before_signed_transactions_were_journalled_reads() -> None:
+    """An older entry without raw_tx and account_nonce reads with their defaults."""
+    older = {
+        k: v
+        for k, v in asdict(_entry()).items()
+        if k not in ("raw_tx", "account_nonce")
+    }
+    entry = entry_from_json(json.dumps(older), KEY)
+    assert (entry.raw_tx, entry.account_nonce) == ("", -1)
+
+
 @pytest.mark.parametrize(
     "text, why",
     [

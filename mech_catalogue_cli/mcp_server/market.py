@@ -289,6 +289,9 @@ _ADDRESS_TEXT = re.compile(r"0x[0-9a-fA-F]{40}")
 _HEX_BYTES = re.compile(r"0x(?:[0-9a-f]{2})*")
 _CID_TEXT = re.compile(r"[0-9A-Za-z]{0,128}")
 _ENTRY_TYPES = {f.name: f.type for f in fields(JournalEntry)}
+#: fields entries written before the signed transaction was journalled lack (their
+#: defaults then hold: nothing signed yet)
+_LATER_FIELDS = ("raw_tx", "account_nonce")
 #: deepest nesting of an entry read: the entry object, its ``extra`` and a little more
 _ENTRY_DEPTH = 4
 
@@ -348,7 +351,7 @@ def entry_from_json(text: str, key: str) -> JournalEntry:
         raise ValueError(f"it is not JSON ({str(exc)[:80]})") from exc
     if not isinstance(document, dict):
         raise ValueError("it is not a JSON object")
-    missing = sorted(set(_ENTRY_TYPES) - set(document))
+    missing = sorted(set(_ENTRY_TYPES) - set(document) - set(_LATER_FIELDS))
     unknown = sorted(set(document) - set(_ENTRY_TYPES))
     if missing or unknown:
         raise ValueError(
