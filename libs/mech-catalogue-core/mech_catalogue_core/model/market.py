@@ -22,6 +22,8 @@ field). A value that could not be read is ``None`` and its field is named in
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Tuple
 
+from mech_catalogue_core.model.vocabulary import MechLiveness
+
 #: where the mech was found
 MECH_KIND_MARKETPLACE = "marketplace"  # MechMarketplace ``CreateMech`` event
 MECH_KIND_LEGACY = "legacy"  # the legacy AgentFactory's ``CreateMech`` event
@@ -104,6 +106,22 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
         :return: the name.
         """
         return PAYMENT_TYPE_NAMES.get(self.payment_type, "")
+
+    @property
+    def liveness(self) -> MechLiveness:
+        """Return whether the mech answers, from its request and delivery counters.
+
+        :return: :class:`MechLiveness`: ``delivering`` once it delivered, else
+            ``never_delivered`` when it has requests, else ``no_requests``; ``unread``
+            when a counter was not read.
+        """
+        if self.requests is None or self.deliveries is None:
+            return MechLiveness.UNREAD
+        if self.deliveries > 0:
+            return MechLiveness.DELIVERING
+        if self.requests > 0:
+            return MechLiveness.NEVER_DELIVERED
+        return MechLiveness.NO_REQUESTS
 
     @property
     def rankable(self) -> bool:

@@ -71,3 +71,20 @@ class PublishStatus(StrEnum):
     MECH_NOT_FOUND = "mech_not_found"
     NOT_AUTHORISED = "not_authorised"
     READ_FAILED = "read_failed"
+
+
+class MechLiveness(StrEnum):
+    """Whether a mech contract answers, from its on-chain counters (``MechFacts.liveness``).
+
+    Read from ``numTotalRequests()`` and ``numTotalDeliveries()`` (no timestamps: the chain
+    keeps none; mech-interact's own liveness uses the subgraph's last delivery time).
+    """
+
+    #: it has delivered (``numTotalDeliveries() > 0``)
+    DELIVERING = "delivering"
+    #: requests were addressed to it and it never delivered one
+    NEVER_DELIVERED = "never_delivered"
+    #: no request was ever addressed to it
+    NO_REQUESTS = "no_requests"
+    #: a counter could not be read
+    UNREAD = "unread"
