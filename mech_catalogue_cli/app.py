@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
 from mech_catalogue_core import exporters
+from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
     RegistryDecodeError,
 )
@@ -80,6 +81,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import EXIT_INVALID
+from .chain_options import PresetCommand, chain_options, need, pick
 from .code_source import (
     CodeReadError,
     derive_code_uri,
@@ -384,8 +386,14 @@ def _chain_target(
     registry: Optional[str],
     multicall: str,
     devnet: Optional[DevnetSettings],
+    preset: Optional[ChainPreset] = None,
 ) -> Tuple[str, str, str]:
-    """Return (RPC URL, registry, Multicall2) from the options, else the devnet's."""
+    """Return (RPC URL, registry, Multicall2) from the options, else the devnet's or preset's."""
+    if preset is not None:
+        field = "olas_agent_registry" if unit == "agent" else "component_registry"
+        registry = registry or need(preset, field, "--registry ADDRESS")
+        rpc_url = rpc_url or need(preset, "rpc_url", "--rpc URL")
+        multicall = pick("multicall", multicall, preset.multicall2)
     if devnet is not None:
         contract = "AgentRegistry" if unit == "agent" else "ComponentRegistry"
         rpc_url = rpc_url or devnet.info.rpc_url
@@ -457,13 +465,15 @@ def _derive(
 
 
 @cli.command(
+    cls=PresetCommand,
     epilog=examples(
         "derive examples/tools/token_oracle",
         "derive --runtime examples/tools/token_oracle examples/tools/wallet_risk",
         "derive ipfs://bafybei... --ipfs-gateway http://127.0.0.1:8080",
-        "derive --devnet --component 1",
+        "derive --chain devnet --component 1",
+        "derive --chain mainnet --rpc https://ethereum-rpc.example --agent 3",
         "derive --rpc https://rpc.gnosischain.com --registry 0xAGENT_REGISTRY --agent 3",
-    )
+    ),
 )
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
@@ -496,6 +506,7 @@ def _derive(
     show_default=True,
     help="Multicall2 address on that chain (--devnet: the devnet's).",
 )
+@chain_options
 @_gateway_options
 @_json_option
 def derive(  # pylint: disable=too-many-arguments,too-many-locals,too-many-positional-arguments
@@ -510,6 +521,7 @@ def derive(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posit
     timeout: float,
     out: Output,
     devnet: Optional[DevnetSettings] = None,
+    preset: Optional[ChainPreset] = None,
 ) -> None:
     """Derive typed arguments from tool package folders, IPFS directories (CID, ipfs://<CID>) or an Olas agent/component on chain; never runs code."""
     unit = "agent" if agent_id is not None else "component"
@@ -520,9 +532,11 @@ def derive(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posit
         raise click.UsageError(
             "Give tool package folders or CIDs, or one of --agent N / --component N."
         )
+    if preset is not None:
+        gateway = pick("gateway", gateway, preset.ipfs_gateway)
     packages = [_derive(p, gateway, timeout) for p in paths]
     if unit_id is not None:
-        target = _chain_target(unit, rpc_url, registry, multicall, devnet)
+        target = _chain_target(unit, rpc_url, registry, multicall, devnet, preset)
         packages += _derive_on_chain(target, unit, unit_id, gateway, timeout)
     result = [
         {**package.to_dict(), "tools": [t.to_dict() for t in package.to_tools()]}

@@ -25,13 +25,13 @@ Sources (the ids used in :attr:`ChainPreset.sources`):
 =====================  ==============================================================
 id                     document
 =====================  ==============================================================
-``registries``         valory-xyz/autonolas-registries ``docs/configuration.json``
+``registries``         ``valory-xyz/autonolas-registries/docs/configuration.json``
                        (AgentRegistry, ComponentRegistry, RegistriesManager,
                        ComplementaryServiceMetadata per chain)
-``legacy_mech``        valory-xyz/ai-registry-mech ``docs/configuration_v0.json``
+``legacy_mech``        ``valory-xyz/ai-registry-mech/docs/configuration_v0.json``
                        (the legacy mech AgentRegistry and AgentFactory)
-``marketplace``        valory-xyz/ai-registry-mech ``docs/configuration.json`` (commit
-                       11414faf: MechMarketplaceProxy and the mech factories)
+``marketplace``        ``valory-xyz/ai-registry-mech/docs/configuration.json``, commit
+                       11414faf (MechMarketplaceProxy and the mech factories)
 ``mech_client``        mech-client 0.24.1 ``mech_client/configs/mechs.json``
                        (``mech_marketplace_contract``, ``rpc_url``, ``chain_id``)
 ``subgraph``           valory-xyz/autonolas-subgraph
@@ -60,11 +60,11 @@ from mech_catalogue_core.model.tool import (
 DEVNET = "devnet"
 
 SOURCES: Mapping[str, str] = {
-    "registries": "valory-xyz/autonolas-registries docs/configuration.json",
-    "legacy_mech": "valory-xyz/ai-registry-mech docs/configuration_v0.json",
-    "marketplace": "valory-xyz/ai-registry-mech docs/configuration.json (11414faf)",
+    "registries": "valory-xyz/autonolas-registries/docs/configuration.json",
+    "legacy_mech": "valory-xyz/ai-registry-mech/docs/configuration_v0.json",
+    "marketplace": "valory-xyz/ai-registry-mech/docs/configuration.json (11414faf)",
     "mech_client": "mech-client 0.24.1 mech_client/configs/mechs.json",
-    "subgraph": "valory-xyz/autonolas-subgraph subgraphs/marketplace/"
+    "subgraph": "valory-xyz/autonolas-subgraph/subgraphs/marketplace/"
     "subgraph.<chain>.yaml startBlock",
     "multicall3": "mds1/multicall README.md deployments (Multicall3)",
     "gateways": "gateway.autonolas.tech (mech-client, the skill's default); "
@@ -97,6 +97,10 @@ class ChainPreset:  # pylint: disable=too-many-instance-attributes
     :param chain_id: EIP-155 chain id.
     :param rpc_url: a public JSON-RPC URL ("" when no source names one).
     :param multicall2: the Multicall2-compatible contract the readers batch calls through.
+    The three registry fields are named by their registry kind
+    (:class:`~mech_catalogue_core.model.vocabulary.RegistryKind`), so
+    ``preset.require(kind, ...)`` finds the registry of a kind.
+
     :param olas_agent_registry: Olas AgentRegistry (Ethereum mainnet only).
     :param component_registry: Olas ComponentRegistry (``derive --component``).
     :param registries_manager: RegistriesManager (updates of the AgentRegistry's hashes).
