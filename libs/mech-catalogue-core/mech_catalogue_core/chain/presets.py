@@ -412,3 +412,26 @@ def chain_preset(name: str) -> ChainPreset:
             )
         )
     return preset
+
+
+def skill_parameters(preset: ChainPreset) -> Dict[str, Any]:
+    """Return the catalogue skill's parameters a preset sets (its ``chain_preset``).
+
+    :param preset: the preset.
+    :return: parameter name -> value, for ``chain_id``, ``multicall2_address``,
+        ``registries``, ``marketplace_address`` and ``marketplace_first_block``,
+        ``legacy_mech_factory_address`` and ``legacy_mech_factory_first_block``,
+        ``ipfs_gateway_url`` and ``ipfs_fallback_gateway_urls`` (a contract the chain
+        lacks is null, as the skill's own default).
+    """
+    return {
+        "chain_id": preset.chain_id,
+        "multicall2_address": preset.multicall2,
+        "registries": preset.registries(),
+        "marketplace_address": preset.mech_marketplace or None,
+        "marketplace_first_block": preset.mech_marketplace_first_block,
+        "legacy_mech_factory_address": preset.legacy_mech_factory or None,
+        "legacy_mech_factory_first_block": preset.legacy_mech_factory_first_block,
+        "ipfs_gateway_url": preset.ipfs_gateway,
+        "ipfs_fallback_gateway_urls": list(preset.fallback_gateways),
+    }

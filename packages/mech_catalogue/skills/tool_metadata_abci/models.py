@@ -16,6 +16,7 @@
 
 import os
 import time
+from types import NoneType
 from typing import Any, Dict, Optional, Tuple, Type
 
 from mech_catalogue_core.catalogue.exposure import (
@@ -34,6 +35,11 @@ from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceConfigError,
     MarketplaceSource,
+)
+from mech_catalogue_core.chain.presets import (
+    UnknownChainPreset,
+    chain_preset,
+    skill_parameters,
 )
 from mech_catalogue_core.chain.registry import (
     HolderCache,
@@ -111,6 +117,7 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         :param kwargs: the ``args`` of the params model.
         :raises ParameterError: a parameter has a wrong value (the message names it).
         """
+        self.chain_preset: Optional[str] = self._apply_chain_preset(kwargs)
         self.chain_id: int = take(kwargs, "chain_id", int)
         require(
             self.chain_id > 0,
@@ -249,6 +256,29 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         return tuple(
             dict.fromkeys((self.ipfs_gateway_url,) + self.ipfs_fallback_gateway_urls)
         )
+
+    @staticmethod
+    def _apply_chain_preset(kwargs: Dict[str, Any]) -> Optional[str]:
+        """Replace the chain's parameters by those of ``chain_preset``, when it is set.
+
+        The preset (``mech_catalogue_core.chain.presets``, each value citing Olas's
+        published deployment) sets ``chain_id``, ``multicall2_address``, ``registries``,
+        the ``marketplace_*`` and ``legacy_mech_factory_*`` addresses and first blocks,
+        and the IPFS gateways; null leaves every parameter as configured.
+
+        :param kwargs: the params model's keyword arguments (updated in place).
+        :return: the preset's name, or None.
+        :raises ParameterError: for a name that is no preset, listing the presets.
+        """
+        name = take(kwargs, "chain_preset", (str, NoneType), default=None)
+        if not name:
+            return None
+        try:
+            preset = chain_preset(name)
+        except UnknownChainPreset as exc:
+            raise ParameterError(f"chain_preset: {exc}") from exc
+        kwargs.update(skill_parameters(preset))
+        return preset.name
 
     def _marketplace(self, kwargs: Dict[str, Any]) -> Optional[MarketplaceSource]:
         """Read the ``marketplace_*`` and ``legacy_mech_factory_*`` parameters.
