@@ -33,6 +33,7 @@ from mech_catalogue_core.chain.presets import PRESETS, chain_preset
 from mech_catalogue_cli import EXIT_OK, EXIT_USAGE
 from mech_catalogue_cli.app import cli
 from scripts.devnet import Devnet
+from scripts.loopback_proxy import LoopbackProxy
 
 COMMANDS = ("list", "mcp", "publish", "derive")
 ADDRESS = re.compile(r"^0x[0-9a-f]{40}$")
@@ -227,3 +228,31 @@ def test_explicit_options_on_a_public_preset_read_what_they_name(
     )
     kinds = {m["ref"]["registry_kind"] for m in body["mechs"]}
     assert kinds == {"complementary_service_metadata"}
+
+
+def test_a_marketplace_the_rpc_will_not_read_is_a_warning_not_a_failure(
+    devnet: Devnet,
+) -> None:
+    """The RPC refuses every eth_getLogs (a rate limit): the registries' mechs are still listed."""
+    with LoopbackProxy(devnet.info.rpc_url) as proxy:
+        proxy.max_log_range = 0
+        proxy.log_range_refusal = "rate limit exceeded: 10 requests per second"
+        result = run(
+            "list",
+            "--json",
+            "--chain",
+            "devnet",
+            "--devnet-dir",
+            devnet.info.state_dir,
+            "--rpc",
+            proxy.url,
+        )
+    assert result.exit_code == EXIT_OK, result.stderr
+    message = " ".join(result.stderr.split())
+    assert "warning: cannot read MechMarketplace" in message
+    assert "rate limit exceeded" in message and "--marketplace-first-block" in message
+    body = json.loads(result.stdout)
+    assert "marketplace_mechs" not in body
+    assert {(e.registry, e.id) for e in devnet.info.registered} <= {
+        (m["ref"]["registry_kind"], m["ref"]["mech_id"]) for m in body["mechs"]
+    }
