@@ -50,7 +50,11 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
     Mech,
 )
-from mech_catalogue_core.model.market import MECH_KIND_LEGACY, MechFacts
+from mech_catalogue_core.model.market import (
+    MECH_KIND_LEGACY,
+    UNREAD_NOT_APPLICABLE,
+    MechFacts,
+)
 from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     Tool,
@@ -322,8 +326,11 @@ def _entries(catalogue: Catalogue) -> Dict[str, str]:
     }
 
 
-def _number(value: Optional[int]) -> str:
-    return "unread" if value is None else str(value)
+def _number(facts: MechFacts, name: str) -> str:
+    value = getattr(facts, name)
+    if value is not None:
+        return str(value)
+    return "n/a" if dict(facts.unread).get(name) == UNREAD_NOT_APPLICABLE else "unread"
 
 
 def _payment(facts: MechFacts) -> str:
@@ -352,12 +359,12 @@ def _render_market(
     for fact in facts:
         table.add_row(
             fact.address,
-            _number(fact.service_id),
+            _number(fact, "service_id"),
             _payment(fact),
-            _number(fact.max_delivery_rate),
-            _number(fact.karma),
-            _number(fact.requests),
-            _number(fact.deliveries),
+            _number(fact, "max_delivery_rate"),
+            _number(fact, "karma"),
+            _number(fact, "requests"),
+            _number(fact, "deliveries"),
             str(fact.liveness),
             "yes" if fact.confirmed else "no",
             entries.get(fact.address, "(none)"),
@@ -481,7 +488,12 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     default=True,
     help="Also list each mech's tools (default), or only the mechs.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the catalogue JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the catalogue JSON (with every marketplace mech in marketplace_mechs).",
+)
 @click.pass_context
 @chain_options
 @devnet_options

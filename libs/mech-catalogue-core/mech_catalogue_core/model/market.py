@@ -113,8 +113,10 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
 
         :return: :class:`MechLiveness`: ``delivering`` once it delivered, else
             ``never_delivered`` when it has requests, else ``no_requests``; ``unread``
-            when a counter was not read.
+            when a counter was not read; ``not_applicable`` for a legacy mech.
         """
+        if self.kind == MECH_KIND_LEGACY:
+            return MechLiveness.NOT_APPLICABLE
         if self.requests is None or self.deliveries is None:
             return MechLiveness.UNREAD
         if self.deliveries > 0:

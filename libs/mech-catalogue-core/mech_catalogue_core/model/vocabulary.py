@@ -88,3 +88,5 @@ class MechLiveness(StrEnum):
     NO_REQUESTS = "no_requests"
     #: a counter could not be read
     UNREAD = "unread"
+    #: a legacy mech: it keeps no request or delivery counters
+    NOT_APPLICABLE = "not_applicable"

@@ -450,3 +450,5 @@ def test_liveness_is_read_from_the_request_and_delivery_counters(
     facts = MechFacts("0x" + "ab" * 20, requests=requests, deliveries=deliveries)
     assert facts.liveness == liveness
     assert "liveness" not in facts.to_dict()  # the catalogue digest does not change
+    legacy = MechFacts("0x" + "ab" * 20, kind=MECH_KIND_LEGACY, requests=requests)
+    assert legacy.liveness == "not_applicable"  # a legacy mech keeps no counters
