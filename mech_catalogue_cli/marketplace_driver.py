@@ -20,10 +20,19 @@ decodes; :mod:`mech_catalogue_core.chain.rpc_limits`: a refused log range is rea
 halves); this module only moves bytes: ``eth_blockNumber``, ``eth_getLogs`` and
 :func:`.sync_driver.eth_call`, each one JSON-RPC POST. ``mech-catalogue list`` and the MCP
 server's direct reader both read the marketplace through :class:`MarketplaceReader`.
+
+``list`` keeps what discovery found in a file (:func:`save_checkpoint`), so the next run
+on a public chain reads only the blocks since, not every block since the marketplace's
+deployment (gnosis: over a thousand ``eth_getLogs`` ranges). A checkpoint that cannot be
+this chain's (:func:`usable_checkpoint`) or cannot be read is ignored: the scan starts
+again from the first blocks.
 """
 
+import json
 import logging
-from typing import Any, Dict, List, Optional
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
 
 import requests
 from mech_catalogue_core.chain.marketplace import (
@@ -50,6 +59,9 @@ from mech_catalogue_core.model.market import (
 from mech_catalogue_cli.sync_driver import ChainReadError, SyncConfig, eth_call
 
 LOGGER = logging.getLogger(__name__)
+#: bytes of a kept checkpoint at most (a mech is about 150 bytes: 64 MiB is far above any
+#: real marketplace, and stops a stray file from filling memory)
+MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024
 
 
 def block_number(session: requests.Session, rpc_url: str, timeout: float) -> int:
@@ -72,6 +84,28 @@ def block_number(session: requests.Session, rpc_url: str, timeout: float) -> int
         raise ChainReadError(f"eth_blockNumber failed: {type(exc).__name__}") from exc
 
 
+def usable_checkpoint(
+    checkpoint: Optional[DiscoveryCheckpoint], source: MarketplaceSource, head: int
+) -> DiscoveryCheckpoint:
+    """Return the checkpoint to go on from, or a fresh one when it cannot be this chain's.
+
+    :param checkpoint: what an earlier read found, or None.
+    :param source: the marketplace read now.
+    :param head: the chain's head block now.
+    :return: ``checkpoint``, unless it is None, starts before the source's first blocks,
+        or has read past ``head`` (a chain restarted from scratch, e.g. a devnet): then
+        :func:`start_checkpoint`.
+    """
+    if checkpoint is None:
+        return start_checkpoint(source)
+    before = (
+        checkpoint.next_block < source.first_block
+        or checkpoint.legacy_next_block < source.legacy_first_block
+    )
+    beyond = max(checkpoint.next_block, checkpoint.legacy_next_block) > head + 1
+    return start_checkpoint(source) if before or beyond else checkpoint
+
+
 class MarketplaceReader:
     """The mechs one MechMarketplace created and their facts, read period after period.
 
@@ -80,18 +114,24 @@ class MarketplaceReader:
     """
 
     def __init__(
-        self, config: SyncConfig, source: MarketplaceSource, session: requests.Session
+        self,
+        config: SyncConfig,
+        source: MarketplaceSource,
+        session: requests.Session,
+        checkpoint: Optional[DiscoveryCheckpoint] = None,
     ) -> None:
         """Prepare the reader.
 
         :param config: the RPC URL, Multicall2, batch size and timeout.
         :param source: the chain's MechMarketplace (and legacy factory), first blocks.
         :param session: the HTTP session (shared with the registry reads).
+        :param checkpoint: what an earlier read found (kept on disk by ``list``), or
+            None to scan from the first blocks.
         """
         self.config = config
         self.source = source
         self.session = session
-        self.checkpoint: Optional[DiscoveryCheckpoint] = None
+        self.checkpoint: Optional[DiscoveryCheckpoint] = checkpoint
 
     def head(self) -> int:
         """Return the chain's head block.
@@ -151,11 +191,10 @@ class MarketplaceReader:
 
         :return: one :class:`MechFacts` per mech found so far, at one block.
         """
+        head = self.head()
         self.checkpoint = drive(
             discover_mechs(
-                self.source,
-                self.checkpoint or start_checkpoint(self.source),
-                self.head(),
+                self.source, usable_checkpoint(self.checkpoint, self.source, head), head
             ),
             narrow_log_range(self._logs, (ChainReadError,), self._narrowed),
         )
@@ -179,3 +218,58 @@ class MarketplaceReader:
                 batch, block = reader.send(decode_batch(data, len(batch)))
         except StopIteration as done:
             return list(done.value[1])
+
+
+def checkpoint_path(folder: Path, source: MarketplaceSource) -> Path:
+    """Return the file a marketplace's discovery checkpoint is kept in.
+
+    :param folder: the state folder (``list --state-dir``).
+    :param source: the marketplace: chain id, addresses and first blocks name the file,
+        so another marketplace or a changed first block never reuses it.
+    :return: ``<folder>/marketplace-<chain>-<marketplace>-<legacy factory>-<blocks>.json``.
+    """
+    name = "-".join(
+        (
+            "marketplace",
+            str(source.chain_id),
+            source.marketplace or "none",
+            source.legacy_factory or "none",
+            f"{source.first_block}_{source.legacy_first_block}",
+        )
+    )
+    return folder / f"{name}.json"
+
+
+def load_checkpoint(path: Path) -> Tuple[Optional[DiscoveryCheckpoint], str]:
+    """Read a kept checkpoint.
+
+    :param path: from :func:`checkpoint_path`.
+    :return: ``(checkpoint, "")``; ``(None, "")`` when there is none; ``(None, why)``
+        when the file cannot be used (the caller scans again and says why).
+    """
+    if not path.is_file():
+        return None, ""
+    try:
+        if path.stat().st_size > MAX_CHECKPOINT_BYTES:
+            return None, f"{path} is over {MAX_CHECKPOINT_BYTES} bytes"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return DiscoveryCheckpoint.from_dict(data), ""
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return None, f"{path} is not a checkpoint ({type(exc).__name__})"
+
+
+def save_checkpoint(path: Path, checkpoint: DiscoveryCheckpoint) -> str:
+    """Keep a checkpoint for the next read (written whole, then renamed).
+
+    :param path: from :func:`checkpoint_path`.
+    :param checkpoint: what the read found.
+    :return: "" when kept, else why not (the read itself succeeded).
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps(checkpoint.to_dict()), encoding="utf-8")
+        os.replace(partial, path)
+        return ""
+    except OSError as exc:
+        return f"cannot write {path} ({type(exc).__name__})"

@@ -24,14 +24,17 @@ real devnet (anvil with the marketplace bytecode, kubo).
 import json
 import re
 import socket
+from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
 from click.testing import CliRunner, Result
+from mech_catalogue_core.chain.marketplace import MarketplaceSource
 from mech_catalogue_core.chain.presets import PRESETS, chain_preset
 
 from mech_catalogue_cli import EXIT_OK, EXIT_USAGE
 from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.marketplace_driver import checkpoint_path
 from scripts.devnet import Devnet
 from scripts.loopback_proxy import LoopbackProxy
 
@@ -256,3 +259,77 @@ def test_a_marketplace_the_rpc_will_not_read_is_a_warning_not_a_failure(
     assert {(e.registry, e.id) for e in devnet.info.registered} <= {
         (m["ref"]["registry_kind"], m["ref"]["mech_id"]) for m in body["mechs"]
     }
+
+
+def _devnet_market(devnet: Devnet) -> MarketplaceSource:
+    """Return the marketplace ``list --chain devnet`` reads (same fields, same file)."""
+    return MarketplaceSource(
+        devnet.info.chain_id,
+        devnet.info.contracts["MechMarketplace"],
+        legacy_factory=devnet.info.contracts["FixtureLegacyMechFactory"],
+        confirmations=0,
+    )
+
+
+def _listed_through(proxy: LoopbackProxy, devnet: Devnet, state: Path) -> Result:
+    return run(
+        "list",
+        "--json",
+        "--chain",
+        "devnet",
+        "--devnet-dir",
+        devnet.info.state_dir,
+        "--rpc",
+        proxy.url,
+        "--state-dir",
+        state,
+    )
+
+
+def test_a_kept_checkpoint_spares_the_next_run_the_scan(
+    devnet: Devnet, tmp_path: Path
+) -> None:
+    """The second run reads no CreateMech logs already read, and lists the same mechs."""
+    with LoopbackProxy(devnet.info.rpc_url) as proxy:
+        first = _listed_through(proxy, devnet, tmp_path)
+        scanned = proxy.counters.rpc_methods.get("eth_getLogs", 0)
+        proxy.reset_counters()
+        second = _listed_through(proxy, devnet, tmp_path)
+        rescanned = proxy.counters.rpc_methods.get("eth_getLogs", 0)
+    assert first.exit_code == second.exit_code == EXIT_OK, second.stderr
+    assert scanned >= 2 and rescanned == 0
+    assert checkpoint_path(tmp_path, _devnet_market(devnet)).is_file()
+    listed = [json.loads(r.stdout)["marketplace_mechs"] for r in (first, second)]
+    assert listed[0] == listed[1] and listed[0]
+
+
+@pytest.mark.parametrize("kept", ["ahead", "garbage"])
+def test_a_checkpoint_that_cannot_be_this_chains_is_ignored(
+    devnet: Devnet, tmp_path: Path, kept: str
+) -> None:
+    """A checkpoint past the head (a restarted chain) or unreadable: scanned again, truly."""
+    path = checkpoint_path(tmp_path, _devnet_market(devnet))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    head = devnet.w3.eth.block_number
+    ghost = "0x" + "9" * 40
+    path.write_text(
+        (
+            json.dumps(
+                {
+                    "next_block": head + 1000,
+                    "legacy_next_block": head + 1000,
+                    "mechs": [[ghost, "marketplace", 1, "0x" + "8" * 40, 1]],
+                }
+            )
+            if kept == "ahead"
+            else "{not json"
+        ),
+        encoding="utf-8",
+    )
+    with LoopbackProxy(devnet.info.rpc_url) as proxy:
+        result = _listed_through(proxy, devnet, tmp_path)
+    assert result.exit_code == EXIT_OK, result.stderr
+    addresses = {m["address"] for m in json.loads(result.stdout)["marketplace_mechs"]}
+    assert ghost not in addresses and set(_marketplace_mechs(devnet)) <= addresses
+    if kept == "garbage":
+        assert "is not a checkpoint" in result.stderr

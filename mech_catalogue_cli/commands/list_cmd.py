@@ -25,6 +25,7 @@ reverted supply read) or ``--devnet`` finds no running devnet, 2 on a bad comman
 """
 
 import json
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
@@ -63,7 +64,12 @@ from rich.console import Console
 from rich.table import Table
 
 from mech_catalogue_cli.code_source import derive_catalogue
-from mech_catalogue_cli.marketplace_driver import MarketplaceReader
+from mech_catalogue_cli.marketplace_driver import (
+    MarketplaceReader,
+    checkpoint_path,
+    load_checkpoint,
+    save_checkpoint,
+)
 from mech_catalogue_cli.sync_driver import (
     CatalogueSync,
     ChainReadError,
@@ -86,6 +92,8 @@ from ..sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
 CHAIN_READ_FAILED = "chain_read_failed"
+#: where ``list --chain NAME`` keeps the marketplace scan's checkpoint between runs
+DEFAULT_STATE_DIR = Path(".mech-catalogue") / "list"
 
 
 def _ids(text: str) -> Any:
@@ -238,22 +246,32 @@ def _sync(config: SyncConfig, errors: Console) -> Catalogue:
 
 
 def read_market(
-    config: SyncConfig, market: MarketplaceSource, errors: Console
+    config: SyncConfig,
+    market: MarketplaceSource,
+    errors: Console,
+    state_dir: Optional[Path] = None,
 ) -> Optional[List[MechFacts]]:
     """Read every mech the MechMarketplace created and its facts, as the agent reads them.
 
     :param config: the RPC, Multicall2, batch size and timeout.
     :param market: the MechMarketplace (and legacy factory) and the first blocks.
-    :param errors: stderr, for the status line and a warning.
+    :param errors: stderr, for the status line and warnings.
+    :param state_dir: where the discovery checkpoint is kept between runs (None: not
+        kept, every run scans from the first blocks).
     :return: the facts, one per mech contract; None when the marketplace could not be
         read (a warning saying why is printed: the registries' mechs are still listed).
     """
+    path = checkpoint_path(state_dir, market) if state_dir else None
+    kept, why = load_checkpoint(path) if path else (None, "")
+    if why:
+        errors.print(f"warning: {why}; scanning from the first blocks", markup=False)
     sync = CatalogueSync(config)
     try:
+        reader = MarketplaceReader(config, market, sync.session, kept)
         with errors.status(
             f"Reading the mechs of MechMarketplace {market.marketplace}"
         ):
-            return MarketplaceReader(config, market, sync.session).facts()
+            facts = reader.facts()
     except (ChainReadError, ValueError) as exc:
         errors.print(
             f"warning: cannot read MechMarketplace {market.marketplace} through "
@@ -266,6 +284,11 @@ def read_market(
         return None
     finally:
         sync.close()
+    if path and reader.checkpoint is not None:
+        why = save_checkpoint(path, reader.checkpoint)
+        if why:
+            errors.print(f"warning: {why}; the next run scans again", markup=False)
+    return facts
 
 
 def _arguments(tool: Tool) -> str:
@@ -489,6 +512,12 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     help="Also list each mech's tools (default), or only the mechs.",
 )
 @click.option(
+    "--state-dir",
+    type=click.Path(file_okay=False),
+    help="Folder where the marketplace scan's checkpoint is kept, so the next run reads "
+    f"only new blocks (default with a public --chain: {DEFAULT_STATE_DIR}; else not kept).",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -511,6 +540,7 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     timeout: float,
     devnet: Optional[DevnetSettings],
     preset: Optional[ChainPreset],
+    state_dir: Optional[str],
     with_tools: bool,
     as_json: bool,
 ) -> None:
@@ -528,6 +558,7 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     :param timeout: ``--timeout``.
     :param devnet: the running devnet (``--devnet``, ``--chain devnet``), or None.
     :param preset: the ``--chain`` preset, or None.
+    :param state_dir: ``--state-dir``, or None.
     :param with_tools: ``--tools/--mechs-only``.
     :param as_json: ``--json``.
     :raises UsageError: (exit 2) when no registry or no Multicall2 is given.
@@ -572,7 +603,8 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
         catalogue = _sync(config, out.errors)
     except CliFailure as failure:
         out.fail(failure)
-    facts = read_market(config, market, out.errors) if market else None
+    kept = Path(state_dir) if state_dir else (DEFAULT_STATE_DIR if preset else None)
+    facts = read_market(config, market, out.errors, kept) if market else None
     catalogue = attach_facts(catalogue, facts or ())
     _say_empty(empty_registries(catalogue, config.sources), out.errors)
     if out.as_json:
