@@ -29,12 +29,15 @@ from typing import Any, Dict, List
 
 import pytest
 from click.testing import CliRunner, Result
-from mech_catalogue_core.chain.marketplace import MarketplaceSource
+from mech_catalogue_core.chain.marketplace import (
+    DiscoveryCheckpoint,
+    MarketplaceSource,
+)
 from mech_catalogue_core.chain.presets import PRESETS, chain_preset
 
 from mech_catalogue_cli import EXIT_OK, EXIT_USAGE
 from mech_catalogue_cli.app import cli
-from mech_catalogue_cli.marketplace_driver import checkpoint_path
+from mech_catalogue_cli.marketplace_driver import checkpoint_path, usable_checkpoint
 from scripts.devnet import Devnet
 from scripts.loopback_proxy import LoopbackProxy
 
@@ -333,3 +336,28 @@ def test_a_checkpoint_that_cannot_be_this_chains_is_ignored(
     assert ghost not in addresses and set(_marketplace_mechs(devnet)) <= addresses
     if kept == "garbage":
         assert "is not a checkpoint" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "next_block, legacy_next_block, head, kept",
+    [
+        (150, 60, 200, True),  # read up to the head: go on
+        (201, 201, 200, True),  # everything read: nothing new to ask
+        (99, 60, 200, False),  # before the marketplace's first block: another source
+        (150, 49, 200, False),  # before the legacy factory's first block
+        (150, 260, 200, False),  # past the head: the chain was started again
+    ],
+)
+def test_usable_checkpoint_keeps_only_what_can_be_this_chains(
+    next_block: int, legacy_next_block: int, head: int, kept: bool
+) -> None:
+    """A checkpoint is used only between the first blocks and the head."""
+    source = MarketplaceSource(
+        100, "0x" + "aa" * 20, 100, "0x" + "bb" * 20, 50, confirmations=0
+    )
+    checkpoint = DiscoveryCheckpoint(next_block, legacy_next_block)
+    used = usable_checkpoint(checkpoint, source, head)
+    assert (used is checkpoint) == kept
+    if not kept:
+        assert (used.next_block, used.legacy_next_block, used.mechs) == (100, 50, ())
+    assert usable_checkpoint(None, source, head).next_block == 100
