@@ -42,6 +42,8 @@ from scripts.toolchain import REPO_ROOT
 CACHE_ROOT = Path(
     os.environ.get("MECH_CATALOGUE_CACHE", Path.home() / ".cache" / "mech-catalogue")
 )
+#: the file naming a cached build's wheels, written last
+LISTING = "wheels.txt"
 #: files that never go into a wheel
 _SKIPPED_PARTS = frozenset({"__pycache__", "tests"})
 
@@ -157,24 +159,40 @@ def build_wheels(out: Path, root: Path = REPO_ROOT) -> List[Path]:
 def cached_wheels(cache_root: Path = CACHE_ROOT, root: Path = REPO_ROOT) -> List[Path]:
     """Return the wheels of the current sources, built once per :func:`source_digest`.
 
-    A failed build raises :func:`build_wheels`' :class:`DistError`.
+    A build goes to a folder of its own and is renamed into place whole, so that runs
+    sharing the cache (several checkouts, several test workers) never read a wheel being
+    written; of two builds of one digest, the first renamed is kept.
 
     :param cache_root: the project's cache root; wheels go to ``<it>/dist/<digest>/``.
     :param root: the repository root.
     :return: the wheel files, the library's first.
+    :raises DistError: when pip cannot build one (:func:`build_wheels`), or the digest's
+        folder holds an incomplete build.
     """
     folder = cache_root / "dist" / source_digest(root)
-    listed = folder / "wheels.txt"
-    if listed.is_file():
-        wheels = [folder / name for name in listed.read_text().split()]
-        if wheels and all(wheel.is_file() for wheel in wheels):
-            return wheels
-    folder.mkdir(parents=True, exist_ok=True)
-    wheels = build_wheels(folder, root)
-    tmp = listed.with_suffix(".tmp")
-    tmp.write_text("\n".join(wheel.name for wheel in wheels) + "\n")
-    tmp.replace(listed)
+    if not _listed(folder):
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder.parent) as scratch:
+            built = Path(scratch) / "wheels"
+            wheels = build_wheels(built, root)
+            (built / LISTING).write_text("\n".join(w.name for w in wheels) + "\n")
+            try:
+                built.rename(folder)
+            except OSError:  # another run renamed its build first
+                pass
+    wheels = _listed(folder)
+    if not wheels:
+        raise DistError(f"{folder} holds no complete build; remove it and run again")
     return wheels
+
+
+def _listed(folder: Path) -> List[Path]:
+    try:
+        names = (folder / LISTING).read_text().split()
+    except OSError:
+        return []
+    wheels = [folder / name for name in names]
+    return wheels if wheels and all(wheel.is_file() for wheel in wheels) else []
 
 
 def main(argv: Sequence[str] = ()) -> int:
