@@ -46,6 +46,7 @@ from ..chain_options import (
     need,
 )
 from ..devnet_options import DevnetSettings, devnet_options, ipfs_api_url
+from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..sources import GATEWAY_ENV, default_gateway
@@ -58,7 +59,9 @@ DEFAULT_IPFS_API = "http://127.0.0.1:5001"
 #: the devnet account that pays when no key is given (an anvil test key)
 DEVNET_REQUESTER_ROLE = "stranger"
 NO_SOURCE = "no_catalogue_source"
-DEFAULT_STATE_DIR = Path(".mech-catalogue") / "mcp"
+#: the call journal's folder: ``.mech-catalogue/mcp`` (relative) in a checkout, the user's
+#: state folder when installed from a wheel (mech_catalogue_cli/folders.py)
+DEFAULT_STATE_DIR = DEFAULTS.mcp
 
 
 def _wei(

@@ -441,6 +441,8 @@ class AgentSource:
 
     def _read(self) -> ServedCatalogue:
         digest = self.digest()
+        if not digest:  # no catalogue agreed yet: the agent's lists answer 503
+            return ServedCatalogue("", ())
         tools: List[ServedTool] = []
         for page in self._pages("/tools"):
             for entry in page.get("tools", []):

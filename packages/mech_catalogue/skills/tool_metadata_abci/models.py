@@ -19,6 +19,8 @@ import time
 from types import NoneType
 from typing import Any, Dict, Optional, Tuple, Type
 
+from mech_catalogue_core.adapters.background import OneWorker
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.catalogue.exposure import (
     SHARED_STATE_KEY,
     ExposedCatalogue,
@@ -101,6 +103,16 @@ MANIFESTS_FOLDER = "manifests"
 CATALOGUES_FOLDER = "catalogues"
 #: sub-folder of ``state_dir``: arguments derived from component code, by package CID
 DERIVATIONS_FOLDER = "derivations"
+
+
+def folder(path: Optional[str], *under: str) -> Optional[DirectoryStore]:
+    """Open the store of a folder of the agent's state, created when missing.
+
+    :param path: the folder (``state_dir``, a cache directory), or None.
+    :param under: sub-folders of it.
+    :return: the store, or None when ``path`` is None (nothing is kept).
+    """
+    return DirectoryStore(os.path.join(path, *under)) if path else None
 
 
 class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attributes
@@ -371,12 +383,8 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         ToolMetadataAbciApp.event_to_timeout[Event.SNAPSHOT_TIMEOUT] = (
             params.snapshot_round_timeout_seconds
         )
-        self.manifest_cache = ManifestCache(params.manifest_cache_dir)
-        self.derivations = DerivationCache(
-            os.path.join(params.state_dir, DERIVATIONS_FOLDER)
-            if params.state_dir
-            else None
-        )
+        self.manifest_cache = ManifestCache(folder(params.manifest_cache_dir))
+        self.derivations = DerivationCache(folder(params.state_dir, DERIVATIONS_FOLDER))
         self.load_kept_catalogue(params.state_dir)
         db = self.round_sequence.latest_synchronized_data.db
         missing = {
@@ -396,7 +404,7 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         :return: the catalogue loaded, None when there is none (or it failed its check).
         """
         self.catalogue_file = CatalogueFile(
-            os.path.join(state_dir, CATALOGUES_FOLDER) if state_dir else None
+            folder(state_dir, CATALOGUES_FOLDER), OneWorker("catalogue-file")
         )
         self.kept_catalogue, why = self.catalogue_file.load()
         self.kept_catalogue_digest = ""
@@ -461,7 +469,7 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
     def _not_saved(self) -> None:
         """Warn that the agreed catalogue could not be written (called on the writer thread)."""
         self.context.logger.warning(
-            f"could not write the agreed catalogue to {self.catalogue_file.directory}; "
+            f"could not write the agreed catalogue to {self.catalogue_file.store!r}; "
             "after a restart this agent may build kept last-good entries differently"
         )
 
