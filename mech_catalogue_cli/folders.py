@@ -19,13 +19,14 @@ The CLI runs two ways (docs/cli.md, "Default folders"):
 - **from a checkout** (``make setup``'s editable install): the package folder sits in the
   repository, next to its ``pyproject.toml``. The defaults are today's repository folders:
   ``.devnet`` (``make devnet-up``), ``.run`` (``make run``) and, relative to the current
-  folder, ``.mech-catalogue/mcp`` (the MCP server's call journal);
+  folder, ``.mech-catalogue/mcp`` (the MCP server's call journal) and
+  ``.mech-catalogue/list`` (``list``'s marketplace checkpoints);
 - **installed from a wheel** (``pip install``, ``pipx``, ``uvx``): the package folder is in
   ``site-packages``, which is no place for state. Every default is under the per-user
   state folder platformdirs names for ``mech-catalogue`` (``$XDG_STATE_HOME/mech-catalogue``,
   else ``~/.local/state/mech-catalogue`` on Linux; ``~/Library/Application
   Support/mech-catalogue`` on macOS; ``%LOCALAPPDATA%\\mech-catalogue`` on Windows):
-  ``devnet``, ``run`` and ``mcp``.
+  ``devnet``, ``run``, ``mcp`` and ``list``.
 
 The choice is :func:`default_folders`, a pure function of the two facts it depends on.
 """
@@ -52,12 +53,14 @@ class DefaultFolders:
         folder in a checkout).
     :param run: ``make run``'s working folder (its devnet is ``<run>/devnet``).
     :param mcp: the MCP server's call journal (``mech-catalogue mcp --state-dir``).
+    :param list: the marketplace scan's checkpoints (``mech-catalogue list --state-dir``).
     """
 
     checkout: Optional[Path]
     devnet: Path
     run: Path
     mcp: Path
+    list: Path
 
 
 def checkout_of(package_dir: Path) -> Optional[Path]:
@@ -92,12 +95,14 @@ def default_folders(checkout: Optional[Path], user_state: Path) -> DefaultFolder
             devnet=checkout / ".devnet",
             run=checkout / ".run",
             mcp=Path(".mech-catalogue") / "mcp",
+            list=Path(".mech-catalogue") / "list",
         )
     return DefaultFolders(
         checkout=None,
         devnet=user_state / "devnet",
         run=user_state / "run",
         mcp=user_state / "mcp",
+        list=user_state / "list",
     )
 
 

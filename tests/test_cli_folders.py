@@ -76,6 +76,7 @@ def test_checkout_folders_are_the_repositorys(tmp_path: Path) -> None:
     assert folders.devnet == tmp_path / "repo" / ".devnet"
     assert folders.run == tmp_path / "repo" / ".run"
     assert folders.mcp == Path(".mech-catalogue") / "mcp"
+    assert folders.list == Path(".mech-catalogue") / "list"
 
 
 def test_installed_folders_are_under_the_users_state_folder(tmp_path: Path) -> None:
@@ -83,10 +84,11 @@ def test_installed_folders_are_under_the_users_state_folder(tmp_path: Path) -> N
     user = tmp_path / "state" / DISTRIBUTION
     folders = default_folders(None, user)
     assert folders.checkout is None
-    assert {folders.devnet, folders.run, folders.mcp} == {
+    assert {folders.devnet, folders.run, folders.mcp, folders.list} == {
         user / "devnet",
         user / "run",
         user / "mcp",
+        user / "list",
     }
 
 

@@ -86,14 +86,17 @@ from ..chain_options import (
     market_source,
 )
 from ..devnet_options import DevnetSettings, devnet_options
+from ..folders import DEFAULTS
 from ..keys import redacted_url, without_url
 from ..output import CliFailure, Output, print_problem
 from ..sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
 CHAIN_READ_FAILED = "chain_read_failed"
-#: where ``list --chain NAME`` keeps the marketplace scan's checkpoint between runs
-DEFAULT_STATE_DIR = Path(".mech-catalogue") / "list"
+#: where ``list --chain NAME`` keeps the marketplace scan's checkpoint between runs:
+#: ``.mech-catalogue/list`` (relative) in a checkout, the user's state folder when
+#: installed from a wheel (mech_catalogue_cli/folders.py)
+DEFAULT_STATE_DIR = DEFAULTS.list
 
 
 def _ids(text: str) -> Any:
