@@ -86,6 +86,7 @@ class ProblemCode(StrEnum):
     EMPTY_MANIFEST_NAME = "empty_manifest_name"  # validation.quality_problems
     EMPTY_MANIFEST_DESCRIPTION = "empty_manifest_description"
     ANY_TYPED_ARGUMENT = "any_typed_argument"
+    UNKNOWN_IO_FIELD = "unknown_io_field"  # validation.quality_problems
     PROBLEMS_TRUNCATED = "problems_truncated"  # CappedProblems, cap_problems
 
     # --- content addressing and fetching (used by cid.py and the skill) ---------------
@@ -185,6 +186,7 @@ TOP_LEVEL_RULE = ProblemCode.TOP_LEVEL_RULE
 EMPTY_MANIFEST_NAME = ProblemCode.EMPTY_MANIFEST_NAME
 EMPTY_MANIFEST_DESCRIPTION = ProblemCode.EMPTY_MANIFEST_DESCRIPTION
 ANY_TYPED_ARGUMENT = ProblemCode.ANY_TYPED_ARGUMENT
+UNKNOWN_IO_FIELD = ProblemCode.UNKNOWN_IO_FIELD
 PROBLEMS_TRUNCATED = ProblemCode.PROBLEMS_TRUNCATED
 INVALID_CID = ProblemCode.INVALID_CID
 INVALID_DIGEST = ProblemCode.INVALID_DIGEST
@@ -292,6 +294,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     EMPTY_MANIFEST_NAME: "the manifest's `name` is missing or blank (validate and generate warn; readers accept it)",
     EMPTY_MANIFEST_DESCRIPTION: "the manifest's `description` is missing or blank (validate and generate warn; readers accept it)",
     ANY_TYPED_ARGUMENT: "an argument is typed `any`, so callers cannot tell what to send (validate and generate warn)",
+    UNKNOWN_IO_FIELD: "a tool's `input` or `output` has a field other than `type`, `description` and `schema` (often text cut at a comma by YAML; validate and generate warn; readers keep it as extra)",
     PROBLEMS_TRUNCATED: "more problems than a cap lists (per manifest, or per tool's arguments); errors come first, and this one counts the rest by code (an error when it counts one)",
     INVALID_CID: "the string is not a CID this code understands",
     INVALID_DIGEST: "the on-chain hash is not 32 bytes of hex",
