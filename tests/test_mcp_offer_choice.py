@@ -77,6 +77,25 @@ def test_an_unknown_creation_block_never_beats_a_known_one() -> None:
     assert rank_offers([undated, INCUMBENT]) == [INCUMBENT, undated]
 
 
+def test_a_mech_that_never_delivered_goes_after_those_that_did() -> None:
+    """The oldest mech may be dead: a younger one that delivered goes first."""
+    dead = offer("0x0a", 5, requests=4, deliveries=0)
+    takeovers_only = offer("0x0c", 6, requests=0, deliveries=9)  # others' requests
+    assert rank_offers([dead, takeovers_only, INCUMBENT]) == [
+        INCUMBENT,
+        dead,
+        takeovers_only,
+    ]
+    assert "has never delivered" in choice_reason(dead, [dead])
+
+
+def test_one_self_paid_delivery_only_enters_the_tier_where_age_decides() -> None:
+    """A stranger proving it can deliver still ranks behind older proven mechs."""
+    stranger = offer("0x01", 4_000, requests=1, deliveries=1, karma=1, price=1)
+    dead = offer("0x0a", 5, requests=0, deliveries=0)
+    assert rank_offers([dead, stranger, INCUMBENT]) == [INCUMBENT, stranger, dead]
+
+
 def test_same_block_or_undated_offers_go_cheaper_first() -> None:
     """Ties on age: the cheaper, then the lower address (deterministic)."""
     same = [offer("0x03", 7, price=9), offer("0x02", 7, price=3), offer("0x01", 7)]
@@ -107,10 +126,11 @@ def test_the_reason_says_who_chose_and_on_what() -> None:
     default = choice_reason(INCUMBENT, ranked)
     assert "no mech pinned or allowed" in default
     assert "the incumbent" in default and "block 120" in default
-    assert "never by karma, requests or deliveries" in default
+    assert "never by karma or request and delivery counts" in default
+    assert "has delivered" in default
     fallback = choice_reason(newer, ranked, allowed=("0x0b", "0x0c"))
     assert "allow-listed by --allow-mech" in fallback
-    assert "offer 2 by creation: the 1 before it refused at send time" in fallback
+    assert "offer 2 in rank: the 1 before it refused at send time" in fallback
     assert "pinned by --mech 0x0b" in choice_reason(INCUMBENT, [INCUMBENT], "0x0b")
 
 

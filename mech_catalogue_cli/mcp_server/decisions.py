@@ -129,17 +129,26 @@ class NoOffer(ValueError):
     """No mech contract can serve the call; the message says why for each offer."""
 
 
-def _rank(offer: Offer) -> Tuple[bool, int, int, str]:
-    """Earliest created first (unknown creation last); same block: cheaper, then address.
+def _delivered(offer: Offer) -> bool:
+    """Whether the mech has delivered at least one request addressed to it."""
+    return min(offer.deliveries or 0, offer.requests or 0) >= 1
 
-    Karma, requests and deliveries are left out on purpose: a mech raises all three by
-    sending requests to itself and delivering them (wash trading), for the price of a
-    few requests. A creation block earlier than an existing mech's cannot be bought.
+
+def _rank(offer: Offer) -> Tuple[bool, bool, int, int, str]:
+    """Proven first, then earliest created (unknown last); same block: cheaper, address.
+
+    Proven: it delivered at least one request addressed to it (a mech that never
+    delivered may be dead; one self-paid request proves nothing more than that it can
+    deliver, and only moves it into the tier where age decides). Karma and the counts
+    themselves are left out on purpose: a mech raises them by sending requests to itself
+    and delivering them (wash trading), for the price of a few requests. A creation block
+    earlier than an existing mech's cannot be bought.
 
     :param offer: an eligible offer.
     :return: its sort key.
     """
     return (
+        not _delivered(offer),
         offer.created_block is None,
         offer.created_block or 0,
         offer.price or 0,
@@ -197,9 +206,10 @@ def rank_offers(
     Eligible: confirmed, price read and at least 1 wei, native payment (the only kind
     this server pays), price at most ``max_price``, the pinned mech when one is given and
     an allow-listed one when ``allowed`` is not empty (each matched against the contract
-    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order: the
-    earliest ``CreateMech`` block first (the incumbent), offers of unknown creation last;
-    within one block (or among unknown ones) the cheaper, then the lowest address, so the
+    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order: mechs
+    that delivered at least one request before those that never did; then the earliest
+    ``CreateMech`` block first (the incumbent), offers of unknown creation last; within
+    one block (or among unknown ones) the cheaper, then the lowest address, so the
     order is deterministic and no counter a mech can
     raise by paying itself (karma, requests, deliveries) moves it (``docs/mcp.md``).
 
@@ -268,17 +278,17 @@ def choice_reason(
         f"created at block {chosen.created_block}"
         if chosen.created_block is not None
         else "creation block unknown"
-    )
+    ) + (", has delivered" if _delivered(chosen) else ", has never delivered")
     skipped = ranked.index(chosen) if chosen in ranked else 0
     order = (
-        "the incumbent: the earliest-created eligible offer"
+        "the incumbent: the first eligible offer"
         if skipped == 0
-        else f"offer {skipped + 1} by creation: the {skipped} before it refused at send time"
+        else f"offer {skipped + 1} in rank: the {skipped} before it refused at send time"
     )
     return (
-        f"{by_user}; {order} ({created}) of {len(ranked)} eligible; offers are ranked by "
-        "creation block, never by karma, requests or deliveries (a mech raises those by "
-        "paying itself)"
+        f"{by_user}; {order} ({created}) of {len(ranked)} eligible; offers that have "
+        "delivered go first, then by creation block, never by karma or request and "
+        "delivery counts (a mech raises those by paying itself)"
     )
 
 
