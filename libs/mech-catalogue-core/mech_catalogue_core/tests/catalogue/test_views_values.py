@@ -18,7 +18,8 @@ Found by mutation testing (issue 18): a mech with no requests (or no deliveries)
 in no test, so ``requests or 1`` passed; nor was the exact text ``views_from_document``
 gives the two database values, nor its error, nor that ``views_document`` sorts the keys
 inside each item and keeps to the bound it is given, nor the order in which a bound
-admits mechs (rankable first, most deliveries first, counts capped at requests).
+admits mechs (catalogue order: since issue #29 no count or karma moves a mech ahead;
+``tests/adversary/test_views_crowding.py`` has the agreed views' mechs first).
 """
 
 import json
