@@ -24,13 +24,19 @@ are what the chain would return after the wash trading).
 import json
 from dataclasses import replace
 from functools import lru_cache
-from typing import List, Sequence
+from typing import Dict, List, Sequence
 
+from mech_catalogue_core.catalogue.exposure import (
+    ExposedCatalogue,
+)
 from mech_catalogue_core.catalogue.views import (
     VIEWS_MAX_BYTES,
     IncumbentViews,
     views_document,
     views_selection,
+)
+from mech_catalogue_core.http_api.routes import (
+    CatalogueView,
 )
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
@@ -174,3 +180,23 @@ def test_malformed_agreed_items_are_ignored() -> None:
     )
     assert read.items == frozenset({("61", "0xab")})
     assert read.tool_names == frozenset({"predict-weather"})
+
+
+def _in_views(exposed: ExposedCatalogue) -> Dict[int, bool]:
+    body = json.loads(CatalogueView.build(exposed).mechs_body)
+    return {int(m["ref"]["mech_id"]): m["in_views"] for m in body["mechs"]}
+
+
+def test_get_mechs_says_what_the_agreed_selection_holds() -> None:
+    """``in_views`` is computed with the agreed views the selection started from."""
+    agreed = json.loads(views_document(Catalogue.build(honest())))
+    incumbents = IncumbentViews.from_views(agreed["mechs_info"], agreed["mech_tools"])
+    attacked = Catalogue.build(hostile(1) + honest())
+    document = json.loads(views_document(attacked, VIEWS_MAX_BYTES, incumbents))
+    exposed = ExposedCatalogue(
+        attacked, attacked.digest(), "s", 1, 0.0, 1, incumbents=incumbents
+    )
+    shown = _in_views(exposed)
+    assert all(shown[i] for i in HONEST_TOOLS)
+    in_document = {int(item["id"]) for item in document["mechs_info"]}
+    assert {i for i, held in shown.items() if held} == in_document

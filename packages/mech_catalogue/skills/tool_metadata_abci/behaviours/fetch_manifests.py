@@ -137,7 +137,9 @@ class FetchManifestsBehaviour(
                 if previous is not None:
                     keep |= {m.cid for m in previous.mechs if m.cid}
                 self.skill_state.manifest_cache.retain(keep)
-            payload = self.payload_for(catalogue, self.agreed_views())
+            incumbents = self.agreed_views()
+            self.skill_state.candidate_incumbents = incumbents
+            payload = self.payload_for(catalogue, incumbents)
         with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
             yield from self.send_a2a_transaction(payload)
             yield from self.wait_until_round_end()
