@@ -23,7 +23,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import anyio
 import click
@@ -178,6 +178,15 @@ def _wei(
     help="Only pay this mech (contract address " "or catalogue entry key).",
 )
 @click.option(
+    "--allow-mech",
+    "allowed",
+    multiple=True,
+    metavar="MECH",
+    help="Pay only these mechs (repeatable; contract address or catalogue entry key, "
+    "as mech-interact's valid_mechs). By default the earliest-created mech offering a "
+    "tool is paid; karma and delivery counts never decide.",
+)
+@click.option(
     "--dry-run",
     is_flag=True,
     help="Return the transaction and request payload "
@@ -253,6 +262,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     max_price: Optional[int],
     max_spend: Optional[int],
     pinned: str,
+    allowed: Tuple[str, ...],
     dry_run: bool,
     timeout: float,
     delivery_poll: float,
@@ -283,6 +293,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param max_price: ``--max-price``.
     :param max_spend: ``--max-spend``.
     :param pinned: ``--mech``.
+    :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
     :param timeout: ``--timeout``.
     :param delivery_poll: ``--delivery-poll``.
@@ -375,6 +386,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             max_price=max_price,
             max_spend=max_spend,
             pinned=pinned,
+            allowed=tuple(allowed),
             dry_run=dry_run or market is None,
             timeout=timeout,
             delivery_poll=delivery_poll,

@@ -167,7 +167,10 @@ class ServedCatalogue:
         return page, (str(offset + size) if more else None)
 
     def payable_only(
-        self, max_price: Optional[int] = None, pinned: str = ""
+        self,
+        max_price: Optional[int] = None,
+        pinned: str = "",
+        allowed: Sequence[str] = (),
     ) -> "ServedCatalogue":
         """Keep the tools a call can pay for now, each saying what it costs.
 
@@ -179,12 +182,13 @@ class ServedCatalogue:
 
         :param max_price: the per-call cap in wei (None: none).
         :param pinned: ``--mech`` ("" for any).
+        :param allowed: ``--allow-mech`` (empty for any).
         :return: the kept tools, same digest.
         """
         kept = []
         for tool in self.tools:
             try:
-                offer = choose_offer(tool.offers, max_price, pinned)
+                offer = choose_offer(tool.offers, max_price, pinned, allowed)
             except NoOffer:
                 continue
             description = str(tool.tool.get("description") or "").rstrip()

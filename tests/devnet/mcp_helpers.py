@@ -123,7 +123,9 @@ def command(devnet: Devnet, state_dir: Path, *extra: str) -> List[str]:
 
 
 def _env() -> Dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT)}
+    # this checkout's library too, not whichever one the environment installed
+    paths = (str(ROOT), str(ROOT / "libs" / "mech-catalogue-core"))
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def stdio_client(devnet: Devnet, state_dir: Path, *extra: str, **kwargs: Any) -> Client:

@@ -37,6 +37,7 @@ import pytest
 from click.testing import CliRunner
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mech_catalogue_core.chain.registry import selector
 
 from mech_catalogue_cli import EXIT_INVALID, EXIT_OK
 from mech_catalogue_cli.app import cli
@@ -287,3 +288,35 @@ def test_mcp_over_stdio_from_the_wheels(
     assert all(tool.input_schema.get("type") == "object" for tool in tools)
     assert refused.is_error
     assert market_nonce(devnet) == nonce
+
+
+def test_the_library_wheel_alone_imports_every_module_and_hashes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """``pip install`` of the library's wheel alone gives a library that works whole.
+
+    Installed beside the CLI, web3's dependencies hid that eth-utils' ``keccak`` needs a
+    hashing backend the library did not declare: alone, ``chain.marketplace`` and
+    ``chain.rpc_limits`` failed to import and every selector failed (a new user's
+    report). Every module is imported here (the optional LangChain exporter only loads
+    its SDK when asked) and a selector is computed.
+
+    :param tmp_path_factory: pytest's temporary folder factory.
+    """
+    root = tmp_path_factory.mktemp("library")
+    (library,) = [
+        w for w in cached_wheels() if w.name.startswith("mech_catalogue_core")
+    ]
+    _pip_install(root / "venv", [library])
+    (root / "elsewhere").mkdir()
+    alone = Installed(root / "venv", root / "elsewhere", root / "state")
+    done = alone.python(
+        "import importlib, pkgutil, mech_catalogue_core\n"
+        "for module in pkgutil.walk_packages(mech_catalogue_core.__path__, "
+        "'mech_catalogue_core.'):\n"
+        "    importlib.import_module(module.name)\n"
+        "from mech_catalogue_core.chain.registry import selector\n"
+        "print(selector('getHashes(uint256)').hex())\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [selector("getHashes(uint256)").hex()]

@@ -175,7 +175,7 @@ class CatalogueView:
         catalogue = exposed.catalogue
         block = exposed.block_number
         names = catalogue.tool_names()
-        in_views = views_selection(catalogue)
+        in_views = views_selection(catalogue, incumbents=exposed.incumbents)
         mechs = [
             {
                 "ref": m.ref.to_dict(),

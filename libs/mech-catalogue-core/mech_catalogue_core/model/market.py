@@ -80,6 +80,10 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
         (every delivery by the mech's service multisig, for any mech).
     :param karma: ``Karma.mapMechKarma(mech)`` (signed).
     :param operator: ``getOperator()``, the service multisig ("" when unread).
+    :param created_block: the block of the mech's ``CreateMech`` event (None: not known,
+        e.g. facts written before it was recorded). The one fact here nobody can buy
+        later: an earlier creation block than an existing mech's cannot be had at any
+        price, which is why offers are ranked on it (``docs/mcp.md``).
     :param unread: ``(field, reason)`` for every field left None, field order.
     """
 
@@ -98,6 +102,7 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
     karma: Optional[int] = None
     operator: str = ""
     unread: Tuple[Tuple[str, str], ...] = ()
+    created_block: Optional[int] = None
 
     @property
     def payment_type_name(self) -> str:
@@ -172,6 +177,7 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
             "karma": text(self.karma),
             "operator": self.operator,
             "unread": dict(self.unread),
+            "created_block": text(self.created_block),
         }
 
     @classmethod
@@ -192,6 +198,7 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
             kind=str(data.get("kind", MECH_KIND_MARKETPLACE)),
             service_id=number("service_id"),
             block=number("block"),
+            created_block=number("created_block"),
             confirmed=bool(data.get("confirmed", False)),
             mech_factory=str(data.get("mech_factory", "")),
             payment_type=str(data.get("payment_type", "")),

@@ -14,7 +14,7 @@
 
 """The enumerated words of the domain, each defined once.
 
-Registry kinds, mech statuses and publish statuses live here; problem codes are
+Registry kinds, mech statuses, publish statuses and document kinds live here; problem codes are
 :class:`.problems.ProblemCode`.
 
 Every class is a :class:`enum.StrEnum`: a member *is* its string value, so it compares
@@ -90,3 +90,19 @@ class MechLiveness(StrEnum):
     UNREAD = "unread"
     #: a legacy mech: it keeps no request or delivery counters
     NOT_APPLICABLE = "not_applicable"
+
+
+class DocumentKind(StrEnum):
+    """What a document read as a manifest is (``manifest.documents.document_kind``).
+
+    ``validate`` reports it as ``document``; docs/manifest-spec.md sections 3 and 8.
+    """
+
+    #: the v1 shape: ``tools`` (and ``toolMetadata``)
+    MANIFEST = "manifest"
+    #: registry NFT metadata: ``code_uri``/``attributes``, tools as JSON in ``description``
+    NFT_METADATA = "nft_metadata"
+    #: no ``tools``: tool objects as JSON in the top-level ``description``
+    DESCRIBED_TOOLS = "described_tools"
+    #: one tool object ``{name, kwargs | arguments}``, read as a one-tool manifest
+    SINGLE_TOOL = "single_tool"

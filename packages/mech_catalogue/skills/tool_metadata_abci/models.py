@@ -33,6 +33,9 @@ from mech_catalogue_core.catalogue.store import (
     CatalogueFile,
     DigestStore,
 )
+from mech_catalogue_core.catalogue.views import (
+    IncumbentViews,
+)
 from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceConfigError,
@@ -347,6 +350,8 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         self.derivations = DerivationCache()
         self.exposed: Optional[ExposedCatalogue] = None
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
+        #: the agreed views the candidate's views were selected after (GET /mechs in_views)
+        self.candidate_incumbents: Optional[IncumbentViews] = None
         self._view: Optional[CatalogueView] = None
         #: this agent's snapshots and views documents by digest (payloads carry digests only)
         self.snapshots: DigestStore[RegistrySnapshot] = DigestStore()
@@ -445,6 +450,7 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
             block_number=snapshot.block_number,
             agreed_at=time.time(),
             period=period,
+            incumbents=self.candidate_incumbents,
         )
         self.context.shared_state[SHARED_STATE_KEY] = self.exposed
         self.candidate = None
