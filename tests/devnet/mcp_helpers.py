@@ -123,8 +123,8 @@ def command(devnet: Devnet, state_dir: Path, *extra: str) -> List[str]:
 
 
 def _env() -> Dict[str, str]:
-    # this checkout's library too, ahead of any editable install of another checkout
-    paths = [str(ROOT), str(ROOT / "libs" / "mech-catalogue-core")]
+    # this checkout's library too, not whichever one the environment installed
+    paths = (str(ROOT), str(ROOT / "libs" / "mech-catalogue-core"))
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
