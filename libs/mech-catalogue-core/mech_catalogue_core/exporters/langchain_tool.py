@@ -29,6 +29,11 @@ from mech_catalogue_core.exporters.schemas import (
     call_schema,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    for_model,
+    label_for_model,
+    tool_for_model,
+)
 
 MechCall = Callable[[str, dict], Any]
 
@@ -47,7 +52,8 @@ def to_langchain_tool(
         makes invoking it raise ``NotImplementedError``.
     :param name: exported name (default: the OpenAI-safe name, as LangChain tools are
         usually bound to chat models with that rule).
-    :return: the StructuredTool (its ``args_schema`` is the call's JSON Schema dict).
+    :return: the StructuredTool (its ``args_schema`` is the call's JSON Schema dict;
+        description and schema text cleaned and capped, :mod:`..model.untrusted_text`).
     :raises MissingDependency: when langchain-core is not installed.
     """
     try:
@@ -70,7 +76,8 @@ def to_langchain_tool(
 
     return StructuredTool(
         name=name or export_names([tool.name], OPENAI_RULE)[tool.name],
-        description=tool.description or f"Mech tool {tool.name}.",
-        args_schema=call_schema(tool),
+        description=for_model(tool.description)
+        or f"Mech tool {label_for_model(tool.name)}.",
+        args_schema=call_schema(tool_for_model(tool)),
         func=_invoke,
     )

@@ -54,6 +54,12 @@ from mech_catalogue_core.model.problems import (
     pointer,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    for_model,
+    label_for_model,
+    tool_for_model,
+    tool_text_problems,
+)
 
 MCP_PROTOCOL_VERSION = "2026-07-28"
 META_KEY = "io.olas/mech-tool"
@@ -135,7 +141,14 @@ def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
 
 
 def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
-    """One checked MCP Tool as JSON.
+    """One checked MCP Tool as JSON, its text as a model may read it.
+
+    Every text of the manifest in it (title, description, argument descriptions, schema
+    prose, enum values, examples, output schema) is
+    :func:`.untrusted_text.tool_for_model`: invisible and control characters removed,
+    capped with the cut said. ``_meta[META_KEY]["warnings"]`` lists the tool's
+    :func:`.untrusted_text.tool_text_problems` (invisible text, instruction-like text,
+    arguments asking for secrets) as problem dicts, when it has any.
 
     :param tool: the model tool.
     :param name: the exported name (default: ``tool.name`` sanitised by the MCP rule).
@@ -148,15 +161,20 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         meta["kind"] = tool.kind
     if exported != tool.name:
         meta["mechToolName"] = tool.name
+    warnings = tool_text_problems(tool)
+    if warnings:
+        meta["warnings"] = [p.to_dict() for p in warnings]
+    title = label_for_model(tool.name)
+    untyped = Tool(name=tool.name, input_description=for_model(tool.input_description))
     result: Dict[str, Any] = {
         "name": exported,
-        "title": tool.name,
-        "description": tool.description or f"Mech tool {tool.name}.",
-        "annotations": {"title": tool.name, "openWorldHint": True},
+        "title": title,
+        "description": for_model(tool.description) or f"Mech tool {title}.",
+        "annotations": {"title": title, "openWorldHint": True},
         "_meta": {META_KEY: meta},
     }
-    untyped = Tool(name=tool.name, input_description=tool.input_description)
     try:
+        tool = tool_for_model(tool)
         result["inputSchema"] = call_schema(tool)
         output = output_object_schema(tool)
         if output is not None:
