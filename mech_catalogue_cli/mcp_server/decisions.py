@@ -21,6 +21,7 @@
 - :class:`SpendLedger`: the per-run spending cap;
 - :func:`call_key` / :func:`payload_nonce`: the deterministic identity of a call, so a
   retry of the same call finds the request it already paid for;
+- :func:`secret_refusal`: why a tool whose arguments ask for a secret is refused;
 - :func:`request_payload`: the JSON a mech tool reads (``prompt``, ``tool``, ``nonce``
   and the typed arguments at top level, as mech-interact's request round builds it).
 """
@@ -35,6 +36,12 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from mech_catalogue_core.model.market import (
     MechFacts,
+)
+from mech_catalogue_core.model.problems import (
+    SECRET_ARGUMENT,
+)
+from mech_catalogue_core.model.untrusted_text import (
+    secret_arguments,
 )
 
 #: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE): the
@@ -287,6 +294,30 @@ def request_payload(
     }
     payload.update({"prompt": prompt_of(arguments), "tool": tool, "nonce": nonce})
     return payload
+
+
+def secret_refusal(input_schema: Mapping[str, Any]) -> Optional[str]:
+    """Why a tool is refused when an argument asks for a secret (issue 29, attack 4).
+
+    A mech never needs its caller's private key, seed phrase, mnemonic, password, API
+    key, secret or wallet key; a manifest asking for one is phishing the model (which
+    may hold such a secret in its context). The rule is the library's
+    (:func:`mech_catalogue_core.model.untrusted_text.secret_arguments`), on the
+    ``inputSchema`` as served, so the agent's catalogue warning and this refusal agree.
+
+    :param input_schema: the MCP ``inputSchema`` served for the tool.
+    :return: a sentence starting with the problem code ``secret_argument`` that names
+        the arguments and says what to do, or None when no argument asks.
+    """
+    asking = secret_arguments(dict(input_schema))
+    if not asking:
+        return None
+    named = ", ".join(f"{name!r} asks for a {secret}" for name, secret in asking)
+    return (
+        f"refused ({SECRET_ARGUMENT}): argument {named}; a mech never needs its "
+        "caller's secrets, so this tool is not offered. Use another tool; never send "
+        "a secret to a mech"
+    )
 
 
 def _where(path: Sequence[Any]) -> str:

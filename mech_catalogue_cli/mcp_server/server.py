@@ -61,6 +61,7 @@ from .decisions import (
     choose_offer,
     payload_nonce,
     request_payload,
+    secret_refusal,
     structured_content,
 )
 from .ipfs import IpfsError, fetch_response, payload_bytes, upload_json
@@ -225,7 +226,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         ``catalogue`` keeps every tool (calls, and retries of paid requests, resolve
         against it); ``listed`` is what ``tools/list`` serves: the payable tools with
         their price (:meth:`.source.ServedCatalogue.payable_only`), or every tool with
-        ``--all-tools``.
+        ``--all-tools``, never a tool whose arguments ask for a secret
+        (:meth:`.source.ServedCatalogue.refusing_secrets`).
 
         :return: True when it changed.
         """
@@ -240,10 +242,17 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return False
         self._read_once = True
         self.catalogue = served
+        listable, refused = served.refusing_secrets()
+        if refused:
+            LOGGER.warning(
+                "%d tools not listed: an argument asks for a secret (%s)",
+                len(refused),
+                ", ".join(refused[:10]),
+            )
         listed, left_out = (
-            served
+            listable
             if self.settings.all_tools
-            else served.payable_only(self.settings.max_price, self.settings.pinned)
+            else listable.payable_only(self.settings.max_price, self.settings.pinned)
         ).within_bytes()
         if left_out:
             LOGGER.warning(
@@ -401,6 +410,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if entry is not None and entry.status in ("sent", "delivered"):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             return await self._await_result(tool, entry, timer, session)
+        refusal = secret_refusal(tool.tool["inputSchema"])
+        if refusal:  # after the journal: an answer paid before is still returned
+            return error_result(f"{name}: {refusal}; nothing was sent")
         try:
             offer = choose_offer(
                 tool.offers, self.settings.max_price, self.settings.pinned

@@ -55,8 +55,11 @@ from mech_catalogue_core.model.problems import (
 )
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
+    MAX_LABEL_CHARS,
+    MAX_TEXT_CHARS,
     for_model,
     label_for_model,
+    schema_for_model,
     tool_for_model,
     tool_text_problems,
 )
@@ -185,6 +188,34 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         result["inputSchema"] = call_schema(untyped)
         meta["problems"] = ["/inputSchema: nested too deeply; served as free text"]
         return result
+
+
+def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
+    """An MCP Tool's JSON with its text as a model may read it (idempotent).
+
+    For Tools not built here (e.g. read from another agent's ``GET /tools``): the
+    ``title``, ``annotations.title``, ``description`` and every prose and value string
+    of ``inputSchema`` and ``outputSchema`` go through :mod:`..model.untrusted_text`;
+    ``name`` (already within the MCP name rule) and ``_meta`` are kept. A Tool from
+    :func:`to_mcp_tool` comes back equal.
+
+    :param entry: MCP Tool JSON (not modified).
+    :return: a new dict (schemas nested deeper than Python walks raise RecursionError).
+    """
+    out = dict(entry)
+    for key in ("title", "description"):
+        if isinstance(out.get(key), str):
+            cap = MAX_LABEL_CHARS if key == "title" else MAX_TEXT_CHARS
+            out[key] = for_model(out[key], cap)
+    annotations = out.get("annotations")
+    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
+        out["annotations"] = dict(
+            annotations, title=label_for_model(annotations["title"])
+        )
+    for key in ("inputSchema", "outputSchema"):
+        if key in out:
+            out[key] = schema_for_model(out[key])
+    return out
 
 
 def same_signature(tool: Tool, other: Tool) -> bool:
