@@ -208,6 +208,15 @@ def _wei(
     "with its price in the description.",
 )
 @click.option(
+    "--pin",
+    "pin_file",
+    type=click.Path(dir_okay=False),
+    default="",
+    help="File of approved tool definitions: a tool not in it is approved when first "
+    "listed; a tool whose definition changed since is not listed nor callable until its "
+    "entry is deleted (docs/mcp.md).",
+)
+@click.option(
     "--state-dir",
     type=click.Path(file_okay=False),
     default=str(DEFAULT_STATE_DIR),
@@ -247,6 +256,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     poll: float,
     page_size: int,
     all_tools: bool,
+    pin_file: str,
     state_dir: str,
     devnet: Optional[DevnetSettings],
     as_json: bool,
@@ -276,6 +286,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param poll: ``--poll``.
     :param page_size: ``--page-size``.
     :param all_tools: ``--all-tools``.
+    :param pin_file: ``--pin``.
     :param state_dir: ``--state-dir``.
     :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
     :param as_json: ``--json``.
@@ -363,6 +374,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             poll_seconds=poll,
             page_size=page_size,
             all_tools=all_tools,
+            pin_file=pin_file,
         )
         app = MechToolServer(source, settings, market, journal)
         try:

@@ -22,6 +22,7 @@
 - :func:`call_key` / :func:`payload_nonce`: the deterministic identity of a call, so a
   retry of the same call finds the request it already paid for;
 - :func:`secret_refusal`: why a tool whose arguments ask for a secret is refused;
+- :func:`definition_changes`: what changed in a tool since its definition was approved;
 - :func:`request_payload`: the JSON a mech tool reads (``prompt``, ``tool``, ``nonce``
   and the typed arguments at top level, as mech-interact's request round builds it).
 """
@@ -317,6 +318,65 @@ def secret_refusal(input_schema: Mapping[str, Any]) -> Optional[str]:
         f"refused ({SECRET_ARGUMENT}): argument {named}; a mech never needs its "
         "caller's secrets, so this tool is not offered. Use another tool; never send "
         "a secret to a mech"
+    )
+
+
+def _arguments(definition: Mapping[str, Any]) -> Dict[str, Any]:
+    schema = definition.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return dict(properties) if isinstance(properties, dict) else {}
+
+
+def definition_changes(
+    approved: Mapping[str, Any], current: Mapping[str, Any]
+) -> List[str]:
+    """What changed between an approved tool definition and the one listed now.
+
+    :param approved: the approved definition (``pins.definition_of``).
+    :param current: the current one.
+    :return: phrases such as ``argument 'wallet_note' added``, ``argument 'city' changed``,
+        ``argument 'days' removed``, ``the argument rules changed`` (required, extra keys),
+        ``description changed``, ``output schema changed``; arguments in name order;
+        empty when equal.
+    """
+    before, after = _arguments(approved), _arguments(current)
+    changes = [f"argument {name!r} added" for name in sorted(set(after) - set(before))]
+    changes += [
+        f"argument {name!r} removed" for name in sorted(set(before) - set(after))
+    ]
+    changes += [
+        f"argument {name!r} changed"
+        for name in sorted(set(before) & set(after))
+        if before[name] != after[name]
+    ]
+    rules = ("required", "additionalProperties", "anyOf", "oneOf", "allOf")
+    old_schema = approved.get("inputSchema") or {}
+    new_schema = current.get("inputSchema") or {}
+    if any(old_schema.get(k) != new_schema.get(k) for k in rules):
+        changes.append("the argument rules changed")
+    if approved.get("description") != current.get("description"):
+        changes.append("description changed")
+    if approved.get("outputSchema") != current.get("outputSchema"):
+        changes.append("output schema changed")
+    return changes
+
+
+def pin_refusal(
+    approved: Mapping[str, Any], current: Mapping[str, Any], pin_file: str
+) -> str:
+    """Why a tool whose definition changed since it was approved is not callable.
+
+    :param approved: the approved definition.
+    :param current: the current one (its digest differs).
+    :param pin_file: the pin file's path, to say how to re-approve.
+    :return: a sentence naming what changed and how to approve it.
+    """
+    changes = definition_changes(approved, current) or ["its definition changed"]
+    return (
+        "refused: the tool changed since its definition was approved ("
+        + "; ".join(changes)
+        + f"); review it, then delete its entry from {pin_file} to approve the new "
+        "definition (taken at the next catalogue change or restart)"
     )
 
 

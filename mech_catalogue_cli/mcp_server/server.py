@@ -35,7 +35,8 @@ import logging
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Tuple, Union
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -60,6 +61,7 @@ from .decisions import (
     call_key,
     choose_offer,
     payload_nonce,
+    pin_refusal,
     request_payload,
     secret_refusal,
     structured_content,
@@ -73,6 +75,7 @@ from .market import (
     Marketplace,
     SignedRequest,
 )
+from .pins import definition_digest, definition_of, load_pins, save_pins
 from .source import (
     DEFAULT_PAGE_SIZE,
     MAX_LISTED_TOOL_BYTES,
@@ -102,6 +105,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param page_size: tools per ``tools/list`` page.
     :param io_timeout: seconds per IPFS or RPC request.
     :param all_tools: list every tool, not only those a call can pay for now.
+    :param pin_file: ``--pin``: the approved tool definitions (:mod:`.pins`; "" for none).
     """
 
     gateway_url: str
@@ -116,6 +120,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     page_size: int = DEFAULT_PAGE_SIZE
     io_timeout: float = 30.0
     all_tools: bool = False
+    pin_file: str = ""
 
 
 def _text(text: str) -> types.TextContent:
@@ -196,6 +201,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.journal = journal
         self.catalogue = ServedCatalogue("", ())  # every tool: calls and retries
         self.listed = self.catalogue  # what tools/list pages through
+        self.changed: Dict[str, str] = (
+            {}
+        )  # MCP name -> why its new definition is refused
         self._read_once = False
         self.ledger = SpendLedger(settings.max_spend)
         self.bus = InMemorySubscriptionBus()
@@ -249,6 +257,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 len(refused),
                 ", ".join(refused[:10]),
             )
+        listable = self._approved(listable)
         listed, left_out = (
             listable
             if self.settings.all_tools
@@ -263,6 +272,47 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         self.listed = listed
         return True
+
+    def _approved(self, served: ServedCatalogue) -> ServedCatalogue:
+        """Keep the tools whose definition is approved in ``--pin`` (:mod:`.pins`).
+
+        A tool not in the file is approved now (written back); one whose definition
+        differs is left out and remembered in :attr:`changed` with what changed.
+
+        :param served: the tools that may be listed.
+        :return: the approved ones (same digest); ``served`` without ``--pin``.
+        """
+        self.changed = {}
+        if not self.settings.pin_file:
+            return served
+        path = Path(self.settings.pin_file)
+        pins = load_pins(path)
+        kept: List[ServedTool] = []
+        approved_now = 0
+        for tool in served.tools:
+            definition = definition_of(tool.tool)
+            digest = definition_digest(definition)
+            entry = pins.get(tool.name)
+            if entry is None:
+                pins[tool.name] = {"digest": digest, "definition": definition}
+                approved_now += 1
+            elif entry["digest"] != digest:
+                self.changed[tool.name] = pin_refusal(
+                    entry.get("definition") or {}, definition, str(path)
+                )
+                continue
+            kept.append(tool)
+        if approved_now:
+            save_pins(path, pins)
+            LOGGER.info("%d new tool definitions approved in %s", approved_now, path)
+        if self.changed:
+            LOGGER.warning(
+                "%d tools not listed: changed since approved in %s (%s)",
+                len(self.changed),
+                path,
+                ", ".join(sorted(self.changed)[:10]),
+            )
+        return ServedCatalogue(served.digest, tuple(kept))
 
     async def poll(self) -> None:
         """Re-read the source forever; announce a changed catalogue."""
@@ -410,7 +460,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if entry is not None and entry.status in ("sent", "delivered"):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             return await self._await_result(tool, entry, timer, session)
-        refusal = secret_refusal(tool.tool["inputSchema"])
+        refusal = self.changed.get(name) or secret_refusal(tool.tool["inputSchema"])
         if refusal:  # after the journal: an answer paid before is still returned
             return error_result(f"{name}: {refusal}; nothing was sent")
         try:
