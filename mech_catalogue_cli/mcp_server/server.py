@@ -51,7 +51,14 @@ from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
 
-from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded, warm_up
+from .bounded import (
+    CHECK_SECONDS,
+    MAX_CHECKS,
+    CheckBusy,
+    CheckTimeout,
+    run_bounded,
+    warm_up,
+)
 from .decisions import (
     IDEMPOTENCY_META_KEY,
     NoOffer,
@@ -441,6 +448,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(
                 f"{name}: invalid arguments, nothing was sent: arguments: nested too "
                 "deeply to check"
+            )
+        except CheckBusy:
+            return error_result(
+                f"{name}: the server is checking as many calls as it runs at once "
+                f"({MAX_CHECKS}) and none finished in time; nothing was sent: call again"
             )
         except CheckTimeout:
             return error_result(
