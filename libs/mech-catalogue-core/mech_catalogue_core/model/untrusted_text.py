@@ -325,11 +325,16 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     :param text: text from a manifest.
     :return: the distinct phrases found, lowercase, in order.
     """
-    found: List[str] = []
-    for source in (text, hidden_tag_text(text)):
-        found.extend(
-            m.group(0).lower() for m in _INSTRUCTION.finditer(words_of(source))
-        )
+    if not text:
+        return ()
+    sources = [text]
+    if _TAG_TEXT.search(text):  # decoded only when there are tag characters
+        sources.append(hidden_tag_text(text))
+    found = [
+        m.group(0).lower()
+        for source in sources
+        for m in _INSTRUCTION.finditer(words_of(source))
+    ]
     return tuple(dict.fromkeys(found))
 
 
@@ -451,6 +456,8 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     invisible: List[str] = []
     phrases: List[str] = []
     for field, text in tool_texts(tool):
+        if not text:
+            continue
         if _INVISIBLE.search(text):
             invisible.append(field)
         phrases.extend(instruction_phrases(text))
