@@ -39,7 +39,7 @@ COPYRIGHT_IGNORE := $(addprefix -ignore ,'**/tests/fixtures/**' 'scripts/devnet/
 	'tests/devnet/data/**' '**/*.yaml' '**/*.yml' '**/*.json' '**/*.md' '**/*.txt' '**/*.sol' \
 	'**/*.html' '**/*.js')
 
-.PHONY: e2e e2e-4 setup tools sync formatters code-checks black-check isort-check flake8 mypy pylint \
+.PHONY: e2e e2e-4 setup tools sync dist formatters code-checks black-check isort-check flake8 mypy pylint \
 	darglint import-check copyright check-copyright generators common-checks-1 common-checks-2 test test-unit pytest devnet-up devnet-down run
 
 ## Environment -------------------------------------------------------------------------
@@ -119,6 +119,14 @@ common-checks-2: $(VENV_SETUP)
 		$(AUTONOMY) analyse handlers $(addprefix -h ,$(COMMON)) $(addprefix -i ,$(THIRD_PARTY_SKILLS)) && \
 		$(AUTONOMY) analyse dialogues $(addprefix -d ,$(COMMON)) $(addprefix -i ,$(THIRD_PARTY_SKILLS)); \
 	fi
+
+## Distributions -------------------------------------------------------------------------
+# The wheels of the library (libs/mech-catalogue-core) and the CLI (pyproject.toml) into
+# dist/ (scripts/dist.py: `pip wheel --no-deps` of each, from a copy of its files). `pip
+# install dist/*.whl` gives a working `mech-catalogue` outside any checkout (README.md,
+# "User quick start"); tests/devnet/test_installed_wheels.py checks it in `make test`.
+dist: setup
+	$(PYTHON) -m scripts.dist --out dist
 
 ## Tests --------------------------------------------------------------------------------
 # The quick in-process tests alone (marker `unit`, given by conftest.py; docs/testing.md).

@@ -15,7 +15,9 @@
 """``mech-catalogue``: the command-line interface over the ``mech_catalogue_core`` library.
 
 Installed by ``make setup`` (``pip install -e .``, pyproject.toml) as the ``mech-catalogue``
-console script; ``python -m mech_catalogue_cli`` is the same. Commands: ``validate``,
+console script, or from its wheel (``make dist``; ``pip install``, ``pipx``, ``uvx``) outside
+any checkout; ``python -m mech_catalogue_cli`` is the same. Where its state goes by default
+in each case: :mod:`mech_catalogue_cli.folders`. Commands: ``validate``,
 ``show``, ``derive``, ``generate``, ``export``, ``cid``, ``list``, ``publish``; each takes
 ``--json`` for machine-readable output. Exit codes: :data:`EXIT_OK` (0) success,
 :data:`EXIT_INVALID` (1) invalid input or manifest (including an unreachable IPFS node or
@@ -26,11 +28,6 @@ The domain library is the ``mech-catalogue-core`` distribution (``libs/mech-cata
 imported as ``mech_catalogue_core``), which the skills depend on too (docs/ARCHITECTURE.md).
 """
 
-from pathlib import Path
-
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
-
-#: the checkout this package is installed from (an editable install: the package stays here)
-REPO_ROOT = Path(__file__).resolve().parent.parent

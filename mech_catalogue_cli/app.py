@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
 from mech_catalogue_core import exporters
+from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
     RegistryDecodeError,
 )
@@ -46,18 +47,11 @@ from mech_catalogue_core.ipfs.unixfs import (
     MAX_FILE_SIZE,
     root_digest,
 )
-from mech_catalogue_core.manifest.nft_metadata import (
-    is_nft_metadata,
-    validate_nft_metadata,
-)
-from mech_catalogue_core.manifest.parsing import (
-    parse_document,
+from mech_catalogue_core.manifest.documents import (
+    check_document,
 )
 from mech_catalogue_core.manifest.validation import (
     decode_json,
-    quality_problems,
-    unreported,
-    validate_manifest,
 )
 from mech_catalogue_core.model.canonical import (
     CanonicalizationError,
@@ -68,18 +62,21 @@ from mech_catalogue_core.model.catalogue import (
     Mech,
 )
 from mech_catalogue_core.model.problems import (
-    DESCRIPTION_JSON_PARSED,
     Problem,
 )
 from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     MechRef,
 )
+from mech_catalogue_core.model.vocabulary import (
+    DocumentKind,
+)
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from . import EXIT_INVALID
+from .chain_options import PresetCommand, chain_options, need, pick
 from .code_source import (
     CodeReadError,
     derive_code_uri,
@@ -212,35 +209,21 @@ def _parse(loaded: Loaded) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
 
 def _parse_with_kind(
     loaded: Loaded,
-) -> Tuple[Optional[Manifest], Tuple[Problem, ...], str]:
-    """Like :func:`_parse`, also naming the document: ``manifest`` or ``nft_metadata``.
+) -> Tuple[Optional[Manifest], Tuple[Problem, ...], DocumentKind]:
+    """Like :func:`_parse`, also naming the kind of document the parser read.
 
-    Registry NFT metadata is checked as such (its fields, and the tool objects its
-    description holds), not against the manifest schema it does not follow; its
-    description holding tools as JSON is its intended storage, not a warning.
+    Every command reads a document the same way (``manifest.documents.check_document``):
+    registry NFT metadata, tools as JSON in a ``description`` and a single tool object
+    are checked as what they are, not against the manifest schema they do not follow.
 
     :param loaded: the document's bytes and origin.
     :return: (the manifest or None, every problem, the document kind).
     """
     decoded = decode_json(loaded.data)
     if not decoded.ok:
-        return None, tuple(decoded.problems), "manifest"
-    parsed = parse_document(decoded.value)
-    problems = tuple(parsed.problems)
-    if is_nft_metadata(decoded.value):
-        kind, schema = "nft_metadata", validate_nft_metadata(decoded.value)
-        problems = tuple(
-            p
-            for p in problems
-            if (p.code, p.path) != (DESCRIPTION_JSON_PARSED, "/description")
-        )
-    elif isinstance(decoded.value, dict):
-        kind, schema = "manifest", validate_manifest(decoded.value)
-    else:
-        kind, schema = "manifest", ()
-    extra = unreported(problems, schema)
-    quality = () if parsed.manifest is None else quality_problems(parsed.manifest)
-    return parsed.manifest, problems + extra + quality, kind
+        return None, tuple(decoded.problems), DocumentKind.MANIFEST
+    checked = check_document(decoded.value)
+    return checked.manifest, checked.problems, checked.kind
 
 
 def _load_manifest(
@@ -258,6 +241,14 @@ def _load_manifest(
 
 
 # --- validate ----------------------------------------------------------------------------
+#: what ``validate`` says after the source for a document that is not a v1 manifest
+_KIND_NOTES = {
+    DocumentKind.NFT_METADATA: " (registry NFT metadata)",
+    DocumentKind.DESCRIBED_TOOLS: " (tools as JSON in its description)",
+    DocumentKind.SINGLE_TOOL: " (a single tool object, read as a one-tool manifest)",
+}
+
+
 @cli.command(
     epilog=examples(
         "validate my-mech/manifest.json",
@@ -274,10 +265,10 @@ def _load_manifest(
 def validate(
     source: str, strict: bool, gateway: str, timeout: float, out: Output
 ) -> None:
-    """Check a manifest FILE, CID or 0x digest: strict JSON, the v1 schema, every tool (registry NFT metadata: its fields and the tools in its description)."""
+    """Check a manifest FILE, CID or 0x digest: strict JSON, the v1 schema, every tool; whatever `show` and `export` read (NFT metadata, tools in the description, one tool object) is checked as what it is."""
     loaded = load(source, gateway, timeout)
     manifest, problems, kind = _parse_with_kind(loaded)
-    what = " (registry NFT metadata)" if kind == "nft_metadata" else ""
+    what = _KIND_NOTES.get(kind, "")
     errors = [p for p in problems if p.is_error]
     ok = manifest is not None and not errors and not (strict and problems)
     result = {
@@ -291,7 +282,7 @@ def validate(
     if not ok:
         code = INVALID_MANIFEST if (manifest is None or errors) else WARNINGS_AS_ERRORS
         summary = f"{loaded.origin}{what}: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)."
-        if kind == "nft_metadata" and manifest is None:
+        if kind == DocumentKind.NFT_METADATA and manifest is None:
             summary += (
                 " Its description holds no tool metadata JSON; for a component, derive "
                 "the arguments from its code_uri with `mech-catalogue derive ipfs://<CID>`."
@@ -310,7 +301,7 @@ def validate(
             f"{len(problems)} warning(s)",
             markup=True,
         )
-        if kind == "nft_metadata":
+        if kind == DocumentKind.NFT_METADATA:
             console.print(
                 "  checked its fields and the tool metadata JSON in its description "
                 "(docs/manifest-spec.md section 3)"
@@ -384,8 +375,14 @@ def _chain_target(
     registry: Optional[str],
     multicall: str,
     devnet: Optional[DevnetSettings],
+    preset: Optional[ChainPreset] = None,
 ) -> Tuple[str, str, str]:
-    """Return (RPC URL, registry, Multicall2) from the options, else the devnet's."""
+    """Return (RPC URL, registry, Multicall2) from the options, else the devnet's or preset's."""
+    if preset is not None:
+        field = "olas_agent_registry" if unit == "agent" else "component_registry"
+        registry = registry or need(preset, field, "--registry ADDRESS")
+        rpc_url = rpc_url or need(preset, "rpc_url", "--rpc URL")
+        multicall = pick("multicall", multicall, preset.multicall2)
     if devnet is not None:
         contract = "AgentRegistry" if unit == "agent" else "ComponentRegistry"
         rpc_url = rpc_url or devnet.info.rpc_url
@@ -457,13 +454,15 @@ def _derive(
 
 
 @cli.command(
+    cls=PresetCommand,
     epilog=examples(
         "derive examples/tools/token_oracle",
         "derive --runtime examples/tools/token_oracle examples/tools/wallet_risk",
         "derive ipfs://bafybei... --ipfs-gateway http://127.0.0.1:8080",
-        "derive --devnet --component 1",
+        "derive --chain devnet --component 1",
+        "derive --chain mainnet --rpc https://ethereum-rpc.example --agent 3",
         "derive --rpc https://rpc.gnosischain.com --registry 0xAGENT_REGISTRY --agent 3",
-    )
+    ),
 )
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
@@ -496,6 +495,7 @@ def _derive(
     show_default=True,
     help="Multicall2 address on that chain (--devnet: the devnet's).",
 )
+@chain_options
 @_gateway_options
 @_json_option
 def derive(  # pylint: disable=too-many-arguments,too-many-locals,too-many-positional-arguments
@@ -510,6 +510,7 @@ def derive(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posit
     timeout: float,
     out: Output,
     devnet: Optional[DevnetSettings] = None,
+    preset: Optional[ChainPreset] = None,
 ) -> None:
     """Derive typed arguments from tool package folders, IPFS directories (CID, ipfs://<CID>) or an Olas agent/component on chain; never runs code."""
     unit = "agent" if agent_id is not None else "component"
@@ -520,9 +521,11 @@ def derive(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posit
         raise click.UsageError(
             "Give tool package folders or CIDs, or one of --agent N / --component N."
         )
+    if preset is not None:
+        gateway = pick("gateway", gateway, preset.ipfs_gateway)
     packages = [_derive(p, gateway, timeout) for p in paths]
     if unit_id is not None:
-        target = _chain_target(unit, rpc_url, registry, multicall, devnet)
+        target = _chain_target(unit, rpc_url, registry, multicall, devnet, preset)
         packages += _derive_on_chain(target, unit, unit_id, gateway, timeout)
     result = [
         {**package.to_dict(), "tools": [t.to_dict() for t in package.to_tools()]}

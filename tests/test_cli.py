@@ -515,6 +515,44 @@ def test_validate_reports_nft_faults_where_they_are(tmp_path: Path) -> None:
     assert "lacks the required field `tools`" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    "document,kind,note",
+    [
+        (
+            {"name": "quote-mech", "description": "Quotes. " + json.dumps([NFT_TOOL])},
+            "described_tools",
+            "(tools as JSON in its description)",
+        ),
+        (dict(NFT_TOOL), "single_tool", "(a single tool object"),
+    ],
+    ids=["tools in the description", "one tool object"],
+)
+def test_validate_accepts_what_show_and_export_read(
+    tmp_path: Path, document: Any, kind: str, note: str
+) -> None:
+    """Issue #34 item 4: no `lacks tools` for a document every reader reads; same tools."""
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(document))
+    human = run("validate", path)
+    assert human.exit_code == EXIT_OK, human.output
+    assert note in human.stdout and "lacks the required field" not in human.output
+    machine = as_json(run("--json", "validate", path))
+    assert machine["ok"] and machine["document"] == kind
+    shown = as_json(run("show", "--json", path))
+    assert [t["name"] for t in shown["tools"]] == machine["tools"] == ["mint-quote"]
+    assert not [p for p in shown["problems"] if p["severity"] == "error"]
+    exported = run("export", "--format", "mcp", path)
+    assert exported.exit_code == EXIT_OK and "mint-quote" in exported.stdout
+
+
+def test_validate_still_fails_what_no_reader_reads(tmp_path: Path) -> None:
+    """A description without tool JSON and no `tools`: validate and show both fail."""
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps({"name": "m", "description": "Quotes pairs."}))
+    assert run("validate", path).exit_code == EXIT_INVALID
+    assert run("show", path).exit_code == EXIT_INVALID
+
+
 def test_validate_says_what_component_metadata_is(tmp_path: Path) -> None:
     """Component metadata (plain description, code_uri): exit 1 and the derive hint."""
     result = run("validate", _nft_file(tmp_path, "An oracle tool package."))

@@ -32,7 +32,7 @@ from mech_catalogue_core.ipfs.cid import (
     digest_to_cid,
 )
 
-from mech_catalogue_cli import REPO_ROOT
+from scripts.toolchain import REPO_ROOT
 
 VENV_BIN = Path(sys.executable).parent
 DIGEST = "0x" + "5a" * 32

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 import pytest
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.catalogue.fetching import (
     KEPT_LAST_GOOD,
     PARSER_FAILED,
@@ -99,9 +100,11 @@ def test_tampered_disk_cache_entry_is_fetched_again(tmp_path: Path) -> None:
     data = manifest("a")
     digest = dag_pb(data)
     cid = digest_to_cid(digest, DAG_PB)
-    ManifestCache(str(tmp_path)).put(cid, data)
+    ManifestCache(DirectoryStore(str(tmp_path))).put(cid, data)
     (tmp_path / cid).write_bytes(manifest("evil"))
-    results, asked = run([digest], ManifestCache(str(tmp_path)), {cid: data})
+    results, asked = run(
+        [digest], ManifestCache(DirectoryStore(str(tmp_path))), {cid: data}
+    )
     assert asked == [cid] and results[digest].data == data
 
 
@@ -111,7 +114,9 @@ def test_disk_entry_is_verified_under_its_own_codec(tmp_path: Path) -> None:
     digest = raw_digest(data)  # the raw root of these bytes
     dag_cid, raw_cid = digest_to_cid(digest, DAG_PB), digest_to_cid(digest, RAW)
     (tmp_path / dag_cid).write_bytes(data)  # wrongly filed under the dag-pb CID
-    results, asked = run([digest], ManifestCache(str(tmp_path)), {raw_cid: data})
+    results, asked = run(
+        [digest], ManifestCache(DirectoryStore(str(tmp_path))), {raw_cid: data}
+    )
     assert asked == [dag_cid, raw_cid]  # the dag-pb entry was not trusted
     assert results[digest].cid == raw_cid and results[digest].data == data
 
@@ -121,9 +126,9 @@ def test_good_disk_entry_is_a_hit(tmp_path: Path) -> None:
     data = manifest("a")
     digest = dag_pb(data)
     cid = digest_to_cid(digest, DAG_PB)
-    ManifestCache(str(tmp_path)).put(cid, data)
+    ManifestCache(DirectoryStore(str(tmp_path))).put(cid, data)
     assert sorted(os.listdir(tmp_path)) == [cid]  # no temporary file left behind
-    cache = ManifestCache(str(tmp_path))
+    cache = ManifestCache(DirectoryStore(str(tmp_path)))
     assert cid not in cache and len(cache) == 0  # nothing in memory yet
     results, asked = run([digest], cache, {})
     assert not asked and results[digest].data == data
@@ -303,8 +308,8 @@ def test_disk_hit_is_kept_in_memory() -> None:
     digest = dag_pb(data)
     cid = digest_to_cid(digest, DAG_PB)
     with tempfile.TemporaryDirectory() as folder:
-        ManifestCache(folder).put(cid, data)
-        cache = ManifestCache(folder)
+        ManifestCache(DirectoryStore(folder)).put(cid, data)
+        cache = ManifestCache(DirectoryStore(folder))
         assert cache.get(cid) == data
         os.remove(os.path.join(folder, cid))
         assert cache.get(cid) == data  # from memory now

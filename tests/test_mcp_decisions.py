@@ -113,25 +113,6 @@ def test_broken_schema_is_reported_not_raised() -> None:
     )
 
 
-def test_choice_ranks_karma_then_deliveries_then_price() -> None:
-    """Karma wins; equal karma: more deliveries; equal both: the cheaper one."""
-    cheap = offer("0x01", price=1)
-    trusted = offer("0x02", price=100, karma=5)
-    assert choose_offer([cheap, trusted]) == trusted
-    busy = offer("0x03", price=50, deliveries=9)
-    assert choose_offer([cheap, busy]) == busy
-    assert (
-        choose_offer([offer("0x05", price=7), offer("0x04", price=3)]).address == "0x04"
-    )
-
-
-def test_deliveries_count_at_most_the_requests() -> None:
-    """A mech's delivery counter also counts takeovers: capped by its own requests."""
-    inflated = offer("0x01", price=9, requests=1, deliveries=100)
-    steady = offer("0x02", price=9, requests=6, deliveries=6)
-    assert choose_offer([inflated, steady]) == steady
-
-
 def test_max_price_excludes_and_explains() -> None:
     """Over the cap: the next one is chosen; all over: NoOffer naming price and cap."""
     assert (

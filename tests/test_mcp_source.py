@@ -14,6 +14,9 @@
 
 """The MCP server's catalogue: offers that take other arguments under a served name are no offers."""
 
+import http.server
+import threading
+import time
 from dataclasses import replace
 from typing import Dict, Optional, Tuple
 
@@ -23,6 +26,7 @@ from mech_catalogue_core.catalogue.fetching import (
 from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
+from mech_catalogue_core.http_api.routes import CatalogueView, route
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
@@ -33,6 +37,7 @@ from mech_catalogue_core.model.market import (
 from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import (
+    AgentSource,
     ServedCatalogue,
     ServedTool,
     served_from_catalogue,
@@ -209,3 +214,39 @@ def test_an_unchanged_catalogue_with_nothing_payable_is_not_announced_again() ->
     assert app.refresh() is True and app.listed.tools == ()
     assert app.refresh() is False and app.refresh() is False
     assert source.reads == 3
+
+
+class _AgentRouter(http.server.BaseHTTPRequestHandler):
+    """Answers every GET with the agent's own router (the skill's HttpHandler calls it)."""
+
+    view: Optional[CatalogueView] = None
+
+    def log_message(self, *args: object) -> None:  # pylint: disable=arguments-differ
+        """Keep the test output quiet."""
+
+    def do_GET(self) -> None:  # pylint: disable=invalid-name
+        """Route the request as the agent does."""
+        result = route("GET", self.path, b"", self.view, time.time(), 50, 60.0)
+        self.send_response(result.status_code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(result.body)))
+        self.end_headers()
+        self.wfile.write(result.body)
+
+
+def test_an_agent_not_ready_yet_is_an_empty_catalogue_not_an_error() -> None:
+    """Before its first agreement the agent answers 503 no_catalogue: nothing to serve yet.
+
+    The MCP server started beside a new agent must wait for it, not stop with a source
+    error (the agent's lists answer 503 since "not ready" stopped reading as "no tools").
+    """
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _AgentRouter)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        agent = AgentSource(f"http://127.0.0.1:{server.server_address[1]}")
+        served = agent.read()
+        assert served.digest == "" and not served.tools
+    finally:
+        server.shutdown()
+        server.server_close()

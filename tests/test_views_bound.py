@@ -98,14 +98,14 @@ def test_strangers_flooding_names_are_left_out_and_honest_mechs_kept() -> None:
     assert set(views["mech_tools"]) == {"predict", "chat", *tools[1]}
 
 
-def test_more_deliveries_first_then_the_next_one_that_fits() -> None:
-    """More deliveries win a tight bound; a smaller later mech still fits after a skip."""
+def test_deliveries_do_not_decide_then_the_next_one_that_fits() -> None:
+    """More deliveries win nothing in a tight bound; a smaller later mech still fits."""
     # a marketplace mech's item repeats its tool names (relevant_tools): ~68 KB each here
     tools = {1: _names("big", 300), 2: _names("busy", 300), 3: ["small"]}
     catalogue = _catalogue(tools, delivered={1: 1, 2: 8, 3: 0})
     bound = 75_000
     admitted = {r.mech_id for r in views_selection(catalogue, bound)}
-    assert admitted == {2, 3}
+    assert admitted == {1, 3}
     assert len(views_document(catalogue, bound)) <= bound
 
 

@@ -24,6 +24,8 @@ reverted supply read) or ``--devnet`` finds no running devnet, 2 on a bad comman
 (click's usage errors, naming the option).
 """
 
+import json
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
@@ -32,6 +34,11 @@ import requests
 from mech_catalogue_core.catalogue.fetching import (
     refresh_catalogue,
 )
+from mech_catalogue_core.chain.marketplace import (
+    MarketplaceSource,
+    attach_facts,
+)
+from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
     IDS_ALL,
     RegistryConfigError,
@@ -39,9 +46,15 @@ from mech_catalogue_core.chain.registry import (
     RegistrySource,
     parse_registry_sources,
 )
+from mech_catalogue_core.model.canonical import canonical_text
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
     Mech,
+)
+from mech_catalogue_core.model.market import (
+    MECH_KIND_LEGACY,
+    UNREAD_NOT_APPLICABLE,
+    MechFacts,
 )
 from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
@@ -51,6 +64,12 @@ from rich.console import Console
 from rich.table import Table
 
 from mech_catalogue_cli.code_source import derive_catalogue
+from mech_catalogue_cli.marketplace_driver import (
+    MarketplaceReader,
+    checkpoint_path,
+    load_checkpoint,
+    save_checkpoint,
+)
 from mech_catalogue_cli.sync_driver import (
     CatalogueSync,
     ChainReadError,
@@ -60,13 +79,24 @@ from mech_catalogue_cli.sync_driver import (
     read_snapshot,
 )
 
-from ..devnet_options import DevnetSettings, devnet_options, given
+from ..chain_options import (
+    PresetCommand,
+    chain_options,
+    chain_settings,
+    market_source,
+)
+from ..devnet_options import DevnetSettings, devnet_options
+from ..folders import DEFAULTS
 from ..keys import redacted_url, without_url
 from ..output import CliFailure, Output, print_problem
 from ..sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
 CHAIN_READ_FAILED = "chain_read_failed"
+#: where ``list --chain NAME`` keeps the marketplace scan's checkpoint between runs:
+#: ``.mech-catalogue/list`` (relative) in a checkout, the user's state folder when
+#: installed from a wheel (mech_catalogue_cli/folders.py)
+DEFAULT_STATE_DIR = DEFAULTS.list
 
 
 def _ids(text: str) -> Any:
@@ -218,6 +248,52 @@ def _sync(config: SyncConfig, errors: Console) -> Catalogue:
         sync.close()
 
 
+def read_market(
+    config: SyncConfig,
+    market: MarketplaceSource,
+    errors: Console,
+    state_dir: Optional[Path] = None,
+) -> Optional[List[MechFacts]]:
+    """Read every mech the MechMarketplace created and its facts, as the agent reads them.
+
+    :param config: the RPC, Multicall2, batch size and timeout.
+    :param market: the MechMarketplace (and legacy factory) and the first blocks.
+    :param errors: stderr, for the status line and warnings.
+    :param state_dir: where the discovery checkpoint is kept between runs (None: not
+        kept, every run scans from the first blocks).
+    :return: the facts, one per mech contract; None when the marketplace could not be
+        read (a warning saying why is printed: the registries' mechs are still listed).
+    """
+    path = checkpoint_path(state_dir, market) if state_dir else None
+    kept, why = load_checkpoint(path) if path else (None, "")
+    if why:
+        errors.print(f"warning: {why}; scanning from the first blocks", markup=False)
+    sync = CatalogueSync(config)
+    try:
+        reader = MarketplaceReader(config, market, sync.session, kept)
+        with errors.status(
+            f"Reading the mechs of MechMarketplace {market.marketplace}"
+        ):
+            facts = reader.facts()
+    except (ChainReadError, ValueError) as exc:
+        errors.print(
+            f"warning: cannot read MechMarketplace {market.marketplace} through "
+            f"{redacted_url(config.rpc_url)} "
+            f"({without_url(str(exc), config.rpc_url)}); mechs are listed without "
+            "address, price or deliveries. Check --marketplace and "
+            "--marketplace-first-block.",
+            markup=False,
+        )
+        return None
+    finally:
+        sync.close()
+    if path and reader.checkpoint is not None:
+        why = save_checkpoint(path, reader.checkpoint)
+        if why:
+            errors.print(f"warning: {why}; the next run scans again", markup=False)
+    return facts
+
+
 def _arguments(tool: Tool) -> str:
     return (
         ", ".join(
@@ -267,6 +343,81 @@ def _render(catalogue: Catalogue, with_tools: bool, console: Console) -> None:
         _render_mech(mech, with_tools, console)
 
 
+def _entries(catalogue: Catalogue) -> Dict[str, str]:
+    """Return mech contract address -> the catalogue entry its facts are attached to."""
+    return {
+        facts.address: f"{mech.ref.registry_kind} #{mech.ref.mech_id}"
+        for mech in catalogue.mechs
+        for facts in mech.marketplace
+    }
+
+
+def _number(facts: MechFacts, name: str) -> str:
+    value = getattr(facts, name)
+    if value is not None:
+        return str(value)
+    return "n/a" if dict(facts.unread).get(name) == UNREAD_NOT_APPLICABLE else "unread"
+
+
+def _payment(facts: MechFacts) -> str:
+    if facts.kind == MECH_KIND_LEGACY:
+        return "legacy (native)"
+    return facts.payment_type_name or facts.payment_type or "unread"
+
+
+def _render_market(
+    facts: Sequence[MechFacts], catalogue: Catalogue, console: Console
+) -> None:
+    entries = _entries(catalogue)
+    table = Table(
+        "mech address",
+        "service",
+        "payment",
+        "price",
+        "karma",
+        "requests",
+        "deliveries",
+        "liveness",
+        "confirmed",
+        "manifest",
+        title="marketplace mechs (price: per request, in the payment's smallest unit)",
+    )
+    for fact in facts:
+        table.add_row(
+            fact.address,
+            _number(fact, "service_id"),
+            _payment(fact),
+            _number(fact, "max_delivery_rate"),
+            _number(fact, "karma"),
+            _number(fact, "requests"),
+            _number(fact, "deliveries"),
+            str(fact.liveness),
+            "yes" if fact.confirmed else "no",
+            entries.get(fact.address, "(none)"),
+        )
+    console.print(table)
+
+
+def list_json(catalogue: Catalogue, facts: Optional[Sequence[MechFacts]]) -> str:
+    """Return ``--json``'s text: the catalogue JSON, and every marketplace mech when read.
+
+    :param catalogue: the catalogue (facts attached to the entries they belong to).
+    :param facts: every mech contract the MechMarketplace created, or None (not read).
+    :return: canonical JSON (RFC 8785): the catalogue's, plus ``marketplace_mechs``: each
+        mech's facts (``MechFacts.to_dict``) with its ``liveness`` and the catalogue
+        ``entry`` its facts are attached to (null: its service has no manifest).
+    """
+    if facts is None:
+        return catalogue.to_json()
+    body = json.loads(catalogue.to_json())
+    entries = _entries(catalogue)
+    body["marketplace_mechs"] = [
+        {**f.to_dict(), "liveness": str(f.liveness), "entry": entries.get(f.address)}
+        for f in facts
+    ]
+    return canonical_text(body)
+
+
 def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     label = f"{mech.ref.registry_kind} #{mech.ref.mech_id}"
     if with_tools and mech.tools:
@@ -282,13 +433,18 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
 
 @click.command(
     name="list",
+    cls=PresetCommand,
     help="List mechs and their tools from registries on a chain, read as the skill "
     "reads them (Multicall2 batches, manifests fetched and verified against the "
-    "on-chain digest, parsed, broken ones quarantined).\n\nExit codes: 0 read "
+    "on-chain digest, parsed, broken ones quarantined), and every mech the "
+    "MechMarketplace created: address, price, payment type, karma, requests, "
+    "deliveries and liveness, read as the agent reads them.\n\nExit codes: 0 read "
     "(broken mechs are listed with their problems; an empty registry is named on "
     "stderr), 1 the chain could not be read or no devnet runs, 2 usage error.",
     epilog="\b\nExamples:\n"
-    "  mech-catalogue list --devnet\n"
+    "  mech-catalogue list --chain devnet\n"
+    "  mech-catalogue list --chain gnosis --mechs-only\n"
+    "  mech-catalogue list --chain gnosis --help      # the preset's values\n"
     "  mech-catalogue list --rpc https://rpc.gnosischain.com --chain-id 100 \\\n"
     "      --multicall2 0xcA11bde05977b3631167028862bE2a173976CA11 \\\n"
     "      --registry complementary_service_metadata:0x0598081D48FB80B0A7E52FAD2905AE9beCd6fC69:1-50",
@@ -315,6 +471,19 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     "IDS: all (default), 1,2,5 or 1-20.",
 )
 @click.option("--multicall2", "multicall", help="Multicall2 contract address.")
+@click.option(
+    "--marketplace",
+    default="",
+    help="MechMarketplace address: its mechs are listed with address, price, payment "
+    "type, karma and deliveries (--chain: the preset's).",
+)
+@click.option(
+    "--marketplace-first-block",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Block the MechMarketplace was deployed at; its CreateMech logs are read from "
+    "there (--chain: the preset's).",
+)
 @click.option(
     "--ipfs-gateway",
     "gateway",
@@ -345,8 +514,20 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     default=True,
     help="Also list each mech's tools (default), or only the mechs.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the catalogue JSON.")
+@click.option(
+    "--state-dir",
+    type=click.Path(file_okay=False),
+    help="Folder where the marketplace scan's checkpoint is kept, so the next run reads "
+    f"only new blocks (default with a public --chain: {DEFAULT_STATE_DIR}; else not kept).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the catalogue JSON (with every marketplace mech in marketplace_mechs).",
+)
 @click.pass_context
+@chain_options
 @devnet_options
 def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     ctx: click.Context,
@@ -355,10 +536,14 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     chain_id: Optional[int],
     registries: List[Dict[str, Any]],
     multicall: Optional[str],
+    marketplace: str,
+    marketplace_first_block: int,
     gateway: str,
     fallback_gateways: Tuple[str, ...],
     timeout: float,
     devnet: Optional[DevnetSettings],
+    preset: Optional[ChainPreset],
+    state_dir: Optional[str],
     with_tools: bool,
     as_json: bool,
 ) -> None:
@@ -369,45 +554,42 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     :param chain_id: ``--chain-id``.
     :param registries: ``--registry`` entries.
     :param multicall: ``--multicall2``.
+    :param marketplace: ``--marketplace``.
+    :param marketplace_first_block: ``--marketplace-first-block``.
     :param gateway: ``--ipfs-gateway``.
     :param fallback_gateways: ``--fallback-gateway`` URLs, in order.
     :param timeout: ``--timeout``.
-    :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
+    :param devnet: the running devnet (``--devnet``, ``--chain devnet``), or None.
+    :param preset: the ``--chain`` preset, or None.
+    :param state_dir: ``--state-dir``, or None.
     :param with_tools: ``--tools/--mechs-only``.
     :param as_json: ``--json``.
     :raises UsageError: (exit 2) when no registry or no Multicall2 is given.
     """
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
-        settings: Dict[str, Any] = {
-            "rpc": rpc,
-            "chain_id": chain_id,
-            "gateway": gateway,
-            "multicall": multicall,
-            "registries": registries,
-        }
-        if devnet is not None:
-            settings.update(
-                {
-                    key: value
-                    for key, value in {
-                        "rpc": devnet.info.rpc_url,
-                        "chain_id": devnet.info.chain_id,
-                        "gateway": devnet.info.ipfs_gateway_url,
-                        "multicall": devnet.multicall,
-                        "registries": devnet.registries,
-                    }.items()
-                    if not given(key)
-                }
-            )
+        settings = chain_settings(
+            {
+                "rpc": rpc,
+                "chain_id": chain_id,
+                "gateway": gateway,
+                "fallback_gateways": fallback_gateways,
+                "multicall": multicall,
+                "registries": registries,
+                "marketplace": marketplace,
+                "marketplace_first_block": marketplace_first_block,
+            },
+            devnet,
+            preset,
+        )
         if not settings["registries"]:
             raise click.UsageError(
-                "Give at least one --registry KIND:ADDRESS[:IDS], or --devnet.", ctx
+                "Give at least one --registry KIND:ADDRESS[:IDS], or --chain NAME.", ctx
             )
         if not settings["multicall"]:
             raise click.UsageError(
                 "--multicall2 is required: the registries are read in Multicall2 "
-                "batches (or use --devnet).",
+                "batches (or use --chain NAME).",
                 ctx,
             )
         chain = settings["chain_id"] or _chain_id(settings["rpc"], timeout)
@@ -418,13 +600,19 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
             multicall=settings["multicall"],
             rpc_timeout=timeout,
             fetch_timeout=timeout,
-            fallback_gateway_urls=fallback_gateways,
+            fallback_gateway_urls=tuple(settings["fallback_gateways"]),
         )
+        market = market_source(settings, chain)
         catalogue = _sync(config, out.errors)
     except CliFailure as failure:
         out.fail(failure)
+    kept = Path(state_dir) if state_dir else (DEFAULT_STATE_DIR if preset else None)
+    facts = read_market(config, market, out.errors, kept) if market else None
+    catalogue = attach_facts(catalogue, facts or ())
     _say_empty(empty_registries(catalogue, config.sources), out.errors)
     if out.as_json:
-        click.echo(catalogue.to_json())
-    else:
-        _render(catalogue, with_tools, out.console)
+        click.echo(list_json(catalogue, facts))
+        return
+    _render(catalogue, with_tools, out.console)
+    if facts is not None:
+        _render_market(facts, catalogue, out.console)

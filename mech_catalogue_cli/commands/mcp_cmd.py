@@ -23,13 +23,11 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import anyio
 import click
-from mech_catalogue_core.chain.marketplace import (
-    MarketplaceSource,
-)
+from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
     RegistryConfigError,
     parse_registry_sources,
@@ -40,7 +38,15 @@ from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer, s
 from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
 from mech_catalogue_cli.sync_driver import SyncConfig
 
-from ..devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
+from ..chain_options import (
+    PresetCommand,
+    chain_options,
+    chain_settings,
+    market_source,
+    need,
+)
+from ..devnet_options import DevnetSettings, devnet_options, ipfs_api_url
+from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..sources import GATEWAY_ENV, default_gateway
@@ -53,7 +59,9 @@ DEFAULT_IPFS_API = "http://127.0.0.1:5001"
 #: the devnet account that pays when no key is given (an anvil test key)
 DEVNET_REQUESTER_ROLE = "stranger"
 NO_SOURCE = "no_catalogue_source"
-DEFAULT_STATE_DIR = Path(".mech-catalogue") / "mcp"
+#: the call journal's folder: ``.mech-catalogue/mcp`` (relative) in a checkout, the user's
+#: state folder when installed from a wheel (mech_catalogue_cli/folders.py)
+DEFAULT_STATE_DIR = DEFAULTS.mcp
 
 
 def _wei(
@@ -74,13 +82,16 @@ def _wei(
 
 @click.command(
     name="mcp",
+    cls=PresetCommand,
     help="Serve the catalogue as an MCP server: tools/list lists the mech tools a call can "
     "pay for (checked schemas, the price in each description, offers in _meta; "
     "--all-tools for every tool); tools/call validates the arguments, "
     "picks a mech, uploads the request to IPFS, pays the mech through MechMarketplace, "
     "waits for the delivery and returns the verified response. See docs/mcp.md.",
     epilog="\b\nExamples:\n"
-    "  mech-catalogue mcp --devnet\n"
+    "  mech-catalogue mcp --chain devnet\n"
+    "  mech-catalogue mcp --chain gnosis --max-price 20000000000000000 "
+    "--max-spend 100000000000000000 --key-file requester.key\n"
     "  mech-catalogue mcp --devnet --transport http --port 8765 --max-price 20000000000000000\n"
     "  mech-catalogue mcp --agent http://127.0.0.1:8000 --rpc https://rpc.gnosischain.com \\\n"
     "      --marketplace 0x735FAAb1c4Ec41128c367AFb5c3baC73509f70bB --dry-run",
@@ -167,6 +178,15 @@ def _wei(
     help="Only pay this mech (contract address " "or catalogue entry key).",
 )
 @click.option(
+    "--allow-mech",
+    "allowed",
+    multiple=True,
+    metavar="MECH",
+    help="Pay only these mechs (repeatable; contract address or catalogue entry key, "
+    "as mech-interact's valid_mechs). By default the earliest-created mech offering a "
+    "tool is paid; karma and delivery counts never decide.",
+)
+@click.option(
     "--dry-run",
     is_flag=True,
     help="Return the transaction and request payload "
@@ -230,6 +250,7 @@ def _wei(
     help="Print a failure to start (bad source or key) as JSON on stdout.",
 )
 @click.pass_context
+@chain_options
 @devnet_options
 def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     ctx: click.Context,
@@ -250,6 +271,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     max_price: Optional[int],
     max_spend: Optional[int],
     pinned: str,
+    allowed: Tuple[str, ...],
     dry_run: bool,
     timeout: float,
     delivery_poll: float,
@@ -259,6 +281,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     pin_file: str,
     state_dir: str,
     devnet: Optional[DevnetSettings],
+    preset: Optional[ChainPreset],
     as_json: bool,
 ) -> None:
     """Serve the catalogue over MCP (see the command help and docs/mcp.md).
@@ -280,6 +303,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param max_price: ``--max-price``.
     :param max_spend: ``--max-spend``.
     :param pinned: ``--mech``.
+    :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
     :param timeout: ``--timeout``.
     :param delivery_poll: ``--delivery-poll``.
@@ -288,7 +312,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param all_tools: ``--all-tools``.
     :param pin_file: ``--pin``.
     :param state_dir: ``--state-dir``.
-    :param devnet: the running devnet (``--devnet``, ``--devnet-dir``), or None.
+    :param devnet: the running devnet (``--devnet``, ``--chain devnet``), or None.
+    :param preset: the ``--chain`` preset, or None.
     :param as_json: ``--json``.
     :raises BadParameter: (exit 2) for a ``--registry`` the reader rejects.
     :raises UsageError: (exit 2) to pay off the devnet without ``--max-price`` and
@@ -300,15 +325,31 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
         devnet_key = ""
+        chosen = chain_settings(
+            {
+                "rpc": rpc,
+                "chain_id": chain_id,
+                "gateway": gateway,
+                "ipfs_api": ipfs_api,
+                "multicall": multicall,
+                "registries": registries,
+                "marketplace": marketplace,
+                "marketplace_first_block": marketplace_first_block,
+            },
+            devnet,
+            preset,
+        )
+        rpc, chain_id, gateway = (
+            chosen["rpc"],
+            chosen["chain_id"],
+            chosen["gateway"],
+        )
+        ipfs_api, multicall = chosen["ipfs_api"], chosen["multicall"]
+        registries, marketplace = chosen["registries"], chosen["marketplace"]
+        if preset is not None and not agent and not marketplace:
+            need(preset, "mech_marketplace", "--marketplace ADDRESS")
         if devnet is not None:
             info = devnet.info
-            rpc = rpc if given("rpc") else info.rpc_url
-            chain_id = chain_id or info.chain_id
-            gateway = gateway if given("gateway") else info.ipfs_gateway_url
-            ipfs_api = ipfs_api if given("ipfs_api") else info.ipfs_api_url
-            multicall = multicall or devnet.multicall
-            registries = registries or devnet.registries
-            marketplace = marketplace or info.contracts.get("MechMarketplace")
             devnet_key = str(info.accounts[DEVNET_REQUESTER_ROLE]["private_key"])
         key = load_key(key_file, KEY_ENV, devnet_key)
         source: Any
@@ -322,27 +363,15 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
                 sources = parse_registry_sources(registries, chain, name="--registry")
             except RegistryConfigError as exc:
                 raise click.BadParameter(str(exc), param_hint="'--registry'") from exc
-            market_source = None
-            if marketplace:
-                market_source = MarketplaceSource(
-                    chain,
-                    marketplace,
-                    first_block=marketplace_first_block,
-                    legacy_factory=(
-                        devnet.info.contracts.get("FixtureLegacyMechFactory", "")
-                        if devnet
-                        else ""
-                    ),
-                    confirmations=0 if devnet else 5,
-                )
             source = DirectSource(
                 SyncConfig(
                     rpc_url=rpc,
                     gateway_url=gateway.rstrip("/"),
                     sources=sources,
                     multicall=multicall,
+                    fallback_gateway_urls=tuple(chosen.get("fallback_gateways", ())),
                 ),
-                market_source,
+                market_source(chosen, chain),
             )
         else:
             raise CliFailure(
@@ -368,6 +397,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             max_price=max_price,
             max_spend=max_spend,
             pinned=pinned,
+            allowed=tuple(allowed),
             dry_run=dry_run or market is None,
             timeout=timeout,
             delivery_poll=delivery_poll,

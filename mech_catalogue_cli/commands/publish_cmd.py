@@ -34,6 +34,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import click
 from eth_account import Account
+from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.derive.derive import (
     DeriveError,
     derive_package,
@@ -47,6 +48,7 @@ from mech_catalogue_core.manifest.validation import (
 )
 from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
+    REGISTRY_OLAS_AGENT,
 )
 from mech_catalogue_core.publish.publish import (
     INVALID_MANIFEST,
@@ -59,6 +61,7 @@ from web3 import Web3
 from mech_catalogue_cli.publisher.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
 from mech_catalogue_cli.publisher.publisher import Publisher, PublishReport
 
+from ..chain_options import PresetCommand, chain_options, need, pick
 from ..devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
 from ..keys import load_key
 from ..output import CliFailure, Output, console_on, print_problem
@@ -163,7 +166,7 @@ def _require(kind: str, registry: str, manager: str) -> None:
             MISSING_OPTION,
             "`--registry` is required (the registry's address), or use --devnet.",
         )
-    if kind == "olas_agent_registry" and not manager:
+    if kind == REGISTRY_OLAS_AGENT and not manager:
         raise CliFailure(
             MISSING_OPTION,
             "`--manager` is required for this kind (olas_agent_registry): the "
@@ -171,14 +174,38 @@ def _require(kind: str, registry: str, manager: str) -> None:
         )
 
 
+def _from_preset(
+    preset: ChainPreset, kind: str, registry: str, manager: str, rpc: str
+) -> Tuple[str, str, str]:
+    """Fill the registry, RegistriesManager and RPC a ``--chain`` preset has, where not typed.
+
+    :param preset: the ``--chain`` preset.
+    :param kind: ``--kind``.
+    :param registry: ``--registry`` ("" when not given).
+    :param manager: ``--manager`` ("" when not given).
+    :param rpc: ``--rpc`` (typed, environment or default).
+    :return: ``(registry, manager, rpc)``; a value the preset lacks is a usage error
+        (exit 2) naming the option to pass.
+    """
+    registry = registry or need(preset, kind, "--registry ADDRESS")
+    if kind == REGISTRY_OLAS_AGENT:
+        manager = manager or need(preset, "registries_manager", "--manager ADDRESS")
+    if not given("rpc"):
+        rpc = pick("rpc", rpc, need(preset, "rpc_url", "--rpc URL"))
+    return registry, manager, rpc
+
+
 @click.command(
+    cls=PresetCommand,
     help="Publish a manifest: generate it from tool packages (or take --manifest), "
     "validate it, upload it to IPFS and read it back, compare its digest with the "
     "registry's, and send the hash update (signed by the owner key, or through --safe). "
     "An unchanged digest sends nothing.",
     epilog="\b\nExamples:\n"
     "  mech-catalogue publish examples/tools/token_oracle --overrides examples/token_oracle.overrides.yaml \\\n"
-    "      --kind complementary_service_metadata --id 2 --devnet\n"
+    "      --kind complementary_service_metadata --id 2 --chain devnet\n"
+    "  mech-catalogue publish --manifest manifest.json --kind complementary_service_metadata \\\n"
+    "      --id 2 --chain gnosis --ipfs-api /ip4/127.0.0.1/tcp/5001/http --dry-run\n"
     "  mech-catalogue publish --manifest manifest.json --kind legacy_mech_registry \\\n"
     "      --registry 0x... --id 7 --rpc https://... --ipfs-api /ip4/127.0.0.1/tcp/5001/http \\\n"
     "      --key-file owner.key --dry-run",
@@ -206,12 +233,12 @@ def _require(kind: str, registry: str, manager: str) -> None:
     "--registry",
     default="",
     help="Address of the AgentRegistry / legacy registry / ComplementaryServiceMetadata "
-    "(required unless --devnet).",
+    "(required unless --chain or --devnet).",
 )
 @click.option(
     "--manager",
     default="",
-    help="RegistriesManager address (required for olas_agent_registry unless --devnet).",
+    help="RegistriesManager address (required for olas_agent_registry unless --chain or --devnet).",
 )
 @click.option(
     "--id",
@@ -257,6 +284,7 @@ def _require(kind: str, registry: str, manager: str) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
+@chain_options
 @devnet_options
 def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-positional-arguments
     ctx: click.Context,
@@ -275,6 +303,7 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
     dry_run: bool,
     as_json: bool,
     devnet: Optional[DevnetSettings],
+    preset: Optional[ChainPreset],
 ) -> None:
     """Publish a manifest: generate/validate, upload + read back, compare digests, update the registry."""
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
@@ -287,6 +316,8 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
             ipfs_api = ipfs_api if given("ipfs_api") else devnet.info.ipfs_api_url
             if not (key_file or safe or os.environ.get(KEY_ENV)):
                 devnet_key = devnet.owner_key(kind, mech_id)
+        if preset is not None:
+            registry, manager, rpc = _from_preset(preset, kind, registry, manager, rpc)
         _require(kind, registry, manager)
         document = _manifest(paths, manifest_path, overrides_path)
         key = load_key(key_file, KEY_ENV, devnet_key)

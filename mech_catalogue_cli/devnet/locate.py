@@ -15,15 +15,20 @@
 """Which devnet a command means: the one rule every ``--devnet`` option follows.
 
 A devnet is a folder holding ``devnet.json`` (:mod:`mech_catalogue_cli.devnet.state`). Two commands
-start one: ``make devnet-up`` (in ``.devnet``) and ``make run`` (in ``<run dir>/devnet``,
-``.run/devnet`` unless ``$MECH_CATALOGUE_RUN_DIR`` names another run folder). The rule:
+of a checkout start one: ``make devnet-up`` (in ``.devnet``) and ``make run`` (in
+``<run dir>/devnet``, ``.run/devnet`` unless ``$MECH_CATALOGUE_RUN_DIR`` names another run
+folder). The rule:
 
 1. ``--devnet-dir DIR`` when given;
 2. else ``$MECH_CATALOGUE_DEVNET_DIR`` when set;
-3. else, of ``.devnet`` and ``<run dir>/devnet``, the one whose devnet is running (its
-   anvil process alive); when both run, the one started last (newest ``devnet.json``).
+3. else, of the default devnet folder and ``<run dir>/devnet``, the one whose devnet is
+   running (its anvil process alive); when both run, the one started last (newest
+   ``devnet.json``).
 
-A folder named by 1 or 2 must hold a running devnet too. Nothing else is guessed.
+A folder named by 1 or 2 must hold a running devnet too. Nothing else is guessed. The
+default folders are the checkout's ``.devnet`` and ``.run``; a CLI installed from a wheel
+has no checkout, and uses ``devnet`` and ``run`` under its per-user state folder
+(:mod:`mech_catalogue_cli.folders`), where a devnet is found only if one was started there.
 """
 
 import os
@@ -31,13 +36,19 @@ import shlex
 from pathlib import Path
 from typing import List, Optional
 
-from mech_catalogue_cli import REPO_ROOT
 from mech_catalogue_cli.devnet.pids import is_alive
 from mech_catalogue_cli.devnet.state import DEFAULT_STATE_DIR, STATE_FILE, DevnetInfo
+from mech_catalogue_cli.folders import DEFAULTS
 
 DEVNET_DIR_ENV = "MECH_CATALOGUE_DEVNET_DIR"
 RUN_DIR_ENV = "MECH_CATALOGUE_RUN_DIR"
-DEFAULT_RUN_DIR = REPO_ROOT / ".run"
+#: ``make run``'s folder: ``.run`` in a checkout, ``<user state>/run`` installed
+DEFAULT_RUN_DIR = DEFAULTS.run
+#: how a user without a checkout gets a devnet (the devnet tooling is not in the wheel)
+FROM_A_CHECKOUT = (
+    "the devnet is started from a mech-catalogue checkout (`make devnet-up`); "
+    f"name its folder with --devnet-dir or ${DEVNET_DIR_ENV}"
+)
 
 
 class DevnetNotFound(Exception):
@@ -47,7 +58,7 @@ class DevnetNotFound(Exception):
 def run_dir() -> Path:
     """Return the folder ``make run`` works in.
 
-    :return: ``$MECH_CATALOGUE_RUN_DIR``, else ``.run`` in the repository.
+    :return: ``$MECH_CATALOGUE_RUN_DIR``, else :data:`DEFAULT_RUN_DIR`.
     """
     return Path(os.environ.get(RUN_DIR_ENV) or DEFAULT_RUN_DIR)
 
@@ -55,7 +66,8 @@ def run_dir() -> Path:
 def candidates() -> List[Path]:
     """Return the folders rule 3 looks in, in order.
 
-    :return: ``.devnet`` (``make devnet-up``), then ``<run dir>/devnet`` (``make run``).
+    :return: :data:`DEFAULT_STATE_DIR` (``make devnet-up``), then ``<run dir>/devnet``
+        (``make run``).
     """
     return [DEFAULT_STATE_DIR, run_dir() / "devnet"]
 
@@ -98,13 +110,18 @@ def find_devnet(explicit: Optional[str] = None) -> DevnetInfo:
     running = [info for info in map(_running, candidates()) if info is not None]
     if not running:
         looked = " and ".join(_shown(folder) for folder in candidates())
-        raise DevnetNotFound(
-            f"no running devnet in {looked}: start one with `make devnet-up` (or "
-            "`make run`, which also runs the agent), or name its folder with "
-            f"--devnet-dir / ${DEVNET_DIR_ENV}."
-        )
+        raise DevnetNotFound(f"no running devnet in {looked}: {_how_to_start()}.")
     return max(
         running, key=lambda info: (Path(info.state_dir) / STATE_FILE).stat().st_mtime
+    )
+
+
+def _how_to_start() -> str:
+    if DEFAULTS.checkout is None:
+        return FROM_A_CHECKOUT
+    return (
+        "start one with `make devnet-up` (or `make run`, which also runs the agent), "
+        f"or name its folder with --devnet-dir / ${DEVNET_DIR_ENV}"
     )
 
 
@@ -114,12 +131,15 @@ def devnet_command(state_dir: Path, action: str) -> str:
     :param state_dir: the devnet's folder.
     :param action: ``up`` or ``down``.
     :return: ``make devnet-<action>`` for ``.devnet``, else the venv's module call with
-        ``--state-dir`` (both run from the repository root).
+        ``--state-dir`` (both run from the repository root; an installed CLI says so).
     """
+    folder = shlex.quote(str(state_dir))
+    module_call = f".venv/bin/python -m scripts.devnet --state-dir {folder} {action}"
+    if DEFAULTS.checkout is None:
+        return f"from a mech-catalogue checkout: {module_call}"
     if Path(state_dir).resolve() == DEFAULT_STATE_DIR.resolve():
         return f"make devnet-{action}"
-    folder = shlex.quote(str(state_dir))
-    return f".venv/bin/python -m scripts.devnet --state-dir {folder} {action}"
+    return module_call
 
 
 def up_command(state_dir: Path) -> str:

@@ -19,9 +19,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from mech_catalogue_cli import REPO_ROOT
+from mech_catalogue_cli.folders import DEFAULTS
 
-DEFAULT_STATE_DIR = REPO_ROOT / ".devnet"
+#: ``make devnet-up``'s folder: ``.devnet`` in a checkout, ``<user state>/devnet`` installed
+DEFAULT_STATE_DIR = DEFAULTS.devnet
 STATE_FILE = "devnet.json"
 
 # Registry kinds, as recorded in RegisteredManifest.registry

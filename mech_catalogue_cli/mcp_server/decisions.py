@@ -16,8 +16,12 @@
 
 - :func:`argument_errors`: a ``tools/call``'s arguments against the tool's MCP
   ``inputSchema`` (jsonschema Draft 2020-12); each error names the argument;
-- :func:`choose_offer`: which mech contract serves a call (native payment, price cap,
-  pinned mech, then ranking on karma, deliveries and price);
+- :func:`rank_offers` / :func:`choose_offer`: which mech contracts may serve a call
+  (native payment, price cap, pinned or allow-listed mechs) and in which order: the
+  incumbent (earliest created) first, never on counters a mech can raise by paying
+  itself; :func:`choice_reason` says why in words;
+- :func:`send_time_refusal`: the price read right before sending, against the listed
+  one and ``--max-price``;
 - :class:`SpendLedger`: the per-run spending cap;
 - :func:`call_key` / :func:`payload_nonce`: the deterministic identity of a call, so a
   retry of the same call finds the request it already paid for;
@@ -70,6 +74,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     :param karma: ``Karma.mapMechKarma`` (None: unread).
     :param confirmed: the marketplace confirmed the mech's creation.
     :param block: the block the facts were read at.
+    :param created_block: the block of the mech's ``CreateMech`` event (None: unknown).
     """
 
     mech_key: str
@@ -81,6 +86,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     karma: Optional[int]
     confirmed: bool
     block: Optional[int] = None
+    created_block: Optional[int] = None
 
     @classmethod
     def from_facts(cls, mech_key: str, facts: MechFacts) -> "Offer":
@@ -100,13 +106,14 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             karma=facts.karma,
             confirmed=facts.confirmed,
             block=facts.block,
+            created_block=facts.created_block,
         )
 
     def to_meta(self) -> Dict[str, Any]:
         """Return the offer as ``_meta`` JSON (integers as decimal strings, null = unread).
 
         :return: ``{"mech", "address", "price_wei", "payment_type", "requests",
-            "deliveries", "karma", "confirmed", "block"}``.
+            "deliveries", "karma", "confirmed", "block", "created_block"}``.
         """
 
         def text(value: Optional[int]) -> Optional[str]:
@@ -122,6 +129,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             "karma": text(self.karma),
             "confirmed": self.confirmed,
             "block": text(self.block),
+            "created_block": text(self.created_block),
         }
 
 
@@ -129,62 +137,194 @@ class NoOffer(ValueError):
     """No mech contract can serve the call; the message says why for each offer."""
 
 
-def _rank(offer: Offer) -> Tuple[int, int, int, str]:
-    """Higher karma first, then more deliveries (at most the requests), cheaper, address."""
-    delivered = min(offer.deliveries or 0, offer.requests or 0)
-    return (-(offer.karma or 0), -delivered, offer.price or 0, offer.address)
+def _delivered(offer: Offer) -> bool:
+    """Whether the mech has delivered at least one request addressed to it."""
+    return min(offer.deliveries or 0, offer.requests or 0) >= 1
+
+
+def _rank(offer: Offer) -> Tuple[bool, bool, int, int, str]:
+    """Proven first, then earliest created (unknown last); same block: cheaper, address.
+
+    Proven: it delivered at least one request addressed to it (a mech that never
+    delivered may be dead; one self-paid request proves nothing more than that it can
+    deliver, and only moves it into the tier where age decides). Karma and the counts
+    themselves are left out on purpose: a mech raises them by sending requests to itself
+    and delivering them (wash trading), for the price of a few requests. A creation block
+    earlier than an existing mech's cannot be bought.
+
+    :param offer: an eligible offer.
+    :return: its sort key.
+    """
+    return (
+        not _delivered(offer),
+        offer.created_block is None,
+        offer.created_block or 0,
+        offer.price or 0,
+        offer.address,
+    )
+
+
+def _matches(offer: Offer, wanted: str) -> bool:
+    return wanted.lower() in (offer.address.lower(), offer.mech_key.lower())
+
+
+def _refusal(
+    offer: Offer, max_price: Optional[int], pinned: str, allowed: Sequence[str]
+) -> str:
+    """Why this offer cannot serve the call ("" when it can): the first check failed."""
+    price = offer.price
+    checks = (
+        (bool(pinned) and not _matches(offer, pinned), f"not the pinned mech {pinned}"),
+        (
+            bool(allowed) and not any(_matches(offer, m) for m in allowed),
+            "not in --allow-mech",
+        ),
+        (not offer.confirmed, "creation not confirmed by the marketplace"),
+        (price is None or price < 1, "price unread"),
+        (
+            not offer.payment_type,
+            "its paymentType() could not be read (a legacy mech, or the call failed); "
+            "this server pays only native-priced marketplace mechs",
+        ),
+        (
+            offer.payment_type != NATIVE_PAYMENT_TYPE,
+            f"payment type {offer.payment_type} is not native (token-paid); this "
+            "server pays only native-priced marketplace mechs",
+        ),
+        (
+            max_price is not None and price is not None and price > max_price,
+            f"price {price} wei is over --max-price {max_price} wei",
+        ),
+    )
+    return next((reason for failed, reason in checks if failed), "")
+
+
+def _label(offer: Offer) -> str:
+    return f"{offer.address or '(no contract)'} ({offer.mech_key})"
+
+
+def rank_offers(
+    offers: Sequence[Offer],
+    max_price: Optional[int] = None,
+    pinned: str = "",
+    allowed: Sequence[str] = (),
+) -> List[Offer]:
+    """The offers that may serve a call, in the order they are tried.
+
+    Eligible: confirmed, price read and at least 1 wei, native payment (the only kind
+    this server pays), price at most ``max_price``, the pinned mech when one is given and
+    an allow-listed one when ``allowed`` is not empty (each matched against the contract
+    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order: mechs
+    that delivered at least one request before those that never did; then the earliest
+    ``CreateMech`` block first (the incumbent), offers of unknown creation last; within
+    one block (or among unknown ones) the cheaper, then the lowest address, so the
+    order is deterministic and no counter a mech can
+    raise by paying itself (karma, requests, deliveries) moves it (``docs/mcp.md``).
+
+    :param offers: the tool's offers (from every mech offering it).
+    :param max_price: the per-call cap in wei (None: no cap).
+    :param pinned: ``--mech``: a mech contract address or a catalogue entry key ("": any).
+    :param allowed: ``--allow-mech``: addresses or entry keys (empty: any).
+    :return: the eligible offers, first the one to pay.
+    :raises NoOffer: when none is eligible, naming each offer's reason.
+    """
+    reasons: List[str] = []
+    eligible: List[Offer] = []
+    for offer in offers:
+        reason = _refusal(offer, max_price, pinned, allowed)
+        if reason:
+            reasons.append(f"{_label(offer)}: {reason}")
+        else:
+            eligible.append(offer)
+    if not eligible:
+        detail = "; ".join(reasons) or "no mech contract is known for it"
+        raise NoOffer(f"no mech can serve this call: {detail}")
+    return sorted(eligible, key=_rank)
 
 
 def choose_offer(
     offers: Sequence[Offer],
     max_price: Optional[int] = None,
     pinned: str = "",
+    allowed: Sequence[str] = (),
 ) -> Offer:
-    """Choose the mech contract to pay for one call.
-
-    Eligible: confirmed, price read and at least 1 wei, native payment (the only kind
-    this server pays), price at most ``max_price``, and the pinned mech when one is given
-    (matched against the contract address or the catalogue entry key). Among eligible
-    offers: highest karma, then most deliveries (capped by requests), then lowest price,
-    then lowest address, so the choice is deterministic.
+    """Choose the mech contract to pay for one call: the first of :func:`rank_offers`.
 
     :param offers: the tool's offers (from every mech offering it).
     :param max_price: the per-call cap in wei (None: no cap).
     :param pinned: ``--mech``: a mech contract address or a catalogue entry key ("": any).
-    :return: the chosen offer.
-    :raises NoOffer: when none is eligible, naming each offer's reason.
+    :param allowed: ``--allow-mech``: addresses or entry keys (empty: any).
+    :return: the chosen offer (:func:`rank_offers` raises ``NoOffer`` when none is
+        eligible, naming each offer's reason).
     """
-    reasons: List[str] = []
-    eligible: List[Offer] = []
-    pin = pinned.lower()
-    for offer in offers:
-        label = f"{offer.address or '(no contract)'} ({offer.mech_key})"
-        if pin and pin not in (offer.address.lower(), offer.mech_key.lower()):
-            reasons.append(f"{label}: not the pinned mech {pinned}")
-        elif not offer.confirmed:
-            reasons.append(f"{label}: creation not confirmed by the marketplace")
-        elif offer.price is None or offer.price < 1:
-            reasons.append(f"{label}: price unread")
-        elif not offer.payment_type:
-            reasons.append(
-                f"{label}: its paymentType() could not be read (a legacy mech, or the "
-                "call failed); this server pays only native-priced marketplace mechs"
-            )
-        elif offer.payment_type != NATIVE_PAYMENT_TYPE:
-            reasons.append(
-                f"{label}: payment type {offer.payment_type} is not native (token-paid); "
-                "this server pays only native-priced marketplace mechs"
-            )
-        elif max_price is not None and offer.price > max_price:
-            reasons.append(
-                f"{label}: price {offer.price} wei is over --max-price {max_price} wei"
-            )
-        else:
-            eligible.append(offer)
-    if not eligible:
-        detail = "; ".join(reasons) or "no mech contract is known for it"
-        raise NoOffer(f"no mech can serve this call: {detail}")
-    return sorted(eligible, key=_rank)[0]
+    return rank_offers(offers, max_price, pinned, allowed)[0]
+
+
+def choice_reason(
+    chosen: Offer,
+    ranked: Sequence[Offer],
+    pinned: str = "",
+    allowed: Sequence[str] = (),
+) -> str:
+    """Say in words why ``chosen`` is paid (the ``_meta`` ``choice`` of a call).
+
+    :param chosen: the offer paid.
+    :param ranked: the eligible offers in :func:`rank_offers` order (``chosen`` among
+        them; those before it were refused at send time).
+    :param pinned: ``--mech`` ("" when none).
+    :param allowed: ``--allow-mech`` (empty when none).
+    :return: a sentence.
+    """
+    by_user = (
+        f"pinned by --mech {pinned}"
+        if pinned
+        else (
+            "allow-listed by --allow-mech" if allowed else "no mech pinned or allowed"
+        )
+    )
+    created = (
+        f"created at block {chosen.created_block}"
+        if chosen.created_block is not None
+        else "creation block unknown"
+    ) + (", has delivered" if _delivered(chosen) else ", has never delivered")
+    skipped = ranked.index(chosen) if chosen in ranked else 0
+    order = (
+        "the incumbent: the first eligible offer"
+        if skipped == 0
+        else f"offer {skipped + 1} in rank: the {skipped} before it refused at send time"
+    )
+    return (
+        f"{by_user}; {order} ({created}) of {len(ranked)} eligible; offers that have "
+        "delivered go first, then by creation block, never by karma or request and "
+        "delivery counts (a mech raises those by paying itself)"
+    )
+
+
+def send_time_refusal(
+    offer: Offer, current: Optional[int], max_price: Optional[int]
+) -> str:
+    """Judge the price read right before sending ("" when it may be paid).
+
+    The amount sent is always ``current``, never the listed price: a lower price is paid
+    as it is now, a higher one within ``--max-price`` too (the user's cap is the bound,
+    not the listing), and one over the cap or unread is refused, naming both prices.
+
+    :param offer: the offer as listed (its ``price`` is the listed one, wei).
+    :param current: ``maxDeliveryRate()`` at the latest block, wei (None: unread).
+    :param max_price: ``--max-price``, wei (None: no cap).
+    :return: a sentence naming the listed and current price, or "".
+    """
+    if current is None or current < 1:
+        return (
+            f"mech {offer.address}'s price could not be read right before sending "
+            f"(listed at {offer.price} wei)"
+        )
+    if max_price is not None and current > max_price:
+        return (
+            f"mech {offer.address} raised its price from {offer.price} wei (listed) to "
+            f"{current} wei (now), over --max-price {max_price} wei"
+        )
+    return ""
 
 
 @dataclass

@@ -129,6 +129,16 @@ MARKETPLACE_ABI: List[Dict[str, Any]] = [
         "outputs": [{"type": "uint256", "name": ""}],
     },
 ]
+#: the one mech call read at send time (MechFixedPriceNative, ai-registry-mech 0.8.28)
+MECH_PRICE_ABI: List[Dict[str, Any]] = [
+    {
+        "type": "function",
+        "name": "maxDeliveryRate",
+        "stateMutability": "view",
+        "inputs": [],
+        "outputs": [{"type": "uint256", "name": ""}],
+    },
+]
 #: ``Deliver`` of ai-registry-mech's OlasMech and of the devnet's FixtureMech
 DELIVER_TOPICS = {
     "0x"
@@ -342,6 +352,22 @@ class Marketplace:
         :return: the number.
         """
         return int(self.w3.eth.block_number)
+
+    def mech_price(self, mech: str) -> Optional[int]:
+        """Read a mech's ``maxDeliveryRate()`` at the latest block (its price now).
+
+        :param mech: the mech contract address.
+        :return: wei per request, or None when the call fails or does not decode (the
+            caller refuses to pay an unread price; nothing is raised).
+        """
+        contract = self.w3.eth.contract(
+            address=Web3.to_checksum_address(mech), abi=MECH_PRICE_ABI
+        )
+        try:
+            return int(contract.functions.maxDeliveryRate().call())
+        except Exception:  # pylint: disable=broad-exception-caught
+            # ContractLogicError, BadFunctionCallOutput, ValueError, OSError, Web3RPCError
+            return None
 
     def request_transaction(  # pylint: disable=too-many-arguments
         self,

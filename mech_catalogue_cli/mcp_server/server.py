@@ -21,13 +21,18 @@ source every ``poll_seconds``; when the catalogue digest changes it publishes
 ``notifications/tools/list_changed`` to every handshake-era session that has talked to it.
 
 A call (:meth:`MechToolServer.call`): validate the arguments (an ``isError`` result naming
-each bad argument, nothing sent) -> choose the mech (:func:`.decisions.choose_offer`) ->
-spend cap -> journal lookup (a retry of an unfinished call never pays again) -> upload the
-payload -> derive the request id -> send ``MechMarketplace.request`` -> wait for the
+each bad argument, nothing sent) -> journal lookup (a retry of an unfinished call never
+pays again) -> rank the offers (:func:`.decisions.rank_offers`: the incumbent first) ->
+for each in turn, under one lock: read its price now (the amount sent; over
+``--max-price`` or unread: the next offer is tried, :func:`.decisions.send_time_refusal`)
+-> spend cap -> upload the payload -> derive the request id -> send
+``MechMarketplace.request`` (a gas estimate that reverts because the price moved meanwhile
+also moves on to the next offer, nothing sent) -> wait for the
 delivery (progress notifications every poll, ``--timeout``, cancellable) -> fetch and
 verify the response -> return it (``structuredContent`` when it validates against the
 tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id,
-mech, price, transaction, CIDs and where the time went (seconds).
+mech, price, transaction, CIDs, where the time went (seconds) and, for a request sent by
+this call, ``choice``: the mech chosen and why (:func:`.decisions.choice_reason`).
 """
 
 import json
@@ -66,11 +71,13 @@ from .decisions import (
     SpendLedger,
     argument_errors,
     call_key,
-    choose_offer,
+    choice_reason,
     payload_nonce,
     pin_refusal,
+    rank_offers,
     request_payload,
     secret_refusal,
+    send_time_refusal,
     structured_content,
 )
 from .ipfs import IpfsError, fetch_response, payload_bytes, upload_json
@@ -105,6 +112,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param max_price: per-call cap, wei (None: none).
     :param max_spend: per-run cap, wei (None: none).
     :param pinned: ``--mech`` (a mech contract address or catalogue entry key).
+    :param allowed: ``--allow-mech`` (addresses or entry keys; empty: any mech).
     :param dry_run: return the transaction and payload instead of sending.
     :param timeout: seconds to wait for a delivery.
     :param delivery_poll: seconds between delivery checks (and progress notifications).
@@ -120,6 +128,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     max_price: Optional[int] = None
     max_spend: Optional[int] = None
     pinned: str = ""
+    allowed: Tuple[str, ...] = ()
     dry_run: bool = False
     timeout: float = 300.0
     delivery_poll: float = 1.0
@@ -171,6 +180,10 @@ def _structured(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
             f"checking it against the output schema took over {CHECK_SECONDS:g} s "
             "(a backtracking pattern?)"
         )
+
+
+class PriceRefusal(str):
+    """Why an offer was not paid because of its price at send time: try the next one."""
 
 
 @dataclass
@@ -268,7 +281,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         listed, left_out = (
             listable
             if self.settings.all_tools
-            else listable.payable_only(self.settings.max_price, self.settings.pinned)
+            else listable.payable_only(
+                self.settings.max_price, self.settings.pinned, self.settings.allowed
+            )
         ).within_bytes()
         if left_out:
             LOGGER.warning(
@@ -475,19 +490,58 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         refusal = self.changed.get(name) or secret_refusal(tool.tool["inputSchema"])
         if refusal:  # after the journal: an answer paid before is still returned
             return error_result(f"{name}: {refusal}; nothing was sent")
+        settings = self.settings
         try:
-            offer = choose_offer(
-                tool.offers, self.settings.max_price, self.settings.pinned
+            ranked = rank_offers(
+                tool.offers, settings.max_price, settings.pinned, settings.allowed
             )
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
         if not live:
-            return self._dry_run(tool, offer, payload, key)
-        sent = await self._ensure_sent(tool, offer, payload, key, timer)
-        if isinstance(sent, str):
-            return error_result(f"{name}: {sent}; nothing was sent")
-        return await self._await_result(tool, sent, timer, session)
+            return self._dry_run(tool, ranked[0], payload, key)
+        refused: list[str] = []
+        for offer in ranked:
+            sent = await self._ensure_sent(tool, offer, payload, key, timer)
+            if isinstance(sent, PriceRefusal):
+                refused.append(sent)  # nothing sent: the next offer is tried
+                continue
+            if isinstance(sent, str):
+                return error_result(f"{name}: {sent}; nothing was sent")
+            result = await self._await_result(tool, sent, timer, session)
+            if sent.mech != offer.address:  # a journalled request: chosen before
+                return result
+            return self._with_choice(result, offer, ranked)
+        return error_result(
+            f"{name}: no offer could be paid at its price now: "
+            + "; ".join(refused)
+            + "; nothing was sent"
+        )
+
+    def _with_choice(
+        self, result: types.CallToolResult, offer: Offer, ranked: list[Offer]
+    ) -> types.CallToolResult:
+        """Add ``choice`` (which mech, why) to a call's ``_meta``, when it has one.
+
+        :param result: the call's result.
+        :param offer: the offer paid.
+        :param ranked: the eligible offers, in the order they were tried.
+        :return: the result.
+        """
+        meta = result.meta or {}
+        request = meta.get(REQUEST_META_KEY)
+        if isinstance(request, dict):
+            request["choice"] = {
+                "mech": offer.mech_key,
+                "address": offer.address,
+                "created_block": (
+                    None if offer.created_block is None else str(offer.created_block)
+                ),
+                "why": choice_reason(
+                    offer, ranked, self.settings.pinned, self.settings.allowed
+                ),
+            }
+        return result
 
     def _dry_run(
         self, tool: ServedTool, offer: Offer, payload: Dict[str, Any], key: str
@@ -547,7 +601,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param payload: the request payload.
         :param key: the call key.
         :param timer: the call's phase timer.
-        :return: the journal entry of the request on chain, or why nothing was sent.
+        :return: the journal entry of the request on chain, or why nothing was sent (a
+            :class:`PriceRefusal` when it was this offer's price: the caller tries the
+            next offer).
         """
         market, journal = self.market, self.journal
         assert market is not None and journal is not None  # nosec: checked by call()
@@ -569,7 +625,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                             self._broadcast_again, entry
                         )
                 # else its nonce went to another transaction: it can never be mined
-            refusal = self.ledger.refusal(int(offer.price or 0))
+            price_now = await anyio.to_thread.run_sync(market.mech_price, offer.address)
+            moved = send_time_refusal(offer, price_now, self.settings.max_price)
+            if moved or price_now is None:
+                return PriceRefusal(moved)
+            price = price_now  # the amount sent: the price now, never the listed one
+            refusal = self.ledger.refusal(price)
             if refusal:
                 return refusal
             uploaded = await anyio.to_thread.run_sync(
@@ -580,9 +641,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
             timer.lap("ipfs_upload")
             data = bytes.fromhex(uploaded.digest[2:])
-            price = int(offer.price or 0)
 
-            def prepare_and_send() -> JournalEntry:  # pylint: disable=too-many-locals
+            def prepare_and_send() -> (
+                Union[JournalEntry, PriceRefusal]  # pylint: disable=too-many-locals
+            ):
                 nonce = market.market_nonce()
                 prepared = JournalEntry(
                     key=key,
@@ -598,15 +660,26 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                     ),
                     from_block=market.head(),
                 )
-                signed = market.sign(
-                    market.request_transaction(
-                        offer.address,
-                        data,
-                        price,
-                        offer.payment_type,
-                        market.response_timeout(self.settings.timeout),
+                try:
+                    signed = market.sign(
+                        market.request_transaction(
+                            offer.address,
+                            data,
+                            price,
+                            offer.payment_type,
+                            market.response_timeout(self.settings.timeout),
+                        )
                     )
-                )
+                except MarketError:
+                    # the gas estimate reverted: if the price moved since it was read,
+                    # say so in words (not the contract's error hex); nothing was sent
+                    again = market.mech_price(offer.address)
+                    if again is None or again == price:
+                        raise
+                    return PriceRefusal(
+                        f"mech {offer.address}'s price moved from {price} wei to {again} "
+                        "wei while the request was being prepared"
+                    )
                 prepared.raw_tx = signed.raw_tx
                 prepared.tx_hash = signed.tx_hash
                 prepared.account_nonce = signed.account_nonce
@@ -619,6 +692,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 return self._broadcast_again(prepared)
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
+            if isinstance(sent, PriceRefusal):
+                return sent
             timer.lap("transaction")
             LOGGER.info(
                 "request %s sent to mech %s for %d wei (tx %s)",

@@ -39,24 +39,9 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
-import requests
 from mech_catalogue_core.chain.marketplace import (
-    DiscoveryCheckpoint,
     MarketplaceSource,
     attach_facts,
-    discover_mechs,
-    facts_reader,
-    start_checkpoint,
-)
-from mech_catalogue_core.chain.registry import (
-    decode_batch,
-    encode_batch,
-)
-from mech_catalogue_core.chain.rpc_limits import (
-    narrow_log_range,
-)
-from mech_catalogue_core.driver import (
-    drive,
 )
 from mech_catalogue_core.exporters.mcp_tool import (
     META_KEY,
@@ -82,7 +67,8 @@ from mech_catalogue_core.model.tool import (
 
 from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.keys import redacted_url, without_url
-from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig, eth_call
+from mech_catalogue_cli.marketplace_driver import MarketplaceReader, block_number
+from mech_catalogue_cli.sync_driver import CatalogueSync, ChainReadError, SyncConfig
 
 from .decisions import NoOffer, Offer, choose_offer, secret_refusal
 from .upstream import AnswerError, get_json, watched_session
@@ -214,7 +200,10 @@ class ServedCatalogue:
         return page, (str(offset + size) if more else None)
 
     def payable_only(
-        self, max_price: Optional[int] = None, pinned: str = ""
+        self,
+        max_price: Optional[int] = None,
+        pinned: str = "",
+        allowed: Sequence[str] = (),
     ) -> "ServedCatalogue":
         """Keep the tools a call can pay for now, each saying what it costs.
 
@@ -227,12 +216,13 @@ class ServedCatalogue:
 
         :param max_price: the per-call cap in wei (None: none).
         :param pinned: ``--mech`` ("" for any).
+        :param allowed: ``--allow-mech`` (empty for any).
         :return: the kept tools, same digest.
         """
         kept = []
         for tool in self.tools:
             try:
-                offer = choose_offer(tool.offers, max_price, pinned)
+                offer = choose_offer(tool.offers, max_price, pinned, allowed)
             except NoOffer:
                 continue
             description = str(tool.tool.get("description") or "")
@@ -505,6 +495,8 @@ class AgentSource:
 
     def _read(self) -> ServedCatalogue:
         digest = self.digest()
+        if not digest:  # no catalogue agreed yet: the agent's lists answer 503
+            return ServedCatalogue("", ())
         tools: List[ServedTool] = []
         for page in self._pages("/tools"):
             for entry in page.get("tools", []):
@@ -548,89 +540,14 @@ class DirectSource:
         self.config = config
         self.marketplace = marketplace
         self.sync = CatalogueSync(config)
-        self.checkpoint: Optional[DiscoveryCheckpoint] = None
-
-    def _head(self) -> int:
-        answer = self.sync.session.post(
-            self.config.rpc_url,
-            json={"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": []},
-            timeout=self.config.rpc_timeout,
-        ).json()
-        return int(answer["result"], 16)
-
-    def _logs(self, query: Any) -> List[Dict[str, Any]]:
-        response = self.sync.session.post(
-            self.config.rpc_url,
-            json={
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "eth_getLogs",
-                "params": [
-                    {
-                        "address": query.address,
-                        "topics": [query.topic],
-                        "fromBlock": hex(query.from_block),
-                        "toBlock": hex(query.to_block),
-                    }
-                ],
-            },
-            timeout=self.config.rpc_timeout,
-        )
-        try:
-            answer = response.json()
-        except ValueError as exc:  # e.g. a proxy's HTTP 413 page
-            raise SourceError(
-                f"eth_getLogs {query.from_block}-{query.to_block} on {query.address} "
-                f"failed: HTTP {response.status_code}, not JSON-RPC"
-            ) from exc
-        if not isinstance(answer, dict) or "result" not in answer:
-            error = answer.get("error") if isinstance(answer, dict) else answer
-            raise SourceError(
-                f"eth_getLogs {query.from_block}-{query.to_block} on {query.address} "
-                f"failed: {error}"
-            )
-        return list(answer["result"])
-
-    @staticmethod
-    def _narrowed(query: Any, why: str) -> None:
-        LOGGER.warning(
-            "eth_getLogs %s-%s on %s was refused as too wide (%s); it is read in halves",
-            query.from_block,
-            query.to_block,
-            query.address,
-            why[:200],
+        self.market = (
+            MarketplaceReader(config, marketplace, self.sync.session)
+            if marketplace is not None
+            else None
         )
 
     def _facts(self) -> List[MechFacts]:
-        source = self.marketplace
-        if source is None:
-            return []
-        self.checkpoint = drive(
-            discover_mechs(
-                source, self.checkpoint or start_checkpoint(source), self._head()
-            ),
-            narrow_log_range(self._logs, (SourceError,), self._narrowed),
-        )
-        reader = facts_reader(
-            source.marketplace,
-            self.config.multicall,
-            list(self.checkpoint.mechs),
-            self.config.batch_size,
-        )
-        try:
-            batch, block = next(reader)
-            while True:
-                data = eth_call(
-                    self.sync.session,
-                    self.config.rpc_url,
-                    self.config.multicall,
-                    encode_batch(batch),
-                    block,
-                    self.config.rpc_timeout,
-                )
-                batch, block = reader.send(decode_batch(data, len(batch)))
-        except StopIteration as done:
-            return list(done.value[1])
+        return self.market.facts() if self.market is not None else []
 
     def read(self) -> ServedCatalogue:
         """Run one period of the skill's reading code, then read the marketplace facts.
@@ -654,8 +571,10 @@ class DirectSource:
             )
         try:
             facts = self._facts()
-            head = self._head()
-        except (requests.RequestException, ValueError, KeyError) as exc:
+            head = block_number(
+                self.sync.session, self.config.rpc_url, self.config.rpc_timeout
+            )
+        except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
             raise SourceError(
                 f"cannot read the MechMarketplace through "
                 f"{redacted_url(self.config.rpc_url)} ({type(exc).__name__}: "

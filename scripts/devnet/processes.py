@@ -31,6 +31,7 @@ from mech_catalogue_cli.devnet.pids import is_alive, runs_program
 
 __all__ = [
     "ProcessError",
+    "can_listen",
     "free_port",
     "is_alive",
     "listen_port",
@@ -43,6 +44,28 @@ __all__ = [
 
 class ProcessError(RuntimeError):
     """A devnet process could not be started or did not become ready."""
+
+
+def can_listen(host: str, port: int) -> bool:
+    """Say whether a server could listen on ``host:port`` now.
+
+    The probe sets ``SO_REUSEADDR`` as the servers we start do (asyncio's, so aiohttp's
+    and the agent's HTTP server; Go's net.Listen, so Tendermint and kubo): a port that
+    only holds TIME-WAIT connections of a server stopped a moment ago is free for them,
+    while a port some process listens on is still refused. Without it, restarting
+    `make run` within a minute moved the catalogue API off its port.
+
+    :param host: a loopback address.
+    :param port: the TCP port.
+    :return: True when a listening socket can be bound there.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 def free_port(host: str) -> int:
@@ -118,11 +141,8 @@ def listen_port(host: str = "127.0.0.1") -> int:
     candidates = [port for port in LISTEN_PORTS if port not in _taken]
     random.shuffle(candidates)
     for port in candidates:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            try:
-                sock.bind((host, port))
-            except OSError:
-                continue
+        if not can_listen(host, port):
+            continue
         _taken.add(port)
         return port
     raise RuntimeError(

@@ -17,7 +17,6 @@
 Used by ``python -m scripts.run_local`` and by the end-to-end tests.
 """
 
-import socket
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from mech_catalogue_cli.devnet.locate import DEFAULT_RUN_DIR
 from scripts.devnet import Devnet
-from scripts.devnet.processes import listen_port
+from scripts.devnet.processes import can_listen, listen_port
 from scripts.run_local.agents import (
     AgentPorts,
     AgentProcess,
@@ -43,15 +42,6 @@ from scripts.run_local.workspace import WorkspaceError, agent_template, make_age
 DEFAULT_WORK_DIR = DEFAULT_RUN_DIR
 
 
-def _free(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 def busy_http_ports(first: int, agents: int) -> List[int]:
     """Return which of the agents' HTTP ports are taken on 127.0.0.1.
 
@@ -59,7 +49,11 @@ def busy_http_ports(first: int, agents: int) -> List[int]:
     :param agents: how many agents.
     :return: the taken ports, in order (empty when all are free).
     """
-    return [port for port in range(first, first + agents) if not _free(port)]
+    return [
+        port
+        for port in range(first, first + agents)
+        if not can_listen("127.0.0.1", port)
+    ]
 
 
 def choose_http_port(first: int, agents: int, explicit: bool) -> Tuple[int, str]:
@@ -97,7 +91,7 @@ def choose_http_port(first: int, agents: int, explicit: bool) -> Tuple[int, str]
 
 
 def _ports(http: Optional[int] = None) -> AgentPorts:
-    if http is not None and not _free(http):
+    if http is not None and not can_listen("127.0.0.1", http):
         raise WorkspaceError(
             f"port {http} on 127.0.0.1 is taken: stop what listens there, or choose "
             "another first agent HTTP port (--http-port, $MECH_CATALOGUE_HTTP_PORT)"

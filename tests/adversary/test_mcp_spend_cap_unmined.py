@@ -84,6 +84,15 @@ class UnminedMarket:
         """
         return int(wanted)
 
+    def mech_price(self, mech: str) -> int:
+        """The mech's price now: it never moves here.
+
+        :param mech: the mech.
+        :return: :data:`PRICE`.
+        """
+        del mech
+        return PRICE
+
     def request_transaction(self, *args: Any) -> Dict[str, Any]:
         """Return the transaction.
 

@@ -123,9 +123,9 @@ def command(devnet: Devnet, state_dir: Path, *extra: str) -> List[str]:
 
 
 def _env() -> Dict[str, str]:
-    # this checkout's library too: the installed one may be another checkout's
-    library = ROOT / "libs" / "mech-catalogue-core"
-    return {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT), str(library)))}
+    # this checkout's library too, not whichever one the environment installed
+    paths = (str(ROOT), str(ROOT / "libs" / "mech-catalogue-core"))
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def stdio_client(devnet: Devnet, state_dir: Path, *extra: str, **kwargs: Any) -> Client:

@@ -32,6 +32,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import requests
 from click.testing import CliRunner
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.chain.registry import (
     decode_batch,
     encode_batch,
@@ -229,7 +230,7 @@ def test_names_only_agent_gets_arguments_derived_from_its_component(  # pylint: 
     mixed_agent, mixed_manifest = _agent(devnet, [good, faults["bad syntax"]], "Mixed")
 
     io = _Io(devnet)
-    cache = DerivationCache(str(tmp_path / "derivations"))
+    cache = DerivationCache(DirectoryStore(str(tmp_path / "derivations")))
     agents = [good_agent, mixed_agent] + [a for a, _ in bad_agents.values()]
     found = io.run(agents, cache)
 
@@ -266,7 +267,9 @@ def test_names_only_agent_gets_arguments_derived_from_its_component(  # pylint: 
     assert again[good_agent] == found[good_agent]
     # after a restart the on-disk cache answers too
     restarted = _Io(devnet)
-    restarted.run([good_agent], DerivationCache(str(tmp_path / "derivations")))
+    restarted.run(
+        [good_agent], DerivationCache(DirectoryStore(str(tmp_path / "derivations")))
+    )
     assert (restarted.counts["blocks"], restarted.counts["files"]) == (0, 0)
 
 

@@ -29,7 +29,11 @@ The value is replaced (never mutated) each time the agents agree on a new catalo
 """
 
 from dataclasses import dataclass
+from typing import Optional
 
+from mech_catalogue_core.catalogue.views import (
+    IncumbentViews,
+)
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
@@ -50,6 +54,9 @@ class ExposedCatalogue:
     :param block_number: the block the registries were read at.
     :param agreed_at: unix time (seconds) this agent saw the agreement.
     :param period: the ABCI period count of the agreement.
+    :param incumbents: the views agreed before this catalogue, from which its views were
+        selected (``views.views_selection``), so ``GET /mechs``' ``in_views`` is the agreed
+        selection (None: not known, the selection is then catalogue order only).
     """
 
     catalogue: Catalogue
@@ -58,6 +65,7 @@ class ExposedCatalogue:
     block_number: int
     agreed_at: float
     period: int
+    incumbents: Optional[IncumbentViews] = None
 
     def age_seconds(self, now: float) -> float:
         """Compute the age of the agreement.

@@ -36,7 +36,6 @@ plus fetch results into the next :class:`~.model.Catalogue`:
 """
 
 import gc
-import os
 import zlib
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -94,6 +93,7 @@ from mech_catalogue_core.model.problems import (
 from mech_catalogue_core.model.untrusted_text import (
     tools_text_problems,
 )
+from mech_catalogue_core.ports import BlobStore
 
 #: a manifest parser: bytes -> (manifest or None when rejected, problems)
 ParseFn = Callable[[bytes], Tuple[Optional[Manifest], Tuple[Problem, ...]]]
@@ -278,28 +278,22 @@ class FetchResult:
 
 
 class ManifestCache:
-    """Verified manifest bytes by CID; optionally mirrored to a directory (one file per CID).
+    """Verified manifest bytes by CID; optionally mirrored to a store (one blob per CID).
 
     Only bytes that verified against their digest are put here, so a hit never needs
-    fetching again. Disk entries are re-verified on load by the caller-supplied check.
-    In memory each entry is held compressed (:func:`pack`; on disk as fetched), so that
-    a warm period can still be served without a request at 10,000 manifests.
+    fetching again. Stored entries are re-verified on load by the caller-supplied check.
+    In memory each entry is held compressed (:func:`pack`; in the store as fetched), so
+    that a warm period can still be served without a request at 10,000 manifests.
     """
 
-    def __init__(self, directory: Optional[str] = None) -> None:
+    def __init__(self, store: Optional[BlobStore] = None) -> None:
         """Create an empty cache.
 
-        :param directory: where to mirror entries (created when missing); None keeps them in memory only.
+        :param store: where to mirror entries across restarts (the agent's: a folder);
+            None keeps them in memory only.
         """
         self._entries: Dict[str, bytes] = {}
-        self._directory = directory
-        if directory:
-            os.makedirs(directory, exist_ok=True)
-
-    def _path(self, cid: str) -> Optional[str]:
-        if not self._directory or not cid.isalnum():
-            return None
-        return os.path.join(self._directory, cid)
+        self._store = store
 
     def get(
         self, cid: str, verify: Optional[Callable[[bytes], bool]] = None
@@ -307,8 +301,8 @@ class ManifestCache:
         """Look a CID up.
 
         :param cid: the CID.
-        :param verify: re-check for bytes read from disk.
-        :return: the cached bytes, or None on a miss (or a disk entry that fails ``verify``).
+        :param verify: re-check for bytes read from the store.
+        :return: the cached bytes, or None on a miss (or a stored entry that fails ``verify``).
         """
         packed = self.get_packed(cid, verify)
         return None if packed is None else unpack(packed)
@@ -319,24 +313,22 @@ class ManifestCache:
         """Look a CID up, giving the entry compressed (:func:`pack`) as held in memory.
 
         :param cid: the CID.
-        :param verify: re-check for bytes read from disk.
-        :return: the packed bytes, or None on a miss (or a disk entry that fails ``verify``).
+        :param verify: re-check for bytes read from the store.
+        :return: the packed bytes, or None on a miss (or a stored entry that fails ``verify``).
         """
         if cid in self._entries:
             return self._entries[cid]
-        path = self._path(cid)
-        if path is None or not os.path.isfile(path):
+        if self._store is None or not cid.isalnum():
             return None
-        with open(path, "rb") as handle:
-            data = handle.read()
-        if verify is not None and not verify(data):
+        data = self._store.read(cid)
+        if data is None or (verify is not None and not verify(data)):
             return None
         packed = pack(data)
         self._entries[cid] = packed
         return packed
 
     def put(self, cid: str, data: bytes, packed: Optional[bytes] = None) -> bytes:
-        """Store verified bytes.
+        """Store verified bytes (in the store too; one it refuses keeps them in memory only).
 
         :param cid: the CID the bytes verified against.
         :param data: the bytes.
@@ -345,12 +337,8 @@ class ManifestCache:
         """
         packed = pack(data) if packed is None else bytes(packed)
         self._entries[cid] = packed
-        path = self._path(cid)
-        if path is not None:
-            tmp = path + ".tmp"
-            with open(tmp, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
+        if self._store is not None and cid.isalnum():
+            self._store.write(cid, (data,))
         return packed
 
     def __contains__(self, cid: object) -> bool:
@@ -369,7 +357,7 @@ class ManifestCache:
         return len(self._entries)
 
     def retain(self, cids: Iterable[str]) -> int:
-        """Drop every entry (in memory and on disk) whose CID is not in ``cids``.
+        """Drop every entry (in memory and in the store) whose CID is not in ``cids``.
 
         The cache is bounded this way by what the catalogue still refers to: a CID that
         no mech serves any more is not kept.
@@ -381,14 +369,12 @@ class ManifestCache:
         dropped = [cid for cid in self._entries if cid not in keep]
         for cid in dropped:
             del self._entries[cid]
-        if self._directory and os.path.isdir(self._directory):
-            for name in os.listdir(self._directory):
-                if name not in keep and name.isalnum():
-                    try:
-                        os.remove(os.path.join(self._directory, name))
-                    except OSError:
-                        continue
-                    dropped.append(name)
+        if self._store is not None:
+            dropped.extend(
+                name
+                for name in self._store.names()
+                if name not in keep and name.isalnum() and self._store.remove(name)
+            )
         return len(set(dropped))
 
 

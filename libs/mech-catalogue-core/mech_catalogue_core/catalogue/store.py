@@ -19,21 +19,20 @@ agent, in these stores:
 
 - :class:`DigestStore`: a bounded in-memory map digest -> value (the last few registry
   snapshots and catalogues this agent built), oldest dropped first;
-- :class:`CatalogueFile`: the last agreed catalogue on disk, so an agent that restarts
-  builds kept last-good entries exactly as the agents that did not restart (the file's
-  name is the digest, and the content is re-hashed on load: a file that does not hash to
-  its name is ignored and removed).
+- :class:`CatalogueFile`: the last agreed catalogue in a store the agent hands in (its
+  disk), so an agent that restarts builds kept last-good entries exactly as the agents
+  that did not restart (the blob's name is the digest, and the content is re-hashed on
+  load: a blob that does not hash to its name is ignored and removed).
 """
 
-import os
-import threading
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Callable, Generic, Iterator, List, Optional, Tuple, TypeVar
 
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
+from mech_catalogue_core.ports import Background, BlobStore
 
 V = TypeVar("V")
 
@@ -96,139 +95,128 @@ class DigestStore(Generic[V]):
 
 
 class CatalogueFile:
-    """The last agreed catalogue of this agent, kept on disk across restarts.
+    """The last agreed catalogue of this agent, kept across restarts.
 
-    One file ``<digest>.catalogue.json`` (canonical JSON) in ``directory``; saving a new
-    one removes the others. ``directory`` None keeps nothing.
+    One blob ``<digest>.catalogue.json`` (canonical JSON) in the :class:`BlobStore` it is
+    handed (the agent's: a folder under ``state_dir``); saving a new one removes the
+    others. No store keeps nothing.
 
-    The agent saves with :meth:`save_in_background`: serialising a catalogue of 20,000
-    registrations (83 MB here) took about 60 s of pure-Python CPU on a loaded 2-CPU
-    machine, and done where the agreement is handled (the end of ``FetchManifestsRound``,
-    inside Tendermint's block) it held every agent's block processing that long, so the
-    next round's timeout expired before it began (``tests/faults/test_scale_four_agents.py``).
+    The agent saves with :meth:`save_in_background`, on the :class:`Background` it hands
+    in: serialising a catalogue of 20,000 registrations (83 MB here) took about 60 s of
+    pure-Python CPU on a loaded 2-CPU machine, and done where the agreement is handled
+    (the end of ``FetchManifestsRound``, inside Tendermint's block) it held every agent's
+    block processing that long, so the next round's timeout expired before it began
+    (``tests/faults/test_scale_four_agents.py``).
     """
 
-    def __init__(self, directory: Optional[str]) -> None:
-        """Open (and create) the directory.
+    def __init__(
+        self, store: Optional[BlobStore], background: Optional[Background] = None
+    ) -> None:
+        """Keep the catalogue in ``store``.
 
-        :param directory: where to keep the file; None disables persistence.
+        :param store: where to keep the blob; None disables persistence.
+        :param background: where :meth:`save_in_background` runs the save (None: at once,
+            on the caller's thread).
         """
-        self.directory = directory
-        if directory:
-            os.makedirs(directory, exist_ok=True)
-        self._writer: Optional[ThreadPoolExecutor] = None
+        self.store = store
+        self._background = background
         self._pending: Optional["Future[Optional[str]]"] = None
-        self._lock = threading.Lock()
 
     def saved(self, digest: str) -> bool:
-        """Tell whether the kept file already holds the catalogue of ``digest``.
+        """Tell whether the store already holds the catalogue of ``digest``.
 
         :param digest: a catalogue digest.
-        :return: True when ``<digest>.catalogue.json`` exists in the directory.
+        :return: True when ``<digest>.catalogue.json`` is in the store.
         """
-        return bool(self.directory) and os.path.exists(
-            os.path.join(str(self.directory), digest + CATALOGUE_SUFFIX)
-        )
+        return self.store is not None and digest + CATALOGUE_SUFFIX in self._names()
 
     def save_in_background(
         self,
         catalogue: Catalogue,
         failed: Optional[Callable[[], None]] = None,
     ) -> Optional["Future[Optional[str]]"]:
-        """Save the catalogue on one writer thread, unless that file is already there.
+        """Save the catalogue in the background, unless that blob is already there.
 
-        The catalogue is immutable, so the thread reads it safely while the agent goes on.
-        Saves run one after the other, in order; :meth:`load` and :meth:`flush` wait for
-        them.
+        The catalogue is immutable, so the background reads it safely while the agent goes
+        on. Saves run one after the other, in order; :meth:`load` and :meth:`flush` wait
+        for them.
 
         :param catalogue: the agreed catalogue.
-        :param failed: called (on the writer thread) when the disk refused the file.
+        :param failed: called (in the background) when the store refused the blob.
         :return: the pending save, None when nothing is to be written (persistence off,
-            or the file of this digest exists).
+            or the blob of this digest exists).
         """
-        if not self.directory or self.saved(catalogue.digest()):
+        if self.store is None or self.saved(catalogue.digest()):
             return None
 
         def write() -> Optional[str]:
-            path = self.save(catalogue)
-            if path is None and failed is not None:
+            name = self.save(catalogue)
+            if name is None and failed is not None:
                 failed()
-            return path
+            return name
 
-        with self._lock:
-            if self._writer is None:
-                self._writer = ThreadPoolExecutor(
-                    max_workers=1, thread_name_prefix="catalogue-file"
-                )
-            self._pending = self._writer.submit(write)
-            return self._pending
+        if self._background is None:
+            done: "Future[Optional[str]]" = Future()
+            done.set_result(write())
+            self._pending = done
+        else:
+            self._pending = self._background.submit(write)
+        return self._pending
 
     def flush(self) -> None:
-        """Wait until the saves started by :meth:`save_in_background` are on disk."""
-        with self._lock:
-            pending = self._pending
+        """Wait until the saves started by :meth:`save_in_background` are kept."""
+        pending = self._pending
         if pending is not None:
             pending.result()
 
-    def _files(self) -> List[str]:
-        if not self.directory or not os.path.isdir(self.directory):
+    def _names(self) -> List[str]:
+        if self.store is None:
             return []
-        return sorted(
-            name
-            for name in os.listdir(self.directory)
-            if name.endswith(CATALOGUE_SUFFIX)
-        )
+        return [n for n in self.store.names() if n.endswith(CATALOGUE_SUFFIX)]
 
     def save(self, catalogue: Catalogue) -> Optional[str]:
         """Write the catalogue (atomically) and remove older ones.
 
         :param catalogue: the agreed catalogue.
-        :return: the file path, None when persistence is off or the disk refused (an
+        :return: the blob's name, None when persistence is off or the store refused (an
             agent must keep running when its disk is full: it then behaves as an agent
             that restarts without a kept catalogue).
         """
-        if not self.directory:
+        if self.store is None:
             return None
-        digest = catalogue.digest()
-        path = os.path.join(self.directory, digest + CATALOGUE_SUFFIX)
-        try:
-            tmp = path + ".tmp"
-            with open(tmp, "wb") as handle:
-                for part in catalogue.canonical_parts():
-                    handle.write(part)
-            os.replace(tmp, path)
-            for name in self._files():
-                if name != digest + CATALOGUE_SUFFIX:
-                    os.remove(os.path.join(self.directory, name))
-        except OSError:
+        name = catalogue.digest() + CATALOGUE_SUFFIX
+        if not self.store.write(name, catalogue.canonical_parts()):
             return None
-        return path
+        for other in self._names():
+            if other != name:
+                self.store.remove(other)
+        return name
 
     def load(self) -> Tuple[Optional[Catalogue], str]:
-        """Read the kept catalogue back, checking it hashes to its file name.
+        """Read the kept catalogue back, checking it hashes to its name.
 
-        :return: ``(catalogue or None, why not)``; a file that does not decode or does not
+        :return: ``(catalogue or None, why not)``; a blob that does not decode or does not
             hash to its name is removed and reported.
         """
         self.flush()
-        for name in reversed(self._files()):
-            path = os.path.join(str(self.directory), name)
+        store = self.store
+        if store is None:
+            return None, "no kept catalogue"
+        for name in reversed(sorted(self._names())):
             expected = name[: -len(CATALOGUE_SUFFIX)]
-            try:
-                with open(path, "rb") as handle:
-                    catalogue = Catalogue.from_json(handle.read().decode("utf-8"))
-            except (OSError, ValueError, UnicodeDecodeError) as exc:
-                self._discard(path)
-                return None, f"{path} is not a catalogue ({exc}); removed"
+            where = f"{name} in {store!r}"
+            data = store.read(name)
+            catalogue, why = None, "it could not be read"
+            if data is not None:
+                try:
+                    catalogue = Catalogue.from_json(data.decode("utf-8"))
+                except (ValueError, UnicodeDecodeError) as exc:
+                    why = str(exc)
+            if catalogue is None:
+                store.remove(name)
+                return None, f"{where} is not a catalogue ({why}); removed"
             if catalogue.digest() != expected:
-                self._discard(path)
-                return None, f"{path} does not hash to its name; removed"
+                store.remove(name)
+                return None, f"{where} does not hash to its name; removed"
             return catalogue, ""
         return None, "no kept catalogue"
-
-    @staticmethod
-    def _discard(path: str) -> None:
-        try:
-            os.remove(path)
-        except OSError:
-            pass

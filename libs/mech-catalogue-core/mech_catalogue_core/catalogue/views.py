@@ -60,16 +60,22 @@ Both views are bounded together (:data:`VIEWS_MAX_BYTES`): anyone can register s
 whose manifests name thousands of distinct tools, and the views are agreed chunk by chunk
 with the whole database re-hashed each round, so their cost grew with the square of what
 strangers registered (200 such services: 26 MB of views, about 15 minutes of CPU per
-changed period). :func:`views_selection` admits whole mechs in priority order (mechs
-with rankable marketplace facts first, most deliveries first; then the rest in
-catalogue order, i.e. oldest registration first) while the document stays under the
-bound; ``GET /mechs`` marks the others ``in_views: false``. Real registries are far below
-the bound (hundreds of mechs, a few hundred distinct tool names).
+changed period). :func:`views_selection` admits whole mechs in priority order while the
+document stays under the bound; ``GET /mechs`` marks the others ``in_views: false``. Real
+registries are far below the bound (hundreds of mechs, a few hundred distinct tool names).
+
+The priority is one no stranger can buy (issue #29, attack 2): first the mechs the last
+agreed views already held (:class:`IncumbentViews`, read from the synchronized data every
+agent has), then the rest in catalogue order (oldest registration first in each
+registry). Karma, requests and deliveries do not enter it: a mech raises them by sending
+requests to itself and delivering them, and 57 such services once pushed the honest
+mechs out. So newcomers registering in bulk only fill what room is left.
 """
 
 import hashlib
 import json
-from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 from eth_utils import to_checksum_address
 from mech_catalogue_core.model.catalogue import (
@@ -117,29 +123,86 @@ def _items(mech: Mech) -> List[Dict[str, Any]]:
     return [_fact_item(mech, f, tools) for f in mech.marketplace if f.rankable]
 
 
-def _priority(mech: Mech, position: int) -> Tuple[int, int, int]:
-    rankable = [f for f in mech.marketplace if f.rankable]
-    delivered = sum(min(int(f.deliveries or 0), int(f.requests or 0)) for f in rankable)
-    return (0 if rankable else 1, -delivered, position)
+@dataclass(frozen=True)
+class IncumbentViews:
+    """What the last agreed views held: their tool names and ``mechs_info`` items.
+
+    :param tool_names: the agreed ``mech_tools``.
+    :param items: ``(id, address lowercase)`` of each agreed ``mechs_info`` item.
+    """
+
+    tool_names: FrozenSet[str] = frozenset()
+    items: FrozenSet[Tuple[str, str]] = frozenset()
+
+    @classmethod
+    def from_views(
+        cls, mechs_info: Iterable[Mapping[str, Any]], mech_tools: Iterable[str]
+    ) -> "IncumbentViews":
+        """Read the agreed views (the synchronized data's ``mechs_info``, ``mech_tools``).
+
+        :param mechs_info: the agreed ``mechs_info`` items (an item without a string
+            ``id`` and ``address`` is ignored).
+        :param mech_tools: the agreed tool names.
+        :return: the incumbents (empty before the first views were agreed).
+        """
+        items = frozenset(
+            (item["id"], item["address"].lower())
+            for item in mechs_info
+            if isinstance(item, Mapping)
+            and isinstance(item.get("id"), str)
+            and isinstance(item.get("address"), str)
+        )
+        names = frozenset(name for name in mech_tools if isinstance(name, str))
+        return cls(names, items)
+
+    def holds(self, mech: Mech) -> bool:
+        """Whether the last agreed views held all of this mech, as it is now.
+
+        All its tool names were in ``mech_tools`` and each of its ``mechs_info`` items was
+        there (same service id and contract). A newcomer can meet this only by adding
+        nothing to the views (its names already there, no item of its own): it then
+        costs no bytes and displaces nobody. A mech that grew is a newcomer for its
+        growth.
+
+        :param mech: an ok mech of the catalogue.
+        :return: True when it is an incumbent.
+        """
+        if not {tool.name for tool in mech.tools} <= self.tool_names:
+            return False
+        return all(
+            (item["id"], item["address"].lower()) in self.items for item in _items(mech)
+        )
+
+
+def _priority(
+    mech: Mech, position: int, incumbents: Optional[IncumbentViews]
+) -> Tuple[int, int]:
+    """Incumbents first, then catalogue order: nothing a stranger can buy."""
+    held = incumbents is not None and incumbents.holds(mech)
+    return (0 if held else 1, position)
 
 
 def views_selection(
-    catalogue: Catalogue, max_bytes: int = VIEWS_MAX_BYTES
+    catalogue: Catalogue,
+    max_bytes: int = VIEWS_MAX_BYTES,
+    incumbents: Optional[IncumbentViews] = None,
 ) -> FrozenSet[MechRef]:
     """Choose the ok mechs whose tools and facts the views carry, within ``max_bytes``.
 
-    Whole mechs are admitted in priority order (rankable marketplace facts first, most
-    deliveries first, then catalogue order) while the document, counted exactly as
-    :func:`views_document` writes it (an item's bytes plus one separator), stays within
-    ``max_bytes``; a mech that does not fit is skipped and later ones are still tried.
+    Whole mechs are admitted in priority order (those the last agreed views held, then
+    catalogue order; never on karma or delivery counts) while the document, counted
+    exactly as :func:`views_document` writes it (an item's bytes plus one separator),
+    stays within ``max_bytes``; a mech that does not fit is skipped and later ones are
+    still tried.
 
     :param catalogue: the catalogue.
     :param max_bytes: the document bound (bytes).
+    :param incumbents: the last agreed views (None: none yet, catalogue order only).
     :return: the refs of the mechs admitted (every ok mech when all fit).
     """
     ranked = sorted(
         (
-            (_priority(mech, position), mech)
+            (_priority(mech, position, incumbents), mech)
             for position, mech in enumerate(catalogue.mechs)
             if mech.status == STATUS_OK
         ),
@@ -205,16 +268,22 @@ def mech_tools_view(
     )
 
 
-def views_document(catalogue: Catalogue, max_bytes: int = VIEWS_MAX_BYTES) -> str:
+def views_document(
+    catalogue: Catalogue,
+    max_bytes: int = VIEWS_MAX_BYTES,
+    incumbents: Optional[IncumbentViews] = None,
+) -> str:
     """Serialise both views as one ASCII JSON document, identical on every agent.
 
     :param catalogue: the catalogue.
     :param max_bytes: the document bound (:func:`views_selection`).
+    :param incumbents: the last agreed views (:func:`views_selection`), the same on every
+        agent (synchronized data).
     :return: ``{"mech_tools": [...], "mechs_info": [...]}`` with sorted keys, no spaces,
         non-ASCII escaped (so its length in characters is its length in bytes), at most
         ``max_bytes`` long.
     """
-    admitted = views_selection(catalogue, max_bytes)
+    admitted = views_selection(catalogue, max_bytes, incumbents)
     return json.dumps(
         {
             "mech_tools": mech_tools_view(catalogue, admitted),

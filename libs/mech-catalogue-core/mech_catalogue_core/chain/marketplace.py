@@ -46,6 +46,7 @@ Two steps:
 ``service_deliveries``     ``MechMarketplace.mapMechServiceDeliveryCounts(operator)`` / n.a.
 ``karma``                  ``Karma.mapMechKarma(mech)``, Karma = ``MechMarketplace.karma()``
                            / not applicable
+``created_block``          the ``CreateMech`` event's block (discovery, not a call)
 =========================  =================================================================
 
 Round one holds ``karma()`` and 8 calls per mech; round two ``mapMechKarma`` and, for
@@ -611,6 +612,7 @@ def _facts(
         kind=mech.kind,
         service_id=mech.service_id if service_id is None else service_id,
         block=block,
+        created_block=mech.block,
         confirmed=confirmed,
         mech_factory=factory,
         unread=tuple((k, reasons[k]) for k in _FIELD_ORDER if k in reasons),

@@ -36,7 +36,6 @@ cost one fetch timeout a step together, not one each (twelve registrations point
 unresolvable CIDs held the fetch round past its timeout every period, one after another).
 """
 
-import os
 from typing import (
     Any,
     Dict,
@@ -85,6 +84,7 @@ from mech_catalogue_core.model.problems import (
 from mech_catalogue_core.model.tool import (
     REGISTRY_OLAS_AGENT,
 )
+from mech_catalogue_core.ports import BlobStore
 
 #: largest component metadata JSON kept by :class:`DerivationCache`
 MAX_METADATA_BYTES = 64 * 1024
@@ -146,30 +146,32 @@ def lockstep(
 _NOT_KEPT = frozenset({CODE_FETCH_FAILED, DERIVER_FAILED})
 
 
-class DerivationCache:
-    """Derivations by package CID, in memory and optionally on disk (``<dir>/<cid>.json``).
+def _metadata_name(digest: str) -> str:
+    """Name the blob of a component's metadata: ``<hex>.metadata.json``."""
+    return f"{digest[2:]}.metadata.json"
 
-    Also the components' metadata by digest (``<dir>/<hex>.metadata.json``), so an
+
+class DerivationCache:
+    """Derivations by package CID, in memory and optionally in a store (``<cid>.json``).
+
+    Also the components' metadata by digest (``<hex>.metadata.json``), so an
     unchanged component costs no IPFS request at all in a later period. Content-addressed
-    like the manifest cache: an entry is never stale. Files that do not
+    like the manifest cache: an entry is never stale. Blobs that do not
     read back are ignored (derived again). Entries are keyed by what anyone registers, so
     :meth:`retain_used` drops those not asked for since its last call (a new package CID
     each period kept a derivation for ever).
-
-    :param directory: where to keep them across restarts (e.g. under ``state_dir``), or None.
     """
 
-    def __init__(self, directory: Optional[str] = None) -> None:
+    def __init__(self, store: Optional[BlobStore] = None) -> None:
         """Initialise.
 
-        :param directory: the on-disk folder, created when missing; None for memory only.
+        :param store: where to keep them across restarts (the agent's: a folder under
+            ``state_dir``); None for memory only.
         """
-        self.directory = directory
+        self.store = store
         self._entries: Dict[str, CodeDerivation] = {}
         self._metadata: Dict[str, bytes] = {}
         self._used: Set[str] = set()  # CIDs and digests asked for since retain_used
-        if directory:
-            os.makedirs(directory, exist_ok=True)
 
     def get(self, cid: str) -> Optional[CodeDerivation]:
         """Return the cached derivation of a package CID.
@@ -180,13 +182,12 @@ class DerivationCache:
         self._used.add(cid)
         if cid in self._entries:
             return self._entries[cid]
-        if not self.directory or not cid.isalnum():
+        if self.store is None or not cid.isalnum():
             return None
-        path = os.path.join(self.directory, f"{cid}.json")
+        data = self.store.read(f"{cid}.json")
         try:
-            with open(path, encoding="utf-8") as handle:
-                found = CodeDerivation.from_json(handle.read())
-        except (OSError, ValueError, KeyError, TypeError):
+            found = CodeDerivation.from_json((data or b"").decode("utf-8"))
+        except (ValueError, KeyError, TypeError):
             return None
         if found.cid != cid or any(p.code in _NOT_KEPT for p in found.problems):
             return None  # another CID's, or written by a version that kept failures
@@ -207,10 +208,10 @@ class DerivationCache:
             return
         self._used.add(derivation.cid)
         self._entries[derivation.cid] = derivation
-        if self.directory and derivation.cid.isalnum():
-            path = os.path.join(self.directory, f"{derivation.cid}.json")
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(derivation.to_json())
+        if self.store is not None and derivation.cid.isalnum():
+            self.store.write(
+                f"{derivation.cid}.json", (derivation.to_json().encode("utf-8"),)
+            )
 
     def metadata(self, digest: str) -> Optional[bytes]:
         """Return a component's verified metadata bytes kept by digest.
@@ -221,14 +222,14 @@ class DerivationCache:
         self._used.add(digest)
         if digest in self._metadata:
             return self._metadata[digest]
-        if not self.directory or not _is_digest(digest):
+        if self.store is None or not _is_digest(digest):
             return None
-        try:
-            with open(self._metadata_path(digest), "rb") as handle:
-                data = handle.read(MAX_METADATA_BYTES + 1)
-        except OSError:
-            return None
-        if len(data) > MAX_METADATA_BYTES or not verify(data, digest).ok:
+        data = self.store.read(_metadata_name(digest), cap=MAX_METADATA_BYTES + 1)
+        if (
+            data is None
+            or len(data) > MAX_METADATA_BYTES
+            or not verify(data, digest).ok
+        ):
             return None
         self._metadata[digest] = data
         return data
@@ -243,9 +244,8 @@ class DerivationCache:
             return
         self._used.add(digest)
         self._metadata[digest] = data
-        if self.directory:
-            with open(self._metadata_path(digest), "wb") as handle:
-                handle.write(data)
+        if self.store is not None:
+            self.store.write(_metadata_name(digest), (data,))
 
     def retain_used(self) -> int:
         """Drop the derivations and metadata neither asked for nor kept since the last call.
@@ -262,19 +262,13 @@ class DerivationCache:
         gone = [digest for digest in self._metadata if digest not in self._used]
         for digest in gone:
             del self._metadata[digest]
-            self._remove(f"{digest[2:]}.metadata.json" if _is_digest(digest) else "")
+            self._remove(_metadata_name(digest) if _is_digest(digest) else "")
         self._used = set()
         return len(dropped) + len(gone)
 
     def _remove(self, name: str) -> None:
-        if self.directory and name:
-            try:
-                os.remove(os.path.join(self.directory, name))
-            except OSError:
-                pass  # never written, or already gone
-
-    def _metadata_path(self, digest: str) -> str:
-        return os.path.join(str(self.directory), f"{digest[2:]}.metadata.json")
+        if self.store is not None and name:
+            self.store.remove(name)  # False: never written, or already gone
 
     def __len__(self) -> int:
         """Return how many derivations are held in memory.

@@ -16,7 +16,9 @@
 
 Output shape (``spec/manifest-v1.schema.json``, docs/manifest-spec.md): today's
 ``tools`` + ``toolMetadata`` (so existing readers keep working) plus ``specVersion: "1"``
-and typed ``arguments`` per tool. Every generated document is checked twice before it is
+and typed ``arguments`` per tool, described again as the ``input.schema`` JSON Schema
+that today's readers (mech-client's ``mechx tool schema``, the marketplace front end,
+the trader) read (:func:`published_input_schema`). Every generated document is checked twice before it is
 returned: against the JSON Schema (:func:`.validation.validate_manifest`) and by parsing it
 back (:func:`.parsing.parse_document`) with no error allowed.
 
@@ -58,10 +60,14 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from mech_catalogue_core.derive.derive import (
     DerivedPackage,
 )
+from mech_catalogue_core.exporters.schemas import (
+    hoist_defs,
+)
 from mech_catalogue_core.manifest.parsing import (
     parse_document,
 )
 from mech_catalogue_core.manifest.validation import (
+    IO_FIELDS,
     quality_problems,
     validate_manifest,
 )
@@ -236,6 +242,8 @@ def _check_entry(
             )
         ]
     found = _unknown_keys(entry, allowed, f"for {tool}", *where)
+    for block in ("input", "output"):
+        found += _check_io(entry.get(block, {}), block, tool, *where)
     arguments = entry.get("arguments", {})
     if not isinstance(arguments, dict):
         return found + [
@@ -245,6 +253,44 @@ def _check_entry(
             )
         ]
     return found + _check_argument_fields(arguments, tool, *where)
+
+
+def _check_io(value: Any, block: str, tool: str, *where: Any) -> List[P.Problem]:
+    """An ``input``/``output`` override: a mapping of ``type``, ``description``, ``schema``.
+
+    ``output: {type: object, description: The answer, as JSON}`` is YAML for a
+    description cut at the comma plus a field ``as JSON`` with no value: that field is
+    named, with the hint to quote the text.
+
+    :param value: the override.
+    :param block: ``input`` or ``output``.
+    :param tool: how to name the tool in messages.
+    :param where: the pointer parts of the tool's entry.
+    :return: one INVALID_OVERRIDES error per unknown field (or one when not a mapping).
+    """
+    if not isinstance(value, dict):
+        return [
+            _override_problem(
+                f"Overrides {block} for {tool} must be a mapping.",
+                P.pointer(*where, block),
+            )
+        ]
+    found = []
+    for key, field in value.items():
+        if key in IO_FIELDS:
+            continue
+        hint = (
+            " It has no value: in a YAML `{...}` mapping a comma ends the text; quote it."
+            if field is None
+            else closest(str(key), IO_FIELDS)
+        )
+        found.append(
+            _override_problem(
+                f"Overrides {block} for {tool} has no field {str(key)!r}.{hint}",
+                P.pointer(*where, block, key),
+            )
+        )
+    return found
 
 
 def _check_overrides(overrides: Any) -> List[P.Problem]:
@@ -427,7 +473,50 @@ def generate_manifest(
     for key in _TOP_LEVEL_OVERRIDES:
         if key in overrides:
             document[key] = copy.deepcopy(overrides[key])
+    check_generated(
+        document
+    )  # the arguments as readers read them, before describing them
+    add_input_schemas(document)
     return document, tuple(warnings) + check_generated(document)
+
+
+def published_input_schema(tool: Tool) -> Optional[Dict[str, Any]]:
+    """The ``input.schema`` today's readers read, for a typed tool.
+
+    mech-client's ``mechx tool schema``, the marketplace front end and the trader read a
+    tool's keyword arguments from ``input.schema`` (the JSON Schema object mech-predict's
+    manifest generator writes from its ``tool_schemas.yaml``), not from our
+    ``arguments``: each argument becomes a property (its schema, description and
+    default; recursive definitions at the root ``$defs``), the required ones listed in
+    ``required``. Left open (no ``additionalProperties``), as mech-predict writes it: a
+    request also carries ``prompt`` and ``tool``.
+
+    :param tool: a tool as the parser reads it back from the generated manifest.
+    :return: the JSON Schema object, or None for a tool without typed arguments.
+    """
+    if not tool.arguments:
+        return None
+    schema = hoist_defs(tool.input_schema())
+    schema.pop("additionalProperties", None)
+    return schema
+
+
+def add_input_schemas(document: Dict[str, Any]) -> None:
+    """Write each typed tool's :func:`published_input_schema` beside its ``arguments``.
+
+    Readers of this specification take ``arguments`` first (docs/manifest-spec.md
+    section 8), so the schema changes nothing they read; an ``input.schema`` the
+    overrides give is kept.
+
+    :param document: a generated manifest that passed :func:`check_generated`.
+    """
+    parsed = parse_document(document)
+    assert parsed.manifest is not None  # nosec - check_generated passed
+    for tool in parsed.manifest.tools:
+        schema = published_input_schema(tool)
+        entry = document["toolMetadata"][tool.name]
+        if schema is not None and "schema" not in entry["input"]:
+            entry["input"]["schema"] = schema
 
 
 def check_generated(document: Dict[str, Any]) -> Tuple[P.Problem, ...]:

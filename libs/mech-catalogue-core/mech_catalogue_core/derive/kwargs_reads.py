@@ -180,7 +180,20 @@ class Collector:
             if default_node is None:
                 read.subscripted = True
             else:
-                read.offer_default(self.scope.evaluate(default_node))
+                default = self.scope.evaluate(default_node)
+                read.offer_default(default)
+                if default is UNKNOWN:
+                    self._offer_form_type(read, default_node)
+
+    def _offer_form_type(self, read: _Read, default_node: Optional[ast.expr]) -> None:
+        """Type a read whose default is computed at run time by what the code fixes.
+
+        :param read: the read.
+        :param default_node: its default expression (value unknown).
+        """
+        kind = self.scope.value_type(default_node)
+        if kind:
+            read.offer_type(kind, "default")
 
     # --- body --------------------------------------------------------------------
     def _scan_body(
@@ -239,6 +252,8 @@ class Collector:
                         else self.scope.evaluate(default_node)
                     )
                     read.offer_default(default)
+                    if default is UNKNOWN:  # computed at run time: its form's type
+                        self._offer_form_type(read, default_node)
                 read.evidence.append(f"{where}:{node.lineno}:{func.attr}")
                 self._type_from_use(node, read, parents)
             return
@@ -331,17 +346,22 @@ class Collector:
         ``x = kwargs.get("x")`` then ``if x is None: return "error", ...`` (or ``if not
         x``, ``if "x" not in kwargs``, ``x is None or y is None``; ``raise`` instead of
         ``return``) means a caller must give ``x``, whatever ``.get`` suggests. Only the
-        callable itself fails the request by returning; a helper must raise.
+        callable itself fails the request by returning; a helper must raise. A name is
+        taken as the read it was last bound to before the ``if`` (in source order), so
+        early returns, raises and cleaning steps before the check (``x = x.strip()``,
+        ``x = kwargs.get("x", "").strip()``) do not hide it; a name rebound to
+        something else (``x = "fallback"``) is not the read any more.
 
         :param function: the function scanned.
         :param mapping: names bound to the kwargs mapping.
         :param depth: helper hops so far (0 is the callable).
         """
-        local_reads = _local_reads(function, mapping)
+        bindings = _bindings(function, mapping)
         stops = (ast.Return, ast.Raise) if depth == 0 else (ast.Raise,)
         for node in ast.walk(function):
             if not isinstance(node, ast.If) or not isinstance(node.body[-1], stops):
                 continue
+            local_reads = _reads_before(bindings, _position(node))
             for identifier in _missing_tests(node.test, mapping, local_reads):
                 read = self._read(identifier)
                 read.refused_when_missing = True
@@ -587,6 +607,92 @@ def _local_reads(function: ast.FunctionDef, mapping: Set[str]) -> Dict[str, str]
             previous = bindings.get(target.id, identifier)
             bindings[target.id] = identifier if previous == identifier else None
     return {name: key for name, key in bindings.items() if key is not None}
+
+
+Position = Tuple[int, int]
+
+
+def _position(node: ast.AST) -> Position:
+    return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+
+
+def _carried_read(
+    value: ast.AST, mapping: Set[str], target: str, previous: Optional[str]
+) -> Optional[str]:
+    """The read a value assigned to ``target`` still is, or None.
+
+    A direct read (``kwargs.get("x")``), a method called on one
+    (``kwargs.get("x", "").strip()``), or a value computed from the target's own
+    previous read alone (``x = x.strip()``, ``x = str(x)``, ``x = x.strip() if x else
+    x``): each is the request's value, cleaned.
+
+    :param value: the assigned expression.
+    :param mapping: names bound to the kwargs mapping.
+    :param target: the name assigned.
+    :param previous: the read the target was bound to before, if any.
+    :return: the identifier read, or None.
+    """
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        direct = _direct_read(value, mapping)
+        if direct is not None:
+            return direct
+        value = value.func.value
+    direct = _direct_read(value, mapping)
+    if direct is not None:
+        return direct
+    names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    reads = [n for n in ast.walk(value) if _direct_read(n, mapping) is not None]
+    if previous is not None and target in names and not reads:
+        return previous
+    return None
+
+
+def _bindings(
+    function: ast.FunctionDef, mapping: Set[str]
+) -> Dict[str, List[Tuple[Position, Optional[str]]]]:
+    """Every binding of each local name, in source order, with the read it carries.
+
+    :param function: the function.
+    :param mapping: names bound to the kwargs mapping.
+    :return: name -> [(position, identifier read or None)], sorted by position.
+    """
+    found: List[Tuple[Position, str, ast.AST]] = []
+    for node in ast.walk(function):
+        target: Any = None
+        value: ast.AST = ast.Constant(None)  # rebound to something that is not a read
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value:
+            target, value = node.target, node.value
+        elif isinstance(node, (ast.AugAssign, ast.For)):
+            target = node.target
+        elif isinstance(node, ast.withitem):
+            target = node.optional_vars
+        if isinstance(target, ast.Name):  # its position: a withitem has none of its own
+            found.append((_position(target), target.id, value))
+    bindings: Dict[str, List[Tuple[Position, Optional[str]]]] = {}
+    for position, name, value in sorted(found, key=lambda f: f[0]):
+        history = bindings.setdefault(name, [])
+        previous = history[-1][1] if history else None
+        history.append((position, _carried_read(value, mapping, name, previous)))
+    return bindings
+
+
+def _reads_before(
+    bindings: Dict[str, List[Tuple[Position, Optional[str]]]], position: Position
+) -> Dict[str, str]:
+    """Local names whose last binding before ``position`` carries a read.
+
+    :param bindings: from :func:`_bindings`.
+    :param position: (line, column) of the statement.
+    :return: name -> identifier read.
+    """
+    reads: Dict[str, str] = {}
+    for name, history in bindings.items():
+        last = [identifier for at, identifier in history if at < position]
+        if last and last[-1] is not None:
+            reads[name] = last[-1]
+    return reads
 
 
 def _missing_tests(

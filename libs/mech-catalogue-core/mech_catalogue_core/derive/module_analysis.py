@@ -19,7 +19,7 @@ The keyword reads themselves are collected by :mod:`.kwargs_reads`.
 
 import ast
 import json
-from pathlib import Path
+from pathlib import PurePath
 from typing import Any, Dict, List, Mapping, Optional, Set, Tuple
 
 from mech_catalogue_core.derive.kwargs_reads import (
@@ -153,7 +153,7 @@ def _analyse(  # pylint: disable=too-many-arguments
         )
     problems: List[Problem] = []
     tool_names = _tool_names(
-        scope, module, component_name or Path(filename).stem, problems
+        scope, module, component_name or PurePath(filename).stem, problems
     )
     collector = Collector(scope, module, functions, problems, filename)
     collector.visit_function(function, None, depth=0)
@@ -170,7 +170,7 @@ def _analyse(  # pylint: disable=too-many-arguments
             )
         )
     return DerivedPackage(
-        name=component_name or Path(filename).stem,
+        name=component_name or PurePath(filename).stem,
         description=_summary(ast.get_docstring(function) or ""),
         callable_name=callable_name,
         tool_names=tool_names,

@@ -20,8 +20,11 @@ Tool modules build their ``ALLOWED_TOOLS`` and defaults from module constants, e
 module's top-level literal assignments in order and evaluates a small, closed set of
 expression forms over them: literals, names bound to literals, ``+`` on str/list/tuple and
 numbers, unary minus, f-strings, subscripts, ``dict.keys()/values()/items()``,
-``list()/tuple()/sorted()/set()`` of a known value, and list/set/dict comprehensions.
-Anything else is :data:`UNKNOWN`.
+``list()/tuple()/sorted()/set()`` of a known value, ``TABLE.get(key[, fallback])`` on a
+known dict, and list/set/dict comprehensions. Anything else is :data:`UNKNOWN`; for such
+a value, :meth:`StaticScope.value_type` still gives its type when the code fixes it
+(``float(os.getenv(...))``, ``datetime.now().strftime(...)``, an f-string, a module
+table's entry whose values share one type).
 
 A hostile module must not make evaluation slow or large, so one :class:`Budget` per scope
 (the module's bindings and every later :meth:`StaticScope.evaluate`) bounds:
@@ -43,6 +46,10 @@ what callers do with one (``json.dumps``, ``literal_type``, sorting) is bounded 
 
 import ast
 from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from mech_catalogue_core.derive.python_hints import (
+    literal_type,
+)
 
 
 class _Unknown:
@@ -277,6 +284,163 @@ class StaticScope:
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             return UNKNOWN
 
+    def value_type(self, node: Optional[ast.AST]) -> str:
+        """The type vocabulary term of an expression's value, when the code fixes it.
+
+        A known value gives its literal's type (:func:`.python_hints.literal_type`);
+        an unknown one the type its form fixes (:func:`_form_type`): a builtin
+        conversion (``int(...)``, ``float(...)``, ``str(...)``, ``len(...)``), a string
+        method (``.strftime(...)``, ``.join(...)``), ``os.getenv(name, "text")``, an
+        f-string, a comparison or ``not``, an arithmetic of typed operands, a display
+        or comprehension, an entry of a known table whose values share one type.
+
+        :param node: an expression node, or None.
+        :return: e.g. ``"float"``, ``"str"``; ``""`` when the type is not fixed (a
+            module function's result, ``os.getenv(name)`` that may be None).
+        """
+        if node is None:
+            return ""
+        value = self.evaluate(node)
+        if value is not UNKNOWN:
+            return literal_type(value)
+        return _form_type(self, node)
+
+
+#: builtins whose result has one type whatever they are given
+_BUILTIN_RESULTS = {
+    "int": "int",
+    "float": "float",
+    "str": "str",
+    "bool": "bool",
+    "len": "int",
+    "repr": "str",
+    "list": "list",
+    "tuple": "list",
+    "sorted": "list",
+    "set": "list",
+    "dict": "dict",
+}
+#: methods that return a string (str's own, and date/time formatting)
+_STRING_METHODS = frozenset(
+    {
+        "strftime",
+        "isoformat",
+        "format",
+        "join",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "lower",
+        "upper",
+        "title",
+        "capitalize",
+        "casefold",
+        "replace",
+        "removeprefix",
+        "removesuffix",
+    }
+)
+#: ``os.getenv`` and ``os.environ.get``: a string, when the default is a string
+_ENVIRONMENT_READERS = ("getenv", "get")
+
+
+def _form_type(  # pylint: disable=too-many-return-statements
+    scope: StaticScope, node: ast.AST
+) -> str:
+    """The type an expression's form fixes, its value unknown (see :meth:`StaticScope.value_type`).
+
+    :param scope: the module scope (for known tables and shadowed builtins).
+    :param node: the expression.
+    :return: a type vocabulary term, or "".
+    """
+    if isinstance(node, ast.Call):
+        return _call_type(scope, node)
+    if isinstance(node, ast.JoinedStr):
+        return "str"
+    if isinstance(node, ast.Compare) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    ):
+        return "bool"
+    if isinstance(node, (ast.List, ast.ListComp, ast.Tuple, ast.Set, ast.SetComp)):
+        return "list"
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return "dict"
+    if isinstance(node, ast.IfExp):
+        return _one_type(scope.value_type(n) for n in (node.body, node.orelse))
+    if isinstance(node, ast.BoolOp):
+        return _one_type(scope.value_type(n) for n in node.values)
+    if isinstance(node, ast.BinOp):
+        return _arithmetic_type(scope, node)
+    if isinstance(node, ast.Subscript):
+        return _entry_type(scope.evaluate(node.value))
+    return ""
+
+
+def _entry_type(table: Any) -> str:
+    """The type every entry of a known table shares (``MODELS[tool]``, ``LIMITS[i]``).
+
+    :param table: a value (a dict, list or tuple; anything else has no entries).
+    :return: the common literal type of its values, "" when empty, mixed or unknown.
+    """
+    if isinstance(table, dict):
+        entries = list(table.values())
+    elif isinstance(table, (list, tuple)):
+        entries = list(table)
+    else:
+        return ""
+    return _one_type(literal_type(v) for v in entries) if entries else ""
+
+
+def _call_type(scope: StaticScope, node: ast.Call) -> str:
+    func = node.func
+    if isinstance(func, ast.Name):
+        shadowed = func.id in scope.bindings
+        return "" if shadowed else _BUILTIN_RESULTS.get(func.id, "")
+    if not isinstance(func, ast.Attribute):
+        return ""
+    if func.attr in _STRING_METHODS:
+        return "str"
+    if func.attr in _ENVIRONMENT_READERS and _is_environment(func.value):
+        default = node.args[1] if len(node.args) == 2 else None
+        return "str" if scope.value_type(default) == "str" else ""
+    return ""
+
+
+def _is_environment(node: ast.AST) -> bool:
+    """``os`` (for ``os.getenv``) or ``os.environ`` (for ``os.environ.get``)."""
+    if isinstance(node, ast.Name):
+        return node.id == "os"
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "environ"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "os"
+    )
+
+
+def _arithmetic_type(scope: StaticScope, node: ast.BinOp) -> str:
+    left, right = scope.value_type(node.left), scope.value_type(node.right)
+    if isinstance(node.op, ast.Mod) and left == "str":
+        return "str"
+    numbers = {left, right}
+    if numbers <= {"int", "float"} and "" not in numbers:
+        if isinstance(node.op, ast.Div) or "float" in numbers:
+            return "float"
+        return "int"
+    if isinstance(node.op, ast.Add) and left == right and left in ("str", "list"):
+        return left
+    return ""
+
+
+def _one_type(kinds: Iterable[str]) -> str:
+    """The common type of several values: "" when any is unknown or they differ."""
+    found = set(kinds)
+    if len(found) == 1 and "" not in found:
+        return found.pop()
+    if found and found <= {"int", "float"}:
+        return "float"
+    return ""
+
 
 class _Evaluator:  # pylint: disable=too-few-public-methods
     """One evaluation, spending from its scope's budget."""
@@ -455,6 +619,8 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                 return UNKNOWN
             self._tick(len(receiver))
             return list(getattr(receiver, func.attr)())
+        if isinstance(func, ast.Attribute) and func.attr == "get":
+            return self._dict_get(func.value, node.args, local)
         if isinstance(func, ast.Name) and func.id in _BUILTIN_CONVERSIONS:
             if func.id in local or self.bindings.get(func.id, None) is not None:
                 return UNKNOWN  # shadowed builtin
@@ -476,6 +642,21 @@ class _Evaluator:  # pylint: disable=too-few-public-methods
                 return dict(argument)  # type: ignore[arg-type]  # TypeError -> UNKNOWN
             return {"list": list, "tuple": tuple, "set": set}[func.id](argument)
         return UNKNOWN
+
+    def _dict_get(
+        self, receiver_node: ast.expr, args: List[ast.expr], local: Dict[str, Any]
+    ) -> Any:
+        """``TABLE.get(key)`` / ``TABLE.get(key, fallback)`` on a known dict."""
+        receiver = self.eval(receiver_node, local)
+        if not isinstance(receiver, dict) or not 1 <= len(args) <= 2:
+            return UNKNOWN
+        key = self.eval(args[0], local)
+        if key is UNKNOWN or isinstance(key, (list, dict, set)):
+            return UNKNOWN
+        self._walk_cost(key)
+        if key in receiver:
+            return receiver[key]
+        return self.eval(args[1], local) if len(args) == 2 else None
 
     # --- comprehensions --------------------------------------------------------------
     def _comprehension(

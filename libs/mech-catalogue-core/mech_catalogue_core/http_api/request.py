@@ -81,6 +81,8 @@ INVALID_CURSOR = "invalid_cursor"
 INVALID_KIND = "invalid_kind"
 UNEXPECTED_BODY = "unexpected_body"
 UNKNOWN_TOOL = "unknown_tool"
+#: no catalogue agreed yet: the catalogue routes answer 503, as ``/healthcheck`` does
+NO_CATALOGUE = "no_catalogue"
 INTERNAL_ERROR = "internal_error"
 #: every error code the API answers with, and its status
 ERROR_STATUS: Dict[str, int] = {
@@ -97,6 +99,7 @@ ERROR_STATUS: Dict[str, int] = {
     INVALID_KIND: 400,
     UNEXPECTED_BODY: 400,
     UNKNOWN_TOOL: 404,
+    NO_CATALOGUE: 503,
     INTERNAL_ERROR: 500,
 }
 

@@ -51,6 +51,9 @@ counts, karma, the block read; a value that could not be read is null and named 
 ``/healthcheck``
     freshness: ``{"status": "fresh"|"stale"|"no_catalogue", ...}``; 200 when fresh, else 503.
 
+Before the first agreed catalogue, ``/tools``, ``/tools/<name>`` and ``/mechs`` answer 503
+``no_catalogue`` (not an empty list: "not ready" must not read as "no tools").
+
 Errors are ``{"error": {"code": <machine code>, "message": <sentence>}}`` with
 400/404/405/414 (``http_request.ERROR_STATUS``); requests are parsed strictly by
 :func:`.http_request.parse_request` and :func:`route` never raises on any input.
@@ -87,6 +90,7 @@ from mech_catalogue_core.http_api.request import (
     HEALTHCHECK_PATH,
     INVALID_CURSOR,
     MECHS_PATH,
+    NO_CATALOGUE,
     TOOL_ROUTE,
     TOOLS_PATH,
     UNKNOWN_PATH,
@@ -176,7 +180,7 @@ class CatalogueView:
         catalogue = exposed.catalogue
         block = exposed.block_number
         names = catalogue.tool_names()
-        in_views = views_selection(catalogue)
+        in_views = views_selection(catalogue, incumbents=exposed.incumbents)
         mechs = [
             {
                 "ref": m.ref.to_dict(),
@@ -227,6 +231,19 @@ def mcp_tool(tools: Tuple[Tool, ...], exported: str) -> Dict[str, Any]:
     return offered_tool(tools, exported)
 
 
+def not_ready() -> HttpResult:
+    """Answer a catalogue route before the first agreed catalogue.
+
+    :return: 503 ``no_catalogue``, saying what to wait for.
+    """
+    return error_result(
+        NO_CATALOGUE,
+        "no catalogue has been agreed yet (the agents are still reading the registries "
+        "and fetching manifests); retry when GET /healthcheck stops answering "
+        "no_catalogue",
+    )
+
+
 def list_tools(
     view: Optional[CatalogueView],
     cursor: Optional[int],
@@ -240,11 +257,12 @@ def list_tools(
     :param page_size: tools per page.
     :param kind: only names some mech offers with this ``kind`` ("" for all).
     :return: the MCP ``tools/list`` result page; 400 ``invalid_cursor`` when the cursor
-        is past the last name (the catalogue changed since it was issued).
+        is past the last name (the catalogue changed since it was issued); 503
+        ``no_catalogue`` before the first agreement.
     """
-    names = view.names if view is not None else ()
-    if kind and view is not None:
-        names = view.kinds.get(kind, ())
+    if view is None:
+        return not_ready()
+    names = view.kinds.get(kind, ()) if kind else view.names
     offset = 0 if cursor is None else cursor
     if cursor is not None and offset >= len(names):
         return error_result(
@@ -252,8 +270,6 @@ def list_tools(
             f"cursor {cursor} is past the {len(names)} tool names served now (the "
             "catalogue may have changed); omit it to start over",
         )
-    if view is None:
-        return json_result(200, tools_list_result([]))
     end = _page_end(
         offset, page_size, len(names), lambda i: view.mcp_tool_size(names[i])
     )
@@ -318,11 +334,13 @@ def show_tool(
     :param page_size: offers per page.
     :return: ``{"name", "collision", "offer_count", "mcp", "offers", "nextCursor"?}``;
         404 ``unknown_tool`` when no mech offers it; 400 ``invalid_cursor`` past the
-        last offer.
+        last offer; 503 ``no_catalogue`` before the first agreement.
     """
-    catalogue = view.exposed.catalogue if view is not None else None
-    tools = catalogue.tools_named(name) if catalogue is not None else ()
-    if view is None or catalogue is None or not tools:
+    if view is None:
+        return not_ready()
+    catalogue = view.exposed.catalogue
+    tools = catalogue.tools_named(name)
+    if not tools:
         return error_result(
             UNKNOWN_TOOL,
             f"no mech in the catalogue offers a tool named {quoted(name)}; see GET /tools",
@@ -369,10 +387,11 @@ def list_mechs(view: Optional[CatalogueView]) -> HttpResult:
     """Answer ``GET /mechs`` (the body is built once per catalogue).
 
     :param view: the served catalogue.
-    :return: every mech with status, provenance and problems.
+    :return: every mech with status, provenance and problems; 503 ``no_catalogue``
+        before the first agreement.
     """
     if view is None:
-        return json_result(200, {"mechs": []})
+        return not_ready()
     return HttpResult(200, view.mechs_body)
 
 
@@ -388,7 +407,7 @@ def healthcheck(
     """
     if view is None:
         return json_result(
-            503, {"status": "no_catalogue", "max_age_seconds": max_age_seconds}
+            503, {"status": NO_CATALOGUE, "max_age_seconds": max_age_seconds}
         )
     exposed = view.exposed
     age = exposed.age_seconds(now)

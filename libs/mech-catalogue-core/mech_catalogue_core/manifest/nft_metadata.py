@@ -94,11 +94,33 @@ def validate_nft_metadata(
         return tuple(found)
     pointers = [where for where, _ in described.tools]
     virtual = {"tools": [tool for _, tool in described.tools]}
-    for problem in validate_manifest(virtual):
+    return tuple(found) + relocated_tool_problems(validate_manifest(virtual), pointers)
+
+
+def relocated_tool_problems(
+    problems: Tuple[P.Problem, ...], pointers: List[str], keep_others: bool = False
+) -> Tuple[P.Problem, ...]:
+    """Move schema problems of a virtual manifest's ``/tools/i`` to where tool ``i`` sits.
+
+    Tools read from elsewhere than ``tools`` (a description's JSON, a whole document
+    that is one tool) are checked as the ``tools`` of a virtual manifest; their problems
+    must point into the real document.
+
+    :param problems: :func:`.validation.validate_manifest` problems of the virtual one.
+    :param pointers: the real JSON Pointer of each virtual tool, in order (``""``: the
+        document itself).
+    :param keep_others: keep problems outside ``/tools/i`` (the virtual document's own
+        fields, when they are the real document's); else they are left out.
+    :return: the problems, paths and messages rewritten.
+    """
+    found: List[P.Problem] = []
+    for problem in problems:
         index, _, rest = problem.path[len("/tools/") :].partition("/")
         if not problem.path.startswith("/tools/") or not index.isdigit():
-            continue  # about the virtual document itself (never expected)
+            if keep_others and not problem.path.startswith("/tools"):
+                found.append(problem)
+            continue
         path = pointers[int(index)] + ("/" + rest if rest else "")
-        message = problem.message.replace(problem.path, path, 1)
+        message = problem.message.replace(problem.path, path or "(document)", 1)
         found.append(P.error(problem.code, message, path))
     return tuple(found)

@@ -19,7 +19,8 @@ Shapes (``Provenance.shape``): ``tool_metadata`` (``input {type: text}`` only),
 document's ``kwargs: [{identifier, type}]``), ``arguments_v1`` (manifest v1 ``arguments``),
 ``description_json`` (the tool's ``description`` is itself a JSON object holding the
 fields above). Nothing here raises: bad fields become Problems and are ignored, bad
-arguments are dropped, the tool survives.
+arguments are dropped, the tool survives; only an argument declared twice withholds it
+(:data:`.problems.DROPPED_PART_CODES`, docs/manifest-spec.md section 9).
 """
 
 import re
@@ -40,6 +41,7 @@ from mech_catalogue_core.manifest.schema_refs import (
     current_budget,
     self_contained,
     tool_budget,
+    whole_schema,
 )
 from mech_catalogue_core.manifest.validation import (
     decode_json,
@@ -510,8 +512,10 @@ def fresh_output_schema(schema: Any, where: str, found: Problems) -> Optional[st
 
     :param schema: the decoded schema.
     :param where: its JSON Pointer, for problems.
-    :param found: INVALID_OUTPUT_SCHEMA problems are appended here.
-    :return: the canonical self-contained schema, or None if it is not a JSON Schema.
+    :param found: INVALID_OUTPUT_SCHEMA errors are appended here, at ``where``.
+    :return: the canonical self-contained schema, or None when it is not a JSON Schema
+        or cannot be made self-contained as written (:func:`.schema_refs.whole_schema`:
+        a reference that resolves nowhere drops it whole, never patched with ``{}``).
     """
     text = canonical_text(schema)
     reason = (
@@ -528,9 +532,9 @@ def fresh_output_schema(schema: Any, where: str, found: Problems) -> Optional[st
             )
         )
         return None
-    bundled, problems = self_contained(schema, (), where, P.INVALID_OUTPUT_SCHEMA)
+    bundled, problems = whole_schema(schema, where, P.INVALID_OUTPUT_SCHEMA)
     found.extend(problems)
-    return canonical_text(bundled)
+    return None if bundled is None else canonical_text(bundled)
 
 
 def _examples(meta: Dict[str, Any], path: str, found: Problems) -> Tuple[str, ...]:
@@ -781,7 +785,9 @@ def _argument_list(
             own.append(
                 P.error(
                     P.DUPLICATE_ARGUMENT,
-                    f"Argument {arg.identifier!r} at {where} is declared twice; this one was dropped.",
+                    f"Argument {arg.identifier!r} at {where} is declared twice, so which "
+                    "declaration the mech reads is unknown; the tool is not offered "
+                    "until one of them is removed.",
                     where,
                 )
             )

@@ -187,7 +187,7 @@ def _parse_document(  # pylint: disable=too-many-locals
     described, near_miss = read_description_json(document.get("description"), limits)
     if near_miss is not None:
         found.append(near_miss)
-    if entries is None and metadata is None and _is_single_tool(document):
+    if entries is None and metadata is None and is_single_tool(document):
         return _parse_single_tool(document, limits, found)
     if entries is None and metadata is None and described is None:
         found.append(
@@ -251,7 +251,7 @@ def _parse_document(  # pylint: disable=too-many-locals
             tools = [
                 replace(t, provenance=Provenance(SHAPE_DESCRIPTION_JSON)) for t in tools
             ]
-        _described_report(described, tools, withheld, found)
+        _described_report(described, tools, withheld, found, listed=bool(by_name))
     _warn_if_empty(tools, found)
     spec_version = document.get("specVersion", "")
     if not isinstance(spec_version, str):
@@ -500,6 +500,7 @@ def _described_report(
     offered: List[Tool],
     withheld: List[Tool],
     found: List[P.Problem],
+    listed: bool = True,
 ) -> None:
     """Note that the description was read; report described tools that are not offered.
 
@@ -507,6 +508,9 @@ def _described_report(
     :param offered: the manifest's tools.
     :param withheld: the tools withheld for errors (listed, not offered).
     :param found: problems are appended here.
+    :param listed: `tools` lists the mech's tools (the described ones only type them);
+        when False the described tools are the mech's tools, so none is "not listed"
+        (one dropped for its name was reported as such).
     """
     found.append(
         P.warning(
@@ -516,6 +520,8 @@ def _described_report(
             "/description",
         )
     )
+    if not listed:
+        return
     names = {t.name for t in offered + withheld}
     for where, obj in described.tools:
         if obj["name"] not in names:
@@ -609,7 +615,7 @@ def _candidates(entries: List[Any], metadata: Dict[str, Any]) -> List[Candidate]
     return candidates
 
 
-def _is_single_tool(document: Dict[str, Any]) -> bool:
+def is_single_tool(document: Dict[str, Any]) -> bool:
     """Tell whether a document without `tools`/`toolMetadata` is one typed tool object.
 
     :param document: the manifest object.

@@ -43,7 +43,10 @@ sub-schema of a document into a schema that resolves only inside itself:
   any remote URI: nothing is fetched) is replaced by the **documented fallback**: the
   empty schema ``{}`` ("any JSON value", the vocabulary's ``any``), keeping the node's
   ``title`` and ``description``; a :data:`.problems.INVALID_ARGUMENT_SCHEMA` warning names
-  its JSON Pointer;
+  its JSON Pointer. That is for one argument's schema; a tool's output schema is whole
+  or nothing (:func:`whole_schema`): a client validates results against it, so such a
+  reference, or a rewrite over the budget or too deep, drops it with one error at its
+  own pointer;
 - draft-07 keywords without a 2020-12 meaning are translated: ``definitions`` (dropped
   once resolved), array-form ``items`` -> ``prefixItems`` (+ ``additionalItems`` ->
   ``items``), ``dependencies`` -> ``dependentRequired`` / ``dependentSchemas``, draft-04
@@ -148,6 +151,23 @@ class BudgetExceeded(Exception):
 
 class NestingExceeded(Exception):
     """Raised inside a rewrite that nests deeper than :data:`MAX_REWRITE_DEPTH`."""
+
+
+class Dangling(Exception):
+    """Raised inside a rewrite of a whole-or-nothing schema at a reference that does not resolve.
+
+    :param path: the reference's pointer inside the document.
+    :param ref: the reference.
+    """
+
+    def __init__(self, path: str, ref: Any) -> None:
+        """Keep where and what.
+
+        :param path: the reference's pointer inside the document.
+        :param ref: the reference.
+        """
+        super().__init__(path)
+        self.path, self.ref = path, ref
 
 
 class InlineBudget:
@@ -279,7 +299,9 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
         where: str,
         budget: InlineBudget,
         code: str = P.INVALID_ARGUMENT_SCHEMA,
+        whole: bool = False,
     ) -> None:
+        self.whole = whole
         self.specification = dialect_of(document)
         self.draft7 = self.specification.name in _DRAFT7_LIKE
         self.document = document
@@ -388,6 +410,8 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
             resolved = resolver.lookup(ref)
         except _URI_ERRORS:
             resolved = None
+        if resolved is None and self.whole:
+            raise Dangling(path, ref)
         if resolved is None:
             kept = {k: siblings[k] for k in _ANNOTATIONS if k in siblings}
             self.problems.append(
@@ -537,6 +561,7 @@ def self_contained(
     pointer_parts: Tuple[str, ...] = (),
     where: str = "",
     code: str = P.INVALID_ARGUMENT_SCHEMA,
+    whole: bool = False,
 ) -> Tuple[Any, List[P.Problem]]:
     """Rewrite a sub-schema of ``document`` so that it resolves only inside itself.
 
@@ -548,8 +573,12 @@ def self_contained(
     :param pointer_parts: keys from the document to the sub-schema (``()`` = the document).
     :param where: JSON Pointer of ``document`` in the manifest, prefixed to problem paths.
     :param code: the problem code of a dangling reference (a warning).
+    :param whole: raise :class:`Dangling` at a reference that does not resolve instead
+        of writing the fallback (:func:`whole_schema` drops such a schema).
     :return: (the 2020-12 schema, with a ``$defs`` member when recursive or over the
-        inline budget; warnings for dangling references).
+        inline budget; warnings for dangling references). With ``whole``, the
+        :class:`Dangling` the rewrite raises at the first reference that does not
+        resolve goes through to the caller.
     """
     node = document
     for part in pointer_parts:
@@ -565,7 +594,7 @@ def self_contained(
         except BudgetExceeded:
             return _over_budget(node, where, inner, budget)
         return json.loads(text), []
-    bundler = _Bundler(document, where, budget, code)
+    bundler = _Bundler(document, where, budget, code, whole)
     key = id(node)
     bundler.stack.append(key)
     try:
@@ -598,3 +627,45 @@ def self_contained(
         else:  # pragma: no cover - a boolean root never refers to anything
             result = {"allOf": [result], "$defs": bundler.defs}
     return result, bundler.problems
+
+
+def whole_schema(
+    document: Any, where: str, code: str = P.INVALID_OUTPUT_SCHEMA
+) -> Tuple[Optional[Any], List[P.Problem]]:
+    """Make a whole schema self-contained, or drop it when it cannot be made so faithfully.
+
+    For a tool's output schema: a client validates results against it, so a schema with
+    a part replaced by the fallback ``{}`` would mislead it. A reference that does not
+    resolve, a rewrite over the inline budget or nested past :data:`MAX_REWRITE_DEPTH`
+    drops the whole schema, with one error at the schema's own pointer.
+
+    :param document: the schema (a dict or a boolean, already checked as a JSON Schema).
+    :param where: its JSON Pointer in the manifest.
+    :param code: the problem code (:data:`.problems.INVALID_OUTPUT_SCHEMA`).
+    :return: (the 2020-12 schema, no problem), or (None, one error naming what was
+        wrong and where inside the schema).
+    """
+    try:
+        result, problems = self_contained(document, (), where, code, whole=True)
+    except Dangling as dangling:
+        return None, [
+            P.error(
+                code,
+                f"{where} was dropped: its reference {str(dangling.ref)[:120]!r} at "
+                f"{where}{dangling.path} does not resolve inside the schema (nothing is "
+                "fetched), so the tool is offered without structured output. Point the "
+                "reference at $defs in the same schema.",
+                where,
+            )
+        ]
+    if problems:
+        return None, [
+            P.error(
+                code,
+                f"{where} was dropped: once its references are followed it expands past "
+                "the inline budget or nests too deep, so the tool is offered without "
+                "structured output. Reuse fewer definitions, or nest them less.",
+                where,
+            )
+        ]
+    return result, []

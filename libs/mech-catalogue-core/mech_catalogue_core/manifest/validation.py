@@ -637,8 +637,10 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
 
     :param manifest: a parsed manifest (:func:`.parsing.parse_document`).
     :return: warnings, in document order: ``empty_manifest_name`` (``/name``),
-        ``empty_manifest_description`` (``/description``), and one
-        ``any_typed_argument`` per argument typed ``any`` (path: its tool's metadata).
+        ``empty_manifest_description`` (``/description``), one ``unknown_io_field``
+        per field of a tool's ``input``/``output`` that is not ``type``,
+        ``description`` or ``schema``, and one ``any_typed_argument`` per argument
+        typed ``any`` (path: its tool's metadata).
     """
     found = []
     if not manifest.name.strip():
@@ -660,6 +662,7 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
             )
         )
     for tool in manifest.tools:
+        found.extend(_unknown_io_fields(tool.name, tool.extra_json))
         for argument in tool.arguments:
             if argument.type == "any":
                 found.append(
@@ -672,3 +675,40 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
                     )
                 )
     return tuple(found)
+
+
+#: the fields of a tool's ``input`` and ``output`` (docs/manifest-spec.md section 4)
+IO_FIELDS = ("type", "description", "schema")
+
+
+def _unknown_io_fields(tool: str, extra_json: str) -> List[P.Problem]:
+    """Warn about fields of a tool's ``input``/``output`` the specification does not define.
+
+    The parser keeps them under the tool's extra, at ``input``/``output``. A YAML flow
+    mapping ``{type: object, description: The answer, as JSON}`` gives one such field
+    (``"as JSON": null``) and cuts the description.
+
+    :param tool: the tool's name.
+    :param extra_json: its canonical extra JSON.
+    :return: one UNKNOWN_IO_FIELD warning per field, at its pointer.
+    """
+    extra = json.loads(extra_json)
+    found = []
+    for block in ("input", "output"):
+        fields = extra.get(block) if isinstance(extra, dict) else None
+        for key, value in (fields or {}).items() if isinstance(fields, dict) else ():
+            hint = (
+                " It has no value: was a text cut at a comma by YAML? Quote the text."
+                if value is None
+                else ""
+            )
+            found.append(
+                P.warning(
+                    P.UNKNOWN_IO_FIELD,
+                    f"Tool {tool[:60]!r} has `{block}.{str(key)[:60]}`, which is not a "
+                    f"field of `{block}` (only {', '.join(IO_FIELDS)}); readers ignore "
+                    f"it.{hint}",
+                    P.pointer("toolMetadata", tool, block, key),
+                )
+            )
+    return found

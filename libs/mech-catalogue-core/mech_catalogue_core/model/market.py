@@ -22,6 +22,8 @@ field). A value that could not be read is ``None`` and its field is named in
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Tuple
 
+from mech_catalogue_core.model.vocabulary import MechLiveness
+
 #: where the mech was found
 MECH_KIND_MARKETPLACE = "marketplace"  # MechMarketplace ``CreateMech`` event
 MECH_KIND_LEGACY = "legacy"  # the legacy AgentFactory's ``CreateMech`` event
@@ -78,6 +80,10 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
         (every delivery by the mech's service multisig, for any mech).
     :param karma: ``Karma.mapMechKarma(mech)`` (signed).
     :param operator: ``getOperator()``, the service multisig ("" when unread).
+    :param created_block: the block of the mech's ``CreateMech`` event (None: not known,
+        e.g. facts written before it was recorded). The one fact here nobody can buy
+        later: an earlier creation block than an existing mech's cannot be had at any
+        price, which is why offers are ranked on it (``docs/mcp.md``).
     :param unread: ``(field, reason)`` for every field left None, field order.
     """
 
@@ -96,6 +102,7 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
     karma: Optional[int] = None
     operator: str = ""
     unread: Tuple[Tuple[str, str], ...] = ()
+    created_block: Optional[int] = None
 
     @property
     def payment_type_name(self) -> str:
@@ -104,6 +111,24 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
         :return: the name.
         """
         return PAYMENT_TYPE_NAMES.get(self.payment_type, "")
+
+    @property
+    def liveness(self) -> MechLiveness:
+        """Return whether the mech answers, from its request and delivery counters.
+
+        :return: :class:`MechLiveness`: ``delivering`` once it delivered, else
+            ``never_delivered`` when it has requests, else ``no_requests``; ``unread``
+            when a counter was not read; ``not_applicable`` for a legacy mech.
+        """
+        if self.kind == MECH_KIND_LEGACY:
+            return MechLiveness.NOT_APPLICABLE
+        if self.requests is None or self.deliveries is None:
+            return MechLiveness.UNREAD
+        if self.deliveries > 0:
+            return MechLiveness.DELIVERING
+        if self.requests > 0:
+            return MechLiveness.NEVER_DELIVERED
+        return MechLiveness.NO_REQUESTS
 
     @property
     def rankable(self) -> bool:
@@ -152,6 +177,7 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
             "karma": text(self.karma),
             "operator": self.operator,
             "unread": dict(self.unread),
+            "created_block": text(self.created_block),
         }
 
     @classmethod
@@ -172,6 +198,7 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
             kind=str(data.get("kind", MECH_KIND_MARKETPLACE)),
             service_id=number("service_id"),
             block=number("block"),
+            created_block=number("created_block"),
             confirmed=bool(data.get("confirmed", False)),
             mech_factory=str(data.get("mech_factory", "")),
             payment_type=str(data.get("payment_type", "")),

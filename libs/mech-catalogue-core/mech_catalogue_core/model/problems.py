@@ -86,6 +86,7 @@ class ProblemCode(StrEnum):
     EMPTY_MANIFEST_NAME = "empty_manifest_name"  # validation.quality_problems
     EMPTY_MANIFEST_DESCRIPTION = "empty_manifest_description"
     ANY_TYPED_ARGUMENT = "any_typed_argument"
+    UNKNOWN_IO_FIELD = "unknown_io_field"  # validation.quality_problems
     PROBLEMS_TRUNCATED = "problems_truncated"  # CappedProblems, cap_problems
     INVISIBLE_TEXT = "invisible_text"  # untrusted_text.tool_text_problems
     INSTRUCTION_LIKE_TEXT = "instruction_like_text"  # untrusted_text
@@ -188,6 +189,7 @@ TOP_LEVEL_RULE = ProblemCode.TOP_LEVEL_RULE
 EMPTY_MANIFEST_NAME = ProblemCode.EMPTY_MANIFEST_NAME
 EMPTY_MANIFEST_DESCRIPTION = ProblemCode.EMPTY_MANIFEST_DESCRIPTION
 ANY_TYPED_ARGUMENT = ProblemCode.ANY_TYPED_ARGUMENT
+UNKNOWN_IO_FIELD = ProblemCode.UNKNOWN_IO_FIELD
 PROBLEMS_TRUNCATED = ProblemCode.PROBLEMS_TRUNCATED
 INVISIBLE_TEXT = ProblemCode.INVISIBLE_TEXT
 INSTRUCTION_LIKE_TEXT = ProblemCode.INSTRUCTION_LIKE_TEXT
@@ -238,12 +240,22 @@ PUBLISH_TRANSACTION_FAILED = ProblemCode.PUBLISH_TRANSACTION_FAILED
 PUBLISH_NOT_CONFIRMED = ProblemCode.PUBLISH_NOT_CONFIRMED
 PUBLISH_INVALID_TARGET = ProblemCode.PUBLISH_INVALID_TARGET
 
-#: Error codes that drop only a part of a tool, not the tool: an argument (bad identifier,
-#: past the argument cap), the whole ``input.schema`` (the tool is then untyped, as if it
-#: declared none) or the output schema. The tool is offered without that part and the
-#: problem is reported; any other error withholds the tool (docs/manifest-spec.md s9).
+#: Error codes that drop only a part of a tool, not the tool: a field of the wrong JSON
+#: type (it is ignored: a description, ``input``/``output`` or their texts, ``examples``,
+#: the ``arguments``/``kwargs`` container, an argument's ``required`` taken as true), tool
+#: metadata that is not an object (the tool is offered by name only), an argument (bad
+#: identifier, past the argument cap), the whole ``input.schema`` (the tool is then
+#: untyped, as if it declared none) or the output schema. The tool is offered without
+#: that part and the problem, still an error the author must fix, is reported; any other
+#: error withholds the tool (docs/manifest-spec.md s9, "What withholds a tool").
 DROPPED_PART_CODES = frozenset(
-    {INVALID_ARGUMENT, INVALID_ARGUMENT_SCHEMA, INVALID_OUTPUT_SCHEMA}
+    {
+        WRONG_TYPE,
+        INVALID_TOOL,
+        INVALID_ARGUMENT,
+        INVALID_ARGUMENT_SCHEMA,
+        INVALID_OUTPUT_SCHEMA,
+    }
 )
 
 #: One line per code, for docs/manifest-spec.md and ``validate --explain``.
@@ -265,12 +277,12 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     WRONG_TYPE: "a field has the wrong JSON type; the field is ignored",
     INVALID_TOOL_NAME: "a tool name is empty, too long, or has control characters; the tool is dropped",
     DUPLICATE_TOOL: "a tool name is listed twice; the later entry is dropped",
-    INVALID_TOOL: "a tool's metadata is unusable; the tool is dropped",
+    INVALID_TOOL: "a tool's metadata is not an object; it is ignored and the tool is offered by name only",
     INVALID_ARGUMENT: "an argument is malformed; the argument is dropped",
-    DUPLICATE_ARGUMENT: "two arguments share an identifier; the later one is dropped",
+    DUPLICATE_ARGUMENT: "two arguments share an identifier; which one the mech reads is unknown, so the tool is withheld",
     UNKNOWN_ARGUMENT_TYPE: "an argument's type is not in the vocabulary; it is treated as `any`",
     INVALID_ARGUMENT_SCHEMA: "an argument's JSON Schema is not a valid schema (it is replaced by the type's), or `input.schema` is not an object schema with `properties` (it is ignored; the tool is offered untyped)",
-    INVALID_OUTPUT_SCHEMA: "a tool's output schema is not a valid JSON Schema; it is dropped",
+    INVALID_OUTPUT_SCHEMA: "a tool's output schema is not a valid JSON Schema, or a reference in it resolves nowhere; it is dropped (the tool is offered without structured output)",
     LOOKALIKE_TOOL_NAME: "a tool name looks like another tool's name of the catalogue, or holds invisible characters",
     SCHEMA_BUDGET_EXCEEDED: "a schema expands past its inline budget when its references are resolved; it is taken as any value",
     TEXT_TOO_LONG: "a description or other text field exceeds its length cap; it is truncated",
@@ -282,12 +294,13 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     DESCRIPTION_TOOL_NOT_LISTED: "the JSON in the top-level `description` describes a tool that `tools` does not list; it is not offered",
     DESCRIPTION_JSON_NOT_TOOLS: "the top-level `description` looks like tool metadata JSON but an item is not a tool object (or it does not decode); it is kept as text",
     TOO_MANY_DESCRIBED_TOOLS: "the JSON in the top-level `description` describes more tools than the tool cap; those past it are not read",
-    TOOL_WITHHELD: "a tool has an error-level problem other than a dropped argument, input schema or output schema; it is not offered (only listed under its mech)",
+    TOOL_WITHHELD: "a tool has an error-level problem that leaves its call ambiguous (not one that only drops a part of it); it is not offered (only listed under its mech)",
     UNKNOWN_TOOL_KIND: "a tool's `kind` is not a known kind (kept) or not a lowercase word (ignored)",
     TOP_LEVEL_RULE: "`input.schema` has a root rule on several arguments (e.g. `anyOf` of `required` sets); exports state it in the tool's description",
     EMPTY_MANIFEST_NAME: "the manifest's `name` is missing or blank (validate and generate warn; readers accept it)",
     EMPTY_MANIFEST_DESCRIPTION: "the manifest's `description` is missing or blank (validate and generate warn; readers accept it)",
     ANY_TYPED_ARGUMENT: "an argument is typed `any`, so callers cannot tell what to send (validate and generate warn)",
+    UNKNOWN_IO_FIELD: "a tool's `input` or `output` has a field other than `type`, `description` and `schema` (often text cut at a comma by YAML; validate and generate warn; readers keep it as extra)",
     PROBLEMS_TRUNCATED: "more problems than a cap lists (per manifest, or per tool's arguments); errors come first, and this one counts the rest by code (an error when it counts one)",
     INVISIBLE_TEXT: "a tool's text holds invisible or control characters (tag characters, bidi controls, zero-width characters, variation selectors, C0/C1 controls); they are removed wherever the text is shown to a model",
     INSTRUCTION_LIKE_TEXT: 'a tool\'s text reads like instructions to a model ("ignore previous instructions", "you must", "send funds", "private key"...); it is shown only as the mech\'s untrusted description',

@@ -14,7 +14,7 @@
 
 """The enumerated words of the domain, each defined once.
 
-Registry kinds, mech statuses and publish statuses live here; problem codes are
+Registry kinds, mech statuses, publish statuses and document kinds live here; problem codes are
 :class:`.problems.ProblemCode`.
 
 Every class is a :class:`enum.StrEnum`: a member *is* its string value, so it compares
@@ -71,3 +71,38 @@ class PublishStatus(StrEnum):
     MECH_NOT_FOUND = "mech_not_found"
     NOT_AUTHORISED = "not_authorised"
     READ_FAILED = "read_failed"
+
+
+class MechLiveness(StrEnum):
+    """Whether a mech contract answers, from its on-chain counters (``MechFacts.liveness``).
+
+    Read from ``numTotalRequests()`` and ``numTotalDeliveries()`` (no timestamps: the chain
+    keeps none; mech-interact's own liveness uses the subgraph's last delivery time).
+    """
+
+    #: it has delivered (``numTotalDeliveries() > 0``)
+    DELIVERING = "delivering"
+    #: requests were addressed to it and it never delivered one
+    NEVER_DELIVERED = "never_delivered"
+    #: no request was ever addressed to it
+    NO_REQUESTS = "no_requests"
+    #: a counter could not be read
+    UNREAD = "unread"
+    #: a legacy mech: it keeps no request or delivery counters
+    NOT_APPLICABLE = "not_applicable"
+
+
+class DocumentKind(StrEnum):
+    """What a document read as a manifest is (``manifest.documents.document_kind``).
+
+    ``validate`` reports it as ``document``; docs/manifest-spec.md sections 3 and 8.
+    """
+
+    #: the v1 shape: ``tools`` (and ``toolMetadata``)
+    MANIFEST = "manifest"
+    #: registry NFT metadata: ``code_uri``/``attributes``, tools as JSON in ``description``
+    NFT_METADATA = "nft_metadata"
+    #: no ``tools``: tool objects as JSON in the top-level ``description``
+    DESCRIBED_TOOLS = "described_tools"
+    #: one tool object ``{name, kwargs | arguments}``, read as a one-tool manifest
+    SINGLE_TOOL = "single_tool"

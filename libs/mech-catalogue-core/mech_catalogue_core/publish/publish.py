@@ -69,11 +69,11 @@ from mech_catalogue_core.ipfs.cid import (
 from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
+from mech_catalogue_core.manifest.documents import (
+    validate_document,
+)
 from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
-)
-from mech_catalogue_core.manifest.validation import (
-    validate_manifest,
 )
 from mech_catalogue_core.model import problems as P
 from mech_catalogue_core.model.canonical import (
@@ -268,7 +268,8 @@ def prepare_manifest(document: Any, cid_version: int = 1) -> PreparedManifest:
             INVALID_MANIFEST,
             f"The manifest is not I-JSON and cannot be serialised canonically ({str(exc)[:120]}); fix the value.",
         ) from exc
-    errors = list(validate_manifest(document)) if isinstance(document, dict) else []
+    # checked as the kind of document readers read it as, as `validate` checks it
+    errors = list(validate_document(document)[1])
     parsed = parse_manifest(data)
     errors += [p for p in parsed.problems if p.is_error and p not in errors]
     tools: Tuple[str, ...] = ()

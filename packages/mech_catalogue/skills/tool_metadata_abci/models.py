@@ -16,8 +16,11 @@
 
 import os
 import time
+from types import NoneType
 from typing import Any, Dict, Optional, Tuple, Type
 
+from mech_catalogue_core.adapters.background import OneWorker
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.catalogue.exposure import (
     SHARED_STATE_KEY,
     ExposedCatalogue,
@@ -30,10 +33,18 @@ from mech_catalogue_core.catalogue.store import (
     CatalogueFile,
     DigestStore,
 )
+from mech_catalogue_core.catalogue.views import (
+    IncumbentViews,
+)
 from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceConfigError,
     MarketplaceSource,
+)
+from mech_catalogue_core.chain.presets import (
+    UnknownChainPreset,
+    chain_preset,
+    skill_parameters,
 )
 from mech_catalogue_core.chain.registry import (
     HolderCache,
@@ -97,6 +108,16 @@ CATALOGUES_FOLDER = "catalogues"
 DERIVATIONS_FOLDER = "derivations"
 
 
+def folder(path: Optional[str], *under: str) -> Optional[DirectoryStore]:
+    """Open the store of a folder of the agent's state, created when missing.
+
+    :param path: the folder (``state_dir``, a cache directory), or None.
+    :param under: sub-folders of it.
+    :return: the store, or None when ``path`` is None (nothing is kept).
+    """
+    return DirectoryStore(os.path.join(path, *under)) if path else None
+
+
 class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attributes
     """Parameters of the tool metadata skill (``models.params.args`` in skill.yaml).
 
@@ -111,6 +132,7 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
         :param kwargs: the ``args`` of the params model.
         :raises ParameterError: a parameter has a wrong value (the message names it).
         """
+        self.chain_preset: Optional[str] = self._apply_chain_preset(kwargs)
         self.chain_id: int = take(kwargs, "chain_id", int)
         require(
             self.chain_id > 0,
@@ -250,6 +272,29 @@ class ToolMetadataParams(BaseParams):  # pylint: disable=too-many-instance-attri
             dict.fromkeys((self.ipfs_gateway_url,) + self.ipfs_fallback_gateway_urls)
         )
 
+    @staticmethod
+    def _apply_chain_preset(kwargs: Dict[str, Any]) -> Optional[str]:
+        """Replace the chain's parameters by those of ``chain_preset``, when it is set.
+
+        The preset (``mech_catalogue_core.chain.presets``, each value citing Olas's
+        published deployment) sets ``chain_id``, ``multicall2_address``, ``registries``,
+        the ``marketplace_*`` and ``legacy_mech_factory_*`` addresses and first blocks,
+        and the IPFS gateways; null leaves every parameter as configured.
+
+        :param kwargs: the params model's keyword arguments (updated in place).
+        :return: the preset's name, or None.
+        :raises ParameterError: for a name that is no preset, listing the presets.
+        """
+        name = take(kwargs, "chain_preset", (str, NoneType), default=None)
+        if not name:
+            return None
+        try:
+            preset = chain_preset(name)
+        except UnknownChainPreset as exc:
+            raise ParameterError(f"chain_preset: {exc}") from exc
+        kwargs.update(skill_parameters(preset))
+        return preset.name
+
     def _marketplace(self, kwargs: Dict[str, Any]) -> Optional[MarketplaceSource]:
         """Read the ``marketplace_*`` and ``legacy_mech_factory_*`` parameters.
 
@@ -305,6 +350,8 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         self.derivations = DerivationCache()
         self.exposed: Optional[ExposedCatalogue] = None
         self.candidate: Optional[Tuple[Catalogue, RegistrySnapshot]] = None
+        #: the agreed views the candidate's views were selected after (GET /mechs in_views)
+        self.candidate_incumbents: Optional[IncumbentViews] = None
         self._view: Optional[CatalogueView] = None
         #: this agent's snapshots and views documents by digest (payloads carry digests only)
         self.snapshots: DigestStore[RegistrySnapshot] = DigestStore()
@@ -341,12 +388,8 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         ToolMetadataAbciApp.event_to_timeout[Event.SNAPSHOT_TIMEOUT] = (
             params.snapshot_round_timeout_seconds
         )
-        self.manifest_cache = ManifestCache(params.manifest_cache_dir)
-        self.derivations = DerivationCache(
-            os.path.join(params.state_dir, DERIVATIONS_FOLDER)
-            if params.state_dir
-            else None
-        )
+        self.manifest_cache = ManifestCache(folder(params.manifest_cache_dir))
+        self.derivations = DerivationCache(folder(params.state_dir, DERIVATIONS_FOLDER))
         self.load_kept_catalogue(params.state_dir)
         db = self.round_sequence.latest_synchronized_data.db
         missing = {
@@ -366,7 +409,7 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         :return: the catalogue loaded, None when there is none (or it failed its check).
         """
         self.catalogue_file = CatalogueFile(
-            os.path.join(state_dir, CATALOGUES_FOLDER) if state_dir else None
+            folder(state_dir, CATALOGUES_FOLDER), OneWorker("catalogue-file")
         )
         self.kept_catalogue, why = self.catalogue_file.load()
         self.kept_catalogue_digest = ""
@@ -407,6 +450,7 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
             block_number=snapshot.block_number,
             agreed_at=time.time(),
             period=period,
+            incumbents=self.candidate_incumbents,
         )
         self.context.shared_state[SHARED_STATE_KEY] = self.exposed
         self.candidate = None
@@ -431,7 +475,7 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
     def _not_saved(self) -> None:
         """Warn that the agreed catalogue could not be written (called on the writer thread)."""
         self.context.logger.warning(
-            f"could not write the agreed catalogue to {self.catalogue_file.directory}; "
+            f"could not write the agreed catalogue to {self.catalogue_file.store!r}; "
             "after a restart this agent may build kept last-good entries differently"
         )
 

@@ -23,6 +23,7 @@ missing rank is 0).
 import hashlib
 import os
 
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.catalogue.fetching import (
     FetchPolicy,
     ManifestCache,
@@ -37,7 +38,7 @@ from mech_catalogue_core.ipfs.cid import (
 def test_retain_removes_every_stale_file_past_one_it_cannot_remove(tmp_path) -> None:
     """Directories named like CIDs cannot be removed as files: every stale file still goes."""
     directory = str(tmp_path / "cache")
-    cache = ManifestCache(directory)
+    cache = ManifestCache(DirectoryStore(directory))
     kept = "bafykept"
     cache.put(kept, b"kept")
     names = [f"stale{i:02d}" for i in range(12)]
@@ -47,7 +48,7 @@ def test_retain_removes_every_stale_file_past_one_it_cannot_remove(tmp_path) -> 
         else:
             with open(os.path.join(directory, name), "wb") as handle:
                 handle.write(b"old")
-    dropped = ManifestCache(directory).retain([kept])
+    dropped = ManifestCache(DirectoryStore(directory)).retain([kept])
     left = sorted(os.listdir(directory))
     assert left == sorted([kept] + names[::4])  # only the undeletable ones stay
     assert dropped == 9
@@ -56,10 +57,10 @@ def test_retain_removes_every_stale_file_past_one_it_cannot_remove(tmp_path) -> 
 def test_retain_counts_each_file_dropped_from_disk(tmp_path) -> None:
     """A cache started over a directory of three files drops all three and says 3."""
     cache_dir = str(tmp_path / "cache")
-    first = ManifestCache(cache_dir)
+    first = ManifestCache(DirectoryStore(cache_dir))
     for name in ("bafya", "bafyb", "bafyc"):
         first.put(name, name.encode())
-    assert ManifestCache(cache_dir).retain([]) == 3
+    assert ManifestCache(DirectoryStore(cache_dir)).retain([]) == 3
     assert not os.listdir(cache_dir)
 
 

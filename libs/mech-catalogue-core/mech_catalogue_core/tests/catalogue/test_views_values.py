@@ -18,7 +18,8 @@ Found by mutation testing (issue 18): a mech with no requests (or no deliveries)
 in no test, so ``requests or 1`` passed; nor was the exact text ``views_from_document``
 gives the two database values, nor its error, nor that ``views_document`` sorts the keys
 inside each item and keeps to the bound it is given, nor the order in which a bound
-admits mechs (rankable first, most deliveries first, counts capped at requests).
+admits mechs (catalogue order: since issue #29 no count or karma moves a mech ahead;
+``tests/adversary/test_views_crowding.py`` has the agreed views' mechs first).
 """
 
 import json
@@ -152,14 +153,16 @@ def service(mech_id: int, *contracts: MechFacts) -> Mech:
 @pytest.mark.parametrize(
     "mechs, first",
     [
-        # rankable before not, even with no deliveries and a later place
-        ((service(1), service(2, facts(2, 0, 0))), 2),
-        # most deliveries first, whatever the place
-        ((service(1, facts(1, 1, 1)), service(2, facts(2, 5, 5))), 2),
-        # deliveries count only up to requests: 0 requests, 3 deliveries is 0
-        ((service(1, facts(1, 0, 3)), service(2, facts(2, 1, 1))), 2),
-        # no deliveries is 0, not 1
-        ((service(1, facts(1, 5, 0)), service(2, facts(2, 1, 1))), 2),
+        # catalogue order: a later rankable mech does not go first
+        ((service(1), service(2, facts(2, 0, 0))), 1),
+        # more deliveries (a counter a mech raises by paying itself) do not go first
+        ((service(1, facts(1, 1, 1)), service(2, facts(2, 5, 5))), 1),
+        ((service(1, facts(1, 0, 0)), service(2, facts(2, 900, 900))), 1),
+        # nor more karma
+        (
+            (service(1, facts(1, 1, 1)), service(2, replace(facts(2, 1, 1), karma=99))),
+            1,
+        ),
     ],
 )
 def test_a_bound_for_one_mech_admits_the_first_by_priority(mechs, first: int) -> None:

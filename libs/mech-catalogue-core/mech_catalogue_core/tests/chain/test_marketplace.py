@@ -430,3 +430,25 @@ def test_attaching_the_same_facts_again_keeps_the_entries_and_their_digests() ->
     assert moved.mechs[0] is not attached.mechs[0]
     assert moved.mechs[1] is catalogue.mechs[1]
     assert attach_facts(moved, []).mechs[0].marketplace == ()
+
+
+@pytest.mark.parametrize(
+    "requests, deliveries, liveness",
+    [
+        (7, 3, "delivering"),
+        (0, 2, "delivering"),  # it delivered other mechs' timed-out requests
+        (4, 0, "never_delivered"),
+        (0, 0, "no_requests"),
+        (None, 5, "unread"),
+        (5, None, "unread"),
+    ],
+)
+def test_liveness_is_read_from_the_request_and_delivery_counters(
+    requests: Optional[int], deliveries: Optional[int], liveness: str
+) -> None:
+    """A mech that delivered is live; requests without a delivery are not; unread is said."""
+    facts = MechFacts("0x" + "ab" * 20, requests=requests, deliveries=deliveries)
+    assert facts.liveness == liveness
+    assert "liveness" not in facts.to_dict()  # the catalogue digest does not change
+    legacy = MechFacts("0x" + "ab" * 20, kind=MECH_KIND_LEGACY, requests=requests)
+    assert legacy.liveness == "not_applicable"  # a legacy mech keeps no counters

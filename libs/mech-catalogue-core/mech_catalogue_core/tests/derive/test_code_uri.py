@@ -28,6 +28,7 @@ from typing import Callable, Dict, Generator, List, Optional, Tuple
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.derive import code_uri
 from mech_catalogue_core.derive.code_uri import (
     BlockReply,
@@ -327,7 +328,7 @@ def test_only_derivations_of_the_bytes_alone_are_kept(tmp_path: Path) -> None:
 
     :param tmp_path: the cache's directory.
     """
-    cache = DerivationCache(str(tmp_path))
+    cache = DerivationCache(DirectoryStore(str(tmp_path)))
     for number, code in enumerate(
         (P.CODE_FETCH_FAILED, P.DERIVER_FAILED, P.CODE_NOT_A_DIRECTORY)
     ):
@@ -338,4 +339,6 @@ def test_only_derivations_of_the_bytes_alone_are_kept(tmp_path: Path) -> None:
         assert (tmp_path / f"{cid}.json").exists() == kept
     failed = CodeDerivation("bafkold", problems=(P.error(P.DERIVER_FAILED, "m"),))
     (tmp_path / "bafkold.json").write_text(failed.to_json(), encoding="utf-8")
-    assert DerivationCache(str(tmp_path)).get("bafkold") is None  # an older version's
+    assert (
+        DerivationCache(DirectoryStore(str(tmp_path))).get("bafkold") is None
+    )  # an older version's

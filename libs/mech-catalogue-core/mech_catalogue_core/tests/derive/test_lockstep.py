@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Dict, Generator, List, Optional, Tuple
 
 import pytest
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.derive.code_uri import (
     CodeDerivation,
 )
@@ -172,7 +173,7 @@ def test_the_cache_keeps_only_what_was_asked_for_since_the_last_retain(
 
     :param tmp_path: the cache's folder.
     """
-    cache = DerivationCache(str(tmp_path))
+    cache = DerivationCache(DirectoryStore(str(tmp_path)))
     digest = "0x" + "ab" * 32
     for cid in ("bafyold", "bafykept"):
         cache.put(_derivation(cid))

@@ -22,6 +22,7 @@ Schema generated from the ``mcp`` SDK's own types of revision 2026-07-28
 ``AgentCard``.
 """
 
+import copy
 import json
 import re
 import sys
@@ -871,14 +872,16 @@ def test_docs_name_the_revisions_written() -> None:
 
 
 def test_output_schema_refs_and_draft04_bounds_are_made_self_contained() -> None:
-    """output.schema refs are resolved at parse (dangling: warning at its path); draft-04 bounds translated."""
+    """output.schema refs are resolved at parse (dangling: the schema dropped); draft-04 bounds translated."""
     output_schema = {
         "type": "object",
         "definitions": {"Score": {"type": "number"}},
-        "properties": {
-            "score": {"$ref": "#/definitions/Score"},
-            "lost": {"$ref": "#/definitions/Lost"},
-        },
+        "properties": {"score": {"$ref": "#/definitions/Score"}},
+    }
+    dangling: Dict[str, Any] = copy.deepcopy(output_schema)
+    dangling["properties"] = {
+        **output_schema["properties"],  # type: ignore[dict-item]
+        "lost": {"$ref": "#/definitions/Lost"},
     }
     draft04 = {
         "$schema": "http://json-schema.org/draft-04/schema#",
@@ -889,12 +892,14 @@ def test_output_schema_refs_and_draft04_bounds_are_made_self_contained() -> None
     }
     metadata = _schema_tool("scored", draft04)
     metadata["output"] = {"type": "object", "description": "r", "schema": output_schema}
-    tools, problems = _tools(_manifest({"scored": metadata}))
-    warned = [p for p in problems if p.code == P.INVALID_OUTPUT_SCHEMA]
-    assert [p.path for p in warned] == [
-        "/toolMetadata/scored/output/schema/properties/lost"
+    broken = _schema_tool("lost", draft04)
+    broken["output"] = {"type": "object", "description": "r", "schema": dangling}
+    tools, problems = _tools(_manifest({"scored": metadata, "lost": broken}))
+    dropped = [p for p in problems if p.code == P.INVALID_OUTPUT_SCHEMA]
+    assert [(p.path, p.is_error) for p in dropped] == [
+        ("/toolMetadata/lost/output/schema", True)
     ]
-    assert not warned[0].is_error
+    assert "/output/schema/properties/lost" in dropped[0].message
     item = exporters.to_mcp_tool(tools[0])
     assert item["outputSchema"]["properties"]["score"] == {"type": "number"}
     assert item["inputSchema"]["properties"]["p"] == {
@@ -902,6 +907,7 @@ def test_output_schema_refs_and_draft04_bounds_are_made_self_contained() -> None
         "exclusiveMinimum": 0,
     }
     assert not conformance.mcp_tool_problems(item)
+    assert "outputSchema" not in exporters.to_mcp_tool(tools[1])
 
 
 def test_chains_of_deep_references_stay_bounded() -> None:

@@ -192,16 +192,17 @@ def test_bad_tool_does_not_discard_good_ones() -> None:
     doc["tools"] = ["swap-quote", "swap-quote", 42, "", "bad\u0007name", "broken"]
     doc["toolMetadata"]["broken"] = ["not", "an", "object"]
     result = parse_document(doc)
-    assert [t.name for t in _manifest(result).tools] == ["swap-quote"]
+    # metadata that is not an object is ignored: the tool is offered by name only
+    assert [t.name for t in _manifest(result).tools] == ["swap-quote", "broken"]
     assert len(_manifest(result).tools[0].arguments) == 6
-    assert _manifest(result).withheld[0].provenance.shape == SHAPE_NAME_ONLY
+    assert _manifest(result).tools[1].provenance.shape == SHAPE_NAME_ONLY
+    assert not _manifest(result).withheld
     assert [p.code for p in result.errors] == [
         P.DUPLICATE_TOOL,
         P.INVALID_TOOL_NAME,
         P.INVALID_TOOL_NAME,
         P.INVALID_TOOL_NAME,
         P.INVALID_TOOL,
-        P.TOOL_WITHHELD,
     ]
     assert [p.path for p in result.errors][:2] == ["/tools/1", "/tools/2"]
 
@@ -248,7 +249,7 @@ def test_bad_arguments_are_dropped_individually() -> None:
 
 
 def test_wrong_types_in_tool_fields() -> None:
-    """Wrong-typed fields are ignored with WRONG_TYPE; the tool is parsed but withheld."""
+    """Wrong-typed fields are ignored with WRONG_TYPE; the tool is offered without them."""
     doc = {
         "tools": ["t"],
         "toolMetadata": {
@@ -262,14 +263,12 @@ def test_wrong_types_in_tool_fields() -> None:
         },
     }
     result = parse_document(doc)
-    assert [t.name for t in _manifest(result).withheld] == ["t"]
+    assert [t.name for t in _manifest(result).tools] == ["t"]
     assert {p.code for p in result.problems} == {
         P.WRONG_TYPE,
         P.INVALID_OUTPUT_SCHEMA,
         P.TOOL_NAME_MISMATCH,
         P.UNTYPED_INPUT,
-        P.TOOL_WITHHELD,
-        P.NO_TOOLS,
     }
 
 

@@ -130,8 +130,8 @@ def test_tool_object_and_metadata_entry_merge() -> None:
 def test_bad_tool_objects_never_discard_good_ones() -> None:
     """Nameless, badly named, repeated, or badly typed objects: problems, good tools kept.
 
-    A tool with an error is withheld (parsed, not offered); with warnings only, offered.
-    A dropped argument (bad identifier) is reported and the tool is offered without it.
+    A dropped part (an argument with a bad identifier, a ``kwargs`` that is not a list)
+    is reported and the tool is offered without it.
     """
     doc = {
         "tools": [
@@ -146,9 +146,9 @@ def test_bad_tool_objects_never_discard_good_ones() -> None:
     }
     result = parse_document(doc)
     manifest = _manifest(result)
-    assert manifest.tool_names == ("good", "odd-type")
-    good, odd_type = manifest.tools
-    (kw_not_list,) = manifest.withheld
+    assert manifest.tool_names == ("good", "kw-not-list", "odd-type")
+    good, kw_not_list, odd_type = manifest.tools
+    assert not manifest.withheld
     assert [a.identifier for a in good.arguments] == ["a"]
     assert kw_not_list.arguments == ()
     assert kw_not_list.provenance.shape == SHAPE_TOOL_METADATA
@@ -160,7 +160,6 @@ def test_bad_tool_objects_never_discard_good_ones() -> None:
         (P.DUPLICATE_TOOL, "/tools/3"),
         (P.WRONG_TYPE, "/tools/4/kwargs"),
         (P.UNTYPED_INPUT, "/tools/4"),
-        (P.TOOL_WITHHELD, "/tools/4"),
         (P.UNKNOWN_ARGUMENT_TYPE, "/tools/5/kwargs/0/type"),
         (P.INVALID_TOOL_NAME, "/tools/6"),
     ]

@@ -30,6 +30,7 @@ from mech_catalogue_core.catalogue.fetching import (
     unpack,
 )
 from mech_catalogue_core.catalogue.views import (
+    IncumbentViews,
     views_chunks,
     views_digest,
     views_document,
@@ -136,7 +137,9 @@ class FetchManifestsBehaviour(
                 if previous is not None:
                     keep |= {m.cid for m in previous.mechs if m.cid}
                 self.skill_state.manifest_cache.retain(keep)
-            payload = self.payload_for(catalogue)
+            incumbents = self.agreed_views()
+            self.skill_state.candidate_incumbents = incumbents
+            payload = self.payload_for(catalogue, incumbents)
         with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
             yield from self.send_a2a_transaction(payload)
             yield from self.wait_until_round_end()
@@ -175,18 +178,34 @@ class FetchManifestsBehaviour(
         self.skill_state.snapshots.put(digest, snapshot)
         return snapshot
 
-    def payload_for(self, catalogue: Optional[Catalogue]) -> CataloguePayload:
+    def agreed_views(self) -> IncumbentViews:
+        """Get the views the agents last agreed on (the same on every agent).
+
+        Mechs they held keep their place in the views' budget ahead of newcomers
+        (``catalogue.views``: issue #29, strangers registering in bulk).
+
+        :return: the incumbents (empty before the first views were agreed).
+        """
+        data = self.synchronized_data
+        return IncumbentViews.from_views(data.mechs_info, data.mech_tools)
+
+    def payload_for(
+        self,
+        catalogue: Optional[Catalogue],
+        incumbents: Optional[IncumbentViews] = None,
+    ) -> CataloguePayload:
         """Build the payload for a catalogue: digests and a count only.
 
         The views document is kept by digest in ``SharedState.views`` for
         ``ShareViewsBehaviour``.
 
         :param catalogue: the catalogue built, None when there is no snapshot to build from.
+        :param incumbents: the last agreed views (:meth:`agreed_views`; None: none).
         :return: the payload (all None without a catalogue, which leads to the NONE event).
         """
         if catalogue is None:
             return CataloguePayload(self.context.agent_address, None, None, None)
-        document = views_document(catalogue)
+        document = views_document(catalogue, incumbents=incumbents)
         digest = views_digest(document)
         self.skill_state.views.put(digest, document)
         return CataloguePayload(

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Dict, Optional, Tuple
 
 import pytest
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.catalogue.fetching import (
     FETCH_FAILED,
     KEPT_LAST_GOOD,
@@ -172,7 +173,7 @@ def test_restarted_agent_builds_the_same_kept_entries(tmp_path: Path) -> None:
     :param tmp_path: pytest's temporary folder.
     """
     first = _first_catalogue()
-    store = CatalogueFile(str(tmp_path / "catalogues"))
+    store = CatalogueFile(DirectoryStore(str(tmp_path / "catalogues")))
     assert store.save(first) is not None
     gone = _digest(b"not pinned")
     snapshot = RegistrySnapshot.build(
@@ -181,7 +182,7 @@ def test_restarted_agent_builds_the_same_kept_entries(tmp_path: Path) -> None:
     fetched = _fetch(snapshot.digests, _serve(GOOD), "gateway answered HTTP 504", None)
     running = refresh_catalogue(snapshot, fetched, _parse, first)
 
-    restarted, why = CatalogueFile(str(tmp_path / "catalogues")).load()
+    restarted, why = CatalogueFile(DirectoryStore(str(tmp_path / "catalogues"))).load()
     assert restarted is not None and why == "" and restarted == first
     assert refresh_catalogue(snapshot, fetched, _parse, restarted) == running
 
@@ -195,8 +196,8 @@ def test_kept_catalogue_file_is_checked_against_its_name(tmp_path: Path) -> None
     """A file that does not hash to its name, or is not a catalogue, is removed, not used."""
     first = _first_catalogue()
     folder = tmp_path / "catalogues"
-    store = CatalogueFile(str(folder))
-    path = Path(str(store.save(first)))
+    store = CatalogueFile(DirectoryStore(str(folder)))
+    path = folder / str(store.save(first))
     path.write_bytes(path.read_bytes().replace(b'"one"', b'"uno"'))
     assert store.load()[0] is None and not path.exists()
     (folder / ("ab" * 32 + CATALOGUE_SUFFIX)).write_bytes(b"\xff not json")
@@ -209,7 +210,7 @@ def test_kept_catalogue_file_is_checked_against_its_name(tmp_path: Path) -> None
 
 def test_saving_keeps_only_the_latest(tmp_path: Path) -> None:
     """Only the last agreed catalogue stays on disk."""
-    store = CatalogueFile(str(tmp_path))
+    store = CatalogueFile(DirectoryStore(str(tmp_path)))
     first = _first_catalogue()
     second = Catalogue.build(first.mechs[:1])
     store.save(first)
@@ -221,11 +222,11 @@ def test_saving_keeps_only_the_latest(tmp_path: Path) -> None:
 def test_manifest_cache_on_disk_survives_and_is_bounded(tmp_path: Path) -> None:
     """Verified bytes persist across a restart; retain drops CIDs nothing serves any more."""
     digest = _digest(GOOD)
-    cache = ManifestCache(str(tmp_path))
+    cache = ManifestCache(DirectoryStore(str(tmp_path)))
     _fetch([digest], _serve(GOOD), "", cache)
     stale = digest_to_cid(_digest(b"old"), RAW)
     (tmp_path / stale).write_bytes(b"old")
-    restarted = ManifestCache(str(tmp_path))
+    restarted = ManifestCache(DirectoryStore(str(tmp_path)))
     again = _fetch([digest], {}, "gateway answered HTTP 504", restarted)
     assert again[digest].data == GOOD  # from disk, re-verified, no request answered
     keep = digest_to_cid(digest, RAW)

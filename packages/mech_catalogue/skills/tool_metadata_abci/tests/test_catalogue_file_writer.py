@@ -25,6 +25,8 @@ import threading
 from pathlib import Path
 from typing import Optional, cast
 
+from mech_catalogue_core.adapters.background import OneWorker
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.catalogue.store import (
     CATALOGUE_SUFFIX,
     CatalogueFile,
@@ -61,7 +63,7 @@ class HeldFile(CatalogueFile):
 
         :param directory: the folder.
         """
-        super().__init__(directory)
+        super().__init__(DirectoryStore(str(directory)), OneWorker("catalogue-file"))
         self.release = threading.Event()
         self.writing = threading.Event()
 
@@ -69,7 +71,7 @@ class HeldFile(CatalogueFile):
         """Wait for :attr:`release`, then write.
 
         :param catalogue: the catalogue.
-        :return: the path.
+        :return: the blob's name.
         """
         self.writing.set()
         assert self.release.wait(WAIT)
@@ -104,9 +106,9 @@ def test_load_waits_for_a_pending_save(tmp_path: Path) -> None:
 
 def test_the_same_catalogue_is_not_written_again(tmp_path: Path) -> None:
     """A warm period agrees on the same digest: the kept file is left as it is."""
-    store = CatalogueFile(str(tmp_path))
+    store = CatalogueFile(DirectoryStore(str(tmp_path)), OneWorker("catalogue-file"))
     first = _first_catalogue()
-    path = Path(str(store.save(first)))
+    path = tmp_path / str(store.save(first))
     before = path.stat().st_mtime_ns
     assert store.save_in_background(first) is None
     store.flush()
@@ -116,7 +118,7 @@ def test_the_same_catalogue_is_not_written_again(tmp_path: Path) -> None:
 
 def test_saves_run_in_order_and_keep_the_latest(tmp_path: Path) -> None:
     """Two saves queued: the second one's file is the one kept."""
-    store = CatalogueFile(str(tmp_path))
+    store = CatalogueFile(DirectoryStore(str(tmp_path)), OneWorker("catalogue-file"))
     first = _first_catalogue()
     second = Catalogue.build(first.mechs[:1])
     store.save_in_background(first)
@@ -128,7 +130,7 @@ def test_saves_run_in_order_and_keep_the_latest(tmp_path: Path) -> None:
 def test_a_refused_write_is_reported(tmp_path: Path) -> None:
     """The folder replaced by a file: the write fails and ``failed`` is called."""
     folder = tmp_path / "catalogues"
-    store = CatalogueFile(str(folder))
+    store = CatalogueFile(DirectoryStore(str(folder)), OneWorker("catalogue-file"))
     folder.rmdir()
     folder.write_bytes(b"not a folder")
     failures = []
@@ -168,6 +170,8 @@ def test_streamed_file_is_the_canonical_bytes(tmp_path: Path) -> None:
     for catalogue in (first, Catalogue.build(first.mechs[:1]), Catalogue.build(())):
         joined = b"".join(catalogue.canonical_parts())
         assert joined == catalogue.canonical_bytes()
-        store = CatalogueFile(str(tmp_path / catalogue.digest()))
-        assert Path(str(store.save(catalogue))).read_bytes() == joined
+        store = CatalogueFile(DirectoryStore(str(tmp_path / catalogue.digest())))
+        assert (
+            tmp_path / catalogue.digest() / str(store.save(catalogue))
+        ).read_bytes() == joined
         assert store.load() == (catalogue, "")

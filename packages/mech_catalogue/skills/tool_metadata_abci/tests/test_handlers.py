@@ -210,9 +210,14 @@ def test_huge_cursors_are_refused_before_parsing(cursor: str) -> None:
 
 @pytest.mark.parametrize("cursor", ["4", "5", "999999999", "0004"])
 def test_cursor_past_the_names_is_a_400(cursor: str) -> None:
-    """A well-formed cursor must point inside the names served now (4 here)."""
+    """A well-formed cursor must point inside the names served now (4 here).
+
+    Before the first agreement there are no names to point into: 503 no_catalogue.
+
+    :param cursor: a well-formed cursor.
+    """
     assert error_code(answer(f"/tools?cursor={cursor}", CATALOGUE)) == "invalid_cursor"
-    assert error_code(answer(f"/tools?cursor={cursor}", None)) == "invalid_cursor"
+    assert error_code(answer(f"/tools?cursor={cursor}", None)) == "no_catalogue"
 
 
 def test_cursor_pages_cover_every_name_once() -> None:
@@ -430,11 +435,26 @@ def test_healthcheck_freshness() -> None:
     assert status == 503 and body["status"] == "no_catalogue"
 
 
-def test_before_the_first_agreement_lists_are_empty() -> None:
-    """No catalogue yet: empty lists, not errors."""
-    status, body = get("/tools", None)
+@pytest.mark.parametrize(
+    "url",
+    ["/tools", "/tools?kind=prediction", "/tools/a", "/tools/a?cursor=1", "/mechs"],
+)
+def test_before_the_first_agreement_every_catalogue_route_is_not_ready(
+    url: str,
+) -> None:
+    """No catalogue yet: 503 no_catalogue, as /healthcheck says, never an empty 200 list."""
+    result = answer(url, None)
+    assert result.status_code == 503 and error_code(result) == "no_catalogue"
+    assert "/healthcheck" in json.loads(result.body)["error"]["message"]
+
+
+def test_an_agreed_catalogue_without_mechs_is_an_empty_200() -> None:
+    """Agreed but empty is a fact, not "not ready": 200 with empty lists."""
+    empty = exposed()
+    status, body = get("/tools", empty)
     assert status == 200 and body["tools"] == [] and "nextCursor" not in body
-    assert get("/mechs", None) == (200, {"mechs": []})
+    assert get("/mechs", empty) == (200, {"mechs": []})
+    assert error_code(answer("/tools/a", empty)) == "unknown_tool"
 
 
 class TestHttpHandler(ToolMetadataBehaviourCase):

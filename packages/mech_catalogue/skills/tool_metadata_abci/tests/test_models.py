@@ -211,3 +211,38 @@ def test_marketplace_is_off_by_default_and_on_with_either_address() -> None:
     ).marketplace
     assert legacy is not None and legacy.marketplace == ""
     assert (legacy.legacy_factory, legacy.legacy_first_block) == ("0x" + "0f" * 20, 12)
+
+
+def test_chain_preset_sets_the_chains_parameters() -> None:
+    """``chain_preset: base`` reads base's registries and MechMarketplace from its block."""
+    params = make_params(chain_preset="BASE", chain_id=1, registries=[])
+    assert params.chain_preset == "base" and params.chain_id == 8453
+    assert [(s.kind, s.address) for s in params.registry_sources] == [
+        ("legacy_mech_registry", "0x88de734655184a09b70700ae4f72364d1ad23728"),
+        (
+            "complementary_service_metadata",
+            "0x28c1edc7ced549f7f80b732fdc19f0370160707d",
+        ),
+    ]
+    market = params.marketplace
+    assert market is not None
+    assert market.marketplace == "0xf24ee42eda0fc9b33b7d41b06ee8ccd2ef7c5020"
+    assert market.first_block == 26642705 and market.legacy_factory == ""
+    assert params.ipfs_gateway_urls[0] == "https://gateway.autonolas.tech"
+    assert len(params.ipfs_gateway_urls) == 3
+
+
+def test_a_chain_without_a_marketplace_reads_no_facts() -> None:
+    """``chain_preset: celo``: registries only; the marketplace read stays off."""
+    params = make_params(chain_preset="celo", marketplace_address="0x" + "ee" * 20)
+    assert params.chain_id == 42220 and params.marketplace is None
+
+
+@pytest.mark.parametrize("name", ["gnosis-chain", "devnet", ""])
+def test_an_unknown_chain_preset_is_refused_naming_the_presets(name: str) -> None:
+    """A misspelt preset stops the agent at start-up, listing the presets; "" is unset."""
+    if not name:
+        assert make_params(chain_preset=name).chain_id == DEFAULT_ARGS["chain_id"]
+        return
+    with pytest.raises(ParameterError, match="chain_preset: .*gnosis, base"):
+        make_params(chain_preset=name)

@@ -23,6 +23,7 @@ from typing import List, Mapping, Optional, Tuple
 import pytest
 from eth_abi import encode
 from eth_utils import to_checksum_address
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.catalogue.fetching import (
     KEPT_LAST_GOOD,
     PARSER_FAILED,
@@ -404,12 +405,14 @@ def test_cache_holds_entries_compressed_and_gives_the_same_bytes(
     data = json.dumps(
         {"tools": [f"tool-{i}" for i in range(200)], "description": "\u00e9" * 50}
     ).encode()
-    cache = ManifestCache(str(tmp_path))
+    cache = ManifestCache(DirectoryStore(str(tmp_path)))
     packed = cache.put("bafkreiabc", data)
     assert packed == pack(data) and len(packed) < len(data) // 3
     assert cache.get("bafkreiabc") == data and cache.get_packed("bafkreiabc") == packed
     assert (tmp_path / "bafkreiabc").read_bytes() == data
-    fresh = ManifestCache(str(tmp_path))  # a restart: read from disk, verified, packed
+    fresh = ManifestCache(
+        DirectoryStore(str(tmp_path))
+    )  # a restart: read from disk, verified, packed
     assert fresh.get_packed("bafkreiabc", verify=lambda d: d == data) == packed
     assert fresh.get("bafkreiabc") == data
     assert cache.get("bafkreimissing") is None
@@ -426,13 +429,15 @@ def test_fetch_result_packs_its_bytes() -> None:
 
 def test_cache_mirrors_to_disk_and_reverifies(tmp_path: Path) -> None:
     """A disk entry is served only when it still verifies; names that are not CIDs never touch disk."""
-    cache = ManifestCache(str(tmp_path))
+    cache = ManifestCache(DirectoryStore(str(tmp_path)))
     cache.put("bafkreiabc", b"data")
-    fresh = ManifestCache(str(tmp_path))
+    fresh = ManifestCache(DirectoryStore(str(tmp_path)))
     assert fresh.get("bafkreiabc", verify=lambda d: d == b"data") == b"data"
     (tmp_path / "bafkreiabc").write_bytes(b"tampered")
     assert (
-        ManifestCache(str(tmp_path)).get("bafkreiabc", verify=lambda d: d == b"data")
+        ManifestCache(DirectoryStore(str(tmp_path))).get(
+            "bafkreiabc", verify=lambda d: d == b"data"
+        )
         is None
     )
     cache.put("../escape", b"x")

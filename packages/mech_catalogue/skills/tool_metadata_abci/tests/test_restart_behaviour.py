@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
+from mech_catalogue_core.adapters.background import OneWorker
+from mech_catalogue_core.adapters.directory import DirectoryStore
 from mech_catalogue_core.catalogue.exposure import (
     SHARED_STATE_KEY,
 )
@@ -90,7 +92,9 @@ class TestRestartedAgent(FetchCase):
     ) -> None:
         """With state_dir: after the restart the candidate serves the last good manifest."""
         state = cast(SharedState, self.skill.skill_context.state)
-        state.catalogue_file = CatalogueFile(str(tmp_path / "catalogues"))
+        state.catalogue_file = CatalogueFile(
+            DirectoryStore(str(tmp_path / "catalogues")), OneWorker("catalogue-file")
+        )
         agreed = self._first_period()
         state.catalogue_file.flush()  # written on the writer thread
         assert (tmp_path / "catalogues" / f"{agreed}.catalogue.json").exists()

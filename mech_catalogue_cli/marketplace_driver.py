@@ -1,0 +1,275 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Read the MechMarketplace's mechs and their facts with plain HTTP, as the skill reads them.
+
+The decisions are the library's (:mod:`mech_catalogue_core.chain.marketplace`: which
+``CreateMech`` logs to ask for, which Multicall2 calls make up each fact, how a reply
+decodes; :mod:`mech_catalogue_core.chain.rpc_limits`: a refused log range is read in
+halves); this module only moves bytes: ``eth_blockNumber``, ``eth_getLogs`` and
+:func:`.sync_driver.eth_call`, each one JSON-RPC POST. ``mech-catalogue list`` and the MCP
+server's direct reader both read the marketplace through :class:`MarketplaceReader`.
+
+``list`` keeps what discovery found in a file (:func:`save_checkpoint`), so the next run
+on a public chain reads only the blocks since, not every block since the marketplace's
+deployment (gnosis: over a thousand ``eth_getLogs`` ranges). A checkpoint that cannot be
+this chain's (:func:`usable_checkpoint`) or cannot be read is ignored: the scan starts
+again from the first blocks.
+"""
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import requests
+from mech_catalogue_core.chain.marketplace import (
+    DiscoveryCheckpoint,
+    MarketplaceSource,
+    discover_mechs,
+    facts_reader,
+    start_checkpoint,
+)
+from mech_catalogue_core.chain.registry import (
+    decode_batch,
+    encode_batch,
+)
+from mech_catalogue_core.chain.rpc_limits import (
+    narrow_log_range,
+)
+from mech_catalogue_core.driver import (
+    drive,
+)
+from mech_catalogue_core.model.market import (
+    MechFacts,
+)
+
+from mech_catalogue_cli.sync_driver import ChainReadError, SyncConfig, eth_call
+
+LOGGER = logging.getLogger(__name__)
+#: bytes of a kept checkpoint at most (a mech is about 150 bytes: 64 MiB is far above any
+#: real marketplace, and stops a stray file from filling memory)
+MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024
+
+
+def block_number(session: requests.Session, rpc_url: str, timeout: float) -> int:
+    """Return the chain's head block.
+
+    :param session: the HTTP session.
+    :param rpc_url: the JSON-RPC URL.
+    :param timeout: seconds.
+    :return: ``eth_blockNumber``.
+    :raises ChainReadError: when the node does not answer with a block number.
+    """
+    try:
+        answer = session.post(
+            rpc_url,
+            json={"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": []},
+            timeout=timeout,
+        ).json()
+        return int(answer["result"], 16)
+    except (requests.RequestException, ValueError, KeyError, TypeError) as exc:
+        raise ChainReadError(f"eth_blockNumber failed: {type(exc).__name__}") from exc
+
+
+def usable_checkpoint(
+    checkpoint: Optional[DiscoveryCheckpoint], source: MarketplaceSource, head: int
+) -> DiscoveryCheckpoint:
+    """Return the checkpoint to go on from, or a fresh one when it cannot be this chain's.
+
+    :param checkpoint: what an earlier read found, or None.
+    :param source: the marketplace read now.
+    :param head: the chain's head block now.
+    :return: ``checkpoint``, unless it is None, starts before the source's first blocks,
+        or has read past ``head`` (a chain restarted from scratch, e.g. a devnet): then
+        :func:`start_checkpoint`.
+    """
+    if checkpoint is None:
+        return start_checkpoint(source)
+    before = (
+        checkpoint.next_block < source.first_block
+        or checkpoint.legacy_next_block < source.legacy_first_block
+    )
+    beyond = max(checkpoint.next_block, checkpoint.legacy_next_block) > head + 1
+    return start_checkpoint(source) if before or beyond else checkpoint
+
+
+class MarketplaceReader:
+    """The mechs one MechMarketplace created and their facts, read period after period.
+
+    Discovery keeps its checkpoint between calls, so each :meth:`facts` reads only the
+    blocks it has not read (as the skill's ``marketplace_checkpoint``).
+    """
+
+    def __init__(
+        self,
+        config: SyncConfig,
+        source: MarketplaceSource,
+        session: requests.Session,
+        checkpoint: Optional[DiscoveryCheckpoint] = None,
+    ) -> None:
+        """Prepare the reader.
+
+        :param config: the RPC URL, Multicall2, batch size and timeout.
+        :param source: the chain's MechMarketplace (and legacy factory), first blocks.
+        :param session: the HTTP session (shared with the registry reads).
+        :param checkpoint: what an earlier read found (kept on disk by ``list``), or
+            None to scan from the first blocks.
+        """
+        self.config = config
+        self.source = source
+        self.session = session
+        self.checkpoint: Optional[DiscoveryCheckpoint] = checkpoint
+
+    def head(self) -> int:
+        """Return the chain's head block.
+
+        :return: ``eth_blockNumber``.
+        """
+        return block_number(self.session, self.config.rpc_url, self.config.rpc_timeout)
+
+    def _logs(self, query: Any) -> List[Dict[str, Any]]:
+        where = f"eth_getLogs {query.from_block}-{query.to_block} on {query.address}"
+        try:
+            response = self.session.post(
+                self.config.rpc_url,
+                json={
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "eth_getLogs",
+                    "params": [
+                        {
+                            "address": query.address,
+                            "topics": [query.topic],
+                            "fromBlock": hex(query.from_block),
+                            "toBlock": hex(query.to_block),
+                        }
+                    ],
+                },
+                timeout=self.config.rpc_timeout,
+            )
+        except requests.RequestException as exc:
+            raise ChainReadError(f"{where} failed: {type(exc).__name__}") from exc
+        try:
+            answer = response.json()
+        except ValueError as exc:  # e.g. a proxy's HTTP 413 page
+            raise ChainReadError(
+                f"{where} failed: HTTP {response.status_code}, not JSON-RPC"
+            ) from exc
+        if not isinstance(answer, dict) or "result" not in answer:
+            error = answer.get("error") if isinstance(answer, dict) else answer
+            raise ChainReadError(f"{where} failed: {error}")
+        return list(answer["result"])
+
+    @staticmethod
+    def _narrowed(query: Any, why: str) -> None:
+        LOGGER.warning(
+            "eth_getLogs %s-%s on %s was refused as too wide (%s); it is read in halves",
+            query.from_block,
+            query.to_block,
+            query.address,
+            why[:200],
+        )
+
+    def facts(self) -> List[MechFacts]:
+        """Discover the mechs created since the last call, then read every mech's facts.
+
+        A failed log or call read raises :class:`ChainReadError` (the RPC's words kept);
+        a log that is not the event asked for, ``MarketplaceLogError`` (a ValueError).
+
+        :return: one :class:`MechFacts` per mech found so far, at one block.
+        """
+        head = self.head()
+        self.checkpoint = drive(
+            discover_mechs(
+                self.source, usable_checkpoint(self.checkpoint, self.source, head), head
+            ),
+            narrow_log_range(self._logs, (ChainReadError,), self._narrowed),
+        )
+        reader = facts_reader(
+            self.source.marketplace,
+            self.config.multicall,
+            list(self.checkpoint.mechs),
+            self.config.batch_size,
+        )
+        try:
+            batch, block = next(reader)
+            while True:
+                data = eth_call(
+                    self.session,
+                    self.config.rpc_url,
+                    self.config.multicall,
+                    encode_batch(batch),
+                    block,
+                    self.config.rpc_timeout,
+                )
+                batch, block = reader.send(decode_batch(data, len(batch)))
+        except StopIteration as done:
+            return list(done.value[1])
+
+
+def checkpoint_path(folder: Path, source: MarketplaceSource) -> Path:
+    """Return the file a marketplace's discovery checkpoint is kept in.
+
+    :param folder: the state folder (``list --state-dir``).
+    :param source: the marketplace: chain id, addresses and first blocks name the file,
+        so another marketplace or a changed first block never reuses it.
+    :return: ``<folder>/marketplace-<chain>-<marketplace>-<legacy factory>-<blocks>.json``.
+    """
+    name = "-".join(
+        (
+            "marketplace",
+            str(source.chain_id),
+            source.marketplace or "none",
+            source.legacy_factory or "none",
+            f"{source.first_block}_{source.legacy_first_block}",
+        )
+    )
+    return folder / f"{name}.json"
+
+
+def load_checkpoint(path: Path) -> Tuple[Optional[DiscoveryCheckpoint], str]:
+    """Read a kept checkpoint.
+
+    :param path: from :func:`checkpoint_path`.
+    :return: ``(checkpoint, "")``; ``(None, "")`` when there is none; ``(None, why)``
+        when the file cannot be used (the caller scans again and says why).
+    """
+    if not path.is_file():
+        return None, ""
+    try:
+        if path.stat().st_size > MAX_CHECKPOINT_BYTES:
+            return None, f"{path} is over {MAX_CHECKPOINT_BYTES} bytes"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return DiscoveryCheckpoint.from_dict(data), ""
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return None, f"{path} is not a checkpoint ({type(exc).__name__})"
+
+
+def save_checkpoint(path: Path, checkpoint: DiscoveryCheckpoint) -> str:
+    """Keep a checkpoint for the next read (written whole, then renamed).
+
+    :param path: from :func:`checkpoint_path`.
+    :param checkpoint: what the read found.
+    :return: "" when kept, else why not (the read itself succeeded).
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps(checkpoint.to_dict()), encoding="utf-8")
+        os.replace(partial, path)
+        return ""
+    except OSError as exc:
+        return f"cannot write {path} ({type(exc).__name__})"
