@@ -455,31 +455,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(
                 f"no tool named {name!r} is served now; list the tools again"
             )
-        try:
-            errors = await anyio.to_thread.run_sync(
-                run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
-            )
-        except RecursionError:  # too deep to even hand to the checking process
-            return error_result(
-                f"{name}: invalid arguments, nothing was sent: arguments: nested too "
-                "deeply to check"
-            )
-        except CheckBusy:
-            return error_result(
-                f"{name}: the server is checking as many calls as it runs at once "
-                f"({MAX_CHECKS}) and none finished in time; nothing was sent: call again"
-            )
-        except CheckTimeout:
-            return error_result(
-                f"{name}: the arguments could not be checked against the tool's input "
-                f"schema within {CHECK_SECONDS:g} s (a backtracking pattern?); nothing "
-                "was sent"
-            )
+        invalid = await self._check_arguments(name, tool, arguments)
         timer.lap("validation")
-        if errors:
-            return error_result(
-                f"{name}: invalid arguments, nothing was sent: " + "; ".join(errors)
-            )
+        if invalid is not None:
+            return invalid
         requester = self.market.requester if self.market else "0x" + "0" * 40
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
         live = not self.settings.dry_run and self.market and self.journal
@@ -517,6 +496,43 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             + "; ".join(refused)
             + "; nothing was sent"
         )
+
+    @staticmethod
+    async def _check_arguments(
+        name: str, tool: ServedTool, arguments: Dict[str, Any]
+    ) -> Optional[types.CallToolResult]:
+        """Check the arguments against the tool's input schema, in the bounded pool.
+
+        :param name: the MCP tool name.
+        :param tool: the served tool.
+        :param arguments: the call's arguments.
+        :return: the error result to answer (nothing was sent), None when they are valid.
+        """
+        try:
+            errors = await anyio.to_thread.run_sync(
+                run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
+            )
+        except RecursionError:  # too deep to even hand to the checking process
+            return error_result(
+                f"{name}: invalid arguments, nothing was sent: arguments: nested too "
+                "deeply to check"
+            )
+        except CheckBusy:
+            return error_result(
+                f"{name}: the server is checking as many calls as it runs at once "
+                f"({MAX_CHECKS}) and none finished in time; nothing was sent: call again"
+            )
+        except CheckTimeout:
+            return error_result(
+                f"{name}: the arguments could not be checked against the tool's input "
+                f"schema within {CHECK_SECONDS:g} s (a backtracking pattern?); nothing "
+                "was sent"
+            )
+        if errors:
+            return error_result(
+                f"{name}: invalid arguments, nothing was sent: " + "; ".join(errors)
+            )
+        return None
 
     def _with_choice(
         self, result: types.CallToolResult, offer: Offer, ranked: list[Offer]
