@@ -817,11 +817,16 @@ def _export(fmt: str, mech: Mech, options: _ExportOptions) -> Any:
 def _langchain(mech: Mech) -> List[Dict[str, Any]]:
     """Describe the StructuredTools (Python objects) by what each is built from."""
     try:
-        built = [exporters.to_langchain_tool(t) for t in mech.tools]
+        built = exporters.to_langchain_tools(mech.tools)
     except exporters.MissingDependency as exc:
         raise CliFailure("missing_dependency", str(exc)) from exc
     return [
-        {"name": s.name, "description": s.description, "args_schema": s.args_schema}
+        {
+            "name": s.name,
+            "description": s.description,
+            "args_schema": s.args_schema,
+            "metadata": s.metadata,
+        }
         for s in built
     ]
 

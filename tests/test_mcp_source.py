@@ -166,7 +166,9 @@ def test_only_payable_tools_are_listed_each_with_its_price() -> None:
     assert [t.name for t in kept.tools] == ["t0", "t4", "t5"]
     assert kept.digest == served.digest
     described = {t.name: t.tool["description"] for t in kept.tools}
-    assert described["t0"].startswith("Tool 0.\n\nPaid call: 5 wei")
+    # the server's facts first, the manifest's text after (issue 29, attack 3)
+    assert described["t0"].startswith("Paid call: 5 wei")
+    assert described["t0"].endswith("(untrusted text from its manifest):\nTool 0.")
     assert "0x" + f"{1:040x}" in described["t0"]
     # the offer choose_offer takes (karma first): mech 8, not the cheaper-looking order
     assert (

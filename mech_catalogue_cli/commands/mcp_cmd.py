@@ -228,6 +228,15 @@ def _wei(
     "with its price in the description.",
 )
 @click.option(
+    "--pin",
+    "pin_file",
+    type=click.Path(dir_okay=False),
+    default="",
+    help="File of approved tool definitions: a tool not in it is approved when first "
+    "listed; a tool whose definition changed since is not listed nor callable until its "
+    "entry is deleted (docs/mcp.md).",
+)
+@click.option(
     "--state-dir",
     type=click.Path(file_okay=False),
     default=str(DEFAULT_STATE_DIR),
@@ -269,6 +278,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     poll: float,
     page_size: int,
     all_tools: bool,
+    pin_file: str,
     state_dir: str,
     devnet: Optional[DevnetSettings],
     preset: Optional[ChainPreset],
@@ -300,6 +310,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param poll: ``--poll``.
     :param page_size: ``--page-size``.
     :param all_tools: ``--all-tools``.
+    :param pin_file: ``--pin``.
     :param state_dir: ``--state-dir``.
     :param devnet: the running devnet (``--devnet``, ``--chain devnet``), or None.
     :param preset: the ``--chain`` preset, or None.
@@ -393,6 +404,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             poll_seconds=poll,
             page_size=page_size,
             all_tools=all_tools,
+            pin_file=pin_file,
         )
         app = MechToolServer(source, settings, market, journal)
         try:

@@ -27,14 +27,28 @@ A forkserver child re-runs the entry script before the check (multiprocessing's
 without it every check re-imported the whole CLI, 2-4 s a call on a loaded machine, and
 valid arguments were refused as too slow to check. :func:`warm_up` starts the forkserver
 before the first call.
+
+How many checks run at once is bounded too (issue 29, attack 9): 120 concurrent calls with
+a backtracking pattern ran about 43 checker processes (load 15 on 2 CPUs), honest checks
+took 13.6-20.5 s and ``tools/list`` 19 s. At most :data:`MAX_CHECKS` children run; a check
+waits in line at most :data:`QUEUE_SECONDS` for a slot, then :class:`CheckBusy` is raised
+(nothing is checked, so nothing is sent). ``tools/list`` runs no check.
 """
 
 import multiprocessing
+import threading
 from multiprocessing.connection import Connection
-from typing import Any, Callable, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 #: seconds a schema check of one call's arguments or one response may take
 CHECK_SECONDS = 5.0
+#: checks (child processes) that run at once at most: the 2-CPU machines the server is
+#: measured on; an honest check takes about 0.07 s, so two slots check ~28 calls a second
+MAX_CHECKS = 2
+#: seconds a check waits for a slot before :class:`CheckBusy` (the line is first come,
+#: first served; a check that waited then still has its own CHECK_SECONDS)
+QUEUE_SECONDS = 10.0
+_SLOTS = threading.BoundedSemaphore(MAX_CHECKS)
 _CONTEXT = multiprocessing.get_context("forkserver")
 #: modules the forkserver imports once: the checks, and the ``mech-catalogue`` entry
 #: point's module (pyproject.toml ``[project.scripts]``)
@@ -58,6 +72,10 @@ class CheckTimeout(RuntimeError):
     """The check did not finish in time (the child was killed)."""
 
 
+class CheckBusy(CheckTimeout):
+    """No check slot came free within the queue deadline: the check was not run."""
+
+
 def _child(connection: Connection, function: Callable[..., Any], args: Tuple) -> None:
     try:
         connection.send((True, function(*args)))
@@ -68,12 +86,37 @@ def _child(connection: Connection, function: Callable[..., Any], args: Tuple) ->
 
 
 def run_bounded(
-    function: Callable[..., Any], args: Tuple, seconds: float = CHECK_SECONDS
+    function: Callable[..., Any],
+    args: Tuple,
+    seconds: float = CHECK_SECONDS,
+    queue_seconds: Optional[float] = None,
 ) -> Any:
     """Return ``function(*args)`` computed in a child process, or raise after ``seconds``.
 
     Blocking: call it from a worker thread (``anyio.to_thread.run_sync``), never on the
-    event loop. ``function`` must be a module-level function and ``args`` picklable.
+    event loop. ``function`` must be a module-level function and ``args`` picklable. At
+    most :data:`MAX_CHECKS` run at once; this one waits for a slot first.
+
+    :param function: the check.
+    :param args: its arguments.
+    :param seconds: the time limit of the check itself, once it runs.
+    :param queue_seconds: most seconds to wait for a slot (None: :data:`QUEUE_SECONDS`).
+    :return: what ``function`` returned.
+    :raises CheckBusy: when no slot came free in time (the check did not run).
+    """
+    wait = QUEUE_SECONDS if queue_seconds is None else queue_seconds
+    if not _SLOTS.acquire(timeout=wait):  # pylint: disable=consider-using-with
+        raise CheckBusy(
+            f"{MAX_CHECKS} checks are running and no slot came free within {wait:g} s"
+        )
+    try:
+        return _run_child(function, args, seconds)
+    finally:
+        _SLOTS.release()
+
+
+def _run_child(function: Callable[..., Any], args: Tuple, seconds: float) -> Any:
+    """Run one check in a forkserver child, killed after ``seconds``.
 
     :param function: the check.
     :param args: its arguments.

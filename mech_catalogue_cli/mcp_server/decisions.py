@@ -25,6 +25,8 @@
 - :class:`SpendLedger`: the per-run spending cap;
 - :func:`call_key` / :func:`payload_nonce`: the deterministic identity of a call, so a
   retry of the same call finds the request it already paid for;
+- :func:`secret_refusal`: why a tool whose arguments ask for a secret is refused;
+- :func:`definition_changes`: what changed in a tool since its definition was approved;
 - :func:`request_payload`: the JSON a mech tool reads (``prompt``, ``tool``, ``nonce``
   and the typed arguments at top level, as mech-interact's request round builds it);
 - :func:`decode_response` / :func:`structured_content`: a delivered response read as
@@ -47,6 +49,12 @@ from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 from mech_catalogue_core.model.market import (
     MechFacts,
+)
+from mech_catalogue_core.model.problems import (
+    SECRET_ARGUMENT,
+)
+from mech_catalogue_core.model.untrusted_text import (
+    secret_arguments,
 )
 
 #: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE): the
@@ -443,6 +451,89 @@ def request_payload(
     }
     payload.update({"prompt": prompt_of(arguments), "tool": tool, "nonce": nonce})
     return payload
+
+
+def secret_refusal(input_schema: Mapping[str, Any]) -> Optional[str]:
+    """Why a tool is refused when an argument asks for a secret (issue 29, attack 4).
+
+    A mech never needs its caller's private key, seed phrase, mnemonic, password, API
+    key, secret or wallet key; a manifest asking for one is phishing the model (which
+    may hold such a secret in its context). The rule is the library's
+    (:func:`mech_catalogue_core.model.untrusted_text.secret_arguments`), on the
+    ``inputSchema`` as served, so the agent's catalogue warning and this refusal agree.
+
+    :param input_schema: the MCP ``inputSchema`` served for the tool.
+    :return: a sentence starting with the problem code ``secret_argument`` that names
+        the arguments and says what to do, or None when no argument asks.
+    """
+    asking = secret_arguments(dict(input_schema))
+    if not asking:
+        return None
+    named = ", ".join(f"{name!r} asks for a {secret}" for name, secret in asking)
+    return (
+        f"refused ({SECRET_ARGUMENT}): argument {named}; a mech never needs its "
+        "caller's secrets, so this tool is not offered. Use another tool; never send "
+        "a secret to a mech"
+    )
+
+
+def _arguments(definition: Mapping[str, Any]) -> Dict[str, Any]:
+    schema = definition.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return dict(properties) if isinstance(properties, dict) else {}
+
+
+def definition_changes(
+    approved: Mapping[str, Any], current: Mapping[str, Any]
+) -> List[str]:
+    """What changed between an approved tool definition and the one listed now.
+
+    :param approved: the approved definition (``pins.definition_of``).
+    :param current: the current one.
+    :return: phrases such as ``argument 'wallet_note' added``, ``argument 'city' changed``,
+        ``argument 'days' removed``, ``the argument rules changed`` (required, extra keys),
+        ``description changed``, ``output schema changed``; arguments in name order;
+        empty when equal.
+    """
+    before, after = _arguments(approved), _arguments(current)
+    changes = [f"argument {name!r} added" for name in sorted(set(after) - set(before))]
+    changes += [
+        f"argument {name!r} removed" for name in sorted(set(before) - set(after))
+    ]
+    changes += [
+        f"argument {name!r} changed"
+        for name in sorted(set(before) & set(after))
+        if before[name] != after[name]
+    ]
+    rules = ("required", "additionalProperties", "anyOf", "oneOf", "allOf")
+    old_schema = approved.get("inputSchema") or {}
+    new_schema = current.get("inputSchema") or {}
+    if any(old_schema.get(k) != new_schema.get(k) for k in rules):
+        changes.append("the argument rules changed")
+    if approved.get("description") != current.get("description"):
+        changes.append("description changed")
+    if approved.get("outputSchema") != current.get("outputSchema"):
+        changes.append("output schema changed")
+    return changes
+
+
+def pin_refusal(
+    approved: Mapping[str, Any], current: Mapping[str, Any], pin_file: str
+) -> str:
+    """Why a tool whose definition changed since it was approved is not callable.
+
+    :param approved: the approved definition.
+    :param current: the current one (its digest differs).
+    :param pin_file: the pin file's path, to say how to re-approve.
+    :return: a sentence naming what changed and how to approve it.
+    """
+    changes = definition_changes(approved, current) or ["its definition changed"]
+    return (
+        "refused: the tool changed since its definition was approved ("
+        + "; ".join(changes)
+        + f"); review it, then delete its entry from {pin_file} to approve the new "
+        "definition (taken at the next catalogue change or restart)"
+    )
 
 
 def _where(path: Sequence[Any]) -> str:

@@ -50,6 +50,7 @@ import logging
 import time
 import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import anyio
@@ -68,7 +69,14 @@ from mech_catalogue_core.ipfs.unixfs import (
 from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.vocabulary import CallStatus
 
-from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded, warm_up
+from .bounded import (
+    CHECK_SECONDS,
+    MAX_CHECKS,
+    CheckBusy,
+    CheckTimeout,
+    run_bounded,
+    warm_up,
+)
 from .decisions import (
     IDEMPOTENCY_META_KEY,
     NoOffer,
@@ -79,8 +87,10 @@ from .decisions import (
     check_delivery,
     choice_reason,
     payload_nonce,
+    pin_refusal,
     rank_offers,
     request_payload,
+    secret_refusal,
     send_time_refusal,
     structured_content,
 )
@@ -94,6 +104,7 @@ from .market import (
     Marketplace,
     SignedRequest,
 )
+from .pins import definition_digest, definition_of, load_pins, save_pins
 from .source import (
     DEFAULT_PAGE_SIZE,
     MAX_LISTED_TOOL_BYTES,
@@ -124,6 +135,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param page_size: tools per ``tools/list`` page.
     :param io_timeout: seconds per IPFS or RPC request.
     :param all_tools: list every tool, not only those a call can pay for now.
+    :param pin_file: ``--pin``: the approved tool definitions (:mod:`.pins`; "" for none).
     """
 
     gateway_url: str
@@ -139,6 +151,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     page_size: int = DEFAULT_PAGE_SIZE
     io_timeout: float = 30.0
     all_tools: bool = False
+    pin_file: str = ""
 
 
 def _text(text: str) -> types.TextContent:
@@ -223,6 +236,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.journal = journal
         self.catalogue = ServedCatalogue("", ())  # every tool: calls and retries
         self.listed = self.catalogue  # what tools/list pages through
+        self.changed: Dict[str, str] = (
+            {}
+        )  # MCP name -> why its new definition is refused
         self._read_once = False
         self.ledger = SpendLedger(settings.max_spend)
         self.bus = InMemorySubscriptionBus()
@@ -253,7 +269,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         ``catalogue`` keeps every tool (calls, and retries of paid requests, resolve
         against it); ``listed`` is what ``tools/list`` serves: the payable tools with
         their price (:meth:`.source.ServedCatalogue.payable_only`), or every tool with
-        ``--all-tools``.
+        ``--all-tools``, never a tool whose arguments ask for a secret
+        (:meth:`.source.ServedCatalogue.refusing_secrets`).
 
         :return: True when it changed.
         """
@@ -268,10 +285,18 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return False
         self._read_once = True
         self.catalogue = served
+        listable, refused = served.refusing_secrets()
+        if refused:
+            LOGGER.warning(
+                "%d tools not listed: an argument asks for a secret (%s)",
+                len(refused),
+                ", ".join(refused[:10]),
+            )
+        listable = self._approved(listable)
         listed, left_out = (
-            served
+            listable
             if self.settings.all_tools
-            else served.payable_only(
+            else listable.payable_only(
                 self.settings.max_price, self.settings.pinned, self.settings.allowed
             )
         ).within_bytes()
@@ -284,6 +309,47 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         self.listed = listed
         return True
+
+    def _approved(self, served: ServedCatalogue) -> ServedCatalogue:
+        """Keep the tools whose definition is approved in ``--pin`` (:mod:`.pins`).
+
+        A tool not in the file is approved now (written back); one whose definition
+        differs is left out and remembered in :attr:`changed` with what changed.
+
+        :param served: the tools that may be listed.
+        :return: the approved ones (same digest); ``served`` without ``--pin``.
+        """
+        self.changed = {}
+        if not self.settings.pin_file:
+            return served
+        path = Path(self.settings.pin_file)
+        pins = load_pins(path)
+        kept: List[ServedTool] = []
+        approved_now = 0
+        for tool in served.tools:
+            definition = definition_of(tool.tool)
+            digest = definition_digest(definition)
+            entry = pins.get(tool.name)
+            if entry is None:
+                pins[tool.name] = {"digest": digest, "definition": definition}
+                approved_now += 1
+            elif entry["digest"] != digest:
+                self.changed[tool.name] = pin_refusal(
+                    entry.get("definition") or {}, definition, str(path)
+                )
+                continue
+            kept.append(tool)
+        if approved_now:
+            save_pins(path, pins)
+            LOGGER.info("%d new tool definitions approved in %s", approved_now, path)
+        if self.changed:
+            LOGGER.warning(
+                "%d tools not listed: changed since approved in %s (%s)",
+                len(self.changed),
+                path,
+                ", ".join(sorted(self.changed)[:10]),
+            )
+        return ServedCatalogue(served.digest, tuple(kept))
 
     async def poll(self) -> None:
         """Re-read the source forever; announce a changed catalogue."""
@@ -404,26 +470,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(
                 f"no tool named {name!r} is served now; list the tools again"
             )
-        try:
-            errors = await anyio.to_thread.run_sync(
-                run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
-            )
-        except RecursionError:  # too deep to even hand to the checking process
-            return error_result(
-                f"{name}: invalid arguments, nothing was sent: arguments: nested too "
-                "deeply to check"
-            )
-        except CheckTimeout:
-            return error_result(
-                f"{name}: the arguments could not be checked against the tool's input "
-                f"schema within {CHECK_SECONDS:g} s (a backtracking pattern?); nothing "
-                "was sent"
-            )
+        invalid = await self._check_arguments(name, tool, arguments)
         timer.lap("validation")
-        if errors:
-            return error_result(
-                f"{name}: invalid arguments, nothing was sent: " + "; ".join(errors)
-            )
+        if invalid is not None:
+            return invalid
         requester = self.market.requester if self.market else "0x" + "0" * 40
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
         live = not self.settings.dry_run and self.market and self.journal
@@ -436,6 +486,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         ):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             return await self._await_result(tool, entry, timer, session)
+        refusal = self.changed.get(name) or secret_refusal(tool.tool["inputSchema"])
+        if refusal:  # after the journal: an answer paid before is still returned
+            return error_result(f"{name}: {refusal}; nothing was sent")
         settings = self.settings
         try:
             ranked = rank_offers(
@@ -463,6 +516,43 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             + "; ".join(refused)
             + "; nothing was sent"
         )
+
+    @staticmethod
+    async def _check_arguments(
+        name: str, tool: ServedTool, arguments: Dict[str, Any]
+    ) -> Optional[types.CallToolResult]:
+        """Check the arguments against the tool's input schema, in the bounded pool.
+
+        :param name: the MCP tool name.
+        :param tool: the served tool.
+        :param arguments: the call's arguments.
+        :return: the error result to answer (nothing was sent), None when they are valid.
+        """
+        try:
+            errors = await anyio.to_thread.run_sync(
+                run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
+            )
+        except RecursionError:  # too deep to even hand to the checking process
+            return error_result(
+                f"{name}: invalid arguments, nothing was sent: arguments: nested too "
+                "deeply to check"
+            )
+        except CheckBusy:
+            return error_result(
+                f"{name}: the server is checking as many calls as it runs at once "
+                f"({MAX_CHECKS}) and none finished in time; nothing was sent: call again"
+            )
+        except CheckTimeout:
+            return error_result(
+                f"{name}: the arguments could not be checked against the tool's input "
+                f"schema within {CHECK_SECONDS:g} s (a backtracking pattern?); nothing "
+                "was sent"
+            )
+        if errors:
+            return error_result(
+                f"{name}: invalid arguments, nothing was sent: " + "; ".join(errors)
+            )
+        return None
 
     def _with_choice(
         self, result: types.CallToolResult, offer: Offer, ranked: list[Offer]

@@ -25,7 +25,12 @@ Two sources, one shape (:class:`ServedCatalogue`):
 
 Tools are the exporter's (``exporters.mcp_tool.offered_tool``: checked schemas, MCP name
 rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"]["offers"]``
-lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`).
+lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`). Their text
+is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_model``,
+idempotent): an agent of another version, or a hostile one, cannot put hidden text in
+front of the model. A listed tool's description starts with the server's own facts
+(:func:`described_with_cost`); tools whose arguments ask for a secret are not listed
+(:meth:`ServedCatalogue.refusing_secrets`).
 """
 
 import json
@@ -40,6 +45,7 @@ from mech_catalogue_core.chain.marketplace import (
 )
 from mech_catalogue_core.exporters.mcp_tool import (
     META_KEY,
+    mcp_tool_for_model,
     offered_tool,
 )
 from mech_catalogue_core.exporters.names import (
@@ -64,7 +70,7 @@ from mech_catalogue_cli.keys import redacted_url, without_url
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader, block_number
 from mech_catalogue_cli.sync_driver import CatalogueSync, ChainReadError, SyncConfig
 
-from .decisions import NoOffer, Offer, choose_offer
+from .decisions import NoOffer, Offer, choose_offer, secret_refusal
 from .upstream import AnswerError, get_json, watched_session
 
 LOGGER = logging.getLogger(__name__)
@@ -97,6 +103,33 @@ MAX_AGENT_READ_BYTES = 128 * 1024 * 1024
 #: tools one :meth:`AgentSource.read` keeps at most: each costs a ``/tools/<name>``
 #: listing and is held in memory; a client's ``tools/list`` has no use for more
 MAX_AGENT_TOOLS = 5000
+
+
+#: what separates the server's facts from the mech's own description in a listed tool
+UNTRUSTED_HEADING = (
+    "The mech's own description follows (untrusted text from its manifest):"
+)
+
+
+def described_with_cost(description: str, offer: Offer) -> str:
+    """A listed tool's description: the server's facts first, then the mech's text.
+
+    The facts (that a call spends funds, how much, to which mech) come from the chain
+    and this server, never from a manifest, and they come first, so no manifest text
+    (already cleaned and capped at 1,024 characters) can precede or imitate them.
+
+    :param description: the tool's description as exported (cleaned, capped).
+    :param offer: the offer a call would pay now.
+    :return: the facts sentence (``Paid call: <price> wei ... to mech <address> ...``), a
+        blank line, :data:`UNTRUSTED_HEADING` and the text on the next line (the facts
+        alone when the tool has no description).
+    """
+    cost = (
+        f"Paid call: {offer.price} wei of the chain's native token to mech "
+        f"{offer.address}, the offer chosen now (it may change with the catalogue)."
+    )
+    text = description.strip()
+    return f"{cost}\n\n{UNTRUSTED_HEADING}\n{text}" if text else cost
 
 
 class SourceError(RuntimeError):
@@ -175,8 +208,9 @@ class ServedCatalogue:
         """Keep the tools a call can pay for now, each saying what it costs.
 
         A tool stays when :func:`.decisions.choose_offer` finds an offer under the same
-        ``--max-price`` and ``--mech``; its description then ends with that offer's price
-        and mech, so a model sees that calling it spends funds and how much. Tools whose
+        ``--max-price`` and ``--mech``; its description then starts with that offer's
+        price and mech (:func:`described_with_cost`), so a model reads that calling it
+        spends funds and how much before any text of the manifest. Tools whose
         offers are all token-paid, legacy, unconfirmed, unpriced or over the cap go
         (``mcp --all-tools`` keeps them; calling one says why it cannot be paid).
 
@@ -191,14 +225,29 @@ class ServedCatalogue:
                 offer = choose_offer(tool.offers, max_price, pinned, allowed)
             except NoOffer:
                 continue
-            description = str(tool.tool.get("description") or "").rstrip()
-            cost = (
-                f"Paid call: {offer.price} wei of the chain's native token to mech "
-                f"{offer.address}, the offer chosen now (it may change with the catalogue)."
+            description = str(tool.tool.get("description") or "")
+            priced = dict(
+                tool.tool, description=described_with_cost(description, offer)
             )
-            priced = dict(tool.tool, description=f"{description}\n\n{cost}".lstrip())
             kept.append(ServedTool(tool.name, tool.mech_tool, priced, tool.offers))
         return ServedCatalogue(self.digest, tuple(kept))
+
+    def refusing_secrets(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
+        """Leave out the tools whose arguments ask for a secret (:func:`.decisions.secret_refusal`).
+
+        Refused tools are not listed, so their text (which asks the model for a secret)
+        never reaches it; a ``tools/call`` naming one is refused with the same sentence.
+
+        :return: the kept tools (same digest), and the names left out.
+        """
+        kept: List[ServedTool] = []
+        refused: List[str] = []
+        for tool in self.tools:
+            if secret_refusal(tool.tool["inputSchema"]):
+                refused.append(tool.name)
+            else:
+                kept.append(tool)
+        return ServedCatalogue(self.digest, tuple(kept)), tuple(refused)
 
     def within_bytes(
         self, limit: int = MAX_LISTED_TOOL_BYTES
@@ -244,6 +293,7 @@ def _with_offers(
     offers: Sequence[Offer],
     conflicting: Sequence[str] = (),
 ) -> ServedTool:
+    entry = mcp_tool_for_model(entry)
     meta = entry["_meta"][META_KEY]
     meta["offers"] = [offer.to_meta() for offer in offers]
     meta["conflicting_mechs"] = sorted(set(conflicting))  # schema_mechs' complement

@@ -28,7 +28,11 @@ plus fetch results into the next :class:`~.model.Catalogue`:
   it: nothing lingers. A verified manifest that declares no tools at all (``{"tools": []}``,
   no parse error) is the owner withdrawing them: the mech stays ``ok`` and offers nothing;
 - tool-name collisions across mechs are left to :meth:`Catalogue.collisions` (every
-  colliding tool keeps its provenance).
+  colliding tool keeps its provenance);
+- a parsed manifest's tools get the warnings of :func:`.untrusted_text.tools_text_problems`
+  (invisible text, instruction-like text, arguments asking for secrets): computed once per
+  parsed manifest, from fixed code-point ranges and ASCII patterns, so every agent adds
+  the same ones.
 """
 
 import gc
@@ -85,6 +89,9 @@ from mech_catalogue_core.model.problems import (
     error,
     unique_problems,
     warning,
+)
+from mech_catalogue_core.model.untrusted_text import (
+    tools_text_problems,
 )
 from mech_catalogue_core.ports import BlobStore
 
@@ -615,7 +622,12 @@ def _refresh(  # pylint: disable=too-many-locals
             continue
         mechs.append(
             Mech.from_manifest(
-                read.ref, manifest, tuple(problems), read.digest, result.cid, block
+                read.ref,
+                manifest,
+                tuple(problems) + tools_text_problems(manifest.tools),
+                read.digest,
+                result.cid,
+                block,
             )
         )
     return Catalogue.build(with_lookalike_warnings(mechs))

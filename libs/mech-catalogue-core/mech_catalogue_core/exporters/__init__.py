@@ -51,6 +51,7 @@ from mech_catalogue_core.exporters.erc8004 import (
 from mech_catalogue_core.exporters.langchain_tool import (
     MissingDependency,
     to_langchain_tool,
+    to_langchain_tools,
 )
 from mech_catalogue_core.exporters.mcp_tool import (
     MCP_PROTOCOL_VERSION,
@@ -95,6 +96,7 @@ __all__ = [
     "to_anthropic_tool",
     "to_anthropic_tools",
     "to_langchain_tool",
+    "to_langchain_tools",
     "to_mcp_tool",
     "to_mcp_tools",
     "to_mcp_tools_list_result",

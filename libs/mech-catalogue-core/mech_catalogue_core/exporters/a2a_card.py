@@ -36,6 +36,11 @@ from mech_catalogue_core.model.catalogue import (
     Mech,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    for_model,
+    label_for_model,
+    tool_for_model,
+)
 
 A2A_PROTOCOL_VERSION = "1.0"
 A2A_BINDING_JSONRPC = "JSONRPC"
@@ -45,9 +50,14 @@ SKILL_TAG = "olas-mech-tool"
 def to_agent_skill(tool: Tool) -> Dict[str, Any]:
     """Return AgentSkill JSON (examples as JSON text).
 
+    The ``id`` is the mech's tool name as published (what a request names); the name,
+    description and examples are cleaned and capped (:mod:`..model.untrusted_text`).
+
     :param tool: the model tool.
     :return: AgentSkill JSON (examples as JSON text).
     """
+    name = label_for_model(tool.name)
+    shown = tool_for_model(tool)
     tags = [SKILL_TAG, "typed" if tool.arguments else "free-text"]
     if tool.kind:
         tags.append(f"kind:{tool.kind}")
@@ -58,15 +68,15 @@ def to_agent_skill(tool: Tool) -> Dict[str, Any]:
     )
     skill: Dict[str, Any] = {
         "id": tool.name,
-        "name": tool.name,
-        "description": tool.description or f"Mech tool {tool.name}.",
+        "name": name,
+        "description": shown.description or f"Mech tool {name}.",
         "tags": tags,
         "inputModes": input_modes,
         "outputModes": ["application/json"],
     }
     examples = [
         e if isinstance(e, str) else json.dumps(e, sort_keys=True)
-        for e in tool.examples
+        for e in shown.examples
     ]
     if examples:
         skill["examples"] = examples
@@ -91,7 +101,7 @@ def to_agent_card(  # pylint: disable=too-many-arguments
         organization and provider_url, as the proto requires both).
     :param provider_url: provider URL.
     :param documentation_url: optional documentation link.
-    :return: the card JSON.
+    :return: the card JSON (the mech's name and description cleaned and capped).
 
     Raises :class:`.erc8004.RegistrationError` when ``url`` holds a template (``{...}``).
     """
@@ -104,8 +114,9 @@ def to_agent_card(  # pylint: disable=too-many-arguments
             seen.add(tool.name)
             skills.append(to_agent_skill(tool))
     card: Dict[str, Any] = {
-        "name": mech.name or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
-        "description": mech.description
+        "name": label_for_model(mech.name)
+        or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
+        "description": for_model(mech.description)
         or (f"Olas mech {mech.ref.key}." if known else "Olas mech tools."),
         "supportedInterfaces": [
             {

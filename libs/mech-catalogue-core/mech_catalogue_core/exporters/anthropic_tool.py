@@ -37,11 +37,14 @@ from mech_catalogue_core.exporters.schemas import (
     rename_keys,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    tool_for_model,
+)
 
 
 def _input_schema(tool: Tool) -> Tuple[Dict[str, Any], Dict[str, str]]:
     return rename_keys(
-        call_schema(tool),
+        call_schema(tool_for_model(tool)),
         ANTHROPIC_KEY_RULE.accepts,
         lambda keys: export_names(keys, ANTHROPIC_KEY_RULE),
     )
@@ -61,7 +64,8 @@ def to_anthropic_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
 
     :param tool: the model tool.
     :param name: exported name (default: sanitised).
-    :return: the tool JSON.
+    :return: the tool JSON, its text cleaned and capped
+        (:mod:`..model.untrusted_text`).
     """
     exported = name or export_names([tool.name], ANTHROPIC_RULE)[tool.name]
     return {

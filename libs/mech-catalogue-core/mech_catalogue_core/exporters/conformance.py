@@ -324,9 +324,8 @@ def _untyped_arrays(schema: Any, path: str) -> List[str]:
         if not isinstance(node, dict):
             continue
         kinds = node.get("type")
-        is_array = kinds == "array" or (
-            isinstance(kinds, list) and {k for k in kinds if k != "null"} == {"array"}
-        )
+        # a type list holding "array" beside other types is an array schema too
+        is_array = kinds == "array" or (isinstance(kinds, list) and "array" in kinds)
         if is_array and "items" not in node and "prefixItems" not in node:
             found.append(f"{where}: an array schema needs items")
         items = node.get("items")

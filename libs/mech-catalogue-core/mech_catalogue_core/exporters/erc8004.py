@@ -45,6 +45,10 @@ from mech_catalogue_core.model.catalogue import (
     Mech,
 )
 from mech_catalogue_core.model.tool import MechRef
+from mech_catalogue_core.model.untrusted_text import (
+    for_model,
+    label_for_model,
+)
 
 REGISTRATION_TYPE = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
 TRUST_MODELS = ("reputation", "crypto-economic", "tee-attestation")
@@ -229,7 +233,8 @@ def to_registration(  # pylint: disable=too-many-arguments
     :param x402_support: whether it accepts x402 payments.
     :param warnings: sentences about what was left out are appended here (e.g. an image
         that is not an absolute URI).
-    :return: the registration JSON, valid against :data:`REGISTRATION_SCHEMA`.
+    :return: the registration JSON, valid against :data:`REGISTRATION_SCHEMA` (the
+        mech's name and description cleaned and capped, :mod:`..model.untrusted_text`).
     :raises RegistrationError: on unknown trust models, a partial registration, a bad
         chain id / address, an endpoint holding a template, or a registration without a
         chain when the mech's ref is unknown.
@@ -261,8 +266,9 @@ def to_registration(  # pylint: disable=too-many-arguments
         )
     registration: Dict[str, Any] = {
         "type": REGISTRATION_TYPE,
-        "name": mech.name or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
-        "description": mech.description
+        "name": label_for_model(mech.name)
+        or (f"Mech {mech.ref.mech_id}" if known else "Olas mech"),
+        "description": for_model(mech.description)
         or (f"Olas mech {mech.ref.key}." if known else "Olas mech tools."),
         "image": chosen,
         "services": service_list,

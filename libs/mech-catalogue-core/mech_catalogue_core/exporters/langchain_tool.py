@@ -17,20 +17,32 @@
 The tool's ``func`` never runs mech tool code: it calls the ``call`` you pass (for example
 one that sends a mech request) with the mech tool name and the keyword arguments, or raises
 ``NotImplementedError`` when none is given.
+
+A mech tool name LangChain cannot use is renamed as for OpenAI (:mod:`.names`); as the
+OpenAI, Anthropic and MCP exports do, a renamed tool's description names the mech tool,
+and every tool's ``metadata[MECH_TOOL_NAME]`` maps it back (issue #34 item 5).
 """
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, List, Optional
 
 from mech_catalogue_core.exporters.names import (
     OPENAI_RULE,
+    described,
     export_names,
+    named_once,
 )
 from mech_catalogue_core.exporters.schemas import (
     call_schema,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    tool_for_model,
+)
 
 MechCall = Callable[[str, dict], Any]
+#: the ``metadata`` key holding the mech tool name a LangChain tool stands for (the MCP
+#: export's ``_meta`` key has the same name)
+MECH_TOOL_NAME = "mechToolName"
 
 
 class MissingDependency(ImportError):
@@ -47,7 +59,10 @@ def to_langchain_tool(
         makes invoking it raise ``NotImplementedError``.
     :param name: exported name (default: the OpenAI-safe name, as LangChain tools are
         usually bound to chat models with that rule).
-    :return: the StructuredTool (its ``args_schema`` is the call's JSON Schema dict).
+    :return: the StructuredTool (its ``args_schema`` is the call's JSON Schema dict;
+        description and schema text cleaned and capped, :mod:`..model.untrusted_text`;
+        the description names the mech tool when the tool was renamed;
+        ``metadata[MECH_TOOL_NAME]`` is the mech tool name).
     :raises MissingDependency: when langchain-core is not installed.
     """
     try:
@@ -68,9 +83,26 @@ def to_langchain_tool(
             )
         return call(mech_name, dict(kwargs))
 
+    exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
     return StructuredTool(
-        name=name or export_names([tool.name], OPENAI_RULE)[tool.name],
-        description=tool.description or f"Mech tool {tool.name}.",
-        args_schema=call_schema(tool),
+        name=exported,
+        description=described(tool, exported),
+        args_schema=call_schema(tool_for_model(tool)),
         func=_invoke,
+        metadata={MECH_TOOL_NAME: mech_name},
     )
+
+
+def to_langchain_tools(
+    tools: Iterable[Tool], call: Optional[MechCall] = None
+) -> List[Any]:
+    """Build one StructuredTool per tool name, names unique (first of a repeated name wins).
+
+    :param tools: model tools (e.g. one mech's).
+    :param call: as for :func:`to_langchain_tool`.
+    :return: the StructuredTools, named as :func:`.names.named_once` names them for OpenAI
+        (``MissingDependency`` when langchain-core is not installed).
+    """
+    return [
+        to_langchain_tool(t, call, name) for t, name in named_once(tools, OPENAI_RULE)
+    ]

@@ -54,6 +54,15 @@ from mech_catalogue_core.model.problems import (
     pointer,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    MAX_LABEL_CHARS,
+    MAX_TEXT_CHARS,
+    for_model,
+    label_for_model,
+    schema_for_model,
+    tool_for_model,
+    tool_text_problems,
+)
 
 MCP_PROTOCOL_VERSION = "2026-07-28"
 META_KEY = "io.olas/mech-tool"
@@ -135,7 +144,14 @@ def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
 
 
 def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
-    """One checked MCP Tool as JSON.
+    """One checked MCP Tool as JSON, its text as a model may read it.
+
+    Every text of the manifest in it (title, description, argument descriptions, schema
+    prose, enum values, examples, output schema) is
+    :func:`.untrusted_text.tool_for_model`: invisible and control characters removed,
+    capped with the cut said. ``_meta[META_KEY]["warnings"]`` lists the tool's
+    :func:`.untrusted_text.tool_text_problems` (invisible text, instruction-like text,
+    arguments asking for secrets) as problem dicts, when it has any.
 
     :param tool: the model tool.
     :param name: the exported name (default: ``tool.name`` sanitised by the MCP rule).
@@ -148,15 +164,20 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         meta["kind"] = tool.kind
     if exported != tool.name:
         meta["mechToolName"] = tool.name
+    warnings = tool_text_problems(tool)
+    if warnings:
+        meta["warnings"] = [p.to_dict() for p in warnings]
+    title = label_for_model(tool.name)
+    untyped = Tool(name=tool.name, input_description=for_model(tool.input_description))
     result: Dict[str, Any] = {
         "name": exported,
-        "title": tool.name,
-        "description": tool.description or f"Mech tool {tool.name}.",
-        "annotations": {"title": tool.name, "openWorldHint": True},
+        "title": title,
+        "description": for_model(tool.description) or f"Mech tool {title}.",
+        "annotations": {"title": title, "openWorldHint": True},
         "_meta": {META_KEY: meta},
     }
-    untyped = Tool(name=tool.name, input_description=tool.input_description)
     try:
+        tool = tool_for_model(tool)
         result["inputSchema"] = call_schema(tool)
         output = output_object_schema(tool)
         if output is not None:
@@ -167,6 +188,34 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         result["inputSchema"] = call_schema(untyped)
         meta["problems"] = ["/inputSchema: nested too deeply; served as free text"]
         return result
+
+
+def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
+    """An MCP Tool's JSON with its text as a model may read it (idempotent).
+
+    For Tools not built here (e.g. read from another agent's ``GET /tools``): the
+    ``title``, ``annotations.title``, ``description`` and every prose and value string
+    of ``inputSchema`` and ``outputSchema`` go through :mod:`..model.untrusted_text`;
+    ``name`` (already within the MCP name rule) and ``_meta`` are kept. A Tool from
+    :func:`to_mcp_tool` comes back equal.
+
+    :param entry: MCP Tool JSON (not modified).
+    :return: a new dict (schemas nested deeper than Python walks raise RecursionError).
+    """
+    out = dict(entry)
+    for key in ("title", "description"):
+        if isinstance(out.get(key), str):
+            cap = MAX_LABEL_CHARS if key == "title" else MAX_TEXT_CHARS
+            out[key] = for_model(out[key], cap)
+    annotations = out.get("annotations")
+    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
+        out["annotations"] = dict(
+            annotations, title=label_for_model(annotations["title"])
+        )
+    for key in ("inputSchema", "outputSchema"):
+        if key in out:
+            out[key] = schema_for_model(out[key])
+    return out
 
 
 def same_signature(tool: Tool, other: Tool) -> bool:

@@ -45,6 +45,10 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Pattern, Tuple
 
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    for_model,
+    label_for_model,
+)
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -153,11 +157,14 @@ def named_once(tools: Iterable[Tool], rule: NameRule) -> List[Tuple[Tool, str]]:
 
 
 def described(tool: Tool, exported: str) -> str:
-    """The tool's description, naming the mech tool when the exported name differs.
+    """The tool's description as a model may read it, naming the mech tool when renamed.
+
+    Both texts go through :mod:`..model.untrusted_text` (cleaned and capped).
 
     :param tool: the model tool.
     :param exported: its exported name.
     :return: the description ("Mech tool <name>." when the tool has none).
     """
-    text = tool.description or f"Mech tool {tool.name}."
-    return text if exported == tool.name else f"{text} (mech tool name: {tool.name})"
+    name = label_for_model(tool.name)
+    text = for_model(tool.description) or f"Mech tool {name}."
+    return text if exported == tool.name else f"{text} (mech tool name: {name})"

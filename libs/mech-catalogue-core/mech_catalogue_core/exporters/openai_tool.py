@@ -40,6 +40,9 @@ from mech_catalogue_core.exporters.schemas import (
     strict_schema,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    tool_for_model,
+)
 
 MAX_DESCRIPTION = 1024  # OpenAI truncates longer function descriptions
 
@@ -62,11 +65,13 @@ def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
 
     :param tool: the model tool.
     :param name: exported name (default: sanitised).
-    :return: the tool JSON; ``strict`` says which of the two forms it is.
+    :return: the tool JSON (its text as :func:`.names.described` and
+        :func:`..model.untrusted_text.tool_for_model` show it); ``strict`` says which of
+        the two forms it is.
     """
     exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
     description = described(tool, exported)
-    parameters = call_schema(tool)
+    parameters = call_schema(tool_for_model(tool))
     strict = strict_parameters(parameters)
     return {
         "type": "function",

@@ -56,10 +56,10 @@ from mech_catalogue_core.model.tool import Tool
 
 PROMPT_DESCRIPTION = "The request text sent to the mech tool."
 JSON_TEXT = "JSON-encoded value."
-#: ``items`` written for an array that declares none: any JSON value, but typed.
-ANY_ITEMS: Dict[str, Any] = {
-    "type": ["string", "number", "boolean", "object", "array", "null"]
-}
+#: ``items`` written for an array that declares none: any JSON value but an array, typed.
+#: Not an array: a type list holding ``array`` needs ``items`` of its own, which clients
+#: that refuse untyped arrays check in every subschema (issue #34 item 6).
+ANY_ITEMS: Dict[str, Any] = {"type": ["string", "number", "boolean", "object", "null"]}
 #: Formats strict mode accepts (OpenAI "Supported schemas", "Supported properties").
 STRICT_FORMATS = frozenset(
     {
@@ -115,7 +115,9 @@ SUBSCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs")
 SUBSCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 #: Keywords that give a schema a type of its own (for "typed array items").
 _TYPED = frozenset({"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"})
-_ANY_KINDS = frozenset({"string", "number", "boolean", "object", "array"})
+#: A type list holding all of these (``array`` or not, so :data:`ANY_ITEMS` too) is any
+#: value: strict mode cannot express it, and it becomes JSON text.
+_ANY_KINDS = frozenset({"string", "number", "boolean", "object"})
 _DEF_REF = re.compile(r"^#/\$defs/([^/]+)(.*)$")
 _JSON_TYPES = {
     bool: "boolean",

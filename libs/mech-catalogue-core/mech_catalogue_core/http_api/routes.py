@@ -33,7 +33,9 @@ Routes (all GET, JSON bodies):
     ``{"name", "collision", "offer_count", "mcp", "offers": [{"mech": MechRef, "tool":
     Tool.to_dict(), "same_as_served": bool, "marketplace": [MechFacts.to_dict()]}],
     "nextCursor"?: str}``, ``page_size`` offers per page in ref order, bounded in bytes
-    as ``/tools`` (the cursor as on ``/tools``); 404 when no mech offers it.
+    as ``/tools`` (the cursor as on ``/tools``); 404 when no mech offers it. Each offer's
+    ``tool`` is ``model.untrusted_text.tool_for_model`` of it: the name as published, every
+    text cleaned of invisible characters and capped, as in every exporter.
 ``/mechs``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
     "tools", "withheld", "problems", "marketplace", "in_views"}]}``: ``withheld`` names
@@ -105,6 +107,9 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import (
+    tool_for_model,
+)
 
 __all__ = ["CatalogueView", "HttpResult", "mcp_tool", "route", "serve"]
 
@@ -358,7 +363,7 @@ def show_tool(
                 "mech": (
                     tool.provenance.mech.to_dict() if tool.provenance.mech else None
                 ),
-                "tool": tool.to_dict(),
+                "tool": tool_for_model(tool).to_dict(),
                 "same_as_served": same_signature(tool, tools[0]),
                 "marketplace": _offer_facts(catalogue, tool),
             }

@@ -88,6 +88,9 @@ class ProblemCode(StrEnum):
     ANY_TYPED_ARGUMENT = "any_typed_argument"
     UNKNOWN_IO_FIELD = "unknown_io_field"  # validation.quality_problems
     PROBLEMS_TRUNCATED = "problems_truncated"  # CappedProblems, cap_problems
+    INVISIBLE_TEXT = "invisible_text"  # untrusted_text.tool_text_problems
+    INSTRUCTION_LIKE_TEXT = "instruction_like_text"  # untrusted_text
+    SECRET_ARGUMENT = "secret_argument"  # untrusted_text; the MCP server refuses
 
     # --- content addressing and fetching (used by cid.py and the skill) ---------------
     INVALID_CID = "invalid_cid"
@@ -194,6 +197,9 @@ EMPTY_MANIFEST_DESCRIPTION = ProblemCode.EMPTY_MANIFEST_DESCRIPTION
 ANY_TYPED_ARGUMENT = ProblemCode.ANY_TYPED_ARGUMENT
 UNKNOWN_IO_FIELD = ProblemCode.UNKNOWN_IO_FIELD
 PROBLEMS_TRUNCATED = ProblemCode.PROBLEMS_TRUNCATED
+INVISIBLE_TEXT = ProblemCode.INVISIBLE_TEXT
+INSTRUCTION_LIKE_TEXT = ProblemCode.INSTRUCTION_LIKE_TEXT
+SECRET_ARGUMENT = ProblemCode.SECRET_ARGUMENT
 INVALID_CID = ProblemCode.INVALID_CID
 INVALID_DIGEST = ProblemCode.INVALID_DIGEST
 UNSUPPORTED_CID = ProblemCode.UNSUPPORTED_CID
@@ -306,6 +312,9 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     ANY_TYPED_ARGUMENT: "an argument is typed `any`, so callers cannot tell what to send (validate and generate warn)",
     UNKNOWN_IO_FIELD: "a tool's `input` or `output` has a field other than `type`, `description` and `schema` (often text cut at a comma by YAML; validate and generate warn; readers keep it as extra)",
     PROBLEMS_TRUNCATED: "more problems than a cap lists (per manifest, or per tool's arguments); errors come first, and this one counts the rest by code (an error when it counts one)",
+    INVISIBLE_TEXT: "a tool's text holds invisible or control characters (tag characters, bidi controls, zero-width characters, variation selectors, C0/C1 controls); they are removed wherever the text is shown to a model",
+    INSTRUCTION_LIKE_TEXT: 'a tool\'s text reads like instructions to a model ("ignore previous instructions", "you must", "send funds", "private key"...); it is shown only as the mech\'s untrusted description',
+    SECRET_ARGUMENT: "an argument's name or description asks for a secret (private key, seed phrase, mnemonic, password, API key, secret or wallet key); the MCP server does not offer the tool",
     INVALID_CID: "the string is not a CID this code understands",
     INVALID_DIGEST: "the on-chain hash is not 32 bytes of hex",
     UNSUPPORTED_CID: "the CID uses a codec or hash other than dag-pb/raw and sha2-256",

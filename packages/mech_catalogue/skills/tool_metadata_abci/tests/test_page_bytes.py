@@ -40,18 +40,34 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_handlers impor
     ref,
 )
 
-#: a description long enough that three such tools pass PAGE_MAX_BYTES
-LONG = "x" * (PAGE_MAX_BYTES // 3 + 1000)
+#: an enum long enough that three such tools pass PAGE_MAX_BYTES (a description would
+#: not do: every text a model reads is capped at 1,024 characters, model.untrusted_text)
+LONG_ENUM = json.dumps(
+    {
+        "type": "string",
+        "enum": [f"v{i:07d}" for i in range(PAGE_MAX_BYTES // 33 + 100)],
+    },
+    separators=(",", ":"),
+)
+
+#: an enum past PAGE_MAX_BYTES by itself
+HUGE_ENUM = json.dumps(
+    {
+        "type": "string",
+        "enum": [f"w{i:07d}" for i in range(PAGE_MAX_BYTES // 11 + 100)],
+    },
+    separators=(",", ":"),
+)
 
 
 def big_tool(name: str, mech_id: int) -> Tool:
-    """A tool whose one argument's description is a third of the page bound.
+    """A tool whose one argument's schema is a third of the page bound.
 
     :param name: the tool name.
     :param mech_id: the offering mech.
     :return: the tool.
     """
-    argument = Argument("prompt", "str", '{"type":"string"}', True, None, LONG)
+    argument = Argument("prompt", "enum", LONG_ENUM, True, None, "one of the values")
     return Tool(
         name=name,
         description=f"{name} of {mech_id}",
@@ -126,9 +142,7 @@ def test_a_names_offers_stop_at_the_byte_bound_and_every_offer_is_reached() -> N
 
 def test_one_item_larger_than_the_bound_is_served_alone() -> None:
     """A tool past the bound by itself still has a page: one item, then the next."""
-    huge = Argument(
-        "prompt", "str", '{"type":"string"}', True, None, "y" * (PAGE_MAX_BYTES + 1)
-    )
+    huge = Argument("prompt", "enum", HUGE_ENUM, True, None, "past the bound")
     first = Tool(
         name="a-huge",
         description="past the bound",
@@ -172,9 +186,7 @@ def test_a_names_page_builds_only_the_offers_it_can_hold(monkeypatch: Any) -> No
         built.append(self.description)
         return original(self)
 
-    huge = Argument(
-        "prompt", "str", '{"type":"string"}', True, None, "y" * (PAGE_MAX_BYTES + 1)
-    )
+    huge = Argument("prompt", "enum", HUGE_ENUM, True, None, "past the bound")
     current = exposed(
         *(
             mech(

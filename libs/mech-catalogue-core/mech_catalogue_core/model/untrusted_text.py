@@ -1,0 +1,514 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+r"""Text from a manifest is untrusted data: what a model may read of it, and what is flagged.
+
+Anyone can register a mech and write its manifest, and every exporter, the agent's HTTP
+views and the MCP server hand that text to language models. Three rules, one place:
+
+1. **Cleaned** (:func:`for_model`): characters a person does not see but a model reads
+   are removed: Unicode tag characters (U+E0000-E007F, which spell hidden ASCII), bidi
+   controls (U+202A-202E, U+2066-2069, U+200E/F, U+061C), zero-width characters
+   (U+200B-200D, U+2060, U+FEFF), variation selectors (U+FE00-FE0F, U+E0100-E01EF), and
+   C0/C1 controls other than newline and tab (a carriage return before a newline is
+   dropped, U+2028/2029 become newlines): :data:`INVISIBLE_RANGES` lists every range.
+2. **Capped**: a description keeps at most :data:`MAX_TEXT_CHARS` characters, a name or
+   title :data:`MAX_LABEL_CHARS`; a cut text ends with ``… [cut: N more characters]``
+   inside the cap, so cleaning twice changes nothing.
+3. **Flagged** (:func:`tool_text_problems`): a tool whose text holds invisible characters
+   (:data:`.problems.INVISIBLE_TEXT`), reads like instructions to a model
+   (:data:`.problems.INSTRUCTION_LIKE_TEXT`: :data:`INSTRUCTION_PATTERNS`) or whose
+   argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`)
+   gets a warning. The MCP server refuses a tool that asks for a secret.
+
+Where: cleaning happens when text is *shown* (every exporter, ``GET /tools``,
+``GET /tools/<name>``, the MCP server), not when a manifest is parsed: the catalogue the
+agents agree on keeps the manifest's text as published (the evidence a person reviews,
+and a digest that does not change with the rule). The warnings are part of that catalogue
+(``catalogue.fetching``), so they are computed from explicit code-point ranges and ASCII
+patterns only, never from the interpreter's Unicode database: every agent, whatever its
+Python version, adds the same warnings.
+"""
+
+import re
+from dataclasses import replace
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from mech_catalogue_core.model.canonical import (
+    canonical_text,
+    decode,
+)
+from mech_catalogue_core.model.problems import (
+    INSTRUCTION_LIKE_TEXT,
+    INVISIBLE_TEXT,
+    SECRET_ARGUMENT,
+    Problem,
+    warning,
+)
+from mech_catalogue_core.model.tool import Argument, Tool
+
+#: characters of a description (tool, argument, input, output, schema text, example,
+#: enum value) a model may read, cut marker included
+MAX_TEXT_CHARS = 1024
+#: characters of a name or title a model may read, cut marker included
+MAX_LABEL_CHARS = 128
+
+#: every invisible or control character removed, as inclusive code-point ranges (fixed
+#: here, not read from ``unicodedata``, so every agent removes the same ones)
+INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
+    (0x0000, 0x0008),  # C0 controls before tab
+    (0x000B, 0x001F),  # C0 controls after newline (carriage return included)
+    (0x007F, 0x009F),  # DEL and the C1 controls
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark (bidi)
+    (0x115F, 0x1160),  # Hangul fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels (invisible)
+    (0x180B, 0x180F),  # Mongolian variation selectors and vowel separator
+    (0x200B, 0x200F),  # zero-width space, non-joiner, joiner; LRM, RLM
+    (0x202A, 0x202E),  # bidi embeddings and overrides
+    (0x2060, 0x2064),  # word joiner, invisible operators
+    (0x2066, 0x206F),  # bidi isolates, deprecated format controls
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFEFF, 0xFEFF),  # zero-width no-break space (BOM)
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF9, 0xFFFB),  # interlinear annotation controls
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0000, 0xE007F),  # tag characters (hidden ASCII)
+    (0xE0100, 0xE01EF),  # variation selectors supplement
+)
+_INVISIBLE = re.compile(
+    "[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in INVISIBLE_RANGES) + "]"
+)
+#: line breaks kept as a newline: CR LF, a lone CR, the line and paragraph separators
+_LINE_BREAK = re.compile("\r\n?|[\u2028\u2029]")
+#: tag characters U+E0020-E007E spell printable ASCII (U+E0041 is "A")
+_TAG_TEXT = re.compile("[\U000e0020-\U000e007e]+")
+_TAG_OFFSET = 0xE0000
+
+#: phrases that address the model rather than describe the tool (ASCII, matched on the
+#: text's words: case and punctuation ignored); each is flagged, nothing is refused
+INSTRUCTION_PATTERNS: Tuple[str, ...] = (
+    r"(ignore|disregard|forget|override) (all |any )?(of )?(the |your |my )?"
+    r"(previous|prior|above|earlier|preceding|former|other|system) "
+    r"(instructions?|directions?|messages?|prompts?|rules?|context)",
+    r"you must",
+    r"you (are|have been) now",
+    r"system prompt",
+    r"new instructions?",
+    r"(do not|don t|never) (tell|inform|show|mention|reveal)",
+    r"(send|transfer|wire|approve) (all |the |your |their |any )?"
+    r"(funds?|money|tokens?|eth|ether|xdai|crypto|balance|usdc|olas)",
+    r"(private|secret|wallet|signing) keys?",
+    r"(seed|recovery|mnemonic) (phrase|words)",
+    r"mnemonic",
+    r"api keys?",
+    r"passwords?",
+    r"im (start|end)",
+    r"(assistant|system|user) (says|message|role)",
+)
+_INSTRUCTION = re.compile(
+    r"\b(" + "|".join(f"(?:{p})" for p in INSTRUCTION_PATTERNS) + r")\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: what an argument asks for when it asks for a secret (matched on its name's and its
+#: description's words; ``privateKey``, ``wallet_key`` and "paste the private key" all match)
+SECRET_PATTERN = re.compile(
+    r"\b(private keys?|secret keys?|wallet keys?|signing keys?|seed (phrase|words)|"
+    r"recovery (phrase|words)|mnemonic|passwords?|passphrase|api keys?|apikey|"
+    r"privkey)\b",
+    re.IGNORECASE | re.ASCII,
+)
+_NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+#: schema keywords whose strings are prose for a reader
+_PROSE_KEYWORDS = ("description", "title", "$comment")
+#: schema keywords whose values are data a model copies (their strings are cleaned too)
+_VALUE_KEYWORDS = ("enum", "const", "default", "examples")
+#: schema keywords left as they are: identifiers, patterns and references, not prose
+_STRUCTURAL_KEYWORDS = ("pattern", "format", "$ref", "$id", "$schema", "type")
+#: phrases one warning quotes at most
+MAX_QUOTED = 3
+
+
+def cut_marker(more: int) -> str:
+    """The words that end a cut text.
+
+    :param more: characters left out.
+    :return: ``"… [cut: 1,234 more characters]"``.
+    """
+    return f"… [cut: {more:,} more characters]"
+
+
+def strip_invisible(text: str) -> str:
+    """Remove every character of :data:`INVISIBLE_RANGES`; line breaks become newlines.
+
+    :param text: any text.
+    :return: the text without invisible and control characters (newline and tab kept).
+    """
+    return _INVISIBLE.sub("", _LINE_BREAK.sub("\n", text))
+
+
+def capped(text: str, cap: int = MAX_TEXT_CHARS) -> str:
+    """Cut a text to ``cap`` characters, saying how many were left out.
+
+    :param text: cleaned text.
+    :param cap: characters at most, the marker included (at least the marker's length).
+    :return: the text when it fits; else its start and :func:`cut_marker`, ``cap``
+        characters at most.
+    """
+    if len(text) <= cap:
+        return text
+    keep = max(cap - len(cut_marker(len(text))), 0)
+    return text[:keep] + cut_marker(len(text) - keep)
+
+
+def for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
+    """A text as a model may read it: cleaned, then capped. Idempotent.
+
+    :param text: text from a manifest.
+    :param cap: characters at most (:data:`MAX_TEXT_CHARS`, or :data:`MAX_LABEL_CHARS`
+        for a name or title).
+    :return: :func:`capped` of :func:`strip_invisible`.
+    """
+    return capped(strip_invisible(text), cap)
+
+
+def label_for_model(text: str) -> str:
+    """A name or title as a model may read it.
+
+    :param text: a tool name, a mech name, a title.
+    :return: :func:`for_model` capped at :data:`MAX_LABEL_CHARS`.
+    """
+    return for_model(text, MAX_LABEL_CHARS)
+
+
+def values_for_model(value: Any) -> Any:
+    """A JSON value with every string in it :func:`for_model` (keys kept).
+
+    :param value: a JSON value (an enum, default, example, unknown fields...).
+    :return: a new value.
+    """
+    if isinstance(value, str):
+        return for_model(value)
+    if isinstance(value, list):
+        return [values_for_model(v) for v in value]
+    if isinstance(value, dict):
+        return {k: values_for_model(v) for k, v in value.items()}
+    return value
+
+
+def schema_for_model(schema: Any) -> Any:
+    """A JSON Schema with every prose and value string cleaned and capped.
+
+    Descriptions, titles and comments, and the strings inside ``enum``, ``const``,
+    ``default`` and ``examples``, go through :func:`for_model`; property names, patterns,
+    formats, types and references are kept (they are the mech's contract, not prose).
+
+    :param schema: a JSON Schema (not modified).
+    :return: a new schema.
+    """
+    if isinstance(schema, list):
+        return [schema_for_model(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: Dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _PROSE_KEYWORDS and isinstance(value, str):
+            out[key] = for_model(value, MAX_TEXT_CHARS)
+        elif key in _VALUE_KEYWORDS:
+            out[key] = values_for_model(value)
+        elif key in _STRUCTURAL_KEYWORDS or key == "required":
+            out[key] = value
+        elif key in ("properties", "patternProperties", "$defs", "definitions"):
+            out[key] = (
+                {k: schema_for_model(v) for k, v in value.items()}
+                if isinstance(value, dict)
+                else value
+            )
+        else:
+            out[key] = schema_for_model(value)
+    return out
+
+
+def _cleaned_json(text: str, clean: Any) -> str:
+    """Canonical JSON text cleaned by ``clean``.
+
+    :param text: canonical JSON text.
+    :param clean: :func:`schema_for_model` or :func:`values_for_model`.
+    :return: the cleaned canonical text.
+    """
+    return canonical_text(clean(decode(text)))
+
+
+def _argument_for_model(argument: Argument) -> Argument:
+    default = argument.default_json
+    return replace(
+        argument,
+        description=for_model(argument.description),
+        schema_json=_cleaned_json(argument.schema_json, schema_for_model),
+        default_json=(
+            None if default is None else _cleaned_json(default, values_for_model)
+        ),
+    )
+
+
+def tool_for_model(tool: Tool) -> Tool:
+    """The tool as exporters and views show it: every text field :func:`for_model`.
+
+    The name is kept (it is what a request sends; exporters show it through
+    :func:`label_for_model` or their own name rules). JSON nested deeper than Python
+    walks raises RecursionError (as :func:`.exporters.schemas.call_schema` does; the
+    MCP exporter then serves the tool as free text).
+
+    :param tool: a tool from the catalogue.
+    :return: a copy whose descriptions, argument texts and schemas, output schema,
+        examples and unknown fields (``extra``) are cleaned and capped.
+    """
+    output = tool.output_schema_json
+    examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
+
+    return replace(
+        tool,
+        description=for_model(tool.description),
+        arguments=tuple(_argument_for_model(a) for a in tool.arguments),
+        input_description=for_model(tool.input_description),
+        output_description=for_model(tool.output_description),
+        output_schema_json=(
+            None if output is None else _cleaned_json(output, schema_for_model)
+        ),
+        examples_json=tuple(examples),
+        extra_json=_cleaned_json(tool.extra_json, values_for_model),
+    )
+
+
+def hidden_tag_text(text: str) -> str:
+    """The ASCII that tag characters spell in a text (what a model reads, a person not).
+
+    :param text: any text.
+    :return: the decoded runs, joined by spaces ("" when there are none).
+    """
+    return " ".join(
+        "".join(chr(ord(c) - _TAG_OFFSET) for c in run)
+        for run in _TAG_TEXT.findall(text)
+    )
+
+
+def words_of(text: str) -> str:
+    """A text's ASCII words, one space apart, camelCase split (what patterns match).
+
+    :param text: any text (invisible characters are dropped first).
+    :return: e.g. ``"paste the private key"`` for ``"Paste\u200b the private-key!"``.
+    """
+    split = _CAMEL.sub(" ", strip_invisible(text))
+    return _NOT_WORD.sub(" ", split).strip()
+
+
+def instruction_phrases(text: str) -> Tuple[str, ...]:
+    """Phrases of a text that address a model (:data:`INSTRUCTION_PATTERNS`).
+
+    Also read in what its tag characters spell.
+
+    :param text: text from a manifest.
+    :return: the distinct phrases found, lowercase, in order.
+    """
+    if not text:
+        return ()
+    sources = [text]
+    if _TAG_TEXT.search(text):  # decoded only when there are tag characters
+        sources.append(hidden_tag_text(text))
+    found = [
+        m.group(0).lower()
+        for source in sources
+        for m in _INSTRUCTION.finditer(words_of(source))
+    ]
+    return tuple(dict.fromkeys(found))
+
+
+def secret_asked(text: str) -> Optional[str]:
+    """What secret a name or description asks for, if any (:data:`SECRET_PATTERN`).
+
+    :param text: an argument name or description.
+    :return: the words that ask (lowercase), or None.
+    """
+    match = SECRET_PATTERN.search(words_of(text))
+    return match.group(0).lower() if match else None
+
+
+def _schema_texts(schema: Any, where: str) -> Iterator[Tuple[str, str]]:
+    """Every (place, string) of a JSON Schema a model reads: property names and prose.
+
+    :param schema: a JSON Schema.
+    :param where: the place of the schema (a JSON Pointer).
+    :yield: (JSON Pointer, text).
+    """
+    stack: List[Tuple[Any, str]] = [(schema, where)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, list):
+            stack.extend((v, f"{at}/{i}") for i, v in enumerate(node))
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(value, str) and key not in _STRUCTURAL_KEYWORDS:
+                    yield f"{at}/{key}", value
+                elif key in _VALUE_KEYWORDS or key not in _STRUCTURAL_KEYWORDS:
+                    stack.append((value, f"{at}/{key}"))
+                if key == "properties" and isinstance(value, dict):
+                    for name in value:
+                        yield f"{at}/properties/{name}", str(name)
+        elif isinstance(node, str):
+            yield at, node
+
+
+def _decoded(text: Optional[str]) -> Any:
+    """Decode canonical JSON text; None when absent or nested too deeply to decode.
+
+    :param text: canonical JSON text, or None.
+    :return: the value, or None.
+    """
+    try:
+        return None if text is None else decode(text)
+    except RecursionError:
+        return None
+
+
+def tool_texts(tool: Tool) -> Iterator[Tuple[str, str]]:
+    """Every (field, text) of a tool that reaches a model.
+
+    A schema, default or example nested too deeply to decode is skipped (exporters do
+    not show it either).
+
+    :param tool: a tool.
+    :yield: (a field name such as ``description`` or ``arguments/city/description``, text).
+    """
+    yield "name", tool.name
+    yield "description", tool.description
+    yield "input/description", tool.input_description
+    yield "output/description", tool.output_description
+    for argument in tool.arguments:
+        at = f"arguments/{argument.identifier}"
+        yield at, argument.identifier
+        yield f"{at}/description", argument.description
+        yield from _schema_texts(_decoded(argument.schema_json), f"{at}/schema")
+        yield from _schema_texts(_decoded(argument.default_json), f"{at}/default")
+    yield from _schema_texts(_decoded(tool.output_schema_json), "output/schema")
+    for index, example in enumerate(tool.examples_json):
+        yield from _schema_texts(_decoded(example), f"examples/{index}")
+
+
+def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
+    """The arguments of an input schema that ask for a secret.
+
+    An argument asks when its name, or a name or description anywhere in its schema,
+    matches :data:`SECRET_PATTERN`. Works on the MCP Tool's ``inputSchema`` as served
+    (the MCP server's check) and on :meth:`.tool.Tool.input_schema` (the catalogue's).
+
+    :param input_schema: an object schema with ``properties``.
+    :return: (argument name, the words that ask) per asking argument, in order.
+    """
+    properties = (
+        input_schema.get("properties") if isinstance(input_schema, dict) else None
+    )
+    if not isinstance(properties, dict):
+        return ()
+    found: List[Tuple[str, str]] = []
+    for name, schema in properties.items():
+        texts = [str(name)] + [
+            text
+            for at, text in _schema_texts(schema, "")
+            if at.rsplit("/", 2)[-2:-1] == ["properties"]
+            or at.endswith(("/description", "/title"))
+        ]
+        asked = next((s for s in map(secret_asked, texts) if s), None)
+        if asked:
+            found.append((str(name), asked))
+    return tuple(found)
+
+
+def _quoted(texts: Sequence[str]) -> str:
+    shown = ", ".join(repr(t) for t in texts[:MAX_QUOTED])
+    more = len(texts) - MAX_QUOTED
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
+    """The warnings about one tool's text (at most one of each code).
+
+    :param tool: a tool as parsed (its text as published).
+    :return: :data:`.problems.INVISIBLE_TEXT` (fields holding invisible characters),
+        :data:`.problems.INSTRUCTION_LIKE_TEXT` (phrases that address a model) and
+        :data:`.problems.SECRET_ARGUMENT` (arguments that ask for a secret) warnings,
+        in that order, each naming the tool and what to do.
+    """
+    invisible: List[str] = []
+    phrases: List[str] = []
+    for field, text in tool_texts(tool):
+        if not text:
+            continue
+        if _INVISIBLE.search(text):
+            invisible.append(field)
+        phrases.extend(instruction_phrases(text))
+    name = ascii(label_for_model(tool.name))
+    problems = []
+    if invisible:
+        problems.append(
+            warning(
+                INVISIBLE_TEXT,
+                f"tool {name}: {len(invisible)} text field(s) hold invisible or control "
+                f"characters ({_quoted(invisible)}); they are removed wherever the text "
+                "is shown to a model. Publish visible text only.",
+            )
+        )
+    if phrases:
+        distinct = list(dict.fromkeys(phrases))
+        problems.append(
+            warning(
+                INSTRUCTION_LIKE_TEXT,
+                f"tool {name}: its text reads like instructions to a model "
+                f"({_quoted(distinct)}); it is shown as the mech's untrusted description. "
+                "Describe what the tool does, not what the reader must do.",
+            )
+        )
+    asking = secret_arguments(
+        {
+            "properties": {
+                a.identifier: {
+                    **(_decoded(a.schema_json) or {}),
+                    "description": a.description,
+                }
+                for a in tool.arguments
+            }
+        }
+    )
+    if asking:
+        problems.append(
+            warning(
+                SECRET_ARGUMENT,
+                f"tool {name}: argument(s) ask for a secret "
+                f"({_quoted([f'{a} ({s})' for a, s in asking])}); the MCP server does "
+                "not offer the tool. A mech never needs its caller's secrets: remove them.",
+            )
+        )
+    return tuple(problems)
+
+
+def tools_text_problems(tools: Sequence[Tool]) -> Tuple[Problem, ...]:
+    """The text warnings of a manifest's tools (:func:`tool_text_problems` of each).
+
+    :param tools: the manifest's offered tools.
+    :return: the warnings, tool by tool in manifest order.
+    """
+    return tuple(p for tool in tools for p in tool_text_problems(tool))

@@ -1,0 +1,121 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Approved tool definitions (``mcp --pin FILE``): a changed definition is not callable.
+
+A tool's *definition* is what the model reads of it, as the catalogue exports it:
+``name``, ``description``, ``inputSchema`` and ``outputSchema`` of the MCP Tool, before
+the server adds its own facts (price, mech: those change with the chain, and a raised
+price is refused before paying anyway). Its digest is ``sha256:`` and the hex SHA-256 of
+its RFC 8785 canonical JSON.
+
+The file is JSON, ``{"version": 1, "tools": {"<MCP name>": {"digest": "sha256:...",
+"definition": {...}}}}``. A tool not in it is approved the first time it is listed (trust
+on first use, written back to the file); a tool whose definition differs from its entry is
+not listed, and a call names what changed (:func:`.decisions.definition_changes`). To
+approve the new definition, delete the tool's entry (or the file): it is approved again
+at the next catalogue read that finds it (the next change, or a restart).
+"""
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Dict
+
+from mech_catalogue_core.model.canonical import (
+    canonical_bytes,
+)
+
+from .source import SourceError
+
+PIN_FILE_VERSION = 1
+#: the MCP Tool fields a definition holds
+DEFINITION_FIELDS = ("name", "description", "inputSchema", "outputSchema")
+
+
+class PinFileError(SourceError):
+    """The pin file cannot be read or written; the message names it and what to do.
+
+    A :class:`.source.SourceError`: like an unreadable source, it stops the server at
+    start and keeps the last catalogue at a later read.
+    """
+
+
+def definition_of(tool: Dict[str, Any]) -> Dict[str, Any]:
+    """The definition of an MCP Tool (its :data:`DEFINITION_FIELDS` that are present).
+
+    :param tool: MCP Tool JSON as exported (before the server's facts are added).
+    :return: a new dict.
+    """
+    return {key: tool[key] for key in DEFINITION_FIELDS if key in tool}
+
+
+def definition_digest(definition: Dict[str, Any]) -> str:
+    """Identify a definition.
+
+    :param definition: from :func:`definition_of`.
+    :return: ``"sha256:" + hex`` of its RFC 8785 canonical JSON.
+    """
+    return "sha256:" + hashlib.sha256(canonical_bytes(definition)).hexdigest()
+
+
+def load_pins(path: Path) -> Dict[str, Dict[str, Any]]:
+    """Read the approved definitions.
+
+    :param path: the pin file.
+    :return: MCP name -> ``{"digest", "definition"}`` (empty when the file is absent).
+    :raises PinFileError: when it is not a pin file of this version.
+    """
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise PinFileError(
+            f"pin file {path} cannot be read ({type(exc).__name__}); fix or delete it"
+        ) from exc
+    data = data if isinstance(data, dict) else {}
+    tools = data.get("tools")
+    if data.get("version") != PIN_FILE_VERSION or not isinstance(tools, dict):
+        raise PinFileError(
+            f"pin file {path} is not a version-{PIN_FILE_VERSION} pin file "
+            '({"version": 1, "tools": {...}}); fix or delete it'
+        )
+    return {
+        str(name): entry
+        for name, entry in tools.items()
+        if isinstance(entry, dict) and isinstance(entry.get("digest"), str)
+    }
+
+
+def save_pins(path: Path, pins: Dict[str, Dict[str, Any]]) -> None:
+    """Write the approved definitions atomically (a crash leaves the old file).
+
+    :param path: the pin file.
+    :param pins: MCP name -> ``{"digest", "definition"}``.
+    :raises PinFileError: when it cannot be written.
+    """
+    body = json.dumps(
+        {"version": PIN_FILE_VERSION, "tools": pins}, indent=1, sort_keys=True
+    )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".pins-")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(body)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise PinFileError(f"pin file {path} cannot be written: {exc}") from exc
