@@ -35,6 +35,7 @@ from eth_abi import encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mech_catalogue_cli.mcp_server import results as results_module
 from mech_catalogue_cli.mcp_server import server as server_module
 from mech_catalogue_cli.mcp_server.decisions import (
     MAX_RESPONSE_DEPTH,
@@ -311,6 +312,7 @@ def no_child_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     :param monkeypatch: pytest's monkeypatch.
     """
     monkeypatch.setattr(server_module, "run_bounded", lambda f, args: f(*args))
+    monkeypatch.setattr(results_module, "run_bounded", lambda f, args: f(*args))
     monkeypatch.setattr(server_module, "fetch_response", server_module.fetch_response)
 
 
@@ -349,7 +351,7 @@ def test_a_structured_value_the_sdk_cannot_serialise_is_returned_as_text(
             value = [value]
         return {"requestId": 1, "result": "r", "deep": value}, ""
 
-    monkeypatch.setattr(server_module, "structured_content", deep)
+    monkeypatch.setattr(results_module, "structured_content", deep)
     result = _paid_call(_server(tmp_path, DeliveredMarket(), b'{"requestId": 1}'))
     assert result.is_error and "could not be serialised" in result.content[0].text
     assert result.structured_content is None

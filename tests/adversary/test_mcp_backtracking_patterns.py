@@ -30,11 +30,8 @@ import pytest
 
 from mech_catalogue_cli.mcp_server.bounded import CheckTimeout, run_bounded
 from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
-from mech_catalogue_cli.mcp_server.server import (
-    CallSettings,
-    MechToolServer,
-    _structured,
-)
+from mech_catalogue_cli.mcp_server.results import structured_or_why
+from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 
 EVIL = "^(a+)+$"
@@ -154,7 +151,7 @@ def test_a_mechs_response_against_a_backtracking_output_schema_is_bounded() -> N
         },
     )
     body = ('{"result": "' + SLOW_TEXT + '"}').encode()
-    structured, problem = _in_thread(lambda: _structured(tool, body))
+    structured, problem = _in_thread(lambda: structured_or_why(tool, body))
     assert structured is None and "output schema took over" in problem
 
 
@@ -184,5 +181,5 @@ def test_a_deeply_nested_argument_is_refused_not_raised() -> None:
 def test_a_deeply_nested_response_is_reported_not_raised() -> None:
     """A mech's 200,000-deep JSON response: the paid result still comes back as text."""
     tool = _tool({"type": "object"}, {"type": "object"})
-    structured, problem = _structured(tool, b"[" * 200_000)
+    structured, problem = structured_or_why(tool, b"[" * 200_000)
     assert structured is None and "nested too deeply" in problem
