@@ -444,7 +444,7 @@ def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     epilog="\b\nExamples:\n"
     "  mech-catalogue list --chain devnet\n"
     "  mech-catalogue list --chain gnosis --mechs-only\n"
-    "  mech-catalogue list --chain gnosis --help      # the preset's values\n"
+    "  mech-catalogue list --chain gnosis --show-preset\n"
     "  mech-catalogue list --rpc https://rpc.gnosischain.com --chain-id 100 \\\n"
     "      --multicall2 0xcA11bde05977b3631167028862bE2a173976CA11 \\\n"
     "      --registry complementary_service_metadata:0x0598081D48FB80B0A7E52FAD2905AE9beCd6fC69:1-50",

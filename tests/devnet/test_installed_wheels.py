@@ -113,9 +113,13 @@ def _pip_install(venv: Path, wheels: List[Path]) -> None:
     subprocess.run(  # nosec B603: fixed arguments
         [sys.executable, "-m", "venv", str(venv)], check=True, timeout=300
     )
+    # a user's environment: with the checkout on PYTHONPATH, pip would find the editable
+    # installs' egg-info there and skip the wheels as "already satisfied"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run(  # nosec B603: the new venv's pip, our wheels
         [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
         + [str(wheel) for wheel in wheels],
+        env=env,
         capture_output=True,
         text=True,
         timeout=900,
