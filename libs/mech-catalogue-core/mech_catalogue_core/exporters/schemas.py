@@ -46,6 +46,11 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Set, Tuple
 
+from mech_catalogue_core.manifest.keywords import (
+    NAMED_SUBSCHEMAS,
+    SUBSCHEMA_LIST,
+    SUBSCHEMA_ONE,
+)
 from mech_catalogue_core.manifest.parse_tool import (
     join_sentences,
 )
@@ -97,22 +102,10 @@ STRICT_KEYWORDS = {
     "null": set(),
 }
 _COMMON = {"type", "description", "enum", "anyOf", "$ref", "$defs"}
-#: Keywords whose value is one sub-schema / a map of them / a list of them (2020-12).
-SUBSCHEMA_ONE = (
-    "items",
-    "additionalProperties",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-SUBSCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs")
-SUBSCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+#: Keywords whose value maps names to schemas in an exported schema: the manifest's, and
+#: ``$defs``, where a recursive argument's definitions are hoisted (:mod:`..manifest.keywords`
+#: is the one table of schema-valued keywords).
+SUBSCHEMA_MAP = NAMED_SUBSCHEMAS + ("$defs",)
 #: Keywords that give a schema a type of its own (for "typed array items").
 _TYPED = frozenset({"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"})
 #: A type list holding all of these (``array`` or not, so :data:`ANY_ITEMS` too) is any

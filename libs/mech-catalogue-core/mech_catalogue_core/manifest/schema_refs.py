@@ -63,6 +63,12 @@ from contextvars import ContextVar
 from typing import Any, Dict, List, Optional, Tuple
 
 import referencing.jsonschema
+from mech_catalogue_core.manifest.keywords import (
+    DEFINITIONS,
+    NAMED_SUBSCHEMAS,
+    SUBSCHEMA_LIST,
+    SUBSCHEMA_ONE,
+)
 from mech_catalogue_core.model import problems as P
 from mech_catalogue_core.model.memo import (
     bounded_memo,
@@ -105,23 +111,6 @@ _URI_ERRORS = (Unresolvable, ValueError, TypeError, LookupError)
 _DEF_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 _DRAFT7_LIKE = ("draft-07", "draft-06", "draft-04", "draft-03")
 
-#: Keywords whose value is one sub-schema / a map of sub-schemas / a list of sub-schemas.
-_ONE = (
-    "items",
-    "additionalItems",
-    "additionalProperties",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_MAP = ("properties", "patternProperties", "dependentSchemas")
-_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 _DROPPED = ("$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$comment")
 
 
@@ -362,7 +351,7 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
                 pass  # references inside resolve against the base around the node
         out: Dict[str, Any] = {}
         for key, value in node.items():
-            if key in _DROPPED or key in ("definitions", "$defs"):
+            if key in _DROPPED or key in DEFINITIONS:
                 continue
             if key == "$ref":  # not a string: not a reference
                 continue
@@ -372,18 +361,18 @@ class _Bundler:  # pylint: disable=too-few-public-methods,too-many-instance-attr
         return out
 
     def _keyword(self, key: str, value: Any, path: str, resolver: Any) -> Any:
-        if key in _ONE and isinstance(value, (dict, bool)):
+        if key in SUBSCHEMA_ONE and isinstance(value, (dict, bool)):
             return self.rewrite(value, path, resolver)
         if key == "items" and isinstance(value, list):
             return [
                 self.rewrite(v, f"{path}/{i}", resolver) for i, v in enumerate(value)
             ]
-        if key in _MAP and isinstance(value, dict):
+        if key in NAMED_SUBSCHEMAS and isinstance(value, dict):
             return {
                 k: self.rewrite(v, path + P.pointer(k), resolver)
                 for k, v in value.items()
             }
-        if key in _LIST and isinstance(value, list):
+        if key in SUBSCHEMA_LIST and isinstance(value, list):
             return [
                 self.rewrite(v, f"{path}/{i}", resolver) for i, v in enumerate(value)
             ]
