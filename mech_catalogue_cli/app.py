@@ -27,6 +27,7 @@ import click
 from mech_catalogue_core import exporters
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
+    ChainReadError,
     RegistryDecodeError,
 )
 from mech_catalogue_core.derive.derive import (
@@ -88,7 +89,6 @@ from .keys import redacted_url, without_url
 from .output import CliFailure, Output, console_on, print_problem
 from .overrides import failure_code, generate_failure, read_overrides
 from .sources import DEFAULT_TIMEOUT, Loaded, default_gateway, load, read_file
-from .sync_driver import ChainReadError
 
 INVALID_MANIFEST = "invalid_manifest"
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")

@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, Generator, List, Optional, Tuple
 
 import requests
 from mech_catalogue_core.chain.registry import (
+    ChainReadError,
     RegistryDecodeError,
     decode_batch,
     encode_batch,
@@ -63,7 +64,7 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 
-from mech_catalogue_cli.sync_driver import ChainReadError, eth_call, gateway_get
+from mech_catalogue_cli.sync_driver import eth_call, gateway_get
 
 
 def is_code_uri(source: str) -> bool:

@@ -43,6 +43,7 @@ from mech_catalogue_core.chain.marketplace import (
     start_checkpoint,
 )
 from mech_catalogue_core.chain.registry import (
+    ChainReadError,
     decode_batch,
     encode_batch,
 )
@@ -56,7 +57,7 @@ from mech_catalogue_core.model.market import (
     MechFacts,
 )
 
-from mech_catalogue_cli.sync_driver import ChainReadError, SyncConfig, eth_call
+from mech_catalogue_cli.sync_driver import SyncConfig, eth_call
 
 LOGGER = logging.getLogger(__name__)
 #: bytes of a kept checkpoint at most (a mech is about 150 bytes: 64 MiB is far above any

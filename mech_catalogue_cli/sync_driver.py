@@ -63,6 +63,7 @@ from mech_catalogue_core.catalogue.fetching import (
 from mech_catalogue_core.chain.registry import (
     BatchReply,
     BatchRequest,
+    ChainReadError,
     HolderCache,
     RegistryConfigError,
     RegistryDecodeError,
@@ -101,10 +102,6 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 from mech_catalogue_core.model.limits import Limits
-
-
-class ChainReadError(RuntimeError):
-    """An ``eth_call`` failed: transport error, timeout, JSON-RPC error or revert."""
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from mech_catalogue_core.chain.marketplace import (
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
     IDS_ALL,
+    ChainReadError,
     RegistryConfigError,
     RegistryDecodeError,
     RegistrySource,
@@ -72,7 +73,6 @@ from mech_catalogue_cli.marketplace_driver import (
 )
 from mech_catalogue_cli.sync_driver import (
     CatalogueSync,
-    ChainReadError,
     SyncConfig,
     fetch_manifests,
     parse,

@@ -43,6 +43,7 @@ from mech_catalogue_core.chain.marketplace import (
     MarketplaceSource,
     attach_facts,
 )
+from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.exporters.mcp_tool import (
     META_KEY,
     mcp_tool_for_model,
@@ -68,7 +69,7 @@ from mech_catalogue_core.model.tool import (
 from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.keys import redacted_url, without_url
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader, block_number
-from mech_catalogue_cli.sync_driver import CatalogueSync, ChainReadError, SyncConfig
+from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .decisions import NoOffer, Offer, choose_offer, secret_refusal
 from .upstream import AnswerError, get_json, watched_session

@@ -91,6 +91,29 @@ READ_CALL_FAILED = ProblemCode.REGISTRY_CALL_FAILED
 READ_UNDECODABLE = ProblemCode.REGISTRY_RETURN_UNDECODABLE
 
 
+class ChainReadError(RuntimeError):
+    """A chain read failed as a whole (transport error, timeout, RPC error, revert).
+
+    Every adapter that reads the chain raises this one type (the skill's framework calls,
+    the CLI's JSON-RPC calls), so the library's runners (:mod:`.rpc_limits`) and the
+    callers catch one thing.
+
+    :param message: what failed and what to check.
+    :param reason: the RPC's (or the ledger connection's) own words, which
+        :func:`.rpc_limits.rpc_text` reads to tell a size or range refusal from other
+        errors; the message when not given.
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        """Keep the message and the reason.
+
+        :param message: what failed and what to check.
+        :param reason: the RPC's own words.
+        """
+        super().__init__(message)
+        self.reason = reason or message
+
+
 class RegistryConfigError(ValueError):
     """A registry description from the configuration is unusable; the message names the field."""
 

@@ -91,7 +91,7 @@ def rpc_text(error: BaseException) -> str:
     """Get what the RPC said in an error: its ``reason`` attribute if it has one, else its text.
 
     An adapter that adds its own advice to the message (which may name ranges or sizes)
-    keeps the RPC's words apart in ``reason`` (the skill's ``ChainReadError``).
+    keeps the RPC's words apart in ``reason`` (``registry.ChainReadError``).
 
     :param error: the exception a runner raised.
     :return: the text the classifiers read.

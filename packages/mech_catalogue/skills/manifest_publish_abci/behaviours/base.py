@@ -20,6 +20,7 @@ from typing import Any, Generator, List, Optional, Tuple, cast
 
 from mech_catalogue_core.chain.registry import (
     Call,
+    ChainReadError,
     RegistryDecodeError,
 )
 from mech_catalogue_core.derive.derive import (
@@ -49,7 +50,6 @@ from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
     PublishSynchronizedData,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
-    ChainReadError,
     ToolMetadataBaseBehaviour,
 )
 

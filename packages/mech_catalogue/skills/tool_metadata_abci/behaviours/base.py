@@ -30,6 +30,7 @@ from mech_catalogue_core.chain.marketplace import (
 )
 from mech_catalogue_core.chain.registry import (
     Call,
+    ChainReadError,
     RegistryConfigError,
     RegistryDecodeError,
     decode_batch,
@@ -68,25 +69,6 @@ from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
 )
 
 BatchResult = Tuple[int, List[Tuple[bool, bytes]]]
-
-
-class ChainReadError(Exception):
-    """A chain read failed as a whole (RPC error, wrong address); the message says which.
-
-    :param message: what failed and what to check.
-    :param reason: the RPC's (or the ledger connection's) own text, which
-        ``mech_catalogue_core/chain/rpc_limits.py`` reads to tell a size refusal from other errors;
-        the message when not given.
-    """
-
-    def __init__(self, message: str, reason: str = "") -> None:
-        """Keep the message and the reason.
-
-        :param message: what failed and what to check.
-        :param reason: the RPC's own text.
-        """
-        super().__init__(message)
-        self.reason = reason or message
 
 
 class ToolMetadataBaseBehaviour(

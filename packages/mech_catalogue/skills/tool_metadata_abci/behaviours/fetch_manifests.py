@@ -36,6 +36,7 @@ from mech_catalogue_core.catalogue.views import (
     views_document,
 )
 from mech_catalogue_core.chain.registry import (
+    ChainReadError,
     RegistryDecodeError,
 )
 from mech_catalogue_core.chain.snapshot import (
@@ -83,7 +84,6 @@ from mech_catalogue_core.model.problems import (
 )
 
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.base import (
-    ChainReadError,
     ToolMetadataBaseBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (
