@@ -1,0 +1,92 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Options and help text the commands share: ``--json``, the IPFS gateway, examples."""
+
+import functools
+import inspect
+import re
+from typing import Any, Callable, Optional
+
+import click
+
+from ..devnet_options import DevnetSettings, devnet_options, given
+from ..output import CliFailure, Output
+from ..sources import DEFAULT_TIMEOUT, default_gateway
+
+INVALID_MANIFEST = "invalid_manifest"
+ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+WARNINGS_AS_ERRORS = "warnings_as_errors"
+
+
+def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--json`` and hand the command an :class:`Output` as ``out``."""
+
+    @click.option(
+        "--json", "as_json", is_flag=True, help="Print machine-readable JSON."
+    )
+    @click.pass_context
+    @functools.wraps(command)
+    def wrapper(ctx: click.Context, *args: Any, as_json: bool, **kwargs: Any) -> Any:
+        out = Output(as_json or bool((ctx.obj or {}).get("json")))
+        try:
+            return command(*args, out=out, **kwargs)
+        except CliFailure as failure:
+            out.fail(failure)
+
+    return wrapper
+
+
+def examples(*lines: str) -> str:
+    """Return a click epilog listing example command lines, kept unwrapped.
+
+    :param lines: command lines, without the program name.
+    :return: the epilog text.
+    """
+    return "\b\nExamples:\n" + "\n".join(f"  mech-catalogue {line}" for line in lines)
+
+
+def gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--ipfs-gateway``, ``--timeout`` and the devnet options (its gateway wins).
+
+    :param command: the command function (given ``devnet`` too when it takes it).
+    :return: the decorated command.
+    """
+    wants_devnet = "devnet" in inspect.signature(command).parameters
+
+    @functools.wraps(command)
+    def with_devnet(
+        *args: Any, devnet: Optional[DevnetSettings], gateway: str, **kwargs: Any
+    ) -> Any:
+        if devnet is not None and not given("gateway"):
+            gateway = devnet.info.ipfs_gateway_url
+        if wants_devnet:
+            kwargs["devnet"] = devnet
+        return command(*args, gateway=gateway, **kwargs)
+
+    decorated = devnet_options(with_devnet)
+    decorated = click.option(
+        "--timeout",
+        type=click.FloatRange(min=0.1),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds per IPFS request.",
+    )(decorated)
+    return click.option(
+        "--ipfs-gateway",
+        "gateway",
+        default=default_gateway,
+        show_default="$MECH_CATALOGUE_IPFS_GATEWAY or http://127.0.0.1:8080",
+        help="IPFS HTTP gateway used for CIDs and digests (--devnet: the devnet's).",
+    )(decorated)
