@@ -20,13 +20,15 @@ not structured, or delivered by another mech than the one paid. Everything here 
 but :func:`structured_or_why`, which checks in the bounded child process.
 """
 
+import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.untrusted_text import strip_invisible
 
 from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded
-from .decisions import structured_content
+from .decisions import decode_response, structured_content
 from .ipfs import IpfsError
 from .market import JournalEntry, MarketError
 from .source import ServedTool
@@ -104,6 +106,40 @@ def warning_of(code: ProblemCode, message: str) -> Dict[str, str]:
     return {"code": code, "message": message}
 
 
+def visible_text(text: str) -> Tuple[str, int]:
+    """The response as a person sees it, and how many invisible characters were removed.
+
+    JSON escapes count too: a response that is a JSON document is read as its decoded
+    strings (an escaped tag character is one to a model that decodes it), and is then
+    shown re-encoded without them.
+
+    :param text: the delivered response, decoded.
+    :return: ``(visible text, characters removed)``; the text unchanged when none were.
+    """
+    visible = strip_invisible(text)
+    removed = len(text) - len(visible)
+    value, why = decode_response(visible)
+    if why or not isinstance(value, (dict, list, str)):
+        return visible, removed
+    found = [0]
+
+    def clean(node: Any) -> Any:
+        if isinstance(node, str):
+            shown = strip_invisible(node)
+            found[0] += len(node) - len(shown)
+            return shown
+        if isinstance(node, list):
+            return [clean(item) for item in node]
+        if isinstance(node, dict):
+            return {clean(key): clean(item) for key, item in node.items()}
+        return node
+
+    cleaned = clean(value)  # at most MAX_RESPONSE_DEPTH deep (decode_response)
+    if not found[0]:
+        return visible, removed
+    return json.dumps(cleaned, ensure_ascii=False), removed + found[0]
+
+
 def answer_result(  # pylint: disable=too-many-arguments
     tool: ServedTool,
     entry: JournalEntry,
@@ -134,6 +170,17 @@ def answer_result(  # pylint: disable=too-many-arguments
         )
         warnings.append(warning_of(ProblemCode.RESPONSE_NOT_UTF8, said))
         notes.append(said)
+    # what a person reading the answer would not see, the model must not read either
+    text, removed = visible_text(text)
+    if removed:
+        said = (
+            f"the response held {removed} invisible or control characters (tag "
+            "characters, bidi controls, zero-width...), removed here; the original "
+            f"bytes are at {entry.response_cid}"
+        )
+        warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
+        notes.append(said)
+        structured = None
     if problem:
         said = f"request {entry.request_id} was delivered ({entry.response_cid}) but {problem}"
         warnings.append(warning_of(ProblemCode.RESPONSE_NOT_STRUCTURED, said))
@@ -159,15 +206,20 @@ def answer_result(  # pylint: disable=too-many-arguments
         notes.append(said)
     if warnings:
         meta["warnings"] = warnings
-    failed = bool(problem) or not check.trusted
+    # text only, where the tool promises structured output, is an error (as a problem is)
+    hidden = bool(removed) and bool(tool.tool.get("outputSchema"))
+    failed = bool(problem) or hidden or not check.trusted
     if not failed and not notes:
         return types.CallToolResult(
             content=[text_content(text)],
             structured_content=structured,
             _meta={REQUEST_META_KEY: meta},
         )
+    # the markers name the response's CID, which the response cannot contain (it would
+    # have to hold its own hash), so a delivered text cannot forge the end of the block
     label = "untrusted response" if not check.trusted else "response"
-    shown = f"--- {label} begins ---\n{text}\n--- {label} ends ---"
+    fence = f"{label} {entry.response_cid}"
+    shown = f"--- {fence} begins ---\n{text}\n--- {fence} ends ---"
     return types.CallToolResult(
         content=[text_content(f"{tool.name}: " + "; ".join(notes) + ".\n" + shown)],
         structured_content=None if failed else structured,

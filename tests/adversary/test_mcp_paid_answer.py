@@ -163,7 +163,7 @@ def test_an_unstructurable_delivery_is_returned_as_text_and_never_paid_again(
             assert not result.is_error, text[:300]
             assert result.structured_content["result"].startswith("[[[")
             continue
-        assert result.is_error and "--- response begins ---" in text, text[:300]
+        assert result.is_error and "--- response " in text, text[:300]
         codes = {w["code"] for w in result.meta[REQUEST_META]["warnings"]}
         assert "response_not_structured" in codes
     assert first.content[0].text == again.content[0].text
@@ -202,7 +202,7 @@ def test_an_answer_sniped_by_a_mech_of_another_tool_is_untrusted(
     text = result.content[0].text
     meta = result.meta[REQUEST_META]
     assert result.is_error and "UNTRUSTED" in text and lure in text
-    assert "--- untrusted response begins ---" in text
+    assert "--- untrusted response " in text and " begins ---" in text
     assert meta["delivery_mech"] == stranger.lower() and meta["mech"] == paid.lower()
     assert stranger.lower() in text and paid.lower() in text
     assert {w["code"] for w in meta["warnings"]} == {"untrusted_delivery"}

@@ -125,11 +125,16 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 #: what an argument asks for when it asks for a secret (matched on its name's and its
-#: description's words; ``privateKey``, ``wallet_key`` and "paste the private key" all match)
+#: description's words; ``privateKey``, ``wallet_key`` and "paste the private key" all
+#: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret`` or ``pk``,
+#: the words that restore a wallet, an access token or credentials are.
 SECRET_PATTERN = re.compile(
-    r"\b(private keys?|secret keys?|wallet keys?|signing keys?|seed (phrase|words)|"
-    r"recovery (phrase|words)|mnemonic|passwords?|passphrase|api keys?|apikey|"
-    r"privkey)\b",
+    r"\b(private ?keys?|priv ?keys?|pk|secret keys?|secrets?|wallet keys?|signing keys?|"
+    r"seed ?(phrase|words)|recovery (phrase|words)|mnemonic|passwords?|passphrase|"
+    r"api keys?|apikey|"
+    r"restore (your|the|a) wallet|"
+    r"(openai|anthropic|api|access|auth|bearer|refresh|session) tokens?|"
+    r"credentials?)\b",
     re.IGNORECASE | re.ASCII,
 )
 _NOT_WORD = re.compile(r"[^A-Za-z0-9]+")

@@ -206,6 +206,18 @@ def test_ordinary_descriptions_are_not_flagged(text: str) -> None:
         ("token", "Paste the private-key of the account", "private key"),
         ("words", "your 12-word recovery phrase", "recovery phrase"),
         ("auth", "the OpenAI API key to use", "api key"),
+        # spellings an adversarial review found undetected
+        ("PRIVATEKEY", "", "privatekey"),
+        ("privKey", "", "priv key"),
+        ("priv_key", "", "priv key"),
+        ("pk", "", "pk"),
+        ("client_secret", "", "secret"),
+        ("seedphrase", "", "seedphrase"),
+        ("access_token", "", "access token"),
+        ("phrase", "the 24 words that restore the wallet", "restore the wallet"),
+        ("restore", "what you typed to restore your wallet", "restore your wallet"),
+        ("llm", "your Anthropic token (sk-...)", "anthropic token"),
+        ("login", "exchange login credentials", "credentials"),
     ],
 )
 def test_arguments_asking_for_secrets_are_found(
@@ -237,6 +249,10 @@ def test_a_secret_asked_in_a_nested_property_is_found() -> None:
         ("passage", "a passage of text to summarise"),
         ("public_key", "the address's public key, to verify a signature"),
         ("token_address", "the ERC-20 token"),
+        ("seed", "random seed of the image model, for reproducible outputs"),
+        ("max_tokens", "how many tokens the answer may use"),
+        ("secretary", "who the letter is addressed to"),
+        ("words", "at most 12 words of summary"),
     ],
 )
 def test_ordinary_arguments_do_not_ask_for_secrets(name: str, description: str) -> None:
