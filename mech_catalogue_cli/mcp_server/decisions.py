@@ -379,6 +379,16 @@ class SpendLedger:
         self.spent += price
         self.requests.append(request_id)
 
+    def refund(self, price: int, request_id: str) -> None:
+        """Take back a request counted by :meth:`record` that was mined and reverted.
+
+        :param price: wei counted for it.
+        :param request_id: its request id.
+        """
+        if request_id in self.requests:
+            self.requests.remove(request_id)
+            self.spent -= price
+
 
 def _canonical(value: Any) -> bytes:
     return json.dumps(

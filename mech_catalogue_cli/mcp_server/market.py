@@ -202,6 +202,10 @@ class MarketError(RuntimeError):
     """A marketplace read or transaction failed; the message names it (never the key)."""
 
 
+class RequestReverted(MarketError):
+    """The request transaction was mined and reverted: only gas was spent, nothing paid."""
+
+
 class JournalError(MarketError):
     """A journal entry that is not one this server wrote; the message names the file."""
 
@@ -645,7 +649,8 @@ class Marketplace:
         :param signed: from :meth:`sign` (or the journal).
         :param wait: seconds to wait for the receipt.
         :return: the transaction hash.
-        :raises MarketError: when it is not mined in time, cannot be sent, or reverts.
+        :raises MarketError: when it is not mined in time or cannot be sent.
+        :raises RequestReverted: when it was mined and reverted (only gas was spent).
         """
         tx_hash = signed.tx_hash
         try:
@@ -665,7 +670,7 @@ class Marketplace:
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
             ) from exc
         if receipt["status"] != 1:
-            raise MarketError(
+            raise RequestReverted(
                 f"the request transaction {tx_hash} reverted on {self.address}"
             )
         return tx_hash

@@ -100,6 +100,7 @@ from .market import (
     JournalEntry,
     MarketError,
     Marketplace,
+    RequestReverted,
     SignedRequest,
 )
 from .pins import definition_digest, definition_of, load_pins, save_pins
@@ -687,7 +688,21 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 # counted before sending: a send that fails after the broadcast (no
                 # receipt in time) may still be mined, so it must count against the cap
                 self.ledger.record(price, prepared.request_id)
-                return self._broadcast_again(prepared)
+                try:
+                    return self._broadcast_again(prepared)
+                except RequestReverted:
+                    # mined and reverted: nothing was paid but gas, so it does not count
+                    # against --max-spend; a price raised while it was pending (a mech
+                    # front-running the request) is said in words, and the next offer tried
+                    self.ledger.refund(price, prepared.request_id)
+                    again = market.mech_price(offer.address)
+                    if again is None or again == price:
+                        raise
+                    return PriceRefusal(
+                        f"mech {offer.address} changed its price from {price} wei to "
+                        f"{again} wei while the request was pending; the transaction "
+                        "reverted (only gas was spent)"
+                    )
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
             if isinstance(sent, PriceRefusal):

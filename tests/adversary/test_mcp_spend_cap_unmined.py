@@ -36,6 +36,7 @@ from mech_catalogue_cli.mcp_server.market import (
     STATUS_REQUESTED_PRIORITY,
     Journal,
     MarketError,
+    RequestReverted,
     SignedRequest,
 )
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
@@ -190,3 +191,81 @@ def test_an_unmined_send_counts_against_max_spend(
     assert isinstance(first, MarketError)
     assert len(market.sent) == 1, "paid past --max-spend after an unmined send"
     assert second.is_error and "--max-spend 15 wei" in second.content[0].text
+
+
+class FrontRunMarket(UnminedMarket):
+    """Every request is mined and reverts: its mech raised the price by 1 wei meanwhile.
+
+    What an adversarial review did on the devnet (automine off, the mech's Safe raising
+    the price with a higher tip once the user's request was pending).
+    """
+
+    def __init__(self) -> None:
+        """No request yet; prices as listed."""
+        super().__init__()
+        self.raised: Dict[str, int] = {}
+
+    def mech_price(self, mech: str) -> int:
+        """The price now: raised by 1 wei once a request to the mech is pending.
+
+        :param mech: the mech.
+        :return: wei.
+        """
+        return self.raised.get(mech, PRICE)
+
+    def broadcast(self, signed: SignedRequest, wait: float) -> str:
+        """Mine the request; it reverts, the mech's price having moved.
+
+        :param signed: the signed request.
+        :param wait: seconds.
+        :raises RequestReverted: always.
+        """
+        del wait
+        self.sent.append({"raw": signed.raw_tx})
+        self.raised["0x" + "11" * 20] = PRICE + 1
+        raise RequestReverted(f"the request transaction {signed.tx_hash} reverted")
+
+    def confirmed_nonce(self) -> int:
+        """Every transaction broadcast was mined.
+
+        :return: the count of transactions.
+        """
+        return len(self.sent)
+
+    def status(self, request_id: str) -> int:
+        """A reverted request is not on chain.
+
+        :param request_id: the id.
+        :return: the status.
+        """
+        del request_id
+        return STATUS_DOES_NOT_EXIST
+
+
+def test_a_front_run_price_raise_spends_no_cap_and_is_said_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reverted request counts nothing against --max-spend; the refusal names both prices.
+
+    Before, the cap was charged for the reverted request (5e15 "spent", the retry refused
+    by --max-spend although nothing had been paid) and the error only said "reverted".
+
+    :param tmp_path: pytest's temporary folder (the journal).
+    :param monkeypatch: pytest's monkeypatch (IPFS upload stand-in).
+    """
+    monkeypatch.setattr(
+        server_module,
+        "upload_json",
+        lambda url, payload, timeout: Uploaded("Qm", "0x" + "ab" * 32, 1),
+    )
+    market = FrontRunMarket()
+    settings = CallSettings(
+        gateway_url="", ipfs_api_url="", max_spend=15, io_timeout=0.1, timeout=0.1
+    )
+    app = MechToolServer(OneTool(), settings, market, Journal(tmp_path))  # type: ignore
+    app.refresh()
+    result = anyio.run(app.call, "t", {"prompt": "first"})
+    text = str(getattr(result.content[0], "text", ""))
+    assert result.is_error and f"from {PRICE} wei to {PRICE + 1} wei" in text
+    assert app.ledger.spent == 0 and not app.ledger.requests
+    assert "--max-spend" not in text
