@@ -49,11 +49,13 @@ from mech_catalogue_cli.mcp_server.decisions import (
 from mech_catalogue_cli.mcp_server.market import (
     REQUEST_TOPICS,
     STATUS_DELIVERED,
+    STATUS_DOES_NOT_EXIST,
     Delivered,
     Journal,
     JournalEntry,
     JournalError,
     Marketplace,
+    OwnRequest,
     entry_from_json,
 )
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY
@@ -414,6 +416,55 @@ def test_invisible_characters_of_an_answer_are_removed_and_said(
     assert result.is_error  # the tool has an output schema: text only is an error
     codes = [w["code"] for w in result.meta[REQUEST_META_KEY]["warnings"]]
     assert codes == ["invisible_text"]
+
+
+class ResumingMarket(DeliveredMarket):
+    """The call's request is on chain; its journal entry was rewritten as never sent."""
+
+    def own_request(self, data: str) -> OwnRequest:  # type: ignore[override]
+        """This requester's request with the call's data: the real one.
+
+        :param data: the request data.
+        :return: it.
+        """
+        return OwnRequest(REQUEST_ID, PAID.lower(), data, 7, "0x" + "ef" * 32)
+
+    @staticmethod
+    def request_info(request_id: str) -> Dict[str, Any]:
+        """The real request's facts.
+
+        :param request_id: its id.
+        :return: mech, price and payment type.
+        """
+        del request_id
+        return {"priority_mech": PAID, "delivery_rate": 10, "payment_type": "native"}
+
+    @staticmethod
+    def status(request_id: str) -> int:
+        """The forged id was never requested; the real one is delivered.
+
+        :param request_id: the id.
+        :return: the status.
+        """
+        return STATUS_DELIVERED if request_id == REQUEST_ID else STATUS_DOES_NOT_EXIST
+
+
+def test_an_entry_rewritten_as_not_sent_is_resumed_from_chain_not_paid(
+    tmp_path: Path,
+) -> None:
+    """A paid call whose entry now says prepared, with another request id: no new payment.
+
+    An adversarial review rewrote a delivered call's entry as valid JSON with status
+    ``prepared`` and a made-up request id; the retry paid a second request with the data
+    already on chain (the chain was looked up only for a missing entry).
+
+    :param tmp_path: pytest's temporary folder.
+    """
+    app = _server(tmp_path, ResumingMarket(), b'{"requestId": 1, "result": "r"}')
+    assert app.journal is not None
+    app.journal.save(_entry(status="prepared", request_id="0x" + "77" * 32))
+    result = _paid_call(app)  # the market raises AssertionError on any payment
+    assert result.meta[REQUEST_META_KEY]["request_id"] == REQUEST_ID
 
 
 # --- fuzz: generated hostile deliveries and journal entries -------------------------

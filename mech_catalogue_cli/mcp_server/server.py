@@ -441,8 +441,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
         live = not self.settings.dry_run and self.market and self.journal
         entry = self.journal.load(key) if live and self.journal else None
-        if entry is None and live:
-            entry = await self._resumed_from_chain(tool, arguments, key)
+        if live and (entry is None or entry.status == CallStatus.PREPARED):
+            # a missing entry, or one not known to be sent (a crash before the receipt,
+            # or a rewritten file): this requester's request with the call's data on
+            # chain is the call's, whatever the entry says
+            entry = await self._resumed_from_chain(tool, arguments, key) or entry
         if entry is not None and entry.status in (
             CallStatus.SENT,
             CallStatus.DELIVERED,
