@@ -162,21 +162,35 @@ class OneTool:  # pylint: disable=too-few-public-methods
         return ServedCatalogue("d", (ServedTool("t", "t", entry, (offer,)),))
 
 
-def test_an_unmined_send_counts_against_max_spend(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Cap 15, price 10: after a send that timed out, a second call is refused."""
+def _capped_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, market: UnminedMarket
+) -> MechToolServer:
+    """A server of :class:`OneTool` over ``market``, ``--max-spend 15``, uploads stood in.
+
+    :param tmp_path: the journal's folder.
+    :param monkeypatch: pytest's monkeypatch (the IPFS upload stand-in).
+    :param market: the marketplace stand-in.
+    :return: the server, its catalogue read.
+    """
     monkeypatch.setattr(
         server_module,
         "upload_json",
         lambda url, payload, timeout: Uploaded("Qm", "0x" + "ab" * 32, 1),
     )
-    market = UnminedMarket()
     settings = CallSettings(
         gateway_url="", ipfs_api_url="", max_spend=15, io_timeout=0.1, timeout=0.1
     )
     app = MechToolServer(OneTool(), settings, market, Journal(tmp_path))  # type: ignore
     app.refresh()
+    return app
+
+
+def test_an_unmined_send_counts_against_max_spend(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cap 15, price 10: after a send that timed out, a second call is refused."""
+    market = UnminedMarket()
+    app = _capped_server(tmp_path, monkeypatch, market)
 
     async def main() -> List[Any]:
         results: List[Any] = []
@@ -253,17 +267,7 @@ def test_a_front_run_price_raise_spends_no_cap_and_is_said_in_words(
     :param tmp_path: pytest's temporary folder (the journal).
     :param monkeypatch: pytest's monkeypatch (IPFS upload stand-in).
     """
-    monkeypatch.setattr(
-        server_module,
-        "upload_json",
-        lambda url, payload, timeout: Uploaded("Qm", "0x" + "ab" * 32, 1),
-    )
-    market = FrontRunMarket()
-    settings = CallSettings(
-        gateway_url="", ipfs_api_url="", max_spend=15, io_timeout=0.1, timeout=0.1
-    )
-    app = MechToolServer(OneTool(), settings, market, Journal(tmp_path))  # type: ignore
-    app.refresh()
+    app = _capped_server(tmp_path, monkeypatch, FrontRunMarket())
     result = anyio.run(app.call, "t", {"prompt": "first"})
     text = str(getattr(result.content[0], "text", ""))
     assert result.is_error and f"from {PRICE} wei to {PRICE + 1} wei" in text
