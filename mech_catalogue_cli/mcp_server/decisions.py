@@ -51,9 +51,11 @@ from mech_catalogue_core.model.market import (
     MechFacts,
 )
 from mech_catalogue_core.model.problems import (
+    INVISIBLE_TEXT,
     SECRET_ARGUMENT,
 )
 from mech_catalogue_core.model.untrusted_text import (
+    hidden_in,
     secret_arguments,
 )
 
@@ -461,6 +463,28 @@ def request_payload(
     }
     payload.update({"prompt": prompt_of(arguments), "tool": tool, "nonce": nonce})
     return payload
+
+
+def hidden_text_refusal(tool: Mapping[str, Any]) -> Optional[str]:
+    """Why a tool is refused when its served definition still hides text (issue 29).
+
+    Prose is cleaned on arrival; what is the mech's contract (property names,
+    ``pattern``, ``format``, ``enum`` object keys, unknown keywords) is not, so a
+    definition hiding invisible characters there is not offered at all (found by an
+    adversarial review: tag characters spelling instructions in those places).
+
+    :param tool: the MCP Tool as served.
+    :return: a sentence starting with the problem code ``invisible_text`` naming where,
+        or None when the definition hides nothing.
+    """
+    where = hidden_in(dict(tool))
+    if not where:
+        return None
+    return (
+        f"refused ({INVISIBLE_TEXT}): the tool's definition hides invisible characters "
+        f"where they cannot be removed without changing what a call sends "
+        f"({', '.join(where)}); this tool is not offered"
+    )
 
 
 def secret_refusal(input_schema: Mapping[str, Any]) -> Optional[str]:

@@ -85,6 +85,7 @@ from .decisions import (
     call_key,
     check_delivery,
     choice_reason,
+    hidden_text_refusal,
     payload_nonce,
     pin_refusal,
     rank_offers,
@@ -251,7 +252,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         listable, refused = served.refusing_secrets()
         if refused:
             LOGGER.warning(
-                "%d tools not listed: an argument asks for a secret (%s)",
+                "%d tools not listed: they ask for a secret or hide text (%s)",
                 len(refused),
                 ", ".join(refused[:10]),
             )
@@ -452,7 +453,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         ):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             return await self._await_result(tool, entry, timer, session)
-        refusal = self.changed.get(name) or secret_refusal(tool.tool["inputSchema"])
+        refusal = (
+            self.changed.get(name)
+            or secret_refusal(tool.tool["inputSchema"])
+            or hidden_text_refusal(tool.tool)
+        )
         if refusal:  # after the journal: an answer paid before is still returned
             return error_result(f"{name}: {refusal}; nothing was sent")
         settings = self.settings

@@ -71,7 +71,7 @@ from mech_catalogue_cli.keys import redacted_url, without_url
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader, block_number
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
-from .decisions import NoOffer, Offer, choose_offer, secret_refusal
+from .decisions import NoOffer, Offer, choose_offer, hidden_text_refusal, secret_refusal
 from .upstream import AnswerError, get_json, watched_session
 
 LOGGER = logging.getLogger(__name__)
@@ -234,17 +234,20 @@ class ServedCatalogue:
         return ServedCatalogue(self.digest, tuple(kept))
 
     def refusing_secrets(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
-        """Leave out the tools whose arguments ask for a secret (:func:`.decisions.secret_refusal`).
+        """Leave out the tools that ask for a secret or still hide text.
 
-        Refused tools are not listed, so their text (which asks the model for a secret)
-        never reaches it; a ``tools/call`` naming one is refused with the same sentence.
+        :func:`.decisions.secret_refusal` and :func:`.decisions.hidden_text_refusal`:
+        refused tools are not listed, so their text never reaches a model; a
+        ``tools/call`` naming one is refused with the same sentence.
 
         :return: the kept tools (same digest), and the names left out.
         """
         kept: List[ServedTool] = []
         refused: List[str] = []
         for tool in self.tools:
-            if secret_refusal(tool.tool["inputSchema"]):
+            if secret_refusal(tool.tool["inputSchema"]) or hidden_text_refusal(
+                tool.tool
+            ):
                 refused.append(tool.name)
             else:
                 kept.append(tool)

@@ -167,6 +167,36 @@ def strip_invisible(text: str) -> str:
     return _INVISIBLE.sub("", _LINE_BREAK.sub("\n", text))
 
 
+def hidden_in(value: Any, limit: int = 5) -> Tuple[str, ...]:
+    """Where a JSON value still holds invisible characters, in any string or key.
+
+    What :func:`schema_for_model` keeps as the mech's contract (property names,
+    ``pattern``, ``format``, ``enum`` object keys, unknown keywords) is not cleaned, since
+    changing it would change what a call must send; a definition that still hides text
+    there is refused by whoever serves it to a model (the MCP server).
+
+    :param value: a JSON value (e.g. an MCP Tool as served).
+    :param limit: pointers reported at most.
+    :return: JSON pointers of the strings and keys holding any, at most ``limit``.
+    """
+    found: List[str] = []
+    stack: List[Tuple[str, Any]] = [("", value)]
+    while stack and len(found) < limit:
+        where, node = stack.pop()
+        if isinstance(node, str):
+            if _INVISIBLE.search(node):
+                found.append(where or "/")
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                pointer = f"{where}/{key}"
+                if isinstance(key, str) and _INVISIBLE.search(key):
+                    found.append(pointer)
+                stack.append((pointer, item))
+        elif isinstance(node, list):
+            stack.extend((f"{where}/{i}", item) for i, item in enumerate(node))
+    return tuple(found[:limit])
+
+
 def capped(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     """Cut a text to ``cap`` characters, saying how many were left out.
 
