@@ -19,27 +19,13 @@ runs without a key, so nothing can be paid whatever happens.
 """
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List
 
 import anyio
 import pytest
-from mech_catalogue_core.catalogue.fetching import (
-    FetchResult,
-)
-from mech_catalogue_core.chain.registry import (
-    DigestRead,
-)
-from mech_catalogue_core.model.catalogue import (
-    Catalogue,
-)
-from mech_catalogue_core.model.market import (
-    MechFacts,
-)
 
 from mech_catalogue_cli.mcp_server.decisions import (
-    NATIVE_PAYMENT_TYPE,
     definition_changes,
 )
 from mech_catalogue_cli.mcp_server.pins import (
@@ -51,9 +37,8 @@ from mech_catalogue_cli.mcp_server.pins import (
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import (
     ServedCatalogue,
-    served_from_catalogue,
 )
-from tests.test_contract_guards import build, manifest, raw_digest, ref
+from tests.test_mcp_untrusted_text import served_catalogue
 
 
 def _tool(name: str, **arguments: str) -> Dict[str, Any]:
@@ -65,22 +50,7 @@ def _tool(name: str, **arguments: str) -> Dict[str, Any]:
 
 
 def _served(*tools: Dict[str, Any]) -> ServedCatalogue:
-    data = manifest(*tools)
-    digest = raw_digest(data)
-    catalogue = build(
-        20, [DigestRead(ref(1), digest)], {digest: FetchResult.ok(digest, "bafk", data)}
-    )
-    facts = MechFacts(
-        address="0x" + "0b" * 20,
-        service_id=1,
-        block=20,
-        confirmed=True,
-        max_delivery_rate=3,
-        payment_type=NATIVE_PAYMENT_TYPE,
-    )
-    return served_from_catalogue(
-        Catalogue.build(replace(m, marketplace=(facts,)) for m in catalogue.mechs)
-    )
+    return served_catalogue(*tools, price=3, address="0x" + "0b" * 20)
 
 
 class _Source:  # pylint: disable=too-few-public-methods

@@ -89,18 +89,27 @@ def _tool(name: str, description: str, **kwargs: Tuple[str, str]) -> Dict[str, A
     }
 
 
-def _served(*tools: Dict[str, Any]) -> ServedCatalogue:
+def served_catalogue(
+    *tools: Dict[str, Any], price: int = 7, address: str = "0x" + "0a" * 20
+) -> ServedCatalogue:
+    """What the MCP server serves for one mech publishing ``tools``, with one offer.
+
+    :param tools: the manifest's typed tool objects.
+    :param price: the offer's price, wei.
+    :param address: the offer's mech contract.
+    :return: the served catalogue (``served_from_catalogue``, as the direct source builds it).
+    """
     data = manifest(*tools)
     digest = raw_digest(data)
     catalogue = build(
         20, [DigestRead(ref(1), digest)], {digest: FetchResult.ok(digest, "bafk", data)}
     )
     facts = MechFacts(
-        address="0x" + "0a" * 20,
+        address=address,
         service_id=1,
         block=20,
         confirmed=True,
-        max_delivery_rate=7,
+        max_delivery_rate=price,
         payment_type=NATIVE_PAYMENT_TYPE,
         requests=0,
         deliveries=0,
@@ -144,7 +153,7 @@ HOSTILE = _tool(
 
 def test_listed_text_is_clean_capped_and_the_facts_come_first() -> None:
     """No hidden character is listed; the price and mech precede the manifest's text."""
-    server = _server(_served(HOSTILE))
+    server = _server(served_catalogue(HOSTILE))
     (listed,) = server.listed.tools
     entry = listed.tool
     description = entry["description"]
@@ -205,7 +214,7 @@ def test_a_tool_asking_for_a_secret_is_not_listed_and_a_call_is_refused(
         **{argument: ("str", description)},
     )
     for all_tools in (False, True):
-        server = _server(_served(honest, phishing), all_tools=all_tools)
+        server = _server(served_catalogue(honest, phishing), all_tools=all_tools)
         assert [t.mech_tool for t in server.listed.tools] == ["tide_table"]
     (refused,) = [t for t in server.catalogue.tools if t.mech_tool == "tide_alerts"]
     result = anyio.run(
@@ -261,7 +270,7 @@ def test_text_hidden_where_it_cannot_be_cleaned_is_not_offered(
         "description": "Alerts.",
         "input": {"type": "text", "schema": {"type": "object", "properties": schema}},
     }
-    server = _server(_served(honest, hiding))
+    server = _server(served_catalogue(honest, hiding))
     assert "tide_table" in [t.mech_tool for t in server.listed.tools]
     for tool in server.listed.tools:  # what is listed hides nothing anywhere
         assert not hidden_in(tool.tool), tool.tool
