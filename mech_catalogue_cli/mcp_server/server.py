@@ -233,8 +233,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         ``catalogue`` keeps every tool (calls, and retries of paid requests, resolve
         against it); ``listed`` is what ``tools/list`` serves: the payable tools with
         their price (:meth:`.source.ServedCatalogue.payable_only`), or every tool with
-        ``--all-tools``, never a tool whose arguments ask for a secret
-        (:meth:`.source.ServedCatalogue.refusing_secrets`).
+        ``--all-tools``, never a tool that asks for a secret or still hides text
+        (:meth:`.source.ServedCatalogue.refusing_unsafe`).
 
         :return: True when it changed.
         """
@@ -249,7 +249,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return False
         self._read_once = True
         self.catalogue = served
-        listable, refused = served.refusing_secrets()
+        listable, refused = served.refusing_unsafe()
         if refused:
             LOGGER.warning(
                 "%d tools not listed: they ask for a secret or hide text (%s)",

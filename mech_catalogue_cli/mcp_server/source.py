@@ -29,8 +29,8 @@ lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`). 
 is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_model``,
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
 front of the model. A listed tool's description starts with the server's own facts
-(:func:`described_with_cost`); tools whose arguments ask for a secret are not listed
-(:meth:`ServedCatalogue.refusing_secrets`).
+(:func:`described_with_cost`); tools whose arguments ask for a secret, or whose definition still hides text, are not
+listed (:meth:`ServedCatalogue.refusing_unsafe`).
 """
 
 import json
@@ -233,7 +233,7 @@ class ServedCatalogue:
             kept.append(ServedTool(tool.name, tool.mech_tool, priced, tool.offers))
         return ServedCatalogue(self.digest, tuple(kept))
 
-    def refusing_secrets(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
+    def refusing_unsafe(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
         """Leave out the tools that ask for a secret or still hide text.
 
         :func:`.decisions.secret_refusal` and :func:`.decisions.hidden_text_refusal`:
