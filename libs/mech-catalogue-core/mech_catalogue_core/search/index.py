@@ -107,11 +107,13 @@ class SearchPage:
     :param hits: the matches of the page, in order.
     :param total: matches of the whole query (offers, or tool names when distinct).
     :param next_cursor: pass it back for the next page (None on the last page).
+    :param offset: the place of the page's first match in the whole answer.
     """
 
     hits: Tuple[SearchHit, ...]
     total: int
     next_cursor: Optional[str]
+    offset: int = 0
 
 
 def _name_words(name: str) -> str:
@@ -368,10 +370,21 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             )
         end = min(total, offset + query.page_size)
         hits = tuple(self._hit(int(at), query, scores) for at in order[offset:end])
-        next_cursor = (
-            f"{end}.{self._cursor_check(query, distinct)}" if end < total else None
-        )
-        return SearchPage(hits, total, next_cursor)
+        next_cursor = self.cursor_at(query, end, distinct) if end < total else None
+        return SearchPage(hits, total, next_cursor, offset)
+
+    def cursor_at(self, query: SearchQuery, offset: int, distinct: bool = False) -> str:
+        """Return the cursor of the page starting at a place of a query's answer.
+
+        For a caller that cuts a page shorter (by bytes, say) than ``page_size``.
+
+        :param query: the query.
+        :param offset: the place of the next page's first match.
+        :param distinct: as given to :meth:`search`.
+        :return: ``<offset>.<16 hex digits>``, the check binding it to the query and
+            the catalogue.
+        """
+        return f"{offset}.{self._cursor_check(query, distinct)}"
 
     def _hit(
         self, at: int, query: SearchQuery, scores: Optional[np.ndarray]
