@@ -63,6 +63,8 @@ STOPWORDS = "en"
 STEMMER_LANGUAGE = "english"
 #: the price of an offer with no callable contract, above every accepted ``max_price``
 NO_PRICE = np.iinfo(np.int64).max
+#: the rank key of an offer a query drops (above every kept offer's)
+DROPPED = np.iinfo(np.int64).max
 _CURSOR = re.compile(r"([0-9]{1,9})\.([0-9a-f]{16})")
 _NAME_SEPARATORS = re.compile(r"[-_./:]+")
 
@@ -189,6 +191,10 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
                     offers.append((tool, mech))
         self._offers: Tuple[Tuple[Tool, Mech], ...] = tuple(offers)
         self._name_codes, _ = _codes([t.name for t, _ in offers])
+        # where each tool name's offers start (offers are laid out by name)
+        self._name_starts = np.flatnonzero(
+            np.diff(self._name_codes, prepend=np.int32(-1))
+        )
         self._kind_codes, self._kinds = _codes([t.kind for t, _ in offers])
         self._registry_codes, self._registries = _codes(
             [m.ref.registry_kind for _, m in offers]
@@ -281,8 +287,12 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         ids = sorted({self._vocab[w] for w in words if w in self._vocab})
         if not ids:
             return np.zeros(len(self._offers), dtype=np.int64)
-        scores = self._retriever.get_scores(ids).astype(np.float64)
-        return np.rint(scores * 10**SCORE_DECIMALS).astype(np.int64)
+        postings = self._retriever.scores  # bm25s's eager index: CSC, term by term
+        summed = np.zeros(len(self._offers), dtype=np.float32)
+        for term in ids:  # a term's documents are distinct: a fancy-index add is exact
+            start, end = postings["indptr"][term], postings["indptr"][term + 1]
+            summed[postings["indices"][start:end]] += postings["data"][start:end]
+        return np.rint(summed.astype(np.float64) * 10**SCORE_DECIMALS).astype(np.int64)
 
     def _mask(self, query: SearchQuery, scores: Optional[np.ndarray]) -> np.ndarray:
         """Which offers the query keeps."""
@@ -308,18 +318,72 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             keep &= price <= query.max_price
         return keep
 
-    def _order(
+    def _keys(
         self, query: SearchQuery, scores: Optional[np.ndarray], keep: np.ndarray
-    ) -> np.ndarray:
-        """The kept offers' places, best first (layout place breaks every tie)."""
-        kept = np.flatnonzero(keep)
-        relevance = np.zeros(len(kept), np.int64) if scores is None else -scores[kept]
+    ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """Each offer's rank as one distinct integer (smaller first; dropped: the largest).
+
+        Relevance: (best score - score) x offers + layout place, so no two keys tie and
+        the layout place breaks equal scores. Price: the place in the fully sorted order
+        (price, then relevance, then layout place).
+
+        :param query: the query.
+        :param scores: :meth:`_scores` of its text (None: no text).
+        :param keep: :meth:`_mask` of the query.
+        :return: the keys, and for price order the offers in that order (None for
+            relevance: the place is the key modulo the offers).
+        """
+        count = len(self._offers)
         if query.sort == SearchSort.PRICE:
+            kept = np.flatnonzero(keep)
+            relevance = (
+                np.zeros(len(kept), np.int64) if scores is None else -scores[kept]
+            )
             price = self._price_column(query.payment)[kept]
-            return kept[np.lexsort((kept, relevance, price))]
+            order = kept[np.lexsort((kept, relevance, price))]
+            keys = np.full(count, DROPPED, dtype=np.int64)
+            keys[order] = np.arange(len(order), dtype=np.int64)
+            return keys, order
+        places = np.arange(count, dtype=np.int64)
         if scores is None:
-            return kept
-        return kept[np.lexsort((kept, relevance))]
+            return np.where(keep, places, DROPPED), None
+        below_best = (scores.max(initial=0) - scores) * count
+        return np.where(keep, below_best + places, DROPPED), None
+
+    def _candidates(
+        self, query: SearchQuery, scores: Optional[np.ndarray], distinct: bool
+    ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """The rank keys of every match, unsorted.
+
+        :param query: the query.
+        :param scores: :meth:`_scores` of its text.
+        :param distinct: one match per tool name (its best offer's key).
+        :return: the keys, and the price order of :meth:`_keys` (None for relevance).
+        """
+        keys, order = self._keys(query, scores, self._mask(query, scores))
+        if distinct and len(keys):
+            keys = np.minimum.reduceat(keys, self._name_starts)
+        return keys[keys != DROPPED], order
+
+    def _places(
+        self, candidates: np.ndarray, order: Optional[np.ndarray], offset: int, end: int
+    ) -> np.ndarray:
+        """The layout places of the matches ``offset`` to ``end`` in rank order.
+
+        Only the matches up to ``end`` are sorted (a partition finds them first).
+
+        :param candidates: :meth:`_candidates`' keys.
+        :param order: its price order (None for relevance).
+        :param offset: the page's first match.
+        :param end: after the page's last match.
+        :return: the places.
+        """
+        if end < len(candidates):
+            candidates = np.partition(candidates, end - 1)[:end]
+        page = np.sort(candidates)[offset:end]
+        if order is not None:
+            return order[page]
+        return page % max(1, len(self._offers))
 
     def _cursor_check(self, query: SearchQuery, distinct: bool) -> str:
         text = f"{self._fingerprint}\n{query.fingerprint()}\n{distinct}"
@@ -356,11 +420,8 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             catalogue, or is malformed.
         """
         scores = self._scores(query.text)
-        order = self._order(query, scores, self._mask(query, scores))
-        if distinct and len(order):
-            _, first = np.unique(self._name_codes[order], return_index=True)
-            order = order[np.sort(first)]
-        total = len(order)
+        candidates, order = self._candidates(query, scores, distinct)
+        total = len(candidates)
         offset = self._offset(query, cursor, distinct, total)
         if offset < 0:
             raise InvalidCursor(
@@ -369,7 +430,8 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
                 "omit it to start over"
             )
         end = min(total, offset + query.page_size)
-        hits = tuple(self._hit(int(at), query, scores) for at in order[offset:end])
+        places = self._places(candidates, order, offset, end)
+        hits = tuple(self._hit(int(at), query, scores) for at in places)
         next_cursor = self.cursor_at(query, end, distinct) if end < total else None
         return SearchPage(hits, total, next_cursor, offset)
 

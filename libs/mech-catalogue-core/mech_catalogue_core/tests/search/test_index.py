@@ -364,3 +364,19 @@ def test_an_empty_catalogue_answers_empty_pages() -> None:
     assert (page.hits, page.total, page.next_cursor) == ((), 0, None)
     with pytest.raises(InvalidCursor):
         empty.search(SearchQuery(), "0.0123456789abcdef")
+
+
+@pytest.mark.parametrize("sort", list(SearchSort))
+@pytest.mark.parametrize("text", ["", "prediction market", "image", "token address"])
+def test_one_match_per_name_is_each_names_first_offer_in_the_full_order(
+    sort: SearchSort, text: str
+) -> None:
+    """One match a name keeps, in order, each name's first offer in the full answer."""
+    full = everything(INDEX, SearchQuery(text=text, sort=sort, page_size=200))
+    firsts, seen = [], set()
+    for hit in full:
+        if hit.tool.name not in seen:
+            seen.add(hit.tool.name)
+            firsts.append((hit.tool.name, hit.mech.ref))
+    walked = everything(INDEX, SearchQuery(text=text, sort=sort, page_size=2), True)
+    assert [(h.tool.name, h.mech.ref) for h in walked] == firsts
