@@ -14,30 +14,30 @@
 
 """The search index of one catalogue: BM25 over each offer's text, filter columns, cursors.
 
-Ranking is Okapi BM25 (Robertson and Zaragoza, "The Probabilistic Relevance Framework:
-BM25 and Beyond", 2009) as ``bm25s`` computes it (``method="lucene"``, k1 1.5, b 0.75),
-over the words of :func:`offer_text`: lowercased, split into runs of two or more letters
-or digits (hyphens and underscores split names, so ``claude-prediction-offline`` is three words), English stop
-words dropped and Snowball-stemmed (``PyStemmer``), so "predictions" finds
-"prediction-online". Both libraries are pinned exactly in the library's pyproject: the
-same catalogue and query give the same page on every agent.
+Ranking is Okapi BM25 (:mod:`.bm25`: k1 1.5, b 0.75, Lucene's idf) over the words of
+:func:`offer_text`: lowercased, split into runs of two or more letters or digits
+(hyphens and underscores split names, so ``claude-prediction-offline`` is three words),
+Lucene's English stop words dropped and Snowball-stemmed (``PyStemmer``, pinned exactly
+with numpy in the library's pyproject), so "predictions" finds "prediction-online".
+Offers with the same text (registrations sharing a manifest) are one BM25 document:
+a manifest registered many times neither raises nor lowers how rare its words are.
 
 Determinism: the index lays offers out by (tool name, mech ref); a score is rounded to
-:data:`SCORE_DECIMALS` decimals before it is compared (BM25 sums float32 terms); every
-order ends with the offer's place in that layout, so no two offers ever tie.
+:data:`SCORE_DECIMALS` decimals before it is compared (BM25 sums float32 weights); every
+order ends with the offer's place in that layout, so no two offers ever tie and the same
+catalogue and query give the same page on every agent.
 """
 
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-import bm25s  # type: ignore[import-untyped]
 import numpy as np
-import Stemmer  # type: ignore[import-not-found]
 from mech_catalogue_core.model.catalogue import Catalogue, Mech
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.vocabulary import SearchSort
+from mech_catalogue_core.search.bm25 import Bm25Index
 from mech_catalogue_core.search.query import (
     InvalidQuery,
     SearchQuery,
@@ -57,10 +57,6 @@ __all__ = [
 
 #: decimals of a BM25 score kept for ranking (and reported)
 SCORE_DECIMALS = 4
-#: the stop-word list of ``bm25s.tokenize`` (its English list)
-STOPWORDS = "en"
-#: the stemmer language of ``PyStemmer`` (Snowball)
-STEMMER_LANGUAGE = "english"
 #: the price of an offer with no callable contract, above every accepted ``max_price``
 NO_PRICE = np.iinfo(np.int64).max
 #: the rank key of an offer a query drops (above every kept offer's)
@@ -139,17 +135,6 @@ def offer_text(tool: Tool) -> str:
     return " ".join(part for part in parts if part)
 
 
-def _tokenize(
-    texts: Sequence[str], stemmer: "Stemmer.Stemmer"
-) -> "bm25s.tokenization.Tokenized":
-    return bm25s.tokenize(
-        list(texts),
-        stopwords=STOPWORDS,
-        stemmer=stemmer,
-        show_progress=False,
-    )
-
-
 def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
     """Number the distinct values: (code of each value, value -> code)."""
     table: Dict[str, int] = {}
@@ -176,9 +161,6 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             ``Catalogue.digest()``; pass the agreed digest when it is known).
         """
         self._fingerprint = fingerprint or catalogue.digest()
-        self._stemmer = Stemmer.Stemmer(  # pylint: disable=c-extension-no-member
-            STEMMER_LANGUAGE
-        )
         offers: List[Tuple[Tool, Mech]] = []
         for name in catalogue.tool_names():
             for tool in catalogue.tools_named(name):
@@ -206,13 +188,14 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         self._delivering = np.fromiter(
             (self._mech_facts[m.ref][2] for _, m in offers), bool, len(offers)
         )
-        self._retriever = bm25s.BM25()
-        if offers:
-            tokens = _tokenize([offer_text(t) for t, _ in offers], self._stemmer)
-            self._retriever.index(tokens, show_progress=False)
-            self._vocab: Mapping[str, int] = dict(tokens.vocab)
-        else:
-            self._vocab = {}
+        # offers with the same text (registrations sharing a manifest) are one document
+        documents: Dict[str, int] = {}
+        self._documents = np.fromiter(
+            (documents.setdefault(offer_text(t), len(documents)) for t, _ in offers),
+            np.int32,
+            len(offers),
+        )
+        self._bm25 = Bm25Index(list(documents))
 
     @classmethod
     def build(cls, catalogue: Catalogue, fingerprint: str = "") -> "SearchIndex":
@@ -277,21 +260,10 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         """The rounded BM25 score of each offer, as integers (None: no text asked)."""
         if not text.strip():
             return None
-        words = bm25s.tokenize(
-            [text],
-            stopwords=STOPWORDS,
-            stemmer=self._stemmer,
-            return_ids=False,
-            show_progress=False,
-        )[0]
-        ids = sorted({self._vocab[w] for w in words if w in self._vocab})
-        if not ids:
+        terms = self._bm25.term_ids(text)
+        if not terms:
             return np.zeros(len(self._offers), dtype=np.int64)
-        postings = self._retriever.scores  # bm25s's eager index: CSC, term by term
-        summed = np.zeros(len(self._offers), dtype=np.float32)
-        for term in ids:  # a term's documents are distinct: a fancy-index add is exact
-            start, end = postings["indptr"][term], postings["indptr"][term + 1]
-            summed[postings["indices"][start:end]] += postings["data"][start:end]
+        summed = self._bm25.scores(terms)[self._documents]
         return np.rint(summed.astype(np.float64) * 10**SCORE_DECIMALS).astype(np.int64)
 
     def _mask(self, query: SearchQuery, scores: Optional[np.ndarray]) -> np.ndarray:

@@ -15,7 +15,7 @@
 """The query engine: relevance, filters, sorting, cursors and agreement between agents.
 
 Real components only: the corpus (:mod:`.corpus`) is a catalogue of realistic tool
-descriptions, searched through the real ``bm25s`` and ``PyStemmer``.
+descriptions, searched through the real index (numpy, ``PyStemmer``).
 """
 
 import json
