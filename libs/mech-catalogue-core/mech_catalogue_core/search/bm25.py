@@ -34,7 +34,7 @@ document) pair and does the per-word work once per distinct word.
 import re
 from array import array
 from collections import Counter
-from typing import Dict, List, Sequence
+from typing import Dict, Iterable, List, Sequence
 
 import numpy as np
 import Stemmer  # type: ignore[import-not-found]
@@ -92,21 +92,22 @@ class Bm25Index:
     them term by term in term-id order.
     """
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(self, texts: Iterable[str]) -> None:
         """Index the documents (O(total words), the per-word work once per distinct word).
 
-        :param texts: one text per document; a document's id is its position.
+        :param texts: one text per document, read once (a generator keeps only one alive);
+            a document's id is its position.
         """
         self._stemmer = Stemmer.Stemmer(  # pylint: disable=c-extension-no-member
             STEMMER_LANGUAGE
         )
         self._terms = _Terms(self._stemmer)
-        self.documents = len(texts)
+        self.documents = 0
         docs, terms, counts = self._pairs(texts)
         self._indptr, self._indices, self._weights = self._columns(docs, terms, counts)
 
     def _pairs(
-        self, texts: Sequence[str]
+        self, texts: Iterable[str]
     ) -> "tuple[np.ndarray, np.ndarray, np.ndarray]":
         """Each document's (document, term, count) pairs, stop words dropped."""
         terms_of = self._terms
@@ -114,23 +115,26 @@ class Bm25Index:
         for text in texts:
             counted = Counter(_WORD.findall(text.lower()))
             ids = [terms_of[word] for word in counted]
-            if len(set(ids)) < len(ids):  # words stemmed alike, or stop words
+            if _STOP in ids or len(set(ids)) < len(ids):  # stop words, or alike stems
                 merged: Dict[int, int] = {}
                 for term, count in zip(ids, counted.values()):
-                    merged[term] = merged.get(term, 0) + count
+                    if term != _STOP:
+                        merged[term] = merged.get(term, 0) + count
                 ids, tally = list(merged), list(merged.values())
             else:
                 tally = list(counted.values())
             terms.extend(ids)
             counts.extend(tally)
             sizes.append(len(ids))
+        self.documents = len(sizes)
         docs_np = np.repeat(
-            np.arange(len(texts), dtype=np.int32), np.frombuffer(sizes, dtype=np.int32)
+            np.arange(len(sizes), dtype=np.int32), np.frombuffer(sizes, dtype=np.int32)
         )
-        terms_np = np.frombuffer(terms, dtype=np.int32)
-        counts_np = np.frombuffer(counts, dtype=np.int32)
-        kept = terms_np != _STOP
-        return docs_np[kept], terms_np[kept], counts_np[kept]
+        return (
+            docs_np,
+            np.frombuffer(terms, dtype=np.int32),
+            np.frombuffer(counts, dtype=np.int32),
+        )
 
     def _columns(
         self, docs: np.ndarray, terms: np.ndarray, counts: np.ndarray
@@ -154,7 +158,8 @@ class Bm25Index:
         order = np.argsort(terms, kind="stable")  # by term, documents ascending
         indptr = np.zeros(vocabulary + 1, dtype=np.int64)
         np.cumsum(frequency, out=indptr[1:])
-        return indptr, docs[order], weights[order]
+        weights = weights[order]
+        return indptr, docs[order], weights
 
     def term_ids(self, text: str) -> List[int]:
         """Return the indexed term ids of a query's words, sorted and distinct.
