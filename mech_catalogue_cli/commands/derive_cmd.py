@@ -17,6 +17,7 @@
 from typing import List, Optional, Tuple
 
 import click
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
     ChainReadError,
@@ -25,7 +26,6 @@ from mech_catalogue_core.chain.registry import (
 from mech_catalogue_core.derive.derive import (
     DerivedPackage,
     DeriveError,
-    derive_package,
 )
 from rich.console import Console
 from rich.table import Table
