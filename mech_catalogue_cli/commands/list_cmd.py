@@ -30,14 +30,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 import click
-import requests
-from mech_catalogue_core.catalogue.fetching import (
-    refresh_catalogue,
-)
-from mech_catalogue_core.chain.marketplace import (
-    MarketplaceSource,
-    attach_facts,
-)
+from mech_catalogue_core.catalogue.fetching import refresh_catalogue
+from mech_catalogue_core.chain.marketplace import MarketplaceSource, attach_facts
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
     IDS_ALL,
@@ -48,22 +42,18 @@ from mech_catalogue_core.chain.registry import (
     parse_registry_sources,
 )
 from mech_catalogue_core.model.canonical import canonical_text
-from mech_catalogue_core.model.catalogue import (
-    Catalogue,
-    Mech,
-)
+from mech_catalogue_core.model.catalogue import Catalogue, Mech
 from mech_catalogue_core.model.market import (
     MECH_KIND_LEGACY,
     UNREAD_NOT_APPLICABLE,
     MechFacts,
 )
-from mech_catalogue_core.model.tool import (
-    REGISTRY_KINDS,
-    Tool,
-)
+from mech_catalogue_core.model.tool import REGISTRY_KINDS, Tool
 from rich.console import Console
 from rich.table import Table
 
+from mech_catalogue_cli.adapters.jsonrpc import JsonRpc
+from mech_catalogue_cli.adapters.jsonrpc import chain_id as read_chain_id
 from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import (
     MarketplaceReader,
@@ -79,15 +69,10 @@ from mech_catalogue_cli.sync_driver import (
     read_snapshot,
 )
 
-from ..chain_options import (
-    PresetCommand,
-    chain_options,
-    chain_settings,
-    market_source,
-)
+from ..adapters.urls import redacted_url, without_url
+from ..chain_options import PresetCommand, chain_options, chain_settings, market_source
 from ..devnet_options import DevnetSettings, devnet_options
 from ..folders import DEFAULTS
-from ..keys import redacted_url, without_url
 from ..output import CliFailure, Output, print_problem
 from ..sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
@@ -180,19 +165,22 @@ def parse_gateway_option(
     return tuple(urls)
 
 
+def _why(exc: ChainReadError, rpc: str) -> str:
+    """Say briefly why a read failed: the transport error's type, else the node's words."""
+    cause = exc.__cause__
+    if cause is not None and not isinstance(cause, ValueError):
+        return type(cause).__name__
+    return without_url(exc.reason, rpc)
+
+
 def _chain_id(rpc: str, timeout: float) -> int:
     try:
-        answer = requests.post(
-            rpc,
-            json={"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []},
-            timeout=timeout,
-        ).json()
-        return int(answer["result"], 16)
-    except (requests.RequestException, ValueError, KeyError, TypeError) as exc:
+        return read_chain_id(JsonRpc(rpc, timeout))
+    except ChainReadError as exc:
         raise CliFailure(
             CHAIN_READ_FAILED,
             f"Cannot read the chain id from --rpc {redacted_url(rpc)} "
-            f"({type(exc).__name__}); check "
+            f"({_why(exc, rpc)}); check "
             f"the URL (or ${RPC_ENV}) and that the node is running, or pass --chain-id.",
         ) from exc
 
