@@ -189,8 +189,13 @@ def gateway_file(
     return data, failure
 
 
-def gateway_bytes(
-    session: requests.Session, gateway: str, path: str, timeout: float, cap: int
+def gateway_bytes(  # pylint: disable=too-many-arguments,too-many-positional-arguments
+    session: requests.Session,
+    gateway: str,
+    path: str,
+    timeout: float,
+    cap: int,
+    accept: Optional[str] = None,
 ) -> bytes:
     """GET ``<gateway>/<path>`` and return the whole body, refusing one over ``cap``.
 
@@ -199,12 +204,13 @@ def gateway_bytes(
     :param path: e.g. ``ipfs/<cid>?format=raw``.
     :param timeout: seconds per socket read.
     :param cap: the most bytes accepted.
+    :param accept: the ``Accept`` header (None: none sent), e.g. :data:`ACCEPT_RAW`.
     :return: the body (content-decoded).
     :raises IpfsTransportError: :data:`TRANSPORT` (no answer, timeout), :data:`STATUS`
         (not 2xx) or :data:`TOO_LARGE` (over ``cap``).
     """
     where = f"GET /{path} from {redacted_url(gateway)}"
-    headers = {"Accept": ACCEPT_RAW} if "format=raw" in path else {}
+    headers = {"Accept": accept} if accept else {}
     try:
         with session.get(
             f"{gateway.rstrip('/')}/{path}",
@@ -242,7 +248,9 @@ def raw_block(
         (the caller reports the block as missing).
     """
     try:
-        return gateway_bytes(session, gateway, f"ipfs/{cid}?format=raw", timeout, cap)
+        return gateway_bytes(
+            session, gateway, f"ipfs/{cid}?format=raw", timeout, cap, ACCEPT_RAW
+        )
     except IpfsTransportError:
         return None
 
