@@ -36,7 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mech_catalogue_cli.mcp_server import results as results_module
-from mech_catalogue_cli.mcp_server import server as server_module
+from mech_catalogue_cli.mcp_server import delivery as delivery_module
 from mech_catalogue_cli.mcp_server.decisions import (
     MAX_RESPONSE_DEPTH,
     NATIVE_PAYMENT_TYPE,
@@ -304,7 +304,7 @@ def _server(tmp_path: Path, market: DeliveredMarket, body: Any) -> MechToolServe
             raise body
         return body, "QmResponse"
 
-    server_module.fetch_response = fetch  # type: ignore[assignment]
+    delivery_module.fetch_response = fetch  # type: ignore[assignment]
     return app
 
 
@@ -314,9 +314,10 @@ def no_child_processes(monkeypatch: pytest.MonkeyPatch) -> None:
 
     :param monkeypatch: pytest's monkeypatch.
     """
-    monkeypatch.setattr(server_module, "run_bounded", lambda f, args: f(*args))
     monkeypatch.setattr(results_module, "run_bounded", lambda f, args: f(*args))
-    monkeypatch.setattr(server_module, "fetch_response", server_module.fetch_response)
+    monkeypatch.setattr(
+        delivery_module, "fetch_response", delivery_module.fetch_response
+    )
 
 
 def _paid_call(app: MechToolServer) -> Any:
