@@ -66,13 +66,14 @@ from mech_catalogue_core.model.tool import (
     MechRef,
 )
 
+from mech_catalogue_cli.adapters.http import AnswerError, get_json, watched_session
+from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, block_number
+from mech_catalogue_cli.adapters.urls import redacted_url, without_url
 from mech_catalogue_cli.code_source import derive_catalogue
-from mech_catalogue_cli.keys import redacted_url, without_url
-from mech_catalogue_cli.marketplace_driver import MarketplaceReader, block_number
+from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .decisions import NoOffer, Offer, choose_offer, hidden_text_refusal, secret_refusal
-from .upstream import AnswerError, get_json, watched_session
 
 LOGGER = logging.getLogger(__name__)
 
@@ -352,7 +353,7 @@ class AgentBounds:
     tools: int = MAX_AGENT_TOOLS
 
 
-#: what to check, by the kind of a refused answer (``upstream.AnswerError.kind``)
+#: what to check, by the kind of a refused answer (``adapters.http.AnswerError.kind``)
 _ADVICE = {
     "status": "check that the agent runs and serves its HTTP API there",
     "transport": "check the URL and that the agent runs",
@@ -375,7 +376,7 @@ def _route(path: str) -> str:
 class AgentSource:
     """A running agent's HTTP API (docs/skill-contract.md, "HTTP API").
 
-    Every answer is read within :class:`AgentBounds` and ``timeout`` (``upstream``):
+    Every answer is read within :class:`AgentBounds` and ``timeout`` (:mod:`mech_catalogue_cli.adapters.http`):
     whatever the agent sends, the only error is :class:`SourceError`, and no message
     carries the URL's path or query (they may hold an API key: ``keys.redacted_url``).
     """
@@ -576,7 +577,7 @@ class DirectSource:
         try:
             facts = self._facts()
             head = block_number(
-                self.sync.session, self.config.rpc_url, self.config.rpc_timeout
+                JsonRpc(self.config.rpc_url, self.config.rpc_timeout, self.sync.session)
             )
         except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
             raise SourceError(

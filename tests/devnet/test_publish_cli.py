@@ -18,9 +18,7 @@ import json
 from typing import List
 
 from click.testing import CliRunner
-from mech_catalogue_core.derive.derive import (
-    derive_package,
-)
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive.generate import (
     generate_manifest,
 )
