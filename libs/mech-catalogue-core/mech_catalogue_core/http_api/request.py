@@ -30,7 +30,8 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
   percent-encoded route included, is 404 ``unknown_path``;
 - ``<name>`` is percent-decoded strictly (``%`` + two hex digits, the bytes UTF-8), else
   400 ``invalid_path``;
-- the method is GET (405 ``method_not_allowed`` with ``Allow: GET``);
+- the method is ``GET``, case-sensitive as RFC 9110 section 9.1 says (405
+  ``method_not_allowed`` with ``Allow: GET``; ``get`` is another method);
 - the query has only the route's parameters, each once, as ``key=value`` (400
   ``unknown_parameter`` / ``duplicate_parameter`` / ``invalid_query``); the cursor of
   ``/tools`` and ``/tools/<name>`` is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400
@@ -340,8 +341,8 @@ def parse_request(
 ) -> Union[Request, HttpResult]:
     """Parse one request strictly; never raises.
 
-    :param method: the HTTP method (any case: the skill's tests and older connections
-        send it lowercased).
+    :param method: the HTTP method as sent (the agent's ``mech_catalogue/http_server``
+        connection passes it unchanged; ``valory/http_server`` lowercased it).
     :param url: the URL, absolute or origin-form.
     :param body: the request body.
     :param extra_paths: further fixed paths the skill serves (no query parameters).
@@ -368,7 +369,7 @@ def parse_request(
 def _checked(
     request: Request, method: str, query: str, body: Union[bytes, bytearray]
 ) -> Union[Request, HttpResult]:
-    if method.upper() != "GET":
+    if method != "GET":
         return error_result(
             METHOD_NOT_ALLOWED,
             f"{request.path} answers GET only, not {quoted(method)}",

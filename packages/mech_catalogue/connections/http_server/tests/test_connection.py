@@ -338,6 +338,13 @@ def test_the_skill_s_parser_sees_the_exact_target(
     assert _reached(agent, target.decode())
 
 
+def test_the_method_reaches_the_skill_as_sent(agent: Agent) -> None:
+    """``get`` is not ``GET`` (methods are case-sensitive): the skill sees it and says 405."""
+    answer = send(agent, b"get /mechs HTTP/1.1\r\nHost: a\r\n\r\n")
+    assert (answer.status, answer.code) == (405, "method_not_allowed")
+    assert agent.seen[-1].method == "get"
+
+
 def test_over_long_lines_and_header_floods_are_bounded(agent: Agent) -> None:
     """Request line over the head cap: 414; too many or too large fields: 431."""
     before = len(agent.seen)
