@@ -196,6 +196,16 @@ def simple_request(head: Head) -> bool:
     return bool(newline) and _VERSIONED_LINE.fullmatch(line) is None
 
 
+def method_of(head: Head) -> str:
+    """The method of the request whose first bytes these are (to answer a HEAD bodiless).
+
+    :param head: the first bytes received.
+    :return: the bytes before the first space, as ASCII ("" when none or not ASCII).
+    """
+    method, space, _ = bytes(head[:64]).partition(b" ")
+    return method.decode("ascii", "replace") if space else ""
+
+
 def head_within(head: Head, max_head_bytes: int) -> bool:
     """Whether the request head ends within the cap.
 
@@ -272,8 +282,8 @@ def response_events(
     :param method: the request's method ("" when unknown): a HEAD answer has no body.
     :param status: the status code.
     :param reason: the reason phrase.
-    :param header_lines: ``Name: value`` lines (the skill's); ``Content-Length`` and
-        ``Connection`` are set here.
+    :param header_lines: ``Name: value`` lines (the skill's); ``Content-Length`` (not
+        for a HEAD) and ``Connection`` are set here.
     :param body: the body.
     :return: ``(Response, Data, EndOfMessage)`` (no ``Data`` for a HEAD).
     """
@@ -284,10 +294,12 @@ def response_events(
         )
         if name.strip().lower() not in ("content-length", "connection")
     ]
+    if method == "HEAD":  # no body, and no length (RFC 9110 section 8.6: MAY omit)
+        headers.append(("Connection", "close"))
+        response = h11.Response(status_code=status, headers=headers, reason=reason)
+        return response, h11.EndOfMessage()
     headers += [("Content-Length", str(len(body))), ("Connection", "close")]
     head = h11.Response(status_code=status, headers=headers, reason=reason.encode())
-    if method == "HEAD":
-        return head, h11.EndOfMessage()
     return head, h11.Data(data=body), h11.EndOfMessage()
 
 
@@ -392,7 +404,7 @@ class HttpServerConnection(Connection):
         parser = h11.Connection(
             h11.SERVER, max_incomplete_event_size=self.limits.max_head_bytes
         )
-        method = ""
+        head = bytearray()
         try:
             if busy:
                 result: Optional[HttpResult] = error_result(
@@ -401,14 +413,12 @@ class HttpServerConnection(Connection):
                     headers="Retry-After: 1\n",
                 )
             else:
-                read = await self._read(parser, reader, writer)
-                if isinstance(read, Received):
-                    method = read.method
-                    result = await self._answer(read)
-                else:
-                    result = read
+                read = await self._read(parser, reader, writer, head)
+                result = (
+                    await self._answer(read) if isinstance(read, Received) else read
+                )
             if result is not None:
-                await self._write(parser, writer, method, result)
+                await self._write(parser, writer, method_of(head), result)
         except (ConnectionError, asyncio.TimeoutError):
             pass  # the client went away
         except Exception as exc:  # pylint: disable=broad-exception-caught
@@ -423,16 +433,17 @@ class HttpServerConnection(Connection):
         parser: h11.Connection,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
+        head: bytearray,
     ) -> Union[Received, HttpResult, None]:
         """Read one request within ``read_timeout``.
 
         :param parser: the connection's h11 parser.
         :param reader: the socket's reader.
         :param writer: the socket's writer (for the local address).
+        :param head: filled with the first bytes received (up to the head cap).
         :return: the request, the error to answer, or None (nothing to answer: the
             client sent nothing, or closed).
         """
-        head = bytearray()
         try:
             return await asyncio.wait_for(
                 self._request(parser, reader, writer, head), self.limits.read_timeout
@@ -590,6 +601,7 @@ class HttpServerConnection(Connection):
             events = response_events(
                 method, 500, fallback.status_text, fallback.headers, fallback.body
             )
-            data = b"".join(h11.Connection(h11.SERVER).send(e) or b"" for e in events)
+            fresh = h11.Connection(h11.SERVER)  # the first one is in its ERROR state
+            data = b"".join(fresh.send(event) or b"" for event in events)
         writer.write(data)
         await asyncio.wait_for(writer.drain(), self.limits.read_timeout)

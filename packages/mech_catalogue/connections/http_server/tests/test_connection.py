@@ -387,10 +387,21 @@ def test_a_skill_that_does_not_answer_is_503_not_a_hang(agent: Agent) -> None:
     assert answer.headers["retry-after"] and time.monotonic() - started < 10
 
 
-def test_head_gets_the_status_without_a_body(agent: Agent) -> None:
-    """HEAD is not served (405 from the skill); the answer carries no body."""
-    answer = send(agent, b"HEAD /tools HTTP/1.1\r\nHost: a\r\n\r\n")
-    assert answer.status == 405 and answer.body == b""
+@pytest.mark.parametrize(
+    "target,status",
+    [
+        (b"/tools", 405),  # the skill's answer
+        (b"ftp://mechs.example/tools", 400),  # the connection's answers
+        (b"http://mechs.example/tools", 421),
+        (b"/" + b"a" * 40_000, 414),
+    ],
+)
+def test_head_gets_the_status_without_a_body(
+    agent: Agent, target: bytes, status: int
+) -> None:
+    """HEAD is not served; whoever answers, the answer carries no body (RFC 9110 9.3.2)."""
+    answer = send(agent, b"HEAD " + target + b" HTTP/1.1\r\nHost: a\r\n\r\n")
+    assert answer.status == status and answer.body == b"", answer.raw[:200]
 
 
 def test_every_refusal_has_the_api_s_error_body(agent: Agent) -> None:
