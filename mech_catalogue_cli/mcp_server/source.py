@@ -28,7 +28,9 @@ rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"][
 lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`). Their text
 is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_model``,
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
-front of the model. A listed tool's description starts with the server's own facts
+front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
+integers (``exporters.js_integers``): results give integers JavaScript cannot hold,
+such as the 77-digit ``requestId``, as strings. A listed tool's description starts with the server's own facts
 (:func:`described_with_cost`); tools whose arguments ask for a secret, or whose definition still hides text, are not
 listed (:meth:`ServedCatalogue.refusing_unsafe`).
 """
@@ -44,6 +46,7 @@ from mech_catalogue_core.chain.marketplace import (
     attach_facts,
 )
 from mech_catalogue_core.chain.registry import ChainReadError
+from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import (
     META_KEY,
     mcp_tool_for_model,
@@ -299,6 +302,9 @@ def _with_offers(
     conflicting: Sequence[str] = (),
 ) -> ServedTool:
     entry = mcp_tool_for_model(entry)
+    if "outputSchema" in entry:
+        # results give integers JavaScript cannot hold as strings: the schema says so
+        entry["outputSchema"] = schema_with_integer_text(entry["outputSchema"])
     meta = entry["_meta"][META_KEY]
     meta["offers"] = [offer.to_meta() for offer in offers]
     meta["conflicting_mechs"] = sorted(set(conflicting))  # schema_mechs' complement
