@@ -30,16 +30,20 @@ at the next catalogue read that finds it (the next change, or a restart).
 
 import hashlib
 import json
+import logging
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List, Tuple
 
 from mech_catalogue_core.model.canonical import (
     canonical_bytes,
 )
 
-from .source import SourceError
+from .decisions import pin_refusal
+from .source import ServedCatalogue, ServedTool, SourceError
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 PIN_FILE_VERSION = 1
 #: the MCP Tool fields a definition holds
@@ -119,3 +123,50 @@ def save_pins(path: Path, pins: Dict[str, Dict[str, Any]]) -> None:
         os.replace(temporary, path)
     except OSError as exc:
         raise PinFileError(f"pin file {path} cannot be written: {exc}") from exc
+
+
+def approved_tools(
+    served: ServedCatalogue, pin_file: str
+) -> Tuple[ServedCatalogue, Dict[str, str]]:
+    """Keep the tools whose definition is approved in ``pin_file``.
+
+    A tool not in the file is approved now (written back); one whose definition differs
+    is left out, with what changed. A file that cannot be read or written raises
+    :class:`PinFileError`.
+
+    :param served: the tools that may be listed.
+    :param pin_file: the ``--pin`` file ("" for none).
+    :return: the approved tools (same digest; ``served`` itself without a pin file),
+        and MCP name -> why its new definition is refused.
+    """
+    if not pin_file:
+        return served, {}
+    path = Path(pin_file)
+    pins = load_pins(path)
+    kept: List[ServedTool] = []
+    changed: Dict[str, str] = {}
+    approved_now = 0
+    for tool in served.tools:
+        definition = definition_of(tool.tool)
+        digest = definition_digest(definition)
+        entry = pins.get(tool.name)
+        if entry is None:
+            pins[tool.name] = {"digest": digest, "definition": definition}
+            approved_now += 1
+        elif entry["digest"] != digest:
+            changed[tool.name] = pin_refusal(
+                entry.get("definition") or {}, definition, str(path)
+            )
+            continue
+        kept.append(tool)
+    if approved_now:
+        save_pins(path, pins)
+        LOGGER.info("%d new tool definitions approved in %s", approved_now, path)
+    if changed:
+        LOGGER.warning(
+            "%d tools not listed: changed since approved in %s (%s)",
+            len(changed),
+            path,
+            ", ".join(sorted(changed)[:10]),
+        )
+    return ServedCatalogue(served.digest, tuple(kept)), changed

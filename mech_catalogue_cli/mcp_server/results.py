@@ -23,12 +23,19 @@ but :func:`structured_or_why`, which checks in the bounded child process.
 import json
 from typing import Any, Dict, List, Optional, Tuple
 
+import anyio
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.untrusted_text import strip_invisible
 
-from .bounded import CHECK_SECONDS, CheckTimeout, run_bounded
-from .decisions import decode_response, structured_content
+from .bounded import CHECK_SECONDS, MAX_CHECKS, CheckBusy, CheckTimeout, run_bounded
+from .decisions import (
+    Offer,
+    argument_errors,
+    choice_reason,
+    decode_response,
+    structured_content,
+)
 from .ipfs import IpfsError
 from .market import JournalEntry, MarketError
 from .source import ServedTool
@@ -226,3 +233,70 @@ def answer_result(  # pylint: disable=too-many-arguments
         is_error=failed,
         _meta={REQUEST_META_KEY: meta},
     )
+
+
+async def checked_arguments(
+    name: str, tool: ServedTool, arguments: Dict[str, Any]
+) -> Optional[types.CallToolResult]:
+    """Check the arguments against the tool's input schema, in the bounded pool.
+
+    :param name: the MCP tool name.
+    :param tool: the served tool.
+    :param arguments: the call's arguments.
+    :return: the error result to answer (nothing was sent), None when they are valid.
+    """
+    try:
+        errors = await anyio.to_thread.run_sync(
+            run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
+        )
+    except RecursionError:  # too deep to even hand to the checking process
+        return error_result(
+            f"{name}: invalid arguments, nothing was sent: arguments: nested too "
+            "deeply to check"
+        )
+    except CheckBusy:
+        return error_result(
+            f"{name}: the server is checking as many calls as it runs at once "
+            f"({MAX_CHECKS}) and none finished in time; nothing was sent: call again"
+        )
+    except CheckTimeout:
+        return error_result(
+            f"{name}: the arguments could not be checked against the tool's input "
+            f"schema within {CHECK_SECONDS:g} s (a backtracking pattern?); nothing "
+            "was sent"
+        )
+    if errors:
+        return error_result(
+            f"{name}: invalid arguments, nothing was sent: " + "; ".join(errors)
+        )
+    return None
+
+
+def with_choice(
+    result: types.CallToolResult,
+    offer: Offer,
+    ranked: List[Offer],
+    pinned: str,
+    allowed: Tuple[str, ...],
+) -> types.CallToolResult:
+    """Add ``choice`` (which mech, why) to a call's ``_meta``, when it has one.
+
+    :param result: the call's result.
+    :param offer: the offer paid.
+    :param ranked: the eligible offers, in the order they were tried.
+    :param pinned: ``--mech``.
+    :param allowed: ``--allow-mech``.
+    :return: the result.
+    """
+    meta = result.meta or {}
+    request = meta.get(REQUEST_META_KEY)
+    if isinstance(request, dict):
+        request["choice"] = {
+            "mech": offer.mech_key,
+            "address": offer.address,
+            "created_block": (
+                None if offer.created_block is None else str(offer.created_block)
+            ),
+            "why": choice_reason(offer, ranked, pinned, allowed),
+        }
+    return result

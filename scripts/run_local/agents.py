@@ -35,9 +35,9 @@ from scripts.devnet.processes import is_alive, spawn, stop_pid
 #: every connection of the agent except valory/p2p_libp2p_client (no ACN node is reachable)
 RUN_CONNECTIONS = (
     "mech_catalogue/capped_http_client:0.1.0",
+    "mech_catalogue/http_server:0.1.0",
     "valory/abci:0.1.0",
     "valory/http_client:0.23.0",
-    "valory/http_server:0.22.0",
     "valory/ipfs:0.1.0",
     "valory/ledger:0.19.0",
 )
@@ -57,7 +57,7 @@ DEVNET_REGISTRIES = (
 class AgentPorts:
     """Loopback ports of one agent.
 
-    :param http: the catalogue API (``valory/http_server``).
+    :param http: the catalogue API (``mech_catalogue/http_server``).
     :param tendermint_rpc: Tendermint RPC, or the mock RPC of the abci connection.
     :param abci: the ABCI server the Tendermint node dials (unused with the mock).
     :param tendermint_com: the Tendermint control server (``/hard_reset``); with the mock,

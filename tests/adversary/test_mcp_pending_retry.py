@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Set
 import anyio
 import pytest
 
-from mech_catalogue_cli.mcp_server import server as server_module
+from mech_catalogue_cli.mcp_server import sending as sending_module
 from mech_catalogue_cli.mcp_server.ipfs import Uploaded
 from mech_catalogue_cli.mcp_server.market import (
     STATUS_DOES_NOT_EXIST,
@@ -122,7 +122,7 @@ def no_ipfs(monkeypatch: pytest.MonkeyPatch) -> None:
     :param monkeypatch: pytest's monkeypatch.
     """
     monkeypatch.setattr(
-        server_module,
+        sending_module,
         "upload_json",
         lambda url, payload, timeout: Uploaded("Qm", "0x" + "ab" * 32, 1),
     )

@@ -29,7 +29,7 @@ from typing import Any, Dict, List
 import anyio
 import pytest
 
-from mech_catalogue_cli.mcp_server import server as server_module
+from mech_catalogue_cli.mcp_server import sending as sending_module
 from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.ipfs import Uploaded
 from mech_catalogue_cli.mcp_server.market import Journal, MarketError
@@ -110,7 +110,7 @@ class TwoOffers:  # pylint: disable=too-few-public-methods
 @pytest.fixture(name="app")
 def _app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MechToolServer:
     monkeypatch.setattr(
-        server_module,
+        sending_module,
         "upload_json",
         lambda url, payload, timeout: Uploaded("Qm", "0x" + "ab" * 32, 1),
     )

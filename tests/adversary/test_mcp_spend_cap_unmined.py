@@ -28,7 +28,7 @@ from typing import Any, Dict, List
 import anyio
 import pytest
 
-from mech_catalogue_cli.mcp_server import server as server_module
+from mech_catalogue_cli.mcp_server import sending as sending_module
 from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.ipfs import Uploaded
 from mech_catalogue_cli.mcp_server.market import (
@@ -173,7 +173,7 @@ def _capped_server(
     :return: the server, its catalogue read.
     """
     monkeypatch.setattr(
-        server_module,
+        sending_module,
         "upload_json",
         lambda url, payload, timeout: Uploaded("Qm", "0x" + "ab" * 32, 1),
     )

@@ -19,8 +19,10 @@ Every request is input from anyone who can reach the agent's port, so
 either a :class:`Request` for one of the API's routes or the :class:`HttpResult` error to
 send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
 
-- the URL (an absolute ``http(s)://host[:port]/...`` as the ``valory/http_server``
-  connection passes it, or an origin-form ``/...`` target) is at most
+- the URL (the request target exactly as sent, which the agent's
+  ``mech_catalogue/http_server`` connection passes on: an origin-form ``/...`` target,
+  or an absolute ``http://host[:port]/...`` naming this server,
+  :func:`.request_line.target_refusal`) is at most
   :data:`MAX_URL_LENGTH` characters (else 414 ``url_too_long``) of printable ASCII, and
   carries no fragment (else 400 ``invalid_url``);
 - the path is one of the routes exactly (:data:`FIXED_PATHS`, the skill's extra paths, or
@@ -28,7 +30,8 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
   percent-encoded route included, is 404 ``unknown_path``;
 - ``<name>`` is percent-decoded strictly (``%`` + two hex digits, the bytes UTF-8), else
   400 ``invalid_path``;
-- the method is GET (405 ``method_not_allowed`` with ``Allow: GET``);
+- the method is ``GET``, case-sensitive as RFC 9110 section 9.1 says (405
+  ``method_not_allowed`` with ``Allow: GET``; ``get`` is another method);
 - the query has only the route's parameters, each once, as ``key=value`` (400
   ``unknown_parameter`` / ``duplicate_parameter`` / ``invalid_query``); the cursor of
   ``/tools`` and ``/tools/<name>`` is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400
@@ -119,6 +122,23 @@ UNKNOWN_TOOL = "unknown_tool"
 #: no catalogue agreed yet: the catalogue routes answer 503, as ``/healthcheck`` does
 NO_CATALOGUE = "no_catalogue"
 INTERNAL_ERROR = "internal_error"
+# answered by the agent's HTTP server connection before the skill sees the request
+# (``mech_catalogue/http_server``; target forms: :mod:`.request_line`)
+#: an absolute-form target naming another server than the one connected to (RFC 9110
+#: section 15.5.20)
+MISDIRECTED_REQUEST = "misdirected_request"
+#: the request head (request line and header fields) is over the server's size caps
+HEADERS_TOO_LARGE = "headers_too_large"
+#: the request body is over the server's cap (a GET carries none)
+BODY_TOO_LARGE = "body_too_large"
+#: not HTTP/1.0 or HTTP/1.1
+HTTP_VERSION_NOT_SUPPORTED = "http_version_not_supported"
+#: the client did not send the whole request in time
+REQUEST_TIMEOUT = "request_timeout"
+#: too many connections open at once; try again
+SERVER_BUSY = "server_busy"
+#: the agent did not answer in time (its loop is busy); try again
+NOT_ANSWERED = "not_answered"
 #: every error code the API answers with, and its status
 ERROR_STATUS: Dict[str, int] = {
     MALFORMED_REQUEST: 400,
@@ -137,6 +157,13 @@ ERROR_STATUS: Dict[str, int] = {
     UNKNOWN_TOOL: 404,
     NO_CATALOGUE: 503,
     INTERNAL_ERROR: 500,
+    MISDIRECTED_REQUEST: 421,
+    HEADERS_TOO_LARGE: 431,
+    BODY_TOO_LARGE: 413,
+    HTTP_VERSION_NOT_SUPPORTED: 505,
+    REQUEST_TIMEOUT: 408,
+    SERVER_BUSY: 503,
+    NOT_ANSWERED: 503,
 }
 
 _PRINTABLE_ASCII = re.compile(r"[\x21-\x7e]*")
@@ -463,7 +490,8 @@ def parse_request(
 ) -> Union[Request, HttpResult]:
     """Parse one request strictly; never raises.
 
-    :param method: the HTTP method (the ``valory/http_server`` connection lowercases it).
+    :param method: the HTTP method as sent (the agent's ``mech_catalogue/http_server``
+        connection passes it unchanged; ``valory/http_server`` lowercased it).
     :param url: the URL, absolute or origin-form.
     :param body: the request body.
     :param extra_paths: further fixed paths the skill serves (no query parameters).
@@ -490,7 +518,7 @@ def parse_request(
 def _checked(
     request: Request, method: str, query: str, body: Union[bytes, bytearray]
 ) -> Union[Request, HttpResult]:
-    if method.upper() != "GET":
+    if method != "GET":
         return error_result(
             METHOD_NOT_ALLOWED,
             f"{request.path} answers GET only, not {quoted(method)}",

@@ -374,7 +374,9 @@ def test_methods_other_than_get_are_405(method: str) -> None:
         assert error_code(result) == "method_not_allowed"
         assert "Allow: GET" in result.headers
     assert error_code(answer("/nothing", CATALOGUE, method=method)) == "unknown_path"
-    assert answer("/tools", CATALOGUE, method="get").status_code == 200
+    # methods are case-sensitive (RFC 9110 section 9.1): "get" is not GET
+    assert error_code(answer("/tools", CATALOGUE, method="get")) == "method_not_allowed"
+    assert answer("/tools", CATALOGUE, method="GET").status_code == 200
 
 
 def test_a_get_with_a_body_is_400() -> None:

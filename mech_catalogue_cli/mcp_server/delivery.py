@@ -1,0 +1,235 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Reading a paid request's answer: wait for the delivery, fetch, verify, say what it is.
+
+After payment nothing escapes as a protocol error (:meth:`DeliveryReader.await_result`):
+a failure is an ``isError`` result naming the paid request and saying that calling again
+with the same arguments waits for it, never pays again; a response that cannot be
+structured is returned as text with a warning; an answer delivered by a mech other than
+the one paid is said to be, and is an error marked untrusted unless that mech offers the
+same tool with the same schema (:func:`.decisions.check_delivery`).
+"""
+
+import logging
+import time
+from typing import Any, Dict, Union
+
+import anyio
+import mcp_types as types
+from mech_catalogue_core.model.vocabulary import CallStatus
+
+from .decisions import check_delivery
+from .ipfs import IpfsError, fetch_response
+from .market import Delivered, Journal, JournalEntry, MarketError, Marketplace
+from .results import answer_result, error_result, failure_text, structured_or_why
+from .settings import CallSettings, PhaseTimer
+from .source import ServedTool
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
+
+
+class DeliveryReader:
+    """Waits for a paid request's delivery and turns the answer into a call result."""
+
+    def __init__(
+        self, market: Marketplace, journal: Journal, settings: CallSettings
+    ) -> None:
+        """Keep the pieces a read needs.
+
+        :param market: the marketplace.
+        :param journal: the call journal.
+        :param settings: call settings (gateway, timeouts, poll interval).
+        """
+        self.market = market
+        self.journal = journal
+        self.settings = settings
+
+    async def progress(
+        self, session: Any, done: float, total: float, message: str
+    ) -> None:
+        """Send one progress notification, best effort.
+
+        :param session: the SDK session (None: nothing is sent).
+        :param done: seconds waited.
+        :param total: seconds the call waits at most.
+        :param message: what is being waited for.
+        """
+        if session is None:
+            return
+        try:
+            await session.report_progress(done, total, message)
+        except Exception:  # pylint: disable=broad-except  # progress is best effort
+            LOGGER.debug("progress not sent", exc_info=True)
+
+    async def await_result(
+        self,
+        tool: ServedTool,
+        entry: JournalEntry,
+        timer: PhaseTimer,
+        session: Any,
+    ) -> types.CallToolResult:
+        """Wait for a paid request's delivery and return it; never raises but cancellation.
+
+        Everything after payment runs under this guard: a chain or IPFS failure, and
+        anything unforeseen, is an ``isError`` result naming the paid request and saying
+        that a call with the same arguments waits for it again without paying.
+
+        :param tool: the tool called.
+        :param entry: the journal entry of the paid request.
+        :param timer: the call's phase timer.
+        :param session: the SDK session for progress notifications (None: none).
+        :return: the result.
+        """
+        meta: Dict[str, Any] = {
+            "request_id": entry.request_id,
+            "request_id_decimal": str(int(entry.request_id, 16)),
+            "mech": entry.mech,
+            "price_wei": str(entry.price),
+            "tx_hash": entry.tx_hash,
+            "request_cid": entry.cid,
+        }
+        try:
+            delivered = await self.wait_for_delivery(tool, entry, timer, session, meta)
+            if isinstance(delivered, types.CallToolResult):
+                return delivered
+            return await self.delivered_result(tool, entry, delivered, timer, meta)
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # after payment nothing may escape as "Internal server error"
+            if not isinstance(exc, (MarketError, IpfsError)):
+                LOGGER.exception(
+                    "request %s: reading its answer failed", entry.request_id
+                )
+            meta["seconds"] = timer.marks
+            return error_result(
+                f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
+                f"({entry.price} wei, tx {entry.tx_hash}) is paid, but its answer could "
+                f"not be read now: {failure_text(exc)}. Call again with the same arguments to "
+                "read it (that will not pay again).",
+                meta,
+            )
+
+    async def wait_for_delivery(
+        self,
+        tool: ServedTool,
+        entry: JournalEntry,
+        timer: PhaseTimer,
+        session: Any,
+        meta: Dict[str, Any],
+    ) -> Union[Delivered, types.CallToolResult]:
+        """Poll the marketplace until the request is delivered or ``--timeout`` passes.
+
+        :param tool: the tool called.
+        :param entry: the journal entry of the paid request.
+        :param timer: the call's phase timer.
+        :param session: the SDK session for progress notifications (None: none).
+        :param meta: the result's ``_meta`` so far.
+        :return: the delivery, or the timeout's ``isError`` result.
+        """
+        market = self.market
+        assert market is not None  # nosec: a reader exists only with both
+        began = time.monotonic()
+        total = self.settings.timeout
+        while True:
+            delivered = await anyio.to_thread.run_sync(
+                market.delivery, entry.request_id, entry.from_block
+            )
+            waited = time.monotonic() - began
+            if delivered is not None:
+                timer.lap("delivery_wait")
+                return delivered
+            if waited >= total:
+                timer.lap("delivery_wait")
+                meta["seconds"] = timer.marks
+                return error_result(
+                    f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
+                    f"({entry.price} wei, tx {entry.tx_hash}) was not delivered within "
+                    f"{total:g} s. It stays paid on chain; call again with the same "
+                    "arguments to keep waiting (that will not pay again).",
+                    meta,
+                )
+            await self.progress(
+                session,
+                round(waited, 1),
+                total,
+                f"waiting for mech {entry.mech} to deliver request {entry.request_id}",
+            )
+            await anyio.sleep(self.settings.delivery_poll)
+
+    async def delivered_result(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        entry: JournalEntry,
+        delivered: Delivered,
+        timer: PhaseTimer,
+        meta: Dict[str, Any],
+    ) -> types.CallToolResult:
+        """Fetch and verify the delivered response, journal it, and say what it is.
+
+        :param tool: the tool called.
+        :param entry: the journal entry of the paid request.
+        :param delivered: the delivery (data and delivering mech).
+        :param timer: the call's phase timer.
+        :param meta: the result's ``_meta`` so far.
+        :return: the result.
+        :raises MarketError: when the request is another account's (a tampered entry).
+        """
+        market, journal = self.market, self.journal
+        assert (
+            market is not None and journal is not None
+        )  # nosec: a reader exists only with both
+        if delivered.requester != market.requester.lower():
+            raise MarketError(
+                f"the journal entry of this call names request {entry.request_id}, which "
+                f"account {delivered.requester} sent, not this one; move the entry away"
+            )
+        body, response_cid = await anyio.to_thread.run_sync(
+            fetch_response,
+            self.settings.gateway_url,
+            delivered.data,
+            int(entry.request_id, 16),
+            self.settings.io_timeout,
+        )
+        timer.lap("fetch")
+        entry.status, entry.response_cid = CallStatus.DELIVERED, response_cid
+        journal.save(entry)
+        check = check_delivery(entry.mech, delivered.mech, tool.offers)
+        meta.update(
+            response_cid=response_cid,
+            delivery_mech=check.delivery_mech,
+            seconds=timer.marks,
+        )
+        try:
+            structured, problem = await anyio.to_thread.run_sync(
+                structured_or_why, tool, body
+            )
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            structured, problem = (
+                None,
+                f"it could not be structured ({failure_text(exc)})",
+            )
+        result = answer_result(tool, entry, body, check, structured, problem, meta)
+        try:  # what the SDK will do with it: a value it cannot serialise must not escape
+            result.model_dump_json(by_alias=True, exclude_none=True)
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            result = answer_result(
+                tool,
+                entry,
+                body,
+                check,
+                None,
+                f"its structured form could not be serialised ({failure_text(exc)})",
+                meta,
+            )
+        return result

@@ -1,0 +1,340 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Sending one paid request: at most once per call key, at the price read now.
+
+:meth:`RequestSender.ensure_sent` runs under one lock per server: the journal is read
+again inside it, so two identical calls at once pay once, and the run cap
+(:class:`.decisions.SpendLedger`) is checked against what was really sent. The signed
+transaction is journalled before its broadcast, so a retry re-sends the same bytes
+(never a second request under the next nonce). A call with no journal entry is first
+looked for on chain (:meth:`RequestSender.resumed_from_chain`).
+"""
+
+import json
+import logging
+from typing import Any, Dict, Optional, Union
+
+import anyio
+import mcp_types as types
+from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
+from mech_catalogue_core.ipfs.unixfs import root_digest
+from mech_catalogue_core.model.vocabulary import CallStatus
+
+from .decisions import (
+    Offer,
+    SpendLedger,
+    payload_nonce,
+    request_payload,
+    send_time_refusal,
+)
+from .ipfs import payload_bytes, upload_json
+from .market import (
+    STATUS_DOES_NOT_EXIST,
+    Journal,
+    JournalEntry,
+    MarketError,
+    Marketplace,
+    RequestReverted,
+    SignedRequest,
+)
+from .results import REQUEST_META_KEY, text_content
+from .settings import CallSettings, PhaseTimer
+from .source import ServedTool
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
+
+
+class PriceRefusal(str):
+    """Why an offer was not paid because of its price at send time: try the next one."""
+
+
+class RequestSender:
+    """Sends a call's request to one offer, or finds it already sent."""
+
+    def __init__(
+        self,
+        market: Optional[Marketplace],
+        journal: Optional[Journal],
+        settings: CallSettings,
+        ledger: SpendLedger,
+    ) -> None:
+        """Keep the pieces a send needs.
+
+        :param market: the marketplace (None: only dry runs).
+        :param journal: the call journal (None with no market).
+        :param settings: call settings (caps, timeouts, IPFS API).
+        :param ledger: the run's spend ledger.
+        """
+        self.market = market
+        self.journal = journal
+        self.settings = settings
+        self.ledger = ledger
+        self.lock = anyio.Lock()
+
+    def dry_run(
+        self, tool: ServedTool, offer: Offer, payload: Dict[str, Any], key: str
+    ) -> types.CallToolResult:
+        """Describe the request a call would send, sending nothing.
+
+        :param tool: the tool called.
+        :param offer: the offer that would be paid.
+        :param payload: the request payload.
+        :param key: the call key.
+        :return: an ``isError`` result (the tool did not run) with the transaction and
+            payload in its text and ``_meta``.
+        """
+        data = payload_bytes(payload)
+        _, digest = root_digest(data, raw_leaves=False, cid_version=0)
+        body: Dict[str, Any] = {
+            "dry_run": True,
+            "tool": tool.mech_tool,
+            "call_key": key,
+            "mech": offer.to_meta(),
+            "payload": payload,
+            "request_data": (
+                "0x" + digest.hex() if isinstance(digest, bytes) else str(digest)
+            ),
+        }
+        if self.market is not None:
+            body["transaction"] = {
+                k: (hex(v) if isinstance(v, int) and k == "value" else v)
+                for k, v in self.market.request_transaction(
+                    offer.address,
+                    bytes.fromhex(body["request_data"][2:]),
+                    int(offer.price or 0),
+                    offer.payment_type,
+                    self.market.response_timeout(self.settings.timeout),
+                ).items()
+            }
+        # isError: the tool did not run, so there is no output to match its outputSchema
+        # (the SDK client refuses a success without structured content for such tools)
+        return types.CallToolResult(
+            content=[
+                text_content(
+                    "dry run: nothing was uploaded or sent; this is the request "
+                    "transaction and payload that would be:\n"
+                    + json.dumps(body, indent=1)
+                )
+            ],
+            is_error=True,
+            _meta={REQUEST_META_KEY: body},
+        )
+
+    async def ensure_sent(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        offer: Offer,
+        payload: Dict[str, Any],
+        key: str,
+        timer: PhaseTimer,
+    ) -> Union[JournalEntry, str]:
+        """Send the request unless the chain already has it (the journal says which).
+
+        Under one lock per server: the journal is read again inside it, so two identical
+        calls at once pay once, and the run cap is checked against what was really sent.
+
+        :param tool: the tool called.
+        :param offer: the chosen mech.
+        :param payload: the request payload.
+        :param key: the call key.
+        :param timer: the call's phase timer.
+        :return: the journal entry of the request on chain, or why nothing was sent (a
+            :class:`PriceRefusal` when it was this offer's price: the caller tries the
+            next offer).
+        """
+        market, journal = self.market, self.journal
+        assert (
+            market is not None and journal is not None
+        )  # nosec: a sender exists only with both
+        async with self.lock:
+            entry = journal.load(key)
+            if entry is not None:
+                status = await anyio.to_thread.run_sync(market.status, entry.request_id)
+                if status != STATUS_DOES_NOT_EXIST:
+                    if entry.status == CallStatus.PREPARED:
+                        entry.status = CallStatus.SENT
+                        journal.save(entry)
+                    return entry  # already paid: never again
+                if entry.raw_tx:
+                    mined = await anyio.to_thread.run_sync(market.confirmed_nonce)
+                    if mined <= entry.account_nonce:
+                        # the signed request may still be mined: send it again, never a
+                        # new one (a new one would take the next nonce: both paid)
+                        return await anyio.to_thread.run_sync(
+                            self.broadcast_again, entry
+                        )
+                # else its nonce went to another transaction: it can never be mined
+            price_now = await anyio.to_thread.run_sync(market.mech_price, offer.address)
+            moved = send_time_refusal(offer, price_now, self.settings.max_price)
+            if moved or price_now is None:
+                return PriceRefusal(moved)
+            price = price_now  # the amount sent: the price now, never the listed one
+            refusal = self.ledger.refusal(price)
+            if refusal:
+                return refusal
+            uploaded = await anyio.to_thread.run_sync(
+                upload_json,
+                self.settings.ipfs_api_url,
+                payload,
+                self.settings.io_timeout,
+            )
+            timer.lap("ipfs_upload")
+            data = bytes.fromhex(uploaded.digest[2:])
+
+            def prepare_and_send() -> (
+                Union[JournalEntry, PriceRefusal]  # pylint: disable=too-many-locals
+            ):
+                nonce = market.market_nonce()
+                prepared = JournalEntry(
+                    key=key,
+                    tool=tool.mech_tool,
+                    mech=offer.address,
+                    price=price,
+                    payment_type=offer.payment_type,
+                    cid=uploaded.cid,
+                    data=uploaded.digest,
+                    market_nonce=nonce,
+                    request_id=market.next_request_id(
+                        offer.address, data, price, offer.payment_type, nonce
+                    ),
+                    from_block=market.head(),
+                )
+                try:
+                    signed = market.sign(
+                        market.request_transaction(
+                            offer.address,
+                            data,
+                            price,
+                            offer.payment_type,
+                            market.response_timeout(self.settings.timeout),
+                        )
+                    )
+                except MarketError:
+                    # the gas estimate reverted: if the price moved since it was read,
+                    # say so in words (not the contract's error hex); nothing was sent
+                    again = market.mech_price(offer.address)
+                    if again is None or again == price:
+                        raise
+                    return PriceRefusal(
+                        f"mech {offer.address}'s price moved from {price} wei to {again} "
+                        "wei while the request was being prepared"
+                    )
+                prepared.raw_tx = signed.raw_tx
+                prepared.tx_hash = signed.tx_hash
+                prepared.account_nonce = signed.account_nonce
+                journal.save(
+                    prepared
+                )  # before the broadcast: a retry re-sends these bytes
+                # counted before sending: a send that fails after the broadcast (no
+                # receipt in time) may still be mined, so it must count against the cap
+                self.ledger.record(price, prepared.request_id)
+                try:
+                    return self.broadcast_again(prepared)
+                except RequestReverted:
+                    # mined and reverted: nothing was paid but gas, so it does not count
+                    # against --max-spend; a price raised while it was pending (a mech
+                    # front-running the request) is said in words, and the next offer tried
+                    self.ledger.refund(price, prepared.request_id)
+                    again = market.mech_price(offer.address)
+                    if again is None or again == price:
+                        raise
+                    return PriceRefusal(
+                        f"mech {offer.address} changed its price from {price} wei to "
+                        f"{again} wei while the request was pending; the transaction "
+                        "reverted (only gas was spent)"
+                    )
+
+            sent = await anyio.to_thread.run_sync(prepare_and_send)
+            if isinstance(sent, PriceRefusal):
+                return sent
+            timer.lap("transaction")
+            LOGGER.info(
+                "request %s sent to mech %s for %d wei (tx %s)",
+                sent.request_id,
+                sent.mech,
+                price,
+                sent.tx_hash,
+            )
+            return sent
+
+    def broadcast_again(self, entry: JournalEntry) -> JournalEntry:
+        """Broadcast a journalled request and wait for it; mark it sent (blocking).
+
+        :param entry: a journal entry holding the signed request.
+        :return: the entry, sent.
+        """
+        market, journal = self.market, self.journal
+        assert (
+            market is not None and journal is not None
+        )  # nosec: a sender exists only with both
+        entry.tx_hash = market.broadcast(
+            SignedRequest(entry.raw_tx, entry.tx_hash, entry.account_nonce),
+            self.settings.io_timeout,
+        )
+        entry.status = CallStatus.SENT
+        journal.save(entry)
+        return entry
+
+    async def resumed_from_chain(
+        self, tool: ServedTool, arguments: Dict[str, Any], key: str
+    ) -> Optional[JournalEntry]:
+        """Find a call with no journal entry on chain; journal it as sent when found.
+
+        The payload (whose nonce derives from the call key) gives the request data
+        before anything is uploaded; this requester's request with that data is the
+        call's (:meth:`.market.Marketplace.own_request`).
+
+        A chain that cannot be read raises ``MarketError`` (nothing is paid then).
+
+        :param tool: the tool called.
+        :param arguments: the validated arguments.
+        :param key: the call key.
+        :return: the resumed entry, or None when the chain has no such request.
+        """
+        market, journal = self.market, self.journal
+        assert (
+            market is not None and journal is not None
+        )  # nosec: a sender exists only with both
+        payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
+        _, digest = root_digest(payload_bytes(payload), raw_leaves=False, cid_version=0)
+        data = "0x" + bytes(digest).hex()
+        found = await anyio.to_thread.run_sync(market.own_request, data)
+        if found is None:
+            return None
+        info = await anyio.to_thread.run_sync(market.request_info, found.request_id)
+        entry = JournalEntry(
+            key=key,
+            tool=tool.mech_tool,
+            mech=info["priority_mech"],
+            price=int(info["delivery_rate"]),
+            payment_type=str(info["payment_type"]),
+            cid=digest_to_cid(bytes(digest), DAG_PB),
+            data=data,
+            market_nonce=-1,  # not needed once sent: the id is known
+            request_id=found.request_id,
+            from_block=found.block,
+            tx_hash=found.tx_hash,
+            status=CallStatus.SENT,
+            extra={"resumed_from_chain": True},
+        )
+        journal.save(entry)
+        LOGGER.warning(
+            "call %s had no journal entry; its request %s (block %d) was found on chain "
+            "and is resumed, not paid again",
+            key,
+            found.request_id,
+            found.block,
+        )
+        return entry

@@ -1,0 +1,71 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""How the MCP server pays and waits for calls, and where one call's time goes."""
+
+import time
+from dataclasses import dataclass, field
+from typing import Dict, Optional, Tuple
+
+from .source import DEFAULT_PAGE_SIZE
+
+
+@dataclass
+class CallSettings:  # pylint: disable=too-many-instance-attributes
+    """How calls are paid and waited for.
+
+    :param gateway_url: IPFS gateway (responses).
+    :param ipfs_api_url: kubo RPC API (request upload).
+    :param max_price: per-call cap, wei (None: none).
+    :param max_spend: per-run cap, wei (None: none).
+    :param pinned: ``--mech`` (a mech contract address or catalogue entry key).
+    :param allowed: ``--allow-mech`` (addresses or entry keys; empty: any mech).
+    :param dry_run: return the transaction and payload instead of sending.
+    :param timeout: seconds to wait for a delivery.
+    :param delivery_poll: seconds between delivery checks (and progress notifications).
+    :param poll_seconds: seconds between catalogue reads.
+    :param page_size: tools per ``tools/list`` page.
+    :param io_timeout: seconds per IPFS or RPC request.
+    :param all_tools: list every tool, not only those a call can pay for now.
+    :param pin_file: ``--pin``: the approved tool definitions (:mod:`.pins`; "" for none).
+    """
+
+    gateway_url: str
+    ipfs_api_url: str
+    max_price: Optional[int] = None
+    max_spend: Optional[int] = None
+    pinned: str = ""
+    allowed: Tuple[str, ...] = ()
+    dry_run: bool = False
+    timeout: float = 300.0
+    delivery_poll: float = 1.0
+    poll_seconds: float = 30.0
+    page_size: int = DEFAULT_PAGE_SIZE
+    io_timeout: float = 30.0
+    all_tools: bool = False
+    pin_file: str = ""
+
+
+@dataclass
+class PhaseTimer:
+    """Seconds per phase of one call (``_meta`` ``seconds``), from the monotonic clock."""
+
+    marks: Dict[str, float] = field(default_factory=dict)
+    last: float = field(default_factory=time.monotonic)
+
+    def lap(self, name: str) -> None:
+        """Add the time since the last lap to ``name``."""
+        now = time.monotonic()
+        self.marks[name] = round(self.marks.get(name, 0.0) + now - self.last, 4)
+        self.last = now
