@@ -461,6 +461,7 @@ def test_every_command_has_json_and_help() -> None:
         "list",
         "mcp",
         "publish",
+        "search",
         "show",
         "validate",
     ]

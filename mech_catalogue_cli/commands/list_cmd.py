@@ -25,13 +25,15 @@ reverted supply read) or ``--devnet`` finds no running devnet, 2 on a bad comman
 """
 
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import click
 from mech_catalogue_core.chain.marketplace import (
     attach_facts,
 )
 from mech_catalogue_core.chain.presets import ChainPreset
+from mech_catalogue_core.model.catalogue import Catalogue
+from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
 )
@@ -67,153 +69,40 @@ from .publish_cmd import DEFAULT_RPC, RPC_ENV
 DEFAULT_STATE_DIR = DEFAULTS.list
 
 
-@click.command(
-    name="list",
-    cls=PresetCommand,
-    help="List mechs and their tools from registries on a chain, read as the skill "
-    "reads them (Multicall2 batches, manifests fetched and verified against the "
-    "on-chain digest, parsed, broken ones quarantined), and every mech the "
-    "MechMarketplace created: address, price, payment type, karma, requests, "
-    "deliveries and liveness, read as the agent reads them.\n\nExit codes: 0 read "
-    "(broken mechs are listed with their problems; an empty registry is named on "
-    "stderr), 1 the chain could not be read or no devnet runs, 2 usage error.",
-    epilog="\b\nExamples:\n"
-    "  mech-catalogue list --chain devnet\n"
-    "  mech-catalogue list --chain gnosis --mechs-only\n"
-    "  mech-catalogue list --chain gnosis --show-preset\n"
-    "  mech-catalogue list --rpc https://rpc.gnosischain.com --chain-id 100 \\\n"
-    "      --multicall2 0xcA11bde05977b3631167028862bE2a173976CA11 \\\n"
-    "      --registry complementary_service_metadata:0x0598081D48FB80B0A7E52FAD2905AE9beCd6fC69:1-50",
-)
-@click.option(
-    "--rpc",
-    envvar=RPC_ENV,
-    default=DEFAULT_RPC,
-    show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
-    help="JSON-RPC URL of the chain.",
-)
-@click.option(
-    "--chain-id",
-    type=click.IntRange(min=1),
-    help="Chain id (default: asked of the RPC with eth_chainId).",
-)
-@click.option(
-    "--registry",
-    "registries",
-    multiple=True,
-    callback=parse_registry_option,
-    metavar="KIND:ADDRESS[:IDS]",
-    help=f"Registry to read (repeatable). KIND: {', '.join(REGISTRY_KINDS)}; "
-    "IDS: all (default), 1,2,5 or 1-20.",
-)
-@click.option("--multicall2", "multicall", help="Multicall2 contract address.")
-@click.option(
-    "--marketplace",
-    default="",
-    help="MechMarketplace address: its mechs are listed with address, price, payment "
-    "type, karma and deliveries (--chain: the preset's).",
-)
-@click.option(
-    "--marketplace-first-block",
-    type=click.IntRange(min=0),
-    default=0,
-    help="Block the MechMarketplace was deployed at; its CreateMech logs are read from "
-    "there (--chain: the preset's).",
-)
-@click.option(
-    "--ipfs-gateway",
-    "gateway",
-    default=default_gateway,
-    show_default=f"${GATEWAY_ENV} or http://127.0.0.1:8080",
-    help="IPFS HTTP gateway the manifests are fetched from.",
-)
-@click.option(
-    "--fallback-gateway",
-    "--gateway",
-    "fallback_gateways",
-    multiple=True,
-    callback=parse_gateway_option,
-    metavar="URL",
-    help="Further IPFS HTTP gateway (repeatable), tried in this order when "
-    "--ipfs-gateway fails or rate-limits; a failing one is skipped until it recovers.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1),
-    default=DEFAULT_TIMEOUT,
-    show_default=True,
-    help="Seconds per eth_call and per IPFS request.",
-)
-@click.option(
-    "--tools/--mechs-only",
-    "with_tools",
-    default=True,
-    help="Also list each mech's tools (default), or only the mechs.",
-)
-@click.option(
-    "--state-dir",
-    type=click.Path(file_okay=False),
-    help="Folder where the marketplace scan's checkpoint is kept, so the next run reads "
-    f"only new blocks (default with a public --chain: {DEFAULT_STATE_DIR}; else not kept).",
-)
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print the catalogue JSON (with every marketplace mech in marketplace_mechs).",
-)
-@click.pass_context
-@chain_options
-@devnet_options
-def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
+def read_catalogue(
     ctx: click.Context,
-    *,
-    rpc: str,
-    chain_id: Optional[int],
-    registries: List[Dict[str, Any]],
-    multicall: Optional[str],
-    marketplace: str,
-    marketplace_first_block: int,
-    gateway: str,
-    fallback_gateways: Tuple[str, ...],
-    timeout: float,
+    out: Output,
+    options: Dict[str, Any],
     devnet: Optional[DevnetSettings],
     preset: Optional[ChainPreset],
-    state_dir: Optional[str],
-    with_tools: bool,
-    as_json: bool,
-) -> None:
-    """List mechs and their tools from registries on a chain, as the skill reads them.
+) -> Tuple[Catalogue, Optional[List[MechFacts]]]:
+    """Read the registries and the marketplace as the skill does (``list``, ``search``).
 
     :param ctx: the click context.
-    :param rpc: ``--rpc``.
-    :param chain_id: ``--chain-id``.
-    :param registries: ``--registry`` entries.
-    :param multicall: ``--multicall2``.
-    :param marketplace: ``--marketplace``.
-    :param marketplace_first_block: ``--marketplace-first-block``.
-    :param gateway: ``--ipfs-gateway``.
-    :param fallback_gateways: ``--fallback-gateway`` URLs, in order.
-    :param timeout: ``--timeout``.
+    :param out: where errors are reported.
+    :param options: the values of :func:`source_options`' options, by parameter name.
     :param devnet: the running devnet (``--devnet``, ``--chain devnet``), or None.
     :param preset: the ``--chain`` preset, or None.
-    :param state_dir: ``--state-dir``, or None.
-    :param with_tools: ``--tools/--mechs-only``.
-    :param as_json: ``--json``.
+    :return: the catalogue (marketplace facts attached) and every marketplace mech's
+        facts (None when no marketplace was read). Empty registries are named on stderr.
     :raises UsageError: (exit 2) when no registry or no Multicall2 is given.
     """
-    out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    timeout = options["timeout"]
+    state_dir = options["state_dir"]
     try:
         settings = chain_settings(
             {
-                "rpc": rpc,
-                "chain_id": chain_id,
-                "gateway": gateway,
-                "fallback_gateways": fallback_gateways,
-                "multicall": multicall,
-                "registries": registries,
-                "marketplace": marketplace,
-                "marketplace_first_block": marketplace_first_block,
+                key: options[key]
+                for key in (
+                    "rpc",
+                    "chain_id",
+                    "gateway",
+                    "fallback_gateways",
+                    "multicall",
+                    "registries",
+                    "marketplace",
+                    "marketplace_first_block",
+                )
             },
             devnet,
             preset,
@@ -246,6 +135,185 @@ def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     facts = read_market(config, market, out.errors, kept) if market else None
     catalogue = attach_facts(catalogue, facts or ())
     say_empty(empty_registries(catalogue, config.sources), out.errors)
+    return catalogue, facts
+
+
+def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the options that say where the catalogue is read from (shared with ``search``).
+
+    ``--rpc``, ``--chain-id``, ``--registry``, ``--multicall2``, ``--marketplace``,
+    ``--marketplace-first-block``, ``--ipfs-gateway``, ``--fallback-gateway``,
+    ``--timeout`` and ``--state-dir``; :func:`read_catalogue` takes them. Apply
+    :func:`.chain_options` and :func:`.devnet_options` too.
+
+    :param command: a click command function.
+    :return: the decorated function.
+    """
+    for option in reversed(_SOURCE_OPTIONS):
+        command = option(command)
+    return command
+
+
+_SOURCE_OPTIONS: Tuple[Callable[[Any], Any], ...] = (
+    click.option(
+        "--rpc",
+        envvar=RPC_ENV,
+        default=DEFAULT_RPC,
+        show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
+        help="JSON-RPC URL of the chain.",
+    ),
+    click.option(
+        "--chain-id",
+        type=click.IntRange(min=1),
+        help="Chain id (default: asked of the RPC with eth_chainId).",
+    ),
+    click.option(
+        "--registry",
+        "registries",
+        multiple=True,
+        callback=parse_registry_option,
+        metavar="KIND:ADDRESS[:IDS]",
+        help=f"Registry to read (repeatable). KIND: {', '.join(REGISTRY_KINDS)}; "
+        "IDS: all (default), 1,2,5 or 1-20.",
+    ),
+    click.option("--multicall2", "multicall", help="Multicall2 contract address."),
+    click.option(
+        "--marketplace",
+        default="",
+        help="MechMarketplace address: its mechs are listed with address, price, payment "
+        "type, karma and deliveries (--chain: the preset's).",
+    ),
+    click.option(
+        "--marketplace-first-block",
+        type=click.IntRange(min=0),
+        default=0,
+        help="Block the MechMarketplace was deployed at; its CreateMech logs are read from "
+        "there (--chain: the preset's).",
+    ),
+    click.option(
+        "--ipfs-gateway",
+        "gateway",
+        default=default_gateway,
+        show_default=f"${GATEWAY_ENV} or http://127.0.0.1:8080",
+        help="IPFS HTTP gateway the manifests are fetched from.",
+    ),
+    click.option(
+        "--fallback-gateway",
+        "--gateway",
+        "fallback_gateways",
+        multiple=True,
+        callback=parse_gateway_option,
+        metavar="URL",
+        help="Further IPFS HTTP gateway (repeatable), tried in this order when "
+        "--ipfs-gateway fails or rate-limits; a failing one is skipped until it recovers.",
+    ),
+    click.option(
+        "--timeout",
+        type=click.FloatRange(min=0.1),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds per eth_call and per IPFS request.",
+    ),
+    click.option(
+        "--state-dir",
+        type=click.Path(file_okay=False),
+        help="Folder where the marketplace scan's checkpoint is kept, so the next run reads "
+        f"only new blocks (default with a public --chain: {DEFAULT_STATE_DIR}; else not kept).",
+    ),
+)
+
+
+@click.command(
+    name="list",
+    cls=PresetCommand,
+    help="List mechs and their tools from registries on a chain, read as the skill "
+    "reads them (Multicall2 batches, manifests fetched and verified against the "
+    "on-chain digest, parsed, broken ones quarantined), and every mech the "
+    "MechMarketplace created: address, price, payment type, karma, requests, "
+    "deliveries and liveness, read as the agent reads them.\n\nExit codes: 0 read "
+    "(broken mechs are listed with their problems; an empty registry is named on "
+    "stderr), 1 the chain could not be read or no devnet runs, 2 usage error.",
+    epilog="\b\nExamples:\n"
+    "  mech-catalogue list --chain devnet\n"
+    "  mech-catalogue list --chain gnosis --mechs-only\n"
+    "  mech-catalogue list --chain gnosis --show-preset\n"
+    "  mech-catalogue list --rpc https://rpc.gnosischain.com --chain-id 100 \\\n"
+    "      --multicall2 0xcA11bde05977b3631167028862bE2a173976CA11 \\\n"
+    "      --registry complementary_service_metadata:0x0598081D48FB80B0A7E52FAD2905AE9beCd6fC69:1-50",
+)
+@source_options
+@click.option(
+    "--tools/--mechs-only",
+    "with_tools",
+    default=True,
+    help="Also list each mech's tools (default), or only the mechs.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the catalogue JSON (with every marketplace mech in marketplace_mechs).",
+)
+@click.pass_context
+@chain_options
+@devnet_options
+def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
+    ctx: click.Context,
+    *,
+    rpc: str,
+    chain_id: Optional[int],
+    registries: List[Dict[str, Any]],
+    multicall: Optional[str],
+    marketplace: str,
+    marketplace_first_block: int,
+    gateway: str,
+    fallback_gateways: Tuple[str, ...],
+    timeout: float,
+    devnet: Optional[DevnetSettings],
+    preset: Optional[ChainPreset],
+    state_dir: Optional[str],
+    with_tools: bool,
+    as_json: bool,
+) -> None:
+    """List mechs and their tools from registries on a chain, as the skill reads them.
+
+    No registry or no Multicall2 given is a usage error (exit 2, :func:`read_catalogue`).
+
+    :param ctx: the click context.
+    :param rpc: ``--rpc``.
+    :param chain_id: ``--chain-id``.
+    :param registries: ``--registry`` entries.
+    :param multicall: ``--multicall2``.
+    :param marketplace: ``--marketplace``.
+    :param marketplace_first_block: ``--marketplace-first-block``.
+    :param gateway: ``--ipfs-gateway``.
+    :param fallback_gateways: ``--fallback-gateway`` URLs, in order.
+    :param timeout: ``--timeout``.
+    :param devnet: the running devnet (``--devnet``, ``--chain devnet``), or None.
+    :param preset: the ``--chain`` preset, or None.
+    :param state_dir: ``--state-dir``, or None.
+    :param with_tools: ``--tools/--mechs-only``.
+    :param as_json: ``--json``.
+    """
+    out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    catalogue, facts = read_catalogue(
+        ctx,
+        out,
+        {
+            "rpc": rpc,
+            "chain_id": chain_id,
+            "gateway": gateway,
+            "fallback_gateways": fallback_gateways,
+            "multicall": multicall,
+            "registries": registries,
+            "marketplace": marketplace,
+            "marketplace_first_block": marketplace_first_block,
+            "timeout": timeout,
+            "state_dir": state_dir,
+        },
+        devnet,
+        preset,
+    )
     if out.as_json:
         click.echo(list_json(catalogue, facts))
         return

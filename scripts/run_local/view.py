@@ -101,7 +101,15 @@ def read_agent(name: str, base_url: str) -> AgentView:
             cursor = page.get("nextCursor")
             if not cursor:
                 break
-        view.mechs = get_json(f"{base_url}/mechs").get("mechs", [])
+        cursor = None
+        for _ in range(MAX_PAGES):
+            page = get_json(
+                f"{base_url}/mechs" + (f"?cursor={cursor}" if cursor else "")
+            )
+            view.mechs.extend(page.get("mechs", []))
+            cursor = page.get("nextCursor")
+            if not cursor:
+                break
     except AgentUnreachable as error:
         view.error = str(error)
     return view
