@@ -32,10 +32,13 @@ from aea.configurations.data_types import PackageId
 from scripts import toolchain
 from scripts.sync_packages import (
     CACHE_DIR,
+    MECH_INTERACT_SOURCE,
     SyncError,
+    ipfs_hash,
     mech_server_packages,
     open_autonomy_packages,
     package_dir,
+    repin_dependencies,
     sync,
 )
 
@@ -77,11 +80,15 @@ def third_party_only(target: Path) -> Path:
 
 
 def wheel_sources() -> List[Path]:
-    """Return the default sources: the open-autonomy and mech-server wheels' ``packages/``.
+    """Return the default sources: the two wheels' ``packages/`` and mech-interact's release.
 
-    :return: the two roots, in the order the sync script searches them.
+    :return: the three roots, in the order the sync script searches them.
     """
-    return [open_autonomy_packages(), mech_server_packages(CACHE_DIR)]
+    return [
+        open_autonomy_packages(),
+        mech_server_packages(CACHE_DIR),
+        MECH_INTERACT_SOURCE,
+    ]
 
 
 def tamper(package_path: Path) -> None:
@@ -134,13 +141,60 @@ def test_pins_are_open_autonomy_0_21_30_hashes() -> None:
     (wheel,) = (CACHE_DIR / "wheels").glob("mech_server-0.8.6-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         mech_server = json.loads(archive.read("packages/packages.json"))["third_party"]
+    mech_interact = json.loads(
+        (MECH_INTERACT_SOURCE / "packages.json").read_text(encoding="utf-8")
+    )["dev"]
     for package_id, package_hash in ours.items():
+        if package_id in mech_interact:
+            continue  # test_mech_interact_pins_are_its_release_s
         expected = open_autonomy.get(package_id, mech_server.get(package_id))
         assert package_hash == expected, package_id
-    assert set(ours) - set(open_autonomy) == {
+    assert set(ours) - set(open_autonomy) - set(mech_interact) == {
         "connection/valory/http_server/0.22.0",
         "contract/valory/complementary_service_metadata/0.1.0",
     }
+
+
+def test_mech_interact_pins_are_its_release_s(tmp_path: Path) -> None:
+    """mech-interact's contracts carry its release's hashes; its skill, the release re-pinned.
+
+    The skill's only change is its dependency pins (open-autonomy 0.21.30's hashes instead
+    of 0.21.23's): re-pinning a fresh copy of the release reproduces our hash, and every
+    other line of its YAML and every other file is the release's.
+
+    :param tmp_path: a temporary folder.
+    """
+    ours: Dict[str, str] = json.loads(PACKAGES_JSON.read_text(encoding="utf-8"))[
+        "third_party"
+    ]
+    release = json.loads(
+        (MECH_INTERACT_SOURCE / "packages.json").read_text(encoding="utf-8")
+    )["dev"]
+    assert set(release) <= set(ours)
+    skill = "skill/valory/mech_interact_abci/0.1.0"
+    for package_id, package_hash in release.items():
+        if package_id != skill:
+            assert ours[package_id] == package_hash, package_id
+    skill_id = PackageId.from_uri_path(skill)
+    copy = tmp_path / "mech_interact_abci"
+    shutil.copytree(package_dir(MECH_INTERACT_SOURCE, skill_id), copy)
+    assert ipfs_hash(copy) == release[skill]
+    pins = {PackageId.from_uri_path(uri): digest for uri, digest in ours.items()}
+    repin_dependencies(copy, pins)
+    assert ipfs_hash(copy) == ours[skill]
+    original = (package_dir(MECH_INTERACT_SOURCE, skill_id) / "skill.yaml").read_text()
+    changed = [
+        (before, after)
+        for before, after in zip(
+            original.splitlines(), (copy / "skill.yaml").read_text().splitlines()
+        )
+        if before != after
+    ]
+    assert changed and all(
+        before.rsplit(":", 1)[0] == after.rsplit(":", 1)[0]
+        and after.rsplit(":", 1)[1] in ours.values()
+        for before, after in changed
+    )
 
 
 def test_sync_copies_every_pinned_package(synced: Path) -> None:
