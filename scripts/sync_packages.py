@@ -51,7 +51,7 @@ import tempfile
 import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, distribution
+from importlib.metadata import PackageNotFoundError, distribution, version
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence
 
@@ -344,8 +344,11 @@ def repin_dependencies(folder: Path, pinned: Optional[Dict[PackageId, str]]) -> 
     mech-interact v0.32.3 was locked against open-autonomy 0.21.23; its skill names
     ``valory/abstract_round_abci``, ``valory/gnosis_safe``... with that release's hashes, and
     ``autonomy packages lock --check`` refuses a package whose pins differ from the hashes
-    in ``packages.json``. Only the ``author/name:version:hash`` lines of the package's YAML
-    file are rewritten (what ``autonomy packages lock`` does to a dev package); its code is
+    in ``packages.json``; its contracts pin ``open-aea-ledger-ethereum==2.2.7``, and
+    ``aea run`` refuses an agent whose packages pin two versions of one Python package.
+    Only the ``author/name:version:hash`` lines and the ``version: ==X`` pins of Python
+    packages installed here (:func:`installed_pin`) of the package's YAML file are
+    rewritten (what ``autonomy packages lock`` does to a dev package's hashes); its code is
     the release's, unchanged (the fingerprints in the YAML still check every file).
 
     :param folder: the copied package folder.
@@ -363,14 +366,35 @@ def repin_dependencies(folder: Path, pinned: Optional[Dict[PackageId, str]]) -> 
         if path.name
         in ("skill.yaml", "contract.yaml", "protocol.yaml", "connection.yaml")
     ]
-    lines = []
+    lines: List[str] = []
     for line in config.read_text(encoding="utf-8").splitlines(keepends=True):
         head, _, tail = line.rpartition(":")
         reference = head.lstrip(" -")
+        newline = "\n" if tail.endswith("\n") else ""
         if line.lstrip().startswith("- ") and reference in by_reference:
-            line = f"{head}:{by_reference[reference]}{chr(10) if tail.endswith(chr(10)) else ''}"
+            line = f"{head}:{by_reference[reference]}{newline}"
+        elif line.strip().startswith("version: ==") and lines:
+            distribution = lines[-1].strip().rstrip(":")
+            pin = installed_pin(distribution)
+            if pin is not None:
+                line = f"{line[: line.index('version:')]}version: =={pin}{newline}"
         lines.append(line)
     config.write_text("".join(lines), encoding="utf-8")
+
+
+def installed_pin(distribution: str) -> Optional[str]:
+    """The installed version of a framework distribution a released package pins.
+
+    :param distribution: a name under a package's ``dependencies:``.
+    :return: its installed version for ``open-autonomy`` and the ``open-aea*``
+        distributions, None otherwise (or when not installed): other pins stay as released.
+    """
+    if distribution != "open-autonomy" and not distribution.startswith("open-aea"):
+        return None
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return None
 
 
 def stale_packages(

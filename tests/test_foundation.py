@@ -156,11 +156,11 @@ def test_pins_are_open_autonomy_0_21_30_hashes() -> None:
 
 
 def test_mech_interact_pins_are_its_release_s(tmp_path: Path) -> None:
-    """mech-interact's contracts carry its release's hashes; its skill, the release re-pinned.
+    """mech-interact's packages are its release, re-pinned to this framework, nothing else.
 
-    The skill's only change is its dependency pins (open-autonomy 0.21.30's hashes instead
-    of 0.21.23's): re-pinning a fresh copy of the release reproduces our hash, and every
-    other line of its YAML and every other file is the release's.
+    Re-pinning a fresh copy of each released package (checked against the release's
+    packages.json first) reproduces our hash; the lines that differ are dependency pins
+    only (a package hash of ours, or the installed framework's version).
 
     :param tmp_path: a temporary folder.
     """
@@ -171,30 +171,28 @@ def test_mech_interact_pins_are_its_release_s(tmp_path: Path) -> None:
         (MECH_INTERACT_SOURCE / "packages.json").read_text(encoding="utf-8")
     )["dev"]
     assert set(release) <= set(ours)
-    skill = "skill/valory/mech_interact_abci/0.1.0"
-    for package_id, package_hash in release.items():
-        if package_id != skill:
-            assert ours[package_id] == package_hash, package_id
-    skill_id = PackageId.from_uri_path(skill)
-    copy = tmp_path / "mech_interact_abci"
-    shutil.copytree(package_dir(MECH_INTERACT_SOURCE, skill_id), copy)
-    assert ipfs_hash(copy) == release[skill]
     pins = {PackageId.from_uri_path(uri): digest for uri, digest in ours.items()}
-    repin_dependencies(copy, pins)
-    assert ipfs_hash(copy) == ours[skill]
-    original = (package_dir(MECH_INTERACT_SOURCE, skill_id) / "skill.yaml").read_text()
-    changed = [
-        (before, after)
-        for before, after in zip(
-            original.splitlines(), (copy / "skill.yaml").read_text().splitlines()
-        )
-        if before != after
-    ]
-    assert changed and all(
-        before.rsplit(":", 1)[0] == after.rsplit(":", 1)[0]
-        and after.rsplit(":", 1)[1] in ours.values()
-        for before, after in changed
-    )
+    for uri, released in release.items():
+        package_id = PackageId.from_uri_path(uri)
+        source = package_dir(MECH_INTERACT_SOURCE, package_id)
+        copy = tmp_path / package_id.name
+        shutil.copytree(source, copy)
+        assert ipfs_hash(copy) == released, uri
+        repin_dependencies(copy, pins)
+        assert ipfs_hash(copy) == ours[uri], uri
+        (config,) = [
+            path
+            for path in copy.glob("*.yaml")
+            if path.name != "fsm_specification.yaml"
+        ]
+        before = (source / config.name).read_text().splitlines()
+        after = config.read_text().splitlines()
+        assert len(before) == len(after), uri
+        for old, new in zip(before, after):
+            if old != new:
+                assert old.rsplit(":", 1)[0] == new.rsplit(":", 1)[0], (uri, old)
+                pin = new.rsplit(":", 1)[1].strip()
+                assert pin in ours.values() or pin.startswith("=="), (uri, new)
 
 
 def test_sync_copies_every_pinned_package(synced: Path) -> None:
