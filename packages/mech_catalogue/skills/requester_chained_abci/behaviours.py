@@ -33,15 +33,16 @@ from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.round_behav
     PublishRoundBehaviour,
 )
 from packages.mech_catalogue.skills.requester_chained_abci.composition import (
+    UNUSED_MECH_INTERACT_STATES,
     RequesterChainedAbciApp,
+)
+from packages.mech_catalogue.skills.requester_chained_abci.consumer import (
+    PostTxSettlementRound,
+    ToolChoiceRound,
 )
 from packages.mech_catalogue.skills.requester_chained_abci.models import Params
 from packages.mech_catalogue.skills.requester_chained_abci.payloads import (
     ToolChoicePayload,
-)
-from packages.mech_catalogue.skills.requester_chained_abci.rounds import (
-    PostTxSettlementRound,
-    ToolChoiceRound,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registration import (
     BoundedRegistrationBehaviour,
@@ -160,7 +161,11 @@ class RequesterConsensusBehaviour(AbstractRoundBehaviour):
         *PublishRoundBehaviour.behaviours,
         ToolChoiceBehaviour,
         PostTxSettlementBehaviour,
-        *MechInteractRoundBehaviour.behaviours,
+        *(
+            behaviour
+            for behaviour in MechInteractRoundBehaviour.behaviours
+            if behaviour.matching_round not in UNUSED_MECH_INTERACT_STATES
+        ),
         *TransactionSettlementRoundBehaviour.behaviours,
         *ResetPauseABCIConsensusBehaviour.behaviours,
     }

@@ -44,9 +44,12 @@ final state                                     next state
 mech-interact is entered at ``MechRequestRound``, not at its ``MechVersionDetectionRound``:
 that round's V2 branch replaces ``mechs_info`` from a subgraph, and the point is to rank
 the agreed catalogue's ``mechs_info`` (docs/running.md, "Composing with mech-interact").
-So its ``FinishedMarketplaceLegacyDetectedRound``, ``FinishedMechLegacyDetectedRound``,
-``FinishedMechInformationRound`` and ``FailedMechInformationRound`` are never reached.
+So those two rounds and their final states (``FinishedMarketplaceLegacyDetectedRound``,
+``FinishedMechLegacyDetectedRound``, ``FinishedMechInformationRound``,
+``FailedMechInformationRound``) are left out (:class:`MarketplaceRequestAbciApp`).
 """
+
+from typing import Any, Dict, Set
 
 import packages.mech_catalogue.skills.tool_metadata_abci.rounds as ToolMetadataAbci
 import packages.valory.skills.mech_interact_abci.rounds as MechInteractAbci
@@ -63,7 +66,7 @@ from packages.mech_catalogue.skills.manifest_publish_abci.states.final_states im
 from packages.mech_catalogue.skills.manifest_publish_abci.states.prepare import (
     PublishPrepareRound,
 )
-from packages.mech_catalogue.skills.requester_chained_abci.rounds import (
+from packages.mech_catalogue.skills.requester_chained_abci.consumer import (
     FailedUnknownSubmitterRound,
     FinishedMechRequestTxRound,
     FinishedPublishTxSettledRound,
@@ -82,6 +85,10 @@ from packages.valory.skills.abstract_round_abci.abci_app_chain import (
     AbciAppTransitionMapping,
     chain,
 )
+from packages.valory.skills.abstract_round_abci.base import (
+    AbciAppTransitionFunction,
+    AppState,
+)
 from packages.valory.skills.mech_interact_abci.states import (
     final_states as MechInteractFinalStates,
 )
@@ -91,6 +98,51 @@ from packages.valory.skills.mech_interact_abci.states.request import (
 from packages.valory.skills.mech_interact_abci.states.response import (
     MechResponseRound,
 )
+
+#: mech-interact's rounds the requester never enters (see the module docstring)
+UNUSED_MECH_INTERACT_STATES = frozenset(
+    {
+        MechInteractAbci.MechVersionDetectionRound,
+        MechInteractAbci.MechInformationRound,
+        MechInteractFinalStates.FinishedMarketplaceLegacyDetectedRound,
+        MechInteractFinalStates.FinishedMechLegacyDetectedRound,
+        MechInteractFinalStates.FinishedMechInformationRound,
+        MechInteractFinalStates.FailedMechInformationRound,
+    }
+)
+
+
+def _used(table: Dict[Any, Any]) -> Dict[Any, Any]:
+    return {
+        state: value
+        for state, value in table.items()
+        if state not in UNUSED_MECH_INTERACT_STATES
+    }
+
+
+class MarketplaceRequestAbciApp(MechInteractAbci.MechInteractAbciApp):
+    """mech-interact's app without the rounds it would enter before ``MechRequestRound``.
+
+    Its rounds, events and timeouts are mech-interact's, unchanged; only the version
+    detection and subgraph information rounds (and their final states) are left out of
+    the table, so that every state of the chained FSM is reachable.
+    """
+
+    initial_round_cls: AppState = MechRequestRound
+    initial_states: Set[AppState] = {MechRequestRound, MechResponseRound}
+    transition_function: AbciAppTransitionFunction = _used(
+        MechInteractAbci.MechInteractAbciApp.transition_function
+    )
+    final_states: Set[AppState] = set(
+        _used({s: None for s in MechInteractAbci.MechInteractAbciApp.final_states})
+    )
+    db_pre_conditions: Dict[AppState, Set[str]] = _used(
+        MechInteractAbci.MechInteractAbciApp.db_pre_conditions
+    )
+    db_post_conditions: Dict[AppState, Set[str]] = _used(
+        MechInteractAbci.MechInteractAbciApp.db_post_conditions
+    )
+
 
 SETTLE = TransactionSettlementAbci.RandomnessTransactionSubmissionRound
 RESET = ResetAndPauseAbci.ResetAndPauseRound
@@ -124,7 +176,7 @@ RequesterChainedAbciApp = chain(
         ToolMetadataAbci.ToolMetadataAbciApp,
         PublishManifestAbciApp,
         RequesterAbciApp,
-        MechInteractAbci.MechInteractAbciApp,
+        MarketplaceRequestAbciApp,
         TransactionSettlementAbci.TransactionSubmissionAbciApp,
         ResetAndPauseAbci.ResetPauseAbciApp,
     ),

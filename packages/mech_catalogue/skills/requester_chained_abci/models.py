@@ -33,7 +33,7 @@ from packages.mech_catalogue.skills.manifest_publish_abci.states.base import (
 from packages.mech_catalogue.skills.requester_chained_abci.composition import (
     RequesterChainedAbciApp,
 )
-from packages.mech_catalogue.skills.requester_chained_abci.rounds import (
+from packages.mech_catalogue.skills.requester_chained_abci.consumer import (
     Event as RequesterEvent,
 )
 from packages.mech_catalogue.skills.tool_metadata_abci.models import (

@@ -45,18 +45,18 @@ from packages.mech_catalogue.skills.requester_chained_abci.composition import (
     RequesterChainedAbciApp,
     abci_app_transition_mapping,
 )
-from packages.mech_catalogue.skills.requester_chained_abci.handlers import (
-    responses_view,
-)
-from packages.mech_catalogue.skills.requester_chained_abci.payloads import (
-    ToolChoicePayload,
-)
-from packages.mech_catalogue.skills.requester_chained_abci.rounds import (
+from packages.mech_catalogue.skills.requester_chained_abci.consumer import (
     Event,
     PostTxSettlementRound,
     RequesterAbciApp,
     ToolChoiceRound,
     settled_event,
+)
+from packages.mech_catalogue.skills.requester_chained_abci.handlers import (
+    responses_view,
+)
+from packages.mech_catalogue.skills.requester_chained_abci.payloads import (
+    ToolChoicePayload,
 )
 from packages.valory.skills.abstract_round_abci.base import (
     AbciAppDB,

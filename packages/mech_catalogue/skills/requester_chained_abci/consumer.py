@@ -137,8 +137,9 @@ class PostTxSettlementRound(CollectSameUntilThresholdRound):
     collection_key = "participant_to_post_tx_settlement"
     selection_key = "sender"
 
+    # fsm-specs: returns(MECH_REQUEST_SETTLED, SUBSCRIPTION_SETTLED, PUBLISH_SETTLED, UNKNOWN_SUBMITTER)
     def end_block(self) -> Optional[Tuple[BaseSynchronizedData, Enum]]:
-        """End at once with the event of the agreed submitter.
+        """End at once with the event of the agreed submitter (:data:`SUBMITTER_TO_EVENT`).
 
         :return: the unchanged synchronized data and :func:`settled_event`.
         """
@@ -187,6 +188,7 @@ class RequesterAbciApp(AbciApp[Event]):
             Event.SUBSCRIPTION_SETTLED: FinishedSubscriptionTxRound,
             Event.PUBLISH_SETTLED: FinishedPublishTxSettledRound,
             Event.UNKNOWN_SUBMITTER: FailedUnknownSubmitterRound,
+            Event.NO_MAJORITY: PostTxSettlementRound,
             Event.ROUND_TIMEOUT: PostTxSettlementRound,
         },
         FinishedToolChoiceRound: {},
