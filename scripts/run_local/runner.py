@@ -242,7 +242,8 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
             unreachable.
         """
         views = [
-            read_agent(process.name, process.http_url) for process in self.processes
+            read_agent(process.name, process.http_url, self.service == "requester")
+            for process in self.processes
         ]
         for view in views:
             if view.error is None:
