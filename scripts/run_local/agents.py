@@ -31,6 +31,10 @@ from typing import Dict, List, Optional, Sequence
 
 from mech_catalogue_cli.devnet.state import DevnetInfo
 from scripts.devnet.processes import is_alive, spawn, stop_pid
+from scripts.toolchain import REPO_ROOT
+
+#: the domain library's folder in this checkout (``mech_catalogue_core`` is imported from it)
+LIBRARY_DIR = REPO_ROOT / "libs" / "mech-catalogue-core"
 
 #: every connection of the agent except valory/p2p_libp2p_client (no ACN node is reachable)
 RUN_CONNECTIONS = (
@@ -190,8 +194,11 @@ class AgentProcess:
 
     def start(self) -> None:
         """Start ``aea -s run --connections ...`` detached, output to :attr:`log_path`."""
-        # the repository root on PYTHONPATH would shadow the agent's vendor/ packages
+        # the repository root on PYTHONPATH would shadow the agent's vendor/ packages; the
+        # domain library is this checkout's (a git worktree shares the virtualenv, whose
+        # editable install may point at another checkout)
         env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+        env["PYTHONPATH"] = str(LIBRARY_DIR)
         env.update(self.env)
         self.log_path.unlink(missing_ok=True)
         self.pid = spawn(
