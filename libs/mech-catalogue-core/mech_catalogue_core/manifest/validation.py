@@ -425,7 +425,7 @@ def validate_manifest(document: Any) -> Tuple[P.Problem, ...]:
         found.append(
             P.error(
                 P.SCHEMA_VIOLATION,
-                f"Field {_shown(path)} {reason} (docs/manifest-spec.md).",
+                f"Field {_shown(path)} {reason} ({P.MANIFEST_SPEC_URL}).",
                 path,
             )
         )
