@@ -61,7 +61,7 @@ def test_dist_runs_the_venv_step_and_the_build_only() -> None:
 
 
 def test_dist_with_another_interpreter_prepares_nothing() -> None:
-    """tox passes its own PYTHON: make builds with it and creates no .venv."""
+    """With tox's own PYTHON, make builds with it and creates no .venv."""
     commands = planned("dist", f"PYTHON={sys.executable}")
     assert commands == [f"{sys.executable} -m scripts.dist --out dist"], commands
 
