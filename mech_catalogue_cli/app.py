@@ -18,7 +18,7 @@ import importlib
 from typing import List, Optional
 
 import click
-from mech_catalogue_core.model.problems import DOCS_URL, PROJECT_URL
+from mech_catalogue_core.model.references import DOCS_URL, PROJECT_URL
 
 from . import EXIT_INVALID
 from .folders import DEFAULTS, samples_help

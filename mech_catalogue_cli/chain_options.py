@@ -45,7 +45,7 @@ from mech_catalogue_core.chain.presets import (
     PresetValueMissing,
     chain_preset,
 )
-from mech_catalogue_core.model.problems import DOCS_URL
+from mech_catalogue_core.model.references import DOCS_URL
 
 from .devnet_options import DevnetSettings, given
 

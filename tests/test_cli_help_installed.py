@@ -33,7 +33,11 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
-from mech_catalogue_core.model.problems import DOCS_URL, MANIFEST_SPEC_URL, PROJECT_URL
+from mech_catalogue_core.model.references import (
+    DOCS_URL,
+    MANIFEST_SPEC_URL,
+    PROJECT_URL,
+)
 
 from mech_catalogue_cli.folders import (
     default_folders,

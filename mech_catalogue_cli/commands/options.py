@@ -20,7 +20,7 @@ import re
 from typing import Any, Callable, Optional
 
 import click
-from mech_catalogue_core.model.problems import PROJECT_URL
+from mech_catalogue_core.model.references import PROJECT_URL
 
 from ..devnet_options import DevnetSettings, devnet_options, given
 from ..folders import DEFAULTS, samples_help

@@ -46,7 +46,7 @@ from mech_catalogue_core.derive.generate import (
 from mech_catalogue_core.manifest.validation import (
     decode_json,
 )
-from mech_catalogue_core.model.problems import PROJECT_URL
+from mech_catalogue_core.model.references import PROJECT_URL
 from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     REGISTRY_OLAS_AGENT,

@@ -15,7 +15,7 @@
 """``mech-catalogue validate``: is a manifest readable and valid (docs/cli.md)."""
 
 import click
-from mech_catalogue_core.model.problems import (
+from mech_catalogue_core.model.references import (
     MANIFEST_SPEC_URL,
 )
 from mech_catalogue_core.model.vocabulary import (

@@ -57,6 +57,9 @@ from mech_catalogue_core.model.memo import (
     BoundedMemo,
     bounded_memo,
 )
+from mech_catalogue_core.model.references import (
+    MANIFEST_SPEC_URL,
+)
 from mech_catalogue_core.model.tool import (
     SHAPE_ARGUMENTS_V1,
     SHAPE_DESCRIPTION_JSON,
@@ -889,7 +892,7 @@ def parse_argument(  # pylint: disable=too-many-locals
             P.warning(
                 P.UNKNOWN_ARGUMENT_TYPE,
                 f"Field {where}/type is {_shown_value(raw_type)}, no type term; use "
-                f"int, str, hexAddress... ({P.MANIFEST_SPEC_URL}); read as `any`.",
+                f"int, str, hexAddress... ({MANIFEST_SPEC_URL}); read as `any`.",
                 where + "/type",
             )
         )

@@ -66,6 +66,9 @@ from mech_catalogue_core.model.memo import (
     bounded_memo,
     digest_key,
 )
+from mech_catalogue_core.model.references import (
+    MANIFEST_SPEC_URL,
+)
 from mech_catalogue_core.model.untrusted_text import (
     tools_text_problems,
 )
@@ -425,7 +428,7 @@ def validate_manifest(document: Any) -> Tuple[P.Problem, ...]:
         found.append(
             P.error(
                 P.SCHEMA_VIOLATION,
-                f"Field {_shown(path)} {reason} ({P.MANIFEST_SPEC_URL}).",
+                f"Field {_shown(path)} {reason} ({MANIFEST_SPEC_URL}).",
                 path,
             )
         )

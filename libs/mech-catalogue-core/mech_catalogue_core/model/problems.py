@@ -34,15 +34,6 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 SEVERITY_ERROR = "error"
 SEVERITY_WARNING = "warning"
 
-#: the project's repository (the GitHub namespace ``server.json`` registers the MCP server
-#: under, ``io.github.mech-catalogue/mech-catalogue``); messages and help cite its pages,
-#: which a CLI installed from a wheel (no ``docs/`` folder) can open too
-PROJECT_URL = "https://github.com/mech-catalogue/mech-catalogue"
-#: the project's documents: ``f"{DOCS_URL}/manifest-spec.md"`` is docs/manifest-spec.md
-DOCS_URL = f"{PROJECT_URL}/blob/main/docs"
-#: the manifest specification every schema and type message cites
-MANIFEST_SPEC_URL = f"{DOCS_URL}/manifest-spec.md"
-
 
 class ProblemCode(StrEnum):
     """Every machine-readable problem code, defined once.
