@@ -39,12 +39,15 @@ COPYRIGHT_IGNORE := $(addprefix -ignore ,'**/tests/fixtures/**' 'scripts/devnet/
 	'tests/devnet/data/**' '**/*.yaml' '**/*.yml' '**/*.json' '**/*.md' '**/*.txt' '**/*.sol' \
 	'**/*.html' '**/*.js')
 
-.PHONY: e2e e2e-4 setup tools sync dist formatters code-checks black-check isort-check flake8 mypy pylint \
+.PHONY: e2e e2e-4 setup venv tools sync dist formatters code-checks black-check isort-check flake8 mypy pylint \
 	darglint import-check copyright check-copyright generators common-checks-1 common-checks-2 test test-unit pytest devnet-up devnet-down run
 
 ## Environment -------------------------------------------------------------------------
 setup:  ## .venv + the mech-catalogue CLI (editable) + pinned tools + third-party packages (idempotent)
 	bash scripts/setup.sh
+
+venv:  ## .venv alone (Python 3.11, no requirements installed): what `make dist` needs
+	bash scripts/setup.sh --venv-only
 
 tools:  ## anvil, solc, kubo, tendermint, addlicense into .tools/
 	bash scripts/install_tools.sh
@@ -125,7 +128,9 @@ common-checks-2: $(VENV_SETUP)
 # dist/ (scripts/dist.py: `pip wheel --no-deps` of each, from a copy of its files). `pip
 # install dist/*.whl` gives a working `mech-catalogue` outside any checkout (README.md,
 # "User quick start"); tests/devnet/test_installed_wheels.py checks it in `make test`.
-dist: setup
+# Only the venv is needed (pip builds pure-Python wheels): not setup's Go builds of kubo and
+# Tendermint, npm tools, requirements or package sync. With another PYTHON (tox), nothing.
+dist: $(if $(filter .venv/bin/python,$(PYTHON)),venv)
 	$(PYTHON) -m scripts.dist --out dist
 
 ## Tests --------------------------------------------------------------------------------

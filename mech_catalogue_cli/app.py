@@ -18,8 +18,10 @@ import importlib
 from typing import List, Optional
 
 import click
+from mech_catalogue_core.model.references import DOCS_URL, PROJECT_URL
 
 from . import EXIT_INVALID
+from .folders import DEFAULTS, samples_help
 from .output import CliFailure
 
 
@@ -63,9 +65,9 @@ class _LazyGroup(click.Group):
     cls=_LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Inspect, derive, generate and convert Olas mech tool manifests.\n\n"
-    "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error. New here? Follow "
-    "docs/tutorial.md.",
-    epilog="\b\nExamples:\n"
+    "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error.\n\n"
+    f"\b\nNew here? Follow the tutorial:\n{DOCS_URL}/tutorial.md",
+    epilog=samples_help(DEFAULTS, PROJECT_URL) + "\n\n\b\nExamples:\n"
     "  mech-catalogue derive examples/tools/token_oracle\n"
     "  mech-catalogue list --devnet\n"
     "  mech-catalogue publish --help",

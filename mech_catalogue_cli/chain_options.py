@@ -45,6 +45,7 @@ from mech_catalogue_core.chain.presets import (
     PresetValueMissing,
     chain_preset,
 )
+from mech_catalogue_core.model.references import DOCS_URL
 
 from .devnet_options import DevnetSettings, given
 
@@ -140,7 +141,7 @@ def chain_options(command: Callable[..., Any]) -> Callable[..., Any]:
         callback=_remember,
         is_eager=True,
         help="Chain preset: its RPC, chain id, registries, Multicall2, MechMarketplace, "
-        "first blocks and IPFS gateways (docs/cli.md lists the values and their sources; "
+        f"first blocks and IPFS gateways ({DOCS_URL}/cli.md lists the values and their sources; "
         "`--chain NAME --help` shows them). `devnet` is the running devnet (--devnet). "
         "Options given explicitly win.",
     )

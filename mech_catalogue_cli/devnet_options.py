@@ -30,6 +30,7 @@ import click
 
 from mech_catalogue_cli.devnet.locate import DEVNET_DIR_ENV, DevnetNotFound, find_devnet
 from mech_catalogue_cli.devnet.state import DevnetInfo
+from mech_catalogue_cli.folders import DEFAULTS, devnet_folders_help
 
 from .output import CliFailure, Output
 
@@ -144,14 +145,15 @@ def devnet_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "--devnet",
         "use_devnet",
         is_flag=True,
-        help="Use the running local devnet (`make devnet-up` or `make run`): its RPC, "
-        "IPFS API and gateway, registries and owner keys. Options given explicitly win.",
+        help="Use the running local devnet (started from a checkout by `make devnet-up` "
+        "or `make run`): its RPC, IPFS API and gateway, registries and owner keys. "
+        "Options given explicitly win.",
     )
     @click.option(
         "--devnet-dir",
         type=click.Path(file_okay=False),
         help=f"The devnet's folder (implies --devnet; default: ${DEVNET_DIR_ENV}, else "
-        "the running one of .devnet and .run/devnet).",
+        f"the running one of {devnet_folders_help(DEFAULTS)}).",
     )
     @functools.wraps(command)
     def wrapper(

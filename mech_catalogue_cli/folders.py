@@ -110,3 +110,35 @@ def default_folders(checkout: Optional[Path], user_state: Path) -> DefaultFolder
 DEFAULTS = default_folders(
     checkout_of(PACKAGE_DIR), Path(platformdirs.user_state_dir(DISTRIBUTION))
 )
+
+
+def devnet_folders_help(defaults: DefaultFolders) -> str:
+    """Say where ``--devnet`` looks, for the way the CLI runs (help text).
+
+    :param defaults: :data:`DEFAULTS`, or another way's folders (tests).
+    :return: the checkout's ``.devnet`` and ``.run/devnet`` (``make devnet-up``, ``make
+        run``), or, installed, the per-user state folder's ``devnet`` and ``run/devnet``
+        (named in full; a devnet is started there from a checkout).
+    """
+    if defaults.checkout is not None:
+        return ".devnet (make devnet-up) and .run/devnet (make run) in the checkout"
+    return (
+        f"{defaults.devnet} and {defaults.run / 'devnet'} (this user's state folder; "
+        "a devnet is started from a mech-catalogue checkout)"
+    )
+
+
+def samples_help(defaults: DefaultFolders, repository: str) -> str:
+    """Say where the help examples' ``examples/`` sample packages are (help text).
+
+    :param defaults: :data:`DEFAULTS`, or another way's folders (tests).
+    :param repository: the project's repository URL (``problems.PROJECT_URL``).
+    :return: the checkout's ``examples`` folder, or, installed (the wheel holds no
+        samples), the repository's.
+    """
+    if defaults.checkout is not None:
+        return f"examples/ is the checkout's sample folder ({defaults.checkout / 'examples'})."
+    return (
+        "examples/ is the project's sample folder, not installed with the CLI: "
+        f"{repository}/tree/main/examples"
+    )

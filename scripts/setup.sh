@@ -44,6 +44,13 @@ if [ -z "$PYTHON" ]; then
 fi
 [ -n "$PYTHON" ] || die "missing prerequisite 'python3.11': install Python 3.11 (https://www.python.org/downloads/, pyenv, or apt-get install python3.11 python3.11-venv)"
 
+# `--venv-only` (`make venv`): the bare .venv and nothing else, all `make dist` needs to
+# build the two pure-Python wheels (pip fetches their build backend itself).
+if [ "${1:-}" = "--venv-only" ]; then
+    [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+    exit 0
+fi
+
 step_start=0
 step() { step_start=$(date +%s); echo "== $1"; }
 done_step() { echo "   ($(( $(date +%s) - step_start )) s)"; }

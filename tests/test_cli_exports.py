@@ -267,10 +267,13 @@ def test_show_and_export_offer_tools_without_their_dropped_parts(
     for fmt in ("mcp", "openai", "anthropic", "langchain"):
         exported = run("export", "--format", fmt, path)
         assert exported.exit_code == EXIT_OK, exported.output
-        body = json.loads(exported.output)
+        body = json.loads(exported.stdout)  # stderr names the dropped parts
         tools = body["tools"] if fmt == "mcp" else body
         assert len(tools) == 2, fmt
-        assert "page[size]" not in exported.output and "odata@id" not in exported.output
+        assert "page[size]" not in exported.stdout and "odata@id" not in exported.stdout
+        assert (
+            "/toolMetadata/keys/input/schema/properties/page[size]" in exported.stderr
+        )
     validated = run("validate", path)
     assert validated.exit_code == EXIT_INVALID  # dropped parts are still errors
 

@@ -34,7 +34,8 @@ from mech_catalogue_core.model.canonical import (
 from rich.console import Console
 
 from ..output import CliFailure, Output
-from ..sources import read_file
+from ..sources import _names_a_path  # the rule `validate` applies to a missing file
+from ..sources import FILE_NOT_FOUND, FILE_NOT_READABLE, read_file
 from .options import (
     examples,
     json_option,
@@ -139,9 +140,15 @@ def _cid_of_cid(value: str) -> Dict[str, Any]:
 @json_option
 def cid_command(value: str, out: Output) -> None:
     """Print the conversions of VALUE (file, digest or CID); bad input fails with exit 1."""
+    path = Path(value)
     try:
-        if Path(value).is_file():
-            result = _cid_of_file(Path(value))
+        if path.is_file():
+            result = _cid_of_file(path)
+        elif path.is_dir():
+            raise CliFailure(
+                FILE_NOT_READABLE,
+                f"{value} is a folder; pass a file in it, a 0x bytes32 digest or a CID.",
+            )
         elif (
             value.lower().startswith("0x")
             or len(value) == 64
@@ -151,6 +158,12 @@ def cid_command(value: str, out: Output) -> None:
         else:
             result = _cid_of_cid(value)
     except cids.CidError as exc:
+        if _names_a_path(value):  # meant as a file, like `validate`'s sources
+            raise CliFailure(
+                FILE_NOT_FOUND,
+                f"No such file: {value} (looked from {Path.cwd()}). Pass an existing "
+                "file, a 0x bytes32 digest, or a CID.",
+            ) from exc
         raise CliFailure(exc.problem.code, exc.problem.message, (exc.problem,)) from exc
 
     def render(console: Console) -> None:

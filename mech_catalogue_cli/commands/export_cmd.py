@@ -14,6 +14,7 @@
 
 """``mech-catalogue export``: a manifest's tools in the formats agents speak (docs/cli.md)."""
 
+import sys
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -27,13 +28,16 @@ from mech_catalogue_core.model.catalogue import (
     Manifest,
     Mech,
 )
+from mech_catalogue_core.model.problems import (
+    Problem,
+)
 from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     MechRef,
 )
 from rich.console import Console
 
-from ..output import CliFailure, Output
+from ..output import CliFailure, Output, console_on, print_problem
 from .manifest_input import load_manifest
 from .options import (
     ADDRESS,
@@ -138,7 +142,8 @@ def export(  # pylint: disable=too-many-arguments,too-many-locals
             url = exporters.expand_templates(url, agent_id)
         except RegistrationError as exc:
             raise click.UsageError(str(exc)) from exc
-    loaded, manifest, _ = load_manifest(source, gateway, timeout)
+    loaded, manifest, problems = load_manifest(source, gateway, timeout)
+    _warn(problems)
     tools = list(manifest.tools)
     if tool_names:
         unknown = sorted(set(tool_names) - {t.name for t in tools})
@@ -165,6 +170,17 @@ def export(  # pylint: disable=too-many-arguments,too-many-locals
         )
     options = _ExportOptions(url, agent_id, identity_registry, chain_id, image)
     out.emit(_export(fmt, mech, options))
+
+
+def _warn(problems: Tuple[Problem, ...]) -> None:
+    """Print the manifest's problems on stderr (stdout holds only the exported JSON).
+
+    :param problems: what ``validate`` reports for the manifest (the catalogue's text
+        warnings included: a tool asking for a secret is one the MCP server refuses).
+    """
+    errors = console_on(sys.stderr)
+    for problem in problems:
+        print_problem(errors, problem)
 
 
 def _export_ref(

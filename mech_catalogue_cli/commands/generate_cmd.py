@@ -35,6 +35,7 @@ from .options import (
     examples,
     json_option,
 )
+from .output_file import write_output
 
 
 @click.command(
@@ -56,7 +57,7 @@ from .options import (
     "-o",
     "output_path",
     type=click.Path(dir_okay=False),
-    help="Write the manifest here.",
+    help="Write the manifest here (missing folders are created).",
 )
 @json_option
 def generate(
@@ -77,7 +78,7 @@ def generate(
         ) from exc
     data = canonical_bytes(document)  # the bytes `publish` uploads and hashes
     if output_path:
-        Path(output_path).write_bytes(data)
+        write_output(Path(output_path), data)
     result = {
         "ok": True,
         "output": output_path,

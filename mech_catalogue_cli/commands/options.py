@@ -20,8 +20,10 @@ import re
 from typing import Any, Callable, Optional
 
 import click
+from mech_catalogue_core.model.references import PROJECT_URL
 
 from ..devnet_options import DevnetSettings, devnet_options, given
+from ..folders import DEFAULTS, samples_help
 from ..output import CliFailure, Output
 from ..sources import DEFAULT_TIMEOUT, default_gateway
 
@@ -52,9 +54,13 @@ def examples(*lines: str) -> str:
     """Return a click epilog listing example command lines, kept unwrapped.
 
     :param lines: command lines, without the program name.
-    :return: the epilog text.
+    :return: the epilog text; when a line uses the ``examples/`` sample folder, a
+        sentence saying where it is (:func:`..folders.samples_help`).
     """
-    return "\b\nExamples:\n" + "\n".join(f"  mech-catalogue {line}" for line in lines)
+    text = "\b\nExamples:\n" + "\n".join(f"  mech-catalogue {line}" for line in lines)
+    if any("examples/" in line for line in lines):
+        return samples_help(DEFAULTS, PROJECT_URL) + "\n\n" + text
+    return text
 
 
 def gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:

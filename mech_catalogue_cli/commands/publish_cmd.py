@@ -46,6 +46,7 @@ from mech_catalogue_core.derive.generate import (
 from mech_catalogue_core.manifest.validation import (
     decode_json,
 )
+from mech_catalogue_core.model.references import PROJECT_URL
 from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     REGISTRY_OLAS_AGENT,
@@ -63,6 +64,7 @@ from mech_catalogue_cli.publisher.publisher import Publisher, PublishReport
 
 from ..chain_options import PresetCommand, chain_options, need, pick
 from ..devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
+from ..folders import DEFAULTS, samples_help
 from ..keys import load_key
 from ..output import CliFailure, Output, console_on, print_problem
 from ..overrides import failure_code, generate_failure, read_overrides
@@ -201,7 +203,7 @@ def _from_preset(
     "validate it, upload it to IPFS and read it back, compare its digest with the "
     "registry's, and send the hash update (signed by the owner key, or through --safe). "
     "An unchanged digest sends nothing.",
-    epilog="\b\nExamples:\n"
+    epilog=samples_help(DEFAULTS, PROJECT_URL) + "\n\n\b\nExamples:\n"
     "  mech-catalogue publish examples/tools/token_oracle --overrides examples/token_oracle.overrides.yaml \\\n"
     "      --kind complementary_service_metadata --id 2 --chain devnet\n"
     "  mech-catalogue publish --manifest manifest.json --kind complementary_service_metadata \\\n"

@@ -15,6 +15,9 @@
 """``mech-catalogue validate``: is a manifest readable and valid (docs/cli.md)."""
 
 import click
+from mech_catalogue_core.model.references import (
+    MANIFEST_SPEC_URL,
+)
 from mech_catalogue_core.model.vocabulary import (
     DocumentKind,
 )
@@ -95,7 +98,7 @@ def validate(
         if kind == DocumentKind.NFT_METADATA:
             console.print(
                 "  checked its fields and the tool metadata JSON in its description "
-                "(docs/manifest-spec.md section 3)"
+                f"({MANIFEST_SPEC_URL} section 3)"
             )
         for problem in problems:
             print_problem(console, problem)

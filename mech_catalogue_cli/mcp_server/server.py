@@ -39,6 +39,7 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 :mod:`.delivery` (after payment nothing escapes as a protocol error).
 """
 
+import importlib.metadata
 import logging
 import weakref
 from typing import Any, Dict, Optional
@@ -54,6 +55,7 @@ from mcp.server.subscriptions import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mech_catalogue_core.model.vocabulary import CallStatus
 
+from ..folders import DISTRIBUTION
 from .bounded import (
     warm_up,
 )
@@ -135,7 +137,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
         self.server: Server[Any] = Server(
             SERVER_NAME,
-            version="1",
+            version=importlib.metadata.version(DISTRIBUTION),  # server.json's too
             instructions=(
                 "Each tool is an Olas mech tool; calling one pays a mech on chain "
                 "(price in the tool's _meta offers) and returns its delivered answer."

@@ -37,8 +37,9 @@ payload cannot be read is still answered (its ``request_error`` says why), so a 
 is never left waiting.
 
 Use from tests as a context manager (a background thread polling every ``interval``
-seconds) or call :meth:`Responder.poll` for one pass; from a shell against a devnet
-started with ``python -m scripts.devnet up``::
+seconds) or call :meth:`Responder.poll` for one pass; from a shell against the running
+devnet (``make devnet-up``'s or ``make run``'s, found as the CLI's ``--devnet`` finds it,
+or ``--devnet-dir DIR``)::
 
     python -m scripts.devnet.responder --mech 0xMECH [--mech 0xOTHER] [--once]
 """
@@ -60,7 +61,12 @@ from mech_catalogue_core.publish.publish import (
 )
 from web3 import Web3
 
-from mech_catalogue_cli.devnet.state import DEFAULT_STATE_DIR, DevnetInfo
+from mech_catalogue_cli.devnet.locate import (
+    DEVNET_DIR_ENV,
+    DevnetNotFound,
+    find_devnet,
+)
+from mech_catalogue_cli.devnet.state import DevnetInfo
 from scripts.devnet.marketplace import MarketplaceHelpers
 
 #: the CIDv1 prefix (base16 multibase ``f``, version 1, dag-pb, sha2-256, 32 bytes) of a
@@ -444,7 +450,32 @@ class Responder:  # pylint: disable=too-many-instance-attributes
         )
 
 
-@click.command()
+def devnet_for(state_dir: Optional[Path]) -> DevnetInfo:
+    """The running devnet the responder answers on, found as the CLI's ``--devnet`` finds it.
+
+    :param state_dir: ``--devnet-dir``/``--state-dir``, or None for the CLI's rule
+        (:func:`mech_catalogue_cli.devnet.locate.find_devnet`: ``$MECH_CATALOGUE_DEVNET_DIR``,
+        else whichever of ``.devnet`` (``make devnet-up``) and ``.run/devnet``
+        (``make run``) runs, the newer when both do).
+    :return: the devnet's ``devnet.json``.
+    :raises ClickException: when no running devnet is there (the message names the
+        folders looked in and the command that starts one).
+    """
+    try:
+        return find_devnet(None if state_dir is None else str(state_dir))
+    except DevnetNotFound as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+#: what ``--help`` says (the command's docstring holds fields for developers)
+HELP = (
+    "Answer marketplace requests to MECH on the devnet (a stand-in mech operator). "
+    "Runs until Ctrl-C (or one pass with --once); exits with a one-line error when no "
+    "devnet runs or when it stops answering."
+)
+
+
+@click.command(help=HELP)
 @click.option(
     "--mech",
     "mechs",
@@ -453,48 +484,54 @@ class Responder:  # pylint: disable=too-many-instance-attributes
     help="A mech address to answer for (repeatable).",
 )
 @click.option(
+    "--devnet-dir",
     "--state-dir",
+    "state_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_STATE_DIR,
-    show_default=True,
-    help="Folder of the devnet's devnet.json.",
+    default=None,
+    help="Folder of the devnet's devnet.json. Default: as the CLI's --devnet, "
+    f"${DEVNET_DIR_ENV}, else the running one of .devnet (make devnet-up) and "
+    ".run/devnet (make run).",
 )
 @click.option("--from-block", type=int, default=0, show_default=True)
 @click.option("--interval", type=float, default=1.0, show_default=True)
 @click.option("--once", is_flag=True, help="Answer what is pending, then exit.")
 def main(
     mechs: Tuple[str, ...],
-    state_dir: Path,
+    state_dir: Optional[Path],
     from_block: int,
     interval: float,
     once: bool,
 ) -> None:
     """Answer marketplace requests to MECH on the devnet (a stand-in mech operator).
 
+    ``--help`` shows :data:`HELP`, not this docstring's fields.
+
     :param mechs: the mech addresses.
-    :param state_dir: the devnet state folder.
+    :param state_dir: the devnet state folder, or None for the CLI's rule.
     :param from_block: the first block read.
     :param interval: seconds between polls.
     :param once: exit after one pass.
-    :raises ClickException: when no devnet is recorded in ``state_dir``.
+    :raises ClickException: when no devnet runs, or its chain or IPFS node stops
+        answering (a connection error, not a traceback).
     """
+    info = devnet_for(state_dir)
     try:
-        info = DevnetInfo.load(state_dir)
-    except FileNotFoundError as exc:
+        responder = Responder(info, mechs, from_block=from_block, interval=interval)
+        while True:
+            for delivery in responder.poll():
+                click.echo(
+                    f"delivered 0x{delivery.request_id.hex()} for {delivery.mech}: "
+                    f"{delivery.response_cid} (tx {delivery.tx_hash})"
+                )
+            if once:
+                return
+            time.sleep(interval)
+    except OSError as exc:  # requests' ConnectionError is one: anvil or kubo stopped
         raise click.ClickException(
-            f"no devnet recorded in {state_dir}: start one with "
-            "`python -m scripts.devnet up`"
+            f"the devnet in {info.state_dir} stopped answering ({info.rpc_url}: "
+            f"{type(exc).__name__}); start it again and rerun this command"
         ) from exc
-    responder = Responder(info, mechs, from_block=from_block, interval=interval)
-    while True:
-        for delivery in responder.poll():
-            click.echo(
-                f"delivered 0x{delivery.request_id.hex()} for {delivery.mech}: "
-                f"{delivery.response_cid} (tx {delivery.tx_hash})"
-            )
-        if once:
-            return
-        time.sleep(interval)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,12 @@ from rich.live import Live
 from mech_catalogue_cli.devnet.locate import RUN_DIR_ENV, run_dir
 from scripts.devnet.devnet import DevnetError
 from scripts.devnet.processes import ProcessError
-from scripts.run_local.runner import LocalRun, choose_http_port
+from scripts.run_local.runner import (
+    LocalRun,
+    RunInUse,
+    choose_http_port,
+    spoken_list,
+)
 from scripts.run_local.view import (
     LinePrinter,
     devnet_endpoints,
@@ -233,19 +238,30 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
                 time.sleep(refresh)
     except KeyboardInterrupt:
         console.print("Ctrl-C received")
-    except (DevnetError, MissingTool, ProcessError, WorkspaceError) as error:
+    except (DevnetError, MissingTool, ProcessError, RunInUse, WorkspaceError) as error:
         console.print(f"[red]run failed:[/red] {error}")
         sys.exit(1)
     finally:
-        summary = run.summary()
-        console.print(
-            "stopping agents, Tendermint and devnet (Ctrl-C is ignored until "
-            "they are stopped; stuck processes are killed after a timeout)…"
-        )
-        stop_uninterrupted(run.stop)
-        console.print("agents, Tendermint and devnet stopped")
-        summary.pop("digests", None)
-        console.print(f"timings: {summary}")
+        _stop(run)
+
+
+def _stop(run: LocalRun) -> None:
+    """Stop what this run started, saying so; say nothing when it started nothing.
+
+    :param run: the run.
+    """
+    parts = spoken_list(run.started())
+    if not parts:
+        return
+    summary = run.summary()
+    console.print(
+        f"stopping {parts} (Ctrl-C is ignored until they are stopped; stuck "
+        "processes are killed after a timeout)…"
+    )
+    stop_uninterrupted(run.stop)
+    console.print(f"{parts} stopped")
+    summary.pop("digests", None)
+    console.print(f"timings: {summary}")
 
 
 if __name__ == "__main__":

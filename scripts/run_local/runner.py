@@ -24,9 +24,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
-from mech_catalogue_cli.devnet.locate import DEFAULT_RUN_DIR
+from mech_catalogue_cli.devnet.locate import DEFAULT_RUN_DIR, RUN_DIR_ENV
+from mech_catalogue_cli.devnet.state import DevnetInfo
 from scripts.devnet import Devnet
-from scripts.devnet.processes import can_listen, listen_port
+from scripts.devnet.processes import can_listen, is_alive, listen_port
 from scripts.run_local.agents import (
     AgentPorts,
     AgentProcess,
@@ -111,6 +112,61 @@ def _ports(http: Optional[int] = None) -> AgentPorts:
     )
 
 
+class RunInUse(RuntimeError):
+    """Another run works in the folder (its devnet runs there); this one started nothing."""
+
+
+def in_use_message(work_dir: Path) -> str:
+    """What a second run in the same folder says (pure).
+
+    Stopping that devnet would pull it from under the other run's agents, so the advice
+    is to stop that run, or to work elsewhere.
+
+    :param work_dir: the folder both runs name.
+    :return: the sentence, naming ``--work-dir`` and, for ``make run``, its variable.
+    """
+    return (
+        f"another run is using {work_dir}: Ctrl-C it or pass --work-dir DIR "
+        f"(with make run: {RUN_DIR_ENV}=DIR make run)"
+    )
+
+
+def devnet_runs_in(state_dir: Path) -> bool:
+    """Tell whether the devnet recorded in ``state_dir`` still runs (its anvil or kubo).
+
+    :param state_dir: a devnet folder (``<work dir>/devnet``).
+    :return: True when its ``devnet.json`` names a live anvil or kubo process.
+    """
+    try:
+        info = DevnetInfo.load(state_dir)
+    except (OSError, ValueError, TypeError, KeyError):
+        return False
+    return is_alive(info.anvil_pid, "anvil") or is_alive(info.ipfs_pid, "ipfs")
+
+
+def started_parts(agents: bool, tendermint: bool, devnet: bool) -> List[str]:
+    """The parts a run started, as its stop messages name them (pure).
+
+    :param agents: whether any agent process was started.
+    :param tendermint: whether any Tendermint control server was started.
+    :param devnet: whether this run started its devnet (not one it was given).
+    :return: e.g. ``["agents", "Tendermint", "devnet"]``; empty when it started nothing.
+    """
+    named = (("agents", agents), ("Tendermint", tendermint), ("devnet", devnet))
+    return [name for name, started in named if started]
+
+
+def spoken_list(parts: List[str]) -> str:
+    """Join names as a sentence does (pure).
+
+    :param parts: e.g. ``["agents", "Tendermint", "devnet"]``.
+    :return: ``"agents, Tendermint and devnet"``; one name alone; "" for none.
+    """
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 @dataclass
 class LocalRun:  # pylint: disable=too-many-instance-attributes
     """Agents of the tool metadata service running against a local devnet.
@@ -163,10 +219,14 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
 
         Whatever was started is stopped again when a step fails (the error is re-raised:
         ``DevnetError``, ``MissingTool``, ``ProcessError``, ``WorkspaceError``, or
-        ``KeyboardInterrupt`` on Ctrl-C).
+        ``KeyboardInterrupt`` on Ctrl-C). A work folder whose devnet runs (another run's)
+        raises :class:`RunInUse` before anything is started or written.
 
+        :raises RunInUse: when another run's devnet runs in the work folder.
         :raises BaseException: what the failing step raised, after the clean-up.
         """
+        if self.devnet is None and devnet_runs_in(self.work_dir / "devnet"):
+            raise RunInUse(in_use_message(self.work_dir))
         self.work_dir.mkdir(parents=True, exist_ok=True)
         began = mark = self.started_at = time.monotonic()
         self.started_wall = datetime.now()
@@ -295,6 +355,20 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
             if gaps:
                 result["period_s"] = round(statistics.mean(gaps), 2)
         return result
+
+    def started(self) -> List[str]:
+        """The parts this run started and has to stop (:func:`started_parts`).
+
+        :return: names, in stop order; empty when the run started nothing.
+        """
+        tendermint = self.network is not None and any(
+            node.pid is not None for node in self.network.nodes
+        )
+        return started_parts(
+            any(process.pid is not None for process in self.processes),
+            tendermint,
+            self._own_devnet,
+        )
 
     def stop(self) -> None:
         """Stop the agents, then Tendermint, then the devnet if this run started it (all by pid)."""

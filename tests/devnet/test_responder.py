@@ -295,8 +295,8 @@ def test_the_command_line_names_a_missing_devnet(tmp_path: Any) -> None:
         check=False,
     )
     assert done.returncode == 1
-    assert f"no devnet recorded in {tmp_path}" in done.stderr
-    assert "python -m scripts.devnet up" in done.stderr
+    assert f"no running devnet in {tmp_path}" in done.stderr
+    assert "python -m scripts.devnet" in done.stderr and " up" in done.stderr
 
 
 def test_response_document_and_arguments() -> None:

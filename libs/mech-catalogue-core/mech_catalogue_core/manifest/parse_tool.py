@@ -57,6 +57,9 @@ from mech_catalogue_core.model.memo import (
     BoundedMemo,
     bounded_memo,
 )
+from mech_catalogue_core.model.references import (
+    MANIFEST_SPEC_URL,
+)
 from mech_catalogue_core.model.tool import (
     SHAPE_ARGUMENTS_V1,
     SHAPE_DESCRIPTION_JSON,
@@ -888,9 +891,8 @@ def parse_argument(  # pylint: disable=too-many-locals
         found.append(
             P.warning(
                 P.UNKNOWN_ARGUMENT_TYPE,
-                f"Field {where}/type is {_shown_value(raw_type)}, not a term of the type "
-                "vocabulary (docs/manifest-spec.md); use one such as int, str or hexAddress "
-                "(it is treated as `any`).",
+                f"Field {where}/type is {_shown_value(raw_type)}, no type term; use "
+                f"int, str, hexAddress... ({MANIFEST_SPEC_URL}); read as `any`.",
                 where + "/type",
             )
         )

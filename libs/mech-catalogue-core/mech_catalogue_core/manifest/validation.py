@@ -33,8 +33,11 @@ the result and every error message are the strict decode's.
 
 :func:`validate_manifest` checks a decoded document against ``spec/manifest-v1.schema.json``
 with ``jsonschema`` (Draft 2020-12). :func:`quality_problems` adds the warnings about a
-valid but weak manifest (no name or description, ``any``-typed arguments) that
-``validate --strict`` and ``generate`` report; readers do not need them. Nothing here raises on any input: every rejection is
+valid but weak manifest (no name or description, ``any``-typed arguments) and the
+catalogue's own text warnings about its tools (:func:`.untrusted_text.tools_text_problems`:
+invisible text, instruction-like text, an argument asking for a secret) that every command
+reports (``validate``, ``show``, ``export``, ``generate``, ``publish``) and
+``validate --strict`` fails on; readers do not need them. Nothing here raises on any input: every rejection is
 a :class:`.problems.Problem`.
 """
 
@@ -62,6 +65,12 @@ from mech_catalogue_core.model.limits import (
 from mech_catalogue_core.model.memo import (
     bounded_memo,
     digest_key,
+)
+from mech_catalogue_core.model.references import (
+    MANIFEST_SPEC_URL,
+)
+from mech_catalogue_core.model.untrusted_text import (
+    tools_text_problems,
 )
 
 if TYPE_CHECKING:  # parsing imports this module; the model is only a type here
@@ -419,7 +428,7 @@ def validate_manifest(document: Any) -> Tuple[P.Problem, ...]:
         found.append(
             P.error(
                 P.SCHEMA_VIOLATION,
-                f"Field {_shown(path)} {reason} (docs/manifest-spec.md).",
+                f"Field {_shown(path)} {reason} ({MANIFEST_SPEC_URL}).",
                 path,
             )
         )
@@ -640,7 +649,10 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
         ``empty_manifest_description`` (``/description``), one ``unknown_io_field``
         per field of a tool's ``input``/``output`` that is not ``type``,
         ``description`` or ``schema``, and one ``any_typed_argument`` per argument
-        typed ``any`` (path: its tool's metadata).
+        typed ``any`` (path: its tool's metadata); then the warnings the catalogue adds
+        to every mech's tools (:func:`.untrusted_text.tools_text_problems`:
+        ``invisible_text``, ``instruction_like_text``, ``secret_argument``), so a
+        command reports what the catalogue and the MCP server will find.
     """
     found = []
     if not manifest.name.strip():
@@ -674,7 +686,7 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
                         P.pointer("toolMetadata", tool.name),
                     )
                 )
-    return tuple(found)
+    return tuple(found) + tools_text_problems(manifest.tools)
 
 
 #: the fields of a tool's ``input`` and ``output`` (docs/manifest-spec.md section 4)

@@ -30,7 +30,8 @@ views and the MCP server hand that text to language models. Three rules, one pla
    (:data:`.problems.INVISIBLE_TEXT`), reads like instructions to a model
    (:data:`.problems.INSTRUCTION_LIKE_TEXT`: :data:`INSTRUCTION_PATTERNS`) or whose
    argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`)
-   gets a warning. The MCP server refuses a tool that asks for a secret.
+   gets a warning. The MCP server refuses a tool that asks for a secret, so ``publish``
+   refuses a manifest holding one (:func:`publish_refusals`): it would never be served.
 
 Where: cleaning happens when text is *shown* (every exporter, ``GET /tools``,
 ``GET /tools/<name>``, the MCP server), not when a manifest is parsed: the catalogue the
@@ -53,6 +54,7 @@ from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
     SECRET_ARGUMENT,
+    SEVERITY_ERROR,
     Problem,
     warning,
 )
@@ -547,3 +549,23 @@ def tools_text_problems(tools: Sequence[Tool]) -> Tuple[Problem, ...]:
     :return: the warnings, tool by tool in manifest order.
     """
     return tuple(p for tool in tools for p in tool_text_problems(tool))
+
+
+#: text warnings that stop a manifest from being published: the MCP server refuses a
+#: tool whose argument asks for a secret, so no agent would ever be offered it
+UNPUBLISHABLE_CODES: Tuple[str, ...] = (SECRET_ARGUMENT,)
+
+
+def publish_refusals(problems: Sequence[Problem]) -> Tuple[Problem, ...]:
+    """The text warnings that stop a manifest from being published, as errors.
+
+    :param problems: a manifest's problems (e.g. :func:`tools_text_problems` of its tools).
+    :return: each one whose code is in :data:`UNPUBLISHABLE_CODES`, with severity
+        ``error`` and its message (which names the tool, the arguments and what to
+        remove) kept.
+    """
+    return tuple(
+        replace(p, severity=SEVERITY_ERROR)
+        for p in problems
+        if p.code in UNPUBLISHABLE_CODES
+    )

@@ -75,6 +75,9 @@ from mech_catalogue_core.manifest.documents import (
 from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
+from mech_catalogue_core.manifest.validation import (
+    quality_problems,
+)
 from mech_catalogue_core.model import problems as P
 from mech_catalogue_core.model.canonical import (
     CanonicalizationError,
@@ -85,6 +88,9 @@ from mech_catalogue_core.model.tool import (
     REGISTRY_KINDS,
     REGISTRY_LEGACY_MECH,
     REGISTRY_OLAS_AGENT,
+)
+from mech_catalogue_core.model.untrusted_text import (
+    publish_refusals,
 )
 from mech_catalogue_core.model.vocabulary import (
     PublishStatus,
@@ -227,7 +233,8 @@ class PreparedManifest:
     :param digest: ``0x`` + 64 hex: the dag-pb root digest of ``data`` (the on-chain value).
     :param cid: the CIDv1 (base32, dag-pb) the upload must return.
     :param tools: the tool names readers will see, in manifest order.
-    :param warnings: non-fatal problems (e.g. untyped tools).
+    :param warnings: non-fatal problems (e.g. untyped tools), then
+        :func:`.validation.quality_problems` (instruction-like text included).
     """
 
     data: bytes
@@ -259,7 +266,8 @@ def prepare_manifest(document: Any, cid_version: int = 1) -> PreparedManifest:
         :func:`expected_digest`).
     :return: the prepared manifest.
     :raises PublishError: INVALID_MANIFEST with every problem found (schema violations,
-        parse errors, no tool, not I-JSON, over the size cap); nothing to upload then.
+        parse errors, no tool, not I-JSON, over the size cap, a tool whose argument asks
+        for a secret: :func:`.untrusted_text.publish_refusals`); nothing to upload then.
     """
     try:
         data = canonical_bytes(document)
@@ -273,8 +281,11 @@ def prepare_manifest(document: Any, cid_version: int = 1) -> PreparedManifest:
     parsed = parse_manifest(data)
     errors += [p for p in parsed.problems if p.is_error and p not in errors]
     tools: Tuple[str, ...] = ()
+    quality: Tuple[P.Problem, ...] = ()
     if parsed.manifest is not None:
         tools = tuple(t.name for t in parsed.manifest.tools)
+        quality = quality_problems(parsed.manifest)
+        errors += publish_refusals(quality)  # tools the MCP server would never serve
     if not tools and not errors:
         errors.append(
             P.error(
@@ -298,7 +309,7 @@ def prepare_manifest(document: Any, cid_version: int = 1) -> PreparedManifest:
         digest=digest,
         cid=digest_to_cid(digest, DAG_PB),
         tools=tools,
-        warnings=tuple(p for p in parsed.problems if not p.is_error),
+        warnings=tuple(p for p in parsed.problems if not p.is_error) + quality,
     )
 
 
