@@ -123,9 +123,6 @@ def fixture_checkout(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, str]
 
 
 #: mcp_cmd.py is another change's file; its help still says "See docs/mcp.md"
-NOT_YET = {"mcp"}
-
-
 @pytest.mark.parametrize("way", ["installed", "checkout"])
 def test_no_help_cites_a_document_by_a_relative_path(
     way: str, request: pytest.FixtureRequest
@@ -134,8 +131,6 @@ def test_no_help_cites_a_document_by_a_relative_path(
     texts: Dict[str, str] = request.getfixturevalue(way)
     assert len(texts) > 8 and all(texts.values())
     for name, text in texts.items():
-        if name in NOT_YET:
-            continue
         assert not RELATIVE_DOC.search(text), (name, RELATIVE_DOC.findall(text))
         if "examples/tools" in text:
             assert "examples/ is the" in text, name

@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import click
 from mech_catalogue_core.chain.presets import ChainPreset
+from mech_catalogue_core.model.references import DOCS_URL
 
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 
@@ -78,7 +79,8 @@ def _wei(
     "pay for (checked schemas, the price in each description, offers in _meta; "
     "--all-tools for every tool); tools/call validates the arguments, "
     "picks a mech, uploads the request to IPFS, pays the mech through MechMarketplace, "
-    "waits for the delivery and returns the verified response. See docs/mcp.md.",
+    "waits for the delivery and returns the verified response. See "
+    f"{DOCS_URL}/mcp.md .",
     epilog="\b\nExamples:\n"
     "  mech-catalogue mcp --chain devnet\n"
     "  mech-catalogue mcp --chain gnosis --max-price 20000000000000000 "
@@ -225,7 +227,7 @@ def _wei(
     default="",
     help="File of approved tool definitions: a tool not in it is approved when first "
     "listed; a tool whose definition changed since is not listed nor callable until its "
-    "entry is deleted (docs/mcp.md).",
+    "entry is deleted (see the mcp document).",
 )
 @click.option(
     "--state-dir",
