@@ -18,8 +18,9 @@
   ``inputSchema`` (jsonschema Draft 2020-12); each error names the argument;
 - :func:`rank_offers` / :func:`choose_offer`: which mech contracts may serve a call
   (native payment, price cap, pinned or allow-listed mechs) and in which order: the
-  incumbent (earliest created) first, never on counters a mech can raise by paying
-  itself; :func:`choice_reason` says why in words;
+  incumbent (the earliest first delivery since its manifest declared the tool,
+  :func:`seniority`) first, never on counters a mech can raise by paying itself nor on
+  a creation block bought with an old mech; :func:`choice_reason` says why in words;
 - :func:`send_time_refusal`: the price read right before sending, against the listed
   one and ``--max-price``;
 - :class:`SpendLedger`: the per-run spending cap;
@@ -41,7 +42,7 @@ import json
 import math
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -80,6 +81,20 @@ MAX_INTEGER_DIGITS = 78
 
 
 @dataclass(frozen=True)
+class Tenure:
+    """Since when a mech offers what its service's current manifest declares.
+
+    :param declared_block: the block the service's current manifest hash was set (its
+        last ``ComplementaryMetadataUpdated``; None: unknown).
+    :param first_delivery_block: the block of the mech's first ``Deliver`` event at or
+        after ``declared_block`` (None: none yet, or unknown).
+    """
+
+    declared_block: Optional[int] = None
+    first_delivery_block: Optional[int] = None
+
+
+@dataclass(frozen=True)
 class Offer:  # pylint: disable=too-many-instance-attributes
     """One mech contract offering a tool, with what the chain says about it.
 
@@ -93,6 +108,12 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     :param confirmed: the marketplace confirmed the mech's creation.
     :param block: the block the facts were read at.
     :param created_block: the block of the mech's ``CreateMech`` event (None: unknown).
+    :param declared_block: the block its service's current manifest (the one offering
+        this tool) was set on chain: the last ``ComplementaryMetadataUpdated`` of the
+        service (None: unknown, e.g. another registry kind or an agent source).
+    :param first_delivery_block: the block of the mech's first ``Deliver`` at or after
+        ``declared_block``: since when it has delivered while offering this tool
+        (None: not since, or unknown).
     """
 
     mech_key: str
@@ -105,15 +126,21 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     confirmed: bool
     block: Optional[int] = None
     created_block: Optional[int] = None
+    declared_block: Optional[int] = None
+    first_delivery_block: Optional[int] = None
 
     @classmethod
-    def from_facts(cls, mech_key: str, facts: MechFacts) -> "Offer":
+    def from_facts(
+        cls, mech_key: str, facts: MechFacts, tenure: Optional[Tenure] = None
+    ) -> "Offer":
         """Build an offer from a catalogue entry's marketplace facts.
 
         :param mech_key: the entry's ``MechRef.key``.
         :param facts: one of its ``Mech.marketplace``.
+        :param tenure: since when the mech offers its manifest's tools (None: unknown).
         :return: the offer.
         """
+        tenure = tenure or Tenure()
         return cls(
             mech_key=mech_key,
             address=facts.address.lower(),
@@ -125,13 +152,16 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             confirmed=facts.confirmed,
             block=facts.block,
             created_block=facts.created_block,
+            declared_block=tenure.declared_block,
+            first_delivery_block=tenure.first_delivery_block,
         )
 
     def to_meta(self) -> Dict[str, Any]:
         """Return the offer as ``_meta`` JSON (integers as decimal strings, null = unread).
 
         :return: ``{"mech", "address", "price_wei", "payment_type", "requests",
-            "deliveries", "karma", "confirmed", "block", "created_block"}``.
+            "deliveries", "karma", "confirmed", "block", "created_block",
+            "declared_block", "first_delivery_block"}``.
         """
 
         def text(value: Optional[int]) -> Optional[str]:
@@ -148,6 +178,8 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             "confirmed": self.confirmed,
             "block": text(self.block),
             "created_block": text(self.created_block),
+            "declared_block": text(self.declared_block),
+            "first_delivery_block": text(self.first_delivery_block),
         }
 
 
@@ -160,26 +192,76 @@ def _delivered(offer: Offer) -> bool:
     return min(offer.deliveries or 0, offer.requests or 0) >= 1
 
 
-def _rank(offer: Offer) -> Tuple[bool, bool, int, int, str]:
-    """Proven first, then earliest created (unknown last); same block: cheaper, address.
+def seniority(offer: Offer) -> Tuple[bool, int, bool, int, bool, bool, int]:
+    """The part of an offer's rank a newcomer cannot buy: since when it serves the tool.
 
-    Proven: it delivered at least one request addressed to it (a mech that never
-    delivered may be dead; one self-paid request proves nothing more than that it can
-    deliver, and only moves it into the tier where age decides). Karma and the counts
-    themselves are left out on purpose: a mech raises them by sending requests to itself
-    and delivering them (wash trading), for the price of a few requests. A creation block
-    earlier than an existing mech's cannot be bought.
+    First the block of the mech's first delivery since its service's manifest declared
+    the tool (``first_delivery_block``); then, among mechs that have not delivered
+    since, the block the manifest was set (``declared_block``); unknown values go last
+    in each tier. Only then the older rule (for sources without these facts, e.g. an
+    agent): delivered at all, then the ``CreateMech`` block.
+
+    Why: both blocks are times, and time is not for sale. Sending requests to one's own
+    mech and delivering them (wash trading) raises karma and the counters but cannot
+    move a first delivery into the past; an old mech bought (or long idle) that starts
+    offering the tool re-declares its manifest now, so its tenure for this tool starts
+    now, whatever its creation block. Taking the top rank from an incumbent therefore
+    costs having declared and delivered the tool before it did (``docs/mcp.md``).
+
+    :param offer: an offer.
+    :return: its seniority key (smaller first).
+    """
+    return (
+        offer.first_delivery_block is None,
+        offer.first_delivery_block or 0,
+        offer.declared_block is None,
+        offer.declared_block or 0,
+        not _delivered(offer),
+        offer.created_block is None,
+        offer.created_block or 0,
+    )
+
+
+def _rank(offer: Offer) -> Tuple[Any, ...]:
+    """:func:`seniority`, then the cheaper, then the lower address (deterministic).
+
+    Karma and the counts themselves are left out on purpose: a mech raises them by
+    sending requests to itself and delivering them (wash trading), for the price of a
+    few requests.
 
     :param offer: an eligible offer.
     :return: its sort key.
     """
-    return (
-        not _delivered(offer),
-        offer.created_block is None,
-        offer.created_block or 0,
-        offer.price or 0,
-        offer.address,
-    )
+    return seniority(offer) + (offer.price or 0, offer.address)
+
+
+#: one declaration of a tool name, for :func:`schema_owners_first`: the tool (any
+#: object), its mech (None: unknown) and that mech's offers
+Declaration = TypeVar("Declaration", bound=Tuple[Any, Any, Tuple[Offer, ...]])
+
+
+def schema_owners_first(declarations: Sequence[Declaration]) -> List[Declaration]:
+    """Order a tool name's declarations so that the first one owns the served schema.
+
+    The schema a model sees for a name is its first verified offer's: the declaration
+    whose best offer has the smallest :func:`seniority` (the earliest first delivery
+    since its manifest declared the tool) comes first; declarations without offers go
+    last; ties keep the given order (the catalogue's ref order). A stranger registering
+    a lower registry id, or re-declaring the name with other arguments, therefore does
+    not take the name: its arguments are another schema, its mechs are listed apart as
+    ``conflicting_mechs`` and never paid (``docs/mcp.md``).
+
+    :param declarations: ``(tool, mech, offers)`` per declaration, ref order.
+    :return: the same declarations, the schema owner first.
+    """
+
+    def key(declaration: Declaration) -> Tuple[bool, Tuple[Any, ...]]:
+        offers = declaration[2]
+        if not offers:
+            return True, ()
+        return False, min(seniority(offer) for offer in offers)
+
+    return sorted(declarations, key=key)
 
 
 def _matches(offer: Offer, wanted: str) -> bool:
@@ -232,12 +314,12 @@ def rank_offers(
     Eligible: confirmed, price read and at least 1 wei, native payment (the only kind
     this server pays), price at most ``max_price``, the pinned mech when one is given and
     an allow-listed one when ``allowed`` is not empty (each matched against the contract
-    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order: mechs
-    that delivered at least one request before those that never did; then the earliest
-    ``CreateMech`` block first (the incumbent), offers of unknown creation last; within
-    one block (or among unknown ones) the cheaper, then the lowest address, so the
-    order is deterministic and no counter a mech can
-    raise by paying itself (karma, requests, deliveries) moves it (``docs/mcp.md``).
+    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order:
+    :func:`seniority` (the earliest first delivery since the manifest declared the tool:
+    the incumbent), then the cheaper, then the lowest address, so the order is
+    deterministic and no counter a mech can raise by paying itself (karma, requests,
+    deliveries), nor an old creation block bought with a mech, moves it
+    (``docs/mcp.md``).
 
     :param offers: the tool's offers (from every mech offering it).
     :param max_price: the per-call cap in wei (None: no cap).
@@ -300,11 +382,6 @@ def choice_reason(
             "allow-listed by --allow-mech" if allowed else "no mech pinned or allowed"
         )
     )
-    created = (
-        f"created at block {chosen.created_block}"
-        if chosen.created_block is not None
-        else "creation block unknown"
-    ) + (", has delivered" if _delivered(chosen) else ", has never delivered")
     skipped = ranked.index(chosen) if chosen in ranked else 0
     order = (
         "the incumbent: the first eligible offer"
@@ -312,10 +389,38 @@ def choice_reason(
         else f"offer {skipped + 1} in rank: the {skipped} before it refused at send time"
     )
     return (
-        f"{by_user}; {order} ({created}) of {len(ranked)} eligible; offers that have "
-        "delivered go first, then by creation block, never by karma or request and "
-        "delivery counts (a mech raises those by paying itself)"
+        f"{by_user}; {order} ({tenure_words(chosen)}) of {len(ranked)} eligible; "
+        "offers go by the block of their first delivery since their manifest declared "
+        "the tool, then by the block it was declared, then by creation block; never by "
+        "karma or request and delivery counts (a mech raises those by paying itself) "
+        "nor by age alone (an old mech can be bought)"
     )
+
+
+def tenure_words(offer: Offer) -> str:
+    """Say an offer's seniority facts in words (unknown ones say so).
+
+    :param offer: an offer.
+    :return: e.g. ``first delivered at block 130 since its manifest was set at block
+        120, created at block 100, has delivered``.
+    """
+    first = (
+        f"first delivered at block {offer.first_delivery_block}"
+        if offer.first_delivery_block is not None
+        else "no delivery known"
+    )
+    declared = (
+        f"its manifest was set at block {offer.declared_block}"
+        if offer.declared_block is not None
+        else "its manifest's block unknown"
+    )
+    created = (
+        f"created at block {offer.created_block}"
+        if offer.created_block is not None
+        else "creation block unknown"
+    )
+    delivered = "has delivered" if _delivered(offer) else "has never delivered"
+    return f"{first} since {declared}, {created}, {delivered}"
 
 
 def send_time_refusal(

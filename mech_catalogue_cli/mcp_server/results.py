@@ -294,9 +294,14 @@ def with_choice(
         request["choice"] = {
             "mech": offer.mech_key,
             "address": offer.address,
-            "created_block": (
-                None if offer.created_block is None else str(offer.created_block)
-            ),
+            "created_block": _text(offer.created_block),
+            "declared_block": _text(offer.declared_block),
+            "first_delivery_block": _text(offer.first_delivery_block),
             "why": choice_reason(offer, ranked, pinned, allowed),
         }
     return result
+
+
+def _text(block: Optional[int]) -> Optional[str]:
+    """A block in ``_meta``: a decimal string, None when unknown."""
+    return None if block is None else str(block)
