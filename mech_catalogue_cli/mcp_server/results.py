@@ -23,12 +23,17 @@ but :func:`structured_or_why`, which checks in the bounded child process.
 import json
 from typing import Any, Dict, List, Optional, Tuple
 
-import anyio
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.untrusted_text import strip_invisible
 
-from .bounded import CHECK_SECONDS, MAX_CHECKS, CheckBusy, CheckTimeout, run_bounded
+from .bounded import (
+    CHECK_SECONDS,
+    MAX_CHECKS,
+    CheckBusy,
+    CheckTimeout,
+    run_bounded_async,
+)
 from .decisions import (
     Offer,
     argument_errors,
@@ -69,12 +74,12 @@ def error_result(
     )
 
 
-def structured_or_why(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
+async def structured_or_why(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
-    Checked in a child process (:func:`.bounded.run_bounded`): the schema is a
+    Checked in a child process (:func:`.bounded.run_bounded_async`): the schema is a
     stranger's and the response a mech's, and a backtracking ``pattern`` must not stall
-    the server. Blocking: call it from a worker thread.
+    the server; waiting for a slot holds no worker thread.
 
     :param tool: the tool called.
     :param body: the verified response bytes.
@@ -84,7 +89,12 @@ def structured_or_why(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     if not schema:
         return None, ""
     try:
-        return run_bounded(structured_content, (schema, body))
+        return await run_bounded_async(structured_content, (schema, body))
+    except CheckBusy:
+        return None, (
+            f"the server was checking as many responses as it runs at once "
+            f"({MAX_CHECKS}) and none finished in time"
+        )
     except CheckTimeout:
         return None, (
             f"checking it against the output schema took over {CHECK_SECONDS:g} s "
@@ -246,8 +256,8 @@ async def checked_arguments(
     :return: the error result to answer (nothing was sent), None when they are valid.
     """
     try:
-        errors = await anyio.to_thread.run_sync(
-            run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
+        errors = await run_bounded_async(
+            argument_errors, (tool.tool["inputSchema"], arguments)
         )
     except RecursionError:  # too deep to even hand to the checking process
         return error_result(
