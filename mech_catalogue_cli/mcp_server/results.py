@@ -25,7 +25,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
-from mech_catalogue_core.model.untrusted_text import strip_invisible
+from mech_catalogue_core.model.untrusted_text import (
+    strip_invisible,
+    strip_render_hidden,
+)
 
 from .bounded import (
     CHECK_SECONDS,
@@ -123,8 +126,16 @@ def warning_of(code: ProblemCode, message: str) -> Dict[str, str]:
     return {"code": code, "message": message}
 
 
+def _shown(text: str) -> str:
+    return strip_render_hidden(strip_invisible(text))
+
+
 def visible_text(text: str) -> Tuple[str, int]:
-    """The response as a person sees it, and how many invisible characters were removed.
+    """The response as a person sees it, and how many hidden characters were removed.
+
+    Hidden: invisible and control characters, and text that markup hides when the
+    answer is rendered (HTML comments, ``<details>``, hidden elements, images, link
+    titles, link definitions: ``untrusted_text.strip_render_hidden``).
 
     JSON escapes count too: a response that is a JSON document is read as its decoded
     strings (an escaped tag character is one to a model that decodes it), and is then
@@ -133,7 +144,7 @@ def visible_text(text: str) -> Tuple[str, int]:
     :param text: the delivered response, decoded.
     :return: ``(visible text, characters removed)``; the text unchanged when none were.
     """
-    visible = strip_invisible(text)
+    visible = _shown(text)
     removed = len(text) - len(visible)
     value, why = decode_response(visible)
     if why or not isinstance(value, (dict, list, str)):
@@ -142,7 +153,7 @@ def visible_text(text: str) -> Tuple[str, int]:
 
     def clean(node: Any) -> Any:
         if isinstance(node, str):
-            shown = strip_invisible(node)
+            shown = _shown(node)
             found[0] += len(node) - len(shown)
             return shown
         if isinstance(node, list):
@@ -191,9 +202,10 @@ def answer_result(  # pylint: disable=too-many-arguments
     text, removed = visible_text(text)
     if removed:
         said = (
-            f"the response held {removed} invisible or control characters (tag "
-            "characters, bidi controls, zero-width...), removed here; the original "
-            f"bytes are at {entry.response_cid}"
+            f"the response held {removed} hidden characters (tag characters, bidi "
+            "controls, zero-width, or text that markup hides when rendered: HTML "
+            "comments, <details>, hidden elements, images, link titles), removed "
+            f"here; the original bytes are at {entry.response_cid}"
         )
         warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
         notes.append(said)
