@@ -30,6 +30,7 @@ from mech_catalogue_cli.mcp_server.decisions import (
     argument_errors,
     call_key,
     choose_offer,
+    normalised_arguments,
     payload_nonce,
     request_payload,
 )
@@ -265,3 +266,48 @@ def test_directory_links_by_name_and_refusals() -> None:
         directory_links(link(dag_cbor, b"7") + directory)
     with pytest.raises(IpfsError, match="not a readable directory"):
         directory_links(b"\x12\xff")  # truncated
+
+
+#: pairs of arguments that mean the same (one key), each as a model may send them
+SAME_MEANING = [
+    ({"days": 1}, {"days": 1.0}),
+    ({"days": 0}, {"days": -0.0}),
+    ({"big": 10**20}, {"big": 1e20}),
+    ({"a": "x", "b": 2}, {"b": 2.0, "a": "x"}),
+    ({"city": "Caf\u00e9"}, {"city": "Cafe\u0301"}),
+    ({"nest": [{"k": 3, "s": "\u00c5"}]}, {"nest": [{"s": "A\u030a", "k": 3.0}]}),
+]
+#: pairs that differ in meaning (two keys)
+OTHER_MEANING = [
+    ({"flag": True}, {"flag": 1}),
+    ({"flag": False}, {"flag": 0}),
+    ({"n": "1"}, {"n": 1}),
+    ({"n": 1.5}, {"n": 1}),
+    ({"n": None}, {}),
+    ({"list": [1, 2]}, {"list": [2, 1]}),
+    ({"Caf\u00e9": 1}, {"Cafe\u0301": 1}),  # argument names are kept as sent
+    ({"s": "\ufb01"}, {"s": "fi"}),  # compatibility forms (NFKC) are not merged
+]
+
+
+@pytest.mark.parametrize("one,other", SAME_MEANING)
+def test_equivalent_arguments_are_one_call(one: Any, other: Any) -> None:
+    """Arguments equal as JSON Schema instances (and NFC strings): one key, one nonce.
+
+    :param one: arguments as one model sends them.
+    :param other: the same meaning sent otherwise.
+    """
+    assert call_key("t", one, "0xAb") == call_key("t", other, "0xab")
+    assert request_payload("t", normalised_arguments(one), "n") == request_payload(
+        "t", normalised_arguments(other), "n"
+    )
+
+
+@pytest.mark.parametrize("one,other", OTHER_MEANING)
+def test_arguments_that_differ_in_meaning_are_two_calls(one: Any, other: Any) -> None:
+    """A boolean is no number, a string no number, order of a list matters...
+
+    :param one: arguments.
+    :param other: arguments of another meaning.
+    """
+    assert call_key("t", one, "0xab") != call_key("t", other, "0xab")

@@ -324,6 +324,10 @@ def no_child_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
+def _paid_call_with(app: MechToolServer, arguments: Dict[str, Any]) -> Any:
+    return anyio.run(app.call, "t", arguments)
+
+
 def _paid_call(app: MechToolServer) -> Any:
     return anyio.run(app.call, "t", {"prompt": "x"})
 
@@ -450,6 +454,50 @@ def test_text_an_answer_hides_in_markup_is_removed_and_said(
     assert "hidden characters" in text and "markup hides when rendered" in text
     codes = [w["code"] for w in result.meta[REQUEST_META_KEY]["warnings"]]
     assert codes == ["invisible_text"]
+
+
+@pytest.mark.parametrize(
+    "paid,again",
+    [
+        ({"prompt": "Caf\u00e9", "days": 2}, {"days": 2.0, "prompt": "Cafe\u0301"}),
+        (
+            {"prompt": "x", "rate": 0, "ok": True},
+            {"ok": True, "rate": -0.0, "prompt": "x"},
+        ),
+    ],
+)
+def test_an_equivalent_call_returns_the_paid_answer_without_paying(
+    tmp_path: Path, paid: Dict[str, Any], again: Dict[str, Any]
+) -> None:
+    """A retry sending 2.0 for 2, keys reordered or a decomposed string pays nothing.
+
+    The journal holds the request paid for ``paid``; the market raises if anything is
+    signed or looked up for a new request.
+
+    :param tmp_path: pytest's temporary folder.
+    :param paid: the arguments of the paid call.
+    :param again: the same meaning, sent otherwise.
+    """
+    body = json.dumps({"requestId": 1, "result": "sunny"}).encode()
+    app = _server(tmp_path, DeliveredMarket(), body)
+    Journal(tmp_path).save(_entry(key=call_key("t", paid, REQUESTER)))
+    result = _paid_call_with(app, again)
+    assert not result.is_error, result.content[0].text
+    assert result.meta[REQUEST_META_KEY]["request_id"] == REQUEST_ID
+
+
+def test_a_call_of_another_meaning_is_not_the_paid_one(tmp_path: Path) -> None:
+    """True for 1 is another call: it goes on to pay (here: the market refuses).
+
+    :param tmp_path: pytest's temporary folder.
+    """
+    body = json.dumps({"requestId": 1, "result": "sunny"}).encode()
+    app = _server(tmp_path, DeliveredMarket(), body)
+    Journal(tmp_path).save(
+        _entry(key=call_key("t", {"prompt": "x", "n": 1}, REQUESTER))
+    )
+    with pytest.raises(AssertionError, match="paid again"):
+        anyio.run(app.call, "t", {"prompt": "x", "n": True})
 
 
 class ResumingMarket(DeliveredMarket):

@@ -24,8 +24,9 @@
 - :func:`send_time_refusal`: the price read right before sending, against the listed
   one and ``--max-price``;
 - :class:`SpendLedger`: the per-run spending cap;
-- :func:`call_key` / :func:`payload_nonce`: the deterministic identity of a call, so a
-  retry of the same call finds the request it already paid for;
+- :func:`normalised_arguments` / :func:`call_key` / :func:`payload_nonce`: the
+  deterministic identity of a call, so a retry of the same call (``1`` or ``1.0``, keys
+  in any order, a string in either Unicode form) finds the request it already paid for;
 - :func:`secret_refusal`: why a tool whose arguments ask for a secret is refused;
 - :func:`definition_changes`: what changed in a tool since its definition was approved;
 - :func:`request_payload`: the JSON a mech tool reads (``prompt``, ``tool``, ``nonce``
@@ -40,6 +41,7 @@
 import hashlib
 import json
 import math
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
@@ -503,13 +505,44 @@ def _canonical(value: Any) -> bytes:
     ).encode("utf-8")
 
 
+def normalised_arguments(value: Any) -> Any:
+    """Arguments in one form per meaning: what a call sends and its key is made of.
+
+    JSON Schema's instance equality (Draft 2020-12 core, section 4.2.2: numbers are
+    equal when their mathematical values are, object member order is irrelevant), and
+    Unicode NFC for strings (UAX #15: canonically equivalent strings are the same text
+    to every reader). So ``1`` and ``1.0`` (an integral float becomes an int, ``-0.0``
+    becomes ``0``), ``{"a", "b"}`` in any order (the key's JSON sorts them) and ``"é"``
+    composed or decomposed are one call, paid once; ``true`` and ``1``, ``"1"`` and
+    ``1``, ``1.5`` and ``1``, ``null`` and a missing argument, or list orders are not.
+    Object keys are kept as sent (they are the mech's argument names). Numbers that a
+    JSON reader already parsed into the same double (``1.00000000000000001`` and ``1``)
+    cannot be told apart.
+
+    :param value: validated arguments (a JSON value).
+    :return: a new value in normal form.
+    """
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [normalised_arguments(item) for item in value]
+    if isinstance(value, dict):
+        return {key: normalised_arguments(item) for key, item in value.items()}
+    return value
+
+
 def call_key(
     tool: str, arguments: Mapping[str, Any], requester: str, idempotency: str = ""
 ) -> str:
     """Return the identity of a call (the journal's key).
 
     The same tool, arguments, paying account and idempotency key give the same key, so
-    a retry after a crash finds its journal entry.
+    a retry after a crash finds its journal entry; arguments are taken in
+    :func:`normalised_arguments` form, so equivalent ones give the same key.
 
     :param tool: the mech tool name (not the MCP name).
     :param arguments: the validated arguments.
@@ -519,7 +552,7 @@ def call_key(
     """
     document = {
         "tool": tool,
-        "arguments": dict(arguments),
+        "arguments": normalised_arguments(dict(arguments)),
         "requester": requester.lower(),
         "idempotency": idempotency,
     }

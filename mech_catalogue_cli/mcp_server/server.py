@@ -63,6 +63,7 @@ from .decisions import (
     SpendLedger,
     call_key,
     hidden_text_refusal,
+    normalised_arguments,
     payload_nonce,
     rank_offers,
     request_payload,
@@ -306,6 +307,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         timer.lap("validation")
         if invalid is not None:
             return invalid
+        # one form per meaning: the key, the payload and a resumed request agree
+        arguments = normalised_arguments(arguments)
         requester = self.market.requester if self.market else "0x" + "0" * 40
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
         reader = None if self.settings.dry_run else self.reader  # None: a dry run
