@@ -26,6 +26,7 @@ from mech_catalogue_cli.mcp_server.decisions import (
     NATIVE_PAYMENT_TYPE,
     NoOffer,
     Offer,
+    PaidRecord,
     SpendLedger,
     argument_errors,
     call_key,
@@ -183,6 +184,49 @@ def test_spend_ledger() -> None:
     assert refusal is not None and "101 wei, over --max-spend 100 wei" in refusal
     assert "60 wei spent on 1 request(s)" in refusal
     assert SpendLedger().refusal(10**30) is None
+
+
+def test_the_cap_counts_journalled_requests_of_earlier_runs_within_the_window() -> None:
+    """A restart does not reset --max-spend: the journal's recent requests count.
+
+    Window 3,600 s at t = 10,000: the request written at 7,000 counts, the one at 6,000
+    does not, and this run's own request is counted once (by the run, not again from the
+    journal).
+    """
+    ledger = SpendLedger(max_spend=100, window=3600.0)
+    ledger.record(10, "0xmine")
+    records = [
+        PaidRecord("0xold", 500, 6_000.0),
+        PaidRecord("0xrecent", 70, 7_000.0),
+        PaidRecord("0xmine", 10, 9_000.0),
+    ]
+    ledger.count_journal(records, 10_000.0)
+    assert (ledger.earlier, ledger.earlier_requests) == (70, 1)
+    assert ledger.refusal(20) is None
+    refusal = ledger.refusal(21)
+    assert refusal is not None and "101 wei, over --max-spend 100 wei" in refusal
+    assert "the last 3600 s (--spend-window)" in refusal
+    assert "70 wei on 1 journalled request(s) of earlier or other runs" in refusal
+    ledger.refund(10, "0xmine")  # mined and reverted: counted neither way
+    ledger.count_journal(records, 10_000.0)
+    assert (ledger.spent, ledger.earlier) == (0, 70)
+    run_only = SpendLedger(max_spend=100, window=None)
+    run_only.count_journal(records, 10_000.0)
+    assert run_only.refusal(100) is None
+
+
+def test_an_unreadable_journal_entry_in_the_window_stops_paying() -> None:
+    """An entry whose price cannot be read may hide spending: nothing is paid, it says why."""
+    ledger = SpendLedger(max_spend=10**18, window=60.0)
+    ledger.count_journal(
+        [PaidRecord("", 0, 995.0, "journal entry /x.json is bad")], 1000.0
+    )
+    refusal = ledger.refusal(1)
+    assert refusal is not None and "/x.json is bad" in refusal
+    ledger.count_journal(
+        [PaidRecord("", 0, 900.0, "journal entry /x.json is bad")], 1000.0
+    )
+    assert ledger.refusal(1) is None  # outside the window: it cannot matter
 
 
 def test_call_key_is_deterministic_and_distinguishing() -> None:

@@ -121,7 +121,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             {}
         )  # MCP name -> why its new definition is refused
         self._read_once = False
-        self.ledger = SpendLedger(settings.max_spend)
+        self.ledger = SpendLedger(settings.max_spend, window=settings.spend_window)
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
         # handshake-era client connections, weakly: ctx.session is a per-request proxy,
