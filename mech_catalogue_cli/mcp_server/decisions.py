@@ -264,6 +264,12 @@ def schema_owners_first(declarations: Sequence[Declaration]) -> List[Declaration
             return True, ()
         return False, min(seniority(offer) for offer in offers)
 
+    if not any(
+        offer.declared_block is not None
+        for declaration in declarations
+        for offer in declaration[2]
+    ):
+        return list(declarations)  # no tenure known: the catalogue's (agent's) order
     return sorted(declarations, key=key)
 
 
