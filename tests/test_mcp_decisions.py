@@ -26,10 +26,12 @@ from mech_catalogue_cli.mcp_server.decisions import (
     NATIVE_PAYMENT_TYPE,
     NoOffer,
     Offer,
+    PaidRecord,
     SpendLedger,
     argument_errors,
     call_key,
     choose_offer,
+    normalised_arguments,
     payload_nonce,
     request_payload,
 )
@@ -184,6 +186,49 @@ def test_spend_ledger() -> None:
     assert SpendLedger().refusal(10**30) is None
 
 
+def test_the_cap_counts_journalled_requests_of_earlier_runs_within_the_window() -> None:
+    """A restart does not reset --max-spend: the journal's recent requests count.
+
+    Window 3,600 s at t = 10,000: the request written at 7,000 counts, the one at 6,000
+    does not, and this run's own request is counted once (by the run, not again from the
+    journal).
+    """
+    ledger = SpendLedger(max_spend=100, window=3600.0)
+    ledger.record(10, "0xmine")
+    records = [
+        PaidRecord("0xold", 500, 6_000.0),
+        PaidRecord("0xrecent", 70, 7_000.0),
+        PaidRecord("0xmine", 10, 9_000.0),
+    ]
+    ledger.count_journal(records, 10_000.0)
+    assert (ledger.earlier, ledger.earlier_requests) == (70, 1)
+    assert ledger.refusal(20) is None
+    refusal = ledger.refusal(21)
+    assert refusal is not None and "101 wei, over --max-spend 100 wei" in refusal
+    assert "the last 3600 s (--spend-window)" in refusal
+    assert "70 wei on 1 journalled request(s) of earlier or other runs" in refusal
+    ledger.refund(10, "0xmine")  # mined and reverted: counted neither way
+    ledger.count_journal(records, 10_000.0)
+    assert (ledger.spent, ledger.earlier) == (0, 70)
+    run_only = SpendLedger(max_spend=100, window=None)
+    run_only.count_journal(records, 10_000.0)
+    assert run_only.refusal(100) is None
+
+
+def test_an_unreadable_journal_entry_in_the_window_stops_paying() -> None:
+    """An entry whose price cannot be read may hide spending: nothing is paid, it says why."""
+    ledger = SpendLedger(max_spend=10**18, window=60.0)
+    ledger.count_journal(
+        [PaidRecord("", 0, 995.0, "journal entry /x.json is bad")], 1000.0
+    )
+    refusal = ledger.refusal(1)
+    assert refusal is not None and "/x.json is bad" in refusal
+    ledger.count_journal(
+        [PaidRecord("", 0, 900.0, "journal entry /x.json is bad")], 1000.0
+    )
+    assert ledger.refusal(1) is None  # outside the window: it cannot matter
+
+
 def test_call_key_is_deterministic_and_distinguishing() -> None:
     """Same call, same key (argument order irrelevant); any difference, another key."""
     base = call_key("t", {"a": 1, "b": [1, 2]}, "0xAbC")
@@ -265,3 +310,48 @@ def test_directory_links_by_name_and_refusals() -> None:
         directory_links(link(dag_cbor, b"7") + directory)
     with pytest.raises(IpfsError, match="not a readable directory"):
         directory_links(b"\x12\xff")  # truncated
+
+
+#: pairs of arguments that mean the same (one key), each as a model may send them
+SAME_MEANING = [
+    ({"days": 1}, {"days": 1.0}),
+    ({"days": 0}, {"days": -0.0}),
+    ({"big": 10**20}, {"big": 1e20}),
+    ({"a": "x", "b": 2}, {"b": 2.0, "a": "x"}),
+    ({"city": "Caf\u00e9"}, {"city": "Cafe\u0301"}),
+    ({"nest": [{"k": 3, "s": "\u00c5"}]}, {"nest": [{"s": "A\u030a", "k": 3.0}]}),
+]
+#: pairs that differ in meaning (two keys)
+OTHER_MEANING = [
+    ({"flag": True}, {"flag": 1}),
+    ({"flag": False}, {"flag": 0}),
+    ({"n": "1"}, {"n": 1}),
+    ({"n": 1.5}, {"n": 1}),
+    ({"n": None}, {}),
+    ({"list": [1, 2]}, {"list": [2, 1]}),
+    ({"Caf\u00e9": 1}, {"Cafe\u0301": 1}),  # argument names are kept as sent
+    ({"s": "\ufb01"}, {"s": "fi"}),  # compatibility forms (NFKC) are not merged
+]
+
+
+@pytest.mark.parametrize("one,other", SAME_MEANING)
+def test_equivalent_arguments_are_one_call(one: Any, other: Any) -> None:
+    """Arguments equal as JSON Schema instances (and NFC strings): one key, one nonce.
+
+    :param one: arguments as one model sends them.
+    :param other: the same meaning sent otherwise.
+    """
+    assert call_key("t", one, "0xAb") == call_key("t", other, "0xab")
+    assert request_payload("t", normalised_arguments(one), "n") == request_payload(
+        "t", normalised_arguments(other), "n"
+    )
+
+
+@pytest.mark.parametrize("one,other", OTHER_MEANING)
+def test_arguments_that_differ_in_meaning_are_two_calls(one: Any, other: Any) -> None:
+    """A boolean is no number, a string no number, order of a list matters...
+
+    :param one: arguments.
+    :param other: arguments of another meaning.
+    """
+    assert call_key("t", one, "0xab") != call_key("t", other, "0xab")

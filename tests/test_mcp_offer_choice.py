@@ -96,6 +96,47 @@ def test_one_self_paid_delivery_only_enters_the_tier_where_age_decides() -> None
     assert rank_offers([dead, stranger, INCUMBENT]) == [INCUMBENT, stranger, dead]
 
 
+@pytest.mark.parametrize(
+    "old",
+    [
+        # bought: created long before, delivered back then, re-declared the tool now
+        # and delivered once to itself
+        {"declared_block": 5_000, "first_delivery_block": 5_001},
+        # long idle: declared the tool long ago, delivered other work, never since
+        {"declared_block": 40, "first_delivery_block": None},
+        # re-declared now, wash-traded counters, cheaper, and not delivered since
+        {"declared_block": 5_000, "karma": 10**6, "deliveries": 10**6, "price": 1},
+    ],
+)
+def test_an_old_creation_block_bought_with_a_mech_does_not_take_the_default(
+    old: Dict[str, Any],
+) -> None:
+    """Tenure for this tool decides, not the mech's age (issue #29, bought seniority).
+
+    The incumbent declared the tool at block 300 and delivered at 320; the older mech
+    (created at block 3, delivered before) offers it only since later, or has not
+    delivered since it declared it.
+
+    :param old: the older mech's tenure and counters.
+    """
+    incumbent = offer("0x0b", 290, declared_block=300, first_delivery_block=320)
+    senior_by_age = offer("0x0a", 3, **old)
+    assert rank_offers([senior_by_age, incumbent]) == [incumbent, senior_by_age]
+    why = choice_reason(incumbent, [incumbent, senior_by_age])
+    assert "first delivered at block 320 since its manifest was set at block 300" in (
+        why
+    )
+    assert "nor by age alone" in why
+
+
+def test_tenure_known_beats_unknown_and_earlier_tenure_wins() -> None:
+    """Among dated offers the earlier first delivery; undated ones (no facts) go last."""
+    first = offer("0x0c", 900, declared_block=10, first_delivery_block=11)
+    later = offer("0x01", 1, declared_block=5, first_delivery_block=700, price=1)
+    undated = offer("0x02", 0, karma=10**9)
+    assert rank_offers([undated, later, first]) == [first, later, undated]
+
+
 def test_same_block_or_undated_offers_go_cheaper_first() -> None:
     """Ties on age: the cheaper, then the lower address (deterministic)."""
     same = [offer("0x03", 7, price=9), offer("0x02", 7, price=3), offer("0x01", 7)]

@@ -20,6 +20,7 @@ import time
 from dataclasses import replace
 from typing import Dict, Optional, Tuple
 
+import pytest
 from mech_catalogue_core.catalogue.fetching import (
     FetchResult,
 )
@@ -38,7 +39,7 @@ from mech_catalogue_core.model.market import (
     MechFacts,
 )
 
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
+from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer, Tenure
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import (
     AgentSource,
@@ -101,6 +102,57 @@ def test_a_squatters_offer_under_a_served_name_is_never_an_offer() -> None:
         ref(2).key,
     ]
     assert [offer.mech_key for offer in served["quote"].offers] == [ref(3).key]
+
+
+@pytest.mark.parametrize("squatter_first_delivery", [400, None])
+def test_a_lower_id_re_declaring_a_name_does_not_take_its_schema(
+    squatter_first_delivery: Optional[int],
+) -> None:
+    """The served schema is the senior offer's, not the lowest registry id's (issue #29).
+
+    Mech 1 (the lowest id) re-declares 'swap' with other arguments at block 390; mechs
+    2 and 3 declared it with (sender, amount) at block 50 and delivered from block 60.
+    Mech 1 delivered later (block 400) or not at all since: the model still sees
+    (sender, amount), and mech 1 is listed apart and never paid.
+
+    :param squatter_first_delivery: mech 1's first delivery since (None: none).
+    """
+    swap = _typed("swap", "sender", "amount")
+    manifests = {1: manifest(_typed("swap", "wallet_note")), 2: manifest(swap)}
+    manifests[3] = manifest(swap)
+    catalogue = _priced_catalogue(manifests)
+    tenures = {
+        _facts(1).address: Tenure(390, squatter_first_delivery),
+        _facts(2).address: Tenure(50, 60),
+        _facts(3).address: Tenure(50, 70),
+    }
+    (served,) = served_from_catalogue(catalogue, tenures).tools
+    meta = served.tool["_meta"]["io.olas/mech-tool"]
+    assert sorted(served.tool["inputSchema"]["properties"]) == ["amount", "sender"]
+    assert [offer.mech_key for offer in served.offers] == [ref(2).key, ref(3).key]
+    assert meta["conflicting_mechs"] == [ref(1).key]
+    assert served.offers[0].first_delivery_block == 60
+
+
+def test_the_senior_schema_owns_the_name_even_at_a_higher_id() -> None:
+    """The same rule the other way round: the later-registered senior declaration wins.
+
+    Mech 3 delivered 'swap' first (block 15): its arguments are served although mechs
+    1 and 2 (lower ids, other arguments) registered earlier and delivered later.
+    """
+    manifests = {
+        1: manifest(_typed("swap", "recipient")),
+        2: manifest(_typed("swap", "recipient")),
+        3: manifest(_typed("swap", "pair")),
+    }
+    tenures = {
+        _facts(1).address: Tenure(10, 30),
+        _facts(2).address: Tenure(10, 20),
+        _facts(3).address: Tenure(12, 15),
+    }
+    (served,) = served_from_catalogue(_priced_catalogue(manifests), tenures).tools
+    assert list(served.tool["inputSchema"]["properties"]) == ["pair"]
+    assert [offer.mech_key for offer in served.offers] == [ref(3).key]
 
 
 def test_the_server_pays_exactly_the_mechs_the_agents_tools_call_schema_mechs() -> None:

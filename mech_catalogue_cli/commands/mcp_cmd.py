@@ -72,6 +72,37 @@ def _wei(
     return amount
 
 
+#: ``--spend-window`` units: seconds per suffix
+_DURATION_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def _duration(
+    ctx: click.Context, param: click.Parameter, value: Optional[str]
+) -> Optional[float]:
+    """Read a duration: a number of seconds, or one with an ``s``/``m``/``h``/``d`` suffix.
+
+    :param ctx: click's context.
+    :param param: the option.
+    :param value: e.g. ``24h``, ``90m``, ``3600``; ``run`` for this run only.
+    :return: seconds (None for ``run``).
+    :raises BadParameter: for anything else, or a duration not above zero.
+    """
+    if value is None or value.strip().lower() == "run":
+        return None
+    text = value.strip().lower()
+    unit = _DURATION_UNITS.get(text[-1:], 0.0)
+    number = text[:-1] if unit else text
+    try:
+        seconds = float(number) * (unit or 1.0)
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is no duration (e.g. 24h, 90m, 7d, 3600, or run)", ctx, param
+        ) from None
+    if not 0 < seconds < float("inf"):
+        raise click.BadParameter("must be above zero", ctx, param)
+    return seconds
+
+
 @click.command(
     name="mcp",
     cls=PresetCommand,
@@ -161,8 +192,16 @@ def _wei(
 @click.option(
     "--max-spend",
     callback=_wei,
-    help="Most wei this server run may pay in total (required to pay, except on the "
-    "devnet).",
+    help="Most wei paid within --spend-window, counting requests journalled by earlier "
+    "runs in the same --state-dir (required to pay, except on the devnet).",
+)
+@click.option(
+    "--spend-window",
+    callback=_duration,
+    default="24h",
+    show_default=True,
+    help="How far back --max-spend counts: a duration (24h, 90m, 7d, seconds) or "
+    "'run' for this server run only.",
 )
 @click.option(
     "--mech",
@@ -176,8 +215,8 @@ def _wei(
     multiple=True,
     metavar="MECH",
     help="Pay only these mechs (repeatable; contract address or catalogue entry key, "
-    "as mech-interact's valid_mechs). By default the earliest-created mech offering a "
-    "tool is paid; karma and delivery counts never decide.",
+    "as mech-interact's valid_mechs). By default the mech that first delivered since "
+    "its manifest declared the tool is paid; karma, counts and age never decide.",
 )
 @click.option(
     "--dry-run",
@@ -263,6 +302,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     port: int,
     max_price: Optional[int],
     max_spend: Optional[int],
+    spend_window: Optional[float],
     pinned: str,
     allowed: Tuple[str, ...],
     dry_run: bool,
@@ -298,6 +338,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param port: ``--port``.
     :param max_price: ``--max-price``.
     :param max_spend: ``--max-spend``.
+    :param spend_window: ``--spend-window``, seconds (None: this run only).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
@@ -352,6 +393,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             ipfs_api_url=ipfs_api_url(ipfs_api),
             max_price=max_price,
             max_spend=max_spend,
+            spend_window=spend_window,
             pinned=pinned,
             allowed=tuple(allowed),
             dry_run=dry_run or market is None,

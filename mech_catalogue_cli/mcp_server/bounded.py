@@ -33,12 +33,21 @@ a backtracking pattern ran about 43 checker processes (load 15 on 2 CPUs), hones
 took 13.6-20.5 s and ``tools/list`` 19 s. At most :data:`MAX_CHECKS` children run; a check
 waits in line at most :data:`QUEUE_SECONDS` for a slot, then :class:`CheckBusy` is raised
 (nothing is checked, so nothing is sent). ``tools/list`` runs no check.
+
+The server waits in line in the event loop (:func:`run_bounded_async`: an anyio
+semaphore), never in a worker thread: the SDK's stdio transport reads stdin and writes
+stdout through anyio's worker threads (``anyio.wrap_file``, 40 of them by default), so
+120 calls each holding a thread while queued for a slot left none to read the next
+request: ``tools/list`` over stdio waited until checks timed out (issue 29).
 """
 
 import multiprocessing
 import threading
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Optional, Tuple
+
+import anyio
+from anyio.lowlevel import RunVar
 
 #: seconds a schema check of one call's arguments or one response may take
 CHECK_SECONDS = 5.0
@@ -49,6 +58,8 @@ MAX_CHECKS = 2
 #: first served; a check that waited then still has its own CHECK_SECONDS)
 QUEUE_SECONDS = 10.0
 _SLOTS = threading.BoundedSemaphore(MAX_CHECKS)
+#: the event loop's line for check slots (one semaphore per event loop)
+_LOOP_SLOTS: RunVar[anyio.Semaphore] = RunVar("mech_catalogue_check_slots")
 _CONTEXT = multiprocessing.get_context("forkserver")
 #: modules the forkserver imports once: the checks, and the ``mech-catalogue`` entry
 #: point's module (pyproject.toml ``[project.scripts]``)
@@ -113,6 +124,54 @@ def run_bounded(
         return _run_child(function, args, seconds)
     finally:
         _SLOTS.release()
+
+
+def _loop_slots() -> anyio.Semaphore:
+    try:
+        return _LOOP_SLOTS.get()
+    except LookupError:
+        slots = anyio.Semaphore(MAX_CHECKS)
+        _LOOP_SLOTS.set(slots)
+        return slots
+
+
+async def run_bounded_async(
+    function: Callable[..., Any],
+    args: Tuple,
+    seconds: float = CHECK_SECONDS,
+    queue_seconds: Optional[float] = None,
+) -> Any:
+    """:func:`run_bounded` for async code: wait in line without holding a thread.
+
+    A slot is taken in the event loop (at most :data:`MAX_CHECKS` per loop, first come
+    first served); only then is a worker thread used, to wait for the child. So however
+    many calls queue, at most :data:`MAX_CHECKS` worker threads serve checks and the
+    transport's own threads (stdin, stdout) stay free for ``tools/list`` and the rest.
+
+    :param function: the check (module-level, picklable arguments).
+    :param args: its arguments.
+    :param seconds: the time limit of the check itself, once it runs.
+    :param queue_seconds: most seconds to wait for a slot (None: :data:`QUEUE_SECONDS`).
+    :return: what ``function`` returned.
+    :raises CheckBusy: when no slot came free in time (the check did not run).
+    """
+    wait = QUEUE_SECONDS if queue_seconds is None else queue_seconds
+    slots = _loop_slots()
+    try:
+        with anyio.fail_after(wait):
+            await slots.acquire()
+    except TimeoutError as exc:
+        raise CheckBusy(
+            f"{MAX_CHECKS} checks are running and no slot came free within {wait:g} s"
+        ) from exc
+    try:
+        # the thread-wide cap still holds (a blocking caller may hold a slot): wait
+        # for it at most as long as for this line
+        return await anyio.to_thread.run_sync(
+            run_bounded, function, args, seconds, wait
+        )
+    finally:
+        slots.release()
 
 
 def _run_child(function: Callable[..., Any], args: Tuple, seconds: float) -> Any:

@@ -18,13 +18,16 @@
   ``inputSchema`` (jsonschema Draft 2020-12); each error names the argument;
 - :func:`rank_offers` / :func:`choose_offer`: which mech contracts may serve a call
   (native payment, price cap, pinned or allow-listed mechs) and in which order: the
-  incumbent (earliest created) first, never on counters a mech can raise by paying
-  itself; :func:`choice_reason` says why in words;
+  incumbent (the earliest first delivery since its manifest declared the tool,
+  :func:`seniority`) first, never on counters a mech can raise by paying itself nor on
+  a creation block bought with an old mech; :func:`choice_reason` says why in words;
 - :func:`send_time_refusal`: the price read right before sending, against the listed
   one and ``--max-price``;
-- :class:`SpendLedger`: the per-run spending cap;
-- :func:`call_key` / :func:`payload_nonce`: the deterministic identity of a call, so a
-  retry of the same call finds the request it already paid for;
+- :class:`SpendLedger`: the spending cap over ``--spend-window``, across restarts (the
+  journal's requests of earlier runs count);
+- :func:`normalised_arguments` / :func:`call_key` / :func:`payload_nonce`: the
+  deterministic identity of a call, so a retry of the same call (``1`` or ``1.0``, keys
+  in any order, a string in either Unicode form) finds the request it already paid for;
 - :func:`secret_refusal`: why a tool whose arguments ask for a secret is refused;
 - :func:`definition_changes`: what changed in a tool since its definition was approved;
 - :func:`request_payload`: the JSON a mech tool reads (``prompt``, ``tool``, ``nonce``
@@ -39,9 +42,10 @@
 import hashlib
 import json
 import math
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -84,6 +88,20 @@ MAX_INTEGER_DIGITS = 78
 
 
 @dataclass(frozen=True)
+class Tenure:
+    """Since when a mech offers what its service's current manifest declares.
+
+    :param declared_block: the block the service's current manifest hash was set (its
+        last ``ComplementaryMetadataUpdated``; None: unknown).
+    :param first_delivery_block: the block of the mech's first ``Deliver`` event at or
+        after ``declared_block`` (None: none yet, or unknown).
+    """
+
+    declared_block: Optional[int] = None
+    first_delivery_block: Optional[int] = None
+
+
+@dataclass(frozen=True)
 class Offer:  # pylint: disable=too-many-instance-attributes
     """One mech contract offering a tool, with what the chain says about it.
 
@@ -97,6 +115,12 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     :param confirmed: the marketplace confirmed the mech's creation.
     :param block: the block the facts were read at.
     :param created_block: the block of the mech's ``CreateMech`` event (None: unknown).
+    :param declared_block: the block its service's current manifest (the one offering
+        this tool) was set on chain: the last ``ComplementaryMetadataUpdated`` of the
+        service (None: unknown, e.g. another registry kind or an agent source).
+    :param first_delivery_block: the block of the mech's first ``Deliver`` at or after
+        ``declared_block``: since when it has delivered while offering this tool
+        (None: not since, or unknown).
     """
 
     mech_key: str
@@ -109,15 +133,21 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     confirmed: bool
     block: Optional[int] = None
     created_block: Optional[int] = None
+    declared_block: Optional[int] = None
+    first_delivery_block: Optional[int] = None
 
     @classmethod
-    def from_facts(cls, mech_key: str, facts: MechFacts) -> "Offer":
+    def from_facts(
+        cls, mech_key: str, facts: MechFacts, tenure: Optional[Tenure] = None
+    ) -> "Offer":
         """Build an offer from a catalogue entry's marketplace facts.
 
         :param mech_key: the entry's ``MechRef.key``.
         :param facts: one of its ``Mech.marketplace``.
+        :param tenure: since when the mech offers its manifest's tools (None: unknown).
         :return: the offer.
         """
+        tenure = tenure or Tenure()
         return cls(
             mech_key=mech_key,
             address=facts.address.lower(),
@@ -129,13 +159,16 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             confirmed=facts.confirmed,
             block=facts.block,
             created_block=facts.created_block,
+            declared_block=tenure.declared_block,
+            first_delivery_block=tenure.first_delivery_block,
         )
 
     def to_meta(self) -> Dict[str, Any]:
         """Return the offer as ``_meta`` JSON (integers as decimal strings, null = unread).
 
         :return: ``{"mech", "address", "price_wei", "payment_type", "requests",
-            "deliveries", "karma", "confirmed", "block", "created_block"}``.
+            "deliveries", "karma", "confirmed", "block", "created_block",
+            "declared_block", "first_delivery_block"}``.
         """
 
         def text(value: Optional[int]) -> Optional[str]:
@@ -152,6 +185,8 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             "confirmed": self.confirmed,
             "block": text(self.block),
             "created_block": text(self.created_block),
+            "declared_block": text(self.declared_block),
+            "first_delivery_block": text(self.first_delivery_block),
         }
 
 
@@ -164,26 +199,82 @@ def _delivered(offer: Offer) -> bool:
     return min(offer.deliveries or 0, offer.requests or 0) >= 1
 
 
-def _rank(offer: Offer) -> Tuple[bool, bool, int, int, str]:
-    """Proven first, then earliest created (unknown last); same block: cheaper, address.
+def seniority(offer: Offer) -> Tuple[bool, int, bool, int, bool, bool, int]:
+    """The part of an offer's rank a newcomer cannot buy: since when it serves the tool.
 
-    Proven: it delivered at least one request addressed to it (a mech that never
-    delivered may be dead; one self-paid request proves nothing more than that it can
-    deliver, and only moves it into the tier where age decides). Karma and the counts
-    themselves are left out on purpose: a mech raises them by sending requests to itself
-    and delivering them (wash trading), for the price of a few requests. A creation block
-    earlier than an existing mech's cannot be bought.
+    First the block of the mech's first delivery since its service's manifest declared
+    the tool (``first_delivery_block``); then, among mechs that have not delivered
+    since, the block the manifest was set (``declared_block``); unknown values go last
+    in each tier. Only then the older rule (for sources without these facts, e.g. an
+    agent): delivered at all, then the ``CreateMech`` block.
+
+    Why: both blocks are times, and time is not for sale. Sending requests to one's own
+    mech and delivering them (wash trading) raises karma and the counters but cannot
+    move a first delivery into the past; an old mech bought (or long idle) that starts
+    offering the tool re-declares its manifest now, so its tenure for this tool starts
+    now, whatever its creation block. Taking the top rank from an incumbent therefore
+    costs having declared and delivered the tool before it did (``docs/mcp.md``).
+
+    :param offer: an offer.
+    :return: its seniority key (smaller first).
+    """
+    return (
+        offer.first_delivery_block is None,
+        offer.first_delivery_block or 0,
+        offer.declared_block is None,
+        offer.declared_block or 0,
+        not _delivered(offer),
+        offer.created_block is None,
+        offer.created_block or 0,
+    )
+
+
+def _rank(offer: Offer) -> Tuple[Any, ...]:
+    """:func:`seniority`, then the cheaper, then the lower address (deterministic).
+
+    Karma and the counts themselves are left out on purpose: a mech raises them by
+    sending requests to itself and delivering them (wash trading), for the price of a
+    few requests.
 
     :param offer: an eligible offer.
     :return: its sort key.
     """
-    return (
-        not _delivered(offer),
-        offer.created_block is None,
-        offer.created_block or 0,
-        offer.price or 0,
-        offer.address,
-    )
+    return seniority(offer) + (offer.price or 0, offer.address)
+
+
+#: one declaration of a tool name, for :func:`schema_owners_first`: the tool (any
+#: object), its mech (None: unknown) and that mech's offers
+Declaration = TypeVar("Declaration", bound=Tuple[Any, Any, Tuple[Offer, ...]])
+
+
+def schema_owners_first(declarations: Sequence[Declaration]) -> List[Declaration]:
+    """Order a tool name's declarations so that the first one owns the served schema.
+
+    The schema a model sees for a name is its first verified offer's: the declaration
+    whose best offer has the smallest :func:`seniority` (the earliest first delivery
+    since its manifest declared the tool) comes first; declarations without offers go
+    last; ties keep the given order (the catalogue's ref order). A stranger registering
+    a lower registry id, or re-declaring the name with other arguments, therefore does
+    not take the name: its arguments are another schema, its mechs are listed apart as
+    ``conflicting_mechs`` and never paid (``docs/mcp.md``).
+
+    :param declarations: ``(tool, mech, offers)`` per declaration, ref order.
+    :return: the same declarations, the schema owner first.
+    """
+
+    def key(declaration: Declaration) -> Tuple[bool, Tuple[Any, ...]]:
+        offers = declaration[2]
+        if not offers:
+            return True, ()
+        return False, min(seniority(offer) for offer in offers)
+
+    if not any(
+        offer.declared_block is not None
+        for declaration in declarations
+        for offer in declaration[2]
+    ):
+        return list(declarations)  # no tenure known: the catalogue's (agent's) order
+    return sorted(declarations, key=key)
 
 
 def _matches(offer: Offer, wanted: str) -> bool:
@@ -236,12 +327,12 @@ def rank_offers(
     Eligible: confirmed, price read and at least 1 wei, native payment (the only kind
     this server pays), price at most ``max_price``, the pinned mech when one is given and
     an allow-listed one when ``allowed`` is not empty (each matched against the contract
-    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order: mechs
-    that delivered at least one request before those that never did; then the earliest
-    ``CreateMech`` block first (the incumbent), offers of unknown creation last; within
-    one block (or among unknown ones) the cheaper, then the lowest address, so the
-    order is deterministic and no counter a mech can
-    raise by paying itself (karma, requests, deliveries) moves it (``docs/mcp.md``).
+    address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order:
+    :func:`seniority` (the earliest first delivery since the manifest declared the tool:
+    the incumbent), then the cheaper, then the lowest address, so the order is
+    deterministic and no counter a mech can raise by paying itself (karma, requests,
+    deliveries), nor an old creation block bought with a mech, moves it
+    (``docs/mcp.md``).
 
     :param offers: the tool's offers (from every mech offering it).
     :param max_price: the per-call cap in wei (None: no cap).
@@ -304,11 +395,6 @@ def choice_reason(
             "allow-listed by --allow-mech" if allowed else "no mech pinned or allowed"
         )
     )
-    created = (
-        f"created at block {chosen.created_block}"
-        if chosen.created_block is not None
-        else "creation block unknown"
-    ) + (", has delivered" if _delivered(chosen) else ", has never delivered")
     skipped = ranked.index(chosen) if chosen in ranked else 0
     order = (
         "the incumbent: the first eligible offer"
@@ -316,10 +402,38 @@ def choice_reason(
         else f"offer {skipped + 1} in rank: the {skipped} before it refused at send time"
     )
     return (
-        f"{by_user}; {order} ({created}) of {len(ranked)} eligible; offers that have "
-        "delivered go first, then by creation block, never by karma or request and "
-        "delivery counts (a mech raises those by paying itself)"
+        f"{by_user}; {order} ({tenure_words(chosen)}) of {len(ranked)} eligible; "
+        "offers go by the block of their first delivery since their manifest declared "
+        "the tool, then by the block it was declared, then by creation block; never by "
+        "karma or request and delivery counts (a mech raises those by paying itself) "
+        "nor by age alone (an old mech can be bought)"
     )
+
+
+def tenure_words(offer: Offer) -> str:
+    """Say an offer's seniority facts in words (unknown ones say so).
+
+    :param offer: an offer.
+    :return: e.g. ``first delivered at block 130 since its manifest was set at block
+        120, created at block 100, has delivered``.
+    """
+    first = (
+        f"first delivered at block {offer.first_delivery_block}"
+        if offer.first_delivery_block is not None
+        else "no delivery known"
+    )
+    declared = (
+        f"its manifest was set at block {offer.declared_block}"
+        if offer.declared_block is not None
+        else "its manifest's block unknown"
+    )
+    created = (
+        f"created at block {offer.created_block}"
+        if offer.created_block is not None
+        else "creation block unknown"
+    )
+    delivered = "has delivered" if _delivered(offer) else "has never delivered"
+    return f"{first} since {declared}, {created}, {delivered}"
 
 
 def send_time_refusal(
@@ -349,18 +463,78 @@ def send_time_refusal(
     return ""
 
 
+#: ``--spend-window`` by default: what ``--max-spend`` caps is the spending of the last
+#: 24 hours, across restarts of the server on the same ``--state-dir``
+DEFAULT_SPEND_WINDOW_SECONDS = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class PaidRecord:
+    """One journalled request, as the spending cap reads it.
+
+    :param request_id: 0x + 64 hex ("" for an entry that could not be read).
+    :param price: wei paid (0 for an unreadable entry).
+    :param written_at: unix seconds the entry was last written (its file's mtime; a
+        delivered entry is rewritten later, which only keeps it in the window longer).
+    :param problem: why the entry could not be read ("" when it was).
+    """
+
+    request_id: str
+    price: int
+    written_at: float
+    problem: str = ""
+
+
 @dataclass
 class SpendLedger:
-    """What this server run has paid, against ``--max-spend``.
+    """What was paid within ``--spend-window``, against ``--max-spend``.
+
+    This run's requests are counted as they are sent (:meth:`record`); requests that
+    earlier or other server processes journalled in the same ``--state-dir`` are counted
+    from the journal (:meth:`count_journal`), so a restart does not reset the cap.
 
     :param max_spend: the cap in wei (None: no cap).
-    :param spent: wei paid so far (requests sent, delivered or not).
-    :param requests: request ids paid for, in order.
+    :param spent: wei paid by this run so far (requests sent, delivered or not).
+    :param requests: request ids paid for by this run, in order.
+    :param window: seconds of spending the cap covers (None: this run only).
+    :param earlier: wei of the journal's other requests within the window.
+    :param earlier_requests: how many requests those are.
+    :param unreadable: why a journal entry within the window could not be read ("":
+        none); nothing is paid while one stays, since its price is unknown.
+    :param refunded: this run's requests that were mined and reverted (their journal
+        entries stay, and are not counted; an earlier run's reverted request is, to be
+        safe: the journal does not say it reverted).
     """
 
     max_spend: Optional[int] = None
     spent: int = 0
     requests: List[str] = field(default_factory=list)
+    window: Optional[float] = DEFAULT_SPEND_WINDOW_SECONDS
+    earlier: int = 0
+    earlier_requests: int = 0
+    unreadable: str = ""
+    refunded: List[str] = field(default_factory=list)
+
+    def count_journal(self, records: Sequence[PaidRecord], now: float) -> None:
+        """Count the journal's requests written within the window, except this run's.
+
+        :param records: every journal entry (:class:`PaidRecord`).
+        :param now: unix seconds.
+        """
+        if self.window is None:
+            return
+        since = now - self.window
+        mine = set(self.requests) | set(self.refunded)
+        recent = [r for r in records if r.written_at >= since]
+        others = [r for r in recent if not r.problem and r.request_id not in mine]
+        self.earlier = sum(r.price for r in others)
+        self.earlier_requests = len(others)
+        self.unreadable = next((r.problem for r in recent if r.problem), "")
+
+    def _window_words(self) -> str:
+        if self.window is None:
+            return "this run's spending"
+        return f"the spending of the last {self.window:g} s (--spend-window)"
 
     def refusal(self, price: int) -> Optional[str]:
         """Say why paying ``price`` now would break the cap, or None when it fits.
@@ -368,11 +542,21 @@ class SpendLedger:
         :param price: the request's price, wei.
         :return: a sentence, or None.
         """
-        if self.max_spend is not None and self.spent + price > self.max_spend:
+        if self.max_spend is None:
+            return None
+        if self.unreadable:
             return (
-                f"paying {price} wei would bring this run's spending to "
-                f"{self.spent + price} wei, over --max-spend {self.max_spend} wei "
-                f"({self.spent} wei spent on {len(self.requests)} request(s))"
+                f"the spending within --spend-window cannot be counted: "
+                f"{self.unreadable}; check the entry, then move it away"
+            )
+        total = self.earlier + self.spent + price
+        if total > self.max_spend:
+            return (
+                f"paying {price} wei would bring {self._window_words()} to "
+                f"{total} wei, over --max-spend {self.max_spend} wei "
+                f"({self.spent} wei spent on {len(self.requests)} request(s) by this "
+                f"run, {self.earlier} wei on {self.earlier_requests} journalled "
+                "request(s) of earlier or other runs)"
             )
         return None
 
@@ -394,6 +578,7 @@ class SpendLedger:
         if request_id in self.requests:
             self.requests.remove(request_id)
             self.spent -= price
+            self.refunded.append(request_id)
 
 
 def _canonical(value: Any) -> bytes:
@@ -402,13 +587,44 @@ def _canonical(value: Any) -> bytes:
     ).encode("utf-8")
 
 
+def normalised_arguments(value: Any) -> Any:
+    """Arguments in one form per meaning: what a call sends and its key is made of.
+
+    JSON Schema's instance equality (Draft 2020-12 core, section 4.2.2: numbers are
+    equal when their mathematical values are, object member order is irrelevant), and
+    Unicode NFC for strings (UAX #15: canonically equivalent strings are the same text
+    to every reader). So ``1`` and ``1.0`` (an integral float becomes an int, ``-0.0``
+    becomes ``0``), ``{"a", "b"}`` in any order (the key's JSON sorts them) and ``"é"``
+    composed or decomposed are one call, paid once; ``true`` and ``1``, ``"1"`` and
+    ``1``, ``1.5`` and ``1``, ``null`` and a missing argument, or list orders are not.
+    Object keys are kept as sent (they are the mech's argument names). Numbers that a
+    JSON reader already parsed into the same double (``1.00000000000000001`` and ``1``)
+    cannot be told apart.
+
+    :param value: validated arguments (a JSON value).
+    :return: a new value in normal form.
+    """
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [normalised_arguments(item) for item in value]
+    if isinstance(value, dict):
+        return {key: normalised_arguments(item) for key, item in value.items()}
+    return value
+
+
 def call_key(
     tool: str, arguments: Mapping[str, Any], requester: str, idempotency: str = ""
 ) -> str:
     """Return the identity of a call (the journal's key).
 
     The same tool, arguments, paying account and idempotency key give the same key, so
-    a retry after a crash finds its journal entry.
+    a retry after a crash finds its journal entry; arguments are taken in
+    :func:`normalised_arguments` form, so equivalent ones give the same key.
 
     :param tool: the mech tool name (not the MCP name).
     :param arguments: the validated arguments.
@@ -418,7 +634,7 @@ def call_key(
     """
     document = {
         "tool": tool,
-        "arguments": dict(arguments),
+        "arguments": normalised_arguments(dict(arguments)),
         "requester": requester.lower(),
         "idempotency": idempotency,
     }

@@ -211,9 +211,7 @@ class DeliveryReader:
             seconds=timer.marks,
         )
         try:
-            structured, problem = await anyio.to_thread.run_sync(
-                structured_or_why, tool, body
-            )
+            structured, problem = await structured_or_why(tool, body)
         except Exception as exc:  # pylint: disable=broad-exception-caught
             structured, problem = (
                 None,

@@ -23,12 +23,20 @@ but :func:`structured_or_why`, which checks in the bounded child process.
 import json
 from typing import Any, Dict, List, Optional, Tuple
 
-import anyio
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
-from mech_catalogue_core.model.untrusted_text import strip_invisible
+from mech_catalogue_core.model.untrusted_text import (
+    strip_invisible,
+    strip_render_hidden,
+)
 
-from .bounded import CHECK_SECONDS, MAX_CHECKS, CheckBusy, CheckTimeout, run_bounded
+from .bounded import (
+    CHECK_SECONDS,
+    MAX_CHECKS,
+    CheckBusy,
+    CheckTimeout,
+    run_bounded_async,
+)
 from .decisions import (
     Offer,
     argument_errors,
@@ -69,12 +77,12 @@ def error_result(
     )
 
 
-def structured_or_why(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
+async def structured_or_why(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
-    Checked in a child process (:func:`.bounded.run_bounded`): the schema is a
+    Checked in a child process (:func:`.bounded.run_bounded_async`): the schema is a
     stranger's and the response a mech's, and a backtracking ``pattern`` must not stall
-    the server. Blocking: call it from a worker thread.
+    the server; waiting for a slot holds no worker thread.
 
     :param tool: the tool called.
     :param body: the verified response bytes.
@@ -84,7 +92,12 @@ def structured_or_why(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
     if not schema:
         return None, ""
     try:
-        return run_bounded(structured_content, (schema, body))
+        return await run_bounded_async(structured_content, (schema, body))
+    except CheckBusy:
+        return None, (
+            f"the server was checking as many responses as it runs at once "
+            f"({MAX_CHECKS}) and none finished in time"
+        )
     except CheckTimeout:
         return None, (
             f"checking it against the output schema took over {CHECK_SECONDS:g} s "
@@ -113,8 +126,16 @@ def warning_of(code: ProblemCode, message: str) -> Dict[str, str]:
     return {"code": code, "message": message}
 
 
+def _shown(text: str) -> str:
+    return strip_render_hidden(strip_invisible(text))
+
+
 def visible_text(text: str) -> Tuple[str, int]:
-    """The response as a person sees it, and how many invisible characters were removed.
+    """The response as a person sees it, and how many hidden characters were removed.
+
+    Hidden: invisible and control characters, and text that markup hides when the
+    answer is rendered (HTML comments, ``<details>``, hidden elements, images, link
+    titles, link definitions: ``untrusted_text.strip_render_hidden``).
 
     JSON escapes count too: a response that is a JSON document is read as its decoded
     strings (an escaped tag character is one to a model that decodes it), and is then
@@ -123,7 +144,7 @@ def visible_text(text: str) -> Tuple[str, int]:
     :param text: the delivered response, decoded.
     :return: ``(visible text, characters removed)``; the text unchanged when none were.
     """
-    visible = strip_invisible(text)
+    visible = _shown(text)
     removed = len(text) - len(visible)
     value, why = decode_response(visible)
     if why or not isinstance(value, (dict, list, str)):
@@ -132,7 +153,7 @@ def visible_text(text: str) -> Tuple[str, int]:
 
     def clean(node: Any) -> Any:
         if isinstance(node, str):
-            shown = strip_invisible(node)
+            shown = _shown(node)
             found[0] += len(node) - len(shown)
             return shown
         if isinstance(node, list):
@@ -181,9 +202,10 @@ def answer_result(  # pylint: disable=too-many-arguments
     text, removed = visible_text(text)
     if removed:
         said = (
-            f"the response held {removed} invisible or control characters (tag "
-            "characters, bidi controls, zero-width...), removed here; the original "
-            f"bytes are at {entry.response_cid}"
+            f"the response held {removed} hidden characters (tag characters, bidi "
+            "controls, zero-width, or text that markup hides when rendered: HTML "
+            "comments, <details>, hidden elements, images, link titles), removed "
+            f"here; the original bytes are at {entry.response_cid}"
         )
         warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
         notes.append(said)
@@ -246,8 +268,8 @@ async def checked_arguments(
     :return: the error result to answer (nothing was sent), None when they are valid.
     """
     try:
-        errors = await anyio.to_thread.run_sync(
-            run_bounded, argument_errors, (tool.tool["inputSchema"], arguments)
+        errors = await run_bounded_async(
+            argument_errors, (tool.tool["inputSchema"], arguments)
         )
     except RecursionError:  # too deep to even hand to the checking process
         return error_result(
@@ -294,9 +316,14 @@ def with_choice(
         request["choice"] = {
             "mech": offer.mech_key,
             "address": offer.address,
-            "created_block": (
-                None if offer.created_block is None else str(offer.created_block)
-            ),
+            "created_block": _text(offer.created_block),
+            "declared_block": _text(offer.declared_block),
+            "first_delivery_block": _text(offer.first_delivery_block),
             "why": choice_reason(offer, ranked, pinned, allowed),
         }
     return result
+
+
+def _text(block: Optional[int]) -> Optional[str]:
+    """A block in ``_meta``: a decimal string, None when unknown."""
+    return None if block is None else str(block)

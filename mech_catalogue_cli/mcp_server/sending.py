@@ -24,6 +24,7 @@ looked for on chain (:meth:`RequestSender.resumed_from_chain`).
 
 import json
 import logging
+import time
 from typing import Any, Dict, Optional, Union
 
 import anyio
@@ -52,6 +53,7 @@ from .market import (
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
+from .spending import journal_records
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -181,6 +183,11 @@ class RequestSender:
             if moved or price_now is None:
                 return PriceRefusal(moved)
             price = price_now  # the amount sent: the price now, never the listed one
+            if self.settings.max_spend is not None:  # earlier runs' spending too
+                records = await anyio.to_thread.run_sync(
+                    journal_records, journal.folder
+                )
+                self.ledger.count_journal(records, time.time())
             refusal = self.ledger.refusal(price)
             if refusal:
                 return refusal

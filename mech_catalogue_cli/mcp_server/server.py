@@ -65,6 +65,7 @@ from .decisions import (
     SpendLedger,
     call_key,
     hidden_text_refusal,
+    normalised_arguments,
     payload_nonce,
     rank_offers,
     request_payload,
@@ -123,7 +124,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             {}
         )  # MCP name -> why its new definition is refused
         self._read_once = False
-        self.ledger = SpendLedger(settings.max_spend)
+        self.ledger = SpendLedger(settings.max_spend, window=settings.spend_window)
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
         # handshake-era client connections, weakly: ctx.session is a per-request proxy,
@@ -311,6 +312,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         timer.lap("validation")
         if invalid is not None:
             return invalid
+        # one form per meaning: the key, the payload and a resumed request agree
+        arguments = normalised_arguments(arguments)
         requester = self.market.requester if self.market else "0x" + "0" * 40
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
         reader = None if self.settings.dry_run else self.reader  # None: a dry run

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, Optional, Tuple
 
+from .decisions import DEFAULT_SPEND_WINDOW_SECONDS
 from .source import DEFAULT_PAGE_SIZE
 
 
@@ -28,7 +29,9 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param gateway_url: IPFS gateway (responses).
     :param ipfs_api_url: kubo RPC API (request upload).
     :param max_price: per-call cap, wei (None: none).
-    :param max_spend: per-run cap, wei (None: none).
+    :param max_spend: cap on what is paid within ``spend_window``, wei (None: none).
+    :param spend_window: seconds of spending ``max_spend`` covers, across restarts
+        (requests journalled in the same state folder count; None: this run only).
     :param pinned: ``--mech`` (a mech contract address or catalogue entry key).
     :param allowed: ``--allow-mech`` (addresses or entry keys; empty: any mech).
     :param dry_run: return the transaction and payload instead of sending.
@@ -45,6 +48,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     ipfs_api_url: str
     max_price: Optional[int] = None
     max_spend: Optional[int] = None
+    spend_window: Optional[float] = DEFAULT_SPEND_WINDOW_SECONDS
     pinned: str = ""
     allowed: Tuple[str, ...] = ()
     dry_run: bool = False

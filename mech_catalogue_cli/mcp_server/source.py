@@ -39,7 +39,17 @@ import json
 import logging
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+from typing import (
+    Any,
+    Dict,
+    FrozenSet,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+)
 
 from mech_catalogue_core.chain.marketplace import (
     MarketplaceSource,
@@ -76,7 +86,16 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
-from .decisions import NoOffer, Offer, choose_offer, hidden_text_refusal, secret_refusal
+from .decisions import (
+    NoOffer,
+    Offer,
+    Tenure,
+    choose_offer,
+    hidden_text_refusal,
+    schema_owners_first,
+    secret_refusal,
+)
+from .tenure import TenureReader
 
 LOGGER = logging.getLogger(__name__)
 
@@ -311,35 +330,53 @@ def _with_offers(
     return ServedTool(entry["name"], mech_tool, entry, tuple(offers))
 
 
-def served_from_catalogue(catalogue: Catalogue) -> ServedCatalogue:
+def served_from_catalogue(
+    catalogue: Catalogue, tenures: Optional[Mapping[str, Tenure]] = None
+) -> ServedCatalogue:
     """Export a catalogue: one MCP tool per distinct tool name, with its offers.
 
-    Only mechs taking the served arguments (:func:`payable_mechs`) are offers;
-    the others are named in ``_meta[META_KEY]["conflicting_mechs"]`` and never paid.
+    The served schema of a name is its senior offer's (:func:`.decisions.
+    schema_owners_first`: the earliest first delivery since the manifest declared it,
+    the same rule that ranks offers), not the lowest registry id's: a stranger
+    registering a lower id, or re-declaring the name with other arguments, does not
+    decide what the model sees. Only mechs taking the served arguments
+    (:func:`payable_mechs`) are offers; the others are named in
+    ``_meta[META_KEY]["conflicting_mechs"]`` and never paid.
 
     :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
+    :param tenures: mech contract address -> its tenure (:class:`.tenure.TenureReader`;
+        None: unknown, the schema then goes by the other seniority facts).
     :return: the served catalogue, digest :meth:`Catalogue.digest`.
     """
     names = catalogue.tool_names()
     exported = export_names(names, MCP_RULE)
     tools = []
     for name in names:
-        offered = catalogue.tools_named(name)
-        entry = offered_tool(offered, exported[name])
-        payable = payable_mechs(entry)
-        offers: List[Offer] = []
-        conflicting: List[str] = []
-        for tool in offered:
+        candidates = []
+        for tool in catalogue.tools_named(name):
             mech = (
                 catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
             )
+            facts = mech.marketplace if mech is not None else ()
+            key = mech.ref.key if mech is not None else ""
+            offers = tuple(
+                Offer.from_facts(key, f, (tenures or {}).get(f.address.lower()))
+                for f in facts
+            )
+            candidates.append((tool, mech, offers))
+        ordered = schema_owners_first(candidates)
+        entry = offered_tool([tool for tool, _, _ in ordered], exported[name])
+        payable = payable_mechs(entry)
+        served: List[Offer] = []
+        conflicting: List[str] = []
+        for _, mech, offers in ordered:
             if mech is None:
                 continue
             if mech.ref.key not in payable:
                 conflicting.append(mech.ref.key)
                 continue
-            offers.extend(Offer.from_facts(mech.ref.key, f) for f in mech.marketplace)
-        tools.append(_with_offers(entry, name, offers, conflicting))
+            served.extend(offers)
+        tools.append(_with_offers(entry, name, served, conflicting))
     return ServedCatalogue(catalogue.digest(), tuple(tools))
 
 
@@ -556,6 +593,11 @@ class DirectSource:
             if marketplace is not None
             else None
         )
+        self.tenure = TenureReader(
+            JsonRpc(config.rpc_url, config.rpc_timeout, self.sync.session),
+            marketplace.first_block if marketplace is not None else 0,
+        )
+        self._tenures: Dict[str, Tenure] = {}
 
     def _facts(self) -> List[MechFacts]:
         return self.market.facts() if self.market is not None else []
@@ -563,9 +605,11 @@ class DirectSource:
     def read(self) -> ServedCatalogue:
         """Run one period of the skill's reading code, then read the marketplace facts.
 
-        :return: :func:`served_from_catalogue` of :meth:`catalogue`.
+        :return: :func:`served_from_catalogue` of :meth:`catalogue`, with the tenure
+            of each mech read up to the same head.
         """
-        return served_from_catalogue(self.catalogue())
+        catalogue = self.catalogue()
+        return served_from_catalogue(catalogue, self._tenures)
 
     def catalogue(self) -> Catalogue:
         """Run one period of the skill's reading code, then read the marketplace facts.
@@ -584,6 +628,10 @@ class DirectSource:
             facts = self._facts()
             head = block_number(
                 JsonRpc(self.config.rpc_url, self.config.rpc_timeout, self.sync.session)
+            )
+            with_facts = attach_facts(outcome.catalogue, facts)
+            self._tenures = (
+                self.tenure.tenures(with_facts, head) if self.market is not None else {}
             )
         except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
             raise SourceError(

@@ -151,7 +151,7 @@ def test_a_mechs_response_against_a_backtracking_output_schema_is_bounded() -> N
         },
     )
     body = ('{"result": "' + SLOW_TEXT + '"}').encode()
-    structured, problem = _in_thread(lambda: structured_or_why(tool, body))
+    structured, problem = _in_thread(lambda: anyio.run(structured_or_why, tool, body))
     assert structured is None and "output schema took over" in problem
 
 
@@ -181,5 +181,5 @@ def test_a_deeply_nested_argument_is_refused_not_raised() -> None:
 def test_a_deeply_nested_response_is_reported_not_raised() -> None:
     """A mech's 200,000-deep JSON response: the paid result still comes back as text."""
     tool = _tool({"type": "object"}, {"type": "object"})
-    structured, problem = structured_or_why(tool, b"[" * 200_000)
+    structured, problem = anyio.run(structured_or_why, tool, b"[" * 200_000)
     assert structured is None and "nested too deeply" in problem

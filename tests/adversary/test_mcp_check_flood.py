@@ -19,12 +19,17 @@ about 43 at once (load 15 on 2 CPUs). The real forkserver children run here; the
 runs in-process with a dry run (no chain, no IPFS: only the checks are under test).
 """
 
+import os
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import anyio
 import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
 from mech_catalogue_cli.mcp_server import bounded
 from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
@@ -36,6 +41,8 @@ EVIL_SCHEMA = {
     "properties": {"word": {"type": "string", "pattern": "^(b+)+c$"}},
 }
 SLOW_WORD = "b" * 40 + "!"  # backtracks far past any check deadline
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "libs" / "mech-catalogue-core"
 
 
 def test_no_more_checks_run_at_once_than_the_pool_holds(
@@ -149,3 +156,55 @@ class _Context:  # pylint: disable=too-few-public-methods
 
     protocol_version = "2026-07-28"
     session = None
+
+
+#: concurrent slow calls over stdio: more than anyio's 40 worker threads
+STDIO_FLOOD = 60
+
+
+def test_a_flood_of_slow_calls_over_stdio_does_not_hold_tools_list() -> None:
+    """60 slow calls over stdio with the SDK's client: tools/list answers meanwhile.
+
+    The SDK's stdio transport reads each request line in one of anyio's worker threads
+    (40 by default). Before, every queued check held such a thread while waiting for a
+    slot, so the ``tools/list`` line was not even read until checks finished (12 s
+    here). The server is a real process (``tests/adversary/check_flood_server.py``);
+    ``tools/list`` is asked once the calls are in, and must answer before any of them
+    finishes (the first finish when a check reaches its 12 s limit).
+    """
+    params = StdioServerParameters(
+        command=sys.executable,
+        # -c, not -m: the checker children then have no main module to re-import
+        args=["-c", "from tests.adversary.check_flood_server import main; main()"],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (ROOT, CORE)))},
+        cwd=str(ROOT),
+    )
+    finished: List[float] = []
+    texts: List[str] = []
+    listing: Dict[str, float] = {}
+
+    async def call(client: Client) -> None:
+        result = await client.call_tool("slow", {"word": "d" * 40 + "!"})
+        finished.append(time.monotonic())
+        texts.append(str(getattr(result.content[0], "text", "")))
+
+    async def main() -> None:
+        async with Client(params, read_timeout_seconds=120) as client:
+            await client.list_tools()
+            async with anyio.create_task_group() as group:
+                for _ in range(STDIO_FLOOD):
+                    group.start_soon(call, client)
+                await anyio.sleep(2.0)  # every call sent, checks queued
+                began = time.monotonic()
+                listed = await client.list_tools()
+                listing["seconds"] = time.monotonic() - began
+                listing["at"] = time.monotonic()
+                listing["tools"] = len(listed.tools)
+
+    anyio.run(main)
+    print(f"tools/list under {STDIO_FLOOD} slow calls: {listing['seconds']:.2f} s")
+    assert listing["tools"] == 2
+    assert len(finished) == STDIO_FLOOD
+    assert listing["at"] < min(finished), "tools/list waited behind the checks"
+    assert all("nothing was sent" in text for text in texts)
+    assert any("checking as many calls as it runs at once" in t for t in texts)

@@ -118,6 +118,54 @@ def test_wash_traded_counters_do_not_buy_the_choice(
     assert "the incumbent" in meta["choice"]["why"]
 
 
+def test_a_bought_old_mech_does_not_take_the_default_offer(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """An older mech that starts offering the tool later stays behind (issue #29).
+
+    The old mech is created first and delivers other work; an honest newcomer then
+    declares the tool and delivers it; then the old mech (bought, or back from idling)
+    re-declares the same manifest, undercuts, and delivers a request it paid itself.
+    Both have delivered and the old one was created earlier (the rule before: paid);
+    the honest one has offered the tool for longer, so it is paid. Both are allowed,
+    so the seeded mechs stay out of the comparison.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the journal folder.
+    """
+    devnet = chain_snapshot
+    owner = devnet.address("owner_3")
+    honest_owner = devnet.address("owner_2")
+    digest = (
+        devnet.contract("ComplementaryServiceMetadata")
+        .functions.mapServiceHashes(int(seed_mech(devnet, "market")["service_id"]))
+        .call()
+    )
+    old_service = devnet.register_service(owner, deploy=True)
+    old = devnet.create_mech(old_service, WASH_PRICE, owner)
+    devnet.deliver(old, [devnet.request_mech(old, b"\x07" * 32, owner)])
+    honest_service = devnet.register_service(honest_owner, deploy=True)
+    devnet.change_service_hash(honest_service, digest)
+    honest = devnet.create_mech(honest_service, 10**15, honest_owner)
+    devnet.deliver(honest, [devnet.request_mech(honest, b"\x08" * 32, honest_owner)])
+    devnet.change_service_hash(old_service, digest)
+    devnet.deliver(old, [devnet.request_mech(old, b"\x09" * 32, owner)])
+
+    allowed = ("--allow-mech", old, "--allow-mech", honest)
+    with responder(devnet) as answering:
+        result = call(devnet, tmp_path, ("--timeout", "60", *allowed))
+    assert not result.is_error, (result.content[0].text, answering.errors)
+    meta = result.meta[REQUEST_META]
+    paid = request_info(devnet, meta["request_id"])["priorityMech"]
+    assert paid == checksum(honest) != checksum(old)
+    choice = meta["choice"]
+    assert choice["address"] == honest.lower()
+    assert int(choice["first_delivery_block"]) >= int(choice["declared_block"])
+    assert f"first delivered at block {choice['first_delivery_block']}" in (
+        choice["why"]
+    )
+
+
 def test_the_allow_list_pays_the_mech_the_user_chose(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:

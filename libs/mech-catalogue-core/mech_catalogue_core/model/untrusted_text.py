@@ -23,11 +23,17 @@ views and the MCP server hand that text to language models. Three rules, one pla
    (U+200B-200D, U+2060, U+FEFF), variation selectors (U+FE00-FE0F, U+E0100-E01EF), and
    C0/C1 controls other than newline and tab (a carriage return before a newline is
    dropped, U+2028/2029 become newlines): :data:`INVISIBLE_RANGES` lists every range.
+   Text that markup hides when the manifest is rendered (Markdown or HTML, as a person
+   reviews it) but a model reads is removed too (:func:`strip_render_hidden`:
+   :data:`RENDER_HIDDEN_PATTERNS`): HTML comments, ``<details>`` blocks, elements
+   sized or styled away (``hidden``, ``display:none``, ``font-size:0``...), ``<img>``
+   tags, Markdown images (alt text and title), link titles and reference-style link
+   definitions.
 2. **Capped**: a description keeps at most :data:`MAX_TEXT_CHARS` characters, a name or
    title :data:`MAX_LABEL_CHARS`; a cut text ends with ``… [cut: N more characters]``
    inside the cap, so cleaning twice changes nothing.
 3. **Flagged** (:func:`tool_text_problems`): a tool whose text holds invisible characters
-   (:data:`.problems.INVISIBLE_TEXT`), reads like instructions to a model
+   or render-hidden markup (:data:`.problems.INVISIBLE_TEXT`), reads like instructions to a model
    (:data:`.problems.INSTRUCTION_LIKE_TEXT`: :data:`INSTRUCTION_PATTERNS`) or whose
    argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`)
    gets a warning. The MCP server refuses a tool that asks for a secret, so ``publish``
@@ -101,6 +107,47 @@ _LINE_BREAK = re.compile("\r\n?|[\u2028\u2029]")
 _TAG_TEXT = re.compile("[\U000e0020-\U000e007e]+")
 _TAG_OFFSET = 0xE0000
 
+#: CSS that sizes or styles an element away (an element with it, or with the ``hidden``
+#: attribute, shows nothing of its content when rendered)
+_HIDING_STYLE = (
+    r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|"
+    r"opacity\s*:\s*0(?:\.0*)?(?![.\d])|(?:max-)?(?:width|height)\s*:\s*0(?![.\d])|"
+    r"color\s*:\s*transparent|clip(?:-path)?\s*:"
+)
+#: markup whose text a rendered view (Markdown, HTML) does not show but a model reads:
+#: (kind, pattern, replacement). Applied in order, repeatedly until nothing changes (a
+#: removal must not join two halves into new markup). ASCII patterns only.
+RENDER_HIDDEN_PATTERNS: Tuple[Tuple[str, str, str], ...] = (
+    ("HTML comment", r"<!--.*?(?:-->|\Z)", ""),
+    ("<details> block", r"<details\b[^>]*>.*?(?:</details\s*>|\Z)", ""),
+    (
+        "element hidden by its style",
+        r"<([a-z][a-z0-9]*)\b(?=[^>]*?(?:\shidden\b|style\s*=\s*[\"'][^\"']*(?:"
+        + _HIDING_STYLE
+        + r")))[^>]*>.*?(?:</\1\s*>|\Z)",
+        "",
+    ),
+    ("<img> tag", r"<img\b[^>]*>", ""),
+    ("Markdown image", r"!\[[^\]\n]*\](?:\([^)\n]*\)|\[[^\]\n]*\])", ""),
+    (
+        "link title",
+        r"(\[[^\]\n]*\]\(\s*(?:<[^>\n]*>|[^\s)]*))\s+(?:\"[^\"\n]*\"|'[^'\n]*'|"
+        r"\([^)\n]*\))\s*\)",
+        r"\1)",
+    ),
+    (
+        "reference-style link definition",
+        r"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*(?:\n|\Z)",
+        "",
+    ),
+)
+_RENDER_HIDDEN = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE | re.DOTALL | re.MULTILINE), repl)
+    for kind, pattern, repl in RENDER_HIDDEN_PATTERNS
+)
+#: passes of :func:`strip_render_hidden` at most (each removes at least one match)
+_MAX_RENDER_PASSES = 64
+
 #: phrases that address the model rather than describe the tool (ASCII, matched on the
 #: text's words: case and punctuation ignored); each is flagged, nothing is refused
 INSTRUCTION_PATTERNS: Tuple[str, ...] = (
@@ -169,6 +216,35 @@ def strip_invisible(text: str) -> str:
     return _INVISIBLE.sub("", _LINE_BREAK.sub("\n", text))
 
 
+def render_hidden_kinds(text: str) -> Tuple[str, ...]:
+    """What kinds of render-hidden markup a text holds (:data:`RENDER_HIDDEN_PATTERNS`).
+
+    :param text: any text.
+    :return: the kinds found (e.g. ``"HTML comment"``), in pattern order.
+    """
+    return tuple(kind for kind, pattern, _ in _RENDER_HIDDEN if pattern.search(text))
+
+
+def strip_render_hidden(text: str) -> str:
+    """Remove what markup hides from a person but not from a model. Idempotent.
+
+    HTML comments, ``<details>`` blocks, elements hidden by their ``hidden`` attribute or
+    style, ``<img>`` tags and Markdown images go whole; a link keeps its text and
+    target, not its title; a reference-style link definition line goes.
+
+    :param text: any text (invisible characters are a separate rule:
+        :func:`strip_invisible`).
+    :return: the text without them (unchanged when it has none).
+    """
+    for _ in range(_MAX_RENDER_PASSES):
+        before = text
+        for _, pattern, replacement in _RENDER_HIDDEN:
+            text = pattern.sub(replacement, text)
+        if text == before:
+            return text
+    return text
+
+
 def hidden_in(value: Any, limit: int = 5) -> Tuple[str, ...]:
     """Where a JSON value still holds invisible characters, in any string or key.
 
@@ -219,9 +295,9 @@ def for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     :param text: text from a manifest.
     :param cap: characters at most (:data:`MAX_TEXT_CHARS`, or :data:`MAX_LABEL_CHARS`
         for a name or title).
-    :return: :func:`capped` of :func:`strip_invisible`.
+    :return: :func:`capped` of :func:`strip_render_hidden` of :func:`strip_invisible`.
     """
-    return capped(strip_invisible(text), cap)
+    return capped(strip_render_hidden(strip_invisible(text)), cap)
 
 
 def label_for_model(text: str) -> str:
@@ -495,7 +571,7 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     for field, text in tool_texts(tool):
         if not text:
             continue
-        if _INVISIBLE.search(text):
+        if _INVISIBLE.search(text) or render_hidden_kinds(strip_invisible(text)):
             invisible.append(field)
         phrases.extend(instruction_phrases(text))
     name = ascii(label_for_model(tool.name))
@@ -505,8 +581,10 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
             warning(
                 INVISIBLE_TEXT,
                 f"tool {name}: {len(invisible)} text field(s) hold invisible or control "
-                f"characters ({_quoted(invisible)}); they are removed wherever the text "
-                "is shown to a model. Publish visible text only.",
+                "characters, or text that markup hides when rendered (HTML comments, "
+                "<details>, hidden elements, images, link titles, link definitions) "
+                f"({_quoted(invisible)}); they are removed wherever the text is shown "
+                "to a model. Publish visible text only.",
             )
         )
     if phrases:

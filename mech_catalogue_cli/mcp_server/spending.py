@@ -1,0 +1,60 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""What the call journal says was paid: the input of ``--max-spend`` across restarts.
+
+Reads every entry of ``<state-dir>/calls/`` (``market.Journal``) as a
+:class:`.decisions.PaidRecord`: its request id, price and when the file was last written.
+An entry this server did not write (``market.entry_from_json`` refuses it) is a record
+with a problem, so the cap refuses to pay rather than guess its price. The decision is
+:meth:`.decisions.SpendLedger.count_journal`.
+"""
+
+from pathlib import Path
+from typing import List
+
+from .decisions import PaidRecord
+from .market import entry_from_json
+
+#: journal entries read at most for the cap: far more than a window's calls; a folder
+#: holding more is read in name order up to it (the rest cannot lower the total)
+MAX_JOURNAL_ENTRIES = 100_000
+
+
+def journal_records(folder: Path) -> List[PaidRecord]:
+    """Read the journal folder's entries as paid records (blocking file reads).
+
+    :param folder: ``market.Journal.folder``.
+    :return: one record per ``*.json`` entry; an unreadable one has its ``problem``
+        naming the file.
+    """
+    records: List[PaidRecord] = []
+    for path in sorted(folder.glob("*.json"))[:MAX_JOURNAL_ENTRIES]:
+        try:
+            written_at = path.stat().st_mtime
+            entry = entry_from_json(path.read_text(encoding="utf-8"), path.stem)
+        except FileNotFoundError:  # moved away meanwhile
+            continue
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            records.append(
+                PaidRecord(
+                    "",
+                    0,
+                    path.stat().st_mtime if path.exists() else 0.0,
+                    f"journal entry {path} is not one this server wrote ({exc})",
+                )
+            )
+            continue
+        records.append(PaidRecord(entry.request_id, entry.price, written_at))
+    return records
