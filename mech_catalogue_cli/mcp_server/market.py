@@ -533,15 +533,17 @@ class Marketplace:
             "payment_type": _hex32(info[5]),
         }
 
-    def response_timeout(self, wanted: float) -> int:
-        """Clamp a wait to the marketplace's response timeout bounds.
+    def longest_response_timeout(self) -> int:
+        """Return the marketplace's ``maxResponseTimeout()``: the request's priority window.
 
-        :param wanted: seconds.
-        :return: seconds within ``[minResponseTimeout, maxResponseTimeout]``.
+        Until ``block.timestamp`` passes the request's response timeout only its priority
+        mech (the one paid) may deliver; after it any mech may, and the marketplace pays
+        the delivering mech (ai-registry-mech ``MechMarketplace.deliverMarketplace``).
+        The longest window the contract accepts gives the paid mech the most time alone.
+
+        :return: seconds.
         """
-        low = int(self._call("minResponseTimeout"))
-        high = int(self._call("maxResponseTimeout"))
-        return max(low, min(high, int(wanted + 0.999)))
+        return int(self._call("maxResponseTimeout"))
 
     def head(self) -> int:
         """Return the latest block number.

@@ -115,7 +115,7 @@ class RequestSender:
                     bytes.fromhex(body["request_data"][2:]),
                     int(offer.price or 0),
                     offer.payment_type,
-                    self.market.response_timeout(self.settings.timeout),
+                    self.market.longest_response_timeout(),
                 ).items()
             }
         # isError: the tool did not run, so there is no output to match its outputSchema
@@ -218,7 +218,7 @@ class RequestSender:
                             data,
                             price,
                             offer.payment_type,
-                            market.response_timeout(self.settings.timeout),
+                            market.longest_response_timeout(),
                         )
                     )
                 except MarketError:
