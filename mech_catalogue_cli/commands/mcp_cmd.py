@@ -33,6 +33,12 @@ from mech_catalogue_core.chain.registry import (
     parse_registry_sources,
 )
 
+from mech_catalogue_cli.mcp_server.http_access import (
+    REMOTE_REFUSED,
+    HttpAccess,
+    RemoteRefused,
+    http_access,
+)
 from mech_catalogue_cli.mcp_server.market import Journal, Marketplace
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer, serve
 from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
@@ -78,6 +84,33 @@ def _wei(
     if amount < 0:
         raise click.BadParameter("must be >= 0 wei", ctx, param)
     return amount
+
+
+def guarded_http(  # pylint: disable=too-many-arguments
+    transport: str,
+    host: str,
+    port: int,
+    allow_remote: bool,
+    token_file: Optional[str],
+    extra_hosts: Tuple[str, ...],
+) -> Optional[HttpAccess]:
+    """The HTTP endpoint's guard, or a failure naming what to give.
+
+    :param transport: ``--transport``.
+    :param host: ``--host``.
+    :param port: ``--port``.
+    :param allow_remote: ``--allow-remote``.
+    :param token_file: ``--auth-token-file``.
+    :param extra_hosts: ``--allowed-host``.
+    :return: the guard (None for stdio).
+    :raises CliFailure: for a refused host or token file.
+    """
+    if transport != "http":
+        return None
+    try:
+        return http_access(host, port, allow_remote, token_file, extra_hosts)
+    except RemoteRefused as exc:
+        raise CliFailure(REMOTE_REFUSED, str(exc)) from None
 
 
 @click.command(
@@ -159,6 +192,23 @@ def _wei(
     default=8765,
     show_default=True,
     help="HTTP port (the endpoint is /mcp).",
+)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Serve HTTP on a non-loopback --host (needs --auth-token-file).",
+)
+@click.option(
+    "--auth-token-file",
+    type=click.Path(dir_okay=False),
+    help="File with the bearer token HTTP clients must send (never on the command "
+    "line; never logged).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Another Host name the HTTP endpoint answers to (repeatable).",
 )
 @click.option(
     "--max-price",
@@ -268,6 +318,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     transport: str,
     host: str,
     port: int,
+    allow_remote: bool,
+    auth_token_file: Optional[str],
+    allowed_hosts: Tuple[str, ...],
     max_price: Optional[int],
     max_spend: Optional[int],
     pinned: str,
@@ -300,6 +353,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param transport: ``--transport``.
     :param host: ``--host``.
     :param port: ``--port``.
+    :param allow_remote: ``--allow-remote``.
+    :param auth_token_file: ``--auth-token-file``.
+    :param allowed_hosts: ``--allowed-host``.
     :param max_price: ``--max-price``.
     :param max_spend: ``--max-spend``.
     :param pinned: ``--mech``.
@@ -324,6 +380,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     )
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
+        access = guarded_http(
+            transport, host, port, allow_remote, auth_token_file, allowed_hosts
+        )
         devnet_key = ""
         chosen = chain_settings(
             {
@@ -426,6 +485,6 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             market.requester if market else "(none: dry run)",
             "; dry run" if settings.dry_run else "",
         )
-        anyio.run(serve, app, transport, host, port)
+        anyio.run(serve, app, transport, host, port, access)
     except CliFailure as failure:
         out.fail(failure)

@@ -69,6 +69,7 @@ from .decisions import (
     secret_refusal,
 )
 from .delivery import DeliveryReader
+from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .market import (
     Journal,
@@ -355,7 +356,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
 
 async def serve(
-    app: MechToolServer, transport: str, host: str = "127.0.0.1", port: int = 8000
+    app: MechToolServer,
+    transport: str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    access: Optional[HttpAccess] = None,
 ) -> None:
     """Serve until the transport closes (stdio) or the process is stopped (http).
 
@@ -363,6 +368,7 @@ async def serve(
     :param transport: ``stdio`` or ``http`` (Streamable HTTP at ``/mcp``).
     :param host: HTTP bind address.
     :param port: HTTP port.
+    :param access: the HTTP guard (:mod:`.http_access`; None: loopback, no token).
     """
     options = app.server.create_initialization_options(
         NotificationOptions(tools_changed=True)
@@ -380,7 +386,8 @@ async def serve(
         else:
             import uvicorn  # pylint: disable=import-outside-toplevel
 
-            starlette = app.server.streamable_http_app(host=host)
+            guard = access or http_access(host, port, False, None)
+            starlette = app.server.streamable_http_app(host=host, **guard.app_options())
             config = uvicorn.Config(
                 starlette, host=host, port=port, log_level="warning"
             )
