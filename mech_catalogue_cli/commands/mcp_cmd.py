@@ -55,6 +55,7 @@ from ..devnet_options import DevnetSettings, devnet_options, ipfs_api_url
 from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
+from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
 from .list_cmd import parse_registry_option
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
@@ -378,6 +379,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s"
     )
+    install_log_redaction()
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
         access = guarded_http(
@@ -404,6 +406,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             chosen["gateway"],
         )
         ipfs_api, multicall = chosen["ipfs_api"], chosen["multicall"]
+        register_urls(  # their keys: out of every error text and log record
+            rpc, gateway, ipfs_api, agent, *chosen.get("fallback_gateways", ())
+        )
         registries, marketplace = chosen["registries"], chosen["marketplace"]
         if preset is not None and not agent and not marketplace:
             need(preset, "mech_marketplace", "--marketplace ADDRESS")

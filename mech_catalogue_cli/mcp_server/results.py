@@ -28,6 +28,7 @@ from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.untrusted_text import strip_invisible
 
+from ..redaction import redact
 from .bounded import CHECK_SECONDS, MAX_CHECKS, CheckBusy, CheckTimeout, run_bounded
 from .decisions import (
     Offer,
@@ -58,12 +59,13 @@ def error_result(
 ) -> types.CallToolResult:
     """Return an ``isError`` tool result (what the model reads).
 
-    :param text: the sentence.
+    :param text: the sentence (secrets of configured URLs are redacted:
+        :func:`mech_catalogue_cli.redaction.redact`).
     :param meta: ``_meta[REQUEST_META_KEY]`` content, if any.
     :return: the result.
     """
     return types.CallToolResult(
-        content=[text_content(text)],
+        content=[text_content(redact(text))],
         is_error=True,
         _meta={REQUEST_META_KEY: meta} if meta else None,
     )
@@ -99,7 +101,7 @@ def failure_text(exc: BaseException) -> str:
     :return: the text.
     """
     if isinstance(exc, (MarketError, IpfsError)):
-        return str(exc)
+        return redact(str(exc))
     return f"{type(exc).__name__} (a bug of this server; it is logged)"
 
 
