@@ -20,7 +20,8 @@ source every ``poll_seconds``; when the catalogue digest changes it publishes
 ``ToolsListChanged`` on the ``subscriptions/listen`` bus (protocol 2026-07-28) and sends
 ``notifications/tools/list_changed`` to every handshake-era session that has talked to it.
 
-A call (:meth:`MechToolServer.call`): validate the arguments (an ``isError`` result naming
+A call (:meth:`MechToolServer.call`): a paid call's journal entry, found by its call key
+before anything is checked, is only waited for (:mod:`.recall`) -> validate the arguments (an ``isError`` result naming
 each bad argument, nothing sent) -> journal lookup (a retry of an unfinished call never
 pays again) -> rank the offers (:func:`.decisions.rank_offers`: the incumbent first) ->
 for each in turn, under one lock: read its price now (the amount sent; over
@@ -41,7 +42,7 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 
 import logging
 import weakref
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 import anyio
 import mcp_types as types
@@ -73,10 +74,12 @@ from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .market import (
     Journal,
+    JournalEntry,
     MarketError,
     Marketplace,
 )
 from .pins import approved_tools
+from .recall import NameIndex, recall_paid
 from .results import (
     checked_arguments,
     error_result,
@@ -87,6 +90,7 @@ from .settings import CallSettings, PhaseTimer
 from .source import (
     MAX_LISTED_TOOL_BYTES,
     ServedCatalogue,
+    ServedTool,
     SourceError,
 )
 
@@ -133,6 +137,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.reader = (
             DeliveryReader(market, journal, settings) if market and journal else None
         )
+        self.names = NameIndex(journal) if journal else None
         self.server: Server[Any] = Server(
             SERVER_NAME,
             version="1",
@@ -259,6 +264,36 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
 
     # --- calls ---------------------------------------------------------------------
+    def _recalled(
+        self, name: str, arguments: Dict[str, Any], requester: str, idempotency: str
+    ) -> Optional[Tuple[ServedTool, JournalEntry]]:
+        """A paid call's tool and entry, found before anything is checked (.recall)."""
+        if self.reader is None or self.names is None:
+            return None
+        paid = recall_paid(
+            self.reader.journal,
+            self.names,
+            self.catalogue,
+            name,
+            arguments,
+            requester,
+            idempotency,
+        )
+        if paid:
+            self._remember_name(name, arguments, requester, idempotency, paid[1].key)
+        return paid
+
+    def _remember_name(  # pylint: disable=too-many-arguments
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        requester: str,
+        idempotency: str,
+        key: str,
+    ) -> None:
+        if self.names:
+            self.names.remember(name, arguments, requester, idempotency, key)
+
     async def call_tool(
         self, ctx: Any, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
@@ -298,6 +333,13 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             :meth:`call_tool` turns them into ``isError`` results.
         """
         timer = PhaseTimer()
+        requester = self.market.requester if self.market else "0x" + "0" * 40
+        reader = None if self.settings.dry_run else self.reader  # None: a dry run
+        paid = (
+            self._recalled(name, arguments, requester, idempotency) if reader else None
+        )
+        if reader and paid:  # first: a paid call stays readable (.recall)
+            return await reader.await_result(paid[0], paid[1], timer, session)
         tool = self.catalogue.named(name)
         if tool is None:
             return error_result(
@@ -307,9 +349,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         timer.lap("validation")
         if invalid is not None:
             return invalid
-        requester = self.market.requester if self.market else "0x" + "0" * 40
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
-        reader = None if self.settings.dry_run else self.reader  # None: a dry run
         entry = reader.journal.load(key) if reader else None
         if reader and (entry is None or entry.status == CallStatus.PREPARED):
             # a missing entry, or one not known to be sent (a crash before the receipt,
@@ -318,6 +358,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             entry = await self.sender.resumed_from_chain(tool, arguments, key) or entry
         if reader and entry and entry.status in (CallStatus.SENT, CallStatus.DELIVERED):
             # paid already (its receipt was seen): only wait, whatever the offers are now
+            self._remember_name(name, arguments, requester, idempotency, key)
             return await reader.await_result(tool, entry, timer, session)
         refusal = (
             self.changed.get(name)
@@ -344,6 +385,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 continue
             if isinstance(sent, str):
                 return error_result(f"{name}: {sent}; nothing was sent")
+            self._remember_name(name, arguments, requester, idempotency, key)
             result = await reader.await_result(tool, sent, timer, session)
             if sent.mech != offer.address:  # a journalled request: chosen before
                 return result
