@@ -65,7 +65,7 @@ from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.vocabulary import CallStatus
 from web3 import Web3
-from web3.exceptions import ContractLogicError, TimeExhausted
+from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFound
 
 from mech_catalogue_cli.keys import redacted_url, without_url
 
@@ -632,6 +632,26 @@ class Marketplace:
         :return: the nonce the next mined transaction will have.
         """
         return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
+
+    def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
+        """Read a transaction's receipt now, without waiting.
+
+        :param tx_hash: 0x hex.
+        :return: True when it was mined and reverted, False when mined and succeeded,
+            None when no receipt exists (not mined, or its nonce went to another
+            transaction).
+        :raises MarketError: when the RPC cannot be read.
+        """
+        try:
+            receipt = self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
+        except TransactionNotFound:
+            return None
+        except (ValueError, OSError) as exc:
+            raise MarketError(
+                f"the receipt of transaction {tx_hash} could not be read: "
+                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
+            ) from exc
+        return int(receipt["status"]) != 1
 
     def send(self, transaction: Dict[str, Any], wait: float = 60.0) -> str:
         """Sign, broadcast and wait for a transaction; raise when it reverts.
