@@ -78,6 +78,7 @@ from .market import (
     MarketError,
     Marketplace,
 )
+from .names import flag_lookalikes
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
 from .results import (
@@ -182,12 +183,15 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 ", ".join(refused[:10]),
             )
         listable, self.changed = approved_tools(listable, self.settings.pin_file)
-        listed, left_out = (
-            listable
-            if self.settings.all_tools
-            else listable.payable_only(
-                self.settings.max_price, self.settings.pinned, self.settings.allowed
-            )
+        listed, left_out = flag_lookalikes(  # look-alike names said in tools/list
+            (
+                listable
+                if self.settings.all_tools
+                else listable.payable_only(
+                    self.settings.max_price, self.settings.pinned, self.settings.allowed
+                )
+            ),
+            served,
         ).within_bytes()
         if left_out:
             LOGGER.warning(
