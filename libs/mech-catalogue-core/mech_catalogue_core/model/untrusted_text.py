@@ -72,7 +72,12 @@ INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
     (0x007F, 0x009F),  # DEL and the C1 controls
     (0x00AD, 0x00AD),  # soft hyphen
     (0x034F, 0x034F),  # combining grapheme joiner
+    (0x0600, 0x0605),  # Arabic number signs (prepended concatenation marks)
     (0x061C, 0x061C),  # Arabic letter mark (bidi)
+    (0x06DD, 0x06DD),  # Arabic end of ayah
+    (0x070F, 0x070F),  # Syriac abbreviation mark
+    (0x0890, 0x0891),  # Arabic pound and piastre marks above
+    (0x08E2, 0x08E2),  # Arabic disputed end of ayah
     (0x115F, 0x1160),  # Hangul fillers
     (0x17B4, 0x17B5),  # Khmer inherent vowels (invisible)
     (0x180B, 0x180F),  # Mongolian variation selectors and vowel separator
@@ -85,6 +90,9 @@ INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
     (0xFEFF, 0xFEFF),  # zero-width no-break space (BOM)
     (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
     (0xFFF9, 0xFFFB),  # interlinear annotation controls
+    (0x110BD, 0x110BD),  # Kaithi number sign
+    (0x110CD, 0x110CD),  # Kaithi number sign above
+    (0x13430, 0x1343F),  # Egyptian hieroglyph format controls
     (0x1BCA0, 0x1BCA3),  # shorthand format controls
     (0x1D173, 0x1D17A),  # musical symbol format controls
     (0xE0000, 0xE007F),  # tag characters (hidden ASCII)
