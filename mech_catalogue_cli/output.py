@@ -118,14 +118,20 @@ class Output:
     def fail(self, failure: CliFailure) -> NoReturn:
         """Report a failure and exit with its code (``SystemExit``, never returns).
 
-        :param failure: what failed.
+        :param failure: what failed (secrets of configured URLs are redacted).
         """
+        # pylint: disable-next=import-outside-toplevel,cyclic-import
+        from .redaction import redact  # keys -> output: imported here, not at the top
+
         if self.as_json:
             click.echo(
                 json.dumps(
                     {
                         "ok": False,
-                        "error": {"code": failure.code, "message": failure.message},
+                        "error": {
+                            "code": failure.code,
+                            "message": redact(failure.message),
+                        },
                         "problems": [p.to_dict() for p in failure.problems],
                     },
                     indent=2,
@@ -139,7 +145,7 @@ class Output:
                 end="",
                 markup=True,
             )
-            console.print(failure.message, markup=False)
+            console.print(redact(failure.message), markup=False)
             for problem in failure.problems:
                 if (problem.code, problem.message) != (failure.code, failure.message):
                     print_problem(console, problem)  # the headline already said it

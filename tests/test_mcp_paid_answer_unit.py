@@ -147,6 +147,37 @@ def test_who_delivered(delivering: str, by_another: bool, trusted: bool) -> None
     assert (check.by_another_mech, check.trusted) == (by_another, trusted)
 
 
+def _priced(address: str, price: int, confirmed: bool = True) -> Offer:
+    return Offer(
+        "svc-" + address[2:6], address, price, NATIVE_PAYMENT_TYPE, 1, 1, 1, confirmed
+    )
+
+
+@pytest.mark.parametrize(
+    "delivering, offers, caps, trusted",
+    [
+        # --mech names the paid mech: a same-schema mech sniping it is no longer trusted
+        (SAME, [_priced(PAID, 50), _priced(SAME, 50)], {"pinned": PAID}, False),
+        # --mech by entry key, same outcome
+        (SAME, [_priced(PAID, 50), _priced(SAME, 50)], {"pinned": "svc-1111"}, False),
+        # --allow-mech lists the deliverer (by key): trusted; lists only the paid: not
+        (SAME, [_priced(PAID, 50), _priced(SAME, 50)], {"allowed": ["svc-3333"]}, True),
+        (SAME, [_priced(PAID, 50), _priced(SAME, 50)], {"allowed": [PAID]}, False),
+        # a deliverer over --max-price, or whose creation is not confirmed
+        (SAME, [_priced(PAID, 50), _priced(SAME, 51)], {"max_price": 50}, False),
+        (SAME, [_priced(PAID, 50), _priced(SAME, 50)], {"max_price": 50}, True),
+        (SAME, [_priced(PAID, 50), _priced(SAME, 50, confirmed=False)], {}, False),
+        # the paid mech itself is trusted whatever the caps say of it now
+        (PAID, [_priced(PAID, 99)], {"pinned": SAME, "max_price": 1}, True),
+    ],
+)
+def test_a_deliverer_outside_what_the_call_could_pay_is_untrusted(
+    delivering: str, offers: List[Offer], caps: Dict[str, Any], trusted: bool
+) -> None:
+    """Issue #29 attack 6 with --mech/--allow-mech/--max-price: a sniper is untrusted."""
+    assert check_delivery(PAID, delivering, offers, **caps).trusted is trusted
+
+
 # --- entry_from_json -------------------------------------------------------------------
 
 KEY = call_key("t", {"prompt": "x"}, REQUESTER)

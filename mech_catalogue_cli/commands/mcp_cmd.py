@@ -29,6 +29,12 @@ import click
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.model.references import DOCS_URL
 
+from mech_catalogue_cli.mcp_server.http_access import (
+    REMOTE_REFUSED,
+    HttpAccess,
+    RemoteRefused,
+    http_access,
+)
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 
 from ..chain_options import (
@@ -41,6 +47,7 @@ from ..devnet_options import DevnetSettings, devnet_options, ipfs_api_url
 from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
+from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
 from .list_options import parse_registry_option
 from .mcp_run import catalogue_source, paying_market, start
@@ -101,6 +108,33 @@ def _duration(
     if not 0 < seconds < float("inf"):
         raise click.BadParameter("must be above zero", ctx, param)
     return seconds
+
+
+def guarded_http(  # pylint: disable=too-many-arguments
+    transport: str,
+    host: str,
+    port: int,
+    allow_remote: bool,
+    token_file: Optional[str],
+    extra_hosts: Tuple[str, ...],
+) -> Optional[HttpAccess]:
+    """The HTTP endpoint's guard, or a failure naming what to give.
+
+    :param transport: ``--transport``.
+    :param host: ``--host``.
+    :param port: ``--port``.
+    :param allow_remote: ``--allow-remote``.
+    :param token_file: ``--auth-token-file``.
+    :param extra_hosts: ``--allowed-host``.
+    :return: the guard (None for stdio).
+    :raises CliFailure: for a refused host or token file.
+    """
+    if transport != "http":
+        return None
+    try:
+        return http_access(host, port, allow_remote, token_file, extra_hosts)
+    except RemoteRefused as exc:
+        raise CliFailure(REMOTE_REFUSED, str(exc)) from None
 
 
 @click.command(
@@ -183,6 +217,23 @@ def _duration(
     default=8765,
     show_default=True,
     help="HTTP port (the endpoint is /mcp).",
+)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Serve HTTP on a non-loopback --host (needs --auth-token-file).",
+)
+@click.option(
+    "--auth-token-file",
+    type=click.Path(dir_okay=False),
+    help="File with the bearer token HTTP clients must send (never on the command "
+    "line; never logged).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Another Host name the HTTP endpoint answers to (repeatable).",
 )
 @click.option(
     "--max-price",
@@ -300,6 +351,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     transport: str,
     host: str,
     port: int,
+    allow_remote: bool,
+    auth_token_file: Optional[str],
+    allowed_hosts: Tuple[str, ...],
     max_price: Optional[int],
     max_spend: Optional[int],
     spend_window: Optional[float],
@@ -336,6 +390,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param transport: ``--transport``.
     :param host: ``--host``.
     :param port: ``--port``.
+    :param allow_remote: ``--allow-remote``.
+    :param auth_token_file: ``--auth-token-file``.
+    :param allowed_hosts: ``--allowed-host``.
     :param max_price: ``--max-price``.
     :param max_spend: ``--max-spend``.
     :param spend_window: ``--spend-window``, seconds (None: this run only).
@@ -356,8 +413,12 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s"
     )
+    install_log_redaction()
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
+        access = guarded_http(
+            transport, host, port, allow_remote, auth_token_file, allowed_hosts
+        )
         devnet_key = ""
         chosen = chain_settings(
             {
@@ -374,6 +435,13 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             preset,
         )
         gateway, ipfs_api = chosen["gateway"], chosen["ipfs_api"]
+        register_urls(  # their keys: out of every error text and log record
+            chosen["rpc"],
+            gateway,
+            ipfs_api,
+            agent,
+            *chosen.get("fallback_gateways", ()),
+        )
         if preset is not None and not agent and not chosen["marketplace"]:
             need(preset, "mech_marketplace", "--marketplace ADDRESS")
         if devnet is not None:
@@ -404,6 +472,12 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             all_tools=all_tools,
             pin_file=pin_file,
         )
-        start(MechToolServer(source, settings, market, journal), transport, host, port)
+        start(
+            MechToolServer(source, settings, market, journal),
+            transport,
+            host,
+            port,
+            access,
+        )
     except CliFailure as failure:
         out.fail(failure)

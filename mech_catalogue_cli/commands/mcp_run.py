@@ -32,6 +32,7 @@ from mech_catalogue_core.chain.registry import (
     parse_registry_sources,
 )
 
+from mech_catalogue_cli.mcp_server.http_access import HttpAccess
 from mech_catalogue_cli.mcp_server.market import Journal, Marketplace
 from mech_catalogue_cli.mcp_server.server import MechToolServer, serve
 from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
@@ -117,13 +118,20 @@ def paying_market(
     )
 
 
-def start(app: MechToolServer, transport: str, host: str, port: int) -> None:
+def start(
+    app: MechToolServer,
+    transport: str,
+    host: str,
+    port: int,
+    access: Optional[HttpAccess] = None,
+) -> None:
     """Read the catalogue once, say what is served (stderr), then serve until stopped.
 
     :param app: the server.
     :param transport: ``stdio`` or ``http``.
     :param host: the HTTP bind address.
     :param port: the HTTP port.
+    :param access: the HTTP endpoint's guard (None for stdio).
     :raises CliFailure: NO_SOURCE when the first catalogue read fails.
     """
     try:
@@ -146,4 +154,4 @@ def start(app: MechToolServer, transport: str, host: str, port: int) -> None:
         market.requester if market else "(none: dry run)",
         "; dry run" if settings.dry_run else "",
     )
-    anyio.run(serve, app, transport, host, port)
+    anyio.run(serve, app, transport, host, port, access)

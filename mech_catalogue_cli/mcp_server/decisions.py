@@ -947,7 +947,8 @@ class DeliveryCheck:
 
     :param paid_mech: the mech the request was sent to (priority mech), lowercase 0x hex.
     :param delivery_mech: ``mapRequestIdInfos(id).deliveryMech``, lowercase 0x hex.
-    :param same_offer: the delivering mech offers the called tool with the served schema.
+    :param same_offer: the delivering mech offers the called tool with the served schema
+        and this call could have paid it (pinned/allowed, confirmed, within --max-price).
     """
 
     paid_mech: str
@@ -972,22 +973,37 @@ class DeliveryCheck:
 
 
 def check_delivery(
-    paid_mech: str, delivery_mech: str, offers: Sequence[Offer]
+    paid_mech: str,
+    delivery_mech: str,
+    offers: Sequence[Offer],
+    max_price: Optional[int] = None,
+    pinned: str = "",
+    allowed: Sequence[str] = (),
 ) -> DeliveryCheck:
     """Compare the delivering mech with the paid one and the tool's offers.
 
-    After a request's response timeout the MechMarketplace lets any mech deliver it; an
-    answer from a mech that does not offer this tool with this schema is not the tool's.
+    After a request's response timeout the MechMarketplace lets any mech deliver it (and
+    pays the delivering mech). Another mech's answer is the tool's only when that mech is
+    an offer this call could have paid (:func:`rank_offers`' eligibility: pinned by
+    ``--mech`` or in ``--allow-mech`` when given, confirmed, price within
+    ``--max-price``): else a stranger could snipe a pinned mech's request.
 
     :param paid_mech: the journalled mech (the request's priority mech), any case.
     :param delivery_mech: the marketplace's delivery mech, any case.
     :param offers: the called tool's offers now (every mech offering it with the served
         schema).
+    :param max_price: ``--max-price``, wei (None: no cap).
+    :param pinned: ``--mech`` ("": none).
+    :param allowed: ``--allow-mech`` (empty: none).
     :return: the check.
     """
     delivering = delivery_mech.lower()
     return DeliveryCheck(
         paid_mech=paid_mech.lower(),
         delivery_mech=delivering,
-        same_offer=any(offer.address.lower() == delivering for offer in offers),
+        same_offer=any(
+            offer.address.lower() == delivering
+            and not _refusal(offer, max_price, pinned, allowed)
+            for offer in offers
+        ),
     )

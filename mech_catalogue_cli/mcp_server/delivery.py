@@ -19,7 +19,8 @@ a failure is an ``isError`` result naming the paid request and saying that calli
 with the same arguments waits for it, never pays again; a response that cannot be
 structured is returned as text with a warning; an answer delivered by a mech other than
 the one paid is said to be, and is an error marked untrusted unless that mech offers the
-same tool with the same schema (:func:`.decisions.check_delivery`).
+same tool with the same schema and is one this call could have paid (pinned/allowed,
+confirmed, within ``--max-price``) (:func:`.decisions.check_delivery`).
 """
 
 import logging
@@ -204,7 +205,14 @@ class DeliveryReader:
         timer.lap("fetch")
         entry.status, entry.response_cid = CallStatus.DELIVERED, response_cid
         journal.save(entry)
-        check = check_delivery(entry.mech, delivered.mech, tool.offers)
+        check = check_delivery(
+            entry.mech,
+            delivered.mech,
+            tool.offers,
+            self.settings.max_price,
+            self.settings.pinned,
+            self.settings.allowed,
+        )
         meta.update(
             response_cid=response_cid,
             delivery_mech=check.delivery_mech,

@@ -65,7 +65,7 @@ from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.vocabulary import CallStatus
 from web3 import Web3
-from web3.exceptions import ContractLogicError, TimeExhausted
+from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFound
 
 from mech_catalogue_cli.keys import redacted_url, without_url
 
@@ -533,15 +533,17 @@ class Marketplace:
             "payment_type": _hex32(info[5]),
         }
 
-    def response_timeout(self, wanted: float) -> int:
-        """Clamp a wait to the marketplace's response timeout bounds.
+    def longest_response_timeout(self) -> int:
+        """Return the marketplace's ``maxResponseTimeout()``: the request's priority window.
 
-        :param wanted: seconds.
-        :return: seconds within ``[minResponseTimeout, maxResponseTimeout]``.
+        Until ``block.timestamp`` passes the request's response timeout only its priority
+        mech (the one paid) may deliver; after it any mech may, and the marketplace pays
+        the delivering mech (ai-registry-mech ``MechMarketplace.deliverMarketplace``).
+        The longest window the contract accepts gives the paid mech the most time alone.
+
+        :return: seconds.
         """
-        low = int(self._call("minResponseTimeout"))
-        high = int(self._call("maxResponseTimeout"))
-        return max(low, min(high, int(wanted + 0.999)))
+        return int(self._call("maxResponseTimeout"))
 
     def head(self) -> int:
         """Return the latest block number.
@@ -630,6 +632,26 @@ class Marketplace:
         :return: the nonce the next mined transaction will have.
         """
         return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
+
+    def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
+        """Read a transaction's receipt now, without waiting.
+
+        :param tx_hash: 0x hex.
+        :return: True when it was mined and reverted, False when mined and succeeded,
+            None when no receipt exists (not mined, or its nonce went to another
+            transaction).
+        :raises MarketError: when the RPC cannot be read.
+        """
+        try:
+            receipt = self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
+        except TransactionNotFound:
+            return None
+        except (ValueError, OSError) as exc:
+            raise MarketError(
+                f"the receipt of transaction {tx_hash} could not be read: "
+                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
+            ) from exc
+        return int(receipt["status"]) != 1
 
     def send(self, transaction: Dict[str, Any], wait: float = 60.0) -> str:
         """Sign, broadcast and wait for a transaction; raise when it reverts.

@@ -117,7 +117,7 @@ class RequestSender:
                     bytes.fromhex(body["request_data"][2:]),
                     int(offer.price or 0),
                     offer.payment_type,
-                    self.market.response_timeout(self.settings.timeout),
+                    self.market.longest_response_timeout(),
                 ).items()
             }
         # isError: the tool did not run, so there is no output to match its outputSchema
@@ -177,7 +177,9 @@ class RequestSender:
                         return await anyio.to_thread.run_sync(
                             self.broadcast_again, entry
                         )
-                # else its nonce went to another transaction: it can never be mined
+                # else its nonce went to another transaction, or it was mined and
+                # reverted: it can never pay, so it no longer counts against the cap
+                await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
             price_now = await anyio.to_thread.run_sync(market.mech_price, offer.address)
             moved = send_time_refusal(offer, price_now, self.settings.max_price)
             if moved or price_now is None:
@@ -225,7 +227,7 @@ class RequestSender:
                             data,
                             price,
                             offer.payment_type,
-                            market.response_timeout(self.settings.timeout),
+                            market.longest_response_timeout(),
                         )
                     )
                 except MarketError:
@@ -275,6 +277,23 @@ class RequestSender:
                 sent.tx_hash,
             )
             return sent
+
+    def refund_if_never_paid(self, entry: JournalEntry) -> None:
+        """Uncount a journalled request whose nonce was mined but which is not on chain.
+
+        Its receipt says which: reverted (a mech front-running it with a price raise;
+        only gas was spent), or none (its nonce went to another transaction). Either
+        way it can never be mined with a payment, so ``--max-spend`` gives its price
+        back (:meth:`.decisions.SpendLedger.refund`; nothing when this run never
+        counted it). A receipt that succeeded while the request does not exist is left
+        counted: the chain is not understood, and the cap errs on the safe side.
+
+        :param entry: the journal entry (its ``tx_hash``, ``price``, ``request_id``).
+        """
+        assert self.market is not None  # nosec: a sender exists only with one
+        if entry.tx_hash and self.market.transaction_reverted(entry.tx_hash) is False:
+            return
+        self.ledger.refund(entry.price, entry.request_id)
 
     def broadcast_again(self, entry: JournalEntry) -> JournalEntry:
         """Broadcast a journalled request and wait for it; mark it sent (blocking).

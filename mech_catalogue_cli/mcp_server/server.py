@@ -20,7 +20,8 @@ source every ``poll_seconds``; when the catalogue digest changes it publishes
 ``ToolsListChanged`` on the ``subscriptions/listen`` bus (protocol 2026-07-28) and sends
 ``notifications/tools/list_changed`` to every handshake-era session that has talked to it.
 
-A call (:meth:`MechToolServer.call`): validate the arguments (an ``isError`` result naming
+A call (:meth:`MechToolServer.call`): a paid call's journal entry, found by its call key
+before anything is checked, is only waited for (:mod:`.recall`) -> validate the arguments (an ``isError`` result naming
 each bad argument, nothing sent) -> journal lookup (a retry of an unfinished call never
 pays again) -> rank the offers (:func:`.decisions.rank_offers`: the incumbent first) ->
 for each in turn, under one lock: read its price now (the amount sent; over
@@ -42,7 +43,7 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 import importlib.metadata
 import logging
 import weakref
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 import anyio
 import mcp_types as types
@@ -72,13 +73,17 @@ from .decisions import (
     secret_refusal,
 )
 from .delivery import DeliveryReader
+from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .market import (
     Journal,
+    JournalEntry,
     MarketError,
     Marketplace,
 )
+from .names import flag_lookalikes
 from .pins import approved_tools
+from .recall import NameIndex, recall_paid
 from .results import (
     checked_arguments,
     error_result,
@@ -89,6 +94,7 @@ from .settings import CallSettings, PhaseTimer
 from .source import (
     MAX_LISTED_TOOL_BYTES,
     ServedCatalogue,
+    ServedTool,
     SourceError,
 )
 from .tasks import CallTasks
@@ -136,6 +142,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.reader = (
             DeliveryReader(market, journal, settings) if market and journal else None
         )
+        self.names = NameIndex(journal) if journal else None
         self.server: Server[Any] = Server(
             SERVER_NAME,
             version=importlib.metadata.version(DISTRIBUTION),  # server.json's too
@@ -182,12 +189,15 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 ", ".join(refused[:10]),
             )
         listable, self.changed = approved_tools(listable, self.settings.pin_file)
-        listed, left_out = (
-            listable
-            if self.settings.all_tools
-            else listable.payable_only(
-                self.settings.max_price, self.settings.pinned, self.settings.allowed
-            )
+        listed, left_out = flag_lookalikes(  # look-alike names said in tools/list
+            (
+                listable
+                if self.settings.all_tools
+                else listable.payable_only(
+                    self.settings.max_price, self.settings.pinned, self.settings.allowed
+                )
+            ),
+            served,
         ).within_bytes()
         if left_out:
             LOGGER.warning(
@@ -264,6 +274,36 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
 
     # --- calls ---------------------------------------------------------------------
+    def _recalled(
+        self, name: str, arguments: Dict[str, Any], requester: str, idempotency: str
+    ) -> Optional[Tuple[ServedTool, JournalEntry]]:
+        """A paid call's tool and entry, found before anything is checked (.recall)."""
+        if self.reader is None or self.names is None:
+            return None
+        paid = recall_paid(
+            self.reader.journal,
+            self.names,
+            self.catalogue,
+            name,
+            arguments,
+            requester,
+            idempotency,
+        )
+        if paid:
+            self._remember_name(name, arguments, requester, idempotency, paid[1].key)
+        return paid
+
+    def _remember_name(  # pylint: disable=too-many-arguments
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        requester: str,
+        idempotency: str,
+        key: str,
+    ) -> None:
+        if self.names:
+            self.names.remember(name, arguments, requester, idempotency, key)
+
     async def call_tool(
         self, ctx: Any, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
@@ -303,6 +343,18 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             :meth:`call_tool` turns them into ``isError`` results.
         """
         timer = PhaseTimer()
+        # one form per meaning: the key, the payload and a resumed request agree
+        try:
+            arguments = normalised_arguments(arguments)
+        except RecursionError:
+            pass  # nested too deeply: the argument check below refuses them
+        requester = self.market.requester if self.market else "0x" + "0" * 40
+        reader = None if self.settings.dry_run else self.reader  # None: a dry run
+        paid = (
+            self._recalled(name, arguments, requester, idempotency) if reader else None
+        )
+        if reader and paid:  # first: a paid call stays readable (.recall)
+            return await reader.await_result(paid[0], paid[1], timer, session)
         tool = self.catalogue.named(name)
         if tool is None:
             return error_result(
@@ -312,11 +364,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         timer.lap("validation")
         if invalid is not None:
             return invalid
-        # one form per meaning: the key, the payload and a resumed request agree
-        arguments = normalised_arguments(arguments)
-        requester = self.market.requester if self.market else "0x" + "0" * 40
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
-        reader = None if self.settings.dry_run else self.reader  # None: a dry run
         entry = reader.journal.load(key) if reader else None
         if reader and (entry is None or entry.status == CallStatus.PREPARED):
             # a missing entry, or one not known to be sent (a crash before the receipt,
@@ -325,6 +373,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             entry = await self.sender.resumed_from_chain(tool, arguments, key) or entry
         if reader and entry and entry.status in (CallStatus.SENT, CallStatus.DELIVERED):
             # paid already (its receipt was seen): only wait, whatever the offers are now
+            self._remember_name(name, arguments, requester, idempotency, key)
             return await reader.await_result(tool, entry, timer, session)
         refusal = (
             self.changed.get(name)
@@ -351,6 +400,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 continue
             if isinstance(sent, str):
                 return error_result(f"{name}: {sent}; nothing was sent")
+            self._remember_name(name, arguments, requester, idempotency, key)
             result = await reader.await_result(tool, sent, timer, session)
             if sent.mech != offer.address:  # a journalled request: chosen before
                 return result
@@ -363,7 +413,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
 
 async def serve(
-    app: MechToolServer, transport: str, host: str = "127.0.0.1", port: int = 8000
+    app: MechToolServer,
+    transport: str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    access: Optional[HttpAccess] = None,
 ) -> None:
     """Serve until the transport closes (stdio) or the process is stopped (http).
 
@@ -371,6 +425,7 @@ async def serve(
     :param transport: ``stdio`` or ``http`` (Streamable HTTP at ``/mcp``).
     :param host: HTTP bind address.
     :param port: HTTP port.
+    :param access: the HTTP guard (:mod:`.http_access`; None: loopback, no token).
     """
     options = app.server.create_initialization_options(
         NotificationOptions(tools_changed=True)
@@ -389,7 +444,8 @@ async def serve(
         else:
             import uvicorn  # pylint: disable=import-outside-toplevel
 
-            starlette = app.server.streamable_http_app(host=host)
+            guard = access or http_access(host, port, False, None)
+            starlette = app.server.streamable_http_app(host=host, **guard.app_options())
             config = uvicorn.Config(
                 starlette, host=host, port=port, log_level="warning"
             )

@@ -23,7 +23,7 @@ needed to count payments).
 """
 
 from pathlib import Path
-from typing import Any, Dict, List, Set
+from typing import Any, Dict, List, Optional, Set
 
 import anyio
 import pytest
@@ -84,6 +84,14 @@ class PendingChain(UnminedMarket):
             self.mined.append(sorted(self.pool[nonce])[0])
             self.used_nonces += 1
         self.pool = {}
+
+    def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
+        """No receipt for a request not mined here (its nonce went elsewhere).
+
+        :param tx_hash: the transaction hash.
+        :return: False for a mined request, else None.
+        """
+        return False if any(tx_hash[2:].startswith(r[2:]) for r in self.mined) else None
 
     def market_nonce(self) -> int:
         """Return the requests mined so far.

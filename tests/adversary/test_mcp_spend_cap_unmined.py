@@ -84,13 +84,12 @@ class UnminedMarket:
         """
         return 1
 
-    def response_timeout(self, wanted: float) -> int:
-        """Return the wait.
+    def longest_response_timeout(self) -> int:
+        """Return a marketplace's longest response timeout.
 
-        :param wanted: seconds.
         :return: seconds.
         """
-        return int(wanted)
+        return 3600
 
     def mech_price(self, mech: str) -> int:
         """The mech's price now: it never moves here.

@@ -24,7 +24,8 @@ Two distinct names of the catalogue are look-alikes when their *skeletons* are e
 3. every character replaced by the smallest code point among itself and its homoglyphs in
    the Unicode confusables table (UTS #39 ``confusables.txt``, as shipped by the
    ``confusable_homoglyphs`` package: maintained, data only, no network), so ``а``
-   (Cyrillic) and ``a`` map to the same character.
+   (Cyrillic) and ``a`` map to the same character; then :data:`EXTRA_PROTOTYPES`
+   (``I`` and ``|`` as ``1``, like ``l``).
 
 Case is kept: ``Predict`` and ``predict`` differ visibly. A name holding a format character
 is flagged even without a twin. Each mech offering such a name gets one
@@ -108,10 +109,19 @@ def is_format_character(char: str) -> bool:
     return char in LATER_FORMAT_CHARACTERS or FROZEN_UCD.category(char) == "Cf"
 
 
+#: prototypes the confusables table leaves apart although many fonts draw them alike:
+#: capital ``I`` and the vertical bar as ``1`` (the table maps ``l`` to ``1`` but keeps
+#: ``I``, and ``|`` to ``l`` without following on), so ``onIine``, ``on|ine``,
+#: ``online`` and ``on1ine`` share a skeleton (``O`` and ``0`` already do). Fixed data:
+#: the same on every agent.
+EXTRA_PROTOTYPES = {"I": "1", "l": "1", "|": "1"}
+
+
 @bounded_memo(PROTOTYPE_MEMO_ENTRIES, PROTOTYPE_MEMO_CHARS)
 def _prototype(char: str) -> str:
     homoglyphs = confusables_data.get(char, ())
-    return min([char, *(h["c"] for h in homoglyphs if len(h["c"]) == 1)])
+    found = min([char, *(h["c"] for h in homoglyphs if len(h["c"]) == 1)])
+    return EXTRA_PROTOTYPES.get(found, found)
 
 
 #: each ASCII character that has a smaller homoglyph -> its prototype (``str.translate``)

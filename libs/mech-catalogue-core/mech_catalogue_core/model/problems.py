@@ -153,6 +153,7 @@ class ProblemCode(StrEnum):
     RESPONSE_NOT_STRUCTURED = "response_not_structured"
     DELIVERED_BY_ANOTHER_MECH = "delivered_by_another_mech"
     UNTRUSTED_DELIVERY = "untrusted_delivery"
+    RESPONSE_CUT = "response_cut"
 
 
 # Module-level names of the same members (what the emitting modules import).
@@ -249,6 +250,7 @@ RESPONSE_NOT_UTF8 = ProblemCode.RESPONSE_NOT_UTF8
 RESPONSE_NOT_STRUCTURED = ProblemCode.RESPONSE_NOT_STRUCTURED
 DELIVERED_BY_ANOTHER_MECH = ProblemCode.DELIVERED_BY_ANOTHER_MECH
 UNTRUSTED_DELIVERY = ProblemCode.UNTRUSTED_DELIVERY
+RESPONSE_CUT = ProblemCode.RESPONSE_CUT
 
 #: Error codes that drop only a part of a tool, not the tool: a field of the wrong JSON
 #: type (it is ignored: a description, ``input``/``output`` or their texts, ``examples``,
@@ -363,6 +365,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     RESPONSE_NOT_STRUCTURED: "a paid call's delivered response is returned as text only",
     DELIVERED_BY_ANOTHER_MECH: "a paid request was delivered by another mech of the tool",
     UNTRUSTED_DELIVERY: "a paid request was delivered by a mech not offering the tool",
+    RESPONSE_CUT: "a paid call's delivered response is over 64 KiB; only its start is shown, the whole is at its CID",
 }
 
 

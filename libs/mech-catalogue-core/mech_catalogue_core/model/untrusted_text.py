@@ -49,9 +49,11 @@ Python version, adds the same warnings.
 """
 
 import re
+import unicodedata
 from dataclasses import replace
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from confusable_homoglyphs.confusables import confusables_data
 from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
@@ -80,7 +82,12 @@ INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
     (0x007F, 0x009F),  # DEL and the C1 controls
     (0x00AD, 0x00AD),  # soft hyphen
     (0x034F, 0x034F),  # combining grapheme joiner
+    (0x0600, 0x0605),  # Arabic number signs (prepended concatenation marks)
     (0x061C, 0x061C),  # Arabic letter mark (bidi)
+    (0x06DD, 0x06DD),  # Arabic end of ayah
+    (0x070F, 0x070F),  # Syriac abbreviation mark
+    (0x0890, 0x0891),  # Arabic pound and piastre marks above
+    (0x08E2, 0x08E2),  # Arabic disputed end of ayah
     (0x115F, 0x1160),  # Hangul fillers
     (0x17B4, 0x17B5),  # Khmer inherent vowels (invisible)
     (0x180B, 0x180F),  # Mongolian variation selectors and vowel separator
@@ -93,6 +100,9 @@ INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
     (0xFEFF, 0xFEFF),  # zero-width no-break space (BOM)
     (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
     (0xFFF9, 0xFFFB),  # interlinear annotation controls
+    (0x110BD, 0x110BD),  # Kaithi number sign
+    (0x110CD, 0x110CD),  # Kaithi number sign above
+    (0x13430, 0x1343F),  # Egyptian hieroglyph format controls
     (0x1BCA0, 0x1BCA3),  # shorthand format controls
     (0x1D173, 0x1D17A),  # musical symbol format controls
     (0xE0000, 0xE007F),  # tag characters (hidden ASCII)
@@ -183,7 +193,18 @@ SECRET_PATTERN = re.compile(
     r"api keys?|apikey|"
     r"restore (your|the|a) wallet|"
     r"(openai|anthropic|api|access|auth|bearer|refresh|session) tokens?|"
-    r"credentials?)\b",
+    r"credentials?|"
+    # more spellings (issue #29, second review): plurals, backups, key files, web and
+    # second-factor secrets, a few languages (accents folded by secret_asked)
+    r"mnemonics|p ?key|hex (private )?keys?|"
+    r"(backup|secret|wallet|bip ?39) (phrases?|words|codes?)|bip ?39|"
+    r"keystore( json| files?)?|key ?files?|"
+    r"(session|auth|login|browser) cookies?|cookies? (header|value|string|jar)|"
+    r"jwts?|json web tokens?|"
+    r"otps?|totp|2 ?fa|mfa codes?|one time (passwords?|codes?)|"
+    r"pin( codes?| numbers?)?|"
+    r"clave privada|chiave privata|cle privee|privater schlussel|"
+    r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
 _NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
@@ -451,13 +472,47 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def folded(text: str) -> str:
+    """A text with accents dropped and letter homoglyphs read as their ASCII letter.
+
+    Fixed data only (the frozen Unicode 3.2 database, as the look-alike skeleton, and
+    the pinned UTS #39 confusables table), so every agent folds alike: ``clé`` is
+    ``cle``, ``prіvate`` (Cyrillic ``і``) is ``private``.
+
+    :param text: any text.
+    :return: the folded text (ASCII characters unchanged).
+    """
+    if text.isascii():
+        return text
+    out = []
+    for char in text:
+        if char.isascii():
+            out.append(char)
+            continue
+        bare = "".join(
+            c
+            for c in unicodedata.ucd_3_2_0.normalize("NFKD", char)
+            if not unicodedata.ucd_3_2_0.combining(c)
+        )
+        if bare.isascii() and bare:
+            out.append(bare)
+            continue
+        letters = [
+            h["c"]
+            for h in confusables_data.get(char, ())
+            if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalpha()
+        ]
+        out.append(min(letters) if letters else char)
+    return "".join(out)
+
+
 def secret_asked(text: str) -> Optional[str]:
     """What secret a name or description asks for, if any (:data:`SECRET_PATTERN`).
 
-    :param text: an argument name or description.
+    :param text: an argument name or description (read :func:`folded`).
     :return: the words that ask (lowercase), or None.
     """
-    match = SECRET_PATTERN.search(words_of(text))
+    match = SECRET_PATTERN.search(words_of(folded(text)))
     return match.group(0).lower() if match else None
 
 

@@ -251,3 +251,26 @@ def test_names_without_a_twin_cost_no_group_of_their_own() -> None:
         tracemalloc.stop()
     assert sorted(found) == ["paypal", "pаypal"]
     assert peak / len(names) < 200
+
+
+@pytest.mark.parametrize(
+    "twin",
+    [
+        "forecast-onIine",  # capital I for l
+        "forecast-on1ine",  # digit one for l
+        "forecast-on|ine",  # vertical bar for l
+        "f0recast-online",  # digit zero for o... kept apart: o is not O
+        "FORECAST-0NLINE",  # O and 0 in upper case
+        "forecast-onlіne",  # Cyrillic i (U+0456)
+    ],
+)
+def test_ascii_and_homoglyph_twins_of_l_and_o_are_lookalikes(twin: str) -> None:
+    """I/l/1/| share a skeleton, as O/0 do; a lower-case o stays apart from 0."""
+    honest = "FORECAST-ONLINE" if twin.isupper() else "forecast-online"
+    found = lookalike_problems(sorted([honest, twin]))
+    assert (sorted(found) == sorted([honest, twin])) is (not twin.startswith("f0"))
+
+
+def test_i_l_and_one_still_differ_from_other_letters() -> None:
+    """The extra prototypes join only I, l, 1 and |: "line" and "tine" stay apart."""
+    assert not lookalike_problems(["on-line", "on-tine", "on-Iinen"])
