@@ -33,6 +33,13 @@ from typing import Dict, List, Optional, Tuple
 from aea.crypto.helpers import make_certificate
 from eth_account import Account
 
+from scripts.sync_packages import (
+    MECH_INTERACT_PACKAGES,
+    MECH_INTERACT_SOURCE,
+    mech_interact_missing_notice,
+    mech_interact_present,
+    package_dir,
+)
 from scripts.toolchain import REPO_ROOT
 
 AGENT_PUBLIC_ID = "mech_catalogue/tool_metadata"
@@ -49,6 +56,39 @@ ACN_CERTIFICATE = ".certs/acn_cosmos_9005.txt"
 
 class WorkspaceError(RuntimeError):
     """A step preparing the agent failed; the message names the command and its output."""
+
+
+def service_unavailable(
+    service: str,
+    packages_dir: Path = PACKAGES_DIR,
+    mech_interact_source: Path = MECH_INTERACT_SOURCE,
+) -> Optional[str]:
+    """Say why a service cannot run here, before anything starts; None when it can.
+
+    The requester service runs mech-interact's released skill and contracts
+    (:data:`scripts.sync_packages.MECH_INTERACT_PACKAGES`), which ``make sync`` skips when
+    mech-interact's release folder is absent; the catalogue service needs none of them.
+
+    :param service: one of :data:`SERVICES`.
+    :param packages_dir: the repository's ``packages/`` folder.
+    :param mech_interact_source: mech-interact's released ``packages/`` folder.
+    :return: the reason and what to provide, or None.
+    """
+    if service != "requester":
+        return None
+    missing = sorted(
+        package_id.to_uri_path
+        for package_id in MECH_INTERACT_PACKAGES
+        if not package_dir(packages_dir, package_id).is_dir()
+    )
+    if not missing:
+        return None
+    if not mech_interact_present(mech_interact_source):
+        return mech_interact_missing_notice(mech_interact_source)
+    return (
+        f"the requester service needs {', '.join(missing)} in {packages_dir}: "
+        "run `make sync` to copy them from mech-interact's release"
+    )
 
 
 def _cli_env() -> Dict[str, str]:
