@@ -21,6 +21,7 @@ sync at an empty folder; the other sources are the real wheels (nothing mocked).
 """
 
 import json
+import shutil
 import subprocess  # nosec B404: runs this repository's scripts
 import sys
 from pathlib import Path
@@ -29,7 +30,12 @@ from typing import Dict, List
 import pytest
 from aea.configurations.data_types import PackageId
 
-from scripts.run_local.workspace import service_unavailable
+from scripts.run_local.workspace import (
+    REQUESTER_OWN_PACKAGES,
+    drop_requester_packages,
+    mech_interact_missing,
+    service_unavailable,
+)
 from scripts.sync_packages import (
     CACHE_DIR,
     MECH_INTERACT_PACKAGES,
@@ -244,3 +250,38 @@ def test_the_release_s_own_listing_is_the_script_s_list() -> None:
     assert set(release) == MECH_INTERACT_URIS
     pins = json.loads(PACKAGES_JSON.read_text(encoding="utf-8"))["third_party"]
     assert MECH_INTERACT_URIS <= set(pins)
+
+
+def test_the_catalogue_s_packages_lock_without_mech_interact_s(tmp_path: Path) -> None:
+    """``make run``'s registry locks without mech-interact's packages, requester left out.
+
+    A copy of ``packages/`` without mech-interact's 14 packages (what ``make sync`` leaves
+    without the release) fails ``autonomy packages lock --check`` (the requester's skill
+    names a skill that is not there); with the requester's own packages dropped, as
+    ``prepare_registry`` does, it passes.
+
+    :param tmp_path: a temporary folder.
+    """
+    packages = tmp_path / "packages"
+    shutil.copytree(
+        REPO_ROOT / "packages", packages, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    for package_id in MECH_INTERACT_PACKAGES:
+        shutil.rmtree(package_dir(packages, package_id), ignore_errors=True)
+    assert mech_interact_missing(packages) == sorted(MECH_INTERACT_URIS)
+    command = [sys.executable, "-m", "autonomy.cli", "packages", "lock", "--check"]
+
+    refused = subprocess.run(  # nosec B603: fixed arguments
+        command, cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    drop_requester_packages(packages)
+    locked = subprocess.run(  # nosec B603: fixed arguments
+        command, cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+
+    assert refused.returncode != 0
+    assert "mech_interact_abci" in refused.stdout + refused.stderr
+    assert locked.returncode == 0, (locked.stdout + locked.stderr)[-2000:]
+    listed = json.loads((packages / "packages.json").read_text())["dev"]
+    assert not {p.to_uri_path for p in REQUESTER_OWN_PACKAGES} & set(listed)
+    assert "agent/mech_catalogue/tool_metadata/0.1.0" in listed
