@@ -77,6 +77,60 @@ MECH_INTERACT_SOURCE = (
     / "packages"
 )
 MECH_INTERACT_DIR = REPO_ROOT / ".run" / "mech_interact" / "packages"
+#: the packages only mech-interact's release ships (the ``dev`` entries of its
+#: ``packages.json``): the requester service's skill and contracts. Without the release
+#: folder these, and only these, are skipped; any other missing package is an error. A list
+#: owned here rather than read from the release (absent exactly when it matters) or derived
+#: from the requester agent's dependencies (which also name open-autonomy's packages, whose
+#: absence must stay an error); tests/test_sync_without_mech_interact.py checks it against
+#: the release's packages.json when the release is present.
+MECH_INTERACT_PACKAGES = frozenset(
+    PackageId.from_uri_path(uri)
+    for uri in (
+        "contract/valory/mech_marketplace_legacy/0.1.0",
+        "contract/valory/mech/0.1.0",
+        "contract/valory/mech_mm/0.1.0",
+        "contract/valory/ierc1155/0.1.0",
+        "contract/valory/nvm_balance_tracker_token/0.1.0",
+        "contract/valory/nvm_balance_tracker_native/0.1.0",
+        "contract/valory/escrow_payment_condition/0.1.0",
+        "contract/valory/did_registry/0.1.0",
+        "contract/valory/nft_sales/0.1.0",
+        "contract/valory/lock_payment_condition/0.1.0",
+        "contract/valory/agreement_store_manager/0.1.0",
+        "contract/valory/transfer_nft_condition/0.1.0",
+        "contract/valory/subscription_provider/0.1.0",
+        "skill/valory/mech_interact_abci/0.1.0",
+    )
+)
+#: the agent that needs them (``make run SERVICE=requester``)
+MECH_INTERACT_FEATURE = "the requester service (agent/service mech_catalogue/requester)"
+
+
+def mech_interact_missing_notice(source: Path) -> str:
+    """The one notice printed when mech-interact's release folder is absent.
+
+    :param source: where the release's ``packages/`` folder was looked for.
+    :return: which feature is unavailable, and what to provide where.
+    """
+    return (
+        f"mech-interact {MECH_INTERACT_RELEASE}'s packages are not at {source}: "
+        f"{MECH_INTERACT_FEATURE} is unavailable and its "
+        f"{len(MECH_INTERACT_PACKAGES)} packages (skill valory/mech_interact_abci and its "
+        "contracts) were skipped. To use it, provide the packages/ folder of tag "
+        f"{MECH_INTERACT_RELEASE} of github.com/valory-xyz/mech-interact (with its "
+        "packages.json) there, or pass its path with --mech-interact-source, and run "
+        "`make sync` again."
+    )
+
+
+def mech_interact_present(source: Path = MECH_INTERACT_SOURCE) -> bool:
+    """Whether mech-interact's released ``packages/`` folder is at ``source``.
+
+    :param source: the release's ``packages/`` folder.
+    :return: True when its ``packages.json`` is there.
+    """
+    return (source / "packages.json").is_file()
 
 
 class SyncError(click.ClickException):
@@ -85,7 +139,11 @@ class SyncError(click.ClickException):
 
 @dataclass(frozen=True)
 class Outcome:
-    """What happened to one package: ``kept``, ``copied`` or ``replaced``."""
+    """What happened to one package: ``kept``, ``copied``, ``replaced`` or ``skipped``.
+
+    ``skipped``: a package of :data:`MECH_INTERACT_PACKAGES` while mech-interact's release
+    folder is absent (see :func:`sync`).
+    """
 
     package_id: PackageId
     action: str
@@ -420,28 +478,64 @@ def stale_packages(
     return stale
 
 
-def sync(
+def skipped_without_release(
+    packages_dir: Path, third_party: Dict[PackageId, str], release_present: bool
+) -> List[PackageId]:
+    """Return the packages to skip because mech-interact's release folder is absent.
+
+    Only packages of :data:`MECH_INTERACT_PACKAGES` that are not already in ``packages/``
+    are skipped (a copy in place is still verified); with the release present, none.
+
+    :param packages_dir: the repository's ``packages/`` folder.
+    :param third_party: every third-party package of ``packages.json`` -> its hash.
+    :param release_present: whether mech-interact's release folder is there.
+    :return: the packages to leave out, in ``packages.json`` order.
+    """
+    if release_present:
+        return []
+    return [
+        package_id
+        for package_id in third_party
+        if package_id in MECH_INTERACT_PACKAGES
+        and not package_dir(packages_dir, package_id).is_dir()
+    ]
+
+
+def sync(  # pylint: disable=too-many-arguments,too-many-locals
     packages_dir: Path,
     sources: Sequence[Path],
     check_only: bool = False,
     aea_cache: Optional[Path] = AEA_PACKAGE_CACHE,
+    mech_interact_source: Path = MECH_INTERACT_SOURCE,
 ) -> List[Outcome]:
     """Sync every third-party package of ``<packages_dir>/packages.json``.
+
+    When mech-interact's release is not at ``mech_interact_source``, its packages
+    (:data:`MECH_INTERACT_PACKAGES`, needed only by the requester service) are left out,
+    each with a ``skipped`` outcome: the caller prints :func:`mech_interact_missing_notice`.
 
     :param packages_dir: the repository's ``packages/`` folder (holds ``packages.json``).
     :param sources: ``packages/`` roots to copy from, in order of preference.
     :param check_only: only verify what is in ``packages/``; copy and remove nothing.
     :param aea_cache: the AEA package cache to seed, or None to leave it alone.
+    :param mech_interact_source: mech-interact's released ``packages/`` folder.
     :return: one outcome per third-party package.
-    :raises SyncError: on a hash mismatch, a package no source has, or a stray package
-        when ``check_only``.
+    :raises SyncError: on a hash mismatch, a package no source has (other than a skipped
+        one), or a stray package when ``check_only``.
     """
     with exclusive(packages_dir):
         manager = PackageManagerV1.from_dir(packages_dir)
         third_party: Dict[PackageId, str] = dict(manager.third_party_packages)
+        skipped = skipped_without_release(
+            packages_dir, third_party, mech_interact_present(mech_interact_source)
+        )
         outcomes = [
-            sync_package(
-                packages_dir, sources, package_id, expected, check_only, third_party
+            (
+                Outcome(package_id, "skipped", None)
+                if package_id in skipped
+                else sync_package(
+                    packages_dir, sources, package_id, expected, check_only, third_party
+                )
             )
             for package_id, expected in third_party.items()
         ]
@@ -461,6 +555,8 @@ def sync(
             aea_cache.mkdir(parents=True, exist_ok=True)
             with exclusive(aea_cache):
                 for package_id, expected in third_party.items():
+                    if package_id in skipped:
+                        continue
                     seed_cache(
                         aea_cache, package_dir(packages_dir, package_id), expected
                     )
@@ -591,17 +687,23 @@ def main(  # pylint: disable=too-many-arguments
         sources,
         check_only=check,
         aea_cache=None if no_aea_cache else AEA_PACKAGE_CACHE,
+        mech_interact_source=mech_interact_source,
     )
+    skipped = sum(outcome.action == "skipped" for outcome in outcomes)
+    if skipped:
+        click.echo(f"Notice: {mech_interact_missing_notice(mech_interact_source)}")
     for outcome in outcomes:
-        if outcome.action != "kept":
+        if outcome.action not in ("kept", "skipped"):
             click.echo(
                 f"{outcome.action} {outcome.package_id.to_uri_path} "
                 f"from {outcome.source}"
             )
     kept = sum(outcome.action == "kept" for outcome in outcomes)
     click.echo(
-        f"third-party packages: {len(outcomes)} verified "
-        f"({kept} already in place, {len(outcomes) - kept} copied)"
+        f"third-party packages: {len(outcomes) - skipped} verified "
+        f"({kept} already in place, {len(outcomes) - kept - skipped} copied"
+        + (f", {skipped} skipped" if skipped else "")
+        + ")"
     )
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from scripts.sync_packages import ipfs_hash
+from scripts.sync_packages import ipfs_hash, mech_interact_missing_notice
 from scripts.toolchain import REPO_ROOT
 
 MECH_INTERACT = (
@@ -41,7 +41,7 @@ def mech_interact_states_base() -> Any:
     """
     skills = MECH_INTERACT / "valory" / "skills"
     if not (skills / "mech_interact_abci").is_dir():
-        pytest.skip(f"mech-interact v0.32.3 packages not present at {MECH_INTERACT}")
+        pytest.skip(mech_interact_missing_notice(MECH_INTERACT))
     expected = json.loads((MECH_INTERACT / "packages.json").read_text())["dev"][
         SKILL_ID
     ]

@@ -24,7 +24,7 @@ import subprocess  # nosec B404: runs the repository's own scripts
 import sys
 import zipfile
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Set
 
 import pytest
 from aea.configurations.data_types import PackageId
@@ -32,9 +32,12 @@ from aea.configurations.data_types import PackageId
 from scripts import toolchain
 from scripts.sync_packages import (
     CACHE_DIR,
+    MECH_INTERACT_PACKAGES,
     MECH_INTERACT_SOURCE,
     SyncError,
     ipfs_hash,
+    mech_interact_missing_notice,
+    mech_interact_present,
     mech_server_packages,
     open_autonomy_packages,
     package_dir,
@@ -62,6 +65,23 @@ def run(
     return subprocess.run(  # nosec B603: fixed arguments
         args, cwd=cwd, env=environment, capture_output=True, text=True, check=False
     )
+
+
+MECH_INTERACT_URIS = {package_id.to_uri_path for package_id in MECH_INTERACT_PACKAGES}
+
+
+def needs_mech_interact() -> None:
+    """Skip the calling test, saying what to provide, without mech-interact's release."""
+    if not mech_interact_present():
+        pytest.skip(mech_interact_missing_notice(MECH_INTERACT_SOURCE))
+
+
+def unavailable_here() -> Set[str]:
+    """The third-party packages a sync skips on this machine (none with the release).
+
+    :return: mech-interact's package URIs when its release folder is absent, else empty.
+    """
+    return set() if mech_interact_present() else set(MECH_INTERACT_URIS)
 
 
 def third_party_only(target: Path) -> Path:
@@ -141,9 +161,7 @@ def test_pins_are_open_autonomy_0_21_30_hashes() -> None:
     (wheel,) = (CACHE_DIR / "wheels").glob("mech_server-0.8.6-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         mech_server = json.loads(archive.read("packages/packages.json"))["third_party"]
-    mech_interact = json.loads(
-        (MECH_INTERACT_SOURCE / "packages.json").read_text(encoding="utf-8")
-    )["dev"]
+    mech_interact = MECH_INTERACT_URIS  # the release's own list: the next test
     for package_id, package_hash in ours.items():
         if package_id in mech_interact:
             continue  # test_mech_interact_pins_are_its_release_s
@@ -162,14 +180,19 @@ def test_mech_interact_pins_are_its_release_s(tmp_path: Path) -> None:
     packages.json first) reproduces our hash; the lines that differ are dependency pins
     only (a package hash of ours, or the installed framework's version).
 
+    The sync script's own list of mech-interact's packages (skipped without the release)
+    is exactly the release's ``dev`` listing.
+
     :param tmp_path: a temporary folder.
     """
+    needs_mech_interact()
     ours: Dict[str, str] = json.loads(PACKAGES_JSON.read_text(encoding="utf-8"))[
         "third_party"
     ]
     release = json.loads(
         (MECH_INTERACT_SOURCE / "packages.json").read_text(encoding="utf-8")
     )["dev"]
+    assert set(release) == MECH_INTERACT_URIS
     assert set(release) <= set(ours)
     pins = {PackageId.from_uri_path(uri): digest for uri, digest in ours.items()}
     for uri, released in release.items():
@@ -198,14 +221,22 @@ def test_mech_interact_pins_are_its_release_s(tmp_path: Path) -> None:
 def test_sync_copies_every_pinned_package(synced: Path) -> None:
     """A sync from the wheels yields exactly the pinned packages, each with its hash.
 
+    Without mech-interact's release, exactly its packages are absent and ``skipped``.
+
     :param synced: a synced ``packages/`` root.
     """
     pins = json.loads((synced / "packages.json").read_text(encoding="utf-8"))
+    skipped = unavailable_here()
     for uri in pins["third_party"]:
         path = package_dir(synced, PackageId.from_uri_path(uri))
-        assert path.is_dir(), uri
+        assert path.is_dir() == (uri not in skipped), uri
     outcomes = sync(synced, [], check_only=True, aea_cache=None)
-    assert {outcome.action for outcome in outcomes} == {"kept"}
+    assert {
+        outcome.package_id.to_uri_path
+        for outcome in outcomes
+        if outcome.action == "skipped"
+    } == skipped
+    assert {outcome.action for outcome in outcomes} - {"skipped"} == {"kept"}
     assert len(outcomes) == len(pins["third_party"])
 
 
@@ -309,7 +340,11 @@ def test_seeded_cache_lets_autonomy_packages_sync_work_offline(
     cache = tmp_path / ".aea" / "cache" / "packages"
     sync(synced, [], aea_cache=cache)
     project = tmp_path / "project"
-    third_party_only(project / "packages")
+    listing = third_party_only(project / "packages") / "packages.json"
+    pins = json.loads(listing.read_text(encoding="utf-8"))
+    for uri in unavailable_here():  # never synced, so not in the cache either
+        del pins["third_party"][uri]
+    listing.write_text(json.dumps(pins, indent=4), encoding="utf-8")
 
     result = run(
         [AUTONOMY, "packages", "sync"],
@@ -323,7 +358,11 @@ def test_seeded_cache_lets_autonomy_packages_sync_work_offline(
 
 
 def test_packages_lock_check_passes_on_the_repository() -> None:
-    """``autonomy packages lock --check`` accepts the repository's packages as committed."""
+    """``autonomy packages lock --check`` accepts the repository's packages as committed.
+
+    It loads every package the requester's skill depends on, mech-interact's included.
+    """
+    needs_mech_interact()
     result = run([AUTONOMY, "packages", "lock", "--check"])
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     assert "Verification successful" in result.stdout

@@ -41,7 +41,7 @@ from scripts.run_local.view import (
     endpoints_table,
     render,
 )
-from scripts.run_local.workspace import SERVICES, WorkspaceError
+from scripts.run_local.workspace import SERVICES, WorkspaceError, service_unavailable
 from scripts.toolchain import MissingTool
 
 console = Console()
@@ -170,6 +170,10 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
     duration: float,
 ) -> None:
     """Bring up the seeded devnet, run the service's agent(s), show the catalogue they serve."""
+    unavailable = service_unavailable(service)
+    if unavailable is not None:
+        console.print(f"[red]cannot run {service}:[/red] {unavailable}", markup=True)
+        sys.exit(1)
     install_stop_signals()
     http_port = _http_port(http_port, agents)
     run = LocalRun(

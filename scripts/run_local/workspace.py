@@ -23,6 +23,7 @@ by a digest of the package sources, so a warm start skips lock and fetch.
 """
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess  # nosec B404: runs the installed aea/autonomy CLIs only
@@ -30,9 +31,17 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+from aea.configurations.data_types import PackageId
 from aea.crypto.helpers import make_certificate
 from eth_account import Account
 
+from scripts.sync_packages import (
+    MECH_INTERACT_PACKAGES,
+    MECH_INTERACT_SOURCE,
+    mech_interact_missing_notice,
+    mech_interact_present,
+    package_dir,
+)
 from scripts.toolchain import REPO_ROOT
 
 AGENT_PUBLIC_ID = "mech_catalogue/tool_metadata"
@@ -47,8 +56,76 @@ ACN_PUBLIC_KEY = "02d3a830c9d6ea1ae91936951430dee11f4662f33118b02190693be835359a
 ACN_CERTIFICATE = ".certs/acn_cosmos_9005.txt"
 
 
+#: our packages that run mech-interact's (the requester service): left out of the run's
+#: registry when mech-interact's packages are not synced, so that the catalogue service
+#: still locks and runs (``autonomy packages lock`` loads every dependency of every package)
+REQUESTER_OWN_PACKAGES = tuple(
+    PackageId.from_uri_path(uri)
+    for uri in (
+        "skill/mech_catalogue/requester_chained_abci/0.1.0",
+        "agent/mech_catalogue/requester/0.1.0",
+        "service/mech_catalogue/requester/0.1.0",
+    )
+)
+
+
 class WorkspaceError(RuntimeError):
     """A step preparing the agent failed; the message names the command and its output."""
+
+
+def service_unavailable(
+    service: str,
+    packages_dir: Path = PACKAGES_DIR,
+    mech_interact_source: Path = MECH_INTERACT_SOURCE,
+) -> Optional[str]:
+    """Say why a service cannot run here, before anything starts; None when it can.
+
+    The requester service runs mech-interact's released skill and contracts
+    (:data:`scripts.sync_packages.MECH_INTERACT_PACKAGES`), which ``make sync`` skips when
+    mech-interact's release folder is absent; the catalogue service needs none of them.
+
+    :param service: one of :data:`SERVICES`.
+    :param packages_dir: the repository's ``packages/`` folder.
+    :param mech_interact_source: mech-interact's released ``packages/`` folder.
+    :return: the reason and what to provide, or None.
+    """
+    if service != "requester":
+        return None
+    missing = mech_interact_missing(packages_dir)
+    if not missing:
+        return None
+    if not mech_interact_present(mech_interact_source):
+        return mech_interact_missing_notice(mech_interact_source)
+    return (
+        f"the requester service needs {', '.join(missing)} in {packages_dir}: "
+        "run `make sync` to copy them from mech-interact's release"
+    )
+
+
+def mech_interact_missing(packages_dir: Path = PACKAGES_DIR) -> List[str]:
+    """mech-interact's packages (:data:`MECH_INTERACT_PACKAGES`) not in ``packages_dir``.
+
+    :param packages_dir: the repository's ``packages/`` folder.
+    :return: their URIs, sorted; empty when all are synced.
+    """
+    return sorted(
+        package_id.to_uri_path
+        for package_id in MECH_INTERACT_PACKAGES
+        if not package_dir(packages_dir, package_id).is_dir()
+    )
+
+
+def drop_requester_packages(registry_packages: Path) -> None:
+    """Remove :data:`REQUESTER_OWN_PACKAGES` from a registry copy and its packages.json.
+
+    :param registry_packages: the copied ``packages/`` folder (never the repository's).
+    """
+    listing = registry_packages / "packages.json"
+    pins = json.loads(listing.read_text(encoding="utf-8"))
+    for package_id in REQUESTER_OWN_PACKAGES:
+        shutil.rmtree(package_dir(registry_packages, package_id), ignore_errors=True)
+        pins["dev"].pop(package_id.to_uri_path, None)
+    listing.write_text(json.dumps(pins, indent=4) + "\n", encoding="utf-8")
 
 
 def _cli_env() -> Dict[str, str]:
@@ -148,8 +225,10 @@ def own_package_files() -> List[Path]:
 def prepare_registry(work_dir: Path) -> Path:
     """Copy ``packages/`` into ``work_dir/registry/packages`` and lock the copy.
 
-    Ours are copied as :func:`own_package_files` lists them. A failing ``autonomy
-    packages lock`` raises :class:`WorkspaceError` (from :func:`run_cli`).
+    Ours are copied as :func:`own_package_files` lists them; without mech-interact's
+    packages (no release folder), the requester's own packages are left out
+    (:func:`drop_requester_packages`). A failing ``autonomy packages lock`` raises
+    :class:`WorkspaceError` (from :func:`run_cli`).
 
     :param work_dir: the run's work folder.
     :return: the locked packages folder, usable as ``--registry-path``.
@@ -168,6 +247,8 @@ def prepare_registry(work_dir: Path) -> Path:
         destination = target / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(PACKAGES_DIR / relative, destination)
+    if mech_interact_missing():
+        drop_requester_packages(target)
     # new packages are ours: answer `dev` to every prompt
     run_cli(["autonomy", "packages", "lock"], cwd=registry, stdin="dev\n" * 50)
     return registry / "packages"

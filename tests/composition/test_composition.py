@@ -75,6 +75,7 @@ from scripts.sync_packages import (
     REPO_ROOT,
     SyncError,
     ipfs_hash,
+    mech_interact_missing_notice,
     open_autonomy_packages,
     package_dir,
     sync_mech_interact,
@@ -129,7 +130,7 @@ def source_copy(tmp_path: Path) -> Path:
     :return: the copy.
     """
     if not (MECH_INTERACT_SOURCE / "packages.json").is_file():
-        pytest.skip(f"mech-interact's packages are not at {MECH_INTERACT_SOURCE}")
+        pytest.skip(mech_interact_missing_notice(MECH_INTERACT_SOURCE))
     copy = tmp_path / "source"
     shutil.copytree(MECH_INTERACT_SOURCE, copy)
     return copy

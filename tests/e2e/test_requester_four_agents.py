@@ -32,6 +32,7 @@ from scripts.devnet import Devnet
 from scripts.devnet.contracts import contract_at
 from scripts.devnet.responder import DEFAULT_RESULT
 from scripts.run_local.runner import LocalRun
+from scripts.run_local.workspace import service_unavailable
 from tests.e2e.conftest import E2E_DIR, log_tail, wait_for
 from tests.e2e.test_requester_one_agent import requests_from
 
@@ -46,6 +47,11 @@ def four_requesters() -> Iterator[LocalRun]:
 
     :yield: the run.
     """
+    unavailable = service_unavailable("requester")
+    if (
+        unavailable is not None
+    ):  # no mech-interact release (../shared): say what to provide
+        pytest.skip(unavailable)
     work = E2E_DIR / "requester_four_agents"
     devnet = Devnet.start(seed=True, state_dir=work / "devnet")
     run = LocalRun(
