@@ -168,6 +168,8 @@ def test_list_json_carries_every_marketplace_mech_with_address_price_and_payment
         assert ADDRESS.match(address)
         assert int(mech["max_delivery_rate"]) == seeded[address]["rate"]
         assert mech["payment_type_name"] == "native" and mech["payment_type"]
+        assert mech["payment"]["way"] == "native"
+        assert mech["payment"]["price"] == mech["max_delivery_rate"]
         assert mech["karma"] is not None and mech["deliveries"] is not None
         assert mech["liveness"] in ("delivering", "never_delivered", "no_requests")
     attached = {

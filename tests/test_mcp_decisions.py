@@ -265,3 +265,22 @@ def test_directory_links_by_name_and_refusals() -> None:
         directory_links(link(dag_cbor, b"7") + directory)
     with pytest.raises(IpfsError, match="not a readable directory"):
         directory_links(b"\x12\xff")  # truncated
+
+
+def test_offer_meta_says_the_asset_and_units_of_a_token_priced_mech() -> None:
+    """An OLAS mech's _meta offer: rate in 1e-18 OLAS, way token, price in whole OLAS."""
+    olas = "0x3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9"
+    facts = MechFacts(
+        address="0xdef",
+        confirmed=True,
+        max_delivery_rate=15 * 10**17,
+        payment_type=olas,
+    )
+    payment = Offer.from_facts("k", facts).to_meta()["payment"]
+    assert (payment["way"], payment["asset"], payment["decimals"]) == (
+        "token",
+        "olas",
+        18,
+    )
+    assert payment["price_units"] == "1.5 OLAS"
+    assert payment["status"] == "unchecked" and payment["approve"] == "0"

@@ -50,6 +50,7 @@ from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
+from mech_catalogue_core.model.payment import plan_payment
 from mech_catalogue_core.model.problems import (
     INVISIBLE_TEXT,
     SECRET_ARGUMENT,
@@ -131,7 +132,10 @@ class Offer:  # pylint: disable=too-many-instance-attributes
         """Return the offer as ``_meta`` JSON (integers as decimal strings, null = unread).
 
         :return: ``{"mech", "address", "price_wei", "payment_type", "requests",
-            "deliveries", "karma", "confirmed", "block", "created_block"}``.
+            "deliveries", "karma", "confirmed", "block", "created_block", "payment"}``;
+            ``price_wei`` is the rate in the payment asset's smallest unit (wei only for
+            native and OLAS), ``payment`` says in which asset and units
+            (``model.payment.Payment.to_dict``, no requester balance read).
         """
 
         def text(value: Optional[int]) -> Optional[str]:
@@ -148,6 +152,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             "confirmed": self.confirmed,
             "block": text(self.block),
             "created_block": text(self.created_block),
+            "payment": plan_payment(self.payment_type, self.price).to_dict(),
         }
 
 
