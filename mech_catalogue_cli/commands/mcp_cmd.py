@@ -32,6 +32,12 @@ from mech_catalogue_core.chain.registry import (
     RegistryConfigError,
     parse_registry_sources,
 )
+from mech_catalogue_core.model.payment import (
+    ASSET_NATIVE,
+    ASSETS,
+    AssetAmountError,
+    parse_asset_amounts,
+)
 
 from mech_catalogue_cli.mcp_server.market import Journal, Marketplace
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer, serve
@@ -64,20 +70,30 @@ NO_SOURCE = "no_catalogue_source"
 DEFAULT_STATE_DIR = DEFAULTS.mcp
 
 
-def _wei(
-    ctx: click.Context, param: click.Parameter, value: Optional[str]
-) -> Optional[int]:
-    if value is None:
-        return None
+def _asset_caps(
+    ctx: click.Context, param: click.Parameter, values: Tuple[str, ...]
+) -> Dict[str, int]:
+    """Read repeated ``[asset=]amount`` caps (``model.payment.parse_asset_amounts``)."""
     try:
-        amount = int(value)
-    except ValueError:
-        raise click.BadParameter(
-            f"{value!r} is not an integer number of wei", ctx, param
-        ) from None
-    if amount < 0:
-        raise click.BadParameter("must be >= 0 wei", ctx, param)
-    return amount
+        return parse_asset_amounts(values)
+    except AssetAmountError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+
+
+def _token_caps(caps: Dict[str, int], devnet: bool) -> Dict[str, int]:
+    """The token assets' caps: an asset without its own is capped at 0 (never paid).
+
+    Only a devnet run given no cap at all leaves tokens uncapped, as it leaves native:
+    a cap for native alone must not let an LLM's call pay an uncapped token instead.
+
+    :param caps: ``--max-price`` or ``--max-spend`` by asset.
+    :param devnet: paying on the devnet.
+    :return: asset -> cap, native left out.
+    """
+    tokens = {a: caps[a] for a in caps if a != ASSET_NATIVE}
+    if caps or not devnet:
+        tokens = {a: tokens.get(a, 0) for a in ASSETS if a != ASSET_NATIVE}
+    return tokens
 
 
 @click.command(
@@ -162,14 +178,20 @@ def _wei(
 )
 @click.option(
     "--max-price",
-    callback=_wei,
-    help="Most wei one call may pay (required to pay, except on the devnet).",
+    multiple=True,
+    callback=_asset_caps,
+    help="Most one call may pay, per asset: [native|olas|usdc=]amount in the asset's "
+    "smallest unit (repeatable; a bare amount is wei of native; e.g. --max-price 2e16 "
+    "--max-price olas=1e18 --max-price usdc=2e6). Native is required to pay, except on "
+    "the devnet; a token without its own cap is never paid once any cap is given (or off "
+    "the devnet).",
 )
 @click.option(
     "--max-spend",
-    callback=_wei,
-    help="Most wei this server run may pay in total (required to pay, except on the "
-    "devnet).",
+    multiple=True,
+    callback=_asset_caps,
+    help="Most this server run may pay in total, per asset, as --max-price (e.g. "
+    "--max-spend native=1e17 --max-spend olas=5e18 --max-spend usdc=2e6).",
 )
 @click.option(
     "--mech",
@@ -268,8 +290,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     transport: str,
     host: str,
     port: int,
-    max_price: Optional[int],
-    max_spend: Optional[int],
+    max_price: Dict[str, int],
+    max_spend: Dict[str, int],
     pinned: str,
     allowed: Tuple[str, ...],
     dry_run: bool,
@@ -300,8 +322,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param transport: ``--transport``.
     :param host: ``--host``.
     :param port: ``--port``.
-    :param max_price: ``--max-price``.
-    :param max_spend: ``--max-spend``.
+    :param max_price: ``--max-price``, asset -> smallest units.
+    :param max_spend: ``--max-spend``, asset -> smallest units.
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
@@ -381,7 +403,11 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             )
         market = journal = None
         if key and marketplace:
-            if not dry_run and devnet is None and None in (max_price, max_spend):
+            if (
+                not dry_run
+                and devnet is None
+                and not (ASSET_NATIVE in max_price and ASSET_NATIVE in max_spend)
+            ):
                 # an MCP client (an LLM, possibly steered by a tool description) decides
                 # what to call: real funds are never spent without both bounds
                 raise click.UsageError(
@@ -394,8 +420,10 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),
             ipfs_api_url=ipfs_api_url(ipfs_api),
-            max_price=max_price,
-            max_spend=max_spend,
+            max_price=max_price.get(ASSET_NATIVE),
+            max_spend=max_spend.get(ASSET_NATIVE),
+            token_max_price=_token_caps(max_price, devnet is not None),
+            token_max_spend=_token_caps(max_spend, devnet is not None),
             pinned=pinned,
             allowed=tuple(allowed),
             dry_run=dry_run or market is None,

@@ -41,6 +41,7 @@ import json
 import math
 import uuid
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from jsonschema import Draft202012Validator
@@ -50,7 +51,7 @@ from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
-from mech_catalogue_core.model.payment import plan_payment
+from mech_catalogue_core.model.payment import ASSET_NATIVE, plan_payment
 from mech_catalogue_core.model.problems import (
     INVISIBLE_TEXT,
     SECRET_ARGUMENT,
@@ -59,9 +60,10 @@ from mech_catalogue_core.model.untrusted_text import (
     hidden_in,
     secret_arguments,
 )
+from mech_catalogue_core.model.vocabulary import PaymentStatus
 
-#: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE): the
-#: only payment type this server can pay (value sent with the request transaction).
+#: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE):
+#: value sent with the request transaction (token types: ``model.payment``).
 NATIVE_PAYMENT_TYPE = (
     "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
 )
@@ -192,10 +194,17 @@ def _matches(offer: Offer, wanted: str) -> bool:
 
 
 def _refusal(
-    offer: Offer, max_price: Optional[int], pinned: str, allowed: Sequence[str]
+    offer: Offer,
+    max_price: Optional[int],
+    pinned: str,
+    allowed: Sequence[str],
+    token_max_price: Mapping[str, int],
 ) -> str:
     """Why this offer cannot serve the call ("" when it can): the first check failed."""
     price = offer.price
+    payment = plan_payment(offer.payment_type, price)
+    asset = payment.terms.asset
+    token_cap = token_max_price.get(asset) if asset != ASSET_NATIVE else None
     checks = (
         (bool(pinned) and not _matches(offer, pinned), f"not the pinned mech {pinned}"),
         (
@@ -204,19 +213,18 @@ def _refusal(
         ),
         (not offer.confirmed, "creation not confirmed by the marketplace"),
         (price is None or price < 1, "price unread"),
+        (payment.status is PaymentStatus.UNSUPPORTED, payment.reason),
         (
-            not offer.payment_type,
-            "its paymentType() could not be read (a legacy mech, or the call failed); "
-            "this server pays only native-priced marketplace mechs",
-        ),
-        (
-            offer.payment_type != NATIVE_PAYMENT_TYPE,
-            f"payment type {offer.payment_type} is not native (token-paid); this "
-            "server pays only native-priced marketplace mechs",
-        ),
-        (
-            max_price is not None and price is not None and price > max_price,
+            asset == ASSET_NATIVE
+            and max_price is not None
+            and price is not None
+            and price > max_price,
             f"price {price} wei is over --max-price {max_price} wei",
+        ),
+        (
+            token_cap is not None and price is not None and price > token_cap,
+            f"price {payment.to_dict()['price_units']} is over --max-price "
+            f"{asset}={token_cap}",
         ),
     )
     return next((reason for failed, reason in checks if failed), "")
@@ -231,11 +239,14 @@ def rank_offers(
     max_price: Optional[int] = None,
     pinned: str = "",
     allowed: Sequence[str] = (),
+    token_max_price: Mapping[str, int] = MappingProxyType({}),
 ) -> List[Offer]:
     """The offers that may serve a call, in the order they are tried.
 
-    Eligible: confirmed, price read and at least 1 wei, native payment (the only kind
-    this server pays), price at most ``max_price``, the pinned mech when one is given and
+    Eligible: confirmed, price read and at least 1 smallest unit, a payment way this
+    server pays (native, OLAS or USDC fixed price: ``model.payment.plan_payment``; not
+    subscriptions nor unknown types), price at most ``max_price`` (native, wei) or its
+    asset's ``token_max_price``, the pinned mech when one is given and
     an allow-listed one when ``allowed`` is not empty (each matched against the contract
     address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order: mechs
     that delivered at least one request before those that never did; then the earliest
@@ -248,13 +259,15 @@ def rank_offers(
     :param max_price: the per-call cap in wei (None: no cap).
     :param pinned: ``--mech``: a mech contract address or a catalogue entry key ("": any).
     :param allowed: ``--allow-mech``: addresses or entry keys (empty: any).
+    :param token_max_price: per-call caps of token-priced offers, asset -> smallest
+        units (``--max-price olas=...``; an asset missing: no cap).
     :return: the eligible offers, first the one to pay.
     :raises NoOffer: when none is eligible, naming each offer's reason.
     """
     reasons: List[str] = []
     eligible: List[Offer] = []
     for offer in offers:
-        reason = _refusal(offer, max_price, pinned, allowed)
+        reason = _refusal(offer, max_price, pinned, allowed, token_max_price)
         if reason:
             reasons.append(f"{_label(offer)}: {reason}")
         else:

@@ -328,7 +328,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         settings = self.settings
         try:
             ranked = rank_offers(
-                tool.offers, settings.max_price, settings.pinned, settings.allowed
+                tool.offers,
+                settings.max_price,
+                settings.pinned,
+                settings.allowed,
+                settings.token_max_price,
             )
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")

@@ -27,8 +27,13 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
 
     :param gateway_url: IPFS gateway (responses).
     :param ipfs_api_url: kubo RPC API (request upload).
-    :param max_price: per-call cap, wei (None: none).
-    :param max_spend: per-run cap, wei (None: none).
+    :param max_price: per-call cap of native-priced calls, wei (None: none).
+    :param max_spend: per-run cap of native payments, wei (None: none).
+    :param token_max_price: per-call caps of token-priced calls, asset (``olas``,
+        ``usdc``: ``model.payment.ASSETS``) -> the token's smallest units; an asset
+        missing has no cap.
+    :param token_max_spend: per-run caps of token payments (approvals and requests
+        pull at most this much of the asset in a run), same keys and units.
     :param pinned: ``--mech`` (a mech contract address or catalogue entry key).
     :param allowed: ``--allow-mech`` (addresses or entry keys; empty: any mech).
     :param dry_run: return the transaction and payload instead of sending.
@@ -45,6 +50,8 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     ipfs_api_url: str
     max_price: Optional[int] = None
     max_spend: Optional[int] = None
+    token_max_price: Dict[str, int] = field(default_factory=dict)
+    token_max_spend: Dict[str, int] = field(default_factory=dict)
     pinned: str = ""
     allowed: Tuple[str, ...] = ()
     dry_run: bool = False

@@ -283,7 +283,7 @@ def _token_plan(terms: PaymentTerms, price: int, funds: Funds) -> Payment:
             f"priced in {terms.symbol} at {units(price)}; prepaid {units(funds.prepaid)}"
             f", allowance {units(funds.allowance)} and balance {units(funds.wallet)} < "
             f"{units(shortfall)} needed: send {units(shortfall - funds.wallet)} "
-            f"{terms.symbol} to the paying account",
+            "to the paying account",
             funds,
         )
     if funds.allowance >= shortfall:

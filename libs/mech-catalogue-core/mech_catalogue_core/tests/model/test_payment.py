@@ -70,6 +70,7 @@ def test_short_usdc_balance_is_said_in_usdc_not_in_smallest_units() -> None:
     plan = plan_payment(USDC, 4_000_000, usdc_funds(2_750_000))
     assert plan.status is PaymentStatus.SHORT_BALANCE
     assert "allowance 0 USDC and balance 2.75 USDC < 4 USDC" in plan.reason
+    assert plan.reason.endswith("send 1.25 USDC to the paying account")
     assert plan.approve == 0 and plan.value == 0
 
 
