@@ -142,8 +142,10 @@ class RequestSender:
         :param offer: the offer that would be paid.
         :param payload: the request payload.
         :param key: the call key.
-        :return: an ``isError`` result (the tool did not run) with the transaction and
-            payload in its text and ``_meta``.
+        :return: an ``isError`` result (the tool did not run) with the transaction,
+            payload and ``payment`` (``model.payment.Payment.to_dict`` with this
+            requester's funds read: payable, approve how much, or why not) in its text
+            and ``_meta``.
         """
         data = payload_bytes(payload)
         _, digest = root_digest(data, raw_leaves=False, cid_version=0)
@@ -157,6 +159,14 @@ class RequestSender:
                 "0x" + digest.hex() if isinstance(digest, bytes) else str(digest)
             ),
         }
+        if self.payer is not None and offer.price:
+            # how this requester would pay now: funds read, nothing approved or sent
+            try:
+                body["payment"] = self.payer.plan(
+                    offer.payment_type, offer.price
+                ).to_dict()
+            except MarketError as exc:
+                body["payment"] = {"error": str(exc)}
         if self.market is not None:
             body["transaction"] = {
                 k: (hex(v) if isinstance(v, int) and k == "value" else v)
@@ -166,6 +176,7 @@ class RequestSender:
                     int(offer.price or 0),
                     offer.payment_type,
                     self.market.response_timeout(self.settings.timeout),
+                    **self._request_value(offer),
                 ).items()
             }
         # isError: the tool did not run, so there is no output to match its outputSchema

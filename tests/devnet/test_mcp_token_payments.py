@@ -282,3 +282,23 @@ def test_a_tampered_approval_record_is_refused_before_anything_is_sent(
         with pytest.raises(JournalError):
             payer.ensure_allowance(_entry(devnet, "olas"), tampered, journal.save, 30)
     assert holdings(devnet, "olas") == before
+
+
+def test_a_dry_run_says_whether_this_requester_can_pay_and_what_it_would_approve(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """--dry-run on the USDC mech: approve exactly the price, value 0; short: why, in USDC."""
+    devnet = chain_snapshot
+    mech = mech_of(devnet, "usdc")
+    price = price_of(devnet, mech)
+    before = holdings(devnet, "usdc")
+    planned = call(devnet, tmp_path, "--mech", mech, "--dry-run")
+    body = planned.meta[REQUEST_META]
+    assert body["payment"]["status"] == "needs_approval"
+    assert body["payment"]["approve"] == str(price) and body["payment"]["decimals"] == 6
+    assert int(body["transaction"]["value"], 16) == 0
+    _drain(devnet, "usdc", price // 2)
+    short = call(devnet, tmp_path, "--mech", mech, "--dry-run").meta[REQUEST_META]
+    assert short["payment"]["status"] == "short_balance"
+    assert "balance 0.75 USDC < 1.5 USDC needed" in short["payment"]["reason"]
+    assert holdings(devnet, "usdc")["account_nonce"] == before["account_nonce"] + 1
