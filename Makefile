@@ -150,12 +150,14 @@ devnet-up: setup
 devnet-down:
 	$(PYTHON) -m scripts.devnet down
 
-# The main job: the seeded devnet, the tool metadata agent(s) and the catalogue they serve,
+# The main job: the seeded devnet, the service's agent(s) and the catalogue they serve,
 # shown live until Ctrl-C (which stops agents, Tendermint nodes and devnet). AGENTS=4: four
 # agents, each with its own Tendermint node (docs/running.md).
 AGENTS ?= 1
+# tool_metadata (the catalogue service) or requester (catalogue -> tool choice -> paid mech request)
+SERVICE ?= tool_metadata
 run: setup
-	$(PYTHON) -m scripts.run_local --agents $(AGENTS)
+	$(PYTHON) -m scripts.run_local --agents $(AGENTS) --service $(SERVICE)
 
 # End-to-end: one agent (mock Tendermint) over periods against the devnet, and
 # `autonomy deploy build` (docker-compose, Kubernetes). Part of `make test` too.

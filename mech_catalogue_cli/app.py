@@ -40,6 +40,7 @@ class _LazyGroup(click.Group):
         "list": "mech_catalogue_cli.commands.list_cmd:list_mechs",
         "mcp": "mech_catalogue_cli.commands.mcp_cmd:mcp",
         "publish": "mech_catalogue_cli.commands.publish_cmd:publish",
+        "search": "mech_catalogue_cli.commands.search_cmd:search",
         "show": "mech_catalogue_cli.commands.show_cmd:show",
         "validate": "mech_catalogue_cli.commands.validate_cmd:validate",
     }

@@ -14,20 +14,20 @@
 
 """``derive`` on a tool package directory on IPFS: a CID or ``ipfs://<CID>``.
 
-Reads the directory block by block through an IPFS gateway (``/ipfs/<cid>?format=raw``);
+Reads the directory block by block through an IPFS gateway (``/ipfs/<cid>?format=raw``,
+:func:`.adapters.ipfs.raw_block`);
 every block is checked against its CID by
 :func:`mech_catalogue_core.derive.code_uri.package_deriver`.
 
 ``derive --agent N`` / ``--component N`` start on chain: :func:`derive_from_chain` drives
 the skill's own generators (``mech_catalogue_core/derive/from_chain.py``): each Multicall2 batch is one
-JSON-RPC ``eth_call``, component metadata files come from the gateway (verified against
+JSON-RPC ``eth_call`` (:mod:`.adapters.jsonrpc`), component metadata files come from the gateway (verified against
 their on-chain digest), package blocks as above.
 """
 
 from pathlib import Path
 from typing import Any, Callable, Dict, Generator, List, Optional, Tuple
 
-import requests
 from mech_catalogue_core.chain.registry import (
     ChainReadError,
     RegistryDecodeError,
@@ -64,7 +64,11 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 
-from mech_catalogue_cli.sync_driver import eth_call, gateway_get
+from mech_catalogue_cli.adapters.http import Session, new_session
+from mech_catalogue_cli.adapters.ipfs import gateway_get, raw_block
+from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, block_number
+from mech_catalogue_cli.adapters.jsonrpc import chain_id as read_chain_id
+from mech_catalogue_cli.adapters.jsonrpc import eth_call
 
 
 def is_code_uri(source: str) -> bool:
@@ -88,13 +92,14 @@ def derive_code_uri(source: str, gateway: str, timeout: float) -> CodeDerivation
         CodeReadError propagates when ``source`` is not a CID.
     """
     cid = normalise_cid(source, source)
-    caps = CodeCaps()
+    caps, session = CodeCaps(), new_session()
     deriver = package_deriver(cid, caps)
     try:
         request = next(deriver)
         while True:
             reply: Dict[str, Optional[bytes]] = {
-                c: _block(gateway, c, timeout, caps.max_block_bytes) for c in request
+                c: raw_block(session, gateway, c, timeout, caps.max_block_bytes)
+                for c in request
             }
             request = deriver.send(reply)
     except StopIteration as done:
@@ -125,9 +130,9 @@ def derive_from_chain(  # pylint: disable=too-many-arguments,too-many-locals
         cannot be read: transport, revert, wrong chain) and RegistryDecodeError (an
         AgentRegistry that does not answer ``componentRegistry()``) propagate.
     """
-    session = requests.Session()
-    chain_id = int(_rpc(session, rpc_url, "eth_chainId", timeout), 16)
-    block = int(_rpc(session, rpc_url, "eth_blockNumber", timeout), 16)
+    session = new_session()
+    rpc = JsonRpc(rpc_url, timeout, session)
+    chain_id, block = read_chain_id(rpc), block_number(rpc)
     cache, caps = DerivationCache(), CodeCaps()
     reader: Generator[Any, Any, Any]
     if unit == "agent":
@@ -145,7 +150,7 @@ def derive_from_chain(  # pylint: disable=too-many-arguments,too-many-locals
 
 
 def _answerer(  # pylint: disable=too-many-arguments,too-many-positional-arguments
-    session: requests.Session,
+    session: Session,
     rpc_url: str,
     multicall: str,
     gateway: str,
@@ -153,14 +158,13 @@ def _answerer(  # pylint: disable=too-many-arguments,too-many-positional-argumen
     caps: CodeCaps,
 ) -> Callable[[CodeRequest], Any]:
     """Answer the code readers' requests with blocking calls (one eth_call per batch)."""
+    rpc = JsonRpc(rpc_url, timeout, session)
 
     def answer(request: CodeRequest) -> Any:
         kind, payload = request
         if kind == "chain":
             calls, at = payload
-            data = eth_call(
-                session, rpc_url, multicall, encode_batch(calls), at, timeout
-            )
+            data = eth_call(rpc, multicall, encode_batch(calls), at)
             return decode_batch(data, len(calls))
         if kind == "files":
             return {
@@ -168,7 +172,8 @@ def _answerer(  # pylint: disable=too-many-arguments,too-many-positional-argumen
                 for cid in payload
             }
         return {
-            cid: _block(gateway, cid, timeout, caps.max_block_bytes) for cid in payload
+            cid: raw_block(session, gateway, cid, timeout, caps.max_block_bytes)
+            for cid in payload
         }
 
     return answer
@@ -203,7 +208,7 @@ def derive_catalogue(  # pylint: disable=too-many-arguments,too-many-positional-
     if not plan.pointers and not plan.agents:
         return catalogue, []
     cache, caps = DerivationCache(), CodeCaps()
-    answer = _answerer(requests.Session(), rpc_url, multicall, gateway, timeout, caps)
+    answer = _answerer(new_session(), rpc_url, multicall, gateway, timeout, caps)
     found: Dict[MechKey, List[ComponentDerivation]] = {
         key: [(0, drive(code_pointer_reader(pointer, where, cache, caps), answer))]
         for key, pointer, where in plan.pointers
@@ -225,33 +230,6 @@ def derive_catalogue(  # pylint: disable=too-many-arguments,too-many-positional-
             for agent, components in derived.items()
         )
     return merge_derivations(catalogue, found), unread
-
-
-def _rpc(session: requests.Session, url: str, method: str, timeout: float) -> str:
-    payload = {"jsonrpc": "2.0", "id": 1, "method": method, "params": []}
-    try:
-        answer = session.post(url, json=payload, timeout=timeout).json()
-    except (requests.RequestException, ValueError) as exc:
-        raise ChainReadError(f"{method} to {url} failed: {type(exc).__name__}") from exc
-    if not isinstance(answer, dict) or not isinstance(answer.get("result"), str):
-        raise ChainReadError(f"{method} to {url} returned no result")
-    return str(answer["result"])
-
-
-def _block(gateway: str, cid: str, timeout: float, cap: int) -> Optional[bytes]:
-    try:
-        with requests.get(
-            f"{gateway.rstrip('/')}/ipfs/{cid}?format=raw",
-            headers={"Accept": "application/vnd.ipld.raw"},
-            timeout=timeout,
-            stream=True,
-        ) as response:
-            if response.status_code != 200:
-                return None
-            data = response.raw.read(cap + 1)
-            return data if len(data) <= cap else None
-    except requests.RequestException:
-        return None
 
 
 __all__ = [

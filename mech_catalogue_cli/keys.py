@@ -20,12 +20,16 @@ output: a bad one is named by where it was read.
 """
 
 import os
-import urllib.parse
 from pathlib import Path
 from typing import Optional
 
 from eth_account import Account
 
+# re-exported for the modules that import them from here
+from .adapters.urls import (  # noqa: F401 pylint: disable=unused-import
+    redacted_url,
+    without_url,
+)
 from .output import CliFailure
 from .sources import read_file
 
@@ -64,30 +68,3 @@ def load_key(
             INVALID_KEY, f"{where} does not hold a hex secp256k1 private key."
         ) from None
     return key
-
-
-def redacted_url(url: str) -> str:
-    """A URL fit for a message: scheme and host only, the rest replaced by ``/…``.
-
-    RPC providers put the account's API key in the path or query
-    (``https://gnosis.example/v2/<key>``); errors, logs and MCP results must not carry it.
-
-    :param url: any URL (or text that is not one: returned as ``<url>``).
-    :return: e.g. ``https://gnosis.example/…``.
-    """
-    parts = urllib.parse.urlsplit(url)
-    if not parts.scheme or not parts.hostname:
-        return "<url>"
-    host = parts.hostname + (f":{parts.port}" if parts.port else "")
-    tail = "/…" if (parts.path.strip("/") or parts.query or parts.fragment) else ""
-    return f"{parts.scheme}://{host}{tail}"
-
-
-def without_url(text: str, url: str) -> str:
-    """``text`` with every occurrence of ``url`` redacted (exception texts quote it).
-
-    :param text: e.g. ``str(exc)`` of a requests error.
-    :param url: the URL to hide.
-    :return: the text.
-    """
-    return text.replace(url, redacted_url(url)) if url else text

@@ -17,8 +17,8 @@
 The decisions are the library's (:mod:`mech_catalogue_core.chain.marketplace`: which
 ``CreateMech`` logs to ask for, which Multicall2 calls make up each fact, how a reply
 decodes; :mod:`mech_catalogue_core.chain.rpc_limits`: a refused log range is read in
-halves); this module only moves bytes: ``eth_blockNumber``, ``eth_getLogs`` and
-:func:`.sync_driver.eth_call`, each one JSON-RPC POST. ``mech-catalogue list`` and the MCP
+halves); this module only drives them, moving bytes through :mod:`.adapters.jsonrpc`
+(``eth_blockNumber``, ``eth_getLogs``, ``eth_call``, each one JSON-RPC POST). ``mech-catalogue list`` and the MCP
 server's direct reader both read the marketplace through :class:`MarketplaceReader`.
 
 ``list`` keeps what discovery found in a file (:func:`save_checkpoint`), so the next run
@@ -34,7 +34,6 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-import requests
 from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceSource,
@@ -57,32 +56,19 @@ from mech_catalogue_core.model.market import (
     MechFacts,
 )
 
-from mech_catalogue_cli.sync_driver import SyncConfig, eth_call
+from mech_catalogue_cli.adapters.http import Session
+from mech_catalogue_cli.adapters.jsonrpc import (
+    JsonRpc,
+    block_number,
+    eth_call,
+    get_logs,
+)
+from mech_catalogue_cli.sync_driver import SyncConfig
 
 LOGGER = logging.getLogger(__name__)
 #: bytes of a kept checkpoint at most (a mech is about 150 bytes: 64 MiB is far above any
 #: real marketplace, and stops a stray file from filling memory)
 MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024
-
-
-def block_number(session: requests.Session, rpc_url: str, timeout: float) -> int:
-    """Return the chain's head block.
-
-    :param session: the HTTP session.
-    :param rpc_url: the JSON-RPC URL.
-    :param timeout: seconds.
-    :return: ``eth_blockNumber``.
-    :raises ChainReadError: when the node does not answer with a block number.
-    """
-    try:
-        answer = session.post(
-            rpc_url,
-            json={"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": []},
-            timeout=timeout,
-        ).json()
-        return int(answer["result"], 16)
-    except (requests.RequestException, ValueError, KeyError, TypeError) as exc:
-        raise ChainReadError(f"eth_blockNumber failed: {type(exc).__name__}") from exc
 
 
 def usable_checkpoint(
@@ -118,7 +104,7 @@ class MarketplaceReader:
         self,
         config: SyncConfig,
         source: MarketplaceSource,
-        session: requests.Session,
+        session: Session,
         checkpoint: Optional[DiscoveryCheckpoint] = None,
     ) -> None:
         """Prepare the reader.
@@ -132,6 +118,7 @@ class MarketplaceReader:
         self.config = config
         self.source = source
         self.session = session
+        self.rpc = JsonRpc(config.rpc_url, config.rpc_timeout, session)
         self.checkpoint: Optional[DiscoveryCheckpoint] = checkpoint
 
     def head(self) -> int:
@@ -139,40 +126,12 @@ class MarketplaceReader:
 
         :return: ``eth_blockNumber``.
         """
-        return block_number(self.session, self.config.rpc_url, self.config.rpc_timeout)
+        return block_number(self.rpc)
 
     def _logs(self, query: Any) -> List[Dict[str, Any]]:
-        where = f"eth_getLogs {query.from_block}-{query.to_block} on {query.address}"
-        try:
-            response = self.session.post(
-                self.config.rpc_url,
-                json={
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "eth_getLogs",
-                    "params": [
-                        {
-                            "address": query.address,
-                            "topics": [query.topic],
-                            "fromBlock": hex(query.from_block),
-                            "toBlock": hex(query.to_block),
-                        }
-                    ],
-                },
-                timeout=self.config.rpc_timeout,
-            )
-        except requests.RequestException as exc:
-            raise ChainReadError(f"{where} failed: {type(exc).__name__}") from exc
-        try:
-            answer = response.json()
-        except ValueError as exc:  # e.g. a proxy's HTTP 413 page
-            raise ChainReadError(
-                f"{where} failed: HTTP {response.status_code}, not JSON-RPC"
-            ) from exc
-        if not isinstance(answer, dict) or "result" not in answer:
-            error = answer.get("error") if isinstance(answer, dict) else answer
-            raise ChainReadError(f"{where} failed: {error}")
-        return list(answer["result"])
+        return get_logs(
+            self.rpc, query.address, query.topic, query.from_block, query.to_block
+        )
 
     @staticmethod
     def _narrowed(query: Any, why: str) -> None:
@@ -209,12 +168,7 @@ class MarketplaceReader:
             batch, block = next(reader)
             while True:
                 data = eth_call(
-                    self.session,
-                    self.config.rpc_url,
-                    self.config.multicall,
-                    encode_batch(batch),
-                    block,
-                    self.config.rpc_timeout,
+                    self.rpc, self.config.multicall, encode_batch(batch), block
                 )
                 batch, block = reader.send(decode_batch(data, len(batch)))
         except StopIteration as done:

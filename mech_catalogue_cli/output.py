@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, NoReturn, Optional
 
 import click
+from mech_catalogue_core.exporters.js_integers import integers_as_text
 from mech_catalogue_core.model.problems import (
     Problem,
 )
@@ -97,11 +98,20 @@ class Output:
     ) -> None:
         """Print a result.
 
-        :param data: the JSON-serialisable result (printed with ``--json``).
+        :param data: the JSON-serialisable result (printed with ``--json``; integers
+            beyond +-(2**53-1), which JavaScript cannot hold, are printed as decimal
+            strings: ``exporters.js_integers``).
         :param render: draws the human view; default prints ``data`` as JSON.
         """
         if self.as_json or render is None:
-            click.echo(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False))
+            click.echo(
+                json.dumps(
+                    integers_as_text(data),
+                    indent=2,
+                    ensure_ascii=False,
+                    sort_keys=False,
+                )
+            )
         else:
             render(self.console)
 

@@ -14,9 +14,10 @@
 
 """Read a manifest from a file, a CID or an on-chain digest (fetched from an IPFS gateway).
 
-Fetched bytes are re-hashed against the CID/digest (:func:`.cid.verify`) before use, with
-a byte cap (:data:`.limits.DEFAULT_LIMITS.max_bytes`, enforced while reading:
-:mod:`.size_cap`) and a timeout. Only the gateway URL
+Fetched bytes (:func:`.adapters.ipfs.gateway_file`) are re-hashed against the CID/digest
+(``mech_catalogue_core.ipfs.cid.verify``) before use, with a byte cap
+(``model.limits.DEFAULT_LIMITS.max_bytes``, enforced while reading:
+``ipfs.size_cap``) and a timeout. Only the gateway URL
 given is contacted (default from ``MECH_CATALOGUE_IPFS_GATEWAY``).
 """
 
@@ -24,15 +25,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Tuple
 
-import requests
 from mech_catalogue_core.ipfs import cid as cids
-from mech_catalogue_core.ipfs.size_cap import (
-    gateway_body,
-    range_header,
-    read_capped,
-)
 from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
 )
@@ -40,6 +34,8 @@ from mech_catalogue_core.model.problems import (
     TOO_LARGE,
 )
 
+from .adapters.ipfs import gateway_file
+from .adapters.urls import redacted_url
 from .output import CliFailure
 
 GATEWAY_ENV = "MECH_CATALOGUE_IPFS_GATEWAY"
@@ -162,13 +158,12 @@ def _names_a_path(source: str) -> bool:
 
 def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:
     codec, digest = cids.cid_to_digest(cid_text)
-    url = f"{gateway.rstrip('/')}/ipfs/{cid_text}"
     cap = DEFAULT_LIMITS.max_bytes
-    data, error = _get(url, timeout, cap)
-    if error:
+    data, error = gateway_file(gateway, cid_text, timeout, cap)
+    if data is None:
         raise CliFailure(
             FETCH_FAILED,
-            f"Fetching {cid_text} from {gateway} failed: {error}. Check --ipfs-gateway "
+            f"Fetching {cid_text} from {redacted_url(gateway)} failed: {error}. Check --ipfs-gateway "
             "(or pass --devnet to read from the local devnet's gateway).",
         )
     if len(data) > cap:
@@ -183,26 +178,6 @@ def _fetch(cid_text: str, gateway: str, timeout: float) -> Loaded:
         message = problem.message if problem else "the bytes do not match the CID"
         raise CliFailure(
             code,
-            f"{gateway} returned bytes for {cid_text} that fail verification: {message}",
+            f"{redacted_url(gateway)} returned bytes for {cid_text} that fail verification: {message}",
         )
     return Loaded(data, cid_text, cid_text)
-
-
-def _get(url: str, timeout: float, cap: int) -> Tuple[bytes, str]:
-    try:
-        with requests.get(
-            url, timeout=timeout, stream=True, headers={"Range": range_header(cap)}
-        ) as response:
-            data, failure = gateway_body(
-                response.status_code,
-                _header_text(response.headers),
-                read_capped(response.iter_content(65536), cap),
-                cap,
-            )
-            return (b"", failure) if data is None else (data, "")
-    except requests.RequestException as exc:
-        return b"", type(exc).__name__
-
-
-def _header_text(headers: Mapping[str, str]) -> str:
-    return "".join(f"{name}: {value}\n" for name, value in headers.items())

@@ -15,17 +15,21 @@
 """Run the skill's read-fetch-parse period with plain HTTP instead of the agent framework.
 
 The code that decides what to read and fetch, verifies bytes and builds the catalogue is
-the skill's own (``domain.registry.snapshot_reader``, ``domain.fetching.manifest_fetcher``,
-``domain.fetching.refresh_catalogue``, ``domain.parsing.parse_manifest``); this module only
-moves bytes, as the skill's behaviours do through the ledger and http_client connections:
+the library's, as the skill runs it (``chain.registry.snapshot_reader``,
+``catalogue.fetching.manifest_fetcher``, ``catalogue.fetching.refresh_catalogue``,
+``manifest.parsing.parse_manifest``); this module only drives it, and moves bytes through
+the CLI's adapters as the skill's behaviours do through the ledger and http_client
+connections:
 
-- each Multicall2 batch is one JSON-RPC ``eth_call`` (``requests``, ``rpc_timeout``);
-- CIDs are fetched from HTTP gateways (``gateway_url``, then ``fallback_gateway_urls``)
-  with at most ``fetch_concurrency`` GETs in flight, a new one leaving as soon as one is
-  answered; which gateway, how many in flight, 429/Retry-After and gateway health are
-  decided by ``domain.ipfs.gateways.FetchWindow``, as in
-  ``FetchManifestsBehaviour.fetch_many``; each GET is capped at ``max_bytes``;
-- each manifest is verified and parsed as it arrives (``domain.catalogue.arrivals``),
+- each Multicall2 batch is one JSON-RPC ``eth_call`` (:mod:`.adapters.jsonrpc`,
+  ``rpc_timeout``);
+- CIDs are fetched from HTTP gateways (:func:`.adapters.ipfs.gateway_answer`;
+  ``gateway_url``, then ``fallback_gateway_urls``) with at most ``fetch_concurrency``
+  GETs in flight, a new one leaving as soon as one is answered; which gateway, how many
+  in flight, 429/Retry-After and gateway health are decided by
+  ``ipfs.gateways.FetchWindow``, as in ``FetchManifestsBehaviour.fetch_many``; each GET
+  is capped at ``max_bytes``;
+- each manifest is verified and parsed as it arrives (``catalogue.arrivals``),
   on a thread of its own, while the other GETs are in flight;
 - a period whose registry read fails keeps the last catalogue, as the skill's
   ``RegistrySnapshotRound`` does when no snapshot is agreed.
@@ -47,7 +51,6 @@ from typing import (
     Tuple,
 )
 
-import requests
 from mech_catalogue_core.catalogue.arrivals import (
     ParseOnArrival,
 )
@@ -90,11 +93,6 @@ from mech_catalogue_core.ipfs.gateways import (
     GatewayPolicy,
     GatewayPool,
 )
-from mech_catalogue_core.ipfs.size_cap import (
-    gateway_body,
-    range_header,
-    read_capped,
-)
 from mech_catalogue_core.manifest.parsing import (
     parse_manifest,
 )
@@ -102,6 +100,10 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 from mech_catalogue_core.model.limits import Limits
+
+from mech_catalogue_cli.adapters.http import Session, new_session
+from mech_catalogue_cli.adapters.ipfs import GatewayAnswer, gateway_answer
+from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, eth_call
 
 
 @dataclass(frozen=True)
@@ -139,53 +141,9 @@ class SyncConfig:  # pylint: disable=too-many-instance-attributes
     gateway_policy: GatewayPolicy = field(default_factory=GatewayPolicy)
 
 
-def eth_call(
-    session: requests.Session,
-    url: str,
-    to: str,
-    data: bytes,
-    block: Optional[int],
-    timeout: float,
-) -> bytes:
-    """Run one ``eth_call``.
-
-    :param session: the HTTP session.
-    :param url: the JSON-RPC URL.
-    :param to: the contract address.
-    :param data: the call data.
-    :param block: block number, or None for latest.
-    :param timeout: seconds.
-    :return: the returned bytes.
-    :raises ChainReadError: on a transport error, a timeout or a JSON-RPC error (revert).
-    """
-    payload = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "eth_call",
-        "params": [
-            {"to": to, "data": "0x" + data.hex()},
-            hex(block) if block is not None else "latest",
-        ],
-    }
-    try:
-        response = session.post(url, json=payload, timeout=timeout)
-    except requests.RequestException as exc:
-        raise ChainReadError(f"eth_call to {url} failed: {type(exc).__name__}") from exc
-    try:
-        answer = response.json()
-    except ValueError as exc:  # e.g. a proxy's HTTP 413 page: split_oversized reads it
-        raise ChainReadError(
-            f"eth_call to {url} failed: HTTP {response.status_code}, not JSON-RPC"
-        ) from exc
-    if not isinstance(answer, dict) or "result" not in answer:
-        error = answer.get("error") if isinstance(answer, dict) else answer
-        raise ChainReadError(f"eth_call to {url} returned an error: {error}")
-    return bytes.fromhex(str(answer["result"])[2:])
-
-
 def read_snapshot(
     config: SyncConfig,
-    session: Optional[requests.Session] = None,
+    session: Optional[Session] = None,
     on_split: Optional[SplitReport] = None,
     holder_cache: Optional[HolderCache] = None,
     supply_hints: Optional[SupplyHints] = None,
@@ -206,7 +164,7 @@ def read_snapshot(
         updated by this read.
     :return: ``(snapshot, eth_calls made)``.
     """
-    session = session or requests.Session()
+    rpc = JsonRpc(config.rpc_url, config.rpc_timeout, session)
     reader = snapshot_reader(
         config.sources,
         config.multicall,
@@ -221,14 +179,7 @@ def read_snapshot(
     def run_batch(request: BatchRequest) -> BatchReply:
         nonlocal calls
         batch, block = request
-        data = eth_call(
-            session,
-            config.rpc_url,
-            config.multicall,
-            encode_batch(batch),
-            block,
-            config.rpc_timeout,
-        )
+        data = eth_call(rpc, config.multicall, encode_batch(batch), block)
         calls += 1
         return decode_batch(data, len(batch))
 
@@ -238,61 +189,8 @@ def read_snapshot(
     return RegistrySnapshot.build(block_number, reads), calls
 
 
-#: one gateway answer: (bytes or None, failure text, HTTP status or None, Retry-After or None)
-GatewayAnswer = Tuple[Optional[bytes], str, Optional[int], Optional[str]]
-
-
-def gateway_answer(
-    session: requests.Session, gateway: str, cid: str, timeout: float, cap: int
-) -> GatewayAnswer:
-    """GET one CID from a gateway, at most ``cap + 1`` bytes asked for and read (``domain.size_cap``).
-
-    :param session: the HTTP session.
-    :param gateway: the gateway base URL.
-    :param cid: the CID.
-    :param timeout: seconds.
-    :param cap: the size cap (bytes beyond it are not read; the fetcher rejects the rest).
-    :return: ``(bytes or None, failure text, status, Retry-After)``; status None on a
-        transport error or a timeout.
-    """
-    try:
-        with session.get(
-            f"{gateway}/ipfs/{cid}",
-            timeout=timeout,
-            stream=True,
-            headers={"Accept": "application/octet-stream", "Range": range_header(cap)},
-        ) as response:
-            headers = "".join(f"{k}: {v}\n" for k, v in response.headers.items())
-            body = read_capped(response.iter_content(65536), cap)
-            data, failure = gateway_body(response.status_code, headers, body, cap)
-            return (
-                data,
-                failure,
-                response.status_code,
-                response.headers.get("Retry-After"),
-            )
-    except (requests.RequestException, OSError) as exc:
-        return None, type(exc).__name__, None, None
-
-
-def gateway_get(
-    session: requests.Session, gateway: str, cid: str, timeout: float, cap: int
-) -> Tuple[Optional[bytes], str]:
-    """GET one CID from the gateway (:func:`gateway_answer` without status and headers).
-
-    :param session: the HTTP session.
-    :param gateway: the gateway base URL.
-    :param cid: the CID.
-    :param timeout: seconds.
-    :param cap: the size cap.
-    :return: ``(bytes or None, failure text)``.
-    """
-    data, failure, _, _ = gateway_answer(session, gateway, cid, timeout, cap)
-    return data, failure
-
-
 class Fetcher:  # pylint: disable=too-many-instance-attributes
-    """Concurrent gateway GETs, one ``requests`` session per worker thread."""
+    """Concurrent gateway GETs, one HTTP session per worker thread."""
 
     def __init__(  # pylint: disable=too-many-arguments
         self,
@@ -323,12 +221,12 @@ class Fetcher:  # pylint: disable=too-many-instance-attributes
         )
         self.on_arrival: Optional[Callable[[str, bytes], None]] = None
         self._pool = ThreadPoolExecutor(max_workers=concurrency)
-        self._sessions: Dict[int, requests.Session] = {}
+        self._sessions: Dict[int, Session] = {}
 
-    def _session(self) -> requests.Session:
+    def _session(self) -> Session:
         key = threading.get_ident()
         if key not in self._sessions:
-            self._sessions[key] = requests.Session()
+            self._sessions[key] = new_session()
         return self._sessions[key]
 
     def _get(self, gateway: str, cid: str) -> GatewayAnswer:
@@ -449,7 +347,7 @@ class CatalogueSync:
             config.fallback_gateway_urls,
             config.gateway_policy,
         )
-        self.session = requests.Session()
+        self.session = new_session()
         #: ServiceRegistry addresses read once (immutable on chain), as the skill keeps them
         self.holders: HolderCache = {}
         #: supplies at the last read, as the skill keeps them

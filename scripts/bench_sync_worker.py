@@ -42,7 +42,6 @@ import time
 import tracemalloc
 from typing import Any, Callable, Dict
 
-import requests
 from mech_catalogue_core.catalogue.fetching import (
     ManifestCache,
     refresh_catalogue,
@@ -68,12 +67,12 @@ from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
 )
 
+from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, eth_call
 from mech_catalogue_cli.sync_driver import (
     CatalogueSync,
     Fetcher,
     SyncConfig,
     all_ids_sources,
-    eth_call,
     fetch_manifests,
     parse,
     read_snapshot,
@@ -218,17 +217,10 @@ def run_floor(config: SyncConfig, csm: str, n: int) -> None:
     )
 
     def cold() -> Dict[str, Any]:
-        session, results = requests.Session(), []
+        rpc, results = JsonRpc(config.rpc_url, 60.0), []
         for start in range(0, len(calls), FLOOR_BATCH):
             chunk = calls[start : start + FLOOR_BATCH]
-            data = eth_call(
-                session,
-                config.rpc_url,
-                config.multicall,
-                encode_batch(chunk),
-                None,
-                60.0,
-            )
+            data = eth_call(rpc, config.multicall, encode_batch(chunk), None)
             results += decode_batch(data, len(chunk))[1]
         cids = [candidate_cids("0x" + ret[:32].hex())[0] for ok, ret in results if ok]
         got = fetcher.get_pooled(cids)

@@ -33,7 +33,10 @@ mech-interact (``--mech-interact``): its released packages (v0.32.3, not on PyPI
 from ``../shared/third_party/mech-interact-v0.32.3/packages`` (online they come from the IPFS
 registry by the hashes of its ``packages.json``), verified package by package against that
 ``packages.json`` and copied to the git-ignored ``.run/mech_interact/packages`` for the
-composition tests. They are never copied into ``packages/`` and never committed.
+composition tests. The requester service (``requester_chained_abci``) runs mech-interact's
+skill as an agent, so ``packages.json`` also lists its skill and contracts as ``third_party``:
+they are copied from the same release folder into the git-ignored ``packages/valory``
+(hash-checked like every third-party package) and never committed.
 
 Usage: ``python -m scripts.sync_packages [--check] [--source DIR ...] [--mech-interact]``
 """
@@ -48,7 +51,7 @@ import tempfile
 import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, distribution
+from importlib.metadata import PackageNotFoundError, distribution, version
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence
 
@@ -263,14 +266,20 @@ def sync_package(
     package_id: PackageId,
     expected: str,
     check_only: bool,
+    pinned: Optional[Dict[PackageId, str]] = None,
 ) -> Outcome:
     """Make ``packages/`` hold one third-party package with its pinned hash.
+
+    A package from mech-interact's release is checked against the release's own
+    ``packages.json``, then its dependencies are re-pinned to ``pinned``
+    (:func:`repin_dependencies`): ``expected`` is the hash of that re-pinned copy.
 
     :param packages_dir: the repository's ``packages/`` folder.
     :param sources: ``packages/`` roots to copy from, in order of preference.
     :param package_id: the package.
     :param expected: its hash in ``packages.json``.
     :param check_only: only verify what is in ``packages/``; copy nothing.
+    :param pinned: every third-party package's hash in ``packages.json`` (re-pinning).
     :return: what was done.
     :raises SyncError: when the source (or, with ``check_only``, the local copy) does not
         hash to ``expected``, or when no source has the package.
@@ -286,15 +295,19 @@ def sync_package(
             f"actual {actual}. Run `make sync` to restore it."
         )
     source = find_source(sources, package_id)
+    released = release_hash(source, package_id)
     actual = ipfs_hash(source)
-    if actual != expected:
+    if actual != (released or expected):
         raise SyncError(
-            f"{package_id.to_uri_path} from {source}: expected hash {expected}, actual "
-            f"{actual}. The source is not the pinned release (open-autonomy 0.21.30, "
-            f"{MECH_SERVER}) or was modified; reinstall with `make setup`."
+            f"{package_id.to_uri_path} from {source}: expected hash "
+            f"{released or expected}, actual {actual}. The source is not the pinned "
+            f"release (open-autonomy 0.21.30, {MECH_SERVER}, mech-interact "
+            f"{MECH_INTERACT_RELEASE}) or was modified; reinstall with `make setup`."
         )
     ensure_init_files(packages_dir, package_id)
     copy_package(source, destination)
+    if released is not None:
+        repin_dependencies(destination, pinned)
     copied = ipfs_hash(destination)
     if copied != expected:
         raise SyncError(
@@ -302,6 +315,86 @@ def sync_package(
             f"from {source}, expected {expected}. Check the disk and retry."
         )
     return Outcome(package_id, "replaced" if present else "copied", source)
+
+
+def release_hash(source: Path, package_id: PackageId) -> Optional[str]:
+    """Return a package's hash in mech-interact's release listing, when it comes from there.
+
+    :param source: the package folder found by :func:`find_source`.
+    :param package_id: the package.
+    :return: its hash in ``<release>/packages.json`` (``dev``), or None for a package of the
+        open-autonomy or mech-server wheels.
+    :raises SyncError: when the folder is in the release but its listing lacks it.
+    """
+    release = MECH_INTERACT_SOURCE.resolve()
+    if release not in source.resolve().parents:
+        return None
+    listing = json.loads((release / "packages.json").read_text(encoding="utf-8"))
+    try:
+        return str(listing["dev"][package_id.to_uri_path])
+    except KeyError as error:
+        raise SyncError(
+            f"{package_id.to_uri_path} is in {release} but not in its packages.json"
+        ) from error
+
+
+def repin_dependencies(folder: Path, pinned: Optional[Dict[PackageId, str]]) -> None:
+    """Point a released package's dependency pins at this repository's third-party hashes.
+
+    mech-interact v0.32.3 was locked against open-autonomy 0.21.23; its skill names
+    ``valory/abstract_round_abci``, ``valory/gnosis_safe``... with that release's hashes, and
+    ``autonomy packages lock --check`` refuses a package whose pins differ from the hashes
+    in ``packages.json``; its contracts pin ``open-aea-ledger-ethereum==2.2.7``, and
+    ``aea run`` refuses an agent whose packages pin two versions of one Python package.
+    Only the ``author/name:version:hash`` lines and the ``version: ==X`` pins of Python
+    packages installed here (:func:`installed_pin`) of the package's YAML file are
+    rewritten (what ``autonomy packages lock`` does to a dev package's hashes); its code is
+    the release's, unchanged (the fingerprints in the YAML still check every file).
+
+    :param folder: the copied package folder.
+    :param pinned: third-party package -> hash from ``packages.json`` (None: no change).
+    """
+    if not pinned:
+        return
+    by_reference = {
+        f"{package_id.author}/{package_id.name}:{package_id.version}": digest
+        for package_id, digest in pinned.items()
+    }
+    (config,) = [
+        path
+        for path in folder.glob("*.yaml")
+        if path.name
+        in ("skill.yaml", "contract.yaml", "protocol.yaml", "connection.yaml")
+    ]
+    lines: List[str] = []
+    for line in config.read_text(encoding="utf-8").splitlines(keepends=True):
+        head, _, tail = line.rpartition(":")
+        reference = head.lstrip(" -")
+        newline = "\n" if tail.endswith("\n") else ""
+        if line.lstrip().startswith("- ") and reference in by_reference:
+            line = f"{head}:{by_reference[reference]}{newline}"
+        elif line.strip().startswith("version: ==") and lines:
+            distribution = lines[-1].strip().rstrip(":")
+            pin = installed_pin(distribution)
+            if pin is not None:
+                line = f"{line[: line.index('version:')]}version: =={pin}{newline}"
+        lines.append(line)
+    config.write_text("".join(lines), encoding="utf-8")
+
+
+def installed_pin(distribution: str) -> Optional[str]:
+    """The installed version of a framework distribution a released package pins.
+
+    :param distribution: a name under a package's ``dependencies:``.
+    :return: its installed version for ``open-autonomy`` and the ``open-aea*``
+        distributions, None otherwise (or when not installed): other pins stay as released.
+    """
+    if distribution != "open-autonomy" and not distribution.startswith("open-aea"):
+        return None
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return None
 
 
 def stale_packages(
@@ -347,7 +440,9 @@ def sync(
         manager = PackageManagerV1.from_dir(packages_dir)
         third_party: Dict[PackageId, str] = dict(manager.third_party_packages)
         outcomes = [
-            sync_package(packages_dir, sources, package_id, expected, check_only)
+            sync_package(
+                packages_dir, sources, package_id, expected, check_only, third_party
+            )
             for package_id, expected in third_party.items()
         ]
         dev_authors = {package_id.author for package_id in manager.dev_packages}
@@ -486,7 +581,11 @@ def main(  # pylint: disable=too-many-arguments
         )
     sources = list(extra_sources)
     if not check:
-        sources += [open_autonomy_packages(), mech_server_packages(CACHE_DIR)]
+        sources += [
+            open_autonomy_packages(),
+            mech_server_packages(CACHE_DIR),
+            mech_interact_source,
+        ]
     outcomes = sync(
         packages_dir,
         sources,

@@ -98,7 +98,7 @@ def test_agent_runs_without_the_acn_client() -> None:
         and "p2p_libp2p_client" not in agent["default_connection"]
     )
     assert any(
-        connection.startswith("valory/http_server:")
+        connection.startswith("mech_catalogue/http_server:")
         for connection in agent["connections"]
     )
     abci = _override(

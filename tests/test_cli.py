@@ -27,9 +27,11 @@ from click.testing import CliRunner, Result
 from mech_catalogue_core.manifest.parsing import (
     parse_document,
 )
+from mech_catalogue_core.tests.js_engine import survives_javascript
 
 from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.output import Output
 
 FIXTURES = Path(__file__).resolve().parents[1] / (
     "libs/mech-catalogue-core/mech_catalogue_core/tests/fixtures"
@@ -459,6 +461,7 @@ def test_every_command_has_json_and_help() -> None:
         "list",
         "mcp",
         "publish",
+        "search",
         "show",
         "validate",
     ]
@@ -559,3 +562,21 @@ def test_validate_says_what_component_metadata_is(tmp_path: Path) -> None:
     assert result.exit_code == EXIT_INVALID
     assert "registry NFT metadata" in result.stderr
     assert "mech-catalogue derive ipfs://<CID>" in result.stderr
+
+
+def test_json_output_gives_integers_javascript_cannot_hold_as_strings(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """Issue #34 item 11: whatever a command emits, ``--json`` keeps every digit in Node.
+
+    :param capsys: pytest's output capture.
+    """
+    result = {"price": 3 * 10**18, "requestId": int("c7" * 32, 16), "count": 7}
+    Output(as_json=True).emit(result)
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == {
+        "price": str(3 * 10**18),
+        "requestId": str(int("c7" * 32, 16)),
+        "count": 7,
+    }
+    assert survives_javascript(printed) and not survives_javascript(result)

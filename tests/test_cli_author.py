@@ -32,10 +32,8 @@ import click
 import pytest
 import yaml
 from click.testing import CliRunner, Result
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive import generate
-from mech_catalogue_core.derive.derive import (
-    derive_package,
-)
 from mech_catalogue_core.derive.generate import (
     generate_manifest,
 )

@@ -32,10 +32,13 @@ from aea.configurations.data_types import PackageId
 from scripts import toolchain
 from scripts.sync_packages import (
     CACHE_DIR,
+    MECH_INTERACT_SOURCE,
     SyncError,
+    ipfs_hash,
     mech_server_packages,
     open_autonomy_packages,
     package_dir,
+    repin_dependencies,
     sync,
 )
 
@@ -77,11 +80,15 @@ def third_party_only(target: Path) -> Path:
 
 
 def wheel_sources() -> List[Path]:
-    """Return the default sources: the open-autonomy and mech-server wheels' ``packages/``.
+    """Return the default sources: the two wheels' ``packages/`` and mech-interact's release.
 
-    :return: the two roots, in the order the sync script searches them.
+    :return: the three roots, in the order the sync script searches them.
     """
-    return [open_autonomy_packages(), mech_server_packages(CACHE_DIR)]
+    return [
+        open_autonomy_packages(),
+        mech_server_packages(CACHE_DIR),
+        MECH_INTERACT_SOURCE,
+    ]
 
 
 def tamper(package_path: Path) -> None:
@@ -134,13 +141,58 @@ def test_pins_are_open_autonomy_0_21_30_hashes() -> None:
     (wheel,) = (CACHE_DIR / "wheels").glob("mech_server-0.8.6-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         mech_server = json.loads(archive.read("packages/packages.json"))["third_party"]
+    mech_interact = json.loads(
+        (MECH_INTERACT_SOURCE / "packages.json").read_text(encoding="utf-8")
+    )["dev"]
     for package_id, package_hash in ours.items():
+        if package_id in mech_interact:
+            continue  # test_mech_interact_pins_are_its_release_s
         expected = open_autonomy.get(package_id, mech_server.get(package_id))
         assert package_hash == expected, package_id
-    assert set(ours) - set(open_autonomy) == {
+    assert set(ours) - set(open_autonomy) - set(mech_interact) == {
         "connection/valory/http_server/0.22.0",
         "contract/valory/complementary_service_metadata/0.1.0",
     }
+
+
+def test_mech_interact_pins_are_its_release_s(tmp_path: Path) -> None:
+    """mech-interact's packages are its release, re-pinned to this framework, nothing else.
+
+    Re-pinning a fresh copy of each released package (checked against the release's
+    packages.json first) reproduces our hash; the lines that differ are dependency pins
+    only (a package hash of ours, or the installed framework's version).
+
+    :param tmp_path: a temporary folder.
+    """
+    ours: Dict[str, str] = json.loads(PACKAGES_JSON.read_text(encoding="utf-8"))[
+        "third_party"
+    ]
+    release = json.loads(
+        (MECH_INTERACT_SOURCE / "packages.json").read_text(encoding="utf-8")
+    )["dev"]
+    assert set(release) <= set(ours)
+    pins = {PackageId.from_uri_path(uri): digest for uri, digest in ours.items()}
+    for uri, released in release.items():
+        package_id = PackageId.from_uri_path(uri)
+        source = package_dir(MECH_INTERACT_SOURCE, package_id)
+        copy = tmp_path / package_id.name
+        shutil.copytree(source, copy)
+        assert ipfs_hash(copy) == released, uri
+        repin_dependencies(copy, pins)
+        assert ipfs_hash(copy) == ours[uri], uri
+        (config,) = [
+            path
+            for path in copy.glob("*.yaml")
+            if path.name != "fsm_specification.yaml"
+        ]
+        before = (source / config.name).read_text().splitlines()
+        after = config.read_text().splitlines()
+        assert len(before) == len(after), uri
+        for old, new in zip(before, after):
+            if old != new:
+                assert old.rsplit(":", 1)[0] == new.rsplit(":", 1)[0], (uri, old)
+                pin = new.rsplit(":", 1)[1].strip()
+                assert pin in ours.values() or pin.startswith("=="), (uri, new)
 
 
 def test_sync_copies_every_pinned_package(synced: Path) -> None:

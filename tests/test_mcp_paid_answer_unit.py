@@ -34,6 +34,12 @@ import pytest
 from eth_abi import encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
+from mech_catalogue_core.tests.js_engine import (
+    survives_javascript,
+    through_javascript,
+)
 
 from mech_catalogue_cli.mcp_server import results as results_module
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
@@ -393,6 +399,36 @@ def test_a_delivered_text_cannot_close_the_untrusted_block_itself(
     end = "--- untrusted response QmResponse ends ---"
     assert result.is_error and text.count(end) == 1 and text.endswith(end)
     assert text.index("re-verified") < text.index(end)
+
+
+def test_integers_javascript_cannot_hold_reach_a_js_client_as_strings(
+    tmp_path: Path,
+) -> None:
+    """Issue #34 item 11: a 77-digit requestId (and a wei amount) survive JSON.parse.
+
+    The result as the server writes it on the wire goes through Node's ``JSON.parse``;
+    before, ``requestId`` was a JSON number there and came out as ``3.7e+76``.
+
+    :param tmp_path: pytest's temporary folder.
+    """
+    request_id = int("e3" * 32, 16)  # a keccak id, as mech-server answers it
+    answer = {"requestId": request_id, "result": "sunny", "fee": 3 * 10**18, "n": 7}
+    body = json.dumps(answer).encode()
+    result = _paid_call(_server(tmp_path, DeliveredMarket(), body))
+    assert not result.is_error, result.content[0].text
+    wire = json.loads(result.model_dump_json(by_alias=True, exclude_none=True))
+    held = through_javascript(json.dumps(wire))["structuredContent"]
+    assert held == {
+        "requestId": str(request_id),
+        "result": "sunny",
+        "fee": str(3 * 10**18),
+        "n": 7,
+    }
+    listed = schema_with_integer_text(
+        SCHEMA
+    )  # what tools/list serves (test_mcp_source)
+    Draft202012Validator(listed).validate(result.structured_content)
+    assert not survives_javascript(answer)  # the engine would have mangled the numbers
 
 
 @pytest.mark.parametrize("escaped", [True, False])

@@ -26,6 +26,10 @@ from mech_catalogue_core.catalogue.fetching import (
 from mech_catalogue_core.chain.registry import (
     DigestRead,
 )
+from mech_catalogue_core.exporters.js_integers import (
+    DECIMAL_PATTERN,
+    INTEGER_TEXT_NOTE,
+)
 from mech_catalogue_core.http_api.routes import CatalogueView, route
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
@@ -250,3 +254,29 @@ def test_an_agent_not_ready_yet_is_an_empty_catalogue_not_an_error() -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_listed_output_schema_says_large_integers_are_strings() -> None:
+    """Issue #34 item 11: the served outputSchema takes the decimal strings results give.
+
+    mech-server's response document declares ``requestId`` an integer; results give the
+    77-digit id as a string, so the listed schema must accept (and say) that.
+    """
+    output = {
+        "type": "object",
+        "properties": {
+            "requestId": {"type": "integer", "description": "Request id"},
+            "result": {"type": "string"},
+            "fee": {"type": "number"},
+        },
+        "required": ["requestId", "result"],
+    }
+    tool = dict(_typed("forecast", "prompt"), output={"schema": output})
+    catalogue = _priced_catalogue({1: manifest(tool)})
+    (served,) = served_from_catalogue(catalogue).tools
+    listed = served.tool["outputSchema"]["properties"]
+    assert listed["requestId"]["type"] == ["integer", "string"]
+    assert listed["requestId"]["pattern"] == DECIMAL_PATTERN
+    assert INTEGER_TEXT_NOTE in listed["requestId"]["description"]
+    assert listed["fee"]["type"] == ["number", "string"]
+    assert listed["result"] == {"type": "string"}

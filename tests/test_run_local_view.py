@@ -190,3 +190,39 @@ def test_free_ports_are_kept() -> None:
     port = listen_port()
     assert choose_http_port(port, 1, explicit=False) == (port, "")
     assert choose_http_port(port, 1, explicit=True) == (port, "")
+
+
+def _requesting(period: int, answers: List[Any]) -> AgentView:
+    view = _serving(period)
+    view.request = {
+        "tool": "prediction-online",
+        "mech": "0x" + "9a" * 20,
+        "price": 10**16,
+        "responses": [
+            {"request_id": request_id, "nonce": "n", "answer": answer, "error": None}
+            for request_id, answer in answers
+        ],
+    }
+    return view
+
+
+def test_the_requester_s_last_answer_is_shown_and_printed_once_per_request() -> None:
+    """The live table shows the request and its answer; a pipe gets a line per new answer."""
+    table = _text([_requesting(2, [("0xaa11", '{"p_yes": 0.6}')])])
+    assert "requests" in table and "prediction-online" in table
+    assert "10000000000000000" in table and "0xaa11" in table and "p_yes" in table
+    assert "requests" not in _text([_serving(2)])
+    out = io.StringIO()
+    printer = LinePrinter(Console(file=out, force_terminal=False, width=400))
+    for view in (
+        _requesting(1, [("0xaa11", None)]),  # pending: no answer yet
+        _requesting(1, [("0xaa11", "yes")]),  # answered
+        _requesting(2, [("0xaa11", "yes")]),  # a new period alone
+        _requesting(3, [("0xbb22", "no")]),  # the next request's answer
+    ):
+        printer.print_changes([view])
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 3, lines
+    assert "last answer" not in lines[0]
+    assert "last answer to request 0xaa11: yes" in lines[1]
+    assert "last answer to request 0xbb22: no" in lines[2]

@@ -17,6 +17,7 @@
 from typing import List, Optional, Tuple
 
 import click
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.chain.registry import (
     ChainReadError,
@@ -25,11 +26,11 @@ from mech_catalogue_core.chain.registry import (
 from mech_catalogue_core.derive.derive import (
     DerivedPackage,
     DeriveError,
-    derive_package,
 )
 from rich.console import Console
 from rich.table import Table
 
+from ..adapters.urls import redacted_url, without_url
 from ..chain_options import PresetCommand, chain_options, need, pick
 from ..code_source import (
     CodeReadError,
@@ -38,7 +39,6 @@ from ..code_source import (
     is_code_uri,
 )
 from ..devnet_options import DevnetSettings, given
-from ..keys import redacted_url, without_url
 from ..output import CliFailure, Output, print_problem
 from ..sources import DEFAULT_TIMEOUT
 from .options import (

@@ -15,23 +15,18 @@
 """``mech-catalogue mcp``: serve the catalogue as MCP tools; a call is a paid mech request.
 
 See docs/mcp.md. The server logic is :mod:`mech_catalogue_cli.mcp_server`; this module
-turns options into its settings. Nothing is printed on stdout (stdio is the protocol);
-logs go to stderr and never carry the key.
+declares the options and turns them into its settings; :mod:`.mcp_run` picks the
+catalogue source and the paying marketplace, and starts the server. Nothing is printed
+on stdout (stdio is the protocol); logs go to stderr and never carry the key.
 """
 
 import logging
 import os
 import sys
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-import anyio
 import click
 from mech_catalogue_core.chain.presets import ChainPreset
-from mech_catalogue_core.chain.registry import (
-    RegistryConfigError,
-    parse_registry_sources,
-)
 from mech_catalogue_core.model.payment import (
     ASSET_NATIVE,
     ASSETS,
@@ -39,16 +34,12 @@ from mech_catalogue_core.model.payment import (
     parse_asset_amounts,
 )
 
-from mech_catalogue_cli.mcp_server.market import Journal, Marketplace
-from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer, serve
-from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
-from mech_catalogue_cli.sync_driver import SyncConfig
+from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 
 from ..chain_options import (
     PresetCommand,
     chain_options,
     chain_settings,
-    market_source,
     need,
 )
 from ..devnet_options import DevnetSettings, devnet_options, ipfs_api_url
@@ -56,7 +47,8 @@ from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..sources import GATEWAY_ENV, default_gateway
-from .list_cmd import parse_registry_option
+from .list_options import parse_registry_option
+from .mcp_run import catalogue_source, paying_market, start
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
 KEY_ENV = "MECH_CATALOGUE_MCP_KEY"
@@ -64,7 +56,6 @@ IPFS_API_ENV = "MECH_CATALOGUE_IPFS_API"
 DEFAULT_IPFS_API = "http://127.0.0.1:5001"
 #: the devnet account that pays when no key is given (an anvil test key)
 DEVNET_REQUESTER_ROLE = "stranger"
-NO_SOURCE = "no_catalogue_source"
 #: the call journal's folder: ``.mech-catalogue/mcp`` (relative) in a checkout, the user's
 #: state folder when installed from a wheel (mech_catalogue_cli/folders.py)
 DEFAULT_STATE_DIR = DEFAULTS.mcp
@@ -308,6 +299,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
 ) -> None:
     """Serve the catalogue over MCP (see the command help and docs/mcp.md).
 
+    A ``--registry`` the reader rejects, or paying off the devnet without
+    ``--max-price`` and ``--max-spend``, is a usage error (exit 2, from :mod:`.mcp_run`).
+
     :param ctx: the click context.
     :param agent: ``--agent``.
     :param rpc: ``--rpc``.
@@ -337,9 +331,6 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param devnet: the running devnet (``--devnet``, ``--chain devnet``), or None.
     :param preset: the ``--chain`` preset, or None.
     :param as_json: ``--json``.
-    :raises BadParameter: (exit 2) for a ``--registry`` the reader rejects.
-    :raises UsageError: (exit 2) to pay off the devnet without ``--max-price`` and
-        ``--max-spend``.
     """
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s"
@@ -361,62 +352,21 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             devnet,
             preset,
         )
-        rpc, chain_id, gateway = (
-            chosen["rpc"],
-            chosen["chain_id"],
-            chosen["gateway"],
-        )
-        ipfs_api, multicall = chosen["ipfs_api"], chosen["multicall"]
-        registries, marketplace = chosen["registries"], chosen["marketplace"]
-        if preset is not None and not agent and not marketplace:
+        gateway, ipfs_api = chosen["gateway"], chosen["ipfs_api"]
+        if preset is not None and not agent and not chosen["marketplace"]:
             need(preset, "mech_marketplace", "--marketplace ADDRESS")
         if devnet is not None:
             info = devnet.info
             devnet_key = str(info.accounts[DEVNET_REQUESTER_ROLE]["private_key"])
         key = load_key(key_file, KEY_ENV, devnet_key)
-        source: Any
-        if agent:
-            source = AgentSource(agent)
-        elif registries and multicall:
-            from .list_cmd import _chain_id  # pylint: disable=import-outside-toplevel
-
-            chain = chain_id or _chain_id(rpc, 10.0)
-            try:
-                sources = parse_registry_sources(registries, chain, name="--registry")
-            except RegistryConfigError as exc:
-                raise click.BadParameter(str(exc), param_hint="'--registry'") from exc
-            source = DirectSource(
-                SyncConfig(
-                    rpc_url=rpc,
-                    gateway_url=gateway.rstrip("/"),
-                    sources=sources,
-                    multicall=multicall,
-                    fallback_gateway_urls=tuple(chosen.get("fallback_gateways", ())),
-                ),
-                market_source(chosen, chain),
-            )
-        else:
-            raise CliFailure(
-                NO_SOURCE,
-                "No catalogue source: give --agent URL, --devnet, or --registry with "
-                "--multicall2 (and --marketplace to pay mechs).",
-            )
-        market = journal = None
-        if key and marketplace:
-            if (
-                not dry_run
-                and devnet is None
-                and not (ASSET_NATIVE in max_price and ASSET_NATIVE in max_spend)
-            ):
-                # an MCP client (an LLM, possibly steered by a tool description) decides
-                # what to call: real funds are never spent without both bounds
-                raise click.UsageError(
-                    "paying mechs needs --max-price and --max-spend (wei; e.g. "
-                    "--max-price 20000000000000000 --max-spend 100000000000000000); "
-                    "or --dry-run to pay nothing"
-                )
-            market = Marketplace(rpc, marketplace, key)
-            journal = Journal(Path(state_dir))
+        source = catalogue_source(agent, chosen)
+        market, journal = paying_market(
+            key,
+            chosen,
+            state_dir,
+            paying_off_devnet=not dry_run and devnet is None,
+            bounds=(max_price.get(ASSET_NATIVE), max_spend.get(ASSET_NATIVE)),
+        )
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),
             ipfs_api_url=ipfs_api_url(ipfs_api),
@@ -434,26 +384,6 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             all_tools=all_tools,
             pin_file=pin_file,
         )
-        app = MechToolServer(source, settings, market, journal)
-        try:
-            app.refresh()
-        except SourceError as exc:
-            raise CliFailure(NO_SOURCE, str(exc)) from exc
-        logging.getLogger("mech_catalogue.mcp").info(
-            "listing %d of the catalogue's %d tools (%s; catalogue %s) over %s; "
-            "requester %s%s",
-            len(app.listed.tools),
-            len(app.catalogue.tools),
-            (
-                "every tool"
-                if all_tools
-                else "those a call can pay for; --all-tools for all"
-            ),
-            app.catalogue.digest[:16],
-            transport,
-            market.requester if market else "(none: dry run)",
-            "; dry run" if settings.dry_run else "",
-        )
-        anyio.run(serve, app, transport, host, port)
+        start(MechToolServer(source, settings, market, journal), transport, host, port)
     except CliFailure as failure:
         out.fail(failure)

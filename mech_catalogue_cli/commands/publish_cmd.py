@@ -34,10 +34,10 @@ from typing import Any, Dict, Optional, Tuple
 
 import click
 from eth_account import Account
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.derive.derive import (
     DeriveError,
-    derive_package,
 )
 from mech_catalogue_core.derive.generate import (
     GenerateError,

@@ -20,7 +20,7 @@ Modules (see docs/mcp.md):
   caps, call key and payload nonce, request payload), unit-tested without a chain;
 - :mod:`.source`: where the catalogue comes from (a running agent's HTTP API or a direct
   read of the registries and the marketplace with the skill's own code);
-- :mod:`.upstream`: one agent answer read within a byte cap, a deadline and a depth;
+- :mod:`mech_catalogue_cli.adapters.http`: one agent answer read within a byte cap, a deadline and a depth;
 - :mod:`.market`: the MechMarketplace request/delivery over web3, with the call journal;
 - :mod:`.ipfs`: request upload (kubo API) and verified response fetch (gateway);
 - :mod:`.settings`: call settings (caps, timeouts) and a call's phase timer;

@@ -46,6 +46,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from mech_catalogue_core.exporters.js_integers import (
+    integers_as_text,
+    schema_with_integer_text,
+)
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 from mech_catalogue_core.model.market import (
@@ -691,7 +695,11 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
 
     The schema may describe the whole response document (mech-server's ``{"requestId",
     "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
-    decoded when it is JSON text); the first that validates is returned. Never raises:
+    decoded when it is JSON text); the first that validates is returned. Integers
+    beyond +-(2**53-1) (the 77-digit ``requestId``) are given as decimal strings
+    (:func:`~mech_catalogue_core.exporters.js_integers.integers_as_text`), checked against
+    the schema as served, which accepts them
+    (:func:`~mech_catalogue_core.exporters.js_integers.schema_with_integer_text`). Never raises:
     a response that is no bounded JSON (:func:`decode_response`) or that the validator
     cannot check (e.g. ``OverflowError`` of ``multipleOf``) is a reason, not an error.
 
@@ -709,10 +717,12 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
             decoded, _ = decode_response(result)
             result = result if decoded is None else decoded
         candidates.append(result)
+    candidates = [integers_as_text(candidate) for candidate in candidates]
+    served = schema_with_integer_text(dict(schema))
     first = None
     for candidate in candidates:
         try:
-            validator = Draft202012Validator(dict(schema))
+            validator = Draft202012Validator(served)
             errors = sorted(validator.iter_errors(candidate), key=str)
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # a stranger's schema meeting a mech's response: whatever it raises, the

@@ -14,6 +14,10 @@
 
 """Request upload (kubo RPC API) and verified response fetch (HTTP gateway).
 
+Both through the CLI's one IPFS adapter (:mod:`mech_catalogue_cli.adapters.ipfs`:
+``KuboRpc.add``, ``gateway_bytes`` capped at :data:`MAX_RESPONSE_BYTES`); its failures
+become :class:`IpfsError`, naming the node by scheme and host only.
+
 Request: the payload JSON is added with ``cid-version=0`` (dag-pb root, as
 mech-interact's ``send_to_ipfs`` stores it), so the marketplace request ``data`` is the
 root's 32-byte sha2-256 digest (mech-interact sends ``f01701220`` + that hex, cut after
@@ -34,7 +38,6 @@ import json
 from dataclasses import dataclass
 from typing import Any, Dict, Tuple
 
-import requests
 from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
     cid_to_digest,
@@ -45,6 +48,14 @@ from mech_catalogue_core.ipfs.dag_pb import (
     DagPbError,
     decode_node,
 )
+
+from mech_catalogue_cli.adapters.http import Session, new_session
+from mech_catalogue_cli.adapters.ipfs import (
+    IpfsTransportError,
+    KuboRpc,
+    gateway_bytes,
+)
+from mech_catalogue_cli.adapters.urls import redacted_url
 
 #: largest response this server reads (1 MiB), like the manifest byte cap
 MAX_RESPONSE_BYTES = 1 << 20
@@ -89,23 +100,20 @@ def upload_json(api_url: str, payload: Dict[str, Any], timeout: float) -> Upload
     :raises IpfsError: when the node refuses or is unreachable.
     """
     data = payload_bytes(payload)
+    node = redacted_url(api_url)
     try:
-        response = requests.post(
-            f"{api_url.rstrip('/')}/api/v0/add",
-            params={"cid-version": "0", "pin": "true"},
-            files={"file": ("metadata.json", data)},
-            timeout=timeout,
+        entries = KuboRpc(api_url, timeout).add(
+            {"cid-version": "0", "pin": "true"}, {"file": ("metadata.json", data)}
         )
-        response.raise_for_status()
-        cid = str(response.json()["Hash"])
-    except (requests.RequestException, ValueError, KeyError) as exc:
+        cid = str(entries[-1]["Hash"])
+    except (IpfsTransportError, IndexError, KeyError) as exc:
         raise IpfsError(
-            f"cannot add the request to IPFS through {api_url} ({type(exc).__name__}); "
+            f"cannot add the request to IPFS through {node} ({_why(exc)}); "
             "check --ipfs-api and that the node runs"
         ) from exc
     codec, digest = cid_to_digest(cid)
     if codec != DAG_PB:
-        raise IpfsError(f"{api_url} stored the request as {codec}, not dag-pb")
+        raise IpfsError(f"{node} stored the request as {codec}, not dag-pb")
     return Uploaded(cid, digest, len(data))
 
 
@@ -124,16 +132,26 @@ def directory_links(block: bytes) -> Dict[str, str]:
         ) from exc
 
 
-def _get(url: str, timeout: float) -> bytes:
+def _why(exc: Exception) -> str:
+    """Name a failure briefly: the transport error's type, an HTTP status, or the kind.
+
+    :param exc: the adapter's error (or a missing ``Hash``).
+    :return: e.g. ``ConnectionError``, ``HTTP 500``.
+    """
+    if isinstance(exc, IpfsTransportError):
+        if exc.status is not None:
+            return f"HTTP {exc.status}"
+        if exc.__cause__ is not None:
+            return type(exc.__cause__).__name__
+        return exc.kind
+    return type(exc).__name__
+
+
+def _get(session: Session, gateway: str, path: str, timeout: float) -> bytes:
     try:
-        with requests.get(url, timeout=timeout, stream=True) as response:
-            response.raise_for_status()
-            body = response.raw.read(MAX_RESPONSE_BYTES + 1, decode_content=True)
-    except requests.RequestException as exc:
-        raise IpfsError(f"GET {url} failed ({type(exc).__name__})") from exc
-    if len(body) > MAX_RESPONSE_BYTES:
-        raise IpfsError(f"GET {url}: more than {MAX_RESPONSE_BYTES} bytes")
-    return bytes(body)
+        return gateway_bytes(session, gateway, path, timeout, MAX_RESPONSE_BYTES)
+    except IpfsTransportError as exc:
+        raise IpfsError(str(exc)) from exc
 
 
 def fetch_response(
@@ -153,21 +171,21 @@ def fetch_response(
         raise IpfsError(
             f"the delivery data is {len(digest)} bytes, not a 32-byte IPFS digest"
         )
-    base = gateway_url.rstrip("/")
+    session = new_session()
     root = digest_to_cid(digest, DAG_PB)
-    block = _get(f"{base}/ipfs/{root}?format=raw", timeout)
+    block = _get(session, gateway_url, f"ipfs/{root}?format=raw", timeout)
     if hashlib.sha256(block).digest() != digest:
         raise IpfsError(f"the gateway's block for {root} does not hash to it")
     child_text = directory_links(block).get(str(request_id))
     if child_text is None:  # a file delivered directly
-        data = _get(f"{base}/ipfs/{root}", timeout)
+        data = _get(session, gateway_url, f"ipfs/{root}", timeout)
         checked = verify(data, digest, DAG_PB)
         if not checked.ok:
             raise IpfsError(
                 f"{root} holds no file named {request_id} and its bytes do not hash to it"
             )
         return data, root
-    data = _get(f"{base}/ipfs/{child_text}", timeout)
+    data = _get(session, gateway_url, f"ipfs/{child_text}", timeout)
     codec, child_digest = cid_to_digest(child_text)
     if not verify(data, child_digest, codec).ok:
         raise IpfsError(f"{root}/{request_id} ({child_text}) does not hash to its CID")

@@ -88,6 +88,7 @@ from .source import (
     ServedCatalogue,
     SourceError,
 )
+from .tasks import CallTasks
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 SERVER_NAME = "mech-catalogue"
@@ -144,6 +145,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             on_subscriptions_listen=self.listen,
             get_tool_input_schema=self._input_schema,
         )
+        self.tasks = CallTasks(self.call)
+        self.server.middleware.append(self.tasks)
 
     # --- catalogue -----------------------------------------------------------------
     def refresh(self) -> bool:
@@ -372,6 +375,7 @@ async def serve(
         NotificationOptions(tools_changed=True)
     )
     async with anyio.create_task_group() as group:
+        app.tasks.group = group  # task-augmented calls run on after their request
         group.start_soon(app.poll)
         group.start_soon(anyio.to_thread.run_sync, warm_up)
         if transport == "stdio":

@@ -28,7 +28,9 @@ rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"][
 lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`). Their text
 is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_model``,
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
-front of the model. A listed tool's description starts with the server's own facts
+front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
+integers (``exporters.js_integers``): results give integers JavaScript cannot hold,
+such as the 77-digit ``requestId``, as strings. A listed tool's description starts with the server's own facts
 (:func:`described_with_cost`); tools whose arguments ask for a secret, or whose definition still hides text, are not
 listed (:meth:`ServedCatalogue.refusing_unsafe`).
 """
@@ -44,6 +46,7 @@ from mech_catalogue_core.chain.marketplace import (
     attach_facts,
 )
 from mech_catalogue_core.chain.registry import ChainReadError
+from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import (
     META_KEY,
     mcp_tool_for_model,
@@ -66,13 +69,14 @@ from mech_catalogue_core.model.tool import (
     MechRef,
 )
 
+from mech_catalogue_cli.adapters.http import AnswerError, get_json, watched_session
+from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, block_number
+from mech_catalogue_cli.adapters.urls import redacted_url, without_url
 from mech_catalogue_cli.code_source import derive_catalogue
-from mech_catalogue_cli.keys import redacted_url, without_url
-from mech_catalogue_cli.marketplace_driver import MarketplaceReader, block_number
+from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .decisions import NoOffer, Offer, choose_offer, hidden_text_refusal, secret_refusal
-from .upstream import AnswerError, get_json, watched_session
 
 LOGGER = logging.getLogger(__name__)
 
@@ -298,6 +302,9 @@ def _with_offers(
     conflicting: Sequence[str] = (),
 ) -> ServedTool:
     entry = mcp_tool_for_model(entry)
+    if "outputSchema" in entry:
+        # results give integers JavaScript cannot hold as strings: the schema says so
+        entry["outputSchema"] = schema_with_integer_text(entry["outputSchema"])
     meta = entry["_meta"][META_KEY]
     meta["offers"] = [offer.to_meta() for offer in offers]
     meta["conflicting_mechs"] = sorted(set(conflicting))  # schema_mechs' complement
@@ -352,7 +359,7 @@ class AgentBounds:
     tools: int = MAX_AGENT_TOOLS
 
 
-#: what to check, by the kind of a refused answer (``upstream.AnswerError.kind``)
+#: what to check, by the kind of a refused answer (``adapters.http.AnswerError.kind``)
 _ADVICE = {
     "status": "check that the agent runs and serves its HTTP API there",
     "transport": "check the URL and that the agent runs",
@@ -375,7 +382,7 @@ def _route(path: str) -> str:
 class AgentSource:
     """A running agent's HTTP API (docs/skill-contract.md, "HTTP API").
 
-    Every answer is read within :class:`AgentBounds` and ``timeout`` (``upstream``):
+    Every answer is read within :class:`AgentBounds` and ``timeout`` (:mod:`mech_catalogue_cli.adapters.http`):
     whatever the agent sends, the only error is :class:`SourceError`, and no message
     carries the URL's path or query (they may hold an API key: ``keys.redacted_url``).
     """
@@ -576,7 +583,7 @@ class DirectSource:
         try:
             facts = self._facts()
             head = block_number(
-                self.sync.session, self.config.rpc_url, self.config.rpc_timeout
+                JsonRpc(self.config.rpc_url, self.config.rpc_timeout, self.sync.session)
             )
         except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
             raise SourceError(

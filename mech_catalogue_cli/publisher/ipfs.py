@@ -12,23 +12,23 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The one kubo RPC client: ``add`` (pinned, CIDv1), ``cat``, ``block`` and ``is_ready``.
+"""Publishing's view of a kubo node: ``add`` (pinned, CIDv1), ``cat``, ``block``, ``is_ready``.
 
 Used by ``publish``, by the devnet (scripts/devnet seeds manifests through it) and by the
 tests. Kubo RPC reference: https://docs.ipfs.tech/reference/kubo/rpc/ (``/api/v0/add``,
-``/api/v0/cat``, ``/api/v0/block/get``, ``/api/v0/version``; every call is a POST). Reads
-stop one byte past the byte cap (``cat``'s ``length`` argument and a capped read,
-``domain.size_cap``).
+``/api/v0/cat``, ``/api/v0/block/get``, ``/api/v0/version``; every call is a POST), sent
+through the CLI's one IPFS adapter (:class:`mech_catalogue_cli.adapters.ipfs.KuboRpc`),
+whose failures become ``PublishError`` IPFS_UNAVAILABLE saying nothing was sent on
+chain. Reads stop one byte past the byte cap (``cat``'s ``length`` argument and a capped
+read, ``ipfs.size_cap``).
 """
 
-import json
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Dict, Iterator, List
 
-import requests
 from mech_catalogue_core.ipfs.size_cap import (
     cat_params,
-    read_capped,
 )
 from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
@@ -37,6 +37,13 @@ from mech_catalogue_core.publish.publish import (
     IPFS_UNAVAILABLE,
     PublishError,
 )
+
+from mech_catalogue_cli.adapters.ipfs import (
+    STATUS,
+    IpfsTransportError,
+    KuboRpc,
+)
+from mech_catalogue_cli.adapters.urls import redacted_url
 
 DEFAULT_IPFS_TIMEOUT = 10.0
 
@@ -64,31 +71,32 @@ class IpfsApi:
         self.api_url = api_url.rstrip("/")
         self.timeout = timeout
         self.cap = cap
+        self.kubo = KuboRpc(self.api_url, timeout)
 
-    def _post(
-        self, path: str, params: dict, files: Optional[Any] = None
-    ) -> requests.Response:
-        url = f"{self.api_url}/api/v0/{path}"
-        if "arg" in params:  # name the CID in errors
-            path = f"{path} {params['arg']}"
+    @contextmanager
+    def _failures(self, what: str) -> Iterator[None]:
+        """Turn the adapter's failures of ``what`` into IPFS_UNAVAILABLE.
+
+        :param what: the command (and its CID) as messages name it.
+        :yield: nothing.
+        :raises PublishError: IPFS_UNAVAILABLE, saying nothing was sent on chain.
+        """
+        node = redacted_url(self.api_url)
         try:
-            response = requests.post(
-                url, params=params, files=files, timeout=self.timeout, stream=True
-            )
-        except requests.RequestException as exc:
-            raise PublishError(
-                IPFS_UNAVAILABLE,
-                f"The IPFS node at {self.api_url} did not answer {path} ({type(exc).__name__}); start it or "
-                "pass --ipfs-api. Nothing was sent on chain.",
-            ) from exc
-        if not response.ok:
-            text = response.text[:200]
-            response.close()
-            raise PublishError(
-                IPFS_UNAVAILABLE,
-                f"The IPFS node at {self.api_url} refused {path}: HTTP {response.status_code} {text}. Nothing was sent on chain.",
-            )
-        return response
+            yield
+        except IpfsTransportError as exc:
+            if exc.kind == STATUS:
+                message = (
+                    f"The IPFS node at {node} refused {what}: HTTP {exc.status} "
+                    f"{exc.detail}. Nothing was sent on chain."
+                )
+            else:
+                cause = type(exc.__cause__).__name__ if exc.__cause__ else exc.kind
+                message = (
+                    f"The IPFS node at {node} did not answer {what} ({cause}); start "
+                    "it or pass --ipfs-api. Nothing was sent on chain."
+                )
+            raise PublishError(IPFS_UNAVAILABLE, message) from exc
 
     def is_ready(self) -> bool:
         """Tell whether the node answers ``/api/v0/version``.
@@ -96,9 +104,9 @@ class IpfsApi:
         :return: ``True`` when it does (``False`` when down or refusing).
         """
         try:
-            with self._post("version", {}):
+            with self.kubo.post("version", {}):
                 return True
-        except PublishError:
+        except IpfsTransportError:
             return False
 
     def add(self, data: bytes, raw_leaves: bool = False) -> str:
@@ -112,7 +120,8 @@ class IpfsApi:
         :param data: the file bytes.
         :param raw_leaves: store leaves as raw blocks instead of UnixFS dag-pb nodes.
         :return: the CID the node reports.
-        :raises PublishError: IPFS_UNAVAILABLE when the node is down or refuses.
+        :raises PublishError: IPFS_UNAVAILABLE when the node is down or refuses, or
+            answers without a CID.
         """
         params = {
             "cid-version": "1",
@@ -120,16 +129,18 @@ class IpfsApi:
             "pin": "true",
             "hash": "sha2-256",
         }
-        with self._post(
-            "add", params, files={"file": ("manifest.json", data)}
-        ) as response:
-            try:
-                return str(response.json()["Hash"])
-            except (ValueError, KeyError) as exc:
-                raise PublishError(
-                    IPFS_UNAVAILABLE,
-                    f"The IPFS node at {self.api_url} answered add without a Hash; is it a kubo RPC API?",
-                ) from exc
+        entries = self._add(params, {"file": ("manifest.json", data)})
+        if not entries or "Hash" not in entries[-1]:
+            raise PublishError(
+                IPFS_UNAVAILABLE,
+                f"The IPFS node at {redacted_url(self.api_url)} answered add without a "
+                "Hash; is it a kubo RPC API?",
+            )
+        return str(entries[-1]["Hash"])
+
+    def _add(self, params: Dict[str, str], files: Any) -> List[Dict[str, Any]]:
+        with self._failures("add"):
+            return self.kubo.add(params, files)
 
     def add_directory(self, folder: Path) -> str:
         """Add and pin a folder's files under its name (``ipfs add -r``, CIDv1, dag-pb leaves).
@@ -152,20 +163,15 @@ class IpfsApi:
             if p.is_file()
         ]
         params = {"cid-version": "1", "raw-leaves": "false", "pin": "true"}
-        with self._post("add", params, files=parts) as response:
-            try:
-                entries = [
-                    json.loads(line) for line in response.text.splitlines() if line
-                ]
-                return next(
-                    str(e["Hash"]) for e in entries if e.get("Name") == folder.name
-                )
-            except (ValueError, KeyError, StopIteration) as exc:
-                raise PublishError(
-                    IPFS_UNAVAILABLE,
-                    f"The IPFS node at {self.api_url} answered add of folder {folder} "
-                    "without its CID; is it a kubo RPC API?",
-                ) from exc
+        entries = self._add(params, parts)
+        found = [str(e["Hash"]) for e in entries if e.get("Name") == folder.name]
+        if not found or not found[0]:
+            raise PublishError(
+                IPFS_UNAVAILABLE,
+                f"The IPFS node at {redacted_url(self.api_url)} answered add of folder "
+                f"{folder} without its CID; is it a kubo RPC API?",
+            )
+        return found[0]
 
     def cat(self, cid: str) -> bytes:
         """Read a file back, at most :attr:`cap` + 1 bytes.
@@ -186,13 +192,6 @@ class IpfsApi:
         """
         return self._read("block/get", {"arg": cid})
 
-    def _read(self, path: str, params: dict) -> bytes:
-        with self._post(path, params) as response:
-            try:
-                return read_capped(response.iter_content(65536), self.cap)
-            except requests.RequestException as exc:
-                raise PublishError(
-                    IPFS_UNAVAILABLE,
-                    f"The IPFS node at {self.api_url} broke off reading {params['arg']} "
-                    f"back ({path}, {type(exc).__name__}).",
-                ) from exc
+    def _read(self, command: str, params: Dict[str, str]) -> bytes:
+        with self._failures(f"{command} {params['arg']}"):
+            return self.kubo.read(command, params, self.cap)

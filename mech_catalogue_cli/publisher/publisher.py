@@ -27,7 +27,6 @@ never sent twice.
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional, Sequence, cast
 
-import requests
 from eth_abi import decode as abi_decode
 from eth_abi.exceptions import DecodingError
 from eth_account.signers.local import LocalAccount
@@ -72,6 +71,7 @@ from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted, Web3Exception
 from web3.types import TxParams
 
+from ..adapters.http import TRANSPORT_ERRORS
 from .ipfs import IpfsApi
 
 RECEIPT_TIMEOUT = 60.0
@@ -80,7 +80,7 @@ RECEIPT_TIMEOUT = 60.0
 #: numAgentInstances, state)
 SERVICE_FIELDS = ("uint96", "address", "bytes32", "uint32", "uint32", "uint32", "uint8")
 GAS_MARGIN = 1.25
-_TRANSPORT_ERRORS = (requests.RequestException, OSError, Web3Exception)
+_TRANSPORT_ERRORS = (*TRANSPORT_ERRORS, Web3Exception)
 
 
 @dataclass

@@ -25,7 +25,6 @@ through the mech, sent by the service Safe, so every counter the catalogue reads
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-import requests
 from eth_abi import encode as abi_encode
 from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
@@ -45,7 +44,7 @@ from mech_catalogue_core.model.market import (
 from web3 import Web3
 from web3.logs import DISCARD
 
-from mech_catalogue_cli.sync_driver import eth_call
+from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, eth_call
 from scripts.devnet.base import DevnetError
 from scripts.devnet.contracts import contract_at, deploy, send
 from scripts.devnet.services import ServiceHelpers
@@ -499,13 +498,11 @@ def read_facts(
         batch_size,
         at_block,
     )
-    session, calls = requests.Session(), 0
+    rpc, calls = JsonRpc(devnet.info.rpc_url, 10), 0
     try:
         batch, block = next(gen)
         while True:
-            data = eth_call(
-                session, devnet.info.rpc_url, multicall, encode_batch(batch), block, 10
-            )
+            data = eth_call(rpc, multicall, encode_batch(batch), block)
             calls += 1
             batch, block = gen.send(decode_batch(data, len(batch)))
     except StopIteration as done:

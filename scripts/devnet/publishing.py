@@ -27,9 +27,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from mech_catalogue_core.derive.derive import (
-    derive_package,
-)
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive.generate import (
     generate_manifest,
 )

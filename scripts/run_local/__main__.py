@@ -36,7 +36,7 @@ from scripts.run_local.view import (
     endpoints_table,
     render,
 )
-from scripts.run_local.workspace import WorkspaceError
+from scripts.run_local.workspace import SERVICES, WorkspaceError
 from scripts.toolchain import MissingTool
 
 console = Console()
@@ -113,6 +113,14 @@ def _http_port(requested: int, agents: int) -> int:
     help="1: one agent on the abci connection's mock Tendermint; 4: four agents, each with its own Tendermint node.",
 )
 @click.option(
+    "--service",
+    type=click.Choice(SERVICES),
+    default=lambda: os.environ.get("SERVICE", SERVICES[0]),
+    show_default=f"$SERVICE or {SERVICES[0]}",
+    help="tool_metadata: the catalogue service; requester: the catalogue, a tool choice "
+    "and mech-interact's paid request through the agents' Safe (docs/running.md).",
+)
+@click.option(
     "--work-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=run_dir,
@@ -149,17 +157,19 @@ def _http_port(requested: int, agents: int) -> int:
 )
 def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,too-many-locals
     agents: int,
+    service: str,
     work_dir: Path,
     http_port: int,
     refresh: float,
     reset_pause: int,
     duration: float,
 ) -> None:
-    """Bring up the seeded devnet, run the tool metadata agent(s), show the catalogue they serve."""
+    """Bring up the seeded devnet, run the service's agent(s), show the catalogue they serve."""
     install_stop_signals()
     http_port = _http_port(http_port, agents)
     run = LocalRun(
         agents=agents,
+        service=service,
         work_dir=work_dir,
         settings={"RESET_PAUSE_DURATION": str(reset_pause)},
         http_port=http_port,

@@ -31,13 +31,17 @@ from typing import Dict, List, Optional, Sequence
 
 from mech_catalogue_cli.devnet.state import DevnetInfo
 from scripts.devnet.processes import is_alive, spawn, stop_pid
+from scripts.toolchain import REPO_ROOT
+
+#: the domain library's folder in this checkout (``mech_catalogue_core`` is imported from it)
+LIBRARY_DIR = REPO_ROOT / "libs" / "mech-catalogue-core"
 
 #: every connection of the agent except valory/p2p_libp2p_client (no ACN node is reachable)
 RUN_CONNECTIONS = (
     "mech_catalogue/capped_http_client:0.1.0",
+    "mech_catalogue/http_server:0.1.0",
     "valory/abci:0.1.0",
     "valory/http_client:0.23.0",
-    "valory/http_server:0.22.0",
     "valory/ipfs:0.1.0",
     "valory/ledger:0.19.0",
 )
@@ -57,7 +61,7 @@ DEVNET_REGISTRIES = (
 class AgentPorts:
     """Loopback ports of one agent.
 
-    :param http: the catalogue API (``valory/http_server``).
+    :param http: the catalogue API (``mech_catalogue/http_server``).
     :param tendermint_rpc: Tendermint RPC, or the mock RPC of the abci connection.
     :param abci: the ABCI server the Tendermint node dials (unused with the mock).
     :param tendermint_com: the Tendermint control server (``/hard_reset``); with the mock,
@@ -190,8 +194,11 @@ class AgentProcess:
 
     def start(self) -> None:
         """Start ``aea -s run --connections ...`` detached, output to :attr:`log_path`."""
-        # the repository root on PYTHONPATH would shadow the agent's vendor/ packages
+        # the repository root on PYTHONPATH would shadow the agent's vendor/ packages; the
+        # domain library is this checkout's (a git worktree shares the virtualenv, whose
+        # editable install may point at another checkout)
         env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+        env["PYTHONPATH"] = str(LIBRARY_DIR)
         env.update(self.env)
         self.log_path.unlink(missing_ok=True)
         self.pid = spawn(

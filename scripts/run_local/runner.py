@@ -35,9 +35,15 @@ from scripts.run_local.agents import (
     stop_agents,
 )
 from scripts.run_local.logs import agreed_catalogues, period_starts
+from scripts.run_local.requester import RequesterSetup, prepare_requester
 from scripts.run_local.tendermint import TendermintNetwork
 from scripts.run_local.view import AgentView, read_agent
-from scripts.run_local.workspace import WorkspaceError, agent_template, make_agent
+from scripts.run_local.workspace import (
+    SERVICES,
+    WorkspaceError,
+    agent_template,
+    make_agent,
+)
 
 DEFAULT_WORK_DIR = DEFAULT_RUN_DIR
 
@@ -118,6 +124,10 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
         None picks free ports.
     :param agent_settings: per agent (by index), overrides applied after ``settings`` (e.g.
         each agent's own ``IPFS_GATEWAY_URL``).
+    :param service: the service to run (``tool_metadata`` or ``requester``); the requester
+        gets its Safe, the mechs' operators and the responder
+        (:func:`scripts.run_local.requester.prepare_requester`) before its agents start.
+    :param deliver: for the requester: whether the stand-in responder answers requests.
     """
 
     agents: int = 1
@@ -126,6 +136,9 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     settings: Dict[str, str] = field(default_factory=dict)
     http_port: Optional[int] = None
     agent_settings: List[Dict[str, str]] = field(default_factory=list)
+    service: str = SERVICES[0]
+    deliver: bool = True
+    requester: Optional[RequesterSetup] = None
     processes: List[AgentProcess] = field(default_factory=list)
     network: Optional[TendermintNetwork] = None
     timings: Dict[str, float] = field(default_factory=dict)
@@ -164,7 +177,7 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
                 )
                 self._own_devnet = True
                 mark = self._lap("devnet", mark)
-            template = agent_template(self.work_dir)
+            template = agent_template(self.work_dir, self.service)
             mark = self._lap("lock_and_fetch", mark)
             ports = [
                 _ports(None if self.http_port is None else self.http_port + index)
@@ -175,6 +188,13 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
                 addresses.append(make_agent(template, self.work_dir / f"agent_{index}"))
             mark = self._lap("keys_and_certificates", mark)
             base = devnet_env(self.devnet.info)
+            if self.service == "requester":
+                timeout = int(self.settings.get("MECH_RESPONSE_TIMEOUT", "60"))
+                self.requester = prepare_requester(
+                    self.devnet, addresses, self.deliver, timeout
+                )
+                base.update(self.requester.settings)
+                mark = self._lap("requester_safe_and_responder", mark)
             for index, (address, port) in enumerate(zip(addresses, ports)):
                 log_file = self.work_dir / f"agent_{index}" / "log.txt"
                 env = agent_env(
@@ -222,7 +242,8 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
             unreachable.
         """
         views = [
-            read_agent(process.name, process.http_url) for process in self.processes
+            read_agent(process.name, process.http_url, self.service == "requester")
+            for process in self.processes
         ]
         for view in views:
             if view.error is None:
@@ -278,6 +299,8 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     def stop(self) -> None:
         """Stop the agents, then Tendermint, then the devnet if this run started it (all by pid)."""
         stop_agents(self.processes)
+        if self.requester is not None:
+            self.requester.stop()
         if self.network is not None:
             self.network.stop()
         if self.devnet is not None and self._own_devnet:

@@ -65,6 +65,9 @@ class AgentView:
     :param error: why the agent could not be read, if it could not.
     :param waiting: the agent has not answered once since it was started (its HTTP
         server is still coming up): shown as waiting, not as unreachable.
+    :param request: the requester service's last request (``GET /synchronized_data``'s
+        ``request``: ``tool``, ``mech``, ``price`` in wei, ``responses``); empty for the
+        tool metadata service.
     """
 
     name: str
@@ -73,6 +76,17 @@ class AgentView:
     mechs: List[Dict[str, Any]] = field(default_factory=list)
     error: Optional[str] = None
     waiting: bool = False
+    request: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def last_answer(self) -> Optional[Dict[str, Any]]:
+        """:return: the last response with an answer (``request_id``, ``answer``), or None."""
+        done = [
+            response
+            for response in self.request.get("responses", [])
+            if response.get("answer") is not None
+        ]
+        return done[-1] if done else None
 
     @property
     def has_catalogue(self) -> bool:
@@ -80,11 +94,13 @@ class AgentView:
         return bool(self.health.get("catalogue_digest"))
 
 
-def read_agent(name: str, base_url: str) -> AgentView:
-    """Read health, all tool pages and mechs from one agent.
+def read_agent(name: str, base_url: str, requests: bool = False) -> AgentView:
+    """Read health, all tool pages and mechs from one agent (and its last request).
 
     :param name: the agent's name.
     :param base_url: e.g. ``http://127.0.0.1:8000``.
+    :param requests: also read ``GET /synchronized_data``'s ``request`` (the requester
+        service; the tool metadata service's document has none and can be megabytes).
     :return: the view; ``error`` set when the agent does not answer.
     """
     view = AgentView(name)
@@ -101,7 +117,18 @@ def read_agent(name: str, base_url: str) -> AgentView:
             cursor = page.get("nextCursor")
             if not cursor:
                 break
-        view.mechs = get_json(f"{base_url}/mechs").get("mechs", [])
+        cursor = None
+        for _ in range(MAX_PAGES):
+            page = get_json(
+                f"{base_url}/mechs" + (f"?cursor={cursor}" if cursor else "")
+            )
+            view.mechs.extend(page.get("mechs", []))
+            cursor = page.get("nextCursor")
+            if not cursor:
+                break
+        if requests:
+            document = get_json(f"{base_url}/synchronized_data")
+            view.request = dict(document.get("request") or {})
     except AgentUnreachable as error:
         view.error = str(error)
     return view
@@ -201,6 +228,8 @@ def render(
     if endpoints:
         parts.append(endpoints_table(endpoints))
     parts.append(agents)
+    if any(view.request for view in views):
+        parts.append(requests_table(views))
     shown = next((view for view in views if view.has_catalogue and view.tools), None)
     if shown is None:
         parts.append(Text("waiting for the first agreed catalogue…"))
@@ -241,6 +270,28 @@ def render(
     return Group(*parts)
 
 
+def requests_table(views: List[AgentView]) -> Table:
+    """The requester service's last request per agent, and its last answer.
+
+    :param views: one per agent.
+    :return: columns tool, mech, price paid (wei), request id, the answer's first line.
+    """
+    table = Table(title="requests (GET /synchronized_data)")
+    for column in ("agent", "tool", "mech", "price (wei)", "request id", "answer"):
+        table.add_column(column)
+    for view in views:
+        answer = view.last_answer or {}
+        table.add_row(
+            view.name,
+            str(view.request.get("tool") or ""),
+            str(view.request.get("mech") or ""),
+            str(view.request.get("price") or ""),
+            _short(str(answer.get("request_id", "")), 20),
+            _short(str(answer.get("answer", "")), 50),
+        )
+    return table
+
+
 def summary_line(view: AgentView) -> str:
     """One plain line of what an agent serves, for logs and pipes (no live table there).
 
@@ -254,10 +305,17 @@ def summary_line(view: AgentView) -> str:
     if not view.has_catalogue:
         return f"{view.name}: {view.health.get('status', 'starting')}, no catalogue yet"
     names = ", ".join(str(tool.get("name", "")) for tool in view.tools)
+    answer = view.last_answer
+    answered = (
+        ""
+        if answer is None
+        else f"; last answer to request {answer.get('request_id', '')}: "
+        f"{_short(str(answer.get('answer', '')), 60)}"
+    )
     return (
         f"{view.name} serves catalogue {str(view.health['catalogue_digest'])[:16]} "
         f"(period {view.health.get('period', '?')}): {len(view.mechs)} mechs, "
-        f"{len(view.tools)} tools: {names}"
+        f"{len(view.tools)} tools: {names}{answered}"
     )
 
 
@@ -278,6 +336,7 @@ def change_key(view: AgentView) -> Tuple[Any, ...]:
         view.health.get("catalogue_digest"),
         len(view.mechs),
         tuple(str(tool.get("name", "")) for tool in view.tools),
+        (view.last_answer or {}).get("request_id"),
     )
 
 

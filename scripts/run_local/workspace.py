@@ -36,6 +36,8 @@ from eth_account import Account
 from scripts.toolchain import REPO_ROOT
 
 AGENT_PUBLIC_ID = "mech_catalogue/tool_metadata"
+#: the services ``run_local`` can run (``--service``): their agent's name
+SERVICES = ("tool_metadata", "requester")
 PACKAGES_DIR = REPO_ROOT / "packages"
 OWN_AUTHOR = "mech_catalogue"
 DIGEST_FILE = ".sources.sha256"
@@ -198,14 +200,20 @@ def new_key() -> Tuple[str, str]:
     return str(account.address), key if key.startswith("0x") else "0x" + key
 
 
-def agent_template(work_dir: Path) -> Path:
+def agent_template(work_dir: Path, service: str = SERVICES[0]) -> Path:
     """A fetched agent (no key), refreshed only when the package sources changed.
 
     :param work_dir: the run's work folder.
-    :return: the template agent folder ``work_dir/fetched/tool_metadata``
+    :param service: one of :data:`SERVICES` (the agent ``mech_catalogue/<service>``).
+    :return: the template agent folder ``work_dir/fetched/<service>``
         (:class:`WorkspaceError` when locking or fetching fails).
+    :raises WorkspaceError: for a service not in :data:`SERVICES`.
     """
-    template = work_dir / "fetched" / "tool_metadata"
+    if service not in SERVICES:
+        raise WorkspaceError(
+            f"no service {service!r} to run: choose one of {', '.join(SERVICES)}"
+        )
+    template = work_dir / "fetched" / service
     digest = sources_digest()
     if (template / DIGEST_FILE).exists() and (
         template / DIGEST_FILE
@@ -215,7 +223,9 @@ def agent_template(work_dir: Path) -> Path:
         shutil.rmtree(template)
     template.parent.mkdir(parents=True, exist_ok=True)
     registry = prepare_registry(work_dir)
-    fetch_local(registry, "--agent", AGENT_PUBLIC_ID, template.parent / template.name)
+    fetch_local(
+        registry, "--agent", f"{OWN_AUTHOR}/{service}", template.parent / template.name
+    )
     # name the key file in the config once; each agent gets its own key file (make_agent)
     (template / KEY_FILE).write_text("0x" + "11" * 32)
     run_cli(["aea", "add-key", "ethereum", KEY_FILE], cwd=template)

@@ -28,8 +28,9 @@ write the synchronized-data keys mech-interact's request round reads:
   it, but its next round (``MechInformationRound``) replaces ``mechs_info`` from a subgraph;
   the composition enters at ``MechRequestRound`` so the ranking runs on OUR ``mechs_info``.
 
-:func:`choose_request` is the consumer's logic; :class:`ToolChoiceRound` agrees on its
-output like any ABCI round; :class:`ConsumerAbciApp` is the one-round app chained between
+:func:`choose_request` is the consumer's logic (the library's
+:func:`mech_catalogue_core.catalogue.mech_request.mech_request`, which the requester service's
+skill uses too); :class:`ToolChoiceRound` agrees on its output like any ABCI round; :class:`ConsumerAbciApp` is the one-round app chained between
 ``ToolMetadataAbciApp`` and ``MechInteractAbciApp`` (see ``tests/composition/chain.py``).
 """
 
@@ -38,12 +39,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from jsonschema import Draft202012Validator
-from mech_catalogue_core.model.catalogue import (
-    STATUS_OK,
-    Catalogue,
+from mech_catalogue_core.catalogue.mech_request import (
+    IS_MARKETPLACE_V2,
+    MECH_REQUESTS,
+    MECH_TOOL,
 )
-from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.catalogue.mech_request import MechRequestError as ConsumerError
+from mech_catalogue_core.catalogue.mech_request import mech_request as choose_request
+from mech_catalogue_core.model.catalogue import Catalogue
 
 from packages.valory.skills.abstract_round_abci.base import (
     AbciApp,
@@ -55,107 +58,7 @@ from packages.valory.skills.abstract_round_abci.base import (
     DegenerateRound,
 )
 
-#: the synchronized-data keys the consumer writes (mech-interact's names)
-MECH_REQUESTS, MECH_TOOL, IS_MARKETPLACE_V2 = (
-    "mech_requests",
-    "mech_tool",
-    "is_marketplace_v2",
-)
-
-
-class ConsumerError(ValueError):
-    """The requested call cannot be made from the catalogue; the message says why."""
-
-
-def find_tool(catalogue: Catalogue, tool_name: str) -> Tuple[Tool, int]:
-    """Find a tool offered by usable (status ok, with marketplace facts) entries.
-
-    :param catalogue: the agreed catalogue.
-    :param tool_name: the tool name.
-    :return: the tool's description (of the first offering entry) and how many usable
-        entries offer it.
-    :raises ConsumerError: when no usable entry offers it (names the offered tools).
-    """
-    listed = [
-        (mech, tool)
-        for mech in catalogue.mechs
-        if mech.status == STATUS_OK
-        for tool in mech.tools
-        if tool.name == tool_name
-    ]
-    if not listed:
-        offered = sorted(
-            {t.name for m in catalogue.mechs if m.status == STATUS_OK for t in m.tools}
-        )
-        raise ConsumerError(
-            f"no usable mech in the catalogue offers tool {tool_name!r}; "
-            f"offered: {offered}"
-        )
-    # entries without rankable facts appear in mechs_info with zeros (not facts):
-    # mech-interact's ranking takes log(max_delivery_rate) and would raise on them
-    offers = [
-        (mech, tool)
-        for mech, tool in listed
-        if any(facts.rankable for facts in mech.marketplace)
-    ]
-    if not offers:
-        raise ConsumerError(
-            f"tool {tool_name!r} is offered by {len(listed)} entries, none with "
-            "marketplace facts this period (marketplace_address unset or the read "
-            "failed): mech-interact cannot rank zeros; no request this period"
-        )
-    return offers[0][1], len(offers)
-
-
-def check_arguments(tool: Tool, arguments: Mapping[str, Any]) -> None:
-    """Validate a call's keyword arguments against the tool's input schema.
-
-    :param tool: the tool.
-    :param arguments: the typed arguments.
-    :raises ConsumerError: listing every violation (JSON path and message).
-    """
-    validator = Draft202012Validator(tool.input_schema())
-    errors = sorted(validator.iter_errors(dict(arguments)), key=lambda e: list(e.path))
-    if errors:
-        detail = "; ".join(
-            f"{'/'.join(str(p) for p in e.path) or '(arguments)'}: {e.message}"
-            for e in errors
-        )
-        raise ConsumerError(
-            f"the arguments for tool {tool.name!r} do not match its input schema: {detail}"
-        )
-
-
-def choose_request(
-    catalogue: Catalogue,
-    tool_name: str,
-    prompt: str,
-    arguments: Mapping[str, Any],
-    nonce: str,
-) -> Dict[str, Any]:
-    """Build the synchronized-data updates for one mech request.
-
-    :param catalogue: the agreed catalogue (the skill's shared state).
-    :param tool_name: the tool to call.
-    :param prompt: the request's free text.
-    :param arguments: the tool's typed arguments.
-    :param nonce: a per-request nonce (mech-interact's ``MechMetadata.nonce``).
-    :return: ``{"mech_requests": JSON list, "mech_tool": str, "is_marketplace_v2": True}``;
-        ``ConsumerError`` when the tool is not offered or the arguments are invalid.
-    """
-    tool, _ = find_tool(catalogue, tool_name)
-    check_arguments(tool, arguments)
-    request = {
-        "prompt": prompt,
-        "tool": tool_name,
-        "nonce": nonce,
-        "extra_attributes": dict(arguments),
-    }
-    return {
-        MECH_REQUESTS: json.dumps([request], sort_keys=True),
-        MECH_TOOL: tool_name,
-        IS_MARKETPLACE_V2: True,
-    }
+__all__ = ["ConsumerError", "choose_request", "payload_of", "ConsumerAbciApp"]
 
 
 class Event(Enum):

@@ -34,6 +34,8 @@ from mcp import Client
 from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
+from mech_catalogue_core.exporters.js_integers import integers_as_text
+from mech_catalogue_core.tests.js_engine import survives_javascript
 
 from mech_catalogue_cli.mcp_server.decisions import (
     NATIVE_PAYMENT_TYPE,
@@ -147,6 +149,8 @@ def test_list_pages_every_tool_with_offers(
     tool = by_name[TOOL]
     assert tool.input_schema["required"] == ["prompt"]
     assert tool.input_schema["properties"]["temperature"]["type"] == "number"
+    request_id = (tool.output_schema or {})["properties"]["requestId"]
+    assert request_id["type"] == ["integer", "string"] and request_id["pattern"]
     offers = tool.meta["io.olas/mech-tool"]["offers"]
     on_chain = {o.address: o.price for o in chain_offers(devnet)}
     assert {o["address"]: int(o["price_wei"]) for o in offers} == on_chain
@@ -203,7 +207,11 @@ def test_valid_call_pays_the_chosen_mech_and_returns_the_delivery(
     )  # typed, top level
     assert delivery.response["arguments"] == {"temperature": 0.25, "max_tokens": 64}
     assert json.loads(result.content[0].text) == delivery.response
-    assert result.structured_content == delivery.response  # validated output schema
+    # validated against the listed output schema; the 77-digit requestId is a decimal
+    # string there, so a JavaScript client (Node's JSON.parse) keeps its digits
+    assert result.structured_content == integers_as_text(delivery.response)
+    assert result.structured_content["requestId"] == str(delivery.response["requestId"])
+    assert survives_javascript(result.structured_content)
     assert meta["response_cid"] and reported  # verified fetch; progress was reported
     assert set(meta["seconds"]) >= {
         "validation",

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Dict
 
 import pytest
-from mech_catalogue_core.derive.derive import derive_package
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive.generate import generate_manifest
 from mech_catalogue_core.model.canonical import canonical_bytes
 

@@ -18,15 +18,14 @@ import json
 from typing import List
 
 from click.testing import CliRunner
-from mech_catalogue_core.derive.derive import (
-    derive_package,
-)
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive.generate import (
     generate_manifest,
 )
 from mech_catalogue_core.model.canonical import (
     canonical_bytes,
 )
+from mech_catalogue_core.tests.js_engine import survives_javascript
 
 from mech_catalogue_cli.app import cli
 from tests.devnet.publish_helpers import (
@@ -99,6 +98,8 @@ def test_cli_prints_safe_transaction_without_key(chain_snapshot) -> None:
     assert code == 0, out
     assert out["safeTransaction"]["safeTxHash"].startswith("0x") and not out["txHash"]
     assert out["safeTransaction"]["to"].lower() == mech.target.registry.lower()
+    assert out["safeTransaction"]["value"] == "0"  # wei: a decimal string (item 11)
+    assert survives_javascript(out)  # JSON.parse in Node keeps every value
     assert publisher(devnet).read_digest(mech.target) == before
 
 

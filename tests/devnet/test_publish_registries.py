@@ -109,12 +109,12 @@ def test_service_safe_transaction_printed_matches_safe_hash(chain_snapshot) -> N
         contract_at(devnet.w3, "GnosisSafe", safe)
         .functions.getTransactionHash(
             tx["to"],
-            tx["value"],
+            int(tx["value"]),  # wei, a decimal string
             bytes.fromhex(tx["data"][2:]),
             tx["operation"],
             tx["safeTxGas"],
             tx["baseGas"],
-            tx["gasPrice"],
+            int(tx["gasPrice"]),
             tx["gasToken"],
             tx["refundReceiver"],
             tx["nonce"],

@@ -21,11 +21,13 @@ the Tendermint RPC endpoints itself), because a single agent needs no consensus 
 """
 
 import json
+import socket
 import threading
 import urllib.error
 import urllib.request
 from collections import Counter
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, Optional, Tuple
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -188,6 +190,46 @@ def test_http_api_survives_generated_requests(agent_run: LocalRun) -> None:
         PERIOD_TIMEOUT,
         f"a period after {before} (the period must still advance)",
     )
+
+
+def _raw(http_url: str, target: bytes, host: bytes) -> Tuple[Optional[int], str]:
+    """Send ``GET <target> HTTP/1.1`` as raw bytes; return the status and error code."""
+    parts = urlsplit(http_url)
+    address = (parts.hostname or "127.0.0.1", parts.port or 80)
+    received = b""
+    with socket.create_connection(address, timeout=20) as client:
+        client.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: " + host + b"\r\n\r\n")
+        while chunk := client.recv(65536):
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    status = head.split(b" ", 2)[1] if head.count(b" ") >= 2 else b""
+    try:
+        code = json.loads(body)["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        code = ""
+    return (int(status) if status.isdigit() else None), code
+
+
+def test_the_request_line_reaches_the_skill_as_sent(agent_run: LocalRun) -> None:
+    """Issue #34 item 8: GET ftp://host/tools is no longer served 200.
+
+    The agent's HTTP server connection (``mech_catalogue/http_server``) hands the skill
+    the target as sent; ``valory/http_server`` rebuilt it as ``http://<host>/tools``.
+
+    :param agent_run: the running agent.
+    """
+    _first_catalogue(agent_run)
+    url = agent_run.processes[0].http_url
+    authority = urlsplit(url).netloc.encode()
+    assert _raw(url, b"ftp://mechs.example/tools", authority) == (400, "invalid_url")
+    assert _raw(url, b"http://mechs.example/tools", b"mechs.example") == (
+        421,
+        "misdirected_request",
+    )
+    assert _raw(url, b"*", authority) == (400, "invalid_url")
+    assert _raw(url, b"/tools/%zz", authority) == (400, "invalid_path")
+    assert _raw(url, b"/tools", authority) == (200, "")
+    assert _raw(url, b"http://" + authority + b"/tools", authority) == (200, "")
 
 
 def test_catalogue_in_shared_state_and_synchronized_data(agent_run: LocalRun) -> None:

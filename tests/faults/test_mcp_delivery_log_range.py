@@ -29,6 +29,7 @@ from typing import Any, Iterator
 
 import anyio
 import pytest
+from mech_catalogue_core.exporters.js_integers import integers_as_text
 from web3.types import RPCEndpoint
 
 from mech_catalogue_cli.mcp_server.market import MarketError, Marketplace
@@ -85,7 +86,8 @@ def test_a_delivery_is_read_in_halves_behind_a_capped_rpc(
     proxy.reset_counters()
     result = _call(devnet, tmp_path, proxy.url, "--timeout", "30")
     assert not result.is_error, result.content[0].text[:500]
-    assert result.structured_content == delivery.response
+    # the 77-digit requestId as a decimal string (issue #34 item 11)
+    assert result.structured_content == integers_as_text(delivery.response)
     assert proxy.counters.faults > 0  # ranges were refused, then read in halves
     assert market_nonce(devnet) == nonce + 1
 

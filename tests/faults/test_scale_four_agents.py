@@ -61,7 +61,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import pytest
 import requests
@@ -444,7 +444,15 @@ def _served(run: LocalRun) -> Dict[str, set]:
     :return: ``mechs`` (every listed registration's id), ``ok`` (ids of ok mechs) and
         ``tools`` (their tool names).
     """
-    mechs = get_json(f"{run.processes[0].http_url}/mechs", timeout=60)["mechs"]
+    mechs: List[Dict[str, Any]] = []
+    cursor = ""
+    while True:  # /mechs is paged: follow nextCursor to the last page
+        query = f"?cursor={cursor}" if cursor else ""
+        page = get_json(f"{run.processes[0].http_url}/mechs{query}", timeout=60)
+        mechs += page["mechs"]
+        cursor = page.get("nextCursor", "")
+        if not cursor:
+            break
     ok = [m for m in mechs if m["status"] == "ok"]
     return {
         "mechs": {m["ref"]["mech_id"] for m in mechs},

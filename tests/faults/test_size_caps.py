@@ -60,8 +60,8 @@ from mech_catalogue_core.model.problems import (
 )
 from web3.types import RPCEndpoint
 
+from mech_catalogue_cli.adapters.ipfs import gateway_get
 from mech_catalogue_cli.publisher.ipfs import IpfsApi
-from mech_catalogue_cli.sync_driver import gateway_get
 from scripts.devnet import Devnet, RegisteredManifest
 from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import AgentView

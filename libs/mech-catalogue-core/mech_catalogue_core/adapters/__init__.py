@@ -17,7 +17,9 @@
 - :class:`.directory.DirectoryStore`: a :class:`~mech_catalogue_core.ports.BlobStore` over
   one folder, one file a name;
 - :class:`.background.OneWorker`: a :class:`~mech_catalogue_core.ports.Background` of one
-  thread.
+  thread;
+- :func:`.package_folder.derive_package`: a local tool package folder, its files read
+  (capped) and handed to :mod:`mech_catalogue_core.derive.package`.
 
 No other module of the library imports these: the caller builds them and hands them in.
 """

@@ -42,7 +42,9 @@ imports or executes tool code. It finds:
   a dict whose keys are the names);
 - descriptions from the callable's docstring (Sphinx ``:param x:`` and Google ``Args:``).
 
-Entry points: :func:`derive_package` (a folder) and :func:`derive_source` (module text).
+Entry points: :func:`derive_files` (a package's files, handed in), :func:`derive_source`
+(module text) and, for a local folder, the adapter
+:func:`mech_catalogue_core.adapters.package_folder.derive_package`.
 :meth:`DerivedPackage.to_tools` turns the result into :class:`.model.Tool` objects.
 """
 
@@ -65,7 +67,7 @@ from mech_catalogue_core.derive.module_analysis import (
 from mech_catalogue_core.derive.package import (
     MAX_COMPONENT_YAML_BYTES,
     MAX_SOURCE_BYTES,
-    derive_package,
+    derive_files,
 )
 from mech_catalogue_core.derive.python_hints import (
     annotation_type,
@@ -124,7 +126,7 @@ __all__ = [
     "RUNTIME_KWARGS",
     "TOOL_LIST_NAMES",
     "annotation_type",
-    "derive_package",
+    "derive_files",
     "derive_source",
     "literal_type",
     "model_type",

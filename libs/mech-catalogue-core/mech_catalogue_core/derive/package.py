@@ -12,16 +12,17 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Reading a tool package folder: ``component.yaml``, the entry point, and the byte caps.
+"""A tool package's files as handed in: ``component.yaml``, the entry point, the byte caps.
 
-Nothing read here is imported or executed; the entry point's text goes to
-:func:`.module_analysis.derive_source`.
+This module reads nothing itself: the files come from the caller, a local folder through
+:func:`mech_catalogue_core.adapters.package_folder.derive_package`, a package directory
+on IPFS through :func:`derive_files`. Nothing handed in is imported or executed; the
+entry point's text goes to :func:`.module_analysis.derive_source`.
 """
 
 import math
 from dataclasses import replace
-from pathlib import Path
-from typing import Any, Dict, List, Mapping, Tuple, Union
+from typing import Any, Dict, List, Mapping, Tuple
 
 import yaml
 from mech_catalogue_core.derive.module_analysis import (
@@ -52,48 +53,6 @@ MAX_COMPONENT_DEPTH = 32
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 #: Most sibling modules of a package folder read for helpers the entry point imports.
 MAX_SIBLING_MODULES = 64
-
-
-def derive_package(path: Union[str, Path]) -> DerivedPackage:
-    """Analyse a tool package folder (never importing its code).
-
-    :param path: the folder holding ``component.yaml`` (or the ``component.yaml`` itself).
-    :return: what was found.
-    :raises DeriveError: when the folder, ``component.yaml``, entry point or callable is
-        missing or unreadable; the problem names the file and what to do.
-    """
-    folder = Path(path)
-    if folder.is_file() and folder.name == "component.yaml":
-        folder = folder.parent
-    component_file = folder / "component.yaml"
-    if not component_file.is_file():
-        raise DeriveError(
-            error(
-                PACKAGE_NOT_FOUND,
-                f"{folder}: no component.yaml here; pass the tool package folder "
-                "(e.g. packages/<author>/customs/<name>).",
-            )
-        )
-    component = parse_component(
-        _read_capped(component_file, MAX_COMPONENT_YAML_BYTES, INVALID_COMPONENT_YAML),
-        str(component_file),
-    )
-    entry_file = _entry_point_file(folder, component["entry_point"], component_file)
-    raw = _read_capped(entry_file, MAX_SOURCE_BYTES, SOURCE_TOO_LARGE)
-    siblings = {
-        path.name: _read_capped(path, MAX_SOURCE_BYTES, SOURCE_TOO_LARGE).decode(
-            "utf-8", errors="replace"
-        )
-        for path in sorted(folder.glob("*.py"))[:MAX_SIBLING_MODULES]
-        if path.resolve() != entry_file and path.is_file()
-    }
-    return _derive_component(
-        component,
-        raw,
-        (str(component_file), str(entry_file)),
-        folder.name,
-        siblings,
-    )
 
 
 def derive_files(files: Mapping[str, bytes], where: str) -> DerivedPackage:
@@ -147,7 +106,7 @@ def derive_files(files: Mapping[str, bytes], where: str) -> DerivedPackage:
         for n, b in files.items()
         if n.endswith(".py") and n != entry_point and len(b) <= MAX_SOURCE_BYTES
     }
-    return _derive_component(
+    return derive_component(
         component,
         raw,
         (f"{where}/component.yaml", f"{where}/{entry_point}"),
@@ -156,13 +115,26 @@ def derive_files(files: Mapping[str, bytes], where: str) -> DerivedPackage:
     )
 
 
-def _derive_component(
+def derive_component(
     component: Dict[str, Any],
     raw: bytes,
     names: Tuple[str, str],
     fallback_name: str,
     siblings: Dict[str, str],
 ) -> DerivedPackage:
+    """Analyse a package's entry point given its parsed ``component.yaml`` (pure).
+
+    :param component: ``component.yaml`` as :func:`parse_component` returns it.
+    :param raw: the entry point's bytes (capped by the caller at
+        :data:`MAX_SOURCE_BYTES`).
+    :param names: ``(component.yaml, entry point)`` as messages name them (paths or
+        ``ipfs://<CID>/...``).
+    :param fallback_name: the tool's name when ``component.yaml`` has no ``name``.
+    :param siblings: the package's other ``.py`` files, name -> text (for constants they
+        define).
+    :return: what was found; a component whose ``type`` is not ``custom`` carries a
+        NOT_A_CUSTOM_COMPONENT warning.
+    """
     component_file, entry_file = names
     warnings: List[Problem] = []
     if component.get("type") != "custom":
@@ -193,14 +165,6 @@ def _derive_component(
         entry_point=str(component["entry_point"]),
         problems=tuple(warnings) + derived.problems,
     )
-
-
-def _read_capped(path: Path, cap: int, code: str) -> bytes:
-    with path.open("rb") as handle:
-        raw = handle.read(cap + 1)
-    if len(raw) > cap:
-        raise DeriveError(error(code, f"{path}: more than the {cap}-byte cap."))
-    return raw
 
 
 class _ComponentLoader(yaml.SafeLoader):  # pylint: disable=too-many-ancestors
@@ -336,17 +300,3 @@ def parse_component(raw: bytes, component_file: str) -> Dict[str, Any]:
                 )
             )
     return component
-
-
-def _entry_point_file(folder: Path, entry_point: str, component_file: Path) -> Path:
-    root = folder.resolve()
-    candidate = (folder / entry_point).resolve()
-    if not candidate.is_relative_to(root) or not candidate.is_file():
-        raise DeriveError(
-            error(
-                ENTRY_POINT_NOT_FOUND,
-                f"{component_file}: entry_point {entry_point!r} is not a file inside {folder}.",
-                "/entry_point",
-            )
-        )
-    return candidate

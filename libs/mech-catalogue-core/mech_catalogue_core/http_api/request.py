@@ -19,8 +19,10 @@ Every request is input from anyone who can reach the agent's port, so
 either a :class:`Request` for one of the API's routes or the :class:`HttpResult` error to
 send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
 
-- the URL (an absolute ``http(s)://host[:port]/...`` as the ``valory/http_server``
-  connection passes it, or an origin-form ``/...`` target) is at most
+- the URL (the request target exactly as sent, which the agent's
+  ``mech_catalogue/http_server`` connection passes on: an origin-form ``/...`` target,
+  or an absolute ``http://host[:port]/...`` naming this server,
+  :func:`.request_line.target_refusal`) is at most
   :data:`MAX_URL_LENGTH` characters (else 414 ``url_too_long``) of printable ASCII, and
   carries no fragment (else 400 ``invalid_url``);
 - the path is one of the routes exactly (:data:`FIXED_PATHS`, the skill's extra paths, or
@@ -28,12 +30,22 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
   percent-encoded route included, is 404 ``unknown_path``;
 - ``<name>`` is percent-decoded strictly (``%`` + two hex digits, the bytes UTF-8), else
   400 ``invalid_path``;
-- the method is GET (405 ``method_not_allowed`` with ``Allow: GET``);
+- the method is ``GET``, case-sensitive as RFC 9110 section 9.1 says (405
+  ``method_not_allowed`` with ``Allow: GET``; ``get`` is another method);
 - the query has only the route's parameters, each once, as ``key=value`` (400
   ``unknown_parameter`` / ``duplicate_parameter`` / ``invalid_query``); the cursor of
   ``/tools`` and ``/tools/<name>`` is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400
   ``invalid_cursor``); the ``/tools``
   ``kind`` is a lowercase word of at most 64 characters (400 ``invalid_kind``);
+- a ``/tools`` search (any of :data:`SEARCH_PARAMETERS`) is checked value by value (400
+  ``invalid_search_parameter``, naming the parameter and what it takes): ``q``
+  percent-decodes (``+`` a space) to UTF-8 text of at most ``MAX_QUERY_CHARS``;
+  ``max_price`` is 1 to 18 ASCII digits; ``sort`` a :class:`.SearchSort`; ``payment`` a
+  payment type name of ``PAYMENT_TYPE_NAMES``; ``mech`` a mech contract address or a
+  catalogue entry key; ``registry`` a :class:`.RegistryKind`; ``typed`` ``true`` or
+  ``false``; ``callable`` and ``delivering`` ``true``. Its cursor is the engine's
+  (``<offset>.<16 hex digits>``, else 400 ``invalid_cursor``); ``/mechs`` takes a
+  ``cursor`` of digits like ``/tools``;
 - a GET carries no body (400 ``unexpected_body``).
 """
 
@@ -43,6 +55,10 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Dict, Iterable, Optional, Tuple, Union
 from urllib.parse import unquote_to_bytes
+
+from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.model.vocabulary import RegistryKind, SearchSort
+from mech_catalogue_core.search.query import MAX_QUERY_CHARS, SearchQuery
 
 #: longest URL answered (characters); browsers and proxies commonly allow 2,000-8,000
 MAX_URL_LENGTH = 2048
@@ -57,10 +73,31 @@ TOOL_ROUTE = "/tools/{name}"
 CURSOR = "cursor"
 #: the ``/tools`` filter: tools of one kind (``Tool.kind``), a lowercase word
 KIND = "kind"
+#: the ``/tools`` search parameters (any of them makes the request a search)
+QUERY_TEXT = "q"
+MAX_PRICE = "max_price"
+SORT = "sort"
+PAYMENT = "payment"
+MECH = "mech"
+REGISTRY = "registry"
+TYPED = "typed"
+CALLABLE = "callable"
+DELIVERING = "delivering"
+SEARCH_PARAMETERS: Tuple[str, ...] = (
+    QUERY_TEXT,
+    MAX_PRICE,
+    SORT,
+    PAYMENT,
+    MECH,
+    REGISTRY,
+    TYPED,
+    CALLABLE,
+    DELIVERING,
+)
 #: route -> the query parameters it accepts
 FIXED_PATHS: Dict[str, Tuple[str, ...]] = {
-    TOOLS_PATH: (CURSOR, KIND),
-    MECHS_PATH: (),
+    TOOLS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
+    MECHS_PATH: (CURSOR,),
     HEALTHCHECK_PATH: (),
 }
 #: the query parameters of ``/tools/<name>``: a cursor through the name's offers
@@ -79,11 +116,29 @@ UNKNOWN_PARAMETER = "unknown_parameter"
 DUPLICATE_PARAMETER = "duplicate_parameter"
 INVALID_CURSOR = "invalid_cursor"
 INVALID_KIND = "invalid_kind"
+INVALID_SEARCH_PARAMETER = "invalid_search_parameter"
 UNEXPECTED_BODY = "unexpected_body"
 UNKNOWN_TOOL = "unknown_tool"
 #: no catalogue agreed yet: the catalogue routes answer 503, as ``/healthcheck`` does
 NO_CATALOGUE = "no_catalogue"
 INTERNAL_ERROR = "internal_error"
+# answered by the agent's HTTP server connection before the skill sees the request
+# (``mech_catalogue/http_server``; target forms: :mod:`.request_line`)
+#: an absolute-form target naming another server than the one connected to (RFC 9110
+#: section 15.5.20)
+MISDIRECTED_REQUEST = "misdirected_request"
+#: the request head (request line and header fields) is over the server's size caps
+HEADERS_TOO_LARGE = "headers_too_large"
+#: the request body is over the server's cap (a GET carries none)
+BODY_TOO_LARGE = "body_too_large"
+#: not HTTP/1.0 or HTTP/1.1
+HTTP_VERSION_NOT_SUPPORTED = "http_version_not_supported"
+#: the client did not send the whole request in time
+REQUEST_TIMEOUT = "request_timeout"
+#: too many connections open at once; try again
+SERVER_BUSY = "server_busy"
+#: the agent did not answer in time (its loop is busy); try again
+NOT_ANSWERED = "not_answered"
 #: every error code the API answers with, and its status
 ERROR_STATUS: Dict[str, int] = {
     MALFORMED_REQUEST: 400,
@@ -97,16 +152,33 @@ ERROR_STATUS: Dict[str, int] = {
     DUPLICATE_PARAMETER: 400,
     INVALID_CURSOR: 400,
     INVALID_KIND: 400,
+    INVALID_SEARCH_PARAMETER: 400,
     UNEXPECTED_BODY: 400,
     UNKNOWN_TOOL: 404,
     NO_CATALOGUE: 503,
     INTERNAL_ERROR: 500,
+    MISDIRECTED_REQUEST: 421,
+    HEADERS_TOO_LARGE: 431,
+    BODY_TOO_LARGE: 413,
+    HTTP_VERSION_NOT_SUPPORTED: 505,
+    REQUEST_TIMEOUT: 408,
+    SERVER_BUSY: 503,
+    NOT_ANSWERED: 503,
 }
 
 _PRINTABLE_ASCII = re.compile(r"[\x21-\x7e]*")
 _PERCENT_ENCODED = re.compile(r"(?:[^%]|%[0-9A-Fa-f]{2})*")
 _CURSOR = re.compile(rf"[0-9]{{1,{MAX_CURSOR_DIGITS}}}")
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_SEARCH_CURSOR = re.compile(rf"[0-9]{{1,{MAX_CURSOR_DIGITS}}}\.[0-9a-f]{{16}}")
+_PRICE = re.compile(r"[0-9]{1,18}")
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+_MECH_KEY = re.compile(r"[0-9]{1,20}:[a-z_]{1,64}:0x[0-9a-f]{40}:[0-9]{1,78}")
+_FLAGS: Dict[str, Tuple[str, ...]] = {
+    TYPED: ("true", "false"),
+    CALLABLE: ("true",),
+    DELIVERING: ("true",),
+}
 _ORIGIN = re.compile(r"https?://[^/?#]*", re.IGNORECASE)
 _QUOTE_LIMIT = 80
 
@@ -196,12 +268,17 @@ class Request:
     :param tool_name: the decoded ``<name>`` of ``/tools/<name>`` ("" otherwise).
     :param cursor: the ``/tools`` cursor as an offset (None when absent).
     :param kind: the ``/tools`` kind filter ("" when absent: every tool).
+    :param search: the ``/tools`` search (None: no search parameter was given); its
+        ``page_size`` is the default, the server sets its own.
+    :param search_cursor: the search's cursor as given ("" when absent).
     """
 
     path: str
     tool_name: str = ""
     cursor: Optional[int] = None
     kind: str = ""
+    search: Optional[SearchQuery] = None
+    search_cursor: str = ""
 
 
 def _target(url: str) -> Union[str, HttpResult]:
@@ -276,6 +353,8 @@ def _query(
                 DUPLICATE_PARAMETER, f"{quoted(key)} is given more than once"
             )
         values[key] = value
+    if any(key in values for key in SEARCH_PARAMETERS):
+        return _search_request(request, values)
     problem = _value_problem(values)
     if problem is not None:
         return problem
@@ -286,6 +365,103 @@ def _query(
         None if cursor is None else int(cursor),
         values.get(KIND, ""),
     )
+
+
+def _decoded(name: str, value: str) -> Union[str, HttpResult]:
+    """Percent-decode a query value strictly (``+`` is a space), to UTF-8 text."""
+    if _PERCENT_ENCODED.fullmatch(value):
+        try:
+            return unquote_to_bytes(value.replace("+", " ")).decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return _search_problem(
+        name, value, "percent-encoded UTF-8 (% followed by two hex digits)"
+    )
+
+
+def _search_problem(name: str, value: str, takes: str) -> HttpResult:
+    return error_result(
+        INVALID_SEARCH_PARAMETER,
+        f"{name} {quoted(value)} is not valid: {name} takes {takes}",
+    )
+
+
+def _search_text(values: Dict[str, str]) -> Union[Dict[str, str], HttpResult]:
+    """The decoded ``q`` and ``mech`` values, each checked."""
+    decoded: Dict[str, str] = {}
+    for name in (QUERY_TEXT, MECH):
+        text = _decoded(name, values.get(name, ""))
+        if isinstance(text, HttpResult):
+            return text
+        decoded[name] = text
+    if len(decoded[QUERY_TEXT]) > MAX_QUERY_CHARS:
+        return _search_problem(
+            QUERY_TEXT, decoded[QUERY_TEXT], f"at most {MAX_QUERY_CHARS} characters"
+        )
+    mech = decoded[MECH]
+    if mech and not (_ADDRESS.fullmatch(mech) or _MECH_KEY.fullmatch(mech)):
+        return _search_problem(
+            MECH,
+            mech,
+            "a mech contract address (0x and 40 hex digits) or a catalogue entry key "
+            "(<chain id>:<registry kind>:<registry address>:<id>, as GET /mechs gives)",
+        )
+    return decoded
+
+
+def _search_choice_problem(values: Dict[str, str]) -> Optional[HttpResult]:
+    """The first value of a closed choice that is not one of its choices."""
+    choices: Dict[str, Tuple[str, ...]] = {
+        SORT: tuple(SearchSort),
+        PAYMENT: tuple(sorted(set(PAYMENT_TYPE_NAMES.values()))),
+        REGISTRY: tuple(RegistryKind),
+        **_FLAGS,
+    }
+    for name, allowed in choices.items():
+        value = values.get(name)
+        if value is not None and value not in allowed:
+            return _search_problem(name, value, "one of " + ", ".join(allowed))
+    price = values.get(MAX_PRICE)
+    if price is not None and not _PRICE.fullmatch(price):
+        return _search_problem(
+            MAX_PRICE, price, "1 to 18 ASCII digits (the smallest unit: wei for native)"
+        )
+    cursor = values.get(CURSOR)
+    if cursor is not None and not _SEARCH_CURSOR.fullmatch(cursor):
+        return error_result(
+            INVALID_CURSOR,
+            f"cursor {quoted(cursor)} was not issued by a search of this API; omit it "
+            "to start over",
+        )
+    return None
+
+
+def _search_request(
+    request: Request, values: Dict[str, str]
+) -> Union[Request, HttpResult]:
+    """A ``/tools`` request with search parameters, every value checked."""
+    problem = _value_problem({KIND: values[KIND]} if KIND in values else {})
+    problem = problem or _search_choice_problem(values)
+    if problem is not None:
+        return problem
+    text = _search_text(values)
+    if isinstance(text, HttpResult):
+        return text
+    price = values.get(MAX_PRICE)
+    typed = values.get(TYPED)
+    query = SearchQuery(
+        text=text[QUERY_TEXT],
+        kind=values.get(KIND, ""),
+        payment=values.get(PAYMENT, ""),
+        max_price=None if price is None else int(price),
+        mech=text[MECH],
+        registry=values.get(REGISTRY, ""),
+        typed=None if typed is None else typed == "true",
+        callable_now=CALLABLE in values,
+        delivering=DELIVERING in values,
+        sort=SearchSort(values.get(SORT, SearchSort.RELEVANCE)),
+    )
+    return Request(request.path, search=query, search_cursor=values.get(CURSOR, ""))
 
 
 def _value_problem(values: Dict[str, str]) -> Optional[HttpResult]:
@@ -314,7 +490,8 @@ def parse_request(
 ) -> Union[Request, HttpResult]:
     """Parse one request strictly; never raises.
 
-    :param method: the HTTP method (the ``valory/http_server`` connection lowercases it).
+    :param method: the HTTP method as sent (the agent's ``mech_catalogue/http_server``
+        connection passes it unchanged; ``valory/http_server`` lowercased it).
     :param url: the URL, absolute or origin-form.
     :param body: the request body.
     :param extra_paths: further fixed paths the skill serves (no query parameters).
@@ -341,7 +518,7 @@ def parse_request(
 def _checked(
     request: Request, method: str, query: str, body: Union[bytes, bytearray]
 ) -> Union[Request, HttpResult]:
-    if method.upper() != "GET":
+    if method != "GET":
         return error_result(
             METHOD_NOT_ALLOWED,
             f"{request.path} answers GET only, not {quoted(method)}",

@@ -36,9 +36,20 @@ Routes (all GET, JSON bodies):
     as ``/tools`` (the cursor as on ``/tools``); 404 when no mech offers it. Each offer's
     ``tool`` is ``model.untrusted_text.tool_for_model`` of it: the name as published, every
     text cleaned of invisible characters and capped, as in every exporter.
-``/mechs``
+``/tools?q=<words>[&kind=..][&max_price=..][&sort=relevance|price][&payment=..]``
+``[&mech=..][&registry=..][&typed=true|false][&callable=true][&delivering=true][&cursor=..]``
+    A search (:mod:`..search`; any of ``http_api.request.SEARCH_PARAMETERS`` makes one):
+    the same ``tools/list`` shape, one entry per tool name some matching offer carries,
+    best offer first (BM25 relevance or price, ties by name then mech), ``page_size``
+    per page (at most ``search.query.MAX_PAGE_SIZE``) and bounded in bytes as above;
+    ``nextCursor`` is the engine's (bound to the query and the catalogue: 400
+    ``invalid_cursor`` once either changed). The index is built on the first search of
+    an agreed catalogue and kept with it.
+``/mechs[?cursor=<c>]``
     ``{"mechs": [{"ref", "key", "status", "digest", "cid", "observed_block", "stale",
-    "tools", "withheld", "problems", "marketplace", "in_views"}]}``: ``withheld`` names
+    "tools", "withheld", "problems", "marketplace", "in_views"}], "nextCursor"?: str}``,
+    mechs in ref order, ``page_size`` per page and bounded in bytes as ``/tools`` (the
+    cursor as on ``/tools``): ``withheld`` names
     the mech's tools not offered because of an error-level problem (``problems`` says
     which); ``in_views`` whether its tools and facts are in the shared-state views
     (``catalogue.views.views_selection``: false for an ok mech left out by their bound,
@@ -70,7 +81,9 @@ O(1) plus the bytes sent; a flood of ``/tools`` requests exports each tool at mo
 per agreed catalogue.
 """
 
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from types import MappingProxyType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
@@ -92,6 +105,7 @@ from mech_catalogue_core.exporters.names import (
 from mech_catalogue_core.http_api.request import (
     HEALTHCHECK_PATH,
     INVALID_CURSOR,
+    INVALID_SEARCH_PARAMETER,
     MECHS_PATH,
     NO_CATALOGUE,
     TOOL_ROUTE,
@@ -115,6 +129,15 @@ from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     tool_for_model,
 )
+from mech_catalogue_core.search.index import (
+    InvalidCursor,
+    SearchIndex,
+)
+from mech_catalogue_core.search.query import (
+    MAX_PAGE_SIZE,
+    InvalidQuery,
+    SearchQuery,
+)
 
 __all__ = ["CatalogueView", "HttpResult", "mcp_tool", "route", "serve"]
 
@@ -131,7 +154,7 @@ class CatalogueView:
     :param exposed: the agreed catalogue.
     :param names: the distinct tool names, sorted (the ``/tools`` page order).
     :param exported: tool name -> its MCP name (unique, ``MCP_RULE``).
-    :param mechs_body: the ``GET /mechs`` body.
+    :param mech_entries: each mech's ``GET /mechs`` entry, encoded, ref order.
     :param counts: ``mechs``, ``tools``, ``stale_mechs``, ``errors``, ``collisions``.
     :param kinds: tool kind -> the names (page order) some mech offers with that kind.
     """
@@ -139,10 +162,16 @@ class CatalogueView:
     exposed: ExposedCatalogue
     names: Tuple[str, ...]
     exported: Mapping[str, str]
-    mechs_body: bytes
+    mech_entries: Tuple[bytes, ...]
     counts: Mapping[str, int]
     kinds: Mapping[str, Tuple[str, ...]] = field(
         default_factory=lambda: MappingProxyType({})
+    )
+    #: the running total of :attr:`mech_entries`' sizes (computed with them)
+    mech_ends: Tuple[int, ...] = ()
+    # the search index of the catalogue, built on the first search (one entry at most)
+    _search: Dict[str, SearchIndex] = field(
+        default_factory=dict, repr=False, compare=False
     )
     # tool name -> its MCP Tool, filled on first request (at most one entry per name)
     _mcp_tools: Dict[str, Dict[str, Any]] = field(
@@ -165,6 +194,27 @@ class CatalogueView:
             self._mcp_tools[name] = tool
             self._mcp_sizes[name] = len(json_bytes(tool))
         return tool
+
+    @property
+    def mechs_body(self) -> bytes:
+        """Return every mech's entry in one ``{"mechs": [...]}`` body (not served: paged).
+
+        :return: the JSON bytes.
+        """
+        return b'{"mechs":[' + b",".join(self.mech_entries) + b"]}"
+
+    def search_index(self) -> SearchIndex:
+        """Return the catalogue's search index, built on first use (once per view).
+
+        :return: the index, its cursors bound to the agreed catalogue digest.
+        """
+        index = self._search.get("index")
+        if index is None:
+            index = SearchIndex.build(
+                self.exposed.catalogue, self.exposed.catalogue_digest
+            )
+            self._search["index"] = index
+        return index
 
     def mcp_tool_size(self, name: str) -> int:
         """Return the encoded size of the MCP Tool served for a name (exported once per view).
@@ -203,6 +253,7 @@ class CatalogueView:
             }
             for m in catalogue.mechs
         ]
+        entries = tuple(json_bytes(entry) for entry in mechs)
         kinds: Dict[str, List[str]] = {}
         for name in names:
             for kind in sorted({t.kind for t in catalogue.tools_named(name) if t.kind}):
@@ -212,7 +263,8 @@ class CatalogueView:
             names=names,
             kinds=MappingProxyType({k: tuple(v) for k, v in kinds.items()}),
             exported=MappingProxyType(export_names(names, MCP_RULE)),
-            mechs_body=json_bytes({"mechs": mechs}),
+            mech_entries=entries,
+            mech_ends=tuple(accumulate(len(entry) for entry in entries)),
             counts=MappingProxyType(
                 {
                     "mechs": len(catalogue.mechs),
@@ -285,6 +337,59 @@ def list_tools(
             str(end) if end < len(names) else None,
         ),
     )
+
+
+def search_tools(
+    view: Optional[CatalogueView],
+    query: SearchQuery,
+    cursor: str,
+    page_size: int,
+) -> HttpResult:
+    """Answer a ``GET /tools`` search: one page of tool names, best match first.
+
+    :param view: the served catalogue (None before the first agreement).
+    :param query: the parsed search (its page size is replaced by the server's).
+    :param cursor: a previous page's ``nextCursor`` ("": the first page).
+    :param page_size: names per page (capped at ``search.query.MAX_PAGE_SIZE``).
+    :return: the ``tools/list`` result page; 400 ``invalid_cursor`` for a cursor of
+        another query or catalogue; 503 ``no_catalogue`` before the first agreement.
+    """
+    if view is None:
+        return not_ready()
+    index = view.search_index()
+    try:
+        query = replace(query, page_size=min(page_size, MAX_PAGE_SIZE))
+        page = index.search(query, cursor or None, distinct=True)
+    except InvalidCursor as exc:
+        return error_result(INVALID_CURSOR, str(exc))
+    except InvalidQuery as exc:
+        return error_result(INVALID_SEARCH_PARAMETER, str(exc))
+    names = [hit.tool.name for hit in page.hits]
+    end = _page_end(0, len(names), len(names), lambda i: view.mcp_tool_size(names[i]))
+    next_cursor = page.next_cursor
+    if end < len(names):
+        next_cursor = index.cursor_at(query, page.offset + end, distinct=True)
+    return json_result(
+        200,
+        tools_list_result(
+            [view.mcp_tool_of(name) for name in names[:end]], next_cursor
+        ),
+    )
+
+
+def _bytes_page_end(ends: Tuple[int, ...], offset: int, page_size: int) -> int:
+    """Where a page of items of known sizes ends, in O(log items) (no per-item work).
+
+    :param ends: the running total of the items' encoded sizes (``ends[i]``: bytes of
+        items ``0..i``).
+    :param offset: the page's first item.
+    :param page_size: items per page at most.
+    :return: the index after the page's last item: ``page_size`` items, fewer when they
+        pass :data:`PAGE_MAX_BYTES`, at least one.
+    """
+    before = ends[offset - 1] if offset else 0
+    by_bytes = bisect_right(ends, before + PAGE_MAX_BYTES, lo=offset)
+    return max(offset + 1, min(offset + page_size, len(ends), by_bytes))
 
 
 def _page_end(
@@ -400,16 +505,37 @@ def show_tool(
     return json_result(200, body)
 
 
-def list_mechs(view: Optional[CatalogueView]) -> HttpResult:
-    """Answer ``GET /mechs`` (the body is built once per catalogue).
+def list_mechs(
+    view: Optional[CatalogueView], cursor: Optional[int] = None, page_size: int = 50
+) -> HttpResult:
+    """Answer ``GET /mechs[?cursor=c]``: one page of mechs, in O(page).
+
+    Each entry is encoded once per catalogue; a page is ``page_size`` of them, fewer
+    when they would pass :data:`PAGE_MAX_BYTES` (never none), so the body is bounded
+    however many mechs register (one body of 68 mechs was 1.23 MB).
 
     :param view: the served catalogue.
-    :return: every mech with status, provenance and problems; 503 ``no_catalogue``
+    :param cursor: the offset from a previous page's ``nextCursor`` (None: first page).
+    :param page_size: mechs per page.
+    :return: ``{"mechs": [...], "nextCursor"?}``, each mech with status, provenance and
+        problems; 400 ``invalid_cursor`` past the last mech; 503 ``no_catalogue``
         before the first agreement.
     """
     if view is None:
         return not_ready()
-    return HttpResult(200, view.mechs_body)
+    entries = view.mech_entries
+    offset = 0 if cursor is None else cursor
+    if cursor is not None and offset >= len(entries):
+        return error_result(
+            INVALID_CURSOR,
+            f"cursor {cursor} is past the {len(entries)} mechs served now (the "
+            "catalogue may have changed); omit it to start over",
+        )
+    end = _bytes_page_end(view.mech_ends, offset, page_size)
+    body = b'{"mechs":[' + b",".join(entries[offset:end]) + b"]"
+    if end < len(entries):
+        body += b',"nextCursor":"%d"' % end
+    return HttpResult(200, body + b"}")
 
 
 def healthcheck(
@@ -457,12 +583,14 @@ def serve(
     :param max_age_seconds: the healthcheck's freshness limit.
     :return: the response (404 ``unknown_path`` for a path this module does not serve).
     """
+    if request.path == TOOLS_PATH and request.search is not None:
+        return search_tools(view, request.search, request.search_cursor, page_size)
     if request.path == TOOLS_PATH:
         return list_tools(view, request.cursor, page_size, request.kind)
     if request.path == TOOL_ROUTE:
         return show_tool(view, request.tool_name, request.cursor, page_size)
     if request.path == MECHS_PATH:
-        return list_mechs(view)
+        return list_mechs(view, request.cursor, page_size)
     if request.path == HEALTHCHECK_PATH:
         return healthcheck(view, now, max_age_seconds)
     return error_result(UNKNOWN_PATH, f"{quoted(request.path)} is not served here")

@@ -123,6 +123,19 @@ class CallStatus(StrEnum):
     DELIVERED = "delivered"
 
 
+class SearchSort(StrEnum):
+    """How a catalogue search orders its matches (``search.query.SearchQuery.sort``).
+
+    Every order ends with the same tie-break (tool name, then mech ref), so equal keys
+    give the same page on every agent.
+    """
+
+    #: best BM25 score first (catalogue order, name then mech, when no text is given)
+    RELEVANCE = "relevance"
+    #: cheapest known ``maxDeliveryRate`` first, unpriced offers last; then relevance
+    PRICE = "price"
+
+
 class PaymentWay(StrEnum):
     """How a requester pays a mech of one payment type (``model.payment.PaymentTerms.way``).
 

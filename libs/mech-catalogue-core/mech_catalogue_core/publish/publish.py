@@ -605,17 +605,19 @@ class SafeTransaction:  # pylint: disable=too-many-instance-attributes
         """Get the JSON form, with the hash to sign.
 
         :param chain_id: the chain id (part of the EIP-712 domain).
-        :return: every field (data as 0x hex) plus ``safeTxHash``.
+        :return: every field (data as 0x hex; the wei amounts ``value`` and ``gasPrice``
+            as decimal strings, as the Safe Transaction Service writes them: a uint256
+            need not fit a JavaScript number) plus ``safeTxHash``.
         """
         return {
             "safe": self.safe,
             "to": self.to,
-            "value": self.value,
+            "value": str(self.value),
             "data": "0x" + self.data.hex(),
             "operation": self.operation,
             "safeTxGas": self.safe_tx_gas,
             "baseGas": self.base_gas,
-            "gasPrice": self.gas_price,
+            "gasPrice": str(self.gas_price),
             "gasToken": self.gas_token,
             "refundReceiver": self.refund_receiver,
             "nonce": self.nonce,

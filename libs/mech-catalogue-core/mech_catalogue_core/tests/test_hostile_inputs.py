@@ -38,6 +38,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import pytest
 from eth_abi import encode as abi_encode
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.catalogue.fetching import (
     FETCH_FAILED,
     PARSER_FAILED,
@@ -58,9 +59,6 @@ from mech_catalogue_core.chain.registry import (
 )
 from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
-)
-from mech_catalogue_core.derive.derive import (
-    derive_package,
 )
 from mech_catalogue_core.ipfs.cid import (
     CidError,

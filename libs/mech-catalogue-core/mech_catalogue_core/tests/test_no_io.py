@@ -48,10 +48,6 @@ IO_MODULES = frozenset(
 IO_NAMES = frozenset({"ThreadPoolExecutor", "ProcessPoolExecutor", "Path"})
 #: what still does I/O outside the adapters, and why; remove an entry once it moves
 KNOWN: Set[Tuple[str, str]] = {
-    # derive_package reads a local tool package folder (the CLI's derive/generate and
-    # the publish skill's tool packages); derive_files is the pure twin
-    ("derive/package.py", "Path"),
-    ("derive/package.py", "open"),
     # the manifest JSON Schema, the library's own package data, read once at import
     ("manifest/validation.py", "Path"),
 }

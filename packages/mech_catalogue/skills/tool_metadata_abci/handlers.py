@@ -16,8 +16,8 @@
 
 All are abstract_round_abci's, except two. :class:`HttpHandler` also answers the
 catalogue API (``GET /tools``, ``/tools/<name>``, ``/mechs``, ``/healthcheck``; see
-``mech_catalogue_core/http_api/routes.py``) for requests arriving through the ``valory/http_server``
-connection; responses to the skill's own gateway requests go to abstract_round_abci's
+``mech_catalogue_core/http_api/routes.py``) for requests arriving through the agent's
+``mech_catalogue/http_server`` connection (the request target as sent); responses to the skill's own gateway requests go to abstract_round_abci's
 handler as usual. :class:`ABCIHandler` follows a Tendermint chain whose heights restarted.
 
 Requests come from anyone who can reach the port, and an exception escaping a handler

@@ -19,14 +19,14 @@ from typing import Set, Type
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.round_behaviour import (
     PublishRoundBehaviour,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registration import (
+    BoundedRegistrationBehaviour,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.round_behaviour import (
     ToolMetadataRoundBehaviour,
 )
 from packages.mech_catalogue.skills.tool_metadata_chained_abci.composition import (
     ToolMetadataChainedAbciApp,
-)
-from packages.mech_catalogue.skills.tool_metadata_chained_abci.registration import (
-    BoundedRegistrationBehaviour,
 )
 from packages.valory.skills.abstract_round_abci.behaviours import (
     AbstractRoundBehaviour,

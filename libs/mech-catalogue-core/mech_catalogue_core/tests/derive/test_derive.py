@@ -20,14 +20,12 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
-from mech_catalogue_core.derive import (
-    derive,
-    package,
-)
+from mech_catalogue_core.adapters import package_folder
+from mech_catalogue_core.adapters.package_folder import derive_package
+from mech_catalogue_core.derive import derive
 from mech_catalogue_core.derive.derive import (
     DeriveError,
     annotation_type,
-    derive_package,
     derive_source,
     parse_param_docs,
 )
@@ -256,7 +254,7 @@ def test_oversized_source_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Sources above the byte cap are not parsed."""
-    monkeypatch.setattr(package, "MAX_SOURCE_BYTES", 100)
+    monkeypatch.setattr(package_folder, "MAX_SOURCE_BYTES", 100)
     folder = _write_package(
         tmp_path / "big", "x = 1\n" * 50 + "def run(**kwargs):\n    pass\n"
     )

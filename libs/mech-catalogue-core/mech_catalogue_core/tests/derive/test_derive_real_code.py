@@ -24,9 +24,9 @@ from textwrap import dedent
 from typing import Dict
 
 import pytest
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive.derive import (
     DerivedArgument,
-    derive_package,
     derive_source,
 )
 

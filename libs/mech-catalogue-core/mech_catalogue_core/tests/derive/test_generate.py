@@ -18,10 +18,8 @@ from pathlib import Path
 from typing import Any, Dict
 
 import pytest
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive import generate
-from mech_catalogue_core.derive.derive import (
-    derive_package,
-)
 from mech_catalogue_core.derive.generate import (
     GenerateError,
     generate_manifest,

@@ -27,9 +27,7 @@ from typing import Any, Dict
 
 import pytest
 import yaml
-from mech_catalogue_core.derive.derive import (
-    derive_package,
-)
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive.generate import (
     GenerateError,
     generate_manifest,

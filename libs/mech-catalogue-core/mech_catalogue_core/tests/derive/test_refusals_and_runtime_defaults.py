@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive.derive import (
     DerivedArgument,
-    derive_package,
 )
 
 COMPONENT = (

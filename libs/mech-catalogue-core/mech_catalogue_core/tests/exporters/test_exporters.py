@@ -24,9 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from mech_catalogue_core import exporters
-from mech_catalogue_core.derive.derive import (
-    derive_package,
-)
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.exporters import (
     erc8004,
     names,

@@ -151,16 +151,16 @@ def test_tools_query_by_kind() -> None:
 @pytest.mark.parametrize("value", ["", "Chat", "chat%20x", "1x", "a" * 65, "%00"])
 def test_malformed_kind_query_is_a_400(value: str) -> None:
     """The kind parameter is parsed as strictly as the rest of the request."""
-    result = parse_request("get", f"/tools?kind={value}", b"")
+    result = parse_request("GET", f"/tools?kind={value}", b"")
     assert getattr(result, "status_code", None) == 400
     assert json.loads(result.body)["error"]["code"] == INVALID_KIND  # type: ignore[union-attr]
 
 
 def test_kind_query_rules() -> None:
     """Kind is for /tools only, once; it combines with a cursor."""
-    assert parse_request("get", "/tools?kind=chat&cursor=2", b"").kind == "chat"  # type: ignore[union-attr]
+    assert parse_request("GET", "/tools?kind=chat&cursor=2", b"").kind == "chat"  # type: ignore[union-attr]
     for url in ("/tools?kind=chat&kind=image", "/mechs?kind=chat"):
-        assert parse_request("get", url, b"").status_code == 400  # type: ignore[union-attr]
+        assert parse_request("GET", url, b"").status_code == 400  # type: ignore[union-attr]
 
 
 def test_exports_carry_the_kind() -> None:

@@ -54,6 +54,7 @@ from mech_catalogue_core.publish.publish import (
     update_call,
     update_event_digest,
 )
+from mech_catalogue_core.tests.js_engine import survives_javascript
 
 REGISTRY = "0x" + "11" * 20
 MANAGER = "0x" + "22" * 20
@@ -266,6 +267,25 @@ def test_update_event_digest(kind) -> None:
         else REGISTRY_COMPLEMENTARY_SERVICE
     )
     assert update_event_digest(target(kind), [_log(other, 7, digest)]) is None
+
+
+def test_safe_transaction_wei_amounts_reach_javascript_exactly() -> None:
+    """Issue #34 item 11: ``value`` and ``gasPrice`` (wei) are decimal strings, digits kept."""
+    tx = SafeTransaction(
+        safe=MANAGER,
+        to=REGISTRY,
+        data=b"\x01",
+        nonce=3,
+        value=3 * 10**18 + 1,
+        gas_price=2**64 + 7,
+    )
+    written = tx.to_dict(100)
+    assert (written["value"], written["gasPrice"]) == (
+        str(3 * 10**18 + 1),
+        str(2**64 + 7),
+    )
+    assert survives_javascript(written)
+    assert not survives_javascript({"value": tx.value})  # as a number it would not
 
 
 @settings(max_examples=30, deadline=None)

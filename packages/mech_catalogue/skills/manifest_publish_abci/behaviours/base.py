@@ -18,6 +18,7 @@ from abc import ABC
 from dataclasses import replace
 from typing import Any, Generator, List, Optional, Tuple, cast
 
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.chain.registry import (
     Call,
     ChainReadError,
@@ -25,7 +26,6 @@ from mech_catalogue_core.chain.registry import (
 )
 from mech_catalogue_core.derive.derive import (
     DeriveError,
-    derive_package,
 )
 from mech_catalogue_core.derive.generate import (
     GenerateError,

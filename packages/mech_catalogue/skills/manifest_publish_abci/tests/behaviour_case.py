@@ -25,9 +25,7 @@ from typing import Any, Dict
 
 from eth_abi import encode
 from mech_catalogue_core import tests as domain_tests
-from mech_catalogue_core.derive.derive import (
-    derive_package,
-)
+from mech_catalogue_core.adapters.package_folder import derive_package
 from mech_catalogue_core.derive.generate import (
     generate_manifest,
 )

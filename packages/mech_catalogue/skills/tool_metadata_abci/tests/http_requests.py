@@ -72,11 +72,57 @@ cursor_values = st.one_of(
     st.text(URL_ALPHABET, max_size=30),
     st.text(max_size=30),
 )
-query_items = st.tuples(
-    st.sampled_from(["cursor", "cursor", "Cursor", "limit", "", "cursor%3D"]),
-    st.sampled_from(["=", "=", "", "=="]),
-    cursor_values,
-).map("".join)
+#: the ``/tools`` search parameters, and values of the shapes each takes (and near them)
+SEARCH_KEYS = (
+    "q",
+    "kind",
+    "max_price",
+    "sort",
+    "payment",
+    "mech",
+    "registry",
+    "typed",
+    "callable",
+    "delivering",
+)
+search_values = st.one_of(
+    st.sampled_from(
+        [
+            "prediction",
+            "image+generation",
+            "claude%20prediction",
+            "%E2%80%AE",
+            "%FF",
+            "%",
+            "relevance",
+            "price",
+            "karma",
+            "native",
+            "token_olas",
+            "true",
+            "false",
+            "TRUE",
+            "olas_agent_registry",
+            "0x" + "ab" * 20,
+            "100:legacy_mech_registry:0x" + "ab" * 20 + ":3",
+            "0." + "0" * 16,
+            "3.0123456789abcdef",
+        ]
+    ),
+    st.integers(min_value=-1, max_value=10**20).map(str),
+    st.text(URL_ALPHABET, max_size=30),
+    st.integers(min_value=250, max_value=3000).map(lambda n: "a" * n),
+)
+query_items = st.one_of(
+    st.tuples(
+        st.sampled_from(["cursor", "cursor", "Cursor", "limit", "", "cursor%3D"]),
+        st.sampled_from(["=", "=", "", "=="]),
+        cursor_values,
+    ).map("".join),
+    st.tuples(
+        st.sampled_from(SEARCH_KEYS), st.sampled_from(["=", "=", ""]), search_values
+    ).map("".join),
+)
 queries = st.one_of(
     st.just(""),
     st.lists(query_items, max_size=4).map(lambda items: "?" + "&".join(items)),

@@ -256,11 +256,18 @@ def test_query_takes_only_the_route_parameters_once(query: str, code: str) -> No
     assert error_code(answer(f"/tools?{query}", CATALOGUE)) == code
 
 
-@pytest.mark.parametrize("path", ["/mechs", "/healthcheck"])
-def test_routes_without_parameters_refuse_any(path: str) -> None:
-    """/mechs and /healthcheck take no query parameters; an empty query is fine."""
-    assert error_code(answer(f"{path}?cursor=2", CATALOGUE)) == "unknown_parameter"
-    assert answer(f"{path}?", CATALOGUE).status_code in (200, 503)
+def test_routes_without_parameters_refuse_any() -> None:
+    """/healthcheck takes no query parameters; an empty query is fine."""
+    assert error_code(answer("/healthcheck?cursor=2", CATALOGUE)) == "unknown_parameter"
+    assert answer("/healthcheck?", CATALOGUE).status_code in (200, 503)
+
+
+def test_mechs_take_a_cursor_and_nothing_else() -> None:
+    """/mechs pages its mechs: cursor only (no kind, no search), an empty query is fine."""
+    for query in ("kind=chat", "q=predict", "limit=2"):
+        assert error_code(answer(f"/mechs?{query}", CATALOGUE)) == "unknown_parameter"
+    assert error_code(answer("/mechs?cursor=x", CATALOGUE)) == "invalid_cursor"
+    assert answer("/mechs?", CATALOGUE).status_code == 200
 
 
 def test_a_tools_offers_take_a_cursor_and_nothing_else() -> None:
@@ -367,7 +374,9 @@ def test_methods_other_than_get_are_405(method: str) -> None:
         assert error_code(result) == "method_not_allowed"
         assert "Allow: GET" in result.headers
     assert error_code(answer("/nothing", CATALOGUE, method=method)) == "unknown_path"
-    assert answer("/tools", CATALOGUE, method="get").status_code == 200
+    # methods are case-sensitive (RFC 9110 section 9.1): "get" is not GET
+    assert error_code(answer("/tools", CATALOGUE, method="get")) == "method_not_allowed"
+    assert answer("/tools", CATALOGUE, method="GET").status_code == 200
 
 
 def test_a_get_with_a_body_is_400() -> None:
@@ -411,8 +420,11 @@ def test_mechs_lists_status_and_staleness() -> None:
         observed_block=20,
     )
     current = exposed(mech(1, "a"), mech(3, "d", block=10), broken)
-    _, body = get("/mechs", current)
-    by_id = {m["ref"]["mech_id"]: m for m in body["mechs"]}
+    _, body = get("/mechs", current)  # two mechs a page: the third is on the next
+    assert len(body["mechs"]) == 2
+    _, rest = get(f"/mechs?cursor={body['nextCursor']}", current)
+    assert "nextCursor" not in rest
+    by_id = {m["ref"]["mech_id"]: m for m in body["mechs"] + rest["mechs"]}
     assert by_id[1]["stale"] is False and by_id[3]["stale"] is True
     assert (
         by_id[4]["status"] == "invalid"

@@ -18,6 +18,7 @@ The running-agent counterpart is ``tests/e2e/test_one_agent.py::test_http_api_su
 """
 
 import json
+import re
 from typing import Optional
 from urllib.parse import quote
 
@@ -48,6 +49,8 @@ from packages.mech_catalogue.skills.tool_metadata_abci.tests.test_handlers impor
 )
 
 PAGE_SIZE = 2
+#: the engine's cursor: the offset and 16 hex digits binding it to the query
+SEARCH_CURSOR = re.compile(r"[0-9]{1,9}\.[0-9a-f]{16}")
 #: includes names needing percent-encoding and a non-ASCII one
 ODD = exposed(
     mech(1, "prediction-online", "a/b", "caf\u00e9", "x y"), mech(2, "a/b", "z")
@@ -81,7 +84,12 @@ def check(request: GeneratedRequest, view: Optional[CatalogueView]) -> None:
     elif result.status_code == 200 and path == TOOLS_PATH:
         assert len(body["tools"]) <= PAGE_SIZE
         cursor = body.get("nextCursor")
-        assert cursor is None or (cursor.isascii() and cursor.isdigit())
+        searched = isinstance(parsed, Request) and parsed.search is not None
+        assert cursor is None or (
+            SEARCH_CURSOR.fullmatch(cursor)
+            if searched
+            else (cursor.isascii() and cursor.isdigit())
+        )
 
 
 @settings(

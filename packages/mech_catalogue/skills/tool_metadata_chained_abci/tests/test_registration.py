@@ -31,6 +31,12 @@ from mech_catalogue_core.model.catalogue import (
     Tool,
 )
 
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registration import (
+    MAX_INITIALISATION_BYTES,
+    MAX_VALUE_BYTES,
+    BoundedRegistrationBehaviour,
+    bounded_initialisation,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.states.base import (
     CROSS_PERIOD_DEFAULTS,
     SynchronizedData,
@@ -40,12 +46,6 @@ from packages.mech_catalogue.skills.tool_metadata_chained_abci.behaviours import
 )
 from packages.mech_catalogue.skills.tool_metadata_chained_abci.composition import (
     ToolMetadataChainedAbciApp,
-)
-from packages.mech_catalogue.skills.tool_metadata_chained_abci.registration import (
-    MAX_INITIALISATION_BYTES,
-    MAX_VALUE_BYTES,
-    BoundedRegistrationBehaviour,
-    bounded_initialisation,
 )
 from packages.valory.skills.abstract_round_abci.base import AbciAppDB
 from packages.valory.skills.registration_abci.behaviours import RegistrationBehaviour

@@ -14,6 +14,9 @@
 
 """Re-registration with a bounded payload: the database an agent offers the others.
 
+Shared by the chained apps that run the catalogue rounds (the tool metadata service and
+the requester service).
+
 When ``reset_and_pause`` fails, the chained app goes back to the framework's
 ``RegistrationRound``, whose behaviour sends the agent's whole serialised database as the
 ``RegistrationPayload`` (``AbciAppDB.serialize()``: every kept period, every value each

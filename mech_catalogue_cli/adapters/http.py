@@ -12,7 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""One JSON answer of an upstream HTTP API, read within a byte cap, a deadline and a depth.
+"""The CLI's plain HTTP: its sessions, and one JSON answer read within a byte cap, a deadline and a depth.
+
+Every blocking HTTP request the CLI makes goes through ``requests`` sessions made here
+(:func:`new_session`, :func:`watched_session`) and the CLI's three adapters
+(:mod:`.jsonrpc`, :mod:`.ipfs`, this module); no other CLI module imports ``requests``
+(``lint-imports``' ``cli-io-in-adapters`` contract). :data:`TRANSPORT_ERRORS` is what a
+caller catches around a request it hands a session to (web3's HTTP provider included).
 
 An upstream (``mcp --agent URL``) may be anyone's server. Read without bounds, a 300 MiB
 body was held whole (about 1 GB of memory), a body dripped one byte every 0.4 s held
@@ -50,6 +56,11 @@ from mech_catalogue_core.manifest.validation import (
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+#: what a request raises when the network fails (requests' errors, socket errors)
+TRANSPORT_ERRORS = (requests.RequestException, OSError)
+#: the session type the adapters take
+Session = requests.Session
 
 #: bytes pulled from the body at a time
 CHUNK_BYTES = 64 * 1024
@@ -156,6 +167,14 @@ class WatchedAdapter(HTTPAdapter):
             "http": _WatchedPool,
             "https": _WatchedTlsPool,
         }
+
+
+def new_session() -> requests.Session:
+    """Return a plain session (connections kept alive between requests).
+
+    :return: the session.
+    """
+    return requests.Session()
 
 
 def watched_session() -> requests.Session:

@@ -1,0 +1,459 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The search index of one catalogue: BM25 over each offer's text, filter columns, cursors.
+
+Ranking is Okapi BM25 (:mod:`.bm25`: k1 1.5, b 0.75, Lucene's idf) over the words of
+:func:`offer_text`: lowercased, split into runs of two or more letters or digits
+(hyphens and underscores split names, so ``claude-prediction-offline`` is three words),
+Lucene's English stop words dropped and Snowball-stemmed (``PyStemmer``, pinned exactly
+with numpy in the library's pyproject), so "predictions" finds "prediction-online".
+Offers with the same text (registrations sharing a manifest) are one BM25 document:
+a manifest registered many times neither raises nor lowers how rare its words are.
+
+Determinism: the index lays offers out by (tool name, mech ref); a score is rounded to
+:data:`SCORE_DECIMALS` decimals before it is compared (BM25 sums float32 weights); every
+order ends with the offer's place in that layout, so no two offers ever tie and the same
+catalogue and query give the same page on every agent.
+"""
+
+import hashlib
+import re
+from array import array
+from dataclasses import dataclass
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+from mech_catalogue_core.model.catalogue import Catalogue, Mech
+from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.vocabulary import SearchSort
+from mech_catalogue_core.search.bm25 import Bm25Index
+from mech_catalogue_core.search.query import (
+    InvalidQuery,
+    SearchQuery,
+    callable_contracts,
+    is_delivering,
+    lowest_price,
+)
+
+__all__ = [
+    "InvalidCursor",
+    "SCORE_DECIMALS",
+    "SearchHit",
+    "SearchIndex",
+    "SearchPage",
+    "offer_text",
+]
+
+#: decimals of a BM25 score kept for ranking (and reported)
+SCORE_DECIMALS = 4
+#: the price of an offer with no callable contract, above every accepted ``max_price``
+NO_PRICE = np.iinfo(np.int64).max
+#: the rank key of an offer a query drops (above every kept offer's)
+DROPPED = np.iinfo(np.int64).max
+_CURSOR = re.compile(r"([0-9]{1,9})\.([0-9a-f]{16})")
+_NAME_SEPARATORS = re.compile(r"[-_./:]+")
+
+
+class InvalidCursor(InvalidQuery):
+    """A cursor not issued for this query on this catalogue (or past its last match)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:  # pylint: disable=too-many-instance-attributes
+    """One matching offer.
+
+    :param tool: the mech's tool.
+    :param mech: the offering mech's catalogue entry.
+    :param score: its BM25 score, rounded to :data:`SCORE_DECIMALS` (0.0 without text).
+    :param price: the lowest ``maxDeliveryRate`` among its callable contracts of the
+        payment type asked (smallest unit of the asset; None: none is callable).
+    :param payments: the payment type names of its callable contracts, sorted.
+    :param delivering: whether one of its contracts has delivered a request.
+    """
+
+    tool: Tool
+    mech: Mech
+    score: float
+    price: Optional[int]
+    payments: Tuple[str, ...]
+    delivering: bool
+
+    @property
+    def callable_now(self) -> bool:
+        """Return whether some contract of the mech can be paid now.
+
+        :return: True when :attr:`payments` is not empty.
+        """
+        return bool(self.payments)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPage:
+    """One page of matches.
+
+    :param hits: the matches of the page, in order.
+    :param total: matches of the whole query (offers, or tool names when distinct).
+    :param next_cursor: pass it back for the next page (None on the last page).
+    :param offset: the place of the page's first match in the whole answer.
+    """
+
+    hits: Tuple[SearchHit, ...]
+    total: int
+    next_cursor: Optional[str]
+    offset: int = 0
+
+
+def _name_words(name: str) -> str:
+    return _NAME_SEPARATORS.sub(" ", name)
+
+
+def offer_text(tool: Tool) -> str:
+    """Return the text an offer is found by.
+
+    :param tool: the tool.
+    :return: its name (as written, and twice split on ``-_./:``) and kind twice (a name
+        or kind weighs more than a word of a description), description, input and
+        output descriptions, and each argument's identifier (split likewise) and
+        description, space-joined.
+    """
+    parts: List[str] = [tool.name, _name_words(tool.name), _name_words(tool.name)]
+    parts += [tool.kind, tool.kind, tool.description, tool.input_description]
+    parts.append(tool.output_description)
+    for argument in tool.arguments:
+        parts += [_name_words(argument.identifier), argument.description]
+    return " ".join(part for part in parts if part)
+
+
+def _distinct_texts(
+    offers: Sequence[Tuple[Tool, Mech]], documents: "array[int]"
+) -> Iterator[str]:
+    """Yield each distinct :func:`offer_text` once, noting every offer's document.
+
+    Offers with the same text (registrations sharing a manifest) are one BM25 document.
+    Texts are told apart by a 128-bit BLAKE2b digest, so only the text being indexed is
+    alive (all of them, at 200,000 tools, were the largest part of the build's memory).
+
+    :param offers: the offers, layout order.
+    :param documents: filled with each offer's document id, in offer order.
+    :yield: the texts of new documents, in document id order.
+    """
+    seen: Dict[bytes, int] = {}
+    for tool, _ in offers:
+        text = offer_text(tool)
+        key = hashlib.blake2b(
+            text.encode("utf-8", "surrogatepass"), digest_size=16
+        ).digest()
+        document = seen.get(key)
+        if document is None:
+            document = seen[key] = len(seen)
+            yield text
+        documents.append(document)
+
+
+def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
+    """Number the distinct values: (code of each value, value -> code)."""
+    table: Dict[str, int] = {}
+    codes = np.fromiter(
+        (table.setdefault(v, len(table)) for v in values),
+        dtype=np.int32,
+        count=len(values),
+    )
+    return codes, table
+
+
+class SearchIndex:  # pylint: disable=too-many-instance-attributes
+    """Every offer of one catalogue, ready to search. Immutable after :meth:`build`.
+
+    Build: O(offers + words). A search: O(postings of the query's words + offers
+    kept × log) in numpy, then O(page) to build the page's hits.
+    """
+
+    def __init__(self, catalogue: Catalogue, fingerprint: str = "") -> None:
+        """Index the catalogue (use :meth:`build`).
+
+        :param catalogue: the agreed catalogue.
+        :param fingerprint: its digest, binding cursors to it ("": computed here with
+            ``Catalogue.digest()``; pass the agreed digest when it is known).
+        """
+        self._fingerprint = fingerprint or catalogue.digest()
+        offers: List[Tuple[Tool, Mech]] = []
+        for name in catalogue.tool_names():
+            for tool in catalogue.tools_named(name):
+                mech = (
+                    catalogue.mech(tool.provenance.mech)
+                    if tool.provenance.mech
+                    else None
+                )
+                if mech is not None:
+                    offers.append((tool, mech))
+        self._offers: Tuple[Tuple[Tool, Mech], ...] = tuple(offers)
+        self._name_codes, _ = _codes([t.name for t, _ in offers])
+        # where each tool name's offers start (offers are laid out by name)
+        self._name_starts = np.flatnonzero(
+            np.diff(self._name_codes, prepend=np.int32(-1))
+        )
+        self._kind_codes, self._kinds = _codes([t.kind for t, _ in offers])
+        self._registry_codes, self._registries = _codes(
+            [m.ref.registry_kind for _, m in offers]
+        )
+        self._typed = np.fromiter((t.is_typed for t, _ in offers), bool, len(offers))
+        self._by_mech = self._mech_offers(offers)
+        self._mech_facts = self._facts_of({m.ref: m for _, m in offers}.values())
+        self._prices: Dict[str, np.ndarray] = {}
+        self._delivering = np.fromiter(
+            (self._mech_facts[m.ref][2] for _, m in offers), bool, len(offers)
+        )
+        documents = array("i")
+        self._bm25 = Bm25Index(_distinct_texts(offers, documents))
+        self._documents = np.frombuffer(documents, dtype=np.int32)
+
+    @classmethod
+    def build(cls, catalogue: Catalogue, fingerprint: str = "") -> "SearchIndex":
+        """Index a catalogue, once per agreed catalogue.
+
+        :param catalogue: the catalogue.
+        :param fingerprint: its digest ("": computed with ``Catalogue.digest()``).
+        :return: the index.
+        """
+        return cls(catalogue, fingerprint)
+
+    @property
+    def offer_count(self) -> int:
+        """Return the offers indexed (one per mech and tool).
+
+        :return: the count.
+        """
+        return len(self._offers)
+
+    @staticmethod
+    def _mech_offers(offers: Sequence[Tuple[Tool, Mech]]) -> Dict[str, np.ndarray]:
+        """Map each mech's entry key and contract addresses (lowercase) to its offers."""
+        found: Dict[str, List[int]] = {}
+        for at, (_, mech) in enumerate(offers):
+            keys = {
+                mech.ref.key.lower(),
+                *(f.address.lower() for f in mech.marketplace),
+            }
+            for key in keys:
+                found.setdefault(key, []).append(at)
+        return {k: np.asarray(v, dtype=np.int64) for k, v in found.items()}
+
+    @staticmethod
+    def _facts_of(
+        mechs: Iterable[Mech],
+    ) -> Dict[object, Tuple[Tuple[str, ...], Mech, bool]]:
+        """Each mech's callable payment names, entry and delivering flag, by ref."""
+        return {
+            mech.ref: (
+                tuple(sorted({f.payment_type_name for f in callable_contracts(mech)})),
+                mech,
+                is_delivering(mech),
+            )
+            for mech in mechs
+        }
+
+    def _price_column(self, payment: str) -> np.ndarray:
+        """Each offer's price for a payment type name (:data:`NO_PRICE`: none), memoised."""
+        column = self._prices.get(payment)
+        if column is None:
+            per_mech = {}
+            for ref, (_, mech, _) in self._mech_facts.items():
+                price = lowest_price(mech, payment)
+                per_mech[ref] = NO_PRICE if price is None else min(price, NO_PRICE)
+            column = np.fromiter(
+                (per_mech[m.ref] for _, m in self._offers), np.int64, len(self._offers)
+            )
+            self._prices[payment] = column
+        return column
+
+    def _scores(self, text: str) -> Optional[np.ndarray]:
+        """The rounded BM25 score of each offer, as integers (None: no text asked)."""
+        if not text.strip():
+            return None
+        terms = self._bm25.term_ids(text)
+        if not terms:
+            return np.zeros(len(self._offers), dtype=np.int64)
+        summed = self._bm25.scores(terms)[self._documents]
+        return np.rint(summed.astype(np.float64) * 10**SCORE_DECIMALS).astype(np.int64)
+
+    def _mask(self, query: SearchQuery, scores: Optional[np.ndarray]) -> np.ndarray:
+        """Which offers the query keeps."""
+        keep = np.ones(len(self._offers), dtype=bool) if scores is None else scores > 0
+        for value, codes, table in (
+            (query.kind, self._kind_codes, self._kinds),
+            (query.registry, self._registry_codes, self._registries),
+        ):
+            if value:
+                keep &= codes == table.get(value, -1)
+        if query.typed is not None:
+            keep &= self._typed == query.typed
+        if query.mech:
+            wanted = np.zeros(len(self._offers), dtype=bool)
+            wanted[self._by_mech.get(query.mech.lower(), np.zeros(0, np.int64))] = True
+            keep &= wanted
+        if query.delivering:
+            keep &= self._delivering
+        price = self._price_column(query.payment)
+        if query.callable_now or query.payment:
+            keep &= price != NO_PRICE
+        if query.max_price is not None:
+            keep &= price <= query.max_price
+        return keep
+
+    def _keys(
+        self, query: SearchQuery, scores: Optional[np.ndarray], keep: np.ndarray
+    ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """Each offer's rank as one distinct integer (smaller first; dropped: the largest).
+
+        Relevance: (best score - score) x offers + layout place, so no two keys tie and
+        the layout place breaks equal scores. Price: the place in the fully sorted order
+        (price, then relevance, then layout place).
+
+        :param query: the query.
+        :param scores: :meth:`_scores` of its text (None: no text).
+        :param keep: :meth:`_mask` of the query.
+        :return: the keys, and for price order the offers in that order (None for
+            relevance: the place is the key modulo the offers).
+        """
+        count = len(self._offers)
+        if query.sort == SearchSort.PRICE:
+            kept = np.flatnonzero(keep)
+            relevance = (
+                np.zeros(len(kept), np.int64) if scores is None else -scores[kept]
+            )
+            price = self._price_column(query.payment)[kept]
+            order = kept[np.lexsort((kept, relevance, price))]
+            keys = np.full(count, DROPPED, dtype=np.int64)
+            keys[order] = np.arange(len(order), dtype=np.int64)
+            return keys, order
+        places = np.arange(count, dtype=np.int64)
+        if scores is None:
+            return np.where(keep, places, DROPPED), None
+        below_best = (scores.max(initial=0) - scores) * count
+        return np.where(keep, below_best + places, DROPPED), None
+
+    def _candidates(
+        self, query: SearchQuery, scores: Optional[np.ndarray], distinct: bool
+    ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """The rank keys of every match, unsorted.
+
+        :param query: the query.
+        :param scores: :meth:`_scores` of its text.
+        :param distinct: one match per tool name (its best offer's key).
+        :return: the keys, and the price order of :meth:`_keys` (None for relevance).
+        """
+        keys, order = self._keys(query, scores, self._mask(query, scores))
+        if distinct and len(keys):
+            keys = np.minimum.reduceat(keys, self._name_starts)
+        return keys[keys != DROPPED], order
+
+    def _places(
+        self, candidates: np.ndarray, order: Optional[np.ndarray], offset: int, end: int
+    ) -> np.ndarray:
+        """The layout places of the matches ``offset`` to ``end`` in rank order.
+
+        Only the matches up to ``end`` are sorted (a partition finds them first).
+
+        :param candidates: :meth:`_candidates`' keys.
+        :param order: its price order (None for relevance).
+        :param offset: the page's first match.
+        :param end: after the page's last match.
+        :return: the places.
+        """
+        if end < len(candidates):
+            candidates = np.partition(candidates, end - 1)[:end]
+        page = np.sort(candidates)[offset:end]
+        if order is not None:
+            return order[page]
+        return page % max(1, len(self._offers))
+
+    def _cursor_check(self, query: SearchQuery, distinct: bool) -> str:
+        text = f"{self._fingerprint}\n{query.fingerprint()}\n{distinct}"
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+    def _offset(
+        self, query: SearchQuery, cursor: Optional[str], distinct: bool, total: int
+    ) -> int:
+        # the offset a cursor points at; -1: not issued for this query and catalogue
+        if cursor is None:
+            return 0
+        match = _CURSOR.fullmatch(cursor)
+        if not match or match.group(2) != self._cursor_check(query, distinct):
+            return -1
+        offset = int(match.group(1))
+        if offset >= total:
+            raise InvalidCursor(
+                f"the cursor points past the {total} matches; omit it to start over"
+            )
+        return offset
+
+    def search(
+        self, query: SearchQuery, cursor: Optional[str] = None, distinct: bool = False
+    ) -> SearchPage:
+        """Answer one page of a query.
+
+        :param query: the query.
+        :param cursor: a previous page's ``next_cursor`` for this same query (None: the
+            first page).
+        :param distinct: keep only each tool name's best offer (the name's rank is its
+            best offer's).
+        :return: the page.
+        :raises InvalidCursor: when the cursor was issued for another query, page size or
+            catalogue, or is malformed.
+        """
+        scores = self._scores(query.text)
+        candidates, order = self._candidates(query, scores, distinct)
+        total = len(candidates)
+        offset = self._offset(query, cursor, distinct, total)
+        if offset < 0:
+            raise InvalidCursor(
+                "the cursor was not issued for this query on the catalogue served now "
+                "(the catalogue may have changed, or the query or page size differs); "
+                "omit it to start over"
+            )
+        end = min(total, offset + query.page_size)
+        places = self._places(candidates, order, offset, end)
+        hits = tuple(self._hit(int(at), query, scores) for at in places)
+        next_cursor = self.cursor_at(query, end, distinct) if end < total else None
+        return SearchPage(hits, total, next_cursor, offset)
+
+    def cursor_at(self, query: SearchQuery, offset: int, distinct: bool = False) -> str:
+        """Return the cursor of the page starting at a place of a query's answer.
+
+        For a caller that cuts a page shorter (by bytes, say) than ``page_size``.
+
+        :param query: the query.
+        :param offset: the place of the next page's first match.
+        :param distinct: as given to :meth:`search`.
+        :return: ``<offset>.<16 hex digits>``, the check binding it to the query and
+            the catalogue.
+        """
+        return f"{offset}.{self._cursor_check(query, distinct)}"
+
+    def _hit(
+        self, at: int, query: SearchQuery, scores: Optional[np.ndarray]
+    ) -> SearchHit:
+        tool, mech = self._offers[at]
+        payments, _, delivering = self._mech_facts[mech.ref]
+        price = int(self._price_column(query.payment)[at])
+        score = 0 if scores is None else int(scores[at])
+        return SearchHit(
+            tool=tool,
+            mech=mech,
+            score=score / 10**SCORE_DECIMALS,
+            price=None if price == NO_PRICE else lowest_price(mech, query.payment),
+            payments=payments,
+            delivering=delivering,
+        )

@@ -1,0 +1,328 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``mech-catalogue search QUERY``: find tools in a catalogue by words and filters.
+
+The catalogue is read as ``list`` reads it (the same options: registries, Multicall2,
+marketplace, gateways; ``--chain NAME`` or ``--devnet``), or from a file of
+``list --json`` (``--from``). The query engine is the library's
+(``mech_catalogue_core.search``): BM25 over tool names, kinds, descriptions and
+arguments, the agent's ``GET /tools?q=`` answers from the same engine. Exit 0 with the
+matches (none is not an error), 1 when the catalogue cannot be read, 2 on a bad command
+line (an invalid filter or cursor included, naming it).
+"""
+
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+import click
+from mech_catalogue_core.chain.presets import ChainPreset
+from mech_catalogue_core.model.catalogue import Catalogue
+from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.model.tool import REGISTRY_KINDS
+from mech_catalogue_core.model.untrusted_text import for_model, label_for_model
+from mech_catalogue_core.model.vocabulary import SearchSort
+from mech_catalogue_core.search.index import (
+    InvalidCursor,
+    SearchHit,
+    SearchIndex,
+    SearchPage,
+)
+from mech_catalogue_core.search.query import (
+    DEFAULT_PAGE_SIZE,
+    MAX_PAGE_SIZE,
+    InvalidQuery,
+    SearchQuery,
+)
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..chain_options import PresetCommand, chain_options
+from ..devnet_options import DevnetSettings, devnet_options
+from ..output import CliFailure, Output
+from .list_cmd import read_catalogue, source_options
+
+#: the error code when ``--from`` cannot be read as a catalogue
+CATALOGUE_UNREADABLE = "catalogue_unreadable"
+#: characters of a description shown in the table (``--json`` carries it whole)
+TABLE_DESCRIPTION_CHARS = 80
+
+
+def load_catalogue(path: Path) -> Catalogue:
+    """Read a catalogue from ``list --json`` output (or any serialised catalogue).
+
+    :param path: the file.
+    :return: the catalogue.
+    :raises CliFailure: (exit 1, ``catalogue_unreadable``) when the file cannot be read
+        or is not a serialised catalogue.
+    """
+    try:
+        return Catalogue.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CliFailure(
+            CATALOGUE_UNREADABLE,
+            f"{path} is not a catalogue ({exc}); write one with "
+            "`mech-catalogue list --json > FILE`",
+        ) from exc
+
+
+def hit_json(hit: SearchHit) -> Dict[str, Any]:
+    """Return one match as ``--json`` prints it.
+
+    :param hit: the match.
+    :return: ``{"tool", "kind", "mech", "score", "price", "payments", "callable",
+        "delivering", "typed", "description"}``: the price in the payment's smallest
+        unit as decimal text (null: no callable contract), texts cleaned as every
+        exporter shows them (``model.untrusted_text``).
+    """
+    return {
+        "tool": hit.tool.name,
+        "kind": hit.tool.kind,
+        "mech": hit.mech.ref.key,
+        "score": hit.score,
+        "price": None if hit.price is None else str(hit.price),
+        "payments": list(hit.payments),
+        "callable": hit.callable_now,
+        "delivering": hit.delivering,
+        "typed": hit.tool.is_typed,
+        "description": for_model(hit.tool.description),
+    }
+
+
+def page_json(query: SearchQuery, page: SearchPage) -> Dict[str, Any]:
+    """Return a page as ``--json`` prints it.
+
+    :param query: the query asked.
+    :param page: its page.
+    :return: ``{"query", "total", "next_cursor", "matches": [hit_json]}``.
+    """
+    return {
+        "query": query.text,
+        "total": page.total,
+        "next_cursor": page.next_cursor,
+        "matches": [hit_json(hit) for hit in page.hits],
+    }
+
+
+def render_page(page: SearchPage, console: Console) -> None:
+    """Draw a page as a table; every manifest text shown as plain text, never markup.
+
+    :param page: the page.
+    :param console: where to draw.
+    """
+    table = Table(
+        "tool",
+        "kind",
+        "mech",
+        "score",
+        "price",
+        "payment",
+        "description",
+        title=f"{page.total} matches (price: per request, in the payment's smallest unit)",
+    )
+    for hit in page.hits:
+        description = for_model(hit.tool.description)
+        if len(description) > TABLE_DESCRIPTION_CHARS:
+            description = description[: TABLE_DESCRIPTION_CHARS - 1] + "…"
+        table.add_row(
+            Text(label_for_model(hit.tool.name)),
+            Text(label_for_model(hit.tool.kind)),
+            Text(hit.mech.ref.key),
+            f"{hit.score:.4f}",
+            "-" if hit.price is None else str(hit.price),
+            ",".join(hit.payments) or "-",
+            Text(description),
+        )
+    console.print(table)
+    if page.next_cursor:
+        console.print(Text(f"more: --cursor {page.next_cursor}"))
+
+
+def run_search(
+    catalogue: Catalogue, query: SearchQuery, cursor: Optional[str], distinct: bool
+) -> SearchPage:
+    """Build the index and answer one page.
+
+    :param catalogue: the catalogue.
+    :param query: the query.
+    :param cursor: ``--cursor`` (None: the first page).
+    :param distinct: one match per tool name.
+    :return: the page.
+    :raises BadParameter: (exit 2) when the cursor was not issued for this query and
+        catalogue.
+    """
+    try:
+        return SearchIndex.build(catalogue).search(query, cursor, distinct)
+    except InvalidCursor as exc:
+        raise click.BadParameter(str(exc), param_hint="--cursor") from exc
+
+
+def _query(filters: Dict[str, Any]) -> SearchQuery:
+    """Build the query from the options; a value the engine refuses is a usage error."""
+    try:
+        return SearchQuery(**filters)
+    except InvalidQuery as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+@click.command(
+    name="search",
+    cls=PresetCommand,
+    help="Find tools by words and filters, ranked by relevance (BM25 over tool names, "
+    "kinds, descriptions and arguments) or price. The catalogue is read as `list` "
+    "reads it, or from a `list --json` file (--from).\n\nExit codes: 0 answered (no "
+    "match included), 1 the catalogue could not be read, 2 usage error.",
+    epilog="\b\nExamples:\n"
+    "  mech-catalogue search 'image generation' --chain gnosis\n"
+    "  mech-catalogue search prediction --from catalogue.json --max-price 10000000000000000 --payment native\n"
+    "  mech-catalogue search '' --from catalogue.json --kind image --sort price --json",
+)
+@click.argument("text", metavar="QUERY")
+@click.option(
+    "--from",
+    "from_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="Search this catalogue (`mech-catalogue list --json > FILE`) instead of "
+    "reading the chain.",
+)
+@click.option(
+    "--kind", default="", help="Only tools of this kind (prediction, image...)."
+)
+@click.option(
+    "--max-price",
+    type=click.IntRange(min=0),
+    help="Only offers whose price (lowest maxDeliveryRate of the mech's callable "
+    "contracts) is at most this, in the payment's smallest unit (wei for native).",
+)
+@click.option(
+    "--payment",
+    type=click.Choice(sorted(set(PAYMENT_TYPE_NAMES.values()))),
+    help="Only offers payable this way (priced in that asset).",
+)
+@click.option(
+    "--mech",
+    default="",
+    help="Only this mech: a catalogue entry key or a mech contract address.",
+)
+@click.option(
+    "--registry-kind",
+    type=click.Choice(REGISTRY_KINDS),
+    help="Only mechs read from this kind of registry.",
+)
+@click.option(
+    "--typed/--untyped",
+    default=None,
+    help="Only tools with (or without) typed arguments.",
+)
+@click.option(
+    "--callable", "callable_now", is_flag=True, help="Only offers payable now."
+)
+@click.option(
+    "--delivering", is_flag=True, help="Only mechs that have delivered a request."
+)
+@click.option(
+    "--sort",
+    type=click.Choice([order.value for order in SearchSort]),
+    default=SearchSort.RELEVANCE.value,
+    show_default=True,
+    help="Order: relevance, or price (cheapest first, unpriced last).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, MAX_PAGE_SIZE),
+    default=DEFAULT_PAGE_SIZE,
+    show_default=True,
+    help="Matches per page.",
+)
+@click.option("--cursor", help="Continue from a previous page's cursor.")
+@click.option(
+    "--distinct",
+    is_flag=True,
+    help="One match per tool name (its best offer), as GET /tools?q= answers.",
+)
+@source_options
+@click.option("--json", "as_json", is_flag=True, help="Print the matches as JSON.")
+@click.pass_context
+@chain_options
+@devnet_options
+def search(  # pylint: disable=too-many-arguments,too-many-locals
+    ctx: click.Context,
+    *,
+    text: str,
+    from_file: Optional[Path],
+    kind: str,
+    max_price: Optional[int],
+    payment: Optional[str],
+    mech: str,
+    registry_kind: Optional[str],
+    typed: Optional[bool],
+    callable_now: bool,
+    delivering: bool,
+    sort: str,
+    limit: int,
+    cursor: Optional[str],
+    distinct: bool,
+    devnet: Optional[DevnetSettings],
+    preset: Optional[ChainPreset],
+    as_json: bool,
+    **source: Any,
+) -> None:
+    """Find tools by words and filters.
+
+    :param ctx: the click context.
+    :param text: QUERY.
+    :param from_file: ``--from``.
+    :param kind: ``--kind``.
+    :param max_price: ``--max-price``.
+    :param payment: ``--payment``.
+    :param mech: ``--mech``.
+    :param registry_kind: ``--registry-kind``.
+    :param typed: ``--typed/--untyped``.
+    :param callable_now: ``--callable``.
+    :param delivering: ``--delivering``.
+    :param sort: ``--sort``.
+    :param limit: ``--limit``.
+    :param cursor: ``--cursor``.
+    :param distinct: ``--distinct``.
+    :param devnet: the running devnet, or None.
+    :param preset: the ``--chain`` preset, or None.
+    :param as_json: ``--json``.
+    :param source: :func:`.list_cmd.source_options`' values.
+    """
+    out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    query = _query(
+        {
+            "text": text,
+            "kind": kind,
+            "payment": payment or "",
+            "max_price": max_price,
+            "mech": mech,
+            "registry": registry_kind or "",
+            "typed": typed,
+            "callable_now": callable_now,
+            "delivering": delivering,
+            "sort": SearchSort(sort),
+            "page_size": limit,
+        }
+    )
+    if from_file is not None:
+        try:
+            catalogue = load_catalogue(from_file)
+        except CliFailure as failure:
+            out.fail(failure)
+    else:
+        catalogue, _ = read_catalogue(ctx, out, source, devnet, preset)
+    page = run_search(catalogue, query, cursor, distinct)
+    out.emit(page_json(query, page), lambda console: render_page(page, console))

@@ -1,0 +1,271 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The requester's rounds, router and composition, with the framework's round test tools.
+
+The rounds run for real over a real ``AbciAppDB``; their skill context is an empty
+stand-in (they read none of it); the catalogues are real ones built by the domain library.
+"""
+
+import json
+from types import SimpleNamespace
+from typing import Any, Dict
+
+import pytest
+from mech_catalogue_core.chain.marketplace import attach_facts
+from mech_catalogue_core.model.canonical import canonical_text
+from mech_catalogue_core.model.catalogue import STATUS_OK, Catalogue, Mech
+from mech_catalogue_core.model.market import MechFacts
+from mech_catalogue_core.model.tool import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+    Argument,
+    MechRef,
+    Tool,
+)
+
+from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
+    PublishTxRound,
+)
+from packages.mech_catalogue.skills.requester_chained_abci.behaviours import (
+    RequesterConsensusBehaviour,
+    choose,
+)
+from packages.mech_catalogue.skills.requester_chained_abci.composition import (
+    RequesterChainedAbciApp,
+    abci_app_transition_mapping,
+)
+from packages.mech_catalogue.skills.requester_chained_abci.consumer import (
+    Event,
+    PostTxSettlementRound,
+    RequesterAbciApp,
+    ToolChoiceRound,
+    settled_event,
+)
+from packages.mech_catalogue.skills.requester_chained_abci.handlers import (
+    responses_view,
+)
+from packages.mech_catalogue.skills.requester_chained_abci.payloads import (
+    ToolChoicePayload,
+)
+from packages.valory.skills.abstract_round_abci.base import (
+    AbciAppDB,
+    BaseSynchronizedData,
+)
+from packages.valory.skills.mech_interact_abci.states.purchase_subscription import (
+    MechPurchaseSubscriptionRound,
+)
+from packages.valory.skills.mech_interact_abci.states.request import (
+    MechRequestRound,
+)
+from packages.valory.skills.mech_interact_abci.states.response import (
+    MechResponseRound,
+)
+
+TOOL = "translate-text"
+
+
+def catalogue(rate: int = 10**15) -> Catalogue:
+    """A catalogue with one ``ok`` entry offering a typed tool, with marketplace facts.
+
+    :param rate: the mech's maxDeliveryRate (0: not rankable).
+    :return: the catalogue.
+    """
+    tool = Tool(
+        name=TOOL,
+        arguments=(
+            Argument("target", "str", canonical_text({"type": "string"}), True),
+            Argument("prompt", "str", canonical_text({"type": "string"}), True),
+        ),
+    )
+    mech = Mech(
+        MechRef(100, REGISTRY_COMPLEMENTARY_SERVICE, "0x" + "ab" * 20, 9),
+        digest="0x" + "cd" * 32,
+        status=STATUS_OK,
+        tools=(tool,),
+    )
+    facts = MechFacts(
+        address="0x" + "12" * 20,
+        service_id=9,
+        block=3,
+        confirmed=True,
+        max_delivery_rate=rate,
+        requests=0,
+        deliveries=0,
+        karma=0,
+    )
+    return attach_facts(Catalogue.build([mech]), [facts])
+
+
+def params(tool: str = TOOL, **arguments: Any) -> Any:
+    """The requester parameters :func:`choose` reads.
+
+    :param tool: ``requester_tool``.
+    :param arguments: ``requester_arguments``.
+    :return: a namespace with the three ``requester_*`` attributes.
+    """
+    return SimpleNamespace(
+        requester_tool=tool, requester_prompt="Say hi", requester_arguments=arguments
+    )
+
+
+def test_choose_votes_for_a_valid_request_of_the_agreed_catalogue() -> None:
+    """Agreed digest, offered tool, valid arguments: the vote is mech-interact's keys."""
+    built = catalogue()
+    digest = built.digest()
+    content, line = choose(built, digest, digest, 4, params(target="pt"))
+    updates = json.loads(content)
+    (request,) = json.loads(updates["mech_requests"])
+    assert request["extra_attributes"] == {"target": "pt"}
+    assert request["prompt"] == "Say hi" and updates["mech_tool"] == TOOL
+    assert "requesting tool 'translate-text'" in line
+    # another agent computes the same vote (same nonce)
+    assert choose(built, digest, digest, 4, params(target="pt"))[0] == content
+
+
+@pytest.mark.parametrize(
+    "case, reason",
+    [
+        ("not agreed", "does not hold the agreed catalogue"),
+        ("no catalogue", "does not hold the agreed catalogue"),
+        ("unknown tool", "no usable mech in the catalogue offers tool 'nope'"),
+        ("bad arguments", "'target' is a required property"),
+        ("no facts", "none with marketplace facts"),
+    ],
+)
+def test_choose_votes_for_no_request_and_says_why(case: str, reason: str) -> None:
+    """Each reason gives an empty vote (NoToolChoiceRound: reset and pause, no payment).
+
+    :param case: what is wrong.
+    :param reason: part of the expected log line.
+    """
+    built = catalogue(0 if case == "no facts" else 10**15)
+    digest = built.digest()
+    calls: Dict[str, Dict[str, Any]] = {
+        "not agreed": {"catalogue": built, "catalogue_digest": digest, "agreed": "f"},
+        "no catalogue": {"catalogue": None, "catalogue_digest": "", "agreed": digest},
+    }
+    call = calls.get(
+        case, {"catalogue": built, "catalogue_digest": digest, "agreed": digest}
+    )
+    chosen = params("nope" if case == "unknown tool" else TOOL)
+    if case not in ("bad arguments",):
+        chosen.requester_arguments = {"target": "pt"}
+    content, line = choose(
+        call["catalogue"], call["catalogue_digest"], call["agreed"], 1, chosen
+    )
+    assert content == ""
+    assert reason in line
+
+
+@pytest.mark.parametrize(
+    "submitter, event",
+    [
+        (MechRequestRound.auto_round_id(), Event.MECH_REQUEST_SETTLED),
+        (MechPurchaseSubscriptionRound.auto_round_id(), Event.SUBSCRIPTION_SETTLED),
+        (PublishTxRound.auto_round_id(), Event.PUBLISH_SETTLED),
+        ("some_other_round", Event.UNKNOWN_SUBMITTER),
+        (None, Event.UNKNOWN_SUBMITTER),
+    ],
+)
+def test_the_router_sends_a_settled_transaction_back_to_its_submitter(
+    submitter: Any, event: Event
+) -> None:
+    """Each submitter's settled transaction goes back to its app; others end the period.
+
+    :param submitter: the agreed ``tx_submitter``.
+    :param event: the expected event.
+    """
+    assert settled_event(submitter) is event
+    data = BaseSynchronizedData(
+        AbciAppDB(
+            setup_data=AbciAppDB.data_to_lists(
+                {"tx_submitter": submitter, "participants": ["a"]}
+            )
+        )
+    )
+    routed = PostTxSettlementRound(data, context=SimpleNamespace()).end_block()
+    assert routed is not None and routed[1] is event
+
+
+def test_the_composition_maps_the_request_settlement_to_mech_interact_s_response() -> (
+    None
+):
+    """Settlement -> router -> MechResponseRound; the router's every final state is mapped."""
+    table = RequesterChainedAbciApp.transition_function
+    router = table[PostTxSettlementRound]
+    assert router[Event.MECH_REQUEST_SETTLED] is MechResponseRound
+    for final in RequesterAbciApp.final_states:
+        assert final in abci_app_transition_mapping, final
+    behaviours = {b.matching_round for b in RequesterConsensusBehaviour.behaviours}
+    assert ToolChoiceRound in behaviours and PostTxSettlementRound in behaviours
+
+
+def test_responses_view_shows_the_marketplace_request_id_and_first_line() -> None:
+    """The bytes32 id comes from requestIds (requestId stays 0); pending ones show the error."""
+    raw = json.dumps(
+        [
+            {
+                "requestId": 0,
+                "requestIds": ["0xab"],
+                "nonce": "n",
+                "result": "yes\nwhy",
+            },
+            {"requestId": 0, "requestIds": [], "nonce": "m", "error": "Unknown"},
+        ]
+    )
+    assert responses_view(raw) == [
+        {"request_id": "0xab", "nonce": "n", "answer": "yes", "error": None},
+        {"request_id": "0", "nonce": "m", "answer": None, "error": "Unknown"},
+    ]
+
+
+def tool_choice(content: str, agents: int = 4) -> Any:
+    """Run ToolChoiceRound with every agent voting ``content``.
+
+    :param content: the vote.
+    :param agents: how many agents.
+    :return: the round's ``(synchronized data, event)``.
+    """
+    participants = [f"agent_{i}" for i in range(agents)]
+    data = BaseSynchronizedData(
+        AbciAppDB(
+            setup_data=AbciAppDB.data_to_lists(
+                {
+                    "participants": participants,
+                    "all_participants": participants,
+                    "consensus_threshold": 3,
+                }
+            )
+        )
+    )
+    test_round = ToolChoiceRound(data, context=SimpleNamespace())
+    for agent in participants:
+        test_round.process_payload(ToolChoicePayload(agent, content))
+    return test_round.end_block()
+
+
+def test_an_agreed_request_is_written_for_mech_interact() -> None:
+    """DONE writes mech_requests, mech_tool and is_marketplace_v2 as agreed."""
+    updates = {"is_marketplace_v2": True, "mech_requests": "[]", "mech_tool": TOOL}
+    data, event = tool_choice(json.dumps(updates, sort_keys=True))
+    assert event is Event.DONE
+    for key, value in updates.items():
+        assert data.db.get(key, None) == value
+
+
+def test_an_agreed_empty_vote_makes_no_request() -> None:
+    """NONE: nothing written, no request this period."""
+    data, event = tool_choice("")
+    assert event is Event.NONE
+    assert data.db.get("mech_requests", None) is None

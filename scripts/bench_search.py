@@ -1,0 +1,301 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Benchmark of the catalogue search: index build time and memory, query latency.
+
+Not a test (performance is measured, not asserted). For each size (default 1,000,
+20,000 and 200,000 tools) it builds a synthetic catalogue (100 tools a mech; names,
+descriptions and arguments drawn from a fixed vocabulary with a seeded generator, a
+third of the mechs with a native-priced marketplace contract), then measures:
+
+Wall times are printed with the process's CPU times beside them (the machine may be
+shared: CPU time is what the work costs, wall time what a caller waited).
+
+- ``build``: :meth:`SearchIndex.build` wall time, then (a second build, traced) its peak
+  traced memory and what the index keeps (tracemalloc traces numpy's buffers too), the
+  catalogue itself excluded;
+- ``search``: p50/p99 wall time of ``--queries`` queries, one at a time in this process:
+  one to three words, a third with a filter (kind, max price, callable), a fifth sorted
+  by price, half of them one match per name (as ``GET /tools?q=`` asks), a page of 20;
+- ``http``: p50/p99 of the same queries through the HTTP API's routing function
+  (``http_api.routes.route``: parse, search, MCP Tool export of the page), in process
+  (the index built before, as after the first search of an agreed catalogue); the
+  socket and aiohttp come on top and do not depend on the catalogue.
+
+Usage::
+
+    python scripts/bench_search.py [--sizes 1000,20000,200000] [--queries 300] [--json]
+"""
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+from urllib.parse import quote_plus
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# pylint: disable=wrong-import-position
+from mech_catalogue_core.catalogue.exposure import ExposedCatalogue  # noqa: E402
+from mech_catalogue_core.http_api.routes import CatalogueView, route  # noqa: E402
+from mech_catalogue_core.model.catalogue import Catalogue, Mech  # noqa: E402
+from mech_catalogue_core.model.market import MechFacts  # noqa: E402
+from mech_catalogue_core.model.tool import (  # noqa: E402
+    Argument,
+    MechRef,
+    Provenance,
+    Tool,
+)
+from mech_catalogue_core.model.vocabulary import RegistryKind, SearchSort  # noqa: E402
+from mech_catalogue_core.search.index import SearchIndex  # noqa: E402
+from mech_catalogue_core.search.query import SearchQuery  # noqa: E402
+
+TOOLS_PER_MECH = 100
+NATIVE = "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
+KINDS = ("prediction", "resolve", "chat", "image", "question_generation")
+DOMAIN = (
+    "prediction market question probability binary yes no resolve outcome event news "
+    "web search online offline claude openai gpt model language image picture stable "
+    "diffusion generate text prompt translate weather forecast token price oracle "
+    "expert persona retrieval embedding summary sentiment code audio video chart"
+).split()
+SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "ta", "vo", "shi", "pe", "qua", "zen", "dor")
+
+
+def vocabulary(rng: random.Random, size: int = 5000) -> List[str]:
+    """Return the domain words and ``size`` made-up words (a long tail of rare ones).
+
+    :param rng: the seeded generator.
+    :param size: made-up words.
+    :return: the words.
+    """
+    made = {
+        "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4)))
+        for _ in range(size)
+    }
+    return DOMAIN + sorted(made)
+
+
+def words(rng: random.Random, vocab: List[str], count: int) -> str:
+    """Draw words, the common ones (the start of the list) more often.
+
+    :param rng: the generator.
+    :param vocab: the vocabulary.
+    :param count: how many.
+    :return: the words, space-joined.
+    """
+    return " ".join(
+        (
+            vocab[min(int(rng.paretovariate(1.2)) - 1, len(vocab) - 1)]
+            if rng.random() < 0.5
+            else rng.choice(vocab)
+        )
+        for _ in range(count)
+    )
+
+
+def synthetic_catalogue(tools: int, seed: int = 7) -> Catalogue:
+    """Build a catalogue of ``tools`` tools, 100 a mech.
+
+    :param tools: how many tools.
+    :param seed: the generator's seed.
+    :return: the catalogue.
+    """
+    rng = random.Random(seed)
+    vocab = vocabulary(rng)
+    mechs = []
+    for mech_id in range((tools + TOOLS_PER_MECH - 1) // TOOLS_PER_MECH):
+        ref = MechRef(
+            100, RegistryKind.COMPLEMENTARY_SERVICE, "0x" + "cc" * 20, mech_id
+        )
+        provenance = Provenance("arguments_v1", ref, "bafy", "0x" + "00" * 32)
+        count = min(TOOLS_PER_MECH, tools - mech_id * TOOLS_PER_MECH)
+        built = tuple(
+            Tool(
+                name=f"{words(rng, vocab, 1)}-{words(rng, vocab, 1)}-{mech_id}-{i}",
+                kind=rng.choice(KINDS),
+                description=words(rng, vocab, rng.randint(8, 30)),
+                arguments=tuple(
+                    Argument(
+                        words(rng, vocab, 1) + f"_{j}",
+                        "str",
+                        '{"type":"string"}',
+                        description=words(rng, vocab, 6),
+                    )
+                    for j in range(rng.randint(0, 3))
+                ),
+                provenance=provenance,
+            )
+            for i in range(count)
+        )
+        market: Tuple[MechFacts, ...] = ()
+        if mech_id % 3 == 0:
+            market = (
+                MechFacts(
+                    address="0x" + f"{mech_id:040x}",
+                    service_id=mech_id,
+                    block=1,
+                    confirmed=True,
+                    max_delivery_rate=rng.randint(1, 10**17),
+                    payment_type=NATIVE,
+                    requests=3,
+                    deliveries=rng.randint(0, 3),
+                ),
+            )
+        mechs.append(Mech(ref=ref, status="ok", tools=built, marketplace=market))
+    return Catalogue.build(mechs)
+
+
+def queries(rng: random.Random, count: int) -> List[Tuple[SearchQuery, bool]]:
+    """Draw the benchmark's queries, as the module doc says.
+
+    :param rng: the generator.
+    :param count: how many.
+    :return: (query, one match per name) pairs.
+    """
+    vocab = vocabulary(random.Random(7))
+    drawn = []
+    for at in range(count):
+        fields: Dict[str, Any] = {"text": words(rng, vocab, rng.randint(1, 3))}
+        if at % 3 == 1:
+            fields[rng.choice(("kind", "max_price", "callable_now"))] = None
+            if "kind" in fields:
+                fields["kind"] = rng.choice(KINDS)
+            if "max_price" in fields:
+                fields["max_price"] = 5 * 10**16
+            if "callable_now" in fields:
+                fields["callable_now"] = True
+        if at % 5 == 0:
+            fields["sort"] = SearchSort.PRICE
+        drawn.append((SearchQuery(**fields), at % 2 == 0))
+    return drawn
+
+
+def url_of(query: SearchQuery) -> str:
+    """Write the ``GET /tools`` URL of a query.
+
+    :param query: the query.
+    :return: the URL.
+    """
+    parts = [f"q={quote_plus(query.text)}"]
+    if query.kind:
+        parts.append(f"kind={query.kind}")
+    if query.max_price is not None:
+        parts.append(f"max_price={query.max_price}")
+    if query.callable_now:
+        parts.append("callable=true")
+    if query.sort == SearchSort.PRICE:
+        parts.append("sort=price")
+    return "/tools?" + "&".join(parts)
+
+
+def percentiles(samples: List[float]) -> Dict[str, float]:
+    """Return p50 and p99 in milliseconds.
+
+    :param samples: seconds.
+    :return: ``{"p50_ms", "p99_ms", "max_ms"}``.
+    """
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return {
+        "p50_ms": round(cuts[49] * 1000, 2),
+        "p99_ms": round(cuts[98] * 1000, 2),
+        "max_ms": round(max(samples) * 1000, 2),
+    }
+
+
+def measure(  # pylint: disable=too-many-locals
+    tools: int, count: int
+) -> Dict[str, Any]:
+    """Measure one size.
+
+    :param tools: how many tools.
+    :param count: queries.
+    :return: the figures.
+    """
+    catalogue = synthetic_catalogue(tools)
+    digest = "ab" * 32  # the agreed digest is given, as the HTTP view passes it
+    started, cpu = time.perf_counter(), time.process_time()
+    index = SearchIndex.build(catalogue, digest)
+    build_seconds = time.perf_counter() - started
+    build_cpu = time.process_time() - cpu
+    del index
+    tracemalloc.start()  # a second build, traced (tracing slows it: not timed)
+    index = SearchIndex.build(catalogue, digest)
+    _, peak = tracemalloc.get_traced_memory()
+    retained, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    drawn = queries(random.Random(11), count)
+    latencies, cpu_latencies, matched = [], [], 0
+    for query, distinct in drawn:
+        started, cpu = time.perf_counter(), time.thread_time()
+        page = index.search(query, None, distinct)
+        latencies.append(time.perf_counter() - started)
+        cpu_latencies.append(time.thread_time() - cpu)
+        matched += page.total
+    view = CatalogueView.build(ExposedCatalogue(catalogue, digest, "", 1, 0.0, 1))
+    view.search_index()  # built once per agreed catalogue, on the first search
+    over_http, cpu_http = [], []
+    for query, _ in drawn:
+        started, cpu = time.perf_counter(), time.thread_time()
+        result = route("GET", url_of(query), b"", view, 0.0, 20, 60.0)
+        over_http.append(time.perf_counter() - started)
+        cpu_http.append(time.thread_time() - cpu)
+        assert result.status_code == 200, result.body[:200]
+    return {
+        "tools": tools,
+        "offers_indexed": index.offer_count,
+        "build_seconds": round(build_seconds, 3),
+        "build_cpu_seconds": round(build_cpu, 3),
+        "build_peak_mib": round(peak / 2**20, 1),
+        "index_mib": round(retained / 2**20, 1),
+        "search": percentiles(latencies),
+        "search_cpu": percentiles(cpu_latencies),
+        "http_route": percentiles(over_http),
+        "http_route_cpu": percentiles(cpu_http),
+        "mean_matches": round(matched / len(drawn), 1),
+    }
+
+
+def main() -> None:
+    """Run the benchmark and print a table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--sizes", default="1000,20000,200000")
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = [measure(int(size), args.queries) for size in args.sizes.split(",")]
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print("wall time (CPU time of this process in brackets: the machine may be shared)")
+    for row in results:
+        print(
+            f"{row['tools']:>7} tools: build {row['build_seconds']} s "
+            f"({row['build_cpu_seconds']} s), peak {row['build_peak_mib']} MiB, "
+            f"kept {row['index_mib']} MiB; search p50/p99 "
+            f"{row['search']['p50_ms']}/{row['search']['p99_ms']} ms "
+            f"({row['search_cpu']['p50_ms']}/{row['search_cpu']['p99_ms']}); "
+            f"HTTP route p50/p99 {row['http_route']['p50_ms']}/"
+            f"{row['http_route']['p99_ms']} ms ({row['http_route_cpu']['p50_ms']}/"
+            f"{row['http_route_cpu']['p99_ms']}); {row['mean_matches']} matches a query"
+        )
+
+
+if __name__ == "__main__":
+    main()

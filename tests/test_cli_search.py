@@ -1,0 +1,283 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``mech-catalogue search``: the library's query engine from the command line, CliRunner.
+
+Offline cases search a catalogue file written with ``list --json``'s format (the search
+corpus of realistic tool descriptions, plus a hostile manifest); one case reads the real
+devnet (anvil registries + kubo) as ``list`` does and must agree with ``list --json``.
+"""
+
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+from click.testing import CliRunner, Result
+from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
+from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.search.index import SearchIndex
+from mech_catalogue_core.search.query import SearchQuery
+from mech_catalogue_core.tests.search.corpus import mechs, ref
+
+from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from mech_catalogue_cli.app import cli
+from scripts.devnet import Devnet
+
+#: a tool whose texts try rich markup, a terminal escape and an invisible character
+HOSTILE = Tool(
+    name="[bold red]fake-official[/]",
+    kind="chat",
+    description="[link=https://evil.example]click[/link] \x1b[31mred\x1b[0m paid\u200b tool",
+)
+
+
+def run(*args: Any) -> Result:
+    """Return the result of one command line, a wide terminal so cells are not cut.
+
+    :param args: the command line.
+    :return: the result (stdout and stderr apart).
+    """
+    return CliRunner(env={"COLUMNS": "300"}).invoke(
+        cli, [str(a) for a in args], catch_exceptions=False
+    )
+
+
+@pytest.fixture(name="catalogue_file")
+def catalogue_file_fixture(tmp_path: Path) -> Path:
+    """Write the corpus, plus a mech serving the hostile tool, as ``list --json`` does.
+
+    :param tmp_path: pytest's folder.
+    :return: the file.
+    """
+    hostile = Mech.from_manifest(
+        ref(6), Manifest(tools=(HOSTILE,)), digest="0x" + "06" * 32
+    )
+    path = tmp_path / "catalogue.json"
+    path.write_text(Catalogue.build([*mechs(), hostile]).to_json(), encoding="utf-8")
+    return path
+
+
+def matches(result: Result) -> List[Dict[str, Any]]:
+    """Decode ``--json``'s matches.
+
+    :param result: a successful run.
+    :return: the matches.
+    """
+    assert result.exit_code == EXIT_OK, result.output
+    return json.loads(result.stdout)["matches"]
+
+
+def test_json_answers_ranked_matches_with_price_and_payment(
+    catalogue_file: Path,
+) -> None:
+    """The best match for a description in other words comes first, with its offer facts."""
+    found = matches(
+        run("search", "draw an illustration", "--from", catalogue_file, "--json")
+    )
+    assert found[0]["tool"] == "dall-e-3"
+    assert found[0]["price"] == "4000000000000000"
+    assert found[0]["payments"] == ["native"] and found[0]["callable"] is True
+
+
+def test_filters_and_price_sort_from_the_command_line(catalogue_file: Path) -> None:
+    """Each option narrows as the engine's filter does; price order is cheapest first."""
+    image = matches(
+        run(
+            "search",
+            "",
+            "--kind",
+            "image",
+            "--from",
+            catalogue_file,
+            "--json",
+            "--limit",
+            50,
+        )
+    )
+    assert {m["kind"] for m in image} == {"image"} and len(image) == 3
+    olas = matches(
+        run(
+            "search",
+            "",
+            "--payment",
+            "token_olas",
+            "--from",
+            catalogue_file,
+            "--json",
+            "--limit",
+            50,
+        )
+    )
+    assert {m["mech"] for m in olas} == {ref(3).key}
+    capped = matches(
+        run(
+            "search",
+            "prediction",
+            "--max-price",
+            10**16,
+            "--sort",
+            "price",
+            "--from",
+            catalogue_file,
+            "--json",
+        )
+    )
+    prices = [int(m["price"]) for m in capped]
+    assert prices == sorted(prices) and max(prices) <= 10**16
+    legacy = matches(
+        run(
+            "search",
+            "",
+            "--registry-kind",
+            "legacy_mech_registry",
+            "--from",
+            catalogue_file,
+            "--json",
+        )
+    )
+    assert {m["mech"] for m in legacy} == {ref(5).key}
+    typed = matches(
+        run("search", "", "--typed", "--from", catalogue_file, "--json", "--limit", 50)
+    )
+    assert typed and all(m["typed"] for m in typed)
+    distinct = matches(
+        run(
+            "search",
+            "prediction",
+            "--distinct",
+            "--from",
+            catalogue_file,
+            "--json",
+            "--limit",
+            50,
+        )
+    )
+    assert len({m["tool"] for m in distinct}) == len(distinct)
+
+
+def test_pages_follow_the_printed_cursor_and_agree_with_the_library(
+    catalogue_file: Path,
+) -> None:
+    """Two-match pages walked by --cursor give the library's one-page answer."""
+    walked: List[Dict[str, Any]] = []
+    cursor = None
+    while True:
+        extra = ("--cursor", cursor) if cursor else ()
+        result = run(
+            "search",
+            "market question",
+            "--limit",
+            2,
+            "--from",
+            catalogue_file,
+            "--json",
+            *extra,
+        )
+        walked += matches(result)
+        cursor = json.loads(result.stdout)["next_cursor"]
+        if cursor is None:
+            break
+    catalogue = Catalogue.from_json(catalogue_file.read_text(encoding="utf-8"))
+    whole = SearchIndex.build(catalogue).search(
+        SearchQuery(text="market question", page_size=200)
+    )
+    assert [(m["tool"], m["mech"]) for m in walked] == [
+        (h.tool.name, h.mech.ref.key) for h in whole.hits
+    ]
+
+
+def test_manifest_text_is_shown_as_text_never_as_markup(catalogue_file: Path) -> None:
+    """A tool name or description written as rich markup or escapes prints literally."""
+    result = run("search", "paid tool click", "--from", catalogue_file)
+    assert result.exit_code == EXIT_OK, result.output
+    assert "[bold red]fake-official[/]" in result.stdout
+    assert "\x1b[31m" not in result.stdout and "\u200b" not in result.stdout
+    found = matches(
+        run("search", "paid tool click", "--from", catalogue_file, "--json")
+    )
+    assert found[0]["tool"] == HOSTILE.name
+    assert (
+        "\x1b" not in found[0]["description"]
+        and "\u200b" not in found[0]["description"]
+    )
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (("--cursor", "1.0123456789abcdef"), "--cursor"),
+        (("--cursor", "nonsense"), "--cursor"),
+        (("--limit", 0), "--limit"),
+        (("--limit", 201), "--limit"),
+        (("--max-price", -5), "--max-price"),
+        (("--sort", "karma"), "--sort"),
+        (("--payment", "dollars"), "--payment"),
+        (("--registry-kind", "ethereum"), "--registry-kind"),
+    ],
+)
+def test_a_bad_option_is_a_usage_error_naming_it(
+    catalogue_file: Path, args: tuple, says: str
+) -> None:
+    """Exit 2 and the option named; nothing is searched."""
+    result = run("search", "prediction", "--from", catalogue_file, *args)
+    assert result.exit_code == EXIT_USAGE
+    assert says in result.stderr
+
+
+def test_a_query_too_long_is_a_usage_error(catalogue_file: Path) -> None:
+    """Query text over the engine's bound: exit 2 saying so."""
+    result = run("search", "word " * 100, "--from", catalogue_file)
+    assert result.exit_code == EXIT_USAGE and "characters" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "content", ["not json", '{"version": 99, "mechs": []}', '{"mechs": [{}]}']
+)
+def test_a_file_that_is_not_a_catalogue_exits_1_saying_how_to_write_one(
+    tmp_path: Path, content: str
+) -> None:
+    """Exit 1 with catalogue_unreadable and the command that writes a catalogue file."""
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    result = run("search", "prediction", "--from", path, "--json")
+    assert result.exit_code == EXIT_INVALID
+    body = json.loads(result.stdout)
+    assert body["error"]["code"] == "catalogue_unreadable"
+    assert "list --json" in body["error"]["message"]
+
+
+def test_no_match_is_an_empty_answer_not_an_error(catalogue_file: Path) -> None:
+    """Words no tool carries: exit 0 with no match and no cursor."""
+    result = run("search", "zzyzx quux", "--from", catalogue_file, "--json")
+    assert matches(result) == [] and json.loads(result.stdout)["next_cursor"] is None
+
+
+def test_search_reads_the_devnet_as_list_does(devnet: Devnet) -> None:
+    """On the real devnet: every match is a tool list --json shows for that mech."""
+    args = ("--devnet", "--devnet-dir", devnet.info.state_dir)
+    listed = json.loads(run("list", "--json", *args).stdout)
+    offered = {
+        (
+            f"{m['ref']['chain_id']}:{m['ref']['registry_kind']}:{m['ref']['registry_address']}:{m['ref']['mech_id']}",
+            t["name"],
+        )
+        for m in listed["mechs"]
+        for t in m["tools"]
+    }
+    found = matches(run("search", "", "--limit", 200, "--json", *args))
+    assert found and {(m["mech"], m["tool"]) for m in found} == offered
+    some = sorted(offered)[0][1]
+    named = matches(run("search", some, "--json", *args))
+    assert some in [m["tool"] for m in named]
