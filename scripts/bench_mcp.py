@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Benchmark: one MCP ``tools/call`` on the devnet, and where its time goes.
+"""Benchmark: one MCP ``tools/call`` on the devnet per payment way, and where its time goes.
 
 ``python scripts/bench_mcp.py [calls] [delivery_poll]``: starts a seeded devnet, the
 devnet responder (``scripts/devnet/responder.py``, a stand-in mech operator polling every
@@ -20,7 +20,10 @@ devnet responder (``scripts/devnet/responder.py``, a stand-in mech operator poll
 ``mcp`` SDK client. Each call has new arguments, so each is a new paid request. Prints,
 per phase (the server's own timings in ``_meta["io.olas/mech-request"]["seconds"]``:
 validation, IPFS upload, transaction, wait for delivery, fetch) and for the whole call
-as the client sees it, the median and the maximum in milliseconds.
+as the client sees it, the median and the maximum in milliseconds, side by side for each
+payment way: the deployed service's native mech (value with the request), its OLAS- and
+its USDC-priced mech (an ERC-20 approval of the price, then the request with no value:
+both inside ``transaction``), each pinned with ``--mech`` in its own server run.
 """
 
 import os
@@ -50,8 +53,8 @@ TOOL = "prediction-online"
 PHASES = ("validation", "ipfs_upload", "transaction", "delivery_wait", "fetch")
 
 
-async def _calls(
-    devnet: Devnet, state: Path, calls: int, poll: float
+async def _calls(  # pylint: disable=too-many-arguments
+    devnet: Devnet, state: Path, calls: int, poll: float, mech: str
 ) -> List[Dict[str, float]]:
     argv = [
         "-m",
@@ -63,11 +66,19 @@ async def _calls(
         str(state),
         "--delivery-poll",
         str(poll),
+        "--mech",
+        mech,
     ]
     params = StdioServerParameters(
         command=sys.executable,
         args=argv,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # this checkout's library too, not whichever one the environment installed
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(
+                (str(ROOT), str(ROOT / "libs" / "mech-catalogue-core"))
+            ),
+        },
         cwd=str(ROOT),
     )
     rows = []
@@ -76,7 +87,8 @@ async def _calls(
         for n in range(calls):
             began = time.monotonic()
             result = await client.call_tool(
-                TOOL, {"prompt": f"benchmark question {n}", "temperature": 0.5}
+                TOOL,
+                {"prompt": f"benchmark {mech} question {n}", "temperature": 0.5},
             )
             total = time.monotonic() - began
             meta = result.meta or {}
@@ -88,28 +100,51 @@ async def _calls(
     return rows
 
 
-def main(calls: int = 10, poll: float = 0.25) -> None:
-    """Run ``calls`` paid calls and print the phase figures.
+def _mech_per_way(devnet: Devnet) -> Dict[str, str]:
+    """The deployed service's mech of each payment way (its Safe delivers).
 
-    :param calls: how many calls.
+    :param devnet: the seeded devnet.
+    :return: ``{"native" | "olas" | "usdc": mech address}``.
+    """
+    marketplace = [m for m in devnet.info.mechs if m["kind"] == "marketplace"]
+    deployed = next(m for m in marketplace if m.get("asset") == "olas")["service_id"]
+    return {
+        m.get("asset", "native"): m["address"]
+        for m in marketplace
+        if m["service_id"] == deployed
+    }
+
+
+def main(calls: int = 10, poll: float = 0.25) -> None:
+    """Run ``calls`` paid calls per payment way and print the phase figures side by side.
+
+    :param calls: how many calls per payment way.
     :param poll: the server's delivery poll and the responder's interval, seconds.
     """
+    rows: Dict[str, List[Dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as folder:
         with Devnet.start(seed=True, state_dir=Path(folder) / "devnet") as devnet:
-            mechs = [
-                m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"
-            ]
+            ways = _mech_per_way(devnet)
             with Responder(
-                devnet.info, mechs, devnet.w3.eth.block_number, interval=poll
+                devnet.info,
+                list(ways.values()),
+                devnet.w3.eth.block_number,
+                interval=poll,
             ):
-                rows = anyio.run(_calls, devnet, Path(folder) / "state", calls, poll)
+                for way, mech in ways.items():
+                    state = Path(folder) / f"state-{way}"
+                    rows[way] = anyio.run(_calls, devnet, state, calls, poll, mech)
     print(
-        f"{calls} paid tools/call of {TOOL}, delivery poll {poll} s (anvil, kubo, 2 cores)"
+        f"{calls} paid tools/call of {TOOL} per payment way, delivery poll {poll} s "
+        "(anvil, kubo, 2 cores); median / max ms"
     )
-    print(f"{'phase':<14} {'median ms':>10} {'max ms':>10}")
+    print(f"{'phase':<14}" + "".join(f"{way:>22}" for way in rows))
     for phase in PHASES + ("client_total",):
-        values = [row.get(phase, 0.0) * 1000 for row in rows]
-        print(f"{phase:<14} {statistics.median(values):>10.1f} {max(values):>10.1f}")
+        cells = []
+        for way_rows in rows.values():
+            values = [row.get(phase, 0.0) * 1000 for row in way_rows]
+            cells.append(f"{statistics.median(values):.1f} / {max(values):.1f}")
+        print(f"{phase:<14}" + "".join(f"{cell:>22}" for cell in cells))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from click.testing import CliRunner, Result
 
 from mech_catalogue_cli import EXIT_INVALID, EXIT_USAGE
 from mech_catalogue_cli.app import cli
-from mech_catalogue_cli.commands.mcp_cmd import KEY_ENV
+from mech_catalogue_cli.commands.mcp_cmd import KEY_ENV, _token_caps
 from mech_catalogue_cli.keys import load_key
 
 #: anvil's first public test key (not a secret anywhere)
@@ -73,6 +73,14 @@ def test_negative_or_non_integer_wei_is_a_usage_error() -> None:
         result = CliRunner().invoke(cli, ["mcp", option, value], obj={})
         assert result.exit_code == EXIT_USAGE
         assert option in result.output
+
+
+def test_caps_of_an_unknown_asset_or_a_fraction_are_usage_errors() -> None:
+    """--max-price dai=5, --max-spend usdc=1.5: exit 2 naming the option and the value."""
+    for option, value in (("--max-price", "dai=5"), ("--max-spend", "usdc=1.5")):
+        result = CliRunner().invoke(cli, ["mcp", option, value], obj={})
+        assert result.exit_code == EXIT_USAGE
+        assert option in result.output and value in result.output
 
 
 def _paying(tmp_path: Path, *extra: str) -> Result:
@@ -130,3 +138,10 @@ def test_a_dry_run_or_both_caps_pass_the_check(tmp_path: Path) -> None:
         result = _paying(tmp_path, *extra)
         assert result.exit_code != EXIT_USAGE, result.output
         assert "--max-price and --max-spend" not in result.output
+
+
+def test_a_native_cap_alone_caps_every_token_at_zero() -> None:
+    """On the devnet with no cap at all tokens are uncapped; any cap given caps them at 0."""
+    assert _token_caps({}, devnet=True) == {}
+    assert _token_caps({"native": 10}, devnet=True) == {"olas": 0, "usdc": 0}
+    assert _token_caps({"usdc": 5}, devnet=False) == {"olas": 0, "usdc": 5}

@@ -33,12 +33,15 @@ from mech_catalogue_cli.mcp_server.decisions import (
     choose_offer,
     normalised_arguments,
     payload_nonce,
+    rank_offers,
     request_payload,
 )
 from mech_catalogue_cli.mcp_server.ipfs import IpfsError, directory_links
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 
+NVM_PAYMENT = "0x803dd08fe79d91027fc9024e254a0942372b92f3ccabc1bd19f4a5c2b251c316"
 TOKEN_PAYMENT = "0x" + "ab" * 32
+OLAS_PAYMENT = "0x3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9"
 SCHEMA: Dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -142,14 +145,15 @@ def test_pinned_mech_by_address_or_key() -> None:
         ({"confirmed": False}, "creation not confirmed"),
         ({"price": None}, "price unread"),
         ({"price": 0}, "price unread"),
-        ({"payment_type": TOKEN_PAYMENT}, "is not native \\(token-paid\\)"),
+        ({"payment_type": NVM_PAYMENT}, "Nevermined subscription credits"),
+        ({"payment_type": "0x" + "5e" * 32}, "is none of the ai-registry-mech"),
         ({"payment_type": ""}, "paymentType\\(\\) could not be read \\(a legacy mech"),
     ],
 )
 def test_unpayable_offers_are_never_chosen(
     changes: Dict[str, Any], reason: str
 ) -> None:
-    """Unconfirmed, unpriced and token-paid mechs are refused, each with its reason."""
+    """Unconfirmed, unpriced, subscription and unknown-type mechs are refused, with why."""
     with pytest.raises(NoOffer, match=reason):
         choose_offer([offer("0x01", **changes)])
 
@@ -355,3 +359,32 @@ def test_arguments_that_differ_in_meaning_are_two_calls(one: Any, other: Any) ->
     :param other: arguments of another meaning.
     """
     assert call_key("t", one, "0xab") != call_key("t", other, "0xab")
+
+
+def test_offer_meta_says_the_asset_and_units_of_a_token_priced_mech() -> None:
+    """An OLAS mech's _meta offer: rate in 1e-18 OLAS, way token, price in whole OLAS."""
+    olas = "0x3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9"
+    facts = MechFacts(
+        address="0xdef",
+        confirmed=True,
+        max_delivery_rate=15 * 10**17,
+        payment_type=olas,
+    )
+    payment = Offer.from_facts("k", facts).to_meta()["payment"]
+    assert (payment["way"], payment["asset"], payment["decimals"]) == (
+        "token",
+        "olas",
+        18,
+    )
+    assert payment["price_units"] == "1.5 OLAS"
+    assert payment["status"] == "unchecked" and payment["approve"] == "0"
+
+
+def test_token_offers_are_chosen_within_their_assets_cap() -> None:
+    """An OLAS offer is eligible; its cap is --max-price olas=..., not the native one."""
+    olas = offer("0x0a", 5 * 10**17, payment_type=OLAS_PAYMENT)
+    assert choose_offer([olas], max_price=1).address == "0x0a"
+    capped = rank_offers([olas], token_max_price={"olas": 5 * 10**17})
+    assert [o.address for o in capped] == ["0x0a"]
+    with pytest.raises(NoOffer, match="price 0.5 OLAS is over --max-price olas=1000"):
+        rank_offers([olas], token_max_price={"olas": 1000})

@@ -35,6 +35,7 @@ from mech_catalogue_core.model.market import (
     UNREAD_NOT_APPLICABLE,
     MechFacts,
 )
+from mech_catalogue_core.model.payment import plan_payment
 from mech_catalogue_core.model.tool import (
     Tool,
 )
@@ -121,9 +122,14 @@ def _number(facts: MechFacts, name: str) -> str:
 
 
 def _payment(facts: MechFacts) -> str:
+    """The payment column: the type's name and, when priced, the price in whole units."""
     if facts.kind == MECH_KIND_LEGACY:
         return "legacy (native)"
-    return facts.payment_type_name or facts.payment_type or "unread"
+    name = facts.payment_type_name or facts.payment_type or "unread"
+    units = plan_payment(facts.payment_type, facts.max_delivery_rate).to_dict()[
+        "price_units"
+    ]
+    return f"{name} ({units})" if units else name
 
 
 def render_market(
@@ -171,15 +177,21 @@ def list_json(catalogue: Catalogue, facts: Optional[Sequence[MechFacts]]) -> str
     :param catalogue: the catalogue (facts attached to the entries they belong to).
     :param facts: every mech contract the MechMarketplace created, or None (not read).
     :return: canonical JSON (RFC 8785): the catalogue's, plus ``marketplace_mechs``: each
-        mech's facts (``MechFacts.to_dict``) with its ``liveness`` and the catalogue
-        ``entry`` its facts are attached to (null: its service has no manifest).
+        mech's facts (``MechFacts.to_dict``) with its ``liveness``, the catalogue
+        ``entry`` its facts are attached to (null: its service has no manifest) and
+        ``payment`` (``model.payment.Payment.to_dict``: way, asset, price in units).
     """
     if facts is None:
         return catalogue.to_json()
     body = json.loads(catalogue.to_json())
     entries = _entries(catalogue)
     body["marketplace_mechs"] = [
-        {**f.to_dict(), "liveness": str(f.liveness), "entry": entries.get(f.address)}
+        {
+            **f.to_dict(),
+            "liveness": str(f.liveness),
+            "entry": entries.get(f.address),
+            "payment": plan_payment(f.payment_type, f.max_delivery_rate).to_dict(),
+        }
         for f in facts
     ]
     return canonical_text(body)

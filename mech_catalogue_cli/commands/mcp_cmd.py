@@ -27,6 +27,12 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import click
 from mech_catalogue_core.chain.presets import ChainPreset
+from mech_catalogue_core.model.payment import (
+    ASSET_NATIVE,
+    ASSETS,
+    AssetAmountError,
+    parse_asset_amounts,
+)
 from mech_catalogue_core.model.references import DOCS_URL
 
 from mech_catalogue_cli.mcp_server.http_access import (
@@ -63,20 +69,30 @@ DEVNET_REQUESTER_ROLE = "stranger"
 DEFAULT_STATE_DIR = DEFAULTS.mcp
 
 
-def _wei(
-    ctx: click.Context, param: click.Parameter, value: Optional[str]
-) -> Optional[int]:
-    if value is None:
-        return None
+def _asset_caps(
+    ctx: click.Context, param: click.Parameter, values: Tuple[str, ...]
+) -> Dict[str, int]:
+    """Read repeated ``[asset=]amount`` caps (``model.payment.parse_asset_amounts``)."""
     try:
-        amount = int(value)
-    except ValueError:
-        raise click.BadParameter(
-            f"{value!r} is not an integer number of wei", ctx, param
-        ) from None
-    if amount < 0:
-        raise click.BadParameter("must be >= 0 wei", ctx, param)
-    return amount
+        return parse_asset_amounts(values)
+    except AssetAmountError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+
+
+def _token_caps(caps: Dict[str, int], devnet: bool) -> Dict[str, int]:
+    """The token assets' caps: an asset without its own is capped at 0 (never paid).
+
+    Only a devnet run given no cap at all leaves tokens uncapped, as it leaves native:
+    a cap for native alone must not let an LLM's call pay an uncapped token instead.
+
+    :param caps: ``--max-price`` or ``--max-spend`` by asset.
+    :param devnet: paying on the devnet.
+    :return: asset -> cap, native left out.
+    """
+    tokens = {a: caps[a] for a in caps if a != ASSET_NATIVE}
+    if caps or not devnet:
+        tokens = {a: tokens.get(a, 0) for a in ASSETS if a != ASSET_NATIVE}
+    return tokens
 
 
 #: ``--spend-window`` units: seconds per suffix
@@ -237,22 +253,30 @@ def guarded_http(  # pylint: disable=too-many-arguments
 )
 @click.option(
     "--max-price",
-    callback=_wei,
-    help="Most wei one call may pay (required to pay, except on the devnet).",
+    multiple=True,
+    callback=_asset_caps,
+    help="Most one call may pay, per asset: [native|olas|usdc=]amount in the asset's "
+    "smallest unit (repeatable; a bare amount is wei of native; e.g. --max-price 2e16 "
+    "--max-price olas=1e18 --max-price usdc=2e6). Native is required to pay, except on "
+    "the devnet; a token without its own cap is never paid once any cap is given (or off "
+    "the devnet).",
 )
 @click.option(
     "--max-spend",
-    callback=_wei,
-    help="Most wei paid within --spend-window, counting requests journalled by earlier "
-    "runs in the same --state-dir (required to pay, except on the devnet).",
+    multiple=True,
+    callback=_asset_caps,
+    help="Most paid in total, per asset, as --max-price (e.g. --max-spend native=1e17 "
+    "--max-spend olas=5e18 --max-spend usdc=2e6); native counts requests journalled by "
+    "earlier runs in the same --state-dir within --spend-window, tokens this run's "
+    "(required to pay, except on the devnet).",
 )
 @click.option(
     "--spend-window",
     callback=_duration,
     default="24h",
     show_default=True,
-    help="How far back --max-spend counts: a duration (24h, 90m, 7d, seconds) or "
-    "'run' for this server run only.",
+    help="How far back the native --max-spend counts: a duration (24h, 90m, 7d, "
+    "seconds) or 'run' for this server run only.",
 )
 @click.option(
     "--mech",
@@ -354,8 +378,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     allow_remote: bool,
     auth_token_file: Optional[str],
     allowed_hosts: Tuple[str, ...],
-    max_price: Optional[int],
-    max_spend: Optional[int],
+    max_price: Dict[str, int],
+    max_spend: Dict[str, int],
     spend_window: Optional[float],
     pinned: str,
     allowed: Tuple[str, ...],
@@ -393,8 +417,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param allow_remote: ``--allow-remote``.
     :param auth_token_file: ``--auth-token-file``.
     :param allowed_hosts: ``--allowed-host``.
-    :param max_price: ``--max-price``.
-    :param max_spend: ``--max-spend``.
+    :param max_price: ``--max-price``, asset -> smallest units.
+    :param max_spend: ``--max-spend``, asset -> smallest units.
     :param spend_window: ``--spend-window``, seconds (None: this run only).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
@@ -454,14 +478,16 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             chosen,
             state_dir,
             paying_off_devnet=not dry_run and devnet is None,
-            bounds=(max_price, max_spend),
+            bounds=(max_price.get(ASSET_NATIVE), max_spend.get(ASSET_NATIVE)),
         )
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),
             ipfs_api_url=ipfs_api_url(ipfs_api),
-            max_price=max_price,
-            max_spend=max_spend,
+            max_price=max_price.get(ASSET_NATIVE),
+            max_spend=max_spend.get(ASSET_NATIVE),
             spend_window=spend_window,
+            token_max_price=_token_caps(max_price, devnet is not None),
+            token_max_spend=_token_caps(max_spend, devnet is not None),
             pinned=pinned,
             allowed=tuple(allowed),
             dry_run=dry_run or market is None,

@@ -12,6 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+# pylint: disable=too-many-lines  # to split by concern: offers, arguments, spending
 """The MCP server's decisions, as plain functions (no network, no chain, no SDK).
 
 - :func:`argument_errors`: a ``tools/call``'s arguments against the tool's MCP
@@ -45,6 +46,7 @@ import math
 import unicodedata
 import uuid
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from jsonschema import Draft202012Validator
@@ -58,6 +60,7 @@ from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
+from mech_catalogue_core.model.payment import ASSET_NATIVE, plan_payment
 from mech_catalogue_core.model.problems import (
     INVISIBLE_TEXT,
     SECRET_ARGUMENT,
@@ -66,9 +69,10 @@ from mech_catalogue_core.model.untrusted_text import (
     hidden_in,
     secret_arguments,
 )
+from mech_catalogue_core.model.vocabulary import PaymentStatus
 
-#: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE): the
-#: only payment type this server can pay (value sent with the request transaction).
+#: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE):
+#: value sent with the request transaction (token types: ``model.payment``).
 NATIVE_PAYMENT_TYPE = (
     "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
 )
@@ -168,7 +172,10 @@ class Offer:  # pylint: disable=too-many-instance-attributes
 
         :return: ``{"mech", "address", "price_wei", "payment_type", "requests",
             "deliveries", "karma", "confirmed", "block", "created_block",
-            "declared_block", "first_delivery_block"}``.
+            "declared_block", "first_delivery_block", "payment"}``;
+            ``price_wei`` is the rate in the payment asset's smallest unit (wei only for
+            native and OLAS), ``payment`` says in which asset and units
+            (``model.payment.Payment.to_dict``, no requester balance read).
         """
 
         def text(value: Optional[int]) -> Optional[str]:
@@ -187,6 +194,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             "created_block": text(self.created_block),
             "declared_block": text(self.declared_block),
             "first_delivery_block": text(self.first_delivery_block),
+            "payment": plan_payment(self.payment_type, self.price).to_dict(),
         }
 
 
@@ -282,10 +290,17 @@ def _matches(offer: Offer, wanted: str) -> bool:
 
 
 def _refusal(
-    offer: Offer, max_price: Optional[int], pinned: str, allowed: Sequence[str]
+    offer: Offer,
+    max_price: Optional[int],
+    pinned: str,
+    allowed: Sequence[str],
+    token_max_price: Mapping[str, int],
 ) -> str:
     """Why this offer cannot serve the call ("" when it can): the first check failed."""
     price = offer.price
+    payment = plan_payment(offer.payment_type, price)
+    asset = payment.terms.asset
+    token_cap = token_max_price.get(asset) if asset != ASSET_NATIVE else None
     checks = (
         (bool(pinned) and not _matches(offer, pinned), f"not the pinned mech {pinned}"),
         (
@@ -294,19 +309,18 @@ def _refusal(
         ),
         (not offer.confirmed, "creation not confirmed by the marketplace"),
         (price is None or price < 1, "price unread"),
+        (payment.status is PaymentStatus.UNSUPPORTED, payment.reason),
         (
-            not offer.payment_type,
-            "its paymentType() could not be read (a legacy mech, or the call failed); "
-            "this server pays only native-priced marketplace mechs",
-        ),
-        (
-            offer.payment_type != NATIVE_PAYMENT_TYPE,
-            f"payment type {offer.payment_type} is not native (token-paid); this "
-            "server pays only native-priced marketplace mechs",
-        ),
-        (
-            max_price is not None and price is not None and price > max_price,
+            asset == ASSET_NATIVE
+            and max_price is not None
+            and price is not None
+            and price > max_price,
             f"price {price} wei is over --max-price {max_price} wei",
+        ),
+        (
+            token_cap is not None and price is not None and price > token_cap,
+            f"price {payment.to_dict()['price_units']} is over --max-price "
+            f"{asset}={token_cap}",
         ),
     )
     return next((reason for failed, reason in checks if failed), "")
@@ -321,11 +335,14 @@ def rank_offers(
     max_price: Optional[int] = None,
     pinned: str = "",
     allowed: Sequence[str] = (),
+    token_max_price: Mapping[str, int] = MappingProxyType({}),
 ) -> List[Offer]:
     """The offers that may serve a call, in the order they are tried.
 
-    Eligible: confirmed, price read and at least 1 wei, native payment (the only kind
-    this server pays), price at most ``max_price``, the pinned mech when one is given and
+    Eligible: confirmed, price read and at least 1 smallest unit, a payment way this
+    server pays (native, OLAS or USDC fixed price: ``model.payment.plan_payment``; not
+    subscriptions nor unknown types), price at most ``max_price`` (native, wei) or its
+    asset's ``token_max_price``, the pinned mech when one is given and
     an allow-listed one when ``allowed`` is not empty (each matched against the contract
     address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order:
     :func:`seniority` (the earliest first delivery since the manifest declared the tool:
@@ -338,13 +355,15 @@ def rank_offers(
     :param max_price: the per-call cap in wei (None: no cap).
     :param pinned: ``--mech``: a mech contract address or a catalogue entry key ("": any).
     :param allowed: ``--allow-mech``: addresses or entry keys (empty: any).
+    :param token_max_price: per-call caps of token-priced offers, asset -> smallest
+        units (``--max-price olas=...``; an asset missing: no cap).
     :return: the eligible offers, first the one to pay.
     :raises NoOffer: when none is eligible, naming each offer's reason.
     """
     reasons: List[str] = []
     eligible: List[Offer] = []
     for offer in offers:
-        reason = _refusal(offer, max_price, pinned, allowed)
+        reason = _refusal(offer, max_price, pinned, allowed, token_max_price)
         if reason:
             reasons.append(f"{_label(offer)}: {reason}")
         else:
@@ -979,6 +998,7 @@ def check_delivery(
     max_price: Optional[int] = None,
     pinned: str = "",
     allowed: Sequence[str] = (),
+    token_max_price: Mapping[str, int] = MappingProxyType({}),
 ) -> DeliveryCheck:
     """Compare the delivering mech with the paid one and the tool's offers.
 
@@ -995,6 +1015,7 @@ def check_delivery(
     :param max_price: ``--max-price``, wei (None: no cap).
     :param pinned: ``--mech`` ("": none).
     :param allowed: ``--allow-mech`` (empty: none).
+    :param token_max_price: ``--max-price`` of token assets (asset -> smallest units).
     :return: the check.
     """
     delivering = delivery_mech.lower()
@@ -1003,7 +1024,7 @@ def check_delivery(
         delivery_mech=delivering,
         same_offer=any(
             offer.address.lower() == delivering
-            and not _refusal(offer, max_price, pinned, allowed)
+            and not _refusal(offer, max_price, pinned, allowed, token_max_price)
             for offer in offers
         ),
     )

@@ -212,6 +212,7 @@ class DeliveryReader:
             self.settings.max_price,
             self.settings.pinned,
             self.settings.allowed,
+            self.settings.token_max_price,
         )
         meta.update(
             response_cid=response_cid,

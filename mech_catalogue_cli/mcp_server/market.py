@@ -300,7 +300,7 @@ class SignedRequest:
 
 _HEX32 = re.compile(r"0x[0-9a-f]{64}")
 _ADDRESS_TEXT = re.compile(r"0x[0-9a-fA-F]{40}")
-_HEX_BYTES = re.compile(r"0x(?:[0-9a-f]{2})*")
+_HEX_BYTES = re.compile(r"(0x(?:[0-9a-f]{2})*)?")  # "": not signed yet
 _CID_TEXT = re.compile(r"[0-9A-Za-z]{0,128}")
 _ENTRY_TYPES = {f.name: f.type for f in fields(JournalEntry)}
 #: fields entries written before the signed transaction was journalled lack (their
@@ -575,14 +575,17 @@ class Marketplace:
         price: int,
         payment_type: str,
         response_timeout: int,
+        value: Optional[int] = None,
     ) -> Dict[str, Any]:
         """Build the unsigned ``request`` transaction (value = the price, native payment).
 
         :param mech: the priority mech.
         :param data: the request data.
-        :param price: wei.
+        :param price: the rate in the payment asset's smallest unit.
         :param payment_type: 0x + 64 hex.
         :param response_timeout: seconds.
+        :param value: wei sent with it (None: the price, as native mechs take it; 0 for
+            token mechs, whose tracker reverts on any value).
         :return: ``{"from", "to", "value", "data", "chainId"}`` (hex data).
         """
         call = self.contract.functions.request(
@@ -596,7 +599,7 @@ class Marketplace:
         return {
             "from": self.requester,
             "to": self.address,
-            "value": price,
+            "value": price if value is None else value,
             "data": call._encode_transaction_data(),  # pylint: disable=protected-access
             "chainId": int(self.w3.eth.chain_id),
         }

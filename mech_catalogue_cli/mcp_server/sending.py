@@ -19,19 +19,23 @@ again inside it, so two identical calls at once pay once, and the run cap
 (:class:`.decisions.SpendLedger`) is checked against what was really sent. The signed
 transaction is journalled before its broadcast, so a retry re-sends the same bytes
 (never a second request under the next nonce). A call with no journal entry is first
-looked for on chain (:meth:`RequestSender.resumed_from_chain`).
+looked for on chain (:meth:`RequestSender.resumed_from_chain`). A token-priced offer
+(OLAS, USDC) is paid with no value after an ERC-20 approval of exactly what the
+tracker's prepaid balance lacks (:class:`.payment.TokenPayer`, journalled in the same
+entry); caps and the run's spending are kept per asset.
 """
 
 import json
 import logging
 import time
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
 from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
 from mech_catalogue_core.ipfs.unixfs import root_digest
-from mech_catalogue_core.model.vocabulary import CallStatus
+from mech_catalogue_core.model.payment import ASSET_NATIVE, ASSETS, payment_terms
+from mech_catalogue_core.model.vocabulary import CallStatus, PaymentWay
 
 from .decisions import (
     Offer,
@@ -50,6 +54,7 @@ from .market import (
     RequestReverted,
     SignedRequest,
 )
+from .payment import TokenPayer
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
@@ -83,7 +88,52 @@ class RequestSender:
         self.journal = journal
         self.settings = settings
         self.ledger = ledger
+        # one run cap per token asset (--max-spend olas=...), as ``ledger`` for native
+        self.token_ledgers = {
+            asset: SpendLedger(settings.token_max_spend.get(asset))
+            for asset in ASSETS
+            if asset != ASSET_NATIVE
+        }
+        self.payer = TokenPayer(market) if market is not None else None
         self.lock = anyio.Lock()
+
+    def _request_value(self, offer: Offer) -> Dict[str, int]:
+        """``request_transaction``'s value argument: none (the price) for native, 0 else.
+
+        :param offer: the offer.
+        :return: ``{}`` or ``{"value": 0}`` (a token tracker reverts on any value).
+        """
+        token = payment_terms(offer.payment_type).way is PaymentWay.TOKEN
+        return {"value": 0} if token else {}
+
+    def _token_allowance(
+        self, offer: Offer, prepared: JournalEntry, previous: Optional[JournalEntry]
+    ) -> str:
+        """Approve what a token offer's price lacks (blocking); "" when ready or native.
+
+        :param offer: the offer.
+        :param prepared: the call's prepared entry (the approval is journalled in it).
+        :param previous: the call's earlier entry, when a retry.
+        :return: why the request cannot be sent ("" when it can).
+        """
+        if self.payer is None or not self._request_value(offer):
+            return ""
+        assert self.journal is not None  # nosec: a payer exists only with a journal
+        short = self.payer.ensure_allowance(
+            prepared, previous, self.journal.save, self.settings.io_timeout
+        )
+        return f"mech {offer.address}: {short}" if short else ""
+
+    def _caps(self, offer: Offer) -> Tuple[Optional[int], SpendLedger]:
+        """The per-call cap and the run's ledger of the offer's payment asset.
+
+        :param offer: the offer.
+        :return: ``(--max-price of its asset or None, its SpendLedger)``.
+        """
+        asset = payment_terms(offer.payment_type).asset
+        if asset in self.token_ledgers:
+            return self.settings.token_max_price.get(asset), self.token_ledgers[asset]
+        return self.settings.max_price, self.ledger
 
     def dry_run(
         self, tool: ServedTool, offer: Offer, payload: Dict[str, Any], key: str
@@ -94,8 +144,10 @@ class RequestSender:
         :param offer: the offer that would be paid.
         :param payload: the request payload.
         :param key: the call key.
-        :return: an ``isError`` result (the tool did not run) with the transaction and
-            payload in its text and ``_meta``.
+        :return: an ``isError`` result (the tool did not run) with the transaction,
+            payload and ``payment`` (``model.payment.Payment.to_dict`` with this
+            requester's funds read: payable, approve how much, or why not) in its text
+            and ``_meta``.
         """
         data = payload_bytes(payload)
         _, digest = root_digest(data, raw_leaves=False, cid_version=0)
@@ -109,6 +161,14 @@ class RequestSender:
                 "0x" + digest.hex() if isinstance(digest, bytes) else str(digest)
             ),
         }
+        if self.payer is not None and offer.price:
+            # how this requester would pay now: funds read, nothing approved or sent
+            try:
+                body["payment"] = self.payer.plan(
+                    offer.payment_type, offer.price
+                ).to_dict()
+            except MarketError as exc:
+                body["payment"] = {"error": str(exc)}
         if self.market is not None:
             body["transaction"] = {
                 k: (hex(v) if isinstance(v, int) and k == "value" else v)
@@ -118,6 +178,7 @@ class RequestSender:
                     int(offer.price or 0),
                     offer.payment_type,
                     self.market.longest_response_timeout(),
+                    **self._request_value(offer),
                 ).items()
             }
         # isError: the tool did not run, so there is no output to match its outputSchema
@@ -134,7 +195,7 @@ class RequestSender:
             _meta={REQUEST_META_KEY: body},
         )
 
-    async def ensure_sent(  # pylint: disable=too-many-arguments
+    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements
         self,
         tool: ServedTool,
         offer: Offer,
@@ -181,16 +242,18 @@ class RequestSender:
                 # reverted: it can never pay, so it no longer counts against the cap
                 await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
             price_now = await anyio.to_thread.run_sync(market.mech_price, offer.address)
-            moved = send_time_refusal(offer, price_now, self.settings.max_price)
+            ledger = self._caps(offer)[1]
+            moved = send_time_refusal(offer, price_now, self._caps(offer)[0])
             if moved or price_now is None:
                 return PriceRefusal(moved)
             price = price_now  # the amount sent: the price now, never the listed one
-            if self.settings.max_spend is not None:  # earlier runs' spending too
+            if ledger is self.ledger and self.settings.max_spend is not None:
+                # earlier runs' native spending too (token caps are per run)
                 records = await anyio.to_thread.run_sync(
                     journal_records, journal.folder
                 )
                 self.ledger.count_journal(records, time.time())
-            refusal = self.ledger.refusal(price)
+            refusal = ledger.refusal(price)
             if refusal:
                 return refusal
             uploaded = await anyio.to_thread.run_sync(
@@ -220,6 +283,10 @@ class RequestSender:
                     ),
                     from_block=market.head(),
                 )
+                # a token offer: approve exactly the shortfall (journalled first)
+                short = self._token_allowance(offer, prepared, entry)
+                if short:
+                    return PriceRefusal(short)
                 try:
                     signed = market.sign(
                         market.request_transaction(
@@ -228,6 +295,7 @@ class RequestSender:
                             price,
                             offer.payment_type,
                             market.longest_response_timeout(),
+                            **self._request_value(offer),
                         )
                     )
                 except MarketError:
@@ -248,14 +316,14 @@ class RequestSender:
                 )  # before the broadcast: a retry re-sends these bytes
                 # counted before sending: a send that fails after the broadcast (no
                 # receipt in time) may still be mined, so it must count against the cap
-                self.ledger.record(price, prepared.request_id)
+                ledger.record(price, prepared.request_id)
                 try:
                     return self.broadcast_again(prepared)
                 except RequestReverted:
                     # mined and reverted: nothing was paid but gas, so it does not count
                     # against --max-spend; a price raised while it was pending (a mech
                     # front-running the request) is said in words, and the next offer tried
-                    self.ledger.refund(price, prepared.request_id)
+                    ledger.refund(price, prepared.request_id)
                     again = market.mech_price(offer.address)
                     if again is None or again == price:
                         raise
@@ -293,7 +361,8 @@ class RequestSender:
         assert self.market is not None  # nosec: a sender exists only with one
         if entry.tx_hash and self.market.transaction_reverted(entry.tx_hash) is False:
             return
-        self.ledger.refund(entry.price, entry.request_id)
+        asset = payment_terms(entry.payment_type).asset
+        self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
 
     def broadcast_again(self, entry: JournalEntry) -> JournalEntry:
         """Broadcast a journalled request and wait for it; mark it sent (blocking).

@@ -325,7 +325,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         except (MarketError, IpfsError, SourceError) as exc:
             return error_result(f"{params.name}: {exc}")
 
-    async def call(  # pylint: disable=too-many-locals,too-many-return-statements
+    async def call(  # pylint: disable=too-many-locals,too-many-return-statements,too-many-branches
         self,
         name: str,
         arguments: Dict[str, Any],
@@ -385,7 +385,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         settings = self.settings
         try:
             ranked = rank_offers(
-                tool.offers, settings.max_price, settings.pinned, settings.allowed
+                tool.offers,
+                settings.max_price,
+                settings.pinned,
+                settings.allowed,
+                settings.token_max_price,
             )
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")

@@ -28,10 +28,16 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
 
     :param gateway_url: IPFS gateway (responses).
     :param ipfs_api_url: kubo RPC API (request upload).
-    :param max_price: per-call cap, wei (None: none).
-    :param max_spend: cap on what is paid within ``spend_window``, wei (None: none).
-    :param spend_window: seconds of spending ``max_spend`` covers, across restarts
-        (requests journalled in the same state folder count; None: this run only).
+    :param max_price: per-call cap of native-priced calls, wei (None: none).
+    :param max_spend: cap on native payments within ``spend_window``, wei (None: none).
+    :param spend_window: seconds of native spending ``max_spend`` covers, across
+        restarts (native requests journalled in the same state folder count; None: this
+        run only).
+    :param token_max_price: per-call caps of token-priced calls, asset (``olas``,
+        ``usdc``: ``model.payment.ASSETS``) -> the token's smallest units; an asset
+        missing has no cap.
+    :param token_max_spend: per-run caps of token payments (approvals and requests
+        pull at most this much of the asset in a run), same keys and units.
     :param pinned: ``--mech`` (a mech contract address or catalogue entry key).
     :param allowed: ``--allow-mech`` (addresses or entry keys; empty: any mech).
     :param dry_run: return the transaction and payload instead of sending.
@@ -49,6 +55,8 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     max_price: Optional[int] = None
     max_spend: Optional[int] = None
     spend_window: Optional[float] = DEFAULT_SPEND_WINDOW_SECONDS
+    token_max_price: Dict[str, int] = field(default_factory=dict)
+    token_max_spend: Dict[str, int] = field(default_factory=dict)
     pinned: str = ""
     allowed: Tuple[str, ...] = ()
     dry_run: bool = False

@@ -14,8 +14,9 @@
 
 """What the call journal says was paid: the input of ``--max-spend`` across restarts.
 
-Reads every entry of ``<state-dir>/calls/`` (``market.Journal``) as a
-:class:`.decisions.PaidRecord`: its request id, price and when the file was last written.
+Reads every entry of ``<state-dir>/calls/`` (``market.Journal``) paid in the native
+token as a :class:`.decisions.PaidRecord`: its request id, price (wei) and when the file
+was last written (token payments have per-run caps in their own units).
 An entry this server did not write (``market.entry_from_json`` refuses it) is a record
 with a problem, so the cap refuses to pay rather than guess its price. The decision is
 :meth:`.decisions.SpendLedger.count_journal`.
@@ -23,6 +24,9 @@ with a problem, so the cap refuses to pay rather than guess its price. The decis
 
 from pathlib import Path
 from typing import List
+
+from mech_catalogue_core.model.payment import payment_terms
+from mech_catalogue_core.model.vocabulary import PaymentWay
 
 from .decisions import PaidRecord
 from .market import entry_from_json
@@ -56,5 +60,7 @@ def journal_records(folder: Path) -> List[PaidRecord]:
                 )
             )
             continue
+        if payment_terms(entry.payment_type).way is not PaymentWay.NATIVE:
+            continue  # a token's price is in its own units; its cap is per run
         records.append(PaidRecord(entry.request_id, entry.price, written_at))
     return records

@@ -64,6 +64,8 @@ OWN_CONTRACTS = (
     "FixtureMech",
     "FixtureLegacyMech",
     "FixtureLegacyMechFactory",
+    "FixtureToken",
+    "FixtureTokenBalanceTracker",
 )
 
 
@@ -78,7 +80,7 @@ _SOURCES = {
         "FixtureLegacyMech",
         "FixtureLegacyMechFactory",
     )
-}
+} | {name: "TokenPayments" for name in ("FixtureToken", "FixtureTokenBalanceTracker")}
 
 
 class ArtifactNotFound(RuntimeError):

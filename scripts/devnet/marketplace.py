@@ -53,6 +53,30 @@ from scripts.devnet.services import ServiceHelpers
 NATIVE_PAYMENT_TYPE = bytes.fromhex(
     "ba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
 )
+#: asset -> (PAYMENT_TYPE of ai-registry-mech's MechFixedPriceToken / ...TokenUSDC,
+#: the stand-in token's symbol, decimals); each gets a FixtureToken, a
+#: FixtureTokenBalanceTracker and a FixtureMechFactory (``contracts/TokenPayments.sol``)
+TOKEN_ASSETS: Dict[str, Tuple[bytes, str, int]] = {
+    "olas": (
+        bytes.fromhex(
+            "3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9"
+        ),
+        "OLAS",
+        18,
+    ),
+    "usdc": (
+        bytes.fromhex(
+            "6406bb5f31a732f898e1ce9fdd988a80a808d36ab5d9a4a4805a8be8d197d5e3"
+        ),
+        "USDC",
+        6,
+    ),
+}
+#: token-priced mechs the seed creates: (service key, asset, rate in the token's units);
+#: on the deployed service, so its Safe (the responder) can deliver their requests
+SEED_TOKEN_MECHS = (("deployed", "olas", 5 * 10**17), ("deployed", "usdc", 1_500_000))
+#: tokens the seed mints to the requester accounts (``stranger``, ``deployer``)
+SEED_TOKEN_GRANTS = {"olas": 100 * 10**18, "usdc": 1_000 * 10**6}
 #: MechMarketplace.initialize: fee (basis points of MAX_FEE_FACTOR), response timeouts (s)
 MARKETPLACE_FEE = 100
 MIN_RESPONSE_TIMEOUT = 60
@@ -66,6 +90,37 @@ SEED_DELIVERIES = 2
 SEED_LEGACY_MECHS = (("omen", 4 * 10**15),)
 
 
+def token_key(asset: str) -> str:
+    """The ``info.contracts`` key of a token asset's stand-in ERC-20 (``FixtureToken``).
+
+    :param asset: a key of :data:`TOKEN_ASSETS`.
+    :return: e.g. ``FixtureTokenOLAS``.
+    """
+    return f"FixtureToken{TOKEN_ASSETS[asset][1]}"
+
+
+def tracker_key(asset: str) -> str:
+    """The ``info.contracts`` key of a token asset's ``FixtureTokenBalanceTracker``.
+
+    :param asset: a key of :data:`TOKEN_ASSETS`.
+    :return: e.g. ``FixtureTokenBalanceTrackerUSDC``.
+    """
+    return f"FixtureTokenBalanceTracker{TOKEN_ASSETS[asset][1]}"
+
+
+def factory_key(asset: str) -> str:
+    """The ``info.contracts`` key of the mech factory of an asset ("native" included).
+
+    :param asset: ``native`` or a key of :data:`TOKEN_ASSETS`.
+    :return: ``FixtureMechFactory`` for native, else e.g. ``FixtureMechFactoryOLAS``.
+    """
+    return (
+        "FixtureMechFactory"
+        if asset == "native"
+        else f"FixtureMechFactory{TOKEN_ASSETS[asset][1]}"
+    )
+
+
 def deploy_marketplace(
     w3: Web3, deployer: str, service_registry: str, legacy_registry: str
 ) -> Dict[str, str]:
@@ -76,7 +131,10 @@ def deploy_marketplace(
     :param service_registry: the ServiceRegistryL2 the marketplace checks mechs against.
     :param legacy_registry: the legacy mech registry whose agents get legacy mechs.
     :return: ``{"FixtureKarma", "MechMarketplace", "FixtureBalanceTracker",
-        "FixtureMechFactory", "FixtureLegacyMechFactory": address}``.
+        "FixtureMechFactory", "FixtureLegacyMechFactory": address}`` and, per token asset
+        of :data:`TOKEN_ASSETS`, its :func:`token_key`, :func:`tracker_key` and
+        :func:`factory_key` (the token tracker registered for the asset's payment type in
+        ``mapPaymentTypeBalanceTrackers``).
     """
     a = {"FixtureKarma": deploy(w3, "FixtureKarma", [], deployer)}
     a["MechMarketplace"] = deploy(
@@ -94,20 +152,30 @@ def deploy_marketplace(
         w3, "FixtureBalanceTracker", [a["MechMarketplace"]], deployer
     )
     a["FixtureMechFactory"] = deploy(
-        w3, "FixtureMechFactory", [a["MechMarketplace"]], deployer
+        w3, "FixtureMechFactory", [a["MechMarketplace"], NATIVE_PAYMENT_TYPE], deployer
     )
+    types, trackers, factories = [NATIVE_PAYMENT_TYPE], [a["FixtureBalanceTracker"]], []
+    for asset, (payment_type, symbol, decimals) in TOKEN_ASSETS.items():
+        token = deploy(
+            w3, "FixtureToken", [f"devnet {symbol}", symbol, decimals], deployer
+        )
+        a[token_key(asset)] = token
+        a[tracker_key(asset)] = deploy(
+            w3, "FixtureTokenBalanceTracker", [a["MechMarketplace"], token], deployer
+        )
+        a[factory_key(asset)] = deploy(
+            w3, "FixtureMechFactory", [a["MechMarketplace"], payment_type], deployer
+        )
+        types.append(payment_type)
+        trackers.append(a[tracker_key(asset)])
+        factories.append(a[factory_key(asset)])
+    factories.insert(0, a["FixtureMechFactory"])
     send(
         w3,
-        market.functions.setMechFactoryStatuses([a["FixtureMechFactory"]], [True]),
+        market.functions.setMechFactoryStatuses(factories, [True] * len(factories)),
         deployer,
     )
-    send(
-        w3,
-        market.functions.setPaymentTypeBalanceTrackers(
-            [NATIVE_PAYMENT_TYPE], [a["FixtureBalanceTracker"]]
-        ),
-        deployer,
-    )
+    send(w3, market.functions.setPaymentTypeBalanceTrackers(types, trackers), deployer)
     a["FixtureLegacyMechFactory"] = deploy(
         w3, "FixtureLegacyMechFactory", [legacy_registry], deployer
     )
@@ -134,12 +202,21 @@ class MarketplaceHelpers(ServiceHelpers):
         """
         return contract_at(self.w3, "FixtureMech", address)
 
-    def create_mech(self, service_id: int, max_delivery_rate: int, sender: str) -> str:
+    def create_mech(
+        self,
+        service_id: int,
+        max_delivery_rate: int,
+        sender: str,
+        asset: str = "native",
+    ) -> str:
         """``MechMarketplace.create(service_id, factory, abi.encode(rate))``.
 
         :param service_id: a ServiceRegistryL2 service id.
-        :param max_delivery_rate: the mech's price per request, wei.
+        :param max_delivery_rate: the mech's price per request in the asset's smallest
+            unit (wei for native).
         :param sender: who sends it (the service owner, by convention).
+        :param asset: ``native`` or a key of :data:`TOKEN_ASSETS`: which factory, so
+            which ``paymentType()`` the mech declares.
         :return: the new mech's checksummed address (from the ``CreateMech`` event).
         :raises DevnetError: when no ``CreateMech`` event was emitted.
         """
@@ -147,7 +224,7 @@ class MarketplaceHelpers(ServiceHelpers):
         payload = abi_encode(["uint256"], [max_delivery_rate])
         receipt = self.transact(
             market.functions.create(
-                service_id, self.info.contracts["FixtureMechFactory"], payload
+                service_id, self.info.contracts[factory_key(asset)], payload
             ),
             sender,
         )
@@ -163,6 +240,7 @@ class MarketplaceHelpers(ServiceHelpers):
                 "service_id": service_id,
                 "rate": max_delivery_rate,
                 "kind": "marketplace",
+                "asset": asset,
             }
         )
         self.info.save()
@@ -205,6 +283,67 @@ class MarketplaceHelpers(ServiceHelpers):
             ),
             requester,
             value=rate,
+        )
+        events = market.events.MarketplaceRequest().process_receipt(
+            receipt, errors=DISCARD
+        )
+        return bytes(events[0]["args"]["requestIds"][0])
+
+    def token(self, asset: str) -> Any:
+        """Return the stand-in ERC-20 of a token asset.
+
+        :param asset: a key of :data:`TOKEN_ASSETS`.
+        :return: the web3 contract (``FixtureToken``).
+        """
+        return contract_at(
+            self.w3, "FixtureToken", self.info.contracts[token_key(asset)]
+        )
+
+    def tracker(self, asset: str) -> Any:
+        """Return the token balance tracker of a token asset.
+
+        :param asset: a key of :data:`TOKEN_ASSETS`.
+        :return: the web3 contract (``FixtureTokenBalanceTracker``).
+        """
+        return contract_at(
+            self.w3,
+            "FixtureTokenBalanceTracker",
+            self.info.contracts[tracker_key(asset)],
+        )
+
+    def mint(self, asset: str, account: str, amount: int) -> Any:
+        """Mint a stand-in token to an account (the deployer is its minter).
+
+        :param asset: a key of :data:`TOKEN_ASSETS`.
+        :param account: the receiver.
+        :param amount: smallest units.
+        :return: the receipt.
+        """
+        return self.transact(
+            self.token(asset).functions.mint(Web3.to_checksum_address(account), amount),
+            self.address("deployer"),
+        )
+
+    def request_token_mech(
+        self, mech: str, data: bytes, requester: str, asset: str
+    ) -> bytes:
+        """Send one token-paid request: approve the tracker for the price, request, no value.
+
+        :param mech: the priority mech (of the asset's payment type).
+        :param data: the request data.
+        :param requester: the paying account (holding the token).
+        :param asset: a key of :data:`TOKEN_ASSETS`.
+        :return: the request id.
+        """
+        rate = self.mech(mech).functions.maxDeliveryRate().call()
+        tracker = self.info.contracts[tracker_key(asset)]
+        self.transact(self.token(asset).functions.approve(tracker, rate), requester)
+        market = self._market()
+        receipt = self.transact(
+            market.functions.request(
+                data, rate, TOKEN_ASSETS[asset][0], mech, MAX_RESPONSE_TIMEOUT, b""
+            ),
+            requester,
         )
         events = market.events.MarketplaceRequest().process_receipt(
             receipt, errors=DISCARD
@@ -254,13 +393,15 @@ def seed_marketplace(
     service_ids: Dict[str, int],
     legacy_ids: Dict[str, int],
 ) -> List[str]:
-    """Create one mech per seeded service, send requests to the deployed one, deliver some.
+    """Create one mech per seeded service (and the token-priced ones), request, deliver some.
 
     :param devnet: a seeded devnet with the marketplace deployed.
     :param service_ids: seed plan key -> service id (ComplementaryServiceMetadata services).
     :param legacy_ids: seed plan key -> legacy registry agent id.
-    :return: the marketplace mech addresses, in :data:`SEED_MECHS` order (legacy mechs,
-        :data:`SEED_LEGACY_MECHS`, are recorded in ``info.mechs`` with kind ``legacy``).
+    :return: the marketplace mech addresses, in :data:`SEED_MECHS` then
+        :data:`SEED_TOKEN_MECHS` order (legacy mechs, :data:`SEED_LEGACY_MECHS`, are
+        recorded in ``info.mechs`` with kind ``legacy``); the requester accounts
+        ``stranger`` and ``deployer`` get :data:`SEED_TOKEN_GRANTS`.
     """
     mechs = []
     for key, rate in SEED_MECHS:
@@ -270,6 +411,15 @@ def seed_marketplace(
         )
         mechs.append(devnet.create_mech(service_id, rate, owner))
     deployed = mechs[-1]
+    for key, asset, rate in SEED_TOKEN_MECHS:
+        service_id = service_ids[key]
+        owner = (
+            devnet.contract("ServiceRegistryL2").functions.ownerOf(service_id).call()
+        )
+        mechs.append(devnet.create_mech(service_id, rate, owner, asset))
+    for asset, amount in SEED_TOKEN_GRANTS.items():
+        for account in ("stranger", "deployer"):
+            devnet.mint(asset, devnet.address(account), amount)
     requester = devnet.address("stranger")
     ids = [
         devnet.request_mech(deployed, b"request %d" % n, requester)

@@ -100,6 +100,12 @@ def test_state_file_lists_everything_a_client_needs(devnet):
         "FixtureBalanceTracker",
         "FixtureMechFactory",
         "FixtureLegacyMechFactory",
+        "FixtureTokenOLAS",
+        "FixtureTokenUSDC",
+        "FixtureTokenBalanceTrackerOLAS",
+        "FixtureTokenBalanceTrackerUSDC",
+        "FixtureMechFactoryOLAS",
+        "FixtureMechFactoryUSDC",
     }
     for address in info["contracts"].values():
         assert devnet.w3.eth.get_code(address) != b""

@@ -122,7 +122,10 @@ def test_every_devnet_mech_is_found_and_read_in_two_calls(devnet: Devnet) -> Non
             del expected["service_deliveries"]
         else:
             assert fact.unread == (), fact
-        assert fact.confirmed and fact.rankable and fact.payment_type_name == "native"
+        asset = seeded[fact.address].get("asset", "native")
+        names = {"native": "native", "olas": "token_olas", "usdc": "token_usdc"}
+        assert fact.confirmed and fact.rankable
+        assert fact.payment_type_name == names[asset]
         assert {k: getattr(fact, k) for k in expected} == expected
         assert fact.service_id == seeded[fact.address]["service_id"]
     busy = [f for f in facts if f.requests]

@@ -97,8 +97,9 @@ def chain_offers(devnet: Devnet) -> List[Offer]:
     offers = []
     karma = devnet.contract("FixtureKarma")
     marketplace_mechs = [m for m in devnet.info.mechs if m["kind"] == "marketplace"]
-    for mech, (seed_key, _) in zip(marketplace_mechs, SEED_MECHS):
-        if seed_key not in SAME_SCHEMA_SERVICES:
+    keys = {m["service_id"]: key for m, (key, _) in zip(marketplace_mechs, SEED_MECHS)}
+    for mech in marketplace_mechs:  # the token-priced mechs of a service too
+        if keys.get(mech["service_id"]) not in SAME_SCHEMA_SERVICES:
             continue
         contract = devnet.mech(mech["address"])
         offers.append(
@@ -156,7 +157,7 @@ def test_list_pages_every_tool_with_offers(
     conflicting = tool.meta["io.olas/mech-tool"]["conflicting_mechs"]
     # the template service (free-text input) is named, not offered
     assert [k for k in conflicting if ":complementary_service_metadata:" in k] != []
-    assert all(o["payment_type"] == NATIVE_PAYMENT_TYPE for o in offers)
+    assert {o["payment"]["asset"] for o in offers} == {"native", "olas", "usdc"}
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)

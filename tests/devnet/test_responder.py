@@ -50,12 +50,17 @@ def marketplace_mechs(devnet: Devnet) -> List[str]:
 
 
 def operated_mech(devnet: Devnet) -> str:
-    """Return the seeded mech whose service is deployed (has a Safe that can deliver).
+    """Return the seeded native mech whose service is deployed (a Safe that can deliver).
 
     :param devnet: the devnet.
-    :return: its address.
+    :return: its address (the token-priced mechs of that service come after it).
     """
-    return marketplace_mechs(devnet)[-1]
+    native = [
+        m["address"]
+        for m in devnet.info.mechs
+        if m["kind"] == "marketplace" and m.get("asset", "native") == "native"
+    ]
+    return native[-1]
 
 
 def deploy_service(devnet: Devnet, service_id: int) -> str:

@@ -8,7 +8,8 @@ pragma solidity ^0.8.30;
 ///         interfaces it calls (ai-registry-mech 0.8.28 IKarma, IMech, IBalanceTracker and
 ///         the factory's createMech) plus the public views a reader needs
 ///         (maxDeliveryRate, paymentType, serviceId, numTotalRequests, numTotalDeliveries,
-///         mapMechKarma). Native payment only; no subscriptions, signatures or timeouts.
+///         mapMechKarma). Native and fixed-price token mechs (the token tracker and ERC-20s are
+///         in TokenPayments.sol); no subscriptions, signatures or timeouts.
 
 /// @dev Only `expected` may call, but `sender` did.
 error Unauthorized(address sender, address expected);
@@ -93,9 +94,11 @@ contract FixtureBalanceTracker {
     }
 }
 
-/// @title FixtureMech - a fixed-price native mech of one service
+/// @title FixtureMech - a fixed-price mech of one service, of the payment type its factory gives
+/// @notice PAYMENT_TYPE is one of ai-registry-mech's MechFixedPriceNative (native),
+///         MechFixedPriceToken (OLAS) or MechFixedPriceTokenUSDC constants.
 contract FixtureMech {
-    bytes32 public constant PAYMENT_TYPE = 0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1;
+    bytes32 public immutable PAYMENT_TYPE;
 
     // The events of the real OlasMech (ai-registry-mech), which mech-interact's MechMM ABI filters
     event Request(address indexed mech, bytes32 requestId, bytes data);
@@ -111,8 +114,10 @@ contract FixtureMech {
     uint256 public numUndeliveredRequests;
     mapping(bytes32 => bytes) public mapRequestData;
 
-    constructor(address _mechMarketplace, address _serviceRegistry, uint256 _serviceId, uint256 _maxDeliveryRate) {
+    constructor(address _mechMarketplace, address _serviceRegistry, uint256 _serviceId, uint256 _maxDeliveryRate,
+        bytes32 _paymentType) {
         if (_maxDeliveryRate == 0) revert ZeroValue();
+        PAYMENT_TYPE = _paymentType;
         mechMarketplace = _mechMarketplace;
         serviceRegistry = _serviceRegistry;
         serviceId = _serviceId;
@@ -123,7 +128,7 @@ contract FixtureMech {
         return serviceId;
     }
 
-    function paymentType() external pure returns (bytes32) {
+    function paymentType() external view returns (bytes32) {
         return PAYMENT_TYPE;
     }
 
@@ -182,21 +187,24 @@ contract FixtureMech {
 }
 
 /// @title FixtureMechFactory - creates FixtureMechs for MechMarketplace.create
-/// @notice payload = abi.encode(uint256 maxDeliveryRate), as MechFactoryFixedPriceNative.
+/// @notice payload = abi.encode(uint256 maxDeliveryRate), as MechFactoryFixedPriceNative and
+///         MechFactoryFixedPriceToken; one factory per payment type, as on the real chains.
 contract FixtureMechFactory {
     event CreateFixedPriceMech(address indexed mech, uint256 indexed serviceId, uint256 maxDeliveryRate);
 
     address public immutable mechMarketplace;
+    bytes32 public immutable paymentType;
 
-    constructor(address _mechMarketplace) {
+    constructor(address _mechMarketplace, bytes32 _paymentType) {
         mechMarketplace = _mechMarketplace;
+        paymentType = _paymentType;
     }
 
     function createMech(address serviceRegistry, uint256 serviceId, bytes memory payload)
         external returns (address mech) {
         if (msg.sender != mechMarketplace) revert Unauthorized(msg.sender, mechMarketplace);
         uint256 rate = abi.decode(payload, (uint256));
-        mech = address(new FixtureMech(mechMarketplace, serviceRegistry, serviceId, rate));
+        mech = address(new FixtureMech(mechMarketplace, serviceRegistry, serviceId, rate, paymentType));
         emit CreateFixedPriceMech(mech, serviceId, rate);
     }
 }

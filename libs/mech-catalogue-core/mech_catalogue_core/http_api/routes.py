@@ -58,7 +58,10 @@ Routes (all GET, JSON bodies):
 ``marketplace`` lists each mech contract serving the entry (``model.market.MechFacts``:
 address, ``max_delivery_rate`` = price per request in wei as decimal text, payment type,
 counts, karma, the block read; a value that could not be read is null and named in
-``unread`` with the reason); empty when no marketplace facts were read.
+``unread`` with the reason) with ``payment`` (``model.payment.Payment.to_dict()``: the
+way, asset, decimals and price in whole units, and ``status`` ``unchecked`` when it can be
+paid in principle, else ``unsupported``/``price_unread`` with the ``reason``; no
+requester's balance is read here); empty when no marketplace facts were read.
 ``/healthcheck``
     freshness: ``{"status": "fresh"|"stale"|"no_catalogue", ...}``; 200 when fresh, else 503.
 
@@ -120,6 +123,8 @@ from mech_catalogue_core.http_api.request import (
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
+from mech_catalogue_core.model.market import MechFacts
+from mech_catalogue_core.model.payment import plan_payment
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     tool_for_model,
@@ -243,7 +248,7 @@ class CatalogueView:
                 "tools": [t.name for t in m.tools],
                 "withheld": list(m.withheld),
                 "problems": [p.to_dict() for p in m.problems],
-                "marketplace": [f.to_dict() for f in m.marketplace],
+                "marketplace": [_facts_view(f) for f in m.marketplace],
                 "in_views": m.ref in in_views,
             }
             for m in catalogue.mechs
@@ -415,7 +420,19 @@ def _offer_facts(catalogue: Catalogue, tool: Tool) -> List[Dict[str, Any]]:
     :return: its mech's ``MechFacts.to_dict()`` list (empty when none were read).
     """
     mech = catalogue.mech(tool.provenance.mech) if tool.provenance.mech else None
-    return [] if mech is None else [f.to_dict() for f in mech.marketplace]
+    return [] if mech is None else [_facts_view(f) for f in mech.marketplace]
+
+
+def _facts_view(facts: MechFacts) -> Dict[str, Any]:
+    """Return one mech contract's facts with how it is paid (no requester looked at).
+
+    :param facts: the facts.
+    :return: ``MechFacts.to_dict()`` plus ``"payment"``:
+        ``model.payment.Payment.to_dict()`` (way, asset, decimals, price in whole
+        units; status ``unchecked`` when payable in principle, else why not).
+    """
+    payment = plan_payment(facts.payment_type, facts.max_delivery_rate)
+    return {**facts.to_dict(), "payment": payment.to_dict()}
 
 
 def show_tool(

@@ -134,3 +134,40 @@ class SearchSort(StrEnum):
     RELEVANCE = "relevance"
     #: cheapest known ``maxDeliveryRate`` first, unpriced offers last; then relevance
     PRICE = "price"
+
+
+class PaymentWay(StrEnum):
+    """How a requester pays a mech of one payment type (``model.payment.PaymentTerms.way``).
+
+    From ai-registry-mech ``contracts/`` (0.8.28): the balance tracker the
+    MechMarketplace finds for the type (``mapPaymentTypeBalanceTrackers``) takes native
+    value (``BalanceTrackerFixedPriceNative``), pulls an ERC-20 with ``transferFrom``
+    (``BalanceTrackerFixedPriceToken``, reverting on any value), or burns subscription
+    credits (``BalanceTrackerNvmSubscription*``).
+    """
+
+    #: ``msg.value`` with ``request`` (or a prepaid tracker balance)
+    NATIVE = "native"
+    #: ERC-20 ``approve(tracker)``, then ``request`` pulls what the prepaid balance lacks
+    TOKEN = "token"
+    #: Nevermined subscription credits (ERC-1155), burnt per request
+    SUBSCRIPTION = "subscription"
+    #: a ``paymentType()`` no ai-registry-mech mech declares, or one that was not read
+    UNKNOWN = "unknown"
+
+
+class PaymentStatus(StrEnum):
+    """Whether this requester can pay an offer now (``model.payment.Payment.status``)."""
+
+    #: the wallet and allowance (or prepaid balance) cover the price: request as is
+    PAYABLE = "payable"
+    #: the balance covers the price, the allowance does not: approve the shortfall first
+    NEEDS_APPROVAL = "needs_approval"
+    #: neither the prepaid balance nor the wallet covers the price
+    SHORT_BALANCE = "short_balance"
+    #: the price is known, the requester's balances were not read (catalogue view)
+    UNCHECKED = "unchecked"
+    #: the price could not be read, or is 0
+    PRICE_UNREAD = "price_unread"
+    #: a way this software does not pay (subscriptions) or a payment type it does not know
+    UNSUPPORTED = "unsupported"

@@ -120,3 +120,43 @@ def test_each_tool_offer_carries_its_mech_contracts() -> None:
     by_id = {offer["mech"]["mech_id"]: offer["marketplace"] for offer in offers}
     assert [f["address"] for f in by_id[1]] == [PRICED.address, UNREAD.address]
     assert by_id[2] == []
+
+
+USDC_TYPE = "0x6406bb5f31a732f898e1ce9fdd988a80a808d36ab5d9a4a4805a8be8d197d5e3"
+NVM_TYPE = "0x803dd08fe79d91027fc9024e254a0942372b92f3ccabc1bd19f4a5c2b251c316"
+
+
+def test_each_contract_says_how_it_is_paid_in_its_own_units() -> None:
+    """/mechs and /tools/<name>: way, asset, decimals and the price in whole units.
+
+    A USDC mech's rate is in 1e-6 USDC (6 decimals), a subscription mech and one
+    whose payment type was not read are named unsupported with why.
+    """
+    usdc = replace(PRICED, address="0x" + "03" * 20, payment_type=USDC_TYPE)
+    usdc = replace(usdc, max_delivery_rate=1_250_000)
+    nvm = replace(PRICED, address="0x" + "04" * 20, payment_type=NVM_TYPE)
+    built = catalogue()
+    first = replace(built.mechs[0], marketplace=(PRICED, UNREAD, usdc, nvm))
+    built = Catalogue.build([first, built.mechs[1]])
+    native, unread, paid_usdc, subscription = get("/mechs", built)["mechs"][0][
+        "marketplace"
+    ]
+    assert native["payment"]["way"] == "native"
+    assert native["payment"]["price_units"] == "25 native"
+    assert native["payment"]["status"] == "unchecked"
+    assert paid_usdc["payment"]["asset"] == "usdc"
+    assert paid_usdc["payment"]["decimals"] == 6
+    assert paid_usdc["payment"]["price_units"] == "1.25 USDC"
+    assert paid_usdc["payment"]["way"] == "token"
+    assert unread["payment"]["status"] == "unsupported"
+    assert "paymentType() could not be read" in unread["payment"]["reason"]
+    assert subscription["payment"]["status"] == "unsupported"
+    assert "Nevermined subscription" in subscription["payment"]["reason"]
+    offers = get("/tools/predict", built)["offers"]
+    by_id = {offer["mech"]["mech_id"]: offer["marketplace"] for offer in offers}
+    assert [f["payment"]["symbol"] for f in by_id[1]] == [
+        "native",
+        "",
+        "USDC",
+        "native",
+    ]

@@ -1,0 +1,376 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""How one marketplace offer is paid, and whether this requester can pay it now (pure).
+
+Source of every rule: valory-xyz/ai-registry-mech ``contracts/`` (solc 0.8.28 builds).
+A mech declares ``PAYMENT_TYPE`` (a keccak256 hash); ``MechMarketplace.request`` finds the
+balance tracker of that type in ``mapPaymentTypeBalanceTrackers(paymentType)`` and calls
+its ``checkAndRecordDeliveryRates(requester, n, rate, paymentData)``:
+
+- native (``MechFixedPriceNative``, ``BalanceTrackerFixedPriceNative``): the tracker adds
+  ``msg.value`` to the requester's prepaid balance (``mapRequesterBalances``) and debits
+  the price;
+- OLAS or USDC token (``MechFixedPriceToken``, ``MechFixedPriceTokenUSDC``,
+  ``BalanceTrackerFixedPriceToken``): any ``msg.value`` reverts (``NoDepositAllowed``);
+  when the prepaid balance is short, the tracker pulls the difference from the requester
+  with ``token.transferFrom(requester, tracker, difference)``, so the requester must have
+  approved the tracker for at least that difference and hold it;
+- Nevermined subscriptions (``MechNvmSubscriptionNative``,
+  ``MechNvmSubscriptionTokenUSDC``): credits of a subscription plan burnt per request;
+  this software holds no credits, so it never pays them.
+
+:func:`payment_terms` says how an offer is paid (no requester; what ``/mechs``,
+``/tools/<name>`` and ``list`` show); :func:`plan_payment` adds the requester's
+:class:`Funds` and says whether it can pay now, what to approve and what value to send,
+or why not in words. Amounts are integers in the asset's smallest unit (wei for native
+and OLAS, 1e-6 USDC for USDC); :func:`format_amount` writes them in whole units.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any, Dict, Iterable, Mapping, Optional
+
+from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
+
+#: the asset keys of ``--max-price`` / ``--max-spend`` (``olas=5e18``) and of ``asset``
+ASSET_NATIVE = "native"
+ASSET_OLAS = "olas"
+ASSET_USDC = "usdc"
+ASSETS = (ASSET_NATIVE, ASSET_OLAS, ASSET_USDC)
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentTerms:
+    """How one payment type is paid, before any requester is looked at.
+
+    :param payment_type: ``paymentType()``, 0x + 64 lowercase hex ("" when unread).
+    :param name: mech-interact's name of the type (``token_usdc``...), "" when unknown.
+    :param way: :class:`PaymentWay`.
+    :param asset: :data:`ASSET_NATIVE`, :data:`ASSET_OLAS` or :data:`ASSET_USDC` ("" when
+        unknown).
+    :param symbol: the asset's display symbol (``OLAS``, ``USDC``, ``native``).
+    :param decimals: the asset's decimals (native and OLAS 18; USDC 6, as Circle's USDC).
+    """
+
+    payment_type: str
+    name: str
+    way: PaymentWay
+    asset: str
+    symbol: str
+    decimals: int
+
+
+#: ``PAYMENT_TYPE`` constant of each ai-registry-mech mech (keccak256 of the comment's
+#: text in each contract) -> its terms; names as mech-interact v0.32.3 ``PaymentType``.
+_TERMS: Mapping[str, PaymentTerms] = {
+    terms.payment_type: terms
+    for terms in (
+        PaymentTerms(  # MechFixedPriceNative: keccak256(FixedPriceNative)
+            "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1",
+            "native",
+            PaymentWay.NATIVE,
+            ASSET_NATIVE,
+            "native",
+            18,
+        ),
+        PaymentTerms(  # MechFixedPriceToken: keccak256(FixedPriceToken)
+            "0x3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9",
+            "token_olas",
+            PaymentWay.TOKEN,
+            ASSET_OLAS,
+            "OLAS",
+            18,
+        ),
+        PaymentTerms(  # MechFixedPriceTokenUSDC: keccak256(FixedPriceTokenUSDC)
+            "0x6406bb5f31a732f898e1ce9fdd988a80a808d36ab5d9a4a4805a8be8d197d5e3",
+            "token_usdc",
+            PaymentWay.TOKEN,
+            ASSET_USDC,
+            "USDC",
+            6,
+        ),
+        PaymentTerms(  # MechNvmSubscriptionNative
+            "0x803dd08fe79d91027fc9024e254a0942372b92f3ccabc1bd19f4a5c2b251c316",
+            "native_nvm",
+            PaymentWay.SUBSCRIPTION,
+            ASSET_NATIVE,
+            "native",
+            18,
+        ),
+        PaymentTerms(  # MechNvmSubscriptionTokenUSDC
+            "0x0d6fd99afa9c4c580fab5e341922c2a5c4b61d880da60506193d7bf88944dd14",
+            "token_nvm_usdc",
+            PaymentWay.SUBSCRIPTION,
+            ASSET_USDC,
+            "USDC",
+            6,
+        ),
+    )
+}
+
+
+def payment_terms(payment_type: str) -> PaymentTerms:
+    """Return how a payment type is paid.
+
+    :param payment_type: ``paymentType()``, 0x + 64 hex, any case ("" when unread).
+    :return: its terms; an unread or unknown type has way :attr:`PaymentWay.UNKNOWN`,
+        asset "" and 0 decimals.
+    """
+    key = payment_type.lower()
+    return _TERMS.get(key) or PaymentTerms(key, "", PaymentWay.UNKNOWN, "", "", 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Funds:
+    """What the requester holds for one offer's asset, read at one block.
+
+    :param tracker: the balance tracker of the offer's payment type
+        (``MechMarketplace.mapPaymentTypeBalanceTrackers``), lowercase 0x hex.
+    :param token: the ERC-20 the tracker pulls (its ``token()``), "" for native.
+    :param decimals: the token's ``decimals()`` (18 for native).
+    :param wallet: the requester's balance of the asset (``balanceOf`` or the account's
+        native balance), smallest unit.
+    :param allowance: ``token.allowance(requester, tracker)`` (0 for native).
+    :param prepaid: ``tracker.mapRequesterBalances(requester)``, smallest unit.
+    """
+
+    tracker: str
+    token: str
+    decimals: int
+    wallet: int
+    allowance: int
+    prepaid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:  # pylint: disable=too-many-instance-attributes
+    """How one offer is paid and whether this requester can pay it now.
+
+    :param terms: the payment type's :class:`PaymentTerms`.
+    :param price: ``maxDeliveryRate()`` in the asset's smallest unit (None: unread).
+    :param status: :class:`PaymentStatus`.
+    :param reason: why it cannot be paid as is, in words ("" when payable).
+    :param funds: the requester's :class:`Funds` (None: not read).
+    :param approve: the token amount to ``approve(tracker, approve)`` before the request
+        (0: none); exactly what the prepaid balance lacks, never more.
+    :param value: the native value to send with ``request`` (0 for tokens: the token
+        tracker reverts on any value).
+    """
+
+    terms: PaymentTerms
+    price: Optional[int]
+    status: PaymentStatus
+    reason: str = ""
+    funds: Optional[Funds] = None
+    approve: int = 0
+    value: int = 0
+
+    @property
+    def decimals(self) -> int:
+        """Return the asset's decimals: the token's own once read, else the type's.
+
+        :return: the decimals.
+        """
+        return self.funds.decimals if self.funds is not None else self.terms.decimals
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return the payment as JSON (integers as decimal strings, null = unread).
+
+        :return: ``{"payment_type", "type_name", "way", "asset", "symbol", "decimals",
+            "price", "price_units", "status", "reason", "approve", "value"}`` and, once
+            the requester's funds were read, ``"tracker", "token", "wallet",
+            "allowance", "prepaid"``.
+        """
+        terms = self.terms
+        out: Dict[str, Any] = {
+            "payment_type": terms.payment_type,
+            "type_name": terms.name,
+            "way": terms.way,
+            "asset": terms.asset,
+            "symbol": terms.symbol,
+            "decimals": self.decimals,
+            "price": None if self.price is None else str(self.price),
+            "price_units": (
+                None
+                if self.price is None or not terms.asset
+                else format_amount(self.price, self.decimals, terms.symbol)
+            ),
+            "status": self.status,
+            "reason": self.reason,
+            "approve": str(self.approve),
+            "value": str(self.value),
+        }
+        if self.funds is not None:
+            funds = self.funds
+            out.update(
+                tracker=funds.tracker,
+                token=funds.token,
+                wallet=str(funds.wallet),
+                allowance=str(funds.allowance),
+                prepaid=str(funds.prepaid),
+            )
+        return out
+
+
+def format_amount(amount: int, decimals: int, symbol: str) -> str:
+    """Write an amount of smallest units in whole units, exactly (no rounding).
+
+    :param amount: smallest units (e.g. 3200000 with 6 decimals).
+    :param decimals: the asset's decimals.
+    :param symbol: appended after a space ("" for none).
+    :return: e.g. ``"3.2 USDC"``, ``"0 OLAS"``, ``"0.000000000000000001 native"``.
+    """
+    whole = Decimal(amount).scaleb(-decimals) if decimals else Decimal(amount)
+    text = f"{whole:f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"{text} {symbol}".strip()
+
+
+def _refusal(terms: PaymentTerms, price: Optional[int]) -> Optional[Payment]:
+    """The payment when the type or the price alone rule it out (None otherwise)."""
+    if terms.way is PaymentWay.UNKNOWN:
+        what = (
+            f"payment type {terms.payment_type} is none of the ai-registry-mech mechs'"
+            if terms.payment_type
+            else "its paymentType() could not be read (a legacy mech, or the call failed)"
+        )
+        return Payment(
+            terms,
+            price,
+            PaymentStatus.UNSUPPORTED,
+            f"{what}; this server pays native, OLAS and USDC fixed-price mechs",
+        )
+    if terms.way is PaymentWay.SUBSCRIPTION:
+        return Payment(
+            terms,
+            price,
+            PaymentStatus.UNSUPPORTED,
+            f"it is paid with Nevermined subscription credits ({terms.name}); this "
+            "server holds no subscription and pays native, OLAS and USDC mechs only",
+        )
+    if price is None or price < 1:
+        return Payment(terms, price, PaymentStatus.PRICE_UNREAD, "price unread")
+    return None
+
+
+def _token_plan(terms: PaymentTerms, price: int, funds: Funds) -> Payment:
+    """An ERC-20 offer: approve what the prepaid balance lacks, if the wallet holds it."""
+    shortfall = max(0, price - funds.prepaid)
+
+    def units(amount: int) -> str:
+        return format_amount(amount, funds.decimals, terms.symbol)
+
+    if shortfall == 0:
+        return Payment(terms, price, PaymentStatus.PAYABLE, "", funds)
+    if funds.wallet < shortfall:
+        return Payment(
+            terms,
+            price,
+            PaymentStatus.SHORT_BALANCE,
+            f"priced in {terms.symbol} at {units(price)}; prepaid {units(funds.prepaid)}"
+            f", allowance {units(funds.allowance)} and balance {units(funds.wallet)} < "
+            f"{units(shortfall)} needed: send {units(shortfall - funds.wallet)} "
+            "to the paying account",
+            funds,
+        )
+    if funds.allowance >= shortfall:
+        return Payment(terms, price, PaymentStatus.PAYABLE, "", funds)
+    return Payment(
+        terms,
+        price,
+        PaymentStatus.NEEDS_APPROVAL,
+        f"allowance {units(funds.allowance)} < {units(shortfall)} needed: approve "
+        f"{funds.tracker} for exactly {units(shortfall)} first",
+        funds,
+        approve=shortfall,
+    )
+
+
+def plan_payment(
+    payment_type: str, price: Optional[int], funds: Optional[Funds] = None
+) -> Payment:
+    """Decide how to pay one offer and whether this requester can now.
+
+    Native: ``request`` carries ``value = price`` (as the native tracker expects; a
+    prepaid balance is left alone); payable while the wallet holds the price (gas
+    aside). Token: no value; the tracker pulls ``price - prepaid`` with
+    ``transferFrom``, so that shortfall must be both held and approved; when only the
+    approval is missing the plan approves exactly the shortfall.
+
+    :param payment_type: ``paymentType()``, 0x + 64 hex ("" when unread).
+    :param price: ``maxDeliveryRate()`` in the asset's smallest unit (None: unread).
+    :param funds: the requester's :class:`Funds` for this asset (None: not read, e.g.
+        in the catalogue's views).
+    :return: the :class:`Payment`; never raises.
+    """
+    terms = payment_terms(payment_type)
+    refused = _refusal(terms, price)
+    if refused is not None or price is None:  # _refusal answers an unread price
+        return refused or Payment(terms, price, PaymentStatus.PRICE_UNREAD)
+    if funds is None:
+        return Payment(terms, price, PaymentStatus.UNCHECKED)
+    if terms.way is PaymentWay.TOKEN:
+        return _token_plan(terms, price, funds)
+    if funds.wallet < price:
+        units = format_amount(funds.wallet, funds.decimals, terms.symbol)
+        return Payment(
+            terms,
+            price,
+            PaymentStatus.SHORT_BALANCE,
+            f"priced at {format_amount(price, funds.decimals, terms.symbol)}; balance "
+            f"{units} is less",
+            funds,
+        )
+    return Payment(terms, price, PaymentStatus.PAYABLE, "", funds, value=price)
+
+
+class AssetAmountError(ValueError):
+    """A ``--max-price`` / ``--max-spend`` value that is no ``[asset=]amount``."""
+
+
+def parse_asset_amounts(values: Iterable[str]) -> Dict[str, int]:
+    """Read ``--max-price`` / ``--max-spend`` values: ``[asset=]amount`` in smallest units.
+
+    ``amount`` is an integer or a decimal/scientific number that is a whole number of
+    smallest units (``1e17``, ``5e18``, ``2000000``); ``asset`` is one of
+    :data:`ASSETS`; a bare amount means native (the option's meaning before tokens).
+
+    :param values: the option's values, in order (a later one replaces an earlier one of
+        the same asset).
+    :return: asset -> amount.
+    :raises AssetAmountError: naming the value and what is expected.
+    """
+    caps: Dict[str, int] = {}
+    for value in values:
+        asset, _, amount = value.rpartition("=")
+        asset = asset.strip().lower() or ASSET_NATIVE
+        if asset not in ASSETS:
+            raise AssetAmountError(
+                f"{value!r}: unknown asset {asset!r}; use one of {', '.join(ASSETS)}"
+            )
+        try:
+            number = Decimal(amount.strip())
+        except InvalidOperation as exc:
+            raise AssetAmountError(
+                f"{value!r}: {amount!r} is not a number of smallest units"
+            ) from exc
+        if not number.is_finite() or number < 0 or number != number.to_integral():
+            raise AssetAmountError(
+                f"{value!r}: the amount must be a whole, non-negative number of the "
+                "asset's smallest units (e.g. 5e18 for 5 OLAS, 2e6 for 2 USDC)"
+            )
+        caps[asset] = int(number)
+    return caps

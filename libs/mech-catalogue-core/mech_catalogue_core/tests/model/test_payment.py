@@ -1,0 +1,164 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""How an offer is paid: per payment type, per requester's funds (model.payment)."""
+
+from typing import Optional
+
+import pytest
+from mech_catalogue_core.model.payment import (
+    ASSET_NATIVE,
+    ASSET_OLAS,
+    ASSET_USDC,
+    AssetAmountError,
+    Funds,
+    format_amount,
+    parse_asset_amounts,
+    payment_terms,
+    plan_payment,
+)
+from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
+
+NATIVE = "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
+OLAS = "0x3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9"
+USDC = "0x6406bb5f31a732f898e1ce9fdd988a80a808d36ab5d9a4a4805a8be8d197d5e3"
+NVM_USDC = "0x0d6fd99afa9c4c580fab5e341922c2a5c4b61d880da60506193d7bf88944dd14"
+TRACKER = "0x" + "7a" * 20
+TOKEN = "0x" + "70" * 20
+
+
+def usdc_funds(wallet: int, allowance: int = 0, prepaid: int = 0) -> Funds:
+    """A requester's USDC funds (6 decimals).
+
+    :param wallet: balanceOf, 1e-6 USDC.
+    :param allowance: allowance to the tracker.
+    :param prepaid: the tracker's mapRequesterBalances.
+    :return: the funds.
+    """
+    return Funds(TRACKER, TOKEN, 6, wallet, allowance, prepaid)
+
+
+def test_each_ai_registry_mech_type_has_its_way_and_asset() -> None:
+    """The PAYMENT_TYPE constants of the mech contracts map to way, asset and decimals."""
+    got = {
+        kind: (payment_terms(kind).way, payment_terms(kind).asset)
+        for kind in (NATIVE, OLAS, USDC, NVM_USDC)
+    }
+    assert got == {
+        NATIVE: (PaymentWay.NATIVE, ASSET_NATIVE),
+        OLAS: (PaymentWay.TOKEN, ASSET_OLAS),
+        USDC: (PaymentWay.TOKEN, ASSET_USDC),
+        NVM_USDC: (PaymentWay.SUBSCRIPTION, ASSET_USDC),
+    }
+    assert payment_terms(USDC.upper().replace("0X", "0x")).decimals == 6
+    assert payment_terms("0x" + "00" * 32).way is PaymentWay.UNKNOWN
+
+
+def test_short_usdc_balance_is_said_in_usdc_not_in_smallest_units() -> None:
+    """Allowance 0 and 2.75 USDC held for a 4 USDC price: short, in words, nothing approved."""
+    plan = plan_payment(USDC, 4_000_000, usdc_funds(2_750_000))
+    assert plan.status is PaymentStatus.SHORT_BALANCE
+    assert "allowance 0 USDC and balance 2.75 USDC < 4 USDC" in plan.reason
+    assert plan.reason.endswith("send 1.25 USDC to the paying account")
+    assert plan.approve == 0 and plan.value == 0
+
+
+def test_missing_allowance_approves_exactly_the_shortfall() -> None:
+    """Prepaid 0.5 USDC covers part: approve exactly price - prepaid, no value ever."""
+    plan = plan_payment(USDC, 3_000_000, usdc_funds(10**9, 100, 500_000))
+    assert plan.status is PaymentStatus.NEEDS_APPROVAL
+    assert plan.approve == 2_500_000
+    assert plan.value == 0
+    assert TRACKER in plan.reason
+
+
+@pytest.mark.parametrize(
+    "allowance, prepaid", [(7 * 10**17, 0), (0, 7 * 10**17), (10**17, 6 * 10**17)]
+)
+def test_allowance_or_prepaid_balance_covering_the_price_is_payable(
+    allowance: int, prepaid: int
+) -> None:
+    """OLAS: the allowance, the prepaid balance or both together cover 0.7 OLAS."""
+    funds = Funds(TRACKER, TOKEN, 18, 10**18, allowance, prepaid)
+    plan = plan_payment(OLAS, 7 * 10**17, funds)
+    assert plan.status is PaymentStatus.PAYABLE, plan.reason
+    assert (plan.approve, plan.value) == (0, 0)
+
+
+def test_native_sends_the_price_as_value_or_says_the_balance_is_short() -> None:
+    """Native: value = price while the wallet holds it; else short with both amounts."""
+    rich = Funds(TRACKER, "", 18, 10**18, 0, 0)
+    assert plan_payment(NATIVE, 3 * 10**16, rich).value == 3 * 10**16
+    poor = Funds(TRACKER, "", 18, 10**16, 0, 0)
+    plan = plan_payment(NATIVE, 3 * 10**16, poor)
+    assert plan.status is PaymentStatus.SHORT_BALANCE
+    assert "0.03 native" in plan.reason and "0.01 native" in plan.reason
+
+
+@pytest.mark.parametrize(
+    "kind, price, status",
+    [
+        (NVM_USDC, 10, PaymentStatus.UNSUPPORTED),
+        ("0x" + "ee" * 32, 10, PaymentStatus.UNSUPPORTED),
+        ("", 10, PaymentStatus.UNSUPPORTED),
+        (OLAS, None, PaymentStatus.PRICE_UNREAD),
+        (OLAS, 0, PaymentStatus.PRICE_UNREAD),
+        (OLAS, 10, PaymentStatus.UNCHECKED),
+    ],
+)
+def test_types_and_prices_that_rule_a_payment_out(
+    kind: str, price: Optional[int], status: PaymentStatus
+) -> None:
+    """Subscriptions, unknown or unread types and unread prices are never payable."""
+    plan = plan_payment(kind, price, usdc_funds(10**12, 10**12))
+    if status is not PaymentStatus.UNCHECKED:
+        assert plan.status is status and plan.reason
+    assert plan_payment(kind, price).status is status
+
+
+def test_to_dict_writes_integers_as_text_and_funds_once_read() -> None:
+    """A uint256 amount survives JSON; the tracker shows only once funds were read."""
+    assert "tracker" not in plan_payment(OLAS, 2**255).to_dict()
+    out = plan_payment(OLAS, 2**255, Funds(TRACKER, TOKEN, 18, 0, 0, 0)).to_dict()
+    assert out["price"] == str(2**255) and out["tracker"] == TRACKER
+
+
+@pytest.mark.parametrize(
+    "amount, decimals, text",
+    [
+        (3_200_000, 6, "3.2 USDC"),
+        (0, 6, "0 USDC"),
+        (1, 18, "0.000000000000000001 USDC"),
+    ],
+)
+def test_amounts_are_written_exactly(amount: int, decimals: int, text: str) -> None:
+    """No float rounding: one wei is written as it is."""
+    assert format_amount(amount, decimals, "USDC") == text
+
+
+def test_caps_per_asset_and_a_bare_value_is_native() -> None:
+    """``--max-spend 1e17 --max-spend olas=5e18 --max-spend usdc=2000000``."""
+    caps = parse_asset_amounts(["1e17", "olas=5e18", "USDC=2000000"])
+    assert caps == {ASSET_NATIVE: 10**17, ASSET_OLAS: 5 * 10**18, ASSET_USDC: 2 * 10**6}
+
+
+@pytest.mark.parametrize(
+    "value", ["dai=5", "olas=", "usdc=1.5", "native=-1", "olas=inf", "usdc=1e-3"]
+)
+def test_caps_that_are_no_whole_amount_of_a_known_asset_are_refused(
+    value: str,
+) -> None:
+    """Unknown assets, fractions of a smallest unit, negatives and infinities."""
+    with pytest.raises(AssetAmountError, match="'"):
+        parse_asset_amounts([value])
