@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import click
 from mech_catalogue_core.chain.presets import ChainPreset
 
+from mech_catalogue_cli.mcp_server.discovery import AUTO_THRESHOLD, DiscoveryMode
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 
 from ..chain_options import (
@@ -212,6 +213,16 @@ def _wei(
     help="Tools per tools/list page.",
 )
 @click.option(
+    "--discovery",
+    type=click.Choice([mode.value for mode in DiscoveryMode]),
+    default=DiscoveryMode.AUTO.value,
+    show_default=True,
+    help="What tools/list lists: 'list' the tools themselves; 'search' three tools "
+    "(search_tools, describe_tool, call_tool) to find, read and call them; 'auto' "
+    f"search above {AUTO_THRESHOLD} listed tools (clients cap tools, each costs "
+    "context).",
+)
+@click.option(
     "--all-tools",
     is_flag=True,
     help="List every tool, also those no mech can be paid for here (token-paid, legacy, "
@@ -268,6 +279,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     delivery_poll: float,
     poll: float,
     page_size: int,
+    discovery: str,
     all_tools: bool,
     pin_file: str,
     state_dir: str,
@@ -303,6 +315,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param delivery_poll: ``--delivery-poll``.
     :param poll: ``--poll``.
     :param page_size: ``--page-size``.
+    :param discovery: ``--discovery``.
     :param all_tools: ``--all-tools``.
     :param pin_file: ``--pin``.
     :param state_dir: ``--state-dir``.
@@ -359,6 +372,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             page_size=page_size,
             all_tools=all_tools,
             pin_file=pin_file,
+            discovery=discovery,
         )
         start(MechToolServer(source, settings, market, journal), transport, host, port)
     except CliFailure as failure:

@@ -69,6 +69,7 @@ from .decisions import (
     secret_refusal,
 )
 from .delivery import DeliveryReader
+from .discovery import Discovery
 from .ipfs import IpfsError
 from .market import (
     Journal,
@@ -146,6 +147,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             get_tool_input_schema=self._input_schema,
         )
         self.tasks = CallTasks(self.call)
+        self.discovery = Discovery(self)  # search mode's three tools (--discovery)
         self.server.middleware.append(self.tasks)
 
     # --- catalogue -----------------------------------------------------------------
@@ -250,6 +252,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
         self._remember(ctx)
         try:
+            if self.discovery.active():
+                return self.discovery.list_result(params.cursor if params else None)
             page, cursor = self.listed.page(
                 params.cursor if params else None, self.settings.page_size
             )
@@ -271,6 +275,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :return: the result (``isError`` with a sentence when the call failed).
         """
         self._remember(ctx)
+        if self.discovery.handles(params.name):
+            return await self.discovery.call_tool(ctx, params)
         meta = params.meta if isinstance(params.meta, dict) else {}
         if params.meta is not None and not isinstance(params.meta, dict):
             meta = params.meta.model_dump(by_alias=True)
