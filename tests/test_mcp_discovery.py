@@ -204,6 +204,18 @@ def test_a_query_finds_the_right_tool_first(query: str, first: str) -> None:
     assert matches[0]["price_wei"] == "7" and matches[0]["payment"] == "native"
 
 
+def test_a_query_naming_a_tool_gets_it_first() -> None:
+    """The name in words or as written beats a longer name holding the same words."""
+    shorter = _tool("claude-prediction-online", "Prediction online.", "prediction")
+    served = served_catalogue(*REALISTIC, shorter, *_fillers(5))
+    server = _server(served)
+    for query in ("prediction online", "prediction-online", "Prediction Online"):
+        matches = _search(server, query=query).structured_content["matches"]
+        assert matches[0]["name"] == "prediction-online", query
+    matches = _search(server, query="claude prediction offline").structured_content
+    assert matches["matches"][0]["name"] == "claude-prediction-offline"
+
+
 def test_matches_are_compact_one_line_and_tied_by_name() -> None:
     """A match: one cleaned line; equal scores come in name order."""
     served = served_catalogue(*_fillers(30))

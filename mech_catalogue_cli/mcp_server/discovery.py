@@ -155,6 +155,24 @@ def tool_text(tool: ServedTool) -> str:
     return " ".join(part for part in parts if part)
 
 
+def names_tool(query: str, tool: ServedTool) -> bool:
+    """Return whether a query is a tool's name, as written or in words.
+
+    BM25 alone ranked ``claude-prediction-online`` (a shorter text) above
+    ``prediction-online`` for the query ``prediction online``: a model that knows a name
+    gets that tool first.
+
+    :param query: the query.
+    :param tool: a listed tool.
+    :return: True when the query's words are the name's, both split on
+        ``-_./:`` and lowercased.
+    """
+    return (
+        _words_of_name(query).lower().split()
+        == _words_of_name(tool.name).lower().split()
+    )
+
+
 def summary(tool: ServedTool) -> str:
     """Return a match's one line: the mech's description, whitespace collapsed, capped.
 
@@ -250,7 +268,8 @@ class ToolFinder:
 
         :param arguments: the query and filters.
         :return: the kept tools holding a query word (every kept tool for an empty
-            query), by BM25 score descending, then name.
+            query): a tool the query names (:func:`names_tool`) first, then by BM25
+            score descending, then name.
         """
         tools = self.listed.tools
         if not arguments.query.strip():
@@ -258,7 +277,13 @@ class ToolFinder:
             return [tools[at] for at in order if self._kept(tools[at], arguments)]
         scores = self.index.scores(self.index.term_ids(arguments.query))
         places = [at for at in range(len(tools)) if scores[at] > 0]
-        places.sort(key=lambda at: (-float(scores[at]), tools[at].name))
+        places.sort(
+            key=lambda at: (
+                not names_tool(arguments.query, tools[at]),
+                -float(scores[at]),
+                tools[at].name,
+            )
+        )
         return [tools[at] for at in places if self._kept(tools[at], arguments)]
 
     def page(self, arguments: SearchArguments) -> Dict[str, Any]:
