@@ -37,6 +37,7 @@ from mech_catalogue_cli.mcp_server.discovery import (
 )
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue
+from tests.test_mcp_tasks import Ctx, passed_on
 from tests.test_mcp_untrusted_text import served_catalogue
 
 DISCOVERY = [SEARCH_TOOLS, DESCRIBE_TOOL, CALL_TOOL]
@@ -438,3 +439,43 @@ def test_an_empty_catalogue_searches_to_nothing() -> None:
     """Search mode over no tools: no match, no error."""
     result = _search(_server(ServedCatalogue("", ())), query="anything")
     assert not result.is_error and result.structured_content["matches"] == []
+
+
+def test_call_tool_in_a_task_runs_the_same_call() -> None:
+    """A task-augmented call_tool runs the mech tool's call (not 'no tool call_tool')."""
+    server = _server(served_catalogue(*REALISTIC))
+    arguments = {"question": "Will it snow in Oslo?"}
+
+    async def main() -> Any:
+        async with anyio.create_task_group() as group:
+            server.tasks.group = group
+            created = await server.tasks(
+                Ctx(
+                    "tools/call",
+                    {
+                        "name": CALL_TOOL,
+                        "arguments": {
+                            "name": "prediction-online",
+                            "arguments": arguments,
+                        },
+                        "task": {"ttl": 5_000},
+                    },
+                ),
+                passed_on,
+            )
+            task_id = created["task"]["taskId"]
+            return await server.tasks(
+                Ctx("tasks/result", {"taskId": task_id}), passed_on
+            )
+
+    in_task = anyio.run(main)
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("prediction-online", arguments)
+
+    direct = _run(server, body)
+    assert "dry run" in in_task["content"][0]["text"]
+    assert (
+        in_task["_meta"]["io.olas/mech-request"]["call_key"]
+        == direct.meta["io.olas/mech-request"]["call_key"]
+    )

@@ -581,51 +581,90 @@ class Discovery:
         """Answer a ``tools/call`` of one of the three tools; never raises on bad input.
 
         :param ctx: the request context (``call_tool``'s progress goes to its session).
-        :param params: name, arguments, ``_meta``.
+        :param params: name, arguments, ``_meta`` (its idempotency key is ``call_tool``'s
+            when the arguments give none).
         :return: the result (``isError`` with a sentence saying what to do).
         """
-        arguments = params.arguments or {}
-        errors = argument_errors(_INPUTS[params.name], arguments)
+        meta = params.meta if isinstance(params.meta, dict) else {}
+        if params.meta is not None and not isinstance(params.meta, dict):
+            meta = params.meta.model_dump(by_alias=True)
+        idempotency = str(meta.get(IDEMPOTENCY_META_KEY, ""))
+        return await self.answer(
+            params.name, params.arguments or {}, idempotency, ctx.session
+        )
+
+    async def routed(
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str = "",
+        session: Any = None,
+    ) -> types.CallToolResult:
+        """Run a call of any tool: the three tools' in search mode, else the mech tool's.
+
+        What a task-augmented ``tools/call`` (:class:`.tasks.CallTasks`) runs, so that
+        ``call_tool`` in a task pays as it does outside one.
+
+        :param name: the called name.
+        :param arguments: its arguments.
+        :param idempotency: the ``_meta`` idempotency key ("" when none).
+        :param session: where progress goes (None: nowhere).
+        :return: the result. Raises what :meth:`.server.MechToolServer.call` raises
+            for a mech tool.
+        """
+        if self.handles(name):
+            return await self.answer(name, arguments, idempotency, session)
+        return await self.app.call(name, arguments, idempotency, session)
+
+    async def answer(
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str = "",
+        session: Any = None,
+    ) -> types.CallToolResult:
+        """Answer one of the three tools.
+
+        :param name: :data:`SEARCH_TOOLS`, :data:`DESCRIBE_TOOL` or :data:`CALL_TOOL`.
+        :param arguments: its arguments (checked against its ``inputSchema`` here).
+        :param idempotency: the ``_meta`` idempotency key ("" when none).
+        :param session: where ``call_tool``'s progress goes (None: nowhere).
+        :return: the result (``isError`` with a sentence saying what to do).
+        """
+        errors = argument_errors(_INPUTS[name], arguments)
         if errors:
-            return error_result(
-                f"{params.name}: invalid arguments: " + "; ".join(errors)
-            )
-        if params.name == SEARCH_TOOLS:
+            return error_result(f"{name}: invalid arguments: " + "; ".join(errors))
+        if name == SEARCH_TOOLS:
             try:
                 page = self.finder().page(SearchArguments.from_dict(arguments))
             except InvalidCursor as exc:
                 return error_result(f"{SEARCH_TOOLS}: {exc}")
             return structured_result(page)
-        name = arguments["name"]
-        tool = self.app.listed.named(name)
+        return await self._answer_named(name, arguments, idempotency, session)
+
+    async def _answer_named(
+        self, name: str, arguments: Dict[str, Any], idempotency: str, session: Any
+    ) -> types.CallToolResult:
+        """``describe_tool`` or ``call_tool`` of a listed tool (arguments checked)."""
+        tool = self.app.listed.named(arguments["name"])
         if tool is None:
             return error_result(
-                f"{params.name}: no tool named {name!r} is listed now (refused, over "
-                f"--max-price, or gone); use {SEARCH_TOOLS} to find one; nothing was sent"
+                f"{name}: no tool named {arguments['name']!r} is listed now (refused, "
+                f"over --max-price, or gone); use {SEARCH_TOOLS} to find one; nothing "
+                "was sent"
             )
-        if params.name == DESCRIBE_TOOL:
+        if name == DESCRIBE_TOOL:
             return self._described(tool)
-        return await self._called(ctx, params, tool)
+        key = str(arguments.get("idempotency_key") or idempotency)
+        try:
+            result = await self.app.call(
+                tool.name, arguments["arguments"], key, session
+            )
+        except (MarketError, IpfsError, SourceError) as exc:
+            return error_result(f"{tool.name}: {exc}")
+        return with_structure(result)
 
     @staticmethod
     def _described(tool: ServedTool) -> types.CallToolResult:
         offers = tool.tool.get("_meta", {}).get(META_KEY, {}).get("offers", [])
         return structured_result({"tool": tool.tool, "offers": offers})
-
-    async def _called(
-        self, ctx: Any, params: types.CallToolRequestParams, tool: ServedTool
-    ) -> types.CallToolResult:
-        arguments = params.arguments or {}
-        meta = params.meta if isinstance(params.meta, dict) else {}
-        if params.meta is not None and not isinstance(params.meta, dict):
-            meta = params.meta.model_dump(by_alias=True)
-        idempotency = str(
-            arguments.get("idempotency_key") or meta.get(IDEMPOTENCY_META_KEY, "")
-        )
-        try:
-            result = await self.app.call(
-                tool.name, arguments["arguments"], idempotency, ctx.session
-            )
-        except (MarketError, IpfsError, SourceError) as exc:
-            return error_result(f"{tool.name}: {exc}")
-        return with_structure(result)

@@ -146,8 +146,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             on_subscriptions_listen=self.listen,
             get_tool_input_schema=self._input_schema,
         )
-        self.tasks = CallTasks(self.call)
         self.discovery = Discovery(self)  # search mode's three tools (--discovery)
+        self.tasks = CallTasks(self.discovery.routed)
         self.server.middleware.append(self.tasks)
 
     # --- catalogue -----------------------------------------------------------------
