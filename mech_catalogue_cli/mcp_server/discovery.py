@@ -68,7 +68,7 @@ class DiscoveryMode(StrEnum):
 
 
 #: listed tools above which ``auto`` switches to search mode. Clients cap the tools they
-#: load (Cursor warns past 40 tools, and VS Code caps at 128 across all servers) and a
+#: load (Cursor has capped at 40 tools, VS Code at 128 a request) and a
 #: listed typed tool costs about 500 to 1,000 tokens of context: 40 tools are 20,000 to
 #: 40,000 tokens, about what a model can spare beside its conversation
 AUTO_THRESHOLD = 40
