@@ -42,6 +42,7 @@ from enum import StrEnum
 from typing import Any, Dict, List, Optional, Tuple
 
 import mcp_types as types
+import numpy as np
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
 from mech_catalogue_core.search.bm25 import Bm25Index
@@ -276,7 +277,7 @@ class ToolFinder:
             order = sorted(range(len(tools)), key=lambda at: tools[at].name)
             return [tools[at] for at in order if self._kept(tools[at], arguments)]
         scores = self.index.scores(self.index.term_ids(arguments.query))
-        places = [at for at in range(len(tools)) if scores[at] > 0]
+        places = [int(at) for at in np.flatnonzero(scores > 0)]
         places.sort(
             key=lambda at: (
                 not names_tool(arguments.query, tools[at]),
