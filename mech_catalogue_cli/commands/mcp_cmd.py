@@ -35,6 +35,7 @@ from mech_catalogue_core.model.payment import (
 )
 from mech_catalogue_core.model.references import DOCS_URL
 
+from mech_catalogue_cli.mcp_server.discovery import AUTO_THRESHOLD, DiscoveryMode
 from mech_catalogue_cli.mcp_server.http_access import (
     REMOTE_REFUSED,
     HttpAccess,
@@ -328,6 +329,16 @@ def guarded_http(  # pylint: disable=too-many-arguments
     help="Tools per tools/list page.",
 )
 @click.option(
+    "--discovery",
+    type=click.Choice([mode.value for mode in DiscoveryMode]),
+    default=DiscoveryMode.AUTO.value,
+    show_default=True,
+    help="What tools/list lists: 'list' the tools themselves; 'search' three tools "
+    "(search_tools, describe_tool, call_tool) to find, read and call them; 'auto' "
+    f"search above {AUTO_THRESHOLD} listed tools (clients cap tools, each costs "
+    "context).",
+)
+@click.option(
     "--all-tools",
     is_flag=True,
     help="List every tool, also those no mech can be paid for here (token-paid, legacy, "
@@ -388,6 +399,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     delivery_poll: float,
     poll: float,
     page_size: int,
+    discovery: str,
     all_tools: bool,
     pin_file: str,
     state_dir: str,
@@ -427,6 +439,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param delivery_poll: ``--delivery-poll``.
     :param poll: ``--poll``.
     :param page_size: ``--page-size``.
+    :param discovery: ``--discovery``.
     :param all_tools: ``--all-tools``.
     :param pin_file: ``--pin``.
     :param state_dir: ``--state-dir``.
@@ -497,6 +510,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             page_size=page_size,
             all_tools=all_tools,
             pin_file=pin_file,
+            discovery=discovery,
         )
         start(
             MechToolServer(source, settings, market, journal),

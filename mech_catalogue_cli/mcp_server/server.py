@@ -73,6 +73,7 @@ from .decisions import (
     secret_refusal,
 )
 from .delivery import DeliveryReader
+from .discovery import Discovery
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .market import (
@@ -155,7 +156,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             on_subscriptions_listen=self.listen,
             get_tool_input_schema=self._input_schema,
         )
-        self.tasks = CallTasks(self.call)
+        self.discovery = Discovery(self)  # search mode's three tools (--discovery)
+        self.tasks = CallTasks(self.discovery.routed)
         self.server.middleware.append(self.tasks)
 
     # --- catalogue -----------------------------------------------------------------
@@ -263,6 +265,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
         self._remember(ctx)
         try:
+            if self.discovery.active():
+                return self.discovery.list_result(params.cursor if params else None)
             page, cursor = self.listed.page(
                 params.cursor if params else None, self.settings.page_size
             )
@@ -314,6 +318,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :return: the result (``isError`` with a sentence when the call failed).
         """
         self._remember(ctx)
+        if self.discovery.handles(params.name):
+            return await self.discovery.call_tool(ctx, params)
         meta = params.meta if isinstance(params.meta, dict) else {}
         if params.meta is not None and not isinstance(params.meta, dict):
             meta = params.meta.model_dump(by_alias=True)

@@ -48,6 +48,8 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param io_timeout: seconds per IPFS or RPC request.
     :param all_tools: list every tool, not only those a call can pay for now.
     :param pin_file: ``--pin``: the approved tool definitions (:mod:`.pins`; "" for none).
+    :param discovery: ``--discovery``: ``list``, ``search`` or ``auto``
+        (:class:`.discovery.DiscoveryMode`).
     """
 
     gateway_url: str
@@ -67,6 +69,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     io_timeout: float = 30.0
     all_tools: bool = False
     pin_file: str = ""
+    discovery: str = "auto"
 
 
 @dataclass

@@ -1,0 +1,671 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Discovery mode: three tools to find, read and call the catalogue's tools.
+
+``mcp --discovery search`` (or ``auto`` with more than :data:`AUTO_THRESHOLD` tools
+listed) answers ``tools/list`` with :data:`SEARCH_TOOLS`, :data:`DESCRIBE_TOOL` and
+:data:`CALL_TOOL` instead of the catalogue: clients cap the tools they load, and every
+listed Tool costs the model's context (MCP's roadmap calls this "progressive discovery").
+
+- ``search_tools``: BM25 (the library's :class:`~mech_catalogue_core.search.bm25.Bm25Index`)
+  over the listed tools' names, titles, kinds, the mechs' descriptions and argument names
+  and descriptions, ties broken by name; filters ``kind``, ``max_price`` (wei) and
+  ``typed``; compact matches, at most :data:`MAX_MATCHES` a page, with a cursor bound to the
+  catalogue and the query.
+- ``describe_tool``: one listed tool's MCP Tool as ``tools/list`` gives it, and its offers.
+- ``call_tool``: :meth:`.server.MechToolServer.call` of a listed tool: the same validation,
+  caps, journal (same call key: calling the tool itself afterwards does not pay again) and
+  trust rules as ``tools/call``.
+
+Only what the server lists (``MechToolServer.listed``) is found, described or called
+through them; their manifest text is the listed Tools' (already cleaned by
+:mod:`.source`). The index is built once per listed catalogue, on its first search.
+"""
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Dict, List, Optional, Tuple
+
+import mcp_types as types
+import numpy as np
+from mech_catalogue_core.exporters.mcp_tool import META_KEY
+from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.search.bm25 import Bm25Index
+
+from .decisions import (
+    IDEMPOTENCY_META_KEY,
+    NoOffer,
+    Offer,
+    argument_errors,
+    choose_offer,
+)
+from .ipfs import IpfsError
+from .market import MarketError
+from .results import error_result, text_content
+from .source import UNTRUSTED_HEADING, ServedCatalogue, ServedTool, SourceError
+
+
+class DiscoveryMode(StrEnum):
+    """``mcp --discovery``: what ``tools/list`` lists."""
+
+    LIST = "list"  # every listed tool (the catalogue)
+    SEARCH = "search"  # the three discovery tools
+    AUTO = "auto"  # SEARCH above AUTO_THRESHOLD listed tools, else LIST
+
+
+#: listed tools above which ``auto`` switches to search mode. Clients cap the tools they
+#: load (Cursor has capped at 40 tools, VS Code at 128 a request) and a
+#: listed typed tool costs about 500 to 1,000 tokens of context: 40 tools are 20,000 to
+#: 40,000 tokens, about what a model can spare beside its conversation
+AUTO_THRESHOLD = 40
+#: matches of one ``search_tools`` page by default, and at most
+DEFAULT_MATCHES = 10
+MAX_MATCHES = 25
+#: characters of a match's one-line summary at most
+SUMMARY_CHARS = 200
+#: characters of a query at most (a longer one is refused, not cut)
+MAX_QUERY_CHARS = 1000
+
+SEARCH_TOOLS = "search_tools"
+DESCRIBE_TOOL = "describe_tool"
+CALL_TOOL = "call_tool"
+
+_NAME_SEPARATORS = re.compile(r"[-_./:]+")
+_CURSOR = re.compile(r"([0-9]{1,9})\.([0-9a-f]{16})")
+
+
+def searching(mode: str, listed: int, threshold: int = AUTO_THRESHOLD) -> bool:
+    """Decide whether ``tools/list`` lists the three discovery tools.
+
+    :param mode: a :class:`DiscoveryMode` value.
+    :param listed: how many tools the server lists now.
+    :param threshold: ``auto``'s switch (:data:`AUTO_THRESHOLD`).
+    :return: True for ``search``, and for ``auto`` above the threshold.
+    """
+    if mode == DiscoveryMode.AUTO:
+        return listed > threshold
+    return mode == DiscoveryMode.SEARCH
+
+
+def _words_of_name(name: str) -> str:
+    return _NAME_SEPARATORS.sub(" ", name)
+
+
+def mech_text(tool: ServedTool) -> str:
+    """Return the mech's own description of a listed tool (cleaned, without the cost).
+
+    :param tool: a listed tool.
+    :return: the text after :data:`.source.UNTRUSTED_HEADING`, or the whole description
+        when it has no cost sentence (``--all-tools`` lists some without one).
+    """
+    description = str(tool.tool.get("description") or "")
+    _, heading, text = description.partition(UNTRUSTED_HEADING)
+    return text.strip() if heading else description.strip()
+
+
+def tool_kind(tool: ServedTool) -> str:
+    """Return the manifest's ``kind`` of a tool ("" when it gives none).
+
+    :param tool: a served tool.
+    :return: ``_meta["io.olas/mech-tool"]["kind"]``.
+    """
+    return str((tool.tool.get("_meta") or {}).get(META_KEY, {}).get("kind") or "")
+
+
+def is_typed(tool: ServedTool) -> bool:
+    """Return whether a tool takes named arguments beyond one free-text prompt.
+
+    :param tool: a served tool.
+    :return: True when its ``inputSchema`` has a property other than ``prompt``.
+    """
+    properties = tool.tool.get("inputSchema", {}).get("properties") or {}
+    return any(name != "prompt" for name in properties)
+
+
+def tool_text(tool: ServedTool) -> str:
+    """Return the text a tool is found by.
+
+    :param tool: a listed tool.
+    :return: its name (as written and twice split on ``-_./:``, a name weighing more than a
+        word of a description, as the library's ``search.index.offer_text``), title, kind
+        twice, the mech's description, and each argument's name (split likewise) and
+        description, space-joined.
+    """
+    parts = [tool.name, _words_of_name(tool.name), _words_of_name(tool.name)]
+    parts += [str(tool.tool.get("title") or ""), tool_kind(tool), tool_kind(tool)]
+    parts.append(mech_text(tool))
+    properties = tool.tool.get("inputSchema", {}).get("properties") or {}
+    for name, schema in properties.items():
+        described = schema.get("description") if isinstance(schema, dict) else ""
+        parts += [_words_of_name(str(name)), str(described or "")]
+    return " ".join(part for part in parts if part)
+
+
+def names_tool(query: str, tool: ServedTool) -> bool:
+    """Return whether a query is a tool's name, as written or in words.
+
+    BM25 alone ranked ``claude-prediction-online`` (a shorter text) above
+    ``prediction-online`` for the query ``prediction online``: a model that knows a name
+    gets that tool first.
+
+    :param query: the query.
+    :param tool: a listed tool.
+    :return: True when the query's words are the name's, both split on
+        ``-_./:`` and lowercased.
+    """
+    return (
+        _words_of_name(query).lower().split()
+        == _words_of_name(tool.name).lower().split()
+    )
+
+
+def summary(tool: ServedTool) -> str:
+    """Return a match's one line: the mech's description, whitespace collapsed, capped.
+
+    :param tool: a listed tool.
+    :return: at most :data:`SUMMARY_CHARS` characters (an ellipsis when cut).
+    """
+    line = " ".join(mech_text(tool).split())
+    return line if len(line) <= SUMMARY_CHARS else line[: SUMMARY_CHARS - 1] + "…"
+
+
+@dataclass(frozen=True)
+class SearchArguments:
+    """A ``search_tools`` call's arguments, checked.
+
+    :param query: words to rank by ("" : every tool, in name order).
+    :param kind: only tools of this manifest ``kind`` ("": any).
+    :param max_price: only tools whose offer costs at most this, wei (None: any).
+    :param typed: True: only tools with named arguments; False: only free-text ones;
+        None: both.
+    :param limit: matches per page (1 to :data:`MAX_MATCHES`).
+    :param cursor: a previous page's ``nextCursor`` (None: the first page).
+    """
+
+    query: str = ""
+    kind: str = ""
+    max_price: Optional[int] = None
+    typed: Optional[bool] = None
+    limit: int = DEFAULT_MATCHES
+    cursor: Optional[str] = None
+
+    @classmethod
+    def from_dict(cls, arguments: Dict[str, Any]) -> "SearchArguments":
+        """Return the arguments (already valid against :data:`SEARCH_INPUT`).
+
+        :param arguments: the call's arguments.
+        :return: the arguments.
+        """
+        return cls(
+            query=arguments.get("query", ""),
+            kind=arguments.get("kind", ""),
+            max_price=arguments.get("max_price"),
+            typed=arguments.get("typed"),
+            limit=arguments.get("limit", DEFAULT_MATCHES),
+            cursor=arguments.get("cursor"),
+        )
+
+    def fingerprint(self) -> str:
+        """Return what a cursor is bound to: every argument but the cursor.
+
+        :return: a JSON text.
+        """
+        return json.dumps(
+            [self.query, self.kind, self.max_price, self.typed, self.limit]
+        )
+
+
+class InvalidCursor(ValueError):
+    """A cursor not issued for this query on the catalogue listed now."""
+
+
+class ToolFinder:
+    """The BM25 index of one listed catalogue, and the offer each tool would pay now."""
+
+    def __init__(
+        self, listed: ServedCatalogue, offers: Dict[str, Optional[Offer]]
+    ) -> None:
+        """Index the tools (once per listed catalogue).
+
+        :param listed: the tools the server lists.
+        :param offers: MCP name -> the offer a call would pay now (None: none payable).
+        """
+        self.listed = listed
+        self.offers = offers
+        self.index = Bm25Index(tool_text(tool) for tool in listed.tools)
+
+    def _check(self, arguments: SearchArguments) -> str:
+        text = f"{self.listed.digest}\n{arguments.fingerprint()}"
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+    def _kept(self, tool: ServedTool, arguments: SearchArguments) -> bool:
+        offer = self.offers.get(tool.name)
+        if arguments.kind and tool_kind(tool) != arguments.kind:
+            return False
+        price = None if offer is None else offer.price
+        if arguments.max_price is not None and (
+            price is None or price > arguments.max_price
+        ):
+            return False
+        return arguments.typed is None or is_typed(tool) == arguments.typed
+
+    def ranked(self, arguments: SearchArguments) -> List[ServedTool]:
+        """Return every match, best first.
+
+        :param arguments: the query and filters.
+        :return: the kept tools holding a query word (every kept tool for an empty
+            query): a tool the query names (:func:`names_tool`) first, then by BM25
+            score descending, then name.
+        """
+        tools = self.listed.tools
+        if not arguments.query.strip():
+            order = sorted(range(len(tools)), key=lambda at: tools[at].name)
+            return [tools[at] for at in order if self._kept(tools[at], arguments)]
+        scores = self.index.scores(self.index.term_ids(arguments.query))
+        places = [int(at) for at in np.flatnonzero(scores > 0)]
+        places.sort(
+            key=lambda at: (
+                not names_tool(arguments.query, tools[at]),
+                -float(scores[at]),
+                tools[at].name,
+            )
+        )
+        return [tools[at] for at in places if self._kept(tools[at], arguments)]
+
+    def page(self, arguments: SearchArguments) -> Dict[str, Any]:
+        """Return one page of matches (``search_tools``' structured result).
+
+        :param arguments: the query, filters and cursor.
+        :return: ``{"matches": [...], "total": n, "nextCursor": str | None}``; a match is
+            :meth:`match`.
+        :raises InvalidCursor: for a cursor not issued for this query on this catalogue,
+            or past the last match.
+        """
+        matches = self.ranked(arguments)
+        offset, why = self._offset(arguments, len(matches))
+        if why:
+            raise InvalidCursor(
+                f"cursor {arguments.cursor!r} {why}; search again without a cursor"
+            )
+        end = min(len(matches), offset + arguments.limit)
+        more = end < len(matches)
+        return {
+            "matches": [self.match(tool) for tool in matches[offset:end]],
+            "total": len(matches),
+            "nextCursor": f"{end}.{self._check(arguments)}" if more else None,
+        }
+
+    def _offset(self, arguments: SearchArguments, total: int) -> Tuple[int, str]:
+        """The place a cursor points at, or why it points nowhere ("" when it does)."""
+        if arguments.cursor is None:
+            return 0, ""
+        found = _CURSOR.fullmatch(arguments.cursor)
+        if not found or found.group(2) != self._check(arguments):
+            return 0, (
+                "was not issued for this query on the catalogue served now (it may "
+                "have changed, or the query, filters or limit differ)"
+            )
+        offset = int(found.group(1))
+        if offset >= total:
+            return 0, f"points past the {total} matches"
+        return offset, ""
+
+    def match(self, tool: ServedTool) -> Dict[str, Any]:
+        """Return a tool's compact match.
+
+        :param tool: a listed tool.
+        :return: ``name``, ``title``, ``summary`` (:func:`summary`), ``kind``,
+            ``price_wei`` (decimal string; None when no offer is payable now),
+            ``payment`` (the payment type's name, ``model.market.PAYMENT_TYPE_NAMES``;
+            "" when unknown) and ``typed``.
+        """
+        offer = self.offers.get(tool.name)
+        price = None if offer is None else offer.price
+        return {
+            "name": tool.name,
+            "title": str(tool.tool.get("title") or tool.name),
+            "summary": summary(tool),
+            "kind": tool_kind(tool),
+            "price_wei": None if price is None else str(price),
+            "payment": (
+                "" if offer is None else PAYMENT_TYPE_NAMES.get(offer.payment_type, "")
+            ),
+            "typed": is_typed(tool),
+        }
+
+
+def payable_offers(
+    listed: ServedCatalogue, max_price: Optional[int], pinned: str, allowed: Any
+) -> Dict[str, Optional[Offer]]:
+    """Return the offer a call of each listed tool would pay now.
+
+    :param listed: the listed tools.
+    :param max_price: ``--max-price`` (None: none).
+    :param pinned: ``--mech``.
+    :param allowed: ``--allow-mech``.
+    :return: MCP name -> :func:`.decisions.choose_offer`'s offer (None when none is
+        payable, as with ``--all-tools``).
+    """
+    chosen: Dict[str, Optional[Offer]] = {}
+    for tool in listed.tools:
+        try:
+            chosen[tool.name] = choose_offer(tool.offers, max_price, pinned, allowed)
+        except NoOffer:
+            chosen[tool.name] = None
+    return chosen
+
+
+# --- the three tools' schemas --------------------------------------------------------
+
+_PRICE = {"type": ["string", "null"], "pattern": "^[0-9]+$"}
+_MATCH = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "description": "call it with call_tool"},
+        "title": {"type": "string"},
+        "summary": {
+            "type": "string",
+            "description": "the mech's own description (untrusted text), one line",
+        },
+        "kind": {"type": "string"},
+        "price_wei": {
+            **_PRICE,
+            "description": "what a call pays now, wei, decimal (null: no payable offer)",
+        },
+        "payment": {"type": "string", "description": "payment type, e.g. native"},
+        "typed": {"type": "boolean", "description": "takes named arguments"},
+    },
+    "required": ["name", "title", "summary", "kind", "price_wei", "payment", "typed"],
+}
+SEARCH_INPUT: Dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "maxLength": MAX_QUERY_CHARS,
+            "description": "words describing the task, e.g. 'predict election outcome'; "
+            "empty: every tool by name",
+        },
+        "kind": {"type": "string", "description": "only tools of this kind"},
+        "max_price": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "only tools a call of which pays at most this, wei",
+        },
+        "typed": {
+            "type": "boolean",
+            "description": "true: only tools with named arguments; false: free text only",
+        },
+        "limit": {"type": "integer", "minimum": 1, "maximum": MAX_MATCHES},
+        "cursor": {"type": "string", "description": "a previous page's nextCursor"},
+    },
+    "additionalProperties": False,
+}
+SEARCH_OUTPUT: Dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "matches": {"type": "array", "items": _MATCH},
+        "total": {"type": "integer"},
+        "nextCursor": {"type": ["string", "null"]},
+    },
+    "required": ["matches", "total", "nextCursor"],
+}
+_NAME = {"type": "string", "minLength": 1, "maxLength": 128}
+DESCRIBE_INPUT: Dict[str, Any] = {
+    "type": "object",
+    "properties": {"name": {**_NAME, "description": "a name search_tools gave"}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+DESCRIBE_OUTPUT: Dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "tool": {"type": "object", "description": "its MCP Tool, as tools/list gives"},
+        "offers": {"type": "array", "items": {"type": "object"}},
+    },
+    "required": ["tool", "offers"],
+}
+CALL_INPUT: Dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {**_NAME, "description": "a name search_tools gave"},
+        "arguments": {
+            "type": "object",
+            "description": "the tool's arguments, as its inputSchema (describe_tool)",
+        },
+        "idempotency_key": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "the same key with the same arguments never pays twice",
+        },
+    },
+    "required": ["name", "arguments"],
+    "additionalProperties": False,
+}
+CALL_OUTPUT: Dict[str, Any] = {
+    "type": "object",
+    "description": "the called tool's structuredContent when its answer validates "
+    "against that tool's outputSchema, else {\"text\": the answer's text}",
+}
+_PAID = "Paid: calls a mech on chain, paying its price (search_tools gives it). "
+DISCOVERY_TOOLS: Tuple[Dict[str, Any], ...] = (
+    {
+        "name": SEARCH_TOOLS,
+        "title": "Search the mech tools",
+        "description": "Find mech tools by what they do: ranked matches (name, title, "
+        "one line of description, price in wei, payment type, kind), at most "
+        f"{MAX_MATCHES} a page; pass nextCursor back for more. Free, sends nothing.",
+        "inputSchema": SEARCH_INPUT,
+        "outputSchema": SEARCH_OUTPUT,
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
+    },
+    {
+        "name": DESCRIBE_TOOL,
+        "title": "Describe a mech tool",
+        "description": "One tool's full definition (inputSchema, outputSchema, offers "
+        "with prices) by the name search_tools gave. Free, sends nothing.",
+        "inputSchema": DESCRIBE_INPUT,
+        "outputSchema": DESCRIBE_OUTPUT,
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
+    },
+    {
+        "name": CALL_TOOL,
+        "title": "Call a mech tool",
+        "description": _PAID + "Runs the named tool with its arguments exactly as "
+        "calling it directly would, and returns the mech's delivered answer.",
+        "inputSchema": CALL_INPUT,
+        "outputSchema": CALL_OUTPUT,
+        "annotations": {"readOnlyHint": False, "openWorldHint": True},
+    },
+)
+_INPUTS = {tool["name"]: tool["inputSchema"] for tool in DISCOVERY_TOOLS}
+
+
+def structured_result(body: Dict[str, Any]) -> types.CallToolResult:
+    """Return a result carrying a JSON body as text and as ``structuredContent``.
+
+    :param body: the body.
+    :return: the result.
+    """
+    text = json.dumps(body, ensure_ascii=False)
+    return types.CallToolResult(content=[text_content(text)], structured_content=body)
+
+
+def with_structure(result: types.CallToolResult) -> types.CallToolResult:
+    """Give a successful ``call_tool`` answer the structure :data:`CALL_OUTPUT` promises.
+
+    :param result: the called tool's result.
+    :return: the same result, with ``structuredContent`` ``{"text": ...}`` (its text
+        blocks joined) when it was successful and had none.
+    """
+    if result.is_error or result.structured_content is not None:
+        return result
+    text = "".join(
+        block.text for block in result.content if isinstance(block, types.TextContent)
+    )
+    return result.model_copy(update={"structured_content": {"text": text}})
+
+
+class Discovery:
+    """The three discovery tools over a :class:`.server.MechToolServer`."""
+
+    def __init__(self, app: Any) -> None:
+        """Serve over a server.
+
+        :param app: the ``MechToolServer`` (its ``listed``, ``settings`` and ``call``).
+        """
+        self.app = app
+        self._finder: Optional[ToolFinder] = None
+
+    def active(self) -> bool:
+        """Return whether ``tools/list`` lists the three tools now (:func:`searching`).
+
+        :return: True in search mode.
+        """
+        return searching(self.app.settings.discovery, len(self.app.listed.tools))
+
+    def handles(self, name: str) -> bool:
+        """Return whether a ``tools/call`` is one of the three tools'.
+
+        :param name: the called name.
+        :return: True in search mode for the three names.
+        """
+        return name in _INPUTS and self.active()
+
+    def list_result(self, cursor: Optional[str]) -> types.ListToolsResult:
+        """Answer ``tools/list`` in search mode: the three tools, one page.
+
+        :param cursor: the request's cursor (none is ever issued).
+        :return: the page.
+        :raises ValueError: for any cursor.
+        """
+        if cursor is not None:
+            raise ValueError(
+                f"cursor {cursor!r} was not issued: in discovery mode tools/list has "
+                "one page; list again without a cursor"
+            )
+        tools = [types.Tool.model_validate(tool) for tool in DISCOVERY_TOOLS]
+        return types.ListToolsResult(tools=tools, next_cursor=None)
+
+    def finder(self) -> ToolFinder:
+        """Return the index of the catalogue listed now, built once per catalogue.
+
+        :return: the finder.
+        """
+        listed = self.app.listed
+        if self._finder is None or self._finder.listed is not listed:
+            settings = self.app.settings
+            offers = payable_offers(
+                listed, settings.max_price, settings.pinned, settings.allowed
+            )
+            self._finder = ToolFinder(listed, offers)
+        return self._finder
+
+    async def call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        """Answer a ``tools/call`` of one of the three tools; never raises on bad input.
+
+        :param ctx: the request context (``call_tool``'s progress goes to its session).
+        :param params: name, arguments, ``_meta`` (its idempotency key is ``call_tool``'s
+            when the arguments give none).
+        :return: the result (``isError`` with a sentence saying what to do).
+        """
+        meta = params.meta if isinstance(params.meta, dict) else {}
+        if params.meta is not None and not isinstance(params.meta, dict):
+            meta = params.meta.model_dump(by_alias=True)
+        idempotency = str(meta.get(IDEMPOTENCY_META_KEY, ""))
+        return await self.answer(
+            params.name, params.arguments or {}, idempotency, ctx.session
+        )
+
+    async def routed(
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str = "",
+        session: Any = None,
+    ) -> types.CallToolResult:
+        """Run a call of any tool: the three tools' in search mode, else the mech tool's.
+
+        What a task-augmented ``tools/call`` (:class:`.tasks.CallTasks`) runs, so that
+        ``call_tool`` in a task pays as it does outside one.
+
+        :param name: the called name.
+        :param arguments: its arguments.
+        :param idempotency: the ``_meta`` idempotency key ("" when none).
+        :param session: where progress goes (None: nowhere).
+        :return: the result. Raises what :meth:`.server.MechToolServer.call` raises
+            for a mech tool.
+        """
+        if self.handles(name):
+            return await self.answer(name, arguments, idempotency, session)
+        return await self.app.call(name, arguments, idempotency, session)
+
+    async def answer(
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str = "",
+        session: Any = None,
+    ) -> types.CallToolResult:
+        """Answer one of the three tools.
+
+        :param name: :data:`SEARCH_TOOLS`, :data:`DESCRIBE_TOOL` or :data:`CALL_TOOL`.
+        :param arguments: its arguments (checked against its ``inputSchema`` here).
+        :param idempotency: the ``_meta`` idempotency key ("" when none).
+        :param session: where ``call_tool``'s progress goes (None: nowhere).
+        :return: the result (``isError`` with a sentence saying what to do).
+        """
+        errors = argument_errors(_INPUTS[name], arguments)
+        if errors:
+            return error_result(f"{name}: invalid arguments: " + "; ".join(errors))
+        if name == SEARCH_TOOLS:
+            try:
+                page = self.finder().page(SearchArguments.from_dict(arguments))
+            except InvalidCursor as exc:
+                return error_result(f"{SEARCH_TOOLS}: {exc}")
+            return structured_result(page)
+        return await self._answer_named(name, arguments, idempotency, session)
+
+    async def _answer_named(
+        self, name: str, arguments: Dict[str, Any], idempotency: str, session: Any
+    ) -> types.CallToolResult:
+        """``describe_tool`` or ``call_tool`` of a listed tool (arguments checked)."""
+        tool = self.app.listed.named(arguments["name"])
+        if tool is None:
+            return error_result(
+                f"{name}: no tool named {arguments['name']!r} is listed now (refused, "
+                f"over --max-price, or gone); use {SEARCH_TOOLS} to find one; nothing "
+                "was sent"
+            )
+        if name == DESCRIBE_TOOL:
+            return self._described(tool)
+        key = str(arguments.get("idempotency_key") or idempotency)
+        try:
+            result = await self.app.call(
+                tool.name, arguments["arguments"], key, session
+            )
+        except (MarketError, IpfsError, SourceError) as exc:
+            return error_result(f"{tool.name}: {exc}")
+        return with_structure(result)
+
+    @staticmethod
+    def _described(tool: ServedTool) -> types.CallToolResult:
+        offers = tool.tool.get("_meta", {}).get(META_KEY, {}).get("offers", [])
+        return structured_result({"tool": tool.tool, "offers": offers})
