@@ -45,8 +45,9 @@ field                  value written here, for a mech with marketplace facts
 =====================  ==================================================================
 
 Only mechs whose status is ``ok`` (including a kept last good manifest) are listed, one
-item per mech contract whose facts are confirmed and complete with a rate >= 1
-(``MechFacts.rankable``): mech-interact's score takes ``log(max_delivery_rate)``, so a
+item per mech contract paid in the native token whose facts are confirmed and complete
+with a rate >= 1 (``MechFacts.rankable``; token and subscription mechs are left out:
+:func:`_priced_in_another_unit`): mech-interact's score takes ``log(max_delivery_rate)``, so a
 rate of 0, or a 0 standing in for an unread value, would make its ranking raise. A mech
 contract left out is still listed, with its reasons, in ``GET /mechs``.
 
@@ -86,7 +87,9 @@ from mech_catalogue_core.model.catalogue import (
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
+from mech_catalogue_core.model.payment import payment_terms
 from mech_catalogue_core.model.tool import MechRef
+from mech_catalogue_core.model.vocabulary import PaymentWay
 
 #: the largest views document (bytes of ASCII JSON): 86 chunks of 12 KiB to agree on
 VIEWS_MAX_BYTES = 1 << 20
@@ -223,6 +226,25 @@ def views_selection(
     return frozenset(admitted)
 
 
+def _priced_in_another_unit(facts: MechFacts) -> bool:
+    """Whether the mech is paid in a token or by subscription, not the native token.
+
+    mech-interact's cost score is ``1 / (1 + log(max_delivery_rate))`` over every mech
+    alike (``states/base.py``), so a USDC mech at 1.5 USDC (1,500,000 units) outranks a
+    native mech at 0.01 xDAI (10**16 wei) although it costs more; and a service's Safe
+    holding only the native token cannot pay it (its approval reverts the whole Safe
+    transaction). Such mechs stay in ``GET /mechs`` and the MCP server, which pays them
+    in their own units.
+
+    :param facts: the mech contract's facts.
+    :return: True for token and subscription payment types.
+    """
+    return payment_terms(facts.payment_type).way in (
+        PaymentWay.TOKEN,
+        PaymentWay.SUBSCRIPTION,
+    )
+
+
 def mechs_info_view(
     catalogue: Catalogue, admitted: Optional[FrozenSet[MechRef]] = None
 ) -> List[Dict[str, Any]]:
@@ -244,7 +266,7 @@ def mechs_info_view(
         view.extend(
             _fact_item(mech, facts, tools)
             for facts in mech.marketplace
-            if facts.rankable
+            if facts.rankable and not _priced_in_another_unit(facts)
         )
     return view
 

@@ -51,6 +51,14 @@ from mech_catalogue_core.model.tool import (
 REGISTRY = "0x" + "ee" * 20
 
 
+NATIVE_PAYMENT_TYPE, OLAS_PAYMENT_TYPE, USDC_PAYMENT_TYPE, NVM_PAYMENT_TYPE = (
+    "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1",
+    "0x3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9",
+    "0x6406bb5f31a732f898e1ce9fdd988a80a808d36ab5d9a4a4805a8be8d197d5e3",
+    "0x803dd08fe79d91027fc9024e254a0942372b92f3ccabc1bd19f4a5c2b251c316",
+)
+
+
 def facts(contract: int, requests: int, deliveries: int) -> MechFacts:
     """Confirmed, complete (rankable) facts of one mech contract.
 
@@ -91,6 +99,30 @@ def test_a_new_mech_has_zero_requests_and_zero_deliveries() -> None:
     counts = [(i["received_requests"], i["self_delivered"]) for i in info]
     # deliveries above requests (another agent's deliveries) are capped at the requests
     assert counts == [(0, 0), (5, 0), (4, 4)]
+
+
+@pytest.mark.parametrize(
+    "payment_type,listed",
+    [
+        (NATIVE_PAYMENT_TYPE, True),
+        ("", True),  # legacy mechs: paid in the native token
+        (OLAS_PAYMENT_TYPE, False),
+        (USDC_PAYMENT_TYPE, False),
+        (NVM_PAYMENT_TYPE, False),
+    ],
+)
+def test_mech_interact_sees_only_mechs_priced_in_the_native_token(
+    payment_type: str, listed: bool
+) -> None:
+    """Its cost score compares rates as one unit: a token mech would outrank by units."""
+    token_cheap = replace(facts(1, 0, 0), max_delivery_rate=1_500_000)
+    native = replace(facts(2, 0, 0), max_delivery_rate=10**16)
+    info = mechs_info_view(
+        catalogue(replace(token_cheap, payment_type=payment_type), native)
+    )
+    addresses = [item["address"].lower() for item in info]
+    assert (token_cheap.address in addresses) is listed
+    assert native.address in addresses
 
 
 def test_the_database_values_are_the_documents_own_compact_parts() -> None:
