@@ -379,6 +379,7 @@ def choose_offer(
     max_price: Optional[int] = None,
     pinned: str = "",
     allowed: Sequence[str] = (),
+    token_max_price: Mapping[str, int] = MappingProxyType({}),
 ) -> Offer:
     """Choose the mech contract to pay for one call: the first of :func:`rank_offers`.
 
@@ -386,10 +387,11 @@ def choose_offer(
     :param max_price: the per-call cap in wei (None: no cap).
     :param pinned: ``--mech``: a mech contract address or a catalogue entry key ("": any).
     :param allowed: ``--allow-mech``: addresses or entry keys (empty: any).
+    :param token_max_price: ``--max-price`` of token assets (asset -> smallest units).
     :return: the chosen offer (:func:`rank_offers` raises ``NoOffer`` when none is
         eligible, naming each offer's reason).
     """
-    return rank_offers(offers, max_price, pinned, allowed)[0]
+    return rank_offers(offers, max_price, pinned, allowed, token_max_price)[0]
 
 
 def choice_reason(

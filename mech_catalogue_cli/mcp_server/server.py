@@ -196,7 +196,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 listable
                 if self.settings.all_tools
                 else listable.payable_only(
-                    self.settings.max_price, self.settings.pinned, self.settings.allowed
+                    self.settings.max_price,
+                    self.settings.pinned,
+                    self.settings.allowed,
+                    self.settings.token_max_price,
                 )
             ),
             served,

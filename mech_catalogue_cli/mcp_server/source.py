@@ -39,6 +39,7 @@ import json
 import logging
 import urllib.parse
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import (
     Any,
     Dict,
@@ -228,6 +229,7 @@ class ServedCatalogue:
         max_price: Optional[int] = None,
         pinned: str = "",
         allowed: Sequence[str] = (),
+        token_max_price: Mapping[str, int] = MappingProxyType({}),
     ) -> "ServedCatalogue":
         """Keep the tools a call can pay for now, each saying what it costs.
 
@@ -241,12 +243,15 @@ class ServedCatalogue:
         :param max_price: the per-call cap in wei (None: none).
         :param pinned: ``--mech`` ("" for any).
         :param allowed: ``--allow-mech`` (empty for any).
+        :param token_max_price: ``--max-price`` of token assets (asset -> smallest units).
         :return: the kept tools, same digest.
         """
         kept = []
         for tool in self.tools:
             try:
-                offer = choose_offer(tool.offers, max_price, pinned, allowed)
+                offer = choose_offer(
+                    tool.offers, max_price, pinned, allowed, token_max_price
+                )
             except NoOffer:
                 continue
             description = str(tool.tool.get("description") or "")

@@ -97,7 +97,17 @@ def test_a_tool_over_the_cap_cannot_be_called_through_call_tool(
         devnet,
         tmp_path,
         "stdio",
-        ("--discovery", "search", "--max-price", str(cheapest - 1)),
+        # below every native offer; the token mechs offering TOOL are capped at 0
+        (
+            "--discovery",
+            "search",
+            "--max-price",
+            str(cheapest - 1),
+            "--max-price",
+            "olas=1",
+            "--max-price",
+            "usdc=1",
+        ),
         body,
     )
     assert TOOL not in [m["name"] for m in found.structured_content["matches"]]
