@@ -233,3 +233,22 @@ def test_a_task_needs_a_name_and_an_arguments_object() -> None:
             group.cancel_scope.cancel()
 
     anyio.run(main)
+
+
+def test_a_task_cancelled_before_its_call_starts_sends_nothing() -> None:
+    """Cancel in the same tick as creation: the call never runs (nothing can be paid)."""
+    calls = Calls()
+    calls.release.set()
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            store = CallTasks(calls)
+            store.group = group
+            task_id = (await store(call(), passed_on))["task"]["taskId"]
+            await store(Ctx("tasks/cancel", {"taskId": task_id}), passed_on)
+            await anyio.sleep(0.01)
+            got = await store(Ctx("tasks/get", {"taskId": task_id}), passed_on)
+            assert got["status"] == "cancelled"
+
+    anyio.run(main)
+    assert not calls.seen

@@ -289,6 +289,8 @@ class CallTasks:
         arguments: Dict[str, Any],
         meta: Dict[str, Any],
     ) -> None:
+        if task.status in TERMINAL:
+            return  # cancelled before it started: nothing is sent
         with anyio.CancelScope() as scope:
             task.scope = scope
             try:
