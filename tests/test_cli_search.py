@@ -281,3 +281,13 @@ def test_search_reads_the_devnet_as_list_does(devnet: Devnet) -> None:
     some = sorted(offered)[0][1]
     named = matches(run("search", some, "--json", *args))
     assert some in [m["tool"] for m in named]
+
+
+def test_a_missing_file_exits_1_saying_how_to_write_one(tmp_path: Path) -> None:
+    """No such file: the same coded error, not a usage error."""
+    result = run("search", "prediction", "--from", tmp_path / "absent.json", "--json")
+    assert result.exit_code == EXIT_INVALID
+    body = json.loads(result.stdout)
+    assert body["error"]["code"] == "catalogue_unreadable"
+    assert "no file" in body["error"]["message"]
+    assert "list --json" in body["error"]["message"]

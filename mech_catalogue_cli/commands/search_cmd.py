@@ -68,6 +68,12 @@ def load_catalogue(path: Path) -> Catalogue:
     :raises CliFailure: (exit 1, ``catalogue_unreadable``) when the file cannot be read
         or is not a serialised catalogue.
     """
+    if not path.is_file():
+        raise CliFailure(
+            CATALOGUE_UNREADABLE,
+            f"there is no file {path}; write one with "
+            "`mech-catalogue list --json > FILE`",
+        )
     try:
         return Catalogue.from_json(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -193,7 +199,7 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
 @click.option(
     "--from",
     "from_file",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Search this catalogue (`mech-catalogue list --json > FILE`) instead of "
     "reading the chain.",
 )
