@@ -142,10 +142,18 @@ test-unit: setup
 test: setup
 	@$(MAKE) --no-print-directory pytest
 
+# The suite runs in PYTEST_WORKERS pytest-xdist processes, a test file at a time (a file
+# shares one devnet), long files first (as `make soak`, which keeps it green run after
+# run): most of a devnet test is waiting on anvil, kubo or an agent, so three workers
+# on two cores take about half the time of one (docs/testing.md). PYTEST_WORKERS=0 runs
+# it in this process (e.g. to debug with -s or pdb).
+PYTEST_WORKERS ?= 3
+PYTEST_PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder)
+
 # pytest's exit code 5 means "no tests collected"; make would flatten it to 2, so it is
 # reported here as such instead of failing the run.
 pytest:
-	@$(PYTHON) -m pytest tests packages/mech_catalogue $(LIBRARY) $(PYTEST_ARGS); status=$$?; \
+	@$(PYTHON) -m pytest tests packages/mech_catalogue $(LIBRARY) $(PYTEST_PARALLEL) $(PYTEST_ARGS); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$status
 
 ## Running ------------------------------------------------------------------------------
