@@ -39,7 +39,7 @@ Settlement's final state goes to ``MechResponseRound`` only, so this chain settl
 else (a service that also publishes needs a router round on ``tx_submitter``).
 """
 
-from typing import Any, Tuple
+from typing import Any, Dict, Tuple
 
 from tests.composition import consumer
 from tests.mech_interact import load_mech_interact
@@ -71,7 +71,7 @@ def composed_app() -> Tuple[Any, Any]:
 
     reset = ResetAndPauseAbci.ResetAndPauseRound
     settle = TxAbci.RandomnessTransactionSubmissionRound
-    mapping = {
+    mapping: Dict[Any, Any] = {  # round classes of several apps: chain() checks them
         RegistrationAbci.FinishedRegistrationRound: ToolMetadataAbci.RegistrySnapshotRound,
         FinishedCatalogueReadyRound: consumer.ToolChoiceRound,
         FinishedWithoutUpdateRound: consumer.ToolChoiceRound,

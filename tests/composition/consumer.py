@@ -12,6 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+# pylint: disable=duplicate-code  # the requester skill's round grew from this test-only one
 """A TEST-ONLY consumer between our catalogue and mech-interact's ``MechRequestRound``.
 
 It is what a service that uses the catalogue would write: pick a tool from the agreed

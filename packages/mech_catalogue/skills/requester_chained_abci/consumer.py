@@ -12,6 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+# pylint: disable=duplicate-code  # tests/composition keeps its own test-only round
 """The requester's own rounds: the tool choice (consumer) and the settlement router.
 
 ``ToolChoiceRound`` agrees on one mech request built from the agreed catalogue

@@ -12,6 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+# pylint: disable=duplicate-code  # the dialogue aliases every chained skill declares
 """Dialogues of the requester skill: the catalogue skill's (HTTP as client and server)."""
 
 from packages.mech_catalogue.skills.tool_metadata_abci.dialogues import (
