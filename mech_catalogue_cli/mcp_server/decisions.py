@@ -954,11 +954,14 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
             return candidate, ""
         first = first or errors[0]
     assert first is not None  # nosec: candidates is never empty
-    where = "/".join(str(p) for p in first.absolute_path) or "(root)"
+    # named by the served schema's own path and keyword only: jsonschema's message and
+    # the instance path quote the mech's values and keys, which may hide text, and this
+    # note is read as the server's words, outside the untrusted answer
+    where = "/".join(str(p) for p in first.absolute_schema_path) or "(root)"
     return (
         None,
-        f"the response does not match the output schema at {where}: "
-        f"{first.message[:300]}",
+        f"the response does not match the output schema ({first.validator!r} at "
+        f"schema path {where[:200]})",
     )
 
 
