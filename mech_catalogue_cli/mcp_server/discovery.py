@@ -648,6 +648,16 @@ class Discovery:
     ) -> types.CallToolResult:
         """``describe_tool`` or ``call_tool`` of a listed tool (arguments checked)."""
         tool = self.app.listed.named(arguments["name"])
+        if tool is None and name == CALL_TOOL:
+            # a call paid before stays readable, listed or not (as tools/call's)
+            paid = await self.app.paid_answer(
+                arguments["name"],
+                arguments["arguments"],
+                str(arguments.get("idempotency_key") or idempotency),
+                session,
+            )
+            if paid is not None:
+                return paid
         if tool is None:
             return error_result(
                 f"{name}: no tool named {arguments['name']!r} is listed now (refused, "

@@ -334,6 +334,34 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         except (MarketError, IpfsError, SourceError) as exc:
             return error_result(f"{params.name}: {exc}")
 
+    async def paid_answer(
+        self,
+        name: str,
+        arguments: Dict[str, Any],
+        idempotency: str = "",
+        session: Any = None,
+    ) -> Optional[types.CallToolResult]:
+        """The answer of a call paid before (journal), without any other check.
+
+        :param name: the MCP tool name (it may be listed no more).
+        :param arguments: the arguments.
+        :param idempotency: the client's idempotency key ("" when none).
+        :param session: the SDK session for progress notifications (None: none).
+        :return: the paid call's result, or None when this call was never paid.
+        """
+        try:
+            arguments = normalised_arguments(arguments)
+        except RecursionError:
+            return None
+        reader = None if self.settings.dry_run else self.reader
+        requester = self.market.requester if self.market else "0x" + "0" * 40
+        paid = (
+            self._recalled(name, arguments, requester, idempotency) if reader else None
+        )
+        if reader is None or paid is None:
+            return None
+        return await reader.await_result(paid[0], paid[1], PhaseTimer(), session)
+
     async def call(  # pylint: disable=too-many-locals,too-many-return-statements,too-many-branches
         self,
         name: str,

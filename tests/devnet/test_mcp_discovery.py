@@ -114,3 +114,45 @@ def test_a_tool_over_the_cap_cannot_be_called_through_call_tool(
     assert called.is_error and "nothing was sent" in called.content[0].text
     assert SEARCH_TOOLS in called.content[0].text
     assert market_nonce(devnet) == nonce
+
+
+def test_a_paid_call_stays_readable_through_call_tool_when_no_longer_listed(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """A paid call stays readable through call_tool when its tool is listed no more.
+
+    Paid through call_tool, then the server restarted with an allow-list that leaves the
+    tool out: call_tool still returns the paid answer (as tools/call does), paying
+    nothing more.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the journal folder.
+    """
+    devnet = chain_snapshot
+    nonce = market_nonce(devnet)
+    arguments = {"prompt": "Paid once, still readable?", "temperature": 0.75}
+
+    async def call(client: Client) -> Any:
+        return await client.call_tool(CALL_TOOL, {"name": TOOL, "arguments": arguments})
+
+    with responder(devnet):
+        paid = run(
+            devnet,
+            tmp_path,
+            "stdio",
+            ("--discovery", "search", "--timeout", "60"),
+            call,
+        )
+    assert not paid.is_error, paid.content[0].text
+    request_id = paid.meta[REQUEST_META]["request_id"]
+    elsewhere = ("--allow-mech", "0x" + "11" * 20)  # no offer of TOOL is allowed now
+    again = run(
+        devnet,
+        tmp_path,
+        "stdio",
+        ("--discovery", "search", "--timeout", "20", *elsewhere),
+        call,
+    )
+    assert not again.is_error, again.content[0].text
+    assert again.meta[REQUEST_META]["request_id"] == request_id
+    assert market_nonce(devnet) == nonce + 1
