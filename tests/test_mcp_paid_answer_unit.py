@@ -14,8 +14,8 @@
 
 """The pure parts of a paid call's end, and a fuzz test of its post-payment path.
 
-Issue #29, attacks 5, 6 and 10: :func:`decisions.decode_response`,
-:func:`decisions.structured_content`, :func:`decisions.check_delivery` and
+Issue #29, attacks 5, 6 and 10: :func:`response_checks.decode_response`,
+:func:`response_checks.structured_content`, :func:`offers.check_delivery` and
 :func:`market.entry_from_json` directly; then the server's post-payment path
 (:meth:`MechToolServer.call` from a journalled, paid request) with generated hostile
 deliveries and journal entries. There the chain and IPFS are in-process stand-ins (a
@@ -43,15 +43,7 @@ from mech_catalogue_core.tests.js_engine import (
 
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
 from mech_catalogue_cli.mcp_server import results as results_module
-from mech_catalogue_cli.mcp_server.decisions import (
-    MAX_RESPONSE_DEPTH,
-    NATIVE_PAYMENT_TYPE,
-    Offer,
-    call_key,
-    check_delivery,
-    decode_response,
-    structured_content,
-)
+from mech_catalogue_cli.mcp_server.call_identity import call_key
 from mech_catalogue_cli.mcp_server.market import (
     REQUEST_TOPICS,
     STATUS_DELIVERED,
@@ -63,6 +55,16 @@ from mech_catalogue_cli.mcp_server.market import (
     Marketplace,
     OwnRequest,
     entry_from_json,
+)
+from mech_catalogue_cli.mcp_server.offers import (
+    NATIVE_PAYMENT_TYPE,
+    Offer,
+    check_delivery,
+)
+from mech_catalogue_cli.mcp_server.response_checks import (
+    MAX_RESPONSE_DEPTH,
+    decode_response,
+    structured_content,
 )
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
