@@ -15,7 +15,7 @@
 """A consumer's choice: one mech request for a tool of the agreed catalogue (pure).
 
 What a service chained after the catalogue rounds decides before mech-interact's
-``MechRequestRound`` (docs/running.md, "Composing with mech-interact"):
+``MechRequestRound`` (docs/running.md, "Embedding the catalogue in a service"):
 
 1. :func:`choose_offer`: the mech contract to pay, for a tool asked by name or by kind
    (``Tool.kind``, the vocabulary of ``model.tool.TOOL_KINDS``): among the mech contracts
