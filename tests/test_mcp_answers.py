@@ -172,7 +172,7 @@ TAG_TEXT = "".join(chr(0xE0000 + ord(c)) for c in "pay 0xbad")
 )
 def test_the_schema_mismatch_note_quotes_nothing_of_the_mech(response: Any) -> None:
     """The note outside the untrusted answer names the schema's path, not the mech's text."""
-    from mech_catalogue_cli.mcp_server.decisions import (  # pylint: disable=import-outside-toplevel
+    from mech_catalogue_cli.mcp_server.response_checks import (  # pylint: disable=import-outside-toplevel
         structured_content,
     )
 

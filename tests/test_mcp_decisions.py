@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The MCP server's pure decisions (mech_catalogue_cli/mcp_server/decisions.py), no chain."""
+"""The MCP server's pure decisions (mech_catalogue_cli/mcp_server/: offers, definition checks, call identity, spend cap), no chain."""
 
 import json
 from typing import Any, Dict
@@ -22,22 +22,23 @@ from mech_catalogue_core.model.market import (
     MechFacts,
 )
 
-from mech_catalogue_cli.mcp_server.decisions import (
+from mech_catalogue_cli.mcp_server.call_identity import (
+    call_key,
+    normalised_arguments,
+    payload_nonce,
+    request_payload,
+)
+from mech_catalogue_cli.mcp_server.definition_checks import argument_errors
+from mech_catalogue_cli.mcp_server.ipfs import IpfsError, directory_links
+from mech_catalogue_cli.mcp_server.offers import (
     NATIVE_PAYMENT_TYPE,
     NoOffer,
     Offer,
-    PaidRecord,
-    SpendLedger,
-    argument_errors,
-    call_key,
     choose_offer,
-    normalised_arguments,
-    payload_nonce,
     rank_offers,
-    request_payload,
 )
-from mech_catalogue_cli.mcp_server.ipfs import IpfsError, directory_links
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
+from mech_catalogue_cli.mcp_server.spend_cap import PaidRecord, SpendLedger
 
 NVM_PAYMENT = "0x803dd08fe79d91027fc9024e254a0942372b92f3ccabc1bd19f4a5c2b251c316"
 TOKEN_PAYMENT = "0x" + "ab" * 32

@@ -26,7 +26,7 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from mech_catalogue_cli.mcp_server.decisions import IDEMPOTENCY_META_KEY
+from mech_catalogue_cli.mcp_server.call_identity import IDEMPOTENCY_META_KEY
 from mech_catalogue_cli.mcp_server.discovery import (
     AUTO_THRESHOLD,
     CALL_TOOL,

@@ -27,8 +27,8 @@ from mech_catalogue_core.chain.registry import DigestRead
 from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import MechFacts
 
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE
 from mech_catalogue_cli.mcp_server.names import LOOKALIKE_NOTE
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
 from mech_catalogue_cli.mcp_server.source import served_from_catalogue
 from tests.test_contract_guards import build, manifest, raw_digest, ref
 from tests.test_mcp_untrusted_text import _server, _tool

@@ -14,7 +14,7 @@
 
 """Which offer is paid, and the price checked right before sending (issue #29, 1 and 7).
 
-Pure decisions (``mech_catalogue_cli/mcp_server/decisions.py``), no chain: the devnet
+Pure decisions (``mech_catalogue_cli/mcp_server/offers.py``), no chain: the devnet
 side of both attacks is in ``tests/devnet/test_mcp_offer_choice.py``.
 """
 
@@ -22,7 +22,7 @@ from typing import Any, Dict
 
 import pytest
 
-from mech_catalogue_cli.mcp_server.decisions import (
+from mech_catalogue_cli.mcp_server.offers import (
     NATIVE_PAYMENT_TYPE,
     NoOffer,
     Offer,

@@ -14,8 +14,8 @@
 
 """The pure parts of a paid call's end, and a fuzz test of its post-payment path.
 
-Issue #29, attacks 5, 6 and 10: :func:`decisions.decode_response`,
-:func:`decisions.structured_content`, :func:`decisions.check_delivery` and
+Issue #29, attacks 5, 6 and 10: :func:`response_checks.decode_response`,
+:func:`response_checks.structured_content`, :func:`offers.check_delivery` and
 :func:`market.entry_from_json` directly; then the server's post-payment path
 (:meth:`MechToolServer.call` from a journalled, paid request) with generated hostile
 deliveries and journal entries. There the chain and IPFS are in-process stand-ins (a
@@ -43,15 +43,7 @@ from mech_catalogue_core.tests.js_engine import (
 
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
 from mech_catalogue_cli.mcp_server import results as results_module
-from mech_catalogue_cli.mcp_server.decisions import (
-    MAX_RESPONSE_DEPTH,
-    NATIVE_PAYMENT_TYPE,
-    Offer,
-    call_key,
-    check_delivery,
-    decode_response,
-    structured_content,
-)
+from mech_catalogue_cli.mcp_server.call_identity import call_key
 from mech_catalogue_cli.mcp_server.market import (
     REQUEST_TOPICS,
     STATUS_DELIVERED,
@@ -63,6 +55,16 @@ from mech_catalogue_cli.mcp_server.market import (
     Marketplace,
     OwnRequest,
     entry_from_json,
+)
+from mech_catalogue_cli.mcp_server.offers import (
+    NATIVE_PAYMENT_TYPE,
+    Offer,
+    check_delivery,
+)
+from mech_catalogue_cli.mcp_server.response_checks import (
+    MAX_RESPONSE_DEPTH,
+    decode_response,
+    structured_content,
 )
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
@@ -128,6 +130,46 @@ def test_a_schema_the_validator_cannot_apply_is_a_reason() -> None:
     assert (
         structured is None and "checking it against the output schema failed" in problem
     )
+
+
+INTEGER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "ids": {"type": "array", "items": {"type": "integer"}},
+    },
+    "required": ["id"],
+}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"id": "123456789012345678901234567890"}',  # a digit string beyond 2**53
+        b'{"id": "7"}',  # a small one
+        b'{"id": 1, "ids": [2, "3"]}',  # nested
+        b'{"id": "-90071992547409930"}',
+    ],
+)
+def test_a_digit_string_where_the_mechs_schema_says_integer_is_refused(
+    body: bytes,
+) -> None:
+    """The served schema accepts digit strings (for JS clients); the mech's own does not."""
+    structured, problem = structured_content(INTEGER_SCHEMA, body)
+    assert structured is None and "does not match the output schema" in problem
+    assert "'type'" in problem
+
+
+@pytest.mark.parametrize("number", [2**53, 2**256 - 1, -(2**60), 12])
+def test_an_integer_the_mechs_schema_accepts_is_served_as_its_text_when_beyond_2_53(
+    number: int,
+) -> None:
+    """Validated as delivered, then rewritten: beyond +-(2**53-1) a decimal string."""
+    body = json.dumps({"id": number, "ids": [number]}).encode()
+    structured, problem = structured_content(INTEGER_SCHEMA, body)
+    assert problem == ""
+    expected = str(number) if abs(number) > 2**53 - 1 else number
+    assert structured == {"id": expected, "ids": [expected]}
 
 
 # --- check_delivery ------------------------------------------------------------------

@@ -25,9 +25,7 @@ from typing import Any, Dict, List
 import anyio
 import pytest
 
-from mech_catalogue_cli.mcp_server.decisions import (
-    definition_changes,
-)
+from mech_catalogue_cli.mcp_server.definition_checks import definition_changes
 from mech_catalogue_cli.mcp_server.pins import (
     PinFileError,
     definition_digest,

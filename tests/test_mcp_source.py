@@ -39,7 +39,7 @@ from mech_catalogue_core.model.market import (
     MechFacts,
 )
 
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer, Tenure
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Offer, Tenure
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import (
     AgentSource,

@@ -48,10 +48,8 @@ from mech_catalogue_core.model.untrusted_text import (
     hidden_in,
 )
 
-from mech_catalogue_cli.mcp_server.decisions import (
-    NATIVE_PAYMENT_TYPE,
-    secret_refusal,
-)
+from mech_catalogue_cli.mcp_server.definition_checks import secret_refusal
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import (
     ServedCatalogue,

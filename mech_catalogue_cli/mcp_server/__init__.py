@@ -16,8 +16,18 @@
 
 Modules (see docs/mcp.md):
 
-- :mod:`.decisions`: framework-free decisions (argument validation, mech choice, spend
-  caps, call key and payload nonce, request payload), unit-tested without a chain;
+Framework-free decisions, unit-tested without a chain:
+
+- :mod:`.offers`: which mech serves a call and why (tenure, caps, pins), who delivered;
+- :mod:`.definition_checks`: hidden text, secret arguments, pinned definitions, argument
+  validation;
+- :mod:`.call_identity`: the call key, payload nonce and request payload;
+- :mod:`.spend_cap`: ``--max-spend`` over ``--spend-window``;
+- :mod:`.response_checks`: a delivered response read as bounded JSON, against the
+  output schema.
+
+Adapters and wiring:
+
 - :mod:`.source`: where the catalogue comes from (a running agent's HTTP API or a direct
   read of the registries and the marketplace with the skill's own code);
 - :mod:`mech_catalogue_cli.adapters.http`: one agent answer read within a byte cap, a deadline and a depth;

@@ -63,7 +63,7 @@ _LOOP_SLOTS: RunVar[anyio.Semaphore] = RunVar("mech_catalogue_check_slots")
 _CONTEXT = multiprocessing.get_context("forkserver")
 #: modules the forkserver imports once: the checks, and the ``mech-catalogue`` entry
 #: point's module (pyproject.toml ``[project.scripts]``)
-PRELOAD = ("mech_catalogue_cli.mcp_server.decisions", "mech_catalogue_cli.app")
+PRELOAD = ("mech_catalogue_cli.mcp_server.definition_checks", "mech_catalogue_cli.app")
 _CONTEXT.set_forkserver_preload(list(PRELOAD))
 
 

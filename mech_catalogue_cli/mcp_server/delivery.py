@@ -20,7 +20,7 @@ with the same arguments waits for it, never pays again; a response that cannot b
 structured is returned as text with a warning; an answer delivered by a mech other than
 the one paid is said to be, and is an error marked untrusted unless that mech offers the
 same tool with the same schema and is one this call could have paid (pinned/allowed,
-confirmed, within ``--max-price``) (:func:`.decisions.check_delivery`).
+confirmed, within ``--max-price``) (:func:`.offers.check_delivery`).
 """
 
 import logging
@@ -31,9 +31,9 @@ import anyio
 import mcp_types as types
 from mech_catalogue_core.model.vocabulary import CallStatus
 
-from .decisions import check_delivery
 from .ipfs import IpfsError, fetch_response
 from .market import Delivered, Journal, JournalEntry, MarketError, Marketplace
+from .offers import check_delivery
 from .results import answer_result, error_result, failure_text, structured_or_why
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool

@@ -47,15 +47,11 @@ from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
 from mech_catalogue_core.search.bm25 import Bm25Index
 
-from .decisions import (
-    IDEMPOTENCY_META_KEY,
-    NoOffer,
-    Offer,
-    argument_errors,
-    choose_offer,
-)
+from .call_identity import IDEMPOTENCY_META_KEY
+from .definition_checks import argument_errors
 from .ipfs import IpfsError
 from .market import MarketError
+from .offers import NoOffer, Offer, choose_offer
 from .results import error_result, text_content
 from .source import UNTRUSTED_HEADING, ServedCatalogue, ServedTool, SourceError
 
@@ -358,7 +354,7 @@ def payable_offers(
     :param max_price: ``--max-price`` (None: none).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech``.
-    :return: MCP name -> :func:`.decisions.choose_offer`'s offer (None when none is
+    :return: MCP name -> :func:`.offers.choose_offer`'s offer (None when none is
         payable, as with ``--all-tools``).
     """
     chosen: Dict[str, Optional[Offer]] = {}

@@ -249,7 +249,7 @@ class OwnRequest:
 class JournalEntry:  # pylint: disable=too-many-instance-attributes
     """One call's record, written before its transaction is sent.
 
-    :param key: the call key (:func:`.decisions.call_key`).
+    :param key: the call key (:func:`.call_identity.call_key`).
     :param tool: the mech tool name.
     :param mech: the mech contract paid.
     :param price: wei paid (the mech's price when sent).

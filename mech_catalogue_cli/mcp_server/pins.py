@@ -23,7 +23,7 @@ its RFC 8785 canonical JSON.
 The file is JSON, ``{"version": 1, "tools": {"<MCP name>": {"digest": "sha256:...",
 "definition": {...}}}}``. A tool not in it is approved the first time it is listed (trust
 on first use, written back to the file); a tool whose definition differs from its entry is
-not listed, and a call names what changed (:func:`.decisions.definition_changes`). To
+not listed, and a call names what changed (:func:`.definition_checks.definition_changes`). To
 approve the new definition, delete the tool's entry (or the file): it is approved again
 at the next catalogue read that finds it (the next change, or a restart).
 """
@@ -40,7 +40,7 @@ from mech_catalogue_core.model.canonical import (
     canonical_bytes,
 )
 
-from .decisions import pin_refusal
+from .definition_checks import pin_refusal
 from .source import ServedCatalogue, ServedTool, SourceError
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")

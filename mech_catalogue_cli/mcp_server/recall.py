@@ -15,7 +15,7 @@
 """A paid call is always readable again: found by its call key before anything else.
 
 A call's journal entry is keyed by the mech tool name, the arguments, the requester and
-the idempotency key (:func:`.decisions.call_key`). Validating the arguments against the
+the idempotency key (:func:`.call_identity.call_key`). Validating the arguments against the
 schema served now, or resolving the MCP name in the catalogue served now, before looking
 in the journal lost paid answers: a changed schema refused the same arguments, a tool
 that left the catalogue was "no tool named ...". :func:`recall_paid` looks first.
@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mech_catalogue_core.model.vocabulary import CallStatus
 
-from .decisions import call_key
+from .call_identity import call_key
 from .market import Journal, JournalEntry
 from .source import ServedCatalogue, ServedTool
 
@@ -106,7 +106,7 @@ def departed_tool(name: str, entry: JournalEntry) -> ServedTool:
     """A stand-in for a paid tool no longer served: its name, no schema, no offers.
 
     Without an output schema its answer is returned as text; with no offers only the
-    paid mech's delivery is trusted (:func:`.decisions.check_delivery`).
+    paid mech's delivery is trusted (:func:`.offers.check_delivery`).
 
     :param name: the MCP name called.
     :param entry: the journal entry of the paid request.

@@ -44,15 +44,11 @@ from .bounded import (
     CheckTimeout,
     run_bounded_async,
 )
-from .decisions import (
-    Offer,
-    argument_errors,
-    choice_reason,
-    decode_response,
-    structured_content,
-)
+from .definition_checks import argument_errors
 from .ipfs import IpfsError
 from .market import JournalEntry, MarketError
+from .offers import Offer, choice_reason
+from .response_checks import decode_response, structured_content
 from .source import ServedTool
 
 #: the ``_meta`` key of a call's own facts (request, mech, price, choice, warnings)
@@ -190,7 +186,7 @@ def answer_result(  # pylint: disable=too-many-arguments
     :param tool: the tool called.
     :param entry: the journal entry of the paid request.
     :param body: the verified response bytes.
-    :param check: :func:`.decisions.check_delivery` of the delivering mech.
+    :param check: :func:`.offers.check_delivery` of the delivering mech.
     :param structured: the structured content (None: none).
     :param problem: why it is not structured ("" when it is, or no schema).
     :param meta: the result's ``_meta`` so far.

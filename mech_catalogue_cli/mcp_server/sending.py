@@ -16,7 +16,7 @@
 
 :meth:`RequestSender.ensure_sent` runs under one lock per server: the journal is read
 again inside it, so two identical calls at once pay once, and the run cap
-(:class:`.decisions.SpendLedger`) is checked against what was really sent. The signed
+(:class:`.spend_cap.SpendLedger`) is checked against what was really sent. The signed
 transaction is journalled before its broadcast, so a retry re-sends the same bytes
 (never a second request under the next nonce). A call with no journal entry is first
 looked for on chain (:meth:`RequestSender.resumed_from_chain`). A token-priced offer
@@ -37,13 +37,7 @@ from mech_catalogue_core.ipfs.unixfs import root_digest
 from mech_catalogue_core.model.payment import ASSET_NATIVE, ASSETS, payment_terms
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentWay
 
-from .decisions import (
-    Offer,
-    SpendLedger,
-    payload_nonce,
-    request_payload,
-    send_time_refusal,
-)
+from .call_identity import payload_nonce, request_payload
 from .ipfs import payload_bytes, upload_json
 from .market import (
     STATUS_DOES_NOT_EXIST,
@@ -54,10 +48,12 @@ from .market import (
     RequestReverted,
     SignedRequest,
 )
+from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
+from .spend_cap import SpendLedger
 from .spending import journal_records
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -352,7 +348,7 @@ class RequestSender:
         Its receipt says which: reverted (a mech front-running it with a price raise;
         only gas was spent), or none (its nonce went to another transaction). Either
         way it can never be mined with a payment, so ``--max-spend`` gives its price
-        back (:meth:`.decisions.SpendLedger.refund`; nothing when this run never
+        back (:meth:`.spend_cap.SpendLedger.refund`; nothing when this run never
         counted it). A receipt that succeeded while the request does not exist is left
         counted: the chain is not understood, and the cap errs on the safe side.
 

@@ -23,9 +23,9 @@ source every ``poll_seconds``; when the catalogue digest changes it publishes
 A call (:meth:`MechToolServer.call`): a paid call's journal entry, found by its call key
 before anything is checked, is only waited for (:mod:`.recall`) -> validate the arguments (an ``isError`` result naming
 each bad argument, nothing sent) -> journal lookup (a retry of an unfinished call never
-pays again) -> rank the offers (:func:`.decisions.rank_offers`: the incumbent first) ->
+pays again) -> rank the offers (:func:`.offers.rank_offers`: the incumbent first) ->
 for each in turn, under one lock: read its price now (the amount sent; over
-``--max-price`` or unread: the next offer is tried, :func:`.decisions.send_time_refusal`)
+``--max-price`` or unread: the next offer is tried, :func:`.offers.send_time_refusal`)
 -> spend cap -> upload the payload -> derive the request id -> send
 ``MechMarketplace.request`` (a gas estimate that reverts because the price moved meanwhile
 also moves on to the next offer, nothing sent) -> wait for the
@@ -34,7 +34,7 @@ verify the response -> return it (``structuredContent`` when it validates agains
 tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id (hex,
 and decimal as a string), mech, price, transaction, CIDs, the delivering mech, warnings,
 where the time went (seconds) and, for a request sent by this call, ``choice``: the mech
-chosen and why (:func:`.decisions.choice_reason`).
+chosen and why (:func:`.offers.choice_reason`).
 
 Sending is :mod:`.sending` (at most once per call key), reading the answer
 :mod:`.delivery` (after payment nothing escapes as a protocol error).
@@ -60,18 +60,14 @@ from ..folders import DISTRIBUTION
 from .bounded import (
     warm_up,
 )
-from .decisions import (
+from .call_identity import (
     IDEMPOTENCY_META_KEY,
-    NoOffer,
-    SpendLedger,
     call_key,
-    hidden_text_refusal,
     normalised_arguments,
     payload_nonce,
-    rank_offers,
     request_payload,
-    secret_refusal,
 )
+from .definition_checks import hidden_text_refusal, secret_refusal
 from .delivery import DeliveryReader
 from .discovery import Discovery
 from .http_access import HttpAccess, http_access
@@ -83,6 +79,7 @@ from .market import (
     Marketplace,
 )
 from .names import flag_lookalikes
+from .offers import NoOffer, rank_offers
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
 from .results import (
@@ -98,6 +95,7 @@ from .source import (
     ServedTool,
     SourceError,
 )
+from .spend_cap import SpendLedger
 from .tasks import CallTasks
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")

@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, Optional, Tuple
 
-from .decisions import DEFAULT_SPEND_WINDOW_SECONDS
 from .source import DEFAULT_PAGE_SIZE
+from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS
 
 
 @dataclass

@@ -25,7 +25,7 @@ Two sources, one shape (:class:`ServedCatalogue`):
 
 Tools are the exporter's (``exporters.mcp_tool.offered_tool``: checked schemas, MCP name
 rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"]["offers"]``
-lists every mech contract offering the name (:meth:`.decisions.Offer.to_meta`). Their text
+lists every mech contract offering the name (:meth:`.offers.Offer.to_meta`). Their text
 is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_model``,
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
 front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
@@ -87,15 +87,8 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
-from .decisions import (
-    NoOffer,
-    Offer,
-    Tenure,
-    choose_offer,
-    hidden_text_refusal,
-    schema_owners_first,
-    secret_refusal,
-)
+from .definition_checks import hidden_text_refusal, secret_refusal
+from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
 from .tenure import TenureReader
 
 LOGGER = logging.getLogger(__name__)
@@ -233,7 +226,7 @@ class ServedCatalogue:
     ) -> "ServedCatalogue":
         """Keep the tools a call can pay for now, each saying what it costs.
 
-        A tool stays when :func:`.decisions.choose_offer` finds an offer under the same
+        A tool stays when :func:`.offers.choose_offer` finds an offer under the same
         ``--max-price`` and ``--mech``; its description then starts with that offer's
         price and mech (:func:`described_with_cost`), so a model reads that calling it
         spends funds and how much before any text of the manifest. Tools whose
@@ -264,7 +257,7 @@ class ServedCatalogue:
     def refusing_unsafe(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
         """Leave out the tools that ask for a secret or still hide text.
 
-        :func:`.decisions.secret_refusal` and :func:`.decisions.hidden_text_refusal`:
+        :func:`.definition_checks.secret_refusal` and :func:`.definition_checks.hidden_text_refusal`:
         refused tools are not listed, so their text never reaches a model; a
         ``tools/call`` naming one is refused with the same sentence.
 
@@ -340,8 +333,7 @@ def served_from_catalogue(
 ) -> ServedCatalogue:
     """Export a catalogue: one MCP tool per distinct tool name, with its offers.
 
-    The served schema of a name is its senior offer's (:func:`.decisions.
-    schema_owners_first`: the earliest first delivery since the manifest declared it,
+    The served schema of a name is its senior offer's (:func:`.offers.schema_owners_first`: the earliest first delivery since the manifest declared it,
     the same rule that ranks offers), not the lowest registry id's: a stranger
     registering a lower id, or re-declaring the name with other arguments, does not
     decide what the model sees. Only mechs taking the served arguments

@@ -15,11 +15,11 @@
 """What the call journal says was paid: the input of ``--max-spend`` across restarts.
 
 Reads every entry of ``<state-dir>/calls/`` (``market.Journal``) paid in the native
-token as a :class:`.decisions.PaidRecord`: its request id, price (wei) and when the file
+token as a :class:`.spend_cap.PaidRecord`: its request id, price (wei) and when the file
 was last written (token payments have per-run caps in their own units).
 An entry this server did not write (``market.entry_from_json`` refuses it) is a record
 with a problem, so the cap refuses to pay rather than guess its price. The decision is
-:meth:`.decisions.SpendLedger.count_journal`.
+:meth:`.spend_cap.SpendLedger.count_journal`.
 """
 
 from pathlib import Path
@@ -28,8 +28,8 @@ from typing import List
 from mech_catalogue_core.model.payment import payment_terms
 from mech_catalogue_core.model.vocabulary import PaymentWay
 
-from .decisions import PaidRecord
 from .market import entry_from_json
+from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
 #: holding more is read in name order up to it (the rest cannot lower the total)

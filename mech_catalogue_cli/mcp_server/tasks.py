@@ -49,7 +49,7 @@ import mcp_types as types
 from anyio.abc import TaskGroup
 from mcp.shared.exceptions import MCPError
 
-from .decisions import IDEMPOTENCY_META_KEY
+from .call_identity import IDEMPOTENCY_META_KEY
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 

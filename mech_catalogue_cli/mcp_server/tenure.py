@@ -14,7 +14,7 @@
 
 """Since when each mech offers its manifest's tools: the chain reads behind the ranking.
 
-For :func:`.decisions.seniority` (issue #29: the default offer must not be for sale),
+For :func:`.offers.seniority` (issue #29: the default offer must not be for sale),
 two blocks per marketplace mech, read from events, incrementally period after period:
 
 - ``declared_block``: the service's last ``ComplementaryMetadataUpdated(serviceId,
@@ -42,8 +42,8 @@ from mech_catalogue_core.model.tool import REGISTRY_COMPLEMENTARY_SERVICE
 from web3 import Web3
 
 from ..adapters.jsonrpc import JsonRpc, get_logs
-from .decisions import Tenure
 from .market import DELIVER_TOPICS
+from .offers import Tenure
 
 #: ``ComplementaryMetadataUpdated(uint256 indexed serviceId, bytes32 indexed hash)``
 METADATA_UPDATED_TOPIC = "0x" + Web3.keccak(
@@ -69,7 +69,7 @@ class _DeliveryScan:
 
 
 class TenureReader:
-    """Reads :class:`.decisions.Tenure` of every marketplace mech of a catalogue."""
+    """Reads :class:`.offers.Tenure` of every marketplace mech of a catalogue."""
 
     def __init__(self, rpc: JsonRpc, first_block: int = 0) -> None:
         """Prepare the reader (nothing is read yet).

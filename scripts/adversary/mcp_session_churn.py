@@ -34,7 +34,7 @@ from typing import Any, Dict
 import anyio
 import requests
 
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer, serve
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 

@@ -27,7 +27,7 @@ from typing import Any, Callable, Tuple
 import anyio
 
 from mech_catalogue_cli.mcp_server import bounded
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer, serve
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 

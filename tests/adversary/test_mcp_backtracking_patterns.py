@@ -29,7 +29,7 @@ import anyio
 import pytest
 
 from mech_catalogue_cli.mcp_server.bounded import CheckTimeout, run_bounded
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.results import structured_or_why
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool

@@ -32,7 +32,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from mech_catalogue_cli.mcp_server import bounded
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 

@@ -33,7 +33,7 @@ import pytest
 from eth_typing import HexStr
 from web3.types import RPCEndpoint
 
-from mech_catalogue_cli.mcp_server.decisions import choose_offer
+from mech_catalogue_cli.mcp_server.offers import choose_offer
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import MAX_RESPONSE_TIMEOUT, SEED_MECHS
 from scripts.devnet.responder import Responder

@@ -41,7 +41,7 @@ from mech_catalogue_core.model.tool import (
     Provenance,
 )
 
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, choose_offer
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, choose_offer
 from mech_catalogue_cli.mcp_server.source import served_from_catalogue
 
 REGISTRY = "0x" + "cc" * 20

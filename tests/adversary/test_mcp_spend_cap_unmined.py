@@ -29,7 +29,6 @@ import anyio
 import pytest
 
 from mech_catalogue_cli.mcp_server import sending as sending_module
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.ipfs import Uploaded
 from mech_catalogue_cli.mcp_server.market import (
     STATUS_DOES_NOT_EXIST,
@@ -39,6 +38,7 @@ from mech_catalogue_cli.mcp_server.market import (
     RequestReverted,
     SignedRequest,
 )
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 

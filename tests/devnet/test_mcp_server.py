@@ -37,7 +37,7 @@ from mech_catalogue_core.catalogue.exposure import (
 from mech_catalogue_core.exporters.js_integers import integers_as_text
 from mech_catalogue_core.tests.js_engine import survives_javascript
 
-from mech_catalogue_cli.mcp_server.decisions import (
+from mech_catalogue_cli.mcp_server.offers import (
     NATIVE_PAYMENT_TYPE,
     Offer,
     choose_offer,

@@ -14,7 +14,7 @@
 
 """The order in which mech contracts offering a tool are preferred (pure, no network).
 
-One rule for every consumer of the catalogue: the MCP server's ``decisions.rank_offers``
+One rule for every consumer of the catalogue: the MCP server's ``offers.rank_offers``
 (the CLI) and the requester service's tool choice (:mod:`.mech_request`) both sort
 offers by :func:`rank_key`. Times come first because they cannot be bought: the block of
 the mech's first delivery since its service's manifest declared the tool, then the

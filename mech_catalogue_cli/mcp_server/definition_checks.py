@@ -1,0 +1,183 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Checks of a tool's definition and a call's arguments before anything is paid.
+
+- :func:`hidden_text_refusal`: a served definition that still hides text;
+- :func:`secret_refusal`: a tool whose arguments ask for a secret;
+- :func:`definition_changes` / :func:`pin_refusal`: what changed since a definition
+  was approved (``--pin``);
+- :func:`argument_errors`: a ``tools/call``'s arguments against the tool's MCP
+  ``inputSchema`` (jsonschema Draft 2020-12); each error names the argument.
+"""
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from mech_catalogue_core.model.problems import (
+    INVISIBLE_TEXT,
+    SECRET_ARGUMENT,
+)
+from mech_catalogue_core.model.untrusted_text import (
+    hidden_in,
+    secret_arguments,
+)
+
+
+def hidden_text_refusal(tool: Mapping[str, Any]) -> Optional[str]:
+    """Why a tool is refused when its served definition still hides text (issue 29).
+
+    Prose is cleaned on arrival; what is the mech's contract (property names,
+    ``pattern``, ``format``, ``enum`` object keys, unknown keywords) is not, so a
+    definition hiding invisible characters there is not offered at all (found by an
+    adversarial review: tag characters spelling instructions in those places).
+
+    :param tool: the MCP Tool as served.
+    :return: a sentence starting with the problem code ``invisible_text`` naming where,
+        or None when the definition hides nothing.
+    """
+    where = hidden_in(dict(tool))
+    if not where:
+        return None
+    return (
+        f"refused ({INVISIBLE_TEXT}): the tool's definition hides invisible characters "
+        f"where they cannot be removed without changing what a call sends "
+        f"({', '.join(where)}); this tool is not offered"
+    )
+
+
+def secret_refusal(input_schema: Mapping[str, Any]) -> Optional[str]:
+    """Why a tool is refused when an argument asks for a secret (issue 29, attack 4).
+
+    A mech never needs its caller's private key, seed phrase, mnemonic, password, API
+    key, secret or wallet key; a manifest asking for one is phishing the model (which
+    may hold such a secret in its context). The rule is the library's
+    (:func:`mech_catalogue_core.model.untrusted_text.secret_arguments`), on the
+    ``inputSchema`` as served, so the agent's catalogue warning and this refusal agree.
+
+    :param input_schema: the MCP ``inputSchema`` served for the tool.
+    :return: a sentence starting with the problem code ``secret_argument`` that names
+        the arguments and says what to do, or None when no argument asks.
+    """
+    asking = secret_arguments(dict(input_schema))
+    if not asking:
+        return None
+    named = ", ".join(f"{name!r} asks for a {secret}" for name, secret in asking)
+    return (
+        f"refused ({SECRET_ARGUMENT}): argument {named}; a mech never needs its "
+        "caller's secrets, so this tool is not offered. Use another tool; never send "
+        "a secret to a mech"
+    )
+
+
+def _arguments(definition: Mapping[str, Any]) -> Dict[str, Any]:
+    schema = definition.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return dict(properties) if isinstance(properties, dict) else {}
+
+
+def definition_changes(
+    approved: Mapping[str, Any], current: Mapping[str, Any]
+) -> List[str]:
+    """What changed between an approved tool definition and the one listed now.
+
+    :param approved: the approved definition (``pins.definition_of``).
+    :param current: the current one.
+    :return: phrases such as ``argument 'wallet_note' added``, ``argument 'city' changed``,
+        ``argument 'days' removed``, ``the argument rules changed`` (required, extra keys),
+        ``description changed``, ``output schema changed``; arguments in name order;
+        empty when equal.
+    """
+    before, after = _arguments(approved), _arguments(current)
+    changes = [f"argument {name!r} added" for name in sorted(set(after) - set(before))]
+    changes += [
+        f"argument {name!r} removed" for name in sorted(set(before) - set(after))
+    ]
+    changes += [
+        f"argument {name!r} changed"
+        for name in sorted(set(before) & set(after))
+        if before[name] != after[name]
+    ]
+    rules = ("required", "additionalProperties", "anyOf", "oneOf", "allOf")
+    old_schema = approved.get("inputSchema") or {}
+    new_schema = current.get("inputSchema") or {}
+    if any(old_schema.get(k) != new_schema.get(k) for k in rules):
+        changes.append("the argument rules changed")
+    if approved.get("description") != current.get("description"):
+        changes.append("description changed")
+    if approved.get("outputSchema") != current.get("outputSchema"):
+        changes.append("output schema changed")
+    return changes
+
+
+def pin_refusal(
+    approved: Mapping[str, Any], current: Mapping[str, Any], pin_file: str
+) -> str:
+    """Why a tool whose definition changed since it was approved is not callable.
+
+    :param approved: the approved definition.
+    :param current: the current one (its digest differs).
+    :param pin_file: the pin file's path, to say how to re-approve.
+    :return: a sentence naming what changed and how to approve it.
+    """
+    changes = definition_changes(approved, current) or ["its definition changed"]
+    return (
+        "refused: the tool changed since its definition was approved ("
+        + "; ".join(changes)
+        + f"); review it, then delete its entry from {pin_file} to approve the new "
+        "definition (taken at the next catalogue change or restart)"
+    )
+
+
+def _where(path: Sequence[Any]) -> str:
+    return "/".join(str(part) for part in path)
+
+
+def argument_errors(
+    schema: Mapping[str, Any], arguments: Optional[Mapping[str, Any]]
+) -> List[str]:
+    """Check arguments against the tool's ``inputSchema``; each error names the argument.
+
+    :param schema: the MCP ``inputSchema`` served in ``tools/list``.
+    :param arguments: the call's ``arguments`` (None: none given).
+    :return: sentences such as ``argument 'limit': 'x' is not of type 'integer'`` or
+        ``missing required argument 'query'``, sorted by argument; empty when valid.
+    """
+    try:
+        Draft202012Validator.check_schema(dict(schema))
+        validator = Draft202012Validator(dict(schema))
+    except SchemaError as exc:  # the exporter checks schemas; say so if one slips
+        return [f"the tool's input schema is invalid: {exc.message}"]
+    try:
+        found = list(validator.iter_errors(dict(arguments or {})))
+    except RecursionError:  # a deeply nested argument (its error text is a repr too)
+        return ["arguments: nested too deeply to check"]
+    errors: List[str] = []
+    for error in found:
+        path = list(error.absolute_path)
+        if error.validator == "required" and not path:
+            missing = [
+                name for name in error.validator_value if name not in (arguments or {})
+            ]
+            errors.extend(f"missing required argument {name!r}" for name in missing)
+        elif error.validator == "additionalProperties" and not path:
+            known = set((schema.get("properties") or {}).keys())
+            extra = sorted(set((arguments or {}).keys()) - known)
+            errors.extend(f"argument {name!r} is not accepted" for name in extra)
+        elif path:
+            errors.append(f"argument {_where(path)!r}: {error.message}")
+        else:
+            errors.append(f"arguments: {error.message}")
+    return sorted(set(errors))
