@@ -169,6 +169,20 @@ class Page:
             )
         )
 
+    def offer_rows(self) -> List[Dict[str, str]]:
+        """Read the search view's results.
+
+        :return: per row: ``tool``, ``kind``, ``mech`` (its key) and ``price`` texts.
+        """
+        return list(
+            self.driver.execute_script(
+                "return [...document.querySelectorAll('#results tbody tr')].map(r => ({"
+                "tool: r.cells[0].textContent, kind: r.cells[1].textContent,"
+                "mech: r.cells[2].querySelector('a').getAttribute('title'),"
+                "price: r.cells[3].textContent}))"
+            )
+        )
+
     def log(self) -> List[Dict[str, Any]]:
         """Return the console messages since the last call.
 

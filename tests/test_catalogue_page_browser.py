@@ -35,7 +35,7 @@ import socket
 import subprocess  # nosec B404: the CLI under test, started with a fixed command line
 import sys
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator
 from urllib.parse import quote
 
 import pytest
@@ -261,22 +261,6 @@ def assert_inert(page: Page) -> None:
     assert problems == []
 
 
-def offer_rows(page: Page) -> List[Dict[str, str]]:
-    """Read the search results.
-
-    :param page: the page, the search rendered.
-    :return: per row: ``tool``, ``kind``, ``mech`` (its key), ``price`` texts.
-    """
-    return list(
-        page.driver.execute_script(
-            "return [...document.querySelectorAll('#results tbody tr')].map(r => ({"
-            "tool: r.cells[0].textContent, kind: r.cells[1].textContent,"
-            "mech: r.cells[2].querySelector('a').getAttribute('title'),"
-            "price: r.cells[3].textContent}))"
-        )
-    )
-
-
 def submit_search(page: Page, **fields: str) -> None:
     """Fill the search form and submit it, as a person would.
 
@@ -307,11 +291,11 @@ def test_the_page_loads_with_the_catalogue_status_and_pages(page: Page) -> None:
     page.open()
     status = page.texts("#status")[0]
     assert "tools from 8 mechs" in status and "fresh" in status
-    first = offer_rows(page)
+    first = page.offer_rows()
     assert len(first) == PAGE_SIZE
     page.click(page.css("#next-page")[0])
     assert "cursor=" in page.current()
-    second = offer_rows(page)
+    second = page.offer_rows()
     assert len(second) == PAGE_SIZE and not {r["tool"] for r in first} & {
         r["tool"] for r in second
     }
@@ -325,7 +309,7 @@ def test_a_search_ranks_by_words_from_the_search_box(page: Page) -> None:
     page.open()
     submit_search(page, q="draw an illustration")
     assert "q=draw" in page.current()
-    assert offer_rows(page)[0]["tool"] == "dall-e-3"
+    assert page.offer_rows()[0]["tool"] == "dall-e-3"
     assert_inert(page)
 
 
@@ -333,15 +317,15 @@ def test_filters_narrow_the_results(page: Page) -> None:
     """Kind, payment, max price and sort from the form narrow and order the offers."""
     page.open()
     submit_search(page, kind="image", sort="price")
-    rows = offer_rows(page)
+    rows = page.offer_rows()
     assert rows and {r["kind"] for r in rows} == {"image"}
     assert rows[0]["tool"] == "dall-e-3"  # 0.004 native, the cheapest image tool
     page.open()
     submit_search(page, payment="token_olas")
-    assert {r["mech"] for r in offer_rows(page)} == {ref(3).key}
+    assert {r["mech"] for r in page.offer_rows()} == {ref(3).key}
     page.open()
     submit_search(page, max_price=str(5 * 10**15), callable="on")
-    rows = offer_rows(page)
+    rows = page.offer_rows()
     assert rows and {r["mech"] for r in rows} == {ref(2).key}
     assert all(r["price"] == "0.004 native" for r in rows)
     assert_inert(page)
@@ -451,7 +435,7 @@ def test_the_mech_page_shows_problems_and_withheld_tools(page: Page) -> None:
 def test_hostile_strings_are_shown_as_text_and_never_run(page: Page) -> None:
     """Every hostile name, description, enum value, title and example stays literal text."""
     page.open("/search?mech=" + quote(HOSTILE_REF.key, safe=""))
-    shown = [r["tool"] for r in offer_rows(page)]
+    shown = [r["tool"] for r in page.offer_rows()]
     assert sorted(shown) == sorted(HOSTILE_NAMES)
     assert_inert(page)
     for name in HOSTILE_NAMES:
