@@ -33,7 +33,7 @@ one more thing a browser on the same machine could reach. Exit 0 when stopped (C
 
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Dict, List, MutableMapping, Optional, Tuple
+from typing import Any, Awaitable, Callable, List, MutableMapping, Optional, Tuple
 
 import click
 from mech_catalogue_core.catalogue.exposure import ExposedCatalogue
@@ -62,8 +62,9 @@ MAX_HEAD_BYTES = 16384
 MAX_CONNECTIONS = 64
 
 Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Dict[str, Any]]]
-Send = Callable[[Dict[str, Any]], Awaitable[None]]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
 
 
 def exposed(catalogue: Catalogue, now: float) -> ExposedCatalogue:
@@ -209,6 +210,12 @@ def catalogue_app(
     help="Seconds after the read when /healthcheck calls the catalogue stale.",
 )
 @source_options
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Say where it serves, and any failure, as JSON on stdout.",
+)
 @click.pass_context
 @chain_options
 @devnet_options
@@ -222,6 +229,7 @@ def serve(  # pylint: disable=too-many-arguments
     max_age_seconds: float,
     devnet: Optional[DevnetSettings],
     preset: Optional[ChainPreset],
+    as_json: bool,
     **source: Any,
 ) -> None:
     """Serve the catalogue page and API until stopped.
@@ -234,11 +242,12 @@ def serve(  # pylint: disable=too-many-arguments
     :param max_age_seconds: ``--max-age``.
     :param devnet: the running devnet, or None.
     :param preset: the ``--chain`` preset, or None.
+    :param as_json: ``--json``.
     :param source: :func:`.list_cmd.source_options`' values.
     """
     import uvicorn  # pylint: disable=import-outside-toplevel
 
-    out = Output(bool((ctx.obj or {}).get("json")))
+    out = Output(as_json or bool((ctx.obj or {}).get("json")))
     if from_file is not None:
         try:
             catalogue = load_catalogue(from_file)
@@ -249,11 +258,15 @@ def serve(  # pylint: disable=too-many-arguments
     view = CatalogueView.build(exposed(catalogue, time.time()))
     view.search_index()  # built before the first request, not on the server's loop
     shown = f"[{host}]" if ":" in host else host
-    click.echo(
-        f"serving {view.counts['tools']} tools from {view.counts['mechs']} mechs: "
-        f"http://{shown}:{port}/catalogue/ (Ctrl-C stops)",
-        err=True,
-    )
+    page = f"http://{shown}:{port}/catalogue/"
+    if out.as_json:
+        out.emit({"page": page, **view.counts})
+    else:
+        click.echo(
+            f"serving {view.counts['tools']} tools from {view.counts['mechs']} mechs: "
+            f"{page} (Ctrl-C stops)",
+            err=True,
+        )
     config = uvicorn.Config(
         catalogue_app(view, max_age_seconds, page_size),
         host=host,
