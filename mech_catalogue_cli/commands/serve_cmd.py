@@ -44,9 +44,9 @@ from mech_catalogue_core.model.catalogue import Catalogue
 
 from ..chain_options import PresetCommand, chain_options
 from ..devnet_options import DevnetSettings, devnet_options
-from ..output import CliFailure, Output
-from .list_cmd import read_catalogue, source_options
-from .search_cmd import load_catalogue
+from ..output import Output
+from .list_cmd import source_options
+from .search_cmd import catalogue_to_search
 
 #: where the server listens unless told (loopback: the page is for this machine)
 DEFAULT_HOST = "127.0.0.1"
@@ -248,13 +248,7 @@ def serve(  # pylint: disable=too-many-arguments
     import uvicorn  # pylint: disable=import-outside-toplevel
 
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
-    if from_file is not None:
-        try:
-            catalogue = load_catalogue(from_file)
-        except CliFailure as failure:
-            out.fail(failure)
-    else:
-        catalogue, _ = read_catalogue(ctx, out, source, devnet, preset)
+    catalogue = catalogue_to_search(ctx, out, from_file, source, devnet, preset)
     view = CatalogueView.build(exposed(catalogue, time.time()))
     view.search_index()  # built before the first request, not on the server's loop
     shown = f"[{host}]" if ":" in host else host
