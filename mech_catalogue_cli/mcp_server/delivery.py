@@ -100,6 +100,9 @@ class DeliveryReader:
             "price_wei": str(entry.price),
             "tx_hash": entry.tx_hash,
             "request_cid": entry.cid,
+            # how the request reached the mech: its own transaction, or posted to the
+            # mech's endpoint and settled by the mech (``offchain.py``)
+            "way": "offchain" if "offchain" in entry.extra else "onchain",
         }
         try:
             delivered = await self.wait_for_delivery(tool, entry, timer, session, meta)

@@ -378,7 +378,10 @@ def entry_from_json(text: str, key: str) -> JournalEntry:
             raise ValueError(problem)
     if document["key"] != key:
         raise ValueError("it records another call (its key is not its file name)")
-    if document["status"] != CallStatus.PREPARED and not document["tx_hash"]:
+    offchain = document["extra"].get("offchain")
+    posted = isinstance(offchain, dict) and offchain.get("accepted") is True
+    if document["status"] != CallStatus.PREPARED and not (document["tx_hash"] or posted):
+        # an off-chain request has no transaction of the requester's: its mech accepted it
         raise ValueError(f"it is {document['status']} but names no transaction")
     return JournalEntry(**document)
 
@@ -478,6 +481,33 @@ class Marketplace:
                 f"{redacted_url(self.rpc_url)}: "
                 f"{type(exc).__name__}"
             ) from exc
+
+    def chain_id(self) -> int:
+        """Return the chain id the RPC reports.
+
+        :return: ``eth_chainId``.
+        :raises MarketError: when the RPC cannot be read.
+        """
+        try:
+            return int(self.w3.eth.chain_id)
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            raise MarketError(
+                f"the chain id could not be read through {redacted_url(self.rpc_url)}: "
+                f"{type(exc).__name__}"
+            ) from exc
+
+    def sign_hash(self, digest: bytes) -> str:
+        """Sign a 32-byte digest as is (no EIP-191 prefix), as the marketplace recovers it.
+
+        ``MechMarketplace._verifySignedHash`` runs ``ecrecover(requestId, v, r, s)`` on the
+        raw request id (an EIP-712 digest already), and refuses a high ``s``; eth-account
+        signs with a low ``s``.
+
+        :param digest: the request id.
+        :return: 0x + 130 hex (``r || s || v``, v 27 or 28).
+        """
+        signed = self._account.unsafe_sign_hash(digest)
+        return "0x" + bytes(signed.signature).hex()
 
     def market_nonce(self) -> int:
         """Return ``mapNonces(requester)``.

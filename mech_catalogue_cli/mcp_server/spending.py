@@ -62,5 +62,8 @@ def journal_records(folder: Path) -> List[PaidRecord]:
             continue
         if payment_terms(entry.payment_type).way is not PaymentWay.NATIVE:
             continue  # a token's price is in its own units; its cap is per run
+        offchain = entry.extra.get("offchain")
+        if isinstance(offchain, dict) and offchain.get("refused"):
+            continue  # an off-chain request its mech refused: nothing was paid
         records.append(PaidRecord(entry.request_id, entry.price, written_at))
     return records
