@@ -268,10 +268,9 @@ def get_json(  # pylint: disable=too-many-arguments
     :param max_bytes: the body's bytes at most (after content decoding).
     :param max_depth: the JSON's nesting at most.
     :param ok: the statuses whose body is read.
-    :return: the decoded JSON and the body's size in bytes.
-    :raises AnswerError: for another status, a body over ``max_bytes``, the deadline
-        passed, JSON nested deeper than ``max_depth`` or no JSON at all, or a transport
-        failure.
+    :return: the decoded JSON and the body's size in bytes; ``AnswerError`` is raised
+        for another status, a body over ``max_bytes``, the deadline passed, JSON nested
+        deeper than ``max_depth`` or no JSON at all, or a transport failure.
     """
     decoded, size, _ = _bounded_json(session, url, seconds, max_bytes, max_depth, ok)
     return decoded, size
@@ -298,8 +297,8 @@ def post_form_json(  # pylint: disable=too-many-arguments
     :param max_bytes: the body's bytes at most.
     :param max_depth: the JSON's nesting at most.
     :param ok: the statuses whose body is read (e.g. 200 and 402).
-    :return: the decoded JSON and the HTTP status.
-    :raises AnswerError: as :func:`get_json`, and for a redirect.
+    :return: the decoded JSON and the HTTP status; ``AnswerError`` is raised as by
+        :func:`get_json`, and for a redirect.
     """
     decoded, _, status = _bounded_json(
         session, url, seconds, max_bytes, max_depth, ok, form

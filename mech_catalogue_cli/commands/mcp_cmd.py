@@ -36,13 +36,13 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.references import DOCS_URL
 
 from mech_catalogue_cli.mcp_server.discovery import AUTO_THRESHOLD, DiscoveryMode
-from mech_catalogue_cli.mcp_server.offchain import OffchainMode
 from mech_catalogue_cli.mcp_server.http_access import (
     REMOTE_REFUSED,
     HttpAccess,
     RemoteRefused,
     http_access,
 )
+from mech_catalogue_cli.mcp_server.offchain import OffchainMode
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 
 from ..chain_options import (

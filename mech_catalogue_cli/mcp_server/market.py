@@ -380,7 +380,9 @@ def entry_from_json(text: str, key: str) -> JournalEntry:
         raise ValueError("it records another call (its key is not its file name)")
     offchain = document["extra"].get("offchain")
     posted = isinstance(offchain, dict) and offchain.get("accepted") is True
-    if document["status"] != CallStatus.PREPARED and not (document["tx_hash"] or posted):
+    if document["status"] != CallStatus.PREPARED and not (
+        document["tx_hash"] or posted
+    ):
         # an off-chain request has no transaction of the requester's: its mech accepted it
         raise ValueError(f"it is {document['status']} but names no transaction")
     return JournalEntry(**document)

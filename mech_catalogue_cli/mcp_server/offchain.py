@@ -128,8 +128,8 @@ class OffchainPoster:
         """This requester's prepaid balance for a payment type (blocking).
 
         :param payment_type: 0x + 64 hex.
-        :return: ``mapRequesterBalances(requester)`` of its tracker, smallest units.
-        :raises MarketError: when it cannot be read.
+        :return: ``mapRequesterBalances(requester)`` of its tracker, smallest units
+            (``MarketError`` when it cannot be read).
         """
         return self.payer.funds(payment_type).prepaid
 
@@ -225,7 +225,10 @@ class OffchainPoster:
             return OffchainRefusal(f"{where} {exc}")
         if status == 402:
             return OffchainRefusal(self._challenge_text(entry, body, where))
-        if not isinstance(body, dict) or str(body.get("request_id")) != form["request_id"]:
+        if (
+            not isinstance(body, dict)
+            or str(body.get("request_id")) != form["request_id"]
+        ):
             return OffchainRefusal(
                 f"{where} answered 200 without accepting request "
                 f"{form['request_id']} (another or no request_id)"

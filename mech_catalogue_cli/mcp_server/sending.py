@@ -39,7 +39,6 @@ from mech_catalogue_core.model.vocabulary import CallStatus, PaymentWay
 
 from .call_identity import payload_nonce, request_payload
 from .ipfs import payload_bytes, upload_json
-from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
 from .market import (
     STATUS_DOES_NOT_EXIST,
     Journal,
@@ -49,6 +48,7 @@ from .market import (
     RequestReverted,
     SignedRequest,
 )
+from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .results import REQUEST_META_KEY, text_content
@@ -197,7 +197,7 @@ class RequestSender:
             _meta={REQUEST_META_KEY: body},
         )
 
-    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements
+    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements,too-many-branches
         self,
         tool: ServedTool,
         offer: Offer,
@@ -379,7 +379,9 @@ class RequestSender:
         self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
         return None
 
-    async def _offchain_way(self, offer: Offer, price: int) -> Union[bool, PriceRefusal]:
+    async def _offchain_way(
+        self, offer: Offer, price: int
+    ) -> Union[bool, PriceRefusal]:
         """Whether this offer is called off-chain (``--offchain``), or why it is skipped.
 
         :param offer: the offer.

@@ -46,9 +46,10 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import parse_qs
 
+import click
 from eth_keys import keys
 from mech_catalogue_core.chain.offchain import (
     FETCH_ROUTE,
@@ -61,8 +62,12 @@ from web3 import Web3
 
 from mech_catalogue_cli.devnet.state import DevnetInfo
 from scripts.devnet.marketplace import MarketplaceHelpers
-from scripts.devnet.responder import DEFAULT_RESULT, response_document
+from scripts.devnet.responder import DEFAULT_RESULT, devnet_for, response_document
 
+if TYPE_CHECKING:  # pragma: no cover
+    from scripts.devnet.devnet import Devnet
+
+FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
 #: the real handler's cap on an inbound body (``MAX_HTTP_BODY_BYTES``)
 MAX_BODY_BYTES = 1_048_576
 _DECIMAL = re.compile(r"\A(0|[1-9][0-9]{0,77})\Z")
@@ -122,11 +127,11 @@ class OffchainResponder:  # pylint: disable=too-many-instance-attributes
             def log_message(self, *_: Any) -> None:  # quiet
                 """Log nothing."""
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:  # noqa: N802  # pylint: disable=invalid-name
                 """``send_signed_requests``."""
                 responder.handle_post(self)
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:  # noqa: N802  # pylint: disable=invalid-name
                 """``fetch_offchain_info``."""
                 responder.handle_get(self)
 
@@ -245,7 +250,7 @@ class OffchainResponder:  # pylint: disable=too-many-instance-attributes
         sender = Web3.to_checksum_address(form.get("sender", ZERO_ADDRESS))
         data = bytes.fromhex(form["ipfs_hash"][2:])
         signature = bytes.fromhex(form.get("signature", "0x")[2:])
-        mechs = [m for m in self.mechs]
+        mechs = sorted(self.mechs)
         nonce = self.market.functions.mapNonces(sender).call()
         for mech in mechs:
             contract = self.devnet.mech(mech)
@@ -402,3 +407,71 @@ class OffchainResponder:  # pylint: disable=too-many-instance-attributes
         :param exc_info: the exception, if any (not suppressed).
         """
         self.stop()
+
+
+def declare_endpoint(
+    devnet: "Devnet",
+    service_id: int,
+    url: str,
+    fixture: str = "service_input_schema.json",
+) -> None:
+    """Set a service's manifest to a seed fixture whose top-level ``url`` is ``url``.
+
+    :param devnet: the devnet.
+    :param service_id: the service (its owner or Safe sends ``changeHash``).
+    :param url: the endpoint declared.
+    :param fixture: the fixture under ``scripts/devnet/fixtures/``.
+    """
+    manifest = json.loads((FIXTURES_DIR / fixture).read_text(encoding="utf-8"))
+    manifest["url"] = url
+    _, digest = devnet.add_manifest(json.dumps(manifest).encode("utf-8"))
+    devnet.change_service_hash(service_id, digest)
+
+
+def prepay_native(devnet: "Devnet", requester: str, amount: int) -> None:
+    """Deposit ``amount`` wei on the native tracker for ``requester`` (from ``deployer``).
+
+    :param devnet: the devnet.
+    :param requester: the account credited.
+    :param amount: wei.
+    """
+    tracker = devnet.contract("FixtureBalanceTracker")
+    devnet.transact(
+        tracker.functions.depositFor(Web3.to_checksum_address(requester)),
+        devnet.address("deployer"),
+        value=amount,
+    )
+
+
+@click.command(
+    help="Serve the off-chain endpoint of MECH on the devnet (a stand-in following the "
+    "real mech's routes) on 127.0.0.1:PORT until Ctrl-C; declare http://127.0.0.1:PORT "
+    "as the url of the mech's service manifest, and prepay on its tracker."
+)
+@click.option("--mech", "mechs", multiple=True, required=True, help="A mech address.")
+@click.option(
+    "--devnet-dir",
+    "state_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of the devnet's devnet.json (default: as the CLI's --devnet).",
+)
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8010)
+def main(mechs: Tuple[str, ...], state_dir: Optional[Path], port: int) -> None:
+    """Serve until interrupted.
+
+    :param mechs: the mech addresses.
+    :param state_dir: the devnet state folder, or None for the CLI's rule.
+    :param port: the port.
+    """
+    endpoint = OffchainResponder(devnet_for(state_dir), mechs, port=port).start()
+    click.echo(f"off-chain endpoint of {', '.join(mechs)}: {endpoint.url}")
+    try:
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        endpoint.stop()
+
+
+if __name__ == "__main__":
+    main()  # pylint: disable=no-value-for-parameter

@@ -21,7 +21,6 @@ stand-in (``scripts/devnet/offchain_responder.py``, following the real mech's ro
 honest or hostile; the deployed service's manifest is set to declare its URL.
 """
 
-import json
 from pathlib import Path
 from typing import Any, Tuple
 
@@ -31,8 +30,11 @@ from mech_catalogue_core.chain.offchain import request_id
 from web3 import Web3
 
 from scripts.devnet import Devnet
-from scripts.devnet.offchain_responder import OffchainResponder
-from scripts.devnet.seed import FIXTURES_DIR
+from scripts.devnet.offchain_responder import (
+    OffchainResponder,
+    declare_endpoint,
+    prepay_native,
+)
 from tests.devnet.mcp_helpers import market_nonce, requester, stdio_client
 
 TOOL = "prediction-online"  # offered by the deployed service's mechs
@@ -64,10 +66,7 @@ def declare_url(devnet: Devnet, service_id: int, url: str) -> None:
     :param service_id: the service.
     :param url: the endpoint declared.
     """
-    manifest = json.loads((FIXTURES_DIR / "service_input_schema.json").read_text())
-    manifest["url"] = url
-    _, digest = devnet.add_manifest(json.dumps(manifest).encode())
-    devnet.change_service_hash(service_id, digest)
+    declare_endpoint(devnet, service_id, url)
 
 
 def prepay(devnet: Devnet, amount: int) -> None:
@@ -76,12 +75,7 @@ def prepay(devnet: Devnet, amount: int) -> None:
     :param devnet: the devnet.
     :param amount: wei.
     """
-    tracker = devnet.contract("FixtureBalanceTracker")
-    devnet.transact(
-        tracker.functions.depositFor(Web3.to_checksum_address(requester(devnet))),
-        devnet.address("deployer"),
-        value=amount,
-    )
+    prepay_native(devnet, requester(devnet), amount)
 
 
 def prepaid(devnet: Devnet) -> int:
@@ -176,9 +170,7 @@ def test_an_offchain_call_returns_the_verified_answer_with_no_transaction(
         prepay(devnet, 3 * price)
         nonce, count = account_nonce(devnet), market_nonce(devnet)
         balance = devnet.w3.eth.get_balance(Web3.to_checksum_address(requester(devnet)))
-        first, again = calls(
-            devnet, tmp_path, 2, "--mech", mech, "--offchain", "only"
-        )
+        first, again = calls(devnet, tmp_path, 2, "--mech", mech, "--offchain", "only")
     assert not first.is_error, first.content[0].text
     meta = first.meta[REQUEST_META]
     assert meta["way"] == "offchain" and meta["tx_hash"] == ""
@@ -193,10 +185,11 @@ def test_an_offchain_call_returns_the_verified_answer_with_no_transaction(
     # the mech's settlement used the signed nonce and charged the prepaid balance once
     assert market_nonce(devnet) == count + 1 and prepaid(devnet) == 2 * price
     # the retry read the same answer: one post, one settlement
-    assert not again.is_error and again.meta[REQUEST_META]["request_id"] == meta[
-        "request_id"
-    ]
-    assert len(endpoint.posts) == 1 and endpoint.errors == []
+    assert (
+        not again.is_error
+        and again.meta[REQUEST_META]["request_id"] == meta["request_id"]
+    )
+    assert len(endpoint.posts) == 1 and not endpoint.errors
     assert endpoint.posts[0]["request_id"] == meta["request_id_decimal"]
 
 
@@ -232,7 +225,7 @@ def test_auto_takes_the_onchain_request_when_nothing_is_prepaid(
             devnet, tmp_path, 1, "--mech", mech, "--offchain", "auto", "--dry-run"
         )
     assert result.is_error and "dry run" in result.content[0].text
-    assert endpoint.posts == []
+    assert not endpoint.posts
 
 
 @pytest.mark.parametrize(
@@ -304,4 +297,4 @@ def test_the_endpoint_refuses_a_request_signed_by_another_key(
         )
     assert answer.status_code == 400
     assert "does not recover to the sender" in answer.json()["reason"]
-    assert endpoint.settled == {}
+    assert not endpoint.settled

@@ -93,7 +93,9 @@ def offchain_endpoint(extra: Mapping[str, Any]) -> Optional[str]:
     except ValueError as exc:
         raise EndpointError("url has an invalid port") from exc
     host = parts.hostname or ""
-    if not host or not _HOST.match(parts.netloc.rsplit(":", 1)[0] if port else parts.netloc):
+    if not host or not _HOST.match(
+        parts.netloc.rsplit(":", 1)[0] if port else parts.netloc
+    ):
         raise EndpointError("url has no valid host")
     return url.rstrip("/")
 
@@ -129,7 +131,7 @@ def request_id(  # pylint: disable=too-many-arguments
     payment_type: bytes,
     nonce: int,
 ) -> bytes:
-    """``MechMarketplace.getRequestId(mech, requester, data, deliveryRate, paymentType, nonce)``.
+    r"""``MechMarketplace.getRequestId(mech, requester, data, deliveryRate, paymentType, nonce)``.
 
     ``keccak256("\\x19\\x01" ‖ domainSeparator ‖ keccak256(abi.encode(marketplace, mech,
     requester, keccak256(data), deliveryRate, paymentType, nonce)))``: the EIP-712 digest the
@@ -148,7 +150,15 @@ def request_id(  # pylint: disable=too-many-arguments
     """
     inner = keccak(
         abi_encode(
-            ["address", "address", "address", "bytes32", "uint256", "bytes32", "uint256"],
+            [
+                "address",
+                "address",
+                "address",
+                "bytes32",
+                "uint256",
+                "bytes32",
+                "uint256",
+            ],
             [
                 marketplace,
                 mech,
@@ -241,9 +251,7 @@ def challenge_refusal(
     if challenge.chain_id != chain_id:
         return f"its chainId {challenge.chain_id} is not this chain's ({chain_id})"
     if challenge.required > price:
-        return (
-            f"it requires {challenge.required}, more than the signed price {price}"
-        )
+        return f"it requires {challenge.required}, more than the signed price {price}"
     return ""
 
 

@@ -18,7 +18,7 @@ The request id's equality with the contract's ``getRequestId`` is checked on the
 (``tests/devnet/test_mcp_offchain.py``); here, what is refused and why.
 """
 
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import pytest
 from mech_catalogue_core.chain.offchain import (
@@ -128,7 +128,12 @@ def test_a_malformed_challenge_is_refused(change: Dict[str, Any], why: str) -> N
 def test_a_challenge_never_decides_where_money_goes() -> None:
     """Another payTo, another chain or more than the signed price: not believed."""
     challenge = parse_challenge(CHALLENGE)
-    assert challenge_refusal(challenge, TRACKER.upper().replace("0X", "0x"), 100, 5 * 10**17) == ""
+    assert (
+        challenge_refusal(
+            challenge, TRACKER.upper().replace("0X", "0x"), 100, 5 * 10**17
+        )
+        == ""
+    )
     assert "is not the balance tracker" in challenge_refusal(
         challenge, "0x" + "b2" * 20, 100, 5 * 10**17
     )
@@ -154,7 +159,7 @@ def test_the_request_id_moves_with_every_input() -> None:
     )
     first = request_id(*base)
     assert len(first) == 32
-    changed = [
+    changed: List[Any] = [
         101,
         "0x" + "12" * 20,
         "0x" + "23" * 20,
@@ -165,13 +170,13 @@ def test_the_request_id_moves_with_every_input() -> None:
         1,
     ]
     for index, value in enumerate(changed):
-        moved = list(base)
+        moved: List[Any] = list(base)
         moved[index] = value
         assert request_id(*moved) != first, index
 
 
 def test_a_signature_splits_as_the_marketplace_reads_it() -> None:
-    """v of 0/1 becomes 27/28; other lengths are refused."""
+    """A v of 0/1 becomes 27/28; other lengths are refused."""
     signature = bytes(range(64)) + b"\x01"
     v, r, s = split_signature(signature)
     assert v == 28 and r == int.from_bytes(bytes(range(32)), "big")
