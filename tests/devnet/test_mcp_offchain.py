@@ -35,7 +35,7 @@ from scripts.devnet.offchain_responder import (
     declare_endpoint,
     prepay_native,
 )
-from tests.devnet.mcp_helpers import market_nonce, requester, stdio_client
+from tests.devnet.mcp_helpers import market_nonce, requester, responder, stdio_client
 
 TOOL = "prediction-online"  # offered by the deployed service's mechs
 REQUEST_META = "io.olas/mech-request"
@@ -103,19 +103,23 @@ def account_nonce(devnet: Devnet) -> int:
     )
 
 
-def calls(devnet: Devnet, state: Path, times: int, *extra: str) -> Any:
+def calls(
+    devnet: Devnet, state: Path, times: int, *extra: str, prompt: str = ""
+) -> Any:
     """``times`` tools/call of TOOL through one SDK client over stdio.
 
     :param devnet: the devnet.
     :param state: the server's state folder.
     :param times: how many calls (same arguments).
     :param extra: server options.
+    :param prompt: another prompt than ARGUMENTS' (another call).
     :return: the results.
     """
+    arguments = dict(ARGUMENTS, prompt=prompt) if prompt else ARGUMENTS
 
     async def main() -> Any:
         async with stdio_client(devnet, state, "--timeout", "60", *extra) as client:
-            return [await client.call_tool(TOOL, ARGUMENTS) for _ in range(times)]
+            return [await client.call_tool(TOOL, arguments) for _ in range(times)]
 
     return anyio.run(main)
 
@@ -213,19 +217,31 @@ def test_a_short_prepaid_balance_ends_in_a_402_error_and_nothing_is_paid(
     assert prepaid(devnet) == 0 and len(endpoint.posts) == 1
 
 
-def test_auto_takes_the_onchain_request_when_nothing_is_prepaid(
+def test_auto_posts_only_when_the_prepaid_balance_covers_the_price(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
-    """``--offchain auto`` posts nothing when the prepaid balance is short."""
+    """``--offchain auto``: on chain with nothing prepaid, off-chain once it covers."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    with OffchainResponder(devnet.info, [mech]) as endpoint:
+    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    with OffchainResponder(devnet.info, [mech]) as endpoint, responder(devnet):
         declare_url(devnet, service_id, endpoint.url)
-        (result,) = calls(
-            devnet, tmp_path, 1, "--mech", mech, "--offchain", "auto", "--dry-run"
+        nonce = account_nonce(devnet)
+        (onchain,) = calls(
+            devnet, tmp_path, 1, "--mech", mech, "--offchain", "auto", prompt="first"
         )
-    assert result.is_error and "dry run" in result.content[0].text
-    assert not endpoint.posts
+        assert not onchain.is_error, onchain.content[0].text
+        assert onchain.meta[REQUEST_META]["way"] == "onchain"
+        assert not endpoint.posts and account_nonce(devnet) == nonce + 1
+        prepay(devnet, price)
+        nonce = account_nonce(devnet)
+        (offchain,) = calls(
+            devnet, tmp_path, 1, "--mech", mech, "--offchain", "auto", prompt="second"
+        )
+    assert not offchain.is_error, offchain.content[0].text
+    assert offchain.meta[REQUEST_META]["way"] == "offchain"
+    assert len(endpoint.posts) == 1 and account_nonce(devnet) == nonce
+    assert prepaid(devnet) == 0
 
 
 @pytest.mark.parametrize(
