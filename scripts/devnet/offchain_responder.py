@@ -445,8 +445,9 @@ def prepay_native(devnet: "Devnet", requester: str, amount: int) -> None:
 
 @click.command(
     help="Serve the off-chain endpoint of MECH on the devnet (a stand-in following the "
-    "real mech's routes) on 127.0.0.1:PORT until Ctrl-C; declare http://127.0.0.1:PORT "
-    "as the url of the mech's service manifest, and prepay on its tracker."
+    "real mech's routes) on 127.0.0.1:PORT until Ctrl-C. --declare sets the url of each "
+    "mech's service manifest (the seeded one) to it; --prepay deposits WEI on the "
+    "native tracker for the account mcp --devnet pays from."
 )
 @click.option("--mech", "mechs", multiple=True, required=True, help="A mech address.")
 @click.option(
@@ -457,14 +458,37 @@ def prepay_native(devnet: "Devnet", requester: str, amount: int) -> None:
     help="Folder of the devnet's devnet.json (default: as the CLI's --devnet).",
 )
 @click.option("--port", type=click.IntRange(min=1, max=65535), default=8010)
-def main(mechs: Tuple[str, ...], state_dir: Optional[Path], port: int) -> None:
+@click.option("--declare", is_flag=True, help="Declare the endpoint in the manifests.")
+@click.option("--prepay", type=click.IntRange(min=0), default=0, help="Wei to prepay.")
+def main(
+    mechs: Tuple[str, ...],
+    state_dir: Optional[Path],
+    port: int,
+    declare: bool,
+    prepay: int,
+) -> None:
     """Serve until interrupted.
 
     :param mechs: the mech addresses.
     :param state_dir: the devnet state folder, or None for the CLI's rule.
     :param port: the port.
+    :param declare: set each mech's service manifest ``url`` to the endpoint.
+    :param prepay: wei deposited for the devnet requester (``stranger``).
     """
-    endpoint = OffchainResponder(devnet_for(state_dir), mechs, port=port).start()
+    # imported here: the devnet package imports the seed, which is not needed to serve
+    from scripts.devnet.devnet import Devnet  # pylint: disable=import-outside-toplevel
+
+    info = devnet_for(state_dir)
+    endpoint = OffchainResponder(info, mechs, port=port).start()
+    devnet = Devnet(info)
+    wanted = {m.lower() for m in mechs}
+    if declare:
+        for service in sorted(
+            {int(m["service_id"]) for m in info.mechs if m["address"].lower() in wanted}
+        ):
+            declare_endpoint(devnet, service, endpoint.url)
+    if prepay:
+        prepay_native(devnet, devnet.address("stranger"), prepay)
     click.echo(f"off-chain endpoint of {', '.join(mechs)}: {endpoint.url}")
     try:
         while True:

@@ -21,6 +21,10 @@ stand-in (``scripts/devnet/offchain_responder.py``, following the real mech's ro
 honest or hostile; the deployed service's manifest is set to declare its URL.
 """
 
+import os
+import socket
+import subprocess  # nosec: runs this checkout's own module
+import sys
 from pathlib import Path
 from typing import Any, Tuple
 
@@ -35,7 +39,23 @@ from scripts.devnet.offchain_responder import (
     declare_endpoint,
     prepay_native,
 )
-from tests.devnet.mcp_helpers import market_nonce, requester, responder, stdio_client
+from tests.devnet.mcp_helpers import (
+    ROOT,
+    market_nonce,
+    requester,
+    responder,
+    stdio_client,
+)
+
+
+def _env() -> dict:
+    """This checkout's packages first on the path of a child process.
+
+    :return: the environment.
+    """
+    paths = (str(ROOT), str(ROOT / "libs" / "mech-catalogue-core"))
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
 
 TOOL = "prediction-online"  # offered by the deployed service's mechs
 REQUEST_META = "io.olas/mech-request"
@@ -314,3 +334,41 @@ def test_the_endpoint_refuses_a_request_signed_by_another_key(
     assert answer.status_code == 400
     assert "does not recover to the sender" in answer.json()["reason"]
     assert not endpoint.settled
+
+
+def test_the_stand_in_endpoint_command_declares_itself_and_prepays(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """``python -m scripts.devnet.offchain_responder --declare --prepay``: a call then works."""
+    devnet = chain_snapshot
+    mech, _ = native_mech(devnet)
+    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    command = [
+        sys.executable,
+        "-m",
+        "scripts.devnet.offchain_responder",
+        "--mech",
+        mech,
+        "--devnet-dir",
+        str(devnet.info.state_dir),
+        "--port",
+        str(port),
+        "--declare",
+        "--prepay",
+        str(price),
+    ]
+    with subprocess.Popen(  # nosec: our own module, fixed arguments
+        command, stdout=subprocess.PIPE, text=True, cwd=str(ROOT), env=_env()
+    ) as served:
+        try:
+            line = served.stdout.readline() if served.stdout else ""
+            assert f"http://127.0.0.1:{port}" in line, line
+            assert prepaid(devnet) == price
+            (result,) = calls(devnet, tmp_path, 1, "--mech", mech, "--offchain", "only")
+        finally:
+            served.terminate()
+    assert not result.is_error, result.content[0].text
+    assert result.meta[REQUEST_META]["way"] == "offchain" and prepaid(devnet) == 0
