@@ -156,11 +156,18 @@ class DeliveryReader:
             if waited >= total:
                 timer.lap("delivery_wait")
                 meta["seconds"] = timer.marks
+                if "offchain" in entry.extra:
+                    where = (
+                        "posted to its endpoint and accepted; the mech charges the "
+                        "prepaid balance when it settles it on chain"
+                    )
+                else:
+                    where = f"tx {entry.tx_hash}; it stays paid on chain"
                 return error_result(
                     f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
-                    f"({entry.price} wei, tx {entry.tx_hash}) was not delivered within "
-                    f"{total:g} s. It stays paid on chain; call again with the same "
-                    "arguments to keep waiting (that will not pay again).",
+                    f"({entry.price} wei) was not delivered within {total:g} s "
+                    f"({where}). Call again with the same arguments to keep waiting "
+                    "(that will not pay again).",
                     meta,
                 )
             await self.progress(

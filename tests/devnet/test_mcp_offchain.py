@@ -372,3 +372,33 @@ def test_the_stand_in_endpoint_command_declares_itself_and_prepays(
             served.terminate()
     assert not result.is_error, result.content[0].text
     assert result.meta[REQUEST_META]["way"] == "offchain" and prepaid(devnet) == 0
+
+
+def test_an_accepted_request_never_settled_times_out_and_a_retry_posts_nothing(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """The mech accepts and never settles: a timeout in words; a new process only waits."""
+    devnet = chain_snapshot
+    mech, service_id = native_mech(devnet)
+    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    with OffchainResponder(devnet.info, [mech], behaviour="no_settle") as endpoint:
+        declare_url(devnet, service_id, endpoint.url)
+        prepay(devnet, price)
+        nonce = account_nonce(devnet)
+        for _ in range(2):  # two server processes, one journal
+            (result,) = calls(
+                devnet,
+                tmp_path,
+                1,
+                "--mech",
+                mech,
+                "--offchain",
+                "only",
+                "--timeout",
+                "2",
+            )
+            text = result.content[0].text
+            assert result.is_error and "was not delivered within 2 s" in text, text
+            assert "posted to its endpoint and accepted" in text
+    assert len(endpoint.posts) == 1 and account_nonce(devnet) == nonce
+    assert prepaid(devnet) == price
