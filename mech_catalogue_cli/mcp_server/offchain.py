@@ -116,12 +116,20 @@ class OffchainPoster:
         self._chain_id: Optional[int] = None
 
     def chain_id(self) -> int:
-        """The chain id (read once).
+        """The chain id the RPC reports (read once).
 
-        :return: it.
+        :return: ``eth_chainId``.
+        :raises MarketError: when it cannot be read.
         """
         if self._chain_id is None:
-            self._chain_id = self.market.chain_id()
+            try:
+                self._chain_id = int(self.market.w3.eth.chain_id)
+            except Exception as exc:  # pylint: disable=broad-exception-caught
+                # ValueError, OSError, web3's RPC errors: the URL is never quoted
+                raise MarketError(
+                    f"the chain id could not be read ({type(exc).__name__}); "
+                    "nothing was posted"
+                ) from exc
         return self._chain_id
 
     def prepaid(self, payment_type: str) -> int:
