@@ -235,6 +235,51 @@ def test_price_sort_is_cheapest_first_unpriced_last_then_relevance() -> None:
     assert hits[0].mech.ref.mech_id == 2  # the cheapest mech offers prediction-online
 
 
+def test_min_karma_keeps_mechs_whose_karma_was_read_and_reaches_it() -> None:
+    """Karma 3 (mech 1), 2 (mech 3), 0 (mech 2); no karma read (4, 5) never passes."""
+    for floor, kept in ((None, {1, 2, 3, 4, 5}), (0, {1, 2, 3}), (2, {1, 3}), (3, {1})):
+        page = INDEX.search(SearchQuery(min_karma=floor, page_size=50))
+        assert {h.mech.ref.mech_id for h in page.hits} == kept, floor
+    assert INDEX.search(SearchQuery(min_karma=4)).total == 0
+    karma_read = sum(len(m.tools) for m in mechs() if m.ref.mech_id in (1, 2, 3))
+    assert INDEX.search(SearchQuery(min_karma=-5, page_size=50)).total == karma_read
+
+
+def test_karma_sort_is_highest_first_unread_last_then_relevance() -> None:
+    """Karma order: mech 1 (3), mech 3 (2), mech 2 (0), then mechs with none read."""
+    hits = everything(
+        INDEX, SearchQuery(text="prediction", sort=SearchSort.KARMA, page_size=3)
+    )
+    order = [h.mech.ref.mech_id for h in hits]
+    read = [m for m in order if m in (1, 3, 2)]
+    assert order[: len(read)] == sorted(read, key=[1, 3, 2].index)
+    assert set(order[len(read) :]) == {4, 5}
+    # within one karma (mech 1's tools; the unread ones), relevance decides
+    for group in ({1}, {4, 5}):
+        scores = [h.score for h in hits if h.mech.ref.mech_id in group]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_the_default_order_does_not_use_karma() -> None:
+    """Raising one mech's karma changes no relevance page (karma is buyable, issue 29)."""
+    rich = [
+        (
+            replace(
+                m, marketplace=tuple(replace(f, karma=10**9) for f in m.marketplace)
+            )
+            if m.ref.mech_id == 2
+            else m
+        )
+        for m in mechs()
+    ]
+    bought = SearchIndex.build(Catalogue.build(rich))
+    for text in ("prediction", "image", "market", ""):
+        query = SearchQuery(text=text, page_size=50)
+        assert offers(bought.search(query)) == offers(INDEX.search(query))
+    top = bought.search(SearchQuery(sort=SearchSort.KARMA, page_size=1))
+    assert top.hits[0].mech.ref.mech_id == 2  # only the karma order follows it
+
+
 # --- cursors ----------------------------------------------------------------------
 
 
@@ -323,7 +368,9 @@ def test_a_cursor_past_the_matches_is_refused() -> None:
         ({"page_size": 201}, "page size"),
         ({"max_price": -1}, "max price"),
         ({"max_price": 2**63}, "max price"),
-        ({"sort": "karma"}, "sort"),
+        ({"sort": "popularity"}, "sort"),
+        ({"min_karma": 2**62 + 1}, "min karma"),
+        ({"min_karma": -(2**62) - 1}, "min karma"),
     ],
 )
 def test_queries_out_of_range_are_refused(fields: dict, says: str) -> None:
