@@ -83,6 +83,7 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
         payment type asked (smallest unit of the asset; None: none is callable).
     :param payments: the payment type names of its callable contracts, sorted.
     :param delivering: whether one of its contracts has delivered a request.
+    :param karma: the mech's karma (:func:`.query.highest_karma`; None: none read).
     """
 
     tool: Tool
@@ -91,6 +92,7 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
     price: Optional[int]
     payments: Tuple[str, ...]
     delivering: bool
+    karma: Optional[int] = None
 
     @property
     def callable_now(self) -> bool:
@@ -498,4 +500,5 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             price=None if price == NO_PRICE else lowest_price(mech, query.payment),
             payments=payments,
             delivering=delivering,
+            karma=highest_karma(mech),
         )
