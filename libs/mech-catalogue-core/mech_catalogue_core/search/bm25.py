@@ -43,13 +43,12 @@ the same pairs and so the same weights, bit for bit.
 
 import re
 from array import array
-from collections import Counter
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 import Stemmer  # type: ignore[import-not-found]
 
-__all__ = ["B", "BATCH_CHARS", "K1", "STOP_WORDS", "Bm25Index"]
+__all__ = ["B", "BATCH_CHARS", "FIELD_SEPARATOR", "K1", "STOP_WORDS", "Bm25Index"]
 
 #: term-frequency saturation
 K1 = 1.5
@@ -63,6 +62,8 @@ STOP_WORDS = frozenset(
 #: the stemmer language of ``PyStemmer`` (Snowball)
 STEMMER_LANGUAGE = "english"
 _WORD = re.compile(r"[^\W_]{2,}")
+#: splits a text into fields when the index counts by field (ASCII unit separator)
+FIELD_SEPARATOR = "\x1f"
 #: term id of a stop word (never indexed)
 _STOP = -1
 #: characters of ASCII text split at once: bounds a batch's arrays (a few tens of bytes
@@ -162,18 +163,31 @@ class Bm25Index:
     them term by term in term-id order.
     """
 
-    def __init__(self, texts: Iterable[str], vectorised: bool = True) -> None:
+    def __init__(
+        self,
+        texts: Iterable[str],
+        vectorised: bool = True,
+        field_weights: Optional[Sequence[int]] = None,
+    ) -> None:
         """Index the documents (O(total words); the per-word work is numpy's for ASCII).
 
         :param texts: one text per document, read once (a generator keeps only a
             batch alive); a document's id is its position.
         :param vectorised: False: every text the per-document way (the reference the
             tests compare the batches with; same index, slower).
+        :param field_weights: None: a term's frequency is how often the text holds it.
+            Else each text is fields split by :data:`FIELD_SEPARATOR` (a field past
+            the weights counts as the last), and a term's frequency is the sum of the
+            weights of the fields holding it: repeating a word within a field adds
+            nothing (keyword stuffing); a document's length is that sum over its
+            terms, and one shorter than the average counts as average (a short list
+            of keywords gains nothing from being short).
         """
         self._stemmer = Stemmer.Stemmer(  # pylint: disable=c-extension-no-member
             STEMMER_LANGUAGE
         )
         self._terms = _Terms(self._stemmer)
+        self._weights_of_fields = tuple(field_weights or ())
         chunks = list(self._chunks(texts, vectorised))
         self.documents = sum(len(sizes) for sizes, _, _ in chunks)
         self._indptr, self._indices, self._weights = self._columns(chunks)
@@ -221,20 +235,27 @@ class Bm25Index:
         counts: "array[int]",
     ) -> None:
         """Append one document's (term, count) pairs, stop words dropped."""
-        counted = Counter(_WORD.findall(text.lower()))
         terms_of = self._terms
-        ids = [terms_of[word] for word in counted]
-        if _STOP in ids or len(set(ids)) < len(ids):  # stop words, or alike stems
-            merged: Dict[int, int] = {}
-            for term, count in zip(ids, counted.values()):
-                if term != _STOP:
-                    merged[term] = merged.get(term, 0) + count
-            ids, tally = list(merged), list(merged.values())
+        merged: Dict[int, int] = {}
+        if self._weights_of_fields:
+            fields = text.lower().split(FIELD_SEPARATOR)
+            last = len(self._weights_of_fields) - 1
+            held: List[set] = [set() for _ in range(min(len(fields), last + 1))]
+            for at, field in enumerate(fields):
+                ids = held[min(at, last)]
+                for word in _WORD.findall(field):  # ids in order of first appearance
+                    ids.add(terms_of[word])
+            for at, ids in enumerate(held):
+                for term in ids - {_STOP}:
+                    merged[term] = merged.get(term, 0) + self._weights_of_fields[at]
         else:
-            tally = list(counted.values())
-        terms.extend(ids)
-        counts.extend(tally)
-        sizes.append(len(ids))
+            for word in _WORD.findall(text.lower()):
+                term = terms_of[word]
+                if term != _STOP:
+                    merged[term] = merged.get(term, 0) + 1
+        terms.extend(merged)
+        counts.extend(merged.values())
+        sizes.append(len(merged))
 
     def _batch_pairs(  # pylint: disable=too-many-locals
         self, batch: List[str]
@@ -272,15 +293,51 @@ class Bm25Index:
         token_terms = term_of[word_of]
         kept = token_terms != _STOP
         vocabulary = max(1, len(self._terms.ids))
-        pairs, counts = np.unique(
-            documents[kept] * vocabulary + token_terms[kept], return_counts=True
-        )
+        if self._weights_of_fields:
+            fields = self._fields_of(joined, starts, ends, documents)[kept]
+            pairs, counts = self._field_counts(
+                documents[kept], fields, token_terms[kept], vocabulary
+            )
+        else:
+            pairs, counts = np.unique(
+                documents[kept] * vocabulary + token_terms[kept], return_counts=True
+            )
         sizes = np.bincount(pairs // vocabulary, minlength=len(batch))
         return (
             sizes.astype(np.int32),
             (pairs % vocabulary).astype(np.int32),
             counts.astype(np.int32),
         )
+
+    def _fields_of(
+        self, joined: bytes, starts: np.ndarray, ends: np.ndarray, documents: np.ndarray
+    ) -> np.ndarray:
+        """Each word's field in its document (fields past the weights: the last)."""
+        separators = np.cumsum(
+            np.frombuffer(joined, dtype=np.uint8) == ord(FIELD_SEPARATOR)
+        )
+        separators = np.concatenate([np.zeros(1, np.int64), separators])
+        document_starts = np.concatenate([np.zeros(1, np.int64), ends[:-1]])
+        fields = separators[starts] - separators[document_starts][documents]
+        return np.minimum(fields, len(self._weights_of_fields) - 1)
+
+    def _field_counts(
+        self,
+        documents: np.ndarray,
+        fields: np.ndarray,
+        terms: np.ndarray,
+        vocabulary: int,
+    ) -> Tuple[np.ndarray, np.ndarray]:
+        """Each (document, term)'s summed weight of the fields holding the term."""
+        width = len(self._weights_of_fields)
+        held = np.unique((documents * width + fields) * vocabulary + terms)
+        weights = np.asarray(self._weights_of_fields, dtype=np.int64)
+        weight = weights[(held // vocabulary) % width]
+        pairs, inverse = np.unique(
+            (held // vocabulary // width) * vocabulary + held % vocabulary,
+            return_inverse=True,
+        )
+        return pairs, np.bincount(inverse, weights=weight).astype(np.int64)
 
     def _columns(  # pylint: disable=too-many-locals
         self, chunks: List[_Pairs]
@@ -313,6 +370,8 @@ class Bm25Index:
         idf = np.log1p((self.documents - frequency + 0.5) / (frequency + 0.5))
         idf32 = idf.astype(np.float32)
         # per document: k1 (1 - b + b |d| / avgdl), float32 like the weights
+        if self._weights_of_fields and average:  # shorter than average: as average
+            lengths = np.maximum(lengths, average)
         norms = (
             K1 * (1 - B + B * lengths / average) if average else lengths + K1
         ).astype(np.float32)

@@ -19,7 +19,11 @@ Ranking is Okapi BM25 (:mod:`.bm25`: k1 1.5, b 0.75, Lucene's idf) over the word
 (hyphens and underscores split names, so ``claude-prediction-offline`` is three words),
 Lucene's English stop words dropped and Snowball-stemmed (``PyStemmer``, pinned exactly
 with numpy in the library's pyproject), so "predictions" finds "prediction-online".
-Offers with the same text (registrations sharing a manifest) are one BM25 document:
+A word counts once per field of the offer (name 3, kind 2, every other field 1:
+:data:`FIELD_WEIGHTS`), and a document shorter than the average is weighed as average:
+a manifest repeating a query word 1,000 times, naming 300 arguments after it or
+describing itself only by the query's words ranks no higher than an honest tool
+mentioning the word once (keyword stuffing, issue 33). Offers with the same text (registrations sharing a manifest) are one BM25 document:
 a manifest registered many times neither raises nor lowers how rare its words are.
 
 Determinism: the index lays offers out by (tool name, mech ref); a score is rounded to
@@ -39,7 +43,7 @@ import numpy as np
 from mech_catalogue_core.model.catalogue import Catalogue, Mech
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.vocabulary import SearchSort
-from mech_catalogue_core.search.bm25 import Bm25Index
+from mech_catalogue_core.search.bm25 import FIELD_SEPARATOR, Bm25Index
 from mech_catalogue_core.search.query import (
     MAX_KARMA,
     InvalidQuery,
@@ -59,6 +63,11 @@ __all__ = [
     "offer_text",
 ]
 
+#: the weight of each field of :func:`offer_text` (name, kind, description, input and
+#: output descriptions, argument identifiers, argument descriptions): a word counts once
+#: per field holding it, times the field's weight, so a name or kind weighs more than a
+#: description and repeating a word in a field buys nothing (keyword stuffing)
+FIELD_WEIGHTS = (3, 2, 1, 1, 1, 1, 1)
 #: decimals of a BM25 score kept for ranking (and reported)
 SCORE_DECIMALS = 4
 #: the price of an offer with no callable contract, above every accepted ``max_price``
@@ -120,21 +129,23 @@ class SearchPage:
 
 
 def offer_text(tool: Tool) -> str:
-    """Return the text an offer is found by.
+    """Return the text an offer is found by: its fields, as :data:`FIELD_WEIGHTS` says.
 
     :param tool: the tool.
-    :return: its name three times and kind twice (a name or kind weighs more than a
-        word of a description), description, input and output descriptions, and each
-        argument's identifier and description, space-joined. Names need no splitting
-        here: ``-_./:`` are not word characters, so the words of ``claude-prediction``
-        are ``claude`` and ``prediction`` (:func:`.bm25.words_of`).
+    :return: its name, kind, description, input and output descriptions, argument
+        identifiers and argument descriptions, joined by ``bm25.FIELD_SEPARATOR`` (taken
+        out of the texts themselves). Names need no splitting: ``-_./:`` are not word
+        characters, so the words of ``claude-prediction`` are ``claude`` and
+        ``prediction`` (:func:`.bm25.words_of`).
     """
-    name = tool.name
-    parts: List[str] = [name, name, name, tool.kind, tool.kind, tool.description]
-    parts += [tool.input_description, tool.output_description]
-    for argument in tool.arguments:
-        parts += [argument.identifier, argument.description]
-    return " ".join(part for part in parts if part)
+    fields = [tool.name, tool.kind, tool.description, tool.input_description]
+    fields.append(tool.output_description)
+    fields.append(" ".join(argument.identifier for argument in tool.arguments))
+    fields.append(" ".join(argument.description for argument in tool.arguments))
+    text = FIELD_SEPARATOR.join(fields)
+    if text.count(FIELD_SEPARATOR) != len(fields) - 1:  # a manifest wrote one
+        text = FIELD_SEPARATOR.join(f.replace(FIELD_SEPARATOR, " ") for f in fields)
+    return text
 
 
 def _distinct_texts(
@@ -225,7 +236,9 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             dtype=np.int64,
         )[self._mech_codes]
         documents = array("i")
-        self._bm25 = Bm25Index(_distinct_texts(offers, documents))
+        self._bm25 = Bm25Index(
+            _distinct_texts(offers, documents), field_weights=FIELD_WEIGHTS
+        )
         self._documents = np.frombuffer(documents, dtype=np.int32)
 
     @staticmethod

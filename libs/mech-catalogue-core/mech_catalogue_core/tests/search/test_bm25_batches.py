@@ -123,6 +123,11 @@ def test_batches_give_the_per_document_index(
     texts += list(ODD_TEXTS) * 3
     rng.shuffle(texts)
     assert_same_index(Bm25Index(texts), Bm25Index(texts, vectorised=False))
+    weights = index.FIELD_WEIGHTS
+    assert_same_index(
+        Bm25Index(texts, field_weights=weights),
+        Bm25Index(texts, vectorised=False, field_weights=weights),
+    )
 
 
 def test_search_pages_of_both_builds_are_identical(
@@ -136,7 +141,9 @@ def test_search_pages_of_both_builds_are_identical(
     generated = catalogue(2000, seed=5)
     batched = SearchIndex.build(generated)
     monkeypatch.setattr(
-        index, "Bm25Index", lambda texts: Bm25Index(texts, vectorised=False)
+        index,
+        "Bm25Index",
+        lambda texts, **options: Bm25Index(texts, vectorised=False, **options),
     )
     reference = SearchIndex.build(generated)
     rng = random.Random(9)

@@ -24,7 +24,8 @@ from dataclasses import replace
 from typing import List, Optional, Tuple
 
 import pytest
-from mech_catalogue_core.model.catalogue import Catalogue
+from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
+from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.vocabulary import RegistryKind, SearchSort
 from mech_catalogue_core.search.index import (
     InvalidCursor,
@@ -153,6 +154,67 @@ def test_scores_descend_and_equal_scores_fall_back_to_name_then_mech() -> None:
     keys = [(-h.score, h.tool.name, h.mech.ref) for h in hits]
     assert keys == sorted(keys)
     assert len({(h.tool.name, h.mech.ref) for h in hits}) == len(hits)
+
+
+# --- keyword stuffing -------------------------------------------------------------
+
+
+def _stuffed(how: str) -> Mech:
+    """A hostile mech whose one tool repeats query words instead of describing itself.
+
+    :param how: ``description`` (the words 1,000 times) or ``arguments`` (300 arguments
+        named after them, each described by them).
+    :return: the mech (id 9).
+    """
+    words = "prediction market probability question"
+    if how == "description":
+        stuffed = Tool(name="best-tool", kind="chat", description=f"{words} " * 1000)
+    else:
+        stuffed = Tool(
+            name="best-tool",
+            kind="chat",
+            description="A tool.",
+            arguments=tuple(
+                Argument(f"prediction_market_{i}", "str", description=words)
+                for i in range(300)
+            ),
+        )
+    return Mech.from_manifest(
+        ref(9), Manifest(name="stuffed", tools=(stuffed,)), digest="0x" + "09" * 32
+    )
+
+
+@pytest.mark.parametrize("how", ["description", "arguments"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "prediction",
+        "prediction market",
+        "prediction market probability",
+        "market question probability",
+    ],
+)
+def test_a_stuffed_manifest_does_not_outrank_honest_tools_by_much(
+    how: str, text: str
+) -> None:
+    """Repeating query words buys at most a tenth over the best honest tool's score.
+
+    A word counts once per field (name, kind, description, input, output, argument
+    names, argument descriptions): 1,000 repetitions or 300 arguments weigh what one
+    mention does; and a document shorter than the average is weighed as average, so a
+    bare list of the query's words gains nothing from being short. Before, the stuffed
+    tool was first for every query, by 1.3 to 1.65x.
+
+    :param how: how the manifest stuffs its words.
+    :param text: the query.
+    """
+    index = SearchIndex.build(Catalogue.build([*mechs(), _stuffed(how)]))
+    hits = index.search(SearchQuery(text=text, page_size=50), distinct=True).hits
+    stuffed = next(h for h in hits if h.tool.name == "best-tool")
+    honest = max(h.score for h in hits if h.tool.name != "best-tool")
+    assert stuffed.score <= 1.1 * honest, (stuffed.score, honest)
+    if len(text.split()) < 3:  # a tool about a word beats one that only repeats it
+        assert hits[0].tool.name != "best-tool"
 
 
 # --- filters ----------------------------------------------------------------------
