@@ -313,12 +313,13 @@ class Bm25Index:
         self, joined: bytes, starts: np.ndarray, ends: np.ndarray, documents: np.ndarray
     ) -> np.ndarray:
         """Each word's field in its document (fields past the weights: the last)."""
-        separators = np.cumsum(
+        separators = np.flatnonzero(
             np.frombuffer(joined, dtype=np.uint8) == ord(FIELD_SEPARATOR)
         )
-        separators = np.concatenate([np.zeros(1, np.int64), separators])
         document_starts = np.concatenate([np.zeros(1, np.int64), ends[:-1]])
-        fields = separators[starts] - separators[document_starts][documents]
+        fields = np.searchsorted(separators, starts) - np.searchsorted(
+            separators, document_starts
+        )[documents]
         return np.minimum(fields, len(self._weights_of_fields) - 1)
 
     def _field_counts(
