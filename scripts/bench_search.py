@@ -45,15 +45,22 @@ shared: CPU time is what the work costs, wall time what a caller waited).
   connection and the skill (a fixed cost per request, whatever the catalogue). One
   client, one request per connection (the server closes each), as ``curl`` would.
 
+With ``--docs`` the figures replace the search section of ``docs/benchmarks.md`` (from
+:data:`SECTION_MARKER` on; ``scripts/bench_sync.py`` keeps that section when it rewrites
+the rest), with the run's date and the machine's load average.
+
 Usage::
 
     python scripts/bench_search.py [--sizes 1000,20000,200000] [--queries 300] [--json]
+        [--docs]
 """
 
 import argparse
 import asyncio
 import http.client
 import json
+import os
+import platform
 import random
 import socket
 import statistics
@@ -103,6 +110,9 @@ from packages.valory.protocols.http.dialogues import (  # noqa: E402
 )
 from packages.valory.protocols.http.message import HttpMessage  # noqa: E402
 
+#: where the search section of docs/benchmarks.md starts (bench_sync.py keeps it)
+SECTION_MARKER = "<!-- bench_search -->"
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 #: the skill the connection hands requests to (the agent's, by name only here)
 SKILL = "mech_catalogue/tool_metadata_chained_abci:0.1.0"
 
@@ -435,7 +445,62 @@ def measure(  # pylint: disable=too-many-locals
         "http_route_cpu": percentiles(cpu_http),
         "http_socket": percentiles(over_tcp),
         "mean_matches": round(matched / len(drawn), 1),
+        "queries": len(drawn),
     }
+
+
+def section(results: List[Dict[str, Any]], run: str) -> str:
+    """Write the figures as the search section of docs/benchmarks.md.
+
+    :param results: :func:`measure`'s, one per size.
+    :param run: when and under what load the run was made.
+    :return: the markdown, from :data:`SECTION_MARKER` on.
+    """
+    lines = [
+        SECTION_MARKER,
+        "",
+        "## Search (issue 33): `python scripts/bench_search.py --docs`",
+        "",
+        f"{run}. Synthetic catalogues (100 tools a mech, all texts distinct: the worst "
+        "case, since registrations sharing a manifest are one document); "
+        f"{results[0]['queries']} queries of 1-3 words, a third filtered, a fifth by "
+        "price, half one match per name, pages of 20. Wall milliseconds, CPU of the "
+        "process in brackets (the machine is shared: CPU is what the work costs). "
+        "*BM25 batched / per document*: the BM25 part of the build in CPU seconds, "
+        "the numpy batches against the per-document way the index was built before "
+        "(same run, same texts). *HTTP socket*: round trips over TCP to the agent's "
+        "HTTP server connection answered by the skill's `route` (the module doc of "
+        "`scripts/bench_search.py` says what is and is not in it).",
+        "",
+        "| tools | build s (CPU) | peak / kept MiB | BM25 batched / per document "
+        "CPU s | search p50 / p99 ms (CPU) | HTTP route p50 / p99 ms (CPU) "
+        "| HTTP socket p50 / p99 ms |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in results:
+        lines.append(
+            f"| {row['tools']:,} | {row['build_seconds']} "
+            f"({row['build_cpu_seconds']}) | {row['build_peak_mib']} / "
+            f"{row['index_mib']} | {row['bm25_cpu_seconds']['batched']} / "
+            f"{row['bm25_cpu_seconds']['per_document']} | "
+            f"{row['search']['p50_ms']} / {row['search']['p99_ms']} "
+            f"({row['search_cpu']['p50_ms']} / {row['search_cpu']['p99_ms']}) | "
+            f"{row['http_route']['p50_ms']} / {row['http_route']['p99_ms']} "
+            f"({row['http_route_cpu']['p50_ms']} / {row['http_route_cpu']['p99_ms']}) "
+            f"| {row['http_socket']['p50_ms']} / {row['http_socket']['p99_ms']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_section(text: str) -> None:
+    """Replace the search section of docs/benchmarks.md (append it when absent).
+
+    :param text: :func:`section`'s.
+    """
+    current = DOCS.read_text(encoding="utf-8") if DOCS.exists() else ""
+    at = current.find(SECTION_MARKER)
+    kept = current if at < 0 else current[:at]
+    DOCS.write_text(kept.rstrip("\n") + "\n\n" + text, encoding="utf-8")
 
 
 def main() -> None:
@@ -444,8 +509,19 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,20000,200000")
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--docs", action="store_true")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     results = [measure(int(size), args.queries) for size in args.sizes.split(",")]
+    if args.docs:
+        write_section(
+            section(
+                results,
+                f"Run {started} on {platform.machine()} ({os.cpu_count()} CPUs, load "
+                f"average {load:.1f} at start, {os.getloadavg()[0]:.1f} at end)",
+            )
+        )
     if args.json:
         print(json.dumps(results, indent=2))
         return
