@@ -33,12 +33,13 @@ document) pair and does the per-word work once per distinct word.
 How it is built: ASCII texts (nearly all of a catalogue) are split in batches of about
 :data:`BATCH_CHARS` characters by numpy over their bytes: word boundaries from a byte
 table, each word of up to 16 bytes packed exactly into two 64-bit keys, the distinct
-words of a batch found by sorting the keys (longer words are looked up as strings), and
-only those distinct words go through the stop list and the stemmer (``stemWords``, once
-per new word). A text with other characters goes the per-document way (the regular
-expression, then a ``Counter``), which is also the reference the tests compare the
-batches with (``vectorised=False``). Both give the same term ids (by first appearance),
-the same pairs and so the same weights, bit for bit.
+words of a batch found by sorting one mix of the keys (equal mixes are checked to be
+equal words; longer words are looked up as strings), and only those distinct words go
+through the stop list and the stemmer (``stemWords``, once per new word). A text with
+other characters goes the per-document way (the regular expression, then a dict of
+counts), which is also the reference the tests compare the batches with
+(``vectorised=False``). Both give the same term ids (by first appearance), the same
+pairs and so the same weights, bit for bit.
 """
 
 import re

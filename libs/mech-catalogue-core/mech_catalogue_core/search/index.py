@@ -23,8 +23,9 @@ A word counts once per field of the offer (name 3, kind 2, every other field 1:
 :data:`FIELD_WEIGHTS`), and a document shorter than the average is weighed as average:
 a manifest repeating a query word 1,000 times, naming 300 arguments after it or
 describing itself only by the query's words ranks no higher than an honest tool
-mentioning the word once (keyword stuffing, issue 33). Offers with the same text (registrations sharing a manifest) are one BM25 document:
-a manifest registered many times neither raises nor lowers how rare its words are.
+mentioning the word once (keyword stuffing, issue 33). Offers with the same text
+(registrations sharing a manifest) are one BM25 document: a manifest registered many
+times neither raises nor lowers how rare its words are.
 
 Determinism: the index lays offers out by (tool name, mech ref); a score is rounded to
 :data:`SCORE_DECIMALS` decimals before it is compared (BM25 sums float32 weights); every
