@@ -169,9 +169,10 @@ def catalogue_app(
     "filters, tool pages with their arguments as a form, mech pages with problems. "
     "The catalogue is read once at start, as `list` reads it, or from a `list --json` "
     "file (--from); restart to read it again.\n\nExit codes: 0 stopped, 1 the "
-    "catalogue could not be read, 2 usage error.",
+    "catalogue could not be read, 2 usage error. The page is at "
+    "http://127.0.0.1:8090/catalogue/ by default.",
     epilog="\b\nExamples:\n"
-    "  mech-catalogue serve --devnet            # then open http://127.0.0.1:8090/catalogue/\n"
+    "  mech-catalogue serve --devnet\n"
     "  mech-catalogue serve --from catalogue.json --port 8091",
 )
 @click.option(
