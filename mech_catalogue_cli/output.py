@@ -53,11 +53,17 @@ def console_on(file: IO[str]) -> Console:
     """Return a rich console on ``file``: the terminal's width there, :data:`PIPE_WIDTH` elsewhere.
 
     :param file: ``sys.stdout`` or ``sys.stderr`` (or any text stream).
-    :return: the console (no highlighting; long lines are not wrapped).
+    :return: the console (no highlighting; long lines are not wrapped); on stderr
+        (failures, warnings) it writes through ``redaction.RedactingStream``: no secret
+        of a configured URL is printed there. Results on stdout are data, left as they
+        are (a CID in a gateway URL given on the command line stays in ``show``'s).
     """
+    # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from .redaction import RedactingStream
+
     terminal = bool(getattr(file, "isatty", lambda: False)())
     return Console(
-        file=file,
+        file=RedactingStream(file) if file is sys.stderr else file,  # type: ignore[arg-type]
         soft_wrap=True,
         highlight=False,
         width=None if terminal else PIPE_WIDTH,
