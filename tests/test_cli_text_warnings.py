@@ -223,3 +223,15 @@ def test_show_prints_markup_in_a_manifest_as_plain_text(tmp_path: Path) -> None:
     assert shown["tools"][0]["description"].startswith("Rolls dice.&#91;conceal]")
     assert "&lt;!-- okapi -->" in shown["tools"][0]["description"]
     assert shown["description"] == "Dice &#91;black on black]okapi&#91;/]"
+
+
+def test_export_warns_of_lookalike_tool_names(tmp_path: Path) -> None:
+    """``export`` says a look-alike name as the catalogue does (issue 29)."""
+    document = manifest_with({"identifier": "n", "type": "int", "description": "count"})
+    twin = dict(document["toolMetadata"]["roll"], name="roIl")  # capital I
+    document["tools"].append("roIl")
+    document["toolMetadata"]["roIl"] = twin
+    exported = run("export", "--format", "mcp", written(tmp_path, document))
+    assert exported.exit_code == EXIT_OK, exported.output
+    assert exported.stderr.count("lookalike_tool_name") == 2
+    assert "looks like 'roll'" in exported.stderr

@@ -90,6 +90,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
+from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
 from mech_catalogue_core.catalogue.views import (
     views_selection,
 )
@@ -97,6 +98,7 @@ from mech_catalogue_core.exporters.mcp_tool import (
     offered_tool,
     same_signature,
     tools_list_result,
+    with_lookalike_warning,
 )
 from mech_catalogue_core.exporters.names import (
     MCP_RULE,
@@ -125,6 +127,7 @@ from mech_catalogue_core.model.catalogue import (
 )
 from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.model.payment import plan_payment
+from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     tool_for_model,
@@ -169,6 +172,11 @@ class CatalogueView:
     )
     #: the running total of :attr:`mech_entries`' sizes (computed with them)
     mech_ends: Tuple[int, ...] = ()
+    #: tool name -> its look-alike warning (``catalogue.lookalikes``); names without one
+    #: are absent
+    lookalikes: Mapping[str, Problem] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # the search index of the catalogue, built on the first search (one entry at most)
     _search: Dict[str, SearchIndex] = field(
         default_factory=dict, repr=False, compare=False
@@ -188,8 +196,9 @@ class CatalogueView:
         """
         tool = self._mcp_tools.get(name)
         if tool is None:
-            tool = mcp_tool(
-                self.exposed.catalogue.tools_named(name), self.exported[name]
+            tool = with_lookalike_warning(
+                mcp_tool(self.exposed.catalogue.tools_named(name), self.exported[name]),
+                self.lookalikes.get(name),
             )
             self._mcp_tools[name] = tool
             self._mcp_sizes[name] = len(json_bytes(tool))
@@ -265,6 +274,7 @@ class CatalogueView:
             exported=MappingProxyType(export_names(names, MCP_RULE)),
             mech_entries=entries,
             mech_ends=tuple(accumulate(len(entry) for entry in entries)),
+            lookalikes=MappingProxyType(lookalike_problems(list(names))),
             counts=MappingProxyType(
                 {
                     "mechs": len(catalogue.mechs),
