@@ -40,7 +40,7 @@ from mech_catalogue_core.exporters.conformance import (
     mcp_tool_problems,
 )
 from mech_catalogue_core.exporters.names import (
-    MCP_RULE,
+    MCP_TOOL_RULE,
     export_names,
     named_once,
 )
@@ -160,7 +160,7 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     :return: a dict with camelCase keys as on the wire, passing
         :func:`.conformance.mcp_tool_problems`.
     """
-    exported = name or export_names([tool.name], MCP_RULE)[tool.name]
+    exported = name or export_names([tool.name], MCP_TOOL_RULE)[tool.name]
     meta: Dict[str, Any] = {"provenance": provenance_meta(tool)}
     if tool.kind:
         meta["kind"] = tool.kind
@@ -318,7 +318,7 @@ def to_mcp_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
     :param tools: model tools (e.g. one mech's, or a catalogue's de-duplicated by name).
     :return: the list, in input order; a repeated tool name is exported once.
     """
-    return [to_mcp_tool(t, name) for t, name in named_once(tools, MCP_RULE)]
+    return [to_mcp_tool(t, name) for t, name in named_once(tools, MCP_TOOL_RULE)]
 
 
 def to_mcp_tools_list_result(tools: Iterable[Tool]) -> Dict[str, Any]:

@@ -101,7 +101,7 @@ from mech_catalogue_core.exporters.mcp_tool import (
     with_lookalike_warning,
 )
 from mech_catalogue_core.exporters.names import (
-    MCP_RULE,
+    MCP_TOOL_RULE,
     export_names,
 )
 from mech_catalogue_core.http_api.request import (
@@ -156,7 +156,7 @@ class CatalogueView:
 
     :param exposed: the agreed catalogue.
     :param names: the distinct tool names, sorted (the ``/tools`` page order).
-    :param exported: tool name -> its MCP name (unique, ``MCP_RULE``).
+    :param exported: tool name -> its MCP name (unique, ``MCP_TOOL_RULE``: never a discovery tool's name).
     :param mech_entries: each mech's ``GET /mechs`` entry, encoded, ref order.
     :param counts: ``mechs``, ``tools``, ``stale_mechs``, ``errors``, ``collisions``.
     :param kinds: tool kind -> the names (page order) some mech offers with that kind.
@@ -271,7 +271,7 @@ class CatalogueView:
             exposed=exposed,
             names=names,
             kinds=MappingProxyType({k: tuple(v) for k, v in kinds.items()}),
-            exported=MappingProxyType(export_names(names, MCP_RULE)),
+            exported=MappingProxyType(export_names(names, MCP_TOOL_RULE)),
             mech_entries=entries,
             mech_ends=tuple(accumulate(len(entry) for entry in entries)),
             lookalikes=MappingProxyType(lookalike_problems(list(names))),
