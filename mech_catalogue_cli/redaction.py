@@ -176,7 +176,7 @@ class RedactingStream:
 
     @property
     def encoding(self) -> str:
-        """The wrapped stream's encoding (utf-8 when it names none).
+        """Name the wrapped stream's text codec, utf-8 when it names none.
 
         :return: the encoding.
         """

@@ -207,6 +207,8 @@ def test_show_prints_markup_in_a_manifest_as_plain_text(tmp_path: Path) -> None:
 
     Before, the description went through rich's console markup (``[conceal]`` hid
     "wire the funds" in the terminal) and the comment and title reached ``--json``.
+
+    :param tmp_path: pytest's temporary folder.
     """
     document = manifest_with(
         {"identifier": "n", "type": "int", "description": "count"},
@@ -226,7 +228,10 @@ def test_show_prints_markup_in_a_manifest_as_plain_text(tmp_path: Path) -> None:
 
 
 def test_export_warns_of_lookalike_tool_names(tmp_path: Path) -> None:
-    """``export`` says a look-alike name as the catalogue does (issue 29)."""
+    """``export`` says a look-alike name as the catalogue does (issue 29).
+
+    :param tmp_path: pytest's temporary folder.
+    """
     document = manifest_with({"identifier": "n", "type": "int", "description": "count"})
     twin = dict(document["toolMetadata"]["roll"], name="roIl")  # capital I
     document["tools"].append("roIl")

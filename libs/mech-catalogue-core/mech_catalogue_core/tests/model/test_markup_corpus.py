@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Hidden forms of markup: what a person sees rendered is what a model reads (issue 29).
+r"""Hidden forms of markup: what a person sees rendered is what a model reads (issue 29).
 
 Each form hides the word ``zebra`` (or spells it in invisible characters) from a person
 who views the text rendered, while a model reads the raw text. The text a model is given
@@ -22,7 +22,7 @@ HTML. A person's view is known only when the rendering holds nothing but Markdow
 structure (paragraphs, emphasis, code, lists, headings, tables): any other element, an
 attribute, a comment or an instruction may hide text by CSS or by its nature, so it fails
 the check. The view must then hold the same words as the model's text, no invisible
-character, and no TeX command a math renderer would draw (``\\phantom``, ``\\color``).
+character, and no TeX command a math renderer would draw (``\phantom``, ``\color``).
 
 The pattern-based cleaning before this rule left 25 of these 47 forms rendering to
 hidden text or to markup whose view is unknowable (checked against the library at
