@@ -182,6 +182,29 @@ def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
     return json.dumps(cleaned, ensure_ascii=False), removed[0], tuple(kinds)
 
 
+def _hidden_said(removed: int, kinds: Tuple[str, ...], cid: str) -> str:
+    """The note on what an answer hid (:func:`visible_text`).
+
+    :param removed: invisible characters removed.
+    :param kinds: markup kinds it held (shown as plain text).
+    :param cid: the response's CID (the original bytes).
+    :return: one sentence.
+    """
+    parts = []
+    if removed:
+        parts.append(
+            f"the response held {removed} hidden characters (tag characters, bidi "
+            "controls, zero-width), removed here"
+        )
+    if kinds:
+        parts.append(
+            "the response held markup that hides text when rendered ("
+            + ", ".join(kinds)
+            + "), shown here as plain text"
+        )
+    return "; ".join(parts) + f"; the original bytes are at {cid}"
+
+
 def answer_result(  # pylint: disable=too-many-arguments
     tool: ServedTool,
     entry: JournalEntry,
@@ -213,28 +236,10 @@ def answer_result(  # pylint: disable=too-many-arguments
         warnings.append(warning_of(ProblemCode.RESPONSE_NOT_UTF8, said))
         notes.append(said)
     # what a person reading the answer would not see, the model must not read either
-    text, removed, kinds = visible_text(text)
-    if removed or kinds:
-        said = "; ".join(
-            (
-                [
-                    f"the response held {removed} hidden characters (tag characters, "
-                    "bidi controls, zero-width), removed here"
-                ]
-                if removed
-                else []
-            )
-            + (
-                [
-                    "the response held markup that hides text when rendered ("
-                    + ", ".join(kinds)
-                    + "), shown here as plain text"
-                ]
-                if kinds
-                else []
-            )
-        )
-        said += f"; the original bytes are at {entry.response_cid}"
+    hid = visible_text(text)  # (shown, invisible characters removed, markup kinds)
+    text = hid[0]
+    if any(hid[1:]):
+        said = _hidden_said(hid[1], hid[2], entry.response_cid)
         warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
         notes.append(said)
         structured = None
@@ -274,9 +279,7 @@ def answer_result(  # pylint: disable=too-many-arguments
     if warnings:
         meta["warnings"] = warnings
     # text only, where the tool promises structured output, is an error (as a problem is)
-    hidden = (bool(removed or kinds) or withheld) and bool(
-        tool.tool.get("outputSchema")
-    )
+    hidden = (any(hid[1:]) or withheld) and bool(tool.tool.get("outputSchema"))
     failed = bool(problem) or hidden or not check.trusted
     if not failed and not notes:
         return types.CallToolResult(
