@@ -15,6 +15,7 @@
 """The ``mech-catalogue`` click group: each command lives in ``commands/<name>_cmd.py``, imported when used (see docs/cli.md)."""
 
 import importlib
+import os
 from typing import List, Optional
 
 import click
@@ -51,6 +52,26 @@ class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> List[str]:
         """Return the eager and the lazy command names, sorted."""
         return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+        """Before any command runs, keep the secrets of its URLs out of every output.
+
+        Each URL on the command line or in a ``MECH_CATALOGUE_*`` variable is registered
+        (``redaction.register_command_line``) and the log is filtered, for every command
+        (``list``, ``search``, ``show``, ``publish``, ``export``, ``derive``, ``cid``,
+        ``mcp``...); the consoles commands print through redact too
+        (``output.console_on``).
+
+        :param ctx: the group's context.
+        :param args: the command line after the program name.
+        :return: what click's parsing returns.
+        """
+        # pylint: disable-next=import-outside-toplevel
+        from .redaction import install_log_redaction, register_command_line
+
+        register_command_line(args, os.environ)
+        install_log_redaction()
+        return super().parse_args(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> Optional[click.Command]:
         """Return a command, importing its module first when it is a lazy one."""

@@ -24,8 +24,10 @@ from mech_catalogue_core.exporters.js_integers import integers_as_text
 from mech_catalogue_core.model.problems import (
     Problem,
 )
+from mech_catalogue_core.model.untrusted_text import for_model, label_for_model
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from . import EXIT_INVALID
 
@@ -34,15 +36,34 @@ from . import EXIT_INVALID
 PIPE_WIDTH = 400
 
 
+def untrusted(text: str, label: bool = False) -> Text:
+    """Manifest text as a table cell or line shows it: the library's one rule, no markup.
+
+    Rich reads ``[...]`` in a plain string as console markup (``[conceal]``, ``[black
+    on black]`` hide text in a terminal); a :class:`rich.text.Text` is shown as it is.
+
+    :param text: a name, title or description from a manifest (untrusted).
+    :param label: True for a name or title (capped at 128 characters, else 1,024).
+    :return: ``untrusted_text.for_model`` (or ``label_for_model``) of it, as plain Text.
+    """
+    return Text(label_for_model(text) if label else for_model(text))
+
+
 def console_on(file: IO[str]) -> Console:
     """Return a rich console on ``file``: the terminal's width there, :data:`PIPE_WIDTH` elsewhere.
 
     :param file: ``sys.stdout`` or ``sys.stderr`` (or any text stream).
-    :return: the console (no highlighting; long lines are not wrapped).
+    :return: the console (no highlighting; long lines are not wrapped); on stderr
+        (failures, warnings) it writes through ``redaction.RedactingStream``: no secret
+        of a configured URL is printed there. Results on stdout are data, left as they
+        are (a CID in a gateway URL given on the command line stays in ``show``'s).
     """
+    # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from .redaction import RedactingStream
+
     terminal = bool(getattr(file, "isatty", lambda: False)())
     return Console(
-        file=file,
+        file=RedactingStream(file) if file is sys.stderr else file,  # type: ignore[arg-type]
         soft_wrap=True,
         highlight=False,
         width=None if terminal else PIPE_WIDTH,

@@ -23,13 +23,18 @@ those, so :func:`secret_fragments` lists every part that may be secret, and
 it was configured with (:func:`register_urls`) and applies :func:`redact` to error
 results and CLI failures, and :class:`RedactingFilter` to every log record (message,
 arguments, traceback).
+
+Every command is covered from the CLI's entry (``app.py``): before any command runs,
+:func:`register_command_line` registers each URL of its command line and of the CLI's
+environment variables, :func:`install_log_redaction` filters the log, and every console
+the commands print through writes via :class:`RedactingStream`.
 """
 
 import logging
 import re
 import threading
 import urllib.parse
-from typing import Iterable, List, Optional, Set
+from typing import IO, Iterable, List, Mapping, Optional, Sequence, Set
 
 from .keys import redacted_url
 
@@ -100,6 +105,84 @@ def register_urls(*urls: Optional[str]) -> None:
         _FRAGMENTS[:] = sorted(fragments, key=lambda f: (-len(f), f))
 
 
+#: environment variables the CLI reads URLs from share this prefix (``MECH_CATALOGUE_RPC``,
+#: ``MECH_CATALOGUE_IPFS_API``, ``MECH_CATALOGUE_IPFS_GATEWAY``)
+ENV_PREFIX = "MECH_CATALOGUE_"
+
+
+def command_line_urls(args: Sequence[str], environ: Mapping[str, str]) -> List[str]:
+    """The URLs a command line and the CLI's environment variables configure.
+
+    :param args: the command line after the program name (``--rpc=URL`` and ``--rpc
+        URL`` alike; comma-separated lists are split).
+    :param environ: the environment (only :data:`ENV_PREFIX` variables are read).
+    :return: every value holding ``://``, in order, without repeats.
+    """
+    values = [
+        a.split("=", 1)[1] if a.startswith("--") and "=" in a else a for a in args
+    ]
+    values += [v for k, v in environ.items() if k.startswith(ENV_PREFIX)]
+    found = [
+        part.strip() for value in values for part in value.split(",") if "://" in part
+    ]
+    return list(dict.fromkeys(found))
+
+
+def register_command_line(args: Sequence[str], environ: Mapping[str, str]) -> None:
+    """Register every URL of a command line and of the CLI's environment variables.
+
+    :param args: the command line after the program name.
+    :param environ: the environment.
+    """
+    register_urls(*command_line_urls(args, environ))
+
+
+class RedactingStream:
+    """A text stream that redacts what is written to it (:func:`redact`).
+
+    :param stream: the stream written to (stdout, stderr).
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        """Wrap ``stream``."""
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write the redacted text.
+
+        :param text: what a console writes (a whole rendered print).
+        :return: the characters of ``text`` (as if all were written).
+        """
+        self._stream.write(redact(text))
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the wrapped stream."""
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        """Whether the wrapped stream is a terminal.
+
+        :return: its ``isatty()`` (False when it has none).
+        """
+        return bool(getattr(self._stream, "isatty", lambda: False)())
+
+    def fileno(self) -> int:
+        """The wrapped stream's file descriptor (rich asks for the terminal's size).
+
+        :return: its ``fileno()``.
+        """
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:
+        """Name the wrapped stream's text codec, utf-8 when it names none.
+
+        :return: the encoding.
+        """
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+
 def redact(text: str, urls: Optional[Iterable[str]] = None) -> str:
     """``text`` with each configured URL shortened and each secret part replaced.
 
@@ -150,9 +233,15 @@ class RedactingFilter(logging.Filter):
 def install_log_redaction() -> None:
     """Add one :class:`RedactingFilter` to every handler of the root logger.
 
+    And to ``logging.lastResort``, which prints warnings when no handler is configured
+    (every command but ``mcp``).
+
     Handler filters see every record that reaches them (a logger's own filters do not
     see its children's records), whichever library logged it.
     """
-    for handler in logging.getLogger().handlers:
+    handlers = list(logging.getLogger().handlers)
+    if logging.lastResort is not None:  # what logs when no handler is configured
+        handlers.append(logging.lastResort)
+    for handler in handlers:
         if not any(isinstance(f, RedactingFilter) for f in handler.filters):
             handler.addFilter(RedactingFilter())

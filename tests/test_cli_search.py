@@ -217,7 +217,8 @@ def test_manifest_text_is_shown_as_text_never_as_markup(catalogue_file: Path) ->
     """A tool name or description written as rich markup or escapes prints literally."""
     result = run("search", "paid tool click", "--from", catalogue_file)
     assert result.exit_code == EXIT_OK, result.output
-    assert "[bold red]fake-official[/]" in result.stdout
+    # shown as its characters: neither rich nor a Markdown view reads it as markup
+    assert "&#91;bold red]fake-official&#91;/]" in result.stdout
     assert "\x1b[31m" not in result.stdout and "\u200b" not in result.stdout
     found = matches(
         run("search", "paid tool click", "--from", catalogue_file, "--json")
@@ -308,3 +309,29 @@ def test_a_missing_file_exits_1_saying_how_to_write_one(tmp_path: Path) -> None:
     assert body["error"]["code"] == "catalogue_unreadable"
     assert "no file" in body["error"]["message"]
     assert "list --json" in body["error"]["message"]
+
+
+def test_search_says_a_lookalike_name(tmp_path: Path) -> None:
+    """``search`` carries the catalogue's look-alike warning (issue 29).
+
+    Before, ``onIine`` (capital I) beside ``online`` was listed with nothing said.
+
+    :param tmp_path: pytest's folder.
+    """
+    twins = [
+        Mech.from_manifest(
+            ref(7 + i),
+            Manifest(tools=(Tool(name=name, description="Forecasts a market."),)),
+            digest="0x" + f"{7 + i:02x}" * 32,
+        )
+        for i, name in enumerate(("forecast-online", "forecast-onIine"))
+    ]
+    path = tmp_path / "catalogue.json"
+    path.write_text(Catalogue.build(twins).to_json(), encoding="utf-8")
+    found = matches(run("search", "forecasts", "--from", path, "--json"))
+    assert len(found) == 2
+    for match in found:
+        (said,) = match["warnings"]
+        assert said["code"] == "lookalike_tool_name"
+    human = run("search", "forecasts", "--from", path)
+    assert human.stdout.count("lookalike_tool_name") == 2

@@ -27,6 +27,7 @@ from mech_catalogue_core.chain.registry import DigestRead
 from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import MechFacts
 
+from mech_catalogue_cli.mcp_server.discovery import SearchArguments
 from mech_catalogue_cli.mcp_server.names import LOOKALIKE_NOTE
 from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
 from mech_catalogue_cli.mcp_server.source import served_from_catalogue
@@ -38,6 +39,11 @@ META = "io.olas/mech-tool"
 
 def _listed(first: str, second: str, all_tools: bool = False) -> Dict[str, Any]:
     """Two mechs offering one tool each (same arguments); the listed Tools by name."""
+    return {t.name: t.tool for t in _serving(first, second, all_tools).listed.tools}
+
+
+def _serving(first: str, second: str, all_tools: bool = False) -> Any:
+    """Two mechs offering one tool each (same arguments); the MCP server over them."""
     docs = [
         manifest(_tool(n, "Forecasts a market.", prompt=("str", "the question")))
         for n in (first, second)
@@ -66,7 +72,7 @@ def _listed(first: str, second: str, all_tools: bool = False) -> Dict[str, Any]:
         )
         mechs.append(replace(mech, marketplace=(facts,)))
     served = served_from_catalogue(Catalogue.build(mechs))
-    return {t.name: t.tool for t in _server(served, all_tools).listed.tools}
+    return _server(served, all_tools)
 
 
 def _codes(tool: Dict[str, Any]) -> List[str]:
@@ -110,3 +116,34 @@ def test_distinct_names_are_not_flagged() -> None:
     for name, tool in tools.items():
         assert _codes(tool) == [] and LOOKALIKE_NOTE not in tool["description"]
         assert tool["title"] == name
+
+
+def test_search_tools_and_describe_tool_carry_the_warning() -> None:
+    """Discovery mode says it too: each match and each description (issue 29).
+
+    Before, only ``tools/list`` carried it: a client in discovery mode (above 40
+    tools) saw two matches with nothing between them.
+    """
+    server = _serving("forecast-online", "forecast-onIine")
+    page = server.discovery.finder().page(
+        SearchArguments.from_dict({"query": "forecast"})
+    )
+    assert len(page["matches"]) == 2
+    for match in page["matches"]:
+        (said,) = match["warnings"]
+        assert said["code"] == "lookalike_tool_name"
+        assert (
+            said["message"]
+            == server.listed.named(match["name"]).tool["_meta"][META]["warnings"][-1][
+                "message"
+            ]
+        )
+    described = server.discovery._described(  # pylint: disable=protected-access
+        server.listed.named(page["matches"][0]["name"])
+    )
+    assert "lookalike_tool_name" in _codes(described.structured_content["tool"])
+    plain = _serving("forecast-online", "forecast-offline")
+    control = plain.discovery.finder().page(
+        SearchArguments.from_dict({"query": "forecast"})
+    )
+    assert all("warnings" not in m for m in control["matches"])

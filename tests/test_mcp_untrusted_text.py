@@ -160,7 +160,7 @@ def test_listed_text_is_clean_capped_and_the_facts_come_first() -> None:
     )
     facts, _, text = description.partition("Tide times for a port.")
     assert "0x" + "0a" * 20 in facts and "untrusted" in facts
-    assert "more characters]" in text and len(text) < 1100
+    assert "more characters)" in text and len(text) < 1100
     assert not any(_invisible(s) for s in json.dumps(entry, ensure_ascii=False))
     warnings = entry["_meta"][META_KEY]["warnings"]
     assert INSTRUCTION_LIKE_TEXT in [w["code"] for w in warnings]

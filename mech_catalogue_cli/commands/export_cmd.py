@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import click
 from mech_catalogue_core import exporters
+from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
 from mech_catalogue_core.exporters.erc8004 import (
     RegistrationError,
 )
@@ -143,7 +144,8 @@ def export(  # pylint: disable=too-many-arguments,too-many-locals
         except RegistrationError as exc:
             raise click.UsageError(str(exc)) from exc
     loaded, manifest, problems = load_manifest(source, gateway, timeout)
-    _warn(problems)
+    names = sorted({t.name for t in manifest.tools})
+    _warn(tuple(problems) + tuple(lookalike_problems(names).values()))
     tools = list(manifest.tools)
     if tool_names:
         unknown = sorted(set(tool_names) - {t.name for t in tools})
@@ -176,7 +178,9 @@ def _warn(problems: Tuple[Problem, ...]) -> None:
     """Print the manifest's problems on stderr (stdout holds only the exported JSON).
 
     :param problems: what ``validate`` reports for the manifest (the catalogue's text
-        warnings included: a tool asking for a secret is one the MCP server refuses).
+        warnings included: a tool asking for a secret is one the MCP server refuses),
+        and the look-alike names among its tools (``lookalike_tool_name``, as the
+        catalogue warns).
     """
     errors = console_on(sys.stderr)
     for problem in problems:

@@ -42,7 +42,7 @@ from mech_catalogue_core.model.tool import (
 from rich.console import Console
 from rich.table import Table
 
-from ..output import print_problem
+from ..output import print_problem, untrusted
 
 
 def _arguments(tool: Tool) -> str:
@@ -98,7 +98,7 @@ def render_catalogue(catalogue: Catalogue, with_tools: bool, console: Console) -
             str(mech.ref.mech_id),
             mech.status,
             str(len(mech.tools)),
-            mech.name,
+            untrusted(mech.name, label=True),
         )
     console.print(table)
     for mech in catalogue.mechs:
@@ -200,9 +200,9 @@ def list_json(catalogue: Catalogue, facts: Optional[Sequence[MechFacts]]) -> str
 def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     label = f"{mech.ref.registry_kind} #{mech.ref.mech_id}"
     if with_tools and mech.tools:
-        table = Table("tool", "arguments", title=f"{label}: {mech.name}")
+        table = Table("tool", "arguments", title=untrusted(f"{label}: {mech.name}"))
         for tool in mech.tools:
-            table.add_row(tool.name, _arguments(tool))
+            table.add_row(untrusted(tool.name, label=True), untrusted(_arguments(tool)))
         console.print(table)
     if mech.problems:
         console.print(f"{label} ({mech.status}):", markup=False)

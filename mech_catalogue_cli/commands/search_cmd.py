@@ -24,12 +24,15 @@ line (an invalid filter or cursor included, naming it).
 """
 
 from pathlib import Path
-from typing import Any, Dict, Optional
+from types import MappingProxyType
+from typing import Any, Dict, Mapping, Optional
 
 import click
+from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.tool import REGISTRY_KINDS
 from mech_catalogue_core.model.untrusted_text import for_model, label_for_model
 from mech_catalogue_core.model.vocabulary import SearchSort
@@ -52,7 +55,7 @@ from rich.text import Text
 
 from ..chain_options import PresetCommand, chain_options
 from ..devnet_options import DevnetSettings, devnet_options
-from ..output import CliFailure, Output
+from ..output import CliFailure, Output, print_problem
 from .list_cmd import read_catalogue, source_options
 
 #: the error code when ``--from`` cannot be read as a catalogue
@@ -113,17 +116,22 @@ def catalogue_to_search(  # pylint: disable=too-many-arguments
     return catalogue
 
 
-def hit_json(hit: SearchHit) -> Dict[str, Any]:
+def hit_json(
+    hit: SearchHit, lookalikes: Mapping[str, Problem] = MappingProxyType({})
+) -> Dict[str, Any]:
     """Return one match as ``--json`` prints it.
 
     :param hit: the match.
+    :param lookalikes: tool name -> its look-alike warning
+        (``catalogue.lookalikes.lookalike_problems`` of the catalogue's names).
     :return: ``{"tool", "kind", "mech", "score", "price", "payments", "callable",
         "delivering", "karma", "typed", "description"}``: the price in the payment's
         smallest unit as decimal text (null: no callable contract), the karma as
         decimal text (null: none read), texts cleaned as every exporter shows them
-        (``model.untrusted_text``).
+        (``model.untrusted_text``); and ``warnings`` ([{code, message}]) when the
+        name has a look-alike.
     """
-    return {
+    found = {
         "tool": hit.tool.name,
         "kind": hit.tool.kind,
         "mech": hit.mech.ref.key,
@@ -136,28 +144,42 @@ def hit_json(hit: SearchHit) -> Dict[str, Any]:
         "typed": hit.tool.is_typed,
         "description": for_model(hit.tool.description),
     }
+    problem = lookalikes.get(hit.tool.name)
+    if problem is not None:
+        found["warnings"] = [problem.to_dict()]
+    return found
 
 
-def page_json(query: SearchQuery, page: SearchPage) -> Dict[str, Any]:
+def page_json(
+    query: SearchQuery,
+    page: SearchPage,
+    lookalikes: Mapping[str, Problem] = MappingProxyType({}),
+) -> Dict[str, Any]:
     """Return a page as ``--json`` prints it.
 
     :param query: the query asked.
     :param page: its page.
+    :param lookalikes: tool name -> its look-alike warning (:func:`hit_json`).
     :return: ``{"query", "total", "next_cursor", "matches": [hit_json]}``.
     """
     return {
         "query": query.text,
         "total": page.total,
         "next_cursor": page.next_cursor,
-        "matches": [hit_json(hit) for hit in page.hits],
+        "matches": [hit_json(hit, lookalikes) for hit in page.hits],
     }
 
 
-def render_page(page: SearchPage, console: Console) -> None:
+def render_page(
+    page: SearchPage,
+    console: Console,
+    lookalikes: Mapping[str, Problem] = MappingProxyType({}),
+) -> None:
     """Draw a page as a table; every manifest text shown as plain text, never markup.
 
     :param page: the page.
     :param console: where to draw.
+    :param lookalikes: tool name -> its look-alike warning, printed under the table.
     """
     table = Table(
         "tool",
@@ -185,6 +207,9 @@ def render_page(page: SearchPage, console: Console) -> None:
             Text(description),
         )
     console.print(table)
+    for name in dict.fromkeys(hit.tool.name for hit in page.hits):
+        if name in lookalikes:
+            print_problem(console, lookalikes[name])
     if page.next_cursor:
         console.print(Text(f"more: --cursor {page.next_cursor}"))
 
@@ -368,4 +393,8 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     )
     catalogue = catalogue_to_search(ctx, out, from_file, source, devnet, preset)
     page = run_search(catalogue, query, cursor, distinct)
-    out.emit(page_json(query, page), lambda console: render_page(page, console))
+    lookalikes = lookalike_problems(sorted(catalogue.tool_names()))
+    out.emit(
+        page_json(query, page, lookalikes),
+        lambda console: render_page(page, console, lookalikes),
+    )

@@ -15,10 +15,16 @@
 """``mech-catalogue show``: a manifest's tools and problems (docs/cli.md)."""
 
 import click
+from mech_catalogue_core.model.untrusted_text import (
+    for_model,
+    label_for_model,
+    tool_for_model,
+)
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from ..output import CliFailure, Output, print_problem
+from ..output import CliFailure, Output, print_problem, untrusted
 from .manifest_input import load_manifest
 from .options import (
     INVALID_MANIFEST,
@@ -51,16 +57,19 @@ def show(source: str, gateway: str, timeout: float, out: Output) -> None:
     result = {
         "source": loaded.origin,
         "cid": loaded.cid,
-        "name": manifest.name,
-        "description": manifest.description,
-        "tools": [t.to_dict() for t in manifest.tools],
+        "name": label_for_model(manifest.name),
+        "description": for_model(manifest.description),
+        "tools": [tool_for_model(t).to_dict() for t in manifest.tools],
         "problems": [p.to_dict() for p in problems],
     }
 
     def render(console: Console) -> None:
         console.print(
-            f"[bold]{manifest.name or '(unnamed mech)'}[/] {manifest.description}",
-            markup=True,
+            Text.assemble(
+                (label_for_model(manifest.name) or "(unnamed mech)", "bold"),
+                " ",
+                for_model(manifest.description),
+            )
         )
         table = Table("tool", "arguments", "description", show_lines=False)
         for tool in manifest.tools:
@@ -71,7 +80,11 @@ def show(source: str, gateway: str, timeout: float, out: Output) -> None:
                 )
                 or f"prompt: str (free {tool.input_type or 'text'})"
             )
-            table.add_row(tool.name, arguments, tool.description)
+            table.add_row(
+                untrusted(tool.name, label=True),
+                untrusted(arguments),
+                untrusted(tool.description),
+            )
         console.print(table)
         for problem in problems:
             print_problem(console, problem)

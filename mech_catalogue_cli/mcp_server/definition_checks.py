@@ -26,8 +26,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from mech_catalogue_core.exporters.names import MCP_RESERVED_NAMES, is_reserved
 from mech_catalogue_core.model.problems import (
     INVISIBLE_TEXT,
+    RESERVED_TOOL_NAME,
     SECRET_ARGUMENT,
 )
 from mech_catalogue_core.model.untrusted_text import (
@@ -55,6 +57,28 @@ def hidden_text_refusal(tool: Mapping[str, Any]) -> Optional[str]:
         f"refused ({INVISIBLE_TEXT}): the tool's definition hides invisible characters "
         f"where they cannot be removed without changing what a call sends "
         f"({', '.join(where)}); this tool is not offered"
+    )
+
+
+def reserved_refusal(name: str) -> Optional[str]:
+    """Why a tool is refused when it is served under a discovery tool's name (issue 29).
+
+    The catalogue never serves one (``exporters.names.MCP_TOOL_RULE`` renames such a
+    mech tool deterministically, ``call_tool_<8 hex>``); an agent of another version,
+    or a hostile one, might. Listed, it would squat the name ``search_tools``,
+    ``describe_tool`` or ``call_tool`` take when the server switches to discovery mode,
+    or be shadowed by them: it is withheld in every mode instead.
+
+    :param name: the MCP name served.
+    :return: a sentence starting with the problem code ``reserved_tool_name``, or None.
+    """
+    if not is_reserved(name):
+        return None
+    return (
+        f"refused ({RESERVED_TOOL_NAME}): the name {name!r} is, or looks like, one of "
+        f"this server's own tools ({', '.join(sorted(MCP_RESERVED_NAMES))}); a mech "
+        "tool is never served under it. Ask the agent's operator to update it: the "
+        "catalogue renames such a tool"
     )
 
 

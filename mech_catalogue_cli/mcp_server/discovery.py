@@ -46,6 +46,7 @@ import mcp_types as types
 import numpy as np
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.search.bm25 import Bm25Index
 
 from .call_identity import IDEMPOTENCY_META_KEY
@@ -361,11 +362,12 @@ class ToolFinder:
         :return: ``name``, ``title``, ``summary`` (:func:`summary`), ``kind``,
             ``price_wei`` (decimal string; None when no offer is payable now),
             ``payment`` (the payment type's name, ``model.market.PAYMENT_TYPE_NAMES``;
-            "" when unknown) and ``typed``.
+            "" when unknown), ``typed``, and ``warnings`` only when the name has a
+            look-alike (:func:`lookalike_warnings`).
         """
         offer = self.offers.get(tool.name)
         price = None if offer is None else offer.price
-        return {
+        found: Dict[str, Any] = {
             "name": tool.name,
             "title": str(tool.tool.get("title") or tool.name),
             "summary": summary(tool),
@@ -376,6 +378,24 @@ class ToolFinder:
             ),
             "typed": is_typed(tool),
         }
+        warnings = lookalike_warnings(tool)
+        if warnings:  # only where there is something to say: matches stay compact
+            found["warnings"] = warnings
+        return found
+
+
+def lookalike_warnings(tool: ServedTool) -> List[Dict[str, str]]:
+    """A listed tool's look-alike warning, as ``tools/list`` gives it in ``_meta``.
+
+    :param tool: a listed tool (flagged by ``names.flag_lookalikes``).
+    :return: its ``lookalike_tool_name`` warnings ({code, message}); [] when none.
+    """
+    meta = tool.tool.get("_meta", {}).get(META_KEY, {})
+    return [
+        w
+        for w in meta.get("warnings") or []
+        if isinstance(w, dict) and w.get("code") == ProblemCode.LOOKALIKE_TOOL_NAME
+    ]
 
 
 def payable_offers(
@@ -418,6 +438,18 @@ _MATCH = {
         },
         "payment": {"type": "string", "description": "payment type, e.g. native"},
         "typed": {"type": "boolean", "description": "takes named arguments"},
+        "warnings": {
+            "type": "array",
+            "description": "this server's warnings about the name (lookalike_tool_name: "
+            "it looks like another tool's; check the mech before calling)",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                },
+            },
+        },
     },
     "required": ["name", "title", "summary", "kind", "price_wei", "payment", "typed"],
 }

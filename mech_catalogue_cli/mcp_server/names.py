@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any, Dict, Optional
 
 from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
-from mech_catalogue_core.exporters.mcp_tool import META_KEY
+from mech_catalogue_core.exporters.mcp_tool import with_lookalike_warning
 from mech_catalogue_core.model.problems import Problem
 
 from .source import ServedCatalogue, ServedTool
@@ -63,13 +63,12 @@ def flagged_entry(
     """
     if problem is None and mech_tool.isascii():
         return entry
-    flagged = copy.deepcopy(entry)
-    name = flagged["name"]
-    flagged["title"] = name
-    flagged.setdefault("annotations", {})["title"] = name
+    flagged = with_lookalike_warning(entry, problem)
+    if flagged is entry:  # no warning, a name that is not ASCII: its title only
+        flagged = copy.deepcopy(entry)
+        flagged["title"] = flagged["name"]
+        flagged.setdefault("annotations", {})["title"] = flagged["name"]
     if problem is not None:
-        meta = flagged.setdefault("_meta", {}).setdefault(META_KEY, {})
-        meta["warnings"] = [*(meta.get("warnings") or []), problem.to_dict()]
         note = (
             f"{LOOKALIKE_NOTE} {problem.message} Check the mech "
             "(_meta offers) before calling."

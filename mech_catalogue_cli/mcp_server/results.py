@@ -26,8 +26,9 @@ from typing import Any, Dict, List, Optional, Tuple
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.untrusted_text import (
+    MARKUP,
+    inert_markup,
     strip_invisible,
-    strip_render_hidden,
 )
 
 from ..redaction import redact
@@ -130,35 +131,44 @@ def warning_of(code: ProblemCode, message: str) -> Dict[str, str]:
     return {"code": code, "message": message}
 
 
-def _shown(text: str) -> str:
-    return strip_render_hidden(strip_invisible(text))
+def _shown(text: str) -> Tuple[str, int, Tuple[str, ...]]:
+    """One string of an answer as shown: invisible characters out, markup inert.
+
+    :param text: a string of the answer.
+    :return: ``(shown text, invisible characters removed, markup kinds it held)``.
+    """
+    plain = strip_invisible(text)
+    return inert_markup(plain), len(text) - len(plain), MARKUP.kinds(plain)
 
 
-def visible_text(text: str) -> Tuple[str, int]:
-    """The response as a person sees it, and how many hidden characters were removed.
+def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
+    """The response as a person sees it in any renderer, and what was hidden in it.
 
-    Hidden: invisible and control characters, and text that markup hides when the
-    answer is rendered (HTML comments, ``<details>``, hidden elements, images, link
-    titles, link definitions: ``untrusted_text.strip_render_hidden``).
+    Invisible and control characters are removed; markup that would hide text when the
+    answer is rendered (raw HTML, images, link titles and definitions, references to
+    invisible characters, TeX commands) is shown as the characters it is written with
+    (``untrusted_text.inert_markup``): a person and a model read the same.
 
     JSON escapes count too: a response that is a JSON document is read as its decoded
     strings (an escaped tag character is one to a model that decodes it), and is then
-    shown re-encoded without them.
+    shown re-encoded, each string cleaned (the document's own brackets are kept: JSON
+    punctuation outside strings cannot form a link or a tag).
 
     :param text: the delivered response, decoded.
-    :return: ``(visible text, characters removed)``; the text unchanged when none were.
+    :return: ``(visible text, invisible characters removed, markup kinds found)``; the
+        text unchanged when nothing was found.
     """
-    visible = _shown(text)
-    removed = len(text) - len(visible)
-    value, why = decode_response(visible)
+    value, why = decode_response(strip_invisible(text))
     if why or not isinstance(value, (dict, list, str)):
-        return visible, removed
-    found = [0]
+        return _shown(text)
+    removed = [len(text) - len(strip_invisible(text))]
+    kinds: Dict[str, None] = {}
 
     def clean(node: Any) -> Any:
         if isinstance(node, str):
-            shown = _shown(node)
-            found[0] += len(node) - len(shown)
+            shown, gone, found = _shown(node)
+            removed[0] += gone
+            kinds.update(dict.fromkeys(found))
             return shown
         if isinstance(node, list):
             return [clean(item) for item in node]
@@ -167,9 +177,32 @@ def visible_text(text: str) -> Tuple[str, int]:
         return node
 
     cleaned = clean(value)  # at most MAX_RESPONSE_DEPTH deep (decode_response)
-    if not found[0]:
-        return visible, removed
-    return json.dumps(cleaned, ensure_ascii=False), removed + found[0]
+    if cleaned == value and not removed[0]:
+        return text, 0, ()
+    return json.dumps(cleaned, ensure_ascii=False), removed[0], tuple(kinds)
+
+
+def _hidden_said(removed: int, kinds: Tuple[str, ...], cid: str) -> str:
+    """The note on what an answer hid (:func:`visible_text`).
+
+    :param removed: invisible characters removed.
+    :param kinds: markup kinds it held (shown as plain text).
+    :param cid: the response's CID (the original bytes).
+    :return: one sentence.
+    """
+    parts = []
+    if removed:
+        parts.append(
+            f"the response held {removed} hidden characters (tag characters, bidi "
+            "controls, zero-width), removed here"
+        )
+    if kinds:
+        parts.append(
+            "the response held markup that hides text when rendered ("
+            + ", ".join(kinds)
+            + "), shown here as plain text"
+        )
+    return "; ".join(parts) + f"; the original bytes are at {cid}"
 
 
 def answer_result(  # pylint: disable=too-many-arguments
@@ -203,14 +236,10 @@ def answer_result(  # pylint: disable=too-many-arguments
         warnings.append(warning_of(ProblemCode.RESPONSE_NOT_UTF8, said))
         notes.append(said)
     # what a person reading the answer would not see, the model must not read either
-    text, removed = visible_text(text)
-    if removed:
-        said = (
-            f"the response held {removed} hidden characters (tag characters, bidi "
-            "controls, zero-width, or text that markup hides when rendered: HTML "
-            "comments, <details>, hidden elements, images, link titles), removed "
-            f"here; the original bytes are at {entry.response_cid}"
-        )
+    hid = visible_text(text)  # (shown, invisible characters removed, markup kinds)
+    text = hid[0]
+    if any(hid[1:]):
+        said = _hidden_said(hid[1], hid[2], entry.response_cid)
         warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
         notes.append(said)
         structured = None
@@ -250,7 +279,7 @@ def answer_result(  # pylint: disable=too-many-arguments
     if warnings:
         meta["warnings"] = warnings
     # text only, where the tool promises structured output, is an error (as a problem is)
-    hidden = (bool(removed) or withheld) and bool(tool.tool.get("outputSchema"))
+    hidden = (any(hid[1:]) or withheld) and bool(tool.tool.get("outputSchema"))
     failed = bool(problem) or hidden or not check.trusted
     if not failed and not notes:
         return types.CallToolResult(

@@ -67,7 +67,7 @@ from .call_identity import (
     payload_nonce,
     request_payload,
 )
-from .definition_checks import hidden_text_refusal, secret_refusal
+from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
 from .delivery import DeliveryReader
 from .discovery import Discovery
 from .http_access import HttpAccess, http_access
@@ -414,6 +414,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             self.changed.get(name)
             or secret_refusal(tool.tool["inputSchema"])
             or hidden_text_refusal(tool.tool)
+            or reserved_refusal(tool.name)
         )
         if refusal:  # after the journal: an answer paid before is still returned
             return error_result(f"{name}: {refusal}; nothing was sent")

@@ -65,7 +65,7 @@ from mech_catalogue_core.exporters.mcp_tool import (
     offered_tool,
 )
 from mech_catalogue_core.exporters.names import (
-    MCP_RULE,
+    MCP_TOOL_RULE,
     export_names,
 )
 from mech_catalogue_core.http_api.routes import (
@@ -89,7 +89,7 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
-from .definition_checks import hidden_text_refusal, secret_refusal
+from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
 from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
 from .tenure import TenureReader
 
@@ -160,7 +160,7 @@ class SourceError(RuntimeError):
 class ServedTool:
     """One MCP tool: a tool name some mechs offer.
 
-    :param name: the MCP name (unique, ``MCP_RULE``).
+    :param name: the MCP name (unique, ``MCP_TOOL_RULE``: never a discovery tool's name).
     :param mech_tool: the tool name the mechs use (sent as the payload's ``tool``).
     :param tool: the MCP Tool JSON (camelCase, as on the wire).
     :param offers: every mech contract offering it.
@@ -257,9 +257,10 @@ class ServedCatalogue:
         return ServedCatalogue(self.digest, tuple(kept))
 
     def refusing_unsafe(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
-        """Leave out the tools that ask for a secret or still hide text.
+        """Leave out the tools that ask for a secret, still hide text, or take a reserved name.
 
-        :func:`.definition_checks.secret_refusal` and :func:`.definition_checks.hidden_text_refusal`:
+        :func:`.definition_checks.secret_refusal`, :func:`.definition_checks.hidden_text_refusal`
+        and :func:`.definition_checks.reserved_refusal`:
         refused tools are not listed, so their text never reaches a model; a
         ``tools/call`` naming one is refused with the same sentence.
 
@@ -268,8 +269,10 @@ class ServedCatalogue:
         kept: List[ServedTool] = []
         refused: List[str] = []
         for tool in self.tools:
-            if secret_refusal(tool.tool["inputSchema"]) or hidden_text_refusal(
-                tool.tool
+            if (
+                secret_refusal(tool.tool["inputSchema"])
+                or hidden_text_refusal(tool.tool)
+                or reserved_refusal(tool.name)
             ):
                 refused.append(tool.name)
             else:
@@ -361,7 +364,7 @@ def served_from_catalogue(
     :return: the served catalogue, digest :meth:`Catalogue.digest`.
     """
     names = catalogue.tool_names()
-    exported = export_names(names, MCP_RULE)
+    exported = export_names(names, MCP_TOOL_RULE)
     tools = []
     for name in names:
         candidates = []

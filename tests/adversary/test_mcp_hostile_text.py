@@ -162,7 +162,7 @@ def test_hostile_manifest_text_never_reaches_tools_list(
     facts, _, text = description.partition("High and low tides")
     assert mech["address"].lower() in facts.lower()
     assert "Ignore the previous" not in facts and "untrusted" in facts
-    assert len(text) < MAX_TEXT_CHARS and "more characters]" in text
+    assert len(text) < MAX_TEXT_CHARS and "more characters)" in text
     schema = tides.input_schema["properties"]["prompt"]
     assert schema["description"] == "a port name"
     warnings = (tides.meta or {})[META_KEY]["warnings"]

@@ -33,13 +33,14 @@ under ``_meta[META_KEY]["problems"]``. The ``tools/list`` result carries the rev
 ``resultType``, ``ttlMs`` and ``cacheScope``; tools keep a stable order (the caller's).
 """
 
+import copy
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 from mech_catalogue_core.exporters.conformance import (
     mcp_tool_problems,
 )
 from mech_catalogue_core.exporters.names import (
-    MCP_RULE,
+    MCP_TOOL_RULE,
     export_names,
     named_once,
 )
@@ -51,6 +52,7 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 from mech_catalogue_core.model.problems import (
+    Problem,
     pointer,
 )
 from mech_catalogue_core.model.tool import Tool
@@ -158,7 +160,7 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     :return: a dict with camelCase keys as on the wire, passing
         :func:`.conformance.mcp_tool_problems`.
     """
-    exported = name or export_names([tool.name], MCP_RULE)[tool.name]
+    exported = name or export_names([tool.name], MCP_TOOL_RULE)[tool.name]
     meta: Dict[str, Any] = {"provenance": provenance_meta(tool)}
     if tool.kind:
         meta["kind"] = tool.kind
@@ -257,6 +259,36 @@ def offered_tool(tools: Sequence[Tool], name: Optional[str] = None) -> Dict[str,
     return entry
 
 
+def with_lookalike_warning(
+    entry: Dict[str, Any], problem: Optional[Problem]
+) -> Dict[str, Any]:
+    """An MCP Tool carrying its name's look-alike warning, titled by its ASCII MCP name.
+
+    The same warning (``catalogue.lookalikes.lookalike_problems``: code
+    ``lookalike_tool_name``, one wording) wherever a tool is shown: the agent's
+    ``GET /tools`` and ``GET /tools/<name>``, the MCP server's ``tools/list``,
+    ``search_tools`` and ``describe_tool``, the CLI's ``list``, ``search`` and ``export``.
+
+    :param entry: the MCP Tool JSON (not modified).
+    :param problem: the name's warning (None: none).
+    :return: ``entry`` itself when there is no warning; else a copy whose
+        ``_meta[META_KEY]["warnings"]`` holds it (once: a Tool that already carries a
+        warning of that code, as an agent serves it, keeps its own) and whose ``title``
+        and ``annotations.title`` are its ``name`` (never a homoglyph).
+    """
+    if problem is None:
+        return entry
+    flagged = copy.deepcopy(entry)
+    meta = flagged.setdefault("_meta", {}).setdefault(META_KEY, {})
+    warnings = list(meta.get("warnings") or [])
+    if not any(w.get("code") == problem.code for w in warnings):
+        warnings.append(problem.to_dict())
+    meta["warnings"] = warnings
+    flagged["title"] = flagged["name"]
+    flagged.setdefault("annotations", {})["title"] = flagged["name"]
+    return flagged
+
+
 def tools_list_result(
     entries: List[Dict[str, Any]],
     next_cursor: Optional[str] = None,
@@ -286,7 +318,7 @@ def to_mcp_tools(tools: Iterable[Tool]) -> List[Dict[str, Any]]:
     :param tools: model tools (e.g. one mech's, or a catalogue's de-duplicated by name).
     :return: the list, in input order; a repeated tool name is exported once.
     """
-    return [to_mcp_tool(t, name) for t, name in named_once(tools, MCP_RULE)]
+    return [to_mcp_tool(t, name) for t, name in named_once(tools, MCP_TOOL_RULE)]
 
 
 def to_mcp_tools_list_result(tools: Iterable[Tool]) -> Dict[str, Any]:

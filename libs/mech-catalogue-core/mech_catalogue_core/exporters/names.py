@@ -42,8 +42,9 @@ exported name back to the mech's own name.
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Pattern, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Pattern, Tuple
 
+from mech_catalogue_core.catalogue.lookalikes import skeleton
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     for_model,
@@ -59,6 +60,43 @@ _SUFFIX_LENGTH = 9  # "_" + 8 hex digits
 EMPTY_NAME = "name"
 
 
+#: the names of the MCP server's own discovery tools (``mech_catalogue_cli.mcp_server.
+#: discovery``: ``search_tools``, ``describe_tool``, ``call_tool``); no mech tool is
+#: served under one of them, or a look-alike or case variant, in any mode
+MCP_RESERVED_NAMES: FrozenSet[str] = frozenset(
+    ("search_tools", "describe_tool", "call_tool")
+)
+
+
+_RESERVED_FOLD = str.maketrans(
+    {"i": "l", "1": "l", "|": "l", "0": "o", "-": "_", ".": "_"}
+)
+
+
+def _reserved_key(name: str) -> str:
+    """The form a reserved name and its variants share: case and look-alikes folded.
+
+    :param name: a name.
+    :return: the look-alike skeleton (``catalogue.lookalikes.skeleton``) of its lower
+        case, with ``i``, ``1`` and ``|`` read as ``l``, ``0`` as ``o``, ``-`` and
+        ``.`` as ``_`` (a stricter fold than the look-alike warning's: a few honest
+        names such as ``caii_tool`` are renamed too, none is missed).
+    """
+    return skeleton(name.lower().translate(_RESERVED_FOLD))
+
+
+_RESERVED_KEYS = frozenset(_reserved_key(n) for n in MCP_RESERVED_NAMES)
+
+
+def is_reserved(name: str) -> bool:
+    """Whether a name is, or looks like, one of :data:`MCP_RESERVED_NAMES`.
+
+    :param name: a tool name (as published or exported).
+    :return: True for ``call_tool``, ``Call_Tool``, ``caII_tool``, ``call-tool``...
+    """
+    return _reserved_key(name) in _RESERVED_KEYS
+
+
 @dataclass(frozen=True)
 class NameRule:
     """A format's name rule.
@@ -66,25 +104,35 @@ class NameRule:
     :param pattern: full-match regular expression of a valid name.
     :param disallowed: a character class matching characters to replace.
     :param max_length: the longest valid name.
+    :param reserve: True when names :func:`is_reserved` are not valid (the MCP names
+        of mech tools: the server's discovery tools own them).
     """
 
     pattern: Pattern[str]
     disallowed: Pattern[str]
     max_length: int
+    reserve: bool = False
 
     def accepts(self, name: str) -> bool:
         """Whether ``name`` is valid under this rule.
 
         :param name: a candidate.
-        :return: True when it matches the whole pattern (no trailing newline).
+        :return: True when it matches the whole pattern (no trailing newline) and, under
+            a reserving rule, is not reserved.
         """
-        return self.pattern.fullmatch(name) is not None
+        if self.pattern.fullmatch(name) is None:
+            return False
+        return not (self.reserve and is_reserved(name))
 
 
 OPENAI_RULE = NameRule(OPENAI_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64)
 ANTHROPIC_RULE = NameRule(ANTHROPIC_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64)
 ANTHROPIC_KEY_RULE = NameRule(ANTHROPIC_KEY, re.compile(r"[^a-zA-Z0-9_.-]"), 64)
 MCP_RULE = NameRule(MCP_NAME, re.compile(r"[^a-zA-Z0-9_.-]"), 128)
+#: the MCP names of mech tools: :data:`MCP_RULE`, the discovery tools' names reserved in
+#: every mode (a mech tool ``call_tool`` is served as ``call_tool_<8 hex>``, the same name
+#: on every agent and server; its ``_meta`` keeps the mech tool name)
+MCP_TOOL_RULE = NameRule(MCP_NAME, re.compile(r"[^a-zA-Z0-9_.-]"), 128, reserve=True)
 
 
 def _tag(text: str) -> str:

@@ -101,6 +101,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 from mech_catalogue_core.catalogue.exposure import (
     ExposedCatalogue,
 )
+from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
 from mech_catalogue_core.catalogue.views import (
     views_selection,
 )
@@ -108,9 +109,10 @@ from mech_catalogue_core.exporters.mcp_tool import (
     offered_tool,
     same_signature,
     tools_list_result,
+    with_lookalike_warning,
 )
 from mech_catalogue_core.exporters.names import (
-    MCP_RULE,
+    MCP_TOOL_RULE,
     export_names,
 )
 from mech_catalogue_core.http_api.offers import (
@@ -146,6 +148,7 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 from mech_catalogue_core.model.market import MechFacts
+from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     tool_for_model,
@@ -174,7 +177,7 @@ class CatalogueView:
 
     :param exposed: the agreed catalogue.
     :param names: the distinct tool names, sorted (the ``/tools`` page order).
-    :param exported: tool name -> its MCP name (unique, ``MCP_RULE``).
+    :param exported: tool name -> its MCP name (unique, ``MCP_TOOL_RULE``: never a discovery tool's name).
     :param mech_entries: each mech's ``GET /mechs`` entry, encoded, ref order.
     :param counts: ``mechs``, ``tools``, ``stale_mechs``, ``errors``, ``collisions``.
     :param kinds: tool kind -> the names (page order) some mech offers with that kind.
@@ -193,6 +196,11 @@ class CatalogueView:
     #: the running total of :attr:`mech_entries`' sizes (computed with them)
     mech_ends: Tuple[int, ...] = ()
     mech_keys: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    #: tool name -> its look-alike warning (``catalogue.lookalikes``); names without one
+    #: are absent
+    lookalikes: Mapping[str, Problem] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # the search index of the catalogue, built on the first search (one entry at most)
     _search: Dict[str, SearchIndex] = field(
         default_factory=dict, repr=False, compare=False
@@ -212,8 +220,9 @@ class CatalogueView:
         """
         tool = self._mcp_tools.get(name)
         if tool is None:
-            tool = mcp_tool(
-                self.exposed.catalogue.tools_named(name), self.exported[name]
+            tool = with_lookalike_warning(
+                mcp_tool(self.exposed.catalogue.tools_named(name), self.exported[name]),
+                self.lookalikes.get(name),
             )
             self._mcp_tools[name] = tool
             self._mcp_sizes[name] = len(json_bytes(tool))
@@ -286,12 +295,13 @@ class CatalogueView:
             exposed=exposed,
             names=names,
             kinds=MappingProxyType({k: tuple(v) for k, v in kinds.items()}),
-            exported=MappingProxyType(export_names(names, MCP_RULE)),
+            exported=MappingProxyType(export_names(names, MCP_TOOL_RULE)),
             mech_entries=entries,
             mech_ends=tuple(accumulate(len(entry) for entry in entries)),
             mech_keys=MappingProxyType(
                 {m.ref.key: at for at, m in enumerate(catalogue.mechs)}
             ),
+            lookalikes=MappingProxyType(lookalike_problems(list(names))),
             counts=MappingProxyType(
                 {
                     "mechs": len(catalogue.mechs),

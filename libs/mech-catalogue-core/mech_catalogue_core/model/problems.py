@@ -91,6 +91,9 @@ class ProblemCode(StrEnum):
     INVISIBLE_TEXT = "invisible_text"  # untrusted_text.tool_text_problems
     INSTRUCTION_LIKE_TEXT = "instruction_like_text"  # untrusted_text
     SECRET_ARGUMENT = "secret_argument"  # untrusted_text; the MCP server refuses
+    RESERVED_TOOL_NAME = (
+        "reserved_tool_name"  # exporters/names.py; the MCP server refuses
+    )
 
     # --- content addressing and fetching (used by cid.py and the skill) ---------------
     INVALID_CID = "invalid_cid"
@@ -201,6 +204,7 @@ PROBLEMS_TRUNCATED = ProblemCode.PROBLEMS_TRUNCATED
 INVISIBLE_TEXT = ProblemCode.INVISIBLE_TEXT
 INSTRUCTION_LIKE_TEXT = ProblemCode.INSTRUCTION_LIKE_TEXT
 SECRET_ARGUMENT = ProblemCode.SECRET_ARGUMENT
+RESERVED_TOOL_NAME = ProblemCode.RESERVED_TOOL_NAME
 INVALID_CID = ProblemCode.INVALID_CID
 INVALID_DIGEST = ProblemCode.INVALID_DIGEST
 UNSUPPORTED_CID = ProblemCode.UNSUPPORTED_CID
@@ -316,6 +320,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     PROBLEMS_TRUNCATED: "more problems than a cap lists (per manifest, or per tool's arguments); errors come first, and this one counts the rest by code (an error when it counts one)",
     INVISIBLE_TEXT: "a tool's text holds invisible or control characters (tag characters, bidi controls, zero-width characters, variation selectors, C0/C1 controls); they are removed wherever the text is shown to a model",
     INSTRUCTION_LIKE_TEXT: 'a tool\'s text reads like instructions to a model ("ignore previous instructions", "you must", "send funds", "private key"...); it is shown only as the mech\'s untrusted description',
+    RESERVED_TOOL_NAME: "an MCP tool name is, or looks like, one of the MCP server's discovery tools (search_tools, describe_tool, call_tool); the catalogue renames such a mech tool, and the MCP server does not list a tool still served under one",
     SECRET_ARGUMENT: "an argument's name or description asks for a secret (private key, seed phrase, mnemonic, password, API key, secret or wallet key); the MCP server does not offer the tool",
     INVALID_CID: "the string is not a CID this code understands",
     INVALID_DIGEST: "the on-chain hash is not 32 bytes of hex",

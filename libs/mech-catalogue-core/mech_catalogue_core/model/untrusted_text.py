@@ -24,17 +24,20 @@ views and the MCP server hand that text to language models. Three rules, one pla
    (U+200B-200D, U+2060, U+FEFF), variation selectors (U+FE00-FE0F, U+E0100-E01EF), and
    C0/C1 controls other than newline and tab (a carriage return before a newline is
    dropped, U+2028/2029 become newlines): :data:`INVISIBLE_RANGES` lists every range.
-   Text that markup hides when the manifest is rendered (Markdown or HTML, as a person
-   reviews it) but a model reads is removed too (:func:`strip_render_hidden`:
-   :data:`RENDER_HIDDEN_PATTERNS`): HTML comments, ``<details>`` blocks, elements
-   sized or styled away (``hidden``, ``display:none``, ``font-size:0``...), ``<img>``
-   tags, Markdown images (alt text and title), link titles and reference-style link
-   definitions.
+   Markup is never interpreted (:func:`inert_markup`, :mod:`.markup`): MCP clients
+   render descriptions as Markdown, which passes HTML through, so a comment, a styled
+   ``<span>``, an image's alt text, a link's title, a reference definition or a
+   reference to a zero-width character would hide from a person what a model reads.
+   Every character that starts such markup is written as a character reference that
+   every renderer shows as itself: nothing is removed, and a person sees what a model
+   reads. Values a model copies into a call (enum, const, default, examples) are
+   cleaned of invisible characters only (:func:`value_for_model`).
 2. **Capped**: a description keeps at most :data:`MAX_TEXT_CHARS` characters, a name or
-   title :data:`MAX_LABEL_CHARS`; a cut text ends with ``… [cut: N more characters]``
+   title :data:`MAX_LABEL_CHARS`; a cut text ends with ``… (cut: N more characters)``
    inside the cap, so cleaning twice changes nothing.
 3. **Flagged** (:func:`tool_text_problems`): a tool whose text holds invisible characters
-   or render-hidden markup (:data:`.problems.INVISIBLE_TEXT`), reads like instructions to a model
+   or markup that hides text when rendered (:data:`.problems.INVISIBLE_TEXT`:
+   :func:`render_hidden_kinds`), reads like instructions to a model
    (:data:`.problems.INSTRUCTION_LIKE_TEXT`: :data:`INSTRUCTION_PATTERNS`) or whose
    argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`)
    gets a warning. The MCP server refuses a tool that asks for a secret, so ``publish``
@@ -45,8 +48,9 @@ Where: cleaning happens when text is *shown* (every exporter, ``GET /tools``,
 agents agree on keeps the manifest's text as published (the evidence a person reviews,
 and a digest that does not change with the rule). The warnings are part of that catalogue
 (``catalogue.fetching``), so they are computed from explicit code-point ranges and ASCII
-patterns only, never from the interpreter's Unicode database: every agent, whatever its
-Python version, adds the same warnings.
+patterns and the exactly pinned CommonMark parser (markdown-it-py), never from the
+interpreter's Unicode database: every agent, whatever its Python version, adds the same
+warnings.
 """
 
 import re
@@ -59,6 +63,7 @@ from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
 )
+from mech_catalogue_core.model.markup import Markup
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -121,46 +126,8 @@ _LINE_BREAK = re.compile("\r\n?|[\u2028\u2029]")
 _TAG_TEXT = re.compile("[\U000e0020-\U000e007e]+")
 _TAG_OFFSET = 0xE0000
 
-#: CSS that sizes or styles an element away (an element with it, or with the ``hidden``
-#: attribute, shows nothing of its content when rendered)
-_HIDING_STYLE = (
-    r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|"
-    r"opacity\s*:\s*0(?:\.0*)?(?![.\d])|(?:max-)?(?:width|height)\s*:\s*0(?![.\d])|"
-    r"color\s*:\s*transparent|clip(?:-path)?\s*:"
-)
-#: markup whose text a rendered view (Markdown, HTML) does not show but a model reads:
-#: (kind, pattern, replacement). Applied in order, repeatedly until nothing changes (a
-#: removal must not join two halves into new markup). ASCII patterns only.
-RENDER_HIDDEN_PATTERNS: Tuple[Tuple[str, str, str], ...] = (
-    ("HTML comment", r"<!--.*?(?:-->|\Z)", ""),
-    ("<details> block", r"<details\b[^>]*>.*?(?:</details\s*>|\Z)", ""),
-    (
-        "element hidden by its style",
-        r"<([a-z][a-z0-9]*)\b(?=[^>]*?(?:\shidden\b|style\s*=\s*[\"'][^\"']*(?:"
-        + _HIDING_STYLE
-        + r")))[^>]*>.*?(?:</\1\s*>|\Z)",
-        "",
-    ),
-    ("<img> tag", r"<img\b[^>]*>", ""),
-    ("Markdown image", r"!\[[^\]\n]*\](?:\([^)\n]*\)|\[[^\]\n]*\])", ""),
-    (
-        "link title",
-        r"(\[[^\]\n]*\]\(\s*(?:<[^>\n]*>|[^\s)]*))\s+(?:\"[^\"\n]*\"|'[^'\n]*'|"
-        r"\([^)\n]*\))\s*\)",
-        r"\1)",
-    ),
-    (
-        "reference-style link definition",
-        r"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*(?:\n|\Z)",
-        "",
-    ),
-)
-_RENDER_HIDDEN = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE | re.DOTALL | re.MULTILINE), repl)
-    for kind, pattern, repl in RENDER_HIDDEN_PATTERNS
-)
-#: passes of :func:`strip_render_hidden` at most (each removes at least one match)
-_MAX_RENDER_PASSES = 64
+#: the markup rules (:mod:`.markup`) over :data:`INVISIBLE_RANGES`
+MARKUP = Markup(_INVISIBLE)
 
 #: phrases that address the model rather than describe the tool (ASCII, matched on the
 #: text's words: case and punctuation ignored); each is flagged, nothing is refused
@@ -227,9 +194,10 @@ def cut_marker(more: int) -> str:
     """The words that end a cut text.
 
     :param more: characters left out.
-    :return: ``"… [cut: 1,234 more characters]"``.
+    :return: ``"… (cut: 1,234 more characters)"`` (no ``[``: :func:`inert_markup`
+        leaves it as it is, so cleaning twice changes nothing).
     """
-    return f"… [cut: {more:,} more characters]"
+    return f"… (cut: {more:,} more characters)"
 
 
 def strip_invisible(text: str) -> str:
@@ -242,32 +210,27 @@ def strip_invisible(text: str) -> str:
 
 
 def render_hidden_kinds(text: str) -> Tuple[str, ...]:
-    """What kinds of render-hidden markup a text holds (:data:`RENDER_HIDDEN_PATTERNS`).
+    """What markup of a text hides text when rendered (:meth:`.markup.Markup.kinds`).
 
-    :param text: any text.
-    :return: the kinds found (e.g. ``"HTML comment"``), in pattern order.
+    :param text: any text (invisible characters are dropped first).
+    :return: the kinds found (e.g. ``markup.RAW_HTML``); () for none.
     """
-    return tuple(kind for kind, pattern, _ in _RENDER_HIDDEN if pattern.search(text))
+    return MARKUP.kinds(strip_invisible(text))
 
 
-def strip_render_hidden(text: str) -> str:
-    """Remove what markup hides from a person but not from a model. Idempotent.
+def inert_markup(text: str) -> str:
+    """The text with no markup a renderer would interpret (:meth:`.markup.Markup.inert`).
 
-    HTML comments, ``<details>`` blocks, elements hidden by their ``hidden`` attribute or
-    style, ``<img>`` tags and Markdown images go whole; a link keeps its text and
-    target, not its title; a reference-style link definition line goes.
+    Nothing is removed: HTML, images, link titles and definitions, TeX commands and
+    references to invisible characters are shown as the characters they are written
+    with, to a person in any renderer and to a model alike. Idempotent.
 
-    :param text: any text (invisible characters are a separate rule:
-        :func:`strip_invisible`).
-    :return: the text without them (unchanged when it has none).
+    :param text: text cleaned of invisible characters (:func:`strip_invisible`).
+    :return: ``<`` before a tag character as ``&lt;``, every ``[`` as ``&#91;``, an
+        escaping backslash as its look-alike U+29F5, a reference to an invisible character with its
+        ``&`` as ``&amp;``.
     """
-    for _ in range(_MAX_RENDER_PASSES):
-        before = text
-        for _, pattern, replacement in _RENDER_HIDDEN:
-            text = pattern.sub(replacement, text)
-        if text == before:
-            return text
-    return text
+    return MARKUP.inert(text)
 
 
 def hidden_in(value: Any, limit: int = 5) -> Tuple[str, ...]:
@@ -320,9 +283,22 @@ def for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     :param text: text from a manifest.
     :param cap: characters at most (:data:`MAX_TEXT_CHARS`, or :data:`MAX_LABEL_CHARS`
         for a name or title).
-    :return: :func:`capped` of :func:`strip_render_hidden` of :func:`strip_invisible`.
+    :return: :func:`capped` of :func:`inert_markup` of :func:`strip_invisible`.
     """
-    return capped(strip_render_hidden(strip_invisible(text)), cap)
+    return capped(inert_markup(strip_invisible(text)), cap)
+
+
+def value_for_model(text: str) -> str:
+    """A string a model copies into a call (an enum value, a default): cleaned, capped.
+
+    Markup is left as it is: a value is data shown as JSON, not rendered, and rewriting
+    ``[`` or ``<`` would make the model send another value than the mech's schema
+    allows. Markup in it is still flagged (:func:`tool_text_problems`).
+
+    :param text: a string value from a manifest.
+    :return: :func:`capped` of :func:`strip_invisible`.
+    """
+    return capped(strip_invisible(text), MAX_TEXT_CHARS)
 
 
 def label_for_model(text: str) -> str:
@@ -335,13 +311,13 @@ def label_for_model(text: str) -> str:
 
 
 def values_for_model(value: Any) -> Any:
-    """A JSON value with every string in it :func:`for_model` (keys kept).
+    """A JSON value with every string in it :func:`value_for_model` (keys kept).
 
     :param value: a JSON value (an enum, default, example, unknown fields...).
     :return: a new value.
     """
     if isinstance(value, str):
-        return for_model(value)
+        return value_for_model(value)
     if isinstance(value, list):
         return [values_for_model(v) for v in value]
     if isinstance(value, dict):
@@ -640,10 +616,11 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
             warning(
                 INVISIBLE_TEXT,
                 f"tool {name}: {len(invisible)} text field(s) hold invisible or control "
-                "characters, or text that markup hides when rendered (HTML comments, "
-                "<details>, hidden elements, images, link titles, link definitions) "
-                f"({_quoted(invisible)}); they are removed wherever the text is shown "
-                "to a model. Publish visible text only.",
+                "characters, or markup that hides text when rendered (raw HTML, images, "
+                "link titles, links without text, link definitions, references to "
+                f"invisible characters) ({_quoted(invisible)}); invisible characters are "
+                "removed and markup is shown as plain text wherever the text is shown "
+                "to a model. Publish visible plain text only.",
             )
         )
     if phrases:

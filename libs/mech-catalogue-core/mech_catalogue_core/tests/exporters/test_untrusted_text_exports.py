@@ -66,6 +66,7 @@ from mech_catalogue_core.model.tool import (
 from mech_catalogue_core.model.untrusted_text import (
     INVISIBLE_RANGES,
     MAX_TEXT_CHARS,
+    render_hidden_kinds,
 )
 
 REF = MechRef(100, REGISTRY_COMPLEMENTARY_SERVICE, "0x" + "cd" * 20, 11)
@@ -186,7 +187,7 @@ def test_every_format_carries_only_clean_text(name: str) -> None:
     text = json.dumps(exported, ensure_ascii=False)
     assert "q" * (MAX_TEXT_CHARS + 1) not in text  # descriptions are capped
     if name not in ("a2a", "erc8004"):  # those two describe the mech, not the tool
-        assert "more characters]" in text  # and the cut is said
+        assert "more characters)" in text  # and the cut is said
 
 
 def test_mcp_meta_flags_the_tool_text() -> None:
@@ -313,17 +314,34 @@ MARKUP_MANIFEST = {
 }
 
 
+#: keys whose strings are data a model copies into a call, shown as JSON (not rendered)
+_VALUE_KEYS = {"enum", "const", "default", "examples", "required", "type", "name"}
+
+
 @pytest.mark.parametrize("name", sorted(FORMATS))
-def test_every_format_drops_render_hidden_text(
+def test_every_format_shows_markup_as_plain_text(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Text a rendered view hides (comments, images, titles...) is in no format.
+    """No prose string of any format holds markup a renderer would hide text with.
+
+    Before (issue 29), patterns removed some forms and let others through; now every
+    form is shown as the characters it is written with: nothing is hidden from the
+    person and nothing is removed from the model.
 
     :param name: the export format.
     :param monkeypatch: to serve MARKUP_MANIFEST instead of MANIFEST.
     """
     monkeypatch.setitem(globals(), "MANIFEST", MARKUP_MANIFEST)
     assert "zanzibar" in _mech().tools[0].description  # kept as published
-    text = json.dumps(FORMATS[name](), ensure_ascii=False).lower()
-    assert [word for word in MARKUP_HIDDEN if word in text] == []
-    assert "looks up a place." in text or name in ("a2a", "erc8004")
+    exported = FORMATS[name]()
+    marked = [
+        (at, text)
+        for at, text in _strings(exported)
+        if not set(at.split("/")) & _VALUE_KEYS and render_hidden_kinds(text)
+    ]
+    assert marked == []
+    text = json.dumps(exported, ensure_ascii=False).lower()
+    if name not in ("a2a", "erc8004"):  # those two describe the mech, not the tool
+        assert "looks up a place." in text and "&lt;!-- zanzibar" in text
+    else:
+        assert "&lt;!-- zanzibar" in text or "!&#91;quokka]" in text

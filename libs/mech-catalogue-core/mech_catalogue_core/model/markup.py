@@ -1,0 +1,187 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+r"""Untrusted text is never interpreted as markup: what a person sees is what a model reads.
+
+MCP clients render tool descriptions and answers as Markdown, and Markdown passes raw
+HTML through; a manifest's author can therefore hide text from the person reviewing it
+(an HTML comment, a ``<span style="font-size:0">``, an image's alt text, a link's
+title, a reference definition, a character reference to a zero-width character, a LaTeX
+``\phantom``) while a model reads all of it. Finding such forms one pattern at a time
+missed many; this module removes the kind instead.
+
+:func:`inert` rewrites a text so that no renderer (CommonMark, GitHub Markdown, HTML,
+Markdown with TeX math) interprets any of it as markup, and every character of it stays
+visible. Four characters start all markup that can hide text, and each is written as a
+character reference every renderer shows as the character itself (the backslash as a
+look-alike):
+
+- ``<`` before a letter, ``/``, ``!`` or ``?`` (every HTML tag, comment, declaration,
+  processing instruction, CDATA section and autolink) becomes ``&lt;``;
+- ``[`` (links, images, reference definitions, footnotes) becomes ``&#91;``;
+- ``\`` before a letter or ASCII punctuation (TeX commands and delimiters, Markdown
+  escapes) becomes U+29F5 REVERSE SOLIDUS OPERATOR ``⧵``, which looks the same: a
+  reference would not do, since math renderers (MathJax, KaTeX's auto-render) read the
+  page's text after the Markdown is rendered, where ``&#92;`` is a backslash again;
+- ``&`` that starts a character reference to an invisible character (``&#8203;``,
+  ``&zwj;``, ``&shy``) becomes ``&amp;``, so it is shown as written.
+
+CommonMark decodes references to literal characters that never start markup (spec 0.31,
+"Entity and numeric character references"), and so does HTML. :func:`inert` is
+idempotent: its output holds none of the four.
+
+:meth:`Markup.kinds` says what markup a text held, for the ``invisible_text`` warning
+(which enters the catalogue digest, so it is computed alike on every agent): from
+linear regular expressions over the forms that hide text, not a Markdown parser. A
+parser (markdown-it-py) is the tests' oracle instead: CommonMark's bracket handling cost
+it 24 ms for a text of 1,024 ``[`` (250 ms for 10,000), and anyone can publish thousands
+of such texts for every agent to parse; the patterns take under a millisecond, and
+since the text shown is inert whatever they find, a form they miss hides nothing.
+"""
+
+import html.entities
+import re
+from typing import Set, Tuple
+
+#: a ``<`` that starts an HTML tag, comment, declaration, instruction or autolink
+_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
+#: a backslash that escapes (Markdown) or starts a command or delimiter (TeX)
+_ESCAPING_BACKSLASH = re.compile(r"\\(?=[A-Za-z!-/:-@\[-`{-~])")
+#: what such a backslash is shown as (U+29F5 REVERSE SOLIDUS OPERATOR)
+SHOWN_BACKSLASH = "\u29f5"
+#: a CommonMark autolink (``<https://...>``, ``<a@b.example>``): shown as its own text
+_AUTOLINK = re.compile(
+    r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@"
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]"
+    r"{0,61}[A-Za-z0-9])?)*)>"
+)
+#: a character reference: named (``;`` optional, as HTML's legacy names), decimal or hex
+_REFERENCE = re.compile(
+    r"&(?:#[xX]([0-9A-Fa-f]{1,8})|#([0-9]{1,9})|([A-Za-z][A-Za-z0-9]{0,31}));?"
+)
+
+#: an image: ``![alt](src)``, ``![alt][ref]``
+_IMAGE = re.compile(r"!\[")
+#: a link destination followed by a title (``"t"``, ``'t'``, ``(t)``), bounded runs
+_LINK_TITLE = re.compile(
+    r"\]\(\s{0,64}(?:<[^>\n]{0,2048}>|[^\s)]{0,2048})\s{1,64}[\"'(]"
+)
+#: a link or image that shows no text: ``[](x)``, ``[ ][x]``
+_EMPTY_LINK = re.compile(r"\[\s{0,64}\]\s{0,64}[(\[]")
+#: a reference-style definition or footnote line: ``[label]: ...``, ``[^1]: ...``
+_DEFINITION = re.compile(r"^[ ]{0,3}\[[^\]\n]{1,999}\]:", re.MULTILINE)
+
+#: what markup a text can hold that hides text when rendered (the kinds reported)
+RAW_HTML = "raw HTML (any element can be styled away)"
+IMAGE = "image (its alt text and title are not shown)"
+LINK_TITLE = "link title"
+EMPTY_LINK = "link without visible text"
+REFERENCE_DEFINITION = "reference-style link definition"
+INVISIBLE_REFERENCE = "character reference to an invisible character"
+
+
+def _named_references(invisible: "re.Pattern[str]") -> Set[str]:
+    """The HTML named character references whose characters a person does not see.
+
+    :param invisible: the invisible-character pattern (``untrusted_text``'s ranges).
+    :return: names without ``&`` (``zwj;``, ``shy``...), from the standard library's
+        copy of the HTML5 table.
+    """
+    return {
+        name for name, value in html.entities.html5.items() if invisible.search(value)
+    }
+
+
+class Markup:
+    """The markup rules over one set of invisible characters.
+
+    :param invisible: a pattern matching one invisible or control character.
+    """
+
+    def __init__(self, invisible: "re.Pattern[str]") -> None:
+        """Keep the pattern and the invisible named references."""
+        self._invisible = invisible
+        self._invisible_names = _named_references(invisible)
+
+    def _hides(self, match: "re.Match[str]") -> bool:
+        """Whether a character reference stands for an invisible character.
+
+        :param match: a :data:`_REFERENCE` match.
+        :return: True for a numeric reference to an invisible, control or invalid code
+            point, or a named one whose longest known prefix is invisible.
+        """
+        hex_digits, digits, name = match.groups()
+        if name is None:
+            point = int(hex_digits, 16) if hex_digits else int(digits)
+            return (
+                point > 0x10FFFF
+                or 0xD800 <= point <= 0xDFFF
+                or bool(self._invisible.search(chr(point)))
+            )
+        spelled = match.group(0)[1:]
+        # HTML decodes the longest name it knows, with or without the semicolon
+        return any(
+            spelled[:end] in self._invisible_names for end in range(len(spelled), 1, -1)
+        )
+
+    def inert(self, text: str) -> str:
+        """The text with every markup-starting character written as a reference.
+
+        :param text: text already cleaned of invisible characters.
+        :return: the same visible characters in any renderer, none of them markup
+            (the module's docstring lists the four rewrites). Idempotent.
+        """
+        text = _REFERENCE.sub(
+            lambda m: "&amp;" + m.group(0)[1:] if self._hides(m) else m.group(0), text
+        )
+        text = _ESCAPING_BACKSLASH.sub(SHOWN_BACKSLASH, text)
+        text = _TAG_OPEN.sub("&lt;", text)
+        return text.replace("[", "&#91;")
+
+    def kinds(self, text: str) -> Tuple[str, ...]:
+        """What markup of a text may hide text when rendered (conservative, linear).
+
+        :param text: text already cleaned of invisible characters.
+        :return: the kinds found (:data:`RAW_HTML`, :data:`IMAGE`, :data:`LINK_TITLE`,
+            :data:`EMPTY_LINK`, :data:`REFERENCE_DEFINITION`,
+            :data:`INVISIBLE_REFERENCE`), each once, in that order; () for none. Raw
+            HTML is any ``<`` that starts a tag, comment, declaration or instruction for
+            some renderer (HTML and CommonMark versions disagree on comments); an
+            autolink is not.
+        """
+        if not any(c in text for c in "<[&"):
+            return ()  # no markup can hide anything
+        found: Set[str] = set()
+        if _TAG_OPEN.search(_AUTOLINK.sub("", text)):
+            found.add(RAW_HTML)
+        links = (
+            (IMAGE, _IMAGE),
+            (LINK_TITLE, _LINK_TITLE),
+            (EMPTY_LINK, _EMPTY_LINK),
+            (REFERENCE_DEFINITION, _DEFINITION),
+        )
+        for kind, pattern in links if "[" in text else ():  # every link opens with [
+            if pattern.search(text):
+                found.add(kind)
+        if any(self._hides(m) for m in _REFERENCE.finditer(text)):
+            found.add(INVISIBLE_REFERENCE)
+        order = (
+            RAW_HTML,
+            IMAGE,
+            LINK_TITLE,
+            EMPTY_LINK,
+            REFERENCE_DEFINITION,
+            INVISIBLE_REFERENCE,
+        )
+        return tuple(kind for kind in order if kind in found)
