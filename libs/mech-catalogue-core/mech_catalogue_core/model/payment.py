@@ -354,6 +354,14 @@ def plan_payment(
     if refused is not None or price is None:  # _refusal answers an unread price
         return refused or Payment(terms, price, PaymentStatus.PRICE_UNREAD)
     if funds is None:
+        if terms.way is PaymentWay.SUBSCRIPTION:
+            return Payment(
+                terms,
+                price,
+                PaymentStatus.UNCHECKED,
+                f"paid with {price} credits of its tracker's Nevermined subscription plan "
+                f"({terms.name}), burnt per request; a requester holding none cannot pay",
+            )
         return Payment(terms, price, PaymentStatus.UNCHECKED)
     if terms.way is PaymentWay.TOKEN:
         return _token_plan(terms, price, funds)
