@@ -158,5 +158,5 @@ def test_each_contract_says_how_it_is_paid_in_its_own_units() -> None:
         "native",
         "",
         "USDC",
-        "native",
+        "credits",
     ]
