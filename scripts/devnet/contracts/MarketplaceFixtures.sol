@@ -9,7 +9,8 @@ pragma solidity ^0.8.30;
 ///         the factory's createMech) plus the public views a reader needs
 ///         (maxDeliveryRate, paymentType, serviceId, numTotalRequests, numTotalDeliveries,
 ///         mapMechKarma). Native and fixed-price token mechs (the token tracker and ERC-20s are
-///         in TokenPayments.sol); no subscriptions, signatures or timeouts.
+///         in TokenPayments.sol) and Nevermined subscription mechs (SubscriptionPayments.sol);
+///         no signatures or timeouts.
 
 /// @dev Only `expected` may call, but `sender` did.
 error Unauthorized(address sender, address expected);
@@ -60,13 +61,28 @@ contract FixtureKarma {
 }
 
 /// @title FixtureBalanceTracker - native payments held for mechs
+/// @notice Prepaying follows ai-registry-mech's BalanceTrackerFixedPriceNative:
+///         depositFor(account) with value, or a plain transfer (receive), adds to
+///         mapRequesterBalances; a request adds its msg.value and debits the price.
 contract FixtureBalanceTracker {
+    event Deposit(address indexed account, address indexed token, uint256 amount);
+
     address public immutable mechMarketplace;
     mapping(address => uint256) public mapRequesterBalances;
     mapping(address => uint256) public mapMechBalances;
 
     constructor(address _mechMarketplace) {
         mechMarketplace = _mechMarketplace;
+    }
+
+    function depositFor(address account) external payable {
+        mapRequesterBalances[account] += msg.value;
+        emit Deposit(account, address(0), msg.value);
+    }
+
+    receive() external payable {
+        mapRequesterBalances[msg.sender] += msg.value;
+        emit Deposit(msg.sender, address(0), msg.value);
     }
 
     function checkAndRecordDeliveryRates(address requester, uint256 numRequests, uint256 deliveryRate,

@@ -49,7 +49,7 @@ whole credits for subscriptions); :func:`format_amount` writes them in whole uni
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Dict, Iterable, Mapping, Optional
+from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 
@@ -570,3 +570,8 @@ def plan_prepay(
             function="deposit",
         )
     return Deposit(terms, amount, PaymentStatus.PAYABLE, "", funds, function="deposit")
+
+
+#: every payment type this software knows, in a fixed order (``prepay --show`` reads
+#: each one's tracker)
+KNOWN_TERMS: Tuple[PaymentTerms, ...] = tuple(_TERMS.values())
