@@ -221,7 +221,10 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
         prepayer = Prepayer(market, state_dir)
         if show:
             rows = prepayer.balances()
-            out.emit({"requester": market.requester, "trackers": rows}, _render_balances(rows))
+            out.emit(
+                {"requester": market.requester, "trackers": rows},
+                _render_balances(rows),
+            )
             return
         if not amount:
             raise click.UsageError("give --amount (whole units), or --show")
@@ -253,9 +256,7 @@ def _run(  # pylint: disable=too-many-arguments
     """Dry run (the decision and unsigned transactions) or the deposit itself."""
     decided = prepayer.plan(kind, units, cap)
     if decided.status not in (PaymentStatus.PAYABLE, PaymentStatus.NEEDS_APPROVAL):
-        raise CliFailure(
-            "prepay_refused", f"{decided.reason}; nothing was deposited"
-        )
+        raise CliFailure("prepay_refused", f"{decided.reason}; nothing was deposited")
     if not yes:
         body: Dict[str, Any] = {
             "dry_run": True,

@@ -38,7 +38,12 @@ tracker pulls the shortfall with ``transferFrom`` during ``MechMarketplace.reque
 import re
 from typing import Any, Dict, List, Optional
 
-from mech_catalogue_core.model.payment import Funds, Payment, plan_payment
+from mech_catalogue_core.model.payment import (
+    Funds,
+    Payment,
+    format_amount,
+    plan_payment,
+)
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 from web3 import Web3
 
@@ -277,7 +282,18 @@ class TokenPayer:
             }
             save(entry)  # before the broadcast: a retry re-sends these bytes
             self.market.broadcast(signed, wait)
+            approved = plan.approve
             plan = self.plan(entry.payment_type, entry.price)
+            if plan.status is PaymentStatus.NEEDS_APPROVAL and plan.funds is not None:
+                symbol, decimals = plan.terms.symbol, plan.funds.decimals
+                return (
+                    f"the approval of exactly {format_amount(approved, decimals, symbol)}"
+                    f" to {plan.funds.tracker} was mined, but the allowance is now "
+                    f"{format_amount(plan.funds.allowance, decimals, symbol)} (revoked "
+                    "or spent by another transaction since); the request was not sent "
+                    "(it would revert); calling again approves exactly the shortfall "
+                    "again"
+                )
         if plan.status is PaymentStatus.PAYABLE:
             return ""
         return plan.reason or f"the payment is {plan.status}"

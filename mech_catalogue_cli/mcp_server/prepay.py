@@ -67,7 +67,15 @@ _TX_FIELDS = {
     "raw_tx": re.compile(r"0x(?:[0-9a-f]{2})+"),
     "tx_hash": re.compile(r"0x[0-9a-f]{64}"),
 }
-_ENTRY_FIELDS = {"key", "payment_type", "tracker", "amount", "status", "approval", "deposit"}
+_ENTRY_FIELDS = {
+    "key",
+    "payment_type",
+    "tracker",
+    "amount",
+    "status",
+    "approval",
+    "deposit",
+}
 
 
 class PrepayRefused(MarketError):
@@ -90,7 +98,8 @@ def _valid_transaction(record: Any) -> bool:
             isinstance(record[k], str) and p.fullmatch(record[k])
             for k, p in _TX_FIELDS.items()
         )
-        and type(record["account_nonce"]) is int  # pylint: disable=unidiomatic-typecheck
+        and type(record["account_nonce"])
+        is int  # pylint: disable=unidiomatic-typecheck
         and record["account_nonce"] >= 0
     )
 
@@ -207,7 +216,9 @@ class Prepayer:
             }
         )
 
-    def key(self, payment_type: str, tracker: str, amount: int, idempotency: str) -> str:
+    def key(
+        self, payment_type: str, tracker: str, amount: int, idempotency: str
+    ) -> str:
         """The journal key of a deposit.
 
         :param payment_type: 0x + 64 hex.
@@ -328,7 +339,11 @@ class Prepayer:
                 entry["status"] = "done"
                 self._save(entry)
                 after = self.payer.funds(payment_type).prepaid
-                return {**done, "tx_hash": record["tx_hash"], "prepaid_after": str(after)}
+                return {
+                    **done,
+                    "tx_hash": record["tx_hash"],
+                    "prepaid_after": str(after),
+                }
             entry["deposit"] = None  # never mined, or reverted: it deposited nothing
         if self._unmined(entry["approval"]):
             self._rebroadcast(entry["approval"], wait)
@@ -364,4 +379,3 @@ class Prepayer:
         result["prepaid_before"] = str(before)
         result["prepaid_after"] = str(self.payer.funds(payment_type).prepaid)
         return result
-

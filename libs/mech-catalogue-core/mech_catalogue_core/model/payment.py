@@ -369,6 +369,7 @@ def plan_payment(
         return _subscription_plan(terms, price, funds)
     value = max(0, price - funds.prepaid)
     if funds.wallet < value:
+
         def units(amount: int) -> str:
             return format_amount(amount, funds.decimals, terms.symbol)
 
@@ -499,9 +500,7 @@ class Deposit:  # pylint: disable=too-many-instance-attributes
             "value": str(self.value),
             "function": self.function,
             "prepaid": str(funds.prepaid),
-            "prepaid_after": str(
-                funds.prepaid + (self.amount if self.function else 0)
-            ),
+            "prepaid_after": str(funds.prepaid + (self.amount if self.function else 0)),
             "wallet": str(funds.wallet),
             "allowance": str(funds.allowance),
         }

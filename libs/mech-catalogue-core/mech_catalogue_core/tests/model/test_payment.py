@@ -229,7 +229,11 @@ def test_a_native_deposit_is_deposit_for_with_value() -> None:
     """Native: depositFor(requester) with value = amount; no approval."""
     deposit = plan_prepay(NATIVE, 10**17, Funds(TRACKER, "", 18, 10**18, 0, 5))
     assert deposit.status is PaymentStatus.PAYABLE
-    assert (deposit.function, deposit.value, deposit.approve) == ("depositFor", 10**17, 0)
+    assert (deposit.function, deposit.value, deposit.approve) == (
+        "depositFor",
+        10**17,
+        0,
+    )
     assert deposit.to_dict()["prepaid_after"] == str(10**17 + 5)
 
 
@@ -237,7 +241,11 @@ def test_a_token_deposit_approves_exactly_the_amount_unless_allowed() -> None:
     """USDC: approve exactly 2 USDC (never more), deposit(2 USDC), no value."""
     deposit = plan_prepay(USDC, 2_000_000, usdc_funds(10**9, 1))
     assert deposit.status is PaymentStatus.NEEDS_APPROVAL
-    assert (deposit.function, deposit.approve, deposit.value) == ("deposit", 2_000_000, 0)
+    assert (deposit.function, deposit.approve, deposit.value) == (
+        "deposit",
+        2_000_000,
+        0,
+    )
     allowed = plan_prepay(USDC, 2_000_000, usdc_funds(10**9, 2_000_000))
     assert allowed.status is PaymentStatus.PAYABLE and allowed.approve == 0
 
@@ -245,14 +253,38 @@ def test_a_token_deposit_approves_exactly_the_amount_unless_allowed() -> None:
 @pytest.mark.parametrize(
     "kind, amount, funds, cap, status, words",
     [
-        (USDC, 2_000_000, usdc_funds(10**9), 1_999_999, PaymentStatus.OVER_CAP,
-         "2 USDC is over the cap of 1.999999 USDC"),
-        (USDC, 2_000_000, usdc_funds(500_000), None, PaymentStatus.SHORT_BALANCE,
-         "balance 0.5 USDC < 2 USDC to deposit: send 1.5 USDC"),
-        (NVM_USDC, 5, nvm_funds(0), None, PaymentStatus.UNSUPPORTED,
-         "takes no deposit"),
-        ("0x" + "ee" * 32, 5, usdc_funds(10), None, PaymentStatus.UNSUPPORTED,
-         "none this software knows"),
+        (
+            USDC,
+            2_000_000,
+            usdc_funds(10**9),
+            1_999_999,
+            PaymentStatus.OVER_CAP,
+            "2 USDC is over the cap of 1.999999 USDC",
+        ),
+        (
+            USDC,
+            2_000_000,
+            usdc_funds(500_000),
+            None,
+            PaymentStatus.SHORT_BALANCE,
+            "balance 0.5 USDC < 2 USDC to deposit: send 1.5 USDC",
+        ),
+        (
+            NVM_USDC,
+            5,
+            nvm_funds(0),
+            None,
+            PaymentStatus.UNSUPPORTED,
+            "takes no deposit",
+        ),
+        (
+            "0x" + "ee" * 32,
+            5,
+            usdc_funds(10),
+            None,
+            PaymentStatus.UNSUPPORTED,
+            "none this software knows",
+        ),
         (USDC, 0, usdc_funds(10), None, PaymentStatus.PRICE_UNREAD, "more than 0"),
     ],
 )
