@@ -46,7 +46,6 @@ from mcp import Client  # noqa: E402  pylint: disable=wrong-import-position
 from mcp.client.stdio import (  # noqa: E402  pylint: disable=wrong-import-position
     StdioServerParameters,
 )
-
 from mech_catalogue_core.model.payment import (  # noqa: E402  pylint: disable=C0413
     KNOWN_TERMS,
 )

@@ -24,6 +24,7 @@ server has no tool that prepays: a model can never move funds into a tracker.
 """
 
 import os
+from pathlib import Path
 from typing import Any, Dict, Optional
 
 import click
@@ -186,6 +187,8 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
 ) -> None:
     """Show balances, or deposit (see the command help and docs/mcp.md).
 
+    A refused or failed deposit exits 1 naming why.
+
     :param ctx: the click context.
     :param rpc: ``--rpc``.
     :param marketplace: ``--marketplace``.
@@ -202,6 +205,10 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
     :param devnet: the running devnet, or None.
     :param preset: the ``--chain`` preset, or None.
     :param as_json: ``--json``.
+    :raises UsageError: (exit 2) no key or marketplace, none or several of ``--asset``,
+        ``--payment-type``, ``--mech``, no ``--amount``, or ``--yes`` off the devnet
+        without ``--max-amount``.
+    :raises BadParameter: (exit 2) an amount finer than the asset's decimals.
     """
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
     try:
@@ -218,7 +225,7 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
         if not key or not chosen.get("marketplace"):
             raise click.UsageError("prepay needs a key and --marketplace (or --chain)")
         market = Marketplace(chosen["rpc"], chosen["marketplace"], key)
-        prepayer = Prepayer(market, state_dir)
+        prepayer = Prepayer(market, Path(state_dir))
         if show:
             rows = prepayer.balances()
             out.emit(

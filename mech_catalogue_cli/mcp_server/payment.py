@@ -213,11 +213,11 @@ class TokenPayer:
         plan = self._contract(tracker, SUBSCRIPTION_ABI).functions
         nft = str(plan.subscriptionNFT().call()).lower()
         token_id = int(plan.subscriptionTokenId().call())
-        credits = self._contract(nft, ERC1155_ABI).functions.balanceOf(
+        held = self._contract(nft, ERC1155_ABI).functions.balanceOf(
             self.market.requester, token_id
         )
         return Funds(
-            tracker, "", 0, 0, 0, prepaid, int(credits.call()), f"{nft}/{token_id}"
+            tracker, "", 0, 0, 0, prepaid, int(held.call()), f"{nft}/{token_id}"
         )
 
     def plan(self, payment_type: str, price: int) -> Payment:

@@ -98,8 +98,8 @@ def _valid_transaction(record: Any) -> bool:
             isinstance(record[k], str) and p.fullmatch(record[k])
             for k, p in _TX_FIELDS.items()
         )
-        and type(record["account_nonce"])
-        is int  # pylint: disable=unidiomatic-typecheck
+        and isinstance(record["account_nonce"], int)
+        and not isinstance(record["account_nonce"], bool)
         and record["account_nonce"] >= 0
     )
 
@@ -246,7 +246,9 @@ class Prepayer:
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise JournalError(f"the prepay journal entry {path} is unreadable ({exc})")
+            raise JournalError(
+                f"the prepay journal entry {path} is unreadable ({exc})"
+            ) from exc
         valid = (
             isinstance(entry, dict)
             and set(entry) == _ENTRY_FIELDS
@@ -302,10 +304,10 @@ class Prepayer:
         :param wait: seconds per receipt.
         :return: ``{"status": "deposited" | "already_deposited", "deposit":
             Deposit.to_dict() (as decided before sending), "tx_hash", "approval_tx"
-            ("" when none), "prepaid_before", "prepaid_after", "journal"}``. A refused
-            deposit raises :class:`PrepayRefused` (nothing sent), a failed read or
-            transaction ``MarketError``, a journal entry this software did not write
-            ``JournalError``.
+            ("" when none), "prepaid_before", "prepaid_after", "journal"}``. A failed
+            read or transaction raises ``MarketError``, a journal entry this software
+            did not write ``JournalError``.
+        :raises PrepayRefused: when the deposit cannot be made now (nothing sent).
         """
         funds = self.payer.funds(payment_type)
         key = self.key(payment_type, funds.tracker, amount, idempotency)

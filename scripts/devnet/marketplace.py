@@ -183,17 +183,17 @@ def deploy_marketplace(
         types.append(payment_type)
         trackers.append(a[tracker_key(asset)])
         factories.append(a[factory_key(asset)])
-    credits = deploy(w3, "FixtureSubscriptionCredits", [], deployer)
-    a["FixtureSubscriptionCredits"] = credits
+    plan = deploy(w3, "FixtureSubscriptionCredits", [], deployer)
+    a["FixtureSubscriptionCredits"] = plan
     a["FixtureNvmBalanceTracker"] = deploy(
         w3,
         "FixtureNvmBalanceTracker",
-        [a["MechMarketplace"], credits, SUBSCRIPTION_TOKEN_ID],
+        [a["MechMarketplace"], plan, SUBSCRIPTION_TOKEN_ID],
         deployer,
     )
     send(
         w3,
-        contract_at(w3, "FixtureSubscriptionCredits", credits).functions.setBurner(
+        contract_at(w3, "FixtureSubscriptionCredits", plan).functions.setBurner(
             a["FixtureNvmBalanceTracker"]
         ),
         deployer,
@@ -366,13 +366,13 @@ class MarketplaceHelpers(ServiceHelpers):
         :param amount: credits.
         :return: the receipt.
         """
-        credits = contract_at(
+        plan = contract_at(
             self.w3,
             "FixtureSubscriptionCredits",
             self.info.contracts["FixtureSubscriptionCredits"],
         )
         return self.transact(
-            credits.functions.mint(
+            plan.functions.mint(
                 Web3.to_checksum_address(account), SUBSCRIPTION_TOKEN_ID, amount
             ),
             self.address("deployer"),
@@ -384,13 +384,13 @@ class MarketplaceHelpers(ServiceHelpers):
         :param account: the holder.
         :return: credits.
         """
-        credits = contract_at(
+        plan = contract_at(
             self.w3,
             "FixtureSubscriptionCredits",
             self.info.contracts["FixtureSubscriptionCredits"],
         )
         return int(
-            credits.functions.balanceOf(
+            plan.functions.balanceOf(
                 Web3.to_checksum_address(account), SUBSCRIPTION_TOKEN_ID
             ).call()
         )

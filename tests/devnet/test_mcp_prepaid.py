@@ -32,7 +32,6 @@ from typing import Any, Dict, Iterator, List
 import anyio
 import pytest
 from click.testing import CliRunner, Result
-from eth_account import Account
 from mcp import Client
 from web3 import Web3
 from web3.types import RPCEndpoint
@@ -380,7 +379,9 @@ def _revoke_with_the_next_approval(devnet: Devnet, asset: str) -> threading.Thre
                             "chainId": devnet.w3.eth.chain_id,
                         }
                     )
-                    signed = Account.sign_transaction(revoke, account["private_key"])
+                    signed = devnet.w3.eth.account.sign_transaction(
+                        revoke, account["private_key"]
+                    )
                     devnet.w3.eth.send_raw_transaction(signed.raw_transaction)
                     _rpc(devnet, "evm_mine", [])
                     return

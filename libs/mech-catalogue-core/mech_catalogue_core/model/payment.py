@@ -331,6 +331,25 @@ def _subscription_plan(terms: PaymentTerms, price: int, funds: Funds) -> Payment
     )
 
 
+def _native_plan(terms: PaymentTerms, price: int, funds: Funds) -> Payment:
+    """A native offer: send what the prepaid balance lacks, if the wallet holds it."""
+    value = max(0, price - funds.prepaid)
+    if funds.wallet < value:
+
+        def units(amount: int) -> str:
+            return format_amount(amount, funds.decimals, terms.symbol)
+
+        return Payment(
+            terms,
+            price,
+            PaymentStatus.SHORT_BALANCE,
+            f"priced at {units(price)}; prepaid {units(funds.prepaid)} and balance "
+            f"{units(funds.wallet)} < {units(value)} needed",
+            funds,
+        )
+    return Payment(terms, price, PaymentStatus.PAYABLE, "", funds, value=value)
+
+
 def plan_payment(
     payment_type: str, price: Optional[int], funds: Optional[Funds] = None
 ) -> Payment:
@@ -367,21 +386,7 @@ def plan_payment(
         return _token_plan(terms, price, funds)
     if terms.way is PaymentWay.SUBSCRIPTION:
         return _subscription_plan(terms, price, funds)
-    value = max(0, price - funds.prepaid)
-    if funds.wallet < value:
-
-        def units(amount: int) -> str:
-            return format_amount(amount, funds.decimals, terms.symbol)
-
-        return Payment(
-            terms,
-            price,
-            PaymentStatus.SHORT_BALANCE,
-            f"priced at {units(price)}; prepaid {units(funds.prepaid)} and balance "
-            f"{units(funds.wallet)} < {units(value)} needed",
-            funds,
-        )
-    return Payment(terms, price, PaymentStatus.PAYABLE, "", funds, value=value)
+    return _native_plan(terms, price, funds)
 
 
 class AssetAmountError(ValueError):
@@ -506,7 +511,7 @@ class Deposit:  # pylint: disable=too-many-instance-attributes
         }
 
 
-def plan_prepay(
+def plan_prepay(  # pylint: disable=too-many-return-statements
     payment_type: str, amount: int, funds: Funds, cap: Optional[int] = None
 ) -> Deposit:
     """Decide a deposit of ``amount`` into a payment type's tracker, from ``funds``.
