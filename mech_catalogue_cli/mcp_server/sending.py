@@ -125,12 +125,15 @@ class RequestSender:
         :param offer: the offer.
         :param payment: its plan with this requester's funds (None: not read).
         :return: ``{"value": 0}`` for token and subscription offers (their trackers
-            revert on any value); for native the plan's value (what the prepaid balance
-            lacks), or ``{}`` (the price) when no plan was read.
+            revert on any value); for native the value of a payable plan (what the
+            prepaid balance lacks), else ``{}`` (the price, as before prepaid balances
+            were read).
         """
         if payment_terms(offer.payment_type).way is not PaymentWay.NATIVE:
             return {"value": 0}
-        return {"value": payment.value} if payment is not None else {}
+        if payment is None or payment.status is not PaymentStatus.PAYABLE:
+            return {}
+        return {"value": payment.value}
 
     def _ready_to_pay(
         self, offer: Offer, prepared: JournalEntry, previous: Optional[JournalEntry]
@@ -143,6 +146,8 @@ class RequestSender:
         :return: why the request cannot be sent ("" when it can; a
             :class:`PriceRefusal` carrying the decision), and the request's value
             argument (:meth:`_request_value`).
+        :raises MarketError: when a token or subscription offer's funds cannot be read
+            (nothing is sent; a native offer then sends its price).
         """
         if self.payer is None:
             return "", self._request_value(offer)
@@ -152,7 +157,15 @@ class RequestSender:
                 prepared, previous, self.journal.save, self.settings.io_timeout
             )
             return (f"mech {offer.address}: {short}" if short else ""), {"value": 0}
-        plan = self.payer.plan(offer.payment_type, prepared.price)
+        native = payment_terms(offer.payment_type).way is PaymentWay.NATIVE
+        try:
+            plan = self.payer.plan(offer.payment_type, prepared.price)
+        except MarketError:
+            if not native:
+                raise
+            # the tracker's prepaid balance unread: send the price, as before prepaid
+            # balances were read (any excess stays prepaid for the next call)
+            return "", self._request_value(offer)
         if plan.status is not PaymentStatus.PAYABLE:
             why = f"mech {offer.address}: {plan.reason or plan.status}"
             return _refusal_with(why, plan.to_dict()), {}
