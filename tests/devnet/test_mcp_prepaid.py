@@ -432,3 +432,21 @@ def test_an_allowance_revoked_after_the_approval_is_said_and_the_retry_approves_
     (path,) = (tmp_path / "calls").glob("*.json")
     entry = Journal(tmp_path).load(path.stem)
     assert entry is not None and entry.extra["approval"]["amount"] == price
+
+
+def test_a_prepay_journal_entry_it_did_not_write_stops_the_deposit(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """An altered entry: exit 1 naming the file; nothing sent, nothing deposited."""
+    devnet = chain_snapshot
+    done = prepay(devnet, tmp_path, "--asset", "olas", "--amount", "1", "--yes")
+    assert done.exit_code == 0, done.output
+    journal = Path(json.loads(done.output)["journal"])
+    entry = json.loads(journal.read_text())
+    entry["deposit"]["account_nonce"] = "7"  # a type this software never writes
+    journal.write_text(json.dumps(entry))
+    before = holdings(devnet, "olas")
+    again = prepay(devnet, tmp_path, "--asset", "olas", "--amount", "1", "--yes")
+    assert again.exit_code == 1 and "not one this software wrote" in again.output
+    assert str(journal) in again.output.replace("\n", "")
+    assert holdings(devnet, "olas") == before
