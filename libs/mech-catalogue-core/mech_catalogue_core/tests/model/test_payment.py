@@ -184,14 +184,14 @@ def test_a_prepaid_token_balance_covering_the_price_needs_no_approval() -> None:
     assert (plan.approve, plan.value) == (0, 0)
 
 
-def nvm_funds(credits: int, prepaid: int = 0) -> Funds:
+def nvm_funds(held: int, prepaid: int = 0) -> Funds:
     """A requester's standing with a subscription tracker of plan 0xnft/7.
 
-    :param credits: ERC-1155 balance of the plan's token.
+    :param held: ERC-1155 balance of the plan's token (credits).
     :param prepaid: the tracker's mapRequesterBalances (credits).
     :return: the funds.
     """
-    return Funds(TRACKER, "", 0, 0, 0, prepaid, credits, f"{TOKEN}/7")
+    return Funds(TRACKER, "", 0, 0, 0, prepaid, held, f"{TOKEN}/7")
 
 
 def test_a_subscription_is_paid_with_credits_or_says_which_plan_it_needs() -> None:
