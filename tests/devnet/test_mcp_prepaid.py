@@ -450,3 +450,26 @@ def test_a_prepay_journal_entry_it_did_not_write_stops_the_deposit(
     assert again.exit_code == 1 and "not one this software wrote" in again.output
     assert str(journal) in again.output.replace("\n", "")
     assert holdings(devnet, "olas") == before
+
+
+def test_a_price_raised_after_listing_leaves_the_prepaid_balance_alone(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """Prepaid native, the price raised past --max-price: refused in words, nothing moves."""
+    devnet = chain_snapshot
+    prepay(devnet, tmp_path, "--asset", "native", "--amount", "0.05", "--yes")
+    mech = mech_of(devnet, "native")
+    price = price_of(devnet, mech)
+    before = holdings(devnet, "native")
+    nonce = market_nonce(devnet)
+
+    async def main() -> Any:
+        extra = ("--mech", mech, "--max-price", str(price), "--timeout", "60")
+        async with stdio_client(devnet, tmp_path, *extra) as client:
+            await client.list_tools()
+            devnet.change_max_delivery_rate(mech, price * 3)
+            return await client.call_tool(TOOL, ARGUMENTS)
+
+    result = anyio.run(main)
+    assert result.is_error and str(price * 3) in result.content[0].text
+    assert holdings(devnet, "native") == before and market_nonce(devnet) == nonce
