@@ -442,9 +442,9 @@ def test_a_prepay_journal_entry_it_did_not_write_stops_the_deposit(
     done = prepay(devnet, tmp_path, "--asset", "olas", "--amount", "1", "--yes")
     assert done.exit_code == 0, done.output
     journal = Path(json.loads(done.output)["journal"])
-    entry = json.loads(journal.read_text())
+    entry = json.loads(journal.read_text(encoding="utf-8"))
     entry["deposit"]["account_nonce"] = "7"  # a type this software never writes
-    journal.write_text(json.dumps(entry))
+    journal.write_text(json.dumps(entry), encoding="utf-8")
     before = holdings(devnet, "olas")
     again = prepay(devnet, tmp_path, "--asset", "olas", "--amount", "1", "--yes")
     assert again.exit_code == 1 and "not one this software wrote" in again.output
