@@ -42,6 +42,7 @@ class _LazyGroup(click.Group):
         "generate": "mech_catalogue_cli.commands.generate_cmd:generate",
         "list": "mech_catalogue_cli.commands.list_cmd:list_mechs",
         "mcp": "mech_catalogue_cli.commands.mcp_cmd:mcp",
+        "prepay": "mech_catalogue_cli.commands.prepay_cmd:prepay",
         "publish": "mech_catalogue_cli.commands.publish_cmd:publish",
         "search": "mech_catalogue_cli.commands.search_cmd:search",
         "serve": "mech_catalogue_cli.commands.serve_cmd:serve",

@@ -23,7 +23,11 @@ validation, IPFS upload, transaction, wait for delivery, fetch) and for the whol
 as the client sees it, the median and the maximum in milliseconds, side by side for each
 payment way: the deployed service's native mech (value with the request), its OLAS- and
 its USDC-priced mech (an ERC-20 approval of the price, then the request with no value:
-both inside ``transaction``), each pinned with ``--mech`` in its own server run; and
+both inside ``transaction``); then, after ``prepay`` deposited ``calls`` prices
+(``mcp_server.prepay.Prepayer``, as ``mech-catalogue prepay --yes``), the native and the
+USDC mech paid from the prepaid balance (the request alone: no value, no approval); and
+the subscription mech, its credits minted first (the request alone, credits burnt). Each
+way is pinned with ``--mech`` in its own server run, all in one devnet. Last,
 ``offchain``: the native mech again, its service's manifest declaring the devnet stand-in
 endpoint (``scripts/devnet/offchain_responder.py``), the calls' price prepaid on the
 native tracker, ``--offchain only``: the signed request posted (``offchain_post``), no
@@ -46,7 +50,16 @@ from mcp import Client  # noqa: E402  pylint: disable=wrong-import-position
 from mcp.client.stdio import (  # noqa: E402  pylint: disable=wrong-import-position
     StdioServerParameters,
 )
+from mech_catalogue_core.model.payment import (  # noqa: E402  pylint: disable=C0413
+    KNOWN_TERMS,
+)
 
+from mech_catalogue_cli.mcp_server.market import (  # noqa: E402  pylint: disable=C0413
+    Marketplace,
+)
+from mech_catalogue_cli.mcp_server.prepay import (  # noqa: E402  pylint: disable=C0413
+    Prepayer,
+)
 from scripts.devnet import Devnet  # noqa: E402  pylint: disable=wrong-import-position
 from scripts.devnet.offchain_responder import (  # noqa: E402  pylint: disable=wrong-import-position
     OffchainResponder,
@@ -70,7 +83,13 @@ PHASES = (
 
 
 async def _calls(  # pylint: disable=too-many-arguments
-    devnet: Devnet, state: Path, calls: int, poll: float, mech: str, *extra: str
+    devnet: Devnet,
+    state: Path,
+    calls: int,
+    poll: float,
+    mech: str,
+    way: str,
+    *extra: str,
 ) -> List[Dict[str, float]]:
     argv = [
         "-m",
@@ -105,12 +124,9 @@ async def _calls(  # pylint: disable=too-many-arguments
             began = time.monotonic()
             result = await client.call_tool(
                 TOOL,
-                # the arguments name the run: a call of another run with the same
-                # arguments would be that run's request, resumed (never paid again)
-                {
-                    "prompt": f"benchmark {state.name} {mech} question {n}",
-                    "temperature": 0.5,
-                },
+                # the way in the prompt: each way's calls are new requests, never
+                # an earlier way's found on chain and resumed unpaid
+                {"prompt": f"benchmark {way} {mech} question {n}", "temperature": 0.5},
             )
             total = time.monotonic() - began
             meta = result.meta or {}
@@ -126,7 +142,7 @@ def _mech_per_way(devnet: Devnet) -> Dict[str, str]:
     """The deployed service's mech of each payment way (its Safe delivers).
 
     :param devnet: the seeded devnet.
-    :return: ``{"native" | "olas" | "usdc": mech address}``.
+    :return: ``{"native" | "olas" | "usdc" | "subscription": mech address}``.
     """
     marketplace = [m for m in devnet.info.mechs if m["kind"] == "marketplace"]
     deployed = next(m for m in marketplace if m.get("asset") == "olas")["service_id"]
@@ -163,9 +179,32 @@ def _offchain_calls(
             calls,
             poll,
             mech,
+            "offchain",
             "--offchain",
             "only",
         )
+
+
+def _prepay(devnet: Devnet, folder: Path, ways: Dict[str, str], calls: int) -> None:
+    """Deposit ``calls`` prices for the native and USDC mechs; mint the credits.
+
+    :param devnet: the devnet.
+    :param folder: where the prepay journal goes.
+    :param ways: :func:`_mech_per_way`.
+    :param calls: calls per way.
+    """
+    market = Marketplace(
+        devnet.info.rpc_url,
+        devnet.info.contracts["MechMarketplace"],
+        str(devnet.info.accounts["stranger"]["private_key"]),
+    )
+    prepayer = Prepayer(market, folder / "prepay-state")
+    kinds = {t.name: t.payment_type for t in KNOWN_TERMS}
+    for way, kind in (("native", "native"), ("usdc", "token_usdc")):
+        price = devnet.mech(ways[way]).functions.maxDeliveryRate().call()
+        prepayer.deposit(kinds[kind], price * calls, None)
+    price = devnet.mech(ways["subscription"]).functions.maxDeliveryRate().call()
+    devnet.mint_credits(market.requester, price * calls)
 
 
 def main(calls: int = 10, poll: float = 0.25) -> None:
@@ -184,21 +223,31 @@ def main(calls: int = 10, poll: float = 0.25) -> None:
                 devnet.w3.eth.block_number,
                 interval=poll,
             ):
-                for way, mech in ways.items():
+                runs = [(w, ways[w]) for w in ("native", "olas", "usdc")]
+                for way, mech in runs:
                     state = Path(folder) / f"state-{way}"
-                    rows[way] = anyio.run(_calls, devnet, state, calls, poll, mech)
+                    rows[way] = anyio.run(_calls, devnet, state, calls, poll, mech, way)
+                _prepay(devnet, Path(folder), ways, calls)
+                later = (
+                    ("native prepaid", ways["native"]),
+                    ("USDC prepaid", ways["usdc"]),
+                    ("subscription", ways["subscription"]),
+                )
+                for way, mech in later:
+                    state = Path(folder) / f"state-{way.replace(' ', '-')}"
+                    rows[way] = anyio.run(_calls, devnet, state, calls, poll, mech, way)
             rows["offchain"] = _offchain_calls(devnet, Path(folder), calls, poll, ways)
     print(
         f"{calls} paid tools/call of {TOOL} per payment way, delivery poll {poll} s "
         "(anvil, kubo, 2 cores); median / max ms"
     )
-    print(f"{'phase':<14}" + "".join(f"{way:>22}" for way in rows))
+    print(f"{'phase':<14}" + "".join(f"{way:>18}" for way in rows))
     for phase in PHASES + ("client_total",):
         cells = []
         for way_rows in rows.values():
             values = [row.get(phase, 0.0) * 1000 for row in way_rows]
             cells.append(f"{statistics.median(values):.1f} / {max(values):.1f}")
-        print(f"{phase:<14}" + "".join(f"{cell:>22}" for cell in cells))
+        print(f"{phase:<14}" + "".join(f"{cell:>18}" for cell in cells))
 
 
 if __name__ == "__main__":

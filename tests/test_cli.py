@@ -460,6 +460,7 @@ def test_every_command_has_json_and_help() -> None:
         "generate",
         "list",
         "mcp",
+        "prepay",
         "publish",
         "search",
         "serve",

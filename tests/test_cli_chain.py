@@ -168,8 +168,15 @@ def test_list_json_carries_every_marketplace_mech_with_address_price_and_payment
         assert ADDRESS.match(address)
         assert int(mech["max_delivery_rate"]) == seeded[address]["rate"]
         asset = seeded[address].get("asset", "native")
-        assert mech["payment"]["asset"] == asset and mech["payment_type"]
-        assert mech["payment"]["way"] == ("native" if asset == "native" else "token")
+        # (payment asset, way) of each seeded kind; subscriptions are priced in credits
+        paid_as = {
+            "native": ("native", "native"),
+            "olas": ("olas", "token"),
+            "usdc": ("usdc", "token"),
+            "subscription": ("credits", "subscription"),
+        }[asset]
+        assert mech["payment_type"]
+        assert (mech["payment"]["asset"], mech["payment"]["way"]) == paid_as
         assert mech["payment"]["price"] == mech["max_delivery_rate"]
         assert mech["karma"] is not None and mech["deliveries"] is not None
         assert mech["liveness"] in ("delivering", "never_delivered", "no_requests")
@@ -203,7 +210,12 @@ def test_the_table_shows_each_marketplace_mech(devnet: Devnet) -> None:
     rows = [line for line in result.stdout.splitlines() if "0x" in line]
     for address, mech in _marketplace_mechs(devnet).items():
         row = next(r for r in rows if address in r)
-        names = {"native": "native", "olas": "token_olas", "usdc": "token_usdc"}
+        names = {
+            "native": "native",
+            "olas": "token_olas",
+            "usdc": "token_usdc",
+            "subscription": "native_nvm",
+        }
         assert names[mech.get("asset", "native")] in row and str(mech["rate"]) in row
         assert any(
             word in row for word in ("delivering", "never_delivered", "no_requests")

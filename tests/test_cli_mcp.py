@@ -141,7 +141,19 @@ def test_a_dry_run_or_both_caps_pass_the_check(tmp_path: Path) -> None:
 
 
 def test_a_native_cap_alone_caps_every_token_at_zero() -> None:
-    """On the devnet with no cap at all tokens are uncapped; any cap given caps them at 0."""
+    """On the devnet with no cap at all tokens are uncapped; any cap given caps them at 0.
+
+    Subscription credits are capped the same way: a native cap alone never lets a call
+    burn credits.
+    """
     assert _token_caps({}, devnet=True) == {}
-    assert _token_caps({"native": 10}, devnet=True) == {"olas": 0, "usdc": 0}
-    assert _token_caps({"usdc": 5}, devnet=False) == {"olas": 0, "usdc": 5}
+    assert _token_caps({"native": 10}, devnet=True) == {
+        "olas": 0,
+        "usdc": 0,
+        "credits": 0,
+    }
+    assert _token_caps({"usdc": 5}, devnet=False) == {
+        "olas": 0,
+        "usdc": 5,
+        "credits": 0,
+    }

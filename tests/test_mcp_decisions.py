@@ -146,7 +146,6 @@ def test_pinned_mech_by_address_or_key() -> None:
         ({"confirmed": False}, "creation not confirmed"),
         ({"price": None}, "price unread"),
         ({"price": 0}, "price unread"),
-        ({"payment_type": NVM_PAYMENT}, "Nevermined subscription credits"),
         ({"payment_type": "0x" + "5e" * 32}, "is none of the ai-registry-mech"),
         ({"payment_type": ""}, "paymentType\\(\\) could not be read \\(a legacy mech"),
     ],
@@ -157,6 +156,14 @@ def test_unpayable_offers_are_never_chosen(
     """Unconfirmed, unpriced, subscription and unknown-type mechs are refused, with why."""
     with pytest.raises(NoOffer, match=reason):
         choose_offer([offer("0x01", **changes)])
+
+
+def test_a_subscription_offer_is_paid_in_credits_within_their_own_cap() -> None:
+    """Priced in credits: chosen under --max-price credits=..., refused over it (or 0)."""
+    nvm = offer("0x01", price=10, payment_type=NVM_PAYMENT)
+    assert choose_offer([nvm], token_max_price={"credits": 10}).address == "0x01"
+    with pytest.raises(NoOffer, match="price 10 credits is over --max-price credits=0"):
+        choose_offer([nvm], max_price=10**18, token_max_price={"credits": 0})
 
 
 def test_no_offers_at_all() -> None:

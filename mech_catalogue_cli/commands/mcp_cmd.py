@@ -257,9 +257,10 @@ def guarded_http(  # pylint: disable=too-many-arguments
     "--max-price",
     multiple=True,
     callback=_asset_caps,
-    help="Most one call may pay, per asset: [native|olas|usdc=]amount in the asset's "
+    help="Most one call may pay, per asset: [native|olas|usdc|credits=]amount in the asset's "
     "smallest unit (repeatable; a bare amount is wei of native; e.g. --max-price 2e16 "
-    "--max-price olas=1e18 --max-price usdc=2e6). Native is required to pay, except on "
+    "--max-price olas=1e18 --max-price usdc=2e6; credits=10 for subscription mechs). Native is "
+    "required to pay, except on "
     "the devnet; a token without its own cap is never paid once any cap is given (or off "
     "the devnet).",
 )

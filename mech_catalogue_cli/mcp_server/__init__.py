@@ -35,6 +35,9 @@ Adapters and wiring:
 - :mod:`.ipfs`: request upload (kubo API) and verified response fetch (gateway);
 - :mod:`.settings`: call settings (caps, timeouts) and a call's phase timer;
 - :mod:`.sending`: one paid request sent at most once per call key, at today's price;
+- :mod:`.payment`: this requester's funds at a payment type's tracker, and a token
+  call's exact approval;
+- :mod:`.prepay`: a deposit into a tracker (``mech-catalogue prepay``), at most once;
 - :mod:`.delivery`: waiting for a paid request's answer, fetching and verifying it;
 - :mod:`.results`: what a call answers (argument errors, answers, the choice made);
 - :mod:`.pins`: approved tool definitions (``--pin``);

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Paying token-priced mechs (OLAS, USDC): the reads and the ERC-20 approval, journalled.
+"""Paying mechs from a balance tracker: the reads and the ERC-20 approval, journalled.
 
 The decision is :func:`mech_catalogue_core.model.payment.plan_payment`; this module only
 reads what it needs and sends the one approval it asks for:
@@ -21,6 +21,9 @@ reads what it needs and sends the one approval it asks for:
   (``MechMarketplace.mapPaymentTypeBalanceTrackers(type)``, never a manifest's word), its
   ``token()``, the token's ``decimals()``, the requester's ``balanceOf``, its
   ``allowance(requester, tracker)`` and the tracker's ``mapRequesterBalances(requester)``;
+  for a subscription tracker its plan (``subscriptionNFT()``, ``subscriptionTokenId()``,
+  ai-registry-mech ``BalanceTrackerNvmSubscription*``) and the requester's credits
+  (the ERC-1155 ``balanceOf(requester, id)``);
 - :meth:`TokenPayer.ensure_allowance`: when the plan says ``needs_approval``, an ERC-20
   ``approve(tracker, shortfall)`` of exactly what the prepaid balance lacks, signed and
   recorded in the call's journal entry (``extra["approval"]``) before it is broadcast,
@@ -35,7 +38,12 @@ tracker pulls the shortfall with ``transferFrom`` during ``MechMarketplace.reque
 import re
 from typing import Any, Dict, List, Optional
 
-from mech_catalogue_core.model.payment import Funds, Payment, plan_payment
+from mech_catalogue_core.model.payment import (
+    Funds,
+    Payment,
+    format_amount,
+    plan_payment,
+)
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 from web3 import Web3
 
@@ -62,6 +70,13 @@ TRACKER_ABI = [
     _view("token", [], "address"),
     _view("mapRequesterBalances", ["address"], "uint256"),
 ]
+#: BalanceTrackerNvmSubscription{Native,Token}: the plan whose credits it burns
+SUBSCRIPTION_ABI = [
+    _view("subscriptionNFT", [], "address"),
+    _view("subscriptionTokenId", [], "uint256"),
+]
+#: the ERC-1155 balance read (EIP-1155)
+ERC1155_ABI = [_view("balanceOf", ["address", "uint256"], "uint256")]
 #: the ERC-20 calls used (EIP-20)
 ERC20_ABI = [
     _view("decimals", [], "uint8"),
@@ -161,6 +176,8 @@ class TokenPayer:
             tracked = self._contract(tracker, TRACKER_ABI)
             prepaid = int(tracked.functions.mapRequesterBalances(requester).call())
             way = plan_payment(payment_type, 1).terms.way
+            if way is PaymentWay.SUBSCRIPTION:
+                return self._subscription_funds(tracker, prepaid)
             if way is not PaymentWay.TOKEN:
                 return Funds(tracker, "", 18, market.balance(), 0, prepaid)
             token = str(tracked.functions.token().call()).lower()
@@ -185,6 +202,23 @@ class TokenPayer:
                 f"the funds for payment type {payment_type} could not be read "
                 f"({type(exc).__name__}); nothing was sent: call again later"
             ) from exc
+
+    def _subscription_funds(self, tracker: str, prepaid: int) -> Funds:
+        """Read a subscription tracker's plan and this requester's credits of it.
+
+        :param tracker: the tracker (lowercase 0x hex).
+        :param prepaid: its ``mapRequesterBalances(requester)``, credits.
+        :return: the funds (credits and plan set; wallet, allowance 0).
+        """
+        plan = self._contract(tracker, SUBSCRIPTION_ABI).functions
+        nft = str(plan.subscriptionNFT().call()).lower()
+        token_id = int(plan.subscriptionTokenId().call())
+        held = self._contract(nft, ERC1155_ABI).functions.balanceOf(
+            self.market.requester, token_id
+        )
+        return Funds(
+            tracker, "", 0, 0, 0, prepaid, int(held.call()), f"{nft}/{token_id}"
+        )
 
     def plan(self, payment_type: str, price: int) -> Payment:
         """Read the funds and decide.
@@ -248,7 +282,18 @@ class TokenPayer:
             }
             save(entry)  # before the broadcast: a retry re-sends these bytes
             self.market.broadcast(signed, wait)
+            approved = plan.approve
             plan = self.plan(entry.payment_type, entry.price)
+            if plan.status is PaymentStatus.NEEDS_APPROVAL and plan.funds is not None:
+                symbol, decimals = plan.terms.symbol, plan.funds.decimals
+                return (
+                    f"the approval of exactly {format_amount(approved, decimals, symbol)}"
+                    f" to {plan.funds.tracker} was mined, but the allowance is now "
+                    f"{format_amount(plan.funds.allowance, decimals, symbol)} (revoked "
+                    "or spent by another transaction since); the request was not sent "
+                    "(it would revert); calling again approves exactly the shortfall "
+                    "again"
+                )
         if plan.status is PaymentStatus.PAYABLE:
             return ""
         return plan.reason or f"the payment is {plan.status}"

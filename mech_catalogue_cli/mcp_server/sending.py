@@ -19,10 +19,16 @@ again inside it, so two identical calls at once pay once, and the run cap
 (:class:`.spend_cap.SpendLedger`) is checked against what was really sent. The signed
 transaction is journalled before its broadcast, so a retry re-sends the same bytes
 (never a second request under the next nonce). A call with no journal entry is first
-looked for on chain (:meth:`RequestSender.resumed_from_chain`). A token-priced offer
-(OLAS, USDC) is paid with no value after an ERC-20 approval of exactly what the
-tracker's prepaid balance lacks (:class:`.payment.TokenPayer`, journalled in the same
-entry); caps and the run's spending are kept per asset.
+looked for on chain (:meth:`RequestSender.resumed_from_chain`). How the request pays
+is the library's :func:`~mech_catalogue_core.model.payment.plan_payment` over this
+requester's funds read right before signing (:class:`.payment.TokenPayer`): a native
+offer sends only what the tracker's prepaid balance lacks (0 when it covers the price);
+a token-priced offer (OLAS, USDC) sends no value, after an ERC-20 approval of exactly
+what the prepaid balance lacks (journalled in the same entry); a subscription offer
+sends no value and needs the credits. A request whose gas estimate or mining fails
+because the funds changed in the meantime (an allowance revoked after the approval) is
+refused in words, never the contract's error data; caps and the run's spending are kept
+per asset.
 """
 
 import json
@@ -36,8 +42,13 @@ import mcp_types as types
 from filelock import Timeout
 from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
 from mech_catalogue_core.ipfs.unixfs import root_digest
-from mech_catalogue_core.model.payment import ASSET_NATIVE, ASSETS, payment_terms
-from mech_catalogue_core.model.vocabulary import CallStatus, PaymentWay
+from mech_catalogue_core.model.payment import (
+    ASSET_NATIVE,
+    ASSETS,
+    Payment,
+    payment_terms,
+)
+from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, PaymentWay
 
 from .call_identity import payload_nonce, request_payload
 from .ipfs import payload_bytes, upload_json
@@ -64,7 +75,19 @@ LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 
 class PriceRefusal(str):
-    """Why an offer was not paid because of its price at send time: try the next one."""
+    """Why an offer was not paid (its price or this requester's funds now): try the next.
+
+    ``payment`` holds the payment decision behind it (``Payment.to_dict``), when one was
+    made, for the result's ``_meta``.
+    """
+
+    payment: Optional[Dict[str, Any]] = None
+
+
+def _refusal_with(text: str, payment: Dict[str, Any]) -> PriceRefusal:
+    refusal = PriceRefusal(text)
+    refusal.payment = payment
+    return refusal
 
 
 class RequestSender:
@@ -102,32 +125,88 @@ class RequestSender:
         )
         self.lock = anyio.Lock()
 
-    def _request_value(self, offer: Offer) -> Dict[str, int]:
-        """``request_transaction``'s value argument: none (the price) for native, 0 else.
+    @staticmethod
+    def _request_value(
+        offer: Offer, payment: Optional[Payment] = None
+    ) -> Dict[str, int]:
+        """``request_transaction``'s value argument.
 
         :param offer: the offer.
-        :return: ``{}`` or ``{"value": 0}`` (a token tracker reverts on any value).
+        :param payment: its plan with this requester's funds (None: not read).
+        :return: ``{"value": 0}`` for token and subscription offers (their trackers
+            revert on any value); for native the value of a payable plan (what the
+            prepaid balance lacks), else ``{}`` (the price, as before prepaid balances
+            were read).
         """
-        token = payment_terms(offer.payment_type).way is PaymentWay.TOKEN
-        return {"value": 0} if token else {}
+        if payment_terms(offer.payment_type).way is not PaymentWay.NATIVE:
+            return {"value": 0}
+        if payment is None or payment.status is not PaymentStatus.PAYABLE:
+            return {}
+        return {"value": payment.value}
 
-    def _token_allowance(
+    def _ready_to_pay(
         self, offer: Offer, prepared: JournalEntry, previous: Optional[JournalEntry]
-    ) -> str:
-        """Approve what a token offer's price lacks (blocking); "" when ready or native.
+    ) -> Tuple[str, Dict[str, int]]:
+        """Read this requester's funds; approve what a token offer lacks (blocking).
 
         :param offer: the offer.
-        :param prepared: the call's prepared entry (the approval is journalled in it).
+        :param prepared: the call's prepared entry (an approval is journalled in it).
         :param previous: the call's earlier entry, when a retry.
-        :return: why the request cannot be sent ("" when it can).
+        :return: why the request cannot be sent ("" when it can; a
+            :class:`PriceRefusal` carrying the decision), and the request's value
+            argument (:meth:`_request_value`).
+        :raises MarketError: when a token or subscription offer's funds cannot be read
+            (nothing is sent; a native offer then sends its price).
         """
-        if self.payer is None or not self._request_value(offer):
-            return ""
-        assert self.journal is not None  # nosec: a payer exists only with a journal
-        short = self.payer.ensure_allowance(
-            prepared, previous, self.journal.save, self.settings.io_timeout
+        if self.payer is None:
+            return "", self._request_value(offer)
+        if payment_terms(offer.payment_type).way is PaymentWay.TOKEN:
+            assert self.journal is not None  # nosec: a payer exists only with a journal
+            short = self.payer.ensure_allowance(
+                prepared, previous, self.journal.save, self.settings.io_timeout
+            )
+            return (f"mech {offer.address}: {short}" if short else ""), {"value": 0}
+        native = payment_terms(offer.payment_type).way is PaymentWay.NATIVE
+        try:
+            plan = self.payer.plan(offer.payment_type, prepared.price)
+        except MarketError:
+            if not native:
+                raise
+            # the tracker's prepaid balance unread: send the price, as before prepaid
+            # balances were read (any excess stays prepaid for the next call)
+            return "", self._request_value(offer)
+        if plan.status is not PaymentStatus.PAYABLE:
+            why = f"mech {offer.address}: {plan.reason or plan.status}"
+            return _refusal_with(why, plan.to_dict()), {}
+        return "", self._request_value(offer, plan)
+
+    def _funds_changed(self, offer: Offer, price: int) -> Optional[PriceRefusal]:
+        """Why a request that failed (estimate or mining) cannot be paid now, if funds say.
+
+        Read after a failure whose price did not move: an allowance revoked, a balance
+        or credits spent by another transaction since they were read.
+
+        :param offer: the offer.
+        :param price: the price the request was signed with.
+        :return: the refusal in words, or None when the funds still cover the price
+            (the failure is then not explained by them).
+        """
+        if self.payer is None:
+            return None
+        try:
+            plan = self.payer.plan(offer.payment_type, price)
+        except MarketError:
+            return None
+        if plan.status is PaymentStatus.PAYABLE:
+            return None
+        return _refusal_with(
+            f"mech {offer.address}: the request would not pay any more: "
+            f"{plan.reason or plan.status} (this account's funds changed after they "
+            "were read: an allowance revoked, or a balance spent by another "
+            "transaction); calling again reads them anew and approves at most what "
+            "the price lacks",
+            plan.to_dict(),
         )
-        return f"mech {offer.address}: {short}" if short else ""
 
     def _caps(self, offer: Offer) -> Tuple[Optional[int], SpendLedger]:
         """The per-call cap and the run's ledger of the offer's payment asset.
@@ -166,12 +245,12 @@ class RequestSender:
                 "0x" + digest.hex() if isinstance(digest, bytes) else str(digest)
             ),
         }
+        plan: Optional[Payment] = None
         if self.payer is not None and offer.price:
             # how this requester would pay now: funds read, nothing approved or sent
             try:
-                body["payment"] = self.payer.plan(
-                    offer.payment_type, offer.price
-                ).to_dict()
+                plan = self.payer.plan(offer.payment_type, offer.price)
+                body["payment"] = plan.to_dict()
             except MarketError as exc:
                 body["payment"] = {"error": str(exc)}
         if self.market is not None:
@@ -183,7 +262,7 @@ class RequestSender:
                     int(offer.price or 0),
                     offer.payment_type,
                     self.market.longest_response_timeout(),
-                    **self._request_value(offer),
+                    **self._request_value(offer, plan),
                 ).items()
             }
         # isError: the tool did not run, so there is no output to match its outputSchema
@@ -311,10 +390,15 @@ class RequestSender:
                     ),
                     from_block=market.head(),
                 )
-                # a token offer: approve exactly the shortfall (journalled first)
-                short = self._token_allowance(offer, prepared, entry)
+                # funds read now; a token offer: approve exactly the shortfall
+                # (journalled first); native: value = what the prepaid balance lacks
+                short, value = self._ready_to_pay(offer, prepared, entry)
                 if short:
-                    return PriceRefusal(short)
+                    return (
+                        short
+                        if isinstance(short, PriceRefusal)
+                        else PriceRefusal(short)
+                    )
                 try:
                     signed = market.sign(
                         market.request_transaction(
@@ -323,14 +407,18 @@ class RequestSender:
                             price,
                             offer.payment_type,
                             market.longest_response_timeout(),
-                            **self._request_value(offer),
+                            **value,
                         )
                     )
                 except MarketError:
                     # the gas estimate reverted: if the price moved since it was read,
-                    # say so in words (not the contract's error hex); nothing was sent
+                    # or the funds (an allowance revoked), say so in words (not the
+                    # contract's error hex); nothing was sent
                     again = market.mech_price(offer.address)
                     if again is None or again == price:
+                        changed = self._funds_changed(offer, price)
+                        if changed is not None:
+                            return changed
                         raise
                     return PriceRefusal(
                         f"mech {offer.address}'s price moved from {price} wei to {again} "
@@ -355,6 +443,9 @@ class RequestSender:
                     ledger.refund(price, prepared.request_id)
                     again = market.mech_price(offer.address)
                     if again is None or again == price:
+                        changed = self._funds_changed(offer, price)
+                        if changed is not None:
+                            return changed
                         raise
                     return PriceRefusal(
                         f"mech {offer.address} changed its price from {price} wei to "

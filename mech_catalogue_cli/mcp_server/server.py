@@ -432,7 +432,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
         if reader is None:
             return self.sender.dry_run(tool, ranked[0], payload, key)
-        refused: list[str] = []
+        refused: list[PriceRefusal] = []
         for offer in ranked:
             sent = await self.sender.ensure_sent(tool, offer, payload, key, timer)
             if isinstance(sent, PriceRefusal):
@@ -445,10 +445,16 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             if sent.mech != offer.address:  # a journalled request: chosen before
                 return result
             return with_choice(result, offer, ranked, settings.pinned, settings.allowed)
+        decisions = [
+            {"reason": str(r), "payment": r.payment}
+            for r in refused
+            if isinstance(r, PriceRefusal) and r.payment is not None
+        ]
         return error_result(
-            f"{name}: no offer could be paid at its price now: "
+            f"{name}: no offer could be paid now: "
             + "; ".join(refused)
-            + "; nothing was sent"
+            + "; nothing was sent",
+            {"refused": decisions} if decisions else None,
         )
 
 

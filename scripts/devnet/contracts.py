@@ -66,6 +66,8 @@ OWN_CONTRACTS = (
     "FixtureLegacyMechFactory",
     "FixtureToken",
     "FixtureTokenBalanceTracker",
+    "FixtureSubscriptionCredits",
+    "FixtureNvmBalanceTracker",
 )
 
 
@@ -81,6 +83,10 @@ _SOURCES = {
         "FixtureLegacyMechFactory",
     )
 } | {name: "TokenPayments" for name in ("FixtureToken", "FixtureTokenBalanceTracker")}
+_SOURCES |= {
+    name: "SubscriptionPayments"
+    for name in ("FixtureSubscriptionCredits", "FixtureNvmBalanceTracker")
+}
 
 
 class ArtifactNotFound(RuntimeError):

@@ -75,6 +75,17 @@ TOKEN_ASSETS: Dict[str, Tuple[bytes, str, int]] = {
 #: token-priced mechs the seed creates: (service key, asset, rate in the token's units);
 #: on the deployed service, so its Safe (the responder) can deliver their requests
 SEED_TOKEN_MECHS = (("deployed", "olas", 5 * 10**17), ("deployed", "usdc", 1_500_000))
+#: ``PAYMENT_TYPE`` of ai-registry-mech's MechNvmSubscriptionNative (keccak256 of
+#: NvmSubscriptionNative): its mechs are paid with credits of the tracker's plan
+#: (``contracts/SubscriptionPayments.sol``)
+NVM_PAYMENT_TYPE = bytes.fromhex(
+    "803dd08fe79d91027fc9024e254a0942372b92f3ccabc1bd19f4a5c2b251c316"
+)
+#: the subscription plan's ERC-1155 token id (``subscriptionTokenId()``)
+SUBSCRIPTION_TOKEN_ID = 1
+#: subscription mechs the seed creates: (service key, price in credits); the seed gives
+#: no account credits (tests mint them with :meth:`MarketplaceHelpers.mint_credits`)
+SEED_SUBSCRIPTION_MECHS = (("deployed", 10),)
 #: tokens the seed mints to the requester accounts (``stranger``, ``deployer``)
 SEED_TOKEN_GRANTS = {"olas": 100 * 10**18, "usdc": 1_000 * 10**6}
 #: MechMarketplace.initialize: fee (basis points of MAX_FEE_FACTOR), response timeouts (s)
@@ -111,14 +122,15 @@ def tracker_key(asset: str) -> str:
 def factory_key(asset: str) -> str:
     """The ``info.contracts`` key of the mech factory of an asset ("native" included).
 
-    :param asset: ``native`` or a key of :data:`TOKEN_ASSETS`.
-    :return: ``FixtureMechFactory`` for native, else e.g. ``FixtureMechFactoryOLAS``.
+    :param asset: ``native``, ``subscription`` or a key of :data:`TOKEN_ASSETS`.
+    :return: ``FixtureMechFactory`` for native, ``FixtureMechFactoryNvm`` for
+        subscriptions, else e.g. ``FixtureMechFactoryOLAS``.
     """
-    return (
-        "FixtureMechFactory"
-        if asset == "native"
-        else f"FixtureMechFactory{TOKEN_ASSETS[asset][1]}"
-    )
+    if asset == "native":
+        return "FixtureMechFactory"
+    if asset == "subscription":
+        return "FixtureMechFactoryNvm"
+    return f"FixtureMechFactory{TOKEN_ASSETS[asset][1]}"
 
 
 def deploy_marketplace(
@@ -134,7 +146,9 @@ def deploy_marketplace(
         "FixtureMechFactory", "FixtureLegacyMechFactory": address}`` and, per token asset
         of :data:`TOKEN_ASSETS`, its :func:`token_key`, :func:`tracker_key` and
         :func:`factory_key` (the token tracker registered for the asset's payment type in
-        ``mapPaymentTypeBalanceTrackers``).
+        ``mapPaymentTypeBalanceTrackers``); for subscriptions ``FixtureSubscriptionCredits``
+        (the plan's ERC-1155), ``FixtureNvmBalanceTracker`` (registered for
+        :data:`NVM_PAYMENT_TYPE`) and ``FixtureMechFactoryNvm``.
     """
     a = {"FixtureKarma": deploy(w3, "FixtureKarma", [], deployer)}
     a["MechMarketplace"] = deploy(
@@ -169,6 +183,27 @@ def deploy_marketplace(
         types.append(payment_type)
         trackers.append(a[tracker_key(asset)])
         factories.append(a[factory_key(asset)])
+    plan = deploy(w3, "FixtureSubscriptionCredits", [], deployer)
+    a["FixtureSubscriptionCredits"] = plan
+    a["FixtureNvmBalanceTracker"] = deploy(
+        w3,
+        "FixtureNvmBalanceTracker",
+        [a["MechMarketplace"], plan, SUBSCRIPTION_TOKEN_ID],
+        deployer,
+    )
+    send(
+        w3,
+        contract_at(w3, "FixtureSubscriptionCredits", plan).functions.setBurner(
+            a["FixtureNvmBalanceTracker"]
+        ),
+        deployer,
+    )
+    a[factory_key("subscription")] = deploy(
+        w3, "FixtureMechFactory", [a["MechMarketplace"], NVM_PAYMENT_TYPE], deployer
+    )
+    types.append(NVM_PAYMENT_TYPE)
+    trackers.append(a["FixtureNvmBalanceTracker"])
+    factories.append(a[factory_key("subscription")])
     factories.insert(0, a["FixtureMechFactory"])
     send(
         w3,
@@ -215,8 +250,8 @@ class MarketplaceHelpers(ServiceHelpers):
         :param max_delivery_rate: the mech's price per request in the asset's smallest
             unit (wei for native).
         :param sender: who sends it (the service owner, by convention).
-        :param asset: ``native`` or a key of :data:`TOKEN_ASSETS`: which factory, so
-            which ``paymentType()`` the mech declares.
+        :param asset: ``native``, ``subscription`` or a key of :data:`TOKEN_ASSETS`:
+            which factory, so which ``paymentType()`` the mech declares.
         :return: the new mech's checksummed address (from the ``CreateMech`` event).
         :raises DevnetError: when no ``CreateMech`` event was emitted.
         """
@@ -324,6 +359,42 @@ class MarketplaceHelpers(ServiceHelpers):
             self.address("deployer"),
         )
 
+    def mint_credits(self, account: str, amount: int) -> Any:
+        """Give an account credits of the devnet's subscription plan (as buying it would).
+
+        :param account: the receiver.
+        :param amount: credits.
+        :return: the receipt.
+        """
+        plan = contract_at(
+            self.w3,
+            "FixtureSubscriptionCredits",
+            self.info.contracts["FixtureSubscriptionCredits"],
+        )
+        return self.transact(
+            plan.functions.mint(
+                Web3.to_checksum_address(account), SUBSCRIPTION_TOKEN_ID, amount
+            ),
+            self.address("deployer"),
+        )
+
+    def credits_of(self, account: str) -> int:
+        """Return an account's credits of the devnet's subscription plan.
+
+        :param account: the holder.
+        :return: credits.
+        """
+        plan = contract_at(
+            self.w3,
+            "FixtureSubscriptionCredits",
+            self.info.contracts["FixtureSubscriptionCredits"],
+        )
+        return int(
+            plan.functions.balanceOf(
+                Web3.to_checksum_address(account), SUBSCRIPTION_TOKEN_ID
+            ).call()
+        )
+
     def request_token_mech(
         self, mech: str, data: bytes, requester: str, asset: str
     ) -> bytes:
@@ -398,8 +469,8 @@ def seed_marketplace(
     :param devnet: a seeded devnet with the marketplace deployed.
     :param service_ids: seed plan key -> service id (ComplementaryServiceMetadata services).
     :param legacy_ids: seed plan key -> legacy registry agent id.
-    :return: the marketplace mech addresses, in :data:`SEED_MECHS` then
-        :data:`SEED_TOKEN_MECHS` order (legacy mechs, :data:`SEED_LEGACY_MECHS`, are
+    :return: the marketplace mech addresses, in :data:`SEED_MECHS`,
+        :data:`SEED_TOKEN_MECHS` then :data:`SEED_SUBSCRIPTION_MECHS` order (legacy mechs, :data:`SEED_LEGACY_MECHS`, are
         recorded in ``info.mechs`` with kind ``legacy``); the requester accounts
         ``stranger`` and ``deployer`` get :data:`SEED_TOKEN_GRANTS`.
     """
@@ -417,6 +488,12 @@ def seed_marketplace(
             devnet.contract("ServiceRegistryL2").functions.ownerOf(service_id).call()
         )
         mechs.append(devnet.create_mech(service_id, rate, owner, asset))
+    for key, rate in SEED_SUBSCRIPTION_MECHS:
+        service_id = service_ids[key]
+        owner = (
+            devnet.contract("ServiceRegistryL2").functions.ownerOf(service_id).call()
+        )
+        mechs.append(devnet.create_mech(service_id, rate, owner, "subscription"))
     for asset, amount in SEED_TOKEN_GRANTS.items():
         for account in ("stranger", "deployer"):
             devnet.mint(asset, devnet.address(account), amount)

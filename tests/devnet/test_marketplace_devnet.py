@@ -123,7 +123,12 @@ def test_every_devnet_mech_is_found_and_read_in_two_calls(devnet: Devnet) -> Non
         else:
             assert fact.unread == (), fact
         asset = seeded[fact.address].get("asset", "native")
-        names = {"native": "native", "olas": "token_olas", "usdc": "token_usdc"}
+        names = {
+            "native": "native",
+            "olas": "token_olas",
+            "usdc": "token_usdc",
+            "subscription": "native_nvm",
+        }
         assert fact.confirmed and fact.rankable
         assert fact.payment_type_name == names[asset]
         assert {k: getattr(fact, k) for k in expected} == expected

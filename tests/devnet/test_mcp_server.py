@@ -157,7 +157,12 @@ def test_list_pages_every_tool_with_offers(
     conflicting = tool.meta["io.olas/mech-tool"]["conflicting_mechs"]
     # the template service (free-text input) is named, not offered
     assert [k for k in conflicting if ":complementary_service_metadata:" in k] != []
-    assert {o["payment"]["asset"] for o in offers} == {"native", "olas", "usdc"}
+    assert {o["payment"]["asset"] for o in offers} == {
+        "native",
+        "olas",
+        "usdc",
+        "credits",  # the seeded subscription mech
+    }
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)

@@ -9,9 +9,9 @@ pragma solidity ^0.8.30;
 ///         the factory's createMech) plus the public views a reader needs
 ///         (maxDeliveryRate, paymentType, serviceId, numTotalRequests, numTotalDeliveries,
 ///         mapMechKarma). Native and fixed-price token mechs (the token tracker and ERC-20s are
-///         in TokenPayments.sol); off-chain requests settled with the requester's signature
-///         (deliverMarketplaceWithSignatures) from a native prepaid balance; no subscriptions
-///         or timeouts.
+///         in TokenPayments.sol) and Nevermined subscription mechs (SubscriptionPayments.sol);
+///         off-chain requests settled with the requester's signature
+///         (deliverMarketplaceWithSignatures) from a native prepaid balance; no timeouts.
 
 /// @dev Only `expected` may call, but `sender` did.
 error Unauthorized(address sender, address expected);
@@ -74,13 +74,28 @@ contract FixtureKarma {
 }
 
 /// @title FixtureBalanceTracker - native payments held for mechs
+/// @notice Prepaying follows ai-registry-mech's BalanceTrackerFixedPriceNative:
+///         depositFor(account) with value, or a plain transfer (receive), adds to
+///         mapRequesterBalances; a request adds its msg.value and debits the price.
 contract FixtureBalanceTracker {
+    event Deposit(address indexed account, address indexed token, uint256 amount);
+
     address public immutable mechMarketplace;
     mapping(address => uint256) public mapRequesterBalances;
     mapping(address => uint256) public mapMechBalances;
 
     constructor(address _mechMarketplace) {
         mechMarketplace = _mechMarketplace;
+    }
+
+    function depositFor(address account) external payable {
+        mapRequesterBalances[account] += msg.value;
+        emit Deposit(account, address(0), msg.value);
+    }
+
+    receive() external payable {
+        mapRequesterBalances[msg.sender] += msg.value;
+        emit Deposit(msg.sender, address(0), msg.value);
     }
 
     function checkAndRecordDeliveryRates(address requester, uint256 numRequests, uint256 deliveryRate,
@@ -101,17 +116,6 @@ contract FixtureBalanceTracker {
                 mapRequesterBalances[requesters[i]] += requesterDeliveryRates[i] - mechDeliveryRates[i];
             }
         }
-    }
-
-    /// @dev Prepay for `requester` (BalanceTrackerFixedPriceNative.depositFor).
-    function depositFor(address requester) external payable {
-        if (msg.value == 0) revert ZeroValue();
-        mapRequesterBalances[requester] += msg.value;
-    }
-
-    /// @dev A plain transfer prepays for the sender, as the real native tracker's receive().
-    receive() external payable {
-        mapRequesterBalances[msg.sender] += msg.value;
     }
 
     /// @dev Off-chain requests delivered with signatures are paid from the prepaid balance.

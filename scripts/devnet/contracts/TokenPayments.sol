@@ -105,6 +105,12 @@ contract FixtureTokenBalanceTracker {
         _pull(msg.sender, amount);
     }
 
+    /// @notice Prepay for `account`: its balance grows by `amount` pulled from the caller.
+    function depositFor(address account, uint256 amount) external {
+        mapRequesterBalances[account] += amount;
+        _pull(msg.sender, amount);
+    }
+
     function checkAndRecordDeliveryRates(address requester, uint256 numRequests, uint256 deliveryRate,
         bytes calldata) external payable {
         if (msg.sender != mechMarketplace) revert TokenUnauthorized(msg.sender, mechMarketplace);

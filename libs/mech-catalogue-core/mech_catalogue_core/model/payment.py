@@ -21,26 +21,35 @@ its ``checkAndRecordDeliveryRates(requester, n, rate, paymentData)``:
 
 - native (``MechFixedPriceNative``, ``BalanceTrackerFixedPriceNative``): the tracker adds
   ``msg.value`` to the requester's prepaid balance (``mapRequesterBalances``) and debits
-  the price;
+  the price, so a request sends only what the prepaid balance lacks; prepaying is
+  ``depositFor(account)`` with value (or a plain transfer, its ``receive``);
 - OLAS or USDC token (``MechFixedPriceToken``, ``MechFixedPriceTokenUSDC``,
   ``BalanceTrackerFixedPriceToken``): any ``msg.value`` reverts (``NoDepositAllowed``);
   when the prepaid balance is short, the tracker pulls the difference from the requester
   with ``token.transferFrom(requester, tracker, difference)``, so the requester must have
-  approved the tracker for at least that difference and hold it;
+  approved the tracker for at least that difference and hold it; prepaying is
+  ``approve(tracker, amount)`` then ``deposit(amount)``;
 - Nevermined subscriptions (``MechNvmSubscriptionNative``,
-  ``MechNvmSubscriptionTokenUSDC``): credits of a subscription plan burnt per request;
-  this software holds no credits, so it never pays them.
+  ``MechNvmSubscriptionTokenUSDC``, ``BalanceTrackerNvmSubscription{Native,Token}``):
+  the price is in credits of the tracker's plan, the ERC-1155 ``subscriptionNFT()`` token
+  ``subscriptionTokenId()``; ``request`` carries no value (any reverts,
+  ``NoDepositAllowed``) and the tracker burns ``price - prepaid`` credits of the
+  requester (``_adjustInitialBalance``); deposits revert. Credits are bought from
+  Nevermined, never by this software: a requester holding too few gets the error
+  "needs a Nevermined subscription to plan <id>; you hold N credits".
 
 :func:`payment_terms` says how an offer is paid (no requester; what ``/mechs``,
 ``/tools/<name>`` and ``list`` show); :func:`plan_payment` adds the requester's
 :class:`Funds` and says whether it can pay now, what to approve and what value to send,
-or why not in words. Amounts are integers in the asset's smallest unit (wei for native
-and OLAS, 1e-6 USDC for USDC); :func:`format_amount` writes them in whole units.
+or why not in words; :func:`plan_prepay` decides a deposit (``prepay``). Amounts are
+integers in the asset's smallest unit (wei for native and OLAS, 1e-6 USDC for USDC,
+whole credits for subscriptions); :func:`format_amount` writes them in whole units and
+:func:`parse_units` reads them.
 """
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Dict, Iterable, Mapping, Optional
+from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 
@@ -48,7 +57,10 @@ from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 ASSET_NATIVE = "native"
 ASSET_OLAS = "olas"
 ASSET_USDC = "usdc"
-ASSETS = (ASSET_NATIVE, ASSET_OLAS, ASSET_USDC)
+#: subscription mechs are priced in credits of their tracker's plan, not in money: their
+#: own cap (``--max-price credits=10``), 0 (never paid) unless given off the devnet
+ASSET_CREDITS = "credits"
+ASSETS = (ASSET_NATIVE, ASSET_OLAS, ASSET_USDC, ASSET_CREDITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +70,12 @@ class PaymentTerms:
     :param payment_type: ``paymentType()``, 0x + 64 lowercase hex ("" when unread).
     :param name: mech-interact's name of the type (``token_usdc``...), "" when unknown.
     :param way: :class:`PaymentWay`.
-    :param asset: :data:`ASSET_NATIVE`, :data:`ASSET_OLAS` or :data:`ASSET_USDC` ("" when
-        unknown).
-    :param symbol: the asset's display symbol (``OLAS``, ``USDC``, ``native``).
-    :param decimals: the asset's decimals (native and OLAS 18; USDC 6, as Circle's USDC).
+    :param asset: :data:`ASSET_NATIVE`, :data:`ASSET_OLAS`, :data:`ASSET_USDC` or, for
+        subscriptions, :data:`ASSET_CREDITS` ("" when unknown).
+    :param symbol: the asset's display symbol (``OLAS``, ``USDC``, ``native``,
+        ``credits``).
+    :param decimals: the asset's decimals (native and OLAS 18; USDC 6, as Circle's USDC;
+        credits 0).
     """
 
     payment_type: str
@@ -101,21 +115,21 @@ _TERMS: Mapping[str, PaymentTerms] = {
             "USDC",
             6,
         ),
-        PaymentTerms(  # MechNvmSubscriptionNative
+        PaymentTerms(  # MechNvmSubscriptionNative: keccak256(NvmSubscriptionNative)
             "0x803dd08fe79d91027fc9024e254a0942372b92f3ccabc1bd19f4a5c2b251c316",
             "native_nvm",
             PaymentWay.SUBSCRIPTION,
-            ASSET_NATIVE,
-            "native",
-            18,
+            ASSET_CREDITS,
+            "credits",
+            0,
         ),
-        PaymentTerms(  # MechNvmSubscriptionTokenUSDC
+        PaymentTerms(  # MechNvmSubscriptionTokenUSDC: keccak256(NvmSubscriptionTokenUSDC)
             "0x0d6fd99afa9c4c580fab5e341922c2a5c4b61d880da60506193d7bf88944dd14",
             "token_nvm_usdc",
             PaymentWay.SUBSCRIPTION,
-            ASSET_USDC,
-            "USDC",
-            6,
+            ASSET_CREDITS,
+            "credits",
+            0,
         ),
     )
 }
@@ -144,6 +158,10 @@ class Funds:
         native balance), smallest unit.
     :param allowance: ``token.allowance(requester, tracker)`` (0 for native).
     :param prepaid: ``tracker.mapRequesterBalances(requester)``, smallest unit.
+    :param credits: subscriptions only: the requester's credits,
+        ``IERC1155(subscriptionNFT()).balanceOf(requester, subscriptionTokenId())``.
+    :param plan: subscriptions only: ``<subscriptionNFT>/<subscriptionTokenId>``, the plan
+        whose credits the tracker burns ("" otherwise).
     """
 
     tracker: str
@@ -152,6 +170,8 @@ class Funds:
     wallet: int
     allowance: int
     prepaid: int
+    credits: int = 0
+    plan: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +185,9 @@ class Payment:  # pylint: disable=too-many-instance-attributes
     :param funds: the requester's :class:`Funds` (None: not read).
     :param approve: the token amount to ``approve(tracker, approve)`` before the request
         (0: none); exactly what the prepaid balance lacks, never more.
-    :param value: the native value to send with ``request`` (0 for tokens: the token
-        tracker reverts on any value).
+    :param value: the native value to send with ``request``: what the prepaid balance
+        lacks for native (0 when it covers the price), always 0 for tokens and
+        subscriptions (their trackers revert on any value).
     """
 
     terms: PaymentTerms
@@ -191,7 +212,7 @@ class Payment:  # pylint: disable=too-many-instance-attributes
         :return: ``{"payment_type", "type_name", "way", "asset", "symbol", "decimals",
             "price", "price_units", "status", "reason", "approve", "value"}`` and, once
             the requester's funds were read, ``"tracker", "token", "wallet",
-            "allowance", "prepaid"``.
+            "allowance", "prepaid"`` (subscriptions also ``"credits", "plan"``).
         """
         terms = self.terms
         out: Dict[str, Any] = {
@@ -221,6 +242,8 @@ class Payment:  # pylint: disable=too-many-instance-attributes
                 allowance=str(funds.allowance),
                 prepaid=str(funds.prepaid),
             )
+            if terms.way is PaymentWay.SUBSCRIPTION:
+                out.update(credits=str(funds.credits), plan=funds.plan)
         return out
 
 
@@ -251,15 +274,8 @@ def _refusal(terms: PaymentTerms, price: Optional[int]) -> Optional[Payment]:
             terms,
             price,
             PaymentStatus.UNSUPPORTED,
-            f"{what}; this server pays native, OLAS and USDC fixed-price mechs",
-        )
-    if terms.way is PaymentWay.SUBSCRIPTION:
-        return Payment(
-            terms,
-            price,
-            PaymentStatus.UNSUPPORTED,
-            f"it is paid with Nevermined subscription credits ({terms.name}); this "
-            "server holds no subscription and pays native, OLAS and USDC mechs only",
+            f"{what}; this server pays native, OLAS and USDC fixed-price mechs and "
+            "Nevermined subscription mechs",
         )
     if price is None or price < 1:
         return Payment(terms, price, PaymentStatus.PRICE_UNREAD, "price unread")
@@ -299,16 +315,52 @@ def _token_plan(terms: PaymentTerms, price: int, funds: Funds) -> Payment:
     )
 
 
+def _subscription_plan(terms: PaymentTerms, price: int, funds: Funds) -> Payment:
+    """A subscription offer: the tracker burns ``price - prepaid`` credits, no value."""
+    needed = max(0, price - funds.prepaid)
+    if funds.credits >= needed:
+        return Payment(terms, price, PaymentStatus.PAYABLE, "", funds)
+    return Payment(
+        terms,
+        price,
+        PaymentStatus.SHORT_BALANCE,
+        f"needs a Nevermined subscription to plan {funds.plan or '(unread)'}; you hold "
+        f"{funds.credits} credits and a call costs {needed} (priced at {price} credits, "
+        f"{funds.prepaid} prepaid): buy credits of that plan from Nevermined",
+        funds,
+    )
+
+
+def _native_plan(terms: PaymentTerms, price: int, funds: Funds) -> Payment:
+    """A native offer: send what the prepaid balance lacks, if the wallet holds it."""
+    value = max(0, price - funds.prepaid)
+    if funds.wallet < value:
+
+        def units(amount: int) -> str:
+            return format_amount(amount, funds.decimals, terms.symbol)
+
+        return Payment(
+            terms,
+            price,
+            PaymentStatus.SHORT_BALANCE,
+            f"priced at {units(price)}; prepaid {units(funds.prepaid)} and balance "
+            f"{units(funds.wallet)} < {units(value)} needed",
+            funds,
+        )
+    return Payment(terms, price, PaymentStatus.PAYABLE, "", funds, value=value)
+
+
 def plan_payment(
     payment_type: str, price: Optional[int], funds: Optional[Funds] = None
 ) -> Payment:
     """Decide how to pay one offer and whether this requester can now.
 
-    Native: ``request`` carries ``value = price`` (as the native tracker expects; a
-    prepaid balance is left alone); payable while the wallet holds the price (gas
-    aside). Token: no value; the tracker pulls ``price - prepaid`` with
+    Native: ``request`` carries ``value = price - prepaid`` (0 when the prepaid balance
+    covers the price: the tracker debits it); payable while the wallet holds that value
+    (gas aside). Token: no value; the tracker pulls ``price - prepaid`` with
     ``transferFrom``, so that shortfall must be both held and approved; when only the
-    approval is missing the plan approves exactly the shortfall.
+    approval is missing the plan approves exactly the shortfall. Subscription: no value;
+    the account must hold ``price - prepaid`` credits of the tracker's plan.
 
     :param payment_type: ``paymentType()``, 0x + 64 hex ("" when unread).
     :param price: ``maxDeliveryRate()`` in the asset's smallest unit (None: unread).
@@ -321,20 +373,20 @@ def plan_payment(
     if refused is not None or price is None:  # _refusal answers an unread price
         return refused or Payment(terms, price, PaymentStatus.PRICE_UNREAD)
     if funds is None:
+        if terms.way is PaymentWay.SUBSCRIPTION:
+            return Payment(
+                terms,
+                price,
+                PaymentStatus.UNCHECKED,
+                f"paid with {price} credits of its tracker's Nevermined subscription plan "
+                f"({terms.name}), burnt per request; a requester holding none cannot pay",
+            )
         return Payment(terms, price, PaymentStatus.UNCHECKED)
     if terms.way is PaymentWay.TOKEN:
         return _token_plan(terms, price, funds)
-    if funds.wallet < price:
-        units = format_amount(funds.wallet, funds.decimals, terms.symbol)
-        return Payment(
-            terms,
-            price,
-            PaymentStatus.SHORT_BALANCE,
-            f"priced at {format_amount(price, funds.decimals, terms.symbol)}; balance "
-            f"{units} is less",
-            funds,
-        )
-    return Payment(terms, price, PaymentStatus.PAYABLE, "", funds, value=price)
+    if terms.way is PaymentWay.SUBSCRIPTION:
+        return _subscription_plan(terms, price, funds)
+    return _native_plan(terms, price, funds)
 
 
 class AssetAmountError(ValueError):
@@ -374,3 +426,156 @@ def parse_asset_amounts(values: Iterable[str]) -> Dict[str, int]:
             )
         caps[asset] = int(number)
     return caps
+
+
+def parse_units(text: str, decimals: int) -> int:
+    """Read an amount written in whole units (``1.5``, ``0.25``, ``2``) as smallest units.
+
+    :param text: a non-negative decimal number, with at most ``decimals`` fraction digits
+        (``1.5`` USDC is 1500000; ``0.0000001`` USDC is refused: USDC has 6 decimals).
+    :param decimals: the asset's decimals (the token's ``decimals()``).
+    :return: the amount in smallest units.
+    :raises AssetAmountError: naming the value and what is expected.
+    """
+    try:
+        number = Decimal(text.strip())
+    except InvalidOperation as exc:
+        raise AssetAmountError(
+            f"{text!r} is not an amount in whole units (e.g. 1.5)"
+        ) from exc
+    if not number.is_finite() or number < 0:
+        raise AssetAmountError(f"{text!r}: the amount must be a non-negative number")
+    smallest = number.scaleb(decimals)
+    if smallest != smallest.to_integral():
+        raise AssetAmountError(
+            f"{text!r} has more than {decimals} decimals, the most this asset has"
+        )
+    return int(smallest)
+
+
+@dataclass(frozen=True, slots=True)
+class Deposit:  # pylint: disable=too-many-instance-attributes
+    """A prepayment into one balance tracker, decided (``prepay``).
+
+    :param terms: the payment type's :class:`PaymentTerms`.
+    :param amount: what to deposit, the asset's smallest units.
+    :param status: :attr:`PaymentStatus.PAYABLE` (deposit now),
+        :attr:`PaymentStatus.NEEDS_APPROVAL` (approve ``approve`` first),
+        :attr:`PaymentStatus.SHORT_BALANCE`, :attr:`PaymentStatus.OVER_CAP` or
+        :attr:`PaymentStatus.UNSUPPORTED` (a subscription or unknown type: its tracker
+        takes no deposit).
+    :param reason: why not, in words with amounts in whole units ("" when it can).
+    :param funds: the requester's :class:`Funds` read before.
+    :param approve: token only: ``approve(tracker, approve)`` first, exactly ``amount``
+        when the allowance is short of it (``approve`` sets, it does not add), else 0.
+    :param value: native only: the value of ``depositFor(requester)``, the amount.
+    :param function: the tracker function: ``depositFor`` (native, payable, the
+        requester as account) or ``deposit`` (token, the amount); "" when refused.
+    """
+
+    terms: PaymentTerms
+    amount: int
+    status: PaymentStatus
+    reason: str
+    funds: Funds
+    approve: int = 0
+    value: int = 0
+    function: str = ""
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return the deposit as JSON (integers as decimal strings).
+
+        :return: ``{"payment_type", "type_name", "asset", "symbol", "tracker", "token",
+            "amount", "amount_units", "status", "reason", "approve", "value",
+            "function", "prepaid", "prepaid_after", "wallet", "allowance"}``.
+        """
+        funds, terms = self.funds, self.terms
+        return {
+            "payment_type": terms.payment_type,
+            "type_name": terms.name,
+            "asset": terms.asset,
+            "symbol": terms.symbol,
+            "tracker": funds.tracker,
+            "token": funds.token,
+            "amount": str(self.amount),
+            "amount_units": format_amount(self.amount, funds.decimals, terms.symbol),
+            "status": self.status,
+            "reason": self.reason,
+            "approve": str(self.approve),
+            "value": str(self.value),
+            "function": self.function,
+            "prepaid": str(funds.prepaid),
+            "prepaid_after": str(funds.prepaid + (self.amount if self.function else 0)),
+            "wallet": str(funds.wallet),
+            "allowance": str(funds.allowance),
+        }
+
+
+def plan_prepay(  # pylint: disable=too-many-return-statements
+    payment_type: str, amount: int, funds: Funds, cap: Optional[int] = None
+) -> Deposit:
+    """Decide a deposit of ``amount`` into a payment type's tracker, from ``funds``.
+
+    Native: ``depositFor(requester)`` with value ``amount`` (ai-registry-mech
+    ``BalanceTrackerFixedPriceNative``; mech-client's ``mechx deposit native`` sends a
+    plain transfer, which its ``receive`` books the same). Token: ``approve(tracker,
+    amount)`` when the allowance is short of it, then ``deposit(amount)``
+    (``BalanceTrackerFixedPriceToken``). Subscriptions: refused (their trackers revert
+    on deposits: ``NoDepositAllowed``).
+
+    :param payment_type: the tracker's payment type, 0x + 64 hex.
+    :param amount: smallest units, at least 1.
+    :param funds: the requester's :class:`Funds` for that tracker.
+    :param cap: the most one deposit may be, smallest units (None: no cap).
+    :return: the :class:`Deposit`; never raises.
+    """
+    terms = payment_terms(payment_type)
+
+    def units(value: int) -> str:
+        return format_amount(value, funds.decimals, terms.symbol)
+
+    def refused(status: PaymentStatus, reason: str) -> Deposit:
+        return Deposit(terms, amount, status, reason, funds)
+
+    if terms.way not in (PaymentWay.NATIVE, PaymentWay.TOKEN):
+        what = (
+            f"a Nevermined subscription tracker ({terms.name}) takes no deposit "
+            "(NoDepositAllowed): buy credits of its plan from Nevermined instead"
+            if terms.way is PaymentWay.SUBSCRIPTION
+            else f"payment type {terms.payment_type} is none this software knows"
+        )
+        return refused(PaymentStatus.UNSUPPORTED, what)
+    if amount < 1:
+        return refused(PaymentStatus.PRICE_UNREAD, "the amount must be more than 0")
+    if cap is not None and amount > cap:
+        return refused(
+            PaymentStatus.OVER_CAP,
+            f"{units(amount)} is over the cap of {units(cap)} (--max-amount)",
+        )
+    if funds.wallet < amount:
+        return refused(
+            PaymentStatus.SHORT_BALANCE,
+            f"balance {units(funds.wallet)} < {units(amount)} to deposit: send "
+            f"{units(amount - funds.wallet)} to the paying account",
+        )
+    if terms.way is PaymentWay.NATIVE:
+        return Deposit(
+            terms, amount, PaymentStatus.PAYABLE, "", funds, 0, amount, "depositFor"
+        )
+    if funds.allowance < amount:
+        return Deposit(
+            terms,
+            amount,
+            PaymentStatus.NEEDS_APPROVAL,
+            f"allowance {units(funds.allowance)} < {units(amount)}: approve "
+            f"{funds.tracker} for exactly {units(amount)} first",
+            funds,
+            approve=amount,
+            function="deposit",
+        )
+    return Deposit(terms, amount, PaymentStatus.PAYABLE, "", funds, function="deposit")
+
+
+#: every payment type this software knows, in a fixed order (``prepay --show`` reads
+#: each one's tracker)
+KNOWN_TERMS: Tuple[PaymentTerms, ...] = tuple(_TERMS.values())

@@ -172,5 +172,8 @@ class PaymentStatus(StrEnum):
     UNCHECKED = "unchecked"
     #: the price could not be read, or is 0
     PRICE_UNREAD = "price_unread"
-    #: a way this software does not pay (subscriptions) or a payment type it does not know
+    #: a payment type this software does not know (or a deposit into a tracker that
+    #: takes none: subscriptions)
     UNSUPPORTED = "unsupported"
+    #: a deposit larger than the cap the user gave (``prepay --max-amount``)
+    OVER_CAP = "over_cap"

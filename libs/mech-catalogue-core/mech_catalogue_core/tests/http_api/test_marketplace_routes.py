@@ -150,7 +150,7 @@ def test_each_contract_says_how_it_is_paid_in_its_own_units() -> None:
     assert paid_usdc["payment"]["way"] == "token"
     assert unread["payment"]["status"] == "unsupported"
     assert "paymentType() could not be read" in unread["payment"]["reason"]
-    assert subscription["payment"]["status"] == "unsupported"
+    assert subscription["payment"]["status"] == "unchecked"  # no requester here
     assert "Nevermined subscription" in subscription["payment"]["reason"]
     offers = get("/tools/predict", built)["offers"]
     by_id = {offer["mech"]["mech_id"]: offer["marketplace"] for offer in offers}
@@ -158,5 +158,5 @@ def test_each_contract_says_how_it_is_paid_in_its_own_units() -> None:
         "native",
         "",
         "USDC",
-        "native",
+        "credits",
     ]

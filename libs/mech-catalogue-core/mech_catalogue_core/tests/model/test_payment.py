@@ -18,6 +18,7 @@ from typing import Optional
 
 import pytest
 from mech_catalogue_core.model.payment import (
+    ASSET_CREDITS,
     ASSET_NATIVE,
     ASSET_OLAS,
     ASSET_USDC,
@@ -25,8 +26,10 @@ from mech_catalogue_core.model.payment import (
     Funds,
     format_amount,
     parse_asset_amounts,
+    parse_units,
     payment_terms,
     plan_payment,
+    plan_prepay,
 )
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 
@@ -59,7 +62,7 @@ def test_each_ai_registry_mech_type_has_its_way_and_asset() -> None:
         NATIVE: (PaymentWay.NATIVE, ASSET_NATIVE),
         OLAS: (PaymentWay.TOKEN, ASSET_OLAS),
         USDC: (PaymentWay.TOKEN, ASSET_USDC),
-        NVM_USDC: (PaymentWay.SUBSCRIPTION, ASSET_USDC),
+        NVM_USDC: (PaymentWay.SUBSCRIPTION, ASSET_CREDITS),
     }
     assert payment_terms(USDC.upper().replace("0X", "0x")).decimals == 6
     assert payment_terms("0x" + "00" * 32).way is PaymentWay.UNKNOWN
@@ -109,7 +112,6 @@ def test_native_sends_the_price_as_value_or_says_the_balance_is_short() -> None:
 @pytest.mark.parametrize(
     "kind, price, status",
     [
-        (NVM_USDC, 10, PaymentStatus.UNSUPPORTED),
         ("0x" + "ee" * 32, 10, PaymentStatus.UNSUPPORTED),
         ("", 10, PaymentStatus.UNSUPPORTED),
         (OLAS, None, PaymentStatus.PRICE_UNREAD),
@@ -120,7 +122,7 @@ def test_native_sends_the_price_as_value_or_says_the_balance_is_short() -> None:
 def test_types_and_prices_that_rule_a_payment_out(
     kind: str, price: Optional[int], status: PaymentStatus
 ) -> None:
-    """Subscriptions, unknown or unread types and unread prices are never payable."""
+    """Unknown or unread types and unread prices are never payable."""
     plan = plan_payment(kind, price, usdc_funds(10**12, 10**12))
     if status is not PaymentStatus.UNCHECKED:
         assert plan.status is status and plan.reason
@@ -162,3 +164,139 @@ def test_caps_that_are_no_whole_amount_of_a_known_asset_are_refused(
     """Unknown assets, fractions of a smallest unit, negatives and infinities."""
     with pytest.raises(AssetAmountError, match="'"):
         parse_asset_amounts([value])
+
+
+def test_a_prepaid_native_balance_is_spent_first() -> None:
+    """Prepaid covers the price: value 0; covers part: value = price - prepaid."""
+    covered = plan_payment(NATIVE, 3 * 10**16, Funds(TRACKER, "", 18, 0, 0, 3 * 10**16))
+    assert covered.status is PaymentStatus.PAYABLE and covered.value == 0
+    part = plan_payment(NATIVE, 3 * 10**16, Funds(TRACKER, "", 18, 10**18, 0, 10**16))
+    assert part.status is PaymentStatus.PAYABLE and part.value == 2 * 10**16
+    short = plan_payment(NATIVE, 3 * 10**16, Funds(TRACKER, "", 18, 10**15, 0, 10**16))
+    assert short.status is PaymentStatus.SHORT_BALANCE
+    assert "prepaid 0.01 native and balance 0.001 native < 0.02 native" in short.reason
+
+
+def test_a_prepaid_token_balance_covering_the_price_needs_no_approval() -> None:
+    """1.5 USDC prepaid for a 1.5 USDC call: payable with allowance 0 and no approval."""
+    plan = plan_payment(USDC, 1_500_000, usdc_funds(0, 0, 1_500_000))
+    assert plan.status is PaymentStatus.PAYABLE
+    assert (plan.approve, plan.value) == (0, 0)
+
+
+def nvm_funds(held: int, prepaid: int = 0) -> Funds:
+    """A requester's standing with a subscription tracker of plan 0xnft/7.
+
+    :param held: ERC-1155 balance of the plan's token (credits).
+    :param prepaid: the tracker's mapRequesterBalances (credits).
+    :return: the funds.
+    """
+    return Funds(TRACKER, "", 0, 0, 0, prepaid, held, f"{TOKEN}/7")
+
+
+def test_a_subscription_is_paid_with_credits_or_says_which_plan_it_needs() -> None:
+    """Enough credits: payable, no value; none: the plan named, the credits held."""
+    assert plan_payment(NVM_USDC, 10).status is PaymentStatus.UNCHECKED
+    paid = plan_payment(NVM_USDC, 10, nvm_funds(10))
+    assert paid.status is PaymentStatus.PAYABLE and (paid.value, paid.approve) == (0, 0)
+    assert plan_payment(NVM_USDC, 10, nvm_funds(4, 6)).status is PaymentStatus.PAYABLE
+    short = plan_payment(NVM_USDC, 10, nvm_funds(0))
+    assert short.status is PaymentStatus.SHORT_BALANCE
+    assert short.reason.startswith(
+        f"needs a Nevermined subscription to plan {TOKEN}/7; you hold 0 credits"
+    )
+    out = short.to_dict()
+    assert (out["credits"], out["plan"], out["asset"]) == ("0", f"{TOKEN}/7", "credits")
+
+
+@pytest.mark.parametrize(
+    "text, decimals, amount",
+    [("1.5", 6, 1_500_000), ("2", 18, 2 * 10**18), ("0.000001", 6, 1), ("0", 6, 0)],
+)
+def test_amounts_in_whole_units(text: str, decimals: int, amount: int) -> None:
+    """``prepay --amount 1.5`` with the token's decimals."""
+    assert parse_units(text, decimals) == amount
+
+
+@pytest.mark.parametrize("text", ["0.0000001", "-1", "one", "inf", "nan"])
+def test_amounts_finer_than_the_decimals_or_no_number_are_refused(text: str) -> None:
+    """A seventh USDC decimal, a negative, a word, an infinity."""
+    with pytest.raises(AssetAmountError):
+        parse_units(text, 6)
+
+
+def test_a_native_deposit_is_deposit_for_with_value() -> None:
+    """Native: depositFor(requester) with value = amount; no approval."""
+    deposit = plan_prepay(NATIVE, 10**17, Funds(TRACKER, "", 18, 10**18, 0, 5))
+    assert deposit.status is PaymentStatus.PAYABLE
+    assert (deposit.function, deposit.value, deposit.approve) == (
+        "depositFor",
+        10**17,
+        0,
+    )
+    assert deposit.to_dict()["prepaid_after"] == str(10**17 + 5)
+
+
+def test_a_token_deposit_approves_exactly_the_amount_unless_allowed() -> None:
+    """USDC: approve exactly 2 USDC (never more), deposit(2 USDC), no value."""
+    deposit = plan_prepay(USDC, 2_000_000, usdc_funds(10**9, 1))
+    assert deposit.status is PaymentStatus.NEEDS_APPROVAL
+    assert (deposit.function, deposit.approve, deposit.value) == (
+        "deposit",
+        2_000_000,
+        0,
+    )
+    allowed = plan_prepay(USDC, 2_000_000, usdc_funds(10**9, 2_000_000))
+    assert allowed.status is PaymentStatus.PAYABLE and allowed.approve == 0
+
+
+@pytest.mark.parametrize(
+    "kind, amount, funds, cap, status, words",
+    [
+        (
+            USDC,
+            2_000_000,
+            usdc_funds(10**9),
+            1_999_999,
+            PaymentStatus.OVER_CAP,
+            "2 USDC is over the cap of 1.999999 USDC",
+        ),
+        (
+            USDC,
+            2_000_000,
+            usdc_funds(500_000),
+            None,
+            PaymentStatus.SHORT_BALANCE,
+            "balance 0.5 USDC < 2 USDC to deposit: send 1.5 USDC",
+        ),
+        (
+            NVM_USDC,
+            5,
+            nvm_funds(0),
+            None,
+            PaymentStatus.UNSUPPORTED,
+            "takes no deposit",
+        ),
+        (
+            "0x" + "ee" * 32,
+            5,
+            usdc_funds(10),
+            None,
+            PaymentStatus.UNSUPPORTED,
+            "none this software knows",
+        ),
+        (USDC, 0, usdc_funds(10), None, PaymentStatus.PRICE_UNREAD, "more than 0"),
+    ],
+)
+def test_deposits_refused_with_why(
+    kind: str,
+    amount: int,
+    funds: Funds,
+    cap: Optional[int],
+    status: PaymentStatus,
+    words: str,
+) -> None:
+    """Over the cap, short, a subscription or unknown tracker, nothing: no function."""
+    deposit = plan_prepay(kind, amount, funds, cap)
+    assert deposit.status is status and words in deposit.reason
+    assert (deposit.function, deposit.approve, deposit.value) == ("", 0, 0)
