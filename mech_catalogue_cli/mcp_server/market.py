@@ -383,8 +383,20 @@ def entry_from_json(text: str, key: str) -> JournalEntry:
     return JournalEntry(**document)
 
 
+#: the journal's list of writes, in ``<dir>/calls/``: one line (a call key) per entry
+#: written, appended after the entry's rename, so a reader (``spending.JournalIndex``)
+#: re-reads only the entries written since it last looked, by any server process
+CHANGES_FILE = "changes.log"
+
+
 class Journal:
-    """Call records under a state folder (``<dir>/calls/<key>.json``), written atomically."""
+    """Call records under a state folder (``<dir>/calls/<key>.json``), written atomically.
+
+    Every write appends the entry's key to ``<dir>/calls/``:data:`CHANGES_FILE`
+    (``O_APPEND``: lines of processes sharing the folder do not interleave), which is
+    what lets ``--max-spend`` count the journal without reading it all before each
+    payment.
+    """
 
     def __init__(self, state_dir: Path) -> None:
         """Use a folder (created when missing).
@@ -393,6 +405,7 @@ class Journal:
         """
         self.folder = Path(state_dir) / "calls"
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.changes = self.folder / CHANGES_FILE
 
     def load(self, key: str) -> Optional[JournalEntry]:
         """Return a call's record, or None when there is none.
@@ -426,6 +439,9 @@ class Journal:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.folder / f"{entry.key}.json")
+        # one write of one short line in append mode: atomic against other writers
+        with open(self.changes, "a", encoding="ascii") as changes:
+            changes.write(f"{entry.key}\n")
 
 
 def _hex32(value: bytes) -> str:

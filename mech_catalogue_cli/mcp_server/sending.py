@@ -22,7 +22,9 @@ transaction is journalled before its broadcast, so a retry re-sends the same byt
 looked for on chain (:meth:`RequestSender.resumed_from_chain`). A token-priced offer
 (OLAS, USDC) is paid with no value after an ERC-20 approval of exactly what the
 tracker's prepaid balance lacks (:class:`.payment.TokenPayer`, journalled in the same
-entry); caps and the run's spending are kept per asset.
+entry); ``--max-price`` and ``--max-spend`` are kept per asset, and every asset's
+``--max-spend`` counts the journal's requests of that asset within ``--spend-window``
+(:class:`.spending.JournalIndex`), across restarts and other server processes.
 """
 
 import json
@@ -34,7 +36,12 @@ import anyio
 import mcp_types as types
 from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
 from mech_catalogue_core.ipfs.unixfs import root_digest
-from mech_catalogue_core.model.payment import ASSET_NATIVE, ASSETS, payment_terms
+from mech_catalogue_core.model.payment import (
+    ASSET_NATIVE,
+    ASSETS,
+    payment_terms,
+    say_amount,
+)
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentWay
 
 from .call_identity import payload_nonce, request_payload
@@ -54,7 +61,7 @@ from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import SpendLedger
-from .spending import journal_records
+from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -78,18 +85,23 @@ class RequestSender:
         :param market: the marketplace (None: only dry runs).
         :param journal: the call journal (None with no market).
         :param settings: call settings (caps, timeouts, IPFS API).
-        :param ledger: the run's spend ledger.
+        :param ledger: the native spend ledger (``--max-spend`` of native).
         """
         self.market = market
         self.journal = journal
         self.settings = settings
         self.ledger = ledger
-        # one run cap per token asset (--max-spend olas=...), as ``ledger`` for native
+        # one cap per token asset (--max-spend olas=...), over the same window as native
         self.token_ledgers = {
-            asset: SpendLedger(settings.token_max_spend.get(asset))
+            asset: SpendLedger(
+                settings.token_max_spend.get(asset),
+                window=settings.spend_window,
+                asset=asset,
+            )
             for asset in ASSETS
             if asset != ASSET_NATIVE
         }
+        self.index = JournalIndex(journal.folder) if journal is not None else None
         self.payer = TokenPayer(market) if market is not None else None
         self.lock = anyio.Lock()
 
@@ -243,12 +255,15 @@ class RequestSender:
             if moved or price_now is None:
                 return PriceRefusal(moved)
             price = price_now  # the amount sent: the price now, never the listed one
-            if ledger is self.ledger and self.settings.max_spend is not None:
-                # earlier runs' native spending too (token caps are per run)
-                records = await anyio.to_thread.run_sync(
-                    journal_records, journal.folder
-                )
-                self.ledger.count_journal(records, time.time())
+            asset = payment_terms(offer.payment_type).asset
+
+            def amount(value: int) -> str:
+                return say_amount(value, asset)
+
+            if ledger.max_spend is not None and self.index is not None:
+                # earlier and other runs' spending of this asset too
+                records = await anyio.to_thread.run_sync(self.index.records)
+                ledger.count_journal(records, time.time())
             refusal = ledger.refusal(price)
             if refusal:
                 return refusal
@@ -301,8 +316,8 @@ class RequestSender:
                     if again is None or again == price:
                         raise
                     return PriceRefusal(
-                        f"mech {offer.address}'s price moved from {price} wei to {again} "
-                        "wei while the request was being prepared"
+                        f"mech {offer.address}'s price moved from {amount(price)} to "
+                        f"{amount(again)} while the request was being prepared"
                     )
                 prepared.raw_tx = signed.raw_tx
                 prepared.tx_hash = signed.tx_hash
@@ -324,9 +339,9 @@ class RequestSender:
                     if again is None or again == price:
                         raise
                     return PriceRefusal(
-                        f"mech {offer.address} changed its price from {price} wei to "
-                        f"{again} wei while the request was pending; the transaction "
-                        "reverted (only gas was spent)"
+                        f"mech {offer.address} changed its price from {amount(price)} "
+                        f"to {amount(again)} while the request was pending; the "
+                        "transaction reverted (only gas was spent)"
                     )
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
@@ -334,10 +349,10 @@ class RequestSender:
                 return sent
             timer.lap("transaction")
             LOGGER.info(
-                "request %s sent to mech %s for %d wei (tx %s)",
+                "request %s sent to mech %s for %s (tx %s)",
                 sent.request_id,
                 sent.mech,
-                price,
+                amount(price),
                 sent.tx_hash,
             )
             return sent

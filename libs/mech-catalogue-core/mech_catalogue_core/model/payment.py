@@ -132,6 +132,42 @@ def payment_terms(payment_type: str) -> PaymentTerms:
     return _TERMS.get(key) or PaymentTerms(key, "", PaymentWay.UNKNOWN, "", "", 0)
 
 
+def asset_terms(asset: str) -> Optional[PaymentTerms]:
+    """Return the fixed-price terms of an asset: its symbol and decimals.
+
+    :param asset: one of :data:`ASSETS` (any case).
+    :return: the terms of the asset's fixed-price type, or None for an unknown asset.
+    """
+    wanted = asset.strip().lower()
+    return next(
+        (
+            terms
+            for terms in _TERMS.values()
+            if terms.asset == wanted and terms.way is not PaymentWay.SUBSCRIPTION
+        ),
+        None,
+    )
+
+
+def say_amount(amount: int, asset: str) -> str:
+    """Say an amount of an asset for a person: wei for native, whole units for tokens.
+
+    :param amount: smallest units.
+    :param asset: one of :data:`ASSETS`.
+    :return: e.g. ``"5000 wei"``, ``"1.5 USDC (1500000 smallest units)"``; an unknown
+        asset is said as ``"<amount> smallest units of <asset>"``.
+    """
+    terms = asset_terms(asset)
+    if terms is None:
+        return f"{amount} smallest units of {asset or 'an unknown asset'}"
+    if terms.asset == ASSET_NATIVE:
+        return f"{amount} wei"
+    return (
+        f"{format_amount(amount, terms.decimals, terms.symbol)} "
+        f"({amount} smallest units)"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Funds:
     """What the requester holds for one offer's asset, read at one block.
