@@ -29,6 +29,7 @@ from typing import Any, Dict, Union
 
 import anyio
 import mcp_types as types
+from mech_catalogue_core.model.payment import payment_terms, say_amount
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .ipfs import IpfsError, fetch_response
@@ -39,6 +40,11 @@ from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
+
+
+def _paid(entry: JournalEntry) -> str:
+    """What a journalled request paid, in its asset's units (``model.payment``)."""
+    return say_amount(entry.price, payment_terms(entry.payment_type).asset)
 
 
 class DeliveryReader:
@@ -98,6 +104,7 @@ class DeliveryReader:
             "request_id_decimal": str(int(entry.request_id, 16)),
             "mech": entry.mech,
             "price_wei": str(entry.price),
+            "price_units": _paid(entry),
             "tx_hash": entry.tx_hash,
             "request_cid": entry.cid,
         }
@@ -115,7 +122,7 @@ class DeliveryReader:
             meta["seconds"] = timer.marks
             return error_result(
                 f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
-                f"({entry.price} wei, tx {entry.tx_hash}) is paid, but its answer could "
+                f"({_paid(entry)}, tx {entry.tx_hash}) is paid, but its answer could "
                 f"not be read now: {failure_text(exc)}. Call again with the same arguments to "
                 "read it (that will not pay again).",
                 meta,
@@ -155,7 +162,7 @@ class DeliveryReader:
                 meta["seconds"] = timer.marks
                 return error_result(
                     f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
-                    f"({entry.price} wei, tx {entry.tx_hash}) was not delivered within "
+                    f"({_paid(entry)}, tx {entry.tx_hash}) was not delivered within "
                     f"{total:g} s. It stays paid on chain; call again with the same "
                     "arguments to keep waiting (that will not pay again).",
                     meta,

@@ -76,6 +76,7 @@ from mech_catalogue_core.model.catalogue import (
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
+from mech_catalogue_core.model.payment import ASSET_NATIVE, format_amount, plan_payment
 from mech_catalogue_core.model.tool import (
     MechRef,
 )
@@ -138,12 +139,21 @@ def described_with_cost(description: str, offer: Offer) -> str:
 
     :param description: the tool's description as exported (cleaned, capped).
     :param offer: the offer a call would pay now.
-    :return: the facts sentence (``Paid call: <price> wei ... to mech <address> ...``), a
-        blank line, :data:`UNTRUSTED_HEADING` and the text on the next line (the facts
-        alone when the tool has no description).
+    :return: the facts sentence (``Paid call: <price> wei of the chain's native token
+        to mech <address> ...``; a token's price in whole units, ``Paid call: 1.5 USDC
+        (1500000 smallest units, ERC-20) to mech ...``), a blank line,
+        :data:`UNTRUSTED_HEADING` and the text on the next line (the facts alone when the
+        tool has no description).
     """
+    terms = plan_payment(offer.payment_type, offer.price).terms
+    price = (
+        f"{offer.price} wei of the chain's native token"
+        if terms.asset == ASSET_NATIVE or not terms.asset or offer.price is None
+        else f"{format_amount(offer.price, terms.decimals, terms.symbol)} "
+        f"({offer.price} smallest units, ERC-20)"
+    )
     cost = (
-        f"Paid call: {offer.price} wei of the chain's native token to mech "
+        f"Paid call: {price} to mech "
         f"{offer.address}, the offer chosen now (it may change with the catalogue)."
     )
     text = description.strip()

@@ -38,9 +38,10 @@ or why not in words. Amounts are integers in the asset's smallest unit (wei for 
 and OLAS, 1e-6 USDC for USDC); :func:`format_amount` writes them in whole units.
 """
 
+import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
-from typing import Any, Dict, Iterable, Mapping, Optional
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from typing import Any, Dict, Iterable, Mapping, Optional, Tuple, Union
 
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 
@@ -410,3 +411,43 @@ def parse_asset_amounts(values: Iterable[str]) -> Dict[str, int]:
             )
         caps[asset] = int(number)
     return caps
+
+
+#: the largest price a mech can declare (``maxDeliveryRate`` is a uint256)
+UINT256_MAX = 2**256 - 1
+_PRICE_LIMIT = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?)\s*([a-z]+)\s*")
+
+
+def parse_price_limit(value: Union[int, str]) -> Tuple[str, int]:
+    """Read a price limit said with its asset: ``"1.5 usdc"``, ``"0.01 native"``, ``"5 wei"``.
+
+    An amount followed by an asset of :data:`ASSETS` (or its symbol) is in whole units of
+    that asset (``"1.5 usdc"`` is 1,500,000 smallest units, USDC having 6 decimals); a
+    fraction of a smallest unit is dropped (the limit only keeps prices at or below
+    it). ``wei`` means native smallest units. A bare integer is native wei (as the
+    limit read before tokens).
+
+    :param value: the limit, an integer (wei) or a text.
+    :return: ``(asset, smallest units)``, at most :data:`UINT256_MAX`.
+    :raises AssetAmountError: naming the value and the expected form.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:
+            raise AssetAmountError(f"{value!r}: a price limit cannot be negative")
+        return ASSET_NATIVE, value
+    found = _PRICE_LIMIT.fullmatch(str(value).lower())
+    unit = found.group(2) if found else ""
+    terms = asset_terms(ASSET_NATIVE if unit == "wei" else unit)
+    if found is None or terms is None:
+        raise AssetAmountError(
+            f"{str(value)[:40]!r}: say a price limit as an amount and an asset, e.g. "
+            f"'1.5 usdc', '2 olas', '0.01 native' or '5000 wei' (assets: "
+            f"{', '.join(ASSETS)})"
+        )
+    amount = Decimal(found.group(1))
+    scale = 0 if unit == "wei" else terms.decimals
+    if amount.adjusted() + scale >= 78:  # past uint256 (78 digits): no price above it
+        return terms.asset, UINT256_MAX
+    if unit == "wei" and amount != amount.to_integral():
+        raise AssetAmountError(f"{str(value)[:40]!r}: wei are whole numbers")
+    return terms.asset, int(amount.scaleb(scale).to_integral(rounding=ROUND_FLOOR))
