@@ -108,6 +108,10 @@ class DeliveryReader:
             "tx_hash": entry.tx_hash,
             "request_cid": entry.cid,
         }
+        if isinstance(entry.extra.get("cancelled"), dict):
+            # an earlier signed request of this call, to a mech it may no longer pay,
+            # was cancelled before this one was sent (.cancel)
+            meta["cancelled_request"] = entry.extra["cancelled"]
         try:
             delivered = await self.wait_for_delivery(tool, entry, timer, session, meta)
             if isinstance(delivered, types.CallToolResult):

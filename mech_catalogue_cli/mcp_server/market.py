@@ -59,7 +59,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from eth_abi import decode as abi_decode
 from eth_account import Account
+from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
+from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from mech_catalogue_core.manifest.validation import nesting_depth
@@ -643,6 +645,48 @@ class Marketplace:
             "0x" + bytes(signed.raw_transaction).hex(),
             _hex32(signed.hash),
             int(tx["nonce"]),
+        )
+
+    def sign_cancel(self, pending: SignedRequest) -> SignedRequest:
+        """Sign a zero-value transfer to this account at a pending transaction's nonce.
+
+        It replaces the pending transaction wherever a node still holds it: the fees are
+        at least twice the pending one's (nodes take a replacement from a 10 % raise) and
+        twice the gas price now; whichever of the two is mined, the other never is.
+
+        :param pending: the signed transaction to cancel (its raw bytes give its fees).
+        :return: the signed cancellation, to journal before :meth:`broadcast`.
+        :raises MarketError: when the pending bytes cannot be read or the gas price
+            cannot be read.
+        """
+        try:
+            old = TypedTransaction.from_bytes(HexBytes(pending.raw_tx)).as_dict()
+            tip = max(2 * int(old.get("maxPriorityFeePerGas", 0)), 10**9)
+            fee_cap = max(
+                2 * int(old.get("maxFeePerGas", 0)), 2 * int(self.w3.eth.gas_price)
+            )
+            signed = self._account.sign_transaction(
+                {
+                    "from": self.requester,
+                    "to": self.requester,
+                    "value": 0,
+                    "nonce": pending.account_nonce,
+                    "gas": 21_000,
+                    "maxFeePerGas": fee_cap + tip,
+                    "maxPriorityFeePerGas": tip,
+                    "chainId": int(self.w3.eth.chain_id),
+                }
+            )
+        except (ValueError, TypeError, KeyError, OSError) as exc:
+            raise MarketError(
+                f"the cancellation of transaction {pending.tx_hash} could not be "
+                f"signed: {type(exc).__name__}: "
+                f"{without_url(str(exc), self.rpc_url)[:200]}"
+            ) from exc
+        return SignedRequest(
+            "0x" + bytes(signed.raw_transaction).hex(),
+            _hex32(signed.hash),
+            pending.account_nonce,
         )
 
     def confirmed_nonce(self) -> int:

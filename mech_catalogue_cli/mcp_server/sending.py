@@ -30,7 +30,7 @@ entry); ``--max-price`` and ``--max-spend`` are kept per asset, and every asset'
 import json
 import logging
 import time
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -45,6 +45,7 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentWay
 
 from .call_identity import payload_nonce, request_payload
+from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .ipfs import payload_bytes, upload_json
 from .market import (
     STATUS_DOES_NOT_EXIST,
@@ -135,7 +136,7 @@ class RequestSender:
     def _caps(self, offer: Offer) -> Tuple[Optional[int], SpendLedger]:
         """The per-call cap and the run's ledger of the offer's payment asset.
 
-        :param offer: the offer.
+        :param offer: the offer (or a journal entry: its ``payment_type``).
         :return: ``(--max-price of its asset or None, its SpendLedger)``.
         """
         asset = payment_terms(offer.payment_type).asset
@@ -210,17 +211,23 @@ class RequestSender:
         payload: Dict[str, Any],
         key: str,
         timer: PhaseTimer,
+        offers: Sequence[Offer] = (),
     ) -> Union[JournalEntry, str]:
         """Send the request unless the chain already has it (the journal says which).
 
         Under one lock per server: the journal is read again inside it, so two identical
         calls at once pay once, and the run cap is checked against what was really sent.
+        A journalled request whose nonce is unmined is broadcast again only while its
+        mech is among ``offers`` at a price within the cap now; otherwise it is
+        cancelled (:meth:`cancel_request`) before anything else is paid.
 
         :param tool: the tool called.
         :param offer: the chosen mech.
         :param payload: the request payload.
         :param key: the call key.
         :param timer: the call's phase timer.
+        :param offers: every offer the call may pay now (``rank_offers``; empty: only
+            ``offer``).
         :return: the journal entry of the request on chain, or why nothing was sent (a
             :class:`PriceRefusal` when it was this offer's price: the caller tries the
             next offer).
@@ -229,6 +236,7 @@ class RequestSender:
         assert (
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
+        carried: Dict[str, Any] = {}  # a cancelled request, said in the new entry
         async with self.lock:
             entry = journal.load(key)
             if entry is not None:
@@ -241,11 +249,29 @@ class RequestSender:
                 if entry.raw_tx:
                     mined = await anyio.to_thread.run_sync(market.confirmed_nonce)
                     if mined <= entry.account_nonce:
-                        # the signed request may still be mined: send it again, never a
-                        # new one (a new one would take the next nonce: both paid)
-                        return await anyio.to_thread.run_sync(
-                            self.broadcast_again, entry
+                        stale = ""
+                        if CANCEL_KEY not in entry.extra:
+                            stale = await anyio.to_thread.run_sync(
+                                self._stale, entry, offers or (offer,)
+                            )
+                        if not stale and CANCEL_KEY not in entry.extra:
+                            # the signed request may still be mined: send it again,
+                            # never a new one (a new one takes the next nonce: both paid)
+                            return await anyio.to_thread.run_sync(
+                                self.broadcast_again, entry
+                            )
+                        won = await anyio.to_thread.run_sync(
+                            self.cancel_request, entry, stale
                         )
+                        if won is not None:
+                            return won  # mined before its cancellation: paid
+                        carried["cancelled"] = {
+                            "request_id": entry.request_id,
+                            "mech": entry.mech,
+                            "tx_hash": entry.tx_hash,
+                            "cancel_tx": entry.extra[CANCEL_KEY]["tx_hash"],
+                            "reason": entry.extra[CANCEL_KEY]["reason"],
+                        }
                 # else its nonce went to another transaction, or it was mined and
                 # reverted: it can never pay, so it no longer counts against the cap
                 await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
@@ -293,6 +319,7 @@ class RequestSender:
                         offer.address, data, price, offer.payment_type, nonce
                     ),
                     from_block=market.head(),
+                    extra=dict(carried),
                 )
                 # a token offer: approve exactly the shortfall (journalled first)
                 short = self._token_allowance(offer, prepared, entry)
@@ -356,6 +383,80 @@ class RequestSender:
                 sent.tx_hash,
             )
             return sent
+
+    def _stale(self, entry: JournalEntry, offers: Sequence[Offer]) -> str:
+        """Why a journalled, unmined request may not be re-broadcast now (blocking).
+
+        :param entry: the call's entry.
+        :param offers: the offers the call may pay now.
+        :return: :func:`.cancel.stale_request`'s sentence ("" : broadcast it again).
+        """
+        assert self.market is not None  # nosec: a sender exists only with one
+        price_now = self.market.mech_price(entry.mech)
+        asset = payment_terms(entry.payment_type).asset
+        max_price = (
+            self.settings.max_price
+            if asset == ASSET_NATIVE
+            else self.settings.token_max_price.get(asset)
+        )
+        return stale_request(entry, offers, price_now, max_price)
+
+    def cancel_request(self, entry: JournalEntry, reason: str) -> Optional[JournalEntry]:
+        """Take a stale request's nonce with a zero-value transfer; say who won (blocking).
+
+        The cancellation is signed once and journalled in the entry before its first
+        broadcast (a retry broadcasts the same bytes). When the nonce is mined the chain
+        says which transaction took it.
+
+        :param entry: the call's entry, its request signed and its nonce unmined.
+        :param reason: why the request may not be sent ("" when the entry already
+            records its cancellation).
+        :return: the entry marked sent when the request was mined after all (it is
+            paid: its answer is read), or None when the cancellation took the nonce
+            (nothing was paid for it).
+        :raises MarketError: when neither is mined in time (call again: the
+            cancellation, never the request, is broadcast again).
+        """
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: see __init__
+        cancel = cancel_record(entry)
+        if cancel is None:
+            cancel = market.sign_cancel(
+                SignedRequest(entry.raw_tx, entry.tx_hash, entry.account_nonce)
+            )
+            record_cancel(entry, cancel, reason)
+            journal.save(entry)  # before the broadcast: a retry re-sends these bytes
+            LOGGER.warning(
+                "request %s to mech %s (tx %s, not mined) is cancelled with tx %s: %s",
+                entry.request_id,
+                entry.mech,
+                entry.tx_hash,
+                cancel.tx_hash,
+                reason,
+            )
+        failure: Optional[MarketError] = None
+        try:
+            market.broadcast(cancel, self.settings.io_timeout)
+        except MarketError as exc:  # e.g. the request took the nonce first
+            failure = exc
+        if market.status(entry.request_id) != STATUS_DOES_NOT_EXIST:
+            entry.status = CallStatus.SENT
+            journal.save(entry)
+            LOGGER.warning(
+                "request %s to mech %s was mined before its cancellation: it is paid",
+                entry.request_id,
+                entry.mech,
+            )
+            return entry
+        if market.confirmed_nonce() <= entry.account_nonce:
+            raise MarketError(
+                f"the request to mech {entry.mech} ({entry.tx_hash}) is being cancelled "
+                f"({entry.extra[CANCEL_KEY]['reason']}); its cancellation "
+                f"{cancel.tx_hash} is not mined yet ({failure or 'no receipt'}). "
+                "Call again with the same arguments: the cancellation is sent again, "
+                "never the request"
+            )
+        return None
 
     def refund_if_never_paid(self, entry: JournalEntry) -> None:
         """Uncount a journalled request whose nonce was mined but which is not on chain.
