@@ -85,7 +85,9 @@ def test_a_tokens_cap_counts_its_assets_journalled_requests_in_the_window() -> N
     assert (ledger.earlier, ledger.earlier_requests) == (2 * 10**18, 1)
     assert ledger.refusal(10**18) is None
     refusal = ledger.refusal(10**18 + 1)
-    assert refusal is not None and "over --max-spend olas=3000000000000000000" in refusal
+    assert (
+        refusal is not None and "over --max-spend olas=3000000000000000000" in refusal
+    )
     assert "paying 1.000000000000000001 OLAS" in refusal
     assert "the olas spending of the last 3600 s" in refusal
     assert "2 OLAS (2000000000000000000 smallest units) on 1 journalled" in refusal
@@ -144,8 +146,12 @@ def _reads(monkeypatch: pytest.MonkeyPatch) -> List[Path]:
 def test_the_index_reads_only_what_was_written_since_by_any_process(
     tmp_path: Path, reads: List[Path]
 ) -> None:
-    """After the first read, a payment reads only the entries written since (no more
-    as the journal grows), including those another process wrote, and their new prices.
+    """After the first read, a payment reads only the entries written since.
+
+    No more as the journal grows; those another process wrote count, at their new prices.
+
+    :param tmp_path: the state folder.
+    :param reads: the journal files read.
     """
     journal = Journal(tmp_path)
     for number in range(200):
@@ -159,9 +165,7 @@ def test_the_index_reads_only_what_was_written_since_by_any_process(
     save_from_another_process(tmp_path, 3, 99)  # an entry rewritten at another price
     journal.save(entry(501, 11))
     records = {r.request_id: r.price for r in index.records()}
-    assert sorted(p.stem for p in reads) == sorted(
-        f"{n:064x}" for n in (3, 500, 501)
-    )
+    assert sorted(p.stem for p in reads) == sorted(f"{n:064x}" for n in (3, 500, 501))
     assert len(records) == 202
     assert records[f"0x{500:064x}"] == 77 and records[f"0x{3:064x}"] == 99
     assert records == {r.request_id: r.price for r in journal_records(journal.folder)}

@@ -80,7 +80,9 @@ def test_each_match_says_its_price_with_asset_and_units() -> None:
 
 def test_max_price_keeps_only_the_assets_offers_at_or_below_it() -> None:
     """An integer is native wei (a USDC price is no wei amount); text names the asset."""
-    assert _names(max_price=2_000_000) == NATIVE_NAMES  # 1,500,000 USDC units kept before
+    assert (
+        _names(max_price=2_000_000) == NATIVE_NAMES
+    )  # 1,500,000 USDC units kept before
     assert _names(max_price="1.5 usdc") == USDC_NAMES
     assert _names(max_price="1.499999 USDC") == []
     assert _names(max_price="0.01 native") == NATIVE_NAMES
@@ -118,15 +120,21 @@ def test_a_send_time_refusal_names_the_asset_in_its_units() -> None:
     assert "from 1.5 USDC (1500000 smallest units) (listed)" in said
     assert "to 2 USDC (2000000 smallest units) (now)" in said
     assert "over --max-price usdc=1600000 (1.6 USDC" in said and "wei" not in said
-    unread = send_time_refusal(offer("0x0b", 1, price=10**18, payment_type=OLAS), None, 1)
+    unread = send_time_refusal(
+        offer("0x0b", 1, price=10**18, payment_type=OLAS), None, 1
+    )
     assert "listed at 1 OLAS" in unread and "wei" not in unread
     native = send_time_refusal(offer("0x0b", 1, price=5_000), 6_000, 5_500)
-    assert "from 5000 wei (listed) to 6000 wei (now), over --max-price 5500 wei" in native
+    assert (
+        "from 5000 wei (listed) to 6000 wei (now), over --max-price 5500 wei" in native
+    )
 
 
 def test_paid_call_facts_and_request_errors_name_a_tokens_units() -> None:
     """The listed facts and a paid request's sentences say 1.5 USDC, not 1500000 wei."""
-    facts = described_with_cost("d", offer("0x0b", 1, price=1_500_000, payment_type=USDC))
+    facts = described_with_cost(
+        "d", offer("0x0b", 1, price=1_500_000, payment_type=USDC)
+    )
     assert facts.startswith("Paid call: 1.5 USDC (1500000 smallest units, ERC-20) to")
     native = described_with_cost("d", offer("0x0b", 1, price=7))
     assert native.startswith("Paid call: 7 wei of the chain's native token to mech")

@@ -214,8 +214,8 @@ class SearchArguments:
         """Return the arguments (already valid against :data:`SEARCH_INPUT`).
 
         :param arguments: the call's arguments.
-        :return: the arguments.
-        :raises AssetAmountError: when ``max_price`` is no amount of a known asset.
+        :return: the arguments. A ``max_price`` that is no amount of a known asset
+            raises ``AssetAmountError`` (``model.payment.parse_price_limit``).
         """
         limit = arguments.get("max_price")
         return cls(
@@ -266,8 +266,9 @@ class ToolFinder:
             return False
         if arguments.max_price is not None:
             asset, most = arguments.max_price
-            price = None if offer is None else offer.price
-            if price is None or price > most or _asset(offer) != asset:
+            if offer is None or offer.price is None or offer.price > most:
+                return False
+            if _asset(offer) != asset:
                 return False  # amounts of two assets do not compare
         return arguments.typed is None or is_typed(tool) == arguments.typed
 

@@ -204,7 +204,7 @@ class RequestSender:
             _meta={REQUEST_META_KEY: body},
         )
 
-    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements
+    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements
         self,
         tool: ServedTool,
         offer: Offer,
@@ -401,7 +401,9 @@ class RequestSender:
         )
         return stale_request(entry, offers, price_now, max_price)
 
-    def cancel_request(self, entry: JournalEntry, reason: str) -> Optional[JournalEntry]:
+    def cancel_request(
+        self, entry: JournalEntry, reason: str
+    ) -> Optional[JournalEntry]:
         """Take a stale request's nonce with a zero-value transfer; say who won (blocking).
 
         The cancellation is signed once and journalled in the entry before its first

@@ -29,7 +29,6 @@ than ``Journal.save`` (an editor) is seen at the next start of the server, or wh
 changes file is truncated or replaced (then the folder is read again).
 """
 
-import os
 import re
 from pathlib import Path
 from typing import Dict, List, Optional
