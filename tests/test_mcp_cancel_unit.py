@@ -82,6 +82,14 @@ class NonceMarket:  # pylint: disable=too-few-public-methods
         del request_id
         return 1 if self.winner == "request" else 0
 
+    def mined_request_id(self, tx_hash: str, data: str) -> None:
+        """No receipt names another id here (the derived one is the request's).
+
+        :param tx_hash: ignored.
+        :param data: ignored.
+        """
+        del tx_hash, data
+
     def confirmed_nonce(self) -> int:
         """Mined past the entry's nonce (4) unless nothing was mined.
 

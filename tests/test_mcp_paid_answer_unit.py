@@ -132,6 +132,46 @@ def test_a_schema_the_validator_cannot_apply_is_a_reason() -> None:
     )
 
 
+INTEGER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "ids": {"type": "array", "items": {"type": "integer"}},
+    },
+    "required": ["id"],
+}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"id": "123456789012345678901234567890"}',  # a digit string beyond 2**53
+        b'{"id": "7"}',  # a small one
+        b'{"id": 1, "ids": [2, "3"]}',  # nested
+        b'{"id": "-90071992547409930"}',
+    ],
+)
+def test_a_digit_string_where_the_mechs_schema_says_integer_is_refused(
+    body: bytes,
+) -> None:
+    """The served schema accepts digit strings (for JS clients); the mech's own does not."""
+    structured, problem = structured_content(INTEGER_SCHEMA, body)
+    assert structured is None and "does not match the output schema" in problem
+    assert "'type'" in problem
+
+
+@pytest.mark.parametrize("number", [2**53, 2**256 - 1, -(2**60), 12])
+def test_an_integer_the_mechs_schema_accepts_is_served_as_its_text_when_beyond_2_53(
+    number: int,
+) -> None:
+    """Validated as delivered, then rewritten: beyond +-(2**53-1) a decimal string."""
+    body = json.dumps({"id": number, "ids": [number]}).encode()
+    structured, problem = structured_content(INTEGER_SCHEMA, body)
+    assert problem == ""
+    expected = str(number) if abs(number) > 2**53 - 1 else number
+    assert structured == {"id": expected, "ids": [expected]}
+
+
 # --- check_delivery ------------------------------------------------------------------
 
 

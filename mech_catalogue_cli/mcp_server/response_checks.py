@@ -26,7 +26,6 @@ from typing import Any, Mapping, Tuple
 from jsonschema import Draft202012Validator
 from mech_catalogue_core.exporters.js_integers import (
     integers_as_text,
-    schema_with_integer_text,
 )
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
@@ -105,9 +104,11 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
     "result", "prompt", ...}``) or the tool's own result (the document's ``result``,
     decoded when it is JSON text); the first that validates is returned. Integers
     beyond +-(2**53-1) (the 77-digit ``requestId``) are given as decimal strings
-    (:func:`~mech_catalogue_core.exporters.js_integers.integers_as_text`), checked against
-    the schema as served, which accepts them
-    (:func:`~mech_catalogue_core.exporters.js_integers.schema_with_integer_text`). Never raises:
+    (:func:`~mech_catalogue_core.exporters.js_integers.integers_as_text`) after the
+    response, as delivered, validated against the mech's own schema: a digit string where
+    the mech's schema says integer is refused, although the schema as served
+    (:func:`~mech_catalogue_core.exporters.js_integers.schema_with_integer_text`) accepts
+    such strings so that clients can check what the server returns. Never raises:
     a response that is no bounded JSON (:func:`decode_response`) or that the validator
     cannot check (e.g. ``OverflowError`` of ``multipleOf``) is a reason, not an error.
 
@@ -125,12 +126,10 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
             decoded, _ = decode_response(result)
             result = result if decoded is None else decoded
         candidates.append(result)
-    candidates = [integers_as_text(candidate) for candidate in candidates]
-    served = schema_with_integer_text(dict(schema))
     first = None
     for candidate in candidates:
         try:
-            validator = Draft202012Validator(served)
+            validator = Draft202012Validator(dict(schema))
             errors = sorted(validator.iter_errors(candidate), key=str)
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # a stranger's schema meeting a mech's response: whatever it raises, the
@@ -140,7 +139,7 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
                 f"checking it against the output schema failed ({type(exc).__name__})",
             )
         if not errors:
-            return candidate, ""
+            return integers_as_text(candidate), ""
         first = first or errors[0]
     assert first is not None  # nosec: candidates is never empty
     # named by the served schema's own path and keyword only: jsonschema's message and

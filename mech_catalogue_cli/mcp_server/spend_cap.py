@@ -38,8 +38,8 @@ class PaidRecord:
 
     :param request_id: 0x + 64 hex ("" for an entry that could not be read).
     :param price: paid, in the smallest unit of ``asset`` (0 for an unreadable entry).
-    :param written_at: unix seconds the entry was last written (its file's mtime; a
-        delivered entry is rewritten later, which only keeps it in the window longer).
+    :param written_at: unix seconds the request was paid (the entry's ``paid_at``; its
+        file's mtime for entries older than that field).
     :param problem: why the entry could not be read ("" when it was); such an entry
         counts against every asset's cap, since its asset is unknown too.
     :param asset: ``model.payment.ASSETS`` key of the entry's payment type ("" for an

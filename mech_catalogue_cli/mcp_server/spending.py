@@ -16,7 +16,8 @@
 
 Each entry of ``<state-dir>/calls/`` (``market.Journal``) is a
 :class:`.spend_cap.PaidRecord`: its request id, price in its asset's smallest unit, the
-asset (native, OLAS, USDC) and when the file was last written. An entry this server did
+asset (native, OLAS, USDC) and when it was paid (``paid_at``, else when the file was
+last written). An entry this server did
 not write (``market.entry_from_json`` refuses it) is a record with a problem, so the cap
 refuses to pay rather than guess its price. The decision is
 :meth:`.spend_cap.SpendLedger.count_journal`.
@@ -66,10 +67,11 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             f"journal entry {path} is not one this server wrote ({exc})",
             asset="",
         )
+    # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
         entry.price,
-        written_at,
+        entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
     )
 
