@@ -52,7 +52,8 @@ def read_record(path: Path) -> Optional[PaidRecord]:
 
     :param path: ``<folder>/<key>.json``.
     :return: the record (its ``problem`` naming the file when it is not an entry this
-        server wrote), or None when the file is gone.
+        server wrote), or None when the file is gone or records an off-chain request
+        its mech refused (nothing was paid).
     """
     try:
         written_at = path.stat().st_mtime
@@ -67,6 +68,9 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             f"journal entry {path} is not one this server wrote ({exc})",
             asset="",
         )
+    offchain = entry.extra.get("offchain")
+    if isinstance(offchain, dict) and offchain.get("refused"):
+        return None  # an off-chain request its mech refused: nothing was paid
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,

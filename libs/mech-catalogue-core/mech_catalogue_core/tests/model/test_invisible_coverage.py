@@ -62,6 +62,8 @@ def test_text_written_in_unassigned_default_ignorable_code_points_is_removed(
 
     ASCII written at an offset in U+E0080-E0FFF (Unicode 15.1 DerivedCoreProperties.txt:
     ``Default_Ignorable_Code_Point``, assigned or not) is removed and flagged.
+
+    :param offset: where the hidden ASCII is written.
     """
     from mech_catalogue_core.model.untrusted_text import (  # pylint: disable=import-outside-toplevel
         for_model,
@@ -75,6 +77,9 @@ def test_text_written_in_unassigned_default_ignorable_code_points_is_removed(
 
 @pytest.mark.parametrize("code", [0x2065, 0xFFF0, 0xFFF4, 0xFFF8, 0xE0080, 0xE0FFF])
 def test_each_unassigned_default_ignorable_code_point_is_invisible(code: int) -> None:
-    """The unassigned ones between assigned format characters are covered too."""
+    """The unassigned ones between assigned format characters are covered too.
+
+    :param code: the code point.
+    """
     assert any(first <= code <= last for first, last in INVISIBLE_RANGES)
     assert strip_invisible(f"a{chr(code)}b") == "ab"
