@@ -230,6 +230,7 @@ def test_matches_are_compact_one_line_and_tied_by_name() -> None:
         "title",
         "summary",
         "kind",
+        "price",
         "price_wei",
         "payment",
         "typed",
@@ -255,7 +256,7 @@ def test_hidden_and_long_manifest_text_is_one_clean_line() -> None:
 
 
 def test_filters_kind_price_and_typed() -> None:
-    """kind, max_price (wei) and typed keep only what they say."""
+    """kind, max_price (an integer: native wei) and typed keep only what they say."""
     cheap = served_catalogue(*REALISTIC[:3], price=5)
     dear = served_catalogue(*REALISTIC[3:], price=500, address="0x" + "0c" * 20)
     served = ServedCatalogue("two", cheap.tools + dear.tools)

@@ -269,16 +269,16 @@ def guarded_http(  # pylint: disable=too-many-arguments
     multiple=True,
     callback=_asset_caps,
     help="Most paid in total, per asset, as --max-price (e.g. --max-spend native=1e17 "
-    "--max-spend olas=5e18 --max-spend usdc=2e6); native counts requests journalled by "
-    "earlier runs in the same --state-dir within --spend-window, tokens this run's "
-    "(required to pay, except on the devnet).",
+    "--max-spend olas=5e18 --max-spend usdc=2e6); each counts the requests of its "
+    "asset journalled by earlier or other runs in the same --state-dir within "
+    "--spend-window (required to pay, except on the devnet).",
 )
 @click.option(
     "--spend-window",
     callback=_duration,
     default="24h",
     show_default=True,
-    help="How far back the native --max-spend counts: a duration (24h, 90m, 7d, "
+    help="How far back every asset's --max-spend counts: a duration (24h, 90m, 7d, "
     "seconds) or 'run' for this server run only.",
 )
 @click.option(

@@ -36,8 +36,10 @@ from mech_catalogue_cli.mcp_server.http_access import HttpAccess
 from mech_catalogue_cli.mcp_server.market import Journal, Marketplace
 from mech_catalogue_cli.mcp_server.server import MechToolServer, serve
 from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
+from mech_catalogue_cli.mcp_server.tenure import TenureReader
 from mech_catalogue_cli.sync_driver import SyncConfig
 
+from ..adapters.jsonrpc import JsonRpc
 from ..chain_options import market_source
 from ..output import CliFailure
 from .list_read import ask_chain_id
@@ -54,13 +56,23 @@ def catalogue_source(agent: Optional[str], chosen: Dict[str, Any]) -> Any:
     :param chosen: the chain settings (``chain_options.chain_settings``: ``rpc``,
         ``chain_id``, ``gateway``, ``multicall``, ``registries``, ``fallback_gateways``
         and the marketplace's).
-    :return: an ``AgentSource`` for ``--agent``, else a ``DirectSource`` reading the
-        registries (and the marketplace) with the skill's code.
+    :return: an ``AgentSource`` for ``--agent`` (reading the offers' tenures from
+        ``rpc`` when a marketplace is set, as a direct read does), else a
+        ``DirectSource`` reading the registries (and the marketplace) with the skill's
+        code.
     :raises BadParameter: (exit 2) for a ``--registry`` the reader rejects.
     :raises CliFailure: NO_SOURCE when neither is given.
     """
     if agent:
-        return AgentSource(agent)
+        tenure = (
+            TenureReader(
+                JsonRpc(chosen["rpc"], CHAIN_ID_TIMEOUT),
+                int(chosen.get("marketplace_first_block") or 0),
+            )
+            if chosen.get("rpc") and chosen.get("marketplace")
+            else None
+        )
+        return AgentSource(agent, tenure=tenure)
     registries, multicall = chosen["registries"], chosen["multicall"]
     if not (registries and multicall):
         raise CliFailure(

@@ -29,6 +29,7 @@ from typing import Any, Dict, Union
 
 import anyio
 import mcp_types as types
+from mech_catalogue_core.model.payment import payment_terms, say_amount
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .ipfs import IpfsError, fetch_response
@@ -47,6 +48,11 @@ from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
+
+
+def _paid(entry: JournalEntry) -> str:
+    """What a journalled request paid, in its asset's units (``model.payment``)."""
+    return say_amount(entry.price, payment_terms(entry.payment_type).asset)
 
 
 class DeliveryReader:
@@ -106,12 +112,17 @@ class DeliveryReader:
             "request_id_decimal": str(int(entry.request_id, 16)),
             "mech": entry.mech,
             "price_wei": str(entry.price),
+            "price_units": _paid(entry),
             "tx_hash": entry.tx_hash,
             "request_cid": entry.cid,
             # how the request reached the mech: its own transaction, or posted to the
             # mech's endpoint and settled by the mech (``offchain.py``)
             "way": "offchain" if "offchain" in entry.extra else "onchain",
         }
+        if isinstance(entry.extra.get("cancelled"), dict):
+            # an earlier signed request of this call, to a mech it may no longer pay,
+            # was cancelled before this one was sent (.cancel)
+            meta["cancelled_request"] = entry.extra["cancelled"]
         try:
             delivered = await self.wait_for_delivery(tool, entry, timer, session, meta)
             if isinstance(delivered, types.CallToolResult):
@@ -126,7 +137,7 @@ class DeliveryReader:
             meta["seconds"] = timer.marks
             return error_result(
                 f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
-                f"({entry.price} wei, tx {entry.tx_hash}) is paid, but its answer could "
+                f"({_paid(entry)}, tx {entry.tx_hash}) is paid, but its answer could "
                 f"not be read now: {failure_text(exc)}. Call again with the same arguments to "
                 "read it (that will not pay again).",
                 meta,
@@ -180,7 +191,7 @@ class DeliveryReader:
                     where = f"tx {entry.tx_hash}; it stays paid on chain"
                 return error_result(
                     f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
-                    f"({entry.price} wei) was not delivered within {total:g} s "
+                    f"({_paid(entry)}) was not delivered within {total:g} s "
                     f"({where}). Call again with the same arguments to keep waiting "
                     "(that will not pay again).",
                     meta,

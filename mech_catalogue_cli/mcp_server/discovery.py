@@ -21,9 +21,11 @@ listed Tool costs the model's context (MCP's roadmap calls this "progressive dis
 
 - ``search_tools``: BM25 (the library's :class:`~mech_catalogue_core.search.bm25.Bm25Index`)
   over the listed tools' names, titles, kinds, the mechs' descriptions and argument names
-  and descriptions, ties broken by name; filters ``kind``, ``max_price`` (wei),
+  and descriptions, ties broken by name; filters ``kind``, ``max_price`` (an amount
+  with its asset, ``"1.5 usdc"``, or an integer of wei: ``model.payment.parse_price_limit``),
   ``typed`` and ``min_karma``, ``sort`` ``relevance`` or ``karma`` (karma is bought by
-  wash trading: only asked for, never in the relevance order); compact matches, at most :data:`MAX_MATCHES` a page, with a cursor bound to the
+  wash trading: only asked for, never in the relevance order); compact matches, each
+  price with its asset and units, at most :data:`MAX_MATCHES` a page, with a cursor bound to the
   catalogue and the query.
 - ``describe_tool``: one listed tool's MCP Tool as ``tools/list`` gives it, and its offers.
 - ``call_tool``: :meth:`.server.MechToolServer.call` of a listed tool: the same validation,
@@ -47,6 +49,12 @@ import numpy as np
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
 from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.payment import (
+    ASSET_NATIVE,
+    AssetAmountError,
+    parse_price_limit,
+    plan_payment,
+)
 from mech_catalogue_core.search.bm25 import Bm25Index
 
 from .call_identity import IDEMPOTENCY_META_KEY
@@ -188,7 +196,9 @@ class SearchArguments:
 
     :param query: words to rank by ("" : every tool, in name order).
     :param kind: only tools of this manifest ``kind`` ("": any).
-    :param max_price: only tools whose offer costs at most this, wei (None: any).
+    :param max_price: only tools whose offer is paid in this asset and costs at most
+        this: ``(asset, smallest units)`` (``model.payment.parse_price_limit``; None:
+        any).
     :param typed: True: only tools with named arguments; False: only free-text ones;
         None: both.
     :param limit: matches per page (1 to :data:`MAX_MATCHES`).
@@ -201,7 +211,7 @@ class SearchArguments:
 
     query: str = ""
     kind: str = ""
-    max_price: Optional[int] = None
+    max_price: Optional[Tuple[str, int]] = None
     typed: Optional[bool] = None
     limit: int = DEFAULT_MATCHES
     cursor: Optional[str] = None
@@ -213,12 +223,14 @@ class SearchArguments:
         """Return the arguments (already valid against :data:`SEARCH_INPUT`).
 
         :param arguments: the call's arguments.
-        :return: the arguments.
+        :return: the arguments. A ``max_price`` that is no amount of a known asset
+            raises ``AssetAmountError`` (``model.payment.parse_price_limit``).
         """
+        limit = arguments.get("max_price")
         return cls(
             query=arguments.get("query", ""),
             kind=arguments.get("kind", ""),
-            max_price=arguments.get("max_price"),
+            max_price=None if limit is None else parse_price_limit(limit),
             typed=arguments.get("typed"),
             limit=arguments.get("limit", DEFAULT_MATCHES),
             cursor=arguments.get("cursor"),
@@ -271,11 +283,12 @@ class ToolFinder:
         offer = self.offers.get(tool.name)
         if arguments.kind and tool_kind(tool) != arguments.kind:
             return False
-        price = None if offer is None else offer.price
-        if arguments.max_price is not None and (
-            price is None or price > arguments.max_price
-        ):
-            return False
+        if arguments.max_price is not None:
+            asset, most = arguments.max_price
+            if offer is None or offer.price is None or offer.price > most:
+                return False
+            if _asset(offer) != asset:
+                return False  # amounts of two assets do not compare
         karma = None if offer is None else offer.karma
         if arguments.min_karma is not None and (
             karma is None or karma < arguments.min_karma
@@ -360,19 +373,22 @@ class ToolFinder:
 
         :param tool: a listed tool.
         :return: ``name``, ``title``, ``summary`` (:func:`summary`), ``kind``,
-            ``price_wei`` (decimal string; None when no offer is payable now),
-            ``payment`` (the payment type's name, ``model.market.PAYMENT_TYPE_NAMES``;
-            "" when unknown), ``typed``, and ``warnings`` only when the name has a
-            look-alike (:func:`lookalike_warnings`).
+            ``price`` (:func:`price_of`; None when no offer is payable now),
+            ``price_wei`` (decimal string of a native price; None for a token's or
+            none), ``payment`` (the payment type's name,
+            ``model.market.PAYMENT_TYPE_NAMES``; "" when unknown), ``typed``, and
+            ``warnings`` only when the name has a look-alike (:func:`lookalike_warnings`).
         """
         offer = self.offers.get(tool.name)
         price = None if offer is None else offer.price
+        native = offer is not None and _asset(offer) == ASSET_NATIVE
         found: Dict[str, Any] = {
             "name": tool.name,
             "title": str(tool.tool.get("title") or tool.name),
             "summary": summary(tool),
             "kind": tool_kind(tool),
-            "price_wei": None if price is None else str(price),
+            "price": None if offer is None else price_of(offer),
+            "price_wei": str(price) if native and price is not None else None,
             "payment": (
                 "" if offer is None else PAYMENT_TYPE_NAMES.get(offer.payment_type, "")
             ),
@@ -396,6 +412,32 @@ def lookalike_warnings(tool: ServedTool) -> List[Dict[str, str]]:
         for w in meta.get("warnings") or []
         if isinstance(w, dict) and w.get("code") == ProblemCode.LOOKALIKE_TOOL_NAME
     ]
+
+
+def _asset(offer: Offer) -> str:
+    return plan_payment(offer.payment_type, offer.price).terms.asset
+
+
+def price_of(offer: Offer) -> Optional[Dict[str, Any]]:
+    """Say what a call of an offer pays, with its asset and units.
+
+    :param offer: the offer a call would pay.
+    :return: ``{"amount": smallest units (decimal string), "units": whole units with
+        the symbol ("1.5 USDC"), "asset", "symbol", "decimals", "way"}`` (the fields of
+        ``model.payment.Payment.to_dict``, as ``_meta`` ``payment``), or None when its
+        price is unread.
+    """
+    payment = plan_payment(offer.payment_type, offer.price).to_dict()
+    if payment["price"] is None:
+        return None
+    return {
+        "amount": payment["price"],
+        "units": payment["price_units"],
+        "asset": payment["asset"],
+        "symbol": payment["symbol"],
+        "decimals": payment["decimals"],
+        "way": str(payment["way"]),
+    }
 
 
 def payable_offers(
@@ -422,6 +464,23 @@ def payable_offers(
 # --- the three tools' schemas --------------------------------------------------------
 
 _PRICE = {"type": ["string", "null"], "pattern": "^[0-9]+$"}
+_PRICE_WITH_UNITS = {
+    "type": ["object", "null"],
+    "description": "what a call pays now, in its asset (null: no payable offer)",
+    "properties": {
+        "amount": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "smallest units of the asset, decimal",
+        },
+        "units": {"type": "string", "description": "whole units, e.g. '1.5 USDC'"},
+        "asset": {"type": "string", "description": "native, olas or usdc"},
+        "symbol": {"type": "string"},
+        "decimals": {"type": "integer"},
+        "way": {"type": "string", "description": "native or token"},
+    },
+    "required": ["amount", "units", "asset", "symbol", "decimals", "way"],
+}
 _MATCH = {
     "type": "object",
     "properties": {
@@ -432,9 +491,11 @@ _MATCH = {
             "description": "the mech's own description (untrusted text), one line",
         },
         "kind": {"type": "string"},
+        "price": _PRICE_WITH_UNITS,
         "price_wei": {
             **_PRICE,
-            "description": "what a call pays now, wei, decimal (null: no payable offer)",
+            "description": "a native price in wei, decimal (null: a token's price, "
+            "see price; or no payable offer)",
         },
         "payment": {"type": "string", "description": "payment type, e.g. native"},
         "typed": {"type": "boolean", "description": "takes named arguments"},
@@ -451,7 +512,16 @@ _MATCH = {
             },
         },
     },
-    "required": ["name", "title", "summary", "kind", "price_wei", "payment", "typed"],
+    "required": [
+        "name",
+        "title",
+        "summary",
+        "kind",
+        "price",
+        "price_wei",
+        "payment",
+        "typed",
+    ],
 }
 SEARCH_INPUT: Dict[str, Any] = {
     "type": "object",
@@ -464,9 +534,12 @@ SEARCH_INPUT: Dict[str, Any] = {
         },
         "kind": {"type": "string", "description": "only tools of this kind"},
         "max_price": {
-            "type": "integer",
+            "type": ["string", "integer"],
             "minimum": 0,
-            "description": "only tools a call of which pays at most this, wei",
+            "maxLength": 64,
+            "description": "only tools a call of which pays at most this, in this "
+            "asset: an amount and an asset, e.g. '1.5 usdc', '2 olas', '0.01 native', "
+            "'5000 wei' (an integer: wei of native)",
         },
         "typed": {
             "type": "boolean",
@@ -539,7 +612,8 @@ DISCOVERY_TOOLS: Tuple[Dict[str, Any], ...] = (
         "name": SEARCH_TOOLS,
         "title": "Search the mech tools",
         "description": "Find mech tools by what they do: ranked matches (name, title, "
-        "one line of description, price in wei, payment type, kind), at most "
+        "one line of description, price with its asset and units, payment type, kind), "
+        "at most "
         f"{MAX_MATCHES} a page; pass nextCursor back for more. Free, sends nothing.",
         "inputSchema": SEARCH_INPUT,
         "outputSchema": SEARCH_OUTPUT,
@@ -709,7 +783,7 @@ class Discovery:
         if name == SEARCH_TOOLS:
             try:
                 page = self.finder().page(SearchArguments.from_dict(arguments))
-            except InvalidCursor as exc:
+            except (InvalidCursor, AssetAmountError) as exc:
                 return error_result(f"{SEARCH_TOOLS}: {exc}")
             return structured_result(page)
         return await self._answer_named(name, arguments, idempotency, session)

@@ -62,8 +62,10 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from eth_abi import decode as abi_decode
 from eth_account import Account
+from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
 from filelock import FileLock
+from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from mech_catalogue_core.manifest.validation import nesting_depth
@@ -400,8 +402,20 @@ def entry_from_json(text: str, key: str) -> JournalEntry:
     return JournalEntry(**document)
 
 
+#: the journal's list of writes, in ``<dir>/calls/``: one line (a call key) per entry
+#: written, appended after the entry's rename, so a reader (``spending.JournalIndex``)
+#: re-reads only the entries written since it last looked, by any server process
+CHANGES_FILE = "changes.log"
+
+
 class Journal:
-    """Call records under a state folder (``<dir>/calls/<key>.json``), written atomically."""
+    """Call records under a state folder (``<dir>/calls/<key>.json``), written atomically.
+
+    Every write appends the entry's key to ``<dir>/calls/``:data:`CHANGES_FILE`
+    (``O_APPEND``: lines of processes sharing the folder do not interleave), which is
+    what lets ``--max-spend`` count the journal without reading it all before each
+    payment.
+    """
 
     def __init__(self, state_dir: Path) -> None:
         """Use a folder (created when missing).
@@ -410,6 +424,7 @@ class Journal:
         """
         self.folder = Path(state_dir) / "calls"
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.changes = self.folder / CHANGES_FILE
 
     def load(self, key: str) -> Optional[JournalEntry]:
         """Return a call's record, or None when there is none.
@@ -465,6 +480,9 @@ class Journal:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
+        # one write of one short line in append mode: atomic against other writers
+        with open(self.changes, "a", encoding="ascii") as changes:
+            changes.write(f"{entry.key}\n")
 
 
 def _hex32(value: bytes) -> str:
@@ -674,6 +692,48 @@ class Marketplace:
             "0x" + bytes(signed.raw_transaction).hex(),
             _hex32(signed.hash),
             int(tx["nonce"]),
+        )
+
+    def sign_cancel(self, pending: SignedRequest) -> SignedRequest:
+        """Sign a zero-value transfer to this account at a pending transaction's nonce.
+
+        It replaces the pending transaction wherever a node still holds it: the fees are
+        at least twice the pending one's (nodes take a replacement from a 10 % raise) and
+        twice the gas price now; whichever of the two is mined, the other never is.
+
+        :param pending: the signed transaction to cancel (its raw bytes give its fees).
+        :return: the signed cancellation, to journal before :meth:`broadcast`.
+        :raises MarketError: when the pending bytes cannot be read or the gas price
+            cannot be read.
+        """
+        try:
+            old = TypedTransaction.from_bytes(HexBytes(pending.raw_tx)).as_dict()
+            tip = max(2 * int(old.get("maxPriorityFeePerGas", 0)), 10**9)
+            fee_cap = max(
+                2 * int(old.get("maxFeePerGas", 0)), 2 * int(self.w3.eth.gas_price)
+            )
+            signed = self._account.sign_transaction(
+                {
+                    "from": self.requester,
+                    "to": self.requester,
+                    "value": 0,
+                    "nonce": pending.account_nonce,
+                    "gas": 21_000,
+                    "maxFeePerGas": fee_cap + tip,
+                    "maxPriorityFeePerGas": tip,
+                    "chainId": int(self.w3.eth.chain_id),
+                }
+            )
+        except (ValueError, TypeError, KeyError, OSError) as exc:
+            raise MarketError(
+                f"the cancellation of transaction {pending.tx_hash} could not be "
+                f"signed: {type(exc).__name__}: "
+                f"{without_url(str(exc), self.rpc_url)[:200]}"
+            ) from exc
+        return SignedRequest(
+            "0x" + bytes(signed.raw_transaction).hex(),
+            _hex32(signed.hash),
+            pending.account_nonce,
         )
 
     def confirmed_nonce(self) -> int:

@@ -41,7 +41,7 @@ from mech_catalogue_core.catalogue.offer_rank import (
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
-from mech_catalogue_core.model.payment import ASSET_NATIVE, plan_payment
+from mech_catalogue_core.model.payment import ASSET_NATIVE, plan_payment, say_amount
 from mech_catalogue_core.model.vocabulary import PaymentStatus
 
 #: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE):
@@ -435,20 +435,32 @@ def send_time_refusal(
     as it is now, a higher one within ``--max-price`` too (the user's cap is the bound,
     not the listing), and one over the cap or unread is refused, naming both prices.
 
-    :param offer: the offer as listed (its ``price`` is the listed one, wei).
-    :param current: ``maxDeliveryRate()`` at the latest block, wei (None: unread).
-    :param max_price: ``--max-price``, wei (None: no cap).
-    :return: a sentence naming the listed and current price, or "".
+    :param offer: the offer as listed (its ``price`` is the listed one, in the smallest
+        unit of its payment asset).
+    :param current: ``maxDeliveryRate()`` at the latest block, same unit (None: unread).
+    :param max_price: ``--max-price`` of the offer's asset, same unit (None: no cap).
+    :return: a sentence naming the listed and current price in the asset's units
+        (``model.payment.say_amount``: wei for native, whole tokens else), or "".
     """
+    asset = plan_payment(offer.payment_type, offer.price).terms.asset
+
+    def amount(value: Optional[int]) -> str:
+        return "an unread price" if value is None else say_amount(value, asset)
+
     if current is None or current < 1:
         return (
             f"mech {offer.address}'s price could not be read right before sending "
-            f"(listed at {offer.price} wei)"
+            f"(listed at {amount(offer.price)})"
         )
     if max_price is not None and current > max_price:
+        cap = (
+            f"{max_price} wei"
+            if asset == ASSET_NATIVE
+            else f"{asset}={max_price} ({amount(max_price)})"
+        )
         return (
-            f"mech {offer.address} raised its price from {offer.price} wei (listed) to "
-            f"{current} wei (now), over --max-price {max_price} wei"
+            f"mech {offer.address} raised its price from {amount(offer.price)} "
+            f"(listed) to {amount(current)} (now), over --max-price {cap}"
         )
     return ""
 

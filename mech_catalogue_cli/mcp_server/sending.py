@@ -27,15 +27,17 @@ a token-priced offer (OLAS, USDC) sends no value, after an ERC-20 approval of ex
 what the prepaid balance lacks (journalled in the same entry); a subscription offer
 sends no value and needs the credits. A request whose gas estimate or mining fails
 because the funds changed in the meantime (an allowance revoked after the approval) is
-refused in words, never the contract's error data; caps and the run's spending are kept
-per asset.
+refused in words, never the contract's error data. ``--max-price`` and ``--max-spend``
+are kept per asset, and every asset's ``--max-spend`` counts the journal's requests of
+that asset within ``--spend-window`` (:class:`.spending.JournalIndex`), across restarts
+and other server processes.
 """
 
 import json
 import logging
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Dict, Optional, Tuple, Union
+from typing import Any, AsyncIterator, Dict, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -47,10 +49,12 @@ from mech_catalogue_core.model.payment import (
     ASSETS,
     Payment,
     payment_terms,
+    say_amount,
 )
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, PaymentWay
 
 from .call_identity import payload_nonce, request_payload
+from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .ipfs import payload_bytes, upload_json
 from .market import (
     STATUS_DOES_NOT_EXIST,
@@ -69,7 +73,7 @@ from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import SpendLedger
-from .spending import journal_records
+from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -105,18 +109,23 @@ class RequestSender:
         :param market: the marketplace (None: only dry runs).
         :param journal: the call journal (None with no market).
         :param settings: call settings (caps, timeouts, IPFS API).
-        :param ledger: the run's spend ledger.
+        :param ledger: the native spend ledger (``--max-spend`` of native).
         """
         self.market = market
         self.journal = journal
         self.settings = settings
         self.ledger = ledger
-        # one run cap per token asset (--max-spend olas=...), as ``ledger`` for native
+        # one cap per token asset (--max-spend olas=...), over the same window as native
         self.token_ledgers = {
-            asset: SpendLedger(settings.token_max_spend.get(asset))
+            asset: SpendLedger(
+                settings.token_max_spend.get(asset),
+                window=settings.spend_window,
+                asset=asset,
+            )
             for asset in ASSETS
             if asset != ASSET_NATIVE
         }
+        self.index = JournalIndex(journal.folder) if journal is not None else None
         self.payer = TokenPayer(market) if market is not None else None
         self.offchain = (
             OffchainPoster(market, self.payer)
@@ -211,7 +220,7 @@ class RequestSender:
     def _caps(self, offer: Offer) -> Tuple[Optional[int], SpendLedger]:
         """The per-call cap and the run's ledger of the offer's payment asset.
 
-        :param offer: the offer.
+        :param offer: the offer (or a journal entry: its ``payment_type``).
         :return: ``(--max-price of its asset or None, its SpendLedger)``.
         """
         asset = payment_terms(offer.payment_type).asset
@@ -286,17 +295,23 @@ class RequestSender:
         payload: Dict[str, Any],
         key: str,
         timer: PhaseTimer,
+        offers: Sequence[Offer] = (),
     ) -> Union[JournalEntry, str]:
         """Send the request unless the chain already has it (the journal says which).
 
         Under one lock per server: the journal is read again inside it, so two identical
         calls at once pay once, and the run cap is checked against what was really sent.
+        A journalled request whose nonce is unmined is broadcast again only while its
+        mech is among ``offers`` at a price within the cap now; otherwise it is
+        cancelled (:meth:`cancel_request`) before anything else is paid.
 
         :param tool: the tool called.
         :param offer: the chosen mech.
         :param payload: the request payload.
         :param key: the call key.
         :param timer: the call's phase timer.
+        :param offers: every offer the call may pay now (``rank_offers``; empty: only
+            ``offer``).
         :return: the journal entry of the request on chain, or why nothing was sent (a
             :class:`PriceRefusal` when it was this offer's price: the caller tries the
             next offer).
@@ -305,6 +320,7 @@ class RequestSender:
         assert (
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
+        carried: Dict[str, Any] = {}  # a cancelled request, said in the new entry
         async with self.lock, self.state_folder_lock() as locked:
             if not locked:
                 return (
@@ -333,11 +349,29 @@ class RequestSender:
                 if entry.raw_tx:
                     mined = await anyio.to_thread.run_sync(market.confirmed_nonce)
                     if mined <= entry.account_nonce:
-                        # the signed request may still be mined: send it again, never a
-                        # new one (a new one would take the next nonce: both paid)
-                        return await anyio.to_thread.run_sync(
-                            self.broadcast_again, entry
+                        stale = ""
+                        if CANCEL_KEY not in entry.extra:
+                            stale = await anyio.to_thread.run_sync(
+                                self._stale, entry, offers or (offer,)
+                            )
+                        if not stale and CANCEL_KEY not in entry.extra:
+                            # the signed request may still be mined: send it again,
+                            # never a new one (a new one takes the next nonce: both paid)
+                            return await anyio.to_thread.run_sync(
+                                self.broadcast_again, entry
+                            )
+                        won = await anyio.to_thread.run_sync(
+                            self.cancel_request, entry, stale
                         )
+                        if won is not None:
+                            return won  # mined before its cancellation: paid
+                        carried["cancelled"] = {
+                            "request_id": entry.request_id,
+                            "mech": entry.mech,
+                            "tx_hash": entry.tx_hash,
+                            "cancel_tx": entry.extra[CANCEL_KEY]["tx_hash"],
+                            "reason": entry.extra[CANCEL_KEY]["reason"],
+                        }
                 # else its nonce went to another transaction, or it was mined and
                 # reverted: it can never pay, so it no longer counts against the cap
                 await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
@@ -347,12 +381,15 @@ class RequestSender:
             if moved or price_now is None:
                 return PriceRefusal(moved)
             price = price_now  # the amount sent: the price now, never the listed one
-            if ledger is self.ledger and self.settings.max_spend is not None:
-                # earlier runs' native spending too (token caps are per run)
-                records = await anyio.to_thread.run_sync(
-                    journal_records, journal.folder
-                )
-                self.ledger.count_journal(records, time.time())
+            asset = payment_terms(offer.payment_type).asset
+
+            def amount(value: int) -> str:
+                return say_amount(value, asset)
+
+            if ledger.max_spend is not None and self.index is not None:
+                # earlier and other runs' spending of this asset too
+                records = await anyio.to_thread.run_sync(self.index.records)
+                ledger.count_journal(records, time.time())
             refusal = ledger.refusal(price)
             if refusal:
                 return refusal
@@ -389,6 +426,7 @@ class RequestSender:
                         offer.address, data, price, offer.payment_type, nonce
                     ),
                     from_block=market.head(),
+                    extra=dict(carried),
                 )
                 # funds read now; a token offer: approve exactly the shortfall
                 # (journalled first); native: value = what the prepaid balance lacks
@@ -421,8 +459,8 @@ class RequestSender:
                             return changed
                         raise
                     return PriceRefusal(
-                        f"mech {offer.address}'s price moved from {price} wei to {again} "
-                        "wei while the request was being prepared"
+                        f"mech {offer.address}'s price moved from {amount(price)} to "
+                        f"{amount(again)} while the request was being prepared"
                     )
                 prepared.raw_tx = signed.raw_tx
                 prepared.tx_hash = signed.tx_hash
@@ -448,9 +486,9 @@ class RequestSender:
                             return changed
                         raise
                     return PriceRefusal(
-                        f"mech {offer.address} changed its price from {price} wei to "
-                        f"{again} wei while the request was pending; the transaction "
-                        "reverted (only gas was spent)"
+                        f"mech {offer.address} changed its price from {amount(price)} "
+                        f"to {amount(again)} while the request was pending; the "
+                        "transaction reverted (only gas was spent)"
                     )
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
@@ -458,13 +496,91 @@ class RequestSender:
                 return sent
             timer.lap("transaction")
             LOGGER.info(
-                "request %s sent to mech %s for %d wei (tx %s)",
+                "request %s sent to mech %s for %s (tx %s)",
                 sent.request_id,
                 sent.mech,
-                price,
+                amount(price),
                 sent.tx_hash,
             )
             return sent
+
+    def _stale(self, entry: JournalEntry, offers: Sequence[Offer]) -> str:
+        """Why a journalled, unmined request may not be re-broadcast now (blocking).
+
+        :param entry: the call's entry.
+        :param offers: the offers the call may pay now.
+        :return: :func:`.cancel.stale_request`'s sentence ("" : broadcast it again).
+        """
+        assert self.market is not None  # nosec: a sender exists only with one
+        price_now = self.market.mech_price(entry.mech)
+        asset = payment_terms(entry.payment_type).asset
+        max_price = (
+            self.settings.max_price
+            if asset == ASSET_NATIVE
+            else self.settings.token_max_price.get(asset)
+        )
+        return stale_request(entry, offers, price_now, max_price)
+
+    def cancel_request(
+        self, entry: JournalEntry, reason: str
+    ) -> Optional[JournalEntry]:
+        """Take a stale request's nonce with a zero-value transfer; say who won (blocking).
+
+        The cancellation is signed once and journalled in the entry before its first
+        broadcast (a retry broadcasts the same bytes). When the nonce is mined the chain
+        says which transaction took it.
+
+        :param entry: the call's entry, its request signed and its nonce unmined.
+        :param reason: why the request may not be sent ("" when the entry already
+            records its cancellation).
+        :return: the entry marked sent when the request was mined after all (it is
+            paid: its answer is read), or None when the cancellation took the nonce
+            (nothing was paid for it).
+        :raises MarketError: when neither is mined in time (call again: the
+            cancellation, never the request, is broadcast again).
+        """
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: see __init__
+        cancel = cancel_record(entry)
+        if cancel is None:
+            cancel = market.sign_cancel(
+                SignedRequest(entry.raw_tx, entry.tx_hash, entry.account_nonce)
+            )
+            record_cancel(entry, cancel, reason)
+            journal.save(entry)  # before the broadcast: a retry re-sends these bytes
+            LOGGER.warning(
+                "request %s to mech %s (tx %s, not mined) is cancelled with tx %s: %s",
+                entry.request_id,
+                entry.mech,
+                entry.tx_hash,
+                cancel.tx_hash,
+                reason,
+            )
+        failure: Optional[MarketError] = None
+        try:
+            market.broadcast(cancel, self.settings.io_timeout)
+        except MarketError as exc:  # e.g. the request took the nonce first
+            failure = exc
+        # the request mined first, perhaps under another id than the derived one
+        self.correct_request_id(entry)
+        if market.status(entry.request_id) != STATUS_DOES_NOT_EXIST:
+            entry.status = CallStatus.SENT
+            journal.save(entry)
+            LOGGER.warning(
+                "request %s to mech %s was mined before its cancellation: it is paid",
+                entry.request_id,
+                entry.mech,
+            )
+            return entry
+        if market.confirmed_nonce() <= entry.account_nonce:
+            raise MarketError(
+                f"the request to mech {entry.mech} ({entry.tx_hash}) is being cancelled "
+                f"({entry.extra[CANCEL_KEY]['reason']}); its cancellation "
+                f"{cancel.tx_hash} is not mined yet ({failure or 'no receipt'}). "
+                "Call again with the same arguments: the cancellation is sent again, "
+                "never the request"
+            )
+        return None
 
     async def _offchain_again(self, entry: JournalEntry) -> Optional[JournalEntry]:
         """A journalled off-chain request: wait for it when its mech accepted it.

@@ -434,7 +434,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return self.sender.dry_run(tool, ranked[0], payload, key)
         refused: list[PriceRefusal] = []
         for offer in ranked:
-            sent = await self.sender.ensure_sent(tool, offer, payload, key, timer)
+            sent = await self.sender.ensure_sent(
+                tool, offer, payload, key, timer, ranked
+            )
             if isinstance(sent, PriceRefusal):
                 refused.append(sent)  # nothing sent: the next offer is tried
                 continue

@@ -30,14 +30,14 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param ipfs_api_url: kubo RPC API (request upload).
     :param max_price: per-call cap of native-priced calls, wei (None: none).
     :param max_spend: cap on native payments within ``spend_window``, wei (None: none).
-    :param spend_window: seconds of native spending ``max_spend`` covers, across
-        restarts (native requests journalled in the same state folder count; None: this
+    :param spend_window: seconds of spending every asset's cap covers, across restarts
+        (requests of the asset journalled in the same state folder count; None: this
         run only).
     :param token_max_price: per-call caps of token-priced calls, asset (``olas``,
         ``usdc``: ``model.payment.ASSETS``) -> the token's smallest units; an asset
         missing has no cap.
-    :param token_max_spend: per-run caps of token payments (approvals and requests
-        pull at most this much of the asset in a run), same keys and units.
+    :param token_max_spend: caps of token payments within ``spend_window`` (requests
+        pull at most this much of the asset), same keys and units.
     :param pinned: ``--mech`` (a mech contract address or catalogue entry key).
     :param allowed: ``--allow-mech`` (addresses or entry keys; empty: any mech).
     :param dry_run: return the transaction and payload instead of sending.

@@ -78,6 +78,7 @@ from mech_catalogue_core.model.catalogue import (
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
+from mech_catalogue_core.model.payment import ASSET_NATIVE, format_amount, plan_payment
 from mech_catalogue_core.model.tool import (
     MechRef,
 )
@@ -140,12 +141,21 @@ def described_with_cost(description: str, offer: Offer) -> str:
 
     :param description: the tool's description as exported (cleaned, capped).
     :param offer: the offer a call would pay now.
-    :return: the facts sentence (``Paid call: <price> wei ... to mech <address> ...``), a
-        blank line, :data:`UNTRUSTED_HEADING` and the text on the next line (the facts
-        alone when the tool has no description).
+    :return: the facts sentence (``Paid call: <price> wei of the chain's native token
+        to mech <address> ...``; a token's price in whole units, ``Paid call: 1.5 USDC
+        (1500000 smallest units, ERC-20) to mech ...``), a blank line,
+        :data:`UNTRUSTED_HEADING` and the text on the next line (the facts alone when the
+        tool has no description).
     """
+    terms = plan_payment(offer.payment_type, offer.price).terms
+    price = (
+        f"{offer.price} wei of the chain's native token"
+        if terms.asset == ASSET_NATIVE or not terms.asset or offer.price is None
+        else f"{format_amount(offer.price, terms.decimals, terms.symbol)} "
+        f"({offer.price} smallest units, ERC-20)"
+    )
     cost = (
-        f"Paid call: {offer.price} wei of the chain's native token to mech "
+        f"Paid call: {price} to mech "
         f"{offer.address}, the offer chosen now (it may change with the catalogue)."
     )
     text = description.strip()
@@ -440,20 +450,31 @@ class AgentSource:
     Every answer is read within :class:`AgentBounds` and ``timeout`` (:mod:`mech_catalogue_cli.adapters.http`):
     whatever the agent sends, the only error is :class:`SourceError`, and no message
     carries the URL's path or query (they may hold an API key: ``keys.redacted_url``).
+
+    The agent's API serves no tenure dates, so with a chain node (``tenure``) the offers'
+    tenures are read from the chain here, by the direct source's code
+    (:meth:`.tenure.TenureReader.tenures_of`): the ranking is the same as a direct read's.
     """
 
     #: :meth:`digest` is one request: a poll reads the catalogue only when it changed
     digest_is_cheap = True
 
     def __init__(
-        self, url: str, timeout: float = 10.0, bounds: AgentBounds = AgentBounds()
+        self,
+        url: str,
+        timeout: float = 10.0,
+        bounds: AgentBounds = AgentBounds(),
+        tenure: Optional[TenureReader] = None,
     ) -> None:
         """Point at an agent.
 
         :param url: its HTTP API base URL, e.g. ``http://127.0.0.1:8000``.
         :param timeout: seconds per request, all of it (connect, headers and body).
         :param bounds: the byte, depth and tool caps.
+        :param tenure: reads the offers' tenures from the chain (None: no node given;
+            offers then have none, and the ranking falls back to the other signals).
         """
+        self.tenure = tenure
         self.url = url.rstrip("/")
         self.timeout = timeout
         self.bounds = bounds
@@ -563,10 +584,13 @@ class AgentSource:
         digest = self.digest()
         if not digest:  # no catalogue agreed yet: the agent's lists answer 503
             return ServedCatalogue("", ())
-        tools: List[ServedTool] = []
+        read: List[
+            Tuple[Dict[str, Any], str, List[Tuple[MechRef, MechFacts]], List[str]]
+        ]
+        read = []
         for page in self._pages("/tools"):
             for entry in page.get("tools", []):
-                if len(tools) >= self.bounds.tools:
+                if len(read) >= self.bounds.tools:
                     raise SourceError(
                         f"{self.where}: its catalogue has more than "
                         f"{self.bounds.tools} tools; the catalogue was not read"
@@ -575,21 +599,54 @@ class AgentSource:
                     entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
                 )
                 payable = payable_mechs(entry)
-                offers: List[Offer] = []
+                offered: List[Tuple[MechRef, MechFacts]] = []
                 conflicting: List[str] = []
                 for offer in self._offers(mech_tool):
                     if not offer.get("mech"):
                         continue
-                    key = MechRef.from_dict(offer["mech"]).key
-                    if key not in payable:
-                        conflicting.append(key)
+                    ref = MechRef.from_dict(offer["mech"])
+                    if ref.key not in payable:
+                        conflicting.append(ref.key)
                         continue
-                    offers.extend(
-                        Offer.from_facts(key, MechFacts.from_dict(facts))
+                    offered.extend(
+                        (ref, MechFacts.from_dict(facts))
                         for facts in offer.get("marketplace", [])
                     )
-                tools.append(_with_offers(entry, mech_tool, offers, conflicting))
+                read.append((entry, mech_tool, offered, conflicting))
+        tenures = self._tenures([pair for _, _, offered, _ in read for pair in offered])
+        tools = [
+            _with_offers(
+                entry,
+                mech_tool,
+                [
+                    Offer.from_facts(ref.key, facts, tenures.get(facts.address.lower()))
+                    for ref, facts in offered
+                ],
+                conflicting,
+            )
+            for entry, mech_tool, offered, conflicting in read
+        ]
         return ServedCatalogue(digest, tuple(tools))
+
+    def _tenures(self, offers: List[Tuple[MechRef, MechFacts]]) -> Dict[str, Tenure]:
+        """The offers' tenures read from the chain ({} without a node).
+
+        :param offers: the offers' refs and facts.
+        :return: mech contract address -> tenure.
+        :raises SourceError: when the chain cannot be read (the last catalogue is kept:
+            a ranking without tenures could be bought).
+        """
+        if self.tenure is None:
+            return {}
+        try:
+            return self.tenure.tenures_of(offers, block_number(self.tenure.rpc))
+        except (ChainReadError, ValueError) as exc:  # ValueError: a malformed log
+            raise SourceError(
+                f"{self.where}: the offers' tenures could not be read from the chain "
+                f"({type(exc).__name__}: "
+                f"{without_url(str(exc), self.tenure.rpc.url)[:160]}); the catalogue "
+                "was kept"
+            ) from exc
 
 
 class DirectSource:

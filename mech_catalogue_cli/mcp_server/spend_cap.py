@@ -14,13 +14,18 @@
 
 """The spending cap: what was paid within ``--spend-window``, against ``--max-spend``.
 
-:class:`SpendLedger` counts this run's requests as they are sent and the journal's
-requests of earlier runs (:class:`PaidRecord`, read by :mod:`.spending`), so a
-restart does not reset the cap. No I/O.
+One :class:`SpendLedger` per payment asset (native, OLAS, USDC: ``--max-spend
+olas=5e18``) counts this run's requests as they are sent and the journal's requests of
+earlier or other runs in that asset (:class:`PaidRecord`, read by :mod:`.spending`), so
+a restart does not reset any asset's cap. Amounts are integers in the asset's smallest
+unit (wei for native and OLAS, 1e-6 USDC for USDC) and are said in whole units too
+(``model.payment.format_amount``). No I/O.
 """
 
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
+
+from mech_catalogue_core.model.payment import ASSET_NATIVE, say_amount
 
 #: ``--spend-window`` by default: what ``--max-spend`` caps is the spending of the last
 #: 24 hours, across restarts of the server on the same ``--state-dir``
@@ -32,16 +37,20 @@ class PaidRecord:
     """One journalled request, as the spending cap reads it.
 
     :param request_id: 0x + 64 hex ("" for an entry that could not be read).
-    :param price: wei paid (0 for an unreadable entry).
+    :param price: paid, in the smallest unit of ``asset`` (0 for an unreadable entry).
     :param written_at: unix seconds the request was paid (the entry's ``paid_at``; its
         file's mtime for entries older than that field).
-    :param problem: why the entry could not be read ("" when it was).
+    :param problem: why the entry could not be read ("" when it was); such an entry
+        counts against every asset's cap, since its asset is unknown too.
+    :param asset: ``model.payment.ASSETS`` key of the entry's payment type ("" for an
+        unreadable entry or an unknown type).
     """
 
     request_id: str
     price: int
     written_at: float
     problem: str = ""
+    asset: str = ASSET_NATIVE
 
 
 @dataclass
@@ -52,17 +61,19 @@ class SpendLedger:
     earlier or other server processes journalled in the same ``--state-dir`` are counted
     from the journal (:meth:`count_journal`), so a restart does not reset the cap.
 
-    :param max_spend: the cap in wei (None: no cap).
-    :param spent: wei paid by this run so far (requests sent, delivered or not).
+    :param max_spend: the cap, smallest units of ``asset`` (None: no cap).
+    :param spent: paid by this run so far (requests sent, delivered or not), same units.
     :param requests: request ids paid for by this run, in order.
     :param window: seconds of spending the cap covers (None: this run only).
-    :param earlier: wei of the journal's other requests within the window.
+    :param earlier: paid by the journal's other requests of ``asset`` within the window.
     :param earlier_requests: how many requests those are.
     :param unreadable: why a journal entry within the window could not be read ("":
         none); nothing is paid while one stays, since its price is unknown.
     :param refunded: this run's requests that were mined and reverted (their journal
         entries stay, and are not counted; an earlier run's reverted request is, to be
         safe: the journal does not say it reverted).
+    :param asset: the ``model.payment.ASSETS`` key this ledger counts (``native``,
+        ``olas``, ``usdc``): journal records of other assets are not counted.
     """
 
     max_spend: Optional[int] = None
@@ -73,11 +84,13 @@ class SpendLedger:
     earlier_requests: int = 0
     unreadable: str = ""
     refunded: List[str] = field(default_factory=list)
+    asset: str = ASSET_NATIVE
 
     def count_journal(self, records: Sequence[PaidRecord], now: float) -> None:
-        """Count the journal's requests written within the window, except this run's.
+        """Count the journal's requests of this asset within the window, except this run's.
 
-        :param records: every journal entry (:class:`PaidRecord`).
+        :param records: every journal entry (:class:`PaidRecord`); an unreadable one in
+            the window is remembered whatever the asset (its asset is unknown).
         :param now: unix seconds.
         """
         if self.window is None:
@@ -85,44 +98,63 @@ class SpendLedger:
         since = now - self.window
         mine = set(self.requests) | set(self.refunded)
         recent = [r for r in records if r.written_at >= since]
-        others = [r for r in recent if not r.problem and r.request_id not in mine]
+        others = [
+            r
+            for r in recent
+            if not r.problem and r.asset == self.asset and r.request_id not in mine
+        ]
         self.earlier = sum(r.price for r in others)
         self.earlier_requests = len(others)
         self.unreadable = next((r.problem for r in recent if r.problem), "")
 
     def _window_words(self) -> str:
+        asset = "" if self.asset == ASSET_NATIVE else f"{self.asset} "
         if self.window is None:
-            return "this run's spending"
-        return f"the spending of the last {self.window:g} s (--spend-window)"
+            return f"this run's {asset}spending"
+        return f"the {asset}spending of the last {self.window:g} s (--spend-window)"
+
+    def amount(self, value: int) -> str:
+        """Say an amount of this ledger's asset (``model.payment.say_amount``).
+
+        :param value: smallest units.
+        :return: e.g. ``"5000 wei"`` or ``"1.5 USDC (1500000 smallest units)"``.
+        """
+        return say_amount(value, self.asset)
+
+    def _option(self) -> str:
+        """``--max-spend`` as the user wrote it for this asset."""
+        if self.asset == ASSET_NATIVE:
+            return f"--max-spend {self.max_spend} wei"
+        return f"--max-spend {self.asset}={self.max_spend}"
 
     def refusal(self, price: int) -> Optional[str]:
         """Say why paying ``price`` now would break the cap, or None when it fits.
 
-        :param price: the request's price, wei.
-        :return: a sentence, or None.
+        :param price: the request's price, smallest units of ``asset``.
+        :return: a sentence naming the asset and amounts in its units, or None.
         """
         if self.max_spend is None:
             return None
         if self.unreadable:
             return (
-                f"the spending within --spend-window cannot be counted: "
+                f"the {self.asset} spending within --spend-window cannot be counted: "
                 f"{self.unreadable}; check the entry, then move it away"
             )
         total = self.earlier + self.spent + price
         if total > self.max_spend:
             return (
-                f"paying {price} wei would bring {self._window_words()} to "
-                f"{total} wei, over --max-spend {self.max_spend} wei "
-                f"({self.spent} wei spent on {len(self.requests)} request(s) by this "
-                f"run, {self.earlier} wei on {self.earlier_requests} journalled "
-                "request(s) of earlier or other runs)"
+                f"paying {self.amount(price)} would bring {self._window_words()} to "
+                f"{self.amount(total)}, over {self._option()} "
+                f"({self.amount(self.spent)} spent on {len(self.requests)} request(s) "
+                f"by this run, {self.amount(self.earlier)} on {self.earlier_requests} "
+                "journalled request(s) of earlier or other runs)"
             )
         return None
 
     def record(self, price: int, request_id: str) -> None:
         """Count a paid request.
 
-        :param price: wei paid.
+        :param price: paid, smallest units of ``asset``.
         :param request_id: the marketplace request id (0x hex).
         """
         self.spent += price
@@ -131,7 +163,7 @@ class SpendLedger:
     def refund(self, price: int, request_id: str) -> None:
         """Take back a request counted by :meth:`record` that was mined and reverted.
 
-        :param price: wei counted for it.
+        :param price: counted for it, smallest units of ``asset``.
         :param request_id: its request id.
         """
         if request_id in self.requests:

@@ -32,13 +32,14 @@ for the blocks not read yet. Log ranges an RPC refuses are read in halves
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from mech_catalogue_core.chain.marketplace import LogQuery
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from mech_catalogue_core.model.catalogue import Catalogue
-from mech_catalogue_core.model.tool import REGISTRY_COMPLEMENTARY_SERVICE
+from mech_catalogue_core.model.market import MechFacts
+from mech_catalogue_core.model.tool import REGISTRY_COMPLEMENTARY_SERVICE, MechRef
 from web3 import Web3
 
 from ..adapters.jsonrpc import JsonRpc, get_logs
@@ -130,14 +131,36 @@ class TenureReader:
         :return: mech contract address (lowercase) -> its tenure; mechs of other
             registry kinds are absent.
         """
+        return self.tenures_of(
+            (
+                (mech.ref, facts)
+                for mech in catalogue.mechs
+                for facts in mech.marketplace
+            ),
+            head,
+        )
+
+    def tenures_of(
+        self, offers: Iterable[Tuple[MechRef, MechFacts]], head: int
+    ) -> Dict[str, Tenure]:
+        """Read the tenure of each offering mech contract, up to ``head``.
+
+        The same reads as :meth:`tenures`, for offers known without a catalogue (an
+        ``--agent`` source's ``/tools/<name>`` offers: the mech's ref and its facts).
+        A failed read raises ``ChainReadError``.
+
+        :param offers: ``(the offering service's ref, one of its mech contracts' facts)``.
+        :param head: the block to read up to (inclusive).
+        :return: mech contract address (lowercase) -> its tenure; contracts of other
+            registry kinds are absent.
+        """
         found: Dict[str, Tenure] = {}
-        for mech in catalogue.mechs:
-            ref = mech.ref
+        for ref, facts in offers:
             if ref.registry_kind != REGISTRY_COMPLEMENTARY_SERVICE:
                 continue
             declared = self._declared(ref.registry_address, ref.mech_id, head)
-            for facts in mech.marketplace:
-                address = facts.address.lower()
+            address = facts.address.lower()
+            if address not in found:
                 found[address] = Tenure(
                     declared, self._first_delivery(address, declared, head)
                 )

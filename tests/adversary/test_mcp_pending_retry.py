@@ -85,6 +85,14 @@ class PendingChain(UnminedMarket):
             self.used_nonces += 1
         self.pool = {}
 
+    def mined_request_id(self, tx_hash: str, data: str) -> None:
+        """No receipt names another request id here: the derived id is the request's.
+
+        :param tx_hash: the transaction hash.
+        :param data: the request data.
+        """
+        del tx_hash, data
+
     def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
         """No receipt for a request not mined here (its nonce went elsewhere).
 

@@ -47,9 +47,10 @@ whole credits for subscriptions); :func:`format_amount` writes them in whole uni
 :func:`parse_units` reads them.
 """
 
+import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
-from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from typing import Any, Dict, Iterable, Mapping, Optional, Tuple, Union
 
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 
@@ -144,6 +145,42 @@ def payment_terms(payment_type: str) -> PaymentTerms:
     """
     key = payment_type.lower()
     return _TERMS.get(key) or PaymentTerms(key, "", PaymentWay.UNKNOWN, "", "", 0)
+
+
+def asset_terms(asset: str) -> Optional[PaymentTerms]:
+    """Return the fixed-price terms of an asset: its symbol and decimals.
+
+    :param asset: one of :data:`ASSETS` (any case).
+    :return: the terms of the asset's fixed-price type, or None for an unknown asset.
+    """
+    wanted = asset.strip().lower()
+    return next(
+        (
+            terms
+            for terms in _TERMS.values()
+            if terms.asset == wanted and terms.way is not PaymentWay.SUBSCRIPTION
+        ),
+        None,
+    )
+
+
+def say_amount(amount: int, asset: str) -> str:
+    """Say an amount of an asset for a person: wei for native, whole units for tokens.
+
+    :param amount: smallest units.
+    :param asset: one of :data:`ASSETS`.
+    :return: e.g. ``"5000 wei"``, ``"1.5 USDC (1500000 smallest units)"``; an unknown
+        asset is said as ``"<amount> smallest units of <asset>"``.
+    """
+    terms = asset_terms(asset)
+    if terms is None:
+        return f"{amount} smallest units of {asset or 'an unknown asset'}"
+    if terms.asset == ASSET_NATIVE:
+        return f"{amount} wei"
+    return (
+        f"{format_amount(amount, terms.decimals, terms.symbol)} "
+        f"({amount} smallest units)"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,3 +616,43 @@ def plan_prepay(  # pylint: disable=too-many-return-statements
 #: every payment type this software knows, in a fixed order (``prepay --show`` reads
 #: each one's tracker)
 KNOWN_TERMS: Tuple[PaymentTerms, ...] = tuple(_TERMS.values())
+
+
+#: the largest price a mech can declare (``maxDeliveryRate`` is a uint256)
+UINT256_MAX = 2**256 - 1
+_PRICE_LIMIT = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?)\s*([a-z]+)\s*")
+
+
+def parse_price_limit(value: Union[int, str]) -> Tuple[str, int]:
+    """Read a price limit said with its asset: ``"1.5 usdc"``, ``"0.01 native"``, ``"5 wei"``.
+
+    An amount followed by an asset of :data:`ASSETS` (or its symbol) is in whole units of
+    that asset (``"1.5 usdc"`` is 1,500,000 smallest units, USDC having 6 decimals); a
+    fraction of a smallest unit is dropped (the limit only keeps prices at or below
+    it). ``wei`` means native smallest units. A bare integer is native wei (as the
+    limit read before tokens).
+
+    :param value: the limit, an integer (wei) or a text.
+    :return: ``(asset, smallest units)``, at most :data:`UINT256_MAX`.
+    :raises AssetAmountError: naming the value and the expected form.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:
+            raise AssetAmountError(f"{value!r}: a price limit cannot be negative")
+        return ASSET_NATIVE, value
+    found = _PRICE_LIMIT.fullmatch(str(value).lower())
+    unit = found.group(2) if found else ""
+    terms = asset_terms(ASSET_NATIVE if unit == "wei" else unit)
+    if found is None or terms is None:
+        raise AssetAmountError(
+            f"{str(value)[:40]!r}: say a price limit as an amount and an asset, e.g. "
+            f"'1.5 usdc', '2 olas', '0.01 native' or '5000 wei' (assets: "
+            f"{', '.join(ASSETS)})"
+        )
+    amount = Decimal(found.group(1))
+    scale = 0 if unit == "wei" else terms.decimals
+    if amount.adjusted() + scale >= 78:  # past uint256 (78 digits): no price above it
+        return terms.asset, UINT256_MAX
+    if unit == "wei" and amount != amount.to_integral():
+        raise AssetAmountError(f"{str(value)[:40]!r}: wei are whole numbers")
+    return terms.asset, int(amount.scaleb(scale).to_integral(rounding=ROUND_FLOOR))

@@ -318,9 +318,10 @@ class Bm25Index:
             np.frombuffer(joined, dtype=np.uint8) == ord(FIELD_SEPARATOR)
         )
         document_starts = np.concatenate([np.zeros(1, np.int64), ends[:-1]])
-        fields = np.searchsorted(separators, starts) - np.searchsorted(
-            separators, document_starts
-        )[documents]
+        fields = (
+            np.searchsorted(separators, starts)
+            - np.searchsorted(separators, document_starts)[documents]
+        )
         return np.minimum(fields, len(self._weights_of_fields) - 1)
 
     def _field_counts(

@@ -22,14 +22,18 @@ from mech_catalogue_core.model.payment import (
     ASSET_NATIVE,
     ASSET_OLAS,
     ASSET_USDC,
+    UINT256_MAX,
     AssetAmountError,
     Funds,
+    asset_terms,
     format_amount,
     parse_asset_amounts,
+    parse_price_limit,
     parse_units,
     payment_terms,
     plan_payment,
     plan_prepay,
+    say_amount,
 )
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 
@@ -300,3 +304,28 @@ def test_deposits_refused_with_why(
     deposit = plan_prepay(kind, amount, funds, cap)
     assert deposit.status is status and words in deposit.reason
     assert (deposit.function, deposit.approve, deposit.value) == ("", 0, 0)
+
+
+def test_price_limits_are_said_with_their_asset_in_whole_units() -> None:
+    """``"1.5 usdc"`` is 1,500,000 smallest units; wei are native; past uint256, its top."""
+    assert parse_price_limit("1.5 usdc") == ("usdc", 1_500_000)
+    assert parse_price_limit("1.2345678 USDC") == ("usdc", 1_234_567)  # floored
+    assert parse_price_limit(" 2 OLAS ") == ("olas", 2 * 10**18)
+    assert parse_price_limit("0.01 native") == ("native", 10**16)
+    assert parse_price_limit("5000 wei") == ("native", 5000)
+    assert parse_price_limit(7) == ("native", 7)
+    assert parse_price_limit("1e999999 usdc") == ("usdc", UINT256_MAX)
+    for bad in (True, -1, "1e3", "", "1.5 wei", "1 eth", "-1 usdc"):
+        with pytest.raises(AssetAmountError):
+            parse_price_limit(bad)
+
+
+def test_amounts_are_said_in_wei_for_native_and_whole_units_for_tokens() -> None:
+    """Native in wei; a token in its units with the smallest units beside them."""
+    assert say_amount(5000, "native") == "5000 wei"
+    assert say_amount(1_500_000, "usdc") == "1.5 USDC (1500000 smallest units)"
+    assert say_amount(10**18, "olas") == "1 OLAS (1000000000000000000 smallest units)"
+    assert say_amount(3, "") == "3 smallest units of an unknown asset"
+    terms = asset_terms("USDC")
+    assert terms is not None and terms.decimals == 6 and terms.way == "token"
+    assert asset_terms("eth") is None
