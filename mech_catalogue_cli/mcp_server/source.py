@@ -89,7 +89,7 @@ from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .definition_checks import hidden_text_refusal, secret_refusal
 from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
-from .tenure import TenureReader
+from .tenure import FetchedDefinitions, TenureReader
 
 LOGGER = logging.getLogger(__name__)
 
@@ -329,20 +329,22 @@ def _with_offers(
 
 
 def served_from_catalogue(
-    catalogue: Catalogue, tenures: Optional[Mapping[str, Tenure]] = None
+    catalogue: Catalogue, tenures: Optional[Mapping[Tuple[str, str], Tenure]] = None
 ) -> ServedCatalogue:
     """Export a catalogue: one MCP tool per distinct tool name, with its offers.
 
-    The served schema of a name is its senior offer's (:func:`.offers.schema_owners_first`: the earliest first delivery since the manifest declared it,
-    the same rule that ranks offers), not the lowest registry id's: a stranger
+    The served schema of a name is its senior offer's (:func:`.offers.schema_owners_first`:
+    the earliest first delivery since the service's manifests have declared the tool
+    as it is now, the same rule that ranks offers), not the lowest registry id's: a stranger
     registering a lower id, or re-declaring the name with other arguments, does not
     decide what the model sees. Only mechs taking the served arguments
     (:func:`payable_mechs`) are offers; the others are named in
     ``_meta[META_KEY]["conflicting_mechs"]`` and never paid.
 
     :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
-    :param tenures: mech contract address -> its tenure (:class:`.tenure.TenureReader`;
-        None: unknown, the schema then goes by the other seniority facts).
+    :param tenures: (mech contract address, tool name) -> since when the mech offers
+        that tool as it is now (:class:`.tenure.TenureReader`; None: unknown, the
+        schema then goes by the other seniority facts).
     :return: the served catalogue, digest :meth:`Catalogue.digest`.
     """
     names = catalogue.tool_names()
@@ -357,7 +359,9 @@ def served_from_catalogue(
             facts = mech.marketplace if mech is not None else ()
             key = mech.ref.key if mech is not None else ""
             offers = tuple(
-                Offer.from_facts(key, f, (tenures or {}).get(f.address.lower()))
+                Offer.from_facts(
+                    key, f, (tenures or {}).get((f.address.lower(), tool.name))
+                )
                 for f in facts
             )
             candidates.append((tool, mech, offers))
@@ -590,11 +594,13 @@ class DirectSource:
             if marketplace is not None
             else None
         )
+        self.history = FetchedDefinitions(config)
         self.tenure = TenureReader(
             JsonRpc(config.rpc_url, config.rpc_timeout, self.sync.session),
             marketplace.first_block if marketplace is not None else 0,
+            self.history,
         )
-        self._tenures: Dict[str, Tenure] = {}
+        self._tenures: Dict[Tuple[str, str], Tenure] = {}
 
     def _facts(self) -> List[MechFacts]:
         return self.market.facts() if self.market is not None else []
@@ -658,5 +664,6 @@ class DirectSource:
         return self.read().digest
 
     def close(self) -> None:
-        """Release the fetch pool."""
+        """Release the fetch pools."""
         self.sync.close()
+        self.history.close()

@@ -15,7 +15,7 @@
 """Adversarial review adv29b: the same tenure reset takes over a tool name's *schema*.
 
 The schema a name stands for is its senior declaration's, "by the same rule" as offers
-(``decisions.schema_owners_first``): the earliest first delivery since the service's
+(``offers.schema_owners_first``): the earliest first delivery since the service's
 manifest was last set. A stranger declares ``summarise`` with other arguments (``url``:
 what it wants the model to send), delivers once to itself, and waits. The incumbent,
 who has served ``summarise`` with ``text`` for a long time, publishes a routine manifest
@@ -51,8 +51,9 @@ from mech_catalogue_core.model.tool import (
     Provenance,
 )
 
-from mech_catalogue_cli.mcp_server.decisions import NATIVE_PAYMENT_TYPE, Tenure
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Tenure
 from mech_catalogue_cli.mcp_server.source import served_from_catalogue
+from mech_catalogue_cli.mcp_server.tenure import definitions, unchanged_since
 
 REGISTRY = "0x" + "cc" * 20
 HONEST = (Argument("text", "string", json.dumps({"type": "string"})),)
@@ -93,15 +94,40 @@ def _mech(service: int, arguments: Sequence[Argument], created: int) -> Mech:
     )
 
 
+def _first_delivery(deliveries: Sequence[int], since: int) -> int:
+    return min(block for block in deliveries if block >= since)
+
+
 def test_a_routine_update_hands_the_name_and_its_schema_to_a_lurker() -> None:
     """Honest: created 100, delivering since 120, manifest re-set at 9,000 (same tool).
 
-    Stranger: declared at 5,000, one self-delivery at 5,001.
+    Stranger: declared at 5,000, one self-delivery at 5,001. The blocks are computed as
+    ``TenureReader`` does from the services' update events and deliveries
+    (``tenure.unchanged_since``: the honest manifest of block 9,000 declares
+    ``summarise`` exactly as the one of block 100 did).
     """
     catalogue = Catalogue.build([_mech(1, HONEST, 100), _mech(2, STRANGER, 4_990)])
+    honest, stranger = (
+        catalogue.mech(MechRef(1, REGISTRY_COMPLEMENTARY_SERVICE, REGISTRY, i))
+        for i in (1, 2)
+    )
+    assert honest is not None and stranger is not None
+    honest_now = definitions(honest.tools)
+    earlier = "0x" + "ab" * 32  # the honest manifest of block 100: summarise as now
+    since = {
+        1: unchanged_since(
+            [(100, earlier), (9_000, honest.digest)], honest_now, {earlier: honest_now}
+        )["summarise"],
+        2: unchanged_since([(5_000, stranger.digest)], definitions(stranger.tools), {})[
+            "summarise"
+        ],
+    }
+    deliveries = {1: (120, 9_002), 2: (5_001,)}
     tenures = {
-        _address(1): Tenure(declared_block=9_000, first_delivery_block=9_002),
-        _address(2): Tenure(declared_block=5_000, first_delivery_block=5_001),
+        (_address(n), "summarise"): Tenure(
+            since[n], _first_delivery(deliveries[n], since[n])
+        )
+        for n in (1, 2)
     }
     (tool,) = served_from_catalogue(catalogue, tenures).tools
     properties = set(tool.tool["inputSchema"]["properties"])
