@@ -51,7 +51,7 @@ from .call_identity import IDEMPOTENCY_META_KEY
 from .definition_checks import argument_errors
 from .ipfs import IpfsError
 from .market import MarketError
-from .offers import NoOffer, Offer, choose_offer
+from .offers import NoOffer, Offer, choose_offer, tenure_facts
 from .results import error_result, text_content
 from .source import UNTRUSTED_HEADING, ServedCatalogue, ServedTool, SourceError
 
@@ -328,7 +328,9 @@ class ToolFinder:
         :return: ``name``, ``title``, ``summary`` (:func:`summary`), ``kind``,
             ``price_wei`` (decimal string; None when no offer is payable now),
             ``payment`` (the payment type's name, ``model.market.PAYMENT_TYPE_NAMES``;
-            "" when unknown) and ``typed``.
+            "" when unknown), ``typed`` and ``tenure`` (:func:`.offers.tenure_facts` of
+            that offer: the chain's facts beside a ranking by text, which keywords can
+            buy; None when no offer is payable).
         """
         offer = self.offers.get(tool.name)
         price = None if offer is None else offer.price
@@ -342,6 +344,7 @@ class ToolFinder:
                 "" if offer is None else PAYMENT_TYPE_NAMES.get(offer.payment_type, "")
             ),
             "typed": is_typed(tool),
+            "tenure": None if offer is None else tenure_facts(offer),
         }
 
 
@@ -385,6 +388,11 @@ _MATCH = {
         },
         "payment": {"type": "string", "description": "payment type, e.g. native"},
         "typed": {"type": "boolean", "description": "takes named arguments"},
+        "tenure": {
+            "type": ["object", "null"],
+            "description": "since when the mech a call would pay serves this tool as "
+            "it is (chain facts; the ranking is by text, which anyone can write)",
+        },
     },
     "required": ["name", "title", "summary", "kind", "price_wei", "payment", "typed"],
 }

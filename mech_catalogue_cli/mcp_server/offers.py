@@ -417,6 +417,32 @@ def tenure_words(offer: Offer) -> str:
     return f"{first} since {declared}, {created}, {delivered}"
 
 
+def tenure_facts(offer: Offer) -> Dict[str, Any]:
+    """An offer's tenure, for a model to weigh beside text anyone can write.
+
+    What ranks offers (:func:`seniority`), from the chain: ``search_tools`` ranks tools
+    by their text (BM25), which a registrant can stuff with keywords; these facts say
+    how long the mech has served the tool as it is, which it cannot buy.
+
+    :param offer: the offer a call would pay now.
+    :return: ``{"mech", "declared_block", "first_delivery_block", "created_block",
+        "delivered", "says"}``: blocks as decimal strings (null: unknown), ``delivered``
+        whether it has delivered at all, ``says`` :func:`tenure_words`.
+    """
+
+    def text(value: Optional[int]) -> Optional[str]:
+        return None if value is None else str(value)
+
+    return {
+        "mech": offer.address,
+        "declared_block": text(offer.declared_block),
+        "first_delivery_block": text(offer.first_delivery_block),
+        "created_block": text(offer.created_block),
+        "delivered": _delivered(offer),
+        "says": tenure_words(offer),
+    }
+
+
 def send_time_refusal(
     offer: Offer, current: Optional[int], max_price: Optional[int]
 ) -> str:
