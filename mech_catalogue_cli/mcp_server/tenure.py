@@ -47,7 +47,7 @@ registry kinds get no tenure (ranked after those that have one).
 import hashlib
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import (
     Any,
     Callable,
@@ -207,9 +207,10 @@ def unchanged_since(
 class FetchedDefinitions:
     """:data:`DefinitionsOf` over IPFS: manifests fetched and verified as the catalogue's.
 
-    The gateways, size cap and retries of the catalogue's own fetch
-    (``sync_driver.fetch_manifests``: bytes must hash to the on-chain digest), on a
-    fetch pool of its own; nothing fetched is kept but the definitions' digests.
+    The gateways, timeout and size cap of the catalogue's own fetch
+    (``sync_driver.fetch_manifests``: bytes must hash to the on-chain digest), without
+    retries within a read, on a fetch pool of its own; nothing fetched is kept but the
+    definitions' digests.
     """
 
     def __init__(self, config: SyncConfig) -> None:
@@ -217,7 +218,9 @@ class FetchedDefinitions:
 
         :param config: the catalogue's read parameters (gateways, timeouts, size cap).
         """
-        self.config = config
+        # no retries within a read: an unreadable manifest is asked for again after
+        # RETRY_UNREADABLE_SECONDS, and the read (a catalogue refresh) goes on meanwhile
+        self.config = replace(config, policy=replace(config.policy, retries=0))
         self.fetcher = Fetcher(
             config.gateway_url,
             min(4, config.fetch_concurrency),
@@ -435,6 +438,7 @@ class TenureReader:
             (mech, *self._plan(mech, head, walks))
             for mech in catalogue.mechs
             if mech.ref.registry_kind == REGISTRY_COMPLEMENTARY_SERVICE
+            and mech.marketplace  # no mech contract: no offer to rank, nothing read
         ]
         self._walk_all(walks)
         walked = {
