@@ -32,10 +32,9 @@ Marking here, not in the test files, keeps one place to change when a test moves
 from pathlib import Path
 from typing import Iterator, List
 
-import pytest
-
 # loads the suite's Hypothesis profile (no wall-clock deadline) for tests/ as well
 import mech_catalogue_core.tests  # noqa: F401  # pylint: disable=unused-import
+import pytest
 
 ROOT = Path(__file__).parent
 KINDS = {
@@ -60,6 +59,7 @@ PROCESS_MODULES = frozenset(
     {
         Path("tests/test_foundation.py"),  # runs install_tools.sh, autonomy, kubo
         Path("tests/test_tutorial.py"),  # runs the tutorial's commands against a devnet
+        Path("tests/test_catalogue_page_browser.py"),  # runs `serve` and chromium
     }
 )
 

@@ -43,6 +43,7 @@ class _LazyGroup(click.Group):
         "mcp": "mech_catalogue_cli.commands.mcp_cmd:mcp",
         "publish": "mech_catalogue_cli.commands.publish_cmd:publish",
         "search": "mech_catalogue_cli.commands.search_cmd:search",
+        "serve": "mech_catalogue_cli.commands.serve_cmd:serve",
         "show": "mech_catalogue_cli.commands.show_cmd:show",
         "validate": "mech_catalogue_cli.commands.validate_cmd:validate",
     }

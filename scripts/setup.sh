@@ -22,6 +22,9 @@
 #      `mech_catalogue_core` and `mech_catalogue_cli` already are this checkout's),
 #   3. scripts/install_tools.sh (anvil, solc, kubo, tendermint, addlicense into .tools/),
 #   4. scripts/sync_packages.py (third-party packages into packages/, verified).
+#   5. Debian's chromium and chromium-driver for the catalogue page's browser test
+#      (tests/browser.py), with apt-get when run as root; otherwise it says what to
+#      install, and that test skips saying it too.
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -99,6 +102,24 @@ done_step
 
 step "Third-party AEA packages (packages/valory, packages/open_aea)"
 "$VENV/bin/python" -m scripts.sync_packages | sed 's/^/   /'
+done_step
+
+step "Browser for the catalogue page's test (Debian's chromium, chromium-driver)"
+BROWSER_PACKAGES=(chromium chromium-driver)
+if [ -x /usr/bin/chromium ] && [ -e /usr/bin/chromedriver ]; then
+    echo "   already installed, skipped"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    # the package lists may be missing or old on a fresh machine: update once on failure
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${BROWSER_PACKAGES[@]}" >/dev/null 2>&1 \
+        || { apt-get update -qq >/dev/null 2>&1 \
+            && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${BROWSER_PACKAGES[@]}" >/dev/null 2>&1; }; then
+        echo "   installed ${BROWSER_PACKAGES[*]}"
+    else
+        echo "   apt-get could not install ${BROWSER_PACKAGES[*]}; the page's browser test will skip"
+    fi
+else
+    echo "   missing: run \`apt-get install ${BROWSER_PACKAGES[*]}\` as root (Debian); until then the page's browser test skips"
+fi
 done_step
 
 echo "== ready in $(( $(date +%s) - total_start )) s"

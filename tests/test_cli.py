@@ -462,6 +462,7 @@ def test_every_command_has_json_and_help() -> None:
         "mcp",
         "publish",
         "search",
+        "serve",
         "show",
         "validate",
     ]

@@ -84,6 +84,34 @@ def load_catalogue(path: Path) -> Catalogue:
         ) from exc
 
 
+def catalogue_to_search(  # pylint: disable=too-many-arguments
+    ctx: click.Context,
+    out: Output,
+    from_file: Optional[Path],
+    source: Dict[str, Any],
+    devnet: Optional[DevnetSettings],
+    preset: Optional[ChainPreset],
+) -> Catalogue:
+    """Read the catalogue a command works on: ``--from`` a file, else the chain.
+
+    :param ctx: the click context.
+    :param out: where a failure is reported.
+    :param from_file: ``--from`` (None: read the chain as ``list`` does).
+    :param source: :func:`.list_cmd.source_options`' values.
+    :param devnet: the running devnet, or None.
+    :param preset: the ``--chain`` preset, or None.
+    :return: the catalogue; a file that is not one exits 1 (``catalogue_unreadable``),
+        the chain's failures exit as ``list``'s do.
+    """
+    if from_file is None:
+        return read_catalogue(ctx, out, source, devnet, preset)[0]
+    try:
+        catalogue = load_catalogue(from_file)
+    except CliFailure as failure:
+        out.fail(failure)
+    return catalogue
+
+
 def hit_json(hit: SearchHit) -> Dict[str, Any]:
     """Return one match as ``--json`` prints it.
 
@@ -323,12 +351,6 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
             "page_size": limit,
         }
     )
-    if from_file is not None:
-        try:
-            catalogue = load_catalogue(from_file)
-        except CliFailure as failure:
-            out.fail(failure)
-    else:
-        catalogue, _ = read_catalogue(ctx, out, source, devnet, preset)
+    catalogue = catalogue_to_search(ctx, out, from_file, source, devnet, preset)
     page = run_search(catalogue, query, cursor, distinct)
     out.emit(page_json(query, page), lambda console: render_page(page, console))

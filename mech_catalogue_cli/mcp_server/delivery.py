@@ -32,7 +32,15 @@ import mcp_types as types
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .ipfs import IpfsError, fetch_response
-from .market import Delivered, Journal, JournalEntry, MarketError, Marketplace
+from .market import (
+    STATUS_DOES_NOT_EXIST,
+    Delivered,
+    Journal,
+    JournalEntry,
+    MarketError,
+    Marketplace,
+    correct_request_id,
+)
 from .offers import check_delivery
 from .results import answer_result, error_result, failure_text, structured_or_why
 from .settings import CallSettings, PhaseTimer
@@ -142,6 +150,7 @@ class DeliveryReader:
         assert market is not None  # nosec: a reader exists only with both
         began = time.monotonic()
         total = self.settings.timeout
+        first_poll = True
         while True:
             delivered = await anyio.to_thread.run_sync(
                 market.delivery, entry.request_id, entry.from_block
@@ -150,6 +159,12 @@ class DeliveryReader:
             if delivered is not None:
                 timer.lap("delivery_wait")
                 return delivered
+            if first_poll:
+                first_poll = False
+                if await self.corrected_request_id(entry):
+                    meta["request_id"] = entry.request_id
+                    meta["request_id_decimal"] = str(int(entry.request_id, 16))
+                    continue
             if waited >= total:
                 timer.lap("delivery_wait")
                 meta["seconds"] = timer.marks
@@ -167,6 +182,25 @@ class DeliveryReader:
                 f"waiting for mech {entry.mech} to deliver request {entry.request_id}",
             )
             await anyio.sleep(self.settings.delivery_poll)
+
+    async def corrected_request_id(self, entry: JournalEntry) -> bool:
+        """Whether a request id that does not exist was mined under another (corrected).
+
+        An entry journalled before its id could be read from the receipt (an earlier
+        run, a receipt unread) waits for a derived id; the chain says which it became
+        (:func:`.market.correct_request_id`).
+
+        :param entry: the journal entry of the paid request.
+        :return: True when the entry now names another id.
+        """
+        if not entry.tx_hash:
+            return False
+        status = await anyio.to_thread.run_sync(self.market.status, entry.request_id)
+        if status != STATUS_DOES_NOT_EXIST:
+            return False
+        return await anyio.to_thread.run_sync(
+            correct_request_id, self.market, self.journal, entry
+        )
 
     async def delivered_result(  # pylint: disable=too-many-arguments
         self,
@@ -203,8 +237,9 @@ class DeliveryReader:
             self.settings.io_timeout,
         )
         timer.lap("fetch")
-        entry.status, entry.response_cid = CallStatus.DELIVERED, response_cid
-        journal.save(entry)
+        if (entry.status, entry.response_cid) != (CallStatus.DELIVERED, response_cid):
+            entry.status, entry.response_cid = CallStatus.DELIVERED, response_cid
+            journal.save(entry)
         check = check_delivery(
             entry.mech,
             delivered.mech,

@@ -50,6 +50,7 @@ returns or puts it in an error.
 
 import json
 import logging
+import math
 import os
 import re
 import tempfile
@@ -60,6 +61,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from eth_abi import decode as abi_decode
 from eth_account import Account
 from eth_typing import HexStr
+from filelock import FileLock
 from mech_catalogue_core.chain.marketplace import LogQuery
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from mech_catalogue_core.manifest.validation import nesting_depth
@@ -264,6 +266,9 @@ class JournalEntry:  # pylint: disable=too-many-instance-attributes
     :param response_cid: the verified response's CID ("" until delivered).
     :param raw_tx: the signed request transaction, 0x + hex ("" until signed).
     :param account_nonce: the requester account's nonce it was signed with (-1 until).
+    :param paid_at: unix seconds the signed request was journalled, before its broadcast
+        (0: not signed yet, or an entry older than this field): what ``--spend-window``
+        dates a payment by, so reading an old answer again does not re-date it.
     """
 
     key: str
@@ -282,6 +287,7 @@ class JournalEntry:  # pylint: disable=too-many-instance-attributes
     extra: Dict[str, Any] = field(default_factory=dict)
     raw_tx: str = ""
     account_nonce: int = -1
+    paid_at: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -305,7 +311,7 @@ _CID_TEXT = re.compile(r"[0-9A-Za-z]{0,128}")
 _ENTRY_TYPES = {f.name: f.type for f in fields(JournalEntry)}
 #: fields entries written before the signed transaction was journalled lack (their
 #: defaults then hold: nothing signed yet)
-_LATER_FIELDS = ("raw_tx", "account_nonce")
+_LATER_FIELDS = ("raw_tx", "account_nonce", "paid_at")
 #: deepest nesting of an entry read: the entry object, its ``extra`` and a little more
 _ENTRY_DEPTH = 4
 
@@ -323,6 +329,11 @@ def _journal_field_problem(  # pylint: disable=too-many-return-statements
     if name in ints:
         if isinstance(value, bool) or not isinstance(value, int) or value < ints[name]:
             return f"{name} is not an integer of at least {ints[name]}"
+        return ""
+    if name == "paid_at":
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number or not math.isfinite(value) or value < 0:
+            return "paid_at is not a time in unix seconds"
         return ""
     if name == "extra":
         return "" if isinstance(value, dict) else "extra is not an object"
@@ -415,17 +426,39 @@ class Journal:
                 "looked up on chain and resumed, or paid when no request of it is found"
             ) from exc
 
+    def send_lock(self, wait: float) -> FileLock:
+        """The lock every server process sending from this state folder holds (not held).
+
+        Held from reading a call's entry until its request is journalled and broadcast,
+        and around the spending window's count: without it two processes on one
+        ``--state-dir`` (two MCP clients each starting a server) each found no entry,
+        both paid, and both passed ``--max-spend`` (an OS lock, ``filelock``).
+
+        :param wait: seconds :meth:`FileLock.acquire` waits before ``filelock.Timeout``.
+        :return: the lock, on ``<state-dir>/calls/.send.lock``.
+        """
+        return FileLock(self.folder / ".send.lock", timeout=wait, thread_local=False)
+
     def save(self, entry: JournalEntry) -> None:
         """Write a record (temporary file, fsync, rename).
 
+        An entry of a sent request without ``paid_at`` (written before that field) keeps
+        its file's time as ``paid_at``, so rewriting it does not re-date the payment.
+
         :param entry: the entry.
         """
+        path = self.folder / f"{entry.key}.json"
+        if not entry.paid_at and entry.tx_hash:
+            try:
+                entry.paid_at = path.stat().st_mtime
+            except FileNotFoundError:
+                pass  # a new entry: dated by the file written now
         fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(asdict(entry), handle, indent=1)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, self.folder / f"{entry.key}.json")
+        os.replace(tmp, path)
 
 
 def _hex32(value: bytes) -> str:
@@ -812,25 +845,76 @@ class Marketplace:
         :param query: the marketplace, the event's topic and the numbered range.
         :return: the requests, in log order (an undecodable one is skipped).
         """
-        types, has_datas = REQUEST_TOPICS[query.topic]
         requester_topic = "0x" + bytes(12).hex() + self.requester[2:].lower()
         found: List[OwnRequest] = []
         for log in self.logs(query, None, requester_topic):
-            try:
-                ids = abi_decode(types, bytes(log["data"]))[1]
-                found.extend(
-                    OwnRequest(
-                        _hex32(raw_id),
-                        "0x" + bytes(log["topics"][1])[-20:].hex(),
-                        self._request_data(log, index, has_datas),
-                        int(log["blockNumber"]),
-                        _hex32(log["transactionHash"]),
-                    )
-                    for index, raw_id in enumerate(ids)
-                )
-            except Exception:  # pylint: disable=broad-exception-caught
-                continue  # not a request this server sent: not a call of its
+            found.extend(self._requests_of_log(log, requester_checked=True))
         return found
+
+    def _requests_of_log(
+        self, log: Dict[str, Any], requester_checked: bool = False
+    ) -> List[OwnRequest]:
+        """The requests one ``MarketplaceRequest`` log of this requester holds.
+
+        :param log: a log of the marketplace (any event: others hold none).
+        :param requester_checked: the log was read filtered on this requester's topic.
+        :return: its requests ([] when it is no such log, another requester's, or
+            undecodable: not a request this server sent).
+        """
+        topics = [bytes(topic) for topic in log.get("topics", ())]
+        shape = REQUEST_TOPICS.get("0x" + topics[0].hex()) if topics else None
+        requester = bytes(12) + bytes.fromhex(self.requester[2:])
+        if shape is None or len(topics) < 2:
+            return []
+        if not requester_checked and requester not in topics[2:]:
+            return []
+        types, has_datas = shape
+        try:
+            ids = abi_decode(types, bytes(log["data"]))[1]
+            return [
+                OwnRequest(
+                    _hex32(raw_id),
+                    "0x" + topics[1][-20:].hex(),
+                    self._request_data(log, index, has_datas),
+                    int(log["blockNumber"]),
+                    _hex32(log["transactionHash"]),
+                )
+                for index, raw_id in enumerate(ids)
+            ]
+        except Exception:  # pylint: disable=broad-exception-caught
+            return []
+
+    def mined_request_id(self, tx_hash: str, data: str) -> Optional[str]:
+        """The id the marketplace gave this requester's request of ``data`` in a transaction.
+
+        The id a request is journalled under is derived before sending from
+        ``mapNonces(requester)``; another request of the same account mined in between
+        (a second server, mech-client on the same key) moves that nonce, so the request
+        is mined under another id. The receipt's ``MarketplaceRequest`` event says which.
+
+        :param tx_hash: the request transaction, 0x + 64 hex.
+        :param data: the request data, 0x + 64 hex.
+        :return: 0x + 64 hex, or None when there is no receipt (not mined), it cannot be
+            read, or it holds no request of this data from this requester.
+        """
+        try:
+            receipt = self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
+        except TransactionNotFound:
+            return None
+        except (ValueError, OSError) as exc:
+            LOGGER.warning(
+                "the receipt of %s could not be read: %s",
+                tx_hash,
+                without_url(str(exc), self.rpc_url)[:200],
+            )
+            return None
+        for log in receipt.get("logs", ()):
+            if str(log.get("address", "")).lower() != str(self.address).lower():
+                continue
+            for request in self._requests_of_log(dict(log)):
+                if request.data.lower() == data.lower():
+                    return request.request_id
+        return None
 
     def own_request(
         self, data: str, lookback: int = REQUEST_LOOKBACK_BLOCKS
@@ -873,3 +957,38 @@ class Marketplace:
         :return: wei.
         """
         return int(self.w3.eth.get_balance(self.requester))
+
+
+def correct_request_id(
+    market: Marketplace, journal: Journal, entry: JournalEntry
+) -> bool:
+    """Correct a journalled request id from its transaction's receipt (blocking).
+
+    The id is derived before sending from ``mapNonces(requester)``; when another request
+    of this account was mined in between, the marketplace gave this one the next id, and
+    waiting for the derived one would never read the paid answer
+    (:meth:`Marketplace.mined_request_id`).
+
+    :param market: the marketplace.
+    :param journal: the journal the entry is saved to when corrected.
+    :param entry: a journal entry with its ``tx_hash``.
+    :return: whether the id was corrected.
+    """
+    if not entry.tx_hash:
+        return False
+    mined = market.mined_request_id(entry.tx_hash, entry.data)
+    if mined is None or mined == entry.request_id:
+        return False
+    LOGGER.warning(
+        "request %s was mined as %s (another request of this account was mined between "
+        "the nonce read and this one); the journal now names %s",
+        entry.request_id,
+        mined,
+        mined,
+    )
+    entry.extra["derived_request_id"] = entry.request_id
+    entry.request_id = mined
+    if entry.status == CallStatus.PREPARED:
+        entry.status = CallStatus.SENT
+    journal.save(entry)
+    return True

@@ -32,6 +32,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
+from mech_catalogue_core.catalogue.offer_rank import (
+    SeniorityKey,
+    delivered_once,
+    rank_key,
+    seniority_key,
+)
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
@@ -158,20 +164,14 @@ class NoOffer(ValueError):
     """No mech contract can serve the call; the message says why for each offer."""
 
 
-def _delivered(offer: Offer) -> bool:
-    """Whether the mech has delivered at least one request addressed to it."""
-    return min(offer.deliveries or 0, offer.requests or 0) >= 1
-
-
-def seniority(offer: Offer) -> Tuple[bool, int, bool, int, bool, bool, int]:
+def seniority(offer: Offer) -> SeniorityKey:
     """The part of an offer's rank a newcomer cannot buy: since when it serves the tool.
 
     First the block of the mech's first delivery since its service's manifests have
     declared the tool as it is now (``first_delivery_block``); then, among mechs that
     have not delivered since, that declaration's block (``declared_block``); a manifest
     change that leaves the tool's definition as it was does not move either; unknown
-    values go last
-    in each tier. Only then the older rule (for sources without these facts, e.g. an
+    values go last in each tier. Only then the older rule (for sources without these facts, e.g. an
     agent): delivered at all, then the ``CreateMech`` block.
 
     Why: both blocks are times, and time is not for sale. Sending requests to one's own
@@ -181,17 +181,17 @@ def seniority(offer: Offer) -> Tuple[bool, int, bool, int, bool, bool, int]:
     now, whatever its creation block. Taking the top rank from an incumbent therefore
     costs having declared and delivered the tool before it did (``docs/mcp.md``).
 
+    The rule is the library's (``catalogue.offer_rank``), shared with the requester
+    service's tool choice.
+
     :param offer: an offer.
     :return: its seniority key (smaller first).
     """
-    return (
-        offer.first_delivery_block is None,
-        offer.first_delivery_block or 0,
-        offer.declared_block is None,
-        offer.declared_block or 0,
-        not _delivered(offer),
-        offer.created_block is None,
-        offer.created_block or 0,
+    return seniority_key(
+        offer.first_delivery_block,
+        offer.declared_block,
+        delivered_once(offer.requests, offer.deliveries),
+        offer.created_block,
     )
 
 
@@ -205,7 +205,7 @@ def _rank(offer: Offer) -> Tuple[Any, ...]:
     :param offer: an eligible offer.
     :return: its sort key.
     """
-    return seniority(offer) + (offer.price or 0, offer.address)
+    return rank_key(seniority(offer), offer.price, offer.address)
 
 
 #: one declaration of a tool name, for :func:`schema_owners_first`: the tool (any
@@ -413,7 +413,11 @@ def tenure_words(offer: Offer) -> str:
         if offer.created_block is not None
         else "creation block unknown"
     )
-    delivered = "has delivered" if _delivered(offer) else "has never delivered"
+    delivered = (
+        "has delivered"
+        if delivered_once(offer.requests, offer.deliveries)
+        else "has never delivered"
+    )
     return f"{first} since {declared}, {created}, {delivered}"
 
 
@@ -438,7 +442,7 @@ def tenure_facts(offer: Offer) -> Dict[str, Any]:
         "declared_block": text(offer.declared_block),
         "first_delivery_block": text(offer.first_delivery_block),
         "created_block": text(offer.created_block),
-        "delivered": _delivered(offer),
+        "delivered": delivered_once(offer.requests, offer.deliveries),
         "says": tenure_words(offer),
     }
 

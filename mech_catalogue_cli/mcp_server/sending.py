@@ -28,10 +28,12 @@ entry); caps and the run's spending are kept per asset.
 import json
 import logging
 import time
-from typing import Any, Dict, Optional, Tuple, Union
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Dict, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
+from filelock import Timeout
 from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
 from mech_catalogue_core.ipfs.unixfs import root_digest
 from mech_catalogue_core.model.payment import ASSET_NATIVE, ASSETS, payment_terms
@@ -47,6 +49,7 @@ from .market import (
     Marketplace,
     RequestReverted,
     SignedRequest,
+    correct_request_id,
 )
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
@@ -191,7 +194,7 @@ class RequestSender:
             _meta={REQUEST_META_KEY: body},
         )
 
-    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements
+    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements
         self,
         tool: ServedTool,
         offer: Offer,
@@ -217,10 +220,21 @@ class RequestSender:
         assert (
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
-        async with self.lock:
+        async with self.lock, self.state_folder_lock() as locked:
+            if not locked:
+                return (
+                    f"another server process sending from {journal.folder} held its "
+                    f"lock for {self._lock_wait():g} s; nothing was sent: call again"
+                )
             entry = journal.load(key)
             if entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
+                if status == STATUS_DOES_NOT_EXIST and entry.tx_hash:
+                    # mined under another id than the one derived before sending?
+                    if await anyio.to_thread.run_sync(self.correct_request_id, entry):
+                        status = await anyio.to_thread.run_sync(
+                            market.status, entry.request_id
+                        )
                 if status != STATUS_DOES_NOT_EXIST:
                     if entry.status == CallStatus.PREPARED:
                         entry.status = CallStatus.SENT
@@ -307,6 +321,7 @@ class RequestSender:
                 prepared.raw_tx = signed.raw_tx
                 prepared.tx_hash = signed.tx_hash
                 prepared.account_nonce = signed.account_nonce
+                prepared.paid_at = time.time()
                 journal.save(
                     prepared
                 )  # before the broadcast: a retry re-sends these bytes
@@ -375,8 +390,46 @@ class RequestSender:
             self.settings.io_timeout,
         )
         entry.status = CallStatus.SENT
+        self.correct_request_id(entry)
         journal.save(entry)
         return entry
+
+    def correct_request_id(self, entry: JournalEntry) -> bool:
+        """:func:`.market.correct_request_id` with this sender's market and journal.
+
+        :param entry: a journal entry with its ``tx_hash``.
+        :return: whether the id was corrected.
+        """
+        assert (
+            self.market is not None and self.journal is not None
+        )  # nosec: a sender exists only with both
+        return correct_request_id(self.market, self.journal, entry)
+
+    def _lock_wait(self) -> float:
+        """Seconds a send waits for another process's: its reads, upload and receipt.
+
+        :return: seconds.
+        """
+        return 4 * self.settings.io_timeout
+
+    @asynccontextmanager
+    async def state_folder_lock(self) -> AsyncIterator[bool]:
+        """Hold the journal's cross-process send lock (:meth:`.market.Journal.send_lock`).
+
+        :yield: True when held; False when another process held it past
+            :meth:`_lock_wait` (then nothing may be sent).
+        """
+        assert self.journal is not None  # nosec: a sender exists only with one
+        lock = self.journal.send_lock(self._lock_wait())
+        try:
+            await anyio.to_thread.run_sync(lock.acquire)
+        except Timeout:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
 
     async def resumed_from_chain(
         self, tool: ServedTool, arguments: Dict[str, Any], key: str

@@ -33,8 +33,8 @@ class PaidRecord:
 
     :param request_id: 0x + 64 hex ("" for an entry that could not be read).
     :param price: wei paid (0 for an unreadable entry).
-    :param written_at: unix seconds the entry was last written (its file's mtime; a
-        delivered entry is rewritten later, which only keeps it in the window longer).
+    :param written_at: unix seconds the request was paid (the entry's ``paid_at``; its
+        file's mtime for entries older than that field).
     :param problem: why the entry could not be read ("" when it was).
     """
 

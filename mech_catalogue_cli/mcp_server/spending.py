@@ -15,8 +15,8 @@
 """What the call journal says was paid: the input of ``--max-spend`` across restarts.
 
 Reads every entry of ``<state-dir>/calls/`` (``market.Journal``) paid in the native
-token as a :class:`.spend_cap.PaidRecord`: its request id, price (wei) and when the file
-was last written (token payments have per-run caps in their own units).
+token as a :class:`.spend_cap.PaidRecord`: its request id, price (wei) and when it was
+paid (``paid_at``, else when the file was last written) (token payments have per-run caps in their own units).
 An entry this server did not write (``market.entry_from_json`` refuses it) is a record
 with a problem, so the cap refuses to pay rather than guess its price. The decision is
 :meth:`.spend_cap.SpendLedger.count_journal`.
@@ -62,5 +62,8 @@ def journal_records(folder: Path) -> List[PaidRecord]:
             continue
         if payment_terms(entry.payment_type).way is not PaymentWay.NATIVE:
             continue  # a token's price is in its own units; its cap is per run
-        records.append(PaidRecord(entry.request_id, entry.price, written_at))
+        # dated by when it was paid; entries older than ``paid_at`` by their file's time
+        records.append(
+            PaidRecord(entry.request_id, entry.price, entry.paid_at or written_at)
+        )
     return records

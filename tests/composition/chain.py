@@ -18,7 +18,7 @@
 final state                                        next state
 =================================================  ==============================================
 ``FinishedRegistrationRound``                      ``RegistrySnapshotRound``
-``FinishedCatalogueReadyRound``                    ``ToolChoiceRound`` (test consumer)
+``FinishedCatalogueReadyRound``                    ``ToolChoiceRound`` (the skill's)
 ``FinishedWithoutUpdateRound``                     ``ToolChoiceRound`` (previous period's views)
 ``FinishedToolChoiceRound``                        ``MechRequestRound`` (mech-interact)
 ``NoToolChoiceRound``                              ``ResetAndPauseRound``
@@ -41,7 +41,7 @@ else (a service that also publishes needs a router round on ``tx_submitter``).
 
 from typing import Any, Dict, Tuple
 
-from tests.composition import consumer
+from tests.composition.consumer import consumer_app
 from tests.mech_interact import load_mech_interact
 
 
@@ -56,6 +56,7 @@ def composed_app() -> Tuple[Any, Any]:
     import packages.valory.skills.registration_abci.rounds as RegistrationAbci
     import packages.valory.skills.reset_pause_abci.rounds as ResetAndPauseAbci
     import packages.valory.skills.transaction_settlement_abci.rounds as TxAbci
+    from packages.mech_catalogue.skills.requester_chained_abci import consumer
     from packages.mech_catalogue.skills.tool_metadata_abci.states.final_states import (
         FinishedCatalogueReadyRound,
         FinishedWithoutUpdateRound,
@@ -91,7 +92,7 @@ def composed_app() -> Tuple[Any, Any]:
         (
             RegistrationAbci.AgentRegistrationAbciApp,
             ToolMetadataAbci.ToolMetadataAbciApp,
-            consumer.ConsumerAbciApp,
+            consumer_app(),
             mech_interact.MechInteractAbciApp,
             TxAbci.TransactionSubmissionAbciApp,
             ResetAndPauseAbci.ResetPauseAbciApp,

@@ -15,8 +15,8 @@
 """Our catalogue composed with mech-interact's own code (v0.32.3, unchanged).
 
 What runs here: mech-interact's packages synced and verified against its packages.json;
-its ``MechInteractAbciApp`` chained with our apps and a test-only consumer round
-(``tests/composition/consumer.py``); its ``SynchronizedData`` ranking our ``mechs_info``
+its ``MechInteractAbciApp`` chained with our apps and the requester skill's consumer round
+(wrapped alone by ``tests/composition/consumer.py``); its ``SynchronizedData`` ranking our ``mechs_info``
 read from the devnet's real MechMarketplace; its ``AgentMech`` contract class building
 the request call; its ``MechMM.get_response`` finding the delivery, and the response
 read at the URL its ``MechResponseBehaviour`` builds. The mech operator is the devnet
@@ -39,6 +39,7 @@ from typing import Any, Dict
 import pytest
 import requests
 from aea.configurations.data_types import PackageId
+from mech_catalogue_core.catalogue.mech_request import SELECTED_MECHS, choose_offer
 from mech_catalogue_core.catalogue.views import (
     views_document,
     views_from_document,
@@ -228,6 +229,10 @@ def test_the_chain_routes_our_rounds_through_mech_interacts() -> None:
     """chain() accepts mech-interact's app between ours; each hop lands on its real class."""
     app, _ = composed_app()
     # pylint: disable=import-error,no-name-in-module,import-outside-toplevel
+    from packages.mech_catalogue.skills.requester_chained_abci.consumer import (
+        Event,
+        ToolChoiceRound,
+    )
     from packages.mech_catalogue.skills.tool_metadata_abci.rounds import (
         FetchManifestsRound,
     )
@@ -241,8 +246,6 @@ def test_the_chain_routes_our_rounds_through_mech_interacts() -> None:
         RandomnessTransactionSubmissionRound,
         ValidateTransactionRound,
     )
-
-    from tests.composition.consumer import Event, ToolChoiceRound
 
     table = app.transition_function
     assert FetchManifestsRound in table and MechRequestRound in table
@@ -370,13 +373,20 @@ def test_mech_interact_reads_the_consumers_request_and_ranks_our_mechs(
         "nonce-1",
     )
     assert metadata.extra_attributes == ARGUMENTS
-    ranked = data.ranked_mechs_addresses
     seeded = {  # mechs priced in the native token: mechs_info leaves token mechs out
         m["address"].lower()
         for m in devnet.info.mechs
         if m["kind"] == "marketplace" and m.get("asset", "native") == "native"
     }
-    assert seeded and {a.lower() for a in ranked} == seeded
+    # without the consumer's pin, mech-interact would rank every seeded native mech
+    unpinned = mech_interact_data(
+        catalogue, {k: v for k, v in updates.items() if k != SELECTED_MECHS}
+    )
+    assert seeded and {a.lower() for a in unpinned.ranked_mechs_addresses} == seeded
+    # with it, only the mech the catalogue's offer rule chose (tenure, not karma)
+    chosen = choose_offer(catalogue, TOOL).facts.address
+    assert chosen in seeded
+    assert [a.lower() for a in data.ranked_mechs_addresses] == [chosen]
 
 
 def test_a_paid_request_to_the_mech_mech_interact_ranks_first_is_answered(  # pylint: disable=too-many-locals

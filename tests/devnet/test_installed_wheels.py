@@ -303,7 +303,7 @@ def test_the_library_wheel_alone_imports_every_module_and_hashes(
     hashing backend the library did not declare: alone, ``chain.marketplace`` and
     ``chain.rpc_limits`` failed to import and every selector failed (a new user's
     report). Every module is imported here (the optional LangChain exporter only loads
-    its SDK when asked) and a selector is computed.
+    its SDK when asked), a selector is computed and a file of the catalogue page served.
 
     :param tmp_path_factory: pytest's temporary folder factory.
     """
@@ -321,6 +321,9 @@ def test_the_library_wheel_alone_imports_every_module_and_hashes(
         "    importlib.import_module(module.name)\n"
         "from mech_catalogue_core.chain.registry import selector\n"
         "print(selector('getHashes(uint256)').hex())\n"
+        "from mech_catalogue_core.http_api.routes import route\n"
+        "print(route('GET', '/catalogue/app.js', b'', None, 0.0, 1, 1.0).status_code)\n"
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [selector("getHashes(uint256)").hex()]
+    # the catalogue page's files are package data of the wheel, served from it
+    assert done.stdout.split() == [selector("getHashes(uint256)").hex(), "200"]

@@ -44,6 +44,7 @@ from scripts.devnet import RegisteredManifest
 from scripts.run_local.logs import agreed_catalogues
 from scripts.run_local.runner import LocalRun
 from scripts.run_local.view import AgentView, get_json, read_agent
+from tests.browser import Page, chromium, missing_browser
 from tests.e2e.conftest import E2E_DIR, log_tail, wait_for
 from tests.e2e.http_fuzz import RawAnswer, send_raw
 
@@ -149,6 +150,43 @@ def test_catalogue_served_over_http(agent_run: LocalRun) -> None:
     ]
     assert broken and broken[0]["status"] != "ok"
     assert "invalid_json" in {problem["code"] for problem in broken[0]["problems"]}
+
+
+def test_the_agents_catalogue_page_in_a_browser(agent_run: LocalRun) -> None:
+    """The agent serves the catalogue page: search, a typed tool's form, its mech's page.
+
+    Headless chromium (tests/browser.py) against the agent's own HTTP server, so the
+    page's headers pass the agent's connection as the library's route writes them.
+
+    :param agent_run: the running agent.
+    """
+    reason = missing_browser()
+    if reason is not None:
+        pytest.skip(reason)
+    _first_catalogue(agent_run)
+    base = f"{agent_run.processes[0].http_url}/catalogue/"
+    with urllib.request.urlopen(base, timeout=10) as response:  # nosec B310
+        policy = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+    with chromium() as driver:
+        page = Page(driver, base)
+        page.open("/search?q=prediction+online")
+        assert "tools from" in page.texts("#status")[0]
+        rows = page.offer_rows()
+        assert rows[0]["tool"] == "prediction-online"
+        page.click(page.css("#results a.tool-link")[0])
+        arguments = page.driver.execute_script(
+            "return [...document.querySelectorAll('[data-argument]')]"
+            ".map(e => e.getAttribute('data-argument'))"
+        )
+        assert {"prompt", "temperature", "max_tokens"} <= set(arguments)
+        mech_link = page.css("#offers a.mech-link")[0]
+        key = mech_link.get_attribute("title")
+        page.click(mech_link)
+        assert page.texts("#mech-key") == [key]
+        assert "prediction-online" in page.texts("#mech-tools li")
+        assert driver.execute_script("return typeof window.__pwned") == "undefined"
 
 
 def test_http_api_survives_generated_requests(agent_run: LocalRun) -> None:

@@ -15,37 +15,55 @@
 """A consumer's choice: one mech request for a tool of the agreed catalogue (pure).
 
 What a service chained after the catalogue rounds decides before mech-interact's
-``MechRequestRound`` (docs/running.md, "Composing with mech-interact"):
+``MechRequestRound`` (docs/running.md, "Embedding the catalogue in a service"):
 
-1. :func:`find_tool`: the tool must be offered by a usable entry (status ``ok``) whose
-   marketplace facts this period are rankable (:attr:`MechFacts.rankable`): mech-interact's
-   ranking takes ``log(max_delivery_rate)`` and raises on the zeros an entry without facts
-   carries in ``mechs_info``;
-2. :func:`check_arguments`: the call's typed arguments must match the tool's input schema
-   (:meth:`Tool.input_schema`, JSON Schema 2020-12, checked with ``jsonschema``);
+1. :func:`choose_offer`: the mech contract to pay, for a tool asked by name or by kind
+   (``Tool.kind``, the vocabulary of ``model.tool.TOOL_KINDS``): among the mech contracts
+   of usable entries (status ``ok``) that offer it, have rankable marketplace facts this
+   period (:attr:`MechFacts.rankable`: mech-interact's ranking takes
+   ``log(max_delivery_rate)`` and raises on the zeros an entry without facts carries in
+   ``mechs_info``) and are paid in the native token (mech-interact's own ``mechs_info``
+   leaves the others out: ``views.priced_in_another_unit``), the first by the catalogue's
+   offer rule (``catalogue.offer_rank``: tenure, then price, then address);
+2. :func:`check_arguments`: the call's typed arguments must match that mech's tool's input
+   schema (:meth:`Tool.input_schema`, JSON Schema 2020-12, checked with ``jsonschema``);
 3. :func:`mech_request`: the synchronized-data updates mech-interact v0.32.3 reads
-   (its ``SynchronizedData.mech_requests``, ``mech_tool``, ``is_marketplace_v2``): a JSON list
-   of one ``MechMetadata`` (``prompt``, ``tool``, ``nonce``, ``extra_attributes`` = the typed
-   arguments, which mech-interact merges into the request's IPFS payload).
+   (its ``SynchronizedData.mech_requests``, ``mech_tool``, ``is_marketplace_v2``,
+   ``selected_mechs``): a JSON list of one ``MechMetadata`` (``prompt``, ``tool``,
+   ``nonce``, ``extra_attributes`` = the typed arguments, which mech-interact merges into
+   the request's IPFS payload), and the chosen mech contract as its pin, so mech-interact
+   pays the mech this rule chose, not the one its karma-based score would (a score a mech
+   raises by paying itself).
 
-Nothing here reads the network; the money side (which mech is paid, how much) is
-mech-interact's ranking over the agreed ``mechs_info``, never text from a manifest.
+Nothing here reads the network; which mech is paid comes from the agreed marketplace
+facts and the rule above, how much from the mech contract itself (mech-interact reads
+``maxDeliveryRate()`` before paying), never from text in a manifest.
 """
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
 from jsonschema import Draft202012Validator
+from mech_catalogue_core.catalogue.offer_rank import (
+    delivered_once,
+    rank_key,
+    seniority_key,
+)
+from mech_catalogue_core.catalogue.views import priced_in_another_unit
 from mech_catalogue_core.model.catalogue import STATUS_OK, Catalogue, Mech
+from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.model.tool import Tool
 
 #: mech-interact v0.32.3's synchronized-data keys the request writes
-#: (``mech_interact_abci/states/base.py``: ``SynchronizedData.mech_requests`` ...)
-MECH_REQUESTS, MECH_TOOL, IS_MARKETPLACE_V2 = (
+#: (``mech_interact_abci/states/base.py``: ``SynchronizedData.mech_requests`` ...;
+#: ``selected_mechs`` is its consumer pin, lowercase addresses)
+MECH_REQUESTS, MECH_TOOL, IS_MARKETPLACE_V2, SELECTED_MECHS = (
     "mech_requests",
     "mech_tool",
     "is_marketplace_v2",
+    "selected_mechs",
 )
 
 
@@ -53,54 +71,125 @@ class MechRequestError(ValueError):
     """No request can be made from the catalogue; the message says why and what to do."""
 
 
-def offering_mechs(catalogue: Catalogue, tool_name: str) -> List[Tuple[Mech, Tool]]:
-    """Return the usable entries offering a tool, with that entry's tool description.
+@dataclass(frozen=True)
+class Offer:
+    """One mech contract that offers the wanted tool.
+
+    :param mech: the catalogue entry (its service's manifest).
+    :param tool: that entry's description of the tool (its input schema is the one the
+        arguments are checked against).
+    :param facts: the mech contract's marketplace facts (its address is paid).
+    """
+
+    mech: Mech
+    tool: Tool
+    facts: MechFacts
+
+    def rank(self) -> Tuple[object, ...]:
+        """The offer's place under the catalogue's offer rule (smaller first).
+
+        The agreed catalogue holds no tenure blocks (declaration, first delivery since):
+        those tiers are unknown here for every offer, so "delivered at least once", then
+        the earliest ``CreateMech`` block, then the cheaper, then the lower address decide.
+
+        :return: :func:`catalogue.offer_rank.rank_key` of the offer.
+        """
+        facts = self.facts
+        seniority = seniority_key(
+            None,
+            None,
+            delivered_once(facts.requests, facts.deliveries),
+            facts.created_block,
+        )
+        return rank_key(seniority, facts.max_delivery_rate, facts.address.lower())
+
+
+def _wanted(tool: Tool, tool_name: str, kind: str) -> bool:
+    return tool.name == tool_name if tool_name else tool.kind == kind
+
+
+def _what(tool_name: str, kind: str) -> str:
+    return f"tool {tool_name!r}" if tool_name else f"tool kind {kind!r}"
+
+
+def offering_mechs(
+    catalogue: Catalogue, tool_name: str = "", kind: str = ""
+) -> List[Tuple[Mech, Tool]]:
+    """Return the usable entries offering a tool (by name, else by kind), with that tool.
 
     :param catalogue: the agreed catalogue.
-    :param tool_name: the tool name (exact).
-    :return: ``(entry, tool)`` pairs of status-``ok`` entries listing ``tool_name``, in
-        catalogue order (every entry, rankable or not).
+    :param tool_name: the tool name (exact; "" to choose by ``kind``).
+    :param kind: the tool kind (``Tool.kind``), used when ``tool_name`` is "".
+    :return: ``(entry, tool)`` pairs of status-``ok`` entries, in catalogue order (every
+        entry, whatever its marketplace facts).
     """
     return [
         (mech, tool)
         for mech in catalogue.mechs
         if mech.status == STATUS_OK
         for tool in mech.tools
-        if tool.name == tool_name
+        if _wanted(tool, tool_name, kind)
     ]
 
 
-def find_tool(catalogue: Catalogue, tool_name: str) -> Tuple[Tool, int]:
-    """Find a tool offered by usable entries that have rankable marketplace facts.
+def choose_offer(catalogue: Catalogue, tool_name: str = "", kind: str = "") -> Offer:
+    """Choose the mech contract to pay for a tool asked by name or by kind.
 
     :param catalogue: the agreed catalogue.
-    :param tool_name: the tool name.
-    :return: the tool's description (of the first such entry, catalogue order) and how
-        many such entries offer it.
-    :raises MechRequestError: when no usable entry offers it (the message lists the
-        offered tools), or none of those has rankable facts this period.
+    :param tool_name: the tool name (exact); "" to choose by ``kind``.
+    :param kind: the tool kind, used when ``tool_name`` is "".
+    :return: the first payable offer by :meth:`Offer.rank`.
+    :raises MechRequestError: when neither or both of ``tool_name`` and ``kind`` are
+        given; when no usable entry offers the tool or kind (the message lists what is
+        offered); when the entries offering it have no rankable facts this period; or
+        when they are paid only in a token or by subscription (the requester pays the
+        native token only).
     """
-    listed = offering_mechs(catalogue, tool_name)
+    if bool(tool_name) == bool(kind):
+        raise MechRequestError(
+            "set exactly one of the requested tool name and the requested tool kind "
+            f"(got name {tool_name!r}, kind {kind!r})"
+        )
+    what = _what(tool_name, kind)
+    listed = offering_mechs(catalogue, tool_name, kind)
     if not listed:
+        usable = [t for m in catalogue.mechs if m.status == STATUS_OK for t in m.tools]
         offered = sorted(
-            {t.name for m in catalogue.mechs if m.status == STATUS_OK for t in m.tools}
+            {t.name for t in usable}
+            if tool_name
+            else {t.kind for t in usable if t.kind}
         )
         raise MechRequestError(
-            f"no usable mech in the catalogue offers tool {tool_name!r}; set the "
-            f"requested tool to one of: {offered}"
+            f"no usable mech in the catalogue offers {what}; set it to one of: {offered}"
         )
-    offers = [
-        (mech, tool)
+    ranked = [
+        (mech, tool, facts)
         for mech, tool in listed
-        if any(facts.rankable for facts in mech.marketplace)
+        for facts in mech.marketplace
+        if facts.rankable
     ]
-    if not offers:
+    if not ranked:
         raise MechRequestError(
-            f"tool {tool_name!r} is offered by {len(listed)} entries, none with "
-            "marketplace facts this period (marketplace address unset or the read "
-            "failed): mech-interact cannot rank them; no request this period"
+            f"{what} is offered by {len(listed)} entries, none with marketplace facts "
+            "this period (marketplace address unset or the read failed): mech-interact "
+            "cannot rank them; no request this period"
         )
-    return offers[0][1], len(offers)
+    native = [
+        Offer(mech, tool, facts)
+        for mech, tool, facts in ranked
+        if not priced_in_another_unit(facts)
+    ]
+    if not native:
+        ways = sorted(
+            {facts.payment_type_name or facts.payment_type for _, _, facts in ranked}
+        )
+        raise MechRequestError(
+            f"{what} is offered only by mechs paid in a token or by subscription "
+            f"({', '.join(ways)}): the requester pays in the native token only "
+            "(mech-interact v0.32.3 pays tokens only at its fixed per-chain token address "
+            "and ranks every rate as one unit); no request this period"
+        )
+    return min(native, key=Offer.rank)
 
 
 def check_arguments(tool: Tool, arguments: Mapping[str, Any]) -> None:
@@ -164,35 +253,40 @@ def request_nonce(catalogue_digest: str, period: int, tool_name: str) -> str:
     return hashlib.sha256(seed).hexdigest()[:32]
 
 
-def mech_request(
+def mech_request(  # pylint: disable=too-many-arguments
     catalogue: Catalogue,
     tool_name: str,
     prompt: str,
     arguments: Mapping[str, Any],
     nonce: str,
+    kind: str = "",
 ) -> Dict[str, Any]:
     """Build the synchronized-data updates for one mech request.
 
     :param catalogue: the agreed catalogue.
-    :param tool_name: the tool to call.
+    :param tool_name: the tool to call ("" to choose a tool of ``kind``).
     :param prompt: the request's free text.
     :param arguments: the tool's typed arguments.
     :param nonce: the request nonce (:func:`request_nonce`).
+    :param kind: the tool kind, used when ``tool_name`` is "".
     :return: ``{"mech_requests": JSON list of one MechMetadata, "mech_tool": str,
-        "is_marketplace_v2": True}``; :class:`MechRequestError` (from :func:`find_tool`,
-        :func:`call_arguments` or :func:`check_arguments`) when the tool is not offered
-        with rankable facts or the arguments do not match its schema.
+        "is_marketplace_v2": True, "selected_mechs": JSON list of the chosen mech
+        contract's lowercase address}``; :class:`MechRequestError` (from
+        :func:`choose_offer`, :func:`call_arguments` or :func:`check_arguments`) when no
+        payable offer exists or the arguments do not match the chosen tool's schema.
     """
-    tool, _ = find_tool(catalogue, tool_name)
+    offer = choose_offer(catalogue, tool_name, kind)
+    tool = offer.tool
     check_arguments(tool, call_arguments(tool, prompt, arguments))
     request = {
         "prompt": prompt,
-        "tool": tool_name,
+        "tool": tool.name,
         "nonce": nonce,
         "extra_attributes": dict(arguments),
     }
     return {
         MECH_REQUESTS: json.dumps([request], sort_keys=True),
-        MECH_TOOL: tool_name,
+        MECH_TOOL: tool.name,
         IS_MARKETPLACE_V2: True,
+        SELECTED_MECHS: json.dumps([offer.facts.address.lower()]),
     }

@@ -47,7 +47,7 @@ field                  value written here, for a mech with marketplace facts
 Only mechs whose status is ``ok`` (including a kept last good manifest) are listed, one
 item per mech contract paid in the native token whose facts are confirmed and complete
 with a rate >= 1 (``MechFacts.rankable``; token and subscription mechs are left out:
-:func:`_priced_in_another_unit`): mech-interact's score takes ``log(max_delivery_rate)``, so a
+:func:`priced_in_another_unit`): mech-interact's score takes ``log(max_delivery_rate)``, so a
 rate of 0, or a 0 standing in for an unread value, would make its ranking raise. A mech
 contract left out is still listed, with its reasons, in ``GET /mechs``.
 
@@ -226,7 +226,7 @@ def views_selection(
     return frozenset(admitted)
 
 
-def _priced_in_another_unit(facts: MechFacts) -> bool:
+def priced_in_another_unit(facts: MechFacts) -> bool:
     """Whether the mech is paid in a token or by subscription, not the native token.
 
     mech-interact's cost score is ``1 / (1 + log(max_delivery_rate))`` over every mech
@@ -266,7 +266,7 @@ def mechs_info_view(
         view.extend(
             _fact_item(mech, facts, tools)
             for facts in mech.marketplace
-            if facts.rankable and not _priced_in_another_unit(facts)
+            if facts.rankable and not priced_in_another_unit(facts)
         )
     return view
 

@@ -25,11 +25,13 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
   :func:`.request_line.target_refusal`) is at most
   :data:`MAX_URL_LENGTH` characters (else 414 ``url_too_long``) of printable ASCII, and
   carries no fragment (else 400 ``invalid_url``);
-- the path is one of the routes exactly (:data:`FIXED_PATHS`, the skill's extra paths, or
-  ``/tools/<name>`` with one segment); anything else, a trailing slash, ``..`` or a
-  percent-encoded route included, is 404 ``unknown_path``;
-- ``<name>`` is percent-decoded strictly (``%`` + two hex digits, the bytes UTF-8), else
-  400 ``invalid_path``;
+- the path is one of the routes exactly (:data:`FIXED_PATHS`, the skill's extra paths,
+  ``/tools/<name>`` or ``/mechs/<key>`` with one segment, or ``/catalogue/<file>`` with a
+  file name of :data:`PAGE_FILE_NAME` or none); anything else, a trailing slash, ``..``
+  or a percent-encoded route included, is 404 ``unknown_path``;
+- ``<name>`` and ``<key>`` are percent-decoded strictly (``%`` + two hex digits, the
+  bytes UTF-8), else 400 ``invalid_path``; a page ``<file>`` is never decoded (which
+  files exist is decided by :mod:`.page_files`, never by a path on disk);
 - the method is ``GET``, case-sensitive as RFC 9110 section 9.1 says (405
   ``method_not_allowed`` with ``Allow: GET``; ``get`` is another method);
 - the query has only the route's parameters, each once, as ``key=value`` (400
@@ -37,7 +39,8 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
   ``/tools`` and ``/tools/<name>`` is 1 to :data:`MAX_CURSOR_DIGITS` ASCII digits (400
   ``invalid_cursor``); the ``/tools``
   ``kind`` is a lowercase word of at most 64 characters (400 ``invalid_kind``);
-- a ``/tools`` search (any of :data:`SEARCH_PARAMETERS`) is checked value by value (400
+- a ``/tools`` search (any of :data:`SEARCH_PARAMETERS`), and every ``/offers``
+  request, is checked value by value (400
   ``invalid_search_parameter``, naming the parameter and what it takes): ``q``
   percent-decodes (``+`` a space) to UTF-8 text of at most ``MAX_QUERY_CHARS``;
   ``max_price`` is 1 to 18 ASCII digits; ``sort`` a :class:`.SearchSort`; ``payment`` a
@@ -51,7 +54,7 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http import HTTPStatus
 from typing import Dict, Iterable, Optional, Tuple, Union
 from urllib.parse import unquote_to_bytes
@@ -70,6 +73,18 @@ MECHS_PATH = "/mechs"
 HEALTHCHECK_PATH = "/healthcheck"
 #: the route of ``/tools/<name>`` in :attr:`Request.path`
 TOOL_ROUTE = "/tools/{name}"
+#: one page of matching offers (a tool of one mech) with their chain facts: the page's search
+OFFERS_PATH = "/offers"
+MECH_PREFIX = "/mechs/"
+#: the route of ``/mechs/<key>`` (one mech's ``/mechs`` entry) in :attr:`Request.path`
+MECH_ROUTE = "/mechs/{key}"
+#: the catalogue web page's files (``/catalogue/`` is its ``index.html``)
+PAGE_PREFIX = "/catalogue/"
+#: the route of ``/catalogue/<file>`` in :attr:`Request.path`
+PAGE_ROUTE = "/catalogue/{file}"
+#: what a page file's name may be: a lowercase word, a dot and a suffix (no folder, no dot
+#: first, nothing percent-encoded)
+PAGE_FILE_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}\.(?:html|css|js)")
 CURSOR = "cursor"
 #: the ``/tools`` filter: tools of one kind (``Tool.kind``), a lowercase word
 KIND = "kind"
@@ -97,6 +112,7 @@ SEARCH_PARAMETERS: Tuple[str, ...] = (
 #: route -> the query parameters it accepts
 FIXED_PATHS: Dict[str, Tuple[str, ...]] = {
     TOOLS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
+    OFFERS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
     MECHS_PATH: (CURSOR,),
     HEALTHCHECK_PATH: (),
 }
@@ -119,6 +135,7 @@ INVALID_KIND = "invalid_kind"
 INVALID_SEARCH_PARAMETER = "invalid_search_parameter"
 UNEXPECTED_BODY = "unexpected_body"
 UNKNOWN_TOOL = "unknown_tool"
+UNKNOWN_MECH = "unknown_mech"
 #: no catalogue agreed yet: the catalogue routes answer 503, as ``/healthcheck`` does
 NO_CATALOGUE = "no_catalogue"
 INTERNAL_ERROR = "internal_error"
@@ -155,6 +172,7 @@ ERROR_STATUS: Dict[str, int] = {
     INVALID_SEARCH_PARAMETER: 400,
     UNEXPECTED_BODY: 400,
     UNKNOWN_TOOL: 404,
+    UNKNOWN_MECH: 404,
     NO_CATALOGUE: 503,
     INTERNAL_ERROR: 500,
     MISDIRECTED_REQUEST: 421,
@@ -263,14 +281,17 @@ def quoted(text: str) -> str:
 class Request:
     """A request the API can answer.
 
-    :param path: the route: a key of :data:`FIXED_PATHS`, an extra path of the skill, or
-        :data:`TOOL_ROUTE`.
+    :param path: the route: a key of :data:`FIXED_PATHS`, an extra path of the skill,
+        :data:`TOOL_ROUTE`, :data:`MECH_ROUTE` or :data:`PAGE_ROUTE`.
     :param tool_name: the decoded ``<name>`` of ``/tools/<name>`` ("" otherwise).
     :param cursor: the ``/tools`` cursor as an offset (None when absent).
     :param kind: the ``/tools`` kind filter ("" when absent: every tool).
     :param search: the ``/tools`` search (None: no search parameter was given); its
         ``page_size`` is the default, the server sets its own.
     :param search_cursor: the search's cursor as given ("" when absent).
+    :param mech_key: the decoded ``<key>`` of ``/mechs/<key>`` ("" otherwise).
+    :param page_file: the ``<file>`` of ``/catalogue/<file>`` ("" otherwise, and for
+        ``/catalogue/`` itself: the page's ``index.html``).
     """
 
     path: str
@@ -279,6 +300,8 @@ class Request:
     kind: str = ""
     search: Optional[SearchQuery] = None
     search_cursor: str = ""
+    mech_key: str = ""
+    page_file: str = ""
 
 
 def _target(url: str) -> Union[str, HttpResult]:
@@ -309,25 +332,42 @@ def _target(url: str) -> Union[str, HttpResult]:
 def _route(path: str, extra_paths: Iterable[str]) -> Union[Request, HttpResult]:
     if path in FIXED_PATHS or path in extra_paths:
         return Request(path)
-    raw_name = path[len(TOOL_PREFIX) :] if path.startswith(TOOL_PREFIX) else ""
-    if not raw_name or "/" in raw_name:
-        served = ", ".join(sorted({*FIXED_PATHS, *extra_paths, TOOL_ROUTE}))
-        return error_result(
-            UNKNOWN_PATH, f"{quoted(path)} is not served; the paths are {served}"
-        )
+    if path.startswith(PAGE_PREFIX):
+        file = path[len(PAGE_PREFIX) :]
+        if not file or PAGE_FILE_NAME.fullmatch(file):
+            return Request(PAGE_ROUTE, page_file=file)
+    for prefix, route, what in (
+        (TOOL_PREFIX, TOOL_ROUTE, "tool name"),
+        (MECH_PREFIX, MECH_ROUTE, "mech key"),
+    ):
+        raw_name = path[len(prefix) :] if path.startswith(prefix) else ""
+        if raw_name and "/" not in raw_name:
+            return _segment(route, raw_name, what)
+    served = ", ".join(
+        sorted({*FIXED_PATHS, *extra_paths, TOOL_ROUTE, MECH_ROUTE, PAGE_PREFIX})
+    )
+    return error_result(
+        UNKNOWN_PATH, f"{quoted(path)} is not served; the paths are {served}"
+    )
+
+
+def _segment(route: str, raw_name: str, what: str) -> Union[Request, HttpResult]:
+    """The request of a one-segment route, its segment percent-decoded strictly."""
     if not _PERCENT_ENCODED.fullmatch(raw_name):
         return error_result(
             INVALID_PATH,
-            f"the tool name {quoted(raw_name)} has a % not followed by two hex digits",
+            f"the {what} {quoted(raw_name)} has a % not followed by two hex digits",
         )
     try:
         name = unquote_to_bytes(raw_name).decode("utf-8")
     except UnicodeDecodeError:
         return error_result(
             INVALID_PATH,
-            f"the tool name {quoted(raw_name)} does not percent-decode to UTF-8",
+            f"the {what} {quoted(raw_name)} does not percent-decode to UTF-8",
         )
-    return Request(TOOL_ROUTE, tool_name=name)
+    if route == MECH_ROUTE:
+        return Request(route, mech_key=name)
+    return Request(route, tool_name=name)
 
 
 def _query(
@@ -353,17 +393,16 @@ def _query(
                 DUPLICATE_PARAMETER, f"{quoted(key)} is given more than once"
             )
         values[key] = value
-    if any(key in values for key in SEARCH_PARAMETERS):
+    if request.path == OFFERS_PATH or any(key in values for key in SEARCH_PARAMETERS):
         return _search_request(request, values)
     problem = _value_problem(values)
     if problem is not None:
         return problem
     cursor = values.get(CURSOR)
-    return Request(
-        request.path,
-        request.tool_name,
-        None if cursor is None else int(cursor),
-        values.get(KIND, ""),
+    return replace(
+        request,
+        cursor=None if cursor is None else int(cursor),
+        kind=values.get(KIND, ""),
     )
 
 

@@ -58,10 +58,20 @@ Routes (all GET, JSON bodies):
 ``marketplace`` lists each mech contract serving the entry (``model.market.MechFacts``:
 address, ``max_delivery_rate`` = price per request in wei as decimal text, payment type,
 counts, karma, the block read; a value that could not be read is null and named in
-``unread`` with the reason) with ``payment`` (``model.payment.Payment.to_dict()``: the
+``unread`` with the reason) with ``liveness`` (``model.vocabulary.MechLiveness``, from
+its counters) and ``payment`` (``model.payment.Payment.to_dict()``: the
 way, asset, decimals and price in whole units, and ``status`` ``unchecked`` when it can be
 paid in principle, else ``unsupported``/``price_unread`` with the ``reason``; no
 requester's balance is read here); empty when no marketplace facts were read.
+``/mechs/<key>``
+    one mech's ``/mechs`` entry, by its catalogue entry key (``MechRef.key``, as
+    ``/mechs`` gives it; percent-encoded in the path); 404 ``unknown_mech``.
+``/offers?<the search parameters of /tools?q=>``
+    one page of matching offers (a tool of one mech) with price, payment way, karma and
+    liveness, for the catalogue page: :mod:`.offers`.
+``/catalogue/``, ``/catalogue/<file>``
+    the catalogue web page and its files (:mod:`.page_files`), with a strict
+    Content-Security-Policy; 404 ``unknown_path`` for any other file.
 ``/healthcheck``
     freshness: ``{"status": "fresh"|"stale"|"no_catalogue", ...}``; 200 when fresh, else 503.
 
@@ -102,14 +112,25 @@ from mech_catalogue_core.exporters.names import (
     MCP_RULE,
     export_names,
 )
+from mech_catalogue_core.http_api.offers import (
+    contract_view,
+    search_offers,
+)
+from mech_catalogue_core.http_api.page_files import (
+    page_file,
+)
 from mech_catalogue_core.http_api.request import (
     HEALTHCHECK_PATH,
     INVALID_CURSOR,
     INVALID_SEARCH_PARAMETER,
+    MECH_ROUTE,
     MECHS_PATH,
     NO_CATALOGUE,
+    OFFERS_PATH,
+    PAGE_ROUTE,
     TOOL_ROUTE,
     TOOLS_PATH,
+    UNKNOWN_MECH,
     UNKNOWN_PATH,
     UNKNOWN_TOOL,
     HttpResult,
@@ -124,7 +145,6 @@ from mech_catalogue_core.model.catalogue import (
     Catalogue,
 )
 from mech_catalogue_core.model.market import MechFacts
-from mech_catalogue_core.model.payment import plan_payment
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     tool_for_model,
@@ -157,6 +177,8 @@ class CatalogueView:
     :param mech_entries: each mech's ``GET /mechs`` entry, encoded, ref order.
     :param counts: ``mechs``, ``tools``, ``stale_mechs``, ``errors``, ``collisions``.
     :param kinds: tool kind -> the names (page order) some mech offers with that kind.
+    :param mech_keys: each mech's catalogue entry key -> its place in
+        :attr:`mech_entries`.
     """
 
     exposed: ExposedCatalogue
@@ -169,6 +191,7 @@ class CatalogueView:
     )
     #: the running total of :attr:`mech_entries`' sizes (computed with them)
     mech_ends: Tuple[int, ...] = ()
+    mech_keys: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     # the search index of the catalogue, built on the first search (one entry at most)
     _search: Dict[str, SearchIndex] = field(
         default_factory=dict, repr=False, compare=False
@@ -265,6 +288,9 @@ class CatalogueView:
             exported=MappingProxyType(export_names(names, MCP_RULE)),
             mech_entries=entries,
             mech_ends=tuple(accumulate(len(entry) for entry in entries)),
+            mech_keys=MappingProxyType(
+                {m.ref.key: at for at, m in enumerate(catalogue.mechs)}
+            ),
             counts=MappingProxyType(
                 {
                     "mechs": len(catalogue.mechs),
@@ -429,10 +455,10 @@ def _facts_view(facts: MechFacts) -> Dict[str, Any]:
     :param facts: the facts.
     :return: ``MechFacts.to_dict()`` plus ``"payment"``:
         ``model.payment.Payment.to_dict()`` (way, asset, decimals, price in whole
-        units; status ``unchecked`` when payable in principle, else why not).
+        units; status ``unchecked`` when payable in principle, else why not) and
+        ``"liveness"`` (:func:`.offers.contract_view`).
     """
-    payment = plan_payment(facts.payment_type, facts.max_delivery_rate)
-    return {**facts.to_dict(), "payment": payment.to_dict()}
+    return contract_view(facts)
 
 
 def show_tool(
@@ -538,6 +564,26 @@ def list_mechs(
     return HttpResult(200, body + b"}")
 
 
+def show_mech(view: Optional[CatalogueView], key: str) -> HttpResult:
+    """Answer ``GET /mechs/<key>``: one mech's ``/mechs`` entry, in O(1).
+
+    :param view: the served catalogue.
+    :param key: the mech's catalogue entry key (``MechRef.key``).
+    :return: the entry (encoded once per catalogue); 404 ``unknown_mech`` when no mech
+        has that key; 503 ``no_catalogue`` before the first agreement.
+    """
+    if view is None:
+        return not_ready()
+    at = view.mech_keys.get(key)
+    if at is None:
+        return error_result(
+            UNKNOWN_MECH,
+            f"no mech in the catalogue has the key {quoted(key)}; keys are "
+            "<chain id>:<registry kind>:<registry address>:<id>, as GET /mechs gives them",
+        )
+    return HttpResult(200, view.mech_entries[at])
+
+
 def healthcheck(
     view: Optional[CatalogueView], now: float, max_age_seconds: float
 ) -> HttpResult:
@@ -593,6 +639,23 @@ def serve(
         return list_mechs(view, request.cursor, page_size)
     if request.path == HEALTHCHECK_PATH:
         return healthcheck(view, now, max_age_seconds)
+    return _serve_browsing(request, view, page_size)
+
+
+def _serve_browsing(
+    request: Request, view: Optional[CatalogueView], page_size: int
+) -> HttpResult:
+    """Answer the routes the catalogue page adds: its files, ``/offers``, ``/mechs/<key>``."""
+    if request.path == PAGE_ROUTE:
+        return page_file(request.page_file)
+    if request.path == MECH_ROUTE:
+        return show_mech(view, request.mech_key)
+    if request.path == OFFERS_PATH and request.search is not None:
+        if view is None:
+            return not_ready()
+        return search_offers(
+            view.search_index(), request.search, request.search_cursor, page_size
+        )
     return error_result(UNKNOWN_PATH, f"{quoted(request.path)} is not served here")
 
 

@@ -18,7 +18,8 @@ Anyone can register a mech and write its manifest, and every exporter, the agent
 views and the MCP server hand that text to language models. Three rules, one place:
 
 1. **Cleaned** (:func:`for_model`): characters a person does not see but a model reads
-   are removed: Unicode tag characters (U+E0000-E007F, which spell hidden ASCII), bidi
+   are removed: Unicode tag characters (U+E0000-E007F, which spell hidden ASCII, and the
+   rest of that block), every default-ignorable code point, bidi
    controls (U+202A-202E, U+2066-2069, U+200E/F, U+061C), zero-width characters
    (U+200B-200D, U+2060, U+FEFF), variation selectors (U+FE00-FE0F, U+E0100-E01EF), and
    C0/C1 controls other than newline and tab (a carriage return before a newline is
@@ -75,7 +76,10 @@ MAX_TEXT_CHARS = 1024
 MAX_LABEL_CHARS = 128
 
 #: every invisible or control character removed, as inclusive code-point ranges (fixed
-#: here, not read from ``unicodedata``, so every agent removes the same ones)
+#: here, not read from ``unicodedata``, so every agent removes the same ones): the
+#: format characters (general category Cf) and every ``Default_Ignorable_Code_Point``
+#: of Unicode 15.1 (DerivedCoreProperties.txt), assigned or not: a renderer shows none
+#: of them, so unassigned ones (U+E0080-E0FFF) can carry text as tag characters do
 INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
     (0x0000, 0x0008),  # C0 controls before tab
     (0x000B, 0x001F),  # C0 controls after newline (carriage return included)
@@ -93,20 +97,20 @@ INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
     (0x180B, 0x180F),  # Mongolian variation selectors and vowel separator
     (0x200B, 0x200F),  # zero-width space, non-joiner, joiner; LRM, RLM
     (0x202A, 0x202E),  # bidi embeddings and overrides
-    (0x2060, 0x2064),  # word joiner, invisible operators
-    (0x2066, 0x206F),  # bidi isolates, deprecated format controls
+    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates, U+2065
     (0x3164, 0x3164),  # Hangul filler
     (0xFE00, 0xFE0F),  # variation selectors
     (0xFEFF, 0xFEFF),  # zero-width no-break space (BOM)
     (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),  # unassigned, default ignorable
     (0xFFF9, 0xFFFB),  # interlinear annotation controls
     (0x110BD, 0x110BD),  # Kaithi number sign
     (0x110CD, 0x110CD),  # Kaithi number sign above
     (0x13430, 0x1343F),  # Egyptian hieroglyph format controls
     (0x1BCA0, 0x1BCA3),  # shorthand format controls
     (0x1D173, 0x1D17A),  # musical symbol format controls
-    (0xE0000, 0xE007F),  # tag characters (hidden ASCII)
-    (0xE0100, 0xE01EF),  # variation selectors supplement
+    (0xE0000, 0xE0FFF),  # tag characters (hidden ASCII), variation selectors
+    # supplement, and the rest of the block: unassigned, default ignorable
 )
 _INVISIBLE = re.compile(
     "[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in INVISIBLE_RANGES) + "]"

@@ -20,12 +20,20 @@ state (``SharedState.exposed``, set when the agents agreed on ``catalogue_digest
 """
 
 import json
-from typing import Any, Generator, Optional, Set, Tuple, Type, cast
+from typing import Any, Dict, Generator, Optional, Set, Tuple, Type, cast
 
 from mech_catalogue_core.catalogue.mech_request import (
+    MECH_TOOL,
+    SELECTED_MECHS,
     MechRequestError,
     mech_request,
     request_nonce,
+)
+from mech_catalogue_core.catalogue.request_task import (
+    RequestTask,
+    TaskError,
+    load_task,
+    task_from,
 )
 from mech_catalogue_core.model.catalogue import Catalogue
 
@@ -71,6 +79,27 @@ from packages.valory.skills.transaction_settlement_abci.behaviours import (
 )
 
 
+def requested_task(params: Any) -> RequestTask:
+    """This period's task: from ``requester_task_file`` when set, else the parameters.
+
+    :param params: the skill parameters (``requester_task_file``, ``requester_tool``,
+        ``requester_kind``, ``requester_prompt``, ``requester_arguments``).
+    :return: the task (``request_task.TaskError`` is raised, naming the file or
+        parameter and the field, when it is invalid).
+    """
+    if params.requester_task_file:
+        return load_task(params.requester_task_file)
+    document: Dict[str, Any] = {
+        "prompt": params.requester_prompt,
+        "arguments": params.requester_arguments,
+    }
+    if params.requester_kind:  # a kind replaces the (default) tool name
+        document["kind"] = params.requester_kind
+    elif params.requester_tool:
+        document["tool"] = params.requester_tool
+    return task_from(document, "the requester_* parameters")
+
+
 def choose(
     catalogue: Optional[Catalogue],
     catalogue_digest: str,
@@ -84,27 +113,30 @@ def choose(
     :param catalogue_digest: its digest ("" when there is none).
     :param agreed_digest: the agents' agreed ``catalogue_digest`` this period.
     :param period: the period count (part of the nonce).
-    :param params: the skill parameters (``requester_tool``, ``requester_prompt``,
-        ``requester_arguments``).
+    :param params: the skill parameters (:func:`requested_task`).
     :return: ``(payload content, log line)``: the JSON of the ``mech_request`` updates,
-        or ``""`` with the reason no request is made this period.
+        or ``""`` with the reason no request is made this period (an invalid task, no
+        payable offer, arguments that do not match the chosen tool's schema).
     """
-    tool = params.requester_tool
     if catalogue is None or catalogue_digest != agreed_digest:
         return "", (
             f"requester: no request this period: this agent does not hold the agreed "
             f"catalogue {agreed_digest or '(none yet)'}"
         )
-    nonce = request_nonce(agreed_digest, period, tool)
     try:
-        updates = mech_request(
-            catalogue, tool, params.requester_prompt, params.requester_arguments, nonce
+        task = requested_task(params)
+        nonce = request_nonce(
+            agreed_digest, period, task.tool_name or f"kind:{task.kind}"
         )
-    except MechRequestError as error:
+        updates = mech_request(
+            catalogue, task.tool_name, task.prompt, task.arguments, nonce, task.kind
+        )
+    except (TaskError, MechRequestError) as error:
         return "", f"requester: no request this period: {error}"
+    (mech,) = json.loads(updates[SELECTED_MECHS])
     return json.dumps(updates, sort_keys=True), (
-        f"requester: requesting tool {tool!r} (nonce {nonce}) from catalogue "
-        f"{agreed_digest}"
+        f"requester: requesting tool {updates[MECH_TOOL]!r} ({task.wanted}) from mech "
+        f"{mech} (nonce {nonce}) from catalogue {agreed_digest}"
     )
 
 

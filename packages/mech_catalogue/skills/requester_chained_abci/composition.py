@@ -43,7 +43,7 @@ final state                                     next state
 
 mech-interact is entered at ``MechRequestRound``, not at its ``MechVersionDetectionRound``:
 that round's V2 branch replaces ``mechs_info`` from a subgraph, and the point is to rank
-the agreed catalogue's ``mechs_info`` (docs/running.md, "Composing with mech-interact").
+the agreed catalogue's ``mechs_info`` (docs/running.md, "Embedding the catalogue in a service").
 So those two rounds and their final states (``FinishedMarketplaceLegacyDetectedRound``,
 ``FinishedMechLegacyDetectedRound``, ``FinishedMechInformationRound``,
 ``FailedMechInformationRound``) are left out (:class:`MarketplaceRequestAbciApp`).

@@ -12,12 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# pylint: disable=duplicate-code  # tests/composition keeps its own test-only round
 """The requester's own rounds: the tool choice (consumer) and the settlement router.
 
 ``ToolChoiceRound`` agrees on one mech request built from the agreed catalogue
 (:mod:`mech_catalogue_core.catalogue.mech_request`) and writes the keys mech-interact's
-``MechRequestRound`` reads (``mech_requests``, ``mech_tool``, ``is_marketplace_v2``).
+``MechRequestRound`` reads (``mech_requests``, ``mech_tool``, ``is_marketplace_v2``, and
+``selected_mechs``: the mech the catalogue's offer rule chose, pinned).
 
 ``PostTxSettlementRound`` sends a settled transaction back to the app that submitted it,
 by ``tx_submitter`` (the id of the round that prepared it): transaction settlement is one
@@ -35,6 +35,7 @@ from mech_catalogue_core.catalogue.mech_request import (
     IS_MARKETPLACE_V2,
     MECH_REQUESTS,
     MECH_TOOL,
+    SELECTED_MECHS,
 )
 
 from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
@@ -213,7 +214,12 @@ class RequesterAbciApp(AbciApp[Event]):
         PostTxSettlementRound: set(),
     }
     db_post_conditions: Dict[AppState, Set[str]] = {
-        FinishedToolChoiceRound: {MECH_REQUESTS, MECH_TOOL, IS_MARKETPLACE_V2},
+        FinishedToolChoiceRound: {
+            MECH_REQUESTS,
+            MECH_TOOL,
+            IS_MARKETPLACE_V2,
+            SELECTED_MECHS,
+        },
         NoToolChoiceRound: set(),
         FinishedMechRequestTxRound: set(),
         FinishedSubscriptionTxRound: set(),

@@ -17,12 +17,16 @@
 :class:`Params` is the catalogue's (``ToolMetadataParams`` with ``publish_*``), transaction
 settlement's and mech-interact's (``MechParams``: ``use_mech_marketplace``,
 ``mech_marketplace_config``, ``multisend_address``, ``ipfs_address``...), plus the
-requester's own: ``requester_tool`` (the tool name to call), ``requester_prompt`` and
-``requester_arguments`` (the typed arguments, a JSON object, checked against the tool's
-input schema each period).
+requester's own, the task of each period (``mech_catalogue_core.catalogue.request_task``):
+``requester_tool`` (the tool name to call) or ``requester_kind`` (a tool kind: the
+catalogue's offer rule chooses the tool and mech; when set, it replaces the tool name),
+``requester_prompt`` and ``requester_arguments`` (the typed arguments, a JSON object,
+checked against the chosen tool's input schema each period), or instead of all four
+``requester_task_file`` (a YAML or JSON task file, read each period).
 """
 
-from typing import Any, Dict
+from types import NoneType
+from typing import Any, Dict, Optional
 
 from packages.mech_catalogue.skills.manifest_publish_abci.models import (
     ManifestPublishParams,
@@ -103,7 +107,15 @@ class Params(
             "mech_wrapped_native_token_address is not set: set it to the chain's wrapped "
             "native token (Gnosis: WXDAI 0xe91D153E0b41518A2Ce8Dd3D7944Fa863463a97d)",
         )
-        self.requester_tool: str = take(kwargs, "requester_tool", str)
+        self.requester_tool: Optional[str] = take(
+            kwargs, "requester_tool", (str, NoneType)
+        )
+        self.requester_kind: Optional[str] = take(
+            kwargs, "requester_kind", (str, NoneType), None
+        )
+        self.requester_task_file: Optional[str] = take(
+            kwargs, "requester_task_file", (str, NoneType), None
+        )
         self.requester_prompt: str = take(kwargs, "requester_prompt", str)
         self.requester_arguments: Dict[str, Any] = take(
             kwargs, "requester_arguments", dict

@@ -21,9 +21,10 @@ from mech_catalogue_core.catalogue.mech_request import (
     IS_MARKETPLACE_V2,
     MECH_REQUESTS,
     MECH_TOOL,
+    SELECTED_MECHS,
     MechRequestError,
     call_arguments,
-    find_tool,
+    choose_offer,
     mech_request,
     request_nonce,
 )
@@ -109,7 +110,8 @@ def test_a_valid_call_writes_mech_interact_s_keys_with_the_prompt_apart() -> Non
     updates = mech_request(
         catalogue, TOOL, "Summarise it", {"url": "https://a.example", "words": 80}, "n1"
     )
-    assert set(updates) == {MECH_REQUESTS, MECH_TOOL, IS_MARKETPLACE_V2}
+    assert set(updates) == {MECH_REQUESTS, MECH_TOOL, IS_MARKETPLACE_V2, SELECTED_MECHS}
+    assert json.loads(updates[SELECTED_MECHS]) == [facts(4, 1).address]
     assert updates[MECH_TOOL] == TOOL and updates[IS_MARKETPLACE_V2] is True
     (request,) = json.loads(updates[MECH_REQUESTS])
     assert request == {
@@ -124,14 +126,14 @@ def test_only_ok_entries_with_rankable_facts_count() -> None:
     """An invalid entry, or one whose rate is 0, offers nothing mech-interact can rank."""
     catalogue = Catalogue.build([entry(1, STATUS_INVALID), entry(2)])
     with pytest.raises(MechRequestError, match="none with marketplace facts"):
-        find_tool(catalogue, TOOL)
+        choose_offer(catalogue, TOOL)
     zero = attach_facts(catalogue, [facts(2, 0)])
     with pytest.raises(MechRequestError, match="none with marketplace facts"):
-        find_tool(zero, TOOL)
+        choose_offer(zero, TOOL)
     ranked = attach_facts(Catalogue.build([entry(1), entry(2)]), [facts(2, 9)])
-    assert find_tool(ranked, TOOL)[1] == 1
+    assert choose_offer(ranked, TOOL).facts.address == facts(2, 9).address
     with pytest.raises(MechRequestError, match=r"'no-such-tool'.*summarise-page"):
-        find_tool(ranked, "no-such-tool")
+        choose_offer(ranked, "no-such-tool")
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,9 @@ stand-in (they read none of it); the catalogues are real ones built by the domai
 """
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import pytest
 from mech_catalogue_core.chain.marketplace import attach_facts
@@ -83,16 +84,22 @@ from packages.valory.skills.mech_interact_abci.states.response import (  # noqa:
 )
 
 TOOL = "translate-text"
+#: the one mech contract of :func:`catalogue`
+MECH = "0x" + "12" * 20
+#: ``paymentType()`` of OLAS fixed-price mechs (ai-registry-mech MechFixedPriceToken)
+OLAS_PAYMENT_TYPE = "0x3679d66ef546e66ce9057c4a052f317b135bc8e8c509638f7966edfd4fcf45e9"
 
 
-def catalogue(rate: int = 10**15) -> Catalogue:
-    """A catalogue with one ``ok`` entry offering a typed tool, with marketplace facts.
+def catalogue(rate: int = 10**15, payment_type: str = "") -> Catalogue:
+    """A catalogue with one ``ok`` entry offering a typed ``chat`` tool, with facts.
 
     :param rate: the mech's maxDeliveryRate (0: not rankable).
+    :param payment_type: its paymentType() ("": a legacy-style native mech).
     :return: the catalogue.
     """
     tool = Tool(
         name=TOOL,
+        kind="chat",
         arguments=(
             Argument("target", "str", canonical_text({"type": "string"}), True),
             Argument("prompt", "str", canonical_text({"type": "string"}), True),
@@ -110,6 +117,7 @@ def catalogue(rate: int = 10**15) -> Catalogue:
         block=3,
         confirmed=True,
         max_delivery_rate=rate,
+        payment_type=payment_type,
         requests=0,
         deliveries=0,
         karma=0,
@@ -117,15 +125,19 @@ def catalogue(rate: int = 10**15) -> Catalogue:
     return attach_facts(Catalogue.build([mech]), [facts])
 
 
-def params(tool: str = TOOL, **arguments: Any) -> Any:
+def params(tool: Optional[str] = TOOL, **arguments: Any) -> Any:
     """The requester parameters :func:`choose` reads.
 
     :param tool: ``requester_tool``.
     :param arguments: ``requester_arguments``.
-    :return: a namespace with the three ``requester_*`` attributes.
+    :return: a namespace with the five ``requester_*`` attributes (no kind, no file).
     """
     return SimpleNamespace(
-        requester_tool=tool, requester_prompt="Say hi", requester_arguments=arguments
+        requester_tool=tool,
+        requester_kind=None,
+        requester_task_file=None,
+        requester_prompt="Say hi",
+        requester_arguments=arguments,
     )
 
 
@@ -139,6 +151,7 @@ def test_choose_votes_for_a_valid_request_of_the_agreed_catalogue() -> None:
     assert request["extra_attributes"] == {"target": "pt"}
     assert request["prompt"] == "Say hi" and updates["mech_tool"] == TOOL
     assert "requesting tool 'translate-text'" in line
+    assert json.loads(updates["selected_mechs"]) == [MECH]
     # another agent computes the same vote (same nonce)
     assert choose(built, digest, digest, 4, params(target="pt"))[0] == content
 
@@ -176,6 +189,88 @@ def test_choose_votes_for_no_request_and_says_why(case: str, reason: str) -> Non
     )
     assert content == ""
     assert reason in line
+
+
+def test_a_kind_replaces_the_tool_name_and_the_vote_names_the_chosen_tool() -> None:
+    """``requester_kind`` set: the kind's senior offer is requested and pinned."""
+    built = catalogue()
+    digest = built.digest()
+    by_kind = params(target="pt")
+    by_kind.requester_kind = "chat"
+    content, line = choose(built, digest, digest, 4, by_kind)
+    updates = json.loads(content)
+    assert updates["mech_tool"] == TOOL
+    assert json.loads(updates["selected_mechs"]) == [MECH]
+    assert f"requesting tool {TOOL!r} (tool kind 'chat') from mech {MECH}" in line
+    # the nonce differs from the by-name request's: another request, never a replay
+    by_name = json.loads(choose(built, digest, digest, 4, params(target="pt"))[0])
+    assert by_name["mech_requests"] != updates["mech_requests"]
+    by_kind.requester_kind = "prediction"
+    content, line = choose(built, digest, digest, 4, by_kind)
+    assert content == ""
+    assert "no usable mech in the catalogue offers tool kind 'prediction'" in line
+    assert "['chat']" in line
+
+
+def test_a_tool_paid_only_in_olas_is_not_requested() -> None:
+    """mech-interact's request round cannot pay it from this Safe: no request, said so."""
+    built = catalogue(payment_type=OLAS_PAYMENT_TYPE)
+    digest = built.digest()
+    content, line = choose(built, digest, digest, 2, params(target="pt"))
+    assert content == "" and "native token only" in line
+
+
+def test_the_task_file_replaces_the_parameters(tmp_path: Path) -> None:
+    """Prompt, kind and arguments come from the file; the parameters are not read.
+
+    :param tmp_path: a folder for the file.
+    """
+    task = tmp_path / "task.yaml"
+    task.write_text("prompt: Bonjour\nkind: chat\narguments:\n  target: fr\n")
+    from_file = params("nope")  # a tool no mech offers: must not be used
+    from_file.requester_task_file = str(task)
+    built = catalogue()
+    digest = built.digest()
+    content, _ = choose(built, digest, digest, 3, from_file)
+    (request,) = json.loads(json.loads(content)["mech_requests"])
+    assert request["prompt"] == "Bonjour" and request["tool"] == TOOL
+    assert request["extra_attributes"] == {"target": "fr"}
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        # valid file, arguments that break the chosen tool's schema (checked later)
+        ("prompt: Hi\nkind: chat\n", "(arguments): 'target' is a required property"),
+        ("kind: chat\narguments: {target: fr}\n", "field 'prompt'"),
+        ("prompt: Hi\ntool: x\nkind: chat\n", "fields 'tool' and 'kind'"),
+        ("prompt: Hi\nkind: chat\nmech: '0xabc'\n", "field 'mech'"),
+        ("prompt: Hi\nkind: chat\narguments: [1]\n", "field 'arguments'"),
+        ("prompt: [\n", "not valid YAML or JSON"),
+        (None, "cannot be read"),
+    ],
+)
+def test_an_invalid_task_file_sends_no_request_and_names_the_field(
+    tmp_path: Path, text: Optional[str], reason: str
+) -> None:
+    """Each fault gives an empty vote whose log line names the file and the field.
+
+    :param tmp_path: a folder for the file.
+    :param text: the file's text (None: no file at that path).
+    :param reason: part of the expected log line.
+    """
+    task = tmp_path / "task.yaml"
+    if text is not None:
+        task.write_text(text)
+    from_file = params()
+    from_file.requester_task_file = str(task)
+    built = catalogue()
+    digest = built.digest()
+    content, line = choose(built, digest, digest, 3, from_file)
+    assert content == ""
+    assert "requester: no request this period:" in line and reason in line
+    if "(arguments)" not in reason:  # a fault of the file itself names the file
+        assert f"task file {task}:" in line
 
 
 @pytest.mark.parametrize(

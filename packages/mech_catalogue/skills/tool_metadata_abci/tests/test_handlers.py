@@ -628,6 +628,18 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
         response = self.request("/tools", body=b"x")
         assert json.loads(response.body)["error"]["code"] == "unexpected_body"
 
+    def test_the_catalogue_page_reaches_the_client_with_its_policy(self) -> None:
+        """The agent serves the catalogue page, its CSP and nosniff headers intact."""
+        response = self.request("/catalogue/")
+        assert response.status_code == 200
+        assert "Content-Type: text/html; charset=utf-8" in response.headers
+        assert "Content-Security-Policy: default-src 'self';" in response.headers
+        assert "X-Content-Type-Options: nosniff" in response.headers
+        assert b'src="app.js"' in response.body
+        module = self.request("/catalogue/app.js")
+        assert "Content-Type: text/javascript" in module.headers
+        assert self.request("/catalogue/../handlers.py").status_code == 404
+
     def test_healthcheck_without_catalogue(self) -> None:
         """Before the first agreement the healthcheck says so with 503."""
         response = self.request("http://127.0.0.1:8000/healthcheck")

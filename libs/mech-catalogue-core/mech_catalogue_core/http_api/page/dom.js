@@ -1,0 +1,69 @@
+// Copyright 2026 mech-catalogue contributors. Licensed under the Apache License, Version 2.0.
+//
+// The only way the page builds elements. Every text becomes a text node (textContent),
+// every attribute is set with setAttribute from a name written in this code; nothing is
+// ever parsed as HTML. Links go only to the page's own views (#/...): a URL from a
+// manifest or a mech never becomes a link.
+
+/** Whether an attribute name may be set: never an event handler, never a URL but href. */
+function allowedAttribute(name) {
+  return /^[a-z][a-z-]*$/.test(name) && !name.startsWith("on") && !["src", "srcdoc", "action", "formaction", "style"].includes(name);
+}
+
+/** An href of the page's own views only ("#/..."); anything else becomes "#/". */
+export function safeHref(value) {
+  const text = String(value);
+  return text.startsWith("#/") ? text : "#/";
+}
+
+/**
+ * Build an element.
+ * props: {text, href, on: {event: handler}, ...attributes}; children: nodes or strings
+ * (strings become text nodes), arrays are flattened, null/undefined/false skipped.
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "text") node.textContent = String(value);
+    else if (name === "on") for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
+    else if (name === "href") node.setAttribute("href", safeHref(value));
+    else if (name === "value") node.value = String(value);
+    else if (name === "checked" || name === "selected") node[name] = Boolean(value);
+    else if (allowedAttribute(name)) node.setAttribute(name, value === true ? "" : String(value));
+    else throw new Error(`attribute ${name} is not set by this page`);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Replace a node's children. */
+export function show(parent, ...children) {
+  parent.replaceChildren();
+  for (const child of children.flat(Infinity)) {
+    if (child !== undefined && child !== null && child !== false) parent.append(child);
+  }
+}
+
+/** A table: headings and rows of cells (a cell is a node, a string, or {text, class}). */
+export function table(headings, rows, attributes = {}) {
+  const cell = (value) => {
+    if (value instanceof Node) return el("td", {}, value);
+    if (value !== null && typeof value === "object") return el("td", { class: value.class, text: value.text });
+    return el("td", { text: value ?? "" });
+  };
+  return el(
+    "table",
+    attributes,
+    el("thead", {}, el("tr", {}, headings.map((heading) => el("th", { scope: "col", text: heading })))),
+    el("tbody", {}, rows.map((row) => el("tr", {}, row.map(cell)))),
+  );
+}
+
+/** An error message as text. */
+export function errorBox(message) {
+  return el("p", { class: "error", role: "alert", text: message });
+}
