@@ -633,6 +633,7 @@ class DirectSource:
                 JsonRpc(self.config.rpc_url, self.config.rpc_timeout, self.sync.session)
             )
             with_facts = attach_facts(outcome.catalogue, facts)
+            self.history.begin_read()  # one fetch budget for the walks of this read
             self._tenures = (
                 self.tenure.tenures(with_facts, head) if self.market is not None else {}
             )

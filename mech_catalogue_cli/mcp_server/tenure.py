@@ -240,7 +240,6 @@ class FetchedDefinitions:
             manifest could not be fetched or verified is left out (one that does not
             parse declares nothing: every name ABSENT).
         """
-        self.fetcher.gateways.begin_period(time.monotonic())
         fetched = fetch_manifests(
             self.config, sorted(wanted), ManifestCache(), self.fetcher
         )
@@ -255,6 +254,14 @@ class FetchedDefinitions:
                 name: declared.get(name, ABSENT) for name in wanted[digest]
             }
         return found
+
+    def begin_read(self) -> None:
+        """Start one read's fetch budget (``GatewayPolicy.period_budget_seconds``).
+
+        Every fetch of one :meth:`TenureReader.tenures` call shares it, however many
+        steps the walks take, so a read waits at most that long on IPFS.
+        """
+        self.fetcher.gateways.begin_period(time.monotonic())
 
     def close(self) -> None:
         """Stop the fetch pool."""
@@ -357,6 +364,11 @@ class TenureReader:
 
     def _learn(self, wanted: Dict[str, Set[str]]) -> None:
         now = self.clock()
+        self._unreadable = {  # the ones due again are forgotten: no growth
+            digest: when
+            for digest, when in self._unreadable.items()
+            if now - when < RETRY_UNREADABLE_SECONDS
+        }
         asked = {
             digest: frozenset(names)
             for digest, names in wanted.items()
