@@ -23,7 +23,11 @@ validation, IPFS upload, transaction, wait for delivery, fetch) and for the whol
 as the client sees it, the median and the maximum in milliseconds, side by side for each
 payment way: the deployed service's native mech (value with the request), its OLAS- and
 its USDC-priced mech (an ERC-20 approval of the price, then the request with no value:
-both inside ``transaction``), each pinned with ``--mech`` in its own server run.
+both inside ``transaction``), each pinned with ``--mech`` in its own server run; and
+``offchain``: the native mech again, its service's manifest declaring the devnet stand-in
+endpoint (``scripts/devnet/offchain_responder.py``), the calls' price prepaid on the
+native tracker, ``--offchain only``: the signed request posted (``offchain_post``), no
+transaction of the requester's, the mech's settlement waited for (``delivery_wait``).
 """
 
 import os
@@ -44,17 +48,29 @@ from mcp.client.stdio import (  # noqa: E402  pylint: disable=wrong-import-posit
 )
 
 from scripts.devnet import Devnet  # noqa: E402  pylint: disable=wrong-import-position
+from scripts.devnet.offchain_responder import (  # noqa: E402  pylint: disable=wrong-import-position
+    OffchainResponder,
+    declare_endpoint,
+    prepay_native,
+)
 from scripts.devnet.responder import (  # noqa: E402  pylint: disable=wrong-import-position
     Responder,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = "prediction-online"
-PHASES = ("validation", "ipfs_upload", "transaction", "delivery_wait", "fetch")
+PHASES = (
+    "validation",
+    "ipfs_upload",
+    "transaction",
+    "offchain_post",
+    "delivery_wait",
+    "fetch",
+)
 
 
 async def _calls(  # pylint: disable=too-many-arguments
-    devnet: Devnet, state: Path, calls: int, poll: float, mech: str
+    devnet: Devnet, state: Path, calls: int, poll: float, mech: str, *extra: str
 ) -> List[Dict[str, float]]:
     argv = [
         "-m",
@@ -68,6 +84,7 @@ async def _calls(  # pylint: disable=too-many-arguments
         str(poll),
         "--mech",
         mech,
+        *extra,
     ]
     params = StdioServerParameters(
         command=sys.executable,
@@ -88,7 +105,12 @@ async def _calls(  # pylint: disable=too-many-arguments
             began = time.monotonic()
             result = await client.call_tool(
                 TOOL,
-                {"prompt": f"benchmark {mech} question {n}", "temperature": 0.5},
+                # the arguments name the run: a call of another run with the same
+                # arguments would be that run's request, resumed (never paid again)
+                {
+                    "prompt": f"benchmark {state.name} {mech} question {n}",
+                    "temperature": 0.5,
+                },
             )
             total = time.monotonic() - began
             meta = result.meta or {}
@@ -115,6 +137,37 @@ def _mech_per_way(devnet: Devnet) -> Dict[str, str]:
     }
 
 
+def _offchain_calls(
+    devnet: Devnet, folder: Path, calls: int, poll: float, ways: Dict[str, str]
+) -> List[Dict[str, float]]:
+    """The native mech called off-chain through the devnet stand-in endpoint.
+
+    :param devnet: the seeded devnet.
+    :param folder: where the server's state goes.
+    :param calls: how many calls.
+    :param poll: the server's delivery poll, seconds.
+    :param ways: :func:`_mech_per_way`.
+    :return: the calls' phase rows.
+    """
+    mech = ways["native"]
+    service = next(m for m in devnet.info.mechs if m["address"] == mech)["service_id"]
+    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    requester = devnet.address("stranger")  # the account mcp --devnet pays from
+    with OffchainResponder(devnet.info, [mech]) as endpoint:
+        declare_endpoint(devnet, int(service), endpoint.url)
+        prepay_native(devnet, requester, calls * price)
+        return anyio.run(
+            _calls,
+            devnet,
+            folder / "state-offchain",
+            calls,
+            poll,
+            mech,
+            "--offchain",
+            "only",
+        )
+
+
 def main(calls: int = 10, poll: float = 0.25) -> None:
     """Run ``calls`` paid calls per payment way and print the phase figures side by side.
 
@@ -134,6 +187,7 @@ def main(calls: int = 10, poll: float = 0.25) -> None:
                 for way, mech in ways.items():
                     state = Path(folder) / f"state-{way}"
                     rows[way] = anyio.run(_calls, devnet, state, calls, poll, mech)
+            rows["offchain"] = _offchain_calls(devnet, Path(folder), calls, poll, ways)
     print(
         f"{calls} paid tools/call of {TOOL} per payment way, delivery poll {poll} s "
         "(anvil, kubo, 2 cores); median / max ms"

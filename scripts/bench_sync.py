@@ -1253,7 +1253,11 @@ def main() -> None:  # pylint: disable=too-many-locals
     for line in lines:
         console.print(line)
     if not args.no_docs:
-        DOCS.write_text(markdown(rows, setup, lines, header))
+        # the search section (scripts/bench_search.py SECTION_MARKER) is its own run's
+        current = DOCS.read_text(encoding="utf-8") if DOCS.exists() else ""
+        at = current.find("<!-- bench_search -->")
+        kept = "" if at < 0 else "\n" + current[at:]
+        DOCS.write_text(markdown(rows, setup, lines, header) + kept)
         console.print(f"written {DOCS.relative_to(REPO_ROOT)}")
 
 

@@ -91,6 +91,21 @@ def test_json_answers_ranked_matches_with_price_and_payment(
     assert found[0]["payments"] == ["native"] and found[0]["callable"] is True
 
 
+def test_min_karma_and_karma_sort_from_the_command_line(catalogue_file: Path) -> None:
+    """--min-karma keeps mechs whose karma reaches it; --sort karma is highest first."""
+    args = ("--from", catalogue_file, "--json", "--limit", 50)
+    floor = matches(run("search", "", "--min-karma", 2, *args))
+    assert {m["mech"] for m in floor} == {ref(1).key, ref(3).key}
+    assert {m["karma"] for m in floor} == {"3", "2"}
+    ordered = matches(run("search", "prediction", "--sort", "karma", *args))
+    karma = [None if m["karma"] is None else int(m["karma"]) for m in ordered]
+    read = [k for k in karma if k is not None]
+    assert read == sorted(read, reverse=True) and read[0] == 3
+    assert karma[len(read) :] == [None] * (len(karma) - len(read))
+    table = run("search", "", "--min-karma", 3, "--from", catalogue_file)
+    assert table.exit_code == EXIT_OK and "karma" in table.stdout
+
+
 def test_filters_and_price_sort_from_the_command_line(catalogue_file: Path) -> None:
     """Each option narrows as the engine's filter does; price order is cheapest first."""
     image = matches(
@@ -222,7 +237,9 @@ def test_manifest_text_is_shown_as_text_never_as_markup(catalogue_file: Path) ->
         (("--limit", 0), "--limit"),
         (("--limit", 201), "--limit"),
         (("--max-price", -5), "--max-price"),
-        (("--sort", "karma"), "--sort"),
+        (("--sort", "popularity"), "--sort"),
+        (("--min-karma", "lots"), "--min-karma"),
+        (("--min-karma", 2**62 + 1), "--min-karma"),
         (("--payment", "dollars"), "--payment"),
         (("--registry-kind", "ethereum"), "--registry-kind"),
     ],

@@ -19,6 +19,7 @@ The catalogues are built from manifests by the direct source's own code
 here: paying through ``call_tool`` on the devnet is tests/devnet/test_mcp_discovery.py).
 """
 
+from dataclasses import replace
 from typing import Any, Dict, List, Optional, cast
 
 import anyio
@@ -274,6 +275,42 @@ def test_filters_kind_price_and_typed() -> None:
     ]
     assert names(typed=False) == ["claude-prediction-offline"]
     assert names(query="text", kind="nlp", max_price=100) == ["sentiment-analysis"]
+
+
+def test_min_karma_and_karma_sort() -> None:
+    """min_karma and sort karma follow the paid mech's karma; relevance ignores it.
+
+    Sort karma is highest first, unread last, relevance breaking ties.
+    """
+    karma = {"prediction-online": 1, "claude-prediction-offline": 9, "tide-table": None}
+    base = served_catalogue(REALISTIC[0], REALISTIC[1], REALISTIC[5])
+    served = ServedCatalogue(
+        "karma",
+        tuple(
+            replace(
+                tool,
+                offers=tuple(replace(o, karma=karma[tool.name]) for o in tool.offers),
+            )
+            for tool in base.tools
+        ),
+    )
+    server = _server(served)
+
+    def names(**arguments: Any) -> List[str]:
+        result = _search(server, **arguments)
+        assert not result.is_error, _text(result)
+        return [m["name"] for m in result.structured_content["matches"]]
+
+    assert names(min_karma=2) == ["claude-prediction-offline"]
+    assert names(min_karma=0) == ["claude-prediction-offline", "prediction-online"]
+    assert names(sort="karma") == [
+        "claude-prediction-offline",
+        "prediction-online",
+        "tide-table",
+    ]
+    relevance = names(query="probability market question prediction")
+    assert relevance[0] == "prediction-online"  # more karma does not buy rank
+    assert _search(server, sort="popularity").is_error
 
 
 def test_cursors_page_through_every_match_once() -> None:

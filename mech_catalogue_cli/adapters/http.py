@@ -43,7 +43,7 @@ import json
 import socket
 import threading
 import time
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import requests
 import urllib3
@@ -75,8 +75,8 @@ class AnswerError(RuntimeError):
     """An upstream answer was refused: the message says why, without the URL.
 
     :param message: what happened.
-    :param kind: ``status``, ``too_large``, ``deadline``, ``too_deep``, ``not_json`` or
-        ``transport``.
+    :param kind: ``status``, ``redirect``, ``too_large``, ``deadline``, ``too_deep``,
+        ``not_json`` or ``transport``.
     """
 
     def __init__(self, message: str, kind: str) -> None:
@@ -217,9 +217,26 @@ def _body(
     seconds: float,
     max_bytes: int,
     ok: Tuple[int, ...],
-) -> bytes:
-    with session.get(url, timeout=(seconds, seconds), stream=True) as response:
+    form: Optional[Dict[str, str]] = None,
+) -> Tuple[bytes, int]:
+    if form is None:
+        sent = session.get(url, timeout=(seconds, seconds), stream=True)
+    else:  # a POST never follows a redirect: the caller posts to one endpoint only
+        sent = session.post(
+            url,
+            data=form,
+            timeout=(seconds, seconds),
+            stream=True,
+            allow_redirects=False,
+        )
+    with sent as response:
         if response.status_code not in ok:
+            if 300 <= response.status_code < 400:
+                raise AnswerError(
+                    f"answered HTTP {response.status_code}, a redirect, which is not "
+                    "followed",
+                    "redirect",
+                )
             raise AnswerError(f"answered HTTP {response.status_code}", "status")
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > max_bytes:
@@ -228,9 +245,10 @@ def _body(
                 "too_large",
             )
         body = read_capped(response.iter_content(CHUNK_BYTES), max_bytes)
+        status = response.status_code
     if len(body) > max_bytes:
         raise AnswerError(f"answered more than {max_bytes} bytes", "too_large")
-    return body
+    return body, status
 
 
 def get_json(  # pylint: disable=too-many-arguments
@@ -250,11 +268,53 @@ def get_json(  # pylint: disable=too-many-arguments
     :param max_bytes: the body's bytes at most (after content decoding).
     :param max_depth: the JSON's nesting at most.
     :param ok: the statuses whose body is read.
-    :return: the decoded JSON and the body's size in bytes.
-    :raises AnswerError: for another status, a body over ``max_bytes``, the deadline
-        passed, JSON nested deeper than ``max_depth`` or no JSON at all, or a transport
-        failure.
+    :return: the decoded JSON and the body's size in bytes; ``AnswerError`` is raised
+        for another status, a body over ``max_bytes``, the deadline passed, JSON nested
+        deeper than ``max_depth`` or no JSON at all, or a transport failure.
     """
+    decoded, size, _ = _bounded_json(session, url, seconds, max_bytes, max_depth, ok)
+    return decoded, size
+
+
+def post_form_json(  # pylint: disable=too-many-arguments
+    session: requests.Session,
+    url: str,
+    form: Dict[str, str],
+    seconds: float,
+    max_bytes: int,
+    max_depth: int,
+    ok: Tuple[int, ...] = (200,),
+) -> Tuple[Any, int]:
+    """POST a form (``application/x-www-form-urlencoded``) and decode the JSON answer.
+
+    The same bounds as :func:`get_json`; a redirect is never followed (an
+    ``AnswerError`` of kind ``redirect``): the caller posts to one endpoint only.
+
+    :param session: the session (:func:`watched_session`).
+    :param url: the URL.
+    :param form: the form fields.
+    :param seconds: the whole request's deadline.
+    :param max_bytes: the body's bytes at most.
+    :param max_depth: the JSON's nesting at most.
+    :param ok: the statuses whose body is read (e.g. 200 and 402).
+    :return: the decoded JSON and the HTTP status; ``AnswerError`` is raised as by
+        :func:`get_json`, and for a redirect.
+    """
+    decoded, _, status = _bounded_json(
+        session, url, seconds, max_bytes, max_depth, ok, form
+    )
+    return decoded, status
+
+
+def _bounded_json(  # pylint: disable=too-many-arguments
+    session: requests.Session,
+    url: str,
+    seconds: float,
+    max_bytes: int,
+    max_depth: int,
+    ok: Tuple[int, ...],
+    form: Optional[Dict[str, str]] = None,
+) -> Tuple[Any, int, int]:
     done, expired = threading.Event(), threading.Event()
     opened: List[socket.socket] = []
     watchdog = threading.Thread(
@@ -264,7 +324,7 @@ def get_json(  # pylint: disable=too-many-arguments
     _SENDING.opened = opened
     watchdog.start()
     try:
-        body = _body(session, url, seconds, max_bytes, ok)
+        body, status = _body(session, url, seconds, max_bytes, ok, form)
     except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
         if expired.is_set():
             raise AnswerError(
@@ -281,7 +341,7 @@ def get_json(  # pylint: disable=too-many-arguments
             f"answered JSON nested more than {max_depth} levels deep", "too_deep"
         )
     try:
-        return json.loads(body), len(body)
+        return json.loads(body), len(body), status
     except (ValueError, RecursionError) as exc:  # RecursionError: depth counted wrong
         raise AnswerError(
             f"answered something that is not JSON ({type(exc).__name__})", "not_json"

@@ -42,6 +42,7 @@ from mech_catalogue_cli.mcp_server.http_access import (
     RemoteRefused,
     http_access,
 )
+from mech_catalogue_cli.mcp_server.offchain import OffchainMode
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 
 from ..chain_options import (
@@ -340,6 +341,17 @@ def guarded_http(  # pylint: disable=too-many-arguments
     "context).",
 )
 @click.option(
+    "--offchain",
+    type=click.Choice([mode.value for mode in OffchainMode]),
+    default=OffchainMode.NEVER.value,
+    show_default=True,
+    help="Post calls to a mech's declared endpoint (its manifest's url) as a signed "
+    "request paid from your prepaid balance, no transaction: 'auto' when the mech "
+    "declares one and the prepaid balance covers the price, else on chain; 'only' "
+    "such mechs only (a short balance is an error naming what to prepay); 'never' "
+    "(default: mechs ship the off-chain route disabled).",
+)
+@click.option(
     "--all-tools",
     is_flag=True,
     help="List every tool, also those no mech can be paid for here (token-paid, legacy, "
@@ -401,6 +413,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     poll: float,
     page_size: int,
     discovery: str,
+    offchain: str,
     all_tools: bool,
     pin_file: str,
     state_dir: str,
@@ -441,6 +454,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param poll: ``--poll``.
     :param page_size: ``--page-size``.
     :param discovery: ``--discovery``.
+    :param offchain: ``--offchain``.
     :param all_tools: ``--all-tools``.
     :param pin_file: ``--pin``.
     :param state_dir: ``--state-dir``.
@@ -512,6 +526,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             all_tools=all_tools,
             pin_file=pin_file,
             discovery=discovery,
+            offchain=offchain,
         )
         start(
             MechToolServer(source, settings, market, journal),

@@ -41,6 +41,7 @@ from mech_catalogue_core.search.index import (
 )
 from mech_catalogue_core.search.query import (
     DEFAULT_PAGE_SIZE,
+    MAX_KARMA,
     MAX_PAGE_SIZE,
     InvalidQuery,
     SearchQuery,
@@ -117,9 +118,10 @@ def hit_json(hit: SearchHit) -> Dict[str, Any]:
 
     :param hit: the match.
     :return: ``{"tool", "kind", "mech", "score", "price", "payments", "callable",
-        "delivering", "typed", "description"}``: the price in the payment's smallest
-        unit as decimal text (null: no callable contract), texts cleaned as every
-        exporter shows them (``model.untrusted_text``).
+        "delivering", "karma", "typed", "description"}``: the price in the payment's
+        smallest unit as decimal text (null: no callable contract), the karma as
+        decimal text (null: none read), texts cleaned as every exporter shows them
+        (``model.untrusted_text``).
     """
     return {
         "tool": hit.tool.name,
@@ -130,6 +132,7 @@ def hit_json(hit: SearchHit) -> Dict[str, Any]:
         "payments": list(hit.payments),
         "callable": hit.callable_now,
         "delivering": hit.delivering,
+        "karma": None if hit.karma is None else str(hit.karma),
         "typed": hit.tool.is_typed,
         "description": for_model(hit.tool.description),
     }
@@ -163,6 +166,7 @@ def render_page(page: SearchPage, console: Console) -> None:
         "score",
         "price",
         "payment",
+        "karma",
         "description",
         title=f"{page.total} matches (price: per request, in the payment's smallest unit)",
     )
@@ -177,6 +181,7 @@ def render_page(page: SearchPage, console: Console) -> None:
             f"{hit.score:.4f}",
             "-" if hit.price is None else str(hit.price),
             ",".join(hit.payments) or "-",
+            "-" if hit.karma is None else str(hit.karma),
             Text(description),
         )
     console.print(table)
@@ -215,7 +220,7 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
     name="search",
     cls=PresetCommand,
     help="Find tools by words and filters, ranked by relevance (BM25 over tool names, "
-    "kinds, descriptions and arguments) or price. The catalogue is read as `list` "
+    "kinds, descriptions and arguments), price or karma. The catalogue is read as `list` "
     "reads it, or from a `list --json` file (--from).\n\nExit codes: 0 answered (no "
     "match included), 1 the catalogue could not be read, 2 usage error.",
     epilog="\b\nExamples:\n"
@@ -267,11 +272,18 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
     "--delivering", is_flag=True, help="Only mechs that have delivered a request."
 )
 @click.option(
+    "--min-karma",
+    type=click.IntRange(-MAX_KARMA, MAX_KARMA),
+    help="Only mechs whose karma was read and is at least this (karma counts "
+    "deliveries and can be bought by wash trading).",
+)
+@click.option(
     "--sort",
     type=click.Choice([order.value for order in SearchSort]),
     default=SearchSort.RELEVANCE.value,
     show_default=True,
-    help="Order: relevance, or price (cheapest first, unpriced last).",
+    help="Order: relevance, price (cheapest first, unpriced last) or karma (highest "
+    "first, unread last; karma can be bought by wash trading, relevance never uses it).",
 )
 @click.option(
     "--limit",
@@ -304,6 +316,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     typed: Optional[bool],
     callable_now: bool,
     delivering: bool,
+    min_karma: Optional[int],
     sort: str,
     limit: int,
     cursor: Optional[str],
@@ -326,6 +339,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     :param typed: ``--typed/--untyped``.
     :param callable_now: ``--callable``.
     :param delivering: ``--delivering``.
+    :param min_karma: ``--min-karma``.
     :param sort: ``--sort``.
     :param limit: ``--limit``.
     :param cursor: ``--cursor``.
@@ -347,6 +361,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
             "typed": typed,
             "callable_now": callable_now,
             "delivering": delivering,
+            "min_karma": min_karma,
             "sort": SearchSort(sort),
             "page_size": limit,
         }

@@ -108,6 +108,9 @@ class DeliveryReader:
             "price_wei": str(entry.price),
             "tx_hash": entry.tx_hash,
             "request_cid": entry.cid,
+            # how the request reached the mech: its own transaction, or posted to the
+            # mech's endpoint and settled by the mech (``offchain.py``)
+            "way": "offchain" if "offchain" in entry.extra else "onchain",
         }
         try:
             delivered = await self.wait_for_delivery(tool, entry, timer, session, meta)
@@ -168,11 +171,18 @@ class DeliveryReader:
             if waited >= total:
                 timer.lap("delivery_wait")
                 meta["seconds"] = timer.marks
+                if "offchain" in entry.extra:
+                    where = (
+                        "posted to its endpoint and accepted; the mech charges the "
+                        "prepaid balance when it settles it on chain"
+                    )
+                else:
+                    where = f"tx {entry.tx_hash}; it stays paid on chain"
                 return error_result(
                     f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
-                    f"({entry.price} wei, tx {entry.tx_hash}) was not delivered within "
-                    f"{total:g} s. It stays paid on chain; call again with the same "
-                    "arguments to keep waiting (that will not pay again).",
+                    f"({entry.price} wei) was not delivered within {total:g} s "
+                    f"({where}). Call again with the same arguments to keep waiting "
+                    "(that will not pay again).",
                     meta,
                 )
             await self.progress(

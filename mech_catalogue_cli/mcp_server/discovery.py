@@ -21,8 +21,9 @@ listed Tool costs the model's context (MCP's roadmap calls this "progressive dis
 
 - ``search_tools``: BM25 (the library's :class:`~mech_catalogue_core.search.bm25.Bm25Index`)
   over the listed tools' names, titles, kinds, the mechs' descriptions and argument names
-  and descriptions, ties broken by name; filters ``kind``, ``max_price`` (wei) and
-  ``typed``; compact matches, at most :data:`MAX_MATCHES` a page, with a cursor bound to the
+  and descriptions, ties broken by name; filters ``kind``, ``max_price`` (wei),
+  ``typed`` and ``min_karma``, ``sort`` ``relevance`` or ``karma`` (karma is bought by
+  wash trading: only asked for, never in the relevance order); compact matches, at most :data:`MAX_MATCHES` a page, with a cursor bound to the
   catalogue and the query.
 - ``describe_tool``: one listed tool's MCP Tool as ``tools/list`` gives it, and its offers.
 - ``call_tool``: :meth:`.server.MechToolServer.call` of a listed tool: the same validation,
@@ -191,6 +192,10 @@ class SearchArguments:
         None: both.
     :param limit: matches per page (1 to :data:`MAX_MATCHES`).
     :param cursor: a previous page's ``nextCursor`` (None: the first page).
+    :param min_karma: only tools whose offer's mech has a read karma of at least this
+        (None: any).
+    :param sort: ``relevance``, or ``karma`` (the offer's mech's karma, highest first,
+        unread last; then relevance).
     """
 
     query: str = ""
@@ -199,6 +204,8 @@ class SearchArguments:
     typed: Optional[bool] = None
     limit: int = DEFAULT_MATCHES
     cursor: Optional[str] = None
+    min_karma: Optional[int] = None
+    sort: str = "relevance"
 
     @classmethod
     def from_dict(cls, arguments: Dict[str, Any]) -> "SearchArguments":
@@ -214,6 +221,8 @@ class SearchArguments:
             typed=arguments.get("typed"),
             limit=arguments.get("limit", DEFAULT_MATCHES),
             cursor=arguments.get("cursor"),
+            min_karma=arguments.get("min_karma"),
+            sort=arguments.get("sort", "relevance"),
         )
 
     def fingerprint(self) -> str:
@@ -222,7 +231,15 @@ class SearchArguments:
         :return: a JSON text.
         """
         return json.dumps(
-            [self.query, self.kind, self.max_price, self.typed, self.limit]
+            [
+                self.query,
+                self.kind,
+                self.max_price,
+                self.typed,
+                self.limit,
+                self.min_karma,
+                self.sort,
+            ]
         )
 
 
@@ -258,6 +275,11 @@ class ToolFinder:
             price is None or price > arguments.max_price
         ):
             return False
+        karma = None if offer is None else offer.karma
+        if arguments.min_karma is not None and (
+            karma is None or karma < arguments.min_karma
+        ):
+            return False
         return arguments.typed is None or is_typed(tool) == arguments.typed
 
     def ranked(self, arguments: SearchArguments) -> List[ServedTool]:
@@ -266,8 +288,19 @@ class ToolFinder:
         :param arguments: the query and filters.
         :return: the kept tools holding a query word (every kept tool for an empty
             query): a tool the query names (:func:`names_tool`) first, then by BM25
-            score descending, then name.
+            score descending, then name; for ``sort`` karma, by karma first.
         """
+        found = self._relevant(arguments)
+        if arguments.sort == "karma":
+            found.sort(key=self._karma_key)  # stable: relevance breaks equal karma
+        return found
+
+    def _karma_key(self, tool: ServedTool) -> Tuple[bool, int]:
+        offer = self.offers.get(tool.name)
+        karma = None if offer is None else offer.karma
+        return (karma is None, 0 if karma is None else -karma)
+
+    def _relevant(self, arguments: SearchArguments) -> List[ServedTool]:
         tools = self.listed.tools
         if not arguments.query.strip():
             order = sorted(range(len(tools)), key=lambda at: tools[at].name)
@@ -417,6 +450,16 @@ SEARCH_INPUT: Dict[str, Any] = {
         },
         "limit": {"type": "integer", "minimum": 1, "maximum": MAX_MATCHES},
         "cursor": {"type": "string", "description": "a previous page's nextCursor"},
+        "min_karma": {
+            "type": "integer",
+            "description": "only tools whose mech's karma is at least this (karma "
+            "counts deliveries and can be bought by wash trading)",
+        },
+        "sort": {
+            "type": "string",
+            "enum": ["relevance", "karma"],
+            "description": "relevance (default) or karma, highest first",
+        },
     },
     "additionalProperties": False,
 }

@@ -12,6 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+# pylint: disable=too-many-lines  # 994 lines on main already: the journal is to move out
+
 """The MechMarketplace request and its delivery, over web3, with a call journal.
 
 Request id: ``MechMarketplace.getRequestId(mech, requester, data, deliveryRate,
@@ -389,7 +391,11 @@ def entry_from_json(text: str, key: str) -> JournalEntry:
             raise ValueError(problem)
     if document["key"] != key:
         raise ValueError("it records another call (its key is not its file name)")
-    if document["status"] != CallStatus.PREPARED and not document["tx_hash"]:
+    offchain = document["extra"].get("offchain")  # off-chain: no transaction of ours
+    posted = isinstance(offchain, dict) and offchain.get("accepted") is True
+    if document["status"] != CallStatus.PREPARED and not (
+        document["tx_hash"] or posted
+    ):
         raise ValueError(f"it is {document['status']} but names no transaction")
     return JournalEntry(**document)
 
@@ -511,6 +517,14 @@ class Marketplace:
                 f"{redacted_url(self.rpc_url)}: "
                 f"{type(exc).__name__}"
             ) from exc
+
+    def sign_hash(self, digest: bytes) -> str:
+        """Sign a digest as is (no EIP-191 prefix): the marketplace ``ecrecover``s it.
+
+        :param digest: 32 bytes (a request id).
+        :return: 0x + 130 hex, ``r || s || v`` (low s, v 27 or 28).
+        """
+        return "0x" + bytes(self._account.unsafe_sign_hash(digest).signature).hex()
 
     def market_nonce(self) -> int:
         """Return ``mapNonces(requester)``.

@@ -87,6 +87,8 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     :param first_delivery_block: the block of the mech's first ``Deliver`` at or after
         ``declared_block``: since when it has delivered while offering this tool
         (None: not since, or unknown).
+    :param endpoint: the off-chain endpoint its manifest declares (``url``, validated by
+        ``mech_catalogue_core.chain.offchain.offchain_endpoint``; "" for none or invalid).
     """
 
     mech_key: str
@@ -101,16 +103,22 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     created_block: Optional[int] = None
     declared_block: Optional[int] = None
     first_delivery_block: Optional[int] = None
+    endpoint: str = ""
 
     @classmethod
     def from_facts(
-        cls, mech_key: str, facts: MechFacts, tenure: Optional[Tenure] = None
+        cls,
+        mech_key: str,
+        facts: MechFacts,
+        tenure: Optional[Tenure] = None,
+        endpoint: str = "",
     ) -> "Offer":
         """Build an offer from a catalogue entry's marketplace facts.
 
         :param mech_key: the entry's ``MechRef.key``.
         :param facts: one of its ``Mech.marketplace``.
         :param tenure: since when the mech offers this tool as it is (None: unknown).
+        :param endpoint: the validated off-chain endpoint of its manifest ("" for none).
         :return: the offer.
         """
         tenure = tenure or Tenure()
@@ -127,6 +135,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             created_block=facts.created_block,
             declared_block=tenure.declared_block,
             first_delivery_block=tenure.first_delivery_block,
+            endpoint=endpoint,
         )
 
     def to_meta(self) -> Dict[str, Any]:
@@ -157,6 +166,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             "declared_block": text(self.declared_block),
             "first_delivery_block": text(self.first_delivery_block),
             "payment": plan_payment(self.payment_type, self.price).to_dict(),
+            "offchain_endpoint": self.endpoint or None,
         }
 
 

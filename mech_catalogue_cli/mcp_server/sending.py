@@ -51,6 +51,7 @@ from .market import (
     SignedRequest,
     correct_request_id,
 )
+from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .results import REQUEST_META_KEY, text_content
@@ -94,6 +95,11 @@ class RequestSender:
             if asset != ASSET_NATIVE
         }
         self.payer = TokenPayer(market) if market is not None else None
+        self.offchain = (
+            OffchainPoster(market, self.payer)
+            if market is not None and self.payer is not None
+            else None
+        )
         self.lock = anyio.Lock()
 
     def _request_value(self, offer: Offer) -> Dict[str, int]:
@@ -194,7 +200,7 @@ class RequestSender:
             _meta={REQUEST_META_KEY: body},
         )
 
-    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements
+    async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements,too-many-branches
         self,
         tool: ServedTool,
         offer: Offer,
@@ -227,6 +233,11 @@ class RequestSender:
                     f"lock for {self._lock_wait():g} s; nothing was sent: call again"
                 )
             entry = journal.load(key)
+            if entry is not None and "offchain" in entry.extra:
+                again = await self._offchain_again(entry)
+                if again is not None:
+                    return again  # accepted by its mech, or settled: only wait
+                entry = None  # never accepted, so never paid: prepared anew below
             if entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
                 if status == STATUS_DOES_NOT_EXIST and entry.tx_hash:
@@ -266,6 +277,13 @@ class RequestSender:
             refusal = ledger.refusal(price)
             if refusal:
                 return refusal
+            way = await self._offchain_way(offer, price)
+            if isinstance(way, PriceRefusal):
+                return way
+            if way:
+                return await self._send_offchain(
+                    tool, offer, payload, key, price, timer
+                )
             uploaded = await anyio.to_thread.run_sync(
                 upload_json,
                 self.settings.ipfs_api_url,
@@ -356,6 +374,110 @@ class RequestSender:
                 sent.tx_hash,
             )
             return sent
+
+    async def _offchain_again(self, entry: JournalEntry) -> Optional[JournalEntry]:
+        """A journalled off-chain request: wait for it when its mech accepted it.
+
+        :param entry: an entry with ``extra.offchain``.
+        :return: the entry to wait for (accepted by the mech, or already settled on
+            chain), or None when it was never accepted (nothing was paid: the caller
+            prepares the call anew; the same nonce gives the same id and signature).
+        """
+        assert self.market is not None and self.journal is not None  # nosec
+        status = await anyio.to_thread.run_sync(self.market.status, entry.request_id)
+        if status != STATUS_DOES_NOT_EXIST or entry.extra["offchain"].get("accepted"):
+            if entry.status == CallStatus.PREPARED:
+                entry.status = CallStatus.SENT
+                self.journal.save(entry)
+            return entry
+        asset = payment_terms(entry.payment_type).asset
+        self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
+        return None
+
+    async def _offchain_way(
+        self, offer: Offer, price: int
+    ) -> Union[bool, PriceRefusal]:
+        """Whether this offer is called off-chain (``--offchain``), or why it is skipped.
+
+        :param offer: the offer.
+        :param price: its price now.
+        :return: True for off-chain, False for the on-chain request, or a
+            :class:`PriceRefusal` (``only`` and no endpoint: the next offer is tried).
+        """
+        mode = OffchainMode(self.settings.offchain)
+        if mode is OffchainMode.NEVER or self.offchain is None:
+            return False
+        if not offer.endpoint:
+            if mode is OffchainMode.ONLY:
+                return PriceRefusal(
+                    f"mech {offer.address} declares no off-chain endpoint "
+                    "(--offchain only)"
+                )
+            return False
+        if mode is OffchainMode.ONLY:
+            return True  # the mech says whether the balance covers it (402)
+        try:
+            prepaid = await anyio.to_thread.run_sync(
+                self.offchain.prepaid, offer.payment_type
+            )
+        except MarketError:
+            return False  # unread: the on-chain request, which needs no balance
+        return prepaid >= price
+
+    async def _send_offchain(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        offer: Offer,
+        payload: Dict[str, Any],
+        key: str,
+        price: int,
+        timer: PhaseTimer,
+    ) -> Union[JournalEntry, str]:
+        """Sign the request and post it to the offer's endpoint; journalled first.
+
+        :param tool: the tool called.
+        :param offer: the offer (with an endpoint).
+        :param payload: the request payload.
+        :param key: the call key.
+        :param price: the price now (the delivery rate signed).
+        :param timer: the call's phase timer.
+        :return: the entry to wait for, or why the mech did not accept it (nothing paid).
+        """
+        poster, journal = self.offchain, self.journal
+        assert poster is not None and journal is not None  # nosec
+        _, digest = root_digest(payload_bytes(payload), raw_leaves=False, cid_version=0)
+        prepared = await anyio.to_thread.run_sync(
+            poster.prepare,
+            key,
+            tool.mech_tool,
+            offer.address,
+            price,
+            offer.payment_type,
+            digest_to_cid(bytes(digest), DAG_PB),
+            "0x" + bytes(digest).hex(),
+            offer.endpoint,
+        )
+        journal.save(prepared)  # before the post: a retry never posts a second request
+        ledger = self._caps(offer)[1]
+        ledger.record(price, prepared.request_id)
+        refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
+        timer.lap("offchain_post")
+        if isinstance(refused, OffchainRefusal):
+            ledger.refund(price, prepared.request_id)
+            prepared.extra["offchain"]["refused"] = refused[:1000]
+            journal.save(prepared)
+            return str(refused)
+        prepared.extra["offchain"]["accepted"] = True
+        prepared.status = CallStatus.SENT
+        prepared.paid_at = time.time()  # charged to the prepaid balance from now on
+        journal.save(prepared)
+        LOGGER.info(
+            "request %s posted to mech %s's endpoint for %d (no transaction)",
+            prepared.request_id,
+            prepared.mech,
+            price,
+        )
+        return prepared
 
     def refund_if_never_paid(self, entry: JournalEntry) -> None:
         """Uncount a journalled request whose nonce was mined but which is not on chain.

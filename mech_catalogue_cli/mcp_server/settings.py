@@ -50,6 +50,8 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param pin_file: ``--pin``: the approved tool definitions (:mod:`.pins`; "" for none).
     :param discovery: ``--discovery``: ``list``, ``search`` or ``auto``
         (:class:`.discovery.DiscoveryMode`).
+    :param offchain: ``--offchain``: ``never``, ``auto`` or ``only``
+        (:class:`.offchain.OffchainMode`).
     """
 
     gateway_url: str
@@ -70,6 +72,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     all_tools: bool = False
     pin_file: str = ""
     discovery: str = "auto"
+    offchain: str = "never"
 
 
 @dataclass

@@ -56,6 +56,7 @@ from mech_catalogue_core.chain.marketplace import (
     MarketplaceSource,
     attach_facts,
 )
+from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import (
@@ -72,6 +73,7 @@ from mech_catalogue_core.http_api.routes import (
 )
 from mech_catalogue_core.model.catalogue import (
     Catalogue,
+    Mech,
 )
 from mech_catalogue_core.model.market import (
     MechFacts,
@@ -328,6 +330,19 @@ def _with_offers(
     return ServedTool(entry["name"], mech_tool, entry, tuple(offers))
 
 
+def _endpoint_of(mech: Mech) -> str:
+    """The off-chain endpoint a mech's manifest declares, or "" (none, or not valid).
+
+    :param mech: a catalogue entry.
+    :return: the validated base URL (``chain.offchain.offchain_endpoint``).
+    """
+    try:
+        return offchain_endpoint(mech.extra) or ""
+    except EndpointError as exc:
+        LOGGER.info("mech %s: its url is not used (%s)", mech.ref.key, exc)
+        return ""
+
+
 def served_from_catalogue(
     catalogue: Catalogue, tenures: Optional[Mapping[Tuple[str, str], Tenure]] = None
 ) -> ServedCatalogue:
@@ -358,9 +373,13 @@ def served_from_catalogue(
             )
             facts = mech.marketplace if mech is not None else ()
             key = mech.ref.key if mech is not None else ""
+            endpoint = _endpoint_of(mech) if mech is not None else ""
             offers = tuple(
                 Offer.from_facts(
-                    key, f, (tenures or {}).get((f.address.lower(), tool.name))
+                    key,
+                    f,
+                    (tenures or {}).get((f.address.lower(), tool.name)),
+                    endpoint,
                 )
                 for f in facts
             )

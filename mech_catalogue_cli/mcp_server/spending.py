@@ -62,6 +62,9 @@ def journal_records(folder: Path) -> List[PaidRecord]:
             continue
         if payment_terms(entry.payment_type).way is not PaymentWay.NATIVE:
             continue  # a token's price is in its own units; its cap is per run
+        offchain = entry.extra.get("offchain")
+        if isinstance(offchain, dict) and offchain.get("refused"):
+            continue  # an off-chain request its mech refused: nothing was paid
         # dated by when it was paid; entries older than ``paid_at`` by their file's time
         records.append(
             PaidRecord(entry.request_id, entry.price, entry.paid_at or written_at)

@@ -9,7 +9,9 @@ pragma solidity ^0.8.30;
 ///         the factory's createMech) plus the public views a reader needs
 ///         (maxDeliveryRate, paymentType, serviceId, numTotalRequests, numTotalDeliveries,
 ///         mapMechKarma). Native and fixed-price token mechs (the token tracker and ERC-20s are
-///         in TokenPayments.sol); no subscriptions, signatures or timeouts.
+///         in TokenPayments.sol); off-chain requests settled with the requester's signature
+///         (deliverMarketplaceWithSignatures) from a native prepaid balance; no subscriptions
+///         or timeouts.
 
 /// @dev Only `expected` may call, but `sender` did.
 error Unauthorized(address sender, address expected);
@@ -28,6 +30,18 @@ interface IServiceRegistryView {
 interface IMarketplaceDeliver {
     function deliverMarketplace(bytes32[] calldata requestIds, uint256[] calldata deliveryRates)
         external returns (bool[] memory deliveredRequests);
+    function deliverMarketplaceWithSignatures(address requester, DeliverWithSignature[] calldata deliverWithSignatures,
+        uint256[] calldata deliveryRates, bytes calldata paymentData) external;
+    function getRequestId(address mech, address requester, bytes memory data, uint256 deliveryRate,
+        bytes32 paymentType, uint256 nonce) external view returns (bytes32);
+    function mapNonces(address requester) external view returns (uint256);
+}
+
+/// @dev ai-registry-mech's DeliverWithSignature: an off-chain request settled on chain.
+struct DeliverWithSignature {
+    bytes requestData;
+    bytes signature;
+    bytes deliveryData;
 }
 
 /// @title FixtureKarma - mech karma changed by enabled marketplaces only
@@ -89,8 +103,29 @@ contract FixtureBalanceTracker {
         }
     }
 
-    function adjustMechRequesterBalances(address, address, uint256[] calldata, bytes calldata) external view {
+    /// @dev Prepay for `requester` (BalanceTrackerFixedPriceNative.depositFor).
+    function depositFor(address requester) external payable {
+        if (msg.value == 0) revert ZeroValue();
+        mapRequesterBalances[requester] += msg.value;
+    }
+
+    /// @dev A plain transfer prepays for the sender, as the real native tracker's receive().
+    receive() external payable {
+        mapRequesterBalances[msg.sender] += msg.value;
+    }
+
+    /// @dev Off-chain requests delivered with signatures are paid from the prepaid balance.
+    function adjustMechRequesterBalances(address mech, address requester, uint256[] calldata deliveryRates,
+        bytes calldata) external {
         if (msg.sender != mechMarketplace) revert Unauthorized(msg.sender, mechMarketplace);
+        uint256 due;
+        for (uint256 i = 0; i < deliveryRates.length; ++i) {
+            due += deliveryRates[i];
+        }
+        uint256 balance = mapRequesterBalances[requester];
+        if (balance < due) revert Underpaid(balance, due);
+        mapRequesterBalances[requester] = balance - due;
+        mapMechBalances[mech] += due;
     }
 }
 
@@ -182,6 +217,30 @@ contract FixtureMech {
                 }
                 emit Deliver(address(this), msg.sender, requestIds[i], rates[i], datas[i]);
             }
+        }
+    }
+
+    /// @dev Settle off-chain requests: the marketplace checks each requester signature over
+    ///      getRequestId(this, requester, requestData, maxDeliveryRate, PAYMENT_TYPE, nonce) and
+    ///      charges the requester's prepaid balance (ai-registry-mech OlasMech's function).
+    function deliverMarketplaceWithSignatures(address requester, DeliverWithSignature[] calldata deliverWithSignatures,
+        bytes calldata paymentData) external {
+        address operator = getOperator();
+        if (msg.sender != operator) revert Unauthorized(msg.sender, operator);
+        uint256 count = deliverWithSignatures.length;
+        uint256[] memory rates = new uint256[](count);
+        bytes32[] memory requestIds = new bytes32[](count);
+        uint256 nonce = IMarketplaceDeliver(mechMarketplace).mapNonces(requester);
+        for (uint256 i = 0; i < count; ++i) {
+            rates[i] = maxDeliveryRate;
+            requestIds[i] = IMarketplaceDeliver(mechMarketplace).getRequestId(address(this), requester,
+                deliverWithSignatures[i].requestData, rates[i], PAYMENT_TYPE, nonce + i);
+        }
+        IMarketplaceDeliver(mechMarketplace).deliverMarketplaceWithSignatures(requester, deliverWithSignatures,
+            rates, paymentData);
+        numTotalDeliveries += count;
+        for (uint256 i = 0; i < count; ++i) {
+            emit Deliver(address(this), msg.sender, requestIds[i], rates[i], deliverWithSignatures[i].deliveryData);
         }
     }
 }

@@ -46,7 +46,8 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
   ``max_price`` is 1 to 18 ASCII digits; ``sort`` a :class:`.SearchSort`; ``payment`` a
   payment type name of ``PAYMENT_TYPE_NAMES``; ``mech`` a mech contract address or a
   catalogue entry key; ``registry`` a :class:`.RegistryKind`; ``typed`` ``true`` or
-  ``false``; ``callable`` and ``delivering`` ``true``. Its cursor is the engine's
+  ``false``; ``callable`` and ``delivering`` ``true``; ``min_karma`` 1 to 18 ASCII
+  digits, negative after a ``-``. Its cursor is the engine's
   (``<offset>.<16 hex digits>``, else 400 ``invalid_cursor``); ``/mechs`` takes a
   ``cursor`` of digits like ``/tools``;
 - a GET carries no body (400 ``unexpected_body``).
@@ -98,6 +99,7 @@ REGISTRY = "registry"
 TYPED = "typed"
 CALLABLE = "callable"
 DELIVERING = "delivering"
+MIN_KARMA = "min_karma"
 SEARCH_PARAMETERS: Tuple[str, ...] = (
     QUERY_TEXT,
     MAX_PRICE,
@@ -108,6 +110,7 @@ SEARCH_PARAMETERS: Tuple[str, ...] = (
     TYPED,
     CALLABLE,
     DELIVERING,
+    MIN_KARMA,
 )
 #: route -> the query parameters it accepts
 FIXED_PATHS: Dict[str, Tuple[str, ...]] = {
@@ -190,6 +193,7 @@ _CURSOR = re.compile(rf"[0-9]{{1,{MAX_CURSOR_DIGITS}}}")
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _SEARCH_CURSOR = re.compile(rf"[0-9]{{1,{MAX_CURSOR_DIGITS}}}\.[0-9a-f]{{16}}")
 _PRICE = re.compile(r"[0-9]{1,18}")
+_KARMA = re.compile(r"-?[0-9]{1,18}")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 _MECH_KEY = re.compile(r"[0-9]{1,20}:[a-z_]{1,64}:0x[0-9a-f]{40}:[0-9]{1,78}")
 _FLAGS: Dict[str, Tuple[str, ...]] = {
@@ -465,6 +469,11 @@ def _search_choice_problem(values: Dict[str, str]) -> Optional[HttpResult]:
         return _search_problem(
             MAX_PRICE, price, "1 to 18 ASCII digits (the smallest unit: wei for native)"
         )
+    karma = values.get(MIN_KARMA)
+    if karma is not None and not _KARMA.fullmatch(karma):
+        return _search_problem(
+            MIN_KARMA, karma, "1 to 18 ASCII digits, after a - for a negative floor"
+        )
     cursor = values.get(CURSOR)
     if cursor is not None and not _SEARCH_CURSOR.fullmatch(cursor):
         return error_result(
@@ -488,6 +497,7 @@ def _search_request(
         return text
     price = values.get(MAX_PRICE)
     typed = values.get(TYPED)
+    karma = values.get(MIN_KARMA)
     query = SearchQuery(
         text=text[QUERY_TEXT],
         kind=values.get(KIND, ""),
@@ -498,6 +508,7 @@ def _search_request(
         typed=None if typed is None else typed == "true",
         callable_now=CALLABLE in values,
         delivering=DELIVERING in values,
+        min_karma=None if karma is None else int(karma),
         sort=SearchSort(values.get(SORT, SearchSort.RELEVANCE)),
     )
     return Request(request.path, search=query, search_cursor=values.get(CURSOR, ""))

@@ -134,6 +134,9 @@ class SearchSort(StrEnum):
     RELEVANCE = "relevance"
     #: cheapest known ``maxDeliveryRate`` first, unpriced offers last; then relevance
     PRICE = "price"
+    #: highest karma first (``search.query.highest_karma``), unread karma last; then
+    #: relevance. Karma is bought by wash trading (docs/mcp.md): a buyable signal
+    KARMA = "karma"
 
 
 class PaymentWay(StrEnum):

@@ -19,8 +19,13 @@ Ranking is Okapi BM25 (:mod:`.bm25`: k1 1.5, b 0.75, Lucene's idf) over the word
 (hyphens and underscores split names, so ``claude-prediction-offline`` is three words),
 Lucene's English stop words dropped and Snowball-stemmed (``PyStemmer``, pinned exactly
 with numpy in the library's pyproject), so "predictions" finds "prediction-online".
-Offers with the same text (registrations sharing a manifest) are one BM25 document:
-a manifest registered many times neither raises nor lowers how rare its words are.
+A word counts once per field of the offer (name 3, kind 2, every other field 1:
+:data:`FIELD_WEIGHTS`), and a document shorter than the average is weighed as average:
+a manifest repeating a query word 1,000 times, naming 300 arguments after it or
+describing itself only by the query's words ranks no higher than an honest tool
+mentioning the word once (keyword stuffing, issue 33). Offers with the same text
+(registrations sharing a manifest) are one BM25 document: a manifest registered many
+times neither raises nor lowers how rare its words are.
 
 Determinism: the index lays offers out by (tool name, mech ref); a score is rounded to
 :data:`SCORE_DECIMALS` decimals before it is compared (BM25 sums float32 weights); every
@@ -28,21 +33,24 @@ order ends with the offer's place in that layout, so no two offers ever tie and 
 catalogue and query give the same page on every agent.
 """
 
+import gc
 import hashlib
 import re
 from array import array
 from dataclasses import dataclass
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 from mech_catalogue_core.model.catalogue import Catalogue, Mech
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.vocabulary import SearchSort
-from mech_catalogue_core.search.bm25 import Bm25Index
+from mech_catalogue_core.search.bm25 import FIELD_SEPARATOR, Bm25Index
 from mech_catalogue_core.search.query import (
+    MAX_KARMA,
     InvalidQuery,
     SearchQuery,
     callable_contracts,
+    highest_karma,
     is_delivering,
     lowest_price,
 )
@@ -56,6 +64,11 @@ __all__ = [
     "offer_text",
 ]
 
+#: the weight of each field of :func:`offer_text` (name, kind, description, input and
+#: output descriptions, argument identifiers, argument descriptions): a word counts once
+#: per field holding it, times the field's weight, so a name or kind weighs more than a
+#: description and repeating a word in a field buys nothing (keyword stuffing)
+FIELD_WEIGHTS = (3, 2, 1, 1, 1, 1, 1)
 #: decimals of a BM25 score kept for ranking (and reported)
 SCORE_DECIMALS = 4
 #: the price of an offer with no callable contract, above every accepted ``max_price``
@@ -63,7 +76,6 @@ NO_PRICE = np.iinfo(np.int64).max
 #: the rank key of an offer a query drops (above every kept offer's)
 DROPPED = np.iinfo(np.int64).max
 _CURSOR = re.compile(r"([0-9]{1,9})\.([0-9a-f]{16})")
-_NAME_SEPARATORS = re.compile(r"[-_./:]+")
 
 
 class InvalidCursor(InvalidQuery):
@@ -81,6 +93,7 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
         payment type asked (smallest unit of the asset; None: none is callable).
     :param payments: the payment type names of its callable contracts, sorted.
     :param delivering: whether one of its contracts has delivered a request.
+    :param karma: the mech's karma (:func:`.query.highest_karma`; None: none read).
     """
 
     tool: Tool
@@ -89,6 +102,7 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
     price: Optional[int]
     payments: Tuple[str, ...]
     delivering: bool
+    karma: Optional[int] = None
 
     @property
     def callable_now(self) -> bool:
@@ -115,25 +129,24 @@ class SearchPage:
     offset: int = 0
 
 
-def _name_words(name: str) -> str:
-    return _NAME_SEPARATORS.sub(" ", name)
-
-
 def offer_text(tool: Tool) -> str:
-    """Return the text an offer is found by.
+    """Return the text an offer is found by: its fields, as :data:`FIELD_WEIGHTS` says.
 
     :param tool: the tool.
-    :return: its name (as written, and twice split on ``-_./:``) and kind twice (a name
-        or kind weighs more than a word of a description), description, input and
-        output descriptions, and each argument's identifier (split likewise) and
-        description, space-joined.
+    :return: its name, kind, description, input and output descriptions, argument
+        identifiers and argument descriptions, joined by ``bm25.FIELD_SEPARATOR`` (taken
+        out of the texts themselves). Names need no splitting: ``-_./:`` are not word
+        characters, so the words of ``claude-prediction`` are ``claude`` and
+        ``prediction`` (:func:`.bm25.words_of`).
     """
-    parts: List[str] = [tool.name, _name_words(tool.name), _name_words(tool.name)]
-    parts += [tool.kind, tool.kind, tool.description, tool.input_description]
-    parts.append(tool.output_description)
-    for argument in tool.arguments:
-        parts += [_name_words(argument.identifier), argument.description]
-    return " ".join(part for part in parts if part)
+    fields = [tool.name, tool.kind, tool.description, tool.input_description]
+    fields.append(tool.output_description)
+    fields.append(" ".join(argument.identifier for argument in tool.arguments))
+    fields.append(" ".join(argument.description for argument in tool.arguments))
+    text = FIELD_SEPARATOR.join(fields)
+    if text.count(FIELD_SEPARATOR) != len(fields) - 1:  # a manifest wrote one
+        text = FIELD_SEPARATOR.join(f.replace(FIELD_SEPARATOR, " ") for f in fields)
+    return text
 
 
 def _distinct_texts(
@@ -188,36 +201,83 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             ``Catalogue.digest()``; pass the agreed digest when it is known).
         """
         self._fingerprint = fingerprint or catalogue.digest()
-        offers: List[Tuple[Tool, Mech]] = []
-        for name in catalogue.tool_names():
-            for tool in catalogue.tools_named(name):
-                mech = (
-                    catalogue.mech(tool.provenance.mech)
-                    if tool.provenance.mech
-                    else None
-                )
-                if mech is not None:
-                    offers.append((tool, mech))
+        self._mechs: Tuple[Mech, ...] = tuple(catalogue.mechs)
+        offers, mech_codes, name_codes = self._layout(catalogue)
         self._offers: Tuple[Tuple[Tool, Mech], ...] = tuple(offers)
-        self._name_codes, _ = _codes([t.name for t, _ in offers])
+        # each offer's mech (an index into ``_mechs``): per-mech facts become columns
+        self._mech_codes = np.frombuffer(mech_codes, dtype=np.int32)
         # where each tool name's offers start (offers are laid out by name)
         self._name_starts = np.flatnonzero(
-            np.diff(self._name_codes, prepend=np.int32(-1))
+            np.diff(np.frombuffer(name_codes, dtype=np.int32), prepend=np.int32(-1))
         )
         self._kind_codes, self._kinds = _codes([t.kind for t, _ in offers])
-        self._registry_codes, self._registries = _codes(
-            [m.ref.registry_kind for _, m in offers]
+        registry_codes, self._registries = _codes(
+            [m.ref.registry_kind for m in self._mechs]
         )
+        self._registry_codes = registry_codes[self._mech_codes]
         self._typed = np.fromiter((t.is_typed for t, _ in offers), bool, len(offers))
-        self._by_mech = self._mech_offers(offers)
-        self._mech_facts = self._facts_of({m.ref: m for _, m in offers}.values())
+        self._by_mech = self._mech_keys(self._mechs)
+        self._mech_facts = [
+            (
+                tuple(sorted({f.payment_type_name for f in callable_contracts(m)})),
+                is_delivering(m),
+            )
+            for m in self._mechs
+        ]
         self._prices: Dict[str, np.ndarray] = {}
-        self._delivering = np.fromiter(
-            (self._mech_facts[m.ref][2] for _, m in offers), bool, len(offers)
-        )
+        self._delivering = np.array(
+            [delivering for _, delivering in self._mech_facts], dtype=bool
+        )[self._mech_codes]
+        karma = [highest_karma(m) for m in self._mechs]
+        self._karma_read = np.array([k is not None for k in karma], bool)[
+            self._mech_codes
+        ]
+        self._karma = np.array(
+            [0 if k is None else max(-MAX_KARMA, min(k, MAX_KARMA)) for k in karma],
+            dtype=np.int64,
+        )[self._mech_codes]
         documents = array("i")
-        self._bm25 = Bm25Index(_distinct_texts(offers, documents))
+        self._bm25 = Bm25Index(
+            _distinct_texts(offers, documents), field_weights=FIELD_WEIGHTS
+        )
         self._documents = np.frombuffer(documents, dtype=np.int32)
+
+    @staticmethod
+    def _layout(
+        catalogue: Catalogue,
+    ) -> Tuple[List[Tuple[Tool, Mech]], "array[int]", "array[int]"]:
+        """The offers by (tool name, mech ref), with each one's mech and name number.
+
+        An offer's mech is the entry its provenance names (a tool whose entry is not
+        in the catalogue is left out); looked up by identity first, since a tool's
+        provenance is nearly always its own entry's ref (hashing every ref is slow).
+
+        :param catalogue: the catalogue.
+        :return: the offers, each one's mech (its place in ``catalogue.mechs``) and its
+            name's number (in ``catalogue.tool_names()``).
+        """
+        mechs = catalogue.mechs
+        entry_of: Dict[int, int] = {}
+        for at, mech in enumerate(mechs):
+            for tool in mech.tools:
+                entry_of[id(tool)] = at
+        place_of: Optional[Dict[object, int]] = None
+        offers: List[Tuple[Tool, Mech]] = []
+        mech_codes, name_codes = array("i"), array("i")
+        for number, name in enumerate(catalogue.tool_names()):
+            for tool in catalogue.tools_named(name):
+                ref = tool.provenance.mech
+                at = entry_of.get(id(tool), -1)
+                if at < 0 or ref is not mechs[at].ref:
+                    if place_of is None:
+                        place_of = {m.ref: i for i, m in enumerate(mechs)}
+                    at = -1 if ref is None else place_of.get(ref, -1)
+                    if at < 0:
+                        continue
+                offers.append((tool, mechs[at]))
+                mech_codes.append(at)
+                name_codes.append(number)
+        return offers, mech_codes, name_codes
 
     @classmethod
     def build(cls, catalogue: Catalogue, fingerprint: str = "") -> "SearchIndex":
@@ -227,7 +287,13 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         :param fingerprint: its digest ("": computed with ``Catalogue.digest()``).
         :return: the index.
         """
-        return cls(catalogue, fingerprint)
+        collecting = gc.isenabled()
+        gc.disable()  # the build makes no cycles; full collections over the
+        try:  # catalogue's objects took a seventh of its time at 200,000 tools
+            return cls(catalogue, fingerprint)
+        finally:
+            if collecting:
+                gc.enable()
 
     @property
     def offer_count(self) -> int:
@@ -238,43 +304,27 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         return len(self._offers)
 
     @staticmethod
-    def _mech_offers(offers: Sequence[Tuple[Tool, Mech]]) -> Dict[str, np.ndarray]:
-        """Map each mech's entry key and contract addresses (lowercase) to its offers."""
+    def _mech_keys(mechs: Sequence[Mech]) -> Dict[str, np.ndarray]:
+        """Map each mech's entry key and contract addresses (lowercase) to its entries."""
         found: Dict[str, List[int]] = {}
-        for at, (_, mech) in enumerate(offers):
+        for at, mech in enumerate(mechs):
             keys = {
                 mech.ref.key.lower(),
                 *(f.address.lower() for f in mech.marketplace),
             }
             for key in keys:
                 found.setdefault(key, []).append(at)
-        return {k: np.asarray(v, dtype=np.int64) for k, v in found.items()}
-
-    @staticmethod
-    def _facts_of(
-        mechs: Iterable[Mech],
-    ) -> Dict[object, Tuple[Tuple[str, ...], Mech, bool]]:
-        """Each mech's callable payment names, entry and delivering flag, by ref."""
-        return {
-            mech.ref: (
-                tuple(sorted({f.payment_type_name for f in callable_contracts(mech)})),
-                mech,
-                is_delivering(mech),
-            )
-            for mech in mechs
-        }
+        return {k: np.asarray(v, dtype=np.int32) for k, v in found.items()}
 
     def _price_column(self, payment: str) -> np.ndarray:
         """Each offer's price for a payment type name (:data:`NO_PRICE`: none), memoised."""
         column = self._prices.get(payment)
         if column is None:
-            per_mech = {}
-            for ref, (_, mech, _) in self._mech_facts.items():
-                price = lowest_price(mech, payment)
-                per_mech[ref] = NO_PRICE if price is None else min(price, NO_PRICE)
-            column = np.fromiter(
-                (per_mech[m.ref] for _, m in self._offers), np.int64, len(self._offers)
-            )
+            per_mech = [lowest_price(mech, payment) for mech in self._mechs]
+            column = np.array(
+                [NO_PRICE if p is None else min(p, NO_PRICE) for p in per_mech],
+                dtype=np.int64,
+            )[self._mech_codes]
             self._prices[payment] = column
         return column
 
@@ -300,11 +350,12 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         if query.typed is not None:
             keep &= self._typed == query.typed
         if query.mech:
-            wanted = np.zeros(len(self._offers), dtype=bool)
-            wanted[self._by_mech.get(query.mech.lower(), np.zeros(0, np.int64))] = True
-            keep &= wanted
+            entries = self._by_mech.get(query.mech.lower(), np.zeros(0, np.int32))
+            keep &= np.isin(self._mech_codes, entries)
         if query.delivering:
             keep &= self._delivering
+        if query.min_karma is not None:
+            keep &= self._karma_read & (self._karma >= query.min_karma)
         price = self._price_column(query.payment)
         if query.callable_now or query.payment:
             keep &= price != NO_PRICE
@@ -318,23 +369,29 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         """Each offer's rank as one distinct integer (smaller first; dropped: the largest).
 
         Relevance: (best score - score) x offers + layout place, so no two keys tie and
-        the layout place breaks equal scores. Price: the place in the fully sorted order
-        (price, then relevance, then layout place).
+        the layout place breaks equal scores. Price and karma: the place in the fully
+        sorted order (price, or karma highest first with unread karma last; then
+        relevance, then layout place).
 
         :param query: the query.
         :param scores: :meth:`_scores` of its text (None: no text).
         :param keep: :meth:`_mask` of the query.
-        :return: the keys, and for price order the offers in that order (None for
-            relevance: the place is the key modulo the offers).
+        :return: the keys, and for price or karma order the offers in that order (None
+            for relevance: the place is the key modulo the offers).
         """
         count = len(self._offers)
-        if query.sort == SearchSort.PRICE:
+        if query.sort in (SearchSort.PRICE, SearchSort.KARMA):
             kept = np.flatnonzero(keep)
             relevance = (
                 np.zeros(len(kept), np.int64) if scores is None else -scores[kept]
             )
-            price = self._price_column(query.payment)[kept]
-            order = kept[np.lexsort((kept, relevance, price))]
+            if query.sort == SearchSort.PRICE:
+                first = self._price_column(query.payment)[kept]
+            else:  # highest karma first, unread last
+                first = np.where(
+                    self._karma_read[kept], -self._karma[kept], MAX_KARMA + 1
+                )
+            order = kept[np.lexsort((kept, relevance, first))]
             keys = np.full(count, DROPPED, dtype=np.int64)
             keys[order] = np.arange(len(order), dtype=np.int64)
             return keys, order
@@ -352,7 +409,8 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         :param query: the query.
         :param scores: :meth:`_scores` of its text.
         :param distinct: one match per tool name (its best offer's key).
-        :return: the keys, and the price order of :meth:`_keys` (None for relevance).
+        :return: the keys, and the price or karma order of :meth:`_keys` (None for
+            relevance).
         """
         keys, order = self._keys(query, scores, self._mask(query, scores))
         if distinct and len(keys):
@@ -367,7 +425,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         Only the matches up to ``end`` are sorted (a partition finds them first).
 
         :param candidates: :meth:`_candidates`' keys.
-        :param order: its price order (None for relevance).
+        :param order: its price or karma order (None for relevance).
         :param offset: the page's first match.
         :param end: after the page's last match.
         :return: the places.
@@ -446,7 +504,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         self, at: int, query: SearchQuery, scores: Optional[np.ndarray]
     ) -> SearchHit:
         tool, mech = self._offers[at]
-        payments, _, delivering = self._mech_facts[mech.ref]
+        payments, delivering = self._mech_facts[int(self._mech_codes[at])]
         price = int(self._price_column(query.payment)[at])
         score = 0 if scores is None else int(scores[at])
         return SearchHit(
@@ -456,4 +514,5 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             price=None if price == NO_PRICE else lowest_price(mech, query.payment),
             payments=payments,
             delivering=delivering,
+            karma=highest_karma(mech),
         )

@@ -35,6 +35,9 @@ MAX_QUERY_CHARS = 256
 #: the highest ``max_price`` accepted, wei (or the payment asset's smallest unit): prices
 #: are compared as 64-bit integers, and a rate above this is above any accepted cap
 MAX_PRICE_CAP = 2**63 - 2
+#: karma is compared as a 64-bit integer: a read value beyond +-2**62 counts as +-2**62
+#: (``Karma.mapMechKarma`` is an int256), and ``min_karma`` lies within those bounds
+MAX_KARMA = 2**62
 
 
 class InvalidQuery(ValueError):
@@ -64,6 +67,10 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
         None: both.
     :param callable_now: only offers someone can pay now (see :func:`callable_contracts`).
     :param delivering: only offers whose mech has delivered (``MechLiveness.DELIVERING``).
+    :param min_karma: only offers whose mech's karma (:func:`highest_karma`) was read
+        and is at least this (None: no floor). Karma counts deliveries and is bought
+        by wash trading (paying one's own mech): a filter on a buyable signal, never
+        used by the default relevance order.
     :param sort: :class:`SearchSort`.
     :param page_size: matches per page, 1 to :data:`MAX_PAGE_SIZE`.
     """
@@ -77,6 +84,7 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
     typed: Optional[bool] = None
     callable_now: bool = False
     delivering: bool = False
+    min_karma: Optional[int] = None
     sort: SearchSort = SearchSort.RELEVANCE
     page_size: int = DEFAULT_PAGE_SIZE
 
@@ -84,7 +92,8 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
         """Refuse what cannot be answered.
 
         :raises InvalidQuery: on a text over :data:`MAX_QUERY_CHARS`, a page size out of
-            range, a negative or too large ``max_price``, or an unknown sort.
+            range, a negative or too large ``max_price``, a ``min_karma`` beyond
+            :data:`MAX_KARMA`, or an unknown sort.
         """
         if len(self.text) > MAX_QUERY_CHARS:
             raise InvalidQuery(
@@ -98,6 +107,10 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
         if self.max_price is not None and not 0 <= self.max_price <= MAX_PRICE_CAP:
             raise InvalidQuery(
                 f"max price {self.max_price} is not between 0 and {MAX_PRICE_CAP}"
+            )
+        if self.min_karma is not None and not -MAX_KARMA <= self.min_karma <= MAX_KARMA:
+            raise InvalidQuery(
+                f"min karma {self.min_karma} is not between {-MAX_KARMA} and {MAX_KARMA}"
             )
         if self.sort not in tuple(SearchSort):
             raise InvalidQuery(
@@ -120,6 +133,7 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
                 self.typed,
                 self.callable_now,
                 self.delivering,
+                self.min_karma,
                 str(self.sort),
                 self.page_size,
             )
@@ -157,6 +171,23 @@ def is_delivering(mech: Mech) -> bool:
     :return: True when a contract's liveness is ``delivering``.
     """
     return any(f.liveness == MechLiveness.DELIVERING for f in mech.marketplace)
+
+
+def highest_karma(mech: Mech) -> Optional[int]:
+    """Return the mech's karma: the highest read among its confirmed marketplace contracts.
+
+    Karma is ``Karma.mapMechKarma(mech)`` (docs/marketplace.md): it grows with deliveries
+    and can be bought by requesting from one's own mech.
+
+    :param mech: the catalogue entry.
+    :return: the karma (signed), None when no confirmed contract's karma was read.
+    """
+    read = [
+        f.karma
+        for f in mech.marketplace
+        if f.kind == MECH_KIND_MARKETPLACE and f.confirmed and f.karma is not None
+    ]
+    return max(read) if read else None
 
 
 def lowest_price(mech: Mech, payment: str = "") -> Optional[int]:

@@ -154,6 +154,26 @@ def test_price_sort_puts_the_cheapest_mechs_tools_first() -> None:
     assert set(ordered[-3:]) == set(_offered_by(4))
 
 
+def test_min_karma_and_karma_sort_reach_the_engine() -> None:
+    """min_karma keeps mechs whose karma reaches it; sort=karma is highest first.
+
+    Karma: mech 1 3, mech 3 2, mech 2 0; mechs with none read come last.
+    """
+    assert set(names(walk("/tools?min_karma=2", "tools"))) == set(
+        _offered_by(1) + _offered_by(3)
+    )
+    assert set(names(walk("/tools?min_karma=-1", "tools"))) == set(
+        _offered_by(1) + _offered_by(2) + _offered_by(3)
+    )
+    assert names(walk("/tools?min_karma=4", "tools")) == []
+    ordered = names(walk("/tools?sort=karma", "tools"))
+    assert set(ordered[:7]) == set(_offered_by(1))
+    assert set(ordered[-3:]) == set(_offered_by(4))
+    parsed = parse_request("GET", "/tools?min_karma=-3&sort=karma")
+    assert isinstance(parsed, Request) and parsed.search is not None
+    assert (parsed.search.min_karma, parsed.search.sort) == (-3, "karma")
+
+
 @pytest.mark.parametrize("page_size", [1, 2, 5, 50])
 def test_search_pages_by_cursor_hold_each_name_once(page_size: int) -> None:
     """Walking a search's cursors gives exactly its one-page answer."""
@@ -196,7 +216,11 @@ def test_a_search_page_is_bounded_in_bytes_and_its_cursor_goes_on() -> None:
         ("max_price=-1", "max_price"),
         ("max_price=1e18", "max_price"),
         ("max_price=" + "9" * 19, "max_price"),
-        ("sort=karma", "sort"),
+        ("sort=popularity", "sort"),
+        ("min_karma=", "min_karma"),
+        ("min_karma=1.5", "min_karma"),
+        ("min_karma=--1", "min_karma"),
+        ("min_karma=" + "9" * 19, "min_karma"),
         ("sort=PRICE", "sort"),
         ("payment=dollars", "payment"),
         ("mech=0x1234", "mech"),
@@ -260,6 +284,7 @@ def test_every_search_parameter_is_parsed_into_the_query() -> None:
         "typed": "false",
         "callable": "true",
         "delivering": "true",
+        "min_karma": "-3",
     }
     assert set(values) == set(SEARCH_PARAMETERS)
     for key, value in values.items():

@@ -24,7 +24,8 @@ from dataclasses import replace
 from typing import List, Optional, Tuple
 
 import pytest
-from mech_catalogue_core.model.catalogue import Catalogue
+from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
+from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.vocabulary import RegistryKind, SearchSort
 from mech_catalogue_core.search.index import (
     InvalidCursor,
@@ -155,6 +156,67 @@ def test_scores_descend_and_equal_scores_fall_back_to_name_then_mech() -> None:
     assert len({(h.tool.name, h.mech.ref) for h in hits}) == len(hits)
 
 
+# --- keyword stuffing -------------------------------------------------------------
+
+
+def _stuffed(how: str) -> Mech:
+    """A hostile mech whose one tool repeats query words instead of describing itself.
+
+    :param how: ``description`` (the words 1,000 times) or ``arguments`` (300 arguments
+        named after them, each described by them).
+    :return: the mech (id 9).
+    """
+    words = "prediction market probability question"
+    if how == "description":
+        stuffed = Tool(name="best-tool", kind="chat", description=f"{words} " * 1000)
+    else:
+        stuffed = Tool(
+            name="best-tool",
+            kind="chat",
+            description="A tool.",
+            arguments=tuple(
+                Argument(f"prediction_market_{i}", "str", description=words)
+                for i in range(300)
+            ),
+        )
+    return Mech.from_manifest(
+        ref(9), Manifest(name="stuffed", tools=(stuffed,)), digest="0x" + "09" * 32
+    )
+
+
+@pytest.mark.parametrize("how", ["description", "arguments"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "prediction",
+        "prediction market",
+        "prediction market probability",
+        "market question probability",
+    ],
+)
+def test_a_stuffed_manifest_does_not_outrank_honest_tools_by_much(
+    how: str, text: str
+) -> None:
+    """Repeating query words buys at most a tenth over the best honest tool's score.
+
+    A word counts once per field (name, kind, description, input, output, argument
+    names, argument descriptions): 1,000 repetitions or 300 arguments weigh what one
+    mention does; and a document shorter than the average is weighed as average, so a
+    bare list of the query's words gains nothing from being short. Before, the stuffed
+    tool was first for every query, by 1.3 to 1.65x.
+
+    :param how: how the manifest stuffs its words.
+    :param text: the query.
+    """
+    index = SearchIndex.build(Catalogue.build([*mechs(), _stuffed(how)]))
+    hits = index.search(SearchQuery(text=text, page_size=50), distinct=True).hits
+    stuffed = next(h for h in hits if h.tool.name == "best-tool")
+    honest = max(h.score for h in hits if h.tool.name != "best-tool")
+    assert stuffed.score <= 1.1 * honest, (stuffed.score, honest)
+    if len(text.split()) < 3:  # a tool about a word beats one that only repeats it
+        assert hits[0].tool.name != "best-tool"
+
+
 # --- filters ----------------------------------------------------------------------
 
 
@@ -233,6 +295,51 @@ def test_price_sort_is_cheapest_first_unpriced_last_then_relevance() -> None:
     assert priced == sorted(priced)
     assert prices[len(priced) :] == [None] * (len(prices) - len(priced))
     assert hits[0].mech.ref.mech_id == 2  # the cheapest mech offers prediction-online
+
+
+def test_min_karma_keeps_mechs_whose_karma_was_read_and_reaches_it() -> None:
+    """Karma 3 (mech 1), 2 (mech 3), 0 (mech 2); no karma read (4, 5) never passes."""
+    for floor, kept in ((None, {1, 2, 3, 4, 5}), (0, {1, 2, 3}), (2, {1, 3}), (3, {1})):
+        page = INDEX.search(SearchQuery(min_karma=floor, page_size=50))
+        assert {h.mech.ref.mech_id for h in page.hits} == kept, floor
+    assert INDEX.search(SearchQuery(min_karma=4)).total == 0
+    karma_read = sum(len(m.tools) for m in mechs() if m.ref.mech_id in (1, 2, 3))
+    assert INDEX.search(SearchQuery(min_karma=-5, page_size=50)).total == karma_read
+
+
+def test_karma_sort_is_highest_first_unread_last_then_relevance() -> None:
+    """Karma order: mech 1 (3), mech 3 (2), mech 2 (0), then mechs with none read."""
+    hits = everything(
+        INDEX, SearchQuery(text="prediction", sort=SearchSort.KARMA, page_size=3)
+    )
+    order = [h.mech.ref.mech_id for h in hits]
+    read = [m for m in order if m in (1, 3, 2)]
+    assert order[: len(read)] == sorted(read, key=[1, 3, 2].index)
+    assert set(order[len(read) :]) == {4, 5}
+    # within one karma (mech 1's tools; the unread ones), relevance decides
+    for group in ({1}, {4, 5}):
+        scores = [h.score for h in hits if h.mech.ref.mech_id in group]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_the_default_order_does_not_use_karma() -> None:
+    """Raising one mech's karma changes no relevance page (karma is buyable, issue 29)."""
+    rich = [
+        (
+            replace(
+                m, marketplace=tuple(replace(f, karma=10**9) for f in m.marketplace)
+            )
+            if m.ref.mech_id == 2
+            else m
+        )
+        for m in mechs()
+    ]
+    bought = SearchIndex.build(Catalogue.build(rich))
+    for text in ("prediction", "image", "market", ""):
+        query = SearchQuery(text=text, page_size=50)
+        assert offers(bought.search(query)) == offers(INDEX.search(query))
+    top = bought.search(SearchQuery(sort=SearchSort.KARMA, page_size=1))
+    assert top.hits[0].mech.ref.mech_id == 2  # only the karma order follows it
 
 
 # --- cursors ----------------------------------------------------------------------
@@ -323,7 +430,9 @@ def test_a_cursor_past_the_matches_is_refused() -> None:
         ({"page_size": 201}, "page size"),
         ({"max_price": -1}, "max price"),
         ({"max_price": 2**63}, "max price"),
-        ({"sort": "karma"}, "sort"),
+        ({"sort": "popularity"}, "sort"),
+        ({"min_karma": 2**62 + 1}, "min karma"),
+        ({"min_karma": -(2**62) - 1}, "min karma"),
     ],
 )
 def test_queries_out_of_range_are_refused(fields: dict, says: str) -> None:

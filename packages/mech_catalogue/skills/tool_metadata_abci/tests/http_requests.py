@@ -84,6 +84,7 @@ SEARCH_KEYS = (
     "typed",
     "callable",
     "delivering",
+    "min_karma",
 )
 search_values = st.one_of(
     st.sampled_from(
@@ -107,6 +108,9 @@ search_values = st.one_of(
             "100:legacy_mech_registry:0x" + "ab" * 20 + ":3",
             "0." + "0" * 16,
             "3.0123456789abcdef",
+            "-7",
+            "--7",
+            "-" + "9" * 18,
         ]
     ),
     st.integers(min_value=-1, max_value=10**20).map(str),

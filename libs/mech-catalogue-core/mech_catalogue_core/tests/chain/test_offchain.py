@@ -1,0 +1,186 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``chain.offchain``: the declared endpoint, the 402 challenge, the request id's inputs.
+
+The request id's equality with the contract's ``getRequestId`` is checked on the devnet
+(``tests/devnet/test_mcp_offchain.py``); here, what is refused and why.
+"""
+
+from typing import Any, Dict, List
+
+import pytest
+from mech_catalogue_core.chain.offchain import (
+    MAX_ENDPOINT_CHARS,
+    Challenge,
+    ChallengeError,
+    EndpointError,
+    challenge_refusal,
+    offchain_endpoint,
+    parse_challenge,
+    request_id,
+    split_signature,
+)
+
+TRACKER = "0x" + "a1" * 20
+CHALLENGE: Dict[str, Any] = {
+    "scheme": "olas-prepay",
+    "payTo": "0x" + "A1" * 20,
+    "asset": "0x" + "00" * 20,
+    "chainId": 100,
+    "currentBalance": "100000000000000000",
+    "required": "500000000000000000",
+}
+
+
+@pytest.mark.parametrize(
+    "url, endpoint",
+    [
+        ("https://mech.example", "https://mech.example"),
+        ("https://mech.example/", "https://mech.example"),
+        ("http://127.0.0.1:8000/api/", "http://127.0.0.1:8000/api"),
+        ("https://[::1]:9000", "https://[::1]:9000"),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_a_declared_endpoint_is_kept_without_its_trailing_slash(
+    url: Any, endpoint: Any
+) -> None:
+    """http(s) with a host, with or without a port and path."""
+    extra = {} if url is None else {"url": url}
+    assert offchain_endpoint(extra) == endpoint
+
+
+@pytest.mark.parametrize(
+    "url, why",
+    [
+        (42, "not a string"),
+        ("https://" + "a" * MAX_ENDPOINT_CHARS, "over 512 characters"),
+        ("ftp://mech.example", "not http or https"),
+        ("file:///etc/passwd", "not http or https"),
+        ("https://user:secret@mech.example", "userinfo"),
+        ("https://mech.example@attacker.example", "userinfo"),
+        ("https://mech.example/?to=attacker.example", "query or fragment"),
+        ("https://mech.example/#x", "query or fragment"),
+        ("https://mech.example:99999", "invalid port"),
+        ("https:///path", "no valid host"),
+        ("https://mech.example\u202e/", "printable ASCII"),
+        ("https://mech .example", "printable ASCII"),
+        ("https://mech\r\n.example", "printable ASCII"),
+    ],
+)
+def test_an_endpoint_this_client_would_not_post_to_is_refused(
+    url: Any, why: str
+) -> None:
+    """Each refusal says why; a manifest cannot point the key's signature elsewhere."""
+    with pytest.raises(EndpointError, match=why):
+        offchain_endpoint({"url": url})
+
+
+def test_a_challenge_is_read_strictly() -> None:
+    """Addresses lowercased, amounts as integers whether text or numbers."""
+    assert parse_challenge(CHALLENGE) == Challenge(
+        pay_to=TRACKER,
+        asset="0x" + "00" * 20,
+        chain_id=100,
+        required=5 * 10**17,
+        current_balance=10**17,
+    )
+    assert parse_challenge(dict(CHALLENGE, required=7)).required == 7
+
+
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        ({"scheme": "x402"}, "scheme is not olas-prepay"),
+        ({"payTo": "0x1234"}, "payTo is not an address"),
+        ({"payTo": None}, "payTo is not an address"),
+        ({"asset": "usdc"}, "asset is not an address"),
+        ({"chainId": "0x64"}, "chainId is not a uint256"),
+        ({"chainId": True}, "chainId is not an integer"),
+        ({"required": "-1"}, "required is not a uint256"),
+        ({"required": "01"}, "required is not a uint256"),
+        ({"required": str(2**256)}, "required is not a uint256"),
+        ({"required": 1.5}, "required is not an integer"),
+        ({"currentBalance": "lots"}, "currentBalance is not a uint256"),
+    ],
+)
+def test_a_malformed_challenge_is_refused(change: Dict[str, Any], why: str) -> None:
+    """Every field of another form is named."""
+    with pytest.raises(ChallengeError, match=why):
+        parse_challenge(dict(CHALLENGE, **change))
+    with pytest.raises(ChallengeError, match="not a JSON object"):
+        parse_challenge(["olas-prepay"])
+
+
+def test_a_challenge_never_decides_where_money_goes() -> None:
+    """Another payTo, another chain or more than the signed price: not believed."""
+    challenge = parse_challenge(CHALLENGE)
+    assert (
+        challenge_refusal(
+            challenge, TRACKER.upper().replace("0X", "0x"), 100, 5 * 10**17
+        )
+        == ""
+    )
+    assert "is not the balance tracker" in challenge_refusal(
+        challenge, "0x" + "b2" * 20, 100, 5 * 10**17
+    )
+    assert "chainId 100 is not this chain's (8453)" in challenge_refusal(
+        challenge, TRACKER, 8453, 5 * 10**17
+    )
+    assert "more than the signed price" in challenge_refusal(
+        challenge, TRACKER, 100, 10**17
+    )
+
+
+def test_the_request_id_moves_with_every_input() -> None:
+    """A different chain, marketplace, mech, requester, data, rate, type or nonce."""
+    base = (
+        100,
+        "0x" + "11" * 20,
+        "0x" + "22" * 20,
+        "0x" + "33" * 20,
+        b"\x44" * 32,
+        10**16,
+        b"\x55" * 32,
+        0,
+    )
+    first = request_id(*base)
+    assert len(first) == 32
+    changed: List[Any] = [
+        101,
+        "0x" + "12" * 20,
+        "0x" + "23" * 20,
+        "0x" + "34" * 20,
+        b"\x45" * 32,
+        10**16 + 1,
+        b"\x56" * 32,
+        1,
+    ]
+    for index, value in enumerate(changed):
+        moved: List[Any] = list(base)
+        moved[index] = value
+        assert request_id(*moved) != first, index
+
+
+def test_a_signature_splits_as_the_marketplace_reads_it() -> None:
+    """A v of 0/1 becomes 27/28; other lengths are refused."""
+    signature = bytes(range(64)) + b"\x01"
+    v, r, s = split_signature(signature)
+    assert v == 28 and r == int.from_bytes(bytes(range(32)), "big")
+    assert s == int.from_bytes(bytes(range(32, 64)), "big")
+    assert split_signature(bytes(64) + b"\x1b")[0] == 27
+    with pytest.raises(ValueError, match="65 bytes"):
+        split_signature(bytes(64))

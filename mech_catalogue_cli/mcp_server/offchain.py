@@ -1,0 +1,280 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Off-chain requests: a signed request posted to the mech's declared endpoint.
+
+For an offer whose manifest declares a ``url`` (``Offer.endpoint``, validated by
+``mech_catalogue_core.chain.offchain.offchain_endpoint``), with ``--offchain auto`` or
+``only``, :meth:`OffchainPoster.post` does what the real mech's ``send_signed_requests``
+route expects (valory-xyz/mech ``task_execution/handlers.py``): a form with
+``request_id`` (decimal), ``ipfs_hash`` (the 32-byte digest of the payload's CID, 0x
+hex), ``ipfs_data`` (the payload JSON, so nothing is uploaded), ``sender``,
+``delivery_rate``, ``nonce`` and ``signature`` (the request id signed as is by the
+requester's key: the marketplace's ``ecrecover``). The requester sends no transaction;
+the mech answers from the requester's prepaid balance on the balance tracker of its
+payment type and settles with ``deliverMarketplaceWithSignatures``, which records the
+request as delivered and emits ``Deliver`` with the response's digest.
+
+**How the answer is verified**: exactly as an on-chain request's (``delivery.py``): the
+marketplace must record the request as delivered by the mech, and the response is read
+from IPFS and hashed against the ``Deliver`` event's digest. Nothing the endpoint says
+is taken as the answer: the endpoint only accepts the request, or answers 402.
+
+**HTTP 402** (scheme ``olas-prepay``): read strictly (``parse_challenge``); its ``payTo``
+must be the tracker the marketplace names for the mech's payment type and its
+``chainId`` ours (``challenge_refusal``), else the answer is refused as hostile. A
+believed challenge is turned into an error naming the prepaid balance, the amount
+required and the command to prepay; nothing is paid. Paying the deposit automatically
+is left to the ``prepay`` library function (the hook: :data:`PREPAY_HINT`).
+
+Never twice: the signed request is journalled before it is posted (``extra.offchain``);
+one request id is settled at most once on chain (``AlreadyRequested``), and a call
+whose request the mech accepted only waits for its delivery (status ``sent``).
+"""
+
+import json
+import logging
+from enum import Enum
+from typing import Any, Dict, Optional
+
+from mech_catalogue_core.chain.offchain import (
+    SEND_ROUTE,
+    ChallengeError,
+    challenge_refusal,
+    parse_challenge,
+    request_id,
+)
+from mech_catalogue_core.model.payment import payment_terms
+
+from mech_catalogue_cli.adapters.http import (
+    AnswerError,
+    post_form_json,
+    watched_session,
+)
+
+from .market import JournalEntry, MarketError, Marketplace
+from .payment import TokenPayer
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
+
+#: the most a mech's answer to the signed request may hold (it is an acknowledgement,
+#: or a 402 challenge: a few hundred bytes)
+MAX_ACCEPT_BYTES = 64 * 1024
+#: its JSON nesting at most
+MAX_ACCEPT_DEPTH = 8
+#: seconds the post may take at most, connect to last byte
+POST_SECONDS = 10.0
+#: what the user runs to prepay (the ``prepay`` command, another change of issue 31)
+PREPAY_HINT = "run `mech-catalogue prepay --mech {mech} --amount {amount}`"
+
+
+class OffchainMode(str, Enum):
+    """``--offchain``: when a call is posted to a mech's endpoint."""
+
+    #: off-chain when the mech declares an endpoint and the prepaid balance covers the
+    #: price (read before posting), else the on-chain request
+    AUTO = "auto"
+    #: always the on-chain request (the default: see docs/mcp.md)
+    NEVER = "never"
+    #: only mechs with an endpoint, only off-chain: a short balance is an error
+    ONLY = "only"
+
+
+class OffchainRefusal(str):
+    """Why an off-chain request was not accepted; nothing was paid."""
+
+
+def _units(amount: int, decimals: int) -> str:
+    whole, part = divmod(amount, 10**decimals)
+    text = f"{whole}.{part:0{decimals}d}".rstrip("0").rstrip(".")
+    return text
+
+
+class OffchainPoster:
+    """Posts signed requests to mechs' declared endpoints, for one marketplace."""
+
+    def __init__(self, market: Marketplace, payer: TokenPayer) -> None:
+        """Use the marketplace's account (its key stays in it) and funds reader.
+
+        :param market: the marketplace.
+        :param payer: reads the tracker and prepaid balance of a payment type.
+        """
+        self.market = market
+        self.payer = payer
+        self.session = watched_session()
+        self._chain_id: Optional[int] = None
+
+    def chain_id(self) -> int:
+        """The chain id the RPC reports (read once).
+
+        :return: ``eth_chainId``.
+        :raises MarketError: when it cannot be read.
+        """
+        if self._chain_id is None:
+            try:
+                self._chain_id = int(self.market.w3.eth.chain_id)
+            except Exception as exc:  # pylint: disable=broad-exception-caught
+                # ValueError, OSError, web3's RPC errors: the URL is never quoted
+                raise MarketError(
+                    f"the chain id could not be read ({type(exc).__name__}); "
+                    "nothing was posted"
+                ) from exc
+        return self._chain_id
+
+    def prepaid(self, payment_type: str) -> int:
+        """This requester's prepaid balance for a payment type (blocking).
+
+        :param payment_type: 0x + 64 hex.
+        :return: ``mapRequesterBalances(requester)`` of its tracker, smallest units
+            (``MarketError`` when it cannot be read).
+        """
+        return self.payer.funds(payment_type).prepaid
+
+    def prepare(  # pylint: disable=too-many-arguments
+        self,
+        key: str,
+        tool: str,
+        mech: str,
+        price: int,
+        payment_type: str,
+        cid: str,
+        digest: str,
+        endpoint: str,
+    ) -> JournalEntry:
+        """Derive the request id and sign it (blocking); nothing is posted.
+
+        :param key: the call key.
+        :param tool: the mech tool name.
+        :param mech: the mech contract.
+        :param price: its price now (the delivery rate signed).
+        :param payment_type: 0x + 64 hex.
+        :param cid: the payload's CID.
+        :param digest: the payload's digest, 0x + 64 hex (the request data).
+        :param endpoint: the mech's validated endpoint.
+        :return: the entry to journal before posting (status ``prepared``).
+        """
+        market = self.market
+        nonce = market.market_nonce()
+        rid = request_id(
+            self.chain_id(),
+            market.address,
+            mech,
+            market.requester,
+            bytes.fromhex(digest[2:]),
+            price,
+            bytes.fromhex(payment_type[2:]),
+            nonce,
+        )
+        return JournalEntry(
+            key=key,
+            tool=tool,
+            mech=mech,
+            price=price,
+            payment_type=payment_type,
+            cid=cid,
+            data=digest,
+            market_nonce=nonce,
+            request_id="0x" + rid.hex(),
+            from_block=market.head(),
+            extra={
+                "offchain": {
+                    "endpoint": endpoint,
+                    "signature": market.sign_hash(rid),
+                    "accepted": False,
+                }
+            },
+        )
+
+    def post(
+        self, entry: JournalEntry, payload: Dict[str, Any], wait: float = POST_SECONDS
+    ) -> Optional[OffchainRefusal]:
+        """Post a prepared entry's signed request to its mech's endpoint (blocking).
+
+        :param entry: the journalled entry (``extra.offchain``).
+        :param payload: the request payload (sent as ``ipfs_data``).
+        :param wait: seconds the post may take.
+        :return: None when the mech accepted the request, else why not (a 402 in words,
+            a hostile or broken answer); nothing is paid then.
+        """
+        offchain = entry.extra["offchain"]
+        endpoint = offchain["endpoint"]
+        form = {
+            "request_id": str(int(entry.request_id, 16)),
+            "ipfs_hash": entry.data,
+            "ipfs_data": json.dumps(payload, sort_keys=True),
+            "sender": self.market.requester,
+            "delivery_rate": str(entry.price),
+            "nonce": str(entry.market_nonce),
+            "signature": offchain["signature"],
+        }
+        where = f"mech {entry.mech}'s endpoint {endpoint}"
+        try:
+            body, status = post_form_json(
+                self.session,
+                f"{endpoint}/{SEND_ROUTE}",
+                form,
+                wait,
+                MAX_ACCEPT_BYTES,
+                MAX_ACCEPT_DEPTH,
+                ok=(200, 402),
+            )
+        except AnswerError as exc:
+            return OffchainRefusal(f"{where} {exc}")
+        if status == 402:
+            return OffchainRefusal(self._challenge_text(entry, body, where))
+        if (
+            not isinstance(body, dict)
+            or str(body.get("request_id")) != form["request_id"]
+        ):
+            return OffchainRefusal(
+                f"{where} answered 200 without accepting request "
+                f"{form['request_id']} (another or no request_id)"
+            )
+        return None
+
+    def _challenge_text(self, entry: JournalEntry, body: Any, where: str) -> str:
+        """The 402 answer in words: a believed challenge, or why it is hostile.
+
+        :param entry: the refused entry.
+        :param body: the 402's JSON body.
+        :param where: the mech and endpoint, for the text.
+        :return: the error text (nothing was paid).
+        """
+        try:
+            challenge = parse_challenge(body)
+        except ChallengeError as exc:
+            return f"{where} answered 402 with no valid olas-prepay challenge ({exc})"
+        try:
+            funds = self.payer.funds(entry.payment_type)
+        except MarketError as exc:
+            return f"{where} answered 402, and {exc}"
+        refusal = challenge_refusal(
+            challenge, funds.tracker, self.chain_id(), entry.price
+        )
+        if refusal:
+            return (
+                f"{where} answered 402 with a challenge this server does not believe: "
+                f"{refusal}; nothing was deposited"
+            )
+        symbol = payment_terms(entry.payment_type).symbol or "wei"
+        decimals = funds.decimals
+        short = max(entry.price - funds.prepaid, 0)
+        return (
+            f"{where} needs a prepaid balance: prepaid "
+            f"{_units(funds.prepaid, decimals)} {symbol} < "
+            f"{_units(entry.price, decimals)} {symbol} required on tracker "
+            f"{funds.tracker}; "
+            + PREPAY_HINT.format(mech=entry.mech, amount=short)
+            + " (or serve without --offchain only)"
+        )

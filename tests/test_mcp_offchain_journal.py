@@ -1,0 +1,100 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The journal and the spend cap with off-chain entries (``extra.offchain``).
+
+An off-chain request has no transaction of the requester's: the journal accepts a sent
+entry without one only when its mech accepted the signed request, and a request its mech
+refused (nothing paid) does not count against ``--max-spend``.
+"""
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Dict
+
+import pytest
+from mech_catalogue_core.model.vocabulary import CallStatus
+
+from mech_catalogue_cli.mcp_server.market import Journal, JournalEntry, JournalError
+from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
+from mech_catalogue_cli.mcp_server.spending import journal_records
+
+KEY = "ab" * 32
+
+
+def entry(offchain: Dict[str, Any], status: str = CallStatus.SENT) -> JournalEntry:
+    """An off-chain entry as the server writes it.
+
+    :param offchain: its ``extra.offchain``.
+    :param status: its status.
+    :return: the entry.
+    """
+    return JournalEntry(
+        key=KEY,
+        tool="prediction-online",
+        mech="0x" + "11" * 20,
+        price=5 * 10**15,
+        payment_type=NATIVE_PAYMENT_TYPE,
+        cid="bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",
+        data="0x" + "22" * 32,
+        market_nonce=3,
+        request_id="0x" + "33" * 32,
+        from_block=10,
+        status=status,
+        extra={"offchain": offchain},
+    )
+
+
+OFFCHAIN = {"endpoint": "http://127.0.0.1:8010", "signature": "0x" + "44" * 65}
+
+
+def test_an_accepted_offchain_entry_is_read_back_without_a_transaction(
+    tmp_path: Path,
+) -> None:
+    """Sent, no tx_hash, accepted: the retry reads it and only waits."""
+    journal = Journal(tmp_path)
+    written = entry(dict(OFFCHAIN, accepted=True))
+    journal.save(written)
+    assert journal.load(KEY) == written
+
+
+def test_a_sent_entry_whose_post_was_not_accepted_is_refused(tmp_path: Path) -> None:
+    """A tampered entry claiming sent without acceptance or transaction stops the call."""
+    journal = Journal(tmp_path)
+    journal.save(entry(dict(OFFCHAIN, accepted=False)))
+    with pytest.raises(JournalError, match="names no transaction"):
+        journal.load(KEY)
+    journal.save(entry(dict(OFFCHAIN, accepted="yes")))
+    with pytest.raises(JournalError, match="names no transaction"):
+        journal.load(KEY)
+
+
+def test_a_refused_offchain_request_does_not_count_against_the_cap(
+    tmp_path: Path,
+) -> None:
+    """Refused: no record; accepted: counted at its price, as an on-chain request."""
+    journal = Journal(tmp_path)
+    refused = entry(
+        dict(OFFCHAIN, accepted=False, refused="402"), status=CallStatus.PREPARED
+    )
+    journal.save(refused)
+    assert not journal_records(journal.folder)
+    accepted = JournalEntry(**dict(asdict(refused), key="cd" * 32))
+    accepted.extra = {"offchain": dict(OFFCHAIN, accepted=True)}
+    accepted.status = CallStatus.SENT
+    journal.save(accepted)
+    records = journal_records(journal.folder)
+    assert [(r.request_id, r.price) for r in records] == [
+        (accepted.request_id, accepted.price)
+    ]
