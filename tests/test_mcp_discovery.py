@@ -234,6 +234,7 @@ def test_matches_are_compact_one_line_and_tied_by_name() -> None:
         "price_wei",
         "payment",
         "typed",
+        "tenure",
     }
     assert match["summary"] == "Answers filler question number 0."
     assert "Paid call" not in match["summary"]  # the price is its own field

@@ -123,8 +123,9 @@ def test_an_old_creation_block_bought_with_a_mech_does_not_take_the_default(
     senior_by_age = offer("0x0a", 3, **old)
     assert rank_offers([senior_by_age, incumbent]) == [incumbent, senior_by_age]
     why = choice_reason(incumbent, [incumbent, senior_by_age])
-    assert "first delivered at block 320 since its manifest was set at block 300" in (
-        why
+    assert (
+        "first delivered at block 320 since the tool was declared as it is now at block 300"
+        in (why)
     )
     assert "nor by age alone" in why
 

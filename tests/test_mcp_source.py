@@ -122,9 +122,9 @@ def test_a_lower_id_re_declaring_a_name_does_not_take_its_schema(
     manifests[3] = manifest(swap)
     catalogue = _priced_catalogue(manifests)
     tenures = {
-        _facts(1).address: Tenure(390, squatter_first_delivery),
-        _facts(2).address: Tenure(50, 60),
-        _facts(3).address: Tenure(50, 70),
+        (_facts(1).address, "swap"): Tenure(390, squatter_first_delivery),
+        (_facts(2).address, "swap"): Tenure(50, 60),
+        (_facts(3).address, "swap"): Tenure(50, 70),
     }
     (served,) = served_from_catalogue(catalogue, tenures).tools
     meta = served.tool["_meta"]["io.olas/mech-tool"]
@@ -146,9 +146,9 @@ def test_the_senior_schema_owns_the_name_even_at_a_higher_id() -> None:
         3: manifest(_typed("swap", "pair")),
     }
     tenures = {
-        _facts(1).address: Tenure(10, 30),
-        _facts(2).address: Tenure(10, 20),
-        _facts(3).address: Tenure(12, 15),
+        (_facts(1).address, "swap"): Tenure(10, 30),
+        (_facts(2).address, "swap"): Tenure(10, 20),
+        (_facts(3).address, "swap"): Tenure(12, 15),
     }
     (served,) = served_from_catalogue(_priced_catalogue(manifests), tenures).tools
     assert list(served.tool["inputSchema"]["properties"]) == ["pair"]

@@ -294,7 +294,8 @@ def guarded_http(  # pylint: disable=too-many-arguments
     metavar="MECH",
     help="Pay only these mechs (repeatable; contract address or catalogue entry key, "
     "as mech-interact's valid_mechs). By default the mech that first delivered since "
-    "its manifest declared the tool is paid; karma, counts and age never decide.",
+    "its manifests declared the tool as it is now is paid; karma, counts and age "
+    "never decide.",
 )
 @click.option(
     "--dry-run",

@@ -25,6 +25,7 @@ import hashlib
 import json
 import unicodedata
 import uuid
+from decimal import Decimal
 from typing import Any, Dict, Mapping
 
 #: keys of the request payload that arguments may not replace
@@ -55,13 +56,20 @@ def normalised_arguments(value: Any) -> Any:
     JSON reader already parsed into the same double (``1.00000000000000001`` and ``1``)
     cannot be told apart.
 
+    An integral float becomes the integer its shortest decimal spelling (``repr``, the
+    one that reads back as the same double) says, exactly: ``1e23`` is ``10**23``, what
+    the client wrote, not ``int(1e23)`` = 99999999999999991611392, the double's binary
+    value (every float past 2**53 is integral, and amounts in wei are that large); so
+    the payload carries the client's number and ``1e23`` and ``100000000000000000000000``
+    are one call.
+
     :param value: validated arguments (a JSON value).
     :return: a new value in normal form.
     """
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, float):
-        return int(value) if value.is_integer() else value
+        return int(Decimal(repr(value))) if value.is_integer() else value
     if isinstance(value, str):
         return unicodedata.normalize("NFC", value)
     if isinstance(value, list):

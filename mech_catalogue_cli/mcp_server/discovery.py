@@ -48,20 +48,20 @@ import mcp_types as types
 import numpy as np
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
-from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.payment import (
     ASSET_NATIVE,
     AssetAmountError,
     parse_price_limit,
     plan_payment,
 )
+from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.search.bm25 import Bm25Index
 
 from .call_identity import IDEMPOTENCY_META_KEY
 from .definition_checks import argument_errors
 from .ipfs import IpfsError
 from .market import MarketError
-from .offers import NoOffer, Offer, choose_offer
+from .offers import NoOffer, Offer, choose_offer, tenure_facts
 from .results import error_result, text_content
 from .source import UNTRUSTED_HEADING, ServedCatalogue, ServedTool, SourceError
 
@@ -376,8 +376,11 @@ class ToolFinder:
             ``price`` (:func:`price_of`; None when no offer is payable now),
             ``price_wei`` (decimal string of a native price; None for a token's or
             none), ``payment`` (the payment type's name,
-            ``model.market.PAYMENT_TYPE_NAMES``; "" when unknown), ``typed``, and
-            ``warnings`` only when the name has a look-alike (:func:`lookalike_warnings`).
+            ``model.market.PAYMENT_TYPE_NAMES``; "" when unknown), ``typed``,
+            ``tenure`` (:func:`.offers.tenure_facts` of that offer: the chain's facts
+            beside a ranking by text, which keywords can buy; None when no offer is
+            payable), and ``warnings`` only when the name has a look-alike
+            (:func:`lookalike_warnings`).
         """
         offer = self.offers.get(tool.name)
         price = None if offer is None else offer.price
@@ -393,6 +396,7 @@ class ToolFinder:
                 "" if offer is None else PAYMENT_TYPE_NAMES.get(offer.payment_type, "")
             ),
             "typed": is_typed(tool),
+            "tenure": None if offer is None else tenure_facts(offer),
         }
         warnings = lookalike_warnings(tool)
         if warnings:  # only where there is something to say: matches stay compact
@@ -510,6 +514,11 @@ _MATCH = {
                     "message": {"type": "string"},
                 },
             },
+        },
+        "tenure": {
+            "type": ["object", "null"],
+            "description": "since when the mech a call would pay serves this tool as "
+            "it is (chain facts; the ranking is by text, which anyone can write)",
         },
     },
     "required": [

@@ -16,8 +16,8 @@
 
 - :func:`rank_offers` / :func:`choose_offer`: which mech contracts may serve a call
   (payable, price cap, pinned or allow-listed mechs) and in which order: the
-  incumbent (the earliest first delivery since its manifest declared the tool,
-  :func:`seniority`) first, never on counters a mech can raise by paying itself nor on
+  incumbent (the earliest first delivery since its service's manifests have declared
+  the tool as it is now, :func:`seniority`) first, never on counters a mech can raise by paying itself nor on
   a creation block bought with an old mech; :func:`choice_reason` says why in words;
 - :func:`schema_owners_first`: which declaration a tool name's served schema is;
 - :func:`send_time_refusal`: the price read right before sending, against the listed
@@ -53,10 +53,12 @@ NATIVE_PAYMENT_TYPE = (
 
 @dataclass(frozen=True)
 class Tenure:
-    """Since when a mech offers what its service's current manifest declares.
+    """Since when a mech offers one tool as its service's current manifest declares it.
 
-    :param declared_block: the block the service's current manifest hash was set (its
-        last ``ComplementaryMetadataUpdated``; None: unknown).
+    :param declared_block: the block since which the service's manifests have declared
+        the tool with its current definition: the earliest of its
+        ``ComplementaryMetadataUpdated`` events from which on no manifest changed the
+        tool (``tenure.unchanged_since``; None: unknown).
     :param first_delivery_block: the block of the mech's first ``Deliver`` event at or
         after ``declared_block`` (None: none yet, or unknown).
     """
@@ -79,9 +81,9 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     :param confirmed: the marketplace confirmed the mech's creation.
     :param block: the block the facts were read at.
     :param created_block: the block of the mech's ``CreateMech`` event (None: unknown).
-    :param declared_block: the block its service's current manifest (the one offering
-        this tool) was set on chain: the last ``ComplementaryMetadataUpdated`` of the
-        service (None: unknown, e.g. another registry kind or an agent source).
+    :param declared_block: the block since which its service's manifests have declared
+        this tool as it is now (:class:`Tenure`; None: unknown, e.g. another registry
+        kind or an agent source).
     :param first_delivery_block: the block of the mech's first ``Deliver`` at or after
         ``declared_block``: since when it has delivered while offering this tool
         (None: not since, or unknown).
@@ -115,7 +117,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
 
         :param mech_key: the entry's ``MechRef.key``.
         :param facts: one of its ``Mech.marketplace``.
-        :param tenure: since when the mech offers its manifest's tools (None: unknown).
+        :param tenure: since when the mech offers this tool as it is (None: unknown).
         :param endpoint: the validated off-chain endpoint of its manifest ("" for none).
         :return: the offer.
         """
@@ -175,10 +177,11 @@ class NoOffer(ValueError):
 def seniority(offer: Offer) -> SeniorityKey:
     """The part of an offer's rank a newcomer cannot buy: since when it serves the tool.
 
-    First the block of the mech's first delivery since its service's manifest declared
-    the tool (``first_delivery_block``); then, among mechs that have not delivered
-    since, the block the manifest was set (``declared_block``); unknown values go last
-    in each tier. Only then the older rule (for sources without these facts, e.g. an
+    First the block of the mech's first delivery since its service's manifests have
+    declared the tool as it is now (``first_delivery_block``); then, among mechs that
+    have not delivered since, that declaration's block (``declared_block``); a manifest
+    change that leaves the tool's definition as it was does not move either; unknown
+    values go last in each tier. Only then the older rule (for sources without these facts, e.g. an
     agent): delivered at all, then the ``CreateMech`` block.
 
     Why: both blocks are times, and time is not for sale. Sending requests to one's own
@@ -225,7 +228,7 @@ def schema_owners_first(declarations: Sequence[Declaration]) -> List[Declaration
 
     The schema a model sees for a name is its first verified offer's: the declaration
     whose best offer has the smallest :func:`seniority` (the earliest first delivery
-    since its manifest declared the tool) comes first; declarations without offers go
+    since its manifests have declared the tool as it is now) comes first; declarations without offers go
     last; ties keep the given order (the catalogue's ref order). A stranger registering
     a lower registry id, or re-declaring the name with other arguments, therefore does
     not take the name: its arguments are another schema, its mechs are listed apart as
@@ -310,8 +313,8 @@ def rank_offers(
     asset's ``token_max_price``, the pinned mech when one is given and
     an allow-listed one when ``allowed`` is not empty (each matched against the contract
     address or the catalogue entry key, as mech-interact's ``valid_mechs``). Order:
-    :func:`seniority` (the earliest first delivery since the manifest declared the tool:
-    the incumbent), then the cheaper, then the lowest address, so the order is
+    :func:`seniority` (the earliest first delivery since the manifests have declared the
+    tool as it is now: the incumbent), then the cheaper, then the lowest address, so the order is
     deterministic and no counter a mech can raise by paying itself (karma, requests,
     deliveries), nor an old creation block bought with a mech, moves it
     (``docs/mcp.md``).
@@ -389,8 +392,10 @@ def choice_reason(
     )
     return (
         f"{by_user}; {order} ({tenure_words(chosen)}) of {len(ranked)} eligible; "
-        "offers go by the block of their first delivery since their manifest declared "
-        "the tool, then by the block it was declared, then by creation block; never by "
+        "offers go by the block of their first delivery since their manifests have "
+        "declared the tool as it is now, then by the block it was so declared (a "
+        "manifest change that leaves the tool as it was keeps it), then by creation "
+        "block; never by "
         "karma or request and delivery counts (a mech raises those by paying itself) "
         "nor by age alone (an old mech can be bought)"
     )
@@ -400,8 +405,8 @@ def tenure_words(offer: Offer) -> str:
     """Say an offer's seniority facts in words (unknown ones say so).
 
     :param offer: an offer.
-    :return: e.g. ``first delivered at block 130 since its manifest was set at block
-        120, created at block 100, has delivered``.
+    :return: e.g. ``first delivered at block 130 since the tool was declared as it is
+        now at block 120, created at block 100, has delivered``.
     """
     first = (
         f"first delivered at block {offer.first_delivery_block}"
@@ -409,9 +414,9 @@ def tenure_words(offer: Offer) -> str:
         else "no delivery known"
     )
     declared = (
-        f"its manifest was set at block {offer.declared_block}"
+        f"the tool was declared as it is now at block {offer.declared_block}"
         if offer.declared_block is not None
-        else "its manifest's block unknown"
+        else "the tool was declared as it is now (block unknown)"
     )
     created = (
         f"created at block {offer.created_block}"
@@ -424,6 +429,32 @@ def tenure_words(offer: Offer) -> str:
         else "has never delivered"
     )
     return f"{first} since {declared}, {created}, {delivered}"
+
+
+def tenure_facts(offer: Offer) -> Dict[str, Any]:
+    """An offer's tenure, for a model to weigh beside text anyone can write.
+
+    What ranks offers (:func:`seniority`), from the chain: ``search_tools`` ranks tools
+    by their text (BM25), which a registrant can stuff with keywords; these facts say
+    how long the mech has served the tool as it is, which it cannot buy.
+
+    :param offer: the offer a call would pay now.
+    :return: ``{"mech", "declared_block", "first_delivery_block", "created_block",
+        "delivered", "says"}``: blocks as decimal strings (null: unknown), ``delivered``
+        whether it has delivered at all, ``says`` :func:`tenure_words`.
+    """
+
+    def text(value: Optional[int]) -> Optional[str]:
+        return None if value is None else str(value)
+
+    return {
+        "mech": offer.address,
+        "declared_block": text(offer.declared_block),
+        "first_delivery_block": text(offer.first_delivery_block),
+        "created_block": text(offer.created_block),
+        "delivered": delivered_once(offer.requests, offer.deliveries),
+        "says": tenure_words(offer),
+    }
 
 
 def send_time_refusal(

@@ -101,6 +101,41 @@ from .tasks import CallTasks
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 SERVER_NAME = "mech-catalogue"
 
+#: what the server notifies a handshake-era client of: its tool list changes with the
+#: catalogue (``notifications/tools/list_changed``, sent by :meth:`MechToolServer.announce`)
+NOTIFICATIONS = NotificationOptions(tools_changed=True)
+
+
+class _CatalogueServer(Server[Any]):
+    """The SDK's server, announcing one set of capabilities on every transport.
+
+    The SDK's Streamable HTTP session manager builds each session's ``initialize``
+    answer from :meth:`create_initialization_options` with no arguments (only stdio's
+    ``run`` is handed options), so a default of "no notifications" told HTTP clients
+    ``tools.listChanged: false`` while stdio clients were told ``true``: a client that
+    honours it never re-lists, and keeps reading an old price, mech and arguments.
+    """
+
+    def create_initialization_options(
+        self,
+        notification_options: Optional[NotificationOptions] = None,
+        experimental_capabilities: Optional[Dict[str, Dict[str, Any]]] = None,
+        extensions: Optional[Dict[str, Dict[str, Any]]] = None,
+    ) -> Any:
+        """The SDK's options, with :data:`NOTIFICATIONS` unless others are given.
+
+        :param notification_options: what change notifications to announce (None:
+            :data:`NOTIFICATIONS`).
+        :param experimental_capabilities: as the SDK's.
+        :param extensions: as the SDK's.
+        :return: the SDK's ``InitializationOptions``.
+        """
+        return super().create_initialization_options(
+            notification_options or NOTIFICATIONS,
+            experimental_capabilities,
+            extensions,
+        )
+
 
 class MechToolServer:  # pylint: disable=too-many-instance-attributes
     """The server's state: the catalogue served, spending, the journal, the SDK server."""
@@ -142,7 +177,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             DeliveryReader(market, journal, settings) if market and journal else None
         )
         self.names = NameIndex(journal) if journal else None
-        self.server: Server[Any] = Server(
+        self.server: Server[Any] = _CatalogueServer(
             SERVER_NAME,
             version=importlib.metadata.version(DISTRIBUTION),  # server.json's too
             instructions=(
@@ -475,9 +510,7 @@ async def serve(
     :param port: HTTP port.
     :param access: the HTTP guard (:mod:`.http_access`; None: loopback, no token).
     """
-    options = app.server.create_initialization_options(
-        NotificationOptions(tools_changed=True)
-    )
+    options = app.server.create_initialization_options()  # HTTP's sessions: the same
     async with anyio.create_task_group() as group:
         app.tasks.group = group  # task-augmented calls run on after their request
         group.start_soon(app.poll)

@@ -92,7 +92,7 @@ from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
 from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
-from .tenure import TenureReader
+from .tenure import FetchedDefinitions, TenureReader
 
 LOGGER = logging.getLogger(__name__)
 
@@ -357,20 +357,22 @@ def _endpoint_of(mech: Mech) -> str:
 
 
 def served_from_catalogue(
-    catalogue: Catalogue, tenures: Optional[Mapping[str, Tenure]] = None
+    catalogue: Catalogue, tenures: Optional[Mapping[Tuple[str, str], Tenure]] = None
 ) -> ServedCatalogue:
     """Export a catalogue: one MCP tool per distinct tool name, with its offers.
 
-    The served schema of a name is its senior offer's (:func:`.offers.schema_owners_first`: the earliest first delivery since the manifest declared it,
-    the same rule that ranks offers), not the lowest registry id's: a stranger
+    The served schema of a name is its senior offer's (:func:`.offers.schema_owners_first`:
+    the earliest first delivery since the service's manifests have declared the tool
+    as it is now, the same rule that ranks offers), not the lowest registry id's: a stranger
     registering a lower id, or re-declaring the name with other arguments, does not
     decide what the model sees. Only mechs taking the served arguments
     (:func:`payable_mechs`) are offers; the others are named in
     ``_meta[META_KEY]["conflicting_mechs"]`` and never paid.
 
     :param catalogue: a catalogue with marketplace facts attached (or none: no offers).
-    :param tenures: mech contract address -> its tenure (:class:`.tenure.TenureReader`;
-        None: unknown, the schema then goes by the other seniority facts).
+    :param tenures: (mech contract address, tool name) -> since when the mech offers
+        that tool as it is now (:class:`.tenure.TenureReader`; None: unknown, the
+        schema then goes by the other seniority facts).
     :return: the served catalogue, digest :meth:`Catalogue.digest`.
     """
     names = catalogue.tool_names()
@@ -387,7 +389,10 @@ def served_from_catalogue(
             endpoint = _endpoint_of(mech) if mech is not None else ""
             offers = tuple(
                 Offer.from_facts(
-                    key, f, (tenures or {}).get(f.address.lower()), endpoint
+                    key,
+                    f,
+                    (tenures or {}).get((f.address.lower(), tool.name)),
+                    endpoint,
                 )
                 for f in facts
             )
@@ -668,11 +673,13 @@ class DirectSource:
             if marketplace is not None
             else None
         )
+        self.history = FetchedDefinitions(config)
         self.tenure = TenureReader(
             JsonRpc(config.rpc_url, config.rpc_timeout, self.sync.session),
             marketplace.first_block if marketplace is not None else 0,
+            self.history,
         )
-        self._tenures: Dict[str, Tenure] = {}
+        self._tenures: Dict[Tuple[str, str], Tenure] = {}
 
     def _facts(self) -> List[MechFacts]:
         return self.market.facts() if self.market is not None else []
@@ -705,6 +712,7 @@ class DirectSource:
                 JsonRpc(self.config.rpc_url, self.config.rpc_timeout, self.sync.session)
             )
             with_facts = attach_facts(outcome.catalogue, facts)
+            self.history.begin_read()  # one fetch budget for the walks of this read
             self._tenures = (
                 self.tenure.tenures(with_facts, head) if self.market is not None else {}
             )
@@ -736,5 +744,6 @@ class DirectSource:
         return self.read().digest
 
     def close(self) -> None:
-        """Release the fetch pool."""
+        """Release the fetch pools."""
         self.sync.close()
+        self.history.close()

@@ -12,76 +12,310 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Since when each mech offers its manifest's tools: the chain reads behind the ranking.
+"""Since when each mech offers each tool as it is now: the chain reads behind the ranking.
 
-For :func:`.offers.seniority` (issue #29: the default offer must not be for sale),
-two blocks per marketplace mech, read from events, incrementally period after period:
+For :func:`.offers.seniority` (issue #29: the default offer must not be for sale), two
+blocks per marketplace mech and tool, read from events, incrementally period after period:
 
-- ``declared_block``: the service's last ``ComplementaryMetadataUpdated(serviceId,
-  hash)`` (autonolas-registries ``ComplementaryServiceMetadata``: emitted by
-  ``changeHash``), i.e. when the manifest it offers now was set. Events are read from
-  the MechMarketplace's first block on; a service whose hash was set before it counts
-  as set at that block (every marketplace mech is younger);
+- ``declared_block``: since when the service's manifests have declared the tool with its
+  current definition (the tool as parsed, :func:`definition_digest`). The service's
+  ``ComplementaryMetadataUpdated(serviceId, hash)`` events (autonolas-registries
+  ``ComplementaryServiceMetadata``: emitted by ``changeHash``) are its manifest history;
+  walking back from the update that set the current manifest, every earlier update
+  whose manifest declares the tool identically moves the block back
+  (:func:`unchanged_since`). A manifest change that leaves the tool as it was (a new
+  tool beside it, a new version field, the same hash set again) keeps its tenure; only a
+  changed definition of the tool starts it again (before, any change did, and a stranger
+  who had copied the tool earlier became the incumbent: adversarial review adv29b).
+  Events are read from the MechMarketplace's first block on; a service whose hash was
+  set before it counts as set at that block (every marketplace mech is younger);
 - ``first_delivery_block``: the mech contract's first ``Deliver`` event
   (``market.DELIVER_TOPICS``) at or after ``declared_block``.
 
-Both are final once found (a later manifest change starts over), so each read only asks
-for the blocks not read yet. Log ranges an RPC refuses are read in halves
-(``chain.rpc_limits.narrow_log_range``). Mechs of other registry kinds get no tenure
-(ranked after those that have one).
+Bounds: each service's last :data:`MAX_DECLARATIONS` updates are remembered; a tool
+declared identically by all of them counts as declared at the oldest one (past the cap,
+a tenure is cut short, never lengthened). Earlier manifests are fetched from IPFS and
+verified as the catalogue's are (:class:`FetchedDefinitions`), one at a time per service
+and only while the walk needs them (the same hash again needs none); only the
+definitions' digests are kept, :data:`MAX_KNOWN_DEFINITIONS` at most. A manifest that
+cannot be fetched ends the walk there (the tenure then starts after it, as before this
+rule), and it is asked for again after :data:`RETRY_UNREADABLE_SECONDS`. Log ranges an
+RPC refuses are read in halves (``chain.rpc_limits.narrow_log_range``). Mechs of other
+registry kinds get no tenure (ranked after those that have one).
 """
 
-from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+import hashlib
+import logging
+import time
+from dataclasses import dataclass, field, replace
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    FrozenSet,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
 
+from mech_catalogue_core.catalogue.fetching import ManifestCache
 from mech_catalogue_core.chain.marketplace import LogQuery
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
-from mech_catalogue_core.model.catalogue import Catalogue
+from mech_catalogue_core.model.catalogue import Catalogue, Mech
 from mech_catalogue_core.model.market import MechFacts
-from mech_catalogue_core.model.tool import REGISTRY_COMPLEMENTARY_SERVICE, MechRef
+from mech_catalogue_core.model.tool import (
+    REGISTRY_COMPLEMENTARY_SERVICE,
+    MechRef,
+    Tool,
+)
 from web3 import Web3
 
 from ..adapters.jsonrpc import JsonRpc, get_logs
+from ..sync_driver import Fetcher, SyncConfig, fetch_manifests, parse
 from .market import DELIVER_TOPICS
 from .offers import Tenure
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: ``ComplementaryMetadataUpdated(uint256 indexed serviceId, bytes32 indexed hash)``
 METADATA_UPDATED_TOPIC = "0x" + Web3.keccak(
     text="ComplementaryMetadataUpdated(uint256,bytes32)"
 ).hex().removeprefix("0x")
+#: manifest updates remembered per service (the newest): how far back a tenure reaches
+MAX_DECLARATIONS = 32
+#: ``(manifest digest, tool name)`` definitions kept (about 200 bytes each)
+MAX_KNOWN_DEFINITIONS = 100_000
+#: seconds before a manifest that could not be fetched is asked for again
+RETRY_UNREADABLE_SECONDS = 600.0
+#: what a manifest says of a tool it does not declare (never a definition digest)
+ABSENT = ""
+
+#: one manifest update of a service: ``(block, digest)``, the digest ``0x`` + 64 hex
+Update = Tuple[int, str]
+#: a service's walk: (registry, service id, the update that set its current manifest)
+WalkKey = Tuple[str, int, Update]
+#: reads the definitions of some tools of some manifests: ``{digest: names}`` ->
+#: ``{digest: {name: definition digest, or ABSENT}}``; a digest left out could not be read
+DefinitionsOf = Callable[
+    [Mapping[str, FrozenSet[str]]], Mapping[str, Mapping[str, str]]
+]
+
+
+def definition_digest(tool: Tool) -> str:
+    """Identify a tool's definition: everything its manifest says of it.
+
+    :param tool: a parsed tool.
+    :return: ``sha256:`` and the hex SHA-256 of its RFC 8785 body without provenance
+        (``Tool.canonical_body``: name, description, arguments, input, output,
+        examples, extra fields, kind).
+    """
+    body = tool.canonical_body().encode("utf-8", "surrogatepass")
+    return "sha256:" + hashlib.sha256(body).hexdigest()
+
+
+def definitions(tools: Iterable[Tool]) -> Dict[str, str]:
+    """Each tool name's definition digest (the first tool of a name, as the catalogue).
+
+    :param tools: parsed tools.
+    :return: name -> :func:`definition_digest`.
+    """
+    found: Dict[str, str] = {}
+    for tool in tools:
+        found.setdefault(tool.name, definition_digest(tool))
+    return found
+
+
+@dataclass
+class _Walk:
+    """One service's walk back through its manifest updates, a step at a time.
+
+    :param history: its updates, oldest first, the last one the current manifest's.
+    :param current: the current manifest's tools: name -> definition digest.
+    """
+
+    history: Tuple[Update, ...]
+    current: Mapping[str, str]
+    since: Dict[str, int] = field(default_factory=dict)
+    alive: Set[str] = field(default_factory=set)
+    at: int = 0
+    complete: bool = True
+
+    def __post_init__(self) -> None:
+        self.since = {name: self.history[-1][0] for name in self.current}
+        self.alive = set(self.current)
+        self.at = len(self.history) - 1
+
+    def wants(self) -> Optional[Tuple[str, FrozenSet[str]]]:
+        """The earlier manifest the next step reads, and the tools it needs from it.
+
+        :return: ``(digest, names)``, or None when the walk is over.
+        """
+        if not self.alive or self.at == 0:
+            return None
+        return self.history[self.at - 1][1], frozenset(self.alive)
+
+    def step(
+        self, lookup: Callable[[str, FrozenSet[str]], Optional[Mapping[str, str]]]
+    ) -> bool:
+        """Go one update back.
+
+        :param lookup: ``(digest, names)`` -> those tools' definitions in that manifest
+            (None: unreadable now).
+        :return: False when the walk was over already.
+        """
+        wanted = self.wants()
+        if wanted is None:
+            return False
+        digest, names = wanted
+        earlier = (
+            self.current if digest == self.history[-1][1] else lookup(digest, names)
+        )
+        if earlier is None:  # unreadable: the tenure starts after it, for now
+            self.complete = False
+            self.alive.clear()
+            return True
+        self.at -= 1
+        for name in sorted(names):
+            if earlier.get(name, ABSENT) == self.current[name]:
+                self.since[name] = self.history[self.at][0]
+            else:
+                self.alive.discard(name)
+        return True
+
+
+def unchanged_since(
+    history: Sequence[Update],
+    current: Mapping[str, str],
+    known: Mapping[str, Mapping[str, str]],
+) -> Dict[str, int]:
+    """Since which update each current tool has been declared as it is now.
+
+    :param history: the service's manifest updates, oldest first, ending with the one
+        that set the current manifest (not empty).
+    :param current: the current manifest's tools: name -> :func:`definition_digest`.
+    :param known: earlier manifests' definitions: digest -> {name: definition digest}
+        (a digest missing: unreadable, the walk stops there).
+    :return: name -> the block of the earliest update from which on every manifest
+        declared that tool with its current definition.
+    """
+    walk = _Walk(tuple(history), current)
+    while walk.step(lambda digest, _names: known.get(digest)):
+        pass
+    return walk.since
+
+
+class FetchedDefinitions:
+    """:data:`DefinitionsOf` over IPFS: manifests fetched and verified as the catalogue's.
+
+    The gateways, timeout and size cap of the catalogue's own fetch
+    (``sync_driver.fetch_manifests``: bytes must hash to the on-chain digest), without
+    retries within a read, on a fetch pool of its own; nothing fetched is kept but the
+    definitions' digests.
+    """
+
+    def __init__(self, config: SyncConfig) -> None:
+        """Prepare the fetch pool (nothing is fetched yet).
+
+        :param config: the catalogue's read parameters (gateways, timeouts, size cap).
+        """
+        # no retries within a read: an unreadable manifest is asked for again after
+        # RETRY_UNREADABLE_SECONDS, and the read (a catalogue refresh) goes on meanwhile
+        self.config = replace(config, policy=replace(config.policy, retries=0))
+        self.fetcher = Fetcher(
+            config.gateway_url,
+            min(4, config.fetch_concurrency),
+            config.fetch_timeout,
+            config.policy.max_bytes,
+            config.fallback_gateway_urls,
+            config.gateway_policy,
+        )
+
+    def __call__(
+        self, wanted: Mapping[str, FrozenSet[str]]
+    ) -> Dict[str, Dict[str, str]]:
+        """Fetch, verify and parse the manifests; keep the named tools' definitions.
+
+        :param wanted: digest -> the tool names needed from it.
+        :return: digest -> {name: definition digest, or :data:`ABSENT`}; a digest whose
+            manifest could not be fetched or verified is left out (one that does not
+            parse declares nothing: every name ABSENT).
+        """
+        fetched = fetch_manifests(
+            self.config, sorted(wanted), ManifestCache(), self.fetcher
+        )
+        found: Dict[str, Dict[str, str]] = {}
+        for digest, result in fetched.items():
+            data = result.data
+            if digest not in wanted or data is None:
+                continue
+            manifest, _ = parse(data, self.config.policy.max_bytes)
+            declared = definitions(manifest.tools) if manifest is not None else {}
+            found[digest] = {
+                name: declared.get(name, ABSENT) for name in wanted[digest]
+            }
+        return found
+
+    def begin_read(self) -> None:
+        """Start one read's fetch budget (``GatewayPolicy.period_budget_seconds``).
+
+        Every fetch of one :meth:`TenureReader.tenures` call shares it, however many
+        steps the walks take, so a read waits at most that long on IPFS.
+        """
+        self.fetcher.gateways.begin_period(time.monotonic())
+
+    def close(self) -> None:
+        """Stop the fetch pool."""
+        self.fetcher.close()
 
 
 @dataclass
 class _MetadataScan:
-    """One metadata contract's events read so far: last block read, last set per id."""
+    """One metadata contract's events read so far: last block read, updates per id."""
 
     read_to: int
-    declared: Dict[int, int]
+    updates: Dict[int, List[Update]]
 
 
 @dataclass
 class _DeliveryScan:
-    """One mech's ``Deliver`` events read since ``declared``: last block read, first."""
+    """One mech's ``Deliver`` events read from a block on: last block read, first."""
 
-    declared: int
     read_to: int
     first: Optional[int] = None
 
 
 class TenureReader:
-    """Reads :class:`.offers.Tenure` of every marketplace mech of a catalogue."""
+    """Reads :class:`.offers.Tenure` of every marketplace mech's tools in a catalogue."""
 
-    def __init__(self, rpc: JsonRpc, first_block: int = 0) -> None:
+    def __init__(
+        self,
+        rpc: JsonRpc,
+        first_block: int = 0,
+        definitions_of: Optional[DefinitionsOf] = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         """Prepare the reader (nothing is read yet).
 
         :param rpc: the chain node.
         :param first_block: the MechMarketplace's first block (reads start there).
+        :param definitions_of: reads earlier manifests' definitions (None: none can be
+            read, so every tenure starts at the current manifest's update).
+        :param clock: seconds, monotonic (when to ask again for an unreadable manifest).
         """
         self.rpc = rpc
         self.first_block = first_block
+        self.definitions_of = definitions_of
+        self.clock = clock
         self._metadata: Dict[str, _MetadataScan] = {}
-        self._deliveries: Dict[str, _DeliveryScan] = {}
+        self._deliveries: Dict[Tuple[str, int], _DeliveryScan] = {}
+        self._known: Dict[Tuple[str, str], str] = {}
+        self._unreadable: Dict[str, float] = {}
+        self._walked: Dict[WalkKey, Dict[str, int]] = {}
 
     def _answer(self, query: LogQuery) -> List[Dict[str, Any]]:
         return get_logs(
@@ -93,23 +327,30 @@ class TenureReader:
             return []
         return narrow_log_range(self._answer, (ChainReadError,))(query)
 
-    def _declared(self, registry: str, service_id: int, head: int) -> int:
+    def _history(self, registry: str, service_id: int, head: int) -> List[Update]:
         scan = self._metadata.setdefault(
             registry, _MetadataScan(self.first_block - 1, {})
         )
-        for log in self._logs(
+        logs = self._logs(
             LogQuery(registry, METADATA_UPDATED_TOPIC, scan.read_to + 1, head)
+        )
+        for log in sorted(
+            logs,
+            key=lambda log: (
+                int(log["blockNumber"], 16),
+                int(log.get("logIndex") or "0x0", 16),
+            ),
         ):
             topics = log.get("topics") or []
-            if len(topics) >= 2:
-                scan.declared[int(topics[1], 16)] = int(log["blockNumber"], 16)
+            if len(topics) >= 3:
+                updates = scan.updates.setdefault(int(topics[1], 16), [])
+                updates.append((int(log["blockNumber"], 16), str(topics[2]).lower()))
+                del updates[:-MAX_DECLARATIONS]
         scan.read_to = max(scan.read_to, head)
-        return scan.declared.get(service_id, self.first_block)
+        return scan.updates.get(service_id, [])
 
-    def _first_delivery(self, mech: str, declared: int, head: int) -> Optional[int]:
-        scan = self._deliveries.get(mech)
-        if scan is None or scan.declared != declared:
-            scan = self._deliveries[mech] = _DeliveryScan(declared, declared - 1)
+    def _first_delivery(self, mech: str, since: int, head: int) -> Optional[int]:
+        scan = self._deliveries.setdefault((mech, since), _DeliveryScan(since - 1))
         if scan.first is None:
             blocks = [
                 int(log["blockNumber"], 16)
@@ -120,33 +361,134 @@ class TenureReader:
             scan.read_to = max(scan.read_to, head)
         return scan.first
 
-    def tenures(self, catalogue: Catalogue, head: int) -> Dict[str, Tenure]:
-        """Read the tenure of every marketplace mech of the catalogue, up to ``head``.
+    def _lookup(self, digest: str, names: FrozenSet[str]) -> Optional[Dict[str, str]]:
+        found = {name: self._known.get((digest, name)) for name in names}
+        if any(value is None for value in found.values()):
+            return None
+        return {name: str(value) for name, value in found.items()}
+
+    def _learn(self, wanted: Dict[str, Set[str]]) -> None:
+        now = self.clock()
+        self._unreadable = {  # the ones due again are forgotten: no growth
+            digest: when
+            for digest, when in self._unreadable.items()
+            if now - when < RETRY_UNREADABLE_SECONDS
+        }
+        asked = {
+            digest: frozenset(names)
+            for digest, names in wanted.items()
+            if now - self._unreadable.get(digest, now - RETRY_UNREADABLE_SECONDS)
+            >= RETRY_UNREADABLE_SECONDS
+        }
+        if not asked or self.definitions_of is None:
+            return
+        answers = self.definitions_of(asked)
+        for digest in asked:
+            if digest not in answers:
+                self._unreadable[digest] = now
+                LOGGER.warning(
+                    "an earlier manifest %s could not be fetched: the tenures that "
+                    "reach it start after it; asked again in %.0f s",
+                    digest,
+                    RETRY_UNREADABLE_SECONDS,
+                )
+                continue
+            self._unreadable.pop(digest, None)
+            for name in asked[digest]:
+                self._known[(digest, name)] = answers[digest].get(name, ABSENT)
+        for key in list(self._known)[
+            : max(0, len(self._known) - MAX_KNOWN_DEFINITIONS)
+        ]:
+            del self._known[key]  # the oldest first (dicts keep insertion order)
+
+    def _walk_all(self, walks: Dict[WalkKey, _Walk]) -> None:
+        """Run every walk to its end, one update back per round, fetching by the batch."""
+        going = list(walks.values())
+        while going:
+            wanted: Dict[str, Set[str]] = {}
+            for walk in going:
+                step = walk.wants()
+                if step is not None and step[0] != walk.history[-1][1]:
+                    if self._lookup(*step) is None:
+                        wanted.setdefault(step[0], set()).update(step[1])
+            self._learn(wanted)
+            going = [walk for walk in going if walk.step(self._lookup)]
+
+    def _plan(
+        self, mech: Mech, head: int, walks: Dict[WalkKey, _Walk]
+    ) -> Tuple[Optional[WalkKey], Dict[str, int]]:
+        """Where a mech's tenures come from: a walk (added to ``walks`` unless done).
+
+        :param mech: a catalogue entry of the complementary-service registry.
+        :param head: the block events are read up to.
+        :param walks: the walks of this read, by key.
+        :return: the key of its walk and no blocks, or no key and the blocks at once
+            (its manifest set before the marketplace's first block: since that block;
+            not among the updates remembered: since the newest one).
+        """
+        ref = mech.ref
+        history = self._history(ref.registry_address, ref.mech_id, head)
+        current = definitions(mech.tools)
+        sets = [i for i, (_, d) in enumerate(history) if d == mech.digest.lower()]
+        if not sets:
+            block = history[-1][0] if history else self.first_block
+            return None, {name: block for name in current}
+        key = (ref.registry_address, ref.mech_id, history[sets[-1]])
+        if key not in self._walked and key not in walks:
+            walks[key] = _Walk(tuple(history[: sets[-1] + 1]), current)
+        return key, {}
+
+    def tenures(self, catalogue: Catalogue, head: int) -> Dict[Tuple[str, str], Tenure]:
+        """Read the tenure of every marketplace mech's tools in the catalogue, up to ``head``.
 
         A read the RPC fails even for one block raises ``ChainReadError`` (the caller
         keeps its last catalogue: a ranking without tenures could be bought).
 
-        :param catalogue: the catalogue, marketplace facts attached.
+        :param catalogue: the catalogue (its tools as parsed, not derived), marketplace
+            facts attached.
         :param head: the block to read up to (inclusive).
-        :return: mech contract address (lowercase) -> its tenure; mechs of other
-            registry kinds are absent.
+        :return: (mech contract address (lowercase), tool name) -> its tenure; mechs of
+            other registry kinds are absent.
         """
-        return self.tenures_of(
-            (
-                (mech.ref, facts)
-                for mech in catalogue.mechs
-                for facts in mech.marketplace
-            ),
-            head,
-        )
+        walks: Dict[WalkKey, _Walk] = {}
+        plans = [
+            (mech, *self._plan(mech, head, walks))
+            for mech in catalogue.mechs
+            if mech.ref.registry_kind == REGISTRY_COMPLEMENTARY_SERVICE
+            and mech.marketplace  # no mech contract: no offer to rank, nothing read
+        ]
+        self._walk_all(walks)
+        walked = {
+            plan[1]: self._walked[plan[1]]
+            for plan in plans
+            if plan[1] is not None and plan[1] in self._walked
+        }
+        walked.update({key: walk.since for key, walk in walks.items() if walk.complete})
+        self._walked = walked  # only the current manifests' walks are kept
+        found: Dict[Tuple[str, str], Tenure] = {}
+        deliveries: Dict[Tuple[str, int], _DeliveryScan] = {}
+        for mech, plan, blocks in plans:
+            if plan is not None:
+                blocks = walked[plan] if plan in walked else walks[plan].since
+            for facts in mech.marketplace:
+                address = facts.address.lower()
+                for name, block in blocks.items():
+                    first = self._first_delivery(address, block, head)
+                    deliveries[(address, block)] = self._deliveries[(address, block)]
+                    found[(address, name)] = Tenure(block, first)
+        self._deliveries = deliveries  # scans of blocks no tenure starts at any more go
+        return found
 
     def tenures_of(
         self, offers: Iterable[Tuple[MechRef, MechFacts]], head: int
     ) -> Dict[str, Tenure]:
-        """Read the tenure of each offering mech contract, up to ``head``.
+        """Read the tenure of each offering mech contract without its manifests, up to ``head``.
 
-        The same reads as :meth:`tenures`, for offers known without a catalogue (an
-        ``--agent`` source's ``/tools/<name>`` offers: the mech's ref and its facts).
+        For offers known without a catalogue (an ``--agent`` source's ``/tools/<name>``
+        offers: the mech's ref and its facts). Without the service's manifests their
+        tools' definitions cannot be compared along its history, so the tenure starts
+        at the service's last manifest update (the rule before tenure was per tool
+        definition: an update that leaves the tool as it was restarts it; docs/mcp.md).
         A failed read raises ``ChainReadError``.
 
         :param offers: ``(the offering service's ref, one of its mech contracts' facts)``.
@@ -158,7 +500,8 @@ class TenureReader:
         for ref, facts in offers:
             if ref.registry_kind != REGISTRY_COMPLEMENTARY_SERVICE:
                 continue
-            declared = self._declared(ref.registry_address, ref.mech_id, head)
+            history = self._history(ref.registry_address, ref.mech_id, head)
+            declared = history[-1][0] if history else self.first_block
             address = facts.address.lower()
             if address not in found:
                 found[address] = Tenure(

@@ -41,8 +41,9 @@ def seniority_key(
 
     :param first_delivery_block: block of the mech's first ``Deliver`` at or after
         ``declared_block`` (None: none since, or unknown).
-    :param declared_block: block its service's current manifest hash was set (None:
-        unknown).
+    :param declared_block: block since which its service's manifests have declared the
+        tool with its current definition (a manifest change leaving the tool as it was
+        does not move it; None: unknown).
     :param delivered: whether it delivered at least one request addressed to it.
     :param created_block: block of its ``CreateMech`` event (None: unknown).
     :return: the key; the smaller, the more senior.
