@@ -34,6 +34,7 @@ into them); the daemon keeps running and the call is an error naming the mech.
 """
 
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -57,7 +58,7 @@ def test_a_manifest_url_cannot_shut_down_the_users_ipfs_daemon(
         assert is_alive(users_kubo.pid, "ipfs")
         declare_endpoint(devnet, service_id, f"{users_kubo.api_url}/api/v0/shutdown")
 
-        async def main() -> object:
+        async def main() -> Any:
             async with stdio_client(
                 devnet, tmp_path / "state", "--timeout", "30", "--offchain", "only"
             ) as client:
