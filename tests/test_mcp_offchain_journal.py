@@ -16,7 +16,8 @@
 
 An off-chain request has no transaction of the requester's: the journal accepts a sent
 entry without one only when its mech accepted the signed request, and a request its mech
-refused (nothing paid) does not count against ``--max-spend``.
+refused still counts against ``--max-spend`` (the mech holds the signed request and can
+settle it on chain whatever it answered: found by the adversarial review adv29c).
 """
 
 from dataclasses import asdict
@@ -80,21 +81,23 @@ def test_a_sent_entry_whose_post_was_not_accepted_is_refused(tmp_path: Path) -> 
         journal.load(KEY)
 
 
-def test_a_refused_offchain_request_does_not_count_against_the_cap(
+def test_a_refused_offchain_request_still_counts_against_the_cap(
     tmp_path: Path,
 ) -> None:
-    """Refused: no record; accepted: counted at its price, as an on-chain request."""
+    """Refused or accepted: each counted at its price, as an on-chain request."""
     journal = Journal(tmp_path)
     refused = entry(
         dict(OFFCHAIN, accepted=False, refused="402"), status=CallStatus.PREPARED
     )
     journal.save(refused)
-    assert not journal_records(journal.folder)
+    assert [(r.request_id, r.price) for r in journal_records(journal.folder)] == [
+        (refused.request_id, refused.price)
+    ]
     accepted = JournalEntry(**dict(asdict(refused), key="cd" * 32))
     accepted.extra = {"offchain": dict(OFFCHAIN, accepted=True)}
     accepted.status = CallStatus.SENT
     journal.save(accepted)
     records = journal_records(journal.folder)
-    assert [(r.request_id, r.price) for r in records] == [
-        (accepted.request_id, accepted.price)
-    ]
+    assert sorted((r.request_id, r.price) for r in records) == sorted(
+        [(refused.request_id, refused.price), (accepted.request_id, accepted.price)]
+    )

@@ -45,14 +45,18 @@ whose request the mech accepted only waits for its delivery (status ``sent``).
 
 import json
 import logging
+import socket
 from enum import Enum
 from typing import Any, Dict, Optional
+from urllib.parse import urlsplit
 
 from mech_catalogue_core.chain.offchain import (
+    DEVELOPMENT_CHAIN_IDS,
     SEND_ROUTE,
     ChallengeError,
     challenge_refusal,
     parse_challenge,
+    private_address_refusal,
     request_id,
 )
 from mech_catalogue_core.model.payment import payment_terms
@@ -219,6 +223,9 @@ class OffchainPoster:
             "signature": offchain["signature"],
         }
         where = f"mech {entry.mech}'s endpoint {endpoint}"
+        refusal = self._host_refusal(endpoint)
+        if refusal:
+            return OffchainRefusal(f"{where} is not posted to: {refusal}")
         try:
             body, status = post_form_json(
                 self.session,
@@ -242,6 +249,30 @@ class OffchainPoster:
                 f"{form['request_id']} (another or no request_id)"
             )
         return None
+
+    def _host_refusal(self, endpoint: str) -> str:
+        """Why an endpoint's host is not posted to (blocking: resolves it); "" when it is.
+
+        On a local development chain (``DEVELOPMENT_CHAIN_IDS``) any host is posted to:
+        the devnet's stand-in endpoint is on this machine. Elsewhere the host must
+        resolve to internet addresses only (``private_address_refusal``). The check is
+        made on the addresses of now; a name whose answer changes between this check
+        and the post (DNS rebinding) is not caught.
+
+        :param endpoint: the validated endpoint.
+        :return: the reason, or "".
+        """
+        try:
+            if self.chain_id() in DEVELOPMENT_CHAIN_IDS:
+                return ""
+        except MarketError as exc:
+            return f"the chain id could not be read ({exc})"
+        host = urlsplit(endpoint).hostname or ""
+        try:
+            addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
+        except OSError as exc:
+            return f"its host {host} does not resolve ({type(exc).__name__})"
+        return private_address_refusal(host, addresses)
 
     def _challenge_text(self, entry: JournalEntry, body: Any, where: str) -> str:
         """The 402 answer in words: a believed challenge, or why it is hostile.

@@ -670,7 +670,8 @@ class RequestSender:
         refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
         timer.lap("offchain_post")
         if isinstance(refused, OffchainRefusal):
-            ledger.refund(price, prepared.request_id)
+            # still counted against --max-spend: the mech holds the signed request and
+            # can settle it on chain whatever it answered (the cap errs on the safe side)
             prepared.extra["offchain"]["refused"] = refused[:1000]
             journal.save(prepared)
             return str(refused)

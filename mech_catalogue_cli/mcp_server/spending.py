@@ -31,6 +31,7 @@ changes file is truncated or replaced (then the folder is read again).
 """
 
 import re
+import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -40,7 +41,7 @@ from .market import CHANGES_FILE, entry_from_json
 from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
-#: holding more is read in name order up to it (the rest cannot lower the total)
+#: holding more stops paying under a cap, naming the folder (none is left out unsaid)
 MAX_JOURNAL_ENTRIES = 100_000
 #: most bytes of the changes file read at once (about 15,000 lines of 65 bytes)
 _CHANGES_CHUNK = 1 << 20
@@ -52,8 +53,7 @@ def read_record(path: Path) -> Optional[PaidRecord]:
 
     :param path: ``<folder>/<key>.json``.
     :return: the record (its ``problem`` naming the file when it is not an entry this
-        server wrote), or None when the file is gone or records an off-chain request
-        its mech refused (nothing was paid).
+        server wrote), or None when the file is gone.
     """
     try:
         written_at = path.stat().st_mtime
@@ -68,9 +68,8 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             f"journal entry {path} is not one this server wrote ({exc})",
             asset="",
         )
-    offchain = entry.extra.get("offchain")
-    if isinstance(offchain, dict) and offchain.get("refused"):
-        return None  # an off-chain request its mech refused: nothing was paid
+    # an off-chain request its mech refused counts too: the mech holds the signed
+    # request and can still settle it on chain
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
@@ -111,8 +110,21 @@ class JournalIndex:
         # the changes file's size before the folder is read: what is appended while it
         # is read is read again after, which is harmless
         self._offset = changes.stat().st_size if changes.exists() else 0
-        paths = sorted(self.folder.glob("*.json"))[:MAX_JOURNAL_ENTRIES]
+        paths = sorted(self.folder.glob("*.json"))
         self._by_key = {}
+        if len(paths) > MAX_JOURNAL_ENTRIES:
+            # never a silent cut: call keys are hashes, so the entries left out could be
+            # today's payments; the cap refuses to pay until old entries are moved away
+            self._by_key[""] = PaidRecord(
+                "",
+                0,
+                time.time(),
+                f"the journal {self.folder} holds {len(paths)} entries, more than the "
+                f"{MAX_JOURNAL_ENTRIES} the spending cap reads: move entries older than "
+                "--spend-window to another folder",
+                asset="",
+            )
+            return
         for path in paths:
             record = read_record(path)
             if record is not None:
@@ -152,9 +164,12 @@ class JournalIndex:
         if keys is None:
             self._read_all()
         else:
+            if not all(_KEY.fullmatch(key) for key in keys):
+                # a torn line (a writer stopped mid-line) joins the next key: which
+                # entries were written is unknown, so the folder is read again
+                self._read_all()
+                return list(self._by_key.values())
             for key in dict.fromkeys(keys):  # each key once, in order
-                if not _KEY.fullmatch(key):
-                    continue  # not a call key: no entry of this server is named so
                 record = read_record(self.folder / f"{key}.json")
                 if record is None:
                     self._by_key.pop(key, None)

@@ -33,9 +33,10 @@ checks the signature, records the request as delivered and emits ``Deliver``.
 Pure functions: no network, no chain.
 """
 
+import ipaddress
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, Tuple
+from typing import Any, Iterable, Mapping, Optional, Tuple
 from urllib.parse import urlsplit
 
 from eth_abi import encode as abi_encode
@@ -69,8 +70,10 @@ def offchain_endpoint(extra: Mapping[str, Any]) -> Optional[str]:
     :param extra: the manifest's other top-level fields (``Manifest.extra``).
     :return: the base URL without a trailing ``/`` (None when no ``url`` is declared).
     :raises EndpointError: when ``url`` is not a string, too long, not http(s), has no
-        host, carries userinfo (``user:pass@``), a query or a fragment, or has
-        characters outside printable ASCII.
+        host, carries userinfo (``user:pass@``), a path (an endpoint is a host: its
+        routes are the real mech's, ``/send_signed_requests``; a path let a manifest
+        aim the post at another service's command, e.g. kubo's ``/api/v0/shutdown``),
+        a query or a fragment, or has characters outside printable ASCII.
     """
     url = extra.get("url")
     if url is None or url == "":
@@ -97,7 +100,45 @@ def offchain_endpoint(extra: Mapping[str, Any]) -> Optional[str]:
         parts.netloc.rsplit(":", 1)[0] if port else parts.netloc
     ):
         raise EndpointError("url has no valid host")
+    if parts.path not in ("", "/"):
+        raise EndpointError(
+            "url has a path: an off-chain endpoint is a host (scheme, host, port)"
+        )
     return url.rstrip("/")
+
+
+#: chain ids of local development chains (anvil's and Hardhat's default), where a mech's
+#: endpoint on this machine is expected (the devnet's stand-in)
+DEVELOPMENT_CHAIN_IDS = frozenset({31337})
+
+
+def private_address_refusal(host: str, addresses: Iterable[str]) -> str:
+    """Why a manifest's endpoint may not be posted to: a host that is not on the internet.
+
+    A manifest is anyone's text: an endpoint resolving to a loopback, private,
+    link-local, multicast, reserved or unspecified address would let it aim the user's
+    server at the services of their machine or network (found by the adversarial review
+    adv29c: a local kubo's API). Checked on the addresses the host resolves to now.
+
+    :param host: the endpoint's host, as declared.
+    :param addresses: the addresses it resolves to (IPv4 or IPv6 text; a scope suffix
+        ``%eth0`` is ignored).
+    :return: the reason, or "" when every address is a global one (and there is one).
+    """
+    found = [a.split("%", 1)[0] for a in addresses]
+    if not found:
+        return f"its host {host} resolves to no address"
+    for text in found:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            return f"its host {host} resolves to {text[:60]!r}, no IP address"
+        if not address.is_global:
+            return (
+                f"its host {host} is {address}, not an internet address: a manifest's "
+                "endpoint never reaches this machine's or a private network's services"
+            )
+    return ""
 
 
 def domain_separator(chain_id: int, marketplace: str) -> bytes:

@@ -29,6 +29,7 @@ from mech_catalogue_core.chain.offchain import (
     challenge_refusal,
     offchain_endpoint,
     parse_challenge,
+    private_address_refusal,
     request_id,
     split_signature,
 )
@@ -49,7 +50,6 @@ CHALLENGE: Dict[str, Any] = {
     [
         ("https://mech.example", "https://mech.example"),
         ("https://mech.example/", "https://mech.example"),
-        ("http://127.0.0.1:8000/api/", "http://127.0.0.1:8000/api"),
         ("https://[::1]:9000", "https://[::1]:9000"),
         ("", None),
         (None, None),
@@ -184,3 +184,53 @@ def test_a_signature_splits_as_the_marketplace_reads_it() -> None:
     assert split_signature(bytes(64) + b"\x1b")[0] == 27
     with pytest.raises(ValueError, match="65 bytes"):
         split_signature(bytes(64))
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.2:5001/api/v0/shutdown",
+        "https://mech.example/api",
+        "https://mech.example/send_signed_requests",
+        "http://mech.example//",
+    ],
+)
+def test_an_endpoint_with_a_path_is_refused(url: str) -> None:
+    """An endpoint is a host: a path could aim the post at another service's command."""
+    with pytest.raises(EndpointError, match="path"):
+        offchain_endpoint({"url": url})
+
+
+@pytest.mark.parametrize("url", ["https://mech.example", "https://mech.example:8443/"])
+def test_an_endpoint_that_is_a_host_is_kept(url: str) -> None:
+    """Scheme, host and port, with or without the root slash."""
+    assert offchain_endpoint({"url": url}) == url.rstrip("/")
+
+
+@pytest.mark.parametrize(
+    "addresses",
+    [
+        ["127.0.0.1"],
+        ["10.1.2.3"],
+        ["192.168.0.7"],
+        ["172.16.0.1"],
+        ["169.254.169.254"],  # a cloud's metadata service
+        ["::1"],
+        ["fe80::1%eth0"],
+        ["fd00::5"],
+        ["0.0.0.0"],
+        ["93.184.216.34", "127.0.0.1"],  # one private answer among global ones
+        [],
+        ["not-an-address"],
+    ],
+)
+def test_a_host_that_is_not_on_the_internet_is_refused(addresses: List[str]) -> None:
+    """Loopback, private, link-local, unspecified, none or garbage: a reason."""
+    assert private_address_refusal("mech.example", addresses)
+
+
+def test_a_host_on_the_internet_is_posted_to() -> None:
+    """Every address global: no reason."""
+    assert (
+        private_address_refusal("mech.example", ["93.184.216.34", "2606:4700::1"]) == ""
+    )
