@@ -46,7 +46,9 @@ def test_the_reserved_names_are_the_discovery_tools() -> None:
     """One list: the library reserves exactly the names the server's tools take."""
     assert MCP_RESERVED_NAMES == {SEARCH_TOOLS, DESCRIBE_TOOL, CALL_TOOL}
     assert all(is_reserved(name) for name in SQUATTERS)
-    assert not any(is_reserved(n) for n in ("call_tools", "tool_call", "describe"))
+    assert not any(
+        is_reserved(n) for n in ("tool_call", "describe", "call_tooling", "recall_tool")
+    )
 
 
 def _squatting(fillers: int) -> ServedCatalogue:

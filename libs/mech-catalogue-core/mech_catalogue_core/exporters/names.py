@@ -74,15 +74,19 @@ _RESERVED_FOLD = str.maketrans(
 
 
 def _reserved_key(name: str) -> str:
-    """The form a reserved name and its variants share: case and look-alikes folded.
+    """The form a reserved name and its variants share: case, look-alikes, separators.
 
     :param name: a name.
     :return: the look-alike skeleton (``catalogue.lookalikes.skeleton``) of its lower
-        case, with ``i``, ``1`` and ``|`` read as ``l``, ``0`` as ``o``, ``-`` and
-        ``.`` as ``_`` (a stricter fold than the look-alike warning's: a few honest
-        names such as ``caii_tool`` are renamed too, none is missed).
+        case, with ``i``, ``1`` and ``|`` read as ``l``, ``0`` as ``o``, then without
+        separators (``_``, ``-``, ``.``) and without one final ``s``: ``calltool``,
+        ``call__tool``, ``search_tool`` and ``describe_tools`` stand for the discovery
+        tools as much as their exact names do (found by the adversarial review adv29c).
+        A stricter fold than the look-alike warning's: a few honest names such as
+        ``caii_tool`` are renamed too, none is missed.
     """
-    return skeleton(name.lower().translate(_RESERVED_FOLD))
+    folded = skeleton(name.lower().translate(_RESERVED_FOLD)).replace("_", "")
+    return folded[:-1] if folded.endswith("s") else folded
 
 
 _RESERVED_KEYS = frozenset(_reserved_key(n) for n in MCP_RESERVED_NAMES)

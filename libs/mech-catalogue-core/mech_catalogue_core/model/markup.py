@@ -35,11 +35,15 @@ look-alike):
   reference would not do, since math renderers (MathJax, KaTeX's auto-render) read the
   page's text after the Markdown is rendered, where ``&#92;`` is a backslash again;
 - ``&`` that starts a character reference to an invisible character (``&#8203;``,
-  ``&zwj;``, ``&shy``) becomes ``&amp;``, so it is shown as written.
+  ``&zwj;``, ``&shy``) becomes ``&amp;``, so it is shown as written;
+- the three characters of a code fence (backticks or tildes opening a line), as
+  ``&#96;`` / ``&#126;``, since a fence's info string is not shown; and the pipes of a
+  table's delimiter row, as ``&#124;``, since a table drops cells past its header's
+  (both found by the adversarial review adv29c).
 
 CommonMark decodes references to literal characters that never start markup (spec 0.31,
 "Entity and numeric character references"), and so does HTML. :func:`inert` is
-idempotent: its output holds none of the four.
+idempotent: its output holds none of these.
 
 :meth:`Markup.kinds` says what markup a text held, for the ``invisible_text`` warning
 (which enters the catalogue digest, so it is computed alike on every agent): from
@@ -56,6 +60,13 @@ from typing import Set, Tuple
 
 #: a ``<`` that starts an HTML tag, comment, declaration, instruction or autolink
 _TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
+#: a code fence's opening (a fence's info string is not shown: adv29c)
+_FENCE_OPEN = re.compile(r"(?m)^( {0,3})([`~])\2\2")
+_FENCE_REFERENCE = {"`": "&#96;", "~": "&#126;"}
+#: a table's delimiter row (GFM tables drop the cells past the header's: adv29c)
+_TABLE_DELIMITER_ROW = re.compile(
+    r"(?m)^[ \t]*(?=[^\n]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$"
+)
 #: a backslash that escapes (Markdown) or starts a command or delimiter (TeX)
 _ESCAPING_BACKSLASH = re.compile(r"\\(?=[A-Za-z!-/:-@\[-`{-~])")
 #: what such a backslash is shown as (U+29F5 REVERSE SOLIDUS OPERATOR)
@@ -147,6 +158,12 @@ class Markup:
         )
         text = _ESCAPING_BACKSLASH.sub(SHOWN_BACKSLASH, text)
         text = _TAG_OPEN.sub("&lt;", text)
+        text = _FENCE_OPEN.sub(
+            lambda m: m.group(1) + _FENCE_REFERENCE[m.group(2)] * 3, text
+        )
+        text = _TABLE_DELIMITER_ROW.sub(
+            lambda m: m.group(0).replace("|", "&#124;"), text
+        )
         return text.replace("[", "&#91;")
 
     def kinds(self, text: str) -> Tuple[str, ...]:

@@ -211,6 +211,7 @@ ALLOWED_LRU = {
     ("manifest/validation.py", "manifest_validator"),  # no argument, one validator
     ("manifest/parse_tool.py", "shape_provenance"),  # the parser's own shape names
     ("chain/registry.py", "selector"),  # the skill's own ABI signatures
+    ("http_api/page_files.py", "page_files"),  # no argument, the page's own files
 }
 
 
