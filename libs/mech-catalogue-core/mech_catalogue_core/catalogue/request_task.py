@@ -36,7 +36,6 @@ tool's input schema later, by :func:`.mech_request.mech_request`.
 """
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Dict, Mapping
 
 import yaml
@@ -181,20 +180,17 @@ def task_from(document: Any, source: str) -> RequestTask:
     )
 
 
-def load_task(path: str) -> RequestTask:
-    """Read and validate a task file (YAML or JSON).
+def task_from_bytes(raw: bytes, source: str) -> RequestTask:
+    """Validate a task file's bytes (YAML or JSON).
 
-    :param path: the file's path.
+    Reading the file is an adapter's (:func:`mech_catalogue_core.adapters.task_file.load_task`).
+
+    :param raw: the file's bytes, at most :data:`MAX_TASK_FILE_BYTES` + 1 of them read.
+    :param source: what to name in errors (``task file <path>``).
     :return: the task.
-    :raises TaskError: when the file cannot be read, is over :data:`MAX_TASK_FILE_BYTES`,
-        is not YAML, or is not a valid task (:func:`task_from` names the field).
+    :raises TaskError: when it is over :data:`MAX_TASK_FILE_BYTES`, is not YAML, or is
+        not a valid task (:func:`task_from` names the field).
     """
-    source = f"task file {path}"
-    try:
-        with Path(path).open("rb") as stream:
-            raw = stream.read(MAX_TASK_FILE_BYTES + 1)
-    except OSError as error:
-        raise TaskError(f"{source}: cannot be read ({error.strerror})") from None
     if len(raw) > MAX_TASK_FILE_BYTES:
         raise TaskError(
             f"{source}: larger than {MAX_TASK_FILE_BYTES} bytes; a task is a prompt and "

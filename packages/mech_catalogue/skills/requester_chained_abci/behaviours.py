@@ -22,6 +22,7 @@ state (``SharedState.exposed``, set when the agents agreed on ``catalogue_digest
 import json
 from typing import Any, Dict, Generator, Optional, Set, Tuple, Type, cast
 
+from mech_catalogue_core.adapters.task_file import load_task
 from mech_catalogue_core.catalogue.mech_request import (
     MECH_TOOL,
     SELECTED_MECHS,
@@ -32,7 +33,6 @@ from mech_catalogue_core.catalogue.mech_request import (
 from mech_catalogue_core.catalogue.request_task import (
     RequestTask,
     TaskError,
-    load_task,
     task_from,
 )
 from mech_catalogue_core.model.catalogue import Catalogue

@@ -18,11 +18,11 @@ import json
 from pathlib import Path
 
 import pytest
+from mech_catalogue_core.adapters.task_file import load_task
 from mech_catalogue_core.catalogue.request_task import (
     MAX_TASK_FILE_BYTES,
     RequestTask,
     TaskError,
-    load_task,
     task_from,
 )
 
