@@ -306,6 +306,6 @@ class OffchainPoster:
             f"{_units(funds.prepaid, decimals)} {symbol} < "
             f"{_units(entry.price, decimals)} {symbol} required on tracker "
             f"{funds.tracker}; "
-            + PREPAY_HINT.format(mech=entry.mech, amount=short)
+            + PREPAY_HINT.format(mech=entry.mech, amount=_units(short, decimals))
             + " (or serve without --offchain only)"
         )

@@ -232,7 +232,10 @@ def test_a_short_prepaid_balance_ends_in_a_402_error_and_nothing_is_paid(
     text = result.content[0].text
     assert result.is_error
     assert f"prepaid 0 native < {price / 10**18:g} native required" in text, text
-    assert tracker in text and f"prepay --mech {mech.lower()} --amount {price}" in text
+    # the amount in whole units, as `prepay --amount` reads it (never smallest units:
+    # 5e15 read as whole units would be 5e15 of the native coin)
+    whole = f"{price / 10**18:f}".rstrip("0").rstrip(".")
+    assert tracker in text and f"prepay --mech {mech.lower()} --amount {whole}`" in text
     assert account_nonce(devnet) == nonce and market_nonce(devnet) == count
     assert prepaid(devnet) == 0 and len(endpoint.posts) == 1
 
