@@ -162,3 +162,28 @@ def new_manifest(devnet: Devnet) -> Callable[..., Tuple[str, bytes]]:
         return devnet.add_manifest(json.dumps(manifest).encode(), raw_leaves=raw_leaves)
 
     return add
+
+
+@pytest.fixture(autouse=True)
+def registered_urls_of_this_test_only() -> Iterator[None]:
+    """Forget the URLs a test's in-process CLI registered for redaction, after it.
+
+    The CLI registers every URL of its command line for the process
+    (``mech_catalogue_cli.redaction``); tests run many commands in one process, and a
+    fragment one test registered (a path segment of its URL) redacted another test's
+    unrelated text (a temporary folder's name).
+
+    :yield: nothing; the test runs in between.
+    """
+    from mech_catalogue_cli import (  # pylint: disable=import-outside-toplevel
+        redaction,
+    )
+
+    with redaction._LOCK:  # pylint: disable=protected-access
+        urls = set(redaction._URLS)  # pylint: disable=protected-access
+        fragments = list(redaction._FRAGMENTS)  # pylint: disable=protected-access
+    yield
+    with redaction._LOCK:  # pylint: disable=protected-access
+        redaction._URLS.clear()  # pylint: disable=protected-access
+        redaction._URLS.update(urls)  # pylint: disable=protected-access
+        redaction._FRAGMENTS[:] = fragments  # pylint: disable=protected-access

@@ -141,7 +141,7 @@ def test_search_tools_and_describe_tool_carry_the_warning() -> None:
     described = server.discovery._described(  # pylint: disable=protected-access
         server.listed.named(page["matches"][0]["name"])
     )
-    assert "lookalike_tool_name" in _codes(described.structured_content["tool"])
+    assert "lookalike_tool_name" in _codes((described.structured_content or {})["tool"])
     plain = _serving("forecast-online", "forecast-offline")
     control = plain.discovery.finder().page(
         SearchArguments.from_dict({"query": "forecast"})

@@ -29,9 +29,10 @@ text made of them is flagged by ``hidden_in`` like tag characters are.
 
 from typing import List, Tuple
 
+from mech_catalogue_core.model import untrusted_text
+
 # pylint: disable=duplicate-code  # the ranges are Unicode's, written out independently here
 
-from mech_catalogue_core.model import untrusted_text
 
 #: Default_Ignorable_Code_Point ranges of DerivedCoreProperties.txt (Unicode 15.1)
 DEFAULT_IGNORABLE: Tuple[Tuple[int, int], ...] = (

@@ -106,6 +106,9 @@ def test_state_file_lists_everything_a_client_needs(devnet):
         "FixtureTokenBalanceTrackerUSDC",
         "FixtureMechFactoryOLAS",
         "FixtureMechFactoryUSDC",
+        "FixtureSubscriptionCredits",
+        "FixtureNvmBalanceTracker",
+        "FixtureMechFactoryNvm",
     }
     for address in info["contracts"].values():
         assert devnet.w3.eth.get_code(address) != b""
