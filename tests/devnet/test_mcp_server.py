@@ -22,8 +22,8 @@ a mech operator (no mech server runs here).
 """
 
 import json
-from dataclasses import replace
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Tuple
 
