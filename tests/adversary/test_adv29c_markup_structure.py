@@ -81,11 +81,6 @@ def test_markdown_structure_hides_no_word_the_model_reads(text: str) -> None:
     assert _words(seen) == _words(html.unescape(shown)) or flagged, (shown, seen)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (issue #29): a % inside TeX math delimiters still starts a comment for "
-    "math renderers; not fixed this session",
-)
 @pytest.mark.parametrize(
     "text",
     ["ok $$x % zebra\n$$ end", "ok $x % zebra$ end"],

@@ -38,8 +38,9 @@ look-alike):
   ``&zwj;``, ``&shy``) becomes ``&amp;``, so it is shown as written;
 - the three characters of a code fence (backticks or tildes opening a line), as
   ``&#96;`` / ``&#126;``, since a fence's info string is not shown; and the pipes of a
-  table's delimiter row, as ``&#124;``, since a table drops cells past its header's
-  (both found by the adversarial review adv29c).
+  table's delimiter row, as ``&#124;``, since a table drops cells past its header's; and
+  ``$`` as U+FF04 ``＄`` (no math delimiter: inside math ``%`` hides the rest of a line)
+  (all three found by the adversarial review adv29c).
 
 CommonMark decodes references to literal characters that never start markup (spec 0.31,
 "Entity and numeric character references"), and so does HTML. :func:`inert` is
@@ -71,6 +72,11 @@ _TABLE_DELIMITER_ROW = re.compile(
 _ESCAPING_BACKSLASH = re.compile(r"\\(?=[A-Za-z!-/:-@\[-`{-~])")
 #: what such a backslash is shown as (U+29F5 REVERSE SOLIDUS OPERATOR)
 SHOWN_BACKSLASH = "\u29f5"
+#: what a ``$`` is written as: U+FF04 FULLWIDTH DOLLAR SIGN, which looks alike; math
+#: renderers take ``$`` as a math delimiter (from the page's text, after Markdown, so no
+#: reference would do), and inside math ``%`` starts a comment that hides the rest of
+#: the line (found by the adversarial review adv29c)
+SHOWN_DOLLAR = "\uff04"
 #: a CommonMark autolink (``<https://...>``, ``<a@b.example>``): shown as its own text
 _AUTOLINK = re.compile(
     r"<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@"
@@ -164,7 +170,7 @@ class Markup:
         text = _TABLE_DELIMITER_ROW.sub(
             lambda m: m.group(0).replace("|", "&#124;"), text
         )
-        return text.replace("[", "&#91;")
+        return text.replace("[", "&#91;").replace("$", SHOWN_DOLLAR)
 
     def kinds(self, text: str) -> Tuple[str, ...]:
         """What markup of a text may hide text when rendered (conservative, linear).
