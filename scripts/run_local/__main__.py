@@ -193,7 +193,8 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
         console.print(endpoints_table(endpoints))
         for process in run.processes:
             console.print(
-                f"{process.name}: {process.address}  {process.http_url}/tools  log {process.log_path}",
+                f"{process.name}: {process.address}  {process.http_url}/tools  "
+                f"page {process.http_url}/catalogue/  log {process.log_path}",
                 markup=False,
             )
         lines = LinePrinter(console)
