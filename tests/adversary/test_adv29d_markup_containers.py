@@ -12,11 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""A fence or a table inside a block quote or list item still hides text (adversary adv29d).
+r"""A fence or a table inside a block quote or list item still hides text (adversary adv29d).
 
 The fix of adv29c (``model.markup``) writes a code fence's opening and a table's
 delimiter row inertly only when they open a *line*: ``^( {0,3})```…`` and
-``^[ \\t]*|---|``. CommonMark's container blocks (spec 0.31, "Block quotes", "List
+``^[ \t]*|---|``. CommonMark's container blocks (spec 0.31, "Block quotes", "List
 items") strip their own markers first, then parse the rest of the line as a new line;
 so a fence or a table behind ``> ``, ``- ``, ``1. `` or a list item's 4-space
 continuation is parsed as one, and the text the fix meant to show is hidden again:
