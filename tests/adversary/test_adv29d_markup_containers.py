@@ -87,3 +87,20 @@ def test_fence_opening_a_line_is_still_inert() -> None:
     shown = for_model("ok\n\n```zebra okapi\nx\n```")
     seen = _seen(_RENDERER.render(shown))
     assert "zebra" in seen and "okapi" in seen
+
+
+def test_no_math_block_survives_behind_a_block_quote() -> None:
+    """A ```` ```math ```` fence behind ``> `` is GitHub's math block: ``%`` hides the line.
+
+    adv29c wrote ``$`` and a line-opening fence inertly so that no TeX comment reaches a
+    person; behind a block quote marker the fence stays a fence. markdown-it-py shows it
+    as ``<code class="language-math">``, which GitHub renders with MathJax, where ``%``
+    starts a comment to the end of the line. Expected: no math block in what is shown,
+    or the text flagged.
+    """
+    text = "ok\n\n> ```math\n> x % zebra\n> ```"
+    rendered = _RENDERER.render(for_model(text))
+    # observed on main: '<code class="language-math">x % zebra' inside a blockquote
+    assert 'class="language-math"' not in rendered or render_hidden_kinds(
+        text
+    ), rendered
