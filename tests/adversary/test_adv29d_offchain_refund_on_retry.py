@@ -51,6 +51,10 @@ from tests.devnet.test_mcp_offchain import (
 )
 
 
+def _text(result: Any) -> str:
+    return str(result.content[0].text)
+
+
 def test_a_retried_refused_request_still_counts_when_its_mech_settles_it(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
@@ -79,11 +83,11 @@ def test_a_retried_refused_request_still_counts_when_its_mech_settles_it(
         async def main() -> Any:
             async with stdio_client(devnet, tmp_path, *options) as client:
                 first = await client.call_tool(TOOL, ARGUMENTS)
-                texts.append(first.content[0].text)
+                texts.append(_text(first))
                 assert first.is_error and "without accepting request" in texts[-1]
                 devnet.change_max_delivery_rate(mech, price + 1)  # over --max-price
                 retry = await client.call_tool(TOOL, ARGUMENTS)
-                texts.append(retry.content[0].text)
+                texts.append(_text(retry))
                 assert retry.is_error and "price" in texts[-1], texts[-1]
                 assert len(endpoint.posts) == 1  # nothing new was signed or posted
                 # the mech puts its price back and settles the "refused" request
@@ -100,7 +104,7 @@ def test_a_retried_refused_request_still_counts_when_its_mech_settles_it(
 
         second = anyio.run(main)
         spent = 3 * price - prepaid(devnet)
-    text = second.content[0].text
+    text = _text(second)
     # observed on main: the second call is paid: two prices charged under a cap of one
     assert second.is_error and "over --max-spend" in text, (text, spent, texts)
     assert spent == price

@@ -70,7 +70,7 @@ def test_a_settled_first_request_is_not_lost_when_the_call_was_resigned(
         (second,) = calls(devnet, tmp_path, 1, *options, "--timeout", "3")
         assert second.is_error and "accepted" in second.content[0].text, second
         assert len(endpoint.posts) == 2
-        old, new = endpoint.posts
+        old, new = endpoint.posts[0], endpoint.posts[1]
         assert old["request_id"] != new["request_id"] and old["nonce"] == new["nonce"]
         # then it settles the first request, at the price it was signed for
         devnet.change_max_delivery_rate(mech, price)
