@@ -28,6 +28,7 @@ from web3 import Web3
 
 from scripts.devnet import Devnet
 from scripts.devnet.offchain_responder import OffchainResponder
+from scripts.run_local.offchain import serve_offchain
 from tests.devnet.mcp_helpers import market_nonce, requester, responder
 from tests.devnet.test_mcp_offchain import (
     REQUEST_META,
@@ -239,3 +240,22 @@ def test_a_requester_with_code_never_signs_offchain_requests(
     assert not auto.is_error, auto.content[0].text
     assert auto.meta[REQUEST_META]["way"] == "onchain"
     assert not endpoint.posts and prepaid(devnet) == 0
+
+
+def test_make_run_s_offchain_mech_answers_an_auto_call(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """What ``make run`` serves and declares: the command it prints pays off-chain."""
+    devnet = chain_snapshot
+    stand_in = serve_offchain(devnet)
+    try:
+        option = stand_in.try_it().split("mech-catalogue mcp --devnet ")[1].split()
+        (result,) = calls(devnet, tmp_path, 1, *option)
+        endpoint = stand_in.endpoint
+        assert endpoint is not None and len(endpoint.posts) == 2
+    finally:
+        stand_in.stop()
+    assert not result.is_error, result.content[0].text
+    meta = result.meta[REQUEST_META]
+    assert meta["way"] == "offchain" and meta["mech"].lower() == stand_in.mech.lower()
+    assert meta["auto_prepay"]["amount"] == str(5 * 10**16)
