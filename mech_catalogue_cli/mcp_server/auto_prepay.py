@@ -149,10 +149,13 @@ class AutoPrepayer:
         """
         payment_type = entry.payment_type
         asset = payment_terms(payment_type).asset
-        record = entry.extra.get(AUTO_PREPAY_KEY)
-        earlier = isinstance(record, dict)
+        record: Dict[str, Any] = entry.extra.get(AUTO_PREPAY_KEY) or {}
+        earlier = bool(record)
         if earlier:
-            amount = deposit_counted(entry.extra)
+            try:
+                amount = deposit_counted(entry.extra)
+            except ValueError as exc:
+                return AutoPrepayRefusal(f"the call's journal entry {exc}")
         else:
             try:
                 funds = self.prepayer.payer.funds(payment_type)

@@ -611,7 +611,7 @@ class RequestSender:
         self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
         return None
 
-    async def _offchain_way(
+    async def _offchain_way(  # pylint: disable=too-many-return-statements
         self, offer: Offer, price: int
     ) -> Union[bool, PriceRefusal]:
         """Whether this offer is called off-chain (``--offchain``), or why it is skipped.

@@ -88,6 +88,7 @@ def serve_offchain(devnet: Devnet) -> OffchainStandIn:
 
     :param devnet: the seeded, running devnet.
     :return: the running stand-in; ``ValueError`` when the devnet has no such mech.
+    :raises BaseException: what declaring the endpoint raised, once it is stopped.
     """
     mech, service_id = offchain_mech(devnet.info)
     endpoint = OffchainResponder(devnet.info, [mech], port=listen_port()).start()

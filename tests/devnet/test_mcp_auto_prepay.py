@@ -25,6 +25,7 @@ Safe or an EIP-7702 delegation looks like to the marketplace: code at the addres
 from pathlib import Path
 
 from web3 import Web3
+from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet
 from scripts.devnet.offchain_responder import OffchainResponder
@@ -44,7 +45,7 @@ def _price(devnet: Devnet, mech: str) -> int:
     return int(devnet.mech(mech).functions.maxDeliveryRate().call())
 
 
-def _options(price: int, deposit: int, cap: int, mode: str = "only") -> list:
+def _options(deposit: int, cap: int, mode: str = "only") -> list:
     return [
         "--offchain",
         mode,
@@ -71,7 +72,7 @@ def test_a_402_is_followed_by_one_deposit_and_one_retry(
             2,
             "--mech",
             mech,
-            *_options(price, 3 * price, 10 * price),
+            *_options(3 * price, 10 * price),
         )
         assert not first.is_error, first.content[0].text
         # the second call (same arguments): the journal's answer, nothing more
@@ -96,7 +97,7 @@ def test_a_402_is_followed_by_one_deposit_and_one_retry(
             1,
             "--mech",
             mech,
-            *_options(price, 3 * price, 10 * price),
+            *_options(3 * price, 10 * price),
             prompt="another question",
         )
     assert not third.is_error, third.content[0].text
@@ -116,7 +117,7 @@ def test_auto_posts_first_for_an_opted_in_asset(
         declare_url(devnet, service_id, endpoint.url)
         nonce = account_nonce(devnet)
         (result,) = calls(
-            devnet, tmp_path, 1, "--mech", mech, *_options(price, price, price, "auto")
+            devnet, tmp_path, 1, "--mech", mech, *_options(price, price, "auto")
         )
     assert not result.is_error, result.content[0].text
     assert result.meta[REQUEST_META]["way"] == "offchain"
@@ -135,7 +136,7 @@ def test_a_deposit_over_the_spend_cap_is_refused_and_nothing_is_deposited(
     with OffchainResponder(devnet.info, [mech]) as endpoint:
         declare_url(devnet, service_id, endpoint.url)
         (paid,) = calls(
-            devnet, tmp_path, 1, "--mech", mech, *_options(price, price, 3 * price)
+            devnet, tmp_path, 1, "--mech", mech, *_options(price, 3 * price)
         )
         assert not paid.is_error, paid.content[0].text
         nonce = account_nonce(devnet)
@@ -146,7 +147,7 @@ def test_a_deposit_over_the_spend_cap_is_refused_and_nothing_is_deposited(
             1,
             "--mech",
             mech,
-            *_options(price, 3 * price, 3 * price),
+            *_options(3 * price, 3 * price),
             prompt="another question",
         )
     text = refused.content[0].text
@@ -163,7 +164,7 @@ def test_a_second_402_deposits_nothing_more_in_this_run_or_the_next(
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
     price = _price(devnet, mech)
-    options = ["--mech", mech, *_options(price, 2 * price, 10 * price)]
+    options = ["--mech", mech, *_options(2 * price, 10 * price)]
     with OffchainResponder(devnet.info, [mech], behaviour="always_402") as endpoint:
         declare_url(devnet, service_id, endpoint.url)
         nonce, count = account_nonce(devnet), market_nonce(devnet)
@@ -192,12 +193,14 @@ def test_a_deposit_the_wallet_cannot_make_is_a_precise_error(
     mech, service_id = native_mech(devnet)
     price = _price(devnet, mech)
     payer = Web3.to_checksum_address(requester(devnet))
-    devnet.w3.provider.make_request("anvil_setBalance", [payer, hex(price)])
+    devnet.w3.provider.make_request(
+        RPCEndpoint("anvil_setBalance"), [payer, hex(price)]
+    )
     with OffchainResponder(devnet.info, [mech]) as endpoint:
         declare_url(devnet, service_id, endpoint.url)
         nonce = account_nonce(devnet)
         (result,) = calls(
-            devnet, tmp_path, 1, "--mech", mech, *_options(price, 2 * price, 4 * price)
+            devnet, tmp_path, 1, "--mech", mech, *_options(2 * price, 4 * price)
         )
     text = result.content[0].text
     assert result.is_error and "--auto-prepay deposited nothing" in text, text
@@ -217,11 +220,13 @@ def test_a_requester_with_code_never_signs_offchain_requests(
     # an EIP-7702 delegation designator at the paying address (it still sends
     # transactions): the marketplace would check EIP-1271 on it
     delegate = devnet.info.contracts["FixtureBalanceTracker"].lower()[2:]
-    devnet.w3.provider.make_request("anvil_setCode", [payer, "0xef0100" + delegate])
+    devnet.w3.provider.make_request(
+        RPCEndpoint("anvil_setCode"), [payer, "0xef0100" + delegate]
+    )
     with OffchainResponder(devnet.info, [mech]) as endpoint, responder(devnet):
         declare_url(devnet, service_id, endpoint.url)
         (only,) = calls(
-            devnet, tmp_path, 1, "--mech", mech, *_options(price, price, 10 * price)
+            devnet, tmp_path, 1, "--mech", mech, *_options(price, 10 * price)
         )
         (auto,) = calls(
             devnet,
