@@ -212,12 +212,43 @@ def test_a_kind_replaces_the_tool_name_and_the_vote_names_the_chosen_tool() -> N
     assert "['chat']" in line
 
 
-def test_a_tool_paid_only_in_olas_is_not_requested() -> None:
-    """mech-interact's request round cannot pay it from this Safe: no request, said so."""
+def test_a_tool_paid_only_in_olas_is_requested_only_under_a_task_cap(
+    tmp_path: Path,
+) -> None:
+    """Without ``max_price`` only native is paid; a cap naming OLAS lets it be chosen.
+
+    :param tmp_path: a folder for the task file.
+    """
     built = catalogue(payment_type=OLAS_PAYMENT_TYPE)
     digest = built.digest()
     content, line = choose(built, digest, digest, 2, params(target="pt"))
-    assert content == "" and "native token only" in line
+    assert content == "" and "the task sets no max_price" in line
+    assert f"mech {MECH}" in line
+    task = tmp_path / "task.yaml"
+    from_file = params("nope")
+    from_file.requester_task_file = str(task)
+    task.write_text(
+        f"prompt: Hi\ntool: {TOOL}\narguments: {{target: fr}}\n"
+        "max_price: {olas: 999999999999999}\n"
+    )
+    content, line = choose(built, digest, digest, 2, from_file)
+    assert content == "" and "over the task's max_price olas" in line
+    task.write_text(
+        f"prompt: Hi\ntool: {TOOL}\narguments: {{target: fr}}\n"
+        "max_price: {olas: 1000000000000000}\n"
+    )
+    content, line = choose(built, digest, digest, 2, from_file)
+    payment = json.loads(json.loads(content)["requester_payment"])
+    assert payment == {
+        "mech": MECH,
+        "payment_type": OLAS_PAYMENT_TYPE,
+        "asset": "olas",
+        "price": 10**15,
+        "cap": 10**15,
+        "tracker": "",  # read from the chain by the behaviour before the vote
+        "token": "",
+    }
+    assert f"from mech {MECH}, paid in olas" in line
 
 
 def test_the_task_file_replaces_the_parameters(tmp_path: Path) -> None:
