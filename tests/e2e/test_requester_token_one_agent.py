@@ -27,14 +27,20 @@ one per payment way (native, OLAS, USDC, Nevermined subscription). In one agent 
    price (the Safe's USDC down by it, the tracker's up by it, no allowance left), the
    answer is read; the log says why every other offer was skipped, the subscription
    mech's reason naming mech-interact's per-chain Nevermined contracts;
-2. the file is rewritten to cap OLAS only: the OLAS mech is paid the same way.
+2. the file is rewritten to cap OLAS only: the OLAS mech is paid the same way;
+3. the Safe's USDC is set one unit short of the USDC mech's price (anvil's storage
+   write: no Safe transaction can take it out here) and the file caps USDC again: the
+   chosen payment is refused before anything is built, the log says how much the Safe
+   holds and what the mech asks, no request is sent, and the next period starts.
 """
 
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
 import pytest
+from eth_abi import encode
 from web3 import Web3
+from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet
 from scripts.run_local.runner import LocalRun
@@ -42,12 +48,16 @@ from scripts.run_local.workspace import service_unavailable
 from tests.e2e.conftest import E2E_DIR, log_tail, wait_for
 from tests.e2e.test_requester_one_agent import (
     ANSWER_TIMEOUT,
+    PERIOD_START,
     RESPONSE_TIMEOUT,
     requests_from,
     synchronized_data,
 )
 
 TOOL = "prediction-online"
+#: ``FixtureToken``'s storage slot of ``balanceOf`` (after name, symbol, totalSupply;
+#: decimals and minter are immutable: scripts/devnet/contracts/TokenPayments.sol)
+BALANCE_OF_SLOT = 3
 TASK = (
     f"prompt: Will it rain in Lisbon tomorrow?\ntool: {TOOL}\n"
     "arguments:\n  max_tokens: 120\n  temperature: 0.25\n"
@@ -163,6 +173,23 @@ def assert_exactly_the_price_moved(run: LocalRun, asset: str, event: Any) -> Non
     assert after["native"] == before["native"]
 
 
+def set_token_balance(devnet: Devnet, asset: str, account: str, amount: int) -> None:
+    """Write an account's balance of a stand-in token (anvil ``anvil_setStorageAt``).
+
+    :param devnet: the devnet.
+    :param asset: ``olas`` or ``usdc``.
+    :param account: the holder.
+    :param amount: its new balance, smallest units.
+    """
+    token = devnet.token(asset)
+    slot = Web3.keccak(encode(["address", "uint256"], [account, BALANCE_OF_SLOT]))
+    devnet.w3.provider.make_request(
+        RPCEndpoint("anvil_setStorageAt"),
+        [token.address, "0x" + slot.hex().removeprefix("0x"), "0x" + f"{amount:064x}"],
+    )
+    assert token.functions.balanceOf(account).call() == amount
+
+
 def answer_from(run: LocalRun, mech: str) -> Any:
     """The agent's last request, when it went to ``mech`` and has an answer.
 
@@ -221,3 +248,27 @@ def test_a_usdc_then_an_olas_mech_is_paid_exactly_its_price(
     first, *_ = requests_to(run, olas["address"])
     assert_exactly_the_price_moved(run, "olas", first)
     assert not requests_to(run, subscription["address"])
+
+    # 3. one unit short: refused before anything is built, said why, the periods go on
+    safe = run.requester.safe if run.requester is not None else ""
+    paid_usdc = len(requests_to(run, usdc["address"]))
+    set_token_balance(devnet, "usdc", safe, int(usdc["rate"]) - 1)
+    shown = len(text())
+    task_file().write_text(TASK + "max_price:\n  usdc: 1500000\n")
+    short = (
+        "requester: the Safe holds 1.499999 USDC (1499999 smallest units) of token "
+        f"{devnet.token('usdc').address.lower()}, mech {usdc['address'].lower()} asks "
+        "1.5 USDC (1500000 smallest units): send the Safe the difference"
+    )
+    wait_for(lambda: short in text()[shown:], ANSWER_TIMEOUT, "the short-balance line")
+    said_at = shown + text()[shown:].index(short)
+    period = max(int(p) for p in PERIOD_START.findall(text()[:said_at]))
+    wait_for(
+        lambda: any(int(p) > period for p in PERIOD_START.findall(text()[said_at:])),
+        90.0,
+        "the period after the refused payment",
+    )
+    assert len(requests_to(run, usdc["address"])) == paid_usdc, "paid while short"
+    assert (
+        devnet.token("usdc").functions.balanceOf(safe).call() == int(usdc["rate"]) - 1
+    )
