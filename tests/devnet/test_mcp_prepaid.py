@@ -216,6 +216,13 @@ def test_prepay_refuses_over_its_cap_a_short_wallet_and_subscriptions(
     assert nvm.exit_code == 1 and "takes no deposit" in nvm.output
     fine = prepay(devnet, tmp_path, "--asset", "usdc", "--amount", "0.0000001")
     assert fine.exit_code == 2 and "more than 6 decimals" in fine.output
+    assert "'--amount'" in fine.output  # the usage error names its option
+    words = prepay(devnet, tmp_path, "--asset", "usdc", "--amount", "abc")
+    assert words.exit_code == 2 and "'--amount'" in words.output
+    ceiling = prepay(
+        devnet, tmp_path, "--asset", "usdc", "--amount", "1", "--max-amount", "1e"
+    )
+    assert ceiling.exit_code == 2 and "'--max-amount'" in ceiling.output
     assert holdings(devnet, "usdc") == before
 
 
