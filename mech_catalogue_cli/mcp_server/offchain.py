@@ -67,7 +67,8 @@ from mech_catalogue_cli.adapters.http import (
     watched_session,
 )
 
-from .market import JournalEntry, MarketError, Marketplace
+from .journal import JournalEntry
+from .market import MarketError, Marketplace
 from .payment import TokenPayer
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")

@@ -56,15 +56,13 @@ from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, Paym
 from .call_identity import payload_nonce, request_payload
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .ipfs import payload_bytes, upload_json
+from .journal import Journal, JournalEntry, correct_request_id
 from .market import (
     STATUS_DOES_NOT_EXIST,
-    Journal,
-    JournalEntry,
     MarketError,
     Marketplace,
     RequestReverted,
     SignedRequest,
-    correct_request_id,
 )
 from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
 from .offers import Offer, send_time_refusal
@@ -725,7 +723,7 @@ class RequestSender:
         return entry
 
     def correct_request_id(self, entry: JournalEntry) -> bool:
-        """:func:`.market.correct_request_id` with this sender's market and journal.
+        """:func:`.journal.correct_request_id` with this sender's market and journal.
 
         :param entry: a journal entry with its ``tx_hash``.
         :return: whether the id was corrected.
@@ -744,7 +742,7 @@ class RequestSender:
 
     @asynccontextmanager
     async def state_folder_lock(self) -> AsyncIterator[bool]:
-        """Hold the journal's cross-process send lock (:meth:`.market.Journal.send_lock`).
+        """Hold the journal's cross-process send lock (:meth:`.journal.Journal.send_lock`).
 
         :yield: True when held; False when another process held it past
             :meth:`_lock_wait` (then nothing may be sent).

@@ -14,16 +14,16 @@
 
 """What the call journal says was paid: the input of ``--max-spend`` across restarts.
 
-Each entry of ``<state-dir>/calls/`` (``market.Journal``) is a
+Each entry of ``<state-dir>/calls/`` (``journal.Journal``) is a
 :class:`.spend_cap.PaidRecord`: its request id, price in its asset's smallest unit, the
 asset (native, OLAS, USDC) and when it was paid (``paid_at``, else when the file was
 last written). An entry this server did
-not write (``market.entry_from_json`` refuses it) is a record with a problem, so the cap
+not write (``journal.entry_from_json`` refuses it) is a record with a problem, so the cap
 refuses to pay rather than guess its price. The decision is
 :meth:`.spend_cap.SpendLedger.count_journal`.
 
 :class:`JournalIndex` keeps the records in memory: the whole folder is read once, then
-only the entries named by the lines appended to ``market.CHANGES_FILE`` since (every
+only the entries named by the lines appended to ``journal.CHANGES_FILE`` since (every
 ``Journal.save``, by this or another server process on the same folder, appends one), so
 the cost of a payment does not grow with the journal. An entry changed by other means
 than ``Journal.save`` (an editor) is seen at the next start of the server, or when the
@@ -37,7 +37,7 @@ from typing import Dict, List, Optional
 
 from mech_catalogue_core.model.payment import payment_terms
 
-from .market import CHANGES_FILE, entry_from_json
+from .journal import CHANGES_FILE, entry_from_json
 from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
@@ -82,7 +82,7 @@ def read_record(path: Path) -> Optional[PaidRecord]:
 def journal_records(folder: Path) -> List[PaidRecord]:
     """Read the journal folder's entries as paid records, every file (blocking).
 
-    :param folder: ``market.Journal.folder``.
+    :param folder: ``journal.Journal.folder``.
     :return: one record per ``*.json`` entry (at most :data:`MAX_JOURNAL_ENTRIES`, in
         name order); an unreadable one has its ``problem`` naming the file.
     """
@@ -99,7 +99,7 @@ class JournalIndex:
     def __init__(self, folder: Path) -> None:
         """Index a journal folder (nothing is read until :meth:`records`).
 
-        :param folder: ``market.Journal.folder``.
+        :param folder: ``journal.Journal.folder``.
         """
         self.folder = folder
         self._by_key: Dict[str, PaidRecord] = {}
