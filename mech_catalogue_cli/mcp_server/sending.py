@@ -391,6 +391,8 @@ class RequestSender:
             refusal = ledger.refusal(price)
             if refusal:
                 return refusal
+            if self.index is not None:  # under the send lock: one compaction at a time
+                await anyio.to_thread.run_sync(self.index.compact_if_due)
             way = await self._offchain_way(offer, price)
             if isinstance(way, PriceRefusal):
                 return way

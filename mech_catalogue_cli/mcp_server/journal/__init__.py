@@ -22,12 +22,14 @@
   reads.
 """
 
+from . import changes
 from .changes import CHANGES_FILE
 from .entry import JournalEntry, entry_from_json
 from .store import Journal, JournalError, correct_request_id
 
 __all__ = [
     "CHANGES_FILE",
+    "changes",
     "Journal",
     "JournalEntry",
     "JournalError",

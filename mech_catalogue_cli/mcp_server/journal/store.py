@@ -31,6 +31,7 @@ from filelock import FileLock
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..market import MarketError, Marketplace
+from . import changes
 from .changes import CHANGES_FILE
 from .entry import JournalEntry, entry_from_json
 
@@ -113,9 +114,7 @@ class Journal:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-        # one write of one short line in append mode: atomic against other writers
-        with open(self.changes, "a", encoding="ascii") as changes:
-            changes.write(f"{entry.key}\n")
+        changes.append(self.folder, entry.key)
 
 
 def correct_request_id(
