@@ -37,7 +37,7 @@ import json
 import logging
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, AsyncIterator, Dict, List, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -64,13 +64,18 @@ from .market import (
     RequestReverted,
     SignedRequest,
 )
-from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
+from .offchain import (
+    OffchainMode,
+    OffchainPoster,
+    OffchainRefusal,
+    release_unsettleable,
+)
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
-from .spend_cap import SpendLedger
+from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -387,6 +392,8 @@ class RequestSender:
             if ledger.max_spend is not None and self.index is not None:
                 # earlier and other runs' spending of this asset too
                 records = await anyio.to_thread.run_sync(self.index.records)
+                if await self._released(records):
+                    records = await anyio.to_thread.run_sync(self.index.records)
                 ledger.count_journal(records, time.time())
             refusal = ledger.refusal(price)
             if refusal:
@@ -600,6 +607,26 @@ class RequestSender:
         asset = payment_terms(entry.payment_type).asset
         self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
         return None
+
+    async def _released(self, records: List[PaidRecord]) -> bool:
+        """Release the refused off-chain requests that can never be settled.
+
+        :param records: the journal's records.
+        :return: whether any was released (its price no longer counts, in this run's
+            ledger either: :func:`.offchain.release_unsettleable`).
+        """
+        if self.offchain is None or self.journal is None:
+            return False
+        if not any(record.unsettled_nonce >= 0 for record in records):
+            return False
+        released = await anyio.to_thread.run_sync(
+            release_unsettleable, self.offchain, self.journal, records
+        )
+        for entry in released:
+            asset = payment_terms(entry.payment_type).asset
+            ledger = self.token_ledgers.get(asset, self.ledger)
+            ledger.refund(entry.price, entry.request_id)
+        return bool(released)
 
     async def _offchain_way(
         self, offer: Offer, price: int

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from mech_catalogue_core.model.payment import payment_terms
+from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
@@ -71,14 +72,24 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             f"journal entry {path} is not one this server wrote ({exc})",
             asset="",
         )
-    # an off-chain request its mech refused counts too: the mech holds the signed
-    # request and can still settle it on chain
+    # an off-chain request its mech did not accept counts too: the mech holds the
+    # signed request and can settle it on chain, until the chain shows it no longer
+    # can (its release, ``offchain.release_unsettleable``: then it counts nothing)
+    offchain = entry.extra.get("offchain")
+    unaccepted = isinstance(offchain, dict) and offchain.get("accepted") is not True
+    released = isinstance(offchain, dict) and unaccepted and "released" in offchain
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
-        entry.price,
+        0 if released else entry.price,
         entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
+        key=entry.key,
+        unsettled_nonce=(
+            entry.market_nonce
+            if unaccepted and not released and entry.status == CallStatus.PREPARED
+            else -1
+        ),
     )
 
 
