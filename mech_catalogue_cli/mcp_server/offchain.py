@@ -47,6 +47,11 @@ No proxy is used and no redirect is followed.
 Never twice: the signed request is journalled before it is posted (``extra.offchain``);
 one request id is settled at most once on chain (``AlreadyRequested``), and a call
 whose request the mech accepted only waits for its delivery (status ``sent``).
+
+A request the mech did not accept still counts against ``--max-spend`` (the mech holds
+the signed request) until the chain shows it can never be settled: the requester's
+``mapNonces`` past the nonce it was signed at, and the request absent, at one block
+(:meth:`OffchainPoster.never_settleable`, :func:`release_unsettleable`).
 """
 
 import json
