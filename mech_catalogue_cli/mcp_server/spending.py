@@ -41,6 +41,7 @@ from typing import Dict, List, Optional, Tuple
 from mech_catalogue_core.model.payment import payment_terms
 from mech_catalogue_core.model.vocabulary import CallStatus
 
+from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
 from .spend_cap import PaidRecord
@@ -72,16 +73,21 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             f"journal entry {path} is not one this server wrote ({exc})",
             asset="",
         )
+    try:
+        # a call's automatic deposit (--auto-prepay) counts, at least its price
+        deposit = deposit_counted(entry.extra)
+    except ValueError as exc:
+        return PaidRecord("", 0, written_at, f"journal entry {path}: {exc}", asset="")
     # an off-chain request its mech did not accept counts too: the mech holds the
     # signed request and can settle it on chain, until the chain shows it no longer
-    # can (its release, ``offchain.release_unsettleable``: then it counts nothing)
+    # can (its release, ``offchain.release_unsettleable``: then only a deposit counts)
     offchain = entry.extra.get("offchain")
     unaccepted = isinstance(offchain, dict) and offchain.get("accepted") is not True
     released = isinstance(offchain, dict) and unaccepted and "released" in offchain
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
-        0 if released else entry.price,
+        deposit if released else max(entry.price, deposit),
         entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
         key=entry.key,
