@@ -39,16 +39,27 @@ required and the command to prepay (:data:`PREPAY_HINT`); nothing is paid, unles
 user opted in with ``--auto-prepay`` (:mod:`.auto_prepay`: one deposit within the caps,
 then one retry of the same signed request).
 
+**Where the post goes**: the endpoint's host is resolved once, every address it gives is
+checked (off the devnet chain: internet addresses only), and the post connects to those
+addresses only (``adapters.http.pinned_session``): the name is not resolved again, so a
+name that answers otherwise by then (DNS rebinding) is not reached at its new address.
+No proxy is used and no redirect is followed.
+
 Never twice: the signed request is journalled before it is posted (``extra.offchain``);
 one request id is settled at most once on chain (``AlreadyRequested``), and a call
 whose request the mech accepted only waits for its delivery (status ``sent``).
+
+A request the mech did not accept still counts against ``--max-spend`` (the mech holds
+the signed request) until the chain shows it can never be settled: the requester's
+``mapNonces`` past the nonce it was signed at, and the request absent, at one block
+(:meth:`OffchainPoster.never_settleable`, :func:`release_unsettleable`).
 """
 
 import json
 import logging
 import socket
 from enum import Enum
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from mech_catalogue_core.chain.offchain import (
@@ -64,12 +75,14 @@ from mech_catalogue_core.model.payment import payment_terms
 
 from mech_catalogue_cli.adapters.http import (
     AnswerError,
+    pinned_session,
     post_form_json,
-    watched_session,
 )
 
-from .market import JournalEntry, MarketError, Marketplace
+from .journal import Journal, JournalEntry, JournalError
+from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
 from .payment import TokenPayer
+from .spend_cap import PaidRecord
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -115,18 +128,40 @@ def _units(amount: int, decimals: int) -> str:
     return text
 
 
+#: how a host's addresses are read: ``(host, port)`` -> IP addresses (text)
+Resolver = Callable[[str, int], List[str]]
+
+
+def system_addresses(host: str, port: int) -> List[str]:
+    """The addresses the system resolver gives a host, each once, in its order (blocking).
+
+    :param host: a name or an IP address.
+    :param port: the port (so the answer is of stream sockets for it).
+    :return: IP addresses as text; ``OSError`` is raised when the name does not resolve.
+    """
+    answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(info[4][0]) for info in answers))
+
+
 class OffchainPoster:
     """Posts signed requests to mechs' declared endpoints, for one marketplace."""
 
-    def __init__(self, market: Marketplace, payer: TokenPayer) -> None:
+    def __init__(
+        self,
+        market: Marketplace,
+        payer: TokenPayer,
+        resolve: Resolver = system_addresses,
+    ) -> None:
         """Use the marketplace's account (its key stays in it) and funds reader.
 
         :param market: the marketplace.
         :param payer: reads the tracker and prepaid balance of a payment type.
+        :param resolve: reads an endpoint host's addresses, once per post (the
+            system resolver; tests give a stand-in).
         """
         self.market = market
         self.payer = payer
-        self.session = watched_session()
+        self.resolve = resolve
         self._chain_id: Optional[int] = None
         self._signer_refusal: Optional[str] = None
 
@@ -263,21 +298,23 @@ class OffchainPoster:
             "signature": offchain["signature"],
         }
         where = f"mech {entry.mech}'s endpoint {endpoint}"
-        refusal = self._host_refusal(endpoint)
+        refusal, addresses = self._checked_addresses(endpoint)
         if refusal:
             return OffchainRefusal(f"{where} is not posted to: {refusal}")
-        try:
-            body, status = post_form_json(
-                self.session,
-                f"{endpoint}/{SEND_ROUTE}",
-                form,
-                wait,
-                MAX_ACCEPT_BYTES,
-                MAX_ACCEPT_DEPTH,
-                ok=(200, 402),
-            )
-        except AnswerError as exc:
-            return OffchainRefusal(f"{where} {exc}")
+        # the post connects to the checked addresses only: the name is not resolved again
+        with pinned_session(addresses) as session:
+            try:
+                body, status = post_form_json(
+                    session,
+                    f"{endpoint}/{SEND_ROUTE}",
+                    form,
+                    wait,
+                    MAX_ACCEPT_BYTES,
+                    MAX_ACCEPT_DEPTH,
+                    ok=(200, 402),
+                )
+            except AnswerError as exc:
+                return OffchainRefusal(f"{where} {exc}")
         if status == 402:
             text, believed = self._challenge_text(entry, body, where)
             refusal = OffchainRefusal(text)
@@ -293,29 +330,89 @@ class OffchainPoster:
             )
         return None
 
-    def _host_refusal(self, endpoint: str) -> str:
-        """Why an endpoint's host is not posted to (blocking: resolves it); "" when it is.
+    def own_request_id(self, entry: JournalEntry) -> str:
+        """The id this requester's signed request of an entry has (blocking: chain id).
 
-        On a local development chain (``DEVELOPMENT_CHAIN_IDS``) any host is posted to:
-        the devnet's stand-in endpoint is on this machine. Elsewhere the host must
-        resolve to internet addresses only (``private_address_refusal``). The check is
-        made on the addresses of now; a name whose answer changes between this check
-        and the post (DNS rebinding) is not caught.
+        :param entry: an off-chain entry.
+        :return: 0x + 64 hex, as ``getRequestId`` derives it with this requester.
+        """
+        market = self.market
+        rid = request_id(
+            self.chain_id(),
+            market.address,
+            entry.mech,
+            market.requester,
+            bytes.fromhex(entry.data[2:]),
+            entry.price,
+            bytes.fromhex(entry.payment_type[2:]),
+            entry.market_nonce,
+        )
+        return "0x" + rid.hex()
+
+    def never_settleable(
+        self, entries: Sequence[JournalEntry]
+    ) -> Dict[str, Dict[str, int]]:
+        """Which signed, unaccepted requests the chain shows can never be settled (blocking).
+
+        ``deliverMarketplaceWithSignatures`` (ai-registry-mech 0.8.28,
+        ``MechMarketplace._deliverMarketplaceWithSignatures``) derives each request id
+        with the requester's current ``mapNonces`` (plus its place in the batch) and
+        raises ``mapNonces`` past the batch; ``request`` raises it too, and nothing
+        lowers it. So a request signed at nonce ``n`` can be settled only while
+        ``mapNonces(requester) <= n``. Both are read at one block ``B`` (the head): a
+        nonce past ``n`` at ``B`` with the request's ``getRequestStatus`` still
+        ``DoesNotExist`` at ``B`` means it was not settled by ``B`` and can never be
+        after. An entry whose id is not this requester's (a journal of another key) is
+        left counted.
+
+        :param entries: unaccepted off-chain entries.
+        :return: ``{key: {"market_nonce": nonce at B, "block": B}}`` for each such
+            request (``MarketError`` is raised when the chain cannot be read).
+        """
+        if not entries:
+            return {}
+        market = self.market
+        block = market.head()
+        nonce = market.market_nonce(block=block)
+        found: Dict[str, Dict[str, int]] = {}
+        for entry in entries:
+            if entry.market_nonce >= nonce or entry.market_nonce < 0:
+                continue  # may still be settled (or not a signed request's nonce)
+            if self.own_request_id(entry) != entry.request_id:
+                continue
+            if market.status(entry.request_id, block=block) != STATUS_DOES_NOT_EXIST:
+                continue  # settled: paid
+            found[entry.key] = {"market_nonce": nonce, "block": block}
+        return found
+
+    def _checked_addresses(self, endpoint: str) -> Tuple[str, List[str]]:
+        """Resolve an endpoint's host once and check every address (blocking).
+
+        The post then connects to these addresses only (``adapters.http.pinned_session``),
+        so a name that answers otherwise when resolved again (DNS rebinding) is never
+        reached at another address. On a local development chain
+        (``DEVELOPMENT_CHAIN_IDS``) any address is posted to: the devnet's stand-in
+        endpoint is on this machine. Elsewhere every address must be an internet one
+        (``private_address_refusal``).
 
         :param endpoint: the validated endpoint.
-        :return: the reason, or "".
+        :return: the reason it is not posted to ("" when it is), and the addresses.
         """
+        parts = urlsplit(endpoint)
+        host = parts.hostname or ""
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            addresses = self.resolve(host, port)
+        except (OSError, ValueError) as exc:
+            return f"its host {host} does not resolve ({type(exc).__name__})", []
+        if not addresses:
+            return f"its host {host} resolves to no address", []
         try:
             if self.chain_id() in DEVELOPMENT_CHAIN_IDS:
-                return ""
+                return "", addresses
         except MarketError as exc:
-            return f"the chain id could not be read ({exc})"
-        host = urlsplit(endpoint).hostname or ""
-        try:
-            addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
-        except OSError as exc:
-            return f"its host {host} does not resolve ({type(exc).__name__})"
-        return private_address_refusal(host, addresses)
+            return f"the chain id could not be read ({exc})", []
+        return private_address_refusal(host, addresses), addresses
 
     def _challenge_text(
         self, entry: JournalEntry, body: Any, where: str
@@ -360,3 +457,59 @@ class OffchainPoster:
             + " (or serve with --auto-prepay, or without --offchain only)",
             True,
         )
+
+
+def release_unsettleable(
+    poster: OffchainPoster, journal: Journal, records: Sequence[PaidRecord]
+) -> List[JournalEntry]:
+    """Mark the unaccepted off-chain requests that can never be settled (blocking).
+
+    Call it holding the journal's send lock. Each record with an ``unsettled_nonce``
+    (an off-chain request its mech did not accept) is checked on chain
+    (:meth:`OffchainPoster.never_settleable`); one that can never be settled gets
+    ``extra.offchain.released`` (the nonce and block that show it) and counts nothing
+    from then on. A chain that cannot be read releases nothing (logged): the requests
+    keep counting, the safe side.
+
+    :param poster: the poster (its marketplace and requester).
+    :param journal: the journal the records were read from.
+    :param records: the journal's records (``spending.JournalIndex.records``).
+    :return: the entries released now.
+    """
+    entries: List[JournalEntry] = []
+    for record in records:
+        if record.unsettled_nonce < 0 or not record.key:
+            continue
+        try:
+            entry = journal.load(record.key)
+        except JournalError:
+            continue  # counted as unreadable by the cap already
+        if entry is not None and entry.request_id == record.request_id:
+            entries.append(entry)
+    try:
+        found = poster.never_settleable(entries)
+    except MarketError as exc:
+        LOGGER.warning(
+            "whether %d refused off-chain request(s) can still be settled was not "
+            "read (%s); they keep counting against --max-spend",
+            len(entries),
+            exc,
+        )
+        return []
+    released = []
+    for entry in entries:
+        if entry.key in found:
+            entry.extra["offchain"]["released"] = found[entry.key]
+            journal.save(entry)
+            released.append(entry)
+            LOGGER.info(
+                "off-chain request %s to mech %s (signed at nonce %d, not accepted) can "
+                "never be settled: the requester's nonce is %d at block %d and the "
+                "request does not exist; it no longer counts against --max-spend",
+                entry.request_id,
+                entry.mech,
+                entry.market_nonce,
+                found[entry.key]["market_nonce"],
+                found[entry.key]["block"],
+            )
+    return released
