@@ -141,8 +141,9 @@ def offer_text(tool: Tool) -> str:
     """
     fields = [tool.name, tool.kind, tool.description, tool.input_description]
     fields.append(tool.output_description)
-    fields.append(" ".join(argument.identifier for argument in tool.arguments))
-    fields.append(" ".join(argument.description for argument in tool.arguments))
+    arguments = tool.arguments
+    fields.append(" ".join([argument.identifier for argument in arguments]))
+    fields.append(" ".join([argument.description for argument in arguments]))
     text = FIELD_SEPARATOR.join(fields)
     if text.count(FIELD_SEPARATOR) != len(fields) - 1:  # a manifest wrote one
         text = FIELD_SEPARATOR.join(f.replace(FIELD_SEPARATOR, " ") for f in fields)
@@ -155,23 +156,32 @@ def _distinct_texts(
     """Yield each distinct :func:`offer_text` once, noting every offer's document.
 
     Offers with the same text (registrations sharing a manifest) are one BM25 document.
-    Texts are told apart by a 128-bit BLAKE2b digest, so only the text being indexed is
-    alive (all of them, at 200,000 tools, were the largest part of the build's memory).
+    Texts are told apart by Python's string hash, a text whose hash was seen being
+    compared with the text of that hash's first offer (rebuilt): only the text being
+    indexed is alive (all of them, at 200,000 tools, were the largest part of the
+    build's memory), and a hash collision (or a text chosen to collide) only costs a
+    comparison, never merges two texts.
 
     :param offers: the offers, layout order.
     :param documents: filled with each offer's document id, in offer order.
     :yield: the texts of new documents, in document id order.
     """
-    seen: Dict[bytes, int] = {}
-    for tool, _ in offers:
+    seen: Dict[int, Tuple[int, int]] = {}  # hash -> (document, its first offer)
+    colliding: Dict[str, int] = {}  # text -> document, for texts whose hash was taken
+    for at, (tool, _) in enumerate(offers):
         text = offer_text(tool)
-        key = hashlib.blake2b(
-            text.encode("utf-8", "surrogatepass"), digest_size=16
-        ).digest()
-        document = seen.get(key)
-        if document is None:
-            document = seen[key] = len(seen)
+        known = seen.get(hash(text))
+        if known is None:
+            document = len(seen) + len(colliding)
+            seen[hash(text)] = (document, at)
             yield text
+        elif offer_text(offers[known[1]][0]) == text:
+            document = known[0]
+        else:
+            document = colliding.get(text, -1)
+            if document < 0:
+                document = colliding[text] = len(seen) + len(colliding)
+                yield text
         documents.append(document)
 
 
@@ -249,34 +259,38 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         """The offers by (tool name, mech ref), with each one's mech and name number.
 
         An offer's mech is the entry its provenance names (a tool whose entry is not
-        in the catalogue is left out); looked up by identity first, since a tool's
-        provenance is nearly always its own entry's ref (hashing every ref is slow).
+        in the catalogue is left out); the entry holding the tool is taken when its
+        ref is the provenance's own object (nearly always: hashing every ref is
+        slow). One pass over the mechs, then a stable sort by name: the order of
+        ``tool_names()`` then ``tools_named()``, at a third of their per-name cost.
 
         :param catalogue: the catalogue.
         :return: the offers, each one's mech (its place in ``catalogue.mechs``) and its
             name's number (in ``catalogue.tool_names()``).
         """
         mechs = catalogue.mechs
-        entry_of: Dict[int, int] = {}
-        for at, mech in enumerate(mechs):
-            for tool in mech.tools:
-                entry_of[id(tool)] = at
+        number_of = {name: number for number, name in enumerate(catalogue.tool_names())}
         place_of: Optional[Dict[object, int]] = None
-        offers: List[Tuple[Tool, Mech]] = []
-        mech_codes, name_codes = array("i"), array("i")
-        for number, name in enumerate(catalogue.tool_names()):
-            for tool in catalogue.tools_named(name):
+        found: List[Tuple[Tool, Mech]] = []
+        found_mechs, found_names = array("i"), array("i")
+        for at, mech in enumerate(mechs):  # tools_named's order: ref, then manifest
+            for tool in mech.tools:
                 ref = tool.provenance.mech
-                at = entry_of.get(id(tool), -1)
-                if at < 0 or ref is not mechs[at].ref:
+                owner = at
+                if ref is not mech.ref:
                     if place_of is None:
                         place_of = {m.ref: i for i, m in enumerate(mechs)}
-                    at = -1 if ref is None else place_of.get(ref, -1)
-                    if at < 0:
+                    owner = -1 if ref is None else place_of.get(ref, -1)
+                    if owner < 0:
                         continue
-                offers.append((tool, mechs[at]))
-                mech_codes.append(at)
-                name_codes.append(number)
+                found.append((tool, mechs[owner]))
+                found_mechs.append(owner)
+                found_names.append(number_of[tool.name])
+        # by name (stable: each name's offers keep the order above)
+        order = np.argsort(np.frombuffer(found_names, np.int32), kind="stable")
+        offers = [found[i] for i in order.tolist()]
+        mech_codes = array("i", np.frombuffer(found_mechs, np.int32)[order].tobytes())
+        name_codes = array("i", np.frombuffer(found_names, np.int32)[order].tobytes())
         return offers, mech_codes, name_codes
 
     @classmethod
