@@ -313,6 +313,14 @@ def test_a_search_ranks_by_words_from_the_search_box(page: Page) -> None:
     assert_inert(page)
 
 
+def test_the_sort_menu_names_each_order_once(page: Page) -> None:
+    """The sort menu offers each order once, relevance chosen (no "any" row named alike)."""
+    page.open()
+    assert page.texts("select[name=sort] option") == ["relevance", "price", "karma"]
+    (chosen,) = [o for o in page.css("select[name=sort] option") if o.is_selected()]
+    assert chosen.get_attribute("value") == "relevance"
+
+
 def test_filters_narrow_the_results(page: Page) -> None:
     """Kind, payment, max price and sort from the form narrow and order the offers."""
     page.open()
