@@ -25,13 +25,19 @@ line (an invalid filter or cursor included, naming it).
 
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 import click
 from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.model.payment import (
+    KNOWN_TERMS,
+    AssetAmountError,
+    asset_terms,
+    parse_price_limit,
+)
 from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.tool import REGISTRY_KINDS
 from mech_catalogue_core.model.untrusted_text import for_model, label_for_model
@@ -46,6 +52,7 @@ from mech_catalogue_core.search.query import (
     DEFAULT_PAGE_SIZE,
     MAX_KARMA,
     MAX_PAGE_SIZE,
+    MAX_PRICE_CAP,
     InvalidQuery,
     SearchQuery,
 )
@@ -60,6 +67,8 @@ from .list_cmd import read_catalogue, source_options
 
 #: the error code when ``--from`` cannot be read as a catalogue
 CATALOGUE_UNREADABLE = "catalogue_unreadable"
+#: payment type name -> the asset its prices are in (``native``, ``olas``, ``usdc``...)
+ASSET_OF_PAYMENT = {terms.name: terms.asset for terms in KNOWN_TERMS}
 #: characters of a description shown in the table (``--json`` carries it whole)
 TABLE_DESCRIPTION_CHARS = 80
 
@@ -190,7 +199,8 @@ def render_page(
         "payment",
         "karma",
         "description",
-        title=f"{page.total} matches (price: per request, in the payment's smallest unit)",
+        title=f"{page.total} {'match' if page.total == 1 else 'matches'} (price: per "
+        "request, in the payment's smallest unit)",
     )
     for hit in page.hits:
         description = for_model(hit.tool.description)
@@ -233,6 +243,41 @@ def run_search(
         raise click.BadParameter(str(exc), param_hint="--cursor") from exc
 
 
+def price_limit(
+    value: Optional[str], payment: Optional[str]
+) -> Tuple[Optional[int], Optional[str]]:
+    """Read ``--max-price``: smallest units of ``--payment``, or an amount and its asset.
+
+    ``"1.5usdc"`` / ``"1.5 usdc"`` / ``"0.01 native"`` / ``"5000 wei"`` are read by the
+    parser MCP ``search_tools`` uses (``model.payment.parse_price_limit``: whole units
+    of the asset, a fraction of a smallest unit dropped) and set the payment type to the
+    asset's fixed-price one (``token_usdc``...); a bare integer is in the smallest unit
+    of ``--payment`` (wei for native), as before.
+
+    :param value: ``--max-price`` as typed (None: no cap).
+    :param payment: ``--payment`` (None: any).
+    :return: the cap in smallest units and the payment type name to filter on.
+    :raises BadParameter: (exit 2) for a value that is no amount of a known asset, or an
+        asset other than ``--payment``'s.
+    """
+    if value is None or value.strip().isdigit():
+        return (None if value is None else int(value)), payment
+    try:
+        asset, most = parse_price_limit(value)
+    except AssetAmountError as exc:
+        raise click.BadParameter(str(exc), param_hint="--max-price") from exc
+    terms = asset_terms(asset)
+    name = "" if terms is None else terms.name
+    if payment and ASSET_OF_PAYMENT.get(payment) != asset:
+        raise click.BadParameter(
+            f"{value!r} is an amount of {asset}, but --payment {payment} is paid in "
+            f"{ASSET_OF_PAYMENT.get(payment) or 'another asset'}: amounts of two assets "
+            "do not compare",
+            param_hint="--max-price",
+        )
+    return min(most, MAX_PRICE_CAP), payment or name
+
+
 def _query(filters: Dict[str, Any]) -> SearchQuery:
     """Build the query from the options; a value the engine refuses is a usage error."""
     try:
@@ -266,9 +311,10 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
 )
 @click.option(
     "--max-price",
-    type=click.IntRange(min=0),
     help="Only offers whose price (lowest maxDeliveryRate of the mech's callable "
-    "contracts) is at most this, in the payment's smallest unit (wei for native).",
+    "contracts) is at most this: an amount with its asset ('1.5usdc', '0.01 native', "
+    "'2 olas', '5000 wei'; sets --payment to that asset's), or an integer in the "
+    "smallest unit of --payment (wei for native).",
 )
 @click.option(
     "--payment",
@@ -334,7 +380,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     text: str,
     from_file: Optional[Path],
     kind: str,
-    max_price: Optional[int],
+    max_price: Optional[str],
     payment: Optional[str],
     mech: str,
     registry_kind: Optional[str],
@@ -375,12 +421,13 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     :param source: :func:`.list_cmd.source_options`' values.
     """
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    cap, payment = price_limit(max_price, payment)
     query = _query(
         {
             "text": text,
             "kind": kind,
             "payment": payment or "",
-            "max_price": max_price,
+            "max_price": cap,
             "mech": mech,
             "registry": registry_kind or "",
             "typed": typed,
