@@ -90,7 +90,8 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
     :param mech: the offering mech's catalogue entry.
     :param score: its BM25 score, rounded to :data:`SCORE_DECIMALS` (0.0 without text).
     :param price: the lowest ``maxDeliveryRate`` among its callable contracts of the
-        payment type asked (smallest unit of the asset; None: none is callable).
+        payment type asked, or with none asked of its first payment type
+        (``payments[0]``): smallest unit of that asset (None: none is callable).
     :param payments: the payment type names of its callable contracts, sorted.
     :param delivering: whether one of its contracts has delivered a request.
     :param karma: the mech's karma (:func:`.query.highest_karma`; None: none read).
@@ -235,6 +236,16 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             for m in self._mechs
         ]
         self._prices: Dict[str, np.ndarray] = {}
+        # each offer's price group when no payment is asked: its first payment type's
+        # place among the names (sorted), offers with none last
+        names = sorted({p for payments, _ in self._mech_facts for p in payments})
+        self._payment_groups = np.array(
+            [
+                names.index(payments[0]) if payments else len(names)
+                for payments, _ in self._mech_facts
+            ],
+            dtype=np.int64,
+        )[self._mech_codes]
         self._delivering = np.array(
             [delivering for _, delivering in self._mech_facts], dtype=bool
         )[self._mech_codes]
@@ -330,11 +341,23 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
                 found.setdefault(key, []).append(at)
         return {k: np.asarray(v, dtype=np.int32) for k, v in found.items()}
 
+    def _priced_in(self, mech: int) -> str:
+        """The payment type a mech's price is given in when no payment is asked.
+
+        :param mech: its place in ``_mechs``.
+        :return: the first (by name) payment type of its callable contracts ("": none).
+        """
+        payments = self._mech_facts[mech][0]
+        return payments[0] if payments else ""
+
     def _price_column(self, payment: str) -> np.ndarray:
         """Each offer's price for a payment type name (:data:`NO_PRICE`: none), memoised."""
         column = self._prices.get(payment)
         if column is None:
-            per_mech = [lowest_price(mech, payment) for mech in self._mechs]
+            per_mech = [
+                lowest_price(mech, payment or self._priced_in(at))
+                for at, mech in enumerate(self._mechs)
+            ]
             column = np.array(
                 [NO_PRICE if p is None else min(p, NO_PRICE) for p in per_mech],
                 dtype=np.int64,
@@ -399,13 +422,16 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             relevance = (
                 np.zeros(len(kept), np.int64) if scores is None else -scores[kept]
             )
+            group = np.zeros(len(kept), np.int64)
             if query.sort == SearchSort.PRICE:
                 first = self._price_column(query.payment)[kept]
+                if not query.payment:  # amounts of two assets never compare
+                    group = self._payment_groups[kept]
             else:  # highest karma first, unread last
                 first = np.where(
                     self._karma_read[kept], -self._karma[kept], MAX_KARMA + 1
                 )
-            order = kept[np.lexsort((kept, relevance, first))]
+            order = kept[np.lexsort((kept, relevance, first, group))]
             keys = np.full(count, DROPPED, dtype=np.int64)
             keys[order] = np.arange(len(order), dtype=np.int64)
             return keys, order
@@ -525,7 +551,11 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             tool=tool,
             mech=mech,
             score=score / 10**SCORE_DECIMALS,
-            price=None if price == NO_PRICE else lowest_price(mech, query.payment),
+            price=(
+                None
+                if price == NO_PRICE
+                else lowest_price(mech, query.payment or payments[0])
+            ),
             payments=payments,
             delivering=delivering,
             karma=highest_karma(mech),

@@ -58,7 +58,8 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
         (``model.market.PAYMENT_TYPE_NAMES`` values, e.g. ``native``; "": any).
     :param max_price: only offers whose price (the lowest ``maxDeliveryRate`` among the
         mech's callable contracts of the payment type asked, in its smallest unit, wei
-        for native) is at most this; an offer with no price is dropped (None: no cap).
+        for native; with no payment asked, its first payment type by name) is at most
+        this; an offer with no price is dropped (None: no cap).
     :param mech: only offers of this mech, by catalogue entry key (``MechRef.key``) or a
         mech contract address, case-insensitive ("": any).
     :param registry: only offers of mechs read from this registry kind
@@ -71,7 +72,9 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
         and is at least this (None: no floor). Karma counts deliveries and is bought
         by wash trading (paying one's own mech): a filter on a buyable signal, never
         used by the default relevance order.
-    :param sort: :class:`SearchSort`.
+    :param sort: :class:`SearchSort`. ``price`` with no ``payment`` groups offers by
+        the payment type of their price (names in order), cheapest first within each:
+        amounts of two assets are never compared.
     :param page_size: matches per page, 1 to :data:`MAX_PAGE_SIZE`.
     """
 

@@ -297,6 +297,49 @@ def test_price_sort_is_cheapest_first_unpriced_last_then_relevance() -> None:
     assert hits[0].mech.ref.mech_id == 2  # the cheapest mech offers prediction-online
 
 
+#: ``paymentType()`` of USDC fixed-price mechs (``model.market.PAYMENT_TYPE_NAMES``)
+TOKEN_USDC = "0x6406bb5f31a732f898e1ce9fdd988a80a808d36ab5d9a4a4805a8be8d197d5e3"
+
+
+def test_a_price_sort_without_a_payment_groups_offers_by_payment_type() -> None:
+    """1 USDC (10**6) never ranks before 0.004 native (4 * 10**15) as a bare number.
+
+    Offers are grouped by their price's payment type (names in order: native,
+    token_olas, token_usdc), cheapest first within each, unpriced last; each hit's price
+    is in its first payment type (``payments[0]``).
+    """
+    usdc = replace(
+        mechs()[3],  # mech 4: no marketplace contract in the corpus
+        marketplace=(
+            replace(
+                MARKET[1][0],
+                address="0x" + "04" * 20,
+                payment_type=TOKEN_USDC,
+                max_delivery_rate=10**6,
+            ),
+        ),
+    )
+    index = SearchIndex.build(Catalogue.build([*mechs()[:3], usdc, mechs()[4]]))
+    hits = everything(index, SearchQuery(sort=SearchSort.PRICE, page_size=7))
+    groups = [h.payments[0] if h.payments else "" for h in hits]
+    priced = [g for g in groups if g]
+    assert priced == sorted(priced) and set(priced) == {
+        "native",
+        "token_olas",
+        "token_usdc",
+    }
+    assert groups[len(priced) :] == [""] * (len(groups) - len(priced))
+    for group in set(priced):
+        prices = [h.price for h in hits if h.payments and h.payments[0] == group]
+        assert prices == sorted(prices)
+    assert [h.price for h in hits if h.mech.ref.mech_id == 4] == [10**6] * len(
+        usdc.tools
+    )
+    # asked for one payment type: only its offers, by its price
+    only = everything(index, SearchQuery(sort=SearchSort.PRICE, payment="token_usdc"))
+    assert {h.mech.ref.mech_id for h in only} == {4}
+
+
 def test_min_karma_keeps_mechs_whose_karma_was_read_and_reaches_it() -> None:
     """Karma 3 (mech 1), 2 (mech 3), 0 (mech 2); no karma read (4, 5) never passes."""
     for floor, kept in ((None, {1, 2, 3, 4, 5}), (0, {1, 2, 3}), (2, {1, 3}), (3, {1})):
