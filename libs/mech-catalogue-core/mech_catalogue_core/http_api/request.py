@@ -116,7 +116,7 @@ SEARCH_PARAMETERS: Tuple[str, ...] = (
 FIXED_PATHS: Dict[str, Tuple[str, ...]] = {
     TOOLS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
     OFFERS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
-    MECHS_PATH: (CURSOR,),
+    MECHS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
     HEALTHCHECK_PATH: (),
 }
 #: the query parameters of ``/tools/<name>``: a cursor through the name's offers
@@ -397,7 +397,11 @@ def _query(
                 DUPLICATE_PARAMETER, f"{quoted(key)} is given more than once"
             )
         values[key] = value
-    if request.path == OFFERS_PATH or any(key in values for key in SEARCH_PARAMETERS):
+    if (
+        request.path == OFFERS_PATH
+        or any(key in values for key in SEARCH_PARAMETERS)
+        or (request.path == MECHS_PATH and KIND in values)  # /mechs: kind is a search
+    ):
         return _search_request(request, values)
     problem = _value_problem(values)
     if problem is not None:

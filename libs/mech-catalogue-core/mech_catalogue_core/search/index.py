@@ -477,12 +477,12 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             return order[page]
         return page % max(1, len(self._offers))
 
-    def _cursor_check(self, query: SearchQuery, distinct: bool) -> str:
+    def _cursor_check(self, query: SearchQuery, distinct: object) -> str:
         text = f"{self._fingerprint}\n{query.fingerprint()}\n{distinct}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
     def _offset(
-        self, query: SearchQuery, cursor: Optional[str], distinct: bool, total: int
+        self, query: SearchQuery, cursor: Optional[str], distinct: object, total: int
     ) -> int:
         # the offset a cursor points at; -1: not issued for this query and catalogue
         if cursor is None:
@@ -527,16 +527,50 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         next_cursor = self.cursor_at(query, end, distinct) if end < total else None
         return SearchPage(hits, total, next_cursor, offset)
 
-    def cursor_at(self, query: SearchQuery, offset: int, distinct: bool = False) -> str:
+    def search_mechs(
+        self, query: SearchQuery, cursor: Optional[str] = None
+    ) -> Tuple[Tuple[int, ...], int, Optional[str], int]:
+        """Answer one page of the mechs offering a match of a query.
+
+        A mech's rank is its best matching offer's (the order of :meth:`search`), so a
+        mech page lists the same mechs, in the same order, as the offers' pages name
+        them first.
+
+        :param query: the query (its page size: mechs per page).
+        :param cursor: a previous mech page's cursor for this same query (None: first).
+        :return: ``(places in catalogue.mechs, total mechs, next cursor, offset)``.
+        :raises InvalidCursor: when the cursor was issued for another query, page size,
+            catalogue or an offer search, or is malformed.
+        """
+        scores = self._scores(query.text)
+        keys, order = self._keys(query, scores, self._mask(query, scores))
+        best = np.full(len(self._mechs), DROPPED, dtype=np.int64)
+        np.minimum.at(best, self._mech_codes, keys)
+        candidates = best[best != DROPPED]
+        total = len(candidates)
+        offset = self._offset(query, cursor, "mechs", total)
+        if offset < 0:
+            raise InvalidCursor(
+                "the cursor was not issued for this mech search on the catalogue served "
+                "now; omit it to start over"
+            )
+        end = min(total, offset + query.page_size)
+        places = self._places(candidates, order, offset, end)
+        mechs = tuple(int(self._mech_codes[at]) for at in places)
+        next_cursor = self.cursor_at(query, end, "mechs") if end < total else None
+        return mechs, total, next_cursor, offset
+
+    def cursor_at(self, query: SearchQuery, offset: int, distinct: object = False) -> str:
         """Return the cursor of the page starting at a place of a query's answer.
 
         For a caller that cuts a page shorter (by bytes, say) than ``page_size``.
 
         :param query: the query.
         :param offset: the place of the next page's first match.
-        :param distinct: as given to :meth:`search`.
-        :return: ``<offset>.<16 hex digits>``, the check binding it to the query and
-            the catalogue.
+        :param distinct: as given to :meth:`search` (``"mechs"``: a page of
+            :meth:`search_mechs`).
+        :return: ``<offset>.<16 hex digits>``, the check binding it to the query, the
+            catalogue and what is paged.
         """
         return f"{offset}.{self._cursor_check(query, distinct)}"
 

@@ -335,3 +335,93 @@ def test_a_mechs_cursor_past_the_end_or_malformed_is_refused(cursor: str) -> Non
     """400 invalid_cursor, saying to start over."""
     status, body = get(f"/mechs?cursor={cursor}")
     assert (status, body["error"]["code"]) == (400, "invalid_cursor")
+
+
+# --- /mechs searches ------------------------------------------------------------------
+
+
+def _first_mechs(query: str) -> List[str]:
+    """The mechs in the order the offers of a search name them first.
+
+    :param query: the search parameters.
+    :return: mech keys.
+    """
+    index = VIEW.search_index()
+    hits = []
+    cursor = None
+    while True:
+        parsed = parse_request("GET", f"/offers?{query}")
+        assert isinstance(parsed, Request) and parsed.search is not None
+        page = index.search(parsed.search, cursor)
+        hits += page.hits
+        cursor = page.next_cursor
+        if cursor is None:
+            return list(dict.fromkeys(hit.mech.ref.key for hit in hits))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "kind=image",
+        "q=prediction",
+        "q=prediction&sort=price",
+        "payment=token_olas",
+        "q=market+question&sort=karma",
+        "callable=true&max_price=5000000000000000",
+    ],
+)
+@pytest.mark.parametrize("page_size", [1, 2, 50])
+def test_mechs_take_the_tools_filters_in_the_offers_order(
+    query: str, page_size: int
+) -> None:
+    """Each mech offering a match once, in its best offer's order, pages by cursor."""
+    listed = walk(f"/mechs?{query}", "mechs", page_size=page_size)
+    assert [m["key"] for m in listed] == _first_mechs(query)
+    status, body = get(f"/mechs?{query}", page_size=page_size)
+    assert status == 200 and body["total"] == len(listed) >= 1
+
+
+def test_a_mechs_search_names_only_the_matching_mechs() -> None:
+    """payment=token_olas: mech 3 alone; kind=image: the mechs offering image tools."""
+    assert [m["key"] for m in walk("/mechs?payment=token_olas", "mechs")] == [
+        ref(3).key
+    ]
+    image = {
+        m.ref.key for m in CATALOGUE.mechs if any(t.kind == "image" for t in m.tools)
+    }
+    assert {m["key"] for m in walk("/mechs?kind=image", "mechs")} == image
+    status, body = get("/mechs?q=zzyzx+quux")
+    assert (status, body["mechs"], body["total"]) == (200, [], 0)
+    assert "nextCursor" not in body
+
+
+@pytest.mark.parametrize(
+    "query, code",
+    [
+        ("sort=popularity", "invalid_search_parameter"),
+        ("max_price=lots", "invalid_search_parameter"),
+        ("kind=Not+A+Kind", "invalid_kind"),
+        ("q=prediction&cursor=1.0123456789abcdef", "invalid_cursor"),
+        ("q=prediction&colour=red", "unknown_parameter"),
+    ],
+)
+def test_a_bad_mechs_search_is_refused_by_name(query: str, code: str) -> None:
+    """400 naming the parameter; nothing is searched."""
+    status, body = get(f"/mechs?{query}")
+    assert (status, body["error"]["code"]) == (400, code), body
+
+
+def test_a_tools_cursor_is_refused_on_mechs_and_back() -> None:
+    """A cursor is bound to what it pages: /tools' to tools, /mechs' to mechs."""
+    _, tools = get("/tools?q=prediction", page_size=1)
+    status, body = get(f"/mechs?q=prediction&cursor={tools['nextCursor']}", page_size=1)
+    assert (status, body["error"]["code"]) == (400, "invalid_cursor")
+    _, found = get("/mechs?q=prediction", page_size=1)
+    status, body = get(f"/tools?q=prediction&cursor={found['nextCursor']}", page_size=1)
+    assert (status, body["error"]["code"]) == (400, "invalid_cursor")
+
+
+def test_a_mechs_search_before_the_first_agreement_is_not_ready() -> None:
+    """503 no_catalogue."""
+    status, body = get("/mechs?kind=image", None)
+    assert (status, body["error"]["code"]) == (503, "no_catalogue")
