@@ -316,7 +316,12 @@ def test_a_search_ranks_by_words_from_the_search_box(page: Page) -> None:
 def test_the_sort_menu_names_each_order_once(page: Page) -> None:
     """The sort menu offers each order once, relevance chosen (no "any" row named alike)."""
     page.open()
-    assert page.texts("select[name=sort] option") == ["relevance", "price", "karma"]
+    assert page.texts("select[name=sort] option") == [
+        "relevance",
+        "price",
+        "karma",
+        "recent",
+    ]
     (chosen,) = [o for o in page.css("select[name=sort] option") if o.is_selected()]
     assert chosen.get_attribute("value") == "relevance"
 

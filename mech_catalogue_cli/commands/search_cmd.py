@@ -51,6 +51,7 @@ from mech_catalogue_core.search.index import (
 from mech_catalogue_core.search.query import (
     DEFAULT_PAGE_SIZE,
     MAX_KARMA,
+    MAX_BLOCK,
     MAX_PAGE_SIZE,
     MAX_PRICE_CAP,
     InvalidQuery,
@@ -134,9 +135,10 @@ def hit_json(
     :param lookalikes: tool name -> its look-alike warning
         (``catalogue.lookalikes.lookalike_problems`` of the catalogue's names).
     :return: ``{"tool", "kind", "mech", "score", "price", "payments", "callable",
-        "delivering", "karma", "typed", "description"}``: the price in the payment's
-        smallest unit as decimal text (null: no callable contract), the karma as
-        decimal text (null: none read), texts cleaned as every exporter shows them
+        "delivering", "karma", "last_delivery_block", "typed", "description"}``: the
+        price in the payment's smallest unit as decimal text (null: no callable
+        contract; none asked: in ``payments[0]``), the karma and the latest delivery's
+        block as decimal text (null: none read), texts cleaned as every exporter shows them
         (``model.untrusted_text``); and ``warnings`` ([{code, message}]) when the
         name has a look-alike.
     """
@@ -150,6 +152,9 @@ def hit_json(
         "callable": hit.callable_now,
         "delivering": hit.delivering,
         "karma": None if hit.karma is None else str(hit.karma),
+        "last_delivery_block": (
+            None if hit.last_delivery_block is None else str(hit.last_delivery_block)
+        ),
         "typed": hit.tool.is_typed,
         "description": for_model(hit.tool.description),
     }
@@ -349,12 +354,20 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
     "deliveries and can be bought by wash trading).",
 )
 @click.option(
+    "--delivered-within",
+    type=click.IntRange(0, MAX_BLOCK),
+    help="Only mechs whose latest marketplace delivery is at most this many blocks "
+    "before the block their facts were read at (blocks, as every agent reads them).",
+)
+@click.option(
     "--sort",
     type=click.Choice([order.value for order in SearchSort]),
     default=SearchSort.RELEVANCE.value,
     show_default=True,
-    help="Order: relevance, price (cheapest first, unpriced last) or karma (highest "
-    "first, unread last; karma can be bought by wash trading, relevance never uses it).",
+    help="Order: relevance, price (cheapest first, unpriced last; with no --payment "
+    "grouped by payment type, amounts of two assets never compared), karma (highest "
+    "first, unread last; karma can be bought by wash trading, relevance never uses it) "
+    "or recent (latest delivery first, none known last).",
 )
 @click.option(
     "--limit",
@@ -388,6 +401,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     callable_now: bool,
     delivering: bool,
     min_karma: Optional[int],
+    delivered_within: Optional[int],
     sort: str,
     limit: int,
     cursor: Optional[str],
@@ -411,6 +425,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     :param callable_now: ``--callable``.
     :param delivering: ``--delivering``.
     :param min_karma: ``--min-karma``.
+    :param delivered_within: ``--delivered-within``.
     :param sort: ``--sort``.
     :param limit: ``--limit``.
     :param cursor: ``--cursor``.
@@ -434,6 +449,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
             "callable_now": callable_now,
             "delivering": delivering,
             "min_karma": min_karma,
+            "delivered_within": delivered_within,
             "sort": SearchSort(sort),
             "page_size": limit,
         }

@@ -36,9 +36,9 @@ Routes (all GET, JSON bodies):
     as ``/tools`` (the cursor as on ``/tools``); 404 when no mech offers it. Each offer's
     ``tool`` is ``model.untrusted_text.tool_for_model`` of it: the name as published, every
     text cleaned of invisible characters and capped, as in every exporter.
-``/tools?q=<words>[&kind=..][&max_price=..][&sort=relevance|price|karma][&payment=..]``
-``[&mech=..][&registry=..][&typed=true|false][&callable=true][&delivering=true]``
-``[&min_karma=..][&cursor=..]``
+``/tools?q=<words>[&kind=..][&max_price=..][&sort=relevance|price|karma|recent]``
+``[&payment=..][&mech=..][&registry=..][&typed=true|false][&callable=true]``
+``[&delivering=true][&min_karma=..][&delivered_within=<blocks>][&cursor=..]``
     A search (:mod:`..search`; any of ``http_api.request.SEARCH_PARAMETERS`` makes one):
     the same ``tools/list`` shape, one entry per tool name some matching offer carries,
     best offer first (BM25 relevance, price or karma, ties by name then mech), ``page_size``

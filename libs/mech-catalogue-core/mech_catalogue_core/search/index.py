@@ -46,12 +46,14 @@ from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.bm25 import FIELD_SEPARATOR, Bm25Index
 from mech_catalogue_core.search.query import (
+    MAX_BLOCK,
     MAX_KARMA,
     InvalidQuery,
     SearchQuery,
     callable_contracts,
     highest_karma,
     is_delivering,
+    latest_delivery,
     lowest_price,
 )
 
@@ -95,6 +97,8 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
     :param payments: the payment type names of its callable contracts, sorted.
     :param delivering: whether one of its contracts has delivered a request.
     :param karma: the mech's karma (:func:`.query.highest_karma`; None: none read).
+    :param last_delivery_block: the block of the mech's latest delivery known
+        (:func:`.query.latest_delivery`; None: none known).
     """
 
     tool: Tool
@@ -104,6 +108,7 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
     payments: Tuple[str, ...]
     delivering: bool
     karma: Optional[int] = None
+    last_delivery_block: Optional[int] = None
 
     @property
     def callable_now(self) -> bool:
@@ -257,6 +262,16 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             [0 if k is None else max(-MAX_KARMA, min(k, MAX_KARMA)) for k in karma],
             dtype=np.int64,
         )[self._mech_codes]
+        # each offer's mech's latest delivery block (-1: none known) and how many blocks
+        # before its facts' block it was
+        deliveries = [latest_delivery(m) or (-1, -1) for m in self._mechs]
+        self._last_delivery = np.array(
+            [min(last, MAX_BLOCK) for last, _ in deliveries], dtype=np.int64
+        )[self._mech_codes]
+        self._delivery_age = np.array(
+            [min(max(read - last, 0), MAX_BLOCK) for last, read in deliveries],
+            dtype=np.int64,
+        )[self._mech_codes]
         documents = array("i")
         self._bm25 = Bm25Index(
             _distinct_texts(offers, documents), field_weights=FIELD_WEIGHTS
@@ -393,6 +408,10 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             keep &= self._delivering
         if query.min_karma is not None:
             keep &= self._karma_read & (self._karma >= query.min_karma)
+        if query.delivered_within is not None:
+            keep &= (self._last_delivery >= 0) & (
+                self._delivery_age <= query.delivered_within
+            )
         price = self._price_column(query.payment)
         if query.callable_now or query.payment:
             keep &= price != NO_PRICE
@@ -417,7 +436,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             for relevance: the place is the key modulo the offers).
         """
         count = len(self._offers)
-        if query.sort in (SearchSort.PRICE, SearchSort.KARMA):
+        if query.sort in (SearchSort.PRICE, SearchSort.KARMA, SearchSort.RECENT):
             kept = np.flatnonzero(keep)
             relevance = (
                 np.zeros(len(kept), np.int64) if scores is None else -scores[kept]
@@ -427,10 +446,13 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
                 first = self._price_column(query.payment)[kept]
                 if not query.payment:  # amounts of two assets never compare
                     group = self._payment_groups[kept]
-            else:  # highest karma first, unread last
+            elif query.sort == SearchSort.KARMA:  # highest karma first, unread last
                 first = np.where(
                     self._karma_read[kept], -self._karma[kept], MAX_KARMA + 1
                 )
+            else:  # latest delivery first, none known last
+                last = self._last_delivery[kept]
+                first = np.where(last >= 0, -last, 1)
             order = kept[np.lexsort((kept, relevance, first, group))]
             keys = np.full(count, DROPPED, dtype=np.int64)
             keys[order] = np.arange(len(order), dtype=np.int64)
@@ -593,4 +615,5 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             payments=payments,
             delivering=delivering,
             karma=highest_karma(mech),
+            last_delivery_block=(latest_delivery(mech) or (None, None))[0],
         )

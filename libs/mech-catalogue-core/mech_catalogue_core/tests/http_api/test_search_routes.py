@@ -285,6 +285,7 @@ def test_every_search_parameter_is_parsed_into_the_query() -> None:
         "callable": "true",
         "delivering": "true",
         "min_karma": "-3",
+        "delivered_within": "7200",
     }
     assert set(values) == set(SEARCH_PARAMETERS)
     for key, value in values.items():
@@ -425,3 +426,36 @@ def test_a_mechs_search_before_the_first_agreement_is_not_ready() -> None:
     """503 no_catalogue."""
     status, body = get("/mechs?kind=image", None)
     assert (status, body["error"]["code"]) == (503, "no_catalogue")
+
+
+def test_delivered_within_and_recent_reach_the_engine() -> None:
+    """delivered_within keeps mechs that delivered in the window; recent sorts by it."""
+    last = {1: 45, 3: 20}  # facts read at block 50 (the corpus)
+    view = view_of(
+        Catalogue.build(
+            replace(
+                m,
+                marketplace=tuple(
+                    replace(f, last_delivery_block=last.get(m.ref.mech_id))
+                    for f in m.marketplace
+                ),
+            )
+            for m in mechs()
+        )
+    )
+    window = walk("/mechs?delivered_within=10", "mechs", view)
+    assert [m["key"] for m in window] == [ref(1).key]
+    assert [m["key"] for m in walk("/mechs?sort=recent", "mechs", view)][:2] == [
+        ref(1).key,
+        ref(3).key,
+    ]
+    status, body = get("/offers?sort=recent&delivered_within=30", view, page_size=50)
+    assert status == 200 and {o["last_delivery_block"] for o in body["offers"]} == {
+        "45",
+        "20",
+    }
+    assert "recent" in body["choices"]["sort"]
+    for bad in ("-1", "soon", "1" * 19):
+        status, body = get(f"/tools?delivered_within={bad}", view)
+        assert (status, body["error"]["code"]) == (400, "invalid_search_parameter")
+        assert "delivered_within" in body["error"]["message"]

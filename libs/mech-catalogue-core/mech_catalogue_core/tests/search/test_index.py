@@ -532,3 +532,73 @@ def test_one_match_per_name_is_each_names_first_offer_in_the_full_order(
             firsts.append((hit.tool.name, hit.mech.ref))
     walked = everything(INDEX, SearchQuery(text=text, sort=sort, page_size=2), True)
     assert [(h.tool.name, h.mech.ref) for h in walked] == firsts
+
+
+# --- deliveries ---------------------------------------------------------------------
+
+
+def _delivered_corpus() -> SearchIndex:
+    """The corpus with facts read at block 50: mech 1 delivered at 45, mech 3 at 20.
+
+    :return: its index (mech 2 has facts but no delivery known; 4 and 5 no facts).
+    """
+    last = {1: 45, 3: 20}
+    built = [
+        replace(
+            m,
+            marketplace=tuple(
+                replace(f, last_delivery_block=last.get(m.ref.mech_id))
+                for f in m.marketplace
+            ),
+        )
+        for m in mechs()
+    ]
+    return SearchIndex.build(Catalogue.build(built))
+
+
+@pytest.mark.parametrize(
+    "within, kept",
+    [(0, set()), (4, set()), (5, {1}), (29, {1}), (30, {1, 3}), (10**9, {1, 3})],
+)
+def test_delivered_within_keeps_mechs_that_delivered_in_the_window(
+    within: int, kept: set
+) -> None:
+    """Blocks before the facts' block; a mech with no delivery known never passes."""
+    hits = everything(
+        _delivered_corpus(), SearchQuery(delivered_within=within, page_size=50)
+    )
+    assert {h.mech.ref.mech_id for h in hits} == kept
+    assert all(
+        h.last_delivery_block == {1: 45, 3: 20}[h.mech.ref.mech_id] for h in hits
+    )
+
+
+def test_recent_sort_is_latest_delivery_first_unknown_last_then_relevance() -> None:
+    """Mech 1 (45) then mech 3 (20) then the mechs with none; relevance within each."""
+    index = _delivered_corpus()
+    hits = everything(index, SearchQuery(text="prediction", sort=SearchSort.RECENT))
+    lasts = [h.last_delivery_block for h in hits]
+    known = [b for b in lasts if b is not None]
+    assert known == sorted(known, reverse=True) and set(known) == {45, 20}
+    assert lasts[len(known) :] == [None] * (len(lasts) - len(known))
+    by_mech1 = [h.score for h in hits if h.mech.ref.mech_id == 1]
+    assert by_mech1 == sorted(by_mech1, reverse=True)
+    # without deliveries known anywhere, recent is the relevance order
+    plain = everything(INDEX, SearchQuery(text="prediction", sort=SearchSort.RECENT))
+    assert plain == everything(INDEX, SearchQuery(text="prediction"))
+
+
+@pytest.mark.parametrize("within", [-1, 2**62 + 1])
+def test_a_delivery_window_out_of_range_is_refused(within: int) -> None:
+    """InvalidQuery naming the window."""
+    with pytest.raises(InvalidQuery, match="delivered within"):
+        SearchQuery(delivered_within=within)
+
+
+def test_a_cursor_is_bound_to_the_delivery_window() -> None:
+    """A page of one window does not continue another."""
+    index = _delivered_corpus()
+    page = index.search(SearchQuery(delivered_within=30, page_size=1))
+    assert page.next_cursor is not None
+    with pytest.raises(InvalidCursor):
+        index.search(SearchQuery(delivered_within=5, page_size=1), page.next_cursor)
