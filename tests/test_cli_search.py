@@ -301,6 +301,40 @@ def test_search_reads_the_devnet_as_list_does(devnet: Devnet) -> None:
     assert some in [m["tool"] for m in named]
 
 
+def test_delivered_within_and_recent_on_the_devnet(devnet: Devnet) -> None:
+    """The real devnet: the seed's busy mech delivered, its idle ones did not.
+
+    --delivered-within keeps the busy mech's tools alone (its window counted back from
+    the block the facts were read at), --sort recent lists them first and a window
+    ending before its last delivery keeps nothing.
+    """
+    args = ("--devnet", "--devnet-dir", devnet.info.state_dir, "--json")
+    market = devnet.contract("MechMarketplace")
+    events = market.events.MarketplaceDelivery().get_logs(from_block=0)
+    delivered_at = max(int(e["blockNumber"]) for e in events)
+    head = int(devnet.w3.eth.block_number)
+    everything_found = matches(run("search", "", "--limit", 200, *args))
+    assert {m["last_delivery_block"] for m in everything_found} == {
+        str(delivered_at),
+        None,
+    }
+    window = head - delivered_at
+    recent = matches(
+        run("search", "", "--delivered-within", window, "--limit", 200, *args)
+    )
+    assert recent and {m["last_delivery_block"] for m in recent} == {str(delivered_at)}
+    assert {m["mech"] for m in recent} < {m["mech"] for m in everything_found}
+    if delivered_at < head:  # a window ending after the delivery keeps nothing
+        assert (
+            matches(run("search", "", "--delivered-within", window - 1, *args)) == []
+        )
+    ordered = matches(run("search", "", "--sort", "recent", "--limit", 200, *args))
+    blocks = [m["last_delivery_block"] for m in ordered]
+    assert blocks == sorted(blocks, key=lambda b: b is None)
+    result = run("search", "", "--delivered-within", -1, *args)
+    assert result.exit_code == EXIT_USAGE and "--delivered-within" in result.stderr
+
+
 def test_a_missing_file_exits_1_saying_how_to_write_one(tmp_path: Path) -> None:
     """No such file: the same coded error, not a usage error."""
     result = run("search", "prediction", "--from", tmp_path / "absent.json", "--json")

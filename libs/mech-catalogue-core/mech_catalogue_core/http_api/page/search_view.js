@@ -8,7 +8,7 @@ import { el, errorBox, show, table } from "./dom.js";
 import { karmaText, livenessText, mechLabel, paymentText, priceText } from "./facts.js";
 
 /** The query parameters the view keeps in its URL, all passed to GET /offers. */
-export const SEARCH_PARAMETERS = ["q", "kind", "payment", "max_price", "mech", "registry", "typed", "callable", "delivering", "sort", "cursor"];
+export const SEARCH_PARAMETERS = ["q", "kind", "payment", "max_price", "mech", "registry", "typed", "callable", "delivering", "delivered_within", "sort", "cursor"];
 
 /** The hash of a search: "#/search?..." with the non-empty parameters. */
 export function searchHash(parameters) {
@@ -43,6 +43,7 @@ function filtersForm(parameters, choices) {
     choice("typed", "arguments", ["true", "false"], parameters.typed || "", "typed or not"),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "callable", value: "true", checked: parameters.callable === "true" }), "callable now"),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "delivering", value: "true", checked: parameters.delivering === "true" }), "has delivered"),
+    el("label", {}, "delivered within (blocks)", el("input", { name: "delivered_within", value: parameters.delivered_within || "", inputmode: "numeric", pattern: "[0-9]{1,18}" })),
     choice("sort", "sort", choices.sort || ["relevance", "price"], parameters.sort || "relevance", null),
     el("button", { type: "submit", text: "Search" }),
   );
