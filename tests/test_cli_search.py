@@ -307,6 +307,8 @@ def test_delivered_within_and_recent_on_the_devnet(devnet: Devnet) -> None:
     --delivered-within keeps the busy mech's tools alone (its window counted back from
     the block the facts were read at), --sort recent lists them first and a window
     ending before its last delivery keeps nothing.
+
+    :param devnet: the devnet.
     """
     args = ("--devnet", "--devnet-dir", devnet.info.state_dir, "--json")
     market = devnet.contract("MechMarketplace")
@@ -325,9 +327,7 @@ def test_delivered_within_and_recent_on_the_devnet(devnet: Devnet) -> None:
     assert recent and {m["last_delivery_block"] for m in recent} == {str(delivered_at)}
     assert {m["mech"] for m in recent} < {m["mech"] for m in everything_found}
     if delivered_at < head:  # a window ending after the delivery keeps nothing
-        assert (
-            matches(run("search", "", "--delivered-within", window - 1, *args)) == []
-        )
+        assert matches(run("search", "", "--delivered-within", window - 1, *args)) == []
     ordered = matches(run("search", "", "--sort", "recent", "--limit", 200, *args))
     blocks = [m["last_delivery_block"] for m in ordered]
     assert blocks == sorted(blocks, key=lambda b: b is None)
@@ -422,7 +422,14 @@ def test_a_price_limit_of_no_known_asset_is_a_usage_error(
 def test_the_table_counts_one_match_in_the_singular(catalogue_file: Path) -> None:
     """'1 match', not '1 matches'; more are 'matches'."""
     one = run(
-        "search", "", "--kind", "resolve", "--mech", ref(5).key, "--from", catalogue_file
+        "search",
+        "",
+        "--kind",
+        "resolve",
+        "--mech",
+        ref(5).key,
+        "--from",
+        catalogue_file,
     )
     assert one.exit_code == EXIT_OK and "1 match " in one.stdout
     several = run("search", "prediction", "--from", catalogue_file)

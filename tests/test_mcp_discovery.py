@@ -320,7 +320,11 @@ def test_delivered_within_and_recent_sort() -> None:
     Facts read at block 100: claude delivered at 95, prediction-online at 40, the tide
     table never; recent is latest first, none known last.
     """
-    last = {"prediction-online": 40, "claude-prediction-offline": 95, "tide-table": None}
+    last = {
+        "prediction-online": 40,
+        "claude-prediction-offline": 95,
+        "tide-table": None,
+    }
     base = served_catalogue(REALISTIC[0], REALISTIC[1], REALISTIC[5])
     served = ServedCatalogue(
         "recent",

@@ -50,8 +50,8 @@ from mech_catalogue_core.search.index import (
 )
 from mech_catalogue_core.search.query import (
     DEFAULT_PAGE_SIZE,
-    MAX_KARMA,
     MAX_BLOCK,
+    MAX_KARMA,
     MAX_PAGE_SIZE,
     MAX_PRICE_CAP,
     InvalidQuery,

@@ -266,23 +266,37 @@ def test_the_contract_package_reads_the_same_logs(devnet: Devnet) -> None:
         for m in checkpoint.mechs
         if m.kind == MECH_KIND_MARKETPLACE
     ]
-    delivered = MulticallReaderContract.get_logs(
-        ledger, devnet.info.contracts["MechMarketplace"], DELIVERY_TOPICS[0], 0, head
-    )["logs"]
+    delivered: List[Dict[str, Any]] = list(
+        MulticallReaderContract.get_logs(  # type: ignore[arg-type]
+            ledger,
+            devnet.info.contracts["MechMarketplace"],
+            DELIVERY_TOPICS[0],
+            0,
+            head,
+        )["logs"]
+    )
     latest: Dict[str, int] = {}
     for log in delivered:
         mech, block = decode_delivery_log(log)
         latest[mech] = max(block, latest.get(mech, -1))
-    assert latest and {
-        m.address: m.last_delivery_block
-        for m in checkpoint.mechs
-        if m.last_delivery_block is not None
-    } == latest
+    assert (
+        latest
+        and {
+            m.address: m.last_delivery_block
+            for m in checkpoint.mechs
+            if m.last_delivery_block is not None
+        }
+        == latest
+    )
 
 
 def test_the_mech_that_delivered_has_its_latest_delivery_block(devnet: Devnet) -> None:
-    """The seed's busy mech: the block of its last MarketplaceDelivery (web3's decoding);
-    the idle mechs: none; the facts carry it."""
+    """The seed's busy mech: the block of its last MarketplaceDelivery; idle mechs: none.
+
+    Compared with web3's own decoding of the events; the facts carry it.
+
+    :param devnet: the devnet.
+    """
     market = devnet.contract("MechMarketplace")
     events = market.events.MarketplaceDelivery().get_logs(from_block=0)
     expected: Dict[str, int] = {}

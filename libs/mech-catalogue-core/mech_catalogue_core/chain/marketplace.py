@@ -343,7 +343,10 @@ def decode_delivery_log(log: Mapping[str, Any]) -> Tuple[str, int]:
     """
     try:
         topics = list(log["topics"])
-        if len(topics) not in (2, 3) or _topic_int(topics[0]) not in _DELIVERY_TOPIC_INTS:
+        if (
+            len(topics) not in (2, 3)
+            or _topic_int(topics[0]) not in _DELIVERY_TOPIC_INTS
+        ):
             raise MarketplaceLogError(
                 f"log at block {log.get('blockNumber')} is not a marketplace delivery"
             )
@@ -368,6 +371,10 @@ def _note_deliveries(found: Dict[str, MechCreation], logs: Logs) -> None:
 
     A delivery by a mech discovery has not found (not created by the marketplace) is
     left out.
+
+    :param found: address -> the mech's creation, updated in place.
+    :param logs: one delivery query's logs (:func:`decode_delivery_log` raises
+        MarketplaceLogError for a log that is not a delivery).
     """
     for log in logs:
         mech, block = decode_delivery_log(log)

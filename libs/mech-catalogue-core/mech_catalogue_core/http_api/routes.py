@@ -692,10 +692,12 @@ def serve(
         return list_tools(view, request.cursor, page_size, request.kind)
     if request.path == TOOL_ROUTE:
         return show_tool(view, request.tool_name, request.cursor, page_size)
-    if request.path == MECHS_PATH and request.search is not None:
-        return search_mechs(view, request.search, request.search_cursor, page_size)
-    if request.path == MECHS_PATH:
-        return list_mechs(view, request.cursor, page_size)
+    if request.path == MECHS_PATH:  # with search parameters: the mechs offering a match
+        return (
+            list_mechs(view, request.cursor, page_size)
+            if request.search is None
+            else search_mechs(view, request.search, request.search_cursor, page_size)
+        )
     if request.path == HEALTHCHECK_PATH:
         return healthcheck(view, now, max_age_seconds)
     return _serve_browsing(request, view, page_size)

@@ -335,6 +335,13 @@ class Bm25Index:
 
         One sort of (document, term, field) keys: a repeated word in a field is one
         key, and a (document, term)'s fields are then adjacent (no second sort).
+
+        :param documents: each word's document (in the batch).
+        :param fields: each word's field.
+        :param terms: each word's term id.
+        :param vocabulary: more than every term id.
+        :return: the distinct ``document * vocabulary + term`` keys, sorted, and each
+            one's summed field weight.
         """
         width = len(self._weights_of_fields)
         held = np.sort((documents * vocabulary + terms) * width + fields)
@@ -347,7 +354,7 @@ class Bm25Index:
         starts = np.ones(len(held), dtype=bool)
         starts[1:] = held[1:] != held[:-1]
         firsts = np.flatnonzero(starts)
-        if not len(firsts):
+        if firsts.size == 0:
             return held, weight
         return held[firsts], np.add.reduceat(weight, firsts)
 

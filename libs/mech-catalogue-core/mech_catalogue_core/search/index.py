@@ -172,21 +172,23 @@ def _distinct_texts(
     :param documents: filled with each offer's document id, in offer order.
     :yield: the texts of new documents, in document id order.
     """
-    seen: Dict[int, Tuple[int, int]] = {}  # hash -> (document, its first offer)
+    seen: Dict[int, int] = {}  # hash -> document
+    first_offer = array("i")  # document -> its first offer
     colliding: Dict[str, int] = {}  # text -> document, for texts whose hash was taken
     for at, (tool, _) in enumerate(offers):
         text = offer_text(tool)
         known = seen.get(hash(text))
         if known is None:
-            document = len(seen) + len(colliding)
-            seen[hash(text)] = (document, at)
+            document = seen[hash(text)] = len(first_offer)
+            first_offer.append(at)
             yield text
-        elif offer_text(offers[known[1]][0]) == text:
-            document = known[0]
+        elif offer_text(offers[first_offer[known]][0]) == text:
+            document = known
         else:
             document = colliding.get(text, -1)
             if document < 0:
-                document = colliding[text] = len(seen) + len(colliding)
+                document = colliding[text] = len(first_offer)
+                first_offer.append(at)
                 yield text
         documents.append(document)
 
@@ -582,7 +584,9 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         next_cursor = self.cursor_at(query, end, "mechs") if end < total else None
         return mechs, total, next_cursor, offset
 
-    def cursor_at(self, query: SearchQuery, offset: int, distinct: object = False) -> str:
+    def cursor_at(
+        self, query: SearchQuery, offset: int, distinct: object = False
+    ) -> str:
         """Return the cursor of the page starting at a place of a query's answer.
 
         For a caller that cuts a page shorter (by bytes, say) than ``page_size``.

@@ -239,7 +239,10 @@ def latest_delivery(mech: Mech) -> Optional[Tuple[int, int]]:
         delivered last (ties: the later facts' block), None when none is known.
     """
     known = [
-        (f.last_delivery_block, f.block if f.block is not None else f.last_delivery_block)
+        (
+            f.last_delivery_block,
+            f.block if f.block is not None else f.last_delivery_block,
+        )
         for f in mech.marketplace
         if f.kind == MECH_KIND_MARKETPLACE and f.last_delivery_block is not None
     ]

@@ -395,8 +395,10 @@ def delivery_log(mech: str, block: int, signed: bool = False) -> Dict[str, Any]:
 
 
 def test_discovery_keeps_each_mechs_latest_delivery_block_across_periods() -> None:
-    """The latest delivery event per mech, on-chain or signed; none: None; kept in the
-    checkpoint, and raised by later periods' ranges only."""
+    """The latest delivery event per mech, on-chain or signed; none: None.
+
+    Kept in the checkpoint, and raised by later periods' ranges only.
+    """
     source = MarketplaceSource(1, MARKET, first_block=3, confirmations=2, max_range=4)
     logs = [
         create_log(MECH_1, 7, FACTORY, 5),
@@ -418,8 +420,7 @@ def test_discovery_keeps_each_mechs_latest_delivery_block_across_periods() -> No
     old = checkpoint.to_dict()
     old["mechs"] = [m[:5] for m in old["mechs"]]
     assert all(
-        m.last_delivery_block is None
-        for m in DiscoveryCheckpoint.from_dict(old).mechs
+        m.last_delivery_block is None for m in DiscoveryCheckpoint.from_dict(old).mechs
     )
 
 

@@ -348,7 +348,7 @@ def _first_mechs(query: str) -> List[str]:
     :return: mech keys.
     """
     index = VIEW.search_index()
-    hits = []
+    hits: List[Any] = []
     cursor = None
     while True:
         parsed = parse_request("GET", f"/offers?{query}")

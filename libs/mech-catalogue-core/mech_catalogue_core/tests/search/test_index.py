@@ -27,6 +27,7 @@ import pytest
 from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
 from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.vocabulary import RegistryKind, SearchSort
+from mech_catalogue_core.search import index as index_module
 from mech_catalogue_core.search.index import (
     InvalidCursor,
     SearchHit,
@@ -330,8 +331,8 @@ def test_a_price_sort_without_a_payment_groups_offers_by_payment_type() -> None:
     }
     assert groups[len(priced) :] == [""] * (len(groups) - len(priced))
     for group in set(priced):
-        prices = [h.price for h in hits if h.payments and h.payments[0] == group]
-        assert prices == sorted(prices)
+        prices = [h.price or 0 for h in hits if h.payments and h.payments[0] == group]
+        assert prices == sorted(prices) and all(prices)
     assert [h.price for h in hits if h.mech.ref.mech_id == 4] == [10**6] * len(
         usdc.tools
     )
@@ -590,7 +591,7 @@ def test_recent_sort_is_latest_delivery_first_unknown_last_then_relevance() -> N
 
 @pytest.mark.parametrize("within", [-1, 2**62 + 1])
 def test_a_delivery_window_out_of_range_is_refused(within: int) -> None:
-    """InvalidQuery naming the window."""
+    """A window below 0 or past MAX_BLOCK raises InvalidQuery naming it."""
     with pytest.raises(InvalidQuery, match="delivered within"):
         SearchQuery(delivered_within=within)
 
@@ -602,3 +603,28 @@ def test_a_cursor_is_bound_to_the_delivery_window() -> None:
     assert page.next_cursor is not None
     with pytest.raises(InvalidCursor):
         index.search(SearchQuery(delivered_within=5, page_size=1), page.next_cursor)
+
+
+def test_texts_whose_hashes_collide_stay_apart_and_equal_texts_share_a_document(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Shared texts are told apart by their string hash, verified by the text itself.
+
+    With every hash made equal, distinct texts still get their own documents (and the
+    same pages as without collisions), and equal texts still share one.
+
+    :param monkeypatch: pytest's, making every string hash 0 in the index module.
+    """
+    copies = [
+        replace(m, ref=replace(m.ref, mech_id=m.ref.mech_id + 10)) for m in mechs()[:2]
+    ]
+    catalogue = Catalogue.build([*mechs(), *copies])
+    honest = SearchIndex.build(catalogue)
+    monkeypatch.setattr(index_module, "hash", lambda text: 0, raising=False)
+    colliding = SearchIndex.build(catalogue)
+    # pylint: disable=protected-access
+    assert colliding._documents.tolist() == honest._documents.tolist()
+    assert colliding._bm25.documents == honest._bm25.documents < honest.offer_count
+    for text in ("prediction market", "image", ""):
+        query = SearchQuery(text=text, page_size=50)
+        assert colliding.search(query) == honest.search(query)

@@ -144,9 +144,11 @@ class TestFetchWithMarketplace(FetchCase):
         return capture
 
     def test_facts_reach_the_catalogue_and_mechs_info(self) -> None:
-        """One log range to block 18 (creations, then both delivery events), two
-        Multicall2 batches; mechs_info holds the chain's values, the agreed facts the
-        latest delivery's block."""
+        """One log range to block 18, two Multicall2 batches; mechs_info holds the chain's values.
+
+        The range is read for creations, then for both delivery events: the agreed facts
+        hold the latest delivery's block.
+        """
         capture = self.fetch_manifest()
         log = {
             "address": MARKET,
