@@ -199,6 +199,16 @@ bench-mech-client-venv: setup  ## mech-client 0.24.1 in its own venv (its pins c
 faults: setup
 	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults $(PYTEST_ARGS)
 
+# The long fault tests alone (marker `long_faults`): what `make test` leaves out of
+# tests/faults, so CI (.ci/run) runs this beside `make test` instead of every fault test
+# twice. FAULT_WORKERS pytest-xdist workers, a test file at a time, as `make soak` runs
+# them (its 20 green runs in a row had the long fault tests in three workers);
+# FAULT_WORKERS=0 runs them in this process.
+FAULT_WORKERS ?= 3
+FAULT_PARALLEL = $(if $(filter 0,$(FAULT_WORKERS)),,-n $(FAULT_WORKERS) --dist loadfile --no-loadscope-reorder)
+faults-long: setup
+	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults -m long_faults $(FAULT_PARALLEL) $(PYTEST_ARGS)
+
 # The devnet and fault tests (the long ones included) SOAK_RUNS times in a row: a green run
 # is trusted only if it stays green (issue 18). SOAK_WORKERS pytest-xdist workers, each
 # running a whole test file at a time (a file shares one devnet), long files first (the root
@@ -218,7 +228,7 @@ soak: setup
 		echo "soak run $$run of $(SOAK_RUNS): $$(tail -n 1 .run/soak/run-$$run.log)"; \
 		[ $$status -eq 0 ] || exit 1; \
 	done
-.PHONY: bench bench-mech-client-venv faults soak
+.PHONY: bench bench-mech-client-venv faults faults-long soak
 
 ## Mutation testing (issue 18, docs/testing.md) ---------------------------------------------
 # mutmut 3 (requirements-mutation.txt, installed here on first use) mutates the modules every
