@@ -30,7 +30,7 @@ Marking here, not in the test files, keeps one place to change when a test moves
 """
 
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Set
+from typing import Dict, Iterable, Iterator, List, Optional, Set
 
 # loads the suite's Hypothesis profile (no wall-clock deadline) for tests/ as well
 import mech_catalogue_core.tests  # noqa: F401  # pylint: disable=unused-import
@@ -138,18 +138,33 @@ def kind_of(item: pytest.Item) -> str:
 #: files") an e2e file took 100-270 s, a devnet file up to 630 s (its MCP servers and
 #: paid calls), a fault file up to 80 s, and a unit file seconds.
 FILE_ORDER = ("long_faults", "e2e", "devnet", "faults", "slow", "unit")
+#: files handed out before every other, longest first: the 20,000-id scale test alone
+#: takes most of ``make faults-long`` (seeding 3-10 min, then two periods), so any other
+#: file sent before it only makes the run longer.
+LONGEST_FILES = (Path("tests/faults/test_scale_four_agents.py"),)
 
 
-def file_rank(kinds: Iterable[str]) -> int:
-    """Say where a test file goes in :data:`FILE_ORDER`.
+def file_rank(kinds: Iterable[str], path: Optional[Path] = None) -> int:
+    """Say where a test file goes: :data:`LONGEST_FILES`, then by :data:`FILE_ORDER`.
 
     :param kinds: the kinds of its tests (and ``long_faults`` if one of them is).
-    :return: the index of its longest kind; files of unknown kinds only go last.
+    :param path: the file, relative to the repository root (None: not one of ours).
+    :return: a rank, lower first: a negative one for :data:`LONGEST_FILES`, else the
+        index of its longest kind; files of unknown kinds only go last.
     """
+    if path in LONGEST_FILES:
+        return LONGEST_FILES.index(path) - len(LONGEST_FILES)
     return min(
         (FILE_ORDER.index(kind) for kind in kinds if kind in FILE_ORDER),
         default=len(FILE_ORDER),
     )
+
+
+def _relative(path: Path) -> Optional[Path]:
+    try:
+        return path.resolve().relative_to(ROOT)
+    except ValueError:
+        return None
 
 
 def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
@@ -170,4 +185,5 @@ def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
         of_file.add(kind)
         if "long_faults" in item.keywords:
             of_file.add("long_faults")
-    items.sort(key=lambda item: file_rank(kinds[item.path]))
+    ranks = {path: file_rank(of, _relative(path)) for path, of in kinds.items()}
+    items.sort(key=lambda item: ranks[item.path])

@@ -20,9 +20,11 @@ others idle, so the files that take longest go first (docs/testing.md, "Order of
 files").
 """
 
+from pathlib import Path
+
 import pytest
 
-from conftest import FILE_ORDER, file_rank
+from conftest import FILE_ORDER, LONGEST_FILES, ROOT, file_rank
 
 
 @pytest.mark.parametrize(
@@ -51,3 +53,21 @@ def test_a_file_of_no_known_kind_goes_last() -> None:
     assert file_rank({"something-new"}) == len(FILE_ORDER)
     assert file_rank(set()) == len(FILE_ORDER)
     assert file_rank({"something-new", "unit"}) == FILE_ORDER.index("unit")
+
+
+def test_the_longest_files_go_before_every_kind() -> None:
+    """The scale test's file goes before other long fault files, which it outlasts."""
+    scale = Path("tests/faults/test_scale_four_agents.py")
+    assert scale in LONGEST_FILES
+    assert (ROOT / scale).is_file()
+    assert file_rank({"long_faults"}, scale) < file_rank({"long_faults"})
+    assert file_rank({"unit"}, scale) < file_rank({"long_faults"})
+
+
+def test_another_file_of_the_same_kinds_keeps_its_kind_rank() -> None:
+    """Only the listed files are moved: another path ranks by its kinds alone."""
+    other = Path("tests/faults/test_agent_faults.py")
+    assert file_rank({"long_faults", "faults"}, other) == FILE_ORDER.index(
+        "long_faults"
+    )
+    assert file_rank({"e2e"}, None) == FILE_ORDER.index("e2e")
