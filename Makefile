@@ -194,8 +194,8 @@ bench: setup
 bench-mech-client-venv: setup  ## mech-client 0.24.1 in its own venv (its pins conflict with ours)
 	$(PYTHON) -m venv $(dir $(MECH_CLIENT_PYTHON)).. && $(MECH_CLIENT_PYTHON) -m pip install -q mech-client==0.24.1
 
-# Every fault test, the long ones included (`make test` runs the fast subset; .ci/run runs
-# this too).
+# Every fault test, the long ones included, in one process (`make test` runs the fast
+# subset; .ci/run runs `faults-long` for the rest).
 faults: setup
 	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults $(PYTEST_ARGS)
 
