@@ -16,7 +16,7 @@
 
 Not a test (performance is measured, not asserted). A journal of ``--entries`` entries
 (default 10,000; native, OLAS and USDC in turn) is written in a temporary folder with
-``market.Journal``; then ``--payments`` payments are simulated, each journalling one new
+``journal.Journal``; then ``--payments`` payments are simulated, each journalling one new
 entry (as a paid request does) and then counting the window for the next one:
 
 - ``reread``: :func:`mech_catalogue_cli.mcp_server.spending.journal_records`, every
@@ -46,7 +46,7 @@ from typing import Any, Callable, Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # pylint: disable=wrong-import-position
-from mech_catalogue_cli.mcp_server.market import Journal, JournalEntry  # noqa: E402
+from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry  # noqa: E402
 from mech_catalogue_cli.mcp_server.spend_cap import (  # noqa: E402
     PaidRecord,
     SpendLedger,

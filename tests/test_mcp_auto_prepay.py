@@ -31,7 +31,7 @@ from mech_catalogue_cli.mcp_server.auto_prepay import (
     deposit_counted,
     deposit_decision,
 )
-from mech_catalogue_cli.mcp_server.market import Journal
+from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.spending import journal_records
 from tests.test_mcp_offchain_journal import OFFCHAIN, entry
 

@@ -25,12 +25,8 @@ from typing import Any, List
 import pytest
 
 from mech_catalogue_cli.mcp_server.cancel import CANCEL_KEY, stale_request
-from mech_catalogue_cli.mcp_server.market import (
-    Journal,
-    JournalError,
-    MarketError,
-    SignedRequest,
-)
+from mech_catalogue_cli.mcp_server.journal import Journal, JournalError
+from mech_catalogue_cli.mcp_server.market import MarketError, SignedRequest
 from mech_catalogue_cli.mcp_server.sending import RequestSender
 from mech_catalogue_cli.mcp_server.settings import CallSettings
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger

@@ -36,12 +36,11 @@ from typing import Any, List, Optional
 import anyio
 import pytest
 
+from mech_catalogue_cli.mcp_server.journal import Journal, entry_from_json
 from mech_catalogue_cli.mcp_server.market import (
     STATUS_DELIVERED,
     STATUS_DOES_NOT_EXIST,
     Delivered,
-    Journal,
-    entry_from_json,
 )
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY
 from mech_catalogue_cli.mcp_server.spending import journal_records

@@ -27,7 +27,7 @@ from typing import Any, Dict
 import pytest
 from mech_catalogue_core.model.vocabulary import CallStatus
 
-from mech_catalogue_cli.mcp_server.market import Journal, JournalEntry, JournalError
+from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry, JournalError
 from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
 from mech_catalogue_cli.mcp_server.spending import journal_records
 

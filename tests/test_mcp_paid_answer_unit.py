@@ -16,7 +16,7 @@
 
 Issue #29, attacks 5, 6 and 10: :func:`response_checks.decode_response`,
 :func:`response_checks.structured_content`, :func:`offers.check_delivery` and
-:func:`market.entry_from_json` directly; then the server's post-payment path
+:func:`journal.entry_from_json` directly; then the server's post-payment path
 (:meth:`MechToolServer.call` from a journalled, paid request) with generated hostile
 deliveries and journal entries. There the chain and IPFS are in-process stand-ins (a
 delivery's bytes and a journal's text are what is varied, thousands of times: anvil and
@@ -45,17 +45,19 @@ from mech_catalogue_core.tests.js_engine import (
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
 from mech_catalogue_cli.mcp_server import results as results_module
 from mech_catalogue_cli.mcp_server.call_identity import call_key
+from mech_catalogue_cli.mcp_server.journal import (
+    Journal,
+    JournalEntry,
+    JournalError,
+    entry_from_json,
+)
 from mech_catalogue_cli.mcp_server.market import (
     REQUEST_TOPICS,
     STATUS_DELIVERED,
     STATUS_DOES_NOT_EXIST,
     Delivered,
-    Journal,
-    JournalEntry,
-    JournalError,
     Marketplace,
     OwnRequest,
-    entry_from_json,
 )
 from mech_catalogue_cli.mcp_server.offers import (
     NATIVE_PAYMENT_TYPE,

@@ -27,7 +27,7 @@ from typing import Any, Dict, Tuple
 import anyio
 import pytest
 
-from mech_catalogue_cli.mcp_server.market import Journal
+from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.recall import NameIndex
 from mech_catalogue_cli.mcp_server.server import MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool

@@ -43,7 +43,8 @@ import json
 import socket
 import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+from urllib.parse import urlsplit
 
 import requests
 import urllib3
@@ -56,6 +57,7 @@ from mech_catalogue_core.manifest.validation import (
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError
 
 #: what a request raises when the network fails (requests' errors, socket errors)
 TRANSPORT_ERRORS = (requests.RequestException, OSError)
@@ -167,6 +169,90 @@ class WatchedAdapter(HTTPAdapter):
             "http": _WatchedPool,
             "https": _WatchedTlsPool,
         }
+
+
+class PinnedAdapter(WatchedAdapter):
+    """A watched transport that connects only to addresses checked before, never via a proxy.
+
+    A name resolved for a check and resolved again by the HTTP library when it connects
+    may answer differently the second time (DNS rebinding: a public address to the
+    check, ``127.0.0.1`` or ``169.254.169.254`` to the connection). This transport does
+    not resolve: each request connects to the first of ``addresses`` that accepts a
+    connection (the next is tried only when none was opened, so a request is sent at
+    most once), with the URL's own name in the ``Host`` header and, for https, as the
+    TLS server name (SNI) and the name the certificate must match (urllib3's
+    ``server_hostname`` and ``assert_hostname`` pool settings). Proxies (the
+    ``*_PROXY`` variables) are not used: a proxy would resolve the name again itself.
+    """
+
+    def __init__(self, addresses: Sequence[str]) -> None:
+        """Keep the checked addresses; requests are not retried.
+
+        :param addresses: IP addresses (text), in the order to try.
+        """
+        super().__init__(max_retries=0)
+        self.addresses = tuple(addresses)
+        self._address = self.addresses[0] if self.addresses else ""
+
+    def build_connection_pool_key_attributes(
+        self, request: requests.PreparedRequest, verify: Any, cert: Any = None
+    ) -> Any:
+        """Key the connection pool by the checked address, the name kept for TLS.
+
+        :param request: the request.
+        :param verify: ``requests``' verify setting.
+        :param cert: ``requests``' client certificate setting.
+        :return: the pool's host parameters and settings (``requests``' hook).
+        """
+        params, settings = super().build_connection_pool_key_attributes(
+            request, verify, cert
+        )
+        host_params: Dict[str, Any] = dict(params)
+        pool_kwargs: Dict[str, Any] = dict(settings)
+        name = host_params["host"]
+        host_params["host"] = self._address
+        if host_params["scheme"] == "https":
+            pool_kwargs["server_hostname"] = name
+            pool_kwargs["assert_hostname"] = name
+        return host_params, pool_kwargs
+
+    def send(  # type: ignore[override]  # pylint: disable=arguments-differ
+        self, request: requests.PreparedRequest, **kwargs: Any
+    ) -> requests.Response:
+        """Send to the first checked address that accepts a connection, without a proxy.
+
+        :param request: the request (its URL names the host as declared).
+        :param kwargs: ``HTTPAdapter.send``'s (``proxies`` is replaced by none).
+        :return: the response (``requests``' errors are raised as they come).
+        :raises requests.ConnectionError: when no address accepts a connection.
+        """
+        kwargs["proxies"] = {}
+        if "Host" not in request.headers:
+            request.headers["Host"] = urlsplit(str(request.url)).netloc
+        failed: Optional[requests.ConnectionError] = None
+        for address in self.addresses:
+            self._address = address
+            try:
+                return super().send(request, **kwargs)
+            except requests.ConnectionError as exc:
+                reason = getattr(exc.args[0] if exc.args else None, "reason", None)
+                if not isinstance(reason, ConnectTimeoutError):
+                    raise  # a connection was opened: the request may have been sent
+                failed = exc
+        raise failed or requests.ConnectionError("no address to connect to")
+
+
+def pinned_session(addresses: Sequence[str]) -> requests.Session:
+    """Return a session whose requests connect only to ``addresses`` (:class:`PinnedAdapter`).
+
+    :param addresses: IP addresses checked by the caller, in the order to try.
+    :return: the session (one per request: close it after).
+    """
+    session = requests.Session()
+    adapter = PinnedAdapter(addresses)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
 
 
 def new_session() -> requests.Session:

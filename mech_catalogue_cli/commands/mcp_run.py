@@ -33,7 +33,8 @@ from mech_catalogue_core.chain.registry import (
 )
 
 from mech_catalogue_cli.mcp_server.http_access import HttpAccess
-from mech_catalogue_cli.mcp_server.market import Journal, Marketplace
+from mech_catalogue_cli.mcp_server.journal import Journal
+from mech_catalogue_cli.mcp_server.market import Marketplace
 from mech_catalogue_cli.mcp_server.server import MechToolServer, serve
 from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
 from mech_catalogue_cli.mcp_server.tenure import TenureReader

@@ -43,7 +43,8 @@ from typing import Any, Dict, Mapping, Optional, Union
 
 from mech_catalogue_core.model.payment import payment_terms, say_amount
 
-from .market import JournalEntry, JournalError, MarketError, Marketplace
+from .journal import JournalEntry, JournalError
+from .market import MarketError, Marketplace
 from .offchain import OffchainPoster, OffchainRefusal
 from .prepay import Prepayer
 from .settings import PhaseTimer

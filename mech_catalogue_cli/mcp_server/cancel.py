@@ -31,7 +31,8 @@ paid; the call goes on to the offers it may pay now).
 import re
 from typing import Any, Dict, Optional, Sequence
 
-from .market import JournalEntry, JournalError, SignedRequest
+from .journal import JournalEntry, JournalError
+from .market import SignedRequest
 from .offers import Offer, send_time_refusal
 
 #: ``extra`` key of a journal entry holding the cancellation of its request

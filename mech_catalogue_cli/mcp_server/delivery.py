@@ -33,15 +33,8 @@ from mech_catalogue_core.model.payment import payment_terms, say_amount
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .ipfs import IpfsError, fetch_response
-from .market import (
-    STATUS_DOES_NOT_EXIST,
-    Delivered,
-    Journal,
-    JournalEntry,
-    MarketError,
-    Marketplace,
-    correct_request_id,
-)
+from .journal import Journal, JournalEntry, correct_request_id
+from .market import STATUS_DOES_NOT_EXIST, Delivered, MarketError, Marketplace
 from .offers import check_delivery
 from .results import answer_result, error_result, failure_text, structured_or_why
 from .settings import CallSettings, PhaseTimer
@@ -212,7 +205,7 @@ class DeliveryReader:
 
         An entry journalled before its id could be read from the receipt (an earlier
         run, a receipt unread) waits for a derived id; the chain says which it became
-        (:func:`.market.correct_request_id`).
+        (:func:`.journal.correct_request_id`).
 
         :param entry: the journal entry of the paid request.
         :return: True when the entry now names another id.

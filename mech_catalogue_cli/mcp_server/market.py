@@ -12,15 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# pylint: disable=too-many-lines  # 994 lines on main already: the journal is to move out
-
-"""The MechMarketplace request and its delivery, over web3, with a call journal.
+"""The MechMarketplace request and its delivery, over web3.
 
 Request id: ``MechMarketplace.getRequestId(mech, requester, data, deliveryRate,
 paymentType, nonce)`` where ``nonce`` is ``mapNonces(requester)``, the requester's count
 of requests (the contract increments it per request). So the id of the next request is
-known before it is sent: :meth:`Marketplace.next_request_id`. The journal
-(:class:`Journal`, one JSON file per call key) records it before the transaction is
+known before it is sent: :meth:`Marketplace.next_request_id`. The call journal
+(:mod:`.journal`, one JSON file per call key) records it before the transaction is
 sent; a retry of the same call reads ``getRequestStatus(id)`` first, and pays only when
 the chain has never seen that request. The signed transaction, its hash and its account
 nonce are journalled before it is broadcast: while that account nonce is not mined, a
@@ -40,36 +38,25 @@ numbered blocks up to the head read just before (never ``latest``: hosted RPCs c
 the head too), and a range the RPC refuses as too wide is read in halves
 (:func:`mech_catalogue_core.chain.rpc_limits.narrow_log_range`, as the agent does).
 
-The journal is read back strictly (:func:`entry_from_json`): a truncated, extended or
-altered entry is a :class:`JournalError` naming the file, never a payment. A call whose
-entry is missing is looked up on chain first (:meth:`Marketplace.own_request`: this
-requester's request with the same request data in the last
+A call whose journal entry is missing is looked up on chain first
+(:meth:`Marketplace.own_request`: this requester's request with the same request data in the last
 :data:`REQUEST_LOOKBACK_BLOCKS` blocks) and resumed instead of paid again.
 
 The signing key stays inside :class:`Marketplace` (``eth_account``); nothing here logs,
 returns or puts it in an error.
 """
 
-import json
 import logging
-import math
-import os
-import re
-import tempfile
-from dataclasses import asdict, dataclass, field, fields
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from eth_abi import decode as abi_decode
 from eth_account import Account
 from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
-from filelock import FileLock
 from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
-from mech_catalogue_core.manifest.validation import nesting_depth
-from mech_catalogue_core.model.vocabulary import CallStatus
 from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFound
 
@@ -212,10 +199,6 @@ class RequestReverted(MarketError):
     """The request transaction was mined and reverted: only gas was spent, nothing paid."""
 
 
-class JournalError(MarketError):
-    """A journal entry that is not one this server wrote; the message names the file."""
-
-
 @dataclass(frozen=True)
 class Delivered:
     """A delivered request's data and who delivered it.
@@ -251,49 +234,6 @@ class OwnRequest:
     tx_hash: str
 
 
-@dataclass
-class JournalEntry:  # pylint: disable=too-many-instance-attributes
-    """One call's record, written before its transaction is sent.
-
-    :param key: the call key (:func:`.call_identity.call_key`).
-    :param tool: the mech tool name.
-    :param mech: the mech contract paid.
-    :param price: wei paid (the mech's price when sent).
-    :param payment_type: 0x + 64 hex.
-    :param cid: the request payload's CID.
-    :param data: the request data (0x + 64 hex digest).
-    :param market_nonce: ``mapNonces(requester)`` the request id was derived with.
-    :param request_id: 0x + 64 hex.
-    :param from_block: the head block before sending (delivery logs are read from it).
-    :param tx_hash: the request transaction ("" until signed).
-    :param status: ``prepared`` (id derived, not known to be sent), ``sent``, ``delivered``.
-    :param response_cid: the verified response's CID ("" until delivered).
-    :param raw_tx: the signed request transaction, 0x + hex ("" until signed).
-    :param account_nonce: the requester account's nonce it was signed with (-1 until).
-    :param paid_at: unix seconds the signed request was journalled, before its broadcast
-        (0: not signed yet, or an entry older than this field): what ``--spend-window``
-        dates a payment by, so reading an old answer again does not re-date it.
-    """
-
-    key: str
-    tool: str
-    mech: str
-    price: int
-    payment_type: str
-    cid: str
-    data: str
-    market_nonce: int
-    request_id: str
-    from_block: int
-    tx_hash: str = ""
-    status: str = CallStatus.PREPARED
-    response_cid: str = ""
-    extra: Dict[str, Any] = field(default_factory=dict)
-    raw_tx: str = ""
-    account_nonce: int = -1
-    paid_at: float = 0.0
-
-
 @dataclass(frozen=True)
 class SignedRequest:
     """A signed request transaction, journalled before it is broadcast.
@@ -306,183 +246,6 @@ class SignedRequest:
     raw_tx: str
     tx_hash: str
     account_nonce: int
-
-
-_HEX32 = re.compile(r"0x[0-9a-f]{64}")
-_ADDRESS_TEXT = re.compile(r"0x[0-9a-fA-F]{40}")
-_HEX_BYTES = re.compile(r"(0x(?:[0-9a-f]{2})*)?")  # "": not signed yet
-_CID_TEXT = re.compile(r"[0-9A-Za-z]{0,128}")
-_ENTRY_TYPES = {f.name: f.type for f in fields(JournalEntry)}
-#: fields entries written before the signed transaction was journalled lack (their
-#: defaults then hold: nothing signed yet)
-_LATER_FIELDS = ("raw_tx", "account_nonce", "paid_at")
-#: deepest nesting of an entry read: the entry object, its ``extra`` and a little more
-_ENTRY_DEPTH = 4
-
-
-def _journal_field_problem(  # pylint: disable=too-many-return-statements
-    name: str, value: Any
-) -> str:
-    """Say what is wrong with one journal field, or "".
-
-    :param name: a :class:`JournalEntry` field.
-    :param value: its value as read.
-    :return: the problem, or "".
-    """
-    ints = {"price": 0, "market_nonce": -1, "from_block": 0, "account_nonce": -1}
-    if name in ints:
-        if isinstance(value, bool) or not isinstance(value, int) or value < ints[name]:
-            return f"{name} is not an integer of at least {ints[name]}"
-        return ""
-    if name == "paid_at":
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if not number or not math.isfinite(value) or value < 0:
-            return "paid_at is not a time in unix seconds"
-        return ""
-    if name == "extra":
-        return "" if isinstance(value, dict) else "extra is not an object"
-    if not isinstance(value, str):
-        return f"{name} is not a string"
-    patterns: Dict[str, "re.Pattern[str]"] = {
-        "key": re.compile(r"[0-9a-f]{64}"),
-        "mech": _ADDRESS_TEXT,
-        "payment_type": _HEX32,
-        "data": _HEX32,
-        "request_id": _HEX32,
-        "cid": _CID_TEXT,
-        "response_cid": _CID_TEXT,
-        "raw_tx": _HEX_BYTES,
-        "tool": re.compile(r"[^\x00-\x1f]{1,256}"),
-        "tx_hash": re.compile(r"(0x[0-9a-f]{64})?"),
-    }
-    if name == "status":
-        return "" if value in set(CallStatus) else f"status {value[:20]!r} is unknown"
-    pattern = patterns.get(name)
-    if pattern is not None and not pattern.fullmatch(value):
-        return f"{name} is not in the form this server writes"
-    return ""
-
-
-def entry_from_json(text: str, key: str) -> JournalEntry:
-    """Read one journal entry strictly: exactly the fields this server writes, each checked.
-
-    :param text: the file's text.
-    :param key: the call key the file is named by.
-    :return: the entry.
-    :raises ValueError: saying what is wrong (not JSON, a field missing, unknown, of the
-        wrong form, another call's key, or a sent entry without its transaction).
-    """
-    if nesting_depth(text, _ENTRY_DEPTH) > _ENTRY_DEPTH:
-        raise ValueError("it is nested too deeply to be an entry")
-    try:
-        document = json.loads(text)
-    except ValueError as exc:
-        raise ValueError(f"it is not JSON ({str(exc)[:80]})") from exc
-    if not isinstance(document, dict):
-        raise ValueError("it is not a JSON object")
-    missing = sorted(set(_ENTRY_TYPES) - set(document) - set(_LATER_FIELDS))
-    unknown = sorted(set(document) - set(_ENTRY_TYPES))
-    if missing or unknown:
-        raise ValueError(
-            f"fields missing: {missing[:5] or 'none'}; unknown fields: "
-            f"{[u[:40] for u in unknown[:5]] or 'none'}"
-        )
-    for name, value in document.items():
-        problem = _journal_field_problem(name, value)
-        if problem:
-            raise ValueError(problem)
-    if document["key"] != key:
-        raise ValueError("it records another call (its key is not its file name)")
-    offchain = document["extra"].get("offchain")  # off-chain: no transaction of ours
-    posted = isinstance(offchain, dict) and offchain.get("accepted") is True
-    if document["status"] != CallStatus.PREPARED and not (
-        document["tx_hash"] or posted
-    ):
-        raise ValueError(f"it is {document['status']} but names no transaction")
-    return JournalEntry(**document)
-
-
-#: the journal's list of writes, in ``<dir>/calls/``: one line (a call key) per entry
-#: written, appended after the entry's rename, so a reader (``spending.JournalIndex``)
-#: re-reads only the entries written since it last looked, by any server process
-CHANGES_FILE = "changes.log"
-
-
-class Journal:
-    """Call records under a state folder (``<dir>/calls/<key>.json``), written atomically.
-
-    Every write appends the entry's key to ``<dir>/calls/``:data:`CHANGES_FILE`
-    (``O_APPEND``: lines of processes sharing the folder do not interleave), which is
-    what lets ``--max-spend`` count the journal without reading it all before each
-    payment.
-    """
-
-    def __init__(self, state_dir: Path) -> None:
-        """Use a folder (created when missing).
-
-        :param state_dir: ``--state-dir``.
-        """
-        self.folder = Path(state_dir) / "calls"
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.changes = self.folder / CHANGES_FILE
-
-    def load(self, key: str) -> Optional[JournalEntry]:
-        """Return a call's record, or None when there is none.
-
-        :param key: the call key.
-        :return: the entry.
-        :raises JournalError: when the file is unreadable or not an entry this server
-            wrote (:func:`entry_from_json`): the message names the file and what to do;
-            nothing is paid for the call while it stays.
-        """
-        path = self.folder / f"{key}.json"
-        if not path.exists():
-            return None
-        try:
-            return entry_from_json(path.read_text(encoding="utf-8"), key)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise JournalError(
-                f"the call journal entry {path} is not one this server wrote ({exc}); "
-                "nothing was sent. Check it, then move it away: the call will then be "
-                "looked up on chain and resumed, or paid when no request of it is found"
-            ) from exc
-
-    def send_lock(self, wait: float) -> FileLock:
-        """The lock every server process sending from this state folder holds (not held).
-
-        Held from reading a call's entry until its request is journalled and broadcast,
-        and around the spending window's count: without it two processes on one
-        ``--state-dir`` (two MCP clients each starting a server) each found no entry,
-        both paid, and both passed ``--max-spend`` (an OS lock, ``filelock``).
-
-        :param wait: seconds :meth:`FileLock.acquire` waits before ``filelock.Timeout``.
-        :return: the lock, on ``<state-dir>/calls/.send.lock``.
-        """
-        return FileLock(self.folder / ".send.lock", timeout=wait, thread_local=False)
-
-    def save(self, entry: JournalEntry) -> None:
-        """Write a record (temporary file, fsync, rename).
-
-        An entry of a sent request without ``paid_at`` (written before that field) keeps
-        its file's time as ``paid_at``, so rewriting it does not re-date the payment.
-
-        :param entry: the entry.
-        """
-        path = self.folder / f"{entry.key}.json"
-        if not entry.paid_at and entry.tx_hash:
-            try:
-                entry.paid_at = path.stat().st_mtime
-            except FileNotFoundError:
-                pass  # a new entry: dated by the file written now
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(asdict(entry), handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-        # one write of one short line in append mode: atomic against other writers
-        with open(self.changes, "a", encoding="ascii") as changes:
-            changes.write(f"{entry.key}\n")
 
 
 def _hex32(value: bytes) -> str:
@@ -1031,38 +794,3 @@ class Marketplace:
         :return: wei.
         """
         return int(self.w3.eth.get_balance(self.requester))
-
-
-def correct_request_id(
-    market: Marketplace, journal: Journal, entry: JournalEntry
-) -> bool:
-    """Correct a journalled request id from its transaction's receipt (blocking).
-
-    The id is derived before sending from ``mapNonces(requester)``; when another request
-    of this account was mined in between, the marketplace gave this one the next id, and
-    waiting for the derived one would never read the paid answer
-    (:meth:`Marketplace.mined_request_id`).
-
-    :param market: the marketplace.
-    :param journal: the journal the entry is saved to when corrected.
-    :param entry: a journal entry with its ``tx_hash``.
-    :return: whether the id was corrected.
-    """
-    if not entry.tx_hash:
-        return False
-    mined = market.mined_request_id(entry.tx_hash, entry.data)
-    if mined is None or mined == entry.request_id:
-        return False
-    LOGGER.warning(
-        "request %s was mined as %s (another request of this account was mined between "
-        "the nonce read and this one); the journal now names %s",
-        entry.request_id,
-        mined,
-        mined,
-    )
-    entry.extra["derived_request_id"] = entry.request_id
-    entry.request_id = mined
-    if entry.status == CallStatus.PREPARED:
-        entry.status = CallStatus.SENT
-    journal.save(entry)
-    return True

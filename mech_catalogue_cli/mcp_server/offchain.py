@@ -39,6 +39,12 @@ required and the command to prepay (:data:`PREPAY_HINT`); nothing is paid, unles
 user opted in with ``--auto-prepay`` (:mod:`.auto_prepay`: one deposit within the caps,
 then one retry of the same signed request).
 
+**Where the post goes**: the endpoint's host is resolved once, every address it gives is
+checked (off the devnet chain: internet addresses only), and the post connects to those
+addresses only (``adapters.http.pinned_session``): the name is not resolved again, so a
+name that answers otherwise by then (DNS rebinding) is not reached at its new address.
+No proxy is used and no redirect is followed.
+
 Never twice: the signed request is journalled before it is posted (``extra.offchain``);
 one request id is settled at most once on chain (``AlreadyRequested``), and a call
 whose request the mech accepted only waits for its delivery (status ``sent``).
@@ -48,7 +54,7 @@ import json
 import logging
 import socket
 from enum import Enum
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 from urllib.parse import urlsplit
 
 from mech_catalogue_core.chain.offchain import (
@@ -64,11 +70,12 @@ from mech_catalogue_core.model.payment import payment_terms
 
 from mech_catalogue_cli.adapters.http import (
     AnswerError,
+    pinned_session,
     post_form_json,
-    watched_session,
 )
 
-from .market import JournalEntry, MarketError, Marketplace
+from .journal import JournalEntry
+from .market import MarketError, Marketplace
 from .payment import TokenPayer
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -115,18 +122,40 @@ def _units(amount: int, decimals: int) -> str:
     return text
 
 
+#: how a host's addresses are read: ``(host, port)`` -> IP addresses (text)
+Resolver = Callable[[str, int], List[str]]
+
+
+def system_addresses(host: str, port: int) -> List[str]:
+    """The addresses the system resolver gives a host, each once, in its order (blocking).
+
+    :param host: a name or an IP address.
+    :param port: the port (so the answer is of stream sockets for it).
+    :return: IP addresses as text; ``OSError`` is raised when the name does not resolve.
+    """
+    answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(info[4][0]) for info in answers))
+
+
 class OffchainPoster:
     """Posts signed requests to mechs' declared endpoints, for one marketplace."""
 
-    def __init__(self, market: Marketplace, payer: TokenPayer) -> None:
+    def __init__(
+        self,
+        market: Marketplace,
+        payer: TokenPayer,
+        resolve: Resolver = system_addresses,
+    ) -> None:
         """Use the marketplace's account (its key stays in it) and funds reader.
 
         :param market: the marketplace.
         :param payer: reads the tracker and prepaid balance of a payment type.
+        :param resolve: reads an endpoint host's addresses, once per post (the
+            system resolver; tests give a stand-in).
         """
         self.market = market
         self.payer = payer
-        self.session = watched_session()
+        self.resolve = resolve
         self._chain_id: Optional[int] = None
         self._signer_refusal: Optional[str] = None
 
@@ -263,21 +292,23 @@ class OffchainPoster:
             "signature": offchain["signature"],
         }
         where = f"mech {entry.mech}'s endpoint {endpoint}"
-        refusal = self._host_refusal(endpoint)
+        refusal, addresses = self._checked_addresses(endpoint)
         if refusal:
             return OffchainRefusal(f"{where} is not posted to: {refusal}")
-        try:
-            body, status = post_form_json(
-                self.session,
-                f"{endpoint}/{SEND_ROUTE}",
-                form,
-                wait,
-                MAX_ACCEPT_BYTES,
-                MAX_ACCEPT_DEPTH,
-                ok=(200, 402),
-            )
-        except AnswerError as exc:
-            return OffchainRefusal(f"{where} {exc}")
+        # the post connects to the checked addresses only: the name is not resolved again
+        with pinned_session(addresses) as session:
+            try:
+                body, status = post_form_json(
+                    session,
+                    f"{endpoint}/{SEND_ROUTE}",
+                    form,
+                    wait,
+                    MAX_ACCEPT_BYTES,
+                    MAX_ACCEPT_DEPTH,
+                    ok=(200, 402),
+                )
+            except AnswerError as exc:
+                return OffchainRefusal(f"{where} {exc}")
         if status == 402:
             text, believed = self._challenge_text(entry, body, where)
             refusal = OffchainRefusal(text)
@@ -293,29 +324,34 @@ class OffchainPoster:
             )
         return None
 
-    def _host_refusal(self, endpoint: str) -> str:
-        """Why an endpoint's host is not posted to (blocking: resolves it); "" when it is.
+    def _checked_addresses(self, endpoint: str) -> Tuple[str, List[str]]:
+        """Resolve an endpoint's host once and check every address (blocking).
 
-        On a local development chain (``DEVELOPMENT_CHAIN_IDS``) any host is posted to:
-        the devnet's stand-in endpoint is on this machine. Elsewhere the host must
-        resolve to internet addresses only (``private_address_refusal``). The check is
-        made on the addresses of now; a name whose answer changes between this check
-        and the post (DNS rebinding) is not caught.
+        The post then connects to these addresses only (``adapters.http.pinned_session``),
+        so a name that answers otherwise when resolved again (DNS rebinding) is never
+        reached at another address. On a local development chain
+        (``DEVELOPMENT_CHAIN_IDS``) any address is posted to: the devnet's stand-in
+        endpoint is on this machine. Elsewhere every address must be an internet one
+        (``private_address_refusal``).
 
         :param endpoint: the validated endpoint.
-        :return: the reason, or "".
+        :return: the reason it is not posted to ("" when it is), and the addresses.
         """
+        parts = urlsplit(endpoint)
+        host = parts.hostname or ""
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            addresses = self.resolve(host, port)
+        except (OSError, ValueError) as exc:
+            return f"its host {host} does not resolve ({type(exc).__name__})", []
+        if not addresses:
+            return f"its host {host} resolves to no address", []
         try:
             if self.chain_id() in DEVELOPMENT_CHAIN_IDS:
-                return ""
+                return "", addresses
         except MarketError as exc:
-            return f"the chain id could not be read ({exc})"
-        host = urlsplit(endpoint).hostname or ""
-        try:
-            addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
-        except OSError as exc:
-            return f"its host {host} does not resolve ({type(exc).__name__})"
-        return private_address_refusal(host, addresses)
+            return f"the chain id could not be read ({exc})", []
+        return private_address_refusal(host, addresses), addresses
 
     def _challenge_text(
         self, entry: JournalEntry, body: Any, where: str

@@ -47,7 +47,8 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.vocabulary import PaymentStatus, PaymentWay
 from web3 import Web3
 
-from .market import JournalEntry, JournalError, MarketError, Marketplace, SignedRequest
+from .journal import JournalEntry, JournalError
+from .market import MarketError, Marketplace, SignedRequest
 
 #: ``extra`` key of a journal entry holding the call's approval
 APPROVAL_KEY = "approval"

@@ -42,7 +42,8 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.vocabulary import PaymentStatus
 from web3 import Web3
 
-from .market import JournalError, MarketError, Marketplace, SignedRequest
+from .journal import JournalError
+from .market import MarketError, Marketplace, SignedRequest
 from .payment import ERC20_ABI, TokenPayer
 
 #: the tracker functions a deposit calls (ai-registry-mech 0.8.28

@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .call_identity import call_key
-from .market import Journal, JournalEntry
+from .journal import Journal, JournalEntry
 from .source import ServedCatalogue, ServedTool
 
 #: statuses of an entry whose request is on chain (paid): only waited for

@@ -47,7 +47,8 @@ from .bounded import (
 )
 from .definition_checks import argument_errors
 from .ipfs import IpfsError
-from .market import JournalEntry, MarketError
+from .journal import JournalEntry
+from .market import MarketError
 from .offers import Offer, choice_reason
 from .response_checks import decode_response, structured_content
 from .source import ServedTool

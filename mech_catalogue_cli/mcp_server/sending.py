@@ -57,15 +57,13 @@ from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
 from .call_identity import payload_nonce, request_payload
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .ipfs import payload_bytes, upload_json
+from .journal import Journal, JournalEntry, correct_request_id
 from .market import (
     STATUS_DOES_NOT_EXIST,
-    Journal,
-    JournalEntry,
     MarketError,
     Marketplace,
     RequestReverted,
     SignedRequest,
-    correct_request_id,
 )
 from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
 from .offers import Offer, send_time_refusal
@@ -403,6 +401,8 @@ class RequestSender:
             refusal = ledger.refusal(price)
             if refusal:
                 return refusal
+            if self.index is not None:  # under the send lock: one compaction at a time
+                await anyio.to_thread.run_sync(self.index.compact_if_due)
             way = await self._offchain_way(offer, price)
             if isinstance(way, PriceRefusal):
                 return way
@@ -773,7 +773,7 @@ class RequestSender:
         return entry
 
     def correct_request_id(self, entry: JournalEntry) -> bool:
-        """:func:`.market.correct_request_id` with this sender's market and journal.
+        """:func:`.journal.correct_request_id` with this sender's market and journal.
 
         :param entry: a journal entry with its ``tx_hash``.
         :return: whether the id was corrected.
@@ -792,7 +792,7 @@ class RequestSender:
 
     @asynccontextmanager
     async def state_folder_lock(self) -> AsyncIterator[bool]:
-        """Hold the journal's cross-process send lock (:meth:`.market.Journal.send_lock`).
+        """Hold the journal's cross-process send lock (:meth:`.journal.Journal.send_lock`).
 
         :yield: True when held; False when another process held it past
             :meth:`_lock_wait` (then nothing may be sent).

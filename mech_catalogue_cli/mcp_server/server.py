@@ -72,12 +72,8 @@ from .delivery import DeliveryReader
 from .discovery import Discovery
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
-from .market import (
-    Journal,
-    JournalEntry,
-    MarketError,
-    Marketplace,
-)
+from .journal import Journal, JournalEntry
+from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
 from .offers import NoOffer, rank_offers

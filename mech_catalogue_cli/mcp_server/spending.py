@@ -14,38 +14,41 @@
 
 """What the call journal says was paid: the input of ``--max-spend`` across restarts.
 
-Each entry of ``<state-dir>/calls/`` (``market.Journal``) is a
+Each entry of ``<state-dir>/calls/`` (``journal.Journal``) is a
 :class:`.spend_cap.PaidRecord`: its request id, price in its asset's smallest unit, the
 asset (native, OLAS, USDC) and when it was paid (``paid_at``, else when the file was
 last written). An entry this server did
-not write (``market.entry_from_json`` refuses it) is a record with a problem, so the cap
+not write (``journal.entry_from_json`` refuses it) is a record with a problem, so the cap
 refuses to pay rather than guess its price. The decision is
 :meth:`.spend_cap.SpendLedger.count_journal`.
 
 :class:`JournalIndex` keeps the records in memory: the whole folder is read once, then
-only the entries named by the lines appended to ``market.CHANGES_FILE`` since (every
+only the entries named by the lines appended to ``journal.CHANGES_FILE`` since (every
 ``Journal.save``, by this or another server process on the same folder, appends one), so
-the cost of a payment does not grow with the journal. An entry changed by other means
-than ``Journal.save`` (an editor) is seen at the next start of the server, or when the
-changes file is truncated or replaced (then the folder is read again).
+the cost of a payment does not grow with the journal. When that list is replaced (its
+compaction: :meth:`JournalIndex.compact_if_due`), truncated or torn, the folder is read
+again, but only the entry files whose inode, time or size changed are parsed. An entry
+changed by other means than ``Journal.save`` (an editor) is seen at the next start of
+the server, or at such a folder read.
 """
 
+import logging
 import re
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from mech_catalogue_core.model.payment import payment_terms
 
 from .auto_prepay import deposit_counted
-from .market import CHANGES_FILE, entry_from_json
+from .journal import changes, entry_from_json
+from .journal.changes import ChangesReader
 from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
 #: holding more stops paying under a cap, naming the folder (none is left out unsaid)
 MAX_JOURNAL_ENTRIES = 100_000
-#: most bytes of the changes file read at once (about 15,000 lines of 65 bytes)
-_CHANGES_CHUNK = 1 << 20
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 _KEY = re.compile(r"[0-9a-f]{64}")
 
 
@@ -88,7 +91,7 @@ def read_record(path: Path) -> Optional[PaidRecord]:
 def journal_records(folder: Path) -> List[PaidRecord]:
     """Read the journal folder's entries as paid records, every file (blocking).
 
-    :param folder: ``market.Journal.folder``.
+    :param folder: ``journal.Journal.folder``.
     :return: one record per ``*.json`` entry (at most :data:`MAX_JOURNAL_ENTRIES`, in
         name order); an unreadable one has its ``problem`` naming the file.
     """
@@ -105,80 +108,113 @@ class JournalIndex:
     def __init__(self, folder: Path) -> None:
         """Index a journal folder (nothing is read until :meth:`records`).
 
-        :param folder: ``market.Journal.folder``.
+        :param folder: ``journal.Journal.folder``.
         """
         self.folder = folder
         self._by_key: Dict[str, PaidRecord] = {}
-        self._offset = -1  # bytes of the changes file consumed; -1: folder not read
+        # each record's file as it was read: (inode, mtime ns, size); a folder read
+        # again reads only the files that differ (every save writes a new file)
+        self._files: Dict[str, Tuple[int, int, int]] = {}
+        self._changes = ChangesReader(folder)
 
     def _read_all(self) -> None:
-        changes = self.folder / CHANGES_FILE
-        # the changes file's size before the folder is read: what is appended while it
-        # is read is read again after, which is harmless
-        self._offset = changes.stat().st_size if changes.exists() else 0
+        # the list's end before the folder is read: what is appended while it is read
+        # is read again after, which is harmless
+        self._changes.start()
         paths = sorted(self.folder.glob("*.json"))
-        self._by_key = {}
         if len(paths) > MAX_JOURNAL_ENTRIES:
             # never a silent cut: call keys are hashes, so the entries left out could be
             # today's payments; the cap refuses to pay until old entries are moved away
-            self._by_key[""] = PaidRecord(
-                "",
-                0,
-                time.time(),
-                f"the journal {self.folder} holds {len(paths)} entries, more than the "
-                f"{MAX_JOURNAL_ENTRIES} the spending cap reads: move entries older than "
-                "--spend-window to another folder",
-                asset="",
-            )
+            self._by_key = {
+                "": PaidRecord(
+                    "",
+                    0,
+                    time.time(),
+                    f"the journal {self.folder} holds {len(paths)} entries, more than "
+                    f"the {MAX_JOURNAL_ENTRIES} the spending cap reads: move entries "
+                    "older than --spend-window to another folder",
+                    asset="",
+                )
+            }
+            self._files = {}
             return
+        by_key: Dict[str, PaidRecord] = {}
+        files: Dict[str, Tuple[int, int, int]] = {}
         for path in paths:
-            record = read_record(path)
-            if record is not None:
-                self._by_key[path.stem] = record
+            key = path.stem
+            try:
+                stat = path.stat()
+            except FileNotFoundError:
+                continue  # moved away meanwhile
+            seen = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+            if self._files.get(key) == seen and key in self._by_key:
+                by_key[key] = self._by_key[key]
+            else:
+                record = read_record(path)
+                if record is None:
+                    continue
+                by_key[key] = record
+            files[key] = seen
+        self._by_key, self._files = by_key, files
 
-    def _written_since(self) -> Optional[List[str]]:
-        """The keys appended to the changes file since the last look.
-
-        :return: the keys (complete lines only), or None when the file shrank or went
-            away (the folder must be read again).
-        """
-        changes = self.folder / CHANGES_FILE
+    def _read_one(self, key: str) -> None:
+        path = self.folder / f"{key}.json"
+        record = read_record(path)
+        if record is None:
+            self._by_key.pop(key, None)
+            self._files.pop(key, None)
+            return
+        self._by_key[key] = record
         try:
-            size = changes.stat().st_size
+            stat = path.stat()
+            self._files[key] = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         except FileNotFoundError:
-            return None if self._offset > 0 else []
-        if size < self._offset:
-            return None
-        keys: List[str] = []
-        with open(changes, "rb") as handle:
-            while self._offset < size:
-                handle.seek(self._offset)
-                chunk = handle.read(min(_CHANGES_CHUNK, size - self._offset))
-                complete = chunk.rfind(b"\n") + 1
-                if complete == 0:  # a line still being written: next time
-                    break
-                keys.extend(chunk[:complete].decode("ascii", "replace").split())
-                self._offset += complete
-        return keys
+            self._files.pop(key, None)
 
     def records(self) -> List[PaidRecord]:
         """Bring the index up to date and return every record (blocking file reads).
 
         :return: one record per entry, as :func:`journal_records` would read them.
         """
-        keys = None if self._offset < 0 else self._written_since()
+        keys = self._changes.since()
         if keys is None:
+            # not read yet, or the list of writes was replaced (compacted), shrank or
+            # went away: the folder is read again (only the files that changed)
+            self._read_all()
+        elif not all(_KEY.fullmatch(key) for key in keys):
+            # a torn line (a writer stopped mid-line) joins the next key: which
+            # entries were written is unknown, so the folder is read again
             self._read_all()
         else:
-            if not all(_KEY.fullmatch(key) for key in keys):
-                # a torn line (a writer stopped mid-line) joins the next key: which
-                # entries were written is unknown, so the folder is read again
-                self._read_all()
-                return list(self._by_key.values())
             for key in dict.fromkeys(keys):  # each key once, in order
-                record = read_record(self.folder / f"{key}.json")
-                if record is None:
-                    self._by_key.pop(key, None)
-                else:
-                    self._by_key[key] = record
+                self._read_one(key)
         return list(self._by_key.values())
+
+    def compact_if_due(self) -> bool:
+        """Compact the journal's list of writes when it is due (blocking).
+
+        Call it holding the journal's send lock (``journal.changes.compaction_due``:
+        many more lines than entries; the entries as :meth:`records` last counted them,
+        else listed). A failure
+        to write the new list is logged and leaves the old one.
+
+        :return: whether the list was compacted.
+        """
+        known = len(self._by_key) if self._changes.offset >= 0 else None
+        if not changes.compaction_due(self.folder, known):
+            return False
+        try:
+            lines = changes.compact(self.folder)
+        except OSError as exc:
+            LOGGER.warning(
+                "the journal's list of writes in %s was not compacted: %s",
+                self.folder,
+                exc,
+            )
+            return False
+        LOGGER.info(
+            "the journal's list of writes in %s was compacted to %d lines",
+            self.folder,
+            lines,
+        )
+        return True

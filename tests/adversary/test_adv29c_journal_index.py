@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 from mech_catalogue_cli.mcp_server import spending
-from mech_catalogue_cli.mcp_server.market import CHANGES_FILE, Journal
+from mech_catalogue_cli.mcp_server.journal import CHANGES_FILE, Journal
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
 from tests.test_mcp_spend_index import entry

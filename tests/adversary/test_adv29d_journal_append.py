@@ -47,7 +47,7 @@ from typing import Any
 import pytest
 
 from mech_catalogue_cli.mcp_server import market, spending
-from mech_catalogue_cli.mcp_server.market import Journal
+from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
 from tests.test_mcp_spend_index import entry

@@ -30,10 +30,10 @@ import pytest
 
 from mech_catalogue_cli.mcp_server import sending as sending_module
 from mech_catalogue_cli.mcp_server.ipfs import Uploaded
+from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import (
     STATUS_DOES_NOT_EXIST,
     STATUS_REQUESTED_PRIORITY,
-    Journal,
     MarketError,
     SignedRequest,
 )

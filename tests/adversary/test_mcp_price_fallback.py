@@ -31,7 +31,8 @@ import pytest
 
 from mech_catalogue_cli.mcp_server import sending as sending_module
 from mech_catalogue_cli.mcp_server.ipfs import Uploaded
-from mech_catalogue_cli.mcp_server.market import Journal, MarketError
+from mech_catalogue_cli.mcp_server.journal import Journal
+from mech_catalogue_cli.mcp_server.market import MarketError
 from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Offer
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool

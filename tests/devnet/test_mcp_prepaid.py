@@ -37,7 +37,7 @@ from web3 import Web3
 from web3.types import RPCEndpoint
 
 from mech_catalogue_cli.app import cli
-from mech_catalogue_cli.mcp_server.market import Journal
+from mech_catalogue_cli.mcp_server.journal import Journal
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import tracker_key
 from tests.devnet.mcp_helpers import (

@@ -29,12 +29,8 @@ import pytest
 from mcp import Client
 from web3 import Web3
 
-from mech_catalogue_cli.mcp_server.market import (
-    Journal,
-    JournalEntry,
-    JournalError,
-    Marketplace,
-)
+from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry, JournalError
+from mech_catalogue_cli.mcp_server.market import Marketplace
 from mech_catalogue_cli.mcp_server.payment import TokenPayer
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import tracker_key

@@ -1,0 +1,174 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The journal's list of writes (``<state-dir>/calls/changes.log``), and its compaction.
+
+Every :meth:`.store.Journal.save` appends the entry's key, one line, after the entry's
+rename (:func:`append`), so a reader (:class:`ChangesReader`, used by
+``spending.JournalIndex``) re-reads only the entries written since it last looked, by
+any server process sharing the folder.
+
+The list only ever grows, so it is compacted (:func:`compact`) when it holds many more
+lines than the folder holds entries (:func:`compaction_due`): a new list of one line per
+entry is written beside it, flushed to disk, and renamed over it (then the folder is
+flushed too). The entries themselves are the journal: the list is an index of them. A
+reader that finds the list replaced (another file: its inode changed, or it shrank)
+reads the folder again, so whatever step a compaction stops at (a crash), every entry,
+and so every payment, is still counted: before the rename the old list is whole, after
+it the new one is, and a writer's append that lands in the old list after the rename is
+seen by that folder read. A left-over temporary list (:data:`COMPACT_TMP`) is not an
+entry (not ``*.json``) and is replaced by the next compaction.
+"""
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+#: the journal's list of writes, in ``<dir>/calls/``: one line (a call key) per entry
+#: written, appended after the entry's rename
+CHANGES_FILE = "changes.log"
+#: the compacted list while it is written, renamed over :data:`CHANGES_FILE` when whole
+COMPACT_TMP = "changes.log.compacting"
+#: bytes of one line: a call key (64 hex) and its newline
+LINE_BYTES = 65
+#: compacted when it holds this many times more lines than there are entries ...
+COMPACT_RATIO = 4
+#: ... and at least this many lines (650 kB): below that re-reading it costs nothing
+COMPACT_MIN_LINES = 10_000
+#: most bytes of the list read at once (about 15,000 lines)
+_CHUNK = 1 << 20
+
+
+def append(folder: Path, key: str) -> None:
+    """Append one entry's key to the folder's list of writes.
+
+    One write of one short line in append mode: atomic against other writers (lines of
+    processes sharing the folder do not interleave).
+
+    :param folder: the journal folder (``<state-dir>/calls``).
+    :param key: the call key (64 hex).
+    """
+    with open(folder / CHANGES_FILE, "a", encoding="ascii") as changes:
+        changes.write(f"{key}\n")
+
+
+def compaction_due(folder: Path, entries: Optional[int] = None) -> bool:
+    """Whether the list of writes holds so many more lines than entries it is compacted.
+
+    :param folder: the journal folder.
+    :param entries: the entries the folder holds, as last counted (None: counted here,
+        only when the list is long enough to matter).
+    :return: True when it has at least :data:`COMPACT_MIN_LINES` lines and
+        :data:`COMPACT_RATIO` times the entries.
+    """
+    try:
+        lines = (folder / CHANGES_FILE).stat().st_size // LINE_BYTES
+    except FileNotFoundError:
+        return False
+    if lines < COMPACT_MIN_LINES:
+        return False
+    if entries is None:
+        entries = sum(1 for _ in folder.glob("*.json"))
+    return lines >= COMPACT_RATIO * entries
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Flush a folder's entries (the rename) to disk."""
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def compact(folder: Path) -> int:
+    """Replace the list of writes by one line per entry of the folder (blocking).
+
+    Call it holding the journal's send lock (``Journal.send_lock``): one compaction at a
+    time. Writes :data:`COMPACT_TMP`, flushes it, renames it over :data:`CHANGES_FILE`
+    and flushes the folder; a stop at any step leaves a whole list (the old or the new),
+    and readers read the folder again when they find it replaced.
+
+    :param folder: the journal folder.
+    :return: the lines of the new list (``OSError`` is raised when it cannot be written;
+        the old list then stays).
+    """
+    keys = sorted(path.stem for path in folder.glob("*.json"))
+    tmp = folder / COMPACT_TMP
+    with open(tmp, "w", encoding="ascii") as handle:
+        handle.write("".join(f"{key}\n" for key in keys))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, folder / CHANGES_FILE)
+    _fsync_folder(folder)
+    return len(keys)
+
+
+@dataclass
+class ChangesReader:
+    """Reads the keys appended to a folder's list of writes since it last looked.
+
+    :param folder: the journal folder.
+    :param offset: bytes of the list consumed (-1: not read yet).
+    :param identity: ``(st_dev, st_ino)`` of the list read (another file: replaced).
+    """
+
+    folder: Path
+    offset: int = -1
+    identity: Optional[tuple] = None
+
+    def start(self) -> None:
+        """Take the list as it is now as read (before the caller reads the whole folder).
+
+        What is appended while the folder is read is read again after: harmless.
+        """
+        try:
+            stat = (self.folder / CHANGES_FILE).stat()
+        except FileNotFoundError:
+            self.offset, self.identity = 0, None
+            return
+        self.offset, self.identity = stat.st_size, (stat.st_dev, stat.st_ino)
+
+    def since(self) -> Optional[List[str]]:
+        """The keys appended since the last look (complete lines only).
+
+        :return: the lines, in order (a torn line is returned as read: the caller checks
+            each is a key), or None when the folder must be read again: never read yet,
+            the list went away, shrank, or was replaced by another file (a compaction).
+        """
+        if self.offset < 0:
+            return None
+        try:
+            handle = open(self.folder / CHANGES_FILE, "rb")  # pylint: disable=R1732
+        except FileNotFoundError:
+            return None if self.offset > 0 or self.identity is not None else []
+        with handle:
+            stat = os.fstat(handle.fileno())
+            identity = (stat.st_dev, stat.st_ino)
+            if self.identity is not None and identity != self.identity:
+                return None
+            if stat.st_size < self.offset:
+                return None
+            self.identity = identity
+            keys: List[str] = []
+            while self.offset < stat.st_size:
+                handle.seek(self.offset)
+                chunk = handle.read(min(_CHUNK, stat.st_size - self.offset))
+                complete = chunk.rfind(b"\n") + 1
+                if complete == 0:  # a line still being written: next time
+                    break
+                keys.extend(chunk[:complete].decode("ascii", "replace").split())
+                self.offset += complete
+        return keys
