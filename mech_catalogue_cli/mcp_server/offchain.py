@@ -224,6 +224,7 @@ class OffchainPoster:
         cid: str,
         digest: str,
         endpoint: str,
+        nonce: Optional[int] = None,
     ) -> JournalEntry:
         """Derive the request id and sign it (blocking); nothing is posted.
 
@@ -235,10 +236,14 @@ class OffchainPoster:
         :param cid: the payload's CID.
         :param digest: the payload's digest, 0x + 64 hex (the request data).
         :param endpoint: the mech's validated endpoint.
+        :param nonce: the requester's marketplace nonce to sign at (None:
+            ``mapNonces(requester)`` now; the sender chooses it past the requests still
+            outstanding: ``.outstanding``).
         :return: the entry to journal before posting (status ``prepared``).
         """
         market = self.market
-        nonce = market.market_nonce()
+        if nonce is None:
+            nonce = market.market_nonce()
         rid = request_id(
             self.chain_id(),
             market.address,

@@ -23,9 +23,11 @@ unit (wei for native and OLAS, 1e-6 USDC for USDC) and are said in whole units t
 """
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from mech_catalogue_core.model.payment import ASSET_NATIVE, say_amount
+
+from .outstanding import Hold
 
 #: ``--spend-window`` by default: what ``--max-spend`` caps is the spending of the last
 #: 24 hours, across restarts of the server on the same ``--state-dir``
@@ -44,6 +46,9 @@ class PaidRecord:
         counts against every asset's cap, since its asset is unknown too.
     :param asset: ``model.payment.ASSETS`` key of the entry's payment type ("" for an
         unreadable entry or an unknown type).
+    :param holds: the entry's off-chain requests that may still be settled
+        (:func:`.outstanding.holds_of`; empty for an on-chain call): the nonces they
+        hold, whatever their window.
     """
 
     request_id: str
@@ -51,6 +56,7 @@ class PaidRecord:
     written_at: float
     problem: str = ""
     asset: str = ASSET_NATIVE
+    holds: Tuple[Hold, ...] = ()
 
 
 @dataclass
@@ -69,9 +75,11 @@ class SpendLedger:
     :param earlier_requests: how many requests those are.
     :param unreadable: why a journal entry within the window could not be read ("":
         none); nothing is paid while one stays, since its price is unknown.
-    :param refunded: this run's requests that were mined and reverted (their journal
-        entries stay, and are not counted; an earlier run's reverted request is, to be
-        safe: the journal does not say it reverted).
+    :param refunded: this run's requests that were mined and reverted, or off-chain
+        ones whose nonce passed unsettled (their journal entries stay, and are not
+        counted; an earlier run's reverted request is, to be safe: the journal does
+        not say it reverted; an off-chain one's entry says it passed).
+    :param prices: what :meth:`record` counted for each of ``requests``.
     :param asset: the ``model.payment.ASSETS`` key this ledger counts (``native``,
         ``olas``, ``usdc``): journal records of other assets are not counted.
     """
@@ -85,6 +93,7 @@ class SpendLedger:
     unreadable: str = ""
     refunded: List[str] = field(default_factory=list)
     asset: str = ASSET_NATIVE
+    prices: Dict[str, int] = field(default_factory=dict)
 
     def count_journal(self, records: Sequence[PaidRecord], now: float) -> None:
         """Count the journal's requests of this asset within the window, except this run's.
@@ -159,14 +168,40 @@ class SpendLedger:
         """
         self.spent += price
         self.requests.append(request_id)
+        self.prices[request_id] = self.prices.get(request_id, 0) + price
+
+    def replace(self, earlier: Sequence[str], price: int, request_id: str) -> None:
+        """Count a call's request signed again in place of its earlier ones.
+
+        The requests of one off-chain call that may still be settled hold one nonce, so
+        at most one is ever settled: the call counts ``price`` (the highest of them)
+        once, under its current id (the one its journal entry names).
+
+        :param earlier: the call's earlier request ids (those this run did not count
+            are ignored).
+        :param price: what the call counts now, smallest units of ``asset``.
+        :param request_id: its current request id.
+        """
+        for rid in earlier:
+            if rid in self.requests and rid != request_id:
+                self.requests.remove(rid)
+                self.spent -= self.prices.pop(rid, 0)
+        if request_id in self.requests:
+            self.requests.remove(request_id)
+            self.spent -= self.prices.pop(request_id, 0)
+        self.record(price, request_id)
 
     def refund(self, price: int, request_id: str) -> None:
-        """Take back a request counted by :meth:`record` that was mined and reverted.
+        """Take back a request counted by :meth:`record` that can never be paid.
+
+        Only for a request the chain shows unpaid: mined and reverted, or an off-chain
+        request whose nonce the requester's nonce passed unsettled (its journal entry
+        records it, so the journal no longer counts it either).
 
         :param price: counted for it, smallest units of ``asset``.
         :param request_id: its request id.
         """
         if request_id in self.requests:
             self.requests.remove(request_id)
-            self.spent -= price
+            self.spent -= self.prices.pop(request_id, price)
             self.refunded.append(request_id)

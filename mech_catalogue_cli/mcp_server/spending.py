@@ -43,6 +43,7 @@ from mech_catalogue_core.model.payment import payment_terms
 from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
+from .outstanding import counted_price, holds_of
 from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
@@ -73,18 +74,19 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             asset="",
         )
     try:
-        # a call's automatic deposit (--auto-prepay) counts, at least its price
-        price = max(entry.price, deposit_counted(entry.extra))
+        # a call's automatic deposit (--auto-prepay) counts, at least its price; an
+        # off-chain call the highest price of its requests that may still be settled
+        # (refused ones too: the mech holds them signed; .outstanding.counted_price)
+        price = max(counted_price(entry), deposit_counted(entry.extra))
     except ValueError as exc:
         return PaidRecord("", 0, written_at, f"journal entry {path}: {exc}", asset="")
-    # an off-chain request its mech refused counts too: the mech holds the signed
-    # request and can still settle it on chain
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
         price,
         entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
+        holds=holds_of(entry),
     )
 
 
