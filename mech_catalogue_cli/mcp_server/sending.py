@@ -76,6 +76,7 @@ from .market import (
     SignedRequest,
 )
 from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
+from .offers import Offer, send_time_refusal
 from .outstanding import (
     Hold,
     blocking_hold,
@@ -92,7 +93,6 @@ from .outstanding import (
     settle_on,
     stranding_text,
 )
-from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
@@ -813,9 +813,13 @@ class RequestSender:
                 )
             LOGGER.warning("mech %s is called on chain: %s", offer.address, unsigned)
             return False
-        if held or mode is OffchainMode.ONLY or (
-            self.auto_prepay is not None
-            and self.auto_prepay.opted_for(offer.payment_type)
+        if (
+            held
+            or mode is OffchainMode.ONLY
+            or (
+                self.auto_prepay is not None
+                and self.auto_prepay.opted_for(offer.payment_type)
+            )
         ):
             return True  # the mech says whether the balance covers it (402)
         try:
