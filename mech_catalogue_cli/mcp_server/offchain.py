@@ -214,7 +214,7 @@ class OffchainPoster:
         """
         return self.payer.funds(payment_type).prepaid
 
-    def prepare(  # pylint: disable=too-many-arguments
+    def prepare(  # pylint: disable=too-many-arguments,too-many-positional-arguments
         self,
         key: str,
         tool: str,
