@@ -175,7 +175,7 @@ def test_the_settled_earlier_request_becomes_the_one_waited_for(
 def test_requests_whose_nonce_passed_count_nothing_in_the_journal_or_the_run(
     tmp_path: Path,
 ) -> None:
-    """Marked passed: the journal counts 0 and the run's refund is not counted again."""
+    """Marked passed: the journal counts 0, and so does the run once it releases them."""
     journal = Journal(tmp_path)
     first = signed("0x" + "33" * 32, PRICE)
     second = signed("0x" + "55" * 32, PRICE, accepted=True)
@@ -186,10 +186,34 @@ def test_requests_whose_nonce_passed_count_nothing_in_the_journal_or_the_run(
     journal.save(second)
     (record,) = journal_records(journal.folder)
     assert record.price == 0 and not record.holds
-    ledger = SpendLedger(max_spend=PRICE, window=None)
+    ledger = SpendLedger(max_spend=PRICE, window=3600.0)
     ledger.record(PRICE, second.request_id)
-    ledger.refund(PRICE, second.request_id)
-    assert ledger.spent == 0 and ledger.refusal(PRICE) is None
+    ledger.release(second.request_id)
+    ledger.count_journal(journal_records(journal.folder), 2000.0)
+    assert (ledger.spent, ledger.earlier) == (0, 0)
+    assert ledger.refusal(PRICE) is None
+
+
+def test_a_released_current_request_still_counts_its_call_s_earlier_one(
+    tmp_path: Path,
+) -> None:
+    """The cap's release of the current request leaves an earlier one of the call counted."""
+    # the earlier request, at the same nonce, may be the one the mech settled: the
+    # release (``offchain.release_unsettleable``) is about the current id only
+    journal = Journal(tmp_path)
+    first = signed("0x" + "33" * 32, PRICE)
+    second = signed("0x" + "55" * 32, PRICE - 1)
+    remember_attempt(second, first)
+    second.extra["offchain"]["released"] = {"market_nonce": 4, "block": 99}
+    journal.save(second)
+    (record,) = journal_records(journal.folder)
+    assert record.price == PRICE and record.unsettled_nonce == -1
+    assert [h.request_id for h in record.holds] == [first.request_id]
+    ledger = SpendLedger(max_spend=PRICE, window=3600.0)
+    ledger.record(PRICE - 1, second.request_id)
+    ledger.release(second.request_id)
+    ledger.count_journal(journal_records(journal.folder), 2000.0)
+    assert ledger.spent + ledger.earlier == PRICE
 
 
 def test_a_refused_request_is_never_given_back_to_the_cap_while_outstanding(

@@ -47,7 +47,12 @@ from .auto_prepay import AutoPrepayer
 from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
-from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
+from .offchain import (
+    OffchainMode,
+    OffchainPoster,
+    OffchainRefusal,
+    release_unsettleable,
+)
 from .offers import Offer
 from .outstanding import (
     Hold,
@@ -67,7 +72,7 @@ from .outstanding import (
 )
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
-from .spend_cap import SpendLedger
+from .spend_cap import PaidRecord, SpendLedger
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -199,8 +204,14 @@ class OffchainSending:
         market, journal = self.market, self.journal
         assert market is not None and journal is not None  # nosec
         holds = holds_of(entry)
+        # the nonce and every status at one block: a request settled between two
+        # reads at the head would otherwise look passed unsettled
+        block = await anyio.to_thread.run_sync(market.head)
+        chain_nonce = await anyio.to_thread.run_sync(market.market_nonce, block)
         for hold in holds:
-            status = await anyio.to_thread.run_sync(market.status, hold.request_id)
+            status = await anyio.to_thread.run_sync(
+                market.status, hold.request_id, block
+            )
             if status != STATUS_DOES_NOT_EXIST:
                 if hold.request_id != entry.request_id:
                     settle_on(entry, hold.request_id)  # an earlier attempt was settled
@@ -213,7 +224,6 @@ class OffchainSending:
                 entry.status = CallStatus.SENT
                 journal.save(entry)
                 return entry
-        chain_nonce = await anyio.to_thread.run_sync(market.market_nonce)
         live = outstanding(holds, chain_nonce)
         # a call re-signs only while none of its requests is accepted: an accepted one
         # is its current request
@@ -230,7 +240,7 @@ class OffchainSending:
         asset = payment_terms(entry.payment_type).asset
         ledger = self.token_ledgers.get(asset, self.ledger)
         for hold in marked:
-            ledger.refund(hold.price, hold.request_id)
+            ledger.release(hold.request_id)  # the entry now counts them 0 too
         if any(hold.accepted for hold in marked):
             return passed_text(entry, marked, chain_nonce)
         return OffchainRetry(entry, None)
@@ -272,6 +282,26 @@ class OffchainSending:
         window = await anyio.to_thread.run_sync(market.longest_response_timeout)
         blocker = onchain_blocker(holds, chain_nonce, time.time(), window)
         return stranding_text(blocker, chain_nonce, window) if blocker else ""
+
+    async def _released(self, records: List[PaidRecord]) -> bool:
+        """Release the refused off-chain requests that can never be settled.
+
+        :param records: the journal's records.
+        :return: whether any was released (its price no longer counts, in this run's
+            ledger either: :func:`.offchain.release_unsettleable`; the journal's entry
+            says what it still counts, e.g. an earlier request of its call).
+        """
+        if self.offchain is None or self.journal is None:
+            return False
+        if not any(record.unsettled_nonce >= 0 for record in records):
+            return False
+        released = await anyio.to_thread.run_sync(
+            release_unsettleable, self.offchain, self.journal, records
+        )
+        for entry in released:
+            asset = payment_terms(entry.payment_type).asset
+            self.token_ledgers.get(asset, self.ledger).release(entry.request_id)
+        return bool(released)
 
     async def _offchain_way(  # pylint: disable=too-many-return-statements
         self, offer: Offer, price: int, retry: Optional[OffchainRetry] = None

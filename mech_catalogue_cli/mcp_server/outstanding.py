@@ -101,10 +101,14 @@ def current_passed(entry: JournalEntry) -> bool:
     """Whether the entry's current off-chain request is known never to be settled.
 
     :param entry: a call's journal entry.
-    :return: True when ``extra.offchain.passed`` (the nonce passed it unsettled).
+    :return: True when ``extra.offchain.passed`` (its call found the nonce passed it
+        unsettled) or ``extra.offchain.released`` (the spending cap's check of a
+        refused request, ``offchain.release_unsettleable``).
     """
     offchain = entry.extra.get("offchain")
-    return isinstance(offchain, dict) and offchain.get("passed") is True
+    return isinstance(offchain, dict) and (
+        offchain.get("passed") is True or "released" in offchain
+    )
 
 
 def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
@@ -210,6 +214,7 @@ def settle_on(entry: JournalEntry, request_id: str) -> None:
     entry.request_id = request_id
     offchain["accepted"] = True  # settled on chain: the mech took it
     offchain.pop("passed", None)
+    offchain.pop("released", None)  # a release applies to the request it replaced
     entry.extra["offchain"] = offchain
     entry.extra[ATTEMPTS_KEY] = attempts
 

@@ -46,6 +46,11 @@ class PaidRecord:
         counts against every asset's cap, since its asset is unknown too.
     :param asset: ``model.payment.ASSETS`` key of the entry's payment type ("" for an
         unreadable entry or an unknown type).
+    :param key: the entry's call key ("" when unknown).
+    :param unsettled_nonce: for an off-chain request its mech did not accept (and whose
+        release the chain has not shown yet), the requester's marketplace nonce it was
+        signed at: it counts while the mech may still settle it (``offchain.py``,
+        :func:`.offchain.release_unsettleable`); -1 for every other entry.
     :param holds: the entry's off-chain requests that may still be settled
         (:func:`.outstanding.holds_of`; empty for an on-chain call): the nonces they
         hold, whatever their window.
@@ -56,6 +61,8 @@ class PaidRecord:
     written_at: float
     problem: str = ""
     asset: str = ASSET_NATIVE
+    key: str = ""
+    unsettled_nonce: int = -1
     holds: Tuple[Hold, ...] = ()
 
 
@@ -75,10 +82,11 @@ class SpendLedger:
     :param earlier_requests: how many requests those are.
     :param unreadable: why a journal entry within the window could not be read ("":
         none); nothing is paid while one stays, since its price is unknown.
-    :param refunded: this run's requests that were mined and reverted, or off-chain
-        ones whose nonce passed unsettled (their journal entries stay, and are not
-        counted; an earlier run's reverted request is, to be safe: the journal does
-        not say it reverted; an off-chain one's entry says it passed).
+    :param refunded: this run's requests that were mined and reverted (their journal
+        entries stay, and are not counted; an earlier run's reverted request is, to be
+        safe: the journal does not say it reverted). Off-chain requests that can never
+        be settled are not refunded but released (:meth:`release`): their entries say
+        so and count what is left.
     :param prices: what :meth:`record` counted for each of ``requests``.
     :param asset: the ``model.payment.ASSETS`` key this ledger counts (``native``,
         ``olas``, ``usdc``): journal records of other assets are not counted.
@@ -191,12 +199,25 @@ class SpendLedger:
             self.spent -= self.prices.pop(request_id, 0)
         self.record(price, request_id)
 
+    def release(self, request_id: str) -> None:
+        """Stop counting a request of this run; its journal entry says what it counts.
+
+        For an off-chain request the chain shows can never be settled: its entry records
+        it (``released`` or ``passed``), so :meth:`count_journal` reads what the entry
+        still counts (an automatic deposit, an earlier request of its call that may
+        still be settled) instead of leaving the entry out as :meth:`refund` does.
+
+        :param request_id: its request id.
+        """
+        if request_id in self.requests:
+            self.requests.remove(request_id)
+            self.spent -= self.prices.pop(request_id, 0)
+
     def refund(self, price: int, request_id: str) -> None:
         """Take back a request counted by :meth:`record` that can never be paid.
 
-        Only for a request the chain shows unpaid: mined and reverted, or an off-chain
-        request whose nonce the requester's nonce passed unsettled (its journal entry
-        records it, so the journal no longer counts it either).
+        Only for an on-chain request the chain shows unpaid (mined and reverted): its
+        journal entry is left out of :meth:`count_journal` from then on.
 
         :param price: counted for it, smallest units of ``asset``.
         :param request_id: its request id.

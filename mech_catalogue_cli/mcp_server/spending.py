@@ -39,11 +39,12 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from mech_catalogue_core.model.payment import payment_terms
+from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
-from .outstanding import counted_price, holds_of
+from .outstanding import counted_price, current_passed, holds_of
 from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
@@ -74,18 +75,30 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             asset="",
         )
     try:
-        # a call's automatic deposit (--auto-prepay) counts, at least its price; an
-        # off-chain call the highest price of its requests that may still be settled
-        # (refused ones too: the mech holds them signed; .outstanding.counted_price)
-        price = max(counted_price(entry), deposit_counted(entry.extra))
+        # a call's automatic deposit (--auto-prepay) counts, at least its price
+        deposit = deposit_counted(entry.extra)
     except ValueError as exc:
         return PaidRecord("", 0, written_at, f"journal entry {path}: {exc}", asset="")
+    # an off-chain call counts the highest price of its requests that may still be
+    # settled (.outstanding.counted_price): refused ones too, the mech holds them
+    # signed, until the chain shows they no longer can be (the current one's release,
+    # ``offchain.release_unsettleable``, or ``passed``: then only a deposit counts)
+    offchain = entry.extra.get("offchain")
+    unaccepted = isinstance(offchain, dict) and offchain.get("accepted") is not True
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
-        price,
+        max(counted_price(entry), deposit),
         entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
+        key=entry.key,
+        unsettled_nonce=(
+            entry.market_nonce
+            if unaccepted
+            and not current_passed(entry)
+            and entry.status == CallStatus.PREPARED
+            else -1
+        ),
         holds=holds_of(entry),
     )
 

@@ -46,8 +46,8 @@ from typing import Any
 
 import pytest
 
-from mech_catalogue_cli.mcp_server import market, spending
-from mech_catalogue_cli.mcp_server.journal import Journal
+from mech_catalogue_cli.mcp_server import spending
+from mech_catalogue_cli.mcp_server.journal import Journal, changes
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
 from tests.test_mcp_spend_index import entry
@@ -73,11 +73,11 @@ def test_an_entry_whose_changes_line_failed_is_still_counted(
     real_open = open
 
     def full_disk_for_the_changes_file(path: Any, mode: str = "r", **kw: Any) -> Any:
-        if Path(path).name == market.CHANGES_FILE and "a" in mode:
+        if Path(path).name == changes.CHANGES_FILE and "a" in mode:
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_open(path, mode, **kw)
 
-    monkeypatch.setattr(market, "open", full_disk_for_the_changes_file, raising=False)
+    monkeypatch.setattr(changes, "open", full_disk_for_the_changes_file, raising=False)
     with pytest.raises(OSError):
         journal.save(entry(2, price=40))  # signed, priced, journalled: a retry sends it
     monkeypatch.undo()
