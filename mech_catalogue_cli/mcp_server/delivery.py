@@ -25,7 +25,7 @@ confirmed, within ``--max-price``) (:func:`.offers.check_delivery`).
 
 import logging
 import time
-from typing import Any, Dict, Union
+from typing import Any, Awaitable, Callable, Dict, Optional, Union
 
 import anyio
 import mcp_types as types
@@ -41,6 +41,8 @@ from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
+#: an off-chain call's entry -> the entry to wait for, or why nothing is waited for
+OffchainTarget = Callable[[JournalEntry], Awaitable[Union[JournalEntry, str]]]
 
 
 def _paid(entry: JournalEntry) -> str:
@@ -52,17 +54,24 @@ class DeliveryReader:
     """Waits for a paid request's delivery and turns the answer into a call result."""
 
     def __init__(
-        self, market: Marketplace, journal: Journal, settings: CallSettings
+        self,
+        market: Marketplace,
+        journal: Journal,
+        settings: CallSettings,
+        offchain_target: Optional[OffchainTarget] = None,
     ) -> None:
         """Keep the pieces a read needs.
 
         :param market: the marketplace.
         :param journal: the call journal.
         :param settings: call settings (gateway, timeouts, poll interval).
+        :param offchain_target: which of an off-chain call's requests to wait for, or
+            why none (``sending.RequestSender.offchain_target``; None: the entry's).
         """
         self.market = market
         self.journal = journal
         self.settings = settings
+        self.offchain_target = offchain_target
 
     async def progress(
         self, session: Any, done: float, total: float, message: str
@@ -120,6 +129,25 @@ class DeliveryReader:
             # was cancelled before this one was sent (.cancel)
             meta["cancelled_request"] = entry.extra["cancelled"]
         try:
+            if (
+                self.offchain_target is not None
+                and entry.status == CallStatus.SENT
+                and "offchain" in entry.extra
+            ):
+                # every request signed for the call: the settled one, or why none can be
+                target = await self.offchain_target(entry)
+                if isinstance(target, str):
+                    meta["seconds"] = timer.marks
+                    return error_result(f"{tool.name}: {target}", meta)
+                if target.request_id != entry.request_id:
+                    entry = target
+                    meta.update(
+                        request_id=entry.request_id,
+                        request_id_decimal=str(int(entry.request_id, 16)),
+                        mech=entry.mech,
+                        price_wei=str(entry.price),
+                        price_units=_paid(entry),
+                    )
             delivered = await self.wait_for_delivery(tool, entry, timer, session, meta)
             if isinstance(delivered, types.CallToolResult):
                 return delivered
@@ -181,7 +209,8 @@ class DeliveryReader:
                 if "offchain" in entry.extra:
                     where = (
                         "posted to its endpoint and accepted; the mech charges the "
-                        "prepaid balance when it settles it on chain"
+                        "prepaid balance when it settles it on chain; "
+                        + await self._nonce_words(entry)
                     )
                 else:
                     where = f"tx {entry.tx_hash}; it stays paid on chain"
@@ -199,6 +228,33 @@ class DeliveryReader:
                 f"waiting for mech {entry.mech} to deliver request {entry.request_id}",
             )
             await anyio.sleep(self.settings.delivery_poll)
+
+    async def _nonce_words(self, entry: JournalEntry) -> str:
+        """What an off-chain request waits on: its nonce against the marketplace's.
+
+        The marketplace settles a signed request only at the requester's nonce it was
+        signed at (``outstanding``), so a wait says which.
+
+        :param entry: the call's off-chain entry.
+        :return: a clause.
+        """
+        try:
+            now = await anyio.to_thread.run_sync(self.market.market_nonce)
+        except MarketError as exc:
+            return f"signed at nonce {entry.market_nonce} (the nonce now unread: {exc})"
+        if now == entry.market_nonce:
+            return f"signed at nonce {entry.market_nonce}, the next one to be settled"
+        if now < entry.market_nonce:
+            return (
+                f"signed at nonce {entry.market_nonce}: it can be settled only after "
+                f"this requester's requests at nonces {now} to "
+                f"{entry.market_nonce - 1} (the marketplace is at {now})"
+            )
+        return (
+            f"signed at nonce {entry.market_nonce}, which the marketplace passed (now "
+            f"{now}): unless it was just settled, it never can be; calling again says "
+            "which"
+        )
 
     async def corrected_request_id(self, entry: JournalEntry) -> bool:
         """Whether a request id that does not exist was mined under another (corrected).

@@ -220,7 +220,7 @@ class OffchainPoster:
         """
         return self.payer.funds(payment_type).prepaid
 
-    def prepare(  # pylint: disable=too-many-arguments
+    def prepare(  # pylint: disable=too-many-arguments,too-many-positional-arguments
         self,
         key: str,
         tool: str,
@@ -230,6 +230,7 @@ class OffchainPoster:
         cid: str,
         digest: str,
         endpoint: str,
+        nonce: Optional[int] = None,
     ) -> JournalEntry:
         """Derive the request id and sign it (blocking); nothing is posted.
 
@@ -241,10 +242,14 @@ class OffchainPoster:
         :param cid: the payload's CID.
         :param digest: the payload's digest, 0x + 64 hex (the request data).
         :param endpoint: the mech's validated endpoint.
+        :param nonce: the requester's marketplace nonce to sign at (None:
+            ``mapNonces(requester)`` now; the sender chooses it past the requests still
+            outstanding: ``.outstanding``).
         :return: the entry to journal before posting (status ``prepared``).
         """
         market = self.market
-        nonce = market.market_nonce()
+        if nonce is None:
+            nonce = market.market_nonce()
         rid = request_id(
             self.chain_id(),
             market.address,

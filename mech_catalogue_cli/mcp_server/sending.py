@@ -36,13 +36,10 @@ and other server processes.
 import json
 import logging
 import time
-from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
-from filelock import Timeout
-from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
 from mech_catalogue_core.ipfs.unixfs import root_digest
 from mech_catalogue_core.model.payment import (
     ASSET_NATIVE,
@@ -64,11 +61,12 @@ from .market import (
     RequestReverted,
     SignedRequest,
 )
-from .offchain import (
-    OffchainMode,
-    OffchainPoster,
-    OffchainRefusal,
-    release_unsettleable,
+from .offchain import OffchainMode, OffchainPoster
+from .offchain_sending import (
+    OffchainRetry,
+    OffchainSending,
+    PriceRefusal,
+    refusal_with,
 )
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
@@ -76,29 +74,13 @@ from .recall import resume_from_chain
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
-from .spend_cap import PaidRecord, SpendLedger
+from .spend_cap import SpendLedger
 from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 
-class PriceRefusal(str):
-    """Why an offer was not paid (its price or this requester's funds now): try the next.
-
-    ``payment`` holds the payment decision behind it (``Payment.to_dict``), when one was
-    made, for the result's ``_meta``.
-    """
-
-    payment: Optional[Dict[str, Any]] = None
-
-
-def _refusal_with(text: str, payment: Dict[str, Any]) -> PriceRefusal:
-    refusal = PriceRefusal(text)
-    refusal.payment = payment
-    return refusal
-
-
-class RequestSender:
+class RequestSender(OffchainSending):
     """Sends a call's request to one offer, or finds it already sent."""
 
     def __init__(
@@ -197,7 +179,7 @@ class RequestSender:
             return "", self._request_value(offer)
         if plan.status is not PaymentStatus.PAYABLE:
             why = f"mech {offer.address}: {plan.reason or plan.status}"
-            return _refusal_with(why, plan.to_dict()), {}
+            return refusal_with(why, plan.to_dict()), {}
         return "", self._request_value(offer, plan)
 
     def _funds_changed(self, offer: Offer, price: int) -> Optional[PriceRefusal]:
@@ -219,7 +201,7 @@ class RequestSender:
             return None
         if plan.status is PaymentStatus.PAYABLE:
             return None
-        return _refusal_with(
+        return refusal_with(
             f"mech {offer.address}: the request would not pay any more: "
             f"{plan.reason or plan.status} (this account's funds changed after they "
             "were read: an allowance revoked, or a balance spent by another "
@@ -227,17 +209,6 @@ class RequestSender:
             "the price lacks",
             plan.to_dict(),
         )
-
-    def _caps(self, offer: Offer) -> Tuple[Optional[int], SpendLedger]:
-        """The per-call cap and the run's ledger of the offer's payment asset.
-
-        :param offer: the offer (or a journal entry: its ``payment_type``).
-        :return: ``(--max-price of its asset or None, its SpendLedger)``.
-        """
-        asset = payment_terms(offer.payment_type).asset
-        if asset in self.token_ledgers:
-            return self.settings.token_max_price.get(asset), self.token_ledgers[asset]
-        return self.settings.max_price, self.ledger
 
     def dry_run(
         self, tool: ServedTool, offer: Offer, payload: Dict[str, Any], key: str
@@ -339,13 +310,15 @@ class RequestSender:
                     f"lock for {self._lock_wait():g} s; nothing was sent: call again"
                 )
             entry = journal.load(key)
+            retry: Optional[OffchainRetry] = None
             if entry is not None and "offchain" in entry.extra:
                 again = await self._offchain_again(entry)
-                if again is not None:
-                    return again  # accepted by its mech, or settled: only wait
+                if not isinstance(again, OffchainRetry):
+                    return again  # accepted, settled, or its nonce passed: said
+                retry = again
                 if AUTO_PREPAY_KEY in entry.extra:  # its deposit is never made twice
                     carried[AUTO_PREPAY_KEY] = entry.extra[AUTO_PREPAY_KEY]
-                entry = None  # never accepted, so never paid: prepared anew below
+                entry = None  # not accepted: signed again below, the earlier kept
             if entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
                 if status == STATUS_DOES_NOT_EXIST and entry.tx_hash:
@@ -399,10 +372,14 @@ class RequestSender:
             def amount(value: int) -> str:
                 return say_amount(value, asset)
 
-            if ledger.max_spend is not None and self.index is not None:
+            records = (
+                await anyio.to_thread.run_sync(self.index.records)
+                if self.index is not None
+                else []
+            )
+            if ledger.max_spend is not None:
                 # earlier and other runs' spending of this asset too
-                records = await anyio.to_thread.run_sync(self.index.records)
-                if await self._released(records):
+                if self.index is not None and await self._released(records):
                     records = await anyio.to_thread.run_sync(self.index.records)
                 ledger.count_journal(records, time.time())
             refusal = ledger.refusal(price)
@@ -410,13 +387,23 @@ class RequestSender:
                 return refusal
             if self.index is not None:  # under the send lock: one compaction at a time
                 await anyio.to_thread.run_sync(self.index.compact_if_due)
-            way = await self._offchain_way(offer, price)
+            others = [h for r in records for h in r.holds if h.key != key]
+            way = await self._offchain_way(offer, price, retry)
             if isinstance(way, PriceRefusal):
                 return way
             if way:
-                return await self._send_offchain(
-                    tool, offer, payload, key, price, timer, carried
+                nonce = await self._offchain_nonce(
+                    others, retry, self.settings.offchain == OffchainMode.ONLY.value
                 )
+                if isinstance(nonce, int):
+                    return await self._send_offchain(
+                        tool, offer, payload, key, (price, nonce), timer, carried, retry
+                    )
+                if nonce:
+                    return nonce  # --offchain only, behind a request not accepted
+            stranding = await self._onchain_stranding(records)
+            if stranding:
+                return stranding  # an accepted off-chain request holds the nonce
             uploaded = await anyio.to_thread.run_sync(
                 upload_json,
                 self.settings.ipfs_api_url,
@@ -599,169 +586,6 @@ class RequestSender:
             )
         return None
 
-    async def _offchain_again(self, entry: JournalEntry) -> Optional[JournalEntry]:
-        """A journalled off-chain request: wait for it when its mech accepted it.
-
-        :param entry: an entry with ``extra.offchain``.
-        :return: the entry to wait for (accepted by the mech, or already settled on
-            chain), or None when it was never accepted (nothing was paid: the caller
-            prepares the call anew; the same nonce gives the same id and signature).
-        """
-        assert self.market is not None and self.journal is not None  # nosec
-        status = await anyio.to_thread.run_sync(self.market.status, entry.request_id)
-        if status != STATUS_DOES_NOT_EXIST or entry.extra["offchain"].get("accepted"):
-            if entry.status == CallStatus.PREPARED:
-                entry.status = CallStatus.SENT
-                self.journal.save(entry)
-            return entry
-        asset = payment_terms(entry.payment_type).asset
-        self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
-        return None
-
-    async def _released(self, records: List[PaidRecord]) -> bool:
-        """Release the refused off-chain requests that can never be settled.
-
-        :param records: the journal's records.
-        :return: whether any was released (its price no longer counts, in this run's
-            ledger either: :func:`.offchain.release_unsettleable`).
-        """
-        if self.offchain is None or self.journal is None:
-            return False
-        if not any(record.unsettled_nonce >= 0 for record in records):
-            return False
-        released = await anyio.to_thread.run_sync(
-            release_unsettleable, self.offchain, self.journal, records
-        )
-        for entry in released:
-            asset = payment_terms(entry.payment_type).asset
-            ledger = self.token_ledgers.get(asset, self.ledger)
-            ledger.refund(entry.price, entry.request_id)
-        return bool(released)
-
-    async def _offchain_way(  # pylint: disable=too-many-return-statements
-        self, offer: Offer, price: int
-    ) -> Union[bool, PriceRefusal]:
-        """Whether this offer is called off-chain (``--offchain``), or why it is skipped.
-
-        :param offer: the offer.
-        :param price: its price now.
-        :return: True for off-chain, False for the on-chain request, or a
-            :class:`PriceRefusal` (``only`` and no endpoint: the next offer is tried).
-        """
-        mode = OffchainMode(self.settings.offchain)
-        if mode is OffchainMode.NEVER or self.offchain is None:
-            return False
-        if not offer.endpoint:
-            if mode is OffchainMode.ONLY:
-                return PriceRefusal(
-                    f"mech {offer.address} declares no off-chain endpoint "
-                    "(--offchain only)"
-                )
-            return False
-        unsigned = await anyio.to_thread.run_sync(self.offchain.signer_refusal)
-        if unsigned:
-            if mode is OffchainMode.ONLY:
-                return PriceRefusal(
-                    f"mech {offer.address} is not called off-chain: {unsigned} "
-                    "(--offchain only)"
-                )
-            LOGGER.warning("mech %s is called on chain: %s", offer.address, unsigned)
-            return False
-        if mode is OffchainMode.ONLY or (
-            self.auto_prepay is not None
-            and self.auto_prepay.opted_for(offer.payment_type)
-        ):
-            return True  # the mech says whether the balance covers it (402)
-        try:
-            prepaid = await anyio.to_thread.run_sync(
-                self.offchain.prepaid, offer.payment_type
-            )
-        except MarketError:
-            return False  # unread: the on-chain request, which needs no balance
-        return prepaid >= price
-
-    async def _send_offchain(  # pylint: disable=too-many-arguments
-        self,
-        tool: ServedTool,
-        offer: Offer,
-        payload: Dict[str, Any],
-        key: str,
-        price: int,
-        timer: PhaseTimer,
-        carried: Dict[str, Any],
-    ) -> Union[JournalEntry, str]:
-        """Sign the request and post it to the offer's endpoint; journalled first.
-
-        A believed 402 for an asset the user opted in for (``--auto-prepay``) is
-        followed by one deposit and one retry of the same request (:mod:`.auto_prepay`).
-
-        :param tool: the tool called.
-        :param offer: the offer (with an endpoint).
-        :param payload: the request payload.
-        :param key: the call key.
-        :param price: the price now (the delivery rate signed).
-        :param timer: the call's phase timer.
-        :param carried: what an earlier attempt of the call left for this one (its
-            automatic deposit).
-        :return: the entry to wait for, or why the mech did not accept it (nothing paid
-            for the request; an :class:`OffchainRefusal` with ``deposited`` when an
-            automatic deposit was made).
-        """
-        poster, journal = self.offchain, self.journal
-        assert poster is not None and journal is not None  # nosec
-        _, digest = root_digest(payload_bytes(payload), raw_leaves=False, cid_version=0)
-        prepared = await anyio.to_thread.run_sync(
-            poster.prepare,
-            key,
-            tool.mech_tool,
-            offer.address,
-            price,
-            offer.payment_type,
-            digest_to_cid(bytes(digest), DAG_PB),
-            "0x" + bytes(digest).hex(),
-            offer.endpoint,
-        )
-        prepared.extra.update(carried)
-        journal.save(prepared)  # before the post: a retry never posts a second request
-        ledger = self._caps(offer)[1]
-        ledger.record(price, prepared.request_id)
-        refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
-        timer.lap("offchain_post")
-        auto = self.auto_prepay
-        if (
-            isinstance(refused, OffchainRefusal)
-            and refused.challenged
-            and auto is not None
-            and auto.opted_for(offer.payment_type)
-        ):
-            refused = await anyio.to_thread.run_sync(
-                auto.prepay_and_retry,
-                poster,
-                prepared,
-                payload,
-                refused,
-                ledger,
-                journal.save,
-                timer,
-            )
-        if isinstance(refused, OffchainRefusal):
-            # still counted against --max-spend: the mech holds the signed request and
-            # can settle it on chain whatever it answered (the cap errs on the safe side)
-            prepared.extra["offchain"]["refused"] = refused[:1000]
-            journal.save(prepared)
-            return refused
-        prepared.extra["offchain"]["accepted"] = True
-        prepared.status = CallStatus.SENT
-        prepared.paid_at = time.time()  # charged to the prepaid balance from now on
-        journal.save(prepared)
-        LOGGER.info(
-            "request %s posted to mech %s's endpoint for %d (no transaction)",
-            prepared.request_id,
-            prepared.mech,
-            price,
-        )
-        return prepared
-
     def refund_if_never_paid(self, entry: JournalEntry) -> None:
         """Uncount a journalled request whose nonce was mined but which is not on chain.
 
@@ -809,32 +633,6 @@ class RequestSender:
             self.market is not None and self.journal is not None
         )  # nosec: a sender exists only with both
         return correct_request_id(self.market, self.journal, entry)
-
-    def _lock_wait(self) -> float:
-        """Seconds a send waits for another process's: its reads, upload and receipt.
-
-        :return: seconds.
-        """
-        return 4 * self.settings.io_timeout
-
-    @asynccontextmanager
-    async def state_folder_lock(self) -> AsyncIterator[bool]:
-        """Hold the journal's cross-process send lock (:meth:`.journal.Journal.send_lock`).
-
-        :yield: True when held; False when another process held it past
-            :meth:`_lock_wait` (then nothing may be sent).
-        """
-        assert self.journal is not None  # nosec: a sender exists only with one
-        lock = self.journal.send_lock(self._lock_wait())
-        try:
-            await anyio.to_thread.run_sync(lock.acquire)
-        except Timeout:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            lock.release()
 
     async def resumed_from_chain(
         self, tool: ServedTool, arguments: Dict[str, Any], key: str

@@ -171,7 +171,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.sender = RequestSender(market, journal, settings, self.ledger)
         self.reader = (
-            DeliveryReader(market, journal, settings) if market and journal else None
+            DeliveryReader(market, journal, settings, self.sender.offchain_target)
+            if market and journal
+            else None
         )
         self.names = NameIndex(journal) if journal else None
         self.server: Server[Any] = _CatalogueServer(

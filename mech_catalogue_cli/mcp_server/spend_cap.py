@@ -23,9 +23,11 @@ unit (wei for native and OLAS, 1e-6 USDC for USDC) and are said in whole units t
 """
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from mech_catalogue_core.model.payment import ASSET_NATIVE, say_amount
+
+from .outstanding import Hold
 
 #: ``--spend-window`` by default: what ``--max-spend`` caps is the spending of the last
 #: 24 hours, across restarts of the server on the same ``--state-dir``
@@ -49,6 +51,9 @@ class PaidRecord:
         release the chain has not shown yet), the requester's marketplace nonce it was
         signed at: it counts while the mech may still settle it (``offchain.py``,
         :func:`.offchain.release_unsettleable`); -1 for every other entry.
+    :param holds: the entry's off-chain requests that may still be settled
+        (:func:`.outstanding.holds_of`; empty for an on-chain call): the nonces they
+        hold, whatever their window.
     """
 
     request_id: str
@@ -58,6 +63,7 @@ class PaidRecord:
     asset: str = ASSET_NATIVE
     key: str = ""
     unsettled_nonce: int = -1
+    holds: Tuple[Hold, ...] = ()
 
 
 @dataclass
@@ -78,7 +84,10 @@ class SpendLedger:
         none); nothing is paid while one stays, since its price is unknown.
     :param refunded: this run's requests that were mined and reverted (their journal
         entries stay, and are not counted; an earlier run's reverted request is, to be
-        safe: the journal does not say it reverted).
+        safe: the journal does not say it reverted). Off-chain requests that can never
+        be settled are not refunded but released (:meth:`release`): their entries say
+        so and count what is left.
+    :param prices: what :meth:`record` counted for each of ``requests``.
     :param asset: the ``model.payment.ASSETS`` key this ledger counts (``native``,
         ``olas``, ``usdc``): journal records of other assets are not counted.
     """
@@ -92,6 +101,7 @@ class SpendLedger:
     unreadable: str = ""
     refunded: List[str] = field(default_factory=list)
     asset: str = ASSET_NATIVE
+    prices: Dict[str, int] = field(default_factory=dict)
 
     def count_journal(self, records: Sequence[PaidRecord], now: float) -> None:
         """Count the journal's requests of this asset within the window, except this run's.
@@ -166,14 +176,53 @@ class SpendLedger:
         """
         self.spent += price
         self.requests.append(request_id)
+        self.prices[request_id] = self.prices.get(request_id, 0) + price
+
+    def replace(self, earlier: Sequence[str], price: int, request_id: str) -> None:
+        """Count a call's request signed again in place of its earlier ones.
+
+        The requests of one off-chain call that may still be settled hold one nonce, so
+        at most one is ever settled: the call counts ``price`` (the highest of them)
+        once, under its current id (the one its journal entry names).
+
+        :param earlier: the call's earlier request ids (those this run did not count
+            are ignored).
+        :param price: what the call counts now, smallest units of ``asset``.
+        :param request_id: its current request id.
+        """
+        for rid in earlier:
+            if rid in self.requests and rid != request_id:
+                self.requests.remove(rid)
+                self.spent -= self.prices.pop(rid, 0)
+        if request_id in self.requests:
+            self.requests.remove(request_id)
+            self.spent -= self.prices.pop(request_id, 0)
+        self.record(price, request_id)
+
+    def release(self, request_id: str) -> None:
+        """Stop counting a request of this run; its journal entry says what it counts.
+
+        For an off-chain request the chain shows can never be settled: its entry records
+        it (``released`` or ``passed``), so :meth:`count_journal` reads what the entry
+        still counts (an automatic deposit, an earlier request of its call that may
+        still be settled) instead of leaving the entry out as :meth:`refund` does.
+
+        :param request_id: its request id.
+        """
+        if request_id in self.requests:
+            self.requests.remove(request_id)
+            self.spent -= self.prices.pop(request_id, 0)
 
     def refund(self, price: int, request_id: str) -> None:
-        """Take back a request counted by :meth:`record` that was mined and reverted.
+        """Take back a request counted by :meth:`record` that can never be paid.
+
+        Only for an on-chain request the chain shows unpaid (mined and reverted): its
+        journal entry is left out of :meth:`count_journal` from then on.
 
         :param price: counted for it, smallest units of ``asset``.
         :param request_id: its request id.
         """
         if request_id in self.requests:
             self.requests.remove(request_id)
-            self.spent -= price
+            self.spent -= self.prices.pop(request_id, price)
             self.refunded.append(request_id)

@@ -44,6 +44,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
+from .outstanding import counted_price, current_passed, holds_of
 from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
@@ -78,24 +79,27 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         deposit = deposit_counted(entry.extra)
     except ValueError as exc:
         return PaidRecord("", 0, written_at, f"journal entry {path}: {exc}", asset="")
-    # an off-chain request its mech did not accept counts too: the mech holds the
-    # signed request and can settle it on chain, until the chain shows it no longer
-    # can (its release, ``offchain.release_unsettleable``: then only a deposit counts)
+    # an off-chain call counts the highest price of its requests that may still be
+    # settled (.outstanding.counted_price): refused ones too, the mech holds them
+    # signed, until the chain shows they no longer can be (the current one's release,
+    # ``offchain.release_unsettleable``, or ``passed``: then only a deposit counts)
     offchain = entry.extra.get("offchain")
     unaccepted = isinstance(offchain, dict) and offchain.get("accepted") is not True
-    released = isinstance(offchain, dict) and unaccepted and "released" in offchain
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
-        deposit if released else max(entry.price, deposit),
+        max(counted_price(entry), deposit),
         entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
         key=entry.key,
         unsettled_nonce=(
             entry.market_nonce
-            if unaccepted and not released and entry.status == CallStatus.PREPARED
+            if unaccepted
+            and not current_passed(entry)
+            and entry.status == CallStatus.PREPARED
             else -1
         ),
+        holds=holds_of(entry),
     )
 
 

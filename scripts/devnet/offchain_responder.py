@@ -21,14 +21,18 @@ The real mech (valory-xyz/mech, ``task_execution/handlers.py``) serves two route
 
 1. checks the form (canonical decimal id, 0x + 64 hex hash, a uint256 rate equal to the
    mech's ``maxDeliveryRate()``), recomputes the request id with the marketplace's own
-   ``getRequestId`` at ``mapNonces(sender)`` and recovers the signer of that raw digest
-   (as ``MechMarketplace._verifySignedHash``): another id, or another signer, is 400;
+   ``getRequestId`` at the form's ``nonce`` (``mapNonces(sender)`` or one of the
+   :data:`QUEUED_NONCES` after it: a requester may sign consecutive nonces before the
+   first is settled, as mech-client's off-chain batch does; the real mech checks no
+   nonce) and recovers the signer of that raw digest (as
+   ``MechMarketplace._verifySignedHash``): another id, or another signer, is 400;
 2. reads the sender's prepaid balance on the tracker the marketplace names for the mech's
    payment type: short, it answers 402 with the ``olas-prepay`` challenge (``scheme``,
    ``payTo`` the tracker, ``asset``, ``chainId``, ``currentBalance``, ``required``) and a
    ``WWW-Authenticate: Payment`` header;
 3. otherwise answers 200 ``{"request_id"}`` and, in a worker thread, adds the response
-   folder to kubo (as :mod:`.responder` does) and settles on chain from the mech's Safe
+   folder to kubo (as :mod:`.responder` does) and, once the requests queued before it
+   are settled, settles on chain from the mech's Safe
    with ``FixtureMech.deliverMarketplaceWithSignatures``: the marketplace checks the
    signature, records the request as delivered, charges the prepaid balance, and the mech
    emits ``Deliver`` with the folder's digest.
@@ -71,6 +75,10 @@ if TYPE_CHECKING:  # pragma: no cover
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
 #: the real handler's cap on an inbound body (``MAX_HTTP_BODY_BYTES``)
 MAX_BODY_BYTES = 1_048_576
+#: how many nonces from the sender's next one a posted request may be signed at
+QUEUED_NONCES = 16
+#: seconds a settlement waits for the requests queued before it to be settled
+QUEUE_WAIT_SECONDS = 30.0
 _DECIMAL = re.compile(r"\A(0|[1-9][0-9]{0,77})\Z")
 _HASH = re.compile(r"\A0x[0-9a-fA-F]{64}\Z")
 _TRACKER_ABI = [
@@ -252,7 +260,15 @@ class OffchainResponder:  # pylint: disable=too-many-instance-attributes
         data = bytes.fromhex(form["ipfs_hash"][2:])
         signature = bytes.fromhex(form.get("signature", "0x")[2:])
         mechs = sorted(self.mechs)
-        nonce = self.market.functions.mapNonces(sender).call()
+        # the sender's next nonce or one after it: a requester signs several requests
+        # at consecutive nonces before the first is settled (mech-client's off-chain
+        # batch does), and the mech settles them in nonce order
+        nonce = int(form["nonce"])
+        first = self.market.functions.mapNonces(sender).call()
+        if not first <= nonce < first + QUEUED_NONCES:
+            raise ValueError(
+                f"nonce {nonce} is not among the sender's next ones (from {first})"
+            )
         for mech in mechs:
             contract = self.devnet.mech(mech)
             rate = contract.functions.maxDeliveryRate().call()
@@ -335,6 +351,14 @@ class OffchainResponder:  # pylint: disable=too-many-instance-attributes
         :param form: the posted form.
         """
         try:
+            # in nonce order: the marketplace checks the signature at the sender's
+            # nonce when settled, so a request queued behind another waits for it
+            waited = time.monotonic()
+            while (
+                self.market.functions.mapNonces(sender).call() < int(form["nonce"])
+                and time.monotonic() - waited < QUEUE_WAIT_SECONDS
+            ):
+                time.sleep(0.2)
             payload = json.loads(form.get("ipfs_data") or "{}")
             document = response_document(
                 rid,

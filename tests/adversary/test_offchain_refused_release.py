@@ -25,8 +25,8 @@ holds it and may settle it (``test_adv29c_offchain_refused_settled.py``). Before
 fix it counted for the whole ``--spend-window`` even once it could never be settled.
 The marketplace settles a signed request only at the requester's current
 ``mapNonces``; once another request of the requester moved that nonce past the one
-signed (here an honest off-chain call settled by the mech), the refused one can never
-be settled, and its price is given back.
+signed (here an on-chain request of the same account), the refused one can never be
+settled, and its price is given back.
 """
 
 import json
@@ -34,7 +34,7 @@ from pathlib import Path
 
 from scripts.devnet import Devnet
 from scripts.devnet.offchain_responder import OffchainResponder
-from tests.devnet.mcp_helpers import market_nonce
+from tests.devnet.mcp_helpers import market_nonce, requester
 from tests.devnet.test_mcp_offchain import (
     calls,
     declare_url,
@@ -59,7 +59,6 @@ def test_a_refused_request_counts_until_its_nonce_is_used_then_is_released(
     mech, service_id = native_mech(devnet)
     price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
     one = ("--max-spend", str(price), "--mech", mech, "--offchain", "only")
-    two = ("--max-spend", str(2 * price), "--mech", mech, "--offchain", "only")
     state = tmp_path / "state"
     with OffchainResponder(devnet.info, [mech], behaviour="wrong_id") as endpoint:
         declare_url(devnet, service_id, endpoint.url)
@@ -75,18 +74,19 @@ def test_a_refused_request_counts_until_its_nonce_is_used_then_is_released(
         assert capped.is_error and "over --max-spend" in capped.content[0].text
         assert market_nonce(devnet) == signed_at
 
-        # an honest call is signed at the same nonce, accepted and settled: the
-        # requester's nonce moves past the refused request's
+        # another request of the requester takes nonce n: an on-chain one sent by
+        # other means (no off-chain call of this server is signed behind a request
+        # its mech did not accept: adv29d, docs/mcp.md)
         endpoint.behaviour = "honest"
-        (paid,) = calls(devnet, state, 1, *two, prompt="Is the bridge open?")
-        assert not paid.is_error, paid.content[0].text
+        devnet.request_mech(mech, b"\x42" * 32, requester(devnet))
         assert market_nonce(devnet) == signed_at + 1
-        assert prepaid(devnet) == 2 * price
+        assert prepaid(devnet) == 3 * price
 
         # the refused request can never be settled now: released, this call is paid
-        (third,) = calls(devnet, state, 1, *two, prompt="Will it rain tomorrow?")
+        # within a cap of one price
+        (third,) = calls(devnet, state, 1, *one, prompt="Will it rain tomorrow?")
     assert not third.is_error, third.content[0].text
-    assert prepaid(devnet) == price  # two calls charged; the refused one never
+    assert prepaid(devnet) == 2 * price  # the third call charged; the refused one never
     released = [
         entry["extra"]["offchain"]["released"]
         for entry in _entries(state)

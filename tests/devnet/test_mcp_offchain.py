@@ -308,13 +308,14 @@ def test_the_endpoint_refuses_a_request_signed_by_another_key(
     contract = devnet.mech(mech)
     rate = contract.functions.maxDeliveryRate().call()
     data = bytes(range(32))
+    nonce = market.functions.mapNonces(sender).call()
     rid = market.functions.getRequestId(
         mech,
         sender,
         data,
         rate,
         contract.functions.paymentType().call(),
-        market.functions.mapNonces(sender).call(),
+        nonce,
     ).call()
     stranger = devnet.info.accounts["deployer"]["private_key"]
     signature = devnet.w3.eth.account.unsafe_sign_hash(rid, stranger).signature
@@ -329,7 +330,7 @@ def test_the_endpoint_refuses_a_request_signed_by_another_key(
                 "ipfs_data": "{}",
                 "sender": sender,
                 "delivery_rate": str(rate),
-                "nonce": "0",
+                "nonce": str(nonce),
                 "signature": "0x" + bytes(signature).hex(),
             },
             timeout=10,

@@ -1,0 +1,458 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The off-chain half of sending a call: which nonce, which request, never stranded.
+
+:class:`OffchainSending` is the base of :class:`.sending.RequestSender`: the pieces both
+halves use (the caps of an asset, the cross-process send lock) and the off-chain
+decisions under that lock (``.outstanding``: a signed request holds its marketplace
+nonce until the nonce passes it). :class:`PriceRefusal` is why an offer is not paid
+(the next offer is tried), whichever half refused it.
+"""
+
+import logging
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import (
+    Any,
+    AsyncIterator,
+    Dict,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+
+import anyio
+from filelock import Timeout
+from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
+from mech_catalogue_core.ipfs.unixfs import root_digest
+from mech_catalogue_core.model.payment import payment_terms
+from mech_catalogue_core.model.vocabulary import CallStatus
+
+from .auto_prepay import AutoPrepayer
+from .ipfs import payload_bytes
+from .journal import Journal, JournalEntry
+from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
+from .offchain import (
+    OffchainMode,
+    OffchainPoster,
+    OffchainRefusal,
+    release_unsettleable,
+)
+from .offers import Offer
+from .outstanding import (
+    Hold,
+    blocking_hold,
+    counted_price,
+    earlier_attempts,
+    holds_of,
+    mark_passed,
+    next_nonce,
+    not_accepted_text,
+    onchain_blocker,
+    outstanding,
+    passed_text,
+    remember_attempt,
+    settle_on,
+    stranding_text,
+)
+from .settings import CallSettings, PhaseTimer
+from .source import ServedTool
+from .spend_cap import PaidRecord, SpendLedger
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
+
+
+class PriceRefusal(str):
+    """Why an offer was not paid (its price or this requester's funds now): try the next.
+
+    ``payment`` holds the payment decision behind it (``Payment.to_dict``), when one was
+    made, for the result's ``_meta``.
+    """
+
+    payment: Optional[Dict[str, Any]] = None
+
+
+def refusal_with(text: str, payment: Dict[str, Any]) -> PriceRefusal:
+    """A :class:`PriceRefusal` carrying its payment decision (``Payment.to_dict``)."""
+    refusal = PriceRefusal(text)
+    refusal.payment = payment
+    return refusal
+
+
+@dataclass(frozen=True)
+class OffchainRetry:
+    """A call whose off-chain requests were not accepted: how it is signed again.
+
+    :param entry: its journal entry (its current and earlier requests).
+    :param nonce: the nonce its requests hold (signed again at it), or None when the
+        requester's nonce passed them unsettled (a new request, at a free nonce).
+    """
+
+    entry: JournalEntry
+    nonce: Optional[int]
+
+
+class OffchainSending:
+    """What :class:`.sending.RequestSender` keeps, and its off-chain decisions."""
+
+    market: Optional[Marketplace]
+    journal: Optional[Journal]
+    settings: CallSettings
+    ledger: SpendLedger
+    token_ledgers: Dict[str, SpendLedger]
+    offchain: Optional[OffchainPoster]
+    auto_prepay: Optional[AutoPrepayer]
+    lock: anyio.Lock
+
+    def _caps(self, offer: Offer) -> Tuple[Optional[int], SpendLedger]:
+        """The per-call cap and the run's ledger of the offer's payment asset.
+
+        :param offer: the offer (or a journal entry: its ``payment_type``).
+        :return: ``(--max-price of its asset or None, its SpendLedger)``.
+        """
+        asset = payment_terms(offer.payment_type).asset
+        if asset in self.token_ledgers:
+            return self.settings.token_max_price.get(asset), self.token_ledgers[asset]
+        return self.settings.max_price, self.ledger
+
+    def _lock_wait(self) -> float:
+        """Seconds a send waits for another process's: its reads, upload and receipt.
+
+        :return: seconds.
+        """
+        return 4 * self.settings.io_timeout
+
+    @asynccontextmanager
+    async def state_folder_lock(self) -> AsyncIterator[bool]:
+        """Hold the journal's cross-process send lock (:meth:`.journal.Journal.send_lock`).
+
+        :yield: True when held; False when another process held it past
+            :meth:`_lock_wait` (then nothing may be sent).
+        """
+        assert self.journal is not None  # nosec: a sender exists only with one
+        lock = self.journal.send_lock(self._lock_wait())
+        try:
+            await anyio.to_thread.run_sync(lock.acquire)
+        except Timeout:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
+
+    async def offchain_target(self, entry: JournalEntry) -> Union[JournalEntry, str]:
+        """Which of a sent off-chain call's requests to wait for, or why none can be.
+
+        Under the send lock, the call's entry read again (:meth:`_offchain_again`): the
+        one settled among every request signed for the call, else the accepted one
+        while its nonce is not passed; once passed unsettled, the sentence saying so
+        (the entry is then ``prepared`` again: the next call signs a new request).
+
+        :param entry: a ``sent`` entry with ``extra.offchain``.
+        :return: the entry to wait for, or the sentence.
+        """
+        journal = self.journal
+        assert journal is not None  # nosec: a sender exists only with one
+        async with self.lock, self.state_folder_lock() as locked:
+            if not locked:
+                return entry  # another process is sending: wait for the one journalled
+            current = journal.load(entry.key) or entry
+            if "offchain" not in current.extra or current.status != CallStatus.SENT:
+                return current
+            again = await self._offchain_again(current)
+            if isinstance(again, OffchainRetry):
+                return (
+                    f"the off-chain request {current.request_id} to mech "
+                    f"{current.mech} was not accepted by its endpoint; call again with "
+                    "the same arguments to sign it again at its nonce"
+                )
+            return again
+
+    async def _offchain_again(
+        self, entry: JournalEntry
+    ) -> Union[JournalEntry, str, OffchainRetry]:
+        """A journalled off-chain call: wait, say why not, or sign again (``.outstanding``).
+
+        Every request signed for the call is looked up on chain: one settled (or
+        recorded) is the one waited for, whichever it is. Else, while the requester's
+        marketplace nonce has not passed them, an accepted one is waited for and a
+        refused or unposted one is signed again at its nonce (never refunded: the mech
+        holds it signed). Once the nonce passed them unsettled, they can never be
+        settled: the entry says so, ``--max-spend`` gives their price back, and the call
+        says so (an accepted one) or signs a new request (one never accepted).
+
+        :param entry: an entry with ``extra.offchain``.
+        :return: the entry to wait for; why nothing is waited for (the accepted request
+            can never be settled: call again); or how to sign again.
+        """
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec
+        holds = holds_of(entry)
+        # the nonce and every status at one block: a request settled between two
+        # reads at the head would otherwise look passed unsettled
+        block = await anyio.to_thread.run_sync(market.head)
+        chain_nonce = await anyio.to_thread.run_sync(market.market_nonce, block)
+        for hold in holds:
+            status = await anyio.to_thread.run_sync(
+                market.status, hold.request_id, block
+            )
+            if status != STATUS_DOES_NOT_EXIST:
+                if hold.request_id != entry.request_id:
+                    settle_on(entry, hold.request_id)  # an earlier attempt was settled
+                    LOGGER.warning(
+                        "call %s: its earlier off-chain request %s was settled; its "
+                        "answer is read",
+                        entry.key,
+                        hold.request_id,
+                    )
+                entry.status = CallStatus.SENT
+                journal.save(entry)
+                return entry
+        live = outstanding(holds, chain_nonce)
+        # a call re-signs only while none of its requests is accepted: an accepted one
+        # is its current request
+        if any(hold.accepted for hold in live):
+            if entry.status == CallStatus.PREPARED:
+                entry.status = CallStatus.SENT
+                journal.save(entry)
+            return entry  # accepted by its mech, its nonce not passed: only wait
+        if live:
+            return OffchainRetry(entry, live[0].nonce)
+        marked = mark_passed(entry)
+        entry.status = CallStatus.PREPARED  # nothing paid, nothing to wait for
+        journal.save(entry)
+        asset = payment_terms(entry.payment_type).asset
+        ledger = self.token_ledgers.get(asset, self.ledger)
+        for hold in marked:
+            ledger.release(hold.request_id)  # the entry now counts them 0 too
+        if any(hold.accepted for hold in marked):
+            return passed_text(entry, marked, chain_nonce)
+        return OffchainRetry(entry, None)
+
+    async def _offchain_nonce(
+        self, others: List[Hold], retry: Optional[OffchainRetry], only: bool
+    ) -> Union[int, str]:
+        """The nonce to sign a call's off-chain request at, or why none (``.outstanding``).
+
+        :param others: the other calls' holds, from the journal (under the send lock).
+        :param retry: the call's earlier requests, when it has some.
+        :param only: ``--offchain only`` (else ``auto``, or a call's own retry).
+        :return: the nonce; or, when another call's request its mech did not accept is
+            outstanding, the sentence saying so (``only``) or "" (``auto``: the
+            on-chain request is sent, and retires it).
+        """
+        assert self.market is not None  # nosec
+        if retry is not None and retry.nonce is not None:
+            return retry.nonce  # the same nonce: only one of the call's can settle
+        chain_nonce = await anyio.to_thread.run_sync(self.market.market_nonce)
+        blocking = blocking_hold(others, chain_nonce)
+        if blocking is not None:
+            return not_accepted_text(blocking, chain_nonce) if only else ""
+        return next_nonce(others, chain_nonce)
+
+    async def _onchain_stranding(self, records: Sequence[Any]) -> str:
+        """Why no on-chain request is sent now (an accepted off-chain one holds the nonce).
+
+        :param records: the journal's records (their ``holds``).
+        :return: the sentence, or "" (also when no off-chain request is journalled).
+        """
+        holds = [hold for record in records for hold in record.holds]
+        if not holds or self.market is None:
+            return ""
+        market = self.market
+        chain_nonce = await anyio.to_thread.run_sync(market.market_nonce)
+        if not outstanding(holds, chain_nonce):
+            return ""
+        window = await anyio.to_thread.run_sync(market.longest_response_timeout)
+        blocker = onchain_blocker(holds, chain_nonce, time.time(), window)
+        return stranding_text(blocker, chain_nonce, window) if blocker else ""
+
+    async def _released(self, records: List[PaidRecord]) -> bool:
+        """Release the refused off-chain requests that can never be settled.
+
+        :param records: the journal's records.
+        :return: whether any was released (its price no longer counts, in this run's
+            ledger either: :func:`.offchain.release_unsettleable`; the journal's entry
+            says what it still counts, e.g. an earlier request of its call).
+        """
+        if self.offchain is None or self.journal is None:
+            return False
+        if not any(record.unsettled_nonce >= 0 for record in records):
+            return False
+        released = await anyio.to_thread.run_sync(
+            release_unsettleable, self.offchain, self.journal, records
+        )
+        for entry in released:
+            asset = payment_terms(entry.payment_type).asset
+            self.token_ledgers.get(asset, self.ledger).release(entry.request_id)
+        return bool(released)
+
+    async def _offchain_way(  # pylint: disable=too-many-return-statements
+        self, offer: Offer, price: int, retry: Optional[OffchainRetry] = None
+    ) -> Union[bool, PriceRefusal]:
+        """Whether this offer is called off-chain (``--offchain``), or why it is skipped.
+
+        A call whose signed off-chain request is outstanding is signed again off-chain
+        at its nonce, whatever ``--offchain`` says: an on-chain request would take
+        another nonce, and both could be paid.
+
+        :param offer: the offer.
+        :param price: its price now.
+        :param retry: the call's earlier requests, when it has some.
+        :return: True for off-chain, False for the on-chain request, or a
+            :class:`PriceRefusal` (``only`` and no endpoint: the next offer is tried).
+        """
+        mode = OffchainMode(self.settings.offchain)
+        held = retry is not None and retry.nonce is not None
+        if held and (not offer.endpoint or self.offchain is None):
+            assert retry is not None  # nosec: held
+            return PriceRefusal(
+                f"mech {offer.address} is not called: this call's off-chain request "
+                f"{retry.entry.request_id} to mech {retry.entry.mech} is outstanding at "
+                f"nonce {retry.nonce} (the mech may still settle it), so the call is "
+                "signed again only off-chain at that nonce, never on chain (both could "
+                "be paid)"
+            )
+        if mode is OffchainMode.NEVER and not held or self.offchain is None:
+            return False
+        if not offer.endpoint:
+            if mode is OffchainMode.ONLY:
+                return PriceRefusal(
+                    f"mech {offer.address} declares no off-chain endpoint "
+                    "(--offchain only)"
+                )
+            return False
+        unsigned = await anyio.to_thread.run_sync(self.offchain.signer_refusal)
+        if unsigned:
+            if mode is OffchainMode.ONLY:
+                return PriceRefusal(
+                    f"mech {offer.address} is not called off-chain: {unsigned} "
+                    "(--offchain only)"
+                )
+            LOGGER.warning("mech %s is called on chain: %s", offer.address, unsigned)
+            return False
+        if (
+            held
+            or mode is OffchainMode.ONLY
+            or (
+                self.auto_prepay is not None
+                and self.auto_prepay.opted_for(offer.payment_type)
+            )
+        ):
+            return True  # the mech says whether the balance covers it (402)
+        try:
+            prepaid = await anyio.to_thread.run_sync(
+                self.offchain.prepaid, offer.payment_type
+            )
+        except MarketError:
+            return False  # unread: the on-chain request, which needs no balance
+        return prepaid >= price
+
+    async def _send_offchain(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        offer: Offer,
+        payload: Dict[str, Any],
+        key: str,
+        price_nonce: Tuple[int, int],
+        timer: PhaseTimer,
+        carried: Dict[str, Any],
+        retry: Optional[OffchainRetry] = None,
+    ) -> Union[JournalEntry, str]:
+        """Sign the request and post it to the offer's endpoint; journalled first.
+
+        A believed 402 for an asset the user opted in for (``--auto-prepay``) is
+        followed by one deposit and one retry of the same request (:mod:`.auto_prepay`).
+        The call's earlier requests stay in its entry (``.outstanding.remember_attempt``)
+        and the call counts the highest price of those that may still be settled.
+
+        :param tool: the tool called.
+        :param offer: the offer (with an endpoint).
+        :param payload: the request payload.
+        :param key: the call key.
+        :param price_nonce: the price now (the delivery rate signed) and the
+            marketplace nonce to sign at (``_offchain_nonce``).
+        :param timer: the call's phase timer.
+        :param carried: what an earlier attempt of the call left for this one (its
+            automatic deposit).
+        :param retry: the call's earlier requests, when it has some.
+        :return: the entry to wait for, or why the mech did not accept it (nothing paid
+            for the request; an :class:`OffchainRefusal` with ``deposited`` when an
+            automatic deposit was made).
+        """
+        poster, journal = self.offchain, self.journal
+        assert poster is not None and journal is not None  # nosec
+        price, nonce = price_nonce
+        _, digest = root_digest(payload_bytes(payload), raw_leaves=False, cid_version=0)
+        prepared = await anyio.to_thread.run_sync(
+            poster.prepare,
+            key,
+            tool.mech_tool,
+            offer.address,
+            price,
+            offer.payment_type,
+            digest_to_cid(bytes(digest), DAG_PB),
+            "0x" + bytes(digest).hex(),
+            offer.endpoint,
+            nonce,
+        )
+        prepared.extra.update(carried)
+        earlier: List[str] = []
+        if retry is not None:
+            remember_attempt(prepared, retry.entry)
+            earlier = list(earlier_attempts(prepared))
+        journal.save(prepared)  # before the post: a retry never posts a second request
+        ledger = self._caps(offer)[1]
+        ledger.replace(earlier, counted_price(prepared), prepared.request_id)
+        refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
+        timer.lap("offchain_post")
+        auto = self.auto_prepay
+        if (
+            isinstance(refused, OffchainRefusal)
+            and refused.challenged
+            and auto is not None
+            and auto.opted_for(offer.payment_type)
+        ):
+            refused = await anyio.to_thread.run_sync(
+                auto.prepay_and_retry,
+                poster,
+                prepared,
+                payload,
+                refused,
+                ledger,
+                journal.save,
+                timer,
+            )
+        if isinstance(refused, OffchainRefusal):
+            # still counted against --max-spend: the mech holds the signed request and
+            # can settle it on chain whatever it answered (the cap errs on the safe side)
+            prepared.extra["offchain"]["refused"] = refused[:1000]
+            journal.save(prepared)
+            return refused
+        prepared.extra["offchain"]["accepted"] = True
+        prepared.status = CallStatus.SENT
+        prepared.paid_at = time.time()  # charged to the prepaid balance from now on
+        journal.save(prepared)
+        LOGGER.info(
+            "request %s posted to mech %s's endpoint for %d (no transaction)",
+            prepared.request_id,
+            prepared.mech,
+            price,
+        )
+        return prepared

@@ -1,0 +1,365 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Outstanding off-chain requests: which marketplace nonce a new request may take (no I/O).
+
+The marketplace derives every request id from the requester's nonce
+``mapNonces(requester)`` and moves it by one for each request it records: an on-chain
+``request`` and each request settled by ``deliverMarketplaceWithSignatures``, which
+recomputes a signed request's id at the requester's nonce *then* (ai-registry-mech
+``MechMarketplace``). So a signed off-chain request for nonce ``N`` can be settled only
+while the nonce is ``N``, after the requests at the nonces before it; once the nonce
+passed ``N`` without it, it can never be settled (nor charged).
+
+An off-chain request that left this process (signed and journalled, posted or not) is
+*outstanding* while the requester's nonce is at most its nonce: the mech holds it and
+may settle it. While outstanding it counts against ``--max-spend`` (never given back in
+a running process) and holds its nonce (:class:`Hold`):
+
+- a retry of its own call re-signs at the *same* nonce when the request was not
+  accepted (a new price makes a new id: every id signed for a call stays in its entry,
+  ``extra.offchain_attempts``, and only one of them can ever be settled);
+- another call's off-chain request is signed at the first nonce no accepted request
+  holds (:func:`next_nonce`: it queues behind them, settled after them); behind a
+  request its mech did not accept, none is signed (:func:`blocking_hold`);
+- an on-chain request takes the nonce now: it is not sent while an accepted request
+  holds that nonce or one after it, until the marketplace's ``maxResponseTimeout``
+  passed since it was accepted (:func:`onchain_blocker`); a request its mech did not
+  accept is retired by it (it can no longer be settled, and its call says so).
+"""
+
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from .journal import JournalEntry
+
+#: the call entry's ``extra`` key of the off-chain requests signed for the call before
+#: its current one: ``{request_id: {nonce, price, mech, payment_type, from_block,
+#: accepted, passed, since}}``
+ATTEMPTS_KEY = "offchain_attempts"
+#: the fields each earlier attempt records
+_ATTEMPT_FIELDS = ("nonce", "price", "mech", "payment_type", "from_block")
+
+
+@dataclass(frozen=True)
+class Hold:
+    """One signed off-chain request that may still be settled, as the journal says.
+
+    :param key: the call key of its entry.
+    :param request_id: 0x + 64 hex.
+    :param nonce: ``mapNonces(requester)`` it was signed at.
+    :param mech: the mech it was posted to.
+    :param accepted: whether the mech's endpoint accepted it.
+    :param since: unix seconds it was accepted (its entry's ``paid_at``; 0: unknown).
+    :param price: its price, smallest units of its asset.
+    """
+
+    key: str
+    request_id: str
+    nonce: int
+    mech: str
+    accepted: bool
+    since: float = 0.0
+    price: int = 0
+
+
+def earlier_attempts(entry: JournalEntry) -> Dict[str, Dict[str, Any]]:
+    """The off-chain requests signed for a call before its current one (pure).
+
+    :param entry: a call's journal entry.
+    :return: ``{request_id: attempt}`` (empty when none, or when the entry's record is
+        not of the form this server writes: a malformed one is ignored, never trusted).
+    """
+    found = entry.extra.get(ATTEMPTS_KEY)
+    if not isinstance(found, dict):
+        return {}
+    return {
+        rid: attempt
+        for rid, attempt in found.items()
+        if isinstance(attempt, dict)
+        and all(
+            isinstance(attempt.get(name), int) and not isinstance(attempt[name], bool)
+            for name in ("nonce", "price", "from_block")
+        )
+        and isinstance(attempt.get("mech"), str)
+        and isinstance(attempt.get("payment_type"), str)
+    }
+
+
+def current_passed(entry: JournalEntry) -> bool:
+    """Whether the entry's current off-chain request is known never to be settled.
+
+    :param entry: a call's journal entry.
+    :return: True when ``extra.offchain.passed`` (its call found the nonce passed it
+        unsettled) or ``extra.offchain.released`` (the spending cap's check of a
+        refused request, ``offchain.release_unsettleable``).
+    """
+    offchain = entry.extra.get("offchain")
+    return isinstance(offchain, dict) and (
+        offchain.get("passed") is True or "released" in offchain
+    )
+
+
+def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
+    """Every off-chain request of a call not yet known to be unsettleable (pure).
+
+    :param entry: a call's journal entry.
+    :return: its current request first (when off-chain and not passed), then its earlier
+        attempts not passed; empty for an on-chain call.
+    """
+    offchain = entry.extra.get("offchain")
+    if not isinstance(offchain, dict):
+        return ()
+    holds: List[Hold] = []
+    if not current_passed(entry):
+        holds.append(
+            Hold(
+                entry.key,
+                entry.request_id,
+                entry.market_nonce,
+                entry.mech,
+                offchain.get("accepted") is True,
+                entry.paid_at,
+                entry.price,
+            )
+        )
+    for rid, attempt in earlier_attempts(entry).items():
+        if attempt.get("passed") is not True:
+            holds.append(
+                Hold(
+                    entry.key,
+                    rid,
+                    attempt["nonce"],
+                    attempt["mech"],
+                    attempt.get("accepted") is True,
+                    float(attempt.get("since") or 0.0),
+                    attempt["price"],
+                )
+            )
+    return tuple(holds)
+
+
+def counted_price(entry: JournalEntry) -> int:
+    """What an entry counts against ``--max-spend`` (pure).
+
+    An on-chain entry counts its price. An off-chain one counts the highest price of
+    its requests that may still be settled: they all hold the same nonce, so at most
+    one is ever settled; none when every one is known never to be settled.
+
+    :param entry: a call's journal entry.
+    :return: smallest units of the entry's asset.
+    """
+    if "offchain" not in entry.extra:
+        return entry.price
+    return max((hold.price for hold in holds_of(entry)), default=0)
+
+
+def remember_attempt(entry: JournalEntry, previous: JournalEntry) -> None:
+    """Keep every request signed for the call in the entry replacing ``previous``.
+
+    :param entry: the call's new entry (its current request just signed).
+    :param previous: the call's entry before (its current request and earlier ones).
+    """
+    attempts = dict(earlier_attempts(previous))
+    offchain = previous.extra.get("offchain")
+    if isinstance(offchain, dict):
+        attempts[previous.request_id] = {
+            "nonce": previous.market_nonce,
+            "price": previous.price,
+            "mech": previous.mech,
+            "payment_type": previous.payment_type,
+            "from_block": previous.from_block,
+            "accepted": offchain.get("accepted") is True,
+            "passed": current_passed(previous),
+            "since": previous.paid_at,
+        }
+    attempts.pop(entry.request_id, None)  # the same request signed again
+    if attempts:
+        entry.extra[ATTEMPTS_KEY] = attempts
+
+
+def settle_on(entry: JournalEntry, request_id: str) -> None:
+    """Make an earlier attempt the entry's current request (it was settled; in place).
+
+    :param entry: the call's entry.
+    :param request_id: one of ``earlier_attempts(entry)``.
+    """
+    attempts = earlier_attempts(entry)
+    chosen = attempts.pop(request_id)
+    offchain = dict(entry.extra["offchain"])
+    attempts[entry.request_id] = {
+        "nonce": entry.market_nonce,
+        "price": entry.price,
+        "mech": entry.mech,
+        "payment_type": entry.payment_type,
+        "from_block": entry.from_block,
+        "accepted": offchain.get("accepted") is True,
+        "passed": True,  # another request of the same nonce was settled
+        "since": entry.paid_at,
+    }
+    for name in _ATTEMPT_FIELDS:
+        value = chosen[name]
+        setattr(entry, "market_nonce" if name == "nonce" else name, value)
+    entry.request_id = request_id
+    offchain["accepted"] = True  # settled on chain: the mech took it
+    offchain.pop("passed", None)
+    offchain.pop("released", None)  # a release applies to the request it replaced
+    entry.extra["offchain"] = offchain
+    entry.extra[ATTEMPTS_KEY] = attempts
+
+
+def mark_passed(entry: JournalEntry) -> List[Hold]:
+    """Record that none of a call's requests can be settled any more (in place).
+
+    :param entry: the call's entry, the requester's nonce past every request's.
+    :return: the requests it marked (those not marked before).
+    """
+    marked = list(holds_of(entry))
+    offchain = entry.extra.get("offchain")
+    if isinstance(offchain, dict):
+        offchain["passed"] = True
+    attempts = earlier_attempts(entry)
+    for attempt in attempts.values():
+        attempt["passed"] = True
+    if attempts:
+        entry.extra[ATTEMPTS_KEY] = attempts
+    return marked
+
+
+def outstanding(holds: Iterable[Hold], chain_nonce: int) -> List[Hold]:
+    """The holds the requester's nonce has not passed, by nonce (pure).
+
+    A request at a nonce below ``chain_nonce`` was settled or can never be: the nonce
+    moved past it.
+
+    :param holds: holds read from the journal.
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :return: those at ``chain_nonce`` or later, lowest nonce first.
+    """
+    return sorted(
+        (hold for hold in holds if hold.nonce >= chain_nonce),
+        key=lambda hold: (hold.nonce, hold.key),
+    )
+
+
+def blocking_hold(holds: Iterable[Hold], chain_nonce: int) -> Optional[Hold]:
+    """Another call's outstanding request its mech did not accept, if any (pure).
+
+    No request is signed behind one: its mech may settle it or never, so a request
+    queued after it might never be settled either.
+
+    :param holds: other calls' holds.
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :return: the lowest such hold, or None.
+    """
+    return next(
+        (hold for hold in outstanding(holds, chain_nonce) if not hold.accepted), None
+    )
+
+
+def next_nonce(holds: Iterable[Hold], chain_nonce: int) -> int:
+    """The first nonce from ``chain_nonce`` on that no outstanding request holds (pure).
+
+    :param holds: other calls' holds (all accepted: see :func:`blocking_hold`).
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :return: the nonce to sign a new off-chain request at.
+    """
+    taken = {hold.nonce for hold in outstanding(holds, chain_nonce)}
+    nonce = chain_nonce
+    while nonce in taken:
+        nonce += 1
+    return nonce
+
+
+def onchain_blocker(
+    holds: Iterable[Hold], chain_nonce: int, now: float, response_timeout: float
+) -> Optional[Hold]:
+    """An accepted outstanding request an on-chain request would strand, if any (pure).
+
+    An on-chain request takes ``chain_nonce``: every off-chain request at that nonce can
+    no longer be settled, and the ones after it only if requests fill the nonces before
+    them. An accepted request gives its mech the marketplace's ``maxResponseTimeout``
+    (the priority window of an on-chain request) from its acceptance; after it the
+    request is overdue and no longer blocks.
+
+    :param holds: every call's holds.
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :param now: unix seconds.
+    :param response_timeout: ``maxResponseTimeout()``, seconds.
+    :return: the lowest accepted, not overdue hold, or None.
+    """
+    return next(
+        (
+            hold
+            for hold in outstanding(holds, chain_nonce)
+            if hold.accepted and hold.since + response_timeout > now
+        ),
+        None,
+    )
+
+
+def not_accepted_text(hold: Hold, chain_nonce: int) -> str:
+    """Why no off-chain request is signed behind ``hold`` (``--offchain only``).
+
+    :param hold: the blocking hold.
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :return: the sentence.
+    """
+    return (
+        f"an off-chain request to mech {hold.mech} is outstanding at nonce "
+        f"{hold.nonce} (request {hold.request_id}, call {hold.key[:16]}; the "
+        f"marketplace is at nonce {chain_nonce} for this requester): its endpoint did "
+        "not accept it, but the mech holds it signed and may still settle it, so no "
+        "request is signed behind it (it could be settled only after that one). Call "
+        "that tool again with the same arguments to retry it at its nonce, or serve "
+        "with --offchain auto (an on-chain request takes the nonce and retires it)"
+    )
+
+
+def stranding_text(hold: Hold, chain_nonce: int, response_timeout: float) -> str:
+    """Why no on-chain request is sent while ``hold`` is outstanding.
+
+    :param hold: the accepted hold (:func:`onchain_blocker`).
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :param response_timeout: ``maxResponseTimeout()``, seconds.
+    :return: the sentence.
+    """
+    return (
+        f"an off-chain request to mech {hold.mech} is outstanding at nonce "
+        f"{hold.nonce} (request {hold.request_id}, call {hold.key[:16]}, accepted by "
+        f"its endpoint; the marketplace is at nonce {chain_nonce} for this "
+        f"requester): an on-chain request now would take nonce {chain_nonce} and that "
+        "request could no longer be settled. Waiting for its mech to settle it: call "
+        "again later; after "
+        f"{response_timeout:g} s from its acceptance (the marketplace's "
+        "maxResponseTimeout) it no longer holds the nonce"
+    )
+
+
+def passed_text(entry: JournalEntry, marked: List[Hold], chain_nonce: int) -> str:
+    """Say that a call's accepted request can never be settled (its nonce passed).
+
+    :param entry: the call's entry.
+    :param marked: its requests just found unsettleable.
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :return: the sentence.
+    """
+    ids = ", ".join(f"{hold.request_id} (nonce {hold.nonce})" for hold in marked)
+    return (
+        f"the off-chain request(s) {ids} to mech {entry.mech} were accepted by its "
+        "endpoint but not settled before the marketplace's nonce for this requester "
+        f"moved past them (now {chain_nonce}): they can never be settled nor charged, "
+        "and no longer count against --max-spend. Call again with the same arguments "
+        "to sign a new request"
+    )
