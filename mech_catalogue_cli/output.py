@@ -24,7 +24,7 @@ from mech_catalogue_core.exporters.js_integers import integers_as_text
 from mech_catalogue_core.model.problems import (
     Problem,
 )
-from mech_catalogue_core.model.untrusted_text import for_model, label_for_model
+from mech_catalogue_core.model.untrusted_text import for_person, label_for_person
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
@@ -37,16 +37,18 @@ PIPE_WIDTH = 400
 
 
 def untrusted(text: str, label: bool = False) -> Text:
-    """Manifest text as a table cell or line shows it: the library's one rule, no markup.
+    """Manifest text as a table cell or line shows it: cleaned and capped, no markup.
 
     Rich reads ``[...]`` in a plain string as console markup (``[conceal]``, ``[black
-    on black]`` hide text in a terminal); a :class:`rich.text.Text` is shown as it is.
+    on black]`` hide text in a terminal); a :class:`rich.text.Text` is shown as it is, so
+    the text keeps its own ``[`` and ``<`` (``list[dict]``), and only invisible and
+    control characters (ANSI escapes among them) are removed.
 
     :param text: a name, title or description from a manifest (untrusted).
     :param label: True for a name or title (capped at 128 characters, else 1,024).
-    :return: ``untrusted_text.for_model`` (or ``label_for_model``) of it, as plain Text.
+    :return: ``untrusted_text.for_person`` (or ``label_for_person``) of it, as plain Text.
     """
-    return Text(label_for_model(text) if label else for_model(text))
+    return Text(label_for_person(text) if label else for_person(text))
 
 
 def console_on(file: IO[str]) -> Console:

@@ -32,6 +32,10 @@ way is pinned with ``--mech`` in its own server run, all in one devnet. Last,
 endpoint (``scripts/devnet/offchain_responder.py``), the calls' price prepaid on the
 native tracker, ``--offchain only``: the signed request posted (``offchain_post``), no
 transaction of the requester's, the mech's settlement waited for (``delivery_wait``).
+And ``402 prepay``: the same, with nothing left prepaid and ``--auto-prepay
+native=<price>``: each call's post answered 402 (``offchain_post``), one deposit of the
+price (``auto_prepay``: the transaction and its receipt), the same signed request posted
+again (``offchain_retry``), then the settlement.
 """
 
 import os
@@ -77,6 +81,8 @@ PHASES = (
     "ipfs_upload",
     "transaction",
     "offchain_post",
+    "auto_prepay",
+    "offchain_retry",
     "delivery_wait",
     "fetch",
 )
@@ -155,7 +161,7 @@ def _mech_per_way(devnet: Devnet) -> Dict[str, str]:
 
 def _offchain_calls(
     devnet: Devnet, folder: Path, calls: int, poll: float, ways: Dict[str, str]
-) -> List[Dict[str, float]]:
+) -> Dict[str, List[Dict[str, float]]]:
     """The native mech called off-chain through the devnet stand-in endpoint.
 
     :param devnet: the seeded devnet.
@@ -163,7 +169,8 @@ def _offchain_calls(
     :param calls: how many calls.
     :param poll: the server's delivery poll, seconds.
     :param ways: :func:`_mech_per_way`.
-    :return: the calls' phase rows.
+    :return: ``{"offchain": rows, "402 prepay": rows}``: prepaid first, then each
+        call's price deposited after its 402.
     """
     mech = ways["native"]
     service = next(m for m in devnet.info.mechs if m["address"] == mech)["service_id"]
@@ -172,7 +179,7 @@ def _offchain_calls(
     with OffchainResponder(devnet.info, [mech]) as endpoint:
         declare_endpoint(devnet, int(service), endpoint.url)
         prepay_native(devnet, requester, calls * price)
-        return anyio.run(
+        prepaid = anyio.run(
             _calls,
             devnet,
             folder / "state-offchain",
@@ -183,6 +190,23 @@ def _offchain_calls(
             "--offchain",
             "only",
         )
+        # the prepaid balance is spent: every call now meets a 402 first
+        after_402 = anyio.run(
+            _calls,
+            devnet,
+            folder / "state-402",
+            calls,
+            poll,
+            mech,
+            "402 prepay",
+            "--offchain",
+            "only",
+            "--auto-prepay",
+            f"native={price}",
+            "--max-spend",
+            f"native={price * calls}",
+        )
+    return {"offchain": prepaid, "402 prepay": after_402}
 
 
 def _prepay(devnet: Devnet, folder: Path, ways: Dict[str, str], calls: int) -> None:
@@ -236,7 +260,7 @@ def main(calls: int = 10, poll: float = 0.25) -> None:
                 for way, mech in later:
                     state = Path(folder) / f"state-{way.replace(' ', '-')}"
                     rows[way] = anyio.run(_calls, devnet, state, calls, poll, mech, way)
-            rows["offchain"] = _offchain_calls(devnet, Path(folder), calls, poll, ways)
+            rows.update(_offchain_calls(devnet, Path(folder), calls, poll, ways))
     print(
         f"{calls} paid tools/call of {TOOL} per payment way, delivery poll {poll} s "
         "(anvil, kubo, 2 cores); median / max ms"

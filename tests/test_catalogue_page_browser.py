@@ -26,10 +26,11 @@ Nothing is mocked. The agent's own page (same route code) is loaded in
 
 Every payload sets ``window.__pwned`` (or calls ``alert``) if it ever runs: the tests
 assert it stays unset, no dialog opens, no element the page does not build appears, no
-Content-Security-Policy violation is logged, and each text is shown exactly as the API
-serves it.
+Content-Security-Policy violation is logged, and each text is shown as the API serves it
+(the references it writes for markup read as their characters: ``html.unescape``).
 """
 
+import html
 import json
 import socket
 import subprocess  # nosec B404: the CLI under test, started with a fixed command line
@@ -101,6 +102,8 @@ HOSTILE_MANIFEST: Dict[str, Any] = {
         },
     },
 }
+#: markup characters a description uses as words
+ROUTE_DESCRIPTION = "Hops as list[bytes32]; <none> | `direct` ~ 1 & 2 in [order]"
 #: the specification's typed example (docs/manifest-spec.md, section 7) and a flag
 TYPED_MANIFEST: Dict[str, Any] = {
     "specVersion": "1",
@@ -114,7 +117,12 @@ TYPED_MANIFEST: Dict[str, Any] = {
             "arguments": [
                 {"identifier": "sell_token", "type": "hexAddress"},
                 {"identifier": "amount", "type": "uint256"},
-                {"identifier": "route", "type": "list[bytes32]", "required": False},
+                {
+                    "identifier": "route",
+                    "type": "list[bytes32]",
+                    "required": False,
+                    "description": ROUTE_DESCRIPTION,
+                },
                 {
                     "identifier": "side",
                     "type": "enum",
@@ -399,6 +407,21 @@ def _fill_swap(page: Page) -> None:
     page.css("[data-argument='dry']")[0].click()
 
 
+def test_markup_characters_in_a_description_read_as_written(page: Page) -> None:
+    """The API writes ``[`` and ``<`` of manifest text as references; the page shows them.
+
+    A text node renders no markup, so ``list&#91;bytes32]`` there would only garble the
+    words: the page turns the API's references back into their characters.
+
+    :param page: the page, opened on the catalogue.
+    """
+    page.open("/tool/build-swap")
+    served = page.fetch_json("/tools/build-swap")["mcp"]["inputSchema"]["properties"]
+    assert "&#91;" in served["route"]["description"]  # the API's inert form
+    assert page.texts(".argument .description") == [ROUTE_DESCRIPTION]
+    assert_inert(page)
+
+
 def test_a_tool_page_lists_each_offer_with_its_facts(page: Page) -> None:
     """A tool several mechs offer: one row a contract, price with asset, karma, liveness."""
     page.open("/tool/prediction-online")
@@ -447,7 +470,9 @@ def test_hostile_strings_are_shown_as_text_and_never_run(page: Page) -> None:
         page.click(links[0])
         served = page.fetch_json("/tools/" + quote(name, safe=""))
         assert page.texts("#tool-name") == [name]
-        assert page.texts("#tool-description") == [served["mcp"].get("description", "")]
+        assert page.texts("#tool-description") == [
+            html.unescape(served["mcp"].get("description", ""))
+        ]
         assert_inert(page)
         before = page.current()
         page.driver.back()
@@ -456,8 +481,10 @@ def test_hostile_strings_are_shown_as_text_and_never_run(page: Page) -> None:
     page.open("/tool/" + quote(HOSTILE_NAMES[0], safe=""))
     schema = served["mcp"]["inputSchema"]["properties"]
     assert page.texts("[data-argument='side'] option") == schema["side"]["enum"]
-    assert page.texts(".argument .description")[0] == schema["side"]["description"]
-    assert page.texts(".argument .title") == [schema["count"]["title"]]
+    assert page.texts(".argument .description")[0] == html.unescape(
+        schema["side"]["description"]
+    )
+    assert page.texts(".argument .title") == [html.unescape(schema["count"]["title"])]
     assert page.texts(".argument .examples code") == [
         ", ".join(schema["count"]["examples"])
     ]

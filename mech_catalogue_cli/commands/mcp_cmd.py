@@ -97,6 +97,38 @@ def _token_caps(caps: Dict[str, int], devnet: bool) -> Dict[str, int]:
     return tokens
 
 
+def _check_auto_prepay(
+    auto_prepay: Dict[str, int], max_spend: Dict[str, int], offchain: str
+) -> None:
+    """Refuse an ``--auto-prepay`` that no cap bounds or that can never apply.
+
+    :param auto_prepay: ``--auto-prepay``, asset -> smallest units.
+    :param max_spend: ``--max-spend``, asset -> smallest units.
+    :param offchain: ``--offchain``.
+    :raises UsageError: (exit 2) for an asset without its own ``--max-spend``, a zero
+        amount, an amount over the asset's cap, or ``--offchain never``.
+    """
+    if not auto_prepay:
+        return
+    if offchain == OffchainMode.NEVER.value:
+        raise click.UsageError(
+            "--auto-prepay deposits only after an off-chain 402: give --offchain auto "
+            "or --offchain only"
+        )
+    for asset, amount in sorted(auto_prepay.items()):
+        cap = max_spend.get(asset)
+        if cap is None:
+            raise click.UsageError(
+                f"--auto-prepay {asset}={amount} needs --max-spend {asset}=... (the "
+                "deposits count against it: an LLM's calls never deposit past a cap)"
+            )
+        if amount <= 0 or amount > cap:
+            raise click.UsageError(
+                f"--auto-prepay {asset}={amount} must be above 0 and at most "
+                f"--max-spend {asset}={cap}"
+            )
+
+
 #: ``--spend-window`` units: seconds per suffix
 _DURATION_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
@@ -353,6 +385,18 @@ def guarded_http(  # pylint: disable=too-many-arguments
     "(default: mechs ship the off-chain route disabled).",
 )
 @click.option(
+    "--auto-prepay",
+    multiple=True,
+    callback=_asset_caps,
+    metavar="ASSET=AMOUNT",
+    help="Opt in to one automatic deposit per call when a mech's endpoint answers 402 "
+    "(--offchain auto|only): AMOUNT of ASSET, smallest units as --max-spend (e.g. "
+    "native=5e16), into the marketplace's balance tracker of the mech's payment type, "
+    "when the shortfall read on chain is at most AMOUNT; counted by --max-spend (which "
+    "this needs for the asset); then the same signed request once more. With auto, "
+    "mechs of an opted-in asset are posted to first. Off by default.",
+)
+@click.option(
     "--all-tools",
     is_flag=True,
     help="List every tool, also those no mech can be paid for here (token-paid, legacy, "
@@ -415,6 +459,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     page_size: int,
     discovery: str,
     offchain: str,
+    auto_prepay: Dict[str, int],
     all_tools: bool,
     pin_file: str,
     state_dir: str,
@@ -456,6 +501,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param page_size: ``--page-size``.
     :param discovery: ``--discovery``.
     :param offchain: ``--offchain``.
+    :param auto_prepay: ``--auto-prepay``, asset -> smallest units per deposit.
     :param all_tools: ``--all-tools``.
     :param pin_file: ``--pin``.
     :param state_dir: ``--state-dir``.
@@ -500,6 +546,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
         if devnet is not None:
             info = devnet.info
             devnet_key = str(info.accounts[DEVNET_REQUESTER_ROLE]["private_key"])
+        _check_auto_prepay(auto_prepay, max_spend, offchain)
         key = load_key(key_file, KEY_ENV, devnet_key)
         source = catalogue_source(agent, chosen)
         market, journal = paying_market(
@@ -528,6 +575,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             pin_file=pin_file,
             discovery=discovery,
             offchain=offchain,
+            auto_prepay=auto_prepay,
         )
         start(
             MechToolServer(source, settings, market, journal),

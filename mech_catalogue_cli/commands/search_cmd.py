@@ -34,7 +34,11 @@ from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
 from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.tool import REGISTRY_KINDS
-from mech_catalogue_core.model.untrusted_text import for_model, label_for_model
+from mech_catalogue_core.model.untrusted_text import (
+    for_model,
+    for_person,
+    label_for_person,
+)
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.index import (
     InvalidCursor,
@@ -193,12 +197,12 @@ def render_page(
         title=f"{page.total} matches (price: per request, in the payment's smallest unit)",
     )
     for hit in page.hits:
-        description = for_model(hit.tool.description)
+        description = for_person(hit.tool.description)
         if len(description) > TABLE_DESCRIPTION_CHARS:
             description = description[: TABLE_DESCRIPTION_CHARS - 1] + "…"
         table.add_row(
-            Text(label_for_model(hit.tool.name)),
-            Text(label_for_model(hit.tool.kind)),
+            Text(label_for_person(hit.tool.name)),
+            Text(label_for_person(hit.tool.kind)),
             Text(hit.mech.ref.key),
             f"{hit.score:.4f}",
             "-" if hit.price is None else str(hit.price),

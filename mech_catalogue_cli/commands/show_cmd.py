@@ -17,7 +17,9 @@
 import click
 from mech_catalogue_core.model.untrusted_text import (
     for_model,
+    for_person,
     label_for_model,
+    label_for_person,
     tool_for_model,
 )
 from rich.console import Console
@@ -66,9 +68,9 @@ def show(source: str, gateway: str, timeout: float, out: Output) -> None:
     def render(console: Console) -> None:
         console.print(
             Text.assemble(
-                (label_for_model(manifest.name) or "(unnamed mech)", "bold"),
+                (label_for_person(manifest.name) or "(unnamed mech)", "bold"),
                 " ",
-                for_model(manifest.description),
+                for_person(manifest.description),
             )
         )
         table = Table("tool", "arguments", "description", show_lines=False)

@@ -112,6 +112,9 @@ class DeliveryReader:
             # mech's endpoint and settled by the mech (``offchain.py``)
             "way": "offchain" if "offchain" in entry.extra else "onchain",
         }
+        if isinstance(entry.extra.get("auto_prepay"), dict):
+            # the call's automatic deposit after its mech's 402 (.auto_prepay)
+            meta["auto_prepay"] = entry.extra["auto_prepay"]
         if isinstance(entry.extra.get("cancelled"), dict):
             # an earlier signed request of this call, to a mech it may no longer pay,
             # was cancelled before this one was sent (.cancel)

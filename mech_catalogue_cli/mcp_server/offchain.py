@@ -35,8 +35,9 @@ is taken as the answer: the endpoint only accepts the request, or answers 402.
 must be the tracker the marketplace names for the mech's payment type and its
 ``chainId`` ours (``challenge_refusal``), else the answer is refused as hostile. A
 believed challenge is turned into an error naming the prepaid balance, the amount
-required and the command to prepay; nothing is paid. Paying the deposit automatically
-is left to the ``prepay`` library function (the hook: :data:`PREPAY_HINT`).
+required and the command to prepay (:data:`PREPAY_HINT`); nothing is paid, unless the
+user opted in with ``--auto-prepay`` (:mod:`.auto_prepay`: one deposit within the caps,
+then one retry of the same signed request).
 
 **Where the post goes**: the endpoint's host is resolved once, every address it gives is
 checked (off the devnet chain: internet addresses only), and the post connects to those
@@ -103,7 +104,16 @@ class OffchainMode(str, Enum):
 
 
 class OffchainRefusal(str):
-    """Why an off-chain request was not accepted; nothing was paid."""
+    """Why an off-chain request was not accepted; nothing was paid for the request.
+
+    ``challenged`` is True for a believed 402 (``payTo`` the marketplace's tracker, our
+    chain, ``required`` within the price): the one answer ``--auto-prepay`` deposits
+    after. ``deposited`` is True when an automatic deposit was made for the call before
+    the refusal (the deposit stays in the prepaid balance).
+    """
+
+    challenged: bool = False
+    deposited: bool = False
 
 
 def _units(amount: int, decimals: int) -> str:
@@ -147,6 +157,7 @@ class OffchainPoster:
         self.payer = payer
         self.resolve = resolve
         self._chain_id: Optional[int] = None
+        self._signer_refusal: Optional[str] = None
 
     def chain_id(self) -> int:
         """The chain id the RPC reports (read once).
@@ -164,6 +175,35 @@ class OffchainPoster:
                     "nothing was posted"
                 ) from exc
         return self._chain_id
+
+    def signer_refusal(self) -> str:
+        """Why this requester cannot sign off-chain requests ("" when it can; blocking).
+
+        The marketplace checks a signed request with ``ecrecover`` only when the
+        requester holds no code; a requester with code (a Safe, a smart account, an
+        account delegating to code under EIP-7702) is checked with EIP-1271
+        ``isValidSignature`` on itself (ai-registry-mech ``MechMarketplace.
+        _verifySignedHash``), which the key's plain signature this server makes does
+        not satisfy: the mech could never settle the request. Read once per server.
+
+        :return: the reason, or "".
+        """
+        if self._signer_refusal is None:
+            try:
+                code = bytes(self.market.w3.eth.get_code(self.market.requester))
+            except Exception as exc:  # pylint: disable=broad-exception-caught
+                # web3's RPC errors, OSError: not cached, the URL is never quoted
+                return f"the requester's code could not be read ({type(exc).__name__})"
+            self._signer_refusal = (
+                f"the requester {self.market.requester} is a contract ({len(code)} "
+                "bytes of code: a Safe, a smart account or an EIP-7702 delegation); "
+                "the marketplace checks its off-chain signatures with EIP-1271 "
+                "isValidSignature, which this server's key signature does not satisfy, "
+                "so off-chain requests are not signed for it"
+                if code
+                else ""
+            )
+        return self._signer_refusal
 
     def prepaid(self, payment_type: str) -> int:
         """This requester's prepaid balance for a payment type (blocking).
@@ -270,7 +310,10 @@ class OffchainPoster:
             except AnswerError as exc:
                 return OffchainRefusal(f"{where} {exc}")
         if status == 402:
-            return OffchainRefusal(self._challenge_text(entry, body, where))
+            text, believed = self._challenge_text(entry, body, where)
+            refusal = OffchainRefusal(text)
+            refusal.challenged = believed
+            return refusal
         if (
             not isinstance(body, dict)
             or str(body.get("request_id")) != form["request_id"]
@@ -310,29 +353,36 @@ class OffchainPoster:
             return f"the chain id could not be read ({exc})", []
         return private_address_refusal(host, addresses), addresses
 
-    def _challenge_text(self, entry: JournalEntry, body: Any, where: str) -> str:
+    def _challenge_text(
+        self, entry: JournalEntry, body: Any, where: str
+    ) -> Tuple[str, bool]:
         """The 402 answer in words: a believed challenge, or why it is hostile.
 
         :param entry: the refused entry.
         :param body: the 402's JSON body.
         :param where: the mech and endpoint, for the text.
-        :return: the error text (nothing was paid).
+        :return: the error text (nothing was paid), and whether the challenge is
+            believed.
         """
         try:
             challenge = parse_challenge(body)
         except ChallengeError as exc:
-            return f"{where} answered 402 with no valid olas-prepay challenge ({exc})"
+            return (
+                f"{where} answered 402 with no valid olas-prepay challenge ({exc})",
+                False,
+            )
         try:
             funds = self.payer.funds(entry.payment_type)
         except MarketError as exc:
-            return f"{where} answered 402, and {exc}"
+            return f"{where} answered 402, and {exc}", False
         refusal = challenge_refusal(
             challenge, funds.tracker, self.chain_id(), entry.price
         )
         if refusal:
             return (
                 f"{where} answered 402 with a challenge this server does not believe: "
-                f"{refusal}; nothing was deposited"
+                f"{refusal}; nothing was deposited",
+                False,
             )
         symbol = payment_terms(entry.payment_type).symbol or "wei"
         decimals = funds.decimals
@@ -343,5 +393,6 @@ class OffchainPoster:
             f"{_units(entry.price, decimals)} {symbol} required on tracker "
             f"{funds.tracker}; "
             + PREPAY_HINT.format(mech=entry.mech, amount=_units(short, decimals))
-            + " (or serve without --offchain only)"
+            + " (or serve with --auto-prepay, or without --offchain only)",
+            True,
         )

@@ -53,6 +53,7 @@ from mech_catalogue_core.model.payment import (
 )
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, PaymentWay
 
+from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
 from .call_identity import payload_nonce, request_payload
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .ipfs import payload_bytes, upload_json
@@ -128,6 +129,13 @@ class RequestSender:
         self.offchain = (
             OffchainPoster(market, self.payer)
             if market is not None and self.payer is not None
+            else None
+        )
+        self.auto_prepay = (
+            AutoPrepayer(
+                market, journal.folder.parent, settings.auto_prepay, settings.io_timeout
+            )
+            if market is not None and journal is not None and settings.auto_prepay
             else None
         )
         self.lock = anyio.Lock()
@@ -330,6 +338,8 @@ class RequestSender:
                 again = await self._offchain_again(entry)
                 if again is not None:
                     return again  # accepted by its mech, or settled: only wait
+                if AUTO_PREPAY_KEY in entry.extra:  # its deposit is never made twice
+                    carried[AUTO_PREPAY_KEY] = entry.extra[AUTO_PREPAY_KEY]
                 entry = None  # never accepted, so never paid: prepared anew below
             if entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
@@ -398,7 +408,7 @@ class RequestSender:
                 return way
             if way:
                 return await self._send_offchain(
-                    tool, offer, payload, key, price, timer
+                    tool, offer, payload, key, price, timer, carried
                 )
             uploaded = await anyio.to_thread.run_sync(
                 upload_json,
@@ -601,7 +611,7 @@ class RequestSender:
         self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
         return None
 
-    async def _offchain_way(
+    async def _offchain_way(  # pylint: disable=too-many-return-statements
         self, offer: Offer, price: int
     ) -> Union[bool, PriceRefusal]:
         """Whether this offer is called off-chain (``--offchain``), or why it is skipped.
@@ -621,7 +631,19 @@ class RequestSender:
                     "(--offchain only)"
                 )
             return False
-        if mode is OffchainMode.ONLY:
+        unsigned = await anyio.to_thread.run_sync(self.offchain.signer_refusal)
+        if unsigned:
+            if mode is OffchainMode.ONLY:
+                return PriceRefusal(
+                    f"mech {offer.address} is not called off-chain: {unsigned} "
+                    "(--offchain only)"
+                )
+            LOGGER.warning("mech %s is called on chain: %s", offer.address, unsigned)
+            return False
+        if mode is OffchainMode.ONLY or (
+            self.auto_prepay is not None
+            and self.auto_prepay.opted_for(offer.payment_type)
+        ):
             return True  # the mech says whether the balance covers it (402)
         try:
             prepaid = await anyio.to_thread.run_sync(
@@ -639,8 +661,12 @@ class RequestSender:
         key: str,
         price: int,
         timer: PhaseTimer,
+        carried: Dict[str, Any],
     ) -> Union[JournalEntry, str]:
         """Sign the request and post it to the offer's endpoint; journalled first.
+
+        A believed 402 for an asset the user opted in for (``--auto-prepay``) is
+        followed by one deposit and one retry of the same request (:mod:`.auto_prepay`).
 
         :param tool: the tool called.
         :param offer: the offer (with an endpoint).
@@ -648,7 +674,11 @@ class RequestSender:
         :param key: the call key.
         :param price: the price now (the delivery rate signed).
         :param timer: the call's phase timer.
-        :return: the entry to wait for, or why the mech did not accept it (nothing paid).
+        :param carried: what an earlier attempt of the call left for this one (its
+            automatic deposit).
+        :return: the entry to wait for, or why the mech did not accept it (nothing paid
+            for the request; an :class:`OffchainRefusal` with ``deposited`` when an
+            automatic deposit was made).
         """
         poster, journal = self.offchain, self.journal
         assert poster is not None and journal is not None  # nosec
@@ -664,17 +694,35 @@ class RequestSender:
             "0x" + bytes(digest).hex(),
             offer.endpoint,
         )
+        prepared.extra.update(carried)
         journal.save(prepared)  # before the post: a retry never posts a second request
         ledger = self._caps(offer)[1]
         ledger.record(price, prepared.request_id)
         refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
         timer.lap("offchain_post")
+        auto = self.auto_prepay
+        if (
+            isinstance(refused, OffchainRefusal)
+            and refused.challenged
+            and auto is not None
+            and auto.opted_for(offer.payment_type)
+        ):
+            refused = await anyio.to_thread.run_sync(
+                auto.prepay_and_retry,
+                poster,
+                prepared,
+                payload,
+                refused,
+                ledger,
+                journal.save,
+                timer,
+            )
         if isinstance(refused, OffchainRefusal):
             # still counted against --max-spend: the mech holds the signed request and
             # can settle it on chain whatever it answered (the cap errs on the safe side)
             prepared.extra["offchain"]["refused"] = refused[:1000]
             journal.save(prepared)
-            return str(refused)
+            return refused
         prepared.extra["offchain"]["accepted"] = True
         prepared.status = CallStatus.SENT
         prepared.paid_at = time.time()  # charged to the prepaid balance from now on

@@ -75,6 +75,7 @@ from .ipfs import IpfsError
 from .journal import Journal, JournalEntry
 from .market import MarketError, Marketplace
 from .names import flag_lookalikes
+from .offchain import OffchainRefusal
 from .offers import NoOffer, rank_offers
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
@@ -471,6 +472,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             if isinstance(sent, PriceRefusal):
                 refused.append(sent)  # nothing sent: the next offer is tried
                 continue
+            if isinstance(sent, OffchainRefusal) and sent.deposited:
+                return error_result(f"{name}: {sent}")  # it says what was deposited
             if isinstance(sent, str):
                 return error_result(f"{name}: {sent}; nothing was sent")
             self._remember_name(name, arguments, requester, idempotency, key)

@@ -52,6 +52,9 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
         (:class:`.discovery.DiscoveryMode`).
     :param offchain: ``--offchain``: ``never``, ``auto`` or ``only``
         (:class:`.offchain.OffchainMode`).
+    :param auto_prepay: ``--auto-prepay``: asset -> the amount one automatic deposit
+        after a mech's 402 makes, the asset's smallest units (empty: never deposits;
+        :mod:`.auto_prepay`).
     """
 
     gateway_url: str
@@ -73,6 +76,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     pin_file: str = ""
     discovery: str = "auto"
     offchain: str = "never"
+    auto_prepay: Dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

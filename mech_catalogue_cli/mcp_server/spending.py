@@ -40,6 +40,7 @@ from typing import Dict, List, Optional, Tuple
 
 from mech_catalogue_core.model.payment import payment_terms
 
+from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
 from .spend_cap import PaidRecord
@@ -71,12 +72,17 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             f"journal entry {path} is not one this server wrote ({exc})",
             asset="",
         )
+    try:
+        # a call's automatic deposit (--auto-prepay) counts, at least its price
+        price = max(entry.price, deposit_counted(entry.extra))
+    except ValueError as exc:
+        return PaidRecord("", 0, written_at, f"journal entry {path}: {exc}", asset="")
     # an off-chain request its mech refused counts too: the mech holds the signed
     # request and can still settle it on chain
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
-        entry.price,
+        price,
         entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
     )

@@ -36,7 +36,8 @@ The real mech (valory-xyz/mech, ``task_execution/handlers.py``) serves two route
 ``behaviour`` makes it hostile for tests: ``redirect`` (302 to another host),
 ``oversized`` (a 2 MiB answer), ``slow`` (answers after ``slow_seconds``),
 ``other_pay_to`` (a 402 whose ``payTo`` is not the tracker), ``wrong_id`` (accepts
-another request id), ``no_settle`` (accepts, never delivers).
+another request id), ``no_settle`` (accepts, never delivers), ``always_402`` (a
+true challenge, the real tracker, whatever the balance: a mech that keeps asking).
 """
 
 import json
@@ -203,7 +204,7 @@ class OffchainResponder:  # pylint: disable=too-many-instance-attributes
             .functions.mapRequesterBalances(sender)
             .call()
         )
-        if balance < rate or self.behaviour == "other_pay_to":
+        if balance < rate or self.behaviour in ("other_pay_to", "always_402"):
             self._challenge(handler, form, tracker, balance, rate)
             return
         self._answer(handler, 200, {"request_id": form["request_id"]})

@@ -182,6 +182,7 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
         work_dir=work_dir,
         settings={"RESET_PAUSE_DURATION": str(reset_pause)},
         http_port=http_port,
+        offchain=True,
     )
     mode = "mock Tendermint" if agents == 1 else f"{agents} Tendermint nodes"
     first_catalogue: Optional[float] = None
@@ -193,7 +194,14 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
         console.print(endpoints_table(endpoints))
         for process in run.processes:
             console.print(
-                f"{process.name}: {process.address}  {process.http_url}/tools  log {process.log_path}",
+                f"{process.name}: {process.address}  {process.http_url}/tools  "
+                f"page {process.http_url}/catalogue/  log {process.log_path}",
+                markup=False,
+            )
+        if run.stand_in is not None:
+            console.print(
+                f"off-chain endpoint of mech {run.stand_in.mech} (devnet stand-in): "
+                f"{run.stand_in.url}; try: {run.stand_in.try_it()}",
                 markup=False,
             )
         lines = LinePrinter(console)

@@ -36,6 +36,7 @@ from scripts.run_local.agents import (
     stop_agents,
 )
 from scripts.run_local.logs import agreed_catalogues, period_starts
+from scripts.run_local.offchain import OffchainStandIn, serve_offchain
 from scripts.run_local.requester import RequesterSetup, prepare_requester
 from scripts.run_local.tendermint import TendermintNetwork
 from scripts.run_local.view import AgentView, read_agent
@@ -184,6 +185,9 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
         gets its Safe, the mechs' operators and the responder
         (:func:`scripts.run_local.requester.prepare_requester`) before its agents start.
     :param deliver: for the requester: whether the stand-in responder answers requests.
+    :param offchain: serve the stand-in off-chain endpoint of the deployed native mech
+        and declare it in its service's manifest before the agents start
+        (:func:`scripts.run_local.offchain.serve_offchain`; ``make run`` does).
     """
 
     agents: int = 1
@@ -194,7 +198,9 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
     agent_settings: List[Dict[str, str]] = field(default_factory=list)
     service: str = SERVICES[0]
     deliver: bool = True
+    offchain: bool = False
     requester: Optional[RequesterSetup] = None
+    stand_in: Optional[OffchainStandIn] = None
     processes: List[AgentProcess] = field(default_factory=list)
     network: Optional[TendermintNetwork] = None
     timings: Dict[str, float] = field(default_factory=dict)
@@ -237,6 +243,9 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
                 )
                 self._own_devnet = True
                 mark = self._lap("devnet", mark)
+            if self.offchain:
+                self.stand_in = serve_offchain(self.devnet)
+                mark = self._lap("offchain_endpoint", mark)
             template = agent_template(self.work_dir, self.service)
             mark = self._lap("lock_and_fetch", mark)
             ports = [
@@ -375,6 +384,8 @@ class LocalRun:  # pylint: disable=too-many-instance-attributes
         stop_agents(self.processes)
         if self.requester is not None:
             self.requester.stop()
+        if self.stand_in is not None:
+            self.stand_in.stop()
         if self.network is not None:
             self.network.stop()
         if self.devnet is not None and self._own_devnet:

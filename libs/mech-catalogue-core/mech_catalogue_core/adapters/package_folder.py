@@ -60,6 +60,16 @@ def derive_package(path: Union[str, Path]) -> DerivedPackage:
     if folder.is_file() and folder.name == "component.yaml":
         folder = folder.parent
     component_file = folder / "component.yaml"
+    if not folder.exists():
+        raise DeriveError(
+            error(
+                PACKAGE_NOT_FOUND,
+                f"{folder}: no such folder (from {Path.cwd()}); pass a tool package "
+                "folder, e.g. packages/<author>/customs/<name>. The examples the docs "
+                "name (examples/tools/...) are in the repository's checkout, not in the "
+                "installed package.",
+            )
+        )
     if not component_file.is_file():
         raise DeriveError(
             error(

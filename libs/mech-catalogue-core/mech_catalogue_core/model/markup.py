@@ -36,11 +36,13 @@ look-alike):
   page's text after the Markdown is rendered, where ``&#92;`` is a backslash again;
 - ``&`` that starts a character reference to an invisible character (``&#8203;``,
   ``&zwj;``, ``&shy``) becomes ``&amp;``, so it is shown as written;
-- the three characters of a code fence (backticks or tildes opening a line), as
-  ``&#96;`` / ``&#126;``, since a fence's info string is not shown; and the pipes of a
-  table's delimiter row, as ``&#124;``, since a table drops cells past its header's; and
+- every run of three backticks or tildes (what opens a code fence), as ``&#96;`` /
+  ``&#126;``, since a fence's info string is not shown; and the pipes of a table's
+  delimiter row, as ``&#124;``, since a table drops cells past its header's; and
   ``$`` as U+FF04 ``＄`` (no math delimiter: inside math ``%`` hides the rest of a line)
-  (all three found by the adversarial review adv29c).
+  (all three found by the adversarial review adv29c). Fences and delimiter rows count
+  anywhere on a line, not only at its start: behind a block quote's ``>`` or a list
+  item's marker CommonMark parses the rest of the line as a new one (adv29d).
 
 CommonMark decodes references to literal characters that never start markup (spec 0.31,
 "Entity and numeric character references"), and so does HTML. :func:`inert` is
@@ -61,13 +63,15 @@ from typing import Set, Tuple
 
 #: a ``<`` that starts an HTML tag, comment, declaration, instruction or autolink
 _TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
-#: a code fence's opening (a fence's info string is not shown: adv29c)
-_FENCE_OPEN = re.compile(r"(?m)^( {0,3})([`~])\2\2")
+#: what can open a code fence, wherever it stands: a fence's info string is not shown
+#: (adv29c), and behind a block quote's or list item's marker a fence is still one
+#: (CommonMark's container blocks parse the rest of their line as a new line: adv29d)
+_FENCE_OPEN = re.compile(r"([`~])\1\1")
 _FENCE_REFERENCE = {"`": "&#96;", "~": "&#126;"}
-#: a table's delimiter row (GFM tables drop the cells past the header's: adv29c)
-_TABLE_DELIMITER_ROW = re.compile(
-    r"(?m)^[ \t]*(?=[^\n]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$"
-)
+#: a line that may be a table's delimiter row, behind any block quote or list markers
+#: (GFM tables drop the cells past the header's: adv29c, adv29d): only those characters,
+#: a pipe and a hyphen among them
+_TABLE_DELIMITER_ROW = re.compile(r"(?m)^(?=[^\n]*\|)(?=[^\n]*-)[ \t>|:+*\-0-9.)]+$")
 #: a backslash that escapes (Markdown) or starts a command or delimiter (TeX)
 _ESCAPING_BACKSLASH = re.compile(r"\\(?=[A-Za-z!-/:-@\[-`{-~])")
 #: what such a backslash is shown as (U+29F5 REVERSE SOLIDUS OPERATOR)
@@ -164,9 +168,7 @@ class Markup:
         )
         text = _ESCAPING_BACKSLASH.sub(SHOWN_BACKSLASH, text)
         text = _TAG_OPEN.sub("&lt;", text)
-        text = _FENCE_OPEN.sub(
-            lambda m: m.group(1) + _FENCE_REFERENCE[m.group(2)] * 3, text
-        )
+        text = _FENCE_OPEN.sub(lambda m: _FENCE_REFERENCE[m.group(1)] * 3, text)
         text = _TABLE_DELIMITER_ROW.sub(
             lambda m: m.group(0).replace("|", "&#124;"), text
         )

@@ -288,6 +288,31 @@ def for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     return capped(inert_markup(strip_invisible(text)), cap)
 
 
+def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
+    """A text as a surface that never renders markup shows it to a person: cleaned, capped.
+
+    For a terminal table (a :class:`rich.text.Text`, never read as console markup) or a
+    page's text node: nothing there interprets ``[``, ``<`` or a backslash, so the
+    character references of :func:`inert_markup` would only garble what a person reads
+    (``list&#91;dict]``). Invisible and control characters (ANSI escapes start with one)
+    are removed and the text is capped exactly as :func:`for_model` does.
+
+    :param text: text from a manifest.
+    :param cap: characters at most (as :func:`for_model`).
+    :return: :func:`capped` of :func:`strip_invisible`.
+    """
+    return capped(strip_invisible(text), cap)
+
+
+def label_for_person(text: str) -> str:
+    """A name or title as :func:`for_person` shows it.
+
+    :param text: a tool name, a mech name, a title.
+    :return: :func:`for_person` capped at :data:`MAX_LABEL_CHARS`.
+    """
+    return for_person(text, MAX_LABEL_CHARS)
+
+
 def value_for_model(text: str) -> str:
     """A string a model copies into a call (an enum value, a default): cleaned, capped.
 

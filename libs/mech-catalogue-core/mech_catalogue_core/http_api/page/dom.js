@@ -16,6 +16,16 @@ export function safeHref(value) {
   return text.startsWith("#/") ? text : "#/";
 }
 
+// The character references the API writes for markup in manifest text (the library's
+// model/markup.py): a text node never renders markup, so a person reads "[" and "<"
+// rather than "&#91;" and "&lt;". One pass, so "&amp;#91;" shows as "&#91;".
+const MARKUP_REFERENCES = { "&lt;": "<", "&amp;": "&", "&#91;": "[", "&#96;": "`", "&#126;": "~", "&#124;": "|" };
+
+/** A text as a text node shows it: the API's markup references back as characters. */
+export function shownText(value) {
+  return String(value).replace(/&(?:lt|amp|#91|#96|#126|#124);/g, (reference) => MARKUP_REFERENCES[reference]);
+}
+
 /**
  * Build an element.
  * props: {text, href, on: {event: handler}, ...attributes}; children: nodes or strings
@@ -25,7 +35,7 @@ export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(props)) {
     if (value === undefined || value === null || value === false) continue;
-    if (name === "text") node.textContent = String(value);
+    if (name === "text") node.textContent = shownText(value);
     else if (name === "on") for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
     else if (name === "href") node.setAttribute("href", safeHref(value));
     else if (name === "value") node.value = String(value);
@@ -35,7 +45,7 @@ export function el(tag, props = {}, ...children) {
   }
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    node.append(child instanceof Node ? child : document.createTextNode(shownText(child)));
   }
   return node;
 }

@@ -195,6 +195,14 @@ def test_errors_name_the_file_and_what_to_do(tmp_path: Path) -> None:
     with pytest.raises(DeriveError) as missing:
         derive_package(tmp_path / "nowhere")
     assert missing.value.problem.code == derive.PACKAGE_NOT_FOUND
+    assert "no such folder" in str(missing.value)
+    assert "repository's checkout" in str(missing.value)  # where the docs' examples are
+
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DeriveError) as empty:
+        derive_package(tmp_path / "empty")
+    assert empty.value.problem.code == derive.PACKAGE_NOT_FOUND
+    assert "no component.yaml here" in str(empty.value)
 
     broken = _write_package(tmp_path / "syntax", "def run(**kwargs:\n")
     with pytest.raises(DeriveError) as syntax:
