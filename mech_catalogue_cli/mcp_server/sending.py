@@ -327,6 +327,12 @@ class RequestSender:
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
         carried: Dict[str, Any] = {}  # a cancelled request, said in the new entry
+        index = self.index
+        if index is not None and not index.has_read and self._caps(offer)[1].max_spend:
+            # the first read of the whole journal (seconds at 10,000 entries) is made
+            # before the send lock, so other servers on the folder go on sending; the
+            # read under the lock then takes only what was written since
+            await anyio.to_thread.run_sync(index.records)
         async with self.lock, self.state_folder_lock() as locked:
             if not locked:
                 return (
