@@ -233,6 +233,8 @@ class JournalIndex:
         else:
             for key in dict.fromkeys(keys):  # each key once, in order
                 self._read_one(key)
+            if len(self._by_key) > MAX_JOURNAL_ENTRIES:
+                self._read_all()  # grown past the limit: refused, as at a start
 
     def compact_if_due(self) -> bool:
         """Compact the journal's list of writes when it is due (blocking).
