@@ -212,6 +212,8 @@ def test_concurrent_writers_and_a_reader_never_lose_an_entry(tmp_path: Path) -> 
 
     A reader that read a line before its entry was in place would drop that key and
     never read it again (its line is behind the offset): the index would end short.
+
+    :param tmp_path: the state folder.
     """
     journal = Journal(tmp_path)
     running = JournalIndex(journal.folder)
@@ -239,8 +241,13 @@ def test_concurrent_writers_and_a_reader_never_lose_an_entry(tmp_path: Path) -> 
 def test_a_held_write_lock_refuses_and_does_not_hang(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A process stuck holding the write lock: the cap refuses, a save raises, nothing
-    is put in place; once released both go on."""
+    """A process stuck holding the write lock: the cap refuses, a save raises.
+
+    Nothing is put in place; once the lock is released both go on.
+
+    :param tmp_path: the state folder.
+    :param monkeypatch: shortens the write lock's wait.
+    """
     monkeypatch.setattr(changes, "WRITE_LOCK_WAIT", 0.2)
     journal = Journal(tmp_path)
     journal.save(entry(1, 10))
@@ -254,10 +261,14 @@ def test_a_held_write_lock_refuses_and_does_not_hang(
         with pytest.raises(Timeout):
             journal.save(entry(3, 30))
     assert not (journal.folder / f"{3:064x}.json").exists() and not _leftovers(journal)
-    assert _spent(running.records()) == _truth(journal) == {
-        f"0x{1:064x}": 10,
-        f"0x{2:064x}": 20,
-    }
+    assert (
+        _spent(running.records())
+        == _truth(journal)
+        == {
+            f"0x{1:064x}": 10,
+            f"0x{2:064x}": 20,
+        }
+    )
 
 
 def test_over_the_limit_the_refusal_lifts_when_entries_are_moved_away(
@@ -266,6 +277,9 @@ def test_over_the_limit_the_refusal_lifts_when_entries_are_moved_away(
     """Moved away while the server runs: payments go on; over again: refused again.
 
     While refused, a look counts names only (no entry is parsed).
+
+    :param tmp_path: the state folder.
+    :param monkeypatch: lowers the limit to 3 and counts the entries parsed.
     """
     monkeypatch.setattr(spending, "MAX_JOURNAL_ENTRIES", 3)
     journal = Journal(tmp_path)
@@ -288,9 +302,7 @@ def test_over_the_limit_the_refusal_lifts_when_entries_are_moved_away(
     old = tmp_path / "old"
     old.mkdir()
     for number in (1, 2, 3):
-        os.replace(
-            journal.folder / f"{number:064x}.json", old / f"{number:064x}.json"
-        )
+        os.replace(journal.folder / f"{number:064x}.json", old / f"{number:064x}.json")
     assert _spent(running.records()) == {f"0x{4:064x}": 4, f"0x{5:064x}": 5}
     journal.save(entry(6, 6))  # 3 entries: still within
     assert len(_spent(running.records())) == 3

@@ -47,8 +47,7 @@ from typing import Any
 import pytest
 
 from mech_catalogue_cli.mcp_server import spending
-from mech_catalogue_cli.mcp_server.journal import changes
-from mech_catalogue_cli.mcp_server.journal import Journal
+from mech_catalogue_cli.mcp_server.journal import Journal, changes
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
 from tests.test_mcp_spend_index import entry

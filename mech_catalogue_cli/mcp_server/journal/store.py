@@ -118,6 +118,7 @@ class Journal:
             except FileNotFoundError:
                 pass  # a new entry: dated by the file written now
         fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        placed = False
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(asdict(entry), handle, indent=1)
@@ -126,10 +127,11 @@ class Journal:
             with self._write_lock:
                 changes.append(self.folder, entry.key)  # logged before it is in place
                 os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
+            placed = True
+        finally:
+            if not placed:  # nothing put in place: no temporary file left either
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
 
 
 def correct_request_id(
