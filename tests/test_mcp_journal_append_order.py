@@ -314,7 +314,10 @@ def test_over_the_limit_the_refusal_lifts_when_entries_are_moved_away(
 def test_a_first_read_in_one_thread_and_a_look_in_another_agree(
     tmp_path: Path,
 ) -> None:
-    """The first read may run outside the send lock while a call reads too."""
+    """The first read (``prime``) may run outside the send lock while calls read too.
+
+    :param tmp_path: the state folder.
+    """
     journal = Journal(tmp_path)
     for number in range(60):
         journal.save(entry(number, number))
@@ -324,7 +327,8 @@ def test_a_first_read_in_one_thread_and_a_look_in_another_agree(
     def look() -> None:
         results.append((0, _spent(index.records())))
 
-    threads = [threading.Thread(target=look) for _ in range(4)]
+    threads = [threading.Thread(target=index.prime)]
+    threads += [threading.Thread(target=look) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:

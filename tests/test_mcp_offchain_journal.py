@@ -101,3 +101,57 @@ def test_a_refused_offchain_request_still_counts_against_the_cap(
     assert sorted((r.request_id, r.price) for r in records) == sorted(
         [(refused.request_id, refused.price), (accepted.request_id, accepted.price)]
     )
+
+
+def test_a_refused_request_counts_with_its_signed_nonce_until_released(
+    tmp_path: Path,
+) -> None:
+    """Refused: counted, with the nonce the chain is asked about; released: nothing."""
+    journal = Journal(tmp_path)
+    refused = entry(
+        dict(OFFCHAIN, accepted=False, refused="402"), status=CallStatus.PREPARED
+    )
+    journal.save(refused)
+    (record,) = journal_records(journal.folder)
+    assert (record.price, record.unsettled_nonce, record.key) == (
+        refused.price,
+        3,
+        KEY,
+    )
+    refused.extra["offchain"]["released"] = {"market_nonce": 4, "block": 120}
+    journal.save(refused)
+    assert journal.load(KEY) == refused
+    (record,) = journal_records(journal.folder)
+    assert (record.price, record.unsettled_nonce) == (0, -1)
+    # an accepted request is waited for, not asked about
+    accepted = entry(dict(OFFCHAIN, accepted=True))
+    journal.save(accepted)
+    (record,) = journal_records(journal.folder)
+    assert (record.price, record.unsettled_nonce) == (accepted.price, -1)
+
+
+@pytest.mark.parametrize(
+    "released, status, accepted",
+    [
+        ({"market_nonce": 3, "block": 1}, CallStatus.PREPARED, False),  # not past
+        ({"market_nonce": 2, "block": 1}, CallStatus.PREPARED, False),
+        ({"market_nonce": True, "block": 1}, CallStatus.PREPARED, False),
+        ({"market_nonce": 9, "block": -1}, CallStatus.PREPARED, False),
+        ({"market_nonce": 9}, CallStatus.PREPARED, False),
+        ({"market_nonce": 9, "block": 1, "why": "x"}, CallStatus.PREPARED, False),
+        ("yes", CallStatus.PREPARED, False),
+        ({"market_nonce": 9, "block": 1}, CallStatus.SENT, True),  # accepted
+    ],
+)
+def test_a_release_this_server_did_not_write_stops_the_call(
+    tmp_path: Path, released: Any, status: str, accepted: bool
+) -> None:
+    """A forged or damaged release (hiding a payment from the cap) is an error naming the file."""
+    journal = Journal(tmp_path)
+    journal.save(
+        entry(dict(OFFCHAIN, accepted=accepted, released=released), status=status)
+    )
+    with pytest.raises(JournalError, match="off-chain release is not one"):
+        journal.load(KEY)
+    (record,) = journal_records(journal.folder)
+    assert record.problem  # the cap refuses to pay while it stays

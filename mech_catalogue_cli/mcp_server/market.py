@@ -288,9 +288,12 @@ class Marketplace:
             f"requester {self.requester})"
         )
 
-    def _call(self, name: str, *args: Any) -> Any:
+    def _call(self, name: str, *args: Any, block: Optional[int] = None) -> Any:
         try:
-            return getattr(self.contract.functions, name)(*args).call()
+            function = getattr(self.contract.functions, name)(*args)
+            if block is None:
+                return function.call()
+            return function.call(block_identifier=block)
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # ContractLogicError, ValueError, OSError, and web3 7's Web3RPCError
             raise MarketError(
@@ -307,12 +310,13 @@ class Marketplace:
         """
         return "0x" + bytes(self._account.unsafe_sign_hash(digest).signature).hex()
 
-    def market_nonce(self) -> int:
+    def market_nonce(self, block: Optional[int] = None) -> int:
         """Return ``mapNonces(requester)``.
 
+        :param block: the block read at (None: the latest).
         :return: the requester's request count.
         """
-        return int(self._call("mapNonces", self.requester))
+        return int(self._call("mapNonces", self.requester, block=block))
 
     def next_request_id(
         self, mech: str, data: bytes, price: int, payment_type: str, nonce: int
@@ -337,13 +341,16 @@ class Marketplace:
         )
         return _hex32(raw)
 
-    def status(self, request_id: str) -> int:
+    def status(self, request_id: str, block: Optional[int] = None) -> int:
         """Return ``getRequestStatus(id)`` (:data:`STATUS_DELIVERED` etc.).
 
         :param request_id: 0x + 64 hex.
+        :param block: the block read at (None: the latest).
         :return: the status.
         """
-        return int(self._call("getRequestStatus", bytes.fromhex(request_id[2:])))
+        return int(
+            self._call("getRequestStatus", bytes.fromhex(request_id[2:]), block=block)
+        )
 
     def request_info(self, request_id: str) -> Dict[str, Any]:
         """Return ``mapRequestIdInfos(id)``: who sent it, to whom, at what rate.

@@ -48,13 +48,18 @@ No proxy is used and no redirect is followed.
 Never twice: the signed request is journalled before it is posted (``extra.offchain``);
 one request id is settled at most once on chain (``AlreadyRequested``), and a call
 whose request the mech accepted only waits for its delivery (status ``sent``).
+
+A request the mech did not accept still counts against ``--max-spend`` (the mech holds
+the signed request) until the chain shows it can never be settled: the requester's
+``mapNonces`` past the nonce it was signed at, and the request absent, at one block
+(:meth:`OffchainPoster.never_settleable`, :func:`release_unsettleable`).
 """
 
 import json
 import logging
 import socket
 from enum import Enum
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from mech_catalogue_core.chain.offchain import (
@@ -74,9 +79,10 @@ from mech_catalogue_cli.adapters.http import (
     post_form_json,
 )
 
-from .journal import JournalEntry
-from .market import MarketError, Marketplace
+from .journal import Journal, JournalEntry, JournalError
+from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
 from .payment import TokenPayer
+from .spend_cap import PaidRecord
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -324,6 +330,61 @@ class OffchainPoster:
             )
         return None
 
+    def own_request_id(self, entry: JournalEntry) -> str:
+        """The id this requester's signed request of an entry has (blocking: chain id).
+
+        :param entry: an off-chain entry.
+        :return: 0x + 64 hex, as ``getRequestId`` derives it with this requester.
+        """
+        market = self.market
+        rid = request_id(
+            self.chain_id(),
+            market.address,
+            entry.mech,
+            market.requester,
+            bytes.fromhex(entry.data[2:]),
+            entry.price,
+            bytes.fromhex(entry.payment_type[2:]),
+            entry.market_nonce,
+        )
+        return "0x" + rid.hex()
+
+    def never_settleable(
+        self, entries: Sequence[JournalEntry]
+    ) -> Dict[str, Dict[str, int]]:
+        """Which signed, unaccepted requests the chain shows can never be settled (blocking).
+
+        ``deliverMarketplaceWithSignatures`` (ai-registry-mech 0.8.28,
+        ``MechMarketplace._deliverMarketplaceWithSignatures``) derives each request id
+        with the requester's current ``mapNonces`` (plus its place in the batch) and
+        raises ``mapNonces`` past the batch; ``request`` raises it too, and nothing
+        lowers it. So a request signed at nonce ``n`` can be settled only while
+        ``mapNonces(requester) <= n``. Both are read at one block ``B`` (the head): a
+        nonce past ``n`` at ``B`` with the request's ``getRequestStatus`` still
+        ``DoesNotExist`` at ``B`` means it was not settled by ``B`` and can never be
+        after. An entry whose id is not this requester's (a journal of another key) is
+        left counted.
+
+        :param entries: unaccepted off-chain entries.
+        :return: ``{key: {"market_nonce": nonce at B, "block": B}}`` for each such
+            request (``MarketError`` is raised when the chain cannot be read).
+        """
+        if not entries:
+            return {}
+        market = self.market
+        block = market.head()
+        nonce = market.market_nonce(block=block)
+        found: Dict[str, Dict[str, int]] = {}
+        for entry in entries:
+            if entry.market_nonce >= nonce or entry.market_nonce < 0:
+                continue  # may still be settled (or not a signed request's nonce)
+            if self.own_request_id(entry) != entry.request_id:
+                continue
+            if market.status(entry.request_id, block=block) != STATUS_DOES_NOT_EXIST:
+                continue  # settled: paid
+            found[entry.key] = {"market_nonce": nonce, "block": block}
+        return found
+
     def _checked_addresses(self, endpoint: str) -> Tuple[str, List[str]]:
         """Resolve an endpoint's host once and check every address (blocking).
 
@@ -396,3 +457,59 @@ class OffchainPoster:
             + " (or serve with --auto-prepay, or without --offchain only)",
             True,
         )
+
+
+def release_unsettleable(
+    poster: OffchainPoster, journal: Journal, records: Sequence[PaidRecord]
+) -> List[JournalEntry]:
+    """Mark the unaccepted off-chain requests that can never be settled (blocking).
+
+    Call it holding the journal's send lock. Each record with an ``unsettled_nonce``
+    (an off-chain request its mech did not accept) is checked on chain
+    (:meth:`OffchainPoster.never_settleable`); one that can never be settled gets
+    ``extra.offchain.released`` (the nonce and block that show it) and counts nothing
+    from then on. A chain that cannot be read releases nothing (logged): the requests
+    keep counting, the safe side.
+
+    :param poster: the poster (its marketplace and requester).
+    :param journal: the journal the records were read from.
+    :param records: the journal's records (``spending.JournalIndex.records``).
+    :return: the entries released now.
+    """
+    entries: List[JournalEntry] = []
+    for record in records:
+        if record.unsettled_nonce < 0 or not record.key:
+            continue
+        try:
+            entry = journal.load(record.key)
+        except JournalError:
+            continue  # counted as unreadable by the cap already
+        if entry is not None and entry.request_id == record.request_id:
+            entries.append(entry)
+    try:
+        found = poster.never_settleable(entries)
+    except MarketError as exc:
+        LOGGER.warning(
+            "whether %d refused off-chain request(s) can still be settled was not "
+            "read (%s); they keep counting against --max-spend",
+            len(entries),
+            exc,
+        )
+        return []
+    released = []
+    for entry in entries:
+        if entry.key in found:
+            entry.extra["offchain"]["released"] = found[entry.key]
+            journal.save(entry)
+            released.append(entry)
+            LOGGER.info(
+                "off-chain request %s to mech %s (signed at nonce %d, not accepted) can "
+                "never be settled: the requester's nonce is %d at block %d and the "
+                "request does not exist; it no longer counts against --max-spend",
+                entry.request_id,
+                entry.mech,
+                entry.market_nonce,
+                found[entry.key]["market_nonce"],
+                found[entry.key]["block"],
+            )
+    return released

@@ -25,16 +25,23 @@ The MCP name of a tool that left no longer says its mech tool name, so
 (``<state>/names/<sha256>``: the call key, 64 hex characters).
 """
 
+import logging
 import os
 import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+from mech_catalogue_core.ipfs.cid import DAG_PB, digest_to_cid
+from mech_catalogue_core.ipfs.unixfs import root_digest
 from mech_catalogue_core.model.vocabulary import CallStatus
 
-from .call_identity import call_key
+from .call_identity import call_key, payload_nonce, request_payload
+from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry
+from .market import Marketplace
 from .source import ServedCatalogue, ServedTool
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: statuses of an entry whose request is on chain (paid): only waited for
 PAID_STATUSES = (CallStatus.SENT, CallStatus.DELIVERED)
@@ -150,3 +157,57 @@ def recall_paid(  # pylint: disable=too-many-arguments
             same = tool is not None and tool.mech_tool == entry.tool
             return (tool if same and tool else departed_tool(name, entry)), entry
     return None
+
+
+def resume_from_chain(  # pylint: disable=too-many-arguments
+    market: Marketplace,
+    journal: Journal,
+    tool: ServedTool,
+    arguments: Dict[str, Any],
+    key: str,
+) -> Optional[JournalEntry]:
+    """Find a call with no journal entry on chain; journal it as sent when found (blocking).
+
+    The payload (whose nonce derives from the call key) gives the request data before
+    anything is uploaded; this requester's request with that data is the call's
+    (:meth:`.market.Marketplace.own_request`). A chain that cannot be read raises
+    ``MarketError`` (nothing is paid then).
+
+    :param market: the marketplace.
+    :param journal: the journal the resumed entry is written to.
+    :param tool: the tool called.
+    :param arguments: the validated arguments.
+    :param key: the call key.
+    :return: the resumed entry, or None when the chain has no such request.
+    """
+    payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
+    _, digest = root_digest(payload_bytes(payload), raw_leaves=False, cid_version=0)
+    data = "0x" + bytes(digest).hex()
+    found = market.own_request(data)
+    if found is None:
+        return None
+    info = market.request_info(found.request_id)
+    entry = JournalEntry(
+        key=key,
+        tool=tool.mech_tool,
+        mech=info["priority_mech"],
+        price=int(info["delivery_rate"]),
+        payment_type=str(info["payment_type"]),
+        cid=digest_to_cid(bytes(digest), DAG_PB),
+        data=data,
+        market_nonce=-1,  # not needed once sent: the id is known
+        request_id=found.request_id,
+        from_block=found.block,
+        tx_hash=found.tx_hash,
+        status=CallStatus.SENT,
+        extra={"resumed_from_chain": True},
+    )
+    journal.save(entry)
+    LOGGER.warning(
+        "call %s had no journal entry; its request %s (block %d) was found on chain "
+        "and is resumed, not paid again",
+        key,
+        found.request_id,
+        found.block,
+    )
+    return entry

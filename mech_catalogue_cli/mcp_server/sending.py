@@ -19,7 +19,7 @@ again inside it, so two identical calls at once pay once, and the run cap
 (:class:`.spend_cap.SpendLedger`) is checked against what was really sent. The signed
 transaction is journalled before its broadcast, so a retry re-sends the same bytes
 (never a second request under the next nonce). A call with no journal entry is first
-looked for on chain (:meth:`RequestSender.resumed_from_chain`). How the request pays
+looked for on chain (:func:`.recall.resume_from_chain`). How the request pays
 is the library's :func:`~mech_catalogue_core.model.payment.plan_payment` over this
 requester's funds read right before signing (:class:`.payment.TokenPayer`): a native
 offer sends only what the tracker's prepaid balance lacks (0 when it covers the price);
@@ -37,7 +37,7 @@ import json
 import logging
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, AsyncIterator, Dict, List, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -54,7 +54,6 @@ from mech_catalogue_core.model.payment import (
 from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, PaymentWay
 
 from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
-from .call_identity import payload_nonce, request_payload
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .ipfs import payload_bytes, upload_json
 from .journal import Journal, JournalEntry, correct_request_id
@@ -65,13 +64,19 @@ from .market import (
     RequestReverted,
     SignedRequest,
 )
-from .offchain import OffchainMode, OffchainPoster, OffchainRefusal
+from .offchain import (
+    OffchainMode,
+    OffchainPoster,
+    OffchainRefusal,
+    release_unsettleable,
+)
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
+from .recall import resume_from_chain
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
-from .spend_cap import SpendLedger
+from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -327,12 +332,8 @@ class RequestSender:
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
         carried: Dict[str, Any] = {}  # a cancelled request, said in the new entry
-        index = self.index
-        if index is not None and not index.has_read and self._caps(offer)[1].max_spend:
-            # the first read of the whole journal (seconds at 10,000 entries) is made
-            # before the send lock, so other servers on the folder go on sending; the
-            # read under the lock then takes only what was written since
-            await anyio.to_thread.run_sync(index.records)
+        if self.index is not None and self._caps(offer)[1].max_spend:
+            await anyio.to_thread.run_sync(self.index.prime)  # before the send lock
         async with self.lock, self.state_folder_lock() as locked:
             if not locked:
                 return (
@@ -403,6 +404,8 @@ class RequestSender:
             if ledger.max_spend is not None and self.index is not None:
                 # earlier and other runs' spending of this asset too
                 records = await anyio.to_thread.run_sync(self.index.records)
+                if await self._released(records):
+                    records = await anyio.to_thread.run_sync(self.index.records)
                 ledger.count_journal(records, time.time())
             refusal = ledger.refusal(price)
             if refusal:
@@ -617,6 +620,26 @@ class RequestSender:
         self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
         return None
 
+    async def _released(self, records: List[PaidRecord]) -> bool:
+        """Release the refused off-chain requests that can never be settled.
+
+        :param records: the journal's records.
+        :return: whether any was released (its price no longer counts, in this run's
+            ledger either: :func:`.offchain.release_unsettleable`).
+        """
+        if self.offchain is None or self.journal is None:
+            return False
+        if not any(record.unsettled_nonce >= 0 for record in records):
+            return False
+        released = await anyio.to_thread.run_sync(
+            release_unsettleable, self.offchain, self.journal, records
+        )
+        for entry in released:
+            asset = payment_terms(entry.payment_type).asset
+            ledger = self.token_ledgers.get(asset, self.ledger)
+            ledger.refund(entry.price, entry.request_id)
+        return bool(released)
+
     async def _offchain_way(  # pylint: disable=too-many-return-statements
         self, offer: Offer, price: int
     ) -> Union[bool, PriceRefusal]:
@@ -818,11 +841,7 @@ class RequestSender:
     async def resumed_from_chain(
         self, tool: ServedTool, arguments: Dict[str, Any], key: str
     ) -> Optional[JournalEntry]:
-        """Find a call with no journal entry on chain; journal it as sent when found.
-
-        The payload (whose nonce derives from the call key) gives the request data
-        before anything is uploaded; this requester's request with that data is the
-        call's (:meth:`.market.Marketplace.own_request`).
+        """Find a call with no journal entry on chain (:func:`.recall.resume_from_chain`).
 
         A chain that cannot be read raises ``MarketError`` (nothing is paid then).
 
@@ -835,34 +854,6 @@ class RequestSender:
         assert (
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
-        payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
-        _, digest = root_digest(payload_bytes(payload), raw_leaves=False, cid_version=0)
-        data = "0x" + bytes(digest).hex()
-        found = await anyio.to_thread.run_sync(market.own_request, data)
-        if found is None:
-            return None
-        info = await anyio.to_thread.run_sync(market.request_info, found.request_id)
-        entry = JournalEntry(
-            key=key,
-            tool=tool.mech_tool,
-            mech=info["priority_mech"],
-            price=int(info["delivery_rate"]),
-            payment_type=str(info["payment_type"]),
-            cid=digest_to_cid(bytes(digest), DAG_PB),
-            data=data,
-            market_nonce=-1,  # not needed once sent: the id is known
-            request_id=found.request_id,
-            from_block=found.block,
-            tx_hash=found.tx_hash,
-            status=CallStatus.SENT,
-            extra={"resumed_from_chain": True},
+        return await anyio.to_thread.run_sync(
+            resume_from_chain, market, journal, tool, arguments, key
         )
-        journal.save(entry)
-        LOGGER.warning(
-            "call %s had no journal entry; its request %s (block %d) was found on chain "
-            "and is resumed, not paid again",
-            key,
-            found.request_id,
-            found.block,
-        )
-        return entry

@@ -44,6 +44,11 @@ class PaidRecord:
         counts against every asset's cap, since its asset is unknown too.
     :param asset: ``model.payment.ASSETS`` key of the entry's payment type ("" for an
         unreadable entry or an unknown type).
+    :param key: the entry's call key ("" when unknown).
+    :param unsettled_nonce: for an off-chain request its mech did not accept (and whose
+        release the chain has not shown yet), the requester's marketplace nonce it was
+        signed at: it counts while the mech may still settle it (``offchain.py``,
+        :func:`.offchain.release_unsettleable`); -1 for every other entry.
     """
 
     request_id: str
@@ -51,6 +56,8 @@ class PaidRecord:
     written_at: float
     problem: str = ""
     asset: str = ASSET_NATIVE
+    key: str = ""
+    unsettled_nonce: int = -1
 
 
 @dataclass

@@ -42,6 +42,7 @@ from typing import Dict, List, Optional, Tuple
 
 from filelock import Timeout
 from mech_catalogue_core.model.payment import payment_terms
+from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
@@ -77,17 +78,27 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         )
     try:
         # a call's automatic deposit (--auto-prepay) counts, at least its price
-        price = max(entry.price, deposit_counted(entry.extra))
+        deposit = deposit_counted(entry.extra)
     except ValueError as exc:
         return PaidRecord("", 0, written_at, f"journal entry {path}: {exc}", asset="")
-    # an off-chain request its mech refused counts too: the mech holds the signed
-    # request and can still settle it on chain
+    # an off-chain request its mech did not accept counts too: the mech holds the
+    # signed request and can settle it on chain, until the chain shows it no longer
+    # can (its release, ``offchain.release_unsettleable``: then only a deposit counts)
+    offchain = entry.extra.get("offchain")
+    unaccepted = isinstance(offchain, dict) and offchain.get("accepted") is not True
+    released = isinstance(offchain, dict) and unaccepted and "released" in offchain
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
-        price,
+        deposit if released else max(entry.price, deposit),
         entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
+        key=entry.key,
+        unsettled_nonce=(
+            entry.market_nonce
+            if unaccepted and not released and entry.status == CallStatus.PREPARED
+            else -1
+        ),
     )
 
 
@@ -146,6 +157,17 @@ class JournalIndex:
     def has_read(self) -> bool:
         """Whether the folder was read once (the next :meth:`records` reads only news)."""
         return self._changes.offset >= 0
+
+    def prime(self) -> None:
+        """Read the whole folder once, if not yet, *before* taking the send lock (blocking).
+
+        The first read parses every entry (seconds at 10,000: docs/mcp.md); made here,
+        other servers on the folder go on sending meanwhile, and the count under the
+        send lock then reads only what was written since. Safe outside the send lock:
+        the index's own reads hold the folder's write lock.
+        """
+        if not self.has_read:
+            self.records()
 
     def _read_all(self) -> None:
         # the list's end before the folder is listed, no save half done (the write

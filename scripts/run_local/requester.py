@@ -35,12 +35,17 @@ from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet
 from scripts.devnet.contracts import contract_at
+from scripts.devnet.marketplace import token_key
 from scripts.devnet.responder import Responder
 from scripts.run_local.workspace import WorkspaceError
 from scripts.sync_packages import open_autonomy_packages
 
 #: wei the requester Safe starts with (pays about 100 requests at the devnet's prices)
 SAFE_FUNDS_WEI = 10**18
+#: stand-in tokens minted to the requester Safe, smallest units: enough for the seeded
+#: OLAS (0.5) and USDC (1.5) mechs a few times over (docs/running.md, "Paying in OLAS
+#: and USDC")
+SAFE_TOKEN_GRANTS = {"olas": 10 * 10**18, "usdc": 100 * 10**6}
 #: wei each agent gets for gas (settlement sends the Safe transaction from an agent)
 AGENT_GAS_WEI = 10**18
 #: the ledger connection's only chain (``ledger_apis.ethereum``): mech-interact's
@@ -197,6 +202,9 @@ def prepare_requester(
     check_response_timeout(devnet, response_timeout)
     safe = create_safe(devnet, agents)
     fund(devnet, safe, SAFE_FUNDS_WEI)
+    for asset, amount in SAFE_TOKEN_GRANTS.items():
+        if token_key(asset) in devnet.info.contracts:
+            devnet.mint(asset, safe, amount)
     for agent in agents:
         fund(devnet, agent, AGENT_GAS_WEI)
     deploy_operators(devnet)

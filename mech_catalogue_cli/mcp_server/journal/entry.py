@@ -128,6 +128,25 @@ def _journal_field_problem(  # pylint: disable=too-many-return-statements
     return ""
 
 
+def _release_problem(released: Any, signed_nonce: int) -> str:
+    """Say what is wrong with an off-chain entry's ``released`` record, or "".
+
+    :param released: ``extra.offchain.released`` as read.
+    :param signed_nonce: the entry's ``market_nonce``.
+    :return: the problem, or "".
+    """
+    if not isinstance(released, dict) or set(released) != {"market_nonce", "block"}:
+        return "not {market_nonce, block}"
+    if not all(
+        isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        for value in released.values()
+    ):
+        return "not non-negative integers"
+    if released["market_nonce"] <= signed_nonce:
+        return "its nonce is not past the one signed"
+    return ""
+
+
 def entry_from_json(text: str, key: str) -> JournalEntry:
     """Read one journal entry strictly: exactly the fields this server writes, each checked.
 
@@ -164,4 +183,11 @@ def entry_from_json(text: str, key: str) -> JournalEntry:
         document["tx_hash"] or posted
     ):
         raise ValueError(f"it is {document['status']} but names no transaction")
+    if isinstance(offchain, dict) and "released" in offchain:
+        problem = _release_problem(offchain["released"], document["market_nonce"])
+        if posted or document["status"] != CallStatus.PREPARED or problem:
+            raise ValueError(
+                "its off-chain release is not one this server writes "
+                f"({problem or 'on an accepted or sent request'})"
+            )
     return JournalEntry(**document)

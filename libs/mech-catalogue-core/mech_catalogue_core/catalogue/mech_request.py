@@ -22,9 +22,11 @@ What a service chained after the catalogue rounds decides before mech-interact's
    of usable entries (status ``ok``) that offer it, have rankable marketplace facts this
    period (:attr:`MechFacts.rankable`: mech-interact's ranking takes
    ``log(max_delivery_rate)`` and raises on the zeros an entry without facts carries in
-   ``mechs_info``) and are paid in the native token (mech-interact's own ``mechs_info``
-   leaves the others out: ``views.priced_in_another_unit``), the first by the catalogue's
-   offer rule (``catalogue.offer_rank``: tenure, then price, then address);
+   ``mechs_info``) and that mech-interact can pay under the task's caps
+   (:func:`.request_payment.unpayable_reason`: native, or OLAS / USDC named in the
+   task's ``max_price``, at most its cap; never subscriptions), the first by the
+   catalogue's offer rule (``catalogue.offer_rank``: tenure, then price, then address);
+   :func:`skipped_offers` says why each other offer is left out;
 2. :func:`check_arguments`: the call's typed arguments must match that mech's tool's input
    schema (:meth:`Tool.input_schema`, JSON Schema 2020-12, checked with ``jsonschema``);
 3. :func:`mech_request`: the synchronized-data updates mech-interact v0.32.3 reads
@@ -33,7 +35,9 @@ What a service chained after the catalogue rounds decides before mech-interact's
    ``nonce``, ``extra_attributes`` = the typed arguments, which mech-interact merges into
    the request's IPFS payload), and the chosen mech contract as its pin, so mech-interact
    pays the mech this rule chose, not the one its karma-based score would (a score a mech
-   raises by paying itself).
+   raises by paying itself); and the requester's own key :data:`REQUESTER_PAYMENT`, how
+   it is paid (:class:`.request_payment.RequestPayment`; a token payment is completed
+   with the tracker and token the chain names before the vote).
 
 Nothing here reads the network; which mech is paid comes from the agreed marketplace
 facts and the rule above, how much from the mech contract itself (mech-interact reads
@@ -43,7 +47,7 @@ facts and the rule above, how much from the mech contract itself (mech-interact 
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from jsonschema import Draft202012Validator
 from mech_catalogue_core.catalogue.offer_rank import (
@@ -51,7 +55,11 @@ from mech_catalogue_core.catalogue.offer_rank import (
     rank_key,
     seniority_key,
 )
-from mech_catalogue_core.catalogue.views import priced_in_another_unit
+from mech_catalogue_core.catalogue.request_payment import (
+    REQUESTER_PAYMENT,
+    payment_of,
+    unpayable_reason,
+)
 from mech_catalogue_core.model.catalogue import STATUS_OK, Catalogue, Mech
 from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.model.tool import Tool
@@ -132,18 +140,58 @@ def offering_mechs(
     ]
 
 
-def choose_offer(catalogue: Catalogue, tool_name: str = "", kind: str = "") -> Offer:
+def _ranked(
+    catalogue: Catalogue, tool_name: str, kind: str
+) -> List[Tuple[Mech, Tool, MechFacts]]:
+    """The offers of a tool (by name, else kind) whose facts mech-interact can rank."""
+    return [
+        (mech, tool, facts)
+        for mech, tool in offering_mechs(catalogue, tool_name, kind)
+        for facts in mech.marketplace
+        if facts.rankable
+    ]
+
+
+def skipped_offers(
+    catalogue: Catalogue,
+    tool_name: str = "",
+    kind: str = "",
+    max_price: Optional[Mapping[str, int]] = None,
+) -> List[Tuple[str, str]]:
+    """Say why each rankable offer of the tool is not paid.
+
+    :param catalogue: the agreed catalogue.
+    :param tool_name: the tool name ("" to choose by ``kind``).
+    :param kind: the tool kind, used when ``tool_name`` is "".
+    :param max_price: the task's caps (None: native only, uncapped).
+    :return: ``(mech address, reason)`` per skipped offer, in catalogue order
+        (:func:`.request_payment.unpayable_reason`).
+    """
+    return [
+        (facts.address.lower(), reason)
+        for _, _, facts in _ranked(catalogue, tool_name, kind)
+        if (reason := unpayable_reason(facts, max_price)) is not None
+    ]
+
+
+def choose_offer(
+    catalogue: Catalogue,
+    tool_name: str = "",
+    kind: str = "",
+    max_price: Optional[Mapping[str, int]] = None,
+) -> Offer:
     """Choose the mech contract to pay for a tool asked by name or by kind.
 
     :param catalogue: the agreed catalogue.
     :param tool_name: the tool name (exact); "" to choose by ``kind``.
     :param kind: the tool kind, used when ``tool_name`` is "".
+    :param max_price: the task's caps by asset (None: the native token only, uncapped).
     :return: the first payable offer by :meth:`Offer.rank`.
     :raises MechRequestError: when neither or both of ``tool_name`` and ``kind`` are
         given; when no usable entry offers the tool or kind (the message lists what is
         offered); when the entries offering it have no rankable facts this period; or
-        when they are paid only in a token or by subscription (the requester pays the
-        native token only).
+        when mech-interact cannot pay any of them under the caps (the message gives
+        each offer's reason, :func:`skipped_offers`).
     """
     if bool(tool_name) == bool(kind):
         raise MechRequestError(
@@ -162,34 +210,28 @@ def choose_offer(catalogue: Catalogue, tool_name: str = "", kind: str = "") -> O
         raise MechRequestError(
             f"no usable mech in the catalogue offers {what}; set it to one of: {offered}"
         )
-    ranked = [
-        (mech, tool, facts)
-        for mech, tool in listed
-        for facts in mech.marketplace
-        if facts.rankable
-    ]
+    ranked = _ranked(catalogue, tool_name, kind)
     if not ranked:
         raise MechRequestError(
             f"{what} is offered by {len(listed)} entries, none with marketplace facts "
             "this period (marketplace address unset or the read failed): mech-interact "
             "cannot rank them; no request this period"
         )
-    native = [
+    payable = [
         Offer(mech, tool, facts)
         for mech, tool, facts in ranked
-        if not priced_in_another_unit(facts)
+        if unpayable_reason(facts, max_price) is None
     ]
-    if not native:
-        ways = sorted(
-            {facts.payment_type_name or facts.payment_type for _, _, facts in ranked}
+    if not payable:
+        reasons = "; ".join(
+            f"mech {address}: {reason}"
+            for address, reason in skipped_offers(catalogue, tool_name, kind, max_price)
         )
         raise MechRequestError(
-            f"{what} is offered only by mechs paid in a token or by subscription "
-            f"({', '.join(ways)}): the requester pays in the native token only "
-            "(mech-interact v0.32.3 pays tokens only at its fixed per-chain token address "
-            "and ranks every rate as one unit); no request this period"
+            f"{what} is offered by no mech the requester can pay through mech-interact "
+            f"v0.32.3 under the task's caps ({reasons}); no request this period"
         )
-    return min(native, key=Offer.rank)
+    return min(payable, key=Offer.rank)
 
 
 def check_arguments(tool: Tool, arguments: Mapping[str, Any]) -> None:
@@ -260,6 +302,7 @@ def mech_request(  # pylint: disable=too-many-arguments
     arguments: Mapping[str, Any],
     nonce: str,
     kind: str = "",
+    max_price: Optional[Mapping[str, int]] = None,
 ) -> Dict[str, Any]:
     """Build the synchronized-data updates for one mech request.
 
@@ -269,13 +312,15 @@ def mech_request(  # pylint: disable=too-many-arguments
     :param arguments: the tool's typed arguments.
     :param nonce: the request nonce (:func:`request_nonce`).
     :param kind: the tool kind, used when ``tool_name`` is "".
+    :param max_price: the task's caps by asset (None: the native token only, uncapped).
     :return: ``{"mech_requests": JSON list of one MechMetadata, "mech_tool": str,
         "is_marketplace_v2": True, "selected_mechs": JSON list of the chosen mech
-        contract's lowercase address}``; :class:`MechRequestError` (from
+        contract's lowercase address, "requester_payment": JSON of its
+        RequestPayment (tracker and token still "" for a token)}``; :class:`MechRequestError` (from
         :func:`choose_offer`, :func:`call_arguments` or :func:`check_arguments`) when no
         payable offer exists or the arguments do not match the chosen tool's schema.
     """
-    offer = choose_offer(catalogue, tool_name, kind)
+    offer = choose_offer(catalogue, tool_name, kind, max_price)
     tool = offer.tool
     check_arguments(tool, call_arguments(tool, prompt, arguments))
     request = {
@@ -289,4 +334,5 @@ def mech_request(  # pylint: disable=too-many-arguments
         MECH_TOOL: tool.name,
         IS_MARKETPLACE_V2: True,
         SELECTED_MECHS: json.dumps([offer.facts.address.lower()]),
+        REQUESTER_PAYMENT: payment_of(offer.facts, max_price).to_json(),
     }

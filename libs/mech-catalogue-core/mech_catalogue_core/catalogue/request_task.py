@@ -27,6 +27,16 @@ configuration, so JSON is read too; ``examples/requester_task.yaml``) of this sh
     arguments:                                 # optional JSON object, no "prompt" key
       max_tokens: 120
       temperature: 0.25
+    max_price:                                 # optional: the assets paid, each capped
+      usdc: 2000000                            # smallest units (1e-6 USDC): 2 USDC
+      olas: 500000000000000000                 # wei of OLAS: 0.5 OLAS
+
+``max_price`` names the assets the requester may pay (``native``, ``olas``, ``usdc``:
+:data:`~mech_catalogue_core.model.payment.ASSETS` without ``credits``) and the most one
+request may cost in each, in the asset's smallest unit; an asset it does not name is not
+paid. Without it the requester pays the native token only, uncapped (the mech's
+``maxDeliveryRate``, as before token payments existed); docs/running.md, "Paying in
+OLAS and USDC".
 
 The file is read anew each period (an edit takes effect at the next one). Anything wrong
 (unreadable, over :data:`MAX_TASK_FILE_BYTES`, not YAML, a field missing, unknown or of the
@@ -36,10 +46,11 @@ tool's input schema later, by :func:`.mech_request.mech_request`.
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, Mapping, Optional
 
 import yaml
 from jsonschema import Draft202012Validator
+from mech_catalogue_core.model.payment import ASSET_NATIVE, ASSET_OLAS, ASSET_USDC
 
 #: the largest task file read (bytes): a prompt and a few arguments
 MAX_TASK_FILE_BYTES = 64 * 1024
@@ -49,6 +60,10 @@ MAX_PROMPT_CHARS = 10_000
 
 #: a tool kind: a lowercase word of at most 64 characters (as ``GET /tools?kind=``)
 KIND_PATTERN = "^[a-z][a-z0-9_]{0,63}$"
+
+#: the assets a task may cap and pay (mech-interact v0.32.3 pays these three kinds of
+#: fixed-price mech; subscription credits are never bought by the requester)
+PAYABLE_ASSETS = (ASSET_NATIVE, ASSET_OLAS, ASSET_USDC)
 
 #: the shape of a task (file or parameters), JSON Schema 2020-12
 TASK_SCHEMA: Mapping[str, Any] = {
@@ -60,6 +75,12 @@ TASK_SCHEMA: Mapping[str, Any] = {
         "arguments": {
             "type": "object",
             "not": {"required": ["prompt"]},
+        },
+        "max_price": {
+            "type": "object",
+            "propertyNames": {"enum": list(PAYABLE_ASSETS)},
+            "additionalProperties": {"type": "integer", "minimum": 0},
+            "minProperties": 1,
         },
     },
     "required": ["prompt"],
@@ -79,12 +100,15 @@ class RequestTask:
     :param tool_name: the tool's exact name ("" when chosen by ``kind``).
     :param kind: the tool kind ("" when chosen by ``tool_name``).
     :param arguments: the typed arguments (JSON values by argument name).
+    :param max_price: asset (``native``, ``olas``, ``usdc``) -> the most one request may
+        cost in it, smallest unit; None: the native token only, uncapped.
     """
 
     prompt: str
     tool_name: str = ""
     kind: str = ""
     arguments: Dict[str, Any] = field(default_factory=dict)
+    max_price: Optional[Dict[str, int]] = None
 
     @property
     def wanted(self) -> str:
@@ -177,6 +201,11 @@ def task_from(document: Any, source: str) -> RequestTask:
         tool_name=tool_name,
         kind=kind,
         arguments=dict(document.get("arguments", {})),
+        max_price=(
+            None
+            if document.get("max_price") is None
+            else {str(k): int(v) for k, v in document["max_price"].items()}
+        ),
     )
 
 

@@ -16,7 +16,15 @@
 
 ``ToolChoiceBehaviour`` is thin glue: it reads the agreed catalogue from the skill's shared
 state (``SharedState.exposed``, set when the agents agreed on ``catalogue_digest``), asks
-:func:`choose` (pure) for the request, and sends the result as its vote.
+:func:`choose` (pure) for the request, completes a token payment with the balance tracker
+and token the chain names (:func:`token_reads`), and sends the result as its vote.
+
+``PaidMechRequestBehaviour`` is mech-interact's ``MechRequestBehaviour`` (its code runs
+unchanged) with two additions for token payments, which its own ranking cannot reach
+(the catalogue's ``mechs_info`` lists native-paid mechs only): the priority mech is the
+agreed token offer's, and before anything is built the chain is checked against the
+agreed choice (same payment type, price within the cap, enough tokens in the Safe);
+otherwise it votes mech-interact's own skip payload and the period ends in reset.
 """
 
 import json
@@ -29,6 +37,18 @@ from mech_catalogue_core.catalogue.mech_request import (
     MechRequestError,
     mech_request,
     request_nonce,
+    skipped_offers,
+)
+from mech_catalogue_core.catalogue.request_payment import (
+    REQUESTER_PAYMENT,
+    PaymentReadError,
+    RequestPayment,
+    check_decimals,
+    decimals_call,
+    decode_address,
+    decode_uint,
+    token_call,
+    tracker_lookup_call,
 )
 from mech_catalogue_core.catalogue.request_task import (
     RequestTask,
@@ -37,6 +57,9 @@ from mech_catalogue_core.catalogue.request_task import (
 )
 from mech_catalogue_core.model.catalogue import Catalogue
 
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    PUBLIC_ID as MULTICALL_READER_ID,
+)
 from packages.mech_catalogue.skills.manifest_publish_abci.behaviours.round_behaviour import (
     PublishRoundBehaviour,
 )
@@ -52,6 +75,9 @@ from packages.mech_catalogue.skills.requester_chained_abci.models import Params
 from packages.mech_catalogue.skills.requester_chained_abci.payloads import (
     ToolChoicePayload,
 )
+from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.framework import (
+    FrameworkCalls,
+)
 from packages.mech_catalogue.skills.tool_metadata_abci.behaviours.registration import (
     BoundedRegistrationBehaviour,
 )
@@ -65,8 +91,14 @@ from packages.valory.skills.abstract_round_abci.behaviours import (
     AbstractRoundBehaviour,
     BaseBehaviour,
 )
+from packages.valory.skills.mech_interact_abci.behaviours.request import (
+    MechRequestBehaviour,
+)
 from packages.valory.skills.mech_interact_abci.behaviours.round_behaviour import (
     MechInteractRoundBehaviour,
+)
+from packages.valory.skills.mech_interact_abci.states.request import (
+    MechRequestRound,
 )
 from packages.valory.skills.registration_abci.behaviours import (
     RegistrationStartupBehaviour,
@@ -129,26 +161,40 @@ def choose(
             agreed_digest, period, task.tool_name or f"kind:{task.kind}"
         )
         updates = mech_request(
-            catalogue, task.tool_name, task.prompt, task.arguments, nonce, task.kind
+            catalogue,
+            task.tool_name,
+            task.prompt,
+            task.arguments,
+            nonce,
+            task.kind,
+            task.max_price,
         )
     except (TaskError, MechRequestError) as error:
         return "", f"requester: no request this period: {error}"
     (mech,) = json.loads(updates[SELECTED_MECHS])
+    payment = RequestPayment.from_json(updates[REQUESTER_PAYMENT], completed=False)
+    skipped = "".join(
+        f"; skipped mech {address}: {reason}"
+        for address, reason in skipped_offers(
+            catalogue, task.tool_name, task.kind, task.max_price
+        )
+    )
+    paid = "" if payment is None else f", paid in {payment.asset}"
     return json.dumps(updates, sort_keys=True), (
         f"requester: requesting tool {updates[MECH_TOOL]!r} ({task.wanted}) from mech "
-        f"{mech} (nonce {nonce}) from catalogue {agreed_digest}"
+        f"{mech}{paid} (nonce {nonce}) from catalogue {agreed_digest}{skipped}"
     )
 
 
-class ToolChoiceBehaviour(BaseBehaviour):  # pylint: disable=too-many-ancestors
+class ToolChoiceBehaviour(FrameworkCalls):  # pylint: disable=too-many-ancestors
     """Vote for one mech request built from the agreed catalogue (or for none)."""
 
     matching_round = ToolChoiceRound
 
     def async_act(self) -> Generator[Any, None, None]:
-        """Choose, log why, send the vote and wait for the round to end.
+        """Choose, complete a token payment from the chain, log why, vote, wait.
 
-        :yield: while the payload is sent and the round ends.
+        :yield: while the chain is read, the payload is sent and the round ends.
         """
         exposed = getattr(self.context.state, "exposed", None)
         data = CatalogueData(self.synchronized_data.db)
@@ -159,12 +205,161 @@ class ToolChoiceBehaviour(BaseBehaviour):  # pylint: disable=too-many-ancestors
             data.period_count,
             cast(Params, self.context.params),
         )
+        if content:
+            content, refused = yield from self.with_token(content)
+            line = refused or line
         self.context.logger.info(line)
         payload = ToolChoicePayload(self.context.agent_address, content)
         with self.context.benchmark_tool.measure(self.behaviour_id).consensus():
             yield from self.send_a2a_transaction(payload)
             yield from self.wait_until_round_end()
         self.set_done()
+
+    def eth_call(self, to: str, data: bytes) -> Generator[None, None, bytes]:
+        """One read-only call at the latest block (the multicall reader's ``call``).
+
+        :param to: the contract.
+        :param data: the call data.
+        :yield: while waiting for the ledger connection.
+        :return: the return data.
+        :raises PaymentReadError: when the call failed or returned no hex.
+        """
+        body, why = yield from self.contract_state(
+            to, str(MULTICALL_READER_ID), "call", data="0x" + data.hex()
+        )
+        if body is None:
+            raise PaymentReadError(f"eth_call to {to} failed: {why}")
+        text = str(body.get("data", ""))
+        try:
+            return bytes.fromhex(text[2:] if text.startswith("0x") else text)
+        except ValueError as exc:
+            raise PaymentReadError(f"eth_call to {to} returned {text[:80]!r}") from exc
+
+    def with_token(self, content: str) -> Generator[None, None, Tuple[str, str]]:
+        """Complete a token payment with the tracker and token the chain names.
+
+        :param content: :func:`choose`'s payload content (a request).
+        :yield: while the chain is read.
+        :return: ``(content, "")`` with ``requester_payment`` completed (unchanged for a
+            native payment), or ``("", reason)`` when a read fails or the token is not
+            the asset's (:func:`token_reads`).
+        """
+        updates = json.loads(content)
+        payment = RequestPayment.from_json(
+            updates.get(REQUESTER_PAYMENT), completed=False
+        )
+        if payment is None or not payment.by_token:
+            return content, ""
+        params = cast(Params, self.context.params)
+        market = params.mech_marketplace_config.mech_marketplace_address
+        try:
+            payment = yield from token_reads(self.eth_call, market, payment)
+        except PaymentReadError as error:
+            return "", (
+                f"requester: no request this period: mech {payment.mech} "
+                f"({payment.asset}): {error}"
+            )
+        updates[REQUESTER_PAYMENT] = payment.to_json()
+        return json.dumps(updates, sort_keys=True), ""
+
+
+def token_reads(
+    eth_call: Any, market: str, payment: RequestPayment
+) -> Generator[None, None, RequestPayment]:
+    """Read a token payment's tracker, its token and the token's decimals.
+
+    :param eth_call: ``(to, data) -> generator of return data`` (raises
+        :class:`PaymentReadError` on a failed call).
+    :param market: the MechMarketplace the request goes to (mech-interact's
+        ``mech_marketplace_address``).
+    :param payment: the chosen token payment.
+    :yield: while each call is answered.
+    :return: the payment with ``tracker`` and ``token``; :class:`PaymentReadError` when
+        the marketplace has no tracker for the type, the tracker names no token, or the
+        token's decimals are not the asset's (:func:`check_decimals`).
+    """
+    data = yield from eth_call(market, tracker_lookup_call(payment.payment_type))
+    tracker = decode_address(
+        data, f"MechMarketplace {market} mapPaymentTypeBalanceTrackers"
+    )
+    data = yield from eth_call(tracker, token_call())
+    payment = payment.with_token(
+        tracker, decode_address(data, f"tracker {tracker} token()")
+    )
+    data = yield from eth_call(payment.token, decimals_call())
+    check_decimals(payment, decode_uint(data, f"token {payment.token} decimals()"))
+    return payment
+
+
+class PaidMechRequestBehaviour(
+    MechRequestBehaviour
+):  # pylint: disable=too-many-ancestors
+    """mech-interact's request behaviour, paying the token offer the consumer agreed on."""
+
+    matching_round = MechRequestRound
+
+    @property
+    def agreed_payment(self) -> Optional[RequestPayment]:
+        """The payment ``ToolChoiceRound`` agreed this period.
+
+        :return: it, or None when none was written (mech-interact's own choice).
+        """
+        return RequestPayment.from_json(
+            self.synchronized_data.db.get(REQUESTER_PAYMENT, None)
+        )
+
+    def get_priority_mech_address(self) -> Optional[str]:
+        """The agreed token offer's mech; mech-interact's own choice for native.
+
+        :return: the mech address, or None when it is penalized (mech-interact's
+            ``last_failure_reason`` says so).
+        """
+        payment = self.agreed_payment
+        if payment is None or not payment.by_token:
+            return super().get_priority_mech_address()
+        self.shared_state.last_failure_reason = None
+        penalized = {address.lower() for address in self.shared_state.penalized_mechs}
+        if payment.mech in penalized:
+            self.shared_state.last_failure_reason = "no_non_penalized_valid_mech"
+            return None
+        return payment.mech_checksum
+
+    def async_act(self) -> Generator:
+        """Check a token payment against the chain, then act as mech-interact does.
+
+        :yield: while the chain is read and mech-interact acts.
+        """
+        payment = self.agreed_payment
+        if (
+            payment is not None
+            and payment.by_token
+            and self._mech_requests
+            and self.priority_mech_address
+        ):
+            refusal = yield from self.refusal(payment)
+            if refusal is not None:
+                self.context.logger.error(f"requester: {refusal}")
+                yield from self.finish_behaviour(self._build_skip_payload())
+                return
+        yield from super().async_act()
+
+    def refusal(self, payment: RequestPayment) -> Generator[None, None, Optional[str]]:
+        """Read the mech's type and rate and the Safe's tokens; say why not to pay.
+
+        :param payment: the agreed token payment.
+        :yield: while mech-interact's own reads are answered.
+        :return: :meth:`RequestPayment.refusal`'s reason, or None.
+        """
+        yield from self.wait_for_condition_with_sleep(self._get_payment_type)
+        yield from self.wait_for_condition_with_sleep(self._get_max_delivery_rate)
+        rate = self._mech_max_delivery_rate
+        if rate is None:
+            return f"mech {payment.mech}'s maxDeliveryRate() could not be read"
+        # reads the Safe's balance of params.price_token: the agreed token (models.py)
+        yield from self.wait_for_condition_with_sleep(self.update_safe_balances)
+        return payment.refusal(
+            self.mech_payment_type.value, int(rate), self.token_balance
+        )
 
 
 class PostTxSettlementBehaviour(BaseBehaviour):  # pylint: disable=too-many-ancestors
@@ -197,7 +392,9 @@ class RequesterConsensusBehaviour(AbstractRoundBehaviour):
             behaviour
             for behaviour in MechInteractRoundBehaviour.behaviours
             if behaviour.matching_round not in UNUSED_MECH_INTERACT_STATES
+            and behaviour is not MechRequestBehaviour
         ),
+        PaidMechRequestBehaviour,  # MechRequestBehaviour, paying token offers too
         *TransactionSettlementRoundBehaviour.behaviours,
         *ResetPauseABCIConsensusBehaviour.behaviours,
     }

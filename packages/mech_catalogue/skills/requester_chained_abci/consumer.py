@@ -17,7 +17,9 @@
 ``ToolChoiceRound`` agrees on one mech request built from the agreed catalogue
 (:mod:`mech_catalogue_core.catalogue.mech_request`) and writes the keys mech-interact's
 ``MechRequestRound`` reads (``mech_requests``, ``mech_tool``, ``is_marketplace_v2``, and
-``selected_mechs``: the mech the catalogue's offer rule chose, pinned).
+``selected_mechs``: the mech the catalogue's offer rule chose, pinned), and how it is paid
+(``requester_payment``: the asset, price, cap and, for a token, the tracker and token the
+chain names; read by the skill's ``Params.price_token`` and ``PaidMechRequestBehaviour``).
 
 ``PostTxSettlementRound`` sends a settled transaction back to the app that submitted it,
 by ``tx_submitter`` (the id of the round that prepared it): transaction settlement is one
@@ -37,6 +39,7 @@ from mech_catalogue_core.catalogue.mech_request import (
     MECH_TOOL,
     SELECTED_MECHS,
 )
+from mech_catalogue_core.catalogue.request_payment import REQUESTER_PAYMENT
 
 from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (
     PublishTxRound,
@@ -219,6 +222,7 @@ class RequesterAbciApp(AbciApp[Event]):
             MECH_TOOL,
             IS_MARKETPLACE_V2,
             SELECTED_MECHS,
+            REQUESTER_PAYMENT,
         },
         NoToolChoiceRound: set(),
         FinishedMechRequestTxRound: set(),

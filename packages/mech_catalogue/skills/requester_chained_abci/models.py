@@ -23,10 +23,18 @@ catalogue's offer rule chooses the tool and mech; when set, it replaces the tool
 ``requester_prompt`` and ``requester_arguments`` (the typed arguments, a JSON object,
 checked against the chosen tool's input schema each period), or instead of all four
 ``requester_task_file`` (a YAML or JSON task file, read each period).
+
+:attr:`Params.price_token` replaces mech-interact's token fixed per chain
+(``CHAIN_TO_PRICE_TOKEN``) with the token of the offer the agents agreed on this period.
 """
 
 from types import NoneType
 from typing import Any, Dict, Optional
+
+from mech_catalogue_core.catalogue.request_payment import (
+    REQUESTER_PAYMENT,
+    RequestPayment,
+)
 
 from packages.mech_catalogue.skills.manifest_publish_abci.models import (
     ManifestPublishParams,
@@ -121,6 +129,25 @@ class Params(
             kwargs, "requester_arguments", dict
         )
         super().__init__(*args, **kwargs)
+
+    @property
+    def price_token(self) -> str:
+        """The ERC-20 mech-interact approves and reads the Safe's balance of.
+
+        mech-interact v0.32.3 fixes one token per chain (``CHAIN_TO_PRICE_TOKEN`` in its
+        ``models.py``: OLAS on Ethereum, Gnosis and Celo; USDC on Optimism, Polygon and
+        Base). Here it is the token of this period's agreed token payment
+        (``requester_payment``: the tracker's ``token()``, read from the chain by
+        ``ToolChoiceBehaviour``); without one, mech-interact's own.
+
+        :return: the token address, EIP-55 case (mech-interact's ``KeyError`` for a
+            chain it has no token for, when no token payment was agreed).
+        """
+        data = self.context.state.synchronized_data
+        payment = RequestPayment.from_json(data.db.get(REQUESTER_PAYMENT, None))
+        if payment is not None and payment.by_token:
+            return payment.token_checksum
+        return str(super().price_token)
 
 
 class SharedState(

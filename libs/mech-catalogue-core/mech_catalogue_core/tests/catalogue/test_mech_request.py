@@ -28,6 +28,10 @@ from mech_catalogue_core.catalogue.mech_request import (
     mech_request,
     request_nonce,
 )
+from mech_catalogue_core.catalogue.request_payment import (
+    REQUESTER_PAYMENT,
+    RequestPayment,
+)
 from mech_catalogue_core.chain.marketplace import attach_facts
 from mech_catalogue_core.model.canonical import canonical_text
 from mech_catalogue_core.model.catalogue import (
@@ -110,8 +114,21 @@ def test_a_valid_call_writes_mech_interact_s_keys_with_the_prompt_apart() -> Non
     updates = mech_request(
         catalogue, TOOL, "Summarise it", {"url": "https://a.example", "words": 80}, "n1"
     )
-    assert set(updates) == {MECH_REQUESTS, MECH_TOOL, IS_MARKETPLACE_V2, SELECTED_MECHS}
+    assert set(updates) == {
+        MECH_REQUESTS,
+        MECH_TOOL,
+        IS_MARKETPLACE_V2,
+        SELECTED_MECHS,
+        REQUESTER_PAYMENT,
+    }
     assert json.loads(updates[SELECTED_MECHS]) == [facts(4, 1).address]
+    payment = RequestPayment.from_json(updates[REQUESTER_PAYMENT])
+    assert payment is not None and not payment.by_token
+    assert (payment.mech, payment.price, payment.cap) == (
+        facts(4, 1).address,
+        10**15,
+        None,
+    )
     assert updates[MECH_TOOL] == TOOL and updates[IS_MARKETPLACE_V2] is True
     (request,) = json.loads(updates[MECH_REQUESTS])
     assert request == {

@@ -25,6 +25,7 @@ from mech_catalogue_core.catalogue.mech_request import (
     MechRequestError,
     choose_offer,
     mech_request,
+    skipped_offers,
 )
 from mech_catalogue_core.catalogue.views import mechs_info_view
 from mech_catalogue_core.chain.marketplace import attach_facts
@@ -201,10 +202,10 @@ def test_a_kind_without_marketplace_facts_is_no_request() -> None:
 
 
 @pytest.mark.parametrize("payment_type", [OLAS, USDC, NVM])
-def test_a_tool_paid_only_in_a_token_or_by_subscription_is_never_chosen(
+def test_without_caps_a_tool_paid_only_in_a_token_or_by_subscription_is_not_chosen(
     payment_type: str,
 ) -> None:
-    """The requester's Safe pays native only: token and subscription mechs are skipped.
+    """No ``max_price``: the native token only; each skipped offer's reason is given.
 
     :param payment_type: the only offer's payment type.
     """
@@ -212,8 +213,11 @@ def test_a_tool_paid_only_in_a_token_or_by_subscription_is_never_chosen(
         Catalogue.build([entry(1, tool("p", "prediction"))]),
         [facts(1, rate=1_500_000, payment_type=payment_type)],
     )
+    reason = (
+        "paid by Nevermined subscription" if payment_type == NVM else "no max_price"
+    )
     for by_name, by_kind in (("p", ""), ("", "prediction")):
-        with pytest.raises(MechRequestError, match="native token only"):
+        with pytest.raises(MechRequestError, match=f"mech {address(1)}: .*{reason}"):
             choose_offer(only_token, by_name, by_kind)
     # with a native offer too, the native one is paid although the token one is senior
     both = attach_facts(
@@ -223,6 +227,44 @@ def test_a_tool_paid_only_in_a_token_or_by_subscription_is_never_chosen(
         [facts(1, rate=1_500_000, payment_type=payment_type, created=1), facts(2)],
     )
     assert choose_offer(both, kind="prediction").facts.address == address(2)
+    (skipped,) = skipped_offers(both, kind="prediction")
+    assert skipped[0] == address(1) and reason in skipped[1]
+
+
+def test_caps_name_the_assets_paid_and_bound_each_price() -> None:
+    """Under ``max_price`` a token offer is chosen; an unnamed or over-cap asset is not."""
+    catalogue = attach_facts(
+        Catalogue.build([entry(s, tool("p", "prediction")) for s in (1, 2, 3, 4)]),
+        [
+            facts(1, created=1),  # native, senior: not named by the caps below
+            facts(2, rate=1_500_000, payment_type=USDC, created=2),
+            facts(3, rate=5 * 10**17, payment_type=OLAS, created=3),
+            facts(4, rate=10, payment_type=NVM, created=0),  # never: mech-interact
+        ],
+    )
+    usdc = choose_offer(catalogue, "p", max_price={"usdc": 1_500_000})
+    assert usdc.facts.address == address(2)
+    olas = choose_offer(catalogue, "p", max_price={"olas": 10**18, "usdc": 1})
+    assert olas.facts.address == address(3)
+    reasons = dict(skipped_offers(catalogue, "p", max_price={"usdc": 1}))
+    assert "an asset the task's max_price does not name" in reasons[address(1)]
+    assert "asks 1.5 USDC (1500000 smallest units), over" in reasons[address(2)]
+    assert "Nevermined" in reasons[address(4)]
+    with pytest.raises(MechRequestError, match="no mech the requester can pay"):
+        choose_offer(catalogue, "p", max_price={"usdc": 1_499_999})
+    assert choose_offer(catalogue, "p").facts.address == address(1)
+    updates = mech_request(
+        catalogue, "p", "hi", {"horizon": 1}, "n", max_price={"usdc": 2_000_000}
+    )
+    assert json.loads(updates["requester_payment"]) == {
+        "mech": address(2),
+        "payment_type": USDC,
+        "asset": "usdc",
+        "price": 1_500_000,
+        "cap": 2_000_000,
+        "tracker": "",
+        "token": "",
+    }
 
 
 def test_the_pinned_mech_is_always_one_mech_interact_can_see() -> None:

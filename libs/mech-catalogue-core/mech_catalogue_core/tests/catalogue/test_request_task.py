@@ -53,6 +53,14 @@ def test_yaml_and_json_give_the_same_task(tmp_path: Path) -> None:
     assert expected.wanted == "tool kind 'prediction'"
 
 
+def test_max_price_names_the_assets_paid_in_smallest_units(tmp_path: Path) -> None:
+    """Integers by asset; absent means the native token only, uncapped (None)."""
+    text = "prompt: Rain?\ntool: t\nmax_price:\n  usdc: 1500000\n  native: 0\n"
+    task = load_task(write(tmp_path, text))
+    assert task.max_price == {"usdc": 1_500_000, "native": 0}
+    assert load_task(write(tmp_path, "prompt: Rain?\ntool: t\n")).max_price is None
+
+
 def test_the_example_task_file_is_valid() -> None:
     """``examples/requester_task.yaml``, which the docs point to, loads."""
     example = REPO_ROOT / "examples" / "requester_task.yaml"
@@ -79,6 +87,12 @@ def test_the_example_task_file_is_valid() -> None:
         ({"prompt": "p"}, "fields 'tool' and 'kind'"),
         ({"prompt": "p", "tool": "t", "kind": "chat"}, "fields 'tool' and 'kind'"),
         (["prompt"], "field '(top level)'"),
+        ({"prompt": "p", "tool": "t", "max_price": {}}, "field 'max_price'"),
+        ({"prompt": "p", "tool": "t", "max_price": {"credits": 1}}, "'credits'"),
+        ({"prompt": "p", "tool": "t", "max_price": {"usdc": -1}}, "max_price/usdc"),
+        ({"prompt": "p", "tool": "t", "max_price": {"usdc": "1e6"}}, "max_price/usdc"),
+        ({"prompt": "p", "tool": "t", "max_price": {"olas": 1.5}}, "max_price/olas"),
+        ({"prompt": "p", "tool": "t", "max_price": {"olas": True}}, "max_price/olas"),
     ],
 )
 def test_each_invalid_field_is_named(document: object, field: str) -> None:

@@ -24,6 +24,14 @@ from types import SimpleNamespace
 from typing import Any, Dict, Optional
 
 import pytest
+from eth_abi import encode
+from mech_catalogue_core.catalogue.request_payment import (
+    PaymentReadError,
+    RequestPayment,
+    decimals_call,
+    token_call,
+    tracker_lookup_call,
+)
 from mech_catalogue_core.chain.marketplace import attach_facts
 from mech_catalogue_core.model.canonical import canonical_text
 from mech_catalogue_core.model.catalogue import STATUS_OK, Catalogue, Mech
@@ -49,8 +57,10 @@ from packages.mech_catalogue.skills.manifest_publish_abci.states.tx import (  # 
     PublishTxRound,
 )
 from packages.mech_catalogue.skills.requester_chained_abci.behaviours import (  # noqa: E402
+    PaidMechRequestBehaviour,
     RequesterConsensusBehaviour,
     choose,
+    token_reads,
 )
 from packages.mech_catalogue.skills.requester_chained_abci.composition import (  # noqa: E402
     RequesterChainedAbciApp,
@@ -72,6 +82,9 @@ from packages.mech_catalogue.skills.requester_chained_abci.payloads import (  # 
 from packages.valory.skills.abstract_round_abci.base import (  # noqa: E402
     AbciAppDB,
     BaseSynchronizedData,
+)
+from packages.valory.skills.mech_interact_abci.behaviours.request import (  # noqa: E402
+    MechRequestBehaviour,
 )
 from packages.valory.skills.mech_interact_abci.states.purchase_subscription import (  # noqa: E402
     MechPurchaseSubscriptionRound,
@@ -212,12 +225,43 @@ def test_a_kind_replaces_the_tool_name_and_the_vote_names_the_chosen_tool() -> N
     assert "['chat']" in line
 
 
-def test_a_tool_paid_only_in_olas_is_not_requested() -> None:
-    """mech-interact's request round cannot pay it from this Safe: no request, said so."""
+def test_a_tool_paid_only_in_olas_is_requested_only_under_a_task_cap(
+    tmp_path: Path,
+) -> None:
+    """Without ``max_price`` only native is paid; a cap naming OLAS lets it be chosen.
+
+    :param tmp_path: a folder for the task file.
+    """
     built = catalogue(payment_type=OLAS_PAYMENT_TYPE)
     digest = built.digest()
     content, line = choose(built, digest, digest, 2, params(target="pt"))
-    assert content == "" and "native token only" in line
+    assert content == "" and "the task sets no max_price" in line
+    assert f"mech {MECH}" in line
+    task = tmp_path / "task.yaml"
+    from_file = params("nope")
+    from_file.requester_task_file = str(task)
+    task.write_text(
+        f"prompt: Hi\ntool: {TOOL}\narguments: {{target: fr}}\n"
+        "max_price: {olas: 999999999999999}\n"
+    )
+    content, line = choose(built, digest, digest, 2, from_file)
+    assert content == "" and "over the task's max_price olas" in line
+    task.write_text(
+        f"prompt: Hi\ntool: {TOOL}\narguments: {{target: fr}}\n"
+        "max_price: {olas: 1000000000000000}\n"
+    )
+    content, line = choose(built, digest, digest, 2, from_file)
+    payment = json.loads(json.loads(content)["requester_payment"])
+    assert payment == {
+        "mech": MECH,
+        "payment_type": OLAS_PAYMENT_TYPE,
+        "asset": "olas",
+        "price": 10**15,
+        "cap": 10**15,
+        "tracker": "",  # read from the chain by the behaviour before the vote
+        "token": "",
+    }
+    assert f"from mech {MECH}, paid in olas" in line
 
 
 def test_the_task_file_replaces_the_parameters(tmp_path: Path) -> None:
@@ -374,3 +418,67 @@ def test_an_agreed_empty_vote_makes_no_request() -> None:
     data, event = tool_choice("")
     assert event is Event.NONE
     assert data.db.get("mech_requests", None) is None
+
+
+MARKET, TRACKER, TOKEN = ("0x" + "a1" * 20, "0x" + "b2" * 20, "0x" + "c3" * 20)
+
+
+def drive(generator: Any) -> Any:
+    """Run a behaviour generator whose I/O answers at once.
+
+    :param generator: the generator.
+    :return: its return value.
+    """
+    try:
+        while True:
+            next(generator)
+    except StopIteration as stop:
+        return stop.value
+
+
+def chain(decimals: int = 6, tracker: str = TRACKER) -> Any:
+    """A stand-in eth_call answering the three reads of a USDC payment.
+
+    :param decimals: the token's decimals().
+    :param tracker: the tracker the marketplace names.
+    :return: ``(to, data) -> generator of return data``.
+    """
+    answers = {
+        (MARKET, tracker_lookup_call(USDC_PAYMENT_TYPE)): encode(
+            ["address"], [tracker]
+        ),
+        (TRACKER, token_call()): encode(["address"], [TOKEN]),
+        (TOKEN, decimals_call()): encode(["uint256"], [decimals]),
+    }
+
+    def eth_call(to: str, data: bytes) -> Any:
+        yield
+        return answers[(to, data)]
+
+    return eth_call
+
+
+USDC_PAYMENT_TYPE = "0x6406bb5f31a732f898e1ce9fdd988a80a808d36ab5d9a4a4805a8be8d197d5e3"
+
+
+def test_a_token_choice_is_completed_with_the_chain_s_tracker_and_token() -> None:
+    """Tracker from the marketplace, token from the tracker, decimals checked."""
+    chosen = RequestPayment(MECH, USDC_PAYMENT_TYPE, "usdc", 1_500_000, 2_000_000)
+    paid = drive(token_reads(chain(), MARKET, chosen))
+    assert (paid.tracker, paid.token) == (TRACKER, TOKEN)
+    assert RequestPayment.from_json(paid.to_json()) == paid
+    with pytest.raises(PaymentReadError, match="18 decimals, not the 6 of usdc"):
+        drive(token_reads(chain(decimals=18), MARKET, chosen))
+    with pytest.raises(PaymentReadError, match="zero address"):
+        drive(token_reads(chain(tracker="0x" + "00" * 20), MARKET, chosen))
+
+
+def test_mech_interact_s_request_behaviour_is_replaced_by_the_paying_one() -> None:
+    """One behaviour for MechRequestRound: the subclass, mech-interact's code under it."""
+    behaviours = RequesterConsensusBehaviour.behaviours
+    assert PaidMechRequestBehaviour in behaviours
+    assert MechRequestBehaviour not in behaviours
+    assert issubclass(PaidMechRequestBehaviour, MechRequestBehaviour)
+    assert [b for b in behaviours if b.matching_round is MechRequestRound] == [
+        PaidMechRequestBehaviour
+    ]
