@@ -262,7 +262,16 @@ def test_a_query_too_long_is_a_usage_error(catalogue_file: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "content", ["not json", '{"version": 99, "mechs": []}', '{"mechs": [{}]}']
+    "content",
+    [
+        "not json",
+        '{"version": 99, "mechs": []}',
+        '{"mechs": [{}]}',
+        '{"x": 1}',  # not an empty catalogue: no mechs array at all
+        "[]",
+        '{"mechs": {"a": 1}}',
+        "42",
+    ],
 )
 def test_a_file_that_is_not_a_catalogue_exits_1_saying_how_to_write_one(
     tmp_path: Path, content: str
@@ -275,6 +284,7 @@ def test_a_file_that_is_not_a_catalogue_exits_1_saying_how_to_write_one(
     body = json.loads(result.stdout)
     assert body["error"]["code"] == "catalogue_unreadable"
     assert "list --json" in body["error"]["message"]
+    assert "AttributeError(" not in body["error"]["message"]  # words, not a repr
 
 
 def test_no_match_is_an_empty_answer_not_an_error(catalogue_file: Path) -> None:

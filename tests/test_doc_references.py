@@ -27,6 +27,7 @@ folders.
 import ast
 import importlib.util
 import re
+import subprocess  # nosec B404: git lists the repository's files
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, List, Optional, Set, Tuple
@@ -66,6 +67,29 @@ KNOWN_UNRESOLVED: Set[Tuple[str, str]] = set()
 
 
 def _files() -> Iterator[Path]:
+    """The repository's own files: tracked, or new and not ignored.
+
+    What set-up fetches or builds (``packages/valory/`` from ``../shared``, ``.run/``,
+    ``dist/``) is ignored by git: a reference that resolves only there would fail on a
+    clone without them. Without git (an unpacked archive), every file below the root.
+
+    :yields: each file's path.
+    """
+    try:
+        listed = subprocess.run(  # nosec B603 B607: a fixed git command
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        listed = b""
+    if listed:
+        for name in listed.decode("utf-8", "surrogateescape").split("\0"):
+            path = ROOT / name
+            if name and path.is_file():
+                yield path
+        return
     for path in ROOT.rglob("*"):
         if path.is_file() and not SKIPPED_DIRS.intersection(path.parts):
             yield path
@@ -228,3 +252,20 @@ def test_the_check_finds_what_does_not_resolve(
     """
     probe = ROOT / "libs/mech-catalogue-core/mech_catalogue_core/model/_probe.py"
     assert unresolved_references(probe, docstring + "\n") == expected
+
+
+def test_references_resolve_only_to_the_repositorys_own_files() -> None:
+    """What set-up fetches (ignored by git) never makes a reference resolve.
+
+    mech-interact's request behaviour exists only in its synced package, which a clone
+    without ``../shared`` lacks; a file of ours does resolve by its ending.
+    """
+    paths = _repository_paths()
+    assert not [
+        p for p in paths if p.startswith(("packages/valory/", ".run/", "dist/"))
+    ]
+    probe = ROOT / "docs" / "_probe.md"
+    assert unresolved_references(probe, "See `behaviours/request.py`.") == [
+        "behaviours/request.py"
+    ]
+    assert unresolved_references(probe, "See `ipfs/cid.py`.") == []

@@ -239,9 +239,12 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
         funds = prepayer.payer.funds(kind)
         try:
             units = parse_units(amount, funds.decimals)
+        except AssetAmountError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--amount'") from None
+        try:
             cap = parse_units(max_amount, funds.decimals) if max_amount else None
         except AssetAmountError as exc:
-            raise click.BadParameter(str(exc)) from None
+            raise click.BadParameter(str(exc), param_hint="'--max-amount'") from None
         if yes and cap is None and devnet is None:
             raise click.UsageError("--yes off the devnet needs --max-amount")
         _run(out, prepayer, kind, units, cap, yes, idempotency_key)

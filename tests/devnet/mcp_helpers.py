@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
+import anyio
 from eth_typing import ChecksumAddress
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -142,6 +143,53 @@ def stdio_client(devnet: Devnet, state_dir: Path, *extra: str, **kwargs: Any) ->
         command=argv[0], args=argv[1:], env=_env(), cwd=str(ROOT)
     )
     return Client(params, **kwargs)
+
+
+def call_once(
+    devnet: Devnet, state_dir: Path, name: str, arguments: Dict[str, Any], *extra: str
+) -> Any:
+    """One ``tools/call`` through the SDK's client, the server launched over stdio for it.
+
+    :param devnet: the devnet.
+    :param state_dir: the server's state folder (its journal).
+    :param name: the tool.
+    :param arguments: its arguments.
+    :param extra: server options.
+    :return: the SDK's ``CallToolResult``.
+    """
+
+    async def main() -> Any:
+        async with stdio_client(devnet, state_dir, *extra) as client:
+            return await client.call_tool(name, arguments)
+
+    return anyio.run(main)
+
+
+def marketplace_mech_of(devnet: Devnet, asset: str) -> str:
+    """The deployed service's marketplace mech paid in ``asset`` (its Safe delivers).
+
+    :param devnet: the devnet.
+    :param asset: ``native``, ``olas``, ``usdc`` or ``subscription``.
+    :return: its address.
+    """
+    deployed = [m for m in devnet.info.mechs if m.get("asset") == "olas"][0]
+    return next(
+        m["address"]
+        for m in devnet.info.mechs
+        if m["kind"] == "marketplace"
+        and m.get("asset", "native") == asset
+        and m["service_id"] == deployed["service_id"]
+    )
+
+
+def price_of(devnet: Devnet, mech: str) -> int:
+    """The mech's ``maxDeliveryRate`` now (smallest units of its asset).
+
+    :param devnet: the devnet.
+    :param mech: the mech's address.
+    :return: the price.
+    """
+    return int(devnet.mech(mech).functions.maxDeliveryRate().call())
 
 
 def _free_port() -> int:

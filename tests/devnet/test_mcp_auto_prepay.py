@@ -30,7 +30,7 @@ from web3.types import RPCEndpoint
 from scripts.devnet import Devnet
 from scripts.devnet.offchain_responder import OffchainResponder
 from scripts.run_local.offchain import serve_offchain
-from tests.devnet.mcp_helpers import market_nonce, requester, responder
+from tests.devnet.mcp_helpers import market_nonce, price_of, requester, responder
 from tests.devnet.test_mcp_offchain import (
     REQUEST_META,
     account_nonce,
@@ -39,10 +39,6 @@ from tests.devnet.test_mcp_offchain import (
     native_mech,
     prepaid,
 )
-
-
-def _price(devnet: Devnet, mech: str) -> int:
-    return int(devnet.mech(mech).functions.maxDeliveryRate().call())
 
 
 def _options(deposit: int, cap: int, mode: str = "only") -> list:
@@ -62,7 +58,7 @@ def test_a_402_is_followed_by_one_deposit_and_one_retry(
     """Nothing prepaid: the 402, one deposit of the opted-in amount, the same request."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    price = _price(devnet, mech)
+    price = price_of(devnet, mech)
     with OffchainResponder(devnet.info, [mech]) as endpoint:
         declare_url(devnet, service_id, endpoint.url)
         nonce, count = account_nonce(devnet), market_nonce(devnet)
@@ -112,7 +108,7 @@ def test_auto_posts_first_for_an_opted_in_asset(
     """``--offchain auto`` with ``--auto-prepay``: posted, not sent on chain."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    price = _price(devnet, mech)
+    price = price_of(devnet, mech)
     with OffchainResponder(devnet.info, [mech]) as endpoint:
         declare_url(devnet, service_id, endpoint.url)
         nonce = account_nonce(devnet)
@@ -132,7 +128,7 @@ def test_a_deposit_over_the_spend_cap_is_refused_and_nothing_is_deposited(
     """The journal's earlier spending, this call and the deposit: over the cap, no deposit."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    price = _price(devnet, mech)
+    price = price_of(devnet, mech)
     with OffchainResponder(devnet.info, [mech]) as endpoint:
         declare_url(devnet, service_id, endpoint.url)
         (paid,) = calls(
@@ -163,7 +159,7 @@ def test_a_second_402_deposits_nothing_more_in_this_run_or_the_next(
     """A mech that keeps answering 402: one deposit, then precise errors, never another."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    price = _price(devnet, mech)
+    price = price_of(devnet, mech)
     options = ["--mech", mech, *_options(2 * price, 10 * price)]
     with OffchainResponder(devnet.info, [mech], behaviour="always_402") as endpoint:
         declare_url(devnet, service_id, endpoint.url)
@@ -191,7 +187,7 @@ def test_a_deposit_the_wallet_cannot_make_is_a_precise_error(
     """A deposit above the wallet is refused before anything is signed."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    price = _price(devnet, mech)
+    price = price_of(devnet, mech)
     payer = Web3.to_checksum_address(requester(devnet))
     devnet.w3.provider.make_request(
         RPCEndpoint("anvil_setBalance"), [payer, hex(price)]
@@ -215,7 +211,7 @@ def test_a_requester_with_code_never_signs_offchain_requests(
     """A Safe-like requester: ``only`` is a precise error, ``auto`` pays on chain."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    price = _price(devnet, mech)
+    price = price_of(devnet, mech)
     payer = Web3.to_checksum_address(requester(devnet))
     # an EIP-7702 delegation designator at the paying address (it still sends
     # transactions): the marketplace would check EIP-1271 on it

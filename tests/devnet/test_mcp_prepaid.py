@@ -32,7 +32,6 @@ from typing import Any, Dict, Iterator, List
 import anyio
 import pytest
 from click.testing import CliRunner, Result
-from mcp import Client
 from web3 import Web3
 from web3.types import RPCEndpoint
 
@@ -41,7 +40,10 @@ from mech_catalogue_cli.mcp_server.journal import Journal
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import tracker_key
 from tests.devnet.mcp_helpers import (
+    call_once,
     market_nonce,
+    marketplace_mech_of,
+    price_of,
     request_info,
     requester,
     responder,
@@ -51,28 +53,6 @@ from tests.devnet.mcp_helpers import (
 TOOL = "prediction-online"  # offered by the deployed service's mechs
 REQUEST_META = "io.olas/mech-request"
 ARGUMENTS = {"prompt": "Will the bridge open on time?", "temperature": 0.5}
-
-
-def mech_of(devnet: Devnet, asset: str) -> str:
-    """The deployed service's mech paid in ``asset`` (its Safe delivers).
-
-    :param devnet: the devnet.
-    :param asset: ``native``, ``olas``, ``usdc`` or ``subscription``.
-    :return: its address.
-    """
-    deployed = [m for m in devnet.info.mechs if m.get("asset") == "olas"][0]
-    return next(
-        m["address"]
-        for m in devnet.info.mechs
-        if m["kind"] == "marketplace"
-        and m.get("asset", "native") == asset
-        and m["service_id"] == deployed["service_id"]
-    )
-
-
-def price_of(devnet: Devnet, mech: str) -> int:
-    """The mech's maxDeliveryRate now."""
-    return int(devnet.mech(mech).functions.maxDeliveryRate().call())
 
 
 def tracker_of(devnet: Devnet, asset: str) -> Any:
@@ -146,14 +126,14 @@ def prepay(devnet: Devnet, state: Path, *args: str) -> Result:
 
 
 def call(devnet: Devnet, state: Path, *extra: str) -> Any:
-    """One tools/call of TOOL through the SDK's client over stdio."""
+    """One tools/call of TOOL through the SDK's client over stdio.
 
-    async def main() -> Any:
-        async with stdio_client(devnet, state, "--timeout", "60", *extra) as client:
-            assert isinstance(client, Client)
-            return await client.call_tool(TOOL, ARGUMENTS)
-
-    return anyio.run(main)
+    :param devnet: the devnet.
+    :param state: the server's state folder (its journal).
+    :param extra: server options.
+    :return: the result.
+    """
+    return call_once(devnet, state, TOOL, ARGUMENTS, "--timeout", "60", *extra)
 
 
 @pytest.mark.parametrize("asset, amount", [("usdc", "1.5"), ("native", "0.005")])
@@ -211,11 +191,23 @@ def test_prepay_refuses_over_its_cap_a_short_wallet_and_subscriptions(
     short = prepay(devnet, tmp_path, "--asset", "usdc", "--amount", "5000", "--yes")
     assert "balance 1000 USDC < 5000 USDC to deposit" in short.output
     nvm = prepay(
-        devnet, tmp_path, "--mech", mech_of(devnet, "subscription"), "--amount", "1"
+        devnet,
+        tmp_path,
+        "--mech",
+        marketplace_mech_of(devnet, "subscription"),
+        "--amount",
+        "1",
     )
     assert nvm.exit_code == 1 and "takes no deposit" in nvm.output
     fine = prepay(devnet, tmp_path, "--asset", "usdc", "--amount", "0.0000001")
     assert fine.exit_code == 2 and "more than 6 decimals" in fine.output
+    assert "'--amount'" in fine.output  # the usage error names its option
+    words = prepay(devnet, tmp_path, "--asset", "usdc", "--amount", "abc")
+    assert words.exit_code == 2 and "'--amount'" in words.output
+    ceiling = prepay(
+        devnet, tmp_path, "--asset", "usdc", "--amount", "1", "--max-amount", "1e"
+    )
+    assert ceiling.exit_code == 2 and "'--max-amount'" in ceiling.output
     assert holdings(devnet, "usdc") == before
 
 
@@ -248,7 +240,7 @@ def test_a_prepaid_call_is_one_transaction_paid_from_the_prepaid_balance(
         ).exit_code
         == 0
     )
-    mech = mech_of(devnet, asset)
+    mech = marketplace_mech_of(devnet, asset)
     price = price_of(devnet, mech)
     before = holdings(devnet, asset)
     assert before["prepaid"] >= price
@@ -284,7 +276,7 @@ def test_a_prepaid_balance_short_with_a_short_wallet_is_said_in_units(
     )
     before = holdings(devnet, "usdc")
     nonce = market_nonce(devnet)
-    result = call(devnet, tmp_path, "--mech", mech_of(devnet, "usdc"))
+    result = call(devnet, tmp_path, "--mech", marketplace_mech_of(devnet, "usdc"))
     assert result.is_error
     text = result.content[0].text
     assert (
@@ -300,7 +292,7 @@ def test_a_subscription_mech_burns_exactly_its_price_in_credits(
 ) -> None:
     """Credits held: the request carries no value and burns the price in credits."""
     devnet = chain_snapshot
-    mech = mech_of(devnet, "subscription")
+    mech = marketplace_mech_of(devnet, "subscription")
     price = price_of(devnet, mech)
     devnet.mint_credits(requester(devnet), price + 3)
     before = holdings(devnet, "subscription")
@@ -322,7 +314,9 @@ def test_no_credits_is_a_precise_error_naming_the_plan_and_nothing_is_sent(
     devnet = chain_snapshot
     before = holdings(devnet, "subscription")
     nonce = market_nonce(devnet)
-    result = call(devnet, tmp_path, "--mech", mech_of(devnet, "subscription"))
+    result = call(
+        devnet, tmp_path, "--mech", marketplace_mech_of(devnet, "subscription")
+    )
     assert result.is_error
     plan = devnet.info.contracts["FixtureSubscriptionCredits"].lower() + "/1"
     assert f"needs a Nevermined subscription to plan {plan}; you hold 0 credits" in (
@@ -408,7 +402,7 @@ def test_an_allowance_revoked_after_the_approval_is_said_and_the_retry_approves_
 ) -> None:
     """Revoked in the approval's block: a worded error, no request; the retry pays once."""
     devnet = automine_restored
-    mech = mech_of(devnet, "usdc")
+    mech = marketplace_mech_of(devnet, "usdc")
     price = price_of(devnet, mech)
     before = holdings(devnet, "usdc")
     nonce = market_nonce(devnet)
@@ -458,7 +452,7 @@ def test_a_price_raised_after_listing_leaves_the_prepaid_balance_alone(
     """Prepaid native, the price raised past --max-price: refused in words, nothing moves."""
     devnet = chain_snapshot
     prepay(devnet, tmp_path, "--asset", "native", "--amount", "0.05", "--yes")
-    mech = mech_of(devnet, "native")
+    mech = marketplace_mech_of(devnet, "native")
     price = price_of(devnet, mech)
     before = holdings(devnet, "native")
     nonce = market_nonce(devnet)

@@ -26,7 +26,6 @@ from typing import Any, Dict, Tuple
 
 import anyio
 import pytest
-from mcp import Client
 from web3 import Web3
 
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry, JournalError
@@ -35,7 +34,10 @@ from mech_catalogue_cli.mcp_server.payment import TokenPayer
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import tracker_key
 from tests.devnet.mcp_helpers import (
+    call_once,
     market_nonce,
+    marketplace_mech_of,
+    price_of,
     request_info,
     requester,
     responder,
@@ -45,23 +47,6 @@ from tests.devnet.mcp_helpers import (
 TOOL = "prediction-online"  # offered by the deployed service's three mechs
 REQUEST_META = "io.olas/mech-request"
 ARGUMENTS = {"prompt": "Will the bridge open on time?", "temperature": 0.5}
-
-
-def mech_of(devnet: Devnet, asset: str) -> str:
-    """The deployed service's mech priced in ``asset`` (its Safe delivers).
-
-    :param devnet: the devnet.
-    :param asset: ``native``, ``olas`` or ``usdc``.
-    :return: its address.
-    """
-    deployed = [m for m in devnet.info.mechs if m.get("asset") == "olas"][0]
-    return next(
-        m["address"]
-        for m in devnet.info.mechs
-        if m["kind"] == "marketplace"
-        and m.get("asset", "native") == asset
-        and m["service_id"] == deployed["service_id"]
-    )
 
 
 def holdings(devnet: Devnet, asset: str) -> Dict[str, int]:
@@ -103,18 +88,7 @@ def call(devnet: Devnet, state: Path, *extra: str) -> Any:
     :param extra: server options.
     :return: the result.
     """
-
-    async def main() -> Any:
-        async with stdio_client(devnet, state, "--timeout", "60", *extra) as client:
-            assert isinstance(client, Client)
-            return await client.call_tool(TOOL, ARGUMENTS)
-
-    return anyio.run(main)
-
-
-def price_of(devnet: Devnet, mech: str) -> int:
-    """The mech's maxDeliveryRate now (smallest units of its asset)."""
-    return int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    return call_once(devnet, state, TOOL, ARGUMENTS, "--timeout", "60", *extra)
 
 
 @pytest.mark.parametrize("asset", ["native", "olas", "usdc"])
@@ -123,7 +97,7 @@ def test_each_asset_is_paid_exactly_its_price_and_a_retry_pays_nothing(
 ) -> None:
     """Native: value = price; tokens: approve exactly the price, no value; a retry: no tx."""
     devnet = chain_snapshot
-    mech = mech_of(devnet, asset)
+    mech = marketplace_mech_of(devnet, asset)
     price = price_of(devnet, mech)
     before = holdings(devnet, asset)
     nonce = market_nonce(devnet)
@@ -169,7 +143,7 @@ def test_a_short_token_balance_is_said_in_units_and_nothing_is_sent(
 ) -> None:
     """One smallest unit short: an error naming balance and need; no approval, no request."""
     devnet = chain_snapshot
-    mech = mech_of(devnet, asset)
+    mech = marketplace_mech_of(devnet, asset)
     _drain(devnet, asset, price_of(devnet, mech) - 1)
     before = holdings(devnet, asset)
     nonce = market_nonce(devnet)
@@ -187,7 +161,7 @@ def test_a_token_price_over_its_assets_cap_is_refused(
 ) -> None:
     """--max-price usdc=<below the price>: refused by its asset's cap, nothing sent."""
     devnet = chain_snapshot
-    mech = mech_of(devnet, "usdc")
+    mech = marketplace_mech_of(devnet, "usdc")
     price = price_of(devnet, mech)
     before = holdings(devnet, "usdc")
     capped = call(devnet, tmp_path, "--mech", mech, "--max-price", f"usdc={price - 1}")
@@ -200,7 +174,7 @@ def test_a_price_raised_after_listing_is_refused_at_send_time(
 ) -> None:
     """A price raised past --max-price olas=... after listing: nothing approved or paid."""
     devnet = chain_snapshot
-    mech = mech_of(devnet, "olas")
+    mech = marketplace_mech_of(devnet, "olas")
     price = price_of(devnet, mech)
     before = holdings(devnet, "olas")
     nonce = market_nonce(devnet)
@@ -230,7 +204,7 @@ def _payer(devnet: Devnet, tmp_path: Path) -> Tuple[TokenPayer, Journal]:
 
 def _entry(devnet: Devnet, asset: str) -> JournalEntry:
     """A prepared entry for the asset's mech at its price (nothing sent yet)."""
-    mech = mech_of(devnet, asset)
+    mech = marketplace_mech_of(devnet, asset)
     payment_type = "0x" + bytes(devnet.mech(mech).functions.paymentType().call()).hex()
     return JournalEntry(
         key="ab" * 32,
@@ -285,7 +259,7 @@ def test_a_dry_run_says_whether_this_requester_can_pay_and_what_it_would_approve
 ) -> None:
     """--dry-run on the USDC mech: approve exactly the price, value 0; short: why, in USDC."""
     devnet = chain_snapshot
-    mech = mech_of(devnet, "usdc")
+    mech = marketplace_mech_of(devnet, "usdc")
     price = price_of(devnet, mech)
     before = holdings(devnet, "usdc")
     planned = call(devnet, tmp_path, "--mech", mech, "--dry-run")

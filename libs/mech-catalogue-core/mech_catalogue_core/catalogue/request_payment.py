@@ -14,7 +14,8 @@
 
 """How the requester service pays an offer through mech-interact v0.32.3's rounds (pure).
 
-mech-interact's ``MechRequestBehaviour`` (``behaviours/request.py``) reads the chosen
+mech-interact's ``MechRequestBehaviour``
+(``packages/valory/skills/mech_interact_abci/behaviours/request.py``) reads the chosen
 mech's ``paymentType()`` and ``maxDeliveryRate()`` and then pays in one Safe multisend:
 
 - native (``PaymentType.NATIVE``): the request carries ``maxDeliveryRate`` as value;

@@ -559,8 +559,16 @@ class Catalogue:
 
         :param data: from :meth:`to_dict`.
         :return: the catalogue.
-        :raises ValueError: on an unknown version.
+        :raises ValueError: on an unknown version, or when ``data`` is not an object
+            with a ``mechs`` array (``{"x": 1}`` is not an empty catalogue).
         """
+        if not isinstance(data, dict) or not isinstance(data.get("mechs"), list):
+            raise ValueError(
+                'a serialised catalogue is a JSON object with a "mechs" array '
+                f"(got {type(data).__name__}"
+                + (f" with keys {sorted(data)[:5]}" if isinstance(data, dict) else "")
+                + ")"
+            )
         version = int(data.get("version", MODEL_VERSION))
         if version != MODEL_VERSION:
             raise ValueError(
@@ -608,7 +616,9 @@ class Catalogue:
         try:
             return cls.from_dict(decode(text))
         except (KeyError, TypeError, AttributeError) as exc:
-            raise ValueError(f"not a serialised catalogue: {exc!r}") from exc
+            raise ValueError(
+                f"not a serialised catalogue: {type(exc).__name__} {exc}"
+            ) from exc
 
     def digest(self) -> str:
         """Return the catalogue digest, identical on every agent for the same catalogue.
