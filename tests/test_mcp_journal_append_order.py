@@ -207,14 +207,23 @@ def test_a_failing_rename_leaves_a_logged_key_without_an_entry_harmlessly(
     assert _truth(journal)[f"0x{2:064x}"] == 40
 
 
-def test_concurrent_writers_and_a_reader_never_lose_an_entry(tmp_path: Path) -> None:
+@pytest.mark.parametrize("compacting", [False, True], ids=["reading", "compacting"])
+def test_concurrent_writers_and_a_reader_never_lose_an_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compacting: bool
+) -> None:
     """Three processes write (slowly between line and rename) while an index reads.
 
     A reader that read a line before its entry was in place would drop that key and
     never read it again (its line is behind the offset): the index would end short.
+    Compacting between looks (every time: the thresholds lowered), the list must end
+    naming every entry on disk: a save's line and rename never straddle a compaction.
 
     :param tmp_path: the state folder.
+    :param monkeypatch: lowers the compaction's thresholds.
+    :param compacting: whether the reader compacts the list after each look.
     """
+    monkeypatch.setattr(changes, "COMPACT_MIN_LINES", 1)
+    monkeypatch.setattr(changes, "COMPACT_RATIO", 1)
     journal = Journal(tmp_path)
     running = JournalIndex(journal.folder)
     running.records()
@@ -227,15 +236,21 @@ def test_concurrent_writers_and_a_reader_never_lose_an_entry(tmp_path: Path) -> 
         for s in (100, 200, 300)
     ]
     looks = 0
+    compactions = 0
     while any(w.poll() is None for w in writers) or looks == 0:
         running.records()  # reading while they write
         looks += 1
+        if compacting:
+            compactions += running.compact_if_due()
     for writer in writers:
         assert writer.wait() == 0, writer.stderr.read() if writer.stderr else ""
     on_disk = _truth(journal)
     assert len(on_disk) == 120
     assert _spent(running.records()) == on_disk
-    assert looks > 1
+    assert _spent(JournalIndex(journal.folder).records()) == on_disk
+    listed = set((journal.folder / CHANGES_FILE).read_text(encoding="ascii").split())
+    assert {key[2:] for key in on_disk} <= listed
+    assert looks > 1 and (compactions > 1 or not compacting)
 
 
 def test_a_held_write_lock_refuses_and_does_not_hang(
