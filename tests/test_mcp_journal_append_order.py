@@ -30,12 +30,17 @@ import threading
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
+import anyio
 import pytest
 from filelock import FileLock, Timeout
 
 from mech_catalogue_cli.mcp_server import spending
 from mech_catalogue_cli.mcp_server.journal import CHANGES_FILE, Journal, changes, store
+from mech_catalogue_cli.mcp_server.sending import RequestSender
+from mech_catalogue_cli.mcp_server.settings import CallSettings, PhaseTimer
+from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex, journal_records
+from tests.test_mcp_offer_choice import offer
 from tests.test_mcp_spend_index import entry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +50,7 @@ CHILD = r"""
 import os, sys
 from pathlib import Path
 from mech_catalogue_cli.mcp_server.journal import Journal, changes, store
+from tests.test_mcp_offer_choice import offer
 from tests.test_mcp_spend_index import entry
 
 state, number, price, step = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -75,6 +81,7 @@ WRITER = r"""
 import sys, time
 from pathlib import Path
 from mech_catalogue_cli.mcp_server.journal import Journal, changes
+from tests.test_mcp_offer_choice import offer
 from tests.test_mcp_spend_index import entry
 
 real_append = changes.append
@@ -351,3 +358,34 @@ def test_a_first_read_in_one_thread_and_a_look_in_another_agree(
     assert index.has_read
     assert all(spent == _truth(journal) for _, spent in results)
     assert len(results) == 4
+
+
+@pytest.mark.parametrize("cap", [100, None], ids=["capped", "uncapped"])
+def test_a_server_reads_the_journal_before_it_waits_for_the_send_lock(
+    tmp_path: Path, cap: Any
+) -> None:
+    """Another server holds the send lock: a capped server's first read is done anyway.
+
+    The marketplace is never reached (nothing is sent without the lock): a stand-in.
+
+    :param tmp_path: the state folder.
+    :param cap: ``--max-spend`` (None: no cap, so the journal is not read at all).
+    """
+    journal = Journal(tmp_path)
+    for number in range(20):
+        journal.save(entry(number, number))
+    settings = CallSettings("g", "a", io_timeout=0.05, max_spend=cap)
+    ledger = SpendLedger(max_spend=cap, window=3600.0)
+    sender = RequestSender(object(), journal, settings, ledger)  # type: ignore[arg-type]
+    other = journal.send_lock(5.0)  # another server sending
+    with other:
+        said = anyio.run(
+            sender.ensure_sent,
+            None,
+            offer("0x" + "0a" * 20, 1),
+            {},
+            f"{99:064x}",
+            PhaseTimer(),
+        )
+    assert "held its lock" in str(said)
+    assert sender.index is not None and sender.index.has_read == (cap is not None)
