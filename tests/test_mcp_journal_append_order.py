@@ -377,13 +377,15 @@ def test_a_server_reads_the_journal_before_it_waits_for_the_send_lock(
     settings = CallSettings("g", "a", io_timeout=0.05, max_spend=cap)
     ledger = SpendLedger(max_spend=cap, window=3600.0)
     sender = RequestSender(object(), journal, settings, ledger)  # type: ignore[arg-type]
+    no_tool: Any = None  # not reached: nothing is sent without the lock
+    payload: Dict[str, Any] = {}
     other = journal.send_lock(5.0)  # another server sending
     with other:
         said = anyio.run(
             sender.ensure_sent,
-            None,
+            no_tool,
             offer("0x" + "0a" * 20, 1),
-            {},
+            payload,
             f"{99:064x}",
             PhaseTimer(),
         )
