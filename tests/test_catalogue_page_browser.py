@@ -321,6 +321,29 @@ def test_a_search_ranks_by_words_from_the_search_box(page: Page) -> None:
     assert_inert(page)
 
 
+def test_the_sort_menu_names_each_order_once(page: Page) -> None:
+    """The sort menu offers each order once, relevance chosen (no "any" row named alike)."""
+    page.open()
+    assert page.texts("select[name=sort] option") == [
+        "relevance",
+        "price",
+        "karma",
+        "recent",
+    ]
+    (chosen,) = [o for o in page.css("select[name=sort] option") if o.is_selected()]
+    assert chosen.get_attribute("value") == "relevance"
+
+
+def test_the_delivery_window_and_recent_order_reach_the_search(page: Page) -> None:
+    """The form's delivery window and the recent order go into the URL and the answer."""
+    page.open()
+    submit_search(page, delivered_within="7200", sort="recent")
+    assert "delivered_within=7200" in page.current() and "sort=recent" in page.current()
+    total = page.fetch_json("/offers?delivered_within=7200&sort=recent")["total"]
+    assert page.texts("#result-count")[0].startswith(f"{total} matching offers")
+    assert_inert(page)
+
+
 def test_filters_narrow_the_results(page: Page) -> None:
     """Kind, payment, max price and sort from the form narrow and order the offers."""
     page.open()

@@ -312,6 +312,40 @@ def test_search_reads_the_devnet_as_list_does(devnet: Devnet) -> None:
     assert some in [m["tool"] for m in named]
 
 
+def test_delivered_within_and_recent_on_the_devnet(devnet: Devnet) -> None:
+    """The real devnet: the seed's busy mech delivered, its idle ones did not.
+
+    --delivered-within keeps the busy mech's tools alone (its window counted back from
+    the block the facts were read at), --sort recent lists them first and a window
+    ending before its last delivery keeps nothing.
+
+    :param devnet: the devnet.
+    """
+    args = ("--devnet", "--devnet-dir", devnet.info.state_dir, "--json")
+    market = devnet.contract("MechMarketplace")
+    events = market.events.MarketplaceDelivery().get_logs(from_block=0)
+    delivered_at = max(int(e["blockNumber"]) for e in events)
+    head = int(devnet.w3.eth.block_number)
+    everything_found = matches(run("search", "", "--limit", 200, *args))
+    assert {m["last_delivery_block"] for m in everything_found} == {
+        str(delivered_at),
+        None,
+    }
+    window = head - delivered_at
+    recent = matches(
+        run("search", "", "--delivered-within", window, "--limit", 200, *args)
+    )
+    assert recent and {m["last_delivery_block"] for m in recent} == {str(delivered_at)}
+    assert {m["mech"] for m in recent} < {m["mech"] for m in everything_found}
+    if delivered_at < head:  # a window ending after the delivery keeps nothing
+        assert matches(run("search", "", "--delivered-within", window - 1, *args)) == []
+    ordered = matches(run("search", "", "--sort", "recent", "--limit", 200, *args))
+    blocks = [m["last_delivery_block"] for m in ordered]
+    assert blocks == sorted(blocks, key=lambda b: b is None)
+    result = run("search", "", "--delivered-within", -1, *args)
+    assert result.exit_code == EXIT_USAGE and "--delivered-within" in result.stderr
+
+
 def test_a_missing_file_exits_1_saying_how_to_write_one(tmp_path: Path) -> None:
     """No such file: the same coded error, not a usage error."""
     result = run("search", "prediction", "--from", tmp_path / "absent.json", "--json")
@@ -346,3 +380,68 @@ def test_search_says_a_lookalike_name(tmp_path: Path) -> None:
         assert said["code"] == "lookalike_tool_name"
     human = run("search", "forecasts", "--from", path)
     assert human.stdout.count("lookalike_tool_name") == 2
+
+
+@pytest.mark.parametrize(
+    "limit, mechs_found",
+    [
+        ("0.005native", {2}),  # 0.004 native passes, 0.01 native does not
+        ("0.01 native", {1, 2}),
+        ("6 olas", {3}),  # sets the payment: native offers are not compared
+        ("4 OLAS", set()),
+        ("1.5usdc", set()),
+        (str(4 * 10**15), {2}),  # a bare integer: smallest units, any payment
+    ],
+)
+def test_max_price_takes_an_amount_with_its_asset(
+    catalogue_file: Path, limit: str, mechs_found: set
+) -> None:
+    """--max-price '1.5usdc' / '0.01 native' reads as MCP search_tools reads it."""
+    found = matches(
+        run(
+            "search",
+            "",
+            "--max-price",
+            limit,
+            "--from",
+            catalogue_file,
+            "--json",
+            "--limit",
+            200,
+        )
+    )
+    assert {m["mech"] for m in found} == {ref(i).key for i in mechs_found}
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (("--max-price", "1.5 dollars"), "usdc"),
+        (("--max-price", "0.01native", "--payment", "token_olas"), "do not compare"),
+        (("--max-price", "0.5 wei"), "whole numbers"),
+    ],
+)
+def test_a_price_limit_of_no_known_asset_is_a_usage_error(
+    catalogue_file: Path, args: tuple, says: str
+) -> None:
+    """Exit 2 naming --max-price and what to write instead."""
+    result = run("search", "", "--from", catalogue_file, *args)
+    assert result.exit_code == EXIT_USAGE
+    assert "--max-price" in result.stderr and says in result.stderr
+
+
+def test_the_table_counts_one_match_in_the_singular(catalogue_file: Path) -> None:
+    """'1 match', not '1 matches'; more are 'matches'."""
+    one = run(
+        "search",
+        "",
+        "--kind",
+        "resolve",
+        "--mech",
+        ref(5).key,
+        "--from",
+        catalogue_file,
+    )
+    assert one.exit_code == EXIT_OK and "1 match " in one.stdout
+    several = run("search", "prediction", "--from", catalogue_file)
+    assert " matches (" in several.stdout and "1 match " not in several.stdout

@@ -314,6 +314,53 @@ def test_min_karma_and_karma_sort() -> None:
     assert _search(server, sort="popularity").is_error
 
 
+def test_delivered_within_and_recent_sort() -> None:
+    """delivered_within and sort recent follow the paid offer's latest delivery block.
+
+    Facts read at block 100: claude delivered at 95, prediction-online at 40, the tide
+    table never; recent is latest first, none known last.
+    """
+    last = {
+        "prediction-online": 40,
+        "claude-prediction-offline": 95,
+        "tide-table": None,
+    }
+    base = served_catalogue(REALISTIC[0], REALISTIC[1], REALISTIC[5])
+    served = ServedCatalogue(
+        "recent",
+        tuple(
+            replace(
+                tool,
+                offers=tuple(
+                    replace(o, block=100, last_delivery_block=last[tool.name])
+                    for o in tool.offers
+                ),
+            )
+            for tool in base.tools
+        ),
+    )
+    server = _server(served)
+
+    def names(**arguments: Any) -> List[str]:
+        result = _search(server, **arguments)
+        assert not result.is_error, _text(result)
+        return [m["name"] for m in result.structured_content["matches"]]
+
+    assert names(delivered_within=4) == []
+    assert names(delivered_within=5) == ["claude-prediction-offline"]
+    assert names(delivered_within=60) == [
+        "claude-prediction-offline",
+        "prediction-online",
+    ]
+    assert names(sort="recent") == [
+        "claude-prediction-offline",
+        "prediction-online",
+        "tide-table",
+    ]
+    assert _search(server, delivered_within=-1).is_error
+    assert _search(server, delivered_within="soon").is_error
+
+
 def test_cursors_page_through_every_match_once() -> None:
     """Pages join to every match, each once; total is the whole answer's."""
     served = served_catalogue(*_fillers(23))

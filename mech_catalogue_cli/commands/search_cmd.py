@@ -25,13 +25,19 @@ line (an invalid filter or cursor included, naming it).
 
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 import click
 from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
 from mech_catalogue_core.chain.presets import ChainPreset
 from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES
+from mech_catalogue_core.model.payment import (
+    KNOWN_TERMS,
+    AssetAmountError,
+    asset_terms,
+    parse_price_limit,
+)
 from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.tool import REGISTRY_KINDS
 from mech_catalogue_core.model.untrusted_text import (
@@ -48,8 +54,10 @@ from mech_catalogue_core.search.index import (
 )
 from mech_catalogue_core.search.query import (
     DEFAULT_PAGE_SIZE,
+    MAX_BLOCK,
     MAX_KARMA,
     MAX_PAGE_SIZE,
+    MAX_PRICE_CAP,
     InvalidQuery,
     SearchQuery,
 )
@@ -64,6 +72,8 @@ from .list_cmd import read_catalogue, source_options
 
 #: the error code when ``--from`` cannot be read as a catalogue
 CATALOGUE_UNREADABLE = "catalogue_unreadable"
+#: payment type name -> the asset its prices are in (``native``, ``olas``, ``usdc``...)
+ASSET_OF_PAYMENT = {terms.name: terms.asset for terms in KNOWN_TERMS}
 #: characters of a description shown in the table (``--json`` carries it whole)
 TABLE_DESCRIPTION_CHARS = 80
 
@@ -129,9 +139,10 @@ def hit_json(
     :param lookalikes: tool name -> its look-alike warning
         (``catalogue.lookalikes.lookalike_problems`` of the catalogue's names).
     :return: ``{"tool", "kind", "mech", "score", "price", "payments", "callable",
-        "delivering", "karma", "typed", "description"}``: the price in the payment's
-        smallest unit as decimal text (null: no callable contract), the karma as
-        decimal text (null: none read), texts cleaned as every exporter shows them
+        "delivering", "karma", "last_delivery_block", "typed", "description"}``: the
+        price in the payment's smallest unit as decimal text (null: no callable
+        contract; none asked: in ``payments[0]``), the karma and the latest delivery's
+        block as decimal text (null: none read), texts cleaned as every exporter shows them
         (``model.untrusted_text``); and ``warnings`` ([{code, message}]) when the
         name has a look-alike.
     """
@@ -145,6 +156,9 @@ def hit_json(
         "callable": hit.callable_now,
         "delivering": hit.delivering,
         "karma": None if hit.karma is None else str(hit.karma),
+        "last_delivery_block": (
+            None if hit.last_delivery_block is None else str(hit.last_delivery_block)
+        ),
         "typed": hit.tool.is_typed,
         "description": for_model(hit.tool.description),
     }
@@ -194,7 +208,8 @@ def render_page(
         "payment",
         "karma",
         "description",
-        title=f"{page.total} matches (price: per request, in the payment's smallest unit)",
+        title=f"{page.total} {'match' if page.total == 1 else 'matches'} (price: per "
+        "request, in the payment's smallest unit)",
     )
     for hit in page.hits:
         description = for_person(hit.tool.description)
@@ -237,6 +252,41 @@ def run_search(
         raise click.BadParameter(str(exc), param_hint="--cursor") from exc
 
 
+def price_limit(
+    value: Optional[str], payment: Optional[str]
+) -> Tuple[Optional[int], Optional[str]]:
+    """Read ``--max-price``: smallest units of ``--payment``, or an amount and its asset.
+
+    ``"1.5usdc"`` / ``"1.5 usdc"`` / ``"0.01 native"`` / ``"5000 wei"`` are read by the
+    parser MCP ``search_tools`` uses (``model.payment.parse_price_limit``: whole units
+    of the asset, a fraction of a smallest unit dropped) and set the payment type to the
+    asset's fixed-price one (``token_usdc``...); a bare integer is in the smallest unit
+    of ``--payment`` (wei for native), as before.
+
+    :param value: ``--max-price`` as typed (None: no cap).
+    :param payment: ``--payment`` (None: any).
+    :return: the cap in smallest units and the payment type name to filter on.
+    :raises BadParameter: (exit 2) for a value that is no amount of a known asset, or an
+        asset other than ``--payment``'s.
+    """
+    if value is None or value.strip().isdigit():
+        return (None if value is None else int(value)), payment
+    try:
+        asset, most = parse_price_limit(value)
+    except AssetAmountError as exc:
+        raise click.BadParameter(str(exc), param_hint="--max-price") from exc
+    terms = asset_terms(asset)
+    name = "" if terms is None else terms.name
+    if payment and ASSET_OF_PAYMENT.get(payment) != asset:
+        raise click.BadParameter(
+            f"{value!r} is an amount of {asset}, but --payment {payment} is paid in "
+            f"{ASSET_OF_PAYMENT.get(payment) or 'another asset'}: amounts of two assets "
+            "do not compare",
+            param_hint="--max-price",
+        )
+    return min(most, MAX_PRICE_CAP), payment or name
+
+
 def _query(filters: Dict[str, Any]) -> SearchQuery:
     """Build the query from the options; a value the engine refuses is a usage error."""
     try:
@@ -270,9 +320,10 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
 )
 @click.option(
     "--max-price",
-    type=click.IntRange(min=0),
     help="Only offers whose price (lowest maxDeliveryRate of the mech's callable "
-    "contracts) is at most this, in the payment's smallest unit (wei for native).",
+    "contracts) is at most this: an amount with its asset ('1.5usdc', '0.01 native', "
+    "'2 olas', '5000 wei'; sets --payment to that asset's), or an integer in the "
+    "smallest unit of --payment (wei for native).",
 )
 @click.option(
     "--payment",
@@ -307,12 +358,20 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
     "deliveries and can be bought by wash trading).",
 )
 @click.option(
+    "--delivered-within",
+    type=click.IntRange(0, MAX_BLOCK),
+    help="Only mechs whose latest marketplace delivery is at most this many blocks "
+    "before the block their facts were read at (blocks, as every agent reads them).",
+)
+@click.option(
     "--sort",
     type=click.Choice([order.value for order in SearchSort]),
     default=SearchSort.RELEVANCE.value,
     show_default=True,
-    help="Order: relevance, price (cheapest first, unpriced last) or karma (highest "
-    "first, unread last; karma can be bought by wash trading, relevance never uses it).",
+    help="Order: relevance, price (cheapest first, unpriced last; with no --payment "
+    "grouped by payment type, amounts of two assets never compared), karma (highest "
+    "first, unread last; karma can be bought by wash trading, relevance never uses it) "
+    "or recent (latest delivery first, none known last).",
 )
 @click.option(
     "--limit",
@@ -338,7 +397,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     text: str,
     from_file: Optional[Path],
     kind: str,
-    max_price: Optional[int],
+    max_price: Optional[str],
     payment: Optional[str],
     mech: str,
     registry_kind: Optional[str],
@@ -346,6 +405,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     callable_now: bool,
     delivering: bool,
     min_karma: Optional[int],
+    delivered_within: Optional[int],
     sort: str,
     limit: int,
     cursor: Optional[str],
@@ -369,6 +429,7 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     :param callable_now: ``--callable``.
     :param delivering: ``--delivering``.
     :param min_karma: ``--min-karma``.
+    :param delivered_within: ``--delivered-within``.
     :param sort: ``--sort``.
     :param limit: ``--limit``.
     :param cursor: ``--cursor``.
@@ -379,18 +440,20 @@ def search(  # pylint: disable=too-many-arguments,too-many-locals
     :param source: :func:`.list_cmd.source_options`' values.
     """
     out = Output(as_json or bool((ctx.obj or {}).get("json")))
+    cap, payment = price_limit(max_price, payment)
     query = _query(
         {
             "text": text,
             "kind": kind,
             "payment": payment or "",
-            "max_price": max_price,
+            "max_price": cap,
             "mech": mech,
             "registry": registry_kind or "",
             "typed": typed,
             "callable_now": callable_now,
             "delivering": delivering,
             "min_karma": min_karma,
+            "delivered_within": delivered_within,
             "sort": SearchSort(sort),
             "page_size": limit,
         }

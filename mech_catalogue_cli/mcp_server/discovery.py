@@ -23,8 +23,10 @@ listed Tool costs the model's context (MCP's roadmap calls this "progressive dis
   over the listed tools' names, titles, kinds, the mechs' descriptions and argument names
   and descriptions, ties broken by name; filters ``kind``, ``max_price`` (an amount
   with its asset, ``"1.5 usdc"``, or an integer of wei: ``model.payment.parse_price_limit``),
-  ``typed`` and ``min_karma``, ``sort`` ``relevance`` or ``karma`` (karma is bought by
-  wash trading: only asked for, never in the relevance order); compact matches, each
+  ``typed``, ``min_karma`` and ``delivered_within`` (blocks before the facts' block:
+  ``Offer.last_delivery_block``), ``sort`` ``relevance``, ``karma`` (karma is bought by
+  wash trading: only asked for, never in the relevance order) or ``recent`` (latest
+  delivery first); compact matches, each
   price with its asset and units, at most :data:`MAX_MATCHES` a page, with a cursor bound to the
   catalogue and the query.
 - ``describe_tool``: one listed tool's MCP Tool as ``tools/list`` gives it, and its offers.
@@ -205,8 +207,12 @@ class SearchArguments:
     :param cursor: a previous page's ``nextCursor`` (None: the first page).
     :param min_karma: only tools whose offer's mech has a read karma of at least this
         (None: any).
-    :param sort: ``relevance``, or ``karma`` (the offer's mech's karma, highest first,
-        unread last; then relevance).
+    :param sort: ``relevance``, ``karma`` (the offer's mech's karma, highest first,
+        unread last; then relevance) or ``recent`` (the offer's latest delivery block,
+        latest first, none known last; then relevance).
+    :param delivered_within: only tools whose offer's mech delivered at most this many
+        blocks before the block its facts were read at (``Offer.last_delivery_block``;
+        None: any).
     """
 
     query: str = ""
@@ -217,6 +223,7 @@ class SearchArguments:
     cursor: Optional[str] = None
     min_karma: Optional[int] = None
     sort: str = "relevance"
+    delivered_within: Optional[int] = None
 
     @classmethod
     def from_dict(cls, arguments: Dict[str, Any]) -> "SearchArguments":
@@ -236,6 +243,7 @@ class SearchArguments:
             cursor=arguments.get("cursor"),
             min_karma=arguments.get("min_karma"),
             sort=arguments.get("sort", "relevance"),
+            delivered_within=arguments.get("delivered_within"),
         )
 
     def fingerprint(self) -> str:
@@ -252,6 +260,7 @@ class SearchArguments:
                 self.limit,
                 self.min_karma,
                 self.sort,
+                self.delivered_within,
             ]
         )
 
@@ -294,6 +303,10 @@ class ToolFinder:
             karma is None or karma < arguments.min_karma
         ):
             return False
+        if arguments.delivered_within is not None and not _delivered_within(
+            offer, arguments.delivered_within
+        ):
+            return False
         return arguments.typed is None or is_typed(tool) == arguments.typed
 
     def ranked(self, arguments: SearchArguments) -> List[ServedTool]:
@@ -307,7 +320,14 @@ class ToolFinder:
         found = self._relevant(arguments)
         if arguments.sort == "karma":
             found.sort(key=self._karma_key)  # stable: relevance breaks equal karma
+        elif arguments.sort == "recent":
+            found.sort(key=self._recent_key)  # stable: relevance breaks equal blocks
         return found
+
+    def _recent_key(self, tool: ServedTool) -> Tuple[bool, int]:
+        offer = self.offers.get(tool.name)
+        last = None if offer is None else offer.last_delivery_block
+        return (last is None, 0 if last is None else -last)
 
     def _karma_key(self, tool: ServedTool) -> Tuple[bool, int]:
         offer = self.offers.get(tool.name)
@@ -416,6 +436,14 @@ def lookalike_warnings(tool: ServedTool) -> List[Dict[str, str]]:
         for w in meta.get("warnings") or []
         if isinstance(w, dict) and w.get("code") == ProblemCode.LOOKALIKE_TOOL_NAME
     ]
+
+
+def _delivered_within(offer: Optional[Offer], blocks: int) -> bool:
+    """Whether the offer's mech delivered at most ``blocks`` before its facts' block."""
+    if offer is None or offer.last_delivery_block is None:
+        return False
+    read = offer.block if offer.block is not None else offer.last_delivery_block
+    return read - offer.last_delivery_block <= blocks
 
 
 def _asset(offer: Offer) -> str:
@@ -561,10 +589,17 @@ SEARCH_INPUT: Dict[str, Any] = {
             "description": "only tools whose mech's karma is at least this (karma "
             "counts deliveries and can be bought by wash trading)",
         },
+        "delivered_within": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "only tools whose mech delivered a request at most this "
+            "many blocks before the block the catalogue's facts were read at",
+        },
         "sort": {
             "type": "string",
-            "enum": ["relevance", "karma"],
-            "description": "relevance (default) or karma, highest first",
+            "enum": ["relevance", "karma", "recent"],
+            "description": "relevance (default), karma (highest first) or recent "
+            "(latest delivery first)",
         },
     },
     "additionalProperties": False,

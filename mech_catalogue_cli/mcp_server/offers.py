@@ -87,6 +87,8 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     :param first_delivery_block: the block of the mech's first ``Deliver`` at or after
         ``declared_block``: since when it has delivered while offering this tool
         (None: not since, or unknown).
+    :param last_delivery_block: the block of the mech's latest marketplace delivery
+        event known (``MechFacts.last_delivery_block``; None: none known).
     :param endpoint: the off-chain endpoint its manifest declares (``url``, validated by
         ``mech_catalogue_core.chain.offchain.offchain_endpoint``; "" for none or invalid).
     """
@@ -104,6 +106,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
     declared_block: Optional[int] = None
     first_delivery_block: Optional[int] = None
     endpoint: str = ""
+    last_delivery_block: Optional[int] = None
 
     @classmethod
     def from_facts(
@@ -136,6 +139,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             declared_block=tenure.declared_block,
             first_delivery_block=tenure.first_delivery_block,
             endpoint=endpoint,
+            last_delivery_block=facts.last_delivery_block,
         )
 
     def to_meta(self) -> Dict[str, Any]:

@@ -23,6 +23,7 @@ depend on the seed's numbers.
 
 import json
 import math
+from dataclasses import replace
 from typing import Any, Dict, List
 
 import pytest
@@ -33,9 +34,11 @@ from mech_catalogue_core.catalogue.views import (
 )
 from mech_catalogue_core.chain.marketplace import (
     CREATE_MECH_TOPIC,
+    DELIVERY_TOPICS,
     MechCreation,
     attach_facts,
     decode_creation_log,
+    decode_delivery_log,
 )
 from mech_catalogue_core.model.catalogue import (
     STATUS_OK,
@@ -204,7 +207,9 @@ def test_log_reads_are_bounded(devnet: Devnet) -> None:
     checkpoint, queried = discover(devnet, None, max_range=7)
     assert all(end - start + 1 <= 7 for start, end in queried)
     assert queried[0][0] == 0 and queried[-1][1] >= head - 1
-    assert len(queried) == 2 * math.ceil((queried[-1][1] + 1) / 7)  # two emitters
+    # the marketplace's creations and its two delivery events, the legacy factory's
+    # creations: four queries a range
+    assert len(queried) == 4 * math.ceil((queried[-1][1] + 1) / 7)
     assert len(checkpoint.mechs) == len(devnet.info.mechs)
 
 
@@ -256,7 +261,61 @@ def test_the_contract_package_reads_the_same_logs(devnet: Devnet) -> None:
     assert isinstance(logs, list)
     found = [decode_creation_log(log, MECH_KIND_MARKETPLACE) for log in logs]
     checkpoint, _ = discover(devnet, None)
-    assert found == [m for m in checkpoint.mechs if m.kind == MECH_KIND_MARKETPLACE]
+    assert found == [
+        replace(m, last_delivery_block=None)
+        for m in checkpoint.mechs
+        if m.kind == MECH_KIND_MARKETPLACE
+    ]
+    delivered: List[Dict[str, Any]] = list(
+        MulticallReaderContract.get_logs(  # type: ignore[arg-type]
+            ledger,
+            devnet.info.contracts["MechMarketplace"],
+            DELIVERY_TOPICS[0],
+            0,
+            head,
+        )["logs"]
+    )
+    latest: Dict[str, int] = {}
+    for log in delivered:
+        mech, block = decode_delivery_log(log)
+        latest[mech] = max(block, latest.get(mech, -1))
+    assert (
+        latest
+        and {
+            m.address: m.last_delivery_block
+            for m in checkpoint.mechs
+            if m.last_delivery_block is not None
+        }
+        == latest
+    )
+
+
+def test_the_mech_that_delivered_has_its_latest_delivery_block(devnet: Devnet) -> None:
+    """The seed's busy mech: the block of its last MarketplaceDelivery; idle mechs: none.
+
+    Compared with web3's own decoding of the events; the facts carry it.
+
+    :param devnet: the devnet.
+    """
+    market = devnet.contract("MechMarketplace")
+    events = market.events.MarketplaceDelivery().get_logs(from_block=0)
+    expected: Dict[str, int] = {}
+    for event in events:
+        mech = event["args"]["deliveryMech"].lower()
+        expected[mech] = max(int(event["blockNumber"]), expected.get(mech, -1))
+    checkpoint, _ = discover(devnet, None)
+    marketplace = [m for m in checkpoint.mechs if m.kind == MECH_KIND_MARKETPLACE]
+    assert len(expected) == 1 and len(marketplace) > 1  # one busy mech, idle ones
+    assert {
+        m.address: m.last_delivery_block
+        for m in marketplace
+        if m.last_delivery_block is not None
+    } == expected
+    _, facts, _ = read_facts(devnet, marketplace)
+    busy = [f for f in facts if f.last_delivery_block is not None]
+    assert [(f.address, f.last_delivery_block) for f in busy] == list(expected.items())
+    assert busy[0].deliveries == SEED_DELIVERIES
+    assert all(f.deliveries == 0 for f in facts if f.last_delivery_block is None)
 
 
 def test_mech_interact_ranks_the_devnet_mechs(devnet: Devnet) -> None:

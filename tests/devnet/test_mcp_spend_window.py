@@ -29,8 +29,15 @@ from typing import Any, Tuple
 import anyio
 
 from scripts.devnet import Devnet
-from tests.devnet.mcp_helpers import checksum, market_nonce, requester, stdio_client
-from tests.devnet.test_mcp_token_payments import holdings, mech_of, price_of
+from tests.devnet.mcp_helpers import (
+    checksum,
+    market_nonce,
+    marketplace_mech_of,
+    price_of,
+    requester,
+    stdio_client,
+)
+from tests.devnet.test_mcp_token_payments import holdings
 
 TOOL = "prediction-online"
 CAP = ("--max-spend", str(6 * 10**15), "--timeout", "2")
@@ -91,7 +98,7 @@ def test_a_restart_does_not_reset_a_tokens_spending_cap(
     :param tmp_path: the state folder shared by the server processes.
     """
     devnet = chain_snapshot
-    mech = mech_of(devnet, "olas")
+    mech = marketplace_mech_of(devnet, "olas")
     price = price_of(devnet, mech)
     cap = ("--mech", mech, "--max-spend", f"olas={price * 3 // 2}")
     nonce = market_nonce(devnet)

@@ -47,6 +47,9 @@ Two steps:
 ``karma``                  ``Karma.mapMechKarma(mech)``, Karma = ``MechMarketplace.karma()``
                            / not applicable
 ``created_block``          the ``CreateMech`` event's block (discovery, not a call)
+``last_delivery_block``    the latest ``MarketplaceDelivery`` /
+                           ``MarketplaceDeliveryWithSignatures`` naming the mech
+                           (discovery, not a call) / never read
 =========================  =================================================================
 
 Round one holds ``karma()`` and 8 calls per mech; round two ``mapMechKarma`` and, for
@@ -90,6 +93,18 @@ from mech_catalogue_core.model.tool import (
 CREATE_MECH_SIGNATURE = "CreateMech(address,uint256,address)"
 LEGACY_CREATE_MECH_SIGNATURE = "CreateMech(address,uint256,uint256)"
 CREATE_MECH_TOPIC = "0x" + keccak(text=CREATE_MECH_SIGNATURE).hex()
+#: MechMarketplace's delivery events (ai-registry-mech v0.8.28 ``MechMarketplace``):
+#: ``MarketplaceDelivery(address indexed deliveryMech, address[] indexed requesters,
+#: uint256 numDeliveries, bytes32[] requestIds, bool[] deliveredRequests)`` for on-chain
+#: deliveries, ``MarketplaceDeliveryWithSignatures(address indexed deliveryMech, address
+#: indexed requester, uint256 numDeliveries, bytes32[] requestIds)`` for off-chain
+#: requests delivered with their signatures; the delivering mech is ``topics[1]``
+#: (open-autonomy's MechMarketplace build leaves ``requesters`` unindexed: two topics)
+DELIVERY_SIGNATURES = (
+    "MarketplaceDelivery(address,address[],uint256,bytes32[],bool[])",
+    "MarketplaceDeliveryWithSignatures(address,address,uint256,bytes32[])",
+)
+DELIVERY_TOPICS = tuple("0x" + keccak(text=s).hex() for s in DELIVERY_SIGNATURES)
 LEGACY_CREATE_MECH_TOPIC = "0x" + keccak(text=LEGACY_CREATE_MECH_SIGNATURE).hex()
 
 #: blocks below the head that are not read yet (a reorg deeper than this is not handled)
@@ -166,6 +181,8 @@ class MechCreation:
     :param service_id: the event's service id (legacy: agent id).
     :param factory: the mech factory (legacy: the AgentFactory that emitted it).
     :param block: the block of the event.
+    :param last_delivery_block: the block of the mech's latest delivery event read
+        (:data:`DELIVERY_TOPICS`; None: none read; legacy mechs: never read).
     """
 
     address: str
@@ -173,6 +190,7 @@ class MechCreation:
     service_id: int
     factory: str
     block: int
+    last_delivery_block: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +216,7 @@ class DiscoveryCheckpoint:
             "legacy_next_block": self.legacy_next_block,
             "mechs": [
                 [m.address, m.kind, m.service_id, m.factory, m.block]
+                + ([] if m.last_delivery_block is None else [m.last_delivery_block])
                 for m in self.mechs
             ],
         }
@@ -213,8 +232,10 @@ class DiscoveryCheckpoint:
             int(data["next_block"]),
             int(data["legacy_next_block"]),
             tuple(
-                MechCreation(str(a), str(k), int(s), str(f), int(b))
-                for a, k, s, f, b in data["mechs"]
+                MechCreation(
+                    str(a), str(k), int(s), str(f), int(b), *(int(d) for d in delivery)
+                )
+                for a, k, s, f, b, *delivery in data["mechs"]
             ),
         )
 
@@ -313,8 +334,53 @@ def decode_creation_log(log: Mapping[str, Any], kind: str) -> MechCreation:
         raise MarketplaceLogError(f"malformed {kind} CreateMech log: {exc}") from exc
 
 
+def decode_delivery_log(log: Mapping[str, Any]) -> Tuple[str, int]:
+    """Decode one MechMarketplace delivery log (:data:`DELIVERY_TOPICS`).
+
+    :param log: an ``eth_getLogs`` entry (as :func:`decode_creation_log` takes).
+    :return: ``(the delivering mech, lowercase; the log's block)``.
+    :raises MarketplaceLogError: when the log is not one of those events.
+    """
+    try:
+        topics = list(log["topics"])
+        if (
+            len(topics) not in (2, 3)
+            or _topic_int(topics[0]) not in _DELIVERY_TOPIC_INTS
+        ):
+            raise MarketplaceLogError(
+                f"log at block {log.get('blockNumber')} is not a marketplace delivery"
+            )
+        block = log["blockNumber"]
+        block = int(block, 16) if isinstance(block, str) else int(block)
+        return _topic_address(topics[1]), block
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, MarketplaceLogError):
+            raise
+        raise MarketplaceLogError(f"malformed marketplace delivery log: {exc}") from exc
+
+
+_DELIVERY_TOPIC_INTS = frozenset(int(topic, 16) for topic in DELIVERY_TOPICS)
+
+
 #: what :func:`discover_mechs` yields (one log query) and must be sent back (its logs)
 Logs = Sequence[Mapping[str, Any]]
+
+
+def _note_deliveries(found: Dict[str, MechCreation], logs: Logs) -> None:
+    """Raise each delivering mech's ``last_delivery_block`` to its logs' latest block.
+
+    A delivery by a mech discovery has not found (not created by the marketplace) is
+    left out.
+
+    :param found: address -> the mech's creation, updated in place.
+    :param logs: one delivery query's logs (:func:`decode_delivery_log` raises
+        MarketplaceLogError for a log that is not a delivery).
+    """
+    for log in logs:
+        mech, block = decode_delivery_log(log)
+        known = found.get(mech)
+        if known is not None and block > (known.last_delivery_block or -1):
+            found[mech] = replace(known, last_delivery_block=block)
 
 
 def discover_mechs(
@@ -323,7 +389,11 @@ def discover_mechs(
     """Read the creation events not read yet; the caller runs each query as ``eth_getLogs``.
 
     A log that is not the event (a node bug or a wrong address) raises; a mech seen twice
-    (a range read again after a restart) is kept once.
+    (a range read again after a restart) is kept once. Each marketplace range is also
+    read for the marketplace's delivery events (:data:`DELIVERY_TOPICS`, one query
+    each: three queries a range), which give each mech's ``last_delivery_block``: the
+    range's logs are read up to the same ``head - confirmations`` as creations, so
+    every agent reading the agreed block reads the same latest delivery.
 
     :param source: the marketplace (and legacy factory) of the chain.
     :param checkpoint: where the previous read stopped (:func:`start_checkpoint` at first).
@@ -353,6 +423,10 @@ def discover_mechs(
             for log in logs:
                 creation = decode_creation_log(log, kind)
                 found.setdefault(creation.address, creation)
+            if kind == MECH_KIND_MARKETPLACE:
+                for delivery_topic in DELIVERY_TOPICS:
+                    logs = yield LogQuery(address, delivery_topic, start, end)
+                    _note_deliveries(found, logs)
             next_blocks[kind] = end + 1
     return DiscoveryCheckpoint(
         next_blocks[MECH_KIND_MARKETPLACE],
@@ -613,6 +687,7 @@ def _facts(
         service_id=mech.service_id if service_id is None else service_id,
         block=block,
         created_block=mech.block,
+        last_delivery_block=mech.last_delivery_block,
         confirmed=confirmed,
         mech_factory=factory,
         unread=tuple((k, reasons[k]) for k in _FIELD_ORDER if k in reasons),

@@ -22,12 +22,16 @@ mech's tool) with its price, payment way, karma and liveness. The query is the s
 :func:`.request.parse_request`); the body::
 
     {"offers": [{"tool", "kind", "description", "typed", "mech", "score", "price",
-                 "payments", "callable", "delivering", "contract"}],
+                 "payments", "callable", "delivering", "last_delivery_block",
+                 "contract"}],
      "total": int, "nextCursor"?: str,
      "choices": {"payment": [...], "sort": [...], "registry": [...]}}
 
 ``price`` is the lowest ``maxDeliveryRate`` among the mech's callable contracts (of the
-payment asked), in the asset's smallest unit as decimal text (null: none callable);
+payment asked; none asked: of its first payment type, ``payments[0]``), in the asset's
+smallest unit as decimal text (null: none callable); ``last_delivery_block`` the block
+of the mech's latest marketplace delivery known (``search.query.latest_delivery``, decimal
+text; null: none known);
 ``contract`` is that contract's facts (``MechFacts.to_dict()`` with ``payment``,
 ``model.payment.Payment.to_dict()``: way, asset, decimals, price in whole units, and
 ``liveness``, ``model.vocabulary.MechLiveness``), else the mech's first contract, else
@@ -87,7 +91,8 @@ def contract_view(facts: MechFacts) -> Dict[str, Any]:
 
 def _priced_contract(hit: SearchHit, payment: str) -> Optional[MechFacts]:
     """The contract whose rate is the offer's price, else the mech's first one."""
-    for facts in callable_contracts(hit.mech, payment):
+    priced_in = payment or (hit.payments[0] if hit.payments else "")
+    for facts in callable_contracts(hit.mech, priced_in):
         if facts.max_delivery_rate == hit.price:
             return facts
     return hit.mech.marketplace[0] if hit.mech.marketplace else None
@@ -112,6 +117,9 @@ def offer_view(hit: SearchHit, payment: str) -> Dict[str, Any]:
         "payments": list(hit.payments),
         "callable": hit.callable_now,
         "delivering": hit.delivering,
+        "last_delivery_block": (
+            None if hit.last_delivery_block is None else str(hit.last_delivery_block)
+        ),
         "contract": None if contract is None else contract_view(contract),
     }
 

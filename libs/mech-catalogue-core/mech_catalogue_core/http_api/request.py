@@ -47,7 +47,8 @@ send (``{"error": {"code", "message"}}``). Nothing is normalised or guessed:
   payment type name of ``PAYMENT_TYPE_NAMES``; ``mech`` a mech contract address or a
   catalogue entry key; ``registry`` a :class:`.RegistryKind`; ``typed`` ``true`` or
   ``false``; ``callable`` and ``delivering`` ``true``; ``min_karma`` 1 to 18 ASCII
-  digits, negative after a ``-``. Its cursor is the engine's
+  digits, negative after a ``-``; ``delivered_within`` 1 to 18 ASCII digits (blocks).
+  Its cursor is the engine's
   (``<offset>.<16 hex digits>``, else 400 ``invalid_cursor``); ``/mechs`` takes a
   ``cursor`` of digits like ``/tools``;
 - a GET carries no body (400 ``unexpected_body``).
@@ -100,6 +101,7 @@ TYPED = "typed"
 CALLABLE = "callable"
 DELIVERING = "delivering"
 MIN_KARMA = "min_karma"
+DELIVERED_WITHIN = "delivered_within"
 SEARCH_PARAMETERS: Tuple[str, ...] = (
     QUERY_TEXT,
     MAX_PRICE,
@@ -111,12 +113,13 @@ SEARCH_PARAMETERS: Tuple[str, ...] = (
     CALLABLE,
     DELIVERING,
     MIN_KARMA,
+    DELIVERED_WITHIN,
 )
 #: route -> the query parameters it accepts
 FIXED_PATHS: Dict[str, Tuple[str, ...]] = {
     TOOLS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
     OFFERS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
-    MECHS_PATH: (CURSOR,),
+    MECHS_PATH: (CURSOR, KIND, *SEARCH_PARAMETERS),
     HEALTHCHECK_PATH: (),
 }
 #: the query parameters of ``/tools/<name>``: a cursor through the name's offers
@@ -397,7 +400,11 @@ def _query(
                 DUPLICATE_PARAMETER, f"{quoted(key)} is given more than once"
             )
         values[key] = value
-    if request.path == OFFERS_PATH or any(key in values for key in SEARCH_PARAMETERS):
+    if (
+        request.path == OFFERS_PATH
+        or any(key in values for key in SEARCH_PARAMETERS)
+        or (request.path == MECHS_PATH and KIND in values)  # /mechs: kind is a search
+    ):
         return _search_request(request, values)
     problem = _value_problem(values)
     if problem is not None:
@@ -474,6 +481,13 @@ def _search_choice_problem(values: Dict[str, str]) -> Optional[HttpResult]:
         return _search_problem(
             MIN_KARMA, karma, "1 to 18 ASCII digits, after a - for a negative floor"
         )
+    window = values.get(DELIVERED_WITHIN)
+    if window is not None and not _PRICE.fullmatch(window):
+        return _search_problem(
+            DELIVERED_WITHIN,
+            window,
+            "1 to 18 ASCII digits: blocks before the block the facts were read at",
+        )
     cursor = values.get(CURSOR)
     if cursor is not None and not _SEARCH_CURSOR.fullmatch(cursor):
         return error_result(
@@ -498,6 +512,7 @@ def _search_request(
     price = values.get(MAX_PRICE)
     typed = values.get(TYPED)
     karma = values.get(MIN_KARMA)
+    window = values.get(DELIVERED_WITHIN)
     query = SearchQuery(
         text=text[QUERY_TEXT],
         kind=values.get(KIND, ""),
@@ -509,6 +524,7 @@ def _search_request(
         callable_now=CALLABLE in values,
         delivering=DELIVERING in values,
         min_karma=None if karma is None else int(karma),
+        delivered_within=None if window is None else int(window),
         sort=SearchSort(values.get(SORT, SearchSort.RELEVANCE)),
     )
     return Request(request.path, search=query, search_cursor=values.get(CURSOR, ""))

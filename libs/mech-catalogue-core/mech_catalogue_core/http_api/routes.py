@@ -36,9 +36,9 @@ Routes (all GET, JSON bodies):
     as ``/tools`` (the cursor as on ``/tools``); 404 when no mech offers it. Each offer's
     ``tool`` is ``model.untrusted_text.tool_for_model`` of it: the name as published, every
     text cleaned of invisible characters and capped, as in every exporter.
-``/tools?q=<words>[&kind=..][&max_price=..][&sort=relevance|price|karma][&payment=..]``
-``[&mech=..][&registry=..][&typed=true|false][&callable=true][&delivering=true]``
-``[&min_karma=..][&cursor=..]``
+``/tools?q=<words>[&kind=..][&max_price=..][&sort=relevance|price|karma|recent]``
+``[&payment=..][&mech=..][&registry=..][&typed=true|false][&callable=true]``
+``[&delivering=true][&min_karma=..][&delivered_within=<blocks>][&cursor=..]``
     A search (:mod:`..search`; any of ``http_api.request.SEARCH_PARAMETERS`` makes one):
     the same ``tools/list`` shape, one entry per tool name some matching offer carries,
     best offer first (BM25 relevance, price or karma, ties by name then mech), ``page_size``
@@ -55,6 +55,11 @@ Routes (all GET, JSON bodies):
     which); ``in_views`` whether its tools and facts are in the shared-state views
     (``catalogue.views.views_selection``: false for an ok mech left out by their bound,
     and for every mech that is not ok).
+``/mechs?<the search parameters of /tools?q=, kind included>``
+    the mechs offering a matching offer, in the order of each one's best matching
+    offer, as the same entries: ``{"mechs": [...], "total", "nextCursor"?}``, bounded
+    as ``/mechs`` (the cursor the engine's, bound to the query, the catalogue and this
+    route).
 
 ``marketplace`` lists each mech contract serving the entry (``model.market.MechFacts``:
 address, ``max_delivery_rate`` = price per request in wei as decimal text, payment type,
@@ -575,6 +580,47 @@ def list_mechs(
     return HttpResult(200, body + b"}")
 
 
+def search_mechs(
+    view: Optional[CatalogueView],
+    query: SearchQuery,
+    cursor: str,
+    page_size: int,
+) -> HttpResult:
+    """Answer ``GET /mechs`` with ``/tools``' filters: the mechs offering a match.
+
+    Mechs in the order of their best matching offer (``SearchIndex.search_mechs``),
+    each the ``/mechs`` entry; a page is ``page_size`` of them, fewer when they would
+    pass :data:`PAGE_MAX_BYTES` (never none).
+
+    :param view: the served catalogue (None before the first agreement).
+    :param query: the parsed search (its page size is replaced by the server's).
+    :param cursor: a previous page's ``nextCursor`` ("": the first page).
+    :param page_size: mechs per page (capped at ``search.query.MAX_PAGE_SIZE``).
+    :return: ``{"mechs": [...], "total", "nextCursor"?}``; 400 ``invalid_cursor`` for a
+        cursor of another query, catalogue or route; 503 ``no_catalogue`` before the
+        first agreement.
+    """
+    if view is None:
+        return not_ready()
+    index = view.search_index()
+    try:
+        query = replace(query, page_size=min(page_size, MAX_PAGE_SIZE))
+        mechs, total, next_cursor, offset = index.search_mechs(query, cursor or None)
+    except InvalidCursor as exc:
+        return error_result(INVALID_CURSOR, str(exc))
+    except InvalidQuery as exc:
+        return error_result(INVALID_SEARCH_PARAMETER, str(exc))
+    entries = view.mech_entries
+    end = _page_end(0, len(mechs), len(mechs), lambda i: len(entries[mechs[i]]))
+    if end < len(mechs):
+        next_cursor = index.cursor_at(query, offset + end, "mechs")
+    body = b'{"mechs":[' + b",".join(entries[at] for at in mechs[:end]) + b"]"
+    body += b',"total":%d' % total
+    if next_cursor is not None:
+        body += b',"nextCursor":' + json_bytes(next_cursor)
+    return HttpResult(200, body + b"}")
+
+
 def show_mech(view: Optional[CatalogueView], key: str) -> HttpResult:
     """Answer ``GET /mechs/<key>``: one mech's ``/mechs`` entry, in O(1).
 
@@ -646,8 +692,12 @@ def serve(
         return list_tools(view, request.cursor, page_size, request.kind)
     if request.path == TOOL_ROUTE:
         return show_tool(view, request.tool_name, request.cursor, page_size)
-    if request.path == MECHS_PATH:
-        return list_mechs(view, request.cursor, page_size)
+    if request.path == MECHS_PATH:  # with search parameters: the mechs offering a match
+        return (
+            list_mechs(view, request.cursor, page_size)
+            if request.search is None
+            else search_mechs(view, request.search, request.search_cursor, page_size)
+        )
     if request.path == HEALTHCHECK_PATH:
         return healthcheck(view, now, max_age_seconds)
     return _serve_browsing(request, view, page_size)

@@ -84,6 +84,10 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
         e.g. facts written before it was recorded). The one fact here nobody can buy
         later: an earlier creation block than an existing mech's cannot be had at any
         price, which is why offers are ranked on it (``docs/mcp.md``).
+    :param last_delivery_block: the block of the mech's latest marketplace delivery event
+        read up to the agreed block's confirmed blocks (``chain.marketplace``
+        discovery; None: none seen, or never read, as for legacy mechs). Written in
+        :meth:`to_dict` only when known, so facts without it keep their digest.
     :param unread: ``(field, reason)`` for every field left None, field order.
     """
 
@@ -103,6 +107,7 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
     operator: str = ""
     unread: Tuple[Tuple[str, str], ...] = ()
     created_block: Optional[int] = None
+    last_delivery_block: Optional[int] = None
 
     @property
     def payment_type_name(self) -> str:
@@ -178,6 +183,11 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
             "operator": self.operator,
             "unread": dict(self.unread),
             "created_block": text(self.created_block),
+            **(
+                {}
+                if self.last_delivery_block is None
+                else {"last_delivery_block": str(self.last_delivery_block)}
+            ),
         }
 
     @classmethod
@@ -199,6 +209,7 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
             service_id=number("service_id"),
             block=number("block"),
             created_block=number("created_block"),
+            last_delivery_block=number("last_delivery_block"),
             confirmed=bool(data.get("confirmed", False)),
             mech_factory=str(data.get("mech_factory", "")),
             payment_type=str(data.get("payment_type", "")),

@@ -137,6 +137,9 @@ class SearchSort(StrEnum):
     #: highest karma first (``search.query.highest_karma``), unread karma last; then
     #: relevance. Karma is bought by wash trading (docs/mcp.md): a buyable signal
     KARMA = "karma"
+    #: latest delivery first (``search.query.latest_delivery``: the block of the mech's
+    #: latest marketplace delivery event), mechs with none known last; then relevance
+    RECENT = "recent"
 
 
 class PaymentWay(StrEnum):

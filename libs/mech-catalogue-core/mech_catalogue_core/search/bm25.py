@@ -331,20 +331,32 @@ class Bm25Index:
         terms: np.ndarray,
         vocabulary: int,
     ) -> Tuple[np.ndarray, np.ndarray]:
-        """Each (document, term)'s summed weight of the fields holding the term."""
+        """Each (document, term)'s summed weight of the fields holding the term.
+
+        One sort of (document, term, field) keys: a repeated word in a field is one
+        key, and a (document, term)'s fields are then adjacent (no second sort).
+
+        :param documents: each word's document (in the batch).
+        :param fields: each word's field.
+        :param terms: each word's term id.
+        :param vocabulary: more than every term id.
+        :return: the distinct ``document * vocabulary + term`` keys, sorted, and each
+            one's summed field weight.
+        """
         width = len(self._weights_of_fields)
-        held = np.sort((documents * width + fields) * vocabulary + terms)
-        # distinct by sorting: numpy 2.4's np.unique hashes here, several times slower
+        held = np.sort((documents * vocabulary + terms) * width + fields)
         distinct = np.ones(len(held), dtype=bool)
         distinct[1:] = held[1:] != held[:-1]
         held = held[distinct]
         weights = np.asarray(self._weights_of_fields, dtype=np.int64)
-        weight = weights[(held // vocabulary) % width]
-        pairs, inverse = np.unique(
-            (held // vocabulary // width) * vocabulary + held % vocabulary,
-            return_inverse=True,
-        )
-        return pairs, np.bincount(inverse, weights=weight).astype(np.int64)
+        weight = weights[held % width]
+        held //= width
+        starts = np.ones(len(held), dtype=bool)
+        starts[1:] = held[1:] != held[:-1]
+        firsts = np.flatnonzero(starts)
+        if firsts.size == 0:
+            return held, weight
+        return held[firsts], np.add.reduceat(weight, firsts)
 
     def _columns(  # pylint: disable=too-many-locals
         self, chunks: List[_Pairs]
@@ -401,11 +413,16 @@ class Bm25Index:
             tf += norms[docs]
             weight /= tf
             weight *= idf32[terms]
-            order = np.argsort(terms, kind="stable")
-            placed = terms[order]
-            term, first, count = np.unique(
-                placed, return_index=True, return_counts=True
+            # by term, then document: one unstable sort of distinct keys (faster than
+            # numpy's stable sort of the terms alone)
+            pairs = len(terms)
+            order = np.sort(terms.astype(np.int64) * pairs + np.arange(pairs)) % max(
+                1, pairs
             )
+            placed = terms[order]
+            first = np.flatnonzero(np.diff(placed, prepend=-1))  # sorted: no np.unique
+            term = placed[first]
+            count = np.diff(first, append=len(placed))
             places = free[placed] + (np.arange(len(placed)) - np.repeat(first, count))
             indices[places] = docs[order]
             weights[places] = weight[order]

@@ -46,12 +46,14 @@ from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.bm25 import FIELD_SEPARATOR, Bm25Index
 from mech_catalogue_core.search.query import (
+    MAX_BLOCK,
     MAX_KARMA,
     InvalidQuery,
     SearchQuery,
     callable_contracts,
     highest_karma,
     is_delivering,
+    latest_delivery,
     lowest_price,
 )
 
@@ -90,10 +92,13 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
     :param mech: the offering mech's catalogue entry.
     :param score: its BM25 score, rounded to :data:`SCORE_DECIMALS` (0.0 without text).
     :param price: the lowest ``maxDeliveryRate`` among its callable contracts of the
-        payment type asked (smallest unit of the asset; None: none is callable).
+        payment type asked, or with none asked of its first payment type
+        (``payments[0]``): smallest unit of that asset (None: none is callable).
     :param payments: the payment type names of its callable contracts, sorted.
     :param delivering: whether one of its contracts has delivered a request.
     :param karma: the mech's karma (:func:`.query.highest_karma`; None: none read).
+    :param last_delivery_block: the block of the mech's latest delivery known
+        (:func:`.query.latest_delivery`; None: none known).
     """
 
     tool: Tool
@@ -103,6 +108,7 @@ class SearchHit:  # pylint: disable=too-many-instance-attributes
     payments: Tuple[str, ...]
     delivering: bool
     karma: Optional[int] = None
+    last_delivery_block: Optional[int] = None
 
     @property
     def callable_now(self) -> bool:
@@ -141,8 +147,9 @@ def offer_text(tool: Tool) -> str:
     """
     fields = [tool.name, tool.kind, tool.description, tool.input_description]
     fields.append(tool.output_description)
-    fields.append(" ".join(argument.identifier for argument in tool.arguments))
-    fields.append(" ".join(argument.description for argument in tool.arguments))
+    arguments = tool.arguments
+    fields.append(" ".join([argument.identifier for argument in arguments]))
+    fields.append(" ".join([argument.description for argument in arguments]))
     text = FIELD_SEPARATOR.join(fields)
     if text.count(FIELD_SEPARATOR) != len(fields) - 1:  # a manifest wrote one
         text = FIELD_SEPARATOR.join(f.replace(FIELD_SEPARATOR, " ") for f in fields)
@@ -155,23 +162,34 @@ def _distinct_texts(
     """Yield each distinct :func:`offer_text` once, noting every offer's document.
 
     Offers with the same text (registrations sharing a manifest) are one BM25 document.
-    Texts are told apart by a 128-bit BLAKE2b digest, so only the text being indexed is
-    alive (all of them, at 200,000 tools, were the largest part of the build's memory).
+    Texts are told apart by Python's string hash, a text whose hash was seen being
+    compared with the text of that hash's first offer (rebuilt): only the text being
+    indexed is alive (all of them, at 200,000 tools, were the largest part of the
+    build's memory), and a hash collision (or a text chosen to collide) only costs a
+    comparison, never merges two texts.
 
     :param offers: the offers, layout order.
     :param documents: filled with each offer's document id, in offer order.
     :yield: the texts of new documents, in document id order.
     """
-    seen: Dict[bytes, int] = {}
-    for tool, _ in offers:
+    seen: Dict[int, int] = {}  # hash -> document
+    first_offer = array("i")  # document -> its first offer
+    colliding: Dict[str, int] = {}  # text -> document, for texts whose hash was taken
+    for at, (tool, _) in enumerate(offers):
         text = offer_text(tool)
-        key = hashlib.blake2b(
-            text.encode("utf-8", "surrogatepass"), digest_size=16
-        ).digest()
-        document = seen.get(key)
-        if document is None:
-            document = seen[key] = len(seen)
+        known = seen.get(hash(text))
+        if known is None:
+            document = seen[hash(text)] = len(first_offer)
+            first_offer.append(at)
             yield text
+        elif offer_text(offers[first_offer[known]][0]) == text:
+            document = known
+        else:
+            document = colliding.get(text, -1)
+            if document < 0:
+                document = colliding[text] = len(first_offer)
+                first_offer.append(at)
+                yield text
         documents.append(document)
 
 
@@ -225,6 +243,16 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             for m in self._mechs
         ]
         self._prices: Dict[str, np.ndarray] = {}
+        # each offer's price group when no payment is asked: its first payment type's
+        # place among the names (sorted), offers with none last
+        names = sorted({p for payments, _ in self._mech_facts for p in payments})
+        self._payment_groups = np.array(
+            [
+                names.index(payments[0]) if payments else len(names)
+                for payments, _ in self._mech_facts
+            ],
+            dtype=np.int64,
+        )[self._mech_codes]
         self._delivering = np.array(
             [delivering for _, delivering in self._mech_facts], dtype=bool
         )[self._mech_codes]
@@ -234,6 +262,16 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         ]
         self._karma = np.array(
             [0 if k is None else max(-MAX_KARMA, min(k, MAX_KARMA)) for k in karma],
+            dtype=np.int64,
+        )[self._mech_codes]
+        # each offer's mech's latest delivery block (-1: none known) and how many blocks
+        # before its facts' block it was
+        deliveries = [latest_delivery(m) or (-1, -1) for m in self._mechs]
+        self._last_delivery = np.array(
+            [min(last, MAX_BLOCK) for last, _ in deliveries], dtype=np.int64
+        )[self._mech_codes]
+        self._delivery_age = np.array(
+            [min(max(read - last, 0), MAX_BLOCK) for last, read in deliveries],
             dtype=np.int64,
         )[self._mech_codes]
         documents = array("i")
@@ -249,34 +287,38 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         """The offers by (tool name, mech ref), with each one's mech and name number.
 
         An offer's mech is the entry its provenance names (a tool whose entry is not
-        in the catalogue is left out); looked up by identity first, since a tool's
-        provenance is nearly always its own entry's ref (hashing every ref is slow).
+        in the catalogue is left out); the entry holding the tool is taken when its
+        ref is the provenance's own object (nearly always: hashing every ref is
+        slow). One pass over the mechs, then a stable sort by name: the order of
+        ``tool_names()`` then ``tools_named()``, at a third of their per-name cost.
 
         :param catalogue: the catalogue.
         :return: the offers, each one's mech (its place in ``catalogue.mechs``) and its
             name's number (in ``catalogue.tool_names()``).
         """
         mechs = catalogue.mechs
-        entry_of: Dict[int, int] = {}
-        for at, mech in enumerate(mechs):
-            for tool in mech.tools:
-                entry_of[id(tool)] = at
+        number_of = {name: number for number, name in enumerate(catalogue.tool_names())}
         place_of: Optional[Dict[object, int]] = None
-        offers: List[Tuple[Tool, Mech]] = []
-        mech_codes, name_codes = array("i"), array("i")
-        for number, name in enumerate(catalogue.tool_names()):
-            for tool in catalogue.tools_named(name):
+        found: List[Tuple[Tool, Mech]] = []
+        found_mechs, found_names = array("i"), array("i")
+        for at, mech in enumerate(mechs):  # tools_named's order: ref, then manifest
+            for tool in mech.tools:
                 ref = tool.provenance.mech
-                at = entry_of.get(id(tool), -1)
-                if at < 0 or ref is not mechs[at].ref:
+                owner = at
+                if ref is not mech.ref:
                     if place_of is None:
                         place_of = {m.ref: i for i, m in enumerate(mechs)}
-                    at = -1 if ref is None else place_of.get(ref, -1)
-                    if at < 0:
+                    owner = -1 if ref is None else place_of.get(ref, -1)
+                    if owner < 0:
                         continue
-                offers.append((tool, mechs[at]))
-                mech_codes.append(at)
-                name_codes.append(number)
+                found.append((tool, mechs[owner]))
+                found_mechs.append(owner)
+                found_names.append(number_of[tool.name])
+        # by name (stable: each name's offers keep the order above)
+        order = np.argsort(np.frombuffer(found_names, np.int32), kind="stable")
+        offers = [found[i] for i in order.tolist()]
+        mech_codes = array("i", np.frombuffer(found_mechs, np.int32)[order].tobytes())
+        name_codes = array("i", np.frombuffer(found_names, np.int32)[order].tobytes())
         return offers, mech_codes, name_codes
 
     @classmethod
@@ -316,11 +358,23 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
                 found.setdefault(key, []).append(at)
         return {k: np.asarray(v, dtype=np.int32) for k, v in found.items()}
 
+    def _priced_in(self, mech: int) -> str:
+        """The payment type a mech's price is given in when no payment is asked.
+
+        :param mech: its place in ``_mechs``.
+        :return: the first (by name) payment type of its callable contracts ("": none).
+        """
+        payments = self._mech_facts[mech][0]
+        return payments[0] if payments else ""
+
     def _price_column(self, payment: str) -> np.ndarray:
         """Each offer's price for a payment type name (:data:`NO_PRICE`: none), memoised."""
         column = self._prices.get(payment)
         if column is None:
-            per_mech = [lowest_price(mech, payment) for mech in self._mechs]
+            per_mech = [
+                lowest_price(mech, payment or self._priced_in(at))
+                for at, mech in enumerate(self._mechs)
+            ]
             column = np.array(
                 [NO_PRICE if p is None else min(p, NO_PRICE) for p in per_mech],
                 dtype=np.int64,
@@ -356,6 +410,10 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             keep &= self._delivering
         if query.min_karma is not None:
             keep &= self._karma_read & (self._karma >= query.min_karma)
+        if query.delivered_within is not None:
+            keep &= (self._last_delivery >= 0) & (
+                self._delivery_age <= query.delivered_within
+            )
         price = self._price_column(query.payment)
         if query.callable_now or query.payment:
             keep &= price != NO_PRICE
@@ -380,18 +438,24 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             for relevance: the place is the key modulo the offers).
         """
         count = len(self._offers)
-        if query.sort in (SearchSort.PRICE, SearchSort.KARMA):
+        if query.sort in (SearchSort.PRICE, SearchSort.KARMA, SearchSort.RECENT):
             kept = np.flatnonzero(keep)
             relevance = (
                 np.zeros(len(kept), np.int64) if scores is None else -scores[kept]
             )
+            group = np.zeros(len(kept), np.int64)
             if query.sort == SearchSort.PRICE:
                 first = self._price_column(query.payment)[kept]
-            else:  # highest karma first, unread last
+                if not query.payment:  # amounts of two assets never compare
+                    group = self._payment_groups[kept]
+            elif query.sort == SearchSort.KARMA:  # highest karma first, unread last
                 first = np.where(
                     self._karma_read[kept], -self._karma[kept], MAX_KARMA + 1
                 )
-            order = kept[np.lexsort((kept, relevance, first))]
+            else:  # latest delivery first, none known last
+                last = self._last_delivery[kept]
+                first = np.where(last >= 0, -last, 1)
+            order = kept[np.lexsort((kept, relevance, first, group))]
             keys = np.full(count, DROPPED, dtype=np.int64)
             keys[order] = np.arange(len(order), dtype=np.int64)
             return keys, order
@@ -437,12 +501,12 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             return order[page]
         return page % max(1, len(self._offers))
 
-    def _cursor_check(self, query: SearchQuery, distinct: bool) -> str:
+    def _cursor_check(self, query: SearchQuery, distinct: object) -> str:
         text = f"{self._fingerprint}\n{query.fingerprint()}\n{distinct}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
     def _offset(
-        self, query: SearchQuery, cursor: Optional[str], distinct: bool, total: int
+        self, query: SearchQuery, cursor: Optional[str], distinct: object, total: int
     ) -> int:
         # the offset a cursor points at; -1: not issued for this query and catalogue
         if cursor is None:
@@ -487,16 +551,52 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         next_cursor = self.cursor_at(query, end, distinct) if end < total else None
         return SearchPage(hits, total, next_cursor, offset)
 
-    def cursor_at(self, query: SearchQuery, offset: int, distinct: bool = False) -> str:
+    def search_mechs(
+        self, query: SearchQuery, cursor: Optional[str] = None
+    ) -> Tuple[Tuple[int, ...], int, Optional[str], int]:
+        """Answer one page of the mechs offering a match of a query.
+
+        A mech's rank is its best matching offer's (the order of :meth:`search`), so a
+        mech page lists the same mechs, in the same order, as the offers' pages name
+        them first.
+
+        :param query: the query (its page size: mechs per page).
+        :param cursor: a previous mech page's cursor for this same query (None: first).
+        :return: ``(places in catalogue.mechs, total mechs, next cursor, offset)``.
+        :raises InvalidCursor: when the cursor was issued for another query, page size,
+            catalogue or an offer search, or is malformed.
+        """
+        scores = self._scores(query.text)
+        keys, order = self._keys(query, scores, self._mask(query, scores))
+        best = np.full(len(self._mechs), DROPPED, dtype=np.int64)
+        np.minimum.at(best, self._mech_codes, keys)
+        candidates = best[best != DROPPED]
+        total = len(candidates)
+        offset = self._offset(query, cursor, "mechs", total)
+        if offset < 0:
+            raise InvalidCursor(
+                "the cursor was not issued for this mech search on the catalogue served "
+                "now; omit it to start over"
+            )
+        end = min(total, offset + query.page_size)
+        places = self._places(candidates, order, offset, end)
+        mechs = tuple(int(self._mech_codes[at]) for at in places)
+        next_cursor = self.cursor_at(query, end, "mechs") if end < total else None
+        return mechs, total, next_cursor, offset
+
+    def cursor_at(
+        self, query: SearchQuery, offset: int, distinct: object = False
+    ) -> str:
         """Return the cursor of the page starting at a place of a query's answer.
 
         For a caller that cuts a page shorter (by bytes, say) than ``page_size``.
 
         :param query: the query.
         :param offset: the place of the next page's first match.
-        :param distinct: as given to :meth:`search`.
-        :return: ``<offset>.<16 hex digits>``, the check binding it to the query and
-            the catalogue.
+        :param distinct: as given to :meth:`search` (``"mechs"``: a page of
+            :meth:`search_mechs`).
+        :return: ``<offset>.<16 hex digits>``, the check binding it to the query, the
+            catalogue and what is paged.
         """
         return f"{offset}.{self._cursor_check(query, distinct)}"
 
@@ -511,8 +611,13 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             tool=tool,
             mech=mech,
             score=score / 10**SCORE_DECIMALS,
-            price=None if price == NO_PRICE else lowest_price(mech, query.payment),
+            price=(
+                None
+                if price == NO_PRICE
+                else lowest_price(mech, query.payment or payments[0])
+            ),
             payments=payments,
             delivering=delivering,
             karma=highest_karma(mech),
+            last_delivery_block=(latest_delivery(mech) or (None, None))[0],
         )

@@ -38,6 +38,8 @@ MAX_PRICE_CAP = 2**63 - 2
 #: karma is compared as a 64-bit integer: a read value beyond +-2**62 counts as +-2**62
 #: (``Karma.mapMechKarma`` is an int256), and ``min_karma`` lies within those bounds
 MAX_KARMA = 2**62
+#: block numbers are compared as 64-bit integers: a window beyond this is refused
+MAX_BLOCK = 2**62
 
 
 class InvalidQuery(ValueError):
@@ -58,7 +60,8 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
         (``model.market.PAYMENT_TYPE_NAMES`` values, e.g. ``native``; "": any).
     :param max_price: only offers whose price (the lowest ``maxDeliveryRate`` among the
         mech's callable contracts of the payment type asked, in its smallest unit, wei
-        for native) is at most this; an offer with no price is dropped (None: no cap).
+        for native; with no payment asked, its first payment type by name) is at most
+        this; an offer with no price is dropped (None: no cap).
     :param mech: only offers of this mech, by catalogue entry key (``MechRef.key``) or a
         mech contract address, case-insensitive ("": any).
     :param registry: only offers of mechs read from this registry kind
@@ -71,7 +74,14 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
         and is at least this (None: no floor). Karma counts deliveries and is bought
         by wash trading (paying one's own mech): a filter on a buyable signal, never
         used by the default relevance order.
-    :param sort: :class:`SearchSort`.
+    :param delivered_within: only offers whose mech delivered within this many blocks
+        before the block its facts were read at (:func:`latest_delivery`: the agreed
+        snapshot block on an agent; 0: a delivery in that very block); a mech with no
+        delivery known is dropped (None: no window). Blocks, not seconds: every agent
+        reads the same blocks, whereas a time would need each block's timestamp.
+    :param sort: :class:`SearchSort`. ``price`` with no ``payment`` groups offers by
+        the payment type of their price (names in order), cheapest first within each:
+        amounts of two assets are never compared.
     :param page_size: matches per page, 1 to :data:`MAX_PAGE_SIZE`.
     """
 
@@ -85,6 +95,7 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
     callable_now: bool = False
     delivering: bool = False
     min_karma: Optional[int] = None
+    delivered_within: Optional[int] = None
     sort: SearchSort = SearchSort.RELEVANCE
     page_size: int = DEFAULT_PAGE_SIZE
 
@@ -93,7 +104,8 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
 
         :raises InvalidQuery: on a text over :data:`MAX_QUERY_CHARS`, a page size out of
             range, a negative or too large ``max_price``, a ``min_karma`` beyond
-            :data:`MAX_KARMA`, or an unknown sort.
+            :data:`MAX_KARMA`, a ``delivered_within`` out of 0 to :data:`MAX_BLOCK`, or
+            an unknown sort.
         """
         if len(self.text) > MAX_QUERY_CHARS:
             raise InvalidQuery(
@@ -111,6 +123,13 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
         if self.min_karma is not None and not -MAX_KARMA <= self.min_karma <= MAX_KARMA:
             raise InvalidQuery(
                 f"min karma {self.min_karma} is not between {-MAX_KARMA} and {MAX_KARMA}"
+            )
+        if self.delivered_within is not None and not (
+            0 <= self.delivered_within <= MAX_BLOCK
+        ):
+            raise InvalidQuery(
+                f"delivered within {self.delivered_within} blocks is not between 0 and "
+                f"{MAX_BLOCK}"
             )
         if self.sort not in tuple(SearchSort):
             raise InvalidQuery(
@@ -134,6 +153,7 @@ class SearchQuery:  # pylint: disable=too-many-instance-attributes
                 self.callable_now,
                 self.delivering,
                 self.min_karma,
+                self.delivered_within,
                 str(self.sort),
                 self.page_size,
             )
@@ -204,3 +224,26 @@ def lowest_price(mech: Mech, payment: str = "") -> Optional[int]:
         if f.max_delivery_rate is not None
     ]
     return min(rates) if rates else None
+
+
+def latest_delivery(mech: Mech) -> Optional[Tuple[int, int]]:
+    """Return the mech's latest delivery known and the block that was known at.
+
+    From its marketplace contracts' ``last_delivery_block`` (the latest
+    ``MarketplaceDelivery`` / ``MarketplaceDeliveryWithSignatures`` event naming the
+    contract, read by discovery up to the agreed block's confirmed blocks) and
+    ``block`` (the block the facts were read at).
+
+    :param mech: the catalogue entry.
+    :return: ``(latest delivery block, its facts' block)`` of the contract that
+        delivered last (ties: the later facts' block), None when none is known.
+    """
+    known = [
+        (
+            f.last_delivery_block,
+            f.block if f.block is not None else f.last_delivery_block,
+        )
+        for f in mech.marketplace
+        if f.kind == MECH_KIND_MARKETPLACE and f.last_delivery_block is not None
+    ]
+    return max(known) if known else None

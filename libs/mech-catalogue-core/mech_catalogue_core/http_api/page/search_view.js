@@ -8,7 +8,7 @@ import { el, errorBox, show, table } from "./dom.js";
 import { karmaText, livenessText, mechLabel, paymentText, priceText } from "./facts.js";
 
 /** The query parameters the view keeps in its URL, all passed to GET /offers. */
-export const SEARCH_PARAMETERS = ["q", "kind", "payment", "max_price", "mech", "registry", "typed", "callable", "delivering", "sort", "cursor"];
+export const SEARCH_PARAMETERS = ["q", "kind", "payment", "max_price", "mech", "registry", "typed", "callable", "delivering", "delivered_within", "sort", "cursor"];
 
 /** The hash of a search: "#/search?..." with the non-empty parameters. */
 export function searchHash(parameters) {
@@ -21,8 +21,9 @@ export function searchHash(parameters) {
   return text ? `#/search?${text}` : "#/search";
 }
 
+// anyLabel null: no "any" option (a menu that always has a value, as sort)
 function choice(name, label, values, current, anyLabel = "any") {
-  const options = [el("option", { value: "", text: anyLabel, selected: !current })];
+  const options = anyLabel === null ? [] : [el("option", { value: "", text: anyLabel, selected: !current })];
   const known = new Set(values);
   if (current && !known.has(current)) values = [...values, current];
   for (const value of values) options.push(el("option", { value, text: value, selected: value === current }));
@@ -42,7 +43,8 @@ function filtersForm(parameters, choices) {
     choice("typed", "arguments", ["true", "false"], parameters.typed || "", "typed or not"),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "callable", value: "true", checked: parameters.callable === "true" }), "callable now"),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "delivering", value: "true", checked: parameters.delivering === "true" }), "has delivered"),
-    choice("sort", "sort", choices.sort || ["relevance", "price"], parameters.sort || "", "relevance"),
+    el("label", {}, "delivered within (blocks)", el("input", { name: "delivered_within", value: parameters.delivered_within || "", inputmode: "numeric", pattern: "[0-9]{1,18}" })),
+    choice("sort", "sort", choices.sort || ["relevance", "price"], parameters.sort || "relevance", null),
     el("button", { type: "submit", text: "Search" }),
   );
   form.addEventListener("submit", (event) => {

@@ -18,6 +18,8 @@ from typing import Any, Dict, Generator, List, Optional, Tuple
 
 import pytest
 from mech_catalogue_core.chain.marketplace import (
+    CREATE_MECH_TOPIC,
+    DELIVERY_TOPICS,
     LogQuery,
     MarketplaceSource,
     discover_mechs,
@@ -235,6 +237,7 @@ class LogRpc:  # pylint: disable=too-few-public-methods
         """
         self.logs, self.width, self.message = logs, width, message
         self.ranges: List[Tuple[int, int]] = []
+        self.topics: List[str] = []  # each query's topic, as ``ranges``
 
     def __call__(self, query: LogQuery) -> Generator[None, None, List[Dict[str, Any]]]:
         """Answer one query after one cooperative yield.
@@ -246,12 +249,14 @@ class LogRpc:  # pylint: disable=too-few-public-methods
         """
         yield
         self.ranges.append((query.from_block, query.to_block))
+        self.topics.append(query.topic)
         if query.to_block - query.from_block + 1 > self.width:
             raise RpcError(self.message)
         return [
             log
             for log in self.logs
             if query.from_block <= int(log["blockNumber"], 16) <= query.to_block
+            and log["topics"][0] == query.topic
         ]
 
 
@@ -275,9 +280,14 @@ def test_a_too_wide_log_range_is_read_in_halves(width: int) -> None:
     rpc = LogRpc(logs, width, "query exceeds max block range 10")
     capped = _discover(rpc, source, 60)
     assert capped == uncapped and [m.address for m in capped.mechs] == [MECH_1, MECH_2]
-    read = sorted(r for r in rpc.ranges if r[1] - r[0] + 1 <= width)
-    covered = [b for start, end in read for b in range(start, end + 1)]
-    assert covered == list(range(1, 61))  # every block read exactly once
+    for topic in (CREATE_MECH_TOPIC, *DELIVERY_TOPICS):
+        read = sorted(
+            r
+            for r, asked in zip(rpc.ranges, rpc.topics)
+            if r[1] - r[0] + 1 <= width and asked == topic
+        )
+        covered = [b for start, end in read for b in range(start, end + 1)]
+        assert covered == list(range(1, 61))  # every block read once for each event
 
 
 @pytest.mark.parametrize("width", [1, 4, 60])

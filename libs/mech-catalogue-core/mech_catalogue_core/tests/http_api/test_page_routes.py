@@ -168,7 +168,7 @@ def test_offers_carry_the_chain_facts_of_the_priced_contract() -> None:
     assert contract["payment"]["price_units"] == "0.004 native"
     assert contract["karma"] == "0"
     assert contract["liveness"] == MechLiveness.NEVER_DELIVERED
-    assert body["choices"]["sort"] == ["relevance", "price", "karma"]
+    assert body["choices"]["sort"] == ["relevance", "price", "karma", "recent"]
     assert "native" in body["choices"]["payment"]
 
 

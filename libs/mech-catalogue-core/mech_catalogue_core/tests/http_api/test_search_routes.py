@@ -285,6 +285,7 @@ def test_every_search_parameter_is_parsed_into_the_query() -> None:
         "callable": "true",
         "delivering": "true",
         "min_karma": "-3",
+        "delivered_within": "7200",
     }
     assert set(values) == set(SEARCH_PARAMETERS)
     for key, value in values.items():
@@ -335,3 +336,126 @@ def test_a_mechs_cursor_past_the_end_or_malformed_is_refused(cursor: str) -> Non
     """400 invalid_cursor, saying to start over."""
     status, body = get(f"/mechs?cursor={cursor}")
     assert (status, body["error"]["code"]) == (400, "invalid_cursor")
+
+
+# --- /mechs searches ------------------------------------------------------------------
+
+
+def _first_mechs(query: str) -> List[str]:
+    """The mechs in the order the offers of a search name them first.
+
+    :param query: the search parameters.
+    :return: mech keys.
+    """
+    index = VIEW.search_index()
+    hits: List[Any] = []
+    cursor = None
+    while True:
+        parsed = parse_request("GET", f"/offers?{query}")
+        assert isinstance(parsed, Request) and parsed.search is not None
+        page = index.search(parsed.search, cursor)
+        hits += page.hits
+        cursor = page.next_cursor
+        if cursor is None:
+            return list(dict.fromkeys(hit.mech.ref.key for hit in hits))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "kind=image",
+        "q=prediction",
+        "q=prediction&sort=price",
+        "payment=token_olas",
+        "q=market+question&sort=karma",
+        "callable=true&max_price=5000000000000000",
+    ],
+)
+@pytest.mark.parametrize("page_size", [1, 2, 50])
+def test_mechs_take_the_tools_filters_in_the_offers_order(
+    query: str, page_size: int
+) -> None:
+    """Each mech offering a match once, in its best offer's order, pages by cursor."""
+    listed = walk(f"/mechs?{query}", "mechs", page_size=page_size)
+    assert [m["key"] for m in listed] == _first_mechs(query)
+    status, body = get(f"/mechs?{query}", page_size=page_size)
+    assert status == 200 and body["total"] == len(listed) >= 1
+
+
+def test_a_mechs_search_names_only_the_matching_mechs() -> None:
+    """payment=token_olas: mech 3 alone; kind=image: the mechs offering image tools."""
+    assert [m["key"] for m in walk("/mechs?payment=token_olas", "mechs")] == [
+        ref(3).key
+    ]
+    image = {
+        m.ref.key for m in CATALOGUE.mechs if any(t.kind == "image" for t in m.tools)
+    }
+    assert {m["key"] for m in walk("/mechs?kind=image", "mechs")} == image
+    status, body = get("/mechs?q=zzyzx+quux")
+    assert (status, body["mechs"], body["total"]) == (200, [], 0)
+    assert "nextCursor" not in body
+
+
+@pytest.mark.parametrize(
+    "query, code",
+    [
+        ("sort=popularity", "invalid_search_parameter"),
+        ("max_price=lots", "invalid_search_parameter"),
+        ("kind=Not+A+Kind", "invalid_kind"),
+        ("q=prediction&cursor=1.0123456789abcdef", "invalid_cursor"),
+        ("q=prediction&colour=red", "unknown_parameter"),
+    ],
+)
+def test_a_bad_mechs_search_is_refused_by_name(query: str, code: str) -> None:
+    """400 naming the parameter; nothing is searched."""
+    status, body = get(f"/mechs?{query}")
+    assert (status, body["error"]["code"]) == (400, code), body
+
+
+def test_a_tools_cursor_is_refused_on_mechs_and_back() -> None:
+    """A cursor is bound to what it pages: /tools' to tools, /mechs' to mechs."""
+    _, tools = get("/tools?q=prediction", page_size=1)
+    status, body = get(f"/mechs?q=prediction&cursor={tools['nextCursor']}", page_size=1)
+    assert (status, body["error"]["code"]) == (400, "invalid_cursor")
+    _, found = get("/mechs?q=prediction", page_size=1)
+    status, body = get(f"/tools?q=prediction&cursor={found['nextCursor']}", page_size=1)
+    assert (status, body["error"]["code"]) == (400, "invalid_cursor")
+
+
+def test_a_mechs_search_before_the_first_agreement_is_not_ready() -> None:
+    """503 no_catalogue."""
+    status, body = get("/mechs?kind=image", None)
+    assert (status, body["error"]["code"]) == (503, "no_catalogue")
+
+
+def test_delivered_within_and_recent_reach_the_engine() -> None:
+    """delivered_within keeps mechs that delivered in the window; recent sorts by it."""
+    last = {1: 45, 3: 20}  # facts read at block 50 (the corpus)
+    view = view_of(
+        Catalogue.build(
+            replace(
+                m,
+                marketplace=tuple(
+                    replace(f, last_delivery_block=last.get(m.ref.mech_id))
+                    for f in m.marketplace
+                ),
+            )
+            for m in mechs()
+        )
+    )
+    window = walk("/mechs?delivered_within=10", "mechs", view)
+    assert [m["key"] for m in window] == [ref(1).key]
+    assert [m["key"] for m in walk("/mechs?sort=recent", "mechs", view)][:2] == [
+        ref(1).key,
+        ref(3).key,
+    ]
+    status, body = get("/offers?sort=recent&delivered_within=30", view, page_size=50)
+    assert status == 200 and {o["last_delivery_block"] for o in body["offers"]} == {
+        "45",
+        "20",
+    }
+    assert "recent" in body["choices"]["sort"]
+    for bad in ("-1", "soon", "1" * 19):
+        status, body = get(f"/tools?delivered_within={bad}", view)
+        assert (status, body["error"]["code"]) == (400, "invalid_search_parameter")
+        assert "delivered_within" in body["error"]["message"]

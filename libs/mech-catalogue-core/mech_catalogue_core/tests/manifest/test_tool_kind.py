@@ -157,10 +157,12 @@ def test_malformed_kind_query_is_a_400(value: str) -> None:
 
 
 def test_kind_query_rules() -> None:
-    """Kind is for /tools only, once; it combines with a cursor."""
+    """Kind is for /tools (and a /mechs search), once; it combines with a cursor."""
     assert parse_request("GET", "/tools?kind=chat&cursor=2", b"").kind == "chat"  # type: ignore[union-attr]
-    for url in ("/tools?kind=chat&kind=image", "/mechs?kind=chat"):
+    for url in ("/tools?kind=chat&kind=image", "/tools/a?kind=chat"):
         assert parse_request("GET", url, b"").status_code == 400  # type: ignore[union-attr]
+    # /mechs: kind makes a search of the mechs offering tools of that kind
+    assert parse_request("GET", "/mechs?kind=chat", b"").search.kind == "chat"  # type: ignore[union-attr]
 
 
 def test_exports_carry_the_kind() -> None:

@@ -27,6 +27,7 @@ import pytest
 from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
 from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.vocabulary import RegistryKind, SearchSort
+from mech_catalogue_core.search import index as index_module
 from mech_catalogue_core.search.index import (
     InvalidCursor,
     SearchHit,
@@ -297,6 +298,49 @@ def test_price_sort_is_cheapest_first_unpriced_last_then_relevance() -> None:
     assert hits[0].mech.ref.mech_id == 2  # the cheapest mech offers prediction-online
 
 
+#: ``paymentType()`` of USDC fixed-price mechs (``model.market.PAYMENT_TYPE_NAMES``)
+TOKEN_USDC = "0x6406bb5f31a732f898e1ce9fdd988a80a808d36ab5d9a4a4805a8be8d197d5e3"
+
+
+def test_a_price_sort_without_a_payment_groups_offers_by_payment_type() -> None:
+    """1 USDC (10**6) never ranks before 0.004 native (4 * 10**15) as a bare number.
+
+    Offers are grouped by their price's payment type (names in order: native,
+    token_olas, token_usdc), cheapest first within each, unpriced last; each hit's price
+    is in its first payment type (``payments[0]``).
+    """
+    usdc = replace(
+        mechs()[3],  # mech 4: no marketplace contract in the corpus
+        marketplace=(
+            replace(
+                MARKET[1][0],
+                address="0x" + "04" * 20,
+                payment_type=TOKEN_USDC,
+                max_delivery_rate=10**6,
+            ),
+        ),
+    )
+    index = SearchIndex.build(Catalogue.build([*mechs()[:3], usdc, mechs()[4]]))
+    hits = everything(index, SearchQuery(sort=SearchSort.PRICE, page_size=7))
+    groups = [h.payments[0] if h.payments else "" for h in hits]
+    priced = [g for g in groups if g]
+    assert priced == sorted(priced) and set(priced) == {
+        "native",
+        "token_olas",
+        "token_usdc",
+    }
+    assert groups[len(priced) :] == [""] * (len(groups) - len(priced))
+    for group in set(priced):
+        prices = [h.price or 0 for h in hits if h.payments and h.payments[0] == group]
+        assert prices == sorted(prices) and all(prices)
+    assert [h.price for h in hits if h.mech.ref.mech_id == 4] == [10**6] * len(
+        usdc.tools
+    )
+    # asked for one payment type: only its offers, by its price
+    only = everything(index, SearchQuery(sort=SearchSort.PRICE, payment="token_usdc"))
+    assert {h.mech.ref.mech_id for h in only} == {4}
+
+
 def test_min_karma_keeps_mechs_whose_karma_was_read_and_reaches_it() -> None:
     """Karma 3 (mech 1), 2 (mech 3), 0 (mech 2); no karma read (4, 5) never passes."""
     for floor, kept in ((None, {1, 2, 3, 4, 5}), (0, {1, 2, 3}), (2, {1, 3}), (3, {1})):
@@ -489,3 +533,98 @@ def test_one_match_per_name_is_each_names_first_offer_in_the_full_order(
             firsts.append((hit.tool.name, hit.mech.ref))
     walked = everything(INDEX, SearchQuery(text=text, sort=sort, page_size=2), True)
     assert [(h.tool.name, h.mech.ref) for h in walked] == firsts
+
+
+# --- deliveries ---------------------------------------------------------------------
+
+
+def _delivered_corpus() -> SearchIndex:
+    """The corpus with facts read at block 50: mech 1 delivered at 45, mech 3 at 20.
+
+    :return: its index (mech 2 has facts but no delivery known; 4 and 5 no facts).
+    """
+    last = {1: 45, 3: 20}
+    built = [
+        replace(
+            m,
+            marketplace=tuple(
+                replace(f, last_delivery_block=last.get(m.ref.mech_id))
+                for f in m.marketplace
+            ),
+        )
+        for m in mechs()
+    ]
+    return SearchIndex.build(Catalogue.build(built))
+
+
+@pytest.mark.parametrize(
+    "within, kept",
+    [(0, set()), (4, set()), (5, {1}), (29, {1}), (30, {1, 3}), (10**9, {1, 3})],
+)
+def test_delivered_within_keeps_mechs_that_delivered_in_the_window(
+    within: int, kept: set
+) -> None:
+    """Blocks before the facts' block; a mech with no delivery known never passes."""
+    hits = everything(
+        _delivered_corpus(), SearchQuery(delivered_within=within, page_size=50)
+    )
+    assert {h.mech.ref.mech_id for h in hits} == kept
+    assert all(
+        h.last_delivery_block == {1: 45, 3: 20}[h.mech.ref.mech_id] for h in hits
+    )
+
+
+def test_recent_sort_is_latest_delivery_first_unknown_last_then_relevance() -> None:
+    """Mech 1 (45) then mech 3 (20) then the mechs with none; relevance within each."""
+    index = _delivered_corpus()
+    hits = everything(index, SearchQuery(text="prediction", sort=SearchSort.RECENT))
+    lasts = [h.last_delivery_block for h in hits]
+    known = [b for b in lasts if b is not None]
+    assert known == sorted(known, reverse=True) and set(known) == {45, 20}
+    assert lasts[len(known) :] == [None] * (len(lasts) - len(known))
+    by_mech1 = [h.score for h in hits if h.mech.ref.mech_id == 1]
+    assert by_mech1 == sorted(by_mech1, reverse=True)
+    # without deliveries known anywhere, recent is the relevance order
+    plain = everything(INDEX, SearchQuery(text="prediction", sort=SearchSort.RECENT))
+    assert plain == everything(INDEX, SearchQuery(text="prediction"))
+
+
+@pytest.mark.parametrize("within", [-1, 2**62 + 1])
+def test_a_delivery_window_out_of_range_is_refused(within: int) -> None:
+    """A window below 0 or past MAX_BLOCK raises InvalidQuery naming it."""
+    with pytest.raises(InvalidQuery, match="delivered within"):
+        SearchQuery(delivered_within=within)
+
+
+def test_a_cursor_is_bound_to_the_delivery_window() -> None:
+    """A page of one window does not continue another."""
+    index = _delivered_corpus()
+    page = index.search(SearchQuery(delivered_within=30, page_size=1))
+    assert page.next_cursor is not None
+    with pytest.raises(InvalidCursor):
+        index.search(SearchQuery(delivered_within=5, page_size=1), page.next_cursor)
+
+
+def test_texts_whose_hashes_collide_stay_apart_and_equal_texts_share_a_document(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Shared texts are told apart by their string hash, verified by the text itself.
+
+    With every hash made equal, distinct texts still get their own documents (and the
+    same pages as without collisions), and equal texts still share one.
+
+    :param monkeypatch: pytest's, making every string hash 0 in the index module.
+    """
+    copies = [
+        replace(m, ref=replace(m.ref, mech_id=m.ref.mech_id + 10)) for m in mechs()[:2]
+    ]
+    catalogue = Catalogue.build([*mechs(), *copies])
+    honest = SearchIndex.build(catalogue)
+    monkeypatch.setattr(index_module, "hash", lambda text: 0, raising=False)
+    colliding = SearchIndex.build(catalogue)
+    # pylint: disable=protected-access
+    assert colliding._documents.tolist() == honest._documents.tolist()
+    assert colliding._bm25.documents == honest._bm25.documents < honest.offer_count
+    for text in ("prediction market", "image", ""):
+        query = SearchQuery(text=text, page_size=50)
+        assert colliding.search(query) == honest.search(query)

@@ -262,10 +262,16 @@ def test_routes_without_parameters_refuse_any() -> None:
     assert answer("/healthcheck?", CATALOGUE).status_code in (200, 503)
 
 
-def test_mechs_take_a_cursor_and_nothing_else() -> None:
-    """/mechs pages its mechs: cursor only (no kind, no search), an empty query is fine."""
-    for query in ("kind=chat", "q=predict", "limit=2"):
+def test_mechs_take_a_cursor_and_the_search_filters_only() -> None:
+    """/mechs pages its mechs: a cursor, or /tools' search filters (kind included).
+
+    Anything else is an unknown parameter; an empty query is fine.
+    """
+    for query in ("limit=2", "colour=red"):
         assert error_code(answer(f"/mechs?{query}", CATALOGUE)) == "unknown_parameter"
+    for query in ("kind=chat", "q=predict"):
+        found = answer(f"/mechs?{query}", CATALOGUE)
+        assert found.status_code == 200 and "total" in json.loads(found.body)
     assert error_code(answer("/mechs?cursor=x", CATALOGUE)) == "invalid_cursor"
     assert answer("/mechs?", CATALOGUE).status_code == 200
 

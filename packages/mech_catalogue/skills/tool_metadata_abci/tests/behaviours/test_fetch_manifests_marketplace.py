@@ -25,6 +25,7 @@ from eth_abi import encode
 from eth_utils import to_checksum_address
 from mech_catalogue_core.chain.marketplace import (
     CREATE_MECH_TOPIC,
+    DELIVERY_TOPICS,
     LEGACY_CREATE_MECH_TOPIC,
     MarketplaceSource,
 )
@@ -143,7 +144,11 @@ class TestFetchWithMarketplace(FetchCase):
         return capture
 
     def test_facts_reach_the_catalogue_and_mechs_info(self) -> None:
-        """One log range to block 18, two Multicall2 batches; mechs_info holds the chain's values."""
+        """One log range to block 18, two Multicall2 batches; mechs_info holds the chain's values.
+
+        The range is read for creations, then for both delivery events: the agreed facts
+        hold the latest delivery's block.
+        """
         capture = self.fetch_manifest()
         log = {
             "address": MARKET,
@@ -151,6 +156,11 @@ class TestFetchWithMarketplace(FetchCase):
             "blockNumber": 5,
         }
         self.answer_logs([log])
+        delivered = {"address": MARKET, "topics": [DELIVERY_TOPICS[0], topic(MECH)]}
+        self.answer_logs(
+            [{**delivered, "blockNumber": 8}, {**delivered, "blockNumber": 12}]
+        )
+        self.answer_logs([])  # MarketplaceDeliveryWithSignatures: none
         self.answer_multicall(
             20,
             [
@@ -176,6 +186,7 @@ class TestFetchWithMarketplace(FetchCase):
         self.agree(payload)
         (facts,) = self.agreed_entry(SERVICE).marketplace
         assert facts.service_deliveries == 5 and facts.block == 20
+        assert facts.last_delivery_block == 12
 
     def test_a_too_wide_log_range_is_read_in_halves(self) -> None:
         """The RPC refuses a range (too many results): two get_logs follow, one per half.
