@@ -194,10 +194,21 @@ bench: setup
 bench-mech-client-venv: setup  ## mech-client 0.24.1 in its own venv (its pins conflict with ours)
 	$(PYTHON) -m venv $(dir $(MECH_CLIENT_PYTHON)).. && $(MECH_CLIENT_PYTHON) -m pip install -q mech-client==0.24.1
 
-# Every fault test, the long ones included (`make test` runs the fast subset; .ci/run runs
-# this too).
+# Every fault test, the long ones included, in one process (`make test` runs the fast
+# subset; .ci/run runs `faults-long` for the rest).
 faults: setup
 	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults $(PYTEST_ARGS)
+
+# The long fault tests alone (marker `long_faults`): what `make test` leaves out of
+# tests/faults, so CI (.ci/run) runs this beside `make test` instead of every fault test
+# twice. FAULT_WORKERS pytest-xdist workers, a test file at a time (as `make soak` runs
+# them): the 20,000-id scale test goes first and takes one worker for most of the run,
+# the other files share the second; a third worker would not end the run sooner, only
+# take CPU from the scale test's timed periods. FAULT_WORKERS=0 runs them in this process.
+FAULT_WORKERS ?= 2
+FAULT_PARALLEL = $(if $(filter 0,$(FAULT_WORKERS)),,-n $(FAULT_WORKERS) --dist loadfile --no-loadscope-reorder)
+faults-long: setup
+	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults -m long_faults $(FAULT_PARALLEL) $(PYTEST_ARGS)
 
 # The devnet and fault tests (the long ones included) SOAK_RUNS times in a row: a green run
 # is trusted only if it stays green (issue 18). SOAK_WORKERS pytest-xdist workers, each
@@ -218,7 +229,7 @@ soak: setup
 		echo "soak run $$run of $(SOAK_RUNS): $$(tail -n 1 .run/soak/run-$$run.log)"; \
 		[ $$status -eq 0 ] || exit 1; \
 	done
-.PHONY: bench bench-mech-client-venv faults soak
+.PHONY: bench bench-mech-client-venv faults faults-long soak
 
 ## Mutation testing (issue 18, docs/testing.md) ---------------------------------------------
 # mutmut 3 (requirements-mutation.txt, installed here on first use) mutates the modules every

@@ -30,7 +30,7 @@ Marking here, not in the test files, keeps one place to change when a test moves
 """
 
 from pathlib import Path
-from typing import Iterator, List
+from typing import Dict, Iterable, Iterator, List, Optional, Set
 
 # loads the suite's Hypothesis profile (no wall-clock deadline) for tests/ as well
 import mech_catalogue_core.tests  # noqa: F401  # pylint: disable=unused-import
@@ -132,19 +132,58 @@ def kind_of(item: pytest.Item) -> str:
     return "unit"
 
 
+#: the order test files are handed to pytest-xdist workers in (``--dist loadfile``), by the
+#: longest kind of test a file holds: a long file handed out last keeps one worker busy
+#: while the others idle. In a run of the suite under load (docs/testing.md, "Order of the
+#: files") an e2e file took 100-270 s, a devnet file up to 630 s (its MCP servers and
+#: paid calls), a fault file up to 80 s, and a unit file seconds.
+FILE_ORDER = ("long_faults", "e2e", "devnet", "faults", "slow", "unit")
+#: files handed out before every other, longest first: the 20,000-id scale test alone
+#: takes most of ``make faults-long`` (seeding 3-10 min, then two periods), so any other
+#: file sent before it only makes the run longer.
+LONGEST_FILES = (Path("tests/faults/test_scale_four_agents.py"),)
+
+
+def file_rank(kinds: Iterable[str], path: Optional[Path] = None) -> int:
+    """Say where a test file goes: :data:`LONGEST_FILES`, then by :data:`FILE_ORDER`.
+
+    :param kinds: the kinds of its tests (and ``long_faults`` if one of them is).
+    :param path: the file, relative to the repository root (None: not one of ours).
+    :return: a rank, lower first: a negative one for :data:`LONGEST_FILES`, else the
+        index of its longest kind; files of unknown kinds only go last.
+    """
+    if path in LONGEST_FILES:
+        return LONGEST_FILES.index(path) - len(LONGEST_FILES)
+    return min(
+        (FILE_ORDER.index(kind) for kind in kinds if kind in FILE_ORDER),
+        default=len(FILE_ORDER),
+    )
+
+
+def _relative(path: Path) -> Optional[Path]:
+    try:
+        return path.resolve().relative_to(ROOT)
+    except ValueError:
+        return None
+
+
 def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
     """Give every test its kind marker (see the module docstring); long files go first.
 
-    A file holding a ``long_faults`` test (minutes each) is moved, whole and in its own
-    order, before the others: with pytest-xdist's ``--dist loadfile`` (``make soak``) a
-    long file handed out last keeps one worker busy while the others idle. pytest-xdist
-    re-sorts the files by how many tests they hold unless given
-    ``--no-loadscope-reorder`` (``make soak`` gives it), which puts these few-test files
-    last.
+    Files are ordered by :func:`file_rank`, each whole and in its own order, files of
+    one rank in collection order. pytest-xdist re-sorts the files by how many tests they
+    hold unless given ``--no-loadscope-reorder`` (``make test`` and ``make soak`` give
+    it), which would put the few-test e2e and fault files last.
 
     :param items: the collected tests.
     """
+    kinds: Dict[Path, Set[str]] = {}
     for item in items:
-        item.add_marker(getattr(pytest.mark, kind_of(item)))
-    long_files = {item.path for item in items if "long_faults" in item.keywords}
-    items.sort(key=lambda item: item.path not in long_files)
+        kind = kind_of(item)
+        item.add_marker(getattr(pytest.mark, kind))
+        of_file = kinds.setdefault(item.path, set())
+        of_file.add(kind)
+        if "long_faults" in item.keywords:
+            of_file.add("long_faults")
+    ranks = {path: file_rank(of, _relative(path)) for path, of in kinds.items()}
+    items.sort(key=lambda item: ranks[item.path])

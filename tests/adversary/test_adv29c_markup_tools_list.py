@@ -49,27 +49,38 @@ DESCRIPTION = (
     f"```text {HIDDEN_1}\nexample: Brest\n```\n\n"
     f"| port |\n|---|\n| Brest | {HIDDEN_2} |\n"
 )
-MANIFEST: Dict[str, Any] = {
-    "name": "Tides",
-    "description": "Tide tables for ports.",
-    "tools": [TOOL],
-    "toolMetadata": {
-        TOOL: {
-            "name": TOOL,
-            "description": DESCRIPTION,
-            "input": {
-                "type": "text",
-                "description": "a port",
-                "schema": {
-                    "type": "object",
-                    "properties": {"prompt": {"type": "string"}},
-                    "required": ["prompt"],
+
+
+def tide_manifest(description: str) -> Dict[str, Any]:
+    """A one-tool manifest whose tool description is ``description``.
+
+    :param description: the tool's description (the hostile text under test).
+    :return: the manifest document.
+    """
+    return {
+        "name": "Tides",
+        "description": "Tide tables for ports.",
+        "tools": [TOOL],
+        "toolMetadata": {
+            TOOL: {
+                "name": TOOL,
+                "description": description,
+                "input": {
+                    "type": "text",
+                    "description": "a port",
+                    "schema": {
+                        "type": "object",
+                        "properties": {"prompt": {"type": "string"}},
+                        "required": ["prompt"],
+                    },
                 },
-            },
-            "output": {"type": "object", "description": "the tides"},
-        }
-    },
-}
+                "output": {"type": "object", "description": "the tides"},
+            }
+        },
+    }
+
+
+MANIFEST = tide_manifest(DESCRIPTION)
 _RENDERER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
 

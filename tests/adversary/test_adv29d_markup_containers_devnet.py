@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import anyio
-from markdown_it import MarkdownIt
 from mcp import Client
 from mech_catalogue_core.model.problems import INVISIBLE_TEXT
 
 from scripts.devnet import Devnet
+from tests.adversary.test_adv29c_markup_tools_list import _RENDERER, tide_manifest
 from tests.adversary.test_mcp_hostile_text import _list_all, _market_mech
 from tests.devnet.mcp_helpers import stdio_client
 
@@ -54,28 +54,7 @@ DESCRIPTION = (
     f"> | port |\n> |---|\n> | Brest | {HIDDEN_2} |\n\n"
     f"- ```text {HIDDEN_3}\n  Brest\n  ```\n"
 )
-MANIFEST: Dict[str, Any] = {
-    "name": "Tides",
-    "description": "Tide tables for ports.",
-    "tools": [TOOL],
-    "toolMetadata": {
-        TOOL: {
-            "name": TOOL,
-            "description": DESCRIPTION,
-            "input": {
-                "type": "text",
-                "description": "a port",
-                "schema": {
-                    "type": "object",
-                    "properties": {"prompt": {"type": "string"}},
-                    "required": ["prompt"],
-                },
-            },
-            "output": {"type": "object", "description": "the tides"},
-        }
-    },
-}
-_RENDERER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+MANIFEST = tide_manifest(DESCRIPTION)
 _HIDDEN_WORDS = re.findall(r"[a-z]+", f"{HIDDEN_1} {HIDDEN_2} {HIDDEN_3}")
 
 

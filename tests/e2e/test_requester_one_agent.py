@@ -37,6 +37,8 @@ What is checked, in one run (one agent start-up):
 
 import json
 import re
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 from urllib.request import urlopen
 
@@ -60,6 +62,43 @@ TIMEOUT_EVENT = "'mech_response_round' round is done with event: Event.ROUND_TIM
 PERIOD_START = re.compile(
     r"Entered in the 'registry_snapshot_round' round for period (\d+)"
 )
+
+
+@contextmanager
+def task_file_run(work_name: str, task: Path, first_task: str) -> Iterator[LocalRun]:
+    """One requester agent on a fresh seeded devnet, its task read from a file.
+
+    Skips (with what to provide) when mech-interact's release is not there.
+
+    :param work_name: the run's folder under the e2e folder.
+    :param task: the task file (outside the run's folder, which the run owns).
+    :param first_task: what the file holds when the agent starts (YAML).
+    :yield: the started run; it and its devnet are stopped on exit.
+    """
+    unavailable = service_unavailable("requester")
+    if unavailable is not None:  # no mech-interact release (../shared): say so
+        pytest.skip(unavailable)
+    work = E2E_DIR / work_name
+    task.parent.mkdir(parents=True, exist_ok=True)
+    task.write_text(first_task)
+    devnet = Devnet.start(seed=True, state_dir=work / "devnet")
+    run = LocalRun(
+        agents=1,
+        work_dir=work,
+        devnet=devnet,
+        service="requester",
+        settings={
+            "RESET_PAUSE_DURATION": "10",
+            "MECH_RESPONSE_TIMEOUT": str(RESPONSE_TIMEOUT),
+            "REQUESTER_TASK_FILE": str(task),
+        },
+    )
+    try:
+        run.start()
+        yield run
+    finally:
+        run.stop()
+        devnet.stop()
 
 
 @pytest.fixture(scope="module")

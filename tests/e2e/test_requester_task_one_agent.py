@@ -35,17 +35,15 @@ from typing import Iterator
 import pytest
 from web3 import Web3
 
-from scripts.devnet import Devnet
 from scripts.devnet.responder import DEFAULT_RESULT
 from scripts.run_local.runner import LocalRun
-from scripts.run_local.workspace import service_unavailable
 from tests.e2e.conftest import E2E_DIR, log_tail, wait_for
 from tests.e2e.test_requester_one_agent import (
     ANSWER_TIMEOUT,
     PERIOD_START,
-    RESPONSE_TIMEOUT,
     answered,
     requests_from,
+    task_file_run,
 )
 
 NO_KIND = (
@@ -73,31 +71,12 @@ def task_run() -> Iterator[LocalRun]:
 
     :yield: the run; its task file is :func:`task_file`.
     """
-    unavailable = service_unavailable("requester")
-    if unavailable is not None:  # no mech-interact release (../shared): say so
-        pytest.skip(unavailable)
-    work = E2E_DIR / "requester_task_one_agent"
-    task = task_file()
-    task.parent.mkdir(parents=True, exist_ok=True)
-    task.write_text("prompt: Will it rain in Lisbon tomorrow?\nkind: prediction\n")
-    devnet = Devnet.start(seed=True, state_dir=work / "devnet")
-    run = LocalRun(
-        agents=1,
-        work_dir=work,
-        devnet=devnet,
-        service="requester",
-        settings={
-            "RESET_PAUSE_DURATION": "10",
-            "MECH_RESPONSE_TIMEOUT": str(RESPONSE_TIMEOUT),
-            "REQUESTER_TASK_FILE": str(task),
-        },
-    )
-    try:
-        run.start()
+    with task_file_run(
+        "requester_task_one_agent",
+        task_file(),
+        "prompt: Will it rain in Lisbon tomorrow?\nkind: prediction\n",
+    ) as run:
         yield run
-    finally:
-        run.stop()
-        devnet.stop()
 
 
 def test_a_kind_nobody_offers_then_a_named_tool_from_the_same_file(

@@ -44,14 +44,13 @@ from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet
 from scripts.run_local.runner import LocalRun
-from scripts.run_local.workspace import service_unavailable
 from tests.e2e.conftest import E2E_DIR, log_tail, wait_for
 from tests.e2e.test_requester_one_agent import (
     ANSWER_TIMEOUT,
     PERIOD_START,
-    RESPONSE_TIMEOUT,
     requests_from,
     synchronized_data,
+    task_file_run,
 )
 
 TOOL = "prediction-online"
@@ -89,31 +88,10 @@ def token_run() -> Iterator[LocalRun]:
 
     :yield: the run; its task file is :func:`task_file`.
     """
-    unavailable = service_unavailable("requester")
-    if unavailable is not None:  # no mech-interact release (../shared): say so
-        pytest.skip(unavailable)
-    work = E2E_DIR / "requester_token_one_agent"
-    task = task_file()
-    task.parent.mkdir(parents=True, exist_ok=True)
-    task.write_text(TASK + "max_price:\n  usdc: 1500000\n")
-    devnet = Devnet.start(seed=True, state_dir=work / "devnet")
-    run = LocalRun(
-        agents=1,
-        work_dir=work,
-        devnet=devnet,
-        service="requester",
-        settings={
-            "RESET_PAUSE_DURATION": "10",
-            "MECH_RESPONSE_TIMEOUT": str(RESPONSE_TIMEOUT),
-            "REQUESTER_TASK_FILE": str(task),
-        },
-    )
-    try:
-        run.start()
+    with task_file_run(
+        "requester_token_one_agent", task_file(), TASK + "max_price:\n  usdc: 1500000\n"
+    ) as run:
         yield run
-    finally:
-        run.stop()
-        devnet.stop()
 
 
 def requests_to(run: LocalRun, mech: str) -> List[Any]:
