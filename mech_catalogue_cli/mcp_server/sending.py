@@ -303,6 +303,8 @@ class RequestSender(OffchainSending):
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
         carried: Dict[str, Any] = {}  # a cancelled request, said in the new entry
+        if self.index is not None and self._caps(offer)[1].max_spend:
+            await anyio.to_thread.run_sync(self.index.prime)  # before the send lock
         async with self.lock, self.state_folder_lock() as locked:
             if not locked:
                 return (

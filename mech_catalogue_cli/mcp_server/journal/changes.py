@@ -14,10 +14,20 @@
 
 """The journal's list of writes (``<state-dir>/calls/changes.log``), and its compaction.
 
-Every :meth:`.store.Journal.save` appends the entry's key, one line, after the entry's
-rename (:func:`append`), so a reader (:class:`ChangesReader`, used by
+Every :meth:`.store.Journal.save` appends the entry's key, one line, flushed to disk
+*before* the entry is renamed into place (:func:`append`), both under the folder's
+write lock (:func:`write_lock`), so a reader (:class:`ChangesReader`, used by
 ``spending.JournalIndex``) re-reads only the entries written since it last looked, by
-any server process sharing the folder.
+any server process sharing the folder, and never misses one:
+
+- a writer killed between the line and the rename leaves a key without an entry (or
+  with its previous version): the entry never written was never sent, and the reader
+  finds no file (or the version it counted) for that key, which is harmless;
+- an append that fails (a full disk) raises before the rename: nothing is saved, so
+  nothing is sent;
+- a reader looks at the list (and lists the folder) holding the write lock, so every
+  line it reads is of a write whose rename is done (or whose writer died): it never
+  reads a key while its entry is still on its way.
 
 The list only ever grows, so it is compacted (:func:`compact`) when it holds many more
 lines than the folder holds entries (:func:`compaction_due`): a new list of one line per
@@ -36,9 +46,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
 
+from filelock import FileLock
+
 #: the journal's list of writes, in ``<dir>/calls/``: one line (a call key) per entry
-#: written, appended after the entry's rename
+#: written, appended (and flushed to disk) before the entry's rename
 CHANGES_FILE = "changes.log"
+#: the lock a save holds from its line to its rename, and a reader around its look
+WRITE_LOCK = ".write.lock"
+#: seconds a save or a reader waits for the write lock (each holder keeps it for one
+#: line and one rename, or one listing of the folder) before ``filelock.Timeout``
+WRITE_LOCK_WAIT = 30.0
 #: the compacted list while it is written, renamed over :data:`CHANGES_FILE` when whole
 COMPACT_TMP = "changes.log.compacting"
 #: bytes of one line: a call key (64 hex) and its newline
@@ -51,17 +68,36 @@ COMPACT_MIN_LINES = 10_000
 _CHUNK = 1 << 20
 
 
+def write_lock(folder: Path) -> FileLock:
+    """The folder's write lock (not held): a save's line and rename happen under it.
+
+    A reader holds it while it reads the list (or lists the folder), so it never sees a
+    line whose entry is not yet in place. Held for one line and one rename, or one
+    listing: never while waiting for the chain or the send lock. An OS lock
+    (``filelock``): a writer that dies releases it.
+
+    :param folder: the journal folder.
+    :return: the lock on ``<folder>/``:data:`WRITE_LOCK` (``acquire`` raises
+        ``filelock.Timeout``, an ``OSError``, after :data:`WRITE_LOCK_WAIT` seconds).
+    """
+    return FileLock(folder / WRITE_LOCK, timeout=WRITE_LOCK_WAIT, thread_local=False)
+
+
 def append(folder: Path, key: str) -> None:
-    """Append one entry's key to the folder's list of writes.
+    """Append one entry's key to the folder's list of writes, flushed to disk.
 
     One write of one short line in append mode: atomic against other writers (lines of
-    processes sharing the folder do not interleave).
+    processes sharing the folder do not interleave). Called holding :func:`write_lock`,
+    before the entry is renamed into place; ``OSError`` (a full disk) is raised, so the
+    entry is then not put in place.
 
     :param folder: the journal folder (``<state-dir>/calls``).
     :param key: the call key (64 hex).
     """
     with open(folder / CHANGES_FILE, "a", encoding="ascii") as changes:
         changes.write(f"{key}\n")
+        changes.flush()
+        os.fsync(changes.fileno())
 
 
 def compaction_due(folder: Path, entries: Optional[int] = None) -> bool:

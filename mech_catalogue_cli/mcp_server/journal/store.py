@@ -19,6 +19,7 @@ process sending from the folder holds, and the correction of an entry's request 
 from its transaction's receipt (:func:`correct_request_id`).
 """
 
+import contextlib
 import json
 import logging
 import os
@@ -46,9 +47,9 @@ class Journal:
     """Call records under a state folder (``<dir>/calls/<key>.json``), written atomically.
 
     Every write appends the entry's key to ``<dir>/calls/``:data:`CHANGES_FILE`
-    (``O_APPEND``: lines of processes sharing the folder do not interleave), which is
-    what lets ``--max-spend`` count the journal without reading it all before each
-    payment.
+    (``O_APPEND``: lines of processes sharing the folder do not interleave) before the
+    entry is put in place, which is what lets ``--max-spend`` count the journal without
+    reading it all before each payment (:mod:`.changes`).
     """
 
     def __init__(self, state_dir: Path) -> None:
@@ -59,6 +60,7 @@ class Journal:
         self.folder = Path(state_dir) / "calls"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.changes = self.folder / CHANGES_FILE
+        self._write_lock = changes.write_lock(self.folder)
 
     def load(self, key: str) -> Optional[JournalEntry]:
         """Return a call's record, or None when there is none.
@@ -95,7 +97,14 @@ class Journal:
         return FileLock(self.folder / ".send.lock", timeout=wait, thread_local=False)
 
     def save(self, entry: JournalEntry) -> None:
-        """Write a record (temporary file, fsync, rename).
+        """Write a record: temporary file, fsync, its key logged, then the rename.
+
+        The key's line in :data:`CHANGES_FILE` is flushed to disk before the entry is
+        put in place, both under the folder's write lock (``changes.write_lock``): a
+        crash between them leaves a key without its entry (nothing of it was sent), and
+        an append that fails raises ``OSError`` with nothing put in place, so no entry
+        on disk is ever missing from the list the spending cap's index reads. The write
+        lock's wait running out raises ``filelock.Timeout`` (an ``OSError``) the same way.
 
         An entry of a sent request without ``paid_at`` (written before that field) keeps
         its file's time as ``paid_at``, so rewriting it does not re-date the payment.
@@ -109,12 +118,20 @@ class Journal:
             except FileNotFoundError:
                 pass  # a new entry: dated by the file written now
         fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(asdict(entry), handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-        changes.append(self.folder, entry.key)
+        placed = False
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(asdict(entry), handle, indent=1)
+                handle.flush()
+                os.fsync(handle.fileno())
+            with self._write_lock:
+                changes.append(self.folder, entry.key)  # logged before it is in place
+                os.replace(tmp, path)
+            placed = True
+        finally:
+            if not placed:  # nothing put in place: no temporary file left either
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
 
 
 def correct_request_id(
