@@ -412,7 +412,12 @@ def _bounded_json(  # pylint: disable=too-many-arguments
     try:
         body, status = _body(session, url, seconds, max_bytes, ok, form)
     except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
-        if expired.is_set():
+        # the socket's own timeout equals the deadline: whichever fires first, the
+        # deadline has passed
+        timed_out = isinstance(
+            exc, (requests.Timeout, urllib3.exceptions.TimeoutError, TimeoutError)
+        )
+        if expired.is_set() or timed_out or time.monotonic() - began >= seconds:
             raise AnswerError(
                 f"did not answer within {seconds:g} s", "deadline"
             ) from exc
