@@ -25,7 +25,7 @@ confirmed, within ``--max-price``) (:func:`.offers.check_delivery`).
 
 import logging
 import time
-from typing import Any, Awaitable, Callable, Dict, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
 
 import anyio
 import mcp_types as types
@@ -36,6 +36,7 @@ from .ipfs import IpfsError, fetch_response
 from .journal import Journal, JournalEntry, correct_request_id
 from .market import STATUS_DOES_NOT_EXIST, Delivered, MarketError, Marketplace
 from .offers import check_delivery
+from .outstanding import Hold, ahead_text, give_up_text
 from .results import answer_result, error_result, failure_text, structured_or_why
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
@@ -59,6 +60,7 @@ class DeliveryReader:
         journal: Journal,
         settings: CallSettings,
         offchain_target: Optional[OffchainTarget] = None,
+        journal_holds: Optional[Callable[[], List[Hold]]] = None,
     ) -> None:
         """Keep the pieces a read needs.
 
@@ -67,11 +69,15 @@ class DeliveryReader:
         :param settings: call settings (gateway, timeouts, poll interval).
         :param offchain_target: which of an off-chain call's requests to wait for, or
             why none (``sending.RequestSender.offchain_target``; None: the entry's).
+        :param journal_holds: the journalled off-chain requests that may still be
+            settled, blocking (``RequestSender.journal_holds``; None: unknown), to say
+            which one a queued request waits behind.
         """
         self.market = market
         self.journal = journal
         self.settings = settings
         self.offchain_target = offchain_target
+        self.journal_holds = journal_holds
 
     async def progress(
         self, session: Any, done: float, total: float, message: str
@@ -211,6 +217,7 @@ class DeliveryReader:
                         "posted to its endpoint and accepted; the mech charges the "
                         "prepaid balance when it settles it on chain; "
                         + await self._nonce_words(entry)
+                        + await self._give_up_words(entry)
                     )
                 else:
                     where = f"tx {entry.tx_hash}; it stays paid on chain"
@@ -221,13 +228,53 @@ class DeliveryReader:
                     "(that will not pay again).",
                     meta,
                 )
-            await self.progress(
-                session,
-                round(waited, 1),
-                total,
-                f"waiting for mech {entry.mech} to deliver request {entry.request_id}",
+            waiting = (
+                f"waiting for mech {entry.mech} to deliver request {entry.request_id}"
             )
+            if "offchain" in entry.extra:
+                waiting = await self._queued_words(entry) or waiting
+            await self.progress(session, round(waited, 1), total, waiting)
             await anyio.sleep(self.settings.delivery_poll)
+
+    async def _queued_words(self, entry: JournalEntry) -> str:
+        """Which request an off-chain request waits behind, when it is queued (progress).
+
+        :param entry: the call's off-chain entry.
+        :return: :func:`.outstanding.ahead_text`, or "" when the marketplace's nonce is
+            at or past the request's (or unread).
+        """
+        try:
+            now = await anyio.to_thread.run_sync(self.market.market_nonce)
+        except MarketError:
+            return ""
+        if now >= entry.market_nonce:
+            return ""
+        holds = (
+            await anyio.to_thread.run_sync(self.journal_holds)
+            if self.journal_holds is not None
+            else []
+        )
+        holder = next((hold for hold in holds if hold.nonce == now), None)
+        return ahead_text(entry, holder, now)
+
+    async def _give_up_words(self, entry: JournalEntry) -> str:
+        """How to give up an accepted request not settled in time (a timeout's text).
+
+        :param entry: the call's off-chain entry.
+        :return: "; " and :func:`.outstanding.give_up_text`, or "" when the nonce
+            passed the request (calling again says whether it was settled) or the
+            marketplace cannot be read.
+        """
+        try:
+            now = await anyio.to_thread.run_sync(self.market.market_nonce)
+            window = await anyio.to_thread.run_sync(
+                self.market.longest_response_timeout
+            )
+        except MarketError:
+            return ""
+        if now > entry.market_nonce:
+            return ""
+        return "; " + give_up_text(entry, window)
 
     async def _nonce_words(self, entry: JournalEntry) -> str:
         """What an off-chain request waits on: its nonce against the marketplace's.

@@ -73,6 +73,7 @@ from .outstanding import (
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger
+from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -118,6 +119,17 @@ class OffchainSending:
     offchain: Optional[OffchainPoster]
     auto_prepay: Optional[AutoPrepayer]
     lock: anyio.Lock
+    index: Optional[JournalIndex]
+
+    def journal_holds(self) -> List[Hold]:
+        """Every journalled off-chain request that may still be settled (blocking).
+
+        :return: the holds of the journal's records (:attr:`.spend_cap.PaidRecord.holds`,
+            the index brought up to date); empty without a journal.
+        """
+        if self.index is None:
+            return []
+        return [hold for record in self.index.records() for hold in record.holds]
 
     def _caps(self, offer: Offer) -> Tuple[Optional[int], SpendLedger]:
         """The per-call cap and the run's ledger of the offer's payment asset.
@@ -282,6 +294,36 @@ class OffchainSending:
         window = await anyio.to_thread.run_sync(market.longest_response_timeout)
         blocker = onchain_blocker(holds, chain_nonce, time.time(), window)
         return stranding_text(blocker, chain_nonce, window) if blocker else ""
+
+    async def _held_nonce(
+        self, records: Sequence[PaidRecord], ledger: SpendLedger, now: float
+    ) -> Optional[int]:
+        """``mapNonces(requester)`` when a record older than the window holds a nonce.
+
+        Such a request still counts against ``--max-spend`` while its nonce is not
+        passed (:meth:`.spend_cap.SpendLedger.count_journal`); the chain is read only
+        then.
+
+        :param records: the journal's records.
+        :param ledger: the ledger counting them (its window).
+        :param now: unix seconds.
+        :return: the nonce; None when no such record (or the chain unread: logged,
+            and every such request counts).
+        """
+        if ledger.window is None or self.market is None:
+            return None
+        since = now - ledger.window
+        if not any(record.holds and record.written_at < since for record in records):
+            return None
+        try:
+            return int(await anyio.to_thread.run_sync(self.market.market_nonce))
+        except MarketError as exc:
+            LOGGER.warning(
+                "the marketplace nonce could not be read (%s): every off-chain request "
+                "older than --spend-window that may be outstanding is counted",
+                exc,
+            )
+            return None
 
     async def _released(self, records: List[PaidRecord]) -> bool:
         """Release the refused off-chain requests that can never be settled.

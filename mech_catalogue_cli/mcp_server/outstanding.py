@@ -363,3 +363,46 @@ def passed_text(entry: JournalEntry, marked: List[Hold], chain_nonce: int) -> st
         "and no longer count against --max-spend. Call again with the same arguments "
         "to sign a new request"
     )
+
+
+def ahead_text(entry: JournalEntry, holder: Optional[Hold], chain_nonce: int) -> str:
+    """What an accepted off-chain request queued behind another one waits for.
+
+    :param entry: the call's entry (its request at a nonce after ``chain_nonce``).
+    :param holder: the journalled request holding ``chain_nonce`` (None: none in this
+        journal, e.g. signed by another client of the same key).
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :return: the sentence (request ids, nonces and addresses only: no manifest text).
+    """
+    first = (
+        f"request {holder.request_id} (nonce {chain_nonce})"
+        if holder is not None
+        else f"this requester's request at nonce {chain_nonce} (not in this journal)"
+    )
+    return (
+        f"waiting for {first} to be settled or to pass: mech {entry.mech} can settle "
+        f"request {entry.request_id} (nonce {entry.market_nonce}) only after this "
+        f"requester's requests at nonces {chain_nonce} to {entry.market_nonce - 1}"
+    )
+
+
+def give_up_text(entry: JournalEntry, response_timeout: float) -> str:
+    """How to give up an accepted off-chain request its mech does not settle.
+
+    Nothing but the requester's nonce passing it ends it (the marketplace has no
+    cancellation): an on-chain request of the requester takes the nonce, which this
+    server sends only once the request is overdue (:func:`onchain_blocker`).
+
+    :param entry: the call's entry (its current request accepted).
+    :param response_timeout: ``maxResponseTimeout()``, seconds.
+    :return: the sentence.
+    """
+    overdue = entry.paid_at + response_timeout
+    return (
+        f"to give it up instead: after {response_timeout:g} s from its acceptance "
+        f"(the marketplace's maxResponseTimeout; unix time {overdue:.0f}) any on-chain "
+        "call of this requester (a server with --offchain never or auto, on this state "
+        f"folder) takes nonce {entry.market_nonce} and pays its own mech; the request "
+        "can then never be settled nor charged, and calling this again with the same "
+        "arguments says so and signs a new request"
+    )

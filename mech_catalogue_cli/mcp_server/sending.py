@@ -383,7 +383,10 @@ class RequestSender(OffchainSending):
                 # earlier and other runs' spending of this asset too
                 if self.index is not None and await self._released(records):
                     records = await anyio.to_thread.run_sync(self.index.records)
-                ledger.count_journal(records, time.time())
+                now = time.time()
+                ledger.count_journal(
+                    records, now, await self._held_nonce(records, ledger, now)
+                )
             refusal = ledger.refusal(price)
             if refusal:
                 return refusal

@@ -171,7 +171,13 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.sender = RequestSender(market, journal, settings, self.ledger)
         self.reader = (
-            DeliveryReader(market, journal, settings, self.sender.offchain_target)
+            DeliveryReader(
+                market,
+                journal,
+                settings,
+                self.sender.offchain_target,
+                self.sender.journal_holds,
+            )
             if market and journal
             else None
         )

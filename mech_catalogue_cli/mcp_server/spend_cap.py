@@ -66,6 +66,24 @@ class PaidRecord:
     holds: Tuple[Hold, ...] = ()
 
 
+def _held_price(record: PaidRecord, chain_nonce: Optional[int]) -> int:
+    """What a record older than the window counts: its outstanding requests' price.
+
+    :param record: a journal record.
+    :param chain_nonce: ``mapNonces(requester)`` now (None: unread).
+    :return: the highest price of its holds at ``chain_nonce`` or later (every hold
+        when None), smallest units; 0 when none.
+    """
+    return max(
+        (
+            hold.price
+            for hold in record.holds
+            if chain_nonce is None or hold.nonce >= chain_nonce
+        ),
+        default=0,
+    )
+
+
 @dataclass
 class SpendLedger:
     """What was paid within ``--spend-window``, against ``--max-spend``.
@@ -103,24 +121,37 @@ class SpendLedger:
     asset: str = ASSET_NATIVE
     prices: Dict[str, int] = field(default_factory=dict)
 
-    def count_journal(self, records: Sequence[PaidRecord], now: float) -> None:
+    def count_journal(
+        self,
+        records: Sequence[PaidRecord],
+        now: float,
+        chain_nonce: Optional[int] = None,
+    ) -> None:
         """Count the journal's requests of this asset within the window, except this run's.
+
+        An off-chain request older than the window still counts while it is outstanding
+        (its nonce not passed: the mech may still settle it, and the marketplace then
+        charges it, whatever its age): the highest price of the record's
+        :attr:`PaidRecord.holds` at ``chain_nonce`` or later.
 
         :param records: every journal entry (:class:`PaidRecord`); an unreadable one in
             the window is remembered whatever the asset (its asset is unknown).
         :param now: unix seconds.
+        :param chain_nonce: ``mapNonces(requester)`` now (None: unread, and every hold
+            of a record older than the window counts: the cap errs on the safe side).
         """
         if self.window is None:
             return
         since = now - self.window
         mine = set(self.requests) | set(self.refunded)
         recent = [r for r in records if r.written_at >= since]
-        others = [
-            r
-            for r in recent
+        counted = [
+            (r, r.price if r.written_at >= since else _held_price(r, chain_nonce))
+            for r in records
             if not r.problem and r.asset == self.asset and r.request_id not in mine
         ]
-        self.earlier = sum(r.price for r in others)
+        others = [(r, price) for r, price in counted if r.written_at >= since or price]
+        self.earlier = sum(price for _, price in others)
         self.earlier_requests = len(others)
         self.unreadable = next((r.problem for r in recent if r.problem), "")
 

@@ -89,15 +89,21 @@ def append(folder: Path, key: str) -> None:
     One write of one short line in append mode: atomic against other writers (lines of
     processes sharing the folder do not interleave). Called holding :func:`write_lock`,
     before the entry is renamed into place; ``OSError`` (a full disk) is raised, so the
-    entry is then not put in place.
+    entry is then not put in place. A list this append creates has its name flushed
+    too (the folder: :func:`fsync_folder`), so the entry renamed next is never on disk
+    while the list naming it is not.
 
     :param folder: the journal folder (``<state-dir>/calls``).
     :param key: the call key (64 hex).
     """
-    with open(folder / CHANGES_FILE, "a", encoding="ascii") as changes:
+    path = folder / CHANGES_FILE
+    created = not path.exists()
+    with open(path, "a", encoding="ascii") as changes:
         changes.write(f"{key}\n")
         changes.flush()
         os.fsync(changes.fileno())
+    if created:
+        fsync_folder(folder)
 
 
 def compaction_due(folder: Path, entries: Optional[int] = None) -> bool:
@@ -120,8 +126,14 @@ def compaction_due(folder: Path, entries: Optional[int] = None) -> bool:
     return lines >= COMPACT_RATIO * entries
 
 
-def _fsync_folder(folder: Path) -> None:
-    """Flush a folder's entries (the rename) to disk."""
+def fsync_folder(folder: Path) -> None:
+    """Flush a folder's names to disk: a rename or a new file in it survives a power loss.
+
+    Until then the change is in the page cache only (``fsync(2)``: flushing a file does
+    not flush the folder entry naming it).
+
+    :param folder: the folder.
+    """
     handle = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(handle)
@@ -148,7 +160,7 @@ def compact(folder: Path) -> int:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, folder / CHANGES_FILE)
-    _fsync_folder(folder)
+    fsync_folder(folder)
     return len(keys)
 
 

@@ -97,7 +97,7 @@ class Journal:
         return FileLock(self.folder / ".send.lock", timeout=wait, thread_local=False)
 
     def save(self, entry: JournalEntry) -> None:
-        """Write a record: temporary file, fsync, its key logged, then the rename.
+        """Write a record: temporary file, fsync, its key logged, the rename, the folder.
 
         The key's line in :data:`CHANGES_FILE` is flushed to disk before the entry is
         put in place, both under the folder's write lock (``changes.write_lock``): a
@@ -105,6 +105,9 @@ class Journal:
         an append that fails raises ``OSError`` with nothing put in place, so no entry
         on disk is ever missing from the list the spending cap's index reads. The write
         lock's wait running out raises ``filelock.Timeout`` (an ``OSError``) the same way.
+        The folder is flushed after the rename (``changes.fsync_folder``), so a saved
+        entry survives a power loss; an error flushing it raises ``OSError`` (the entry
+        is in place and its key logged: the caller sends nothing on it).
 
         An entry of a sent request without ``paid_at`` (written before that field) keeps
         its file's time as ``paid_at``, so rewriting it does not re-date the payment.
@@ -128,6 +131,9 @@ class Journal:
                 changes.append(self.folder, entry.key)  # logged before it is in place
                 os.replace(tmp, path)
             placed = True
+            # the rename is a change of the folder: flushed, or a power loss may lose
+            # the entry while its key line (flushed above) survives
+            changes.fsync_folder(self.folder)
         finally:
             if not placed:  # nothing put in place: no temporary file left either
                 with contextlib.suppress(FileNotFoundError):

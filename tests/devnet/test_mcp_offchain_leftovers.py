@@ -1,0 +1,202 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The paid path's last holes of issue 29 on the devnet (fix29f).
+
+Anvil with the real MechMarketplace bytecode, kubo, the stand-in endpoint
+(:mod:`scripts.devnet.offchain_responder`, accepting and never settling:
+``no_settle``), the MCP SDK's client launching ``mech-catalogue mcp`` over stdio, and
+the TypeScript SDK's tasks client for ``tasks/get``. Nothing is mocked; one journal
+entry's acceptance time is moved back (the wall clock the server compares with the
+marketplace's ``maxResponseTimeout`` cannot be moved).
+
+- An accepted request older than ``--spend-window`` still counts while its nonce is
+  not passed: the mech may settle it, and the marketplace charges it whatever its age.
+- A request queued behind another one says which in its progress and its task's
+  ``statusMessage``: "waiting for request 0x... (nonce N) to be settled or to pass".
+- An accepted request its mech never settles: the timeout says how to give it up (an
+  on-chain call once it is overdue takes its nonce); doing so, calling again says it
+  can never be settled, and the next call signs anew and is charged once.
+"""
+
+import json
+import time
+from pathlib import Path
+from typing import Any, List, Optional
+
+import anyio
+
+from scripts.devnet import Devnet
+from scripts.devnet.offchain_responder import OffchainResponder
+from tests.devnet.mcp_helpers import market_nonce, stdio_client
+from tests.devnet.test_mcp_offchain import (
+    ARGUMENTS,
+    TOOL,
+    calls,
+    declare_url,
+    native_mech,
+    prepaid,
+    prepay,
+)
+from tests.devnet.test_mcp_tasks import (  # noqa: F401  # pylint: disable=unused-import
+    _node_client,
+    run_client,
+    stdio_server,
+)
+
+ONLY = ("--offchain", "only", "--timeout", "2")
+
+
+def _text(result: Any) -> str:
+    return str(result.content[0].text)
+
+
+def _posted_id(form: dict) -> str:
+    """The request id of a posted form, as the server says it (0x + 64 hex)."""
+    return f"0x{int(form['request_id']):064x}"
+
+
+def test_an_accepted_request_older_than_the_window_still_counts(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """Accepted, unsettled, past --spend-window: a second call is over --max-spend."""
+    devnet = chain_snapshot
+    mech, service_id = native_mech(devnet)
+    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    capped = ("--mech", mech, *ONLY, "--max-spend", str(price), "--spend-window", "1s")
+    with OffchainResponder(devnet.info, [mech], behaviour="no_settle") as endpoint:
+        declare_url(devnet, service_id, endpoint.url)
+        prepay(devnet, 3 * price)
+        (first,) = calls(devnet, tmp_path, 1, *capped, prompt="first")
+        assert "posted to its endpoint and accepted" in _text(first), _text(first)
+        time.sleep(1.5)  # the window passes; the nonce does not
+        (second,) = calls(devnet, tmp_path, 1, *capped, prompt="second")
+        text = _text(second)
+        # observed before fix29f: signed at the next nonce and accepted, so two
+        # requests the mech may settle (two prices) under a cap of one
+        assert second.is_error and "over --max-spend" in text, text
+        assert len(endpoint.posts) == 1
+    assert not endpoint.errors, endpoint.errors
+
+
+def test_a_queued_request_says_which_request_it_waits_for(
+    chain_snapshot: Devnet, tmp_path: Path, node_client: Path
+) -> None:
+    """Progress and the task's statusMessage name the request holding the nonce."""
+    devnet = chain_snapshot
+    mech, service_id = native_mech(devnet)
+    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    messages: List[str] = []
+    with OffchainResponder(devnet.info, [mech], behaviour="no_settle") as endpoint:
+        declare_url(devnet, service_id, endpoint.url)
+        prepay(devnet, 4 * price)
+        start = market_nonce(devnet)
+        (first,) = calls(devnet, tmp_path, 1, "--mech", mech, *ONLY, prompt="first")
+        assert "accepted" in _text(first), _text(first)
+        holder = _posted_id(endpoint.posts[0])
+        expected = (
+            f"waiting for request {holder} (nonce {start}) to be settled or to pass"
+        )
+
+        async def second() -> Any:
+            async def on_progress(
+                progress: float, total: Optional[float], message: Optional[str]
+            ) -> None:
+                del progress, total
+                messages.append(message or "")
+
+            async with stdio_client(
+                devnet, tmp_path, "--mech", mech, *ONLY, "--delivery-poll", "0.3"
+            ) as client:
+                return await client.call_tool(
+                    TOOL,
+                    dict(ARGUMENTS, prompt="second"),
+                    progress_callback=on_progress,
+                )
+
+        queued = anyio.run(second)
+        assert queued.is_error and f"signed at nonce {start + 1}" in _text(queued)
+        seen = run_client(
+            node_client,
+            "complete",
+            stdio_server(
+                devnet,
+                tmp_path,
+                "--mech",
+                mech,
+                *ONLY,
+                "--delivery-poll",
+                "0.3",
+            ),
+            dict(ARGUMENTS, prompt="third"),
+        )
+    statuses = [u.get("statusMessage", "") for u in seen["updates"]]
+    # observed before fix29f: "waiting for mech 0x... to deliver request 0x..." only
+    assert any(expected in m for m in messages), messages
+    second_id = _posted_id(endpoint.posts[1])
+    assert any(f"request {second_id} (nonce {start + 1})" in m for m in messages)
+    assert any(expected in m for m in statuses), json.dumps(seen)[-3000:]
+    assert [int(form["nonce"]) for form in endpoint.posts] == [
+        start,
+        start + 1,
+        start + 2,
+    ]
+    assert not endpoint.errors, endpoint.errors
+
+
+def test_an_accepted_request_never_settled_can_be_given_up_as_its_timeout_says(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """The timeout says how; overdue, an on-chain call takes the nonce; it is released."""
+    devnet = chain_snapshot
+    mech, service_id = native_mech(devnet)
+    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    window = int(
+        devnet.contract("MechMarketplace").functions.maxResponseTimeout().call()
+    )
+    only = ("--mech", mech, *ONLY)
+    with OffchainResponder(devnet.info, [mech], behaviour="no_settle") as endpoint:
+        declare_url(devnet, service_id, endpoint.url)
+        prepay(devnet, 3 * price)
+        start = market_nonce(devnet)
+        for _ in range(2):  # times out, and a retry waits again (nothing posted)
+            (stuck,) = calls(devnet, tmp_path, 1, *only)
+            text = _text(stuck)
+            assert stuck.is_error and "was not delivered within 2 s" in text, text
+        assert len(endpoint.posts) == 1
+        # observed before fix29f: only "Call again ... to keep waiting"
+        assert f"to give it up instead: after {window} s from its acceptance" in text
+        assert f"takes nonce {start}" in text and "--offchain never" in text
+        never = ("--mech", mech, "--offchain", "never", "--timeout", "2")
+        (early,) = calls(devnet, tmp_path, 1, *never, prompt="other")
+        assert f"would take nonce {start}" in _text(early), _text(early)
+        assert market_nonce(devnet) == start  # not overdue: nothing sent
+        (path,) = (tmp_path / "calls").glob("*.json")
+        entry = json.loads(path.read_text())
+        entry["paid_at"] -= window + 1  # accepted one window ago (the wall clock)
+        path.write_text(json.dumps(entry))
+        (taken,) = calls(devnet, tmp_path, 1, *never, prompt="other")
+        assert "tx 0x" in _text(taken), _text(taken)  # on chain: nonce N taken
+        assert market_nonce(devnet) == start + 1
+        (said,) = calls(devnet, tmp_path, 1, *only)
+        text = _text(said)
+        assert said.is_error and "can never be settled nor charged" in text, text
+        assert f"{_posted_id(endpoint.posts[0])} (nonce {start})" in text
+        endpoint.behaviour = "honest"
+        before = prepaid(devnet)
+        (answered,) = calls(devnet, tmp_path, 1, "--mech", mech, "--offchain", "only")
+        assert not answered.is_error, _text(answered)
+        assert int(endpoint.posts[-1]["nonce"]) == start + 1
+    assert not endpoint.errors, endpoint.errors
+    assert before - prepaid(devnet) == price  # only the new request was charged
