@@ -21,6 +21,11 @@ ASGI, no socket); the page in a browser over the real server is
 """
 
 import json
+import signal
+import socket
+import subprocess  # nosec B404: runs this repository's own CLI
+import sys
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -91,3 +96,29 @@ def test_a_missing_catalogue_file_exits_1_saying_how_to_write_one(
     error = json.loads(result.stdout)["error"]
     assert error["code"] == "catalogue_unreadable"
     assert "list --json" in error["message"]
+
+
+def test_ctrl_c_stops_the_server_with_exit_0(tmp_path: Path) -> None:
+    """SIGINT, as a terminal's Ctrl-C sends it: the server stops, exit 0, no "Aborted!"."""
+    source = tmp_path / "catalogue.json"
+    source.write_text(CATALOGUE.to_json(), encoding="utf-8")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "mech_catalogue_cli", "serve", "--from"]
+    command += [str(source), "--port", str(port)]
+    with subprocess.Popen(  # nosec B603: this repository's own CLI
+        command, stderr=subprocess.PIPE, text=True
+    ) as server:
+        began = time.monotonic()
+        while time.monotonic() - began < 60:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert server.poll() is None, server.stderr.read()  # type: ignore
+                time.sleep(0.2)
+        server.send_signal(signal.SIGINT)
+        _, stderr = server.communicate(timeout=30)
+    assert server.returncode == 0, stderr
+    assert "Aborted" not in stderr

@@ -274,4 +274,7 @@ def serve(  # pylint: disable=too-many-arguments
         server_header=False,
         proxy_headers=False,
     )
-    uvicorn.Server(config).run()
+    try:
+        uvicorn.Server(config).run()
+    except KeyboardInterrupt:
+        pass  # uvicorn shut down, then raised the signal again: Ctrl-C is a stop, exit 0
