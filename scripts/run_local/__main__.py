@@ -189,7 +189,12 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
     try:
         with console.status(f"starting devnet and {agents} agent(s) ({mode})…"):
             run.start()
-        console.print(f"started in {run.timings.get('start_total')} s: {run.timings}")
+        parts = ", ".join(
+            f"{name} {seconds} s"
+            for name, seconds in run.timings.items()
+            if name != "start_total"
+        )
+        console.print(f"started in {run.timings.get('start_total')} s ({parts})")
         endpoints = devnet_endpoints(run.devnet.info) if run.devnet else {}
         console.print(endpoints_table(endpoints))
         for process in run.processes:
