@@ -36,6 +36,7 @@ from scripts.devnet.responder import (
     Responder,
     response_document,
 )
+from scripts.sync_packages import mech_interact_missing_notice
 from scripts.toolchain import REPO_ROOT
 from tests.mech_interact import MECH_INTERACT
 
@@ -108,7 +109,10 @@ def deliver_events(devnet: Devnet, mech: str, request_id: bytes) -> List[Any]:
         MECH_INTERACT / "valory" / "contracts" / "mech_mm" / "build" / "mech.json"
     )
     if not abi_file.is_file():
-        pytest.skip(f"mech-interact's MechMM ABI not present at {abi_file}")
+        pytest.skip(
+            f"mech-interact's MechMM ABI not present at {abi_file}: "
+            + mech_interact_missing_notice(MECH_INTERACT)
+        )
     contract = devnet.w3.eth.contract(
         address=Web3.to_checksum_address(mech),
         abi=json.loads(abi_file.read_text())["abi"],
