@@ -75,9 +75,10 @@ def test_a_pipeless_delimiter_row_hides_no_word_the_model_reads(text: str) -> No
     assert "zebra" in html.unescape(shown)  # the model reads it
     seen = _seen(_RENDERER.render(shown))
     # observed on main: a <table> of "a" and "b"; "zebra okapi" not shown, nothing flagged
-    assert _words(seen) == _words(html.unescape(shown)) or render_hidden_kinds(
-        text
-    ), (shown, seen)
+    assert _words(seen) == _words(html.unescape(shown)) or render_hidden_kinds(text), (
+        shown,
+        seen,
+    )
 
 
 def test_a_delivered_answer_hides_no_cell_behind_a_pipeless_delimiter() -> None:
