@@ -241,9 +241,10 @@ def render_page(
     """Draw a page; every manifest text shown as plain text, never markup.
 
     A table when its mech keys and prices fit whole, each on one line (the other columns
-    wrap); else, on a narrow terminal, each match's facts one a line (a key longer than
-    the line is folded, never cut: found by the adversarial review adv29e, two prices
-    tenfold apart read alike once cut).
+    wrap), as rich measures the table at its narrowest; else, on a narrow terminal, each
+    match's tool name and then its facts one a line, never cropped (a line longer than
+    the terminal is wrapped by the terminal). Found by the adversarial review adv29e:
+    cropped to fit, two prices tenfold apart read alike.
 
     :param page: the page.
     :param console: where to draw.
