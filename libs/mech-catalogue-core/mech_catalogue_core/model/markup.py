@@ -77,10 +77,13 @@ _FENCE_OPEN = re.compile(r"([`~])\1\1")
 _FENCE_REFERENCE = {"`": "&#96;", "~": "&#126;"}
 #: a line that may be a table's delimiter row, behind any block quote or list markers
 #: (GFM tables drop the cells past the header's: adv29c, adv29d): only those characters,
-#: a hyphen among them. GFM ("Tables") and markdown-it-py's ``table`` rule need a pipe in
-#: the header row only (the line before), not in the delimiter row: ``a |`` then ``:--``
-#: is a one-column table (adv29e)
-_TABLE_DELIMITER_ROW = re.compile(r"(?=[^\n]*-)[ \t>|:+*\-0-9.)]+")
+#: a hyphen among them, under a line with a pipe (group 1; the row is group 2). GFM
+#: ("Tables") and markdown-it-py's ``table`` rule need a pipe in the header row only,
+#: not in the delimiter row: ``a |`` then ``:--`` is a one-column table (adv29e). A row
+#: written inertly holds no pipe, so it is no header for the line after it
+_TABLE_DELIMITER_ROW = re.compile(
+    r"(?m)^([^\n|]*\|[^\n]*\n)((?=[^\n]*-)[ \t>|:+*\-0-9.)]+)$"
+)
 #: a backslash that escapes (Markdown) or starts a command or delimiter (TeX)
 _ESCAPING_BACKSLASH = re.compile(r"\\(?=[A-Za-z!-/:-@\[-`{-~])")
 #: what such a backslash is shown as (U+29F5 REVERSE SOLIDUS OPERATOR)
@@ -143,18 +146,16 @@ def _delimiter_rows_inert(text: str) -> str:
     """The text with each line that may be a table's delimiter row written inertly.
 
     :param text: any text.
-    :return: each line of :data:`_TABLE_DELIMITER_ROW`'s characters whose line before
-        holds a pipe (a header row needs one) with its pipes as ``&#124;`` and its
-        first hyphen as ``&#45;``: markdown-it-py's ``table`` rule takes a delimiter row
-        only of ``|``, ``-``, ``:``, spaces and tabs, so a reference in it leaves no
-        table; CommonMark and HTML show the references as the characters.
+    :return: each line of :data:`_TABLE_DELIMITER_ROW` with its pipes as ``&#124;``
+        and its first hyphen as ``&#45;``: markdown-it-py's ``table`` rule takes a
+        delimiter row only of ``|``, ``-``, ``:``, spaces and tabs, so a reference in it
+        leaves no table; CommonMark and HTML show the references as the characters.
     """
-    lines = text.split("\n")
-    for index in range(1, len(lines)):
-        line = lines[index]
-        if "|" in lines[index - 1] and _TABLE_DELIMITER_ROW.fullmatch(line):
-            lines[index] = line.replace("|", "&#124;").replace("-", "&#45;", 1)
-    return "\n".join(lines)
+    return _TABLE_DELIMITER_ROW.sub(
+        lambda m: m.group(1)
+        + m.group(2).replace("|", "&#124;").replace("-", "&#45;", 1),
+        text,
+    )
 
 
 class Markup:
