@@ -102,8 +102,9 @@ HOSTILE_MANIFEST: Dict[str, Any] = {
         },
     },
 }
-#: markup characters a description uses as words
-ROUTE_DESCRIPTION = "Hops as list[bytes32]; <none> | `direct` ~ 1 & 2 in [order]"
+#: markup characters a description uses as words (the last line a table's delimiter row
+#: to Markdown, under a line with a pipe: the API writes its hyphen as ``&#45;``)
+ROUTE_DESCRIPTION = "Hops as list[bytes32]; <none> | `direct` ~ 1 & 2 in [order]\n:--"
 #: the specification's typed example (docs/manifest-spec.md, section 7) and a flag
 TYPED_MANIFEST: Dict[str, Any] = {
     "specVersion": "1",
@@ -441,6 +442,7 @@ def test_markup_characters_in_a_description_read_as_written(page: Page) -> None:
     page.open("/tool/build-swap")
     served = page.fetch_json("/tools/build-swap")["mcp"]["inputSchema"]["properties"]
     assert "&#91;" in served["route"]["description"]  # the API's inert form
+    assert "&#45;" in served["route"]["description"]
     assert page.texts(".argument .description") == [ROUTE_DESCRIPTION]
     assert_inert(page)
 

@@ -25,7 +25,7 @@ line (an invalid filter or cursor included, naming it).
 
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import click
 from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
@@ -62,6 +62,7 @@ from mech_catalogue_core.search.query import (
     SearchQuery,
 )
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -188,44 +189,86 @@ def page_json(
     }
 
 
+#: the table's columns, their facts' names in the one-fact-a-line layout
+SEARCH_COLUMNS = (
+    "tool",
+    "kind",
+    "mech",
+    "score",
+    "price",
+    "payment",
+    "karma",
+    "description",
+)
+#: columns that are never wrapped: a person copies a mech key and compares prices
+WHOLE_COLUMNS = frozenset({"mech", "price"})
+#: columns enough for any table here, to measure its narrowest layout (characters)
+UNBOUNDED_WIDTH = 100_000
+
+
+def _page_rows(page: SearchPage) -> List[Tuple[Text, ...]]:
+    """Each hit's cells, in :data:`SEARCH_COLUMNS`' order, as plain text (never markup).
+
+    :param page: the page.
+    :return: one tuple of :class:`rich.text.Text` per hit; the description cut at
+        :data:`TABLE_DESCRIPTION_CHARS` characters (ending ``…``).
+    """
+    rows: List[Tuple[Text, ...]] = []
+    for hit in page.hits:
+        description = for_person(hit.tool.description)
+        if len(description) > TABLE_DESCRIPTION_CHARS:
+            description = description[: TABLE_DESCRIPTION_CHARS - 1] + "…"
+        rows.append(
+            (
+                Text(label_for_person(hit.tool.name)),
+                Text(label_for_person(hit.tool.kind)),
+                Text(hit.mech.ref.key),
+                Text(f"{hit.score:.4f}"),
+                Text("-" if hit.price is None else str(hit.price)),
+                Text(",".join(hit.payments) or "-"),
+                Text("-" if hit.karma is None else str(hit.karma)),
+                Text(description),
+            )
+        )
+    return rows
+
+
 def render_page(
     page: SearchPage,
     console: Console,
     lookalikes: Mapping[str, Problem] = MappingProxyType({}),
 ) -> None:
-    """Draw a page as a table; every manifest text shown as plain text, never markup.
+    """Draw a page; every manifest text shown as plain text, never markup.
+
+    A table when its mech keys and prices fit whole, each on one line (the other columns
+    wrap), as rich measures the table at its narrowest; else, on a narrow terminal, each
+    match's tool name and then its facts one a line, never cropped (a line longer than
+    the terminal is wrapped by the terminal). Found by the adversarial review adv29e:
+    cropped to fit, two prices tenfold apart read alike.
 
     :param page: the page.
     :param console: where to draw.
     :param lookalikes: tool name -> its look-alike warning, printed under the table.
     """
-    table = Table(
-        "tool",
-        "kind",
-        "mech",
-        "score",
-        "price",
-        "payment",
-        "karma",
-        "description",
-        title=f"{page.total} {'match' if page.total == 1 else 'matches'} (price: per "
-        "request, in the payment's smallest unit)",
+    title = (
+        f"{page.total} {'match' if page.total == 1 else 'matches'} (price: per "
+        "request, in the payment's smallest unit)"
     )
-    for hit in page.hits:
-        description = for_person(hit.tool.description)
-        if len(description) > TABLE_DESCRIPTION_CHARS:
-            description = description[: TABLE_DESCRIPTION_CHARS - 1] + "…"
-        table.add_row(
-            Text(label_for_person(hit.tool.name)),
-            Text(label_for_person(hit.tool.kind)),
-            Text(hit.mech.ref.key),
-            f"{hit.score:.4f}",
-            "-" if hit.price is None else str(hit.price),
-            ",".join(hit.payments) or "-",
-            "-" if hit.karma is None else str(hit.karma),
-            Text(description),
-        )
-    console.print(table)
+    rows = _page_rows(page)
+    table = Table(title=title)
+    for column in SEARCH_COLUMNS:
+        table.add_column(column, overflow="fold", no_wrap=column in WHOLE_COLUMNS)
+    for row in rows:
+        table.add_row(*row)
+    unbounded = console.options.update_width(UNBOUNDED_WIDTH)
+    if Measurement.get(console, unbounded, table).minimum <= console.width:
+        console.print(table)
+    else:
+        console.print(Text(title))
+        for row in rows:
+            console.print(row[0], crop=False, soft_wrap=True)
+            for name, value in zip(SEARCH_COLUMNS[1:], row[1:]):
+                console.print(Text(f"  {name}: ") + value, crop=False, soft_wrap=True)
     for name in dict.fromkeys(hit.tool.name for hit in page.hits):
         if name in lookalikes:
             print_problem(console, lookalikes[name])

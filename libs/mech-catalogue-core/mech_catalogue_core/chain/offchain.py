@@ -112,13 +112,50 @@ def offchain_endpoint(extra: Mapping[str, Any]) -> Optional[str]:
 DEVELOPMENT_CHAIN_IDS = frozenset({31337})
 
 
+#: IPv6 prefixes whose last 32 bits are an IPv4 address a host or translator reaches
+#: instead: IPv4-mapped ``::ffff:0:0/96`` and IPv4-compatible ``::/96`` (RFC 4291
+#: 2.5.5), IPv4-translated ``::ffff:0:0:0/96`` (RFC 2765 2.1) and NAT64's well-known
+#: ``64:ff9b::/96`` (RFC 6052 2.1); fixed here, not read from the interpreter's
+#: ``ipaddress`` tables, which change between versions (found by the adversarial review
+#: adv29e)
+_LAST_32_BITS_IPV4 = tuple(
+    ipaddress.IPv6Network(prefix)
+    for prefix in ("::ffff:0:0/96", "::/96", "::ffff:0:0:0/96", "64:ff9b::/96")
+)
+#: NAT64's local-use prefix (RFC 8215): a site's own translator, embedding the IPv4
+#: address at whatever prefix length the site chose, so it is refused whole
+_LOCAL_USE_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+
+def _embedded_ipv4(address: ipaddress.IPv6Address) -> Tuple[ipaddress.IPv4Address, ...]:
+    """The IPv4 addresses an IPv6 address is translated or tunnelled to.
+
+    :param address: an IPv6 address.
+    :return: the last 32 bits for the prefixes of :data:`_LAST_32_BITS_IPV4`, the 6to4
+        relay's address for ``2002::/16`` (RFC 3056), the Teredo server's and client's
+        for ``2001::/32`` (RFC 4380); () for any other address.
+    """
+    embedded = []
+    if any(address in network for network in _LAST_32_BITS_IPV4):
+        embedded.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    if address.sixtofour is not None:
+        embedded.append(address.sixtofour)
+    if address.teredo is not None:
+        embedded.extend(address.teredo)
+    return tuple(embedded)
+
+
 def private_address_refusal(host: str, addresses: Iterable[str]) -> str:
     """Why a manifest's endpoint may not be posted to: a host that is not on the internet.
 
     A manifest is anyone's text: an endpoint resolving to a loopback, private,
     link-local, multicast, reserved or unspecified address would let it aim the user's
     server at the services of their machine or network (found by the adversarial review
-    adv29c: a local kubo's API). Checked on the addresses the host resolves to now.
+    adv29c: a local kubo's API). Checked on the addresses the host resolves to now; an
+    IPv6 address embedding an IPv4 one (NAT64, 6to4, Teredo, IPv4-mapped or -compatible:
+    :func:`_embedded_ipv4`) is checked on that IPv4 address too, since a translator on
+    the way delivers to it, and NAT64's local-use prefix ``64:ff9b:1::/48`` is refused
+    whole (adv29e).
 
     :param host: the endpoint's host, as declared.
     :param addresses: the addresses it resolves to (IPv4 or IPv6 text; a scope suffix
@@ -133,7 +170,18 @@ def private_address_refusal(host: str, addresses: Iterable[str]) -> str:
             address = ipaddress.ip_address(text)
         except ValueError:
             return f"its host {host} resolves to {text[:60]!r}, no IP address"
-        if not address.is_global:
+        embedded: Tuple[ipaddress.IPv4Address, ...] = ()
+        if isinstance(address, ipaddress.IPv6Address):
+            embedded = _embedded_ipv4(address)
+        for inner in embedded:
+            if not inner.is_global:
+                return (
+                    f"its host {host} is {address}, which a translator or tunnel "
+                    f"delivers to {inner}, not an internet address: a manifest's "
+                    "endpoint never reaches this machine's or a private network's "
+                    "services"
+                )
+        if not address.is_global or address in _LOCAL_USE_NAT64:
             return (
                 f"its host {host} is {address}, not an internet address: a manifest's "
                 "endpoint never reaches this machine's or a private network's services"

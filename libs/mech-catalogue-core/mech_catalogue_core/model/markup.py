@@ -38,11 +38,17 @@ look-alike):
   ``&zwj;``, ``&shy``) becomes ``&amp;``, so it is shown as written;
 - every run of three backticks or tildes (what opens a code fence), as ``&#96;`` /
   ``&#126;``, since a fence's info string is not shown; and the pipes of a table's
-  delimiter row, as ``&#124;``, since a table drops cells past its header's; and
-  ``$`` as U+FF04 ``＄`` (no math delimiter: inside math ``%`` hides the rest of a line)
-  (all three found by the adversarial review adv29c). Fences and delimiter rows count
-  anywhere on a line, not only at its start: behind a block quote's ``>`` or a list
-  item's marker CommonMark parses the rest of the line as a new one (adv29d).
+  delimiter row, as ``&#124;``, and its first hyphen, as ``&#45;``, since a table drops
+  cells past its header's; and ``$`` as U+FF04 ``＄`` (no math delimiter: inside math
+  ``%`` hides the rest of a line) (all three found by the adversarial review adv29c).
+  Fences and delimiter rows count anywhere on a line, not only at its start: behind a
+  block quote's ``>`` or a list item's marker CommonMark parses the rest of the line as
+  a new one (adv29d); a delimiter row is any line of its characters under a line with a
+  pipe, with or without a pipe of its own (``:--`` under ``a |``: adv29e);
+- a reference that stands for ``$`` or a backslash (``&#36;``, ``&dollar;``,
+  ``&#x5C;``, ``&bsol;``...), as that character's look-alike: a math renderer reads the
+  decoded text (adv29e). References to the other characters above are their inert
+  forms already.
 
 CommonMark decodes references to literal characters that never start markup (spec 0.31,
 "Entity and numeric character references"), and so does HTML. :func:`inert` is
@@ -57,6 +63,7 @@ of such texts for every agent to parse; the patterns take under a millisecond, a
 since the text shown is inert whatever they find, a form they miss hides nothing.
 """
 
+import html
 import html.entities
 import re
 from typing import Set, Tuple
@@ -70,8 +77,13 @@ _FENCE_OPEN = re.compile(r"([`~])\1\1")
 _FENCE_REFERENCE = {"`": "&#96;", "~": "&#126;"}
 #: a line that may be a table's delimiter row, behind any block quote or list markers
 #: (GFM tables drop the cells past the header's: adv29c, adv29d): only those characters,
-#: a pipe and a hyphen among them
-_TABLE_DELIMITER_ROW = re.compile(r"(?m)^(?=[^\n]*\|)(?=[^\n]*-)[ \t>|:+*\-0-9.)]+$")
+#: a hyphen among them, under a line with a pipe (group 1; the row is group 2). GFM
+#: ("Tables") and markdown-it-py's ``table`` rule need a pipe in the header row only,
+#: not in the delimiter row: ``a |`` then ``:--`` is a one-column table (adv29e). A row
+#: written inertly holds no pipe, so it is no header for the line after it
+_TABLE_DELIMITER_ROW = re.compile(
+    r"(?m)^([^\n|]*\|[^\n]*\n)((?=[^\n]*-)[ \t>|:+*\-0-9.)]+)$"
+)
 #: a backslash that escapes (Markdown) or starts a command or delimiter (TeX)
 _ESCAPING_BACKSLASH = re.compile(r"\\(?=[A-Za-z!-/:-@\[-`{-~])")
 #: what such a backslash is shown as (U+29F5 REVERSE SOLIDUS OPERATOR)
@@ -89,8 +101,14 @@ _AUTOLINK = re.compile(
 )
 #: a character reference: named (``;`` optional, as HTML's legacy names), decimal or hex
 _REFERENCE = re.compile(
-    r"&(?:#[xX]([0-9A-Fa-f]{1,8})|#([0-9]{1,9})|([A-Za-z][A-Za-z0-9]{0,31}));?"
+    r"&(?:#[xX]0*([0-9A-Fa-f]{1,8})|#0*([0-9]{1,9})|([A-Za-z][A-Za-z0-9]{0,31}));?"
 )
+#: characters whose inert form is a look-alike rather than a reference, as references to
+#: them are written: a math renderer reads the page's text, where CommonMark and HTML
+#: have decoded ``&#36;`` or ``&bsol;`` into the ``$`` or ``\`` it takes as math
+#: (adv29e); references to the other characters :func:`Markup.inert` rewrites are their
+#: own inert forms (CommonMark: a reference is never markup)
+_LOOKALIKES = {"$": SHOWN_DOLLAR, "\\": SHOWN_BACKSLASH}
 
 #: an image: ``![alt](src)``, ``![alt][ref]``
 _IMAGE = re.compile(r"!\[")
@@ -122,6 +140,22 @@ def _named_references(invisible: "re.Pattern[str]") -> Set[str]:
     return {
         name for name, value in html.entities.html5.items() if invisible.search(value)
     }
+
+
+def _delimiter_rows_inert(text: str) -> str:
+    """The text with each line that may be a table's delimiter row written inertly.
+
+    :param text: any text.
+    :return: each line of :data:`_TABLE_DELIMITER_ROW` with its pipes as ``&#124;``
+        and its first hyphen as ``&#45;``: markdown-it-py's ``table`` rule takes a
+        delimiter row only of ``|``, ``-``, ``:``, spaces and tabs, so a reference in it
+        leaves no table; CommonMark and HTML show the references as the characters.
+    """
+    return _TABLE_DELIMITER_ROW.sub(
+        lambda m: m.group(1)
+        + m.group(2).replace("|", "&#124;").replace("-", "&#45;", 1),
+        text,
+    )
 
 
 class Markup:
@@ -156,6 +190,22 @@ class Markup:
             spelled[:end] in self._invisible_names for end in range(len(spelled), 1, -1)
         )
 
+    def _reference_inert(self, match: "re.Match[str]") -> str:
+        """A character reference as :meth:`inert` writes it.
+
+        :param match: a :data:`_REFERENCE` match.
+        :return: its ``&`` as ``&amp;`` when it stands for an invisible character
+            (:meth:`_hides`); the look-alike of :data:`_LOOKALIKES` when it stands for
+            ``$`` or a backslash (decoded as HTML does, ``html.unescape``: any case of
+            ``x``, leading zeros, named or numeric, ``;`` or not); else itself.
+        """
+        if self._hides(match):
+            return "&amp;" + match.group(0)[1:]
+        decoded = html.unescape(match.group(0))
+        if decoded[:1] in _LOOKALIKES:
+            return _LOOKALIKES[decoded[0]] + decoded[1:]
+        return match.group(0)
+
     def inert(self, text: str) -> str:
         """The text with every markup-starting character written as a reference.
 
@@ -163,15 +213,11 @@ class Markup:
         :return: the same visible characters in any renderer, none of them markup
             (the module's docstring lists the four rewrites). Idempotent.
         """
-        text = _REFERENCE.sub(
-            lambda m: "&amp;" + m.group(0)[1:] if self._hides(m) else m.group(0), text
-        )
+        text = _REFERENCE.sub(self._reference_inert, text)
         text = _ESCAPING_BACKSLASH.sub(SHOWN_BACKSLASH, text)
         text = _TAG_OPEN.sub("&lt;", text)
         text = _FENCE_OPEN.sub(lambda m: _FENCE_REFERENCE[m.group(1)] * 3, text)
-        text = _TABLE_DELIMITER_ROW.sub(
-            lambda m: m.group(0).replace("|", "&#124;"), text
-        )
+        text = _delimiter_rows_inert(text)
         return text.replace("[", "&#91;").replace("$", SHOWN_DOLLAR)
 
     def kinds(self, text: str) -> Tuple[str, ...]:

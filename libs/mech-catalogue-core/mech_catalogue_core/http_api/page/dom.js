@@ -19,11 +19,11 @@ export function safeHref(value) {
 // The character references the API writes for markup in manifest text (the library's
 // model/markup.py): a text node never renders markup, so a person reads "[" and "<"
 // rather than "&#91;" and "&lt;". One pass, so "&amp;#91;" shows as "&#91;".
-const MARKUP_REFERENCES = { "&lt;": "<", "&amp;": "&", "&#91;": "[", "&#96;": "`", "&#126;": "~", "&#124;": "|" };
+const MARKUP_REFERENCES = { "&lt;": "<", "&amp;": "&", "&#91;": "[", "&#96;": "`", "&#126;": "~", "&#124;": "|", "&#45;": "-" };
 
 /** A text as a text node shows it: the API's markup references back as characters. */
 export function shownText(value) {
-  return String(value).replace(/&(?:lt|amp|#91|#96|#126|#124);/g, (reference) => MARKUP_REFERENCES[reference]);
+  return String(value).replace(/&(?:lt|amp|#91|#96|#126|#124|#45);/g, (reference) => MARKUP_REFERENCES[reference]);
 }
 
 /**

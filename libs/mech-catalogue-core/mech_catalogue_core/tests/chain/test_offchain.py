@@ -234,3 +234,56 @@ def test_a_host_on_the_internet_is_posted_to() -> None:
     assert (
         private_address_refusal("mech.example", ["93.184.216.34", "2606:4700::1"]) == ""
     )
+
+
+@pytest.mark.parametrize(
+    "address, delivered_to",
+    [
+        ("::ffff:10.0.0.1", "10.0.0.1"),  # IPv4-mapped
+        ("::7f00:1", "127.0.0.1"),  # IPv4-compatible (global to Python 3.11)
+        ("::ffff:0:c0a8:1", "192.168.0.1"),  # IPv4-translated (SIIT)
+        ("64:ff9b::ac10:5", "172.16.0.5"),  # NAT64, well-known prefix
+        ("64:ff9b::a00:1", "10.0.0.1"),
+        ("2002:c0a8:107::1", "192.168.1.7"),  # 6to4
+        ("2002:a00:1:ffff::9", "10.0.0.1"),
+        ("2001:0:7f00:1:0:ffff:3fff:fdd2", "127.0.0.1"),  # Teredo server loopback
+        ("2001:0:4136:e378:8000:ffff:f5ff:fefe", "10.0.1.1"),  # Teredo client, inverted
+    ],
+)
+def test_an_address_a_translator_delivers_to_a_private_one_is_refused(
+    address: str, delivered_to: str
+) -> None:
+    """An IPv6 address embedding a non-global IPv4 one is refused, naming that address.
+
+    :param address: an IPv6 address embedding ``delivered_to``.
+    :param delivered_to: the IPv4 address a translator or tunnel delivers to.
+    """
+    reason = private_address_refusal("mech.example", [address])
+    assert f"delivers to {delivered_to}," in reason, reason
+
+
+@pytest.mark.parametrize(
+    "address", ["64:ff9b:1::808:808", "64:ff9b:1:ab00::1", "64:ff9b:1:ffff::5db8:d822"]
+)
+def test_the_local_use_nat64_prefix_is_refused_whole(address: str) -> None:
+    """RFC 8215's prefix is a site's own translator: refused whatever it embeds.
+
+    :param address: an address in ``64:ff9b:1::/48``.
+    """
+    assert private_address_refusal("mech.example", [address])
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "64:ff9b::5db8:d822",  # NAT64 to 93.184.216.34
+        "2002:5db8:d822::1",  # 6to4 relay at 93.184.216.34
+        "::ffff:93.184.216.34",
+    ],
+)
+def test_an_address_translated_to_a_global_one_is_posted_to(address: str) -> None:
+    """A translator delivering to an internet address is no reason to refuse.
+
+    :param address: an IPv6 address embedding 93.184.216.34.
+    """
+    assert private_address_refusal("mech.example", [address]) == ""

@@ -254,3 +254,118 @@ def test_no_markup_survives_any_mix_of_the_forms() -> None:
     _check_person_sees_what_model_reads("".join(texts))
     kinds: Set[str] = set(render_hidden_kinds("\n\n".join(texts)))
     assert kinds >= {RAW_HTML, IMAGE, LINK_TITLE, EMPTY_LINK, REFERENCE_DEFINITION}
+
+
+#: a delimiter row's cells (GFM "Tables": ``:?-+:?``), with and without a pipe
+DELIMITER_CELLS = [":--", "--:", ":-:", "---", "-:", ":-", "--", ":---------:"]
+#: containers a table may stand in: (its first line's prefix, the next lines')
+CONTAINERS = [
+    ("", ""),
+    ("> ", "> "),
+    ("> > ", "> > "),
+    ("   ", "   "),
+    ("- ", "  "),
+    ("+ ", "  "),
+    ("> * ", ">   "),
+]
+
+
+def _one_column_tables() -> List[Tuple[str, str]]:
+    """Every delimiter row form: without a pipe, within pipes, with spaces and tabs.
+
+    :return: (id, text) pairs, those that render as a table in markdown-it-py (the
+        oracle: a leading space behind three spaces of indent is a code block instead).
+    """
+    tables = []
+    for cell in DELIMITER_CELLS:
+        for prefix, follow in CONTAINERS:
+            for row in (cell, f"|{cell}|", f" {cell} \t", f"| {cell} |", f"{cell}|"):
+                text = f"{prefix}a |\n{follow}{row}\n{follow}b | zebra okapi"
+                if "<table>" in _RENDERER.render(text):
+                    tables.append((f"{prefix!r}{row!r}", text))
+    return tables
+
+
+ONE_COLUMN_TABLES = _one_column_tables()
+
+
+def test_the_delimiter_row_forms_are_tables() -> None:
+    """The generated forms are tables in the oracle (all but the indented code block)."""
+    generated = len(DELIMITER_CELLS) * len(CONTAINERS) * 5
+    assert len(ONE_COLUMN_TABLES) == generated - len(DELIMITER_CELLS)
+
+
+@pytest.mark.parametrize(
+    "text", [t for _, t in ONE_COLUMN_TABLES], ids=[i for i, _ in ONE_COLUMN_TABLES]
+)
+def test_no_delimiter_row_leaves_a_table_whatever_its_form(text: str) -> None:
+    """A delimiter row, with or without a pipe, behind any container, leaves no table.
+
+    :param text: a one-column table hiding "zebra okapi" in a second body cell.
+    """
+    shown = _check_person_sees_what_model_reads(text)
+    assert "<table>" not in _RENDERER.render(shown)
+    assert for_model(shown) == shown
+
+
+#: lines made of a delimiter row's characters that follow no line with a pipe: no table
+#: can start there, so they are kept (a setext heading, a thematic break, a lone cell)
+NO_HEADER_ROWS = ["Title\n---\n\nbody", "a\n\n---\n\nb", "--:\nb | c", "x\n:--\ny"]
+
+
+@pytest.mark.parametrize("text", NO_HEADER_ROWS)
+def test_a_row_under_no_header_is_kept_as_written(text: str) -> None:
+    """Only a line under a line with a pipe can be a delimiter row: others are kept.
+
+    :param text: a line of ``-``, ``:`` (and ``|``) under a line without a pipe.
+    """
+    assert for_model(text) == text
+
+
+#: how a reference may spell ``$`` or a backslash (numeric in any case and with leading
+#: zeros, named, with or without ``;``): HTML and CommonMark decode each
+REFERENCES = [
+    "&#36;",
+    "&#036;",
+    "&#00000036;",
+    "&#x24;",
+    "&#X24;",
+    "&#x0024;",
+    "&#x000000024;",
+    "&#36",
+    "&dollar;",
+    "&#92;",
+    "&#x5c;",
+    "&#X5C;",
+    "&#0092;",
+    "&bsol;",
+]
+
+
+@pytest.mark.parametrize("reference", REFERENCES)
+def test_no_reference_gives_a_math_renderer_a_dollar_or_a_backslash(
+    reference: str,
+) -> None:
+    """Rendered and decoded, the model's text holds no ``$`` and no backslash.
+
+    :param reference: a reference to ``$`` or a backslash.
+    """
+    assert html.unescape(reference) in "$\\"  # the oracle: it stands for one of them
+    text = f"ok {reference}x % zebra{reference} and {reference}phantom{{okapi}} end"
+    shown = _check_person_sees_what_model_reads(text)
+    page = html.unescape(re.sub(r"<[^>]*>", "", _RENDERER.render(shown)))
+    assert "$" not in page and "\\" not in page, page
+    assert for_model(shown) == shown
+
+
+#: references to other visible characters, and names that are no reference: as written
+OTHER_REFERENCES = ["&#37;", "&#x2424;", "&#360;", "&dollarx;", "&DOLLAR;", "&bsolb;"]
+
+
+@pytest.mark.parametrize("reference", OTHER_REFERENCES)
+def test_a_reference_to_another_character_is_kept(reference: str) -> None:
+    """Only references to ``$`` and the backslash are rewritten.
+
+    :param reference: a reference that stands for neither, or for nothing.
+    """
+    assert for_model(f"ok {reference} end") == f"ok {reference} end"

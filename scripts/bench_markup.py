@@ -1,0 +1,96 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""Benchmark: ``Markup.inert`` on hostile shapes of text, against prose of the same size.
+
+Not a test (performance is measured here, never asserted). ``inert`` runs on every
+manifest text and every answer before any cap (``untrusted_text.for_model``), so anyone
+can hand it megabytes: its rules must stay linear. For each shape, at two sizes, prints
+the best time of ``--rounds`` runs, its ratio to prose of the same size (the baseline of
+the same run), and the growth from the small size to the large one (10 when linear).
+
+Usage::
+
+    python scripts/bench_markup.py [--size 1000000] [--rounds 3]
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Dict
+
+sys.path.insert(
+    0, str(Path(__file__).resolve().parent.parent / "libs" / "mech-catalogue-core")
+)
+
+from mech_catalogue_core.model.untrusted_text import (  # noqa: E402 # pylint: disable=wrong-import-position
+    inert_markup,
+)
+
+#: shape name -> a text of that shape, at least ``size`` characters (cut to ``size``)
+SHAPES: Dict[str, Callable[[int], str]] = {
+    "prose (baseline)": lambda n: "The tool returns a forecast for a city. "
+    * (n // 40 + 1),
+    "table rows": lambda n: "a | b\n:--\n" * (n // 10 + 1),
+    "header and row pairs": lambda n: "|\n-\n" * (n // 4 + 1),
+    "long lines of pipes": lambda n: ("|" * 5000 + "x\n") * (n // 5002 + 1),
+    "long header, long row": lambda n: ("|" * 5000 + "\n" + "-" * 4999 + "x\n")
+    * (n // 10002 + 1),
+    "references to $ and \\": lambda n: "&#36;&#x5c;&dollar;&bsol; " * (n // 26 + 1),
+    "backticks and brackets": lambda n: "```[<a " * (n // 7 + 1),
+}
+
+
+def best_of(rounds: int, text: str) -> float:
+    """Best wall time of ``inert_markup(text)`` over ``rounds`` runs, in milliseconds.
+
+    :param rounds: how many runs.
+    :param text: the text.
+    :return: milliseconds.
+    """
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        inert_markup(text)
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def main() -> None:
+    """Print each shape's times, its ratio to prose and its growth with size."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
+    parser.add_argument("--size", type=int, default=1_000_000, help="characters")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    small, large = args.size // 10, args.size
+    times = {
+        name: (
+            best_of(args.rounds, make(small)[:small]),
+            best_of(args.rounds, make(large)[:large]),
+        )
+        for name, make in SHAPES.items()
+    }
+    baseline = times["prose (baseline)"][1]
+    print(f"{'shape':26} {small:>9,} ch {large:>11,} ch  x prose  growth")
+    for name, (at_small, at_large) in times.items():
+        print(
+            f"{name:26} {at_small:9.1f} ms {at_large:11.1f} ms  "
+            f"{at_large / baseline:7.1f}  {at_large / at_small:6.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
