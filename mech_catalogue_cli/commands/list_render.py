@@ -123,9 +123,9 @@ def _number(facts: MechFacts, name: str) -> str:
 
 def _payment(facts: MechFacts) -> str:
     """The payment column: the type's name and, when priced, the price in whole units."""
+    name = facts.payment_name
     if facts.kind == MECH_KIND_LEGACY:
-        return "legacy (native)"
-    name = facts.payment_type_name or facts.payment_type or "unread"
+        return name
     units = plan_payment(facts.payment_type, facts.max_delivery_rate).to_dict()[
         "price_units"
     ]
