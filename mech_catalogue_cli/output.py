@@ -15,6 +15,7 @@
 """Printing results and failures, as rich text for people or JSON for programs."""
 
 import json
+import os
 import sys
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable, NoReturn, Optional
@@ -52,7 +53,10 @@ def untrusted(text: str, label: bool = False) -> Text:
 
 
 def console_on(file: IO[str]) -> Console:
-    """Return a rich console on ``file``: the terminal's width there, :data:`PIPE_WIDTH` elsewhere.
+    """Return a rich console on ``file``: the terminal's width there, else ``$COLUMNS``.
+
+    Off a terminal the width is ``$COLUMNS`` when it is a positive number (a person or a
+    test saying how wide), else :data:`PIPE_WIDTH`.
 
     :param file: ``sys.stdout`` or ``sys.stderr`` (or any text stream).
     :return: the console (no highlighting; long lines are not wrapped); on stderr
@@ -64,11 +68,16 @@ def console_on(file: IO[str]) -> Console:
     from .redaction import RedactingStream
 
     terminal = bool(getattr(file, "isatty", lambda: False)())
+    columns = os.environ.get("COLUMNS", "")
     return Console(
         file=RedactingStream(file) if file is sys.stderr else file,  # type: ignore[arg-type]
         soft_wrap=True,
         highlight=False,
-        width=None if terminal else PIPE_WIDTH,
+        width=(
+            None
+            if terminal
+            else int(columns) if columns.isdigit() and int(columns) else PIPE_WIDTH
+        ),
     )
 
 
