@@ -41,7 +41,7 @@ from mech_catalogue_cli.mcp_server.market import MarketError, Marketplace
 from mech_catalogue_cli.mcp_server.prepay import Prepayer
 
 from ..chain_options import PresetCommand, chain_options, chain_settings
-from ..devnet_options import DevnetSettings, devnet_options
+from ..devnet_options import USES_PREPAY, DevnetSettings, devnet_options
 from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
@@ -127,8 +127,13 @@ def _render_balances(rows: Any) -> Any:
     default=lambda: os.environ.get(RPC_ENV, DEFAULT_RPC),
     show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
     help="Chain JSON-RPC URL.",
+    metavar="URL",
 )
-@click.option("--marketplace", help="MechMarketplace address (its trackers are used).")
+@click.option(
+    "--marketplace",
+    help="MechMarketplace address (its trackers are used).",
+    metavar="ADDRESS",
+)
 @click.option(
     "--key-file",
     type=click.Path(dir_okay=False),
@@ -142,7 +147,12 @@ def _render_balances(rows: Any) -> Any:
     help="Deposit for the fixed-price mechs of this asset.",
 )
 @click.option("--payment-type", default="", help="Deposit for this paymentType().")
-@click.option("--mech", default="", help="Deposit for this mech's paymentType().")
+@click.option(
+    "--mech",
+    default="",
+    help="Deposit for this mech's paymentType().",
+    metavar="ADDRESS",
+)
 @click.option("--amount", help="Whole units of the asset (1.5 = 1.5 USDC).")
 @click.option(
     "--max-amount",
@@ -161,11 +171,12 @@ def _render_balances(rows: Any) -> Any:
     default=str(DEFAULTS.mcp),
     show_default=True,
     help="Folder whose prepay/ journals deposits (the MCP server's by default).",
+    metavar="DIRECTORY",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @click.pass_context
 @chain_options
-@devnet_options
+@devnet_options(USES_PREPAY)
 def prepay(  # pylint: disable=too-many-arguments,too-many-locals
     ctx: click.Context,
     *,
