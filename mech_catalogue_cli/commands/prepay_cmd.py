@@ -88,8 +88,13 @@ def _payment_type(
         ) from exc
 
 
-def _render_balances(rows: Any) -> Any:
+def _render_balances(rows: Any, requester: str, marketplace: str) -> Any:
     def render(console: Any) -> None:
+        console.print(
+            f"prepaid balances of account {requester} "
+            f"(MechMarketplace {marketplace}):",
+            highlight=False,
+        )
         for row in rows:
             if "error" in row:
                 console.print(f"{row['type_name']}: {row['error']}")
@@ -241,7 +246,7 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
             rows = prepayer.balances()
             out.emit(
                 {"requester": market.requester, "trackers": rows},
-                _render_balances(rows),
+                _render_balances(rows, market.requester, chosen["marketplace"]),
             )
             return
         if not amount:
@@ -289,7 +294,8 @@ def _run(  # pylint: disable=too-many-arguments
         out.emit(
             body,
             lambda console: console.print(
-                f"dry run: would deposit {body['deposit']['amount_units']} into "
+                f"dry run: would deposit {body['deposit']['amount_units']} from "
+                f"account {prepayer.market.requester} into "
                 f"{decided.funds.tracker} ({len(body['transactions'])} "
                 "transaction(s)); nothing was sent. Add --yes to send.",
                 highlight=False,
