@@ -42,15 +42,15 @@ from typing import Any, Dict, Iterator
 from urllib.parse import quote
 
 import pytest
-from rich.console import Console
 from mech_catalogue_core.manifest.parsing import parse_manifest
 from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
 from mech_catalogue_core.model.market import MECH_KIND_LEGACY, MechFacts
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.tests.search.corpus import mechs, ref
+from rich.console import Console
 
-from scripts.devnet.processes import free_port, wait_until
 from mech_catalogue_cli.commands.list_render import render_market
+from scripts.devnet.processes import free_port, wait_until
 from tests.browser import Page, chromium, missing_browser
 
 pytestmark = pytest.mark.skipif(

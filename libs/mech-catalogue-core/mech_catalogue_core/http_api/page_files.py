@@ -126,6 +126,4 @@ def page_redirect() -> HttpResult:
         ``/`` serve something else one day) with ``Location: /catalogue/``, relative to
         the server asked (never another origin), and a JSON body naming it.
     """
-    return json_result(
-        302, {"location": PAGE_PREFIX}, f"Location: {PAGE_PREFIX}\n"
-    )
+    return json_result(302, {"location": PAGE_PREFIX}, f"Location: {PAGE_PREFIX}\n")
