@@ -31,9 +31,27 @@ class _LazyGroup(click.Group):
 
     Each command lives in its own module, ``commands/<name>_cmd.py``; importing them all
     for every command was most of the CLI's start-up time (``mcp``, with the MCP SDK and
-    uvicorn, alone 9 of 22 s at load 11). Their names are listed without importing them;
-    ``--help`` of the group imports them for their short help.
+    uvicorn, alone 9 of 22 s at load 11). Their names are listed without importing them,
+    and so is the group's ``--help``: each command's summary is :attr:`summaries` (the
+    start of its own help, ``tests/test_cli_startup.py`` checks it), so ``mech-catalogue
+    --help`` imports no command module (it took 4-5 s of a loaded 2-CPU machine).
     """
+
+    #: command -> the start of its help, as the group's ``--help`` lists it
+    summaries = {
+        "cid": "Convert a bytes32 digest <-> CID, or compute a FILE's CIDs",
+        "derive": "Derive typed arguments from tool package folders, IPFS directories",
+        "export": "Convert a manifest FILE, CID or digest to an agent format",
+        "generate": "Generate a manifest (spec v1) from tool packages",
+        "list": "List mechs and their tools from registries on a chain",
+        "mcp": "Serve the catalogue as an MCP server",
+        "prepay": "Show this account's prepaid balances per balance tracker",
+        "publish": "Publish a manifest",
+        "search": "Find tools by words and filters, ranked by relevance",
+        "serve": "Serve a catalogue's web page and JSON API",
+        "show": "List a manifest's tools and arguments",
+        "validate": "Check a manifest FILE, CID or 0x digest",
+    }
 
     lazy = {
         "cid": "mech_catalogue_cli.commands.cid_cmd:cid_command",
@@ -53,6 +71,19 @@ class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> List[str]:
         """Return the eager and the lazy command names, sorted."""
         return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def format_commands(
+        self, ctx: click.Context, formatter: click.HelpFormatter
+    ) -> None:
+        """List the commands with their summaries, importing none of them.
+
+        :param ctx: the group's context.
+        :param formatter: click's help formatter.
+        """
+        rows = [(name, self.summaries[name]) for name in sorted(self.lazy)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
         """Before any command runs, keep the secrets of its URLs out of every output.

@@ -45,7 +45,6 @@ from mech_catalogue_core.chain.presets import (
     PresetValueMissing,
     chain_preset,
 )
-from mech_catalogue_core.model.references import DOCS_URL
 
 from .devnet_options import DevnetSettings, given
 
@@ -141,8 +140,8 @@ def chain_options(command: Callable[..., Any]) -> Callable[..., Any]:
         callback=_remember,
         is_eager=True,
         help="Chain preset: its RPC, chain id, registries, Multicall2, MechMarketplace, "
-        f"first blocks and IPFS gateways ({DOCS_URL}/cli.md lists the values and their sources; "
-        "`--chain NAME --help` shows them). `devnet` is the running devnet (--devnet). "
+        "first blocks and IPFS gateways (`--chain NAME --help` or --show-preset prints "
+        "them with their sources). `devnet` is the running devnet (--devnet). "
         "Options given explicitly win.",
     )
     @click.option(

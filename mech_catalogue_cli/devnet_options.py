@@ -134,20 +134,41 @@ def load_devnet(devnet_dir: Optional[str]) -> DevnetSettings:
         raise CliFailure(DEVNET_NOT_RUNNING, f"--devnet: {exc}") from exc
 
 
-def devnet_options(command: Callable[..., Any]) -> Callable[..., Any]:
+#: what each kind of command takes from the devnet (``--devnet``'s help says it)
+USES_CHAIN_READS = (
+    "its RPC, chain id, registries, Multicall2, MechMarketplace and IPFS gateway"
+)
+USES_GATEWAY = "its IPFS gateway"
+USES_DERIVE = (
+    "its RPC, Olas AgentRegistry and ComponentRegistry, Multicall2 and IPFS gateway"
+)
+USES_PUBLISH = (
+    "its RPC, IPFS API, registries and RegistriesManager, and the mech owner's key"
+)
+USES_MCP = (
+    "its RPC, chain id, registries, Multicall2, MechMarketplace, IPFS API and gateway, "
+    "and a funded test account's key"
+)
+USES_PREPAY = "its RPC, MechMarketplace and a funded test account's key"
+
+
+def devnet_options(uses: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Add ``--devnet`` and ``--devnet-dir``; hand the command ``devnet`` (settings or None).
 
-    :param command: a click command function taking ``devnet``.
-    :return: the decorated function.
+    :param uses: what the command takes from the devnet, for ``--devnet``'s help (one of
+        the ``USES_*`` phrases: a help listing settings the command ignores misleads).
+    :return: the decorator of a click command function taking ``devnet``.
     """
+    return functools.partial(_with_devnet_options, uses=uses)
 
+
+def _with_devnet_options(command: Callable[..., Any], uses: str) -> Callable[..., Any]:
     @click.option(
         "--devnet",
         "use_devnet",
         is_flag=True,
         help="Use the running local devnet (started from a checkout by `make devnet-up` "
-        "or `make run`): its RPC, IPFS API and gateway, registries and owner keys. "
-        "Options given explicitly win.",
+        f"or `make run`): {uses}. Options given explicitly win.",
     )
     @click.option(
         "--devnet-dir",

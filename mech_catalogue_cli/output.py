@@ -14,22 +14,26 @@
 
 """Printing results and failures, as rich text for people or JSON for programs."""
 
+from __future__ import annotations
+
 import json
+import os
 import sys
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Iterable, NoReturn, Optional
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional
 
 import click
-from mech_catalogue_core.exporters.js_integers import integers_as_text
-from mech_catalogue_core.model.problems import (
-    Problem,
-)
-from mech_catalogue_core.model.untrusted_text import for_person, label_for_person
-from rich.console import Console
-from rich.markup import escape
-from rich.text import Text
 
 from . import EXIT_INVALID
+
+# pylint: disable=import-outside-toplevel
+# Imported where used, not here: every command, `--help` too, imports this module first,
+# and the library's exporters package (js_integers' parent), the look-alike tables
+# (untrusted_text) and rich took about 0.7 s of the CLI's start-up (`python -X importtime`).
+if TYPE_CHECKING:
+    from mech_catalogue_core.model.problems import Problem
+    from rich.console import Console
+    from rich.text import Text
 
 #: Width of tables written to a pipe or file: wide enough that no CID, digest, address or
 #: description is cut (rich otherwise assumes 80 columns when not on a terminal).
@@ -48,11 +52,17 @@ def untrusted(text: str, label: bool = False) -> Text:
     :param label: True for a name or title (capped at 128 characters, else 1,024).
     :return: ``untrusted_text.for_person`` (or ``label_for_person``) of it, as plain Text.
     """
+    from mech_catalogue_core.model.untrusted_text import for_person, label_for_person
+    from rich.text import Text
+
     return Text(label_for_person(text) if label else for_person(text))
 
 
 def console_on(file: IO[str]) -> Console:
-    """Return a rich console on ``file``: the terminal's width there, :data:`PIPE_WIDTH` elsewhere.
+    """Return a rich console on ``file``: the terminal's width there, else ``$COLUMNS``.
+
+    Off a terminal the width is ``$COLUMNS`` when it is a positive number (a person or a
+    test saying how wide), else :data:`PIPE_WIDTH`.
 
     :param file: ``sys.stdout`` or ``sys.stderr`` (or any text stream).
     :return: the console (no highlighting; long lines are not wrapped); on stderr
@@ -61,14 +71,21 @@ def console_on(file: IO[str]) -> Console:
         are (a CID in a gateway URL given on the command line stays in ``show``'s).
     """
     # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from rich.console import Console
+
     from .redaction import RedactingStream
 
     terminal = bool(getattr(file, "isatty", lambda: False)())
+    columns = os.environ.get("COLUMNS", "")
     return Console(
         file=RedactingStream(file) if file is sys.stderr else file,  # type: ignore[arg-type]
         soft_wrap=True,
         highlight=False,
-        width=None if terminal else PIPE_WIDTH,
+        width=(
+            None
+            if terminal
+            else int(columns) if columns.isdigit() and int(columns) else PIPE_WIDTH
+        ),
     )
 
 
@@ -127,6 +144,8 @@ class Output:
         :param render: draws the human view; default prints ``data`` as JSON.
         """
         if self.as_json or render is None:
+            from mech_catalogue_core.exporters.js_integers import integers_as_text
+
             click.echo(
                 json.dumps(
                     integers_as_text(data),
@@ -162,6 +181,8 @@ class Output:
                 )
             )
         else:
+            from rich.markup import escape
+
             console = self.errors
             console.print(
                 f"[bold red]error[/] {escape('[' + failure.code + ']')} ",
@@ -181,6 +202,8 @@ def print_problem(console: Console, problem: Problem) -> None:
     :param console: where.
     :param problem: what (one line: severity, code, path, message).
     """
+    from rich.markup import escape
+
     colour = "red" if problem.is_error else "yellow"
     where = f" {escape(problem.path)}" if problem.path else ""
     console.print(

@@ -36,7 +36,7 @@ import threading
 import urllib.parse
 from typing import IO, Iterable, List, Mapping, Optional, Sequence, Set
 
-from .keys import redacted_url
+from .adapters.urls import redacted_url
 
 #: what a secret is replaced by
 REDACTED = "…"

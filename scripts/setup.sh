@@ -89,8 +89,12 @@ if [ -x "$VENV/bin/mech-catalogue" ] \
     && [ "$(cat "$EDITABLE_STAMP" 2>/dev/null)" = "$editable_wanted" ]; then
     echo "   already installed from this checkout, skipped"
 else
-    # --no-deps: the pins in requirements.txt are installed above
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+    # --no-deps: the pins in requirements.txt are installed above. setuptools warns at
+    # each editable build (twice here) that a folder named like the package in the working
+    # directory may shadow it: here that folder is the package itself, so the banner only
+    # alarms; it is silenced by its message (no setuptools import needed to match it).
+    PYTHONWARNINGS="ignore:Editable installation" \
+        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
         -e "$LIBRARY" -e .
     echo "$editable_wanted" >"$EDITABLE_STAMP"
 fi

@@ -31,10 +31,12 @@ Content-Security-Policy violation is logged, and each text is shown as the API s
 """
 
 import html
+import io
 import json
 import socket
 import subprocess  # nosec B404: the CLI under test, started with a fixed command line
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, Iterator
 from urllib.parse import quote
@@ -42,9 +44,12 @@ from urllib.parse import quote
 import pytest
 from mech_catalogue_core.manifest.parsing import parse_manifest
 from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
+from mech_catalogue_core.model.market import MECH_KIND_LEGACY, MechFacts
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.tests.search.corpus import mechs, ref
+from rich.console import Console
 
+from mech_catalogue_cli.commands.list_render import render_market
 from scripts.devnet.processes import free_port, wait_until
 from tests.browser import Page, chromium, missing_browser
 
@@ -142,6 +147,11 @@ TYPED_MANIFEST: Dict[str, Any] = {
         }
     },
 }
+#: the corpus's legacy mech (agent 5 of the legacy registry) as the legacy factory made it
+LEGACY_REF = ref(5)
+LEGACY_FACTS = MechFacts(
+    address="0x" + "05" * 20, kind=MECH_KIND_LEGACY, max_delivery_rate=10**16, block=50
+)
 HOSTILE_REF = ref(7)
 TYPED_REF = ref(8)
 FILLER_REF = ref(9)
@@ -193,7 +203,10 @@ def page_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
     )
     catalogue = Catalogue.build(
         [
-            *mechs(),
+            *(
+                replace(m, marketplace=(LEGACY_FACTS,)) if m.ref == LEGACY_REF else m
+                for m in mechs()
+            ),
             parsed_mech(HOSTILE_MANIFEST, 7),
             parsed_mech(TYPED_MANIFEST, 8),
             filler,
@@ -462,6 +475,20 @@ def test_a_tool_page_lists_each_offer_with_its_facts(page: Page) -> None:
     assert by_price["0.004 native"][5].startswith("never delivered")
     page.click(page.css("#offers a.mech-link")[0])
     assert page.current().startswith("/mech/")
+    assert_inert(page)
+
+
+def test_a_legacy_mech_s_payment_reads_as_list_prints_it(page: Page) -> None:
+    """Issue 33: the page said "unknown" where ``list`` said "legacy (native)"; one term now."""
+    page.open("/mech/" + quote(LEGACY_REF.key, safe=""))
+    cells = page.driver.execute_script(
+        "return [...document.querySelectorAll('td.payment')].map(c => c.textContent)"
+    )
+    out = io.StringIO()
+    render_market([LEGACY_FACTS], Catalogue.build([]), Console(file=out, width=200))
+    assert "legacy (native)" in out.getvalue()
+    assert len(cells) == 1 and cells[0].startswith("legacy (native)"), cells
+    assert "unknown" not in cells[0]
     assert_inert(page)
 
 

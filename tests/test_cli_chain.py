@@ -222,6 +222,29 @@ def test_the_table_shows_each_marketplace_mech(devnet: Devnet) -> None:
         )
 
 
+@pytest.mark.parametrize("columns", ["80", "60"])
+def test_at_80_columns_every_mech_address_stays_whole(
+    devnet: Devnet, columns: str
+) -> None:
+    """Issue 33: an 80-column terminal cut addresses ("0xab…"); each is whole on one line."""
+    result = CliRunner(env={"COLUMNS": columns}).invoke(
+        cli,
+        ["list", "--chain", "devnet", "--mechs-only"]
+        + ["--devnet-dir", str(devnet.info.state_dir)],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == EXIT_OK, result.stderr
+    lines = result.stdout.splitlines()
+    listed = _listed(devnet, "--chain", "devnet")["marketplace_mechs"]
+    assert listed
+    for mech in listed:
+        (line,) = [line for line in lines if mech["address"] in line]
+        facts = "\n".join(lines[lines.index(line) : lines.index(line) + 9])
+        assert f"payment: {mech['payment_type_name'] or 'legacy (native)'}" in facts
+        assert f"price: {mech['max_delivery_rate']}" in facts
+    assert "…" not in result.stdout  # nothing cut, in the mechs table either
+
+
 def test_explicit_options_on_a_public_preset_read_what_they_name(
     devnet: Devnet,
 ) -> None:

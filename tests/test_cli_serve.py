@@ -65,6 +65,18 @@ def test_the_page_and_the_api_are_the_agents_routes() -> None:
         assert health["mechs"] == len(CATALOGUE.mechs)
 
 
+def test_the_root_and_the_page_without_its_slash_lead_to_the_page() -> None:
+    """/ and /catalogue answer 302 to /catalogue/, which a client following it gets (issue 33)."""
+    with client() as http:
+        for path in ("/", "/catalogue"):
+            moved = http.get(path, follow_redirects=False)
+            assert moved.status_code == 302, path
+            assert moved.headers["location"] == "/catalogue/"
+            followed = http.get(path)
+            assert followed.status_code == 200 and followed.url.path == "/catalogue/"
+            assert "script-src 'self'" in followed.headers["content-security-policy"]
+
+
 def test_the_request_target_reaches_the_route_as_sent() -> None:
     """A percent-encoded slash stays inside the tool name; a look-alike route is no route."""
     with client() as http:

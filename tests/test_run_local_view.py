@@ -26,6 +26,7 @@ import re
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Dict, Iterator, List, cast
 
@@ -34,7 +35,14 @@ from rich.console import Console
 
 from scripts.devnet.processes import listen_port
 from scripts.run_local.runner import LocalRun, busy_http_ports, choose_http_port
-from scripts.run_local.view import AgentView, LinePrinter, render, summary_line
+from scripts.run_local.view import (
+    AgentView,
+    LinePrinter,
+    argument_types,
+    cli_command,
+    render,
+    summary_line,
+)
 from scripts.run_local.workspace import WorkspaceError
 
 
@@ -226,3 +234,47 @@ def test_the_requester_s_last_answer_is_shown_and_printed_once_per_request() -> 
     assert "last answer" not in lines[0]
     assert "last answer to request 0xaa11: yes" in lines[1]
     assert "last answer to request 0xbb22: no" in lines[2]
+
+
+def test_the_tools_table_gives_each_argument_its_type() -> None:
+    """Issue 33: the live view listed argument names only; now name: type, ? if optional."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "prompt": {"type": "string"},
+            "n": {"type": "integer"},
+            "side": {"enum": ["yes", "no"]},
+            "ids": {"type": "array", "items": {"type": "integer"}},
+            "x": {"type": ["string", "null"]},
+        },
+        "required": ["prompt"],
+    }
+    view = AgentView(
+        "agent_0",
+        health={"status": "fresh", "period": 1, "catalogue_digest": "ab" * 32},
+        tools=[{"name": "typed", "inputSchema": schema}],
+        mechs=[{"ref": {}}],
+    )
+    assert argument_types(schema) == (
+        "prompt: string, n?: integer, side?: enum, ids?: array[integer], "
+        "x?: string|null"
+    )
+    assert "prompt: string, n?: integer" in _text([view])
+    assert argument_types({"type": "object"}) == ""
+
+
+def test_the_cli_line_says_how_to_run_it_when_it_is_not_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not on PATH (the venv not activated): its path, and how to activate; else its name."""
+    scripts = tmp_path / ".venv" / "bin"
+    scripts.mkdir(parents=True)
+    program = scripts / "mech-catalogue"
+    program.write_text("#!/bin/sh\n", encoding="utf-8")
+    program.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    away = cli_command("list --devnet", scripts, path=str(tmp_path / "elsewhere"))
+    assert away.startswith(".venv/bin/mech-catalogue list --devnet")
+    assert "source .venv/bin/activate" in away
+    on_path = cli_command("list --devnet", scripts, path=str(scripts))
+    assert on_path == "mech-catalogue list --devnet"

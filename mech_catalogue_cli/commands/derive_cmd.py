@@ -38,12 +38,12 @@ from ..code_source import (
     derive_from_chain,
     is_code_uri,
 )
-from ..devnet_options import DevnetSettings, given
+from ..devnet_options import USES_DERIVE, DevnetSettings, given
 from ..output import CliFailure, Output, print_problem
 from ..sources import DEFAULT_TIMEOUT
 from .options import (
     examples,
-    gateway_options,
+    gateway_options_for,
     json_option,
 )
 
@@ -92,7 +92,7 @@ def _derive_on_chain(
             "chain_read_failed",
             f"Cannot read {unit} {unit_id} from {registry} at {redacted_url(rpc_url)}: "
             f"{without_url(str(exc), rpc_url)}. "
-            "Check --rpc, --registry and --multicall.",
+            "Check --rpc, --registry and --multicall2.",
         ) from exc
     packages = [d.package for _, d in derived if d.package is not None]
     problems = tuple(p for _, d in derived for p in d.problems)
@@ -173,20 +173,29 @@ def derive_tool_package(
     type=click.IntRange(min=1),
     help="Olas component id: derive from its code (metadata code_uri).",
 )
-@click.option("--rpc", "rpc_url", help="Chain JSON-RPC URL (--devnet: the devnet's).")
+@click.option(
+    "--rpc",
+    "rpc_url",
+    help="Chain JSON-RPC URL (--devnet: the devnet's).",
+    metavar="URL",
+)
 @click.option(
     "--registry",
     help="AgentRegistry (--agent) or ComponentRegistry (--component) address "
     "(--devnet: the devnet's).",
+    metavar="ADDRESS",
 )
 @click.option(
+    "--multicall2",
     "--multicall",
+    "multicall",
     default=MULTICALL2,
     show_default=True,
     help="Multicall2 address on that chain (--devnet: the devnet's).",
+    metavar="ADDRESS",
 )
 @chain_options
-@gateway_options
+@gateway_options_for(USES_DERIVE)
 @json_option
 def derive(  # pylint: disable=too-many-arguments,too-many-locals,too-many-positional-arguments
     paths: Tuple[str, ...],

@@ -74,6 +74,7 @@ from .options import (
     default="http://127.0.0.1:8000",
     show_default=True,
     help="Endpoint advertised (a2a, erc8004); {agentId} is filled from --agent-id.",
+    metavar="URL",
 )
 @click.option(
     "--chain-id",
@@ -91,6 +92,7 @@ from .options import (
 @click.option(
     "--registry-address",
     help="Registry holding the mech's hash (with --chain-id and --mech-id).",
+    metavar="ADDRESS",
 )
 @click.option(
     "--mech-id",
@@ -101,13 +103,16 @@ from .options import (
     "--agent-id", type=click.IntRange(min=0), help="ERC-8004 agentId (erc8004)."
 )
 @click.option(
-    "--identity-registry", help="ERC-8004 IdentityRegistry address (erc8004)."
+    "--identity-registry",
+    help="ERC-8004 IdentityRegistry address (erc8004).",
+    metavar="ADDRESS",
 )
 @click.option(
     "--image",
     default="",
     help="Image URI (erc8004): absolute https://, ipfs:// or data: (default: the "
     "manifest's `image` when it is one).",
+    metavar="URI",
 )
 @gateway_options
 @json_option

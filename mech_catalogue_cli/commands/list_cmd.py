@@ -48,7 +48,7 @@ from ..chain_options import (
     chain_settings,
     market_source,
 )
-from ..devnet_options import DevnetSettings, devnet_options
+from ..devnet_options import USES_CHAIN_READS, DevnetSettings, devnet_options
 from ..folders import DEFAULTS
 from ..output import CliFailure, Output
 from ..sources import DEFAULT_TIMEOUT, GATEWAY_ENV, default_gateway
@@ -161,6 +161,7 @@ _SOURCE_OPTIONS: Tuple[Callable[[Any], Any], ...] = (
         default=DEFAULT_RPC,
         show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
         help="JSON-RPC URL of the chain.",
+        metavar="URL",
     ),
     click.option(
         "--chain-id",
@@ -176,12 +177,18 @@ _SOURCE_OPTIONS: Tuple[Callable[[Any], Any], ...] = (
         help=f"Registry to read (repeatable). KIND: {', '.join(REGISTRY_KINDS)}; "
         "IDS: all (default), 1,2,5 or 1-20.",
     ),
-    click.option("--multicall2", "multicall", help="Multicall2 contract address."),
+    click.option(
+        "--multicall2",
+        "multicall",
+        help="Multicall2 contract address.",
+        metavar="ADDRESS",
+    ),
     click.option(
         "--marketplace",
         default="",
         help="MechMarketplace address: its mechs are listed with address, price, payment "
         "type, karma and deliveries (--chain: the preset's).",
+        metavar="ADDRESS",
     ),
     click.option(
         "--marketplace-first-block",
@@ -196,6 +203,7 @@ _SOURCE_OPTIONS: Tuple[Callable[[Any], Any], ...] = (
         default=default_gateway,
         show_default=f"${GATEWAY_ENV} or http://127.0.0.1:8080",
         help="IPFS HTTP gateway the manifests are fetched from.",
+        metavar="URL",
     ),
     click.option(
         "--fallback-gateway",
@@ -256,7 +264,7 @@ _SOURCE_OPTIONS: Tuple[Callable[[Any], Any], ...] = (
 )
 @click.pass_context
 @chain_options
-@devnet_options
+@devnet_options(USES_CHAIN_READS)
 def list_mechs(  # pylint: disable=too-many-arguments,too-many-locals
     ctx: click.Context,
     *,

@@ -40,6 +40,7 @@ from mech_catalogue_core.model.tool import (
     Tool,
 )
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 from ..output import print_problem, untrusted
@@ -91,7 +92,9 @@ def render_catalogue(catalogue: Catalogue, with_tools: bool, console: Console) -
     :param with_tools: ``--tools/--mechs-only``.
     :param console: stdout.
     """
-    table = Table("registry", "id", "status", "tools", "name", title="mechs")
+    table = Table(title="mechs")
+    for column in ("registry", "id", "status", "tools", "name"):
+        table.add_column(column, overflow="fold")  # a narrow terminal: folded, not cut
     for mech in catalogue.mechs:
         table.add_row(
             mech.ref.registry_kind,
@@ -123,13 +126,33 @@ def _number(facts: MechFacts, name: str) -> str:
 
 def _payment(facts: MechFacts) -> str:
     """The payment column: the type's name and, when priced, the price in whole units."""
+    name = facts.payment_name
     if facts.kind == MECH_KIND_LEGACY:
-        return "legacy (native)"
-    name = facts.payment_type_name or facts.payment_type or "unread"
+        return name
     units = plan_payment(facts.payment_type, facts.max_delivery_rate).to_dict()[
         "price_units"
     ]
     return f"{name} ({units})" if units else name
+
+
+#: the marketplace table's columns, after ``mech address``; the narrow layout's fact names
+MARKET_COLUMNS: Tuple[str, ...] = (
+    "service",
+    "payment",
+    "price",
+    "karma",
+    "requests",
+    "deliveries",
+    "liveness",
+    "confirmed",
+    "manifest",
+)
+#: columns enough for any table here, to measure its natural width (characters)
+UNBOUNDED_WIDTH = 100_000
+#: the narrowest console for the two-column layout: a 42-character address, a facts
+#: column of about 24 and the borders
+NARROW_TABLE_WIDTH = 74
+MARKET_TITLE = "marketplace mechs (price: per request, in the payment's smallest unit)"
 
 
 def render_market(
@@ -137,26 +160,18 @@ def render_market(
 ) -> None:
     """Print the marketplace mechs table (price per request in the payment's smallest unit).
 
+    One column a fact when the table fits the console whole; else (a terminal of 80
+    columns) two columns, the address and the facts one a line; narrower than
+    :data:`NARROW_TABLE_WIDTH`, no table. An address is never cut: a person copies it to
+    pay or to look the mech up.
+
     :param facts: every mech the MechMarketplace created.
     :param catalogue: the catalogue, to name the entry each mech's facts belong to.
     :param console: stdout.
     """
     entries = _entries(catalogue)
-    table = Table(
-        "mech address",
-        "service",
-        "payment",
-        "price",
-        "karma",
-        "requests",
-        "deliveries",
-        "liveness",
-        "confirmed",
-        "manifest",
-        title="marketplace mechs (price: per request, in the payment's smallest unit)",
-    )
-    for fact in facts:
-        table.add_row(
+    rows = [
+        (
             fact.address,
             _number(fact, "service_id"),
             _payment(fact),
@@ -168,7 +183,32 @@ def render_market(
             "yes" if fact.confirmed else "no",
             entries.get(fact.address, "(none)"),
         )
-    console.print(table)
+        for fact in facts
+    ]
+    wide = Table("mech address", *MARKET_COLUMNS, title=MARKET_TITLE)
+    for row in rows:
+        wide.add_row(*row)
+    unbounded = console.options.update_width(UNBOUNDED_WIDTH)
+    if Measurement.get(console, unbounded, wide).maximum <= console.width:
+        console.print(wide)
+        return
+    lines = [
+        [f"{name}: {value}" for name, value in zip(MARKET_COLUMNS, values)]
+        for _, *values in rows
+    ]
+    if console.width >= NARROW_TABLE_WIDTH:
+        narrow = Table(title=MARKET_TITLE, show_lines=True)
+        narrow.add_column("mech address", no_wrap=True)
+        narrow.add_column("facts")
+        for row, facts_lines in zip(rows, lines):
+            narrow.add_row(row[0], "\n".join(facts_lines))
+        console.print(narrow)
+        return
+    console.print(MARKET_TITLE, markup=False)
+    for row, facts_lines in zip(rows, lines):  # no table: the address on its own line
+        console.print(row[0], markup=False, crop=False, soft_wrap=True)
+        for line in facts_lines:
+            console.print("  " + line, markup=False)
 
 
 def list_json(catalogue: Catalogue, facts: Optional[Sequence[MechFacts]]) -> str:

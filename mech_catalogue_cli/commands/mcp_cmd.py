@@ -51,7 +51,7 @@ from ..chain_options import (
     chain_settings,
     need,
 )
-from ..devnet_options import DevnetSettings, devnet_options, ipfs_api_url
+from ..devnet_options import USES_MCP, DevnetSettings, devnet_options, ipfs_api_url
 from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
@@ -194,8 +194,8 @@ def guarded_http(  # pylint: disable=too-many-arguments
     "pay for (checked schemas, the price in each description, offers in _meta; "
     "--all-tools for every tool); tools/call validates the arguments, "
     "picks a mech, uploads the request to IPFS, pays the mech through MechMarketplace, "
-    "waits for the delivery and returns the verified response. See "
-    f"{DOCS_URL}/mcp.md .",
+    "waits for the delivery and returns the verified response.\n\n"
+    f"\b\nGuide:\n{DOCS_URL}/mcp.md",  # \b: click keeps the line whole
     epilog="\b\nExamples:\n"
     "  mech-catalogue mcp --chain devnet\n"
     "  mech-catalogue mcp --chain gnosis --max-price 20000000000000000 "
@@ -204,12 +204,17 @@ def guarded_http(  # pylint: disable=too-many-arguments
     "  mech-catalogue mcp --agent http://127.0.0.1:8000 --rpc https://rpc.gnosischain.com \\\n"
     "      --marketplace 0x735FAAb1c4Ec41128c367AFb5c3baC73509f70bB --dry-run",
 )
-@click.option("--agent", help="A running agent's HTTP API base URL (catalogue source).")
+@click.option(
+    "--agent",
+    help="A running agent's HTTP API base URL (catalogue source).",
+    metavar="URL",
+)
 @click.option(
     "--rpc",
     default=lambda: os.environ.get(RPC_ENV, DEFAULT_RPC),
     show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
     help="Chain JSON-RPC URL.",
+    metavar="URL",
 )
 @click.option(
     "--chain-id", type=click.IntRange(min=1), help="Chain id (default: asked of --rpc)."
@@ -222,9 +227,16 @@ def guarded_http(  # pylint: disable=too-many-arguments
     metavar="KIND:ADDRESS[:IDS]",
     help="Registry to read directly (repeatable).",
 )
-@click.option("--multicall2", "multicall", help="Multicall2 address (direct read).")
 @click.option(
-    "--marketplace", help="MechMarketplace address (requests are sent there)."
+    "--multicall2",
+    "multicall",
+    help="Multicall2 address (direct read).",
+    metavar="ADDRESS",
+)
+@click.option(
+    "--marketplace",
+    help="MechMarketplace address (requests are sent there).",
+    metavar="ADDRESS",
 )
 @click.option(
     "--marketplace-first-block",
@@ -237,6 +249,7 @@ def guarded_http(  # pylint: disable=too-many-arguments
     default=lambda: os.environ.get(IPFS_API_ENV, DEFAULT_IPFS_API),
     show_default=f"${IPFS_API_ENV} or {DEFAULT_IPFS_API}",
     help="kubo RPC API the requests are added through (URL or multiaddr).",
+    metavar="URL|MULTIADDR",
 )
 @click.option(
     "--ipfs-gateway",
@@ -244,6 +257,7 @@ def guarded_http(  # pylint: disable=too-many-arguments
     default=default_gateway,
     show_default=f"${GATEWAY_ENV} or http://127.0.0.1:8080",
     help="IPFS gateway manifests and responses are fetched from.",
+    metavar="URL",
 )
 @click.option(
     "--key-file",
@@ -259,7 +273,11 @@ def guarded_http(  # pylint: disable=too-many-arguments
     help="stdio (desktop clients launch it) or Streamable HTTP.",
 )
 @click.option(
-    "--host", default="127.0.0.1", show_default=True, help="HTTP bind address."
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="HTTP bind address.",
+    metavar="HOST",
 )
 @click.option(
     "--port",
@@ -318,6 +336,7 @@ def guarded_http(  # pylint: disable=too-many-arguments
     "pinned",
     default="",
     help="Only pay this mech (contract address " "or catalogue entry key).",
+    metavar="ADDRESS|KEY",
 )
 @click.option(
     "--allow-mech",
@@ -427,7 +446,7 @@ def guarded_http(  # pylint: disable=too-many-arguments
 )
 @click.pass_context
 @chain_options
-@devnet_options
+@devnet_options(USES_MCP)
 def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     ctx: click.Context,
     *,

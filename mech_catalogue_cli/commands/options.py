@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional
 import click
 from mech_catalogue_core.model.references import PROJECT_URL
 
-from ..devnet_options import DevnetSettings, devnet_options, given
+from ..devnet_options import USES_GATEWAY, DevnetSettings, devnet_options, given
 from ..folders import DEFAULTS, samples_help
 from ..output import CliFailure, Output
 from ..sources import DEFAULT_TIMEOUT, default_gateway
@@ -30,6 +30,35 @@ from ..sources import DEFAULT_TIMEOUT, default_gateway
 INVALID_MANIFEST = "invalid_manifest"
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 WARNINGS_AS_ERRORS = "warnings_as_errors"
+
+
+#: bounds at least this large are written as a power of two in help and errors
+_POWER_TEXT_FROM = 2**20
+
+
+def _bound_text(bound: Any) -> str:
+    magnitude = abs(int(bound))
+    if magnitude >= _POWER_TEXT_FROM and magnitude & (magnitude - 1) == 0:
+        return f"{'-' if bound < 0 else ''}2^{magnitude.bit_length() - 1}"
+    return str(bound)
+
+
+class WideIntRange(click.IntRange):
+    """A closed ``click.IntRange`` whose power-of-two bounds read as ``2^62``.
+
+    Click prints a range in the help and in its "not in the range" error as
+    ``-4611686018427387904<=x<=4611686018427387904``, which a help column splits across
+    lines; this says ``-2^62<=x<=2^62``.
+    """
+
+    def _describe_range(self) -> str:
+        """Describe the range for the help and the range error.
+
+        :return: e.g. ``-2^62<=x<=2^62``, ``0<=x<=2^62`` or ``x>=1``.
+        """
+        if self.min is None or self.max is None:
+            return super()._describe_range()
+        return f"{_bound_text(self.min)}<=x<={_bound_text(self.max)}"
 
 
 def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -63,10 +92,24 @@ def examples(*lines: str) -> str:
     return text
 
 
-def gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def gateway_options_for(
+    uses: str,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Return :func:`gateway_options` for a command taking more from the devnet.
+
+    :param uses: what it takes from the devnet (``--devnet``'s help).
+    :return: the decorator.
+    """
+    return functools.partial(gateway_options, uses=uses)
+
+
+def gateway_options(
+    command: Callable[..., Any], uses: str = USES_GATEWAY
+) -> Callable[..., Any]:
     """Add ``--ipfs-gateway``, ``--timeout`` and the devnet options (its gateway wins).
 
     :param command: the command function (given ``devnet`` too when it takes it).
+    :param uses: what the command takes from the devnet (``--devnet``'s help).
     :return: the decorated command.
     """
     wants_devnet = "devnet" in inspect.signature(command).parameters
@@ -81,7 +124,7 @@ def gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
             kwargs["devnet"] = devnet
         return command(*args, gateway=gateway, **kwargs)
 
-    decorated = devnet_options(with_devnet)
+    decorated = devnet_options(uses)(with_devnet)
     decorated = click.option(
         "--timeout",
         type=click.FloatRange(min=0.1),
@@ -92,6 +135,7 @@ def gateway_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--ipfs-gateway",
         "gateway",
+        metavar="URL",
         default=default_gateway,
         show_default="$MECH_CATALOGUE_IPFS_GATEWAY or http://127.0.0.1:8080",
         help="IPFS HTTP gateway used for CIDs and digests (--devnet: the devnet's).",

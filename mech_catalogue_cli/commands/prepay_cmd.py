@@ -41,7 +41,7 @@ from mech_catalogue_cli.mcp_server.market import MarketError, Marketplace
 from mech_catalogue_cli.mcp_server.prepay import Prepayer
 
 from ..chain_options import PresetCommand, chain_options, chain_settings
-from ..devnet_options import DevnetSettings, devnet_options
+from ..devnet_options import USES_PREPAY, DevnetSettings, devnet_options
 from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
@@ -88,8 +88,13 @@ def _payment_type(
         ) from exc
 
 
-def _render_balances(rows: Any) -> Any:
+def _render_balances(rows: Any, requester: str, marketplace: str) -> Any:
     def render(console: Any) -> None:
+        console.print(
+            f"prepaid balances of account {requester} "
+            f"(MechMarketplace {marketplace}):",
+            highlight=False,
+        )
         for row in rows:
             if "error" in row:
                 console.print(f"{row['type_name']}: {row['error']}")
@@ -127,8 +132,13 @@ def _render_balances(rows: Any) -> Any:
     default=lambda: os.environ.get(RPC_ENV, DEFAULT_RPC),
     show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
     help="Chain JSON-RPC URL.",
+    metavar="URL",
 )
-@click.option("--marketplace", help="MechMarketplace address (its trackers are used).")
+@click.option(
+    "--marketplace",
+    help="MechMarketplace address (its trackers are used).",
+    metavar="ADDRESS",
+)
 @click.option(
     "--key-file",
     type=click.Path(dir_okay=False),
@@ -142,7 +152,12 @@ def _render_balances(rows: Any) -> Any:
     help="Deposit for the fixed-price mechs of this asset.",
 )
 @click.option("--payment-type", default="", help="Deposit for this paymentType().")
-@click.option("--mech", default="", help="Deposit for this mech's paymentType().")
+@click.option(
+    "--mech",
+    default="",
+    help="Deposit for this mech's paymentType().",
+    metavar="ADDRESS",
+)
 @click.option("--amount", help="Whole units of the asset (1.5 = 1.5 USDC).")
 @click.option(
     "--max-amount",
@@ -161,11 +176,12 @@ def _render_balances(rows: Any) -> Any:
     default=str(DEFAULTS.mcp),
     show_default=True,
     help="Folder whose prepay/ journals deposits (the MCP server's by default).",
+    metavar="DIRECTORY",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @click.pass_context
 @chain_options
-@devnet_options
+@devnet_options(USES_PREPAY)
 def prepay(  # pylint: disable=too-many-arguments,too-many-locals
     ctx: click.Context,
     *,
@@ -230,7 +246,7 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
             rows = prepayer.balances()
             out.emit(
                 {"requester": market.requester, "trackers": rows},
-                _render_balances(rows),
+                _render_balances(rows, market.requester, chosen["marketplace"]),
             )
             return
         if not amount:
@@ -278,7 +294,8 @@ def _run(  # pylint: disable=too-many-arguments
         out.emit(
             body,
             lambda console: console.print(
-                f"dry run: would deposit {body['deposit']['amount_units']} into "
+                f"dry run: would deposit {body['deposit']['amount_units']} from "
+                f"account {prepayer.market.requester} into "
                 f"{decided.funds.tracker} ({len(body['transactions'])} "
                 "transaction(s)); nothing was sent. Add --yes to send.",
                 highlight=False,

@@ -63,7 +63,13 @@ from mech_catalogue_cli.publisher.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
 from mech_catalogue_cli.publisher.publisher import Publisher, PublishReport
 
 from ..chain_options import PresetCommand, chain_options, need, pick
-from ..devnet_options import DevnetSettings, devnet_options, given, ipfs_api_url
+from ..devnet_options import (
+    USES_PUBLISH,
+    DevnetSettings,
+    devnet_options,
+    given,
+    ipfs_api_url,
+)
 from ..folders import DEFAULTS, samples_help
 from ..keys import load_key
 from ..output import CliFailure, Output, console_on, print_problem
@@ -236,11 +242,13 @@ def _from_preset(
     default="",
     help="Address of the AgentRegistry / legacy registry / ComplementaryServiceMetadata "
     "(required unless --chain or --devnet).",
+    metavar="ADDRESS",
 )
 @click.option(
     "--manager",
     default="",
     help="RegistriesManager address (required for olas_agent_registry unless --chain or --devnet).",
+    metavar="ADDRESS",
 )
 @click.option(
     "--id",
@@ -254,6 +262,7 @@ def _from_preset(
     default=lambda: os.environ.get(RPC_ENV, DEFAULT_RPC),
     show_default=f"${RPC_ENV} or {DEFAULT_RPC}",
     help="JSON-RPC URL.",
+    metavar="URL",
 )
 @click.option(
     "--ipfs-api",
@@ -262,6 +271,7 @@ def _from_preset(
     callback=lambda _ctx, _param, value: ipfs_api_url(value),
     help="Kubo RPC API: a URL, or the multiaddr kubo and the devnet print "
     "(/ip4/127.0.0.1/tcp/5001/http).",
+    metavar="URL|MULTIADDR",
 )
 @click.option(
     "--timeout",
@@ -280,6 +290,7 @@ def _from_preset(
     "--safe",
     default=None,
     help="Publish through this Safe (e.g. the service multisig).",
+    metavar="ADDRESS",
 )
 @click.option(
     "--dry-run", is_flag=True, help="Check and report; upload nothing, send nothing."
@@ -287,7 +298,7 @@ def _from_preset(
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.pass_context
 @chain_options
-@devnet_options
+@devnet_options(USES_PUBLISH)
 def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-positional-arguments
     ctx: click.Context,
     paths: Tuple[str, ...],

@@ -67,9 +67,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..chain_options import PresetCommand, chain_options
-from ..devnet_options import DevnetSettings, devnet_options
+from ..devnet_options import USES_CHAIN_READS, DevnetSettings, devnet_options
 from ..output import CliFailure, Output, print_problem
 from .list_cmd import read_catalogue, source_options
+from .options import WideIntRange
 
 #: the error code when ``--from`` cannot be read as a catalogue
 CATALOGUE_UNREADABLE = "catalogue_unreadable"
@@ -377,6 +378,7 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
     "--mech",
     default="",
     help="Only this mech: a catalogue entry key or a mech contract address.",
+    metavar="ADDRESS|KEY",
 )
 @click.option(
     "--registry-kind",
@@ -396,13 +398,13 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
 )
 @click.option(
     "--min-karma",
-    type=click.IntRange(-MAX_KARMA, MAX_KARMA),
+    type=WideIntRange(-MAX_KARMA, MAX_KARMA),
     help="Only mechs whose karma was read and is at least this (karma counts "
     "deliveries and can be bought by wash trading).",
 )
 @click.option(
     "--delivered-within",
-    type=click.IntRange(0, MAX_BLOCK),
+    type=WideIntRange(0, MAX_BLOCK),
     help="Only mechs whose latest marketplace delivery is at most this many blocks "
     "before the block their facts were read at (blocks, as every agent reads them).",
 )
@@ -433,7 +435,7 @@ def _query(filters: Dict[str, Any]) -> SearchQuery:
 @click.option("--json", "as_json", is_flag=True, help="Print the matches as JSON.")
 @click.pass_context
 @chain_options
-@devnet_options
+@devnet_options(USES_CHAIN_READS)
 def search(  # pylint: disable=too-many-arguments,too-many-locals
     ctx: click.Context,
     *,

@@ -43,7 +43,7 @@ from mech_catalogue_core.http_api.routes import CatalogueView, HttpResult, route
 from mech_catalogue_core.model.catalogue import Catalogue
 
 from ..chain_options import PresetCommand, chain_options
-from ..devnet_options import DevnetSettings, devnet_options
+from ..devnet_options import USES_CHAIN_READS, DevnetSettings, devnet_options
 from ..output import Output
 from .list_cmd import source_options
 from .search_cmd import catalogue_to_search
@@ -187,6 +187,7 @@ def catalogue_app(
     default=DEFAULT_HOST,
     show_default=True,
     help="Address to listen on (another than loopback shows the page to the network).",
+    metavar="HOST",
 )
 @click.option(
     "--port",
@@ -219,7 +220,7 @@ def catalogue_app(
 )
 @click.pass_context
 @chain_options
-@devnet_options
+@devnet_options(USES_CHAIN_READS)
 def serve(  # pylint: disable=too-many-arguments
     ctx: click.Context,
     *,

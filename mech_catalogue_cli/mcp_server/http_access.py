@@ -22,6 +22,10 @@ admits only the Host and Origin headers of the addresses served
 (:func:`allowed_hosts`): a browser page on a rebound name gets 421 or 403. With a token,
 the SDK's own bearer middleware (``BearerAuthBackend``, ``RequireAuthMiddleware``)
 answers a request without it, or with another, 401 (RFC 6750).
+
+The server serves MCP only; the paths a person types for the catalogue page (``/``,
+``/catalogue``, ``/catalogue/``) answer 404 saying where MCP and the page are
+(:func:`page_elsewhere_routes`) instead of a bare "Not Found".
 """
 
 import hmac
@@ -39,6 +43,14 @@ TOKEN_PATTERN = re.compile(r"[A-Za-z0-9\-._~+/]{32,}=*")
 #: binds that listen on every interface
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})  # nosec B104: names, not a bind
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+#: the paths a person types for the catalogue page (served by the agent and ``serve``)
+PAGE_PATHS = ("/", "/catalogue", "/catalogue/")
+#: the 404 message on :data:`PAGE_PATHS`
+PAGE_ELSEWHERE = (
+    "this is the MCP server of mech-catalogue: MCP clients connect to /mcp (Streamable "
+    "HTTP). The catalogue page is served by the agent and by `mech-catalogue serve`, at "
+    "their /catalogue/"
+)
 
 
 class RemoteRefused(ValueError):
@@ -210,7 +222,8 @@ class HttpAccess:
     def app_options(self) -> Dict[str, Any]:
         """Keyword arguments for the SDK's ``Server.streamable_http_app``.
 
-        :return: ``transport_security`` always; ``auth`` and ``token_verifier`` with a
+        :return: ``transport_security`` and ``custom_starlette_routes``
+            (:func:`page_elsewhere_routes`) always; ``auth`` and ``token_verifier`` with a
             token.
         """
         # pylint: disable=import-outside-toplevel
@@ -227,6 +240,7 @@ class HttpAccess:
                 ],
             )
         }
+        options["custom_starlette_routes"] = page_elsewhere_routes()
         if self.token:
             options["auth"] = AuthSettings(
                 issuer_url=f"http://{hosts[0]}",  # type: ignore[arg-type]
@@ -234,6 +248,27 @@ class HttpAccess:
             )
             options["token_verifier"] = StaticTokenVerifier(self.token)
         return options
+
+
+def page_elsewhere_routes() -> List[Any]:
+    """Routes answering the page's paths with where MCP and the page are.
+
+    :return: Starlette ``Route``s of :data:`PAGE_PATHS` (GET, and HEAD as Starlette adds
+        it), each a 404 ``{"error": {"code": "unknown_path", "message":
+        PAGE_ELSEWHERE}}``: the body the catalogue's HTTP API gives an unknown path.
+    """
+    # pylint: disable=import-outside-toplevel
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def elsewhere(request: Request) -> JSONResponse:  # pylint: disable=W0613
+        return JSONResponse(
+            {"error": {"code": "unknown_path", "message": PAGE_ELSEWHERE}},
+            status_code=404,
+        )
+
+    return [Route(path, elsewhere, methods=["GET"]) for path in PAGE_PATHS]
 
 
 def http_access(

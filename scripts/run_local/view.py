@@ -15,9 +15,12 @@
 """Read the catalogue from an agent's HTTP API and render it with rich."""
 
 import json
+import shutil
+import sys
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from rich.console import Console, Group
@@ -159,6 +162,57 @@ def endpoints_table(endpoints: Dict[str, str]) -> Table:
     return table
 
 
+def cli_command(
+    arguments: str, scripts_dir: Optional[Path] = None, path: Optional[str] = None
+) -> str:
+    """Return how to run the CLI from the user's shell: by name when that is this one.
+
+    ``make setup`` installs ``mech-catalogue`` into ``.venv/bin``, which is not on a
+    shell's PATH until the venv is activated; a bare ``mech-catalogue`` then answers
+    "command not found".
+
+    :param arguments: the command's arguments (``list --devnet``).
+    :param scripts_dir: the folder of this Python's console scripts (default: the folder
+        of ``sys.executable``, ``.venv/bin`` under ``make run``).
+    :param path: the PATH to look in (default: the environment's).
+    :return: ``mech-catalogue <arguments>`` when PATH finds this installation's, else
+        its path (relative to the working folder when inside it) with the arguments,
+        and how to put it on PATH.
+    """
+    folder = scripts_dir or Path(sys.executable).parent
+    installed = folder / "mech-catalogue"
+    found = shutil.which("mech-catalogue", path=path)
+    if found and Path(found).resolve() == installed.resolve():
+        return f"mech-catalogue {arguments}"
+    try:
+        shown = str(installed.relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(installed)
+    activate = Path(shown).parent / "activate"
+    return f"{shown} {arguments}  (or `source {activate}` first, then `mech-catalogue`)"
+
+
+def argument_types(schema: Dict[str, Any]) -> str:
+    """Return a tool's arguments as ``name: type`` from its MCP ``inputSchema``.
+
+    :param schema: the JSON Schema object (``properties``, ``required``).
+    :return: e.g. ``prompt: string, n?: integer`` (``?``: optional; ``enum`` when the
+        property lists values, ``any`` when it names no type).
+    """
+    required = set(schema.get("required", []))
+    parts = []
+    for name, prop in schema.get("properties", {}).items():
+        kind = prop.get("type") if isinstance(prop, dict) else None
+        if isinstance(kind, list):
+            kind = "|".join(str(k) for k in kind)
+        elif kind == "array" and isinstance(prop.get("items"), dict):
+            kind = f"array[{prop['items'].get('type', 'any')}]"
+        if not kind:
+            kind = "enum" if isinstance(prop, dict) and "enum" in prop else "any"
+        parts.append(f"{name}{'' if name in required else '?'}: {kind}")
+    return ", ".join(parts)
+
+
 def devnet_endpoints(info: Any) -> Dict[str, str]:
     """Return what a user needs to reach the devnet by hand.
 
@@ -171,7 +225,7 @@ def devnet_endpoints(info: Any) -> Dict[str, str]:
         "IPFS API": f"{info.ipfs_api_url}  ({info.ipfs_api_multiaddr})",
         "IPFS gateway": info.ipfs_gateway_url,
         "folder": str(info.state_dir),
-        "CLI": "mech-catalogue list --devnet",
+        "CLI": cli_command("list --devnet"),
     }
 
 
@@ -251,7 +305,7 @@ def render(
             _short(", ".join(codes), 40),
         )
     tools = Table(title=f"tools (GET /tools, MCP tools/list, from {shown.name})")
-    for column in ("tool", "arguments", "required", "mechs", "description"):
+    for column in ("tool", "arguments (?: optional)", "mechs", "description"):
         tools.add_column(column)
     for tool in shown.tools:
         schema = tool.get("inputSchema", {})
@@ -261,8 +315,7 @@ def render(
             name += " [yellow](collision)[/yellow]"
         tools.add_row(
             name,
-            _short(", ".join(schema.get("properties", {})), 40),
-            _short(", ".join(schema.get("required", [])), 30),
+            _short(argument_types(schema), 60),
             str(len(meta.get("mechs", []))),
             _short(tool.get("description", ""), 50),
         )

@@ -215,3 +215,20 @@ def test_loopback_answers_only_loopback_host_names(
         ]
     assert statuses == [421, 403, 200]
     assert market_nonce(devnet) == nonce
+
+
+def test_the_page_s_paths_say_where_mcp_and_the_page_are(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """Issue 33: / and /catalogue[/] are 404 naming /mcp and the page's servers, not bare."""
+    with http_server(chain_snapshot, tmp_path, "--timeout", "1") as url:
+        base = url[: -len("/mcp")]
+        answers = [httpx.get(base + path, timeout=30) for path in ("/", "/catalogue")]
+        answers.append(httpx.get(base + "/catalogue/", timeout=30))
+        mcp_alive = _initialize(url, {}).status_code
+    for answer in answers:
+        assert answer.status_code == 404, answer.url
+        error = answer.json()["error"]
+        assert error["code"] == "unknown_path"
+        assert "/mcp" in error["message"] and "mech-catalogue serve" in error["message"]
+    assert mcp_alive == 200

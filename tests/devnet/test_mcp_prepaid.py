@@ -36,6 +36,7 @@ from web3 import Web3
 from web3.types import RPCEndpoint
 
 from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.commands.mcp_cmd import DEVNET_REQUESTER_ROLE
 from mech_catalogue_cli.mcp_server.journal import Journal
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import tracker_key
@@ -224,6 +225,28 @@ def test_show_lists_each_tracker_with_prepaid_balance_and_allowance(
     assert rows["token_olas"]["allowance"] == "0"
     assert rows["native_nvm"]["credits"] == "0"
     assert rows["native_nvm"]["plan"].endswith("/1")
+
+
+def test_show_and_a_dry_run_name_the_account_they_are_about(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """Issue 33: the text said balances but not whose; it names the paying account."""
+    devnet = chain_snapshot
+    account = devnet.info.accounts[DEVNET_REQUESTER_ROLE]["address"]
+    marketplace = devnet.info.contracts["MechMarketplace"]
+    common = ["prepay", "--devnet-dir", str(devnet.info.state_dir)]
+    common += ["--state-dir", str(tmp_path)]
+    shown = CliRunner().invoke(cli, [*common, "--show"], catch_exceptions=False)
+    assert shown.exit_code == 0, shown.output
+    first = shown.stdout.splitlines()[0].lower()
+    assert first.startswith(f"prepaid balances of account {account.lower()}")
+    assert marketplace.lower() in first
+    dry = CliRunner().invoke(
+        cli, [*common, "--asset", "olas", "--amount", "1"], catch_exceptions=False
+    )
+    assert (
+        dry.exit_code == 0 and f"from account {account}".lower() in dry.stdout.lower()
+    )
 
 
 @pytest.mark.parametrize(

@@ -79,12 +79,14 @@ def contract_view(facts: MechFacts) -> Dict[str, Any]:
 
     :param facts: the facts read from chain.
     :return: ``MechFacts.to_dict()`` plus ``payment`` (``Payment.to_dict()``, no
-        requester looked at) and ``liveness``.
+        requester looked at), ``payment_name`` (``MechFacts.payment_name``: the words
+        ``list`` prints) and ``liveness``.
     """
     payment = plan_payment(facts.payment_type, facts.max_delivery_rate)
     return {
         **facts.to_dict(),
         "payment": payment.to_dict(),
+        "payment_name": facts.payment_name,
         "liveness": str(facts.liveness),
     }
 

@@ -44,6 +44,7 @@ from mech_catalogue_core.http_api.request import (
     UNKNOWN_PATH,
     HttpResult,
     error_result,
+    json_result,
     quoted,
 )
 
@@ -116,3 +117,13 @@ def page_file(name: str) -> HttpResult:
         )
     content_type, data = found
     return HttpResult(200, data, f"Content-Type: {content_type}\n{PAGE_HEADERS}")
+
+
+def page_redirect() -> HttpResult:
+    """Answer ``GET /`` and ``GET /catalogue`` (what a person types for the page).
+
+    :return: 302 Found (RFC 9110 section 15.4.3; temporary, so no browser keeps it should
+        ``/`` serve something else one day) with ``Location: /catalogue/``, relative to
+        the server asked (never another origin), and a JSON body naming it.
+    """
+    return json_result(302, {"location": PAGE_PREFIX}, f"Location: {PAGE_PREFIX}\n")

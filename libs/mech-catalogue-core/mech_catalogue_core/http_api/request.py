@@ -84,6 +84,11 @@ MECH_ROUTE = "/mechs/{key}"
 PAGE_PREFIX = "/catalogue/"
 #: the route of ``/catalogue/<file>`` in :attr:`Request.path`
 PAGE_ROUTE = "/catalogue/{file}"
+#: what a person types for the page (the server root, the page without its slash): each
+#: answers 302 to :data:`PAGE_PREFIX` (``page_files.page_redirect``)
+PAGE_ALIASES: Tuple[str, ...] = ("/", "/catalogue")
+#: the route of the :data:`PAGE_ALIASES` in :attr:`Request.path`
+PAGE_ALIAS_ROUTE = "/ or /catalogue (no slash)"
 #: what a page file's name may be: a lowercase word, a dot and a suffix (no folder, no dot
 #: first, nothing percent-encoded)
 PAGE_FILE_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}\.(?:html|css|js)")
@@ -289,7 +294,8 @@ class Request:
     """A request the API can answer.
 
     :param path: the route: a key of :data:`FIXED_PATHS`, an extra path of the skill,
-        :data:`TOOL_ROUTE`, :data:`MECH_ROUTE` or :data:`PAGE_ROUTE`.
+        :data:`TOOL_ROUTE`, :data:`MECH_ROUTE`, :data:`PAGE_ROUTE` or
+        :data:`PAGE_ALIAS_ROUTE`.
     :param tool_name: the decoded ``<name>`` of ``/tools/<name>`` ("" otherwise).
     :param cursor: the ``/tools`` cursor as an offset (None when absent).
     :param kind: the ``/tools`` kind filter ("" when absent: every tool).
@@ -339,6 +345,8 @@ def _target(url: str) -> Union[str, HttpResult]:
 def _route(path: str, extra_paths: Iterable[str]) -> Union[Request, HttpResult]:
     if path in FIXED_PATHS or path in extra_paths:
         return Request(path)
+    if path in PAGE_ALIASES:
+        return Request(PAGE_ALIAS_ROUTE)
     if path.startswith(PAGE_PREFIX):
         file = path[len(PAGE_PREFIX) :]
         if not file or PAGE_FILE_NAME.fullmatch(file):

@@ -77,7 +77,8 @@ requester's balance is read here); empty when no marketplace facts were read.
     liveness, for the catalogue page: :mod:`.offers`.
 ``/catalogue/``, ``/catalogue/<file>``
     the catalogue web page and its files (:mod:`.page_files`), with a strict
-    Content-Security-Policy; 404 ``unknown_path`` for any other file.
+    Content-Security-Policy; 404 ``unknown_path`` for any other file. ``/`` and
+    ``/catalogue`` answer 302 to ``/catalogue/``.
 ``/healthcheck``
     freshness: ``{"status": "fresh"|"stale"|"no_catalogue", ...}``; 200 when fresh, else 503.
 
@@ -126,6 +127,7 @@ from mech_catalogue_core.http_api.offers import (
 )
 from mech_catalogue_core.http_api.page_files import (
     page_file,
+    page_redirect,
 )
 from mech_catalogue_core.http_api.request import (
     HEALTHCHECK_PATH,
@@ -135,6 +137,7 @@ from mech_catalogue_core.http_api.request import (
     MECHS_PATH,
     NO_CATALOGUE,
     OFFERS_PATH,
+    PAGE_ALIAS_ROUTE,
     PAGE_ROUTE,
     TOOL_ROUTE,
     TOOLS_PATH,
@@ -709,6 +712,8 @@ def _serve_browsing(
     """Answer the routes the catalogue page adds: its files, ``/offers``, ``/mechs/<key>``."""
     if request.path == PAGE_ROUTE:
         return page_file(request.page_file)
+    if request.path == PAGE_ALIAS_ROUTE:
+        return page_redirect()
     if request.path == MECH_ROUTE:
         return show_mech(view, request.mech_key)
     if request.path == OFFERS_PATH and request.search is not None:

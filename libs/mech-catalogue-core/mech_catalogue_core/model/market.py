@@ -27,6 +27,11 @@ from mech_catalogue_core.model.vocabulary import MechLiveness
 #: where the mech was found
 MECH_KIND_MARKETPLACE = "marketplace"  # MechMarketplace ``CreateMech`` event
 MECH_KIND_LEGACY = "legacy"  # the legacy AgentFactory's ``CreateMech`` event
+#: a legacy mech's payment wherever a person reads it (``list``, the catalogue page): the
+#: legacy AgentMech has no ``paymentType()``; its ``request`` takes the price as native value
+LEGACY_PAYMENT_NAME = "legacy (native)"
+#: the payment of a marketplace mech whose ``paymentType()`` was not read
+UNREAD_PAYMENT_NAME = "unread"
 
 #: why a field is None (values of :attr:`MechFacts.unread`)
 UNREAD_CALL_FAILED = "call_reverted"  # the contract call reverted or does not exist
@@ -116,6 +121,18 @@ class MechFacts:  # pylint: disable=too-many-instance-attributes
         :return: the name.
         """
         return PAYMENT_TYPE_NAMES.get(self.payment_type, "")
+
+    @property
+    def payment_name(self) -> str:
+        """Return the payment as people read it, the same in ``list`` and on the page.
+
+        :return: :data:`LEGACY_PAYMENT_NAME` for a legacy mech, else the type's name
+            (``native``, ``token_olas``...), else the ``paymentType()`` hash as read (a
+            type mech-interact does not name), else :data:`UNREAD_PAYMENT_NAME`.
+        """
+        if self.kind == MECH_KIND_LEGACY:
+            return LEGACY_PAYMENT_NAME
+        return self.payment_type_name or self.payment_type or UNREAD_PAYMENT_NAME
 
     @property
     def liveness(self) -> MechLiveness:

@@ -12,12 +12,12 @@ export function priceText(contract, rawPrice = null) {
   return `${price} (smallest unit)`;
 }
 
-/** The payment way: the type name and how it is paid, e.g. "native (value)". */
+/** The payment: its name as `list` prints it and how it is paid, e.g. "native (value)". */
 export function paymentText(contract) {
   const payment = contract && contract.payment;
   if (!payment) return "—";
-  const name = payment.type_name || contract.payment_type_name || "unknown";
-  const way = payment.way ? ` (${payment.way})` : "";
+  const name = contract.payment_name || "—";
+  const way = payment.way && payment.way !== "unknown" ? ` (${payment.way})` : "";
   const status = payment.status && payment.status !== "unchecked" ? `: ${payment.status}` : "";
   return `${name}${way}${status}`;
 }

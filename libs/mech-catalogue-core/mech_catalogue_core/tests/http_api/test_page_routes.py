@@ -130,8 +130,10 @@ def test_no_page_script_writes_html() -> None:
         "/catalogue/APP.JS",
         "/catalogue/app.js/",
         "/catalogue/app.js%00.html",
-        "/catalogue",
         "/catalogue//app.js",
+        "/catalogues",
+        "//",
+        "/catalogue/app",
     ],
 )
 def test_no_path_reaches_another_file(target: str) -> None:
@@ -139,6 +141,26 @@ def test_no_path_reaches_another_file(target: str) -> None:
     result = answer(target)
     assert result.status_code == 404, target
     assert json.loads(result.body)["error"]["code"] == "unknown_path"
+
+
+@pytest.mark.parametrize("target", ["/", "/catalogue", "http://127.0.0.1:8000"])
+def test_the_root_and_the_page_without_its_slash_lead_to_the_page(target: str) -> None:
+    """What a person types (issue 33) is 302 to /catalogue/ on this server, catalogue or not."""
+    for view in (VIEW, None):
+        result = answer(target, view=view)
+        assert result.status_code == 302, target
+        assert headers(result)["location"] == "/catalogue/"
+        assert json.loads(result.body) == {"location": "/catalogue/"}
+
+
+def test_the_page_s_aliases_are_parsed_as_strictly_as_the_page() -> None:
+    """A query, a body or another method on / is refused as on every route, never redirected."""
+    status, body = get("/?next=//evil.example")
+    assert status == 400 and body["error"]["code"] == "unknown_parameter"
+    posted = route("POST", "/catalogue", b"", VIEW, 0.0, 4, 60.0)
+    assert posted.status_code == 405 and "location" not in headers(posted)
+    with_body = route("GET", "/", b"x", VIEW, 0.0, 4, 60.0)
+    assert with_body.status_code == 400
 
 
 def test_the_page_files_are_read_once_and_bounded() -> None:

@@ -36,8 +36,10 @@ from aea.configurations.base import ConnectionConfig
 from aea.identity.base import Identity
 from aea.mail.base import Envelope, Message
 from aea.protocols.dialogue.base import Dialogue as BaseDialogue
+from mech_catalogue_core.http_api.page_files import page_redirect
 from mech_catalogue_core.http_api.request import (
     ERROR_STATUS,
+    PAGE_ALIAS_ROUTE,
     HttpResult,
     json_result,
     parse_request,
@@ -73,6 +75,8 @@ def _skill_answer(message: HttpMessage) -> HttpResult:
     parsed = parse_request(message.method, message.url, message.body)
     if isinstance(parsed, HttpResult):
         return parsed
+    if parsed.path == PAGE_ALIAS_ROUTE:
+        return page_redirect()
     return json_result(200, {"path": parsed.path, "tool": parsed.tool_name})
 
 
@@ -402,6 +406,17 @@ def test_head_gets_the_status_without_a_body(
     """HEAD is not served; whoever answers, the answer carries no body (RFC 9110 9.3.2)."""
     answer = send(agent, b"HEAD " + target + b" HTTP/1.1\r\nHost: a\r\n\r\n")
     assert answer.status == status and answer.body == b"", answer.raw[:200]
+
+
+@pytest.mark.parametrize("target", [b"/", b"/catalogue"])
+def test_the_skill_s_redirect_to_the_page_reaches_the_client(
+    agent: Agent, target: bytes
+) -> None:
+    """The skill's 302 for / and /catalogue reaches the socket with its Location (issue 33)."""
+    answer = send(agent, request(target))
+    assert answer.status == 302, answer.raw[:200]
+    assert answer.headers["location"] == "/catalogue/"
+    assert answer.raw.startswith(b"HTTP/1.1 302 Found\r\n")
 
 
 def test_every_refusal_has_the_api_s_error_body(agent: Agent) -> None:

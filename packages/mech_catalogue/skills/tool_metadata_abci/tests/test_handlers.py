@@ -286,7 +286,7 @@ def test_a_tools_offers_take_a_cursor_and_nothing_else() -> None:
 @pytest.mark.parametrize(
     "url",
     [
-        "/",
+        "//",  # "/" itself leads to the page (test_the_root_and_the_page_...)
         "//tools",
         "/tools/",
         "/tools//a",
@@ -645,6 +645,14 @@ class TestHttpHandler(ToolMetadataBehaviourCase):
         module = self.request("/catalogue/app.js")
         assert "Content-Type: text/javascript" in module.headers
         assert self.request("/catalogue/../handlers.py").status_code == 404
+
+    def test_the_root_and_the_page_without_its_slash_lead_to_the_page(self) -> None:
+        """/ and /catalogue answer 302 Location: /catalogue/ through the handler (issue 33)."""
+        for path in ("/", "/catalogue", "http://127.0.0.1:8000"):
+            response = self.request(path)
+            assert response.status_code == 302, path
+            assert "Location: /catalogue/\n" in response.headers
+        assert self.request("/catalogues").status_code == 404
 
     def test_healthcheck_without_catalogue(self) -> None:
         """Before the first agreement the healthcheck says so with 503."""
