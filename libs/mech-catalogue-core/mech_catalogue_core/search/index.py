@@ -38,7 +38,7 @@ import hashlib
 import re
 from array import array
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 from mech_catalogue_core.model.catalogue import Catalogue, Mech
@@ -71,6 +71,8 @@ __all__ = [
 #: per field holding it, times the field's weight, so a name or kind weighs more than a
 #: description and repeating a word in a field buys nothing (keyword stuffing)
 FIELD_WEIGHTS = (3, 2, 1, 1, 1, 1, 1)
+#: the fields of :func:`offer_text`
+_FIELDS = len(FIELD_WEIGHTS)
 #: decimals of a BM25 score kept for ranking (and reported)
 SCORE_DECIMALS = 4
 #: the price of an offer with no callable contract, above every accepted ``max_price``
@@ -145,13 +147,21 @@ def offer_text(tool: Tool) -> str:
         characters, so the words of ``claude-prediction`` are ``claude`` and
         ``prediction`` (:func:`.bm25.words_of`).
     """
-    fields = [tool.name, tool.kind, tool.description, tool.input_description]
-    fields.append(tool.output_description)
     arguments = tool.arguments
-    fields.append(" ".join([argument.identifier for argument in arguments]))
-    fields.append(" ".join([argument.description for argument in arguments]))
-    text = FIELD_SEPARATOR.join(fields)
-    if text.count(FIELD_SEPARATOR) != len(fields) - 1:  # a manifest wrote one
+    identifiers = descriptions = ""
+    if arguments:
+        identifiers = " ".join([argument.identifier for argument in arguments])
+        descriptions = " ".join([argument.description for argument in arguments])
+    # one f-string: a list and a join cost twice as much, per offer
+    cut = FIELD_SEPARATOR
+    text = (
+        f"{tool.name}{cut}{tool.kind}{cut}{tool.description}{cut}"
+        f"{tool.input_description}{cut}{tool.output_description}{cut}"
+        f"{identifiers}{cut}{descriptions}"
+    )
+    if text.count(FIELD_SEPARATOR) != _FIELDS - 1:  # a manifest wrote one
+        fields = (tool.name, tool.kind, tool.description, tool.input_description)
+        fields += (tool.output_description, identifiers, descriptions)
         text = FIELD_SEPARATOR.join(f.replace(FIELD_SEPARATOR, " ") for f in fields)
     return text
 
@@ -204,6 +214,25 @@ def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
     return codes, table
 
 
+class _Layout(NamedTuple):
+    """The offers in the index's order, and their columns (one row an offer).
+
+    :param offers: (tool, mech) by (tool name, mech ref).
+    :param mechs: each offer's mech, its place in ``catalogue.mechs`` (int32).
+    :param names: each offer's name, its place in ``catalogue.tool_names()`` (int32).
+    :param kinds: each offer's kind, a code of ``kind_table`` (int32).
+    :param kind_table: kind -> code.
+    :param typed: whether each offer's tool has typed arguments.
+    """
+
+    offers: List[Tuple[Tool, Mech]]
+    mechs: np.ndarray
+    names: np.ndarray
+    kinds: np.ndarray
+    kind_table: Dict[str, int]
+    typed: np.ndarray
+
+
 class SearchIndex:  # pylint: disable=too-many-instance-attributes
     """Every offer of one catalogue, ready to search. Immutable after :meth:`build`.
 
@@ -220,20 +249,19 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         """
         self._fingerprint = fingerprint or catalogue.digest()
         self._mechs: Tuple[Mech, ...] = tuple(catalogue.mechs)
-        offers, mech_codes, name_codes = self._layout(catalogue)
+        layout = self._layout(catalogue)
+        offers = layout.offers
         self._offers: Tuple[Tuple[Tool, Mech], ...] = tuple(offers)
         # each offer's mech (an index into ``_mechs``): per-mech facts become columns
-        self._mech_codes = np.frombuffer(mech_codes, dtype=np.int32)
+        self._mech_codes = layout.mechs
         # where each tool name's offers start (offers are laid out by name)
-        self._name_starts = np.flatnonzero(
-            np.diff(np.frombuffer(name_codes, dtype=np.int32), prepend=np.int32(-1))
-        )
-        self._kind_codes, self._kinds = _codes([t.kind for t, _ in offers])
+        self._name_starts = np.flatnonzero(np.diff(layout.names, prepend=np.int32(-1)))
+        self._kind_codes, self._kinds = layout.kinds, layout.kind_table
         registry_codes, self._registries = _codes(
             [m.ref.registry_kind for m in self._mechs]
         )
         self._registry_codes = registry_codes[self._mech_codes]
-        self._typed = np.fromiter((t.is_typed for t, _ in offers), bool, len(offers))
+        self._typed = layout.typed
         self._by_mech = self._mech_keys(self._mechs)
         self._mech_facts = [
             (
@@ -281,26 +309,27 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         self._documents = np.frombuffer(documents, dtype=np.int32)
 
     @staticmethod
-    def _layout(
-        catalogue: Catalogue,
-    ) -> Tuple[List[Tuple[Tool, Mech]], "array[int]", "array[int]"]:
-        """The offers by (tool name, mech ref), with each one's mech and name number.
+    def _layout(catalogue: Catalogue) -> "_Layout":
+        """The offers by (tool name, mech ref), with their columns.
 
         An offer's mech is the entry its provenance names (a tool whose entry is not
         in the catalogue is left out); the entry holding the tool is taken when its
         ref is the provenance's own object (nearly always: hashing every ref is
-        slow). One pass over the mechs, then a stable sort by name: the order of
-        ``tool_names()`` then ``tools_named()``, at a third of their per-name cost.
+        slow). One pass over the mechs, reading each tool's fields where it lies in
+        memory (in name order the reads cost twice as much), then a stable sort by
+        name: the order of ``tool_names()`` then ``tools_named()``, at a third of
+        their per-name cost.
 
         :param catalogue: the catalogue.
-        :return: the offers, each one's mech (its place in ``catalogue.mechs``) and its
-            name's number (in ``catalogue.tool_names()``).
+        :return: the layout.
         """
         mechs = catalogue.mechs
         number_of = {name: number for number, name in enumerate(catalogue.tool_names())}
         place_of: Optional[Dict[object, int]] = None
         found: List[Tuple[Tool, Mech]] = []
-        found_mechs, found_names = array("i"), array("i")
+        found_mechs, found_names, found_kinds = array("i"), array("i"), array("i")
+        kind_table: Dict[str, int] = {}
+        typed = array("b")
         for at, mech in enumerate(mechs):  # tools_named's order: ref, then manifest
             for tool in mech.tools:
                 ref = tool.provenance.mech
@@ -314,12 +343,19 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
                 found.append((tool, mechs[owner]))
                 found_mechs.append(owner)
                 found_names.append(number_of[tool.name])
+                found_kinds.append(kind_table.setdefault(tool.kind, len(kind_table)))
+                typed.append(tool.is_typed)
         # by name (stable: each name's offers keep the order above)
-        order = np.argsort(np.frombuffer(found_names, np.int32), kind="stable")
-        offers = [found[i] for i in order.tolist()]
-        mech_codes = array("i", np.frombuffer(found_mechs, np.int32)[order].tobytes())
-        name_codes = array("i", np.frombuffer(found_names, np.int32)[order].tobytes())
-        return offers, mech_codes, name_codes
+        names = np.frombuffer(found_names, np.int32)
+        order = np.argsort(names, kind="stable")
+        return _Layout(
+            offers=[found[i] for i in order.tolist()],
+            mechs=np.frombuffer(found_mechs, np.int32)[order],
+            names=names[order],
+            kinds=np.frombuffer(found_kinds, np.int32)[order],
+            kind_table=kind_table,
+            typed=np.frombuffer(typed, np.int8)[order].astype(bool),
+        )
 
     @classmethod
     def build(cls, catalogue: Catalogue, fingerprint: str = "") -> "SearchIndex":
