@@ -365,7 +365,8 @@ class Bm25Index:
         edges = np.flatnonzero(np.diff(_WORD_BYTE[codes], prepend=False, append=False))
         starts, lengths = edges[0::2], edges[1::2] - edges[0::2]
         starts, lengths = starts[lengths >= 2], lengths[lengths >= 2]
-        ends = np.cumsum([len(text) + 1 for text in batch])  # texts may hold "\n"
+        # where each text ends ("\n" included): texts may hold "\n" themselves
+        ends = np.cumsum(np.fromiter(map(len, batch), np.int64, len(batch)) + 1)
         documents = np.searchsorted(ends, starts, side="right")
         terms = self._token_terms(joined, starts, lengths)
         kept = terms != _STOP

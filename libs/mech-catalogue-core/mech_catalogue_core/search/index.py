@@ -35,10 +35,12 @@ catalogue and query give the same page on every agent.
 
 import gc
 import hashlib
+import itertools
+import operator
 import re
 from array import array
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 from mech_catalogue_core.model.catalogue import Catalogue, Mech
@@ -79,6 +81,10 @@ SCORE_DECIMALS = 4
 NO_PRICE = np.iinfo(np.int64).max
 #: the rank key of an offer a query drops (above every kept offer's)
 DROPPED = np.iinfo(np.int64).max
+_PROVENANCE_MECH = operator.attrgetter("provenance.mech")
+_NAME = operator.attrgetter("name")
+_KIND = operator.attrgetter("kind")
+_IS_TYPED = operator.attrgetter("is_typed")
 _CURSOR = re.compile(r"([0-9]{1,9})\.([0-9a-f]{16})")
 
 
@@ -166,41 +172,44 @@ def offer_text(tool: Tool) -> str:
     return text
 
 
-def _distinct_texts(
-    offers: Sequence[Tuple[Tool, Mech]], documents: "array[int]"
-) -> Iterator[str]:
-    """Yield each distinct :func:`offer_text` once, noting every offer's document.
+def _documents(
+    texts: List[Optional[str]], groups: np.ndarray
+) -> Tuple[np.ndarray, Iterator[str]]:
+    """Number the distinct texts in order of their first offer, as BM25 documents.
 
     Offers with the same text (registrations sharing a manifest) are one BM25 document.
-    Texts are told apart by Python's string hash, a text whose hash was seen being
-    compared with the text of that hash's first offer (rebuilt): only the text being
-    indexed is alive (all of them, at 200,000 tools, were the largest part of the
-    build's memory), and a hash collision (or a text chosen to collide) only costs a
-    comparison, never merges two texts.
 
-    :param offers: the offers, layout order.
-    :param documents: filled with each offer's document id, in offer order.
-    :yield: the texts of new documents, in document id order.
+    :param texts: the distinct texts (emptied as they are read: each is let go once
+        indexed, so the texts alive shrink as the index grows).
+    :param groups: each offer's text (an index into ``texts``), layout order.
+    :return: each offer's document id (int32), and the texts of the documents in
+        document id order.
     """
-    seen: Dict[int, int] = {}  # hash -> document
-    first_offer = array("i")  # document -> its first offer
-    colliding: Dict[str, int] = {}  # text -> document, for texts whose hash was taken
-    for at, (tool, _) in enumerate(offers):
-        text = offer_text(tool)
-        known = seen.get(hash(text))
-        if known is None:
-            document = seen[hash(text)] = len(first_offer)
-            first_offer.append(at)
-            yield text
-        elif offer_text(offers[first_offer[known]][0]) == text:
-            document = known
-        else:
-            document = colliding.get(text, -1)
-            if document < 0:
-                document = colliding[text] = len(first_offer)
-                first_offer.append(at)
-                yield text
-        documents.append(document)
+    distinct, first = np.unique(groups, return_index=True)
+    text_of_document = distinct[np.argsort(first)]  # texts by their first offer
+    document_of_text = np.empty(len(texts), dtype=np.int32)
+    document_of_text[text_of_document] = np.arange(len(distinct), dtype=np.int32)
+
+    def read() -> Iterator[str]:
+        for at in text_of_document.tolist():
+            text, texts[at] = texts[at], None
+            yield str(text)
+
+    return document_of_text[groups], read()
+
+
+def _first_seen(values: Iterable[str], count: int) -> Tuple[np.ndarray, Dict[str, int]]:
+    """Number equal values by first appearance, in one pass of C-level calls.
+
+    :param values: the values.
+    :param count: how many.
+    :return: each value's number (int32), and the distinct values (in order) -> a
+        number that is not theirs (use only the keys and their order).
+    """
+    table: Dict[str, int] = {}
+    seen = np.fromiter(map(table.setdefault, values, itertools.count()), np.int64, count)
+    _, numbers = np.unique(seen, return_inverse=True)  # first appearance order
+    return numbers.astype(np.int32), table
 
 
 def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
@@ -217,20 +226,24 @@ def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
 class _Layout(NamedTuple):
     """The offers in the index's order, and their columns (one row an offer).
 
-    :param offers: (tool, mech) by (tool name, mech ref).
+    :param tools: each offer's tool, by (tool name, mech ref).
     :param mechs: each offer's mech, its place in ``catalogue.mechs`` (int32).
     :param names: each offer's name, its place in ``catalogue.tool_names()`` (int32).
     :param kinds: each offer's kind, a code of ``kind_table`` (int32).
     :param kind_table: kind -> code.
     :param typed: whether each offer's tool has typed arguments.
+    :param texts: the distinct :func:`offer_text` s, in catalogue order.
+    :param text_groups: each offer's text, an index into ``texts`` (int32).
     """
 
-    offers: List[Tuple[Tool, Mech]]
+    tools: List[Tool]
     mechs: np.ndarray
     names: np.ndarray
     kinds: np.ndarray
     kind_table: Dict[str, int]
     typed: np.ndarray
+    texts: List[Optional[str]]
+    text_groups: np.ndarray
 
 
 class SearchIndex:  # pylint: disable=too-many-instance-attributes
@@ -250,8 +263,8 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         self._fingerprint = fingerprint or catalogue.digest()
         self._mechs: Tuple[Mech, ...] = tuple(catalogue.mechs)
         layout = self._layout(catalogue)
-        offers = layout.offers
-        self._offers: Tuple[Tuple[Tool, Mech], ...] = tuple(offers)
+        # each offer's tool (its mech: ``_mechs[_mech_codes[offer]]``)
+        self._tools: Tuple[Tool, ...] = tuple(layout.tools)
         # each offer's mech (an index into ``_mechs``): per-mech facts become columns
         self._mech_codes = layout.mechs
         # where each tool name's offers start (offers are laid out by name)
@@ -302,11 +315,9 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             [min(max(read - last, 0), MAX_BLOCK) for last, read in deliveries],
             dtype=np.int64,
         )[self._mech_codes]
-        documents = array("i")
-        self._bm25 = Bm25Index(
-            _distinct_texts(offers, documents), field_weights=FIELD_WEIGHTS
-        )
-        self._documents = np.frombuffer(documents, dtype=np.int32)
+        self._documents, texts = _documents(layout.texts, layout.text_groups)
+        del layout
+        self._bm25 = Bm25Index(texts, field_weights=FIELD_WEIGHTS)
 
     @staticmethod
     def _layout(catalogue: Catalogue) -> "_Layout":
@@ -315,46 +326,50 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         An offer's mech is the entry its provenance names (a tool whose entry is not
         in the catalogue is left out); the entry holding the tool is taken when its
         ref is the provenance's own object (nearly always: hashing every ref is
-        slow). One pass over the mechs, reading each tool's fields where it lies in
-        memory (in name order the reads cost twice as much), then a stable sort by
-        name: the order of ``tool_names()`` then ``tools_named()``, at a third of
-        their per-name cost.
+        slow). Each column is read over the tools in catalogue order, where they lie
+        in memory (in name order the reads cost three times as much; the texts are
+        kept until indexed, within the build's later peak), by C-level ``map`` s,
+        then put in name order by one stable sort: the order of ``tool_names()``
+        then ``tools_named()``.
 
         :param catalogue: the catalogue.
         :return: the layout.
         """
         mechs = catalogue.mechs
-        number_of = {name: number for number, name in enumerate(catalogue.tool_names())}
-        place_of: Optional[Dict[object, int]] = None
-        found: List[Tuple[Tool, Mech]] = []
-        found_mechs, found_names, found_kinds = array("i"), array("i"), array("i")
-        kind_table: Dict[str, int] = {}
-        typed = array("b")
-        for at, mech in enumerate(mechs):  # tools_named's order: ref, then manifest
-            for tool in mech.tools:
-                ref = tool.provenance.mech
-                owner = at
-                if ref is not mech.ref:
-                    if place_of is None:
-                        place_of = {m.ref: i for i, m in enumerate(mechs)}
-                    owner = -1 if ref is None else place_of.get(ref, -1)
-                    if owner < 0:
-                        continue
-                found.append((tool, mechs[owner]))
-                found_mechs.append(owner)
-                found_names.append(number_of[tool.name])
-                found_kinds.append(kind_table.setdefault(tool.kind, len(kind_table)))
-                typed.append(tool.is_typed)
-        # by name (stable: each name's offers keep the order above)
-        names = np.frombuffer(found_names, np.int32)
+        tools = [tool for mech in mechs for tool in mech.tools]
+        owners = np.repeat(
+            np.arange(len(mechs), dtype=np.int32), [len(m.tools) for m in mechs]
+        )
+        holders = [mech.ref for mech in mechs for _ in mech.tools]
+        refs = list(map(_PROVENANCE_MECH, tools))
+        if not all(map(operator.is_, refs, holders)):
+            place_of = {m.ref: i for i, m in enumerate(mechs)}
+            owners = np.fromiter(
+                (-1 if ref is None else place_of.get(ref, -1) for ref in refs),
+                np.int32,
+                len(refs),
+            )
+            kept = np.flatnonzero(owners >= 0)
+            tools, owners = [tools[i] for i in kept.tolist()], owners[kept]
+        names = catalogue.tool_names()
+        number_of = dict(zip(names, range(len(names))))
+        names = np.fromiter(
+            map(number_of.__getitem__, map(_NAME, tools)), np.int32, len(tools)
+        )
+        kind_codes, kind_table = _first_seen(map(_KIND, tools), len(tools))
+        text_groups, text_table = _first_seen(map(offer_text, tools), len(tools))
+        typed = np.fromiter(map(_IS_TYPED, tools), bool, len(tools))
+        # by name (stable: each name's tools keep the catalogue's order)
         order = np.argsort(names, kind="stable")
         return _Layout(
-            offers=[found[i] for i in order.tolist()],
-            mechs=np.frombuffer(found_mechs, np.int32)[order],
+            tools=[tools[i] for i in order.tolist()],
+            mechs=owners[order],
             names=names[order],
-            kinds=np.frombuffer(found_kinds, np.int32)[order],
-            kind_table=kind_table,
-            typed=np.frombuffer(typed, np.int8)[order].astype(bool),
+            kinds=kind_codes[order],
+            kind_table={kind: code for code, kind in enumerate(kind_table)},
+            typed=typed[order],
+            texts=list(text_table),  # type: ignore[arg-type]
+            text_groups=text_groups[order],
         )
 
     @classmethod
@@ -379,7 +394,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
 
         :return: the count.
         """
-        return len(self._offers)
+        return len(self._tools)
 
     @staticmethod
     def _mech_keys(mechs: Sequence[Mech]) -> Dict[str, np.ndarray]:
@@ -424,13 +439,13 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             return None
         terms = self._bm25.term_ids(text)
         if not terms:
-            return np.zeros(len(self._offers), dtype=np.int64)
+            return np.zeros(len(self._tools), dtype=np.int64)
         summed = self._bm25.scores(terms)[self._documents]
         return np.rint(summed.astype(np.float64) * 10**SCORE_DECIMALS).astype(np.int64)
 
     def _mask(self, query: SearchQuery, scores: Optional[np.ndarray]) -> np.ndarray:
         """Which offers the query keeps."""
-        keep = np.ones(len(self._offers), dtype=bool) if scores is None else scores > 0
+        keep = np.ones(len(self._tools), dtype=bool) if scores is None else scores > 0
         for value, codes, table in (
             (query.kind, self._kind_codes, self._kinds),
             (query.registry, self._registry_codes, self._registries),
@@ -473,7 +488,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         :return: the keys, and for price or karma order the offers in that order (None
             for relevance: the place is the key modulo the offers).
         """
-        count = len(self._offers)
+        count = len(self._tools)
         if query.sort in (SearchSort.PRICE, SearchSort.KARMA, SearchSort.RECENT):
             kept = np.flatnonzero(keep)
             relevance = (
@@ -535,7 +550,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         page = np.sort(candidates)[offset:end]
         if order is not None:
             return order[page]
-        return page % max(1, len(self._offers))
+        return page % max(1, len(self._tools))
 
     def _cursor_check(self, query: SearchQuery, distinct: object) -> str:
         text = f"{self._fingerprint}\n{query.fingerprint()}\n{distinct}"
@@ -639,7 +654,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
     def _hit(
         self, at: int, query: SearchQuery, scores: Optional[np.ndarray]
     ) -> SearchHit:
-        tool, mech = self._offers[at]
+        tool, mech = self._tools[at], self._mechs[int(self._mech_codes[at])]
         payments, delivering = self._mech_facts[int(self._mech_codes[at])]
         price = int(self._price_column(query.payment)[at])
         score = 0 if scores is None else int(scores[at])
