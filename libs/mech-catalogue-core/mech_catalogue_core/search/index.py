@@ -228,7 +228,7 @@ class _Layout(NamedTuple):
 
     :param tools: each offer's tool, by (tool name, mech ref).
     :param mechs: each offer's mech, its place in ``catalogue.mechs`` (int32).
-    :param names: each offer's name, its place in ``catalogue.tool_names()`` (int32).
+    :param name_starts: where each tool name's offers start.
     :param kinds: each offer's kind, a code of ``kind_table`` (int32).
     :param kind_table: kind -> code.
     :param typed: whether each offer's tool has typed arguments.
@@ -238,7 +238,7 @@ class _Layout(NamedTuple):
 
     tools: List[Tool]
     mechs: np.ndarray
-    names: np.ndarray
+    name_starts: np.ndarray
     kinds: np.ndarray
     kind_table: Dict[str, int]
     typed: np.ndarray
@@ -268,7 +268,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         # each offer's mech (an index into ``_mechs``): per-mech facts become columns
         self._mech_codes = layout.mechs
         # where each tool name's offers start (offers are laid out by name)
-        self._name_starts = np.flatnonzero(np.diff(layout.names, prepend=np.int32(-1)))
+        self._name_starts = layout.name_starts
         self._kind_codes, self._kinds = layout.kinds, layout.kind_table
         registry_codes, self._registries = _codes(
             [m.ref.registry_kind for m in self._mechs]
@@ -351,20 +351,22 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             )
             kept = np.flatnonzero(owners >= 0)
             tools, owners = [tools[i] for i in kept.tolist()], owners[kept]
-        names = catalogue.tool_names()
-        number_of = dict(zip(names, range(len(names))))
-        names = np.fromiter(
-            map(number_of.__getitem__, map(_NAME, tools)), np.int32, len(tools)
+        names = list(map(_NAME, tools))
+        # by name, as ``tool_names()`` sorts them (stable: each name's tools keep the
+        # catalogue's order); a Python sort of the names costs half a name -> number map
+        order = np.array(sorted(range(len(names)), key=names.__getitem__), np.int64)
+        names = [names[i] for i in order.tolist()]
+        new_name = np.ones(len(names), dtype=bool)
+        new_name[1:] = np.fromiter(
+            map(operator.ne, names[1:], names[:-1]), bool, max(0, len(names) - 1)
         )
         kind_codes, kind_table = _first_seen(map(_KIND, tools), len(tools))
         text_groups, text_table = _first_seen(map(offer_text, tools), len(tools))
         typed = np.fromiter(map(_IS_TYPED, tools), bool, len(tools))
-        # by name (stable: each name's tools keep the catalogue's order)
-        order = np.argsort(names, kind="stable")
         return _Layout(
             tools=[tools[i] for i in order.tolist()],
             mechs=owners[order],
-            names=names[order],
+            name_starts=np.flatnonzero(new_name),
             kinds=kind_codes[order],
             kind_table={kind: code for code, kind in enumerate(kind_table)},
             typed=typed[order],
