@@ -147,7 +147,6 @@ TYPED_REF = ref(8)
 FILLER_REF = ref(9)
 
 
-
 def _delivered_at(mech: Mech, block: int) -> Mech:
     """The mech with its contracts' latest delivery known at ``block``.
 
@@ -161,6 +160,7 @@ def _delivered_at(mech: Mech, block: int) -> Mech:
             replace(f, last_delivery_block=block) for f in mech.marketplace
         ),
     )
+
 
 def can_connect(port: int) -> bool:
     """Say whether a server accepts connections on a loopback port.

@@ -32,10 +32,13 @@ document) pair and does the per-word work once per distinct word.
 
 How it is built: ASCII texts (nearly all of a catalogue) are split in batches of about
 :data:`BATCH_CHARS` characters by numpy over their bytes: word boundaries from a byte
-table, each word of up to 16 bytes packed exactly into two 64-bit keys, the distinct
-words of a batch found by sorting one mix of the keys (equal mixes are checked to be
-equal words; longer words are looked up as strings), and only those distinct words go
-through the stop list and the stemmer (``stemWords``, once per new word). A text with
+table, each word of up to 16 bytes packed exactly into two 64-bit keys and looked up,
+all words of a batch at once, in a hash table of the words already seen (numpy arrays,
+linear probing, salted per index so no manifest can aim its words at one slot: a word
+not found within :data:`_PROBES` slots is looked up as text, as longer words are); only
+a batch's new words are grouped (by sorting them) and go through the stop list and the
+stemmer (``stemWords``, once per new word). One sort of (term, document, field) keys a
+batch then gives the pairs already in the order of the index's columns. A text with
 other characters goes the per-document way (the regular expression, then a dict of
 counts), which is also the reference the tests compare the batches with
 (``vectorised=False``). Both give the same term ids (by first appearance), the same
@@ -82,7 +85,8 @@ _KEEP_BYTES = np.array([2 ** (8 * n) - 1 for n in range(9)], dtype=np.uint64)
 #: an odd multiplier mixing a word's second key into its first (64-bit golden ratio)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
-#: some documents' pairs: each document's pair count, each pair's term id and count
+#: a run of documents' pairs: the documents' count, then each pair's document (from 0
+#: in the run), term id and frequency, by term then document
 _Pairs = Tuple[int, np.ndarray, np.ndarray, np.ndarray]
 
 
@@ -150,6 +154,17 @@ def _packed_words(
     return groups, order[first], texts
 
 
+def _run_starts(keys: np.ndarray) -> np.ndarray:
+    """Return where each run of equal sorted keys starts.
+
+    :param keys: sorted keys.
+    :return: the places of each run's first key.
+    """
+    heads = np.ones(len(keys), dtype=bool)
+    heads[1:] = keys[1:] != keys[:-1]
+    return np.flatnonzero(heads)
+
+
 #: a word not in the table (:meth:`_WordTable.find`)
 _MISSING = -2
 #: a word whose slot was not found within :data:`_PROBES` slots: looked up as text
@@ -176,17 +191,17 @@ class _WordTable:
     """
 
     def __init__(self) -> None:
-        """An empty table of 2^16 slots."""
+        """An empty table of 2^10 slots (it doubles as words come)."""
         self._salts = (_salt(), _salt())
-        self._high = np.zeros(1 << 16, dtype=np.uint64)
-        self._low = np.zeros(1 << 16, dtype=np.uint64)
-        self._term = np.zeros(1 << 16, dtype=np.int64)
+        self._high = np.zeros(1 << 10, dtype=np.uint64)
+        self._low = np.zeros(1 << 10, dtype=np.uint64)
+        self._term = np.zeros(1 << 10, dtype=np.int64)
         self.size = 0
 
     def _starts(self, high: np.ndarray, low: np.ndarray) -> np.ndarray:
         bits = np.uint64(64 - (len(self._high).bit_length() - 1))
-        mixed = high * self._salts[0] + low * self._salts[1]  # modulo 2^64
-        return (mixed >> bits).astype(np.int64)
+        mixed: np.ndarray = high * self._salts[0] + low * self._salts[1]  # mod 2^64
+        return np.right_shift(mixed, bits).astype(np.int64)
 
     def find(self, high: np.ndarray, low: np.ndarray) -> np.ndarray:
         """Return each word's term id (:data:`_MISSING`, :data:`_UNRESOLVED`).
@@ -199,7 +214,7 @@ class _WordTable:
         left = np.arange(len(high))
         slot, mask = self._starts(high, low), len(self._high) - 1
         for _ in range(_PROBES):
-            if not len(left):
+            if left.size == 0:
                 break
             held = self._high[slot]
             same = (held == high[left]) & (self._low[slot] == low[left])
@@ -234,7 +249,7 @@ class _WordTable:
         left = np.arange(len(high))
         slot, mask = self._starts(high, low), len(self._high) - 1
         for _ in range(_PROBES):
-            if not len(left):
+            if left.size == 0:
                 break
             free = self._high[slot] == 0
             # each free slot goes to the first word wanting it; the others probe on
@@ -378,7 +393,7 @@ class Bm25Index:
             keys = keys * width + fields[kept]
         return (len(batch),) + self._triples(keys, len(batch), width)
 
-    def _token_terms(
+    def _token_terms(  # pylint: disable=too-many-locals
         self, joined: bytes, starts: np.ndarray, lengths: np.ndarray
     ) -> np.ndarray:
         """Each word's term id: known words from the table, new ones stemmed once.
@@ -406,9 +421,10 @@ class Bm25Index:
         as_text = np.union1d(
             np.flatnonzero(lengths > _PACKED), packed[found == _UNRESOLVED]
         ).tolist()
-        texts = [joined[s : s + n].decode("ascii") for s, n in zip(
-            starts[as_text].tolist(), lengths[as_text].tolist()
-        )]
+        texts = [
+            joined[s : s + n].decode("ascii")
+            for s, n in zip(starts[as_text].tolist(), lengths[as_text].tolist())
+        ]
         firsts_of_text: Dict[str, int] = {}
         for place, word in zip(as_text, texts):
             firsts_of_text.setdefault(word, place)
@@ -463,20 +479,18 @@ class Bm25Index:
         top = (int(keys.max()) + 1) if len(keys) else 0
         keys = np.sort(keys.astype(np.uint32) if top <= 1 << 32 else keys)
         if self._weights_of_fields:
-            distinct = np.ones(len(keys), dtype=bool)
-            distinct[1:] = keys[1:] != keys[:-1]
-            keys = keys[distinct]
+            keys = keys[_run_starts(keys)]  # a word repeated in a field: once
             weight = np.asarray(self._weights_of_fields, dtype=np.int64)[keys % width]
             keys = keys // width
-        heads = np.ones(len(keys), dtype=bool)
-        heads[1:] = keys[1:] != keys[:-1]
-        firsts = np.flatnonzero(heads)
-        if not self._weights_of_fields:
-            frequency = np.diff(firsts, append=len(keys))
-        elif len(firsts):
-            frequency = np.add.reduceat(weight, firsts)
+            firsts = _run_starts(keys)
+            frequency = (
+                np.add.reduceat(weight, firsts)
+                if len(firsts)
+                else np.zeros(0, np.int64)
+            )
         else:
-            frequency = np.zeros(0, dtype=np.int64)
+            firsts = _run_starts(keys)
+            frequency = np.diff(firsts, append=len(keys))
         pairs = keys[firsts].astype(np.int64)
         return (
             (pairs % documents).astype(np.int32),

@@ -38,7 +38,6 @@ import hashlib
 import itertools
 import operator
 import re
-from array import array
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -166,8 +165,8 @@ def offer_text(tool: Tool) -> str:
         f"{identifiers}{cut}{descriptions}"
     )
     if text.count(FIELD_SEPARATOR) != _FIELDS - 1:  # a manifest wrote one
-        fields = (tool.name, tool.kind, tool.description, tool.input_description)
-        fields += (tool.output_description, identifiers, descriptions)
+        fields = [tool.name, tool.kind, tool.description, tool.input_description]
+        fields += [tool.output_description, identifiers, descriptions]
         text = FIELD_SEPARATOR.join(f.replace(FIELD_SEPARATOR, " ") for f in fields)
     return text
 
@@ -207,7 +206,9 @@ def _first_seen(values: Iterable[str], count: int) -> Tuple[np.ndarray, Dict[str
         number that is not theirs (use only the keys and their order).
     """
     table: Dict[str, int] = {}
-    seen = np.fromiter(map(table.setdefault, values, itertools.count()), np.int64, count)
+    seen = np.fromiter(
+        map(table.setdefault, values, itertools.count()), np.int64, count
+    )
     _, numbers = np.unique(seen, return_inverse=True)  # first appearance order
     return numbers.astype(np.int32), table
 

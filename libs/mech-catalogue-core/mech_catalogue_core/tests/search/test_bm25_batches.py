@@ -181,7 +181,9 @@ def test_words_whose_mixed_keys_collide_are_still_told_apart(
     )
 
 
-@pytest.mark.parametrize("probes", [1, 4, bm25._PROBES])
+@pytest.mark.parametrize(
+    "probes", [1, 4, bm25._PROBES]  # pylint: disable=protected-access
+)
 def test_words_crowding_one_slot_of_the_word_table_are_still_the_reference(
     probes: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -204,8 +206,9 @@ def test_words_crowding_one_slot_of_the_word_table_are_still_the_reference(
         batched,
         Bm25Index(texts, vectorised=False, field_weights=index.FIELD_WEIGHTS),
     )
-    table = batched._table  # pylint: disable=protected-access
-    held = table._high != 0  # pylint: disable=protected-access
+    # pylint: disable=protected-access
+    table = batched._table
+    held = table._high != 0
     assert 0 < table.size == held.sum() <= probes
     pairs = set(zip(table._high[held].tolist(), table._low[held].tolist()))
     assert len(pairs) == table.size
