@@ -157,6 +157,21 @@ TYPED_REF = ref(8)
 FILLER_REF = ref(9)
 
 
+def _delivered_at(mech: Mech, block: int) -> Mech:
+    """The mech with its contracts' latest delivery known at ``block``.
+
+    :param mech: a mech of the corpus.
+    :param block: the block of its latest delivery.
+    :return: the mech.
+    """
+    return replace(
+        mech,
+        marketplace=tuple(
+            replace(f, last_delivery_block=block) for f in mech.marketplace
+        ),
+    )
+
+
 def can_connect(port: int) -> bool:
     """Say whether a server accepts connections on a loopback port.
 
@@ -204,7 +219,11 @@ def page_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
     catalogue = Catalogue.build(
         [
             *(
-                replace(m, marketplace=(LEGACY_FACTS,)) if m.ref == LEGACY_REF else m
+                (
+                    replace(m, marketplace=(LEGACY_FACTS,))
+                    if m.ref == LEGACY_REF
+                    else _delivered_at(m, 48) if m.ref.mech_id == 1 else m
+                )
                 for m in mechs()
             ),
             parsed_mech(HOSTILE_MANIFEST, 7),
@@ -471,6 +490,8 @@ def test_a_tool_page_lists_each_offer_with_its_facts(page: Page) -> None:
     by_price = {row[2]: row for row in rows}
     assert by_price["0.01 native"][4] == "3"
     assert by_price["0.01 native"][5] == "delivering (3 of 3 delivered)"
+    assert by_price["0.01 native"][6] == "block 48"  # the agreed latest delivery
+    assert by_price["0.004 native"][6] == "—"  # none known
     assert by_price["5 OLAS"][3].startswith("token_olas")
     assert by_price["0.004 native"][5].startswith("never delivered")
     page.click(page.css("#offers a.mech-link")[0])

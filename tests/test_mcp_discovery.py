@@ -438,6 +438,29 @@ def test_describe_gives_the_tool_as_list_mode_lists_it_with_offers() -> None:
     described = _run(_server(served), body).structured_content
     assert described["tool"] == in_list["prediction-online"]
     assert [o["price_wei"] for o in described["offers"]] == ["7"]
+    assert [o["last_delivery_block"] for o in described["offers"]] == [None]
+
+
+def test_describe_and_list_show_the_latest_delivery_block_of_each_offer() -> None:
+    """The block delivered_within and recent read is in describe_tool and _meta."""
+    served = served_catalogue(*REALISTIC, last_delivery_block=18)
+
+    async def listed(client: Client) -> Any:
+        return (await client.list_tools()).tools
+
+    meta = {
+        t.name: (t.meta or {})["io.olas/mech-tool"]
+        for t in _run(_server(served, "list"), listed)
+    }
+    assert [o["last_delivery_block"] for o in meta["prediction-online"]["offers"]] == [
+        "18"
+    ]
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool(DESCRIBE_TOOL, {"name": "prediction-online"})
+
+    described = _run(_server(served), body).structured_content
+    assert [o["last_delivery_block"] for o in described["offers"]] == ["18"]
 
 
 def test_call_tool_answers_as_tools_call_does() -> None:

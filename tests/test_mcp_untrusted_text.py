@@ -20,7 +20,7 @@ server runs without a key (nothing can be paid), which is all these checks need.
 
 import json
 from dataclasses import replace
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import anyio
 import pytest
@@ -88,13 +88,17 @@ def _tool(name: str, description: str, **kwargs: Tuple[str, str]) -> Dict[str, A
 
 
 def served_catalogue(
-    *tools: Dict[str, Any], price: int = 7, address: str = "0x" + "0a" * 20
+    *tools: Dict[str, Any],
+    price: int = 7,
+    address: str = "0x" + "0a" * 20,
+    last_delivery_block: Optional[int] = None,
 ) -> ServedCatalogue:
     """What the MCP server serves for one mech publishing ``tools``, with one offer.
 
     :param tools: the manifest's typed tool objects.
     :param price: the offer's price, wei.
     :param address: the offer's mech contract.
+    :param last_delivery_block: the block of the mech's latest delivery (None: none).
     :return: the served catalogue (``served_from_catalogue``, as the direct source builds it).
     """
     data = manifest(*tools)
@@ -112,6 +116,7 @@ def served_catalogue(
         requests=0,
         deliveries=0,
         karma=0,
+        last_delivery_block=last_delivery_block,
     )
     return served_from_catalogue(
         Catalogue.build(replace(m, marketplace=(facts,)) for m in catalogue.mechs)

@@ -147,7 +147,10 @@ class Offer:  # pylint: disable=too-many-instance-attributes
 
         :return: ``{"mech", "address", "price_wei", "payment_type", "requests",
             "deliveries", "karma", "confirmed", "block", "created_block",
-            "declared_block", "first_delivery_block", "payment"}``;
+            "declared_block", "first_delivery_block", "last_delivery_block", "payment",
+            "offchain_endpoint"}``; ``last_delivery_block`` is the agreed block of the
+            mech's latest marketplace delivery that ``delivered_within`` and ``recent``
+            read (null: none known);
             ``price_wei`` is the rate in the payment asset's smallest unit (wei only for
             native and OLAS), ``payment`` says in which asset and units
             (``model.payment.Payment.to_dict``, no requester balance read).
@@ -169,6 +172,7 @@ class Offer:  # pylint: disable=too-many-instance-attributes
             "created_block": text(self.created_block),
             "declared_block": text(self.declared_block),
             "first_delivery_block": text(self.first_delivery_block),
+            "last_delivery_block": text(self.last_delivery_block),
             "payment": plan_payment(self.payment_type, self.price).to_dict(),
             "offchain_endpoint": self.endpoint or None,
         }

@@ -80,11 +80,15 @@ def contract_view(facts: MechFacts) -> Dict[str, Any]:
     :param facts: the facts read from chain.
     :return: ``MechFacts.to_dict()`` plus ``payment`` (``Payment.to_dict()``, no
         requester looked at), ``payment_name`` (``MechFacts.payment_name``: the words
-        ``list`` prints) and ``liveness``.
+        ``list`` prints) and ``liveness``; ``last_delivery_block`` always (the
+        agreed block of the mech's latest delivery that ``delivered_within`` and
+        ``recent`` read, decimal text; null: none known).
     """
     payment = plan_payment(facts.payment_type, facts.max_delivery_rate)
+    last = facts.last_delivery_block
     return {
         **facts.to_dict(),
+        "last_delivery_block": None if last is None else str(last),
         "payment": payment.to_dict(),
         "payment_name": facts.payment_name,
         "liveness": str(facts.liveness),

@@ -32,10 +32,13 @@ document) pair and does the per-word work once per distinct word.
 
 How it is built: ASCII texts (nearly all of a catalogue) are split in batches of about
 :data:`BATCH_CHARS` characters by numpy over their bytes: word boundaries from a byte
-table, each word of up to 16 bytes packed exactly into two 64-bit keys, the distinct
-words of a batch found by sorting one mix of the keys (equal mixes are checked to be
-equal words; longer words are looked up as strings), and only those distinct words go
-through the stop list and the stemmer (``stemWords``, once per new word). A text with
+table, each word of up to 16 bytes packed exactly into two 64-bit keys and looked up,
+all words of a batch at once, in a hash table of the words already seen (numpy arrays,
+linear probing, salted per index so no manifest can aim its words at one slot: a word
+not found within :data:`_PROBES` slots is looked up as text, as longer words are); only
+a batch's new words are grouped (by sorting them) and go through the stop list and the
+stemmer (``stemWords``, once per new word). One sort of (term, document, field) keys a
+batch then gives the pairs already in the order of the index's columns. A text with
 other characters goes the per-document way (the regular expression, then a dict of
 counts), which is also the reference the tests compare the batches with
 (``vectorised=False``). Both give the same term ids (by first appearance), the same
@@ -43,6 +46,7 @@ pairs and so the same weights, bit for bit.
 """
 
 import re
+import secrets
 from array import array
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -81,8 +85,9 @@ _KEEP_BYTES = np.array([2 ** (8 * n) - 1 for n in range(9)], dtype=np.uint64)
 #: an odd multiplier mixing a word's second key into its first (64-bit golden ratio)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
-#: some documents' pairs: each document's pair count, each pair's term id and count
-_Pairs = Tuple[np.ndarray, np.ndarray, np.ndarray]
+#: a run of documents' pairs: the documents' count, then each pair's document (from 0
+#: in the run), term id and frequency, by term then document
+_Pairs = Tuple[int, np.ndarray, np.ndarray, np.ndarray]
 
 
 class _Terms(dict):  # type: ignore[type-arg]
@@ -121,22 +126,15 @@ def words_of(text: str) -> List[str]:
 
 
 def _packed_words(
-    joined: bytes, starts: np.ndarray, lengths: np.ndarray
+    high: np.ndarray, low: np.ndarray
 ) -> Tuple[np.ndarray, np.ndarray, List[str]]:
     """Group equal words of up to :data:`_PACKED` bytes by their exact packed bytes.
 
-    :param joined: the batch's bytes, followed by :data:`_PACKED` zero bytes.
-    :param starts: where each word starts (every length at most :data:`_PACKED`).
-    :param lengths: each word's length.
-    :return: each word's group, each group's first word (an index into ``starts``), and
-        each group's word.
+    :param high: each word's first 8 bytes (little-endian, zero-padded).
+    :param low: its next 8 bytes.
+    :return: each word's group, each group's first word (an index into ``high``), and
+        each group's word; groups in the order of their keys.
     """
-    # every 8 bytes from every offset, in memory order: a word's first 8 bytes in one read
-    eights = np.ndarray(
-        (len(joined) - 7,), dtype="<u8", buffer=joined, offset=0, strides=(1,)
-    )
-    high = eights[starts] & _KEEP_BYTES[np.minimum(lengths, 8)]
-    low = eights[starts + 8] & _KEEP_BYTES[np.clip(lengths - 8, 0, 8)]
     # sort one mixed key; equal keys are then checked to be equal words (a sort of
     # both keys only when two words mixed alike, which only chosen words do)
     order = np.argsort(high ^ (low * _MIX), kind="stable")
@@ -154,6 +152,115 @@ def _packed_words(
     packed = np.stack([high[first], low[first]], axis=1).astype("<u8")
     texts = [word.decode("ascii") for word in packed.view("S16").ravel().tolist()]
     return groups, order[first], texts
+
+
+def _run_starts(keys: np.ndarray) -> np.ndarray:
+    """Return where each run of equal sorted keys starts.
+
+    :param keys: sorted keys.
+    :return: the places of each run's first key.
+    """
+    heads = np.ones(len(keys), dtype=bool)
+    heads[1:] = keys[1:] != keys[:-1]
+    return np.flatnonzero(heads)
+
+
+#: a word not in the table (:meth:`_WordTable.find`)
+_MISSING = -2
+#: a word whose slot was not found within :data:`_PROBES` slots: looked up as text
+_UNRESOLVED = -3
+#: slots probed at most before a word is looked up as text instead (a bound on the work
+#: words that crowd one part of the table can cause)
+_PROBES = 32
+
+
+def _salt() -> np.uint64:
+    """An odd 64-bit multiplier drawn per table: no manifest can aim words at one slot."""
+    return np.uint64(secrets.randbits(64) | 1)
+
+
+class _WordTable:
+    """Packed words (both 64-bit keys, exact) -> term id: open addressing in numpy arrays.
+
+    Every token of a batch is looked up at once (a few gathers per probed slot, linear
+    probing, at most half the slots taken), so only the batch's new words are sorted and
+    grouped. A slot is chosen by multiplying both keys by salts drawn for this table:
+    which slot a word takes never changes a term id (ids come from :class:`_Terms`), only
+    how many slots are probed. A slot's first key is 0 only when it is empty (a word has
+    at least two bytes).
+    """
+
+    def __init__(self) -> None:
+        """An empty table of 2^10 slots (it doubles as words come)."""
+        self._salts = (_salt(), _salt())
+        self._high = np.zeros(1 << 10, dtype=np.uint64)
+        self._low = np.zeros(1 << 10, dtype=np.uint64)
+        self._term = np.zeros(1 << 10, dtype=np.int64)
+        self.size = 0
+
+    def _starts(self, high: np.ndarray, low: np.ndarray) -> np.ndarray:
+        bits = np.uint64(64 - (len(self._high).bit_length() - 1))
+        mixed: np.ndarray = high * self._salts[0] + low * self._salts[1]  # mod 2^64
+        return np.right_shift(mixed, bits).astype(np.int64)
+
+    def find(self, high: np.ndarray, low: np.ndarray) -> np.ndarray:
+        """Return each word's term id (:data:`_MISSING`, :data:`_UNRESOLVED`).
+
+        :param high: each word's first key.
+        :param low: each word's second key.
+        :return: the term ids (int64), a stop word's :data:`_STOP`.
+        """
+        found = np.full(len(high), _UNRESOLVED, dtype=np.int64)
+        left = np.arange(len(high))
+        slot, mask = self._starts(high, low), len(self._high) - 1
+        for _ in range(_PROBES):
+            if left.size == 0:
+                break
+            held = self._high[slot]
+            same = (held == high[left]) & (self._low[slot] == low[left])
+            empty = held == 0
+            found[left[same]] = self._term[slot[same]]
+            found[left[empty]] = _MISSING
+            going = ~(same | empty)
+            left, slot = left[going], (slot[going] + 1) & mask
+        return found
+
+    def add(self, high: np.ndarray, low: np.ndarray, terms: np.ndarray) -> None:
+        """Add distinct words that :meth:`find` gave as :data:`_MISSING`.
+
+        A word not placed within :data:`_PROBES` slots is left out (it stays a text
+        lookup). The table doubles while more than half its slots would be taken.
+
+        :param high: each word's first key.
+        :param low: each word's second key.
+        :param terms: each word's term id.
+        """
+        if 2 * (self.size + len(high)) > len(self._high):
+            taken = np.flatnonzero(self._high)
+            kept = (self._high[taken], self._low[taken], self._term[taken])
+            slots = len(self._high)
+            while 2 * (self.size + len(high)) > slots:
+                slots *= 2
+            self._high = np.zeros(slots, dtype=np.uint64)
+            self._low = np.zeros(slots, dtype=np.uint64)
+            self._term = np.zeros(slots, dtype=np.int64)
+            self.size = 0
+            self.add(*kept)
+        left = np.arange(len(high))
+        slot, mask = self._starts(high, low), len(self._high) - 1
+        for _ in range(_PROBES):
+            if left.size == 0:
+                break
+            free = self._high[slot] == 0
+            # each free slot goes to the first word wanting it; the others probe on
+            _, first = np.unique(slot[free], return_index=True)
+            placed = np.zeros(len(left), dtype=bool)
+            placed[np.flatnonzero(free)[first]] = True
+            words, into = left[placed], slot[placed]
+            self._high[into], self._low[into] = high[words], low[words]
+            self._term[into] = terms[words]
+            self.size += len(words)
+            left, slot = left[~placed], (slot[~placed] + 1) & mask
 
 
 class Bm25Index:
@@ -188,9 +295,10 @@ class Bm25Index:
             STEMMER_LANGUAGE
         )
         self._terms = _Terms(self._stemmer)
+        self._table = _WordTable()
         self._weights_of_fields = tuple(field_weights or ())
         chunks = list(self._chunks(texts, vectorised))
-        self.documents = sum(len(sizes) for sizes, _, _ in chunks)
+        self.documents = sum(documents for documents, _, _, _ in chunks)
         self._indptr, self._indices, self._weights = self._columns(chunks)
 
     def _chunks(self, texts: Iterable[str], vectorised: bool) -> Iterator[_Pairs]:
@@ -222,11 +330,14 @@ class Bm25Index:
     def _as_pairs(
         sizes: "array[int]", terms: "array[int]", counts: "array[int]"
     ) -> _Pairs:
-        return (
-            np.frombuffer(sizes, dtype=np.int32),
-            np.frombuffer(terms, dtype=np.int32),
-            np.frombuffer(counts, dtype=np.int32),
+        """Documents' pairs given document by document, put in term then document order."""
+        by_document = np.frombuffer(terms, dtype=np.int32)
+        documents = np.repeat(
+            np.arange(len(sizes), dtype=np.int32), np.frombuffer(sizes, dtype=np.int32)
         )
+        order = np.argsort(by_document, kind="stable")
+        counted = np.frombuffer(counts, dtype=np.int32)
+        return len(sizes), documents[order], by_document[order], counted[order]
 
     def _document_pairs(
         self,
@@ -258,115 +369,145 @@ class Bm25Index:
         counts.extend(merged.values())
         sizes.append(len(merged))
 
-    def _batch_pairs(  # pylint: disable=too-many-locals
-        self, batch: List[str]
-    ) -> _Pairs:
-        """The (term, count) pairs of ASCII documents, split by numpy over their bytes.
+    def _batch_pairs(self, batch: List[str]) -> _Pairs:
+        """The (term, document, frequency) triples of ASCII documents, by numpy.
 
         :param batch: the documents' texts, each ASCII.
-        :return: each document's pair count, and the pairs by document then term.
+        :return: the documents' count, and their triples by term then document.
         """
         joined = "\n".join(batch).lower().encode("ascii")  # "\n" ends every word
-        is_word = _WORD_BYTE[np.frombuffer(joined, dtype=np.uint8)]
-        edges = np.flatnonzero(np.diff(is_word, prepend=False, append=False))
+        codes = np.frombuffer(joined, dtype=np.uint8)
+        edges = np.flatnonzero(np.diff(_WORD_BYTE[codes], prepend=False, append=False))
         starts, lengths = edges[0::2], edges[1::2] - edges[0::2]
         starts, lengths = starts[lengths >= 2], lengths[lengths >= 2]
-        ends = np.cumsum([len(text) + 1 for text in batch])
+        # where each text ends ("\n" included): texts may hold "\n" themselves
+        ends = np.cumsum(np.fromiter(map(len, batch), np.int64, len(batch)) + 1)
         documents = np.searchsorted(ends, starts, side="right")
-        packed = lengths <= _PACKED
-        groups, firsts, words = _packed_words(
-            joined + bytes(_PACKED), starts[packed], lengths[packed]
-        )
-        word_of = np.empty(len(starts), dtype=np.int64)
-        word_of[packed] = groups
-        first_at = list(np.flatnonzero(packed)[firsts].tolist())
-        long_words: Dict[str, int] = {}
-        for at in np.flatnonzero(~packed).tolist():
-            word = joined[starts[at] : starts[at] + lengths[at]].decode("ascii")
-            if word not in long_words:
-                long_words[word] = len(words)
-                words.append(word)
-                first_at.append(at)
-            word_of[at] = long_words[word]
-        in_order = [words[w] for w in np.argsort(first_at, kind="stable").tolist()]
-        self._terms.add(in_order)  # new words take ids in order of first appearance
-        term_of = np.fromiter((self._terms[w] for w in words), np.int64, len(words))
-        token_terms = term_of[word_of]
-        kept = token_terms != _STOP
-        vocabulary = max(1, len(self._terms.ids))
+        terms = self._token_terms(joined, starts, lengths)
+        kept = terms != _STOP
+        width = max(1, len(self._weights_of_fields))
+        keys = terms[kept] * len(batch) + documents[kept]
         if self._weights_of_fields:
-            fields = self._fields_of(joined, starts, ends, documents)[kept]
-            pairs, counts = self._field_counts(
-                documents[kept], fields, token_terms[kept], vocabulary
-            )
-        else:
-            pairs, counts = np.unique(
-                documents[kept] * vocabulary + token_terms[kept], return_counts=True
-            )
-        sizes = np.bincount(pairs // vocabulary, minlength=len(batch))
-        return (
-            sizes.astype(np.int32),
-            (pairs % vocabulary).astype(np.int32),
-            counts.astype(np.int32),
+            document_starts = np.concatenate([np.zeros(1, np.int64), ends[:-1]])
+            fields = self._fields_of(codes, starts, documents, document_starts)
+            keys = keys * width + fields[kept]
+        return (len(batch),) + self._triples(keys, len(batch), width)
+
+    def _token_terms(  # pylint: disable=too-many-locals
+        self, joined: bytes, starts: np.ndarray, lengths: np.ndarray
+    ) -> np.ndarray:
+        """Each word's term id: known words from the table, new ones stemmed once.
+
+        :param joined: the batch's lowercased bytes.
+        :param starts: where each word starts.
+        :param lengths: each word's length.
+        :return: the term ids (int64; :data:`_STOP` for a stop word).
+        """
+        terms = np.empty(len(starts), dtype=np.int64)
+        packed = np.flatnonzero(lengths <= _PACKED)
+        padded = joined + bytes(_PACKED)
+        # every 8 bytes from every offset, in memory order: a word's first 8 bytes in one read
+        eights = np.ndarray(
+            (len(padded) - 7,), dtype="<u8", buffer=padded, offset=0, strides=(1,)
         )
+        at, length = starts[packed], lengths[packed]
+        high = eights[at] & _KEEP_BYTES[np.minimum(length, 8)]
+        low = eights[at + 8] & _KEEP_BYTES[np.clip(length - 8, 0, 8)]
+        found = self._table.find(high, low)
+        terms[packed] = found
+        missing = np.flatnonzero(found == _MISSING)
+        groups, firsts, words = _packed_words(high[missing], low[missing])
+        # words read as text: longer than the keys, or not found within the probes
+        as_text = np.union1d(
+            np.flatnonzero(lengths > _PACKED), packed[found == _UNRESOLVED]
+        ).tolist()
+        texts = [
+            joined[s : s + n].decode("ascii")
+            for s, n in zip(starts[as_text].tolist(), lengths[as_text].tolist())
+        ]
+        firsts_of_text: Dict[str, int] = {}
+        for place, word in zip(as_text, texts):
+            firsts_of_text.setdefault(word, place)
+        new = sorted(
+            list(zip(packed[missing[firsts]].tolist(), words))
+            + [(place, word) for word, place in firsts_of_text.items()]
+        )
+        self._terms.add([word for _, word in new])  # ids in order of first appearance
+        term_of = np.fromiter((self._terms[w] for w in words), np.int64, len(words))
+        terms[packed[missing]] = term_of[groups]
+        terms[as_text] = [self._terms[word] for word in texts]
+        self._table.add(high[missing][firsts], low[missing][firsts], term_of)
+        return terms
 
     def _fields_of(
-        self, joined: bytes, starts: np.ndarray, ends: np.ndarray, documents: np.ndarray
+        self,
+        codes: np.ndarray,
+        starts: np.ndarray,
+        documents: np.ndarray,
+        document_starts: np.ndarray,
     ) -> np.ndarray:
-        """Each word's field in its document (fields past the weights: the last)."""
-        separators = np.flatnonzero(
-            np.frombuffer(joined, dtype=np.uint8) == ord(FIELD_SEPARATOR)
-        )
-        document_starts = np.concatenate([np.zeros(1, np.int64), ends[:-1]])
+        """Each word's field in its document (fields past the weights: the last).
+
+        :param codes: the batch's bytes.
+        :param starts: where each word starts.
+        :param documents: each word's document.
+        :param document_starts: where each document starts.
+        :return: the fields.
+        """
+        separators = np.flatnonzero(codes == ord(FIELD_SEPARATOR))
         fields = (
             np.searchsorted(separators, starts)
             - np.searchsorted(separators, document_starts)[documents]
         )
         return np.minimum(fields, len(self._weights_of_fields) - 1)
 
-    def _field_counts(
-        self,
-        documents: np.ndarray,
-        fields: np.ndarray,
-        terms: np.ndarray,
-        vocabulary: int,
-    ) -> Tuple[np.ndarray, np.ndarray]:
-        """Each (document, term)'s summed weight of the fields holding the term.
+    def _triples(
+        self, keys: np.ndarray, documents: int, width: int
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sort ``(term * documents + document) * width + field`` keys into triples.
 
-        One sort of (document, term, field) keys: a repeated word in a field is one
-        key, and a (document, term)'s fields are then adjacent (no second sort).
+        One sort puts the pairs in the order of the index's columns (term, then
+        document), so laying them in place needs no other sort; with field weights a
+        word repeated in a field is one key, and a pair's fields are adjacent.
 
-        :param documents: each word's document (in the batch).
-        :param fields: each word's field.
-        :param terms: each word's term id.
-        :param vocabulary: more than every term id.
-        :return: the distinct ``document * vocabulary + term`` keys, sorted, and each
-            one's summed field weight.
+        :param keys: one per word kept (``width`` 1 and no field: counts).
+        :param documents: the batch's documents.
+        :param width: the fields (1 without field weights).
+        :return: each pair's document, term and frequency (int32), by term then
+            document.
         """
-        width = len(self._weights_of_fields)
-        held = np.sort((documents * vocabulary + terms) * width + fields)
-        distinct = np.ones(len(held), dtype=bool)
-        distinct[1:] = held[1:] != held[:-1]
-        held = held[distinct]
-        weights = np.asarray(self._weights_of_fields, dtype=np.int64)
-        weight = weights[held % width]
-        held //= width
-        starts = np.ones(len(held), dtype=bool)
-        starts[1:] = held[1:] != held[:-1]
-        firsts = np.flatnonzero(starts)
-        if firsts.size == 0:
-            return held, weight
-        return held[firsts], np.add.reduceat(weight, firsts)
+        top = (int(keys.max()) + 1) if len(keys) else 0
+        keys = np.sort(keys.astype(np.uint32) if top <= 1 << 32 else keys)
+        if self._weights_of_fields:
+            keys = keys[_run_starts(keys)]  # a word repeated in a field: once
+            weight = np.asarray(self._weights_of_fields, dtype=np.int64)[keys % width]
+            keys = keys // width
+            firsts = _run_starts(keys)
+            frequency = (
+                np.add.reduceat(weight, firsts)
+                if len(firsts)
+                else np.zeros(0, np.int64)
+            )
+        else:
+            firsts = _run_starts(keys)
+            frequency = np.diff(firsts, append=len(keys))
+        pairs = keys[firsts].astype(np.int64)
+        return (
+            (pairs % documents).astype(np.int32),
+            (pairs // documents).astype(np.int32),
+            frequency.astype(np.int32),
+        )
 
     def _columns(  # pylint: disable=too-many-locals
         self, chunks: List[_Pairs]
     ) -> "tuple[np.ndarray, np.ndarray, np.ndarray]":
         """The pairs' weights, grouped by term (index pointer, documents, weights).
 
-        Each chunk is weighed and laid into its terms' columns in turn (then let go),
-        so a term's documents stay in ascending order without sorting every pair.
+        Each chunk (its triples already by term, then document) is weighed and laid
+        into its terms' columns in turn (then let go), so a term's documents stay in
+        ascending order without sorting.
 
-        :param chunks: :meth:`_chunks`' pairs, document order (emptied here).
+        :param chunks: :meth:`_chunks`' triples, document order (emptied here).
         :return: the index pointer (int64, one more than terms), each pair's document
             (int32) and weight (float32), by term then document.
         """
@@ -374,17 +515,13 @@ class Bm25Index:
         lengths = np.concatenate(
             [np.zeros(0)]
             + [
-                np.bincount(
-                    np.repeat(np.arange(len(sizes)), sizes),
-                    weights=counts,
-                    minlength=len(sizes),
-                )
-                for sizes, _, counts in chunks
+                np.bincount(documents, weights=frequency, minlength=count)
+                for count, documents, _, frequency in chunks
             ]
         )
         average = float(lengths.mean()) if self.documents else 0.0
         frequency = np.zeros(vocabulary, dtype=np.int64)
-        for _, terms, _ in chunks:
+        for _, _, terms, _ in chunks:
             frequency += np.bincount(terms, minlength=vocabulary)
         idf = np.log1p((self.documents - frequency + 0.5) / (frequency + 0.5))
         idf32 = idf.astype(np.float32)
@@ -402,31 +539,20 @@ class Bm25Index:
         first_document = 0
         chunks.reverse()
         while chunks:
-            sizes, terms, counts = chunks.pop()
-            docs = np.repeat(
-                np.arange(first_document, first_document + len(sizes), dtype=np.int32),
-                sizes,
-            )
-            first_document += len(sizes)
+            count, documents, terms, counts = chunks.pop()
+            documents = documents + np.int32(first_document)
+            first_document += count
             tf = counts.astype(np.float32)
             weight = tf * np.float32(K1 + 1)
-            tf += norms[docs]
+            tf += norms[documents]
             weight /= tf
             weight *= idf32[terms]
-            # by term, then document: one unstable sort of distinct keys (faster than
-            # numpy's stable sort of the terms alone)
-            pairs = len(terms)
-            order = np.sort(terms.astype(np.int64) * pairs + np.arange(pairs)) % max(
-                1, pairs
-            )
-            placed = terms[order]
-            first = np.flatnonzero(np.diff(placed, prepend=-1))  # sorted: no np.unique
-            term = placed[first]
-            count = np.diff(first, append=len(placed))
-            places = free[placed] + (np.arange(len(placed)) - np.repeat(first, count))
-            indices[places] = docs[order]
-            weights[places] = weight[order]
-            free[term] += count
+            first = np.flatnonzero(np.diff(terms, prepend=-1))  # each term's first pair
+            run = np.diff(first, append=len(terms))
+            places = np.repeat(free[terms[first]] - first, run) + np.arange(len(terms))
+            indices[places] = documents
+            weights[places] = weight
+            free[terms[first]] += run
         return indptr, indices, weights
 
     def term_ids(self, text: str) -> List[int]:

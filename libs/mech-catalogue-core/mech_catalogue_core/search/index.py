@@ -35,10 +35,11 @@ catalogue and query give the same page on every agent.
 
 import gc
 import hashlib
+import itertools
+import operator
 import re
-from array import array
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 from mech_catalogue_core.model.catalogue import Catalogue, Mech
@@ -71,12 +72,18 @@ __all__ = [
 #: per field holding it, times the field's weight, so a name or kind weighs more than a
 #: description and repeating a word in a field buys nothing (keyword stuffing)
 FIELD_WEIGHTS = (3, 2, 1, 1, 1, 1, 1)
+#: the fields of :func:`offer_text`
+_FIELDS = len(FIELD_WEIGHTS)
 #: decimals of a BM25 score kept for ranking (and reported)
 SCORE_DECIMALS = 4
 #: the price of an offer with no callable contract, above every accepted ``max_price``
 NO_PRICE = np.iinfo(np.int64).max
 #: the rank key of an offer a query drops (above every kept offer's)
 DROPPED = np.iinfo(np.int64).max
+_PROVENANCE_MECH = operator.attrgetter("provenance.mech")
+_NAME = operator.attrgetter("name")
+_KIND = operator.attrgetter("kind")
+_IS_TYPED = operator.attrgetter("is_typed")
 _CURSOR = re.compile(r"([0-9]{1,9})\.([0-9a-f]{16})")
 
 
@@ -145,52 +152,65 @@ def offer_text(tool: Tool) -> str:
         characters, so the words of ``claude-prediction`` are ``claude`` and
         ``prediction`` (:func:`.bm25.words_of`).
     """
-    fields = [tool.name, tool.kind, tool.description, tool.input_description]
-    fields.append(tool.output_description)
     arguments = tool.arguments
-    fields.append(" ".join([argument.identifier for argument in arguments]))
-    fields.append(" ".join([argument.description for argument in arguments]))
-    text = FIELD_SEPARATOR.join(fields)
-    if text.count(FIELD_SEPARATOR) != len(fields) - 1:  # a manifest wrote one
+    identifiers = descriptions = ""
+    if arguments:
+        identifiers = " ".join([argument.identifier for argument in arguments])
+        descriptions = " ".join([argument.description for argument in arguments])
+    # one f-string: a list and a join cost twice as much, per offer
+    cut = FIELD_SEPARATOR
+    text = (
+        f"{tool.name}{cut}{tool.kind}{cut}{tool.description}{cut}"
+        f"{tool.input_description}{cut}{tool.output_description}{cut}"
+        f"{identifiers}{cut}{descriptions}"
+    )
+    if text.count(FIELD_SEPARATOR) != _FIELDS - 1:  # a manifest wrote one
+        fields = [tool.name, tool.kind, tool.description, tool.input_description]
+        fields += [tool.output_description, identifiers, descriptions]
         text = FIELD_SEPARATOR.join(f.replace(FIELD_SEPARATOR, " ") for f in fields)
     return text
 
 
-def _distinct_texts(
-    offers: Sequence[Tuple[Tool, Mech]], documents: "array[int]"
-) -> Iterator[str]:
-    """Yield each distinct :func:`offer_text` once, noting every offer's document.
+def _documents(
+    texts: List[Optional[str]], groups: np.ndarray
+) -> Tuple[np.ndarray, Iterator[str]]:
+    """Number the distinct texts in order of their first offer, as BM25 documents.
 
     Offers with the same text (registrations sharing a manifest) are one BM25 document.
-    Texts are told apart by Python's string hash, a text whose hash was seen being
-    compared with the text of that hash's first offer (rebuilt): only the text being
-    indexed is alive (all of them, at 200,000 tools, were the largest part of the
-    build's memory), and a hash collision (or a text chosen to collide) only costs a
-    comparison, never merges two texts.
 
-    :param offers: the offers, layout order.
-    :param documents: filled with each offer's document id, in offer order.
-    :yield: the texts of new documents, in document id order.
+    :param texts: the distinct texts (emptied as they are read: each is let go once
+        indexed, so the texts alive shrink as the index grows).
+    :param groups: each offer's text (an index into ``texts``), layout order.
+    :return: each offer's document id (int32), and the texts of the documents in
+        document id order.
     """
-    seen: Dict[int, int] = {}  # hash -> document
-    first_offer = array("i")  # document -> its first offer
-    colliding: Dict[str, int] = {}  # text -> document, for texts whose hash was taken
-    for at, (tool, _) in enumerate(offers):
-        text = offer_text(tool)
-        known = seen.get(hash(text))
-        if known is None:
-            document = seen[hash(text)] = len(first_offer)
-            first_offer.append(at)
-            yield text
-        elif offer_text(offers[first_offer[known]][0]) == text:
-            document = known
-        else:
-            document = colliding.get(text, -1)
-            if document < 0:
-                document = colliding[text] = len(first_offer)
-                first_offer.append(at)
-                yield text
-        documents.append(document)
+    distinct, first = np.unique(groups, return_index=True)
+    text_of_document = distinct[np.argsort(first)]  # texts by their first offer
+    document_of_text = np.empty(len(texts), dtype=np.int32)
+    document_of_text[text_of_document] = np.arange(len(distinct), dtype=np.int32)
+
+    def read() -> Iterator[str]:
+        for at in text_of_document.tolist():
+            text, texts[at] = texts[at], None
+            yield str(text)
+
+    return document_of_text[groups], read()
+
+
+def _first_seen(values: Iterable[str], count: int) -> Tuple[np.ndarray, Dict[str, int]]:
+    """Number equal values by first appearance, in one pass of C-level calls.
+
+    :param values: the values.
+    :param count: how many.
+    :return: each value's number (int32), and the distinct values (in order) -> a
+        number that is not theirs (use only the keys and their order).
+    """
+    table: Dict[str, int] = {}
+    seen = np.fromiter(
+        map(table.setdefault, values, itertools.count()), np.int64, count
+    )
+    _, numbers = np.unique(seen, return_inverse=True)  # first appearance order
+    return numbers.astype(np.int32), table
 
 
 def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
@@ -202,6 +222,29 @@ def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
         count=len(values),
     )
     return codes, table
+
+
+class _Layout(NamedTuple):
+    """The offers in the index's order, and their columns (one row an offer).
+
+    :param tools: each offer's tool, by (tool name, mech ref).
+    :param mechs: each offer's mech, its place in ``catalogue.mechs`` (int32).
+    :param name_starts: where each tool name's offers start.
+    :param kinds: each offer's kind, a code of ``kind_table`` (int32).
+    :param kind_table: kind -> code.
+    :param typed: whether each offer's tool has typed arguments.
+    :param texts: the distinct :func:`offer_text` s, in catalogue order.
+    :param text_groups: each offer's text, an index into ``texts`` (int32).
+    """
+
+    tools: List[Tool]
+    mechs: np.ndarray
+    name_starts: np.ndarray
+    kinds: np.ndarray
+    kind_table: Dict[str, int]
+    typed: np.ndarray
+    texts: List[Optional[str]]
+    text_groups: np.ndarray
 
 
 class SearchIndex:  # pylint: disable=too-many-instance-attributes
@@ -220,20 +263,19 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         """
         self._fingerprint = fingerprint or catalogue.digest()
         self._mechs: Tuple[Mech, ...] = tuple(catalogue.mechs)
-        offers, mech_codes, name_codes = self._layout(catalogue)
-        self._offers: Tuple[Tuple[Tool, Mech], ...] = tuple(offers)
+        layout = self._layout(catalogue)
+        # each offer's tool (its mech: ``_mechs[_mech_codes[offer]]``)
+        self._tools: Tuple[Tool, ...] = tuple(layout.tools)
         # each offer's mech (an index into ``_mechs``): per-mech facts become columns
-        self._mech_codes = np.frombuffer(mech_codes, dtype=np.int32)
+        self._mech_codes = layout.mechs
         # where each tool name's offers start (offers are laid out by name)
-        self._name_starts = np.flatnonzero(
-            np.diff(np.frombuffer(name_codes, dtype=np.int32), prepend=np.int32(-1))
-        )
-        self._kind_codes, self._kinds = _codes([t.kind for t, _ in offers])
+        self._name_starts = layout.name_starts
+        self._kind_codes, self._kinds = layout.kinds, layout.kind_table
         registry_codes, self._registries = _codes(
             [m.ref.registry_kind for m in self._mechs]
         )
         self._registry_codes = registry_codes[self._mech_codes]
-        self._typed = np.fromiter((t.is_typed for t, _ in offers), bool, len(offers))
+        self._typed = layout.typed
         self._by_mech = self._mech_keys(self._mechs)
         self._mech_facts = [
             (
@@ -274,52 +316,64 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             [min(max(read - last, 0), MAX_BLOCK) for last, read in deliveries],
             dtype=np.int64,
         )[self._mech_codes]
-        documents = array("i")
-        self._bm25 = Bm25Index(
-            _distinct_texts(offers, documents), field_weights=FIELD_WEIGHTS
-        )
-        self._documents = np.frombuffer(documents, dtype=np.int32)
+        self._documents, texts = _documents(layout.texts, layout.text_groups)
+        del layout
+        self._bm25 = Bm25Index(texts, field_weights=FIELD_WEIGHTS)
 
     @staticmethod
-    def _layout(
-        catalogue: Catalogue,
-    ) -> Tuple[List[Tuple[Tool, Mech]], "array[int]", "array[int]"]:
-        """The offers by (tool name, mech ref), with each one's mech and name number.
+    def _layout(catalogue: Catalogue) -> "_Layout":
+        """The offers by (tool name, mech ref), with their columns.
 
         An offer's mech is the entry its provenance names (a tool whose entry is not
         in the catalogue is left out); the entry holding the tool is taken when its
         ref is the provenance's own object (nearly always: hashing every ref is
-        slow). One pass over the mechs, then a stable sort by name: the order of
-        ``tool_names()`` then ``tools_named()``, at a third of their per-name cost.
+        slow). Each column is read over the tools in catalogue order, where they lie
+        in memory (in name order the reads cost three times as much; the texts are
+        kept until indexed, within the build's later peak), by C-level ``map`` s,
+        then put in name order by one stable sort: the order of ``tool_names()``
+        then ``tools_named()``.
 
         :param catalogue: the catalogue.
-        :return: the offers, each one's mech (its place in ``catalogue.mechs``) and its
-            name's number (in ``catalogue.tool_names()``).
+        :return: the layout.
         """
         mechs = catalogue.mechs
-        number_of = {name: number for number, name in enumerate(catalogue.tool_names())}
-        place_of: Optional[Dict[object, int]] = None
-        found: List[Tuple[Tool, Mech]] = []
-        found_mechs, found_names = array("i"), array("i")
-        for at, mech in enumerate(mechs):  # tools_named's order: ref, then manifest
-            for tool in mech.tools:
-                ref = tool.provenance.mech
-                owner = at
-                if ref is not mech.ref:
-                    if place_of is None:
-                        place_of = {m.ref: i for i, m in enumerate(mechs)}
-                    owner = -1 if ref is None else place_of.get(ref, -1)
-                    if owner < 0:
-                        continue
-                found.append((tool, mechs[owner]))
-                found_mechs.append(owner)
-                found_names.append(number_of[tool.name])
-        # by name (stable: each name's offers keep the order above)
-        order = np.argsort(np.frombuffer(found_names, np.int32), kind="stable")
-        offers = [found[i] for i in order.tolist()]
-        mech_codes = array("i", np.frombuffer(found_mechs, np.int32)[order].tobytes())
-        name_codes = array("i", np.frombuffer(found_names, np.int32)[order].tobytes())
-        return offers, mech_codes, name_codes
+        tools = [tool for mech in mechs for tool in mech.tools]
+        owners = np.repeat(
+            np.arange(len(mechs), dtype=np.int32), [len(m.tools) for m in mechs]
+        )
+        holders = [mech.ref for mech in mechs for _ in mech.tools]
+        refs = list(map(_PROVENANCE_MECH, tools))
+        if not all(map(operator.is_, refs, holders)):
+            place_of = {m.ref: i for i, m in enumerate(mechs)}
+            owners = np.fromiter(
+                (-1 if ref is None else place_of.get(ref, -1) for ref in refs),
+                np.int32,
+                len(refs),
+            )
+            kept = np.flatnonzero(owners >= 0)
+            tools, owners = [tools[i] for i in kept.tolist()], owners[kept]
+        names = list(map(_NAME, tools))
+        # by name, as ``tool_names()`` sorts them (stable: each name's tools keep the
+        # catalogue's order); a Python sort of the names costs half a name -> number map
+        order = np.array(sorted(range(len(names)), key=names.__getitem__), np.int64)
+        names = [names[i] for i in order.tolist()]
+        new_name = np.ones(len(names), dtype=bool)
+        new_name[1:] = np.fromiter(
+            map(operator.ne, names[1:], names[:-1]), bool, max(0, len(names) - 1)
+        )
+        kind_codes, kind_table = _first_seen(map(_KIND, tools), len(tools))
+        text_groups, text_table = _first_seen(map(offer_text, tools), len(tools))
+        typed = np.fromiter(map(_IS_TYPED, tools), bool, len(tools))
+        return _Layout(
+            tools=[tools[i] for i in order.tolist()],
+            mechs=owners[order],
+            name_starts=np.flatnonzero(new_name),
+            kinds=kind_codes[order],
+            kind_table={kind: code for code, kind in enumerate(kind_table)},
+            typed=typed[order],
+            texts=list(text_table),  # type: ignore[arg-type]
+            text_groups=text_groups[order],
+        )
 
     @classmethod
     def build(cls, catalogue: Catalogue, fingerprint: str = "") -> "SearchIndex":
@@ -343,7 +397,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
 
         :return: the count.
         """
-        return len(self._offers)
+        return len(self._tools)
 
     @staticmethod
     def _mech_keys(mechs: Sequence[Mech]) -> Dict[str, np.ndarray]:
@@ -388,13 +442,13 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             return None
         terms = self._bm25.term_ids(text)
         if not terms:
-            return np.zeros(len(self._offers), dtype=np.int64)
+            return np.zeros(len(self._tools), dtype=np.int64)
         summed = self._bm25.scores(terms)[self._documents]
         return np.rint(summed.astype(np.float64) * 10**SCORE_DECIMALS).astype(np.int64)
 
     def _mask(self, query: SearchQuery, scores: Optional[np.ndarray]) -> np.ndarray:
         """Which offers the query keeps."""
-        keep = np.ones(len(self._offers), dtype=bool) if scores is None else scores > 0
+        keep = np.ones(len(self._tools), dtype=bool) if scores is None else scores > 0
         for value, codes, table in (
             (query.kind, self._kind_codes, self._kinds),
             (query.registry, self._registry_codes, self._registries),
@@ -437,7 +491,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         :return: the keys, and for price or karma order the offers in that order (None
             for relevance: the place is the key modulo the offers).
         """
-        count = len(self._offers)
+        count = len(self._tools)
         if query.sort in (SearchSort.PRICE, SearchSort.KARMA, SearchSort.RECENT):
             kept = np.flatnonzero(keep)
             relevance = (
@@ -499,7 +553,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         page = np.sort(candidates)[offset:end]
         if order is not None:
             return order[page]
-        return page % max(1, len(self._offers))
+        return page % max(1, len(self._tools))
 
     def _cursor_check(self, query: SearchQuery, distinct: object) -> str:
         text = f"{self._fingerprint}\n{query.fingerprint()}\n{distinct}"
@@ -603,7 +657,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
     def _hit(
         self, at: int, query: SearchQuery, scores: Optional[np.ndarray]
     ) -> SearchHit:
-        tool, mech = self._offers[at]
+        tool, mech = self._tools[at], self._mechs[int(self._mech_codes[at])]
         payments, delivering = self._mech_facts[int(self._mech_codes[at])]
         price = int(self._price_column(query.payment)[at])
         score = 0 if scores is None else int(scores[at])

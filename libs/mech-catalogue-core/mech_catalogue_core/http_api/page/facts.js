@@ -27,6 +27,12 @@ export function karmaText(contract) {
   return contract && contract.karma !== null && contract.karma !== undefined ? String(contract.karma) : "—";
 }
 
+/** The block of the mech's latest delivery (what "delivered within" and "recent" read), "—" when none is known. */
+export function lastDeliveryText(contract) {
+  const block = contract && contract.last_delivery_block;
+  return block !== null && block !== undefined ? `block ${block}` : "—";
+}
+
 /** Liveness and the counters it comes from, e.g. "delivering (3 of 3)". */
 export function livenessText(contract) {
   if (!contract) return "no marketplace facts";

@@ -2,12 +2,12 @@
 //
 // The tool view (#/tool/<name>): GET /tools/<name>, the tool as served (its MCP Tool: the
 // first offer's schema), its input schema as a form with the arguments as JSON to copy,
-// and every offer: the mech, its price with asset and units, payment way, karma and
-// deliveries.
+// and every offer: the mech, its price with asset and units, payment way, karma,
+// deliveries and the block of its latest delivery.
 
 import { getJson, segment } from "./api.js";
 import { el, errorBox, show, table } from "./dom.js";
-import { karmaText, livenessText, mechLabel, paymentText, priceText } from "./facts.js";
+import { karmaText, lastDeliveryText, livenessText, mechLabel, paymentText, priceText } from "./facts.js";
 import { schemaForm } from "./schema_form.js";
 import { searchHash } from "./search_view.js";
 
@@ -24,6 +24,7 @@ function offerRows(offer) {
     { class: "payment", text: paymentText(contract) },
     { class: "number karma", text: karmaText(contract) },
     { class: "liveness", text: livenessText(contract) },
+    { class: "number last-delivery", text: lastDeliveryText(contract) },
     offer.same_as_served ? "as served" : "other arguments",
   ]);
 }
@@ -66,7 +67,7 @@ export async function renderTool(view, name, cursor) {
     el("h3", { text: "JSON arguments" }),
     output,
     el("h3", { text: "Offers" }),
-    table(["mech", "contract", "price", "payment", "karma", "liveness", "arguments"], answer.offers.flatMap(offerRows), { id: "offers" }),
+    table(["mech", "contract", "price", "payment", "karma", "liveness", "last delivery", "arguments"], answer.offers.flatMap(offerRows), { id: "offers" }),
     el("nav", { class: "pages" }, more, " ", el("a", { href: searchHash({ q: answer.name }), text: "search similar" })),
   );
 }

@@ -455,6 +455,13 @@ def test_delivered_within_and_recent_reach_the_engine() -> None:
         "20",
     }
     assert "recent" in body["choices"]["sort"]
+    status, body = get("/tools/prediction-online", view, page_size=50)
+    shown = {
+        o["mech"]["mech_id"]: [f["last_delivery_block"] for f in o["marketplace"]]
+        for o in body["offers"]
+    }
+    assert status == 200 and shown[1] == ["45"] and shown[3] == ["20"]
+    assert shown[2] == [None]  # a contract with no delivery known says so: null
     for bad in ("-1", "soon", "1" * 19):
         status, body = get(f"/tools?delivered_within={bad}", view)
         assert (status, body["error"]["code"]) == (400, "invalid_search_parameter")

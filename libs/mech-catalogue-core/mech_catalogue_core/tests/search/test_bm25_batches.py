@@ -179,3 +179,36 @@ def test_words_whose_mixed_keys_collide_are_still_told_apart(
     assert Bm25Index(texts).term_ids("abcdefghijklmnoq") != Bm25Index(texts).term_ids(
         "abcdefghijklmnop"
     )
+
+
+@pytest.mark.parametrize(
+    "probes", [1, 4, bm25._PROBES]  # pylint: disable=protected-access
+)
+def test_words_crowding_one_slot_of_the_word_table_are_still_the_reference(
+    probes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every word given the same slot: words past the probes are looked up as text.
+
+    With salts of 0 every word starts at slot 0 (what words aimed at one slot would
+    do, were the salts known): the table fills one run of slots, words found within
+    ``probes`` slots come from it, the others from the text lookup, the index is the
+    reference's, and the table never holds a word twice.
+
+    :param probes: the slots probed at most.
+    :param monkeypatch: pytest's.
+    """
+    monkeypatch.setattr(bm25, "_salt", lambda: np.uint64(0))
+    monkeypatch.setattr(bm25, "_PROBES", probes)
+    monkeypatch.setattr(bm25, "BATCH_CHARS", 4096)
+    texts = [index.offer_text(tool) for tool in catalogue(300, seed=4).tools()]
+    batched = Bm25Index(texts, field_weights=index.FIELD_WEIGHTS)
+    assert_same_index(
+        batched,
+        Bm25Index(texts, vectorised=False, field_weights=index.FIELD_WEIGHTS),
+    )
+    # pylint: disable=protected-access
+    table = batched._table
+    held = table._high != 0
+    assert 0 < table.size == held.sum() <= probes
+    pairs = set(zip(table._high[held].tolist(), table._low[held].tolist()))
+    assert len(pairs) == table.size
