@@ -49,11 +49,7 @@ from mech_catalogue_core.search.query import SearchQuery
 from mech_catalogue_core.tests.search.corpus import mechs, ref
 from rich.console import Console
 
-from mech_catalogue_cli.commands.search_cmd import (
-    SEARCH_COLUMNS,
-    render_page,
-    run_search,
-)
+from mech_catalogue_cli.commands.search_cmd import render_page, run_search
 
 #: the forged facts: a second price under the real one, then a match that does not
 #: exist (80 characters: ``search`` cuts a description there)
@@ -94,7 +90,7 @@ def _rendered(description: str, width: int) -> List[str]:
 
     :param description: the hostile tool's description.
     :param width: the terminal's columns.
-    :return: the output's lines, and the number of matches (last).
+    :return: the output's lines, then the number of matches (the last item).
     """
     catalogue = Catalogue.build([*mechs(), _hostile_mech(description)])
     page = run_search(catalogue, SearchQuery(text="draw an illustration"), None, False)
@@ -128,4 +124,3 @@ def test_the_control_a_one_line_description_gives_one_fact_each() -> None:
     """The control: a description without line breaks, one ``price:`` line a match."""
     *lines, hits = _rendered("Draws an illustration described in words.", 80)
     assert sum(1 for line in lines if line.startswith("  price: ")) == int(hits)
-    assert "description" in SEARCH_COLUMNS
