@@ -115,6 +115,10 @@ class _Item:  # the parts of a pytest.Item that the root conftest reads
         self.marks: List[Any] = []
 
     def add_marker(self, mark: Any) -> None:
+        """Keep a marker, as ``pytest.Item.add_marker`` does (its name in the keywords).
+
+        :param mark: the marker.
+        """
         self.marks.append(mark)
         self.keywords[mark.name] = mark
 
