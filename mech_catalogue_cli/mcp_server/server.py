@@ -42,8 +42,9 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 
 import importlib.metadata
 import logging
+import time
 import weakref
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -72,11 +73,12 @@ from .delivery import DeliveryReader
 from .discovery import Discovery
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
-from .journal import Journal, JournalEntry
+from .journal import Journal, JournalEntry, loaded
 from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
-from .offers import NoOffer, rank_offers
+from .offers import NoOffer, Offer, rank_offers
+from .outstanding import HeldBehind
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
 from .results import (
@@ -338,6 +340,41 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             self._remember_name(name, arguments, requester, idempotency, paid[1].key)
         return paid
 
+    async def _sent_when_free(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        offer: Offer,
+        payload: Dict[str, Any],
+        call: Tuple[str, PhaseTimer, Sequence[Offer]],
+        session: Any,
+    ) -> Union[JournalEntry, str]:
+        """:meth:`.sending.RequestSender.ensure_sent`, again while the nonce is held.
+
+        Another call's request holding this requester's marketplace nonce
+        (:class:`.outstanding.HeldBehind`) may be settled soon: the call waits for it
+        up to its ``--timeout``, saying so in its progress, then ends with the sentence.
+
+        :param tool: the tool called.
+        :param offer: the chosen mech.
+        :param payload: the request payload.
+        :param call: the call key, its phase timer and every offer it may pay now.
+        :param session: the SDK session for progress notifications (None: none).
+        :return: what ``ensure_sent`` returned last.
+        """
+        key, timer, ranked = call
+        assert self.reader is not None  # nosec: only a paying server sends
+        wait = self.settings.timeout
+        started = time.monotonic()
+        while True:
+            sent = await self.sender.ensure_sent(
+                tool, offer, payload, key, timer, ranked
+            )
+            waited = time.monotonic() - started
+            if not isinstance(sent, HeldBehind) or waited >= wait:
+                return sent
+            await self.reader.progress(session, waited, wait, sent.progress)
+            await anyio.sleep(min(self.settings.delivery_poll, wait - waited))
+
     def _remember_name(  # pylint: disable=too-many-arguments
         self,
         name: str,
@@ -440,7 +477,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if invalid is not None:
             return invalid
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
-        entry = reader.journal.load(key) if reader else None
+        entry = await loaded(reader.journal, key) if reader else None
         if reader and (entry is None or entry.status == CallStatus.PREPARED):
             # a missing entry, or one not known to be sent (a crash before the receipt,
             # or a rewritten file): this requester's request with the call's data on
@@ -474,8 +511,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return self.sender.dry_run(tool, ranked[0], payload, key)
         refused: list[PriceRefusal] = []
         for offer in ranked:
-            sent = await self.sender.ensure_sent(
-                tool, offer, payload, key, timer, ranked
+            sent = await self._sent_when_free(
+                tool, offer, payload, (key, timer, ranked), session
             )
             if isinstance(sent, PriceRefusal):
                 refused.append(sent)  # nothing sent: the next offer is tried
