@@ -321,13 +321,23 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
 
     # --- calls ---------------------------------------------------------------------
-    def _recalled(
+    async def _recalled(
         self, name: str, arguments: Dict[str, Any], requester: str, idempotency: str
     ) -> Optional[Tuple[ServedTool, JournalEntry]]:
-        """A paid call's tool and entry, found before anything is checked (.recall)."""
+        """A paid call's tool and entry, found before anything is checked (.recall).
+
+        The journal is read in a worker thread (never on the event loop).
+
+        :param name: the MCP tool name.
+        :param arguments: the call's arguments (normalised).
+        :param requester: this server's requester address.
+        :param idempotency: the client's idempotency key ("" when none).
+        :return: the tool and the paid call's entry, or None.
+        """
         if self.reader is None or self.names is None:
             return None
-        paid = recall_paid(
+        paid = await anyio.to_thread.run_sync(
+            recall_paid,
             self.reader.journal,
             self.names,
             self.catalogue,
@@ -431,7 +441,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         reader = None if self.settings.dry_run else self.reader
         requester = self.market.requester if self.market else "0x" + "0" * 40
         paid = (
-            self._recalled(name, arguments, requester, idempotency) if reader else None
+            await self._recalled(name, arguments, requester, idempotency)
+            if reader
+            else None
         )
         if reader is None or paid is None:
             return None
@@ -463,7 +475,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         requester = self.market.requester if self.market else "0x" + "0" * 40
         reader = None if self.settings.dry_run else self.reader  # None: a dry run
         paid = (
-            self._recalled(name, arguments, requester, idempotency) if reader else None
+            await self._recalled(name, arguments, requester, idempotency)
+            if reader
+            else None
         )
         if reader and paid:  # first: a paid call stays readable (.recall)
             return await reader.await_result(paid[0], paid[1], timer, session)
