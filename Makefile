@@ -200,15 +200,18 @@ faults: setup
 	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults $(PYTEST_ARGS)
 
 # The long fault tests alone (marker `long_faults`): what `make test` leaves out of
-# tests/faults, so CI (.ci/run) runs this beside `make test` instead of every fault test
-# twice. FAULT_WORKERS pytest-xdist workers, a test file at a time (as `make soak` runs
-# them): the 20,000-id scale test goes first and takes one worker for most of the run,
-# the other files share the second; a third worker would not end the run sooner, only
-# take CPU from the scale test's timed periods. FAULT_WORKERS=0 runs them in this process.
+# tests/faults, and the long tests elsewhere that conftest.py lists (LONG_TESTS: a
+# timeout waited out, a long attack replayed), so CI (.ci/run) runs this beside `make test`
+# instead of every fault test twice. FAULT_WORKERS pytest-xdist workers, a test file at a
+# time (as `make soak` runs them): the 20,000-id scale test goes first and takes one worker
+# for most of the run, the other files share the second; a third worker would not end the
+# run sooner, only take CPU from the scale test's timed periods. FAULT_WORKERS=0 runs them
+# in this process. LONG_FAULT_PATHS: the folders holding a `long_faults` test.
 FAULT_WORKERS ?= 2
 FAULT_PARALLEL = $(if $(filter 0,$(FAULT_WORKERS)),,-n $(FAULT_WORKERS) --dist loadfile --no-loadscope-reorder)
+LONG_FAULT_PATHS := tests/faults tests/e2e tests/adversary
 faults-long: setup
-	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest tests/faults -m long_faults $(FAULT_PARALLEL) $(PYTEST_ARGS)
+	RUN_LONG_FAULTS=1 $(PYTHON) -m pytest $(LONG_FAULT_PATHS) -m long_faults $(FAULT_PARALLEL) $(PYTEST_ARGS)
 
 # The devnet and fault tests (the long ones included) SOAK_RUNS times in a row: a green run
 # is trusted only if it stays green (issue 18). SOAK_WORKERS pytest-xdist workers, each

@@ -29,6 +29,7 @@ Every collected test gets exactly one *kind* marker:
 Marking here, not in the test files, keeps one place to change when a test moves.
 """
 
+import os
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Set
 
@@ -78,14 +79,35 @@ SLOW_TESTS = (
     _LIBRARY_TESTS + "exporters/test_export_conformance.py::test_every_export",
 )
 
+#: tests outside tests/faults that wait out a long timeout or replay a long attack, given
+#: the ``long_faults`` marker: ``make test`` skips them, ``make faults-long`` (CI, beside
+#: the scale test) runs them with the long fault tests (docs/testing.md, "Order of the
+#: files"). Node id prefixes, as :data:`SLOW_TESTS`; each lives under
+#: ``LONG_FAULT_PATHS`` of the Makefile.
+LONG_TESTS = (
+    # waits out the devnet MechMarketplace's minResponseTimeout (60 s), then a period
+    "tests/e2e/test_requester_one_agent.py"
+    "::test_a_mech_that_never_delivers_times_out_into_the_next_period",
+    # four MCP servers started in turn, two accepted requests settled by hand
+    "tests/adversary/test_adv29d_offchain_same_nonce.py",
+    "tests/adversary/test_adv29d_offchain_resigned.py",
+    "tests/adversary/test_offchain_refused_release.py",
+)
+#: the environment variable that runs the ``long_faults`` tests (tests/faults/conftest.py)
+LONG_ENV = "RUN_LONG_FAULTS"
+
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the kind markers.
+    """Register the kind markers, and ``long_faults`` (also used outside tests/faults).
 
     :param config: pytest's config.
     """
     for name, meaning in KINDS.items():
         config.addinivalue_line("markers", f"{name}: {meaning}")
+    config.addinivalue_line(
+        "markers",
+        f"long_faults: long fault tests, run with {LONG_ENV}=1 (make faults-long)",
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -132,6 +154,19 @@ def kind_of(item: pytest.Item) -> str:
     return "unit"
 
 
+def is_long(item: pytest.Item) -> bool:
+    """Say whether a test outside tests/faults is one of :data:`LONG_TESTS`.
+
+    :param item: the collected test.
+    :return: whether it is listed.
+    """
+    relative = _relative(Path(str(item.fspath)))
+    if relative is None:
+        return False
+    node = str(relative) + item.nodeid[len(item.nodeid.split("::")[0]) :]
+    return node.startswith(LONG_TESTS)
+
+
 #: the order test files are handed to pytest-xdist workers in (``--dist loadfile``), by the
 #: longest kind of test a file holds: a long file handed out last keeps one worker busy
 #: while the others idle. In a run of the suite under load (docs/testing.md, "Order of the
@@ -170,6 +205,8 @@ def _relative(path: Path) -> Optional[Path]:
 def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
     """Give every test its kind marker (see the module docstring); long files go first.
 
+    :data:`LONG_TESTS` get ``long_faults`` too, and are skipped unless ``RUN_LONG_FAULTS=1``.
+
     Files are ordered by :func:`file_rank`, each whole and in its own order, files of
     one rank in collection order. pytest-xdist re-sorts the files by how many tests they
     hold unless given ``--no-loadscope-reorder`` (``make test`` and ``make soak`` give
@@ -178,9 +215,16 @@ def pytest_collection_modifyitems(items: List[pytest.Item]) -> None:
     :param items: the collected tests.
     """
     kinds: Dict[Path, Set[str]] = {}
+    skip_long = pytest.mark.skip(
+        reason=f"long test: set {LONG_ENV}=1 or run `make faults-long`"
+    )
     for item in items:
         kind = kind_of(item)
         item.add_marker(getattr(pytest.mark, kind))
+        if is_long(item):
+            item.add_marker(pytest.mark.long_faults)
+            if os.environ.get(LONG_ENV) != "1":
+                item.add_marker(skip_long)
         of_file = kinds.setdefault(item.path, set())
         of_file.add(kind)
         if "long_faults" in item.keywords:

@@ -32,6 +32,7 @@ from mech_catalogue_core.tests.js_engine import survives_javascript
 from mech_catalogue_cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from mech_catalogue_cli.app import cli
 from mech_catalogue_cli.output import Output
+from tests.test_cli_help_text import COMMANDS
 
 FIXTURES = Path(__file__).resolve().parents[1] / (
     "libs/mech-catalogue-core/mech_catalogue_core/tests/fixtures"
@@ -453,20 +454,7 @@ def test_cid_failures(value: str) -> None:
 def test_every_command_has_json_and_help() -> None:
     """--json is offered by every command, and every command has help text."""
     commands: List[str] = cli.list_commands(click.Context(cli))
-    assert commands == [
-        "cid",
-        "derive",
-        "export",
-        "generate",
-        "list",
-        "mcp",
-        "prepay",
-        "publish",
-        "search",
-        "serve",
-        "show",
-        "validate",
-    ]
+    assert tuple(commands) == COMMANDS
     for name in commands:
         help_text = run(name, "--help").stdout
         assert "--json" in help_text, name

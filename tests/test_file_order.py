@@ -21,10 +21,19 @@ files").
 """
 
 from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
-from conftest import FILE_ORDER, LONGEST_FILES, ROOT, file_rank
+from conftest import (
+    FILE_ORDER,
+    LONG_ENV,
+    LONG_TESTS,
+    LONGEST_FILES,
+    ROOT,
+    file_rank,
+    pytest_collection_modifyitems,
+)
 
 
 @pytest.mark.parametrize(
@@ -71,3 +80,75 @@ def test_another_file_of_the_same_kinds_keeps_its_kind_rank() -> None:
         "long_faults"
     )
     assert file_rank({"e2e"}, None) == FILE_ORDER.index("e2e")
+
+
+def test_each_long_test_exists_where_make_faults_long_looks() -> None:
+    """Every LONG_TESTS entry is a file (and test) under the Makefile's LONG_FAULT_PATHS.
+
+    A renamed or moved test would silently leave both ``make test`` and CI.
+    """
+    line = next(
+        text
+        for text in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+        if text.startswith("LONG_FAULT_PATHS :=")
+    )
+    paths = [Path(folder) for folder in line.split(":=", 1)[1].split()]
+    assert Path("tests/faults") in paths
+    for entry in LONG_TESTS:
+        file, _, name = entry.partition("::")
+        assert (ROOT / file).is_file(), entry
+        assert any(folder in Path(file).parents for folder in paths), entry
+        if name:
+            assert f"def {name}(" in (ROOT / file).read_text(encoding="utf-8"), entry
+
+
+PAID = "tests/e2e/test_requester_one_agent.py::test_a_request_is_paid"
+
+
+class _Item:  # the parts of a pytest.Item that the root conftest reads
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+        self.path = ROOT / nodeid.split("::")[0]
+        self.fspath = str(self.path)
+        self.fixturenames: Tuple[str, ...] = ()
+        self.keywords: Dict[str, Any] = {}
+        self.marks: List[Any] = []
+
+    def add_marker(self, mark: Any) -> None:
+        """Keep a marker, as ``pytest.Item.add_marker`` does (its name in the keywords).
+
+        :param mark: the marker.
+        """
+        self.marks.append(mark)
+        self.keywords[mark.name] = mark
+
+
+def _collected(monkeypatch: pytest.MonkeyPatch, run_long: Optional[str]) -> List[_Item]:
+    if run_long is None:
+        monkeypatch.delenv(LONG_ENV, raising=False)
+    else:
+        monkeypatch.setenv(LONG_ENV, run_long)
+    items = [
+        _Item("tests/test_cli.py::test_x"),
+        _Item(LONG_TESTS[0]),
+        _Item(PAID),
+    ]
+    pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    return items
+
+
+@pytest.mark.parametrize("run_long", [None, "0", "1"])
+def test_a_listed_long_test_is_long_faults_and_runs_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, run_long: Optional[str]
+) -> None:
+    """A LONG_TESTS test is ``long_faults``, skipped unless RUN_LONG_FAULTS=1; others not."""
+    items = _collected(monkeypatch, run_long)
+    by_id = {item.nodeid: item for item in items}
+    long_one = by_id[LONG_TESTS[0]]
+    assert "long_faults" in long_one.keywords and "e2e" in long_one.keywords
+    assert ("skip" in long_one.keywords) == (run_long != "1")
+    for other in ("tests/test_cli.py::test_x", PAID):
+        assert "long_faults" not in by_id[other].keywords
+        assert "skip" not in by_id[other].keywords
+    # its file still goes before the unit file
+    assert [item.nodeid for item in items][-1] == "tests/test_cli.py::test_x"

@@ -29,6 +29,7 @@ from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
 from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
 from mech_catalogue_cli.mcp_server.outstanding import (
     Hold,
+    accepted_ahead_text,
     blocking_hold,
     counted_price,
     earlier_attempts,
@@ -91,18 +92,21 @@ def hold(nonce: int, accepted: bool, since: float = 0.0, key: str = OTHER) -> Ho
     return Hold(key, "0x" + f"{nonce:064x}", nonce, MECH, accepted, since, PRICE)
 
 
-def test_a_new_request_queues_behind_accepted_ones_and_fills_gaps() -> None:
-    """Accepted requests at 5 and 7: the next is 6; below the chain's nonce is free."""
+def test_no_request_is_signed_behind_an_accepted_one() -> None:
+    """An accepted request at 5 blocks the next (fix29g); below the chain's nonce none."""
     holds = [hold(5, True), hold(7, True), hold(2, False)]
-    assert next_nonce(holds, 5) == 6
-    assert next_nonce(holds, 8) == 8
-    assert next_nonce([], 4) == 4
-    assert blocking_hold(holds, 5) is None  # the refused one at 2: nonce passed it
+    blocking = blocking_hold(holds, 5)
+    assert blocking is not None and (blocking.nonce, blocking.accepted) == (5, True)
+    assert blocking_hold(holds, 8) is None  # every one passed: the nonce is free
+    assert next_nonce(holds, 8) == 8 and next_nonce([], 4) == 4
+    text = accepted_ahead_text(blocking, 5, 300.0)
+    assert "no request is signed behind it" in text and "300 s" in text
+    assert "takes nonce 5" in text and OTHER[:16] in text
 
 
 def test_no_request_is_signed_behind_one_its_mech_did_not_accept() -> None:
     """A refused request at 6 blocks; the sentence names its mech, nonce and call."""
-    holds = [hold(5, True), hold(6, False)]
+    holds = [hold(6, False), hold(7, True)]
     blocking = blocking_hold(holds, 5)
     assert blocking is not None and blocking.nonce == 6
     text = not_accepted_text(blocking, 5)

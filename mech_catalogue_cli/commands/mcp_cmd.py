@@ -44,6 +44,7 @@ from mech_catalogue_cli.mcp_server.http_access import (
 )
 from mech_catalogue_cli.mcp_server.offchain import OffchainMode
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
+from mech_catalogue_cli.mcp_server.settings import IO_TIMEOUT
 
 from ..chain_options import (
     PresetCommand,
@@ -362,6 +363,14 @@ def guarded_http(  # pylint: disable=too-many-arguments
     help="Seconds to wait for a delivery.",
 )
 @click.option(
+    "--io-timeout",
+    type=click.FloatRange(min=0.1),
+    default=IO_TIMEOUT,
+    show_default=True,
+    help="Seconds per IPFS upload or fetch, and to wait for a sent transaction's receipt "
+    "(one not mined by then is reported; calling again does not pay twice).",
+)
+@click.option(
     "--delivery-poll",
     type=click.FloatRange(min=0.05),
     default=1.0,
@@ -473,6 +482,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     allowed: Tuple[str, ...],
     dry_run: bool,
     timeout: float,
+    io_timeout: float,
     delivery_poll: float,
     poll: float,
     page_size: int,
@@ -515,6 +525,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
     :param timeout: ``--timeout``.
+    :param io_timeout: ``--io-timeout``.
     :param delivery_poll: ``--delivery-poll``.
     :param poll: ``--poll``.
     :param page_size: ``--page-size``.
@@ -587,6 +598,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             allowed=tuple(allowed),
             dry_run=dry_run or market is None,
             timeout=timeout,
+            io_timeout=io_timeout,
             delivery_poll=delivery_poll,
             poll_seconds=poll,
             page_size=page_size,

@@ -33,7 +33,7 @@ from mech_catalogue_core.model.payment import payment_terms, say_amount
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .ipfs import IpfsError, fetch_response
-from .journal import Journal, JournalEntry, correct_request_id
+from .journal import Journal, JournalEntry, correct_request_id, recorded
 from .market import STATUS_DOES_NOT_EXIST, Delivered, MarketError, Marketplace
 from .offers import check_delivery
 from .outstanding import Hold, ahead_text, give_up_text
@@ -359,7 +359,9 @@ class DeliveryReader:
         timer.lap("fetch")
         if (entry.status, entry.response_cid) != (CallStatus.DELIVERED, response_cid):
             entry.status, entry.response_cid = CallStatus.DELIVERED, response_cid
-            journal.save(entry)
+            unsaved = await recorded(journal, entry)
+            if unsaved:  # the answer is paid and read: returned whatever the journal
+                meta["journal_not_written"] = unsaved
         check = check_delivery(
             entry.mech,
             delivered.mech,

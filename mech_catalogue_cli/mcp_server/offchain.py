@@ -276,6 +276,9 @@ class OffchainPoster:
                     "endpoint": endpoint,
                     "signature": market.sign_hash(rid),
                     "accepted": False,
+                    # whose nonce it holds (.outstanding.Hold.owner)
+                    "requester": market.requester,
+                    "chain_id": self.chain_id(),
                 }
             },
         )

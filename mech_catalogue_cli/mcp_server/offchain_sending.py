@@ -45,7 +45,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .auto_prepay import AutoPrepayer
 from .ipfs import payload_bytes
-from .journal import Journal, JournalEntry
+from .journal import Journal, JournalEntry, loaded, recorded, saved
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
 from .offchain import (
     OffchainMode,
@@ -56,15 +56,18 @@ from .offchain import (
 from .offers import Offer
 from .outstanding import (
     Hold,
+    accepted_ahead_text,
     blocking_hold,
     counted_price,
     earlier_attempts,
+    held_behind,
     holds_of,
     mark_passed,
     next_nonce,
     not_accepted_text,
     onchain_blocker,
     outstanding,
+    owner_text,
     passed_text,
     remember_attempt,
     settle_on,
@@ -120,16 +123,50 @@ class OffchainSending:
     auto_prepay: Optional[AutoPrepayer]
     lock: anyio.Lock
     index: Optional[JournalIndex]
+    #: :func:`.outstanding.owner_text` of this requester and chain, once read
+    _owner: str = ""
+
+    def owner(self) -> str:
+        """Whose marketplace nonce this server's requests hold (blocking, read once).
+
+        :return: :func:`.outstanding.owner_text` of the requester and the chain's id
+            (read from the RPC the first time; its failure raises ``MarketError`` or
+            the RPC client's error).
+        """
+        if not self._owner:
+            assert self.market is not None  # nosec: a sender exists only with one
+            chain_id = (
+                self.offchain.chain_id()
+                if self.offchain is not None
+                else int(self.market.w3.eth.chain_id)
+            )
+            self._owner = owner_text(self.market.requester, chain_id)
+        return self._owner
+
+    def own_holds(self, records: Sequence[PaidRecord]) -> List[Hold]:
+        """The journalled requests holding this requester's nonces on this chain (blocking).
+
+        :param records: the journal's records.
+        :return: their holds of this requester on this chain (and of entries that do
+            not say whose: :meth:`.outstanding.Hold.held_by`).
+        """
+        owner = self.owner()
+        return [
+            hold for record in records for hold in record.holds if hold.held_by(owner)
+        ]
 
     def journal_holds(self) -> List[Hold]:
-        """Every journalled off-chain request that may still be settled (blocking).
+        """Every journalled off-chain request of this requester that may still be settled.
+
+        Blocking.
 
         :return: the holds of the journal's records (:attr:`.spend_cap.PaidRecord.holds`,
-            the index brought up to date); empty without a journal.
+            the index brought up to date) of this requester on this chain; empty
+            without a journal.
         """
         if self.index is None:
             return []
-        return [hold for record in self.index.records() for hold in record.holds]
+        return self.own_holds(self.index.records())
 
     def _caps(self, offer: Offer) -> Tuple[Optional[int], SpendLedger]:
         """The per-call cap and the run's ledger of the offer's payment asset.
@@ -184,7 +221,7 @@ class OffchainSending:
         async with self.lock, self.state_folder_lock() as locked:
             if not locked:
                 return entry  # another process is sending: wait for the one journalled
-            current = journal.load(entry.key) or entry
+            current = await loaded(journal, entry.key) or entry
             if "offchain" not in current.extra or current.status != CallStatus.SENT:
                 return current
             again = await self._offchain_again(current)
@@ -225,8 +262,10 @@ class OffchainSending:
                 market.status, hold.request_id, block
             )
             if status != STATUS_DOES_NOT_EXIST:
+                changed = entry.status != CallStatus.SENT
                 if hold.request_id != entry.request_id:
                     settle_on(entry, hold.request_id)  # an earlier attempt was settled
+                    changed = True
                     LOGGER.warning(
                         "call %s: its earlier off-chain request %s was settled; its "
                         "answer is read",
@@ -234,7 +273,8 @@ class OffchainSending:
                         hold.request_id,
                     )
                 entry.status = CallStatus.SENT
-                journal.save(entry)
+                if changed:  # paid whatever is written: a failed write only logged
+                    await recorded(journal, entry)
                 return entry
         live = outstanding(holds, chain_nonce)
         # a call re-signs only while none of its requests is accepted: an accepted one
@@ -242,13 +282,13 @@ class OffchainSending:
         if any(hold.accepted for hold in live):
             if entry.status == CallStatus.PREPARED:
                 entry.status = CallStatus.SENT
-                journal.save(entry)
+                await recorded(journal, entry)
             return entry  # accepted by its mech, its nonce not passed: only wait
         if live:
             return OffchainRetry(entry, live[0].nonce)
         marked = mark_passed(entry)
         entry.status = CallStatus.PREPARED  # nothing paid, nothing to wait for
-        journal.save(entry)
+        await saved(journal, entry)  # before the cap gives their price back
         asset = payment_terms(entry.payment_type).asset
         ledger = self.token_ledgers.get(asset, self.ledger)
         for hold in marked:
@@ -262,30 +302,42 @@ class OffchainSending:
     ) -> Union[int, str]:
         """The nonce to sign a call's off-chain request at, or why none (``.outstanding``).
 
-        :param others: the other calls' holds, from the journal (under the send lock).
+        :param others: the other calls' holds of this requester, from the journal
+            (under the send lock).
         :param retry: the call's earlier requests, when it has some.
         :param only: ``--offchain only`` (else ``auto``, or a call's own retry).
-        :return: the nonce; or, when another call's request its mech did not accept is
-            outstanding, the sentence saying so (``only``) or "" (``auto``: the
-            on-chain request is sent, and retires it).
+        :return: the nonce; or, when another call's request is outstanding, "" under
+            ``auto`` (the on-chain request is sent: it retires a request its mech did
+            not accept, and waits for an accepted one, ``_onchain_stranding``), else
+            the sentence saying so (a :class:`.outstanding.HeldBehind` for an accepted
+            one: the call waits for it to be settled).
         """
         assert self.market is not None  # nosec
         if retry is not None and retry.nonce is not None:
             return retry.nonce  # the same nonce: only one of the call's can settle
         chain_nonce = await anyio.to_thread.run_sync(self.market.market_nonce)
         blocking = blocking_hold(others, chain_nonce)
-        if blocking is not None:
-            return not_accepted_text(blocking, chain_nonce) if only else ""
-        return next_nonce(others, chain_nonce)
+        if blocking is None:
+            return next_nonce(others, chain_nonce)  # chain_nonce: none outstanding
+        if not only:
+            return ""
+        if not blocking.accepted:
+            return not_accepted_text(blocking, chain_nonce)
+        window = await anyio.to_thread.run_sync(self.market.longest_response_timeout)
+        return held_behind(accepted_ahead_text(blocking, chain_nonce, window), blocking)
 
     async def _onchain_stranding(self, records: Sequence[Any]) -> str:
         """Why no on-chain request is sent now (an accepted off-chain one holds the nonce).
 
-        :param records: the journal's records (their ``holds``).
-        :return: the sentence, or "" (also when no off-chain request is journalled).
+        :param records: the journal's records (their ``holds``: this requester's on
+            this chain count).
+        :return: the sentence (a :class:`.outstanding.HeldBehind`: the call waits for
+            it to be settled), or "" (also when no off-chain request is journalled).
         """
-        holds = [hold for record in records for hold in record.holds]
-        if not holds or self.market is None:
+        if self.market is None or not any(record.holds for record in records):
+            return ""
+        holds = await anyio.to_thread.run_sync(self.own_holds, records)
+        if not holds:
             return ""
         market = self.market
         chain_nonce = await anyio.to_thread.run_sync(market.market_nonce)
@@ -293,7 +345,9 @@ class OffchainSending:
             return ""
         window = await anyio.to_thread.run_sync(market.longest_response_timeout)
         blocker = onchain_blocker(holds, chain_nonce, time.time(), window)
-        return stranding_text(blocker, chain_nonce, window) if blocker else ""
+        if blocker is None:
+            return ""
+        return held_behind(stranding_text(blocker, chain_nonce, window), blocker)
 
     async def _held_nonce(
         self, records: Sequence[PaidRecord], ledger: SpendLedger, now: float
@@ -459,7 +513,7 @@ class OffchainSending:
         if retry is not None:
             remember_attempt(prepared, retry.entry)
             earlier = list(earlier_attempts(prepared))
-        journal.save(prepared)  # before the post: a retry never posts a second request
+        await saved(journal, prepared)  # before the post: never a second request
         ledger = self._caps(offer)[1]
         ledger.replace(earlier, counted_price(prepared), prepared.request_id)
         refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
@@ -485,12 +539,12 @@ class OffchainSending:
             # still counted against --max-spend: the mech holds the signed request and
             # can settle it on chain whatever it answered (the cap errs on the safe side)
             prepared.extra["offchain"]["refused"] = refused[:1000]
-            journal.save(prepared)
+            await saved(journal, prepared)
             return refused
         prepared.extra["offchain"]["accepted"] = True
         prepared.status = CallStatus.SENT
         prepared.paid_at = time.time()  # charged to the prepaid balance from now on
-        journal.save(prepared)
+        await saved(journal, prepared)
         LOGGER.info(
             "request %s posted to mech %s's endpoint for %d (no transaction)",
             prepared.request_id,

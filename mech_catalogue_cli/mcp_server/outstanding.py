@@ -30,13 +30,22 @@ a running process) and holds its nonce (:class:`Hold`):
 - a retry of its own call re-signs at the *same* nonce when the request was not
   accepted (a new price makes a new id: every id signed for a call stays in its entry,
   ``extra.offchain_attempts``, and only one of them can ever be settled);
-- another call's off-chain request is signed at the first nonce no accepted request
-  holds (:func:`next_nonce`: it queues behind them, settled after them); behind a
-  request its mech did not accept, none is signed (:func:`blocking_hold`);
+- another call's off-chain request is signed only when no other request holds a nonce
+  (:func:`blocking_hold`): never behind one, accepted or not, since its mech may
+  settle it late or never and a request queued behind it could be settled only after
+  it (and would count against ``--max-spend`` meanwhile); the call waits up to its
+  ``--timeout`` for the nonce to be free (:class:`HeldBehind`), then says what to do;
 - an on-chain request takes the nonce now: it is not sent while an accepted request
   holds that nonce or one after it, until the marketplace's ``maxResponseTimeout``
   passed since it was accepted (:func:`onchain_blocker`); a request its mech did not
   accept is retired by it (it can no longer be settled, and its call says so).
+
+Nonces are per requester and chain: a hold names both (:attr:`Hold.owner`, from the
+entry's ``extra.offchain.requester`` and ``chain_id``) and only this requester's holds
+on this chain count (:meth:`Hold.held_by`). An entry written before they were recorded
+is read as this requester's on this chain: ignoring a hold that is ours could strand a
+request its mech may still settle (and charge), while heeding one that is not only
+makes a call wait or say so.
 """
 
 from dataclasses import dataclass
@@ -50,6 +59,54 @@ from .journal import JournalEntry
 ATTEMPTS_KEY = "offchain_attempts"
 #: the fields each earlier attempt records
 _ATTEMPT_FIELDS = ("nonce", "price", "mech", "payment_type", "from_block")
+#: the fields of ``extra.offchain`` (and of each earlier attempt) naming whose nonce a
+#: request holds: the requester's address and the chain's id
+OWNER_FIELDS = ("requester", "chain_id")
+
+
+def owner_text(requester: str, chain_id: int) -> str:
+    """Whose marketplace nonce a request holds, as :attr:`Hold.owner` says it (pure).
+
+    :param requester: the requester's address (0x + 40 hex, any case).
+    :param chain_id: the chain's id (EIP-155).
+    :return: ``"<lowercase address>@<chain id>"``.
+    """
+    return f"{requester.lower()}@{chain_id}"
+
+
+def _owner_of(record: Any) -> str:
+    """:func:`owner_text` of an ``extra.offchain`` or attempt record ("" when unknown)."""
+    if not isinstance(record, dict):
+        return ""
+    requester, chain_id = record.get("requester"), record.get("chain_id")
+    if not isinstance(requester, str) or isinstance(chain_id, bool):
+        return ""
+    return owner_text(requester, chain_id) if isinstance(chain_id, int) else ""
+
+
+class HeldBehind(str):
+    """Why a call's request is not signed or sent now: another request holds the nonce.
+
+    The call waits up to its ``--timeout`` and tries again (the nonce may be freed by a
+    settlement); ``progress`` is what it says meanwhile.
+    """
+
+    progress: str = ""
+
+
+def held_behind(text: str, hold: "Hold") -> HeldBehind:
+    """A :class:`HeldBehind` for ``hold``, its progress naming the request.
+
+    :param text: the sentence the call ends with when the nonce stays held.
+    :param hold: the request holding the nonce.
+    :return: the refusal.
+    """
+    refusal = HeldBehind(text)
+    refusal.progress = (
+        f"waiting for request {hold.request_id} (nonce {hold.nonce}) to be settled or "
+        "to pass: no request is signed behind it"
+    )
+    return refusal
 
 
 @dataclass(frozen=True)
@@ -63,6 +120,8 @@ class Hold:
     :param accepted: whether the mech's endpoint accepted it.
     :param since: unix seconds it was accepted (its entry's ``paid_at``; 0: unknown).
     :param price: its price, smallest units of its asset.
+    :param owner: whose nonce it holds (:func:`owner_text`; "": an entry written before
+        that was recorded, read as this requester's on this chain).
     """
 
     key: str
@@ -72,6 +131,15 @@ class Hold:
     accepted: bool
     since: float = 0.0
     price: int = 0
+    owner: str = ""
+
+    def held_by(self, owner: str) -> bool:
+        """Whether this request holds ``owner``'s nonce (unknown: yes, the safe reading).
+
+        :param owner: :func:`owner_text` of this requester and chain.
+        :return: True when it is ``owner``'s or its owner is unknown.
+        """
+        return not self.owner or self.owner == owner
 
 
 def earlier_attempts(entry: JournalEntry) -> Dict[str, Dict[str, Any]]:
@@ -132,6 +200,7 @@ def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
                 offchain.get("accepted") is True,
                 entry.paid_at,
                 entry.price,
+                _owner_of(offchain),
             )
         )
     for rid, attempt in earlier_attempts(entry).items():
@@ -145,6 +214,7 @@ def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
                     attempt.get("accepted") is True,
                     float(attempt.get("since") or 0.0),
                     attempt["price"],
+                    _owner_of(attempt),
                 )
             )
     return tuple(holds)
@@ -183,6 +253,7 @@ def remember_attempt(entry: JournalEntry, previous: JournalEntry) -> None:
             "accepted": offchain.get("accepted") is True,
             "passed": current_passed(previous),
             "since": previous.paid_at,
+            **{name: offchain[name] for name in OWNER_FIELDS if name in offchain},
         }
     attempts.pop(entry.request_id, None)  # the same request signed again
     if attempts:
@@ -207,6 +278,7 @@ def settle_on(entry: JournalEntry, request_id: str) -> None:
         "accepted": offchain.get("accepted") is True,
         "passed": True,  # another request of the same nonce was settled
         "since": entry.paid_at,
+        **{name: offchain[name] for name in OWNER_FIELDS if name in offchain},
     }
     for name in _ATTEMPT_FIELDS:
         value = chosen[name]
@@ -254,18 +326,18 @@ def outstanding(holds: Iterable[Hold], chain_nonce: int) -> List[Hold]:
 
 
 def blocking_hold(holds: Iterable[Hold], chain_nonce: int) -> Optional[Hold]:
-    """Another call's outstanding request its mech did not accept, if any (pure).
+    """Another call's outstanding request, accepted or not, if any (pure).
 
-    No request is signed behind one: its mech may settle it or never, so a request
-    queued after it might never be settled either.
+    No request is signed behind one: its mech may settle it late or never, so a request
+    queued after it might never be settled either, and would count against
+    ``--max-spend`` while it waits (one endpoint that accepts and never settles would
+    use up the cap and every later call).
 
-    :param holds: other calls' holds.
+    :param holds: other calls' holds (this requester's on this chain).
     :param chain_nonce: ``mapNonces(requester)`` now.
     :return: the lowest such hold, or None.
     """
-    return next(
-        (hold for hold in outstanding(holds, chain_nonce) if not hold.accepted), None
-    )
+    return next(iter(outstanding(holds, chain_nonce)), None)
 
 
 def next_nonce(holds: Iterable[Hold], chain_nonce: int) -> int:
@@ -324,6 +396,30 @@ def not_accepted_text(hold: Hold, chain_nonce: int) -> str:
         "request is signed behind it (it could be settled only after that one). Call "
         "that tool again with the same arguments to retry it at its nonce, or serve "
         "with --offchain auto (an on-chain request takes the nonce and retires it)"
+    )
+
+
+def accepted_ahead_text(hold: Hold, chain_nonce: int, response_timeout: float) -> str:
+    """Why no off-chain request is signed behind an accepted one, and what to do.
+
+    :param hold: the accepted hold (:func:`blocking_hold`).
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :param response_timeout: ``maxResponseTimeout()``, seconds.
+    :return: the sentence (request ids, nonces and addresses only: no manifest text).
+    """
+    overdue = hold.since + response_timeout
+    return (
+        f"an off-chain request to mech {hold.mech} is outstanding at nonce "
+        f"{hold.nonce} (request {hold.request_id}, call {hold.key[:16]}, accepted by "
+        f"its endpoint and not settled; the marketplace is at nonce {chain_nonce} for "
+        "this requester): no request is signed behind it (it could be settled only "
+        "after that one, and would count against the spending cap meanwhile). Call "
+        "again once its mech settled it (calling that tool again with the same arguments "
+        "reads its answer); to give it up instead: after "
+        f"{response_timeout:g} s from its acceptance (the marketplace's "
+        f"maxResponseTimeout; unix time {overdue:.0f}) any on-chain call of this "
+        "requester (a server with --offchain never or auto, on this state folder) "
+        f"takes nonce {hold.nonce}; that request can then never be settled nor charged"
     )
 
 

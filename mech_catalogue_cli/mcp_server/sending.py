@@ -53,7 +53,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, Paym
 from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .ipfs import payload_bytes, upload_json
-from .journal import Journal, JournalEntry, correct_request_id
+from .journal import Journal, JournalEntry, correct_request_id, loaded, recorded
 from .market import (
     STATUS_DOES_NOT_EXIST,
     MarketError,
@@ -311,7 +311,7 @@ class RequestSender(OffchainSending):
                     f"another server process sending from {journal.folder} held its "
                     f"lock for {self._lock_wait():g} s; nothing was sent: call again"
                 )
-            entry = journal.load(key)
+            entry = await loaded(journal, key)
             retry: Optional[OffchainRetry] = None
             if entry is not None and "offchain" in entry.extra:
                 again = await self._offchain_again(entry)
@@ -332,7 +332,7 @@ class RequestSender(OffchainSending):
                 if status != STATUS_DOES_NOT_EXIST:
                     if entry.status == CallStatus.PREPARED:
                         entry.status = CallStatus.SENT
-                        journal.save(entry)
+                        await recorded(journal, entry)
                     return entry  # already paid: never again
                 if entry.raw_tx:
                     mined = await anyio.to_thread.run_sync(market.confirmed_nonce)
@@ -385,14 +385,19 @@ class RequestSender(OffchainSending):
                     records = await anyio.to_thread.run_sync(self.index.records)
                 now = time.time()
                 ledger.count_journal(
-                    records, now, await self._held_nonce(records, ledger, now)
+                    records,
+                    now,
+                    await self._held_nonce(records, ledger, now),
+                    await anyio.to_thread.run_sync(self.owner),
                 )
             refusal = ledger.refusal(price)
             if refusal:
                 return refusal
             if self.index is not None:  # under the send lock: one compaction at a time
                 await anyio.to_thread.run_sync(self.index.compact_if_due)
-            others = [h for r in records for h in r.holds if h.key != key]
+            # this requester's requests on this chain hold its nonces, no one else's
+            mine = await anyio.to_thread.run_sync(self.own_holds, records)
+            others = [hold for hold in mine if hold.key != key]
             way = await self._offchain_way(offer, price, retry)
             if isinstance(way, PriceRefusal):
                 return way

@@ -42,8 +42,9 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 
 import importlib.metadata
 import logging
+import time
 import weakref
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -72,11 +73,12 @@ from .delivery import DeliveryReader
 from .discovery import Discovery
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
-from .journal import Journal, JournalEntry
+from .journal import Journal, JournalEntry, loaded
 from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
-from .offers import NoOffer, rank_offers
+from .offers import NoOffer, Offer, rank_offers
+from .outstanding import HeldBehind
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
 from .results import (
@@ -319,13 +321,23 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
 
     # --- calls ---------------------------------------------------------------------
-    def _recalled(
+    async def _recalled(
         self, name: str, arguments: Dict[str, Any], requester: str, idempotency: str
     ) -> Optional[Tuple[ServedTool, JournalEntry]]:
-        """A paid call's tool and entry, found before anything is checked (.recall)."""
+        """A paid call's tool and entry, found before anything is checked (.recall).
+
+        The journal is read in a worker thread (never on the event loop).
+
+        :param name: the MCP tool name.
+        :param arguments: the call's arguments (normalised).
+        :param requester: this server's requester address.
+        :param idempotency: the client's idempotency key ("" when none).
+        :return: the tool and the paid call's entry, or None.
+        """
         if self.reader is None or self.names is None:
             return None
-        paid = recall_paid(
+        paid = await anyio.to_thread.run_sync(
+            recall_paid,
             self.reader.journal,
             self.names,
             self.catalogue,
@@ -337,6 +349,41 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if paid:
             self._remember_name(name, arguments, requester, idempotency, paid[1].key)
         return paid
+
+    async def _sent_when_free(  # pylint: disable=too-many-arguments
+        self,
+        tool: ServedTool,
+        offer: Offer,
+        payload: Dict[str, Any],
+        call: Tuple[str, PhaseTimer, Sequence[Offer]],
+        session: Any,
+    ) -> Union[JournalEntry, str]:
+        """:meth:`.sending.RequestSender.ensure_sent`, again while the nonce is held.
+
+        Another call's request holding this requester's marketplace nonce
+        (:class:`.outstanding.HeldBehind`) may be settled soon: the call waits for it
+        up to its ``--timeout``, saying so in its progress, then ends with the sentence.
+
+        :param tool: the tool called.
+        :param offer: the chosen mech.
+        :param payload: the request payload.
+        :param call: the call key, its phase timer and every offer it may pay now.
+        :param session: the SDK session for progress notifications (None: none).
+        :return: what ``ensure_sent`` returned last.
+        """
+        key, timer, ranked = call
+        assert self.reader is not None  # nosec: only a paying server sends
+        wait = self.settings.timeout
+        started = time.monotonic()
+        while True:
+            sent = await self.sender.ensure_sent(
+                tool, offer, payload, key, timer, ranked
+            )
+            waited = time.monotonic() - started
+            if not isinstance(sent, HeldBehind) or waited >= wait:
+                return sent
+            await self.reader.progress(session, waited, wait, sent.progress)
+            await anyio.sleep(min(self.settings.delivery_poll, wait - waited))
 
     def _remember_name(  # pylint: disable=too-many-arguments
         self,
@@ -394,7 +441,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         reader = None if self.settings.dry_run else self.reader
         requester = self.market.requester if self.market else "0x" + "0" * 40
         paid = (
-            self._recalled(name, arguments, requester, idempotency) if reader else None
+            await self._recalled(name, arguments, requester, idempotency)
+            if reader
+            else None
         )
         if reader is None or paid is None:
             return None
@@ -426,7 +475,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         requester = self.market.requester if self.market else "0x" + "0" * 40
         reader = None if self.settings.dry_run else self.reader  # None: a dry run
         paid = (
-            self._recalled(name, arguments, requester, idempotency) if reader else None
+            await self._recalled(name, arguments, requester, idempotency)
+            if reader
+            else None
         )
         if reader and paid:  # first: a paid call stays readable (.recall)
             return await reader.await_result(paid[0], paid[1], timer, session)
@@ -440,7 +491,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if invalid is not None:
             return invalid
         key = call_key(tool.mech_tool, arguments, requester, idempotency)
-        entry = reader.journal.load(key) if reader else None
+        entry = await loaded(reader.journal, key) if reader else None
         if reader and (entry is None or entry.status == CallStatus.PREPARED):
             # a missing entry, or one not known to be sent (a crash before the receipt,
             # or a rewritten file): this requester's request with the call's data on
@@ -474,8 +525,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return self.sender.dry_run(tool, ranked[0], payload, key)
         refused: list[PriceRefusal] = []
         for offer in ranked:
-            sent = await self.sender.ensure_sent(
-                tool, offer, payload, key, timer, ranked
+            sent = await self._sent_when_free(
+                tool, offer, payload, (key, timer, ranked), session
             )
             if isinstance(sent, PriceRefusal):
                 refused.append(sent)  # nothing sent: the next offer is tried

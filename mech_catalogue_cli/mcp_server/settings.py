@@ -21,6 +21,10 @@ from typing import Dict, Optional, Tuple
 from .source import DEFAULT_PAGE_SIZE
 from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS
 
+#: seconds per IPFS upload or fetch, and to wait for a sent transaction's receipt
+#: (``mech-catalogue mcp --io-timeout``)
+IO_TIMEOUT = 30.0
+
 
 @dataclass
 class CallSettings:  # pylint: disable=too-many-instance-attributes
@@ -45,7 +49,8 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param delivery_poll: seconds between delivery checks (and progress notifications).
     :param poll_seconds: seconds between catalogue reads.
     :param page_size: tools per ``tools/list`` page.
-    :param io_timeout: seconds per IPFS or RPC request.
+    :param io_timeout: seconds per IPFS request, and to wait for a sent transaction's
+        receipt (``--io-timeout``).
     :param all_tools: list every tool, not only those a call can pay for now.
     :param pin_file: ``--pin``: the approved tool definitions (:mod:`.pins`; "" for none).
     :param discovery: ``--discovery``: ``list``, ``search`` or ``auto``
@@ -71,7 +76,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     delivery_poll: float = 1.0
     poll_seconds: float = 30.0
     page_size: int = DEFAULT_PAGE_SIZE
-    io_timeout: float = 30.0
+    io_timeout: float = IO_TIMEOUT
     all_tools: bool = False
     pin_file: str = ""
     discovery: str = "auto"

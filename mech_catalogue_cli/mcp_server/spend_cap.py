@@ -66,19 +66,23 @@ class PaidRecord:
     holds: Tuple[Hold, ...] = ()
 
 
-def _held_price(record: PaidRecord, chain_nonce: Optional[int]) -> int:
+def _held_price(record: PaidRecord, chain_nonce: Optional[int], owner: str) -> int:
     """What a record older than the window counts: its outstanding requests' price.
 
     :param record: a journal record.
     :param chain_nonce: ``mapNonces(requester)`` now (None: unread).
+    :param owner: whose nonce ``chain_nonce`` is (:func:`.outstanding.owner_text`).
     :return: the highest price of its holds at ``chain_nonce`` or later (every hold
-        when None), smallest units; 0 when none.
+        when None, and every hold of another requester or chain: its nonce is not
+        read), smallest units; 0 when none.
     """
     return max(
         (
             hold.price
             for hold in record.holds
-            if chain_nonce is None or hold.nonce >= chain_nonce
+            if chain_nonce is None
+            or not hold.held_by(owner)
+            or hold.nonce >= chain_nonce
         ),
         default=0,
     )
@@ -126,6 +130,7 @@ class SpendLedger:
         records: Sequence[PaidRecord],
         now: float,
         chain_nonce: Optional[int] = None,
+        owner: str = "",
     ) -> None:
         """Count the journal's requests of this asset within the window, except this run's.
 
@@ -139,6 +144,8 @@ class SpendLedger:
         :param now: unix seconds.
         :param chain_nonce: ``mapNonces(requester)`` now (None: unread, and every hold
             of a record older than the window counts: the cap errs on the safe side).
+        :param owner: whose nonce ``chain_nonce`` is (:func:`.outstanding.owner_text`;
+            "": every hold read as this requester's).
         """
         if self.window is None:
             return
@@ -146,7 +153,14 @@ class SpendLedger:
         mine = set(self.requests) | set(self.refunded)
         recent = [r for r in records if r.written_at >= since]
         counted = [
-            (r, r.price if r.written_at >= since else _held_price(r, chain_nonce))
+            (
+                r,
+                (
+                    r.price
+                    if r.written_at >= since
+                    else _held_price(r, chain_nonce, owner)
+                ),
+            )
             for r in records
             if not r.problem and r.asset == self.asset and r.request_id not in mine
         ]

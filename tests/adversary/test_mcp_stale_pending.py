@@ -33,7 +33,7 @@ import anyio
 
 from scripts.devnet import Devnet
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
-from tests.adversary.test_mcp_unseen_revert import _rpc
+from tests.adversary.test_mcp_unseen_revert import IO_TIMEOUT, _rpc
 from tests.devnet.mcp_helpers import (
     checksum,
     market_nonce,
@@ -63,7 +63,14 @@ def test_an_unmined_request_to_a_mech_no_longer_pinned_is_cancelled_not_resent(
 
     async def first() -> None:
         async with stdio_client(
-            devnet, tmp_path, "--mech", first_mech, "--timeout", "3"
+            devnet,
+            tmp_path,
+            "--mech",
+            first_mech,
+            "--timeout",
+            "3",
+            "--io-timeout",
+            IO_TIMEOUT,
         ) as client:
             _rpc(devnet, "evm_setAutomine", False)
             try:
@@ -82,7 +89,7 @@ def test_an_unmined_request_to_a_mech_no_longer_pinned_is_cancelled_not_resent(
 
     anyio.run(first)
     entry = out["entry"]
-    assert "not mined within" in out["first"].content[0].text
+    assert f"not mined within {IO_TIMEOUT} s" in out["first"].content[0].text
     assert entry["mech"] == first_mech.lower() and entry["status"] == "prepared"
     assert market_nonce(devnet) == nonce  # nothing mined yet
 

@@ -23,8 +23,10 @@ marketplace's ``maxResponseTimeout`` cannot be moved).
 
 - An accepted request older than ``--spend-window`` still counts while its nonce is
   not passed: the mech may settle it, and the marketplace charges it whatever its age.
-- A request queued behind another one says which in its progress and its task's
-  ``statusMessage``: "waiting for request 0x... (nonce N) to be settled or to pass".
+- A call whose nonce another call's accepted request holds is not signed behind it
+  (fix29g): it waits up to its ``--timeout``, its progress and its task's
+  ``statusMessage`` naming the request ("waiting for request 0x... (nonce N) to be
+  settled or to pass"), then says how to give that request up.
 - An accepted request its mech never settles: the timeout says how to give it up (an
   on-chain call once it is overdue takes its nonce); doing so, calling again says it
   can never be settled, and the next call signs anew and is charged once.
@@ -90,10 +92,10 @@ def test_an_accepted_request_older_than_the_window_still_counts(
     assert not endpoint.errors, endpoint.errors
 
 
-def test_a_queued_request_says_which_request_it_waits_for(
+def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
     chain_snapshot: Devnet, tmp_path: Path, node_client: Path
 ) -> None:
-    """Progress and the task's statusMessage name the request holding the nonce."""
+    """Nothing signed behind; progress and the task's statusMessage name the holder."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
     price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
@@ -125,8 +127,10 @@ def test_a_queued_request_says_which_request_it_waits_for(
                     progress_callback=on_progress,
                 )
 
-        queued = anyio.run(second)
-        assert queued.is_error and f"signed at nonce {start + 1}" in _text(queued)
+        held = anyio.run(second)
+        text = _text(held)
+        assert held.is_error and "no request is signed behind it" in text, text
+        assert holder in text and f"takes nonce {start}" in text, text
         seen = run_client(
             node_client,
             "complete",
@@ -142,16 +146,11 @@ def test_a_queued_request_says_which_request_it_waits_for(
             dict(ARGUMENTS, prompt="third"),
         )
     statuses = [u.get("statusMessage", "") for u in seen["updates"]]
-    # observed before fix29f: "waiting for mech 0x... to deliver request 0x..." only
+    # before fix29g: the second request signed at nonce N + 1 behind the first,
+    # accepted, unsettleable while the first stands, and counted against --max-spend
     assert any(expected in m for m in messages), messages
-    second_id = _posted_id(endpoint.posts[1])
-    assert any(f"request {second_id} (nonce {start + 1})" in m for m in messages)
     assert any(expected in m for m in statuses), json.dumps(seen)[-3000:]
-    assert [int(form["nonce"]) for form in endpoint.posts] == [
-        start,
-        start + 1,
-        start + 2,
-    ]
+    assert [int(form["nonce"]) for form in endpoint.posts] == [start]
     assert not endpoint.errors, endpoint.errors
 
 

@@ -25,7 +25,7 @@
 from . import changes
 from .changes import CHANGES_FILE
 from .entry import JournalEntry, entry_from_json
-from .store import Journal, JournalError, correct_request_id
+from .store import Journal, JournalError, correct_request_id, loaded, recorded, saved
 
 __all__ = [
     "CHANGES_FILE",
@@ -35,4 +35,7 @@ __all__ = [
     "JournalError",
     "correct_request_id",
     "entry_from_json",
+    "loaded",
+    "recorded",
+    "saved",
 ]

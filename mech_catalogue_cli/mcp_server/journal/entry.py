@@ -147,6 +147,39 @@ def _release_problem(released: Any, signed_nonce: int) -> str:
     return ""
 
 
+def _passed_problem(document: Dict[str, Any]) -> str:
+    """Say what is wrong with an off-chain entry's ``passed`` marks, or "".
+
+    The server marks a call's requests ``passed`` only when the requester's nonce
+    moved past them unsettled (``outstanding.mark_passed``, the entry then
+    ``prepared``), and an earlier request ``passed`` when another request of its nonce
+    was settled (``outstanding.settle_on``, the entry then sent) or when a new request
+    was signed after them at a later nonce. A mark anywhere else would hide a paid
+    request from ``--max-spend``.
+
+    :param document: the entry as read (its fields checked).
+    :return: the problem, or "".
+    """
+    extra = document["extra"]
+    prepared = document["status"] == CallStatus.PREPARED
+    offchain = extra.get("offchain")
+    if isinstance(offchain, dict) and "passed" in offchain:
+        if offchain["passed"] is not True:
+            return "its off-chain passed mark is not true"
+        if not prepared:
+            return f"a {document['status']} request marked passed"
+    attempts = extra.get("offchain_attempts")
+    for attempt in attempts.values() if isinstance(attempts, dict) else ():
+        if not isinstance(attempt, dict) or "passed" not in attempt:
+            continue
+        nonce = attempt.get("nonce")
+        if not isinstance(attempt["passed"], bool) or not isinstance(nonce, int):
+            return "an earlier off-chain request's passed mark is not a boolean"
+        if attempt["passed"] and not prepared and nonce > document["market_nonce"]:
+            return "an earlier request marked passed at a nonce after the current one"
+    return ""
+
+
 def entry_from_json(text: str, key: str) -> JournalEntry:
     """Read one journal entry strictly: exactly the fields this server writes, each checked.
 
@@ -190,4 +223,9 @@ def entry_from_json(text: str, key: str) -> JournalEntry:
                 "its off-chain release is not one this server writes "
                 f"({problem or 'on an accepted or sent request'})"
             )
+    problem = _passed_problem(document)
+    if problem:
+        raise ValueError(
+            f"its off-chain passed mark is not one this server writes ({problem})"
+        )
     return JournalEntry(**document)

@@ -28,6 +28,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Optional
 
+import anyio
 from filelock import FileLock
 from mech_catalogue_core.model.vocabulary import CallStatus
 
@@ -138,6 +139,54 @@ class Journal:
             if not placed:  # nothing put in place: no temporary file left either
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
+
+
+async def saved(journal: Journal, entry: JournalEntry) -> None:
+    """:meth:`Journal.save` in a worker thread: its write lock may wait, never the loop.
+
+    :param journal: the journal.
+    :param entry: the entry.
+
+    Its errors are :meth:`Journal.save`'s (``OSError``, ``filelock.Timeout`` among
+    them), raised here.
+    """
+    await anyio.to_thread.run_sync(journal.save, entry)
+
+
+async def loaded(journal: Journal, key: str) -> Optional[JournalEntry]:
+    """:meth:`Journal.load` in a worker thread (a file read; never on the event loop).
+
+    :param journal: the journal.
+    :param key: the call key.
+    :return: the entry, or None when none is journalled.
+
+    A file that is not an entry this server wrote raises :class:`JournalError`.
+    """
+    return await anyio.to_thread.run_sync(journal.load, key)
+
+
+async def recorded(journal: Journal, entry: JournalEntry) -> str:
+    """Journal what a call only records (its request paid, its answer read), or say why not.
+
+    Such a write is not needed for anything to be paid or not: a later call finds the
+    request on chain from the entry as it was (never paying again). So a write lock
+    held elsewhere past its wait, or a full disk, is logged and said, not raised: the
+    paid answer is returned whatever.
+
+    :param journal: the journal.
+    :param entry: the entry.
+    :return: "" when written, else the sentence saying it was not.
+    """
+    try:
+        await saved(journal, entry)
+    except OSError as exc:
+        LOGGER.warning("journal entry %s could not be written: %s", entry.key, exc)
+        return (
+            f"the journal entry of this call could not be written ({type(exc).__name__}: "
+            f"{str(exc)[:200]}); the answer is returned, and calling again reads the "
+            "request from the chain (it is never paid again)"
+        )
+    return ""
 
 
 def correct_request_id(

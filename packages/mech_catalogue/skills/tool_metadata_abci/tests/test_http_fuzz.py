@@ -28,6 +28,7 @@ from mech_catalogue_core.http_api.request import (
     ERROR_STATUS,
     HEALTHCHECK_PATH,
     NO_CATALOGUE,
+    PAGE_PREFIX,
     TOOLS_PATH,
     Request,
     parse_request,
@@ -56,7 +57,8 @@ ODD = exposed(
     mech(1, "prediction-online", "a/b", "caf\u00e9", "x y"), mech(2, "a/b", "z")
 )
 VIEWS = (None, CatalogueView.build(CATALOGUE), CatalogueView.build(ODD))
-ANSWERED = {200, 503} | set(ERROR_STATUS.values()) - {500}
+#: 302 only sends a person's ``/`` or ``/catalogue`` to the page (``page_redirect``)
+ANSWERED = {200, 302, 503} | set(ERROR_STATUS.values()) - {500}
 
 
 def check(request: GeneratedRequest, view: Optional[CatalogueView]) -> None:
@@ -76,6 +78,10 @@ def check(request: GeneratedRequest, view: Optional[CatalogueView]) -> None:
         # the healthcheck's status document, not an error: balancers read the status
         assert path == HEALTHCHECK_PATH, (request, result)
         assert body["status"] in ("stale", NO_CATALOGUE), body
+    elif result.status_code == 302:
+        # the page's own prefix on this server, never another origin
+        assert body == {"location": PAGE_PREFIX}, (request, result)
+        assert f"\nLocation: {PAGE_PREFIX}\n" in f"\n{result.headers}", (request, result)
     elif result.status_code in ERROR_STATUS.values():
         error = body["error"]
         assert ERROR_STATUS[error["code"]] == result.status_code
@@ -101,10 +107,12 @@ def check(request: GeneratedRequest, view: Optional[CatalogueView]) -> None:
 @given(request=requests, view=st.sampled_from(VIEWS))
 @example(GeneratedRequest("GET", "/healthcheck", (), b""), None)
 @example(GeneratedRequest("GET", "/healthcheck", (), b""), VIEWS[1])
+@example(GeneratedRequest("GET", "/", (), b""), None)
+@example(GeneratedRequest("GET", "/catalogue", (), b""), VIEWS[1])
 def test_generated_requests_get_an_answer(
     request: GeneratedRequest, view: Optional[CatalogueView]
 ) -> None:
-    """Any method, URL, query and body: a 2xx/4xx/503 JSON answer, never an exception or a 500."""
+    """Any method, URL, query and body: a 2xx/302/4xx/503 JSON answer, never an exception or a 500."""
     check(request, view)
 
 
