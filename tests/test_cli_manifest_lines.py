@@ -23,6 +23,7 @@ chose. Each is checked here with texts written for it, at many widths; rich draw
 a terminal shows.
 """
 
+import functools
 import io
 import json
 from dataclasses import replace
@@ -101,14 +102,20 @@ def printed(width: int, draw: Callable[[Console], None]) -> List[str]:
     return rows
 
 
+def _described(console: Console, text: str) -> None:
+    """Print ``text`` as search's description fact.
+
+    :param console: where.
+    :param text: the manifest's text.
+    """
+    print_wrapped(console, "  description: ", untrusted(text), "  ")
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_each_row_after_the_first_is_marked_and_fits(width: int) -> None:
     """``print_wrapped``: the lead's row, then rows that begin with the marker, none wider."""
     for text in hostile_texts(width):
-        rows = printed(
-            width,
-            lambda c, t=text: print_wrapped(c, "  description: ", untrusted(t), "  "),
-        )
+        rows = printed(width, functools.partial(_described, text=text))
         assert rows[0].startswith("  description: "), rows
         for row in rows[1:]:
             assert row.startswith("  " + CONTINUATION), (text, rows)
