@@ -20,7 +20,16 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional
+from typing import (
+    IO,
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Iterable,
+    NoReturn,
+    Optional,
+    Union,
+)
 
 import click
 
@@ -40,6 +49,26 @@ if TYPE_CHECKING:
 PIPE_WIDTH = 400
 
 
+#: begins each row of a manifest's text after its first, outside a table's cells: no
+#: manifest text starts a line of the output, where it would read as one of our lines
+#: (a fact such as ``price: 1``, or a match). Found by the adversarial review adv29f.
+CONTINUATION = "  \u2506 "
+#: a line break in a name, a title or a problem's line, shown where it was
+LINE_BREAK = " \u23ce "
+#: the narrowest rows :func:`print_wrapped` makes (characters): on a terminal narrower
+#: than this plus the marker the terminal wraps them again
+MIN_ROW_WIDTH = 16
+
+
+def one_line(text: str) -> str:
+    """``text`` with each line break (any ``str.splitlines`` knows) shown as :data:`LINE_BREAK`.
+
+    :param text: a name, title or problem line, cleaned already.
+    :return: the text on one line.
+    """
+    return LINE_BREAK.join(text.splitlines()) if text else text
+
+
 def untrusted(text: str, label: bool = False) -> Text:
     """Manifest text as a table cell or line shows it: cleaned and capped, no markup.
 
@@ -49,13 +78,43 @@ def untrusted(text: str, label: bool = False) -> Text:
     control characters (ANSI escapes among them) are removed.
 
     :param text: a name, title or description from a manifest (untrusted).
-    :param label: True for a name or title (capped at 128 characters, else 1,024).
+    :param label: True for a name or title: capped at 128 characters and on one line
+        (:func:`one_line`); else capped at 1,024, its line breaks kept (a table cell
+        holds them; elsewhere print it with :func:`print_wrapped`).
     :return: ``untrusted_text.for_person`` (or ``label_for_person``) of it, as plain Text.
     """
     from mech_catalogue_core.model.untrusted_text import for_person, label_for_person
     from rich.text import Text
 
-    return Text(label_for_person(text) if label else for_person(text))
+    return Text(one_line(label_for_person(text)) if label else for_person(text))
+
+
+def print_wrapped(
+    console: Console, lead: Union[str, Text], body: Text, indent: str = ""
+) -> None:
+    """Print ``lead`` then ``body`` (a manifest's text) as rows the console's width holds.
+
+    The rows are wrapped here, by rich at the console's width, not by the terminal, and
+    every row after the first begins with ``indent`` and :data:`CONTINUATION`: neither
+    the text's own line breaks nor its length can start a line with the manifest's
+    words. (On a terminal the rows fit; off one the width is ``$COLUMNS`` or
+    :data:`PIPE_WIDTH`.)
+
+    :param console: where.
+    :param lead: what comes first on the first row (ours: a fact's name, a mech's name).
+    :param body: the text, from :func:`untrusted`.
+    :param indent: put before the marker (the lead's own indent, for a fact).
+    """
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    marker = indent + CONTINUATION
+    whole = Text(lead) if isinstance(lead, str) else lead.copy()
+    whole.append_text(body)
+    width = max(console.width - cell_len(marker), MIN_ROW_WIDTH)
+    for number, row in enumerate(whole.wrap(console, width, overflow="fold")):
+        shown = row if number == 0 else Text(marker).append_text(row)
+        console.print(shown, crop=False, soft_wrap=True)
 
 
 def console_on(file: IO[str]) -> Console:
@@ -205,10 +264,10 @@ def print_problem(console: Console, problem: Problem) -> None:
     from rich.markup import escape
 
     colour = "red" if problem.is_error else "yellow"
-    where = f" {escape(problem.path)}" if problem.path else ""
+    where = f" {escape(one_line(problem.path))}" if problem.path else ""
     console.print(
         f"  [{colour}]{problem.severity}[/] {problem.code}{where}: ",
         end="",
         markup=True,
     )
-    console.print(problem.message, markup=False)
+    console.print(one_line(problem.message), markup=False)

@@ -42,6 +42,7 @@ from mech_catalogue_core.model.tool import (
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 
 from ..output import print_problem, untrusted
 
@@ -240,7 +241,11 @@ def list_json(catalogue: Catalogue, facts: Optional[Sequence[MechFacts]]) -> str
 def _render_mech(mech: Mech, with_tools: bool, console: Console) -> None:
     label = f"{mech.ref.registry_kind} #{mech.ref.mech_id}"
     if with_tools and mech.tools:
-        table = Table("tool", "arguments", title=untrusted(f"{label}: {mech.name}"))
+        table = Table(
+            "tool",
+            "arguments",
+            title=Text(f"{label}: ") + untrusted(mech.name, label=True),
+        )
         for tool in mech.tools:
             table.add_row(untrusted(tool.name, label=True), untrusted(_arguments(tool)))
         console.print(table)

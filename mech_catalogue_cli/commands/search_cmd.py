@@ -43,7 +43,6 @@ from mech_catalogue_core.model.tool import REGISTRY_KINDS
 from mech_catalogue_core.model.untrusted_text import (
     for_model,
     for_person,
-    label_for_person,
 )
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.index import (
@@ -68,7 +67,7 @@ from rich.text import Text
 
 from ..chain_options import PresetCommand, chain_options
 from ..devnet_options import USES_CHAIN_READS, DevnetSettings, devnet_options
-from ..output import CliFailure, Output, print_problem
+from ..output import CliFailure, Output, print_problem, print_wrapped, untrusted
 from .list_cmd import read_catalogue, source_options
 from .options import WideIntRange
 
@@ -203,6 +202,8 @@ SEARCH_COLUMNS = (
 )
 #: columns that are never wrapped: a person copies a mech key and compares prices
 WHOLE_COLUMNS = frozenset({"mech", "price"})
+#: columns whose text a manifest wrote (the rest are the chain's facts and ours)
+MANIFEST_COLUMNS = frozenset({"tool", "kind", "description"})
 #: columns enough for any table here, to measure its narrowest layout (characters)
 UNBOUNDED_WIDTH = 100_000
 
@@ -221,8 +222,8 @@ def _page_rows(page: SearchPage) -> List[Tuple[Text, ...]]:
             description = description[: TABLE_DESCRIPTION_CHARS - 1] + "…"
         rows.append(
             (
-                Text(label_for_person(hit.tool.name)),
-                Text(label_for_person(hit.tool.kind)),
+                untrusted(hit.tool.name, label=True),
+                untrusted(hit.tool.kind, label=True),
                 Text(hit.mech.ref.key),
                 Text(f"{hit.score:.4f}"),
                 Text("-" if hit.price is None else str(hit.price)),
@@ -243,9 +244,11 @@ def render_page(
 
     A table when its mech keys and prices fit whole, each on one line (the other columns
     wrap), as rich measures the table at its narrowest; else, on a narrow terminal, each
-    match's tool name and then its facts one a line, never cropped (a line longer than
-    the terminal is wrapped by the terminal). Found by the adversarial review adv29e:
-    cropped to fit, two prices tenfold apart read alike.
+    match's tool name and then its facts one a line, never cropped (adversarial review
+    adv29e: cropped to fit, two prices tenfold apart read alike); a row longer than the
+    terminal, or a description's line break, continues on a marked row
+    (``output.print_wrapped``, adversarial review adv29f: a description's lines read as
+    a price and a match that were not the chain's).
 
     :param page: the page.
     :param console: where to draw.
@@ -267,9 +270,14 @@ def render_page(
     else:
         console.print(Text(title))
         for row in rows:
-            console.print(row[0], crop=False, soft_wrap=True)
+            print_wrapped(console, "", row[0])
             for name, value in zip(SEARCH_COLUMNS[1:], row[1:]):
-                console.print(Text(f"  {name}: ") + value, crop=False, soft_wrap=True)
+                if name in MANIFEST_COLUMNS:
+                    print_wrapped(console, f"  {name}: ", value, indent="  ")
+                else:  # ours, whole on one line: the terminal wraps a long one
+                    console.print(
+                        Text(f"  {name}: ") + value, crop=False, soft_wrap=True
+                    )
     for name in dict.fromkeys(hit.tool.name for hit in page.hits):
         if name in lookalikes:
             print_problem(console, lookalikes[name])

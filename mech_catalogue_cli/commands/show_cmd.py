@@ -17,16 +17,14 @@
 import click
 from mech_catalogue_core.model.untrusted_text import (
     for_model,
-    for_person,
     label_for_model,
-    label_for_person,
     tool_for_model,
 )
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..output import CliFailure, Output, print_problem, untrusted
+from ..output import CliFailure, Output, print_problem, print_wrapped, untrusted
 from .manifest_input import load_manifest
 from .options import (
     INVALID_MANIFEST,
@@ -66,13 +64,9 @@ def show(source: str, gateway: str, timeout: float, out: Output) -> None:
     }
 
     def render(console: Console) -> None:
-        console.print(
-            Text.assemble(
-                (label_for_person(manifest.name) or "(unnamed mech)", "bold"),
-                " ",
-                for_person(manifest.description),
-            )
-        )
+        name = untrusted(manifest.name, label=True) or Text("(unnamed mech)")
+        name.stylize("bold")
+        print_wrapped(console, name.append(" "), untrusted(manifest.description))
         table = Table("tool", "arguments", "description", show_lines=False)
         for tool in manifest.tools:
             arguments = (

@@ -36,7 +36,7 @@ Pure functions: no network, no chain.
 import ipaddress
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional, Tuple
+from typing import Any, Iterable, Mapping, Optional, Tuple, Union
 from urllib.parse import urlsplit
 
 from eth_abi import encode as abi_encode
@@ -125,15 +125,66 @@ _LAST_32_BITS_IPV4 = tuple(
 #: NAT64's local-use prefix (RFC 8215): a site's own translator, embedding the IPv4
 #: address at whatever prefix length the site chose, so it is refused whole
 _LOCAL_USE_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
+#: ISATAP interface identifiers (RFC 5214 6.1): ``0000:5efe`` or, with the
+#: universal/local bit set, ``0200:5efe``, then the IPv4 address of the node the ISATAP
+#: router tunnels to, under any 64-bit prefix
+_ISATAP_MARKS = (0x00005EFE, 0x02005EFE)
+#: networks never an internet host's unicast address, whatever the interpreter's
+#: ``is_global`` says (its tables change between versions, and CPython 3.11's keep
+#: multicast: adversarial review adv29f): IANA's special-purpose registries (RFC 6890,
+#: RFC 5771 multicast, RFC 4291 2.7 multicast and 2.5 unspecified and loopback)
+_NOT_INTERNET = tuple(
+    ipaddress.ip_network(network)
+    for network in (
+        "0.0.0.0/8",
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "192.168.0.0/16",
+        "198.18.0.0/15",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "224.0.0.0/4",
+        "240.0.0.0/4",
+        "::/128",
+        "::1/128",
+        "100::/64",
+        "2001:db8::/32",
+        "fc00::/7",
+        "fe80::/10",
+        "fec0::/10",
+        "ff00::/8",
+    )
+)
+
+
+def _on_the_internet(
+    address: Union[ipaddress.IPv4Address, ipaddress.IPv6Address],
+) -> bool:
+    """Whether ``address`` is an internet host's unicast address.
+
+    :param address: an address.
+    :return: ``is_global`` and in none of :data:`_NOT_INTERNET` (multicast among them).
+    """
+    return address.is_global and not any(
+        address in network
+        for network in _NOT_INTERNET
+        if network.version == address.version
+    )
 
 
 def _embedded_ipv4(address: ipaddress.IPv6Address) -> Tuple[ipaddress.IPv4Address, ...]:
     """The IPv4 addresses an IPv6 address is translated or tunnelled to.
 
     :param address: an IPv6 address.
-    :return: the last 32 bits for the prefixes of :data:`_LAST_32_BITS_IPV4`, the 6to4
-        relay's address for ``2002::/16`` (RFC 3056), the Teredo server's and client's
-        for ``2001::/32`` (RFC 4380); () for any other address.
+    :return: the last 32 bits for the prefixes of :data:`_LAST_32_BITS_IPV4` and for an
+        ISATAP interface identifier (:data:`_ISATAP_MARKS`), the 6to4 relay's address
+        for ``2002::/16`` (RFC 3056), the Teredo server's and client's for
+        ``2001::/32`` (RFC 4380); () for any other address.
     """
     embedded = []
     if any(address in network for network in _LAST_32_BITS_IPV4):
@@ -142,6 +193,8 @@ def _embedded_ipv4(address: ipaddress.IPv6Address) -> Tuple[ipaddress.IPv4Addres
         embedded.append(address.sixtofour)
     if address.teredo is not None:
         embedded.extend(address.teredo)
+    if (int(address) >> 32) & 0xFFFFFFFF in _ISATAP_MARKS:
+        embedded.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
     return tuple(embedded)
 
 
@@ -152,10 +205,11 @@ def private_address_refusal(host: str, addresses: Iterable[str]) -> str:
     link-local, multicast, reserved or unspecified address would let it aim the user's
     server at the services of their machine or network (found by the adversarial review
     adv29c: a local kubo's API). Checked on the addresses the host resolves to now; an
-    IPv6 address embedding an IPv4 one (NAT64, 6to4, Teredo, IPv4-mapped or -compatible:
-    :func:`_embedded_ipv4`) is checked on that IPv4 address too, since a translator on
-    the way delivers to it, and NAT64's local-use prefix ``64:ff9b:1::/48`` is refused
-    whole (adv29e).
+    IPv6 address embedding an IPv4 one (NAT64, 6to4, Teredo, ISATAP, IPv4-mapped or
+    -compatible: :func:`_embedded_ipv4`) is checked on that IPv4 address too, since a
+    translator on the way delivers to it, and NAT64's local-use prefix
+    ``64:ff9b:1::/48`` is refused whole (adv29e). Each address must be ``is_global`` and
+    outside the fixed :data:`_NOT_INTERNET` (multicast passed ``is_global``: adv29f).
 
     :param host: the endpoint's host, as declared.
     :param addresses: the addresses it resolves to (IPv4 or IPv6 text; a scope suffix
@@ -174,14 +228,14 @@ def private_address_refusal(host: str, addresses: Iterable[str]) -> str:
         if isinstance(address, ipaddress.IPv6Address):
             embedded = _embedded_ipv4(address)
         for inner in embedded:
-            if not inner.is_global:
+            if not _on_the_internet(inner):
                 return (
                     f"its host {host} is {address}, which a translator or tunnel "
                     f"delivers to {inner}, not an internet address: a manifest's "
                     "endpoint never reaches this machine's or a private network's "
                     "services"
                 )
-        if not address.is_global or address in _LOCAL_USE_NAT64:
+        if not _on_the_internet(address) or address in _LOCAL_USE_NAT64:
             return (
                 f"its host {host} is {address}, not an internet address: a manifest's "
                 "endpoint never reaches this machine's or a private network's services"

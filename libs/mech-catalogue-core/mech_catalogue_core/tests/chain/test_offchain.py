@@ -18,6 +18,7 @@ The request id's equality with the contract's ``getRequestId`` is checked on the
 (``tests/devnet/test_mcp_offchain.py``); here, what is refused and why.
 """
 
+import ipaddress
 from typing import Any, Dict, List
 
 import pytest
@@ -248,6 +249,10 @@ def test_a_host_on_the_internet_is_posted_to() -> None:
         ("2002:a00:1:ffff::9", "10.0.0.1"),
         ("2001:0:7f00:1:0:ffff:3fff:fdd2", "127.0.0.1"),  # Teredo server loopback
         ("2001:0:4136:e378:8000:ffff:f5ff:fefe", "10.0.1.1"),  # Teredo client, inverted
+        ("2001:4860:0:1::5efe:c0a8:102", "192.168.1.2"),  # ISATAP (RFC 5214)
+        ("2600:1f00:0:1:200:5efe:a9fe:a9fe", "169.254.169.254"),  # ISATAP, u/l bit
+        ("::ffff:239.1.2.3", "239.1.2.3"),  # a multicast group, IPv4-mapped
+        ("64:ff9b::f000:1", "240.0.0.1"),  # NAT64 to the reserved 240/4
     ],
 )
 def test_an_address_a_translator_delivers_to_a_private_one_is_refused(
@@ -285,5 +290,51 @@ def test_an_address_translated_to_a_global_one_is_posted_to(address: str) -> Non
     """A translator delivering to an internet address is no reason to refuse.
 
     :param address: an IPv6 address embedding 93.184.216.34.
+    """
+    assert private_address_refusal("mech.example", [address]) == ""
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "224.0.0.251",  # mDNS
+        "232.1.1.1",  # source-specific multicast
+        "239.192.0.1",  # organisation-local multicast
+        "ff01::1",  # interface-local
+        "ff08::fb",  # organisation-local
+        "ff1e::1234",  # global scope, transient
+        "240.1.2.3",  # reserved
+        "255.255.255.255",  # limited broadcast
+        "198.18.0.9",  # benchmarking
+        "100.64.1.1",  # carrier-grade NAT
+        "192.0.0.170",  # IETF protocol assignments
+        "203.0.113.5",  # documentation
+        "2001:db8::7",  # documentation
+        "100::1",  # discard-only
+        "fec0::1",  # site-local (deprecated)
+    ],
+)
+def test_a_multicast_or_special_purpose_address_is_refused(address: str) -> None:
+    """Never an internet host's unicast address, whatever ``is_global`` says of it.
+
+    :param address: what the manifest's host resolves to.
+    """
+    reason = private_address_refusal("mech.example", [address])
+    assert f"is {ipaddress.ip_address(address)}, not an internet address" in reason
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "2001:4860:0:1::5efe:5db8:d822",  # ISATAP to 93.184.216.34
+        "2a00:1450:4001:80b::200e",  # an ordinary global address, no embedding
+        "2606:4700::6810:84e5",
+        "1.1.1.1",
+    ],
+)
+def test_a_global_unicast_address_is_still_posted_to(address: str) -> None:
+    """The fixed table takes nothing an internet host uses.
+
+    :param address: a global unicast address, or one tunnelled to 93.184.216.34.
     """
     assert private_address_refusal("mech.example", [address]) == ""
