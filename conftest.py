@@ -111,6 +111,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_terminal_size_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test sees no ``$COLUMNS`` or ``$LINES`` unless it sets them.
+
+    The CLI sizes its tables off a terminal by ``$COLUMNS`` (``output.console_on``). A
+    person's shell does not export it, but pytest-xdist's workers had ``COLUMNS=80`` and
+    ``LINES=24`` (``make test`` runs with ``-n``), so a test that passed alone cut its
+    tables at 80 columns in the full suite. A test that means a width sets it.
+
+    :param monkeypatch: pytest's monkeypatch (restores them after the test).
+    """
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+
+
+@pytest.fixture(autouse=True)
 def payload_classes_kept() -> Iterator[None]:
     """Fail a test that leaves a payload class unregistered for the tests after it.
 

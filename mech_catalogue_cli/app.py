@@ -25,6 +25,9 @@ from . import EXIT_INVALID
 from .folders import DEFAULTS, samples_help
 from .output import CliFailure
 
+#: the distribution's name (pyproject.toml), whose installed version ``--version`` prints
+DISTRIBUTION = "mech-catalogue"
+
 
 class _LazyGroup(click.Group):
     """A group whose commands are imported only when used.
@@ -127,6 +130,13 @@ class _LazyGroup(click.Group):
     "  mech-catalogue publish --help",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON output for every command.")
+@click.version_option(
+    None,
+    "--version",
+    package_name=DISTRIBUTION,
+    prog_name=DISTRIBUTION,
+    message="%(prog)s %(version)s",
+)
 @click.pass_context
 def cli(ctx: click.Context, as_json: bool) -> None:
     """Store the group-wide ``--json`` flag in the context for every command."""

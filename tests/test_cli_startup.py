@@ -24,6 +24,7 @@ help, not by timing (the figures are in the change's report).
 import json
 import subprocess  # nosec B404: this interpreter, a fixed program
 import sys
+import tomllib
 from pathlib import Path
 
 import click
@@ -83,3 +84,22 @@ def test_each_summary_is_the_start_of_its_command_s_help() -> None:
         command = cli.get_command(ctx, name)
         assert command is not None and command.help, name
         assert " ".join(command.help.split()).startswith(summary), name
+
+
+def test_version_prints_the_installed_distribution_s_version() -> None:
+    """``--version``: the name and the version pyproject.toml gives, no command imported."""
+    expected = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    program = PROGRAM.replace("'--help'", "'--version'")
+    done = subprocess.run(  # nosec B603: this interpreter, a fixed program
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    project = expected["project"]
+    assert done.stdout == f"{project['name']} {project['version']}\n"
+    modules = json.loads(done.stderr.strip().splitlines()[-1])
+    assert not [m for m in modules if m.startswith("mech_catalogue_cli.commands.")]

@@ -150,10 +150,22 @@ class OffchainSending:
         :return: their holds of this requester on this chain (and of entries that do
             not say whose: :meth:`.outstanding.Hold.held_by`).
         """
-        owner = self.owner()
+        owner = self.owner_of(records)
         return [
             hold for record in records for hold in record.holds if hold.held_by(owner)
         ]
+
+    def owner_of(self, records: Sequence[PaidRecord]) -> str:
+        """:meth:`owner` when some record holds a nonce, else "" (blocking).
+
+        A server that never signed an off-chain request compares no hold, so it reads
+        nothing more than it did before holds had owners (an RPC or a stand-in without
+        ``eth_chainId`` still pays on chain).
+
+        :param records: the journal's records.
+        :return: the owner text, or "" when no record holds a nonce.
+        """
+        return self.owner() if any(record.holds for record in records) else ""
 
     def journal_holds(self) -> List[Hold]:
         """Every journalled off-chain request of this requester that may still be settled.

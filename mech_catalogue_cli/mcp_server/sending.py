@@ -388,7 +388,7 @@ class RequestSender(OffchainSending):
                     records,
                     now,
                     await self._held_nonce(records, ledger, now),
-                    await anyio.to_thread.run_sync(self.owner),
+                    await anyio.to_thread.run_sync(self.owner_of, records),
                 )
             refusal = ledger.refusal(price)
             if refusal:
