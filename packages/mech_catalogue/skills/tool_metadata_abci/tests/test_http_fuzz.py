@@ -81,7 +81,10 @@ def check(request: GeneratedRequest, view: Optional[CatalogueView]) -> None:
     elif result.status_code == 302:
         # the page's own prefix on this server, never another origin
         assert body == {"location": PAGE_PREFIX}, (request, result)
-        assert f"\nLocation: {PAGE_PREFIX}\n" in f"\n{result.headers}", (request, result)
+        assert f"\nLocation: {PAGE_PREFIX}\n" in f"\n{result.headers}", (
+            request,
+            result,
+        )
     elif result.status_code in ERROR_STATUS.values():
         error = body["error"]
         assert ERROR_STATUS[error["code"]] == result.status_code
