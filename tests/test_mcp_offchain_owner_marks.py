@@ -44,9 +44,9 @@ from mech_catalogue_cli.mcp_server.outstanding import (
 )
 from mech_catalogue_cli.mcp_server.spend_cap import PaidRecord, SpendLedger
 from mech_catalogue_cli.mcp_server.spending import journal_records
+from tests.adversary.test_adv29e_journal_forged_passed import KEY, PRICE
+from tests.adversary.test_adv29e_journal_forged_passed import entry as entry_with_extra
 
-KEY = "ab" * 32
-PRICE = 5 * 10**15
 ME = "0x" + "a1" * 20
 SOMEONE = "0x" + "b2" * 20
 MINE = owner_text(ME, 100)
@@ -57,21 +57,7 @@ def entry(offchain: Dict[str, Any], status: str, **extra: Any) -> JournalEntry:
     # :param offchain: its ``extra.offchain``.
     # :param status: its status.
     # :param extra: more of its ``extra``.
-    return JournalEntry(
-        key=KEY,
-        tool="prediction-online",
-        mech="0x" + "11" * 20,
-        price=PRICE,
-        payment_type=NATIVE_PAYMENT_TYPE,
-        cid="bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi",
-        data="0x" + "22" * 32,
-        market_nonce=3,
-        request_id="0x" + "33" * 32,
-        from_block=10,
-        status=status,
-        paid_at=time.time() - 60,
-        extra={"offchain": offchain, **extra},
-    )
+    return entry_with_extra({"offchain": offchain, **extra}, status)
 
 
 def signed(**more: Any) -> Dict[str, Any]:
