@@ -197,18 +197,30 @@ def _documents(
     return document_of_text[groups], read()
 
 
+def _firsts(values: Iterable[str], count: int) -> Tuple[np.ndarray, Dict[str, int]]:
+    """Find where each value first appears, in one pass of C-level calls.
+
+    :param values: the values.
+    :param count: how many.
+    :return: the place of each value's first appearance (int64), and the distinct
+        values (in order) -> that place.
+    """
+    table: Dict[str, int] = {}
+    seen = np.fromiter(
+        map(table.setdefault, values, itertools.count()), np.int64, count
+    )
+    return seen, table
+
+
 def _first_seen(values: Iterable[str], count: int) -> Tuple[np.ndarray, Dict[str, int]]:
-    """Number equal values by first appearance, in one pass of C-level calls.
+    """Number equal values by first appearance.
 
     :param values: the values.
     :param count: how many.
     :return: each value's number (int32), and the distinct values (in order) -> a
         number that is not theirs (use only the keys and their order).
     """
-    table: Dict[str, int] = {}
-    seen = np.fromiter(
-        map(table.setdefault, values, itertools.count()), np.int64, count
-    )
+    seen, table = _firsts(values, count)
     _, numbers = np.unique(seen, return_inverse=True)  # first appearance order
     return numbers.astype(np.int32), table
 
@@ -227,7 +239,9 @@ def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
 class _Layout(NamedTuple):
     """The offers in the index's order, and their columns (one row an offer).
 
-    :param tools: each offer's tool, by (tool name, mech ref).
+    :param tools: the offers' tools in catalogue order (entries missing left out).
+    :param order: the index's order, (tool name, mech ref): each offer's place in
+        ``tools`` (int64).
     :param mechs: each offer's mech, its place in ``catalogue.mechs`` (int32).
     :param name_starts: where each tool name's offers start.
     :param kinds: each offer's kind, a code of ``kind_table`` (int32).
@@ -238,6 +252,7 @@ class _Layout(NamedTuple):
     """
 
     tools: List[Tool]
+    order: np.ndarray
     mechs: np.ndarray
     name_starts: np.ndarray
     kinds: np.ndarray
@@ -264,8 +279,11 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         self._fingerprint = fingerprint or catalogue.digest()
         self._mechs: Tuple[Mech, ...] = tuple(catalogue.mechs)
         layout = self._layout(catalogue)
-        # each offer's tool (its mech: ``_mechs[_mech_codes[offer]]``)
+        # the tools in catalogue order, and each offer's place among them (its mech:
+        # ``_mechs[_mech_codes[offer]]``): putting 200,000 tools in name order cost a
+        # tenth of the build in reads of objects scattered in memory
         self._tools: Tuple[Tool, ...] = tuple(layout.tools)
+        self._tool_of = layout.order
         # each offer's mech (an index into ``_mechs``): per-mech facts become columns
         self._mech_codes = layout.mechs
         # where each tool name's offers start (offers are laid out by name)
@@ -354,18 +372,22 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             tools, owners = [tools[i] for i in kept.tolist()], owners[kept]
         names = list(map(_NAME, tools))
         # by name, as ``tool_names()`` sorts them (stable: each name's tools keep the
-        # catalogue's order); a Python sort of the names costs half a name -> number map
-        order = np.array(sorted(range(len(names)), key=names.__getitem__), np.int64)
-        names = [names[i] for i in order.tolist()]
+        # catalogue's order): the distinct names are sorted, each offer ranked by its
+        # name's place, then one stable numpy sort of the ranks
+        firsts, _ = _firsts(names, len(names))
+        distinct = np.flatnonzero(firsts == np.arange(len(names)))
+        rank = np.zeros(len(names), dtype=np.int64)  # at each name's first offer
+        rank[sorted(distinct.tolist(), key=names.__getitem__)] = np.arange(len(distinct))
+        ranks = rank[firsts]
+        order = np.argsort(ranks, kind="stable")
         new_name = np.ones(len(names), dtype=bool)
-        new_name[1:] = np.fromiter(
-            map(operator.ne, names[1:], names[:-1]), bool, max(0, len(names) - 1)
-        )
+        new_name[1:] = np.diff(ranks[order]) != 0
         kind_codes, kind_table = _first_seen(map(_KIND, tools), len(tools))
         text_groups, text_table = _first_seen(map(offer_text, tools), len(tools))
         typed = np.fromiter(map(_IS_TYPED, tools), bool, len(tools))
         return _Layout(
-            tools=[tools[i] for i in order.tolist()],
+            tools=tools,
+            order=order,
             mechs=owners[order],
             name_starts=np.flatnonzero(new_name),
             kinds=kind_codes[order],
@@ -657,7 +679,8 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
     def _hit(
         self, at: int, query: SearchQuery, scores: Optional[np.ndarray]
     ) -> SearchHit:
-        tool, mech = self._tools[at], self._mechs[int(self._mech_codes[at])]
+        tool = self._tools[int(self._tool_of[at])]
+        mech = self._mechs[int(self._mech_codes[at])]
         payments, delivering = self._mech_facts[int(self._mech_codes[at])]
         price = int(self._price_column(query.payment)[at])
         score = 0 if scores is None else int(scores[at])
