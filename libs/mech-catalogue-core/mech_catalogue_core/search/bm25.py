@@ -45,6 +45,7 @@ counts), which is also the reference the tests compare the batches with
 pairs and so the same weights, bit for bit.
 """
 
+import itertools
 import re
 import secrets
 from array import array
@@ -74,6 +75,8 @@ _STOP = -1
 #: characters of ASCII text split at once: bounds a batch's arrays (a few tens of bytes
 #: a character) while keeping numpy's per-call cost small against the work
 BATCH_CHARS = 1 << 20
+#: texts read at a time (:meth:`Bm25Index._chunks`)
+_BLOCK = 256
 #: bytes of a word packed exactly into its two 64-bit keys (longer: looked up as text)
 _PACKED = 16
 
@@ -339,25 +342,43 @@ class Bm25Index:
         self._indptr, self._indices, self._weights = self._columns(chunks)
 
     def _chunks(self, texts: Iterable[str], vectorised: bool) -> Iterator[_Pairs]:
-        """The pairs of runs of documents, in document order."""
+        """The pairs of runs of documents, in document order.
+
+        Texts are read :data:`_BLOCK` at a time: a block of short ASCII texts joins
+        the batch at once (C-level calls, no loop a text); any other block goes text
+        by text.
+        """
         batch: List[str] = []
         characters = 0
         sizes, terms, counts = array("i"), array("i"), array("i")
-        for text in texts:
-            if vectorised and text.isascii():
+        stream = iter(texts)
+        while block := list(itertools.islice(stream, _BLOCK)):
+            length = sum(map(len, block)) + len(block)
+            if vectorised and length < BATCH_CHARS and all(map(str.isascii, block)):
                 if sizes:
                     yield self._as_pairs(sizes, terms, counts)
                     sizes, terms, counts = array("i"), array("i"), array("i")
-                batch.append(text)
-                characters += len(text) + 1
+                batch += block
+                characters += length
                 if characters >= BATCH_CHARS:
                     yield self._batch_pairs(batch)
                     batch, characters = [], 0
                 continue
-            if batch:
-                yield self._batch_pairs(batch)
-                batch, characters = [], 0
-            self._document_pairs(text, sizes, terms, counts)
+            for text in block:
+                if vectorised and text.isascii():
+                    if sizes:
+                        yield self._as_pairs(sizes, terms, counts)
+                        sizes, terms, counts = array("i"), array("i"), array("i")
+                    batch.append(text)
+                    characters += len(text) + 1
+                    if characters >= BATCH_CHARS:
+                        yield self._batch_pairs(batch)
+                        batch, characters = [], 0
+                    continue
+                if batch:
+                    yield self._batch_pairs(batch)
+                    batch, characters = [], 0
+                self._document_pairs(text, sizes, terms, counts)
         if batch:
             yield self._batch_pairs(batch)
         if sizes:
