@@ -217,30 +217,18 @@ def _documents(
     return document_of_text[groups], read()
 
 
-def _firsts(values: Iterable[str], count: int) -> Tuple[np.ndarray, Dict[str, int]]:
-    """Find where each value first appears, in one pass of C-level calls.
-
-    :param values: the values.
-    :param count: how many.
-    :return: the place of each value's first appearance (int64), and the distinct
-        values (in order) -> that place.
-    """
-    table: Dict[str, int] = {}
-    seen = np.fromiter(
-        map(table.setdefault, values, itertools.count()), np.int64, count
-    )
-    return seen, table
-
-
 def _first_seen(values: Iterable[str], count: int) -> Tuple[np.ndarray, Dict[str, int]]:
-    """Number equal values by first appearance.
+    """Number equal values by first appearance, in one pass of C-level calls.
 
     :param values: the values.
     :param count: how many.
     :return: each value's number (int32), and the distinct values (in order) -> a
         number that is not theirs (use only the keys and their order).
     """
-    seen, table = _firsts(values, count)
+    table: Dict[str, int] = {}
+    seen = np.fromiter(
+        map(table.setdefault, values, itertools.count()), np.int64, count
+    )
     _, numbers = np.unique(seen, return_inverse=True)  # first appearance order
     return numbers.astype(np.int32), table
 
@@ -390,17 +378,13 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             )
             kept = np.flatnonzero(owners >= 0)
             tools, owners = [tools[i] for i in kept.tolist()], owners[kept]
-        names = list(map(_NAME, tools))
         # by name, as ``tool_names()`` sorts them (stable: each name's tools keep the
-        # catalogue's order): the distinct names are sorted, each offer ranked by its
-        # name's place, then one stable numpy sort of the ranks
-        firsts, _ = _firsts(names, len(names))
-        distinct = np.flatnonzero(firsts == np.arange(len(names)))
-        rank = np.zeros(len(names), dtype=np.int64)  # at each name's first offer
-        rank[sorted(distinct.tolist(), key=names.__getitem__)] = np.arange(len(distinct))
-        ranks = rank[firsts]
+        # catalogue's order): each offer ranked by its name's place there (sorted when
+        # the catalogue was built), then one stable numpy sort of the ranks
+        rank = dict(zip(catalogue.tool_names(), itertools.count()))
+        ranks = np.fromiter(map(rank.__getitem__, map(_NAME, tools)), np.int64, len(tools))
         order = np.argsort(ranks, kind="stable")
-        new_name = np.ones(len(names), dtype=bool)
+        new_name = np.ones(len(tools), dtype=bool)
         new_name[1:] = np.diff(ranks[order]) != 0
         kind_codes, kind_table = _first_seen(map(_KIND, tools), len(tools))
         text_groups, text_table = _first_seen(_offer_texts(tools), len(tools))
