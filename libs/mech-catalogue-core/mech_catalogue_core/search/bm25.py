@@ -31,15 +31,16 @@ the issue's 2 s and 150 MiB; this index keeps one int32 and one float32 per (ter
 document) pair and does the per-word work once per distinct word.
 
 How it is built: ASCII texts (nearly all of a catalogue) are split in batches of about
-:data:`BATCH_CHARS` characters by numpy over their bytes: word boundaries from a byte
-table, each word of up to 16 bytes packed exactly into two 64-bit keys and looked up,
-all words of a batch at once, in a hash table of the words already seen (numpy arrays,
-linear probing, salted per index so no manifest can aim its words at one slot: a word
-not found within :data:`_PROBES` slots is looked up as text, as longer words are); only
-a batch's new words are grouped (by sorting them) and go through the stop list and the
-stemmer (``stemWords``, once per new word). One sort of (term, document, field) keys a
-batch then gives the pairs already in the order of the index's columns. A text with
-other characters goes the per-document way (the regular expression, then a dict of
+:data:`BATCH_CHARS` characters by numpy over their bytes: word boundaries from two
+range checks a byte, each word of up to 16 bytes packed exactly into two 64-bit keys
+and looked up, all words of a batch at once, in a hash table of the words already
+seen (numpy arrays, linear probing, salted per index so no manifest can aim its words
+at one slot: a word not found within :data:`_PROBES` slots is looked up as text, as
+longer words are); only a batch's new words are grouped (by sorting them) and go
+through the stop list and the stemmer (``stemWords``, once per new word). Tokens come
+in document and field order, so a stable radix sort of their term ids (numpy's, 16
+bits a pass) puts the pairs in the order of the index's columns. A text with other
+characters goes the per-document way (the regular expression, then a dict of
 counts), which is also the reference the tests compare the batches with
 (``vectorised=False``). Both give the same term ids (by first appearance), the same
 pairs and so the same weights, bit for bit.
@@ -161,7 +162,7 @@ def _word_bytes(codes: np.ndarray) -> np.ndarray:
     five times faster than a table lookup per byte.
 
     :param codes: the bytes (uint8).
-    :return: True for a-z and 0-9 (``[^\\W_]`` of ASCII lowercase).
+    :return: True for a-z and 0-9 (the word characters of lowercased ASCII).
     """
     letters = np.subtract(codes, np.uint8(ord("a"))) < 26
     digits = np.subtract(codes, np.uint8(ord("0"))) < 10
@@ -363,6 +364,10 @@ class Bm25Index:
         Texts are read :data:`_BLOCK` at a time: a block of short ASCII texts joins
         the batch at once (C-level calls, no loop a text); any other block goes text
         by text.
+
+        :param texts: the documents' texts.
+        :param vectorised: whether ASCII texts go in numpy batches.
+        :yields: each run's pairs.
         """
         batch: List[str] = []
         characters = 0

@@ -85,7 +85,12 @@ _NAME = operator.attrgetter("name")
 _KIND = operator.attrgetter("kind")
 _IS_TYPED = operator.attrgetter("is_typed")
 _TEXT_FIELDS = operator.attrgetter(
-    "name", "kind", "description", "input_description", "output_description", "arguments"
+    "name",
+    "kind",
+    "description",
+    "input_description",
+    "output_description",
+    "arguments",
 )
 #: texts handed to BM25 (and let go) at a time
 _READ_BLOCK = 1024
@@ -382,7 +387,9 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         # catalogue's order): each offer ranked by its name's place there (sorted when
         # the catalogue was built), then one stable numpy sort of the ranks
         rank = dict(zip(catalogue.tool_names(), itertools.count()))
-        ranks = np.fromiter(map(rank.__getitem__, map(_NAME, tools)), np.int64, len(tools))
+        ranks = np.fromiter(
+            map(rank.__getitem__, map(_NAME, tools)), np.int64, len(tools)
+        )
         order = np.argsort(ranks, kind="stable")
         new_name = np.ones(len(tools), dtype=bool)
         new_name[1:] = np.diff(ranks[order]) != 0
