@@ -237,6 +237,7 @@ def test_any_block_of_texts_read_at_once_gives_the_reference_index(
 
 def test_term_order_is_a_stable_sort_of_any_term_ids() -> None:
     """Ids past 16 and 32 bits, ties and no ids at all sort as numpy's stable sort."""
+    # pylint: disable=protected-access
     rng = np.random.default_rng(3)
     for top in (1, 300, 1 << 16, (1 << 16) + 5, 1 << 40):
         terms = rng.integers(0, top, size=5000, dtype=np.int64)
@@ -247,6 +248,7 @@ def test_term_order_is_a_stable_sort_of_any_term_ids() -> None:
 
 def test_more_terms_than_sixteen_bits_give_the_reference_index() -> None:
     """Past 65,536 term ids the radix sort takes a second pass: still the reference."""
+    # pylint: disable=protected-access
     letters = "bcdfghjklmnpqrstvwxz"
     words = [
         "q" + "".join(letters[(n // 20**d) % 20] for d in range(4))
