@@ -254,7 +254,7 @@ class _Layout(NamedTuple):
 
     :param tools: the offers' tools in catalogue order (entries missing left out).
     :param order: the index's order, (tool name, mech ref): each offer's place in
-        ``tools`` (int64).
+        ``tools`` (int32).
     :param mechs: each offer's mech, its place in ``catalogue.mechs`` (int32).
     :param name_starts: where each tool name's offers start.
     :param kinds: each offer's kind, a code of ``kind_table`` (int32).
@@ -398,7 +398,7 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         typed = np.fromiter(map(_IS_TYPED, tools), bool, len(tools))
         return _Layout(
             tools=tools,
-            order=order,
+            order=order.astype(np.int32),
             mechs=owners[order],
             name_starts=np.flatnonzero(new_name),
             kinds=kind_codes[order],
