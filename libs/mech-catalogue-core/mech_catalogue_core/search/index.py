@@ -84,6 +84,16 @@ _PROVENANCE_MECH = operator.attrgetter("provenance.mech")
 _NAME = operator.attrgetter("name")
 _KIND = operator.attrgetter("kind")
 _IS_TYPED = operator.attrgetter("is_typed")
+_TEXT_FIELDS = operator.attrgetter(
+    "name",
+    "kind",
+    "description",
+    "input_description",
+    "output_description",
+    "arguments",
+)
+#: texts handed to BM25 (and let go) at a time
+_READ_BLOCK = 1024
 _CURSOR = re.compile(r"([0-9]{1,9})\.([0-9a-f]{16})")
 
 
@@ -152,34 +162,45 @@ def offer_text(tool: Tool) -> str:
         characters, so the words of ``claude-prediction`` are ``claude`` and
         ``prediction`` (:func:`.bm25.words_of`).
     """
-    arguments = tool.arguments
-    identifiers = descriptions = ""
-    if arguments:
-        identifiers = " ".join([argument.identifier for argument in arguments])
-        descriptions = " ".join([argument.description for argument in arguments])
-    # one f-string: a list and a join cost twice as much, per offer
+    return _offer_texts((tool,))[0]
+
+
+def _offer_texts(tools: Iterable[Tool]) -> List[str]:
+    """Return :func:`offer_text` of each tool, in one loop (a call a tool cost a fifth more).
+
+    :param tools: the tools.
+    :return: their texts, in order.
+    """
+    texts: List[str] = []
+    append = texts.append
     cut = FIELD_SEPARATOR
-    text = (
-        f"{tool.name}{cut}{tool.kind}{cut}{tool.description}{cut}"
-        f"{tool.input_description}{cut}{tool.output_description}{cut}"
-        f"{identifiers}{cut}{descriptions}"
-    )
-    if text.count(FIELD_SEPARATOR) != _FIELDS - 1:  # a manifest wrote one
-        fields = [tool.name, tool.kind, tool.description, tool.input_description]
-        fields += [tool.output_description, identifiers, descriptions]
-        text = FIELD_SEPARATOR.join(f.replace(FIELD_SEPARATOR, " ") for f in fields)
-    return text
+    for name, kind, description, given, answer, arguments in map(_TEXT_FIELDS, tools):
+        identifiers = descriptions = ""
+        if arguments:
+            identifiers = " ".join([argument.identifier for argument in arguments])
+            descriptions = " ".join([argument.description for argument in arguments])
+        # one f-string: a list and a join cost twice as much, per offer
+        text = (
+            f"{name}{cut}{kind}{cut}{description}{cut}{given}{cut}{answer}{cut}"
+            f"{identifiers}{cut}{descriptions}"
+        )
+        if text.count(cut) != _FIELDS - 1:  # a manifest wrote one
+            fields = [name, kind, description, given, answer, identifiers, descriptions]
+            text = cut.join(field.replace(cut, " ") for field in fields)
+        append(text)
+    return texts
 
 
 def _documents(
-    texts: List[Optional[str]], groups: np.ndarray
+    texts: List[str], groups: np.ndarray
 ) -> Tuple[np.ndarray, Iterator[str]]:
     """Number the distinct texts in order of their first offer, as BM25 documents.
 
     Offers with the same text (registrations sharing a manifest) are one BM25 document.
 
-    :param texts: the distinct texts (emptied as they are read: each is let go once
-        indexed, so the texts alive shrink as the index grows).
+    :param texts: the distinct texts (emptied here; each is let go once read, a
+        block of :data:`_READ_BLOCK` at a time, so the texts alive shrink as the
+        index grows).
     :param groups: each offer's text (an index into ``texts``), layout order.
     :return: each offer's document id (int32), and the texts of the documents in
         document id order.
@@ -189,10 +210,14 @@ def _documents(
     document_of_text = np.empty(len(texts), dtype=np.int32)
     document_of_text[text_of_document] = np.arange(len(distinct), dtype=np.int32)
 
+    ordered = list(map(texts.__getitem__, text_of_document.tolist()))
+    texts.clear()
+
     def read() -> Iterator[str]:
-        for at in text_of_document.tolist():
-            text, texts[at] = texts[at], None
-            yield str(text)
+        for start in range(0, len(ordered), _READ_BLOCK):
+            block = ordered[start : start + _READ_BLOCK]
+            ordered[start : start + _READ_BLOCK] = [""] * len(block)
+            yield from block
 
     return document_of_text[groups], read()
 
@@ -227,7 +252,9 @@ def _codes(values: Sequence[str]) -> Tuple[np.ndarray, Dict[str, int]]:
 class _Layout(NamedTuple):
     """The offers in the index's order, and their columns (one row an offer).
 
-    :param tools: each offer's tool, by (tool name, mech ref).
+    :param tools: the offers' tools in catalogue order (entries missing left out).
+    :param order: the index's order, (tool name, mech ref): each offer's place in
+        ``tools`` (int32).
     :param mechs: each offer's mech, its place in ``catalogue.mechs`` (int32).
     :param name_starts: where each tool name's offers start.
     :param kinds: each offer's kind, a code of ``kind_table`` (int32).
@@ -238,12 +265,13 @@ class _Layout(NamedTuple):
     """
 
     tools: List[Tool]
+    order: np.ndarray
     mechs: np.ndarray
     name_starts: np.ndarray
     kinds: np.ndarray
     kind_table: Dict[str, int]
     typed: np.ndarray
-    texts: List[Optional[str]]
+    texts: List[str]
     text_groups: np.ndarray
 
 
@@ -264,8 +292,11 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
         self._fingerprint = fingerprint or catalogue.digest()
         self._mechs: Tuple[Mech, ...] = tuple(catalogue.mechs)
         layout = self._layout(catalogue)
-        # each offer's tool (its mech: ``_mechs[_mech_codes[offer]]``)
+        # the tools in catalogue order, and each offer's place among them (its mech:
+        # ``_mechs[_mech_codes[offer]]``): putting 200,000 tools in name order cost a
+        # tenth of the build in reads of objects scattered in memory
         self._tools: Tuple[Tool, ...] = tuple(layout.tools)
+        self._tool_of = layout.order
         # each offer's mech (an index into ``_mechs``): per-mech facts become columns
         self._mech_codes = layout.mechs
         # where each tool name's offers start (offers are laid out by name)
@@ -352,26 +383,28 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
             )
             kept = np.flatnonzero(owners >= 0)
             tools, owners = [tools[i] for i in kept.tolist()], owners[kept]
-        names = list(map(_NAME, tools))
         # by name, as ``tool_names()`` sorts them (stable: each name's tools keep the
-        # catalogue's order); a Python sort of the names costs half a name -> number map
-        order = np.array(sorted(range(len(names)), key=names.__getitem__), np.int64)
-        names = [names[i] for i in order.tolist()]
-        new_name = np.ones(len(names), dtype=bool)
-        new_name[1:] = np.fromiter(
-            map(operator.ne, names[1:], names[:-1]), bool, max(0, len(names) - 1)
+        # catalogue's order): each offer ranked by its name's place there (sorted when
+        # the catalogue was built), then one stable numpy sort of the ranks
+        rank = dict(zip(catalogue.tool_names(), itertools.count()))
+        ranks = np.fromiter(
+            map(rank.__getitem__, map(_NAME, tools)), np.int64, len(tools)
         )
+        order = np.argsort(ranks, kind="stable")
+        new_name = np.ones(len(tools), dtype=bool)
+        new_name[1:] = np.diff(ranks[order]) != 0
         kind_codes, kind_table = _first_seen(map(_KIND, tools), len(tools))
-        text_groups, text_table = _first_seen(map(offer_text, tools), len(tools))
+        text_groups, text_table = _first_seen(_offer_texts(tools), len(tools))
         typed = np.fromiter(map(_IS_TYPED, tools), bool, len(tools))
         return _Layout(
-            tools=[tools[i] for i in order.tolist()],
+            tools=tools,
+            order=order.astype(np.int32),
             mechs=owners[order],
             name_starts=np.flatnonzero(new_name),
             kinds=kind_codes[order],
             kind_table={kind: code for code, kind in enumerate(kind_table)},
             typed=typed[order],
-            texts=list(text_table),  # type: ignore[arg-type]
+            texts=list(text_table),
             text_groups=text_groups[order],
         )
 
@@ -657,7 +690,8 @@ class SearchIndex:  # pylint: disable=too-many-instance-attributes
     def _hit(
         self, at: int, query: SearchQuery, scores: Optional[np.ndarray]
     ) -> SearchHit:
-        tool, mech = self._tools[at], self._mechs[int(self._mech_codes[at])]
+        tool = self._tools[int(self._tool_of[at])]
+        mech = self._mechs[int(self._mech_codes[at])]
         payments, delivering = self._mech_facts[int(self._mech_codes[at])]
         price = int(self._price_column(query.payment)[at])
         score = 0 if scores is None else int(scores[at])

@@ -212,3 +212,51 @@ def test_words_crowding_one_slot_of_the_word_table_are_still_the_reference(
     assert 0 < table.size == held.sum() <= probes
     pairs = set(zip(table._high[held].tolist(), table._low[held].tolist()))
     assert len(pairs) == table.size
+
+
+@pytest.mark.parametrize("block", [1, 7, 64])
+def test_any_block_of_texts_read_at_once_gives_the_reference_index(
+    block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Texts read a block at a time (ASCII blocks joining a batch whole) change nothing.
+
+    :param block: the texts read at a time.
+    :param monkeypatch: pytest's.
+    """
+    monkeypatch.setattr(bm25, "_BLOCK", block)
+    monkeypatch.setattr(bm25, "BATCH_CHARS", 4096)
+    texts = [index.offer_text(tool) for tool in catalogue(300, seed=5).tools()]
+    texts += list(ODD_TEXTS) * 2 + ["long " * 2000]  # a block longer than a batch
+    random.Random(block).shuffle(texts)
+    weights = index.FIELD_WEIGHTS
+    assert_same_index(
+        Bm25Index(texts, field_weights=weights),
+        Bm25Index(texts, vectorised=False, field_weights=weights),
+    )
+
+
+def test_term_order_is_a_stable_sort_of_any_term_ids() -> None:
+    """Ids past 16 and 32 bits, ties and no ids at all sort as numpy's stable sort."""
+    # pylint: disable=protected-access
+    rng = np.random.default_rng(3)
+    for top in (1, 300, 1 << 16, (1 << 16) + 5, 1 << 40):
+        terms = rng.integers(0, top, size=5000, dtype=np.int64)
+        want = np.argsort(terms, kind="stable")
+        assert bm25._term_order(terms).tolist() == want.tolist(), top
+    assert bm25._term_order(np.zeros(0, np.int64)).tolist() == []
+
+
+def test_more_terms_than_sixteen_bits_give_the_reference_index() -> None:
+    """Past 65,536 term ids the radix sort takes a second pass: still the reference."""
+    # pylint: disable=protected-access
+    letters = "bcdfghjklmnpqrstvwxz"
+    words = [
+        "q" + "".join(letters[(n // 20**d) % 20] for d in range(4))
+        for n in range(70_000)
+    ]
+    texts = [" ".join(words[at : at + 50]) for at in range(0, len(words), 25)]
+    texts.append(" ".join(words))  # every word again, far from its first documents
+    batched = Bm25Index(texts, field_weights=index.FIELD_WEIGHTS)
+    assert len(batched._terms.ids) > 1 << 16  # the stems stay distinct
+    reference = Bm25Index(texts, vectorised=False, field_weights=index.FIELD_WEIGHTS)
+    assert_same_index(batched, reference)
