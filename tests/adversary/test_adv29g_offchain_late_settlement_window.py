@@ -29,7 +29,9 @@ Once the mech *does* settle it, the nonce has passed, and the journal record is 
 by its acceptance (``paid_at``): ``SpendLedger.count_journal`` then counts it nothing,
 although the marketplace charged it a moment ago:
 
-- call A: accepted at ``t0``; the mech waits (its call times out, as said);
+- call A: accepted at ``t0``; the mech waits (its call times out, as said); or A is
+  answered 402 (a request refused counts while outstanding, dated by its last write:
+  the same then);
 - more than ``W`` s later the mech settles A: the prepaid balance is charged one price
   now;
 - call B (other arguments), a few seconds later: A is older than the window and its
@@ -49,6 +51,8 @@ posted for it.
 import time
 from pathlib import Path
 
+import pytest
+
 from scripts.devnet import Devnet
 from scripts.devnet.offchain_responder import OffchainResponder
 from tests.devnet.mcp_helpers import market_nonce
@@ -67,13 +71,16 @@ def _text(result: object) -> str:
     return str(result.content[0].text)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("answer", ["no_settle", "always_402"])
 def test_a_late_settlement_counts_in_the_window_it_was_charged_in(
-    chain_snapshot: Devnet, tmp_path: Path
+    chain_snapshot: Devnet, tmp_path: Path, answer: str
 ) -> None:
     """A is settled after the window passed its acceptance; B is then over the cap.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the server's state folder.
+    :param answer: what the endpoint answered A (accepted, or a 402 it did not mean:
+        either way the mech holds A signed and settles it when it likes).
     """
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
@@ -90,12 +97,12 @@ def test_a_late_settlement_counts_in_the_window_it_was_charged_in(
         "--spend-window",
         str(WINDOW),
     )
-    with OffchainResponder(devnet.info, [mech], behaviour="no_settle") as endpoint:
+    with OffchainResponder(devnet.info, [mech], behaviour=answer) as endpoint:
         declare_url(devnet, service_id, endpoint.url)
         prepay(devnet, 3 * price)
         start, before = market_nonce(devnet), prepaid(devnet)
         (a,) = calls(devnet, tmp_path, 1, *capped, prompt="A: settled late")
-        assert "accepted" in _text(a), _text(a)
+        assert a.is_error and len(endpoint.posts) == 1, _text(a)
         time.sleep(WINDOW + 1)  # A's acceptance is now older than the window
         form = endpoint.posts[0]
         # the mech settles A now (the stand-in's own settlement, at the time it chose)
