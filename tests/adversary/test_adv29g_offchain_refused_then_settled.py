@@ -44,6 +44,9 @@ sent but names no transaction". So:
   be counted: journal entry ... is not one this server wrote": nothing more can be paid
   until a person edits the state folder.
 
+Following that advice pays the call twice (the second test): the lookup finds no
+on-chain request, so a new one is signed, and settled.
+
 Expected: a refused request found settled is the call's answer like any other (its
 entry readable, written as one this server writes: accepted, or settled), A's call
 returns the mech's delivered answer without paying again, and B is paid normally.
@@ -112,3 +115,48 @@ def test_a_refused_request_the_mech_settles_is_the_call_s_answer(
     assert not again.is_error and "devnet stand-in" in _text(again), observed
     assert not b.is_error, observed
     assert before - prepaid(devnet) == 2 * price, observed  # A once, B once
+
+
+def test_following_the_error_s_advice_does_not_pay_the_call_twice(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """A refused then settled; the error says move the entry away; done, A is paid again.
+
+    Observed on adv29f: the second call's error advises "Check it, then move it away:
+    the call will then be looked up on chain and resumed, or paid when no request of it
+    is found"; an off-chain request is not found by that lookup, so the call signs a
+    new request and it is settled: two prices for one call. Expected: whatever the
+    error advises, the call is charged once (here: the settled request's answer).
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the server's state folder.
+    """
+    devnet = chain_snapshot
+    mech, service_id = native_mech(devnet)
+    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    options = ("--mech", mech, "--offchain", "only", "--timeout", "10")
+    with OffchainResponder(devnet.info, [mech], behaviour="always_402") as endpoint:
+        declare_url(devnet, service_id, endpoint.url)
+        prepay(devnet, 3 * price)
+        before = prepaid(devnet)
+        calls(devnet, tmp_path, 1, *options, prompt="A")
+        form = endpoint.posts[0]
+        # pylint: disable-next=protected-access
+        settled_mech, sender, rid, _ = endpoint._checked(form)
+        # pylint: disable-next=protected-access
+        endpoint._settle(settled_mech, sender, rid, form)
+        (again,) = calls(devnet, tmp_path, 1, *options, prompt="A")
+        advised = again.is_error and "move it away" in _text(again)
+        if advised:  # as the error says: the entry moved out of the journal
+            (path,) = (tmp_path / "calls").glob("*.json")
+            path.rename(tmp_path / path.name)
+        endpoint.behaviour = "honest"
+        (last,) = calls(devnet, tmp_path, 1, *options, prompt="A")
+    charged = before - prepaid(devnet)
+    observed = (
+        f"advised to move the entry away: {advised}; last: {_text(last)[:200]!r}; "
+        f"charged {charged} for one call (price {price}); posts {len(endpoint.posts)}"
+    )
+    # observed on adv29f: advised True; charged two prices, two posts
+    assert not last.is_error, observed
+    assert charged == price, observed
