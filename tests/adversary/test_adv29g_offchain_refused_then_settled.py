@@ -85,8 +85,8 @@ def test_a_refused_request_the_mech_settles_is_the_call_s_answer(
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
     price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
-    capped = ("--mech", mech, "--offchain", "only", "--timeout", "10")
-    capped += ("--max-spend", str(3 * price))
+    options = ("--mech", mech, "--offchain", "only", "--timeout", "10")
+    capped = (*options, "--max-spend", str(3 * price))
     with OffchainResponder(devnet.info, [mech], behaviour=answer) as endpoint:
         declare_url(devnet, service_id, endpoint.url)
         prepay(devnet, 3 * price)
