@@ -36,8 +36,8 @@ never be settled. Yet:
   refused the same way until A itself is called again or the server changes mode.
 
 One moment of downtime of any mech a user's calls reached (or a hostile mech that
-declares a dead endpoint and is the cheapest offer) refuses every other off-chain call
-of the requester, with a reason that is not true.
+declares a dead endpoint and is the first offer of a tool, or is pinned) refuses every
+other off-chain call of the requester, with a reason that is not true.
 
 Expected: a request whose post never connected (connection refused, or an address the
 check refused before connecting) is known never received: it holds no nonce and counts

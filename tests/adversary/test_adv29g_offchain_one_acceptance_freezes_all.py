@@ -37,9 +37,9 @@ call of the user:
 
 Nothing of B's mech is at fault, nothing is paid, and it is said in words; but one
 endpoint that answers 200 to a request makes the requester unable to pay anybody for
-an hour (the marketplace's value on the devnet), and a mech that is the cheapest offer
-of a popular tool is chosen again as soon as the hour is over (nothing remembers that
-it did not settle). Stranding an accepted request costs only its mech (it can then
+an hour (the marketplace's value on the devnet), and a mech that is a tool's first
+offer (``offers.rank_offers``: its incumbent, then the cheaper) is chosen again as soon
+as the hour is over (nothing in the choice looks at a request it did not settle). Stranding an accepted request costs only its mech (it can then
 never be charged); waiting costs the user every call.
 
 Expected: an accepted request its mech has not settled within a short, stated bound
