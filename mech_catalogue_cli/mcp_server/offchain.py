@@ -457,6 +457,7 @@ class OffchainPoster:
                 False,
             )
         try:
+            block = self.market.head()  # the balance is read at this block or later
             funds = self.payer.funds(entry.payment_type)
         except MarketError as exc:
             return f"{where} answered 402, and {exc}", False
@@ -472,6 +473,18 @@ class OffchainPoster:
         symbol = payment_terms(entry.payment_type).symbol or "wei"
         decimals = funds.decimals
         short = max(entry.price - funds.prepaid, 0)
+        if not short:
+            # the chain contradicts the mech: no deposit is advised (--auto-prepay, which
+            # reads the balance itself, deposits nothing for it either)
+            return (
+                f"{where} answered 402, which the chain contradicts: this requester's "
+                f"prepaid balance {_units(funds.prepaid, decimals)} {symbol} >= the "
+                f"price {_units(entry.price, decimals)} {symbol} on tracker "
+                f"{funds.tracker} (read at block {block} or later); the mech refused "
+                "a request the balance covers: try another mech (no prepayment is "
+                "needed)",
+                True,
+            )
         return (
             f"{where} needs a prepaid balance: prepaid "
             f"{_units(funds.prepaid, decimals)} {symbol} < "

@@ -12,7 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""A signed request that never left this host holds no nonce; one that may have, does (adv29g).
+"""Off-chain refusals told as they are: never sent, or a 402 the chain contradicts (adv29g).
+
+A signed request that never left this host holds no nonce; one that may have, does.
 
 Real sockets on loopback: a closed port (connection refused: nothing sent), a listener
 that accepts and closes (a reset after connecting: the request may have been sent) and
@@ -24,9 +26,10 @@ post reads nothing else of the chain when nothing is answered). The devnet run i
 
 import socket
 import threading
-from typing import Iterator, List
+from typing import Iterator, List, Tuple
 
 import pytest
+from mech_catalogue_core.model.payment import Funds
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from mech_catalogue_cli.adapters.http import AnswerError, pinned_session, post_form_json
@@ -172,3 +175,59 @@ def test_a_retry_of_a_request_posted_before_is_not_unsent() -> None:
         }
     }
     assert not never_posted_before(other, previous)  # an earlier attempt had its id
+
+
+class _Payer:
+    """Reads a fixed prepaid balance on one tracker (the chain's fact, set by the test)."""
+
+    tracker = "0x" + "55" * 20
+
+    def __init__(self, prepaid: int) -> None:
+        """Hold the balance.
+
+        :param prepaid: ``mapRequesterBalances(requester)``, wei.
+        """
+        self.prepaid = prepaid
+
+    def funds(self, payment_type: str) -> Funds:
+        """The requester's native funds.
+
+        :param payment_type: ignored (native).
+        :return: the funds.
+        """
+        del payment_type
+        return Funds(self.tracker, "", 18, 10**18, 0, self.prepaid)
+
+
+def _challenged(prepaid: int) -> Tuple[str, bool]:
+    poster = OffchainPoster(Chain(77, {77: 3}), _Payer(prepaid))  # type: ignore[arg-type]
+    poster.market.w3.eth.chain_id = 31337
+    written = _entry(_closed_port())
+    body = {
+        "scheme": "olas-prepay",
+        "payTo": _Payer.tracker,
+        "asset": "0x" + "00" * 20,
+        "chainId": 31337,
+        "required": written.price,
+    }
+    # pylint: disable-next=protected-access
+    return poster._challenge_text(written, body, "mech M's endpoint E")
+
+
+@pytest.mark.parametrize("over", [0, 1, 10**18])
+def test_a_402_the_chain_contradicts_advises_no_prepay(over: int) -> None:
+    """The balance covers the price: the text says the chain contradicts the 402."""
+    price = _entry(_closed_port()).price
+    text, _ = _challenged(price + over)
+    assert "which the chain contradicts" in text and "try another mech" in text
+    assert "block 77" in text and ">=" in text
+    assert "mech-catalogue prepay" not in text and "--auto-prepay" not in text
+    assert "needs a prepaid balance" not in text
+
+
+def test_a_402_the_chain_agrees_with_is_a_shortfall() -> None:
+    """Short by one wei: the shortfall and the prepay advice, as before."""
+    price = _entry(_closed_port()).price
+    text, believed = _challenged(price - 1)
+    assert believed and "needs a prepaid balance" in text
+    assert "mech-catalogue prepay" in text and "--amount 0.000000000000000001" in text
