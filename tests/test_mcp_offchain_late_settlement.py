@@ -200,7 +200,9 @@ def test_a_time_already_written_is_counted_from(tmp_path: Path) -> None:
     """Written by an earlier run: counted within the window from it, no chain read."""
     chain, poster, journal, key = _old_journal(tmp_path, accepted=False)
     at = 5000.0
-    _with_seen(journal, key, {"at": at, "block": 50, "market_nonce": 4, "settled": True})
+    _with_seen(
+        journal, key, {"at": at, "block": 50, "market_nonce": 4, "settled": True}
+    )
     records = journal_records(journal.folder)
     assert _counted(records, at + WINDOW - 1) == PRICE
     assert _counted(records, at + WINDOW + 1) == 0

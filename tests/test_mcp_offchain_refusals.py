@@ -200,8 +200,9 @@ class _Payer:
 
 
 def _challenged(prepaid: int) -> Tuple[str, bool]:
-    poster = OffchainPoster(Chain(77, {77: 3}), _Payer(prepaid))  # type: ignore[arg-type]
-    poster.market.w3.eth.chain_id = 31337
+    chain = Chain(77, {77: 3})
+    chain.w3.eth.chain_id = 31337
+    poster = OffchainPoster(chain, _Payer(prepaid))  # type: ignore[arg-type]
     written = _entry(_closed_port())
     body = {
         "scheme": "olas-prepay",

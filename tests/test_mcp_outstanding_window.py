@@ -75,11 +75,9 @@ def test_an_old_accepted_request_counts_while_its_nonce_is_not_passed(
 def test_an_old_request_whose_nonce_passed_counts_until_that_is_seen(
     tmp_path: Path,
 ) -> None:
-    """The nonce moved past it: it may have been settled (charged) just now (adv29g).
-
-    It counts until the server recorded when it saw the nonce passed, then within the
-    window from that time (``tests/test_mcp_offchain_late_settlement.py``).
-    """
+    """The nonce moved past it: it may have been settled (charged) just now (adv29g)."""
+    # it counts until the server recorded when it saw the nonce passed, then within
+    # the window from that time (tests/test_mcp_offchain_late_settlement.py)
     records = journal_records(_journal(tmp_path, accepted=True).folder)
     ledger = SpendLedger(max_spend=PRICE, window=WINDOW)
     ledger.count_journal(records, NOW, 4)

@@ -235,6 +235,8 @@ class PinnedAdapter(WatchedAdapter):
         :param kwargs: ``HTTPAdapter.send``'s (``proxies`` is replaced by none).
         :return: the response (``requests``' errors are raised as they come).
         :raises NotConnected: when no address accepts a connection.
+        :raises requests.ConnectionError: when one did, then failed (the request may
+            have been sent: no other address is tried).
         """
         kwargs["proxies"] = {}
         if "Host" not in request.headers:
