@@ -254,3 +254,20 @@ def test_a_delivered_entry_is_dated_by_its_last_write(tmp_path: Path) -> None:
     assert not passed_unseen(records, time.time())
     assert _counted(records, delivered_at + WINDOW - 1) == PRICE
     assert _counted(records, delivered_at + WINDOW + 1) == 0
+
+
+def test_a_delivered_entry_written_in_the_future_is_dated_now(tmp_path: Path) -> None:
+    """Its file's time later than now (a clock moved back): recorded at now, then ends."""
+    _, poster, journal, key = _old_journal(tmp_path, accepted=True)
+    loaded = journal.load(key)
+    assert loaded is not None
+    loaded.status = CallStatus.DELIVERED
+    journal.save(loaded)
+    later = time.time() + 10**9
+    os.utime(journal.folder / f"{key}.json", (later, later))
+    records = journal_records(journal.folder)
+    assert passed_unseen(records, time.time())
+    assert record_passed(poster, journal, records)
+    seen = _seen(journal, key)
+    assert seen["at"] <= time.time()
+    assert _counted(journal_records(journal.folder), seen["at"] + WINDOW + 1) == 0

@@ -592,7 +592,9 @@ def record_passed(
         passed = {}
         for entry in entries:
             mine = [hold for hold in holds_of(entry) if hold.held_by(owner)]
-            seen, _ = passed_seen(entry, now)  # recorded meanwhile by another server
+            # recorded meanwhile by another server (a delivered entry's file time is
+            # not: a candidate's was later than now)
+            seen, _ = passed_seen(entry, float("inf"))
             if not mine or any(hold.nonce >= nonce for hold in mine):
                 continue  # may still be settled (or another requester's)
             if seen is not None and seen <= now:
