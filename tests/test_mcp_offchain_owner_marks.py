@@ -120,6 +120,7 @@ def test_an_old_request_of_another_account_counts_whatever_this_nonce() -> None:
                     owner_text(SOMEONE, 100),
                 ),
             ),
+            passed_seen_at=old,  # its passing seen long ago (adv29g: else it counts)
         )
     ]
     ledger = SpendLedger(max_spend=PRICE, window=60.0)

@@ -72,13 +72,17 @@ def test_an_old_accepted_request_counts_while_its_nonce_is_not_passed(
     assert ledger.earlier == PRICE and ledger.refusal(1) is not None
 
 
-def test_an_old_request_whose_nonce_passed_no_longer_counts(tmp_path: Path) -> None:
-    """The nonce moved past it: it can never be settled, and the window applies."""
+def test_an_old_request_whose_nonce_passed_counts_until_that_is_seen(
+    tmp_path: Path,
+) -> None:
+    """The nonce moved past it: it may have been settled (charged) just now (adv29g)."""
+    # it counts until the server recorded when it saw the nonce passed, then within
+    # the window from that time (tests/test_mcp_offchain_late_settlement.py)
     records = journal_records(_journal(tmp_path, accepted=True).folder)
     ledger = SpendLedger(max_spend=PRICE, window=WINDOW)
     ledger.count_journal(records, NOW, 4)
-    assert (ledger.earlier, ledger.earlier_requests) == (0, 0)
-    assert ledger.refusal(PRICE) is None
+    assert (ledger.earlier, ledger.earlier_requests) == (PRICE, 1)
+    assert ledger.refusal(PRICE) is not None
 
 
 def test_an_unread_nonce_counts_every_old_outstanding_request(tmp_path: Path) -> None:

@@ -73,12 +73,22 @@ _WATCH_SECONDS = 0.05
 _SENDING = threading.local()
 
 
+class NotConnected(requests.ConnectionError):
+    """No address accepted a TCP connection: not one byte of the request left this host.
+
+    Raised by :class:`PinnedAdapter` only when every checked address refused or did not
+    complete the connection; a failure after one was opened (a reset, a timeout) is
+    ``requests``' own error, since the request may have been sent.
+    """
+
+
 class AnswerError(RuntimeError):
     """An upstream answer was refused: the message says why, without the URL.
 
     :param message: what happened.
     :param kind: ``status``, ``redirect``, ``too_large``, ``deadline``, ``too_deep``,
-        ``not_json`` or ``transport``.
+        ``not_json``, ``transport``, or ``not_connected`` (:class:`NotConnected`:
+        nothing was sent).
     """
 
     def __init__(self, message: str, kind: str) -> None:
@@ -224,7 +234,9 @@ class PinnedAdapter(WatchedAdapter):
         :param request: the request (its URL names the host as declared).
         :param kwargs: ``HTTPAdapter.send``'s (``proxies`` is replaced by none).
         :return: the response (``requests``' errors are raised as they come).
-        :raises requests.ConnectionError: when no address accepts a connection.
+        :raises NotConnected: when no address accepts a connection.
+        :raises requests.ConnectionError: when one did, then failed (the request may
+            have been sent: no other address is tried).
         """
         kwargs["proxies"] = {}
         if "Host" not in request.headers:
@@ -239,7 +251,9 @@ class PinnedAdapter(WatchedAdapter):
                 if not isinstance(reason, ConnectTimeoutError):
                     raise  # a connection was opened: the request may have been sent
                 failed = exc
-        raise failed or requests.ConnectionError("no address to connect to")
+        raise NotConnected(
+            "no address accepted a connection" if failed else "no address to connect to"
+        ) from failed
 
 
 def pinned_session(addresses: Sequence[str]) -> requests.Session:
@@ -411,6 +425,10 @@ def _bounded_json(  # pylint: disable=too-many-arguments
     watchdog.start()
     try:
         body, status = _body(session, url, seconds, max_bytes, ok, form)
+    except NotConnected as exc:  # before the deadline's test: nothing was sent
+        raise AnswerError(
+            f"could not be reached (ConnectionError: {exc})", "not_connected"
+        ) from exc
     except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
         # the socket's own timeout equals the deadline: whichever fires first, the
         # deadline has passed

@@ -58,6 +58,7 @@ the signed request) until the chain shows it can never be settled: the requester
 import json
 import logging
 import socket
+import time
 from enum import Enum
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
@@ -81,8 +82,9 @@ from mech_catalogue_cli.adapters.http import (
 
 from .journal import Journal, JournalEntry, JournalError
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
+from .outstanding import PASSED_SEEN_KEY, holds_of, owner_text, passed_seen
 from .payment import TokenPayer
-from .spend_cap import PaidRecord
+from .spend_cap import PaidRecord, passed_unseen
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -115,11 +117,14 @@ class OffchainRefusal(str):
     ``challenged`` is True for a believed 402 (``payTo`` the marketplace's tracker, our
     chain, ``required`` within the price): the one answer ``--auto-prepay`` deposits
     after. ``deposited`` is True when an automatic deposit was made for the call before
-    the refusal (the deposit stays in the prepaid balance).
+    the refusal (the deposit stays in the prepaid balance). ``unsent`` is True when not
+    one byte of the signed request left this host (its host did not resolve to
+    addresses that may be posted to, or none accepted a connection): nobody holds it.
     """
 
     challenged: bool = False
     deposited: bool = False
+    unsent: bool = False
 
 
 def _units(amount: int, decimals: int) -> str:
@@ -308,7 +313,11 @@ class OffchainPoster:
         where = f"mech {entry.mech}'s endpoint {endpoint}"
         refusal, addresses = self._checked_addresses(endpoint)
         if refusal:
-            return OffchainRefusal(f"{where} is not posted to: {refusal}")
+            unsent = OffchainRefusal(
+                f"{where} is not posted to: {refusal}; nothing was sent"
+            )
+            unsent.unsent = True
+            return unsent
         # the post connects to the checked addresses only: the name is not resolved again
         with pinned_session(addresses) as session:
             try:
@@ -322,7 +331,14 @@ class OffchainPoster:
                     ok=(200, 402),
                 )
             except AnswerError as exc:
-                return OffchainRefusal(f"{where} {exc}")
+                failed = OffchainRefusal(f"{where} {exc}")
+                if exc.kind == "not_connected":
+                    failed = OffchainRefusal(
+                        f"{where} {exc}: the endpoint could not be reached, nothing "
+                        "was sent"
+                    )
+                    failed.unsent = True
+                return failed
         if status == 402:
             text, believed = self._challenge_text(entry, body, where)
             refusal = OffchainRefusal(text)
@@ -441,6 +457,7 @@ class OffchainPoster:
                 False,
             )
         try:
+            block = self.market.head()  # the balance is read at this block or later
             funds = self.payer.funds(entry.payment_type)
         except MarketError as exc:
             return f"{where} answered 402, and {exc}", False
@@ -456,6 +473,18 @@ class OffchainPoster:
         symbol = payment_terms(entry.payment_type).symbol or "wei"
         decimals = funds.decimals
         short = max(entry.price - funds.prepaid, 0)
+        if not short:
+            # the chain contradicts the mech: no deposit is advised (--auto-prepay, which
+            # reads the balance itself, deposits nothing for it either)
+            return (
+                f"{where} answered 402, which the chain contradicts: this requester's "
+                f"prepaid balance {_units(funds.prepaid, decimals)} {symbol} >= the "
+                f"price {_units(entry.price, decimals)} {symbol} on tracker "
+                f"{funds.tracker} (read at block {block} or later); the mech refused "
+                "a request the balance covers: try another mech (no prepayment is "
+                "needed)",
+                True,
+            )
         return (
             f"{where} needs a prepaid balance: prepaid "
             f"{_units(funds.prepaid, decimals)} {symbol} < "
@@ -521,3 +550,101 @@ def release_unsettleable(
                 found[entry.key]["block"],
             )
     return released
+
+
+def record_passed(
+    poster: OffchainPoster, journal: Journal, records: Sequence[PaidRecord]
+) -> List[JournalEntry]:
+    """Record when the requester's nonce was first seen past journalled requests (blocking).
+
+    Call it holding the journal's send lock. The marketplace charges an off-chain
+    request when its mech settles it, which moves the nonce past it; this server does
+    not see when. For each record :func:`.spend_cap.passed_unseen` names, the nonce and
+    each of its requests' ``getRequestStatus`` are read at one block ``B``; when the
+    nonce is past its requests, ``extra.offchain`` gets :data:`.outstanding.
+    PASSED_SEEN_KEY` (now, ``B``, the nonce, and whether one was settled: a time at or
+    after the settlement), so the spending cap counts it within the window from then
+    (:meth:`.spend_cap.SpendLedger.count_journal`), in every server on the folder and
+    after a restart. A chain that cannot be read, or a write that fails, records
+    nothing (logged): the requests keep counting, the safe side.
+
+    :param poster: the poster (its marketplace and requester).
+    :param journal: the journal the records were read from.
+    :param records: the journal's records (``spending.JournalIndex.records``).
+    :return: the entries recorded now.
+    """
+    now = time.time()
+    entries: List[JournalEntry] = []
+    for record in passed_unseen(records, now):
+        try:
+            entry = journal.load(record.key)
+        except JournalError:
+            continue  # counted as unreadable by the cap already
+        if entry is not None and entry.request_id == record.request_id:
+            entries.append(entry)
+    if not entries:
+        return []
+    market = poster.market
+    try:
+        owner = owner_text(market.requester, poster.chain_id())
+        block = market.head()
+        nonce = market.market_nonce(block=block)
+        passed = {}
+        for entry in entries:
+            mine = [hold for hold in holds_of(entry) if hold.held_by(owner)]
+            # recorded meanwhile by another server (a delivered entry's file time is
+            # not: a candidate's was later than now)
+            seen, _ = passed_seen(entry, float("inf"))
+            if not mine or any(hold.nonce >= nonce for hold in mine):
+                continue  # may still be settled (or another requester's)
+            if seen is not None and seen <= now:
+                continue
+            passed[entry.key] = any(
+                market.status(hold.request_id, block=block) != STATUS_DOES_NOT_EXIST
+                for hold in mine
+            )
+    except MarketError as exc:
+        LOGGER.warning(
+            "whether %d off-chain request(s) were settled was not read (%s); they keep "
+            "counting against --max-spend",
+            len(entries),
+            exc,
+        )
+        return []
+    done = []
+    for entry in entries:
+        if entry.key not in passed:
+            continue
+        entry.extra["offchain"][PASSED_SEEN_KEY] = {
+            "at": time.time(),
+            "block": block,
+            "market_nonce": nonce,
+            "settled": passed[entry.key],
+        }
+        try:
+            journal.save(entry)
+        except OSError as exc:  # filelock.Timeout included
+            LOGGER.warning(
+                "journal entry %s could not be written (%s); its off-chain request "
+                "keeps counting against --max-spend",
+                entry.key,
+                exc,
+            )
+            continue
+        done.append(entry)
+        LOGGER.info(
+            "off-chain request %s to mech %s (nonce %d): the requester's nonce is %d at "
+            "block %d, and it %s",
+            entry.request_id,
+            entry.mech,
+            entry.market_nonce,
+            nonce,
+            block,
+            (
+                "was settled: it counts against --max-spend within --spend-window "
+                "from now"
+                if passed[entry.key]
+                else "was never settled (nor can be): it counts nothing"
+            ),
+        )
+    return done

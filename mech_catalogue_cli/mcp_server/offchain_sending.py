@@ -51,6 +51,7 @@ from .offchain import (
     OffchainMode,
     OffchainPoster,
     OffchainRefusal,
+    record_passed,
     release_unsettleable,
 )
 from .offers import Offer
@@ -63,6 +64,8 @@ from .outstanding import (
     held_behind,
     holds_of,
     mark_passed,
+    mark_unsent,
+    never_posted_before,
     next_nonce,
     not_accepted_text,
     onchain_blocker,
@@ -75,7 +78,7 @@ from .outstanding import (
 )
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
-from .spend_cap import PaidRecord, SpendLedger
+from .spend_cap import PaidRecord, SpendLedger, passed_unseen
 from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -411,6 +414,23 @@ class OffchainSending:
             self.token_ledgers.get(asset, self.ledger).release(entry.request_id)
         return bool(released)
 
+    async def _passing_recorded(self, records: List[PaidRecord]) -> bool:
+        """Record when the requester's nonce was first seen past journalled requests.
+
+        :param records: the journal's records.
+        :return: whether any entry was written (:func:`.offchain.record_passed`: the
+            cap then counts it within the window from now, or nothing when the chain
+            showed it never settled).
+        """
+        if self.offchain is None or self.journal is None:
+            return False
+        if not passed_unseen(records, time.time()):
+            return False
+        recorded_now = await anyio.to_thread.run_sync(
+            record_passed, self.offchain, self.journal, records
+        )
+        return bool(recorded_now)
+
     async def _offchain_way(  # pylint: disable=too-many-return-statements
         self, offer: Offer, price: int, retry: Optional[OffchainRetry] = None
     ) -> Union[bool, PriceRefusal]:
@@ -530,6 +550,17 @@ class OffchainSending:
         ledger.replace(earlier, counted_price(prepared), prepared.request_id)
         refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
         timer.lap("offchain_post")
+        if (
+            isinstance(refused, OffchainRefusal)
+            and refused.unsent
+            and never_posted_before(prepared, None if retry is None else retry.entry)
+        ):
+            # nobody holds it: it holds no nonce, counts nothing, retries sign anew
+            mark_unsent(prepared)
+            prepared.extra["offchain"]["refused"] = refused[:1000]
+            await saved(journal, prepared)
+            ledger.release(prepared.request_id)
+            return refused
         auto = self.auto_prepay
         if (
             isinstance(refused, OffchainRefusal)

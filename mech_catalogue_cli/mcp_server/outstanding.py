@@ -48,8 +48,11 @@ request its mech may still settle (and charge), while heeding one that is not on
 makes a call wait or say so.
 """
 
+import math
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .journal import JournalEntry
 
@@ -62,6 +65,10 @@ _ATTEMPT_FIELDS = ("nonce", "price", "mech", "payment_type", "from_block")
 #: the fields of ``extra.offchain`` (and of each earlier attempt) naming whose nonce a
 #: request holds: the requester's address and the chain's id
 OWNER_FIELDS = ("requester", "chain_id")
+#: the ``extra.offchain`` key of when this server first saw the requester's nonce past
+#: the call's request: ``{at: unix seconds, block, market_nonce, settled}`` (settled:
+#: the chain showed one of its requests settled at that block; else none ever can be)
+PASSED_SEEN_KEY = "nonce_passed"
 
 
 def owner_text(requester: str, chain_id: int) -> str:
@@ -170,13 +177,90 @@ def current_passed(entry: JournalEntry) -> bool:
 
     :param entry: a call's journal entry.
     :return: True when ``extra.offchain.passed`` (its call found the nonce passed it
-        unsettled) or ``extra.offchain.released`` (the spending cap's check of a
-        refused request, ``offchain.release_unsettleable``).
+        unsettled), ``extra.offchain.released`` (the spending cap's check of a
+        refused request, ``offchain.release_unsettleable``) or ``extra.offchain.unsent``
+        on a request neither accepted nor sent (not one byte of it left this host:
+        :func:`mark_unsent`).
     """
     offchain = entry.extra.get("offchain")
     return isinstance(offchain, dict) and (
-        offchain.get("passed") is True or "released" in offchain
+        offchain.get("passed") is True
+        or "released" in offchain
+        or (
+            offchain.get("unsent") is True
+            and offchain.get("accepted") is not True
+            and entry.status == CallStatus.PREPARED
+        )
     )
+
+
+def never_posted_before(entry: JournalEntry, previous: Optional[JournalEntry]) -> bool:
+    """Whether an entry's current request was never posted by an earlier attempt (pure).
+
+    A retry signed with the same price and data at the same nonce has the same id as
+    the call's earlier request, which may have reached the mech (it then holds it).
+
+    :param entry: the call's entry, its current request just signed.
+    :param previous: the call's entry before (None: the call's first request).
+    :return: True when no earlier request of the call has the same id, or the one
+        that had it was the previous current request and itself never sent
+        (:func:`mark_unsent`; an earlier attempt's is not recorded: read as posted).
+    """
+    if previous is None:
+        return True
+    if previous.request_id != entry.request_id:
+        return entry.request_id not in earlier_attempts(previous)
+    offchain = previous.extra.get("offchain")
+    return isinstance(offchain, dict) and offchain.get("unsent") is True
+
+
+def mark_unsent(entry: JournalEntry) -> None:
+    """Record that not one byte of the entry's current request left this host (in place).
+
+    Nobody holds its signature, so it can never be settled: it holds no nonce and
+    counts nothing (:func:`current_passed`). Only for a request whose post never
+    connected and that no earlier attempt of the call posted
+    (:func:`never_posted_before`).
+
+    :param entry: the call's entry (status ``prepared``, not accepted).
+    """
+    entry.extra["offchain"]["unsent"] = True
+
+
+def passed_seen(entry: JournalEntry, written_at: float) -> Tuple[Optional[float], bool]:
+    """When this server first saw the requester's nonce past an entry's request (pure).
+
+    The marketplace charges an off-chain request when its mech settles it, which this
+    server does not see: what it can date is when it first saw the nonce passed (at or
+    after the settlement), recorded in ``extra.offchain`` under
+    :data:`PASSED_SEEN_KEY` by :func:`.offchain.record_passed`. An entry whose answer
+    was read (status ``delivered``) and holds no such record is dated by its file's
+    last write (``written_at``): the delivery was seen at or before it.
+
+    :param entry: a call's journal entry.
+    :param written_at: unix seconds its file was last written.
+    :return: the time (None: not recorded, or recorded malformed: read as not seen,
+        the cap's safe side) and whether the chain showed it settled then (True when
+        unknown).
+    """
+    offchain = entry.extra.get("offchain")
+    if not isinstance(offchain, dict):
+        return None, True
+    seen = offchain.get(PASSED_SEEN_KEY)
+    if seen is not None:
+        at = seen.get("at") if isinstance(seen, dict) else None
+        settled = seen.get("settled") if isinstance(seen, dict) else None
+        if (
+            isinstance(at, (int, float))
+            and not isinstance(at, bool)
+            and math.isfinite(at)
+            and isinstance(settled, bool)
+        ):
+            return float(at), settled
+        return None, True
+    if entry.status == CallStatus.DELIVERED:
+        return written_at, True
+    return None, True
 
 
 def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:

@@ -383,6 +383,9 @@ class RequestSender(OffchainSending):
                 # earlier and other runs' spending of this asset too
                 if self.index is not None and await self._released(records):
                     records = await anyio.to_thread.run_sync(self.index.records)
+                # a request settled since its date counts from when that was seen
+                if self.index is not None and await self._passing_recorded(records):
+                    records = await anyio.to_thread.run_sync(self.index.records)
                 now = time.time()
                 ledger.count_journal(
                     records,

@@ -54,6 +54,11 @@ class PaidRecord:
     :param holds: the entry's off-chain requests that may still be settled
         (:func:`.outstanding.holds_of`; empty for an on-chain call): the nonces they
         hold, whatever their window.
+    :param passed_seen_at: unix seconds this server first saw the requester's nonce
+        past the entry's off-chain request (:func:`.outstanding.passed_seen`; None: not
+        seen yet).
+    :param passed_settled: whether the chain showed it settled then (False: none of
+        its requests can ever be settled, nor charged).
     """
 
     request_id: str
@@ -64,28 +69,91 @@ class PaidRecord:
     key: str = ""
     unsettled_nonce: int = -1
     holds: Tuple[Hold, ...] = ()
+    passed_seen_at: Optional[float] = None
+    passed_settled: bool = True
 
 
-def _held_price(record: PaidRecord, chain_nonce: Optional[int], owner: str) -> int:
-    """What a record older than the window counts: its outstanding requests' price.
+def seen_at(record: PaidRecord, now: float) -> Optional[float]:
+    """When the server saw the record's request passed, as the cap believes it (pure).
+
+    :param record: a journal record.
+    :param now: unix seconds.
+    :return: :attr:`PaidRecord.passed_seen_at`; None when not recorded or later than
+        ``now`` (a forged or skewed time: read as not seen, so it counts now and is
+        recorded again at now, never held off for ever).
+    """
+    seen = record.passed_seen_at
+    return None if seen is None or seen > now else seen
+
+
+def passed_unseen(records: Sequence[PaidRecord], now: float) -> List[PaidRecord]:
+    """The records whose requests' passing the server has still to record (pure).
+
+    :param records: the journal's records.
+    :param now: unix seconds.
+    :return: readable records holding off-chain requests with no time their nonce was
+        seen passed (:func:`seen_at`), for :func:`.offchain.record_passed`.
+    """
+    return [
+        record
+        for record in records
+        if record.holds
+        and record.key
+        and not record.problem
+        and seen_at(record, now) is None
+    ]
+
+
+def _held_price(
+    record: PaidRecord, chain_nonce: Optional[int], owner: str, unseen: bool
+) -> int:
+    """What a record older than the window counts: its requests that may be charged.
 
     :param record: a journal record.
     :param chain_nonce: ``mapNonces(requester)`` now (None: unread).
     :param owner: whose nonce ``chain_nonce`` is (:func:`.outstanding.owner_text`).
+    :param unseen: the server has not recorded when it saw the nonce pass the
+        record's requests: one whose nonce passed may have been settled (charged) a
+        moment ago, so it counts too.
     :return: the highest price of its holds at ``chain_nonce`` or later (every hold
-        when None, and every hold of another requester or chain: its nonce is not
-        read), smallest units; 0 when none.
+        when None or ``unseen``, and every hold of another requester or chain: its
+        nonce is not read), smallest units; 0 when none.
     """
     return max(
         (
             hold.price
             for hold in record.holds
             if chain_nonce is None
+            or unseen
             or not hold.held_by(owner)
             or hold.nonce >= chain_nonce
         ),
         default=0,
     )
+
+
+def _counted(
+    record: PaidRecord,
+    since: float,
+    now: float,
+    chain_nonce: Optional[int],
+    owner: str,
+) -> int:
+    """What one record counts in the window from ``since`` (pure).
+
+    :param record: a readable journal record of the ledger's asset.
+    :param since: the window's start, unix seconds.
+    :param now: unix seconds.
+    :param chain_nonce: ``mapNonces(requester)`` now (None: unread).
+    :param owner: whose nonce ``chain_nonce`` is.
+    :return: smallest units.
+    """
+    seen = seen_at(record, now)
+    if record.written_at >= since or (
+        seen is not None and record.passed_settled and seen >= since
+    ):
+        return record.price  # paid, or seen settled, within the window
+    return _held_price(record, chain_nonce, owner, seen is None)
 
 
 @dataclass
@@ -137,7 +205,12 @@ class SpendLedger:
         An off-chain request older than the window still counts while it is outstanding
         (its nonce not passed: the mech may still settle it, and the marketplace then
         charges it, whatever its age): the highest price of the record's
-        :attr:`PaidRecord.holds` at ``chain_nonce`` or later.
+        :attr:`PaidRecord.holds` at ``chain_nonce`` or later. Once its nonce passed, it
+        may have been settled, and charged, at any moment since, which this server does
+        not see: it counts until the server recorded when it saw the nonce passed
+        (:attr:`PaidRecord.passed_seen_at`, at or after the settlement), then within the
+        window from that time when the chain showed it settled (never when it showed it
+        can never be).
 
         :param records: every journal entry (:class:`PaidRecord`); an unreadable one in
             the window is remembered whatever the asset (its asset is unknown).
@@ -153,14 +226,7 @@ class SpendLedger:
         mine = set(self.requests) | set(self.refunded)
         recent = [r for r in records if r.written_at >= since]
         counted = [
-            (
-                r,
-                (
-                    r.price
-                    if r.written_at >= since
-                    else _held_price(r, chain_nonce, owner)
-                ),
-            )
+            (r, _counted(r, since, now, chain_nonce, owner))
             for r in records
             if not r.problem and r.asset == self.asset and r.request_id not in mine
         ]

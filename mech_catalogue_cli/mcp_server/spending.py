@@ -47,7 +47,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
-from .outstanding import counted_price, current_passed, holds_of
+from .outstanding import counted_price, current_passed, holds_of, passed_seen
 from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
@@ -88,6 +88,8 @@ def read_record(path: Path) -> Optional[PaidRecord]:
     # ``offchain.release_unsettleable``, or ``passed``: then only a deposit counts)
     offchain = entry.extra.get("offchain")
     unaccepted = isinstance(offchain, dict) and offchain.get("accepted") is not True
+    # when the server saw its nonce passed: the marketplace charged it by then
+    seen_at, settled = passed_seen(entry, written_at)
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
@@ -103,6 +105,8 @@ def read_record(path: Path) -> Optional[PaidRecord]:
             else -1
         ),
         holds=holds_of(entry),
+        passed_seen_at=seen_at,
+        passed_settled=settled,
     )
 
 
