@@ -261,11 +261,25 @@ def remember_attempt(entry: JournalEntry, previous: JournalEntry) -> None:
 
 
 def settle_on(entry: JournalEntry, request_id: str) -> None:
-    """Make an earlier attempt the entry's current request (it was settled; in place).
+    """Make the request found settled on chain the entry's current one (in place).
+
+    Either the current request or an earlier attempt (which then becomes the current
+    one). Settled means the mech took it, whatever its endpoint answered (a 402 it did
+    not mean, another request id, a 200 after the post's deadline): the entry is
+    written as accepted, never passed nor released, so it reads as an entry this
+    server writes (adversarial review adv29g: a refused request settled left a ``sent``
+    entry the journal refused, its paid answer never returned).
 
     :param entry: the call's entry.
-    :param request_id: one of ``earlier_attempts(entry)``.
+    :param request_id: its current request id or one of ``earlier_attempts(entry)``.
     """
+    if request_id == entry.request_id:
+        offchain = dict(entry.extra["offchain"])
+        offchain["accepted"] = True
+        offchain.pop("passed", None)
+        offchain.pop("released", None)
+        entry.extra["offchain"] = offchain
+        return
     attempts = earlier_attempts(entry)
     chosen = attempts.pop(request_id)
     offchain = dict(entry.extra["offchain"])
