@@ -433,7 +433,8 @@ def accepted_ahead_text(hold: Hold, chain_nonce: int, response_timeout: float) -
         f"{response_timeout:g} s from its acceptance (the marketplace's "
         f"maxResponseTimeout; unix time {overdue:.0f}) any on-chain call of this "
         "requester (a server with --offchain never or auto, on this state folder) "
-        f"takes nonce {hold.nonce}; that request can then never be settled nor charged"
+        f"takes nonce {hold.nonce}; that request can then never be settled nor charged "
+        "(unless its mech settles it before that on-chain request is mined)"
     )
 
 
@@ -445,6 +446,7 @@ def stranding_text(hold: Hold, chain_nonce: int, response_timeout: float) -> str
     :param response_timeout: ``maxResponseTimeout()``, seconds.
     :return: the sentence.
     """
+    overdue = hold.since + response_timeout
     return (
         f"an off-chain request to mech {hold.mech} is outstanding at nonce "
         f"{hold.nonce} (request {hold.request_id}, call {hold.key[:16]}, accepted by "
@@ -453,7 +455,7 @@ def stranding_text(hold: Hold, chain_nonce: int, response_timeout: float) -> str
         "request could no longer be settled. Waiting for its mech to settle it: call "
         "again later; after "
         f"{response_timeout:g} s from its acceptance (the marketplace's "
-        "maxResponseTimeout) it no longer holds the nonce"
+        f"maxResponseTimeout; unix time {overdue:.0f}) it no longer holds the nonce"
     )
 
 
@@ -513,6 +515,7 @@ def give_up_text(entry: JournalEntry, response_timeout: float) -> str:
         f"(the marketplace's maxResponseTimeout; unix time {overdue:.0f}) any on-chain "
         "call of this requester (a server with --offchain never or auto, on this state "
         f"folder) takes nonce {entry.market_nonce} and pays its own mech; the request "
-        "can then never be settled nor charged, and calling this again with the same "
-        "arguments says so and signs a new request"
+        "can then never be settled nor charged (unless its mech settles it before that "
+        "on-chain request is mined: then it is charged once and its answer read), and "
+        "calling this again with the same arguments says so and signs a new request"
     )
