@@ -29,6 +29,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry, JournalError
 from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
+from mech_catalogue_cli.mcp_server.outstanding import settle_on
 from mech_catalogue_cli.mcp_server.spending import journal_records
 
 KEY = "ab" * 32
@@ -155,3 +156,39 @@ def test_a_release_this_server_did_not_write_stops_the_call(
         journal.load(KEY)
     (record,) = journal_records(journal.folder)
     assert record.problem  # the cap refuses to pay while it stays
+
+
+@pytest.mark.parametrize(
+    "offchain",
+    [
+        dict(OFFCHAIN, accepted=False, refused="402"),
+        dict(OFFCHAIN, accepted=False, refused="another request id"),
+        dict(OFFCHAIN, accepted=False),  # no answer before the post's deadline
+        dict(OFFCHAIN, accepted=False, refused="402", passed=True),
+        dict(OFFCHAIN, accepted=True),
+    ],
+)
+def test_a_request_found_settled_is_written_as_one_the_journal_reads(
+    tmp_path: Path, offchain: Dict[str, Any]
+) -> None:
+    """Refused, unanswered or accepted, then settled on chain: a sent entry read back.
+
+    Before (adversarial review adv29g) only an earlier attempt was marked accepted; the
+    call's own refused request found settled was saved ``sent`` without it, and the
+    journal refused its own entry: the paid answer was never returned.
+
+    :param tmp_path: the state folder.
+    :param offchain: the request's ``extra.offchain`` before it was found settled.
+    """
+    journal = Journal(tmp_path)
+    found = entry(offchain, status=CallStatus.PREPARED)
+    settle_on(found, found.request_id)
+    found.status = CallStatus.SENT
+    journal.save(found)
+    loaded = journal.load(KEY)
+    assert loaded == found and loaded.request_id == "0x" + "33" * 32
+    marks = loaded.extra["offchain"]
+    assert marks["accepted"] is True and "passed" not in marks
+    assert marks["signature"] == OFFCHAIN["signature"]
+    (record,) = journal_records(journal.folder)
+    assert (record.problem, record.price) == ("", found.price)  # counted, readable

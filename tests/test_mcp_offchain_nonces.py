@@ -102,6 +102,8 @@ def test_no_request_is_signed_behind_an_accepted_one() -> None:
     text = accepted_ahead_text(blocking, 5, 300.0)
     assert "no request is signed behind it" in text and "300 s" in text
     assert "takes nonce 5" in text and OTHER[:16] in text
+    # its mech can still settle it before the on-chain request is mined: said
+    assert "unless its mech settles it before that on-chain request is mined" in text
 
 
 def test_no_request_is_signed_behind_one_its_mech_did_not_accept() -> None:
@@ -125,6 +127,7 @@ def test_an_on_chain_request_waits_for_an_accepted_request_not_overdue() -> None
     assert blocker is not None
     text = stranding_text(blocker, 5, window)
     assert "would take nonce 5" in text and "300 s" in text
+    assert "unix time 1300)" in text  # when it no longer holds the nonce: a date
 
 
 def test_a_resigned_call_keeps_every_id_and_counts_the_highest_price_once(

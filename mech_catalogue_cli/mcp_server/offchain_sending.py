@@ -277,16 +277,18 @@ class OffchainSending:
                 market.status, hold.request_id, block
             )
             if status != STATUS_DOES_NOT_EXIST:
-                changed = entry.status != CallStatus.SENT
-                if hold.request_id != entry.request_id:
-                    settle_on(entry, hold.request_id)  # an earlier attempt was settled
-                    changed = True
+                earlier = hold.request_id != entry.request_id
+                changed = (
+                    earlier or not hold.accepted or entry.status != CallStatus.SENT
+                )
+                if earlier:
                     LOGGER.warning(
                         "call %s: its earlier off-chain request %s was settled; its "
                         "answer is read",
                         entry.key,
                         hold.request_id,
                     )
+                settle_on(entry, hold.request_id)  # the mech took it, whatever it said
                 entry.status = CallStatus.SENT
                 if changed:  # paid whatever is written: a failed write only logged
                     await recorded(journal, entry)

@@ -345,11 +345,25 @@ def remember_attempt(entry: JournalEntry, previous: JournalEntry) -> None:
 
 
 def settle_on(entry: JournalEntry, request_id: str) -> None:
-    """Make an earlier attempt the entry's current request (it was settled; in place).
+    """Make the request found settled on chain the entry's current one (in place).
+
+    Either the current request or an earlier attempt (which then becomes the current
+    one). Settled means the mech took it, whatever its endpoint answered (a 402 it did
+    not mean, another request id, a 200 after the post's deadline): the entry is
+    written as accepted, never passed nor released, so it reads as an entry this
+    server writes (adversarial review adv29g: a refused request settled left a ``sent``
+    entry the journal refused, its paid answer never returned).
 
     :param entry: the call's entry.
-    :param request_id: one of ``earlier_attempts(entry)``.
+    :param request_id: its current request id or one of ``earlier_attempts(entry)``.
     """
+    if request_id == entry.request_id:
+        offchain = dict(entry.extra["offchain"])
+        offchain["accepted"] = True
+        offchain.pop("passed", None)
+        offchain.pop("released", None)
+        entry.extra["offchain"] = offchain
+        return
     attempts = earlier_attempts(entry)
     chosen = attempts.pop(request_id)
     offchain = dict(entry.extra["offchain"])
@@ -503,7 +517,8 @@ def accepted_ahead_text(hold: Hold, chain_nonce: int, response_timeout: float) -
         f"{response_timeout:g} s from its acceptance (the marketplace's "
         f"maxResponseTimeout; unix time {overdue:.0f}) any on-chain call of this "
         "requester (a server with --offchain never or auto, on this state folder) "
-        f"takes nonce {hold.nonce}; that request can then never be settled nor charged"
+        f"takes nonce {hold.nonce}; that request can then never be settled nor charged "
+        "(unless its mech settles it before that on-chain request is mined)"
     )
 
 
@@ -515,6 +530,7 @@ def stranding_text(hold: Hold, chain_nonce: int, response_timeout: float) -> str
     :param response_timeout: ``maxResponseTimeout()``, seconds.
     :return: the sentence.
     """
+    overdue = hold.since + response_timeout
     return (
         f"an off-chain request to mech {hold.mech} is outstanding at nonce "
         f"{hold.nonce} (request {hold.request_id}, call {hold.key[:16]}, accepted by "
@@ -523,7 +539,7 @@ def stranding_text(hold: Hold, chain_nonce: int, response_timeout: float) -> str
         "request could no longer be settled. Waiting for its mech to settle it: call "
         "again later; after "
         f"{response_timeout:g} s from its acceptance (the marketplace's "
-        "maxResponseTimeout) it no longer holds the nonce"
+        f"maxResponseTimeout; unix time {overdue:.0f}) it no longer holds the nonce"
     )
 
 
@@ -583,6 +599,7 @@ def give_up_text(entry: JournalEntry, response_timeout: float) -> str:
         f"(the marketplace's maxResponseTimeout; unix time {overdue:.0f}) any on-chain "
         "call of this requester (a server with --offchain never or auto, on this state "
         f"folder) takes nonce {entry.market_nonce} and pays its own mech; the request "
-        "can then never be settled nor charged, and calling this again with the same "
-        "arguments says so and signs a new request"
+        "can then never be settled nor charged (unless its mech settles it before that "
+        "on-chain request is mined: then it is charged once and its answer read), and "
+        "calling this again with the same arguments says so and signs a new request"
     )
