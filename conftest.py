@@ -92,6 +92,9 @@ LONG_TESTS = (
     "tests/adversary/test_adv29d_offchain_same_nonce.py",
     "tests/adversary/test_adv29d_offchain_resigned.py",
     "tests/adversary/test_offchain_refused_release.py",
+    # wait out a --spend-window of 10 s (the second twice, one case each)
+    "tests/adversary/test_adv29e_offchain_outstanding_leaves_window.py",
+    "tests/adversary/test_adv29g_offchain_late_settlement_window.py",
     # waits out the off-chain post's 10 s deadline, then calls twice more
     "tests/adversary/test_adv29g_offchain_refused_then_settled.py"
     "::test_a_refused_request_the_mech_settles_is_the_call_s_answer[slow]",
