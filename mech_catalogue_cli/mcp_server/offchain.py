@@ -574,21 +574,27 @@ def record_passed(
     :return: the entries recorded now.
     """
     now = time.time()
-    entries: List[JournalEntry] = []
-    for record in passed_unseen(records, now):
-        try:
-            entry = journal.load(record.key)
-        except JournalError:
-            continue  # counted as unreadable by the cap already
-        if entry is not None and entry.request_id == record.request_id:
-            entries.append(entry)
-    if not entries:
+    unseen = passed_unseen(records, now)
+    if not unseen:
         return []
     market = poster.market
     try:
         owner = owner_text(market.requester, poster.chain_id())
         block = market.head()
         nonce = market.market_nonce(block=block)
+        entries: List[JournalEntry] = []
+        # only the records the nonce passed are read from their files: one still
+        # outstanding stays as it is, and most calls find none passed
+        for record in unseen:
+            mine = [hold for hold in record.holds if hold.held_by(owner)]
+            if not mine or any(hold.nonce >= nonce for hold in mine):
+                continue  # may still be settled (or another requester's)
+            try:
+                entry = journal.load(record.key)
+            except JournalError:
+                continue  # counted as unreadable by the cap already
+            if entry is not None and entry.request_id == record.request_id:
+                entries.append(entry)
         passed = {}
         for entry in entries:
             mine = [hold for hold in holds_of(entry) if hold.held_by(owner)]
@@ -596,7 +602,7 @@ def record_passed(
             # not: a candidate's was later than now)
             seen, _ = passed_seen(entry, float("inf"))
             if not mine or any(hold.nonce >= nonce for hold in mine):
-                continue  # may still be settled (or another requester's)
+                continue
             if seen is not None and seen <= now:
                 continue
             passed[entry.key] = any(
@@ -607,7 +613,7 @@ def record_passed(
         LOGGER.warning(
             "whether %d off-chain request(s) were settled was not read (%s); they keep "
             "counting against --max-spend",
-            len(entries),
+            len(unseen),
             exc,
         )
         return []
