@@ -45,24 +45,16 @@ nothing, so B is signed at the marketplace's nonce and answered (or, at the leas
 refusal does not say the mech holds a signature it never received).
 """
 
-import socket
 from pathlib import Path
 
 from scripts.devnet import Devnet
 from scripts.devnet.offchain_responder import OffchainResponder
-from tests.devnet.mcp_helpers import market_nonce
+from tests.devnet.mcp_helpers import free_port, market_nonce, price_of
 from tests.devnet.test_mcp_offchain import calls, declare_url, native_mech, prepay
 
 
 def _text(result: object) -> str:
     return str(result.content[0].text)  # type: ignore[attr-defined]
-
-
-def _closed_port() -> int:
-    """A loopback port nothing listens on (bound, then closed)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_a_request_no_endpoint_received_holds_no_nonce(
@@ -75,11 +67,11 @@ def test_a_request_no_endpoint_received_holds_no_nonce(
     """
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    price = price_of(devnet, mech)
     options = ("--mech", mech, "--offchain", "only", "--timeout", "20")
     prepay(devnet, 3 * price)
     start = market_nonce(devnet)
-    declare_url(devnet, service_id, f"http://127.0.0.1:{_closed_port()}")
+    declare_url(devnet, service_id, f"http://127.0.0.1:{free_port()}")
     (a,) = calls(devnet, tmp_path, 1, *options, prompt="A: the endpoint is down")
     assert a.is_error and "ConnectionError" in _text(a), _text(a)  # never received
     with OffchainResponder(devnet.info, [mech]) as endpoint:  # the mech is back

@@ -192,7 +192,11 @@ def price_of(devnet: Devnet, mech: str) -> int:
     return int(devnet.mech(mech).functions.maxDeliveryRate().call())
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback TCP port nothing listens on now (bound, then closed).
+
+    :return: the port.
+    """
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -211,7 +215,7 @@ def http_server(
     :yield: the URL.
     :raises RuntimeError: when it does not listen within 60 s.
     """
-    port = _free_port()
+    port = free_port()
     log_path = stderr or state_dir / "server.log"
     argv = command(
         devnet, state_dir, "--transport", "http", "--port", str(port), *extra

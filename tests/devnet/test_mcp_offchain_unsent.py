@@ -21,12 +21,11 @@ of :mod:`scripts.devnet.offchain_responder`) with the MCP SDK's client launching
 here the same call does, once the mech is back, paid once.
 """
 
-import socket
 from pathlib import Path
 
 from scripts.devnet import Devnet
 from scripts.devnet.offchain_responder import OffchainResponder
-from tests.devnet.mcp_helpers import market_nonce
+from tests.devnet.mcp_helpers import free_port, market_nonce, price_of
 from tests.devnet.test_mcp_offchain import (
     calls,
     declare_url,
@@ -40,12 +39,6 @@ def _text(result: object) -> str:
     return str(result.content[0].text)  # type: ignore[attr-defined]
 
 
-def _closed_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def test_the_same_call_after_an_unreached_endpoint_is_answered_once(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
@@ -56,11 +49,11 @@ def test_the_same_call_after_an_unreached_endpoint_is_answered_once(
     """
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
+    price = price_of(devnet, mech)
     options = ("--mech", mech, "--offchain", "only", "--timeout", "30")
     prepay(devnet, 3 * price)
     start, before = market_nonce(devnet), prepaid(devnet)
-    declare_url(devnet, service_id, f"http://127.0.0.1:{_closed_port()}")
+    declare_url(devnet, service_id, f"http://127.0.0.1:{free_port()}")
     (unreached,) = calls(devnet, tmp_path, 1, *options)
     text = _text(unreached)
     assert unreached.is_error and "nothing was sent" in text, text
