@@ -566,7 +566,8 @@ def record_passed(
     after the settlement), so the spending cap counts it within the window from then
     (:meth:`.spend_cap.SpendLedger.count_journal`), in every server on the folder and
     after a restart. A chain that cannot be read, or a write that fails, records
-    nothing (logged): the requests keep counting, the safe side.
+    nothing (logged): the requests keep counting, the safe side; so does an entry whose
+    request id is not this requester's (a journal of another key).
 
     :param poster: the poster (its marketplace and requester).
     :param journal: the journal the records were read from.
@@ -593,7 +594,13 @@ def record_passed(
                 entry = journal.load(record.key)
             except JournalError:
                 continue  # counted as unreadable by the cap already
-            if entry is not None and entry.request_id == record.request_id:
+            # an entry of another key (written before entries named their requester)
+            # is left counted, as ``release_unsettleable`` leaves it
+            if (
+                entry is not None
+                and entry.request_id == record.request_id
+                and poster.own_request_id(entry) == entry.request_id
+            ):
                 entries.append(entry)
         passed = {}
         for entry in entries:
