@@ -34,7 +34,11 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 
 from mech_catalogue_cli.adapters.http import AnswerError, pinned_session, post_form_json
 from mech_catalogue_cli.mcp_server.journal import JournalEntry
-from mech_catalogue_cli.mcp_server.offchain import OffchainPoster
+from mech_catalogue_cli.mcp_server.offchain import (
+    HELD_REFUSAL,
+    OffchainPoster,
+    OffchainRefusal,
+)
 from mech_catalogue_cli.mcp_server.outstanding import (
     counted_price,
     holds_of,
@@ -232,3 +236,39 @@ def test_a_402_the_chain_agrees_with_is_a_shortfall() -> None:
     text, believed = _challenged(price - 1)
     assert believed and "needs a prepaid balance" in text
     assert "mech-catalogue prepay" in text and "--amount 0.000000000000000001" in text
+
+
+def _refusal(text: str, **flags: bool) -> OffchainRefusal:
+    refusal = OffchainRefusal(text)
+    for name, value in flags.items():
+        setattr(refusal, name, value)
+    return refusal
+
+
+@pytest.mark.parametrize(
+    "refusal, held, says_held",
+    [
+        (_refusal("answered 402", challenged=True), True, True),
+        (_refusal("answered 200 for another request id"), True, True),
+        (_refusal("timed out after the body was sent"), True, True),
+        # unsent now, but an earlier attempt posted the same id: still held
+        (_refusal("could not be reached: nothing was sent", unsent=True), True, True),
+        (_refusal("could not be reached: nothing was sent", unsent=True), False, False),
+        (_refusal("deposited 5 wei, then refused again", deposited=True), True, False),
+    ],
+)
+def test_a_refusal_says_whether_its_mech_may_hold_the_signed_request(
+    refusal: OffchainRefusal, held: bool, says_held: bool
+) -> None:
+    """Held: the text says the mech may still settle it; its flags are kept (adv29h).
+
+    :param refusal: the poster's refusal.
+    :param held: whether the request holds its nonce after it.
+    :param says_held: whether the call's text must say so.
+    """
+    said = refusal.said(held=held)
+    assert isinstance(said, OffchainRefusal) and said.startswith(refusal)
+    assert (HELD_REFUSAL in said) is says_held
+    assert (said.challenged, said.unsent) == (refusal.challenged, refusal.unsent)
+    if says_held:
+        assert not said.endswith("nothing was sent")

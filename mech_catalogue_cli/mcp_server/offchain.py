@@ -126,6 +126,30 @@ class OffchainRefusal(str):
     deposited: bool = False
     unsent: bool = False
 
+    def said(self, held: bool) -> "OffchainRefusal":
+        """The refusal as the call ends with it (the server adds nothing to it).
+
+        :param held: the signed request holds its nonce (its post may have reached
+            the mech, now or by an earlier attempt of the call).
+        :return: the text, then, when ``held`` and no deposit text says so already,
+            that the mech may still settle it (never "nothing was sent": adversarial
+            review adv29h); an unsent one already ends "nothing was sent".
+        """
+        if not held or self.deposited:
+            return self
+        said = OffchainRefusal(f"{self}; {HELD_REFUSAL}")
+        said.challenged, said.unsent = self.challenged, self.unsent
+        return said
+
+
+#: what a call refused off-chain says when its signed request may be held by the mech
+HELD_REFUSAL = (
+    "the signed request was posted (now or by an earlier attempt of this call), so its "
+    "mech holds it and may still settle it: it is then charged once, and calling this "
+    "tool again with the same arguments reads its answer; until then it counts against "
+    "--max-spend and holds this requester's next request"
+)
+
 
 def _units(amount: int, decimals: int) -> str:
     whole, part = divmod(amount, 10**decimals)

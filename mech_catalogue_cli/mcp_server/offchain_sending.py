@@ -562,7 +562,7 @@ class OffchainSending:
             prepared.extra["offchain"]["refused"] = refused[:1000]
             await saved(journal, prepared)
             ledger.release(prepared.request_id)
-            return refused
+            return refused.said(held=False)
         auto = self.auto_prepay
         if (
             isinstance(refused, OffchainRefusal)
@@ -585,7 +585,7 @@ class OffchainSending:
             # can settle it on chain whatever it answered (the cap errs on the safe side)
             prepared.extra["offchain"]["refused"] = refused[:1000]
             await saved(journal, prepared)
-            return refused
+            return refused.said(held=True)
         prepared.extra["offchain"]["accepted"] = True
         prepared.status = CallStatus.SENT
         prepared.paid_at = time.time()  # charged to the prepaid balance from now on

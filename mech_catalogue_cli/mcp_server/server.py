@@ -531,8 +531,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             if isinstance(sent, PriceRefusal):
                 refused.append(sent)  # nothing sent: the next offer is tried
                 continue
-            if isinstance(sent, OffchainRefusal) and sent.deposited:
-                return error_result(f"{name}: {sent}")  # it says what was deposited
+            if isinstance(sent, OffchainRefusal):
+                # it says what was sent, held or deposited (OffchainRefusal.said)
+                return error_result(f"{name}: {sent}")
             if isinstance(sent, str):
                 return error_result(f"{name}: {sent}; nothing was sent")
             self._remember_name(name, arguments, requester, idempotency, key)
