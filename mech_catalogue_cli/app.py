@@ -148,9 +148,8 @@ def cli(ctx: click.Context, as_json: bool) -> None:
 def main() -> None:
     """Run the CLI (exit codes: 0 ok, 1 invalid input, 2 usage)."""
     try:
-        cli(
-            obj={}, prog_name="mech-catalogue"
-        )  # pylint: disable=no-value-for-parameter
+        # pylint: disable-next=no-value-for-parameter
+        cli(obj={}, prog_name="mech-catalogue")
     finally:
         # The interpreter's shutdown otherwise spends about a second collecting the
         # objects of the modules the command imported (web3, the MCP SDK, pydantic):
