@@ -257,18 +257,69 @@ def test_digests_to_fetch_lists_the_uncached_ones() -> None:
 
 
 def test_every_cid_is_tried_one_plus_retries_times() -> None:
-    """retries=2: the dag-pb CID three times, then the raw CID three times; unavailable names the digest."""
+    """retries=2: three rounds of the dag-pb CID then the raw CID; unavailable names the digest."""
     digest = raw_digest(b"never served")
     policy = FetchPolicy(retries=2, backoff_initial=0.0, backoff_max=0.0, max_bytes=64)
     results, asked = run([digest], ManifestCache(), {}, policy)
     dag_cid, raw_cid = digest_to_cid(digest, DAG_PB), digest_to_cid(digest, RAW)
-    assert asked == [dag_cid] * 3 + [raw_cid] * 3
+    assert asked == [dag_cid, raw_cid] * 3
     result = results[digest]
     assert result.digest == digest and result.data is None
     assert result.problem is not None and digest in result.problem.message
     # the transport detail is this agent's diagnostic, never in the agreed problem
     assert "HTTP 502" not in result.problem.message
     assert f"{raw_cid}: HTTP 502" in result.detail
+
+
+def waits_and_requests(digests, replies: Dict[str, bytes], policy: FetchPolicy):
+    """Drive manifest_fetcher, recording each request's wait and CIDs.
+
+    :param digests: the digests.
+    :param replies: cid -> bytes (a CID not in it fails with HTTP 502).
+    :param policy: the policy.
+    :return: (results, [(wait seconds, cids) of each request]).
+    """
+    requests: List[Tuple[float, List[str]]] = []
+    fetcher = manifest_fetcher(digests, ManifestCache(), policy)
+    try:
+        wait, cids = next(fetcher)
+        while True:
+            requests.append((wait, list(cids)))
+            reply = {
+                c: (replies.get(c), "" if c in replies else "HTTP 502") for c in cids
+            }
+            wait, cids = fetcher.send(reply)  # type: ignore[arg-type]
+    except StopIteration as done:
+        return done.value, requests
+
+
+def test_a_manifest_added_with_raw_leaves_is_fetched_without_a_backoff() -> None:
+    """Only the raw CID serves it: it is asked right after the dag-pb CID failed, no wait."""
+    data = b'{"name": "raw leaves"}'
+    digest = raw_digest(data)
+    dag_cid, raw_cid = digest_to_cid(digest, DAG_PB), digest_to_cid(digest, RAW)
+    policy = FetchPolicy(retries=2, backoff_initial=5.0, backoff_max=8.0, max_bytes=64)
+    results, requests = waits_and_requests([digest], {raw_cid: data}, policy)
+    assert requests == [(0.0, [dag_cid]), (0.0, [raw_cid])]
+    assert results[digest].data == data
+
+
+def test_a_round_that_failed_on_both_codecs_waits_the_backoff_before_the_next() -> None:
+    """Both CIDs fail: the next round waits each backoff in turn, the dag-pb CID first again."""
+    digest = raw_digest(b"never served either")
+    dag_cid, raw_cid = digest_to_cid(digest, DAG_PB), digest_to_cid(digest, RAW)
+    policy = FetchPolicy(
+        retries=2,
+        backoff_initial=5.0,
+        backoff_factor=2.0,
+        backoff_max=8.0,
+        max_bytes=64,
+    )
+    results, requests = waits_and_requests([digest], {}, policy)
+    assert [cids for _, cids in requests] == [[dag_cid], [raw_cid]] * 3
+    # 5 s before the second round, 10 s capped at backoff_max (8 s) before the third
+    assert [wait for wait, _ in requests] == [0.0, 0.0, 5.0, 0.0, 8.0, 0.0]
+    assert results[digest].data is None
 
 
 def test_a_cid_missing_from_the_reply_counts_as_no_response() -> None:

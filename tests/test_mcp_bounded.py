@@ -20,6 +20,8 @@ on a loaded machine, found by a new user: valid arguments refused as too slow to
 """
 
 import importlib.metadata
+import logging
+import multiprocessing
 import os
 
 import pytest
@@ -49,3 +51,32 @@ def test_checks_run_in_another_process_and_errors_come_back() -> None:
     assert bounded.run_bounded(os.getpid, ()) != os.getpid()
     with pytest.raises(ValueError, match="from the child"):
         bounded.run_bounded(_raises, ())
+
+
+def test_a_failed_warm_up_is_a_warning_and_the_thread_does_not_hold_the_exit(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The warm-up runs in a daemon thread; its failure is logged, never raised."""
+
+    def fails() -> None:
+        raise bounded.CheckTimeout("the check did not finish within 60 s")
+
+    monkeypatch.setattr(bounded, "warm_up", fails)
+    with caplog.at_level(logging.WARNING, logger="mech_catalogue.mcp"):
+        thread = bounded.warm_up_in_background()
+        thread.join(timeout=30)
+    assert thread.daemon and not thread.is_alive()
+    assert "did not finish within 60 s" in caplog.text
+    assert "argument-check process did not start" in caplog.text
+
+
+def test_a_check_whose_server_left_ends_quietly() -> None:
+    """The child's answer to a closed pipe (its server exited) raises nothing."""
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    receiver.close()
+    bounded._child(sender, os.getpid, ())  # pylint: disable=protected-access
+    assert sender.closed
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    receiver.close()
+    bounded._child(sender, _raises, ())  # pylint: disable=protected-access
+    assert sender.closed

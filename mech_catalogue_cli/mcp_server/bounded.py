@@ -41,6 +41,7 @@ stdout through anyio's worker threads (``anyio.wrap_file``, 40 of them by defaul
 request: ``tools/list`` over stdio waited until checks timed out (issue 29).
 """
 
+import logging
 import multiprocessing
 import threading
 from multiprocessing.connection import Connection
@@ -48,6 +49,8 @@ from typing import Any, Callable, Optional, Tuple
 
 import anyio
 from anyio.lowlevel import RunVar
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: seconds a schema check of one call's arguments or one response may take
 CHECK_SECONDS = 5.0
@@ -79,6 +82,32 @@ def warm_up() -> None:
     run_bounded(_answer, (), seconds=60.0)
 
 
+def warm_up_in_background() -> threading.Thread:
+    """Run :func:`warm_up` in a daemon thread; a failure is a warning, not the server's end.
+
+    A daemon thread, so that a client that leaves at once (stdin closed) does not wait
+    for the forkserver to finish importing the CLI (about a second): anyio's worker
+    threads are joined at exit even when abandoned. If the warm-up fails, each check
+    still starts the forkserver itself, within its own time limit.
+
+    :return: the started thread.
+    """
+
+    def run() -> None:
+        try:
+            warm_up()
+        except Exception as exc:  # pylint: disable=broad-except  # said, never fatal
+            LOGGER.warning(
+                "the argument-check process did not start (%s): the first calls' "
+                "checks start it and may take longer",
+                exc,
+            )
+
+    thread = threading.Thread(target=run, name="argument-check warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 class CheckTimeout(RuntimeError):
     """The check did not finish in time (the child was killed)."""
 
@@ -89,9 +118,13 @@ class CheckBusy(CheckTimeout):
 
 def _child(connection: Connection, function: Callable[..., Any], args: Tuple) -> None:
     try:
-        connection.send((True, function(*args)))
+        outcome: Tuple[bool, Any] = (True, function(*args))
     except Exception as exc:  # pylint: disable=broad-except  # sent back, re-raised
-        connection.send((False, exc))
+        outcome = (False, exc)
+    try:
+        connection.send(outcome)
+    except BrokenPipeError:  # the server has gone (its client left): nobody waits
+        pass
     finally:
         connection.close()
 

@@ -58,9 +58,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..folders import DISTRIBUTION
-from .bounded import (
-    warm_up,
-)
+from .bounded import warm_up_in_background
 from .call_identity import (
     IDEMPOTENCY_META_KEY,
     call_key,
@@ -573,7 +571,7 @@ async def serve(
     async with anyio.create_task_group() as group:
         app.tasks.group = group  # task-augmented calls run on after their request
         group.start_soon(app.poll)
-        group.start_soon(anyio.to_thread.run_sync, warm_up)
+        warm_up_in_background()
         if transport == "stdio":
             from mcp.server.stdio import (  # pylint: disable=import-outside-toplevel
                 stdio_server,

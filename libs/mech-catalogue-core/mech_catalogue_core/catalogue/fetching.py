@@ -746,8 +746,9 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
     """Fetch and verify the manifests behind on-chain digests; the caller does the I/O.
 
     Cache first (a verified CID is never requested again). Otherwise the dag-pb CID is
-    requested, then the raw CID, each ``1 + retries`` times with :func:`backoff_delays`
-    between tries. Bytes count only when they re-hash to the digest (:func:`cid.verify`
+    requested, and when it fails the raw CID at once (a manifest added with raw leaves
+    has only that one: no wait for it); when both failed, both again after each of
+    :func:`backoff_delays`, ``1 + retries`` rounds in all. Bytes count only when they re-hash to the digest (:func:`cid.verify`
     narrowed to the CID's codec); bytes over ``max_bytes`` are rejected unparsed. Only CIDs
     derived from the digests are ever requested: never a URL from chain data or a manifest.
 
@@ -805,11 +806,11 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
             )
             if outcome is not None:
                 results[digest] = outcome
-            elif tries < len(delays):
-                retry.append((digest, codec_index, tries + 1))
-                wait = max(wait, delays[tries])
             elif codec_index + 1 < len(FETCH_CODECS):
-                retry.append((digest, codec_index + 1, 0))
+                retry.append((digest, codec_index + 1, tries))
+            elif tries < len(delays):
+                retry.append((digest, 0, tries + 1))
+                wait = max(wait, delays[tries])
             elif got_bytes[digest]:
                 results[digest] = FetchResult.mismatch(digest, cid)
             else:

@@ -46,6 +46,7 @@ from mech_catalogue_core.chain.registry import (
 from mech_catalogue_core.chain.snapshot import (
     RegistrySnapshot,
 )
+from mech_catalogue_core.ipfs.cid import DAG_PB, RAW, digest_to_cid
 from mech_catalogue_core.ipfs.unixfs import (
     root_digest,
 )
@@ -348,6 +349,23 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         self.assert_quantity_in_outbox(0)
         self.deliver_gateway_response(request, status, "", body)
         self.behaviour.act_wrapper()
+
+    def answer_both_codecs_twice(self, digest: str, status: int, body: bytes) -> None:
+        """Answer a digest's dag-pb then raw CID, wait the backoff, answer both again.
+
+        The fetch policy of these tests: one retry round (``fetch_retries=1``, a short
+        backoff); the raw CID is asked right after the dag-pb CID, with no wait between.
+
+        :param digest: the on-chain digest.
+        :param status: the HTTP status of every answer.
+        :param body: the body of every answer.
+        """
+        for retry in (False, True):
+            if retry:
+                time.sleep(0.02)  # the backoff, then the behaviour asks again
+                self.behaviour.act_wrapper()
+            for codec in (DAG_PB, RAW):
+                self.answer_gateway(digest_to_cid(digest, codec), status, body)
 
     def deliver_gateway_response(
         self, request: Message, status: int, headers: str, body: bytes

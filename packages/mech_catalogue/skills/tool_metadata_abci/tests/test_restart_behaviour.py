@@ -19,7 +19,6 @@ Behaviour level: the skill's SharedState loads the last agreed catalogue from
 the agreed one. The gateway is the test harness (an HTTP 504 for the missing manifest).
 """
 
-import time
 from pathlib import Path
 from typing import Any, cast
 
@@ -39,7 +38,6 @@ from mech_catalogue_core.chain.registry import (
 )
 from mech_catalogue_core.ipfs.cid import (
     DAG_PB,
-    RAW,
     digest_to_cid,
 )
 from mech_catalogue_core.model.catalogue import (
@@ -80,11 +78,7 @@ class TestRestartedAgent(FetchCase):
     def _second_period(self, agreed: str) -> Any:
         gone = dag_pb_digest(b'{"tools": ["not pinned anywhere"]}')
         capture = self.start([DigestRead(ref(1), gone)], catalogue_digest=agreed)
-        for cid in (digest_to_cid(gone, DAG_PB), digest_to_cid(gone, RAW)):
-            self.answer_gateway(cid, 504, b"")  # first try, then one retry
-            time.sleep(0.02)
-            self.behaviour.act_wrapper()
-            self.answer_gateway(cid, 504, b"")
+        self.answer_both_codecs_twice(gone, 504, b"")
         return capture
 
     def test_kept_catalogue_on_disk_gives_the_same_kept_entry(
