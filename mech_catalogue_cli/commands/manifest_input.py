@@ -21,7 +21,7 @@ turns into a manifest) or a file that is not JSON (YAML, Markdown, an empty file
 
 import shlex
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import NoReturn, Optional, Tuple
 
 from mech_catalogue_core.derive.package import (
     MAX_COMPONENT_YAML_BYTES,
@@ -76,7 +76,7 @@ def load_source(source: str, gateway: str, timeout: float) -> Loaded:
     folder = Path(source)
     if folder.is_dir():
         if (folder / COMPONENT_FILE).is_file():
-            raise _tool_package(source, source)
+            _refuse_tool_package(source, source)
         raise CliFailure(
             FILE_NOT_READABLE,
             f"{source} is a folder, not a manifest file: pass the manifest's JSON file.",
@@ -101,7 +101,7 @@ def refuse_non_json(loaded: Loaded) -> None:
         return
     path = Path(loaded.origin)
     if not loaded.cid and _is_tool_component(path, loaded.data):
-        raise _tool_package(loaded.origin, str(path.parent))
+        _refuse_tool_package(loaded.origin, str(path.parent))
     what = "file" if not loaded.cid else "document"
     message = (
         f"{loaded.origin} is not a manifest: a mech manifest is a JSON document (an "
@@ -122,12 +122,13 @@ def _is_tool_component(path: Path, data: bytes) -> bool:
     return True
 
 
-def _tool_package(given: str, folder: str) -> CliFailure:
-    """The failure for a tool package given where a manifest was expected.
+def _refuse_tool_package(given: str, folder: str) -> NoReturn:
+    """Refuse a tool package given where a manifest was expected.
 
     :param given: the argument as typed (the folder or its ``component.yaml``).
     :param folder: the package's folder, for the ``generate`` command.
-    :return: the failure, naming the exact command that makes the manifest.
+    :raises CliFailure: ``tool_package_not_manifest``, naming the exact command that
+        makes the package's manifest.
     """
     what = "a tool package" if given == folder else "a tool package's component.yaml"
     message = (
@@ -135,7 +136,7 @@ def _tool_package(given: str, folder: str) -> CliFailure:
         f"{shlex.quote(folder)}` makes its manifest (add `-o manifest.json` to write it "
         "to a file, then check that file)."
     )
-    return CliFailure(
+    raise CliFailure(
         TOOL_PACKAGE_NOT_MANIFEST, message, (error(TOOL_PACKAGE_NOT_MANIFEST, message),)
     )
 
@@ -156,8 +157,8 @@ def parse_with_kind(
     are checked as what they are, not against the manifest schema they do not follow.
 
     :param loaded: the document's bytes and origin.
-    :return: (the manifest or None, every problem, the document kind).
-    :raises CliFailure: as :func:`refuse_non_json`, for bytes that do not begin as JSON.
+    :return: (the manifest or None, every problem, the document kind). Bytes that do
+        not begin as JSON raise :class:`CliFailure` (:func:`refuse_non_json`).
     """
     decoded = decode_json(loaded.data)
     if not decoded.ok:
