@@ -513,6 +513,23 @@ def test_a_legacy_mech_s_payment_reads_as_list_prints_it(page: Page) -> None:
     assert_inert(page)
 
 
+def test_a_legacy_mech_s_price_reads_in_native_units(page: Page) -> None:
+    """A new user's trial: a legacy mech's price read "10000000000000000 (smallest unit)".
+
+    A legacy AgentMech's ``price()`` is wei of the native token, so it reads as
+    marketplace native prices do (``http_api.offers.legacy_price_units``).
+
+    :param page: the page, opened on the catalogue.
+    """
+    page.open("/mech/" + quote(LEGACY_REF.key, safe=""))
+    cells = page.driver.execute_script(
+        "return [...document.querySelectorAll('#contracts td.price')]"
+        ".map(c => c.textContent)"
+    )
+    assert LEGACY_FACTS.max_delivery_rate == 10**16 and cells == ["0.01 native"]
+    assert_inert(page)
+
+
 def test_the_mech_page_shows_problems_and_withheld_tools(page: Page) -> None:
     """The hostile mech's page: its problems and withheld tool exactly as the API gives them."""
     key = HOSTILE_REF.key

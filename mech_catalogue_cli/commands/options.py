@@ -28,6 +28,10 @@ from ..output import CliFailure, Output
 from ..sources import DEFAULT_TIMEOUT, default_gateway
 
 INVALID_MANIFEST = "invalid_manifest"
+#: a manifest command was given a tool package (its folder or ``component.yaml``)
+TOOL_PACKAGE_NOT_MANIFEST = "tool_package_not_manifest"
+#: a manifest command was given a file that is not JSON at all (YAML, Markdown, empty)
+NOT_A_MANIFEST = "not_a_manifest"
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 WARNINGS_AS_ERRORS = "warnings_as_errors"
 

@@ -25,8 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..output import CliFailure, Output, print_problem
-from ..sources import load
-from .manifest_input import parse_with_kind
+from .manifest_input import load_source, parse_with_kind
 from .options import (
     INVALID_MANIFEST,
     WARNINGS_AS_ERRORS,
@@ -60,7 +59,7 @@ def validate(
     source: str, strict: bool, gateway: str, timeout: float, out: Output
 ) -> None:
     """Check a manifest FILE, CID or 0x digest: strict JSON, the v1 schema, every tool; whatever `show` and `export` read (NFT metadata, tools in the description, one tool object) is checked as what it is."""
-    loaded = load(source, gateway, timeout)
+    loaded = load_source(source, gateway, timeout)
     manifest, problems, kind = parse_with_kind(loaded)
     what = _KIND_NOTES.get(kind, "")
     errors = [p for p in problems if p.is_error]

@@ -52,8 +52,17 @@ from mech_catalogue_core.http_api.request import (
     error_result,
     json_result,
 )
-from mech_catalogue_core.model.market import PAYMENT_TYPE_NAMES, MechFacts
-from mech_catalogue_core.model.payment import plan_payment
+from mech_catalogue_core.model.market import (
+    MECH_KIND_LEGACY,
+    PAYMENT_TYPE_NAMES,
+    MechFacts,
+)
+from mech_catalogue_core.model.payment import (
+    ASSET_NATIVE,
+    asset_terms,
+    format_amount,
+    plan_payment,
+)
 from mech_catalogue_core.model.untrusted_text import for_model
 from mech_catalogue_core.model.vocabulary import RegistryKind, SearchSort
 from mech_catalogue_core.search.index import InvalidCursor, SearchHit, SearchIndex
@@ -79,20 +88,44 @@ def contract_view(facts: MechFacts) -> Dict[str, Any]:
 
     :param facts: the facts read from chain.
     :return: ``MechFacts.to_dict()`` plus ``payment`` (``Payment.to_dict()``, no
-        requester looked at), ``payment_name`` (``MechFacts.payment_name``: the words
-        ``list`` prints) and ``liveness``; ``last_delivery_block`` always (the
+        requester looked at; a legacy mech's ``price_units`` from
+        :func:`legacy_price_units`), ``payment_name`` (``MechFacts.payment_name``: the
+        words ``list`` prints) and ``liveness``; ``last_delivery_block`` always (the
         agreed block of the mech's latest delivery that ``delivered_within`` and
         ``recent`` read, decimal text; null: none known).
     """
-    payment = plan_payment(facts.payment_type, facts.max_delivery_rate)
+    payment = plan_payment(facts.payment_type, facts.max_delivery_rate).to_dict()
+    if payment["price_units"] is None:
+        payment["price_units"] = legacy_price_units(facts)
     last = facts.last_delivery_block
     return {
         **facts.to_dict(),
         "last_delivery_block": None if last is None else str(last),
-        "payment": payment.to_dict(),
+        "payment": payment,
         "payment_name": facts.payment_name,
         "liveness": str(facts.liveness),
     }
+
+
+def legacy_price_units(facts: MechFacts) -> Optional[str]:
+    """Return a legacy mech's price in whole native units, as marketplace prices read.
+
+    A legacy AgentMech has no ``paymentType()``, but its unit is known: its ``request(bytes
+    data)`` is ``payable`` and reverts ``NotEnoughPaid(uint256 provided, uint256
+    expected)`` when ``msg.value < price()``, so ``price()`` is in wei of the chain's
+    native token (the AgentMech ABI in mech-interact v0.32.3,
+    ``packages/valory/contracts/mech/build/mech.json``; valory-xyz/ai-registry-mech's
+    ``AgentMech.sol``).
+
+    :param facts: a mech contract's facts.
+    :return: e.g. ``"0.01 native"`` (18 decimals: ``model.payment``'s native terms) for a
+        legacy mech whose ``price()`` was read; None otherwise (a marketplace mech's unit
+        is its ``paymentType()``'s, or unknown).
+    """
+    native = asset_terms(ASSET_NATIVE)
+    if facts.kind != MECH_KIND_LEGACY or facts.max_delivery_rate is None or not native:
+        return None
+    return format_amount(facts.max_delivery_rate, native.decimals, native.symbol)
 
 
 def _priced_contract(hit: SearchHit, payment: str) -> Optional[MechFacts]:

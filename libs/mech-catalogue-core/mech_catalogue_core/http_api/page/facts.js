@@ -3,7 +3,11 @@
 // How the chain facts of an offer read (GET /offers, /tools/<name>, /mechs/<key>): a
 // contract is MechFacts.to_dict() with "payment" (Payment.to_dict()) and "liveness".
 
-/** The price: whole units with the asset when known, else the smallest unit. */
+/**
+ * The price: whole units with the asset when the server knows the unit (a payment type it
+ * names, or a legacy mech: wei of the native token), else the smallest unit of an
+ * unknown asset.
+ */
 export function priceText(contract, rawPrice = null) {
   const payment = contract && contract.payment;
   if (payment && payment.price_units) return String(payment.price_units);

@@ -33,6 +33,7 @@ from mech_catalogue_core.model.catalogue import (
     Tool,
 )
 from mech_catalogue_core.model.market import (
+    MECH_KIND_LEGACY,
     UNREAD_CALL_FAILED,
     MechFacts,
 )
@@ -160,3 +161,45 @@ def test_each_contract_says_how_it_is_paid_in_its_own_units() -> None:
         "USDC",
         "credits",
     ]
+
+
+#: a payment type no ai-registry-mech mech declares: its asset, so its unit, is unknown
+UNNAMED_TYPE = "0x" + "5a" * 32
+
+
+def test_a_legacy_mech_s_price_reads_in_native_units_and_only_unknown_units_do_not() -> (
+    None
+):
+    """A legacy AgentMech's ``price()`` is wei of the native token: "0.01 native".
+
+    Issue (new-user trial): the page said "10000000000000000 (smallest unit)" for a legacy
+    mech beside "0.01 native" for a marketplace one. An unread legacy price stays null; a
+    marketplace mech whose payment type names no known asset keeps no whole-unit price
+    (the page then says "(smallest unit)"), and so does one whose type was not read.
+    """
+    legacy = MechFacts(
+        address="0x" + "05" * 20,
+        kind=MECH_KIND_LEGACY,
+        service_id=5,
+        block=40,
+        confirmed=True,
+        max_delivery_rate=10**16,
+    )
+    tiny = replace(legacy, address="0x" + "06" * 20, max_delivery_rate=1)
+    unread = replace(legacy, address="0x" + "07" * 20, max_delivery_rate=None)
+    unnamed = replace(PRICED, address="0x" + "08" * 20, payment_type=UNNAMED_TYPE)
+    untyped = replace(PRICED, address="0x" + "09" * 20, payment_type="")
+    built = catalogue()
+    first = replace(
+        built.mechs[0], marketplace=(legacy, tiny, unread, unnamed, untyped)
+    )
+    built = Catalogue.build([first, built.mechs[1]])
+    contracts = get("/mechs", built)["mechs"][0]["marketplace"]
+    units = [contract["payment"]["price_units"] for contract in contracts]
+    assert units == ["0.01 native", "0.000000000000000001 native", None, None, None]
+    assert [c["payment_name"] for c in contracts[:3]] == ["legacy (native)"] * 3
+    assert contracts[0]["payment"]["price"] == str(10**16)  # the exact wei stay
+    assert contracts[3]["payment"]["price"] == str(25 * 10**18)
+    offers = get("/tools/predict", built)["offers"]
+    by_id = {offer["mech"]["mech_id"]: offer["marketplace"] for offer in offers}
+    assert by_id[1][0]["payment"]["price_units"] == "0.01 native"
