@@ -98,6 +98,8 @@ LONG_TESTS = (
     # waits out the off-chain post's 10 s deadline, then calls twice more
     "tests/adversary/test_adv29g_offchain_refused_then_settled.py"
     "::test_a_refused_request_the_mech_settles_is_the_call_s_answer[slow]",
+    # two paid reads of a 512 KiB answer, tools/list sent all along the second (~50 s)
+    "tests/adversary/test_adv29i_answer_markup_stall.py",
 )
 #: the environment variable that runs the ``long_faults`` tests (tests/faults/conftest.py)
 LONG_ENV = "RUN_LONG_FAULTS"

@@ -42,7 +42,9 @@ hundred such texts a 1 MiB manifest holds.
 Expected: reading a delivered answer never holds the event loop for long: a
 ``tools/list`` sent while a call's answer is checked is answered before that call
 ends (the markup kinds found in time linear in the answer, or the check run where it
-cannot stop the loop).
+cannot stop the loop): no ``tools/list`` sent during the read waits half as long as
+the read (fix29j: lists are sent all along the read, where the review sent one 3 s in,
+which a quick check may already have passed).
 """
 
 import time
@@ -72,6 +74,7 @@ def test_reading_an_answer_of_unclosed_links_leaves_tools_list_answered(
     arguments = {"prompt": "an answer of unclosed links"}
     mechs = [m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"]
     done: List[str] = []
+    waits: List[float] = []
     seen: Dict[str, Any] = {}
 
     async def main() -> None:
@@ -88,10 +91,13 @@ def test_reading_an_answer_of_unclosed_links_leaves_tools_list_answered(
                 done.append("call")
 
             async def list_meanwhile() -> None:
-                await anyio.sleep(3)  # the answer's fetch is done; its check is not
-                began = time.monotonic()
-                await client.list_tools()
-                seen["busy_list_s"] = time.monotonic() - began
+                # tools/list again and again while the answer is read (its fetch, then
+                # its check): each list's wait is kept
+                while "call" not in done:
+                    began = time.monotonic()
+                    await client.list_tools()
+                    waits.append(time.monotonic() - began)
+                    await anyio.sleep(0.1)
                 done.append("tools/list")
 
             began = time.monotonic()
@@ -112,12 +118,17 @@ def test_reading_an_answer_of_unclosed_links_leaves_tools_list_answered(
     observed = (
         f"order {done}; first call {seen['first_s']:.1f} s, read again "
         f"{seen['again_s']:.1f} s; tools/list idle {seen['idle_list_s']:.2f} s, "
-        f"during the read {seen.get('busy_list_s', -1):.1f} s; "
+        f"longest during the read {max(waits, default=-1):.2f} s of {len(waits)}; "
         f"{str(first.content[0].text)[:160]!r}"
     )
     print(observed)
     # the answer is returned as text (shown inert), the same both times
     assert "&#91;](" in str(first.content[0].text), observed
     assert first.content[0].text == again.content[0].text, observed
-    # observed on main: ['call', 'tools/list']: the list waited for the whole check
-    assert done == ["tools/list", "call"], observed
+    # observed on main: a tools/list sent as the check began waited for the whole check
+    # (the order was ['call', 'tools/list'] with one list sent 3 s into the read). Once
+    # the check is quick the read can end before a list sent 3 s in, so lists are sent
+    # all along, and the longest wait is compared with the read it ran beside (a ratio
+    # of the same run, not a time): held, the loop made one list wait most of the read
+    assert len(waits) >= 2, observed
+    assert max(waits) < seen["again_s"] / 2, observed
