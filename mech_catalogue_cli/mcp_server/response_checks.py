@@ -17,18 +17,25 @@
 - :func:`decode_response` / :func:`structured_content`: a delivered response read as
   bounded JSON (depth, finite numbers, integers of at most a uint256's digits) and
   checked against the tool's ``outputSchema``; anything else is returned as text.
+- :func:`client_refusal`: why an MCP client would refuse a structured result, checked
+  as the MCP SDK's client checks it, so that no structured answer the server returns
+  is refused by the client it was paid for (adv29i).
 """
 
 import json
 import math
 from typing import Any, Mapping, Tuple
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, SchemaError
+from jsonschema.exceptions import best_match
+from jsonschema.validators import validator_for
 from mech_catalogue_core.exporters.js_integers import (
     integers_as_text,
+    schema_with_integer_text,
 )
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
+from referencing import Registry
 
 #: deepest array/object nesting of a delivered response read as structured content: the
 #: manifest cap (``Limits.max_depth``, 64). pydantic-core, which the SDK serialises
@@ -97,6 +104,63 @@ def decode_response(text: Any) -> Tuple[Any, str]:
         return None, "it is not JSON"
 
 
+def _schema_place(error: Any) -> str:
+    """Where a validation error is, named by the schema's own path and keyword only.
+
+    jsonschema's message and the instance path quote the mech's values and keys, which
+    may hide text, and this note is read as the server's words, outside the untrusted
+    answer.
+
+    :param error: a ``jsonschema`` ``ValidationError`` or ``SchemaError``.
+    :return: e.g. ``'not' at schema path properties/requestId/not``.
+    """
+    where = "/".join(str(p) for p in error.absolute_schema_path) or "(root)"
+    return f"{error.validator!r} at schema path {where[:200]}"
+
+
+def client_refusal(served_schema: Mapping[str, Any], value: Any) -> str:
+    """Why an MCP client would refuse a structured result, as the MCP SDK's client checks.
+
+    The client (``mcp.client.session.ClientSession.validate_tool_result``, mcp 2.3)
+    raises instead of returning a non-error result whose ``structuredContent`` fails
+    the tool's listed ``outputSchema``: it picks the validator class by the schema's
+    ``$schema`` (``jsonschema.validators.validator_for``, 2020-12 without one), checks
+    the schema against its metaschema, resolves ``$ref`` within the schema only (an
+    empty ``referencing.Registry``) and takes ``jsonschema.exceptions.best_match`` of
+    the errors. The same is done here. Never raises: whatever the check raises (a
+    ``$ref`` it cannot resolve, ``OverflowError`` of ``multipleOf``...) is a reason,
+    as the client would raise too.
+
+    :param served_schema: the ``outputSchema`` as ``tools/list`` serves it.
+    :param value: the ``structuredContent`` as the result carries it.
+    :return: "" when the client accepts it, else one clause saying why not.
+    """
+    said = "MCP clients would refuse it"
+    try:
+        schema = dict(served_schema)
+        validator_class = validator_for(schema)
+        try:
+            validator_class.check_schema(schema)
+        except SchemaError as exc:
+            return (
+                f"the output schema served is no valid JSON Schema ({_schema_place(exc)}), "
+                f"so {said}"
+            )
+        error = best_match(
+            validator_class(schema, registry=Registry()).iter_errors(value)
+        )
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        # a stranger's schema meeting a mech's response: the client raises too
+        return f"checking its served form failed ({type(exc).__name__}), so {said}"
+    if error is None:
+        return ""
+    return (
+        "its structured form as served (integers beyond +-(2**53-1) as decimal "
+        "strings) does not match the output schema served "
+        f"({_schema_place(error)}), so {said}"
+    )
+
+
 def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
@@ -108,11 +172,18 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
     response, as delivered, validated against the mech's own schema: a digit string where
     the mech's schema says integer is refused, although the schema as served
     (:func:`~mech_catalogue_core.exporters.js_integers.schema_with_integer_text`) accepts
-    such strings so that clients can check what the server returns. Never raises:
-    a response that is no bounded JSON (:func:`decode_response`) or that the validator
-    cannot check (e.g. ``OverflowError`` of ``multipleOf``) is a reason, not an error.
+    such strings so that clients can check what the server returns. What is returned
+    then validates against the schema as served, checked as the MCP SDK's client checks
+    (:func:`client_refusal`): a keyword a number meets and its decimal string does not
+    (``not``, ``maxLength`` on an untyped property, ``uniqueItems``, ``if``/``then``...)
+    makes the answer text with the reason (adv29i), never a result the client refuses
+    at every read. Never raises: a response that is no bounded JSON
+    (:func:`decode_response`) or that the validator cannot check (e.g.
+    ``OverflowError`` of ``multipleOf``) is a reason, not an error.
 
-    :param schema: the tool's ``outputSchema``.
+    :param schema: the tool's ``outputSchema``, as the mech declared it or as served
+        (:func:`~mech_catalogue_core.exporters.js_integers.schema_with_integer_text`
+        changes nothing more in a served one).
     :param body: the verified response bytes.
     :return: ``(structured or None, why not: "" when fine)``.
     """
@@ -127,10 +198,12 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
             result = result if decoded is None else decoded
         candidates.append(result)
     first = None
+    refused = ""
     for candidate in candidates:
         try:
             validator = Draft202012Validator(dict(schema))
             errors = sorted(validator.iter_errors(candidate), key=str)
+            served_schema = schema_with_integer_text(dict(schema)) if not errors else {}
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # a stranger's schema meeting a mech's response: whatever it raises, the
             # answer is still returned (as text)
@@ -139,15 +212,16 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
                 f"checking it against the output schema failed ({type(exc).__name__})",
             )
         if not errors:
-            return integers_as_text(candidate), ""
+            served = integers_as_text(candidate)
+            refused = client_refusal(served_schema, served)
+            if not refused:
+                return served, ""
+            continue  # the tool's own result may still be served as it is
         first = first or errors[0]
+    if refused:
+        return None, refused
     assert first is not None  # nosec: candidates is never empty
-    # named by the served schema's own path and keyword only: jsonschema's message and
-    # the instance path quote the mech's values and keys, which may hide text, and this
-    # note is read as the server's words, outside the untrusted answer
-    where = "/".join(str(p) for p in first.absolute_schema_path) or "(root)"
     return (
         None,
-        f"the response does not match the output schema ({first.validator!r} at "
-        f"schema path {where[:200]})",
+        f"the response does not match the output schema ({_schema_place(first)})",
     )

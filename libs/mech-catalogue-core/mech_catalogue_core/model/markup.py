@@ -59,8 +59,14 @@ idempotent: its output holds none of these.
 linear regular expressions over the forms that hide text, not a Markdown parser. A
 parser (markdown-it-py) is the tests' oracle instead: CommonMark's bracket handling cost
 it 24 ms for a text of 1,024 ``[`` (250 ms for 10,000), and anyone can publish thousands
-of such texts for every agent to parse; the patterns take under a millisecond, and
-since the text shown is inert whatever they find, a form they miss hides nothing.
+of such texts for every agent to parse. The patterns are linear in the text: measured
+by ``scripts/bench_markup.py`` (docs/benchmarks.md, "Model text"), :meth:`Markup.kinds`
+takes 0.03-0.5 s per 1,000,000 characters of the hostile shapes (unclosed links 0.1-0.2
+s, references the most) against 0.06 s for prose with links, so about 1-5 ms for a
+10,000-character description (not "under a millisecond", as this said before adv29i,
+whose link-title pattern took 13.6 s for 1 MiB of ``[a](<b``); :meth:`Markup.inert`
+0.03-1 s per 1,000,000. Since the text shown is inert whatever they find, a form they
+miss hides nothing.
 """
 
 import html
@@ -112,9 +118,21 @@ _LOOKALIKES = {"$": SHOWN_DOLLAR, "\\": SHOWN_BACKSLASH}
 
 #: an image: ``![alt](src)``, ``![alt][ref]``
 _IMAGE = re.compile(r"!\[")
-#: a link destination followed by a title (``"t"``, ``'t'``, ``(t)``), bounded runs
+#: a link destination followed by a title (``"t"``, ``'t'``, ``(t)``), bounded runs:
+#: ``](``, at most 64 spaces, a destination (``<...>`` or a run of no space and no
+#: ``)``, 2,048 characters at most), 1 to 64 spaces, the title's opening character.
+#: Linear (adv29i): every run is possessive (``*+``, Python 3.11), so no match backtracks
+#: over it, and no destination scan crosses the start of another: a bare destination
+#: stops at the next ``](`` (whose own match then covers the rest of it: the later
+#: start matches whenever an earlier one would) and a ``<...>`` one at any unescaped
+#: ``<``, which CommonMark does not allow in it either (spec 0.31, "Links"); only
+#: spaces then lead to a title with an empty destination (``](  "t"``). The earlier
+#: pattern backtracked over 2 x 2,048 characters at every ``](``: 13.6 s for 1 MiB of
+#: ``[a](<b`` (docs/benchmarks.md, "Model text")
 _LINK_TITLE = re.compile(
-    r"\]\(\s{0,64}(?:<[^>\n]{0,2048}>|[^\s)]{0,2048})\s{1,64}[\"'(]"
+    r"\]\((?:\s{1,128}+|\s{0,64}+"
+    r"(?:<(?:[^<>\n\\]|\\[^\n]){0,2048}+>|(?:[^\s)\]]|\](?!\()){0,2048}+)"
+    r"\s{1,64}+)[\"'(]"
 )
 #: a link or image that shows no text: ``[](x)``, ``[ ][x]``
 _EMPTY_LINK = re.compile(r"\[\s{0,64}\]\s{0,64}[(\[]")
