@@ -42,8 +42,8 @@ hundred such texts a 1 MiB manifest holds.
 Expected: reading a delivered answer never holds the event loop for long: a
 ``tools/list`` sent while a call's answer is checked is answered before that call
 ends (the markup kinds found in time linear in the answer, or the check run where it
-cannot stop the loop): no ``tools/list`` sent during the read waits half as long as
-the read (fix29j: lists are sent all along the read, where the review sent one 3 s in,
+cannot stop the loop): no ``tools/list`` sent during the read waits four fifths as
+long as the read (fix29j: lists are sent all along the read, where the review sent one 3 s in,
 which a quick check may already have passed).
 """
 
@@ -130,5 +130,6 @@ def test_reading_an_answer_of_unclosed_links_leaves_tools_list_answered(
     # the check is quick the read can end before a list sent 3 s in, so lists are sent
     # all along, and the longest wait is compared with the read it ran beside (a ratio
     # of the same run, not a time): held, the loop made one list wait most of the read
+    # (24.87 s of 25.3 s); free, at most 0.34 of it at load 8
     assert len(waits) >= 2, observed
-    assert max(waits) < seen["again_s"] / 2, observed
+    assert max(waits) < seen["again_s"] * 0.8, observed
