@@ -59,8 +59,6 @@ from .outstanding import (
     Hold,
     accepted_ahead_text,
     blocking_hold,
-    counted_price,
-    earlier_attempts,
     held_behind,
     holds_of,
     mark_passed,
@@ -289,6 +287,9 @@ class OffchainSending:
                         hold.request_id,
                     )
                 settle_on(entry, hold.request_id)  # the mech took it, whatever it said
+                asset = payment_terms(entry.payment_type).asset
+                # its call counts it alone: the others held its nonce
+                self.token_ledgers.get(asset, self.ledger).settle(hold.request_id)
                 entry.status = CallStatus.SENT
                 if changed:  # paid whatever is written: a failed write only logged
                     await recorded(journal, entry)
@@ -543,13 +544,11 @@ class OffchainSending:
             nonce,
         )
         prepared.extra.update(carried)
-        earlier: List[str] = []
         if retry is not None:
             remember_attempt(prepared, retry.entry)
-            earlier = list(earlier_attempts(prepared))
         await saved(journal, prepared)  # before the post: never a second request
         ledger = self._caps(offer)[1]
-        ledger.replace(earlier, counted_price(prepared), prepared.request_id)
+        ledger.hold(key, holds_of(prepared))  # each request counts until shown unpaid
         refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
         timer.lap("offchain_post")
         if (
@@ -561,7 +560,7 @@ class OffchainSending:
             mark_unsent(prepared)
             prepared.extra["offchain"]["refused"] = refused[:1000]
             await saved(journal, prepared)
-            ledger.release(prepared.request_id)
+            ledger.release(prepared.request_id)  # this one only: adv29i
             return refused.said(held=False)
         auto = self.auto_prepay
         if (
