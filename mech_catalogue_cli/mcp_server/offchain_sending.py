@@ -54,6 +54,7 @@ from .offchain import (
     record_passed,
     release_unsettleable,
 )
+from .offchain_refusals import said
 from .offers import Offer
 from .outstanding import (
     Hold,
@@ -561,7 +562,7 @@ class OffchainSending:
             prepared.extra["offchain"]["refused"] = refused[:1000]
             await saved(journal, prepared)
             ledger.release(prepared.request_id)  # this one only: adv29i
-            return refused.said(held=False)
+            return said(refused, prepared)
         auto = self.auto_prepay
         if (
             isinstance(refused, OffchainRefusal)
@@ -584,7 +585,7 @@ class OffchainSending:
             # can settle it on chain whatever it answered (the cap errs on the safe side)
             prepared.extra["offchain"]["refused"] = refused[:1000]
             await saved(journal, prepared)
-            return refused.said(held=True)
+            return said(refused, prepared)
         prepared.extra["offchain"]["accepted"] = True
         prepared.status = CallStatus.SENT
         prepared.paid_at = time.time()  # charged to the prepaid balance from now on
