@@ -223,6 +223,16 @@ HISTORIES: List[Tuple[str, List[Step], List[int]]] = [
         [PRICE, 3 * PRICE, 3 * PRICE, 3 * PRICE, 3 * PRICE],
     ),
     (
+        "three requests, the first settled: it counts alone",
+        [
+            lambda c: c.sign(X, PRICE),
+            lambda c: c.sign(Y, PRICE + 2),
+            lambda c: c.sign(Z, PRICE + 1),
+            lambda c: c.settled(X),
+        ],
+        [PRICE, PRICE + 2, PRICE + 2, PRICE],
+    ),
+    (
         "a deposit below the price: the price counts",
         [lambda c: c.sign(X, 2 * PRICE), lambda c: c.deposited(PRICE)],
         [2 * PRICE, 2 * PRICE],

@@ -374,6 +374,9 @@ def settle_on(entry: JournalEntry, request_id: str) -> None:
         return
     attempts = earlier_attempts(entry)
     chosen = attempts.pop(request_id)
+    for attempt in attempts.values():
+        if attempt["nonce"] == chosen["nonce"]:
+            attempt["passed"] = True  # the settlement used their nonce too
     offchain = dict(entry.extra["offchain"])
     attempts[entry.request_id] = {
         "nonce": entry.market_nonce,
