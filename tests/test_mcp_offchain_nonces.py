@@ -241,14 +241,17 @@ def test_a_refused_request_is_never_given_back_to_the_cap_while_outstanding(
     assert later.earlier == PRICE and later.refusal(1) is not None
 
 
-def _ledger_after_resign(carried: Optional[str]) -> SpendLedger:
-    """A ledger that re-signed the call (its first id counted by it or not)."""
-    # :param carried: the first id when this run counted it, else None.
+def _ledger_after_resign(
+    carried: Optional[JournalEntry], again: JournalEntry
+) -> SpendLedger:
+    """A ledger that re-signed the call (its first request counted by it or not)."""
+    # :param carried: the call's first entry when this run signed it, else None.
+    # :param again: the call's entry re-signed (its first request an earlier attempt).
     # :return: the ledger.
     ledger = SpendLedger(max_spend=2 * PRICE, window=3600.0)
     if carried:
-        ledger.record(PRICE, carried)
-    ledger.replace([carried or "0x" + "33" * 32], PRICE, "0x" + "55" * 32)
+        ledger.hold(carried.key, holds_of(carried))
+    ledger.hold(again.key, holds_of(again))
     return ledger
 
 
@@ -261,8 +264,8 @@ def test_a_resigned_call_is_counted_once_by_the_run_and_the_journal(
     second = signed("0x" + "55" * 32, PRICE - 1, accepted=True)
     remember_attempt(second, first)
     journal.save(second)
-    for carried in ("0x" + "33" * 32, None):
-        ledger = _ledger_after_resign(carried)
+    for carried in (first, None):
+        ledger = _ledger_after_resign(carried, second)
         ledger.count_journal(journal_records(journal.folder), 2000.0)
         assert ledger.spent + ledger.earlier == PRICE, carried
         assert ledger.refusal(PRICE) is None and ledger.refusal(PRICE + 1) is not None

@@ -39,6 +39,7 @@ from mech_catalogue_cli.mcp_server.offchain import (
     OffchainPoster,
     OffchainRefusal,
 )
+from mech_catalogue_cli.mcp_server.offchain_refusals import said
 from mech_catalogue_cli.mcp_server.outstanding import (
     counted_price,
     holds_of,
@@ -124,16 +125,22 @@ def _entry(port: int) -> JournalEntry:
 
 
 def test_a_post_never_connected_says_nothing_was_sent() -> None:
-    """Connection refused: unsent, and the text says so."""
-    refusal = _poster().post(_entry(_closed_port()), {"prompt": "p"}, WAIT)
+    """Connection refused: unsent; the call, holding nothing, says nothing was sent."""
+    written = _entry(_closed_port())
+    refusal = _poster().post(written, {"prompt": "p"}, WAIT)
     assert refusal is not None and refusal.unsent
-    assert "could not be reached" in refusal and "nothing was sent" in refusal
+    assert "could not be reached" in refusal and "nothing was sent" not in refusal
+    mark_unsent(written)
+    assert said(refusal, written).endswith("; nothing was sent")
 
 
 def test_a_post_to_an_address_refused_by_the_check_is_unsent() -> None:
     """Off the devnet a loopback address is not posted to: nothing sent either."""
-    refusal = _poster(chain_id=100).post(_entry(_closed_port()), {}, WAIT)
-    assert refusal is not None and refusal.unsent and "nothing was sent" in refusal
+    written = _entry(_closed_port())
+    refusal = _poster(chain_id=100).post(written, {}, WAIT)
+    assert refusal is not None and refusal.unsent and "is not posted to" in refusal
+    mark_unsent(written)
+    assert said(refusal, written).endswith("; nothing was sent")
 
 
 def test_a_post_that_connected_is_held(listener: int) -> None:
@@ -245,30 +252,95 @@ def _refusal(text: str, **flags: bool) -> OffchainRefusal:
     return refusal
 
 
+#: the call's entry as saved after the post: which of its requests may be settled
+ENTRY_STATES = ("current held", "earlier held", "none held", "earlier passed")
+#: the poster's refusal: (text, unsent, deposited)
+REFUSALS = (
+    ("answered 402", False, False),
+    ("answered 200 for another request id", False, False),
+    ("could not be reached (ConnectionError: no address accepted)", True, False),
+    ("7 wei deposited ..., then posted once more and refused: timed out", False, True),
+    (
+        "7 wei deposited ..., then posted once more and refused: could not be reached",
+        True,
+        True,
+    ),
+)
+
+
+def _saved_entry(state: str, deposit: bool) -> JournalEntry:
+    """The call's entry as ``_send_offchain`` saves it before saying the refusal.
+
+    :param state: one of :data:`ENTRY_STATES`.
+    :param deposit: whether the call made an automatic deposit (``extra.auto_prepay``).
+    :return: the entry.
+    """
+    saved = _entry(_closed_port())
+    if state != "current held":
+        mark_unsent(saved)  # this post never connected and no attempt posted its id
+    if state in ("earlier held", "earlier passed"):
+        saved.extra["offchain_attempts"] = {
+            "0x"
+            + "99"
+            * 32: {
+                "nonce": saved.market_nonce,
+                "price": saved.price - 1,
+                "mech": saved.mech,
+                "payment_type": saved.payment_type,
+                "from_block": 10,
+                "accepted": False,
+                "passed": state == "earlier passed",
+            }
+        }
+    if deposit:
+        saved.extra["auto_prepay"] = {"amount": "7", "status": "deposited"}
+    return saved
+
+
 @pytest.mark.parametrize(
-    "refusal, held, says_held",
+    "state, deposit, text, unsent, deposited",
     [
-        (_refusal("answered 402", challenged=True), True, True),
-        (_refusal("answered 200 for another request id"), True, True),
-        (_refusal("timed out after the body was sent"), True, True),
-        # unsent now, but an earlier attempt posted the same id: still held
-        (_refusal("could not be reached: nothing was sent", unsent=True), True, True),
-        (_refusal("could not be reached: nothing was sent", unsent=True), False, False),
-        (_refusal("deposited 5 wei, then refused again", deposited=True), True, False),
+        (state, deposit, text, unsent, deposited)
+        for state in ENTRY_STATES
+        for deposit in (False, True)
+        for text, unsent, deposited in REFUSALS
+        if deposit or not deposited  # a refusal after a deposit has its record
     ],
 )
-def test_a_refusal_says_whether_its_mech_may_hold_the_signed_request(
-    refusal: OffchainRefusal, held: bool, says_held: bool
+def test_a_refusal_is_worded_from_the_call_s_journal_entry(  # pylint: disable=too-many-arguments
+    state: str, deposit: bool, text: str, unsent: bool, deposited: bool
 ) -> None:
-    """Held: the text says the mech may still settle it; its flags are kept (adv29h).
+    """Held by any request of the call: said held; a deposit: said; else unsent.
 
-    :param refusal: the poster's refusal.
-    :param held: whether the request holds its nonce after it.
-    :param says_held: whether the call's text must say so.
+    Every combination of the call's requests (adv29h, adv29i), its deposit and how the
+    post failed: "nothing was sent" only when no request of the call may be settled,
+    this post never connected and nothing was deposited.
+
+    :param state: which of the call's requests may still be settled.
+    :param deposit: whether the call made an automatic deposit.
+    :param text: the poster's text.
+    :param unsent: whether this post never connected.
+    :param deposited: whether the refusal's own text says the deposit.
     """
-    said = refusal.said(held=held)
-    assert isinstance(said, OffchainRefusal) and said.startswith(refusal)
-    assert (HELD_REFUSAL in said) is says_held
-    assert (said.challenged, said.unsent) == (refusal.challenged, refusal.unsent)
-    if says_held:
-        assert not said.endswith("nothing was sent")
+    refusal = _refusal(text, unsent=unsent, deposited=deposited, challenged=unsent)
+    entry = _saved_entry(state, deposit)
+    words = said(refusal, entry)
+    held = state in ("current held", "earlier held")
+    assert isinstance(words, OffchainRefusal) and words.startswith(refusal)
+    assert (words.challenged, words.unsent) == (refusal.challenged, refusal.unsent)
+    assert words.deposited is refusal.deposited
+    assert (HELD_REFUSAL in words) is held and ("may still settle it" in words) is held
+    assert ("nothing was sent" in words) is (not held and unsent and not deposit)
+    assert ("deposit" in words) is deposit
+    if deposit and not deposited:
+        assert "automatic deposit of 7 wei was made for this call" in words
+    if not held and unsent and deposit:
+        assert "never reached its mech" in words
+
+
+def test_an_unreadable_deposit_record_is_still_said() -> None:
+    """A deposit record this server did not write: said, its amount not trusted."""
+    entry = _saved_entry("none held", deposit=True)
+    entry.extra["auto_prepay"] = {"amount": "-1"}
+    words = said(_refusal("could not be reached", unsent=True), entry)
+    assert "does not say readably" in words and "nothing was sent" not in words

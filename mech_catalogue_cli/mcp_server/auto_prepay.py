@@ -142,7 +142,7 @@ class AutoPrepayer:
         :param entry: the call's journal entry (``extra.offchain``; this adds
             ``extra.auto_prepay`` and saves it before signing anything).
         :param ledger: the ``--max-spend`` ledger of the entry's asset (this run's
-            spending; the deposit's excess over the price is added to it).
+            spending; the call counts at least the deposit in it from then on).
         :param save: ``Journal.save``.
         :return: ``{"amount", "tracker", "tx_hash", "status": "deposited" |
             "already_deposited", "earlier": bool}`` (``earlier``: the deposit was decided
@@ -168,7 +168,9 @@ class AutoPrepayer:
             if isinstance(decided, str):
                 return AutoPrepayRefusal(decided)
             amount = decided
-            refusal = self._cap_refusal(ledger, amount - entry.price)
+            refusal = self._cap_refusal(
+                ledger, ledger.deposit_excess(entry.key, amount)
+            )
             if refusal:
                 return AutoPrepayRefusal(
                     f"depositing {say_amount(amount, asset)} is over the cap: {refusal}"
@@ -182,7 +184,7 @@ class AutoPrepayer:
             }
             entry.extra[AUTO_PREPAY_KEY] = record
             save(entry)  # before anything is signed: a retry never decides anew
-            ledger.spent += max(amount - entry.price, 0)  # the price is counted already
+            ledger.deposit(entry.key, amount)  # the call counts at least it
         try:
             done = self.prepayer.deposit(
                 payment_type, amount, amount, record["idempotency"], self.wait
@@ -206,8 +208,9 @@ class AutoPrepayer:
     def _cap_refusal(ledger: SpendLedger, excess: int) -> str:
         """Why the deposit would break the asset's ``--max-spend`` ("" when it fits).
 
-        :param ledger: the asset's ledger (the call's price already recorded in it).
-        :param excess: what the deposit adds over the call's price (may be negative).
+        :param ledger: the asset's ledger (the call's requests already counted in it).
+        :param excess: what the deposit adds to this run's spending
+            (:meth:`.spend_cap.SpendLedger.deposit_excess`).
         :return: the reason, or "".
         """
         if ledger.max_spend is None:

@@ -118,28 +118,17 @@ class OffchainRefusal(str):
     chain, ``required`` within the price): the one answer ``--auto-prepay`` deposits
     after. ``deposited`` is True when an automatic deposit was made for the call before
     the refusal (the deposit stays in the prepaid balance). ``unsent`` is True when not
-    one byte of the signed request left this host (its host did not resolve to
-    addresses that may be posted to, or none accepted a connection): nobody holds it.
+    one byte of the signed request left this host by this post (its host did not
+    resolve to addresses that may be posted to, or none accepted a connection).
+
+    The text says what happened to the post only: whether the mech may hold the call's
+    signed request, and so whether anything was sent, is decided from the call's
+    journal entry by :func:`.offchain_refusals.said`, the one place that words it.
     """
 
     challenged: bool = False
     deposited: bool = False
     unsent: bool = False
-
-    def said(self, held: bool) -> "OffchainRefusal":
-        """The refusal as the call ends with it (the server adds nothing to it).
-
-        :param held: the signed request holds its nonce (its post may have reached
-            the mech, now or by an earlier attempt of the call).
-        :return: the text, then, when ``held`` and no deposit text says so already,
-            that the mech may still settle it (never "nothing was sent": adversarial
-            review adv29h); an unsent one already ends "nothing was sent".
-        """
-        if not held or self.deposited:
-            return self
-        said = OffchainRefusal(f"{self}; {HELD_REFUSAL}")
-        said.challenged, said.unsent = self.challenged, self.unsent
-        return said
 
 
 #: what a call refused off-chain says when its signed request may be held by the mech
@@ -337,9 +326,7 @@ class OffchainPoster:
         where = f"mech {entry.mech}'s endpoint {endpoint}"
         refusal, addresses = self._checked_addresses(endpoint)
         if refusal:
-            unsent = OffchainRefusal(
-                f"{where} is not posted to: {refusal}; nothing was sent"
-            )
+            unsent = OffchainRefusal(f"{where} is not posted to: {refusal}")
             unsent.unsent = True
             return unsent
         # the post connects to the checked addresses only: the name is not resolved again
@@ -356,12 +343,8 @@ class OffchainPoster:
                 )
             except AnswerError as exc:
                 failed = OffchainRefusal(f"{where} {exc}")
-                if exc.kind == "not_connected":
-                    failed = OffchainRefusal(
-                        f"{where} {exc}: the endpoint could not be reached, nothing "
-                        "was sent"
-                    )
-                    failed.unsent = True
+                # no connection: not one byte of this post left this host
+                failed.unsent = exc.kind == "not_connected"
                 return failed
         if status == 402:
             text, believed = self._challenge_text(entry, body, where)

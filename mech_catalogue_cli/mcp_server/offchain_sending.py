@@ -54,13 +54,12 @@ from .offchain import (
     record_passed,
     release_unsettleable,
 )
+from .offchain_refusals import said
 from .offers import Offer
 from .outstanding import (
     Hold,
     accepted_ahead_text,
     blocking_hold,
-    counted_price,
-    earlier_attempts,
     held_behind,
     holds_of,
     mark_passed,
@@ -289,6 +288,9 @@ class OffchainSending:
                         hold.request_id,
                     )
                 settle_on(entry, hold.request_id)  # the mech took it, whatever it said
+                asset = payment_terms(entry.payment_type).asset
+                # its call counts it alone: the others held its nonce
+                self.token_ledgers.get(asset, self.ledger).settle(hold.request_id)
                 entry.status = CallStatus.SENT
                 if changed:  # paid whatever is written: a failed write only logged
                     await recorded(journal, entry)
@@ -543,13 +545,11 @@ class OffchainSending:
             nonce,
         )
         prepared.extra.update(carried)
-        earlier: List[str] = []
         if retry is not None:
             remember_attempt(prepared, retry.entry)
-            earlier = list(earlier_attempts(prepared))
         await saved(journal, prepared)  # before the post: never a second request
         ledger = self._caps(offer)[1]
-        ledger.replace(earlier, counted_price(prepared), prepared.request_id)
+        ledger.hold(key, holds_of(prepared))  # each request counts until shown unpaid
         refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
         timer.lap("offchain_post")
         if (
@@ -561,8 +561,8 @@ class OffchainSending:
             mark_unsent(prepared)
             prepared.extra["offchain"]["refused"] = refused[:1000]
             await saved(journal, prepared)
-            ledger.release(prepared.request_id)
-            return refused.said(held=False)
+            ledger.release(prepared.request_id)  # this one only: adv29i
+            return said(refused, prepared)
         auto = self.auto_prepay
         if (
             isinstance(refused, OffchainRefusal)
@@ -585,7 +585,7 @@ class OffchainSending:
             # can settle it on chain whatever it answered (the cap errs on the safe side)
             prepared.extra["offchain"]["refused"] = refused[:1000]
             await saved(journal, prepared)
-            return refused.said(held=True)
+            return said(refused, prepared)
         prepared.extra["offchain"]["accepted"] = True
         prepared.status = CallStatus.SENT
         prepared.paid_at = time.time()  # charged to the prepaid balance from now on

@@ -363,9 +363,20 @@ def settle_on(entry: JournalEntry, request_id: str) -> None:
         offchain.pop("passed", None)
         offchain.pop("released", None)
         entry.extra["offchain"] = offchain
+        attempts = earlier_attempts(entry)
+        for attempt in attempts.values():
+            # the settlement used their nonce: they can never be settled (adv29i: the
+            # call counts the settled price alone, in the journal as in the run)
+            if attempt["nonce"] == entry.market_nonce:
+                attempt["passed"] = True
+        if attempts:
+            entry.extra[ATTEMPTS_KEY] = attempts
         return
     attempts = earlier_attempts(entry)
     chosen = attempts.pop(request_id)
+    for attempt in attempts.values():
+        if attempt["nonce"] == chosen["nonce"]:
+            attempt["passed"] = True  # the settlement used their nonce too
     offchain = dict(entry.extra["offchain"])
     attempts[entry.request_id] = {
         "nonce": entry.market_nonce,

@@ -23,7 +23,7 @@ unit (wei for native and OLAS, 1e-6 USDC for USDC) and are said in whole units t
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from mech_catalogue_core.model.payment import ASSET_NATIVE, say_amount
 
@@ -157,16 +157,45 @@ def _counted(
 
 
 @dataclass
+class _RunCall:
+    """One call of this run as the cap counts it (a group of its requests).
+
+    :param live: its requests that may still be charged: request id -> price, smallest
+        units (an on-chain request, or an off-chain one not shown unsettleable).
+    :param settled: the off-chain request the chain showed settled ("" when none).
+    :param deposit: the call's automatic deposit (``--auto-prepay``), smallest units.
+    """
+
+    live: Dict[str, int] = field(default_factory=dict)
+    settled: str = ""
+    deposit: int = 0
+
+    def counted(self) -> int:
+        """What the call counts: as ``spending.read_record`` reads its journal entry.
+
+        :return: the highest price of its live requests (they hold one nonce, so at
+            most one is ever settled), at least its deposit; smallest units.
+        """
+        return max(max(self.live.values(), default=0), self.deposit)
+
+
+@dataclass
 class SpendLedger:
     """What was paid within ``--spend-window``, against ``--max-spend``.
 
-    This run's requests are counted as they are sent (:meth:`record`); requests that
-    earlier or other server processes journalled in the same ``--state-dir`` are counted
-    from the journal (:meth:`count_journal`), so a restart does not reset the cap.
+    This run's requests are counted as they are sent (:meth:`record`, :meth:`hold`);
+    requests that earlier or other server processes journalled in the same
+    ``--state-dir`` are counted from the journal (:meth:`count_journal`), so a restart
+    does not reset the cap.
+
+    This run counts **per request**, grouped by call (adversarial review adv29i): each
+    request that may still be charged counts until the chain shows it settled (then
+    the call counts it alone, :meth:`settle`) or never settleable (:meth:`release`,
+    which drops that request only); a call counts the highest of its requests, at least
+    its deposit, as its journal entry does (``spending.read_record``), so this ledger
+    and a window's journal count give the same answer for the same history.
 
     :param max_spend: the cap, smallest units of ``asset`` (None: no cap).
-    :param spent: paid by this run so far (requests sent, delivered or not), same units.
-    :param requests: request ids paid for by this run, in order.
     :param window: seconds of spending the cap covers (None: this run only).
     :param earlier: paid by the journal's other requests of ``asset`` within the window.
     :param earlier_requests: how many requests those are.
@@ -175,23 +204,32 @@ class SpendLedger:
     :param refunded: this run's requests that were mined and reverted (their journal
         entries stay, and are not counted; an earlier run's reverted request is, to be
         safe: the journal does not say it reverted). Off-chain requests that can never
-        be settled are not refunded but released (:meth:`release`): their entries say
-        so and count what is left.
-    :param prices: what :meth:`record` counted for each of ``requests``.
+        be settled are not refunded but released (:meth:`release`).
     :param asset: the ``model.payment.ASSETS`` key this ledger counts (``native``,
         ``olas``, ``usdc``): journal records of other assets are not counted.
     """
 
     max_spend: Optional[int] = None
-    spent: int = 0
-    requests: List[str] = field(default_factory=list)
     window: Optional[float] = DEFAULT_SPEND_WINDOW_SECONDS
     earlier: int = 0
     earlier_requests: int = 0
     unreadable: str = ""
     refunded: List[str] = field(default_factory=list)
     asset: str = ASSET_NATIVE
-    prices: Dict[str, int] = field(default_factory=dict)
+    #: this run's calls, by call key (an on-chain request: by its own id)
+    _calls: Dict[str, _RunCall] = field(default_factory=dict, init=False, repr=False)
+    #: the call of every request this run counted, live or released
+    _call_of: Dict[str, str] = field(default_factory=dict, init=False, repr=False)
+
+    @property
+    def spent(self) -> int:
+        """Paid by this run: the sum of what each of its calls counts, smallest units."""
+        return sum(call.counted() for call in self._calls.values())
+
+    @property
+    def requests(self) -> List[str]:
+        """This run's request ids that may still be charged, in the order counted."""
+        return [rid for call in self._calls.values() for rid in call.live]
 
     def count_journal(
         self,
@@ -212,6 +250,9 @@ class SpendLedger:
         window from that time when the chain showed it settled (never when it showed it
         can never be).
 
+        A record naming a request this run counted is its call, counted by this run:
+        only what the record counts beyond it is added (never less than either).
+
         :param records: every journal entry (:class:`PaidRecord`); an unreadable one in
             the window is remembered whatever the asset (its asset is unknown).
         :param now: unix seconds.
@@ -223,14 +264,22 @@ class SpendLedger:
         if self.window is None:
             return
         since = now - self.window
-        mine = set(self.requests) | set(self.refunded)
+        refunded = set(self.refunded)
         recent = [r for r in records if r.written_at >= since]
-        counted = [
-            (r, _counted(r, since, now, chain_nonce, owner))
-            for r in records
-            if not r.problem and r.asset == self.asset and r.request_id not in mine
-        ]
-        others = [(r, price) for r, price in counted if r.written_at >= since or price]
+        others: List[Tuple[PaidRecord, int]] = []
+        for record in records:
+            if record.problem or record.asset != self.asset:
+                continue
+            if record.request_id in refunded:
+                continue
+            price = _counted(record, since, now, chain_nonce, owner)
+            call = self._call_of.get(record.request_id)
+            if call is not None:  # this run's call: only what the journal adds to it
+                price = max(price - self._calls[call].counted(), 0)
+                if not price:
+                    continue
+            if record.written_at >= since or price:
+                others.append((record, price))
         self.earlier = sum(price for _, price in others)
         self.earlier_requests = len(others)
         self.unreadable = next((r.problem for r in recent if r.problem), "")
@@ -280,49 +329,81 @@ class SpendLedger:
         return None
 
     def record(self, price: int, request_id: str) -> None:
-        """Count a paid request.
+        """Count a paid on-chain request (a call of its own).
 
         :param price: paid, smallest units of ``asset``.
         :param request_id: the marketplace request id (0x hex).
         """
-        self.spent += price
-        self.requests.append(request_id)
-        self.prices[request_id] = self.prices.get(request_id, 0) + price
+        call = self._calls.setdefault(request_id, _RunCall())
+        call.live[request_id] = call.live.get(request_id, 0) + price
+        self._call_of[request_id] = request_id
 
-    def replace(self, earlier: Sequence[str], price: int, request_id: str) -> None:
-        """Count a call's request signed again in place of its earlier ones.
+    def hold(self, key: str, holds: Iterable[Hold]) -> None:
+        """Count a call's off-chain requests that may still be settled, as its entry says.
 
-        The requests of one off-chain call that may still be settled hold one nonce, so
-        at most one is ever settled: the call counts ``price`` (the highest of them)
-        once, under its current id (the one its journal entry names).
+        Called when the call signs a request (its first, or again at the same nonce):
+        ``holds`` are :func:`.outstanding.holds_of` its journal entry, the new request
+        and the earlier ones the chain has not shown unsettleable. The call counts the
+        highest of them once (they hold one nonce, so at most one is ever settled).
 
-        :param earlier: the call's earlier request ids (those this run did not count
-            are ignored).
-        :param price: what the call counts now, smallest units of ``asset``.
-        :param request_id: its current request id.
+        :param key: the call key.
+        :param holds: the call's holds (prices in smallest units of ``asset``).
         """
-        for rid in earlier:
-            if rid in self.requests and rid != request_id:
-                self.requests.remove(rid)
-                self.spent -= self.prices.pop(rid, 0)
-        if request_id in self.requests:
-            self.requests.remove(request_id)
-            self.spent -= self.prices.pop(request_id, 0)
-        self.record(price, request_id)
+        call = self._calls.setdefault(key, _RunCall())
+        call.live = {}
+        for hold in holds:
+            moved = self._call_of.get(hold.request_id, key)
+            if moved != key:
+                self._calls[moved].live.pop(hold.request_id, None)
+            call.live[hold.request_id] = hold.price
+            self._call_of[hold.request_id] = key
+
+    def deposit(self, key: str, amount: int) -> None:
+        """Count a call's automatic deposit: the call counts at least that much.
+
+        :param key: the call key.
+        :param amount: deposited, smallest units of ``asset``.
+        """
+        call = self._calls.setdefault(key, _RunCall())
+        call.deposit = max(call.deposit, amount)
+
+    def deposit_excess(self, key: str, amount: int) -> int:
+        """What a deposit for a call would add to this run's spending (pure).
+
+        :param key: the call key.
+        :param amount: the deposit, smallest units of ``asset``.
+        :return: ``amount`` less what the call counts already, at least 0.
+        """
+        call = self._calls.get(key)
+        return max(amount - (call.counted() if call else 0), 0)
+
+    def settle(self, request_id: str) -> None:
+        """The chain shows a request of this run settled: its call counts it alone.
+
+        Its call's other requests held the same nonce, which the settlement used: none
+        of them can ever be settled. A request this run did not count changes nothing
+        (its journal entry counts it).
+
+        :param request_id: the request found settled.
+        """
+        call = self._calls.get(self._call_of.get(request_id, ""))
+        if call is not None and request_id in call.live:
+            call.live = {request_id: call.live[request_id]}
+            call.settled = request_id
 
     def release(self, request_id: str) -> None:
-        """Stop counting a request of this run; its journal entry says what it counts.
+        """Stop counting one request of this run: the chain shows it can never be settled.
 
-        For an off-chain request the chain shows can never be settled: its entry records
-        it (``released`` or ``passed``), so :meth:`count_journal` reads what the entry
-        still counts (an automatic deposit, an earlier request of its call that may
-        still be settled) instead of leaving the entry out as :meth:`refund` does.
+        For an off-chain request whose nonce passed unsettled, or that never left this
+        host (``unsent``): its entry records it, and its call's other requests keep
+        counting (releasing one request never releases another: adv29i). A settled
+        request is never released.
 
         :param request_id: its request id.
         """
-        if request_id in self.requests:
-            self.requests.remove(request_id)
-            self.spent -= self.prices.pop(request_id, 0)
+        call = self._calls.get(self._call_of.get(request_id, ""))
+        if call is not None and call.settled != request_id:
+            call.live.pop(request_id, None)
 
     def refund(self, price: int, request_id: str) -> None:
         """Take back a request counted by :meth:`record` that can never be paid.
@@ -330,10 +411,13 @@ class SpendLedger:
         Only for an on-chain request the chain shows unpaid (mined and reverted): its
         journal entry is left out of :meth:`count_journal` from then on.
 
-        :param price: counted for it, smallest units of ``asset``.
+        :param price: counted for it, smallest units of ``asset`` (unused: the ledger
+            knows what it counted).
         :param request_id: its request id.
         """
-        if request_id in self.requests:
-            self.requests.remove(request_id)
-            self.spent -= self.prices.pop(request_id, price)
+        del price
+        name = self._call_of.pop(request_id, None)
+        call = self._calls.get(name or "")
+        if call is not None and request_id in call.live:
+            call.live.pop(request_id)
             self.refunded.append(request_id)
