@@ -108,10 +108,13 @@ def _owner_of(record: Any) -> str:
 
 
 def _bound_of(record: Any) -> float:
-    """The :data:`BOUND_KEY` of an ``extra.offchain`` or attempt record (0.0: none).
+    """The :data:`BOUND_KEY` of an ``extra.offchain`` or attempt record (pure).
 
     Anything but a finite positive number of seconds is read as not recorded (the
     server's ``--timeout`` then applies): never a bound that keeps a nonce for ever.
+
+    :param record: ``extra.offchain`` or an earlier attempt, as read.
+    :return: seconds; 0.0 when not recorded.
     """
     bound = record.get(BOUND_KEY) if isinstance(record, dict) else None
     if isinstance(bound, bool) or not isinstance(bound, (int, float)):

@@ -78,7 +78,7 @@ from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
 from .offers import NoOffer, Offer, rank_offers
-from .outstanding import HeldBehind
+from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
 from .results import (
@@ -90,12 +90,14 @@ from .sending import PriceRefusal, RequestSender
 from .settings import CallSettings, PhaseTimer
 from .source import (
     MAX_LISTED_TOOL_BYTES,
+    META_KEY,
     ServedCatalogue,
     ServedTool,
     SourceError,
 )
 from .spend_cap import SpendLedger
 from .tasks import CallTasks
+from .unsettled import given_up_mechs, tried_last, tried_last_meta
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 SERVER_NAME = "mech-catalogue"
@@ -315,10 +317,45 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except ValueError as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
+        remembered = await self._given_up_mechs()
         return types.ListToolsResult(
-            tools=[types.Tool.model_validate(tool.tool) for tool in page],
+            tools=[
+                types.Tool.model_validate(self._with_tried_last(tool, remembered))
+                for tool in page
+            ],
             next_cursor=cursor,
         )
+
+    async def _given_up_mechs(self) -> Dict[str, Hold]:
+        """The mechs a call tries last (:func:`.unsettled.given_up_mechs`).
+
+        :return: lowercase address -> its acceptance given up unsettled, from the
+            journal (read in a worker thread); empty without one.
+        """
+        index = self.sender.index
+        if index is None:
+            return {}
+        records = await anyio.to_thread.run_sync(index.records)
+        return given_up_mechs(
+            records, time.time(), self.settings.timeout, self.settings.spend_window
+        )
+
+    def _with_tried_last(
+        self, tool: ServedTool, remembered: Dict[str, Hold]
+    ) -> Dict[str, Any]:
+        """A listed tool, its ``_meta`` saying which offers a call tries last and why.
+
+        :param tool: the served tool.
+        :param remembered: :meth:`_given_up_mechs`.
+        :return: its MCP Tool (a copy with ``_meta["io.olas/mech-tool"]["tried_last"]``
+            when one of its offers is remembered; else the tool as served).
+        """
+        last = tried_last_meta(tool.offers, remembered, self.settings.timeout)
+        if not last:
+            return tool.tool
+        meta = dict(tool.tool["_meta"])
+        meta[META_KEY] = {**meta[META_KEY], "tried_last": last}
+        return {**tool.tool, "_meta": meta}
 
     # --- calls ---------------------------------------------------------------------
     async def _recalled(
@@ -520,6 +557,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")
+        # a mech that accepted a request and did not settle it in time goes last
+        remembered = await self._given_up_mechs()
+        ranked, moved = tried_last(ranked, remembered, settings.timeout)
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
         if reader is None:
             return self.sender.dry_run(tool, ranked[0], payload, key)
@@ -540,7 +580,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             result = await reader.await_result(tool, sent, timer, session)
             if sent.mech != offer.address:  # a journalled request: chosen before
                 return result
-            return with_choice(result, offer, ranked, settings.pinned, settings.allowed)
+            return with_choice(
+                result, offer, ranked, (settings.pinned, settings.allowed), moved
+            )
         decisions = [
             {"reason": str(r), "payment": r.payment}
             for r in refused

@@ -59,6 +59,9 @@ class PaidRecord:
         seen yet).
     :param passed_settled: whether the chain showed it settled then (False: none of
         its requests can ever be settled, nor charged).
+    :param acceptances: the entry's requests its mech's endpoint accepted and that
+        are not known settled (:func:`.outstanding.acceptances_of`: what offer choice
+        remembers, ``.unsettled``); they count nothing more here.
     """
 
     request_id: str
@@ -71,6 +74,7 @@ class PaidRecord:
     holds: Tuple[Hold, ...] = ()
     passed_seen_at: Optional[float] = None
     passed_settled: bool = True
+    acceptances: Tuple[Hold, ...] = ()
 
 
 def seen_at(record: PaidRecord, now: float) -> Optional[float]:
