@@ -98,6 +98,8 @@ LONG_TESTS = (
     # waits out the off-chain post's 10 s deadline, then calls twice more
     "tests/adversary/test_adv29g_offchain_refused_then_settled.py"
     "::test_a_refused_request_the_mech_settles_is_the_call_s_answer[slow]",
+    # three MCP servers in turn, one waiting out a request's bound (about 40 s)
+    "tests/adversary/test_adv29g_offchain_one_acceptance_freezes_all.py",
 )
 #: the environment variable that runs the ``long_faults`` tests (tests/faults/conftest.py)
 LONG_ENV = "RUN_LONG_FAULTS"

@@ -46,6 +46,10 @@ Expected: an accepted request its mech has not settled within a short, stated bo
 (the call's ``--timeout``, not the marketplace's ``maxResponseTimeout``) does not stop
 calls to other mechs: B is sent on chain and answered, A's request is given up (it can
 then never be charged) and A's call says so when called again.
+
+Fixed by fix29i (``outstanding.given_up``): the bound is the ``--timeout`` of the call
+that posted the request, recorded in its entry; the mech is then tried after the
+tool's other offers (``unsettled.tried_last``).
 """
 
 from pathlib import Path
@@ -105,6 +109,19 @@ def test_one_unsettled_acceptance_does_not_stop_calls_to_other_mechs(
                 "15",
                 prompt="B: another mech, on chain",
             )
+        (again,) = calls(  # A again: its nonce was taken by B, never settled
+            devnet,
+            tmp_path,
+            1,
+            "--mech",
+            hostile,
+            "--offchain",
+            "auto",
+            "--timeout",
+            "3",
+            prompt="A: accepted, never settled",
+        )
+        posts = len(endpoint.posts)
     observed = (
         f"B: {_text(b)[:500]!r}; marketplace nonce {start} -> {market_nonce(devnet)}; "
         f"maxResponseTimeout {window} s"
@@ -114,3 +131,8 @@ def test_one_unsettled_acceptance_does_not_stop_calls_to_other_mechs(
     # could no longer be settled ... after 3600 s from its acceptance ..."
     assert not b.is_error, observed
     assert market_nonce(devnet) == start + 1, observed
+    # fixed (fix29i): A was given up after its call's --timeout (3 s) from its
+    # acceptance; called again it says so, nothing charged, and posts nothing
+    said = _text(again)
+    assert again.is_error and "given up" in said, said
+    assert "can never be settled nor charged" in said and posts == 1, said
