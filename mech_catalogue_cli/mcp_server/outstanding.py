@@ -306,6 +306,43 @@ def passed_seen(entry: JournalEntry, written_at: float) -> Tuple[Optional[float]
     return None, True
 
 
+def _current_hold(entry: JournalEntry, offchain: Dict[str, Any]) -> Hold:
+    """The entry's current off-chain request as a :class:`Hold` (pure)."""
+    return Hold(
+        entry.key,
+        entry.request_id,
+        entry.market_nonce,
+        entry.mech,
+        offchain.get("accepted") is True,
+        entry.paid_at,
+        entry.price,
+        _owner_of(offchain),
+        _bound_of(offchain),
+    )
+
+
+def _attempt_hold(
+    entry: JournalEntry, request_id: str, attempt: Dict[str, Any]
+) -> Hold:
+    """An earlier attempt (:func:`earlier_attempts`) as a :class:`Hold` (pure)."""
+    since = attempt.get("since")
+    return Hold(
+        entry.key,
+        request_id,
+        attempt["nonce"],
+        attempt["mech"],
+        attempt.get("accepted") is True,
+        (
+            float(since)
+            if isinstance(since, (int, float)) and not isinstance(since, bool)
+            else 0.0  # unknown
+        ),
+        attempt["price"],
+        _owner_of(attempt),
+        _bound_of(attempt),
+    )
+
+
 def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
     """Every off-chain request of a call not yet known to be unsettleable (pure).
 
@@ -316,36 +353,12 @@ def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
     offchain = entry.extra.get("offchain")
     if not isinstance(offchain, dict):
         return ()
-    holds: List[Hold] = []
-    if not current_passed(entry):
-        holds.append(
-            Hold(
-                entry.key,
-                entry.request_id,
-                entry.market_nonce,
-                entry.mech,
-                offchain.get("accepted") is True,
-                entry.paid_at,
-                entry.price,
-                _owner_of(offchain),
-                _bound_of(offchain),
-            )
-        )
-    for rid, attempt in earlier_attempts(entry).items():
-        if attempt.get("passed") is not True:
-            holds.append(
-                Hold(
-                    entry.key,
-                    rid,
-                    attempt["nonce"],
-                    attempt["mech"],
-                    attempt.get("accepted") is True,
-                    float(attempt.get("since") or 0.0),
-                    attempt["price"],
-                    _owner_of(attempt),
-                    _bound_of(attempt),
-                )
-            )
+    holds = [_current_hold(entry, offchain)] if not current_passed(entry) else []
+    holds.extend(
+        _attempt_hold(entry, rid, attempt)
+        for rid, attempt in earlier_attempts(entry).items()
+        if attempt.get("passed") is not True
+    )
     return tuple(holds)
 
 
@@ -368,42 +381,16 @@ def acceptances_of(entry: JournalEntry) -> Tuple[Hold, ...]:
     seen = offchain.get(PASSED_SEEN_KEY)
     if isinstance(seen, dict) and seen.get("settled") is True:
         return ()  # the chain showed one of its requests settled
-    found: List[Hold] = []
-    if offchain.get("accepted") is True and entry.status != CallStatus.DELIVERED:
-        found.append(
-            Hold(
-                entry.key,
-                entry.request_id,
-                entry.market_nonce,
-                entry.mech,
-                True,
-                entry.paid_at,
-                entry.price,
-                _owner_of(offchain),
-                _bound_of(offchain),
-            )
-        )
-    for rid, attempt in earlier_attempts(entry).items():
-        if attempt.get("accepted") is True:
-            since = attempt.get("since")
-            found.append(
-                Hold(
-                    entry.key,
-                    rid,
-                    attempt["nonce"],
-                    attempt["mech"],
-                    True,
-                    (
-                        float(since)
-                        if isinstance(since, (int, float))
-                        and not isinstance(since, bool)
-                        else 0.0
-                    ),
-                    attempt["price"],
-                    _owner_of(attempt),
-                    _bound_of(attempt),
-                )
-            )
+    found = (
+        [_current_hold(entry, offchain)]
+        if offchain.get("accepted") is True and entry.status != CallStatus.DELIVERED
+        else []
+    )
+    found.extend(
+        _attempt_hold(entry, rid, attempt)
+        for rid, attempt in earlier_attempts(entry).items()
+        if attempt.get("accepted") is True
+    )
     return tuple(found)
 
 
