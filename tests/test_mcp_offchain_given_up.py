@@ -355,9 +355,9 @@ def test_a_late_settlement_is_counted_once_and_its_answer_returned(
     # both count until their passing is seen
     assert _counted(sender, 4) == 2 * PRICE
     _record_passed(sender)
-    # A settled: counted once; the next one counts too (at nonce 4 it may be
-    # settled; at nonce 3, the race lost, until its call finds it passed: the safe side)
-    assert _counted(sender, 4) == 2 * PRICE
+    # A settled: counted once; the next one at nonce 4 may still be settled (counted),
+    # at nonce 3 (the race lost) the chain showed it never can be: nothing
+    assert _counted(sender, 4) == (2 if settled_before_next else 1) * PRICE
     # A's call again: its answer is read, whatever the bound said
     again = _again(sender, held.key)
     assert isinstance(again, JournalEntry) and again.request_id == held.request_id
@@ -534,3 +534,34 @@ def test_tools_list_says_which_offers_a_call_tries_last() -> None:
     assert "tried_last" not in served["_meta"][META_KEY]  # the served tool unchanged
     plain = ServedTool("t", "t", served, (other,))
     assert MechToolServer._with_tried_last(server, plain, remembered) is served  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "seen, settled, deposit, expected",
+    [
+        (-0.5, False, 0, 0),  # the chain showed it never settled: nothing
+        (-0.5, False, PRICE // 2, PRICE // 2),  # only its call's deposit
+        (-0.5, True, 0, PRICE),  # settled: counted within the window from then
+        (None, False, 0, PRICE),  # its passing not seen yet: counted
+        (100.0, False, 0, PRICE),  # a time from the future: read as not seen
+    ],
+    ids=["never-settled", "deposit", "settled", "unseen", "future"],
+)
+def test_a_recent_request_the_chain_showed_never_settled_counts_nothing(
+    seen: Any, settled: bool, deposit: int, expected: int
+) -> None:
+    """A given-up request whose nonce the next call took is not a second price."""
+    now = time.time()
+    record = PaidRecord(
+        "0x" + "55" * 32,
+        PRICE,
+        now - 1.0,  # within the window
+        key="ab" * 32,
+        holds=(hold(now - 1.0, 5.0),),
+        passed_seen_at=None if seen is None else now + seen,
+        passed_settled=settled,
+        deposit=deposit,
+    )
+    ledger = SpendLedger(max_spend=10 * PRICE, window=WINDOW)
+    ledger.count_journal([record], now, 6)
+    assert ledger.earlier == expected

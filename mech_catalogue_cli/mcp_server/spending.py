@@ -113,6 +113,7 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         holds=holds_of(entry),
         passed_seen_at=seen_at,
         passed_settled=settled,
+        deposit=deposit,
         acceptances=acceptances_of(entry),
     )
 
