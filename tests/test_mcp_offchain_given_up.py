@@ -565,3 +565,38 @@ def test_a_recent_request_the_chain_showed_never_settled_counts_nothing(
     ledger = SpendLedger(max_spend=10 * PRICE, window=WINDOW)
     ledger.count_journal([record], now, 6)
     assert ledger.earlier == expected
+
+
+def test_tools_list_never_waits_for_the_journals_first_read(tmp_path: Path) -> None:
+    """Unread: the listing says nothing (a call reads it); read once: it says so."""
+    from types import SimpleNamespace  # pylint: disable=import-outside-toplevel
+
+    from mech_catalogue_cli.mcp_server.server import (  # pylint: disable=import-outside-toplevel
+        MechToolServer,
+        _read_once,
+    )
+
+    journal = Journal(tmp_path)
+    written = offchain_entry(dict(OFFCHAIN, accepted=True, **{BOUND_KEY: 5.0}))
+    written.paid_at = time.time() - 60.0
+    journal.save(written)
+    index = JournalIndex(journal.folder)
+    server = SimpleNamespace(
+        sender=SimpleNamespace(index=index),
+        settings=SimpleNamespace(timeout=300.0, spend_window=WINDOW),
+    )
+
+    def remembered(listing: bool) -> Any:
+        async def read() -> Any:
+            return await MechToolServer._given_up_mechs(
+                server, listing  # type: ignore[arg-type]
+            )
+
+        return anyio.run(read)
+
+    assert not remembered(True) and not index.has_read
+    assert list(remembered(False)) == [MECH.lower()]  # a call reads it
+    fresh = JournalIndex(journal.folder)
+    server.sender.index = fresh
+    _read_once(fresh)  # at start
+    assert list(remembered(True)) == [MECH.lower()]

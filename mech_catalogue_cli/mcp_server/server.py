@@ -317,7 +317,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except ValueError as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
-        remembered = await self._given_up_mechs()
+        remembered = await self._given_up_mechs(listing=True)
         return types.ListToolsResult(
             tools=[
                 types.Tool.model_validate(self._with_tried_last(tool, remembered))
@@ -326,14 +326,18 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             next_cursor=cursor,
         )
 
-    async def _given_up_mechs(self) -> Dict[str, Hold]:
+    async def _given_up_mechs(self, listing: bool = False) -> Dict[str, Hold]:
         """The mechs a call tries last (:func:`.unsettled.given_up_mechs`).
 
+        :param listing: for ``tools/list``, which never waits for the journal's first
+            whole read (seconds at 10,000 entries: it is made at start, by :func:`serve`,
+            and by the first paid call).
         :return: lowercase address -> its acceptance given up unsettled, from the
-            journal (read in a worker thread); empty without one.
+            journal (read in a worker thread); empty without one, or while it is being
+            read for the first time when ``listing``.
         """
         index = self.sender.index
-        if index is None:
+        if index is None or (listing and not index.has_read):
             return {}
         records = await anyio.to_thread.run_sync(index.records)
         return given_up_mechs(
@@ -596,6 +600,20 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
 
 
+def _read_once(index: Any) -> None:
+    """Read the journal once at start (:meth:`.spending.JournalIndex.prime`; blocking).
+
+    A failure is logged, never raised: the first paid call reads it again, and says why
+    when it cannot.
+
+    :param index: the sender's journal index.
+    """
+    try:
+        index.prime()
+    except (OSError, ValueError) as exc:
+        LOGGER.warning("the call journal could not be read at start: %s", exc)
+
+
 async def serve(
     app: MechToolServer,
     transport: str,
@@ -616,6 +634,8 @@ async def serve(
         app.tasks.group = group  # task-augmented calls run on after their request
         group.start_soon(app.poll)
         group.start_soon(anyio.to_thread.run_sync, warm_up)
+        if app.sender.index is not None:  # the journal read once: what calls count
+            group.start_soon(anyio.to_thread.run_sync, _read_once, app.sender.index)
         if transport == "stdio":
             from mcp.server.stdio import (  # pylint: disable=import-outside-toplevel
                 stdio_server,
