@@ -31,6 +31,7 @@ which the devnet cannot be made to show on demand). The devnet run is
 # pylint: disable=protected-access
 
 import math
+import threading
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -573,7 +574,7 @@ def test_tools_list_never_waits_for_the_journals_first_read(tmp_path: Path) -> N
 
     from mech_catalogue_cli.mcp_server.server import (  # pylint: disable=import-outside-toplevel
         MechToolServer,
-        _read_once,
+        read_journal_in_background,
     )
 
     journal = Journal(tmp_path)
@@ -598,5 +599,8 @@ def test_tools_list_never_waits_for_the_journals_first_read(tmp_path: Path) -> N
     assert list(remembered(False)) == [MECH.lower()]  # a call reads it
     fresh = JournalIndex(journal.folder)
     server.sender.index = fresh
-    _read_once(fresh)  # at start
+    read_journal_in_background(fresh)  # at start
+    for thread in threading.enumerate():
+        if thread.name == "journal first read":
+            thread.join(timeout=30)  # a bound, not a timing: the read is milliseconds
     assert list(remembered(True)) == [MECH.lower()]

@@ -42,6 +42,7 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 
 import importlib.metadata
 import logging
+import threading
 import time
 import weakref
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
@@ -96,6 +97,7 @@ from .source import (
     SourceError,
 )
 from .spend_cap import SpendLedger
+from .spending import JournalIndex
 from .tasks import CallTasks
 from .unsettled import given_up_mechs, tried_last, tried_last_meta
 
@@ -600,18 +602,25 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
 
 
-def _read_once(index: Any) -> None:
-    """Read the journal once at start (:meth:`.spending.JournalIndex.prime`; blocking).
+def read_journal_in_background(index: Optional[JournalIndex]) -> None:
+    """Read the journal once at start, in a daemon thread (:meth:`.JournalIndex.prime`).
 
-    A failure is logged, never raised: the first paid call reads it again, and says why
-    when it cannot.
+    A daemon thread, so that a client that leaves at once is not kept waiting for it
+    (anyio's worker threads are joined at exit). A failure is logged, never raised: the
+    first paid call reads the journal again, and says why when it cannot.
 
-    :param index: the sender's journal index.
+    :param index: the sender's journal index (None: no journal, nothing read).
     """
-    try:
-        index.prime()
-    except (OSError, ValueError) as exc:
-        LOGGER.warning("the call journal could not be read at start: %s", exc)
+    if index is None:
+        return
+
+    def run() -> None:
+        try:
+            index.prime()
+        except (OSError, ValueError) as exc:
+            LOGGER.warning("the call journal could not be read at start: %s", exc)
+
+    threading.Thread(target=run, name="journal first read", daemon=True).start()
 
 
 async def serve(
@@ -630,12 +639,12 @@ async def serve(
     :param access: the HTTP guard (:mod:`.http_access`; None: loopback, no token).
     """
     options = app.server.create_initialization_options()  # HTTP's sessions: the same
+    # what calls count and tools/list remembers (.unsettled), read once before they ask
+    read_journal_in_background(app.sender.index)
     async with anyio.create_task_group() as group:
         app.tasks.group = group  # task-augmented calls run on after their request
         group.start_soon(app.poll)
         group.start_soon(anyio.to_thread.run_sync, warm_up)
-        if app.sender.index is not None:  # the journal read once: what calls count
-            group.start_soon(anyio.to_thread.run_sync, _read_once, app.sender.index)
         if transport == "stdio":
             from mcp.server.stdio import (  # pylint: disable=import-outside-toplevel
                 stdio_server,
