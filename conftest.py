@@ -101,6 +101,8 @@ LONG_TESTS = (
     # two paid reads of a 512 KiB answer, tools/list sent all along the second (about
     # 50 s on the code before the fix, 11-28 s after it on a loaded 2-CPU machine)
     "tests/adversary/test_adv29i_answer_markup_stall.py",
+    # three MCP servers in turn, one waiting out a request's bound (about 40 s)
+    "tests/adversary/test_adv29g_offchain_one_acceptance_freezes_all.py",
 )
 #: the environment variable that runs the ``long_faults`` tests (tests/faults/conftest.py)
 LONG_ENV = "RUN_LONG_FAULTS"

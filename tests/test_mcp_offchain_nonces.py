@@ -94,30 +94,33 @@ def hold(nonce: int, accepted: bool, since: float = 0.0, key: str = OTHER) -> Ho
 
 def test_no_request_is_signed_behind_an_accepted_one() -> None:
     """An accepted request at 5 blocks the next (fix29g); below the chain's nonce none."""
-    holds = [hold(5, True), hold(7, True), hold(2, False)]
-    blocking = blocking_hold(holds, 5)
+    holds = [hold(5, True, 1000.0), hold(7, True, 1000.0), hold(2, False)]
+    blocking = blocking_hold(holds, 5, 1100.0, 300.0)
     assert blocking is not None and (blocking.nonce, blocking.accepted) == (5, True)
-    assert blocking_hold(holds, 8) is None  # every one passed: the nonce is free
-    assert next_nonce(holds, 8) == 8 and next_nonce([], 4) == 4
+    # every one passed: the nonce is free
+    assert blocking_hold(holds, 8, 1100.0, 300.0) is None
+    assert next_nonce(holds, 8, 1100.0, 300.0) == 8
+    assert next_nonce([], 4, 1100.0, 300.0) == 4
     text = accepted_ahead_text(blocking, 5, 300.0)
     assert "no request is signed behind it" in text and "300 s" in text
     assert "takes nonce 5" in text and OTHER[:16] in text
-    # its mech can still settle it before the on-chain request is mined: said
-    assert "unless its mech settles it before that on-chain request is mined" in text
+    assert "unix time 1300)" in text  # when it is given up: a date
+    # its mech can still settle it before the other request is: said
+    assert "unless its mech settles it before the other request is" in text
 
 
 def test_no_request_is_signed_behind_one_its_mech_did_not_accept() -> None:
     """A refused request at 6 blocks; the sentence names its mech, nonce and call."""
-    holds = [hold(6, False), hold(7, True)]
-    blocking = blocking_hold(holds, 5)
+    holds = [hold(6, False), hold(7, True, 1000.0)]
+    blocking = blocking_hold(holds, 5, 1100.0, 300.0)
     assert blocking is not None and blocking.nonce == 6
     text = not_accepted_text(blocking, 5)
     assert f"mech {MECH} is outstanding at nonce 6" in text
     assert OTHER[:16] in text and "--offchain auto" in text
 
 
-def test_an_on_chain_request_waits_for_an_accepted_request_not_overdue() -> None:
-    """Accepted and within maxResponseTimeout blocks; overdue, refused or passed do not."""
+def test_an_on_chain_request_waits_for_an_accepted_request_not_given_up() -> None:
+    """Accepted and within its bound blocks; given up, refused or passed do not."""
     window = 300.0
     assert onchain_blocker([hold(5, True, since=1000.0)], 5, 1100.0, window)
     assert onchain_blocker([hold(5, True, since=1000.0)], 5, 1301.0, window) is None

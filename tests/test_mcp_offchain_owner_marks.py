@@ -75,7 +75,7 @@ def test_a_hold_names_its_requester_and_chain_and_only_that_owner_heeds_it() -> 
     assert ours.owner == MINE and ours.held_by(MINE)
     assert not theirs.held_by(MINE) and not other_chain.held_by(MINE)
     mine = [h for h in (ours, theirs, other_chain) if h.held_by(MINE)]
-    assert blocking_hold(mine, 3) == ours
+    assert blocking_hold(mine, 3, 1100.0, 300.0) == ours
 
 
 @pytest.mark.parametrize(

@@ -258,7 +258,7 @@ class DeliveryReader:
         return ahead_text(entry, holder, now)
 
     async def _give_up_words(self, entry: JournalEntry) -> str:
-        """How to give up an accepted request not settled in time (a timeout's text).
+        """When an accepted request not settled in time is given up (a timeout's text).
 
         :param entry: the call's off-chain entry.
         :return: "; " and :func:`.outstanding.give_up_text`, or "" when the nonce
@@ -267,14 +267,11 @@ class DeliveryReader:
         """
         try:
             now = await anyio.to_thread.run_sync(self.market.market_nonce)
-            window = await anyio.to_thread.run_sync(
-                self.market.longest_response_timeout
-            )
         except MarketError:
             return ""
         if now > entry.market_nonce:
             return ""
-        return "; " + give_up_text(entry, window)
+        return "; " + give_up_text(entry, self.settings.timeout)
 
     async def _nonce_words(self, entry: JournalEntry) -> str:
         """What an off-chain request waits on: its nonce against the marketplace's.

@@ -57,6 +57,7 @@ from .offchain import (
 from .offchain_refusals import said
 from .offers import Offer
 from .outstanding import (
+    BOUND_KEY,
     Hold,
     accepted_ahead_text,
     blocking_hold,
@@ -335,15 +336,18 @@ class OffchainSending:
         if retry is not None and retry.nonce is not None:
             return retry.nonce  # the same nonce: only one of the call's can settle
         chain_nonce = await anyio.to_thread.run_sync(self.market.market_nonce)
-        blocking = blocking_hold(others, chain_nonce)
+        now, bound = time.time(), self.settings.timeout
+        blocking = blocking_hold(others, chain_nonce, now, bound)
         if blocking is None:
-            return next_nonce(others, chain_nonce)  # chain_nonce: none outstanding
+            # chain_nonce, or a given-up request's nonce: the first settled is charged
+            return next_nonce(others, chain_nonce, now, bound)
         if not only:
             return ""
         if not blocking.accepted:
             return not_accepted_text(blocking, chain_nonce)
-        window = await anyio.to_thread.run_sync(self.market.longest_response_timeout)
-        return held_behind(accepted_ahead_text(blocking, chain_nonce, window), blocking)
+        return held_behind(
+            accepted_ahead_text(blocking, chain_nonce, bound), blocking, bound
+        )
 
     async def _onchain_stranding(self, records: Sequence[Any]) -> str:
         """Why no on-chain request is sent now (an accepted off-chain one holds the nonce).
@@ -362,11 +366,11 @@ class OffchainSending:
         chain_nonce = await anyio.to_thread.run_sync(market.market_nonce)
         if not outstanding(holds, chain_nonce):
             return ""
-        window = await anyio.to_thread.run_sync(market.longest_response_timeout)
-        blocker = onchain_blocker(holds, chain_nonce, time.time(), window)
+        bound = self.settings.timeout
+        blocker = onchain_blocker(holds, chain_nonce, time.time(), bound)
         if blocker is None:
-            return ""
-        return held_behind(stranding_text(blocker, chain_nonce, window), blocker)
+            return ""  # none, or past its bound: given up, the nonce is taken
+        return held_behind(stranding_text(blocker, chain_nonce, bound), blocker, bound)
 
     async def _held_nonce(
         self, records: Sequence[PaidRecord], ledger: SpendLedger, now: float
@@ -545,6 +549,8 @@ class OffchainSending:
             nonce,
         )
         prepared.extra.update(carried)
+        # how long its mech has to settle it before other calls take its nonce
+        prepared.extra["offchain"][BOUND_KEY] = self.settings.timeout
         if retry is not None:
             remember_attempt(prepared, retry.entry)
         await saved(journal, prepared)  # before the post: never a second request

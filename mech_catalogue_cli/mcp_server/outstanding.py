@@ -36,9 +36,19 @@ a running process) and holds its nonce (:class:`Hold`):
   it (and would count against ``--max-spend`` meanwhile); the call waits up to its
   ``--timeout`` for the nonce to be free (:class:`HeldBehind`), then says what to do;
 - an on-chain request takes the nonce now: it is not sent while an accepted request
-  holds that nonce or one after it, until the marketplace's ``maxResponseTimeout``
-  passed since it was accepted (:func:`onchain_blocker`); a request its mech did not
-  accept is retired by it (it can no longer be settled, and its call says so).
+  holds that nonce or one after it (:func:`onchain_blocker`); a request its mech did
+  not accept is retired by it (it can no longer be settled, and its call says so).
+
+An accepted request holds the nonce against other calls only for its *bound*
+(:func:`given_up`, fix29i): the ``--timeout`` of the call that posted it (recorded in
+its entry, :data:`BOUND_KEY`; the server's own ``--timeout`` for an entry without it),
+counted from its acceptance. An honest mech settles within seconds; past the bound the
+request is *given up* for this server: other calls sign at its nonce or send on chain
+(adversarial review adv29g: one endpoint that accepted and never settled stopped every
+paid call of the requester for the marketplace's ``maxResponseTimeout``, an hour on the
+devnet). It still counts against ``--max-spend`` while its nonce is not passed, and its
+mech can still settle it (charged once, its answer returned to its call) until another
+request of the requester takes the nonce; after that it never can.
 
 Nonces are per requester and chain: a hold names both (:attr:`Hold.owner`, from the
 entry's ``extra.offchain.requester`` and ``chain_id``) and only this requester's holds
@@ -65,6 +75,12 @@ _ATTEMPT_FIELDS = ("nonce", "price", "mech", "payment_type", "from_block")
 #: the fields of ``extra.offchain`` (and of each earlier attempt) naming whose nonce a
 #: request holds: the requester's address and the chain's id
 OWNER_FIELDS = ("requester", "chain_id")
+#: the ``extra.offchain`` key (and each earlier attempt's) of the request's bound:
+#: seconds from its acceptance its mech has to settle it before other calls take its
+#: nonce (the ``--timeout`` of the call that posted it; :func:`given_up`)
+BOUND_KEY = "give_up_after"
+#: the fields an earlier attempt copies from ``extra.offchain``
+_CARRIED_FIELDS = OWNER_FIELDS + (BOUND_KEY,)
 #: the ``extra.offchain`` key of when this server first saw the requester's nonce past
 #: the call's request: ``{at: unix seconds, block, market_nonce, settled}`` (settled:
 #: the chain showed one of its requests settled at that block; else none ever can be)
@@ -91,6 +107,21 @@ def _owner_of(record: Any) -> str:
     return owner_text(requester, chain_id) if isinstance(chain_id, int) else ""
 
 
+def _bound_of(record: Any) -> float:
+    """The :data:`BOUND_KEY` of an ``extra.offchain`` or attempt record (pure).
+
+    Anything but a finite positive number of seconds is read as not recorded (the
+    server's ``--timeout`` then applies): never a bound that keeps a nonce for ever.
+
+    :param record: ``extra.offchain`` or an earlier attempt, as read.
+    :return: seconds; 0.0 when not recorded.
+    """
+    bound = record.get(BOUND_KEY) if isinstance(record, dict) else None
+    if isinstance(bound, bool) or not isinstance(bound, (int, float)):
+        return 0.0
+    return float(bound) if math.isfinite(bound) and bound > 0 else 0.0
+
+
 class HeldBehind(str):
     """Why a call's request is not signed or sent now: another request holds the nonce.
 
@@ -101,17 +132,25 @@ class HeldBehind(str):
     progress: str = ""
 
 
-def held_behind(text: str, hold: "Hold") -> HeldBehind:
-    """A :class:`HeldBehind` for ``hold``, its progress naming the request.
+def held_behind(text: str, hold: "Hold", default_bound: float = 0.0) -> HeldBehind:
+    """A :class:`HeldBehind` for ``hold``, its progress naming the request and bound.
 
     :param text: the sentence the call ends with when the nonce stays held.
     :param hold: the request holding the nonce.
+    :param default_bound: the server's ``--timeout``, seconds (for an accepted hold
+        whose entry records no bound; 0: the bound is not said).
     :return: the refusal.
     """
     refusal = HeldBehind(text)
+    until = ""
+    if hold.accepted and (hold.bound or default_bound):
+        until = (
+            f", at most until unix time {give_up_at(hold, default_bound):.0f} (its "
+            f"bound: {bound_of(hold, default_bound):g} s from its acceptance)"
+        )
     refusal.progress = (
         f"waiting for request {hold.request_id} (nonce {hold.nonce}) to be settled or "
-        "to pass: no request is signed behind it"
+        f"to pass{until}: no request is signed behind it"
     )
     return refusal
 
@@ -129,6 +168,9 @@ class Hold:
     :param price: its price, smallest units of its asset.
     :param owner: whose nonce it holds (:func:`owner_text`; "": an entry written before
         that was recorded, read as this requester's on this chain).
+    :param bound: seconds from its acceptance its mech has to settle it before other
+        calls take its nonce (:data:`BOUND_KEY`; 0.0: not recorded, the server's
+        ``--timeout`` applies: :func:`given_up`).
     """
 
     key: str
@@ -139,6 +181,7 @@ class Hold:
     since: float = 0.0
     price: int = 0
     owner: str = ""
+    bound: float = 0.0
 
     def held_by(self, owner: str) -> bool:
         """Whether this request holds ``owner``'s nonce (unknown: yes, the safe reading).
@@ -263,6 +306,43 @@ def passed_seen(entry: JournalEntry, written_at: float) -> Tuple[Optional[float]
     return None, True
 
 
+def _current_hold(entry: JournalEntry, offchain: Dict[str, Any]) -> Hold:
+    """The entry's current off-chain request as a :class:`Hold` (pure)."""
+    return Hold(
+        entry.key,
+        entry.request_id,
+        entry.market_nonce,
+        entry.mech,
+        offchain.get("accepted") is True,
+        entry.paid_at,
+        entry.price,
+        _owner_of(offchain),
+        _bound_of(offchain),
+    )
+
+
+def _attempt_hold(
+    entry: JournalEntry, request_id: str, attempt: Dict[str, Any]
+) -> Hold:
+    """An earlier attempt (:func:`earlier_attempts`) as a :class:`Hold` (pure)."""
+    since = attempt.get("since")
+    return Hold(
+        entry.key,
+        request_id,
+        attempt["nonce"],
+        attempt["mech"],
+        attempt.get("accepted") is True,
+        (
+            float(since)
+            if isinstance(since, (int, float)) and not isinstance(since, bool)
+            else 0.0  # unknown
+        ),
+        attempt["price"],
+        _owner_of(attempt),
+        _bound_of(attempt),
+    )
+
+
 def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
     """Every off-chain request of a call not yet known to be unsettleable (pure).
 
@@ -273,35 +353,45 @@ def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
     offchain = entry.extra.get("offchain")
     if not isinstance(offchain, dict):
         return ()
-    holds: List[Hold] = []
-    if not current_passed(entry):
-        holds.append(
-            Hold(
-                entry.key,
-                entry.request_id,
-                entry.market_nonce,
-                entry.mech,
-                offchain.get("accepted") is True,
-                entry.paid_at,
-                entry.price,
-                _owner_of(offchain),
-            )
-        )
-    for rid, attempt in earlier_attempts(entry).items():
-        if attempt.get("passed") is not True:
-            holds.append(
-                Hold(
-                    entry.key,
-                    rid,
-                    attempt["nonce"],
-                    attempt["mech"],
-                    attempt.get("accepted") is True,
-                    float(attempt.get("since") or 0.0),
-                    attempt["price"],
-                    _owner_of(attempt),
-                )
-            )
+    holds = [_current_hold(entry, offchain)] if not current_passed(entry) else []
+    holds.extend(
+        _attempt_hold(entry, rid, attempt)
+        for rid, attempt in earlier_attempts(entry).items()
+        if attempt.get("passed") is not True
+    )
     return tuple(holds)
+
+
+def acceptances_of(entry: JournalEntry) -> Tuple[Hold, ...]:
+    """Every request of a call its endpoint accepted and that is not known settled (pure).
+
+    What offer choice remembers of a mech (``.unsettled``): the current request while
+    its answer is not read (status not ``delivered``) and no settlement of the call was
+    seen (:func:`passed_seen`), and every earlier attempt accepted (an earlier attempt
+    is never the one settled: :func:`settle_on` makes that one current). A request
+    settled but not yet read is among them until its call reads it.
+
+    :param entry: a call's journal entry.
+    :return: its holds (passed or not), current request first; empty for an on-chain
+        call.
+    """
+    offchain = entry.extra.get("offchain")
+    if not isinstance(offchain, dict):
+        return ()
+    seen = offchain.get(PASSED_SEEN_KEY)
+    if isinstance(seen, dict) and seen.get("settled") is True:
+        return ()  # the chain showed one of its requests settled
+    found = (
+        [_current_hold(entry, offchain)]
+        if offchain.get("accepted") is True and entry.status != CallStatus.DELIVERED
+        else []
+    )
+    found.extend(
+        _attempt_hold(entry, rid, attempt)
+        for rid, attempt in earlier_attempts(entry).items()
+        if attempt.get("accepted") is True
+    )
+    return tuple(found)
 
 
 def counted_price(entry: JournalEntry) -> int:
@@ -337,7 +427,7 @@ def remember_attempt(entry: JournalEntry, previous: JournalEntry) -> None:
             "accepted": offchain.get("accepted") is True,
             "passed": current_passed(previous),
             "since": previous.paid_at,
-            **{name: offchain[name] for name in OWNER_FIELDS if name in offchain},
+            **{name: offchain[name] for name in _CARRIED_FIELDS if name in offchain},
         }
     attempts.pop(entry.request_id, None)  # the same request signed again
     if attempts:
@@ -387,7 +477,7 @@ def settle_on(entry: JournalEntry, request_id: str) -> None:
         "accepted": offchain.get("accepted") is True,
         "passed": True,  # another request of the same nonce was settled
         "since": entry.paid_at,
-        **{name: offchain[name] for name in OWNER_FIELDS if name in offchain},
+        **{name: offchain[name] for name in _CARRIED_FIELDS if name in offchain},
     }
     for name in _ATTEMPT_FIELDS:
         value = chosen[name]
@@ -434,29 +524,102 @@ def outstanding(holds: Iterable[Hold], chain_nonce: int) -> List[Hold]:
     )
 
 
-def blocking_hold(holds: Iterable[Hold], chain_nonce: int) -> Optional[Hold]:
+def bound_of(hold: Hold, default_bound: float) -> float:
+    """The seconds from its acceptance ``hold``'s mech has to settle it (pure).
+
+    :param hold: an accepted hold.
+    :param default_bound: the server's ``--timeout``, seconds (for an entry that
+        records no bound: written before fix29i).
+    :return: :attr:`Hold.bound`, else ``default_bound``.
+    """
+    return hold.bound if hold.bound > 0 else default_bound
+
+
+def give_up_at(hold: Hold, default_bound: float) -> float:
+    """When ``hold`` is given up for other calls, unix seconds (pure).
+
+    :param hold: an accepted hold.
+    :param default_bound: the server's ``--timeout``, seconds.
+    :return: its acceptance plus :func:`bound_of`.
+    """
+    return hold.since + bound_of(hold, default_bound)
+
+
+def given_up(hold: Hold, now: float, default_bound: float) -> bool:
+    """Whether an accepted request no longer holds its nonce against other calls (pure).
+
+    Its mech had its bound (:func:`bound_of`) from the acceptance to settle it; after
+    it, other calls may take the nonce (its mech can still settle it until one does).
+    An acceptance time that is unknown (0), not finite, or after ``now`` (a clock set
+    back, or an entry this server did not write) is read as given up: no entry can
+    keep the nonce for ever, and what it costs is the request's own mech (its request
+    may be stranded), never the user's money (it counts until its nonce passes).
+
+    :param hold: a hold (one its endpoint did not accept is never given up here: its
+        own call retries it, or an on-chain request retires it).
+    :param now: unix seconds.
+    :param default_bound: the server's ``--timeout``, seconds.
+    :return: True when given up.
+    """
+    if not hold.accepted:
+        return False
+    since = hold.since
+    if not math.isfinite(since) or since <= 0 or since > now:
+        return True
+    return now >= since + bound_of(hold, default_bound)
+
+
+def holding(
+    holds: Iterable[Hold], chain_nonce: int, now: float, default_bound: float
+) -> List[Hold]:
+    """The outstanding holds that still hold their nonce against other calls (pure).
+
+    :param holds: other calls' holds (this requester's on this chain).
+    :param chain_nonce: ``mapNonces(requester)`` now.
+    :param now: unix seconds.
+    :param default_bound: the server's ``--timeout``, seconds.
+    :return: :func:`outstanding` without those :func:`given_up`, lowest nonce first.
+    """
+    return [
+        hold
+        for hold in outstanding(holds, chain_nonce)
+        if not given_up(hold, now, default_bound)
+    ]
+
+
+def blocking_hold(
+    holds: Iterable[Hold], chain_nonce: int, now: float, default_bound: float
+) -> Optional[Hold]:
     """Another call's outstanding request, accepted or not, if any (pure).
 
     No request is signed behind one: its mech may settle it late or never, so a request
     queued after it might never be settled either, and would count against
     ``--max-spend`` while it waits (one endpoint that accepts and never settles would
-    use up the cap and every later call).
+    use up the cap and every later call). An accepted one past its bound
+    (:func:`given_up`) no longer blocks: the new request is signed at its nonce.
 
     :param holds: other calls' holds (this requester's on this chain).
     :param chain_nonce: ``mapNonces(requester)`` now.
+    :param now: unix seconds.
+    :param default_bound: the server's ``--timeout``, seconds.
     :return: the lowest such hold, or None.
     """
-    return next(iter(outstanding(holds, chain_nonce)), None)
+    return next(iter(holding(holds, chain_nonce, now, default_bound)), None)
 
 
-def next_nonce(holds: Iterable[Hold], chain_nonce: int) -> int:
-    """The first nonce from ``chain_nonce`` on that no outstanding request holds (pure).
+def next_nonce(
+    holds: Iterable[Hold], chain_nonce: int, now: float, default_bound: float
+) -> int:
+    """The first nonce from ``chain_nonce`` on that no request still holds (pure).
 
-    :param holds: other calls' holds (all accepted: see :func:`blocking_hold`).
+    :param holds: other calls' holds (see :func:`blocking_hold`).
     :param chain_nonce: ``mapNonces(requester)`` now.
-    :return: the nonce to sign a new off-chain request at.
+    :param now: unix seconds.
+    :param default_bound: the server's ``--timeout``, seconds.
+    :return: the nonce to sign a new off-chain request at (a given-up request's
+        nonce is free: the first of the two settled is charged, the other never).
     """
-    taken = {hold.nonce for hold in outstanding(holds, chain_nonce)}
+    taken = {hold.nonce for hold in holding(holds, chain_nonce, now, default_bound)}
     nonce = chain_nonce
     while nonce in taken:
         nonce += 1
@@ -464,27 +627,26 @@ def next_nonce(holds: Iterable[Hold], chain_nonce: int) -> int:
 
 
 def onchain_blocker(
-    holds: Iterable[Hold], chain_nonce: int, now: float, response_timeout: float
+    holds: Iterable[Hold], chain_nonce: int, now: float, default_bound: float
 ) -> Optional[Hold]:
     """An accepted outstanding request an on-chain request would strand, if any (pure).
 
     An on-chain request takes ``chain_nonce``: every off-chain request at that nonce can
     no longer be settled, and the ones after it only if requests fill the nonces before
-    them. An accepted request gives its mech the marketplace's ``maxResponseTimeout``
-    (the priority window of an on-chain request) from its acceptance; after it the
-    request is overdue and no longer blocks.
+    them. An accepted request holds it for its bound from its acceptance
+    (:func:`given_up`); after it the request no longer blocks.
 
     :param holds: every call's holds.
     :param chain_nonce: ``mapNonces(requester)`` now.
     :param now: unix seconds.
-    :param response_timeout: ``maxResponseTimeout()``, seconds.
-    :return: the lowest accepted, not overdue hold, or None.
+    :param default_bound: the server's ``--timeout``, seconds.
+    :return: the lowest accepted, not given-up hold, or None.
     """
     return next(
         (
             hold
-            for hold in outstanding(holds, chain_nonce)
-            if hold.accepted and hold.since + response_timeout > now
+            for hold in holding(holds, chain_nonce, now, default_bound)
+            if hold.accepted
         ),
         None,
     )
@@ -508,49 +670,71 @@ def not_accepted_text(hold: Hold, chain_nonce: int) -> str:
     )
 
 
-def accepted_ahead_text(hold: Hold, chain_nonce: int, response_timeout: float) -> str:
-    """Why no off-chain request is signed behind an accepted one, and what to do.
+def _bound_words(hold: Hold, default_bound: float) -> str:
+    """``after S s from its acceptance (...; unix time T)``: when ``hold`` is given up."""
+    recorded = (
+        "the --timeout of the call that posted it"
+        if hold.bound > 0
+        else "this server's --timeout"
+    )
+    return (
+        f"after {bound_of(hold, default_bound):g} s from its acceptance ({recorded}; "
+        f"unix time {give_up_at(hold, default_bound):.0f})"
+    )
+
+
+def accepted_ahead_text(hold: Hold, chain_nonce: int, default_bound: float) -> str:
+    """Why no off-chain request is signed behind an accepted one, and until when.
 
     :param hold: the accepted hold (:func:`blocking_hold`).
     :param chain_nonce: ``mapNonces(requester)`` now.
-    :param response_timeout: ``maxResponseTimeout()``, seconds.
+    :param default_bound: the server's ``--timeout``, seconds.
     :return: the sentence (request ids, nonces and addresses only: no manifest text).
     """
-    overdue = hold.since + response_timeout
     return (
         f"an off-chain request to mech {hold.mech} is outstanding at nonce "
         f"{hold.nonce} (request {hold.request_id}, call {hold.key[:16]}, accepted by "
         f"its endpoint and not settled; the marketplace is at nonce {chain_nonce} for "
         "this requester): no request is signed behind it (it could be settled only "
         "after that one, and would count against the spending cap meanwhile). Call "
-        "again once its mech settled it (calling that tool again with the same arguments "
-        "reads its answer); to give it up instead: after "
-        f"{response_timeout:g} s from its acceptance (the marketplace's "
-        f"maxResponseTimeout; unix time {overdue:.0f}) any on-chain call of this "
-        "requester (a server with --offchain never or auto, on this state folder) "
-        f"takes nonce {hold.nonce}; that request can then never be settled nor charged "
-        "(unless its mech settles it before that on-chain request is mined)"
+        f"again once its mech settled it, or {_bound_words(hold, default_bound)}: it "
+        f"is then given up, and a call takes nonce {hold.nonce} (signed at it, or on "
+        "chain); that request can then never be settled nor charged (unless its mech "
+        "settles it before the other request is: then it is charged once, and calling "
+        "its tool again with the same arguments reads its answer)"
     )
 
 
-def stranding_text(hold: Hold, chain_nonce: int, response_timeout: float) -> str:
-    """Why no on-chain request is sent while ``hold`` is outstanding.
+def stranding_text(hold: Hold, chain_nonce: int, default_bound: float) -> str:
+    """Why no on-chain request is sent while ``hold`` is outstanding, and until when.
 
     :param hold: the accepted hold (:func:`onchain_blocker`).
     :param chain_nonce: ``mapNonces(requester)`` now.
-    :param response_timeout: ``maxResponseTimeout()``, seconds.
+    :param default_bound: the server's ``--timeout``, seconds.
     :return: the sentence.
     """
-    overdue = hold.since + response_timeout
     return (
         f"an off-chain request to mech {hold.mech} is outstanding at nonce "
         f"{hold.nonce} (request {hold.request_id}, call {hold.key[:16]}, accepted by "
         f"its endpoint; the marketplace is at nonce {chain_nonce} for this "
         f"requester): an on-chain request now would take nonce {chain_nonce} and that "
         "request could no longer be settled. Waiting for its mech to settle it: call "
-        "again later; after "
-        f"{response_timeout:g} s from its acceptance (the marketplace's "
-        f"maxResponseTimeout; unix time {overdue:.0f}) it no longer holds the nonce"
+        f"again later; {_bound_words(hold, default_bound)} it is given up and no "
+        "longer holds the nonce"
+    )
+
+
+def given_up_words(hold: Hold, default_bound: float) -> str:
+    """Why a mech is tried after the other offers (its acceptance given up).
+
+    :param hold: its accepted request given up unsettled.
+    :param default_bound: the server's ``--timeout``, seconds.
+    :return: the sentence (a request id, a nonce and times only: no manifest text).
+    """
+    return (
+        f"its endpoint accepted request {hold.request_id} (nonce {hold.nonce}) at unix "
+        f"time {hold.since:.0f} and the mech did not settle it within its bound of "
+        f"{bound_of(hold, default_bound):g} s: tried after the tool's other offers"
     )
 
 
@@ -566,9 +750,9 @@ def passed_text(entry: JournalEntry, marked: List[Hold], chain_nonce: int) -> st
     return (
         f"the off-chain request(s) {ids} to mech {entry.mech} were accepted by its "
         "endpoint but not settled before the marketplace's nonce for this requester "
-        f"moved past them (now {chain_nonce}): they can never be settled nor charged, "
-        "and no longer count against --max-spend. Call again with the same arguments "
-        "to sign a new request"
+        f"moved past them (now {chain_nonce}): they are given up, can never be settled "
+        "nor charged (nothing is paid for them), and no longer count against "
+        "--max-spend. Call again with the same arguments to sign a new request"
     )
 
 
@@ -593,24 +777,24 @@ def ahead_text(entry: JournalEntry, holder: Optional[Hold], chain_nonce: int) ->
     )
 
 
-def give_up_text(entry: JournalEntry, response_timeout: float) -> str:
-    """How to give up an accepted off-chain request its mech does not settle.
+def give_up_text(entry: JournalEntry, default_bound: float) -> str:
+    """What happens to an accepted off-chain request its mech does not settle in time.
 
     Nothing but the requester's nonce passing it ends it (the marketplace has no
-    cancellation): an on-chain request of the requester takes the nonce, which this
-    server sends only once the request is overdue (:func:`onchain_blocker`).
+    cancellation): a request of the requester takes the nonce, which this server
+    signs or sends once the request is past its bound (:func:`given_up`).
 
     :param entry: the call's entry (its current request accepted).
-    :param response_timeout: ``maxResponseTimeout()``, seconds.
+    :param default_bound: the server's ``--timeout``, seconds.
     :return: the sentence.
     """
-    overdue = entry.paid_at + response_timeout
+    bound = _bound_of(entry.extra.get("offchain")) or default_bound
     return (
-        f"to give it up instead: after {response_timeout:g} s from its acceptance "
-        f"(the marketplace's maxResponseTimeout; unix time {overdue:.0f}) any on-chain "
-        "call of this requester (a server with --offchain never or auto, on this state "
-        f"folder) takes nonce {entry.market_nonce} and pays its own mech; the request "
-        "can then never be settled nor charged (unless its mech settles it before that "
-        "on-chain request is mined: then it is charged once and its answer read), and "
-        "calling this again with the same arguments says so and signs a new request"
+        f"after {bound:g} s from its acceptance (unix time "
+        f"{entry.paid_at + bound:.0f}) it is given up: any other call of this "
+        f"requester on this state folder may take nonce {entry.market_nonce} (signed "
+        "at it, or on chain); the request can then never be settled nor charged "
+        "(unless its mech settles it before that request is: then it is charged once "
+        "and its answer read), and calling this again with the same arguments says so "
+        "and signs a new request"
     )

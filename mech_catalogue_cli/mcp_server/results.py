@@ -21,7 +21,7 @@ but :func:`structured_or_why`, which checks in the bounded child process.
 """
 
 import json
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
@@ -381,28 +381,42 @@ def with_choice(
     result: types.CallToolResult,
     offer: Offer,
     ranked: List[Offer],
-    pinned: str,
-    allowed: Tuple[str, ...],
+    pinned_allowed: Tuple[str, Tuple[str, ...]],
+    moved: Optional[Mapping[str, str]] = None,
 ) -> types.CallToolResult:
     """Add ``choice`` (which mech, why) to a call's ``_meta``, when it has one.
 
     :param result: the call's result.
     :param offer: the offer paid.
     :param ranked: the eligible offers, in the order they were tried.
-    :param pinned: ``--mech``.
-    :param allowed: ``--allow-mech``.
-    :return: the result.
+    :param pinned_allowed: ``--mech`` and ``--allow-mech``.
+    :param moved: the offers tried after the others, address -> why
+        (:func:`.unsettled.tried_last`; None: none).
+    :return: the result; ``choice.tried_last`` lists the moved offers
+        (``[{address, why}]``) and ``choice.why`` says so.
     """
+    pinned, allowed = pinned_allowed
     meta = result.meta or {}
     request = meta.get(REQUEST_META_KEY)
     if isinstance(request, dict):
+        why = choice_reason(offer, ranked, pinned, allowed)
+        last = [
+            {"address": address, "why": reason}
+            for address, reason in (moved or {}).items()
+        ]
+        if last:
+            why += "; " + "; ".join(
+                f"mech {item['address']} is tried after the others: {item['why']}"
+                for item in last
+            )
         request["choice"] = {
             "mech": offer.mech_key,
             "address": offer.address,
             "created_block": _text(offer.created_block),
             "declared_block": _text(offer.declared_block),
             "first_delivery_block": _text(offer.first_delivery_block),
-            "why": choice_reason(offer, ranked, pinned, allowed),
+            "why": why,
+            "tried_last": last,
         }
     return result
 

@@ -42,6 +42,7 @@ Sending is :mod:`.sending` (at most once per call key), reading the answer
 
 import importlib.metadata
 import logging
+import threading
 import time
 import weakref
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
@@ -76,7 +77,7 @@ from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
 from .offers import NoOffer, Offer, rank_offers
-from .outstanding import HeldBehind
+from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
 from .results import (
@@ -88,12 +89,15 @@ from .sending import PriceRefusal, RequestSender
 from .settings import CallSettings, PhaseTimer
 from .source import (
     MAX_LISTED_TOOL_BYTES,
+    META_KEY,
     ServedCatalogue,
     ServedTool,
     SourceError,
 )
 from .spend_cap import SpendLedger
+from .spending import JournalIndex
 from .tasks import CallTasks
+from .unsettled import given_up_mechs, tried_last, tried_last_meta
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 SERVER_NAME = "mech-catalogue"
@@ -313,10 +317,49 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except ValueError as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
+        remembered = await self._given_up_mechs(listing=True)
         return types.ListToolsResult(
-            tools=[types.Tool.model_validate(tool.tool) for tool in page],
+            tools=[
+                types.Tool.model_validate(self._with_tried_last(tool, remembered))
+                for tool in page
+            ],
             next_cursor=cursor,
         )
+
+    async def _given_up_mechs(self, listing: bool = False) -> Dict[str, Hold]:
+        """The mechs a call tries last (:func:`.unsettled.given_up_mechs`).
+
+        :param listing: for ``tools/list``, which never waits for the journal's first
+            whole read (seconds at 10,000 entries: it is made at start, by :func:`serve`,
+            and by the first paid call).
+        :return: lowercase address -> its acceptance given up unsettled, from the
+            journal (read in a worker thread); empty without one, or while it is being
+            read for the first time when ``listing``.
+        """
+        index = self.sender.index
+        if index is None or (listing and not index.has_read):
+            return {}
+        records = await anyio.to_thread.run_sync(index.records)
+        return given_up_mechs(
+            records, time.time(), self.settings.timeout, self.settings.spend_window
+        )
+
+    def _with_tried_last(
+        self, tool: ServedTool, remembered: Dict[str, Hold]
+    ) -> Dict[str, Any]:
+        """A listed tool, its ``_meta`` saying which offers a call tries last and why.
+
+        :param tool: the served tool.
+        :param remembered: :meth:`_given_up_mechs`.
+        :return: its MCP Tool (a copy with ``_meta["io.olas/mech-tool"]["tried_last"]``
+            when one of its offers is remembered; else the tool as served).
+        """
+        last = tried_last_meta(tool.offers, remembered, self.settings.timeout)
+        if not last:
+            return tool.tool
+        meta = dict(tool.tool["_meta"])
+        meta[META_KEY] = {**meta[META_KEY], "tried_last": last}
+        return {**tool.tool, "_meta": meta}
 
     # --- calls ---------------------------------------------------------------------
     async def _recalled(
@@ -518,6 +561,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")
+        # a mech that accepted a request and did not settle it in time goes last
+        remembered = await self._given_up_mechs()
+        ranked, moved = tried_last(ranked, remembered, settings.timeout)
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
         if reader is None:
             return self.sender.dry_run(tool, ranked[0], payload, key)
@@ -538,7 +584,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             result = await reader.await_result(tool, sent, timer, session)
             if sent.mech != offer.address:  # a journalled request: chosen before
                 return result
-            return with_choice(result, offer, ranked, settings.pinned, settings.allowed)
+            return with_choice(
+                result, offer, ranked, (settings.pinned, settings.allowed), moved
+            )
         decisions = [
             {"reason": str(r), "payment": r.payment}
             for r in refused
@@ -550,6 +598,27 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             + "; nothing was sent",
             {"refused": decisions} if decisions else None,
         )
+
+
+def read_journal_in_background(index: Optional[JournalIndex]) -> None:
+    """Read the journal once at start, in a daemon thread (:meth:`.JournalIndex.prime`).
+
+    A daemon thread, so that a client that leaves at once is not kept waiting for it
+    (anyio's worker threads are joined at exit). A failure is logged, never raised: the
+    first paid call reads the journal again, and says why when it cannot.
+
+    :param index: the sender's journal index (None: no journal, nothing read).
+    """
+    if index is None:
+        return
+
+    def run() -> None:
+        try:
+            index.prime()
+        except (OSError, ValueError) as exc:
+            LOGGER.warning("the call journal could not be read at start: %s", exc)
+
+    threading.Thread(target=run, name="journal first read", daemon=True).start()
 
 
 async def serve(
@@ -568,6 +637,8 @@ async def serve(
     :param access: the HTTP guard (:mod:`.http_access`; None: loopback, no token).
     """
     options = app.server.create_initialization_options()  # HTTP's sessions: the same
+    # what calls count and tools/list remembers (.unsettled), read once before they ask
+    read_journal_in_background(app.sender.index)
     async with anyio.create_task_group() as group:
         app.tasks.group = group  # task-augmented calls run on after their request
         group.start_soon(app.poll)

@@ -59,6 +59,11 @@ class PaidRecord:
         seen yet).
     :param passed_settled: whether the chain showed it settled then (False: none of
         its requests can ever be settled, nor charged).
+    :param deposit: what the call's automatic deposit counts (``--auto-prepay``;
+        0: none), smallest units: spent whether or not a request is ever settled.
+    :param acceptances: the entry's requests its mech's endpoint accepted and that
+        are not known settled (:func:`.outstanding.acceptances_of`: what offer choice
+        remembers, ``.unsettled``); they count nothing more here.
     """
 
     request_id: str
@@ -71,6 +76,8 @@ class PaidRecord:
     holds: Tuple[Hold, ...] = ()
     passed_seen_at: Optional[float] = None
     passed_settled: bool = True
+    deposit: int = 0
+    acceptances: Tuple[Hold, ...] = ()
 
 
 def seen_at(record: PaidRecord, now: float) -> Optional[float]:
@@ -149,6 +156,11 @@ def _counted(
     :return: smallest units.
     """
     seen = seen_at(record, now)
+    if seen is not None and not record.passed_settled:
+        # the chain showed none of its requests settled once the nonce passed them:
+        # none ever can be (a request given up and its nonce taken, fix29i); only its
+        # call's deposit was spent
+        return record.deposit
     if record.written_at >= since or (
         seen is not None and record.passed_settled and seen >= since
     ):
@@ -247,8 +259,10 @@ class SpendLedger:
         may have been settled, and charged, at any moment since, which this server does
         not see: it counts until the server recorded when it saw the nonce passed
         (:attr:`PaidRecord.passed_seen_at`, at or after the settlement), then within the
-        window from that time when the chain showed it settled (never when it showed it
-        can never be).
+        window from that time when the chain showed it settled; when it showed it can
+        never be, only its call's deposit, however recent (fix29i: a request given up
+        and its nonce taken by the next call counted a second price until its own call
+        was called again).
 
         A record naming a request this run counted is its call, counted by this run:
         only what the record counts beyond it is added (never less than either).

@@ -47,7 +47,13 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
-from .outstanding import counted_price, current_passed, holds_of, passed_seen
+from .outstanding import (
+    acceptances_of,
+    counted_price,
+    current_passed,
+    holds_of,
+    passed_seen,
+)
 from .spend_cap import PaidRecord
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
@@ -107,6 +113,8 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         holds=holds_of(entry),
         passed_seen_at=seen_at,
         passed_settled=settled,
+        deposit=deposit,
+        acceptances=acceptances_of(entry),
     )
 
 

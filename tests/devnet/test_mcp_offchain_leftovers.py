@@ -18,8 +18,8 @@ Anvil with the real MechMarketplace bytecode, kubo, the stand-in endpoint
 (:mod:`scripts.devnet.offchain_responder`, accepting and never settling:
 ``no_settle``), the MCP SDK's client launching ``mech-catalogue mcp`` over stdio, and
 the TypeScript SDK's tasks client for ``tasks/get``. Nothing is mocked; one journal
-entry's acceptance time is moved back (the wall clock the server compares with the
-marketplace's ``maxResponseTimeout`` cannot be moved).
+entry's acceptance time and bound are rewritten (the wall clock the server compares
+with a request's bound, its call's ``--timeout``, cannot be moved).
 
 - An accepted request older than ``--spend-window`` still counts while its nonce is
   not passed: the mech may settle it, and the marketplace charges it whatever its age.
@@ -27,9 +27,10 @@ marketplace's ``maxResponseTimeout`` cannot be moved).
   (fix29g): it waits up to its ``--timeout``, its progress and its task's
   ``statusMessage`` naming the request ("waiting for request 0x... (nonce N) to be
   settled or to pass"), then says how to give that request up.
-- An accepted request its mech never settles: the timeout says how to give it up (an
-  on-chain call once it is overdue takes its nonce); doing so, calling again says it
-  can never be settled, and the next call signs anew and is charged once.
+- An accepted request its mech never settles: the timeout says when it is given up (its
+  call's ``--timeout`` from its acceptance: fix29i); past it an on-chain call takes its
+  nonce, calling again says it can never be settled, and the next call signs anew and
+  is charged once.
 """
 
 import json
@@ -107,6 +108,12 @@ def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
         (first,) = calls(devnet, tmp_path, 1, "--mech", mech, *ONLY, prompt="first")
         assert "accepted" in _text(first), _text(first)
         holder = _posted_id(endpoint.posts[0])
+        # its bound (its call's --timeout, 2 s) made longer in the journal: past it the
+        # next call would sign at its nonce (fix29i); a 600 s call is no test
+        (path,) = (tmp_path / "calls").glob("*.json")
+        entry = json.loads(path.read_text())
+        entry["extra"]["offchain"]["give_up_after"] = 600
+        path.write_text(json.dumps(entry))
         expected = (
             f"waiting for request {holder} (nonce {start}) to be settled or to pass"
         )
@@ -157,13 +164,10 @@ def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
 def test_an_accepted_request_never_settled_can_be_given_up_as_its_timeout_says(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
-    """The timeout says how; overdue, an on-chain call takes the nonce; it is released."""
+    """The timeout says when; past its bound, an on-chain call takes the nonce (fix29i)."""
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
     price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
-    window = int(
-        devnet.contract("MechMarketplace").functions.maxResponseTimeout().call()
-    )
     only = ("--mech", mech, *ONLY)
     with OffchainResponder(devnet.info, [mech], behaviour="no_settle") as endpoint:
         declare_url(devnet, service_id, endpoint.url)
@@ -174,16 +178,21 @@ def test_an_accepted_request_never_settled_can_be_given_up_as_its_timeout_says(
             text = _text(stuck)
             assert stuck.is_error and "was not delivered within 2 s" in text, text
         assert len(endpoint.posts) == 1
-        # observed before fix29f: only "Call again ... to keep waiting"
-        assert f"to give it up instead: after {window} s from its acceptance" in text
-        assert f"takes nonce {start}" in text and "--offchain never" in text
+        # observed before fix29f: only "Call again ... to keep waiting"; before
+        # fix29i the bound was the marketplace's maxResponseTimeout (an hour here)
+        assert "after 2 s from its acceptance" in text, text
+        assert f"may take nonce {start}" in text and "given up" in text, text
         never = ("--mech", mech, "--offchain", "never", "--timeout", "2")
-        (early,) = calls(devnet, tmp_path, 1, *never, prompt="other")
-        assert f"would take nonce {start}" in _text(early), _text(early)
-        assert market_nonce(devnet) == start  # not overdue: nothing sent
         (path,) = (tmp_path / "calls").glob("*.json")
         entry = json.loads(path.read_text())
-        entry["paid_at"] -= window + 1  # accepted one window ago (the wall clock)
+        # within a longer bound (the wall clock cannot be moved: the entry is)
+        entry["paid_at"], entry["extra"]["offchain"]["give_up_after"] = time.time(), 600
+        path.write_text(json.dumps(entry))
+        (early,) = calls(devnet, tmp_path, 1, *never, prompt="other")
+        assert f"would take nonce {start}" in _text(early), _text(early)
+        assert "after 600 s from its acceptance" in _text(early), _text(early)
+        assert market_nonce(devnet) == start  # within its bound: nothing sent
+        entry["paid_at"] -= 601  # accepted one bound ago
         path.write_text(json.dumps(entry))
         (taken,) = calls(devnet, tmp_path, 1, *never, prompt="other")
         assert "tx 0x" in _text(taken), _text(taken)  # on chain: nonce N taken

@@ -22,6 +22,7 @@ from under an accepted request (an on-chain request of the same account sent by 
 means). Nothing is mocked.
 """
 
+import json
 from pathlib import Path
 from typing import Any, List
 
@@ -158,6 +159,12 @@ def test_an_onchain_call_waits_for_an_accepted_request_and_retires_a_refused_one
         start = market_nonce(devnet)
         (a,) = calls(devnet, tmp_path, 1, "--mech", mech, *ONLY, prompt="A")
         assert "accepted" in _text(a)
+        # A's bound (its call's --timeout, 3 s) made longer in its entry: past it B
+        # would take the nonce (fix29i, tests/adversary/test_adv29g_offchain_one_*)
+        (path,) = (tmp_path / "calls").glob("*.json")
+        entry = json.loads(path.read_text())
+        entry["extra"]["offchain"]["give_up_after"] = 600
+        path.write_text(json.dumps(entry))
         (b,) = calls(devnet, tmp_path, 1, *never, prompt="B")
         text = _text(b)
         assert b.is_error and f"outstanding at nonce {start}" in text, text
