@@ -19,9 +19,9 @@ the request, recorded in its entry (the server's own ``--timeout`` for an entry
 without it), from its acceptance. Past it, other calls sign at its nonce or send on
 chain; it still counts against ``--max-spend`` until its nonce passes, and a late
 settlement is counted once (never doubled, never lost). Offer choice then tries its
-mech after the tool's other offers (:mod:`.unsettled`). Pure decisions on hand-made
-holds and real journal files; the sender's decisions under the send lock run against
-the marketplace stand-in of ``tests/test_mcp_offchain_release.py`` (nonce and statuses
+mech after the tool's other offers (:mod:`mech_catalogue_cli.mcp_server.unsettled`).
+Pure decisions on hand-made holds and real journal files; the sender's decisions under
+the send lock run against the marketplace stand-in of ``tests/test_mcp_offchain_release.py`` (nonce and statuses
 set by the test: a settlement at a chosen moment, between two of the server's reads,
 which the devnet cannot be made to show on demand). The devnet run is
 ``tests/adversary/test_adv29g_offchain_one_acceptance_freezes_all.py``.
