@@ -64,10 +64,13 @@ def _settle(endpoint: OffchainResponder, mech: str, form: dict) -> None:
 def test_two_servers_at_once_sign_one_request_at_a_time(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
-    """Two processes, one state folder, two calls at once: one nonce signed at a time."""
+    """Two processes, one state folder, a call in each: one nonce signed at a time."""
     # the first request is accepted and not settled while the second call waits: the
     # second is not signed behind it (fix29g); once the first is settled the second
-    # is signed at the next nonce, and both are charged once
+    # is signed at the next nonce, and both are charged once. The first request holds
+    # the nonce for its call's --timeout (its bound, fix29i): 12 s, so that the second
+    # call, 3 s long and made once the first is posted, ends well inside it however
+    # slowly the two servers started on a loaded machine
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
     price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
@@ -76,17 +79,24 @@ def test_two_servers_at_once_sign_one_request_at_a_time(
         declare_url(devnet, service_id, endpoint.url)
         prepay(devnet, 3 * price)
         start = market_nonce(devnet)
-
-        async def one(prompt: str) -> None:
-            async with stdio_client(devnet, tmp_path, "--mech", mech, *ONLY) as client:
-                results.append(
-                    await client.call_tool(TOOL, dict(ARGUMENTS, prompt=prompt))
-                )
+        held = ("--offchain", "only", "--timeout", "12")
 
         async def main() -> None:
-            async with anyio.create_task_group() as group:
-                group.start_soon(one, "first of two")
-                group.start_soon(one, "second of two")
+            async with (
+                stdio_client(devnet, tmp_path, "--mech", mech, *held) as first,
+                stdio_client(devnet, tmp_path, "--mech", mech, *ONLY) as second,
+            ):
+
+                async def call(client: Any, prompt: str) -> None:
+                    arguments = dict(ARGUMENTS, prompt=prompt)
+                    results.append(await client.call_tool(TOOL, arguments))
+
+                async with anyio.create_task_group() as group:
+                    group.start_soon(call, first, "first of two")
+                    with anyio.fail_after(30):
+                        while not endpoint.posts:
+                            await anyio.sleep(0.1)
+                    group.start_soon(call, second, "second of two")
 
         anyio.run(main)
         texts = sorted((_text(r) for r in results), key=lambda t: "behind" in t)
@@ -94,10 +104,16 @@ def test_two_servers_at_once_sign_one_request_at_a_time(
         assert "no request is signed behind it" in texts[1], texts
         assert [int(form["nonce"]) for form in endpoint.posts] == [start]
         _settle(endpoint, mech, endpoint.posts[0])
-        first_posted = "first of two" in endpoint.posts[0]["ipfs_data"]
-        prompt = "second of two" if first_posted else "first of two"
+
+        async def one(prompt: str) -> None:
+            async with stdio_client(devnet, tmp_path, "--mech", mech, *ONLY) as client:
+                results.append(
+                    await client.call_tool(TOOL, dict(ARGUMENTS, prompt=prompt))
+                )
+
+        assert "first of two" in endpoint.posts[0]["ipfs_data"]
         results.clear()
-        anyio.run(one, prompt)
+        anyio.run(one, "second of two")
         assert "accepted" in _text(results[0]), _text(results[0])
         assert int(endpoint.posts[-1]["nonce"]) == start + 1
         _settle(endpoint, mech, endpoint.posts[-1])
