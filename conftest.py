@@ -103,6 +103,11 @@ LONG_TESTS = (
     "tests/adversary/test_adv29i_answer_markup_stall.py",
     # three MCP servers in turn, one waiting out a request's bound (about 40 s)
     "tests/adversary/test_adv29g_offchain_one_acceptance_freezes_all.py",
+    # an agent paying a USDC then an OLAS mech through its Safe, each answered (about
+    # 95 s with its agent's start: the longest test left in `make test`, 2026-12-03)
+    "tests/e2e/test_requester_token_one_agent.py",
+    # waits out the journal write lock's 30 s twice, another process holding it (48 s)
+    "tests/adversary/test_adv29e_journal_lock_paid_answer.py",
 )
 #: the environment variable that runs the ``long_faults`` tests (tests/faults/conftest.py)
 LONG_ENV = "RUN_LONG_FAULTS"
