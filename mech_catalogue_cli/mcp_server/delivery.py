@@ -33,8 +33,8 @@ from mech_catalogue_core.model.payment import payment_terms, say_amount
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .ipfs import IpfsError, fetch_response
-from .listed_schemas import NEVER_LISTED, ListedSchemas
 from .journal import Journal, JournalEntry, correct_request_id, recorded
+from .listed_schemas import NEVER_LISTED, ListedSchemas
 from .market import STATUS_DOES_NOT_EXIST, Delivered, MarketError, Marketplace
 from .offers import check_delivery
 from .outstanding import Hold, ahead_text, give_up_text
@@ -384,9 +384,7 @@ class DeliveryReader:
             seconds=timer.marks,
         )
         try:
-            held = (
-                self.listed.held(session, tool.name) if self.listed else NEVER_LISTED
-            )
+            held = self.listed.held(session, tool.name) if self.listed else NEVER_LISTED
             structured, problem = await structured_or_why(tool, body, held)
         except Exception as exc:  # pylint: disable=broad-exception-caught
             structured, problem = (

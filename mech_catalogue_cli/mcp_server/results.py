@@ -48,9 +48,9 @@ from .bounded import (
 from .definition_checks import argument_errors
 from .ipfs import IpfsError
 from .journal import JournalEntry
+from .listed_schemas import NEVER_LISTED, Held, schema_digest
 from .market import MarketError
 from .offers import Offer, choice_reason
-from .listed_schemas import NEVER_LISTED, Held, schema_digest
 from .response_checks import (
     LISTED_SCHEMA_CHANGED,
     decode_response,
