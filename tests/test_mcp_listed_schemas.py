@@ -371,3 +371,26 @@ def test_a_session_that_never_listed_reads_it_structured(app: Any) -> None:
 
     result = anyio.run(main)
     assert result.structured_content == {"requestId": 1, "result": "sunny"}
+
+
+def test_a_sessionless_client_never_loses_the_answer(app: Any) -> None:
+    """2026-07-28 in process, no session: text while an old version may be cached.
+
+    The in-process 2026-07-28 path, like Streamable HTTP's, gives its requests no
+    shared channel: every such client shares one record, so listing again does not
+    clear the old version (another client may hold it), and the answer stays text.
+
+    :param app: the server and its source.
+    """
+    server, source = app
+
+    async def main() -> List[Any]:
+        async with Client(server.server, mode=MODERN) as client:
+            await client.list_tools(cache_mode="refresh")
+            _change(server, source)
+            first = await client.call_tool("t", {"prompt": "x"})
+            await client.list_tools(cache_mode="refresh")
+            return [first, await client.call_tool("t", {"prompt": "x"})]
+
+    for result in anyio.run(main):
+        assert result.structured_content is None and "sunny" in result.content[0].text
