@@ -324,7 +324,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         remembered = await self._given_up_mechs(listing=True)
         tools = [self._with_tried_last(tool, remembered) for tool in page]
         # as the SDK's client caches them: a one-page listing replaces, pages add
-        complete = not (params and params.cursor) and cursor is None
+        complete = (params is None or params.cursor is None) and cursor is None
         self.listed_schemas.remember(ctx.session, tools, complete)
         return types.ListToolsResult(
             tools=[types.Tool.model_validate(tool) for tool in tools],
