@@ -438,8 +438,8 @@ def test_a_structured_value_the_sdk_cannot_serialise_is_returned_as_text(
 ) -> None:
     """A structured value that passes the checks but fails serialisation: text with a warning."""
 
-    def deep(schema: Any, body: bytes) -> Any:
-        del schema, body
+    def deep(schema: Any, body: bytes, listed: Any) -> Any:
+        del schema, body, listed
         value: Any = []
         for _ in range(400):
             value = [value]

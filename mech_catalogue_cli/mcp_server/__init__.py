@@ -24,7 +24,9 @@ Framework-free decisions, unit-tested without a chain:
 - :mod:`.call_identity`: the call key, payload nonce and request payload;
 - :mod:`.spend_cap`: ``--max-spend`` over ``--spend-window``;
 - :mod:`.response_checks`: a delivered response read as bounded JSON, against the
-  output schema.
+  output schema;
+- :mod:`.listed_schemas`: the output schemas each MCP session was last listed, which a
+  structured answer must match too.
 
 Adapters and wiring:
 

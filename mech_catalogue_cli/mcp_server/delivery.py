@@ -25,7 +25,7 @@ confirmed, within ``--max-price``) (:func:`.offers.check_delivery`).
 
 import logging
 import time
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -34,6 +34,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .ipfs import IpfsError, fetch_response
 from .journal import Journal, JournalEntry, correct_request_id, recorded
+from .listed_schemas import NEVER_LISTED, ListedSchemas
 from .market import STATUS_DOES_NOT_EXIST, Delivered, MarketError, Marketplace
 from .offers import check_delivery
 from .outstanding import Hold, ahead_text, give_up_text
@@ -61,6 +62,7 @@ class DeliveryReader:
         settings: CallSettings,
         offchain_target: Optional[OffchainTarget] = None,
         journal_holds: Optional[Callable[[], List[Hold]]] = None,
+        listed: Optional[ListedSchemas] = None,
     ) -> None:
         """Keep the pieces a read needs.
 
@@ -72,12 +74,16 @@ class DeliveryReader:
         :param journal_holds: the journalled off-chain requests that may still be
             settled, blocking (``RequestSender.journal_holds``; None: unknown), to say
             which one a queued request waits behind.
+        :param listed: the output schemas each session was listed (None: none
+            remembered), so that an answer is structured only when the session's
+            client accepts it (:mod:`.listed_schemas`).
         """
         self.market = market
         self.journal = journal
         self.settings = settings
         self.offchain_target = offchain_target
         self.journal_holds = journal_holds
+        self.listed = listed
 
     async def progress(
         self, session: Any, done: float, total: float, message: str
@@ -157,7 +163,9 @@ class DeliveryReader:
             delivered = await self.wait_for_delivery(tool, entry, timer, session, meta)
             if isinstance(delivered, types.CallToolResult):
                 return delivered
-            return await self.delivered_result(tool, entry, delivered, timer, meta)
+            return await self.delivered_result(
+                tool, entry, delivered, (timer, session), meta
+            )
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # after payment nothing may escape as "Internal server error"
             if not isinstance(exc, (MarketError, IpfsError)):
@@ -324,7 +332,7 @@ class DeliveryReader:
         tool: ServedTool,
         entry: JournalEntry,
         delivered: Delivered,
-        timer: PhaseTimer,
+        timed: Tuple[PhaseTimer, Any],
         meta: Dict[str, Any],
     ) -> types.CallToolResult:
         """Fetch and verify the delivered response, journal it, and say what it is.
@@ -332,12 +340,14 @@ class DeliveryReader:
         :param tool: the tool called.
         :param entry: the journal entry of the paid request.
         :param delivered: the delivery (data and delivering mech).
-        :param timer: the call's phase timer.
+        :param timed: the call's phase timer, and its SDK session (None: none),
+            whose client's listed output schemas the structured answer must match.
         :param meta: the result's ``_meta`` so far.
         :return: the result.
         :raises MarketError: when the request is another account's (a tampered entry).
         """
         market, journal = self.market, self.journal
+        timer, session = timed
         assert (
             market is not None and journal is not None
         )  # nosec: a reader exists only with both
@@ -374,7 +384,8 @@ class DeliveryReader:
             seconds=timer.marks,
         )
         try:
-            structured, problem = await structured_or_why(tool, body)
+            held = self.listed.held(session, tool.name) if self.listed else NEVER_LISTED
+            structured, problem = await structured_or_why(tool, body, held)
         except Exception as exc:  # pylint: disable=broad-exception-caught
             structured, problem = (
                 None,

@@ -24,7 +24,7 @@
 
 import json
 import math
-from typing import Any, Mapping, Tuple
+from typing import Any, Mapping, Optional, Sequence, Tuple
 
 from jsonschema import Draft202012Validator, SchemaError
 from jsonschema.exceptions import best_match
@@ -161,7 +161,19 @@ def client_refusal(served_schema: Mapping[str, Any], value: Any) -> str:
     )
 
 
-def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str]:
+#: the reason an answer is text when a schema the client listed earlier refuses it
+LISTED_SCHEMA_CHANGED = (
+    "the tool's output schema changed since this client listed the tools: {why}; "
+    "list the tools again and call again with the same arguments to read it "
+    "structured (that will not pay again)"
+)
+
+
+def structured_content(
+    schema: Mapping[str, Any],
+    body: bytes,
+    listed: Sequence[Optional[Mapping[str, Any]]] = (),
+) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
     The schema may describe the whole response document (mech-server's ``{"requestId",
@@ -185,6 +197,10 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
         (:func:`~mech_catalogue_core.exporters.js_integers.schema_with_integer_text`
         changes nothing more in a served one).
     :param body: the verified response bytes.
+    :param listed: the other output schemas, as served, that the session's client may
+        validate the answer against (:mod:`.listed_schemas`; None items: listed
+        without one, nothing checked): what is returned must match each too, else it
+        is text saying the schema changed since the client listed it (adv29j).
     :return: ``(structured or None, why not: "" when fine)``.
     """
     document, problem = decode_response(body)
@@ -214,6 +230,14 @@ def structured_content(schema: Mapping[str, Any], body: bytes) -> Tuple[Any, str
         if not errors:
             served = integers_as_text(candidate)
             refused = client_refusal(served_schema, served)
+            for earlier in listed:
+                if refused or not earlier:
+                    continue
+                why = client_refusal(earlier, served)
+                if why:
+                    refused = LISTED_SCHEMA_CHANGED.format(
+                        why=why.replace("output schema served", "schema it listed")
+                    )
             if not refused:
                 return served, ""
             continue  # the tool's own result may still be served as it is

@@ -48,9 +48,14 @@ from .bounded import (
 from .definition_checks import argument_errors
 from .ipfs import IpfsError
 from .journal import JournalEntry
+from .listed_schemas import NEVER_LISTED, Held, schema_digest
 from .market import MarketError
 from .offers import Offer, choice_reason
-from .response_checks import decode_response, structured_content
+from .response_checks import (
+    LISTED_SCHEMA_CHANGED,
+    decode_response,
+    structured_content,
+)
 from .source import ServedTool
 
 #: the ``_meta`` key of a call's own facts (request, mech, price, choice, warnings)
@@ -83,22 +88,40 @@ def error_result(
     )
 
 
-async def structured_or_why(tool: ServedTool, body: bytes) -> Tuple[Any, str]:
+async def structured_or_why(
+    tool: ServedTool, body: bytes, held: Held = NEVER_LISTED
+) -> Tuple[Any, str]:
     """The response as structured content when it validates against the output schema.
 
     Checked in a child process (:func:`.bounded.run_bounded_async`): the schema is a
     stranger's and the response a mech's, and a backtracking ``pattern`` must not stall
-    the server; waiting for a slot holds no worker thread.
+    the server; waiting for a slot holds no worker thread. It must also match every
+    other schema the session's client may have cached for the tool (``held``, adv29j),
+    or it is text saying the schema changed since the client listed it.
 
     :param tool: the tool called.
     :param body: the verified response bytes.
-    :return: ``(structured or None, why not: "" when fine or no schema)``.
+    :param held: what the session was listed (:meth:`.listed_schemas.ListedSchemas.held`;
+        default: a session that never listed the tool, which its client lists first).
+    :return: ``(structured or None, why not: "" when fine or no schema anywhere)``.
     """
     schema = tool.tool.get("outputSchema")
+    if held.unknown:
+        return None, (
+            "the server cannot tell which output schema this client listed for the "
+            "tool (it listed too many tools or versions); list the tools again and "
+            "call again with the same arguments to read it (that will not pay again)"
+        )
+    digest = schema_digest(schema)
+    listed = tuple(s for s in held.schemas if s and schema_digest(s) != digest)
     if not schema:
-        return None, ""
+        if not listed:
+            return None, ""
+        return None, LISTED_SCHEMA_CHANGED.format(
+            why="the tool declares no output schema now, and this client listed one"
+        )
     try:
-        return await run_bounded_async(structured_content, (schema, body))
+        return await run_bounded_async(structured_content, (schema, body, listed))
     except CheckBusy:
         return None, (
             f"the server was checking as many responses as it runs at once "

@@ -73,6 +73,7 @@ from .discovery import Discovery
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
+from .listed_schemas import ListedSchemas
 from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
@@ -174,6 +175,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         # is forgotten here too
         self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.sender = RequestSender(market, journal, settings, self.ledger)
+        # what each session's client was listed: its answers are checked against it too
+        self.listed_schemas = ListedSchemas()
         self.reader = (
             DeliveryReader(
                 market,
@@ -181,6 +184,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 settings,
                 self.sender.offchain_target,
                 self.sender.journal_holds,
+                self.listed_schemas,
             )
             if market and journal
             else None
@@ -318,11 +322,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         except ValueError as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
         remembered = await self._given_up_mechs(listing=True)
+        tools = [self._with_tried_last(tool, remembered) for tool in page]
+        # as the SDK's client caches them: a one-page listing replaces, pages add
+        complete = (params is None or params.cursor is None) and cursor is None
+        self.listed_schemas.remember(ctx.session, tools, complete)
         return types.ListToolsResult(
-            tools=[
-                types.Tool.model_validate(self._with_tried_last(tool, remembered))
-                for tool in page
-            ],
+            tools=[types.Tool.model_validate(tool) for tool in tools],
             next_cursor=cursor,
         )
 

@@ -1,0 +1,202 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The output schemas each MCP session was last served in ``tools/list`` (adv29j).
+
+The MCP SDK's client (``mcp.client.session.ClientSession``, mcp 2.3) validates a
+non-error result's ``structuredContent`` against the ``outputSchema`` it cached, per
+tool name, at its last ``tools/list`` (pages only add; a complete, one-page listing
+drops the names it lacks; a name it never listed makes it list again), and nothing in
+the SDK lists again on ``notifications/tools/list_changed``. A manifest changed between
+a client's listing and its call would have its paid answer refused. So the server
+remembers, per session, what it listed, and an answer is structured only when every
+schema the client may hold accepts it (:meth:`ListedSchemas.held`).
+
+A session is the SDK's connection: a handshake-era connection (stdio or HTTP with a
+session id), or a 2026-07-28 stdio stream (its notification channel, the one object
+its requests share). A 2026-07-28 HTTP request carries no identity: those clients
+share one record that keeps the last :data:`ANONYMOUS_VERSIONS` schemas served for
+each name. Sessions are held weakly (a closed connection is forgotten); each keeps at
+most :data:`MAX_NAMES` names; a schema is stored once, by digest, as long as a
+session holds it.
+"""
+
+import hashlib
+import json
+import weakref
+from collections import OrderedDict
+from typing import Any, Dict, Iterable, Mapping, NamedTuple, Optional, Tuple
+
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+#: most tool names remembered per session (a listing's names; the catalogue is capped
+#: far below this); past it the oldest is forgotten and such a name is "unknown"
+MAX_NAMES = 4096
+#: schemas remembered per tool name for the requests that carry no session
+ANONYMOUS_VERSIONS = 4
+
+
+class Schema:
+    """One served ``outputSchema`` (None: the tool was listed without one)."""
+
+    __slots__ = ("value", "digest", "__weakref__")
+
+    def __init__(self, value: Optional[Mapping[str, Any]], digest: str) -> None:
+        """Keep the schema and its digest.
+
+        :param value: the schema as served, or None.
+        :param digest: :func:`schema_digest` of it.
+        """
+        self.value = value
+        self.digest = digest
+
+
+class Held(NamedTuple):
+    """What a session's client may validate a tool's answer against."""
+
+    #: the schemas it may have cached for the name (None values: listed without one)
+    schemas: Tuple[Optional[Mapping[str, Any]], ...]
+    #: True when the server cannot tell (a session past :data:`MAX_NAMES`, or more
+    #: than :data:`ANONYMOUS_VERSIONS` versions served to sessionless requests)
+    unknown: bool
+
+
+#: a session that never listed the name: its client lists when it validates
+NEVER_LISTED = Held((), False)
+
+
+def schema_digest(value: Optional[Mapping[str, Any]]) -> str:
+    """SHA-256 of the schema's canonical JSON (sorted keys, no spaces), hex.
+
+    :param value: an output schema (None: none).
+    :return: the digest.
+    """
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class _Session:
+    """One session's names -> the schemas it may hold (oldest name first)."""
+
+    def __init__(self, versions: int) -> None:
+        self.versions = versions
+        self.names: "OrderedDict[str, Tuple[Schema, ...]]" = OrderedDict()
+        self.forgot = False  # a name was dropped past MAX_NAMES
+        self.overflowed: Dict[str, None] = {}  # names past `versions` (anonymous)
+
+
+class _Anonymous:
+    """The key of every request that carries no session (2026-07-28 HTTP)."""
+
+
+ANONYMOUS = _Anonymous()
+
+
+def session_key(session: Any) -> Any:
+    """The object that stands for a request's MCP session, or None without one.
+
+    :param session: ``ctx.session`` (the SDK's per-request ``ServerSession``), or None.
+    :return: the connection (handshake era), the stream's notification channel
+        (2026-07-28 stdio), :data:`ANONYMOUS` (2026-07-28 HTTP), or None.
+    """
+    # the SDK's ServerSession exposes no public accessor for its connection
+    connection = getattr(session, "_connection", None)
+    if connection is None:
+        return None
+    if getattr(connection, "protocol_version", None) not in MODERN_PROTOCOL_VERSIONS:
+        return connection
+    if getattr(connection, "has_standalone_channel", False):
+        return connection.outbound  # one per stdio stream: every request's connection
+    return ANONYMOUS
+
+
+class ListedSchemas:
+    """Per session, the output schema this server last listed for each tool name."""
+
+    def __init__(self) -> None:
+        """Start with no session."""
+        self._sessions: "weakref.WeakKeyDictionary[Any, _Session]" = (
+            weakref.WeakKeyDictionary()
+        )
+        self._store: "weakref.WeakValueDictionary[str, Schema]" = (
+            weakref.WeakValueDictionary()
+        )
+
+    def _stored(self, value: Optional[Mapping[str, Any]]) -> Schema:
+        digest = schema_digest(value)
+        schema = self._store.get(digest)
+        if schema is None:
+            schema = Schema(value, digest)
+            self._store[digest] = schema
+        return schema
+
+    def remember(
+        self, session: Any, tools: Iterable[Mapping[str, Any]], complete: bool
+    ) -> None:
+        """Record one ``tools/list`` page as the session's client absorbs it.
+
+        :param session: ``ctx.session`` (None: nothing is recorded).
+        :param tools: the page's MCP Tools (``name``, ``outputSchema``).
+        :param complete: True for a listing of one page (no cursor asked, none
+            returned): the client then forgets every name it lacks.
+        """
+        key = session_key(session)
+        if key is None:
+            return
+        record = self._sessions.get(key)
+        if record is None:
+            versions = ANONYMOUS_VERSIONS if key is ANONYMOUS else 1
+            record = self._sessions.setdefault(key, _Session(versions))
+        page = [(str(t["name"]), self._stored(t.get("outputSchema"))) for t in tools]
+        if complete and key is not ANONYMOUS:
+            record.names.clear()
+            record.forgot = False
+        for name, schema in page:
+            kept = tuple(s for s in record.names.pop(name, ()) if s is not schema)
+            kept += (schema,)
+            if len(kept) > record.versions:
+                if key is ANONYMOUS:
+                    record.overflowed[name] = None  # a forgotten one may be cached
+                kept = kept[-record.versions :]
+            record.names[name] = kept
+        while len(record.names) > MAX_NAMES:
+            record.names.popitem(last=False)
+            record.forgot = True
+        while len(record.overflowed) > MAX_NAMES:
+            record.overflowed.pop(next(iter(record.overflowed)))
+
+    def held(self, session: Any, name: str) -> Held:
+        """The schemas the session's client may validate ``name``'s answer against.
+
+        :param session: ``ctx.session`` (None: :data:`NEVER_LISTED`).
+        :param name: the MCP tool name.
+        :return: :class:`Held` (:data:`NEVER_LISTED` when the session never listed it).
+        """
+        key = session_key(session)
+        record = None if key is None else self._sessions.get(key)
+        if record is None:
+            return NEVER_LISTED
+        schemas = record.names.get(name)
+        if name in record.overflowed:
+            return Held(tuple(s.value for s in schemas or ()), True)
+        if schemas is None:
+            return Held((), record.forgot)
+        return Held(tuple(s.value for s in schemas), False)
+
+    def sizes(self) -> Tuple[int, int]:
+        """How much is remembered: ``(sessions, distinct schemas)``.
+
+        :return: the counts.
+        """
+        return len(self._sessions), len(self._store)

@@ -1,0 +1,396 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""A paid answer is readable by the client whatever output schema it last listed (adv29j).
+
+:mod:`mech_catalogue_cli.mcp_server.listed_schemas` on sessions built from the SDK's own
+``Connection``/``ServerSession``; then the server through the SDK's own client
+(``Client(server)``, in process, one per session), the tool's output schema changed
+between a session's listing and its call. The chain and IPFS are the in-process
+stand-ins of ``tests/test_mcp_paid_answer_unit.py`` (the market raises if anything is
+paid again); the devnet reproduction over stdio is
+``tests/adversary/test_adv29j_answer_schema_changed_after_list.py``.
+"""
+
+import gc
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.server.connection import Connection, NotifyOnlyOutbound
+from mcp.server.session import ServerSession
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from mech_catalogue_cli.mcp_server import delivery as delivery_module
+from mech_catalogue_cli.mcp_server.journal import Journal
+from mech_catalogue_cli.mcp_server.listed_schemas import (
+    ANONYMOUS_VERSIONS,
+    MAX_NAMES,
+    NEVER_LISTED,
+    ListedSchemas,
+    session_key,
+)
+from mech_catalogue_cli.mcp_server.results import structured_or_why
+from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
+from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
+from tests.test_mcp_paid_answer_unit import (
+    PAID,
+    SAME,
+    DeliveredMarket,
+    _entry,
+    _offer,
+)
+
+
+def _schema(result: Dict[str, Any]) -> Dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"requestId": {"type": "integer"}, "result": result},
+        "required": ["requestId", "result"],
+    }
+
+
+#: listed first: every honest answer is longer than 3 characters
+OLD = _schema({"type": "string", "maxLength": 3})
+#: the manifest's schema after the change
+NEW = _schema({"type": "string"})
+BODY = json.dumps({"requestId": 1, "result": "sunny"}).encode()
+MODERN = sorted(MODERN_PROTOCOL_VERSIONS)[-1]
+
+
+def _tool_entry(schema: Any) -> Dict[str, Any]:
+    entry: Dict[str, Any] = {"name": "t", "inputSchema": {"type": "object"}}
+    if schema is not None:
+        entry["outputSchema"] = schema
+    return entry
+
+
+def _served(schema: Any) -> ServedTool:
+    return ServedTool("t", "t", _tool_entry(schema), (_offer(PAID), _offer(SAME)))
+
+
+class Outbound:  # pylint: disable=too-few-public-methods
+    """A channel that carries nothing (these sessions are never written to)."""
+
+    async def notify(self, method: str, params: Any, opts: Any = None) -> None:
+        """Drop the notification.
+
+        :param method: ignored.
+        :param params: ignored.
+        :param opts: ignored.
+        """
+        del method, params, opts
+
+
+def _handshake_session() -> ServerSession:
+    return ServerSession(Outbound(), Connection.for_loop(Outbound()))  # type: ignore
+
+
+def _modern_stdio_requests(count: int) -> List[ServerSession]:
+    """Requests of one 2026-07-28 stdio stream: a connection each, one channel."""
+    channel = NotifyOnlyOutbound(Outbound())  # type: ignore[arg-type]
+    return [
+        ServerSession(
+            Outbound(),  # type: ignore[arg-type]
+            Connection.from_envelope(MODERN, None, None, outbound=channel),
+        )
+        for _ in range(count)
+    ]
+
+
+def _sessionless_request() -> ServerSession:
+    return ServerSession(Outbound(), Connection.from_envelope(MODERN, None, None))  # type: ignore
+
+
+# --- ListedSchemas -------------------------------------------------------------------
+
+
+def test_a_session_that_never_listed_holds_nothing() -> None:
+    """Never listed (or no session at all): only the current schema counts."""
+    listed, session = ListedSchemas(), _handshake_session()
+    listed.remember(session, [_tool_entry(OLD)], complete=True)
+    assert listed.held(_handshake_session(), "t") == NEVER_LISTED
+    assert listed.held(None, "t") == NEVER_LISTED
+    listed.remember(None, [_tool_entry(OLD)], complete=True)  # nothing to remember
+    assert listed.sizes()[0] == 1
+
+
+def test_each_session_holds_what_it_was_last_listed() -> None:
+    """Listed old, listed new, two sessions on different versions, stored once each."""
+    listed = ListedSchemas()
+    first, second, third = (_handshake_session() for _ in range(3))
+    listed.remember(first, [_tool_entry(OLD)], complete=True)
+    listed.remember(second, [_tool_entry(OLD)], complete=True)
+    listed.remember(third, [_tool_entry(NEW)], complete=True)
+    assert listed.held(first, "t").schemas == (OLD,)
+    assert listed.held(third, "t").schemas == (NEW,)
+    assert listed.sizes() == (3, 2)  # OLD stored once for two sessions
+    listed.remember(first, [_tool_entry(NEW)], complete=True)
+    assert listed.held(first, "t").schemas == (NEW,)
+    assert listed.held(second, "t").schemas == (OLD,)
+
+
+def test_pages_add_and_a_one_page_listing_replaces() -> None:
+    """As the SDK's client caches: a cursor page adds; a complete listing drops the rest."""
+    listed, session = ListedSchemas(), _handshake_session()
+    listed.remember(session, [_tool_entry(OLD)], complete=False)
+    listed.remember(session, [{**_tool_entry(NEW), "name": "u"}], complete=False)
+    assert listed.held(session, "t").schemas == (OLD,)
+    listed.remember(session, [{**_tool_entry(NEW), "name": "u"}], complete=True)
+    assert listed.held(session, "t") == NEVER_LISTED  # the client lists it again
+    listed.remember(session, [_tool_entry(None)], complete=True)
+    assert listed.held(session, "t").schemas == (None,)  # listed without a schema
+
+
+def test_a_stdio_stream_of_the_2026_protocol_is_one_session() -> None:
+    """Each request has its own connection; the stream's channel ties them together."""
+    listed = ListedSchemas()
+    listing, call = _modern_stdio_requests(2)
+    other, _ = _modern_stdio_requests(2)
+    listed.remember(listing, [_tool_entry(OLD)], complete=True)
+    assert listed.held(call, "t").schemas == (OLD,)
+    assert listed.held(other, "t") == NEVER_LISTED
+
+
+def test_sessionless_requests_hold_every_recent_version_then_unknown() -> None:
+    """2026-07-28 HTTP carries no session: recent versions count, then "unknown"."""
+    listed = ListedSchemas()
+    listed.remember(_sessionless_request(), [_tool_entry(OLD)], complete=True)
+    listed.remember(_sessionless_request(), [_tool_entry(NEW)], complete=True)
+    assert listed.held(_sessionless_request(), "t").schemas == (OLD, NEW)
+    for index in range(ANONYMOUS_VERSIONS - 1):
+        versions = _schema({"type": "string", "minLength": index})
+        listed.remember(_sessionless_request(), [_tool_entry(versions)], True)
+    held = listed.held(_sessionless_request(), "t")
+    assert held.unknown and len(held.schemas) == ANONYMOUS_VERSIONS
+
+
+def test_names_past_the_cap_are_unknown_not_never_listed() -> None:
+    """A session past MAX_NAMES forgets its oldest names: those are "unknown"."""
+    listed, session = ListedSchemas(), _handshake_session()
+    tools = [{**_tool_entry(OLD), "name": f"n{i}"} for i in range(MAX_NAMES + 1)]
+    listed.remember(session, tools, complete=False)
+    assert listed.held(session, "n0").unknown
+    assert listed.held(session, f"n{MAX_NAMES}").schemas == (OLD,)
+    listed.remember(session, tools[:1], complete=True)  # the client forgot too
+    assert not listed.held(session, "n1").unknown
+
+
+def test_a_closed_session_and_its_schemas_are_forgotten() -> None:
+    """Sessions are held weakly; a schema no session holds is dropped."""
+    listed = ListedSchemas()
+    session = _handshake_session()
+    listed.remember(session, [_tool_entry(OLD)], complete=True)
+    key = session_key(session)
+    assert key is not None and listed.sizes() == (1, 1)
+    del session, key
+    gc.collect()
+    assert listed.sizes() == (0, 0)
+
+
+# --- structured_or_why ---------------------------------------------------------------
+
+
+def test_an_answer_the_listed_schema_refuses_is_text_saying_why() -> None:
+    """Matches the current schema, not the one listed: text, naming the change."""
+    structured, why = anyio.run(
+        structured_or_why, _served(NEW), BODY, ListedSchemas().held(None, "t")
+    )
+    assert structured == {"requestId": 1, "result": "sunny"} and not why
+    listed, session = ListedSchemas(), _handshake_session()
+    listed.remember(session, [_tool_entry(OLD)], complete=True)
+    structured, why = anyio.run(
+        structured_or_why, _served(NEW), BODY, listed.held(session, "t")
+    )
+    assert structured is None
+    assert "output schema changed since this client listed" in why
+    assert "'maxLength' at schema path properties/result/maxLength" in why
+    assert "will not pay again" in why
+
+
+@pytest.mark.parametrize(
+    "listed_schema, current, structured",
+    [
+        (NEW, OLD, False),  # the current one refuses (adv29i's check, unchanged)
+        (None, NEW, True),  # listed without a schema: the client checks nothing
+        (_schema({"type": "string", "minLength": 1}), NEW, True),  # both accept
+    ],
+)
+def test_an_answer_is_structured_only_when_both_schemas_accept_it(
+    listed_schema: Any, current: Any, structured: bool
+) -> None:
+    """The schema listed and the current one: both must accept the answer."""
+    listed, session = ListedSchemas(), _handshake_session()
+    listed.remember(session, [_tool_entry(listed_schema)], complete=True)
+    value, why = anyio.run(
+        structured_or_why, _served(current), BODY, listed.held(session, "t")
+    )
+    assert (value is not None) is structured, why
+
+
+def test_a_schema_dropped_since_the_listing_is_text() -> None:
+    """No output schema now, one listed: the client would want structured content."""
+    listed, session = ListedSchemas(), _handshake_session()
+    listed.remember(session, [_tool_entry(OLD)], complete=True)
+    value, why = anyio.run(
+        structured_or_why, _served(None), BODY, listed.held(session, "t")
+    )
+    assert value is None and "declares no output schema now" in why
+    assert anyio.run(structured_or_why, _served(None), BODY) == (None, "")
+
+
+def test_a_session_the_server_cannot_tell_about_gets_text() -> None:
+    """Unknown (names past the cap): text saying to list again, never structured."""
+    listed, session = ListedSchemas(), _handshake_session()
+    tools = [{**_tool_entry(NEW), "name": f"n{i}"} for i in range(MAX_NAMES + 1)]
+    listed.remember(session, tools, complete=False)
+    value, why = anyio.run(
+        structured_or_why, _served(NEW), BODY, listed.held(session, "n0")
+    )
+    assert value is None and "cannot tell which output schema" in why
+
+
+# --- the server, through the SDK's own client ----------------------------------------
+
+
+class ChangingSource:  # pylint: disable=too-few-public-methods
+    """One tool whose output schema is whatever ``schema`` is now."""
+
+    def __init__(self) -> None:
+        """Start with :data:`OLD`."""
+        self.schema: Any = OLD
+
+    def read(self) -> ServedCatalogue:
+        """Return the catalogue.
+
+        :return: it, its digest changing with the schema.
+        """
+        return ServedCatalogue(json.dumps(self.schema), (_served(self.schema),))
+
+
+@pytest.fixture(name="app")
+def paid_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A server with one paid, delivered request for ``t`` {"prompt": "x"}.
+
+    :param tmp_path: the journal's folder.
+    :param monkeypatch: pytest's monkeypatch (the IPFS read of the response).
+    :return: ``(server, source)``.
+    """
+    settings = CallSettings(gateway_url="", ipfs_api_url="", timeout=1.0)
+    journal = Journal(tmp_path)
+    journal.save(_entry())
+    source = ChangingSource()
+    app = MechToolServer(source, settings, DeliveredMarket(), journal)  # type: ignore
+    app.refresh()
+    monkeypatch.setattr(
+        delivery_module, "fetch_response", lambda *args: (BODY, "QmResponse")
+    )
+    return app, source
+
+
+def _change(app: MechToolServer, source: ChangingSource) -> None:
+    source.schema = NEW
+    assert app.refresh()
+
+
+def test_a_session_listed_before_the_change_reads_its_answer_then_structured(
+    app: Any,
+) -> None:
+    """Listed OLD, paid under NEW: text with the warning; listed again: structured.
+
+    :param app: the server and its source.
+    """
+    server, source = app
+
+    async def main() -> List[Any]:
+        async with Client(server.server, mode="legacy") as client:
+            await client.list_tools(cache_mode="refresh")
+            _change(server, source)
+            first = await client.call_tool("t", {"prompt": "x"})
+            again = await client.call_tool("t", {"prompt": "x"})
+            await client.list_tools(cache_mode="refresh")
+            return [first, again, await client.call_tool("t", {"prompt": "x"})]
+
+    first, again, listed_again = anyio.run(main)
+    for result in (first, again):
+        text = result.content[0].text
+        assert result.structured_content is None and "sunny" in text
+        assert "output schema changed since this client listed" in text
+    assert not listed_again.is_error
+    assert listed_again.structured_content == {"requestId": 1, "result": "sunny"}
+
+
+def test_two_sessions_on_two_versions_each_read_the_answer(app: Any) -> None:
+    """One session listed OLD, another NEW: text to the first, structured to the second.
+
+    :param app: the server and its source.
+    """
+    server, source = app
+
+    async def main() -> List[Any]:
+        async with Client(server.server, mode="legacy") as before:
+            await before.list_tools(cache_mode="refresh")
+            _change(server, source)
+            async with Client(server.server, mode="legacy") as after:
+                await after.list_tools(cache_mode="refresh")
+                return [
+                    await before.call_tool("t", {"prompt": "x"}),
+                    await after.call_tool("t", {"prompt": "x"}),
+                ]
+
+    before, after = anyio.run(main)
+    assert before.structured_content is None and "sunny" in before.content[0].text
+    assert after.structured_content == {"requestId": 1, "result": "sunny"}
+
+
+def test_a_session_that_never_listed_reads_it_structured(app: Any) -> None:
+    """Never listed: the SDK's client lists when it validates, and gets the current one.
+
+    :param app: the server and its source.
+    """
+    server, source = app
+
+    async def main() -> Any:
+        _change(server, source)
+        async with Client(server.server, mode="legacy") as client:
+            return await client.call_tool("t", {"prompt": "x"})
+
+    result = anyio.run(main)
+    assert result.structured_content == {"requestId": 1, "result": "sunny"}
+
+
+def test_a_sessionless_client_never_loses_the_answer(app: Any) -> None:
+    """2026-07-28 in process, no session: text while an old version may be cached.
+
+    The in-process 2026-07-28 path, like Streamable HTTP's, gives its requests no
+    shared channel: every such client shares one record, so listing again does not
+    clear the old version (another client may hold it), and the answer stays text.
+
+    :param app: the server and its source.
+    """
+    server, source = app
+
+    async def main() -> List[Any]:
+        async with Client(server.server, mode=MODERN) as client:
+            await client.list_tools(cache_mode="refresh")
+            _change(server, source)
+            first = await client.call_tool("t", {"prompt": "x"})
+            await client.list_tools(cache_mode="refresh")
+            return [first, await client.call_tool("t", {"prompt": "x"})]
+
+    for result in anyio.run(main):
+        assert result.structured_content is None and "sunny" in result.content[0].text
