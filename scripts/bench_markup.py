@@ -76,7 +76,7 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     # adv29j: destinations nesting parentheses, and definitions behind containers
     "links, nested (": lambda n: ("[](" + "(" * 33) * (n // 36 + 1),
     "links, balanced, no title": lambda n: "[a](x(y)z" * (n // 9 + 1),
-    "links, escaped ] and (": lambda n: "](x\\](" * (n // 7 + 1),
+    "links, escaped ] and (": lambda n: "[a](x\\](" * (n // 8 + 1),
     "pointy, then parentheses": lambda n: "[a](<b](c" * (n // 9 + 1),
     "labels over lines": lambda n: "> - [a\\[\n" * (n // 10 + 1),
     "container markers": lambda n: ("> - 1. " * 500 + "[a\n") * (n // 3503 + 1),

@@ -61,9 +61,10 @@ parser (markdown-it-py) is the tests' oracle instead: CommonMark's bracket handl
 it 24 ms for a text of 1,024 ``[`` (250 ms for 10,000), and anyone can publish thousands
 of such texts for every agent to parse. The patterns are linear in the text: measured
 by ``scripts/bench_markup.py`` (docs/benchmarks.md, "Model text"), :meth:`Markup.kinds`
-takes up to 2 s per 1,000,000 characters of the hostile shapes (unclosed links 1.4-2 s,
-since a destination may nest 32 pairs of parentheses: adv29j) against 0.12 s for prose
-with links, so up to 20 ms for a 10,000-character description (not "under a
+takes up to 2 s per 1,000,000 characters of the hostile shapes (unclosed links 0.9-2 s
+in two runs at load 5, since a destination may nest 32 pairs of parentheses: adv29j)
+against 0.05-0.12 s for prose with links, so up to 20 ms for a 10,000-character
+description (not "under a
 millisecond", as this said before adv29i, whose link-title pattern took 13.6 s for 1 MiB
 of ``[a](<b``); :meth:`Markup.inert` 0.02-0.6 s per 1,000,000. markdown-it-py itself
 took 16 s per 1,000,000 characters of ``[](`` and 2.5 s of prose with links, measured
