@@ -321,7 +321,7 @@ class Markup:
             (REFERENCE_DEFINITION, _DEFINITION),
         )
         for kind, pattern in links if "[" in text else ():  # every link opens with [
-            if pattern.search(text):
+            if kind not in found and pattern.search(text):
                 found.add(kind)
         if any(self._hides(m) for m in _REFERENCE.finditer(text)):
             found.add(INVISIBLE_REFERENCE)
