@@ -74,6 +74,7 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "links, spaces, no title": lambda n: ("[](" + " " * 63 + "a") * (n // 67 + 1),
     "named references": lambda n: ("&" + "a" * 31) * (n // 32 + 1),
     # adv29j: destinations nesting parentheses, and definitions behind containers
+    "unclosed links, a title": lambda n: ' "' + "[](" * (n // 3 + 1),
     "links, nested (": lambda n: ("[](" + "(" * 33) * (n // 36 + 1),
     "links, balanced, no title": lambda n: "[a](x(y)z" * (n // 9 + 1),
     "links, escaped ] and (": lambda n: "[a](x\\](" * (n // 8 + 1),

@@ -61,9 +61,9 @@ parser (markdown-it-py) is the tests' oracle instead: CommonMark's bracket handl
 it 24 ms for a text of 1,024 ``[`` (250 ms for 10,000), and anyone can publish thousands
 of such texts for every agent to parse. The patterns are linear in the text: measured
 by ``scripts/bench_markup.py`` (docs/benchmarks.md, "Model text"), :meth:`Markup.kinds`
-takes up to 2 s per 1,000,000 characters of the hostile shapes (unclosed links 0.9-2 s
-in two runs at load 5, since a destination may nest 32 pairs of parentheses: adv29j)
-against 0.05-0.12 s for prose with links, so up to 20 ms for a 10,000-character
+takes up to 1.2 s per 1,000,000 characters of the hostile shapes (unclosed links
+after a title's opening, since a destination may nest 32 pairs of parentheses: adv29j)
+against 0.05-0.12 s for prose with links, so up to 12 ms for a 10,000-character
 description (not "under a
 millisecond", as this said before adv29i, whose link-title pattern took 13.6 s for 1 MiB
 of ``[a](<b``); :meth:`Markup.inert` 0.02-0.6 s per 1,000,000. markdown-it-py itself
@@ -183,6 +183,10 @@ _LINK_TITLE_NESTED = re.compile(
     + _LINE_BREAK
     + r")[\"'(]"
 )
+#: what stands just before every title :data:`_LINK_TITLE_NESTED` finds (the last
+#: character of its separator, then the opening one): a text without it is not scanned,
+#: since that pattern may scan a character from up to :data:`_NESTING` + 2 starts
+_TITLE_OPENING = re.compile(r"[ \t\r\n>][\"'(]")
 #: a link or image that shows no text: ``[](x)``, ``[ ][x]``
 _EMPTY_LINK = re.compile(r"\[\s{0,64}\]\s{0,64}[(\[]")
 #: a reference-style definition or footnote: ``[label]: ...``, ``[^1]: ...``, at a
@@ -321,6 +325,8 @@ class Markup:
             (REFERENCE_DEFINITION, _DEFINITION),
         )
         for kind, pattern in links if "[" in text else ():  # every link opens with [
+            if pattern is _LINK_TITLE_NESTED and not _TITLE_OPENING.search(text):
+                continue
             if kind not in found and pattern.search(text):
                 found.add(kind)
         if any(self._hides(m) for m in _REFERENCE.finditer(text)):
