@@ -23,7 +23,9 @@ linear. For each shape and each of the two, at two sizes, prints the best time o
 ``--rounds`` runs, its ratio to prose of the same size (the baseline of the same run),
 and the growth from the small size to the large one (10 when linear). The link shapes
 are the adversarial review adv29i's: its link-title pattern backtracked over 4,096
-characters at every ``](`` (13.6 s for 1 MiB of ``[a](<b``).
+characters at every ``](`` (13.6 s for 1 MiB of ``[a](<b``); the nesting and container
+shapes are for the patterns adv29j asked for (destinations with balanced parentheses,
+definitions in containers).
 
 Usage::
 
@@ -71,6 +73,14 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "links, escapes in <>": lambda n: "[](<\\a" * (n // 6 + 1),
     "links, spaces, no title": lambda n: ("[](" + " " * 63 + "a") * (n // 67 + 1),
     "named references": lambda n: ("&" + "a" * 31) * (n // 32 + 1),
+    # adv29j: destinations nesting parentheses, and definitions behind containers
+    "unclosed links, a title": lambda n: ' "' + "[](" * (n // 3 + 1),
+    "links, nested (": lambda n: ("[](" + "(" * 33) * (n // 36 + 1),
+    "links, balanced, no title": lambda n: "[a](x(y)z" * (n // 9 + 1),
+    "links, escaped ] and (": lambda n: "[a](x\\](" * (n // 8 + 1),
+    "pointy, then parentheses": lambda n: "[a](<b](c" * (n // 9 + 1),
+    "labels over lines": lambda n: "> - [a\\[\n" * (n // 10 + 1),
+    "container markers": lambda n: ("> - 1. " * 500 + "[a\n") * (n // 3503 + 1),
 }
 
 

@@ -61,12 +61,15 @@ parser (markdown-it-py) is the tests' oracle instead: CommonMark's bracket handl
 it 24 ms for a text of 1,024 ``[`` (250 ms for 10,000), and anyone can publish thousands
 of such texts for every agent to parse. The patterns are linear in the text: measured
 by ``scripts/bench_markup.py`` (docs/benchmarks.md, "Model text"), :meth:`Markup.kinds`
-takes 0.03-0.5 s per 1,000,000 characters of the hostile shapes (unclosed links 0.1-0.2
-s, references the most) against 0.06 s for prose with links, so about 1-5 ms for a
-10,000-character description (not "under a millisecond", as this said before adv29i,
-whose link-title pattern took 13.6 s for 1 MiB of ``[a](<b``); :meth:`Markup.inert`
-0.03-1 s per 1,000,000. Since the text shown is inert whatever they find, a form they
-miss hides nothing.
+takes up to 1.2 s per 1,000,000 characters of the hostile shapes (unclosed links
+after a title's opening, since a destination may nest 32 pairs of parentheses: adv29j)
+against 0.05-0.12 s for prose with links, so up to 12 ms for a 10,000-character
+description (not "under a millisecond", as this said before adv29i, whose link-title
+pattern took 13.6 s for 1 MiB of ``[a](<b``); :meth:`Markup.inert` 0.02-0.6 s per
+1,000,000. markdown-it-py itself
+took 16 s per 1,000,000 characters of ``[](`` and 2.5 s of prose with links, measured
+alongside (adv29j): ten to twenty times the patterns. Since the text shown is inert
+whatever they find, a form they miss hides nothing.
 """
 
 import html
@@ -134,10 +137,70 @@ _LINK_TITLE = re.compile(
     r"(?:<(?:[^<>\n\\]|\\[^\n]){0,2048}+>|(?:[^\s)\]]|\](?!\()){0,2048}+)"
     r"\s{1,64}+)[\"'(]"
 )
+#: what a bare link destination holds besides parentheses (spec 0.31, "Links", and
+#: markdown-it-py's ``parseLinkDestination``): any character but a space, an ASCII
+#: control character, ``(``, ``)`` or ``\``; or a backslash and the character it escapes
+_BARE_CHARACTER = r"[^\x00-\x20\x7f()\\]|\\[^ ]"
+#: how many parentheses a bare destination may nest: markdown-it-py stops at 32
+_NESTING = 32
+
+
+def _balanced(depth: int) -> str:
+    """A possessive pattern of bare destination characters nesting up to ``depth`` pairs.
+
+    :param depth: how many pairs of parentheses may still open.
+    :return: the pattern: each character is either plain, or opens a pair whose content
+        is the same pattern one level down, so it has one reading and needs no
+        backtracking.
+    """
+    if depth == 0:
+        return f"(?:{_BARE_CHARACTER})*+"
+    return f"(?:{_BARE_CHARACTER}|\\({_balanced(depth - 1)}\\))*+"
+
+
+#: a line break inside a paragraph and what a container writes before the next line
+#: (a block quote's ``>``, a list item's indentation): CommonMark strips them before it
+#: parses the line's inline content
+_LINE_BREAK = r"(?:\r\n?|\n)[ \t>]*+"
+#: a link title after a destination of any length, a bare one holding balanced or
+#: escaped parentheses (``[a](x(y) "t")``, ``[a](x\) "t")``: adv29j), with the spaces
+#: and the one line break CommonMark allows around it, behind a container's markers:
+#: ``](``, spaces, a ``<...>`` destination or a bare one nesting at most
+#: :data:`_NESTING` pairs, spaces or a line break, the title's opening character.
+#: :data:`_LINK_TITLE` keeps its bounded forms (an empty destination, ``](`` in one).
+#: Linear: every run is possessive; a ``<...>`` scan stops at an unescaped ``<``, and a
+#: bare one crosses the start of another only by opening a pair it has not closed, so
+#: each character is scanned from at most :data:`_NESTING` + 2 starts
+_LINK_TITLE_NESTED = re.compile(
+    r"\]\([ \t]*+(?:"
+    + _LINE_BREAK
+    + r")?"
+    + r"(?:<(?:[^<>\n\r\\]|\\[\s\S])*+>|"
+    + _balanced(_NESTING)
+    + r")(?:[ \t]++(?:"
+    + _LINE_BREAK
+    + r")?|"
+    + _LINE_BREAK
+    + r")[\"'(]"
+)
+#: what stands just before every title :data:`_LINK_TITLE_NESTED` finds (the last
+#: character of its separator, then the opening one): a text without it is not scanned,
+#: since that pattern may scan a character from up to :data:`_NESTING` + 2 starts
+_TITLE_OPENING = re.compile(r"[ \t\r\n>][\"'(]")
 #: a link or image that shows no text: ``[](x)``, ``[ ][x]``
 _EMPTY_LINK = re.compile(r"\[\s{0,64}\]\s{0,64}[(\[]")
-#: a reference-style definition or footnote line: ``[label]: ...``, ``[^1]: ...``
-_DEFINITION = re.compile(r"^[ ]{0,3}\[[^\]\n]{1,999}\]:", re.MULTILINE)
+#: a reference-style definition or footnote: ``[label]: ...``, ``[^1]: ...``, at a
+#: line's start behind any indentation and block quote or list markers (a container
+#: parses the rest of its line as a new one: ``> [r]: /x``, ``1. [r]: /x``), its label
+#: over any lines (``[r`` then ``]: /x``; CommonMark allows no unescaped bracket in it),
+#: a line starting after ``\n`` or ``\r`` (CommonMark reads both as line endings).
+#: Conservative: an indented code block or a paragraph's continuation is reported too.
+#: Linear: every run is possessive, and a label stops at the next unescaped ``[``, so no
+#: label scan crosses the start of another (adv29j: the pattern of before looked at a
+#: line's first three spaces only, a label on one line)
+_DEFINITION = re.compile(
+    r"(?:^|(?<=\r))[ \t>*+\-0-9.)]*+\[(?:[^\[\]\\]|\\[\s\S])++\]:", re.MULTILINE
+)
 
 #: what markup a text can hold that hides text when rendered (the kinds reported)
 RAW_HTML = "raw HTML (any element can be styled away)"
@@ -257,11 +320,14 @@ class Markup:
         links = (
             (IMAGE, _IMAGE),
             (LINK_TITLE, _LINK_TITLE),
+            (LINK_TITLE, _LINK_TITLE_NESTED),
             (EMPTY_LINK, _EMPTY_LINK),
             (REFERENCE_DEFINITION, _DEFINITION),
         )
         for kind, pattern in links if "[" in text else ():  # every link opens with [
-            if pattern.search(text):
+            if pattern is _LINK_TITLE_NESTED and not _TITLE_OPENING.search(text):
+                continue
+            if kind not in found and pattern.search(text):
                 found.add(kind)
         if any(self._hides(m) for m in _REFERENCE.finditer(text)):
             found.add(INVISIBLE_REFERENCE)
