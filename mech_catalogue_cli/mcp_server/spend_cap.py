@@ -329,7 +329,13 @@ class SpendLedger:
         if self.unreadable:
             return (
                 f"the {self.asset} spending within --spend-window cannot be counted: "
-                f"{self.unreadable}; check the entry, then move it away"
+                f"{self.unreadable}"
+                # an entry's problem names its file; the journal's own says what to do
+                + (
+                    "; check the entry, then move it away"
+                    if self.unreadable.startswith("journal entry")
+                    else ""
+                )
             )
         total = self.earlier + self.spent + price
         if total > self.max_spend:

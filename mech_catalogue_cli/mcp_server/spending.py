@@ -168,10 +168,16 @@ class JournalIndex:
         self._mutex = threading.Lock()
         # the refusal while the folder holds more than MAX_JOURNAL_ENTRIES entries
         self._over: Optional[PaidRecord] = None
+        # what the last look that succeeded returned (replaced, never changed in place):
+        # what tools/list shows while a reader holds the mutex
+        self._last: List[PaidRecord] = []
 
     @property
     def has_read(self) -> bool:
-        """Whether the folder was read once (the next :meth:`records` reads only news)."""
+        """Whether a whole read of the folder succeeded (later ones read only news).
+
+        :return: False while the first read is under way, and after one that failed.
+        """
         return self._changes.offset >= 0
 
     def prime(self) -> None:
@@ -187,9 +193,13 @@ class JournalIndex:
 
     def _read_all(self) -> None:
         # the list's end before the folder is listed, no save half done (the write
-        # lock): what is appended after is read again after, which is harmless
+        # lock): what is appended after is read again after, which is harmless. Kept
+        # aside until the read is done: a read that fails (an OSError listing or
+        # reading) leaves the index as it was, so the next look reads the folder again
+        # (adv29j: marked read first, a failed listing left it empty and believed whole)
+        read = ChangesReader(self.folder)
         with self._write_lock:
-            self._changes.start()
+            read.start()
             names = entry_names(self.folder)
         if len(names) > MAX_JOURNAL_ENTRIES:
             # never a silent cut: call keys are hashes, so the entries left out could be
@@ -204,6 +214,7 @@ class JournalIndex:
                 "older than --spend-window to another folder (no restart needed)",
                 asset="",
             )
+            self._changes = read
             return
         self._over = None
         paths = [self.folder / name for name in sorted(names)]
@@ -225,6 +236,7 @@ class JournalIndex:
                 by_key[key] = record
             files[key] = seen
         self._by_key, self._files = by_key, files
+        self._changes = read
 
     def _read_one(self, key: str) -> None:
         path = self.folder / f"{key}.json"
@@ -250,26 +262,79 @@ class JournalIndex:
         coming within ``changes.WRITE_LOCK_WAIT`` seconds gives a record with a problem
         (the cap refuses), never an exception.
 
+        An ``OSError`` reading the folder (out of file descriptors, an I/O error) gives
+        a record with a problem naming the folder too, and the index stays as it was:
+        the next call reads again.
+
         :return: one record per entry, as :func:`journal_records` would read them; or a
-            single record with a ``problem`` (over the limit, or the lock not had).
+            single record with a ``problem`` (over the limit, the lock not had, or the
+            folder not read).
         """
         with self._mutex:
             try:
                 self._update()
             except Timeout:
                 return [
-                    PaidRecord(
-                        "",
-                        0,
-                        time.time(),
+                    self._failed(
                         f"the journal {self.folder}'s write lock was held by another "
-                        f"process for {changes.WRITE_LOCK_WAIT:g} s: call again",
-                        asset="",
+                        f"process for {changes.WRITE_LOCK_WAIT:g} s: call again"
                     )
                 ]
-            if self._over is not None:
-                return [self._over]
-            return list(self._by_key.values())
+            except OSError as exc:
+                return [
+                    self._failed(
+                        f"the journal {self.folder} could not be read ({exc}): call "
+                        "again once the server can read that folder"
+                    )
+                ]
+            self._last = (
+                [self._over] if self._over is not None else list(self._by_key.values())
+            )
+            return self._last
+
+    def _failed(self, problem: str) -> PaidRecord:
+        LOGGER.warning("%s", problem)
+        return PaidRecord("", 0, time.time(), problem, asset="")
+
+    def records_read(self) -> List[PaidRecord]:
+        """The records as already read, never waiting for a read (blocking, briefly).
+
+        For ``tools/list``: while another thread reads (the first whole read takes
+        seconds at 10,000 entries: docs/mcp.md), what the last look returned; else
+        brought up to date with the entries written since, when that needs neither a
+        wait for the folder's write lock nor a whole read of the folder (those are left
+        to the next :meth:`records`).
+
+        :return: the records (empty before a whole read succeeded); never raises.
+        """
+        # a try, never a wait: released below (a ``with`` would wait)
+        if not self._mutex.acquire(blocking=False):  # pylint: disable=R1732
+            return self._last
+        try:
+            if self.has_read and self._over is None:
+                self._news_only()
+            return self._last
+        finally:
+            self._mutex.release()
+
+    def _news_only(self) -> None:
+        offset, identity = self._changes.offset, self._changes.identity
+        try:
+            with self._write_lock.acquire(timeout=0):
+                keys = self._changes.since()
+            if keys is None or not all(_KEY.fullmatch(key) for key in keys):
+                # a whole read is due: left to records(), which finds the list as here
+                self._changes.offset, self._changes.identity = offset, identity
+                return
+            for key in dict.fromkeys(keys):
+                self._read_one(key)
+        except OSError:  # the write lock held (filelock.Timeout) or a read failed
+            self._changes.offset, self._changes.identity = offset, identity
+            return
+        if len(self._by_key) > MAX_JOURNAL_ENTRIES:
+            self._changes.offset = -1  # the next records() reads the folder: refused
+            return
+        self._last = list(self._by_key.values())
 
     def _update(self) -> None:
         if self._over is not None:
