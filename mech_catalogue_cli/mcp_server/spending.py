@@ -55,6 +55,7 @@ from .outstanding import (
     passed_seen,
 )
 from .spend_cap import PaidRecord
+from .unsettled import settled_requests
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
 #: holding more stops paying under a cap, naming the folder (none is left out unsaid)
@@ -115,6 +116,7 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         passed_settled=settled,
         deposit=deposit,
         acceptances=acceptances_of(entry),
+        settled=settled_requests(entry),
     )
 
 
