@@ -292,7 +292,7 @@ class JournalIndex:
             self._last = (
                 [self._over] if self._over is not None else list(self._by_key.values())
             )
-            return self._last
+            return list(self._last)  # a copy: a caller may change it
 
     def _failed(self, problem: str) -> PaidRecord:
         LOGGER.warning("%s", problem)
@@ -311,11 +311,11 @@ class JournalIndex:
         """
         # a try, never a wait: released below (a ``with`` would wait)
         if not self._mutex.acquire(blocking=False):  # pylint: disable=R1732
-            return self._last
+            return list(self._last)
         try:
             if self.has_read and self._over is None:
                 self._news_only()
-            return self._last
+            return list(self._last)
         finally:
             self._mutex.release()
 
