@@ -299,44 +299,16 @@ class JournalIndex:
         return PaidRecord("", 0, time.time(), problem, asset="")
 
     def records_read(self) -> List[PaidRecord]:
-        """The records as already read, never waiting for a read (blocking, briefly).
+        """The records as the last look that succeeded returned them (no file read).
 
-        For ``tools/list``: while another thread reads (the first whole read takes
-        seconds at 10,000 entries: docs/mcp.md), what the last look returned; else
-        brought up to date with the entries written since, when that needs neither a
-        wait for the folder's write lock nor a whole read of the folder (those are left
-        to the next :meth:`records`).
+        For ``tools/list``, which never waits for a read (the first whole one takes
+        seconds at 10,000 entries: docs/mcp.md) nor makes one: the entries written
+        since are read by the next :meth:`records` (a paid call's count, or the first
+        read at start). No lock is taken: the list is replaced, never changed.
 
-        :return: the records (empty before a whole read succeeded); never raises.
+        :return: a copy of the records (empty before a whole read succeeded).
         """
-        # a try, never a wait: released below (a ``with`` would wait)
-        if not self._mutex.acquire(blocking=False):  # pylint: disable=R1732
-            return list(self._last)
-        try:
-            if self.has_read and self._over is None:
-                self._news_only()
-            return list(self._last)
-        finally:
-            self._mutex.release()
-
-    def _news_only(self) -> None:
-        offset, identity = self._changes.offset, self._changes.identity
-        try:
-            with self._write_lock.acquire(timeout=0):
-                keys = self._changes.since()
-            if keys is None or not all(_KEY.fullmatch(key) for key in keys):
-                # a whole read is due: left to records(), which finds the list as here
-                self._changes.offset, self._changes.identity = offset, identity
-                return
-            for key in dict.fromkeys(keys):
-                self._read_one(key)
-        except OSError:  # the write lock held (filelock.Timeout) or a read failed
-            self._changes.offset, self._changes.identity = offset, identity
-            return
-        if len(self._by_key) > MAX_JOURNAL_ENTRIES:
-            self._changes.offset = -1  # the next records() reads the folder: refused
-            return
-        self._last = list(self._by_key.values())
+        return list(self._last)
 
     def _update(self) -> None:
         if self._over is not None:
