@@ -306,8 +306,8 @@ def passed_seen(entry: JournalEntry, written_at: float) -> Tuple[Optional[float]
     return None, True
 
 
-def _current_hold(entry: JournalEntry, offchain: Dict[str, Any]) -> Hold:
-    """The entry's current off-chain request as a :class:`Hold` (pure)."""
+def current_hold(entry: JournalEntry, offchain: Dict[str, Any]) -> Hold:
+    """The entry's current off-chain request (``extra.offchain``) as a :class:`Hold`."""
     return Hold(
         entry.key,
         entry.request_id,
@@ -321,10 +321,8 @@ def _current_hold(entry: JournalEntry, offchain: Dict[str, Any]) -> Hold:
     )
 
 
-def _attempt_hold(
-    entry: JournalEntry, request_id: str, attempt: Dict[str, Any]
-) -> Hold:
-    """An earlier attempt (:func:`earlier_attempts`) as a :class:`Hold` (pure)."""
+def attempt_hold(entry: JournalEntry, request_id: str, attempt: Dict[str, Any]) -> Hold:
+    """An earlier attempt (one of :func:`earlier_attempts`) as a :class:`Hold` (pure)."""
     since = attempt.get("since")
     return Hold(
         entry.key,
@@ -353,9 +351,9 @@ def holds_of(entry: JournalEntry) -> Tuple[Hold, ...]:
     offchain = entry.extra.get("offchain")
     if not isinstance(offchain, dict):
         return ()
-    holds = [_current_hold(entry, offchain)] if not current_passed(entry) else []
+    holds = [current_hold(entry, offchain)] if not current_passed(entry) else []
     holds.extend(
-        _attempt_hold(entry, rid, attempt)
+        attempt_hold(entry, rid, attempt)
         for rid, attempt in earlier_attempts(entry).items()
         if attempt.get("passed") is not True
     )
@@ -382,12 +380,12 @@ def acceptances_of(entry: JournalEntry) -> Tuple[Hold, ...]:
     if isinstance(seen, dict) and seen.get("settled") is True:
         return ()  # the chain showed one of its requests settled
     found = (
-        [_current_hold(entry, offchain)]
+        [current_hold(entry, offchain)]
         if offchain.get("accepted") is True and entry.status != CallStatus.DELIVERED
         else []
     )
     found.extend(
-        _attempt_hold(entry, rid, attempt)
+        attempt_hold(entry, rid, attempt)
         for rid, attempt in earlier_attempts(entry).items()
         if attempt.get("accepted") is True
     )

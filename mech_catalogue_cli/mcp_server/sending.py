@@ -379,6 +379,10 @@ class RequestSender(OffchainSending):
                 if self.index is not None
                 else []
             )
+            if self.index is not None and not self.index.has_read:
+                # never read whole (adv29j): neither the cap nor the nonces held by
+                # earlier requests can be known, so nothing is paid
+                return records[0].problem if records else "the journal was not read"
             if ledger.max_spend is not None:
                 # earlier and other runs' spending of this asset too
                 if self.index is not None and await self._released(records):

@@ -334,17 +334,19 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
     async def _given_up_mechs(self, listing: bool = False) -> Dict[str, Hold]:
         """The mechs a call tries last (:func:`.unsettled.given_up_mechs`).
 
-        :param listing: for ``tools/list``, which never waits for the journal's first
-            whole read (seconds at 10,000 entries: it is made at start, by :func:`serve`,
-            and by the first paid call).
+        :param listing: for ``tools/list``, which never waits for a journal read (the
+            first whole one takes seconds at 10,000 entries: it is made at start, by
+            :func:`serve`, and by the first paid call): it uses what is already read
+            (:meth:`.JournalIndex.records_read`).
         :return: lowercase address -> its acceptance given up unsettled, from the
-            journal (read in a worker thread); empty without one, or while it is being
-            read for the first time when ``listing``.
+            journal (read in a worker thread); empty without one, or when ``listing``
+            before its first whole read is done.
         """
         index = self.sender.index
-        if index is None or (listing and not index.has_read):
+        if index is None:
             return {}
-        records = await anyio.to_thread.run_sync(index.records)
+        read = index.records_read if listing else index.records
+        records = await anyio.to_thread.run_sync(read)
         return given_up_mechs(
             records, time.time(), self.settings.timeout, self.settings.spend_window
         )

@@ -35,7 +35,7 @@ DEFAULT_SPEND_WINDOW_SECONDS = 24 * 3600.0
 
 
 @dataclass(frozen=True)
-class PaidRecord:
+class PaidRecord:  # pylint: disable=too-many-instance-attributes  # one per entry field
     """One journalled request, as the spending cap reads it.
 
     :param request_id: 0x + 64 hex ("" for an entry that could not be read).
@@ -64,6 +64,9 @@ class PaidRecord:
     :param acceptances: the entry's requests its mech's endpoint accepted and that
         are not known settled (:func:`.outstanding.acceptances_of`: what offer choice
         remembers, ``.unsettled``); they count nothing more here.
+    :param settled: when the chain showed one of the entry's requests settled (or its
+        answer was read), its requests (``.unsettled.settled_requests``): one of them
+        took its nonce, which no other request can then be blamed for not settling.
     """
 
     request_id: str
@@ -78,6 +81,7 @@ class PaidRecord:
     passed_settled: bool = True
     deposit: int = 0
     acceptances: Tuple[Hold, ...] = ()
+    settled: Tuple[Hold, ...] = ()
 
 
 def seen_at(record: PaidRecord, now: float) -> Optional[float]:
@@ -329,7 +333,13 @@ class SpendLedger:
         if self.unreadable:
             return (
                 f"the {self.asset} spending within --spend-window cannot be counted: "
-                f"{self.unreadable}; check the entry, then move it away"
+                f"{self.unreadable}"
+                # an entry's problem names its file; the journal's own says what to do
+                + (
+                    "; check the entry, then move it away"
+                    if self.unreadable.startswith("journal entry")
+                    else ""
+                )
             )
         total = self.earlier + self.spent + price
         if total > self.max_spend:

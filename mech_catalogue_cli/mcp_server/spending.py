@@ -55,6 +55,7 @@ from .outstanding import (
     passed_seen,
 )
 from .spend_cap import PaidRecord
+from .unsettled import settled_requests
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
 #: holding more stops paying under a cap, naming the folder (none is left out unsaid)
@@ -115,6 +116,7 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         passed_settled=settled,
         deposit=deposit,
         acceptances=acceptances_of(entry),
+        settled=settled_requests(entry),
     )
 
 
@@ -168,10 +170,16 @@ class JournalIndex:
         self._mutex = threading.Lock()
         # the refusal while the folder holds more than MAX_JOURNAL_ENTRIES entries
         self._over: Optional[PaidRecord] = None
+        # what the last look that succeeded returned (replaced, never changed in place):
+        # what tools/list shows while a reader holds the mutex
+        self._last: List[PaidRecord] = []
 
     @property
     def has_read(self) -> bool:
-        """Whether the folder was read once (the next :meth:`records` reads only news)."""
+        """Whether a whole read of the folder succeeded (later ones read only news).
+
+        :return: False while the first read is under way, and after one that failed.
+        """
         return self._changes.offset >= 0
 
     def prime(self) -> None:
@@ -187,9 +195,13 @@ class JournalIndex:
 
     def _read_all(self) -> None:
         # the list's end before the folder is listed, no save half done (the write
-        # lock): what is appended after is read again after, which is harmless
+        # lock): what is appended after is read again after, which is harmless. Kept
+        # aside until the read is done: a read that fails (an OSError listing or
+        # reading) leaves the index as it was, so the next look reads the folder again
+        # (adv29j: marked read first, a failed listing left it empty and believed whole)
+        read = ChangesReader(self.folder)
         with self._write_lock:
-            self._changes.start()
+            read.start()
             names = entry_names(self.folder)
         if len(names) > MAX_JOURNAL_ENTRIES:
             # never a silent cut: call keys are hashes, so the entries left out could be
@@ -204,6 +216,7 @@ class JournalIndex:
                 "older than --spend-window to another folder (no restart needed)",
                 asset="",
             )
+            self._changes = read
             return
         self._over = None
         paths = [self.folder / name for name in sorted(names)]
@@ -225,6 +238,7 @@ class JournalIndex:
                 by_key[key] = record
             files[key] = seen
         self._by_key, self._files = by_key, files
+        self._changes = read
 
     def _read_one(self, key: str) -> None:
         path = self.folder / f"{key}.json"
@@ -250,26 +264,51 @@ class JournalIndex:
         coming within ``changes.WRITE_LOCK_WAIT`` seconds gives a record with a problem
         (the cap refuses), never an exception.
 
+        An ``OSError`` reading the folder (out of file descriptors, an I/O error) gives
+        a record with a problem naming the folder too, and the index stays as it was:
+        the next call reads again.
+
         :return: one record per entry, as :func:`journal_records` would read them; or a
-            single record with a ``problem`` (over the limit, or the lock not had).
+            single record with a ``problem`` (over the limit, the lock not had, or the
+            folder not read).
         """
         with self._mutex:
             try:
                 self._update()
             except Timeout:
                 return [
-                    PaidRecord(
-                        "",
-                        0,
-                        time.time(),
+                    self._failed(
                         f"the journal {self.folder}'s write lock was held by another "
-                        f"process for {changes.WRITE_LOCK_WAIT:g} s: call again",
-                        asset="",
+                        f"process for {changes.WRITE_LOCK_WAIT:g} s: call again"
                     )
                 ]
-            if self._over is not None:
-                return [self._over]
-            return list(self._by_key.values())
+            except OSError as exc:
+                return [
+                    self._failed(
+                        f"the journal {self.folder} could not be read ({exc}): call "
+                        "again once the server can read that folder"
+                    )
+                ]
+            self._last = (
+                [self._over] if self._over is not None else list(self._by_key.values())
+            )
+            return list(self._last)  # a copy: a caller may change it
+
+    def _failed(self, problem: str) -> PaidRecord:
+        LOGGER.warning("%s", problem)
+        return PaidRecord("", 0, time.time(), problem, asset="")
+
+    def records_read(self) -> List[PaidRecord]:
+        """The records as the last look that succeeded returned them (no file read).
+
+        For ``tools/list``, which never waits for a read (the first whole one takes
+        seconds at 10,000 entries: docs/mcp.md) nor makes one: the entries written
+        since are read by the next :meth:`records` (a paid call's count, or the first
+        read at start). No lock is taken: the list is replaced, never changed.
+
+        :return: a copy of the records (empty before a whole read succeeded).
+        """
+        return list(self._last)
 
     def _update(self) -> None:
         if self._over is not None:

@@ -23,17 +23,85 @@ window) from its acceptance, is tried after the tool's other offers. It is not
 removed: the user may pin it (``--mech``), and it is still tried when the others are
 refused. The journal is the memory (:attr:`.spend_cap.PaidRecord.acceptances`), so it
 holds across restarts and server processes on one state folder.
+
+A mech is remembered only when it had its whole bound to settle and did not
+(adversarial review adv29j): not when its request's nonce was seen passed before its
+bound ended (another request of the requester took it: ours, on chain, or a given-up
+one its mech settled late), nor when another call's request at that nonce, signed
+before the bound ended, was settled (that settlement took the nonce: the request could
+never be settled after it, whoever is to blame for the first one).
 """
 
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
+from mech_catalogue_core.model.vocabulary import CallStatus
+
+from .journal import JournalEntry
 from .offers import Offer
-from .outstanding import Hold, given_up, given_up_words
+from .outstanding import (
+    PASSED_SEEN_KEY,
+    Hold,
+    attempt_hold,
+    current_hold,
+    earlier_attempts,
+    give_up_at,
+    given_up,
+    given_up_words,
+)
 from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS, PaidRecord
 
 #: how long an acceptance given up unsettled is remembered when ``--spend-window`` is
 #: not set: the default window, 24 hours
 DEFAULT_MEMORY_SECONDS = DEFAULT_SPEND_WINDOW_SECONDS
+
+
+def settled_requests(entry: JournalEntry) -> Tuple[Hold, ...]:
+    """A call's off-chain requests when one of them is known settled (pure).
+
+    :param entry: a call's journal entry.
+    :return: its current request (its answer read: status ``delivered``), or its
+        current request and every earlier attempt (the chain showed one of them
+        settled: ``extra.offchain`` :data:`.outstanding.PASSED_SEEN_KEY` ``settled``,
+        not saying which); empty otherwise, and for an on-chain call.
+    """
+    offchain = entry.extra.get("offchain")
+    if not isinstance(offchain, dict):
+        return ()
+    current = current_hold(entry, offchain)
+    seen = offchain.get(PASSED_SEEN_KEY)
+    if isinstance(seen, dict) and seen.get("settled") is True:
+        return (current,) + tuple(
+            attempt_hold(entry, rid, attempt)
+            for rid, attempt in earlier_attempts(entry).items()
+        )
+    return (current,) if entry.status == CallStatus.DELIVERED else ()
+
+
+def _taken_within_bound(
+    hold: Hold,
+    seen_at: Optional[float],
+    settled: Sequence[Hold],
+    default_bound: float,
+) -> bool:
+    """Whether ``hold``'s nonce was taken by another request before its bound ended.
+
+    :param hold: an acceptance given up.
+    :param seen_at: when its entry's nonce was seen passed (None: not seen).
+    :param settled: every journalled request of a call known settled.
+    :param default_bound: the server's ``--timeout``, seconds.
+    :return: True when seen passed by then, or another call's request at its nonce
+        (the same requester's, or unknown) signed before then was settled.
+    """
+    end = give_up_at(hold, default_bound)
+    if seen_at is not None and seen_at <= end:
+        return True
+    return any(
+        other.key != hold.key
+        and other.nonce == hold.nonce
+        and (not other.owner or not hold.owner or other.owner == hold.owner)
+        and other.since < end
+        for other in settled
+    )
 
 
 def given_up_mechs(
@@ -52,15 +120,19 @@ def given_up_mechs(
         :data:`DEFAULT_MEMORY_SECONDS`).
     :return: lowercase mech address -> its latest such acceptance. An acceptance time
         unknown or after ``now`` is not remembered (it cannot be dated; it still
-        frees its nonce: ``.outstanding.given_up``).
+        frees its nonce: ``.outstanding.given_up``); nor is one whose nonce another
+        request took before its bound ended (the module's docstring).
     """
     since = now - (DEFAULT_MEMORY_SECONDS if period is None else period)
+    settled = [hold for record in records for hold in record.settled]
     found: Dict[str, Hold] = {}
     for record in records:
         for hold in record.acceptances:
             if hold.since <= 0 or not since <= hold.since <= now:
                 continue
             if not given_up(hold, now, default_bound):
+                continue
+            if _taken_within_bound(hold, record.passed_seen_at, settled, default_bound):
                 continue
             mech = hold.mech.lower()
             if mech not in found or found[mech].since < hold.since:
