@@ -69,14 +69,18 @@ def read_record(path: Path) -> Optional[PaidRecord]:
 
     :param path: ``<folder>/<key>.json``.
     :return: the record (its ``problem`` naming the file when it is not an entry this
-        server wrote), or None when the file is gone.
+        server wrote), or None when the file is gone. An ``OSError`` reading it now
+        (out of file descriptors, an I/O error) comes through: it is no fact about the
+        entry, so never kept as one (adv29k: a good payment read once in that state
+        stayed "not one this server wrote" until a restart); the caller reads it again
+        at its next look.
     """
     try:
         written_at = path.stat().st_mtime
         entry = entry_from_json(path.read_text(encoding="utf-8"), path.stem)
     except FileNotFoundError:  # moved away meanwhile
         return None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError) as exc:
         return PaidRecord(
             "",
             0,
@@ -325,8 +329,15 @@ class JournalIndex:
             # entries were written is unknown, so the folder is read again
             self._read_all()
         else:
-            for key in dict.fromkeys(keys):  # each key once, in order
-                self._read_one(key)
+            try:
+                for key in dict.fromkeys(keys):  # each key once, in order
+                    self._read_one(key)
+            except OSError:
+                # the keys were consumed before they were read: forget where the list
+                # was, so that the next look reads the folder again (adv29k: the
+                # entries after a failed one were never read in this process)
+                self._changes = ChangesReader(self.folder)
+                raise
             if len(self._by_key) > MAX_JOURNAL_ENTRIES:
                 self._read_all()  # grown past the limit: refused, as at a start
 
