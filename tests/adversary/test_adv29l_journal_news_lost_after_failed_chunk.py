@@ -109,7 +109,8 @@ def test_news_before_a_failed_chunk_are_read_again(
     real_open = open
 
     def open_failing(path: Any, *args: Any, **kwargs: Any) -> Any:
-        handle = real_open(path, *args, **kwargs)
+        # returned: closed by the caller's with, through the wrapper
+        handle = real_open(path, *args, **kwargs)  # pylint: disable=R1732
         if Path(path).name == changes.CHANGES_FILE and "b" in (args or ("",))[0]:
             return _FailingSecondRead(handle, reads)
         return handle
