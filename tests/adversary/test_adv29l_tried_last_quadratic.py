@@ -31,9 +31,10 @@ has 50,000 settled requests. Measured here (quiet machine, this module's shapes)
 for 50,000 settled x 100 given up, 3.7 s for 50,000 x 400, 14 s for 99,000 x 1,000, per
 ``tools/list`` and per call, during which no other session is answered.
 
-The records are :class:`.spend_cap.PaidRecord` as ``spending.read_record`` gives them
-(a delivered call: its request in ``settled``; an accepted, never settled one: in
-``acceptances``), built directly rather than written as 50,000 journal files.
+The records are :class:`mech_catalogue_cli.mcp_server.spend_cap.PaidRecord` as
+``spending.read_record`` gives them (a delivered call: its request in ``settled``; an
+accepted, never settled one: in ``acceptances``), built directly rather than written as
+50,000 journal files.
 
 Expected: the cost grows with the acceptances plus the settled requests (for instance:
 the settled ones indexed by nonce), so 16 times the given-up acceptances over the same
