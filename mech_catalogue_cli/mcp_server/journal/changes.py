@@ -44,7 +44,7 @@ entry (not ``*.json``) and is replaced by the next compaction.
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import BinaryIO, List, Optional, Tuple
 
 from filelock import FileLock
 
@@ -233,22 +233,26 @@ class ChangesReader:
         with handle:
             stat = os.fstat(handle.fileno())
             identity = (stat.st_dev, stat.st_ino)
-            if self.identity is not None and identity != self.identity:
+            replaced = self.identity is not None and identity != self.identity
+            if replaced or stat.st_size < self.offset:
                 return None
-            if stat.st_size < self.offset:
-                return None
-            offset = self.offset
-            keys: List[str] = []
-            while offset < stat.st_size:
-                handle.seek(offset)
-                chunk = handle.read(min(_CHUNK, stat.st_size - offset))
-                complete = chunk.rfind(b"\n") + 1
-                if complete == 0:
-                    if len(chunk) == _CHUNK:
-                        return None  # no line in a whole chunk: not read as keys
-                    break  # a line still being written (or the file cut): next time
-                keys.extend(chunk[:complete].decode("ascii", "replace").split())
-                offset += complete
+            return self._lines(handle, stat.st_size, identity)
+
+    def _lines(
+        self, handle: BinaryIO, size: int, identity: Tuple[int, int]
+    ) -> Optional[News]:
+        offset = self.offset
+        keys: List[str] = []
+        while offset < size:
+            handle.seek(offset)
+            chunk = handle.read(min(_CHUNK, size - offset))
+            complete = chunk.rfind(b"\n") + 1
+            if complete == 0:
+                if len(chunk) == _CHUNK:
+                    return None  # no line in a whole chunk: not read as keys
+                break  # a line still being written (or the file cut): next time
+            keys.extend(chunk[:complete].decode("ascii", "replace").split())
+            offset += complete
         return News(keys, offset, identity)
 
     def consumed(self, news: News) -> None:
