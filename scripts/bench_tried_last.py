@@ -104,40 +104,30 @@ def journal(now: float, settled: int, given: int) -> List[PaidRecord]:
     :param given: acceptances of the hostile mech, in the window, past their bound.
     :return: the records.
     """
-    records = []
-    for number in range(settled):
-        hold = Hold(f"{number:064x}", "0x" + "11" * 32, number, HONEST, True, now - 2e5)
-        records.append(
-            PaidRecord(
-                hold.request_id,
-                1,
-                hold.since,
-                asset="native",
-                key=hold.key,
-                settled=(hold,),
-            )
-        )
-    for number in range(given):
-        since = now - 3_000.0 - number
+
+    def record(number: int, mech: str, since: float, is_settled: bool) -> PaidRecord:
         hold = Hold(
-            f"{10**9 + number:064x}",
-            "0x" + "22" * 32,
-            10**6 + number,
-            HOSTILE,
-            True,
+            key=f"{number:064x}",
+            request_id="0x" + f"{number:064x}",
+            nonce=number,
+            mech=mech,
+            accepted=True,
+            since=since,
+        )
+        return PaidRecord(
+            hold.request_id,
+            1,
             since,
+            asset="native",
+            key=hold.key,
+            settled=(hold,) if is_settled else (),
+            acceptances=() if is_settled else (hold,),
         )
-        records.append(
-            PaidRecord(
-                hold.request_id,
-                1,
-                since,
-                asset="native",
-                key=hold.key,
-                acceptances=(hold,),
-            )
-        )
-    return records
+
+    return [record(number, HONEST, now - 2e5, True) for number in range(settled)] + [
+        record(10**9 + number, HOSTILE, now - 3_000.0 - number, False)
+        for number in range(given)
+    ]
 
 
 def best_of(
