@@ -604,3 +604,148 @@ def test_tools_list_never_waits_for_the_journals_first_read(tmp_path: Path) -> N
         if thread.name == "journal first read":
             thread.join(timeout=30)  # a bound, not a timing: the read is milliseconds
     assert list(remembered(True)) == [MECH.lower()]
+
+
+# --- the call's choice learns what passed first (adv29l) ----------------------------
+
+
+def _server(sender: _Sender) -> Any:
+    from types import SimpleNamespace  # pylint: disable=import-outside-toplevel
+
+    return SimpleNamespace(
+        sender=sender, settings=SimpleNamespace(timeout=5.0, spend_window=WINDOW)
+    )
+
+
+def _for_call(server: Any, paying: bool = True) -> List[str]:
+    from mech_catalogue_cli.mcp_server.server import (  # pylint: disable=import-outside-toplevel
+        MechToolServer,
+    )
+
+    async def choose() -> Any:
+        server._given_up_mechs = lambda listing=False: MechToolServer._given_up_mechs(
+            server, listing
+        )
+        return await MechToolServer._given_up_for_call(server, paying)
+
+    return list(anyio.run(choose))
+
+
+def _interrupted(tmp_path: Path) -> Tuple[Chain, _Sender, JournalEntry]:
+    """A call's request accepted 100 s ago (bound 30 s), its answer never read."""
+    chain = Chain(50, {50: 3})
+    sender = _Sender(chain, Journal(tmp_path), timeout=5.0)
+    assert sender.offchain is not None
+    held = _accepted(sender.offchain, "ab" * 32, 30.0)
+    held.paid_at = time.time() - 100.0  # within the window, past its bound
+    _save(sender, held)
+    return chain, sender, held
+
+
+def test_a_settled_request_whose_answer_was_not_read_does_not_put_its_mech_last(
+    tmp_path: Path,
+) -> None:
+    """adv29l: the chain's settlement is recorded before the call chooses who goes last.
+
+    Unit level (the marketplace stand-in: a settlement whose answer the server never
+    read, which the devnet shows only by killing a call at the right moment). Before
+    the fix the choice read the journal as it was: the honest mech went last, in the
+    call and in every ``tools/list`` after.
+
+    :param tmp_path: the state folder.
+    """
+    chain, sender, held = _interrupted(tmp_path)
+    server = _server(sender)
+    assert list(given_up_mechs(_records(sender), time.time(), 5.0, WINDOW)) == [
+        MECH.lower()
+    ]  # what the journal alone says: stale
+    chain.statuses[held.request_id] = STATUS_DELIVERED  # its mech settled it
+    chain.nonces[50] = 4
+    assert not _for_call(server)
+    seen = _load(sender, held.key).extra["offchain"][PASSED_SEEN_KEY]
+    assert seen["settled"] is True  # recorded: tools/list reads it too
+    assert not given_up_mechs(_records(sender), time.time(), 5.0, WINDOW)
+
+
+def test_a_mech_that_never_settled_stays_last_after_the_record(tmp_path: Path) -> None:
+    """The nonce passed by another request, this one never settled: still last.
+
+    :param tmp_path: the state folder.
+    """
+    chain, sender, held = _interrupted(tmp_path)
+    chain.nonces[50] = 4  # passed; its request does not exist on chain
+    assert _for_call(_server(sender)) == [MECH.lower()]
+    assert (
+        _load(sender, held.key).extra["offchain"][PASSED_SEEN_KEY]["settled"] is False
+    )
+    assert _for_call(_server(sender)) == [MECH.lower()]  # recorded once, still last
+
+
+def test_an_unreadable_chain_or_a_dry_run_leaves_the_journal_as_it_is(
+    tmp_path: Path,
+) -> None:
+    """No chain: nothing recorded, the call goes on; a dry run reads no chain.
+
+    :param tmp_path: the state folder.
+    """
+    chain, sender, held = _interrupted(tmp_path)
+    chain.statuses[held.request_id] = STATUS_DELIVERED
+    chain.nonces[50] = 4
+    assert _for_call(_server(sender), paying=False) == [MECH.lower()]
+    chain.fail = True
+    assert _for_call(_server(sender)) == [MECH.lower()]
+    assert PASSED_SEEN_KEY not in _load(sender, held.key).extra["offchain"]
+    chain.fail = False
+    assert not _for_call(_server(sender))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_settled_index_decides_as_comparing_every_pair(seed: int) -> None:
+    """Random journals (few nonces, owners, keys, times): the same mechs, same holds.
+
+    The baseline is the pairwise check before adv29l
+    (``scripts/bench_tried_last.pairwise_given_up_mechs``).
+
+    :param seed: the journal's seed.
+    """
+    import random  # pylint: disable=import-outside-toplevel
+
+    from scripts.bench_tried_last import (  # pylint: disable=import-outside-toplevel
+        pairwise_given_up_mechs,
+    )
+
+    rng = random.Random(seed)
+    now = 10_000.0
+    owners = ["", "100:0xaa", "100:0xbb", "1:0xaa"]
+    keys = [f"{number:064x}" for number in range(6)]
+    mechs = ["0x" + byte * 20 for byte in ("11", "22", "33")]
+
+    def random_hold() -> Hold:
+        return Hold(
+            rng.choice(keys),
+            "0x" + f"{rng.randrange(10**6):064x}",
+            rng.randrange(4),
+            rng.choice(mechs),
+            True,
+            rng.choice([0.0, now - 7_000.0, now - 300.0, now - 50.0, now - 5.0]),
+            PRICE,
+            rng.choice(owners),
+            rng.choice([0.0, 10.0, 100.0]),
+        )
+
+    records = [
+        PaidRecord(
+            "0x" + "55" * 32,
+            PRICE,
+            now,
+            asset="native",
+            key=rng.choice(keys),
+            passed_seen_at=rng.choice([None, now - 280.0, now - 1.0]),
+            acceptances=tuple(random_hold() for _ in range(rng.randrange(3))),
+            settled=tuple(random_hold() for _ in range(rng.randrange(4))),
+        )
+        for _ in range(rng.randrange(1, 12))
+    ]
+    assert given_up_mechs(records, now, 60.0, WINDOW) == pairwise_given_up_mechs(
+        records, now, 60.0, WINDOW
+    )

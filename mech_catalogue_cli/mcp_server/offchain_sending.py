@@ -439,6 +439,33 @@ class OffchainSending:
         )
         return bool(recorded_now)
 
+    async def passing_recorded_first(self) -> bool:
+        """Before a call decides which mechs go last: record what the chain says passed.
+
+        A call interrupted after its mech accepted and settled its request, before the
+        server read the answer, leaves an acceptance that looks given up once its bound
+        passes; recorded settled (:func:`.offchain.record_passed`, as each payment
+        under ``--max-spend`` does), it no longer puts that honest mech last
+        (adversarial review adv29l). Takes the send lock (this process's and the
+        state folder's) and reads the chain only for journalled requests whose passing
+        is not yet recorded; a chain or lock not had records nothing (logged), and the
+        call goes on with the journal as it is.
+
+        :return: whether any entry was written (then read the journal again).
+        """
+        if self.offchain is None or self.journal is None or self.index is None:
+            return False
+        index = self.index
+        if not passed_unseen(index.records_read(), time.time()):
+            return False  # nothing to learn (as last read): no lock, no chain read
+        async with self.lock, self.state_folder_lock() as locked:
+            if not locked:
+                return False
+            records = await anyio.to_thread.run_sync(index.records)
+            if not index.has_read:
+                return False
+            return await self._passing_recorded(records)
+
     async def _offchain_way(  # pylint: disable=too-many-return-statements
         self, offer: Offer, price: int, retry: Optional[OffchainRetry] = None
     ) -> Union[bool, PriceRefusal]:

@@ -339,17 +339,39 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             :func:`serve`, and by the first paid call): it uses what is already read
             (:meth:`.JournalIndex.records_read`).
         :return: lowercase address -> its acceptance given up unsettled, from the
-            journal (read in a worker thread); empty without one, or when ``listing``
-            before its first whole read is done.
+            journal; empty without one, or when ``listing`` before its first whole
+            read is done. The journal's read and the look over its records (linear,
+            still journal-sized: adv29l) run in a worker thread, never on the event
+            loop.
         """
         index = self.sender.index
         if index is None:
             return {}
         read = index.records_read if listing else index.records
-        records = await anyio.to_thread.run_sync(read)
-        return given_up_mechs(
-            records, time.time(), self.settings.timeout, self.settings.spend_window
-        )
+        timeout, window = self.settings.timeout, self.settings.spend_window
+
+        def remembered() -> Dict[str, Hold]:
+            return given_up_mechs(read(), time.time(), timeout, window)
+
+        return await anyio.to_thread.run_sync(remembered)
+
+    async def _given_up_for_call(self, paying: bool) -> Dict[str, Hold]:
+        """The mechs a call tries last, once what the chain says passed is recorded.
+
+        A request its mech settled but whose answer was never read (its call was
+        interrupted) is no acceptance given up: when some mech would go last, the
+        passing of journalled requests is recorded first
+        (:meth:`.offchain_sending.OffchainSending.passing_recorded_first`), then the
+        journal read again (adversarial review adv29l: the choice came before that
+        record, and put the honest mech last).
+
+        :param paying: False for a dry run (nothing is written, the journal as it is).
+        :return: :meth:`_given_up_mechs`.
+        """
+        remembered = await self._given_up_mechs()
+        if remembered and paying and await self.sender.passing_recorded_first():
+            remembered = await self._given_up_mechs()
+        return remembered
 
     def _with_tried_last(
         self, tool: ServedTool, remembered: Dict[str, Hold]
@@ -569,7 +591,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")
         # a mech that accepted a request and did not settle it in time goes last
-        remembered = await self._given_up_mechs()
+        remembered = await self._given_up_for_call(paying=reader is not None)
         ranked, moved = tried_last(ranked, remembered, settings.timeout)
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
         if reader is None:

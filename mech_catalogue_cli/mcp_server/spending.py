@@ -319,25 +319,21 @@ class JournalIndex:
             self._read_all()  # the refusal stands until the folder's names say otherwise
             return
         with self._write_lock:  # every line read is of an entry already in place
-            keys = self._changes.since()
-        if keys is None:
+            news = self._changes.since()
+        if news is None:
             # not read yet, or the list of writes was replaced (compacted), shrank or
             # went away: the folder is read again (only the files that changed)
             self._read_all()
-        elif not all(_KEY.fullmatch(key) for key in keys):
+        elif not all(_KEY.fullmatch(key) for key in news.keys):
             # a torn line (a writer stopped mid-line) joins the next key: which
             # entries were written is unknown, so the folder is read again
             self._read_all()
         else:
-            try:
-                for key in dict.fromkeys(keys):  # each key once, in order
-                    self._read_one(key)
-            except OSError:
-                # the keys were consumed before they were read: forget where the list
-                # was, so that the next look reads the folder again (adv29k: the
-                # entries after a failed one were never read in this process)
-                self._changes = ChangesReader(self.folder)
-                raise
+            # an OSError reading one comes through before the reader is moved: the
+            # next look reads these keys again (reading an entry twice is harmless)
+            for key in dict.fromkeys(news.keys):  # each key once, in order
+                self._read_one(key)
+            self._changes.consumed(news)
             if len(self._by_key) > MAX_JOURNAL_ENTRIES:
                 self._read_all()  # grown past the limit: refused, as at a start
 

@@ -32,7 +32,7 @@ before the bound ended, was settled (that settlement took the nonce: the request
 never be settled after it, whoever is to blame for the first one).
 """
 
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Container, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from mech_catalogue_core.model.vocabulary import CallStatus
 
@@ -77,17 +77,74 @@ def settled_requests(entry: JournalEntry) -> Tuple[Hold, ...]:
     return (current,) if entry.status == CallStatus.DELIVERED else ()
 
 
+class SettledIndex:
+    """The journal's requests known settled, by nonce and owner: what takes a nonce.
+
+    Built once per look (linear in the settled requests), so each acceptance given up
+    is checked in constant time (adversarial review adv29l: comparing each with every
+    settled request of the journal stalled ``tools/list`` and calls for seconds).
+    For each ``(nonce, owner)``, and for each nonce whatever its owner, it keeps the
+    earliest-signed settled request and the earliest of another call (key): enough to
+    say whether a request of a call other than a given one was signed before a time.
+    """
+
+    def __init__(self, settled: Iterable[Hold], nonces: Container[int]) -> None:
+        """Index the settled requests at the nonces asked about.
+
+        :param settled: every journalled request of a call known settled
+            (:attr:`.spend_cap.PaidRecord.settled`).
+        :param nonces: the nonces :meth:`taken_before` is asked about (others are
+            skipped: most of a journal is settled requests of no acceptance's nonce).
+        """
+        self._earliest: Dict[Tuple[int, Optional[str]], Tuple[Hold, Optional[Hold]]]
+        self._earliest = {}
+        for hold in settled:
+            if hold.nonce in nonces:
+                self._add((hold.nonce, hold.owner), hold)
+                self._add((hold.nonce, None), hold)  # None: any owner
+
+    def _add(self, slot: Tuple[int, Optional[str]], hold: Hold) -> None:
+        kept = self._earliest.get(slot)
+        if kept is None:
+            self._earliest[slot] = (hold, None)
+            return
+        first, other = kept
+        if hold.since < first.since:
+            # the earliest of another key than the new first's: the old first, else
+            # the old other (its key differs from the old first's, the new first's)
+            self._earliest[slot] = (hold, first if first.key != hold.key else other)
+        elif hold.key != first.key and (other is None or hold.since < other.since):
+            self._earliest[slot] = (first, hold)
+
+    def taken_before(self, hold: Hold, end: float) -> bool:
+        """Whether another call's request at ``hold``'s nonce, signed before ``end``, settled.
+
+        :param hold: an acceptance given up (its nonce among those indexed).
+        :param end: unix seconds (its give-up time).
+        :return: True when one of the same owner (or of an unknown owner, or any owner
+            when ``hold``'s is unknown) was signed before ``end``.
+        """
+        owners: Tuple[Optional[str], ...] = (
+            (None,) if not hold.owner else (hold.owner, "")
+        )
+        for owner in owners:
+            for other in self._earliest.get((hold.nonce, owner), (None, None)):
+                if other is not None and other.key != hold.key and other.since < end:
+                    return True
+        return False
+
+
 def _taken_within_bound(
     hold: Hold,
     seen_at: Optional[float],
-    settled: Sequence[Hold],
+    settled: SettledIndex,
     default_bound: float,
 ) -> bool:
     """Whether ``hold``'s nonce was taken by another request before its bound ended.
 
     :param hold: an acceptance given up.
     :param seen_at: when its entry's nonce was seen passed (None: not seen).
-    :param settled: every journalled request of a call known settled.
+    :param settled: the journal's requests known settled.
     :param default_bound: the server's ``--timeout``, seconds.
     :return: True when seen passed by then, or another call's request at its nonce
         (the same requester's, or unknown) signed before then was settled.
@@ -95,13 +152,7 @@ def _taken_within_bound(
     end = give_up_at(hold, default_bound)
     if seen_at is not None and seen_at <= end:
         return True
-    return any(
-        other.key != hold.key
-        and other.nonce == hold.nonce
-        and (not other.owner or not hold.owner or other.owner == hold.owner)
-        and other.since < end
-        for other in settled
-    )
+    return settled.taken_before(hold, end)
 
 
 def given_up_mechs(
@@ -111,6 +162,10 @@ def given_up_mechs(
     period: Optional[float] = None,
 ) -> Dict[str, Hold]:
     """The mechs with an acceptance given up unsettled, each with its latest (pure).
+
+    Linear in the records (their settled requests are indexed once:
+    :class:`SettledIndex`); still journal-sized, so the server calls it in a worker
+    thread, never on the event loop.
 
     :param records: the journal's records.
     :param now: unix seconds.
@@ -124,19 +179,27 @@ def given_up_mechs(
         request took before its bound ended (the module's docstring).
     """
     since = now - (DEFAULT_MEMORY_SECONDS if period is None else period)
-    settled = [hold for record in records for hold in record.settled]
+    candidates = [
+        (record, hold)
+        for record in records
+        for hold in record.acceptances
+        if hold.since > 0
+        and since <= hold.since <= now
+        and given_up(hold, now, default_bound)
+    ]
+    if not candidates:
+        return {}
+    settled = SettledIndex(
+        (hold for record in records for hold in record.settled),
+        {hold.nonce for _, hold in candidates},
+    )
     found: Dict[str, Hold] = {}
-    for record in records:
-        for hold in record.acceptances:
-            if hold.since <= 0 or not since <= hold.since <= now:
-                continue
-            if not given_up(hold, now, default_bound):
-                continue
-            if _taken_within_bound(hold, record.passed_seen_at, settled, default_bound):
-                continue
-            mech = hold.mech.lower()
-            if mech not in found or found[mech].since < hold.since:
-                found[mech] = hold
+    for record, hold in candidates:
+        if _taken_within_bound(hold, record.passed_seen_at, settled, default_bound):
+            continue
+        mech = hold.mech.lower()
+        if mech not in found or found[mech].since < hold.since:
+            found[mech] = hold
     return found
 
 

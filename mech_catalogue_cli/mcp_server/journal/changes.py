@@ -44,7 +44,7 @@ entry (not ``*.json``) and is replaced by the next compaction.
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import BinaryIO, List, Optional, Tuple
 
 from filelock import FileLock
 
@@ -164,9 +164,31 @@ def compact(folder: Path) -> int:
     return len(keys)
 
 
+@dataclass(frozen=True)
+class News:
+    """What :meth:`ChangesReader.since` read: keys, and where the list was read up to.
+
+    :param keys: the lines read, in order (a torn line as read: the caller checks each
+        is a key).
+    :param offset: bytes of the list up to the end of the last complete line read.
+    :param identity: ``(st_dev, st_ino)`` of the list read (None: there is none yet).
+    """
+
+    keys: List[str]
+    offset: int
+    identity: Optional[Tuple[int, int]]
+
+
 @dataclass
 class ChangesReader:
-    """Reads the keys appended to a folder's list of writes since it last looked.
+    """Reads the keys appended to a folder's list of writes since its caller last used them.
+
+    Commit after success: :meth:`since` never moves the reader; the caller moves it
+    (:meth:`consumed`) once it has read every entry the keys name. A failure at any
+    point (reading the list, or an entry it names) leaves the reader where the last
+    complete use ended, so the next look returns everything since (adversarial reviews
+    adv29k and adv29l: a reader moved past keys not yet used lost their entries for
+    the process, and the spending cap stopped counting those payments).
 
     :param folder: the journal folder.
     :param offset: bytes of the list consumed (-1: not read yet).
@@ -175,7 +197,7 @@ class ChangesReader:
 
     folder: Path
     offset: int = -1
-    identity: Optional[tuple] = None
+    identity: Optional[Tuple[int, int]] = None
 
     def start(self) -> None:
         """Take the list as it is now as read (before the caller reads the whole folder).
@@ -189,34 +211,53 @@ class ChangesReader:
             return
         self.offset, self.identity = stat.st_size, (stat.st_dev, stat.st_ino)
 
-    def since(self) -> Optional[List[str]]:
-        """The keys appended since the last look (complete lines only).
+    def since(self) -> Optional[News]:
+        """The keys appended since the last :meth:`consumed` (complete lines only).
 
-        :return: the lines, in order (a torn line is returned as read: the caller checks
-            each is a key), or None when the folder must be read again: never read yet,
-            the list went away, shrank, or was replaced by another file (a compaction).
+        Reads the list (blocking) in chunks of at most ``_CHUNK`` bytes; the reader
+        itself is not moved. An ``OSError`` reading it comes through.
+
+        :return: the news (no keys: nothing new, or only a line still being written),
+            or None when the folder must be read again: never read yet, the list went
+            away, shrank, or was replaced by another file (a compaction), or a whole
+            chunk holds no line end (not a list this server wrote).
         """
         if self.offset < 0:
             return None
         try:
             handle = open(self.folder / CHANGES_FILE, "rb")  # pylint: disable=R1732
         except FileNotFoundError:
-            return None if self.offset > 0 or self.identity is not None else []
+            if self.offset > 0 or self.identity is not None:
+                return None
+            return News([], 0, None)
         with handle:
             stat = os.fstat(handle.fileno())
             identity = (stat.st_dev, stat.st_ino)
-            if self.identity is not None and identity != self.identity:
+            replaced = self.identity is not None and identity != self.identity
+            if replaced or stat.st_size < self.offset:
                 return None
-            if stat.st_size < self.offset:
-                return None
-            self.identity = identity
-            keys: List[str] = []
-            while self.offset < stat.st_size:
-                handle.seek(self.offset)
-                chunk = handle.read(min(_CHUNK, stat.st_size - self.offset))
-                complete = chunk.rfind(b"\n") + 1
-                if complete == 0:  # a line still being written: next time
-                    break
-                keys.extend(chunk[:complete].decode("ascii", "replace").split())
-                self.offset += complete
-        return keys
+            return self._lines(handle, stat.st_size, identity)
+
+    def _lines(
+        self, handle: BinaryIO, size: int, identity: Tuple[int, int]
+    ) -> Optional[News]:
+        offset = self.offset
+        keys: List[str] = []
+        while offset < size:
+            handle.seek(offset)
+            chunk = handle.read(min(_CHUNK, size - offset))
+            complete = chunk.rfind(b"\n") + 1
+            if complete == 0:
+                if len(chunk) == _CHUNK:
+                    return None  # no line in a whole chunk: not read as keys
+                break  # a line still being written (or the file cut): next time
+            keys.extend(chunk[:complete].decode("ascii", "replace").split())
+            offset += complete
+        return News(keys, offset, identity)
+
+    def consumed(self, news: News) -> None:
+        """Move the reader past news the caller has used whole (no I/O).
+
+        :param news: what :meth:`since` returned (not None).
+        """
+        self.offset, self.identity = news.offset, news.identity
