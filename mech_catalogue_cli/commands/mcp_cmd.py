@@ -23,6 +23,7 @@ on stdout (stdio is the protocol); logs go to stderr and never carry the key.
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import click
@@ -609,7 +610,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             auto_prepay=auto_prepay,
         )
         start(
-            MechToolServer(source, settings, market, journal),
+            MechToolServer(
+                source, settings, market, journal, Path(state_dir) if journal else None
+            ),
             transport,
             host,
             port,

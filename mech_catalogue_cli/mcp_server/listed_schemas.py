@@ -27,18 +27,34 @@ A session is the SDK's connection: a handshake-era connection (stdio or HTTP wit
 session id), or a 2026-07-28 stdio stream (its notification channel, the one object
 its requests share). A 2026-07-28 HTTP request carries no identity: those clients
 share one record that keeps the last :data:`ANONYMOUS_VERSIONS` schemas served for
-each name. Sessions are held weakly (a closed connection is forgotten); each keeps at
-most :data:`MAX_NAMES` names; a schema is stored once, by digest, as long as a
-session holds it.
+each name. Such a client is not restarted with the server (it has no session to lose),
+so that record is kept in the state folder across restarts (:mod:`.listed_file`,
+adv29l), and a name it has no record of is "unknown" (its client may have listed it
+before the record began: a new, lost or unreadable file, or a server without a state
+folder), never "never listed". Sessions are held weakly (a closed connection is
+forgotten); each keeps at most :data:`MAX_NAMES` names; a schema is stored once, by
+digest, as long as a session holds it.
 """
 
-import hashlib
-import json
+import logging
+import threading
 import weakref
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Dict, Iterable, Mapping, NamedTuple, Optional, Tuple
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .listed_file import (
+    FILE_NAME,
+    ListedFileError,
+    Memory,
+    read_memory,
+    schema_digest,
+    write_memory,
+)
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: most tool names remembered per session (a listing's names; the catalogue is capped
 #: far below this); past it the oldest is forgotten and such a name is "unknown"
@@ -67,23 +83,14 @@ class Held(NamedTuple):
 
     #: the schemas it may have cached for the name (None values: listed without one)
     schemas: Tuple[Optional[Mapping[str, Any]], ...]
-    #: True when the server cannot tell (a session past :data:`MAX_NAMES`, or more
-    #: than :data:`ANONYMOUS_VERSIONS` versions served to sessionless requests)
+    #: True when the server cannot tell (a session past :data:`MAX_NAMES`; for
+    #: sessionless requests, more than :data:`ANONYMOUS_VERSIONS` versions served, or
+    #: no record of the name)
     unknown: bool
 
 
 #: a session that never listed the name: its client lists when it validates
 NEVER_LISTED = Held((), False)
-
-
-def schema_digest(value: Optional[Mapping[str, Any]]) -> str:
-    """SHA-256 of the schema's canonical JSON (sorted keys, no spaces), hex.
-
-    :param value: an output schema (None: none).
-    :return: the digest.
-    """
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class _Session:
@@ -124,14 +131,48 @@ def session_key(session: Any) -> Any:
 class ListedSchemas:
     """Per session, the output schema this server last listed for each tool name."""
 
-    def __init__(self) -> None:
-        """Start with no session."""
+    def __init__(self, folder: Optional[Path] = None) -> None:
+        """Start with no session; read the sessionless record kept in ``folder``.
+
+        A file that is missing, unreadable, oversized or malformed is said once in the
+        log (a missing one at debug level) and the record starts empty: every name is
+        then unknown to sessionless requests until they list it.
+
+        :param folder: the state folder (None: the record lives in memory only).
+        """
         self._sessions: "weakref.WeakKeyDictionary[Any, _Session]" = (
             weakref.WeakKeyDictionary()
         )
         self._store: "weakref.WeakValueDictionary[str, Schema]" = (
             weakref.WeakValueDictionary()
         )
+        self.folder = folder
+        self._anonymous = _Session(ANONYMOUS_VERSIONS)  # every sessionless request
+        self._writing = threading.Lock()  # one save at a time per server
+        self._write_failed = False  # said once in the log
+        if folder is not None:
+            self._read(folder)
+
+    def _read(self, folder: Path) -> None:
+        try:
+            memory = read_memory(folder, ANONYMOUS_VERSIONS, MAX_NAMES)
+        except ListedFileError as exc:
+            missing = not (folder / FILE_NAME).exists()
+            (LOGGER.debug if missing else LOGGER.warning)(
+                "the output schemas served to sessionless clients are not known (%s): "
+                "each tool's answer to them is text until they list the tools again",
+                exc,
+            )
+            return
+        record = self._anonymous
+        for name, digests in memory.names:
+            record.names[name] = tuple(self._stored(memory.schemas[d]) for d in digests)
+        record.overflowed = dict.fromkeys(memory.overflowed)
+
+    def _record(self, key: Any) -> Optional[_Session]:
+        if key is ANONYMOUS:
+            return self._anonymous
+        return None if key is None else self._sessions.get(key)
 
     def _stored(self, value: Optional[Mapping[str, Any]]) -> Schema:
         digest = schema_digest(value)
@@ -143,21 +184,21 @@ class ListedSchemas:
 
     def remember(
         self, session: Any, tools: Iterable[Mapping[str, Any]], complete: bool
-    ) -> None:
+    ) -> bool:
         """Record one ``tools/list`` page as the session's client absorbs it.
 
         :param session: ``ctx.session`` (None: nothing is recorded).
         :param tools: the page's MCP Tools (``name``, ``outputSchema``).
         :param complete: True for a listing of one page (no cursor asked, none
             returned): the client then forgets every name it lacks.
+        :return: True when the sessionless record changed: :meth:`save` it
+            (:meth:`snapshot`) before the listing is answered.
         """
         key = session_key(session)
         if key is None:
-            return
-        record = self._sessions.get(key)
-        if record is None:
-            versions = ANONYMOUS_VERSIONS if key is ANONYMOUS else 1
-            record = self._sessions.setdefault(key, _Session(versions))
+            return False
+        record = self._record(key) or self._sessions.setdefault(key, _Session(1))
+        before = (dict(record.names), len(record.overflowed))
         page = [(str(t["name"]), self._stored(t.get("outputSchema"))) for t in tools]
         if complete and key is not ANONYMOUS:
             record.names.clear()
@@ -171,32 +212,86 @@ class ListedSchemas:
                 kept = kept[-record.versions :]
             record.names[name] = kept
         while len(record.names) > MAX_NAMES:
-            record.names.popitem(last=False)
+            name, _ = record.names.popitem(last=False)
             record.forgot = True
+            if key is ANONYMOUS:
+                record.overflowed[name] = None  # listed again, it is still unknown
         while len(record.overflowed) > MAX_NAMES:
             record.overflowed.pop(next(iter(record.overflowed)))
+        if key is not ANONYMOUS:
+            return False
+        return (dict(record.names), len(record.overflowed)) != before
+
+    def snapshot(self) -> Memory:
+        """The sessionless record as :mod:`.listed_file` writes it (event loop's copy).
+
+        :return: the memory.
+        """
+        record = self._anonymous
+        schemas = {s.digest: s.value for kept in record.names.values() for s in kept}
+        return Memory(
+            {d: None if v is None else dict(v) for d, v in schemas.items()},
+            tuple(
+                (name, tuple(s.digest for s in kept))
+                for name, kept in record.names.items()
+            ),
+            tuple(record.overflowed),
+        )
+
+    def save(self, memory: Memory) -> bool:
+        """Write ``memory`` into the state folder (blocking: a worker thread's job).
+
+        A failure is said in the log (once) and the file is removed if it can be: a
+        file missing what was served is worse than none (no record: unknown).
+
+        :param memory: :meth:`snapshot`.
+        :return: False when it could not be written (or there is no state folder).
+        """
+        if self.folder is None:
+            return False
+        with self._writing:
+            try:
+                write_memory(self.folder, memory, ANONYMOUS_VERSIONS, MAX_NAMES)
+                return True
+            except OSError as exc:
+                if not self._write_failed:
+                    LOGGER.warning(
+                        "the output schemas served to sessionless clients could not "
+                        "be written to %s (%s): after a restart their answers are "
+                        "text until they list the tools again",
+                        self.folder / FILE_NAME,
+                        exc,
+                    )
+                self._write_failed = True
+                try:
+                    (self.folder / FILE_NAME).unlink(missing_ok=True)
+                except OSError:
+                    pass
+                return False
 
     def held(self, session: Any, name: str) -> Held:
         """The schemas the session's client may validate ``name``'s answer against.
 
         :param session: ``ctx.session`` (None: :data:`NEVER_LISTED`).
         :param name: the MCP tool name.
-        :return: :class:`Held` (:data:`NEVER_LISTED` when the session never listed it).
+        :return: :class:`Held` (:data:`NEVER_LISTED` when the session never listed it;
+            unknown for a sessionless request when there is no record of the name).
         """
         key = session_key(session)
-        record = None if key is None else self._sessions.get(key)
+        record = self._record(key)
         if record is None:
             return NEVER_LISTED
         schemas = record.names.get(name)
         if name in record.overflowed:
             return Held(tuple(s.value for s in schemas or ()), True)
         if schemas is None:
-            return Held((), record.forgot)
+            return Held((), record.forgot or key is ANONYMOUS)
         return Held(tuple(s.value for s in schemas), False)
 
     def sizes(self) -> Tuple[int, int]:
         """How much is remembered: ``(sessions, distinct schemas)``.
 
-        :return: the counts.
+        :return: the counts (the sessionless record counts once it holds a name).
         """
-        return len(self._sessions), len(self._store)
+        anonymous = self._anonymous.names or self._anonymous.overflowed
+        return len(self._sessions) + bool(anonymous), len(self._store)
