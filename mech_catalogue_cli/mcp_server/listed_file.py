@@ -43,6 +43,8 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from filelock import FileLock
+from mech_catalogue_core.manifest.validation import nesting_depth
+from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 
 #: the file's name in the state folder
 FILE_NAME = "listed-schemas.json"
@@ -52,6 +54,9 @@ LOCK_NAME = ".listed-schemas.lock"
 FILE_VERSION = 1
 #: most bytes the file may have (a schema is at most 32 KiB: a listed Tool's bound)
 MAX_FILE_BYTES = 8 * 1024 * 1024
+#: deepest nesting of the file's JSON: a served schema's (a manifest's bound, with room
+#: for the server's rewriting of it) under the file's own four levels
+MAX_FILE_DEPTH = 2 * DEFAULT_LIMITS.max_depth + 4
 #: seconds a writer waits for the lock before giving up (``filelock.Timeout``)
 LOCK_WAIT = 30.0
 
@@ -129,7 +134,8 @@ def read_memory(folder: Path, versions: int, max_names: int) -> Memory:
     :param max_names: most names (more: malformed).
     :return: the memory.
     :raises ListedFileError: when the file is missing, cannot be read, is over
-        :data:`MAX_FILE_BYTES`, or is not the format above.
+        :data:`MAX_FILE_BYTES`, nests deeper than :data:`MAX_FILE_DEPTH`, or is not
+        the format above.
     """
     path = folder / FILE_NAME
     try:
@@ -141,6 +147,8 @@ def read_memory(folder: Path, versions: int, max_names: int) -> Memory:
         raise ListedFileError(f"{path} cannot be read ({exc.strerror})") from exc
     if len(raw) > MAX_FILE_BYTES:
         raise ListedFileError(f"{path} is over {MAX_FILE_BYTES} bytes")
+    if nesting_depth(raw, MAX_FILE_DEPTH) > MAX_FILE_DEPTH:  # json's C parser recurses
+        raise ListedFileError(f"{path} nests deeper than {MAX_FILE_DEPTH} levels")
     try:
         return _parsed(json.loads(raw.decode("utf-8")), versions, max_names)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:

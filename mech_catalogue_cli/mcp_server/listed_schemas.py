@@ -135,7 +135,7 @@ class ListedSchemas:
         """Start with no session; read the sessionless record kept in ``folder``.
 
         A file that is missing, unreadable, oversized or malformed is said once in the
-        log (a missing one at debug level) and the record starts empty: every name is
+        log (a missing one, as at a first start, at info level) and the record starts empty: every name is
         then unknown to sessionless requests until they list it.
 
         :param folder: the state folder (None: the record lives in memory only).
@@ -158,7 +158,7 @@ class ListedSchemas:
             memory = read_memory(folder, ANONYMOUS_VERSIONS, MAX_NAMES)
         except ListedFileError as exc:
             missing = not (folder / FILE_NAME).exists()
-            (LOGGER.debug if missing else LOGGER.warning)(
+            (LOGGER.info if missing else LOGGER.warning)(
                 "the output schemas served to sessionless clients are not known (%s): "
                 "each tool's answer to them is text until they list the tools again",
                 exc,
