@@ -446,7 +446,8 @@ def guarded_http(  # pylint: disable=too-many-arguments
     type=click.Path(file_okay=False),
     default=str(DEFAULT_STATE_DIR),
     show_default=True,
-    help="Folder of the call journal (retries never pay twice).",
+    help="Folder of the call journal (retries never pay twice) and of the output "
+    "schemas served to sessionless HTTP clients (kept across restarts).",
 )
 @click.option(
     "--json",
