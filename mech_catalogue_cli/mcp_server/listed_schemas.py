@@ -135,8 +135,8 @@ class ListedSchemas:
         """Start with no session; read the sessionless record kept in ``folder``.
 
         A file that is missing, unreadable, oversized or malformed is said once in the
-        log (a missing one, as at a first start, at info level) and the record starts empty: every name is
-        then unknown to sessionless requests until they list it.
+        log (a missing one, as at a first start, at info level) and the record starts
+        empty: every name is then unknown to sessionless requests until they list it.
 
         :param folder: the state folder (None: the record lives in memory only).
         """
