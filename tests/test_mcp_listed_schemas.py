@@ -430,34 +430,58 @@ def test_the_sessionless_record_is_read_again_on_the_same_folder(
     again = ListedSchemas(tmp_path)
     assert _sessionless_held(again) == (((OLD, NEW)), False)
     assert again.held(_handshake_session(), "t") == NEVER_LISTED  # a new session
-    assert _sessionless_held(again, "u").unknown  # no record of it: unknown
+    assert _sessionless_held(again, "u") == NEVER_LISTED  # complete: never listed
 
 
-def test_a_name_with_no_record_is_unknown_until_listed(tmp_path: Path) -> None:
-    """A sessionless name never recorded is unknown; listed, it is known from then on.
+def test_a_first_start_is_a_complete_record_written_at_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A new folder: said at info level, written at once, a name not in it never listed.
+
+    :param tmp_path: the state folder (new).
+    :param caplog: pytest's log capture.
+    """
+    caplog.set_level(logging.INFO, logger="mech_catalogue.mcp")
+    listed = ListedSchemas(tmp_path)
+    assert [r.levelno for r in caplog.records] == [logging.INFO], caplog.text
+    assert "no sessionless client was listed yet" in caplog.text
+    assert _sessionless_held(listed) == NEVER_LISTED
+    assert json.loads((tmp_path / FILE_NAME).read_text())["complete"] is True
+    assert _sessionless_held(ListedSchemas(tmp_path, used_before=True)) == NEVER_LISTED
+
+
+def test_a_record_lost_from_a_used_folder_is_unknown_until_listed(
+    tmp_path: Path,
+) -> None:
+    """Missing from a folder used before: not complete, kept so; listed, known.
 
     :param tmp_path: the state folder.
     """
-    listed = ListedSchemas(tmp_path)
+    listed = ListedSchemas(tmp_path, used_before=True)
     assert _sessionless_held(listed) == ((), True)
+    assert json.loads((tmp_path / FILE_NAME).read_text())["complete"] is False
     listed.remember(_sessionless_request(), [_tool_entry(NEW)], complete=True)
     assert _sessionless_held(listed) == ((NEW,), False)
+    assert listed.save(listed.snapshot())
+    again = ListedSchemas(tmp_path)  # not complete, whatever the journal says now
+    assert _sessionless_held(again) == ((NEW,), False)
+    assert _sessionless_held(again, "u") == ((), True)
     value, why = anyio.run(
-        structured_or_why, _served(NEW), BODY, _sessionless_held(ListedSchemas())
+        structured_or_why, _served(NEW), BODY, _sessionless_held(again, "u")
     )
     assert value is None and "cannot tell which output schema" in why
     assert "record of such listings began" in why
 
 
 def test_without_a_state_folder_the_record_is_in_memory_only(tmp_path: Path) -> None:
-    """No folder: nothing written, names unknown until listed, as after a restart.
+    """No folder (no key: nothing is paid): nothing written, forgotten at a restart.
 
     :param tmp_path: an empty folder (left empty).
     """
     listed = _listed_and_saved(None, OLD)
     assert _sessionless_held(listed) == ((OLD,), False)
     assert not listed.save(listed.snapshot())
-    assert _sessionless_held(ListedSchemas()).unknown
+    assert _sessionless_held(ListedSchemas()) == NEVER_LISTED
     assert not list(tmp_path.iterdir())
 
 
@@ -505,9 +529,10 @@ BAD_FILES = {
 def test_a_file_that_cannot_be_used_is_said_once_and_unknown(
     kind: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Each kind: the record starts empty (every name unknown), one log line, no crash.
+    """Each kind: the record starts empty and not complete, one log line, no crash.
 
-    The next listing writes a good file again.
+    Every name is unknown; the next listing writes a good file again. "missing" is a
+    file missing from a state folder whose journal was written.
 
     :param kind: a key of :data:`BAD_FILES`.
     :param tmp_path: the state folder.
@@ -517,18 +542,21 @@ def test_a_file_that_cannot_be_used_is_said_once_and_unknown(
     path = tmp_path / FILE_NAME
     BAD_FILES[kind](path)
     caplog.set_level(logging.INFO, logger="mech_catalogue.mcp")
-    listed = ListedSchemas(tmp_path)
+    if path.is_dir():  # the write at start fails (said once too): no file replaces it
+        listed = ListedSchemas(tmp_path, used_before=True)
+        path.rmdir()
+    else:
+        listed = ListedSchemas(tmp_path, used_before=True)
+        assert json.loads(path.read_text())["complete"] is False  # written at once
     said = [
         r for r in caplog.records if "sessionless clients are not known" in r.message
     ]
-    assert len(said) == 1, caplog.text
-    assert said[0].levelno == (logging.INFO if kind == "missing" else logging.WARNING)
+    assert len(said) == 1 and said[0].levelno == logging.WARNING, caplog.text
     assert _sessionless_held(listed) == ((), True)
-    if path.is_dir():
-        path.rmdir()  # the next write puts a file in its place
     listed.remember(_sessionless_request(), [_tool_entry(NEW)], complete=True)
     assert listed.save(listed.snapshot())
-    assert _sessionless_held(ListedSchemas(tmp_path)) == ((NEW,), False)
+    again = ListedSchemas(tmp_path)
+    assert [_sessionless_held(again, n) for n in "tu"] == [((NEW,), False), ((), True)]
 
 
 def test_a_fifth_version_stays_unknown_after_a_restart(tmp_path: Path) -> None:
@@ -561,6 +589,7 @@ def test_names_past_the_bounds_stay_unknown_after_a_restart(
     again = ListedSchemas(tmp_path)
     assert _sessionless_held(again, "a").unknown
     assert [_sessionless_held(again, n) for n in "bcd"] == [((NEW,), False)] * 3
+    assert _sessionless_held(again, "z").unknown  # a name dropped: not complete
     again.remember(_sessionless_request(), [{**_tool_entry(NEW), "name": "a"}], True)
     assert _sessionless_held(again, "a").unknown
 
@@ -612,19 +641,32 @@ def test_a_write_that_fails_is_said_once_and_leaves_no_stale_file(
     assert [p.name for p in tmp_path.iterdir() if "listed-schemas-" in p.name] == []
     assert _sessionless_held(listed).schemas[-1]["properties"]["result"]["minLength"]
     monkeypatch.undo()
-    assert _sessionless_held(ListedSchemas(tmp_path)) == ((), True)
+    # its journal written (a paid call): the missing file is read as lost
+    assert _sessionless_held(ListedSchemas(tmp_path, used_before=True)) == ((), True)
 
 
-def _app_on(folder: Any, schema: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """A server on ``folder`` (None: no state folder), the paid request delivered."""
+def _app_on(
+    folder: Any, schema: Any, monkeypatch: pytest.MonkeyPatch, first: bool = False
+) -> Any:
+    """A server on ``folder``, the paid request for ``t`` {"prompt": "x"} delivered.
+
+    :param folder: the state folder (None: none; the journal in a folder of its own).
+    :param schema: the tool's output schema.
+    :param monkeypatch: pytest's monkeypatch (the IPFS read of the response).
+    :param first: the server starts before its journal holds anything (a first start).
+    :return: the server, its catalogue read.
+    """
     settings = CallSettings(gateway_url="", ipfs_api_url="", timeout=1.0)
     journal = Journal(folder or Path(tempfile.mkdtemp()))
-    journal.save(_entry())
+    if not first:
+        journal.save(_entry())
     source = ChangingSource()
     source.schema = schema
     app = MechToolServer(
         source, settings, DeliveredMarket(), journal, folder  # type: ignore
     )
+    if first:
+        journal.save(_entry())
     app.refresh()
     monkeypatch.setattr(
         delivery_module, "fetch_response", lambda *args: (BODY, "QmResponse")
@@ -640,10 +682,12 @@ def test_a_sessionless_listing_survives_a_new_server_object(
     The SDK's in-process 2026-07-28 client; after the restart a client lists (it
     never listed on this server object) and is served NEW, yet OLD, listed before the
     restart, may still be cached by the first client: text, never structured against
-    NEW alone. A server on a new folder, or with none, has no record: a client that
-    calls without listing (the SDK's lists only to validate a result that is not an
-    error) reads text saying so, at the call and the free re-read; one that lists first
-    reads it structured.
+    NEW alone. A state folder used before without the file (lost, or an older version
+    ran) is not complete: a client that calls without listing (the SDK's lists only to
+    validate a result that is not an error) reads text saying the server cannot tell,
+    at the call and the free re-read; one that lists first reads it structured. At a
+    first start, or with no state folder, such a client reads it structured (its client
+    lists to validate and is served the schema checked).
 
     :param tmp_path: the state folder.
     :param monkeypatch: pytest's monkeypatch.
@@ -665,16 +709,17 @@ def test_a_sessionless_listing_survives_a_new_server_object(
         assert (
             "output schema changed since this client listed" in result.content[0].text
         )
-    for folder in (tmp_path / "new", None):
-        for result in anyio.run(calls, _app_on(folder, NEW, monkeypatch)):
-            assert (
-                result.structured_content is None and "sunny" in result.content[0].text
-            )
-            assert "cannot tell which output schema" in result.content[0].text
-        assert anyio.run(listed_then_called, _app_on(folder, NEW, monkeypatch)) == {
-            "requestId": 1,
-            "result": "sunny",
-        }
+    used = tmp_path / "used"
+    for result in anyio.run(calls, _app_on(used, NEW, monkeypatch)):
+        assert result.structured_content is None and "sunny" in result.content[0].text
+        assert "cannot tell which output schema" in result.content[0].text
+    assert anyio.run(listed_then_called, _app_on(used, NEW, monkeypatch)) == {
+        "requestId": 1,
+        "result": "sunny",
+    }
+    for folder in (tmp_path / "first", None):
+        for result in anyio.run(calls, _app_on(folder, NEW, monkeypatch, first=True)):
+            assert result.structured_content == {"requestId": 1, "result": "sunny"}
 
 
 async def listed_then_called(app: MechToolServer) -> Any:
@@ -703,6 +748,6 @@ def test_a_handshake_session_after_a_restart_lists_first(
             return await client.call_tool("t", {"prompt": "x"})
 
     anyio.run(listing, before)
-    assert not (tmp_path / FILE_NAME).exists()  # sessions are not kept
+    assert json.loads((tmp_path / FILE_NAME).read_text())["names"] == []  # not kept
     result = anyio.run(call, _app_on(tmp_path, NEW, monkeypatch))
     assert result.structured_content == {"requestId": 1, "result": "sunny"}

@@ -24,12 +24,16 @@ servers sharing a state folder each add what they served)::
     {"version": 1,
      "schemas": {"<sha-256 hex of the canonical JSON>": <the schema, or null>},
      "names": [["<MCP tool name>", ["<digest>", ...]], ...],
-     "overflowed": ["<MCP tool name>", ...]}
+     "overflowed": ["<MCP tool name>", ...],
+     "complete": true}
 
 ``names`` oldest first, each name's digests oldest first (at most the versions kept per
 name); ``overflowed`` are names the server can no longer tell about (more versions
 served than kept, or dropped past a bound). The file is at most :data:`MAX_FILE_BYTES`:
-past it the oldest names move to ``overflowed``. A file that is missing, unreadable,
+past it the oldest names move to ``overflowed``. ``complete`` is false once the record
+may lack a name some client was listed (the file was found unusable, missing from a
+state folder used before, or a name was dropped past a bound): a name it has no record
+of is then unknown, else never listed. A file that is missing, unreadable,
 over the bound or malformed raises :class:`ListedFileError`: its caller treats every
 name as unknown.
 """
@@ -74,6 +78,8 @@ class Memory(NamedTuple):
     names: Tuple[Tuple[str, Tuple[str, ...]], ...]
     #: names the server cannot tell about, oldest first
     overflowed: Tuple[str, ...]
+    #: False when a name some client was listed may be missing from the record
+    complete: bool = True
 
 
 EMPTY = Memory({}, (), ())
@@ -123,7 +129,9 @@ def _parsed(data: Any, versions: int, max_names: int) -> Memory:
         raise ListedFileError("its names repeat or are too many")
     if len(overflowed) > max_names or not all(isinstance(n, str) for n in overflowed):
         raise ListedFileError("its overflowed names are not a list of names")
-    return Memory(dict(schemas), tuple(kept), tuple(overflowed))
+    if not isinstance(data.get("complete"), bool):
+        raise ListedFileError("its complete is not true or false")
+    return Memory(dict(schemas), tuple(kept), tuple(overflowed), data["complete"])
 
 
 def read_memory(folder: Path, versions: int, max_names: int) -> Memory:
@@ -167,9 +175,9 @@ def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
 
     A name with more than ``versions`` digests between them is overflowed; the oldest
     names past ``max_names``, or while the file would be over :data:`MAX_FILE_BYTES`,
-    are overflowed too; the oldest overflowed names past ``max_names`` (or the bytes)
-    are forgotten (a name with no record is unknown, but it is known again once
-    listed).
+    are overflowed too, and the record is then not complete; the oldest overflowed
+    names past ``max_names`` (or the bytes) are forgotten (without a record they are
+    unknown, since the record is not complete, until listed again).
 
     :param disk: the file's memory.
     :param ours: this server's.
@@ -178,6 +186,7 @@ def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
     :return: the memory to write.
     """
     schemas = {**disk.schemas, **ours.schemas}
+    complete = disk.complete and ours.complete
     names: Dict[str, Tuple[str, ...]] = dict(disk.names)
     overflowed = dict.fromkeys(disk.overflowed + ours.overflowed)
     for name, digests in ours.names:
@@ -205,6 +214,7 @@ def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
             if not uses[digest]:
                 del uses[digest]
                 total -= sizes[digest]
+        complete = False
         if name not in overflowed:
             overflowed[name] = None
             total += _bytes(name) + 1
@@ -213,7 +223,10 @@ def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
         del overflowed[name]
         total -= _bytes(name) + 1
     return Memory(
-        {d: schemas[d] for d in uses}, tuple(names.items()), tuple(overflowed)
+        {d: schemas[d] for d in uses},
+        tuple(names.items()),
+        tuple(overflowed),
+        complete,
     )
 
 
@@ -243,6 +256,7 @@ def write_memory(folder: Path, ours: Memory, versions: int, max_names: int) -> N
                 "schemas": memory.schemas,
                 "names": [[name, list(digests)] for name, digests in memory.names],
                 "overflowed": list(memory.overflowed),
+                "complete": memory.complete,
             },
             separators=(",", ":"),
         ).encode("utf-8")

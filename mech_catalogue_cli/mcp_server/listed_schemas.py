@@ -29,9 +29,10 @@ its requests share). A 2026-07-28 HTTP request carries no identity: those client
 share one record that keeps the last :data:`ANONYMOUS_VERSIONS` schemas served for
 each name. Such a client is not restarted with the server (it has no session to lose),
 so that record is kept in the state folder across restarts (:mod:`.listed_file`,
-adv29l), and a name it has no record of is "unknown" (its client may have listed it
-before the record began: a new, lost or unreadable file, or a server without a state
-folder), never "never listed". Sessions are held weakly (a closed connection is
+adv29l). A name it has no record of is "never listed" while the record is complete
+(kept since the state folder's first use), else "unknown" (a client may have listed it
+before the record was lost: an unusable file, a file missing from a state folder used
+before, a name dropped past a bound). Sessions are held weakly (a closed connection is
 forgotten); each keeps at most :data:`MAX_NAMES` names; a schema is stored once, by
 digest, as long as a session holds it.
 """
@@ -85,7 +86,7 @@ class Held(NamedTuple):
     schemas: Tuple[Optional[Mapping[str, Any]], ...]
     #: True when the server cannot tell (a session past :data:`MAX_NAMES`; for
     #: sessionless requests, more than :data:`ANONYMOUS_VERSIONS` versions served, or
-    #: no record of the name)
+    #: no record of the name in a record that is not complete)
     unknown: bool
 
 
@@ -131,14 +132,22 @@ def session_key(session: Any) -> Any:
 class ListedSchemas:
     """Per session, the output schema this server last listed for each tool name."""
 
-    def __init__(self, folder: Optional[Path] = None) -> None:
+    def __init__(
+        self, folder: Optional[Path] = None, used_before: bool = False
+    ) -> None:
         """Start with no session; read the sessionless record kept in ``folder``.
 
-        A file that is missing, unreadable, oversized or malformed is said once in the
-        log (a missing one, as at a first start, at info level) and the record starts
-        empty: every name is then unknown to sessionless requests until they list it.
+        A file that is unreadable, oversized or malformed, or missing from a folder
+        ``used_before``, is said once in the log and the record starts empty and not
+        complete: every name is then unknown to sessionless requests until they list
+        it. Missing from a new folder (a first start), the record starts empty and
+        complete (said at info level). Either way the file is written at once, so the
+        next start knows when the record began.
 
         :param folder: the state folder (None: the record lives in memory only).
+        :param used_before: True when the folder holds earlier state (the journal was
+            written): a missing file was then lost, or never written by an older
+            version.
         """
         self._sessions: "weakref.WeakKeyDictionary[Any, _Session]" = (
             weakref.WeakKeyDictionary()
@@ -151,20 +160,27 @@ class ListedSchemas:
         self._writing = threading.Lock()  # one save at a time per server
         self._write_failed = False  # said once in the log
         if folder is not None:
-            self._read(folder)
+            self._read(folder, used_before)
 
-    def _read(self, folder: Path) -> None:
+    def _read(self, folder: Path, used_before: bool) -> None:
         try:
             memory = read_memory(folder, ANONYMOUS_VERSIONS, MAX_NAMES)
         except ListedFileError as exc:
-            missing = not (folder / FILE_NAME).exists()
-            (LOGGER.info if missing else LOGGER.warning)(
-                "the output schemas served to sessionless clients are not known (%s): "
-                "each tool's answer to them is text until they list the tools again",
-                exc,
-            )
+            first = not used_before and not (folder / FILE_NAME).exists()
+            self._anonymous.forgot = not first
+            if first:
+                LOGGER.info("no sessionless client was listed yet (%s)", exc)
+            else:
+                LOGGER.warning(
+                    "the output schemas served to sessionless clients are not known "
+                    "(%s): a tool's answer to them is text until they list the tools "
+                    "again",
+                    exc,
+                )
+            self.save(self.snapshot())
             return
         record = self._anonymous
+        record.forgot = not memory.complete
         for name, digests in memory.names:
             record.names[name] = tuple(self._stored(memory.schemas[d]) for d in digests)
         record.overflowed = dict.fromkeys(memory.overflowed)
@@ -198,7 +214,7 @@ class ListedSchemas:
         if key is None:
             return False
         record = self._record(key) or self._sessions.setdefault(key, _Session(1))
-        before = (dict(record.names), len(record.overflowed))
+        before = (dict(record.names), len(record.overflowed), record.forgot)
         page = [(str(t["name"]), self._stored(t.get("outputSchema"))) for t in tools]
         if complete and key is not ANONYMOUS:
             record.names.clear()
@@ -213,14 +229,14 @@ class ListedSchemas:
             record.names[name] = kept
         while len(record.names) > MAX_NAMES:
             name, _ = record.names.popitem(last=False)
-            record.forgot = True
+            record.forgot = True  # sessionless: kept in the file as not complete
             if key is ANONYMOUS:
                 record.overflowed[name] = None  # listed again, it is still unknown
         while len(record.overflowed) > MAX_NAMES:
             record.overflowed.pop(next(iter(record.overflowed)))
         if key is not ANONYMOUS:
             return False
-        return (dict(record.names), len(record.overflowed)) != before
+        return (dict(record.names), len(record.overflowed), record.forgot) != before
 
     def snapshot(self) -> Memory:
         """The sessionless record as :mod:`.listed_file` writes it (event loop's copy).
@@ -236,13 +252,15 @@ class ListedSchemas:
                 for name, kept in record.names.items()
             ),
             tuple(record.overflowed),
+            not record.forgot,
         )
 
     def save(self, memory: Memory) -> bool:
         """Write ``memory`` into the state folder (blocking: a worker thread's job).
 
         A failure is said in the log (once) and the file is removed if it can be: a
-        file missing what was served is worse than none (no record: unknown).
+        file missing what was served is worse than none (its server's journal was
+        written, or is about to be: a missing file is then read as not complete).
 
         :param memory: :meth:`snapshot`.
         :return: False when it could not be written (or there is no state folder).
@@ -275,7 +293,7 @@ class ListedSchemas:
         :param session: ``ctx.session`` (None: :data:`NEVER_LISTED`).
         :param name: the MCP tool name.
         :return: :class:`Held` (:data:`NEVER_LISTED` when the session never listed it;
-            unknown for a sessionless request when there is no record of the name).
+            unknown when the session's record may have lost it).
         """
         key = session_key(session)
         record = self._record(key)
@@ -285,7 +303,7 @@ class ListedSchemas:
         if name in record.overflowed:
             return Held(tuple(s.value for s in schemas or ()), True)
         if schemas is None:
-            return Held((), record.forgot or key is ANONYMOUS)
+            return Held((), record.forgot)
         return Held(tuple(s.value for s in schemas), False)
 
     def sizes(self) -> Tuple[int, int]:

@@ -180,7 +180,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.sender = RequestSender(market, journal, settings, self.ledger)
         # what each session's client was listed: its answers are checked against it too
-        self.listed_schemas = ListedSchemas(state_dir)
+        self.listed_schemas = ListedSchemas(
+            state_dir, used_before=journal is not None and journal.changes.exists()
+        )
         self.reader = (
             DeliveryReader(
                 market,
