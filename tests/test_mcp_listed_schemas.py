@@ -617,6 +617,21 @@ def test_servers_sharing_a_folder_each_add_what_they_served(tmp_path: Path) -> N
     assert _sessionless_held(ListedSchemas(tmp_path)) == ((OLD, NEW), False)
 
 
+def test_a_file_spoiled_while_running_is_written_again_not_complete(
+    tmp_path: Path,
+) -> None:
+    """Unusable when a listing is saved: what it held is lost, so not complete.
+
+    :param tmp_path: the state folder.
+    """
+    listed = ListedSchemas(tmp_path)
+    (tmp_path / FILE_NAME).write_text("{")
+    assert listed.remember(_sessionless_request(), [_tool_entry(NEW)], True)
+    assert listed.save(listed.snapshot())
+    again = ListedSchemas(tmp_path)
+    assert [_sessionless_held(again, n) for n in "tu"] == [((NEW,), False), ((), True)]
+
+
 def test_a_write_that_fails_is_said_once_and_leaves_no_stale_file(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -167,7 +167,7 @@ def read_memory(folder: Path, versions: int, max_names: int) -> Memory:
 
 def _bytes(value: Any) -> int:
     """Bytes of ``value`` as the file writes it (ASCII JSON, no spaces)."""
-    return len(json.dumps(value, separators=(",", ":")))
+    return len(json.dumps(value, separators=(",", ":"), default=str))
 
 
 def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
@@ -233,8 +233,8 @@ def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
 def write_memory(folder: Path, ours: Memory, versions: int, max_names: int) -> None:
     """Merge ``ours`` into the file and write it atomically, under the file's lock.
 
-    A file on disk that cannot be used is replaced by ``ours`` (its caller was told
-    at start, when it read it).
+    A file on disk that cannot be used is replaced by ``ours``, not complete (what it
+    held is lost; a file unusable at start was said then).
 
     :param folder: the state folder (created when missing).
     :param ours: this server's memory.
@@ -247,8 +247,8 @@ def write_memory(folder: Path, ours: Memory, versions: int, max_names: int) -> N
     with FileLock(folder / LOCK_NAME, timeout=LOCK_WAIT, thread_local=False):
         try:
             disk = read_memory(folder, versions, max_names)
-        except ListedFileError:
-            disk = EMPTY
+        except ListedFileError:  # missing: nothing to add; unusable: something lost
+            disk = EMPTY._replace(complete=not (folder / FILE_NAME).exists())
         memory = merged(disk, ours, versions, max_names)
         body = json.dumps(
             {
@@ -259,6 +259,7 @@ def write_memory(folder: Path, ours: Memory, versions: int, max_names: int) -> N
                 "complete": memory.complete,
             },
             separators=(",", ":"),
+            default=str,  # as schema_digest reads a value JSON cannot hold
         ).encode("utf-8")
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".listed-schemas-")
         try:
