@@ -25,6 +25,8 @@ paid again); the devnet reproduction over stdio is
 
 import gc
 import json
+import logging
+import tempfile
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -36,7 +38,10 @@ from mcp.server.session import ServerSession
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
+from mech_catalogue_cli.mcp_server import listed_file as listed_file_module
+from mech_catalogue_cli.mcp_server import listed_schemas as listed_schemas_module
 from mech_catalogue_cli.mcp_server.journal import Journal
+from mech_catalogue_cli.mcp_server.listed_file import FILE_NAME, MAX_FILE_BYTES
 from mech_catalogue_cli.mcp_server.listed_schemas import (
     ANONYMOUS_VERSIONS,
     MAX_NAMES,
@@ -394,3 +399,370 @@ def test_a_sessionless_client_never_loses_the_answer(app: Any) -> None:
 
     for result in anyio.run(main):
         assert result.structured_content is None and "sunny" in result.content[0].text
+
+
+# --- the sessionless record across restarts (adv29l) ---------------------------------
+
+
+def _sessionless_held(listed: ListedSchemas, name: str = "t") -> Any:
+    return listed.held(_sessionless_request(), name)
+
+
+def _listed_and_saved(folder: Any, *schemas: Any, name: str = "t") -> ListedSchemas:
+    """A record on ``folder`` that served ``schemas`` to sessionless requests, saved."""
+    listed = ListedSchemas(folder)
+    for schema in schemas:
+        if listed.remember(
+            _sessionless_request(), [{**_tool_entry(schema), "name": name}], True
+        ):
+            assert listed.save(listed.snapshot()) is (folder is not None)
+    return listed
+
+
+def test_the_sessionless_record_is_read_again_on_the_same_folder(
+    tmp_path: Path,
+) -> None:
+    """A new record on the same folder holds what the last one served; sessions do not.
+
+    :param tmp_path: the state folder.
+    """
+    _listed_and_saved(tmp_path, OLD, NEW)
+    again = ListedSchemas(tmp_path)
+    assert _sessionless_held(again) == (((OLD, NEW)), False)
+    assert again.held(_handshake_session(), "t") == NEVER_LISTED  # a new session
+    assert _sessionless_held(again, "u") == NEVER_LISTED  # complete: never listed
+
+
+def test_a_first_start_is_a_complete_record_written_at_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A new folder: said at info level, written at once, a name not in it never listed.
+
+    :param tmp_path: the state folder (new).
+    :param caplog: pytest's log capture.
+    """
+    caplog.set_level(logging.INFO, logger="mech_catalogue.mcp")
+    listed = ListedSchemas(tmp_path)
+    assert [r.levelno for r in caplog.records] == [logging.INFO], caplog.text
+    assert "no sessionless client was listed yet" in caplog.text
+    assert _sessionless_held(listed) == NEVER_LISTED
+    assert json.loads((tmp_path / FILE_NAME).read_text())["complete"] is True
+    assert _sessionless_held(ListedSchemas(tmp_path, used_before=True)) == NEVER_LISTED
+
+
+def test_a_record_lost_from_a_used_folder_is_unknown_until_listed(
+    tmp_path: Path,
+) -> None:
+    """Missing from a folder used before: not complete, kept so; listed, known.
+
+    :param tmp_path: the state folder.
+    """
+    listed = ListedSchemas(tmp_path, used_before=True)
+    assert _sessionless_held(listed) == ((), True)
+    assert json.loads((tmp_path / FILE_NAME).read_text())["complete"] is False
+    listed.remember(_sessionless_request(), [_tool_entry(NEW)], complete=True)
+    assert _sessionless_held(listed) == ((NEW,), False)
+    assert listed.save(listed.snapshot())
+    again = ListedSchemas(tmp_path)  # not complete, whatever the journal says now
+    assert _sessionless_held(again) == ((NEW,), False)
+    assert _sessionless_held(again, "u") == ((), True)
+    value, why = anyio.run(
+        structured_or_why, _served(NEW), BODY, _sessionless_held(again, "u")
+    )
+    assert value is None and "cannot tell which output schema" in why
+    assert "record of such listings began" in why
+
+
+def test_without_a_state_folder_the_record_is_in_memory_only(tmp_path: Path) -> None:
+    """No folder (no key: nothing is paid): nothing written, forgotten at a restart.
+
+    :param tmp_path: an empty folder (left empty).
+    """
+    listed = _listed_and_saved(None, OLD)
+    assert _sessionless_held(listed) == ((OLD,), False)
+    assert not listed.save(listed.snapshot())
+    assert _sessionless_held(ListedSchemas()) == NEVER_LISTED
+    assert not list(tmp_path.iterdir())
+
+
+def _oversized(path: Path) -> None:
+    path.write_bytes(b" " * (MAX_FILE_BYTES + 1))
+
+
+def _digest_changed(path: Path) -> None:
+    data = json.loads(path.read_text())
+    (digest,) = data["schemas"]
+    data["schemas"][digest] = NEW
+    path.write_text(json.dumps(data))
+
+
+def _field(key: str, value: Any) -> Any:
+    def change(path: Path) -> None:
+        data = json.loads(path.read_text())
+        data[key] = value
+        path.write_text(json.dumps(data))
+
+    return change
+
+
+BAD_FILES = {
+    "missing": lambda path: path.unlink(),
+    "unreadable (a folder)": lambda path: path.unlink() or path.mkdir(),
+    "oversized": _oversized,
+    "not JSON": lambda path: path.write_bytes(b'{"version": 1, "sch'),
+    "not UTF-8": lambda path: path.write_bytes(b"\xff\xfe{}"),
+    "too deep": lambda path: path.write_text("[" * 100_000 + "]" * 100_000),
+    "another version": _field("version", 2),
+    "not an object": lambda path: path.write_text("[1, 2]"),
+    "names not a list": _field("names", {"t": []}),
+    "a name's digest unknown": _field("names", [["t", ["0" * 64]]]),
+    "too many versions": _field(
+        "names", [["t", ["0" * 64] * (ANONYMOUS_VERSIONS + 1)]]
+    ),
+    "a repeated name": _field("names", [["t", []], ["t", []]]),
+    "overflowed not names": _field("overflowed", [1]),
+    "a schema not matching its digest": _digest_changed,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+def test_a_file_that_cannot_be_used_is_said_once_and_unknown(
+    kind: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each kind: the record starts empty and not complete, one log line, no crash.
+
+    Every name is unknown; the next listing writes a good file again. "missing" is a
+    file missing from a state folder whose journal was written.
+
+    :param kind: a key of :data:`BAD_FILES`.
+    :param tmp_path: the state folder.
+    :param caplog: pytest's log capture.
+    """
+    _listed_and_saved(tmp_path, OLD)
+    path = tmp_path / FILE_NAME
+    BAD_FILES[kind](path)
+    caplog.set_level(logging.INFO, logger="mech_catalogue.mcp")
+    if path.is_dir():  # the write at start fails (said once too): no file replaces it
+        listed = ListedSchemas(tmp_path, used_before=True)
+        path.rmdir()
+    else:
+        listed = ListedSchemas(tmp_path, used_before=True)
+        assert json.loads(path.read_text())["complete"] is False  # written at once
+    said = [
+        r for r in caplog.records if "sessionless clients are not known" in r.message
+    ]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING, caplog.text
+    assert _sessionless_held(listed) == ((), True)
+    listed.remember(_sessionless_request(), [_tool_entry(NEW)], complete=True)
+    assert listed.save(listed.snapshot())
+    again = ListedSchemas(tmp_path)
+    assert [_sessionless_held(again, n) for n in "tu"] == [((NEW,), False), ((), True)]
+
+
+def test_a_fifth_version_stays_unknown_after_a_restart(tmp_path: Path) -> None:
+    """More versions served than kept: unknown, and still unknown read again.
+
+    :param tmp_path: the state folder.
+    """
+    versions = [_schema({"type": "string", "minLength": i}) for i in range(5)]
+    listed = _listed_and_saved(tmp_path, *versions)
+    assert _sessionless_held(listed).unknown
+    again = _sessionless_held(ListedSchemas(tmp_path))
+    assert again.unknown and again.schemas == tuple(versions[1:])
+
+
+def test_names_past_the_bounds_stay_unknown_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the names cap, and past the file's byte bound: the oldest names overflow.
+
+    An overflowed name listed again stays unknown (an older client may hold another
+    version of it); the newest names are kept; the file stays within its bound.
+
+    :param tmp_path: the state folder.
+    :param monkeypatch: to lower the bounds.
+    """
+    monkeypatch.setattr(listed_schemas_module, "MAX_NAMES", 3)
+    _listed_and_saved(tmp_path, OLD, name="a")
+    for name in "bcd":
+        _listed_and_saved(tmp_path, NEW, name=name)
+    again = ListedSchemas(tmp_path)
+    assert _sessionless_held(again, "a").unknown
+    assert [_sessionless_held(again, n) for n in "bcd"] == [((NEW,), False)] * 3
+    assert _sessionless_held(again, "z").unknown  # a name dropped: not complete
+    again.remember(_sessionless_request(), [{**_tool_entry(NEW), "name": "a"}], True)
+    assert _sessionless_held(again, "a").unknown
+
+    monkeypatch.setattr(listed_schemas_module, "MAX_NAMES", 4096)
+    monkeypatch.setattr(listed_file_module, "MAX_FILE_BYTES", 3000)
+    big = [_schema({"type": "string", "description": f"{i}" * 400}) for i in range(8)]
+    folder = tmp_path / "bytes"
+    for index, schema in enumerate(big):
+        _listed_and_saved(folder, schema, name=f"n{index}")
+    assert (folder / FILE_NAME).stat().st_size <= 3000
+    again = ListedSchemas(folder)
+    assert _sessionless_held(again, "n0").unknown
+    assert _sessionless_held(again, "n7") == ((big[7],), False)
+
+
+def test_servers_sharing_a_folder_each_add_what_they_served(tmp_path: Path) -> None:
+    """Two records on one folder: the file holds both versions, not the last writer's.
+
+    :param tmp_path: the state folder.
+    """
+    first, second = ListedSchemas(tmp_path), ListedSchemas(tmp_path)
+    for listed, schema in ((first, OLD), (second, NEW)):
+        listed.remember(_sessionless_request(), [_tool_entry(schema)], complete=True)
+        assert listed.save(listed.snapshot())
+    assert _sessionless_held(ListedSchemas(tmp_path)) == ((OLD, NEW), False)
+
+
+def test_a_file_spoiled_while_running_is_written_again_not_complete(
+    tmp_path: Path,
+) -> None:
+    """Unusable when a listing is saved: what it held is lost, so not complete.
+
+    :param tmp_path: the state folder.
+    """
+    listed = ListedSchemas(tmp_path)
+    (tmp_path / FILE_NAME).write_text("{")
+    assert listed.remember(_sessionless_request(), [_tool_entry(NEW)], True)
+    assert listed.save(listed.snapshot())
+    again = ListedSchemas(tmp_path)
+    assert [_sessionless_held(again, n) for n in "tu"] == [((NEW,), False), ((), True)]
+
+
+def test_a_write_that_fails_is_said_once_and_leaves_no_stale_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk refuses: logged once, the old file removed (unknown beats stale).
+
+    :param tmp_path: the state folder.
+    :param caplog: pytest's log capture.
+    :param monkeypatch: to make the rename fail.
+    """
+    listed = _listed_and_saved(tmp_path, OLD)
+
+    def refuse(*args: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(listed_file_module.os, "replace", refuse)
+    for schema in (NEW, _schema({"type": "string", "minLength": 1})):
+        assert listed.remember(_sessionless_request(), [_tool_entry(schema)], True)
+        assert not listed.save(listed.snapshot())
+    said = [r for r in caplog.records if "could not be written" in r.message]
+    assert len(said) == 1 and "No space left" in said[0].message
+    assert not (tmp_path / FILE_NAME).exists()
+    assert [p.name for p in tmp_path.iterdir() if "listed-schemas-" in p.name] == []
+    assert _sessionless_held(listed).schemas[-1]["properties"]["result"]["minLength"]
+    monkeypatch.undo()
+    # its journal written (a paid call): the missing file is read as lost
+    assert _sessionless_held(ListedSchemas(tmp_path, used_before=True)) == ((), True)
+
+
+def _app_on(
+    folder: Any, schema: Any, monkeypatch: pytest.MonkeyPatch, first: bool = False
+) -> Any:
+    """A server on ``folder``, the paid request for ``t`` {"prompt": "x"} delivered.
+
+    :param folder: the state folder (None: none; the journal in a folder of its own).
+    :param schema: the tool's output schema.
+    :param monkeypatch: pytest's monkeypatch (the IPFS read of the response).
+    :param first: the server starts before its journal holds anything (a first start).
+    :return: the server, its catalogue read.
+    """
+    settings = CallSettings(gateway_url="", ipfs_api_url="", timeout=1.0)
+    journal = Journal(folder or Path(tempfile.mkdtemp()))
+    if not first:
+        journal.save(_entry())
+    source = ChangingSource()
+    source.schema = schema
+    app = MechToolServer(
+        source, settings, DeliveredMarket(), journal, folder  # type: ignore
+    )
+    if first:
+        journal.save(_entry())
+    app.refresh()
+    monkeypatch.setattr(
+        delivery_module, "fetch_response", lambda *args: (BODY, "QmResponse")
+    )
+    return app
+
+
+def test_a_sessionless_listing_survives_a_new_server_object(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Listed OLD before a "restart" (a new server object on the folder): text after it.
+
+    The SDK's in-process 2026-07-28 client; after the restart a client lists (it
+    never listed on this server object) and is served NEW, yet OLD, listed before the
+    restart, may still be cached by the first client: text, never structured against
+    NEW alone. A state folder used before without the file (lost, or an older version
+    ran) is not complete: a client that calls without listing (the SDK's lists only to
+    validate a result that is not an error) reads text saying the server cannot tell,
+    at the call and the free re-read; one that lists first reads it structured. At a
+    first start, or with no state folder, such a client reads it structured (its client
+    lists to validate and is served the schema checked).
+
+    :param tmp_path: the state folder.
+    :param monkeypatch: pytest's monkeypatch.
+    """
+    before = _app_on(tmp_path, OLD, monkeypatch)
+
+    async def listing(app: MechToolServer) -> None:
+        async with Client(app.server, mode=MODERN) as client:
+            await client.list_tools(cache_mode="refresh")
+
+    async def calls(app: MechToolServer) -> List[Any]:
+        async with Client(app.server, mode=MODERN) as client:
+            return [await client.call_tool("t", {"prompt": "x"}) for _ in range(2)]
+
+    anyio.run(listing, before)
+    assert (tmp_path / FILE_NAME).exists()  # written before the listing was answered
+    for result in anyio.run(calls, _app_on(tmp_path, NEW, monkeypatch)):
+        assert result.structured_content is None and "sunny" in result.content[0].text
+        assert (
+            "output schema changed since this client listed" in result.content[0].text
+        )
+    used = tmp_path / "used"
+    for result in anyio.run(calls, _app_on(used, NEW, monkeypatch)):
+        assert result.structured_content is None and "sunny" in result.content[0].text
+        assert "cannot tell which output schema" in result.content[0].text
+    assert anyio.run(listed_then_called, _app_on(used, NEW, monkeypatch)) == {
+        "requestId": 1,
+        "result": "sunny",
+    }
+    for folder in (tmp_path / "first", None):
+        for result in anyio.run(calls, _app_on(folder, NEW, monkeypatch, first=True)):
+            assert result.structured_content == {"requestId": 1, "result": "sunny"}
+
+
+async def listed_then_called(app: MechToolServer) -> Any:
+    """A 2026-07-28 in-process client lists, then calls ``t``: its structured content."""
+    async with Client(app.server, mode=MODERN) as client:
+        await client.list_tools(cache_mode="refresh")
+        return (await client.call_tool("t", {"prompt": "x"})).structured_content
+
+
+def test_a_handshake_session_after_a_restart_lists_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions are unchanged: a new session never listed, its client lists first.
+
+    :param tmp_path: the state folder.
+    :param monkeypatch: pytest's monkeypatch.
+    """
+    before = _app_on(tmp_path, OLD, monkeypatch)
+
+    async def listing(app: MechToolServer) -> None:
+        async with Client(app.server, mode="legacy") as client:
+            await client.list_tools(cache_mode="refresh")
+
+    async def call(app: MechToolServer) -> Any:
+        async with Client(app.server, mode="legacy") as client:
+            return await client.call_tool("t", {"prompt": "x"})
+
+    anyio.run(listing, before)
+    assert json.loads((tmp_path / FILE_NAME).read_text())["names"] == []  # not kept
+    result = anyio.run(call, _app_on(tmp_path, NEW, monkeypatch))
+    assert result.structured_content == {"requestId": 1, "result": "sunny"}

@@ -23,6 +23,7 @@ on stdout (stdio is the protocol); logs go to stderr and never carry the key.
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import click
@@ -445,7 +446,8 @@ def guarded_http(  # pylint: disable=too-many-arguments
     type=click.Path(file_okay=False),
     default=str(DEFAULT_STATE_DIR),
     show_default=True,
-    help="Folder of the call journal (retries never pay twice).",
+    help="Folder of the call journal (retries never pay twice) and of the output "
+    "schemas served to sessionless HTTP clients (kept across restarts).",
 )
 @click.option(
     "--json",
@@ -609,7 +611,9 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             auto_prepay=auto_prepay,
         )
         start(
-            MechToolServer(source, settings, market, journal),
+            MechToolServer(
+                source, settings, market, journal, Path(state_dir) if journal else None
+            ),
             transport,
             host,
             port,

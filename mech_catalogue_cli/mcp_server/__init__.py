@@ -43,5 +43,6 @@ Adapters and wiring:
 - :mod:`.delivery`: waiting for a paid request's answer, fetching and verifying it;
 - :mod:`.results`: what a call answers (argument errors, answers, the choice made);
 - :mod:`.pins`: approved tool definitions (``--pin``);
+- :mod:`.listed_file`: what sessionless clients were listed, kept in the state folder;
 - :mod:`.server`: the ``mcp`` SDK low-level ``Server`` wiring it together.
 """

@@ -27,18 +27,35 @@ A session is the SDK's connection: a handshake-era connection (stdio or HTTP wit
 session id), or a 2026-07-28 stdio stream (its notification channel, the one object
 its requests share). A 2026-07-28 HTTP request carries no identity: those clients
 share one record that keeps the last :data:`ANONYMOUS_VERSIONS` schemas served for
-each name. Sessions are held weakly (a closed connection is forgotten); each keeps at
-most :data:`MAX_NAMES` names; a schema is stored once, by digest, as long as a
-session holds it.
+each name. Such a client is not restarted with the server (it has no session to lose),
+so that record is kept in the state folder across restarts (:mod:`.listed_file`,
+adv29l). A name it has no record of is "never listed" while the record is complete
+(kept since the state folder's first use), else "unknown" (a client may have listed it
+before the record was lost: an unusable file, a file missing from a state folder used
+before, a name dropped past a bound). Sessions are held weakly (a closed connection is
+forgotten); each keeps at most :data:`MAX_NAMES` names; a schema is stored once, by
+digest, as long as a session holds it.
 """
 
-import hashlib
-import json
+import logging
+import threading
 import weakref
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Dict, Iterable, Mapping, NamedTuple, Optional, Tuple
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .listed_file import (
+    FILE_NAME,
+    ListedFileError,
+    Memory,
+    read_memory,
+    schema_digest,
+    write_memory,
+)
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: most tool names remembered per session (a listing's names; the catalogue is capped
 #: far below this); past it the oldest is forgotten and such a name is "unknown"
@@ -67,23 +84,14 @@ class Held(NamedTuple):
 
     #: the schemas it may have cached for the name (None values: listed without one)
     schemas: Tuple[Optional[Mapping[str, Any]], ...]
-    #: True when the server cannot tell (a session past :data:`MAX_NAMES`, or more
-    #: than :data:`ANONYMOUS_VERSIONS` versions served to sessionless requests)
+    #: True when the server cannot tell (a session past :data:`MAX_NAMES`; for
+    #: sessionless requests, more than :data:`ANONYMOUS_VERSIONS` versions served, or
+    #: no record of the name in a record that is not complete)
     unknown: bool
 
 
 #: a session that never listed the name: its client lists when it validates
 NEVER_LISTED = Held((), False)
-
-
-def schema_digest(value: Optional[Mapping[str, Any]]) -> str:
-    """SHA-256 of the schema's canonical JSON (sorted keys, no spaces), hex.
-
-    :param value: an output schema (None: none).
-    :return: the digest.
-    """
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class _Session:
@@ -124,14 +132,63 @@ def session_key(session: Any) -> Any:
 class ListedSchemas:
     """Per session, the output schema this server last listed for each tool name."""
 
-    def __init__(self) -> None:
-        """Start with no session."""
+    def __init__(
+        self, folder: Optional[Path] = None, used_before: bool = False
+    ) -> None:
+        """Start with no session; read the sessionless record kept in ``folder``.
+
+        A file that is unreadable, oversized or malformed, or missing from a folder
+        ``used_before``, is said once in the log and the record starts empty and not
+        complete: every name is then unknown to sessionless requests until they list
+        it. Missing from a new folder (a first start), the record starts empty and
+        complete (said at info level). Either way the file is written at once, so the
+        next start knows when the record began.
+
+        :param folder: the state folder (None: the record lives in memory only).
+        :param used_before: True when the folder holds earlier state (the journal was
+            written): a missing file was then lost, or never written by an older
+            version.
+        """
         self._sessions: "weakref.WeakKeyDictionary[Any, _Session]" = (
             weakref.WeakKeyDictionary()
         )
         self._store: "weakref.WeakValueDictionary[str, Schema]" = (
             weakref.WeakValueDictionary()
         )
+        self.folder = folder
+        self._anonymous = _Session(ANONYMOUS_VERSIONS)  # every sessionless request
+        self._writing = threading.Lock()  # one save at a time per server
+        self._write_failed = False  # said once in the log
+        if folder is not None:
+            self._read(folder, used_before)
+
+    def _read(self, folder: Path, used_before: bool) -> None:
+        try:
+            memory = read_memory(folder, ANONYMOUS_VERSIONS, MAX_NAMES)
+        except ListedFileError as exc:
+            first = not used_before and not (folder / FILE_NAME).exists()
+            self._anonymous.forgot = not first
+            if first:
+                LOGGER.info("no sessionless client was listed yet (%s)", exc)
+            else:
+                LOGGER.warning(
+                    "the output schemas served to sessionless clients are not known "
+                    "(%s): a tool's answer to them is text until they list the tools "
+                    "again",
+                    exc,
+                )
+            self.save(self.snapshot())
+            return
+        record = self._anonymous
+        record.forgot = not memory.complete
+        for name, digests in memory.names:
+            record.names[name] = tuple(self._stored(memory.schemas[d]) for d in digests)
+        record.overflowed = dict.fromkeys(memory.overflowed)
+
+    def _record(self, key: Any) -> Optional[_Session]:
+        if key is ANONYMOUS:
+            return self._anonymous
+        return None if key is None else self._sessions.get(key)
 
     def _stored(self, value: Optional[Mapping[str, Any]]) -> Schema:
         digest = schema_digest(value)
@@ -143,21 +200,21 @@ class ListedSchemas:
 
     def remember(
         self, session: Any, tools: Iterable[Mapping[str, Any]], complete: bool
-    ) -> None:
+    ) -> bool:
         """Record one ``tools/list`` page as the session's client absorbs it.
 
         :param session: ``ctx.session`` (None: nothing is recorded).
         :param tools: the page's MCP Tools (``name``, ``outputSchema``).
         :param complete: True for a listing of one page (no cursor asked, none
             returned): the client then forgets every name it lacks.
+        :return: True when the sessionless record changed: :meth:`save` it
+            (:meth:`snapshot`) before the listing is answered.
         """
         key = session_key(session)
         if key is None:
-            return
-        record = self._sessions.get(key)
-        if record is None:
-            versions = ANONYMOUS_VERSIONS if key is ANONYMOUS else 1
-            record = self._sessions.setdefault(key, _Session(versions))
+            return False
+        record = self._record(key) or self._sessions.setdefault(key, _Session(1))
+        before = (dict(record.names), len(record.overflowed), record.forgot)
         page = [(str(t["name"]), self._stored(t.get("outputSchema"))) for t in tools]
         if complete and key is not ANONYMOUS:
             record.names.clear()
@@ -171,20 +228,75 @@ class ListedSchemas:
                 kept = kept[-record.versions :]
             record.names[name] = kept
         while len(record.names) > MAX_NAMES:
-            record.names.popitem(last=False)
-            record.forgot = True
+            name, _ = record.names.popitem(last=False)
+            record.forgot = True  # sessionless: kept in the file as not complete
+            if key is ANONYMOUS:
+                record.overflowed[name] = None  # listed again, it is still unknown
         while len(record.overflowed) > MAX_NAMES:
             record.overflowed.pop(next(iter(record.overflowed)))
+        if key is not ANONYMOUS:
+            return False
+        return (dict(record.names), len(record.overflowed), record.forgot) != before
+
+    def snapshot(self) -> Memory:
+        """The sessionless record as :mod:`.listed_file` writes it (event loop's copy).
+
+        :return: the memory.
+        """
+        record = self._anonymous
+        schemas = {s.digest: s.value for kept in record.names.values() for s in kept}
+        return Memory(
+            {d: None if v is None else dict(v) for d, v in schemas.items()},
+            tuple(
+                (name, tuple(s.digest for s in kept))
+                for name, kept in record.names.items()
+            ),
+            tuple(record.overflowed),
+            not record.forgot,
+        )
+
+    def save(self, memory: Memory) -> bool:
+        """Write ``memory`` into the state folder (blocking: a worker thread's job).
+
+        A failure is said in the log (once) and the file is removed if it can be: a
+        file missing what was served is worse than none (its server's journal was
+        written, or is about to be: a missing file is then read as not complete).
+
+        :param memory: :meth:`snapshot`.
+        :return: False when it could not be written (or there is no state folder).
+        """
+        if self.folder is None:
+            return False
+        with self._writing:
+            try:
+                write_memory(self.folder, memory, ANONYMOUS_VERSIONS, MAX_NAMES)
+                return True
+            except OSError as exc:
+                if not self._write_failed:
+                    LOGGER.warning(
+                        "the output schemas served to sessionless clients could not "
+                        "be written to %s (%s): after a restart their answers are "
+                        "text until they list the tools again",
+                        self.folder / FILE_NAME,
+                        exc,
+                    )
+                self._write_failed = True
+                try:
+                    (self.folder / FILE_NAME).unlink(missing_ok=True)
+                except OSError:
+                    pass
+                return False
 
     def held(self, session: Any, name: str) -> Held:
         """The schemas the session's client may validate ``name``'s answer against.
 
         :param session: ``ctx.session`` (None: :data:`NEVER_LISTED`).
         :param name: the MCP tool name.
-        :return: :class:`Held` (:data:`NEVER_LISTED` when the session never listed it).
+        :return: :class:`Held` (:data:`NEVER_LISTED` when the session never listed it;
+            unknown when the session's record may have lost it).
         """
         key = session_key(session)
-        record = None if key is None else self._sessions.get(key)
+        record = self._record(key)
         if record is None:
             return NEVER_LISTED
         schemas = record.names.get(name)
@@ -197,6 +309,7 @@ class ListedSchemas:
     def sizes(self) -> Tuple[int, int]:
         """How much is remembered: ``(sessions, distinct schemas)``.
 
-        :return: the counts.
+        :return: the counts (the sessionless record counts once it holds a name).
         """
-        return len(self._sessions), len(self._store)
+        anonymous = self._anonymous.names or self._anonymous.overflowed
+        return len(self._sessions) + bool(anonymous), len(self._store)

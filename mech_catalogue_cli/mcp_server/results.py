@@ -109,8 +109,10 @@ async def structured_or_why(
     if held.unknown:
         return None, (
             "the server cannot tell which output schema this client listed for the "
-            "tool (it listed too many tools or versions); list the tools again and "
-            "call again with the same arguments to read it (that will not pay again)"
+            "tool (it listed too many tools or versions, or it has no session and "
+            "listed before this server's record of such listings began); list the "
+            "tools again and call again with the same arguments to read it (that "
+            "will not pay again)"
         )
     digest = schema_digest(schema)
     listed = tuple(s for s in held.schemas if s and schema_digest(s) != digest)

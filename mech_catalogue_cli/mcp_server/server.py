@@ -45,6 +45,7 @@ import logging
 import threading
 import time
 import weakref
+from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import anyio
@@ -148,6 +149,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         settings: CallSettings,
         market: Optional[Marketplace],
         journal: Optional[Journal],
+        state_dir: Optional[Path] = None,
     ) -> None:
         """Wire the pieces (the catalogue is read by :meth:`refresh`).
 
@@ -155,6 +157,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param settings: call settings.
         :param market: the marketplace (None: no key, only ``--dry-run`` calls).
         :param journal: the call journal (None with no key).
+        :param state_dir: the state folder (``--state-dir``), where what sessionless
+            clients were listed is kept across restarts (None: in memory only).
         """
         self.source = source
         self.settings = settings
@@ -176,7 +180,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.sender = RequestSender(market, journal, settings, self.ledger)
         # what each session's client was listed: its answers are checked against it too
-        self.listed_schemas = ListedSchemas()
+        self.listed_schemas = ListedSchemas(
+            state_dir, used_before=journal is not None and journal.changes.exists()
+        )
         self.reader = (
             DeliveryReader(
                 market,
@@ -325,7 +331,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         tools = [self._with_tried_last(tool, remembered) for tool in page]
         # as the SDK's client caches them: a one-page listing replaces, pages add
         complete = (params is None or params.cursor is None) and cursor is None
-        self.listed_schemas.remember(ctx.session, tools, complete)
+        if self.listed_schemas.remember(ctx.session, tools, complete):
+            # kept before the client has it: a restart must not forget what it holds
+            await anyio.to_thread.run_sync(
+                self.listed_schemas.save, self.listed_schemas.snapshot()
+            )
         return types.ListToolsResult(
             tools=[types.Tool.model_validate(tool) for tool in tools],
             next_cursor=cursor,

@@ -1,0 +1,274 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The sessionless clients' listings, kept in the state folder across restarts (adv29l).
+
+A 2026-07-28 HTTP client has no session: it is not restarted with the server and keeps
+the output schemas it cached at its last ``tools/list``. What the server served such
+clients (:class:`.listed_schemas.ListedSchemas`' sessionless record) is therefore kept
+in ``<state-dir>/``:data:`FILE_NAME`, one JSON object written atomically (a temporary
+file renamed over it) under a lock of its own, merged with what is on disk (two
+servers sharing a state folder each add what they served)::
+
+    {"version": 1,
+     "schemas": {"<sha-256 hex of the canonical JSON>": <the schema, or null>},
+     "names": [["<MCP tool name>", ["<digest>", ...]], ...],
+     "overflowed": ["<MCP tool name>", ...],
+     "complete": true}
+
+``names`` oldest first, each name's digests oldest first (at most the versions kept per
+name); ``overflowed`` are names the server can no longer tell about (more versions
+served than kept, or dropped past a bound). The file is at most :data:`MAX_FILE_BYTES`:
+past it the oldest names move to ``overflowed``. ``complete`` is false once the record
+may lack a name some client was listed (the file was found unusable, missing from a
+state folder used before, or a name was dropped past a bound): a name it has no record
+of is then unknown, else never listed. A file that is missing, unreadable,
+over the bound or malformed raises :class:`ListedFileError`: its caller treats every
+name as unknown.
+"""
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
+
+from filelock import FileLock
+from mech_catalogue_core.manifest.validation import nesting_depth
+from mech_catalogue_core.model.limits import DEFAULT_LIMITS
+
+#: the file's name in the state folder
+FILE_NAME = "listed-schemas.json"
+#: its lock (held for one read-merge-write)
+LOCK_NAME = ".listed-schemas.lock"
+#: the format's version (the ``version`` field)
+FILE_VERSION = 1
+#: most bytes the file may have (a schema is at most 32 KiB: a listed Tool's bound)
+MAX_FILE_BYTES = 8 * 1024 * 1024
+#: deepest nesting of the file's JSON: a served schema's (a manifest's bound, with room
+#: for the server's rewriting of it) under the file's own four levels
+MAX_FILE_DEPTH = 2 * DEFAULT_LIMITS.max_depth + 4
+#: seconds a writer waits for the lock before giving up (``filelock.Timeout``)
+LOCK_WAIT = 30.0
+
+
+class ListedFileError(Exception):
+    """The file cannot be used; the words say why (no schema text in them)."""
+
+
+class Memory(NamedTuple):
+    """What sessionless clients were served, as the file keeps it."""
+
+    #: digest -> the schema (None: a tool listed without one)
+    schemas: Dict[str, Optional[Dict[str, Any]]]
+    #: (name, digests oldest first), oldest name first
+    names: Tuple[Tuple[str, Tuple[str, ...]], ...]
+    #: names the server cannot tell about, oldest first
+    overflowed: Tuple[str, ...]
+    #: False when a name some client was listed may be missing from the record
+    complete: bool = True
+
+
+EMPTY = Memory({}, (), ())
+
+
+def schema_digest(value: Optional[Mapping[str, Any]]) -> str:
+    """SHA-256 of the schema's canonical JSON (sorted keys, no spaces), hex.
+
+    :param value: an output schema (None: none).
+    :return: the digest.
+    """
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _parsed(data: Any, versions: int, max_names: int) -> Memory:
+    """The memory in ``data``, checked (raises :class:`ListedFileError` when not one)."""
+    if not isinstance(data, dict) or data.get("version") != FILE_VERSION:
+        raise ListedFileError(f"it is not a version-{FILE_VERSION} file")
+    schemas, names, overflowed = (
+        data.get(k) for k in ("schemas", "names", "overflowed")
+    )
+    if not (
+        isinstance(schemas, dict)
+        and isinstance(names, list)
+        and isinstance(overflowed, list)
+    ):
+        raise ListedFileError("its schemas, names or overflowed are not of their kind")
+    for digest, schema in schemas.items():
+        if not (schema is None or isinstance(schema, dict)):
+            raise ListedFileError("a schema is neither an object nor null")
+        if schema_digest(schema) != digest:
+            raise ListedFileError("a schema does not match its digest")
+    kept: List[Tuple[str, Tuple[str, ...]]] = []
+    for item in names:
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and isinstance(item[1], list)
+            and 0 < len(item[1]) <= versions
+            and all(isinstance(d, str) and d in schemas for d in item[1])
+        ):
+            raise ListedFileError("a name's entry is not [name, [digest, ...]]")
+        kept.append((item[0], tuple(item[1])))
+    if len({name for name, _ in kept}) != len(kept) or len(kept) > max_names:
+        raise ListedFileError("its names repeat or are too many")
+    if len(overflowed) > max_names or not all(isinstance(n, str) for n in overflowed):
+        raise ListedFileError("its overflowed names are not a list of names")
+    if not isinstance(data.get("complete"), bool):
+        raise ListedFileError("its complete is not true or false")
+    return Memory(dict(schemas), tuple(kept), tuple(overflowed), data["complete"])
+
+
+def read_memory(folder: Path, versions: int, max_names: int) -> Memory:
+    """Read the file in ``folder``.
+
+    :param folder: the state folder.
+    :param versions: most digests per name (more: malformed).
+    :param max_names: most names (more: malformed).
+    :return: the memory.
+    :raises ListedFileError: when the file is missing, cannot be read, is over
+        :data:`MAX_FILE_BYTES`, nests deeper than :data:`MAX_FILE_DEPTH`, or is not
+        the format above.
+    """
+    path = folder / FILE_NAME
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError as exc:
+        raise ListedFileError(f"{path} does not exist") from exc
+    except OSError as exc:
+        raise ListedFileError(f"{path} cannot be read ({exc.strerror})") from exc
+    if len(raw) > MAX_FILE_BYTES:
+        raise ListedFileError(f"{path} is over {MAX_FILE_BYTES} bytes")
+    if nesting_depth(raw, MAX_FILE_DEPTH) > MAX_FILE_DEPTH:  # json's C parser recurses
+        raise ListedFileError(f"{path} nests deeper than {MAX_FILE_DEPTH} levels")
+    try:
+        return _parsed(json.loads(raw.decode("utf-8")), versions, max_names)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ListedFileError(f"{path} is not JSON") from exc
+    except ListedFileError as exc:
+        raise ListedFileError(f"{path} is malformed: {exc}") from exc
+
+
+def _bytes(value: Any) -> int:
+    """Bytes of ``value`` as the file writes it (ASCII JSON, no spaces)."""
+    return len(json.dumps(value, separators=(",", ":"), default=str))
+
+
+def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
+    """Both memories in one: every version either served, within the bounds.
+
+    A name with more than ``versions`` digests between them is overflowed; the oldest
+    names past ``max_names``, or while the file would be over :data:`MAX_FILE_BYTES`,
+    are overflowed too, and the record is then not complete; the oldest overflowed
+    names past ``max_names`` (or the bytes) are forgotten (without a record they are
+    unknown, since the record is not complete, until listed again).
+
+    :param disk: the file's memory.
+    :param ours: this server's.
+    :param versions: most digests per name.
+    :param max_names: most names, and most overflowed names.
+    :return: the memory to write.
+    """
+    schemas = {**disk.schemas, **ours.schemas}
+    complete = disk.complete and ours.complete
+    names: Dict[str, Tuple[str, ...]] = dict(disk.names)
+    overflowed = dict.fromkeys(disk.overflowed + ours.overflowed)
+    for name, digests in ours.names:
+        union = tuple(dict.fromkeys(names.pop(name, ()) + digests))
+        if len(union) > versions:
+            overflowed[name] = None
+            union = union[-versions:]
+        names[name] = union
+    uses: Dict[str, int] = {}
+    for digests in names.values():
+        for digest in digests:
+            uses[digest] = uses.get(digest, 0) + 1
+    sizes = {d: _bytes(d) + _bytes(schemas[d]) + 2 for d in uses}
+    total = 100 + sum(sizes.values())  # 100: the object's keys and brackets
+    total += sum(
+        _bytes(n) + 5 + (_bytes("0" * 64) + 1) * len(d) for n, d in names.items()
+    )
+    total += sum(_bytes(n) + 1 for n in overflowed)
+    while names and (len(names) > max_names or total > MAX_FILE_BYTES):
+        name, digests = next(iter(names.items()))
+        del names[name]
+        total -= _bytes(name) + 5 + (_bytes("0" * 64) + 1) * len(digests)
+        for digest in digests:
+            uses[digest] -= 1
+            if not uses[digest]:
+                del uses[digest]
+                total -= sizes[digest]
+        complete = False
+        if name not in overflowed:
+            overflowed[name] = None
+            total += _bytes(name) + 1
+    while overflowed and (len(overflowed) > max_names or total > MAX_FILE_BYTES):
+        name = next(iter(overflowed))
+        del overflowed[name]
+        total -= _bytes(name) + 1
+    return Memory(
+        {d: schemas[d] for d in uses},
+        tuple(names.items()),
+        tuple(overflowed),
+        complete,
+    )
+
+
+def write_memory(folder: Path, ours: Memory, versions: int, max_names: int) -> None:
+    """Merge ``ours`` into the file and write it atomically, under the file's lock.
+
+    A file on disk that cannot be used is replaced by ``ours``, not complete (what it
+    held is lost; a file unusable at start was said then).
+
+    :param folder: the state folder (created when missing).
+    :param ours: this server's memory.
+    :param versions: most digests per name.
+    :param max_names: most names.
+    :raises OSError: when the folder, lock or file cannot be written (``filelock``'s
+        ``Timeout`` is one).
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    with FileLock(folder / LOCK_NAME, timeout=LOCK_WAIT, thread_local=False):
+        try:
+            disk = read_memory(folder, versions, max_names)
+        except ListedFileError:  # missing: nothing to add; unusable: something lost
+            disk = EMPTY._replace(complete=not (folder / FILE_NAME).exists())
+        memory = merged(disk, ours, versions, max_names)
+        body = json.dumps(
+            {
+                "version": FILE_VERSION,
+                "schemas": memory.schemas,
+                "names": [[name, list(digests)] for name, digests in memory.names],
+                "overflowed": list(memory.overflowed),
+                "complete": memory.complete,
+            },
+            separators=(",", ":"),
+            default=str,  # as schema_digest reads a value JSON cannot hold
+        ).encode("utf-8")
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".listed-schemas-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(body)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, folder / FILE_NAME)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise

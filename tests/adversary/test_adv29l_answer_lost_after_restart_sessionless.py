@@ -1,0 +1,204 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""A sessionless HTTP client listed before a restart loses the answer paid after (adv29l).
+
+Severity: HIGH (a paid answer lost at every read: the MCP SDK's client raises instead
+of returning it, as in adv29j, until the agent happens to list again).
+
+On the devnet (anvil with the real MechMarketplace bytecode, kubo, the devnet's
+stand-in operator :class:`scripts.devnet.responder.Responder`) with the MCP SDK's client
+over Streamable HTTP at protocol 2026-07-28 (no session: every request stands alone),
+one agent, one on-chain call.
+
+fix29m remembers per session the output schema each client was listed
+(``mcp_server/listed_schemas.py``); 2026-07-28 HTTP requests share one record
+(``ANONYMOUS``) holding the last four schemas served. That record lives in the server's
+memory: after a restart it is empty, and ``ListedSchemas.held`` then answers
+``NEVER_LISTED`` ("its client lists when it validates"), so the answer is checked against
+the current schema only. A sessionless client is not restarted with the server (it has
+no session to lose) and keeps the schema it cached at its listing before the restart
+(``ClientSession._tool_output_schemas``); it lists again only for a name it never listed.
+
+- the server runs over HTTP; the agent's client lists the tool: its output schema says
+  ``result`` is a string of at most 3 characters (every honest answer is longer);
+- the server stops; the manifest's author (the paid mech, or the tool's first offer)
+  changes the schema to the seed's (``result`` any string); the server starts again on
+  the same port and state folder (another client, handshake-era and thus in a session of
+  its own, checks that the new schema is served);
+- the agent calls the tool with the same client: paid, delivered, checked against the new
+  schema only, returned structured; the client validates it against the schema it
+  listed and raises ``RuntimeError("Invalid structured content ...")``; calling again
+  (free: the journal's answer) raises again.
+
+Reproduced in about 50 s (devnet start included; one request on chain).
+
+Expected: the paid answer reaches the client (for instance: after a restart, a
+sessionless client's answer is structured only if it cannot have been listed another
+schema, else text saying why, as it is for a version past the four remembered).
+"""
+
+import contextlib
+import copy
+import json
+import socket
+import subprocess  # nosec
+import time
+from pathlib import Path
+from typing import Any, Dict, Iterator, List
+
+import anyio
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from scripts.devnet import Devnet
+from scripts.devnet.offchain_responder import FIXTURES_DIR
+from tests.devnet.mcp_helpers import (
+    ROOT,
+    _env,
+    command,
+    free_port,
+    market_nonce,
+    responder,
+)
+from tests.devnet.test_mcp_offchain import native_mech
+
+#: the mech tool the manifest adds (its own name: no other mech offers it)
+MECH_TOOL = "adv29l-forecast"
+#: the protocol without sessions over HTTP
+MODERN = sorted(MODERN_PROTOCOL_VERSIONS)[-1]
+#: the checking client negotiates a handshake-era protocol (a session of its own)
+HANDSHAKE = "legacy"
+
+
+def _declare_tool(
+    devnet: Devnet, service_id: int, result_schema: Dict[str, Any]
+) -> None:
+    """The service's manifest: the seed fixture plus MECH_TOOL, ``result`` as given.
+
+    :param devnet: the devnet.
+    :param service_id: the service of the mech.
+    :param result_schema: the output schema's ``result`` property.
+    """
+    manifest = json.loads(
+        (FIXTURES_DIR / "service_input_schema.json").read_text(encoding="utf-8")
+    )
+    manifest.pop("url", None)
+    tool = copy.deepcopy(manifest["toolMetadata"]["prediction-online"])
+    tool["name"] = MECH_TOOL
+    tool["output"]["schema"]["properties"]["result"] = result_schema
+    manifest["tools"].append(MECH_TOOL)
+    manifest["toolMetadata"][MECH_TOOL] = tool
+    _, digest = devnet.add_manifest(json.dumps(manifest).encode("utf-8"))
+    devnet.change_service_hash(service_id, digest)
+
+
+@contextlib.contextmanager
+def _server(
+    devnet: Devnet, state: Path, port: int, log: Path, mech: str
+) -> Iterator[None]:
+    """Run the server over HTTP on ``port`` until the block ends.
+
+    :param devnet: the devnet.
+    :param state: its state folder (the journal).
+    :param port: the port (the same across restarts: the client keeps its URL).
+    :param log: its output.
+    :param mech: the one mech it serves.
+    :yield: once it listens.
+    :raises RuntimeError: when it does not listen within 60 s.
+    """
+    argv = command(devnet, state, "--transport", "http", "--port", str(port))
+    argv += ["--mech", mech, "--timeout", "60", "--poll", "1"]
+    with (
+        open(log, "ab") as out,
+        subprocess.Popen(  # nosec
+            argv, env=_env(), cwd=str(ROOT), stdout=out, stderr=out
+        ) as process,
+    ):
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError as exc:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(
+                            log.read_text(errors="replace")[-2000:]
+                        ) from exc
+                    time.sleep(0.2)
+            yield
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+
+
+def test_a_sessionless_client_reads_an_answer_paid_after_a_restart(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """Listed before a restart, paid after it under a new schema: the client reads it.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the server's state folder.
+    """
+    devnet = chain_snapshot
+    mech, service_id = native_mech(devnet)
+    _declare_tool(devnet, service_id, {"type": "string", "maxLength": 3})
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    log = tmp_path / "server.log"
+    nonce = market_nonce(devnet)
+    seen: Dict[str, Any] = {}
+    failures: List[str] = []
+
+    async def served_result_schema() -> Any:
+        async with Client(streamable_http_client(url), mode=HANDSHAKE) as other:
+            listed = await other.list_tools()
+            (tool,) = [t for t in listed.tools if MECH_TOOL in t.name]
+            return (tool.output_schema or {})["properties"]["result"]
+
+    async def main() -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            with _server(devnet, tmp_path, port, log, mech):
+                agent = await stack.enter_async_context(
+                    Client(streamable_http_client(url), mode=MODERN)
+                )
+                listed = await agent.list_tools()
+                (tool,) = [t for t in listed.tools if MECH_TOOL in t.name]
+                seen["listed"] = (tool.output_schema or {})["properties"]["result"]
+            _declare_tool(devnet, service_id, {"type": "string"})
+            with _server(devnet, tmp_path, port, log, mech), responder(devnet):
+                seen["served after the restart"] = await served_result_schema()
+                for attempt in ("first", "again"):
+                    try:
+                        seen[attempt] = await agent.call_tool(
+                            tool.name, {"prompt": "Will the client read it?"}
+                        )
+                    except RuntimeError as exc:  # the SDK's validation of the result
+                        failures.append(f"{attempt}: {exc}"[:300])
+
+    anyio.run(main)
+    observed = (
+        f"listed result schema {json.dumps(seen['listed'])}; served after the restart "
+        f"{json.dumps(seen['served after the restart'])}; client errors {failures}"
+    )
+    assert seen["listed"] == {"type": "string", "maxLength": 3}, observed
+    assert seen["served after the restart"] == {"type": "string"}, observed  # premise
+    assert market_nonce(devnet) == nonce + 1, observed  # one request: the again is free
+    # observed on main: both calls raise "Invalid structured content returned by tool
+    # ...: '...' is too long"
+    assert not failures, observed
+    for attempt in ("first", "again"):
+        assert "devnet stand-in" in str(seen[attempt].content[0].text), observed
