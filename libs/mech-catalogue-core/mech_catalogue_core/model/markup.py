@@ -137,10 +137,18 @@ _LINK_TITLE = re.compile(
     r"(?:<(?:[^<>\n\\]|\\[^\n]){0,2048}+>|(?:[^\s)\]]|\](?!\()){0,2048}+)"
     r"\s{1,64}+)[\"'(]"
 )
+#: a backslash escaping a line ending inside a destination, and what a container writes
+#: before the next line (a block quote's ``>``, a list item's indentation), which
+#: CommonMark strips before it parses the inline content: markdown-it-py's
+#: ``parseLinkDestination`` lets a backslash escape any character, a line ending too, so
+#: ``> [s](a\`` then ``> b "t")`` is a link to ``a\`` + line break + ``b`` titled ``t``
+#: (adv29l)
+_ESCAPED_LINE_BREAK = r"\\(?:\r\n?|\n)[ \t>]*+"
 #: what a bare link destination holds besides parentheses (spec 0.31, "Links", and
 #: markdown-it-py's ``parseLinkDestination``): any character but a space, an ASCII
-#: control character, ``(``, ``)`` or ``\``; or a backslash and the character it escapes
-_BARE_CHARACTER = r"[^\x00-\x20\x7f()\\]|\\[^ ]"
+#: control character, ``(``, ``)`` or ``\``; or an escaped line ending and the next
+#: line's container markers; or a backslash and the character it escapes
+_BARE_CHARACTER = r"[^\x00-\x20\x7f()\\]|" + _ESCAPED_LINE_BREAK + r"|\\[^ ]"
 #: how many parentheses a bare destination may nest: markdown-it-py stops at 32
 _NESTING = 32
 
@@ -175,7 +183,9 @@ _LINK_TITLE_NESTED = re.compile(
     r"\]\([ \t]*+(?:"
     + _LINE_BREAK
     + r")?"
-    + r"(?:<(?:[^<>\n\r\\]|\\[\s\S])*+>|"
+    + r"(?:<(?:[^<>\n\r\\]|"
+    + _ESCAPED_LINE_BREAK
+    + r"|\\[\s\S])*+>|"
     + _balanced(_NESTING)
     + r")(?:[ \t]++(?:"
     + _LINE_BREAK
