@@ -26,7 +26,6 @@ from typing import Any, List
 
 import anyio
 import pytest
-
 from mech_catalogue_core.model.markup import (
     EMPTY_LINK,
     LINK_TITLE,
@@ -259,7 +258,9 @@ def test_instructions_written_with_json_escapes_are_flagged(
     """adv29l: the instruction check reads the decoded strings, not only the escapes."""
     body = f'{{"requestId": {int(REQUEST_ID, 16)}, "result": {result}}}'.encode()
     assert b"Ignore" not in body and "Ignore" in json.dumps(_decoded_all(body))
-    answer = anyio.run(_server(tmp_path, DeliveredMarket(), body).call, "t", PROMPT)
+    answer: Any = anyio.run(
+        _server(tmp_path, DeliveredMarket(), body).call, "t", PROMPT
+    )
     assert "instruction_like_text" in _codes(answer), answer.content[0].text
     assert "not instructions" in answer.content[0].text
 
@@ -309,4 +310,4 @@ def test_a_long_key_over_many_items_is_read_once() -> None:
     """A pointer is spelled only when reported: each item does not copy the key."""
     value = {"k" * 400_000: ["x"] * 100_000}
     assert not hidden_in_value(value)[0]
-    assert answer_instructions("", value) == ()
+    assert not answer_instructions("", value)

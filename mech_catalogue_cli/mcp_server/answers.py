@@ -96,7 +96,7 @@ def read_strings(
 
     :param value: a JSON value (a decoded response, a structured value).
     :param decodings: how many levels of JSON text within strings are decoded.
-    :return: ``(place, string)`` pairs (``untrusted_text.pointer_of`` spells a place).
+    :yield: ``(place, string)`` pairs (``untrusted_text.pointer_of`` spells a place).
     """
     stack: List[Tuple[Place, Any, int]] = [(None, value, decodings)]
     while stack:

@@ -169,7 +169,7 @@ def _shown(text: str) -> Tuple[str, int, Tuple[str, ...]]:
 
 
 def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
-    """The response as a person sees it in any renderer, and what was hidden in it.
+    r"""The response as a person sees it in any renderer, and what was hidden in it.
 
     Invisible and control characters are removed; markup that would hide text when the
     answer is rendered (raw HTML, images, link titles and definitions, references to
@@ -182,7 +182,7 @@ def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
     punctuation outside strings cannot form a link or a tag). A string that is itself
     JSON text (a mech's ``result``, which structured content returns decoded) is read as
     its decoded strings too (``answers.read_strings``), for the markup kinds: there a
-    title's quote is ``\\"``, a line break ``\\n`` and ``<`` may be ``\\u003c``, and
+    title's quote is ``\"``, a line break ``\n`` and ``<`` may be ``\u003c``, and
     the decoded value is what a client renders (adv29l). It is shown as written (its
     escapes are what a person sees in this text).
 
@@ -202,8 +202,8 @@ def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
             removed[0] += gone
             kinds.update(dict.fromkeys(found))
             inner = json_text_value(node)
-            for _, string in () if inner is None else read_strings(
-                inner, MAX_TEXT_DECODINGS - 1
+            for _, string in (
+                () if inner is None else read_strings(inner, MAX_TEXT_DECODINGS - 1)
             ):
                 kinds.update(dict.fromkeys(MARKUP.kinds(strip_invisible(string))))
             return shown
@@ -262,7 +262,7 @@ def answer_result(  # pylint: disable=too-many-arguments
     :param meta: the result's ``_meta`` so far.
     :return: the result.
     """
-    text = original = body.decode("utf-8", "replace")
+    text = body.decode("utf-8", "replace")
     warnings: List[Dict[str, str]] = []
     notes: List[str] = []
     if text.encode("utf-8") != body:
@@ -281,7 +281,7 @@ def answer_result(  # pylint: disable=too-many-arguments
         notes.append(said)
         structured = None
     structured, withheld = _answer_checks(
-        (text, original), structured, entry, warnings, notes
+        (text, body.decode("utf-8", "replace")), structured, entry, warnings, notes
     )
     text, size = shown_answer(text)
     if size:

@@ -77,7 +77,9 @@ def _check(text: str) -> None:
 @settings(max_examples=3000, deadline=None)
 @given(
     pieces=st.lists(st.sampled_from(BLANK_PIECES + SHOWN_PIECES), max_size=5),
-    tail=st.sampled_from(["(x)", "(https://e.org/a)", "[r]\n\n[r]: /x", "[]\n\n[r]: /x"]),
+    tail=st.sampled_from(
+        ["(x)", "(https://e.org/a)", "[r]\n\n[r]: /x", "[]\n\n[r]: /x"]
+    ),
     before=st.sampled_from(["", "Yes ", "> ", "- ", "[a] "]),
 )
 def test_every_composed_link_without_visible_text_is_reported(
