@@ -142,8 +142,11 @@ _LINK_TITLE = re.compile(
 #: CommonMark strips before it parses the inline content: markdown-it-py's
 #: ``parseLinkDestination`` lets a backslash escape any character, a line ending too, so
 #: ``> [s](a\`` then ``> b "t")`` is a link to ``a\`` + line break + ``b`` titled ``t``
-#: (adv29l)
-_ESCAPED_LINE_BREAK = r"\\(?:\r\n?|\n)[ \t>]*+"
+#: (adv29l). The spaces after the last ``>`` are taken too unless a title's opening
+#: follows them: CommonMark's markers take at most one of them (a list item's its
+#: indentation), so the next may end the destination (``a\`` + line break +
+#: ``>  "t"`` is titled ``t``)
+_ESCAPED_LINE_BREAK = r"\\(?:\r\n?|\n)(?:[ \t]*+>)*+(?:[ \t]++(?=[^ \t\"'(]))?"
 #: what a bare link destination holds besides parentheses (spec 0.31, "Links", and
 #: markdown-it-py's ``parseLinkDestination``): any character but a space, an ASCII
 #: control character, ``(``, ``)`` or ``\``; or an escaped line ending and the next

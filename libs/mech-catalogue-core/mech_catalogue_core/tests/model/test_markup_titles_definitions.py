@@ -194,6 +194,9 @@ def test_fuzz_every_title_and_definition_markdown_it_sees_is_reported(
         'Yes.\n\n> [s](<https://e.org/a\\\n> b> "t")',  # a pointy one
         'Yes.\n\n> > [s](a\\\n> > b\\\n> > c "t")',  # twice, nested quotes
         'Yes.\n\n> [s](a(\\\n> b) "t")',  # inside parentheses
+        # a space past the container's own ends the destination: a title follows
+        '> > [a]( x\\\n> >  "t")',
+        'Yes.\n\n- [s](a\\\n   "t")',
     ],
 )
 def test_a_title_after_parentheses_is_reported(text: str) -> None:
