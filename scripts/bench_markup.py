@@ -25,7 +25,8 @@ and the growth from the small size to the large one (10 when linear). The link s
 are the adversarial review adv29i's: its link-title pattern backtracked over 4,096
 characters at every ``](`` (13.6 s for 1 MiB of ``[a](<b``); the nesting and container
 shapes are for the patterns adv29j asked for (destinations with balanced parentheses,
-definitions in containers).
+definitions in containers); the last three are adv29l's (destinations over escaped
+line breaks, link texts whose visibility is decided after decoding references).
 
 Usage::
 
@@ -81,6 +82,10 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "pointy, then parentheses": lambda n: "[a](<b](c" * (n // 9 + 1),
     "labels over lines": lambda n: "> - [a\\[\n" * (n // 10 + 1),
     "container markers": lambda n: ("> - 1. " * 500 + "[a\n") * (n // 3503 + 1),
+    # adv29l: escaped line breaks in destinations, link texts decided after decoding
+    "escaped breaks, a title": lambda n: ' "' + "[a](b\\\n> " * (n // 9 + 1),
+    "link texts shown": lambda n: "[&#32;\\*](x) " * (n // 14 + 1),
+    "link texts unclosed": lambda n: "[ &#32;*_`\\" * (n // 12 + 1),
 }
 
 

@@ -15,21 +15,46 @@
 """What of a delivered answer may reach a model: pure checks on the shown text and value.
 
 A mech's answer is untrusted text like a manifest's. :func:`shown_answer` caps the text
-a model reads (:data:`MAX_ANSWER_BYTES`); :func:`hidden_in_value` looks for invisible
-characters in the final structured value (a ``result`` JSON-encoded twice carries tag
-characters as escapes that only the second decoding reveals); :func:`answer_instructions`
-runs the library's instruction check (``untrusted_text.instruction_phrases``, the one
-function manifests are checked with) on the answer.
+a model reads (:data:`MAX_ANSWER_BYTES`). Every string a client reads is checked after
+JSON decoding, never on its escaped form only (adv29l): :func:`read_strings` gives the
+strings of a value and of any string in it that is itself JSON text (a mech's
+``result`` is, and what is returned as structured content is that text decoded).
+:func:`hidden_in_value` looks for invisible characters and for markup that hides text
+when rendered in the final structured value; :func:`answer_instructions` runs the
+library's instruction check (``untrusted_text.instruction_phrases``, the one function
+manifests are checked with) on the answer's text and on its decoded strings.
 """
 
-from typing import Any, Tuple
+import re
+from typing import Any, Dict, Iterator, List, Tuple
 
-from mech_catalogue_core.model.untrusted_text import hidden_in, instruction_phrases
+from mech_catalogue_core.model.untrusted_text import (
+    MARKUP,
+    Place,
+    hidden_in,
+    instruction_phrases,
+    pointer_of,
+    strip_invisible,
+)
+
+from .response_checks import decode_response
 
 #: bytes of a delivered answer shown to a model (64 KiB, UTF-8); the rest stays at the
 #: response's CID. Mech answers are a prediction or a short text; 64 KiB is about 16,000
 #: tokens, what a model can still read without the answer crowding out the conversation
 MAX_ANSWER_BYTES = 64 * 1024
+#: how many times a string that is JSON text is read decoded, within what it decodes to:
+#: structured content is the document's ``result`` decoded once; once more reads the
+#: JSON text a structured value may still hold. Each decoding reads at most the text's
+#: size again (decoding never lengthens a text), so the checks read a response at most
+#: three times
+MAX_TEXT_DECODINGS = 2
+#: what JSON text that may hold strings starts with (an object, an array, a string)
+_JSON_TEXT = re.compile(r"[ \t\r\n]*+[\[{\"]")
+#: how each of them ends
+_CLOSING = {"[": "]", "{": "}", '"': '"'}
+#: pointers reported at most
+MAX_POINTERS = 5
 
 
 def shown_answer(text: str, limit: int = MAX_ANSWER_BYTES) -> Tuple[str, int]:
@@ -45,19 +70,83 @@ def shown_answer(text: str, limit: int = MAX_ANSWER_BYTES) -> Tuple[str, int]:
     return data[:limit].decode("utf-8", "ignore"), len(data)
 
 
-def hidden_in_value(value: Any) -> Tuple[str, ...]:
-    """Where the final structured value holds invisible characters (JSON pointers).
+def json_text_value(text: str) -> Any:
+    """The value a string holds when it is JSON text of an object, array or string.
+
+    :param text: any string.
+    :return: the decoded value (``response_checks.decode_response``: bounded depth and
+        numbers), or None when the string is no such JSON text.
+    """
+    opening = _JSON_TEXT.match(text)
+    if not opening or text.rstrip(" \t\r\n")[-1:] != _CLOSING[opening.group(0)[-1]]:
+        return None  # no JSON text: not worth a decoder (many short strings: adv29l)
+    value, why = decode_response(text)
+    return None if why or not isinstance(value, (dict, list, str)) else value
+
+
+def read_strings(
+    value: Any, decodings: int = MAX_TEXT_DECODINGS
+) -> Iterator[Tuple[Place, str]]:
+    """Every string a client reads in a JSON value, each key too, as decoded.
+
+    A string that is JSON text (:func:`json_text_value`) is given, then its own strings,
+    up to ``decodings`` times within each other; their places go on from the string
+    holding them (``/a/b/0``: item 0 of ``b`` in the JSON text at ``/a``). Iterative,
+    linear in what it reads.
+
+    :param value: a JSON value (a decoded response, a structured value).
+    :param decodings: how many levels of JSON text within strings are decoded.
+    :yield: ``(place, string)`` pairs (``untrusted_text.pointer_of`` spells a place).
+    """
+    stack: List[Tuple[Place, Any, int]] = [(None, value, decodings)]
+    while stack:
+        where, node, left = stack.pop()
+        if isinstance(node, str):
+            yield where, node
+            inner = json_text_value(node) if left else None
+            if inner is not None:
+                stack.append((where, inner, left - 1))
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                yield (where, key), str(key)
+                stack.append(((where, key), item, left))
+        elif isinstance(node, list):
+            stack.extend(((where, i), item, left) for i, item in enumerate(node))
+
+
+def hidden_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    """Where the final structured value hides text from a person, and how.
 
     :param value: the ``structuredContent`` about to be returned (None: none).
-    :return: up to 5 JSON pointers (``untrusted_text.hidden_in``); () when clean.
+    :return: ``(up to MAX_POINTERS JSON pointers, markup kinds found)``: strings and
+        keys (:func:`read_strings`, JSON text in them decoded) holding invisible
+        characters (``untrusted_text.hidden_in``) or markup that hides text when
+        rendered (``Markup.kinds``); ``((), ())`` when clean.
     """
-    return () if value is None else hidden_in(value)
+    if value is None:
+        return (), ()
+    where: Dict[str, None] = {}
+    kinds: Dict[str, None] = {}
+    for place, text in read_strings(value):
+        found = MARKUP.kinds(strip_invisible(text))
+        kinds.update(dict.fromkeys(found))
+        if len(where) < MAX_POINTERS and (found or hidden_in(text, 1)):
+            where[pointer_of(place)] = None
+    return tuple(where), tuple(kinds)
 
 
-def answer_instructions(text: str) -> Tuple[str, ...]:
+def answer_instructions(text: str, *values: Any) -> Tuple[str, ...]:
     """Phrases of an answer that address a model (the library's manifest check).
 
     :param text: the answer as shown (a JSON document's text included).
+    :param values: JSON values a client reads too (the decoded response, the structured
+        value; None: none): their strings (:func:`read_strings`) are read decoded, one
+        per line, invisible characters removed as from what a model is shown, so a
+        phrase written with JSON escapes is found.
     :return: the distinct phrases, lowercase, in order (() when none).
     """
-    return instruction_phrases(text)
+    strings = [s for v in values if v is not None for _, s in read_strings(v)]
+    # as a model reads them: hidden characters are removed from what it is shown
+    decoded = strip_invisible("\n".join(strings))
+    found = instruction_phrases(text) + instruction_phrases(decoded)
+    return tuple(dict.fromkeys(found))

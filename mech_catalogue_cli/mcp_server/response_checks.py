@@ -72,6 +72,14 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+#: one decoder for every response and string read (``json.loads`` builds one a call,
+#: which many short strings of an answer pay for each: adv29l); it keeps no state
+#: between calls, and is shared across threads as ``json.loads``'s own default one is
+_DECODER = json.JSONDecoder(
+    parse_constant=_no_constant, parse_float=_finite_float, parse_int=_bounded_int
+)
+
+
 def decode_response(text: Any) -> Tuple[Any, str]:
     """Decode a delivered response (or its ``result`` text) as a bounded JSON value.
 
@@ -89,15 +97,11 @@ def decode_response(text: Any) -> Tuple[Any, str]:
         depth = nesting_depth(text, MAX_RESPONSE_DEPTH)
         if depth > MAX_RESPONSE_DEPTH:
             return None, f"it is nested too deeply (over {MAX_RESPONSE_DEPTH} levels)"
-        return (
-            json.loads(
-                text,
-                parse_constant=_no_constant,
-                parse_float=_finite_float,
-                parse_int=_bounded_int,
-            ),
-            "",
-        )
+        if isinstance(text, bytes):  # as json.loads reads bytes
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        elif text.startswith("\ufeff"):  # as json.loads refuses a str
+            return None, "it is not JSON"
+        return _DECODER.decode(text), ""
     except _Unstructured as exc:
         return None, str(exc)
     except (ValueError, RecursionError, UnicodeDecodeError):

@@ -34,8 +34,11 @@ from mech_catalogue_core.model.untrusted_text import (
 from ..redaction import redact
 from .answers import (
     MAX_ANSWER_BYTES,
+    MAX_TEXT_DECODINGS,
     answer_instructions,
     hidden_in_value,
+    json_text_value,
+    read_strings,
     shown_answer,
 )
 from .bounded import (
@@ -168,7 +171,7 @@ def _shown(text: str) -> Tuple[str, int, Tuple[str, ...]]:
 
 
 def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
-    """The response as a person sees it in any renderer, and what was hidden in it.
+    r"""The response as a person sees it in any renderer, and what was hidden in it.
 
     Invisible and control characters are removed; markup that would hide text when the
     answer is rendered (raw HTML, images, link titles and definitions, references to
@@ -178,7 +181,12 @@ def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
     JSON escapes count too: a response that is a JSON document is read as its decoded
     strings (an escaped tag character is one to a model that decodes it), and is then
     shown re-encoded, each string cleaned (the document's own brackets are kept: JSON
-    punctuation outside strings cannot form a link or a tag).
+    punctuation outside strings cannot form a link or a tag). A string that is itself
+    JSON text (a mech's ``result``, which structured content returns decoded) is read as
+    its decoded strings too (``answers.read_strings``), for the markup kinds: there a
+    title's quote is ``\"``, a line break ``\n`` and ``<`` may be ``\u003c``, and
+    the decoded value is what a client renders (adv29l). It is shown as written (its
+    escapes are what a person sees in this text).
 
     :param text: the delivered response, decoded.
     :return: ``(visible text, invisible characters removed, markup kinds found)``; the
@@ -195,6 +203,11 @@ def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
             shown, gone, found = _shown(node)
             removed[0] += gone
             kinds.update(dict.fromkeys(found))
+            inner = json_text_value(node)
+            for _, string in (
+                () if inner is None else read_strings(inner, MAX_TEXT_DECODINGS - 1)
+            ):
+                kinds.update(dict.fromkeys(MARKUP.kinds(strip_invisible(string))))
             return shown
         if isinstance(node, list):
             return [clean(item) for item in node]
@@ -203,7 +216,7 @@ def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
         return node
 
     cleaned = clean(value)  # at most MAX_RESPONSE_DEPTH deep (decode_response)
-    if cleaned == value and not removed[0]:
+    if cleaned == value and not removed[0] and not kinds:
         return text, 0, ()
     return json.dumps(cleaned, ensure_ascii=False), removed[0], tuple(kinds)
 
@@ -269,7 +282,9 @@ def answer_result(  # pylint: disable=too-many-arguments
         warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
         notes.append(said)
         structured = None
-    structured, withheld = _answer_checks(text, structured, entry, warnings, notes)
+    structured, withheld = _answer_checks(
+        (text, body.decode("utf-8", "replace")), structured, entry, warnings, notes
+    )
     text, size = shown_answer(text)
     if size:
         said = (
@@ -327,15 +342,18 @@ def answer_result(  # pylint: disable=too-many-arguments
 
 
 def _answer_checks(
-    text: str,
+    texts: Tuple[str, str],
     structured: Any,
     entry: JournalEntry,
     warnings: List[Dict[str, str]],
     notes: List[str],
 ) -> Tuple[Any, bool]:
-    """Flag hidden characters in the structured value and instruction-like text.
+    """Flag hidden text in the structured value and instruction-like text.
 
-    :param text: the visible answer (whole, before any cut).
+    :param texts: the visible answer (whole, before any cut) and the response as
+        delivered (decoded as UTF-8): both are read for instructions, the second as its
+        decoded JSON strings (``answers.read_strings``), so that a phrase written with
+        JSON escapes is found (adv29l).
     :param structured: the structured content so far (None: none).
     :param entry: the journal entry (its response CID is named).
     :param warnings: the result's warnings, appended to.
@@ -343,17 +361,24 @@ def _answer_checks(
     :return: ``(structured content to return, whether it was withheld)``.
     """
     withheld = False
-    where = hidden_in_value(structured)
+    where, kinds = hidden_in_value(structured)
     if where:
+        what = "invisible or control characters" + (
+            f" or markup that hides text when rendered ({', '.join(kinds)})"
+            if kinds
+            else ""
+        )
         said = (
-            "the structured response holds invisible or control characters once decoded "
+            f"the structured response holds {what} once decoded "
             f"(at {', '.join(where)}); it is not returned as structured content; the "
             f"original bytes are at {entry.response_cid}"
         )
         warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
         notes.append(said)
         structured, withheld = None, True
-    phrases = answer_instructions(text)
+    text, original = texts
+    # the structured value is the document or its result decoded: among these strings
+    phrases = answer_instructions(text, json_text_value(strip_invisible(original)))
     if phrases:
         said = (
             "the response reads like instructions to a model ("

@@ -137,10 +137,21 @@ _LINK_TITLE = re.compile(
     r"(?:<(?:[^<>\n\\]|\\[^\n]){0,2048}+>|(?:[^\s)\]]|\](?!\()){0,2048}+)"
     r"\s{1,64}+)[\"'(]"
 )
+#: a backslash escaping a line ending inside a destination, and what a container writes
+#: before the next line (a block quote's ``>``, a list item's indentation), which
+#: CommonMark strips before it parses the inline content: markdown-it-py's
+#: ``parseLinkDestination`` lets a backslash escape any character, a line ending too, so
+#: ``> [s](a\`` then ``> b "t")`` is a link to ``a\`` + line break + ``b`` titled ``t``
+#: (adv29l). The spaces after the last ``>`` are taken too unless a title's opening
+#: follows them: CommonMark's markers take at most one of them (a list item's its
+#: indentation), so the next may end the destination (``a\`` + line break +
+#: ``>  "t"`` is titled ``t``)
+_ESCAPED_LINE_BREAK = r"\\(?:\r\n?|\n)(?:[ \t]*+>)*+(?:[ \t]++(?=[^ \t\"'(]))?"
 #: what a bare link destination holds besides parentheses (spec 0.31, "Links", and
 #: markdown-it-py's ``parseLinkDestination``): any character but a space, an ASCII
-#: control character, ``(``, ``)`` or ``\``; or a backslash and the character it escapes
-_BARE_CHARACTER = r"[^\x00-\x20\x7f()\\]|\\[^ ]"
+#: control character, ``(``, ``)`` or ``\``; or an escaped line ending and the next
+#: line's container markers; or a backslash and the character it escapes
+_BARE_CHARACTER = r"[^\x00-\x20\x7f()\\]|" + _ESCAPED_LINE_BREAK + r"|\\[^ ]"
 #: how many parentheses a bare destination may nest: markdown-it-py stops at 32
 _NESTING = 32
 
@@ -175,7 +186,9 @@ _LINK_TITLE_NESTED = re.compile(
     r"\]\([ \t]*+(?:"
     + _LINE_BREAK
     + r")?"
-    + r"(?:<(?:[^<>\n\r\\]|\\[\s\S])*+>|"
+    + r"(?:<(?:[^<>\n\r\\]|"
+    + _ESCAPED_LINE_BREAK
+    + r"|\\[\s\S])*+>|"
     + _balanced(_NESTING)
     + r")(?:[ \t]++(?:"
     + _LINE_BREAK
@@ -187,8 +200,19 @@ _LINK_TITLE_NESTED = re.compile(
 #: character of its separator, then the opening one): a text without it is not scanned,
 #: since that pattern may scan a character from up to :data:`_NESTING` + 2 starts
 _TITLE_OPENING = re.compile(r"[ \t\r\n>][\"'(]")
-#: a link or image that shows no text: ``[](x)``, ``[ ][x]``
-_EMPTY_LINK = re.compile(r"\[\s{0,64}\]\s{0,64}[(\[]")
+#: a link or image whose text may show nothing (group 1): ``[](x)``, ``[ ][x]``, and
+#: text of only white space, character references (``[&#x2003;](x)``, ``[&Tab;](x)``:
+#: CommonMark decodes them in link text, spec 0.31, "Entity and numeric character
+#: references", which need their ``;``), code span and emphasis markers (``[` `](x)``,
+#: ``[*&#32;*](x)``) and backslashes (``[\`` + line break + ``](x)``, a hard line
+#: break): :func:`_shows_nothing` decides (adv29l). Linear: the text's run stops at any
+#: other character, ``[`` among them, so no scan crosses the start of another
+_EMPTY_LINK = re.compile(
+    r"\[((?:[\s*_`\\]|&(?:#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});)*+)"
+    r"\]\s{0,64}+(?=[(\[])"
+)
+#: a backslash escaping ASCII punctuation: the character is shown (``[\*](x)``)
+_ESCAPED_PUNCTUATION = re.compile(r"\\[!-/:-@\[-`{-~]")
 #: a reference-style definition or footnote: ``[label]: ...``, ``[^1]: ...``, at a
 #: line's start behind any indentation and block quote or list markers (a container
 #: parses the rest of its line as a new one: ``> [r]: /x``, ``1. [r]: /x``), its label
@@ -271,6 +295,24 @@ class Markup:
             spelled[:end] in self._invisible_names for end in range(len(spelled), 1, -1)
         )
 
+    def _shows_nothing(self, link_text: str) -> bool:
+        """Whether a link's text (an :data:`_EMPTY_LINK` group) shows no character.
+
+        :param link_text: what stands between the link's brackets: white space,
+            character references, ``*``, ``_``, backticks and backslashes only.
+        :return: True when, an escaped character counting as shown, the markers of code
+            spans, emphasis and hard breaks dropped and the references decoded as HTML
+            decodes them (``html.unescape``, the standard library's copy of the HTML5
+            table CommonMark names), only white space and invisible characters are
+            left. Conservative: a lone ``*`` or backtick, which CommonMark shows as
+            itself, counts as a marker.
+        """
+        shown = _ESCAPED_PUNCTUATION.sub("x", link_text)
+        for marker in "*_`\\":
+            shown = shown.replace(marker, "")
+        shown = html.unescape(shown)
+        return not self._invisible.sub("", shown).strip()
+
     def _reference_inert(self, match: "re.Match[str]") -> str:
         """A character reference as :meth:`inert` writes it.
 
@@ -321,7 +363,6 @@ class Markup:
             (IMAGE, _IMAGE),
             (LINK_TITLE, _LINK_TITLE),
             (LINK_TITLE, _LINK_TITLE_NESTED),
-            (EMPTY_LINK, _EMPTY_LINK),
             (REFERENCE_DEFINITION, _DEFINITION),
         )
         for kind, pattern in links if "[" in text else ():  # every link opens with [
@@ -329,6 +370,10 @@ class Markup:
                 continue
             if kind not in found and pattern.search(text):
                 found.add(kind)
+        if "[" in text and any(
+            self._shows_nothing(m.group(1)) for m in _EMPTY_LINK.finditer(text)
+        ):
+            found.add(EMPTY_LINK)
         if any(self._hides(m) for m in _REFERENCE.finditer(text)):
             found.add(INVISIBLE_REFERENCE)
         order = (

@@ -241,26 +241,46 @@ def hidden_in(value: Any, limit: int = 5) -> Tuple[str, ...]:
     changing it would change what a call must send; a definition that still hides text
     there is refused by whoever serves it to a model (the MCP server).
 
+    Linear in the value's size: a pointer is spelled only when reported (one built for
+    every item would copy its parents' keys, a long key over many items: adv29l).
+
     :param value: a JSON value (e.g. an MCP Tool as served).
     :param limit: pointers reported at most.
     :return: JSON pointers of the strings and keys holding any, at most ``limit``.
     """
     found: List[str] = []
-    stack: List[Tuple[str, Any]] = [("", value)]
+    stack: List[Tuple[Place, Any]] = [(None, value)]
     while stack and len(found) < limit:
         where, node = stack.pop()
         if isinstance(node, str):
             if _INVISIBLE.search(node):
-                found.append(where or "/")
+                found.append(pointer_of(where))
         elif isinstance(node, dict):
             for key, item in node.items():
-                pointer = f"{where}/{key}"
                 if isinstance(key, str) and _INVISIBLE.search(key):
-                    found.append(pointer)
-                stack.append((pointer, item))
+                    found.append(pointer_of((where, key)))
+                stack.append(((where, key), item))
         elif isinstance(node, list):
-            stack.extend((f"{where}/{i}", item) for i, item in enumerate(node))
+            stack.extend(((where, i), item) for i, item in enumerate(node))
     return tuple(found[:limit])
+
+
+#: where a node of a JSON value is, as its parent's place and its key or index (None:
+#: the root): linked, so a node's place costs one pair whatever its depth
+Place = Optional[Tuple[Any, Any]]
+
+
+def pointer_of(place: Place) -> str:
+    """A node's JSON pointer (RFC 6901's shape, keys as written, not escaped).
+
+    :param place: the node's :data:`Place`.
+    :return: e.g. ``/a/0/b``; ``/`` for the root.
+    """
+    parts: List[str] = []
+    while place is not None:
+        place, key = place
+        parts.append(str(key))
+    return "/" + "/".join(reversed(parts))
 
 
 def capped(text: str, cap: int = MAX_TEXT_CHARS) -> str:

@@ -53,6 +53,9 @@ DESTINATIONS = [
     *["/x", "x(y)", "x((y)z)", "x\\)", "x\\(", "x(y", "x)y", "(x)", "x(y)z"],
     *["<x y>", "<x(y>", "", "a](b", "a](b)", "x\u00a0y", "x\\ y"],
     *["x" * 2100, "(" * 32 + "x" + ")" * 32, "(" * 33 + "x" + ")" * 33],
+    # adv29l: a backslash escapes a line ending, and the destination goes on behind
+    # the next line's container markers
+    *["x\\\ny", "x\\\n", "x(\\\ny)", "<x\\\ny>", "x\\\r\ny", "x\\\n\\\ny"],
 ]
 #: what separates a destination from a title, or ``](`` from a destination
 SEPARATORS = [" ", "\t", "\n", "  \n  ", " " * 70, "\n" + " " * 70, "\r\n", ""]
@@ -184,6 +187,16 @@ def test_fuzz_every_title_and_definition_markdown_it_sees_is_reported(
         "Yes [a](x(y)\n" + " " * 100 + '"t")',  # a continuation line indented far
         "Yes [a](" + "(" * 32 + "x" + ")" * 32 + ' "t")',  # the deepest nesting
         "Yes [a](" + "y(x)" * 1000 + ' "t")',  # a long destination
+        # adv29l: the destination runs over an escaped line break in a container
+        'Yes.\n\n> [s](https://e.org/a\\\n> b "t")',
+        'Yes.\n\n- [s](https://e.org/a\\\n  b "t")',
+        'Yes.\n\n1. [s](https://e.org/a\\\n   b\n   "t")',
+        'Yes.\n\n> [s](<https://e.org/a\\\n> b> "t")',  # a pointy one
+        'Yes.\n\n> > [s](a\\\n> > b\\\n> > c "t")',  # twice, nested quotes
+        'Yes.\n\n> [s](a(\\\n> b) "t")',  # inside parentheses
+        # a space past the container's own ends the destination: a title follows
+        '> > [a]( x\\\n> >  "t")',
+        'Yes.\n\n- [s](a\\\n   "t")',
     ],
 )
 def test_a_title_after_parentheses_is_reported(text: str) -> None:
