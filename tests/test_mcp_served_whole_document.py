@@ -44,7 +44,7 @@ _PARSER = MarkdownIt("commonmark", {"html": True})
 
 #: pieces of an answer's strings: link, title and definition fragments, words
 FRAGMENTS = [
-    *["[", "]", "](https://e.org", "](", " (", " \"", " '", ")", "))", "]: /x"],
+    *["[", "]", "](https://e.org", "](", " (", ' "', " '", ")", "))", "]: /x"],
     *["]: https://e.org", "!", "<b>", "<", "x", "hidden words", "\n", "\n\n", "'"],
     *["r]", "[r]", " ", "> ", "- ", "\\"],
 ]
@@ -80,7 +80,10 @@ def _laid_out(value: Any, rng: random.Random) -> str:
     :param rng: where the gaps are drawn from.
     :return: valid JSON text.
     """
-    gap = lambda: rng.choice(GAPS)  # noqa: E731
+
+    def gap() -> str:
+        return rng.choice(GAPS)
+
     if isinstance(value, list):
         items = [gap() + _laid_out(item, rng) + gap() for item in value]
         return "[" + ",".join(items) + "]"

@@ -28,6 +28,7 @@ manifests are checked with) on the answer's text and on its decoded strings.
 import re
 from typing import Any, Dict, Iterator, List, Tuple
 
+from mech_catalogue_core.model.markup import structure_kinds
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
     Place,
@@ -36,8 +37,6 @@ from mech_catalogue_core.model.untrusted_text import (
     pointer_of,
     strip_invisible,
 )
-
-from mech_catalogue_core.model.markup import structure_kinds
 
 from .response_checks import decode_response
 

@@ -217,7 +217,9 @@ BLANK_GLYPHS = "\u2800\u115f\u1160\u3164\uffa0"
 #: break): :func:`_shows_nothing` decides (adv29l). Linear: the text's run stops at any
 #: other character, ``[`` among them, so no scan crosses the start of another
 _EMPTY_LINK = re.compile(
-    r"\[((?:[\s*_`\\" + BLANK_GLYPHS + r"]|&(?:#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});)*+)"
+    r"\[((?:[\s*_`\\"
+    + BLANK_GLYPHS
+    + r"]|&(?:#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});)*+)"
     r"\]\s{0,64}+(?=[(\[])"
 )
 #: :meth:`str.translate` table dropping :data:`BLANK_GLYPHS`
@@ -259,7 +261,7 @@ MATH_COMMENT = "TeX math holding % (a comment hides the rest of its line)"
 
 
 def structure_kinds(text: str) -> Tuple[str, ...]:
-    """What structure of a text may hide part of it when rendered (conservative, linear).
+    r"""What structure of a text may hide part of it when rendered (conservative, linear).
 
     :meth:`Markup.inert` rewrites these in any text it shows; a value returned as
     written (a structured answer) is checked with this instead.
@@ -268,7 +270,7 @@ def structure_kinds(text: str) -> Tuple[str, ...]:
     :return: :data:`FENCE_INFO` for a code fence with an info string,
         :data:`TABLE_CELLS` for a possible table delimiter row under a line with a pipe
         (any table: cells past its header's are dropped), :data:`MATH_COMMENT` for a
-        ``%`` anywhere after a math opening (``$``, ``\\(``, ``\\[``, ``\\begin``;
+        ``%`` anywhere after a math opening (``$``, ``\(``, ``\[``, ``\begin``;
         references decoded as HTML does, ``html.unescape``, since a math renderer reads
         the decoded page); each once, in that order; () for none.
     """
