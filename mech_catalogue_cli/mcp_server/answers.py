@@ -28,6 +28,7 @@ manifests are checked with) on the answer's text and on its decoded strings.
 import re
 from typing import Any, Dict, Iterator, List, Tuple
 
+from mech_catalogue_core.model.markup import structure_kinds
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
     Place,
@@ -121,14 +122,17 @@ def hidden_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
     :return: ``(up to MAX_POINTERS JSON pointers, markup kinds found)``: strings and
         keys (:func:`read_strings`, JSON text in them decoded) holding invisible
         characters (``untrusted_text.hidden_in``) or markup that hides text when
-        rendered (``Markup.kinds``); ``((), ())`` when clean.
+        rendered (``Markup.kinds``, and ``markup.structure_kinds``: the fences, tables
+        and math the shown text has rewritten silently, which a value returned as
+        written still holds: adv29m); ``((), ())`` when clean.
     """
     if value is None:
         return (), ()
     where: Dict[str, None] = {}
     kinds: Dict[str, None] = {}
     for place, text in read_strings(value):
-        found = MARKUP.kinds(strip_invisible(text))
+        plain = strip_invisible(text)
+        found = MARKUP.kinds(plain) + structure_kinds(plain)
         kinds.update(dict.fromkeys(found))
         if len(where) < MAX_POINTERS and (found or hidden_in(text, 1)):
             where[pointer_of(place)] = None

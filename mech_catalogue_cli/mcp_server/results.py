@@ -180,8 +180,12 @@ def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
 
     JSON escapes count too: a response that is a JSON document is read as its decoded
     strings (an escaped tag character is one to a model that decodes it), and is then
-    shown re-encoded, each string cleaned (the document's own brackets are kept: JSON
-    punctuation outside strings cannot form a link or a tag). A string that is itself
+    shown re-encoded, each string cleaned, or as delivered when no string held anything.
+    Either way the text served is checked once more as a whole (``Markup.kinds``), as a
+    host renders it: one document, where JSON punctuation and line breaks between
+    strings can open a link (an array's ``[``), run a title over several strings or
+    form a reference definition from the answer's own lines (adv29m); when that finds
+    markup, it is reported and the whole text is made inert, brackets and all. A string that is itself
     JSON text (a mech's ``result``, which structured content returns decoded) is read as
     its decoded strings too (``answers.read_strings``), for the markup kinds: there a
     title's quote is ``\"``, a line break ``\n`` and ``<`` may be ``\u003c``, and
@@ -217,8 +221,16 @@ def visible_text(text: str) -> Tuple[str, int, Tuple[str, ...]]:
 
     cleaned = clean(value)  # at most MAX_RESPONSE_DEPTH deep (decode_response)
     if cleaned == value and not removed[0] and not kinds:
-        return text, 0, ()
-    return json.dumps(cleaned, ensure_ascii=False), removed[0], tuple(kinds)
+        shown = text
+    else:
+        shown = json.dumps(cleaned, ensure_ascii=False)
+    # a host renders the whole text as one document, where the JSON's own punctuation
+    # and lines join its strings (adv29m): checked as served, made inert as a whole
+    whole = MARKUP.kinds(shown)
+    if whole:
+        kinds.update(dict.fromkeys(whole))
+        shown = inert_markup(shown)
+    return shown, removed[0], tuple(kinds)
 
 
 def _hidden_said(removed: int, kinds: Tuple[str, ...], cid: str) -> str:

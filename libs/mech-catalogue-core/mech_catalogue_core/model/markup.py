@@ -200,6 +200,15 @@ _LINK_TITLE_NESTED = re.compile(
 #: character of its separator, then the opening one): a text without it is not scanned,
 #: since that pattern may scan a character from up to :data:`_NESTING` + 2 starts
 _TITLE_OPENING = re.compile(r"[ \t\r\n>][\"'(]")
+#: characters every common font draws as an empty cell though Unicode calls them
+#: neither white space (``str.isspace``) nor, for U+2800, default-ignorable: U+2800
+#: BRAILLE PATTERN BLANK (General_Category So), and the Hangul fillers U+115F, U+1160,
+#: U+3164 and U+FFA0 (Lo, Default_Ignorable_Code_Point in DerivedCoreProperties.txt,
+#: so ``untrusted_text.INVISIBLE_RANGES`` removes them already; named here so a link's
+#: text decoded from a reference to one counts too). Sources: Unicode 15.1
+#: UnicodeData.txt (categories), DerivedCoreProperties.txt (default-ignorable), and
+#: the fillers' usual blank substitute the adversarial review adv29m used (U+2800)
+BLANK_GLYPHS = "\u2800\u115f\u1160\u3164\uffa0"
 #: a link or image whose text may show nothing (group 1): ``[](x)``, ``[ ][x]``, and
 #: text of only white space, character references (``[&#x2003;](x)``, ``[&Tab;](x)``:
 #: CommonMark decodes them in link text, spec 0.31, "Entity and numeric character
@@ -208,9 +217,13 @@ _TITLE_OPENING = re.compile(r"[ \t\r\n>][\"'(]")
 #: break): :func:`_shows_nothing` decides (adv29l). Linear: the text's run stops at any
 #: other character, ``[`` among them, so no scan crosses the start of another
 _EMPTY_LINK = re.compile(
-    r"\[((?:[\s*_`\\]|&(?:#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});)*+)"
+    r"\[((?:[\s*_`\\"
+    + BLANK_GLYPHS
+    + r"]|&(?:#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});)*+)"
     r"\]\s{0,64}+(?=[(\[])"
 )
+#: :meth:`str.translate` table dropping :data:`BLANK_GLYPHS`
+_BLANK_GLYPHS_GONE = dict.fromkeys(map(ord, BLANK_GLYPHS))
 #: a backslash escaping ASCII punctuation: the character is shown (``[\*](x)``)
 _ESCAPED_PUNCTUATION = re.compile(r"\\[!-/:-@\[-`{-~]")
 #: a reference-style definition or footnote: ``[label]: ...``, ``[^1]: ...``, at a
@@ -226,6 +239,13 @@ _DEFINITION = re.compile(
     r"(?:^|(?<=\r))[ \t>*+\-0-9.)]*+\[(?:[^\[\]\\]|\\[\s\S])++\]:", re.MULTILINE
 )
 
+#: a code fence with an info string on its line (adv29c: not shown; a renderer takes
+#: its first word as the language). Linear: a run is taken whole from its first
+#: character only (possessive, after no character of its own kind)
+_FENCE_WITH_INFO = re.compile(r"(?:(?<!`)`{3,}+|(?<!~)~{3,}+)[ \t]*+\S")
+#: what opens TeX math for a math renderer (``$``, ``\(``, ``\[``, an environment)
+_MATH_OPEN = re.compile(r"\$|\\[(\[]|\\begin")
+
 #: what markup a text can hold that hides text when rendered (the kinds reported)
 RAW_HTML = "raw HTML (any element can be styled away)"
 IMAGE = "image (its alt text and title are not shown)"
@@ -233,6 +253,37 @@ LINK_TITLE = "link title"
 EMPTY_LINK = "link without visible text"
 REFERENCE_DEFINITION = "reference-style link definition"
 INVISIBLE_REFERENCE = "character reference to an invisible character"
+#: the structures :meth:`Markup.inert` rewrites silently in the text (adv29c), named
+#: where a value is returned as written (:func:`structure_kinds`, adv29m)
+FENCE_INFO = "code fence info string (not shown)"
+TABLE_CELLS = "table (cells past its header's are not shown)"
+MATH_COMMENT = "TeX math holding % (a comment hides the rest of its line)"
+
+
+def structure_kinds(text: str) -> Tuple[str, ...]:
+    r"""What structure of a text may hide part of it when rendered (conservative, linear).
+
+    :meth:`Markup.inert` rewrites these in any text it shows; a value returned as
+    written (a structured answer) is checked with this instead.
+
+    :param text: text already cleaned of invisible characters.
+    :return: :data:`FENCE_INFO` for a code fence with an info string,
+        :data:`TABLE_CELLS` for a possible table delimiter row under a line with a pipe
+        (any table: cells past its header's are dropped), :data:`MATH_COMMENT` for a
+        ``%`` anywhere after a math opening (``$``, ``\(``, ``\[``, ``\begin``;
+        references decoded as HTML does, ``html.unescape``, since a math renderer reads
+        the decoded page); each once, in that order; () for none.
+    """
+    found = []
+    if ("`" in text or "~" in text) and _FENCE_WITH_INFO.search(text):
+        found.append(FENCE_INFO)
+    if "|" in text and _TABLE_DELIMITER_ROW.search(text):
+        found.append(TABLE_CELLS)
+    decoded = html.unescape(text) if "&" in text else text
+    opened = _MATH_OPEN.search(decoded) if "%" in decoded else None
+    if opened and decoded.find("%", opened.end()) >= 0:
+        found.append(MATH_COMMENT)
+    return tuple(found)
 
 
 def _named_references(invisible: "re.Pattern[str]") -> Set[str]:
@@ -310,7 +361,7 @@ class Markup:
         shown = _ESCAPED_PUNCTUATION.sub("x", link_text)
         for marker in "*_`\\":
             shown = shown.replace(marker, "")
-        shown = html.unescape(shown)
+        shown = html.unescape(shown).translate(_BLANK_GLYPHS_GONE)
         return not self._invisible.sub("", shown).strip()
 
     def _reference_inert(self, match: "re.Match[str]") -> str:

@@ -31,7 +31,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mech_catalogue_core.model.markup import EMPTY_LINK, INVISIBLE_REFERENCE
+from mech_catalogue_core.model.markup import (
+    BLANK_GLYPHS,
+    EMPTY_LINK,
+    INVISIBLE_REFERENCE,
+)
 from mech_catalogue_core.model.untrusted_text import MARKUP
 
 _PARSER = MarkdownIt("commonmark")
@@ -40,7 +44,10 @@ _PARSER = MarkdownIt("commonmark")
 BLANK_PIECES = [
     *[" ", "\t", "&#32;", "&#x2003;", "&#X20;", "&#10;", "&Tab;", "&nbsp;"],
     *["&NewLine;", "&ensp;", "` `", "``  ``", "*", "_", "**", "\\\n", "  \n"],
+    *["\u2800", "&#x2800;", "&#10240;", "&#x3164;", "\uffa0"],  # blank glyphs (adv29m)
 ]
+#: what a person sees as nothing: white space, and the glyphs drawn as an empty cell
+_UNSEEN = dict.fromkeys(map(ord, BLANK_GLYPHS))
 SHOWN_PIECES = ["a", "&amp;", "\\*", "\\_", "&nbsp", "&#x41;", "`a`", "&#42;", "\\\\"]
 
 
@@ -70,7 +77,7 @@ def _check(text: str) -> None:
 
     :param text: Markdown.
     """
-    if any(not shown.strip() for shown in _link_texts(text)):
+    if any(not shown.translate(_UNSEEN).strip() for shown in _link_texts(text)):
         assert EMPTY_LINK in MARKUP.kinds(text), text
 
 
@@ -108,6 +115,24 @@ def test_a_link_of_referenced_spaces_markers_or_breaks_is_reported(
     text = f"Yes [{link_text}](https://e.org/a)"
     assert [not s.strip() for s in _link_texts(text)] == [True], text  # the oracle
     assert EMPTY_LINK in MARKUP.kinds(text)
+
+
+@pytest.mark.parametrize(
+    "link_text",
+    [*BLANK_GLYPHS, *(f"&#x{ord(c):x};" for c in BLANK_GLYPHS), " \u2800 \u2800 "]
+    + ["&#10240;", "*\u2800*", "`\u2800`"],
+)
+def test_a_link_of_blank_glyphs_is_reported(link_text: str) -> None:
+    """The braille blank and the Hangul fillers, literal or referenced (adv29m)."""
+    text = f"Yes [{link_text}](https://e.org/a)"
+    shown = _link_texts(text)
+    assert len(shown) == 1 and not shown[0].translate(_UNSEEN).strip(), text
+    assert EMPTY_LINK in MARKUP.kinds(text)
+
+
+def test_a_link_of_a_blank_glyph_beside_a_letter_is_not_reported() -> None:
+    """A letter next to the braille blank is shown."""
+    assert EMPTY_LINK not in MARKUP.kinds("Yes [\u2800a](https://e.org/a)")
 
 
 def test_a_link_of_an_invisible_character_is_reported_both_ways() -> None:
