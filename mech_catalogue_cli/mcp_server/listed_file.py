@@ -212,6 +212,33 @@ def _entry_bytes(name: str, digests: Tuple[str, ...]) -> int:
     return _bytes(name) + 5 + (_bytes("0" * 64) + 1) * len(digests)
 
 
+def _take_back(
+    dropped: Dict[str, Tuple[str, ...]],
+    names: Mapping[str, Tuple[str, ...]],
+    overflowed: Dict[str, None],
+    versions: int,
+) -> None:
+    """Leave in ``dropped`` (in place) only the digests ``names`` does not record.
+
+    A name left with none is known again; one overflowed, or with more than
+    ``versions`` digests recorded and dropped together, moves to ``overflowed``.
+
+    :param dropped: name -> digests dropped past a bound (changed in place).
+    :param names: name -> digests recorded.
+    :param overflowed: the overflowed names (added to in place).
+    :param versions: most digests per name.
+    """
+    for name, digests in list(dropped.items()):
+        left = tuple(d for d in digests if d not in names.get(name, ()))
+        if not left or name in overflowed:
+            del dropped[name]  # recorded again, or unknown for good anyway
+        elif len(left) + len(names.get(name, ())) > versions:
+            overflowed[name] = None
+            del dropped[name]
+        else:
+            dropped[name] = left
+
+
 def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
     """Both memories in one: every version either served, within the bounds.
 
@@ -243,15 +270,7 @@ def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
             overflowed[name] = None
             union = union[-versions:]
         names[name] = union
-    for name, digests in list(dropped.items()):
-        left = tuple(d for d in digests if d not in names.get(name, ()))
-        if not left or name in overflowed:
-            del dropped[name]  # recorded again, or unknown for good anyway
-        elif len(left) + len(names.get(name, ())) > versions:
-            overflowed[name] = None
-            del dropped[name]
-        else:
-            dropped[name] = left
+    _take_back(dropped, names, overflowed, versions)
     uses: Dict[str, int] = {}
     for digests in names.values():
         for digest in digests:
