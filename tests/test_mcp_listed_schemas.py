@@ -574,10 +574,12 @@ def test_a_fifth_version_stays_unknown_after_a_restart(tmp_path: Path) -> None:
 def test_names_past_the_bounds_stay_unknown_after_a_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past the names cap, and past the file's byte bound: the oldest names overflow.
+    """Past the names cap, and past the file's byte bound: the oldest names are dropped.
 
-    An overflowed name listed again stays unknown (an older client may hold another
-    version of it); the newest names are kept; the file stays within its bound.
+    A dropped name listed again with another schema stays unknown (an older client may
+    hold the dropped one); listed again as it was, it is known; the newest names are
+    kept; the record stays complete (the dropped name is kept by name); the file stays
+    within its bound.
 
     :param tmp_path: the state folder.
     :param monkeypatch: to lower the bounds.
@@ -589,9 +591,11 @@ def test_names_past_the_bounds_stay_unknown_after_a_restart(
     again = ListedSchemas(tmp_path)
     assert _sessionless_held(again, "a").unknown
     assert [_sessionless_held(again, n) for n in "bcd"] == [((NEW,), False)] * 3
-    assert _sessionless_held(again, "z").unknown  # a name dropped: not complete
+    assert _sessionless_held(again, "z") == NEVER_LISTED  # still complete
     again.remember(_sessionless_request(), [{**_tool_entry(NEW), "name": "a"}], True)
     assert _sessionless_held(again, "a").unknown
+    again.remember(_sessionless_request(), [{**_tool_entry(OLD), "name": "a"}], True)
+    assert _sessionless_held(again, "a") == ((NEW, OLD), False)
 
     monkeypatch.setattr(listed_schemas_module, "MAX_NAMES", 4096)
     monkeypatch.setattr(listed_file_module, "MAX_FILE_BYTES", 3000)
@@ -603,6 +607,92 @@ def test_names_past_the_bounds_stay_unknown_after_a_restart(
     again = ListedSchemas(folder)
     assert _sessionless_held(again, "n0").unknown
     assert _sessionless_held(again, "n7") == ((big[7],), False)
+
+
+def _flood(version: int, honest: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """One listing: an honest tool first and last, 40 of one publisher's between.
+
+    :param version: the publisher's schema version (its manifests changed).
+    :param honest: the honest tools' unchanging schema.
+    :return: MCP Tools.
+    """
+    text = "y" * 1500
+    tools = [{**_tool_entry(honest), "name": "early"}]
+    for index in range(40):
+        flood = _schema({"type": "object", "description": f"{version}{index}{text}"})
+        tools.append({**_tool_entry(flood), "name": f"flood{index}"})
+    return tools + [{**_tool_entry(honest), "name": "late"}]
+
+
+def test_one_publishers_flood_drops_only_its_own_tools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Large changing schemas of one publisher: its tools are dropped, not the honest.
+
+    The file's bound is lowered to 60,000 bytes (40 tools x 4 versions x ~1.6 KB would
+    take 256 KB): the honest tools listed before and after the flood stay known across
+    a restart and another listing; the dropped flood tools are unknown (their clients
+    may hold a dropped schema) and the record stays complete (a name never listed is
+    never listed); the file keeps within its bound at every write.
+
+    :param tmp_path: the state folder.
+    :param monkeypatch: to lower the bound.
+    """
+    monkeypatch.setattr(listed_file_module, "MAX_FILE_BYTES", 60_000)
+    listed = ListedSchemas(tmp_path)
+    for version in range(4):
+        if listed.remember(_sessionless_request(), _flood(version, NEW), True):
+            assert listed.save(listed.snapshot())
+        assert (tmp_path / FILE_NAME).stat().st_size <= 60_000
+    again = ListedSchemas(tmp_path)  # a restart on the same folder
+    assert [_sessionless_held(again, n) for n in ("early", "late")] == [
+        ((NEW,), False)
+    ] * 2
+    held = [_sessionless_held(again, f"flood{i}") for i in range(40)]
+    assert any(h.unknown for h in held) and not all(h.unknown for h in held)
+    assert _sessionless_held(again, "never") == NEVER_LISTED
+    assert again.remember(_sessionless_request(), _flood(4, NEW), True)
+    assert again.save(again.snapshot())
+    assert (tmp_path / FILE_NAME).stat().st_size <= 60_000
+    third = ListedSchemas(tmp_path)
+    assert _sessionless_held(third, "early") == ((NEW,), False)
+    assert _sessionless_held(third, "late") == ((NEW,), False)
+
+
+def test_a_dropped_tool_listed_again_unchanged_is_known_across_restarts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dropped past the bytes, listed again as it was: known again, in the file too.
+
+    :param tmp_path: the state folder.
+    :param monkeypatch: to lower the bound.
+    """
+    monkeypatch.setattr(listed_file_module, "MAX_FILE_BYTES", 3000)
+    big = _schema({"type": "string", "description": "b" * 2000})
+    _listed_and_saved(tmp_path, big, name="big")
+    _listed_and_saved(tmp_path, _schema({"type": "string", "description": "c" * 1500}))
+    again = ListedSchemas(tmp_path)
+    assert _sessionless_held(again, "big") == ((), True)  # the heaviest went
+    assert (
+        _sessionless_held(again, "t").schemas and not _sessionless_held(again).unknown
+    )
+    monkeypatch.setattr(listed_file_module, "MAX_FILE_BYTES", 8 * 1024 * 1024)
+    assert again.remember(
+        _sessionless_request(), [{**_tool_entry(big), "name": "big"}], False
+    )
+    assert _sessionless_held(again, "big") == ((big,), False)
+    assert again.save(again.snapshot())
+    assert _sessionless_held(ListedSchemas(tmp_path), "big") == ((big,), False)
+
+
+def test_forgetting_a_dropped_name_makes_the_record_not_complete() -> None:
+    """Past the dropped names' bound the oldest is forgotten: every unrecorded unknown."""
+    disk = listed_file_module.Memory({}, (), (), True, (("a", ("0" * 64,)),))
+    ours = listed_file_module.Memory({}, (), (), True, (("b", ("1" * 64,)),))
+    memory = listed_file_module.merged(disk, ours, 4, 1)
+    assert memory.dropped == (("b", ("1" * 64,)),) and not memory.complete
+    kept = listed_file_module.merged(disk, ours, 4, 2)
+    assert len(kept.dropped) == 2 and kept.complete
 
 
 def test_servers_sharing_a_folder_each_add_what_they_served(tmp_path: Path) -> None:

@@ -25,15 +25,22 @@ servers sharing a state folder each add what they served)::
      "schemas": {"<sha-256 hex of the canonical JSON>": <the schema, or null>},
      "names": [["<MCP tool name>", ["<digest>", ...]], ...],
      "overflowed": ["<MCP tool name>", ...],
+     "dropped": [["<MCP tool name>", ["<digest>", ...]], ...],
      "complete": true}
 
 ``names`` oldest first, each name's digests oldest first (at most the versions kept per
 name); ``overflowed`` are names the server can no longer tell about (more versions
-served than kept, or dropped past a bound). The file is at most :data:`MAX_FILE_BYTES`:
-past it the oldest names move to ``overflowed``. ``complete`` is false once the record
-may lack a name some client was listed (the file was found unusable, missing from a
-state folder used before, or a name was dropped past a bound): a name it has no record
-of is then unknown, else never listed. A file that is missing, unreadable,
+served than kept); ``dropped`` (optional, absent from files written before adv29m) are
+names whose schemas were dropped past a bound, with the digests dropped: such a name is
+unknown until it is listed again with each of those schemas (an unchanged tool: at its
+next listing). The file is at most :data:`MAX_FILE_BYTES`: past it the names holding the
+most schema bytes are dropped first (the least recently listed among equals), so one
+publisher's large or changing schemas drop its own tools, never a small one listed
+before them (adv29m); past :data:`MAX_FILE_BYTES` or the names bound, the least recently
+listed names go first. ``complete`` is false once the record may lack a name some
+client was listed (the file was found unusable, missing from a state folder used
+before, or an overflowed or dropped name was forgotten past a bound): a name it has no
+record of is then unknown, else never listed. A file that is missing, unreadable,
 over the bound or malformed raises :class:`ListedFileError`: its caller treats every
 name as unknown.
 """
@@ -80,6 +87,8 @@ class Memory(NamedTuple):
     overflowed: Tuple[str, ...]
     #: False when a name some client was listed may be missing from the record
     complete: bool = True
+    #: (name, digests whose schemas were dropped past a bound), oldest first
+    dropped: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
 
 
 EMPTY = Memory({}, (), ())
@@ -131,7 +140,35 @@ def _parsed(data: Any, versions: int, max_names: int) -> Memory:
         raise ListedFileError("its overflowed names are not a list of names")
     if not isinstance(data.get("complete"), bool):
         raise ListedFileError("its complete is not true or false")
-    return Memory(dict(schemas), tuple(kept), tuple(overflowed), data["complete"])
+    return Memory(
+        dict(schemas),
+        tuple(kept),
+        tuple(overflowed),
+        data["complete"],
+        _parsed_dropped(data.get("dropped", []), versions, max_names),
+    )
+
+
+def _parsed_dropped(
+    dropped: Any, versions: int, max_names: int
+) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+    """The ``dropped`` entries, checked (raises :class:`ListedFileError`)."""
+    if not isinstance(dropped, list) or len(dropped) > max_names:
+        raise ListedFileError("its dropped names are not a list of at most the bound")
+    kept: Dict[str, Tuple[str, ...]] = {}
+    for item in dropped:
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and item[0] not in kept
+            and isinstance(item[1], list)
+            and 0 < len(item[1]) <= versions
+            and all(isinstance(d, str) and len(d) == 64 for d in item[1])
+        ):
+            raise ListedFileError("a dropped name's entry is not [name, [digest, ...]]")
+        kept[item[0]] = tuple(item[1])
+    return tuple(kept.items())
 
 
 def read_memory(folder: Path, versions: int, max_names: int) -> Memory:
@@ -170,63 +207,119 @@ def _bytes(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), default=str))
 
 
+def _entry_bytes(name: str, digests: Tuple[str, ...]) -> int:
+    """Bytes of ``[name, [digest, ...]]`` and its comma as the file writes it."""
+    return _bytes(name) + 5 + (_bytes("0" * 64) + 1) * len(digests)
+
+
+def _take_back(
+    dropped: Dict[str, Tuple[str, ...]],
+    names: Mapping[str, Tuple[str, ...]],
+    overflowed: Dict[str, None],
+    versions: int,
+) -> None:
+    """Leave in ``dropped`` (in place) only the digests ``names`` does not record.
+
+    A name left with none is known again; one overflowed, or with more than
+    ``versions`` digests recorded and dropped together, moves to ``overflowed``.
+
+    :param dropped: name -> digests dropped past a bound (changed in place).
+    :param names: name -> digests recorded.
+    :param overflowed: the overflowed names (added to in place).
+    :param versions: most digests per name.
+    """
+    for name, digests in list(dropped.items()):
+        left = tuple(d for d in digests if d not in names.get(name, ()))
+        if not left or name in overflowed:
+            del dropped[name]  # recorded again, or unknown for good anyway
+        elif len(left) + len(names.get(name, ())) > versions:
+            overflowed[name] = None
+            del dropped[name]
+        else:
+            dropped[name] = left
+
+
 def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
     """Both memories in one: every version either served, within the bounds.
 
-    A name with more than ``versions`` digests between them is overflowed; the oldest
-    names past ``max_names``, or while the file would be over :data:`MAX_FILE_BYTES`,
-    are overflowed too, and the record is then not complete; the oldest overflowed
-    names past ``max_names`` (or the bytes) are forgotten (without a record they are
-    unknown, since the record is not complete, until listed again).
+    A name with more than ``versions`` digests between them (recorded and dropped) is
+    overflowed. Past ``max_names`` names the least recently listed are dropped; while
+    the file would be over :data:`MAX_FILE_BYTES`, the names whose schemas take the
+    most bytes are dropped first (the least recently listed among equals): a dropped
+    name keeps its digests in ``dropped`` and is known again once every one of them is
+    recorded again. A name recorded again with its dropped digests leaves ``dropped``.
+    Only when an overflowed or dropped name itself must be forgotten (past
+    ``max_names`` or the bytes, least recent first) is the record not complete.
 
     :param disk: the file's memory.
     :param ours: this server's.
     :param versions: most digests per name.
-    :param max_names: most names, and most overflowed names.
+    :param max_names: most names, most overflowed names and most dropped names.
     :return: the memory to write.
     """
     schemas = {**disk.schemas, **ours.schemas}
     complete = disk.complete and ours.complete
     names: Dict[str, Tuple[str, ...]] = dict(disk.names)
     overflowed = dict.fromkeys(disk.overflowed + ours.overflowed)
+    dropped: Dict[str, Tuple[str, ...]] = {}
+    for name, digests in disk.dropped + ours.dropped:
+        dropped[name] = tuple(dict.fromkeys(dropped.pop(name, ()) + digests))
     for name, digests in ours.names:
         union = tuple(dict.fromkeys(names.pop(name, ()) + digests))
         if len(union) > versions:
             overflowed[name] = None
             union = union[-versions:]
         names[name] = union
+    _take_back(dropped, names, overflowed, versions)
     uses: Dict[str, int] = {}
     for digests in names.values():
         for digest in digests:
             uses[digest] = uses.get(digest, 0) + 1
     sizes = {d: _bytes(d) + _bytes(schemas[d]) + 2 for d in uses}
     total = 100 + sum(sizes.values())  # 100: the object's keys and brackets
-    total += sum(
-        _bytes(n) + 5 + (_bytes("0" * 64) + 1) * len(d) for n, d in names.items()
-    )
+    total += sum(_entry_bytes(n, d) for n, d in names.items())
+    total += sum(_entry_bytes(n, d) for n, d in dropped.items())
     total += sum(_bytes(n) + 1 for n in overflowed)
-    while names and (len(names) > max_names or total > MAX_FILE_BYTES):
-        name, digests = next(iter(names.items()))
-        del names[name]
-        total -= _bytes(name) + 5 + (_bytes("0" * 64) + 1) * len(digests)
+
+    def drop(name: str) -> None:
+        nonlocal total
+        digests = names.pop(name)
+        total -= _entry_bytes(name, digests)
         for digest in digests:
             uses[digest] -= 1
             if not uses[digest]:
                 del uses[digest]
                 total -= sizes[digest]
+        if name in overflowed:
+            return  # unknown for good already
+        if name in dropped:
+            total -= _entry_bytes(name, dropped[name])
+        dropped[name] = tuple(dict.fromkeys(dropped.pop(name, ()) + digests))
+        total += _entry_bytes(name, dropped[name])
+
+    while len(names) > max_names:
+        drop(next(iter(names)))
+    order = {name: index for index, name in enumerate(names)}
+    heaviest = sorted(names, key=lambda n: (-sum(sizes[d] for d in names[n]), order[n]))
+    for name in heaviest:
+        if total <= MAX_FILE_BYTES:
+            break
+        drop(name)
+    while dropped and (len(dropped) > max_names or total > MAX_FILE_BYTES):
+        name = next(iter(dropped))
+        total -= _entry_bytes(name, dropped.pop(name))
         complete = False
-        if name not in overflowed:
-            overflowed[name] = None
-            total += _bytes(name) + 1
     while overflowed and (len(overflowed) > max_names or total > MAX_FILE_BYTES):
         name = next(iter(overflowed))
         del overflowed[name]
         total -= _bytes(name) + 1
+        complete = False
     return Memory(
         {d: schemas[d] for d in uses},
         tuple(names.items()),
         tuple(overflowed),
         complete,
+        tuple(dropped.items()),
     )
 
 
@@ -256,6 +349,7 @@ def write_memory(folder: Path, ours: Memory, versions: int, max_names: int) -> N
                 "schemas": memory.schemas,
                 "names": [[name, list(digests)] for name, digests in memory.names],
                 "overflowed": list(memory.overflowed),
+                "dropped": [[name, list(digests)] for name, digests in memory.dropped],
                 "complete": memory.complete,
             },
             separators=(",", ":"),

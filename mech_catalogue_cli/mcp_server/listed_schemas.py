@@ -32,7 +32,10 @@ so that record is kept in the state folder across restarts (:mod:`.listed_file`,
 adv29l). A name it has no record of is "never listed" while the record is complete
 (kept since the state folder's first use), else "unknown" (a client may have listed it
 before the record was lost: an unusable file, a file missing from a state folder used
-before, a name dropped past a bound). Sessions are held weakly (a closed connection is
+before, an overflowed or dropped name forgotten past a bound). A name whose schemas the
+file dropped past its bytes (the heaviest names first: adv29m) or names bound is
+unknown until it is listed again with each schema dropped (an unchanged tool: its next
+listing). Sessions are held weakly (a closed connection is
 forgotten); each keeps at most :data:`MAX_NAMES` names; a schema is stored once, by
 digest, as long as a session holds it.
 """
@@ -102,6 +105,8 @@ class _Session:
         self.names: "OrderedDict[str, Tuple[Schema, ...]]" = OrderedDict()
         self.forgot = False  # a name was dropped past MAX_NAMES
         self.overflowed: Dict[str, None] = {}  # names past `versions` (anonymous)
+        # names whose schemas were dropped past a bound -> those digests (anonymous)
+        self.dropped: Dict[str, Tuple[str, ...]] = {}
 
 
 class _Anonymous:
@@ -184,6 +189,7 @@ class ListedSchemas:
         for name, digests in memory.names:
             record.names[name] = tuple(self._stored(memory.schemas[d]) for d in digests)
         record.overflowed = dict.fromkeys(memory.overflowed)
+        record.dropped = dict(memory.dropped)
 
     def _record(self, key: Any) -> Optional[_Session]:
         if key is ANONYMOUS:
@@ -214,7 +220,12 @@ class ListedSchemas:
         if key is None:
             return False
         record = self._record(key) or self._sessions.setdefault(key, _Session(1))
-        before = (dict(record.names), len(record.overflowed), record.forgot)
+        before = (
+            dict(record.names),
+            len(record.overflowed),
+            record.forgot,
+            dict(record.dropped),
+        )
         page = [(str(t["name"]), self._stored(t.get("outputSchema"))) for t in tools]
         if complete and key is not ANONYMOUS:
             record.names.clear()
@@ -227,16 +238,43 @@ class ListedSchemas:
                     record.overflowed[name] = None  # a forgotten one may be cached
                 kept = kept[-record.versions :]
             record.names[name] = kept
+            if name in record.dropped:
+                self._recover(record, name)
         while len(record.names) > MAX_NAMES:
-            name, _ = record.names.popitem(last=False)
-            record.forgot = True  # sessionless: kept in the file as not complete
-            if key is ANONYMOUS:
-                record.overflowed[name] = None  # listed again, it is still unknown
-        while len(record.overflowed) > MAX_NAMES:
-            record.overflowed.pop(next(iter(record.overflowed)))
+            name, kept = record.names.popitem(last=False)
+            if key is not ANONYMOUS:
+                record.forgot = True
+            elif name not in record.overflowed:  # known again when listed as it was
+                digests = record.dropped.pop(name, ()) + tuple(s.digest for s in kept)
+                record.dropped[name] = tuple(dict.fromkeys(digests))
+        for bounded in (record.overflowed, record.dropped):
+            while len(bounded) > MAX_NAMES:
+                bounded.pop(next(iter(bounded)))  # type: ignore[attr-defined]
+                record.forgot = True  # sessionless: kept in the file as not complete
         if key is not ANONYMOUS:
             return False
-        return (dict(record.names), len(record.overflowed), record.forgot) != before
+        after = (
+            dict(record.names),
+            len(record.overflowed),
+            record.forgot,
+            dict(record.dropped),
+        )
+        return after != before
+
+    @staticmethod
+    def _recover(record: _Session, name: str) -> None:
+        """Take back the dropped digests of ``name`` its record holds again."""
+        kept = record.names[name]
+        left = tuple(
+            d for d in record.dropped[name] if all(s.digest != d for s in kept)
+        )
+        if not left or name in record.overflowed:
+            del record.dropped[name]
+        elif len(left) + len(kept) > record.versions:
+            del record.dropped[name]
+            record.overflowed[name] = None  # more versions served than kept
+        else:
+            record.dropped[name] = left
 
     def snapshot(self) -> Memory:
         """The sessionless record as :mod:`.listed_file` writes it (event loop's copy).
@@ -253,6 +291,7 @@ class ListedSchemas:
             ),
             tuple(record.overflowed),
             not record.forgot,
+            tuple(record.dropped.items()),
         )
 
     def save(self, memory: Memory) -> bool:
@@ -300,7 +339,7 @@ class ListedSchemas:
         if record is None:
             return NEVER_LISTED
         schemas = record.names.get(name)
-        if name in record.overflowed:
+        if name in record.overflowed or name in record.dropped:
             return Held(tuple(s.value for s in schemas or ()), True)
         if schemas is None:
             return Held((), record.forgot)
@@ -311,5 +350,9 @@ class ListedSchemas:
 
         :return: the counts (the sessionless record counts once it holds a name).
         """
-        anonymous = self._anonymous.names or self._anonymous.overflowed
+        anonymous = (
+            self._anonymous.names
+            or self._anonymous.overflowed
+            or self._anonymous.dropped
+        )
         return len(self._sessions) + bool(anonymous), len(self._store)
