@@ -35,7 +35,7 @@ one per payment way (native, OLAS, USDC, Nevermined subscription). In one agent 
 """
 
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
 from eth_abi import encode
@@ -169,7 +169,13 @@ def set_token_balance(devnet: Devnet, asset: str, account: str, amount: int) -> 
 
 
 def answer_from(run: LocalRun, mech: str) -> Any:
-    """The agent's last request, when it went to ``mech`` and has an answer.
+    """The agent's answer to one of its on-chain requests to ``mech``.
+
+    ``GET /synchronized_data`` names the mech mech-interact called last as soon as it
+    chose it, while its responses stay the previous request's until the new one is
+    read: an answer counts only when its request id is one of the Safe's
+    ``MarketplaceRequest`` ids to ``mech`` (a stale answer from another mech passed
+    for this one's on a loaded machine).
 
     :param run: the run.
     :param mech: the mech address.
@@ -178,8 +184,25 @@ def answer_from(run: LocalRun, mech: str) -> Any:
     request = synchronized_data(run).get("request") or {}
     if str(request.get("mech", "")).lower() != mech.lower():
         return None
-    done = [r for r in request.get("responses", []) if r.get("answer") is not None]
+    ids = {
+        int.from_bytes(request_id, "big")
+        for event in requests_to(run, mech)
+        for request_id in event["args"]["requestIds"]
+    }
+    done = [
+        r
+        for r in request.get("responses", [])
+        if r.get("answer") is not None and _request_id(r) in ids
+    ]
     return done[0]["answer"] if done else None
+
+
+def _request_id(response: Dict[str, Any]) -> Optional[int]:
+    """A response's request id (``0x`` + hex, as mech-interact keeps it), or None."""
+    try:
+        return int(str(response.get("request_id")), 0)
+    except ValueError:
+        return None
 
 
 def test_a_usdc_then_an_olas_mech_is_paid_exactly_its_price(
