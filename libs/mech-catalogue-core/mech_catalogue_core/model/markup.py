@@ -207,8 +207,9 @@ _TITLE_OPENING = re.compile(r"[ \t\r\n>][\"'(]")
 #: so ``untrusted_text.INVISIBLE_RANGES`` removes them already; named here so a link's
 #: text decoded from a reference to one counts too). Sources: Unicode 15.1
 #: UnicodeData.txt (categories), DerivedCoreProperties.txt (default-ignorable), and
-#: the fillers' usual blank substitute the adversarial review adv29m used (U+2800)
-BLANK_GLYPHS = "\u2800\u115f\u1160\u3164\uffa0"
+#: the fillers' usual blank substitute the adversarial review adv29m used (U+2800);
+#: U+1D159 MUSICAL SYMBOL NULL NOTEHEAD (So), which music fonts draw empty (adv29n)
+BLANK_GLYPHS = "\u2800\u115f\u1160\u3164\uffa0\U0001d159"
 #: a link or image whose text may show nothing (group 1): ``[](x)``, ``[ ][x]``, and
 #: text of only white space, character references (``[&#x2003;](x)``, ``[&Tab;](x)``:
 #: CommonMark decodes them in link text, spec 0.31, "Entity and numeric character
@@ -240,9 +241,11 @@ _DEFINITION = re.compile(
 )
 
 #: a code fence with an info string on its line (adv29c: not shown; a renderer takes
-#: its first word as the language). Linear: a run is taken whole from its first
-#: character only (possessive, after no character of its own kind)
-_FENCE_WITH_INFO = re.compile(r"(?:(?<!`)`{3,}+|(?<!~)~{3,}+)[ \t]*+\S")
+#: its first word as the language), after any white space but a line end: a Unicode
+#: space (U+00A0, U+3000...) before it is still an info string to markdown-it-py
+#: (adv29n). Linear: a run is taken whole from its first character only (possessive,
+#: after no character of its own kind)
+_FENCE_WITH_INFO = re.compile(r"(?:(?<!`)`{3,}+|(?<!~)~{3,}+)[^\S\r\n]*+\S")
 #: what opens TeX math for a math renderer (``$``, ``\(``, ``\[``, an environment)
 _MATH_OPEN = re.compile(r"\$|\\[(\[]|\\begin")
 
