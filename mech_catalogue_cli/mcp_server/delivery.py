@@ -409,18 +409,7 @@ def _composed(  # pylint: disable=too-many-arguments
     problem: str,
     meta: Dict[str, Any],
 ) -> types.CallToolResult:
-    """The answer's result (:func:`.results.answer_result`), one the SDK can serialise.
-
-    :param tool: the tool called.
-    :param entry: the journal entry of the paid request.
-    :param body: the verified response bytes.
-    :param check: :func:`.offers.check_delivery` of the delivering mech.
-    :param structured: the structured content (None: none).
-    :param problem: why it is not structured ("" when it is, or no schema).
-    :param meta: the result's ``_meta`` so far.
-    :return: the result; as text with the reason when its structured form cannot be
-        serialised.
-    """
+    """:func:`.results.answer_result` of the same arguments, as text if unserialisable."""
     result = answer_result(tool, entry, body, check, structured, problem, meta)
     try:  # what the SDK will do with it: a value it cannot serialise must not escape
         result.model_dump_json(by_alias=True, exclude_none=True)

@@ -16,12 +16,17 @@
 
 CommonMark's reference parser in Python (``markdown-it-py``, a test dependency): what
 it renders as a link or image ``title`` is a tooltip, not shown on the page, so a text
-the markup check must report.
+the markup check must report. :func:`assert_reported` is what the markup reproductions
+assert of such a text.
 """
 
+import json
 from typing import List
 
 from markdown_it import MarkdownIt
+from mech_catalogue_core.model.untrusted_text import MARKUP
+
+from mech_catalogue_cli.mcp_server.results import visible_text
 
 #: the CommonMark renderer the markup reproductions compare against
 PARSER = MarkdownIt("commonmark")
@@ -41,3 +46,18 @@ def titles(text: str) -> List[str]:
             if token.type in ("link_open", "image") and token.attrGet("title"):
                 found.append(str(token.attrGet("title")))
     return found
+
+
+def assert_reported(text: str, kind: str) -> None:
+    """The markup check finds ``kind`` in ``text``, as does a paid answer's served text.
+
+    :param text: a delivered answer's ``result``.
+    :param kind: the markup kind (``mech_catalogue_core.model.markup``) to report.
+    """
+    kinds = MARKUP.kinds(text)
+    _, removed, said = visible_text(json.dumps({"result": text}))
+    observed = (
+        f"kinds {kinds}; visible_text of the document: removed {removed}, kinds {said}"
+    )
+    assert kind in kinds, observed
+    assert kind in said, observed

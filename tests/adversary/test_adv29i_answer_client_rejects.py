@@ -43,7 +43,6 @@ serves (when the rewritten value does not, the answer is returned as text with a
 warning, as an unstructurable one is), so the SDK's client returns the paid answer.
 """
 
-import copy
 import json
 from pathlib import Path
 from typing import Any, Dict, List
@@ -51,35 +50,19 @@ from typing import Any, Dict, List
 import anyio
 
 from scripts.devnet import Devnet
-from scripts.devnet.offchain_responder import FIXTURES_DIR
-from tests.devnet.mcp_helpers import responder, stdio_client
+from tests.devnet.mcp_helpers import declare_tool, responder, stdio_client
 from tests.devnet.test_mcp_offchain import native_mech
 
 #: the mech tool the manifest adds (its own name: no other mech offers it)
 MECH_TOOL = "adv29i-forecast"
 
 
-def _declare_tool(devnet: Devnet, service_id: int) -> None:
-    """The service's manifest: the seed fixture plus MECH_TOOL with the output schema.
-
-    :param devnet: the devnet.
-    :param service_id: the service of the mech.
-    """
-    manifest = json.loads(
-        (FIXTURES_DIR / "service_input_schema.json").read_text(encoding="utf-8")
-    )
-    manifest.pop("url", None)
-    tool = copy.deepcopy(manifest["toolMetadata"]["prediction-online"])
-    tool["name"] = MECH_TOOL
-    tool["output"]["schema"]["properties"]["requestId"] = {
-        "type": "integer",
-        "not": {"type": "string"},
-        "description": "the marketplace request id",
-    }
-    manifest["tools"].append(MECH_TOOL)
-    manifest["toolMetadata"][MECH_TOOL] = tool
-    _, digest = devnet.add_manifest(json.dumps(manifest).encode("utf-8"))
-    devnet.change_service_hash(service_id, digest)
+#: the output schema's ``requestId``: a string id (as the server relays it) is refused
+REQUEST_ID_SCHEMA = {
+    "type": "integer",
+    "not": {"type": "string"},
+    "description": "the marketplace request id",
+}
 
 
 def test_a_structured_answer_reaches_the_sdk_client(
@@ -92,7 +75,7 @@ def test_a_structured_answer_reaches_the_sdk_client(
     """
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    _declare_tool(devnet, service_id)
+    declare_tool(devnet, service_id, MECH_TOOL, {"requestId": REQUEST_ID_SCHEMA})
     seen: Dict[str, Any] = {}
     failures: List[str] = []
 

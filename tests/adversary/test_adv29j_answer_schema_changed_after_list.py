@@ -52,7 +52,6 @@ only under the schema the session was last served, or the answer as text with a
 warning whenever the tool's served output schema changed during the session).
 """
 
-import copy
 import json
 from pathlib import Path
 from typing import Any, Dict, List
@@ -60,36 +59,13 @@ from typing import Any, Dict, List
 import anyio
 
 from scripts.devnet import Devnet
-from scripts.devnet.offchain_responder import FIXTURES_DIR
-from tests.devnet.mcp_helpers import responder, stdio_client
+from tests.devnet.mcp_helpers import declare_tool, responder, stdio_client
 from tests.devnet.test_mcp_offchain import native_mech
 
 #: the mech tool the manifest adds (its own name: no other mech offers it)
 MECH_TOOL = "adv29j-forecast"
 #: seconds waited at most for the server's tools/list_changed (a bound, not a timing)
 CHANGE_WAIT = 60.0
-
-
-def _declare_tool(
-    devnet: Devnet, service_id: int, result_schema: Dict[str, Any]
-) -> None:
-    """The service's manifest: the seed fixture plus MECH_TOOL, ``result`` as given.
-
-    :param devnet: the devnet.
-    :param service_id: the service of the mech.
-    :param result_schema: the output schema's ``result`` property.
-    """
-    manifest = json.loads(
-        (FIXTURES_DIR / "service_input_schema.json").read_text(encoding="utf-8")
-    )
-    manifest.pop("url", None)
-    tool = copy.deepcopy(manifest["toolMetadata"]["prediction-online"])
-    tool["name"] = MECH_TOOL
-    tool["output"]["schema"]["properties"]["result"] = result_schema
-    manifest["tools"].append(MECH_TOOL)
-    manifest["toolMetadata"][MECH_TOOL] = tool
-    _, digest = devnet.add_manifest(json.dumps(manifest).encode("utf-8"))
-    devnet.change_service_hash(service_id, digest)
 
 
 def test_an_answer_paid_after_the_schema_changed_reaches_the_sdk_client(
@@ -102,7 +78,9 @@ def test_an_answer_paid_after_the_schema_changed_reaches_the_sdk_client(
     """
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    _declare_tool(devnet, service_id, {"type": "string", "maxLength": 3})
+    declare_tool(
+        devnet, service_id, MECH_TOOL, {"result": {"type": "string", "maxLength": 3}}
+    )
     seen: Dict[str, Any] = {}
     failures: List[str] = []
 
@@ -122,7 +100,9 @@ def test_an_answer_paid_after_the_schema_changed_reaches_the_sdk_client(
             seen["listed"] = (tool.output_schema or {})["properties"]["result"]
             seen["list_changed received"] = False
             async with client.listen(tools_list_changed=True) as events:
-                _declare_tool(devnet, service_id, {"type": "string"})
+                declare_tool(
+                    devnet, service_id, MECH_TOOL, {"result": {"type": "string"}}
+                )
                 with anyio.move_on_after(CHANGE_WAIT):
                     async for _ in events:
                         seen["list_changed received"] = True

@@ -44,14 +44,10 @@ swallows as ``reference-style link definition``, so an answer hiding one is not
 returned as structured content and says so.
 """
 
-import json
-
 import pytest
 from mech_catalogue_core.model.markup import LINK_TITLE, REFERENCE_DEFINITION
-from mech_catalogue_core.model.untrusted_text import MARKUP
 
-from mech_catalogue_cli.mcp_server.results import visible_text
-from tests.adversary.markdown_oracle import HIDDEN, PARSER, titles
+from tests.adversary.markdown_oracle import HIDDEN, PARSER, assert_reported, titles
 
 
 @pytest.mark.parametrize(
@@ -69,15 +65,9 @@ def test_a_title_after_parentheses_is_seen(text: str) -> None:
     :param text: the delivered answer's text.
     """
     assert titles(text) == [HIDDEN], text  # the oracle: a tooltip, not shown
-    kinds = MARKUP.kinds(text)
-    _, removed, said = visible_text(json.dumps({"result": text}))
-    observed = (
-        f"kinds {kinds}; visible_text of the document: removed {removed}, kinds {said}"
-    )
     # observed on main: kinds (); visible_text of the document: removed 0, kinds ()
     # (with 'https://example.org/a' as the destination: ('link title',) both)
-    assert LINK_TITLE in kinds, observed
-    assert LINK_TITLE in said, observed
+    assert_reported(text, LINK_TITLE)
 
 
 @pytest.mark.parametrize(
@@ -101,11 +91,5 @@ def test_a_definition_in_a_container_is_seen(text: str) -> None:
     """
     assert "Yes." in PARSER.render(text), text
     assert HIDDEN not in PARSER.render(text), text  # the oracle: not shown at all
-    kinds = MARKUP.kinds(text)
-    _, removed, said = visible_text(json.dumps({"result": text}))
-    observed = (
-        f"kinds {kinds}; visible_text of the document: removed {removed}, kinds {said}"
-    )
     # observed on main: kinds (); visible_text of the document: removed 0, kinds ()
-    assert REFERENCE_DEFINITION in kinds, observed
-    assert REFERENCE_DEFINITION in said, observed
+    assert_reported(text, REFERENCE_DEFINITION)

@@ -50,13 +50,9 @@ schema, else text saying why, as it is for a version past the four remembered).
 """
 
 import contextlib
-import copy
 import json
-import socket
-import subprocess  # nosec
-import time
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, List
 
 import anyio
 from mcp import Client
@@ -64,12 +60,10 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from scripts.devnet import Devnet
-from scripts.devnet.offchain_responder import FIXTURES_DIR
 from tests.devnet.mcp_helpers import (
-    ROOT,
-    _env,
-    command,
+    declare_tool,
     free_port,
+    http_server,
     market_nonce,
     responder,
 )
@@ -83,68 +77,6 @@ MODERN = sorted(MODERN_PROTOCOL_VERSIONS)[-1]
 HANDSHAKE = "legacy"
 
 
-def _declare_tool(
-    devnet: Devnet, service_id: int, result_schema: Dict[str, Any]
-) -> None:
-    """The service's manifest: the seed fixture plus MECH_TOOL, ``result`` as given.
-
-    :param devnet: the devnet.
-    :param service_id: the service of the mech.
-    :param result_schema: the output schema's ``result`` property.
-    """
-    manifest = json.loads(
-        (FIXTURES_DIR / "service_input_schema.json").read_text(encoding="utf-8")
-    )
-    manifest.pop("url", None)
-    tool = copy.deepcopy(manifest["toolMetadata"]["prediction-online"])
-    tool["name"] = MECH_TOOL
-    tool["output"]["schema"]["properties"]["result"] = result_schema
-    manifest["tools"].append(MECH_TOOL)
-    manifest["toolMetadata"][MECH_TOOL] = tool
-    _, digest = devnet.add_manifest(json.dumps(manifest).encode("utf-8"))
-    devnet.change_service_hash(service_id, digest)
-
-
-@contextlib.contextmanager
-def _server(
-    devnet: Devnet, state: Path, port: int, log: Path, mech: str
-) -> Iterator[None]:
-    """Run the server over HTTP on ``port`` until the block ends.
-
-    :param devnet: the devnet.
-    :param state: its state folder (the journal).
-    :param port: the port (the same across restarts: the client keeps its URL).
-    :param log: its output.
-    :param mech: the one mech it serves.
-    :yield: once it listens.
-    :raises RuntimeError: when it does not listen within 60 s.
-    """
-    argv = command(devnet, state, "--transport", "http", "--port", str(port))
-    argv += ["--mech", mech, "--timeout", "60", "--poll", "1"]
-    with (
-        open(log, "ab") as out,
-        subprocess.Popen(  # nosec
-            argv, env=_env(), cwd=str(ROOT), stdout=out, stderr=out
-        ) as process,
-    ):
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=1):
-                        break
-                except OSError as exc:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(
-                            log.read_text(errors="replace")[-2000:]
-                        ) from exc
-                    time.sleep(0.2)
-            yield
-        finally:
-            process.terminate()
-            process.wait(timeout=20)
-
-
 def test_a_sessionless_client_reads_an_answer_paid_after_a_restart(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
@@ -155,10 +87,12 @@ def test_a_sessionless_client_reads_an_answer_paid_after_a_restart(
     """
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    _declare_tool(devnet, service_id, {"type": "string", "maxLength": 3})
+    declare_tool(
+        devnet, service_id, MECH_TOOL, {"result": {"type": "string", "maxLength": 3}}
+    )
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
-    log = tmp_path / "server.log"
+    options = ("--mech", mech, "--timeout", "60", "--poll", "1")
     nonce = market_nonce(devnet)
     seen: Dict[str, Any] = {}
     failures: List[str] = []
@@ -171,15 +105,15 @@ def test_a_sessionless_client_reads_an_answer_paid_after_a_restart(
 
     async def main() -> None:
         async with contextlib.AsyncExitStack() as stack:
-            with _server(devnet, tmp_path, port, log, mech):
+            with http_server(devnet, tmp_path, *options, port=port):
                 agent = await stack.enter_async_context(
                     Client(streamable_http_client(url), mode=MODERN)
                 )
                 listed = await agent.list_tools()
                 (tool,) = [t for t in listed.tools if MECH_TOOL in t.name]
                 seen["listed"] = (tool.output_schema or {})["properties"]["result"]
-            _declare_tool(devnet, service_id, {"type": "string"})
-            with _server(devnet, tmp_path, port, log, mech), responder(devnet):
+            declare_tool(devnet, service_id, MECH_TOOL, {"result": {"type": "string"}})
+            with http_server(devnet, tmp_path, *options, port=port), responder(devnet):
                 seen["served after the restart"] = await served_result_schema()
                 for attempt in ("first", "again"):
                     try:

@@ -39,14 +39,10 @@ destination running over an escaped line break inside a container too, so an ans
 hiding one is not returned as structured content and says so.
 """
 
-import json
-
 import pytest
 from mech_catalogue_core.model.markup import LINK_TITLE
-from mech_catalogue_core.model.untrusted_text import MARKUP
 
-from mech_catalogue_cli.mcp_server.results import visible_text
-from tests.adversary.markdown_oracle import HIDDEN, titles
+from tests.adversary.markdown_oracle import HIDDEN, assert_reported, titles
 
 
 @pytest.mark.parametrize(
@@ -64,12 +60,6 @@ def test_a_title_after_an_escaped_line_break_is_seen(text: str) -> None:
     :param text: the delivered answer's text.
     """
     assert titles(text) == [HIDDEN], text  # the oracle: a tooltip, not shown
-    kinds = MARKUP.kinds(text)
-    _, removed, said = visible_text(json.dumps({"result": text}))
-    observed = (
-        f"kinds {kinds}; visible_text of the document: removed {removed}, kinds {said}"
-    )
     # observed on main: kinds (); visible_text of the document: removed 0, kinds ()
     # (with no line break in the destination: ('link title',) both)
-    assert LINK_TITLE in kinds, observed
-    assert LINK_TITLE in said, observed
+    assert_reported(text, LINK_TITLE)

@@ -39,17 +39,14 @@ as for a fence whose info string follows an ASCII space (adv29m).
 
 import re
 from pathlib import Path
-from typing import Any, List
+from typing import List
 
-import anyio
 import pytest
 from markdown_it import MarkdownIt
 
 from mech_catalogue_cli.mcp_server.answers import hidden_in_value
 from scripts.devnet import Devnet
-from tests.adversary.test_mcp_paid_answer import REQUEST_META, _responder
-from tests.devnet.mcp_helpers import market_nonce, stdio_client
-from tests.devnet.test_mcp_server import TOOL
+from tests.adversary.paid_markup import assert_never_structured_unflagged, paid_answer
 
 _RENDERER = MarkdownIt("commonmark", {"html": True})
 HIDDEN = "zebra"
@@ -82,23 +79,6 @@ def test_a_paid_answer_hiding_a_word_in_a_fence_is_not_structured_unflagged(
     devnet = chain_snapshot
     answer = _answer("\u00a0")
     assert HIDDEN not in _seen(answer)  # the oracle
-    nonce = market_nonce(devnet)
-    mechs = [m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"]
-
-    async def call() -> Any:
-        async with stdio_client(devnet, tmp_path, "--timeout", "60") as client:
-            return await client.call_tool(TOOL, {"prompt": "adv29n fence"})
-
-    with _responder(devnet, mechs, result=answer):
-        result = anyio.run(call)
-    assert market_nonce(devnet) == nonce + 1  # paid once, on chain
-    # withheld, the answer comes as text beside the warning, an error result where the
-    # tool promises structured output (results.answer_result); never structured unflagged
-    assert result.content, result
-    structured = result.structured_content
-    meta = (result.meta or {}).get(REQUEST_META, {})
-    codes = {w["code"] for w in meta.get("warnings", [])}
-    held = [s for s in (structured or {}).values() if isinstance(s, str)]
-    # observed on main: the result string returned structured as delivered, no
-    # invisible_text warning
-    assert answer not in held or "invisible_text" in codes, (held, codes)
+    result = paid_answer(devnet, tmp_path, answer, "adv29n fence")
+    # observed on main: returned structured as delivered, no invisible_text warning
+    assert_never_structured_unflagged(result, answer)

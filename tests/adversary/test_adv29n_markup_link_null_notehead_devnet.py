@@ -37,17 +37,13 @@ Expected: a link whose text is only blank glyphs, U+1D159 among them, is reporte
 """
 
 from pathlib import Path
-from typing import Any
 
-import anyio
 import pytest
 from markdown_it import MarkdownIt
 
 from mech_catalogue_cli.mcp_server.answers import hidden_in_value
 from scripts.devnet import Devnet
-from tests.adversary.test_mcp_paid_answer import REQUEST_META, _responder
-from tests.devnet.mcp_helpers import market_nonce, stdio_client
-from tests.devnet.test_mcp_server import TOOL
+from tests.adversary.paid_markup import assert_never_structured_unflagged, paid_answer
 
 _PARSER = MarkdownIt("commonmark", {"html": True})
 NOTEHEAD = "\U0001d159"
@@ -80,21 +76,6 @@ def test_a_paid_answer_with_a_null_notehead_link_is_not_structured_unflagged(
     """A real paid call delivers the link; it is returned structured, no warning."""
     devnet = chain_snapshot
     answer = ANSWERS[0]
-    nonce = market_nonce(devnet)
-    mechs = [m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"]
-
-    async def call() -> Any:
-        async with stdio_client(devnet, tmp_path, "--timeout", "60") as client:
-            return await client.call_tool(TOOL, {"prompt": "adv29n notehead"})
-
-    with _responder(devnet, mechs, result=answer):
-        result = anyio.run(call)
-    assert market_nonce(devnet) == nonce + 1  # paid once, on chain
-    # withheld, the answer comes as text beside the warning, an error result where the
-    # tool promises structured output (results.answer_result); never structured unflagged
-    assert result.content, result
-    meta = (result.meta or {}).get(REQUEST_META, {})
-    codes = {w["code"] for w in meta.get("warnings", [])}
-    held = [s for s in (result.structured_content or {}).values() if isinstance(s, str)]
-    # observed on main: the link returned structured as delivered, no warning
-    assert answer not in held or "invisible_text" in codes, (held, codes)
+    result = paid_answer(devnet, tmp_path, answer, "adv29n notehead")
+    # observed on main: returned structured as delivered, no invisible_text warning
+    assert_never_structured_unflagged(result, answer)

@@ -19,7 +19,9 @@ Deliveries come from ``scripts/devnet/responder.py``, a stand-in for a mech oper
 request's typed arguments, in the folder layout mech-interact fetches.
 """
 
+import copy
 import http.server
+import json
 import os
 import socket
 import subprocess  # nosec: runs our own CLI
@@ -53,6 +55,7 @@ from mech_catalogue_cli.devnet_options import DevnetSettings
 from mech_catalogue_cli.mcp_server.source import DirectSource
 from mech_catalogue_cli.sync_driver import SyncConfig
 from scripts.devnet import Devnet
+from scripts.devnet.offchain_responder import FIXTURES_DIR
 from scripts.devnet.responder import Delivery, Responder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -192,6 +195,33 @@ def price_of(devnet: Devnet, mech: str) -> int:
     return int(devnet.mech(mech).functions.maxDeliveryRate().call())
 
 
+def declare_tool(
+    devnet: Devnet, service_id: int, name: str, output: Dict[str, Any]
+) -> None:
+    """Publish a service's manifest: the seed fixture plus tool ``name``.
+
+    The new tool is a copy of the fixture's ``prediction-online``
+    (scripts/devnet/fixtures/service_input_schema.json) whose output schema's properties
+    are updated with ``output``; the service's hash is changed to the manifest's digest.
+
+    :param devnet: the devnet.
+    :param service_id: the service of the mech.
+    :param name: the tool's name.
+    :param output: output schema properties set (e.g. ``{"result": {"type": "string"}}``).
+    """
+    manifest = json.loads(
+        (FIXTURES_DIR / "service_input_schema.json").read_text(encoding="utf-8")
+    )
+    manifest.pop("url", None)
+    tool = copy.deepcopy(manifest["toolMetadata"]["prediction-online"])
+    tool["name"] = name
+    tool["output"]["schema"]["properties"].update(output)
+    manifest["tools"].append(name)
+    manifest["toolMetadata"][name] = tool
+    _, digest = devnet.add_manifest(json.dumps(manifest).encode("utf-8"))
+    devnet.change_service_hash(service_id, digest)
+
+
 def free_port() -> int:
     """A loopback TCP port nothing listens on now (bound, then closed).
 
@@ -204,24 +234,30 @@ def free_port() -> int:
 
 @contextmanager
 def http_server(
-    devnet: Devnet, state_dir: Path, *extra: str, stderr: Optional[Path] = None
+    devnet: Devnet,
+    state_dir: Path,
+    *extra: str,
+    stderr: Optional[Path] = None,
+    port: Optional[int] = None,
 ) -> Iterator[str]:
     """Run the server with ``--transport http``; yield its ``/mcp`` URL.
 
     :param devnet: the devnet.
     :param state_dir: the journal folder.
     :param extra: more server options.
-    :param stderr: where its stderr goes (default: state_dir/server.log).
+    :param stderr: where its stderr goes, appended (default: state_dir/server.log).
+    :param port: the port (default: a free one); the same one across a restart keeps
+        a client's URL.
     :yield: the URL.
     :raises RuntimeError: when it does not listen within 60 s.
     """
-    port = free_port()
+    port = port or free_port()
     log_path = stderr or state_dir / "server.log"
     argv = command(
         devnet, state_dir, "--transport", "http", "--port", str(port), *extra
     )
     with (
-        open(log_path, "wb") as log,
+        open(log_path, "ab") as log,
         subprocess.Popen(  # nosec
             argv, env=_env(), cwd=str(ROOT), stdout=log, stderr=log
         ) as process,
