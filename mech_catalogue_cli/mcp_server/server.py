@@ -697,5 +697,7 @@ async def serve(
             config = uvicorn.Config(
                 starlette, host=host, port=port, log_level="warning"
             )
+            shown_host = f"[{host}]" if ":" in host else host
+            LOGGER.info("serving MCP at http://%s:%d/mcp", shown_host, port)
             await uvicorn.Server(config).serve()
         group.cancel_scope.cancel()

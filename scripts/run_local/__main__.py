@@ -37,6 +37,7 @@ from scripts.run_local.runner import (
 )
 from scripts.run_local.view import (
     LinePrinter,
+    cli_command,
     devnet_endpoints,
     endpoints_table,
     render,
@@ -206,7 +207,7 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
         if run.stand_in is not None:
             console.print(
                 f"off-chain endpoint of mech {run.stand_in.mech} (devnet stand-in): "
-                f"{run.stand_in.url}; try: {run.stand_in.try_it()}",
+                f"{run.stand_in.url}; try: {cli_command(run.stand_in.try_arguments())}",
                 markup=False,
             )
         lines = LinePrinter(console)
