@@ -51,10 +51,14 @@ from scripts.devnet import Devnet
 from tests.adversary.test_adv29l_answer_lost_after_restart_sessionless import (
     MECH_TOOL,
     MODERN,
-    _declare_tool,
-    _server,
 )
-from tests.devnet.mcp_helpers import free_port, market_nonce, responder
+from tests.devnet.mcp_helpers import (
+    declare_tool,
+    free_port,
+    http_server,
+    market_nonce,
+    responder,
+)
 from tests.devnet.test_mcp_offchain import native_mech
 
 
@@ -68,18 +72,21 @@ def test_a_failed_record_write_does_not_lose_the_answer(
     """
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    _declare_tool(devnet, service_id, {"type": "string", "maxLength": 3})
+    declare_tool(
+        devnet, service_id, MECH_TOOL, {"result": {"type": "string", "maxLength": 3}}
+    )
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     state = tmp_path / "state"
     log = tmp_path / "server.log"
+    options = ("--mech", mech, "--timeout", "60", "--poll", "1")
     nonce = market_nonce(devnet)
     seen: Dict[str, Any] = {}
     failures: List[str] = []
 
     async def main() -> None:
         async with contextlib.AsyncExitStack() as stack:
-            with _server(devnet, state, port, log, mech):
+            with http_server(devnet, state, *options, stderr=log, port=port):
                 seen["record at start"] = (state / FILE_NAME).exists()
                 (state / LOCK_NAME).unlink(missing_ok=True)
                 (state / LOCK_NAME).mkdir()
@@ -91,8 +98,11 @@ def test_a_failed_record_write_does_not_lose_the_answer(
                 seen["listed"] = (tool.output_schema or {})["properties"]["result"]
                 seen["record after the listing"] = (state / FILE_NAME).exists()
             (state / LOCK_NAME).rmdir()
-            _declare_tool(devnet, service_id, {"type": "string"})
-            with _server(devnet, state, port, log, mech), responder(devnet):
+            declare_tool(devnet, service_id, MECH_TOOL, {"result": {"type": "string"}})
+            with (
+                http_server(devnet, state, *options, stderr=log, port=port),
+                responder(devnet),
+            ):
                 for attempt in ("first", "again"):
                     try:
                         seen[attempt] = await agent.call_tool(
