@@ -412,3 +412,31 @@ def test_each_write_flushes_the_folder(
     monkeypatch.setattr(listed_file, "fsync_folder", fsync_folder)
     assert _listed(listed)
     assert flushed and flushed[-1][0][0] == "t"  # after the rename of this write
+
+
+@pytest.mark.usefixtures("short_wait")
+def test_a_server_does_not_write_back_what_it_read_before_the_loss(
+    tmp_path: Path,
+) -> None:
+    """B read ``t`` as OLD; A served NEW for ``t`` and failed; B's writes leave ``t`` unknown.
+
+    What B lists at the write that finds the file lost is known (served after the
+    loss); what it carried from before is written as dropped, and stays so at B's
+    later writes until B lists it again.
+
+    :param tmp_path: the state folder both share.
+    """
+    assert _listed(_restarted(tmp_path), OLD)
+    server_a, server_b = _restarted(tmp_path), _restarted(tmp_path)
+    assert _held(server_b) == ((OLD,), False)
+    with FileLock(tmp_path / LOCK_NAME, thread_local=False):
+        assert not _listed(server_a, NEW)  # t: NEW served, the file removed
+    assert _listed(server_b, NEW, "u")  # B finds the file lost
+    restarted = _restarted(tmp_path)
+    assert _held(restarted) == ((), True), "B wrote back t as OLD only"
+    assert _held(restarted, "u") == ((NEW,), False)
+    assert _listed(server_b, OLD, "v")  # a later write of B: t still dropped
+    assert _held(_restarted(tmp_path)) == ((), True)
+    assert _held(server_b) == ((OLD,), False)  # B's own clients: what B served them
+    assert _listed(server_b, OLD)  # listed again by B: known again
+    assert _held(_restarted(tmp_path)) == ((OLD,), False)

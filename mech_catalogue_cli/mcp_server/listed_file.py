@@ -63,7 +63,16 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import (
+    Any,
+    Collection,
+    Dict,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Tuple,
+)
 
 from filelock import FileLock
 from mech_catalogue_core.manifest.validation import nesting_depth
@@ -384,14 +393,18 @@ def write_memory(
     versions: int,
     max_names: int,
     first_start: bool = False,
-) -> None:
+    listing: Collection[str] = (),
+) -> bool:
     """Merge ``ours`` into the file and write it atomically, under the file's lock.
 
     A file on disk that cannot be used (:data:`STALE_NAME` too, removed once the file
     is replaced) is replaced by ``ours``, not complete (what it held is lost; a file
     unusable at start was said then). So is a missing one, but at a first start: a
-    record was kept, so its absence is a loss (adv29p). The folder is flushed after
-    the rename: a power loss does not bring back the file before it.
+    record was kept, so its absence is a loss (adv29p). After such a loss the names
+    of ``ours`` but ``listing``'s are written as dropped (unknown until listed again
+    as they were): another server may have served a version of them that only the
+    lost file held. The folder is flushed after the rename: a power loss does not
+    bring back the file before it.
 
     :param folder: the state folder (created when missing).
     :param ours: this server's memory.
@@ -399,6 +412,10 @@ def write_memory(
     :param max_names: most names.
     :param first_start: True only for the first write of a server that found no
         record and no earlier use of the folder: a missing file is then new.
+    :param listing: the names of the listing this write is made for (served after
+        it, so after any loss found now).
+    :return: True when the file was found lost (then the names of ``ours`` not in
+        ``listing`` were written as dropped).
     :raises OSError: when the folder, lock or file cannot be written (``filelock``'s
         ``Timeout`` is one).
     """
@@ -407,10 +424,16 @@ def write_memory(
         stale = present(folder, STALE_NAME)
         try:
             disk = read_memory(folder, versions, max_names)
+            lost = False
         except ListedFileError:
             # missing at a first start: new; otherwise what it held is lost
-            disk = EMPTY._replace(
-                complete=first_start and not stale and not present(folder, FILE_NAME)
+            lost = not first_start or stale or present(folder, FILE_NAME)
+            disk = EMPTY._replace(complete=not lost)
+        if lost:
+            ours = ours._replace(
+                names=tuple(item for item in ours.names if item[0] in listing),
+                dropped=ours.dropped
+                + tuple(item for item in ours.names if item[0] not in listing),
             )
         memory = merged(disk, ours, versions, max_names)
         body = json.dumps(
@@ -440,3 +463,4 @@ def write_memory(
         if stale:  # replaced: what it lacked is said by complete false now
             with contextlib.suppress(OSError):
                 os.unlink(folder / STALE_NAME)
+    return lost

@@ -188,6 +188,9 @@ class ListedSchemas:
         self._writing = threading.Lock()  # one save at a time per server
         self._write_failed = False  # said once in the log
         self._began = False  # BEGAN_NAME is on disk
+        # names written as dropped when the file was found lost, until listed again
+        self._dropped_on_disk: Dict[str, None] = {}
+        self._listing: Tuple[str, ...] = ()  # the last sessionless page remembered
         #: False while a restart could read a name served to sessionless clients as
         #: never listed: the last write failed and no mark says so (:meth:`save`)
         self.durable = True
@@ -261,7 +264,8 @@ class ListedSchemas:
         :param tools: the page's MCP Tools (``name``, ``outputSchema``).
         :param complete: True for a listing of one page (no cursor asked, none
             returned): the client then forgets every name it lacks.
-        :return: True when the sessionless record changed, or is not
+        :return: True when the sessionless record changed, or its file must change
+            (a name written as dropped after a loss is listed again), or it is not
             :attr:`durable`: :meth:`save` it (:meth:`snapshot`) before the listing is
             answered.
         """
@@ -276,6 +280,7 @@ class ListedSchemas:
             dict(record.dropped),
         )
         page = [(str(t["name"]), self._stored(t.get("outputSchema"))) for t in tools]
+        relisted = key is ANONYMOUS and self._listed_now(name for name, _ in page)
         if complete and key is not ANONYMOUS:
             record.names.clear()
             record.forgot = False
@@ -308,7 +313,21 @@ class ListedSchemas:
             record.forgot,
             dict(record.dropped),
         )
-        return after != before or not self.durable
+        return after != before or relisted or not self.durable
+
+    def _listed_now(self, names: Iterable[str]) -> bool:
+        """Note a sessionless page's names: the listing the next save is made for.
+
+        :param names: the page's names.
+        :return: True when one was written as dropped after a loss (the file must
+            record it again).
+        """
+        self._listing = tuple(names)
+        relisted = False
+        for name in self._listing:
+            if self._dropped_on_disk.pop(name, False) is None:  # it was there
+                relisted = True
+        return relisted
 
     @staticmethod
     def _recover(record: _Session, name: str) -> None:
@@ -331,16 +350,21 @@ class ListedSchemas:
         :return: the memory.
         """
         record = self._anonymous
-        schemas = {s.digest: s.value for kept in record.names.values() for s in kept}
+        dropped_on_disk = set(self._dropped_on_disk)  # a save's thread adds to it
+        names = {n: k for n, k in record.names.items() if n not in dropped_on_disk}
+        dropped = dict(record.dropped)
+        for name in dropped_on_disk:
+            digests = tuple(s.digest for s in record.names.get(name, ()))
+            dropped[name] = tuple(dict.fromkeys(dropped.get(name, ()) + digests))
+        schemas = {s.digest: s.value for kept in names.values() for s in kept}
         return Memory(
             {d: None if v is None else dict(v) for d, v in schemas.items()},
             tuple(
-                (name, tuple(s.digest for s in kept))
-                for name, kept in record.names.items()
+                (name, tuple(s.digest for s in kept)) for name, kept in names.items()
             ),
             tuple(record.overflowed),
             not record.forgot,
-            tuple(record.dropped.items()),
+            tuple((name, digests) for name, digests in dropped.items() if digests),
         )
 
     def save(self, memory: Memory, first_start: bool = False) -> bool:
@@ -364,10 +388,22 @@ class ListedSchemas:
         with self._writing:
             if not first_start:  # at a first start, after the file: a new folder
                 self._mark_began()
+            listing = frozenset(self._listing)
             try:
-                write_memory(
-                    self.folder, memory, ANONYMOUS_VERSIONS, MAX_NAMES, first_start
-                )
+                if write_memory(
+                    self.folder,
+                    memory,
+                    ANONYMOUS_VERSIONS,
+                    MAX_NAMES,
+                    first_start,
+                    listing,
+                ):
+                    self._dropped_on_disk.update(
+                        (name, None) for name, _ in memory.names if name not in listing
+                    )
+                for name in list(self._dropped_on_disk):  # forgotten past MAX_NAMES
+                    if name not in self._anonymous.names:
+                        self._dropped_on_disk.pop(name, None)
                 written = True
             except OSError as exc:
                 if not self._write_failed:
