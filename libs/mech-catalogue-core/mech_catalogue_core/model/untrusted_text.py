@@ -324,6 +324,37 @@ def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     return capped(strip_invisible(text), cap)
 
 
+def quoted_for_model(text: Any, cap: int = MAX_LABEL_CHARS) -> str:
+    """Untrusted text as a sentence of one's own quotes it: as ``tools/list`` shows it.
+
+    For a schema's pattern, enum value or property name, a JSON pointer into a mech's
+    answer, a mech's error words... quoted in an error, a note or a warning (adv29o).
+
+    :param text: the quoted text (any value: its ``str``).
+    :param cap: characters at most (:data:`MAX_LABEL_CHARS` for a name or pointer,
+        :data:`MAX_TEXT_CHARS` for a message).
+    :return: :func:`for_model` of it between single quotes (as ``repr`` quotes a plain
+        name), cut with :func:`cut_marker` past ``cap``.
+    """
+    return "'" + for_model(str(text), cap) + "'"
+
+
+def sentence_for_model(sentence: str) -> str:
+    """A sentence of one's own, as a person and a model read it alike.
+
+    The one pass every error, note, warning, progress message and ``_meta`` reason of
+    the MCP server goes through (adv29o): whatever it quotes of a manifest or a mech
+    (a jsonschema message quoting a ``pattern``, a schema path holding a property
+    name) is shown as :func:`for_model` shows it, invisible characters removed and
+    markup inert, even where the quotation was not made with :func:`quoted_for_model`.
+    Nothing is capped here (a sentence caps what it quotes). Idempotent.
+
+    :param sentence: the sentence composed.
+    :return: :func:`inert_markup` of :func:`strip_invisible` of it.
+    """
+    return inert_markup(strip_invisible(sentence))
+
+
 def label_for_person(text: str) -> str:
     """A name or title as :func:`for_person` shows it.
 
