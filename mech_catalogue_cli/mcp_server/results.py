@@ -77,6 +77,33 @@ def text_content(text: str) -> types.TextContent:
     return types.TextContent(type="text", text=text)
 
 
+#: the keys under which ``_meta`` carries the server's own sentences (a refusal's
+#: ``reason``, a choice's ``why``, a warning's ``message``)
+REASON_KEYS = ("message", "reason", "why")
+
+
+def reasons_for_model(meta: Dict[str, Any]) -> Dict[str, Any]:
+    """A call's ``_meta`` with every sentence in it shown as ``tools/list`` shows text.
+
+    :param meta: ``_meta[REQUEST_META_KEY]`` content (changed in place).
+    :return: ``meta``, each string under a :data:`REASON_KEYS` key at any depth passed
+        through ``untrusted_text.sentence_for_model`` (a price refusal's reason names a
+        token's symbol, which its contract chose; adv29o). Idempotent.
+    """
+    stack: List[Any] = [meta]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if key in REASON_KEYS and isinstance(value, str):
+                    node[key] = sentence_for_model(value)
+                else:
+                    stack.append(value)
+    return meta
+
+
 def error_result(
     text: str, meta: Optional[Dict[str, Any]] = None
 ) -> types.CallToolResult:
@@ -92,7 +119,7 @@ def error_result(
     return types.CallToolResult(
         content=[text_content(sentence_for_model(redact(text)))],
         is_error=True,
-        _meta={REQUEST_META_KEY: meta} if meta else None,
+        _meta={REQUEST_META_KEY: reasons_for_model(meta)} if meta else None,
     )
 
 
@@ -344,7 +371,7 @@ def answer_result(  # pylint: disable=too-many-arguments
         return types.CallToolResult(
             content=[text_content(text)],
             structured_content=structured,
-            _meta={REQUEST_META_KEY: meta},
+            _meta={REQUEST_META_KEY: reasons_for_model(meta)},
         )
     # the markers name the response's CID, which the response cannot contain (it would
     # have to hold its own hash), so a delivered text cannot forge the end of the block
@@ -355,7 +382,7 @@ def answer_result(  # pylint: disable=too-many-arguments
         content=[text_content(_noted(tool.name, notes) + "\n" + shown)],
         structured_content=None if failed else structured,
         is_error=failed,
-        _meta={REQUEST_META_KEY: meta},
+        _meta={REQUEST_META_KEY: reasons_for_model(meta)},
     )
 
 
@@ -472,7 +499,8 @@ def with_choice(
     :param moved: the offers tried after the others, address -> why
         (:func:`.unsettled.tried_last`; None: none).
     :return: the result; ``choice.tried_last`` lists the moved offers
-        (``[{address, why}]``) and ``choice.why`` says so.
+        (``[{address, why}]``) and ``choice.why`` says so (each reason through
+        :func:`reasons_for_model`).
     """
     pinned, allowed = pinned_allowed
     meta = result.meta or {}
@@ -480,7 +508,7 @@ def with_choice(
     if isinstance(request, dict):
         why = choice_reason(offer, ranked, pinned, allowed)
         last = [
-            {"address": address, "why": sentence_for_model(reason)}
+            {"address": address, "why": reason}
             for address, reason in (moved or {}).items()
         ]
         if last:
@@ -488,7 +516,6 @@ def with_choice(
                 f"mech {item['address']} is tried after the others: {item['why']}"
                 for item in last
             )
-        why = sentence_for_model(why)
         request["choice"] = {
             "mech": offer.mech_key,
             "address": offer.address,
@@ -498,6 +525,7 @@ def with_choice(
             "why": why,
             "tried_last": last,
         }
+        reasons_for_model(request)
     return result
 
 

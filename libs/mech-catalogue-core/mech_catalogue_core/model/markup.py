@@ -342,15 +342,19 @@ def _link_shows_other_target(text: str) -> bool:
     """Whether an inline link may go elsewhere than the text it shows.
 
     :param text: any text.
-    :return: False only when every ``](`` of the text closes a :data:`_PLAIN_LINK`
-        whose text, stripped, is its destination (both read with references decoded,
-        as CommonMark reads them); a link of any other shape counts (conservative).
+    :return: False only when every ``](`` after the text's first ``[`` (without one,
+        none opens a link: a ``&#91;`` never does) closes a :data:`_PLAIN_LINK` whose
+        text, stripped, is its destination (both read with references decoded, as
+        CommonMark reads them); a link of any other shape counts (conservative).
     """
+    opened = text.find("[")
+    if opened < 0:
+        return False
     shown_as_is = sum(
         html.unescape(m.group(1)).strip() == html.unescape(m.group(2) or m.group(3))
-        for m in _PLAIN_LINK.finditer(text)
+        for m in _PLAIN_LINK.finditer(text, opened)
     )
-    return text.count("](") > shown_as_is
+    return text.count("](", opened) > shown_as_is
 
 
 def _named_references(invisible: "re.Pattern[str]") -> Set[str]:
