@@ -248,14 +248,23 @@ _DEFINITION = re.compile(
 _FENCE_WITH_INFO = re.compile(r"(?:(?<!`)`{3,}+|(?<!~)~{3,}+)[^\S\r\n]*+\S")
 #: what opens TeX math for a math renderer (``$``, ``\(``, ``\[``, an environment)
 _MATH_OPEN = re.compile(r"\$|\\[(\[]|\\begin")
+#: what follows the backslash of a TeX command: a letter (a control word) or ASCII
+#: punctuation (a control symbol: ``\!`` is a negative space that overprints)
+_COMMAND = r"[A-Za-z!-/:-@\[-`{-~]"
 #: TeX math a renderer draws, each span closed (MathJax's and KaTeX's delimiters):
-#: ``$...$`` and ``$$...$$`` (group 1: the body), ``\(...\)`` (group 2), ``\[...\]``
-#: (group 3). Linear: a body stops at the next delimiter of its own kind, so no scan
-#: crosses the start of another of that kind
+#: ``$...$`` and ``$$...$$``, ``\(...\)``, ``\[...\]``; group 1, 2 or 3 is the first
+#: command in the span's body, when it holds one: a ``\$`` is one when the span goes on
+#: after it (MathJax's ``processEscapes`` reads it as a dollar), the span's end when
+#: not; a ``\)`` or ``\]`` ends its own span. Spans are read in turn (``findall``), so
+#: a ``$`` closes the one before it: in ``$5$ \b $6$`` the ``\b`` is outside math.
+#: Linear: each run is possessive, and a body stops at the next delimiter of its own
+#: kind, so no scan crosses the start of another of that kind
 _MATH_SPAN = re.compile(
-    r"\$\$?+([^$]*+)\$"
-    r"|\\\(((?:[^\\]|\\(?![()]))*+)\\\)"
-    r"|\\\[((?:[^\\]|\\(?![\[\]]))*+)\\\]"
+    r"\$\$?+(?:[^$\\]|\\(?!" + _COMMAND + r"))*+(\\" + _COMMAND + r")?[^$]*+\$"
+    r"|\\\((?:[^\\]|\\(?!" + _COMMAND + r"))*+"
+    r"(?:(\\(?![()])" + _COMMAND + r")(?:[^\\]|\\(?![()]))*+)?\\\)"
+    r"|\\\[(?:[^\\]|\\(?!" + _COMMAND + r"))*+"
+    r"(?:(\\(?![\[\]])" + _COMMAND + r")(?:[^\\]|\\(?![\[\]]))*+)?\\\]"
 )
 #: a TeX environment, which MathJax typesets wherever it stands
 _MATH_ENVIRONMENT = re.compile(r"\\begin\s*+\{")
@@ -330,12 +339,7 @@ def _math_holds_command(text: str) -> bool:
     """
     if _MATH_ENVIRONMENT.search(text):
         return True
-    return any(
-        _ESCAPING_BACKSLASH.search(
-            next(body for body in m.groups() if body is not None)
-        )
-        for m in _MATH_SPAN.finditer(text)
-    )
+    return any(any(commands) for commands in _MATH_SPAN.findall(text))
 
 
 def _link_shows_other_target(text: str) -> bool:

@@ -162,6 +162,7 @@ def test_every_link_commonmark_renders_elsewhere_than_it_shows_is_named(
         rf"Yes &#36;&#92;phantom{{{HIDDEN}}}&#36;",  # references a renderer decodes
         rf"Yes &dollar;&bsol;phantom{{{HIDDEN}}}&dollar;",
         "Yes $\\phantom{x}\nacross a line$",
+        r"$a\$ \phantom{x}$",  # an escaped dollar does not close math (MathJax)
     ],
 )
 def test_a_command_in_math_is_named(text: str) -> None:
@@ -179,6 +180,8 @@ def test_a_command_in_math_is_named(text: str) -> None:
         r"C:\Users\me costs $5",  # a path before the only dollar
         r"$\phantom{unclosed}",  # no closing $: no renderer draws it as math
         r"the regex \d+ matches digits",
+        r"$5$ \b $6$",  # the \b stands between two spans
+        r"It costs \$5 and \$10.",  # escaped dollars open nothing
     ],
 )
 def test_prices_and_math_without_commands_are_not_named(text: str) -> None:
