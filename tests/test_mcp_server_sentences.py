@@ -24,6 +24,7 @@ text as Markdown shows) and ``Markup.kinds`` / ``structure_kinds`` (what the ser
 itself calls hiding). The words stay readable: a quotation is shown, not dropped.
 """
 
+import copy
 import json
 from pathlib import Path
 from typing import Any, Dict, List, cast
@@ -31,11 +32,18 @@ from typing import Any, Dict, List, cast
 import anyio
 import pytest
 from markdown_it import MarkdownIt
+from mech_catalogue_core.exporters.mcp_tool import (
+    META_KEY,
+    mcp_tool_for_model,
+    to_mcp_tool,
+)
 from mech_catalogue_core.model.markup import structure_kinds
 from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
     quoted_for_model,
+    reasons_for_model,
     sentence_for_model,
 )
 
@@ -54,7 +62,6 @@ from mech_catalogue_cli.mcp_server.results import (
     REQUEST_META_KEY,
     checked_arguments,
     error_result,
-    reasons_for_model,
     warning_of,
 )
 from mech_catalogue_cli.mcp_server.source import ServedTool
@@ -330,3 +337,28 @@ def test_a_paid_answers_note_quotes_the_responses_keys_inertly(
     for warning in answer.meta[REQUEST_META_KEY]["warnings"]:
         assert not MARKUP.kinds(warning["message"]), warning
         assert not structure_kinds(warning["message"]), warning
+
+
+def test_a_listed_tools_warnings_quote_field_names_inertly() -> None:
+    """``tools/list``'s ``_meta`` warnings name the manifest's fields, property names too.
+
+    Built here (``to_mcp_tool``) or read from an agent (``mcp_tool_for_model``), each
+    message is shown as the tool's text is; the warning's code stays as it was.
+    """
+    schema = {
+        "type": "object",
+        "properties": {f"<!-- {HIDDEN} -->": {"type": "string"}},
+    }
+    entry = to_mcp_tool(Tool(name="t", output_schema_json=json.dumps(schema)))
+    warnings = entry["_meta"][META_KEY]["warnings"]
+    assert "invisible_text" in [w["code"] for w in warnings]
+    for warning in warnings:  # the invisible_text one quotes the field's name
+        _renders_nothing_hidden(
+            warning["message"], quoted=warning["code"] == "invisible_text"
+        )
+    assert mcp_tool_for_model(entry) == entry  # built here: already as served
+    agents = copy.deepcopy(entry)
+    agents["_meta"][META_KEY]["warnings"][0]["message"] = f"see <!-- {HIDDEN} -->"
+    served = mcp_tool_for_model(agents)
+    _renders_nothing_hidden(served["_meta"][META_KEY]["warnings"][0]["message"])
+    assert agents["_meta"][META_KEY]["warnings"][0]["message"].startswith("see <!--")

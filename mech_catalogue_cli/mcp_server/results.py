@@ -30,6 +30,7 @@ from mech_catalogue_core.model.untrusted_text import (
     MAX_LABEL_CHARS,
     for_model,
     inert_markup,
+    reasons_for_model,
     sentence_for_model,
     strip_invisible,
 )
@@ -75,33 +76,6 @@ def text_content(text: str) -> types.TextContent:
     :return: the content block.
     """
     return types.TextContent(type="text", text=text)
-
-
-#: the keys under which ``_meta`` carries the server's own sentences (a refusal's
-#: ``reason``, a choice's ``why``, a warning's ``message``)
-REASON_KEYS = ("message", "reason", "why")
-
-
-def reasons_for_model(meta: Dict[str, Any]) -> Dict[str, Any]:
-    """A call's ``_meta`` with every sentence in it shown as ``tools/list`` shows text.
-
-    :param meta: ``_meta[REQUEST_META_KEY]`` content (changed in place).
-    :return: ``meta``, each string under a :data:`REASON_KEYS` key at any depth passed
-        through ``untrusted_text.sentence_for_model`` (a price refusal's reason names a
-        token's symbol, which its contract chose; adv29o). Idempotent.
-    """
-    stack: List[Any] = [meta]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                if key in REASON_KEYS and isinstance(value, str):
-                    node[key] = sentence_for_model(value)
-                else:
-                    stack.append(value)
-    return meta
 
 
 def error_result(
@@ -500,7 +474,7 @@ def with_choice(
         (:func:`.unsettled.tried_last`; None: none).
     :return: the result; ``choice.tried_last`` lists the moved offers
         (``[{address, why}]``) and ``choice.why`` says so (each reason through
-        :func:`reasons_for_model`).
+        ``untrusted_text.reasons_for_model``).
     """
     pinned, allowed = pinned_allowed
     meta = result.meta or {}
