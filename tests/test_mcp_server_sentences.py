@@ -36,9 +36,14 @@ from mech_catalogue_core.exporters.mcp_tool import (
     META_KEY,
     mcp_tool_for_model,
     to_mcp_tool,
+    with_lookalike_warning,
 )
 from mech_catalogue_core.model.markup import structure_kinds
-from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.problems import (
+    LOOKALIKE_TOOL_NAME,
+    ProblemCode,
+)
+from mech_catalogue_core.model.problems import warning as problem_warning
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
@@ -362,3 +367,15 @@ def test_a_listed_tools_warnings_quote_field_names_inertly() -> None:
     served = mcp_tool_for_model(agents)
     _renders_nothing_hidden(served["_meta"][META_KEY]["warnings"][0]["message"])
     assert agents["_meta"][META_KEY]["warnings"][0]["message"].startswith("see <!--")
+
+
+def test_a_lookalike_warning_quotes_the_name_inertly() -> None:
+    """A name's look-alike warning quotes the mech's tool name: shown inertly too."""
+    entry = to_mcp_tool(Tool(name="t"))
+    problem = problem_warning(
+        LOOKALIKE_TOOL_NAME, f"the tool name '<!-- {HIDDEN} -->' looks like"
+    )
+    flagged = with_lookalike_warning(entry, problem)
+    said = flagged["_meta"][META_KEY]["warnings"][-1]
+    assert said["code"] == LOOKALIKE_TOOL_NAME
+    _renders_nothing_hidden(said["message"])

@@ -301,7 +301,7 @@ def with_lookalike_warning(
     meta = flagged.setdefault("_meta", {}).setdefault(META_KEY, {})
     warnings = list(meta.get("warnings") or [])
     if not any(w.get("code") == problem.code for w in warnings):
-        warnings.append(problem.to_dict())
+        warnings.append(reasons_for_model(problem.to_dict()))
     meta["warnings"] = warnings
     flagged["title"] = flagged["name"]
     flagged.setdefault("annotations", {})["title"] = flagged["name"]
