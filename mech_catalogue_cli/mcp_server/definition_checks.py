@@ -59,8 +59,8 @@ def hidden_text_refusal(tool: Mapping[str, Any]) -> Optional[str]:
     return (
         f"refused ({INVISIBLE_TEXT}): the tool's definition hides invisible characters "
         f"where they cannot be removed without changing what a call sends "
-        f"({', '.join(for_model(w, MAX_LABEL_CHARS) for w in where)}); this tool is not "
-        "offered"
+        f"({', '.join(for_model(w, MAX_LABEL_CHARS) for w in where)}); this tool is "
+        "not offered"
     )
 
 
@@ -79,7 +79,8 @@ def reserved_refusal(name: str) -> Optional[str]:
     if not is_reserved(name):
         return None
     return (
-        f"refused ({RESERVED_TOOL_NAME}): the name {quoted_for_model(name)} is, or looks like, one of "
+        f"refused ({RESERVED_TOOL_NAME}): the name {quoted_for_model(name)} is, or "
+        "looks like, one of "
         f"this server's own tools ({', '.join(sorted(MCP_RESERVED_NAMES))}); a mech "
         "tool is never served under it. Ask the agent's operator to update it: the "
         "catalogue renames such a tool"

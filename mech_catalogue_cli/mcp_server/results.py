@@ -398,10 +398,11 @@ def _answer_checks(
             if kinds
             else ""
         )
+        at = ", ".join(for_model(w, MAX_LABEL_CHARS) for w in where)  # keys: a mech's
         said = (
-            f"the structured response holds {what} once decoded "
-            f"(at {', '.join(for_model(w, MAX_LABEL_CHARS) for w in where)}); it is not returned as structured content; the "
-            f"original bytes are at {entry.response_cid}"
+            f"the structured response holds {what} once decoded (at {at}); it is not "
+            "returned as structured content; the original bytes are at "
+            f"{entry.response_cid}"
         )
         warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
         notes.append(said)
