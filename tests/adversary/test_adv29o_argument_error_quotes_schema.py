@@ -35,7 +35,12 @@ catalogue flags only ``enum`` and ``const`` strings (``tool_text_problems`` read
 them, in the listing's ``_meta``), not in the error; ``pattern`` and ``required`` are
 reported nowhere. The refusals of a tool asking for a secret
 (``definition_checks.secret_refusal``) and of one changed since it was pinned
-(``pin_refusal``) quote property names as published the same way.
+(``pin_refusal``) quote property names as published the same way. The catalogue's
+parser drops a ``required`` name that is no property and an argument whose name is no
+keyword name, so those two cases reach a client only from an agent serving such a
+definition (the server reads an agent's ``GET /tools`` and cleans it again on
+arrival, as a hostile agent is in scope: test_mcp_hostile_agent.py); ``pattern``,
+``enum`` and ``const`` come from any manifest (the devnet test below).
 
 On the devnet the market mech's owner moves its manifest to one with such a pattern;
 the tool is listed (the pattern holds no invisible character), and a call through the
