@@ -33,7 +33,8 @@ nobody is told of). What it removes was read as written already. In order:
    ``&#112;``, which a model reads as ``p``; invisible characters they stand for removed;
 3. compatibility forms folded (NFKD of the frozen Unicode 3.2 database, then combining
    diacritical marks dropped): full-width and mathematical letters read as ASCII, ``ï``
-   as ``i``, a no-break space as a space;
+   as ``i``, a no-break space as a space; the look-alike :func:`.markup.Markup.inert`
+   writes a backslash as is read as one, so a served text reads as its source does;
 4. HTML comments, processing instructions, declarations and CDATA sections removed (an
    unclosed one to the end of the text, as an HTML block hides it);
 5. HTML tags removed; those of elements a browser lays out as their own block or line
@@ -54,6 +55,8 @@ database), so every agent adding a warning to the catalogue reads the same plain
 import html
 import re
 import unicodedata
+
+from mech_catalogue_core.model.markup import SHOWN_BACKSLASH
 
 #: how many times references are decoded at most: rendered once (``&amp;#112;`` shows
 #: ``&#112;``), then as a model reads what is shown (``p``); once more for good measure.
@@ -125,7 +128,8 @@ def _compatibility_folded(text: str, invisible: "re.Pattern[str]") -> str:
     if text.isascii():
         return text
     decomposed = unicodedata.ucd_3_2_0.normalize("NFKD", text)
-    return invisible.sub("", _COMBINING_MARKS.sub("", decomposed))
+    folded = _COMBINING_MARKS.sub("", decomposed).replace(SHOWN_BACKSLASH, "\\")
+    return invisible.sub("", folded)
 
 
 def may_differ(text: str) -> bool:
