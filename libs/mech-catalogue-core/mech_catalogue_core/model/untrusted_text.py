@@ -194,6 +194,22 @@ _VALUE_KEYWORDS = ("enum", "const", "default", "examples")
 _STRUCTURAL_KEYWORDS = ("pattern", "format", "$ref", "$id", "$schema", "type")
 #: phrases one warning quotes at most
 MAX_QUOTED = 3
+#: JSON Schema 2020-12's keywords and type names: words that hold neither markup nor a
+#: phrase, so the checks skip them (most keys of a schema are one of them)
+SCHEMA_WORDS = frozenset(
+    (
+        "$anchor $comment $defs $dynamicAnchor $dynamicRef $id $ref $schema "
+        "$vocabulary additionalProperties allOf anyOf array boolean const contains "
+        "contentEncoding contentMediaType contentSchema default definitions "
+        "dependentRequired dependentSchemas deprecated description else enum examples "
+        "exclusiveMaximum exclusiveMinimum format if integer items maxContains maximum "
+        "maxItems maxLength maxProperties minContains minimum minItems minLength "
+        "minProperties multipleOf not null number object oneOf pattern "
+        "patternProperties prefixItems properties propertyNames readOnly required "
+        "string then title type unevaluatedItems unevaluatedProperties uniqueItems "
+        "writeOnly"
+    ).split()
+)
 
 
 def cut_marker(more: int) -> str:
@@ -701,12 +717,20 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     """
     hiding: Dict[Place, None] = {}
     phrases: List[str] = []
+    # a tool repeats its keys and short strings ("type", "string"): each read once
+    read: Dict[str, Tuple[bool, Tuple[str, ...]]] = {}
     for place, text in tool_texts(tool):
-        if not text:
+        if not text or text in SCHEMA_WORDS:
             continue
-        if _INVISIBLE.search(text) or render_hidden_kinds(strip_invisible(text)):
+        if text not in read:
+            hides = bool(
+                _INVISIBLE.search(text) or render_hidden_kinds(strip_invisible(text))
+            )
+            read[text] = (hides, instruction_phrases(text))
+        hides, found = read[text]
+        if hides:
             hiding[place] = None
-        phrases.extend(instruction_phrases(text))
+        phrases.extend(found)
     invisible = [pointer_of(p)[1:] for p in list(hiding)[:MAX_QUOTED]]
     name = ascii(label_for_model(tool.name))
     problems = []

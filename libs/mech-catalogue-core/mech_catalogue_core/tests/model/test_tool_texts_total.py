@@ -34,7 +34,11 @@ from mech_catalogue_core.exporters.mcp_tool import to_mcp_tool
 from mech_catalogue_core.manifest.parsing import parse_manifest
 from mech_catalogue_core.model.problems import INSTRUCTION_LIKE_TEXT, INVISIBLE_TEXT
 from mech_catalogue_core.model.untrusted_text import (
+    SCHEMA_WORDS,
+    instruction_phrases,
     json_texts,
+    render_hidden_kinds,
+    secret_asked,
     tool_for_model,
     tool_text_problems,
 )
@@ -252,3 +256,10 @@ def _keys(place: Any) -> List[Any]:
         place, key = place
         keys.append(key)
     return keys[::-1]
+
+
+def test_the_schema_words_skipped_hold_no_phrase_and_no_markup() -> None:
+    """What ``tool_text_problems`` skips could never be flagged."""
+    for word in SCHEMA_WORDS:
+        assert not instruction_phrases(word) and not render_hidden_kinds(word), word
+        assert secret_asked(word) is None, word
