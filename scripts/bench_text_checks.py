@@ -49,6 +49,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "libs" / "mech-catalogue-core")]
 from mech_catalogue_core.exporters import mcp_tool  # noqa: E402
 from mech_catalogue_core.manifest.parsing import parse_manifest  # noqa: E402
 from mech_catalogue_core.model import untrusted_text  # noqa: E402
+from mech_catalogue_core.model.problems import Problem  # noqa: E402
 from mech_catalogue_core.model.rendered_text import plain_text  # noqa: E402
 from mech_catalogue_core.model.tool import Tool  # noqa: E402
 
@@ -179,50 +180,51 @@ def _row(label: str, before: float, after: float) -> None:
     print(f"{label:44} {before:10.1f} ms {after:10.1f} ms {after / before:7.2f}")
 
 
-def compare_catalogues(old: ModuleType, count: int, rounds: int) -> None:
-    """Print the listing's checks before and after on each catalogue.
+def compare_catalogue(
+    name: str, tools: List[Tool], old: ModuleType, rounds: int
+) -> None:
+    """Print the listing's checks before and after on one catalogue.
 
+    :param name: the catalogue's name.
+    :param tools: its tools.
     :param old: the ``untrusted_text`` of ``--before``.
-    :param count: tools per catalogue.
     :param rounds: runs per figure.
     """
     new_problems = mcp_tool.tool_text_problems
-    print(
-        f"{'catalogue, ' + str(count) + ' tools':44} {'before':>13} {'after':>13} ratio"
+    served = [mcp_tool.to_mcp_tool(t)["inputSchema"] for t in tools]
+
+    def listing(problems: Callable[[Tool], Tuple[Problem, ...]]) -> None:
+        setattr(mcp_tool, "tool_text_problems", problems)
+        try:
+            for tool in tools:
+                mcp_tool.to_mcp_tool(tool)
+        finally:
+            setattr(mcp_tool, "tool_text_problems", new_problems)
+
+    _row(
+        f"{name}: tool_text_problems",
+        *paired_ms(
+            rounds,
+            lambda: [old.tool_text_problems(t) for t in tools],
+            lambda: [untrusted_text.tool_text_problems(t) for t in tools],
+        ),
     )
-    for name, describe in DESCRIPTIONS.items():
-        tools = catalogue(describe, count)
-        served = [mcp_tool.to_mcp_tool(t)["inputSchema"] for t in tools]
-
-        def listing(problems: Callable[[Tool], Any]) -> None:
-            mcp_tool.tool_text_problems = problems
-            try:
-                for tool in tools:
-                    mcp_tool.to_mcp_tool(tool)
-            finally:
-                mcp_tool.tool_text_problems = new_problems
-
-        for label, before, after in (
-            (
-                "tool_text_problems",
-                lambda: [old.tool_text_problems(t) for t in tools],
-                lambda: [untrusted_text.tool_text_problems(t) for t in tools],
-            ),
-            (
-                "secret_arguments (served schema)",
-                lambda: [old.secret_arguments(s) for s in served],
-                lambda: [untrusted_text.secret_arguments(s) for s in served],
-            ),
-        ):
-            _row(f"{name}: {label}", *paired_ms(rounds, before, after))
-        _row(
-            f"{name}: to_mcp_tool (tools/list)",
-            *paired_ms(
-                rounds,
-                lambda: listing(old.tool_text_problems),
-                lambda: listing(new_problems),
-            ),
-        )
+    _row(
+        f"{name}: secret_arguments (served schema)",
+        *paired_ms(
+            rounds,
+            lambda: [old.secret_arguments(s) for s in served],
+            lambda: [untrusted_text.secret_arguments(s) for s in served],
+        ),
+    )
+    _row(
+        f"{name}: to_mcp_tool (tools/list)",
+        *paired_ms(
+            rounds,
+            lambda: listing(old.tool_text_problems),
+            lambda: listing(new_problems),
+        ),
+    )
 
 
 def compare_answer(old: ModuleType, rounds: int) -> None:
@@ -238,12 +240,12 @@ def compare_answer(old: ModuleType, rounds: int) -> None:
     text = json.dumps(value)[: answers.MAX_ANSWER_BYTES]
     new_phrases = answers.instruction_phrases
 
-    def checked(phrases: Callable[[str], Any]) -> None:
-        answers.instruction_phrases = phrases
+    def checked(phrases: Callable[[str], Tuple[str, ...]]) -> None:
+        setattr(answers, "instruction_phrases", phrases)
         try:
             answers.answer_instructions(text, {"result": text})
         finally:
-            answers.instruction_phrases = new_phrases
+            setattr(answers, "instruction_phrases", new_phrases)
 
     _row(
         f"answer_instructions, {len(text):,} characters",
@@ -255,21 +257,23 @@ def compare_answer(old: ModuleType, rounds: int) -> None:
     )
 
 
-def hostile_shapes(size: int, rounds: int) -> None:
-    """Print ``plain_text`` on each shape at two sizes, and the growth.
+def plain_text_growth(
+    name: str, text: Callable[[int], str], size: int, rounds: int
+) -> None:
+    """Print ``plain_text`` of one shape at a tenth of ``size`` and at ``size``.
 
-    :param size: characters of the large size (the small one is a tenth).
+    :param name: the shape's name.
+    :param text: a text of the shape, at least ``n`` characters long, by ``n``.
+    :param size: characters of the large size.
     :param rounds: runs per figure.
     """
-    small, large = size // 10, size
     invisible = untrusted_text._INVISIBLE  # pylint: disable=protected-access
-    print(f"{'plain_text':44} {small:>10,} ch {large:>10,} ch growth")
-    for name, make in SHAPES.items():
-        at_small = best_ms(rounds, lambda: plain_text(make(small)[:small], invisible))
-        at_large = best_ms(rounds, lambda: plain_text(make(large)[:large], invisible))
-        print(
-            f"{name:44} {at_small:10.1f} ms {at_large:10.1f} ms {at_large / at_small:6.1f}"
-        )
+    small, large = text(size // 10)[: size // 10], text(size)[:size]
+    at_small = best_ms(rounds, lambda: plain_text(small, invisible))
+    at_large = best_ms(rounds, lambda: plain_text(large, invisible))
+    print(
+        f"{name:44} {at_small:10.1f} ms {at_large:10.1f} ms {at_large / at_small:6.1f}"
+    )
 
 
 def main() -> None:
@@ -281,9 +285,15 @@ def main() -> None:
     parser.add_argument("--before", default="main", help="git revision compared with")
     args = parser.parse_args()
     old = before_module(args.before)
-    compare_catalogues(old, args.tools, args.rounds)
+    print(
+        f"{'catalogue, ' + str(args.tools) + ' tools':44} {'before':>13} {'after':>13} ratio"
+    )
+    for name, describe in DESCRIPTIONS.items():
+        compare_catalogue(name, catalogue(describe, args.tools), old, args.rounds)
     compare_answer(old, args.rounds)
-    hostile_shapes(args.size, args.rounds)
+    print(f"{'plain_text':44} {args.size // 10:>10,} ch {args.size:>10,} ch growth")
+    for name, make in SHAPES.items():
+        plain_text_growth(name, make, args.size, args.rounds)
 
 
 if __name__ == "__main__":
