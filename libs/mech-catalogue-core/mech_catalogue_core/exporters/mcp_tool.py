@@ -36,6 +36,9 @@ under ``_meta[META_KEY]["problems"]``. The ``tools/list`` result carries the rev
 import copy
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
+from mech_catalogue_core.exporters.composed_text import (
+    composed_for_model,
+)
 from mech_catalogue_core.exporters.conformance import (
     mcp_tool_problems,
 )
@@ -100,6 +103,20 @@ def provenance_meta(tool: Tool) -> Dict[str, Any]:
     return meta
 
 
+def shown_problem(problem: Problem) -> Dict[str, Any]:
+    """A problem as a Tool's ``_meta`` shows it, its message cleaned (:mod:`.composed_text`).
+
+    A text warning quotes the fields it found (property names, kept raw by design), and
+    a conformance sentence the pointer of what was left out.
+
+    :param problem: a problem about the tool.
+    :return: :meth:`.problems.Problem.to_dict` with its ``message`` made inert.
+    """
+    shown = problem.to_dict()
+    shown["message"] = composed_for_model(problem.message)
+    return shown
+
+
 def _broken_arguments(problems: Sequence[str]) -> Optional[List[str]]:
     """Top-level argument keys the problems point into; None when one is elsewhere."""
     keys = []
@@ -141,7 +158,7 @@ def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
         result["inputSchema"] = call_schema(
             Tool(name=tool.name, input_description=tool.input_description)
         )
-    result["_meta"][META_KEY]["problems"] = dropped
+    result["_meta"][META_KEY]["problems"] = [composed_for_model(s) for s in dropped]
     return result
 
 
@@ -168,7 +185,7 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         meta["mechToolName"] = tool.name
     warnings = tool_text_problems(tool)
     if warnings:
-        meta["warnings"] = [p.to_dict() for p in warnings]
+        meta["warnings"] = [shown_problem(p) for p in warnings]
     title = label_for_model(tool.name)
     untyped = Tool(name=tool.name, input_description=for_model(tool.input_description))
     result: Dict[str, Any] = {
