@@ -18,8 +18,8 @@ Not a test (performance is measured, not asserted). Builds ``--tools`` tools (de
 500), each with ``--properties`` typed string arguments (default 20) whose schemas carry
 a 300-character description, a ``default``, a ``format`` outside OpenAI's strict set,
 an ``enum`` and a ``not``, so the strict rewrite writes notes into every description;
-every tenth tool's values hold an HTML comment, which also makes it carry warnings.
-Timed in turn, best of ``--rounds``, for the OpenAI, Anthropic, MCP and A2A exports:
+every tenth tool's values hold an HTML comment.
+Timed in turn, best of ``--rounds``, for the OpenAI, Anthropic, LangChain and A2A exports:
 
 - ``now``: the exporters as they are (:mod:`mech_catalogue_core.exporters.composed_text`
   cleaning each output's composed text last);
@@ -47,7 +47,7 @@ from mech_catalogue_core import exporters  # noqa: E402
 from mech_catalogue_core.exporters import (  # noqa: E402
     a2a_card,
     anthropic_tool,
-    mcp_tool,
+    langchain_tool,
     openai_tool,
 )
 from mech_catalogue_core.manifest.parsing import parse_manifest  # noqa: E402
@@ -57,7 +57,7 @@ from mech_catalogue_core.model.catalogue import Mech  # noqa: E402
 CLEANING_STEPS = {
     openai_tool: ("composed_for_model", "schema_prose_for_model"),
     anthropic_tool: ("composed_for_model", "schema_prose_for_model"),
-    mcp_tool: ("composed_for_model",),
+    langchain_tool: ("composed_for_model", "schema_prose_for_model"),
     a2a_card: ("composed_for_model",),
 }
 #: tools parsed in one manifest (each manifest within the 1 MiB cap)
@@ -174,7 +174,7 @@ def main(argv: List[str]) -> None:
     runs: Dict[str, Callable[[], Any]] = {
         "openai": lambda: exporters.to_openai_tools(mech.tools),
         "anthropic": lambda: exporters.to_anthropic_tools(mech.tools),
-        "mcp": lambda: exporters.to_mcp_tools(mech.tools),
+        "langchain": lambda: exporters.to_langchain_tools(mech.tools),
         "a2a": lambda: exporters.to_agent_card(mech, "https://a.example/a2a"),
     }
     print(f"{args.tools} tools x {args.properties} arguments, best of {args.rounds}")

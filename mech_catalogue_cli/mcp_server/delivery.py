@@ -30,6 +30,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, Union
 import anyio
 import mcp_types as types
 from mech_catalogue_core.model.payment import payment_terms, say_amount
+from mech_catalogue_core.model.untrusted_text import sentence_for_model
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .ipfs import IpfsError, fetch_response
@@ -93,12 +94,13 @@ class DeliveryReader:
         :param session: the SDK session (None: nothing is sent).
         :param done: seconds waited.
         :param total: seconds the call waits at most.
-        :param message: what is being waited for.
+        :param message: what is being waited for (shown as a sentence of the server's,
+            ``untrusted_text.sentence_for_model``: it may name what a mech wrote).
         """
         if session is None:
             return
         try:
-            await session.report_progress(done, total, message)
+            await session.report_progress(done, total, sentence_for_model(message))
         except Exception:  # pylint: disable=broad-except  # progress is best effort
             LOGGER.debug("progress not sent", exc_info=True)
 

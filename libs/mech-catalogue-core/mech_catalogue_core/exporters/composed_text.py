@@ -20,14 +20,14 @@ keywords (``format``, ``pattern``) and the keys of object values as published: t
 are data shown as JSON. An exporter that writes such a value into text a model or a
 person reads (OpenAI's strict rewrite: ``Default: <json>.``, ``Format: <format>.``,
 ``Also: not <json>.``; Anthropic's renamed keys: ``Mech argument name: <key>.``; an A2A
-skill's examples as text; the MCP Tool's ``_meta`` sentences quoting property keys)
-turns that data into prose after the cleaning step, where its markup would render
+skill's examples as text) turns that data into prose after the cleaning step, where its markup would render
 hidden (adversarial review adv29r).
 
 So every exporter passes the text it outputs through this module last, one choke point
 per output: :func:`composed_for_model` for one text, :func:`schema_prose_for_model`
-for every prose string of a schema. Both are :func:`..model.untrusted_text.for_model`,
-idempotent, so text that was already clean is unchanged, and markup formed across the
+for every prose string of a schema. Both clean as
+:func:`..model.untrusted_text.for_model` does (through ``sentence_for_model``, which
+returns a text needing nothing at once), idempotent, so text that was already clean is unchanged, and markup formed across the
 boundary of two pieces (a value beside a sentence) is caught as well. Values that stay
 data (an ``enum`` list, a ``const``, a ``default`` as JSON, property names) are never
 touched: rewriting them would change what a call must send.
@@ -43,7 +43,8 @@ from mech_catalogue_core.manifest.keywords import (
 )
 from mech_catalogue_core.model.untrusted_text import (
     MAX_TEXT_CHARS,
-    for_model,
+    capped,
+    sentence_for_model,
 )
 
 #: characters of a text an exporter composes: the manifest's own description (at most
@@ -59,10 +60,11 @@ def composed_for_model(text: str) -> str:
     """A text an exporter composed, as a model or a person may read it.
 
     :param text: the composed text (manifest prose, values and the exporter's words).
-    :return: :func:`..model.untrusted_text.for_model` capped at
-        :data:`COMPOSED_TEXT_CHARS`: invisible characters removed, markup inert.
+    :return: invisible characters removed, markup inert
+        (:func:`..model.untrusted_text.sentence_for_model`), then capped at
+        :data:`COMPOSED_TEXT_CHARS` saying so: ``for_model(text, COMPOSED_TEXT_CHARS)``.
     """
-    return for_model(text, COMPOSED_TEXT_CHARS)
+    return capped(sentence_for_model(text), COMPOSED_TEXT_CHARS)
 
 
 def schema_prose_for_model(schema: Any) -> Any:

@@ -35,14 +35,11 @@ from mech_catalogue_core.exporters.composed_text import (
     composed_for_model,
     schema_prose_for_model,
 )
-from mech_catalogue_core.exporters.mcp_tool import (
-    META_KEY,
-    shown_problem,
-)
+from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.schemas import call_schema, strict_schema
 from mech_catalogue_core.manifest.parsing import parse_manifest
 from mech_catalogue_core.model.catalogue import Mech
-from mech_catalogue_core.model.problems import INSTRUCTION_LIKE_TEXT, warning
+from mech_catalogue_core.model.problems import INSTRUCTION_LIKE_TEXT
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
     strip_invisible,
@@ -287,17 +284,6 @@ def test_mcp_warnings_quoting_an_object_key_show_it_inert(kind: str) -> None:
     messages = [("message", w["message"]) for w in tool["_meta"][META_KEY]["warnings"]]
     assert any("examples/0/" in m for _, m in messages), messages
     assert not _hiding(messages), _hiding(messages)
-
-
-def test_a_problem_shown_in_meta_has_its_message_inert() -> None:
-    """A warning quoting a property key with a comment is shown inert, code kept."""
-    problem = warning(
-        INSTRUCTION_LIKE_TEXT, f"tool 'x': field 'a{PAYLOADS['comment']}'"
-    )
-    shown = shown_problem(problem)
-    assert shown["code"] == INSTRUCTION_LIKE_TEXT and INSTRUCTION in shown["message"]
-    assert not MARKUP.kinds(shown["message"])
-    assert shown == shown_problem(problem)  # the same on every call
 
 
 def test_schema_prose_walks_subschemas_only() -> None:
