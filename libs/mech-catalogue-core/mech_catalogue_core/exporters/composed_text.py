@@ -20,17 +20,18 @@ keywords (``format``, ``pattern``) and the keys of object values as published: t
 are data shown as JSON. An exporter that writes such a value into text a model or a
 person reads (OpenAI's strict rewrite: ``Default: <json>.``, ``Format: <format>.``,
 ``Also: not <json>.``; Anthropic's renamed keys: ``Mech argument name: <key>.``; an A2A
-skill's examples as text) turns that data into prose after the cleaning step, where its markup would render
-hidden (adversarial review adv29r).
+skill's examples as text) turns that data into prose after the cleaning step, where
+its markup would render hidden (adversarial review adv29r).
 
 So every exporter passes the text it outputs through this module last, one choke point
 per output: :func:`composed_for_model` for one text, :func:`schema_prose_for_model`
 for every prose string of a schema. Both clean as
 :func:`..model.untrusted_text.for_model` does (through ``sentence_for_model``, which
-returns a text needing nothing at once), idempotent, so text that was already clean is unchanged, and markup formed across the
-boundary of two pieces (a value beside a sentence) is caught as well. Values that stay
-data (an ``enum`` list, a ``const``, a ``default`` as JSON, property names) are never
-touched: rewriting them would change what a call must send.
+returns a text needing nothing at once) and are idempotent: text that was already clean
+is unchanged, and markup formed across the boundary of two pieces (a value beside a
+sentence) is caught as well. Values that stay data (an ``enum`` list, a ``const``, a
+``default`` as JSON, property names) are never touched: rewriting them would change
+what a call must send.
 """
 
 from typing import Any, Dict
