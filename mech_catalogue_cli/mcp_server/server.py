@@ -301,6 +301,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             self._handshake_connections.add(connection)
 
     def _input_schema(self, name: str) -> Optional[Dict[str, Any]]:
+        if self.discovery.handles(name):  # never a mech tool's, whatever is served
+            return self.discovery.input_schema(name)
         tool = self.catalogue.named(name)
         return None if tool is None else tool.tool["inputSchema"]
 

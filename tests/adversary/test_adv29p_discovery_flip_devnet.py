@@ -53,7 +53,8 @@ import anyio
 from mech_catalogue_cli.mcp_server.discovery import CALL_TOOL
 from scripts.devnet import Devnet
 from scripts.devnet.offchain_responder import FIXTURES_DIR
-from tests.devnet.mcp_helpers import market_nonce, responder, stdio_client
+from scripts.devnet.responder import Responder
+from tests.devnet.mcp_helpers import market_nonce, stdio_client
 from tests.devnet.test_mcp_offchain import native_mech
 from tests.devnet.test_mcp_server import TOOL
 
@@ -93,6 +94,7 @@ def test_a_call_paid_through_call_tool_is_read_after_the_mode_flips(
     mech, service_id = native_mech(devnet)
     _declare(devnet, service_id, FILLERS)
     nonce = market_nonce(devnet)
+    start = devnet.w3.eth.block_number  # the operator answers the request sent next
     arguments = {
         "name": TOOL,
         "arguments": {"prompt": "Read after the flip?", "temperature": 0.5},
@@ -116,7 +118,7 @@ def test_a_call_paid_through_call_tool_is_read_after_the_mode_flips(
                 assert time.monotonic() < deadline, "the catalogue was not re-read"
                 await anyio.sleep(0.5)
             modes.append(await names(client))
-            with responder(devnet):
+            with Responder(devnet.info, [mech], from_block=start, interval=0.3):
                 await anyio.sleep(3)  # delivered meanwhile
                 seen["again"] = await client.call_tool(CALL_TOOL, arguments)
 
