@@ -384,3 +384,37 @@ def test_a_request_mined_under_another_id_is_counted_once(tmp_path: Path) -> Non
     ledger = counted(rename=True)
     assert (ledger.spent, ledger.earlier, ledger.requests) == (10, 0, [mined])
     assert not ledger.refusal(15) and ledger.refusal(16)
+
+
+def test_a_request_on_chain_costs_one_read_and_no_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The common case: getRequestStatus only; the send lock is not taken.
+
+    :param tmp_path: the state folder.
+    :param monkeypatch: pytest's monkeypatch.
+    """
+    market = ReorgedMarket(status=STATUS_REQUESTED_PRIORITY)
+    reads: List[str] = []
+
+    def counted(name: str) -> Any:
+        read = getattr(market, name)
+
+        def counting(*args: Any) -> Any:
+            reads.append(name)
+            return read(*args)
+
+        return counting
+
+    for name in ("head", "status", "transaction_reverted", "confirmed_nonce"):
+        monkeypatch.setattr(market, name, counted(name))
+    app = _server(tmp_path, market)
+
+    def no_lock() -> None:
+        raise AssertionError("the send lock was taken")
+
+    monkeypatch.setattr(app.sender, "state_folder_lock", no_lock)
+    entry = Journal(tmp_path).load(KEY)
+    assert entry is not None
+    assert anyio.run(app.sender.sent_again_if_dropped, entry, ()) is None
+    assert reads == ["status"]

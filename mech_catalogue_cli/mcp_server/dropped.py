@@ -23,7 +23,10 @@ account nonce, so at most one of the two can ever be mined, and nothing else is 
 
 :func:`dropped_from_chain` decides, conservatively: every fact must say "gone" at a
 block past the one read before the request was sent; an RPC error, or a node behind
-that block (lagging), says "not known to be gone", and the call keeps waiting.
+that block (lagging), says "not known to be gone", and the call keeps waiting. A node
+lagging less than that, between the block read and the request's, is not told apart;
+what it costs is bounded by the same nonce: the bytes broadcast again are the request
+itself, which the chain mines once at most.
 """
 
 import logging
@@ -50,18 +53,19 @@ def dropped_from_chain(market: Marketplace, entry: JournalEntry) -> Optional[int
     transaction count is at most it), all read at a head past ``entry.from_block`` (the
     head read before it was sent; a node at or below it is behind what was seen).
 
-    :param entry: the call's journal entry (status ``sent``).
     :param market: the marketplace (its RPC).
+    :param entry: the call's journal entry (status ``sent``).
     :return: the head block the request was seen gone at, or None when it is not known
         to be gone (any fact says otherwise, or could not be read: never raises).
     """
     if not _mined_onchain_entry(entry):
         return None
     try:
+        if market.status(entry.request_id) != STATUS_DOES_NOT_EXIST:
+            return None  # on chain: the common case, one read
         head = market.head()
         gone = (  # read in this order, the first "not gone" ending the reads
             head > entry.from_block  # else a node behind what was seen: lagging
-            and market.status(entry.request_id) == STATUS_DOES_NOT_EXIST
             and market.transaction_reverted(entry.tx_hash) is None  # no receipt
             and market.confirmed_nonce() <= entry.account_nonce  # its nonce unused
         )
