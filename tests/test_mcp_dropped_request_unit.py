@@ -86,6 +86,8 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
         self.price: int = facts.get("price", 10)
         self.fails: Optional[BaseException] = facts.get("fails")
         self.mined_as: Optional[str] = None
+        #: broadcasts that fail before anything is mined (a node refusing it)
+        self.refusals: int = facts.get("refusals", 0)
         self.broadcasts: List[Dict[str, Any]] = []
         self.journal: Optional[Journal] = None
 
@@ -164,8 +166,12 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
         :param signed: the transaction.
         :param wait: ignored.
         :return: its hash.
+        :raises MarketError: while ``refusals`` last (nothing mined).
         """
         del wait
+        if self.refusals:
+            self.refusals -= 1
+            raise MarketError("the request transaction failed: connection reset")
         assert self.journal is not None
         entry = self.journal.load(KEY)
         assert entry is not None
@@ -201,8 +207,15 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
         """
         raise AssertionError(f"a new request was signed: {transaction}")
 
-    own_request = sign
     market_nonce = sign
+
+    @staticmethod
+    def own_request(data: str) -> None:
+        """The chain holds no request of this requester with the call's data.
+
+        :param data: the request data.
+        """
+        del data
 
 
 def _gone(**changes: Any) -> JournalEntry:
@@ -418,3 +431,23 @@ def test_a_request_on_chain_costs_one_read_and_no_lock(
     assert entry is not None
     assert anyio.run(app.sender.sent_again_if_dropped, entry, ()) is None
     assert reads == ["status"]
+
+
+def test_a_dropped_request_whose_resend_fails_is_sent_by_the_next_call(
+    tmp_path: Path,
+) -> None:
+    """The re-send refused: said, journalled prepared; the next call sends those bytes."""
+    market = ReorgedMarket(refusals=1)
+    app = _server(tmp_path, market)
+    failed = _call(app)
+    text = failed.content[0].text
+    assert failed.is_error and "no longer on chain" in text and "connection" in text
+    entry = Journal(tmp_path).load(KEY)
+    assert entry is not None and entry.status == CallStatus.PREPARED
+    assert DROPPED_KEY in entry.extra and not market.broadcasts
+    answered = _call(app)
+    assert not answered.is_error, answered.content[0].text
+    assert [(b["raw_tx"], b["account_nonce"]) for b in market.broadcasts] == [
+        ("0x02f8", 4)
+    ]
+    assert "dropped_request" in answered.meta[REQUEST_META_KEY]

@@ -552,10 +552,11 @@ class RequestSender(OffchainSending):
         :param offers: the offers the call may pay now (the tool's as served).
         :return: None when the request is not known to be gone (wait for it, as
             before); the entry sent again (or found mined meanwhile); or a sentence
-            when it was cancelled instead (nothing is paid for it). ``MarketError``
-            is raised when the transaction sent again, or its cancellation, is not
-            mined in time (the journal says which: a call with the same arguments
-            resolves it, never paying twice).
+            when it was cancelled instead (nothing is paid for it).
+        :raises MarketError: when the transaction sent again, or its cancellation, is
+            not mined in time or refused (the journal says which: a call with the same
+            arguments resolves it, never paying twice); the first says the request was
+            dropped.
         """
         market, journal = self.market, self.journal
         assert market is not None and journal is not None  # nosec: see __init__
@@ -576,7 +577,10 @@ class RequestSender(OffchainSending):
             LOGGER.warning("%s", dropped_text(record))
             stale = await anyio.to_thread.run_sync(self._stale, current, offers)
             if not stale:
-                return await anyio.to_thread.run_sync(self.broadcast_again, current)
+                try:
+                    return await anyio.to_thread.run_sync(self.broadcast_again, current)
+                except MarketError as exc:  # the entry says prepared: the next call
+                    raise MarketError(f"{dropped_text(record)}, but {exc}") from exc
             won = await anyio.to_thread.run_sync(self.cancel_request, current, stale)
             if won is not None:
                 return won  # mined before its cancellation: paid, its answer read
