@@ -74,7 +74,7 @@ from .discovery import Discovery
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
-from .listed_schemas import ListedSchemas
+from .listed_schemas import ListedSchemas, without_output_schema
 from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
@@ -181,7 +181,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.sender = RequestSender(market, journal, settings, self.ledger)
         # what each session's client was listed: its answers are checked against it too
         self.listed_schemas = ListedSchemas(
-            state_dir, used_before=journal is not None and journal.changes.exists()
+            state_dir, used_before=journal is not None and journal.written()
         )
         self.reader = (
             DeliveryReader(
@@ -338,6 +338,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             await anyio.to_thread.run_sync(
                 self.listed_schemas.save, self.listed_schemas.snapshot()
             )
+            if not self.listed_schemas.durable:  # a restart could not tell: none held
+                tools = [without_output_schema(tool) for tool in tools]
         return types.ListToolsResult(
             tools=[types.Tool.model_validate(tool) for tool in tools],
             next_cursor=cursor,
@@ -738,5 +740,7 @@ async def serve(
             config = uvicorn.Config(
                 starlette, host=host, port=port, log_level="warning"
             )
+            shown_host = f"[{host}]" if ":" in host else host
+            LOGGER.info("serving MCP at http://%s:%d/mcp", shown_host, port)
             await uvicorn.Server(config).serve()
         group.cancel_scope.cancel()
