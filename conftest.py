@@ -77,6 +77,8 @@ SLOW_TESTS = (
     + "exporters/test_export_conformance.py::test_chains_of_deep_references",
     _LIBRARY_TESTS + "exporters/test_export_conformance.py::test_generated_manifests",
     _LIBRARY_TESTS + "exporters/test_export_conformance.py::test_every_export",
+    # four pip builds of two small projects (about 30 s)
+    "tests/test_dist.py::test_the_same_sources_give_byte_identical_wheels",
 )
 
 #: tests outside tests/faults that wait out a long timeout or replay a long attack, given

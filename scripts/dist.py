@@ -116,6 +116,12 @@ def _copy_sources(distribution: Distribution, root: Path, into: Path) -> Path:
     return into / distribution.project
 
 
+#: the wheels' file times unless the caller sets ``SOURCE_DATE_EPOCH``: the same sources
+#: then give byte-identical wheels (reproducible-builds.org's variable, which the
+#: ``wheel`` package's writer honours); 1980-01-01 is the earliest time a zip holds
+BUILD_EPOCH = "315532800"
+
+
 def _pip_wheel(project: Path, out: Path) -> None:
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet"]
     done = subprocess.run(  # nosec B603: this interpreter's pip, fixed arguments
@@ -123,6 +129,7 @@ def _pip_wheel(project: Path, out: Path) -> None:
         capture_output=True,
         text=True,
         check=False,
+        env={"SOURCE_DATE_EPOCH": BUILD_EPOCH, **os.environ},
     )
     if done.returncode != 0:
         last = done.stderr.strip().splitlines()[-3:] or [f"exit {done.returncode}"]

@@ -18,11 +18,18 @@ Building and installing the wheels themselves is tests/devnet/test_installed_whe
 these lay out a small source tree of the two distributions in a temporary folder.
 """
 
+import os
 from pathlib import Path
 
 import pytest
 
-from scripts.dist import LISTING, DistError, cached_wheels, source_digest
+from scripts.dist import (
+    LISTING,
+    DistError,
+    build_wheels,
+    cached_wheels,
+    source_digest,
+)
 
 
 def _tree(root: Path) -> Path:
@@ -98,3 +105,28 @@ def test_an_incomplete_build_is_not_reused(
     with pytest.raises(DistError):
         cached_wheels(tmp_path / "cache", root)
     assert asked == [root]
+
+
+def test_the_same_sources_give_byte_identical_wheels(tmp_path: Path) -> None:
+    """Two builds of one tree, its files touched in between, give the same bytes.
+
+    :param tmp_path: the tree and the two output folders.
+    """
+    root = _tree(tmp_path / "tree")
+    for project, package in (
+        ("libs/mech-catalogue-core", "mech_catalogue_core"),
+        (".", "mech_catalogue_cli"),
+    ):
+        (root / project / "pyproject.toml").write_text(
+            '[build-system]\nrequires = ["setuptools>=77"]\n'
+            'build-backend = "setuptools.build_meta"\n'
+            f'[project]\nname = "{package}"\nversion = "1.0"\n'
+            f'[tool.setuptools.packages.find]\ninclude = ["{package}*"]\n'
+        )
+    first = build_wheels(tmp_path / "first", root)
+    for path in root.rglob("*"):
+        os.utime(path, (1.9e9, 1.9e9))  # another checkout time
+    second = build_wheels(tmp_path / "second", root)
+    assert [w.name for w in first] == [w.name for w in second]
+    for made, again in zip(first, second):
+        assert made.read_bytes() == again.read_bytes(), made.name

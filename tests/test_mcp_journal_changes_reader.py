@@ -34,6 +34,7 @@ from mech_catalogue_cli.mcp_server import spending
 from mech_catalogue_cli.mcp_server.journal import Journal, changes
 from mech_catalogue_cli.mcp_server.journal.changes import CHANGES_FILE, ChangesReader
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
+from tests.journal_doubles import FailingReads
 from tests.test_mcp_offchain_journal import OFFCHAIN
 from tests.test_mcp_offchain_journal import entry as offchain_entry
 
@@ -47,34 +48,6 @@ def _keys(first: int, count: int) -> List[str]:
 def _write(folder: Path, keys: List[str], tail: str = "") -> None:
     with open(folder / CHANGES_FILE, "a", encoding="ascii") as log:
         log.write("".join(f"{key}\n" for key in keys) + tail)
-
-
-class _FailingReads:
-    """The list's file object; the reads numbered in ``failing`` raise ``EIO``."""
-
-    def __init__(self, handle: Any, count: Dict[str, int], failing: List[int]) -> None:
-        self._handle, self._count, self._failing = handle, count, failing
-
-    def __enter__(self) -> "_FailingReads":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._handle.close()
-
-    def fileno(self) -> int:
-        """The real file's descriptor (for ``os.fstat``)."""
-        return int(self._handle.fileno())
-
-    def seek(self, offset: int) -> int:
-        """Seek the real file."""
-        return int(self._handle.seek(offset))
-
-    def read(self, size: int) -> bytes:
-        """Read the real file, unless this read is one that fails."""
-        self._count["reads"] += 1
-        if self._count["reads"] in self._failing:
-            raise OSError(errno.EIO, "Input/output error")
-        return bytes(self._handle.read(size))
 
 
 @pytest.fixture(name="small_chunks")
@@ -93,7 +66,7 @@ def _failing_reads(
         # returned: closed by the caller's with, through the wrapper
         handle = real_open(path, *args, **kwargs)  # pylint: disable=R1732
         if Path(path).name == CHANGES_FILE:
-            return _FailingReads(handle, count, failing)
+            return FailingReads(handle, count, failing)
         return handle
 
     monkeypatch.setattr(changes, "open", open_failing, raising=False)

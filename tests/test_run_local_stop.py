@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import List
 
 from scripts.devnet.processes import is_alive
-from scripts.run_local.__main__ import stop_uninterrupted
+from scripts.run_local.__main__ import spoken_summary, stop_uninterrupted
 from scripts.run_local.agents import AgentPorts, AgentProcess, stop_agents
 
 #: an agent that ignores aea's clean-shutdown signal, noting when each signal arrived
@@ -154,3 +154,26 @@ def test_ctrl_c_stops_a_run_started_with_sigint_ignored() -> None:
         f"stopping {int(signal.SIGINT)}",
         f"stopping {int(signal.SIGTERM)}",
     ]
+
+
+def test_the_closing_summary_is_one_spoken_line() -> None:
+    """The phases, the first catalogue and the periods are said; the digests are not."""
+    said = spoken_summary(
+        {
+            "timings": {"devnet": 4.25, "agents": 3.0},
+            "digests": {"agent_0": ["ab" * 32]},
+            "first_catalogue_after_start_s": 13.84,
+            "periods": 12,
+            "period_s": 5.04,
+        }
+    )
+    assert said == (
+        "timings: devnet 4.2 s, agents 3.0 s; first catalogue 13.8 s after the start; "
+        "12 periods, 5.0 s each on average"
+    )
+    assert "{" not in said and "ab" * 32 not in said
+
+
+def test_a_run_stopped_before_its_agents_says_so() -> None:
+    """No phase recorded, no catalogue, no period: the line still reads."""
+    assert spoken_summary({"timings": {}, "periods": 0}) == "timings: none recorded"

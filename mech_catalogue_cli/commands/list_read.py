@@ -137,7 +137,8 @@ def sync_catalogue(config: SyncConfig, errors: Console) -> Catalogue:
                     "Cannot read the registries through --rpc "
                     f"{redacted_url(config.rpc_url)}: "
                     f"{without_url(str(exc), config.rpc_url)}. "
-                    "Check the URL, --chain-id, --multicall2 and the registry addresses.",
+                    "If the node answers, check --chain-id, --multicall2 and the registry "
+                    "addresses.",
                 ) from exc
         digests = snapshot.digests
         with errors.status(

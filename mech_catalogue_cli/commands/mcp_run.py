@@ -78,8 +78,8 @@ def catalogue_source(agent: Optional[str], chosen: Dict[str, Any]) -> Any:
     if not (registries and multicall):
         raise CliFailure(
             NO_SOURCE,
-            "No catalogue source: give --agent URL, --devnet, or --registry with "
-            "--multicall2 (and --marketplace to pay mechs).",
+            "No catalogue source: give --chain NAME, --agent URL, --devnet, or "
+            "--registry with --multicall2 (and --marketplace to pay mechs).",
         )
     chain = chosen["chain_id"] or ask_chain_id(chosen["rpc"], CHAIN_ID_TIMEOUT)
     try:

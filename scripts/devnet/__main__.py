@@ -29,6 +29,7 @@ from mech_catalogue_cli.devnet.locate import down_command
 from mech_catalogue_cli.devnet.state import DEFAULT_STATE_DIR, DevnetInfo
 from scripts.devnet.devnet import Devnet, DevnetError
 from scripts.devnet.processes import ProcessError
+from scripts.run_local.view import cli_command
 from scripts.toolchain import MissingTool
 
 console = Console()
@@ -94,7 +95,7 @@ def up(state_dir: Path, seed: bool, chain_id: int) -> None:
     _print_info(devnet.info)
     console.print(
         f"devnet up in {time.monotonic() - began:.1f} s; read it with "
-        "`mech-catalogue list --devnet`; stop it with "
+        f"`{cli_command('list --devnet')}`; stop it with "
         f"`{down_command(state_dir)}`",
         markup=False,
     )

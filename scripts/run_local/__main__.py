@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Callable, Optional
+from typing import Any, Callable, Dict, Optional
 
 import click
 from rich.console import Console
@@ -37,6 +37,7 @@ from scripts.run_local.runner import (
 )
 from scripts.run_local.view import (
     LinePrinter,
+    cli_command,
     devnet_endpoints,
     endpoints_table,
     render,
@@ -206,7 +207,7 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
         if run.stand_in is not None:
             console.print(
                 f"off-chain endpoint of mech {run.stand_in.mech} (devnet stand-in): "
-                f"{run.stand_in.url}; try: {run.stand_in.try_it()}",
+                f"{run.stand_in.url}; try: {cli_command(run.stand_in.try_arguments())}",
                 markup=False,
             )
         lines = LinePrinter(console)
@@ -262,6 +263,30 @@ def main(  # pylint: disable=too-many-arguments,too-many-positional-arguments,to
         _stop(run)
 
 
+def spoken_summary(summary: Dict[str, Any]) -> str:
+    """Say a run's :meth:`.LocalRun.summary` in one line, seconds rounded to 0.1.
+
+    :param summary: the summary (``timings``, ``first_catalogue_after_start_s``,
+        ``periods``, ``period_s``; others are left out).
+    :return: e.g. ``timings: devnet 4.2 s, agents 3.1 s; first catalogue 13.8 s after
+        the start; 12 periods, 5.0 s each on average``.
+    """
+    phases = ", ".join(
+        f"{name} {float(value):.1f} s"
+        for name, value in dict(summary.get("timings") or {}).items()
+    )
+    parts = [f"timings: {phases or 'none recorded'}"]
+    if "first_catalogue_after_start_s" in summary:
+        first = float(summary["first_catalogue_after_start_s"])
+        parts.append(f"first catalogue {first:.1f} s after the start")
+    if summary.get("periods"):
+        said = f"{summary['periods']} periods"
+        if "period_s" in summary:
+            said += f", {float(summary['period_s']):.1f} s each on average"
+        parts.append(said)
+    return "; ".join(parts)
+
+
 def _stop(run: LocalRun) -> None:
     """Stop what this run started, saying so; say nothing when it started nothing.
 
@@ -277,8 +302,7 @@ def _stop(run: LocalRun) -> None:
     )
     stop_uninterrupted(run.stop)
     console.print(f"{parts} stopped")
-    summary.pop("digests", None)
-    console.print(f"timings: {summary}")
+    console.print(spoken_summary(summary), markup=False)
 
 
 if __name__ == "__main__":

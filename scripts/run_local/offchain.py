@@ -72,13 +72,13 @@ class OffchainStandIn:
             self.endpoint.stop()
             self.endpoint = None
 
-    def try_it(self) -> str:
-        """What a user runs to call it off-chain (one line).
+    def try_arguments(self) -> str:
+        """The CLI arguments a user runs to call it off-chain (one line).
 
-        :return: the command.
+        :return: ``mcp --devnet ...``: shown with :func:`.view.cli_command`.
         """
         return (
-            "mech-catalogue mcp --devnet --offchain auto --auto-prepay native=5e16 "
+            "mcp --devnet --offchain auto --auto-prepay native=5e16 "
             f"--max-spend native=1e17 --mech {self.mech}"
         )
 

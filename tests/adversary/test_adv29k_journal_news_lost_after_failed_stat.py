@@ -36,19 +36,14 @@ Observed on main: only ``ab…``; ``cd…``'s payment is not counted.
 """
 
 import errno
-import time
 from pathlib import Path
 from typing import Any, Dict
 
 import pytest
 
 from mech_catalogue_cli.mcp_server.journal import Journal
-from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
-from tests.test_mcp_offchain_journal import OFFCHAIN
-from tests.test_mcp_offchain_journal import entry as offchain_entry
-
-PRICE = 5 * 10**15  # the price of tests.test_mcp_offchain_journal.entry
+from tests.journal_doubles import assert_both_counted, two_paid_entries
 
 
 def test_news_after_a_failed_stat_are_read_again(
@@ -62,13 +57,7 @@ def test_news_after_a_failed_stat_are_read_again(
     journal = Journal(tmp_path)
     index = JournalIndex(journal.folder)
     assert not index.records()  # the first whole read: nothing yet
-    first = offchain_entry(dict(OFFCHAIN, accepted=True))
-    first.paid_at = time.time() - 60.0
-    journal.save(first)
-    second = offchain_entry(dict(OFFCHAIN, accepted=True))
-    second.key, second.request_id = "cd" * 32, "0x" + "cd" * 32
-    second.paid_at = time.time() - 30.0
-    journal.save(second)
+    first, second = two_paid_entries(journal)
     real_stat = Path.stat
     stats: Dict[str, int] = {"entry": 0}
 
@@ -83,15 +72,5 @@ def test_news_after_a_failed_stat_are_read_again(
     failed = index.records()  # the failing look: says "call again"
     monkeypatch.setattr(Path, "stat", real_stat)
     assert stats["entry"] >= 2, "the failure was not met"
-    records = index.records()  # the next paid call's count
-    ledger = SpendLedger(max_spend=3 * PRICE, window=3600.0)
-    ledger.count_journal(records, time.time())
-    observed = (
-        f"failed look {[r.problem for r in failed]!r}; then "
-        f"{sorted(r.request_id for r in records)}; counted {ledger.earlier} wei"
-    )
     # observed on main: then ['0x3333…']; counted 5000000000000000 wei
-    assert sorted(r.request_id for r in records) == sorted(
-        [first.request_id, second.request_id]
-    ), observed
-    assert ledger.earlier == 2 * PRICE, observed
+    assert_both_counted(index, failed, (first, second))

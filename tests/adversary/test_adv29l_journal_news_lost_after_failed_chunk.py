@@ -39,49 +39,18 @@ Expected: the look after returns both entries, and the cap counts both payments.
 Observed on main: only ``cd…``; ``33…``'s payment is not counted.
 """
 
-import errno
-import time
 from pathlib import Path
 from typing import Any, Dict
 
 import pytest
 
 from mech_catalogue_cli.mcp_server.journal import Journal, changes
-from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
-from tests.test_mcp_offchain_journal import OFFCHAIN
-from tests.test_mcp_offchain_journal import entry as offchain_entry
-
-PRICE = 5 * 10**15  # the price of tests.test_mcp_offchain_journal.entry
-
-
-class _FailingSecondRead:
-    """The list's file object, whose second ``read`` raises ``EIO`` once."""
-
-    def __init__(self, handle: Any, reads: Dict[str, int]) -> None:
-        self._handle = handle
-        self._reads = reads
-
-    def __enter__(self) -> "_FailingSecondRead":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._handle.close()
-
-    def fileno(self) -> int:
-        """The real file's descriptor (for ``os.fstat``)."""
-        return int(self._handle.fileno())
-
-    def seek(self, offset: int) -> int:
-        """Seek the real file."""
-        return int(self._handle.seek(offset))
-
-    def read(self, size: int) -> bytes:
-        """Read the real file; the second read of the armed look fails."""
-        self._reads["reads"] += 1
-        if self._reads["reads"] == 2:
-            raise OSError(errno.EIO, "Input/output error")
-        return bytes(self._handle.read(size))
+from tests.journal_doubles import (
+    FailingReads,
+    assert_both_counted,
+    two_paid_entries,
+)
 
 
 def test_news_before_a_failed_chunk_are_read_again(
@@ -95,13 +64,7 @@ def test_news_before_a_failed_chunk_are_read_again(
     journal = Journal(tmp_path)
     index = JournalIndex(journal.folder)
     assert not index.records()  # the first whole read: nothing yet
-    first = offchain_entry(dict(OFFCHAIN, accepted=True))
-    first.paid_at = time.time() - 60.0
-    journal.save(first)
-    second = offchain_entry(dict(OFFCHAIN, accepted=True))
-    second.key, second.request_id = "cd" * 32, "0x" + "cd" * 32
-    second.paid_at = time.time() - 30.0
-    journal.save(second)
+    first, second = two_paid_entries(journal)
     lines = (changes._CHUNK // (len(second.key) + 1)) + 100  # pylint: disable=W0212
     with open(journal.folder / changes.CHANGES_FILE, "a", encoding="ascii") as log:
         log.write(f"{second.key}\n" * lines)  # its saves again: past one chunk
@@ -112,7 +75,7 @@ def test_news_before_a_failed_chunk_are_read_again(
         # returned: closed by the caller's with, through the wrapper
         handle = real_open(path, *args, **kwargs)  # pylint: disable=R1732
         if Path(path).name == changes.CHANGES_FILE and "b" in (args or ("",))[0]:
-            return _FailingSecondRead(handle, reads)
+            return FailingReads(handle, reads, [2])
         return handle
 
     monkeypatch.setattr(changes, "open", open_failing, raising=False)
@@ -120,15 +83,5 @@ def test_news_before_a_failed_chunk_are_read_again(
     monkeypatch.setattr(changes, "open", real_open, raising=False)
     assert reads["reads"] >= 2, "the failure was not met"
     assert failed and failed[0].problem, failed  # it did say so
-    records = index.records()  # the next paid call's count
-    ledger = SpendLedger(max_spend=3 * PRICE, window=3600.0)
-    ledger.count_journal(records, time.time())
-    observed = (
-        f"failed look {[r.problem for r in failed]!r}; then "
-        f"{sorted(r.request_id for r in records)}; counted {ledger.earlier} wei"
-    )
     # observed on main: then ['0xcdcd…']; counted 5000000000000000 wei
-    assert sorted(r.request_id for r in records) == sorted(
-        [first.request_id, second.request_id]
-    ), observed
-    assert ledger.earlier == 2 * PRICE, observed
+    assert_both_counted(index, failed, (first, second))

@@ -257,7 +257,7 @@ def test_make_run_s_offchain_mech_answers_an_auto_call(
     devnet = chain_snapshot
     stand_in = serve_offchain(devnet)
     try:
-        option = stand_in.try_it().split("mech-catalogue mcp --devnet ")[1].split()
+        option = stand_in.try_arguments().split("mcp --devnet ")[1].split()
         (result,) = calls(devnet, tmp_path, 1, *option)
         endpoint = stand_in.endpoint
         assert endpoint is not None and len(endpoint.posts) == 2

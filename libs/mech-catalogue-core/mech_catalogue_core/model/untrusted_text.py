@@ -126,6 +126,10 @@ INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
 _INVISIBLE = re.compile(
     "[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in INVISIBLE_RANGES) + "]"
 )
+#: a text neither :func:`strip_invisible` nor :func:`inert_markup` changes: printable
+#: ASCII, tabs and newlines, none of the characters markup starts with (``<``, ``[``,
+#: a backslash, ``&``, a backtick, ``~``, ``$``, ``|``)
+_PLAIN_SENTENCE = re.compile(r"[^\x00-\x08\x0b-\x1f\x7f-\U0010ffff<\[\\&`~$|]*+")
 #: line breaks kept as a newline: CR LF, a lone CR, the line and paragraph separators
 _LINE_BREAK = re.compile("\r\n?|[\u2028\u2029]")
 #: tag characters U+E0020-E007E spell printable ASCII (U+E0041 is "A")
@@ -344,6 +348,70 @@ def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     :return: :func:`capped` of :func:`strip_invisible`.
     """
     return capped(strip_invisible(text), cap)
+
+
+def quoted_for_model(text: Any, cap: int = MAX_LABEL_CHARS) -> str:
+    """Untrusted text as a sentence of one's own quotes it: as ``tools/list`` shows it.
+
+    For a schema's pattern, enum value or property name, a JSON pointer into a mech's
+    answer, a mech's error words... quoted in an error, a note or a warning (adv29o).
+
+    :param text: the quoted text (any value: its ``str``).
+    :param cap: characters at most (:data:`MAX_LABEL_CHARS` for a name or pointer,
+        :data:`MAX_TEXT_CHARS` for a message).
+    :return: :func:`for_model` of it between single quotes (as ``repr`` quotes a plain
+        name), cut with :func:`cut_marker` past ``cap``.
+    """
+    return "'" + for_model(str(text), cap) + "'"
+
+
+def sentence_for_model(sentence: str) -> str:
+    """A sentence of one's own, as a person and a model read it alike.
+
+    The one pass every error, note, warning, progress message and ``_meta`` reason of
+    the MCP server goes through (adv29o): whatever it quotes of a manifest or a mech
+    (a jsonschema message quoting a ``pattern``, a schema path holding a property
+    name) is shown as :func:`for_model` shows it, invisible characters removed and
+    markup inert, even where the quotation was not made with :func:`quoted_for_model`.
+    Nothing is capped here (a sentence caps what it quotes). Idempotent.
+
+    :param sentence: the sentence composed.
+    :return: :func:`inert_markup` of :func:`strip_invisible` of it (the sentence itself
+        when it holds no character either would change: :data:`_PLAIN_SENTENCE`).
+    """
+    if _PLAIN_SENTENCE.fullmatch(sentence):
+        return sentence
+    return inert_markup(strip_invisible(sentence))
+
+
+#: the keys under which a JSON value carries sentences of one's own (a warning's
+#: ``message``, a refusal's ``reason``, a choice's ``why``)
+REASON_KEYS = ("message", "reason", "why")
+
+
+def reasons_for_model(value: Any) -> Any:
+    """A JSON value with every sentence in it shown as ``tools/list`` shows text.
+
+    For an MCP result's or Tool's ``_meta``: its warnings quote a manifest's field
+    names, a price refusal's reason a token's symbol, which its contract chose (adv29o).
+
+    :param value: a JSON value (changed in place).
+    :return: ``value``, each string under a :data:`REASON_KEYS` key at any depth passed
+        through :func:`sentence_for_model`; every other string (addresses, amounts,
+        codes) as it was. Idempotent.
+    """
+    stack: List[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                if key in REASON_KEYS and isinstance(item, str):
+                    node[key] = sentence_for_model(item)
+                else:
+                    stack.append(item)
+    return value
 
 
 def label_for_person(text: str) -> str:
