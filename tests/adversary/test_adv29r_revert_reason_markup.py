@@ -185,7 +185,10 @@ def test_a_mechs_revert_reason_shows_no_hidden_markup_over_stdio(
     nonce = market_nonce(devnet)
 
     async def main() -> Any:
-        async with stdio_client(devnet, tmp_path, "--timeout", "30") as client:
+        # pinned (--mech): the only offer, so the call ends with an error quoting it
+        # (another offer would be paid: test_adv29r_revert_denies_tool)
+        pin = ("--mech", chosen)
+        async with stdio_client(devnet, tmp_path, "--timeout", "30", *pin) as client:
             return await client.call_tool(TOOL, {"prompt": "tides at Brest, adv29r"})
 
     result = anyio.run(main)
