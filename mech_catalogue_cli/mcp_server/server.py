@@ -27,8 +27,8 @@ pays again) -> rank the offers (:func:`.offers.rank_offers`: the incumbent first
 for each in turn, under one lock: read its price now (the amount sent; over
 ``--max-price`` or unread: the next offer is tried, :func:`.offers.send_time_refusal`)
 -> spend cap -> upload the payload -> derive the request id -> send
-``MechMarketplace.request`` (a gas estimate that reverts because the price moved meanwhile
-also moves on to the next offer, nothing sent) -> wait for the
+``MechMarketplace.request`` (a request that reverts, at its gas estimate or mined with
+only gas spent, also moves on to the next offer: :mod:`.refused_offers`) -> wait for the
 delivery (progress notifications every poll, ``--timeout``, cancellable) -> fetch and
 verify the response -> return it (``structuredContent`` when it validates against the
 tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id (hex,
