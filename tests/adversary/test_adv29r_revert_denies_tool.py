@@ -73,8 +73,10 @@ PRICE = 5_000
 
 
 class _RevertingMarket:
-    """The marketplace calls a send makes; ``sign`` is the real one over a node whose
-    gas estimate reverts with the mech's reason (``_RevertingNode``)."""
+    """The marketplace calls a send makes; ``sign`` is the real one.
+
+    Its node's gas estimate reverts with the mech's reason (``_RevertingNode``).
+    """
 
     requester = "0x" + "0c" * 20
     address = MARKET
@@ -118,6 +120,9 @@ def test_a_reverting_offer_is_refused_so_the_next_is_tried(
     """Without a chain: the send says this offer is refused, it does not end the call.
 
     On main ``ensure_sent`` raised the estimate's ``MarketError`` (the call's end).
+
+    :param tmp_path: the journal folder.
+    :param monkeypatch: the payload's upload answers at once (no IPFS node).
     """
     uploaded = Uploaded("Qm" + "1" * 44, "0x" + "12" * 32, 2)
     monkeypatch.setattr(sending, "upload_json", lambda *_args: uploaded)
