@@ -111,6 +111,22 @@ class RevertingMechs:
             del self._reverted[mech]
         return {mech: why for mech, (_, why) in self._reverted.items()}
 
+    def why(self, mech: str, now: Optional[float] = None) -> Optional[str]:
+        """Why a mech is tried last, if it is remembered now (constant time).
+
+        :param mech: its address, any case.
+        :param now: unix seconds (None: now).
+        :return: the refusal's text with "tried after the tool's other offers", or None
+            (not remembered, or older than ``period``: then forgotten).
+        """
+        kept = self._reverted.get(mech.lower())
+        if kept is None:
+            return None
+        if kept[0] < (time.time() if now is None else now) - self.period:
+            del self._reverted[mech.lower()]
+            return None
+        return f"{kept[1]}: tried after the tool's other offers"
+
     def tried_last(
         self, ranked: Sequence[Offer], now: Optional[float] = None
     ) -> Tuple[List[Offer], Dict[str, str]]:
@@ -121,41 +137,39 @@ class RevertingMechs:
         :param ranked: the offers in the order to try them.
         :param now: unix seconds (None: now).
         :return: the offers in the order to try them, and for each moved offer (its
-            address as the offer gives it) why: ``its request reverted ...``.
+            address as the offer gives it) why (:meth:`why`).
         """
-        reverted = self.remembered(now)
-        if not reverted:
-            return list(ranked), {}
-        kept = [offer for offer in ranked if offer.address.lower() not in reverted]
-        moved = [offer for offer in ranked if offer.address.lower() in reverted]
-        return kept + moved, {offer.address: _last(reverted, offer) for offer in moved}
+        when = time.time() if now is None else now
+        said = {offer.address: self.why(offer.address, when) for offer in ranked}
+        kept = [offer for offer in ranked if said[offer.address] is None]
+        moved = [offer for offer in ranked if said[offer.address] is not None]
+        return kept + moved, {
+            offer.address: str(said[offer.address]) for offer in moved
+        }
 
     def listed(
         self, offers: Sequence[Offer], now: Optional[float] = None
     ) -> List[Dict[str, str]]:
         """``[{mech, address, why}]`` of a tool's offers a call would try last for this.
 
-        For a tool's ``tools/list`` entry, beside :func:`.unsettled.tried_last_meta`.
+        For a tool's ``tools/list`` entry, beside :func:`.unsettled.tried_last_meta`:
+        linear in the tool's offers (nothing when no mech is remembered).
 
         :param offers: a tool's offers.
         :param now: unix seconds (None: now).
         :return: one item per offer of a remembered mech, in the offers' order.
         """
-        reverted = self.remembered(now)
-        return [
-            {
-                "mech": offer.mech_key,
-                "address": offer.address,
-                "why": _last(reverted, offer),
-            }
-            for offer in offers
-            if offer.address and offer.address.lower() in reverted
-        ]
-
-
-def _last(reverted: Dict[str, str], offer: Offer) -> str:
-    """Why a remembered mech's offer is tried after the others (pure)."""
-    return f"{reverted[offer.address.lower()]}: tried after the tool's other offers"
+        if not self._reverted:
+            return []
+        when = time.time() if now is None else now
+        items = []
+        for offer in offers:
+            why = self.why(offer.address, when) if offer.address else None
+            if why is not None:
+                items.append(
+                    {"mech": offer.mech_key, "address": offer.address, "why": why}
+                )
+        return items
 
 
 def skipped_meta(skipped: Sequence[Tuple[Offer, PriceRefusal]]) -> List[Dict[str, str]]:
