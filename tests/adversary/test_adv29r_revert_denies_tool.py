@@ -55,6 +55,7 @@ from mech_catalogue_cli.mcp_server.settings import CallSettings, PhaseTimer
 from mech_catalogue_cli.mcp_server.source import ServedTool
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from scripts.devnet import Devnet
+from tests.adversary import test_adv29r_revert_reason_markup as markup_reproduction
 from tests.adversary.test_adv29r_revert_reason_markup import (
     MARKET,
     REASON,
@@ -181,3 +182,38 @@ def test_a_mech_reverting_for_the_marketplace_does_not_deny_the_tool(
     again = second.meta[REQUEST_META]
     assert again["skipped"] == []
     assert [i["address"].lower() for i in again["choice"]["tried_last"]] == [chosen.lower()]  # fmt: skip
+
+
+def test_a_request_mined_and_reverted_moves_on_too(
+    chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mech reverts only in a mined transaction (its estimate passes): the next paid.
+
+    The estimate runs at gas price 0, the mined transaction at the block's base fee, so
+    a proxy reverting for the marketplace when ``tx.gasprice > 0`` passes the estimate.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the journal folder.
+    :param monkeypatch: the proxy's source, reverting only when mined.
+    """
+    devnet = chain_snapshot
+    chosen, _, _ = _paid_mechs(devnet)
+    mined_only = markup_reproduction.PROXY.replace(
+        "if (msg.sender == MARKET)", "if (msg.sender == MARKET && tx.gasprice > 0)"
+    )
+    monkeypatch.setattr(markup_reproduction, "PROXY", mined_only)
+    _revert_for_marketplace(devnet, chosen, REASON)
+    nonce = market_nonce(devnet)
+
+    async def main() -> Any:
+        async with stdio_client(devnet, tmp_path, "--timeout", "2") as client:
+            return await client.call_tool(TOOL, {"prompt": "tides at Cadiz, adv29r"})
+
+    result = anyio.run(main)
+    assert REQUEST_META in (result.meta or {}), _texts(result)
+    meta = result.meta[REQUEST_META]
+    assert request_info(devnet, meta["request_id"])["priorityMech"].lower() != chosen.lower()  # fmt: skip
+    assert market_nonce(devnet) == nonce + 1  # the reverted request never counted
+    (skipped,) = meta["skipped"]
+    assert skipped["address"].lower() == chosen.lower()
+    assert "reverted when mined (only gas was spent)" in skipped["why"]
