@@ -612,15 +612,13 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
         if reader is None:
             return self.sender.dry_run(tool, ranked[0], payload, key)
-        refused: list[PriceRefusal] = []
         skipped: list[Tuple[Offer, PriceRefusal]] = []
         for offer in ranked:
             sent = await self._sent_when_free(
                 tool, offer, payload, (key, timer, ranked), session
             )
             if isinstance(sent, PriceRefusal):
-                refused.append(sent)  # nothing paid: the next offer is tried
-                skipped.append((offer, sent))
+                skipped.append((offer, sent))  # nothing paid: the next one is tried
                 if isinstance(sent, RevertRefusal):
                     self.reverting.remember(sent)
                 continue
@@ -642,12 +640,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         decisions = [
             {"reason": str(r), "payment": r.payment}
-            for r in refused
-            if isinstance(r, PriceRefusal) and r.payment is not None
+            for _, r in skipped
+            if r.payment is not None
         ]
         return error_result(
             f"{name}: no offer could be paid now: "
-            + "; ".join(refused)
+            + "; ".join(r for _, r in skipped)
             + "; nothing was sent",
             {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
