@@ -235,8 +235,16 @@ def test_markup_in_a_result_that_is_json_text_is_found_and_withheld(
 
 
 def test_a_result_with_an_ordinary_link_stays_structured(tmp_path: Path) -> None:
-    """The control: a link with visible text and no title hides nothing."""
-    inner = json.dumps({"p_yes": 0.31, "info": "see [the docs](https://e.org/a)"})
+    """The control: a link showing its own target, and prose brackets, hide nothing.
+
+    A link whose text differs from its target is reported since adv29o (the text
+    content's rewrite of it is silent): ``test_markup_link_target_and_math_commands``.
+
+    :param tmp_path: pytest's temporary directory.
+    """
+    inner = json.dumps(
+        {"p_yes": 0.31, "info": "see [https://e.org/a](https://e.org/a) [1] (p. 2)"}
+    )
     result = _delivered(tmp_path, inner)
     assert not result.is_error and _codes(result) == []
     assert result.structured_content == json.loads(inner)
@@ -299,7 +307,7 @@ def test_markup_in_the_structured_value_is_found(value: Any) -> None:
 
 def test_a_clean_structured_value_hides_nothing() -> None:
     """The control: no markup, no invisible character."""
-    assert hidden_in_value({"p_yes": 0.3, "info": "50% [see](x)", "n": [1, "2"]}) == (
+    assert hidden_in_value({"p_yes": 0.3, "info": "50% [see] (x)", "n": [1, "2"]}) == (
         (),
         (),
     )

@@ -33,7 +33,10 @@ from mech_catalogue_core.model.problems import (
     SECRET_ARGUMENT,
 )
 from mech_catalogue_core.model.untrusted_text import (
+    MAX_LABEL_CHARS,
+    for_model,
     hidden_in,
+    quoted_for_model,
     secret_arguments,
 )
 
@@ -56,7 +59,8 @@ def hidden_text_refusal(tool: Mapping[str, Any]) -> Optional[str]:
     return (
         f"refused ({INVISIBLE_TEXT}): the tool's definition hides invisible characters "
         f"where they cannot be removed without changing what a call sends "
-        f"({', '.join(where)}); this tool is not offered"
+        f"({', '.join(for_model(w, MAX_LABEL_CHARS) for w in where)}); this tool is "
+        "not offered"
     )
 
 
@@ -75,7 +79,8 @@ def reserved_refusal(name: str) -> Optional[str]:
     if not is_reserved(name):
         return None
     return (
-        f"refused ({RESERVED_TOOL_NAME}): the name {name!r} is, or looks like, one of "
+        f"refused ({RESERVED_TOOL_NAME}): the name {quoted_for_model(name)} is, or "
+        "looks like, one of "
         f"this server's own tools ({', '.join(sorted(MCP_RESERVED_NAMES))}); a mech "
         "tool is never served under it. Ask the agent's operator to update it: the "
         "catalogue renames such a tool"
@@ -98,7 +103,9 @@ def secret_refusal(input_schema: Mapping[str, Any]) -> Optional[str]:
     asking = secret_arguments(dict(input_schema))
     if not asking:
         return None
-    named = ", ".join(f"{name!r} asks for a {secret}" for name, secret in asking)
+    named = ", ".join(
+        f"{quoted_for_model(name)} asks for a {secret}" for name, secret in asking
+    )
     return (
         f"refused ({SECRET_ARGUMENT}): argument {named}; a mech never needs its "
         "caller's secrets, so this tool is not offered. Use another tool; never send "
@@ -125,12 +132,16 @@ def definition_changes(
         empty when equal.
     """
     before, after = _arguments(approved), _arguments(current)
-    changes = [f"argument {name!r} added" for name in sorted(set(after) - set(before))]
-    changes += [
-        f"argument {name!r} removed" for name in sorted(set(before) - set(after))
+    changes = [
+        f"argument {quoted_for_model(name)} added"
+        for name in sorted(set(after) - set(before))
     ]
     changes += [
-        f"argument {name!r} changed"
+        f"argument {quoted_for_model(name)} removed"
+        for name in sorted(set(before) - set(after))
+    ]
+    changes += [
+        f"argument {quoted_for_model(name)} changed"
         for name in sorted(set(before) & set(after))
         if before[name] != after[name]
     ]
@@ -166,7 +177,12 @@ def pin_refusal(
 
 
 def _where(path: Sequence[Any]) -> str:
-    return "/".join(str(part) for part in path)
+    """An argument's place, quoted as ``tools/list`` shows a name.
+
+    :param path: the error's path into the arguments (names and indices).
+    :return: e.g. ``'days'``, ``'cities/0'`` (:func:`quoted_for_model`).
+    """
+    return quoted_for_model("/".join(str(part) for part in path))
 
 
 def argument_errors(
@@ -178,12 +194,16 @@ def argument_errors(
     :param arguments: the call's ``arguments`` (None: none given).
     :return: sentences such as ``argument 'limit': 'x' is not of type 'integer'`` or
         ``missing required argument 'query'``, sorted by argument; empty when valid.
+        jsonschema's messages quote the schema (a ``pattern``, ``enum`` or ``const``
+        value) and names quote the manifest's properties: each is shown as
+        ``tools/list`` shows text (:func:`quoted_for_model`, a message :func:`for_model`
+        capped at ``MAX_TEXT_CHARS`` with the cut said: adv29o).
     """
     try:
         Draft202012Validator.check_schema(dict(schema))
         validator = Draft202012Validator(dict(schema))
     except SchemaError as exc:  # the exporter checks schemas; say so if one slips
-        return [f"the tool's input schema is invalid: {exc.message}"]
+        return [f"the tool's input schema is invalid: {for_model(exc.message)}"]
     try:
         found = list(validator.iter_errors(dict(arguments or {})))
     except RecursionError:  # a deeply nested argument (its error text is a repr too)
@@ -195,13 +215,18 @@ def argument_errors(
             missing = [
                 name for name in error.validator_value if name not in (arguments or {})
             ]
-            errors.extend(f"missing required argument {name!r}" for name in missing)
+            errors.extend(
+                f"missing required argument {quoted_for_model(name)}"
+                for name in missing
+            )
         elif error.validator == "additionalProperties" and not path:
             known = set((schema.get("properties") or {}).keys())
             extra = sorted(set((arguments or {}).keys()) - known)
-            errors.extend(f"argument {name!r} is not accepted" for name in extra)
+            errors.extend(
+                f"argument {quoted_for_model(name)} is not accepted" for name in extra
+            )
         elif path:
-            errors.append(f"argument {_where(path)!r}: {error.message}")
+            errors.append(f"argument {_where(path)}: {for_model(error.message)}")
         else:
-            errors.append(f"arguments: {error.message}")
+            errors.append(f"arguments: {for_model(error.message)}")
     return sorted(set(errors))

@@ -30,8 +30,10 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, Union
 import anyio
 import mcp_types as types
 from mech_catalogue_core.model.payment import payment_terms, say_amount
+from mech_catalogue_core.model.untrusted_text import sentence_for_model
 from mech_catalogue_core.model.vocabulary import CallStatus
 
+from .dropped import DROPPED_KEY, dropped_text
 from .ipfs import IpfsError, fetch_response
 from .journal import Journal, JournalEntry, correct_request_id, recorded
 from .listed_schemas import NEVER_LISTED, ListedSchemas
@@ -93,12 +95,13 @@ class DeliveryReader:
         :param session: the SDK session (None: nothing is sent).
         :param done: seconds waited.
         :param total: seconds the call waits at most.
-        :param message: what is being waited for.
+        :param message: what is being waited for (shown as a sentence of the server's,
+            ``untrusted_text.sentence_for_model``: it may name what a mech wrote).
         """
         if session is None:
             return
         try:
-            await session.report_progress(done, total, message)
+            await session.report_progress(done, total, sentence_for_model(message))
         except Exception:  # pylint: disable=broad-except  # progress is best effort
             LOGGER.debug("progress not sent", exc_info=True)
 
@@ -136,6 +139,12 @@ class DeliveryReader:
         if isinstance(entry.extra.get("auto_prepay"), dict):
             # the call's automatic deposit after its mech's 402 (.auto_prepay)
             meta["auto_prepay"] = entry.extra["auto_prepay"]
+        if isinstance(entry.extra.get(DROPPED_KEY), dict):
+            # a reorg dropped the request once; its same transaction was sent again
+            meta["dropped_request"] = {
+                **entry.extra[DROPPED_KEY],
+                "said": dropped_text(entry.extra[DROPPED_KEY]),
+            }
         if isinstance(entry.extra.get("cancelled"), dict):
             # an earlier signed request of this call, to a mech it may no longer pay,
             # was cancelled before this one was sent (.cancel)

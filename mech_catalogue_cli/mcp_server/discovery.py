@@ -34,6 +34,11 @@ listed Tool costs the model's context (MCP's roadmap calls this "progressive dis
   caps, journal (same call key: calling the tool itself afterwards does not pay again) and
   trust rules as ``tools/call``.
 
+The three are answered in every mode, only listed in search mode: their names are
+reserved (no mech tool is served under one), so a call through ``call_tool``, and its
+retry, mean the same whichever way ``auto``'s publisher-driven tool count has flipped
+the mode since (adversarial review adv29p).
+
 Only what the server lists (``MechToolServer.listed``) is found, described or called
 through them; their manifest text is the listed Tools' (already cleaned by
 :mod:`.source`). The index is built once per listed catalogue, on its first search.
@@ -728,13 +733,30 @@ class Discovery:
         """
         return searching(self.app.settings.discovery, len(self.app.listed.tools))
 
-    def handles(self, name: str) -> bool:
-        """Return whether a ``tools/call`` is one of the three tools'.
+    @staticmethod
+    def handles(name: str) -> bool:
+        """Return whether a ``tools/call`` is one of the three tools', in every mode.
+
+        Their names are reserved (a mech tool is never served under one:
+        :func:`.definition_checks.reserved_refusal`), so a call of ``call_tool`` means
+        the same in list and search mode: ``auto``'s mode follows how many tools the
+        publishers list, and a call paid through ``call_tool`` must stay readable
+        through it when they flip it (adversarial review adv29p).
 
         :param name: the called name.
-        :return: True in search mode for the three names.
+        :return: True for :data:`SEARCH_TOOLS`, :data:`DESCRIBE_TOOL` and
+            :data:`CALL_TOOL`.
         """
-        return name in _INPUTS and self.active()
+        return name in _INPUTS
+
+    @staticmethod
+    def input_schema(name: str) -> Optional[Dict[str, Any]]:
+        """Return the ``inputSchema`` of one of the three tools.
+
+        :param name: the called name.
+        :return: the schema, or None for any other name.
+        """
+        return _INPUTS.get(name)
 
     def list_result(self, cursor: Optional[str]) -> types.ListToolsResult:
         """Answer ``tools/list`` in search mode: the three tools, one page.
@@ -790,7 +812,7 @@ class Discovery:
         idempotency: str = "",
         session: Any = None,
     ) -> types.CallToolResult:
-        """Run a call of any tool: the three tools' in search mode, else the mech tool's.
+        """Run a call of any tool: the three tools' (in every mode), else the mech tool's.
 
         What a task-augmented ``tools/call`` (:class:`.tasks.CallTasks`) runs, so that
         ``call_tool`` in a task pays as it does outside one.

@@ -43,6 +43,18 @@ before, or an overflowed or dropped name was forgotten past a bound): a name it 
 record of is then unknown, else never listed. A file that is missing, unreadable,
 over the bound or malformed raises :class:`ListedFileError`: its caller treats every
 name as unknown.
+
+The file's absence never says "nothing was listed" by itself (adv29p): two marks
+beside it (empty files) say what its absence or content cannot:
+
+- :data:`BEGAN_NAME`: a record is kept in this folder (made at a server's start,
+  before any listing is served; never removed): a file missing from a folder so
+  marked was lost (removed after a failed write, deleted, never renamed into place),
+  not new, and is read, and merged into, as not complete;
+- :data:`STALE_NAME`: a write failed and the file could not be removed (a failed
+  write removes it: what it lacks would otherwise be read as never listed), so it
+  may lack what was served: it is read as lost until a write replaces it (that
+  writer removes the mark). Made without the lock, which a failed write may lack.
 """
 
 import contextlib
@@ -51,16 +63,31 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import (
+    Any,
+    Collection,
+    Dict,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Tuple,
+)
 
 from filelock import FileLock
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 
+from .journal.changes import fsync_folder
+
 #: the file's name in the state folder
 FILE_NAME = "listed-schemas.json"
 #: its lock (held for one read-merge-write)
 LOCK_NAME = ".listed-schemas.lock"
+#: the mark that a record is kept in the folder: a missing file was then lost
+BEGAN_NAME = ".listed-schemas.began"
+#: the mark that a failed write could not remove the file: it is read as lost
+STALE_NAME = ".listed-schemas.stale"
 #: the format's version (the ``version`` field)
 FILE_VERSION = 1
 #: most bytes the file may have (a schema is at most 32 KiB: a listed Tool's bound)
@@ -194,12 +221,49 @@ def read_memory(folder: Path, versions: int, max_names: int) -> Memory:
         raise ListedFileError(f"{path} is over {MAX_FILE_BYTES} bytes")
     if nesting_depth(raw, MAX_FILE_DEPTH) > MAX_FILE_DEPTH:  # json's C parser recurses
         raise ListedFileError(f"{path} nests deeper than {MAX_FILE_DEPTH} levels")
+    if present(folder, STALE_NAME):
+        raise ListedFileError(
+            f"{path} may lack what was served: a write failed and it could not be "
+            f"removed ({folder / STALE_NAME})"
+        )
     try:
         return _parsed(json.loads(raw.decode("utf-8")), versions, max_names)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ListedFileError(f"{path} is not JSON") from exc
     except ListedFileError as exc:
         raise ListedFileError(f"{path} is malformed: {exc}") from exc
+
+
+def present(folder: Path, name: str) -> bool:
+    """Whether ``folder`` holds ``name`` (a mark, or the file: usable or not).
+
+    :param folder: the state folder.
+    :param name: :data:`BEGAN_NAME`, :data:`STALE_NAME` or :data:`FILE_NAME`.
+    :return: True when it is there (a dangling link too), or when that cannot be told
+        (an ``OSError`` other than a missing file: it may be there).
+    """
+    try:
+        os.lstat(folder / name)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def make_mark(folder: Path, mark: str) -> None:
+    """Put the mark in ``folder`` (an empty file, kept when there), flushed to disk.
+
+    Needs no lock and no data block (an empty file): it may succeed where the file's
+    write failed. ``OSError`` (``ENOSPC``, ``EROFS``...) when it cannot be made or
+    flushed.
+
+    :param folder: the state folder (created when missing).
+    :param mark: :data:`BEGAN_NAME` or :data:`STALE_NAME`.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / mark).touch()
+    fsync_folder(folder)
 
 
 def _bytes(value: Any) -> int:
@@ -323,25 +387,54 @@ def merged(disk: Memory, ours: Memory, versions: int, max_names: int) -> Memory:
     )
 
 
-def write_memory(folder: Path, ours: Memory, versions: int, max_names: int) -> None:
+def write_memory(
+    folder: Path,
+    ours: Memory,
+    versions: int,
+    max_names: int,
+    first_start: bool = False,
+    listing: Collection[str] = (),
+) -> bool:
     """Merge ``ours`` into the file and write it atomically, under the file's lock.
 
-    A file on disk that cannot be used is replaced by ``ours``, not complete (what it
-    held is lost; a file unusable at start was said then).
+    A file on disk that cannot be used (:data:`STALE_NAME` too, removed once the file
+    is replaced) is replaced by ``ours``, not complete (what it held is lost; a file
+    unusable at start was said then). So is a missing one, but at a first start: a
+    record was kept, so its absence is a loss (adv29p). After such a loss the names
+    of ``ours`` but ``listing``'s are written as dropped (unknown until listed again
+    as they were): another server may have served a version of them that only the
+    lost file held. The folder is flushed after the rename: a power loss does not
+    bring back the file before it.
 
     :param folder: the state folder (created when missing).
     :param ours: this server's memory.
     :param versions: most digests per name.
     :param max_names: most names.
+    :param first_start: True only for the first write of a server that found no
+        record and no earlier use of the folder: a missing file is then new.
+    :param listing: the names of the listing this write is made for (served after
+        it, so after any loss found now).
+    :return: True when the file was found lost (then the names of ``ours`` not in
+        ``listing`` were written as dropped).
     :raises OSError: when the folder, lock or file cannot be written (``filelock``'s
         ``Timeout`` is one).
     """
     folder.mkdir(parents=True, exist_ok=True)
     with FileLock(folder / LOCK_NAME, timeout=LOCK_WAIT, thread_local=False):
+        stale = present(folder, STALE_NAME)
         try:
             disk = read_memory(folder, versions, max_names)
-        except ListedFileError:  # missing: nothing to add; unusable: something lost
-            disk = EMPTY._replace(complete=not (folder / FILE_NAME).exists())
+            lost = False
+        except ListedFileError:
+            # missing at a first start: new; otherwise what it held is lost
+            lost = not first_start or stale or present(folder, FILE_NAME)
+            disk = EMPTY._replace(complete=not lost)
+        if lost:
+            ours = ours._replace(
+                names=tuple(item for item in ours.names if item[0] in listing),
+                dropped=ours.dropped
+                + tuple(item for item in ours.names if item[0] not in listing),
+            )
         memory = merged(disk, ours, versions, max_names)
         body = json.dumps(
             {
@@ -366,3 +459,8 @@ def write_memory(folder: Path, ours: Memory, versions: int, max_names: int) -> N
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             raise
+        fsync_folder(folder)
+        if stale:  # replaced: what it lacked is said by complete false now
+            with contextlib.suppress(OSError):
+                os.unlink(folder / STALE_NAME)
+    return lost

@@ -32,7 +32,12 @@ so that record is kept in the state folder across restarts (:mod:`.listed_file`,
 adv29l). A name it has no record of is "never listed" while the record is complete
 (kept since the state folder's first use), else "unknown" (a client may have listed it
 before the record was lost: an unusable file, a file missing from a state folder used
-before, an overflowed or dropped name forgotten past a bound). A name whose schemas the
+before, a write that failed, an overflowed or dropped name forgotten past a bound). A
+folder is used before when it holds the record's mark (:data:`.listed_file.BEGAN_NAME`,
+made at every start) or its journal was written (any entry); a failed write removes
+the file (or, when it cannot, marks it :data:`.listed_file.STALE_NAME`), and when
+neither can be done the listing is served without output schemas (adv29p): its client
+then checks no answer against one. A name whose schemas the
 file dropped past its bytes (the heaviest names first: adv29m) or names bound is
 unknown until it is listed again with each schema dropped (an unchanged tool: its next
 listing). Sessions are held weakly (a closed connection is
@@ -50,9 +55,13 @@ from typing import Any, Dict, Iterable, Mapping, NamedTuple, Optional, Tuple
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .listed_file import (
+    BEGAN_NAME,
     FILE_NAME,
+    STALE_NAME,
     ListedFileError,
     Memory,
+    make_mark,
+    present,
     read_memory,
     schema_digest,
     write_memory,
@@ -134,6 +143,19 @@ def session_key(session: Any) -> Any:
     return ANONYMOUS
 
 
+def without_output_schema(tool: Mapping[str, Any]) -> Dict[str, Any]:
+    """The MCP Tool as listed when what its client caches cannot be kept (adv29p).
+
+    The SDK's client checks no result of a tool it cached without ``outputSchema``, so
+    no restart can make it refuse a paid answer; the answers to it stay structured
+    where the schema accepts them.
+
+    :param tool: an MCP Tool (JSON object).
+    :return: a copy without ``outputSchema``.
+    """
+    return {key: value for key, value in tool.items() if key != "outputSchema"}
+
+
 class ListedSchemas:
     """Per session, the output schema this server last listed for each tool name."""
 
@@ -143,16 +165,17 @@ class ListedSchemas:
         """Start with no session; read the sessionless record kept in ``folder``.
 
         A file that is unreadable, oversized or malformed, or missing from a folder
-        ``used_before``, is said once in the log and the record starts empty and not
-        complete: every name is then unknown to sessionless requests until they list
-        it. Missing from a new folder (a first start), the record starts empty and
-        complete (said at info level). Either way the file is written at once, so the
-        next start knows when the record began.
+        used before (``used_before``, or the folder holds :data:`BEGAN_NAME`), is said
+        once in the log and the record starts empty and not complete: every name is
+        then unknown to sessionless requests until they list it. Missing from a new
+        folder (a first start), the record starts empty and complete (said at info
+        level). Either way the file is written at once, and :data:`BEGAN_NAME` made,
+        so the next start knows a record was kept.
 
         :param folder: the state folder (None: the record lives in memory only).
         :param used_before: True when the folder holds earlier state (the journal was
-            written): a missing file was then lost, or never written by an older
-            version.
+            written: :meth:`.Journal.written`): a missing file was then lost, or never
+            written by an older version.
         """
         self._sessions: "weakref.WeakKeyDictionary[Any, _Session]" = (
             weakref.WeakKeyDictionary()
@@ -164,6 +187,13 @@ class ListedSchemas:
         self._anonymous = _Session(ANONYMOUS_VERSIONS)  # every sessionless request
         self._writing = threading.Lock()  # one save at a time per server
         self._write_failed = False  # said once in the log
+        self._began = False  # BEGAN_NAME is on disk
+        # names written as dropped when the file was found lost, until listed again
+        self._dropped_on_disk: Dict[str, None] = {}
+        self._listing: Tuple[str, ...] = ()  # the last sessionless page remembered
+        #: False while a restart could read a name served to sessionless clients as
+        #: never listed: the last write failed and no mark says so (:meth:`save`)
+        self.durable = True
         if folder is not None:
             self._read(folder, used_before)
 
@@ -171,7 +201,12 @@ class ListedSchemas:
         try:
             memory = read_memory(folder, ANONYMOUS_VERSIONS, MAX_NAMES)
         except ListedFileError as exc:
-            first = not used_before and not (folder / FILE_NAME).exists()
+            first = not (
+                used_before
+                or present(folder, BEGAN_NAME)
+                or present(folder, FILE_NAME)  # there, but unusable
+                or present(folder, STALE_NAME)
+            )
             self._anonymous.forgot = not first
             if first:
                 LOGGER.info("no sessionless client was listed yet (%s)", exc)
@@ -182,7 +217,7 @@ class ListedSchemas:
                     "again",
                     exc,
                 )
-            self.save(self.snapshot())
+            self.save(self.snapshot(), first_start=first)
             return
         record = self._anonymous
         record.forgot = not memory.complete
@@ -190,6 +225,22 @@ class ListedSchemas:
             record.names[name] = tuple(self._stored(memory.schemas[d]) for d in digests)
         record.overflowed = dict.fromkeys(memory.overflowed)
         record.dropped = dict(memory.dropped)
+        self._mark_began()
+
+    def _mark_began(self) -> None:
+        """Make :data:`BEGAN_NAME` once (a failure is tried again at the next save)."""
+        if self._began or self.folder is None:
+            return
+        try:
+            make_mark(self.folder, BEGAN_NAME)
+            self._began = True
+        except OSError as exc:
+            LOGGER.warning(
+                "the state folder %s cannot be marked as keeping the output schemas "
+                "served to sessionless clients (%s)",
+                self.folder,
+                exc,
+            )
 
     def _record(self, key: Any) -> Optional[_Session]:
         if key is ANONYMOUS:
@@ -213,8 +264,10 @@ class ListedSchemas:
         :param tools: the page's MCP Tools (``name``, ``outputSchema``).
         :param complete: True for a listing of one page (no cursor asked, none
             returned): the client then forgets every name it lacks.
-        :return: True when the sessionless record changed: :meth:`save` it
-            (:meth:`snapshot`) before the listing is answered.
+        :return: True when the sessionless record changed, or its file must change
+            (a name written as dropped after a loss is listed again), or it is not
+            :attr:`durable`: :meth:`save` it (:meth:`snapshot`) before the listing is
+            answered.
         """
         key = session_key(session)
         if key is None:
@@ -227,6 +280,7 @@ class ListedSchemas:
             dict(record.dropped),
         )
         page = [(str(t["name"]), self._stored(t.get("outputSchema"))) for t in tools]
+        relisted = key is ANONYMOUS and self._listed_now(name for name, _ in page)
         if complete and key is not ANONYMOUS:
             record.names.clear()
             record.forgot = False
@@ -259,7 +313,21 @@ class ListedSchemas:
             record.forgot,
             dict(record.dropped),
         )
-        return after != before
+        return after != before or relisted or not self.durable
+
+    def _listed_now(self, names: Iterable[str]) -> bool:
+        """Note a sessionless page's names: the listing the next save is made for.
+
+        :param names: the page's names.
+        :return: True when one was written as dropped after a loss (the file must
+            record it again).
+        """
+        self._listing = tuple(names)
+        relisted = False
+        for name in self._listing:
+            if self._dropped_on_disk.pop(name, False) is None:  # it was there
+                relisted = True
+        return relisted
 
     @staticmethod
     def _recover(record: _Session, name: str) -> None:
@@ -282,34 +350,61 @@ class ListedSchemas:
         :return: the memory.
         """
         record = self._anonymous
-        schemas = {s.digest: s.value for kept in record.names.values() for s in kept}
+        dropped_on_disk = set(self._dropped_on_disk)  # a save's thread adds to it
+        names = {n: k for n, k in record.names.items() if n not in dropped_on_disk}
+        dropped = dict(record.dropped)
+        for name in dropped_on_disk:
+            digests = tuple(s.digest for s in record.names.get(name, ()))
+            dropped[name] = tuple(dict.fromkeys(dropped.get(name, ()) + digests))
+        schemas = {s.digest: s.value for kept in names.values() for s in kept}
         return Memory(
             {d: None if v is None else dict(v) for d, v in schemas.items()},
             tuple(
-                (name, tuple(s.digest for s in kept))
-                for name, kept in record.names.items()
+                (name, tuple(s.digest for s in kept)) for name, kept in names.items()
             ),
             tuple(record.overflowed),
             not record.forgot,
-            tuple(record.dropped.items()),
+            tuple((name, digests) for name, digests in dropped.items() if digests),
         )
 
-    def save(self, memory: Memory) -> bool:
+    def save(self, memory: Memory, first_start: bool = False) -> bool:
         """Write ``memory`` into the state folder (blocking: a worker thread's job).
 
-        A failure is said in the log (once) and the file is removed if it can be: a
-        file missing what was served is worse than none (its server's journal was
-        written, or is about to be: a missing file is then read as not complete).
+        :data:`BEGAN_NAME` is made first when it is not yet there. A failure is said in
+        the log (once) and the file removed: a file missing what was served is worse
+        than none, as a missing file in a folder marked :data:`BEGAN_NAME` is read as
+        lost (not complete). When it cannot be removed it is marked
+        :data:`STALE_NAME` (read as lost too). Either way a restart holds the names
+        served as unknown, never as never listed; when neither can be done,
+        :attr:`durable` is False until a write succeeds.
 
         :param memory: :meth:`snapshot`.
+        :param first_start: the write at the start of a server that found no record
+            and no earlier use of the folder (a missing file is new, not lost).
         :return: False when it could not be written (or there is no state folder).
         """
         if self.folder is None:
             return False
         with self._writing:
+            if not first_start:  # at a first start, after the file: a new folder
+                self._mark_began()
+            listing = frozenset(self._listing)
             try:
-                write_memory(self.folder, memory, ANONYMOUS_VERSIONS, MAX_NAMES)
-                return True
+                if write_memory(
+                    self.folder,
+                    memory,
+                    ANONYMOUS_VERSIONS,
+                    MAX_NAMES,
+                    first_start,
+                    listing,
+                ):
+                    self._dropped_on_disk.update(
+                        (name, None) for name, _ in memory.names if name not in listing
+                    )
+                for name in list(self._dropped_on_disk):  # forgotten past MAX_NAMES
+                    if name not in self._anonymous.names:
+                        self._dropped_on_disk.pop(name, None)
+                written = True
             except OSError as exc:
                 if not self._write_failed:
                     LOGGER.warning(
@@ -320,11 +415,28 @@ class ListedSchemas:
                         exc,
                     )
                 self._write_failed = True
-                try:
-                    (self.folder / FILE_NAME).unlink(missing_ok=True)
-                except OSError:
-                    pass
-                return False
+                written = False
+            self._mark_began()
+            self.durable = written or self._forget_file(self.folder)
+            return written
+
+    def _forget_file(self, folder: Path) -> bool:
+        """After a failed write: remove the file, or else mark it stale.
+
+        :param folder: the state folder.
+        :return: True when a restart will read the record as lost.
+        """
+        try:
+            (folder / FILE_NAME).unlink(missing_ok=True)
+            if self._began:
+                return True
+        except OSError:
+            pass
+        try:
+            make_mark(folder, STALE_NAME)
+        except OSError:
+            return False
+        return True
 
     def held(self, session: Any, name: str) -> Held:
         """The schemas the session's client may validate ``name``'s answer against.

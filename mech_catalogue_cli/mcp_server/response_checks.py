@@ -35,6 +35,7 @@ from mech_catalogue_core.exporters.js_integers import (
 )
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
+from mech_catalogue_core.model.untrusted_text import for_model, quoted_for_model
 from referencing import Registry
 
 #: deepest array/object nesting of a delivered response read as structured content: the
@@ -46,6 +47,9 @@ MAX_RESPONSE_DEPTH = DEFAULT_LIMITS.max_depth
 #: most decimal digits of an integer in structured content: a uint256 (a wei amount, a
 #: marketplace request id) has at most 78; longer ones are no chain quantity
 MAX_INTEGER_DIGITS = 78
+
+#: characters of a schema path a reason quotes at most (the cut said)
+MAX_SCHEMA_PATH_CHARS = 200
 
 
 class _Unstructured(ValueError):
@@ -113,13 +117,18 @@ def _schema_place(error: Any) -> str:
 
     jsonschema's message and the instance path quote the mech's values and keys, which
     may hide text, and this note is read as the server's words, outside the untrusted
-    answer.
+    answer. The schema path holds the schema's property names, the mech's too: it is
+    shown as ``tools/list`` shows text (adv29o).
 
     :param error: a ``jsonschema`` ``ValidationError`` or ``SchemaError``.
-    :return: e.g. ``'not' at schema path properties/requestId/not``.
+    :return: e.g. ``'not' at schema path properties/requestId/not``, the path
+        ``untrusted_text.for_model`` capped at ``MAX_SCHEMA_PATH_CHARS`` (the cut said).
     """
     where = "/".join(str(p) for p in error.absolute_schema_path) or "(root)"
-    return f"{error.validator!r} at schema path {where[:200]}"
+    return (
+        f"{quoted_for_model(error.validator)} at schema path "
+        f"{for_model(where, MAX_SCHEMA_PATH_CHARS)}"
+    )
 
 
 def client_refusal(served_schema: Mapping[str, Any], value: Any) -> str:

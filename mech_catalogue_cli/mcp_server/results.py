@@ -27,7 +27,11 @@ from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
+    MAX_LABEL_CHARS,
+    for_model,
     inert_markup,
+    reasons_for_model,
+    sentence_for_model,
     strip_invisible,
 )
 
@@ -80,14 +84,16 @@ def error_result(
     """Return an ``isError`` tool result (what the model reads).
 
     :param text: the sentence (secrets of configured URLs are redacted:
-        :func:`mech_catalogue_cli.redaction.redact`).
+        :func:`mech_catalogue_cli.redaction.redact`; then whatever it quotes of a
+        manifest or a mech is shown as ``tools/list`` shows it:
+        ``untrusted_text.sentence_for_model``, adv29o).
     :param meta: ``_meta[REQUEST_META_KEY]`` content, if any.
     :return: the result.
     """
     return types.CallToolResult(
-        content=[text_content(redact(text))],
+        content=[text_content(sentence_for_model(redact(text)))],
         is_error=True,
-        _meta={REQUEST_META_KEY: meta} if meta else None,
+        _meta={REQUEST_META_KEY: reasons_for_model(meta)} if meta else None,
     )
 
 
@@ -154,10 +160,11 @@ def warning_of(code: ProblemCode, message: str) -> Dict[str, str]:
     """Give a result warning as ``_meta`` carries it.
 
     :param code: the problem code (``model/problems.py``).
-    :param message: one sentence.
+    :param message: one sentence (what it quotes of a manifest or a mech is shown as
+        ``tools/list`` shows it: ``untrusted_text.sentence_for_model``, adv29o).
     :return: ``{"code", "message"}``.
     """
-    return {"code": code, "message": message}
+    return {"code": code, "message": sentence_for_model(message)}
 
 
 def _shown(text: str) -> Tuple[str, int, Tuple[str, ...]]:
@@ -338,7 +345,7 @@ def answer_result(  # pylint: disable=too-many-arguments
         return types.CallToolResult(
             content=[text_content(text)],
             structured_content=structured,
-            _meta={REQUEST_META_KEY: meta},
+            _meta={REQUEST_META_KEY: reasons_for_model(meta)},
         )
     # the markers name the response's CID, which the response cannot contain (it would
     # have to hold its own hash), so a delivered text cannot forge the end of the block
@@ -346,11 +353,22 @@ def answer_result(  # pylint: disable=too-many-arguments
     fence = f"{label} {entry.response_cid}"
     shown = f"--- {fence} begins ---\n{text}\n--- {fence} ends ---"
     return types.CallToolResult(
-        content=[text_content(f"{tool.name}: " + "; ".join(notes) + ".\n" + shown)],
+        content=[text_content(_noted(tool.name, notes) + "\n" + shown)],
         structured_content=None if failed else structured,
         is_error=failed,
-        _meta={REQUEST_META_KEY: meta},
+        _meta={REQUEST_META_KEY: reasons_for_model(meta)},
     )
+
+
+def _noted(name: str, notes: List[str]) -> str:
+    """The line of notes before a fenced answer (the server's words, not the answer's).
+
+    :param name: the MCP tool name.
+    :param notes: the notes, one sentence each.
+    :return: ``"<name>: <note>; <note>."`` through ``untrusted_text.sentence_for_model``,
+        as the warnings saying the same are.
+    """
+    return sentence_for_model(f"{name}: " + "; ".join(notes) + ".")
 
 
 def _answer_checks(
@@ -380,10 +398,11 @@ def _answer_checks(
             if kinds
             else ""
         )
+        at = ", ".join(for_model(w, MAX_LABEL_CHARS) for w in where)  # keys: a mech's
         said = (
-            f"the structured response holds {what} once decoded "
-            f"(at {', '.join(where)}); it is not returned as structured content; the "
-            f"original bytes are at {entry.response_cid}"
+            f"the structured response holds {what} once decoded (at {at}); it is not "
+            "returned as structured content; the original bytes are at "
+            f"{entry.response_cid}"
         )
         warnings.append(warning_of(ProblemCode.INVISIBLE_TEXT, said))
         notes.append(said)
@@ -455,7 +474,8 @@ def with_choice(
     :param moved: the offers tried after the others, address -> why
         (:func:`.unsettled.tried_last`; None: none).
     :return: the result; ``choice.tried_last`` lists the moved offers
-        (``[{address, why}]``) and ``choice.why`` says so.
+        (``[{address, why}]``) and ``choice.why`` says so (each reason through
+        ``untrusted_text.reasons_for_model``).
     """
     pinned, allowed = pinned_allowed
     meta = result.meta or {}
@@ -480,6 +500,7 @@ def with_choice(
             "why": why,
             "tried_last": last,
         }
+        reasons_for_model(request)
     return result
 
 

@@ -52,8 +52,17 @@ from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, Paym
 
 from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
+from .dropped import dropped_from_chain, dropped_text, record_dropped
 from .ipfs import payload_bytes, upload_json
-from .journal import Journal, JournalEntry, correct_request_id, loaded, recorded
+from .journal import (
+    Journal,
+    JournalEntry,
+    JournalError,
+    correct_request_id,
+    loaded,
+    recorded,
+    saved,
+)
 from .market import (
     STATUS_DOES_NOT_EXIST,
     EstimateReverted,
@@ -541,6 +550,64 @@ class RequestSender(OffchainSending):
             )
             return sent
 
+    async def sent_again_if_dropped(
+        self, entry: JournalEntry, offers: Sequence[Offer]
+    ) -> Union[JournalEntry, str, None]:
+        """Send a journalled request again when the chain dropped it (:mod:`.dropped`).
+
+        Under the send lock, the entry read again (another call may have sent it
+        again meanwhile). A request :func:`.dropped.dropped_from_chain` says is gone is
+        journalled as such (:func:`.dropped.record_dropped`) before anything is sent,
+        then its same signed transaction is broadcast again (the same account nonce:
+        at most one of the two can ever be mined; nothing more counts against
+        ``--max-spend``, the entry still being the call's one request), unless its mech
+        may not be paid now (:meth:`_stale`): then its nonce is cancelled
+        (:meth:`cancel_request`) and the call says so, the next call sending anew.
+
+        :param entry: the call's entry, status ``sent``.
+        :param offers: the offers the call may pay now (the tool's as served).
+        :return: None when the request is not known to be gone (wait for it, as
+            before); the entry sent again (or found mined meanwhile); or a sentence
+            when it was cancelled instead (nothing is paid for it).
+        :raises MarketError: when the transaction sent again, or its cancellation, is
+            not mined in time or refused (the journal says which: a call with the same
+            arguments resolves it, never paying twice); the first says the request was
+            dropped.
+        """
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: see __init__
+        if await anyio.to_thread.run_sync(dropped_from_chain, market, entry) is None:
+            return None  # on chain, or unsure: no lock taken, nothing read again
+        async with self.lock, self.state_folder_lock() as locked:
+            try:
+                current = await loaded(journal, entry.key) if locked else None
+            except JournalError:
+                current = None
+            if current is None:
+                return None  # unread, or the lock held elsewhere: wait, as before
+            head = await anyio.to_thread.run_sync(dropped_from_chain, market, current)
+            if head is None:
+                return None
+            record = record_dropped(current, head)
+            await saved(journal, current)  # before anything is sent
+            LOGGER.warning("%s", dropped_text(record))
+            stale = await anyio.to_thread.run_sync(self._stale, current, offers)
+            if not stale:
+                try:
+                    return await anyio.to_thread.run_sync(self.broadcast_again, current)
+                except MarketError as exc:  # the entry says prepared: the next call
+                    raise MarketError(f"{dropped_text(record)}, but {exc}") from exc
+            won = await anyio.to_thread.run_sync(self.cancel_request, current, stale)
+            if won is not None:
+                return won  # mined before its cancellation: paid, its answer read
+            return (
+                f"request {record['request_id']} (tx {record['tx_hash']}) is no longer "
+                f"on chain (a reorg dropped it) and was not sent again: {stale}; its "
+                f"account nonce was taken by cancellation "
+                f"{current.extra[CANCEL_KEY]['tx_hash']}, so nothing is paid for it. "
+                "Call again with the same arguments to send a new request"
+            )
+
     def _stale(self, entry: JournalEntry, offers: Sequence[Offer]) -> str:
         """Why a journalled, unmined request may not be re-broadcast now (blocking).
 
@@ -665,7 +732,13 @@ class RequestSender(OffchainSending):
         assert (
             self.market is not None and self.journal is not None
         )  # nosec: a sender exists only with both
-        return correct_request_id(self.market, self.journal, entry)
+        derived = entry.request_id
+        if not correct_request_id(self.market, self.journal, entry):
+            return False
+        # the caps count the request under the id mined, never under both
+        asset = payment_terms(entry.payment_type).asset
+        self.token_ledgers.get(asset, self.ledger).renamed(derived, entry.request_id)
+        return True
 
     async def resumed_from_chain(
         self, tool: ServedTool, arguments: Dict[str, Any], key: str

@@ -74,7 +74,7 @@ from .discovery import Discovery
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
-from .listed_schemas import ListedSchemas
+from .listed_schemas import ListedSchemas, without_output_schema
 from .market import MarketError, Marketplace
 from .names import flag_lookalikes
 from .offchain import OffchainRefusal
@@ -183,7 +183,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         self.reverting = RevertingMechs(settings.spend_window)
         # what each session's client was listed: its answers are checked against it too
         self.listed_schemas = ListedSchemas(
-            state_dir, used_before=journal is not None and journal.changes.exists()
+            state_dir, used_before=journal is not None and journal.written()
         )
         self.reader = (
             DeliveryReader(
@@ -303,6 +303,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             self._handshake_connections.add(connection)
 
     def _input_schema(self, name: str) -> Optional[Dict[str, Any]]:
+        if self.discovery.handles(name):  # never a mech tool's, whatever is served
+            return self.discovery.input_schema(name)
         tool = self.catalogue.named(name)
         return None if tool is None else tool.tool["inputSchema"]
 
@@ -338,6 +340,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             await anyio.to_thread.run_sync(
                 self.listed_schemas.save, self.listed_schemas.snapshot()
             )
+            if not self.listed_schemas.durable:  # a restart could not tell: none held
+                tools = [without_output_schema(tool) for tool in tools]
         return types.ListToolsResult(
             tools=[types.Tool.model_validate(tool) for tool in tools],
             next_cursor=cursor,
@@ -468,6 +472,45 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             await self.reader.progress(session, waited, wait, sent.progress)
             await anyio.sleep(min(self.settings.delivery_poll, wait - waited))
 
+    async def _waited(
+        self, tool: ServedTool, entry: JournalEntry, timer: PhaseTimer, session: Any
+    ) -> types.CallToolResult:
+        """Wait for a paid request's answer, sending it again if the chain dropped it.
+
+        A request the chain no longer holds (a reorg dropped it: :mod:`.dropped`) is
+        sent again with the same signed transaction before the wait
+        (:meth:`.sending.RequestSender.sent_again_if_dropped`); any other is only
+        waited for, never paid again.
+
+        :param tool: the tool called (as served now, or as it was paid).
+        :param entry: the call's journal entry (``sent`` or ``delivered``).
+        :param timer: the call's phase timer.
+        :param session: the SDK session for progress notifications (None: none).
+        :return: :meth:`.delivery.DeliveryReader.await_result`, or an ``isError`` result
+            saying why a dropped request was not sent again.
+        """
+        assert self.reader is not None  # nosec: only a paying server waits
+        if entry.status == CallStatus.SENT:
+            settings = self.settings
+            try:
+                payable: Sequence[Offer] = rank_offers(
+                    tool.offers,
+                    settings.max_price,
+                    settings.pinned,
+                    settings.allowed,
+                    settings.token_max_price,
+                )
+            except NoOffer:
+                payable = ()  # a dropped request is then cancelled, never sent again
+            try:
+                again = await self.sender.sent_again_if_dropped(entry, payable)
+            except MarketError as exc:
+                return error_result(f"{tool.name}: {exc}")
+            if isinstance(again, str):
+                return error_result(f"{tool.name}: {again}")
+            entry = again or entry
+        return await self.reader.await_result(tool, entry, timer, session)
+
     def _remember_name(  # pylint: disable=too-many-arguments
         self,
         name: str,
@@ -530,7 +573,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
         if reader is None or paid is None:
             return None
-        return await reader.await_result(paid[0], paid[1], PhaseTimer(), session)
+        return await self._waited(paid[0], paid[1], PhaseTimer(), session)
 
     async def call(  # pylint: disable=too-many-locals,too-many-return-statements,too-many-branches
         self,
@@ -563,7 +606,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             else None
         )
         if reader and paid:  # first: a paid call stays readable (.recall)
-            return await reader.await_result(paid[0], paid[1], timer, session)
+            return await self._waited(paid[0], paid[1], timer, session)
         tool = self.catalogue.named(name)
         if tool is None:
             return error_result(
@@ -583,7 +626,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if reader and entry and entry.status in (CallStatus.SENT, CallStatus.DELIVERED):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             self._remember_name(name, arguments, requester, idempotency, key)
-            return await reader.await_result(tool, entry, timer, session)
+            return await self._waited(tool, entry, timer, session)
         refusal = (
             self.changed.get(name)
             or secret_refusal(tool.tool["inputSchema"])

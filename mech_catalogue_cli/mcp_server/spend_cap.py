@@ -429,6 +429,25 @@ class SpendLedger:
         if call is not None and call.settled != request_id:
             call.live.pop(request_id, None)
 
+    def renamed(self, request_id: str, mined_as: str) -> None:
+        """Count a request of this run under the id it was mined as (one request still).
+
+        The id derived before sending is not the one mined when the requester's
+        marketplace nonce moved meanwhile (:func:`.journal.correct_request_id`); its
+        journal entry then names the mined id, which :meth:`count_journal` must find
+        counted by this run, not count a second time.
+
+        :param request_id: the id this run counted.
+        :param mined_as: the id the chain gave it.
+        """
+        name = self._call_of.pop(request_id, None)
+        call = self._calls.get(name or "")
+        if name is None or call is None:
+            return
+        if request_id in call.live:
+            call.live[mined_as] = call.live.pop(request_id)
+        self._call_of[mined_as] = name
+
     def refund(self, price: int, request_id: str) -> None:
         """Take back a request counted by :meth:`record` that can never be paid.
 

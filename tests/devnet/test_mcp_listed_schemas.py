@@ -32,11 +32,13 @@ import mcp_types as types
 import pytest
 
 from scripts.devnet import Devnet
-from tests.adversary.test_adv29j_answer_schema_changed_after_list import (
-    MECH_TOOL,
-    _declare_tool,
+from tests.adversary.test_adv29j_answer_schema_changed_after_list import MECH_TOOL
+from tests.devnet.mcp_helpers import (
+    declare_tool,
+    market_nonce,
+    responder,
+    stdio_client,
 )
-from tests.devnet.mcp_helpers import market_nonce, responder, stdio_client
 from tests.devnet.test_mcp_offchain import native_mech
 
 #: seconds waited at most for the server's list change (a bound, not a timing)
@@ -55,7 +57,9 @@ def test_a_client_that_lists_again_reads_the_paid_answer_structured(
     """
     devnet = chain_snapshot
     mech, service_id = native_mech(devnet)
-    _declare_tool(devnet, service_id, {"type": "string", "maxLength": 3})
+    declare_tool(
+        devnet, service_id, MECH_TOOL, {"result": {"type": "string", "maxLength": 3}}
+    )
     changed = anyio.Event()
     results: List[Any] = []
     seen: Dict[str, Any] = {}
@@ -81,12 +85,16 @@ def test_a_client_that_lists_again_reads_the_paid_answer_structured(
             listed = await client.list_tools(cache_mode="refresh")
             (tool,) = [t for t in listed.tools if MECH_TOOL in t.name]
             if mode == "legacy":
-                _declare_tool(devnet, service_id, {"type": "string"})
+                declare_tool(
+                    devnet, service_id, MECH_TOOL, {"result": {"type": "string"}}
+                )
                 with anyio.fail_after(CHANGE_WAIT):
                     await changed.wait()
             else:
                 async with client.listen(tools_list_changed=True) as events:
-                    _declare_tool(devnet, service_id, {"type": "string"})
+                    declare_tool(
+                        devnet, service_id, MECH_TOOL, {"result": {"type": "string"}}
+                    )
                     with anyio.fail_after(CHANGE_WAIT):
                         async for _ in events:
                             break

@@ -63,6 +63,23 @@ class Journal:
         self.changes = self.folder / CHANGES_FILE
         self._write_lock = changes.write_lock(self.folder)
 
+    def written(self) -> bool:
+        """Whether a server wrote to this journal before: its list of writes or any entry.
+
+        Servers before the list of writes (ac96838d, 2026-12-02) wrote entries only,
+        so the list's absence does not say the journal is new (adv29p).
+
+        :return: True when :data:`CHANGES_FILE` or a ``<key>.json`` entry is in the
+            folder, or when the folder cannot be read (it may hold some).
+        """
+        if self.changes.exists():
+            return True
+        try:
+            with os.scandir(self.folder) as found:
+                return any(item.name.endswith(".json") for item in found)
+        except OSError:
+            return True
+
     def load(self, key: str) -> Optional[JournalEntry]:
         """Return a call's record, or None when there is none.
 

@@ -28,6 +28,9 @@ first when the caller knows it).
 import json
 from typing import Any, Dict, List, Optional
 
+from mech_catalogue_core.exporters.composed_text import (
+    composed_for_model,
+)
 from mech_catalogue_core.exporters.erc8004 import (
     UNKNOWN_REF,
     expand_templates,
@@ -52,6 +55,9 @@ def to_agent_skill(tool: Tool) -> Dict[str, Any]:
 
     The ``id`` is the mech's tool name as published (what a request names); the name,
     description and examples are cleaned and capped (:mod:`..model.untrusted_text`).
+    The examples are prose there (example prompts a directory shows and a client hands a
+    model), so each, a string or an object written as JSON text, is cleaned as the
+    description is, markup inert (:mod:`.composed_text`), not as a value a call sends.
 
     :param tool: the model tool.
     :return: AgentSkill JSON (examples as JSON text).
@@ -69,13 +75,13 @@ def to_agent_skill(tool: Tool) -> Dict[str, Any]:
     skill: Dict[str, Any] = {
         "id": tool.name,
         "name": name,
-        "description": shown.description or f"Mech tool {name}.",
+        "description": composed_for_model(shown.description or f"Mech tool {name}."),
         "tags": tags,
         "inputModes": input_modes,
         "outputModes": ["application/json"],
     }
     examples = [
-        e if isinstance(e, str) else json.dumps(e, sort_keys=True)
+        composed_for_model(e if isinstance(e, str) else json.dumps(e, sort_keys=True))
         for e in shown.examples
     ]
     if examples:

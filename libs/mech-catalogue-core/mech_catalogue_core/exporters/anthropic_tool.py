@@ -25,6 +25,10 @@ hash tag, deterministic); the renamed property's description names the mech's ke
 
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from mech_catalogue_core.exporters.composed_text import (
+    composed_for_model,
+    schema_prose_for_model,
+)
 from mech_catalogue_core.exporters.names import (
     ANTHROPIC_KEY_RULE,
     ANTHROPIC_RULE,
@@ -43,11 +47,12 @@ from mech_catalogue_core.model.untrusted_text import (
 
 
 def _input_schema(tool: Tool) -> Tuple[Dict[str, Any], Dict[str, str]]:
-    return rename_keys(
+    schema, renamed = rename_keys(
         call_schema(tool_for_model(tool)),
         ANTHROPIC_KEY_RULE.accepts,
         lambda keys: export_names(keys, ANTHROPIC_KEY_RULE),
     )
+    return schema_prose_for_model(schema), renamed
 
 
 def argument_names(tool: Tool) -> Dict[str, str]:
@@ -65,12 +70,13 @@ def to_anthropic_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     :param tool: the model tool.
     :param name: exported name (default: sanitised).
     :return: the tool JSON, its text cleaned and capped
-        (:mod:`..model.untrusted_text`).
+        (:mod:`..model.untrusted_text`; a renamed key's description, which names the
+        mech's key, cleaned as that description, :mod:`.composed_text`).
     """
     exported = name or export_names([tool.name], ANTHROPIC_RULE)[tool.name]
     return {
         "name": exported,
-        "description": described(tool, exported),
+        "description": composed_for_model(described(tool, exported)),
         "input_schema": _input_schema(tool)[0],
     }
 

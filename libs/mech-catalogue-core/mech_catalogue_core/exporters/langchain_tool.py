@@ -25,6 +25,10 @@ and every tool's ``metadata[MECH_TOOL_NAME]`` maps it back (issue #34 item 5).
 
 from typing import Any, Callable, Iterable, List, Optional
 
+from mech_catalogue_core.exporters.composed_text import (
+    composed_for_model,
+    schema_prose_for_model,
+)
 from mech_catalogue_core.exporters.names import (
     OPENAI_RULE,
     described,
@@ -86,8 +90,8 @@ def to_langchain_tool(
     exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
     return StructuredTool(
         name=exported,
-        description=described(tool, exported),
-        args_schema=call_schema(tool_for_model(tool)),
+        description=composed_for_model(described(tool, exported)),
+        args_schema=schema_prose_for_model(call_schema(tool_for_model(tool))),
         func=_invoke,
         metadata={MECH_TOOL_NAME: mech_name},
     )

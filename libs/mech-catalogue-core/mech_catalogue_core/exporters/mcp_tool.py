@@ -61,7 +61,9 @@ from mech_catalogue_core.model.untrusted_text import (
     MAX_TEXT_CHARS,
     for_model,
     label_for_model,
+    reasons_for_model,
     schema_for_model,
+    sentence_for_model,
     tool_for_model,
     tool_text_problems,
 )
@@ -141,7 +143,8 @@ def _checked(result: Dict[str, Any], tool: Tool) -> Dict[str, Any]:
         result["inputSchema"] = call_schema(
             Tool(name=tool.name, input_description=tool.input_description)
         )
-    result["_meta"][META_KEY]["problems"] = dropped
+    # each names its place by the schema's property names: shown as the tool's text is
+    result["_meta"][META_KEY]["problems"] = [sentence_for_model(p) for p in dropped]
     return result
 
 
@@ -168,7 +171,8 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         meta["mechToolName"] = tool.name
     warnings = tool_text_problems(tool)
     if warnings:
-        meta["warnings"] = [p.to_dict() for p in warnings]
+        # their messages quote the manifest's field names: shown as its text is
+        meta["warnings"] = reasons_for_model([p.to_dict() for p in warnings])
     title = label_for_model(tool.name)
     untyped = Tool(name=tool.name, input_description=for_model(tool.input_description))
     result: Dict[str, Any] = {
@@ -198,7 +202,10 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     For Tools not built here (e.g. read from another agent's ``GET /tools``): the
     ``title``, ``annotations.title``, ``description`` and every prose and value string
     of ``inputSchema`` and ``outputSchema`` go through :mod:`..model.untrusted_text`;
-    ``name`` (already within the MCP name rule) and ``_meta`` are kept. A Tool from
+    ``name`` (already within the MCP name rule) and ``_meta`` are kept, but for the
+    sentences in ``_meta[META_KEY]``: its ``warnings``' messages and its dropped
+    ``problems`` quote the manifest's field and property names
+    (:func:`.untrusted_text.reasons_for_model`, ``sentence_for_model``: adv29o). A Tool from
     :func:`to_mcp_tool` comes back equal.
 
     :param entry: MCP Tool JSON (not modified).
@@ -217,6 +224,18 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     for key in ("inputSchema", "outputSchema"):
         if key in out:
             out[key] = schema_for_model(out[key])
+    meta = out.get("_meta")
+    ours = meta.get(META_KEY) if isinstance(meta, dict) else None
+    if isinstance(meta, dict) and isinstance(ours, dict):
+        said = dict(ours)
+        if isinstance(ours.get("warnings"), list):
+            said["warnings"] = reasons_for_model(copy.deepcopy(ours["warnings"]))
+        if isinstance(ours.get("problems"), list):
+            said["problems"] = [
+                sentence_for_model(p) if isinstance(p, str) else p
+                for p in ours["problems"]
+            ]
+        out["_meta"] = {**meta, META_KEY: said}
     return out
 
 
@@ -282,7 +301,7 @@ def with_lookalike_warning(
     meta = flagged.setdefault("_meta", {}).setdefault(META_KEY, {})
     warnings = list(meta.get("warnings") or [])
     if not any(w.get("code") == problem.code for w in warnings):
-        warnings.append(problem.to_dict())
+        warnings.append(reasons_for_model(problem.to_dict()))
     meta["warnings"] = warnings
     flagged["title"] = flagged["name"]
     flagged.setdefault("annotations", {})["title"] = flagged["name"]

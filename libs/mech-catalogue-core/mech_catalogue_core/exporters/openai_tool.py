@@ -25,6 +25,10 @@ pydantic-ai does for schemas that cannot be made strict).
 
 from typing import Any, Dict, Iterable, List, Optional
 
+from mech_catalogue_core.exporters.composed_text import (
+    composed_for_model,
+    schema_prose_for_model,
+)
 from mech_catalogue_core.exporters.conformance import (
     openai_strict_problems,
 )
@@ -66,11 +70,13 @@ def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     :param tool: the model tool.
     :param name: exported name (default: sanitised).
     :return: the tool JSON (its text as :func:`.names.described` and
-        :func:`..model.untrusted_text.tool_for_model` show it); ``strict`` says which of
+        :func:`..model.untrusted_text.tool_for_model` show it; the notes the strict
+        rewrite adds to a description, which quote a ``default``, ``format`` or ``not``,
+        cleaned as that description, :mod:`.composed_text`); ``strict`` says which of
         the two forms it is.
     """
     exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
-    description = described(tool, exported)
+    description = composed_for_model(described(tool, exported))
     parameters = call_schema(tool_for_model(tool))
     strict = strict_parameters(parameters)
     return {
@@ -78,7 +84,9 @@ def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         "function": {
             "name": exported,
             "description": description[:MAX_DESCRIPTION],
-            "parameters": parameters if strict is None else strict,
+            "parameters": schema_prose_for_model(
+                parameters if strict is None else strict
+            ),
             "strict": strict is not None,
         },
     }

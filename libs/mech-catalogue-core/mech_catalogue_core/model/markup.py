@@ -248,6 +248,33 @@ _DEFINITION = re.compile(
 _FENCE_WITH_INFO = re.compile(r"(?:(?<!`)`{3,}+|(?<!~)~{3,}+)[^\S\r\n]*+\S")
 #: what opens TeX math for a math renderer (``$``, ``\(``, ``\[``, an environment)
 _MATH_OPEN = re.compile(r"\$|\\[(\[]|\\begin")
+#: what follows the backslash of a TeX command: a letter (a control word) or ASCII
+#: punctuation (a control symbol: ``\!`` is a negative space that overprints)
+_COMMAND = r"[A-Za-z!-/:-@\[-`{-~]"
+#: TeX math a renderer draws, each span closed (MathJax's and KaTeX's delimiters):
+#: ``$...$`` and ``$$...$$``, ``\(...\)``, ``\[...\]``; group 1, 2 or 3 is the first
+#: command in the span's body, when it holds one: a ``\$`` is one when the span goes on
+#: after it (MathJax's ``processEscapes`` reads it as a dollar), the span's end when
+#: not; a ``\)`` or ``\]`` ends its own span. Spans are read in turn (``findall``), so
+#: a ``$`` closes the one before it: in ``$5$ \b $6$`` the ``\b`` is outside math.
+#: Linear: each run is possessive, and a body stops at the next delimiter of its own
+#: kind, so no scan crosses the start of another of that kind
+_MATH_SPAN = re.compile(
+    r"\$\$?+(?:[^$\\]|\\(?!" + _COMMAND + r"))*+(\\" + _COMMAND + r")?[^$]*+\$"
+    r"|\\\((?:[^\\]|\\(?!" + _COMMAND + r"))*+"
+    r"(?:(\\(?![()])" + _COMMAND + r")(?:[^\\]|\\(?![()]))*+)?\\\)"
+    r"|\\\[(?:[^\\]|\\(?!" + _COMMAND + r"))*+"
+    r"(?:(\\(?![\[\]])" + _COMMAND + r")(?:[^\\]|\\(?![\[\]]))*+)?\\\]"
+)
+#: a TeX environment, which MathJax typesets wherever it stands
+_MATH_ENVIRONMENT = re.compile(r"\\begin\s*+\{")
+#: an inline link whose text and destination are both plain (group 1: the text; group
+#: 2 or 3: a ``<...>`` or bare destination), the only link a value returned as
+#: written may hold unreported: its text can be compared with where it goes. Linear:
+#: the text stops at any bracket, the destination at any space or parenthesis
+_PLAIN_LINK = re.compile(
+    r"\[([^\[\]\\\n]*+)\]\([ \t]*+(?:<([^<>\n\\]*+)>|([^\s()<>\\]++))[ \t]*+\)"
+)
 
 #: what markup a text can hold that hides text when rendered (the kinds reported)
 RAW_HTML = "raw HTML (any element can be styled away)"
@@ -261,21 +288,30 @@ INVISIBLE_REFERENCE = "character reference to an invisible character"
 FENCE_INFO = "code fence info string (not shown)"
 TABLE_CELLS = "table (cells past its header's are not shown)"
 MATH_COMMENT = "TeX math holding % (a comment hides the rest of its line)"
+MATH_COMMAND = (
+    "TeX math holding a command (\\phantom, \\color, \\hspace... draw text blank)"
+)
+LINK_TARGET = "link whose target is not the text it shows"
 
 
 def structure_kinds(text: str) -> Tuple[str, ...]:
     r"""What structure of a text may hide part of it when rendered (conservative, linear).
 
-    :meth:`Markup.inert` rewrites these in any text it shows; a value returned as
-    written (a structured answer) is checked with this instead.
+    :meth:`Markup.inert` rewrites these in any text it shows, silently; a value returned
+    as written (a structured answer) is checked with this instead, so that it is
+    returned only when the rewrite would leave its rendering as it is (adv29m, adv29o).
 
     :param text: text already cleaned of invisible characters.
     :return: :data:`FENCE_INFO` for a code fence with an info string,
         :data:`TABLE_CELLS` for a possible table delimiter row under a line with a pipe
         (any table: cells past its header's are dropped), :data:`MATH_COMMENT` for a
-        ``%`` anywhere after a math opening (``$``, ``\(``, ``\[``, ``\begin``;
-        references decoded as HTML does, ``html.unescape``, since a math renderer reads
-        the decoded page); each once, in that order; () for none.
+        ``%`` anywhere after a math opening (``$``, ``\(``, ``\[``, ``\begin``),
+        :data:`MATH_COMMAND` for a TeX command (a backslash before a letter or
+        punctuation) inside closed math (``$...$``, ``$$...$$``, ``\(...\)``,
+        ``\[...\]``) or any ``\begin{`` environment, :data:`LINK_TARGET` for an inline
+        link (any ``](``) unless it is plain and shows exactly its destination; math is
+        read with references decoded as HTML does (``html.unescape``), since a math
+        renderer reads the decoded page; each once, in that order; () for none.
     """
     found = []
     if ("`" in text or "~" in text) and _FENCE_WITH_INFO.search(text):
@@ -286,7 +322,43 @@ def structure_kinds(text: str) -> Tuple[str, ...]:
     opened = _MATH_OPEN.search(decoded) if "%" in decoded else None
     if opened and decoded.find("%", opened.end()) >= 0:
         found.append(MATH_COMMENT)
+    if "\\" in decoded and _math_holds_command(decoded):
+        found.append(MATH_COMMAND)
+    if "](" in text and _link_shows_other_target(text):
+        found.append(LINK_TARGET)
     return tuple(found)
+
+
+def _math_holds_command(text: str) -> bool:
+    r"""Whether TeX math a renderer draws holds a command (a blank box, a colour...).
+
+    :param text: text with references decoded.
+    :return: True for a ``\begin{`` environment, or a backslash before a letter or
+        ASCII punctuation inside a closed math span (:data:`_MATH_SPAN`), its
+        delimiters aside.
+    """
+    if _MATH_ENVIRONMENT.search(text):
+        return True
+    return any(any(commands) for commands in _MATH_SPAN.findall(text))
+
+
+def _link_shows_other_target(text: str) -> bool:
+    """Whether an inline link may go elsewhere than the text it shows.
+
+    :param text: any text.
+    :return: False only when every ``](`` after the text's first ``[`` (without one,
+        none opens a link: a ``&#91;`` never does) closes a :data:`_PLAIN_LINK` whose
+        text, stripped, is its destination (both read with references decoded, as
+        CommonMark reads them); a link of any other shape counts (conservative).
+    """
+    opened = text.find("[")
+    if opened < 0:
+        return False
+    shown_as_is = sum(
+        html.unescape(m.group(1)).strip() == html.unescape(m.group(2) or m.group(3))
+        for m in _PLAIN_LINK.finditer(text, opened)
+    )
+    return text.count("](", opened) > shown_as_is
 
 
 def _named_references(invisible: "re.Pattern[str]") -> Set[str]:

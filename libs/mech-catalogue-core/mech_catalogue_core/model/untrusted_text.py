@@ -42,15 +42,20 @@ views and the MCP server hand that text to language models. Three rules, one pla
    argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`)
    gets a warning. The MCP server refuses a tool that asks for a secret, so ``publish``
    refuses a manifest holding one (:func:`publish_refusals`): it would never be served.
+   Every string and key a tool holds is read (:func:`tool_texts`: ``pattern``,
+   ``format``, keys inside ``enum`` values and unknown fields too), and the word checks
+   read each text as written and as rendered (:func:`readings`: references decoded,
+   markup removed, compatibility letters folded), since a model or a person reading it
+   reads the words either way (adv29o).
 
 Where: cleaning happens when text is *shown* (every exporter, ``GET /tools``,
 ``GET /tools/<name>``, the MCP server), not when a manifest is parsed: the catalogue the
 agents agree on keeps the manifest's text as published (the evidence a person reviews,
 and a digest that does not change with the rule). The warnings are part of that catalogue
-(``catalogue.fetching``), so they are computed from explicit code-point ranges and ASCII
-patterns and the exactly pinned CommonMark parser (markdown-it-py), never from the
-interpreter's Unicode database: every agent, whatever its Python version, adds the same
-warnings.
+(``catalogue.fetching``), so they are computed from explicit code-point ranges, ASCII
+patterns, Python's HTML5 reference table and the frozen Unicode 3.2 database, never from
+the interpreter's current Unicode database: every agent, whatever its Python version,
+adds the same warnings.
 """
 
 import re
@@ -72,6 +77,7 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
+from mech_catalogue_core.model.rendered_text import plain_text
 from mech_catalogue_core.model.tool import Argument, Tool
 
 #: characters of a description (tool, argument, input, output, schema text, example,
@@ -120,6 +126,10 @@ INVISIBLE_RANGES: Tuple[Tuple[int, int], ...] = (
 _INVISIBLE = re.compile(
     "[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in INVISIBLE_RANGES) + "]"
 )
+#: a text neither :func:`strip_invisible` nor :func:`inert_markup` changes: printable
+#: ASCII, tabs and newlines, none of the characters markup starts with (``<``, ``[``,
+#: a backslash, ``&``, a backtick, ``~``, ``$``, ``|``)
+_PLAIN_SENTENCE = re.compile(r"[^\x00-\x08\x0b-\x1f\x7f-\U0010ffff<\[\\&`~$|]*+")
 #: line breaks kept as a newline: CR LF, a lone CR, the line and paragraph separators
 _LINE_BREAK = re.compile("\r\n?|[\u2028\u2029]")
 #: tag characters U+E0020-E007E spell printable ASCII (U+E0041 is "A")
@@ -188,6 +198,22 @@ _VALUE_KEYWORDS = ("enum", "const", "default", "examples")
 _STRUCTURAL_KEYWORDS = ("pattern", "format", "$ref", "$id", "$schema", "type")
 #: phrases one warning quotes at most
 MAX_QUOTED = 3
+#: JSON Schema 2020-12's keywords and type names: words that hold neither markup nor a
+#: phrase, so the checks skip them (most keys of a schema are one of them)
+SCHEMA_WORDS = frozenset(
+    (
+        "$anchor $comment $defs $dynamicAnchor $dynamicRef $id $ref $schema "
+        "$vocabulary additionalProperties allOf anyOf array boolean const contains "
+        "contentEncoding contentMediaType contentSchema default definitions "
+        "dependentRequired dependentSchemas deprecated description else enum examples "
+        "exclusiveMaximum exclusiveMinimum format if integer items maxContains maximum "
+        "maxItems maxLength maxProperties minContains minimum minItems minLength "
+        "minProperties multipleOf not null number object oneOf pattern "
+        "patternProperties prefixItems properties propertyNames readOnly required "
+        "string then title type unevaluatedItems unevaluatedProperties uniqueItems "
+        "writeOnly"
+    ).split()
+)
 
 
 def cut_marker(more: int) -> str:
@@ -322,6 +348,70 @@ def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     :return: :func:`capped` of :func:`strip_invisible`.
     """
     return capped(strip_invisible(text), cap)
+
+
+def quoted_for_model(text: Any, cap: int = MAX_LABEL_CHARS) -> str:
+    """Untrusted text as a sentence of one's own quotes it: as ``tools/list`` shows it.
+
+    For a schema's pattern, enum value or property name, a JSON pointer into a mech's
+    answer, a mech's error words... quoted in an error, a note or a warning (adv29o).
+
+    :param text: the quoted text (any value: its ``str``).
+    :param cap: characters at most (:data:`MAX_LABEL_CHARS` for a name or pointer,
+        :data:`MAX_TEXT_CHARS` for a message).
+    :return: :func:`for_model` of it between single quotes (as ``repr`` quotes a plain
+        name), cut with :func:`cut_marker` past ``cap``.
+    """
+    return "'" + for_model(str(text), cap) + "'"
+
+
+def sentence_for_model(sentence: str) -> str:
+    """A sentence of one's own, as a person and a model read it alike.
+
+    The one pass every error, note, warning, progress message and ``_meta`` reason of
+    the MCP server goes through (adv29o): whatever it quotes of a manifest or a mech
+    (a jsonschema message quoting a ``pattern``, a schema path holding a property
+    name) is shown as :func:`for_model` shows it, invisible characters removed and
+    markup inert, even where the quotation was not made with :func:`quoted_for_model`.
+    Nothing is capped here (a sentence caps what it quotes). Idempotent.
+
+    :param sentence: the sentence composed.
+    :return: :func:`inert_markup` of :func:`strip_invisible` of it (the sentence itself
+        when it holds no character either would change: :data:`_PLAIN_SENTENCE`).
+    """
+    if _PLAIN_SENTENCE.fullmatch(sentence):
+        return sentence
+    return inert_markup(strip_invisible(sentence))
+
+
+#: the keys under which a JSON value carries sentences of one's own (a warning's
+#: ``message``, a refusal's ``reason``, a choice's ``why``)
+REASON_KEYS = ("message", "reason", "why")
+
+
+def reasons_for_model(value: Any) -> Any:
+    """A JSON value with every sentence in it shown as ``tools/list`` shows text.
+
+    For an MCP result's or Tool's ``_meta``: its warnings quote a manifest's field
+    names, a price refusal's reason a token's symbol, which its contract chose (adv29o).
+
+    :param value: a JSON value (changed in place).
+    :return: ``value``, each string under a :data:`REASON_KEYS` key at any depth passed
+        through :func:`sentence_for_model`; every other string (addresses, amounts,
+        codes) as it was. Idempotent.
+    """
+    stack: List[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                if key in REASON_KEYS and isinstance(item, str):
+                    node[key] = sentence_for_model(item)
+                else:
+                    stack.append(item)
+    return value
 
 
 def label_for_person(text: str) -> str:
@@ -476,17 +566,32 @@ def words_of(text: str) -> str:
     return _NOT_WORD.sub(" ", split).strip()
 
 
+def readings(text: str) -> Tuple[str, ...]:
+    """The forms of a text the word checks read: as written, and as rendered.
+
+    A person reads a text rendered and a model reads through its markup and character
+    references (adv29o), so a phrase spelled apart in one form is read in the other:
+    :func:`.rendered_text.plain_text` gives the rendered form.
+
+    :param text: text from a manifest or an answer.
+    :return: ``(text,)``, with its plain text after it when that differs.
+    """
+    plain = plain_text(text, _INVISIBLE)
+    return (text,) if plain == text else (text, plain)
+
+
 def instruction_phrases(text: str) -> Tuple[str, ...]:
     """Phrases of a text that address a model (:data:`INSTRUCTION_PATTERNS`).
 
-    Also read in what its tag characters spell.
+    Read in every form of :func:`readings` (as written and as rendered), and in what
+    its tag characters spell.
 
     :param text: text from a manifest.
     :return: the distinct phrases found, lowercase, in order.
     """
     if not text:
         return ()
-    sources = [text]
+    sources = list(readings(text))
     if _TAG_TEXT.search(text):  # decoded only when there are tag characters
         sources.append(hidden_tag_text(text))
     found = [
@@ -534,36 +639,55 @@ def folded(text: str) -> str:
 def secret_asked(text: str) -> Optional[str]:
     """What secret a name or description asks for, if any (:data:`SECRET_PATTERN`).
 
-    :param text: an argument name or description (read :func:`folded`).
+    :param text: an argument name or description (each of its :func:`readings`, as
+        written and as rendered, read :func:`folded`).
     :return: the words that ask (lowercase), or None.
     """
-    match = SECRET_PATTERN.search(words_of(folded(text)))
-    return match.group(0).lower() if match else None
+    for reading in readings(text):
+        match = SECRET_PATTERN.search(words_of(folded(reading)))
+        if match:
+            return match.group(0).lower()
+    return None
 
 
-def _schema_texts(schema: Any, where: str) -> Iterator[Tuple[str, str]]:
-    """Every (place, string) of a JSON Schema a model reads: property names and prose.
+def json_texts(value: Any, where: Place = None) -> Iterator[Tuple[Place, str]]:
+    """Every string of a JSON value and every key of its objects, with its place.
 
-    :param schema: a JSON Schema.
-    :param where: the place of the schema (a JSON Pointer).
-    :yield: (JSON Pointer, text).
+    Everything a served definition holds reaches a model, so everything is read: what
+    :func:`schema_for_model` keeps as the mech's contract (``pattern``, ``format``,
+    ``$ref``, ``type``...), unknown keywords, and the keys of objects inside ``enum``,
+    ``const``, ``default`` and ``examples`` values as much as descriptions (adv29o).
+    Iterative, linear in the value: a place is a linked pair, spelled only when
+    reported (:func:`pointer_of`).
+
+    :param value: a JSON value (a schema, a default, an example).
+    :param where: the value's own :data:`Place`.
+    :yield: ``(place, text)``; a key is given at the place of its value.
     """
-    stack: List[Tuple[Any, str]] = [(schema, where)]
+    stack: List[Tuple[Place, Any]] = [(where, value)]
     while stack:
-        node, at = stack.pop()
-        if isinstance(node, list):
-            stack.extend((v, f"{at}/{i}") for i, v in enumerate(node))
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                if isinstance(value, str) and key not in _STRUCTURAL_KEYWORDS:
-                    yield f"{at}/{key}", value
-                elif key in _VALUE_KEYWORDS or key not in _STRUCTURAL_KEYWORDS:
-                    stack.append((value, f"{at}/{key}"))
-                if key == "properties" and isinstance(value, dict):
-                    for name in value:
-                        yield f"{at}/properties/{name}", str(name)
-        elif isinstance(node, str):
+        at, node = stack.pop()
+        if isinstance(node, str):
             yield at, node
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                yield (at, key), str(key)
+                stack.append(((at, key), item))
+        elif isinstance(node, list):
+            stack.extend(((at, i), item) for i, item in enumerate(node))
+
+
+def _place(*keys: Any) -> Place:
+    """The :data:`Place` of a path of keys from the root."""
+    place: Place = None
+    for key in keys:
+        place = (place, key)
+    return place
+
+
+def _key_of(place: Place) -> Any:
+    """The last key of a place (None for the root)."""
+    return None if place is None else place[1]
 
 
 def _decoded(text: Optional[str]) -> Any:
@@ -578,36 +702,52 @@ def _decoded(text: Optional[str]) -> Any:
         return None
 
 
-def tool_texts(tool: Tool) -> Iterator[Tuple[str, str]]:
-    """Every (field, text) of a tool that reaches a model.
+def tool_texts(tool: Tool) -> Iterator[Tuple[Place, str]]:
+    """Every (place, text) of a tool that reaches a model: every string and key of it.
+
+    Names, descriptions, types and kind, and every string and key of its argument
+    schemas and defaults, output schema, examples and unknown fields (``extra``, which
+    ``GET /tools`` serves).
 
     A schema, default or example nested too deeply to decode is skipped (exporters do
     not show it either).
 
     :param tool: a tool.
-    :yield: (a field name such as ``description`` or ``arguments/city/description``, text).
+    :yield: (a :data:`Place` whose :func:`pointer_of` is e.g. ``/description`` or
+        ``/arguments/city/schema/pattern``, text).
     """
-    yield "name", tool.name
-    yield "description", tool.description
-    yield "input/description", tool.input_description
-    yield "output/description", tool.output_description
+    yield _place("name"), tool.name
+    yield _place("description"), tool.description
+    yield _place("kind"), tool.kind
+    yield _place("input", "description"), tool.input_description
+    yield _place("input", "type"), tool.input_type
+    yield _place("output", "description"), tool.output_description
+    yield _place("output", "type"), tool.output_type
     for argument in tool.arguments:
-        at = f"arguments/{argument.identifier}"
+        at = _place("arguments", argument.identifier)
         yield at, argument.identifier
-        yield f"{at}/description", argument.description
-        yield from _schema_texts(_decoded(argument.schema_json), f"{at}/schema")
-        yield from _schema_texts(_decoded(argument.default_json), f"{at}/default")
-    yield from _schema_texts(_decoded(tool.output_schema_json), "output/schema")
+        yield (at, "description"), argument.description
+        yield from json_texts(_decoded(argument.schema_json), (at, "schema"))
+        yield from json_texts(_decoded(argument.default_json), (at, "default"))
+    yield from json_texts(_decoded(tool.output_schema_json), _place("output", "schema"))
     for index, example in enumerate(tool.examples_json):
-        yield from _schema_texts(_decoded(example), f"examples/{index}")
+        yield from json_texts(_decoded(example), _place("examples", index))
+    yield from json_texts(_decoded(tool.extra_json), _place("extra"))
+
+
+def _names_or_prose(place: Place) -> bool:
+    """Whether a text at ``place`` of a schema names a property or describes one."""
+    parent = None if place is None else place[0]
+    return _key_of(parent) == "properties" or _key_of(place) in ("description", "title")
 
 
 def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
     """The arguments of an input schema that ask for a secret.
 
     An argument asks when its name, or a name or description anywhere in its schema,
-    matches :data:`SECRET_PATTERN`. Works on the MCP Tool's ``inputSchema`` as served
-    (the MCP server's check) and on :meth:`.tool.Tool.input_schema` (the catalogue's).
+    matches :data:`SECRET_PATTERN` (:func:`secret_asked`: as written or as rendered).
+    Works on the MCP Tool's ``inputSchema`` as served (the MCP server's check) and on
+    :meth:`.tool.Tool.input_schema` (the catalogue's).
 
     :param input_schema: an object schema with ``properties``.
     :return: (argument name, the words that ask) per asking argument, in order.
@@ -620,10 +760,7 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
     found: List[Tuple[str, str]] = []
     for name, schema in properties.items():
         texts = [str(name)] + [
-            text
-            for at, text in _schema_texts(schema, "")
-            if at.rsplit("/", 2)[-2:-1] == ["properties"]
-            or at.endswith(("/description", "/title"))
+            text for at, text in json_texts(schema) if _names_or_prose(at)
         ]
         asked = next((s for s in map(secret_asked, texts) if s), None)
         if asked:
@@ -631,9 +768,9 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
     return tuple(found)
 
 
-def _quoted(texts: Sequence[str]) -> str:
+def _quoted(texts: Sequence[str], count: Optional[int] = None) -> str:
     shown = ", ".join(repr(t) for t in texts[:MAX_QUOTED])
-    more = len(texts) - MAX_QUOTED
+    more = (len(texts) if count is None else count) - MAX_QUOTED
     return shown + (f" and {more} more" if more > 0 else "")
 
 
@@ -646,24 +783,33 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
         :data:`.problems.SECRET_ARGUMENT` (arguments that ask for a secret) warnings,
         in that order, each naming the tool and what to do.
     """
-    invisible: List[str] = []
+    hiding: Dict[Place, None] = {}
     phrases: List[str] = []
-    for field, text in tool_texts(tool):
-        if not text:
+    # a tool repeats its keys and short strings ("type", "string"): each read once
+    read: Dict[str, Tuple[bool, Tuple[str, ...]]] = {}
+    for place, text in tool_texts(tool):
+        if not text or text in SCHEMA_WORDS:
             continue
-        if _INVISIBLE.search(text) or render_hidden_kinds(strip_invisible(text)):
-            invisible.append(field)
-        phrases.extend(instruction_phrases(text))
+        if text not in read:
+            hides = bool(
+                _INVISIBLE.search(text) or render_hidden_kinds(strip_invisible(text))
+            )
+            read[text] = (hides, instruction_phrases(text))
+        hides, found = read[text]
+        if hides:
+            hiding[place] = None
+        phrases.extend(found)
+    invisible = [pointer_of(p)[1:] for p in list(hiding)[:MAX_QUOTED]]
     name = ascii(label_for_model(tool.name))
     problems = []
     if invisible:
         problems.append(
             warning(
                 INVISIBLE_TEXT,
-                f"tool {name}: {len(invisible)} text field(s) hold invisible or control "
+                f"tool {name}: {len(hiding)} text field(s) hold invisible or control "
                 "characters, or markup that hides text when rendered (raw HTML, images, "
                 "link titles, links without text, link definitions, references to "
-                f"invisible characters) ({_quoted(invisible)}); invisible characters are "
+                f"invisible characters) ({_quoted(invisible, len(hiding))}); invisible characters are "
                 "removed and markup is shown as plain text wherever the text is shown "
                 "to a model. Publish visible plain text only.",
             )

@@ -1,0 +1,136 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""A request journalled as mined that the chain no longer holds (adversarial review adv29p).
+
+A reorg can drop a mined request's transaction without putting it back (or a node can
+forget it): the marketplace no longer knows the request id, the transaction has no
+receipt, and the requester account's nonce is free again. Waiting for such a request
+waits forever, and the call said it "stays paid on chain". The journal still holds the
+signed transaction, so the call broadcasts those same bytes again: they carry the same
+account nonce, so at most one of the two can ever be mined, and nothing else is paid.
+
+:func:`dropped_from_chain` decides, conservatively: every fact must say "gone" at a
+block past the one read before the request was sent; an RPC error, or a node behind
+that block (lagging), says "not known to be gone", and the call keeps waiting. A node
+lagging less than that, between the block read and the request's, is not told apart;
+what it costs is bounded by the same nonce: the bytes broadcast again are the request
+itself, which the chain mines once at most.
+"""
+
+import logging
+import time
+from typing import Any, Dict, Optional
+
+from mech_catalogue_core.model.vocabulary import CallStatus
+
+from .journal import JournalEntry
+from .market import STATUS_DOES_NOT_EXIST, Marketplace
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
+
+#: the journal entry's ``extra`` key recording the last time its request was seen gone
+DROPPED_KEY = "dropped"
+
+
+def dropped_from_chain(market: Marketplace, entry: JournalEntry) -> Optional[int]:
+    """Whether a journalled, mined request is gone from the chain (blocking).
+
+    Gone: an on-chain request (a signed transaction journalled, not off-chain) whose
+    request id the marketplace does not hold (``mapRequestIdInfos`` status 0), whose
+    transaction has no receipt, and whose account nonce is unused (the account's mined
+    transaction count is at most it), all read at a head past ``entry.from_block`` (the
+    head read before it was sent; a node at or below it is behind what was seen).
+
+    :param market: the marketplace (its RPC).
+    :param entry: the call's journal entry (status ``sent``).
+    :return: the head block the request was seen gone at, or None when it is not known
+        to be gone (any fact says otherwise, or could not be read: never raises).
+    """
+    if not _mined_onchain_entry(entry):
+        return None
+    try:
+        if market.status(entry.request_id) != STATUS_DOES_NOT_EXIST:
+            return None  # on chain: the common case, one read
+        head = market.head()
+        gone = (  # read in this order, the first "not gone" ending the reads
+            head > entry.from_block  # else a node behind what was seen: lagging
+            and market.transaction_reverted(entry.tx_hash) is None  # no receipt
+            and market.confirmed_nonce() <= entry.account_nonce  # its nonce unused
+        )
+    except Exception:  # pylint: disable=broad-exception-caught
+        # unsure: an RPC error is never a reason to send again
+        LOGGER.warning(
+            "request %s: whether it is still on chain could not be read",
+            entry.request_id,
+            exc_info=True,
+        )
+        return None
+    return head if gone else None
+
+
+def _mined_onchain_entry(entry: JournalEntry) -> bool:
+    """Whether an entry says its own signed transaction was mined (status ``sent``).
+
+    :param entry: the call's journal entry.
+    :return: False for an off-chain request, or one without its signed transaction.
+    """
+    return (
+        entry.status == CallStatus.SENT
+        and "offchain" not in entry.extra
+        and bool(entry.raw_tx)
+        and bool(entry.tx_hash)
+        and entry.account_nonce >= 0
+    )
+
+
+def record_dropped(entry: JournalEntry, head: int) -> Dict[str, Any]:
+    """Mark an entry's request as gone, to be sent again (the entry changed in place).
+
+    Its status goes back to ``prepared`` (signed, not known to be on chain): the state
+    a crash between signing and the receipt leaves, which every later call resolves
+    the same way (the same bytes broadcast again while the nonce is free, else the
+    nonce's fate read).
+
+    :param entry: the call's journal entry (status ``sent``).
+    :param head: the block it was seen gone at (:func:`dropped_from_chain`).
+    :return: the record kept in ``entry.extra[DROPPED_KEY]``: ``request_id``,
+        ``tx_hash`` and ``account_nonce`` of the dropped request, ``block`` and
+        ``seen_at`` (unix seconds).
+    """
+    record = {
+        "request_id": entry.request_id,
+        "tx_hash": entry.tx_hash,
+        "account_nonce": entry.account_nonce,
+        "block": head,
+        "seen_at": time.time(),
+    }
+    entry.extra[DROPPED_KEY] = record
+    entry.status = CallStatus.PREPARED
+    return record
+
+
+def dropped_text(record: Dict[str, Any]) -> str:
+    """Say what a dropped request's record means (the answer's ``_meta`` and logs).
+
+    :param record: :func:`record_dropped`'s record.
+    :return: a sentence.
+    """
+    return (
+        f"request {record.get('request_id')} (tx {record.get('tx_hash')}) was "
+        f"mined, then no longer on chain at block {record.get('block')} (a reorg "
+        "dropped it: no receipt, the request unknown to the marketplace, its account "
+        f"nonce {record.get('account_nonce')} free again); the same signed "
+        "transaction was sent again, at the same account nonce"
+    )
