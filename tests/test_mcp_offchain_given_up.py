@@ -525,7 +525,13 @@ def test_tools_list_says_which_offers_a_call_tries_last() -> None:
 
     hostile, other = _offer(MECH, "hostile"), _offer("0x" + "22" * 20, "a")
     served: Dict[str, Any] = {"name": "t", "_meta": {META_KEY: {"offers": []}}}
-    server = SimpleNamespace(settings=SimpleNamespace(timeout=300.0))
+    from mech_catalogue_cli.mcp_server.refused_offers import (  # pylint: disable=import-outside-toplevel
+        RevertingMechs,
+    )
+
+    server = SimpleNamespace(
+        settings=SimpleNamespace(timeout=300.0), reverting=RevertingMechs()
+    )
     remembered = {MECH.lower(): hold(ACCEPTED_AT, 30.0)}
     listed = MechToolServer._with_tried_last(
         server, ServedTool("t", "t", served, (other, hostile)), remembered  # type: ignore[arg-type]

@@ -56,6 +56,7 @@ from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
 from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
+from mech_catalogue_core.chain.revert import revert_words
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFound
@@ -197,6 +198,28 @@ class MarketError(RuntimeError):
 
 class RequestReverted(MarketError):
     """The request transaction was mined and reverted: only gas was spent, nothing paid."""
+
+
+class EstimateReverted(MarketError):
+    """A transaction's gas estimate reverted: nothing was signed nor sent.
+
+    ``reason`` is the revert in words (:func:`~mech_catalogue_core.chain.revert.revert_words`:
+    a reason as a contract wrote it is cleaned, never quoted raw), for a request the
+    mech's own, as the marketplace passes its revert data up unchanged. web3's message,
+    which quotes the reason raw, is not used.
+    """
+
+    def __init__(self, address: str, data: Any) -> None:
+        """Say which contract's estimate reverted, and with what.
+
+        :param address: the contract called.
+        :param data: the revert data (web3's ``ContractLogicError.data``).
+        """
+        self.reason = revert_words(data)
+        super().__init__(
+            f"the request transaction to {address} reverted at its gas estimate "
+            f"({self.reason})"
+        )
 
 
 @dataclass(frozen=True)
@@ -444,7 +467,9 @@ class Marketplace:
 
         :param transaction: from :meth:`request_transaction`.
         :return: the signed transaction, to journal before :meth:`broadcast`.
-        :raises MarketError: when gas cannot be estimated (e.g. it would revert).
+        :raises EstimateReverted: when the gas estimate reverts (nothing signed).
+        :raises MarketError: when gas cannot be estimated otherwise (the node
+            unreachable or refusing).
         """
         tx = dict(transaction)
         try:
@@ -453,7 +478,9 @@ class Marketplace:
             tx["maxFeePerGas"] = int(self.w3.eth.gas_price * 2)
             tx["maxPriorityFeePerGas"] = 0
             signed = self._account.sign_transaction(tx)
-        except (ContractLogicError, ValueError, OSError) as exc:
+        except ContractLogicError as exc:
+            raise EstimateReverted(self.address, exc.data) from exc
+        except (ValueError, OSError) as exc:
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
@@ -566,7 +593,12 @@ class Marketplace:
                 f"{wait:g} s; it may still be: call again with the same arguments to "
                 "check (that will not pay twice)"
             ) from exc
-        except (ContractLogicError, ValueError, OSError) as exc:
+        except ContractLogicError as exc:  # its message quotes a reason raw
+            raise MarketError(
+                f"the request transaction to {self.address} failed: "
+                f"{revert_words(exc.data)}"
+            ) from exc
+        except (ValueError, OSError) as exc:
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"

@@ -65,6 +65,7 @@ from .journal import (
 )
 from .market import (
     STATUS_DOES_NOT_EXIST,
+    EstimateReverted,
     MarketError,
     Marketplace,
     RequestReverted,
@@ -80,6 +81,7 @@ from .offchain_sending import (
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .recall import resume_from_chain
+from .refused_offers import revert_refusal
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
@@ -304,8 +306,10 @@ class RequestSender(OffchainSending):
         :param offers: every offer the call may pay now (``rank_offers``; empty: only
             ``offer``).
         :return: the journal entry of the request on chain, or why nothing was sent (a
-            :class:`PriceRefusal` when it was this offer's price: the caller tries the
-            next offer).
+            :class:`PriceRefusal` when this offer failed before anything was paid: its
+            price, the funds for it, or a :class:`.refused_offers.RevertRefusal` when
+            its request reverted at the gas estimate or when mined; the caller tries
+            the next offer).
         """
         market, journal = self.market, self.journal
         assert (
@@ -478,15 +482,22 @@ class RequestSender(OffchainSending):
                             **value,
                         )
                     )
-                except MarketError:
-                    # the gas estimate reverted: if the price moved since it was read,
+                except MarketError as exc:
+                    # the gas estimate failed: if the price moved since it was read,
                     # or the funds (an allowance revoked), say so in words (not the
-                    # contract's error hex); nothing was sent
+                    # contract's error hex); a revert the mech chose refuses only this
+                    # offer; nothing was sent
                     again = market.mech_price(offer.address)
                     if again is None or again == price:
                         changed = self._funds_changed(offer, price)
                         if changed is not None:
                             return changed
+                        if isinstance(exc, EstimateReverted):
+                            return revert_refusal(
+                                offer.address,
+                                "at its gas estimate (nothing was sent)",
+                                exc.reason,
+                            )
                         raise
                     return PriceRefusal(
                         f"mech {offer.address}'s price moved from {amount(price)} to "
@@ -507,14 +518,19 @@ class RequestSender(OffchainSending):
                 except RequestReverted:
                     # mined and reverted: nothing was paid but gas, so it does not count
                     # against --max-spend; a price raised while it was pending (a mech
-                    # front-running the request) is said in words, and the next offer tried
+                    # front-running the request) is said in words, and the next offer
+                    # tried, as after any other revert (the receipt proves nothing paid)
                     ledger.refund(price, prepared.request_id)
                     again = market.mech_price(offer.address)
                     if again is None or again == price:
                         changed = self._funds_changed(offer, price)
                         if changed is not None:
                             return changed
-                        raise
+                        return revert_refusal(
+                            offer.address,
+                            "when mined (only gas was spent)",
+                            "a receipt holds no reason",
+                        )
                     return PriceRefusal(
                         f"mech {offer.address} changed its price from {amount(price)} "
                         f"to {amount(again)} while the request was pending; the "

@@ -27,8 +27,8 @@ pays again) -> rank the offers (:func:`.offers.rank_offers`: the incumbent first
 for each in turn, under one lock: read its price now (the amount sent; over
 ``--max-price`` or unread: the next offer is tried, :func:`.offers.send_time_refusal`)
 -> spend cap -> upload the payload -> derive the request id -> send
-``MechMarketplace.request`` (a gas estimate that reverts because the price moved meanwhile
-also moves on to the next offer, nothing sent) -> wait for the
+``MechMarketplace.request`` (a request that reverts, at its gas estimate or mined with
+only gas spent, also moves on to the next offer: :mod:`.refused_offers`) -> wait for the
 delivery (progress notifications every poll, ``--timeout``, cancellable) -> fetch and
 verify the response -> return it (``structuredContent`` when it validates against the
 tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id (hex,
@@ -82,6 +82,7 @@ from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
+from .refused_offers import RevertingMechs, RevertRefusal, skipped_meta, with_skipped
 from .results import (
     checked_arguments,
     error_result,
@@ -179,6 +180,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         # is forgotten here too
         self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.sender = RequestSender(market, journal, settings, self.ledger)
+        self.reverting = RevertingMechs(settings.spend_window)
         # what each session's client was listed: its answers are checked against it too
         self.listed_schemas = ListedSchemas(
             state_dir, used_before=journal is not None and journal.written()
@@ -398,6 +400,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             when one of its offers is remembered; else the tool as served).
         """
         last = tried_last_meta(tool.offers, remembered, self.settings.timeout)
+        last += self.reverting.listed(tool.offers)
         if not last:
             return tool.tool
         meta = dict(tool.tool["_meta"])
@@ -643,19 +646,24 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")
-        # a mech that accepted a request and did not settle it in time goes last
+        # a mech that reverted for the marketplace goes after the others, and one that
+        # accepted a request and did not settle it in time after all of them
+        ranked, reverted = self.reverting.tried_last(ranked)
         remembered = await self._given_up_for_call(paying=reader is not None)
         ranked, moved = tried_last(ranked, remembered, settings.timeout)
+        moved = {**reverted, **moved}
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
         if reader is None:
             return self.sender.dry_run(tool, ranked[0], payload, key)
-        refused: list[PriceRefusal] = []
+        skipped: list[Tuple[Offer, PriceRefusal]] = []
         for offer in ranked:
             sent = await self._sent_when_free(
                 tool, offer, payload, (key, timer, ranked), session
             )
             if isinstance(sent, PriceRefusal):
-                refused.append(sent)  # nothing sent: the next offer is tried
+                skipped.append((offer, sent))  # nothing paid: the next one is tried
+                if isinstance(sent, RevertRefusal):
+                    self.reverting.remember(sent)
                 continue
             if isinstance(sent, OffchainRefusal):
                 # it says what was sent, held or deposited (OffchainRefusal.said)
@@ -663,22 +671,26 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             if isinstance(sent, str):
                 return error_result(f"{name}: {sent}; nothing was sent")
             self._remember_name(name, arguments, requester, idempotency, key)
+            self.reverting.forget(sent.mech)
             result = await reader.await_result(tool, sent, timer, session)
             if sent.mech != offer.address:  # a journalled request: chosen before
                 return result
-            return with_choice(
-                result, offer, ranked, (settings.pinned, settings.allowed), moved
+            return with_skipped(
+                with_choice(
+                    result, offer, ranked, (settings.pinned, settings.allowed), moved
+                ),
+                skipped,
             )
         decisions = [
             {"reason": str(r), "payment": r.payment}
-            for r in refused
-            if isinstance(r, PriceRefusal) and r.payment is not None
+            for _, r in skipped
+            if r.payment is not None
         ]
         return error_result(
             f"{name}: no offer could be paid now: "
-            + "; ".join(refused)
+            + "; ".join(r for _, r in skipped)
             + "; nothing was sent",
-            {"refused": decisions} if decisions else None,
+            {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
 
 

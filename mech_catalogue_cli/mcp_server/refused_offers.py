@@ -1,0 +1,202 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Offers a call skipped before anything was sent, and mechs that revert for the market.
+
+One mech must not deny a tool to everyone (issue #29 attack 7 generalised): an offer
+that fails before anything is sent or spent (its price moved or is over the cap, the
+funds do not cover it, its request reverts at the gas estimate, or is mined and reverts
+so that only gas was spent) is skipped and the next acceptable offer tried
+(:meth:`.server.MechToolServer.call`). A mech's code may revert only when the
+marketplace calls it (the marketplace passes its revert data up unchanged): such a
+mech is remembered (:class:`RevertingMechs`) and tried after the tool's other offers
+for later calls, as a mech that did not settle an accepted request is
+(:mod:`.unsettled`). The memory is this process's: nothing was journalled for a request
+whose estimate reverted.
+
+What a skipped offer says is the server's own words; a revert's reason is shown only
+as :func:`~mech_catalogue_core.chain.revert.revert_words` shows it (cleaned, capped).
+"""
+
+import time
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import mcp_types as types
+
+from .offchain_sending import PriceRefusal
+from .offers import Offer
+from .results import REQUEST_META_KEY
+from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS
+
+
+class RevertRefusal(PriceRefusal):
+    """An offer whose request reverted when the marketplace called its mech: try the next.
+
+    ``mech`` is the reverting mech's address (lowercase), remembered by
+    :class:`RevertingMechs`.
+    """
+
+    mech: str = ""
+
+
+def revert_refusal(mech: str, when: str, reason: str) -> RevertRefusal:
+    """The refusal of an offer whose request reverted, the price and funds unchanged.
+
+    :param mech: the mech's address.
+    :param when: ``"at its gas estimate (nothing was sent)"`` or ``"when mined (only
+        gas was spent)"``.
+    :param reason: the revert in words (:func:`~mech_catalogue_core.chain.revert.revert_words`,
+        already cleaned).
+    :return: the refusal; its text names the mech, when and the reason.
+    """
+    refusal = RevertRefusal(
+        f"mech {mech}'s request reverted {when}, its price and this account's funds "
+        f"unchanged ({reason}): the mech refuses the marketplace's call"
+    )
+    refusal.mech = mech.lower()
+    return refusal
+
+
+class RevertingMechs:
+    """Mechs whose request reverted for the marketplace, tried last for a while (memory).
+
+    Kept for ``period`` seconds from the last revert (``--spend-window``; None: 24 h, as
+    :mod:`.unsettled` remembers), in this process only. A mech paid since is forgotten.
+    """
+
+    def __init__(self, period: Optional[float] = None) -> None:
+        """Start with none remembered.
+
+        :param period: seconds a revert is remembered (None: 24 h).
+        """
+        self.period = DEFAULT_SPEND_WINDOW_SECONDS if period is None else period
+        self._reverted: Dict[str, Tuple[float, str]] = {}  # mech -> (unix time, why)
+
+    def remember(self, refusal: RevertRefusal, now: Optional[float] = None) -> None:
+        """Remember the mech of a refusal.
+
+        :param refusal: the offer's :class:`RevertRefusal`.
+        :param now: unix seconds (None: now).
+        """
+        when = time.time() if now is None else now
+        self._reverted[refusal.mech] = (when, str(refusal))
+
+    def forget(self, mech: str) -> None:
+        """Forget a mech (its request was sent since).
+
+        :param mech: its address, any case.
+        """
+        self._reverted.pop(mech.lower(), None)
+
+    def remembered(self, now: Optional[float] = None) -> Dict[str, str]:
+        """The mechs remembered now and why.
+
+        :param now: unix seconds (None: now).
+        :return: lowercase address -> the refusal's text, those older than ``period``
+            dropped.
+        """
+        when = time.time() if now is None else now
+        for mech in [m for m, (at, _) in self._reverted.items() if at < when - self.period]:  # fmt: skip
+            del self._reverted[mech]
+        return {mech: why for mech, (_, why) in self._reverted.items()}
+
+    def why(self, mech: str, now: Optional[float] = None) -> Optional[str]:
+        """Why a mech is tried last, if it is remembered now (constant time).
+
+        :param mech: its address, any case.
+        :param now: unix seconds (None: now).
+        :return: the refusal's text with "tried after the tool's other offers", or None
+            (not remembered, or older than ``period``: then forgotten).
+        """
+        kept = self._reverted.get(mech.lower())
+        if kept is None:
+            return None
+        if kept[0] < (time.time() if now is None else now) - self.period:
+            del self._reverted[mech.lower()]
+            return None
+        return f"{kept[1]}: tried after the tool's other offers"
+
+    def tried_last(
+        self, ranked: Sequence[Offer], now: Optional[float] = None
+    ) -> Tuple[List[Offer], Dict[str, str]]:
+        """Order offers so those of remembered mechs come after the others.
+
+        The order within each part is kept, as :func:`.unsettled.tried_last` keeps it.
+
+        :param ranked: the offers in the order to try them.
+        :param now: unix seconds (None: now).
+        :return: the offers in the order to try them, and for each moved offer (its
+            address as the offer gives it) why (:meth:`why`).
+        """
+        when = time.time() if now is None else now
+        said = {offer.address: self.why(offer.address, when) for offer in ranked}
+        kept = [offer for offer in ranked if said[offer.address] is None]
+        moved = [offer for offer in ranked if said[offer.address] is not None]
+        return kept + moved, {
+            offer.address: str(said[offer.address]) for offer in moved
+        }
+
+    def listed(
+        self, offers: Sequence[Offer], now: Optional[float] = None
+    ) -> List[Dict[str, str]]:
+        """``[{mech, address, why}]`` of a tool's offers a call would try last for this.
+
+        For a tool's ``tools/list`` entry, beside :func:`.unsettled.tried_last_meta`:
+        linear in the tool's offers (nothing when no mech is remembered).
+
+        :param offers: a tool's offers.
+        :param now: unix seconds (None: now).
+        :return: one item per offer of a remembered mech, in the offers' order.
+        """
+        if not self._reverted:
+            return []
+        when = time.time() if now is None else now
+        items = []
+        for offer in offers:
+            why = self.why(offer.address, when) if offer.address else None
+            if why is not None:
+                items.append(
+                    {"mech": offer.mech_key, "address": offer.address, "why": why}
+                )
+        return items
+
+
+def skipped_meta(skipped: Sequence[Tuple[Offer, PriceRefusal]]) -> List[Dict[str, str]]:
+    """``[{mech, address, why}]`` of the offers a call skipped, in the order tried (pure).
+
+    :param skipped: each skipped offer with its refusal (the server's own words).
+    :return: one item per skipped offer.
+    """
+    return [
+        {"mech": offer.mech_key, "address": offer.address, "why": str(refusal)}
+        for offer, refusal in skipped
+    ]
+
+
+def with_skipped(
+    result: types.CallToolResult, skipped: Sequence[Tuple[Offer, PriceRefusal]]
+) -> types.CallToolResult:
+    """Add ``skipped`` (:func:`skipped_meta`) to a call's ``_meta`` request record.
+
+    :param result: the call's result (a request's record in
+        ``_meta["io.olas/mech-request"]``, when it has one).
+    :param skipped: the offers skipped before the one sent.
+    :return: the result, its record holding ``skipped`` (empty when none); a result
+        without a record is returned as it is.
+    """
+    meta: Any = result.meta or {}
+    request = meta.get(REQUEST_META_KEY)
+    if isinstance(request, dict):
+        request["skipped"] = skipped_meta(skipped)
+    return result
