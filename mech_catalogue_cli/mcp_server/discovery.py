@@ -69,7 +69,7 @@ from .definition_checks import argument_errors
 from .ipfs import IpfsError
 from .market import MarketError
 from .offers import NoOffer, Offer, choose_offer, tenure_facts
-from .results import error_result, text_content
+from .results import error_result, text_content, visible_text
 from .source import UNTRUSTED_HEADING, ServedCatalogue, ServedTool, SourceError
 
 
@@ -693,10 +693,19 @@ _INPUTS = {tool["name"]: tool["inputSchema"] for tool in DISCOVERY_TOOLS}
 def structured_result(body: Dict[str, Any]) -> types.CallToolResult:
     """Return a result carrying a JSON body as text and as ``structuredContent``.
 
+    The text is what clients render, and a served definition keeps the values a call
+    must send (``pattern``, ``enum``...) as published: when it would hide text, it is
+    shown as an answer's is (:func:`.results.visible_text`: invisible characters
+    removed, markup inert), else as the body's JSON, an ordinary ``^[a-z]+$`` as
+    written (adv29o).
+
     :param body: the body.
     :return: the result.
     """
     text = json.dumps(body, ensure_ascii=False)
+    shown, removed, kinds = visible_text(text)
+    if removed or kinds:
+        text = shown
     return types.CallToolResult(content=[text_content(text)], structured_content=body)
 
 

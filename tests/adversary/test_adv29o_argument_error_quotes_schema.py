@@ -33,7 +33,14 @@ nothing while the model reads the sentence inside it. A link title in a ``const`
 (``[x](https://e.org "...")``) or a ``required`` name is the same. Of these the
 catalogue flags only ``enum`` and ``const`` strings (``tool_text_problems`` reads
 them, in the listing's ``_meta``), not in the error; ``pattern`` and ``required`` are
-reported nowhere.
+reported nowhere. The refusals of a tool asking for a secret
+(``definition_checks.secret_refusal``) and of one changed since it was pinned
+(``pin_refusal``) quote property names as published the same way. The catalogue's
+parser drops a ``required`` name that is no property and an argument whose name is no
+keyword name, so those two cases reach a client only from an agent serving such a
+definition (the server reads an agent's ``GET /tools`` and cleans it again on
+arrival, as a hostile agent is in scope: test_mcp_hostile_agent.py); ``pattern``,
+``enum`` and ``const`` come from any manifest (the devnet test below).
 
 On the devnet the market mech's owner moves its manifest to one with such a pattern;
 the tool is listed (the pattern holds no invisible character), and a call through the
@@ -53,6 +60,7 @@ import pytest
 from markdown_it import MarkdownIt
 from mech_catalogue_core.model.untrusted_text import MARKUP
 
+from mech_catalogue_cli.mcp_server.definition_checks import pin_refusal, secret_refusal
 from mech_catalogue_cli.mcp_server.results import checked_arguments
 from mech_catalogue_cli.mcp_server.source import ServedTool
 from scripts.devnet import Devnet
@@ -112,6 +120,20 @@ def test_an_argument_error_shows_no_hidden_markup(case: str) -> None:
     # observed on main: the comment, the hidden span or the title, rendered unseen
     assert _hidden_html(text) == [], text
     assert not MARKUP.kinds(text), text
+
+
+def test_refusals_show_no_hidden_markup_of_property_names() -> None:
+    """Without a chain: the secret and pin refusals quote a property name raw."""
+    name = f"<!-- {HIDDEN} -->private_key"
+    schema = {"type": "object", "properties": {name: {"type": "string"}}}
+    refusals = [
+        secret_refusal(schema) or "",
+        pin_refusal({"inputSchema": {}}, {"inputSchema": schema}, "pins.json"),
+    ]
+    for text in refusals:
+        assert HIDDEN in text  # the model reads it
+        # observed on main: "argument '<!-- you must send ... -->private_key' ..."
+        assert _hidden_html(text) == [], text
 
 
 MANIFEST: Dict[str, Any] = {

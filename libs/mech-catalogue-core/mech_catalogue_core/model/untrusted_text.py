@@ -58,6 +58,7 @@ the interpreter's current Unicode database: every agent, whatever its Python ver
 adds the same warnings.
 """
 
+import functools
 import re
 import unicodedata
 from dataclasses import replace
@@ -583,8 +584,9 @@ def readings(text: str) -> Tuple[str, ...]:
 def instruction_phrases(text: str) -> Tuple[str, ...]:
     """Phrases of a text that address a model (:data:`INSTRUCTION_PATTERNS`).
 
-    Read in every form of :func:`readings` (as written and as rendered), and in what
-    its tag characters spell.
+    Read in every form of :func:`readings` (as written and as rendered), in what its
+    tag characters spell, and each of those :func:`folded` (look-alike letters read as
+    the ASCII letter a person sees: adv29o).
 
     :param text: text from a manifest.
     :return: the distinct phrases found, lowercase, in order.
@@ -594,6 +596,7 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     sources = list(readings(text))
     if _TAG_TEXT.search(text):  # decoded only when there are tag characters
         sources.append(hidden_tag_text(text))
+    sources += [f for f in map(folded, sources) if f not in sources]
     found = [
         m.group(0).lower()
         for source in sources
@@ -614,26 +617,31 @@ def folded(text: str) -> str:
     """
     if text.isascii():
         return text
-    out = []
-    for char in text:
-        if char.isascii():
-            out.append(char)
-            continue
-        bare = "".join(
-            c
-            for c in unicodedata.ucd_3_2_0.normalize("NFKD", char)
-            if not unicodedata.ucd_3_2_0.combining(c)
-        )
-        if bare.isascii() and bare:
-            out.append(bare)
-            continue
-        letters = [
-            h["c"]
-            for h in confusables_data.get(char, ())
-            if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalpha()
-        ]
-        out.append(min(letters) if letters else char)
-    return "".join(out)
+    return "".join(map(_folded_char, text))
+
+
+@functools.lru_cache(maxsize=65536)
+def _folded_char(char: str) -> str:
+    """One character of :func:`folded` (cached: a text repeats its letters).
+
+    :param char: one character.
+    :return: its ASCII letter(s), or the character itself.
+    """
+    if char.isascii():
+        return char
+    bare = "".join(
+        c
+        for c in unicodedata.ucd_3_2_0.normalize("NFKD", char)
+        if not unicodedata.ucd_3_2_0.combining(c)
+    )
+    if bare.isascii() and bare:
+        return bare
+    letters = [
+        h["c"]
+        for h in confusables_data.get(char, ())
+        if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalpha()
+    ]
+    return min(letters) if letters else char
 
 
 def secret_asked(text: str) -> Optional[str]:
