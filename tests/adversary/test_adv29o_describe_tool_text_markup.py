@@ -50,11 +50,11 @@ from mech_catalogue_cli.mcp_server.discovery import DESCRIBE_TOOL, structured_re
 from scripts.devnet import Devnet
 from tests.adversary.test_adv29o_schema_pattern_format_unread import HIDDEN, _manifest
 from tests.adversary.test_mcp_hostile_text import _market_mech
+from tests.adversary.tides_manifest import TIDES
 from tests.devnet.mcp_helpers import stdio_client
 
 _PARSER = MarkdownIt("commonmark", {"html": True})
 PATTERN = f"^(<!-- {HIDDEN} -->)?[a-z]+$"
-TIDES = "tide-table"
 
 
 def _raw_html(text: str) -> List[str]:
