@@ -620,7 +620,7 @@ def folded(text: str) -> str:
     return "".join(map(_folded_char, text))
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=8192)
 def _folded_char(char: str) -> str:
     """One character of :func:`folded` (cached: a text repeats its letters).
 
