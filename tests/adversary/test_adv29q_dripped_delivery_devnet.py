@@ -34,6 +34,13 @@ GET with ``200`` and one byte each 0.5 s (``--io-timeout 3``, ``--timeout 20``):
 - observed on main: the call has not returned after 90 s (the test's bound; it would
   read for about 6 days), while ``tools/list`` from another session still answers.
 
+Each free re-read of that call (the agent's client giving up after 1.5 s and calling
+again, over stdio) starts one more such read in a worker thread of its own; anyio's
+default pool has 40, and the SDK's stdio transport reads each request line in one of
+them: observed on main, ``tools/list`` answered in 0.005 s after 30 re-reads and did not
+answer within 30 s after 40 (the server stalled for every client and call, for as long as
+the drip lasts).
+
 Expected: a paid call ends within its bounds (``--timeout`` plus a few
 ``--io-timeout``): an ``isError`` naming the paid request that says a call again reads
 it without paying; with an honest gateway again, the same call returns the delivered
@@ -56,7 +63,13 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mech_catalogue_cli.devnet.state import STATE_FILE
 from scripts.devnet import Devnet
-from tests.devnet.mcp_helpers import free_port, http_server, market_nonce, responder
+from tests.devnet.mcp_helpers import (
+    free_port,
+    http_server,
+    market_nonce,
+    responder,
+    stdio_client,
+)
 from tests.devnet.test_mcp_server import TOOL
 
 #: seconds between the dripped bytes (below --io-timeout)
@@ -218,3 +231,57 @@ def test_a_dripped_delivery_does_not_hold_the_paid_call(
     assert not seen["again"].is_error, observed
     assert "devnet stand-in" in str(seen["again"].content[0].text), observed
     assert market_nonce(devnet) == nonce + 1, observed
+
+
+#: free re-reads the agent makes, each given up after GIVE_UP s (anyio's pool: 40)
+RE_READS, GIVE_UP = 41, 1.5
+#: how long tools/list may take after them
+LIST_BOUND = 5.0
+
+
+def test_re_reads_of_a_dripped_delivery_do_not_stall_the_server(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """Forty re-reads of a dripped delivery, each given up: tools/list still answers.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the server's state folder.
+    """
+    devnet = chain_snapshot
+    gateway = DrippingGateway(devnet.info.ipfs_gateway_url)
+    dripping = devnet_dir_with_gateway(devnet, tmp_path / "dripping", gateway.url)
+    state = tmp_path / "state"
+    state.mkdir()
+    options = ["--timeout", str(TIMEOUT), "--io-timeout", str(IO_TIMEOUT)]
+    options += ["--poll", "3600", "--devnet-dir", str(dripping)]
+    nonce = market_nonce(devnet)
+    seen: Dict[str, Any] = {"lists": []}
+
+    async def main() -> None:
+        async with stdio_client(devnet, state, *options) as client:
+            await client.list_tools()
+            gateway.armed.set()
+            with anyio.move_on_after(4 * GIVE_UP):  # paid, delivered, read dripping
+                await client.call_tool(TOOL, {"prompt": "Stalled?", "temperature": 0.5})
+            for attempt in range(1, RE_READS + 1):
+                with anyio.move_on_after(GIVE_UP):
+                    await client.call_tool(
+                        TOOL, {"prompt": "Stalled?", "temperature": 0.5}
+                    )
+                if attempt % 10 == 0 or attempt == RE_READS:
+                    began = time.monotonic()
+                    with anyio.move_on_after(6 * LIST_BOUND):
+                        await client.list_tools()
+                    seen["lists"].append((attempt, round(time.monotonic() - began, 3)))
+
+    with gateway.running(), responder(devnet):
+        anyio.run(main)
+    observed = (
+        f"tools/list seconds after (re-reads, seconds) {seen['lists']}; dripped GETs "
+        f"{len(gateway.dripped)}; market nonce {nonce} -> {market_nonce(devnet)}"
+    )
+    assert market_nonce(devnet) == nonce + 1, observed  # premise: paid once
+    assert len(gateway.dripped) > 10, observed  # premise: the re-reads read dripping
+    # observed on main: [(10, 0.005), (20, 0.007), (30, 0.005), (40, 30.028), ...]
+    for _, seconds in seen["lists"]:
+        assert seconds < LIST_BOUND, observed
