@@ -227,7 +227,8 @@ def test_a_dripped_delivery_does_not_hold_the_paid_call(
     # observed on main: not returned within the bound
     assert "dripped" in seen, observed
     assert seen["dripped"].is_error, observed
-    assert "without paying" in str(seen["dripped"].content[0].text), observed
+    said = str(seen["dripped"].content[0].text)
+    assert "without paying" in said or "will not pay again" in said, observed
     assert not seen["again"].is_error, observed
     assert "devnet stand-in" in str(seen["again"].content[0].text), observed
     assert market_nonce(devnet) == nonce + 1, observed
