@@ -37,6 +37,11 @@ per request) and 200,000 ``[`` raised ``RecursionError`` out of ``json.loads``.
 
 Every failure is :class:`AnswerError`, whose message says what happened and never quotes
 the URL (the caller names the upstream, redacted).
+
+The same watchdog bounds every other read of the CLI (:func:`deadline`: gateway, kubo
+and JSON-RPC reads in :mod:`.ipfs` and :mod:`.jsonrpc`; :class:`DeadlineSession`: web3's
+provider): a gateway relaying a mech's response a byte at a time held a paid call's
+delivery read, and a worker thread, for days.
 """
 
 import json
@@ -351,11 +356,13 @@ def deadline(seconds: float) -> Iterator[None]:
     )
     stack: List[List[socket.socket]] = getattr(_SENDING, "watched", [])
     _SENDING.watched = stack + [opened]
+    began = time.monotonic()
     watchdog.start()
     try:
         yield
     except Exception as exc:
-        if expired.is_set():
+        # a socket timeout as long as the deadline may fire first: the deadline passed
+        if expired.is_set() or time.monotonic() - began >= seconds:
             raise DeadlineExceeded(seconds) from exc
         raise
     finally:
