@@ -61,6 +61,7 @@ from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFound
 
+from mech_catalogue_cli.adapters.http import DeadlineSession
 from mech_catalogue_cli.keys import redacted_url, without_url
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -286,9 +287,16 @@ class Marketplace:
         :param rpc_url: the chain's JSON-RPC URL.
         :param marketplace: the MechMarketplace address.
         :param private_key: the paying account's key (kept in this object only).
-        :param timeout: seconds per RPC request.
+        :param timeout: seconds per RPC request, answer included (web3's own timeout is
+            per socket read: :class:`~mech_catalogue_cli.adapters.http.DeadlineSession`).
         """
-        self.w3 = Web3(Web3.HTTPProvider(rpc_url, request_kwargs={"timeout": timeout}))
+        self.w3 = Web3(
+            Web3.HTTPProvider(
+                rpc_url,
+                request_kwargs={"timeout": timeout},
+                session=DeadlineSession(timeout),
+            )
+        )
         self.rpc_url = rpc_url
         self.address = Web3.to_checksum_address(marketplace)
         self.contract = self.w3.eth.contract(address=self.address, abi=MARKETPLACE_ABI)
