@@ -43,10 +43,6 @@ from tests.test_mcp_dropped_request_unit import (  # noqa: F401 # pylint: disabl
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29t: a dropped request whose nonce another transaction took is waited for as paid; open in issue #29",  # fmt: skip
-)
 @pytest.mark.usefixtures("delivered_body")
 def test_a_dropped_request_whose_nonce_was_used_is_not_said_paid(
     tmp_path: Path,

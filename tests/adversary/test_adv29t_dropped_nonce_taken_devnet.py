@@ -31,18 +31,19 @@ says "was not delivered ... it stays paid on chain"; the marketplace nonce moved
 (B's request only).
 
 Expected: A's request, unknown to the marketplace with no receipt, is not waited for
-forever once its nonce went to another transaction: it is sent (once) and answered, so
-the marketplace nonce moves by two in the end (one request per call).
+forever once its nonce went to another transaction, final (``FINAL_DEPTH`` blocks
+mined here): it is sent (once) and answered, so the marketplace nonce moves by two in
+the end (one request per call).
 """
 
 from pathlib import Path
 from typing import Any, Dict
 
 import anyio
-import pytest
 from web3 import Web3
 from web3.types import RPCEndpoint
 
+from mech_catalogue_cli.mcp_server.dropped import FINAL_DEPTH
 from scripts.devnet import Devnet
 from tests.devnet.mcp_helpers import (
     market_nonce,
@@ -57,10 +58,6 @@ from tests.devnet.test_mcp_server import REQUEST_META, TOOL
 NOBODY = "0x" + "0" * 40
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29t: a dropped request whose nonce a later call took is waited for forever; open in issue #29",  # fmt: skip
-)
 def test_a_dropped_request_whose_nonce_was_taken_is_not_waited_for_forever(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
@@ -95,6 +92,8 @@ def test_a_dropped_request_whose_nonce_was_taken_is_not_waited_for_forever(
                 seen["other"] = await client.call_tool(TOOL, other)
                 other_tx = seen["other"].meta[REQUEST_META]["tx_hash"]
                 seen["other nonce"] = w3.eth.get_transaction(other_tx)["nonce"]
+                # time passing: the other request's nonce final (FINAL_DEPTH deep)
+                w3.provider.make_request(RPCEndpoint("anvil_mine"), [FINAL_DEPTH])
                 seen["again"] = await client.call_tool(TOOL, first)
                 seen["third"] = await client.call_tool(TOOL, first)
         seen["account nonce"] = w3.eth.get_transaction_count(account)

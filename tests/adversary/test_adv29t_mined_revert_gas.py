@@ -68,10 +68,6 @@ def _account(devnet: Devnet) -> Tuple[int, int]:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29t: a mech reverting when mined is sent a request (gas) at every call; open in issue #29",  # fmt: skip
-)
 def test_mechs_reverting_when_mined_take_gas_once(
     chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import anyio
-import pytest
 
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
 from mech_catalogue_cli.mcp_server.market import STATUS_DOES_NOT_EXIST
@@ -65,10 +64,6 @@ class _Restarted(_Market):
         return 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29t: a journalled request sent again that reverts when mined ends the call; open in issue #29",  # fmt: skip
-)
 def test_a_resent_request_reverting_when_mined_refuses_the_offer(
     tmp_path: Path,
 ) -> None:
