@@ -218,3 +218,18 @@ def test_a_mech_reverting_when_mined_is_skipped_for_the_window(
     memory.remember(revert_refusal(first.address, when, "x", mined=mined), now=1000)
     memory.forget(first.address.upper())
     assert memory.skipped([first, second], now=1001) == ([first, second], [])
+
+
+def test_a_request_never_seen_mined_is_not_waited_for_finality(tmp_path: Path) -> None:
+    """Signed, never mined, its nonce taken (cancelled): no fork holds it, no wait.
+
+    :param tmp_path: the state folder.
+    """
+    market: Any = ReorgedMarket(confirmed=5, final=4)
+    app = _server(tmp_path, market)
+    entry = _gone(status=CallStatus.PREPARED)
+    assert app.sender.not_final(entry) == ""  # no extra.dropped: never seen mined
+    entry.extra[DROPPED_KEY] = {"request_id": entry.request_id}
+    assert "not final" in app.sender.not_final(entry)
+    market.receipt = True  # its own receipt, reverted: mined, no wait either
+    assert app.sender.not_final(entry) == ""

@@ -241,18 +241,23 @@ class RequestSender(OffchainSending):
     def not_final(self, entry: JournalEntry) -> str:
         """Why nothing else may be paid yet for a call whose request's nonce was taken.
 
-        Blocking. A request not on chain, without a receipt, whose account nonce another
-        transaction took (its cancellation, or another call's request) is mined by a
-        reorg back to a fork that lacks that transaction: until the nonce is final
-        (:func:`.dropped.nonce_final`) a new request for the call could be paid too.
+        Blocking. A request seen mined once (a reorg dropped it: ``extra.dropped``), not
+        on chain now, without a receipt, whose account nonce another transaction took
+        (its cancellation, or another call's request) is mined again by a reorg back to
+        the fork that held it: until the nonce is final (:func:`.dropped.nonce_final`)
+        a new request for the call could be paid too.
 
         :param entry: the call's entry, its request signed, not on chain, its nonce used.
-        :return: "" when the request was mined and reverted (its own receipt: what
-            happens then is :meth:`refused_when_mined`'s) or its nonce is final; else a
-            sentence (nothing is sent, call again later). A receipt or count that
+        :return: "" when the request was never seen mined, was mined and reverted (its
+            own receipt: what happens then is :meth:`refused_when_mined`'s) or its
+            nonce is final; else a sentence (nothing is sent, call again later). A receipt or count that
             cannot be read raises ``MarketError`` (nothing is sent).
         """
         assert self.market is not None  # nosec: a sender exists only with one
+        if DROPPED_KEY not in entry.extra:
+            # never seen mined: no fork holds it, and its cancellation (twice its
+            # fees) replaces it in any mempool a reorg returns it to
+            return ""
         if self.market.transaction_reverted(entry.tx_hash) is True:
             return ""  # mined itself and reverted: its receipt says so
         if nonce_final(self.market, entry.account_nonce):
@@ -696,7 +701,8 @@ class RequestSender(OffchainSending):
                 f"on chain (a reorg dropped it) and was not sent again: {stale}; its "
                 f"account nonce was taken by cancellation "
                 f"{current.extra[CANCEL_KEY]['tx_hash']}, so nothing is paid for it. "
-                "Call again with the same arguments to send a new request"
+                f"Call again with the same arguments once the cancellation is "
+                f"{FINAL_DEPTH} blocks deep (final) to send a new request"
             )
 
     def _stale(self, entry: JournalEntry, offers: Sequence[Offer]) -> str:
