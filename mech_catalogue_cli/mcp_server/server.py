@@ -566,7 +566,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param arguments: the arguments.
         :param idempotency: the client's idempotency key ("" when none).
         :param session: the SDK session for progress notifications (None: none).
-        :return: the paid call's result, or None when this call was never paid.
+        :return: the paid call's result, or None when this call was never paid (or its
+            request can never be mined: the call key freed, journalled).
         """
         try:
             arguments = normalised_arguments(arguments)
