@@ -276,7 +276,7 @@ def _hex32(value: bytes) -> str:
     return "0x" + bytes(value).hex()
 
 
-class Marketplace:
+class Marketplace:  # pylint: disable=too-many-public-methods
     """One MechMarketplace on one chain, paid from one account."""
 
     def __init__(
@@ -547,6 +547,19 @@ class Marketplace:
         :return: the nonce the next mined transaction will have.
         """
         return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
+
+    def final_nonce(self, depth: int) -> int:
+        """Return the requester account's transaction count ``depth`` blocks below the head.
+
+        A nonce below it was taken by a transaction at least ``depth`` blocks deep: no
+        reorg the node may return to within that depth gives it back.
+
+        :param depth: blocks below the head (:data:`.dropped.FINAL_DEPTH`).
+        :return: the account's mined transaction count at block ``head - depth`` (at
+            block 0 on a shorter chain).
+        """
+        block = max(self.head() - depth, 0)
+        return int(self.w3.eth.get_transaction_count(self.requester, block))
 
     def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
         """Read a transaction's receipt now, without waiting.
