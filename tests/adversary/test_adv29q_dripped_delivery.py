@@ -27,10 +27,11 @@ each 0.2 s with ``timeout`` 1 s: observed on main, the read is still going after
 Expected: the read fails with :class:`IpfsError` within a few times ``timeout``.
 """
 
+import contextlib
 import http.server
 import threading
 import time
-from typing import Any, Dict, Iterator
+from typing import Any, Dict, Iterator, Type
 
 import pytest
 
@@ -40,6 +41,28 @@ from mech_catalogue_cli.mcp_server.ipfs import IpfsError, fetch_response
 DRIP, TIMEOUT = 0.2, 1.0
 #: how long the test waits for the read to end
 BOUND = 15.0
+
+
+@contextlib.contextmanager
+def served(
+    handler: Type[http.server.BaseHTTPRequestHandler], stop: threading.Event
+) -> Iterator[str]:
+    """Serve ``handler`` on a free loopback port in a thread; ``stop`` is set on exit.
+
+    :param handler: the request handler class.
+    :param stop: the event its drips wait on.
+    :yield: the server's URL.
+    """
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture(name="dripping_gateway")
@@ -65,16 +88,8 @@ def dripping_gateway_fixture() -> Iterator[str]:
         def log_message(self, *args: Any) -> None:  # pylint: disable=arguments-differ
             """Quiet."""
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        stop.set()
-        server.shutdown()
-        server.server_close()
+    with served(Handler, stop) as url:
+        yield url
 
 
 def test_a_dripping_gateway_read_ends_within_its_timeout(dripping_gateway: str) -> None:

@@ -100,8 +100,7 @@ class DrippingGateway:
 
             def do_GET(self) -> None:  # pylint: disable=invalid-name
                 """Answer one GET."""
-                if gateway.armed.is_set():
-                    gateway.dripped.append(self.path)
+                if gateway.drips(self.path):
                     self.send_response(200)
                     self.send_header("Content-Type", "application/octet-stream")
                     self.send_header("Content-Length", str(1 << 30))
@@ -130,6 +129,17 @@ class DrippingGateway:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def drips(self, path: str) -> bool:
+        """Say whether a GET of ``path`` is dripped (every one, once armed).
+
+        :param path: the request's path.
+        :return: True to drip it, False to pass it on to kubo.
+        """
+        if self.armed.is_set():
+            self.dripped.append(path)
+            return True
+        return False
 
     @contextlib.contextmanager
     def running(self) -> Iterator["DrippingGateway"]:

@@ -38,15 +38,10 @@ Expected: the honest tool is listed within a few polls (a stalled manifest read 
 given up within its timeout, the other registries' changes still arrive).
 """
 
-import contextlib
-import http.server
 import json
-import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Set
+from typing import Any, Dict, Set
 
 import anyio
 from mcp import Client
@@ -54,7 +49,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from scripts.devnet import Devnet
 from tests.adversary.test_adv29q_dripped_delivery_devnet import (
-    DRIP,
+    DrippingGateway,
     devnet_dir_with_gateway,
 )
 from tests.devnet.mcp_helpers import declare_tool, http_server
@@ -63,7 +58,7 @@ from tests.devnet.mcp_helpers import declare_tool, http_server
 BOUND = 40.0
 
 
-class FirstNewCidDripped:
+class FirstNewCidDripped(DrippingGateway):
     """A proxy to kubo's gateway that drips the first CID unseen before it was armed.
 
     :param upstream: kubo's gateway URL.
@@ -71,67 +66,23 @@ class FirstNewCidDripped:
 
     def __init__(self, upstream: str) -> None:
         """Bind a free loopback port (serve with :meth:`running`)."""
-        self.armed = threading.Event()
-        self.stop = threading.Event()
+        super().__init__(upstream)
         self.seen: Set[str] = set()
-        self.dripped: List[str] = []
-        proxy = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            """Proxy a GET, or drip it."""
+    def drips(self, path: str) -> bool:
+        """Say whether a GET of ``path`` is dripped: the first new CID, once armed.
 
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self) -> None:  # pylint: disable=invalid-name
-                """Answer one GET."""
-                cid = self.path.split("?")[0].split("/")[2]
-                if proxy.armed.is_set() and cid not in proxy.seen:
-                    proxy.armed.clear()
-                    proxy.dripped.append(self.path)
-                if proxy.dripped and cid in proxy.dripped[0]:
-                    self.send_response(200)
-                    self.send_header("Content-Length", str(1 << 30))
-                    self.end_headers()
-                    while not proxy.stop.wait(DRIP):
-                        self.wfile.write(b"\0")
-                        self.wfile.flush()
-                    return
-                proxy.seen.add(cid)
-                try:
-                    with urllib.request.urlopen(  # nosec: loopback kubo
-                        upstream.rstrip("/") + self.path, timeout=30
-                    ) as answer:
-                        data, status = answer.read(), answer.status
-                except urllib.error.HTTPError as refused:
-                    data, status = refused.read(), refused.code
-                self.send_response(status)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(
-                self, *args: Any
-            ) -> None:  # pylint: disable=arguments-differ
-                """Quiet."""
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    @contextlib.contextmanager
-    def running(self) -> Iterator["FirstNewCidDripped"]:
-        """Serve in a thread; stop every drip on exit.
-
-        :yield: the proxy.
+        :param path: the request's path (``/ipfs/<cid>/...``).
+        :return: True to drip it, False to pass it on to kubo.
         """
-        thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield self
-        finally:
-            self.stop.set()
-            self.server.shutdown()
-            self.server.server_close()
+        cid = path.split("?")[0].split("/")[2]
+        if self.armed.is_set() and cid not in self.seen:
+            self.armed.clear()
+            self.dripped.append(path)
+        if self.dripped and cid in self.dripped[0]:
+            return True
+        self.seen.add(cid)
+        return False
 
 
 def test_a_dripped_manifest_does_not_freeze_the_catalogue(

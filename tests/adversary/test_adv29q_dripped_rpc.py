@@ -37,6 +37,7 @@ from typing import Any, Dict, Iterator
 import pytest
 
 from mech_catalogue_cli.mcp_server.market import Marketplace
+from tests.adversary.test_adv29q_dripped_delivery import served
 
 #: seconds between the dripped bytes, and the read's timeout
 DRIP, TIMEOUT = 0.2, 1.0
@@ -71,16 +72,8 @@ def dripping_rpc_fixture() -> Iterator[str]:
         def log_message(self, *args: Any) -> None:  # pylint: disable=arguments-differ
             """Quiet."""
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        stop.set()
-        server.shutdown()
-        server.server_close()
+    with served(Handler, stop) as url:
+        yield url
 
 
 def test_a_dripping_rpc_read_ends_within_its_timeout(dripping_rpc: str) -> None:
