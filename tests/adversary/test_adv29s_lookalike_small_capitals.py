@@ -28,8 +28,9 @@ decomposition and no ASCII confusable there, and the modifier letters added in U
 4.0 (``ᵖ`` U+1D56, ``ᵍ`` U+1D4D, ``ᵉ`` U+1D49, ``ᵃ`` U+1D43...) decompose to their letter
 only in later databases; the Cherokee small letters (Unicode 8.0, U+AB70-ABBF,
 U+13F8-13FD), the small forms of capitals the table folds (``Ꮲ`` is P, ``ꮲ`` is kept),
-are not in the pinned table either: 34 Latin small capitals and subscripts and 47 modifier letters
-named "LETTER <X>" and 22 such Cherokee small letters fold to themselves, so ``words_of`` splits the words at them.
+are not in the pinned table either. 34 Latin small capitals and subscripts, 47
+modifier letters named "LETTER <X>" and 22 such Cherokee small letters fold to
+themselves, so ``words_of`` splits the words at them.
 
 On the devnet the stand-in responder delivers such an answer to a paid call made with
 the MCP SDK's client over stdio: it is returned with no warning.
