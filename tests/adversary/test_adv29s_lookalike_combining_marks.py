@@ -42,11 +42,6 @@ from mech_catalogue_cli.mcp_server.definition_checks import secret_refusal
 from mech_catalogue_cli.mcp_server.results import visible_text
 from tests.adversary.test_adv29s_instruction_unclosed_markup import _schema
 
-XFAIL = pytest.mark.xfail(
-    strict=True,
-    reason="adv29s: a combining mark outside U+0300-036F splits a word for the text "
-    "checks; open in issue #29",
-)
 #: one mark of each block, and U+0308 (fixed by adv29o) as the control
 MARKS = ["\u1ab0", "\u1dc4", "\u20d7", "\ufe20"]
 IDS = ["extended", "supplement", "symbols", "half-marks"]
@@ -71,7 +66,6 @@ def test_the_accented_spelling_is_read() -> None:
     assert secret_asked(secret) == "private key"
 
 
-@XFAIL
 @pytest.mark.parametrize("mark", MARKS, ids=IDS)
 def test_an_answer_with_a_mark_inside_a_word_is_flagged(mark: str) -> None:
     """Without a chain: the answer without its mark is an instruction; it is flagged."""
@@ -85,7 +79,6 @@ def test_an_answer_with_a_mark_inside_a_word_is_flagged(mark: str) -> None:
     assert instruction_phrases(answer)  # a tool's text (tool_text_problems) alike
 
 
-@XFAIL
 @pytest.mark.parametrize("mark", MARKS, ids=IDS)
 def test_a_secret_asked_with_a_mark_inside_a_word_is_refused(mark: str) -> None:
     """Without a chain: the description without its mark asks for the key."""
