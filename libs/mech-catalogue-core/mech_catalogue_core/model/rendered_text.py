@@ -195,13 +195,22 @@ def _without_hidden_html(text: str) -> str:
 
 
 def _without_link_targets(text: str) -> str:
-    """``text`` without its links' destinations and titles, and the labels it defines."""
+    """A text without its links' destinations and titles, and the labels it defines.
+
+    A target with no ``[`` before it in the text follows no link text: it is text.
+
+    :param text: text with references decoded.
+    :return: the text without those targets.
+    """
     defined = {
         " ".join(label.split()).casefold() for label in _LINK_DEFINITION.findall(text)
     }
+    first_bracket = text.find("[")
 
     def shown(match: "re.Match[str]") -> str:
         label = match.group(1)
+        if first_bracket < 0 or match.start() < first_bracket:
+            return match.group(0)
         if label is None or " ".join(label.split()).casefold() in defined:
             return ""
         return f"] [{label}] "  # text: its brackets part the words either side

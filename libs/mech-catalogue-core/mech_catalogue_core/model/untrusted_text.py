@@ -58,7 +58,6 @@ the interpreter's current Unicode database: every agent, whatever its Python ver
 adds the same warnings.
 """
 
-import functools
 import re
 import unicodedata
 from dataclasses import replace
@@ -622,12 +621,30 @@ def folded(text: str) -> str:
     """
     if text.isascii():
         return text
-    return "".join(map(_folded_char, text))
+    return text.translate(_FOLDS)
 
 
-@functools.lru_cache(maxsize=65536)
+class _Folds(Dict[int, str]):
+    """Code point -> :func:`_folded_char`, filled as met (a text repeats its letters).
+
+    A table for ``str.translate``; at most :data:`MAX_FOLDS_KEPT` are kept, so a text
+    of every code point does not grow it without bound.
+    """
+
+    def __missing__(self, code: int) -> str:
+        fold = _folded_char(chr(code))
+        if len(self) < MAX_FOLDS_KEPT:
+            self[code] = fold
+        return fold
+
+
+#: folds :class:`_Folds` keeps at most
+MAX_FOLDS_KEPT = 65536
+_FOLDS = _Folds()
+
+
 def _folded_char(char: str) -> str:
-    """One character of :func:`folded` (cached: a text repeats its letters).
+    """One character of :func:`folded`.
 
     :param char: one character.
     :return: its ASCII letter(s), or the character itself.
