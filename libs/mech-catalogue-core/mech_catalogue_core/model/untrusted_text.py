@@ -44,18 +44,18 @@ views and the MCP server hand that text to language models. Three rules, one pla
    refuses a manifest holding one (:func:`publish_refusals`): it would never be served.
    Every string and key a tool holds is read (:func:`tool_texts`: ``pattern``,
    ``format``, keys inside ``enum`` values and unknown fields too), and the word checks
-   read each text as written and as rendered (:func:`readings`: references decoded,
-   markup removed, compatibility letters folded), since a model or a person reading it
-   reads the words either way (adv29o).
+   read each text as written, as rendered and read through (:func:`readings`:
+   references decoded, markup removed or kept, letters folded), since a model or a
+   person reading it reads the words any of these ways (adv29o, adv29s).
 
 Where: cleaning happens when text is *shown* (every exporter, ``GET /tools``,
 ``GET /tools/<name>``, the MCP server), not when a manifest is parsed: the catalogue the
 agents agree on keeps the manifest's text as published (the evidence a person reviews,
 and a digest that does not change with the rule). The warnings are part of that catalogue
 (``catalogue.fetching``), so they are computed from explicit code-point ranges, ASCII
-patterns, Python's HTML5 reference table and the frozen Unicode 3.2 database, never from
-the interpreter's current Unicode database: every agent, whatever its Python version,
-adds the same warnings.
+patterns, Python's HTML5 reference table, the frozen Unicode 3.2 database and Python
+3.11's Unicode database (the fold of letters and marks later versions added: the wheels
+pin Python 3.11, so every agent adds the same warnings).
 """
 
 import re
