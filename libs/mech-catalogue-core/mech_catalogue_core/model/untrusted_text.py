@@ -639,7 +639,7 @@ class _Folds(Dict[int, str]):
 
 
 #: folds :class:`_Folds` keeps at most
-MAX_FOLDS_KEPT = 65536
+MAX_FOLDS_KEPT = 8192
 _FOLDS = _Folds()
 
 
