@@ -35,6 +35,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
 from mech_catalogue_cli.mcp_server.cancel import CANCEL_KEY
 from mech_catalogue_cli.mcp_server.dropped import DROPPED_KEY, dropped_from_chain
+from mech_catalogue_cli.mcp_server.ipfs import IpfsError
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
 from mech_catalogue_cli.mcp_server.market import (
     STATUS_DELIVERED,
@@ -44,7 +45,7 @@ from mech_catalogue_cli.mcp_server.market import (
     MarketError,
     SignedRequest,
 )
-from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY
+from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY, error_result
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
@@ -83,6 +84,8 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
         self.request_status: int = facts.get("status", STATUS_DOES_NOT_EXIST)
         self.receipt: Optional[bool] = facts.get("receipt")
         self.confirmed: int = facts.get("confirmed", 4)
+        #: the account's count FINAL_DEPTH blocks deep (None: as ``confirmed``)
+        self.final: Optional[int] = facts.get("final")
         self.price: int = facts.get("price", 10)
         self.fails: Optional[BaseException] = facts.get("fails")
         self.mined_as: Optional[str] = None
@@ -113,6 +116,16 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
         del request_id, block
         self._read()
         return self.request_status
+
+    def final_nonce(self, depth: int) -> int:
+        """Read the account's transaction count ``depth`` blocks below the head.
+
+        :param depth: ignored.
+        :return: ``final`` when given, else the mined count (the nonce's use final).
+        """
+        del depth
+        self._read()
+        return int(self.final if self.final is not None else self.confirmed)
 
     def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
         """Read the receipt.
@@ -298,7 +311,11 @@ def delivered_body(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _call(app: MechToolServer) -> Any:
-    return anyio.run(app.call, "t", {"prompt": "x"})
+    """One call as a client sees it: a chain or IPFS failure is the call's error."""
+    try:
+        return anyio.run(app.call, "t", {"prompt": "x"})
+    except (MarketError, IpfsError) as exc:
+        return error_result(f"t: {exc}")
 
 
 def test_a_dropped_request_is_sent_again_with_its_own_transaction(
@@ -336,7 +353,7 @@ def test_a_dropped_request_is_sent_again_with_its_own_transaction(
     "facts",
     [
         {"receipt": False},
-        {"confirmed": 5},
+        {"confirmed": 5, "final": 4},  # its nonce taken, not final yet
         {"head": SENT_AT},
         {"fails": MarketError("rpc down")},
     ],

@@ -16,9 +16,9 @@
 
 Without a chain: :meth:`.sending.RequestSender.ensure_sent` against a marketplace
 stand-in whose request reverts at the gas estimate, or is mined and reverts, for
-reasons the mech chose (:mod:`.refused_offers`); :class:`.refused_offers.RevertingMechs`
+reasons the mech chose (:mod:`mech_catalogue_cli.mcp_server.refused_offers`); :class:`.refused_offers.RevertingMechs`
 orders, lists and forgets; :func:`mech_catalogue_core.chain.revert.revert_words` is
-tested in the library (``tests/test_revert.py``). The call loop over offers is tried on
+tested in the library (``mech_catalogue_core/tests/chain/test_revert.py``). The call loop over offers is tried on
 the devnet (``tests/adversary/test_adv29r_revert_denies_tool.py``).
 """
 

@@ -19,13 +19,16 @@
 - :mod:`.ipfs`: IPFS HTTP gateways (capped, ranged GETs; raw blocks) and a kubo node's RPC
   API (``add``, ``cat``, ``block/get``, ``version``); failures are
   :class:`.ipfs.IpfsTransportError` or, where the library's fetch window decides, text;
-- :mod:`.http`: sessions, and one JSON answer of an upstream HTTP API within a byte cap,
-  a whole-request deadline and a nesting depth (:class:`.http.AnswerError`);
+- :mod:`.http`: sessions, the whole-request deadline every adapter reads within
+  (:func:`.http.deadline`; :class:`.http.DeadlineSession` for web3's provider), and one
+  JSON answer of an upstream HTTP API within a byte cap, that deadline and a nesting
+  depth (:class:`.http.AnswerError`);
 - :mod:`.urls`: how every adapter names a URL in a message (scheme and host only: RPC
   and gateway URLs may carry an API key).
 
 The decisions (what to read, retries, which gateway, what an answer means) stay in the
 library (:mod:`mech_catalogue_core`); these modules only move bytes within their bounds.
 No other CLI module imports ``requests`` or ``urllib3`` (``lint-imports``). Transactions
-(``publish``, the MCP server's paid call) go through web3, which has its own client.
+(``publish``, the MCP server's paid call) go through web3, which has its own client, on
+a :class:`.http.DeadlineSession`.
 """

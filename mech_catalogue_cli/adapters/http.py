@@ -37,13 +37,19 @@ per request) and 200,000 ``[`` raised ``RecursionError`` out of ``json.loads``.
 
 Every failure is :class:`AnswerError`, whose message says what happened and never quotes
 the URL (the caller names the upstream, redacted).
+
+The same watchdog bounds every other read of the CLI (:func:`deadline`: gateway, kubo
+and JSON-RPC reads in :mod:`.ipfs` and :mod:`.jsonrpc`; :class:`DeadlineSession`: web3's
+provider): a gateway relaying a mech's response a byte at a time held a paid call's
+delivery read, and a worker thread, for days.
 """
 
 import json
 import socket
 import threading
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from contextlib import contextmanager
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 import requests
@@ -102,7 +108,7 @@ class AnswerError(RuntimeError):
 
 
 def _record(sock: Optional[socket.socket]) -> None:
-    """Tell the sending thread's watchdog, if any, that ``sock`` carries its request.
+    """Tell the sending thread's watchdogs, if any, that ``sock`` carries their request.
 
     The socket, not the connection: ``http.client`` hands the socket to the response and
     forgets it (``sock = None``) when the answer ends with the connection (HTTP/1.0,
@@ -110,8 +116,9 @@ def _record(sock: Optional[socket.socket]) -> None:
 
     :param sock: the connection's socket.
     """
-    opened: Optional[List[socket.socket]] = getattr(_SENDING, "opened", None)
-    if opened is not None and sock is not None:
+    if sock is None:
+        return
+    for opened in getattr(_SENDING, "watched", ()):
         opened.append(sock)
 
 
@@ -270,11 +277,11 @@ def pinned_session(addresses: Sequence[str]) -> requests.Session:
 
 
 def new_session() -> requests.Session:
-    """Return a plain session (connections kept alive between requests).
+    """Return a session whose requests :func:`deadline` can end (connections kept alive).
 
-    :return: the session.
+    :return: the session (:func:`watched_session`).
     """
-    return requests.Session()
+    return watched_session()
 
 
 def watched_session() -> requests.Session:
@@ -287,6 +294,125 @@ def watched_session() -> requests.Session:
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
+
+
+def watched(session: Any) -> Any:
+    """Mount :class:`WatchedAdapter` on a plain ``requests`` session, so :func:`deadline` holds.
+
+    A session already watched (:func:`watched_session`, :func:`pinned_session`) and any
+    other object (a test's stand-in) are returned as they are.
+
+    :param session: the session.
+    :return: the same session.
+    """
+    if isinstance(session, requests.Session):
+        for prefix in ("http://", "https://"):
+            if not isinstance(session.get_adapter(prefix), WatchedAdapter):
+                session.mount(prefix, WatchedAdapter())
+    return session
+
+
+class DeadlineExceeded(requests.RequestException):
+    """A request was not over, headers and body read, within its deadline.
+
+    Not a ``requests.Timeout``: a client retrying timeouts (web3 retries a read five
+    times) does not spend the deadline again on the same server.
+
+    :param seconds: the deadline, in seconds after the request began.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        """Say which deadline.
+
+        :param seconds: the deadline.
+        """
+        super().__init__(f"did not finish within {seconds:g} s")
+        self.seconds = seconds
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Bound every request made in the block, on this thread, to ``seconds`` in all.
+
+    ``requests``' ``timeout`` bounds each socket read: a server sending a byte more
+    often holds a request for as long as it likes. Here a watchdog shuts down, at
+    ``seconds`` after the block began, every socket a :class:`WatchedAdapter` opened or
+    reused for the block's requests (:func:`watched_session`, :func:`watched`), which
+    ends any read blocked on it (and a connection opened later, within
+    :data:`_WATCH_SECONDS`). Blocks may nest: each watchdog sees the sockets of its
+    block. Neither ``urllib3``'s ``Timeout(total=...)`` (connect plus each read) nor
+    ``httpx``'s timeouts (per operation) bound a body that drips, hence this helper.
+
+    :param seconds: the deadline.
+    :yield: nothing: run the requests, and read their bodies, inside the block.
+    :raises DeadlineExceeded: when the deadline passed before the block ended (the
+        block's own exception, if any, is its cause): a body cut short by the
+        shutdown is never taken for a whole one.
+    """
+    done, expired = threading.Event(), threading.Event()
+    opened: List[socket.socket] = []
+    watchdog = threading.Thread(
+        target=_watch, args=(seconds, done, expired, opened), daemon=True
+    )
+    stack: List[List[socket.socket]] = getattr(_SENDING, "watched", [])
+    _SENDING.watched = stack + [opened]
+    began = time.monotonic()
+    watchdog.start()
+    try:
+        yield
+    except Exception as exc:
+        # a socket timeout as long as the deadline may fire first: the deadline passed
+        if expired.is_set() or time.monotonic() - began >= seconds:
+            raise DeadlineExceeded(seconds) from exc
+        raise
+    finally:
+        done.set()
+        _SENDING.watched = stack
+    if expired.is_set():
+        raise DeadlineExceeded(seconds)
+
+
+def failure_text(exc: BaseException) -> str:
+    """Name a failed request without its URL (an exception's text may quote it).
+
+    :param exc: what the request raised.
+    :return: the deadline's sentence for :class:`DeadlineExceeded`, else the type's name.
+    """
+    return str(exc) if isinstance(exc, DeadlineExceeded) else type(exc).__name__
+
+
+class DeadlineSession(requests.Session):
+    """A watched session each of whose requests, body included, ends within ``seconds``.
+
+    For a client that reads whole answers through a session it is given (web3's
+    ``HTTPProvider(session=...)``): a request that is not streamed is read whole inside
+    :func:`deadline`. A streamed one is the caller's to bound (:func:`deadline`).
+
+    :param seconds: each request's deadline.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        """Mount watched transports.
+
+        :param seconds: each request's deadline.
+        """
+        super().__init__()
+        self.seconds = seconds
+        watched(self)
+
+    def request(  # type: ignore[override]  # pylint: disable=arguments-differ
+        self, *args: Any, **kwargs: Any
+    ) -> requests.Response:
+        """Send one request and, unless streamed, read its body within the deadline.
+
+        :param args: ``requests.Session.request``'s.
+        :param kwargs: ``requests.Session.request``'s.
+        :return: the response.
+        """
+        if kwargs.get("stream"):
+            return super().request(*args, **kwargs)
+        with deadline(self.seconds):
+            return super().request(*args, **kwargs)
 
 
 def _shut(opened: List[socket.socket]) -> None:
@@ -421,7 +547,8 @@ def _bounded_json(  # pylint: disable=too-many-arguments
         target=_watch, args=(seconds, done, expired, opened), daemon=True
     )
     began = time.monotonic()
-    _SENDING.opened = opened
+    stack: List[List[socket.socket]] = getattr(_SENDING, "watched", [])
+    _SENDING.watched = stack + [opened]
     watchdog.start()
     try:
         body, status = _body(session, url, seconds, max_bytes, ok, form)
@@ -442,7 +569,7 @@ def _bounded_json(  # pylint: disable=too-many-arguments
         raise AnswerError(f"failed ({type(exc).__name__})", "transport") from exc
     finally:
         done.set()
-        _SENDING.opened = None
+        _SENDING.watched = stack
     if expired.is_set() or time.monotonic() - began > seconds:
         raise AnswerError(f"did not answer within {seconds:g} s", "deadline")
     if nesting_depth(body, max_depth) > max_depth:

@@ -23,7 +23,10 @@ https://specs.ipfs.tech/http-gateways/path-gateway/; ``?format=raw`` with
 
 Bounds, the same for every read:
 
-- ``timeout`` seconds per socket read (``requests``' timeout);
+- ``timeout`` seconds for the whole request, headers and body
+  (:func:`mech_catalogue_cli.adapters.http.deadline`: ``requests``' own timeout is per
+  socket read, and a body sent a byte more often lasted days); a caller's plain session
+  is given watched transports (:func:`~mech_catalogue_cli.adapters.http.watched`);
 - bodies are streamed and at most ``cap + 1`` bytes are pulled
   (:func:`mech_catalogue_core.ipfs.size_cap.read_capped`; ``cap + 1`` proves a body is
   over the cap); manifest GETs also ask for that many with ``Range``
@@ -50,6 +53,12 @@ from mech_catalogue_core.ipfs.size_cap import (
 )
 from mech_catalogue_core.manifest.validation import nesting_depth
 
+from mech_catalogue_cli.adapters.http import (
+    deadline,
+    failure_text,
+    watched,
+    watched_session,
+)
 from mech_catalogue_cli.adapters.urls import redacted_url
 
 #: bytes pulled from a body at a time
@@ -123,24 +132,27 @@ def gateway_answer(  # pylint: disable=too-many-arguments,too-many-positional-ar
     :param session: the HTTP session.
     :param gateway: the gateway base URL (a trailing ``/`` is dropped).
     :param cid: the CID.
-    :param timeout: seconds per socket read.
+    :param timeout: seconds for the whole request, headers and body.
     :param cap: the size cap (bytes beyond it are not read; the caller rejects the rest).
     :param accept: the ``Accept`` header (None: none sent).
     :return: ``(bytes or None, failure text, status, Retry-After)``: the bytes as
         ``size_cap.gateway_body`` decides; status None on a transport error or a
         timeout, whose failure text is the exception's type (never its text, which
-        quotes the URL).
+        quotes the URL), or ``did not finish within <timeout> s``.
     """
     headers = {"Range": range_header(cap)}
     if accept:
         headers["Accept"] = accept
     try:
-        with session.get(
-            f"{gateway.rstrip('/')}/ipfs/{cid}",
-            timeout=timeout,
-            stream=True,
-            headers=headers,
-        ) as response:
+        with (
+            deadline(timeout),
+            watched(session).get(
+                f"{gateway.rstrip('/')}/ipfs/{cid}",
+                timeout=timeout,
+                stream=True,
+                headers=headers,
+            ) as response,
+        ):
             body = read_capped(response.iter_content(CHUNK_BYTES), cap)
             data, failure = gateway_body(
                 response.status_code, header_text(response.headers), body, cap
@@ -152,7 +164,7 @@ def gateway_answer(  # pylint: disable=too-many-arguments,too-many-positional-ar
                 response.headers.get("Retry-After"),
             )
     except (requests.RequestException, OSError) as exc:
-        return None, type(exc).__name__, None, None
+        return None, failure_text(exc), None, None
 
 
 def gateway_get(
@@ -163,7 +175,7 @@ def gateway_get(
     :param session: the HTTP session.
     :param gateway: the gateway base URL.
     :param cid: the CID.
-    :param timeout: seconds per socket read.
+    :param timeout: seconds for the whole request, headers and body.
     :param cap: the size cap.
     :return: ``(bytes or None, failure text)``.
     """
@@ -178,11 +190,11 @@ def gateway_file(
 
     :param gateway: the gateway base URL.
     :param cid: the CID.
-    :param timeout: seconds per socket read.
+    :param timeout: seconds for the whole request, headers and body.
     :param cap: the size cap (at most ``cap + 1`` bytes come back).
     :return: ``(bytes or None, failure text)``, as :func:`gateway_answer`.
     """
-    with requests.Session() as session:
+    with watched_session() as session:
         data, failure, _, _ = gateway_answer(
             session, gateway, cid, timeout, cap, accept=None
         )
@@ -202,22 +214,26 @@ def gateway_bytes(  # pylint: disable=too-many-arguments,too-many-positional-arg
     :param session: the HTTP session.
     :param gateway: the gateway base URL (a trailing ``/`` is dropped).
     :param path: e.g. ``ipfs/<cid>?format=raw``.
-    :param timeout: seconds per socket read.
+    :param timeout: seconds for the whole request, headers and body.
     :param cap: the most bytes accepted.
     :param accept: the ``Accept`` header (None: none sent), e.g. :data:`ACCEPT_RAW`.
     :return: the body (content-decoded).
-    :raises IpfsTransportError: :data:`TRANSPORT` (no answer, timeout), :data:`STATUS`
+    :raises IpfsTransportError: :data:`TRANSPORT` (no answer, timeout, ``timeout``
+        passed: the message says ``did not finish within``), :data:`STATUS`
         (not 2xx) or :data:`TOO_LARGE` (over ``cap``).
     """
     where = f"GET /{path} from {redacted_url(gateway)}"
     headers = {"Accept": accept} if accept else {}
     try:
-        with session.get(
-            f"{gateway.rstrip('/')}/{path}",
-            timeout=timeout,
-            stream=True,
-            headers=headers,
-        ) as response:
+        with (
+            deadline(timeout),
+            watched(session).get(
+                f"{gateway.rstrip('/')}/{path}",
+                timeout=timeout,
+                stream=True,
+                headers=headers,
+            ) as response,
+        ):
             if not response.ok:
                 raise IpfsTransportError(
                     f"{where} failed (HTTP {response.status_code})",
@@ -227,7 +243,7 @@ def gateway_bytes(  # pylint: disable=too-many-arguments,too-many-positional-arg
             body = read_capped(response.iter_content(CHUNK_BYTES), cap)
     except (requests.RequestException, OSError) as exc:
         raise IpfsTransportError(
-            f"{where} failed ({type(exc).__name__})", TRANSPORT
+            f"{where} failed ({failure_text(exc)})", TRANSPORT
         ) from exc
     if len(body) > cap:
         raise IpfsTransportError(f"{where}: more than {cap} bytes", TOO_LARGE)
@@ -242,7 +258,7 @@ def raw_block(
     :param session: the HTTP session.
     :param gateway: the gateway base URL.
     :param cid: the block's CID.
-    :param timeout: seconds per socket read.
+    :param timeout: seconds for the whole request, headers and body.
     :param cap: the most bytes accepted.
     :return: the block, or None when the gateway fails, refuses or sends over ``cap``
         (the caller reports the block as missing).
@@ -259,9 +275,8 @@ class KuboRpc:
     """A kubo node's RPC API (e.g. ``http://127.0.0.1:5001``); every command is a POST.
 
     :param api_url: the API's base URL (a trailing ``/`` is dropped).
-    :param timeout: seconds per socket read.
-    :param session: the HTTP session (``requests`` itself, one connection a call, when
-        None).
+    :param timeout: seconds for the whole request, headers and body.
+    :param session: the HTTP session (None: a watched session of its own a call).
     """
 
     def __init__(
@@ -273,12 +288,12 @@ class KuboRpc:
         """Bind to the node.
 
         :param api_url: the API's base URL.
-        :param timeout: seconds per socket read.
+        :param timeout: seconds for the whole request, headers and body.
         :param session: the HTTP session (None: a new connection a call).
         """
         self.api_url = api_url.rstrip("/")
         self.timeout = timeout
-        self.session: Any = session if session is not None else requests
+        self.session = session
 
     @contextmanager
     def post(
@@ -289,34 +304,42 @@ class KuboRpc:
         :param command: e.g. ``add``, ``cat``, ``block/get``, ``version``.
         :param params: its query arguments.
         :param files: multipart parts (``requests``' ``files``), or None.
-        :yield: the response, status 2xx, body not read yet.
-        :raises IpfsTransportError: :data:`TRANSPORT` when the node does not answer or
-            times out, :data:`STATUS` when it refuses (``detail``: the start of its
+        :yield: the response, status 2xx, body not read yet (read it in the block: the
+            whole command, body included, ends within ``timeout``).
+        :raises IpfsTransportError: :data:`TRANSPORT` when the node does not answer,
+            times out or has not finished within ``timeout`` (``did not finish
+            within``), :data:`STATUS` when it refuses (``detail``: the start of its
             error text).
         """
         where = f"{command} on the IPFS node at {redacted_url(self.api_url)}"
+        own = watched_session() if self.session is None else None
         try:
-            response = self.session.post(
-                f"{self.api_url}/api/v0/{command}",
-                params=params,
-                files=files,
-                timeout=self.timeout,
-                stream=True,
-            )
+            with (
+                deadline(self.timeout),
+                watched(own or self.session).post(
+                    f"{self.api_url}/api/v0/{command}",
+                    params=params,
+                    files=files,
+                    timeout=self.timeout,
+                    stream=True,
+                ) as response,
+            ):
+                if not response.ok:
+                    detail = self._refusal(response)
+                    raise IpfsTransportError(
+                        f"{where} was refused: HTTP {response.status_code} {detail}",
+                        STATUS,
+                        response.status_code,
+                        detail,
+                    )
+                yield response
         except (requests.RequestException, OSError) as exc:
             raise IpfsTransportError(
-                f"{where} failed ({type(exc).__name__})", TRANSPORT
+                f"{where} failed ({failure_text(exc)})", TRANSPORT
             ) from exc
-        with response:
-            if not response.ok:
-                detail = self._refusal(response)
-                raise IpfsTransportError(
-                    f"{where} was refused: HTTP {response.status_code} {detail}",
-                    STATUS,
-                    response.status_code,
-                    detail,
-                )
-            yield response
+        finally:
+            if own is not None:
+                own.close()
 
     @staticmethod
     def _refusal(response: requests.Response) -> str:

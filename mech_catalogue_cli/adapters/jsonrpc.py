@@ -24,7 +24,9 @@ web3, which has its own client.)
 
 Bounds, the same for every call:
 
-- ``timeout`` seconds per socket read (``requests``' timeout), as before;
+- ``timeout`` seconds for the whole request, answer included
+  (:func:`mech_catalogue_cli.adapters.http.deadline`; ``requests``' own timeout is per
+  socket read, and an answer sent a byte more often held a read as long as it lasted);
 - the answer is streamed and read up to ``max_bytes`` (:data:`MAX_ANSWER_BYTES` unless
   told): a larger one is refused, not held whole;
 - its JSON nesting is measured before decoding and at most :data:`MAX_ANSWER_DEPTH`
@@ -52,6 +54,12 @@ from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.ipfs.size_cap import read_capped
 from mech_catalogue_core.manifest.validation import nesting_depth
 
+from mech_catalogue_cli.adapters.http import (
+    deadline,
+    failure_text,
+    watched,
+    watched_session,
+)
 from mech_catalogue_cli.adapters.urls import redacted_url
 
 #: bytes of one JSON-RPC answer at most (64 MiB: a Multicall2 batch of 200 calls or a
@@ -71,7 +79,7 @@ class JsonRpc:  # pylint: disable=too-few-public-methods
     """One chain node's JSON-RPC endpoint.
 
     :param url: the node's URL (may carry an API key: it never appears in errors).
-    :param timeout: seconds per socket read.
+    :param timeout: seconds for the whole request, answer included.
     :param session: the HTTP session to reuse (a new one when None).
     :param max_bytes: the most bytes of one answer read.
     """
@@ -86,13 +94,13 @@ class JsonRpc:  # pylint: disable=too-few-public-methods
         """Bind to the node.
 
         :param url: the node's URL.
-        :param timeout: seconds per socket read.
+        :param timeout: seconds for the whole request, answer included.
         :param session: the HTTP session to reuse (a new one when None).
         :param max_bytes: the most bytes of one answer read.
         """
         self.url = url
         self.timeout = timeout
-        self.session = session if session is not None else requests.Session()
+        self.session = watched(session if session is not None else watched_session())
         self.max_bytes = max_bytes
 
     def call(self, method: str, params: Sequence[Any], what: str = "") -> Any:
@@ -138,15 +146,18 @@ class JsonRpc:  # pylint: disable=too-few-public-methods
 
     def _post(self, payload: Dict[str, Any], where: str) -> Tuple[int, bytes]:
         try:
-            with self.session.post(
-                self.url, json=payload, timeout=self.timeout, stream=True
-            ) as response:
+            with (
+                deadline(self.timeout),
+                self.session.post(
+                    self.url, json=payload, timeout=self.timeout, stream=True
+                ) as response,
+            ):
                 body = read_capped(response.iter_content(CHUNK_BYTES), self.max_bytes)
                 return response.status_code, body
         except (requests.RequestException, OSError) as exc:
             # the exception's text quotes the URL: only its type is kept
             raise ChainReadError(
-                f"{where} failed: {type(exc).__name__}; check the URL and that the "
+                f"{where} failed: {failure_text(exc)}; check the URL and that the "
                 "node is running"
             ) from exc
 

@@ -62,6 +62,7 @@ from web3 import Web3
 from mech_catalogue_cli.publisher.ipfs import DEFAULT_IPFS_TIMEOUT, IpfsApi
 from mech_catalogue_cli.publisher.publisher import Publisher, PublishReport
 
+from ..adapters.http import DeadlineSession
 from ..chain_options import PresetCommand, chain_options, need, pick
 from ..devnet_options import (
     USES_PUBLISH,
@@ -338,7 +339,13 @@ def publish(  # pylint: disable=too-many-arguments,too-many-locals,too-many-posi
         account = Account.from_key(key) if key else None
         try:
             target = PublishTarget(kind, registry, mech_id, manager)
-            w3 = Web3(Web3.HTTPProvider(rpc, request_kwargs={"timeout": timeout}))
+            w3 = Web3(
+                Web3.HTTPProvider(
+                    rpc,
+                    request_kwargs={"timeout": timeout},
+                    session=DeadlineSession(timeout),
+                )
+            )
             report = Publisher(w3, IpfsApi(ipfs_api, timeout=timeout)).publish(
                 document, target, account=account, safe=safe, dry_run=dry_run
             )

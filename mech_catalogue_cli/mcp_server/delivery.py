@@ -40,6 +40,7 @@ from .listed_schemas import NEVER_LISTED, ListedSchemas
 from .market import STATUS_DOES_NOT_EXIST, Delivered, MarketError, Marketplace
 from .offers import check_delivery
 from .outstanding import Hold, ahead_text, give_up_text
+from .paid_reads import PaidReads
 from .results import answer_result, error_result, failure_text, structured_or_why
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
@@ -65,6 +66,7 @@ class DeliveryReader:
         offchain_target: Optional[OffchainTarget] = None,
         journal_holds: Optional[Callable[[], List[Hold]]] = None,
         listed: Optional[ListedSchemas] = None,
+        paid_reads: Optional[PaidReads] = None,
     ) -> None:
         """Keep the pieces a read needs.
 
@@ -79,6 +81,9 @@ class DeliveryReader:
         :param listed: the output schemas each session was listed (None: none
             remembered), so that an answer is structured only when the session's
             client accepts it (:mod:`.listed_schemas`).
+        :param paid_reads: where the chain and gateway reads run (None: threads of
+            their own, :mod:`.paid_reads`): never in the default pool that the
+            transport and the journal use, one delivery read per request in flight.
         """
         self.market = market
         self.journal = journal
@@ -86,6 +91,7 @@ class DeliveryReader:
         self.offchain_target = offchain_target
         self.journal_holds = journal_holds
         self.listed = listed
+        self.paid_reads = paid_reads or PaidReads()
 
     async def progress(
         self, session: Any, done: float, total: float, message: str
@@ -213,8 +219,11 @@ class DeliveryReader:
         total = self.settings.timeout
         first_poll = True
         while True:
-            delivered = await anyio.to_thread.run_sync(
-                market.delivery, entry.request_id, entry.from_block
+            delivered = await self.paid_reads.once(
+                ("delivery", entry.request_id, entry.from_block),
+                market.delivery,
+                entry.request_id,
+                entry.from_block,
             )
             waited = time.monotonic() - began
             if delivered is not None:
@@ -261,7 +270,7 @@ class DeliveryReader:
             at or past the request's (or unread).
         """
         try:
-            now = await anyio.to_thread.run_sync(self.market.market_nonce)
+            now = await self.paid_reads.run(self.market.market_nonce)
         except MarketError:
             return ""
         if now >= entry.market_nonce:
@@ -283,7 +292,7 @@ class DeliveryReader:
             marketplace cannot be read.
         """
         try:
-            now = await anyio.to_thread.run_sync(self.market.market_nonce)
+            now = await self.paid_reads.run(self.market.market_nonce)
         except MarketError:
             return ""
         if now > entry.market_nonce:
@@ -300,7 +309,7 @@ class DeliveryReader:
         :return: a clause.
         """
         try:
-            now = await anyio.to_thread.run_sync(self.market.market_nonce)
+            now = await self.paid_reads.run(self.market.market_nonce)
         except MarketError as exc:
             return f"signed at nonce {entry.market_nonce} (the nonce now unread: {exc})"
         if now == entry.market_nonce:
@@ -329,10 +338,10 @@ class DeliveryReader:
         """
         if not entry.tx_hash:
             return False
-        status = await anyio.to_thread.run_sync(self.market.status, entry.request_id)
+        status = await self.paid_reads.run(self.market.status, entry.request_id)
         if status != STATUS_DOES_NOT_EXIST:
             return False
-        return await anyio.to_thread.run_sync(
+        return await self.paid_reads.run(
             correct_request_id, self.market, self.journal, entry
         )
 
@@ -365,7 +374,8 @@ class DeliveryReader:
                 f"the journal entry of this call names request {entry.request_id}, which "
                 f"account {delivered.requester} sent, not this one; move the entry away"
             )
-        body, response_cid = await anyio.to_thread.run_sync(
+        body, response_cid = await self.paid_reads.once(
+            ("response", entry.request_id, delivered.data),
             fetch_response,
             self.settings.gateway_url,
             delivered.data,

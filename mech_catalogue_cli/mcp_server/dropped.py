@@ -27,11 +27,18 @@ that block (lagging), says "not known to be gone", and the call keeps waiting. A
 lagging less than that, between the block read and the request's, is not told apart;
 what it costs is bounded by the same nonce: the bytes broadcast again are the request
 itself, which the chain mines once at most.
+
+A request whose account nonce another transaction took (a cancellation, or the server's
+next call sent while the request was dropped) can be mined only in a fork that lacks
+that transaction. Nothing else is paid for its call key until the nonce is final
+(:func:`nonce_final`: taken :data:`FINAL_DEPTH` blocks below the head); then
+:func:`never_mined` says the request can never be mined, and the call key is freed
+(:func:`record_never_mined`, journalled before anything is sent).
 """
 
 import logging
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from mech_catalogue_core.model.vocabulary import CallStatus
 
@@ -43,9 +50,55 @@ LOGGER = logging.getLogger("mech_catalogue.mcp")
 #: the journal entry's ``extra`` key recording the last time its request was seen gone
 DROPPED_KEY = "dropped"
 
+#: the journal entry's ``extra`` key recording that its request can never be mined
+NEVER_MINED_KEY = "never_mined"
+
+#: blocks below the head at which an account nonce taken counts as final: a reorg
+#: deeper than this is not guarded against (Ethereum finalises in 64 blocks; Gnosis and
+#: Base, which the marketplace runs on, sooner)
+FINAL_DEPTH = 64
+
+
+def nonce_final(market: Marketplace, account_nonce: int) -> bool:
+    """Whether an account nonce was taken by a transaction :data:`FINAL_DEPTH` deep (blocking).
+
+    :param market: the marketplace (its RPC).
+    :param account_nonce: the requester account's nonce of a signed request.
+    :return: True when the account's transaction count :data:`FINAL_DEPTH` blocks
+        below the head is past it (no reorg within that depth gives it back); a read
+        that fails raises the RPC's error (callers then keep waiting).
+    """
+    return market.final_nonce(FINAL_DEPTH) > account_nonce
+
+
+def record_never_mined(entry: JournalEntry, head: int) -> str:
+    """Mark an entry's request as never to be mined: its call key free (in place).
+
+    Its status goes back to ``prepared``: the next send finds its nonce used and final,
+    uncounts it from ``--max-spend`` and sends anew.
+
+    :param entry: the call's journal entry (status ``sent``).
+    :param head: the block it was seen so at (:func:`never_mined`).
+    :return: what happened, in a sentence (the record kept in
+        ``entry.extra[NEVER_MINED_KEY]``).
+    """
+    said = (
+        f"request {entry.request_id} (tx {entry.tx_hash}) is no longer on chain and "
+        f"can never be mined: its account nonce {entry.account_nonce} was taken by "
+        f"another transaction at least {FINAL_DEPTH} blocks below block {head}; "
+        "nothing was paid for it, and a new request is sent"
+    )
+    entry.extra[NEVER_MINED_KEY] = {"block": head, "seen_at": time.time(), "said": said}
+    entry.status = CallStatus.PREPARED
+    return said
+
+
+class NeverMined(str):
+    """What the call says of a request that can never be mined: its call key is free."""
+
 
 def dropped_from_chain(market: Marketplace, entry: JournalEntry) -> Optional[int]:
-    """Whether a journalled, mined request is gone from the chain (blocking).
+    """Whether a journalled, mined request is gone from the chain, its nonce free (blocking).
 
     Gone: an on-chain request (a signed transaction journalled, not off-chain) whose
     request id the marketplace does not hold (``mapRequestIdInfos`` status 0), whose
@@ -58,17 +111,55 @@ def dropped_from_chain(market: Marketplace, entry: JournalEntry) -> Optional[int
     :return: the head block the request was seen gone at, or None when it is not known
         to be gone (any fact says otherwise, or could not be read: never raises).
     """
+    fate = chain_fate(market, entry)
+    return fate[1] if fate is not None and fate[0] == DROPPED_KEY else None
+
+
+def never_mined(market: Marketplace, entry: JournalEntry) -> Optional[int]:
+    """Whether a journalled, mined request can never be mined again (blocking).
+
+    It cannot: the marketplace does not hold its request id, its transaction has no
+    receipt, and its account nonce was taken by another transaction, final
+    (:func:`nonce_final`), all read at a head past ``entry.from_block``.
+
+    :param market: the marketplace (its RPC).
+    :param entry: the call's journal entry (status ``sent``).
+    :return: the head block it was seen so at, or None when not known (any fact says
+        otherwise, the nonce is not final yet, or a read failed: never raises).
+    """
+    fate = chain_fate(market, entry)
+    return fate[1] if fate is not None and fate[0] == NEVER_MINED_KEY else None
+
+
+def chain_fate(market: Marketplace, entry: JournalEntry) -> Optional[Tuple[str, int]]:
+    """Whether a journalled, mined request left the chain, and how (blocking).
+
+    One status read in the common case (the request on chain); the facts of
+    :func:`dropped_from_chain` and :func:`never_mined` are read only past it, in order,
+    the first "not gone" ending the reads.
+
+    :param market: the marketplace (its RPC).
+    :param entry: the call's journal entry (status ``sent``).
+    :return: ``(DROPPED_KEY, head)`` (its nonce free: send the same bytes again),
+        ``(NEVER_MINED_KEY, head)`` (its nonce taken, final: the call key is free), or
+        None (on chain, not known to be gone, its nonce taken but not final yet, or a
+        read failed: never raises).
+    """
     if not _mined_onchain_entry(entry):
         return None
+    fate: Optional[Tuple[str, int]] = None
     try:
         if market.status(entry.request_id) != STATUS_DOES_NOT_EXIST:
             return None  # on chain: the common case, one read
         head = market.head()
-        gone = (  # read in this order, the first "not gone" ending the reads
+        if (
             head > entry.from_block  # else a node behind what was seen: lagging
             and market.transaction_reverted(entry.tx_hash) is None  # no receipt
-            and market.confirmed_nonce() <= entry.account_nonce  # its nonce unused
-        )
+        ):
+            if market.confirmed_nonce() <= entry.account_nonce:
+                fate = DROPPED_KEY, head  # its nonce unused
+            elif nonce_final(market, entry.account_nonce):
+                fate = NEVER_MINED_KEY, head
     except Exception:  # pylint: disable=broad-exception-caught
         # unsure: an RPC error is never a reason to send again
         LOGGER.warning(
@@ -76,8 +167,7 @@ def dropped_from_chain(market: Marketplace, entry: JournalEntry) -> Optional[int
             entry.request_id,
             exc_info=True,
         )
-        return None
-    return head if gone else None
+    return fate
 
 
 def _mined_onchain_entry(entry: JournalEntry) -> bool:

@@ -35,6 +35,7 @@ verified the same way against the digest itself.
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Dict, Tuple
 
@@ -49,7 +50,7 @@ from mech_catalogue_core.ipfs.dag_pb import (
     decode_node,
 )
 
-from mech_catalogue_cli.adapters.http import Session, new_session
+from mech_catalogue_cli.adapters.http import DeadlineExceeded, Session, new_session
 from mech_catalogue_cli.adapters.ipfs import (
     IpfsTransportError,
     KuboRpc,
@@ -147,10 +148,22 @@ def _why(exc: Exception) -> str:
     return type(exc).__name__
 
 
-def _get(session: Session, gateway: str, path: str, timeout: float) -> bytes:
+def _get(session: Session, gateway: str, path: str, ends: Tuple[float, float]) -> bytes:
+    timeout, at = ends
+    left = at - time.monotonic()
+    if left <= 0:
+        raise IpfsError(
+            f"GET /{path} from {redacted_url(gateway)} not started: the response's "
+            f"fetch did not finish within {timeout:g} s"
+        )
     try:
-        return gateway_bytes(session, gateway, path, timeout, MAX_RESPONSE_BYTES)
+        return gateway_bytes(session, gateway, path, left, MAX_RESPONSE_BYTES)
     except IpfsTransportError as exc:
+        if isinstance(exc.__cause__, DeadlineExceeded):
+            raise IpfsError(
+                f"GET /{path} from {redacted_url(gateway)} failed: the response's "
+                f"fetch did not finish within {timeout:g} s"
+            ) from exc
         raise IpfsError(str(exc)) from exc
 
 
@@ -162,7 +175,8 @@ def fetch_response(
     :param gateway_url: the IPFS gateway base URL.
     :param digest: the delivery data (32 bytes).
     :param request_id: the request id as an integer (the file's name in the directory).
-    :param timeout: seconds per GET.
+    :param timeout: seconds for the whole fetch (its two or three GETs, bodies
+        included: ``--io-timeout``).
     :return: ``(bytes, CID they were verified against)``.
     :raises IpfsError: when the digest is not 32 bytes, the gateway fails, or a block
         or file does not hash to what it should.
@@ -172,20 +186,21 @@ def fetch_response(
             f"the delivery data is {len(digest)} bytes, not a 32-byte IPFS digest"
         )
     session = new_session()
+    ends = (timeout, time.monotonic() + timeout)
     root = digest_to_cid(digest, DAG_PB)
-    block = _get(session, gateway_url, f"ipfs/{root}?format=raw", timeout)
+    block = _get(session, gateway_url, f"ipfs/{root}?format=raw", ends)
     if hashlib.sha256(block).digest() != digest:
         raise IpfsError(f"the gateway's block for {root} does not hash to it")
     child_text = directory_links(block).get(str(request_id))
     if child_text is None:  # a file delivered directly
-        data = _get(session, gateway_url, f"ipfs/{root}", timeout)
+        data = _get(session, gateway_url, f"ipfs/{root}", ends)
         checked = verify(data, digest, DAG_PB)
         if not checked.ok:
             raise IpfsError(
                 f"{root} holds no file named {request_id} and its bytes do not hash to it"
             )
         return data, root
-    data = _get(session, gateway_url, f"ipfs/{child_text}", timeout)
+    data = _get(session, gateway_url, f"ipfs/{child_text}", ends)
     codec, child_digest = cid_to_digest(child_text)
     if not verify(data, child_digest, codec).ok:
         raise IpfsError(f"{root}/{request_id} ({child_text}) does not hash to its CID")

@@ -61,6 +61,7 @@ from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFound
 
+from mech_catalogue_cli.adapters.http import DeadlineSession
 from mech_catalogue_cli.keys import redacted_url, without_url
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -275,7 +276,7 @@ def _hex32(value: bytes) -> str:
     return "0x" + bytes(value).hex()
 
 
-class Marketplace:
+class Marketplace:  # pylint: disable=too-many-public-methods
     """One MechMarketplace on one chain, paid from one account."""
 
     def __init__(
@@ -286,9 +287,16 @@ class Marketplace:
         :param rpc_url: the chain's JSON-RPC URL.
         :param marketplace: the MechMarketplace address.
         :param private_key: the paying account's key (kept in this object only).
-        :param timeout: seconds per RPC request.
+        :param timeout: seconds per RPC request, answer included (web3's own timeout is
+            per socket read: :class:`~mech_catalogue_cli.adapters.http.DeadlineSession`).
         """
-        self.w3 = Web3(Web3.HTTPProvider(rpc_url, request_kwargs={"timeout": timeout}))
+        self.w3 = Web3(
+            Web3.HTTPProvider(
+                rpc_url,
+                request_kwargs={"timeout": timeout},
+                session=DeadlineSession(timeout),
+            )
+        )
         self.rpc_url = rpc_url
         self.address = Web3.to_checksum_address(marketplace)
         self.contract = self.w3.eth.contract(address=self.address, abi=MARKETPLACE_ABI)
@@ -539,6 +547,19 @@ class Marketplace:
         :return: the nonce the next mined transaction will have.
         """
         return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
+
+    def final_nonce(self, depth: int) -> int:
+        """Return the requester account's transaction count ``depth`` blocks below the head.
+
+        A nonce below it was taken by a transaction at least ``depth`` blocks deep: no
+        reorg the node may return to within that depth gives it back.
+
+        :param depth: blocks below the head (:data:`.dropped.FINAL_DEPTH`).
+        :return: the account's mined transaction count at block ``head - depth`` (at
+            block 0 on a shorter chain).
+        """
+        block = max(self.head() - depth, 0)
+        return int(self.w3.eth.get_transaction_count(self.requester, block))
 
     def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
         """Read a transaction's receipt now, without waiting.

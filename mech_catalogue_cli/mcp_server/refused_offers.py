@@ -20,10 +20,13 @@ funds do not cover it, its request reverts at the gas estimate, or is mined and 
 so that only gas was spent) is skipped and the next acceptable offer tried
 (:meth:`.server.MechToolServer.call`). A mech's code may revert only when the
 marketplace calls it (the marketplace passes its revert data up unchanged): such a
-mech is remembered (:class:`RevertingMechs`) and tried after the tool's other offers
+mech is remembered (:class:`RevertingMechs`) for ``--spend-window``. One whose request
+reverted at the gas estimate (nothing spent) is tried after the tool's other offers
 for later calls, as a mech that did not settle an accepted request is
-(:mod:`.unsettled`). The memory is this process's: nothing was journalled for a request
-whose estimate reverted.
+(:mod:`.unsettled`); one whose request was mined and reverted (gas spent, which
+``--max-spend`` does not count) is not sent another request at all: the gas reverts
+cost is at most one mined request per mech per window. The memory is this process's:
+nothing was journalled for a request whose estimate reverted.
 
 What a skipped offer says is the server's own words; a revert's reason is shown only
 as :func:`~mech_catalogue_core.chain.revert.revert_words` shows it (cleaned, capped).
@@ -44,13 +47,17 @@ class RevertRefusal(PriceRefusal):
     """An offer whose request reverted when the marketplace called its mech: try the next.
 
     ``mech`` is the reverting mech's address (lowercase), remembered by
-    :class:`RevertingMechs`.
+    :class:`RevertingMechs`; ``mined`` whether the request was mined (gas spent) rather
+    than refused at its gas estimate.
     """
 
     mech: str = ""
+    mined: bool = False
 
 
-def revert_refusal(mech: str, when: str, reason: str) -> RevertRefusal:
+def revert_refusal(
+    mech: str, when: str, reason: str, mined: bool = False
+) -> RevertRefusal:
     """The refusal of an offer whose request reverted, the price and funds unchanged.
 
     :param mech: the mech's address.
@@ -58,6 +65,7 @@ def revert_refusal(mech: str, when: str, reason: str) -> RevertRefusal:
         gas was spent)"``.
     :param reason: the revert in words (:func:`~mech_catalogue_core.chain.revert.revert_words`,
         already cleaned).
+    :param mined: whether the request was mined (gas spent).
     :return: the refusal; its text names the mech, when and the reason.
     """
     refusal = RevertRefusal(
@@ -65,14 +73,17 @@ def revert_refusal(mech: str, when: str, reason: str) -> RevertRefusal:
         f"unchanged ({reason}): the mech refuses the marketplace's call"
     )
     refusal.mech = mech.lower()
+    refusal.mined = mined
     return refusal
 
 
 class RevertingMechs:
-    """Mechs whose request reverted for the marketplace, tried last for a while (memory).
+    """Mechs whose request reverted for the marketplace, tried last or skipped (memory).
 
     Kept for ``period`` seconds from the last revert (``--spend-window``; None: 24 h, as
     :mod:`.unsettled` remembers), in this process only. A mech paid since is forgotten.
+    A mech whose request reverted when mined is skipped (:meth:`skipped`), one whose
+    request reverted at its gas estimate tried last (:meth:`tried_last`).
     """
 
     def __init__(self, period: Optional[float] = None) -> None:
@@ -81,7 +92,8 @@ class RevertingMechs:
         :param period: seconds a revert is remembered (None: 24 h).
         """
         self.period = DEFAULT_SPEND_WINDOW_SECONDS if period is None else period
-        self._reverted: Dict[str, Tuple[float, str]] = {}  # mech -> (unix time, why)
+        # mech -> (unix time, why, mined)
+        self._reverted: Dict[str, Tuple[float, str, bool]] = {}
 
     def remember(self, refusal: RevertRefusal, now: Optional[float] = None) -> None:
         """Remember the mech of a refusal.
@@ -90,7 +102,7 @@ class RevertingMechs:
         :param now: unix seconds (None: now).
         """
         when = time.time() if now is None else now
-        self._reverted[refusal.mech] = (when, str(refusal))
+        self._reverted[refusal.mech] = (when, str(refusal), refusal.mined)
 
     def forget(self, mech: str) -> None:
         """Forget a mech (its request was sent since).
@@ -107,17 +119,19 @@ class RevertingMechs:
             dropped.
         """
         when = time.time() if now is None else now
-        for mech in [m for m, (at, _) in self._reverted.items() if at < when - self.period]:  # fmt: skip
+        for mech in [m for m, (at, _, _) in self._reverted.items() if at < when - self.period]:  # fmt: skip
             del self._reverted[mech]
-        return {mech: why for mech, (_, why) in self._reverted.items()}
+        return {mech: why for mech, (_, why, _) in self._reverted.items()}
 
     def why(self, mech: str, now: Optional[float] = None) -> Optional[str]:
-        """Why a mech is tried last, if it is remembered now (constant time).
+        """Why a mech is tried last or skipped, if it is remembered now (constant time).
 
         :param mech: its address, any case.
         :param now: unix seconds (None: now).
-        :return: the refusal's text with "tried after the tool's other offers", or None
-            (not remembered, or older than ``period``: then forgotten).
+        :return: the refusal's text with "tried after the tool's other offers" (its
+            gas estimate reverted) or "not sent another request until <unix time>"
+            (mined and reverted: :meth:`skipped`), or None (not remembered, or older
+            than ``period``: then forgotten).
         """
         kept = self._reverted.get(mech.lower())
         if kept is None:
@@ -125,7 +139,38 @@ class RevertingMechs:
         if kept[0] < (time.time() if now is None else now) - self.period:
             del self._reverted[mech.lower()]
             return None
+        if kept[2]:
+            return (
+                f"{kept[1]}: not sent another request (nor gas spent on it) until "
+                f"{kept[0] + self.period:.0f} (unix seconds; --spend-window)"
+            )
         return f"{kept[1]}: tried after the tool's other offers"
+
+    def skipped(
+        self, ranked: Sequence[Offer], now: Optional[float] = None
+    ) -> Tuple[List[Offer], List[Tuple[Offer, PriceRefusal]]]:
+        """Take out the offers of mechs whose request reverted when mined (gas spent).
+
+        :param ranked: the offers in the order to try them.
+        :param now: unix seconds (None: now).
+        :return: the offers left, in their order, and each offer taken out with why
+            (a :class:`PriceRefusal`, :meth:`why`'s text).
+        """
+        if not self._reverted:
+            return list(ranked), []
+        when = time.time() if now is None else now
+        kept: List[Offer] = []
+        out: List[Tuple[Offer, PriceRefusal]] = []
+        for offer in ranked:
+            remembered = self._reverted.get(offer.address.lower())
+            why = (
+                self.why(offer.address, when) if remembered and remembered[2] else None
+            )
+            if why is None:
+                kept.append(offer)
+            else:
+                out.append((offer, PriceRefusal(why)))
+        return kept, out
 
     def tried_last(
         self, ranked: Sequence[Offer], now: Optional[float] = None
@@ -157,7 +202,8 @@ class RevertingMechs:
 
         :param offers: a tool's offers.
         :param now: unix seconds (None: now).
-        :return: one item per offer of a remembered mech, in the offers' order.
+        :return: one item per offer of a remembered mech, in the offers' order (its
+            ``why`` says whether it is tried last or not sent at all).
         """
         if not self._reverted:
             return []

@@ -52,7 +52,17 @@ from mech_catalogue_core.model.vocabulary import CallStatus, PaymentStatus, Paym
 
 from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
-from .dropped import dropped_from_chain, dropped_text, record_dropped
+from .dropped import (
+    DROPPED_KEY,
+    FINAL_DEPTH,
+    NEVER_MINED_KEY,
+    NeverMined,
+    chain_fate,
+    dropped_text,
+    nonce_final,
+    record_dropped,
+    record_never_mined,
+)
 from .ipfs import payload_bytes, upload_json
 from .journal import (
     Journal,
@@ -193,13 +203,88 @@ class RequestSender(OffchainSending):
             return refusal_with(why, plan.to_dict()), {}
         return "", self._request_value(offer, plan)
 
-    def _funds_changed(self, offer: Offer, price: int) -> Optional[PriceRefusal]:
+    def refused_when_mined(self, entry: JournalEntry) -> PriceRefusal:
+        """The refusal of an offer whose journalled request was mined and reverted (blocking).
+
+        One handling for a fresh request and for journalled bytes sent again (after a
+        restart, or a drop): nothing was paid but gas, so its price is uncounted from
+        ``--max-spend``; a price raised while it was pending (a mech front-running the
+        request) or funds changed are said in words, else the mech refuses the
+        marketplace's call (:func:`.refused_offers.revert_refusal`, remembered by the
+        server); the caller tries the next offer (the receipt proves nothing paid).
+
+        :param entry: the call's entry, its request mined and reverted.
+        :return: the refusal (a :class:`.refused_offers.RevertRefusal` unless the price
+            or the funds moved).
+        """
+        assert self.market is not None  # nosec: a sender exists only with one
+        price = entry.price
+        asset = payment_terms(entry.payment_type).asset
+        self.token_ledgers.get(asset, self.ledger).refund(price, entry.request_id)
+        again = self.market.mech_price(entry.mech)
+        if again is None or again == price:
+            changed = self._funds_changed(entry.mech, entry.payment_type, price)
+            if changed is not None:
+                return changed
+            return revert_refusal(
+                entry.mech,
+                "when mined (only gas was spent)",
+                "a receipt holds no reason",
+                mined=True,
+            )
+        return PriceRefusal(
+            f"mech {entry.mech} changed its price from {say_amount(price, asset)} to "
+            f"{say_amount(again, asset)} while the request was pending; the "
+            "transaction reverted (only gas was spent)"
+        )
+
+    def not_final(self, entry: JournalEntry) -> str:
+        """Why nothing else may be paid yet for a call whose request's nonce was taken.
+
+        Blocking. A request seen mined once (a reorg dropped it: ``extra.dropped``), not
+        on chain now, without a receipt, whose account nonce another transaction took
+        (its cancellation, or another call's request) is mined again by a reorg back to
+        the fork that held it: until the nonce is final (:func:`.dropped.nonce_final`)
+        a new request for the call could be paid too.
+
+        :param entry: the call's entry, its request signed, not on chain, its nonce used.
+        :return: "" when the request was never seen mined, was mined and reverted (its
+            own receipt: what happens then is :meth:`refused_when_mined`'s) or its
+            nonce is final; else a sentence (nothing is sent, call again later). A receipt or count that
+            cannot be read raises ``MarketError`` (nothing is sent).
+        """
+        assert self.market is not None  # nosec: a sender exists only with one
+        if DROPPED_KEY not in entry.extra:
+            # never seen mined: no fork holds it, and its cancellation (twice its
+            # fees) replaces it in any mempool a reorg returns it to
+            return ""
+        if self.market.transaction_reverted(entry.tx_hash) is True:
+            return ""  # mined itself and reverted: its receipt says so
+        if nonce_final(self.market, entry.account_nonce):
+            return ""
+        by = (
+            f"its cancellation {entry.extra[CANCEL_KEY]['tx_hash']}"
+            if CANCEL_KEY in entry.extra
+            else "another transaction"
+        )
+        return (
+            f"request {entry.request_id} to mech {entry.mech} (tx {entry.tx_hash}) is "
+            f"not on chain and its account nonce {entry.account_nonce} was taken by "
+            f"{by}, not final yet (fewer than {FINAL_DEPTH} blocks deep): a reorg could "
+            "still mine the request, so no other request is paid for this call until "
+            "then. Call again with the same arguments later"
+        )
+
+    def _funds_changed(
+        self, mech: str, payment_type: str, price: int
+    ) -> Optional[PriceRefusal]:
         """Why a request that failed (estimate or mining) cannot be paid now, if funds say.
 
         Read after a failure whose price did not move: an allowance revoked, a balance
         or credits spent by another transaction since they were read.
 
-        :param offer: the offer.
+        :param mech: the offer's mech address.
+        :param payment_type: the offer's payment type.
         :param price: the price the request was signed with.
         :return: the refusal in words, or None when the funds still cover the price
             (the failure is then not explained by them).
@@ -207,13 +292,13 @@ class RequestSender(OffchainSending):
         if self.payer is None:
             return None
         try:
-            plan = self.payer.plan(offer.payment_type, price)
+            plan = self.payer.plan(payment_type, price)
         except MarketError:
             return None
         if plan.status is PaymentStatus.PAYABLE:
             return None
         return refusal_with(
-            f"mech {offer.address}: the request would not pay any more: "
+            f"mech {mech}: the request would not pay any more: "
             f"{plan.reason or plan.status} (this account's funds changed after they "
             "were read: an allowance revoked, or a balance spent by another "
             "transaction); calling again reads them anew and approves at most what "
@@ -358,14 +443,20 @@ class RequestSender(OffchainSending):
                         if not stale and CANCEL_KEY not in entry.extra:
                             # the signed request may still be mined: send it again,
                             # never a new one (a new one takes the next nonce: both paid)
-                            return await anyio.to_thread.run_sync(
-                                self.broadcast_again, entry
-                            )
+                            try:
+                                return await anyio.to_thread.run_sync(
+                                    self.broadcast_again, entry
+                                )
+                            except RequestReverted:
+                                return await anyio.to_thread.run_sync(
+                                    self.refused_when_mined, entry
+                                )
                         won = await anyio.to_thread.run_sync(
                             self.cancel_request, entry, stale
                         )
                         if won is not None:
                             return won  # mined before its cancellation: paid
+                    if CANCEL_KEY in entry.extra:
                         carried["cancelled"] = {
                             "request_id": entry.request_id,
                             "mech": entry.mech,
@@ -373,6 +464,11 @@ class RequestSender(OffchainSending):
                             "cancel_tx": entry.extra[CANCEL_KEY]["tx_hash"],
                             "reason": entry.extra[CANCEL_KEY]["reason"],
                         }
+                    # its nonce taken by another transaction: a fork without it could
+                    # still mine the request, so nothing else is paid until it is final
+                    waiting = await anyio.to_thread.run_sync(self.not_final, entry)
+                    if waiting:
+                        return waiting
                 # else its nonce went to another transaction, or it was mined and
                 # reverted: it can never pay, so it no longer counts against the cap
                 await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
@@ -489,7 +585,9 @@ class RequestSender(OffchainSending):
                     # offer; nothing was sent
                     again = market.mech_price(offer.address)
                     if again is None or again == price:
-                        changed = self._funds_changed(offer, price)
+                        changed = self._funds_changed(
+                            offer.address, offer.payment_type, price
+                        )
                         if changed is not None:
                             return changed
                         if isinstance(exc, EstimateReverted):
@@ -516,26 +614,7 @@ class RequestSender(OffchainSending):
                 try:
                     return self.broadcast_again(prepared)
                 except RequestReverted:
-                    # mined and reverted: nothing was paid but gas, so it does not count
-                    # against --max-spend; a price raised while it was pending (a mech
-                    # front-running the request) is said in words, and the next offer
-                    # tried, as after any other revert (the receipt proves nothing paid)
-                    ledger.refund(price, prepared.request_id)
-                    again = market.mech_price(offer.address)
-                    if again is None or again == price:
-                        changed = self._funds_changed(offer, price)
-                        if changed is not None:
-                            return changed
-                        return revert_refusal(
-                            offer.address,
-                            "when mined (only gas was spent)",
-                            "a receipt holds no reason",
-                        )
-                    return PriceRefusal(
-                        f"mech {offer.address} changed its price from {amount(price)} "
-                        f"to {amount(again)} while the request was pending; the "
-                        "transaction reverted (only gas was spent)"
-                    )
+                    return self.refused_when_mined(prepared)
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
             if isinstance(sent, PriceRefusal):
@@ -550,7 +629,7 @@ class RequestSender(OffchainSending):
             )
             return sent
 
-    async def sent_again_if_dropped(
+    async def sent_again_if_dropped(  # pylint: disable=too-many-return-statements
         self, entry: JournalEntry, offers: Sequence[Offer]
     ) -> Union[JournalEntry, str, None]:
         """Send a journalled request again when the chain dropped it (:mod:`.dropped`).
@@ -562,13 +641,20 @@ class RequestSender(OffchainSending):
         at most one of the two can ever be mined; nothing more counts against
         ``--max-spend``, the entry still being the call's one request), unless its mech
         may not be paid now (:meth:`_stale`): then its nonce is cancelled
-        (:meth:`cancel_request`) and the call says so, the next call sending anew.
+        (:meth:`cancel_request`) and the call says so; nothing else is paid for the
+        call until that cancellation is final (:meth:`not_final`). A request whose
+        nonce another transaction took, final (:func:`.dropped.chain_fate`), can never
+        be mined: the entry is journalled as such (:func:`.dropped.record_never_mined`)
+        and the call key freed, the caller sending anew.
 
         :param entry: the call's entry, status ``sent``.
         :param offers: the offers the call may pay now (the tool's as served).
         :return: None when the request is not known to be gone (wait for it, as
-            before); the entry sent again (or found mined meanwhile); or a sentence
-            when it was cancelled instead (nothing is paid for it).
+            before); the entry sent again (or found mined meanwhile); a
+            :class:`.dropped.NeverMined` sentence when the call key was freed, or a
+            :class:`PriceRefusal` when its bytes sent again reverted when mined
+            (:meth:`refused_when_mined`): the caller then tries the offers anew; or a
+            sentence when it was cancelled instead (nothing is paid for it).
         :raises MarketError: when the transaction sent again, or its cancellation, is
             not mined in time or refused (the journal says which: a call with the same
             arguments resolves it, never paying twice); the first says the request was
@@ -576,7 +662,7 @@ class RequestSender(OffchainSending):
         """
         market, journal = self.market, self.journal
         assert market is not None and journal is not None  # nosec: see __init__
-        if await anyio.to_thread.run_sync(dropped_from_chain, market, entry) is None:
+        if await anyio.to_thread.run_sync(chain_fate, market, entry) is None:
             return None  # on chain, or unsure: no lock taken, nothing read again
         async with self.lock, self.state_folder_lock() as locked:
             try:
@@ -585,16 +671,26 @@ class RequestSender(OffchainSending):
                 current = None
             if current is None:
                 return None  # unread, or the lock held elsewhere: wait, as before
-            head = await anyio.to_thread.run_sync(dropped_from_chain, market, current)
-            if head is None:
+            fate = await anyio.to_thread.run_sync(chain_fate, market, current)
+            if fate is None:
                 return None
-            record = record_dropped(current, head)
+            if fate[0] == NEVER_MINED_KEY:
+                said = record_never_mined(current, fate[1])
+                await saved(journal, current)  # before anything is sent anew
+                LOGGER.warning("%s", said)
+                return NeverMined(said)
+            assert fate[0] == DROPPED_KEY  # nosec: chain_fate's two outcomes
+            record = record_dropped(current, fate[1])
             await saved(journal, current)  # before anything is sent
             LOGGER.warning("%s", dropped_text(record))
             stale = await anyio.to_thread.run_sync(self._stale, current, offers)
             if not stale:
                 try:
                     return await anyio.to_thread.run_sync(self.broadcast_again, current)
+                except RequestReverted:  # nothing paid: the caller tries the offers
+                    return await anyio.to_thread.run_sync(
+                        self.refused_when_mined, current
+                    )
                 except MarketError as exc:  # the entry says prepared: the next call
                     raise MarketError(f"{dropped_text(record)}, but {exc}") from exc
             won = await anyio.to_thread.run_sync(self.cancel_request, current, stale)
@@ -605,7 +701,8 @@ class RequestSender(OffchainSending):
                 f"on chain (a reorg dropped it) and was not sent again: {stale}; its "
                 f"account nonce was taken by cancellation "
                 f"{current.extra[CANCEL_KEY]['tx_hash']}, so nothing is paid for it. "
-                "Call again with the same arguments to send a new request"
+                f"Call again with the same arguments once the cancellation is "
+                f"{FINAL_DEPTH} blocks deep (final) to send a new request"
             )
 
     def _stale(self, entry: JournalEntry, offers: Sequence[Offer]) -> str:

@@ -71,6 +71,7 @@ from .call_identity import (
 from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
 from .delivery import DeliveryReader
 from .discovery import Discovery
+from .dropped import NeverMined
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
@@ -474,20 +475,23 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
     async def _waited(
         self, tool: ServedTool, entry: JournalEntry, timer: PhaseTimer, session: Any
-    ) -> types.CallToolResult:
+    ) -> Optional[types.CallToolResult]:
         """Wait for a paid request's answer, sending it again if the chain dropped it.
 
         A request the chain no longer holds (a reorg dropped it: :mod:`.dropped`) is
         sent again with the same signed transaction before the wait
         (:meth:`.sending.RequestSender.sent_again_if_dropped`); any other is only
-        waited for, never paid again.
+        waited for, never paid again. A request that can never be mined (its nonce
+        taken, final), or whose bytes sent again reverted when mined, frees the call
+        key: None, the caller then pays an offer as for a new call.
 
         :param tool: the tool called (as served now, or as it was paid).
         :param entry: the call's journal entry (``sent`` or ``delivered``).
         :param timer: the call's phase timer.
         :param session: the SDK session for progress notifications (None: none).
-        :return: :meth:`.delivery.DeliveryReader.await_result`, or an ``isError`` result
-            saying why a dropped request was not sent again.
+        :return: :meth:`.delivery.DeliveryReader.await_result`, an ``isError`` result
+            saying why a dropped request was not sent again, or None (the call key
+            freed, nothing paid for it).
         """
         assert self.reader is not None  # nosec: only a paying server waits
         if entry.status == CallStatus.SENT:
@@ -506,6 +510,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 again = await self.sender.sent_again_if_dropped(entry, payable)
             except MarketError as exc:
                 return error_result(f"{tool.name}: {exc}")
+            if isinstance(again, RevertRefusal):
+                self.reverting.remember(again)
+            if isinstance(again, (NeverMined, PriceRefusal)):
+                return None  # nothing paid for it: the call key is free
             if isinstance(again, str):
                 return error_result(f"{tool.name}: {again}")
             entry = again or entry
@@ -558,7 +566,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param arguments: the arguments.
         :param idempotency: the client's idempotency key ("" when none).
         :param session: the SDK session for progress notifications (None: none).
-        :return: the paid call's result, or None when this call was never paid.
+        :return: the paid call's result, or None when this call was never paid (or its
+            request can never be mined: the call key freed, journalled).
         """
         try:
             arguments = normalised_arguments(arguments)
@@ -575,7 +584,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return None
         return await self._waited(paid[0], paid[1], PhaseTimer(), session)
 
-    async def call(  # pylint: disable=too-many-locals,too-many-return-statements,too-many-branches
+    async def call(  # pylint: disable=too-many-locals,too-many-return-statements,too-many-branches,too-many-statements
         self,
         name: str,
         arguments: Dict[str, Any],
@@ -606,7 +615,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             else None
         )
         if reader and paid:  # first: a paid call stays readable (.recall)
-            return await self._waited(paid[0], paid[1], timer, session)
+            answered = await self._waited(paid[0], paid[1], timer, session)
+            if answered is not None:
+                return answered
         tool = self.catalogue.named(name)
         if tool is None:
             return error_result(
@@ -626,7 +637,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if reader and entry and entry.status in (CallStatus.SENT, CallStatus.DELIVERED):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             self._remember_name(name, arguments, requester, idempotency, key)
-            return await self._waited(tool, entry, timer, session)
+            answered = await self._waited(tool, entry, timer, session)
+            if answered is not None:
+                return answered
         refusal = (
             self.changed.get(name)
             or secret_refusal(tool.tool["inputSchema"])
@@ -646,16 +659,17 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")
-        # a mech that reverted for the marketplace goes after the others, and one that
-        # accepted a request and did not settle it in time after all of them
+        # a mech whose request was mined and reverted is not sent another (gas), one
+        # that reverted at its estimate goes after the others, and one that accepted a
+        # request and did not settle it in time after all of them
+        ranked, skipped = self.reverting.skipped(ranked)
         ranked, reverted = self.reverting.tried_last(ranked)
         remembered = await self._given_up_for_call(paying=reader is not None)
         ranked, moved = tried_last(ranked, remembered, settings.timeout)
         moved = {**reverted, **moved}
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))
-        if reader is None:
+        if reader is None:  # a dry run sends nothing, so remembers no revert
             return self.sender.dry_run(tool, ranked[0], payload, key)
-        skipped: list[Tuple[Offer, PriceRefusal]] = []
         for offer in ranked:
             sent = await self._sent_when_free(
                 tool, offer, payload, (key, timer, ranked), session
@@ -686,10 +700,15 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             for _, r in skipped
             if r.payment is not None
         ]
+        mined = any(isinstance(r, RevertRefusal) and r.mined for _, r in skipped)
         return error_result(
             f"{name}: no offer could be paid now: "
             + "; ".join(r for _, r in skipped)
-            + "; nothing was sent",
+            + (
+                "; nothing was paid (only the gas of the requests mined and reverted)"
+                if mined
+                else "; nothing was sent"
+            ),
             {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
 

@@ -19,7 +19,7 @@ are example prompts, prose an agent directory or client shows a person and hands
 model, and an HTML comment in one renders unseen; the card carries no warning).
 
 ``a2a_card.to_skill`` says "the name, description and examples are cleaned and capped
-(:mod:`..model.untrusted_text`)", and the name and description are made inert
+(:mod:`mech_catalogue_core.model.untrusted_text`)", and the name and description are made inert
 (``for_model``), but the examples come from ``tool_for_model(tool).examples``, which
 cleans a tool's examples as values a call sends (``values_for_model``: invisible
 characters only, markup kept), then ``json.dumps`` an object example, so its keys and
