@@ -24,8 +24,10 @@ every catalogue the agents build, and on every paid answer (``answer_instruction
 Compares the checks of ``--before`` (a git revision, loaded from ``git show``) with the
 working tree's, in the same run, on ``--tools`` tools of three catalogues: plain ASCII
 prose, prose with Markdown, HTML, references and accents, and 10,000-character
-descriptions with markup; then a 64 KiB paid answer; then ``plain_text`` on hostile
-shapes at two sizes (growth 10 when linear). Prints best-of-``--rounds`` times and
+descriptions with markup; then a 64 KiB paid answer; then the readings (as written,
+rendered and read through, adv29s) and the instruction check on hostile shapes at two
+sizes (growth 10 when linear). ``--before`` loads that revision's ``untrusted_text``
+over its own ``rendered_text``. Prints best-of-``--rounds`` times and
 ratios after / before. Usage::
 
     python scripts/bench_text_checks.py [--tools 2000] [--rounds 3] [--before main]
@@ -50,12 +52,13 @@ from mech_catalogue_core.exporters import mcp_tool  # noqa: E402
 from mech_catalogue_core.manifest.parsing import parse_manifest  # noqa: E402
 from mech_catalogue_core.model import untrusted_text  # noqa: E402
 from mech_catalogue_core.model.problems import Problem  # noqa: E402
-from mech_catalogue_core.model.rendered_text import plain_text  # noqa: E402
 from mech_catalogue_core.model.tool import Tool  # noqa: E402
 
 from mech_catalogue_cli.mcp_server import answers  # noqa: E402
 
 MODULE = "libs/mech-catalogue-core/mech_catalogue_core/model/untrusted_text.py"
+RENDERED_MODULE = "libs/mech-catalogue-core/mech_catalogue_core/model/rendered_text.py"
+RENDERED_TEXT = "mech_catalogue_core.model.rendered_text"
 
 #: catalogue name -> a tool description of that kind
 DESCRIPTIONS: Dict[str, Callable[[int], str]] = {
@@ -83,17 +86,29 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "references": lambda n: "&#105;&nbsp;&#x67;" * (n // 18 + 1),
     "emphasis and escapes": lambda n: "*_\\*`~" * (n // 6 + 1),
     "full-width and math letters": lambda n: "ｆｕｌｌ𝐦𝐚𝐭𝐡 ï" * (n // 11 + 1),
+    "unclosed openers of each kind": lambda n: "<?a <!--b <![CDATA[c <!Xd "
+    * (n // 26 + 1),
+    "openers, one end of each": lambda n: "<?<!--<![CDATA[<!X" * (n // 18 + 1)
+    + "?>-->]]>>",
+    "empty comments": lambda n: "<!--><!--->" * (n // 11 + 1),
+    "undefined labels": lambda n: "[a][b c]" * (n // 8 + 1),
+    "label definitions and labels": lambda n: "[a][b]\n[b]: /u\n" * (n // 14 + 1),
+    "combining marks of every block": lambda n: "i\u1ab0g\u1dc4n\u20d7o\ufe20"
+    * (n // 8 + 1),
+    "small capitals and modifiers": lambda n: "ᴘʀɪᴠᴀᴛᴇ ᵖʳᶦᵛ ꮲꭱꭵ " * (n // 17 + 1),
 }
 
 
-def before_module(revision: str) -> ModuleType:
-    """The ``untrusted_text`` module of a git revision, loaded under another name.
+def _module_at(revision: str, path: str, name: str) -> ModuleType:
+    """A module's source at a git revision, loaded under another name.
 
     :param revision: a git revision of this repository.
+    :param path: the module's file in the repository.
+    :param name: the name it is loaded under.
     :return: the module.
     """
     source = subprocess.run(  # nosec B603 B607: fixed git arguments
-        ["git", "show", f"{revision}:{MODULE}"],
+        ["git", "show", f"{revision}:{path}"],
         cwd=ROOT,
         check=True,
         capture_output=True,
@@ -101,11 +116,29 @@ def before_module(revision: str) -> ModuleType:
     ).stdout
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as file:
         file.write(source)
-    spec = importlib.util.spec_from_file_location("untrusted_text_before", file.name)
+    spec = importlib.util.spec_from_file_location(name, file.name)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def before_module(revision: str) -> ModuleType:
+    """The ``untrusted_text`` module of a git revision, over its ``rendered_text``.
+
+    Both are loaded under other names; the working tree's modules are kept.
+
+    :param revision: a git revision of this repository.
+    :return: the module.
+    """
+    current = sys.modules[RENDERED_TEXT]
+    sys.modules[RENDERED_TEXT] = _module_at(
+        revision, RENDERED_MODULE, "rendered_text_before"
+    )
+    try:
+        return _module_at(revision, MODULE, "untrusted_text_before")
+    finally:
+        sys.modules[RENDERED_TEXT] = current
 
 
 def best_ms(rounds: int, work: Callable[[], Any]) -> float:
@@ -257,23 +290,28 @@ def compare_answer(old: ModuleType, rounds: int) -> None:
     )
 
 
-def plain_text_growth(
+def readings_growth(
     name: str, text: Callable[[int], str], size: int, rounds: int
 ) -> None:
-    """Print ``plain_text`` of one shape at a tenth of ``size`` and at ``size``.
+    """Print the readings and the instruction check of one shape at two sizes.
+
+    ``readings`` (as written, rendered and read through) and ``instruction_phrases``
+    (every reading folded, then matched), at a tenth of ``size`` and at ``size``.
 
     :param name: the shape's name.
     :param text: a text of the shape, at least ``n`` characters long, by ``n``.
     :param size: characters of the large size.
     :param rounds: runs per figure.
     """
-    invisible = untrusted_text._INVISIBLE  # pylint: disable=protected-access
     small, large = text(size // 10)[: size // 10], text(size)[:size]
-    at_small = best_ms(rounds, lambda: plain_text(small, invisible))
-    at_large = best_ms(rounds, lambda: plain_text(large, invisible))
-    print(
-        f"{name:44} {at_small:10.1f} ms {at_large:10.1f} ms {at_large / at_small:6.1f}"
-    )
+    for check in (untrusted_text.readings, untrusted_text.instruction_phrases):
+        at_small = best_ms(rounds, lambda: check(small))  # pylint: disable=W0640
+        at_large = best_ms(rounds, lambda: check(large))  # pylint: disable=W0640
+        label = f"{name}: {check.__name__}"
+        print(
+            f"{label:60} {at_small:10.1f} ms {at_large:10.1f} ms "
+            f"{at_large / at_small:6.1f}"
+        )
 
 
 def main() -> None:
@@ -291,9 +329,9 @@ def main() -> None:
     for name, describe in DESCRIPTIONS.items():
         compare_catalogue(name, catalogue(describe, args.tools), old, args.rounds)
     compare_answer(old, args.rounds)
-    print(f"{'plain_text':44} {args.size // 10:>10,} ch {args.size:>10,} ch growth")
+    print(f"{'shape: check':60} {args.size // 10:>10,} ch {args.size:>10,} ch growth")
     for name, make in SHAPES.items():
-        plain_text_growth(name, make, args.size, args.rounds)
+        readings_growth(name, make, args.size, args.rounds)
 
 
 if __name__ == "__main__":

@@ -19,29 +19,34 @@ may spell its words apart from how it reads: a person reads it rendered (Markdow
 and a model reads through markup and references alike, so ``&#105;gnore``,
 ``ig<b></b>nore``, ``pri*v*ate key``, ``ign_o_re``, ``private<!-- -->\ key`` and
 ``ｐｒｉｖａｔｅ ｋｅｙ`` all read as the plain words (adversarial review adv29o). The
-checks read a text as written *and* as :func:`plain_text` gives it, and flag a match in
-either.
+checks read a text as written, as :func:`plain_text` gives it (rendered) and as
+:func:`read_through` gives it (the source as a model reads it: references decoded,
+letters folded, emphasis dropped, nothing removed), and flag a match in any.
 
 :func:`plain_text` reads what a renderer shows, generously: whatever is in doubt is
 removed so that the pieces around it join (a match is a warning or a refusal the mech's
 author can avoid by writing plain words; a miss is an instruction or a phishing request
-nobody is told of). What it removes was read as written already. In order:
+nobody is told of). It removes only what a renderer (markdown-it-py, CommonMark with
+HTML) does not show as text; what it removes is read by :func:`read_through` (adv29s).
+In order:
 
 1. invisible characters (the caller's pattern, :data:`.untrusted_text.INVISIBLE_RANGES`);
 2. character references decoded (``html.unescape``, HTML5's names), again while any is
    left, at most :data:`MAX_REFERENCE_DECODINGS` times: ``&amp;#112;`` renders as
    ``&#112;``, which a model reads as ``p``; invisible characters they stand for removed;
-3. compatibility forms folded (NFKD of the frozen Unicode 3.2 database, then combining
-   diacritical marks dropped): full-width and mathematical letters read as ASCII, ``ï``
+3. compatibility forms folded (NFKD of the frozen Unicode 3.2 database, then every
+   combining mark dropped, :func:`combining_marks`): full-width and mathematical letters read as ASCII, ``ï``
    as ``i``, a no-break space as a space; the look-alike :func:`.markup.Markup.inert`
    writes a backslash as is read as one, so a served text reads as its source does;
-4. HTML comments, processing instructions, declarations and CDATA sections removed (an
-   unclosed one to the end of the text, as an HTML block hides it);
+4. closed HTML comments (``<!-->`` and ``<!--->`` are empty ones), processing
+   instructions, declarations and CDATA sections removed; an unclosed opener is text, as
+   a renderer shows it inline (CommonMark 0.31, "Raw HTML");
 5. HTML tags removed; those of elements a browser lays out as their own block or line
    (:data:`LINE_ELEMENTS`) become a line break, so ``ig<b></b>nore`` is ``ignore`` and
    ``ignore<br>previous`` ``ignore previous``;
-6. a link's destination and title, or its reference label, removed, and brackets with
-   them: ``[ig](https://e.org "t")nore`` shows ``ignore``;
+6. a link's destination and title removed, and a reference label the text defines
+   (``[label]: ...``; an undefined one is text): ``[ig](https://e.org "t")nore`` shows
+   ``ignore``;
 7. Markdown's escaping backslashes, and the characters of emphasis, strikethrough and
    code spans (``*``, ``_``, ``~``, backtick) removed: ``pri*v*ate``, ``ign_o_re`` and
    ``ig`n`ore`` read as one word.
@@ -49,12 +54,14 @@ nobody is told of). What it removes was read as written already. In order:
 Every step is one linear pass (no Markdown parser: CommonMark's bracket handling costs
 markdown-it-py time that grows with a text's brackets, :mod:`.markup`), over fixed data
 (the ASCII patterns here, Python's HTML5 reference table, the frozen Unicode 3.2
-database), so every agent adding a warning to the catalogue reads the same plain text.
+database and Python 3.11's marks), so every agent adding a warning to the catalogue reads the same plain text.
 """
 
+import functools
 import html
 import re
 import unicodedata
+from typing import Set, Tuple
 
 from mech_catalogue_core.model.markup import SHOWN_BACKSLASH
 
@@ -78,12 +85,11 @@ LINE_ELEMENTS = frozenset(
     ).split()
 )
 
-#: an HTML comment, processing instruction, CDATA section or declaration, to its end or
-#: to the text's end when unclosed (lazy up to the first end: one pass)
-_HTML_NOT_SHOWN = re.compile(
-    r"<!--.*?(?:-->|\Z)|<\?.*?(?:\?>|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<![A-Za-z][^>]*+>?",
-    re.DOTALL,
-)
+#: what opens an HTML comment, processing instruction, CDATA section or declaration
+#: (CommonMark 0.31, "Raw HTML"); ``<!-->`` and ``<!--->`` are whole (empty) comments
+_HIDDEN_OPENER = re.compile(r"<!---?>|<!--|<\?|<!\[CDATA\[|<![A-Za-z]")
+#: opener -> the string that closes it (a declaration's opener is its first 3 chars)
+_HIDDEN_CLOSER = {"<!--": "-->", "<?": "?>", "<![CDATA[": "]]>", "<!": ">"}
 #: an attribute of an HTML tag (CommonMark's grammar, spec 0.31 "Raw HTML")
 _ATTRIBUTE = (
     r"\s++[A-Za-z_:][A-Za-z0-9_.:-]*+"
@@ -94,19 +100,43 @@ _HTML_TAG = re.compile(
     r"</?([A-Za-z][A-Za-z0-9-]*+)(?:" + _ATTRIBUTE + r")*+\s*+/?>", re.ASCII
 )
 #: what follows a link's text and is not shown: ``(destination "title")`` (one level of
-#: parentheses in the destination) or ``[label]``
+#: parentheses in the destination); group 1 is a reference label ``[label]``, removed
+#: only when the text defines it (:data:`_LINK_DEFINITION`)
 _LINK_TARGET = re.compile(
     r"\]\((?:[^()\s]|\([^()\s]*+\))*+"
     r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'|\([^()]*+\)))?+\s*+\)"
-    r"|\]\[[^\[\]]*+\]"
+    r"|\]\[([^\[\]]*+)\]"
 )
+#: a link reference definition's label, at a line's start (CommonMark 0.31, "Link
+#: reference definitions"): ``[label]: destination``
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[([^\[\]]++)\]:", re.MULTILINE)
 #: Markdown's escaping backslash (before ASCII punctuation), a hard line break's
 #: backslash, and the characters of brackets, emphasis, strikethrough and code spans
 _INLINE_MARKS = re.compile(r"\\(?=[!-/:-@\[-`{-~\n])|[\[\]*_~`]")
-#: combining diacritical marks (U+0300-036F) a decomposed letter carries
-_COMBINING_MARKS = re.compile("[\u0300-\u036f]+")
+#: brackets, which part words where nothing is removed (:func:`read_through`)
+_BRACKETS = re.compile(r"[\[\]]")
 #: what :func:`plain_text` may change: a reference, markup or a non-ASCII character
 _MAY_DIFFER = re.compile(r"[&<\\\[\]*_~`]|[^\x00-\x7f]")
+
+
+@functools.lru_cache(maxsize=1)
+def combining_marks() -> "re.Pattern[str]":
+    """Every combining mark: general category Mn or Me in Unicode 3.2 or Python's table.
+
+    Drawn over the letter before it (no advance), a mark is read through by a person
+    and a model alike: ``pri\u20d7vate`` is "private". Fixed data (the frozen 3.2
+    database and Python 3.11's, which the wheels pin), so every agent drops the same
+    marks; built once, on first use.
+
+    :return: a pattern matching runs of them.
+    """
+    marks = [
+        chr(code)
+        for code in range(0x110000)
+        if unicodedata.category(chr(code)) in ("Mn", "Me")
+        or unicodedata.ucd_3_2_0.category(chr(code)) in ("Mn", "Me")
+    ]
+    return re.compile("[" + "".join(map(re.escape, marks)) + "]+")
 
 
 def _tag_shown(match: "re.Match[str]") -> str:
@@ -128,8 +158,64 @@ def _compatibility_folded(text: str, invisible: "re.Pattern[str]") -> str:
     if text.isascii():
         return text
     decomposed = unicodedata.ucd_3_2_0.normalize("NFKD", text)
-    folded = _COMBINING_MARKS.sub("", decomposed).replace(SHOWN_BACKSLASH, "\\")
+    folded = combining_marks().sub("", decomposed).replace(SHOWN_BACKSLASH, "\\")
     return invisible.sub("", folded)
+
+
+def _without_hidden_html(text: str) -> str:
+    """A text without its closed HTML comments, instructions, CDATA and declarations.
+
+    An unclosed one is text, as a renderer shows it. Linear: a closer is searched from
+    each opener while found, and once missing never again (none follows a later one).
+
+    :param text: text with references decoded.
+    :return: the text without those constructs.
+    """
+    kept = []
+    start = at = 0
+    missing: Set[str] = set()
+    while True:
+        opener = _HIDDEN_OPENER.search(text, at)
+        if opener is None:
+            break
+        written = opener.group(0)
+        end = opener.end()
+        if not written.endswith(">"):
+            closer = _HIDDEN_CLOSER[written[:2] if written[2:3].isalpha() else written]
+            found = -1 if closer in missing else text.find(closer, end)
+            if found < 0:
+                missing.add(closer)
+                at = end
+                continue
+            end = found + len(closer)
+        kept.append(text[start : opener.start()])
+        start = at = end
+    kept.append(text[start:])
+    return "".join(kept)
+
+
+def _without_link_targets(text: str) -> str:
+    """A text without its links' destinations and titles, and the labels it defines.
+
+    A target with no ``[`` before it in the text follows no link text: it is text.
+
+    :param text: text with references decoded.
+    :return: the text without those targets.
+    """
+    defined = {
+        " ".join(label.split()).casefold() for label in _LINK_DEFINITION.findall(text)
+    }
+    first_bracket = text.find("[")
+
+    def shown(match: "re.Match[str]") -> str:
+        label = match.group(1)
+        if first_bracket < 0 or match.start() < first_bracket:
+            return match.group(0)
+        if label is None or " ".join(label.split()).casefold() in defined:
+            return ""
+        return f"] [{label}] "  # text: its brackets part the words either side
+
+    return _LINK_TARGET.sub(shown, text)
 
 
 def may_differ(text: str) -> bool:
@@ -141,6 +227,28 @@ def may_differ(text: str) -> bool:
     return _MAY_DIFFER.search(text) is not None
 
 
+def plain_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str]:
+    """How a model reads a text's source, and what a reader sees of it rendered.
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character (removed first, and again
+        from what references and compatibility forms decode to).
+    :return: ``(read_through, rendered)``: both with references decoded, letters
+        folded and the characters of emphasis removed (steps 1-3 and 7); the rendered
+        one also without the markup a renderer hides (steps 4-6), so words either side
+        of it join. ``(text, text)`` when :func:`may_differ` is False. Linear.
+    """
+    if not may_differ(text):
+        return text, text
+    decoded = _references_decoded(invisible.sub("", text), invisible)
+    decoded = _compatibility_folded(decoded, invisible)
+    rendered = _without_hidden_html(decoded)
+    rendered = _HTML_TAG.sub(_tag_shown, rendered)
+    rendered = _without_link_targets(rendered)
+    through = _INLINE_MARKS.sub("", _BRACKETS.sub(" ", decoded))
+    return through, _INLINE_MARKS.sub("", rendered)
+
+
 def plain_text(text: str, invisible: "re.Pattern[str]") -> str:
     """The plain text a reader sees of a text rendered (the module's seven steps).
 
@@ -150,11 +258,18 @@ def plain_text(text: str, invisible: "re.Pattern[str]") -> str:
     :return: the text without markup, its references decoded and its letters folded;
         white space kept as it comes (the word checks split on it). Linear in the text.
     """
-    if not may_differ(text):
-        return text
-    shown = _references_decoded(invisible.sub("", text), invisible)
-    shown = _compatibility_folded(shown, invisible)
-    shown = _HTML_NOT_SHOWN.sub("", shown)
-    shown = _HTML_TAG.sub(_tag_shown, shown)
-    shown = _LINK_TARGET.sub("", shown)
-    return _INLINE_MARKS.sub("", shown)
+    return plain_readings(text, invisible)[1]
+
+
+def read_through(text: str, invisible: "re.Pattern[str]") -> str:
+    """A text as a model reads its source: nothing removed but emphasis and invisibles.
+
+    The words inside markup :func:`plain_text` removes (a comment, a tag's attributes,
+    a link's destination, title or label) are read here with references decoded and
+    letters folded: where the text is shown that markup is inert, so its words show.
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: steps 1-3 and 7 of the module's steps applied. Linear in the text.
+    """
+    return plain_readings(text, invisible)[0]

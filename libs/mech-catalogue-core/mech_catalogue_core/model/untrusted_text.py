@@ -44,21 +44,20 @@ views and the MCP server hand that text to language models. Three rules, one pla
    refuses a manifest holding one (:func:`publish_refusals`): it would never be served.
    Every string and key a tool holds is read (:func:`tool_texts`: ``pattern``,
    ``format``, keys inside ``enum`` values and unknown fields too), and the word checks
-   read each text as written and as rendered (:func:`readings`: references decoded,
-   markup removed, compatibility letters folded), since a model or a person reading it
-   reads the words either way (adv29o).
+   read each text as written, as rendered and read through (:func:`readings`:
+   references decoded, markup removed or kept, letters folded), since a model or a
+   person reading it reads the words any of these ways (adv29o, adv29s).
 
 Where: cleaning happens when text is *shown* (every exporter, ``GET /tools``,
 ``GET /tools/<name>``, the MCP server), not when a manifest is parsed: the catalogue the
 agents agree on keeps the manifest's text as published (the evidence a person reviews,
 and a digest that does not change with the rule). The warnings are part of that catalogue
 (``catalogue.fetching``), so they are computed from explicit code-point ranges, ASCII
-patterns, Python's HTML5 reference table and the frozen Unicode 3.2 database, never from
-the interpreter's current Unicode database: every agent, whatever its Python version,
-adds the same warnings.
+patterns, Python's HTML5 reference table, the frozen Unicode 3.2 database and Python
+3.11's Unicode database (the fold of letters and marks later versions added: the wheels
+pin Python 3.11, so every agent adds the same warnings).
 """
 
-import functools
 import re
 import unicodedata
 from dataclasses import replace
@@ -78,7 +77,7 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
-from mech_catalogue_core.model.rendered_text import plain_text
+from mech_catalogue_core.model.rendered_text import combining_marks, plain_readings
 from mech_catalogue_core.model.tool import Argument, Tool
 
 #: characters of a description (tool, argument, input, output, schema text, example,
@@ -568,17 +567,19 @@ def words_of(text: str) -> str:
 
 
 def readings(text: str) -> Tuple[str, ...]:
-    """The forms of a text the word checks read: as written, and as rendered.
+    """The forms of a text the word checks read: as written, rendered, and read through.
 
     A person reads a text rendered and a model reads through its markup and character
-    references (adv29o), so a phrase spelled apart in one form is read in the other:
-    :func:`.rendered_text.plain_text` gives the rendered form.
+    references (adv29o), so a phrase spelled apart in one form is read in another:
+    :func:`.rendered_text.plain_readings` gives the rendered form (markup removed, so
+    words either side join) and the source read through (references decoded, nothing
+    removed, so words inside a comment, an attribute or a link's target count: adv29s).
 
     :param text: text from a manifest or an answer.
-    :return: ``(text,)``, with its plain text after it when that differs.
+    :return: ``(text,)``, then each of the other two that differs, distinct.
     """
-    plain = plain_text(text, _INVISIBLE)
-    return (text,) if plain == text else (text, plain)
+    through, rendered = plain_readings(text, _INVISIBLE)
+    return tuple(dict.fromkeys((text, rendered, through)))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -608,40 +609,84 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
 def folded(text: str) -> str:
     """A text with accents dropped and letter homoglyphs read as their ASCII letter.
 
-    Fixed data only (the frozen Unicode 3.2 database, as the look-alike skeleton, and
-    the pinned UTS #39 confusables table), so every agent folds alike: ``clé`` is
-    ``cle``, ``prіvate`` (Cyrillic ``і``) is ``private``.
+    Fixed data only (the frozen Unicode 3.2 database, as the look-alike skeleton,
+    Python 3.11's database, which the wheels pin, and the pinned UTS #39 confusables
+    table), so every agent folds alike: ``clé`` is ``cle``, ``prіvate`` (Cyrillic
+    ``і``) is ``private``, ``pri⃗vate`` (any combining mark) is ``private``, ``ᴘʀɪᴠ``
+    (small capitals), ``ᵖʳᶦᵛ`` (modifier letters) and ``ꮲꭱꭵ`` (Cherokee small letters)
+    are ``priv`` (:func:`_folded_char`).
 
     :param text: any text.
     :return: the folded text (ASCII characters unchanged).
     """
     if text.isascii():
         return text
-    return "".join(map(_folded_char, text))
+    return text.translate(_FOLDS)
 
 
-@functools.lru_cache(maxsize=8192)
+class _Folds(Dict[int, str]):
+    """Code point -> :func:`_folded_char`, filled as met (a text repeats its letters).
+
+    A table for ``str.translate``; at most :data:`MAX_FOLDS_KEPT` are kept, so a text
+    of every code point does not grow it without bound.
+    """
+
+    def __missing__(self, code: int) -> str:
+        fold = _folded_char(chr(code))
+        if len(self) < MAX_FOLDS_KEPT:
+            self[code] = fold
+        return fold
+
+
+#: folds :class:`_Folds` keeps at most
+MAX_FOLDS_KEPT = 8192
+_FOLDS = _Folds()
+
+
 def _folded_char(char: str) -> str:
-    """One character of :func:`folded` (cached: a text repeats its letters).
+    """One character of :func:`folded`.
 
     :param char: one character.
     :return: its ASCII letter(s), or the character itself.
     """
     if char.isascii():
         return char
-    bare = "".join(
-        c
-        for c in unicodedata.ucd_3_2_0.normalize("NFKD", char)
-        if not unicodedata.ucd_3_2_0.combining(c)
-    )
-    if bare.isascii() and bare:
-        return bare
+    marks = combining_marks()
+    if marks.fullmatch(char):
+        return ""
+    for database in (unicodedata.ucd_3_2_0, unicodedata):
+        bare = marks.sub("", database.normalize("NFKD", char))
+        if bare.isascii() and bare:
+            return bare
+    named = _LETTER_FORM_NAME.fullmatch(unicodedata.name(char, ""))
+    if named:
+        return named.group(1).lower()
+    if unicodedata.name(char, "").startswith("CHEROKEE SMALL LETTER"):
+        return _confusable_letter(char.upper()).lower()
+    return _confusable_letter(char) or char
+
+
+def _confusable_letter(char: str) -> str:
+    """The ASCII letter the confusables table reads a character as, in its case ("" for none)."""
     letters = [
         h["c"]
         for h in confusables_data.get(char, ())
         if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalpha()
     ]
-    return min(letters) if letters else char
+    if not letters:
+        return ""
+    # in the character's own case, so a capital look-alike splits no camelCase word
+    return min(letters).upper() if char.isupper() else min(letters)
+
+
+#: the Unicode name of a small capital, modifier, superscript or subscript form of an
+#: ASCII letter, which no decomposition reads as that letter (Python 3.11's names);
+#: group 1 is the letter: ``LATIN LETTER SMALL CAPITAL G`` (``ɢ``) is ``g``
+_LETTER_FORM_NAME = re.compile(
+    r"(?:LATIN LETTER SMALL CAPITAL|LATIN (?:SMALL|CAPITAL) LETTER SMALL CAPITAL|"
+    r"(?:LATIN )?SUBSCRIPT SMALL LETTER|SUPERSCRIPT LATIN SMALL LETTER|"
+    r"MODIFIER LETTER (?:SMALL CAPITAL|SMALL|CAPITAL)) ([A-Z])"
+)
 
 
 def secret_asked(text: str) -> Optional[str]:

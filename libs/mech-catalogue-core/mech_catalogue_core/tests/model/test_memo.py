@@ -212,7 +212,7 @@ ALLOWED_LRU = {
     ("manifest/parse_tool.py", "shape_provenance"),  # the parser's own shape names
     ("chain/registry.py", "selector"),  # the skill's own ABI signatures
     ("http_api/page_files.py", "page_files"),  # no argument, the page's own files
-    ("model/untrusted_text.py", "_folded_char"),  # one character a key, 8,192 at most
+    ("model/rendered_text.py", "combining_marks"),  # no argument, Unicode's marks
 }
 
 

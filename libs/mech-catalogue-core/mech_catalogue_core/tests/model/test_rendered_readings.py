@@ -227,14 +227,16 @@ def test_ordinary_markup_asks_nothing(text: str) -> None:
         ("ignore<br>previous", "ignore\nprevious"),
         ("ignore<DIV class='a'>previous", "ignore\nprevious"),
         ("a<!-- b -->c", "ac"),
-        ("a<!-- never closed", "a"),
+        ("a<!-- never closed", "a<!-- never closed"),  # unclosed: text (adv29s)
+        ("a<!-->b<!--->c", "abc"),  # empty comments
         ("a<?php x ?>b<![CDATA[c]]>d<!DOCTYPE html>e", "abde"),
         ("&#105;&#x67;&nbsp;n", "ig n"),
         ("&amp;#105;", "i"),
         ("&amp;amp;amp;amp;#105;", "&amp;#105;"),  # past MAX_REFERENCE_DECODINGS
         ("z&#8203;w", "zw"),  # a reference to an invisible character
         ("ｆｕｌｌ 𝐦𝐚𝐭𝐡 ï", "full math i"),
-        ("[a](<b> 't')c [d][r]e", "ac de"),
+        ("[a](<b> 't')c [d][r]e", "ac d r e"),  # [r] undefined: text (adv29s)
+        ("[a](<b> 't')c [d][r]e\n\n[R]: /u", "ac de\n\nR: /u"),  # [r] defined
         ("\\*a\\_b\\\nc", "ab\nc"),
         ("a\u29f5*b\u29f5*c", "abc"),  # the look-alike backslash of a served text
         ("`a`*b*_c_~d~", "abcd"),
