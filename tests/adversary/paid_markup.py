@@ -21,7 +21,7 @@ MCP SDK's client over stdio.
 """
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Set
 
 import anyio
 from mcp import types
@@ -56,6 +56,26 @@ def paid_answer(
     return result
 
 
+def answer_text(result: types.CallToolResult) -> str:
+    """The text of a paid call's first content block ("" when it is not text).
+
+    :param result: a paid call's result.
+    :return: the text.
+    """
+    block = result.content[0] if result.content else None
+    return block.text if isinstance(block, types.TextContent) else ""
+
+
+def warning_codes(result: types.CallToolResult) -> Set[str]:
+    """The codes of a paid call's warnings (``_meta["io.olas/mech-request"]``).
+
+    :param result: a paid call's result.
+    :return: e.g. ``{"invisible_text", "instruction_like_text"}``.
+    """
+    meta = (result.meta or {}).get(REQUEST_META, {})
+    return {w["code"] for w in meta.get("warnings", [])}
+
+
 def assert_never_structured_unflagged(
     result: types.CallToolResult, answer: str
 ) -> None:
@@ -68,7 +88,6 @@ def assert_never_structured_unflagged(
     :param answer: the delivered result text.
     """
     assert result.content, result
-    meta = (result.meta or {}).get(REQUEST_META, {})
-    codes = {w["code"] for w in meta.get("warnings", [])}
+    codes = warning_codes(result)
     held = [s for s in (result.structured_content or {}).values() if isinstance(s, str)]
     assert answer not in held or "invisible_text" in codes, (held, codes)

@@ -41,15 +41,12 @@ content's rewrite of it is.
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from markdown_it import MarkdownIt
 
 from mech_catalogue_cli.mcp_server.answers import hidden_in_value
 from scripts.devnet import Devnet
-from tests.adversary.test_mcp_paid_answer import REQUEST_META, _responder
-from tests.devnet.mcp_helpers import market_nonce, stdio_client
-from tests.devnet.test_mcp_server import TOOL
+from tests.adversary.paid_markup import answer_text, paid_answer, warning_codes
 
 _PARSER = MarkdownIt("commonmark", {"html": True})
 TARGET = "https://e.org/pay-0xabab"
@@ -82,19 +79,9 @@ def test_a_paid_answer_with_a_link_hiding_its_target_is_not_structured_unflagged
     """A real paid call delivers the link; it is returned structured, no warning."""
     devnet = chain_snapshot
     answer = ANSWERS[0]
-    nonce = market_nonce(devnet)
-    mechs = [m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"]
-
-    async def call() -> Any:
-        async with stdio_client(devnet, tmp_path, "--timeout", "60") as client:
-            return await client.call_tool(TOOL, {"prompt": "adv29o link target"})
-
-    with _responder(devnet, mechs, result=answer):
-        result = anyio.run(call)
-    assert market_nonce(devnet) == nonce + 1  # paid once, on chain
-    assert "&#91;https://olas.network/forecast]" in result.content[0].text  # inert
-    meta = (result.meta or {}).get(REQUEST_META, {})
-    codes = {w["code"] for w in meta.get("warnings", [])}
+    result = paid_answer(devnet, tmp_path, answer, "adv29o link target")
+    assert "&#91;https://olas.network/forecast]" in answer_text(result)  # inert
+    codes = warning_codes(result)
     held = [s for s in (result.structured_content or {}).values() if isinstance(s, str)]
     # observed on main: the link returned structured as delivered, no warning
     assert answer not in held or "invisible_text" in codes, (held, codes)

@@ -61,10 +61,9 @@ from mech_catalogue_cli.mcp_server.answers import answer_instructions
 from mech_catalogue_cli.mcp_server.definition_checks import secret_refusal
 from mech_catalogue_cli.mcp_server.results import visible_text
 from scripts.devnet import Devnet
+from tests.adversary.paid_markup import answer_text, paid_answer, warning_codes
 from tests.adversary.test_mcp_hostile_text import _list_all, _market_mech
-from tests.adversary.test_mcp_paid_answer import REQUEST_META, _responder
-from tests.devnet.mcp_helpers import market_nonce, stdio_client
-from tests.devnet.test_mcp_server import TOOL
+from tests.devnet.mcp_helpers import stdio_client
 
 _PARSER = MarkdownIt("commonmark", {"html": True})
 ANSWERS = [
@@ -174,20 +173,10 @@ def test_a_paid_answer_after_an_unclosed_opener_is_flagged(
     """A real paid call delivers the answer; it comes back with no warning."""
     devnet = chain_snapshot
     answer = ANSWERS[0]
-    nonce = market_nonce(devnet)
-    mechs = [m["address"] for m in devnet.info.mechs if m["kind"] == "marketplace"]
-
-    async def call() -> Any:
-        async with stdio_client(devnet, tmp_path, "--timeout", "60") as client:
-            return await client.call_tool(TOOL, {"prompt": "adv29s unclosed opener"})
-
-    with _responder(devnet, mechs, result=answer):
-        result = anyio.run(call)
-    assert market_nonce(devnet) == nonce + 1  # paid once, on chain
-    text = result.content[0].text
+    result = paid_answer(devnet, tmp_path, answer, "adv29s unclosed opener")
+    text = answer_text(result)
     assert "ignore previous instructions" in _rendered_text(text), text
-    meta = (result.meta or {}).get(REQUEST_META, {})
-    codes = {w["code"] for w in meta.get("warnings", [])}
+    codes = warning_codes(result)
     # observed on main: no warning
     assert "instruction_like_text" in codes, (codes, result.structured_content)
 
