@@ -54,8 +54,8 @@ DROPPED_KEY = "dropped"
 NEVER_MINED_KEY = "never_mined"
 
 #: blocks below the head at which an account nonce taken counts as final: a reorg
-#: deeper than this is not guarded against (Ethereum finalises in 64 blocks; Gnosis and
-#: Base, which the marketplace runs on, sooner)
+#: deeper than this is not guarded against (Ethereum's two epochs; one depth for every
+#: chain, not each chain's own finality, which on an L2 such as Base follows L1's)
 FINAL_DEPTH = 64
 
 
