@@ -211,7 +211,11 @@ def _without_link_targets(text: str) -> str:
         label = match.group(1)
         if first_bracket < 0 or match.start() < first_bracket:
             return match.group(0)
-        if label is None or " ".join(label.split()).casefold() in defined:
+        # ``[text][]`` is a link when ``text`` is defined, which this match does not
+        # see: taken as one, so words it parts are read joined (adv29u)
+        if label is None or not label.strip():
+            return ""
+        if " ".join(label.split()).casefold() in defined:
             return ""
         return f"] [{label}] "  # text: its brackets part the words either side
 
