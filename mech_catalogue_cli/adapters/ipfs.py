@@ -119,6 +119,25 @@ def header_text(headers: Mapping[str, str]) -> str:
     return "".join(f"{name}: {value}\n" for name, value in headers.items())
 
 
+@contextmanager
+def _streamed_get(
+    session: requests.Session, url: str, timeout: float, headers: Dict[str, str]
+) -> Iterator[requests.Response]:
+    """GET ``url`` streamed, the whole answer bounded by ``timeout`` (``http.deadline``).
+
+    :param session: a requests session (given the watched transport).
+    :param url: the URL.
+    :param timeout: seconds for the whole answer.
+    :param headers: request headers.
+    :yield: the response, its body still to read.
+    """
+    with (
+        deadline(timeout),
+        watched(session).get(url, timeout=timeout, stream=True, headers=headers) as r,
+    ):
+        yield r
+
+
 def gateway_answer(  # pylint: disable=too-many-arguments,too-many-positional-arguments
     session: requests.Session,
     gateway: str,
@@ -144,15 +163,9 @@ def gateway_answer(  # pylint: disable=too-many-arguments,too-many-positional-ar
     if accept:
         headers["Accept"] = accept
     try:
-        with (
-            deadline(timeout),
-            watched(session).get(
-                f"{gateway.rstrip('/')}/ipfs/{cid}",
-                timeout=timeout,
-                stream=True,
-                headers=headers,
-            ) as response,
-        ):
+        with _streamed_get(
+            session, f"{gateway.rstrip('/')}/ipfs/{cid}", timeout, headers
+        ) as response:
             body = read_capped(response.iter_content(CHUNK_BYTES), cap)
             data, failure = gateway_body(
                 response.status_code, header_text(response.headers), body, cap
@@ -225,15 +238,9 @@ def gateway_bytes(  # pylint: disable=too-many-arguments,too-many-positional-arg
     where = f"GET /{path} from {redacted_url(gateway)}"
     headers = {"Accept": accept} if accept else {}
     try:
-        with (
-            deadline(timeout),
-            watched(session).get(
-                f"{gateway.rstrip('/')}/{path}",
-                timeout=timeout,
-                stream=True,
-                headers=headers,
-            ) as response,
-        ):
+        with _streamed_get(
+            session, f"{gateway.rstrip('/')}/{path}", timeout, headers
+        ) as response:
             if not response.ok:
                 raise IpfsTransportError(
                     f"{where} failed (HTTP {response.status_code})",
