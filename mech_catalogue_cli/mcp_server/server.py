@@ -473,6 +473,21 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             await self.reader.progress(session, waited, wait, sent.progress)
             await anyio.sleep(min(self.settings.delivery_poll, wait - waited))
 
+    def _ranked(self, offers: Sequence[Offer]) -> Sequence[Offer]:
+        """The offers a call may pay, in order (:func:`.offers.rank_offers` of its caps).
+
+        :param offers: a tool's offers.
+        :return: the acceptable offers, best first (``NoOffer`` when none is).
+        """
+        settings = self.settings
+        return rank_offers(
+            offers,
+            settings.max_price,
+            settings.pinned,
+            settings.allowed,
+            settings.token_max_price,
+        )
+
     async def _waited(
         self, tool: ServedTool, entry: JournalEntry, timer: PhaseTimer, session: Any
     ) -> Optional[types.CallToolResult]:
@@ -495,15 +510,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         """
         assert self.reader is not None  # nosec: only a paying server waits
         if entry.status == CallStatus.SENT:
-            settings = self.settings
             try:
-                payable: Sequence[Offer] = rank_offers(
-                    tool.offers,
-                    settings.max_price,
-                    settings.pinned,
-                    settings.allowed,
-                    settings.token_max_price,
-                )
+                payable: Sequence[Offer] = self._ranked(tool.offers)
             except NoOffer:
                 payable = ()  # a dropped request is then cancelled, never sent again
             try:
@@ -650,13 +658,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(f"{name}: {refusal}; nothing was sent")
         settings = self.settings
         try:
-            ranked = rank_offers(
-                tool.offers,
-                settings.max_price,
-                settings.pinned,
-                settings.allowed,
-                settings.token_max_price,
-            )
+            ranked = self._ranked(tool.offers)
         except NoOffer as exc:
             return error_result(f"{name}: {exc}; nothing was sent")
         # a mech whose request was mined and reverted is not sent another (gas), one
