@@ -49,6 +49,7 @@ import subprocess  # nosec B404: runs pip with fixed arguments
 import sys
 import tempfile
 import zipfile
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, distribution, version
@@ -653,6 +654,7 @@ def sync_mech_interact(
     show_default=True,
     help="mech-interact's released packages/ folder.",
 )
+@click.option("--verbose", is_flag=True, help="Print each package and what was done.")
 def main(  # pylint: disable=too-many-arguments
     packages_dir: Path,
     extra_sources: Sequence[Path],
@@ -660,6 +662,7 @@ def main(  # pylint: disable=too-many-arguments
     no_aea_cache: bool,
     mech_interact: bool,
     mech_interact_source: Path,
+    verbose: bool,
 ) -> None:
     """Copy and verify the third-party packages pinned in packages.json, offline.
 
@@ -669,6 +672,7 @@ def main(  # pylint: disable=too-many-arguments
     :param no_aea_cache: do not seed the AEA package cache.
     :param mech_interact: also sync mech-interact's packages.
     :param mech_interact_source: mech-interact's released packages/ folder.
+    :param verbose: also print each package and what happened to it.
     """
     if mech_interact:
         synced = sync_mech_interact(mech_interact_source)
@@ -692,12 +696,17 @@ def main(  # pylint: disable=too-many-arguments
     skipped = sum(outcome.action == "skipped" for outcome in outcomes)
     if skipped:
         click.echo(f"Notice: {mech_interact_missing_notice(mech_interact_source)}")
-    for outcome in outcomes:
-        if outcome.action not in ("kept", "skipped"):
-            click.echo(
-                f"{outcome.action} {outcome.package_id.to_uri_path} "
-                f"from {outcome.source}"
-            )
+    # a package's source is <root>/<author>/<type>s/<name>: one line per root
+    moved = Counter(
+        (outcome.action, outcome.source.parents[2] if outcome.source else None)
+        for outcome in outcomes
+        if outcome.action not in ("kept", "skipped")
+    )
+    for (action, source), count in moved.items():
+        click.echo(f"{action} {count} package{'s' * (count != 1)} from {source}")
+    if verbose:
+        for outcome in outcomes:
+            click.echo(f"  {outcome.action} {outcome.package_id.to_uri_path}")
     kept = sum(outcome.action == "kept" for outcome in outcomes)
     click.echo(
         f"third-party packages: {len(outcomes) - skipped} verified "

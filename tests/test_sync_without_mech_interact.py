@@ -79,11 +79,12 @@ def wheels() -> List[Path]:
     return [open_autonomy_packages(), mech_server_packages(CACHE_DIR)]
 
 
-def run_sync(packages: Path, release: Path) -> subprocess.CompletedProcess:
+def run_sync(packages: Path, release: Path, *flags: str) -> subprocess.CompletedProcess:
     """Run ``python -m scripts.sync_packages`` as ``make sync`` does, on another root.
 
     :param packages: the ``packages/`` root to sync.
     :param release: where mech-interact's release is looked for.
+    :param flags: more command-line flags.
     :return: the finished process (text output).
     """
     return subprocess.run(  # nosec B603: fixed arguments
@@ -96,6 +97,7 @@ def run_sync(packages: Path, release: Path) -> subprocess.CompletedProcess:
             "--mech-interact-source",
             str(release),
             "--no-aea-cache",
+            *flags,
         ],
         cwd=REPO_ROOT,
         capture_output=True,
@@ -145,6 +147,33 @@ def test_the_cli_prints_one_notice_naming_the_feature_and_what_to_provide(
     for words in ("requester", str(absent), "v0.32.3", "mech-interact", "provide"):
         assert words in notice, words
     assert f"{len(MECH_INTERACT_PACKAGES)} skipped" in result.stdout
+
+
+def test_the_cli_says_what_it_copied_in_one_line_per_source(tmp_path: Path) -> None:
+    """A first set-up prints a count per source, not a line per package (new-user trial).
+
+    :param tmp_path: a temporary folder.
+    """
+    packages = listing(tmp_path / "packages", {})
+    absent = tmp_path / "nowhere" / "packages"
+
+    result = run_sync(packages, absent)
+
+    copied = [line for line in result.stdout.splitlines() if line.startswith("copied")]
+    assert sorted(line.rsplit(" from ", 1)[1] for line in copied) == sorted(
+        map(str, wheels())
+    ), result.stdout
+    counts = [int(line.split()[1]) for line in copied]
+    assert f"{sum(counts)} copied" in result.stdout
+    verbose = run_sync(packages, absent, "--verbose").stdout
+    listed = {line.split()[1] for line in verbose.splitlines() if line.startswith("  ")}
+    assert listed == {
+        package_id.to_uri_path
+        for package_id in map(
+            PackageId.from_uri_path,
+            json.loads(PACKAGES_JSON.read_text(encoding="utf-8"))["third_party"],
+        )
+    }
 
 
 def test_another_missing_package_is_still_an_error(tmp_path: Path) -> None:
