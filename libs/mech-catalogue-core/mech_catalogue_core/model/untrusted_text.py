@@ -59,15 +59,14 @@ pin Python 3.11, so every agent adds the same warnings).
 """
 
 import re
-import unicodedata
 from dataclasses import replace
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from confusable_homoglyphs.confusables import confusables_data
 from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
 )
+from mech_catalogue_core.model.letter_forms import folded
 from mech_catalogue_core.model.markup import Markup
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
@@ -77,7 +76,7 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
-from mech_catalogue_core.model.rendered_text import combining_marks, plain_readings
+from mech_catalogue_core.model.rendered_text import plain_readings
 from mech_catalogue_core.model.tool import Argument, Tool
 
 #: characters of a description (tool, argument, input, output, schema text, example,
@@ -604,89 +603,6 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         for m in _INSTRUCTION.finditer(words_of(source))
     ]
     return tuple(dict.fromkeys(found))
-
-
-def folded(text: str) -> str:
-    """A text with accents dropped and letter homoglyphs read as their ASCII letter.
-
-    Fixed data only (the frozen Unicode 3.2 database, as the look-alike skeleton,
-    Python 3.11's database, which the wheels pin, and the pinned UTS #39 confusables
-    table), so every agent folds alike: ``clé`` is ``cle``, ``prіvate`` (Cyrillic
-    ``і``) is ``private``, ``pri⃗vate`` (any combining mark) is ``private``, ``ᴘʀɪᴠ``
-    (small capitals), ``ᵖʳᶦᵛ`` (modifier letters) and ``ꮲꭱꭵ`` (Cherokee small letters)
-    are ``priv`` (:func:`_folded_char`).
-
-    :param text: any text.
-    :return: the folded text (ASCII characters unchanged).
-    """
-    if text.isascii():
-        return text
-    return text.translate(_FOLDS)
-
-
-class _Folds(Dict[int, str]):
-    """Code point -> :func:`_folded_char`, filled as met (a text repeats its letters).
-
-    A table for ``str.translate``; at most :data:`MAX_FOLDS_KEPT` are kept, so a text
-    of every code point does not grow it without bound.
-    """
-
-    def __missing__(self, code: int) -> str:
-        fold = _folded_char(chr(code))
-        if len(self) < MAX_FOLDS_KEPT:
-            self[code] = fold
-        return fold
-
-
-#: folds :class:`_Folds` keeps at most
-MAX_FOLDS_KEPT = 8192
-_FOLDS = _Folds()
-
-
-def _folded_char(char: str) -> str:
-    """One character of :func:`folded`.
-
-    :param char: one character.
-    :return: its ASCII letter(s), or the character itself.
-    """
-    if char.isascii():
-        return char
-    marks = combining_marks()
-    if marks.fullmatch(char):
-        return ""
-    for database in (unicodedata.ucd_3_2_0, unicodedata):
-        bare = marks.sub("", database.normalize("NFKD", char))
-        if bare.isascii() and bare:
-            return bare
-    named = _LETTER_FORM_NAME.fullmatch(unicodedata.name(char, ""))
-    if named:
-        return named.group(1).lower()
-    if unicodedata.name(char, "").startswith("CHEROKEE SMALL LETTER"):
-        return _confusable_letter(char.upper()).lower()
-    return _confusable_letter(char) or char
-
-
-def _confusable_letter(char: str) -> str:
-    """The ASCII letter the confusables table reads a character as, in its case ("" for none)."""
-    letters = [
-        h["c"]
-        for h in confusables_data.get(char, ())
-        if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalpha()
-    ]
-    if not letters:
-        return ""
-    # in the character's own case, so a capital look-alike splits no camelCase word
-    return min(letters).upper() if char.isupper() else min(letters)
-
-
-#: the Unicode name of a small capital, modifier, superscript or subscript form of an
-#: ASCII letter, which no decomposition reads as that letter (Python 3.11's names);
-#: group 1 is the letter: ``LATIN LETTER SMALL CAPITAL G`` (``ɢ``) is ``g``
-_LETTER_FORM_NAME = re.compile(
-    r"(?:LATIN LETTER SMALL CAPITAL|LATIN (?:SMALL|CAPITAL) LETTER SMALL CAPITAL|"
-    r"(?:LATIN )?SUBSCRIPT SMALL LETTER|SUPERSCRIPT LATIN SMALL LETTER|"
-    r"MODIFIER LETTER (?:SMALL CAPITAL|SMALL|CAPITAL)) ([A-Z])"
-)
 
 
 def secret_asked(text: str) -> Optional[str]:
