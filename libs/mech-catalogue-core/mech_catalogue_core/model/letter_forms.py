@@ -31,8 +31,13 @@ pinned UTS #39 confusables table. A letter is read, in this order, as:
 3. what its compatibility decomposition spells in ASCII (``clé`` is ``cle``);
 4. the letter of a small capital, modifier or Cherokee small letter;
 5. the ASCII letter the confusables table reads it as.
+
+A word all of one script other than Latin is that script's word, not a look-alike:
+:func:`other_script_words_kept` folds a text but for such words, for the checks of
+short words that other scripts spell by chance (the Cyrillic ``РК`` is ``PK``).
 """
 
+import functools
 import re
 import unicodedata
 from typing import Dict
@@ -200,3 +205,44 @@ def _named_letter(name: str) -> str:
     if digit:
         return str(_DIGITS.index(digit.group(1)))
     return _SPELLED_AS.get(name, "")
+
+
+#: a run of letters (group 1: what :func:`other_script_words_kept` takes for a word)
+_LETTER_RUN = re.compile(r"([^\W\d_]+)")
+
+
+def other_script_words_kept(text: str) -> str:
+    """The text :func:`folded`, but for words of one script other than Latin.
+
+    A word all of one other script is that script's word (the Cyrillic ``РК`` is the
+    Republic of Kazakhstan), not a look-alike of a short Latin word; a word mixing
+    scripts, or Latin forms with others, is folded, as is everything between words.
+
+    :param text: any text.
+    :return: the text folded but for those words. Linear.
+    """
+    if text.isascii():
+        return text
+    parts = _LETTER_RUN.split(text)  # odd indices are the runs of letters
+    return "".join(
+        part if index % 2 and _of_one_other_script(part) else folded(part)
+        for index, part in enumerate(parts)
+    )
+
+
+def _of_one_other_script(word: str) -> bool:
+    scripts = {_script_of(char) for char in word}
+    return len(scripts) == 1 and "LATIN" not in scripts
+
+
+@functools.lru_cache(maxsize=MAX_FOLDS_KEPT)
+def _script_of(char: str) -> str:
+    """``LATIN`` for a letter read as a Latin one, else the first word of its name."""
+    if char.isascii():
+        return "LATIN"
+    name = unicodedata.name(char, "")
+    if "LATIN" in name or _named_letter(name):
+        return "LATIN"
+    if unicodedata.normalize("NFKD", char).isascii():  # mathematical, modifier forms
+        return "LATIN"
+    return name.split(" ", 1)[0]

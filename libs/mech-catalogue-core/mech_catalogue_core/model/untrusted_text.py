@@ -66,7 +66,7 @@ from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
 )
-from mech_catalogue_core.model.letter_forms import folded
+from mech_catalogue_core.model.letter_forms import folded, other_script_words_kept
 from mech_catalogue_core.model.markup import Markup
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
@@ -165,10 +165,11 @@ _INSTRUCTION = re.compile(
 )
 #: what an argument asks for when it asks for a secret (matched on its name's and its
 #: description's words; ``privateKey``, ``wallet_key`` and "paste the private key" all
-#: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret`` or ``pk``,
-#: the words that restore a wallet, an access token or credentials are.
+#: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret``, the
+#: words that restore a wallet, an access token or credentials are. The short words that
+#: are also ordinary words or symbols are :data:`QUALIFIED_SECRET_PATTERN`'s.
 SECRET_PATTERN = re.compile(
-    r"\b(private ?keys?|priv ?keys?|pk|secret keys?|secrets?|wallet keys?|signing keys?|"
+    r"\b(private ?keys?|priv ?keys?|secret keys?|secrets?|wallet keys?|signing keys?|"
     r"seed ?(phrase|words)|recovery (phrase|words)|mnemonic|passwords?|passphrase|"
     r"api keys?|apikey|"
     r"restore (your|the|a) wallet|"
@@ -181,12 +182,39 @@ SECRET_PATTERN = re.compile(
     r"keystore( json| files?)?|key ?files?|"
     r"(session|auth|login|browser) cookies?|cookies? (header|value|string|jar)|"
     r"jwts?|json web tokens?|"
-    r"otps?|totp|2 ?fa|mfa codes?|one time (passwords?|codes?)|"
-    r"pin( codes?| numbers?)?|"
+    r"totp|mfa codes?|one time (passwords?|codes?)|"
     r"clave privada|chiave privata|cle privee|privater schlussel|"
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
+#: short words that name a secret and are also ordinary words or symbols: to pin a
+#: version, a primary key ``pk``, a probability ``p_k``, one-time programmable (OTP)
+#: memory, whether 2FA is on (``pins`` are a board's or a map's, not PIN codes). A JWT,
+#: a TOTP or an MFA code is nothing else and stays in :data:`SECRET_PATTERN`
+SHORT_SECRET_WORD = r"(?:pin|pks?|otps?|2 ?fa)"
+#: a :data:`SHORT_SECRET_WORD` with the words that make it a secret: whose or what it
+#: is before it (``your PIN``, ``card PIN``, ``wallet pk``), a verb that asks for it
+#: (``enter the pin``, ``paste your pk``) or what it is after it (``PIN code``, ``pk
+#: hex``, ``the OTP sent by SMS``)
+QUALIFIED_SECRET_PATTERN = re.compile(
+    r"\b(?:"
+    r"(?:your|my|his|her|their|users?|card|atm|debit|credit|sim|phone|wallet|account|"
+    r"signer|signing|owner|eth|evm|hex|raw|secret|private|login|sms|email|"
+    r"authenticator|[0-9]+ digits?) " + SHORT_SECRET_WORD + "|"
+    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert) "
+    r"(?:in )?(?:your |the |a |an |my )?"
+    + SHORT_SECRET_WORD
+    + "|"
+    + SHORT_SECRET_WORD
+    + r" (?:codes?|numbers?|digits?|hex|sent|received|"
+    r"(?:via|by|from) (?:sms|text|e ?mail|the app|your))"
+    r")\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: the short words that ask for a secret as a whole name (an argument called ``pk`` or
+#: ``otp``; one called ``pin`` pins a file)
+SECRET_NAME = re.compile(r"(?:pks?|otps?)", re.IGNORECASE | re.ASCII)
+_SHORT_SECRET_WORD = re.compile(rf"\b{SHORT_SECRET_WORD}\b", re.IGNORECASE | re.ASCII)
 _NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 #: schema keywords whose strings are prose for a reader
@@ -606,17 +634,85 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
 
 
 def secret_asked(text: str) -> Optional[str]:
-    """What secret a name or description asks for, if any (:data:`SECRET_PATTERN`).
+    """What secret a name or description asks for, if any.
 
-    :param text: an argument name or description (each of its :func:`readings`, as
-        written and as rendered, read :func:`folded`).
+    Each of the text's :func:`readings` (as written, rendered and read through) is read
+    :func:`folded`, for :data:`SECRET_PATTERN`; a short word that is also an ordinary
+    word or symbol asks only as :func:`short_secret_asked` says.
+
+    :param text: an argument name or description.
     :return: the words that ask (lowercase), or None.
     """
-    for reading in readings(text):
-        match = SECRET_PATTERN.search(words_of(folded(reading)))
+    forms = readings(text)
+    short = False
+    for reading in forms:
+        words = words_of(folded(reading))
+        match = SECRET_PATTERN.search(words)
         if match:
             return match.group(0).lower()
+        # short_secret_asked reads less (marks spaced, other scripts kept), so it can
+        # find only what these words hold: it runs only when they hold one
+        short = short or bool(
+            _SHORT_SECRET_WORD.search(words)  # cheap: most texts hold none
+            and (QUALIFIED_SECRET_PATTERN.search(words) or SECRET_NAME.fullmatch(words))
+        )
+    return short_secret_asked(text, forms) if short else None
+
+
+def short_secret_asked(
+    text: str, forms: Optional[Tuple[str, ...]] = None
+) -> Optional[str]:
+    """What secret a text asks for with a short word (:data:`SHORT_SECRET_WORD`).
+
+    A short word asks with the words that make it a secret
+    (:data:`QUALIFIED_SECRET_PATTERN`), or alone as a whole name (:data:`SECRET_NAME`:
+    an argument called ``pk``). It must be a word as a person reads it, not letters of
+    an expression joined by dropping its marks (:func:`expression_marks_spaced`:
+    ``p_k``, ``p*k``), nor a word of another script that folds to it
+    (:func:`.letter_forms.other_script_words_kept`: the Cyrillic ``РК``, the Cherokee
+    ``ᏢᏦ``).
+
+    :param text: an argument name or description.
+    :param forms: the text's :func:`readings`, when already read.
+    :return: the words that ask (lowercase), or None.
+    """
+    spaced = expression_marks_spaced(text)
+    if spaced != text or forms is None:
+        forms = readings(spaced)
+    for reading in forms:
+        words = words_of(other_script_words_kept(reading))
+        match = QUALIFIED_SECRET_PATTERN.search(words)
+        if match:
+            return match.group(0).lower()
+        if SECRET_NAME.fullmatch(words):
+            return words.lower()
     return None
+
+
+#: a mark between two letters or digits of an expression (``p_k``, ``p\_k``, ``x^n``,
+#: and their full-width and small forms): CommonMark never reads ``_`` inside a word as
+#: emphasis, and ``^`` is no markup, so a person sees the mark
+_INNER_MARK = re.compile(
+    r"(?<=[^\W_])\\?[_^\uFE33\uFE34\uFE4D-\uFE4F\uFF3E\uFF3F](?=[^\W_])"
+)
+#: an ``*`` between two runs of letters or digits with no other ``*`` next to them
+#: (``p*k``): with no second ``*`` it is no emphasis, and a person sees it
+_LONE_STAR = re.compile(
+    r"(?<![*\uFE61\uFF0A\w])(\w++)\\?[*\uFE61\uFF0A](\w++)(?![*\uFE61\uFF0A\w])"
+)
+
+
+def expression_marks_spaced(text: str) -> str:
+    r"""A text with the marks inside an expression read as what they are: a space.
+
+    The rendered reading drops the marks of emphasis (``*``, ``_``), so ``p_k`` and
+    ``p*k`` would read as one word a person never sees.
+
+    :param text: any text.
+    :return: ``p k`` for ``p_k``, ``p\_k``, ``p^k`` and a lone ``p*k``; emphasis such
+        as ``P*I*N`` or ``**P**IN`` kept (a person sees ``PIN``). Linear.
+    """
+    return _LONE_STAR.sub(r"\1 \2", _INNER_MARK.sub(" ", text))
 
 
 def json_texts(value: Any, where: Place = None) -> Iterator[Tuple[Place, str]]:
