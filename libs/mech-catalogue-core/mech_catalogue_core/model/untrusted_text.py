@@ -39,7 +39,8 @@ views and the MCP server hand that text to language models. Three rules, one pla
    or markup that hides text when rendered (:data:`.problems.INVISIBLE_TEXT`:
    :func:`render_hidden_kinds`), reads like instructions to a model
    (:data:`.problems.INSTRUCTION_LIKE_TEXT`: :data:`INSTRUCTION_PATTERNS`) or whose
-   argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`)
+   argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`,
+   and :data:`QUALIFIED_SECRET_PATTERN` for short words that are also ordinary ones)
    gets a warning. The MCP server refuses a tool that asks for a secret, so ``publish``
    refuses a manifest holding one (:func:`publish_refusals`): it would never be served.
    Every string and key a tool holds is read (:func:`tool_texts`: ``pattern``,
@@ -54,8 +55,9 @@ agents agree on keeps the manifest's text as published (the evidence a person re
 and a digest that does not change with the rule). The warnings are part of that catalogue
 (``catalogue.fetching``), so they are computed from explicit code-point ranges, ASCII
 patterns, Python's HTML5 reference table, the frozen Unicode 3.2 database and Python
-3.11's Unicode database (the fold of letters and marks later versions added: the wheels
-pin Python 3.11, so every agent adds the same warnings).
+3.11's Unicode database (the fold of letters and marks later versions added, and the
+character names :mod:`.letter_forms` reads: the wheels pin Python 3.11, so every agent
+adds the same warnings).
 """
 
 import re
