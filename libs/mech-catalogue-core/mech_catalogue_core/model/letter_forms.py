@@ -145,33 +145,40 @@ def _confusable_letter(char: str) -> str:
     return "I" if letter == "l" else letter.upper()
 
 
+#: what may follow a letter's name and keep it read as the letter: a bar, a rotunda or
+#: longa form, an apostrophe before it, or ``WITH`` a decoration (a stroke, hook, tail,
+#: curl...), never ``WITH`` another letter (a digraph: its decomposition spells both)
+_DECORATION = (
+    r"(?: (?:BAR|ROTUNDA|LONGA|PRECEDED BY APOSTROPHE))?(?: WITH (?:(?! LETTER ).)++)?"
+)
 #: the Unicode name of a small capital, modifier, superscript or subscript form of an
-#: ASCII letter, which no decomposition reads as that letter (Python 3.11's names);
-#: group 1 is the letter: ``LATIN LETTER SMALL CAPITAL G`` (``ɢ``) is ``g``
+#: ASCII letter, which no decomposition reads as that letter (Python 3.11's names),
+#: decorated or not; group 1 is the letter: ``LATIN LETTER SMALL CAPITAL G`` (``ɢ``)
+#: and ``MODIFIER LETTER SMALL G WITH HOOK`` are ``g``
 _LETTER_FORM_NAME = re.compile(
     r"(?:LATIN LETTER SMALL CAPITAL|LATIN (?:SMALL|CAPITAL) LETTER SMALL CAPITAL|"
+    r"LATIN SMALL CAPITAL LETTER|"
     r"(?:LATIN )?SUBSCRIPT SMALL LETTER|SUPERSCRIPT LATIN SMALL LETTER|"
-    r"MODIFIER LETTER (?:SMALL CAPITAL|SMALL|CAPITAL)) ([A-Z])"
+    r"MODIFIER LETTER (?:SMALL CAPITAL|SMALL|CAPITAL)) ([A-Z])" + _DECORATION
 )
 
 
 #: the Unicode name of an ASCII letter in a frame (squared, circled, parenthesized,
-#: negative, crossed, bracketed, full-width) or with a decoration that keeps it read as
-#: that letter (``WITH`` a stroke, hook, bar, descender, tail, flourish...; a script,
-#: dotless, insular or regional form), which no decomposition reads as the letter alone
-#: (Python 3.11's names): group 1 is ``CAPITAL`` or ``SMALL``, group 2 the letter, so
-#: ``NEGATIVE SQUARED LATIN CAPITAL LETTER P`` (``🅿``) is ``P`` and ``LATIN SMALL LETTER
-#: P WITH STROKE THROUGH DESCENDER`` (``ꝑ``) is ``p``. Not matched: a turned, reversed,
-#: open or sideways letter (read as another sign), a name of two or more letters
-#: (``AE``, ``OE``, ``ETH``, ``THORN``, ``ENG``: letters of their own), a letter
-#: ``WITH SMALL LETTER`` another (a digraph: its decomposition spells both), and the
-#: tag and combining letters (removed as invisible, dropped as marks)
+#: negative, crossed, bracketed, full-width) or in a form that keeps it read as that
+#: letter (:data:`_DECORATION`; a script, dotless, insular, broken or barred form, an
+#: epigraphic I longa), which no decomposition reads as the letter alone (Python 3.11's
+#: names): group 1 is ``CAPITAL``, ``SMALL`` or ``EPIGRAPHIC`` (a capital), group 2 the
+#: letter, so ``NEGATIVE SQUARED LATIN CAPITAL LETTER P`` (``🅿``) is ``P`` and ``LATIN
+#: SMALL LETTER P WITH STROKE THROUGH DESCENDER`` (``ꝑ``) is ``p``. Not matched: a
+#: turned, reversed, open or sideways letter (read as another sign), a name of two or
+#: more letters (``AE``, ``OE``, ``ETH``, ``THORN``, ``ENG``: letters of their own), and
+#: the tag and combining letters (removed as invisible, dropped as marks)
 _DECORATED_LETTER_NAME = re.compile(
-    r"(?!TAG |COMBINING )(?:[A-Z-]+ )*?LATIN (CAPITAL|SMALL) LETTER "
+    r"(?!TAG |COMBINING )(?:[A-Z-]+ )*?LATIN (CAPITAL|SMALL|EPIGRAPHIC) LETTER "
     r"(?:(?:SCRIPT|DOTLESS|INSULAR|CLOSED INSULAR|BROKEN|VISIGOTHIC|MIDDLE-WELSH|"
     r"OLD POLISH|ANGLICANA|MIDDLE SCOTS|SIGMOID|AFRICAN|BLACKLETTER|LONG|BARRED|"
     r"SMALL) )?"
-    r"([A-Z])(?: WITH (?:(?! LETTER ).)++)?"
+    r"([A-Z])" + _DECORATION
 )
 #: a regional indicator (two of them show a flag, and a model reads the letters)
 _REGIONAL_LETTER_NAME = re.compile(r"REGIONAL INDICATOR SYMBOL LETTER ([A-Z])")
@@ -197,7 +204,7 @@ def _named_letter(name: str) -> str:
     decorated = _DECORATED_LETTER_NAME.fullmatch(name)
     if decorated:
         case, letter = decorated.groups()
-        return letter if case == "CAPITAL" else letter.lower()
+        return letter.lower() if case == "SMALL" else letter
     regional = _REGIONAL_LETTER_NAME.fullmatch(name)
     if regional:
         return regional.group(1)

@@ -98,6 +98,28 @@ def test_names_of_other_letters_do_not_fold_by_name(pattern: "re.Pattern[str]") 
         assert folded(char) == char, (char, unicodedata.name(char))
 
 
+#: small capital, modifier, superscript and subscript forms, and letters followed by a
+#: bar, rotunda, longa or apostrophe, decorated or not
+OTHER_FORMS = re.compile(
+    r"(?:LATIN LETTER SMALL CAPITAL|LATIN SMALL CAPITAL LETTER|MODIFIER LETTER "
+    r"(?:SMALL CAPITAL|SMALL|CAPITAL)|LATIN (?:CAPITAL|SMALL|EPIGRAPHIC) LETTER) "
+    r"([A-Z])(?: BAR| ROTUNDA| LONGA| PRECEDED BY APOSTROPHE)?(?: WITH (?!.* LETTER ).+)?"
+)
+
+
+def test_small_capitals_and_modifiers_with_decorations_fold() -> None:
+    """``ʛ`` (small capital G with hook), ``ᶬ`` (modifier m with hook), ``ʉ`` (u bar)."""
+    forms = list(named(OTHER_FORMS))
+    assert len(forms) > 600
+    wrong = [
+        (f"U+{ord(c):04X}", name, folded(c))
+        for c, name, m in forms
+        if folded(c).lower() != m.group(1).lower()
+    ]
+    assert not wrong, wrong[:20]
+    assert folded("\u029b\u1dac\u0289\ua75b\u0149\ua7fe") == "gmurnI"
+
+
 def test_regional_indicators_and_framed_digits_fold() -> None:
     """A regional indicator is its capital letter; ``➋`` and ``⓶`` are 2."""
     for code in range(0x1F1E6, 0x1F200):
