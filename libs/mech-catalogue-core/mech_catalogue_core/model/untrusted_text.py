@@ -697,24 +697,25 @@ def short_secret_asked(
 _INNER_MARK = re.compile(
     r"(?<=[^\W_])\\?[_^\uFE33\uFE34\uFE4D-\uFE4F\uFF3E\uFF3F](?=[^\W_])"
 )
-#: an ``*`` between two runs of letters or digits with no other ``*`` next to them
-#: (``p*k``): with no second ``*`` it is no emphasis, and a person sees it
-_LONE_STAR = re.compile(
-    r"(?<![*\uFE61\uFF0A\w])(\w++)\\?[*\uFE61\uFF0A](\w++)(?![*\uFE61\uFF0A\w])"
+#: an ``*`` or ``~`` between two runs of letters or digits with no other next to them
+#: (``p*k``, ``p~k``): emphasis and strikethrough take a pair, so a person sees it
+_LONE_PAIRED_MARK = re.compile(
+    r"(?<![*~\uFE61\uFF0A\uFF5E\w])(\w++)\\?[*~\uFE61\uFF0A\uFF5E](\w++)"
+    r"(?![*~\uFE61\uFF0A\uFF5E\w])"
 )
 
 
 def expression_marks_spaced(text: str) -> str:
     r"""A text with the marks inside an expression read as what they are: a space.
 
-    The rendered reading drops the marks of emphasis (``*``, ``_``), so ``p_k`` and
-    ``p*k`` would read as one word a person never sees.
+    The rendered reading drops the marks of emphasis and strikethrough (``*``, ``_``,
+    ``~``), so ``p_k`` and ``p*k`` would read as one word a person never sees.
 
     :param text: any text.
-    :return: ``p k`` for ``p_k``, ``p\_k``, ``p^k`` and a lone ``p*k``; emphasis such
-        as ``P*I*N`` or ``**P**IN`` kept (a person sees ``PIN``). Linear.
+    :return: ``p k`` for ``p_k``, ``p\_k``, ``p^k`` and a lone ``p*k`` or ``p~k``;
+        emphasis such as ``P*I*N`` or ``**P**IN`` kept (a person sees ``PIN``). Linear.
     """
-    return _LONE_STAR.sub(r"\1 \2", _INNER_MARK.sub(" ", text))
+    return _LONE_PAIRED_MARK.sub(r"\1 \2", _INNER_MARK.sub(" ", text))
 
 
 def json_texts(value: Any, where: Place = None) -> Iterator[Tuple[Place, str]]:

@@ -39,6 +39,7 @@ ORDINARY = [
     "Pins the random seed and the tokenizer revision",
     "p_k is the probability of class k",
     "Set p*k for the scale",
+    "x ~ N(0, 1) and p~k as an approximation",
     "Returns softmax scores p_k for k in 1..K",
     "the loss is -sum_k y_k log p_k",
     "scale factor p\\_k of the k-th layer",
@@ -105,6 +106,7 @@ SECRETS = {
     "your 2FA code": "your 2 fa",  # camelCase split
     "**P**IN code": "pin code",  # emphasis: a person sees "PIN code"
     "Paste your P*I*N": "paste your pin",
+    "your ~~P~~IN code": "your pin",  # strikethrough: a person sees "PIN" struck
     "your \u0420K": "your pk",  # mixed scripts: a look-alike
     "\u0410\u0420\u0406 \u041a\u0415\u0423": "api key",  # all-Cyrillic phrase
     "\u0399\u039d\u03a4 \u0391\u03a1\u0399 \u039a\u0395\u03a5": "api key",  # Greek
@@ -140,18 +142,20 @@ def test_an_argument_called_pk_asks_and_one_called_pin_does_not() -> None:
 
 def test_marks_inside_an_expression_are_spaced_and_emphasis_kept() -> None:
     """``p_k``, ``p^k`` and a lone ``p*k`` are two symbols; ``P*I*N`` is emphasis."""
-    assert expression_marks_spaced("p_k p\\_k p^k p*k") == "p k p k p k p k"
-    assert expression_marks_spaced("P*I*N **P**IN a*b*c") == "P*I*N **P**IN a*b*c"
+    assert expression_marks_spaced("p_k p\\_k p^k p*k p~k") == "p k p k p k p k p k"
+    assert expression_marks_spaced("P*I*N **P**IN a*b*c ~~p~~k") == (
+        "P*I*N **P**IN a*b*c ~~p~~k"
+    )
     assert expression_marks_spaced("_p_ *k* x_") == "_p_ *k* x_"
     assert expression_marks_spaced("") == ""
 
 
 def test_every_compatibility_form_of_an_expression_mark_is_spaced() -> None:
-    """Every character the rendered reading folds to ``_``, ``^`` or ``*`` is spaced."""
+    """Every character the rendered reading folds to ``_``, ``^``, ``*`` or ``~`` is spaced."""
     forms = [
         chr(code)
         for code in range(0x80, 0x110000)
-        if unicodedata.normalize("NFKC", chr(code)) in ("_", "^", "*")
+        if unicodedata.normalize("NFKC", chr(code)) in ("_", "^", "*", "~")
     ]
     assert len(forms) >= 8
     for form in forms:
