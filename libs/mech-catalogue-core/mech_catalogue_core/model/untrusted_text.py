@@ -39,7 +39,8 @@ views and the MCP server hand that text to language models. Three rules, one pla
    or markup that hides text when rendered (:data:`.problems.INVISIBLE_TEXT`:
    :func:`render_hidden_kinds`), reads like instructions to a model
    (:data:`.problems.INSTRUCTION_LIKE_TEXT`: :data:`INSTRUCTION_PATTERNS`) or whose
-   argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`)
+   argument asks for a secret (:data:`.problems.SECRET_ARGUMENT`: :data:`SECRET_PATTERN`,
+   and :data:`QUALIFIED_SECRET_PATTERN` for short words that are also ordinary ones)
    gets a warning. The MCP server refuses a tool that asks for a secret, so ``publish``
    refuses a manifest holding one (:func:`publish_refusals`): it would never be served.
    Every string and key a tool holds is read (:func:`tool_texts`: ``pattern``,
@@ -54,20 +55,20 @@ agents agree on keeps the manifest's text as published (the evidence a person re
 and a digest that does not change with the rule). The warnings are part of that catalogue
 (``catalogue.fetching``), so they are computed from explicit code-point ranges, ASCII
 patterns, Python's HTML5 reference table, the frozen Unicode 3.2 database and Python
-3.11's Unicode database (the fold of letters and marks later versions added: the wheels
-pin Python 3.11, so every agent adds the same warnings).
+3.11's Unicode database (the fold of letters and marks later versions added, and the
+character names :mod:`.letter_forms` reads: the wheels pin Python 3.11, so every agent
+adds the same warnings).
 """
 
 import re
-import unicodedata
 from dataclasses import replace
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from confusable_homoglyphs.confusables import confusables_data
 from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
 )
+from mech_catalogue_core.model.letter_forms import folded, other_script_words_kept
 from mech_catalogue_core.model.markup import Markup
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
@@ -77,7 +78,7 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
-from mech_catalogue_core.model.rendered_text import combining_marks, plain_readings
+from mech_catalogue_core.model.rendered_text import plain_readings
 from mech_catalogue_core.model.tool import Argument, Tool
 
 #: characters of a description (tool, argument, input, output, schema text, example,
@@ -166,10 +167,11 @@ _INSTRUCTION = re.compile(
 )
 #: what an argument asks for when it asks for a secret (matched on its name's and its
 #: description's words; ``privateKey``, ``wallet_key`` and "paste the private key" all
-#: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret`` or ``pk``,
-#: the words that restore a wallet, an access token or credentials are.
+#: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret``, the
+#: words that restore a wallet, an access token or credentials are. The short words that
+#: are also ordinary words or symbols are :data:`QUALIFIED_SECRET_PATTERN`'s.
 SECRET_PATTERN = re.compile(
-    r"\b(private ?keys?|priv ?keys?|pk|secret keys?|secrets?|wallet keys?|signing keys?|"
+    r"\b(private ?keys?|priv ?keys?|secret keys?|secrets?|wallet keys?|signing keys?|"
     r"seed ?(phrase|words)|recovery (phrase|words)|mnemonic|passwords?|passphrase|"
     r"api keys?|apikey|"
     r"restore (your|the|a) wallet|"
@@ -182,12 +184,39 @@ SECRET_PATTERN = re.compile(
     r"keystore( json| files?)?|key ?files?|"
     r"(session|auth|login|browser) cookies?|cookies? (header|value|string|jar)|"
     r"jwts?|json web tokens?|"
-    r"otps?|totp|2 ?fa|mfa codes?|one time (passwords?|codes?)|"
-    r"pin( codes?| numbers?)?|"
+    r"totp|mfa codes?|one time (passwords?|codes?)|"
     r"clave privada|chiave privata|cle privee|privater schlussel|"
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
+#: short words that name a secret and are also ordinary words or symbols: to pin a
+#: version, a primary key ``pk``, a probability ``p_k``, one-time programmable (OTP)
+#: memory, whether 2FA is on (``pins`` are a board's or a map's, not PIN codes). A JWT,
+#: a TOTP or an MFA code is nothing else and stays in :data:`SECRET_PATTERN`
+SHORT_SECRET_WORD = r"(?:pin|pks?|otps?|2 ?fa)"
+#: a :data:`SHORT_SECRET_WORD` with the words that make it a secret: whose or what it
+#: is before it (``your PIN``, ``card PIN``, ``wallet pk``), a verb that asks for it
+#: (``enter the pin``, ``paste your pk``) or what it is after it (``PIN code``, ``pk
+#: hex``, ``the OTP sent by SMS``)
+QUALIFIED_SECRET_PATTERN = re.compile(
+    r"\b(?:"
+    r"(?:your|my|his|her|their|users?|card|atm|debit|credit|sim|phone|wallet|account|"
+    r"signer|signing|owner|eth|evm|hex|raw|secret|private|login|sms|email|"
+    r"authenticator|[0-9]+ digits?) " + SHORT_SECRET_WORD + "|"
+    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert) "
+    r"(?:in )?(?:your |the |a |an |my )?"
+    + SHORT_SECRET_WORD
+    + "|"
+    + SHORT_SECRET_WORD
+    + r" (?:codes?|numbers?|digits?|hex|sent|received|"
+    r"(?:via|by|from) (?:sms|text|e ?mail|the app|your))"
+    r")\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: the short words that ask for a secret as a whole name (an argument called ``pk`` or
+#: ``otp``; one called ``pin`` pins a file)
+SECRET_NAME = re.compile(r"(?:pks?|otps?)", re.IGNORECASE | re.ASCII)
+_SHORT_SECRET_WORD = re.compile(rf"\b{SHORT_SECRET_WORD}\b", re.IGNORECASE | re.ASCII)
 _NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 #: schema keywords whose strings are prose for a reader
@@ -606,101 +635,87 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def folded(text: str) -> str:
-    """A text with accents dropped and letter homoglyphs read as their ASCII letter.
+def secret_asked(text: str) -> Optional[str]:
+    """What secret a name or description asks for, if any.
 
-    Fixed data only (the frozen Unicode 3.2 database, as the look-alike skeleton,
-    Python 3.11's database, which the wheels pin, and the pinned UTS #39 confusables
-    table), so every agent folds alike: ``clé`` is ``cle``, ``prіvate`` (Cyrillic
-    ``і``) is ``private``, ``pri⃗vate`` (any combining mark) is ``private``, ``ᴘʀɪᴠ``
-    (small capitals), ``ᵖʳᶦᵛ`` (modifier letters) and ``ꮲꭱꭵ`` (Cherokee small letters)
-    are ``priv`` (:func:`_folded_char`).
+    Each of the text's :func:`readings` (as written, rendered and read through) is read
+    :func:`folded`, for :data:`SECRET_PATTERN`; a short word that is also an ordinary
+    word or symbol asks only as :func:`short_secret_asked` says.
 
-    :param text: any text.
-    :return: the folded text (ASCII characters unchanged).
+    :param text: an argument name or description.
+    :return: the words that ask (lowercase), or None.
     """
-    if text.isascii():
-        return text
-    return text.translate(_FOLDS)
+    forms = readings(text)
+    short = False
+    for reading in forms:
+        words = words_of(folded(reading))
+        match = SECRET_PATTERN.search(words)
+        if match:
+            return match.group(0).lower()
+        # short_secret_asked reads less (marks spaced, other scripts kept), so it can
+        # find only what these words hold: it runs only when they hold one
+        short = short or bool(
+            _SHORT_SECRET_WORD.search(words)  # cheap: most texts hold none
+            and (QUALIFIED_SECRET_PATTERN.search(words) or SECRET_NAME.fullmatch(words))
+        )
+    return short_secret_asked(text, forms) if short else None
 
 
-class _Folds(Dict[int, str]):
-    """Code point -> :func:`_folded_char`, filled as met (a text repeats its letters).
+def short_secret_asked(
+    text: str, forms: Optional[Tuple[str, ...]] = None
+) -> Optional[str]:
+    """What secret a text asks for with a short word (:data:`SHORT_SECRET_WORD`).
 
-    A table for ``str.translate``; at most :data:`MAX_FOLDS_KEPT` are kept, so a text
-    of every code point does not grow it without bound.
+    A short word asks with the words that make it a secret
+    (:data:`QUALIFIED_SECRET_PATTERN`), or alone as a whole name (:data:`SECRET_NAME`:
+    an argument called ``pk``). It must be a word as a person reads it, not letters of
+    an expression joined by dropping its marks (:func:`expression_marks_spaced`:
+    ``p_k``, ``p*k``), nor a word of another script that folds to it
+    (:func:`.letter_forms.other_script_words_kept`: the Cyrillic ``РК``, the Cherokee
+    ``ᏢᏦ``).
+
+    :param text: an argument name or description.
+    :param forms: the text's :func:`readings`, when already read.
+    :return: the words that ask (lowercase), or None.
     """
-
-    def __missing__(self, code: int) -> str:
-        fold = _folded_char(chr(code))
-        if len(self) < MAX_FOLDS_KEPT:
-            self[code] = fold
-        return fold
-
-
-#: folds :class:`_Folds` keeps at most
-MAX_FOLDS_KEPT = 8192
-_FOLDS = _Folds()
-
-
-def _folded_char(char: str) -> str:
-    """One character of :func:`folded`.
-
-    :param char: one character.
-    :return: its ASCII letter(s), or the character itself.
-    """
-    if char.isascii():
-        return char
-    marks = combining_marks()
-    if marks.fullmatch(char):
-        return ""
-    for database in (unicodedata.ucd_3_2_0, unicodedata):
-        bare = marks.sub("", database.normalize("NFKD", char))
-        if bare.isascii() and bare:
-            return bare
-    named = _LETTER_FORM_NAME.fullmatch(unicodedata.name(char, ""))
-    if named:
-        return named.group(1).lower()
-    if unicodedata.name(char, "").startswith("CHEROKEE SMALL LETTER"):
-        return _confusable_letter(char.upper()).lower()
-    return _confusable_letter(char) or char
+    spaced = expression_marks_spaced(text)
+    if spaced != text or forms is None:
+        forms = readings(spaced)
+    for reading in forms:
+        words = words_of(other_script_words_kept(reading))
+        match = QUALIFIED_SECRET_PATTERN.search(words)
+        if match:
+            return match.group(0).lower()
+        if SECRET_NAME.fullmatch(words):
+            return words.lower()
+    return None
 
 
-def _confusable_letter(char: str) -> str:
-    """The ASCII letter the confusables table reads a character as, in its case ("" for none)."""
-    letters = [
-        h["c"]
-        for h in confusables_data.get(char, ())
-        if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalpha()
-    ]
-    if not letters:
-        return ""
-    # in the character's own case, so a capital look-alike splits no camelCase word
-    return min(letters).upper() if char.isupper() else min(letters)
-
-
-#: the Unicode name of a small capital, modifier, superscript or subscript form of an
-#: ASCII letter, which no decomposition reads as that letter (Python 3.11's names);
-#: group 1 is the letter: ``LATIN LETTER SMALL CAPITAL G`` (``ɢ``) is ``g``
-_LETTER_FORM_NAME = re.compile(
-    r"(?:LATIN LETTER SMALL CAPITAL|LATIN (?:SMALL|CAPITAL) LETTER SMALL CAPITAL|"
-    r"(?:LATIN )?SUBSCRIPT SMALL LETTER|SUPERSCRIPT LATIN SMALL LETTER|"
-    r"MODIFIER LETTER (?:SMALL CAPITAL|SMALL|CAPITAL)) ([A-Z])"
+#: a mark between two letters or digits of an expression (``p_k``, ``p\_k``, ``x^n``,
+#: and their full-width and small forms): CommonMark never reads ``_`` inside a word as
+#: emphasis, and ``^`` is no markup, so a person sees the mark
+_INNER_MARK = re.compile(
+    r"(?<=[^\W_])\\?[_^\uFE33\uFE34\uFE4D-\uFE4F\uFF3E\uFF3F](?=[^\W_])"
+)
+#: an ``*`` or ``~`` between two runs of letters or digits with no other next to them
+#: (``p*k``, ``p~k``): emphasis and strikethrough take a pair, so a person sees it
+_LONE_PAIRED_MARK = re.compile(
+    r"(?<![*~\uFE61\uFF0A\uFF5E\w])(\w++)\\?[*~\uFE61\uFF0A\uFF5E](\w++)"
+    r"(?![*~\uFE61\uFF0A\uFF5E\w])"
 )
 
 
-def secret_asked(text: str) -> Optional[str]:
-    """What secret a name or description asks for, if any (:data:`SECRET_PATTERN`).
+def expression_marks_spaced(text: str) -> str:
+    r"""A text with the marks inside an expression read as what they are: a space.
 
-    :param text: an argument name or description (each of its :func:`readings`, as
-        written and as rendered, read :func:`folded`).
-    :return: the words that ask (lowercase), or None.
+    The rendered reading drops the marks of emphasis and strikethrough (``*``, ``_``,
+    ``~``), so ``p_k`` and ``p*k`` would read as one word a person never sees.
+
+    :param text: any text.
+    :return: ``p k`` for ``p_k``, ``p\_k``, ``p^k`` and a lone ``p*k`` or ``p~k``;
+        emphasis such as ``P*I*N`` or ``**P**IN`` kept (a person sees ``PIN``). Linear.
     """
-    for reading in readings(text):
-        match = SECRET_PATTERN.search(words_of(folded(reading)))
-        if match:
-            return match.group(0).lower()
-    return None
+    return _LONE_PAIRED_MARK.sub(r"\1 \2", _INNER_MARK.sub(" ", text))
 
 
 def json_texts(value: Any, where: Place = None) -> Iterator[Tuple[Place, str]]:
