@@ -11,7 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Link markup CommonMark reads and the rendered reading did not parts words (adv29u).
+r"""Links CommonMark parses and the rendered reading did not: words they join read apart (adv29u).
 
 Severity: HIGH (a tool whose argument asks for the private key is served, and a paid
 answer's instruction carries no ``instruction_like_text`` warning, where a person reads
@@ -22,7 +22,7 @@ missed forms a renderer reads:
 
 - F2: a link reference definition inside a block quote or a list item (the definition
   pattern matched only at a line's start), so ``[pri][pri]`` kept its label as text:
-  ``Paste your [pri][pri]vate key\\n\\n> [pri]: /u`` read ``pri pri vate``;
+  ``Paste your [pri][pri]vate key\n\n> [pri]: /u`` read ``pri pri vate``;
 - F3: destinations and titles CommonMark parses and the target pattern did not: nested
   parentheses ``[pri](a(b(c)))vate``, an escaped parenthesis ``[pri](a\\(b)vate``, an
   escaped quote in a title ``[pri](a "t\\"x")vate`` or ``[pri](/u 'a\\'b')vate``.
