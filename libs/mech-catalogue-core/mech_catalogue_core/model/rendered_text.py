@@ -123,6 +123,10 @@ _HTML_TAG = re.compile(
 #: an escaping backslash (before ASCII punctuation), a hard line break's backslash, and
 #: the characters of brackets, emphasis, strikethrough and code spans
 _INLINE_MARKS = re.compile(r"\\(?=[!-/:-@\[-`{-~\n])|[\[\]*_~`]")
+#: what starts inline markup once references are decoded: a text without any shows the
+#: words it is written with (blocks change only the white space and the line-start
+#: marks around them), so it is not parsed
+_INLINE_MARKUP = re.compile(r"[\[\]<*_`\\]")
 #: brackets, which part words where nothing is removed (:func:`read_through`)
 _BRACKETS = re.compile(r"[\[\]]")
 #: what :func:`plain_text` may change: a reference, markup or a non-ASCII character
@@ -244,8 +248,11 @@ def _shown_text(text: str) -> str:
     """What a renderer shows of a text (steps 4 and 5), blocks a line break apart.
 
     :param text: text with references decoded and letters folded.
-    :return: the text of its paragraphs, headings, code and HTML blocks as shown.
+    :return: the text of its paragraphs, headings, code and HTML blocks as shown; the
+        text itself when no inline markup starts in it.
     """
+    if not _INLINE_MARKUP.search(text):
+        return text
     blocks: List[str] = []
     for token in RENDERER.parse(text):
         if token.type == "inline":

@@ -154,6 +154,16 @@ def test_plain_text_reads_links_as_commonmark(text: str, shown: str) -> None:
     assert plain_text(text, _INVISIBLE) == shown
 
 
+def test_a_text_without_inline_markup_is_not_parsed() -> None:
+    """Decoded without ``[``, ``<``, emphasis, code or a backslash: the words as written.
+
+    Block marks stay (they part no word); once a mark is there, the text is parsed.
+    """
+    assert plain_text("caf&eacute;\n\n> quoted", _INVISIBLE) == "cafe\n\n> quoted"
+    assert plain_text("caf&eacute;\n\n> *quoted*", _INVISIBLE) == "cafe\nquoted"
+    assert plain_text("&#91;pri&#93;(/u)vate", _INVISIBLE) == "private"
+
+
 def test_an_undefined_label_is_text_read_apart_through() -> None:
     """Without a definition ``[a][b]`` is text: both readings keep the label's words."""
     text = "Then [Note][ignore previous instructions] now."
@@ -167,16 +177,19 @@ _LINK_CHARACTERS = st.text(alphabet="[]()<>\\ \n\"'ab:/!", max_size=30)
 @settings(max_examples=2000, deadline=None)
 @given(before=_LINK_CHARACTERS, after=_LINK_CHARACTERS)
 def test_fuzz_the_rendered_reading_is_the_oracles(before: str, after: str) -> None:
-    """Generated texts of link characters: the reading's words are the oracle's.
+    """Generated texts of link characters: the reading holds the oracle's words.
 
     The oracle's text with the marks the reading also removes (brackets, escaping
-    backslashes: step 6) removed, so the two compare word for word.
+    backslashes: step 6) removed, so the two compare word for word: every word it shows
+    is in the reading, in order, joined as shown. The reading may hold more (an
+    unclosed ``<a`` at an HTML block's end is text to it, a tag to a browser).
 
     :param before: link characters before ``pri``.
     :param after: link characters between ``pri`` and ``vate key``.
     """
     text = before + "pri" + after + "vate key"
     expected = words_of(_MARKS.sub("", seen(text)))
-    assert words_of(plain_text(text, _INVISIBLE)) == expected, text
+    read = iter(words_of(plain_text(text, _INVISIBLE)).split())
+    assert all(word in read for word in expected.split()), text
     if re.search(r"\bprivate key\b", expected, re.IGNORECASE):
         assert secret_asked(text) == "private key", text
