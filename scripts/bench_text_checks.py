@@ -96,6 +96,24 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "combining marks of every block": lambda n: "i\u1ab0g\u1dc4n\u20d7o\ufe20"
     * (n // 8 + 1),
     "small capitals and modifiers": lambda n: "ᴘʀɪᴠᴀᴛᴇ ᵖʳᶦᵛ ꮲꭱꭵ " * (n // 17 + 1),
+    # the shapes CommonMark's parser works hardest on (adv29u: the rendered reading is
+    # markdown-it-py's): brackets nested and unclosed, image openers, link openers,
+    # code span openers, entity runs, containers
+    "nested brackets": lambda n: "[a" * (n // 2 + 1),
+    "open brackets": lambda n: "[" * n,
+    "image openers": lambda n: "![" * (n // 2 + 1),
+    "unclosed links with targets": lambda n: "[x](" * (n // 4 + 1),
+    "less-than signs": lambda n: "<" * n,
+    "asterisks": lambda n: "*" * n,
+    "emphasis runs between letters": lambda n: "*a_" * (n // 3 + 1),
+    "open parentheses after a link": lambda n: "[a](" + "(" * n,
+    "backtick runs of growing length": lambda n: "".join(
+        "`" * k + "x" for k in range(1, 450)
+    )
+    * (n // 100_000 + 1),
+    "entity runs": lambda n: "&amp;&#105;&lt;" * (n // 15 + 1),
+    "nested quotes and lists": lambda n: "> - " * (n // 4 + 1),
+    "definitions in quotes": lambda n: "> [a]: /u 't'\n" * (n // 14 + 1),
 }
 
 

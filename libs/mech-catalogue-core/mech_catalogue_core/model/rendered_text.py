@@ -17,52 +17,66 @@ r"""The plain text a reader sees of untrusted text once it is rendered, for the 
 The instruction and secret checks (:mod:`.untrusted_text`) match words. Written, a text
 may spell its words apart from how it reads: a person reads it rendered (Markdown, HTML)
 and a model reads through markup and references alike, so ``&#105;gnore``,
-``ig<b></b>nore``, ``pri*v*ate key``, ``ign_o_re``, ``private<!-- -->\ key`` and
-``ｐｒｉｖａｔｅ ｋｅｙ`` all read as the plain words (adversarial review adv29o). The
-checks read a text as written, as :func:`plain_text` gives it (rendered) and as
-:func:`read_through` gives it (the source as a model reads it: references decoded,
-letters folded, emphasis dropped, nothing removed), and flag a match in any.
+``ig<b></b>nore``, ``pri*v*ate key``, ``ign_o_re``, ``private<!-- -->\ key``,
+``[pri](a(b))vate key`` and ``ｐｒｉｖａｔｅ ｋｅｙ`` all read as the plain words
+(adversarial reviews adv29o, adv29u). The checks read a text as written, as
+:func:`plain_text` gives it (rendered) and as :func:`read_through` gives it (the source
+as a model reads it: references decoded, letters folded, emphasis dropped, nothing
+removed), and flag a match in any.
 
-:func:`plain_text` reads what a renderer shows, generously: whatever is in doubt is
-removed so that the pieces around it join (a match is a warning or a refusal the mech's
-author can avoid by writing plain words; a miss is an instruction or a phishing request
-nobody is told of). It removes only what a renderer (markdown-it-py, CommonMark with
-HTML) does not show as text; what it removes is read by :func:`read_through` (adv29s).
-In order:
+:func:`plain_text` is what a renderer shows: the text is parsed by markdown-it-py
+(CommonMark 0.31 with HTML, :data:`RENDERER`), the reference the markup tests take as
+what a person sees, not by patterns that approximate it (adv29u: definitions inside
+block quotes and list items, nested and escaped parentheses in destinations, escaped
+quotes in titles were missed by those). Whatever is in doubt is removed so that the
+pieces around it join (a match is a warning or a refusal the mech's author can avoid by
+writing plain words; a miss is an instruction or a phishing request nobody is told
+of); what it removes is read by :func:`read_through` (adv29s). In order:
 
 1. invisible characters (the caller's pattern, :data:`.untrusted_text.INVISIBLE_RANGES`);
 2. character references decoded (``html.unescape``, HTML5's names), again while any is
    left, at most :data:`MAX_REFERENCE_DECODINGS` times: ``&amp;#112;`` renders as
-   ``&#112;``, which a model reads as ``p``; invisible characters they stand for removed;
+   ``&#112;``, which a model reads as ``p``; invisible characters they stand for removed
+   (the parser decodes none itself, so the bound holds);
 3. compatibility forms folded (NFKD of the frozen Unicode 3.2 database, then every
-   combining mark dropped, :func:`combining_marks`): full-width and mathematical letters read as ASCII, ``ï``
-   as ``i``, a no-break space as a space; the look-alike :func:`.markup.Markup.inert`
-   writes a backslash as is read as one, so a served text reads as its source does;
-4. closed HTML comments (``<!-->`` and ``<!--->`` are empty ones), processing
-   instructions, declarations and CDATA sections removed; an unclosed opener is text, as
-   a renderer shows it inline (CommonMark 0.31, "Raw HTML");
-5. HTML tags removed; those of elements a browser lays out as their own block or line
-   (:data:`LINE_ELEMENTS`) become a line break, so ``ig<b></b>nore`` is ``ignore`` and
+   combining mark dropped, :func:`combining_marks`): full-width and mathematical letters
+   read as ASCII, ``ï`` as ``i``, a no-break space as a space; the look-alike
+   :func:`.markup.Markup.inert` writes a backslash as is read as one, so a served text
+   reads as its source does;
+4. the result parsed (:func:`_shown_text`): the text of paragraphs, headings, code and
+   images' alt text is kept as CommonMark gives it; a link shows its text only (its
+   destination, title and reference label removed, a definition anywhere removed),
+   emphasis and escaping backslashes their content; inline pieces are joined with
+   nothing between, so ``pri`` and ``vate`` either side of removed markup read
+   ``private``; blocks are a line break apart;
+5. the HTML the parser passes through read as a browser shows it: closed comments
+   (``<!-->`` and ``<!--->`` are empty ones), processing instructions, declarations
+   and CDATA sections removed (an unclosed opener is text, as a renderer shows it
+   inline), tags removed, those of elements a browser lays out as their own block or
+   line (:data:`LINE_ELEMENTS`) a line break: ``ig<b></b>nore`` is ``ignore``,
    ``ignore<br>previous`` ``ignore previous``;
-6. a link's destination and title removed, and a reference label the text defines
-   (``[label]: ...``; an undefined one is text): ``[ig](https://e.org "t")nore`` shows
-   ``ignore``;
-7. Markdown's escaping backslashes, and the characters of emphasis, strikethrough and
-   code spans (``*``, ``_``, ``~``, backtick) removed: ``pri*v*ate``, ``ign_o_re`` and
-   ``ig`n`ore`` read as one word.
+6. the characters of brackets, emphasis, strikethrough and code spans left as text
+   (``[``, ``]``, ``*``, ``_``, ``~``, backtick) and escaping backslashes removed: other
+   renderers (GitHub's) take ``~~`` as strikethrough and ``pri_v_ate`` as emphasis, so
+   words they part are read joined.
 
-Every step is one linear pass (no Markdown parser: CommonMark's bracket handling costs
-markdown-it-py time that grows with a text's brackets, :mod:`.markup`), over fixed data
-(the ASCII patterns here, Python's HTML5 reference table, the frozen Unicode 3.2
-database and Python 3.11's marks), so every agent adding a warning to the catalogue reads the same plain text.
+The parser is linear on every hostile shape measured (nested and unclosed brackets,
+``<``, ``*``, ``(``, backticks, entity runs: docs/benchmarks.md, "adv29u"); containers
+nested deeper than its limit (20) show nothing, as in the reference renderer; their
+words are read as written and read through. Every other step is one linear pass over
+fixed data (the ASCII patterns here, Python's HTML5 reference table, the frozen Unicode
+3.2 database, Python 3.11's marks and the pinned markdown-it-py), so every agent adding
+a warning to the catalogue reads the same plain text.
 """
 
 import functools
 import html
 import re
 import unicodedata
-from typing import Set, Tuple
+from typing import List, Sequence, Set, Tuple
 
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from mech_catalogue_core.model.markup import SHOWN_BACKSLASH
 
 #: how many times references are decoded at most: rendered once (``&amp;#112;`` shows
@@ -70,6 +84,13 @@ from mech_catalogue_core.model.markup import SHOWN_BACKSLASH
 #: Each decoding is one pass and shortens the text; the bound keeps a text of nested
 #: ``&amp;amp;...`` linear
 MAX_REFERENCE_DECODINGS = 3
+
+#: the CommonMark parser whose rendering is the plain text (HTML passed through, as MCP
+#: clients render descriptions); references are decoded before it parses (step 2), so
+#: it decodes none again
+RENDERER = MarkdownIt("commonmark", {"html": True}).disable("entity")
+#: block tokens whose content is shown as written (code) or as a browser shows HTML
+_CODE_BLOCKS = frozenset(("fence", "code_block"))
 
 #: elements a browser lays out as a block or a line of their own, so the words either
 #: side are apart: CommonMark's HTML block names (spec 0.31, "HTML blocks", condition 6),
@@ -99,20 +120,13 @@ _ATTRIBUTE = (
 _HTML_TAG = re.compile(
     r"</?([A-Za-z][A-Za-z0-9-]*+)(?:" + _ATTRIBUTE + r")*+\s*+/?>", re.ASCII
 )
-#: what follows a link's text and is not shown: ``(destination "title")`` (one level of
-#: parentheses in the destination); group 1 is a reference label ``[label]``, removed
-#: only when the text defines it (:data:`_LINK_DEFINITION`)
-_LINK_TARGET = re.compile(
-    r"\]\((?:[^()\s]|\([^()\s]*+\))*+"
-    r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'|\([^()]*+\)))?+\s*+\)"
-    r"|\]\[([^\[\]]*+)\]"
-)
-#: a link reference definition's label, at a line's start (CommonMark 0.31, "Link
-#: reference definitions"): ``[label]: destination``
-_LINK_DEFINITION = re.compile(r"^ {0,3}\[([^\[\]]++)\]:", re.MULTILINE)
-#: Markdown's escaping backslash (before ASCII punctuation), a hard line break's
-#: backslash, and the characters of brackets, emphasis, strikethrough and code spans
+#: an escaping backslash (before ASCII punctuation), a hard line break's backslash, and
+#: the characters of brackets, emphasis, strikethrough and code spans
 _INLINE_MARKS = re.compile(r"\\(?=[!-/:-@\[-`{-~\n])|[\[\]*_~`]")
+#: what starts inline markup once references are decoded: a text without any shows the
+#: words it is written with (blocks change only the white space and the line-start
+#: marks around them), so it is not parsed
+_INLINE_MARKUP = re.compile(r"[\[\]<*_`\\]")
 #: brackets, which part words where nothing is removed (:func:`read_through`)
 _BRACKETS = re.compile(r"[\[\]]")
 #: what :func:`plain_text` may change: a reference, markup or a non-ASCII character
@@ -194,32 +208,60 @@ def _without_hidden_html(text: str) -> str:
     return "".join(kept)
 
 
-def _without_link_targets(text: str) -> str:
-    """A text without its links' destinations and titles, and the labels it defines.
+def _html_shown(html_text: str) -> str:
+    """What a browser shows of HTML the parser passes through (step 5).
 
-    A target with no ``[`` before it in the text follows no link text: it is text.
-
-    :param text: text with references decoded.
-    :return: the text without those targets.
+    :param html_text: an inline tag or comment, or an HTML block.
+    :return: its text without comments, instructions, declarations, CDATA and tags,
+        a tag of :data:`LINE_ELEMENTS` a line break.
     """
-    defined = {
-        " ".join(label.split()).casefold() for label in _LINK_DEFINITION.findall(text)
-    }
-    first_bracket = text.find("[")
+    return _HTML_TAG.sub(_tag_shown, _without_hidden_html(html_text))
 
-    def shown(match: "re.Match[str]") -> str:
-        label = match.group(1)
-        if first_bracket < 0 or match.start() < first_bracket:
-            return match.group(0)
-        # ``[text][]`` is a link when ``text`` is defined, which this match does not
-        # see: taken as one, so words it parts are read joined (adv29u)
-        if label is None or not label.strip():
-            return ""
-        if " ".join(label.split()).casefold() in defined:
-            return ""
-        return f"] [{label}] "  # text: its brackets part the words either side
 
-    return _LINK_TARGET.sub(shown, text)
+def _inline_shown(children: Sequence[Token]) -> str:
+    """What a renderer shows of one inline token's children, pieces joined as shown.
+
+    Text and code spans as they are, line breaks as line breaks, inline HTML as a
+    browser shows it, an image as its alt text (its own children); the tokens that open
+    and close links and emphasis show nothing. Iterative: an image's alt text may hold
+    images.
+
+    :param children: the inline token's children.
+    :return: the shown text.
+    """
+    shown: List[str] = []
+    pending: List[Token] = list(reversed(children))
+    while pending:
+        token = pending.pop()
+        if token.type in ("text", "code_inline"):
+            shown.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            shown.append("\n")
+        elif token.type == "html_inline":
+            shown.append(_html_shown(token.content))
+        elif token.type == "image":
+            pending.extend(reversed(token.children or ()))
+    return "".join(shown)
+
+
+def _shown_text(text: str) -> str:
+    """What a renderer shows of a text (steps 4 and 5), blocks a line break apart.
+
+    :param text: text with references decoded and letters folded.
+    :return: the text of its paragraphs, headings, code and HTML blocks as shown; the
+        text itself when no inline markup starts in it.
+    """
+    if not _INLINE_MARKUP.search(text):
+        return text
+    blocks: List[str] = []
+    for token in RENDERER.parse(text):
+        if token.type == "inline":
+            blocks.append(_inline_shown(token.children or ()))
+        elif token.type in _CODE_BLOCKS:
+            blocks.append(token.content)
+        elif token.type == "html_block":
+            blocks.append(_html_shown(token.content))
+    return "\n".join(blocks)
 
 
 def may_differ(text: str) -> bool:
@@ -238,23 +280,21 @@ def plain_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str]:
     :param invisible: what counts as an invisible character (removed first, and again
         from what references and compatibility forms decode to).
     :return: ``(read_through, rendered)``: both with references decoded, letters
-        folded and the characters of emphasis removed (steps 1-3 and 7); the rendered
-        one also without the markup a renderer hides (steps 4-6), so words either side
-        of it join. ``(text, text)`` when :func:`may_differ` is False. Linear.
+        folded and the characters of emphasis removed (steps 1-3 and 6); the rendered
+        one is what a renderer shows of that (steps 4 and 5), so words either side of
+        markup it hides join. ``(text, text)`` when :func:`may_differ` is False.
+        Linear in the text.
     """
     if not may_differ(text):
         return text, text
     decoded = _references_decoded(invisible.sub("", text), invisible)
     decoded = _compatibility_folded(decoded, invisible)
-    rendered = _without_hidden_html(decoded)
-    rendered = _HTML_TAG.sub(_tag_shown, rendered)
-    rendered = _without_link_targets(rendered)
     through = _INLINE_MARKS.sub("", _BRACKETS.sub(" ", decoded))
-    return through, _INLINE_MARKS.sub("", rendered)
+    return through, _INLINE_MARKS.sub("", _shown_text(decoded))
 
 
 def plain_text(text: str, invisible: "re.Pattern[str]") -> str:
-    """The plain text a reader sees of a text rendered (the module's seven steps).
+    """The plain text a reader sees of a text rendered (the module's six steps).
 
     :param text: untrusted text, as written.
     :param invisible: what counts as an invisible character (removed first, and again
@@ -274,6 +314,6 @@ def read_through(text: str, invisible: "re.Pattern[str]") -> str:
 
     :param text: untrusted text, as written.
     :param invisible: what counts as an invisible character.
-    :return: steps 1-3 and 7 of the module's steps applied. Linear in the text.
+    :return: steps 1-3 and 6 of the module's steps applied. Linear in the text.
     """
     return plain_readings(text, invisible)[0]
