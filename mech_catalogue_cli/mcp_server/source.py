@@ -59,11 +59,7 @@ from mech_catalogue_core.chain.marketplace import (
 from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
-from mech_catalogue_core.exporters.mcp_tool import (
-    META_KEY,
-    mcp_tool_for_model,
-    offered_tool,
-)
+from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import (
     MCP_TOOL_RULE,
     export_names,
@@ -90,7 +86,7 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
-from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
+from .checked_definitions import CHECKED
 from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
 from .tenure import FetchedDefinitions, TenureReader
 
@@ -279,11 +275,7 @@ class ServedCatalogue:
         kept: List[ServedTool] = []
         refused: List[str] = []
         for tool in self.tools:
-            if (
-                secret_refusal(tool.tool["inputSchema"])
-                or hidden_text_refusal(tool.tool)
-                or reserved_refusal(tool.name)
-            ):
+            if CHECKED.refusal(tool.name, tool.tool):
                 refused.append(tool.name)
             else:
                 kept.append(tool)
@@ -333,7 +325,7 @@ def _with_offers(
     offers: Sequence[Offer],
     conflicting: Sequence[str] = (),
 ) -> ServedTool:
-    entry = mcp_tool_for_model(entry)
+    entry = CHECKED.for_model(entry)
     if "outputSchema" in entry:
         # results give integers JavaScript cannot hold as strings: the schema says so
         entry["outputSchema"] = schema_with_integer_text(entry["outputSchema"])
@@ -398,7 +390,7 @@ def served_from_catalogue(
             )
             candidates.append((tool, mech, offers))
         ordered = schema_owners_first(candidates)
-        entry = offered_tool([tool for tool, _, _ in ordered], exported[name])
+        entry = CHECKED.exported([tool for tool, _, _ in ordered], exported[name])
         payable = payable_mechs(entry)
         served: List[Offer] = []
         conflicting: List[str] = []
