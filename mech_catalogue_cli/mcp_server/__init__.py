@@ -21,6 +21,8 @@ Framework-free decisions, unit-tested without a chain:
 - :mod:`.offers`: which mech serves a call and why (tenure, caps, pins), who delivered;
 - :mod:`.definition_checks`: hidden text, secret arguments, pinned definitions, argument
   validation;
+- :mod:`.checked_definitions`: each definition's text checks, kept by the digest of what
+  they read (a bounded cache: a listing re-checks only what changed);
 - :mod:`.call_identity`: the call key, payload nonce and request payload;
 - :mod:`.spend_cap`: ``--max-spend`` over ``--spend-window``;
 - :mod:`.response_checks`: a delivered response read as bounded JSON, against the

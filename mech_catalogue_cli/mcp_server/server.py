@@ -68,7 +68,7 @@ from .call_identity import (
     payload_nonce,
     request_payload,
 )
-from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
+from .checked_definitions import CHECKED
 from .delivery import DeliveryReader
 from .discovery import Discovery
 from .dropped import NeverMined
@@ -648,12 +648,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             answered = await self._waited(tool, entry, timer, session)
             if answered is not None:
                 return answered
-        refusal = (
-            self.changed.get(name)
-            or secret_refusal(tool.tool["inputSchema"])
-            or hidden_text_refusal(tool.tool)
-            or reserved_refusal(tool.name)
-        )
+        refusal = self.changed.get(name) or CHECKED.refusal(tool.name, tool.tool)
         if refusal:  # after the journal: an answer paid before is still returned
             return error_result(f"{name}: {refusal}; nothing was sent")
         settings = self.settings

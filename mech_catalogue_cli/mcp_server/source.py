@@ -37,6 +37,7 @@ listed (:meth:`ServedCatalogue.refusing_unsafe`).
 
 import json
 import logging
+import re
 import urllib.parse
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -59,11 +60,7 @@ from mech_catalogue_core.chain.marketplace import (
 from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
-from mech_catalogue_core.exporters.mcp_tool import (
-    META_KEY,
-    mcp_tool_for_model,
-    offered_tool,
-)
+from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import (
     MCP_TOOL_RULE,
     export_names,
@@ -76,12 +73,12 @@ from mech_catalogue_core.model.catalogue import (
     Mech,
 )
 from mech_catalogue_core.model.market import (
+    MECH_KIND_LEGACY,
+    MECH_KIND_MARKETPLACE,
     MechFacts,
 )
 from mech_catalogue_core.model.payment import ASSET_NATIVE, format_amount, plan_payment
-from mech_catalogue_core.model.tool import (
-    MechRef,
-)
+from mech_catalogue_core.model.tool import REGISTRY_KINDS, MechRef
 
 from mech_catalogue_cli.adapters.http import AnswerError, get_json, watched_session
 from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, block_number
@@ -90,7 +87,7 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
-from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
+from .checked_definitions import CHECKED
 from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
 from .tenure import FetchedDefinitions, TenureReader
 
@@ -160,6 +157,48 @@ def described_with_cost(description: str, offer: Offer) -> str:
     )
     text = description.strip()
     return f"{cost}\n\n{UNTRUSTED_HEADING}\n{text}" if text else cost
+
+
+#: an address as the chain gives it (``MechRef.from_dict`` and ``MechFacts.from_dict``
+#: lowercase it)
+_ADDRESS = re.compile(r"0x[0-9a-f]{40}")
+#: a ``paymentType()`` (bytes32), or "" when it was not read
+_PAYMENT_TYPE = re.compile(r"(0x[0-9a-fA-F]{64})?")
+
+
+def facts_are_facts(ref: MechRef, facts: Optional[MechFacts] = None) -> bool:
+    """Whether an agent's offer holds the chain's facts and nothing else (perf29c).
+
+    An agent's ``GET /tools/<name>`` gives each offer's mech and marketplace facts as
+    text; the server puts them before any manifest text (the price sentence names the
+    mech contract, :func:`described_with_cost`) and in ``_meta`` (``offers``: the mech
+    key, address, payment type), where a model reads them as the server's own. An agent
+    of another version, or a hostile one, could put any text there (a sentence, tag
+    characters, 20,000 characters): an offer whose values are not of the chain's shapes
+    is left out.
+
+    :param ref: the offer's mech.
+    :param facts: one of its marketplace facts (None: the ref alone).
+    :return: True when the registry kind is one of ``model.tool.REGISTRY_KINDS``, every
+        address (registry, mech contract, factory, operator) ``0x`` and 40 hex digits
+        (factory and operator may be empty), the payment type a bytes32 or empty, and
+        the mech kind one of ``model.market``'s.
+    """
+    if ref.registry_kind not in REGISTRY_KINDS or not _ADDRESS.fullmatch(
+        ref.registry_address
+    ):
+        return False
+    if facts is None:
+        return True
+    return (
+        bool(_ADDRESS.fullmatch(facts.address))
+        and all(
+            not value or bool(_ADDRESS.fullmatch(value.lower()))
+            for value in (facts.mech_factory, facts.operator)
+        )
+        and bool(_PAYMENT_TYPE.fullmatch(facts.payment_type))
+        and facts.kind in (MECH_KIND_MARKETPLACE, MECH_KIND_LEGACY)
+    )
 
 
 class SourceError(RuntimeError):
@@ -279,11 +318,7 @@ class ServedCatalogue:
         kept: List[ServedTool] = []
         refused: List[str] = []
         for tool in self.tools:
-            if (
-                secret_refusal(tool.tool["inputSchema"])
-                or hidden_text_refusal(tool.tool)
-                or reserved_refusal(tool.name)
-            ):
+            if CHECKED.refusal(tool.name, tool.tool):
                 refused.append(tool.name)
             else:
                 kept.append(tool)
@@ -333,7 +368,7 @@ def _with_offers(
     offers: Sequence[Offer],
     conflicting: Sequence[str] = (),
 ) -> ServedTool:
-    entry = mcp_tool_for_model(entry)
+    entry = CHECKED.for_model(entry)
     if "outputSchema" in entry:
         # results give integers JavaScript cannot hold as strings: the schema says so
         entry["outputSchema"] = schema_with_integer_text(entry["outputSchema"])
@@ -398,7 +433,7 @@ def served_from_catalogue(
             )
             candidates.append((tool, mech, offers))
         ordered = schema_owners_first(candidates)
-        entry = offered_tool([tool for tool, _, _ in ordered], exported[name])
+        entry = CHECKED.exported([tool for tool, _, _ in ordered], exported[name])
         payable = payable_mechs(entry)
         served: List[Offer] = []
         conflicting: List[str] = []
@@ -485,6 +520,7 @@ class AgentSource:
         self.bounds = bounds
         self.session = watched_session()
         self._read_bytes = 0
+        self.unlike_facts = 0  # offers of the last read left out by facts_are_facts
 
     @property
     def where(self) -> str:
@@ -586,6 +622,7 @@ class AgentSource:
             ) from exc
 
     def _read(self) -> ServedCatalogue:
+        self.unlike_facts = 0
         digest = self.digest()
         if not digest:  # no catalogue agreed yet: the agent's lists answer 503
             return ServedCatalogue("", ())
@@ -610,14 +647,26 @@ class AgentSource:
                     if not offer.get("mech"):
                         continue
                     ref = MechRef.from_dict(offer["mech"])
+                    facts = [
+                        MechFacts.from_dict(f) for f in offer.get("marketplace", [])
+                    ]
+                    if not all(facts_are_facts(ref, f) for f in facts) or not (
+                        facts_are_facts(ref)
+                    ):
+                        self.unlike_facts += 1
+                        continue
                     if ref.key not in payable:
                         conflicting.append(ref.key)
                         continue
-                    offered.extend(
-                        (ref, MechFacts.from_dict(facts))
-                        for facts in offer.get("marketplace", [])
-                    )
+                    offered.extend((ref, f) for f in facts)
                 read.append((entry, mech_tool, offered, conflicting))
+        if self.unlike_facts:
+            LOGGER.warning(
+                "%s: %d offers left out: their mech or facts are not the chain's "
+                "(an address, a registry kind, a payment type of another shape)",
+                self.where,
+                self.unlike_facts,
+            )
         tenures = self._tenures([pair for _, _, offered, _ in read for pair in offered])
         tools = [
             _with_offers(

@@ -30,7 +30,8 @@ plus fetch results into the next :class:`~.model.Catalogue`:
 - tool-name collisions across mechs are left to :meth:`Catalogue.collisions` (every
   colliding tool keeps its provenance);
 - a parsed manifest's tools get the warnings of :func:`.untrusted_text.tools_text_problems`
-  (invisible text, instruction-like text, arguments asking for secrets): computed once per
+  (invisible text, instruction-like text, arguments asking for secrets), and its own
+  name, description and extras those of :func:`.mech_text.mech_text_problems`: computed once per
   parsed manifest, from fixed code-point ranges and ASCII patterns, so every agent adds
   the same ones.
 """
@@ -77,6 +78,7 @@ from mech_catalogue_core.model.catalogue import (
     Manifest,
     Mech,
 )
+from mech_catalogue_core.model.mech_text import mech_text_problems
 from mech_catalogue_core.model.problems import (
     DIGEST_MISMATCH,
     FETCH_FAILED,
@@ -624,7 +626,11 @@ def _refresh(  # pylint: disable=too-many-locals
             Mech.from_manifest(
                 read.ref,
                 manifest,
-                tuple(problems) + tools_text_problems(manifest.tools),
+                tuple(problems)
+                + mech_text_problems(
+                    manifest.name, manifest.description, manifest.extra_json
+                )
+                + tools_text_problems(manifest.tools),
                 read.digest,
                 result.cid,
                 block,

@@ -48,6 +48,7 @@ from mech_catalogue_core.model.tool import MechRef
 from mech_catalogue_core.model.untrusted_text import (
     for_model,
     label_for_model,
+    quoted_for_model,
 )
 
 REGISTRATION_TYPE = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
@@ -261,7 +262,8 @@ def to_registration(  # pylint: disable=too-many-arguments
     chosen = absolute_image(candidate)
     if candidate and not chosen and warnings is not None:
         warnings.append(
-            f"image {str(candidate)[:80]!r} is not an absolute https, ipfs or data URI; "
+            f"image {quoted_for_model(str(candidate), 80)} is not an absolute https, "
+            "ipfs or data URI; "
             "it was left out (give --image)"
         )
     registration: Dict[str, Any] = {

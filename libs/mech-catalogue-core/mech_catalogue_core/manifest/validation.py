@@ -34,7 +34,8 @@ the result and every error message are the strict decode's.
 :func:`validate_manifest` checks a decoded document against ``spec/manifest-v1.schema.json``
 with ``jsonschema`` (Draft 2020-12). :func:`quality_problems` adds the warnings about a
 valid but weak manifest (no name or description, ``any``-typed arguments) and the
-catalogue's own text warnings about its tools (:func:`.untrusted_text.tools_text_problems`:
+catalogue's own text warnings about the mech's own fields
+(:func:`.mech_text.mech_text_problems`) and its tools (:func:`.untrusted_text.tools_text_problems`:
 invisible text, instruction-like text, an argument asking for a secret) that every command
 reports (``validate``, ``show``, ``export``, ``generate``, ``publish``) and
 ``validate --strict`` fails on; readers do not need them. Nothing here raises on any input: every rejection is
@@ -62,6 +63,7 @@ from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
     Limits,
 )
+from mech_catalogue_core.model.mech_text import mech_text_problems
 from mech_catalogue_core.model.memo import (
     bounded_memo,
     digest_key,
@@ -650,9 +652,12 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
         per field of a tool's ``input``/``output`` that is not ``type``,
         ``description`` or ``schema``, and one ``any_typed_argument`` per argument
         typed ``any`` (path: its tool's metadata); then the warnings the catalogue adds
-        to every mech's tools (:func:`.untrusted_text.tools_text_problems`:
-        ``invisible_text``, ``instruction_like_text``, ``secret_argument``), so a
-        command reports what the catalogue and the MCP server will find.
+        about the mech's own name, description and extras
+        (:func:`.mech_text.mech_text_problems`: ``invisible_text``,
+        ``instruction_like_text``) and its tools
+        (:func:`.untrusted_text.tools_text_problems`: ``invisible_text``,
+        ``instruction_like_text``, ``secret_argument``), so a command reports what the
+        catalogue and the MCP server will find.
     """
     found = []
     if not manifest.name.strip():
@@ -686,7 +691,11 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
                         P.pointer("toolMetadata", tool.name),
                     )
                 )
-    return tuple(found) + tools_text_problems(manifest.tools)
+    return (
+        tuple(found)
+        + mech_text_problems(manifest.name, manifest.description, manifest.extra_json)
+        + tools_text_problems(manifest.tools)
+    )
 
 
 #: the fields of a tool's ``input`` and ``output`` (docs/manifest-spec.md section 4)
