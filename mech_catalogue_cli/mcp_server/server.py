@@ -71,7 +71,7 @@ from .call_identity import (
 from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
 from .delivery import DeliveryReader
 from .discovery import Discovery
-from .dropped import NeverMined
+from .dropped import NeverMined, NotFinal
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
@@ -83,7 +83,7 @@ from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
-from .refused_offers import RevertingMechs, RevertRefusal, skipped_meta, with_skipped
+from .refused_offers import RevertRefusal, skipped_meta, with_skipped
 from .results import (
     checked_arguments,
     error_result,
@@ -181,7 +181,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         # is forgotten here too
         self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.sender = RequestSender(market, journal, settings, self.ledger)
-        self.reverting = RevertingMechs(settings.spend_window)
+        # the sender's: it learns and reads them under its send lock
+        self.reverting = self.sender.reverting
         # what each session's client was listed: its answers are checked against it too
         self.listed_schemas = ListedSchemas(
             state_dir, used_before=journal is not None and journal.written()
@@ -518,8 +519,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 again = await self.sender.sent_again_if_dropped(entry, payable)
             except MarketError as exc:
                 return error_result(f"{tool.name}: {exc}")
-            if isinstance(again, RevertRefusal):
-                self.reverting.remember(again)
             if isinstance(again, (NeverMined, PriceRefusal)):
                 return None  # nothing paid for it: the call key is free
             if isinstance(again, str):
@@ -678,9 +677,14 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
             if isinstance(sent, PriceRefusal):
                 skipped.append((offer, sent))  # nothing paid: the next one is tried
-                if isinstance(sent, RevertRefusal):
-                    self.reverting.remember(sent)
                 continue
+            if isinstance(sent, NotFinal):
+                # an earlier request of this call (one just mined and reverted, say)
+                # could still be mined in a fork: said, with the offers skipped
+                return error_result(
+                    f"{name}: {sent}",
+                    {"final_at": sent.final_at, "skipped": skipped_meta(skipped)},
+                )
             if isinstance(sent, OffchainRefusal):
                 # it says what was sent, held or deposited (OffchainRefusal.said)
                 return error_result(f"{name}: {sent}")
