@@ -450,8 +450,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         """:meth:`.sending.RequestSender.ensure_sent`, again while the nonce is held.
 
         Another call's request holding this requester's marketplace nonce
-        (:class:`.outstanding.HeldBehind`) may be settled soon: the call waits for it
-        up to its ``--timeout``, saying so in its progress, then ends with the sentence.
+        (:class:`.outstanding.HeldBehind`) may be settled soon, and an earlier request
+        of this call that could still be mined (:class:`.dropped.NotFinal`) may become
+        final: the call waits for either up to its ``--timeout``, saying so in its
+        progress, then ends with the sentence.
 
         :param tool: the tool called.
         :param offer: the chosen mech.
@@ -499,7 +501,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         (:meth:`.sending.RequestSender.sent_again_if_dropped`); any other is only
         waited for, never paid again. A request that can never be mined (its nonce
         taken, final), or whose bytes sent again reverted when mined, frees the call
-        key: None, the caller then pays an offer as for a new call.
+        key: None, the caller then pays an offer as for a new call (after a revert,
+        once it is final: :meth:`.sending.RequestSender.not_final`).
 
         :param tool: the tool called (as served now, or as it was paid).
         :param entry: the call's journal entry (``sent`` or ``delivered``).
