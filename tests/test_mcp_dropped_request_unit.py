@@ -77,8 +77,9 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
 
         :param facts: overrides of ``head``, ``status``, ``receipt`` (None: none,
             False: succeeded, True: reverted), ``confirmed`` (the account's mined
-            transaction count; the entry's nonce is 4), ``price`` (the mech's now) and
-            ``fails`` (an exception every read raises).
+            transaction count; the entry's nonce is 4), ``price`` (the mech's now),
+            ``blocks`` (tx hash -> the block it was mined in) and ``fails`` (an
+            exception every read raises).
         """
         self.head_block: int = facts.get("head", SENT_AT + 3)
         self.request_status: int = facts.get("status", STATUS_DOES_NOT_EXIST)
@@ -87,6 +88,7 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
         #: the account's count FINAL_DEPTH blocks deep (None: as ``confirmed``)
         self.final: Optional[int] = facts.get("final")
         self.price: int = facts.get("price", 10)
+        self.blocks: Dict[str, int] = dict(facts.get("blocks", {}))
         self.fails: Optional[BaseException] = facts.get("fails")
         self.mined_as: Optional[str] = None
         #: broadcasts that fail before anything is mined (a node refusing it)
@@ -136,6 +138,15 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
         del tx_hash
         self._read()
         return self.receipt
+
+    def mined_block(self, tx_hash: str) -> Optional[int]:
+        """Read the block a transaction was mined in.
+
+        :param tx_hash: the transaction.
+        :return: its block from ``blocks`` (None: no receipt).
+        """
+        self._read()
+        return self.blocks.get(tx_hash)
 
     def confirmed_nonce(self) -> int:
         """Read the account's mined transaction count.

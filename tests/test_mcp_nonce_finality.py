@@ -31,6 +31,7 @@ from mech_catalogue_cli.mcp_server.dropped import (
     FINAL_DEPTH,
     NEVER_MINED_KEY,
     NeverMined,
+    NotFinal,
     chain_fate,
     never_mined,
 )
@@ -178,7 +179,7 @@ def test_a_dropped_request_whose_bytes_revert_when_mined_refuses_its_mech(
     assert "not sent another request" in skipped[0][1]
     kept = Journal(tmp_path).load(KEY)
     assert kept is not None and kept.status == CallStatus.PREPARED
-    assert app.sender.not_final(kept) == ""  # its own receipt: no wait for finality
+    assert app.sender.not_final(kept) == ""  # its revert final (here at once)
 
 
 def _offers() -> Any:
@@ -220,16 +221,36 @@ def test_a_mech_reverting_when_mined_is_skipped_for_the_window(
     assert memory.skipped([first, second], now=1001) == ([first, second], [])
 
 
-def test_a_request_never_seen_mined_is_not_waited_for_finality(tmp_path: Path) -> None:
-    """Signed, never mined, its nonce taken (cancelled): no fork holds it, no wait.
+@pytest.mark.parametrize(
+    ("extra", "receipt", "taken_by"),
+    [
+        ({}, None, "another transaction"),  # never seen mined (adv29u F7)
+        ({DROPPED_KEY: {}}, None, "another transaction"),  # seen mined, dropped
+        ({}, True, "the request itself, mined and reverted"),  # adv29u F6
+        ({CANCEL_KEY: {"tx_hash": CANCEL_HASH}}, None, "its cancellation"),
+    ],
+)
+def test_a_request_whose_nonce_was_taken_waits_for_finality_whatever_took_it(
+    tmp_path: Path, extra: Dict[str, Any], receipt: Optional[bool], taken_by: str
+) -> None:
+    """Not on chain, its nonce taken, not final: a wait saying why and until when.
 
     :param tmp_path: the state folder.
+    :param extra: the entry's extra.
+    :param receipt: its own receipt (None: none; True: reverted).
+    :param taken_by: what the sentence says took the nonce.
     """
-    market: Any = ReorgedMarket(confirmed=5, final=4)
+    market: Any = ReorgedMarket(confirmed=5, final=4, receipt=receipt)
     app = _server(tmp_path, market)
-    entry = _gone(status=CallStatus.PREPARED)
-    assert app.sender.not_final(entry) == ""  # no extra.dropped: never seen mined
-    entry.extra[DROPPED_KEY] = {"request_id": entry.request_id}
-    assert "not final" in app.sender.not_final(entry)
-    market.receipt = True  # its own receipt, reverted: mined, no wait either
+    entry = _gone(status=CallStatus.PREPARED, extra=dict(extra))
+    said = app.sender.not_final(entry)
+    assert isinstance(said, NotFinal) and taken_by in said, said
+    assert said.final_at == HEAD + FINAL_DEPTH and "at the latest" in said, said
+    assert said.progress.startswith(f"waiting for block {HEAD + FINAL_DEPTH}")
+    market.blocks = {entry.tx_hash: HEAD - 1, CANCEL_HASH: HEAD - 2}
+    known = app.sender.not_final(entry)
+    if receipt or CANCEL_KEY in extra:  # the block it was taken in, read: exact
+        assert isinstance(known, NotFinal) and "at the latest" not in known
+        assert known.final_at < HEAD + FINAL_DEPTH
+    market.final = 5  # final: nothing holds the call any more
     assert app.sender.not_final(entry) == ""

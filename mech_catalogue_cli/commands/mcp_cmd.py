@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import click
-from mech_catalogue_core.chain.presets import ChainPreset
+from mech_catalogue_core.chain.presets import DEFAULT_FINAL_DEPTH, ChainPreset
 from mech_catalogue_core.model.payment import (
     ASSET_NATIVE,
     ASSETS,
@@ -97,6 +97,19 @@ def _token_caps(caps: Dict[str, int], devnet: bool) -> Dict[str, int]:
     if caps or not devnet:
         tokens = {a: tokens.get(a, 0) for a in ASSETS if a != ASSET_NATIVE}
     return tokens
+
+
+def chosen_final_depth(flag: Optional[int], preset: Optional[ChainPreset]) -> int:
+    """The depth at which the server counts a mined transaction final.
+
+    :param flag: ``--final-depth`` (None: not given).
+    :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
+    :return: blocks: the flag, else the preset's ``final_depth`` (with its source in
+        :mod:`mech_catalogue_core.chain.presets`), else ``DEFAULT_FINAL_DEPTH``.
+    """
+    if flag is not None:
+        return flag
+    return preset.final_depth if preset is not None else DEFAULT_FINAL_DEPTH
 
 
 def _check_auto_prepay(
@@ -334,6 +347,16 @@ def guarded_http(  # pylint: disable=too-many-arguments
     "seconds) or 'run' for this server run only.",
 )
 @click.option(
+    "--final-depth",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Blocks below the head at which a mined transaction counts as final: a call "
+    "whose request is not on chain while its account nonce is taken (mined and "
+    "reverted, cancelled, dropped by a reorg) pays no other request until then "
+    "(default: the --chain preset's, else 64; see the mcp document).",
+    metavar="BLOCKS",
+)
+@click.option(
     "--mech",
     "pinned",
     default="",
@@ -480,6 +503,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     max_price: Dict[str, int],
     max_spend: Dict[str, int],
     spend_window: Optional[float],
+    final_depth: Optional[int],
     pinned: str,
     allowed: Tuple[str, ...],
     dry_run: bool,
@@ -523,6 +547,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param max_price: ``--max-price``, asset -> smallest units.
     :param max_spend: ``--max-spend``, asset -> smallest units.
     :param spend_window: ``--spend-window``, seconds (None: this run only).
+    :param final_depth: ``--final-depth`` (None: the preset's, else the default).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
@@ -609,6 +634,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             discovery=discovery,
             offchain=offchain,
             auto_prepay=auto_prepay,
+            final_depth=chosen_final_depth(final_depth, preset),
         )
         start(
             MechToolServer(

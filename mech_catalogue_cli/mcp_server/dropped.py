@@ -31,19 +31,27 @@ itself, which the chain mines once at most.
 A request whose account nonce another transaction took (a cancellation, or the server's
 next call sent while the request was dropped) can be mined only in a fork that lacks
 that transaction. Nothing else is paid for its call key until the nonce is final
-(:func:`nonce_final`: taken :data:`FINAL_DEPTH` blocks below the head); then
-:func:`never_mined` says the request can never be mined, and the call key is freed
-(:func:`record_never_mined`, journalled before anything is sent).
+(:func:`nonce_final`: taken ``depth`` blocks below the head, the chain's
+``final_depth``, :data:`FINAL_DEPTH` by default); then :func:`never_mined` says the
+request can never be mined, and the call key is freed (:func:`record_never_mined`,
+journalled before anything is sent). The same holds for every request whose nonce is
+taken while the marketplace does not hold it (adv29u): one mined and reverted (a
+reorg that puts it before a front-running price change mines it paid), and one never
+seen mined (a receipt timeout, or a crash after its broadcast: a fork may hold it).
+Until then the call waits, saying why and until which block (:class:`NotFinal`).
 """
 
 import logging
 import time
 from typing import Any, Dict, Optional, Tuple
 
+from mech_catalogue_core.chain.presets import DEFAULT_FINAL_DEPTH
 from mech_catalogue_core.model.vocabulary import CallStatus
 
+from .cancel import CANCEL_KEY
 from .journal import JournalEntry
-from .market import STATUS_DOES_NOT_EXIST, Marketplace
+from .market import STATUS_DOES_NOT_EXIST, Marketplace, StateUnavailable
+from .outstanding import HeldBehind
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -53,25 +61,90 @@ DROPPED_KEY = "dropped"
 #: the journal entry's ``extra`` key recording that its request can never be mined
 NEVER_MINED_KEY = "never_mined"
 
-#: blocks below the head at which an account nonce taken counts as final: a reorg
-#: deeper than this is not guarded against (Ethereum's two epochs; one depth for every
-#: chain, not each chain's own finality, which on an L2 such as Base follows L1's)
-FINAL_DEPTH = 64
+#: blocks below the head at which an account nonce taken counts as final, on a chain
+#: whose preset says no other (the devnet, a custom ``--rpc``): a reorg deeper than
+#: the depth in use is not guarded against (a preset's ``final_depth``, or
+#: ``--final-depth``: on an L2 such as Base finality follows L1's, far deeper)
+FINAL_DEPTH = DEFAULT_FINAL_DEPTH
 
 
-def nonce_final(market: Marketplace, account_nonce: int) -> bool:
-    """Whether an account nonce was taken by a transaction :data:`FINAL_DEPTH` deep (blocking).
+def nonce_final(
+    market: Marketplace, account_nonce: int, depth: int = FINAL_DEPTH
+) -> bool:
+    """Whether an account nonce was taken by a transaction ``depth`` blocks deep (blocking).
 
     :param market: the marketplace (its RPC).
     :param account_nonce: the requester account's nonce of a signed request.
-    :return: True when the account's transaction count :data:`FINAL_DEPTH` blocks
-        below the head is past it (no reorg within that depth gives it back); a read
-        that fails raises the RPC's error (callers then keep waiting).
+    :param depth: blocks below the head that count as final.
+    :return: True when the account's transaction count ``depth`` blocks below the
+        head is past it (no reorg within that depth gives it back). A count that
+        cannot be read raises ``MarketError`` (a :class:`~.market.StateUnavailable`
+        from a node pruning that block's state).
     """
-    return market.final_nonce(FINAL_DEPTH) > account_nonce
+    return market.final_nonce(depth) > account_nonce
 
 
-def record_never_mined(entry: JournalEntry, head: int) -> str:
+class NotFinal(HeldBehind):
+    """Why nothing else is paid for a call yet: its request could be mined in a fork.
+
+    The call waits up to its ``--timeout`` and tries again (as for a held nonce);
+    ``final_at`` is the block by which its nonce is final (the head then at least
+    that), ``progress`` what the call says while it waits.
+    """
+
+    final_at: int = 0
+
+
+def not_final_yet(
+    market: Marketplace, entry: JournalEntry, depth: int = FINAL_DEPTH
+) -> NotFinal:
+    """Say why and until which block a request whose nonce is taken holds its call (blocking).
+
+    The block its nonce was taken in is its own receipt's (mined and reverted), else
+    its cancellation's; else (another transaction took it) the head now bounds it.
+
+    :param market: the marketplace (its RPC).
+    :param entry: the call's entry: its request not on chain, its nonce taken, not
+        final (:func:`nonce_final` False).
+    :param depth: blocks below the head that count as final.
+    :return: the sentence, ``final_at`` the block by which the nonce is final. A
+        receipt or head that cannot be read raises ``MarketError``.
+    """
+    cancel = entry.extra.get(CANCEL_KEY) or {}
+    head = market.head()
+    taken_by, taken_at = "another transaction", None
+    if market.transaction_reverted(entry.tx_hash) is True:
+        taken_by = "the request itself, mined and reverted (only gas was spent)"
+        taken_at = market.mined_block(entry.tx_hash)
+    elif cancel.get("tx_hash"):
+        taken_by = f"its cancellation {cancel['tx_hash']}"
+        taken_at = market.mined_block(cancel["tx_hash"])
+    final_at = (head if taken_at is None else taken_at) + depth
+    young = (
+        f"; the chain is younger than that (head {head}): only its genesis is final"
+        if head < depth
+        else ""
+    )
+    said = NotFinal(
+        f"request {entry.request_id} to mech {entry.mech} (tx {entry.tx_hash}) is "
+        f"not on chain and its account nonce {entry.account_nonce} was taken by "
+        f"{taken_by}"
+        + (f" in block {taken_at}" if taken_at is not None else "")
+        + f", not final yet (fewer than {depth} blocks deep{young}): a reorg could "
+        "still mine the request paid, so no other request is paid for this call "
+        f"until block {final_at}"
+        + ("" if taken_at is not None else " at the latest")
+        + f" (the head is {head}). Call again with the same arguments then"
+    )
+    said.final_at = final_at
+    said.progress = (
+        f"waiting for block {final_at}: request {entry.request_id}'s account nonce "
+        f"final ({depth} blocks deep) before another request is paid (head {head})"
+    )
+    return said
+
+
+def record_never_mined(entry: JournalEntry, head: int, depth: int = FINAL_DEPTH) -> str:
     """Mark an entry's request as never to be mined: its call key free (in place).
 
     Its status goes back to ``prepared``: the next send finds its nonce used and final,
@@ -79,13 +152,14 @@ def record_never_mined(entry: JournalEntry, head: int) -> str:
 
     :param entry: the call's journal entry (status ``sent``).
     :param head: the block it was seen so at (:func:`never_mined`).
+    :param depth: the depth that counted as final.
     :return: what happened, in a sentence (the record kept in
         ``entry.extra[NEVER_MINED_KEY]``).
     """
     said = (
         f"request {entry.request_id} (tx {entry.tx_hash}) is no longer on chain and "
         f"can never be mined: its account nonce {entry.account_nonce} was taken by "
-        f"another transaction at least {FINAL_DEPTH} blocks below block {head}; "
+        f"another transaction at least {depth} blocks below block {head}; "
         "nothing was paid for it, and a new request is sent"
     )
     entry.extra[NEVER_MINED_KEY] = {"block": head, "seen_at": time.time(), "said": said}
@@ -97,7 +171,9 @@ class NeverMined(str):
     """What the call says of a request that can never be mined: its call key is free."""
 
 
-def dropped_from_chain(market: Marketplace, entry: JournalEntry) -> Optional[int]:
+def dropped_from_chain(
+    market: Marketplace, entry: JournalEntry, depth: int = FINAL_DEPTH
+) -> Optional[int]:
     """Whether a journalled, mined request is gone from the chain, its nonce free (blocking).
 
     Gone: an on-chain request (a signed transaction journalled, not off-chain) whose
@@ -108,14 +184,18 @@ def dropped_from_chain(market: Marketplace, entry: JournalEntry) -> Optional[int
 
     :param market: the marketplace (its RPC).
     :param entry: the call's journal entry (status ``sent``).
+    :param depth: blocks below the head that count as final.
     :return: the head block the request was seen gone at, or None when it is not known
-        to be gone (any fact says otherwise, or could not be read: never raises).
+        to be gone (any fact says otherwise, or could not be read; a pruned node
+        raises, as :func:`chain_fate`).
     """
-    fate = chain_fate(market, entry)
+    fate = chain_fate(market, entry, depth)
     return fate[1] if fate is not None and fate[0] == DROPPED_KEY else None
 
 
-def never_mined(market: Marketplace, entry: JournalEntry) -> Optional[int]:
+def never_mined(
+    market: Marketplace, entry: JournalEntry, depth: int = FINAL_DEPTH
+) -> Optional[int]:
     """Whether a journalled, mined request can never be mined again (blocking).
 
     It cannot: the marketplace does not hold its request id, its transaction has no
@@ -124,14 +204,18 @@ def never_mined(market: Marketplace, entry: JournalEntry) -> Optional[int]:
 
     :param market: the marketplace (its RPC).
     :param entry: the call's journal entry (status ``sent``).
+    :param depth: blocks below the head that count as final.
     :return: the head block it was seen so at, or None when not known (any fact says
-        otherwise, the nonce is not final yet, or a read failed: never raises).
+        otherwise, the nonce is not final yet, or a read failed; a pruned node
+        raises, as :func:`chain_fate`).
     """
-    fate = chain_fate(market, entry)
+    fate = chain_fate(market, entry, depth)
     return fate[1] if fate is not None and fate[0] == NEVER_MINED_KEY else None
 
 
-def chain_fate(market: Marketplace, entry: JournalEntry) -> Optional[Tuple[str, int]]:
+def chain_fate(
+    market: Marketplace, entry: JournalEntry, depth: int = FINAL_DEPTH
+) -> Optional[Tuple[str, int]]:
     """Whether a journalled, mined request left the chain, and how (blocking).
 
     One status read in the common case (the request on chain); the facts of
@@ -140,10 +224,14 @@ def chain_fate(market: Marketplace, entry: JournalEntry) -> Optional[Tuple[str, 
 
     :param market: the marketplace (its RPC).
     :param entry: the call's journal entry (status ``sent``).
+    :param depth: blocks below the head that count as final.
     :return: ``(DROPPED_KEY, head)`` (its nonce free: send the same bytes again),
         ``(NEVER_MINED_KEY, head)`` (its nonce taken, final: the call key is free), or
         None (on chain, not known to be gone, its nonce taken but not final yet, or a
-        read failed: never raises).
+        read failed).
+    :raises StateUnavailable: when the node prunes the state ``depth`` blocks deep:
+        waiting would never end, so the caller says why (any other failed read is
+        None: the call keeps waiting).
     """
     if not _mined_onchain_entry(entry):
         return None
@@ -158,8 +246,10 @@ def chain_fate(market: Marketplace, entry: JournalEntry) -> Optional[Tuple[str, 
         ):
             if market.confirmed_nonce() <= entry.account_nonce:
                 fate = DROPPED_KEY, head  # its nonce unused
-            elif nonce_final(market, entry.account_nonce):
+            elif nonce_final(market, entry.account_nonce, depth):
                 fate = NEVER_MINED_KEY, head
+    except StateUnavailable:
+        raise
     except Exception:  # pylint: disable=broad-exception-caught
         # unsure: an RPC error is never a reason to send again
         LOGGER.warning(

@@ -201,6 +201,14 @@ class RequestReverted(MarketError):
     """The request transaction was mined and reverted: only gas was spent, nothing paid."""
 
 
+class StateUnavailable(MarketError):
+    """The node holds no state at a past block the server must read (a pruned node).
+
+    The message names the node (its URL without path or query), the block asked and
+    what to do: an RPC node keeping that much state, or a smaller ``--final-depth``.
+    """
+
+
 class EstimateReverted(MarketError):
     """A transaction's gas estimate reverted: nothing was signed nor sent.
 
@@ -552,14 +560,55 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """Return the requester account's transaction count ``depth`` blocks below the head.
 
         A nonce below it was taken by a transaction at least ``depth`` blocks deep: no
-        reorg the node may return to within that depth gives it back.
+        reorg the node may return to within that depth gives it back. On a chain of
+        ``depth`` blocks or fewer the count is read at its genesis (block 0), the only
+        block final there.
 
-        :param depth: blocks below the head (:data:`.dropped.FINAL_DEPTH`).
-        :return: the account's mined transaction count at block ``head - depth`` (at
-            block 0 on a shorter chain).
+        :param depth: blocks below the head (:data:`.dropped.FINAL_DEPTH`, or the
+            chain's ``final_depth``).
+        :return: the account's mined transaction count at block ``max(head - depth, 0)``.
+        :raises StateUnavailable: when the node answers that block with an error (it
+            prunes state that old): the error names the node, the block and what to do.
+        :raises MarketError: when the node cannot be reached.
         """
-        block = max(self.head() - depth, 0)
-        return int(self.w3.eth.get_transaction_count(self.requester, block))
+        head = self.head()
+        block = max(head - depth, 0)
+        try:
+            return int(self.w3.eth.get_transaction_count(self.requester, block))
+        except OSError as exc:
+            raise MarketError(
+                f"the account's transaction count at block {block} could not be read "
+                f"from {redacted_url(self.rpc_url)}: {type(exc).__name__}"
+            ) from exc
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # ValueError, and web3 7's Web3RPCError (no ValueError): the node's answer
+            raise StateUnavailable(
+                f"the node {redacted_url(self.rpc_url)} answered no account state at "
+                f"block {block} ({depth} blocks below its head {head}): "
+                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:160]}. "
+                f"Whether a nonce is final ({depth} blocks deep) cannot be read there, "
+                "so no other request is paid for a call whose request is not on chain. "
+                f"Use an RPC node that keeps state at least {depth} blocks back (an "
+                "archive node), or a smaller --final-depth"
+            ) from exc
+
+    def mined_block(self, tx_hash: str) -> Optional[int]:
+        """Return the block a transaction was mined in, read now without waiting.
+
+        :param tx_hash: 0x hex.
+        :return: its receipt's block number, or None when it has no receipt.
+        :raises MarketError: when the RPC cannot be read.
+        """
+        try:
+            receipt = self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
+        except TransactionNotFound:
+            return None
+        except (ValueError, OSError) as exc:
+            raise MarketError(
+                f"the receipt of transaction {tx_hash} could not be read: "
+                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
+            ) from exc
+        return int(receipt["blockNumber"])
 
     def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
         """Read a transaction's receipt now, without waiting.

@@ -25,8 +25,11 @@ reverted at the gas estimate (nothing spent) is tried after the tool's other off
 for later calls, as a mech that did not settle an accepted request is
 (:mod:`.unsettled`); one whose request was mined and reverted (gas spent, which
 ``--max-spend`` does not count) is not sent another request at all: the gas reverts
-cost is at most one mined request per mech per window. The memory is this process's:
-nothing was journalled for a request whose estimate reverted.
+cost is at most one mined request per mech per window. The memory is this process's
+(the sender's, :attr:`.sending.RequestSender.reverting`: a revert is remembered and the
+memory read again under the send lock, right before each new request, so calls started
+together do not each send the mech a request, adv29u): nothing was journalled for a
+request whose estimate reverted.
 
 What a skipped offer says is the server's own words; a revert's reason is shown only
 as :func:`~mech_catalogue_core.chain.revert.revert_words` shows it (cleaned, capped).

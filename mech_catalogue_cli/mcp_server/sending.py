@@ -54,12 +54,12 @@ from .auto_prepay import AUTO_PREPAY_KEY, AutoPrepayer
 from .cancel import CANCEL_KEY, cancel_record, record_cancel, stale_request
 from .dropped import (
     DROPPED_KEY,
-    FINAL_DEPTH,
     NEVER_MINED_KEY,
     NeverMined,
     chain_fate,
     dropped_text,
     nonce_final,
+    not_final_yet,
     record_dropped,
     record_never_mined,
 )
@@ -91,7 +91,7 @@ from .offchain_sending import (
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .recall import resume_from_chain
-from .refused_offers import revert_refusal
+from .refused_offers import RevertingMechs, RevertRefusal, revert_refusal
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
@@ -146,6 +146,9 @@ class RequestSender(OffchainSending):
             if market is not None and journal is not None and settings.auto_prepay
             else None
         )
+        # mechs whose request reverted for the marketplace: read and written under
+        # self.lock, so concurrent calls never each spend gas on the same one
+        self.reverting = RevertingMechs(settings.spend_window)
         self.lock = anyio.Lock()
 
     @staticmethod
@@ -214,8 +217,8 @@ class RequestSender(OffchainSending):
         server); the caller tries the next offer (the receipt proves nothing paid).
 
         :param entry: the call's entry, its request mined and reverted.
-        :return: the refusal (a :class:`.refused_offers.RevertRefusal` unless the price
-            or the funds moved).
+        :return: the refusal (a :class:`.refused_offers.RevertRefusal`, its mech
+            remembered in :attr:`reverting`, unless the price or the funds moved).
         """
         assert self.market is not None  # nosec: a sender exists only with one
         price = entry.price
@@ -226,11 +229,13 @@ class RequestSender(OffchainSending):
             changed = self._funds_changed(entry.mech, entry.payment_type, price)
             if changed is not None:
                 return changed
-            return revert_refusal(
-                entry.mech,
-                "when mined (only gas was spent)",
-                "a receipt holds no reason",
-                mined=True,
+            return self._remembered(
+                revert_refusal(
+                    entry.mech,
+                    "when mined (only gas was spent)",
+                    "a receipt holds no reason",
+                    mined=True,
+                )
             )
         return PriceRefusal(
             f"mech {entry.mech} changed its price from {say_amount(price, asset)} to "
@@ -238,42 +243,38 @@ class RequestSender(OffchainSending):
             "transaction reverted (only gas was spent)"
         )
 
+    def _remembered(self, refusal: RevertRefusal) -> RevertRefusal:
+        """Remember a refusal's mech in :attr:`reverting` (under the send lock).
+
+        :param refusal: an offer's revert refusal.
+        :return: the refusal.
+        """
+        self.reverting.remember(refusal)
+        return refusal
+
     def not_final(self, entry: JournalEntry) -> str:
         """Why nothing else may be paid yet for a call whose request's nonce was taken.
 
-        Blocking. A request seen mined once (a reorg dropped it: ``extra.dropped``), not
-        on chain now, without a receipt, whose account nonce another transaction took
-        (its cancellation, or another call's request) is mined again by a reorg back to
-        the fork that held it: until the nonce is final (:func:`.dropped.nonce_final`)
-        a new request for the call could be paid too.
+        Blocking. A request the marketplace does not hold, whose account nonce a mined
+        transaction took, is mined paid by a reorg to a fork that holds it otherwise:
+        one mined and reverted (the fork puts it before a front-running price raise),
+        one seen mined once and dropped, or one never seen mined (a receipt timeout, a
+        crash after its broadcast: a fork may have mined it) then cancelled or passed
+        by another request. Until the nonce is ``settings.final_depth`` blocks deep
+        (:func:`.dropped.nonce_final`) a new request for the call could be paid too.
 
         :param entry: the call's entry, its request signed, not on chain, its nonce used.
-        :return: "" when the request was never seen mined, was mined and reverted (its
-            own receipt: what happens then is :meth:`refused_when_mined`'s) or its
-            nonce is final; else a sentence (nothing is sent, call again later). A receipt or count that
-            cannot be read raises ``MarketError`` (nothing is sent).
+        :return: "" when the nonce is final; else a :class:`.dropped.NotFinal` saying
+            why and until which block (nothing is sent: the call waits up to its
+            ``--timeout``, then says to call again). A receipt or count that cannot
+            be read raises ``MarketError`` (nothing is sent; a
+            :class:`.market.StateUnavailable` names the node pruning that block).
         """
         assert self.market is not None  # nosec: a sender exists only with one
-        if DROPPED_KEY not in entry.extra:
-            # never seen mined: no fork holds it, and its cancellation (twice its
-            # fees) replaces it in any mempool a reorg returns it to
+        depth = self.settings.final_depth
+        if nonce_final(self.market, entry.account_nonce, depth):
             return ""
-        if self.market.transaction_reverted(entry.tx_hash) is True:
-            return ""  # mined itself and reverted: its receipt says so
-        if nonce_final(self.market, entry.account_nonce):
-            return ""
-        by = (
-            f"its cancellation {entry.extra[CANCEL_KEY]['tx_hash']}"
-            if CANCEL_KEY in entry.extra
-            else "another transaction"
-        )
-        return (
-            f"request {entry.request_id} to mech {entry.mech} (tx {entry.tx_hash}) is "
-            f"not on chain and its account nonce {entry.account_nonce} was taken by "
-            f"{by}, not final yet (fewer than {FINAL_DEPTH} blocks deep): a reorg could "
-            "still mine the request, so no other request is paid for this call until "
-            "then. Call again with the same arguments later"
-        )
+        return not_final_yet(self.market, entry, depth)
 
     def _funds_changed(
         self, mech: str, payment_type: str, price: int
@@ -392,9 +393,12 @@ class RequestSender(OffchainSending):
             ``offer``).
         :return: the journal entry of the request on chain, or why nothing was sent (a
             :class:`PriceRefusal` when this offer failed before anything was paid: its
-            price, the funds for it, or a :class:`.refused_offers.RevertRefusal` when
-            its request reverted at the gas estimate or when mined; the caller tries
-            the next offer).
+            price, the funds for it, its mech remembered as reverting when mined
+            (:attr:`reverting`, read again under the lock: another call may have
+            learnt it meanwhile), or a :class:`.refused_offers.RevertRefusal` when its
+            request reverted at the gas estimate or when mined; the caller tries the
+            next offer; a :class:`.dropped.NotFinal` while an earlier request of the
+            call could still be mined, :meth:`not_final`).
         """
         market, journal = self.market, self.journal
         assert (
@@ -472,6 +476,9 @@ class RequestSender(OffchainSending):
                 # else its nonce went to another transaction, or it was mined and
                 # reverted: it can never pay, so it no longer counts against the cap
                 await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
+            reverted = self.reverting.skipped((offer,))[1]
+            if reverted:  # remembered since the call ranked its offers (another call)
+                return reverted[0][1]
             price_now = await anyio.to_thread.run_sync(market.mech_price, offer.address)
             ledger = self._caps(offer)[1]
             moved = send_time_refusal(offer, price_now, self._caps(offer)[0])
@@ -591,10 +598,12 @@ class RequestSender(OffchainSending):
                         if changed is not None:
                             return changed
                         if isinstance(exc, EstimateReverted):
-                            return revert_refusal(
-                                offer.address,
-                                "at its gas estimate (nothing was sent)",
-                                exc.reason,
+                            return self._remembered(
+                                revert_refusal(
+                                    offer.address,
+                                    "at its gas estimate (nothing was sent)",
+                                    exc.reason,
+                                )
                             )
                         raise
                     return PriceRefusal(
@@ -662,7 +671,8 @@ class RequestSender(OffchainSending):
         """
         market, journal = self.market, self.journal
         assert market is not None and journal is not None  # nosec: see __init__
-        if await anyio.to_thread.run_sync(chain_fate, market, entry) is None:
+        depth = self.settings.final_depth
+        if await anyio.to_thread.run_sync(chain_fate, market, entry, depth) is None:
             return None  # on chain, or unsure: no lock taken, nothing read again
         async with self.lock, self.state_folder_lock() as locked:
             try:
@@ -671,11 +681,11 @@ class RequestSender(OffchainSending):
                 current = None
             if current is None:
                 return None  # unread, or the lock held elsewhere: wait, as before
-            fate = await anyio.to_thread.run_sync(chain_fate, market, current)
+            fate = await anyio.to_thread.run_sync(chain_fate, market, current, depth)
             if fate is None:
                 return None
             if fate[0] == NEVER_MINED_KEY:
-                said = record_never_mined(current, fate[1])
+                said = record_never_mined(current, fate[1], depth)
                 await saved(journal, current)  # before anything is sent anew
                 LOGGER.warning("%s", said)
                 return NeverMined(said)
@@ -702,7 +712,7 @@ class RequestSender(OffchainSending):
                 f"account nonce was taken by cancellation "
                 f"{current.extra[CANCEL_KEY]['tx_hash']}, so nothing is paid for it. "
                 f"Call again with the same arguments once the cancellation is "
-                f"{FINAL_DEPTH} blocks deep (final) to send a new request"
+                f"{depth} blocks deep (final) to send a new request"
             )
 
     def _stale(self, entry: JournalEntry, offers: Sequence[Offer]) -> str:

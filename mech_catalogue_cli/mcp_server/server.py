@@ -71,7 +71,7 @@ from .call_identity import (
 from .checked_definitions import CHECKED
 from .delivery import DeliveryReader
 from .discovery import Discovery
-from .dropped import NeverMined
+from .dropped import NeverMined, NotFinal
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
@@ -83,7 +83,7 @@ from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
-from .refused_offers import RevertingMechs, RevertRefusal, skipped_meta, with_skipped
+from .refused_offers import RevertRefusal, skipped_meta, with_skipped
 from .results import (
     checked_arguments,
     error_result,
@@ -181,7 +181,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         # is forgotten here too
         self._handshake_connections: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.sender = RequestSender(market, journal, settings, self.ledger)
-        self.reverting = RevertingMechs(settings.spend_window)
+        # the sender's: it learns and reads them under its send lock
+        self.reverting = self.sender.reverting
         # what each session's client was listed: its answers are checked against it too
         self.listed_schemas = ListedSchemas(
             state_dir, used_before=journal is not None and journal.written()
@@ -449,8 +450,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         """:meth:`.sending.RequestSender.ensure_sent`, again while the nonce is held.
 
         Another call's request holding this requester's marketplace nonce
-        (:class:`.outstanding.HeldBehind`) may be settled soon: the call waits for it
-        up to its ``--timeout``, saying so in its progress, then ends with the sentence.
+        (:class:`.outstanding.HeldBehind`) may be settled soon, and an earlier request
+        of this call that could still be mined (:class:`.dropped.NotFinal`) may become
+        final: the call waits for either up to its ``--timeout``, saying so in its
+        progress, then ends with the sentence.
 
         :param tool: the tool called.
         :param offer: the chosen mech.
@@ -498,7 +501,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         (:meth:`.sending.RequestSender.sent_again_if_dropped`); any other is only
         waited for, never paid again. A request that can never be mined (its nonce
         taken, final), or whose bytes sent again reverted when mined, frees the call
-        key: None, the caller then pays an offer as for a new call.
+        key: None, the caller then pays an offer as for a new call (after a revert,
+        once it is final: :meth:`.sending.RequestSender.not_final`).
 
         :param tool: the tool called (as served now, or as it was paid).
         :param entry: the call's journal entry (``sent`` or ``delivered``).
@@ -518,8 +522,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 again = await self.sender.sent_again_if_dropped(entry, payable)
             except MarketError as exc:
                 return error_result(f"{tool.name}: {exc}")
-            if isinstance(again, RevertRefusal):
-                self.reverting.remember(again)
             if isinstance(again, (NeverMined, PriceRefusal)):
                 return None  # nothing paid for it: the call key is free
             if isinstance(again, str):
@@ -673,9 +675,14 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
             if isinstance(sent, PriceRefusal):
                 skipped.append((offer, sent))  # nothing paid: the next one is tried
-                if isinstance(sent, RevertRefusal):
-                    self.reverting.remember(sent)
                 continue
+            if isinstance(sent, NotFinal):
+                # an earlier request of this call (one just mined and reverted, say)
+                # could still be mined in a fork: said, with the offers skipped
+                return error_result(
+                    f"{name}: {sent}",
+                    {"final_at": sent.final_at, "skipped": skipped_meta(skipped)},
+                )
             if isinstance(sent, OffchainRefusal):
                 # it says what was sent, held or deposited (OffchainRefusal.said)
                 return error_result(f"{name}: {sent}")

@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, Optional, Tuple
 
+from mech_catalogue_core.chain.presets import DEFAULT_FINAL_DEPTH
+
 from .source import DEFAULT_PAGE_SIZE
 from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS
 
@@ -60,6 +62,10 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param auto_prepay: ``--auto-prepay``: asset -> the amount one automatic deposit
         after a mech's 402 makes, the asset's smallest units (empty: never deposits;
         :mod:`.auto_prepay`).
+    :param final_depth: ``--final-depth``: blocks below the head at which a mined
+        transaction counts as final (the ``--chain`` preset's ``final_depth``, else
+        ``DEFAULT_FINAL_DEPTH``): a call whose request is not on chain while its
+        account nonce is taken pays no other request until the nonce is this deep.
     """
 
     gateway_url: str
@@ -82,6 +88,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     discovery: str = "auto"
     offchain: str = "never"
     auto_prepay: Dict[str, int] = field(default_factory=dict)
+    final_depth: int = DEFAULT_FINAL_DEPTH
 
 
 @dataclass

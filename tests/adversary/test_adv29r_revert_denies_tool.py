@@ -64,7 +64,13 @@ from tests.adversary.test_adv29r_revert_reason_markup import (
     _RevertingNode,
 )
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
-from tests.devnet.mcp_helpers import market_nonce, request_info, stdio_client
+from tests.devnet.mcp_helpers import (
+    final_once_sent,
+    market_nonce,
+    request_info,
+    requester,
+    stdio_client,
+)
 from tests.devnet.test_mcp_server import TOOL
 from tests.test_mcp_offer_choice import offer
 
@@ -191,6 +197,8 @@ def test_a_request_mined_and_reverted_moves_on_too(
 
     The estimate runs at gas price 0, the mined transaction at the block's base fee, so
     a proxy reverting for the marketplace when ``tx.gasprice > 0`` passes the estimate.
+    The next offer is paid once the revert's block is final (adv29u F6): the call waits
+    for it within its ``--timeout`` while ``FINAL_DEPTH`` blocks are mined here.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the journal folder.
@@ -205,9 +213,17 @@ def test_a_request_mined_and_reverted_moves_on_too(
     _revert_for_marketplace(devnet, chosen, REASON)
     nonce = market_nonce(devnet)
 
+    account = Web3.to_checksum_address(requester(devnet))
+    sent_before = devnet.w3.eth.get_transaction_count(account)
+
     async def main() -> Any:
-        async with stdio_client(devnet, tmp_path, "--timeout", "2") as client:
-            return await client.call_tool(TOOL, {"prompt": "tides at Cadiz, adv29r"})
+        # the next offer is paid once the revert is final: within the call's --timeout
+        async with stdio_client(devnet, tmp_path, "--timeout", "10") as client:
+            async with anyio.create_task_group() as group:
+                group.start_soon(final_once_sent, devnet, sent_before)
+                return await client.call_tool(
+                    TOOL, {"prompt": "tides at Cadiz, adv29r"}
+                )
 
     result = anyio.run(main)
     assert REQUEST_META in (result.meta or {}), _texts(result)

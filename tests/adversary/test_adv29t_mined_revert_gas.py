@@ -37,12 +37,14 @@ allowed, the memory holds: the second call goes straight to an honest offer.
 
 Expected: a mech whose request was mined and reverted is not sent another request
 (nor gas spent on it) while it is remembered: the second call sends nothing, so the
-account sends at most one transaction per reverting mech over both calls.
+account sends at most one transaction per reverting mech over both calls. (Since
+adv29u F6 the first call tries its second offer only once the first revert is final:
+``FINAL_DEPTH`` blocks are mined here while it waits.)
 """
 
 import time
 from pathlib import Path
-from typing import Any, Tuple
+from typing import Any, List, Tuple
 
 import anyio
 import pytest
@@ -55,7 +57,12 @@ from tests.adversary.test_adv29r_revert_reason_markup import (
     _revert_for_marketplace,
 )
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
-from tests.devnet.mcp_helpers import market_nonce, requester, stdio_client
+from tests.devnet.mcp_helpers import (
+    final_once_sent,
+    market_nonce,
+    requester,
+    stdio_client,
+)
 from tests.devnet.test_mcp_server import TOOL
 
 
@@ -91,11 +98,16 @@ def test_mechs_reverting_when_mined_take_gas_once(
     async def main() -> Any:
         # only the two reverting mechs may be paid: as a tool only they offer
         allowed = ("--allow-mech", chosen, "--allow-mech", same)
-        async with stdio_client(devnet, tmp_path, "--timeout", "2", *allowed) as client:
-            calls = []
+        async with stdio_client(
+            devnet, tmp_path, "--timeout", "10", *allowed
+        ) as client:
+            calls: List[Any] = []
             for prompt in ("tides at Brest, adv29t", "tides at Brest, adv29t, again"):
                 started = time.monotonic()
-                result = await client.call_tool(TOOL, {"prompt": prompt})
+                async with anyio.create_task_group() as group:
+                    if not calls:  # the first revert made final: the next offer tried
+                        group.start_soon(final_once_sent, devnet, before[0])
+                    result = await client.call_tool(TOOL, {"prompt": prompt})
                 calls.append((result, time.monotonic() - started, _account(devnet)))
             return calls
 

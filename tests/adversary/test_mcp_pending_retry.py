@@ -68,6 +68,23 @@ class PendingChain(UnminedMarket):
         """
         return self.used_nonces
 
+    def final_nonce(self, depth: int) -> int:
+        """Return the count ``depth`` blocks deep: every mined nonce final (no reorg here).
+
+        :param depth: ignored.
+        :return: the mined count.
+        """
+        del depth
+        return self.used_nonces
+
+    @staticmethod
+    def mined_block(tx_hash: str) -> None:
+        """No block is read here.
+
+        :param tx_hash: ignored.
+        """
+        del tx_hash
+
     def broadcast(self, signed: SignedRequest, wait: float) -> str:
         """Put it in the mempool; not mined in time.
 

@@ -20,7 +20,8 @@ automine is off, so it is not mined, and the node then drops it (as a node resta
 evicted transaction does). A second process on the same ``--state-dir`` is pinned to
 mech B: A is no longer a mech the call may pay. Before, the retry re-broadcast A's
 request and paid A. Now the request's nonce is taken by a zero-value transfer to the
-paying account (journalled first), the result says so, and B is paid once. On the
+paying account (journalled first), the result says so, and B is paid once (once the
+cancellation is final, adv29u F7: blocks are mined here while the call waits). On the
 session devnet (anvil with the marketplace's real bytecode), through the MCP SDK's own
 client.
 """
@@ -36,6 +37,7 @@ from tests.adversary.test_mcp_paid_answer import _paid_mechs
 from tests.adversary.test_mcp_unseen_revert import IO_TIMEOUT, _rpc
 from tests.devnet.mcp_helpers import (
     checksum,
+    final_once_sent,
     market_nonce,
     request_info,
     requester,
@@ -82,10 +84,14 @@ def test_an_unmined_request_to_a_mech_no_longer_pinned_is_cancelled_not_resent(
                 _rpc(devnet, "evm_setAutomine", True)
 
     async def second() -> None:
+        sent_before = devnet.w3.eth.get_transaction_count(checksum(requester(devnet)))
         async with stdio_client(
-            devnet, tmp_path, "--mech", other_mech, "--timeout", "3"
+            devnet, tmp_path, "--mech", other_mech, "--timeout", "10"
         ) as client:
-            out["second"] = await client.call_tool(TOOL, arguments)
+            async with anyio.create_task_group() as group:
+                # the cancellation made final (adv29u F7): B is paid within the call
+                group.start_soon(final_once_sent, devnet, sent_before)
+                out["second"] = await client.call_tool(TOOL, arguments)
 
     anyio.run(first)
     entry = out["entry"]

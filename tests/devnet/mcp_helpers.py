@@ -50,8 +50,10 @@ from mech_catalogue_core.http_api.routes import (
     route,
 )
 from web3 import Web3
+from web3.types import RPCEndpoint
 
 from mech_catalogue_cli.devnet_options import DevnetSettings
+from mech_catalogue_cli.mcp_server.dropped import FINAL_DEPTH
 from mech_catalogue_cli.mcp_server.source import DirectSource
 from mech_catalogue_cli.sync_driver import SyncConfig
 from scripts.devnet import Devnet
@@ -92,6 +94,33 @@ def requester(devnet: Devnet) -> str:
     :return: its address.
     """
     return devnet.address("stranger")
+
+
+async def final_once_sent(
+    devnet: Devnet, sent_before: int, within: float = 30.0
+) -> None:
+    """Make the requester's next mined transaction final, once it is mined.
+
+    Time passing on the devnet, which mines a block per transaction only: once the
+    requester account's mined count is past ``sent_before`` (a request mined and
+    reverted, a cancellation), ``FINAL_DEPTH`` blocks are mined, so a call waiting
+    for that nonce's finality (adv29u) goes on within its ``--timeout``. Start it in
+    a task group beside the call (its reads run in a worker thread).
+
+    :param devnet: the running devnet.
+    :param sent_before: the account's mined transaction count before the call.
+    :param within: seconds to wait for the transaction.
+    :raises AssertionError: when none is mined within ``within``.
+    """
+    account = Web3.to_checksum_address(requester(devnet))
+    deadline = time.monotonic() + within
+    while await anyio.to_thread.run_sync(
+        devnet.w3.eth.get_transaction_count, account
+    ) <= int(sent_before):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no transaction of {account} mined in {within:g} s")
+        await anyio.sleep(0.1)
+    devnet.w3.provider.make_request(RPCEndpoint("anvil_mine"), [FINAL_DEPTH])
 
 
 def market_nonce(devnet: Devnet) -> int:

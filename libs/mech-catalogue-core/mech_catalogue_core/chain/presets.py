@@ -43,6 +43,17 @@ id                     document
 ``gateways``           the gateway mech-client and the skill's defaults use
                        (``gateway.autonolas.tech``), then two public ones from
                        ipfs/public-gateway-checker ``gateways.json``
+``beacon``             ethereum/consensus-specs ``configs/mainnet.yaml``
+                       (``SLOTS_PER_EPOCH: 32``) and, for Gnosis, the Gnosis Beacon
+                       Chain's launch parameters (forum.gnosis.io, GIP-16:
+                       16 slots per epoch): a block is final once the checkpoint of
+                       the epoch after it is, at most three epochs of slots later,
+                       and a chain mines at most one block per slot
+``op_finality``        ethereum-optimism docs ``stack/transactions/
+                       transaction-finality``: an OP Stack block is final once the
+                       L1 block holding its batch is, "typically around 20-30
+                       minutes"; 2-second L2 blocks: 30 minutes is 900 blocks
+``default``            none read for the chain: :data:`DEFAULT_FINAL_DEPTH`
 =====================  ==============================================================
 """
 
@@ -69,7 +80,17 @@ SOURCES: Mapping[str, str] = {
     "multicall3": "mds1/multicall README.md deployments (Multicall3)",
     "gateways": "gateway.autonolas.tech (mech-client, the skill's default); "
     "ipfs/public-gateway-checker gateways.json",
+    "beacon": "ethereum/consensus-specs configs/mainnet.yaml SLOTS_PER_EPOCH; "
+    "Gnosis Beacon Chain launch parameters (GIP-16): three epochs of slots",
+    "op_finality": "ethereum-optimism docs stack/transactions/transaction-finality "
+    "(final with the L1 block of its batch, about 30 min: 900 two-second blocks)",
+    "default": "no finality source read for this chain (the default depth)",
 }
+
+#: blocks below the head at which a transaction counts as final on a chain no preset
+#: (or ``--final-depth``) says more of: the devnet and a custom ``--rpc`` (Ethereum's
+#: two epochs of 32 slots)
+DEFAULT_FINAL_DEPTH = 64
 
 #: Multicall3, deployed at this address on every chain below (source ``multicall3``)
 MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"
@@ -113,6 +134,10 @@ class ChainPreset:  # pylint: disable=too-many-instance-attributes
     :param mech_factories: ``(factory contract name, address)`` of every mech factory.
     :param ipfs_gateway: the IPFS HTTP gateway manifests are fetched from.
     :param fallback_gateways: further gateways, tried in order.
+    :param final_depth: blocks below the head at which a mined transaction counts as
+        final (no reorg the chain may still make gives it back): a call pays no
+        other request while its own could be mined in a fork within this depth
+        (the MCP server's ``--final-depth`` overrides it).
     :param sources: field name -> source id (a key of :data:`SOURCES`), for every field
         that holds a value.
     """
@@ -133,6 +158,7 @@ class ChainPreset:  # pylint: disable=too-many-instance-attributes
     mech_factories: Tuple[Tuple[str, str], ...] = ()
     ipfs_gateway: str = OLAS_GATEWAY
     fallback_gateways: Tuple[str, ...] = PUBLIC_GATEWAYS
+    final_depth: int = DEFAULT_FINAL_DEPTH
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def registries(self) -> List[Dict[str, Any]]:
@@ -200,6 +226,7 @@ def _sourced(**values: Any) -> Dict[str, Any]:
     """
     sources = {"multicall2": "multicall3", "ipfs_gateway": "gateways"}
     sources["fallback_gateways"] = "gateways"
+    sources["final_depth"] = "default"
     kwargs: Dict[str, Any] = {}
     for name, (value, source) in values.items():
         kwargs[name] = value
@@ -215,12 +242,17 @@ _R, _L, _M, _C, _S = (
     "mech_client",
     "subgraph",
 )
+#: three epochs of slots (``beacon``): Ethereum's 32 slots, Gnosis's 16
+_ETHEREUM_FINAL_DEPTH, _GNOSIS_FINAL_DEPTH = 3 * 32, 3 * 16
+#: 30 minutes of 2-second OP Stack blocks (``op_finality``)
+_OP_STACK_FINAL_DEPTH = 30 * 60 // 2
 
 _PRESETS = (
     ChainPreset(
         "mainnet",
         **_sourced(
             chain_id=(1, _R),
+            final_depth=(_ETHEREUM_FINAL_DEPTH, "beacon"),
             olas_agent_registry=("0x2F1f7D38e4772884b88f3eCd8B6b9faCdC319112", _R),
             component_registry=("0x15bd56669F57192a97dF41A2aa8f4403e9491776", _R),
             registries_manager=("0x9eC9156dEF5C613B2a7D4c46C383F9B58DfcD6fE", _R),
@@ -234,6 +266,7 @@ _PRESETS = (
         "gnosis",
         **_sourced(
             chain_id=(100, _C),
+            final_depth=(_GNOSIS_FINAL_DEPTH, "beacon"),
             rpc_url=(
                 "https://rpc.eu-central-2.gateway.fm/v4/gnosis/non-archival/mainnet",
                 _C,
@@ -270,6 +303,7 @@ _PRESETS = (
         "base",
         **_sourced(
             chain_id=(8453, _C),
+            final_depth=(_OP_STACK_FINAL_DEPTH, "op_finality"),
             rpc_url=("https://base.llamarpc.com", _C),
             legacy_mech_registry=("0x88DE734655184a09B70700aE4F72364d1ad23728", _L),
             complementary_service_metadata=(
@@ -336,6 +370,7 @@ _PRESETS = (
         "optimism",
         **_sourced(
             chain_id=(10, _C),
+            final_depth=(_OP_STACK_FINAL_DEPTH, "op_finality"),
             rpc_url=("https://mainnet.optimism.io", _C),
             legacy_mech_registry=("0x75D529FAe220bC8db714F0202193726b46881B76", _L),
             complementary_service_metadata=(
