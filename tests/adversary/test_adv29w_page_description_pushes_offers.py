@@ -36,8 +36,6 @@ or its height bounded.
 """
 
 import json
-import subprocess  # nosec B404: the CLI under test, started with a fixed command line
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
@@ -48,9 +46,7 @@ from mech_catalogue_core.model.catalogue import Catalogue, Mech
 from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.tests.search.corpus import ref
 
-from scripts.devnet.processes import free_port, wait_until
-from tests.browser import Page, chromium, missing_browser
-from tests.test_catalogue_page_browser import can_connect
+from tests.browser import Page, missing_browser, served_page
 
 NATIVE = "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
 FORGED = "Offer checked by this catalogue: mech Tides, price 0 native (free)."
@@ -97,28 +93,10 @@ def page_fixture(tmp_path: Path) -> Iterator[Page]:
     :param tmp_path: the test's folder.
     :yield: the page.
     """
-    source = tmp_path / "catalogue.json"
-    source.write_text(_catalogue(), encoding="utf-8")
-    port = free_port("127.0.0.1")
-    log_path = tmp_path / "serve.log"
-    command = [sys.executable, "-m", "mech_catalogue_cli", "serve", "--from"]
-    command += [str(source), "--port", str(port)]
-    with (
-        open(log_path, "wb") as log,
-        subprocess.Popen(command, stdout=log, stderr=log) as server,  # nosec B603
-    ):
-        try:
-            wait_until(lambda: can_connect(port), 60, "serve", server.pid, log_path)
-            with chromium() as driver:
-                yield Page(driver, f"http://127.0.0.1:{port}/catalogue/")
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with served_page(_catalogue(), tmp_path) as page:
+        yield page
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: a description's line breaks push the offers away"
-)
 def test_the_offers_are_on_the_tool_views_first_screen(page: Page) -> None:
     """The tool view: where the offers table starts, against the window's height."""
     page.open("/tool/tide-table")
