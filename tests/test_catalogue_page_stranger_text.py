@@ -52,7 +52,7 @@ DESCRIPTIONS = {
     "short": "Tide tables for a port.",
 }
 #: lines a stranger's text shows until expanded (catalogue.css)
-LINES = {"p": 6, "span": 6, "div": 4}
+LINES = {"p": 6, "span": 6, "code": 6, "div": 4}
 LINE_HEIGHT = 1.35
 MECH = ref(1)
 
@@ -65,6 +65,11 @@ def _tool(name: str, description: str) -> Dict[str, Any]:
     argument = {"identifier": "port", "type": "str", "description": "a port"}
     if name == "many-breaks":
         argument["description"] = "The port." + "\n" * 300 + FORGED
+        argument["schema"] = {
+            "type": "string",
+            "title": "Port" + "\n" * 300 + FORGED,
+            "examples": ["Brest" + "\n" * 300 + FORGED, "Z" * 1000],
+        }
     return {"name": name, "description": description, "arguments": [argument]}
 
 
@@ -215,12 +220,17 @@ def test_a_cut_text_says_so_and_shows_all_on_demand(page: Page, tool: str) -> No
     assert button.text == "show all"
 
 
-def test_an_argument_description_is_bounded_and_its_cut_said(page: Page) -> None:
-    """The form's argument description: 300 line breaks collapsed, the rest bounded."""
+def test_an_argument_s_texts_are_bounded_and_their_cut_said(page: Page) -> None:
+    """The form's argument description and examples: line breaks collapsed, bounded."""
     page.open("/tool/many-breaks")
     assert page.texts(".argument .description") == ["The port.\n\n" + FORGED]
     (note,) = page.texts(".argument .description + .cut")
     assert note == "(298 blank line(s) left out)"
+    assert page.texts(".argument .title + .cut") == ["(298 blank line(s) left out)"]
+    _assert_bounded(page, ".argument .title")
+    _assert_bounded(page, ".argument .examples code")
+    (note,) = page.texts(".argument .examples code + .cut")
+    assert note.startswith("(cut here: about ") and "298 blank line(s) left out" in note
 
 
 def test_search_results_rows_stay_bounded_with_the_facts_first(page: Page) -> None:

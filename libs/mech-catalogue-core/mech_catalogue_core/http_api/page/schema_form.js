@@ -93,7 +93,7 @@ function describe(name, schema, required) {
   if (typeof schema.title === "string" && schema.title !== name) notes.push(strangerText("span", { class: "title" }, schema.title));
   if (typeof schema.description === "string") notes.push(strangerText("span", { class: "muted description" }, schema.description));
   if (Array.isArray(schema.examples) && schema.examples.length) {
-    notes.push(el("span", { class: "muted examples" }, "examples: ", el("code", { class: "text", text: schema.examples.map(enumLabel).join(", ") })));
+    notes.push(el("span", { class: "muted examples" }, "examples: ", strangerText("code", {}, schema.examples.map(enumLabel).join(", "))));
   }
   return el(
     "span",
