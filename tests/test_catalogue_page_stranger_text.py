@@ -50,6 +50,7 @@ DESCRIPTIONS = {
     "huge-word": "W" * 1000,
     "right-to-left": "\u202e" + HEBREW * 60 + FORGED,
     "short": "Tide tables for a port.",
+    "medium-prose": ("Tide tables for a port. " * 13).strip(),
 }
 #: lines a stranger's text shows until expanded (catalogue.css)
 LINES = {"p": 6, "span": 6, "code": 6, "div": 4}
@@ -62,7 +63,11 @@ pytestmark = pytest.mark.skipif(
 
 
 def _tool(name: str, description: str) -> Dict[str, Any]:
-    argument = {"identifier": "port", "type": "str", "description": "a port"}
+    argument: Dict[str, Any] = {
+        "identifier": "port",
+        "type": "str",
+        "description": "a port",
+    }
     if name == "many-breaks":
         argument["description"] = "The port." + "\n" * 300 + FORGED
         argument["schema"] = {
@@ -278,3 +283,30 @@ def test_the_mech_view_shows_its_contracts_before_its_problems(page: Page) -> No
     )
     (code_left, code_top), (path_left, path_top), (_, message_top) = order
     assert code_left < path_left and code_top <= path_top <= message_top
+
+
+def test_a_narrower_window_says_the_cut_it_makes(page: Page) -> None:
+    """A text that fits a wide window is cut in a narrow one: said then, gone when wide."""
+    # pylint: disable=import-outside-toplevel
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = page.driver
+    wide = driver.get_window_size()
+    try:
+        driver.set_window_size(1400, wide["height"])
+        page.open("/tool/medium-prose")
+        assert page.texts("#tool-description + .cut") == []
+        driver.set_window_size(360, wide["height"])
+        WebDriverWait(driver, 10).until(
+            lambda _: page.texts("#tool-description + .cut")
+            and page.texts("#tool-description + .cut")[0].startswith("(cut here")
+        )
+        # (the offers table's 8 columns are wider than this window: the page's own)
+        (box,) = _boxes(page, "#tool-description")["boxes"]
+        assert box["lines"] <= LINES["p"] + 0.05
+        driver.set_window_size(1400, wide["height"])
+        WebDriverWait(driver, 10).until(
+            lambda _: page.texts("#tool-description + .cut") == []
+        )
+    finally:
+        driver.set_window_size(wide["width"], wide["height"])

@@ -104,9 +104,15 @@ function cutNote(box) {
   return note;
 }
 
-/** Say, under each stranger's text in a rendered node, its cut (needs the layout). */
-function noteCuts(parent) {
-  for (const box of parent.querySelectorAll(".stranger")) {
+/**
+ * Say, under each stranger's text in a rendered node, its cut (it needs the layout, so
+ * the page says it again when the window's width changes); an expanded text keeps its
+ * note and button.
+ */
+export function noteCuts(parent) {
+  for (const box of parent.querySelectorAll(".stranger:not(.expanded)")) {
+    const said = box.nextElementSibling;
+    if (said && said.classList.contains("cut")) said.remove();
     const note = cutNote(box);
     if (note) box.after(note);
   }
