@@ -209,7 +209,12 @@ class Page:
         return json.loads(text)
 
 
-def _accepts(port: int) -> bool:
+def accepts_connections(port: int) -> bool:
+    """Say whether a server accepts connections on a loopback port.
+
+    :param port: the port.
+    :return: True when a connection was accepted.
+    """
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1):
             return True
@@ -236,7 +241,9 @@ def served_page(catalogue_json: str, folder: Path) -> Iterator[Page]:
         subprocess.Popen(command, stdout=log, stderr=log) as server,  # nosec B603
     ):
         try:
-            wait_until(lambda: _accepts(port), 60, "serve", server.pid, log_path)
+            wait_until(
+                lambda: accepts_connections(port), 60, "serve", server.pid, log_path
+            )
             with chromium() as driver:
                 yield Page(driver, f"http://127.0.0.1:{port}/catalogue/")
         finally:

@@ -80,16 +80,20 @@ export function strangerText(tag, props, value) {
   return el(tag, { ...props, class: classes, text, "data-blank-lines-left-out": leftOut || null });
 }
 
-/** The note under a stranger's text: what was cut or left out, and the expander. */
-function cutNote(box) {
+/** Lines of a stranger's text its bound hides, 0 when it fits (reads the layout). */
+function hiddenLines(box) {
   const style = getComputedStyle(box);
   const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
-  const hiddenLines = Math.ceil((box.scrollHeight - box.clientHeight) / lineHeight);
+  return Math.ceil((box.scrollHeight - box.clientHeight) / lineHeight);
+}
+
+/** The note under a stranger's text: what was cut or left out, and the expander. */
+function cutNote(box, hidden) {
   const leftOut = Number(box.getAttribute("data-blank-lines-left-out") || 0);
-  const cut = hiddenLines > 0;
+  const cut = hidden > 0;
   if (!cut && !leftOut) return null;
   const said = [];
-  if (cut) said.push(`cut here: about ${hiddenLines} more line(s) of this text`);
+  if (cut) said.push(`cut here: about ${hidden} more line(s) of this text`);
   if (leftOut) said.push(`${leftOut} blank line(s) left out`);
   const note = el("span", { class: "cut muted" }, `(${said.join("; ")})`);
   if (cut) {
@@ -107,15 +111,20 @@ function cutNote(box) {
 /**
  * Say, under each stranger's text in a rendered node, its cut (it needs the layout, so
  * the page says it again when the window's width changes); an expanded text keeps its
- * note and button.
+ * note and button. All notes go, then every box is measured, then the notes come: one
+ * layout for the view, not one per text.
  */
 export function noteCuts(parent) {
-  for (const box of parent.querySelectorAll(".stranger:not(.expanded)")) {
+  const boxes = [...parent.querySelectorAll(".stranger:not(.expanded)")];
+  for (const box of boxes) {
     const said = box.nextElementSibling;
     if (said && said.classList.contains("cut")) said.remove();
-    const note = cutNote(box);
-    if (note) box.after(note);
   }
+  const hidden = boxes.map(hiddenLines);
+  boxes.forEach((box, at) => {
+    const note = cutNote(box, hidden[at]);
+    if (note) box.after(note);
+  });
 }
 
 /** Replace a node's children; a stranger's text among them gets its cut said. */
