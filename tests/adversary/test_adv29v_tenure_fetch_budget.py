@@ -31,7 +31,7 @@ gateway until its timeout), then a real manifest. At the defaults 24 such servic
 spend the budget (6 rounds of 4 timeouts of 10 s); the 25th digest and every digest
 after it, the incumbent's earlier manifest among them, fail at once.
 
-Observed (devnet: anvil with the real registry and marketplace bytecode, kubo behind a
+Observed on main f50e9323 (devnet: anvil with the real registry and marketplace bytecode, kubo behind a
 loopback proxy that holds the unprovided CIDs 3 s as a public gateway holds them, read
 through ``DirectSource`` as ``mcp --devnet`` reads; the budget scaled to 2 s and the
 fetch timeout to 1 s, so 8 GETs spend it; 12 hostile services): the incumbent declared
