@@ -41,7 +41,12 @@ loopback proxy holding the unprovided CIDs 3 s as a public gateway does, read th
 timeout to 1 s, so about 16 GETs spend it; 24 dead hashes): two periods of a fresh
 source; in both the tool's offers are the copy alone, the incumbent (which declared
 the tool first and delivered) absent. The control (no dead hashes) serves both, the
-incumbent first.
+incumbent first. At the defaults over stdio (``mech-catalogue mcp --devnet-dir ...
+--ipfs-gateway <the proxy>``, the proxy holding the 56 dead CIDs 12 s; the MCP SDK's
+client): the server logged "listing 1 of the catalogue's 1 tools": the copy's tool
+alone, every seeded honest tool of the devnet gone too, and the call paid the copy
+1e15 wei (the request's ``priorityMech`` on chain); 96 s for the test, most of it the
+first read's 60 s budget.
 
 Expected: hashes nobody serves cannot keep a live manifest from being fetched on a
 fresh start (nor in any later period); the incumbent is offered, and first.
@@ -49,8 +54,10 @@ fresh start (nor in any later period); the incumbent is offered, and first.
 
 import hashlib
 import json
-from typing import Dict, List
+from pathlib import Path
+from typing import Any, Dict, List
 
+import anyio
 import pytest
 from mech_catalogue_core.ipfs.cid import candidate_cids
 from mech_catalogue_core.ipfs.unixfs import file_root
@@ -64,6 +71,8 @@ from tests.adversary.test_adv29v_tenure_fetch_budget import (
     _scaled_source,
     _service,
 )
+from tests.devnet.mcp_helpers import checksum, request_info, stdio_client
+from tests.devnet.test_mcp_offer_choice import REQUEST_META
 
 #: services whose hash nobody serves (the scaled budget takes about 16 GETs)
 DEAD = 24
@@ -143,3 +152,55 @@ def test_dead_hashes_sorting_first_do_not_starve_the_incumbent(
     periods = _offers_over_two_fresh_periods(chain_snapshot, DEAD)
     # observed on main: [["copy"], ["copy"]]
     assert periods == [["incumbent", "copy"]] * 2
+
+
+#: past the defaults' budget: 8 GETs at once, 10 s each, 60 s (48 requested)
+DEAD_AT_DEFAULTS = 56
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="adv29v: dead hashes sorting first starve live manifests on a fresh start",
+)
+def test_a_fresh_server_at_the_defaults_pays_the_incumbent(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """``mcp --devnet`` over stdio, default budget and timeouts, 56 dead hashes: a call.
+
+    The SDK's client lists the tools and calls ``TOOL`` once, pinning no mech; the
+    request on chain names the mech paid.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the server's state folder.
+    """
+    devnet = chain_snapshot
+    owner, stranger = devnet.address("owner_2"), devnet.address("owner_3")
+    honest = devnet.add_manifest(_manifest_bytes("budget"))[1]
+    _, _, incumbent = _service(devnet, owner, honest)
+    _delivered(devnet, incumbent, owner, 1)
+    copy_digest = devnet.add_manifest(_copy_sorting_first())[1]
+    _, _, copy = _service(devnet, stranger, copy_digest)
+    _delivered(devnet, copy, stranger, 2)
+    for index in range(DEAD_AT_DEFAULTS):
+        service = devnet.register_service(stranger, deploy=True)
+        devnet.change_service_hash(service, _dead(index))
+
+    async def main() -> Any:
+        async with stdio_client(
+            devnet, tmp_path, "--ipfs-gateway", gateway.url, "--timeout", "2"
+        ) as client:
+            listed = await client.list_tools()
+            assert TOOL in [tool.name for tool in listed.tools]
+            return await client.call_tool(TOOL, {"amount": "1"})
+
+    with LoopbackProxy(devnet.info.ipfs_gateway_url.rstrip("/")) as gateway:
+        gateway.hang_seconds = 12.0  # a public gateway gives up later than 10 s
+        gateway.path_modes = {
+            cid: "timeout"
+            for index in range(DEAD_AT_DEFAULTS)
+            for cid in candidate_cids(_dead(index))
+        }
+        result = anyio.run(main)
+    paid = request_info(devnet, result.meta[REQUEST_META]["request_id"])["priorityMech"]
+    # observed on main: the copy
+    assert paid == checksum(incumbent), f"paid {paid}; the copy is {checksum(copy)}"
