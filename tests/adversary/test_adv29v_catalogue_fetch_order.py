@@ -35,6 +35,12 @@ whose digest was ground to sort before the dead ones (a manifest field changed u
 its digest starts with 0x00: about 256 tries) is fetched in the first round, ranked
 0 from the next period on, and is the tool's only offer.
 
+docs/faults.md ("Cost at scale", left open) says "a new honest mech competes with fresh
+dead digests in digest order". What this adds: on a fresh start every mech is new, so
+static dead hashes (no ``changeHash`` per period) starve the whole catalogue, and a
+digest that was never requested counts as failed, so it stays behind them in every
+later period of the process.
+
 Observed on main f50e9323 (devnet: anvil with the real registry and marketplace bytecode, kubo behind a
 loopback proxy holding the unprovided CIDs 3 s as a public gateway does, read through
 ``DirectSource`` as ``mcp --devnet`` reads; the budget scaled to 2 s and the fetch
