@@ -40,10 +40,14 @@ to itself at 91; the incumbent then added a tool beside the unchanged one and de
 again. Without the hostile services the incumbent ranks first, declared at 80 (the
 control below); with them its earlier manifest is never requested, its tenure is
 (176, 178): its last update and the delivery after it, and the copy is the default
-offer, paid by every call that pins no mech.
+offer, paid by every call that pins no mech. The same with a lurker that declared the
+name with other arguments (``wallet_note``): the served schema becomes the lurker's,
+its mech the only offer, the incumbent a conflicting mech, never paid (adv29b's
+schema takeover, by the same stall).
 
 Expected: hostile services' unresolvable digests cannot cut another service's tenure
-short; the incumbent stays first (its ``declared_block`` is D).
+short; the incumbent stays first (its ``declared_block`` is 80) and owns the name's
+arguments.
 """
 
 import json
@@ -68,12 +72,12 @@ PRICE = 10**15
 HOSTILE = 12
 
 
-def _manifest(devnet: Devnet, *names: str) -> bytes:
+def _manifest(devnet: Devnet, *names: str, argument: str = "amount") -> bytes:
     tools = [
         {
             "name": name,
             "description": f"{name} for the fetch budget test.",
-            "kwargs": [{"identifier": "amount", "type": "str"}],
+            "kwargs": [{"identifier": argument, "type": "str"}],
         }
         for name in names
     ]
@@ -120,13 +124,23 @@ def _scaled_source(devnet: Devnet, gateway: str) -> DirectSource:
     )
 
 
-def _incumbent_and_copy(devnet: Devnet, hostile: int) -> Dict[str, Any]:
-    """The incumbent, a lurking copy, ``hostile`` services, then the incumbent's update."""
+def _incumbent_and_copy(
+    devnet: Devnet, hostile: int, lurker_argument: str = "amount"
+) -> Dict[str, Any]:
+    """The incumbent, a lurker, ``hostile`` services, then the incumbent's update.
+
+    :param devnet: the devnet.
+    :param hostile: services with an unresolvable earlier hash.
+    :param lurker_argument: the lurker's argument: the incumbent's ("amount": a copy,
+        an offer) or another (a claim on the name's schema).
+    :return: the mechs' addresses and the incumbent's tenure blocks.
+    """
     owner, stranger = devnet.address("owner_2"), devnet.address("owner_3")
     honest = _manifest(devnet, TOOL)
     service, declared, incumbent = _service(devnet, owner, honest)
     first = _delivered(devnet, incumbent, owner, 1)
-    _, _, copy = _service(devnet, stranger, honest)
+    lurking = _manifest(devnet, TOOL, argument=lurker_argument)
+    _, _, copy = _service(devnet, stranger, lurking)
     _delivered(devnet, copy, stranger, 2)
     filler = _manifest(devnet, FILLER)
     for index in range(hostile):
@@ -198,3 +212,22 @@ def test_unresolvable_hashes_of_strangers_do_not_cut_the_incumbents_tenure(
         f"declared at {mechs['declared']}, first delivery {mechs['first']}"
     )
     assert tool.offers[0].declared_block == mechs["declared"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="adv29v: strangers' unresolvable hashes spend the tenure walk's fetch budget",
+)
+def test_unresolvable_hashes_do_not_hand_the_name_s_schema_to_a_squatter(
+    chain_snapshot: Devnet,
+) -> None:
+    """The lurker declared the name with other arguments: the schema stays the incumbent's."""
+    mechs = _incumbent_and_copy(chain_snapshot, HOSTILE, "wallet_note")
+    tool = _read(chain_snapshot)
+    served = sorted(tool.tool["inputSchema"]["properties"])
+    # observed on main: ["wallet_note"], the squatter's offer the only one, the
+    # incumbent named in conflicting_mechs (never paid)
+    assert (served, [o.address for o in tool.offers]) == (
+        ["amount"],
+        [mechs["incumbent"]],
+    )
