@@ -62,6 +62,7 @@ from mech_catalogue_core.catalogue.fetching import (
     manifest_fetcher,
     pack_reply,
     refresh_catalogue,
+    still_failing,
 )
 from mech_catalogue_core.chain.registry import (
     BatchReply,
@@ -352,7 +353,7 @@ class CatalogueSync:
         self.holders: HolderCache = {}
         #: supplies at the last read, as the skill keeps them
         self.supply_hints: SupplyHints = {}
-        #: digests whose fetch failed last period (asked for last, as the skill does)
+        #: digests whose fetch failed (asked for last; ``fetching.still_failing``)
         self.failed: FrozenSet[str] = frozenset()
 
     def period(self) -> PeriodOutcome:
@@ -407,7 +408,7 @@ class CatalogueSync:
             self.fetcher.on_arrival = None
             wait(parsing)  # refresh_catalogue takes every result parsed on arrival
             parser.shutdown()
-        self.failed = frozenset(d for d, r in fetched.items() if r.failed)
+        self.failed = still_failing(self.failed, fetched)
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds
         timings["parse_on_arrival"] = early.parse_seconds

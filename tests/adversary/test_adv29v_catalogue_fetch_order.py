@@ -64,7 +64,6 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import anyio
-import pytest
 from mech_catalogue_core.ipfs.cid import candidate_cids
 from mech_catalogue_core.ipfs.unixfs import file_root
 
@@ -147,10 +146,6 @@ def test_without_dead_hashes_a_fresh_read_offers_the_incumbent_first(
     assert periods == [["incumbent", "copy"]] * 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29v: dead hashes sorting first starve live manifests on a fresh start",
-)
 def test_dead_hashes_sorting_first_do_not_starve_the_incumbent(
     chain_snapshot: Devnet,
 ) -> None:
@@ -164,10 +159,6 @@ def test_dead_hashes_sorting_first_do_not_starve_the_incumbent(
 DEAD_AT_DEFAULTS = 56
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29v: dead hashes sorting first starve live manifests on a fresh start",
-)
 def test_a_fresh_server_at_the_defaults_pays_the_incumbent(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
