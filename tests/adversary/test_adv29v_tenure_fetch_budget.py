@@ -54,7 +54,6 @@ import json
 from dataclasses import replace
 from typing import Any, Dict, Tuple
 
-import pytest
 from mech_catalogue_core.catalogue.fetching import FetchPolicy
 from mech_catalogue_core.ipfs.cid import candidate_cids
 from mech_catalogue_core.ipfs.gateways import GatewayPolicy
@@ -194,10 +193,6 @@ def test_without_hostile_services_the_incumbent_keeps_its_tenure(
     assert tool.offers[0].declared_block == mechs["declared"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29v: strangers' unresolvable hashes spend the tenure walk's fetch budget",
-)
 def test_unresolvable_hashes_of_strangers_do_not_cut_the_incumbents_tenure(
     chain_snapshot: Devnet,
 ) -> None:
@@ -214,10 +209,6 @@ def test_unresolvable_hashes_of_strangers_do_not_cut_the_incumbents_tenure(
     assert tool.offers[0].declared_block == mechs["declared"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29v: strangers' unresolvable hashes spend the tenure walk's fetch budget",
-)
 def test_unresolvable_hashes_do_not_hand_the_name_s_schema_to_a_squatter(
     chain_snapshot: Devnet,
 ) -> None:
