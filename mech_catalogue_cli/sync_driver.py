@@ -63,6 +63,7 @@ from mech_catalogue_core.catalogue.fetching import (
     pack_reply,
     refresh_catalogue,
     still_failing,
+    still_readable,
 )
 from mech_catalogue_core.chain.registry import (
     BatchReply,
@@ -353,6 +354,9 @@ class CatalogueSync:
         self.holders: HolderCache = {}
         #: supplies at the last read, as the skill keeps them
         self.supply_hints: SupplyHints = {}
+        #: digests this agent read before (asked for first; a caller may set a record
+        #: kept across restarts), then those each period verified (or did not reach)
+        self.readable: FrozenSet[str] = frozenset()
         #: digests whose fetch failed (asked for last; ``fetching.still_failing``)
         self.failed: FrozenSet[str] = frozenset()
 
@@ -402,13 +406,14 @@ class CatalogueSync:
                 snapshot.digests,
                 self.cache,
                 self.fetcher,
-                fetch_ranks(snapshot, self.catalogue, self.failed),
+                fetch_ranks(snapshot, self.catalogue, self.failed, self.readable),
             )
         finally:
             self.fetcher.on_arrival = None
             wait(parsing)  # refresh_catalogue takes every result parsed on arrival
             parser.shutdown()
         self.failed = still_failing(self.failed, fetched)
+        self.readable = still_readable(self.readable, fetched)
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds
         timings["parse_on_arrival"] = early.parse_seconds

@@ -751,6 +751,24 @@ def still_failing(
     )
 
 
+def still_readable(
+    readable_before: Iterable[str], fetched: Mapping[str, FetchResult]
+) -> FrozenSet[str]:
+    """Carry the ``readable`` argument of :func:`fetch_ranks` over a period's fetch.
+
+    :param readable_before: the digests read (verified) before this period.
+    :param fetched: this period's results, one per digest of the snapshot.
+    :return: the digests verified now, and those read before that the budget did not
+        reach (only the snapshot's: bounded by it).
+    """
+    before = set(readable_before)
+    return frozenset(
+        digest
+        for digest, result in fetched.items()
+        if not result.failed or (not result.reached and digest in before)
+    )
+
+
 # --- the whole fetch, as a driver-agnostic generator ------------------------------------
 
 #: what :func:`manifest_fetcher` yields: seconds to wait first, then the CIDs to request
