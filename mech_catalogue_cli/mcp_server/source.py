@@ -40,6 +40,7 @@ import logging
 import re
 import urllib.parse
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import (
     Any,
@@ -89,6 +90,7 @@ from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .checked_definitions import CHECKED
 from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
+from .readable_record import ReadableRecord
 from .tenure import FetchedDefinitions, TenureReader
 
 LOGGER = logging.getLogger(__name__)
@@ -707,16 +709,23 @@ class DirectSource:
     """The registries and the MechMarketplace, read here as the skill reads them."""
 
     def __init__(
-        self, config: SyncConfig, marketplace: Optional[MarketplaceSource]
+        self,
+        config: SyncConfig,
+        marketplace: Optional[MarketplaceSource],
+        state_dir: Optional[Path] = None,
     ) -> None:
         """Prepare the readers.
 
         :param config: the registries, RPC, gateway and Multicall2.
         :param marketplace: the chain's MechMarketplace (None: no offers, nothing payable).
+        :param state_dir: ``--state-dir``: the manifests read before are asked for first
+            after a restart (:class:`.readable_record.ReadableRecord`); None: no record.
         """
         self.config = config
         self.marketplace = marketplace
         self.sync = CatalogueSync(config)
+        self.readable = ReadableRecord(state_dir)
+        self.sync.readable = self.readable.load()
         self.market = (
             MarketplaceReader(config, marketplace, self.sync.session)
             if marketplace is not None
@@ -749,6 +758,7 @@ class DirectSource:
         :raises SourceError: when the registries or the marketplace cannot be read.
         """
         outcome = self.sync.period()
+        self.readable.save(self.sync.readable)
         if outcome.catalogue is None:
             raise SourceError(
                 f"cannot read the registries through "
