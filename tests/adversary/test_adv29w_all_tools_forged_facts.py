@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 
 from scripts.devnet import Devnet
 from tests.adversary.tides_manifest import TIDES, tides_manifest
@@ -68,9 +67,6 @@ def test_without_all_tools_the_facts_come_first() -> None:
     assert listed.tool["description"].startswith(FACTS)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: --all-tools lists a payable tool without its facts"
-)
 def test_with_all_tools_a_payable_tool_starts_with_the_facts() -> None:
     """``--all-tools``: the payable tool's description starts with the mech's text."""
     tool = _tool("tide_table", FORGED, port=("str", "p"))
@@ -81,9 +77,6 @@ def test_with_all_tools_a_payable_tool_starts_with_the_facts() -> None:
     assert listed.tool["description"].startswith(FACTS)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: --all-tools lists a payable tool without its facts"
-)
 def test_with_all_tools_the_servers_warning_precedes_the_mechs_text() -> None:
     """A look-alike name: the server's warning follows the forged 'facts'."""
     honest = _tool("tide_table", "Tide times for a port.", port=("str", "p"))
@@ -98,9 +91,6 @@ def test_with_all_tools_the_servers_warning_precedes_the_mechs_text() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: --all-tools lists a payable tool without its facts"
-)
 def test_a_devnet_payable_tool_listed_with_all_tools_says_its_cost_first(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
