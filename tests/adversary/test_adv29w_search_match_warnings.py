@@ -76,9 +76,6 @@ def _described_codes(server: Any) -> List[str]:
     return _codes(described["_meta"]["io.olas/mech-tool"].get("warnings", []))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: a search match drops the tool's text warnings"
-)
 @pytest.mark.parametrize("code", sorted(DESCRIPTIONS))
 def test_a_match_carries_the_text_warning_describe_tool_gives(code: str) -> None:
     """The same tool: describe_tool warns, its search match must too."""
@@ -91,9 +88,6 @@ def test_a_match_carries_the_text_warning_describe_tool_gives(code: str) -> None
     assert code in _codes(match.get("warnings", []))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: a search match drops the tool's text warnings"
-)
 def test_a_devnet_search_match_carries_the_warning(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
