@@ -39,7 +39,6 @@ from typing import Any, Dict
 
 import anyio
 import mcp_types as types
-import pytest
 
 from mech_catalogue_cli.mcp_server.offers import check_delivery
 from mech_catalogue_cli.mcp_server.results import answer_result
@@ -79,9 +78,6 @@ def _status_of(result: types.CallToolResult) -> Dict[str, Any]:
     return got
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: a failed task's status ends inside the mech's answer"
-)
 def test_a_failed_tasks_status_does_not_end_inside_the_answer() -> None:
     """The status line: the server's note, not a cut-open block of the mech's words."""
     result = _failed_answer()
