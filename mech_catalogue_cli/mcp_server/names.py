@@ -20,9 +20,9 @@ whose mech tool name has a look-alike among every served tool gets, from
 :func:`flag_lookalikes`: the library's ``lookalike_tool_name`` warning in
 ``_meta[META_KEY]["warnings"]``, a sentence kept as the tool's ``server_notes`` (put
 right after the server's facts, before the mech's own text, when the description is
-composed: ``source.listed_description``), and ``title``/``annotations.title`` set to the MCP name
-(sanitised to ``A-Za-z0-9_.-``), so a homoglyph is never what a person reads as its
-title. A tool whose mech name is not ASCII gets that title too.
+composed: ``source.listed_description``), and ``title``/``annotations.title`` set to
+the MCP name (sanitised to ``A-Za-z0-9_.-``), so a homoglyph is never what a person
+reads as its title. A tool whose mech name is not ASCII gets that title too.
 """
 
 import copy
@@ -45,7 +45,10 @@ def lookalike_note(problem: Problem) -> str:
     :param problem: the ``lookalike_tool_name`` warning.
     :return: :data:`LOOKALIKE_NOTE`, the warning's message, and what to check.
     """
-    return f"{LOOKALIKE_NOTE} {problem.message} Check the mech (_meta offers) before calling."
+    return (
+        f"{LOOKALIKE_NOTE} {problem.message} Check the mech (_meta offers) before "
+        "calling."
+    )
 
 
 def flagged_entry(

@@ -355,10 +355,9 @@ def answer_result(  # pylint: disable=too-many-arguments
     label = "untrusted response" if not check.trusted else "response"
     fence = f"{label} {entry.response_cid}"
     shown = f"--- {fence} begins ---\n{text}\n--- {fence} ends ---"
-    noted = _noted(tool.name, notes)
-    meta[SERVER_NOTE] = noted  # the server's words apart: a task's status line
+    meta[SERVER_NOTE] = _noted(tool.name, notes)  # apart: a task's status line
     return types.CallToolResult(
-        content=[text_content(noted + "\n" + shown)],
+        content=[text_content(meta[SERVER_NOTE] + "\n" + shown)],
         structured_content=None if failed else structured,
         is_error=failed,
         _meta={REQUEST_META_KEY: reasons_for_model(meta)},

@@ -223,7 +223,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         ``catalogue`` keeps every tool (calls, and retries of paid requests, resolve
         against it); ``listed`` is what ``tools/list`` serves: the payable tools with
         their price, or every tool with ``--all-tools``, each described with the
-        server's facts first (:meth:`.source.ServedCatalogue.with_facts`), never a tool that asks for a secret or still hides text
+        server's facts first (:meth:`.source.ServedCatalogue.with_facts`), never a
+        tool that asks for a secret or still hides text
         (:meth:`.source.ServedCatalogue.refusing_unsafe`).
 
         :return: True when it changed.

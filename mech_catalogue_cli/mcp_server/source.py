@@ -30,9 +30,10 @@ is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_mo
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
 front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
 integers (``exporters.js_integers``): results give integers JavaScript cannot hold,
-such as the 77-digit ``requestId``, as strings. A listed tool's description starts with the server's own facts
-(:func:`listed_description`, composed from parts, never parsed back); tools whose arguments ask for a secret, or whose definition still hides text, are not
-listed (:meth:`ServedCatalogue.refusing_unsafe`).
+such as the 77-digit ``requestId``, as strings. A listed tool's description starts
+with the server's own facts (:func:`listed_description`, composed from parts, never
+parsed back); tools whose arguments ask for a secret, or whose definition still hides
+text, are not listed (:meth:`ServedCatalogue.refusing_unsafe`).
 """
 
 import json
@@ -141,7 +142,7 @@ UNPAYABLE_FACTS = (
 
 
 def cost_facts(offer: Offer) -> str:
-    """The server's facts paragraph of a tool a call can pay: that it spends, how much, to whom.
+    """The facts paragraph of a payable tool: that a call spends, how much, to whom.
 
     :param offer: the offer a call would pay now.
     :return: ``Paid call: <price> wei of the chain's native token to mech <address>
