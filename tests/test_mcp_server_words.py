@@ -24,12 +24,16 @@ warnings ``tools/list`` gives; a failed task's status line holds the server's no
 only, cut with the cut said.
 """
 
+from pathlib import Path
 from typing import Any, Dict, List
 
+from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     LOOKALIKE_TOOL_NAME,
 )
+from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.tests.search.corpus import ref
 
 from mech_catalogue_cli.mcp_server.discovery import summary
 from mech_catalogue_cli.mcp_server.names import LOOKALIKE_NOTE
@@ -44,6 +48,7 @@ from mech_catalogue_cli.mcp_server.tasks import (
     STATUS_CUT,
     status_message,
 )
+from tests.test_cli_search import matches, run
 from tests.test_mcp_discovery import _fillers, _search
 from tests.test_mcp_discovery import _server as _searching_server
 from tests.test_mcp_discovery import _tool as _search_tool
@@ -231,3 +236,23 @@ def test_a_status_of_what_is_not_a_note_falls_back_to_the_text() -> None:
     assert status_message({"content": [], "isError": True}) == "the call failed"
     short = status_message(_failed("t: failed."))
     assert short == "t: failed." and STATUS_CUT not in short
+
+
+# --- kind 2 on the command line: search --json carries the same warnings ------------
+
+
+def test_cli_search_json_carries_the_tools_text_warnings(tmp_path: Path) -> None:
+    """``search --json``: what a model driving the CLI reads before paying."""
+    orders = Tool(name="tide-table", kind="data", description="Tide times. " + ORDERS)
+    plain = Tool(name="tide-chart", kind="data", description="Tide charts.")
+    served = Mech.from_manifest(
+        ref(6), Manifest(tools=(orders, plain)), digest="0x" + "06" * 32
+    )
+    path = tmp_path / "catalogue.json"
+    path.write_text(Catalogue.build([served]).to_json(), encoding="utf-8")
+    found = {
+        m["tool"]: m for m in matches(run("search", "tide", "--from", path, "--json"))
+    }
+    codes = [w["code"] for w in found["tide-table"]["warnings"]]
+    assert codes == [INSTRUCTION_LIKE_TEXT.value]
+    assert "warnings" not in found["tide-chart"]
