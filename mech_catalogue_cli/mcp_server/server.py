@@ -222,8 +222,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
         ``catalogue`` keeps every tool (calls, and retries of paid requests, resolve
         against it); ``listed`` is what ``tools/list`` serves: the payable tools with
-        their price (:meth:`.source.ServedCatalogue.payable_only`), or every tool with
-        ``--all-tools``, never a tool that asks for a secret or still hides text
+        their price, or every tool with ``--all-tools``, each described with the
+        server's facts first (:meth:`.source.ServedCatalogue.with_facts`), never a
+        tool that asks for a secret or still hides text
         (:meth:`.source.ServedCatalogue.refusing_unsafe`).
 
         :return: True when it changed.
@@ -247,19 +248,18 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 ", ".join(refused[:10]),
             )
         listable, self.changed = approved_tools(listable, self.settings.pin_file)
-        listed, left_out = flag_lookalikes(  # look-alike names said in tools/list
-            (
-                listable
-                if self.settings.all_tools
-                else listable.payable_only(
-                    self.settings.max_price,
-                    self.settings.pinned,
-                    self.settings.allowed,
-                    self.settings.token_max_price,
-                )
-            ),
-            served,
-        ).within_bytes()
+        # look-alike names said in tools/list, then every description composed
+        listed, left_out = (
+            flag_lookalikes(listable, served)
+            .with_facts(
+                self.settings.max_price,
+                self.settings.pinned,
+                self.settings.allowed,
+                self.settings.token_max_price,
+                keep_unpayable=self.settings.all_tools,
+            )
+            .within_bytes()
+        )
         if left_out:
             LOGGER.warning(
                 "%d tools not listed: each Tool is over %d bytes (%s)",

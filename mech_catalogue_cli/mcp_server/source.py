@@ -30,16 +30,17 @@ is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_mo
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
 front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
 integers (``exporters.js_integers``): results give integers JavaScript cannot hold,
-such as the 77-digit ``requestId``, as strings. A listed tool's description starts with the server's own facts
-(:func:`described_with_cost`); tools whose arguments ask for a secret, or whose definition still hides text, are not
-listed (:meth:`ServedCatalogue.refusing_unsafe`).
+such as the 77-digit ``requestId``, as strings. A listed tool's description starts
+with the server's own facts (:func:`listed_description`, composed from parts, never
+parsed back); tools whose arguments ask for a secret, or whose definition still hides
+text, are not listed (:meth:`ServedCatalogue.refusing_unsafe`).
 """
 
 import json
 import logging
 import re
 import urllib.parse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import (
@@ -79,6 +80,7 @@ from mech_catalogue_core.model.market import (
     MechFacts,
 )
 from mech_catalogue_core.model.payment import ASSET_NATIVE, format_amount, plan_payment
+from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.tool import REGISTRY_KINDS, MechRef
 
 from mech_catalogue_cli.adapters.http import AnswerError, get_json, watched_session
@@ -131,20 +133,23 @@ UNTRUSTED_HEADING = (
 )
 
 
-def described_with_cost(description: str, offer: Offer) -> str:
-    """A listed tool's description: the server's facts first, then the mech's text.
+#: the codes of the warnings a listed tool's ``_meta`` may carry
+_PROBLEM_CODES = frozenset(code.value for code in ProblemCode)
 
-    The facts (that a call spends funds, how much, to which mech) come from the chain
-    and this server, never from a manifest, and they come first, so no manifest text
-    (already cleaned and capped at 1,024 characters) can precede or imitate them.
+#: the facts paragraph of a listed tool no call can pay now (``mcp --all-tools``)
+UNPAYABLE_FACTS = (
+    "Not payable now: no offer of this tool fits this server's settings (--max-price, "
+    "--mech, --allow-mech) and payment types; calling it says why for each mech."
+)
 
-    :param description: the tool's description as exported (cleaned, capped).
+
+def cost_facts(offer: Offer) -> str:
+    """The facts paragraph of a payable tool: that a call spends, how much, to whom.
+
     :param offer: the offer a call would pay now.
-    :return: the facts sentence (``Paid call: <price> wei of the chain's native token
-        to mech <address> ...``; a token's price in whole units, ``Paid call: 1.5 USDC
-        (1500000 smallest units, ERC-20) to mech ...``), a blank line,
-        :data:`UNTRUSTED_HEADING` and the text on the next line (the facts alone when the
-        tool has no description).
+    :return: ``Paid call: <price> wei of the chain's native token to mech <address>
+        ...``; a token's price in whole units, ``Paid call: 1.5 USDC (1500000 smallest
+        units, ERC-20) to mech ...``.
     """
     terms = plan_payment(offer.payment_type, offer.price).terms
     price = (
@@ -153,12 +158,42 @@ def described_with_cost(description: str, offer: Offer) -> str:
         else f"{format_amount(offer.price, terms.decimals, terms.symbol)} "
         f"({offer.price} smallest units, ERC-20)"
     )
-    cost = (
+    return (
         f"Paid call: {price} to mech "
         f"{offer.address}, the offer chosen now (it may change with the catalogue)."
     )
-    text = description.strip()
-    return f"{cost}\n\n{UNTRUSTED_HEADING}\n{text}" if text else cost
+
+
+def listed_description(facts: str, notes: Sequence[str], mech_text: str) -> str:
+    """A listed tool's description, composed from its parts (never parsed back).
+
+    The facts (from the chain and this server, never from a manifest) come first and the
+    server's notes after them, so no manifest text (already cleaned and capped at 1,024
+    characters) can precede or imitate them; the mech's text comes last, under
+    :data:`UNTRUSTED_HEADING`.
+
+    :param facts: the server's facts paragraph (:func:`cost_facts`,
+        :data:`UNPAYABLE_FACTS`).
+    :param notes: the server's sentences about the tool (a look-alike name), one
+        paragraph each.
+    :param mech_text: the tool's description as exported (cleaned, capped).
+    :return: the paragraphs, blank-line separated; the heading and text only when the
+        tool has a description.
+    """
+    text = mech_text.strip()
+    paragraphs = [facts, *notes] + ([f"{UNTRUSTED_HEADING}\n{text}"] if text else [])
+    return "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
+
+
+def described_with_cost(description: str, offer: Offer) -> str:
+    """A payable tool's description: the server's facts first, then the mech's text.
+
+    :param description: the tool's description as exported (cleaned, capped).
+    :param offer: the offer a call would pay now.
+    :return: :func:`listed_description` of :func:`cost_facts` and the text (the facts
+        alone when the tool has no description).
+    """
+    return listed_description(cost_facts(offer), (), description)
 
 
 #: an address as the chain gives it (``MechRef.from_dict`` and ``MechFacts.from_dict``
@@ -215,12 +250,48 @@ class ServedTool:
     :param mech_tool: the tool name the mechs use (sent as the payload's ``tool``).
     :param tool: the MCP Tool JSON (camelCase, as on the wire).
     :param offers: every mech contract offering it.
+    :param server_notes: the server's sentences about it (a look-alike name:
+        ``names.flag_lookalikes``), placed after its facts by :func:`listed_description`.
+    :param mech_description: the mech's own description once ``tool["description"]``
+        is the server's composition (:meth:`ServedCatalogue.with_facts`); None while
+        ``tool["description"]`` is the mech's own.
     """
 
     name: str
     mech_tool: str
     tool: Dict[str, Any]
     offers: Tuple[Offer, ...]
+    server_notes: Tuple[str, ...] = ()
+    mech_description: Optional[str] = None
+
+    def mech_text(self) -> str:
+        """Return the mech's own description (cleaned, capped), without the server's words.
+
+        :return: :attr:`mech_description`, or ``tool["description"]`` before the server
+            composed it.
+        """
+        if self.mech_description is not None:
+            return self.mech_description
+        return str(self.tool.get("description") or "")
+
+    def warnings(self) -> List[Dict[str, Any]]:
+        """Return the warnings ``tools/list`` and ``describe_tool`` give of this tool.
+
+        Every discovery surface shows a tool with these (a ``search_tools`` match too):
+        its text's (``instruction_like_text``, ``invisible_text``, ``secret_argument``)
+        and its name's (``lookalike_tool_name``).
+
+        :return: ``_meta[META_KEY]["warnings"]`` entries ({code, message, ...}) whose
+            code is a ``model.problems.ProblemCode``; [] when none.
+        """
+        meta = self.tool.get("_meta")
+        ours = meta.get(META_KEY) if isinstance(meta, dict) else None
+        found = ours.get("warnings") if isinstance(ours, dict) else None
+        return [
+            w
+            for w in found or []
+            if isinstance(w, dict) and w.get("code") in _PROBLEM_CODES
+        ]
 
 
 @dataclass(frozen=True)
@@ -279,12 +350,8 @@ class ServedCatalogue:
     ) -> "ServedCatalogue":
         """Keep the tools a call can pay for now, each saying what it costs.
 
-        A tool stays when :func:`.offers.choose_offer` finds an offer under the same
-        ``--max-price`` and ``--mech``; its description then starts with that offer's
-        price and mech (:func:`described_with_cost`), so a model reads that calling it
-        spends funds and how much before any text of the manifest. Tools whose
-        offers are all token-paid, legacy, unconfirmed, unpriced or over the cap go
-        (``mcp --all-tools`` keeps them; calling one says why it cannot be paid).
+        :meth:`with_facts` without the unpayable tools (``mcp`` without
+        ``--all-tools``).
 
         :param max_price: the per-call cap in wei (None: none).
         :param pinned: ``--mech`` ("" for any).
@@ -292,19 +359,51 @@ class ServedCatalogue:
         :param token_max_price: ``--max-price`` of token assets (asset -> smallest units).
         :return: the kept tools, same digest.
         """
+        return self.with_facts(max_price, pinned, allowed, token_max_price)
+
+    def with_facts(  # pylint: disable=too-many-arguments
+        self,
+        max_price: Optional[int] = None,
+        pinned: str = "",
+        allowed: Sequence[str] = (),
+        token_max_price: Mapping[str, int] = MappingProxyType({}),
+        keep_unpayable: bool = False,
+    ) -> "ServedCatalogue":
+        """Give every tool the server's facts first, its notes next, the mech's text last.
+
+        A tool is payable when :func:`.offers.choose_offer` finds an offer under the same
+        ``--max-price`` and ``--mech``; its description then starts with that offer's
+        price and mech (:func:`cost_facts`), so a model reads that calling it spends
+        funds and how much before any text of the manifest. Tools whose offers are all
+        token-paid, legacy, unconfirmed, unpriced or over the cap go, or, with
+        ``keep_unpayable`` (``mcp --all-tools``), start with :data:`UNPAYABLE_FACTS`
+        (calling one says why it cannot be paid). The server's notes
+        (:attr:`ServedTool.server_notes`) follow the facts whatever the mech wrote.
+
+        :param max_price: the per-call cap in wei (None: none).
+        :param pinned: ``--mech`` ("" for any).
+        :param allowed: ``--allow-mech`` (empty for any).
+        :param token_max_price: ``--max-price`` of token assets (asset -> smallest units).
+        :param keep_unpayable: keep the tools no call can pay now.
+        :return: the kept tools, each with ``mech_description`` set, same digest.
+        """
         kept = []
         for tool in self.tools:
             try:
                 offer = choose_offer(
                     tool.offers, max_price, pinned, allowed, token_max_price
                 )
+                facts = cost_facts(offer)
             except NoOffer:
-                continue
-            description = str(tool.tool.get("description") or "")
-            priced = dict(
-                tool.tool, description=described_with_cost(description, offer)
+                if not keep_unpayable:
+                    continue
+                facts = UNPAYABLE_FACTS
+            text = tool.mech_text()
+            described = dict(
+                tool.tool,
+                description=listed_description(facts, tool.server_notes, text),
             )
-            kept.append(ServedTool(tool.name, tool.mech_tool, priced, tool.offers))
+            kept.append(replace(tool, tool=described, mech_description=text))
         return ServedCatalogue(self.digest, tuple(kept))
 
     def refusing_unsafe(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
