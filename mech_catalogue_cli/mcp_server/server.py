@@ -262,7 +262,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         ).within_bytes()
         if left_out:
             LOGGER.warning(
-                "%d tools not listed: each Tool is over %d bytes (%s)",
+                "%d tools not listed: each Tool's definition is over %d bytes (%s)",
                 len(left_out),
                 MAX_LISTED_TOOL_BYTES,
                 ", ".join(left_out[:10]),

@@ -41,7 +41,6 @@ does not count against that tool's size cap: the tool stays listed (its offers i
 import json
 from dataclasses import replace
 
-import pytest
 from mech_catalogue_core.model.catalogue import Catalogue
 
 from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
@@ -92,10 +91,6 @@ def test_a_few_copies_leave_the_tool_listed() -> None:
     assert [t.name for t in app.listed.tools] == [TOOL]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29v: other registrants' offers count against a tool's listed size cap",
-)
 def test_sixty_copies_do_not_push_the_honest_tool_out_of_the_listing() -> None:
     """Sixty copies: the honest tool must stay listed."""
     app = _listed_with_copies(60)
