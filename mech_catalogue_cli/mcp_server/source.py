@@ -59,6 +59,7 @@ from mech_catalogue_core.chain.marketplace import (
 )
 from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
+from mech_catalogue_core.derive.from_chain import DerivationCache
 from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import (
@@ -815,6 +816,8 @@ class DirectSource:
             self.history,
         )
         self._tenures: Dict[Tuple[str, str], Tenure] = {}
+        # code_uri derivations by package CID, kept while the catalogue points at them
+        self.derivations = DerivationCache()
 
     def _facts(self) -> List[MechFacts]:
         return self.market.facts() if self.market is not None else []
@@ -864,6 +867,7 @@ class DirectSource:
             self.config.gateway_url,
             self.config.fetch_timeout,
             head,
+            self.derivations,
         )
         for sentence in unread:
             LOGGER.warning("%s", sentence)

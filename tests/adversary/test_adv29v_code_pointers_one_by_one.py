@@ -42,7 +42,6 @@ import json
 import time
 from dataclasses import replace
 
-import pytest
 from mech_catalogue_core.catalogue.fetching import FetchPolicy
 from mech_catalogue_core.ipfs.cid import candidate_cids
 
@@ -100,10 +99,6 @@ def _read_seconds(devnet: Devnet, dead: int) -> float:
             source.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29v: the direct read derives dead code_uri packages one by one",
-)
 def test_twelve_dead_packages_cost_about_one_fetch_timeout(
     chain_snapshot: Devnet,
 ) -> None:
