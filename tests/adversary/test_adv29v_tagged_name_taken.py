@@ -40,7 +40,6 @@ Expected: a name served for one tool keeps standing for it while that tool is se
 until the client lists again.
 """
 
-import pytest
 from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, sanitise_name
 
 from mech_catalogue_cli.mcp_server.source import served_from_catalogue
@@ -50,10 +49,6 @@ from tests.test_mcp_source import _priced_catalogue, _typed
 HONEST = "prediction online"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29v: a later valid name takes a tagged MCP name from its tool",
-)
 def test_a_later_registration_does_not_take_a_served_tagged_name() -> None:
     """Mech 1 serves ``prediction online``; mech 2 registers its tagged MCP name."""
     served_name = sanitise_name(HONEST, MCP_TOOL_RULE)
