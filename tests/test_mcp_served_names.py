@@ -32,7 +32,11 @@ from mech_catalogue_core.exporters.names import (
 from mech_catalogue_cli.mcp_server.pins import load_pins, save_pins
 from mech_catalogue_cli.mcp_server.served_names import ServedNames
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
-from mech_catalogue_cli.mcp_server.source import ServedCatalogue, served_from_catalogue
+from mech_catalogue_cli.mcp_server.source import (
+    ServedCatalogue,
+    ServedTool,
+    served_from_catalogue,
+)
 from tests.test_contract_guards import manifest
 from tests.test_mcp_source import _FixedSource, _priced_catalogue, _typed
 
@@ -181,3 +185,31 @@ def test_an_older_pin_entry_gets_its_mech_tool_recorded(tmp_path: Path) -> None:
     again.refresh()
     assert [t.name for t in again.listed.tools] == ["tides"]
     assert json.loads(pins.read_text())["tools"]["tides"]["mech_tool"] == "tides"
+
+
+def _named(name: str, mech_tool: str) -> ServedTool:
+    return ServedTool(name, mech_tool, {"name": name, "description": "d"}, ())
+
+
+def test_a_source_renaming_a_served_tool_does_not_move_it() -> None:
+    """An agent (of another version) names the same mech tool otherwise: kept."""
+    names = ServedNames()
+    names.assign(ServedCatalogue("1", (_named("tides_1", "tides?"),)))
+    again = names.assign(
+        ServedCatalogue("2", (_named("tides_2", "tides?"), _named("tides_1", "x y")))
+    )
+    assert _names(again)["tides_1"] == "tides?"
+    assert _names(again)[next(n for n in _names(again) if n != "tides_1")] == "x y"
+
+
+def test_a_duplicate_of_a_mech_tool_under_a_taken_name_is_left_out() -> None:
+    """A hostile source's second entry for a mech tool: kept only under a free name."""
+    names = ServedNames()
+    served = names.assign(
+        ServedCatalogue(
+            "1",
+            (_named("a", "a"), _named("a", "a"), _named("call_tool", "a")),
+        )
+    )
+    assert [t.name for t in served.tools] == ["a", "call_tool"]  # refused later
+    assert names.stood_for("call_tool") == ""

@@ -27,7 +27,7 @@ now"): a newcomer whose name would take a served one is the one given a tag. At 
 
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names
 from mech_catalogue_core.model.untrusted_text import label_for_model
@@ -84,32 +84,44 @@ class ServedNames:
     def assign(self, served: ServedCatalogue) -> ServedCatalogue:
         """Name a read catalogue's tools as they were served before.
 
-        A mech tool served before keeps its MCP name; a name served before for a mech tool
-        no longer served is held (no tool gets it); the others are named by the
-        exporter's rules around those.
+        In order: a mech tool served before keeps its MCP name; a tool keeps the name its
+        source gave it unless that name stood for another mech tool (it is held: no
+        other tool gets it while remembered); the others are named by the exporter's
+        rule around every name taken (``export_names`` with ``held``). A mech tool's
+        later tools (a hostile agent's duplicates) keep their source's name, unrecorded,
+        and are left out when it is taken.
 
         :param served: a catalogue as its source named it.
         :return: the same tools (same digest, same order), renamed where needed.
         """
-        serving = {tool.mech_tool for tool in served.tools}
-        kept = {
-            mech_tool: name
-            for name, mech_tool in self._tool_of.items()
-            if mech_tool in serving
-        }
-        held = frozenset(
-            name
-            for name, mech_tool in self._tool_of.items()
-            if mech_tool not in serving
-        )
-        exported = export_names(
-            [tool.mech_tool for tool in served.tools], MCP_TOOL_RULE, kept, held
-        )
-        tools = tuple(renamed(tool, exported[tool.mech_tool]) for tool in served.tools)
-        for tool in tools:
-            self._tool_of[tool.name] = tool.mech_tool
-            self._tool_of.move_to_end(tool.name)
+        first: Dict[str, int] = {}
+        for at, tool in enumerate(served.tools):
+            first.setdefault(tool.mech_tool, at)
+        name_of = {mech_tool: name for name, mech_tool in self._tool_of.items()}
+        names = {at: name_of[mech] for mech, at in first.items() if mech in name_of}
+        taken = set(self._tool_of) | set(names.values())
+        for at in first.values():
+            source_name = served.tools[at].name
+            if at not in names and source_name not in taken:
+                names[at] = source_name
+                taken.add(source_name)
+        for mech_tool, at in first.items():
+            if at not in names:
+                names[at] = export_names(
+                    [mech_tool], MCP_TOOL_RULE, held=frozenset(taken)
+                )[mech_tool]
+                taken.add(names[at])
+        tools: List[ServedTool] = []
+        for at, tool in enumerate(served.tools):
+            if at in names:
+                tools.append(renamed(tool, names[at]))
+            elif tool.name not in names.values():
+                tools.append(tool)
+        for at in names:
+            self._tool_of[names[at]] = served.tools[at].mech_tool
+            self._tool_of.move_to_end(names[at])
+        serving = set(first)
         gone = [name for name, mech in self._tool_of.items() if mech not in serving]
         for name in gone[: max(0, len(self._tool_of) - self.bound)]:
             del self._tool_of[name]
-        return replace(served, tools=tools)
+        return replace(served, tools=tuple(tools))
