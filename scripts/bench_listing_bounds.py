@@ -60,7 +60,9 @@ def _manifest(start: int) -> bytes:
     return json.dumps({"name": f"Tides {start}", "tools": tools}).encode()
 
 
-def _catalogue(tools: int, copies: int, requests: int) -> Any:
+def _catalogue(  # pylint: disable=too-many-locals
+    tools: int, copies: int, requests: int
+) -> Any:
     """``tools`` tools, each manifest registered by ``copies`` mechs, one offer each.
 
     :param tools: tools (a multiple of 10).
