@@ -57,6 +57,7 @@ from mcp.server.subscriptions import (
     ToolsListChanged,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from mech_catalogue_core.model.untrusted_text import label_for_model
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..folders import DISTRIBUTION
@@ -90,6 +91,7 @@ from .results import (
     with_choice,
 )
 from .sending import PriceRefusal, RequestSender
+from .served_names import ServedNames
 from .settings import CallSettings, PhaseTimer
 from .source import (
     MAX_LISTED_TOOL_BYTES,
@@ -172,6 +174,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             {}
         )  # MCP name -> why its new definition is refused
         self._read_once = False
+        self.served_names = ServedNames()
         self.ledger = SpendLedger(settings.max_spend, window=settings.spend_window)
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
@@ -239,6 +242,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if self._read_once and served.digest == self.catalogue.digest:
             return False
         self._read_once = True
+        served = self.served_names.assign(served)  # a served name keeps its tool
         self.catalogue = served
         listable, refused = served.refusing_unsafe()
         if refused:
@@ -262,7 +266,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         )
         if left_out:
             LOGGER.warning(
-                "%d tools not listed: each Tool is over %d bytes (%s)",
+                "%d tools not listed: each Tool's definition is over %d bytes (%s)",
                 len(left_out),
                 MAX_LISTED_TOOL_BYTES,
                 ", ".join(left_out[:10]),
@@ -630,8 +634,15 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 return answered
         tool = self.catalogue.named(name)
         if tool is None:
+            stood_for = self.served_names.stood_for(name)
+            was = (
+                f" (it stood for mech tool {label_for_model(stood_for)!r}, no longer "
+                "offered; no other tool is given its name)"
+                if stood_for
+                else ""
+            )
             return error_result(
-                f"no tool named {name!r} is served now; list the tools again"
+                f"no tool named {name!r} is served now{was}; list the tools again"
             )
         invalid = await checked_arguments(name, tool, arguments)
         timer.lap("validation")

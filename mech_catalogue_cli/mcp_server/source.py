@@ -61,6 +61,7 @@ from mech_catalogue_core.chain.marketplace import (
 )
 from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
+from mech_catalogue_core.derive.from_chain import DerivationCache
 from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import (
@@ -91,7 +92,14 @@ from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .checked_definitions import CHECKED
-from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
+from .offers import (
+    NoOffer,
+    Offer,
+    Tenure,
+    best_offers,
+    choose_offer,
+    schema_owners_first,
+)
 from .readable_record import ReadableRecord
 from .tenure import FetchedDefinitions, TenureReader
 
@@ -99,8 +107,19 @@ LOGGER = logging.getLogger(__name__)
 
 #: tools per ``tools/list`` page
 DEFAULT_PAGE_SIZE = 50
-#: bytes of one listed MCP Tool's JSON at most (a typed ten-argument tool is about 3 KB)
+#: bytes of one listed MCP Tool's own definition at most: its JSON without ``_meta``
+#: (a typed ten-argument tool is about 3 KB); what other registrants add to ``_meta``
+#: is bounded by :data:`MAX_META_OFFERS` and :data:`MAX_META_MECHS` instead
 MAX_LISTED_TOOL_BYTES = 32 * 1024
+#: offers one Tool's ``_meta`` lists at most (the best of the server's own ranking,
+#: the chosen one always among them); a call still tries every offer. One offer is
+#: about 880 bytes: 40 copies of a tool once pushed it over the 32 KiB cap (adv29v)
+MAX_META_OFFERS = 8
+#: mech keys each of ``_meta``'s ``mechs``, ``schema_mechs`` and ``conflicting_mechs``
+#: names at most (about 70 bytes each)
+MAX_META_MECHS = 16
+#: the ``_meta`` lists other registrants lengthen; each has a ``<list>_left_out`` count
+META_MECH_LISTS = ("mechs", "schema_mechs", "conflicting_mechs")
 #: pages one ``/tools`` or ``/tools/<name>`` listing may take: an agent whose cursors never
 #: end (or repeat) would otherwise keep the server paging for ever
 MAX_AGENT_PAGES = 2000
@@ -393,14 +412,14 @@ class ServedCatalogue:
                 offer = choose_offer(
                     tool.offers, max_price, pinned, allowed, token_max_price
                 )
-                facts = cost_facts(offer)
+                facts, shown = cost_facts(offer), with_offer_listed(tool.tool, offer)
             except NoOffer:
                 if not keep_unpayable:
                     continue
-                facts = UNPAYABLE_FACTS
+                facts, shown = UNPAYABLE_FACTS, tool.tool
             text = tool.mech_text()
             described = dict(
-                tool.tool,
+                shown,
                 description=listed_description(facts, tool.server_notes, text),
             )
             kept.append(replace(tool, tool=described, mech_description=text))
@@ -428,19 +447,22 @@ class ServedCatalogue:
     def within_bytes(
         self, limit: int = MAX_LISTED_TOOL_BYTES
     ) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
-        """Keep the tools whose MCP Tool JSON is at most ``limit`` bytes.
+        """Keep the tools whose own definition is at most ``limit`` bytes.
 
         Every client's ``tools/list`` carries every listed tool into its model's context:
         one registrant's tool of 100 arguments with 10,000-character descriptions (about
-        1 MB, 250,000 tokens) left a client no room for any tool.
+        1 MB, 250,000 tokens) left a client no room for any tool. Measured:
+        :func:`definition_bytes`, the Tool without ``_meta``; the offers and mechs
+        other registrants add there are bounded on their own (:func:`_with_offers`),
+        so copies of a tool cannot push it out of the listing (adv29v).
 
-        :param limit: bytes of one Tool's JSON at most.
+        :param limit: bytes of one Tool's definition at most.
         :return: the kept tools (same digest), and the names left out.
         """
         kept: List[ServedTool] = []
         left_out: List[ServedTool] = []
         for tool in self.tools:
-            size = len(json.dumps(tool.tool, separators=(",", ":")).encode("utf-8"))
+            size = definition_bytes(tool.tool)
             (kept if size <= limit else left_out).append(tool)
         return ServedCatalogue(self.digest, tuple(kept)), tuple(
             t.name for t in left_out
@@ -463,20 +485,84 @@ def payable_mechs(entry: Dict[str, Any]) -> FrozenSet[str]:
     return frozenset(entry["_meta"][META_KEY].get("schema_mechs") or ())
 
 
+def definition_bytes(tool: Mapping[str, Any]) -> int:
+    """Bytes of a Tool's own definition: its compact UTF-8 JSON without ``_meta``.
+
+    :param tool: an MCP Tool JSON.
+    :return: the byte count ``tools/list``'s cap is checked against.
+    """
+    own = {key: value for key, value in tool.items() if key != "_meta"}
+    return len(json.dumps(own, separators=(",", ":")).encode("utf-8"))
+
+
+def _bounded_keys(keys: Sequence[str], first: Sequence[str]) -> List[str]:
+    """At most :data:`MAX_META_MECHS` of ``keys``: those in ``first`` before the rest.
+
+    :param keys: mech entry keys, in their listed order.
+    :param first: the keys to keep before any other (the kept offers' mechs).
+    :return: the kept keys, in their listed order.
+    """
+    chosen = set(first)
+    ranked = [k for k in keys if k in chosen] + [k for k in keys if k not in chosen]
+    kept = set(ranked[:MAX_META_MECHS])
+    return [key for key in keys if key in kept]
+
+
 def _with_offers(
     entry: Dict[str, Any],
     mech_tool: str,
     offers: Sequence[Offer],
     conflicting: Sequence[str] = (),
 ) -> ServedTool:
+    """One served tool: every offer kept for calls, a bounded account in ``_meta``.
+
+    ``_meta[META_KEY]``'s ``offers`` (:data:`MAX_META_OFFERS`, :func:`.offers.best_offers`)
+    and ``mechs``, ``schema_mechs``, ``conflicting_mechs`` (:data:`MAX_META_MECHS` each,
+    the listed offers' mechs first) are cut, each with ``<list>_left_out``: how many it
+    does not name.
+
+    :param entry: the exported MCP Tool JSON (cleaned for the model here).
+    :param mech_tool: the tool name the mechs use.
+    :param offers: every offer of the mechs taking the served arguments, served order.
+    :param conflicting: entry keys of mechs declaring the name with other arguments.
+    :return: the served tool (``offers`` whole: a call may try any of them).
+    """
     entry = CHECKED.for_model(entry)
     if "outputSchema" in entry:
         # results give integers JavaScript cannot hold as strings: the schema says so
         entry["outputSchema"] = schema_with_integer_text(entry["outputSchema"])
     meta = entry["_meta"][META_KEY]
-    meta["offers"] = [offer.to_meta() for offer in offers]
+    listed = best_offers(offers, MAX_META_OFFERS)
+    meta["offers"] = [offer.to_meta() for offer in listed]
+    meta["offers_left_out"] = len(offers) - len(listed)
     meta["conflicting_mechs"] = sorted(set(conflicting))  # schema_mechs' complement
+    listed_mechs = [offer.mech_key for offer in listed]
+    for field in META_MECH_LISTS:
+        keys = [str(key) for key in meta.get(field) or ()]
+        meta[field] = _bounded_keys(keys, listed_mechs)
+        meta[f"{field}_left_out"] = len(keys) - len(meta[field])
     return ServedTool(entry["name"], mech_tool, entry, tuple(offers))
+
+
+def with_offer_listed(tool: Dict[str, Any], offer: Offer) -> Dict[str, Any]:
+    """The Tool with ``offer`` among its ``_meta`` offers (first when it was left out).
+
+    :param tool: a served MCP Tool JSON (not changed).
+    :param offer: the offer a call would pay (:func:`.offers.choose_offer`).
+    :return: the Tool (a new dict when the offer had to be added; the last listed offer
+        then makes room, counted in ``offers_left_out``).
+    """
+    meta = (tool.get("_meta") or {}).get(META_KEY) or {}
+    said = offer.to_meta()
+    if "offers" not in meta or said in meta["offers"]:
+        return tool  # a Tool without the server's account, or the offer listed
+    offers = [said] + list(meta["offers"])
+    kept = offers[: max(MAX_META_OFFERS, 1)]
+    left_out = max(
+        0, int(meta.get("offers_left_out") or 0) + len(offers) - len(kept) - 1
+    )
+    listed = dict(meta, offers=kept, offers_left_out=left_out)
+    return dict(tool, _meta=dict(tool["_meta"], **{META_KEY: listed}))
 
 
 def _endpoint_of(mech: Mech) -> str:
@@ -837,6 +923,8 @@ class DirectSource:
             self.history,
         )
         self._tenures: Dict[Tuple[str, str], Tenure] = {}
+        # code_uri derivations by package CID, kept while the catalogue points at them
+        self.derivations = DerivationCache()
 
     def _facts(self) -> List[MechFacts]:
         return self.market.facts() if self.market is not None else []
@@ -887,6 +975,7 @@ class DirectSource:
             self.config.gateway_url,
             self.config.fetch_timeout,
             head,
+            self.derivations,
         )
         for sentence in unread:
             LOGGER.warning("%s", sentence)
