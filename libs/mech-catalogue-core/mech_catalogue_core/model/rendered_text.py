@@ -89,6 +89,9 @@ MAX_REFERENCE_DECODINGS = 3
 #: clients render descriptions); references are decoded before it parses (step 2), so
 #: it decodes none again
 RENDERER = MarkdownIt("commonmark", {"html": True}).disable("entity")
+#: the same parser on the source as written, decoding references in text itself, as a
+#: person's renderer does (adv29x F0: ``&lt;!-- ... --&gt;`` is text, not a comment)
+WRITTEN_RENDERER = MarkdownIt("commonmark", {"html": True})
 #: block tokens whose content is shown as written (code) or as a browser shows HTML
 _CODE_BLOCKS = frozenset(("fence", "code_block"))
 
@@ -104,6 +107,14 @@ LINE_ELEMENTS = frozenset(
         "search section style summary table tbody td textarea tfoot th thead title tr "
         "track ul"
     ).split()
+)
+
+#: elements whose content a browser does not show (HTML Living Standard: ``script``,
+#: ``style``, ``template`` and ``title`` are not rendered; ``noscript``, ``noembed``,
+#: ``noframes`` and ``iframe`` are raw text shown by no current browser); a
+#: ``textarea``'s content is shown, in its box
+HIDDEN_CONTENT_ELEMENTS = frozenset(
+    "iframe noembed noframes noscript script style template title".split()
 )
 
 #: what opens an HTML comment, processing instruction, CDATA section or declaration
@@ -264,6 +275,84 @@ def _shown_text(text: str) -> str:
     return "\n".join(blocks)
 
 
+def _tags_joined(text: str) -> str:
+    """A text without its HTML tags and the content of :data:`HIDDEN_CONTENT_ELEMENTS`.
+
+    Every tag is removed as nothing, whichever element it is: inside a paragraph a
+    browser lays out no table part, ``html``, ``head``, ``body`` or ``frame`` (adv29x
+    F1). An unclosed hidden-content element keeps its content (its tag is removed).
+    Linear: a closer is searched from each opener while found, and once missing never
+    again for that element (none follows a later opener).
+
+    :param text: text as written, or with references decoded.
+    :return: the text without those tags and contents.
+    """
+    kept = []
+    start = at = 0
+    missing: Set[str] = set()
+    while True:
+        tag = _HTML_TAG.search(text, at)
+        if tag is None:
+            break
+        name = tag.group(1).lower()
+        end = tag.end()
+        if name in HIDDEN_CONTENT_ELEMENTS and name not in missing:
+            if not tag.group(0).startswith("</"):
+                closer = re.compile(r"</" + name + r"\s*+>", re.IGNORECASE)
+                found = closer.search(text, end)
+                if found is None:
+                    missing.add(name)
+                else:
+                    end = found.end()
+        kept.append(text[start : tag.start()])
+        start = at = end
+    kept.append(text[start:])
+    return "".join(kept)
+
+
+def _shown_as_written(text: str, invisible: "re.Pattern[str]") -> str:
+    """What a person's renderer shows of a text's source, then read as a model reads it.
+
+    The source is parsed as written (:data:`WRITTEN_RENDERER` decodes references in
+    text, not in code or HTML), so escaped markup (``&lt;!--``, ``&#96;&#96;&#96;``,
+    ``&#91;x&#93;:``) stays the text a person sees (adv29x F0); what is shown then has
+    its references decoded (:data:`MAX_REFERENCE_DECODINGS`), letters folded and
+    invisible characters removed, and is never parsed again.
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: the shown text, blocks a line break apart.
+    """
+    blocks: List[str] = []
+    for token in WRITTEN_RENDERER.parse(text):
+        if token.type == "inline":
+            blocks.append(_inline_shown(token.children or ()))
+        elif token.type in _CODE_BLOCKS:
+            blocks.append(token.content)
+        elif token.type == "html_block":
+            blocks.append(_html_shown(token.content))
+    shown = _references_decoded(invisible.sub("", "\n".join(blocks)), invisible)
+    return _compatibility_folded(shown, invisible)
+
+
+def _joined_source(text: str, invisible: "re.Pattern[str]") -> str:
+    """The source with its closed comments and tags removed as nothing, not parsed.
+
+    What any renderer might show, pieces joined across every tag: neither nesting
+    deeper than a parser's limit (adv29x F5), nor syntax only some renderers know (GFM
+    footnotes, adv29x F7), nor a tag one browser lays out as a line (F1) parts words an
+    empty tag joins. Markup is removed as written, before references are decoded, so
+    escaped markup stays (F0).
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: the joined text, references decoded and letters folded.
+    """
+    joined = _tags_joined(_without_hidden_html(invisible.sub("", text)))
+    decoded = _references_decoded(joined, invisible)
+    return _compatibility_folded(decoded, invisible)
+
+
 def may_differ(text: str) -> bool:
     """Whether :func:`plain_text` of a text can differ from the text.
 
@@ -291,6 +380,29 @@ def plain_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str]:
     decoded = _compatibility_folded(decoded, invisible)
     through = _INLINE_MARKS.sub("", _BRACKETS.sub(" ", decoded))
     return through, _INLINE_MARKS.sub("", _shown_text(decoded))
+
+
+def shown_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, ...]:
+    """Every reading of a text the word checks read besides the text as written.
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: ``(read_through, rendered, rendered_as_written, joined)``: the two of
+        :func:`plain_readings`; what a person's renderer shows of the source as written
+        (:func:`_shown_as_written`, adv29x F0); and the source with every tag and closed
+        comment removed as nothing (:func:`_joined_source`, adv29x F1, F5, F7). Each
+        with the characters of emphasis removed (step 6). The text four times when
+        :func:`may_differ` is False. Linear in the text.
+    """
+    if not may_differ(text):
+        return text, text, text, text
+    through, rendered = plain_readings(text, invisible)
+    if "&" in text or not text.isascii() or invisible.search(text):
+        as_written = _INLINE_MARKS.sub("", _shown_as_written(text, invisible))
+    else:  # nothing to decode, fold or remove: plain_readings parsed the source
+        as_written = rendered
+    joined = _INLINE_MARKS.sub("", _joined_source(text, invisible))
+    return through, rendered, as_written, joined
 
 
 def plain_text(text: str, invisible: "re.Pattern[str]") -> str:
