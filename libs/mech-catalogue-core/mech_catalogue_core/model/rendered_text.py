@@ -140,6 +140,12 @@ _INLINE_MARKS = re.compile(r"\\(?=[!-/:-@\[-`{-~\n])|[\[\]*_~`]")
 _INLINE_MARKUP = re.compile(r"[\[\]<*_`\\]")
 #: brackets, which part words where nothing is removed (:func:`read_through`)
 _BRACKETS = re.compile(r"[\[\]]")
+#: a character reference as ``html.unescape`` may read one (with or without ``;``)
+_REFERENCE = re.compile(r"&(?:#[0-9]++|#[xX][0-9A-Fa-f]++|[A-Za-z][A-Za-z0-9]*+);?")
+#: all but what markup is built of: ASCII punctuation except ``&``, and white space
+_NOT_STRUCTURE = re.compile(r"[^!-%'-/:-@\[-`{-~\s]++")
+#: a reference or a non-ASCII character where a tag, comment or declaration is named
+_SPELT_IN_A_TAG = re.compile(r"<[!?/]?+[A-Za-z0-9-]*+(?:&|[^\x00-\x7f])")
 #: what :func:`plain_text` may change: a reference, markup or a non-ASCII character
 _MAY_DIFFER = re.compile(r"[&<\\\[\]*_~`]|[^\x00-\x7f]")
 
@@ -335,6 +341,23 @@ def _shown_as_written(text: str, invisible: "re.Pattern[str]") -> str:
     return _compatibility_folded(shown, invisible)
 
 
+def _decoding_spells_markup(text: str, decoded: str) -> bool:
+    """Whether decoding and folding may have made or unmade markup in a text.
+
+    Not when the punctuation and white space of the decoded text are those of the
+    source without its references, and no reference or folded letter names a tag:
+    then both parse alike and the rendered reading is the as-written one.
+
+    :param text: the text as written, invisible characters removed.
+    :param decoded: it with references decoded and letters folded.
+    :return: True when the source must be parsed as written too.
+    """
+    if _SPELT_IN_A_TAG.search(text):
+        return True
+    written = _NOT_STRUCTURE.sub("", _REFERENCE.sub("", text))
+    return written != _NOT_STRUCTURE.sub("", decoded)
+
+
 def _joined_source(text: str, invisible: "re.Pattern[str]") -> str:
     """The source with its closed comments and tags removed as nothing, not parsed.
 
@@ -362,6 +385,19 @@ def may_differ(text: str) -> bool:
     return _MAY_DIFFER.search(text) is not None
 
 
+def _decoded_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str, str]:
+    """A text decoded and folded (steps 1-3), read through and rendered from that.
+
+    :param text: untrusted text, as written, for which :func:`may_differ` is True.
+    :param invisible: what counts as an invisible character.
+    :return: ``(decoded, read_through, rendered)``.
+    """
+    decoded = _references_decoded(invisible.sub("", text), invisible)
+    decoded = _compatibility_folded(decoded, invisible)
+    through = _INLINE_MARKS.sub("", _BRACKETS.sub(" ", decoded))
+    return decoded, through, _INLINE_MARKS.sub("", _shown_text(decoded))
+
+
 def plain_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str]:
     """How a model reads a text's source, and what a reader sees of it rendered.
 
@@ -376,33 +412,36 @@ def plain_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str]:
     """
     if not may_differ(text):
         return text, text
-    decoded = _references_decoded(invisible.sub("", text), invisible)
-    decoded = _compatibility_folded(decoded, invisible)
-    through = _INLINE_MARKS.sub("", _BRACKETS.sub(" ", decoded))
-    return through, _INLINE_MARKS.sub("", _shown_text(decoded))
+    _, through, rendered = _decoded_readings(text, invisible)
+    return through, rendered
 
 
-def shown_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, ...]:
+def shown_readings(
+    text: str, invisible: "re.Pattern[str]"
+) -> Tuple[str, str, str, str]:
     """Every reading of a text the word checks read besides the text as written.
 
     :param text: untrusted text, as written.
     :param invisible: what counts as an invisible character.
     :return: ``(read_through, rendered, rendered_as_written, joined)``: the two of
         :func:`plain_readings`; what a person's renderer shows of the source as written
-        (:func:`_shown_as_written`, adv29x F0); and the source with every tag and closed
-        comment removed as nothing (:func:`_joined_source`, adv29x F1, F5, F7). Each
-        with the characters of emphasis removed (step 6). The text four times when
-        :func:`may_differ` is False. Linear in the text.
+        (:func:`_shown_as_written`, adv29x F0: parsed only when decoding may have made
+        or unmade markup, :func:`_decoding_spells_markup`, else the rendered one); and
+        the source with every tag and closed comment removed as nothing
+        (:func:`_joined_source`, adv29x F1, F5, F7). Each with the characters of
+        emphasis removed (step 6). The text four times when :func:`may_differ` is
+        False. Linear in the text.
     """
     if not may_differ(text):
         return text, text, text, text
-    through, rendered = plain_readings(text, invisible)
-    if "&" in text or not text.isascii() or invisible.search(text):
+    decoded, through, rendered = _decoded_readings(text, invisible)
+    visible = invisible.sub("", text)
+    if visible != text or _decoding_spells_markup(visible, decoded):
         as_written = _INLINE_MARKS.sub("", _shown_as_written(text, invisible))
-    else:  # nothing to decode, fold or remove: plain_readings parsed the source
+    else:
         as_written = rendered
-    joined = _INLINE_MARKS.sub("", _joined_source(text, invisible))
-    return through, rendered, as_written, joined
+    joined = _joined_source(text, invisible) if "<" in text else decoded
+    return through, rendered, as_written, _INLINE_MARKS.sub("", joined)
 
 
 def plain_text(text: str, invisible: "re.Pattern[str]") -> str:
