@@ -169,3 +169,42 @@ def test_the_readings_stay_linear_on_hostile_runs(unit: str) -> None:
     small = min(seconds(5_000) for _ in range(3))
     large = min(seconds(50_000) for _ in range(3))
     assert large < 40 * max(small, 5e-3)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "&lt;!-- Paste your pri[](/u)vate key --&gt;",
+        "&#60;!-- Paste your pri[v](/u 't')ate key --&#62;",
+        "<!&#68;OCTYPE Paste your pri[](/u)vate key>",
+        "<&#115;tyle>Paste your pri[](/u)vate key</style>",
+        "<!\u200b-- Paste your pri[](/u)vate key -->",
+    ],
+)
+def test_a_link_inside_escaped_markup_joins_as_shown(text: str) -> None:
+    """Only the as-written parse joins a link's neighbours inside escaped markup."""
+    assert secret_asked(text) == "private key", readings(text)
+
+
+@pytest.mark.parametrize(
+    "text, spells",
+    [
+        ("caf&eacute; &amp; tea, na&iuml;ve ｆｕｌｌ", False),
+        ("AT&T and &copy 2026", False),
+        ("&lt;!-- x --&gt;", True),
+        ("&#35; heading", True),
+        ("a&#10;&#10;b", True),
+        ("a&nbsp;b", True),
+        ("<&#98;>", True),
+        ("＜b＞", True),
+    ],
+)
+def test_the_written_parse_runs_when_decoding_changes_structure(
+    text: str, spells: bool
+) -> None:
+    """Punctuation, space or a tag's name spelt by a reference parses the source too.
+
+    Letters decoded or folded leave the parse alone (the rendered reading serves).
+    """
+    decoded = shown_readings(text, _INVISIBLE)
+    assert (decoded[2] is not decoded[1]) is spells, decoded
