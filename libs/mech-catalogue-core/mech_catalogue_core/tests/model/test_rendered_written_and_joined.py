@@ -202,9 +202,6 @@ def test_a_link_inside_escaped_markup_joins_as_shown(text: str) -> None:
 def test_the_written_parse_runs_when_decoding_changes_structure(
     text: str, spells: bool
 ) -> None:
-    """Punctuation, space or a tag's name spelt by a reference parses the source too.
-
-    Letters decoded or folded leave the parse alone (the rendered reading serves).
-    """
+    """Punctuation, space or a tag's name spelt by a reference: parsed as written."""
     decoded = shown_readings(text, _INVISIBLE)
     assert (decoded[2] is not decoded[1]) is spells, decoded
