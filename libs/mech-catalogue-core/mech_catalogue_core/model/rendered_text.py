@@ -60,6 +60,15 @@ of); what it removes is read by :func:`read_through` (adv29s). In order:
    renderers (GitHub's) take ``~~`` as strikethrough and ``pri_v_ate`` as emphasis, so
    words they part are read joined.
 
+Decoding before the parse makes escaped markup real (``&lt;!-- ... --&gt;`` a comment
+a person sees as text), and a parse hides what its limits or its syntax do not show, so
+:func:`shown_readings` adds two readings (adversarial review adv29x): the source
+rendered as written (:func:`_shown_as_written`: what is shown decoded afterwards, never
+parsed again) and the source joined (:func:`_joined_source`: closed comments, every tag
+and the content of :data:`HIDDEN_CONTENT_ELEMENTS` removed as nothing, not parsed, then
+decoded and folded), so words an empty tag joins are read joined at any nesting, in any
+renderer's syntax, whichever tags a browser lays out.
+
 The parser is linear on every hostile shape measured (nested and unclosed brackets,
 ``<``, ``*``, ``(``, backticks, entity runs: docs/benchmarks.md, "adv29u"); containers
 nested deeper than its limit (20) show nothing, as in the reference renderer; their
