@@ -60,6 +60,15 @@ of); what it removes is read by :func:`read_through` (adv29s). In order:
    renderers (GitHub's) take ``~~`` as strikethrough and ``pri_v_ate`` as emphasis, so
    words they part are read joined.
 
+Decoding before the parse makes escaped markup real (``&lt;!-- ... --&gt;`` a comment
+a person sees as text), and a parse hides what its limits or its syntax do not show, so
+:func:`shown_readings` adds two readings (adversarial review adv29x): the source
+rendered as written (:func:`_shown_as_written`: what is shown decoded afterwards, never
+parsed again) and the source joined (:func:`_joined_source`: closed comments, every tag
+and the content of :data:`HIDDEN_CONTENT_ELEMENTS` removed as nothing, not parsed, then
+decoded and folded), so words an empty tag joins are read joined at any nesting, in any
+renderer's syntax, whichever tags a browser lays out.
+
 The parser is linear on every hostile shape measured (nested and unclosed brackets,
 ``<``, ``*``, ``(``, backticks, entity runs: docs/benchmarks.md, "adv29u"); containers
 nested deeper than its limit (20) show nothing, as in the reference renderer; their
@@ -89,6 +98,9 @@ MAX_REFERENCE_DECODINGS = 3
 #: clients render descriptions); references are decoded before it parses (step 2), so
 #: it decodes none again
 RENDERER = MarkdownIt("commonmark", {"html": True}).disable("entity")
+#: the same parser on the source as written, decoding references in text itself, as a
+#: person's renderer does (adv29x F0: ``&lt;!-- ... --&gt;`` is text, not a comment)
+WRITTEN_RENDERER = MarkdownIt("commonmark", {"html": True})
 #: block tokens whose content is shown as written (code) or as a browser shows HTML
 _CODE_BLOCKS = frozenset(("fence", "code_block"))
 
@@ -104,6 +116,14 @@ LINE_ELEMENTS = frozenset(
         "search section style summary table tbody td textarea tfoot th thead title tr "
         "track ul"
     ).split()
+)
+
+#: elements whose content a browser does not show (HTML Living Standard: ``script``,
+#: ``style``, ``template`` and ``title`` are not rendered; ``noscript``, ``noembed``,
+#: ``noframes`` and ``iframe`` are raw text shown by no current browser); a
+#: ``textarea``'s content is shown, in its box
+HIDDEN_CONTENT_ELEMENTS = frozenset(
+    "iframe noembed noframes noscript script style template title".split()
 )
 
 #: what opens an HTML comment, processing instruction, CDATA section or declaration
@@ -129,6 +149,12 @@ _INLINE_MARKS = re.compile(r"\\(?=[!-/:-@\[-`{-~\n])|[\[\]*_~`]")
 _INLINE_MARKUP = re.compile(r"[\[\]<*_`\\]")
 #: brackets, which part words where nothing is removed (:func:`read_through`)
 _BRACKETS = re.compile(r"[\[\]]")
+#: a character reference as ``html.unescape`` may read one (with or without ``;``)
+_REFERENCE = re.compile(r"&(?:#[0-9]++|#[xX][0-9A-Fa-f]++|[A-Za-z][A-Za-z0-9]*+);?")
+#: all but what markup is built of: ASCII punctuation except ``&``, and white space
+_NOT_STRUCTURE = re.compile(r"[^!-%'-/:-@\[-`{-~\s]++")
+#: a reference or a non-ASCII character where a tag, comment or declaration is named
+_SPELT_IN_A_TAG = re.compile(r"<[!?/]?+[A-Za-z0-9-]*+(?:&|[^\x00-\x7f])")
 #: what :func:`plain_text` may change: a reference, markup or a non-ASCII character
 _MAY_DIFFER = re.compile(r"[&<\\\[\]*_~`]|[^\x00-\x7f]")
 
@@ -264,6 +290,101 @@ def _shown_text(text: str) -> str:
     return "\n".join(blocks)
 
 
+def _tags_joined(text: str) -> str:
+    """A text without its HTML tags and the content of :data:`HIDDEN_CONTENT_ELEMENTS`.
+
+    Every tag is removed as nothing, whichever element it is: inside a paragraph a
+    browser lays out no table part, ``html``, ``head``, ``body`` or ``frame`` (adv29x
+    F1). An unclosed hidden-content element keeps its content (its tag is removed).
+    Linear: a closer is searched from each opener while found, and once missing never
+    again for that element (none follows a later opener).
+
+    :param text: text as written, or with references decoded.
+    :return: the text without those tags and contents.
+    """
+    kept = []
+    start = at = 0
+    missing: Set[str] = set()
+    while True:
+        tag = _HTML_TAG.search(text, at)
+        if tag is None:
+            break
+        name = tag.group(1).lower()
+        end = tag.end()
+        if name in HIDDEN_CONTENT_ELEMENTS and name not in missing:
+            if not tag.group(0).startswith("</"):
+                closer = re.compile(r"</" + name + r"\s*+>", re.IGNORECASE)
+                found = closer.search(text, end)
+                if found is None:
+                    missing.add(name)
+                else:
+                    end = found.end()
+        kept.append(text[start : tag.start()])
+        start = at = end
+    kept.append(text[start:])
+    return "".join(kept)
+
+
+def _shown_as_written(text: str, invisible: "re.Pattern[str]") -> str:
+    """What a person's renderer shows of a text's source, then read as a model reads it.
+
+    The source is parsed as written (:data:`WRITTEN_RENDERER` decodes references in
+    text, not in code or HTML), so escaped markup (``&lt;!--``, ``&#96;&#96;&#96;``,
+    ``&#91;x&#93;:``) stays the text a person sees (adv29x F0); what is shown then has
+    its references decoded (:data:`MAX_REFERENCE_DECODINGS`), letters folded and
+    invisible characters removed, and is never parsed again.
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: the shown text, blocks a line break apart.
+    """
+    blocks: List[str] = []
+    for token in WRITTEN_RENDERER.parse(text):
+        if token.type == "inline":
+            blocks.append(_inline_shown(token.children or ()))
+        elif token.type in _CODE_BLOCKS:
+            blocks.append(token.content)
+        elif token.type == "html_block":
+            blocks.append(_html_shown(token.content))
+    shown = _references_decoded(invisible.sub("", "\n".join(blocks)), invisible)
+    return _compatibility_folded(shown, invisible)
+
+
+def _decoding_spells_markup(text: str, decoded: str) -> bool:
+    """Whether decoding and folding may have made or unmade markup in a text.
+
+    Not when the punctuation and white space of the decoded text are those of the
+    source without its references, and no reference or folded letter names a tag:
+    then both parse alike and the rendered reading is the as-written one.
+
+    :param text: the text as written, invisible characters removed.
+    :param decoded: it with references decoded and letters folded.
+    :return: True when the source must be parsed as written too.
+    """
+    if _SPELT_IN_A_TAG.search(text):
+        return True
+    written = _NOT_STRUCTURE.sub("", _REFERENCE.sub("", text))
+    return written != _NOT_STRUCTURE.sub("", decoded)
+
+
+def _joined_source(text: str, invisible: "re.Pattern[str]") -> str:
+    """The source with its closed comments and tags removed as nothing, not parsed.
+
+    What any renderer might show, pieces joined across every tag: neither nesting
+    deeper than a parser's limit (adv29x F5), nor syntax only some renderers know (GFM
+    footnotes, adv29x F7), nor a tag one browser lays out as a line (F1) parts words an
+    empty tag joins. Markup is removed as written, before references are decoded, so
+    escaped markup stays (F0).
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: the joined text, references decoded and letters folded.
+    """
+    joined = _tags_joined(_without_hidden_html(invisible.sub("", text)))
+    decoded = _references_decoded(joined, invisible)
+    return _compatibility_folded(decoded, invisible)
+
+
 def may_differ(text: str) -> bool:
     """Whether :func:`plain_text` of a text can differ from the text.
 
@@ -271,6 +392,19 @@ def may_differ(text: str) -> bool:
     :return: False when it holds no ``&``, markup character or non-ASCII character.
     """
     return _MAY_DIFFER.search(text) is not None
+
+
+def _decoded_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str, str]:
+    """A text decoded and folded (steps 1-3), read through and rendered from that.
+
+    :param text: untrusted text, as written, for which :func:`may_differ` is True.
+    :param invisible: what counts as an invisible character.
+    :return: ``(decoded, read_through, rendered)``.
+    """
+    decoded = _references_decoded(invisible.sub("", text), invisible)
+    decoded = _compatibility_folded(decoded, invisible)
+    through = _INLINE_MARKS.sub("", _BRACKETS.sub(" ", decoded))
+    return decoded, through, _INLINE_MARKS.sub("", _shown_text(decoded))
 
 
 def plain_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str]:
@@ -287,10 +421,36 @@ def plain_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, str]:
     """
     if not may_differ(text):
         return text, text
-    decoded = _references_decoded(invisible.sub("", text), invisible)
-    decoded = _compatibility_folded(decoded, invisible)
-    through = _INLINE_MARKS.sub("", _BRACKETS.sub(" ", decoded))
-    return through, _INLINE_MARKS.sub("", _shown_text(decoded))
+    _, through, rendered = _decoded_readings(text, invisible)
+    return through, rendered
+
+
+def shown_readings(
+    text: str, invisible: "re.Pattern[str]"
+) -> Tuple[str, str, str, str]:
+    """Every reading of a text the word checks read besides the text as written.
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: ``(read_through, rendered, rendered_as_written, joined)``: the two of
+        :func:`plain_readings`; what a person's renderer shows of the source as written
+        (:func:`_shown_as_written`, adv29x F0: parsed only when decoding may have made
+        or unmade markup, :func:`_decoding_spells_markup`, else the rendered one); and
+        the source with every tag and closed comment removed as nothing
+        (:func:`_joined_source`, adv29x F1, F5, F7). Each with the characters of
+        emphasis removed (step 6). The text four times when :func:`may_differ` is
+        False. Linear in the text.
+    """
+    if not may_differ(text):
+        return text, text, text, text
+    decoded, through, rendered = _decoded_readings(text, invisible)
+    visible = invisible.sub("", text)
+    if visible != text or _decoding_spells_markup(visible, decoded):
+        as_written = _INLINE_MARKS.sub("", _shown_as_written(text, invisible))
+    else:
+        as_written = rendered
+    joined = _joined_source(text, invisible) if "<" in text else decoded
+    return through, rendered, as_written, _INLINE_MARKS.sub("", joined)
 
 
 def plain_text(text: str, invisible: "re.Pattern[str]") -> str:

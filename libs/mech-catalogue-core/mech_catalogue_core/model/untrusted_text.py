@@ -78,7 +78,7 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
-from mech_catalogue_core.model.rendered_text import plain_readings
+from mech_catalogue_core.model.rendered_text import shown_readings
 from mech_catalogue_core.model.tool import Argument, Tool
 
 #: characters of a description (tool, argument, input, output, schema text, example,
@@ -602,13 +602,17 @@ def readings(text: str) -> Tuple[str, ...]:
     references (adv29o), so a phrase spelled apart in one form is read in another:
     :func:`.rendered_text.plain_readings` gives the rendered form (markup removed, so
     words either side join) and the source read through (references decoded, nothing
-    removed, so words inside a comment, an attribute or a link's target count: adv29s).
+    removed, so words inside a comment, an attribute or a link's target count: adv29s);
+    :func:`.rendered_text.shown_readings` adds what a person's renderer shows of the
+    source as written (escaped markup stays text) and the source with every tag
+    removed as nothing, unparsed (words an empty tag joins read joined at any nesting,
+    in any renderer's syntax: adv29x).
 
     :param text: text from a manifest or an answer.
     :return: ``(text,)``, then each of the other two that differs, distinct.
     """
-    through, rendered = plain_readings(text, _INVISIBLE)
-    return tuple(dict.fromkeys((text, rendered, through)))
+    through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
+    return tuple(dict.fromkeys((text, rendered, through, as_written, joined)))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
