@@ -100,9 +100,6 @@ def _catalogue_codes(manifest: Dict[str, Any]) -> List[str]:
     return [str(p.code) for p in mech.problems]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: a mech's own name and description are unchecked"
-)
 @pytest.mark.parametrize("code", sorted(CASES))
 def test_the_catalogue_warns_about_the_mechs_own_text(code: str) -> None:
     """The agreed catalogue's entry of the mech carries the warning."""
@@ -110,9 +107,6 @@ def test_the_catalogue_warns_about_the_mechs_own_text(code: str) -> None:
     assert code in _catalogue_codes(_manifest(*CASES[code]))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: a mech's own name and description are unchecked"
-)
 @pytest.mark.parametrize("export_format", ["a2a", "erc8004"])
 @pytest.mark.parametrize("code", sorted(CASES))
 def test_the_export_says_the_mechs_own_text_was_flagged(
