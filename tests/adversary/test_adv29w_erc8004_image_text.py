@@ -91,9 +91,6 @@ def _invisible(text: str) -> List[str]:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: an ERC-8004 image keeps a manifest's hidden text"
-)
 @pytest.mark.parametrize("image", list(IMAGES.values()), ids=list(IMAGES))
 def test_the_registration_image_holds_no_invisible_character(image: str) -> None:
     """Without a chain: the registration's image carries none of the manifest's."""
@@ -104,7 +101,6 @@ def test_the_registration_image_holds_no_invisible_character(image: str) -> None
     assert _invisible(registration["image"]) == []
 
 
-@pytest.mark.xfail(strict=True, reason="adv29w: an ERC-8004 data: image is uncapped")
 def test_a_data_image_is_capped_or_left_out_with_a_warning() -> None:
     """A 300,000-character data: image is not copied whole into the registration."""
     image = "data:text/plain," + "a" * 300_000
@@ -116,9 +112,6 @@ def test_a_data_image_is_capped_or_left_out_with_a_warning() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: an ERC-8004 image keeps a manifest's hidden text"
-)
 def test_the_cli_export_writes_no_invisible_image(tmp_path: Path) -> None:
     """The CLI as a person runs it: ``export --format erc8004 FILE``."""
     path = tmp_path / "manifest.json"
