@@ -62,9 +62,6 @@ def _description(length: int) -> str:
     return str(tool["function"]["description"])
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: OpenAI export cuts the mech-tool note off silently"
-)
 @pytest.mark.parametrize("length", [1000, 1024])
 def test_a_renamed_tools_description_names_the_mech_tool(length: int) -> None:
     """The note naming the mech tool survives the 1,024-character cap."""
