@@ -88,6 +88,7 @@ from .results import (
     checked_arguments,
     error_result,
     with_choice,
+    with_orders_flagged,
 )
 from .sending import PriceRefusal, RequestSender
 from .settings import CallSettings, PhaseTimer
@@ -406,7 +407,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if not last:
             return tool.tool
         meta = dict(tool.tool["_meta"])
-        meta[META_KEY] = {**meta[META_KEY], "tried_last": last}
+        meta[META_KEY] = with_orders_flagged({**meta[META_KEY], "tried_last": last})
         return {**tool.tool, "_meta": meta}
 
     # --- calls ---------------------------------------------------------------------

@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 
 from scripts.devnet import Devnet
 from tests.adversary.test_adv29r_revert_reason_markup import _revert_for_marketplace
@@ -71,9 +70,6 @@ def _call_then_list(devnet: Devnet, state_dir: Path, chosen: str) -> Any:
     return anyio.run(main)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: a revert reason's orders reach the model unflagged"
-)
 def test_a_revert_reason_reading_as_orders_is_flagged(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
@@ -93,9 +89,6 @@ def test_a_revert_reason_reading_as_orders_is_flagged(
     assert "instruction_like_text" in flagged or "reads like instructions" in flagged
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29w: a revert reason's orders reach the model unflagged"
-)
 def test_the_listing_that_quotes_the_reason_flags_it(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
