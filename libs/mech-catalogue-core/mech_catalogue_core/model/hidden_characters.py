@@ -74,6 +74,10 @@ MARKUP = Markup(INVISIBLE)
 #: and newlines, none of the characters markup starts with (``<``, ``[``, a backslash,
 #: ``&``, a backtick, ``~``, ``$``, ``|``)
 PLAIN_TEXT = re.compile(r"[^\x00-\x08\x0b-\x1f\x7f-\U0010ffff<\[\\&`~$|]*+")
+#: a text :func:`shown_as_written` leaves as it is: printable ASCII, tabs and newlines,
+#: none of the characters markup hiding text starts with (``<``, ``[``, ``&``: the
+#: test :meth:`.markup.Markup.kinds` makes first)
+_SHOWN_AS_IT_IS = re.compile(r"[^\x00-\x08\x0b-\x1f\x7f-\U0010ffff<\[&]*+")
 
 
 def strip_invisible(text: str) -> str:
@@ -115,9 +119,9 @@ def shown_as_written(text: str) -> str:
     :param text: the sentence or pointer composed.
     :return: :func:`escaped_invisible` of it, then :meth:`.markup.Markup.inert` when
         :meth:`.markup.Markup.kinds` finds markup hiding text; the text itself when it
-        is printable ASCII without ``<`` or ``&`` (nothing to change).
+        is printable ASCII without ``<``, ``[`` or ``&`` (nothing to change).
     """
-    if PLAIN_TEXT.fullmatch(text):
+    if _SHOWN_AS_IT_IS.fullmatch(text):
         return text
     escaped = escaped_invisible(text)
     return MARKUP.inert(escaped) if MARKUP.kinds(escaped) else escaped
