@@ -61,6 +61,9 @@ PROCESS_MODULES = frozenset(
         Path("tests/test_foundation.py"),  # runs install_tools.sh, autonomy, kubo
         Path("tests/test_tutorial.py"),  # runs the tutorial's commands against a devnet
         Path("tests/test_catalogue_page_browser.py"),  # runs `serve` and chromium
+        # runs `serve` and chromium
+        Path("tests/adversary/test_adv29w_page_description_pushes_offers.py"),
+        Path("tests/test_catalogue_page_stranger_text.py"),  # `serve` and chromium
     }
 )
 

@@ -25,8 +25,11 @@ JSON-RPC ``eth_call`` (:mod:`.adapters.jsonrpc`), component metadata files come 
 their on-chain digest), package blocks as above.
 """
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Callable, Dict, Generator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Generator, List, Optional, Sequence, Tuple
 
 from mech_catalogue_core.chain.registry import (
     ChainReadError,
@@ -48,6 +51,7 @@ from mech_catalogue_core.derive.from_chain import (
     code_arguments_reader,
     code_pointer_reader,
     component_code_reader,
+    lockstep,
 )
 from mech_catalogue_core.derive.merge import (
     ComponentDerivation,
@@ -69,6 +73,43 @@ from mech_catalogue_cli.adapters.ipfs import gateway_get, raw_block
 from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, block_number
 from mech_catalogue_cli.adapters.jsonrpc import chain_id as read_chain_id
 from mech_catalogue_cli.adapters.jsonrpc import eth_call
+
+#: package blocks and metadata files one catalogue read fetches at once
+CODE_FETCH_CONCURRENCY = 32
+#: fetch timeouts all the code reads of one catalogue read may take together: a
+#: package is a directory block, then its files' blocks, then their chunks' blocks
+CODE_READ_BUDGET_TIMEOUTS = 4
+
+
+def fetched_side_by_side(
+    fetch: Callable[[str], Optional[bytes]], cids: Sequence[str], budget: float
+) -> Dict[str, Optional[bytes]]:
+    """Fetch CIDs at once (:data:`CODE_FETCH_CONCURRENCY`), all under one budget.
+
+    :param fetch: CID -> its bytes, or None (a blocking call bounded by its own timeout).
+    :param cids: the CIDs to fetch.
+    :param budget: seconds for all of them together (<= 0: none is fetched).
+    :return: CID -> bytes, or None for a CID that failed, raised, or had not arrived
+        when the budget ran out (its fetch ends at its own timeout, unread).
+    """
+    if not cids or budget <= 0:
+        return {cid: None for cid in cids}
+    pool = ThreadPoolExecutor(
+        max_workers=min(len(cids), CODE_FETCH_CONCURRENCY), thread_name_prefix="code"
+    )
+    try:
+        futures = {pool.submit(fetch, cid): cid for cid in cids}
+        done, _ = wait(futures, timeout=budget)
+        return {
+            cid: (
+                future.result()
+                if future in done and future.exception() is None
+                else None
+            )
+            for future, cid in futures.items()
+        }
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def is_code_uri(source: str) -> bool:
@@ -156,9 +197,40 @@ def _answerer(  # pylint: disable=too-many-arguments,too-many-positional-argumen
     gateway: str,
     timeout: float,
     caps: CodeCaps,
+    deadline: float = float("inf"),
 ) -> Callable[[CodeRequest], Any]:
-    """Answer the code readers' requests with blocking calls (one eth_call per batch)."""
+    """Answer the code readers' requests with blocking calls (one eth_call per batch).
+
+    A request's CIDs are fetched side by side (:func:`fetched_side_by_side`), within
+    ``timeout`` together and never past ``deadline``: a package nobody provides costs
+    its round one timeout, however many are asked for with it.
+
+    :param session: the HTTP session of the chain calls.
+    :param rpc_url: the chain's JSON-RPC URL.
+    :param multicall: the Multicall2 address there.
+    :param gateway: the IPFS gateway base URL.
+    :param timeout: seconds per request, and per round of fetches.
+    :param caps: bounds on the code read.
+    :param deadline: ``time.monotonic()`` after which nothing more is fetched.
+    :return: request -> reply.
+    """
     rpc = JsonRpc(rpc_url, timeout, session)
+    local = threading.local()  # one HTTP session per fetching thread
+
+    def fetching_session() -> Session:
+        if not hasattr(local, "session"):
+            local.session = new_session()
+        return local.session
+
+    def file(cid: str) -> Optional[bytes]:
+        return gateway_get(
+            fetching_session(), gateway, cid, timeout, MAX_METADATA_BYTES
+        )[0]
+
+    def block(cid: str) -> Optional[bytes]:
+        return raw_block(
+            fetching_session(), gateway, cid, timeout, caps.max_block_bytes
+        )
 
     def answer(request: CodeRequest) -> Any:
         kind, payload = request
@@ -166,15 +238,8 @@ def _answerer(  # pylint: disable=too-many-arguments,too-many-positional-argumen
             calls, at = payload
             data = eth_call(rpc, multicall, encode_batch(calls), at)
             return decode_batch(data, len(calls))
-        if kind == "files":
-            return {
-                cid: gateway_get(session, gateway, cid, timeout, MAX_METADATA_BYTES)[0]
-                for cid in payload
-            }
-        return {
-            cid: raw_block(session, gateway, cid, timeout, caps.max_block_bytes)
-            for cid in payload
-        }
+        budget = min(timeout, deadline - time.monotonic())
+        return fetched_side_by_side(file if kind == "files" else block, payload, budget)
 
     return answer
 
@@ -186,13 +251,20 @@ def derive_catalogue(  # pylint: disable=too-many-arguments,too-many-positional-
     gateway: str,
     timeout: float,
     block: int,
+    cache: Optional[DerivationCache] = None,
 ) -> Tuple[Catalogue, List[str]]:
     """Type a catalogue's untyped tools from their code, as the skill's behaviour does.
 
     The same plan and merge (``domain.derive.merge.plan_derivation`` /
     ``merge_derivations``) and the same readers (``domain.derive.from_chain``) as
-    ``FetchManifestsBehaviour.derive_code_arguments``; here every request is a blocking
-    call, and nothing is cached between runs.
+    ``FetchManifestsBehaviour.derive_code_arguments``: the ``code_uri`` packages are read
+    side by side (``lockstep``), each round's CIDs fetched at once, all of it within
+    :data:`CODE_READ_BUDGET_TIMEOUTS` fetch timeouts (adv29v: one after another,
+    twelve dead packages cost twelve timeouts a read). Derivations are kept in
+    ``cache`` by package CID (content-addressed: the same CID derives the same
+    arguments) and the cache keeps only what this read asked for
+    (``DerivationCache.retain_used``); a failed fetch is not kept, so it is tried again
+    at the next read.
 
     :param catalogue: the catalogue built from the manifests.
     :param rpc_url: the chain's JSON-RPC URL.
@@ -200,20 +272,37 @@ def derive_catalogue(  # pylint: disable=too-many-arguments,too-many-positional-
     :param gateway: the IPFS gateway base URL.
     :param timeout: seconds per request.
     :param block: the block chain reads are pinned to (the snapshot's).
+    :param cache: derivations kept between reads (None: this read's own).
     :return: the catalogue with derived arguments merged in, and one sentence per
-        AgentRegistry whose components could not be read (its mechs are kept as they
-        are).
+        AgentRegistry whose components could not be read, or code pointer whose reader
+        failed (those mechs are kept as they are).
     """
+    cache = DerivationCache() if cache is None else cache
     plan = plan_derivation(catalogue)
     if not plan.pointers and not plan.agents:
+        cache.retain_used()
         return catalogue, []
-    cache, caps = DerivationCache(), CodeCaps()
-    answer = _answerer(new_session(), rpc_url, multicall, gateway, timeout, caps)
-    found: Dict[MechKey, List[ComponentDerivation]] = {
-        key: [(0, drive(code_pointer_reader(pointer, where, cache, caps), answer))]
-        for key, pointer, where in plan.pointers
-    }
+    caps = CodeCaps()
+    deadline = time.monotonic() + CODE_READ_BUDGET_TIMEOUTS * timeout
+    answer = _answerer(
+        new_session(), rpc_url, multicall, gateway, timeout, caps, deadline
+    )
+    pointed = drive(
+        lockstep(
+            {
+                key: code_pointer_reader(pointer, where, cache, caps)
+                for key, pointer, where in plan.pointers
+            }
+        ),
+        answer,
+    )
+    found: Dict[MechKey, List[ComponentDerivation]] = {}
     unread: List[str] = []
+    for key, derived in pointed.items():
+        if isinstance(derived, Exception):
+            unread.append(f"code_uri of {key} not derived: {derived}")
+        else:
+            found[key] = [(0, derived)]
     for (chain_id, registry), agent_ids in plan.agents:
         try:
             derived = drive(
@@ -229,6 +318,7 @@ def derive_catalogue(  # pylint: disable=too-many-arguments,too-many-positional-
             ((chain_id, registry, agent), components)
             for agent, components in derived.items()
         )
+    cache.retain_used()
     return merge_derivations(catalogue, found), unread
 
 

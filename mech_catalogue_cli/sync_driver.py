@@ -62,6 +62,8 @@ from mech_catalogue_core.catalogue.fetching import (
     manifest_fetcher,
     pack_reply,
     refresh_catalogue,
+    still_failing,
+    still_readable,
 )
 from mech_catalogue_core.chain.registry import (
     BatchReply,
@@ -352,7 +354,10 @@ class CatalogueSync:
         self.holders: HolderCache = {}
         #: supplies at the last read, as the skill keeps them
         self.supply_hints: SupplyHints = {}
-        #: digests whose fetch failed last period (asked for last, as the skill does)
+        #: digests this agent read before (asked for first; a caller may set a record
+        #: kept across restarts), then those each period verified (or did not reach)
+        self.readable: FrozenSet[str] = frozenset()
+        #: digests whose fetch failed (asked for last; ``fetching.still_failing``)
         self.failed: FrozenSet[str] = frozenset()
 
     def period(self) -> PeriodOutcome:
@@ -401,13 +406,14 @@ class CatalogueSync:
                 snapshot.digests,
                 self.cache,
                 self.fetcher,
-                fetch_ranks(snapshot, self.catalogue, self.failed),
+                fetch_ranks(snapshot, self.catalogue, self.failed, self.readable),
             )
         finally:
             self.fetcher.on_arrival = None
             wait(parsing)  # refresh_catalogue takes every result parsed on arrival
             parser.shutdown()
-        self.failed = frozenset(d for d, r in fetched.items() if r.failed)
+        self.failed = still_failing(self.failed, fetched)
+        self.readable = still_readable(self.readable, fetched)
         timings["ipfs"] = time.monotonic() - began - timings["rpc"]
         timings["verify_on_arrival"] = early.verify_seconds
         timings["parse_on_arrival"] = early.parse_seconds

@@ -37,6 +37,7 @@ run in a child process, in turns with the working tree's: both in the same run, 
 ``--rounds``. Usage::
 
     python scripts/bench_listing_checks.py [--tools 400] [--rounds 3] [--before main]
+        [--all-tools]
 """
 
 import argparse
@@ -133,10 +134,11 @@ def _catalogue(tools: int, changed: int, requests: int) -> Any:
     )
 
 
-def run_here(tools: int) -> Dict[str, float]:
+def run_here(tools: int, all_tools: bool = False) -> Dict[str, float]:
     """Time the three listings with the code on ``sys.path``.
 
     :param tools: tools of the catalogue.
+    :param all_tools: list as ``mcp --all-tools`` does.
     :return: listing -> seconds.
     """
     # pylint: disable=import-outside-toplevel
@@ -162,7 +164,8 @@ def run_here(tools: int) -> Dict[str, float]:
             self.at += 1
             return served_from_catalogue(catalogues[self.at])
 
-    server = MechToolServer(Source(), CallSettings("g", "a"), None, None)
+    settings = CallSettings("g", "a", all_tools=all_tools)
+    server = MechToolServer(Source(), settings, None, None)
     times = {}
     for name in LISTINGS:
         start = time.perf_counter()
@@ -172,11 +175,12 @@ def run_here(tools: int) -> Dict[str, float]:
     return times
 
 
-def _child(tree: Path, tools: int) -> Dict[str, float]:
+def _child(tree: Path, tools: int, all_tools: bool) -> Dict[str, float]:
     """Run :func:`run_here` in a fresh process on the code of ``tree``.
 
     :param tree: a checkout of the repository.
     :param tools: tools of the catalogue.
+    :param all_tools: list as ``mcp --all-tools`` does.
     :return: listing -> seconds.
     """
     environment = dict(
@@ -184,7 +188,8 @@ def _child(tree: Path, tools: int) -> Dict[str, float]:
         PYTHONPATH=os.pathsep.join([str(tree), str(tree / "libs/mech-catalogue-core")]),
     )
     out = subprocess.run(  # nosec B603: this interpreter and this script
-        [sys.executable, str(Path(__file__).resolve()), "--child", str(tools)],
+        [sys.executable, str(Path(__file__).resolve()), "--child", str(tools)]
+        + (["--all-tools"] if all_tools else []),
         cwd=tree,
         env=environment,
         check=True,
@@ -219,10 +224,11 @@ def main() -> None:
     parser.add_argument("--tools", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", default="main", help="git revision compared with")
+    parser.add_argument("--all-tools", action="store_true", help="as mcp --all-tools")
     parser.add_argument("--child", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run_here(args.child)))
+        print(json.dumps(run_here(args.child, args.all_tools)))
         return
     with tempfile.TemporaryDirectory() as folder:
         before_tree = _extracted(args.before, Path(folder))
@@ -230,8 +236,8 @@ def main() -> None:
         for _ in range(args.rounds):
             runs.append(
                 {
-                    "before": _child(before_tree, args.tools),
-                    "after": _child(ROOT, args.tools),
+                    "before": _child(before_tree, args.tools, args.all_tools),
+                    "after": _child(ROOT, args.tools, args.all_tools),
                 }
             )
     print(

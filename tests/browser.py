@@ -23,9 +23,14 @@ missing, :func:`missing_browser` says what to install and the tests skip saying 
 """
 
 import json
+import socket
+import subprocess  # nosec B404: the CLI under test, started with a fixed command line
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
+
+from scripts.devnet.processes import free_port, wait_until
 
 #: Debian's browser and its WebDriver (packages ``chromium`` and ``chromium-driver``)
 CHROMIUM = Path("/usr/bin/chromium")
@@ -202,3 +207,45 @@ class Page:
             path,
         )
         return json.loads(text)
+
+
+def accepts_connections(port: int) -> bool:
+    """Say whether a server accepts connections on a loopback port.
+
+    :param port: the port.
+    :return: True when a connection was accepted.
+    """
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def served_page(catalogue_json: str, folder: Path) -> Iterator[Page]:
+    """Serve a catalogue with ``mech-catalogue serve`` and open its page in chromium.
+
+    :param catalogue_json: the catalogue (``Catalogue.to_json()``).
+    :param folder: where its file and the server's log are written.
+    :yield: the page, not yet opened at a view.
+    """
+    source = folder / "catalogue.json"
+    source.write_text(catalogue_json, encoding="utf-8")
+    port = free_port("127.0.0.1")
+    log_path = folder / "serve.log"
+    command = [sys.executable, "-m", "mech_catalogue_cli", "serve", "--from"]
+    command += [str(source), "--port", str(port)]
+    with (
+        open(log_path, "wb") as log,
+        subprocess.Popen(command, stdout=log, stderr=log) as server,  # nosec B603
+    ):
+        try:
+            wait_until(
+                lambda: accepts_connections(port), 60, "serve", server.pid, log_path
+            )
+            with chromium() as driver:
+                yield Page(driver, f"http://127.0.0.1:{port}/catalogue/")
+        finally:
+            server.terminate()
+            server.wait(timeout=10)

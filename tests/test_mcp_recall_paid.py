@@ -29,6 +29,7 @@ import pytest
 
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.recall import NameIndex
+from mech_catalogue_cli.mcp_server.served_names import ServedNames
 from mech_catalogue_cli.mcp_server.server import MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
 from tests.test_mcp_paid_answer_unit import (  # noqa: F401  # pylint: disable=unused-import
@@ -66,17 +67,20 @@ class Served:  # pylint: disable=too-few-public-methods
         return ServedCatalogue(digest, self.tools)
 
 
-def _tool(name: str, schema: Dict[str, Any], output: Any = None) -> ServedTool:
+def _tool(
+    name: str, schema: Dict[str, Any], output: Any = None, mech_tool: str = "t"
+) -> ServedTool:
     entry: Dict[str, Any] = {"name": name, "inputSchema": schema}
     if output is not None:
         entry["outputSchema"] = output
-    return ServedTool(name, "t", entry, (_offer(PAID), _offer(SAME)))
+    return ServedTool(name, mech_tool, entry, (_offer(PAID), _offer(SAME)))
 
 
 def _app(tmp_path: Path, market: DeliveredMarket, *tools: ServedTool) -> Any:
     app = _server(tmp_path, market, BODY)
     app.source = Served(*tools)
     app._read_once = False  # pylint: disable=protected-access
+    app.served_names = ServedNames()  # a first catalogue: no name served before
     app.refresh()
     return app
 
@@ -118,7 +122,8 @@ def test_a_paid_answer_survives_the_tool_leaving(tmp_path: Path) -> None:
     market = DeliveredMarket()
     app = _app(tmp_path, market, _tool("predict-x", {"type": "object"}))
     first = anyio.run(app.call, "predict-x", {"prompt": "x"})
-    _serve_now(app, _tool("other", {"type": "object"}))
+    # another mech tool: "t" under another name would still be "predict-x" (adv29v)
+    _serve_now(app, _tool("other", {"type": "object"}, mech_tool="u"))
     again = anyio.run(app.call, "predict-x", {"prompt": "x"})
     gone = anyio.run(app.call, "predict-x", {"prompt": "never asked"})
     assert not first.is_error and not again.is_error, again.content[0].text

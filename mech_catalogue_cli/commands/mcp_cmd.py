@@ -605,7 +605,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             devnet_key = str(info.accounts[DEVNET_REQUESTER_ROLE]["private_key"])
         _check_auto_prepay(auto_prepay, max_spend, offchain)
         key = load_key(key_file, KEY_ENV, devnet_key)
-        source = catalogue_source(agent, chosen)
+        source = catalogue_source(agent, chosen, state_dir)
         market, journal = paying_market(
             key,
             chosen,

@@ -50,13 +50,17 @@ NO_SOURCE = "no_catalogue_source"
 CHAIN_ID_TIMEOUT = 10.0
 
 
-def catalogue_source(agent: Optional[str], chosen: Dict[str, Any]) -> Any:
+def catalogue_source(
+    agent: Optional[str], chosen: Dict[str, Any], state_dir: Optional[str] = None
+) -> Any:
     """Pick where the catalogue comes from.
 
     :param agent: ``--agent`` URL, or None.
     :param chosen: the chain settings (``chain_options.chain_settings``: ``rpc``,
         ``chain_id``, ``gateway``, ``multicall``, ``registries``, ``fallback_gateways``
         and the marketplace's).
+    :param state_dir: ``--state-dir`` (a direct read keeps there the manifests it
+        read, asked for first after a restart), or None.
     :return: an ``AgentSource`` for ``--agent`` (reading the offers' tenures from
         ``rpc`` when a marketplace is set, as a direct read does), else a
         ``DirectSource`` reading the registries (and the marketplace) with the skill's
@@ -95,6 +99,7 @@ def catalogue_source(agent: Optional[str], chosen: Dict[str, Any]) -> Any:
             fallback_gateway_urls=tuple(chosen.get("fallback_gateways", ())),
         ),
         market_source(chosen, chain),
+        Path(state_dir) if state_dir else None,
     )
 
 

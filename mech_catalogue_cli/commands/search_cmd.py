@@ -43,6 +43,8 @@ from mech_catalogue_core.model.tool import REGISTRY_KINDS
 from mech_catalogue_core.model.untrusted_text import (
     for_model,
     for_person,
+    reasons_for_model,
+    tool_text_problems,
 )
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.index import (
@@ -144,8 +146,8 @@ def hit_json(
         price in the payment's smallest unit as decimal text (null: no callable
         contract; none asked: in ``payments[0]``), the karma and the latest delivery's
         block as decimal text (null: none read), texts cleaned as every exporter shows them
-        (``model.untrusted_text``); and ``warnings`` ([{code, message}]) when the
-        name has a look-alike.
+        (``model.untrusted_text``); and ``warnings`` ([{code, message}]) when it has
+        any (:func:`hit_problems`).
     """
     found = {
         "tool": hit.tool.name,
@@ -163,10 +165,30 @@ def hit_json(
         "typed": hit.tool.is_typed,
         "description": for_model(hit.tool.description),
     }
-    problem = lookalikes.get(hit.tool.name)
-    if problem is not None:
-        found["warnings"] = [problem.to_dict()]
+    problems = hit_problems(hit, lookalikes)
+    if problems:
+        found["warnings"] = reasons_for_model([p.to_dict() for p in problems])
     return found
+
+
+def hit_problems(
+    hit: SearchHit, lookalikes: Mapping[str, Problem] = MappingProxyType({})
+) -> List[Problem]:
+    """Return the warnings a match is shown with, as the MCP server lists the tool.
+
+    A match's description is all a model driving ``search --json`` may read of a tool
+    before paying for it: it carries what ``tools/list`` carries (adv29w). (The
+    terminal's table prints the look-alike warning only.)
+
+    :param hit: a match.
+    :param lookalikes: tool name -> its look-alike warning.
+    :return: the tool's text warnings (``untrusted_text.tool_text_problems``:
+        ``invisible_text``, ``instruction_like_text``, ``secret_argument``), then its
+        name's ``lookalike_tool_name``; [] when none.
+    """
+    problems = list(tool_text_problems(hit.tool))
+    lookalike = lookalikes.get(hit.tool.name)
+    return problems + ([lookalike] if lookalike is not None else [])
 
 
 def page_json(

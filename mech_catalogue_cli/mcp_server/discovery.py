@@ -61,7 +61,6 @@ from mech_catalogue_core.model.payment import (
     parse_price_limit,
     plan_payment,
 )
-from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.search.bm25 import Bm25Index
 
 from .call_identity import IDEMPOTENCY_META_KEY
@@ -70,7 +69,7 @@ from .ipfs import IpfsError
 from .market import MarketError
 from .offers import NoOffer, Offer, choose_offer, tenure_facts
 from .results import error_result, text_content, visible_text
-from .source import UNTRUSTED_HEADING, ServedCatalogue, ServedTool, SourceError
+from .source import ServedCatalogue, ServedTool, SourceError
 
 
 class DiscoveryMode(StrEnum):
@@ -119,18 +118,6 @@ def _words_of_name(name: str) -> str:
     return _NAME_SEPARATORS.sub(" ", name)
 
 
-def mech_text(tool: ServedTool) -> str:
-    """Return the mech's own description of a listed tool (cleaned, without the cost).
-
-    :param tool: a listed tool.
-    :return: the text after :data:`.source.UNTRUSTED_HEADING`, or the whole description
-        when it has no cost sentence (``--all-tools`` lists some without one).
-    """
-    description = str(tool.tool.get("description") or "")
-    _, heading, text = description.partition(UNTRUSTED_HEADING)
-    return text.strip() if heading else description.strip()
-
-
 def tool_kind(tool: ServedTool) -> str:
     """Return the manifest's ``kind`` of a tool ("" when it gives none).
 
@@ -161,7 +148,7 @@ def tool_text(tool: ServedTool) -> str:
     """
     parts = [tool.name, _words_of_name(tool.name), _words_of_name(tool.name)]
     parts += [str(tool.tool.get("title") or ""), tool_kind(tool), tool_kind(tool)]
-    parts.append(mech_text(tool))
+    parts.append(tool.mech_text().strip())
     properties = tool.tool.get("inputSchema", {}).get("properties") or {}
     for name, schema in properties.items():
         described = schema.get("description") if isinstance(schema, dict) else ""
@@ -193,7 +180,7 @@ def summary(tool: ServedTool) -> str:
     :param tool: a listed tool.
     :return: at most :data:`SUMMARY_CHARS` characters (an ellipsis when cut).
     """
-    line = " ".join(mech_text(tool).split())
+    line = " ".join(tool.mech_text().split())
     return line if len(line) <= SUMMARY_CHARS else line[: SUMMARY_CHARS - 1] + "…"
 
 
@@ -394,18 +381,19 @@ class ToolFinder:
         return offset, ""
 
     def match(self, tool: ServedTool) -> Dict[str, Any]:
-        """Return a tool's compact match.
+        """Return a tool's compact match: the server's facts first, the mech's text last.
 
         :param tool: a listed tool.
-        :return: ``name``, ``title``, ``summary`` (:func:`summary`), ``kind``,
-            ``price`` (:func:`price_of`; None when no offer is payable now),
-            ``price_wei`` (decimal string of a native price; None for a token's or
-            none), ``payment`` (the payment type's name,
+        :return: ``name``, ``title``, ``kind``, ``price`` (:func:`price_of`; None when
+            no offer is payable now), ``price_wei`` (decimal string of a native price;
+            None for a token's or none), ``payment`` (the payment type's name,
             ``model.market.PAYMENT_TYPE_NAMES``; "" when unknown), ``typed``,
             ``tenure`` (:func:`.offers.tenure_facts` of that offer: the chain's facts
             beside a ranking by text, which keywords can buy; None when no offer is
-            payable), and ``warnings`` only when the name has a look-alike
-            (:func:`lookalike_warnings`).
+            payable), ``warnings`` only when the listed tool has any
+            (:meth:`.source.ServedTool.warnings`: the same ``tools/list`` and
+            ``describe_tool`` give, as a match is all a model may read before
+            ``call_tool``), and ``summary`` (:func:`summary`).
         """
         offer = self.offers.get(tool.name)
         price = None if offer is None else offer.price
@@ -413,7 +401,6 @@ class ToolFinder:
         found: Dict[str, Any] = {
             "name": tool.name,
             "title": str(tool.tool.get("title") or tool.name),
-            "summary": summary(tool),
             "kind": tool_kind(tool),
             "price": None if offer is None else price_of(offer),
             "price_wei": str(price) if native and price is not None else None,
@@ -423,24 +410,11 @@ class ToolFinder:
             "typed": is_typed(tool),
             "tenure": None if offer is None else tenure_facts(offer),
         }
-        warnings = lookalike_warnings(tool)
+        warnings = tool.warnings()
         if warnings:  # only where there is something to say: matches stay compact
             found["warnings"] = warnings
+        found["summary"] = summary(tool)
         return found
-
-
-def lookalike_warnings(tool: ServedTool) -> List[Dict[str, str]]:
-    """A listed tool's look-alike warning, as ``tools/list`` gives it in ``_meta``.
-
-    :param tool: a listed tool (flagged by ``names.flag_lookalikes``).
-    :return: its ``lookalike_tool_name`` warnings ({code, message}); [] when none.
-    """
-    meta = tool.tool.get("_meta", {}).get(META_KEY, {})
-    return [
-        w
-        for w in meta.get("warnings") or []
-        if isinstance(w, dict) and w.get("code") == ProblemCode.LOOKALIKE_TOOL_NAME
-    ]
 
 
 def _delivered_within(offer: Optional[Offer], blocks: int) -> bool:
@@ -523,10 +497,6 @@ _MATCH = {
     "properties": {
         "name": {"type": "string", "description": "call it with call_tool"},
         "title": {"type": "string"},
-        "summary": {
-            "type": "string",
-            "description": "the mech's own description (untrusted text), one line",
-        },
         "kind": {"type": "string"},
         "price": _PRICE_WITH_UNITS,
         "price_wei": {
@@ -538,8 +508,11 @@ _MATCH = {
         "typed": {"type": "boolean", "description": "takes named arguments"},
         "warnings": {
             "type": "array",
-            "description": "this server's warnings about the name (lookalike_tool_name: "
-            "it looks like another tool's; check the mech before calling)",
+            "description": "this server's warnings about the tool, as tools/list and "
+            "describe_tool give them (instruction_like_text: its text reads like "
+            "orders to a model; invisible_text: hidden characters were removed; "
+            "lookalike_tool_name: it looks like another tool's; check the mech before "
+            "calling)",
             "items": {
                 "type": "object",
                 "properties": {
@@ -552,6 +525,10 @@ _MATCH = {
             "type": ["object", "null"],
             "description": "since when the mech a call would pay serves this tool as "
             "it is (chain facts; the ranking is by text, which anyone can write)",
+        },
+        "summary": {
+            "type": "string",
+            "description": "the mech's own description (untrusted text), one line",
         },
     },
     "required": [

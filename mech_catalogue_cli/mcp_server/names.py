@@ -18,10 +18,11 @@ The catalogue warns each mech offering a name that looks like another
 (``catalogue.lookalikes``), but a client only shows the listed Tool. So each listed tool
 whose mech tool name has a look-alike among every served tool gets, from
 :func:`flag_lookalikes`: the library's ``lookalike_tool_name`` warning in
-``_meta[META_KEY]["warnings"]``, a sentence right after the server's "Paid call" facts
-(before the mech's own text), and ``title``/``annotations.title`` set to the MCP name
-(sanitised to ``A-Za-z0-9_.-``), so a homoglyph is never what a person reads as its
-title. A tool whose mech name is not ASCII gets that title too.
+``_meta[META_KEY]["warnings"]``, a sentence kept as the tool's ``server_notes`` (put
+right after the server's facts, before the mech's own text, when the description is
+composed: ``source.listed_description``), and ``title``/``annotations.title`` set to
+the MCP name (sanitised to ``A-Za-z0-9_.-``), so a homoglyph is never what a person
+reads as its title. A tool whose mech name is not ASCII gets that title too.
 """
 
 import copy
@@ -38,23 +39,25 @@ from .source import ServedCatalogue, ServedTool
 LOOKALIKE_NOTE = "Warning from this server:"
 
 
-def noted_description(description: str, note: str) -> str:
-    """Put the server's note after its own facts paragraph, before the mech's text.
+def lookalike_note(problem: Problem) -> str:
+    """The server's sentence about a look-alike name, as a listed description holds it.
 
-    :param description: the listed description (``Paid call ...`` first when priced).
-    :param note: the server's sentence.
-    :return: the description with the note as its second paragraph (first, unpriced).
+    :param problem: the ``lookalike_tool_name`` warning.
+    :return: :data:`LOOKALIKE_NOTE`, the warning's message, and what to check.
     """
-    if description.startswith("Paid call:"):
-        facts, _, rest = description.partition("\n\n")
-        return f"{facts}\n\n{note}" + (f"\n\n{rest}" if rest else "")
-    return f"{note}\n\n{description}" if description else note
+    return (
+        f"{LOOKALIKE_NOTE} {problem.message} Check the mech (_meta offers) before "
+        "calling."
+    )
 
 
 def flagged_entry(
     entry: Dict[str, Any], mech_tool: str, problem: Optional[Problem]
 ) -> Dict[str, Any]:
     """One Tool with its look-alike warning and a safe title (a new dict).
+
+    The description is left as it is: the note goes in ``ServedTool.server_notes``
+    (:func:`flag_lookalikes`).
 
     :param entry: the MCP Tool JSON.
     :param mech_tool: the mech tool name it stands for.
@@ -68,28 +71,28 @@ def flagged_entry(
         flagged = copy.deepcopy(entry)
         flagged["title"] = flagged["name"]
         flagged.setdefault("annotations", {})["title"] = flagged["name"]
-    if problem is not None:
-        note = (
-            f"{LOOKALIKE_NOTE} {problem.message} Check the mech "
-            "(_meta offers) before calling."
-        )
-        flagged["description"] = noted_description(
-            str(flagged.get("description") or ""), note
-        )
     return flagged
 
 
 def flag_lookalikes(listed: ServedCatalogue, every: ServedCatalogue) -> ServedCatalogue:
     """Flag the listed tools whose mech tool name looks like another served one.
 
+    Run before the descriptions are composed (``ServedCatalogue.with_facts``): the
+    note is kept apart from any text, so the composition puts it after the facts.
+
     :param listed: what ``tools/list`` will serve.
     :param every: every tool served (the names compared).
-    :return: the listed catalogue, flagged tools replaced.
+    :return: the listed catalogue, flagged tools replaced (each note in
+        ``server_notes``).
     """
     found = lookalike_problems(sorted({tool.mech_tool for tool in every.tools}))
 
     def flagged(tool: ServedTool) -> ServedTool:
-        entry = flagged_entry(tool.tool, tool.mech_tool, found.get(tool.mech_tool))
-        return tool if entry is tool.tool else replace(tool, tool=entry)
+        problem = found.get(tool.mech_tool)
+        entry = flagged_entry(tool.tool, tool.mech_tool, problem)
+        if problem is None:
+            return tool if entry is tool.tool else replace(tool, tool=entry)
+        notes = tool.server_notes + (lookalike_note(problem),)
+        return replace(tool, tool=entry, server_notes=notes)
 
     return replace(listed, tools=tuple(flagged(tool) for tool in listed.tools))

@@ -226,6 +226,20 @@ def _rank(offer: Offer) -> Tuple[Any, ...]:
     return rank_key(seniority(offer), offer.price, offer.address)
 
 
+def best_offers(offers: Sequence[Offer], count: int) -> List[Offer]:
+    """The ``count`` offers of the server's own ranking (:func:`_rank`), in given order.
+
+    What ``_meta`` lists of a tool's offers: a tool copied onto hundreds of mechs keeps
+    a bounded listing, and the copies (newcomers: no tenure) are the ones left out.
+
+    :param offers: a tool's offers, in served order.
+    :param count: how many to keep (>= 0).
+    :return: the kept offers, in their served order.
+    """
+    kept = {id(offer) for offer in sorted(offers, key=_rank)[:count]}
+    return [offer for offer in offers if id(offer) in kept]
+
+
 #: one declaration of a tool name, for :func:`schema_owners_first`: the tool (any
 #: object), its mech (None: unknown) and that mech's offers
 Declaration = TypeVar("Declaration", bound=Tuple[Any, Any, Tuple[Offer, ...]])

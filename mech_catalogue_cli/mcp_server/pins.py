@@ -21,7 +21,9 @@ price is refused before paying anyway). Its digest is ``sha256:`` and the hex SH
 its RFC 8785 canonical JSON.
 
 The file is JSON, ``{"version": 1, "tools": {"<MCP name>": {"digest": "sha256:...",
-"definition": {...}}}}``. A tool not in it is approved the first time it is listed (trust
+"definition": {...}, "mech_tool": "<mech tool name>"}}}``: an MCP name whose mech tool
+is no longer the approved one is refused too, however alike the definitions read
+(``mech_tool`` is recorded for entries of older files at their next approval check). A tool not in it is approved the first time it is listed (trust
 on first use, written back to the file); a tool whose definition differs from its entry is
 not listed, and a call names what changed (:func:`.definition_checks.definition_changes`). To
 approve the new definition, delete the tool's entry (or the file): it is approved again
@@ -39,6 +41,7 @@ from typing import Any, Dict, List, Tuple
 from mech_catalogue_core.model.canonical import (
     canonical_bytes,
 )
+from mech_catalogue_core.model.untrusted_text import label_for_model
 
 from .definition_checks import pin_refusal
 from .source import ServedCatalogue, ServedTool, SourceError
@@ -125,6 +128,22 @@ def save_pins(path: Path, pins: Dict[str, Dict[str, Any]]) -> None:
         raise PinFileError(f"pin file {path} cannot be written: {exc}") from exc
 
 
+def mech_tool_refusal(approved: str, current: str, pin_file: str) -> str:
+    """Why a pinned MCP name that now stands for another mech tool is not callable.
+
+    :param approved: the mech tool name approved under the MCP name.
+    :param current: the mech tool name behind it now.
+    :param pin_file: the pin file's path, to say how to re-approve.
+    :return: a sentence naming both mech tools and how to approve the new one.
+    """
+    return (
+        f"refused: this name was approved for mech tool {label_for_model(approved)!r} "
+        f"and now stands for mech tool {label_for_model(current)!r} (another tool, "
+        f"other mechs paid); review it, then delete its entry from {pin_file} to "
+        "approve it (taken at the next catalogue change or restart)"
+    )
+
+
 def approved_tools(
     served: ServedCatalogue, pin_file: str
 ) -> Tuple[ServedCatalogue, Dict[str, str]]:
@@ -145,21 +164,36 @@ def approved_tools(
     pins = load_pins(path)
     kept: List[ServedTool] = []
     changed: Dict[str, str] = {}
-    approved_now = 0
+    approved_now = recorded = 0
     for tool in served.tools:
         definition = definition_of(tool.tool)
         digest = definition_digest(definition)
         entry = pins.get(tool.name)
+        pinned_tool = entry.get("mech_tool") if entry is not None else None
         if entry is None:
-            pins[tool.name] = {"digest": digest, "definition": definition}
+            pins[tool.name] = {
+                "digest": digest,
+                "definition": definition,
+                "mech_tool": tool.mech_tool,
+            }
             approved_now += 1
+        elif isinstance(pinned_tool, str) and pinned_tool != tool.mech_tool:
+            # the same words can stand for another mech tool: its description may
+            # copy the approved one's, "(mech tool name: ...)" included (adv29v)
+            changed[tool.name] = mech_tool_refusal(
+                pinned_tool, tool.mech_tool, str(path)
+            )
+            continue
         elif entry["digest"] != digest:
             changed[tool.name] = pin_refusal(
                 entry.get("definition") or {}, definition, str(path)
             )
             continue
+        elif pinned_tool is None:  # approved by an older version: recorded now
+            entry["mech_tool"] = tool.mech_tool
+            recorded += 1
         kept.append(tool)
-    if approved_now:
+    if approved_now or recorded:
         save_pins(path, pins)
         LOGGER.info("%d new tool definitions approved in %s", approved_now, path)
     if changed:

@@ -68,6 +68,9 @@ from .source import ServedTool
 
 #: the ``_meta`` key of a call's own facts (request, mech, price, choice, warnings)
 REQUEST_META_KEY = "io.olas/mech-request"
+#: its key of the server's line of notes before a fenced answer (the server's words
+#: only, kept apart so nothing parses them back out of the text: a task's status line)
+SERVER_NOTE = "server_note"
 
 
 def text_content(text: str) -> types.TextContent:
@@ -399,8 +402,9 @@ def answer_result(  # pylint: disable=too-many-arguments
     label = "untrusted response" if not check.trusted else "response"
     fence = f"{label} {entry.response_cid}"
     shown = f"--- {fence} begins ---\n{text}\n--- {fence} ends ---"
+    meta[SERVER_NOTE] = _noted(tool.name, notes)  # apart: a task's status line
     return types.CallToolResult(
-        content=[text_content(_noted(tool.name, notes) + "\n" + shown)],
+        content=[text_content(meta[SERVER_NOTE] + "\n" + shown)],
         structured_content=None if failed else structured,
         is_error=failed,
         _meta={REQUEST_META_KEY: reasons_for_model(meta)},

@@ -57,6 +57,7 @@ from mcp.server.subscriptions import (
     ToolsListChanged,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from mech_catalogue_core.model.untrusted_text import label_for_model
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..folders import DISTRIBUTION
@@ -91,6 +92,7 @@ from .results import (
     with_orders_flagged,
 )
 from .sending import PriceRefusal, RequestSender
+from .served_names import ServedNames
 from .settings import CallSettings, PhaseTimer
 from .source import (
     MAX_LISTED_TOOL_BYTES,
@@ -173,6 +175,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             {}
         )  # MCP name -> why its new definition is refused
         self._read_once = False
+        self.served_names = ServedNames()
         self.ledger = SpendLedger(settings.max_spend, window=settings.spend_window)
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
@@ -223,8 +226,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
 
         ``catalogue`` keeps every tool (calls, and retries of paid requests, resolve
         against it); ``listed`` is what ``tools/list`` serves: the payable tools with
-        their price (:meth:`.source.ServedCatalogue.payable_only`), or every tool with
-        ``--all-tools``, never a tool that asks for a secret or still hides text
+        their price, or every tool with ``--all-tools``, each described with the
+        server's facts first (:meth:`.source.ServedCatalogue.with_facts`), never a
+        tool that asks for a secret or still hides text
         (:meth:`.source.ServedCatalogue.refusing_unsafe`).
 
         :return: True when it changed.
@@ -239,6 +243,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if self._read_once and served.digest == self.catalogue.digest:
             return False
         self._read_once = True
+        served = self.served_names.assign(served)  # a served name keeps its tool
         self.catalogue = served
         listable, refused = served.refusing_unsafe()
         if refused:
@@ -248,22 +253,21 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 ", ".join(refused[:10]),
             )
         listable, self.changed = approved_tools(listable, self.settings.pin_file)
-        listed, left_out = flag_lookalikes(  # look-alike names said in tools/list
-            (
-                listable
-                if self.settings.all_tools
-                else listable.payable_only(
-                    self.settings.max_price,
-                    self.settings.pinned,
-                    self.settings.allowed,
-                    self.settings.token_max_price,
-                )
-            ),
-            served,
-        ).within_bytes()
+        # look-alike names said in tools/list, then every description composed
+        listed, left_out = (
+            flag_lookalikes(listable, served)
+            .with_facts(
+                self.settings.max_price,
+                self.settings.pinned,
+                self.settings.allowed,
+                self.settings.token_max_price,
+                keep_unpayable=self.settings.all_tools,
+            )
+            .within_bytes()
+        )
         if left_out:
             LOGGER.warning(
-                "%d tools not listed: each Tool is over %d bytes (%s)",
+                "%d tools not listed: each Tool's definition is over %d bytes (%s)",
                 len(left_out),
                 MAX_LISTED_TOOL_BYTES,
                 ", ".join(left_out[:10]),
@@ -631,8 +635,15 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 return answered
         tool = self.catalogue.named(name)
         if tool is None:
+            stood_for = self.served_names.stood_for(name)
+            was = (
+                f" (it stood for mech tool {label_for_model(stood_for)!r}, no longer "
+                "offered; no other tool is given its name)"
+                if stood_for
+                else ""
+            )
             return error_result(
-                f"no tool named {name!r} is served now; list the tools again"
+                f"no tool named {name!r} is served now{was}; list the tools again"
             )
         invalid = await checked_arguments(name, tool, arguments)
         timer.lap("validation")

@@ -30,16 +30,18 @@ is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_mo
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
 front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
 integers (``exporters.js_integers``): results give integers JavaScript cannot hold,
-such as the 77-digit ``requestId``, as strings. A listed tool's description starts with the server's own facts
-(:func:`described_with_cost`); tools whose arguments ask for a secret, or whose definition still hides text, are not
-listed (:meth:`ServedCatalogue.refusing_unsafe`).
+such as the 77-digit ``requestId``, as strings. A listed tool's description starts
+with the server's own facts (:func:`listed_description`, composed from parts, never
+parsed back); tools whose arguments ask for a secret, or whose definition still hides
+text, are not listed (:meth:`ServedCatalogue.refusing_unsafe`).
 """
 
 import json
 import logging
 import re
 import urllib.parse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import (
     Any,
@@ -59,6 +61,7 @@ from mech_catalogue_core.chain.marketplace import (
 )
 from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
+from mech_catalogue_core.derive.from_chain import DerivationCache
 from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import (
@@ -78,6 +81,7 @@ from mech_catalogue_core.model.market import (
     MechFacts,
 )
 from mech_catalogue_core.model.payment import ASSET_NATIVE, format_amount, plan_payment
+from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.tool import REGISTRY_KINDS, MechRef
 
 from mech_catalogue_cli.adapters.http import AnswerError, get_json, watched_session
@@ -88,15 +92,34 @@ from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
 from .checked_definitions import CHECKED
-from .offers import NoOffer, Offer, Tenure, choose_offer, schema_owners_first
+from .offers import (
+    NoOffer,
+    Offer,
+    Tenure,
+    best_offers,
+    choose_offer,
+    schema_owners_first,
+)
+from .readable_record import ReadableRecord
 from .tenure import FetchedDefinitions, TenureReader
 
 LOGGER = logging.getLogger(__name__)
 
 #: tools per ``tools/list`` page
 DEFAULT_PAGE_SIZE = 50
-#: bytes of one listed MCP Tool's JSON at most (a typed ten-argument tool is about 3 KB)
+#: bytes of one listed MCP Tool's own definition at most: its JSON without ``_meta``
+#: (a typed ten-argument tool is about 3 KB); what other registrants add to ``_meta``
+#: is bounded by :data:`MAX_META_OFFERS` and :data:`MAX_META_MECHS` instead
 MAX_LISTED_TOOL_BYTES = 32 * 1024
+#: offers one Tool's ``_meta`` lists at most (the best of the server's own ranking,
+#: the chosen one always among them); a call still tries every offer. One offer is
+#: about 880 bytes: 40 copies of a tool once pushed it over the 32 KiB cap (adv29v)
+MAX_META_OFFERS = 8
+#: mech keys each of ``_meta``'s ``mechs``, ``schema_mechs`` and ``conflicting_mechs``
+#: names at most (about 70 bytes each)
+MAX_META_MECHS = 16
+#: the ``_meta`` lists other registrants lengthen; each has a ``<list>_left_out`` count
+META_MECH_LISTS = ("mechs", "schema_mechs", "conflicting_mechs")
 #: pages one ``/tools`` or ``/tools/<name>`` listing may take: an agent whose cursors never
 #: end (or repeat) would otherwise keep the server paging for ever
 MAX_AGENT_PAGES = 2000
@@ -129,20 +152,23 @@ UNTRUSTED_HEADING = (
 )
 
 
-def described_with_cost(description: str, offer: Offer) -> str:
-    """A listed tool's description: the server's facts first, then the mech's text.
+#: the codes of the warnings a listed tool's ``_meta`` may carry
+_PROBLEM_CODES = frozenset(code.value for code in ProblemCode)
 
-    The facts (that a call spends funds, how much, to which mech) come from the chain
-    and this server, never from a manifest, and they come first, so no manifest text
-    (already cleaned and capped at 1,024 characters) can precede or imitate them.
+#: the facts paragraph of a listed tool no call can pay now (``mcp --all-tools``)
+UNPAYABLE_FACTS = (
+    "Not payable now: no offer of this tool fits this server's settings (--max-price, "
+    "--mech, --allow-mech) and payment types; calling it says why for each mech."
+)
 
-    :param description: the tool's description as exported (cleaned, capped).
+
+def cost_facts(offer: Offer) -> str:
+    """The facts paragraph of a payable tool: that a call spends, how much, to whom.
+
     :param offer: the offer a call would pay now.
-    :return: the facts sentence (``Paid call: <price> wei of the chain's native token
-        to mech <address> ...``; a token's price in whole units, ``Paid call: 1.5 USDC
-        (1500000 smallest units, ERC-20) to mech ...``), a blank line,
-        :data:`UNTRUSTED_HEADING` and the text on the next line (the facts alone when the
-        tool has no description).
+    :return: ``Paid call: <price> wei of the chain's native token to mech <address>
+        ...``; a token's price in whole units, ``Paid call: 1.5 USDC (1500000 smallest
+        units, ERC-20) to mech ...``.
     """
     terms = plan_payment(offer.payment_type, offer.price).terms
     price = (
@@ -151,12 +177,42 @@ def described_with_cost(description: str, offer: Offer) -> str:
         else f"{format_amount(offer.price, terms.decimals, terms.symbol)} "
         f"({offer.price} smallest units, ERC-20)"
     )
-    cost = (
+    return (
         f"Paid call: {price} to mech "
         f"{offer.address}, the offer chosen now (it may change with the catalogue)."
     )
-    text = description.strip()
-    return f"{cost}\n\n{UNTRUSTED_HEADING}\n{text}" if text else cost
+
+
+def listed_description(facts: str, notes: Sequence[str], mech_text: str) -> str:
+    """A listed tool's description, composed from its parts (never parsed back).
+
+    The facts (from the chain and this server, never from a manifest) come first and the
+    server's notes after them, so no manifest text (already cleaned and capped at 1,024
+    characters) can precede or imitate them; the mech's text comes last, under
+    :data:`UNTRUSTED_HEADING`.
+
+    :param facts: the server's facts paragraph (:func:`cost_facts`,
+        :data:`UNPAYABLE_FACTS`).
+    :param notes: the server's sentences about the tool (a look-alike name), one
+        paragraph each.
+    :param mech_text: the tool's description as exported (cleaned, capped).
+    :return: the paragraphs, blank-line separated; the heading and text only when the
+        tool has a description.
+    """
+    text = mech_text.strip()
+    paragraphs = [facts, *notes] + ([f"{UNTRUSTED_HEADING}\n{text}"] if text else [])
+    return "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
+
+
+def described_with_cost(description: str, offer: Offer) -> str:
+    """A payable tool's description: the server's facts first, then the mech's text.
+
+    :param description: the tool's description as exported (cleaned, capped).
+    :param offer: the offer a call would pay now.
+    :return: :func:`listed_description` of :func:`cost_facts` and the text (the facts
+        alone when the tool has no description).
+    """
+    return listed_description(cost_facts(offer), (), description)
 
 
 #: an address as the chain gives it (``MechRef.from_dict`` and ``MechFacts.from_dict``
@@ -213,12 +269,48 @@ class ServedTool:
     :param mech_tool: the tool name the mechs use (sent as the payload's ``tool``).
     :param tool: the MCP Tool JSON (camelCase, as on the wire).
     :param offers: every mech contract offering it.
+    :param server_notes: the server's sentences about it (a look-alike name:
+        ``names.flag_lookalikes``), placed after its facts by :func:`listed_description`.
+    :param mech_description: the mech's own description once ``tool["description"]``
+        is the server's composition (:meth:`ServedCatalogue.with_facts`); None while
+        ``tool["description"]`` is the mech's own.
     """
 
     name: str
     mech_tool: str
     tool: Dict[str, Any]
     offers: Tuple[Offer, ...]
+    server_notes: Tuple[str, ...] = ()
+    mech_description: Optional[str] = None
+
+    def mech_text(self) -> str:
+        """Return the mech's own description (cleaned, capped), without the server's words.
+
+        :return: :attr:`mech_description`, or ``tool["description"]`` before the server
+            composed it.
+        """
+        if self.mech_description is not None:
+            return self.mech_description
+        return str(self.tool.get("description") or "")
+
+    def warnings(self) -> List[Dict[str, Any]]:
+        """Return the warnings ``tools/list`` and ``describe_tool`` give of this tool.
+
+        Every discovery surface shows a tool with these (a ``search_tools`` match too):
+        its text's (``instruction_like_text``, ``invisible_text``, ``secret_argument``)
+        and its name's (``lookalike_tool_name``).
+
+        :return: ``_meta[META_KEY]["warnings"]`` entries ({code, message, ...}) whose
+            code is a ``model.problems.ProblemCode``; [] when none.
+        """
+        meta = self.tool.get("_meta")
+        ours = meta.get(META_KEY) if isinstance(meta, dict) else None
+        found = ours.get("warnings") if isinstance(ours, dict) else None
+        return [
+            w
+            for w in found or []
+            if isinstance(w, dict) and w.get("code") in _PROBLEM_CODES
+        ]
 
 
 @dataclass(frozen=True)
@@ -277,12 +369,8 @@ class ServedCatalogue:
     ) -> "ServedCatalogue":
         """Keep the tools a call can pay for now, each saying what it costs.
 
-        A tool stays when :func:`.offers.choose_offer` finds an offer under the same
-        ``--max-price`` and ``--mech``; its description then starts with that offer's
-        price and mech (:func:`described_with_cost`), so a model reads that calling it
-        spends funds and how much before any text of the manifest. Tools whose
-        offers are all token-paid, legacy, unconfirmed, unpriced or over the cap go
-        (``mcp --all-tools`` keeps them; calling one says why it cannot be paid).
+        :meth:`with_facts` without the unpayable tools (``mcp`` without
+        ``--all-tools``).
 
         :param max_price: the per-call cap in wei (None: none).
         :param pinned: ``--mech`` ("" for any).
@@ -290,19 +378,51 @@ class ServedCatalogue:
         :param token_max_price: ``--max-price`` of token assets (asset -> smallest units).
         :return: the kept tools, same digest.
         """
+        return self.with_facts(max_price, pinned, allowed, token_max_price)
+
+    def with_facts(  # pylint: disable=too-many-arguments
+        self,
+        max_price: Optional[int] = None,
+        pinned: str = "",
+        allowed: Sequence[str] = (),
+        token_max_price: Mapping[str, int] = MappingProxyType({}),
+        keep_unpayable: bool = False,
+    ) -> "ServedCatalogue":
+        """Give every tool the server's facts first, its notes next, the mech's text last.
+
+        A tool is payable when :func:`.offers.choose_offer` finds an offer under the same
+        ``--max-price`` and ``--mech``; its description then starts with that offer's
+        price and mech (:func:`cost_facts`), so a model reads that calling it spends
+        funds and how much before any text of the manifest. Tools whose offers are all
+        token-paid, legacy, unconfirmed, unpriced or over the cap go, or, with
+        ``keep_unpayable`` (``mcp --all-tools``), start with :data:`UNPAYABLE_FACTS`
+        (calling one says why it cannot be paid). The server's notes
+        (:attr:`ServedTool.server_notes`) follow the facts whatever the mech wrote.
+
+        :param max_price: the per-call cap in wei (None: none).
+        :param pinned: ``--mech`` ("" for any).
+        :param allowed: ``--allow-mech`` (empty for any).
+        :param token_max_price: ``--max-price`` of token assets (asset -> smallest units).
+        :param keep_unpayable: keep the tools no call can pay now.
+        :return: the kept tools, each with ``mech_description`` set, same digest.
+        """
         kept = []
         for tool in self.tools:
             try:
                 offer = choose_offer(
                     tool.offers, max_price, pinned, allowed, token_max_price
                 )
+                facts, shown = cost_facts(offer), with_offer_listed(tool.tool, offer)
             except NoOffer:
-                continue
-            description = str(tool.tool.get("description") or "")
-            priced = dict(
-                tool.tool, description=described_with_cost(description, offer)
+                if not keep_unpayable:
+                    continue
+                facts, shown = UNPAYABLE_FACTS, tool.tool
+            text = tool.mech_text()
+            described = dict(
+                shown,
+                description=listed_description(facts, tool.server_notes, text),
             )
-            kept.append(ServedTool(tool.name, tool.mech_tool, priced, tool.offers))
+            kept.append(replace(tool, tool=described, mech_description=text))
         return ServedCatalogue(self.digest, tuple(kept))
 
     def refusing_unsafe(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
@@ -327,19 +447,22 @@ class ServedCatalogue:
     def within_bytes(
         self, limit: int = MAX_LISTED_TOOL_BYTES
     ) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
-        """Keep the tools whose MCP Tool JSON is at most ``limit`` bytes.
+        """Keep the tools whose own definition is at most ``limit`` bytes.
 
         Every client's ``tools/list`` carries every listed tool into its model's context:
         one registrant's tool of 100 arguments with 10,000-character descriptions (about
-        1 MB, 250,000 tokens) left a client no room for any tool.
+        1 MB, 250,000 tokens) left a client no room for any tool. Measured:
+        :func:`definition_bytes`, the Tool without ``_meta``; the offers and mechs
+        other registrants add there are bounded on their own (:func:`_with_offers`),
+        so copies of a tool cannot push it out of the listing (adv29v).
 
-        :param limit: bytes of one Tool's JSON at most.
+        :param limit: bytes of one Tool's definition at most.
         :return: the kept tools (same digest), and the names left out.
         """
         kept: List[ServedTool] = []
         left_out: List[ServedTool] = []
         for tool in self.tools:
-            size = len(json.dumps(tool.tool, separators=(",", ":")).encode("utf-8"))
+            size = definition_bytes(tool.tool)
             (kept if size <= limit else left_out).append(tool)
         return ServedCatalogue(self.digest, tuple(kept)), tuple(
             t.name for t in left_out
@@ -362,20 +485,84 @@ def payable_mechs(entry: Dict[str, Any]) -> FrozenSet[str]:
     return frozenset(entry["_meta"][META_KEY].get("schema_mechs") or ())
 
 
+def definition_bytes(tool: Mapping[str, Any]) -> int:
+    """Bytes of a Tool's own definition: its compact UTF-8 JSON without ``_meta``.
+
+    :param tool: an MCP Tool JSON.
+    :return: the byte count ``tools/list``'s cap is checked against.
+    """
+    own = {key: value for key, value in tool.items() if key != "_meta"}
+    return len(json.dumps(own, separators=(",", ":")).encode("utf-8"))
+
+
+def _bounded_keys(keys: Sequence[str], first: Sequence[str]) -> List[str]:
+    """At most :data:`MAX_META_MECHS` of ``keys``: those in ``first`` before the rest.
+
+    :param keys: mech entry keys, in their listed order.
+    :param first: the keys to keep before any other (the kept offers' mechs).
+    :return: the kept keys, in their listed order.
+    """
+    chosen = set(first)
+    ranked = [k for k in keys if k in chosen] + [k for k in keys if k not in chosen]
+    kept = set(ranked[:MAX_META_MECHS])
+    return [key for key in keys if key in kept]
+
+
 def _with_offers(
     entry: Dict[str, Any],
     mech_tool: str,
     offers: Sequence[Offer],
     conflicting: Sequence[str] = (),
 ) -> ServedTool:
+    """One served tool: every offer kept for calls, a bounded account in ``_meta``.
+
+    ``_meta[META_KEY]``'s ``offers`` (:data:`MAX_META_OFFERS`, :func:`.offers.best_offers`)
+    and ``mechs``, ``schema_mechs``, ``conflicting_mechs`` (:data:`MAX_META_MECHS` each,
+    the listed offers' mechs first) are cut, each with ``<list>_left_out``: how many it
+    does not name.
+
+    :param entry: the exported MCP Tool JSON (cleaned for the model here).
+    :param mech_tool: the tool name the mechs use.
+    :param offers: every offer of the mechs taking the served arguments, served order.
+    :param conflicting: entry keys of mechs declaring the name with other arguments.
+    :return: the served tool (``offers`` whole: a call may try any of them).
+    """
     entry = CHECKED.for_model(entry)
     if "outputSchema" in entry:
         # results give integers JavaScript cannot hold as strings: the schema says so
         entry["outputSchema"] = schema_with_integer_text(entry["outputSchema"])
     meta = entry["_meta"][META_KEY]
-    meta["offers"] = [offer.to_meta() for offer in offers]
+    listed = best_offers(offers, MAX_META_OFFERS)
+    meta["offers"] = [offer.to_meta() for offer in listed]
+    meta["offers_left_out"] = len(offers) - len(listed)
     meta["conflicting_mechs"] = sorted(set(conflicting))  # schema_mechs' complement
+    listed_mechs = [offer.mech_key for offer in listed]
+    for field in META_MECH_LISTS:
+        keys = [str(key) for key in meta.get(field) or ()]
+        meta[field] = _bounded_keys(keys, listed_mechs)
+        meta[f"{field}_left_out"] = len(keys) - len(meta[field])
     return ServedTool(entry["name"], mech_tool, entry, tuple(offers))
+
+
+def with_offer_listed(tool: Dict[str, Any], offer: Offer) -> Dict[str, Any]:
+    """The Tool with ``offer`` among its ``_meta`` offers (first when it was left out).
+
+    :param tool: a served MCP Tool JSON (not changed).
+    :param offer: the offer a call would pay (:func:`.offers.choose_offer`).
+    :return: the Tool (a new dict when the offer had to be added; the last listed offer
+        then makes room, counted in ``offers_left_out``).
+    """
+    meta = (tool.get("_meta") or {}).get(META_KEY) or {}
+    said = offer.to_meta()
+    if "offers" not in meta or said in meta["offers"]:
+        return tool  # a Tool without the server's account, or the offer listed
+    offers = [said] + list(meta["offers"])
+    kept = offers[: max(MAX_META_OFFERS, 1)]
+    left_out = max(
+        0, int(meta.get("offers_left_out") or 0) + len(offers) - len(kept) - 1
+    )
+    listed = dict(meta, offers=kept, offers_left_out=left_out)
+    return dict(tool, _meta=dict(tool["_meta"], **{META_KEY: listed}))
 
 
 def _endpoint_of(mech: Mech) -> str:
@@ -707,16 +894,23 @@ class DirectSource:
     """The registries and the MechMarketplace, read here as the skill reads them."""
 
     def __init__(
-        self, config: SyncConfig, marketplace: Optional[MarketplaceSource]
+        self,
+        config: SyncConfig,
+        marketplace: Optional[MarketplaceSource],
+        state_dir: Optional[Path] = None,
     ) -> None:
         """Prepare the readers.
 
         :param config: the registries, RPC, gateway and Multicall2.
         :param marketplace: the chain's MechMarketplace (None: no offers, nothing payable).
+        :param state_dir: ``--state-dir``: the manifests read before are asked for first
+            after a restart (:class:`.readable_record.ReadableRecord`); None: no record.
         """
         self.config = config
         self.marketplace = marketplace
         self.sync = CatalogueSync(config)
+        self.readable = ReadableRecord(state_dir)
+        self.sync.readable = self.readable.load()
         self.market = (
             MarketplaceReader(config, marketplace, self.sync.session)
             if marketplace is not None
@@ -729,6 +923,8 @@ class DirectSource:
             self.history,
         )
         self._tenures: Dict[Tuple[str, str], Tenure] = {}
+        # code_uri derivations by package CID, kept while the catalogue points at them
+        self.derivations = DerivationCache()
 
     def _facts(self) -> List[MechFacts]:
         return self.market.facts() if self.market is not None else []
@@ -749,6 +945,7 @@ class DirectSource:
         :raises SourceError: when the registries or the marketplace cannot be read.
         """
         outcome = self.sync.period()
+        self.readable.save(self.sync.readable)
         if outcome.catalogue is None:
             raise SourceError(
                 f"cannot read the registries through "
@@ -778,6 +975,7 @@ class DirectSource:
             self.config.gateway_url,
             self.config.fetch_timeout,
             head,
+            self.derivations,
         )
         for sentence in unread:
             LOGGER.warning("%s", sentence)

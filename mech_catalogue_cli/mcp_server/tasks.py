@@ -27,7 +27,8 @@ Money: a task runs the same :meth:`.server.MechToolServer.call` as a plain call 
 journal, the caps, the trust rules). Cancelling a task stops the waiting, never a payment
 already sent; calling again with the same arguments (as a task or not) reads the paid
 answer without paying again. A call that ends in an ``isError`` result ends its task as
-``failed`` with that text as ``statusMessage``, and ``tasks/result`` still returns it.
+``failed`` with the server's words as ``statusMessage`` (:func:`status_message`: a
+delivered answer's notes, never the answer), and ``tasks/result`` still returns it.
 
 The SDK (``mcp`` 2.x) has no task support on its low-level server, so this is a
 ``Server.middleware``: it answers the ``tasks/*`` methods and task-augmented
@@ -50,6 +51,7 @@ from anyio.abc import TaskGroup
 from mcp.shared.exceptions import MCPError
 
 from .call_identity import IDEMPOTENCY_META_KEY
+from .results import REQUEST_META_KEY, SERVER_NOTE
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -76,6 +78,8 @@ LIST_PAGE_SIZE = 100
 TERMINAL = ("completed", "failed", "cancelled")
 #: the longest ``statusMessage`` (characters): a failure text is quoted shortened
 MAX_STATUS_MESSAGE = 500
+#: how a cut ``statusMessage`` ends
+STATUS_CUT = "… (cut; tasks/result has the whole text)"
 
 #: runs one call: (tool name, arguments, idempotency key, progress session) -> result
 RunCall = Callable[[str, Dict[str, Any], str, Any], Awaitable[types.CallToolResult]]
@@ -164,14 +168,34 @@ class TaskParamsError(MCPError):
         super().__init__(types.INVALID_PARAMS, message)
 
 
-def _result_text(result: Dict[str, Any]) -> str:
-    texts = [
-        str(block.get("text", ""))
-        for block in result.get("content", [])
-        if isinstance(block, dict) and block.get("type") == "text"
-    ]
-    text = " ".join(texts).strip() or "the call failed"
-    return text[:MAX_STATUS_MESSAGE]
+def status_message(result: Dict[str, Any]) -> str:
+    """A failed call's ``statusMessage``: the server's words, the cut said.
+
+    A delivered answer's result holds the server's notes apart
+    (``_meta[REQUEST_META_KEY][SERVER_NOTE]``, :func:`.results.answer_result`): the
+    status is those only, never the mech's fenced answer after them (adv29w). Other
+    failures are the server's sentences (``results.error_result``). Either is cut at
+    :data:`MAX_STATUS_MESSAGE` characters with :data:`STATUS_CUT` saying so.
+
+    :param result: the call's result as on the wire.
+    :return: at most :data:`MAX_STATUS_MESSAGE` characters ("the call failed" when the
+        result has no text).
+    """
+    meta = result.get("_meta")
+    ours = meta.get(REQUEST_META_KEY) if isinstance(meta, dict) else None
+    note = ours.get(SERVER_NOTE) if isinstance(ours, dict) else None
+    if isinstance(note, str) and note.strip():
+        text = f"{note.strip()} The answer is in tasks/result."
+    else:
+        texts = [
+            str(block.get("text", ""))
+            for block in result.get("content", [])
+            if isinstance(block, dict) and block.get("type") == "text"
+        ]
+        text = " ".join(texts).strip() or "the call failed"
+    if len(text) <= MAX_STATUS_MESSAGE:
+        return text
+    return text[: MAX_STATUS_MESSAGE - len(STATUS_CUT)] + STATUS_CUT
 
 
 class CallTasks:
@@ -314,7 +338,7 @@ class CallTasks:
             failed = bool(wire.get("isError"))
             task.finish(
                 "failed" if failed else "completed",
-                _result_text(wire) if failed else None,
+                status_message(wire) if failed else None,
                 self.clock(),
             )
         if scope.cancelled_caught:

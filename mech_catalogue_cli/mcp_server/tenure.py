@@ -37,9 +37,15 @@ declared identically by all of them counts as declared at the oldest one (past t
 a tenure is cut short, never lengthened). Earlier manifests are fetched from IPFS and
 verified as the catalogue's are (:class:`FetchedDefinitions`), one at a time per service
 and only while the walk needs them (the same hash again needs none); only the
-definitions' digests are kept, :data:`MAX_KNOWN_DEFINITIONS` at most. A manifest that
-cannot be fetched ends the walk there (the tenure then starts after it, as before this
-rule), and it is asked for again after :data:`RETRY_UNREADABLE_SECONDS`. Log ranges an
+definitions' digests are kept, :data:`MAX_KNOWN_DEFINITIONS` at most. All walks share
+one fetch budget per read, spent in an order a stranger cannot buy (never the digest's:
+anyone sets any 32 bytes): manifests that were unreadable before last, then by the block
+the manifest was set at (the oldest first), then the service id (adversarial review
+adv29v). A manifest that cannot be fetched ends the walk there (the tenure then starts
+after it, as before this rule), and it is asked for again after
+:data:`RETRY_UNREADABLE_SECONDS`. One the budget never reached is not read yet: it is
+asked for again by the next read, and the walk it cut short does not shorten a tenure
+the service's last complete walk gave the same definition (:meth:`TenureReader.tenures`). Log ranges an
 RPC refuses are read in halves (``chain.rpc_limits.narrow_log_range``). Mechs of other
 registry kinds get no tenure (ranked after those that have one).
 """
@@ -51,6 +57,7 @@ from dataclasses import dataclass, field, replace
 from typing import (
     Any,
     Callable,
+    Container,
     Dict,
     FrozenSet,
     Iterable,
@@ -92,6 +99,8 @@ MAX_DECLARATIONS = 32
 MAX_KNOWN_DEFINITIONS = 100_000
 #: seconds before a manifest that could not be fetched is asked for again
 RETRY_UNREADABLE_SECONDS = 600.0
+#: manifests remembered as unreadable once (asked for after the others, the newest kept)
+MAX_DEAD_BEFORE = 100_000
 #: what a manifest says of a tool it does not declare (never a definition digest)
 ABSENT = ""
 
@@ -99,10 +108,15 @@ ABSENT = ""
 Update = Tuple[int, str]
 #: a service's walk: (registry, service id, the update that set its current manifest)
 WalkKey = Tuple[str, int, Update]
-#: reads the definitions of some tools of some manifests: ``{digest: names}`` ->
-#: ``{digest: {name: definition digest, or ABSENT}}``; a digest left out could not be read
+#: where an earlier manifest stands in the walks: (the block it was set at, the service
+#: id), the oldest first; what a tenure walk's fetches are ordered by
+Age = Tuple[int, int]
+#: reads the definitions of some tools of some manifests: ``{digest: names}``, in the
+#: order to fetch them -> ``{digest: {name: definition digest, or ABSENT}}``; a digest
+#: mapped to None was not read yet (the read's budget ran out before it was asked for),
+#: one left out could not be read
 DefinitionsOf = Callable[
-    [Mapping[str, FrozenSet[str]]], Mapping[str, Mapping[str, str]]
+    [Mapping[str, FrozenSet[str]]], Mapping[str, Optional[Mapping[str, str]]]
 ]
 
 
@@ -144,6 +158,7 @@ class _Walk:
     alive: Set[str] = field(default_factory=set)
     at: int = 0
     complete: bool = True
+    interrupted: bool = False
 
     def __post_init__(self) -> None:
         self.since = {name: self.history[-1][0] for name in self.current}
@@ -160,18 +175,27 @@ class _Walk:
         return self.history[self.at - 1][1], frozenset(self.alive)
 
     def step(
-        self, lookup: Callable[[str, FrozenSet[str]], Optional[Mapping[str, str]]]
+        self,
+        lookup: Callable[[str, FrozenSet[str]], Optional[Mapping[str, str]]],
+        not_read_yet: Container[str] = (),
     ) -> bool:
         """Go one update back.
 
         :param lookup: ``(digest, names)`` -> those tools' definitions in that manifest
             (None: unreadable now).
+        :param not_read_yet: digests the read's budget never reached: the walk stops
+            there, :attr:`interrupted` (its blocks are a partial result).
         :return: False when the walk was over already.
         """
         wanted = self.wants()
         if wanted is None:
             return False
         digest, names = wanted
+        if digest in not_read_yet:
+            self.complete = False
+            self.interrupted = True
+            self.alive.clear()
+            return True
         earlier = (
             self.current if digest == self.history[-1][1] else lookup(digest, names)
         )
@@ -237,21 +261,29 @@ class FetchedDefinitions:
 
     def __call__(
         self, wanted: Mapping[str, FrozenSet[str]]
-    ) -> Dict[str, Dict[str, str]]:
+    ) -> Dict[str, Optional[Dict[str, str]]]:
         """Fetch, verify and parse the manifests; keep the named tools' definitions.
 
-        :param wanted: digest -> the tool names needed from it.
-        :return: digest -> {name: definition digest, or :data:`ABSENT`}; a digest whose
+        :param wanted: digest -> the tool names needed from it, in the order to fetch
+            them (the read's budget is spent in that order).
+        :return: digest -> {name: definition digest, or :data:`ABSENT`}, or None when the
+            budget ran out before the digest was asked for (not read yet); a digest whose
             manifest could not be fetched or verified is left out (one that does not
             parse declares nothing: every name ABSENT).
         """
+        order = {digest: position for position, digest in enumerate(wanted)}
         fetched = fetch_manifests(
-            self.config, sorted(wanted), ManifestCache(), self.fetcher
+            self.config, list(wanted), ManifestCache(), self.fetcher, order
         )
-        found: Dict[str, Dict[str, str]] = {}
+        found: Dict[str, Optional[Dict[str, str]]] = {}
         for digest, result in fetched.items():
+            if digest not in wanted:
+                continue
+            if not result.reached:
+                found[digest] = None
+                continue
             data = result.data
-            if digest not in wanted or data is None:
+            if data is None:
                 continue
             manifest, _ = parse(data, self.config.policy.max_bytes)
             declared = definitions(manifest.tools) if manifest is not None else {}
@@ -315,7 +347,11 @@ class TenureReader:
         self._deliveries: Dict[Tuple[str, int], _DeliveryScan] = {}
         self._known: Dict[Tuple[str, str], str] = {}
         self._unreadable: Dict[str, float] = {}
+        self._dead_before: Dict[str, None] = {}  # unreadable once: asked for last
+        self._not_read_yet: Set[str] = set()  # this read's budget never reached them
         self._walked: Dict[WalkKey, Dict[str, int]] = {}
+        #: each service's last complete walk: (its key, the definitions, the blocks)
+        self._settled: Dict[Tuple[str, int], Tuple[Dict[str, str], Dict[str, int]]] = {}
 
     def _answer(self, query: LogQuery) -> List[Dict[str, Any]]:
         return get_logs(
@@ -367,25 +403,37 @@ class TenureReader:
             return None
         return {name: str(value) for name, value in found.items()}
 
-    def _learn(self, wanted: Dict[str, Set[str]]) -> None:
+    def _learn(self, wanted: Dict[str, Tuple[Age, Set[str]]]) -> None:
+        """Read the definitions the walks need, in an order no stranger can buy.
+
+        :param wanted: digest -> (its :data:`Age`, the tool names needed from it).
+        """
         now = self.clock()
         self._unreadable = {  # the ones due again are forgotten: no growth
             digest: when
             for digest, when in self._unreadable.items()
             if now - when < RETRY_UNREADABLE_SECONDS
         }
-        asked = {
-            digest: frozenset(names)
-            for digest, names in wanted.items()
+        due = [
+            digest
+            for digest in wanted
             if now - self._unreadable.get(digest, now - RETRY_UNREADABLE_SECONDS)
             >= RETRY_UNREADABLE_SECONDS
-        }
+        ]
+        due.sort(key=lambda d: (d in self._dead_before, wanted[d][0]))
+        asked = {digest: frozenset(wanted[digest][1]) for digest in due}
         if not asked or self.definitions_of is None:
             return
         answers = self.definitions_of(asked)
         for digest in asked:
+            if digest in answers and answers[digest] is None:
+                self._not_read_yet.add(digest)
+                continue
             if digest not in answers:
                 self._unreadable[digest] = now
+                self._dead_before[digest] = None
+                for old in list(self._dead_before)[:-MAX_DEAD_BEFORE]:
+                    del self._dead_before[old]
                 LOGGER.warning(
                     "an earlier manifest %s could not be fetched: the tenures that "
                     "reach it start after it; asked again in %.0f s",
@@ -394,8 +442,10 @@ class TenureReader:
                 )
                 continue
             self._unreadable.pop(digest, None)
+            self._dead_before.pop(digest, None)
+            read = answers[digest] or {}
             for name in asked[digest]:
-                self._known[(digest, name)] = answers[digest].get(name, ABSENT)
+                self._known[(digest, name)] = read.get(name, ABSENT)
         for key in list(self._known)[
             : max(0, len(self._known) - MAX_KNOWN_DEFINITIONS)
         ]:
@@ -403,16 +453,23 @@ class TenureReader:
 
     def _walk_all(self, walks: Dict[WalkKey, _Walk]) -> None:
         """Run every walk to its end, one update back per round, fetching by the batch."""
-        going = list(walks.values())
+        self._not_read_yet = set()
+        going = list(walks.items())
         while going:
-            wanted: Dict[str, Set[str]] = {}
-            for walk in going:
+            wanted: Dict[str, Tuple[Age, Set[str]]] = {}
+            for (_, service_id, _), walk in going:
                 step = walk.wants()
                 if step is not None and step[0] != walk.history[-1][1]:
                     if self._lookup(*step) is None:
-                        wanted.setdefault(step[0], set()).update(step[1])
+                        age = (walk.history[walk.at - 1][0], service_id)
+                        first, names = wanted.get(step[0], (age, set()))
+                        wanted[step[0]] = (min(first, age), names | step[1])
             self._learn(wanted)
-            going = [walk for walk in going if walk.step(self._lookup)]
+            going = [
+                (key, walk)
+                for key, walk in going
+                if walk.step(self._lookup, self._not_read_yet)
+            ]
 
     def _plan(
         self, mech: Mech, head: int, walks: Dict[WalkKey, _Walk]
@@ -465,11 +522,27 @@ class TenureReader:
         }
         walked.update({key: walk.since for key, walk in walks.items() if walk.complete})
         self._walked = walked  # only the current manifests' walks are kept
+        settled = {
+            key[:2]: self._settled[key[:2]]
+            for _, key, _ in plans
+            if key is not None and key[:2] in self._settled
+        }
+        settled.update(
+            {
+                key[:2]: (dict(walk.current), dict(walk.since))
+                for key, walk in walks.items()
+                if walk.complete
+            }
+        )
         found: Dict[Tuple[str, str], Tenure] = {}
         deliveries: Dict[Tuple[str, int], _DeliveryScan] = {}
         for mech, plan, blocks in plans:
             if plan is not None:
-                blocks = walked[plan] if plan in walked else walks[plan].since
+                blocks = (
+                    walked[plan]
+                    if plan in walked
+                    else self._cut_short(walks[plan], self._settled.get(plan[:2]))
+                )
             for facts in mech.marketplace:
                 address = facts.address.lower()
                 for name, block in blocks.items():
@@ -477,7 +550,34 @@ class TenureReader:
                     deliveries[(address, block)] = self._deliveries[(address, block)]
                     found[(address, name)] = Tenure(block, first)
         self._deliveries = deliveries  # scans of blocks no tenure starts at any more go
+        self._settled = settled  # only the current catalogue's services are kept
         return found
+
+    @staticmethod
+    def _cut_short(
+        walk: _Walk, settled: Optional[Tuple[Dict[str, str], Dict[str, int]]]
+    ) -> Dict[str, int]:
+        """The blocks of a walk that did not end, never later than partial evidence allows.
+
+        A walk the read's budget interrupted (an earlier manifest not read yet) knows
+        only that each tool is unchanged since its block, not that it changed there; so
+        a tool the service's last complete walk found with the same definition keeps the
+        earlier of the two blocks. A walk ended by an unreadable manifest (the budget
+        reached it) starts the tenure after it, as before.
+
+        :param walk: the walk, not complete.
+        :param settled: the service's last complete walk: (name -> definition digest,
+            name -> block), or None.
+        :return: name -> block.
+        """
+        since = dict(walk.since)
+        if not walk.interrupted or settled is None:
+            return since
+        definitions_then, blocks_then = settled
+        for name, definition in walk.current.items():
+            if definitions_then.get(name) == definition and name in blocks_then:
+                since[name] = min(since[name], blocks_then[name])
+        return since
 
     def tenures_of(
         self, offers: Iterable[Tuple[MechRef, MechFacts]], head: int

@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import (
     Callable,
     Dict,
+    FrozenSet,
     Generator,
     Iterable,
     List,
@@ -68,6 +69,7 @@ from mech_catalogue_core.ipfs.cid import (
     candidate_cids,
     verify,
 )
+from mech_catalogue_core.ipfs.gateways import never_requested
 from mech_catalogue_core.model.catalogue import (
     STATUS_HASH_MISMATCH,
     STATUS_INVALID,
@@ -175,6 +177,9 @@ class FetchResult:
         gateways that fail differently build the same catalogue.
     :param detail: how the transport failed (``gateway answered HTTP 504``, a timeout):
         this agent's diagnostic for its logs, never part of the catalogue.
+    :param reached: False when the period's fetch budget ran out before any GET for the
+        digest had an answer (``ipfs.gateways.never_requested``): it is not read yet,
+        not dead, and keeps its fetch rank (:func:`fetch_ranks`).
     """
 
     digest: str
@@ -183,6 +188,7 @@ class FetchResult:
     status: str = STATUS_OK
     problem: Optional[Problem] = None
     detail: str = ""
+    reached: bool = True
 
     @property
     def data(self) -> Optional[bytes]:
@@ -216,13 +222,14 @@ class FetchResult:
 
     @classmethod
     def unavailable(
-        cls, digest: str, cids: Iterable[str], detail: str = ""
+        cls, digest: str, cids: Iterable[str], detail: str = "", reached: bool = True
     ) -> "FetchResult":
         """Build a failed result.
 
         :param digest: the digest.
         :param cids: CIDs tried.
         :param detail: how the last try failed (kept in :attr:`detail`, not in the problem).
+        :param reached: False when no GET for it had an answer (see :attr:`reached`).
         :return: a failure.
         """
         tried = ", ".join(cids)
@@ -235,6 +242,7 @@ class FetchResult:
                 "check the IPFS endpoint and that the manifest is pinned",
             ),
             detail=detail,
+            reached=reached,
         )
 
     @classmethod
@@ -651,33 +659,114 @@ def digests_to_fetch(
     return tuple(d for d in snapshot.digests if not cached(d))
 
 
+#: fetch tiers of :func:`fetch_ranks`, asked for in this order
+TIER_SERVED, TIER_NEW, TIER_FAILED = 0, 1, 2
+
+
 def fetch_ranks(
     snapshot: RegistrySnapshot,
     previous: Optional[Catalogue],
     failed: Iterable[str],
+    readable: Iterable[str] = (),
 ) -> Dict[str, int]:
     """Rank the digests for :func:`manifest_fetcher`: lower ranks are asked for first.
 
     Anyone may register any number of digests that never resolve, and each period's
-    fetch budget is spent in request order. So:
+    fetch budget is spent in request order, so the order must not be for sale: it never
+    follows the digest (``changeHash`` takes any 32 bytes, and a copy's manifest is
+    ground to sort first in a few hundred tries). By tier first:
 
-    - rank 0: a digest some mech registers now that had an ``ok`` entry in the previous
-      catalogue (an owner with a served manifest who publishes a new one is asked for
-      first, however many dead digests others register);
-    - rank 1: any other digest (a new mech, or one never served);
-    - rank 2: such a digest that also failed in the previous period.
+    - :data:`TIER_SERVED`: a digest some mech registers now that had an ``ok`` entry in
+      the previous catalogue, or that is in ``readable`` (a record this agent kept of
+      what it read before, e.g. across a restart);
+    - :data:`TIER_NEW`: any other digest (a new mech, one never served, one the budget
+      did not reach last period: "not read yet" keeps this tier);
+    - :data:`TIER_FAILED`: such a digest whose fetch failed in the previous period (a
+      gateway was asked and nothing verified came), or that a mech registers whose
+      previous entry was not ``ok`` after such a failure (a fresh dead hash set on the
+      same service each period stays behind new mechs).
+
+    then by registration age within a tier: the lowest ``mech_id`` registering the
+    digest (ids are handed out in registration order, so a stranger's new services come
+    after every mech registered before them), then the registry address, then the
+    digest (only two registries' same id can tie).
 
     :param snapshot: the agreed snapshot (which mech registers which digest).
     :param previous: the last agreed catalogue, None when this agent holds none.
-    :param failed: digests whose fetch failed in the previous period.
-    :return: digest -> rank, for the snapshot's digests.
+    :param failed: digests whose fetch failed (a gateway was asked), as
+        :func:`still_failing` carries them from period to period.
+    :param readable: digests this agent read before (any order, may be empty).
+    :return: digest -> its position in the fetch order (0 first), for the snapshot's
+        digests.
     """
     served = (
         {m.ref for m in previous.mechs if m.status == STATUS_OK} if previous else set()
     )
-    vouched = {read.digest for read in snapshot.reads if read.ref in served}
+    vouched = set(readable) | {
+        read.digest for read in snapshot.reads if read.ref in served
+    }
     dead = set(failed)
-    return {d: 0 if d in vouched else 2 if d in dead else 1 for d in snapshot.digests}
+    dead_refs = (
+        {m.ref for m in previous.mechs if m.status != STATUS_OK and m.digest in dead}
+        if previous
+        else set()
+    )
+    dead |= {read.digest for read in snapshot.reads if read.ref in dead_refs}
+    oldest: Dict[str, Tuple[int, str]] = {}
+    for read in snapshot.reads:
+        age = (read.ref.mech_id, read.ref.registry_address)
+        oldest[read.digest] = min(oldest.get(read.digest, age), age)
+
+    def order(digest: str) -> Tuple[int, Tuple[int, str], str]:
+        tier = (
+            TIER_SERVED
+            if digest in vouched
+            else TIER_FAILED if digest in dead else TIER_NEW
+        )
+        return tier, oldest.get(digest, (-1, "")), digest
+
+    return {d: i for i, d in enumerate(sorted(snapshot.digests, key=order))}
+
+
+def still_failing(
+    failed_before: Iterable[str], fetched: Mapping[str, FetchResult]
+) -> FrozenSet[str]:
+    """Carry the ``failed`` argument of :func:`fetch_ranks` over a period's fetch.
+
+    A digest fails when a gateway was asked and nothing verified came; one the budget
+    never reached (``FetchResult.reached`` False) is not read yet and keeps what it was
+    (failed before or not), so dead digests that took the budget do not come back ahead
+    of a new mech the next period (with only the last period's failures remembered,
+    twice a budget's worth of old dead digests would take turns before it forever).
+
+    :param failed_before: the digests that counted as failed before this period.
+    :param fetched: this period's results, one per digest of the snapshot.
+    :return: the digests that count as failed now (only the snapshot's: bounded by it).
+    """
+    before = set(failed_before)
+    return frozenset(
+        digest
+        for digest, result in fetched.items()
+        if result.failed and (result.reached or digest in before)
+    )
+
+
+def still_readable(
+    readable_before: Iterable[str], fetched: Mapping[str, FetchResult]
+) -> FrozenSet[str]:
+    """Carry the ``readable`` argument of :func:`fetch_ranks` over a period's fetch.
+
+    :param readable_before: the digests read (verified) before this period.
+    :param fetched: this period's results, one per digest of the snapshot.
+    :return: the digests verified now, and those read before that the budget did not
+        reach (only the snapshot's: bounded by it).
+    """
+    before = set(readable_before)
+    return frozenset(
+        digest
+        for digest, result in fetched.items()
+        if not result.failed or (not result.reached and digest in before)
+    )
 
 
 # --- the whole fetch, as a driver-agnostic generator ------------------------------------
@@ -761,7 +850,8 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
     Each wave asks for the digests by ``ranks`` (:func:`fetch_ranks`), then digest order:
     anyone can register digests that never resolve, and the driver's window stops sending
     once the period's fetch budget is spent (``domain.ipfs.gateways``), so they must not
-    take the budget from a served mech's new manifest.
+    take the budget from a served mech's new manifest. A digest none of whose GETs had
+    an answer before that is failed with ``reached`` False (not read yet).
 
     Drive it with ``request = next(gen)`` then ``request = gen.send(reply)`` until
     ``StopIteration.value`` holds the results.
@@ -798,6 +888,7 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
         policy.backoff_max,
     )
     got_bytes: Dict[str, bool] = {}
+    answered: Dict[str, bool] = {}  # some GET for it had an answer (budget reached it)
     wait = 0.0
     while pending:
         reply = yield wait, [cids[d][c] for d, c, _ in pending]
@@ -807,6 +898,9 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
             cid = cids[digest][codec_index]
             data, failure = reply.get(cid, (None, "no response"))
             got_bytes[digest] = got_bytes.get(digest, False) or data is not None
+            answered[digest] = answered.get(digest, False) or not never_requested(
+                failure
+            )
             outcome = _checked(
                 cache, policy, digest, FETCH_CODECS[codec_index], cid, data
             )
@@ -821,7 +915,7 @@ def manifest_fetcher(  # pylint: disable=too-many-locals
                 results[digest] = FetchResult.mismatch(digest, cid)
             else:
                 results[digest] = FetchResult.unavailable(
-                    digest, cids[digest], f"{cid}: {failure}"
+                    digest, cids[digest], f"{cid}: {failure}", answered[digest]
                 )
         pending = retry
     return results

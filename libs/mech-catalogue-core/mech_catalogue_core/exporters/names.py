@@ -27,22 +27,38 @@ Rules (each consumer's own documentation):
 Mapping (:func:`export_names`), total for any set of strings (empty, Unicode, any length,
 names chosen to collide with another name's sanitised form or its fallbacks):
 
+0. a name in ``kept`` (what a caller served it as before) keeps that exported name, and
+   names in ``held`` (served before for names no longer in the set) are taken by none;
 1. a name that already matches the rule keeps itself (all such names are reserved first,
-   so no renamed name can take one);
+   so no renamed name can take one), unless it is the first tag another name of the set
+   is given (``prediction_online_71343d6f`` beside ``prediction online``): a literal copy
+   of a renamed name's served name is renamed itself (adv29v), so registering it later
+   does not take the name;
 2. every other name, in first-seen order, becomes its characters outside the rule's set
    replaced by ``_`` (``name`` when nothing is left), cut so that ``_`` + 8 hex digits of
    the sha2-256 of the original UTF-8 name fit, plus that tag;
 3. if that is taken, the tag is computed over ``name + "#" + str(k)`` for k = 1, 2, ...
    until a free name is found (the set of taken names is finite, so this ends).
 
-The result depends only on the names and their order; :func:`reverse_names` maps an
-exported name back to the mech's own name.
+The result depends only on the names, their order, ``kept`` and ``held``;
+:func:`reverse_names` maps an exported name back to the mech's own name.
 """
 
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Pattern, Tuple
+from types import MappingProxyType
+from typing import (
+    AbstractSet,
+    Dict,
+    FrozenSet,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Pattern,
+    Tuple,
+)
 
 from mech_catalogue_core.catalogue.lookalikes import skeleton
 from mech_catalogue_core.model.tool import Tool
@@ -163,16 +179,44 @@ def sanitise_name(name: str, rule: NameRule = OPENAI_RULE) -> str:
     return name if rule.accepts(name) else _tagged(name, rule, 0)
 
 
-def export_names(names: Iterable[str], rule: NameRule = OPENAI_RULE) -> Dict[str, str]:
+def export_names(
+    names: Iterable[str],
+    rule: NameRule = OPENAI_RULE,
+    kept: Mapping[str, str] = MappingProxyType({}),
+    held: AbstractSet[str] = frozenset(),
+) -> Dict[str, str]:
     """Map names to unique valid names under a rule (never raises; see the module doc).
 
     :param names: the mech's names, in order (duplicates map once).
     :param rule: the format's rule.
+    :param kept: original name -> the exported name it was served as before (one that
+        is no longer valid, or another's already, is ignored).
+    :param held: exported names no name of this set may be given (served before for
+        names now gone).
     :return: original name -> exported name; exported names are distinct and valid.
     """
     ordered = list(dict.fromkeys(names))
-    exported = {n: n for n in ordered if rule.accepts(n)}
-    taken = set(exported)
+    exported: Dict[str, str] = {}
+    taken = set(held)
+    for name in ordered:
+        before = kept.get(name)
+        if before is not None and rule.accepts(before) and before not in taken:
+            exported[name] = before
+            taken.add(before)
+    first_tags = {
+        _tagged(n, rule, 0)
+        for n in ordered
+        if n not in exported and not rule.accepts(n)
+    }
+    for name in ordered:
+        if (
+            name not in exported
+            and rule.accepts(name)
+            and name not in taken
+            and name not in first_tags
+        ):
+            exported[name] = name
+            taken.add(name)
     for name in ordered:
         if name in exported:
             continue

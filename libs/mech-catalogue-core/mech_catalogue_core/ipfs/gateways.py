@@ -40,7 +40,8 @@ every answer back; the window decides the rest:
   for a whole period never stalls the round (the fetcher keeps the last good manifests
   and the next period starts afresh). Once the budget is spent, no new GET leaves while
   the period's latest answer is a failure (timeout, transport error, 4xx, 5xx): the CIDs
-  still queued fail at once with a reason (the fetcher's later tries too), so digests
+  still queued fail at once with a reason (the fetcher's later tries too; it begins
+  :data:`NOT_REQUESTED` when no GET of the CID had failed: not read yet), so digests
   that never resolve (anyone may register any number) cost about the budget plus one
   ``fetch_timeout`` per period, not ``fetch_timeout`` per digest and try. Work that keeps
   succeeding is never cut off (a slow but healthy cold sync goes on past the budget),
@@ -65,6 +66,20 @@ TOO_MANY_REQUESTS = 429
 
 #: cid -> (bytes or None, failure text), what :class:`FetchWindow` gives back
 Replies = Dict[str, Tuple[Optional[bytes], str]]
+
+#: how the failure text of a CID no gateway answered about begins: the period's budget
+#: ran out first, so nothing is known of its content (not read yet, not failed)
+NOT_REQUESTED = "not requested: "
+
+
+def never_requested(failure: str) -> bool:
+    """Tell whether a failure says the CID was given up before any gateway answered on it.
+
+    :param failure: the failure text of a :data:`Replies` entry.
+    :return: True when the period's budget ran out before the CID had an answer (no
+        GET of it failed: it is "not read yet"), False for any other failure.
+    """
+    return failure.startswith(NOT_REQUESTED)
 
 
 class GatewayConfigError(ValueError):
@@ -334,6 +349,10 @@ class FetchWindow:
     def _fail(self, item: _Pending, why: str) -> None:
         self.replies[item.cid] = (None, "; ".join(item.failures + [why]))
 
+    def _give_up(self, item: _Pending, why: str) -> None:
+        """Fail a CID for the budget: "not requested" when no GET of it had failed."""
+        self._fail(item, why if item.failures else NOT_REQUESTED + why)
+
     def sendable(self, now: float) -> List[Tuple[str, str]]:
         """Take the GETs to send now, as the limit and the gateways' health allow.
 
@@ -346,7 +365,7 @@ class FetchWindow:
         held: List[_Pending] = []  # waiting for a Retry-After; they keep their place
         if now >= self.pool.deadline and self.pool.failing:
             while self._queue:
-                self._fail(
+                self._give_up(
                     self._queue.popleft(),
                     "the period's fetch budget "
                     f"({self.pool.policy.period_budget_seconds:g}s) was spent, the latest GET "
@@ -365,7 +384,7 @@ class FetchWindow:
             if free is None:
                 self._fail(item, "every gateway was tried")
             elif free >= self.pool.deadline:
-                self._fail(
+                self._give_up(
                     item,
                     "every gateway left is rate-limited (Retry-After) past the period's fetch budget",
                 )

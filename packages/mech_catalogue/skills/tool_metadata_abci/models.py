@@ -17,7 +17,7 @@
 import os
 import time
 from types import NoneType
-from typing import Any, Dict, Optional, Tuple, Type
+from typing import Any, Dict, FrozenSet, Optional, Tuple, Type
 
 from mech_catalogue_core.adapters.background import OneWorker
 from mech_catalogue_core.adapters.directory import DirectoryStore
@@ -363,6 +363,9 @@ class SharedState(BaseSharedState):  # pylint: disable=too-many-instance-attribu
         self.kept_catalogue_digest = ""
         #: digest -> how fetching it failed on this agent (transport detail; never agreed)
         self.fetch_diagnostics: Dict[str, str] = {}
+        #: digests whose fetch failed on this agent, asked for last (not those the
+        #: budget never reached: ``fetching.still_failing``)
+        self.failing_digests: FrozenSet[str] = frozenset()
         # how far this agent has read MechMarketplace CreateMech logs (rebuilt from
         # marketplace_first_block after a restart; the result does not depend on it)
         self.marketplace_checkpoint: Optional[DiscoveryCheckpoint] = None

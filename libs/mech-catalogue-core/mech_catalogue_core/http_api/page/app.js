@@ -7,7 +7,7 @@
 // The status line says how fresh the served catalogue is (GET /healthcheck).
 
 import { getJson } from "./api.js";
-import { errorBox, show } from "./dom.js";
+import { errorBox, noteCuts, show } from "./dom.js";
 import { renderMech } from "./mech_view.js";
 import { renderSearch, SEARCH_PARAMETERS } from "./search_view.js";
 import { renderTool } from "./tool_view.js";
@@ -59,6 +59,14 @@ async function status() {
   }
 }
 
+let widthNoted = window.innerWidth;
+function noteCutsAgain() {
+  if (window.innerWidth === widthNoted) return;
+  widthNoted = window.innerWidth;
+  noteCuts(document.getElementById("view"));
+}
+
 window.addEventListener("hashchange", route);
+window.addEventListener("resize", noteCutsAgain);
 status();
 route();

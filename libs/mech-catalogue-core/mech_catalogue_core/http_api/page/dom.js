@@ -50,12 +50,90 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-/** Replace a node's children. */
+// A stranger's text (a manifest's or a mech's, or the API's message quoting one) is shown
+// after the page's own facts and bounded in height (catalogue.css: .stranger), so no
+// text, however many lines, long words or right-to-left letters it holds, pushes a
+// price or a mech out of sight or reorders the words around it.
+
+// two blank lines or more (lines of white space only), as one blank line
+const BLANK_RUN = /\n(?:[^\S\n]*\n){2,}/g;
+const BLANK_EDGES = /^(?:[^\S\n]*\n)+|(?:\n[^\S\n]*)+$/g;
+
+/** A stranger's text with runs of blank lines as one, none before or after. */
+export function collapsedText(value) {
+  return String(value).replace(BLANK_RUN, "\n\n").replace(BLANK_EDGES, "");
+}
+
+function lineCount(text) {
+  return text ? text.split("\n").length : 0;
+}
+
+/**
+ * An element holding a stranger's text, collapsed (see collapsedText) and bounded: how
+ * many blank lines were left out is kept in data-blank-lines-left-out, and show() says
+ * any cut below it with a button that shows the whole text.
+ */
+export function strangerText(tag, props, value) {
+  const text = collapsedText(value); // el() turns the API's references back to characters
+  const leftOut = lineCount(String(value)) - lineCount(text);
+  const classes = ["text", "stranger", props.class].filter(Boolean).join(" ");
+  return el(tag, { ...props, class: classes, text, "data-blank-lines-left-out": leftOut || null });
+}
+
+/** Lines of a stranger's text its bound hides, 0 when it fits (reads the layout). */
+function hiddenLines(box) {
+  const style = getComputedStyle(box);
+  const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+  return Math.ceil((box.scrollHeight - box.clientHeight) / lineHeight);
+}
+
+/** The note under a stranger's text: what was cut or left out, and the expander. */
+function cutNote(box, hidden) {
+  const leftOut = Number(box.getAttribute("data-blank-lines-left-out") || 0);
+  const cut = hidden > 0;
+  if (!cut && !leftOut) return null;
+  const said = [];
+  if (cut) said.push(`cut here: about ${hidden} more line(s) of this text`);
+  if (leftOut) said.push(`${leftOut} blank line(s) left out`);
+  const note = el("span", { class: "cut muted" }, `(${said.join("; ")})`);
+  if (cut) {
+    const button = el("button", { type: "button", class: "expander", "aria-expanded": "false", text: "show all" });
+    button.addEventListener("click", () => {
+      const expanded = box.classList.toggle("expanded");
+      button.setAttribute("aria-expanded", String(expanded));
+      button.textContent = expanded ? "show less" : "show all";
+    });
+    note.append(" ", button);
+  }
+  return note;
+}
+
+/**
+ * Say, under each stranger's text in a rendered node, its cut (it needs the layout, so
+ * the page says it again when the window's width changes); an expanded text keeps its
+ * note and button. All notes go, then every box is measured, then the notes come: one
+ * layout for the view, not one per text.
+ */
+export function noteCuts(parent) {
+  const boxes = [...parent.querySelectorAll(".stranger:not(.expanded)")];
+  for (const box of boxes) {
+    const said = box.nextElementSibling;
+    if (said && said.classList.contains("cut")) said.remove();
+  }
+  const hidden = boxes.map(hiddenLines);
+  boxes.forEach((box, at) => {
+    const note = cutNote(box, hidden[at]);
+    if (note) box.after(note);
+  });
+}
+
+/** Replace a node's children; a stranger's text among them gets its cut said. */
 export function show(parent, ...children) {
   parent.replaceChildren();
   for (const child of children.flat(Infinity)) {
     if (child !== undefined && child !== null && child !== false) parent.append(child);
   }
+  noteCuts(parent);
 }
 
 /** A table: headings and rows of cells (a cell is a node, a string, or {text, class}). */

@@ -1,10 +1,11 @@
 // Copyright 2026 mech-catalogue contributors. Licensed under the Apache License, Version 2.0.
 //
-// The mech view (#/mech/<key>): GET /mechs/<key>, its status, the problems of its
-// manifest, its withheld tools, its tools and its marketplace contracts.
+// The mech view (#/mech/<key>): GET /mechs/<key>. The page's facts first: its status,
+// digest and marketplace contracts (price, payment); then what quotes its manifest,
+// bounded: its tools, its withheld tools and the problems of its manifest.
 
 import { getJson, segment } from "./api.js";
-import { el, errorBox, show, table } from "./dom.js";
+import { el, errorBox, show, strangerText, table } from "./dom.js";
 import { karmaText, livenessText, paymentText, priceText } from "./facts.js";
 import { searchHash } from "./search_view.js";
 
@@ -21,7 +22,7 @@ function problemsList(problems) {
         ` (${problem.severity}) at `,
         el("code", { class: "text", text: String(problem.path || "/") }),
         ": ",
-        el("span", { class: "text problem-message", text: String(problem.message) }),
+        strangerText("span", { class: "problem-message" }, problem.message),
       ),
     ),
   );
@@ -65,14 +66,14 @@ export async function renderMech(view, key) {
       mech.in_views ? "" : " · not in the shared-state views",
     ),
     el("p", { class: "muted key", text: `digest ${mech.digest || "—"} · CID ${mech.cid || "—"}` }),
-    el("h3", { text: "Problems" }),
-    problemsList(mech.problems),
-    el("h3", { text: "Withheld tools (not offered until their errors are fixed)" }),
-    toolsList(mech.withheld, "withheld", false),
+    el("h3", { text: "Marketplace contracts" }),
+    contracts.length ? table(["contract", "price", "payment", "karma", "liveness"], contracts, { id: "contracts" }) : el("p", { class: "muted", text: "No marketplace facts were read for this mech." }),
     el("h3", { text: "Tools" }),
     toolsList(mech.tools, "mech-tools", true),
     el("p", {}, el("a", { href: searchHash({ mech: mech.key }), text: "search this mech's offers" })),
-    el("h3", { text: "Marketplace contracts" }),
-    contracts.length ? table(["contract", "price", "payment", "karma", "liveness"], contracts, { id: "contracts" }) : el("p", { class: "muted", text: "No marketplace facts were read for this mech." }),
+    el("h3", { text: "Withheld tools (not offered until their errors are fixed)" }),
+    toolsList(mech.withheld, "withheld", false),
+    el("h3", { text: "Problems" }),
+    problemsList(mech.problems),
   );
 }

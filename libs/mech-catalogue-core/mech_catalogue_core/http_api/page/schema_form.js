@@ -7,7 +7,7 @@
 // else (arrays, objects, unions). Every title, description, enum value and example is
 // shown as text. Nothing is sent anywhere.
 
-import { el } from "./dom.js";
+import { el, strangerText } from "./dom.js";
 
 const UNSET = "";
 
@@ -90,10 +90,10 @@ function readField(input, schema) {
 
 function describe(name, schema, required) {
   const notes = [];
-  if (typeof schema.title === "string" && schema.title !== name) notes.push(el("span", { class: "text title", text: schema.title }));
-  if (typeof schema.description === "string") notes.push(el("span", { class: "text muted description", text: schema.description }));
+  if (typeof schema.title === "string" && schema.title !== name) notes.push(strangerText("span", { class: "title" }, schema.title));
+  if (typeof schema.description === "string") notes.push(strangerText("span", { class: "muted description" }, schema.description));
   if (Array.isArray(schema.examples) && schema.examples.length) {
-    notes.push(el("span", { class: "muted examples" }, "examples: ", el("code", { class: "text", text: schema.examples.map(enumLabel).join(", ") })));
+    notes.push(el("span", { class: "muted examples" }, "examples: ", strangerText("code", {}, schema.examples.map(enumLabel).join(", "))));
   }
   return el(
     "span",

@@ -4,7 +4,7 @@
 // matching offers from GET /offers, each with its price, payment way, karma and liveness.
 
 import { getJson, segment } from "./api.js";
-import { el, errorBox, show, table } from "./dom.js";
+import { el, errorBox, show, strangerText, table } from "./dom.js";
 import { karmaText, livenessText, mechLabel, paymentText, priceText } from "./facts.js";
 
 /** The query parameters the view keeps in its URL, all passed to GET /offers. */
@@ -71,7 +71,7 @@ function offerRow(offer) {
     { class: "number karma", text: karmaText(contract) },
     { class: "liveness", text: livenessText(contract) },
     offer.typed ? "typed" : "free text",
-    { class: "text description", text: offer.description },
+    strangerText("div", { class: "description" }, offer.description),
   ];
 }
 

@@ -1,12 +1,13 @@
 // Copyright 2026 mech-catalogue contributors. Licensed under the Apache License, Version 2.0.
 //
-// The tool view (#/tool/<name>): GET /tools/<name>, the tool as served (its MCP Tool: the
-// first offer's schema), its input schema as a form with the arguments as JSON to copy,
-// and every offer: the mech, its price with asset and units, payment way, karma,
-// deliveries and the block of its latest delivery.
+// The tool view (#/tool/<name>): GET /tools/<name>. The page's facts first: every offer
+// (the mech, its price with asset and units, payment way, karma, deliveries and the block
+// of its latest delivery) and the server's warnings; then the mechs' text, bounded: the
+// tool as served (its MCP Tool: the first offer's schema), its description, and its input
+// schema as a form with the arguments as JSON to copy.
 
 import { getJson, segment } from "./api.js";
-import { el, errorBox, show, table } from "./dom.js";
+import { el, errorBox, show, strangerText, table } from "./dom.js";
 import { karmaText, lastDeliveryText, livenessText, mechLabel, paymentText, priceText } from "./facts.js";
 import { schemaForm } from "./schema_form.js";
 import { searchHash } from "./search_view.js";
@@ -35,7 +36,7 @@ function warningsList(meta) {
   return el(
     "ul",
     { class: "warnings" },
-    warnings.map((warning) => el("li", { class: "problem-warning text" }, el("code", { text: String(warning.code) }), " ", String(warning.message))),
+    warnings.map((warning) => el("li", { class: "problem-warning" }, el("code", { text: String(warning.code) }), " ", strangerText("span", { class: "warning-message" }, warning.message))),
   );
 }
 
@@ -59,15 +60,16 @@ export async function renderTool(view, name, cursor) {
     view,
     el("h2", { id: "tool-name", class: "text", text: answer.name }),
     el("p", { class: "muted" }, "kind: ", el("span", { id: "tool-kind", text: meta.kind || "none given" }), ` · ${answer.offer_count} offer(s) · MCP name `, el("code", { text: String(mcp.name || "") })),
-    el("p", { id: "tool-description", class: "text", text: mcp.description || "" }),
-    warningsList(meta),
-    el("h3", { text: "Arguments" }),
-    meta.conflicting_schemas ? el("p", { class: "problem-warning", text: "Some mechs take other arguments under this name: the form follows the first offer ('as served' below)." }) : null,
-    form,
-    el("h3", { text: "JSON arguments" }),
-    output,
     el("h3", { text: "Offers" }),
     table(["mech", "contract", "price", "payment", "karma", "liveness", "last delivery", "arguments"], answer.offers.flatMap(offerRows), { id: "offers" }),
     el("nav", { class: "pages" }, more, " ", el("a", { href: searchHash({ q: answer.name }), text: "search similar" })),
+    warningsList(meta),
+    el("h3", { text: "Description (the mech's words)" }),
+    strangerText("p", { id: "tool-description" }, mcp.description || ""),
+    el("h3", { text: "Arguments" }),
+    meta.conflicting_schemas ? el("p", { class: "problem-warning", text: "Some mechs take other arguments under this name: the form follows the first offer ('as served' above)." }) : null,
+    form,
+    el("h3", { text: "JSON arguments" }),
+    output,
   );
 }

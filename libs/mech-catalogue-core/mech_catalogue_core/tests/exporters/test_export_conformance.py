@@ -554,10 +554,11 @@ def _collision_set(name: str, rule: names.NameRule) -> List[str]:
     """A name, then the names it would be mapped to, computed in advance (the attack)."""
     first = names.sanitise_name(name, rule)
     attempts = [first]
-    mapping = names.export_names([name, first], rule)
-    attempts.append(mapping[name])
-    mapping = names.export_names([name] + attempts, rule)
-    attempts.append(mapping[name])
+    # each next tag: what the name is given when every earlier one is held (a literal
+    # copy of a name's own tag is renamed itself since adv29v, so it cannot hold one)
+    for _ in range(2):
+        held = frozenset(attempts)
+        attempts.append(names.export_names([name], rule, held=held)[name])
     return [name] + attempts
 
 

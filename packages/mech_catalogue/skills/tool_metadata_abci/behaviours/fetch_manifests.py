@@ -27,6 +27,7 @@ from mech_catalogue_core.catalogue.fetching import (
     manifest_fetcher,
     pack_reply,
     refresh_catalogue,
+    still_failing,
     unpack,
 )
 from mech_catalogue_core.catalogue.views import (
@@ -244,6 +245,9 @@ class FetchManifestsBehaviour(
         The transport detail (HTTP status, timeout) differs between agents behind
         different gateways, so it never enters the catalogue; it goes to the log and to
         ``SharedState.fetch_diagnostics`` (digest -> detail, this period's failures only).
+        ``SharedState.failing_digests`` carries the failures over periods for the next
+        fetch order (``fetching.still_failing``: one the budget never reached keeps its
+        standing).
 
         :param fetched: digest -> fetch result of this period.
         """
@@ -260,6 +264,9 @@ class FetchManifestsBehaviour(
                 "(SharedState.fetch_diagnostics has them all)"
             )
         self.skill_state.fetch_diagnostics = diagnostics
+        self.skill_state.failing_digests = still_failing(
+            self.skill_state.failing_digests, fetched
+        )
 
     def parse(self, data: bytes) -> Tuple[Optional[Manifest], Tuple[Problem, ...]]:
         """Parse verified manifest bytes with the parameters' size cap.
@@ -456,7 +463,7 @@ class FetchManifestsBehaviour(
             fetch_ranks(
                 snapshot,
                 self.previous_catalogue(),
-                self.skill_state.fetch_diagnostics,
+                self.skill_state.failing_digests,
             ),
         )
         return (

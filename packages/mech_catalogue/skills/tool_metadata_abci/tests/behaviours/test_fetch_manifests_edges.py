@@ -760,7 +760,7 @@ class TestFetchOrder(_EdgeCase):
         state = self.skill.skill_context.state
         agreed = ""
         if failed_low:
-            state.fetch_diagnostics = {dag_pb_digest(low): "fetch_failed: HTTP 504"}
+            state.failing_digests = frozenset({dag_pb_digest(low)})
         else:
             previous = Catalogue.build(
                 [Mech(ref(2), digest="0x" + "ab" * 32, status="ok")]

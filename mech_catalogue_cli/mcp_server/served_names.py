@@ -1,0 +1,127 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""What each MCP name has stood for since the server started: never another tool (adv29v).
+
+A client lists a tool by its MCP name, a model plans with it and an agent's configuration
+keeps it; ``tools/call`` names it and the server pays the mechs of the mech tool behind
+it. The exporter's names depend on the set of names served
+(``exporters.names.export_names``: a tagged ``prediction_online_71343d6f`` beside a later
+literal copy of it), so a registration could move a served name to another tool. Here
+each MCP name, once served, keeps standing for its mech tool while that tool is served,
+and is given to no other tool after it is gone (a call naming it is then "not served
+now"): a newcomer whose name would take a served one is the one given a tag. At most
+:data:`MAX_REMEMBERED_NAMES` names are remembered (the longest-gone forgotten first).
+"""
+
+from collections import OrderedDict
+from dataclasses import replace
+from typing import Any, Dict, List
+
+from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names
+from mech_catalogue_core.model.untrusted_text import label_for_model
+
+from .source import ServedCatalogue, ServedTool
+
+#: MCP names remembered at most (a name of a tool still served is never forgotten)
+MAX_REMEMBERED_NAMES = 20_000
+
+
+def renamed(tool: ServedTool, name: str) -> ServedTool:
+    """The tool served under another MCP name (its Tool JSON says so).
+
+    :param tool: a served tool.
+    :param name: its MCP name now (valid under ``MCP_TOOL_RULE``).
+    :return: ``tool`` itself when the name is its own, else a copy whose Tool ``name``,
+        and ``title``s that were the old name, are ``name``; its description names the
+        mech tool when the name is not the mech tool's own.
+    """
+    if name == tool.name:
+        return tool
+    entry: Dict[str, Any] = dict(tool.tool, name=name)
+    if entry.get("title") == tool.name:
+        entry["title"] = name
+    annotations = entry.get("annotations")
+    if isinstance(annotations, dict) and annotations.get("title") == tool.name:
+        entry["annotations"] = dict(annotations, title=name)
+    note = f"(mech tool name: {label_for_model(tool.mech_tool)})"
+    description = str(entry.get("description") or "")
+    if name != tool.mech_tool and note not in description:
+        entry["description"] = f"{description} {note}".strip()
+    return replace(tool, name=name, tool=entry)
+
+
+class ServedNames:
+    """MCP name -> the mech tool it stood for, since the server started."""
+
+    def __init__(self, bound: int = MAX_REMEMBERED_NAMES) -> None:
+        """Start with no name served.
+
+        :param bound: names remembered at most (>= 1).
+        """
+        self.bound = bound
+        self._tool_of: "OrderedDict[str, str]" = OrderedDict()
+
+    def stood_for(self, name: str) -> str:
+        """The mech tool an MCP name has stood for ("" when never served or forgotten).
+
+        :param name: an MCP name.
+        :return: the mech tool name.
+        """
+        return self._tool_of.get(name, "")
+
+    def assign(self, served: ServedCatalogue) -> ServedCatalogue:
+        """Name a read catalogue's tools as they were served before.
+
+        In order: a mech tool served before keeps its MCP name; a tool keeps the name its
+        source gave it unless that name stood for another mech tool (it is held: no
+        other tool gets it while remembered); the others are named by the exporter's
+        rule around every name taken (``export_names`` with ``held``). A mech tool's
+        later tools (a hostile agent's duplicates) keep their source's name, unrecorded,
+        and are left out when it is taken.
+
+        :param served: a catalogue as its source named it.
+        :return: the same tools (same digest, same order), renamed where needed.
+        """
+        first: Dict[str, int] = {}
+        for at, tool in enumerate(served.tools):
+            first.setdefault(tool.mech_tool, at)
+        name_of = {mech_tool: name for name, mech_tool in self._tool_of.items()}
+        names = {at: name_of[mech] for mech, at in first.items() if mech in name_of}
+        taken = set(self._tool_of) | set(names.values())
+        for at in first.values():
+            source_name = served.tools[at].name
+            if at not in names and source_name not in taken:
+                names[at] = source_name
+                taken.add(source_name)
+        for mech_tool, at in first.items():
+            if at not in names:
+                names[at] = export_names(
+                    [mech_tool], MCP_TOOL_RULE, held=frozenset(taken)
+                )[mech_tool]
+                taken.add(names[at])
+        tools: List[ServedTool] = []
+        for at, tool in enumerate(served.tools):
+            if at in names:
+                tools.append(renamed(tool, names[at]))
+            elif tool.name not in names.values():
+                tools.append(tool)
+        for at in names:
+            self._tool_of[names[at]] = served.tools[at].mech_tool
+            self._tool_of.move_to_end(names[at])
+        serving = set(first)
+        gone = [name for name, mech in self._tool_of.items() if mech not in serving]
+        for name in gone[: max(0, len(self._tool_of) - self.bound)]:
+            del self._tool_of[name]
+        return replace(served, tools=tuple(tools))
