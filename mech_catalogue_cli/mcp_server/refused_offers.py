@@ -42,7 +42,7 @@ import mcp_types as types
 
 from .offchain_sending import PriceRefusal
 from .offers import Offer
-from .results import REQUEST_META_KEY
+from .results import REQUEST_META_KEY, with_orders_flagged
 from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS
 
 
@@ -241,11 +241,14 @@ def with_skipped(
     :param result: the call's result (a request's record in
         ``_meta["io.olas/mech-request"]``, when it has one).
     :param skipped: the offers skipped before the one sent.
-    :return: the result, its record holding ``skipped`` (empty when none); a result
-        without a record is returned as it is.
+    :return: the result, its record holding ``skipped`` (empty when none) and an
+        ``instruction_like_text`` warning beside any reason that reads like
+        instructions (:func:`.results.with_orders_flagged`); a result without a record
+        is returned as it is.
     """
     meta: Any = result.meta or {}
     request = meta.get(REQUEST_META_KEY)
     if isinstance(request, dict):
         request["skipped"] = skipped_meta(skipped)
+        with_orders_flagged(request)
     return result

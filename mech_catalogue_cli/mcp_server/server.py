@@ -89,6 +89,7 @@ from .results import (
     checked_arguments,
     error_result,
     with_choice,
+    with_orders_flagged,
 )
 from .sending import PriceRefusal, RequestSender
 from .served_names import ServedNames
@@ -410,7 +411,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         if not last:
             return tool.tool
         meta = dict(tool.tool["_meta"])
-        meta[META_KEY] = {**meta[META_KEY], "tried_last": last}
+        meta[META_KEY] = with_orders_flagged({**meta[META_KEY], "tried_last": last})
         return {**tool.tool, "_meta": meta}
 
     # --- calls ---------------------------------------------------------------------

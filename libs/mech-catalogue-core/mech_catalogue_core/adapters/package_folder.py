@@ -65,7 +65,7 @@ def derive_package(path: Union[str, Path]) -> DerivedPackage:
             error(
                 PACKAGE_NOT_FOUND,
                 f"{folder}: no such folder (from {Path.cwd()}); pass a tool package "
-                "folder, e.g. packages/<author>/customs/<name>. The examples the docs "
+                "folder, e.g. packages/AUTHOR/customs/NAME. The examples the docs "
                 "name (examples/tools/...) are in the repository's checkout, not in the "
                 "installed package.",
             )
@@ -75,7 +75,7 @@ def derive_package(path: Union[str, Path]) -> DerivedPackage:
             error(
                 PACKAGE_NOT_FOUND,
                 f"{folder}: no component.yaml here; pass the tool package folder "
-                "(e.g. packages/<author>/customs/<name>).",
+                "(e.g. packages/AUTHOR/customs/NAME).",
             )
         )
     component = parse_component(

@@ -194,7 +194,7 @@ def code_uri_cid(metadata: bytes, where: str) -> str:
         raise CodeReadError(
             error(
                 CODE_URI_MISSING,
-                f"{where}: its metadata has no `code_uri` of the form ipfs://<CID>; "
+                f"{where}: its metadata has no `code_uri` of the form ipfs://CID; "
                 "set it to the tool package directory's CID.",
                 "/code_uri",
             )

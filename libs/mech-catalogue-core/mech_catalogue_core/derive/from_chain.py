@@ -488,7 +488,7 @@ def code_pointer_reader(
             (
                 error(
                     CODE_URI_MISSING,
-                    f"{where}: code_uri {code_uri[:80]!r} is not ipfs://<CID>; "
+                    f"{where}: code_uri {code_uri[:80]!r} is not ipfs://CID; "
                     "only IPFS package directories are followed.",
                     "/code_uri",
                 ),

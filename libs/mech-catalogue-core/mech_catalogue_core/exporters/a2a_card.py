@@ -33,6 +33,7 @@ from mech_catalogue_core.exporters.composed_text import (
 )
 from mech_catalogue_core.exporters.erc8004 import (
     UNKNOWN_REF,
+    checked_uri,
     expand_templates,
 )
 from mech_catalogue_core.model.catalogue import (
@@ -109,9 +110,17 @@ def to_agent_card(  # pylint: disable=too-many-arguments
     :param documentation_url: optional documentation link.
     :return: the card JSON (the mech's name and description cleaned and capped).
 
-    Raises :class:`.erc8004.RegistrationError` when ``url`` holds a template (``{...}``).
+    Raises :class:`.erc8004.RegistrationError` when ``url`` holds a template (``{...}``),
+    or a URL holds an invisible or control character or is over
+    :data:`.erc8004.MAX_URI_CHARS` (:func:`.erc8004.checked_uri`).
     """
-    url = expand_templates(url, None)
+    url = expand_templates(checked_uri(url, "the card's URL"), None)
+    for given, what in (
+        (provider_url, "the provider URL"),
+        (documentation_url, "the documentation URL"),
+    ):
+        if given:
+            checked_uri(given, what)
     known = mech.ref != UNKNOWN_REF
     skills: List[Dict[str, Any]] = []
     seen = set()

@@ -38,7 +38,9 @@ import referencing.jsonschema
 from jsonschema.exceptions import SchemaError
 from jsonschema.validators import Draft202012Validator
 from mech_catalogue_core.exporters.erc8004 import (
+    image_refusal,
     registration_problems,
+    uri_refusal,
 )
 from mech_catalogue_core.exporters.names import (
     ANTHROPIC_KEY_RULE,
@@ -73,7 +75,6 @@ OPENAI_MAX_STRING_BUDGET = 120_000
 _STRICT_TYPES = frozenset(STRICT_KEYWORDS)
 _STRICT_COMMON = frozenset({"type", "description", "enum", "anyOf", "$ref", "$defs"})
 _TEMPLATE = re.compile(r"[{}]")
-_ABSOLUTE_IMAGE = re.compile(r"^(https://|ipfs://|data:)", re.IGNORECASE)
 #: entries of the meta-schema check memo
 META_CHECK_MEMO_ENTRIES = 4096
 #: characters an entry may hold: its key (the schema text, or a sha2-256 when longer than
@@ -514,8 +515,11 @@ def registration_file_problems(document: Any) -> List[str]:
     Source: EIP-8004 "Trustless Agents", "Agent URI and registration file": ``type`` is
     the registration-v1 URI; ``services`` each ``{name, endpoint}``; ``registrations``
     each ``{agentId, agentRegistry}`` (CAIP-10); ``image`` a URI. Here also: ``image``
-    absolute (``https``, ``ipfs`` or ``data``) or empty, and no ``{...}`` template left in
-    an endpoint (``{`` and ``}`` are not legal in a URI, RFC 3986).
+    empty or one :func:`.erc8004.image_refusal` finds nothing against (absolute
+    ``https``, ``ipfs`` or ``data:image``, no hidden character, bounded), every endpoint
+    bounded and without hidden characters (:func:`.erc8004.uri_refusal`), and no
+    ``{...}`` template left in an endpoint (``{`` and ``}`` are not legal in a URI,
+    RFC 3986).
 
     :param document: the file JSON.
     :return: sentences, empty when conformant.
@@ -526,12 +530,14 @@ def registration_file_problems(document: Any) -> List[str]:
     if "endpoints" in document:
         found.append("/endpoints: registration-v1 uses services")
     image = document.get("image", "")
-    if isinstance(image, str) and image and not _ABSOLUTE_IMAGE.match(image):
-        found.append(
-            f"/image: {image[:80]!r} is not an absolute https, ipfs or data URI"
-        )
+    if isinstance(image, str) and image and image_refusal(image):
+        found.append(f"/image: {image[:80]!r} {image_refusal(image)}")
     for index, service in enumerate(document.get("services") or []):
         endpoint = service.get("endpoint", "") if isinstance(service, dict) else ""
+        if isinstance(endpoint, str) and uri_refusal(endpoint):
+            found.append(
+                f"/services/{index}/endpoint: {endpoint[:80]!r} {uri_refusal(endpoint)}"
+            )
         if isinstance(endpoint, str) and _TEMPLATE.search(endpoint):
             found.append(
                 f"/services/{index}/endpoint: {endpoint[:80]!r} holds a template"

@@ -35,6 +35,7 @@ no invented name or chain: registrations then need ``chain_id``.
 import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
+from urllib.parse import unquote
 
 from jsonschema import Draft202012Validator
 from mech_catalogue_core.ipfs.cid import (
@@ -47,8 +48,10 @@ from mech_catalogue_core.model.catalogue import (
 from mech_catalogue_core.model.tool import MechRef
 from mech_catalogue_core.model.untrusted_text import (
     for_model,
+    instruction_phrases,
     label_for_model,
     quoted_for_model,
+    strip_invisible,
 )
 
 REGISTRATION_TYPE = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"
@@ -58,8 +61,11 @@ MANIFEST_SERVICE = "olas-mech-manifest"
 _ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 _TEMPLATE = re.compile(r"\{[^{}]*\}|[{}]")
 _ABSOLUTE_IMAGE = re.compile(
-    r"^(https://[^\s]+|ipfs://[^\s]+|data:[^\s]+)$", re.IGNORECASE
+    r"^(https://[^\s]+|ipfs://[^\s]+|data:image/[^\s]+)$", re.IGNORECASE
 )
+#: characters of a URI written into a registration or card at most: RFC 9110 section
+#: 4.1 asks every sender and recipient to support URIs of at least 8,000 octets
+MAX_URI_CHARS = 8000
 #: The ref of a mech known only by its manifest (nothing on chain was given).
 UNKNOWN_REF = MechRef(0, "", "", 0)
 #: Templates :func:`expand_templates` fills, with the value each takes.
@@ -169,13 +175,78 @@ def expand_templates(text: str, agent_id: Optional[int]) -> str:
     return text
 
 
+def uri_refusal(uri: str) -> str:
+    """Why a URI may not be written into a file agents read, "" when it may.
+
+    A URI is copied as it is (cleaning it would point elsewhere), so one holding a
+    character of :data:`.untrusted_text.INVISIBLE_RANGES` (text hidden from the person
+    checking it) or longer than :data:`MAX_URI_CHARS` is not written at all (adv29w).
+
+    :param uri: the URI (an image, an endpoint, a provider or documentation URL).
+    :return: the reason, as words after the URI ("holds 3 invisible characters"), or "".
+    """
+    hidden = len(uri) - len(strip_invisible(uri))
+    if hidden or "\n" in uri or "\t" in uri:
+        return f"holds {max(hidden, 1):,} invisible or control character(s)"
+    if len(uri) > MAX_URI_CHARS:
+        return f"is {len(uri):,} characters long, over {MAX_URI_CHARS:,}"
+    return ""
+
+
+def image_refusal(image: Any) -> str:
+    """Why an image may not be written into a registration, "" when it may.
+
+    :param image: a candidate (e.g. the manifest's ``image``, or ``--image``).
+    :return: the reason, as words after the image: not an absolute https, ipfs or
+        ``data:image/`` URI; :func:`uri_refusal`'s; or words that read like
+        instructions to a model (a ``data:`` URI's text); "" when it may.
+    """
+    if not isinstance(image, str):
+        return "is not an absolute https, ipfs or data:image URI"
+    refusal = uri_refusal(image)
+    if refusal:
+        return refusal
+    if not _ABSOLUTE_IMAGE.match(image):
+        return "is not an absolute https, ipfs or data:image URI"
+    if instruction_phrases(unquote(image)):
+        return "reads like instructions to a model"
+    return ""
+
+
 def absolute_image(image: Any) -> str:
-    """The image URI when it is an absolute https, ipfs or data URI, else "".
+    """The image URI when :func:`image_refusal` finds nothing against it, else "".
 
     :param image: a candidate (e.g. the manifest's ``image``).
     :return: the URI or "".
     """
-    return image if isinstance(image, str) and _ABSOLUTE_IMAGE.match(image) else ""
+    return image if not image_refusal(image) else ""
+
+
+def _image_written(candidate: Any, warnings: Optional[List[str]]) -> str:
+    """The image a registration holds: ``candidate`` unless refused, said in warnings."""
+    refusal = image_refusal(candidate) if candidate else ""
+    if refusal and warnings is not None:
+        warnings.append(
+            f"image {quoted_for_model(str(candidate), 80)} {refusal}; "
+            "it was left out (give --image)"
+        )
+    return "" if refusal else str(candidate)
+
+
+def checked_uri(uri: str, what: str) -> str:
+    """A URI the caller gives, when :func:`uri_refusal` finds nothing against it.
+
+    :param uri: the URI (``--url``, a service endpoint, a provider URL...).
+    :param what: what it is, for the error ("the endpoint of service 'MCP'").
+    :return: ``uri``.
+    :raises RegistrationError: naming ``what`` and the reason (the URI quoted cleaned).
+    """
+    refusal = uri_refusal(uri)
+    if refusal:
+        raise RegistrationError(
+            f"{what} {quoted_for_model(uri, 80)} {refusal}; give it without them"
+        )
+    return uri
 
 
 def caip10(chain_id: int, address: str) -> str:
@@ -248,6 +319,7 @@ def to_registration(  # pylint: disable=too-many-arguments
     if (agent_id is None) != (identity_registry is None):
         raise RegistrationError("give both agent_id and identity_registry, or neither")
     for service in services:
+        checked_uri(service.endpoint, f"the endpoint of service {service.name!r}")
         if templates_in(service.endpoint):
             expand_templates(service.endpoint, None)  # raises, naming the template
     service_list: List[Dict[str, str]] = [s.to_dict() for s in services]
@@ -258,14 +330,7 @@ def to_registration(  # pylint: disable=too-many-arguments
             manifest_uri = f"ipfs://{mech.cid}"
         service_list.append(Service(MANIFEST_SERVICE, manifest_uri).to_dict())
     known = mech.ref != UNKNOWN_REF
-    candidate = image or mech.extra.get("image", "")
-    chosen = absolute_image(candidate)
-    if candidate and not chosen and warnings is not None:
-        warnings.append(
-            f"image {quoted_for_model(str(candidate), 80)} is not an absolute https, "
-            "ipfs or data URI; "
-            "it was left out (give --image)"
-        )
+    chosen = _image_written(image or mech.extra.get("image", ""), warnings)
     registration: Dict[str, Any] = {
         "type": REGISTRATION_TYPE,
         "name": label_for_model(mech.name)

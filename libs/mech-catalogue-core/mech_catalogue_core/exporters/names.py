@@ -55,6 +55,7 @@ from typing import (
     Iterable,
     List,
     Mapping,
+    Optional,
     Pattern,
     Tuple,
 )
@@ -62,6 +63,7 @@ from typing import (
 from mech_catalogue_core.catalogue.lookalikes import skeleton
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
+    MAX_TEXT_CHARS,
     for_model,
     label_for_model,
 )
@@ -251,15 +253,24 @@ def named_once(tools: Iterable[Tool], rule: NameRule) -> List[Tuple[Tool, str]]:
     return [(tool, exported[name]) for name, tool in first.items()]
 
 
-def described(tool: Tool, exported: str) -> str:
+def described(tool: Tool, exported: str, cap: Optional[int] = None) -> str:
     """The tool's description as a model may read it, naming the mech tool when renamed.
 
-    Both texts go through :mod:`..model.untrusted_text` (cleaned and capped).
+    Both texts go through :mod:`..model.untrusted_text` (cleaned and capped). The note
+    naming the mech tool is the only link from a renamed tool to the mech's, so the
+    mech's text is cut to leave room for it, saying so (adv29w), never the note.
 
     :param tool: the model tool.
     :param exported: its exported name.
-    :return: the description ("Mech tool <name>." when the tool has none).
+    :param cap: characters of the mech's text and the note together at most (an
+        exporter's limit, e.g. OpenAI's 1,024; at least 300, a name and a cut marker);
+        None: the mech's text capped at :data:`..model.untrusted_text.MAX_TEXT_CHARS`
+        and the note after it.
+    :return: the description ("Mech tool <name>." when the tool has none), followed by
+        " (mech tool name: <name>)" when renamed; ``cap`` characters at most.
     """
     name = label_for_model(tool.name)
-    text = for_model(tool.description) or f"Mech tool {name}."
-    return text if exported == tool.name else f"{text} (mech tool name: {name})"
+    note = "" if exported == tool.name else f" (mech tool name: {name})"
+    room = MAX_TEXT_CHARS if cap is None else cap - len(note)
+    text = for_model(tool.description, room) or f"Mech tool {name}."
+    return text + note

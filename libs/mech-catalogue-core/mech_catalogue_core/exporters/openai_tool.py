@@ -45,6 +45,7 @@ from mech_catalogue_core.exporters.schemas import (
 )
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
+    capped,
     tool_for_model,
 )
 
@@ -76,14 +77,16 @@ def to_openai_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         the two forms it is.
     """
     exported = name or export_names([tool.name], OPENAI_RULE)[tool.name]
-    description = composed_for_model(described(tool, exported))
+    description = capped(
+        composed_for_model(described(tool, exported, MAX_DESCRIPTION)), MAX_DESCRIPTION
+    )
     parameters = call_schema(tool_for_model(tool))
     strict = strict_parameters(parameters)
     return {
         "type": "function",
         "function": {
             "name": exported,
-            "description": description[:MAX_DESCRIPTION],
+            "description": description,
             "parameters": schema_prose_for_model(
                 parameters if strict is None else strict
             ),

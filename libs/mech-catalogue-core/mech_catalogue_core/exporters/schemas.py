@@ -58,6 +58,7 @@ from mech_catalogue_core.manifest.schema_refs import (
     self_contained,
 )
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import capped
 
 PROMPT_DESCRIPTION = "The request text sent to the mech tool."
 JSON_TEXT = "JSON-encoded value."
@@ -425,7 +426,7 @@ def _strict(  # pylint: disable=too-many-branches,too-many-statements,too-many-r
             "unevaluatedItems",
         ):
             text = json.dumps(value, sort_keys=True, ensure_ascii=False)
-            notes.append(f"Also: {key} {text[:200]}.")
+            notes.append(f"Also: {key} {capped(text, 200)}.")
     if out.get("format") is not None and out.get("format") not in STRICT_FORMATS:
         notes.append(f"Format: {out.pop('format')}.")
     if kind == "object":

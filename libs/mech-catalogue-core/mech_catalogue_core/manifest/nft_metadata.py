@@ -85,7 +85,7 @@ def validate_nft_metadata(
     for err in Draft202012Validator(NFT_METADATA_SCHEMA).iter_errors(document):
         path, reason, _ = describe_error(err)
         if err.validator == "pattern":
-            reason = "should be ipfs://<CID> of the package's code directory"
+            reason = "should be ipfs://CID of the package's code directory"
         found.append(
             P.error(P.SCHEMA_VIOLATION, f"Field {path or '(document)'} {reason}.", path)
         )

@@ -687,7 +687,7 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
                         P.ANY_TYPED_ARGUMENT,
                         f"Argument {argument.identifier!r} of tool {tool.name!r} is typed "
                         "`any`: callers cannot tell what to send; give it a type "
-                        "(overrides: `tools.<tool>.arguments.<identifier>.type`).",
+                        "(overrides: `tools.TOOL.arguments.IDENTIFIER.type`).",
                         P.pointer("toolMetadata", tool.name),
                     )
                 )

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from mech_catalogue_core.model.hidden_characters import shown_as_written
+
 SEVERITY_ERROR = "error"
 SEVERITY_WARNING = "warning"
 
@@ -388,6 +390,17 @@ class Problem:
     message: str
     path: str = ""
     severity: str = SEVERITY_ERROR
+
+    def __post_init__(self) -> None:
+        """Show what the message and path quote of a manifest as written (adv29w).
+
+        A pointer holds the manifest's keys and a message may quote them: tag
+        characters, a bidi override or an HTML comment there would hide text on every
+        surface that shows problems, so each is :func:`.hidden_characters.shown_as_written`
+        here, once, whoever builds the problem.
+        """
+        object.__setattr__(self, "message", shown_as_written(self.message))
+        object.__setattr__(self, "path", shown_as_written(self.path))
 
     @property
     def is_error(self) -> bool:

@@ -72,7 +72,7 @@ def test_bad_own_fields_are_reported_at_their_pointers() -> None:
     del document["description"]
     found = {p.path: p.message for p in validate_nft_metadata(document)}
     assert set(found) == {"", "/code_uri", "/image", "/attributes/0"}
-    assert "ipfs://<CID>" in found["/code_uri"]
+    assert "ipfs://CID" in found["/code_uri"]
     assert all(p.code == P.SCHEMA_VIOLATION for p in validate_nft_metadata(document))
 
 

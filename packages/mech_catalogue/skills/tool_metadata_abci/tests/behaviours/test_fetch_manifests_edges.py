@@ -667,7 +667,7 @@ class TestOwnCodePointer(_EdgeCase):
         ]
         assert messages and messages[0].startswith(
             f"component 0: {ref(1).key}: code_uri 'https://example.org/package.tar.gz' "
-            "is not ipfs://<CID>"
+            "is not ipfs://CID"
         ), messages
 
     def test_a_code_reader_that_raises_costs_only_the_derivation(
