@@ -61,11 +61,13 @@ def shown(text: str) -> str:
     ],
 )
 def test_f2_greek_capitals_spelling_a_short_secret(text: str) -> None:
+    """F2: Greek capitals spelling PIN, OTP or PK in English are read as the word."""
     # every letter of the word is a Greek capital identical to a Latin one
     assert secret_asked(text) is not None
 
 
 def test_f2_cyrillic_otp() -> None:
+    """F2: Cyrillic capitals spelling OTP in English are read as the word."""
     assert secret_asked("The ОТР sent by SMS") is not None  # Cyrillic О Т Р
 
 
@@ -80,6 +82,7 @@ def test_f2_cyrillic_otp() -> None:
     ],
 )
 def test_f3_qualifier_rule_evaded(text: str) -> None:
+    """F3: a possessive, a noun between or the digits after still qualify."""
     assert secret_asked(text) is not None
 
 
@@ -88,6 +91,7 @@ def test_f3_qualifier_rule_evaded(text: str) -> None:
     ["The pin number of the GPIO line to read", "Drop your pin on the map"],
 )
 def test_f4_ordinary_pin_refused(text: str) -> None:
+    """F4: a GPIO pin and a pin on a map ask for nothing."""
     assert secret_asked(text) is None
 
 
@@ -102,6 +106,7 @@ def test_f4_ordinary_pin_refused(text: str) -> None:
     ],
 )
 def test_f4_more_ordinary_texts_refused(text: str) -> None:
+    """F4: a postal PIN code, a row's pk, 2FA status and OTP memory ask for nothing."""
     assert secret_asked(text) is None
 
 
@@ -115,6 +120,7 @@ def test_f4_more_ordinary_texts_refused(text: str) -> None:
     ],
 )
 def test_f6_an_emphasis_star_read_as_an_expression_mark(text: str, read: str) -> None:
+    """F6: a ``*`` paired as emphasis further away parts no word a person reads."""
     assert read in shown(text)
     assert secret_asked(read) is not None  # the words a person reads are refused
     assert secret_asked(text) is not None

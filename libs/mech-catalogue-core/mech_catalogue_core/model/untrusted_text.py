@@ -68,6 +68,7 @@ from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
 )
+from mech_catalogue_core.model.expression_marks import expression_marks_spaced
 from mech_catalogue_core.model.letter_forms import folded, other_script_words_kept
 from mech_catalogue_core.model.markup import Markup
 from mech_catalogue_core.model.problems import (
@@ -689,33 +690,6 @@ def short_secret_asked(
         if SECRET_NAME.fullmatch(words):
             return words.lower()
     return None
-
-
-#: a mark between two letters or digits of an expression (``p_k``, ``p\_k``, ``x^n``,
-#: and their full-width and small forms): CommonMark never reads ``_`` inside a word as
-#: emphasis, and ``^`` is no markup, so a person sees the mark
-_INNER_MARK = re.compile(
-    r"(?<=[^\W_])\\?[_^\uFE33\uFE34\uFE4D-\uFE4F\uFF3E\uFF3F](?=[^\W_])"
-)
-#: an ``*`` or ``~`` between two runs of letters or digits with no other next to them
-#: (``p*k``, ``p~k``): emphasis and strikethrough take a pair, so a person sees it
-_LONE_PAIRED_MARK = re.compile(
-    r"(?<![*~\uFE61\uFF0A\uFF5E\w])(\w++)\\?[*~\uFE61\uFF0A\uFF5E](\w++)"
-    r"(?![*~\uFE61\uFF0A\uFF5E\w])"
-)
-
-
-def expression_marks_spaced(text: str) -> str:
-    r"""A text with the marks inside an expression read as what they are: a space.
-
-    The rendered reading drops the marks of emphasis and strikethrough (``*``, ``_``,
-    ``~``), so ``p_k`` and ``p*k`` would read as one word a person never sees.
-
-    :param text: any text.
-    :return: ``p k`` for ``p_k``, ``p\_k``, ``p^k`` and a lone ``p*k`` or ``p~k``;
-        emphasis such as ``P*I*N`` or ``**P**IN`` kept (a person sees ``PIN``). Linear.
-    """
-    return _LONE_PAIRED_MARK.sub(r"\1 \2", _INNER_MARK.sub(" ", text))
 
 
 def json_texts(value: Any, where: Place = None) -> Iterator[Tuple[Place, str]]:

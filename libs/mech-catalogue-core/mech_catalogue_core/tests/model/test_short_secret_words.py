@@ -170,3 +170,46 @@ def test_words_of_one_other_script_are_kept_and_the_rest_folded() -> None:
     assert other_script_words_kept("\u0420\u0391") == "PA"  # Cyrillic with Greek
     assert other_script_words_kept("\U0001f17f\U0001f17a") == "PK"  # symbols fold
     assert other_script_words_kept("plain pk") == "plain pk"
+
+
+@pytest.mark.parametrize(
+    "text, spaced",
+    [
+        # a * the parser pairs with one further away is emphasis: kept (adv29x F6)
+        ("Enter your P*IN code*", "Enter your P*IN code*"),
+        ("*your P*IN", "*your P*IN"),
+        ("> quoted\n> the O*TP sent*", "> quoted\n> the O*TP sent*"),
+        ("- item\n- your P*IN code*", "- item\n- your P*IN code*"),
+        ("# your P*IN code* #", "# your P*IN code* #"),
+        ("![your P*IN code*](u)", "![your P*IN code*](u)"),
+        ("your P\uff0aIN code\uff0a", "your P\uff0aIN code\uff0a"),
+        # GitHub pairs single ~ as strikethrough: a ~ paired further away is kept
+        ("your P~IN code~", "your P~IN code~"),
+        # a * the parser leaves as a character is spaced
+        ("p*k and *x", "p k and *x"),
+        ("p*k\n\nq*", "p k\n\nq*"),  # no pairing across paragraphs
+        ("p\\*k here*", "p  k here*"),  # escaped
+        ("`p*k` here*", "`p k` here*"),  # in code
+        ("p**k", "p  k"),
+        ("p~k and ~x", "p k and ~x"),
+        ("p*k\r\nq", "p k\nq"),
+    ],
+)
+def test_a_mark_is_spaced_where_the_parser_shows_it(text: str, spaced: str) -> None:
+    """A ``*`` or ``~`` between letters is a space only where no emphasis takes it."""
+    assert expression_marks_spaced(text) == spaced
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Enter your P*IN code*",
+        "> Enter *your P*IN",
+        "1. Paste your p*k here*",
+        "Enter the O~TP sent by SMS~",
+        "Enter your P\uff0aIN code\uff0a",
+    ],
+)
+def test_a_short_secret_word_parted_by_emphasis_asks(text: str) -> None:
+    """Emphasis from inside a word to a later mark leaves the word whole to a reader."""
+    assert secret_asked(text) is not None
