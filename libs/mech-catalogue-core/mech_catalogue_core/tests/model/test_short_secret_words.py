@@ -76,7 +76,6 @@ ORDINARY = [
     "\u03c0\u03b9\u03bd\u03b1\u03ba\u03b1\u03c2 \u03c4\u03b9\u03bc\u03ce\u03bd",  # Greek
     "\u13e2\u13e6",  # Cherokee
     "\u13a0\u13cd\u13a6\u13ef \u13e2\u13e6",  # Cherokee prose
-    "your \u0420\u041a",  # an all-Cyrillic word after an English one
     "List your pins on the board",
     # whole names that are no secret
     "pin",
@@ -108,6 +107,11 @@ SECRETS = {
     "Paste your P*I*N": "paste your pin",
     "your ~~P~~IN code": "your pin",  # strikethrough: a person sees "PIN" struck
     "your \u0420K": "your pk",  # mixed scripts: a look-alike
+    # a word of another script among English words reads as the English word (adv29x)
+    "your \u0420\u041a": "your pk",  # Cyrillic
+    "Enter your \u03a1\u0399\u039d": "enter your pin",  # Greek capitals
+    "\u03a1\u0399\u039d code": "pin code",
+    "The \u041e\u0422\u0420 sent by SMS": "otp sent",
     "\u0410\u0420\u0406 \u041a\u0415\u0423": "api key",  # all-Cyrillic phrase
     "\u0399\u039d\u03a4 \u0391\u03a1\u0399 \u039a\u0395\u03a5": "api key",  # Greek
     "\u0440\u0430ssw\u043erd": "password",
@@ -213,3 +217,20 @@ def test_a_mark_is_spaced_where_the_parser_shows_it(text: str, spaced: str) -> N
 def test_a_short_secret_word_parted_by_emphasis_asks(text: str) -> None:
     """Emphasis from inside a word to a later mark leaves the word whole to a reader."""
     assert secret_asked(text) is not None
+
+
+def test_a_word_of_another_script_is_kept_only_among_words_of_it() -> None:
+    """Among English words a Greek or Cyrillic word is read as its look-alike."""
+    greek_pin = "\u03a1\u0399\u039d"
+    assert other_script_words_kept(greek_pin) == greek_pin  # no words around it
+    assert other_script_words_kept(f"your {greek_pin}") == "your PIN"
+    assert other_script_words_kept(f"{greek_pin} code") == "PIN code"
+    # one neighbour of another script is enough to read it as a look-alike
+    assert other_script_words_kept(f"your {greek_pin} \u03bd\u03b1\u03b9") == (
+        "your PIN \u03bd\u03b1\u03b9"
+    )
+    # among its own script's words, digits and punctuation between: kept
+    kazakh = "\u0421\u0442\u043e\u043b\u0438\u0446\u0430 \u0420\u041a \u2014 1997"
+    assert other_script_words_kept(kazakh) == kazakh
+    # a Cyrillic word next to a Greek one is among another script's words (both fold)
+    assert other_script_words_kept("\u0420\u041a \u03b1\u03b2") == "PK a\u03b2"
