@@ -234,3 +234,67 @@ def test_a_word_of_another_script_is_kept_only_among_words_of_it() -> None:
     assert other_script_words_kept(kazakh) == kazakh
     # a Cyrillic word next to a Greek one is among another script's words (both fold)
     assert other_script_words_kept("\u0420\u041a \u03b1\u03b2") == "PK a\u03b2"
+
+
+#: short words whose context makes them secrets (adv29x F3): possessives, owners, digits
+SECRETS_IN_CONTEXT = {
+    "Type the debit card's PIN": "card s pin",
+    "Your banking PIN": "banking pin",
+    "The device PIN to unlock it": "device pin",
+    "Your Trezor PIN": "trezor pin",
+    "The account's OTP": "account s otp",
+    "the user's PIN": "user s pin",
+    "Your new PIN": "your new pin",
+    "OTP (6 digits)": "otp 6 digits",
+    "PIN, 4 digits": "pin 4 digits",
+    # an owner asks even where the text names an ordinary context too
+    "Enter the card PIN to confirm the delivery address": "card pin",
+    "Wallet pk of the row's owner": "wallet pk",
+    "The OTP sent by SMS; status is returned": "otp sent",
+}
+
+#: short words in ordinary contexts, with words that would otherwise qualify (adv29x F4)
+ORDINARY_IN_CONTEXT = [
+    "Enter the pin number of the header pins to read",
+    "Your pin on the map is shown in red",
+    "Place your pin on maps of the city",
+    "The 6 digit PIN code of the postal address",
+    "Your PIN code (India Post zip code) for shipping",
+    "Provide the pk of the record",
+    "Send the pk list of rows to delete",
+    "Paste the pk from the database table",
+    "Your 2FA status",
+    "Whether your 2FA is enabled",
+    "Input the OTP fuse bits",
+    "Enter the pin to toggle high",
+]
+
+
+@pytest.mark.parametrize(
+    "text, words", list(SECRETS_IN_CONTEXT.items()), ids=list(SECRETS_IN_CONTEXT)
+)
+def test_an_owner_possessive_or_digits_make_a_short_word_a_secret(
+    text: str, words: str
+) -> None:
+    """What a PIN belongs to asks whatever else the text says."""
+    assert secret_asked(text) == words, text
+
+
+@pytest.mark.parametrize("text", ORDINARY_IN_CONTEXT)
+def test_a_board_map_address_table_or_setting_makes_it_ordinary(text: str) -> None:
+    """``your pin`` on a map, ``enter the pin`` of a GPIO line: nothing asked."""
+    assert secret_asked(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Paste the private key of the row",
+        "The wallet's password for the map",
+        "Your seed phrase; status is returned",
+        "API key of the database (GPIO)",
+    ],
+)
+def test_an_ordinary_context_never_excuses_a_long_secret_word(text: str) -> None:
+    """Only the short words are read in context: a private key is asked anywhere."""
+    assert secret_asked(text) is not None, text
