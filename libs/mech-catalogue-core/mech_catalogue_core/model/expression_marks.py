@@ -55,6 +55,8 @@ _PAIRED_MARKS = re.compile(r"(?<=[^\W_])\\?[*~\uFE61\uFF0A\uFF5E]++(?=[^\W_])")
 _AS_ASCII_MARK = str.maketrans({"\ufe61": "*", "\uff0a": "*", "\uff5e": "~"})
 #: the text the parser reads for ``~``: each ``~`` as ``*``, each ``*`` as ``%`` (inert)
 _TILDE_AS_STAR = str.maketrans({"*": "%", "~": "*"})
+#: any mark :func:`expression_marks_spaced` reads (most texts hold none)
+_ANY_MARK = re.compile(r"[_^*~\uFE33\uFE34\uFE4D-\uFE4F\uFF3E\uFF3F\uFE61\uFF0A\uFF5E]")
 #: markdown-it-py's normalization of line breaks and NUL (its offsets are in that text)
 _LINE_BREAK = re.compile(r"\r\n?")
 
