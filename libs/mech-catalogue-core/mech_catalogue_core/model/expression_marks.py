@@ -60,7 +60,7 @@ _ANY_MARK = re.compile(r"[_^*~\uFE33\uFE34\uFE4D-\uFE4F\uFF3E\uFF3F\uFE61\uFF0A\
 #: markdown-it-py's normalization of line breaks and NUL (its offsets are in that text)
 _LINE_BREAK = re.compile(r"\r\n?")
 
-#: the :data:`.rendered_text.RENDERER` parser whose emphasis rule notes each ``*`` it
+#: a parser of :data:`.rendered_text.RENDERER`'s settings whose emphasis rule notes each ``*`` it
 #: reads and whether it pairs it (:func:`_emphasis_noted`, :func:`_pairs_noted`)
 _PARSER = MarkdownIt("commonmark", {"html": True})
 #: ``env`` key under which the parse notes ``(inline source, offset, paired)``
@@ -77,7 +77,10 @@ def expression_marks_spaced(text: str) -> str:
         Linear: one parse for ``*`` and one for ``~``, each only when such a mark is
         between letters.
     """
-    text = _INNER_MARK.sub(" ", _LINE_BREAK.sub("\n", text).replace("\0", "\ufffd"))
+    text = _LINE_BREAK.sub("\n", text).replace("\0", "\ufffd")
+    if not _ANY_MARK.search(text):
+        return text
+    text = _INNER_MARK.sub(" ", text)
     marks = [m.span() for m in _PAIRED_MARKS.finditer(text)]
     if not marks:
         return text
