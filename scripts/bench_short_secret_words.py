@@ -47,6 +47,7 @@ chars, rounds = int(sys.argv[1]), int(sys.argv[2])
 unit = {
     "products p*k, your PIN": "your PIN and p*k, q*r; ",
     "emphasis pairs, your PIN": "your PIN and *p*k* q*r*s; ",
+    "a p*k a line, your PIN": "your PIN\np*k *q*r\n",
     "Greek words, your PIN": "your PIN \u03b1\u03b2\u03b3 \u03a1\u0399\u039d \u03b4; ",
     "plain prose, your PIN": "Enter your PIN to read the balance of the account. ",
     "plain prose, no short word": "Returns the balance of the account at a block. ",

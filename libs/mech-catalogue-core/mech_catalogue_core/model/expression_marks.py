@@ -35,6 +35,7 @@ count as the mark. A mark the parser never reaches as a delimiter (escaped, in c
 a link's destination) is shown as a character.
 """
 
+import bisect
 import re
 from typing import Dict, List, Set, Tuple
 
@@ -123,8 +124,9 @@ def _paired_offsets(text: str) -> Set[int]:
         for _, text_start, end in placed:
             if text_start < 0:  # not placed: its marks count as paired
                 paired.update(range(-1 - text_start, end))
+        starts = [start for start, _, _ in placed]
         for offset, pair in noted.pop(token.content):
-            start, text_start, _ = max(p for p in placed if p[0] <= offset)
+            start, text_start, _ = placed[bisect.bisect_right(starts, offset) - 1]
             if pair and text_start >= 0:
                 paired.add(text_start + offset - start)
     # an image's description is parsed as a source of its own: placed where it is written
