@@ -32,9 +32,11 @@ pinned UTS #39 confusables table. A letter is read, in this order, as:
 4. the letter of a small capital, modifier or Cherokee small letter;
 5. the ASCII letter the confusables table reads it as.
 
-A word all of one script other than Latin is that script's word, not a look-alike:
-:func:`other_script_words_kept` folds a text but for such words, for the checks of
-short words that other scripts spell by chance (the Cyrillic ``РК`` is ``PK``).
+A word all of one script other than Latin, among words of that script, is that
+script's word, not a look-alike: :func:`other_script_words_kept` folds a text but for
+such words, for the checks of short words that other scripts spell by chance (the
+Cyrillic ``РК`` is ``PK``); the same word in an English sentence is read as the
+English word it looks like.
 """
 
 import functools
@@ -219,11 +221,14 @@ _LETTER_RUN = re.compile(r"([^\W\d_]+)")
 
 
 def other_script_words_kept(text: str) -> str:
-    """The text :func:`folded`, but for words of one script other than Latin.
+    """The text :func:`folded`, but for words of another script among words of it.
 
-    A word all of one other script is that script's word (the Cyrillic ``РК`` is the
-    Republic of Kazakhstan), not a look-alike of a short Latin word; a word mixing
-    scripts, or Latin forms with others, is folded, as is everything between words.
+    A word all of one script other than Latin, whose neighbouring words (the one before
+    and the one after, those there are) are of that script too, is that script's word:
+    the Cyrillic ``РК`` in ``Столица РК`` is the Republic of Kazakhstan, not a look-alike
+    of a short Latin word. Among words of other scripts (``Enter your ΡΙΝ``, Greek
+    capitals in English) a person reads it as the Latin word it looks like, so it is
+    folded (adv29x F2), as is a word mixing scripts and everything between words.
 
     :param text: any text.
     :return: the text folded but for those words. Linear.
@@ -231,15 +236,26 @@ def other_script_words_kept(text: str) -> str:
     if text.isascii():
         return text
     parts = _LETTER_RUN.split(text)  # odd indices are the runs of letters
-    return "".join(
-        part if index % 2 and _of_one_other_script(part) else folded(part)
-        for index, part in enumerate(parts)
-    )
+    scripts = [
+        _one_script(part) if index % 2 else "" for index, part in enumerate(parts)
+    ]
+    kept = [
+        bool(index % 2)
+        and scripts[index] not in ("", "LATIN")
+        and all(
+            scripts[neighbour] == scripts[index]
+            for neighbour in (index - 2, index + 2)
+            if 0 < neighbour < len(parts)
+        )
+        for index in range(len(parts))
+    ]
+    return "".join(part if keep else folded(part) for part, keep in zip(parts, kept))
 
 
-def _of_one_other_script(word: str) -> bool:
+def _one_script(word: str) -> str:
+    """The script all letters of a word are of (:func:`_script_of`); "" when mixed."""
     scripts = {_script_of(char) for char in word}
-    return len(scripts) == 1 and "LATIN" not in scripts
+    return scripts.pop() if len(scripts) == 1 else ""
 
 
 @functools.lru_cache(maxsize=MAX_FOLDS_KEPT)

@@ -69,6 +69,7 @@ from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
 )
+from mech_catalogue_core.model.expression_marks import expression_marks_spaced
 from mech_catalogue_core.model.hidden_characters import INVISIBLE as _INVISIBLE
 from mech_catalogue_core.model.hidden_characters import MARKUP
 from mech_catalogue_core.model.hidden_characters import PLAIN_TEXT as _PLAIN_SENTENCE
@@ -152,23 +153,51 @@ SECRET_PATTERN = re.compile(
 #: memory, whether 2FA is on (``pins`` are a board's or a map's, not PIN codes). A JWT,
 #: a TOTP or an MFA code is nothing else and stays in :data:`SECRET_PATTERN`
 SHORT_SECRET_WORD = r"(?:pin|pks?|otps?|2 ?fa)"
-#: a :data:`SHORT_SECRET_WORD` with the words that make it a secret: whose or what it
-#: is before it (``your PIN``, ``card PIN``, ``wallet pk``), a verb that asks for it
-#: (``enter the pin``, ``paste your pk``) or what it is after it (``PIN code``, ``pk
-#: hex``, ``the OTP sent by SMS``)
-QUALIFIED_SECRET_PATTERN = re.compile(
+#: a :data:`SHORT_SECRET_WORD` with the words that make it a secret whatever the rest
+#: says: what it belongs to before it, a possessive between (``card PIN``, ``the card's
+#: PIN``, ``bank PIN``, ``Ledger PIN``, ``wallet pk``), or how it travels after it
+#: (``pk hex``, ``the OTP sent by SMS``)
+SECRET_OWNER_PATTERN = re.compile(
     r"\b(?:"
-    r"(?:your|my|his|her|their|users?|card|atm|debit|credit|sim|phone|wallet|account|"
-    r"signer|signing|owner|eth|evm|hex|raw|secret|private|login|sms|email|"
-    r"authenticator|[0-9]+ digits?) " + SHORT_SECRET_WORD + "|"
-    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert) "
-    r"(?:in )?(?:your |the |a |an |my )?"
+    r"(?:card|atm|debit|credit|bank|banking|sim|phone|wallet|account|signer|signing|"
+    r"owner|eth|evm|hex|raw|secret|private|login|sms|email|authenticator|device|"
+    r"ledger|trezor|keystone|metamask)(?: s)? "
     + SHORT_SECRET_WORD
     + "|"
     + SHORT_SECRET_WORD
-    + r" (?:codes?|numbers?|digits?|hex|sent|received|"
-    r"(?:via|by|from) (?:sms|text|e ?mail|the app|your))"
+    + r" (?:hex|sent|received|(?:via|by|from) (?:sms|text|e ?mail|the app|your))"
     r")\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: a :data:`SHORT_SECRET_WORD` with words that make it a secret unless the text speaks
+#: of an :data:`ORDINARY_CONTEXT`: whose it is (``your PIN``, ``your Ledger PIN``, ``the
+#: user's PIN``), a verb that asks for it (``enter the pin``, ``paste your pk``), its
+#: digits or what it is (``4-digit PIN``, ``PIN (4 digits)``, ``PIN code``)
+OWNED_SECRET_PATTERN = re.compile(
+    r"\b(?:"
+    r"(?:your|my|his|her|their|users?(?: s)?)(?: [a-z0-9]+)? " + SHORT_SECRET_WORD + "|"
+    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert) "
+    r"(?:in )?(?:your |the |a |an |my )?" + SHORT_SECRET_WORD + "|"
+    r"[0-9]+ digits? "
+    + SHORT_SECRET_WORD
+    + "|"
+    + SHORT_SECRET_WORD
+    + r" (?:(?:[0-9]+ )?digits?|codes?|numbers?)"
+    r")\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: what makes a pin, pk, OTP or 2FA ordinary wherever the text names it: a board's pins
+#: (GPIO, a header, toggling), a map's pin, India's postal PIN code, a table's primary
+#: key, whether 2FA is on, one-time programmable memory's bits
+ORDINARY_CONTEXT = re.compile(
+    r"\b(?:gpios?|header pins?|breadboard|toggle|maps?|postal|post ?codes?|zip ?codes?|"
+    r"(?:delivery|shipping|postal) address(?:es)?|rows?|tables?|databases?|records?|"
+    r"primary keys?|enabled|disabled|status|bits|burn|burned|fuses?|e ?fuses?)\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: either pattern: what the short check looks for before reading the text's context
+QUALIFIED_SECRET_PATTERN = re.compile(
+    f"{SECRET_OWNER_PATTERN.pattern}|{OWNED_SECRET_PATTERN.pattern}",
     re.IGNORECASE | re.ASCII,
 )
 #: the short words that ask for a secret as a whole name (an argument called ``pk`` or
@@ -646,9 +675,12 @@ def short_secret_asked(
 ) -> Optional[str]:
     """What secret a text asks for with a short word (:data:`SHORT_SECRET_WORD`).
 
-    A short word asks with the words that make it a secret
-    (:data:`QUALIFIED_SECRET_PATTERN`), or alone as a whole name (:data:`SECRET_NAME`:
-    an argument called ``pk``). It must be a word as a person reads it, not letters of
+    A short word asks with the words that make it a secret: always with what it belongs
+    to (:data:`SECRET_OWNER_PATTERN`: ``card PIN``), and with whose it is, a verb that
+    asks or its digits (:data:`OWNED_SECRET_PATTERN`: ``your PIN``) unless the text
+    speaks of a board, a map, a postal address, a table or a setting
+    (:data:`ORDINARY_CONTEXT`: ``the pin number of the GPIO line``); or alone as a
+    whole name (:data:`SECRET_NAME`: an argument called ``pk``). It must be a word as a person reads it, not letters of
     an expression joined by dropping its marks (:func:`expression_marks_spaced`:
     ``p_k``, ``p*k``), nor a word of another script that folds to it
     (:func:`.letter_forms.other_script_words_kept`: the Cyrillic ``РК``, the Cherokee
@@ -663,39 +695,16 @@ def short_secret_asked(
         forms = readings(spaced)
     for reading in forms:
         words = words_of(other_script_words_kept(reading))
-        match = QUALIFIED_SECRET_PATTERN.search(words)
+        match = SECRET_OWNER_PATTERN.search(words) or (
+            None
+            if ORDINARY_CONTEXT.search(words)
+            else OWNED_SECRET_PATTERN.search(words)
+        )
         if match:
             return match.group(0).lower()
         if SECRET_NAME.fullmatch(words):
             return words.lower()
     return None
-
-
-#: a mark between two letters or digits of an expression (``p_k``, ``p\_k``, ``x^n``,
-#: and their full-width and small forms): CommonMark never reads ``_`` inside a word as
-#: emphasis, and ``^`` is no markup, so a person sees the mark
-_INNER_MARK = re.compile(
-    r"(?<=[^\W_])\\?[_^\uFE33\uFE34\uFE4D-\uFE4F\uFF3E\uFF3F](?=[^\W_])"
-)
-#: an ``*`` or ``~`` between two runs of letters or digits with no other next to them
-#: (``p*k``, ``p~k``): emphasis and strikethrough take a pair, so a person sees it
-_LONE_PAIRED_MARK = re.compile(
-    r"(?<![*~\uFE61\uFF0A\uFF5E\w])(\w++)\\?[*~\uFE61\uFF0A\uFF5E](\w++)"
-    r"(?![*~\uFE61\uFF0A\uFF5E\w])"
-)
-
-
-def expression_marks_spaced(text: str) -> str:
-    r"""A text with the marks inside an expression read as what they are: a space.
-
-    The rendered reading drops the marks of emphasis and strikethrough (``*``, ``_``,
-    ``~``), so ``p_k`` and ``p*k`` would read as one word a person never sees.
-
-    :param text: any text.
-    :return: ``p k`` for ``p_k``, ``p\_k``, ``p^k`` and a lone ``p*k`` or ``p~k``;
-        emphasis such as ``P*I*N`` or ``**P**IN`` kept (a person sees ``PIN``). Linear.
-    """
-    return _LONE_PAIRED_MARK.sub(r"\1 \2", _INNER_MARK.sub(" ", text))
 
 
 def json_texts(value: Any, where: Place = None) -> Iterator[Tuple[Place, str]]:

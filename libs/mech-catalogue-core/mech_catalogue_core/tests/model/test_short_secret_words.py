@@ -76,7 +76,6 @@ ORDINARY = [
     "\u03c0\u03b9\u03bd\u03b1\u03ba\u03b1\u03c2 \u03c4\u03b9\u03bc\u03ce\u03bd",  # Greek
     "\u13e2\u13e6",  # Cherokee
     "\u13a0\u13cd\u13a6\u13ef \u13e2\u13e6",  # Cherokee prose
-    "your \u0420\u041a",  # an all-Cyrillic word after an English one
     "List your pins on the board",
     # whole names that are no secret
     "pin",
@@ -108,6 +107,11 @@ SECRETS = {
     "Paste your P*I*N": "paste your pin",
     "your ~~P~~IN code": "your pin",  # strikethrough: a person sees "PIN" struck
     "your \u0420K": "your pk",  # mixed scripts: a look-alike
+    # a word of another script among English words reads as the English word (adv29x)
+    "your \u0420\u041a": "your pk",  # Cyrillic
+    "Enter your \u03a1\u0399\u039d": "enter your pin",  # Greek capitals
+    "\u03a1\u0399\u039d code": "pin code",
+    "The \u041e\u0422\u0420 sent by SMS": "otp sent",
     "\u0410\u0420\u0406 \u041a\u0415\u0423": "api key",  # all-Cyrillic phrase
     "\u0399\u039d\u03a4 \u0391\u03a1\u0399 \u039a\u0395\u03a5": "api key",  # Greek
     "\u0440\u0430ssw\u043erd": "password",
@@ -170,3 +174,127 @@ def test_words_of_one_other_script_are_kept_and_the_rest_folded() -> None:
     assert other_script_words_kept("\u0420\u0391") == "PA"  # Cyrillic with Greek
     assert other_script_words_kept("\U0001f17f\U0001f17a") == "PK"  # symbols fold
     assert other_script_words_kept("plain pk") == "plain pk"
+
+
+@pytest.mark.parametrize(
+    "text, spaced",
+    [
+        # a * the parser pairs with one further away is emphasis: kept (adv29x F6)
+        ("Enter your P*IN code*", "Enter your P*IN code*"),
+        ("*your P*IN", "*your P*IN"),
+        ("> quoted\n> the O*TP sent*", "> quoted\n> the O*TP sent*"),
+        ("- item\n- your P*IN code*", "- item\n- your P*IN code*"),
+        ("# your P*IN code* #", "# your P*IN code* #"),
+        ("![your P*IN code*](u)", "![your P*IN code*](u)"),
+        ("your P\uff0aIN code\uff0a", "your P\uff0aIN code\uff0a"),
+        # GitHub pairs single ~ as strikethrough: a ~ paired further away is kept
+        ("your P~IN code~", "your P~IN code~"),
+        # a * the parser leaves as a character is spaced
+        ("p*k and *x", "p k and *x"),
+        ("p*k\n\nq*", "p k\n\nq*"),  # no pairing across paragraphs
+        ("p\\*k here*", "p  k here*"),  # escaped
+        ("`p*k` here*", "`p k` here*"),  # in code
+        ("p**k", "p  k"),
+        ("p~k and ~x", "p k and ~x"),
+        ("p*k\r\nq", "p k\nq"),
+    ],
+)
+def test_a_mark_is_spaced_where_the_parser_shows_it(text: str, spaced: str) -> None:
+    """A ``*`` or ``~`` between letters is a space only where no emphasis takes it."""
+    assert expression_marks_spaced(text) == spaced
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Enter your P*IN code*",
+        "> Enter *your P*IN",
+        "1. Paste your p*k here*",
+        "Enter the O~TP sent by SMS~",
+        "Enter your P\uff0aIN code\uff0a",
+    ],
+)
+def test_a_short_secret_word_parted_by_emphasis_asks(text: str) -> None:
+    """Emphasis from inside a word to a later mark leaves the word whole to a reader."""
+    assert secret_asked(text) is not None
+
+
+def test_a_word_of_another_script_is_kept_only_among_words_of_it() -> None:
+    """Among English words a Greek or Cyrillic word is read as its look-alike."""
+    greek_pin = "\u03a1\u0399\u039d"
+    assert other_script_words_kept(greek_pin) == greek_pin  # no words around it
+    assert other_script_words_kept(f"your {greek_pin}") == "your PIN"
+    assert other_script_words_kept(f"{greek_pin} code") == "PIN code"
+    # one neighbour of another script is enough to read it as a look-alike
+    assert other_script_words_kept(f"your {greek_pin} \u03bd\u03b1\u03b9") == (
+        "your PIN \u03bd\u03b1\u03b9"
+    )
+    # among its own script's words, digits and punctuation between: kept
+    kazakh = "\u0421\u0442\u043e\u043b\u0438\u0446\u0430 \u0420\u041a \u2014 1997"
+    assert other_script_words_kept(kazakh) == kazakh
+    # a Cyrillic word next to a Greek one is among another script's words (both fold)
+    assert other_script_words_kept("\u0420\u041a \u03b1\u03b2") == "PK a\u03b2"
+
+
+#: short words whose context makes them secrets (adv29x F3): possessives, owners, digits
+SECRETS_IN_CONTEXT = {
+    "Type the debit card's PIN": "card s pin",
+    "Your banking PIN": "banking pin",
+    "The device PIN to unlock it": "device pin",
+    "Your Trezor PIN": "trezor pin",
+    "The account's OTP": "account s otp",
+    "the user's PIN": "user s pin",
+    "Your new PIN": "your new pin",
+    "OTP (6 digits)": "otp 6 digits",
+    "PIN, 4 digits": "pin 4 digits",
+    # an owner asks even where the text names an ordinary context too
+    "Enter the card PIN to confirm the delivery address": "card pin",
+    "Wallet pk of the row's owner": "wallet pk",
+    "The OTP sent by SMS; status is returned": "otp sent",
+}
+
+#: short words in ordinary contexts, with words that would otherwise qualify (adv29x F4)
+ORDINARY_IN_CONTEXT = [
+    "Enter the pin number of the header pins to read",
+    "Your pin on the map is shown in red",
+    "Place your pin on maps of the city",
+    "The 6 digit PIN code of the postal address",
+    "Your PIN code (India Post zip code) for shipping",
+    "Provide the pk of the record",
+    "Send the pk list of rows to delete",
+    "Paste the pk from the database table",
+    "Your 2FA status",
+    "Whether your 2FA is enabled",
+    "Input the OTP fuse bits",
+    "Enter the pin to toggle high",
+]
+
+
+@pytest.mark.parametrize(
+    "text, words", list(SECRETS_IN_CONTEXT.items()), ids=list(SECRETS_IN_CONTEXT)
+)
+def test_an_owner_possessive_or_digits_make_a_short_word_a_secret(
+    text: str, words: str
+) -> None:
+    """What a PIN belongs to asks whatever else the text says."""
+    assert secret_asked(text) == words, text
+
+
+@pytest.mark.parametrize("text", ORDINARY_IN_CONTEXT)
+def test_a_board_map_address_table_or_setting_makes_it_ordinary(text: str) -> None:
+    """``your pin`` on a map, ``enter the pin`` of a GPIO line: nothing asked."""
+    assert secret_asked(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Paste the private key of the row",
+        "The wallet's password for the map",
+        "Your seed phrase; status is returned",
+        "API key of the database (GPIO)",
+    ],
+)
+def test_an_ordinary_context_never_excuses_a_long_secret_word(text: str) -> None:
+    """Only the short words are read in context: a private key is asked anywhere."""
+    assert secret_asked(text) is not None, text
