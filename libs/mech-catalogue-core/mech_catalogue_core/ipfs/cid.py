@@ -158,8 +158,8 @@ def _parse(text: str) -> "pycid.CIDv1 | pycid.CIDv0":
             P.error(
                 P.INVALID_CID,
                 f"{original[:80]!r} is not a CID ({str(exc)[:80]}); give a CIDv0 (Qm...), a "
-                "CIDv1 in base32/base58btc/base16/base36, optionally as ipfs://<cid> or "
-                "/ipfs/<cid>, or a 0x + 64 hex digest.",
+                "CIDv1 in base32/base58btc/base16/base36, optionally as ipfs://CID or "
+                "/ipfs/CID, or a 0x + 64 hex digest.",
             )
         ) from exc
 

@@ -113,5 +113,5 @@ def test_an_unreadable_cid_names_the_parser_reason_and_the_forms_read() -> None:
     assert f"({str(parser.value)[:80]})" in message
     assert message.endswith(
         "give a CIDv0 (Qm...), a CIDv1 in base32/base58btc/base16/base36, optionally as "
-        "ipfs://<cid> or /ipfs/<cid>, or a 0x + 64 hex digest."
+        "ipfs://CID or /ipfs/CID, or a 0x + 64 hex digest."
     )
