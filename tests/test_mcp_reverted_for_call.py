@@ -226,8 +226,8 @@ def _entry(**extra: Any) -> JournalEntry:
 def test_the_record_keeps_the_first_time_and_expires_after_the_window() -> None:
     """Dated once; refused within the window, not after it."""
     entry = _entry()
-    assert record_reverted(entry, now=1000.0) == 1000.0
-    assert record_reverted(entry, now=5000.0) == 1000.0  # not re-dated
+    assert record_reverted(entry, now=1000.0) == (1000.0, True)
+    assert record_reverted(entry, now=5000.0) == (1000.0, False)  # not re-dated
     assert reverted_for_call(
         entry.extra, MECH.upper().replace("0X", "0x"), WINDOW, 4599.0
     )
@@ -256,7 +256,7 @@ def test_a_record_not_of_this_servers_shape_refuses_nothing_and_is_replaced(
     """
     entry = _entry(**{REVERTED_KEY: record})
     assert reverted_for_call(entry.extra, MECH, WINDOW, 2000.0) is None
-    assert record_reverted(entry, now=2000.0) == 2000.0
+    assert record_reverted(entry, now=2000.0) == (2000.0, True)
     assert reverted_for_call(entry.extra, MECH, WINDOW, 2001.0) is not None
 
 

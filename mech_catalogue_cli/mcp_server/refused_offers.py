@@ -249,7 +249,9 @@ REVERTED_KEY = "reverted_when_mined"
 _ADDRESS = re.compile(r"0x[0-9a-f]{40}")
 
 
-def record_reverted(entry: JournalEntry, now: Optional[float] = None) -> float:
+def record_reverted(
+    entry: JournalEntry, now: Optional[float] = None
+) -> Tuple[float, bool]:
     """Record in a call's entry that its request reverted when mined (pure).
 
     The first time seen is kept (the window counts from it): a request looked at
@@ -259,18 +261,18 @@ def record_reverted(entry: JournalEntry, now: Optional[float] = None) -> float:
         reverted; ``extra[REVERTED_KEY]`` gains its mech (a record not of the shape
         this server writes is replaced).
     :param now: unix seconds (None: now).
-    :return: the unix seconds the revert is dated by.
+    :return: the unix seconds the revert is dated by, and whether the entry changed
+        (to be saved).
     """
     reverted = entry.extra.get(REVERTED_KEY)
     if not isinstance(reverted, dict):
         reverted = entry.extra[REVERTED_KEY] = {}
     mech = entry.mech.lower()
-    if reverted_for_call(entry.extra, mech, math.inf) is None:
-        reverted[mech] = {
-            "tx_hash": entry.tx_hash,
-            "at": time.time() if now is None else now,
-        }
-    return float(reverted[mech]["at"])
+    if reverted_for_call(entry.extra, mech, math.inf) is not None:
+        return float(reverted[mech]["at"]), False
+    at = time.time() if now is None else now
+    reverted[mech] = {"tx_hash": entry.tx_hash, "at": at}
+    return at, True
 
 
 def reverted_for_call(

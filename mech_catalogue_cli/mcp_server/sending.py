@@ -266,11 +266,11 @@ class RequestSender(OffchainSending):
         :param why: what the call says of it.
         """
         assert self.journal is not None  # nosec: a sender exists only with one
-        before = dict(entry.extra.get(REVERTED_KEY) or {})
-        at = record_reverted(entry)
-        if entry.extra[REVERTED_KEY] != before:
+        at, recorded_now = record_reverted(entry)
+        if recorded_now:
             self.journal.save(entry)
-        self.reverting.remember_mech(entry.mech, why, mined=True, now=at)
+        if recorded_now or self.reverting.why(entry.mech) is None:
+            self.reverting.remember_mech(entry.mech, why, mined=True, now=at)
 
     def _remembered(self, refusal: RevertRefusal) -> RevertRefusal:
         """Remember a refusal's mech in :attr:`reverting` (under the send lock).
