@@ -88,10 +88,12 @@ class PriceRefusal(str):
     """Why an offer was not paid (its price or this requester's funds now): try the next.
 
     ``payment`` holds the payment decision behind it (``Payment.to_dict``), when one was
-    made, for the result's ``_meta``.
+    made, for the result's ``_meta``; ``mined`` whether the offer's request was mined
+    and reverted (gas spent), whatever the reads after its receipt said.
     """
 
     payment: Optional[Dict[str, Any]] = None
+    mined: bool = False
 
 
 def refusal_with(text: str, payment: Dict[str, Any]) -> PriceRefusal:

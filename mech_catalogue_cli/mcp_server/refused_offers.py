@@ -31,15 +31,25 @@ memory read again under the send lock, right before each new request, so calls s
 together do not each send the mech a request, adv29u): nothing was journalled for a
 request whose estimate reverted.
 
+A request mined and reverted is remembered whatever the reads after its receipt say (a
+price raised over it and lowered again, adv29x P1: the receipt is the fact, the reads
+only suggest why), and is also journalled in its call's entry (:func:`record_reverted`,
+carried into the call's next entry): a call that waits for the revert to be final
+(:mod:`.dropped`) and is called again, in this process or after a restart, never sends
+that mech another request within ``--spend-window`` (:func:`reverted_for_call`).
+
 What a skipped offer says is the server's own words; a revert's reason is shown only
 as :func:`~mech_catalogue_core.chain.revert.revert_words` shows it (cleaned, capped).
 """
 
+import math
+import re
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import mcp_types as types
 
+from .journal import JournalEntry
 from .offchain_sending import PriceRefusal
 from .offers import Offer
 from .results import REQUEST_META_KEY, with_orders_flagged
@@ -50,12 +60,11 @@ class RevertRefusal(PriceRefusal):
     """An offer whose request reverted when the marketplace called its mech: try the next.
 
     ``mech`` is the reverting mech's address (lowercase), remembered by
-    :class:`RevertingMechs`; ``mined`` whether the request was mined (gas spent) rather
-    than refused at its gas estimate.
+    :class:`RevertingMechs`; ``mined`` (:class:`PriceRefusal`'s) whether the request was
+    mined (gas spent) rather than refused at its gas estimate.
     """
 
     mech: str = ""
-    mined: bool = False
 
 
 def revert_refusal(
@@ -104,8 +113,21 @@ class RevertingMechs:
         :param refusal: the offer's :class:`RevertRefusal`.
         :param now: unix seconds (None: now).
         """
+        self.remember_mech(refusal.mech, str(refusal), refusal.mined, now)
+
+    def remember_mech(
+        self, mech: str, why: str, mined: bool, now: Optional[float] = None
+    ) -> None:
+        """Remember a mech whose request reverted, and why.
+
+        :param mech: its address, any case.
+        :param why: the refusal's text.
+        :param mined: whether the request was mined (gas spent: the mech is skipped)
+            rather than refused at its gas estimate (tried last).
+        :param now: unix seconds (None: now).
+        """
         when = time.time() if now is None else now
-        self._reverted[refusal.mech] = (when, str(refusal), refusal.mined)
+        self._reverted[mech.lower()] = (when, why, mined)
 
     def forget(self, mech: str) -> None:
         """Forget a mech (its request was sent since).
@@ -219,6 +241,73 @@ class RevertingMechs:
                     {"mech": offer.mech_key, "address": offer.address, "why": why}
                 )
         return items
+
+
+#: an entry's ``extra`` key: the mechs its call's requests reverted for when mined,
+#: ``{mech address (lowercase): {"tx_hash": the request's, "at": unix seconds seen}}``
+REVERTED_KEY = "reverted_when_mined"
+_ADDRESS = re.compile(r"0x[0-9a-f]{40}")
+
+
+def record_reverted(
+    entry: JournalEntry, now: Optional[float] = None
+) -> Tuple[float, bool]:
+    """Record in a call's entry that its request reverted when mined (pure).
+
+    The first time seen is kept (the window counts from it): a request looked at
+    again after a restart is not re-dated.
+
+    :param entry: the call's entry, its request (``mech``, ``tx_hash``) mined and
+        reverted; ``extra[REVERTED_KEY]`` gains its mech (a record not of the shape
+        this server writes is replaced).
+    :param now: unix seconds (None: now).
+    :return: the unix seconds the revert is dated by, and whether the entry changed
+        (to be saved).
+    """
+    reverted = entry.extra.get(REVERTED_KEY)
+    if not isinstance(reverted, dict):
+        reverted = entry.extra[REVERTED_KEY] = {}
+    mech = entry.mech.lower()
+    if reverted_for_call(entry.extra, mech, math.inf) is not None:
+        return float(reverted[mech]["at"]), False
+    at = time.time() if now is None else now
+    reverted[mech] = {"tx_hash": entry.tx_hash, "at": at}
+    return at, True
+
+
+def reverted_for_call(
+    extra: Mapping[str, Any], mech: str, period: float, now: Optional[float] = None
+) -> Optional[PriceRefusal]:
+    """Why a call does not send a mech its request again: one reverted when mined (pure).
+
+    :param extra: the call's entry's ``extra`` (its ``REVERTED_KEY`` record, as
+        journalled: a record not of this shape is ignored, never trusted as a date).
+    :param mech: the offer's mech address, any case.
+    :param period: seconds a revert is kept (``--spend-window``).
+    :param now: unix seconds (None: now).
+    :return: the refusal (``mined``: gas was spent on it), or None when the call's
+        requests never reverted for this mech within ``period``.
+    """
+    reverted = extra.get(REVERTED_KEY)
+    record = reverted.get(mech.lower()) if isinstance(reverted, dict) else None
+    if not isinstance(record, dict) or not _ADDRESS.fullmatch(mech.lower()):
+        return None
+    at = record.get("at")
+    if (
+        isinstance(at, bool)
+        or not isinstance(at, (int, float))
+        or not math.isfinite(at)
+    ):
+        return None
+    if at < (time.time() if now is None else now) - period:
+        return None
+    refusal = PriceRefusal(
+        f"mech {mech}: this call's request to it (tx {str(record.get('tx_hash'))[:66]}) "
+        f"was mined and reverted (only gas was spent): the call does not send it "
+        f"another request until {at + period:.0f} (unix seconds; --spend-window)"
+    )
+    refusal.mined = True
+    return refusal
 
 
 def skipped_meta(skipped: Sequence[Tuple[Offer, PriceRefusal]]) -> List[Dict[str, str]]:

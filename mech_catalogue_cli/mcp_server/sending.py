@@ -91,7 +91,14 @@ from .offchain_sending import (
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .recall import resume_from_chain
-from .refused_offers import RevertingMechs, RevertRefusal, revert_refusal
+from .refused_offers import (
+    REVERTED_KEY,
+    RevertingMechs,
+    RevertRefusal,
+    record_reverted,
+    revert_refusal,
+    reverted_for_call,
+)
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
@@ -211,37 +218,59 @@ class RequestSender(OffchainSending):
 
         One handling for a fresh request and for journalled bytes sent again (after a
         restart, or a drop): nothing was paid but gas, so its price is uncounted from
-        ``--max-spend``; a price raised while it was pending (a mech front-running the
-        request) or funds changed are said in words, else the mech refuses the
-        marketplace's call (:func:`.refused_offers.revert_refusal`, remembered by the
-        server); the caller tries the next offer (the receipt proves nothing paid).
+        ``--max-spend``; the mech is not sent another request for ``--spend-window``,
+        whatever the reads after the receipt suggest (:meth:`_reverted_when_mined`); a
+        price raised while it was pending (a mech front-running the request) or funds
+        changed are said in words, else the mech refuses the marketplace's call
+        (:func:`.refused_offers.revert_refusal`); the caller tries the next offer (the
+        receipt proves nothing paid).
 
         :param entry: the call's entry, its request mined and reverted.
-        :return: the refusal (a :class:`.refused_offers.RevertRefusal`, its mech
-            remembered in :attr:`reverting`, unless the price or the funds moved).
+        :return: the refusal, ``mined`` (a :class:`.refused_offers.RevertRefusal`
+            unless the price or the funds moved).
         """
         assert self.market is not None  # nosec: a sender exists only with one
         price = entry.price
         asset = payment_terms(entry.payment_type).asset
         self.token_ledgers.get(asset, self.ledger).refund(price, entry.request_id)
         again = self.market.mech_price(entry.mech)
+        refusal: Optional[PriceRefusal] = None
         if again is None or again == price:
-            changed = self._funds_changed(entry.mech, entry.payment_type, price)
-            if changed is not None:
-                return changed
-            return self._remembered(
-                revert_refusal(
+            refusal = self._funds_changed(entry.mech, entry.payment_type, price)
+            if refusal is None:
+                refusal = revert_refusal(
                     entry.mech,
                     "when mined (only gas was spent)",
                     "a receipt holds no reason",
                     mined=True,
                 )
+        else:
+            refusal = PriceRefusal(
+                f"mech {entry.mech} changed its price from {say_amount(price, asset)} "
+                f"to {say_amount(again, asset)} while the request was pending; the "
+                "transaction reverted (only gas was spent)"
             )
-        return PriceRefusal(
-            f"mech {entry.mech} changed its price from {say_amount(price, asset)} to "
-            f"{say_amount(again, asset)} while the request was pending; the "
-            "transaction reverted (only gas was spent)"
-        )
+        refusal.mined = True
+        self._reverted_when_mined(entry, refusal)
+        return refusal
+
+    def _reverted_when_mined(self, entry: JournalEntry, why: str) -> None:
+        """Never send the mech of a request mined and reverted another one (blocking).
+
+        Journalled in the call's entry (:func:`.refused_offers.record_reverted`: the
+        call, called again after the revert is final or after a restart, tries its
+        other offers) and remembered in :attr:`reverting` for the other calls of this
+        process, both for ``--spend-window``.
+
+        :param entry: the call's entry, its request mined and reverted.
+        :param why: what the call says of it.
+        """
+        assert self.journal is not None  # nosec: a sender exists only with one
+        at, recorded_now = record_reverted(entry)
+        if recorded_now:
+            self.journal.save(entry)
+        if recorded_now or self.reverting.why(entry.mech) is None:
+            self.reverting.remember_mech(entry.mech, why, mined=True, now=at)
 
     def _remembered(self, refusal: RevertRefusal) -> RevertRefusal:
         """Remember a refusal's mech in :attr:`reverting` (under the send lock).
@@ -414,6 +443,9 @@ class RequestSender(OffchainSending):
                     f"lock for {self._lock_wait():g} s; nothing was sent: call again"
                 )
             entry = await loaded(journal, key)
+            if entry is not None and REVERTED_KEY in entry.extra:
+                # the mechs this call's requests reverted for: kept in its next entry
+                carried[REVERTED_KEY] = entry.extra[REVERTED_KEY]
             retry: Optional[OffchainRetry] = None
             if entry is not None and "offchain" in entry.extra:
                 again = await self._offchain_again(entry)
@@ -476,6 +508,13 @@ class RequestSender(OffchainSending):
                 # else its nonce went to another transaction, or it was mined and
                 # reverted: it can never pay, so it no longer counts against the cap
                 await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
+                if REVERTED_KEY in entry.extra:  # learnt from its receipt just now
+                    carried[REVERTED_KEY] = entry.extra[REVERTED_KEY]
+            earlier = reverted_for_call(
+                carried, offer.address, self.reverting.period, time.time()
+            )
+            if earlier:  # this call's request to it reverted: journalled, any process
+                return earlier
             reverted = self.reverting.skipped((offer,))[1]
             if reverted:  # remembered since the call ranked its offers (another call)
                 return reverted[0][1]
@@ -801,15 +840,26 @@ class RequestSender(OffchainSending):
         way it can never be mined with a payment, so ``--max-spend`` gives its price
         back (:meth:`.spend_cap.SpendLedger.refund`; nothing when this run never
         counted it). A receipt that succeeded while the request does not exist is left
-        counted: the chain is not understood, and the cap errs on the safe side.
+        counted: the chain is not understood, and the cap errs on the safe side. A
+        reverted receipt seen here first (none was read when it was sent: a timeout, a
+        restart) skips its mech as :meth:`refused_when_mined` does.
 
         :param entry: the journal entry (its ``tx_hash``, ``price``, ``request_id``).
         """
         assert self.market is not None  # nosec: a sender exists only with one
-        if entry.tx_hash and self.market.transaction_reverted(entry.tx_hash) is False:
+        reverted = (
+            self.market.transaction_reverted(entry.tx_hash) if entry.tx_hash else None
+        )
+        if reverted is False:
             return
         asset = payment_terms(entry.payment_type).asset
         self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
+        if reverted:  # its receipt unseen until now (a timeout, a restart)
+            self._reverted_when_mined(
+                entry,
+                f"mech {entry.mech}'s request (tx {entry.tx_hash}) was mined and "
+                "reverted (only gas was spent)",
+            )
 
     def broadcast_again(self, entry: JournalEntry) -> JournalEntry:
         """Broadcast a journalled request and wait for it; mark it sent (blocking).

@@ -84,7 +84,7 @@ from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
-from .refused_offers import RevertRefusal, skipped_meta, with_skipped
+from .refused_offers import skipped_meta, with_skipped
 from .results import (
     checked_arguments,
     error_result,
@@ -716,7 +716,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             for _, r in skipped
             if r.payment is not None
         ]
-        mined = any(isinstance(r, RevertRefusal) and r.mined for _, r in skipped)
+        mined = any(r.mined for _, r in skipped)
         return error_result(
             f"{name}: no offer could be paid now: "
             + "; ".join(r for _, r in skipped)
