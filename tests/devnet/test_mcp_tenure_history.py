@@ -26,7 +26,7 @@ with the real registry and marketplace bytecode, kubo.
 
 import json
 from dataclasses import replace
-from typing import Any, Dict, List, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from mech_catalogue_core.catalogue.fetching import FetchPolicy
 
@@ -177,7 +177,7 @@ def test_an_unfetchable_earlier_manifest_ends_the_walk_and_is_asked_again_later(
     fetch = source.tenure.definitions_of
     assert fetch is not None
 
-    def counted(wanted: Mapping[str, Any]) -> Mapping[str, Mapping[str, str]]:
+    def counted(wanted: Mapping[str, Any]) -> Mapping[str, Optional[Mapping[str, str]]]:
         asked.append(wanted)
         return fetch(wanted)
 
