@@ -38,11 +38,10 @@ import subprocess  # nosec B404: this script, fixed arguments
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List
 
-from scripts.bench_listing_checks import ROOT, _extracted
+from scripts.bench_listing_checks import ROOT, _extracted, priced_catalogue
 
 #: the listings timed, in order
 LISTINGS = ("first listing", "facts moved")
@@ -71,15 +70,9 @@ def _catalogue(  # pylint: disable=too-many-locals
     :return: the catalogue, marketplace facts attached.
     """
     # pylint: disable=import-outside-toplevel
-    from mech_catalogue_core.catalogue.fetching import FetchResult, refresh_catalogue
+    from mech_catalogue_core.catalogue.fetching import FetchResult
     from mech_catalogue_core.chain.registry import DigestRead
-    from mech_catalogue_core.chain.snapshot import RegistrySnapshot
-    from mech_catalogue_core.manifest.parsing import parse_manifest
-    from mech_catalogue_core.model.catalogue import Catalogue
-    from mech_catalogue_core.model.market import MechFacts
     from mech_catalogue_core.model.tool import MechRef
-
-    from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
 
     registry = "0x" + "11" * 20
     reads, fetched = [], {}
@@ -95,30 +88,7 @@ def _catalogue(  # pylint: disable=too-many-locals
                 )
             )
 
-    def parse(data: bytes) -> Any:
-        result = parse_manifest(data)
-        return result.manifest, result.problems
-
-    built = refresh_catalogue(RegistrySnapshot.build(20, reads), fetched, parse, None)
-    return Catalogue.build(
-        replace(
-            m,
-            marketplace=(
-                MechFacts(
-                    address="0x" + f"{at + 1:040x}",
-                    service_id=at + 1,
-                    block=20,
-                    confirmed=True,
-                    max_delivery_rate=7,
-                    payment_type=NATIVE_PAYMENT_TYPE,
-                    requests=requests,
-                    deliveries=requests,
-                    karma=0,
-                ),
-            ),
-        )
-        for at, m in enumerate(built.mechs)
-    )
+    return priced_catalogue(reads, fetched, requests)
 
 
 def run_here(tools: int, copies: int) -> Dict[str, float]:

@@ -88,15 +88,9 @@ def _catalogue(tools: int, changed: int, requests: int) -> Any:
     :return: the catalogue, marketplace facts attached.
     """
     # pylint: disable=import-outside-toplevel
-    from mech_catalogue_core.catalogue.fetching import FetchResult, refresh_catalogue
+    from mech_catalogue_core.catalogue.fetching import FetchResult
     from mech_catalogue_core.chain.registry import DigestRead
-    from mech_catalogue_core.chain.snapshot import RegistrySnapshot
-    from mech_catalogue_core.manifest.parsing import parse_manifest
-    from mech_catalogue_core.model.catalogue import Catalogue
-    from mech_catalogue_core.model.market import MechFacts
     from mech_catalogue_core.model.tool import MechRef
-
-    from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
 
     registry = "0x" + "11" * 20
     reads, fetched = [], {}
@@ -107,6 +101,26 @@ def _catalogue(tools: int, changed: int, requests: int) -> Any:
             DigestRead(MechRef(100, "legacy_mech_registry", registry, mech + 1), digest)
         )
         fetched[digest] = FetchResult.ok(digest, "bafk", data)
+
+    return priced_catalogue(reads, fetched, requests)
+
+
+def priced_catalogue(reads: List[Any], fetched: Dict[str, Any], requests: int) -> Any:
+    """The catalogue of ``reads``, each mech given marketplace facts (price 7 wei).
+
+    :param reads: the registry's digest reads.
+    :param fetched: digest -> fetch result.
+    :param requests: each offer's request count (the chain's facts).
+    :return: the catalogue.
+    """
+    # pylint: disable=import-outside-toplevel
+    from mech_catalogue_core.catalogue.fetching import refresh_catalogue
+    from mech_catalogue_core.chain.snapshot import RegistrySnapshot
+    from mech_catalogue_core.manifest.parsing import parse_manifest
+    from mech_catalogue_core.model.catalogue import Catalogue
+    from mech_catalogue_core.model.market import MechFacts
+
+    from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE
 
     def parse(data: bytes) -> Any:
         result = parse_manifest(data)
