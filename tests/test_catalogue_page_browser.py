@@ -538,8 +538,9 @@ def test_the_mech_page_shows_problems_and_withheld_tools(page: Page) -> None:
     assert entry["withheld"] and entry["problems"]
     assert page.texts("#mech-key") == [key]
     assert page.texts("#withheld li") == entry["withheld"]
+    # messages quote manifest text made inert; the page shows it as written
     assert page.texts("#problems .problem-message") == [
-        p["message"] for p in entry["problems"]
+        html.unescape(p["message"]) for p in entry["problems"]
     ]
     assert page.texts("#mech-tools li") == entry["tools"]
     assert_inert(page)
