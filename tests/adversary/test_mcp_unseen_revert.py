@@ -33,6 +33,7 @@ import anyio
 import pytest
 from web3.types import RPCEndpoint, Wei
 
+from mech_catalogue_cli.mcp_server.dropped import FINAL_DEPTH
 from scripts.devnet import Devnet
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
 from tests.devnet.mcp_helpers import market_nonce, requester, stdio_client
@@ -87,7 +88,16 @@ def _replaced(devnet: Devnet, mech: str, price: int, entry: Dict[str, Any]) -> N
 def test_a_request_that_never_paid_does_not_hold_the_cap(
     chain_snapshot: Devnet, tmp_path: Path, fate: Callable[..., None]
 ) -> None:
-    """--max-spend fits one request; the first never pays; the retry pays once."""
+    """--max-spend fits one request; the first never pays; the retry is not over the cap.
+
+    After a plain transfer took the nonce, the retry pays once; after the mech front-ran
+    the request, the call sends that mech nothing more (kept off the call once its
+    request reverted when mined), and says so rather than "over --max-spend".
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the server's state folder.
+    :param fate: what becomes of the first request.
+    """
     devnet = chain_snapshot
     mech = _paid_mechs(devnet)[0]
     price = int(devnet.mech(mech).functions.maxDeliveryRate().call())
@@ -107,6 +117,7 @@ def test_a_request_that_never_paid_does_not_hold_the_cap(
                 fate(devnet, mech, price, json.loads(path.read_text()))
             finally:
                 _rpc(devnet, "evm_setAutomine", True)
+            _rpc(devnet, "anvil_mine", FINAL_DEPTH)  # the first request's fate is final
             out["nonce"] = market_nonce(devnet)
             out["again"] = await client.call_tool(TOOL, arguments)
 
@@ -115,5 +126,9 @@ def test_a_request_that_never_paid_does_not_hold_the_cap(
     assert out["first"].is_error, first[:300]
     assert f"not mined within {IO_TIMEOUT} s" in first, first[:300]
     assert "max-spend" not in again, again[:400]
-    assert "was not delivered" in again  # sent and paid this time
-    assert market_nonce(devnet) == out["nonce"] + 1
+    if fate is _replaced:
+        assert "was not delivered" in again, again[:400]  # sent and paid this time
+        assert market_nonce(devnet) == out["nonce"] + 1
+    else:  # a mech that front-ran this call's request gets no second one (adv29x P1)
+        assert "was mined and reverted" in again, again[:400]
+        assert market_nonce(devnet) == out["nonce"]
