@@ -593,14 +593,24 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             ) from exc
 
     def mined_block(self, tx_hash: str) -> Optional[int]:
-        """Return the block a transaction was mined in, read now without waiting.
+        """Return the block a transaction was mined in (:meth:`receipt_now`'s errors).
 
         :param tx_hash: 0x hex.
         :return: its receipt's block number, or None when it has no receipt.
+        """
+        receipt = self.receipt_now(tx_hash)
+        return None if receipt is None else int(receipt["blockNumber"])
+
+    def receipt_now(self, tx_hash: str) -> Optional[Any]:
+        """Read a transaction's receipt now, without waiting.
+
+        :param tx_hash: 0x hex.
+        :return: the receipt, or None when it has none (not mined, or its nonce went to
+            another transaction).
         :raises MarketError: when the RPC cannot be read.
         """
         try:
-            receipt = self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
+            return self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
         except TransactionNotFound:
             return None
         except (ValueError, OSError) as exc:
@@ -608,27 +618,17 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 f"the receipt of transaction {tx_hash} could not be read: "
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
             ) from exc
-        return int(receipt["blockNumber"])
 
     def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
-        """Read a transaction's receipt now, without waiting.
+        """Whether a transaction reverted, read now (:meth:`receipt_now`'s errors).
 
         :param tx_hash: 0x hex.
         :return: True when it was mined and reverted, False when mined and succeeded,
             None when no receipt exists (not mined, or its nonce went to another
             transaction).
-        :raises MarketError: when the RPC cannot be read.
         """
-        try:
-            receipt = self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
-        except TransactionNotFound:
-            return None
-        except (ValueError, OSError) as exc:
-            raise MarketError(
-                f"the receipt of transaction {tx_hash} could not be read: "
-                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
-            ) from exc
-        return int(receipt["status"]) != 1
+        receipt = self.receipt_now(tx_hash)
+        return None if receipt is None else int(receipt["status"]) != 1
 
     def send(self, transaction: Dict[str, Any], wait: float = 60.0) -> str:
         """Sign, broadcast and wait for a transaction; raise when it reverts.
