@@ -279,15 +279,7 @@ def _shown_text(text: str) -> str:
     """
     if not _INLINE_MARKUP.search(text):
         return text
-    blocks: List[str] = []
-    for token in RENDERER.parse(text):
-        if token.type == "inline":
-            blocks.append(_inline_shown(token.children or ()))
-        elif token.type in _CODE_BLOCKS:
-            blocks.append(token.content)
-        elif token.type == "html_block":
-            blocks.append(_html_shown(token.content))
-    return "\n".join(blocks)
+    return _blocks_shown(RENDERER, text)
 
 
 def _tags_joined(text: str) -> str:
@@ -338,15 +330,9 @@ def _shown_as_written(text: str, invisible: "re.Pattern[str]") -> str:
     :param invisible: what counts as an invisible character.
     :return: the shown text, blocks a line break apart.
     """
-    blocks: List[str] = []
-    for token in WRITTEN_RENDERER.parse(text):
-        if token.type == "inline":
-            blocks.append(_inline_shown(token.children or ()))
-        elif token.type in _CODE_BLOCKS:
-            blocks.append(token.content)
-        elif token.type == "html_block":
-            blocks.append(_html_shown(token.content))
-    shown = _references_decoded(invisible.sub("", "\n".join(blocks)), invisible)
+    shown = _references_decoded(
+        invisible.sub("", _blocks_shown(WRITTEN_RENDERER, text)), invisible
+    )
     return _compatibility_folded(shown, invisible)
 
 
@@ -477,3 +463,16 @@ def read_through(text: str, invisible: "re.Pattern[str]") -> str:
     :return: steps 1-3 and 6 of the module's steps applied. Linear in the text.
     """
     return plain_readings(text, invisible)[0]
+
+
+def _blocks_shown(renderer: MarkdownIt, text: str) -> str:
+    """The text of a parse's paragraphs, headings, code and HTML blocks, a line apart."""
+    blocks: List[str] = []
+    for token in renderer.parse(text):
+        if token.type == "inline":
+            blocks.append(_inline_shown(token.children or ()))
+        elif token.type in _CODE_BLOCKS:
+            blocks.append(token.content)
+        elif token.type == "html_block":
+            blocks.append(_html_shown(token.content))
+    return "\n".join(blocks)
