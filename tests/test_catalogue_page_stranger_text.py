@@ -301,12 +301,46 @@ def test_a_narrower_window_says_the_cut_it_makes(page: Page) -> None:
             lambda _: page.texts("#tool-description + .cut")
             and page.texts("#tool-description + .cut")[0].startswith("(cut here")
         )
-        # (the offers table's 8 columns are wider than this window: the page's own)
         (box,) = _boxes(page, "#tool-description")["boxes"]
         assert box["lines"] <= LINES["p"] + 0.05
         driver.set_window_size(1400, wide["height"])
         WebDriverWait(driver, 10).until(
             lambda _: page.texts("#tool-description + .cut") == []
+        )
+    finally:
+        driver.set_window_size(wide["width"], wide["height"])
+
+
+@pytest.mark.parametrize(
+    "view", ["/tool/medium-prose", "/tool/huge-word", "/mech/" + quote(MECH.key, safe=""), "/search?q=tide"]
+)
+def test_a_phone_window_shows_each_table_row_as_a_card(page: Page, view: str) -> None:
+    """At 360 px no view is wider than the window; each cell says its column's heading."""
+    driver = page.driver
+    wide = driver.get_window_size()
+    try:
+        driver.set_window_size(360, wide["height"])
+        page.open(view)
+        width, _, page_width = _boxes(page, "table")["window"]
+        assert page_width <= width
+        headed = page.driver.execute_script(
+            "return [...document.querySelectorAll('tbody td')].map(td =>"
+            " [td.dataset.heading, getComputedStyle(td, '::before').content,"
+            "  document.querySelector('table th').offsetParent !== null &&"
+            "  getComputedStyle(td).display]);"
+        )
+        assert headed, view
+        for heading, before, shown_as in headed:
+            assert heading, view  # every cell knows its column
+            assert before == f'"{heading}: "', (view, heading, before)
+            assert shown_as in (False, "block"), shown_as
+        driver.set_window_size(1400, wide["height"])
+        page.open(view)
+        assert (
+            page.driver.execute_script(
+                "return getComputedStyle(document.querySelector('tbody td')).display"
+            )
+            == "table-cell"
         )
     finally:
         driver.set_window_size(wide["width"], wide["height"])

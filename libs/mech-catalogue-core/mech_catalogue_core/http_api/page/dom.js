@@ -136,12 +136,17 @@ export function show(parent, ...children) {
   noteCuts(parent);
 }
 
-/** A table: headings and rows of cells (a cell is a node, a string, or {text, class}). */
+/**
+ * A table: headings and rows of cells (a cell is a node, a string, or {text, class}).
+ * Each cell carries its heading in `data-heading`: in a narrow window (catalogue.css)
+ * a row is shown as a card of heading-value lines, so no table is wider than the window.
+ */
 export function table(headings, rows, attributes = {}) {
-  const cell = (value) => {
-    if (value instanceof Node) return el("td", {}, value);
-    if (value !== null && typeof value === "object") return el("td", { class: value.class, text: value.text });
-    return el("td", { text: value ?? "" });
+  const cell = (value, at) => {
+    const heading = { "data-heading": headings[at] ?? "" };
+    if (value instanceof Node) return el("td", heading, value);
+    if (value !== null && typeof value === "object") return el("td", { ...heading, class: value.class, text: value.text });
+    return el("td", { ...heading, text: value ?? "" });
   };
   return el(
     "table",
