@@ -41,7 +41,12 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List
 
-from scripts.bench_listing_checks import ROOT, _extracted, priced_catalogue
+from scripts.bench_listing_checks import (
+    ROOT,
+    _extracted,
+    priced_catalogue,
+    server_over,
+)
 
 #: the listings timed, in order
 LISTINGS = ("first listing", "facts moved")
@@ -98,26 +103,8 @@ def run_here(tools: int, copies: int) -> Dict[str, float]:
     :param copies: mechs registering each manifest.
     :return: listing -> seconds, and the listed tools' ``tools/list`` bytes.
     """
-    # pylint: disable=import-outside-toplevel
-    from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
-    from mech_catalogue_cli.mcp_server.source import served_from_catalogue
-
     catalogues = [_catalogue(tools, copies, 0), _catalogue(tools, copies, 1)]
-
-    class Source:  # pylint: disable=too-few-public-methods
-        """Serves the next catalogue at each read."""
-
-        at = -1
-
-        def read(self) -> Any:
-            """Export the next catalogue as the direct source does.
-
-            :return: the served catalogue.
-            """
-            self.at += 1
-            return served_from_catalogue(catalogues[self.at])
-
-    server = MechToolServer(Source(), CallSettings("g", "a"), None, None)
+    server = server_over(catalogues)
     times: Dict[str, float] = {}
     for name in LISTINGS:
         start = time.perf_counter()

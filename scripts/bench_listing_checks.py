@@ -148,22 +148,16 @@ def priced_catalogue(reads: List[Any], fetched: Dict[str, Any], requests: int) -
     )
 
 
-def run_here(tools: int, all_tools: bool = False) -> Dict[str, float]:
-    """Time the three listings with the code on ``sys.path``.
+def server_over(catalogues: List[Any], all_tools: bool = False) -> Any:
+    """An MCP server whose source serves the next of ``catalogues`` at each read.
 
-    :param tools: tools of the catalogue.
+    :param catalogues: the catalogues, in the order of the server's refreshes.
     :param all_tools: list as ``mcp --all-tools`` does.
-    :return: listing -> seconds.
+    :return: the ``MechToolServer`` (not refreshed yet).
     """
     # pylint: disable=import-outside-toplevel
     from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
     from mech_catalogue_cli.mcp_server.source import served_from_catalogue
-
-    catalogues = [
-        _catalogue(tools, 0, 0),
-        _catalogue(tools, 1, 0),
-        _catalogue(tools, 1, 1),
-    ]
 
     class Source:  # pylint: disable=too-few-public-methods
         """Serves the next catalogue at each read."""
@@ -178,8 +172,24 @@ def run_here(tools: int, all_tools: bool = False) -> Dict[str, float]:
             self.at += 1
             return served_from_catalogue(catalogues[self.at])
 
-    settings = CallSettings("g", "a", all_tools=all_tools)
-    server = MechToolServer(Source(), settings, None, None)
+    return MechToolServer(
+        Source(), CallSettings("g", "a", all_tools=all_tools), None, None
+    )
+
+
+def run_here(tools: int, all_tools: bool = False) -> Dict[str, float]:
+    """Time the three listings with the code on ``sys.path``.
+
+    :param tools: tools of the catalogue.
+    :param all_tools: list as ``mcp --all-tools`` does.
+    :return: listing -> seconds.
+    """
+    catalogues = [
+        _catalogue(tools, 0, 0),
+        _catalogue(tools, 1, 0),
+        _catalogue(tools, 1, 1),
+    ]
+    server = server_over(catalogues, all_tools)
     times = {}
     for name in LISTINGS:
         start = time.perf_counter()
