@@ -100,13 +100,19 @@ build_go_tool() {  # build_go_tool <name> <module> <version> <package path>
         echo "$name $version: already installed"
         return
     fi
-    if [ ! -x "$cached" ]; then
-        echo "$name $version: building from the Go module proxy (minutes on a cold cache)"
-        local dir
-        dir="$(go mod download -json "$module@$version" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
-        (cd "$dir" && GOFLAGS=-mod=mod go build -trimpath -o "$cached.partial" "$pkg")
-        mv "$cached.partial" "$cached"
-    fi
+    # The cache is the machine's: two clones set up at once take turns (flock, where the
+    # system has it), and each builds into a file of its own before the rename, so no
+    # one copies a half-written binary.
+    (
+        if command -v flock >/dev/null; then flock 9; fi
+        if [ ! -x "$cached" ]; then
+            echo "$name $version: building from the Go module proxy (minutes on a cold cache)"
+            local dir partial="$cached.partial.$$"
+            dir="$(go mod download -json "$module@$version" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')"
+            (cd "$dir" && GOFLAGS=-mod=mod go build -trimpath -o "$partial" "$pkg")
+            mv -f "$partial" "$cached"
+        fi
+    ) 9>"$cached.lock"
     cp "$cached" "$BIN_DIR/$name.partial" && mv "$BIN_DIR/$name.partial" "$BIN_DIR/$name"
     echo "$version" >"$stamp"
     echo "$name $version: installed from $cached"

@@ -428,6 +428,80 @@ def test_install_tools_names_a_missing_prerequisite(tmp_path: Path) -> None:
     ]
 
 
+FAKE_GO = """#!/bin/bash
+# A stand-in for go (no Go module proxy in this test): "mod download -json" names a
+# folder, "build -o OUT" counts the build, takes a second, and writes OUT.
+if [ "$1" = mod ]; then echo '{"Dir": "'"$FAKE_GO_DIR"'"}'; exit 0; fi
+while [ "$1" != -o ]; do shift; done
+echo built >>"$FAKE_GO_DIR/builds"
+sleep 1
+printf '#!/bin/sh\\necho fake\\n' >"$2" && chmod +x "$2"
+"""
+
+
+def test_two_set_ups_at_once_build_each_go_tool_once(tmp_path: Path) -> None:
+    """Two clones' install_tools.sh share the machine's cache: one builds, one waits.
+
+    A new user's second clone set up beside the first built kubo into the same
+    ``.partial`` file at the same time (double the CPU; the second ``mv`` could move a
+    half-written binary). Go is a stand-in here (the test has no module proxy); the
+    script, its lock and its renames are the real ones.
+
+    :param tmp_path: two copies of the repository's scripts, a shared cache, fake go.
+    """
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "go").write_text(FAKE_GO)
+    (fake / "go").chmod(0o755)
+    clones = []
+    for name in ("first", "second"):
+        clone = tmp_path / name
+        (clone / "scripts").mkdir(parents=True)
+        for script in ("install_tools.sh", "toolchain.py", "__init__.py"):
+            shutil.copy(REPO_ROOT / "scripts" / script, clone / "scripts" / script)
+        tools = clone / ".tools"
+        (tools / "bin").mkdir(parents=True)
+        (tools / "node_modules/solc").mkdir(parents=True)
+        (tools / "node_modules/solc/solc.js").write_text("")
+        (tools / "bin/anvil").symlink_to(shutil.which("true") or "/bin/true")
+        (tools / ".npm.versions").write_text(
+            f"@foundry-rs/anvil@{toolchain.ANVIL_VERSION} solc@{toolchain.SOLC_VERSION}\n"
+        )
+        clones.append(clone)
+    environment = {
+        **os.environ,
+        "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}",
+        "FAKE_GO_DIR": str(fake),
+        "MECH_CATALOGUE_CACHE": str(tmp_path / "cache"),
+    }
+    running = [
+        subprocess.Popen(  # nosec B603: the repository's script, fixed arguments
+            ["bash", str(clone / "scripts/install_tools.sh")],
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for clone in clones
+    ]
+    outputs = [process.communicate(timeout=120) for process in running]
+
+    assert [process.returncode for process in running] == [0, 0], outputs
+    assert (fake / "builds").read_text().count(
+        "built"
+    ) == 3  # ipfs, tendermint, addlicense
+    for clone in clones:
+        for name in ("ipfs", "tendermint", "addlicense"):
+            installed = clone / ".tools/bin" / name
+            assert (
+                subprocess.run(  # nosec B603: the binary the script installed
+                    [str(installed)], capture_output=True, text=True, check=True
+                ).stdout
+                == "fake\n"
+            )
+    assert not list((tmp_path / "cache/bin").glob("*.partial*"))
+
+
 def test_install_tools_is_idempotent() -> None:
     """A second run finds every pinned tool in place and rebuilds nothing."""
     first = run(["bash", "scripts/install_tools.sh"])
