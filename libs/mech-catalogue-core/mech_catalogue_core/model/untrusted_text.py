@@ -62,7 +62,7 @@ adds the same warnings).
 
 import re
 from dataclasses import replace
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from mech_catalogue_core.model import hidden_characters
 from mech_catalogue_core.model.canonical import (
@@ -74,7 +74,11 @@ from mech_catalogue_core.model.hidden_characters import INVISIBLE as _INVISIBLE
 from mech_catalogue_core.model.hidden_characters import MARKUP
 from mech_catalogue_core.model.hidden_characters import PLAIN_TEXT as _PLAIN_SENTENCE
 from mech_catalogue_core.model.hidden_characters import strip_invisible
-from mech_catalogue_core.model.letter_forms import folded, other_script_words_kept
+from mech_catalogue_core.model.letter_forms import (
+    folded,
+    look_alike_words_folded,
+    other_script_words_kept,
+)
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -144,6 +148,8 @@ SECRET_PATTERN = re.compile(
     r"(session|auth|login|browser) cookies?|cookies? (header|value|string|jar)|"
     r"jwts?|json web tokens?|"
     r"totp|mfa codes?|one time (passwords?|codes?)|"
+    # the codes that unlock a device or an account (fix29ya)
+    r"pass ?codes?|(sms|login|verification|authenticator|auth) codes?|"
     r"clave privada|chiave privata|cle privee|privater schlussel|"
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
@@ -169,15 +175,30 @@ SECRET_OWNER_PATTERN = re.compile(
     r")\b",
     re.IGNORECASE | re.ASCII,
 )
-#: a :data:`SHORT_SECRET_WORD` with words that make it a secret unless the text speaks
-#: of an :data:`ORDINARY_CONTEXT`: whose it is (``your PIN``, ``your Ledger PIN``, ``the
-#: user's PIN``), a verb that asks for it (``enter the pin``, ``paste your pk``), its
-#: digits or what it is (``4-digit PIN``, ``PIN (4 digits)``, ``PIN code``)
+#: verbs that ask a reader to hand something over: a request when the word they take
+#: is a secret's
+REQUEST_VERB = (
+    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert|give|supply|"
+    r"tell|disclose|confirm|key in|fill in|read out)"
+)
+#: whose a thing is when it is the reader's (or a user's): ``your``, ``the user's``
+POSSESSIVE = r"(?:your|ur|yr|my|his|her|their|users?(?: s)?)"
+#: a :data:`SHORT_SECRET_WORD` with words that make it a secret unless the words around
+#: it make it an ordinary thing (:data:`ORDINARY_PHRASE`): whose it is (``your PIN``,
+#: ``your Ledger PIN``, ``the user's PIN``), a verb that asks for it (``enter the pin``,
+#: ``paste your pk``), its digits or what it is (``4-digit PIN``, ``PIN (4 digits)``,
+#: ``PIN code``)
 OWNED_SECRET_PATTERN = re.compile(
     r"\b(?:"
-    r"(?:your|my|his|her|their|users?(?: s)?)(?: [a-z0-9]+)? " + SHORT_SECRET_WORD + "|"
-    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert) "
-    r"(?:in )?(?:your |the |a |an |my )?" + SHORT_SECRET_WORD + "|"
+    + POSSESSIVE
+    + r"(?: [a-z0-9]+)? "
+    + SHORT_SECRET_WORD
+    + "|"
+    + r"(?P<verb>"
+    + REQUEST_VERB
+    + r") (?:in )?(?:your |the |a |an |my )?"
+    + SHORT_SECRET_WORD
+    + "|"
     r"[0-9]+ digits? "
     + SHORT_SECRET_WORD
     + "|"
@@ -186,18 +207,68 @@ OWNED_SECRET_PATTERN = re.compile(
     r")\b",
     re.IGNORECASE | re.ASCII,
 )
-#: what makes a pin, pk, OTP or 2FA ordinary wherever the text names it: a board's pins
-#: (GPIO, a header, toggling), a map's pin, India's postal PIN code, a table's primary
-#: key, whether 2FA is on, one-time programmable memory's bits
-ORDINARY_CONTEXT = re.compile(
-    r"\b(?:gpios?|header pins?|breadboard|toggle|maps?|postal|post ?codes?|zip ?codes?|"
-    r"(?:delivery|shipping|postal) address(?:es)?|rows?|tables?|databases?|records?|"
-    r"primary keys?|enabled|disabled|status|bits|burn|burned|fuses?|e ?fuses?)\b",
+#: what makes a pin, pk, OTP or 2FA an ordinary thing when it names the word's own
+#: thing: a board's pins (GPIO, a header, toggling), India's postal PIN code, a table's
+#: primary key, whether 2FA is on, one-time programmable memory's bits
+ORDINARY_THING = (
+    r"(?:gpios?|header(?: pins?)?|breadboard|toggle|postal|post ?codes?|zip ?codes?|"
+    r"india|(?:delivery|shipping|postal) address(?:es)?|rows?|tables?|databases?|"
+    r"records?|primary keys?|enabled|disabled|status|bits|burn|burned|fuses?|e ?fuses?)"
+)
+#: what makes a pin a map's: ordinary for a pin placed, never for one asked for with a
+#: :data:`REQUEST_VERB` (``Enter the PIN to see the map`` asks)
+MAP_THING = r"(?:maps?|locations?)"
+#: the words that may stand between a short word and the ordinary thing it names
+#: (``pin number of the GPIO line``, ``pk list of rows``, ``2FA is enabled``)
+ORDINARY_LINK = (
+    r"(?:of|on|in|from|at|to|is|are|the|a|an|its|this|that|each|every|number|numbers|"
+    r"code|codes|list|lists|id|ids|value|values|[0-9]+)"
+)
+
+
+class OrdinaryPhrase(NamedTuple):
+    """A short word naming an ordinary thing, read at the word (both anchored to it)."""
+
+    #: the thing just before the word (``GPIO pin``, ``the row's pk``); matched ending
+    #: where the word ends
+    before: "re.Pattern[str]"
+    #: the thing after the word, up to three :data:`ORDINARY_LINK` words between (``pin
+    #: number of the GPIO line``, ``pin to toggle``); matched starting at the word
+    after: "re.Pattern[str]"
+
+
+def _ordinary_phrase(thing: str) -> OrdinaryPhrase:
+    """The :class:`OrdinaryPhrase` of a short word naming ``thing``."""
+    return OrdinaryPhrase(
+        re.compile(
+            rf"\b{thing}(?: s)? {SHORT_SECRET_WORD}\Z", re.IGNORECASE | re.ASCII
+        ),
+        re.compile(
+            rf"{SHORT_SECRET_WORD}(?: {ORDINARY_LINK}){{0,3}} {thing}\b",
+            re.IGNORECASE | re.ASCII,
+        ),
+    )
+
+
+#: a :data:`SHORT_SECRET_WORD` naming an ordinary thing, in the words around it
+ORDINARY_PHRASE = _ordinary_phrase(f"(?:{ORDINARY_THING}|{MAP_THING})")
+#: the same without a map's pins: what excuses a short word a verb asks for
+ORDINARY_REQUESTED_PHRASE = _ordinary_phrase(ORDINARY_THING)
+#: a :data:`REQUEST_VERB` asking for the reader's own short secret word: a request
+#: whatever the rest of the text says (``Enter your PIN to see the map``, ``Give us your
+#: OTP``), unless the word just before or after it names an ordinary thing (``Enter your
+#: GPIO pin``, ``Send your 2FA status``)
+SECRET_REQUEST_PATTERN = re.compile(
+    rf"\b{REQUEST_VERB} (?:(?:us|me|in|over) )?{POSSESSIVE}"
+    rf"(?: (?!{ORDINARY_THING}\b)[a-z0-9]+)? {SHORT_SECRET_WORD}\b"
+    rf"(?! {ORDINARY_THING}\b)",
     re.IGNORECASE | re.ASCII,
 )
-#: either pattern: what the short check looks for before reading the text's context
+#: any pattern: what the short check looks for before reading the words around
 QUALIFIED_SECRET_PATTERN = re.compile(
-    f"{SECRET_OWNER_PATTERN.pattern}|{OWNED_SECRET_PATTERN.pattern}",
+    f"{SECRET_OWNER_PATTERN.pattern}|{OWNED_SECRET_PATTERN.pattern}".replace(
+        "(?P<verb>", "(?:"
+    ),
     re.IGNORECASE | re.ASCII,
 )
 #: the short words that ask for a secret as a whole name (an argument called ``pk`` or
@@ -663,11 +734,37 @@ def secret_asked(text: str) -> Optional[str]:
             return match.group(0).lower()
         # short_secret_asked reads less (marks spaced, other scripts kept), so it can
         # find only what these words hold: it runs only when they hold one
+        # (a text of other scripts may part the words a look-alike reading joins)
         short = short or bool(
             _SHORT_SECRET_WORD.search(words)  # cheap: most texts hold none
-            and (QUALIFIED_SECRET_PATTERN.search(words) or SECRET_NAME.fullmatch(words))
+            and (
+                not reading.isascii()
+                or QUALIFIED_SECRET_PATTERN.search(words)
+                or SECRET_NAME.fullmatch(words)
+            )
         )
     return short_secret_asked(text, forms) if short else None
+
+
+def secret_name_asked(name: str) -> Optional[str]:
+    """What secret an argument's (or a property's) name asks for, if any.
+
+    As :func:`secret_asked`, and a name whose letters, each read as the Latin letter it
+    looks like (:func:`folded`), spell a :data:`SECRET_NAME` asks: a name is an
+    identifier, read as the word its letters draw whatever their script (an argument
+    called ``ΡΚ`` in Greek capitals asks as ``pk`` does; fix29ya).
+
+    :param name: an argument or property name.
+    :return: the words that ask (lowercase), or None.
+    """
+    asked = secret_asked(name)
+    if asked:
+        return asked
+    for reading in readings(expression_marks_spaced(name)):
+        words = words_of(folded(reading))
+        if SECRET_NAME.fullmatch(words):
+            return words.lower()
+    return None
 
 
 def short_secret_asked(
@@ -675,16 +772,20 @@ def short_secret_asked(
 ) -> Optional[str]:
     """What secret a text asks for with a short word (:data:`SHORT_SECRET_WORD`).
 
-    A short word asks with the words that make it a secret: always with what it belongs
-    to (:data:`SECRET_OWNER_PATTERN`: ``card PIN``), and with whose it is, a verb that
-    asks or its digits (:data:`OWNED_SECRET_PATTERN`: ``your PIN``) unless the text
-    speaks of a board, a map, a postal address, a table or a setting
-    (:data:`ORDINARY_CONTEXT`: ``the pin number of the GPIO line``); or alone as a
-    whole name (:data:`SECRET_NAME`: an argument called ``pk``). It must be a word as a person reads it, not letters of
-    an expression joined by dropping its marks (:func:`expression_marks_spaced`:
-    ``p_k``, ``p*k``), nor a word of another script that folds to it
-    (:func:`.letter_forms.other_script_words_kept`: the Cyrillic ``РК``, the Cherokee
-    ``ᏢᏦ``).
+    A short word asks with the words that make it a secret (:func:`_short_word_asks`):
+    always with what it belongs to (:data:`SECRET_OWNER_PATTERN`: ``card PIN``) or a
+    verb asking for the reader's own (:data:`SECRET_REQUEST_PATTERN`: ``Enter your PIN
+    to see the map``); with whose it is, a verb that asks or its digits
+    (:data:`OWNED_SECRET_PATTERN`: ``your PIN``, ``type the PIN``) unless the words
+    around that very word make it a board's, a map's, a postal address's, a table's or
+    a setting's (:data:`ORDINARY_PHRASE`: ``the pin number of the GPIO line``); or
+    alone as a whole name (:data:`SECRET_NAME`: an argument called ``pk``). It must be a
+    word as a person reads it, not letters of an expression joined by dropping its
+    marks (:func:`expression_marks_spaced`: ``p_k``, ``p*k``), nor a word of another
+    script that folds to it where the text around is that script
+    (:func:`.letter_forms.other_script_words_kept`: ``Столица РК``, the Cherokee
+    ``ᏢᏦ``). The request shapes also read every look-alike word as Latin
+    (:func:`.letter_forms.look_alike_words_folded`: ``Enter your ΛΑΙ ΡΙΝ``).
 
     :param text: an argument name or description.
     :param forms: the text's :func:`readings`, when already read.
@@ -695,16 +796,58 @@ def short_secret_asked(
         forms = readings(spaced)
     for reading in forms:
         words = words_of(other_script_words_kept(reading))
-        match = SECRET_OWNER_PATTERN.search(words) or (
-            None
-            if ORDINARY_CONTEXT.search(words)
-            else OWNED_SECRET_PATTERN.search(words)
-        )
-        if match:
-            return match.group(0).lower()
+        asked = _short_word_asks(words)
+        if asked:
+            return asked
         if SECRET_NAME.fullmatch(words):
             return words.lower()
+        look_alikes = words_of(look_alike_words_folded(reading))
+        if look_alikes != words:
+            asked = _short_word_asks(look_alikes)
+            if asked:
+                return asked
     return None
+
+
+def _short_word_asks(words: str) -> Optional[str]:
+    """The words of a text that ask for a secret with a short word, or None.
+
+    :param words: the text's :func:`words_of`.
+    :return: an owner's or a request's words, else the first qualified short word
+        whose own words around it name no ordinary thing (lowercase).
+    """
+    match = SECRET_OWNER_PATTERN.search(words) or SECRET_REQUEST_PATTERN.search(words)
+    if match:
+        return match.group(0).lower()
+    for match in OWNED_SECRET_PATTERN.finditer(words):
+        if not _names_an_ordinary_thing(words, match):
+            return match.group(0).lower()
+    return None
+
+
+#: characters before a short word :func:`_names_an_ordinary_thing` reads (the longest
+#: thing that may name it before it is shorter)
+_BEFORE_CHARS = 48
+
+
+def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
+    """Whether the short word of a qualified match names an ordinary thing where it is.
+
+    :param words: the text's :func:`words_of`.
+    :param match: an :data:`OWNED_SECRET_PATTERN` match in them.
+    :return: True when :data:`ORDINARY_PHRASE` (:data:`ORDINARY_REQUESTED_PHRASE` for a
+        word a verb asks for) holds that word. Each match reads a bounded window
+        around its word: linear in the text.
+    """
+    short = _SHORT_SECRET_WORD.search(words, match.start(), match.end())
+    if short is None:
+        return False
+    phrase = ORDINARY_REQUESTED_PHRASE if match.group("verb") else ORDINARY_PHRASE
+    window_start = max(0, short.start() - _BEFORE_CHARS)
+    return bool(
+        phrase.before.search(words, window_start, short.end())
+        or phrase.after.match(words, short.start())
+    )
 
 
 def json_texts(value: Any, where: Place = None) -> Iterator[Tuple[Place, str]]:
@@ -819,7 +962,9 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
         texts = [str(name)] + [
             text for at, text in json_texts(schema) if _names_or_prose(at)
         ]
-        asked = next((s for s in map(secret_asked, texts) if s), None)
+        asked = secret_name_asked(str(name)) or next(
+            (s for s in map(secret_asked, texts) if s), None
+        )
         if asked:
             found.append((str(name), asked))
     return tuple(found)
