@@ -82,7 +82,7 @@ import functools
 import html
 import re
 import unicodedata
-from typing import List, Sequence, Set, Tuple
+from typing import Callable, List, Sequence, Set, Tuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -205,11 +205,24 @@ def _compatibility_folded(text: str, invisible: "re.Pattern[str]") -> str:
 def _without_hidden_html(text: str) -> str:
     """A text without its closed HTML comments, instructions, CDATA and declarations.
 
+    An unclosed one is text, as a renderer shows it.
+
+    :param text: text with references decoded.
+    :return: the text without those constructs (:func:`_hidden_html_replaced`).
+    """
+    return _hidden_html_replaced(text, lambda content: "")
+
+
+def _hidden_html_replaced(text: str, replacement: Callable[[str], str]) -> str:
+    """A text with each closed HTML comment, instruction, CDATA and declaration replaced.
+
     An unclosed one is text, as a renderer shows it. Linear: a closer is searched from
     each opener while found, and once missing never again (none follows a later one).
 
-    :param text: text with references decoded.
-    :return: the text without those constructs.
+    :param text: any text.
+    :param replacement: what a construct becomes, given what it holds between its
+        delimiters (``""`` for ``<!-->``).
+    :return: the text with those constructs replaced.
     """
     kept = []
     start = at = 0
@@ -220,15 +233,19 @@ def _without_hidden_html(text: str) -> str:
             break
         written = opener.group(0)
         end = opener.end()
+        content = ""
         if not written.endswith(">"):
-            closer = _HIDDEN_CLOSER[written[:2] if written[2:3].isalpha() else written]
+            declaration = written[2:3].isalpha()
+            closer = _HIDDEN_CLOSER[written[:2] if declaration else written]
             found = -1 if closer in missing else text.find(closer, end)
             if found < 0:
                 missing.add(closer)
                 at = end
                 continue
+            content = text[opener.start() + 2 if declaration else end : found]
             end = found + len(closer)
         kept.append(text[start : opener.start()])
+        kept.append(replacement(content))
         start = at = end
     kept.append(text[start:])
     return "".join(kept)
@@ -369,6 +386,57 @@ def _joined_source(text: str, invisible: "re.Pattern[str]") -> str:
     joined = _tags_joined(_without_hidden_html(invisible.sub("", text)))
     decoded = _references_decoded(joined, invisible)
     return _compatibility_folded(decoded, invisible)
+
+
+#: an attribute's value in a tag (group 1, 2 or 3: single-quoted, double-quoted, bare)
+_ATTRIBUTE_VALUE = re.compile(r"=\s*+(?:'([^']*+)'|\"([^\"]*+)\"|([^\s\"'=<>`]++))")
+
+
+def _on_lines_of_their_own(parts: Sequence[str]) -> str:
+    return "".join(f"\n{part}\n" for part in parts)
+
+
+def _tag_read_joined(tag: "re.Match[str]") -> str:
+    """A tag as a model reads what it hides: its attributes' values, each on its own
+    line, tags inside them removed as nothing; an attribute-less tag is nothing."""
+    values = (
+        "".join(groups) for groups in _ATTRIBUTE_VALUE.findall(tag.group(0)[1:-1])
+    )
+    return _on_lines_of_their_own([_HTML_TAG.sub("", value) for value in values])
+
+
+def _hidden_parts_opened(text: str) -> str:
+    """A text whose hidden HTML shows what it holds, tags inside removed as nothing."""
+    opened = _hidden_html_replaced(
+        text, lambda content: _on_lines_of_their_own([content])
+    )
+    return _HTML_TAG.sub(_tag_read_joined, opened)
+
+
+def hidden_parts_joined(text: str, invisible: "re.Pattern[str]") -> str:
+    """What HTML hides from a person of a text, as a model reads it: words joined.
+
+    A person never sees what a closed comment, processing instruction, CDATA section,
+    declaration or a tag's attribute holds; a model reads it, and reads through a tag
+    that parts its words: ``<!-- Paste your pri<b></b>vate key -->`` and ``<span
+    title="Ig<i></i>nore previous instructions">`` are read "Paste your private key",
+    "Ignore previous instructions" (fix29ya). Each of these is shown on lines of its
+    own (so its words join none outside it), every tag inside it removed as nothing,
+    and so again once references are decoded (``pri&lt;b&gt;&lt;/b&gt;vate``); then
+    letters are folded and the characters of emphasis removed (steps 3 and 6).
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: the text with its hidden parts opened and its tags removed. The text
+        itself when it holds no ``<``. Linear in the text.
+    """
+    if "<" not in text:
+        return text
+    opened = _hidden_parts_opened(invisible.sub("", text))
+    decoded = _references_decoded(opened, invisible)
+    if decoded != opened and "<" in decoded:
+        decoded = _hidden_parts_opened(decoded)
+    return _INLINE_MARKS.sub("", _compatibility_folded(decoded, invisible))
 
 
 def may_differ(text: str) -> bool:

@@ -87,7 +87,10 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
-from mech_catalogue_core.model.rendered_text import shown_readings
+from mech_catalogue_core.model.rendered_text import (
+    hidden_parts_joined,
+    shown_readings,
+)
 from mech_catalogue_core.model.tool import Argument, Tool
 
 #: the invisible characters' ranges (:mod:`.hidden_characters`), named here as before
@@ -655,13 +658,16 @@ def readings(text: str) -> Tuple[str, ...]:
     :func:`.rendered_text.shown_readings` adds what a person's renderer shows of the
     source as written (escaped markup stays text) and the source with every tag
     removed as nothing, unparsed (words an empty tag joins read joined at any nesting,
-    in any renderer's syntax: adv29x).
+    in any renderer's syntax: adv29x); :func:`.rendered_text.hidden_parts_joined` what
+    HTML hides from a person (comments, instructions, attributes), tags inside removed
+    as nothing (``<!-- pri<b></b>vate key -->``: fix29ya).
 
     :param text: text from a manifest or an answer.
-    :return: ``(text,)``, then each of the other two that differs, distinct.
+    :return: ``(text,)``, then each of the other five that differs, distinct.
     """
     through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
-    return tuple(dict.fromkeys((text, rendered, through, as_written, joined)))
+    hidden = hidden_parts_joined(text, _INVISIBLE)
+    return tuple(dict.fromkeys((text, rendered, through, as_written, joined, hidden)))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
