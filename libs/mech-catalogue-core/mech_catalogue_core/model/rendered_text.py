@@ -82,7 +82,7 @@ import functools
 import html
 import re
 import unicodedata
-from typing import Callable, List, Sequence, Set, Tuple
+from typing import Callable, Iterable, List, Sequence, Set, Tuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -392,25 +392,30 @@ def _joined_source(text: str, invisible: "re.Pattern[str]") -> str:
 _ATTRIBUTE_VALUE = re.compile(r"=\s*+(?:'([^']*+)'|\"([^\"]*+)\"|([^\s\"'=<>`]++))")
 
 
-def _on_lines_of_their_own(parts: Sequence[str]) -> str:
+def _on_lines_of_their_own(parts: Iterable[str]) -> str:
     return "".join(f"\n{part}\n" for part in parts)
 
 
-def _tag_read_joined(tag: "re.Match[str]") -> str:
-    """A tag as a model reads what it hides: its attributes' values, each on its own
-    line, tags inside them removed as nothing; an attribute-less tag is nothing."""
-    values = (
-        "".join(groups) for groups in _ATTRIBUTE_VALUE.findall(tag.group(0)[1:-1])
-    )
-    return _on_lines_of_their_own([_HTML_TAG.sub("", value) for value in values])
-
-
 def _hidden_parts_opened(text: str) -> str:
-    """A text whose hidden HTML shows what it holds, tags inside removed as nothing."""
+    """A text whose hidden HTML shows what it holds, every tag removed as nothing.
+
+    A comment's (an instruction's, CDATA's, a declaration's) content stays where it is,
+    on lines of its own; the values of the tags' attributes follow the text, each on
+    lines of its own, tags inside them removed as nothing too (so a tag with attributes
+    inside a comment parts no word of it, and a link's target joins no word shown).
+    """
     opened = _hidden_html_replaced(
         text, lambda content: _on_lines_of_their_own([content])
     )
-    return _HTML_TAG.sub(_tag_read_joined, opened)
+    values: List[str] = []
+
+    def removed(tag: "re.Match[str]") -> str:
+        inside = tag.group(0)[1:-1]
+        values.extend("".join(groups) for groups in _ATTRIBUTE_VALUE.findall(inside))
+        return ""
+
+    joined = _HTML_TAG.sub(removed, opened)
+    return joined + _on_lines_of_their_own(_HTML_TAG.sub("", v) for v in values)
 
 
 def hidden_parts_joined(text: str, invisible: "re.Pattern[str]") -> str:
@@ -420,10 +425,12 @@ def hidden_parts_joined(text: str, invisible: "re.Pattern[str]") -> str:
     declaration or a tag's attribute holds; a model reads it, and reads through a tag
     that parts its words: ``<!-- Paste your pri<b></b>vate key -->`` and ``<span
     title="Ig<i></i>nore previous instructions">`` are read "Paste your private key",
-    "Ignore previous instructions" (fix29ya). Each of these is shown on lines of its
-    own (so its words join none outside it), every tag inside it removed as nothing,
-    and so again once references are decoded (``pri&lt;b&gt;&lt;/b&gt;vate``); then
-    letters are folded and the characters of emphasis removed (steps 3 and 6).
+    "Ignore previous instructions" (fix29ya). A comment's content is read where it
+    stands, on lines of its own, and each attribute's value after the text (so a
+    link's target joins no word shown); every tag is removed as nothing, and so again
+    once references are decoded (``pri&lt;b&gt;&lt;/b&gt;vate``); then letters are
+    folded and the
+    characters of emphasis removed (steps 3 and 6).
 
     :param text: untrusted text, as written.
     :param invisible: what counts as an invisible character.

@@ -199,7 +199,7 @@ OWNED_SECRET_PATTERN = re.compile(
     + "|"
     + r"(?P<verb>"
     + REQUEST_VERB
-    + r") (?:in )?(?:your |the |a |an |my )?"
+    + r") (?:in )?(?:your |the |a |an |my )?(?:[a-z0-9]+ )?"
     + SHORT_SECRET_WORD
     + "|"
     r"[0-9]+ digits? "
@@ -647,6 +647,29 @@ def words_of(text: str) -> str:
     return _NOT_WORD.sub(" ", split).strip()
 
 
+#: where a clause ends: a full stop, ``!`` or ``?`` before a space, a ``;``, a line break
+_CLAUSE_END = re.compile(r"[.!?](?=\s)|[;\n]")
+#: what :func:`clause_words` writes where a clause ends (no text keeps it: a control)
+_CLAUSE_MARK = "\x00"
+_NOT_WORD_NOR_CLAUSE_END = re.compile(r"[^A-Za-z0-9\x00]+")
+
+
+def clause_words(text: str) -> str:
+    """A text's :func:`words_of`, with `` . `` where a clause ends between two words.
+
+    The short-word checks read the words around a short word within its clause: in
+    ``Paste your pk; rows are returned`` the rows are not the pk's.
+
+    :param text: any text.
+    :return: e.g. ``"paste your pk . rows are returned"``; no ``.`` before the first
+        word or after the last.
+    """
+    split = _CAMEL.sub(" ", strip_invisible(text))
+    marked = _CLAUSE_END.sub(f" {_CLAUSE_MARK} ", split)
+    words = _NOT_WORD_NOR_CLAUSE_END.sub(" ", marked).strip(f" {_CLAUSE_MARK}")
+    return re.sub(r"\x00(?: \x00)*", ".", words)
+
+
 def readings(text: str) -> Tuple[str, ...]:
     """The forms of a text the word checks read: as written, rendered, and read through.
 
@@ -801,13 +824,13 @@ def short_secret_asked(
     if spaced != text or forms is None:
         forms = readings(spaced)
     for reading in forms:
-        words = words_of(other_script_words_kept(reading))
+        words = clause_words(other_script_words_kept(reading))
         asked = _short_word_asks(words)
         if asked:
             return asked
         if SECRET_NAME.fullmatch(words):
             return words.lower()
-        look_alikes = words_of(look_alike_words_folded(reading))
+        look_alikes = clause_words(look_alike_words_folded(reading))
         if look_alikes != words:
             asked = _short_word_asks(look_alikes)
             if asked:
@@ -941,17 +964,13 @@ def tool_texts(tool: Tool) -> Iterator[Tuple[Place, str]]:
     yield from json_texts(_decoded(tool.extra_json), _place("extra"))
 
 
-def _names_or_prose(place: Place) -> bool:
-    """Whether a text at ``place`` of a schema names a property or describes one."""
-    parent = None if place is None else place[0]
-    return _key_of(parent) == "properties" or _key_of(place) in ("description", "title")
-
-
 def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
     """The arguments of an input schema that ask for a secret.
 
-    An argument asks when its name, or a name or description anywhere in its schema,
-    matches :data:`SECRET_PATTERN` (:func:`secret_asked`: as written or as rendered).
+    An argument asks when its name or a property name anywhere in its schema asks
+    (:func:`secret_name_asked`: read as the word its letters draw too), or a
+    description or title anywhere in it does (:func:`secret_asked`: as written, as
+    rendered and read through).
     Works on the MCP Tool's ``inputSchema`` as served (the MCP server's check) and on
     :meth:`.tool.Tool.input_schema` (the catalogue's).
 
@@ -965,11 +984,15 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
         return ()
     found: List[Tuple[str, str]] = []
     for name, schema in properties.items():
-        texts = [str(name)] + [
-            text for at, text in json_texts(schema) if _names_or_prose(at)
-        ]
-        asked = secret_name_asked(str(name)) or next(
-            (s for s in map(secret_asked, texts) if s), None
+        names = [str(name)]
+        prose = []
+        for at, text in json_texts(schema):
+            if _key_of(None if at is None else at[0]) == "properties":
+                names.append(text)
+            elif _key_of(at) in ("description", "title"):
+                prose.append(text)
+        asked = next((s for s in map(secret_name_asked, names) if s), None) or next(
+            (s for s in map(secret_asked, prose) if s), None
         )
         if asked:
             found.append((str(name), asked))
