@@ -32,11 +32,15 @@ pinned UTS #39 confusables table. A letter is read, in this order, as:
 4. the letter of a small capital, modifier or Cherokee small letter;
 5. the ASCII letter the confusables table reads it as.
 
-A word all of one script other than Latin, among words of that script, is that
+A word all of one script other than Latin, among prose of that script, is that
 script's word, not a look-alike: :func:`other_script_words_kept` folds a text but for
 such words, for the checks of short words that other scripts spell by chance (the
-Cyrillic ``РК`` is ``PK``); the same word in an English sentence is read as the
-English word it looks like.
+Cyrillic ``РК`` is ``PK``). The fold is decided per word: a word whose letters all look
+like Latin ones (:func:`spells_latin`) is read as the Latin word it looks like unless
+the nearest words around it that are no such look-alikes are that script's own
+(``Enter your ΝΑΙ ΡΙΝ`` is ``Enter your NAI PIN``), and
+:func:`look_alike_words_folded` reads every such word as Latin, for the request shapes
+whatever other-script words stand between (fix29ya).
 """
 
 import functools

@@ -214,7 +214,9 @@ OWNED_SECRET_PATTERN = re.compile(
 #: thing: a board's pins (GPIO, a header, toggling), India's postal PIN code, a table's
 #: primary key, whether 2FA is on, one-time programmable memory's bits
 ORDINARY_THING = (
-    r"(?:gpios?|header(?: pins?)?|breadboard|toggle|postal|post ?codes?|zip ?codes?|"
+    r"(?:gpios?|header(?: pins?)?|(?:bread)?boards?|chips?|microcontrollers?|mcus?|"
+    r"arduino|leds?|relays?|sensors?|pwm|adc|i2c|spi|uart|"
+    r"toggle|postal|post ?codes?|zip ?codes?|"
     r"india|(?:delivery|shipping|postal) address(?:es)?|rows?|tables?|databases?|"
     r"records?|primary keys?|enabled|disabled|status|bits|burn|burned|fuses?|e ?fuses?)"
 )
@@ -235,7 +237,7 @@ class OrdinaryPhrase(NamedTuple):
     #: the thing just before the word (``GPIO pin``, ``the row's pk``); matched ending
     #: where the word ends
     before: "re.Pattern[str]"
-    #: the thing after the word, up to three :data:`ORDINARY_LINK` words between (``pin
+    #: the thing after the word, up to four :data:`ORDINARY_LINK` words between (``pin
     #: number of the GPIO line``, ``pin to toggle``); matched starting at the word
     after: "re.Pattern[str]"
 
@@ -247,7 +249,7 @@ def _ordinary_phrase(thing: str) -> OrdinaryPhrase:
             rf"\b{thing}(?: s)? {SHORT_SECRET_WORD}\Z", re.IGNORECASE | re.ASCII
         ),
         re.compile(
-            rf"{SHORT_SECRET_WORD}(?: {ORDINARY_LINK}){{0,3}} {thing}\b",
+            rf"{SHORT_SECRET_WORD}(?: {ORDINARY_LINK}){{0,4}} {thing}\b",
             re.IGNORECASE | re.ASCII,
         ),
     )
@@ -257,21 +259,23 @@ def _ordinary_phrase(thing: str) -> OrdinaryPhrase:
 ORDINARY_PHRASE = _ordinary_phrase(f"(?:{ORDINARY_THING}|{MAP_THING})")
 #: the same without a map's pins: what excuses a short word a verb asks for
 ORDINARY_REQUESTED_PHRASE = _ordinary_phrase(ORDINARY_THING)
-#: a :data:`REQUEST_VERB` asking for the reader's own short secret word: a request
-#: whatever the rest of the text says (``Enter your PIN to see the map``, ``Give us your
-#: OTP``), unless the word just before or after it names an ordinary thing (``Enter your
-#: GPIO pin``, ``Send your 2FA status``)
+#: a :data:`REQUEST_VERB` asking for the reader's own short secret word, up to three
+#: words between (``Enter your card number and PIN``): a request whatever the rest of
+#: the text says (``Enter your PIN to see the map``, ``Give us your OTP``), unless a word
+#: between or the word after it names an ordinary thing (``Enter your GPIO pin``, ``Send
+#: your 2FA status``)
 SECRET_REQUEST_PATTERN = re.compile(
     rf"\b{REQUEST_VERB} (?:(?:us|me|in|over) )?{POSSESSIVE}"
-    rf"(?: (?!{ORDINARY_THING}\b)[a-z0-9]+)? {SHORT_SECRET_WORD}\b"
-    rf"(?! {ORDINARY_THING}\b)",
+    rf"(?: (?!(?:{ORDINARY_THING}|{MAP_THING})\b)[a-z0-9]+){{0,3}} "
+    rf"{SHORT_SECRET_WORD}\b(?! {ORDINARY_THING}\b)",
     re.IGNORECASE | re.ASCII,
 )
 #: any pattern: what the short check looks for before reading the words around
 QUALIFIED_SECRET_PATTERN = re.compile(
-    f"{SECRET_OWNER_PATTERN.pattern}|{OWNED_SECRET_PATTERN.pattern}".replace(
-        "(?P<verb>", "(?:"
-    ),
+    "|".join(
+        p.pattern
+        for p in (SECRET_OWNER_PATTERN, SECRET_REQUEST_PATTERN, OWNED_SECRET_PATTERN)
+    ).replace("(?P<verb>", "(?:"),
     re.IGNORECASE | re.ASCII,
 )
 #: the short words that ask for a secret as a whole name (an argument called ``pk`` or

@@ -85,6 +85,14 @@ REQUESTS_WITH_ORDINARY_WORDS = [
     "Enter your \uff30\uff29\uff2e to see the map",  # full-width
     "Enter your PIN\u200b to see the map",
     "Type the PIN now and see the map of GPIO pins",
+    "Enter your card number and PIN",
+    "Give me your wallet address and pk",
+    "Enter the new PIN",
+    "Enter the current PIN to continue",
+    "Please type in your PIN for the table",
+    "What is your PIN? We show the map",
+    "Enter your PIN below to view the map",
+    "enter ur pin for the map",
 ]
 
 #: technical texts naming a pin, a pk, an OTP or 2FA: served (kind 1's controls)
@@ -120,6 +128,16 @@ TECHNICAL = [
     "PK ratio of the portfolio",
     "p_k is the probability of class k",
     "Returns the map of pins placed by users",
+    "Enter the pin number 13 of the gpio header",
+    "Input pin of the board",
+    "Read pin 13 of the header",
+    "Sets the pin mode of the GPIO line",
+    "Enter the table pk",
+    "Paste the row pk",
+    "Provide the pk value of the record",
+    "Enter the PIN code of the postal address",
+    "Send your location and pin it on the map",
+    "Enter your name, then drop a pin on the map",
 ]
 
 
