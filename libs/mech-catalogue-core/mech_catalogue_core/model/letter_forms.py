@@ -305,11 +305,13 @@ def look_alike_words_folded(text: str) -> str:
         return text
     parts = _LETTER_RUN.split(text)
     return "".join(
-        part
-        if index % 2
-        and _one_script(part) not in ("", "LATIN")
-        and not spells_latin(part)
-        else folded(part)
+        (
+            part
+            if index % 2
+            and _one_script(part) not in ("", "LATIN")
+            and not spells_latin(part)
+            else folded(part)
+        )
         for index, part in enumerate(parts)
     )
 

@@ -403,6 +403,9 @@ def _hidden_parts_opened(text: str) -> str:
     on lines of its own; the values of the tags' attributes follow the text, each on
     lines of its own, tags inside them removed as nothing too (so a tag with attributes
     inside a comment parts no word of it, and a link's target joins no word shown).
+
+    :param text: any text.
+    :return: the text so opened, its attributes' values after it.
     """
     opened = _hidden_html_replaced(
         text, lambda content: _on_lines_of_their_own([content])

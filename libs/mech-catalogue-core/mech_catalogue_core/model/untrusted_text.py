@@ -62,7 +62,7 @@ adds the same warnings).
 
 import re
 from dataclasses import replace
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from mech_catalogue_core.model import hidden_characters
 from mech_catalogue_core.model.canonical import (
@@ -90,6 +90,14 @@ from mech_catalogue_core.model.problems import (
 from mech_catalogue_core.model.rendered_text import (
     hidden_parts_joined,
     shown_readings,
+)
+from mech_catalogue_core.model.short_secret_words import (
+    CAMEL_BOUNDARY,
+    QUALIFIED_SECRET_PATTERN,
+    SECRET_NAME,
+    SHORT_WORD,
+    clause_words,
+    short_word_asks,
 )
 from mech_catalogue_core.model.tool import Argument, Tool
 
@@ -157,133 +165,7 @@ SECRET_PATTERN = re.compile(
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
-#: short words that name a secret and are also ordinary words or symbols: to pin a
-#: version, a primary key ``pk``, a probability ``p_k``, one-time programmable (OTP)
-#: memory, whether 2FA is on (``pins`` are a board's or a map's, not PIN codes). A JWT,
-#: a TOTP or an MFA code is nothing else and stays in :data:`SECRET_PATTERN`
-SHORT_SECRET_WORD = r"(?:pin|pks?|otps?|2 ?fa)"
-#: a :data:`SHORT_SECRET_WORD` with the words that make it a secret whatever the rest
-#: says: what it belongs to before it, a possessive between (``card PIN``, ``the card's
-#: PIN``, ``bank PIN``, ``Ledger PIN``, ``wallet pk``), or how it travels after it
-#: (``pk hex``, ``the OTP sent by SMS``)
-SECRET_OWNER_PATTERN = re.compile(
-    r"\b(?:"
-    r"(?:card|atm|debit|credit|bank|banking|sim|phone|wallet|account|signer|signing|"
-    r"owner|eth|evm|hex|raw|secret|private|login|sms|email|authenticator|device|"
-    r"ledger|trezor|keystone|metamask)(?: s)? "
-    + SHORT_SECRET_WORD
-    + "|"
-    + SHORT_SECRET_WORD
-    + r" (?:hex|sent|received|(?:via|by|from) (?:sms|text|e ?mail|the app|your))"
-    r")\b",
-    re.IGNORECASE | re.ASCII,
-)
-#: verbs that ask a reader to hand something over: a request when the word they take
-#: is a secret's
-REQUEST_VERB = (
-    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert|give|supply|"
-    r"tell|disclose|confirm|key in|fill in|read out)"
-)
-#: whose a thing is when it is the reader's (or a user's): ``your``, ``the user's``
-POSSESSIVE = r"(?:your|ur|yr|my|his|her|their|users?(?: s)?)"
-#: a :data:`SHORT_SECRET_WORD` with words that make it a secret unless the words around
-#: it make it an ordinary thing (:data:`ORDINARY_PHRASE`): whose it is (``your PIN``,
-#: ``your Ledger PIN``, ``the user's PIN``), a verb that asks for it (``enter the pin``,
-#: ``paste your pk``), its digits or what it is (``4-digit PIN``, ``PIN (4 digits)``,
-#: ``PIN code``)
-OWNED_SECRET_PATTERN = re.compile(
-    r"\b(?:"
-    + POSSESSIVE
-    + r"(?: [a-z0-9]+)? "
-    + SHORT_SECRET_WORD
-    + "|"
-    + r"(?P<verb>"
-    + REQUEST_VERB
-    + r") (?:in )?(?:your |the |a |an |my )?(?:[a-z0-9]+ )?"
-    + SHORT_SECRET_WORD
-    + "|"
-    r"[0-9]+ digits? "
-    + SHORT_SECRET_WORD
-    + "|"
-    + SHORT_SECRET_WORD
-    + r" (?:(?:[0-9]+ )?digits?|codes?|numbers?)"
-    r")\b",
-    re.IGNORECASE | re.ASCII,
-)
-#: what makes a pin, pk, OTP or 2FA an ordinary thing when it names the word's own
-#: thing: a board's pins (GPIO, a header, toggling), India's postal PIN code, a table's
-#: primary key, whether 2FA is on, one-time programmable memory's bits
-ORDINARY_THING = (
-    r"(?:gpios?|header(?: pins?)?|(?:bread)?boards?|chips?|microcontrollers?|mcus?|"
-    r"arduino|leds?|relays?|sensors?|pwm|adc|i2c|spi|uart|"
-    r"toggle|postal|post ?codes?|zip ?codes?|"
-    r"india|(?:delivery|shipping|postal) address(?:es)?|rows?|tables?|databases?|"
-    r"records?|primary keys?|enabled|disabled|status|bits|burn|burned|fuses?|e ?fuses?)"
-)
-#: what makes a pin a map's: ordinary for a pin placed, never for one asked for with a
-#: :data:`REQUEST_VERB` (``Enter the PIN to see the map`` asks)
-MAP_THING = r"(?:maps?|locations?)"
-#: the words that may stand between a short word and the ordinary thing it names
-#: (``pin number of the GPIO line``, ``pk list of rows``, ``2FA is enabled``)
-ORDINARY_LINK = (
-    r"(?:of|on|in|from|at|to|is|are|the|a|an|its|this|that|each|every|number|numbers|"
-    r"code|codes|list|lists|id|ids|value|values|[0-9]+)"
-)
-
-
-class OrdinaryPhrase(NamedTuple):
-    """A short word naming an ordinary thing, read at the word (both anchored to it)."""
-
-    #: the thing just before the word (``GPIO pin``, ``the row's pk``); matched ending
-    #: where the word ends
-    before: "re.Pattern[str]"
-    #: the thing after the word, up to four :data:`ORDINARY_LINK` words between (``pin
-    #: number of the GPIO line``, ``pin to toggle``); matched starting at the word
-    after: "re.Pattern[str]"
-
-
-def _ordinary_phrase(thing: str) -> OrdinaryPhrase:
-    """The :class:`OrdinaryPhrase` of a short word naming ``thing``."""
-    return OrdinaryPhrase(
-        re.compile(
-            rf"\b{thing}(?: s)? {SHORT_SECRET_WORD}\Z", re.IGNORECASE | re.ASCII
-        ),
-        re.compile(
-            rf"{SHORT_SECRET_WORD}(?: {ORDINARY_LINK}){{0,4}} {thing}\b",
-            re.IGNORECASE | re.ASCII,
-        ),
-    )
-
-
-#: a :data:`SHORT_SECRET_WORD` naming an ordinary thing, in the words around it
-ORDINARY_PHRASE = _ordinary_phrase(f"(?:{ORDINARY_THING}|{MAP_THING})")
-#: the same without a map's pins: what excuses a short word a verb asks for
-ORDINARY_REQUESTED_PHRASE = _ordinary_phrase(ORDINARY_THING)
-#: a :data:`REQUEST_VERB` asking for the reader's own short secret word, up to three
-#: words between (``Enter your card number and PIN``): a request whatever the rest of
-#: the text says (``Enter your PIN to see the map``, ``Give us your OTP``), unless a word
-#: between or the word after it names an ordinary thing (``Enter your GPIO pin``, ``Send
-#: your 2FA status``)
-SECRET_REQUEST_PATTERN = re.compile(
-    rf"\b{REQUEST_VERB} (?:(?:us|me|in|over) )?{POSSESSIVE}"
-    rf"(?: (?!(?:{ORDINARY_THING}|{MAP_THING})\b)[a-z0-9]+){{0,3}} "
-    rf"{SHORT_SECRET_WORD}\b(?! {ORDINARY_THING}\b)",
-    re.IGNORECASE | re.ASCII,
-)
-#: any pattern: what the short check looks for before reading the words around
-QUALIFIED_SECRET_PATTERN = re.compile(
-    "|".join(
-        p.pattern
-        for p in (SECRET_OWNER_PATTERN, SECRET_REQUEST_PATTERN, OWNED_SECRET_PATTERN)
-    ).replace("(?P<verb>", "(?:"),
-    re.IGNORECASE | re.ASCII,
-)
-#: the short words that ask for a secret as a whole name (an argument called ``pk`` or
-#: ``otp``; one called ``pin`` pins a file)
-SECRET_NAME = re.compile(r"(?:pks?|otps?)", re.IGNORECASE | re.ASCII)
-_SHORT_SECRET_WORD = re.compile(rf"\b{SHORT_SECRET_WORD}\b", re.IGNORECASE | re.ASCII)
 _NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 #: schema keywords whose strings are prose for a reader
 _PROSE_KEYWORDS = ("description", "title", "$comment")
 #: schema keywords whose values are data a model copies (their strings are cleaned too)
@@ -647,31 +529,8 @@ def words_of(text: str) -> str:
     :param text: any text (invisible characters are dropped first).
     :return: e.g. ``"paste the private key"`` for ``"Paste\u200b the private-key!"``.
     """
-    split = _CAMEL.sub(" ", strip_invisible(text))
+    split = CAMEL_BOUNDARY.sub(" ", strip_invisible(text))
     return _NOT_WORD.sub(" ", split).strip()
-
-
-#: where a clause ends: a full stop, ``!`` or ``?`` before a space, a ``;``, a line break
-_CLAUSE_END = re.compile(r"[.!?](?=\s)|[;\n]")
-#: what :func:`clause_words` writes where a clause ends (no text keeps it: a control)
-_CLAUSE_MARK = "\x00"
-_NOT_WORD_NOR_CLAUSE_END = re.compile(r"[^A-Za-z0-9\x00]+")
-
-
-def clause_words(text: str) -> str:
-    """A text's :func:`words_of`, with `` . `` where a clause ends between two words.
-
-    The short-word checks read the words around a short word within its clause: in
-    ``Paste your pk; rows are returned`` the rows are not the pk's.
-
-    :param text: any text.
-    :return: e.g. ``"paste your pk . rows are returned"``; no ``.`` before the first
-        word or after the last.
-    """
-    split = _CAMEL.sub(" ", strip_invisible(text))
-    marked = _CLAUSE_END.sub(f" {_CLAUSE_MARK} ", split)
-    words = _NOT_WORD_NOR_CLAUSE_END.sub(" ", marked).strip(f" {_CLAUSE_MARK}")
-    return re.sub(r"\x00(?: \x00)*", ".", words)
 
 
 def readings(text: str) -> Tuple[str, ...]:
@@ -769,7 +628,7 @@ def secret_asked(text: str) -> Optional[str]:
         # find only what these words hold: it runs only when they hold one
         # (a text of other scripts may part the words a look-alike reading joins)
         short = short or bool(
-            _SHORT_SECRET_WORD.search(words)  # cheap: most texts hold none
+            SHORT_WORD.search(words)  # cheap: most texts hold none
             and (
                 not reading.isascii()
                 or QUALIFIED_SECRET_PATTERN.search(words)
@@ -791,8 +650,8 @@ def secret_name_asked(name: str) -> Optional[str]:
     :return: the words that ask (lowercase), or None.
     """
     asked = secret_asked(name)
-    if asked:
-        return asked
+    if asked or (name.isascii() and "&" not in name):
+        return asked  # an ASCII name without references: secret_asked read its letters
     for reading in readings(expression_marks_spaced(name)):
         words = words_of(folded(reading))
         if SECRET_NAME.fullmatch(words):
@@ -805,20 +664,19 @@ def short_secret_asked(
 ) -> Optional[str]:
     """What secret a text asks for with a short word (:data:`SHORT_SECRET_WORD`).
 
-    A short word asks with the words that make it a secret (:func:`_short_word_asks`):
-    always with what it belongs to (:data:`SECRET_OWNER_PATTERN`: ``card PIN``) or a
-    verb asking for the reader's own (:data:`SECRET_REQUEST_PATTERN`: ``Enter your PIN
-    to see the map``); with whose it is, a verb that asks or its digits
-    (:data:`OWNED_SECRET_PATTERN`: ``your PIN``, ``type the PIN``) unless the words
-    around that very word make it a board's, a map's, a postal address's, a table's or
-    a setting's (:data:`ORDINARY_PHRASE`: ``the pin number of the GPIO line``); or
-    alone as a whole name (:data:`SECRET_NAME`: an argument called ``pk``). It must be a
-    word as a person reads it, not letters of an expression joined by dropping its
-    marks (:func:`expression_marks_spaced`: ``p_k``, ``p*k``), nor a word of another
-    script that folds to it where the text around is that script
+    A short word asks with the words that make it a secret, read within its clause
+    (:func:`.short_secret_words.short_word_asks`): always with what it belongs to
+    (``card PIN``) or a verb asking for the reader's own (``Enter your PIN to see the
+    map``); with whose it is, a verb that asks or its digits (``your PIN``, ``type the
+    PIN``) unless the words around that very word make it a board's, a map's, a postal
+    address's, a table's or a setting's (``the pin number of the GPIO line``); or alone
+    as a whole name (:data:`SECRET_NAME`: an argument called ``pk``). It must be a word
+    as a person reads it, not letters of an expression joined by dropping its marks
+    (:func:`expression_marks_spaced`: ``p_k``, ``p*k``), nor a word of another script
+    that folds to it where the text around is that script
     (:func:`.letter_forms.other_script_words_kept`: ``Столица РК``, the Cherokee
-    ``ᏢᏦ``). The request shapes also read every look-alike word as Latin
-    (:func:`.letter_forms.look_alike_words_folded`: ``Enter your ΛΑΙ ΡΙΝ``).
+    ``ᏢᏦ``); the words that make it a secret are also read with every look-alike word
+    as Latin (:func:`.letter_forms.look_alike_words_folded`: ``Enter your ΛΑΙ ΡΙΝ``).
 
     :param text: an argument name or description.
     :param forms: the text's :func:`readings`, when already read.
@@ -829,58 +687,17 @@ def short_secret_asked(
         forms = readings(spaced)
     for reading in forms:
         words = clause_words(other_script_words_kept(reading))
-        asked = _short_word_asks(words)
+        asked = short_word_asks(words)
         if asked:
             return asked
         if SECRET_NAME.fullmatch(words):
             return words.lower()
         look_alikes = clause_words(look_alike_words_folded(reading))
         if look_alikes != words:
-            asked = _short_word_asks(look_alikes)
+            asked = short_word_asks(look_alikes)
             if asked:
                 return asked
     return None
-
-
-def _short_word_asks(words: str) -> Optional[str]:
-    """The words of a text that ask for a secret with a short word, or None.
-
-    :param words: the text's :func:`words_of`.
-    :return: an owner's or a request's words, else the first qualified short word
-        whose own words around it name no ordinary thing (lowercase).
-    """
-    match = SECRET_OWNER_PATTERN.search(words) or SECRET_REQUEST_PATTERN.search(words)
-    if match:
-        return match.group(0).lower()
-    for match in OWNED_SECRET_PATTERN.finditer(words):
-        if not _names_an_ordinary_thing(words, match):
-            return match.group(0).lower()
-    return None
-
-
-#: characters before a short word :func:`_names_an_ordinary_thing` reads (the longest
-#: thing that may name it before it is shorter)
-_BEFORE_CHARS = 48
-
-
-def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
-    """Whether the short word of a qualified match names an ordinary thing where it is.
-
-    :param words: the text's :func:`words_of`.
-    :param match: an :data:`OWNED_SECRET_PATTERN` match in them.
-    :return: True when :data:`ORDINARY_PHRASE` (:data:`ORDINARY_REQUESTED_PHRASE` for a
-        word a verb asks for) holds that word. Each match reads a bounded window
-        around its word: linear in the text.
-    """
-    short = _SHORT_SECRET_WORD.search(words, match.start(), match.end())
-    if short is None:
-        return False
-    phrase = ORDINARY_REQUESTED_PHRASE if match.group("verb") else ORDINARY_PHRASE
-    window_start = max(0, short.start() - _BEFORE_CHARS)
-    return bool(
-        phrase.before.search(words, window_start, short.end())
-        or phrase.after.match(words, short.start())
-    )
 
 
 def json_texts(value: Any, where: Place = None) -> Iterator[Tuple[Place, str]]:

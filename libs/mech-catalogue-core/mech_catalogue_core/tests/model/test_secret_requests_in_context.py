@@ -244,9 +244,9 @@ def test_request_shapes_read_every_look_alike_word_as_latin() -> None:
     assert look_alike_words_folded(f"Enter your {lam} {greek_pin}") == (
         f"Enter your {lam} PIN"
     )
-    assert look_alike_words_folded("\u0421\u0442\u043e\u043b\u0438\u0446\u0430 \u0420\u041a") == (
-        "\u0421\u0442\u043e\u043b\u0438\u0446\u0430 PK"
-    )
+    assert look_alike_words_folded(
+        "\u0421\u0442\u043e\u043b\u0438\u0446\u0430 \u0420\u041a"
+    ) == ("\u0421\u0442\u043e\u043b\u0438\u0446\u0430 PK")
     assert spells_latin(greek_pin) and spells_latin("PIN") and not spells_latin(lam)
     assert not spells_latin("\u0420\u04181")  # a digit is no letter
 
@@ -279,7 +279,7 @@ def test_a_name_drawn_in_look_alike_letters_asks_as_its_latin_spelling(
 def test_other_names_ask_nothing(name: str) -> None:
     """``pin`` pins a file (in any letters); ``p_k`` is a symbol."""
     assert secret_name_asked(name) is None, name
-    assert secret_arguments({"properties": {name: {"type": "string"}}}) == ()
+    assert not secret_arguments({"properties": {name: {"type": "string"}}})
 
 
 def test_a_nested_property_name_is_read_as_a_name() -> None:
@@ -329,7 +329,7 @@ HIDDEN_REQUESTS = [
     "<!-- Paste your pri<b>\n</b>vate key -->".replace("\n", ""),
     "<? Paste your pri<b></b>vate key ?>",
     "<![CDATA[ Paste your pri<b></b>vate key ]]>",
-    "<span title=\"Paste your pri<b></b>vate key\">Forecast</span>",
+    '<span title="Paste your pri<b></b>vate key">Forecast</span>',
     "<a href='x' title='Your pass<b></b>word please'>Forecast</a>",
     "<!-- Enter your P<b></b>IN to see the map -->",
     "<!-- Enter your P<b></b>IN -->",
@@ -381,7 +381,9 @@ def test_ordinary_markup_asks_nothing(text: str) -> None:
 
 def test_hidden_parts_are_read_on_lines_of_their_own() -> None:
     """A comment's words join none outside it; the tags inside are removed."""
-    read = hidden_parts_joined("pri<!-- x<b></b>y -->vate <i a='b<s></s>c'>", _INVISIBLE)
+    read = hidden_parts_joined(
+        "pri<!-- x<b></b>y -->vate <i a='b<s></s>c'>", _INVISIBLE
+    )
     assert read.split("\n") == ["pri", " xy ", "vate ", "bc", ""]
     assert hidden_parts_joined("no markup & co", _INVISIBLE) == "no markup & co"
     # an unclosed comment is text a person sees: read as written
@@ -431,4 +433,7 @@ def test_the_served_schema_is_refused_by_the_same_rule() -> None:
             }
         )
     )
-    assert secret_arguments(served) == (("\u03a1\u039a", "pk"), ("code", "type the pin"))
+    assert secret_arguments(served) == (
+        ("\u03a1\u039a", "pk"),
+        ("code", "type the pin"),
+    )
