@@ -69,6 +69,10 @@ and the content of :data:`HIDDEN_CONTENT_ELEMENTS` removed as nothing, not parse
 decoded and folded), so words an empty tag joins are read joined at any nesting, in any
 renderer's syntax, whichever tags a browser lays out.
 
+:func:`hidden_parts_joined` is one more reading (fix29ya): what comments, processing
+instructions, CDATA, declarations and attributes hide from a person, which a model
+reads, with the tags inside them removed as nothing.
+
 The parser is linear on every hostile shape measured (nested and unclosed brackets,
 ``<``, ``*``, ``(``, backticks, entity runs: docs/benchmarks.md, "adv29u"); containers
 nested deeper than its limit (20) show nothing, as in the reference renderer; their
@@ -432,8 +436,7 @@ def hidden_parts_joined(text: str, invisible: "re.Pattern[str]") -> str:
     stands, on lines of its own, and each attribute's value after the text (so a
     link's target joins no word shown); every tag is removed as nothing, and so again
     once references are decoded (``pri&lt;b&gt;&lt;/b&gt;vate``); then letters are
-    folded and the
-    characters of emphasis removed (steps 3 and 6).
+    folded and the characters of emphasis removed (steps 3 and 6).
 
     :param text: untrusted text, as written.
     :param invisible: what counts as an invisible character.

@@ -89,6 +89,7 @@ from mech_catalogue_core.model.problems import (
 )
 from mech_catalogue_core.model.rendered_text import (
     hidden_parts_joined,
+    may_differ,
     shown_readings,
 )
 from mech_catalogue_core.model.short_secret_words import (
@@ -551,6 +552,8 @@ def readings(text: str) -> Tuple[str, ...]:
     :param text: text from a manifest or an answer.
     :return: ``(text,)``, then each of the other five that differs, distinct.
     """
+    if not may_differ(text):  # no reference, markup or non-ASCII character
+        return (text,)
     through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
     hidden = hidden_parts_joined(text, _INVISIBLE)
     return tuple(dict.fromkeys((text, rendered, through, as_written, joined, hidden)))
@@ -692,6 +695,8 @@ def short_secret_asked(
             return asked
         if SECRET_NAME.fullmatch(words):
             return words.lower()
+        if reading.isascii():
+            continue
         look_alikes = clause_words(look_alike_words_folded(reading))
         if look_alikes != words:
             asked = short_word_asks(look_alikes)
