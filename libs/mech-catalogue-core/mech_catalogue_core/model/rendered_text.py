@@ -441,9 +441,11 @@ def hidden_parts_joined(text: str, invisible: "re.Pattern[str]") -> str:
     :param text: untrusted text, as written.
     :param invisible: what counts as an invisible character.
     :return: the text with its hidden parts opened and its tags removed. The text
-        itself when it holds no ``<``. Linear in the text.
+        itself when it holds no ``<`` and no ``&`` (a reference may write one: the
+        MCP server reads the served text, whose markup is written inert). Linear in
+        the text.
     """
-    if "<" not in text:
+    if "<" not in text and "&" not in text:
         return text
     opened = _hidden_parts_opened(invisible.sub("", text))
     decoded = _references_decoded(opened, invisible)

@@ -45,6 +45,7 @@ from mech_catalogue_core.model.rendered_text import hidden_parts_joined
 from mech_catalogue_core.model.tool import Argument, Tool
 from mech_catalogue_core.model.untrusted_text import (
     _INVISIBLE,
+    for_model,
     instruction_phrases,
     publish_refusals,
     secret_arguments,
@@ -350,6 +351,14 @@ HIDDEN_INSTRUCTIONS = [
 def test_a_secret_request_hidden_in_markup_asks(text: str) -> None:
     """A comment or an attribute is hidden from a person: its words are read joined."""
     assert secret_asked(text) is not None, text
+
+
+@pytest.mark.parametrize("text", HIDDEN_REQUESTS)
+def test_the_served_text_of_a_hidden_request_asks_too(text: str) -> None:
+    """The MCP server reads the served text, its markup written inert: it asks alike."""
+    served = for_model(text)
+    assert "<!--" not in served or "&lt;!--" in served
+    assert secret_asked(served) is not None, served
 
 
 @pytest.mark.parametrize("text", HIDDEN_INSTRUCTIONS)
