@@ -166,6 +166,7 @@ def test_a_call_waits_within_its_timeout_then_says_until_when(tmp_path: Path) ->
     assert isinstance(got, JournalEntry) and progress == ["waiting for block 9"] * 2
     app.settings.timeout = 0.1  # never final within the call: it ends saying so
     answers[:] = [held] * 100
+    call = (_gone().key, PhaseTimer(), [offer(MECH, 1)])  # a new call, its own clock
     got = anyio.run(wait, _tool(), offer(MECH, 1), {}, call, None)
     assert got is held and len(answers) < 100
 
