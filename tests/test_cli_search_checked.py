@@ -24,7 +24,7 @@ measures it.
 
 import json
 from pathlib import Path
-from typing import Iterator, List
+from typing import Dict, Iterator, List
 
 import pytest
 from click.testing import CliRunner
@@ -124,7 +124,9 @@ def test_a_changed_definition_is_checked_again() -> None:
     first = _page(_catalogue([plain], 1)).hits[0]
     assert search_cmd.hit_problems(first) == []
     for changed in (
-        Tool(name=plain.name, kind=plain.kind, description=plain.description + "\u200b"),
+        Tool(
+            name=plain.name, kind=plain.kind, description=plain.description + "\u200b"
+        ),
         Tool(
             name=plain.name,
             kind=plain.kind,
@@ -147,7 +149,7 @@ def test_search_json_prints_the_warnings_of_every_match(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     matches = json.loads(result.stdout)["matches"]
     assert len(matches) == 12
-    by_tool = {}
+    by_tool: Dict[str, List[str]] = {}
     for match in matches:
         codes = [w["code"] for w in match.get("warnings", [])]
         assert by_tool.setdefault(match["tool"], codes) == codes  # each mech's alike

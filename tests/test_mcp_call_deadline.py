@@ -31,12 +31,13 @@ import anyio
 import pytest
 
 from mech_catalogue_cli.mcp_server.dropped import NotFinal
-from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
+from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import (
     STATUS_REQUESTED_PRIORITY,
     Delivered,
     MarketError,
 )
+from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY as REQUEST_META
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.settings import PhaseTimer
 from tests.adversary import test_mcp_pending_retry as pending
@@ -82,12 +83,14 @@ class UndeliveredMarket(ReorgedMarket):
         :return: none until ``answered``.
         """
         del request_id, from_block
-        return Delivered(b"\x01" * 32, PAID, 9, REQUESTER.lower()) if self.answered else None
+        return (
+            Delivered(b"\x01" * 32, PAID, 9, REQUESTER.lower())
+            if self.answered
+            else None
+        )
 
 
-def _held_then_paid(
-    journal: Journal, final_after: float
-) -> Tuple[Any, List[float]]:
+def _held_then_paid(journal: Journal, final_after: float) -> Tuple[Any, List[float]]:
     """A stand-in ``ensure_sent``: "not final" until ``final_after`` s, then paid once.
 
     :param journal: where the paid request is journalled (a call again finds it).
@@ -110,6 +113,11 @@ def _held_then_paid(
     return ensure_sent, asked
 
 
+def _text(result: Any) -> str:
+    """A call result's first text."""
+    return str(getattr(result.content[0], "text", ""))
+
+
 def _server(tmp_path: Path, timeout: float = TIMEOUT) -> MechToolServer:
     journal = Journal(tmp_path)
     app = MechToolServer(
@@ -125,7 +133,7 @@ def _server(tmp_path: Path, timeout: float = TIMEOUT) -> MechToolServer:
     async def nowhere(*_args: Any) -> None:
         return None  # the chain holds no earlier request of this call
 
-    app.sender.resumed_from_chain = nowhere  # type: ignore[method-assign]
+    app.sender.resumed_from_chain = nowhere  # type: ignore[method-assign,assignment]
     return app
 
 
@@ -135,6 +143,8 @@ def test_a_payment_after_a_finality_wait_is_waited_for_only_the_rest(
     """Held 1 s, then paid: the call ends by its 3 s, saying what was paid and where.
 
     Before: the hold, then three whole seconds for the delivery (4 s at least).
+
+    :param tmp_path: the journal folder.
     """
     app = _server(tmp_path)
     ensure_sent, asked = _held_then_paid(app.reader.journal, FINAL_AFTER)  # type: ignore[union-attr]
@@ -148,7 +158,7 @@ def test_a_payment_after_a_finality_wait_is_waited_for_only_the_rest(
     started = time.monotonic()
     result = anyio.run(app.call, "t", {"prompt": "x"})
     took = time.monotonic() - started
-    text = str(result.content[0].text)
+    text = _text(result)
     assert result.is_error and FINAL_AFTER <= took < TIMEOUT + SLACK, (took, text)
     assert asked[-1] - asked[0] >= FINAL_AFTER, (asked, text)  # paid after the hold
     assert f"request {REQUEST_ID} to mech {PAID} (10 wei)" in text, text
@@ -163,7 +173,7 @@ def test_a_payment_after_a_finality_wait_is_waited_for_only_the_rest(
     app.market.answered = True  # type: ignore[union-attr]
     sends = len(asked)
     again = anyio.run(app.call, "t", {"prompt": "x"})
-    assert not again.is_error, again.content[0].text
+    assert not again.is_error, _text(again)
     assert len(asked) == sends  # the paid answer read, nothing sent
 
 
@@ -177,9 +187,10 @@ def test_a_call_held_for_its_whole_time_sends_nothing_and_ends_on_time(
     started = time.monotonic()
     result = anyio.run(app.call, "t", {"prompt": "x"})
     took = time.monotonic() - started
-    text = str(result.content[0].text)
+    text = _text(result)
     assert result.is_error and 1.5 <= took < 1.5 + SLACK, (took, text)
-    assert "until block 164" in text and result.meta["io.olas/mech-request"]["final_at"] == 164
+    meta = result.meta or {}
+    assert "until block 164" in text and meta[REQUEST_META]["final_at"] == 164
     assert len(asked) > 2 and app.reader.journal.load(_entry().key) is None  # type: ignore[union-attr]
 
 
@@ -191,7 +202,7 @@ def test_a_call_whose_time_is_spent_before_the_send_sends_nothing(
     ensure_sent, asked = _held_then_paid(app.reader.journal, 0.0)  # type: ignore[union-attr]
     app.sender.ensure_sent = ensure_sent  # type: ignore[method-assign]
     result = anyio.run(app.call, "t", {"prompt": "x"})
-    text = str(result.content[0].text)
+    text = _text(result)
     assert result.is_error and not asked, text
     assert "this call's --timeout of 0 s ran out before a request" in text, text
     assert "nothing was sent" in text and "Call again with the same arguments" in text

@@ -104,10 +104,12 @@ def test_an_l1_backed_depth_covers_three_epochs_of_ethereum_slots(
     Three epochs of 32 twelve-second slots (19.2 minutes), at the chain's fastest
     block rate (Celo's OP Stack blocks: 1 second); Gnosis's own beacon chain: three
     epochs of 16 five-second slots.
+
+    :param chain: the preset.
+    :param seconds: its shortest block time.
     """
     worst = 3 * 16 * 5 if chain == "gnosis" else 3 * 32 * 12
     assert chain_preset(chain).final_depth * seconds >= worst
-
 
 
 @pytest.mark.parametrize(

@@ -889,11 +889,12 @@ class RequestSender(OffchainSending):
     ) -> JournalEntry:
         """Broadcast a journalled request and wait for it; mark it sent (blocking).
 
+        The market's ``MarketError`` (not mined in time, not sent) leaves the entry as
+        journalled: a call with the same arguments finds it.
+
         :param entry: a journal entry holding the signed request.
         :param wait: seconds to wait for its receipt (None: ``--io-timeout``).
         :return: the entry, sent.
-        :raises MarketError: when it is not mined in time or cannot be sent (the
-            entry stays as journalled: a call with the same arguments finds it).
         """
         market, journal = self.market, self.journal
         assert (

@@ -76,7 +76,7 @@ async def _final_later(devnet: Devnet, sent_before: int, after: float) -> None:
     devnet.w3.provider.make_request(RPCEndpoint("anvil_mine"), [FINAL_DEPTH])
 
 
-def test_a_payment_after_a_finality_wait_ends_within_the_calls_timeout(
+def test_a_payment_after_a_finality_wait_ends_within_the_calls_timeout(  # pylint: disable=too-many-locals
     chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Held for finality, then paid: the call ends by its timeout; the retry is free.
@@ -101,7 +101,9 @@ def test_a_payment_after_a_finality_wait_ends_within_the_calls_timeout(
     seen: Dict[str, Any] = {}
 
     async def main() -> None:
-        async with stdio_client(devnet, tmp_path, "--timeout", f"{TIMEOUT:g}") as client:
+        async with stdio_client(
+            devnet, tmp_path, "--timeout", f"{TIMEOUT:g}"
+        ) as client:
             async with anyio.create_task_group() as group:
                 group.start_soon(_final_later, devnet, before, FINAL_AFTER)
                 started = time.monotonic()
