@@ -93,7 +93,7 @@ from .results import (
 )
 from .sending import PriceRefusal, RequestSender
 from .served_names import ServedNames
-from .settings import CallSettings, OutOfTime, PhaseTimer
+from .settings import CallSettings, PhaseTimer
 from .source import (
     MAX_LISTED_TOOL_BYTES,
     META_KEY,
@@ -466,17 +466,13 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         :param payload: the request payload.
         :param call: the call key, its phase timer and every offer it may pay now.
         :param session: the SDK session for progress notifications (None: none).
-        :return: what ``ensure_sent`` returned last, or an :class:`.settings.OutOfTime`
-            when the call's time was spent before it could be asked (nothing sent).
+        :return: what ``ensure_sent`` returned last (asked once at least: what the
+            call did before it is work, not a wait).
         """
         key, timer, ranked = call
         assert self.reader is not None  # nosec: only a paying server sends
         wait = self.settings.timeout
-        sent: Union[JournalEntry, str] = OutOfTime(
-            f"this call's --timeout of {wait:g} s ran out before a request to mech "
-            f"{offer.address} could be sent"
-        )
-        while timer.left(wait) > 0:
+        while True:
             sent = await self.sender.ensure_sent(
                 tool, offer, payload, key, timer, ranked
             )
@@ -484,7 +480,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 return sent
             await self.reader.progress(session, timer.elapsed(), wait, sent.progress)
             await anyio.sleep(min(self.settings.delivery_poll, timer.left(wait)))
-        return sent
 
     def _ranked(self, offers: Sequence[Offer]) -> Sequence[Offer]:
         """The offers a call may pay, in order (:func:`.offers.rank_offers` of its caps).
@@ -703,12 +698,6 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             if isinstance(sent, OffchainRefusal):
                 # it says what was sent, held or deposited (OffchainRefusal.said)
                 return error_result(f"{name}: {sent}")
-            if isinstance(sent, OutOfTime):
-                return error_result(
-                    f"{name}: {sent}{_spent_before(skipped)}. Call again with the "
-                    "same arguments",
-                    {"skipped": skipped_meta(skipped)},
-                )
             if isinstance(sent, str):
                 return error_result(f"{name}: {sent}; nothing was sent")
             self._remember_name(name, arguments, requester, idempotency, key)
@@ -727,23 +716,17 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             for _, r in skipped
             if r.payment is not None
         ]
+        mined = any(r.mined for _, r in skipped)
         return error_result(
             f"{name}: no offer could be paid now: "
             + "; ".join(r for _, r in skipped)
-            + _spent_before(skipped),
+            + (
+                "; nothing was paid (only the gas of the requests mined and reverted)"
+                if mined
+                else "; nothing was sent"
+            ),
             {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
-
-
-def _spent_before(skipped: Sequence[Tuple[Offer, PriceRefusal]]) -> str:
-    """What a call that paid no offer spent: nothing, or the gas of mined reverts.
-
-    :param skipped: the offers it tried and why each was refused.
-    :return: a clause, starting with "; ".
-    """
-    if any(refusal.mined for _, refusal in skipped):
-        return "; nothing was paid (only the gas of the requests mined and reverted)"
-    return "; nothing was sent"
 
 
 def read_journal_in_background(index: Optional[JournalIndex]) -> None:

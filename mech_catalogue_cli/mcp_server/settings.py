@@ -93,10 +93,6 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     final_depth: int = DEFAULT_FINAL_DEPTH
 
 
-class OutOfTime(str):
-    """Why a call sent no request: its ``--timeout`` ran out before a send began."""
-
-
 @dataclass
 class PhaseTimer:
     """One call's clock: seconds per phase (``_meta`` ``seconds``) and since it began.
