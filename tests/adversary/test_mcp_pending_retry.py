@@ -141,8 +141,8 @@ class PendingChain(UnminedMarket):
 
 def _server(tmp_path: Path, chain: PendingChain) -> MechToolServer:
     settings = CallSettings(
-        gateway_url="", ipfs_api_url="", max_spend=10**6, io_timeout=0.1, timeout=5.0
-    )  # the call's whole time (its reads before the send count since fix29yb)
+        gateway_url="", ipfs_api_url="", max_spend=10**6, io_timeout=0.1, timeout=0.1
+    )
     app = MechToolServer(OneTool(), settings, chain, Journal(tmp_path))  # type: ignore
     app.refresh()
     return app
