@@ -672,8 +672,8 @@ class RequestSender(OffchainSending):
                 except MarketError as exc:  # it may be mined yet: say which request
                     raise MarketError(
                         f"request {prepared.request_id} to mech {offer.address} "
-                        f"({amount(price)}, tx {prepared.tx_hash}) was signed, "
-                        f"journalled and broadcast, but: {exc}"
+                        f"({amount(price)}, tx {prepared.tx_hash}) was signed and "
+                        f"journalled before its broadcast, which ended: {exc}"
                     ) from exc
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)

@@ -98,7 +98,7 @@ class PhaseTimer:
     """One call's clock: seconds per phase (``_meta`` ``seconds``) and since it began.
 
     Monotonic. Every wait of the call (a held nonce, finality, the receipt, the
-    delivery) is bounded by what :meth:`left` of the call's ``--timeout``, so a
+    delivery) is bounded by what is :meth:`left` of the call's ``--timeout``, so a
     call never takes the timeout once per wait.
     """
 
