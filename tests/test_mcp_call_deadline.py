@@ -216,6 +216,27 @@ def test_a_call_whose_time_is_spent_before_the_send_still_sends_once(
     assert "Call again with the same arguments" in text, text
 
 
+def test_a_hold_met_when_the_time_is_spent_is_still_said_once(tmp_path: Path) -> None:
+    """No time left at the first "not final": one progress, within its total, then the end.
+
+    A client extends its own timeout on progress; the hold is named at least once.
+
+    :param tmp_path: the journal folder.
+    """
+    app = _server(tmp_path, timeout=0.0)
+    ensure_sent, asked = _held_then_paid(app.reader.journal, 60.0)  # type: ignore[union-attr]
+    app.sender.ensure_sent = ensure_sent  # type: ignore[method-assign]
+    progress: List[Tuple[float, float, str]] = []
+
+    async def noted(_session: Any, done: float, total: float, said: str) -> None:
+        progress.append((done, total, said))
+
+    app.reader.progress = noted  # type: ignore[union-attr,method-assign]
+    result = anyio.run(app.call, "t", {"prompt": "x"})
+    assert result.is_error and "until block 164" in _text(result)
+    assert len(asked) == 1 and progress == [(0.0, 0.0, "waiting for block 164")]
+
+
 @pytest.mark.parametrize(
     ("timeout", "spent", "io_timeout", "wait"),
     [

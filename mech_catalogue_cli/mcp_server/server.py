@@ -476,9 +476,13 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             sent = await self.sender.ensure_sent(
                 tool, offer, payload, key, timer, ranked
             )
-            if not isinstance(sent, HeldBehind) or timer.left(wait) <= 0:
+            if not isinstance(sent, HeldBehind):
                 return sent
-            await self.reader.progress(session, timer.elapsed(), wait, sent.progress)
+            # said at least once, even when the call's time is already spent
+            waited = min(timer.elapsed(), wait)
+            await self.reader.progress(session, waited, wait, sent.progress)
+            if timer.left(wait) <= 0:
+                return sent
             await anyio.sleep(min(self.settings.delivery_poll, timer.left(wait)))
 
     def _ranked(self, offers: Sequence[Offer]) -> Sequence[Offer]:
