@@ -173,13 +173,14 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     if warnings:
         # their messages quote the manifest's field names: shown as its text is
         meta["warnings"] = reasons_for_model([p.to_dict() for p in warnings])
-    title = label_for_model(tool.name)
     untyped = Tool(name=tool.name, input_description=for_model(tool.input_description))
     result: Dict[str, Any] = {
         "name": exported,
-        "title": title,
-        "description": for_model(tool.description) or f"Mech tool {title}.",
-        "annotations": {"title": title, "openWorldHint": True},
+        # the title clients show first is the MCP name, never the mech's sentence (adv29yt)
+        "title": exported,
+        "description": for_model(tool.description)
+        or f"Mech tool {label_for_model(tool.name)}.",
+        "annotations": {"title": exported, "openWorldHint": True},
         "_meta": {META_KEY: meta},
     }
     try:
@@ -200,8 +201,10 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     """An MCP Tool's JSON with its text as a model may read it (idempotent).
 
     For Tools not built here (e.g. read from another agent's ``GET /tools``): the
-    ``title``, ``annotations.title``, ``description`` and every prose and value string
-    of ``inputSchema`` and ``outputSchema`` go through :mod:`..model.untrusted_text`;
+    ``title`` and ``annotations.title`` become the ``name`` (as :func:`to_mcp_tool`
+    titles a tool: a title is what clients show first, so never the mech's sentence,
+    adv29yt); the ``description`` and every prose and value string of ``inputSchema``
+    and ``outputSchema`` go through :mod:`..model.untrusted_text`;
     ``name`` (already within the MCP name rule) and ``_meta`` are kept, but for the
     sentences in ``_meta[META_KEY]``: its ``warnings``' messages and its dropped
     ``problems`` quote the manifest's field and property names
@@ -212,15 +215,14 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     :return: a new dict (schemas nested deeper than Python walks raise RecursionError).
     """
     out = dict(entry)
-    for key in ("title", "description"):
-        if isinstance(out.get(key), str):
-            cap = MAX_LABEL_CHARS if key == "title" else MAX_TEXT_CHARS
-            out[key] = for_model(out[key], cap)
+    if isinstance(out.get("description"), str):
+        out["description"] = for_model(out["description"], MAX_TEXT_CHARS)
+    title = out.get("name") if isinstance(out.get("name"), str) else out.get("title")
+    if isinstance(title, str):
+        out["title"] = label_for_model(title)
     annotations = out.get("annotations")
-    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
-        out["annotations"] = dict(
-            annotations, title=label_for_model(annotations["title"])
-        )
+    if isinstance(annotations, dict) and isinstance(title, str):
+        out["annotations"] = dict(annotations, title=label_for_model(title))
     for key in ("inputSchema", "outputSchema"):
         if key in out:
             out[key] = schema_for_model(out[key])

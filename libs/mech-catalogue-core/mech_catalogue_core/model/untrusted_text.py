@@ -210,8 +210,21 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PROSE_KEYWORDS = ("description", "title", "$comment")
 #: schema keywords whose values are data a model copies (their strings are cleaned too)
 _VALUE_KEYWORDS = ("enum", "const", "default", "examples")
-#: schema keywords left as they are: identifiers, patterns and references, not prose
-_STRUCTURAL_KEYWORDS = ("pattern", "format", "$ref", "$id", "$schema", "type")
+#: schema keywords left as they are: what a call must send (patterns, names, types) and
+#: references; a definition hiding text in one is refused where it is parsed
+#: (:func:`contract_hidden_in`)
+_STRUCTURAL_KEYWORDS = (
+    "pattern",
+    "$ref",
+    "$id",
+    "$schema",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "type",
+    "required",
+    "dependentRequired",
+)
 #: phrases one warning quotes at most
 MAX_QUOTED = 3
 #: JSON Schema 2020-12's keywords and type names: words that hold neither markup nor a
@@ -467,16 +480,43 @@ def values_for_model(value: Any) -> Any:
     return value
 
 
+def data_for_model(value: Any) -> Any:
+    """A tool's unknown fields or an example as a model may read them (keys shown too).
+
+    :func:`values_for_model`, and every key with its invisible characters written as
+    escapes (:func:`.hidden_characters.escaped_invisible`: shown, never removed, so two
+    keys stay two): neither is a schema, so no call depends on a key as written (adv29yt).
+
+    :param value: a JSON value (``extra``, an example).
+    :return: a new value.
+    """
+    if isinstance(value, list):
+        return [data_for_model(v) for v in value]
+    if isinstance(value, dict):
+        return {
+            hidden_characters.escaped_invisible(k): data_for_model(v)
+            for k, v in value.items()
+        }
+    return values_for_model(value)
+
+
 def schema_for_model(schema: Any) -> Any:
     """A JSON Schema with every prose and value string cleaned and capped.
 
-    Descriptions, titles and comments, and the strings inside ``enum``, ``const``,
-    ``default`` and ``examples``, go through :func:`for_model`; property names, patterns,
-    formats, types and references are kept (they are the mech's contract, not prose).
+    Descriptions, titles and comments go through :func:`for_model`; every other string
+    (``format``, ``contentEncoding``, ``contentMediaType``, the strings inside ``enum``,
+    ``const``, ``default`` and ``examples``, an unknown keyword's) through
+    :func:`value_for_model` (adv29yt: a ``format`` of ``"date"`` and tag characters was
+    served raw). Kept as they are: keys (property names, keywords), and the
+    :data:`_STRUCTURAL_KEYWORDS` (``pattern``, ``required``, ``type``, references): they
+    are what a call must send, so a schema hiding text there is refused at parse
+    (:func:`contract_hidden_in`).
 
     :param schema: a JSON Schema (not modified).
     :return: a new schema.
     """
+    if isinstance(schema, str):  # an unknown keyword's value, or a string inside one
+        return value_for_model(schema)
     if isinstance(schema, list):
         return [schema_for_model(v) for v in schema]
     if not isinstance(schema, dict):
@@ -487,7 +527,7 @@ def schema_for_model(schema: Any) -> Any:
             out[key] = for_model(value, MAX_TEXT_CHARS)
         elif key in _VALUE_KEYWORDS:
             out[key] = values_for_model(value)
-        elif key in _STRUCTURAL_KEYWORDS or key == "required":
+        elif key in _STRUCTURAL_KEYWORDS:
             out[key] = value
         elif key in ("properties", "patternProperties", "$defs", "definitions"):
             out[key] = (
@@ -500,11 +540,31 @@ def schema_for_model(schema: Any) -> Any:
     return out
 
 
+def contract_hidden_in(schema_text: str) -> Tuple[str, ...]:
+    """Where a schema hides text that :func:`schema_for_model` cannot clean.
+
+    A key (a property name, a keyword, an ``enum`` object's key) or a
+    :data:`_STRUCTURAL_KEYWORDS` string holding an invisible character is what a call
+    must send or how the schema reads: cleaning it would change the contract, serving it
+    would show a model text a person cannot see (adv29yt). The parser refuses such a
+    schema, so no surface serves it.
+
+    :param schema_text: canonical JSON text of a schema (non-ASCII written as itself).
+    :return: the JSON pointers (:func:`hidden_in`, at most 5), empty when the text holds
+        no invisible character at all (one scan of the text) or only where cleaning
+        removes it.
+    """
+    if not _INVISIBLE.search(schema_text):
+        return ()
+    return hidden_in(schema_for_model(decode(schema_text)))
+
+
 def _cleaned_json(text: str, clean: Any) -> str:
     """Canonical JSON text cleaned by ``clean``.
 
     :param text: canonical JSON text.
-    :param clean: :func:`schema_for_model` or :func:`values_for_model`.
+    :param clean: :func:`schema_for_model`, :func:`values_for_model` or
+        :func:`data_for_model`.
     :return: the cleaned canonical text.
     """
     return canonical_text(clean(decode(text)))
@@ -535,7 +595,7 @@ def tool_for_model(tool: Tool) -> Tool:
         examples and unknown fields (``extra``) are cleaned and capped.
     """
     output = tool.output_schema_json
-    examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
+    examples = (_cleaned_json(e, data_for_model) for e in tool.examples_json)
 
     return replace(
         tool,
@@ -547,7 +607,7 @@ def tool_for_model(tool: Tool) -> Tool:
             None if output is None else _cleaned_json(output, schema_for_model)
         ),
         examples_json=tuple(examples),
-        extra_json=_cleaned_json(tool.extra_json, values_for_model),
+        extra_json=_cleaned_json(tool.extra_json, data_for_model),
     )
 
 
