@@ -361,10 +361,13 @@ def catalogue_to_mcp_tools(catalogue: Catalogue) -> List[Dict[str, Any]]:
     :param catalogue: the catalogue.
     :return: the tools, in catalogue order (mechs by ref, tools in manifest order).
     """
-    exported = to_mcp_tools(catalogue.tools())
-    for item in exported:
-        offers = catalogue.tools_named(item["title"])
+    exported = []
+    for tool, name in named_once(catalogue.tools(), MCP_TOOL_RULE):
+        item = to_mcp_tool(tool, name)
         item["_meta"][META_KEY]["mechs"] = [
-            t.provenance.mech.key for t in offers if t.provenance.mech is not None
+            t.provenance.mech.key
+            for t in catalogue.tools_named(tool.name)
+            if t.provenance.mech is not None
         ]
+        exported.append(item)
     return exported

@@ -466,7 +466,11 @@ def label_for_model(text: str) -> str:
 
 
 def values_for_model(value: Any) -> Any:
-    """A JSON value with every string in it :func:`value_for_model` (keys kept).
+    """A JSON value with every string in it :func:`value_for_model`, keys cleaned too.
+
+    A key is data as its value is (an object in an ``enum`` or a ``default``, a tool's
+    unknown field): its invisible characters are removed as a string's are, so two keys
+    that differ only by them become one, the last kept (adv29yt: keys were kept raw).
 
     :param value: a JSON value (an enum, default, example, unknown fields...).
     :return: a new value.
@@ -476,28 +480,8 @@ def values_for_model(value: Any) -> Any:
     if isinstance(value, list):
         return [values_for_model(v) for v in value]
     if isinstance(value, dict):
-        return {k: values_for_model(v) for k, v in value.items()}
+        return {strip_invisible(k): values_for_model(v) for k, v in value.items()}
     return value
-
-
-def data_for_model(value: Any) -> Any:
-    """A tool's unknown fields or an example as a model may read them (keys shown too).
-
-    :func:`values_for_model`, and every key with its invisible characters written as
-    escapes (:func:`.hidden_characters.escaped_invisible`: shown, never removed, so two
-    keys stay two): neither is a schema, so no call depends on a key as written (adv29yt).
-
-    :param value: a JSON value (``extra``, an example).
-    :return: a new value.
-    """
-    if isinstance(value, list):
-        return [data_for_model(v) for v in value]
-    if isinstance(value, dict):
-        return {
-            hidden_characters.escaped_invisible(k): data_for_model(v)
-            for k, v in value.items()
-        }
-    return values_for_model(value)
 
 
 def schema_for_model(schema: Any) -> Any:
@@ -543,8 +527,8 @@ def schema_for_model(schema: Any) -> Any:
 def contract_hidden_in(schema_text: str) -> Tuple[str, ...]:
     """Where a schema hides text that :func:`schema_for_model` cannot clean.
 
-    A key (a property name, a keyword, an ``enum`` object's key) or a
-    :data:`_STRUCTURAL_KEYWORDS` string holding an invisible character is what a call
+    A schema's key (a property name, a keyword) or a :data:`_STRUCTURAL_KEYWORDS`
+    string holding an invisible character is what a call
     must send or how the schema reads: cleaning it would change the contract, serving it
     would show a model text a person cannot see (adv29yt). The parser refuses such a
     schema, so no surface serves it.
@@ -563,8 +547,7 @@ def _cleaned_json(text: str, clean: Any) -> str:
     """Canonical JSON text cleaned by ``clean``.
 
     :param text: canonical JSON text.
-    :param clean: :func:`schema_for_model`, :func:`values_for_model` or
-        :func:`data_for_model`.
+    :param clean: :func:`schema_for_model` or :func:`values_for_model`.
     :return: the cleaned canonical text.
     """
     return canonical_text(clean(decode(text)))
@@ -595,7 +578,7 @@ def tool_for_model(tool: Tool) -> Tool:
         examples and unknown fields (``extra``) are cleaned and capped.
     """
     output = tool.output_schema_json
-    examples = (_cleaned_json(e, data_for_model) for e in tool.examples_json)
+    examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
 
     return replace(
         tool,
@@ -607,7 +590,7 @@ def tool_for_model(tool: Tool) -> Tool:
             None if output is None else _cleaned_json(output, schema_for_model)
         ),
         examples_json=tuple(examples),
-        extra_json=_cleaned_json(tool.extra_json, data_for_model),
+        extra_json=_cleaned_json(tool.extra_json, values_for_model),
     )
 
 

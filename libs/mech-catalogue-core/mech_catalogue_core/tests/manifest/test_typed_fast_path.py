@@ -42,6 +42,7 @@ from mech_catalogue_core.manifest.typed_fast_path import (
     typed_manifest,
 )
 from mech_catalogue_core.model import problems as P
+from mech_catalogue_core.model.hidden_characters import name_hiding
 from mech_catalogue_core.model.catalogue import (
     Manifest,
 )
@@ -745,7 +746,11 @@ CLEAN_TOOL = st.fixed_dictionaries(
 )  # fmt: skip
 CLEAN_NAMES = st.text(
     st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=12
-).filter(lambda s: s.strip(" ") and not any("\x7f" <= c <= "\x9f" for c in s))
+).filter(
+    lambda s: s.strip(" ")
+    and not any("\x7f" <= c <= "\x9f" for c in s)
+    and not name_hiding(s)  # refused at parse (adv29yt)
+)
 
 
 @pytest.mark.slow
