@@ -603,9 +603,12 @@ def _schema_arguments(
     """
     where = path + "/input/schema"
     props = schema.get("properties") if isinstance(schema, dict) else None
-    invalid = not isinstance(schema, (dict, bool)) or bool(
-        schema_error(canonical_text(schema))
+    reason = (
+        "it is not an object"
+        if not isinstance(schema, (dict, bool))
+        else schema_error(canonical_text(schema))
     )
+    invalid = bool(reason)
     if not invalid and not isinstance(props, dict):
         if unconstrained(schema):  # `{}`, `$schema` only, `{"type": "object"}`: untyped
             return None, SHAPE_TOOL_METADATA
@@ -616,8 +619,10 @@ def _schema_arguments(
         found.append(
             P.error(
                 P.INVALID_ARGUMENT_SCHEMA,
-                f"{where} should be a JSON Schema object with `properties`; it was ignored, "
-                "so the tool is offered without typed arguments (free text).",
+                f"{where} should be a JSON Schema object with `properties`"
+                + (f" ({reason})" if reason else "")
+                + "; it was ignored, so the tool is offered without typed arguments "
+                "(free text).",
                 where,
             )
         )
