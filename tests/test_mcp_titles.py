@@ -33,7 +33,12 @@ from mech_catalogue_core.model.tool import Tool
 
 from mech_catalogue_cli.mcp_server.discovery import DESCRIBE_TOOL, SEARCH_TOOLS
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
-from tests.test_mcp_untrusted_text import _server, _tool, served_catalogue
+from tests.test_mcp_untrusted_text import (
+    _FixedSource,
+    _server,
+    _tool,
+    served_catalogue,
+)
 
 #: mech tool names that are not identifiers: each titled by its MCP name
 SENTENCES = [
@@ -71,21 +76,12 @@ def test_tools_list_titles_a_tool_by_its_mcp_name(name: str) -> None:
         assert tool["_meta"]["io.olas/mech-tool"]["mechToolName"] == name
 
 
-class _Source:  # pylint: disable=too-few-public-methods
-    def __init__(self, served: Any) -> None:
-        self.served = served
-
-    def read(self) -> Any:
-        """Return the catalogue."""
-        return self.served
-
-
 @pytest.mark.parametrize("name", SENTENCES[:3])
 def test_search_and_describe_give_the_mcp_name_as_title(name: str) -> None:
     """Discovery mode: a ``search_tools`` match's title and ``describe_tool``'s Tool."""
     served = served_catalogue(_tool(name, "Tide times.", port=("str", "the port")))
     server = MechToolServer(
-        _Source(served), CallSettings("g", "a", discovery="search"), None, None
+        _FixedSource(served), CallSettings("g", "a", discovery="search"), None, None
     )
     server.refresh()
 

@@ -39,7 +39,6 @@ as the mech's words.
 from typing import Any, Dict
 
 import anyio
-import pytest
 from mcp import Client
 
 from mech_catalogue_cli.mcp_server.discovery import SEARCH_TOOLS

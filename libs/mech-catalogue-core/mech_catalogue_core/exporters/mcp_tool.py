@@ -57,7 +57,6 @@ from mech_catalogue_core.model.problems import (
 )
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
-    MAX_LABEL_CHARS,
     MAX_TEXT_CHARS,
     for_model,
     label_for_model,

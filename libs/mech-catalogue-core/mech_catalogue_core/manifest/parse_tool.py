@@ -608,14 +608,13 @@ def _schema_arguments(
         if not isinstance(schema, (dict, bool))
         else schema_error(canonical_text(schema))
     )
-    invalid = bool(reason)
-    if not invalid and not isinstance(props, dict):
+    if not reason and not isinstance(props, dict):
         if unconstrained(schema):  # `{}`, `$schema` only, `{"type": "object"}`: untyped
             return None, SHAPE_TOOL_METADATA
         merged = union_root(schema)
         if merged is not None:
             schema, props = merged, merged["properties"]
-    if invalid or not isinstance(props, dict) or not isinstance(schema, dict):
+    if reason or not isinstance(props, dict) or not isinstance(schema, dict):
         found.append(
             P.error(
                 P.INVALID_ARGUMENT_SCHEMA,

@@ -141,8 +141,12 @@ def test_an_invisible_lookalike_is_refused_at_parse(kind: str) -> None:
     """A name holding an invisible character is no tool at all, so nothing looks alike.
 
     (Before adv29yt it was offered with a ``lookalike_tool_name`` warning on both mechs.)
+
+    :param kind: which invisible look-alike.
     """
-    catalogue = catalogue_of({1: ["predict", "summarise"], 2: [INVISIBLE_LOOKALIKES[kind]]})
+    catalogue = catalogue_of(
+        {1: ["predict", "summarise"], 2: [INVISIBLE_LOOKALIKES[kind]]}
+    )
     assert not warned(catalogue)
     honest, copy = catalogue.mechs
     assert [t.name for t in honest.tools] == ["predict", "summarise"]

@@ -66,7 +66,10 @@ def _manifest(payload: str) -> Dict[str, Any]:
     """A manifest carrying ``payload`` in every value kept raw, prose clean.
 
     Keys carry it without its invisible characters: a schema whose keys hide some is
-    refused at parse (``test_schema_hidden_text.py``), so nothing of it is exported.
+    refused at parse (``test_hidden_names_and_schemas.py``), so nothing is exported.
+
+    :param payload: the text a renderer or a model would read.
+    :return: the manifest.
     """
     key = strip_invisible(payload)
     port = {

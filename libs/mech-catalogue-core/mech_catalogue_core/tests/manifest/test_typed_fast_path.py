@@ -42,10 +42,10 @@ from mech_catalogue_core.manifest.typed_fast_path import (
     typed_manifest,
 )
 from mech_catalogue_core.model import problems as P
-from mech_catalogue_core.model.hidden_characters import name_hiding
 from mech_catalogue_core.model.catalogue import (
     Manifest,
 )
+from mech_catalogue_core.model.hidden_characters import name_hiding
 from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
     Limits,
