@@ -171,8 +171,21 @@ _NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
 _PROSE_KEYWORDS = ("description", "title", "$comment")
 #: schema keywords whose values are data a model copies (their strings are cleaned too)
 _VALUE_KEYWORDS = ("enum", "const", "default", "examples")
-#: schema keywords left as they are: identifiers, patterns and references, not prose
-_STRUCTURAL_KEYWORDS = ("pattern", "format", "$ref", "$id", "$schema", "type")
+#: schema keywords left as they are: what a call must send (patterns, names, types) and
+#: references; a definition hiding text in one is refused where it is parsed
+#: (:func:`contract_hidden_in`)
+_STRUCTURAL_KEYWORDS = (
+    "pattern",
+    "$ref",
+    "$id",
+    "$schema",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "type",
+    "required",
+    "dependentRequired",
+)
 #: phrases one warning quotes at most
 MAX_QUOTED = 3
 #: JSON Schema 2020-12's keywords and type names: words that hold neither markup nor a
@@ -414,7 +427,11 @@ def label_for_model(text: str) -> str:
 
 
 def values_for_model(value: Any) -> Any:
-    """A JSON value with every string in it :func:`value_for_model` (keys kept).
+    """A JSON value with every string in it :func:`value_for_model`, keys cleaned too.
+
+    A key is data as its value is (an object in an ``enum`` or a ``default``, a tool's
+    unknown field): its invisible characters are removed as a string's are, so two keys
+    that differ only by them become one, the last kept (adv29yt: keys were kept raw).
 
     :param value: a JSON value (an enum, default, example, unknown fields...).
     :return: a new value.
@@ -424,20 +441,27 @@ def values_for_model(value: Any) -> Any:
     if isinstance(value, list):
         return [values_for_model(v) for v in value]
     if isinstance(value, dict):
-        return {k: values_for_model(v) for k, v in value.items()}
+        return {strip_invisible(k): values_for_model(v) for k, v in value.items()}
     return value
 
 
 def schema_for_model(schema: Any) -> Any:
     """A JSON Schema with every prose and value string cleaned and capped.
 
-    Descriptions, titles and comments, and the strings inside ``enum``, ``const``,
-    ``default`` and ``examples``, go through :func:`for_model`; property names, patterns,
-    formats, types and references are kept (they are the mech's contract, not prose).
+    Descriptions, titles and comments go through :func:`for_model`; every other string
+    (``format``, ``contentEncoding``, ``contentMediaType``, the strings inside ``enum``,
+    ``const``, ``default`` and ``examples``, an unknown keyword's) through
+    :func:`value_for_model` (adv29yt: a ``format`` of ``"date"`` and tag characters was
+    served raw). Kept as they are: keys (property names, keywords), and the
+    :data:`_STRUCTURAL_KEYWORDS` (``pattern``, ``required``, ``type``, references): they
+    are what a call must send, so a schema hiding text there is refused at parse
+    (:func:`contract_hidden_in`).
 
     :param schema: a JSON Schema (not modified).
     :return: a new schema.
     """
+    if isinstance(schema, str):  # an unknown keyword's value, or a string inside one
+        return value_for_model(schema)
     if isinstance(schema, list):
         return [schema_for_model(v) for v in schema]
     if not isinstance(schema, dict):
@@ -448,7 +472,7 @@ def schema_for_model(schema: Any) -> Any:
             out[key] = for_model(value, MAX_TEXT_CHARS)
         elif key in _VALUE_KEYWORDS:
             out[key] = values_for_model(value)
-        elif key in _STRUCTURAL_KEYWORDS or key == "required":
+        elif key in _STRUCTURAL_KEYWORDS:
             out[key] = value
         elif key in ("properties", "patternProperties", "$defs", "definitions"):
             out[key] = (
@@ -459,6 +483,25 @@ def schema_for_model(schema: Any) -> Any:
         else:
             out[key] = schema_for_model(value)
     return out
+
+
+def contract_hidden_in(schema_text: str) -> Tuple[str, ...]:
+    """Where a schema hides text that :func:`schema_for_model` cannot clean.
+
+    A schema's key (a property name, a keyword) or a :data:`_STRUCTURAL_KEYWORDS`
+    string holding an invisible character is what a call
+    must send or how the schema reads: cleaning it would change the contract, serving it
+    would show a model text a person cannot see (adv29yt). The parser refuses such a
+    schema, so no surface serves it.
+
+    :param schema_text: canonical JSON text of a schema (non-ASCII written as itself).
+    :return: the JSON pointers (:func:`hidden_in`, at most 5), empty when the text holds
+        no invisible character at all (one scan of the text) or only where cleaning
+        removes it.
+    """
+    if not _INVISIBLE.search(schema_text):
+        return ()
+    return hidden_in(schema_for_model(decode(schema_text)))
 
 
 def _cleaned_json(text: str, clean: Any) -> str:
