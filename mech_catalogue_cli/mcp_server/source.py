@@ -102,6 +102,7 @@ from .offers import (
 )
 from .readable_record import ReadableRecord
 from .tenure import FetchedDefinitions, TenureReader
+from .tenure_record import TenureRecord
 
 LOGGER = logging.getLogger(__name__)
 
@@ -680,7 +681,9 @@ class AgentSource:
 
     The agent's API serves no tenure dates, so with a chain node (``tenure``) the offers'
     tenures are read from the chain here, by the direct source's code
-    (:meth:`.tenure.TenureReader.tenures_of`): the ranking is the same as a direct read's.
+    (:meth:`.tenure.TenureReader.tenures_of`: the services' manifests fetched from IPFS
+    and each tool's definition compared along their history, as a direct read does):
+    the ranking is the same as a direct read's.
     """
 
     #: :meth:`digest` is one request: a poll reads the catalogue only when it changed
@@ -854,13 +857,21 @@ class AgentSource:
                 self.where,
                 self.unlike_facts,
             )
-        tenures = self._tenures([pair for _, _, offered, _ in read for pair in offered])
+        tenures = self._tenures(
+            [
+                (ref, facts, mech_tool)
+                for _, mech_tool, offered, _ in read
+                for ref, facts in offered
+            ]
+        )
         tools = [
             _with_offers(
                 entry,
                 mech_tool,
                 [
-                    Offer.from_facts(ref.key, facts, tenures.get(facts.address.lower()))
+                    Offer.from_facts(
+                        ref.key, facts, tenures.get((facts.address.lower(), mech_tool))
+                    )
                     for ref, facts in offered
                 ],
                 conflicting,
@@ -869,11 +880,13 @@ class AgentSource:
         ]
         return ServedCatalogue(digest, tuple(tools))
 
-    def _tenures(self, offers: List[Tuple[MechRef, MechFacts]]) -> Dict[str, Tenure]:
+    def _tenures(
+        self, offers: List[Tuple[MechRef, MechFacts, str]]
+    ) -> Dict[Tuple[str, str], Tenure]:
         """The offers' tenures read from the chain ({} without a node).
 
-        :param offers: the offers' refs and facts.
-        :return: mech contract address -> tenure.
+        :param offers: the offers' refs, facts and mech tool names.
+        :return: (mech contract address, mech tool name) -> tenure.
         :raises SourceError: when the chain cannot be read (the last catalogue is kept:
             a ranking without tenures could be bought).
         """
@@ -904,7 +917,9 @@ class DirectSource:
         :param config: the registries, RPC, gateway and Multicall2.
         :param marketplace: the chain's MechMarketplace (None: no offers, nothing payable).
         :param state_dir: ``--state-dir``: the manifests read before are asked for first
-            after a restart (:class:`.readable_record.ReadableRecord`); None: no record.
+            after a restart (:class:`.readable_record.ReadableRecord`), and the tenure
+            walks start where the last process's ended (:mod:`.tenure_record`); None:
+            no record.
         """
         self.config = config
         self.marketplace = marketplace
@@ -921,6 +936,7 @@ class DirectSource:
             JsonRpc(config.rpc_url, config.rpc_timeout, self.sync.session),
             marketplace.first_block if marketplace is not None else 0,
             self.history,
+            record=TenureRecord(state_dir),
         )
         self._tenures: Dict[Tuple[str, str], Tenure] = {}
         # code_uri derivations by package CID, kept while the catalogue points at them

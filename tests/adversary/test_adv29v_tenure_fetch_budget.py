@@ -52,7 +52,8 @@ arguments.
 
 import json
 from dataclasses import replace
-from typing import Any, Dict, Tuple
+from pathlib import Path
+from typing import Any, Dict, Optional, Tuple
 
 from mech_catalogue_core.catalogue.fetching import FetchPolicy
 from mech_catalogue_core.ipfs.cid import candidate_cids
@@ -106,8 +107,16 @@ def _unprovided(index: int) -> bytes:
     return bytes(31) + bytes([index + 1])
 
 
-def _scaled_source(devnet: Devnet, gateway: str) -> DirectSource:
-    """``direct_source`` through ``gateway``, fetch budget 2 s, fetch timeout 1 s."""
+def _scaled_source(
+    devnet: Devnet, gateway: str, state_dir: Optional[Path] = None
+) -> DirectSource:
+    """``direct_source`` through ``gateway``, fetch budget 2 s, fetch timeout 1 s.
+
+    :param devnet: the devnet.
+    :param gateway: the IPFS gateway's base URL.
+    :param state_dir: ``--state-dir`` (None: none).
+    :return: the source (close it).
+    """
     probe = direct_source(devnet)
     config, market = probe.config, probe.marketplace
     probe.close()
@@ -120,6 +129,7 @@ def _scaled_source(devnet: Devnet, gateway: str) -> DirectSource:
             gateway_policy=GatewayPolicy(period_budget_seconds=2.0),
         ),
         market,
+        state_dir,
     )
 
 
