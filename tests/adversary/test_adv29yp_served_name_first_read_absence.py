@@ -43,7 +43,6 @@ read (e.g. a literal name that is another present tool's first tag yields it, sa
 with the readable manifests, so one read's absence cannot move a name.
 """
 
-import pytest
 from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, sanitise_name
 
 from mech_catalogue_cli.mcp_server.served_names import ServedNames
@@ -64,11 +63,6 @@ def _catalogues():  # type: ignore[no-untyped-def]
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29yp N1: the honest tool absent from a fresh process's first read, the "
-    "stranger's literal copy keeps its tagged name for the process",
-)
 def test_one_read_without_the_honest_tool_does_not_give_its_name_away() -> None:
     """First read without the honest mech, second with it: the name is the honest tool's."""
     first_read, second_read = _catalogues()
