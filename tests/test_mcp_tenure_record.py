@@ -225,6 +225,8 @@ def test_each_fresh_process_goes_on_where_the_last_one_ended(tmp_path: Path) -> 
     without the record every process spends its budget on the same two; with it the
     seventh process reads the incumbent's history, and every later one keeps its
     tenure even when its own budget reaches nothing.
+
+    :param tmp_path: the state folder the processes share.
     """
     updates, mechs = _old_pool(12)
     mechs = [mechs[0]] + [_delivered(m, 300) for m in mechs[1:]]
@@ -305,7 +307,9 @@ def test_an_agent_s_offer_of_a_tool_the_chain_s_manifest_lacks_has_no_tenure() -
     updates = [(10, 1, HONEST_THEN), (500, 1, HONEST_NOW)]
 
     def manifests(wanted: Mapping[str, FrozenSet[str]]) -> Dict[str, Dict[str, str]]:
-        return {d: {n: SWAP if n == "swap" else ABSENT for n in wanted[d]} for d in wanted}
+        return {
+            d: {n: SWAP if n == "swap" else ABSENT for n in wanted[d]} for d in wanted
+        }
 
     reader = TenureReader(ChainLogs(updates), 1, manifests)  # type: ignore[arg-type]
     tenures = reader.tenures_of([_offer(1), _offer(1, "quote")], HEAD)

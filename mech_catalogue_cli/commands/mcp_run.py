@@ -98,7 +98,9 @@ def catalogue_source(
     )
 
 
-def agent_tenure(chosen: Dict[str, Any], folder: Optional[Path]) -> Optional[TenureReader]:
+def agent_tenure(
+    chosen: Dict[str, Any], folder: Optional[Path]
+) -> Optional[TenureReader]:
     """The tenure reader of an ``--agent`` source: the direct read's, over the chain and IPFS.
 
     :param chosen: the chain settings (``rpc``, ``marketplace``,

@@ -681,9 +681,7 @@ class AgentSource:
 
     The agent's API serves no tenure dates, so with a chain node (``tenure``) the offers'
     tenures are read from the chain here, by the direct source's code
-    (:meth:`.tenure.TenureReader.tenures_of`: the services' manifests fetched from IPFS
-    and each tool's definition compared along their history, as a direct read does):
-    the ranking is the same as a direct read's.
+    (:meth:`.tenure.TenureReader.tenures_of`, manifests too): ranked as a direct read.
     """
 
     #: :meth:`digest` is one request: a poll reads the catalogue only when it changed
@@ -817,7 +815,7 @@ class AgentSource:
         if not digest:  # no catalogue agreed yet: the agent's lists answer 503
             return ServedCatalogue("", ())
         read: List[
-            Tuple[Dict[str, Any], str, List[Tuple[MechRef, MechFacts]], List[str]]
+            Tuple[Dict[str, Any], str, List[Tuple[MechRef, MechFacts, str]], List[str]]
         ]
         read = []
         for page in self._pages("/tools"):
@@ -831,7 +829,7 @@ class AgentSource:
                     entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
                 )
                 payable = payable_mechs(entry)
-                offered: List[Tuple[MechRef, MechFacts]] = []
+                offered: List[Tuple[MechRef, MechFacts, str]] = []
                 conflicting: List[str] = []
                 for offer in self._offers(mech_tool):
                     if not offer.get("mech"):
@@ -848,7 +846,7 @@ class AgentSource:
                     if ref.key not in payable:
                         conflicting.append(ref.key)
                         continue
-                    offered.extend((ref, f) for f in facts)
+                    offered.extend((ref, f, mech_tool) for f in facts)
                 read.append((entry, mech_tool, offered, conflicting))
         if self.unlike_facts:
             LOGGER.warning(
@@ -857,22 +855,14 @@ class AgentSource:
                 self.where,
                 self.unlike_facts,
             )
-        tenures = self._tenures(
-            [
-                (ref, facts, mech_tool)
-                for _, mech_tool, offered, _ in read
-                for ref, facts in offered
-            ]
-        )
+        tenures = self._tenures([o for _, _, offered, _ in read for o in offered])
         tools = [
             _with_offers(
                 entry,
                 mech_tool,
                 [
-                    Offer.from_facts(
-                        ref.key, facts, tenures.get((facts.address.lower(), mech_tool))
-                    )
-                    for ref, facts in offered
+                    Offer.from_facts(ref.key, f, tenures.get((f.address.lower(), name)))
+                    for ref, f, name in offered
                 ],
                 conflicting,
             )
@@ -885,7 +875,7 @@ class AgentSource:
     ) -> Dict[Tuple[str, str], Tenure]:
         """The offers' tenures read from the chain ({} without a node).
 
-        :param offers: the offers' refs, facts and mech tool names.
+        :param offers: the offers: (ref, facts, mech tool name).
         :return: (mech contract address, mech tool name) -> tenure.
         :raises SourceError: when the chain cannot be read (the last catalogue is kept:
             a ranking without tenures could be bought).
@@ -916,10 +906,8 @@ class DirectSource:
 
         :param config: the registries, RPC, gateway and Multicall2.
         :param marketplace: the chain's MechMarketplace (None: no offers, nothing payable).
-        :param state_dir: ``--state-dir``: the manifests read before are asked for first
-            after a restart (:class:`.readable_record.ReadableRecord`), and the tenure
-            walks start where the last process's ended (:mod:`.tenure_record`); None:
-            no record.
+        :param state_dir: ``--state-dir``: a restart reads on where the last process ended
+            (:class:`.readable_record.ReadableRecord`, :mod:`.tenure_record`); None: no.
         """
         self.config = config
         self.marketplace = marketplace

@@ -39,15 +39,19 @@ verified as the catalogue's are (:class:`FetchedDefinitions`), one at a time per
 and only while the walk needs them (the same hash again needs none); only the
 definitions' digests are kept, :data:`MAX_KNOWN_DEFINITIONS` at most. All walks share
 one fetch budget per read, spent in an order a stranger cannot buy (never the digest's:
-anyone sets any 32 bytes): manifests that were unreadable before last, then by the block
-the manifest was set at (the oldest first), then the service id (adversarial review
-adv29v). A manifest that cannot be fetched ends the walk there (the tenure then starts
+anyone sets any 32 bytes): manifests that were unreadable before last, then those of
+services with a mech that delivered since the manifest was set, then by the block the
+manifest was set at (the oldest first), then the service id (adversarial reviews adv29v,
+adv29yp). A manifest that cannot be fetched ends the walk there (the tenure then starts
 after it, as before this rule), and it is asked for again after
 :data:`RETRY_UNREADABLE_SECONDS`. One the budget never reached is not read yet: it is
 asked for again by the next read, and the walk it cut short does not shorten a tenure
-the service's last complete walk gave the same definition (:meth:`TenureReader.tenures`). Log ranges an
-RPC refuses are read in halves (``chain.rpc_limits.narrow_log_range``). Mechs of other
-registry kinds get no tenure (ranked after those that have one).
+the service's last complete walk gave the same definition. The unreadable manifests and
+the complete walks are kept in the state folder (:mod:`.tenure_record`), so a fresh
+process goes on where the last one ended. Log ranges an RPC refuses are read in halves
+(``chain.rpc_limits.narrow_log_range``). Mechs of other registry kinds get no tenure
+(ranked after those that have one). An ``--agent`` source's offers are read by the same
+walk from the services' current manifests (:meth:`TenureReader.tenures_of`).
 """
 
 import hashlib
@@ -73,7 +77,7 @@ from mech_catalogue_core.catalogue.fetching import ManifestCache
 from mech_catalogue_core.chain.marketplace import LogQuery
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
-from mech_catalogue_core.model.catalogue import Catalogue, Mech
+from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
@@ -147,7 +151,7 @@ def definitions(tools: Iterable[Tool]) -> Dict[str, str]:
 
 
 @dataclass
-class _Walk:
+class _Walk:  # pylint: disable=too-many-instance-attributes
     """One service's walk back through its manifest updates, a step at a time.
 
     :param history: its updates, oldest first, the last one the current manifest's.
@@ -493,6 +497,8 @@ class TenureReader:  # pylint: disable=too-many-instance-attributes
     def _walk_all(self, walks: Dict[WalkKey, _Walk]) -> None:
         """Run every walk to its end, one update back per round, fetching by the batch.
 
+        :param walks: the walks of this read, by key.
+
         A batch is fetched manifests unreadable before last, then those whose service
         has a mech that delivered since the manifest was set (only such a walk can make
         a delivering incumbent, which ranks before every offer that has not delivered),
@@ -508,7 +514,11 @@ class TenureReader:  # pylint: disable=too-many-instance-attributes
                 if step is not None and step[0] != walk.history[-1][1]:
                     if self._lookup(*step) is None:
                         block = walk.history[walk.at - 1][0]
-                        age = (_idle_since(walk.last_delivery, block), block, service_id)
+                        age = (
+                            _idle_since(walk.last_delivery, block),
+                            block,
+                            service_id,
+                        )
                         first, names = wanted.get(step[0], (age, set()))
                         wanted[step[0]] = (min(first, age), names | step[1])
             self._learn(wanted)
@@ -581,7 +591,9 @@ class TenureReader:  # pylint: disable=too-many-instance-attributes
         :return: (mech contract address, tool name) -> its tenure.
         """
         walks: Dict[WalkKey, _Walk] = {}
-        plans = [(offering, *self._plan(offering, head, walks)) for offering in offerings]
+        plans = [
+            (offering, *self._plan(offering, head, walks)) for offering in offerings
+        ]
         self._walk_all(walks)
         walked = {
             plan[1]: self._walked[plan[1]]
@@ -590,18 +602,7 @@ class TenureReader:  # pylint: disable=too-many-instance-attributes
         }
         walked.update({key: walk.since for key, walk in walks.items() if walk.complete})
         self._walked = walked  # only the current manifests' walks are kept
-        settled = {
-            key[:2]: self._settled[key[:2]]
-            for _, key, _ in plans
-            if key is not None and key[:2] in self._settled
-        }
-        settled.update(
-            {
-                key[:2]: (dict(walk.current), dict(walk.since))
-                for key, walk in walks.items()
-                if walk.complete
-            }
-        )
+        settled = self._settled_after([key for _, key, _ in plans], walks)
         found: Dict[Tuple[str, str], Tenure] = {}
         deliveries: Dict[Tuple[str, int], _DeliveryScan] = {}
         for offering, plan, blocks in plans:
@@ -613,14 +614,38 @@ class TenureReader:  # pylint: disable=too-many-instance-attributes
                 )
             for address in offering.addresses:
                 for name, block in blocks.items():
-                    first = self._first_delivery(address, block, head)
+                    found[(address, name)] = Tenure(
+                        block, self._first_delivery(address, block, head)
+                    )
                     deliveries[(address, block)] = self._deliveries[(address, block)]
-                    found[(address, name)] = Tenure(block, first)
         self._deliveries = deliveries  # scans of blocks no tenure starts at any more go
         self._settled = settled  # only the current catalogue's services are kept
         if self.record is not None:
             self.record.save(self._dead_before, self._settled)
         return found
+
+    def _settled_after(
+        self, keys: Iterable[Optional[WalkKey]], walks: Mapping[WalkKey, _Walk]
+    ) -> Dict[Tuple[str, int], Tuple[Dict[str, str], Dict[str, int]]]:
+        """Each planned service's last complete walk once this read's walks ended.
+
+        :param keys: the read's plans' walk keys (None: no walk).
+        :param walks: the walks this read ran.
+        :return: (registry, service id) -> (definitions, blocks).
+        """
+        settled = {
+            key[:2]: self._settled[key[:2]]
+            for key in keys
+            if key is not None and key[:2] in self._settled
+        }
+        settled.update(
+            {
+                key[:2]: (dict(walk.current), dict(walk.since))
+                for key, walk in walks.items()
+                if walk.complete
+            }
+        )
+        return settled
 
     @staticmethod
     def _cut_short(
@@ -681,53 +706,88 @@ class TenureReader:  # pylint: disable=too-many-instance-attributes
         :return: (mech contract address (lowercase), tool name) -> its tenure;
             contracts of other registry kinds are absent.
         """
-        services: Dict[Tuple[str, int], Tuple[MechRef, Set[str], List[MechFacts]]] = {}
+        services: Dict[Tuple[str, int], _Offered] = {}
         for ref, facts, name in offers:
-            if ref.registry_kind != REGISTRY_COMPLEMENTARY_SERVICE:
-                continue
-            entry = services.setdefault(
-                (ref.registry_address, ref.mech_id), (ref, set(), [])
-            )
-            entry[1].add(name)
-            if facts.address.lower() not in {f.address.lower() for f in entry[2]}:
-                entry[2].append(facts)
+            if ref.registry_kind == REGISTRY_COMPLEMENTARY_SERVICE:
+                key = (ref.registry_address, ref.mech_id)
+                services.setdefault(key, _Offered(ref)).add(facts, name)
         self.begin_read()
-        newest: Dict[Tuple[str, int], Optional[Update]] = {}
-        wanted: Dict[str, Tuple[Age, Set[str]]] = {}
-        for service, (ref, names, facts) in services.items():
-            history = self._history(ref.registry_address, ref.mech_id, head)
-            newest[service] = history[-1] if history else None
-            if history and self._lookup(history[-1][1], frozenset(names)) is None:
-                block, digest = history[-1]
-                last = _latest(f.last_delivery_block for f in facts)
-                age = (_idle_since(last, block), block, ref.mech_id)
-                first, needed = wanted.get(digest, (age, set()))
-                wanted[digest] = (min(first, age), needed | names)
+        newest = {
+            key: self._newest_update(offered, head) for key, offered in services.items()
+        }
         self._not_read_yet = set()
-        self._learn(wanted)
-        offerings: List[_Offering] = []
-        for service, (ref, names, facts) in services.items():
-            update = newest[service]
-            read = (
-                self._lookup(update[1], frozenset(names))
-                if update is not None
-                else None
-            )
-            if read is None:  # not read (yet): declared at the newest update
-                digest, current = "", dict.fromkeys(names, ABSENT)
-            else:
-                digest = update[1]  # type: ignore[index]
-                current = {n: d for n, d in read.items() if d != ABSENT}
-            offerings.append(
-                _Offering(
-                    ref,
-                    digest,
-                    current,
-                    tuple(dict.fromkeys(f.address.lower() for f in facts)),
-                    _latest(f.last_delivery_block for f in facts),
-                )
-            )
-        return self._read(offerings, head)
+        self._learn(self._current_wanted(services, newest))
+        return self._read(
+            [self._offering(offered, newest[key]) for key, offered in services.items()],
+            head,
+        )
+
+    def _current_wanted(
+        self,
+        services: Mapping[Tuple[str, int], "_Offered"],
+        newest: Mapping[Tuple[str, int], Optional[Update]],
+    ) -> Dict[str, Tuple[Age, Set[str]]]:
+        """The current manifests to fetch, with their :data:`Age` and the names needed.
+
+        :param services: (registry, service id) -> what it offers.
+        :param newest: (registry, service id) -> its newest update (None: none).
+        :return: digest -> (age, names), those not known yet.
+        """
+        wanted: Dict[str, Tuple[Age, Set[str]]] = {}
+        for key, offered in services.items():
+            update = newest[key]
+            if update is not None and self._lookup(update[1], offered.names) is None:
+                block, digest = update
+                age = (_idle_since(offered.last_delivery, block), block, key[1])
+                first, needed = wanted.get(digest, (age, set()))
+                wanted[digest] = (min(first, age), needed | offered.names)
+        return wanted
+
+    def _newest_update(self, offered: "_Offered", head: int) -> Optional[Update]:
+        history = self._history(offered.ref.registry_address, offered.ref.mech_id, head)
+        return history[-1] if history else None
+
+    def _offering(self, offered: "_Offered", update: Optional[Update]) -> _Offering:
+        """A service's offers with the definitions its current manifest gave.
+
+        :param offered: the service's offered tools and mech contracts.
+        :param update: the update that set its current manifest (None: before the
+            marketplace's first block).
+        :return: the offering; its digest "" (declared at the newest update) when the
+            manifest was not read.
+        """
+        read = self._lookup(update[1], offered.names) if update is not None else None
+        if update is None or read is None:
+            digest, current = "", dict.fromkeys(offered.names, ABSENT)
+        else:
+            digest = update[1]
+            current = {name: d for name, d in read.items() if d != ABSENT}
+        return _Offering(
+            offered.ref,
+            digest,
+            current,
+            tuple(offered.facts),
+            offered.last_delivery,
+        )
+
+
+@dataclass
+class _Offered:
+    """What an agent says one service offers: tool names and mech contracts' facts."""
+
+    ref: MechRef
+    names: FrozenSet[str] = frozenset()
+    facts: Dict[str, MechFacts] = field(default_factory=dict)
+
+    def add(self, facts: MechFacts, name: str) -> None:
+        """Note one offer: a mech contract's facts and the tool's name."""
+        self.names = self.names | {name}
+        self.facts.setdefault(facts.address.lower(), facts)
+
+    @property
+    def last_delivery(self) -> Optional[int]:
+        """The latest delivery block of its mech contracts (None: none seen)."""
+        return _latest(f.last_delivery_block for f in self.facts.values())
 
 
 def _idle_since(last_delivery: Optional[int], block: int) -> bool:

@@ -51,9 +51,10 @@ arguments.
 """
 
 import json
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 from mech_catalogue_core.catalogue.fetching import FetchPolicy
 from mech_catalogue_core.ipfs.cid import candidate_cids
@@ -169,6 +170,23 @@ def _incumbent_and_copy(
     }
 
 
+@contextmanager
+def hanging_gateway(devnet: Devnet) -> Iterator[LoopbackProxy]:
+    """The devnet's gateway behind a proxy holding the hostile CIDs 3 s each.
+
+    :param devnet: the devnet.
+    :yield: the proxy (its ``url`` is the gateway to read through).
+    """
+    with LoopbackProxy(devnet.info.ipfs_gateway_url.rstrip("/")) as gateway:
+        gateway.hang_seconds = 3.0
+        gateway.path_modes = {
+            cid: "timeout"
+            for index in range(HOSTILE)
+            for cid in candidate_cids(_unprovided(index))
+        }
+        yield gateway
+
+
 def _read(devnet: Devnet) -> ServedTool:
     """One read through a gateway that holds an unprovided CID as a public one does.
 
@@ -178,13 +196,7 @@ def _read(devnet: Devnet) -> ServedTool:
     :param devnet: the devnet.
     :return: the served tool ``TOOL``, its offers ranked.
     """
-    with LoopbackProxy(devnet.info.ipfs_gateway_url.rstrip("/")) as gateway:
-        gateway.hang_seconds = 3.0
-        gateway.path_modes = {
-            cid: "timeout"
-            for index in range(HOSTILE)
-            for cid in candidate_cids(_unprovided(index))
-        }
+    with hanging_gateway(devnet) as gateway:
         source = _scaled_source(devnet, gateway.url)
         try:
             served = source.read()

@@ -49,10 +49,7 @@ walk's budget to the services whose offers compete for a tool before anyone else
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from mech_catalogue_core.ipfs.cid import candidate_cids
-
 from scripts.devnet import Devnet
-from scripts.loopback_proxy import LoopbackProxy
 from tests.adversary.test_adv29v_tenure_fetch_budget import (
     BESIDE,
     FILLER,
@@ -65,6 +62,7 @@ from tests.adversary.test_adv29v_tenure_fetch_budget import (
     _service,
     _set,
     _unprovided,
+    hanging_gateway,
 )
 
 
@@ -95,12 +93,8 @@ def _pool_then_incumbent(
     # the incumbent's routine update: a tool beside the unchanged one, then it delivers
     _set(devnet, service, _manifest(devnet, TOOL, BESIDE))
     _delivered(devnet, incumbent, owner, 4)
-    return {
-        "incumbent": incumbent.lower(),
-        "copy": copy.lower(),
-        "declared": declared,
-        "first": first,
-    }
+    mechs = {"incumbent": incumbent.lower(), "copy": copy.lower()}
+    return dict(mechs, declared=declared, first=first)
 
 
 def test_an_old_pool_of_dead_hashes_cuts_a_fresh_process_s_incumbent_tenure(
@@ -137,6 +131,8 @@ def test_the_same_process_s_second_read_gives_the_incumbent_back(
     Observed on main: the first read ranked the copy first, the second the incumbent.
     Now the pool's services, which never delivered, wait for the incumbent's history
     (fix29yg), so both reads rank the incumbent first.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
     """
     mechs = _pool_then_incumbent(chain_snapshot)
     reads = _reads(chain_snapshot, [None, None])
@@ -154,6 +150,9 @@ def test_a_pool_that_delivered_is_forgotten_by_no_later_process(
     rank first for it. It keeps the unreadable hashes and the complete walks in
     ``--state-dir`` (``tenure-walks.json``), so the next process (the next stdio
     session) asks for the pool's hashes last and ranks the incumbent first at once.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the ``--state-dir`` both processes share.
     """
     mechs = _pool_then_incumbent(chain_snapshot, delivering=True)
     first, second = _reads(chain_snapshot, [tmp_path, tmp_path])
@@ -170,13 +169,7 @@ def _reads(devnet: Devnet, folders: List[Optional[Path]]) -> List[List[str]]:
         else each read is a fresh source on its folder.
     :return: each read's offers of ``TOOL``, ranked (addresses).
     """
-    with LoopbackProxy(devnet.info.ipfs_gateway_url.rstrip("/")) as gateway:
-        gateway.hang_seconds = 3.0
-        gateway.path_modes = {
-            cid: "timeout"
-            for index in range(HOSTILE)
-            for cid in candidate_cids(_unprovided(index))
-        }
+    with hanging_gateway(devnet) as gateway:
         if all(folder is None for folder in folders):
             source = _scaled_source(devnet, gateway.url)
             try:

@@ -187,6 +187,35 @@ def routine_update(devnet: Devnet) -> Tuple[str, str, int]:
     return incumbent.lower(), copy.lower(), declared
 
 
+def _direct_and_through_agent(
+    devnet: Devnet, state_dir: Path
+) -> Tuple[ServedCatalogue, ServedCatalogue]:
+    """One direct read, then the same catalogue through an agent, as ``mcp`` builds both.
+
+    :param devnet: the devnet.
+    :param state_dir: the agent source's ``--state-dir``.
+    :return: ``(direct, through the agent)``.
+    """
+    direct = direct_source(devnet)
+    try:
+        from_chain = direct.read()
+        catalogue = direct.catalogue()
+    finally:
+        direct.close()
+    exposed = ExposedCatalogue(
+        catalogue, catalogue.digest(), "snapshot", 1, time.time(), 1
+    )
+    chosen = {
+        "rpc": devnet.info.rpc_url,
+        "marketplace": devnet.info.contracts["MechMarketplace"],
+        "gateway": devnet.info.ipfs_gateway_url,
+    }
+    with agent_api(exposed) as url:
+        source = catalogue_source(url, chosen, str(state_dir))
+        assert isinstance(source, AgentSource)
+        return from_chain, source.read()
+
+
 def test_a_routine_update_keeps_the_incumbent_first_through_an_agent(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
@@ -204,26 +233,8 @@ def test_a_routine_update_keeps_the_incumbent_first_through_an_agent(
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the agent source's ``--state-dir``.
     """
-    devnet = chain_snapshot
-    incumbent, copy, declared = routine_update(devnet)
-    direct = direct_source(devnet)
-    try:
-        from_chain = direct.read()
-        catalogue = direct.catalogue()
-    finally:
-        direct.close()
-    exposed = ExposedCatalogue(
-        catalogue, catalogue.digest(), "snapshot", 1, time.time(), 1
-    )
-    chosen = {
-        "rpc": devnet.info.rpc_url,
-        "marketplace": devnet.info.contracts["MechMarketplace"],
-        "gateway": devnet.info.ipfs_gateway_url,
-    }
-    with agent_api(exposed) as url:
-        source = catalogue_source(url, chosen, str(tmp_path))
-        assert isinstance(source, AgentSource)
-        agent = source.read()
+    incumbent, copy, declared = routine_update(chain_snapshot)
+    from_chain, agent = _direct_and_through_agent(chain_snapshot, tmp_path)
     pair = (incumbent, copy)
     assert _order(_named(from_chain, ROUTINE), pair) == [incumbent, copy]
     assert _order(_named(agent, ROUTINE), pair) == [incumbent, copy]
