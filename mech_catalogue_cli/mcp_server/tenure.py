@@ -497,13 +497,13 @@ class TenureReader:  # pylint: disable=too-many-instance-attributes
     def _walk_all(self, walks: Dict[WalkKey, _Walk]) -> None:
         """Run every walk to its end, one update back per round, fetching by the batch.
 
-        :param walks: the walks of this read, by key.
-
         A batch is fetched manifests unreadable before last, then those whose service
         has a mech that delivered since the manifest was set (only such a walk can make
         a delivering incumbent, which ranks before every offer that has not delivered),
         then the oldest first: a pool of services that never delivered cannot spend the
         budget before an incumbent's history is read (adversarial review adv29yp).
+
+        :param walks: the walks of this read, by key.
         """
         self._not_read_yet = set()
         going = list(walks.items())
