@@ -86,7 +86,7 @@ import functools
 import html
 import re
 import unicodedata
-from typing import Callable, Iterable, List, Sequence, Set, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Set, Tuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -548,14 +548,50 @@ def read_through(text: str, invisible: "re.Pattern[str]") -> str:
     return plain_readings(text, invisible)[0]
 
 
+#: an opener a browser ends at the next ``>`` (a bogus comment: HTML's tokenizer)
+_RUNS_TO_NEXT_TAG = re.compile(r"<\?|<!\[CDATA\[|<![A-Za-z]")
+
+
+def _html_block_shown(html_text: str) -> Tuple[str, Optional[str]]:
+    """What a browser shows of an HTML block, and whether it runs into the next block.
+
+    A declaration, instruction or CDATA left open at the block's end is, to a browser,
+    a bogus comment that ends at the next ``>``: the opening tag the renderer writes for
+    the next block, whose text then follows this block's on the same line
+    (``ab<!x`` then a paragraph ``c`` shows ``abc``).
+
+    :param html_text: an HTML block's source.
+    :return: its shown text, then, when the next block's text joins it, the text before
+        the open construct (to which the next block's is joined); the reading keeps
+        both, so it loses no word either way.
+    """
+    rest = _without_hidden_html(html_text)
+    left_open = _RUNS_TO_NEXT_TAG.search(rest)
+    while left_open is not None and ">" in rest[left_open.end() :]:
+        left_open = _RUNS_TO_NEXT_TAG.search(rest, left_open.end())
+    shown = _HTML_TAG.sub(_tag_shown, rest)
+    if left_open is None:
+        return shown, None
+    return shown, _HTML_TAG.sub(_tag_shown, rest[: left_open.start()])
+
+
 def _blocks_shown(renderer: MarkdownIt, text: str) -> str:
     """The text of a parse's paragraphs, headings, code and HTML blocks, a line apart."""
     blocks: List[str] = []
+    joined_to: Optional[str] = None  # an HTML block's text the next block's joins
     for token in renderer.parse(text):
+        runs_on: Optional[str] = None
         if token.type == "inline":
-            blocks.append(_inline_shown(token.children or ()))
+            shown = _inline_shown(token.children or ())
         elif token.type in _CODE_BLOCKS:
-            blocks.append(token.content)
+            shown = token.content
         elif token.type == "html_block":
-            blocks.append(_html_shown(token.content))
+            shown, runs_on = _html_block_shown(token.content)
+        else:
+            continue
+        if joined_to is not None:
+            blocks.append(joined_to.rstrip("\n") + shown)
+        else:
+            blocks.append(shown)
+        joined_to = runs_on
     return "\n".join(blocks)
