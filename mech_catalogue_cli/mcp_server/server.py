@@ -46,7 +46,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -72,7 +72,7 @@ from .call_identity import (
 from .checked_definitions import CHECKED
 from .delivery import DeliveryReader
 from .discovery import Discovery
-from .dropped import NeverMined, NotFinal
+from .dropped import NeverMined, NotFinal, held_pause
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
@@ -84,7 +84,8 @@ from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
-from .refused_offers import skipped_meta, with_skipped
+from .mined_reverts import MinedRevert
+from .refused_offers import journalled_reverts, skipped_meta, with_skipped
 from .results import (
     checked_arguments,
     error_result,
@@ -365,7 +366,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             journal; empty without one, or when ``listing`` before its first whole
             read is done. The journal's read and the look over its records (linear,
             still journal-sized: adv29l) run in a worker thread, never on the event
-            loop.
+            loop. The journal's mined reverts are learnt too
+            (:meth:`.refused_offers.RevertingMechs.learn`: any process's, adv29yp R1).
         """
         index = self.sender.index
         if index is None:
@@ -373,10 +375,16 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         read = index.records_read if listing else index.records
         timeout, window = self.settings.timeout, self.settings.spend_window
 
-        def remembered() -> Dict[str, Hold]:
-            return given_up_mechs(read(), time.time(), timeout, window)
+        def remembered() -> Tuple[Dict[str, Hold], List[MinedRevert]]:
+            records = read()
+            return (
+                given_up_mechs(records, time.time(), timeout, window),
+                journalled_reverts(records),
+            )
 
-        return await anyio.to_thread.run_sync(remembered)
+        given_up, reverts = await anyio.to_thread.run_sync(remembered)
+        self.reverting.learn(reverts)
+        return given_up
 
     async def _given_up_for_call(self, paying: bool) -> Dict[str, Hold]:
         """The mechs a call tries last, once what the chain says passed is recorded.
@@ -458,7 +466,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         (:class:`.outstanding.HeldBehind`) may be settled soon, and an earlier request
         of this call that could still be mined (:class:`.dropped.NotFinal`) may become
         final: the call waits for either up to its ``--timeout``, saying so in its
-        progress, then ends with the sentence.
+        progress, then ends with the sentence. A final block that cannot come within
+        the call's time, on a chain whose pace is known, is said at once; one that
+        can is asked again at the pace of blocks (:func:`.dropped.held_pause`, adv29yp
+        S1: each try reads the chain under the send lock).
 
         :param tool: the tool called.
         :param offer: the chosen mech.
@@ -478,8 +489,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             waited = time.monotonic() - started
             if not isinstance(sent, HeldBehind) or waited >= wait:
                 return sent
+            pause = held_pause(sent, self.settings.delivery_poll, wait - waited)
+            if pause is None:
+                return sent  # final past this call's time: said now
             await self.reader.progress(session, waited, wait, sent.progress)
-            await anyio.sleep(min(self.settings.delivery_poll, wait - waited))
+            await anyio.sleep(pause)
 
     def _ranked(self, offers: Sequence[Offer]) -> Sequence[Offer]:
         """The offers a call may pay, in order (:func:`.offers.rank_offers` of its caps).
@@ -672,10 +686,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(f"{name}: {exc}; nothing was sent")
         # a mech whose request was mined and reverted is not sent another (gas), one
         # that reverted at its estimate goes after the others, and one that accepted a
-        # request and did not settle it in time after all of them
+        # request and did not settle it in time after all of them (the journal read
+        # first: its mined reverts, any process's, are skipped too)
+        remembered = await self._given_up_for_call(paying=reader is not None)
         ranked, skipped = self.reverting.skipped(ranked)
         ranked, reverted = self.reverting.tried_last(ranked)
-        remembered = await self._given_up_for_call(paying=reader is not None)
         ranked, moved = tried_last(ranked, remembered, settings.timeout)
         moved = {**reverted, **moved}
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))

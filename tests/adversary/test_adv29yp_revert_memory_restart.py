@@ -114,11 +114,6 @@ def _server_call(sender: RequestSender, key: str) -> Any:
 
 
 @pytest.mark.usefixtures("no_upload")
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29yp R1: a restarted server (or a second one on the state folder) sends "
-    "a mech that reverted when mined another request and holds the call",
-)
 def test_a_mined_revert_is_not_paid_for_again_by_the_next_process(
     tmp_path: Path,
 ) -> None:

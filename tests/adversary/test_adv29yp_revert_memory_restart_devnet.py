@@ -73,11 +73,6 @@ def reverting_when_mined(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29yp R1: a restarted server sends a mech that reverted when mined "
-    "another request (gas) and holds the call again",
-)
 def test_a_second_session_does_not_pay_a_mined_revert_again(
     chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

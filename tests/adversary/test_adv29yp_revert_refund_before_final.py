@@ -60,11 +60,6 @@ from tests.test_mcp_refused_offers import (  # noqa: F401 # pylint: disable=unus
 
 
 @pytest.mark.usefixtures("no_upload")
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29yp C1: a mined revert's price is refunded to --max-spend while a "
-    "reorg may still mine it paid; another call spends it again",
-)
 def test_a_reverted_request_counts_against_the_cap_until_final(tmp_path: Path) -> None:
     """Cap of one price: call B waits for A's revert to be final, then pays."""
     chain = HonestPaysChain()

@@ -43,11 +43,6 @@ from tests.devnet.mcp_helpers import market_nonce, price_of, stdio_client
 from tests.devnet.test_mcp_server import TOOL
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29yp C1: a mined revert's price leaves --max-spend at once; another "
-    "call spends it while the revert is not final",
-)
 def test_a_reverted_request_still_counts_against_the_cap_until_final(
     chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
