@@ -28,13 +28,13 @@ from typing import Any, List, Optional
 
 import anyio
 import pytest
+from mech_catalogue_core.chain.presets import PRESETS
 
 from mech_catalogue_cli.commands.mcp_cmd import BLOCK_SECONDS, chosen_block_seconds
 from mech_catalogue_cli.mcp_server.dropped import NotFinal, held_pause
 from mech_catalogue_cli.mcp_server.outstanding import HeldBehind
 from mech_catalogue_cli.mcp_server.server import MechToolServer
 from mech_catalogue_cli.mcp_server.settings import PhaseTimer
-from mech_catalogue_core.chain.presets import PRESETS
 from tests.adversary.test_adv29u_mined_revert_not_final import (
     FrontRunChain,
     sent_to,

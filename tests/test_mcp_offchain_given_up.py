@@ -578,9 +578,6 @@ def test_tools_list_never_waits_for_the_journals_first_read(tmp_path: Path) -> N
     """Unread: the listing says nothing (a call reads it); read once: it says so."""
     from types import SimpleNamespace  # pylint: disable=import-outside-toplevel
 
-    from mech_catalogue_cli.mcp_server.refused_offers import (  # pylint: disable=import-outside-toplevel
-        RevertingMechs,
-    )
     from mech_catalogue_cli.mcp_server.server import (  # pylint: disable=import-outside-toplevel
         MechToolServer,
         read_journal_in_background,
@@ -594,7 +591,6 @@ def test_tools_list_never_waits_for_the_journals_first_read(tmp_path: Path) -> N
     server = SimpleNamespace(
         sender=SimpleNamespace(index=index),
         settings=SimpleNamespace(timeout=300.0, spend_window=WINDOW),
-        reverting=RevertingMechs(WINDOW),  # learns the journal's mined reverts too
     )
 
     def remembered(listing: bool) -> Any:

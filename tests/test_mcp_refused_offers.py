@@ -182,6 +182,8 @@ def test_a_request_mined_and_reverted_is_refused_and_counted_until_final(
 
     Its price still counts against ``--max-spend``: not final, a reorg could mine it
     paid (adv29yp C1; released once final: ``tests/test_mcp_revert_memory.py``).
+
+    :param tmp_path: the journal folder.
     """
     market = _Market(None, [PRICE])
     sender = _sender(tmp_path, market, cap=PRICE)

@@ -48,13 +48,13 @@ from mech_catalogue_cli.mcp_server.refused_offers import (
     journalled_reverts,
 )
 from mech_catalogue_cli.mcp_server.sending import RequestSender
-from mech_catalogue_cli.mcp_server.settings import PhaseTimer
 from mech_catalogue_cli.mcp_server.spend_cap import (
     DEFAULT_SPEND_WINDOW_SECONDS,
     PaidRecord,
 )
 from mech_catalogue_cli.mcp_server.spending import read_record
 from tests.adversary.test_adv29u_mined_revert_not_final import HEAD
+from tests.adversary.test_adv29yp_revert_memory_restart import _call, _server_call
 from tests.test_mcp_offer_choice import offer
 from tests.test_mcp_refused_offers import (  # noqa: F401 # pylint: disable=unused-import
     HONEST,
@@ -70,32 +70,10 @@ OTHER = "0x" + "0d" * 20
 WINDOW = DEFAULT_SPEND_WINDOW_SECONDS  # _sender's --spend-window
 
 
-def _call(sender: RequestSender, key: str, mech: str) -> Any:
-    """``ensure_sent`` of call ``key`` to ``mech``, the tool's offers MECH, HONEST."""
-    return anyio.run(
-        sender.ensure_sent,
-        _tool(),
-        offer(mech, 1, price=PRICE),
-        {},
-        key,
-        PhaseTimer(),
-        [offer(MECH, 1, price=PRICE), offer(HONEST, 2, price=PRICE)],
-    )
-
-
 def _ranked_call(sender: RequestSender, key: str) -> Any:
-    """The server's order: the journal read, remembered mechs skipped, offers in turn."""
+    """The server's order: the journal read first, then adv29yp's loop over offers."""
     anyio.run(sender.journal_records)
-    ranked, _ = sender.reverting.skipped(
-        [offer(MECH, 1, price=PRICE), offer(HONEST, 2, price=PRICE)]
-    )
-    said: Any = None
-    for choice in ranked:
-        said = _call(sender, key, choice.address)
-        if isinstance(said, RevertRefusal) and said.mined:
-            continue
-        break
-    return said
+    return _server_call(sender, key)
 
 
 def _written(folder: Path, key: str, mech: str, **extra: Any) -> JournalEntry:
@@ -109,7 +87,8 @@ def _written(folder: Path, key: str, mech: str, **extra: Any) -> JournalEntry:
 
 
 def _revert(mech: str = MECH, at: Optional[float] = None, **more: Any) -> Dict:
-    return {mech: {"tx_hash": "0x" + "98" * 32, "at": time.time() if at is None else at, **more}}  # fmt: skip
+    when = time.time() if at is None else at
+    return {mech: {"tx_hash": "0x" + "98" * 32, "at": when, **more}}
 
 
 # --- R1: the journal is the memory ---------------------------------------------------
@@ -164,7 +143,16 @@ def test_a_revert_journalled_after_the_first_read_is_learnt_at_the_send(
         [MECH],
         {"not a mech": {"tx_hash": "0x", "at": 1.0}},
     ],
-    ids=["older-than-window", "checksum-key", "text", "bool", "inf", "list", "a-list", "no-address"],  # fmt: skip
+    ids=[
+        "older-than-window",
+        "checksum-key",
+        "text",
+        "bool",
+        "inf",
+        "list",
+        "a-list",
+        "no-address",
+    ],
 )
 def test_an_old_or_malformed_record_keeps_nothing_off(
     tmp_path: Path, record: Any
@@ -295,7 +283,7 @@ def test_a_revert_whose_block_was_not_read_is_checked_in_full(tmp_path: Path) ->
     :param tmp_path: the state folder.
     """
     chain = Chain([PRICE])
-    sender = _held_then_refused(tmp_path, chain)
+    _held_then_refused(tmp_path, chain)
     journal = Journal(tmp_path)
     entry = journal.load("a" * 64)
     assert entry is not None

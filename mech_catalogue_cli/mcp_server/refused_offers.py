@@ -52,11 +52,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import mcp_types as types
 
-from .mined_reverts import (  # noqa: F401 # record_reverted: importable here as before
-    REVERTED_KEY,
-    MinedRevert,
-    record_reverted,
-)
+from .mined_reverts import REVERTED_KEY, MinedRevert
 from .offchain_sending import PriceRefusal
 from .offers import Offer
 from .results import REQUEST_META_KEY, with_orders_flagged
@@ -150,7 +146,9 @@ class RevertingMechs:
         if self._reverted.pop(mech.lower(), None) is not None:
             self._forgotten[mech.lower()] = time.time()
 
-    def learn(self, reverts: Iterable[MinedRevert], now: Optional[float] = None) -> None:
+    def learn(
+        self, reverts: Iterable[MinedRevert], now: Optional[float] = None
+    ) -> None:
         """Remember the journal's mined reverts (:func:`journalled_reverts`).
 
         A mech remembered already as reverting when mined keeps its later date; one

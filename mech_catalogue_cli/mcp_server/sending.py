@@ -81,6 +81,7 @@ from .market import (
     RequestReverted,
     SignedRequest,
 )
+from .mined_reverts import REVERTED_KEY, record_reverted, release_final_reverts
 from .offchain import OffchainMode, OffchainPoster
 from .offchain_sending import (
     OffchainRetry,
@@ -91,7 +92,6 @@ from .offchain_sending import (
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .recall import resume_from_chain
-from .mined_reverts import REVERTED_KEY, record_reverted, release_final_reverts
 from .refused_offers import (
     RevertingMechs,
     RevertRefusal,
@@ -288,22 +288,25 @@ class RequestSender(OffchainSending):
         self.reverting.remember(refusal)
         return refusal
 
-    async def journal_records(self) -> List[PaidRecord]:
+    async def journal_records(self, listing: bool = False) -> List[PaidRecord]:
         """The journal's records, their mined reverts learnt into :attr:`reverting`.
 
         The journal is the memory of reverts for every process on the state folder
         (adv29yp R1): its records within ``--spend-window`` are learnt at each read
         (at start the index reads every entry, later those any process appended).
 
+        :param listing: for ``tools/list``, which never waits for a journal read: the
+            records as last read (:meth:`.spending.JournalIndex.records_read`).
         :return: :meth:`.spending.JournalIndex.records` (empty without a journal); the
             read and the look over the records run in a worker thread.
         """
         index = self.index
         if index is None:
             return []
+        read_records = index.records_read if listing else index.records
 
         def read() -> Tuple[List[PaidRecord], list]:
-            records = index.records()
+            records = read_records()
             return records, journalled_reverts(records)
 
         records, reverts = await anyio.to_thread.run_sync(read)

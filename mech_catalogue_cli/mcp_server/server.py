@@ -46,7 +46,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -84,8 +84,7 @@ from .offers import NoOffer, Offer, rank_offers
 from .outstanding import HeldBehind, Hold
 from .pins import approved_tools
 from .recall import NameIndex, recall_paid
-from .mined_reverts import MinedRevert
-from .refused_offers import journalled_reverts, skipped_meta, with_skipped
+from .refused_offers import skipped_meta, with_skipped
 from .results import (
     checked_arguments,
     error_result,
@@ -339,6 +338,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except ValueError as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
+        # the journal's mined reverts, any process's, named too (as last read)
+        await self.sender.journal_records(listing=True)
         remembered = await self._given_up_mechs(listing=True)
         tools = [self._with_tried_last(tool, remembered) for tool in page]
         # as the SDK's client caches them: a one-page listing replaces, pages add
@@ -366,8 +367,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             journal; empty without one, or when ``listing`` before its first whole
             read is done. The journal's read and the look over its records (linear,
             still journal-sized: adv29l) run in a worker thread, never on the event
-            loop. The journal's mined reverts are learnt too
-            (:meth:`.refused_offers.RevertingMechs.learn`: any process's, adv29yp R1).
+            loop.
         """
         index = self.sender.index
         if index is None:
@@ -375,16 +375,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         read = index.records_read if listing else index.records
         timeout, window = self.settings.timeout, self.settings.spend_window
 
-        def remembered() -> Tuple[Dict[str, Hold], List[MinedRevert]]:
-            records = read()
-            return (
-                given_up_mechs(records, time.time(), timeout, window),
-                journalled_reverts(records),
-            )
+        def remembered() -> Dict[str, Hold]:
+            return given_up_mechs(read(), time.time(), timeout, window)
 
-        given_up, reverts = await anyio.to_thread.run_sync(remembered)
-        self.reverting.learn(reverts)
-        return given_up
+        return await anyio.to_thread.run_sync(remembered)
 
     async def _given_up_for_call(self, paying: bool) -> Dict[str, Hold]:
         """The mechs a call tries last, once what the chain says passed is recorded.
@@ -688,9 +682,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         # that reverted at its estimate goes after the others, and one that accepted a
         # request and did not settle it in time after all of them (the journal read
         # first: its mined reverts, any process's, are skipped too)
-        remembered = await self._given_up_for_call(paying=reader is not None)
+        await self.sender.journal_records()
         ranked, skipped = self.reverting.skipped(ranked)
         ranked, reverted = self.reverting.tried_last(ranked)
+        remembered = await self._given_up_for_call(paying=reader is not None)
         ranked, moved = tried_last(ranked, remembered, settings.timeout)
         moved = {**reverted, **moved}
         payload = request_payload(tool.mech_tool, arguments, payload_nonce(key))

@@ -127,9 +127,7 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         acceptances=acceptances_of(entry),
         settled=settled_requests(entry),
         reverted=tuple(mined_reverts(entry.extra)),
-        reverted_in=(
-            (revert.block or 0) if revert is not None and not final else None
-        ),
+        reverted_in=((revert.block or 0) if revert is not None and not final else None),
     )
 
 

@@ -46,7 +46,6 @@ from types import SimpleNamespace
 from typing import Any, List
 
 import anyio
-import pytest
 
 from mech_catalogue_cli.mcp_server.dropped import NotFinal
 from mech_catalogue_cli.mcp_server.server import MechToolServer
