@@ -309,3 +309,41 @@ def test_the_record_shape_and_its_own_request() -> None:
     assert record_reverted(entry, 130, now=50.0) == (50.0, True)  # its own, dated
     entry.extra[REVERTED_KEY][OTHER] = {"tx_hash": "0x1", "at": 1.0, "block": True}
     assert MinedRevert(OTHER, 1.0, "0x1", None) in mined_reverts(entry.extra)
+
+
+class _CountedReads(Chain):
+    """Counts the head and receipt reads."""
+
+    reads = 0
+
+    def head(self) -> int:
+        """The head, counted."""
+        self.reads += 1
+        return super().head()
+
+    def transaction_reverted(self, tx_hash: str) -> Optional[bool]:
+        """The receipt, counted."""
+        self.reads += 1
+        return super().transaction_reverted(tx_hash)
+
+
+@pytest.mark.parametrize("age, reads", [(2 * WINDOW, 0), (60.0, 1)])
+def test_a_revert_older_than_the_window_is_never_read_again(
+    tmp_path: Path, age: float, reads: int
+) -> None:
+    """Older than ``--spend-window`` it counts nothing: no chain read for it.
+
+    :param tmp_path: the state folder.
+    :param age: seconds since the reverted request was paid.
+    :param reads: chain reads expected (one head read when it still counts).
+    """
+    entry = _written(tmp_path, "c" * 64, MECH, **{REVERTED_KEY: _revert(block=HEAD)})
+    entry.paid_at = time.time() - age
+    Journal(tmp_path).save(entry)
+    chain = _CountedReads([PRICE])
+    sender = _sender(tmp_path, chain, cap=PRICE)
+    records = anyio.run(sender.journal_records)
+    released: Any = anyio.run(
+        sender._reverts_released, records  # pylint: disable=protected-access
+    )
+    assert not released and chain.reads == reads

@@ -35,6 +35,7 @@ and other server processes.
 
 import json
 import logging
+import math
 import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -316,16 +317,23 @@ class RequestSender(OffchainSending):
     async def _reverts_released(self, records: Sequence[PaidRecord]) -> bool:
         """Stop counting the journalled mined reverts whose block is final now.
 
-        Held under the send lock. Only entries whose revert is ``final_depth`` blocks
-        below the head (or whose block was not read) are read on chain
-        (:func:`.mined_reverts.release_final_reverts`); the others keep counting
-        their price without a read but the head's.
+        Held under the send lock. Only entries within ``--spend-window`` (older ones
+        count nothing) whose revert is ``final_depth`` blocks below the head (or whose
+        block was not read) are read on chain
+        (:func:`.mined_reverts.release_final_reverts`); the others keep counting their
+        price without a read but the head's.
 
         :param records: the journal's records.
         :return: whether any entry was released (its price counted no more, in this
             run's ledger either).
         """
-        held = [r for r in records if r.reverted_in is not None and r.key]
+        window = self.settings.spend_window
+        since = time.time() - window if window is not None else -math.inf
+        held = [
+            r
+            for r in records
+            if r.reverted_in is not None and r.key and r.written_at >= since
+        ]
         if not held:
             return False
         market, journal = self.market, self.journal
