@@ -74,7 +74,11 @@ from mech_catalogue_core.model.hidden_characters import INVISIBLE as _INVISIBLE
 from mech_catalogue_core.model.hidden_characters import MARKUP
 from mech_catalogue_core.model.hidden_characters import PLAIN_TEXT as _PLAIN_SENTENCE
 from mech_catalogue_core.model.hidden_characters import strip_invisible
-from mech_catalogue_core.model.letter_forms import folded, other_script_words_kept
+from mech_catalogue_core.model.letter_forms import (
+    ascii_lookalikes_read,
+    folded,
+    other_script_words_kept,
+)
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -83,7 +87,7 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
-from mech_catalogue_core.model.rendered_text import shown_readings
+from mech_catalogue_core.model.rendered_text import laid_out_readings, shown_readings
 from mech_catalogue_core.model.tool import Argument, Tool
 
 #: the invisible characters' ranges (:mod:`.hidden_characters`), named here as before
@@ -586,11 +590,16 @@ def readings(text: str) -> Tuple[str, ...]:
     removed as nothing, unparsed (words an empty tag joins read joined at any nesting,
     in any renderer's syntax: adv29x).
 
+    :func:`.rendered_text.laid_out_readings` adds, where a tag may hide its content,
+    the source without what a browser lays out as nothing (an element ``hidden`` or
+    styled, ``rp``, ``datalist``, ``audio``...: adv29yt).
+
     :param text: text from a manifest or an answer.
-    :return: ``(text,)``, then each of the other two that differs, distinct.
+    :return: ``(text,)``, then each of the others that differs, distinct.
     """
     through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
-    return tuple(dict.fromkeys((text, rendered, through, as_written, joined)))
+    forms = (text, rendered, through, as_written, joined)
+    return tuple(dict.fromkeys(forms + laid_out_readings(text, _INVISIBLE)))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -598,7 +607,8 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
 
     Read in every form of :func:`readings` (as written and as rendered), in what its
     tag characters spell, and each of those :func:`folded` (look-alike letters read as
-    the ASCII letter a person sees: adv29o).
+    the ASCII letter a person sees: adv29o), then with its ASCII look-alikes read as
+    letters (:func:`.letter_forms.ascii_lookalikes_read`: ``lGNORE``, adv29yt).
 
     :param text: text from a manifest.
     :return: the distinct phrases found, lowercase, in order.
@@ -608,13 +618,25 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     sources = list(readings(text))
     if _TAG_TEXT.search(text):  # decoded only when there are tag characters
         sources.append(hidden_tag_text(text))
-    sources += [f for f in map(folded, sources) if f not in sources]
+    folds = [folded(source) for source in sources]
+    sources += folds + [ascii_lookalikes_read(fold) for fold in folds]
     found = [
         m.group(0).lower()
         for source in sources
         for m in _INSTRUCTION.finditer(words_of(source))
     ]
     return tuple(dict.fromkeys(found))
+
+
+def _letters_read(reading: str) -> Tuple[str, ...]:
+    """A reading as its letters are read: as it is, and its ASCII look-alikes read.
+
+    :param reading: a reading, folded or with other scripts' words kept.
+    :return: ``(reading,)``, and :func:`.letter_forms.ascii_lookalikes_read` of it
+        when that differs.
+    """
+    looked = ascii_lookalikes_read(reading)
+    return (reading,) if looked == reading else (reading, looked)
 
 
 #: characters of a stranger's quoted words :func:`orders_said` reads (what a sentence
@@ -648,7 +670,8 @@ def secret_asked(text: str) -> Optional[str]:
     """What secret a name or description asks for, if any.
 
     Each of the text's :func:`readings` (as written, rendered and read through) is read
-    :func:`folded`, for :data:`SECRET_PATTERN`; a short word that is also an ordinary
+    :func:`folded`, and with its ASCII look-alikes read as letters (:func:`_letters_read`:
+    ``PRlVATE``, ``PASSW0RD``, adv29yt), for :data:`SECRET_PATTERN`; a short word that is also an ordinary
     word or symbol asks only as :func:`short_secret_asked` says.
 
     :param text: an argument name or description.
@@ -656,8 +679,8 @@ def secret_asked(text: str) -> Optional[str]:
     """
     forms = readings(text)
     short = False
-    for reading in forms:
-        words = words_of(folded(reading))
+    for reading in (read for form in forms for read in _letters_read(folded(form))):
+        words = words_of(reading)
         match = SECRET_PATTERN.search(words)
         if match:
             return match.group(0).lower()
@@ -693,8 +716,9 @@ def short_secret_asked(
     spaced = expression_marks_spaced(text)
     if spaced != text or forms is None:
         forms = readings(spaced)
-    for reading in forms:
-        words = words_of(other_script_words_kept(reading))
+    kept = map(other_script_words_kept, forms)
+    for reading in (read for form in kept for read in _letters_read(form)):
+        words = words_of(reading)
         match = SECRET_OWNER_PATTERN.search(words) or (
             None
             if ORDINARY_CONTEXT.search(words)
