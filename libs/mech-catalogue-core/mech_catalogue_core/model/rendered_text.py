@@ -479,15 +479,16 @@ def _blocks_shown(renderer: MarkdownIt, text: str) -> str:
     return "\n".join(blocks)
 
 
-#: elements whose content a browser lays out as nothing whatever their attributes, besides
-#: :data:`HIDDEN_CONTENT_ELEMENTS`: the HTML standard's user-agent style sheet hides
-#: ``rp`` and ``datalist`` (section 15.3.1, "Hidden elements"); the content of
-#: ``audio``, ``video``, ``canvas``, ``object``, ``applet``, ``meter`` and ``progress``
-#: is fallback a supporting browser does not show; SVG shows only its ``text`` (its
-#: other content, ``desc`` and ``metadata`` included, is drawn or not rendered) and a
-#: ``select`` one option of several
+#: elements whose content a browser lays out as nothing whatever their attributes,
+#: besides :data:`HIDDEN_CONTENT_ELEMENTS`: the HTML standard's user-agent style sheet
+#: hides ``rp`` and ``datalist`` (section 15.3.1, "Hidden elements"); the content of
+#: ``audio``, ``video``, ``canvas``, ``meter`` and ``progress`` is fallback a supporting
+#: browser does not show, and an ``object``'s is shown only when its data fails to load
+#: (in doubt, hidden); SVG shows only its ``text`` (its other content, ``desc`` and
+#: ``metadata`` included, is drawn or not rendered) and a ``select`` one option of
+#: several (headless chromium's ``innerText`` shows none of these)
 CONTENT_NOT_LAID_OUT = frozenset(
-    "applet audio canvas datalist meter object progress rp select svg video".split()
+    "audio canvas datalist meter object progress rp select svg video".split()
 )
 #: elements hidden unless their attribute says otherwise (the user-agent style sheet:
 #: ``dialog:not([open])``; a closed ``details`` shows its summary alone, taken here as
@@ -498,6 +499,8 @@ HIDDEN_UNLESS_OPEN = frozenset(("details", "dialog"))
 _FONT_STYLING = frozenset(("color", "face", "size"))
 #: elements that hold or load a style sheet, whose rules may hide any element
 STYLE_SHEET_ELEMENTS = frozenset(("link", "style"))
+#: a start tag of :data:`STYLE_SHEET_ELEMENTS`
+_STYLE_SHEET_TAG = re.compile(r"<(?:link|style)(?=[\s/>])", re.IGNORECASE)
 #: elements that never have content (HTML Living Standard, "void elements")
 VOID_ELEMENTS = frozenset(
     "area base basefont bgsound br col embed frame hr image img input keygen link meta "
@@ -559,26 +562,23 @@ def _laid_out_content(text: str) -> Optional[str]:
     quadratic on unclosed constructs and raises on some (Python 3.11).
 
     Linear: each tag is visited once, each element pushed and popped once, and a
-    raw-text element's closer searched once from its opener (the search resumes past it).
+    raw-text element's closer searched once from its opener (the walk resumes past it,
+    or ends when there is none).
 
     :param text: text as written, invisible characters and comments removed.
     :return: the laid-out text, or None when no element hides content.
     """
-    tags = list(_HTML_TAG.finditer(text))
-    style_sheet = any(
-        tag.group(1).lower() in STYLE_SHEET_ELEMENTS
-        and not tag.group(0).startswith("</")
-        for tag in tags
-    )
+    style_sheet = _STYLE_SHEET_TAG.search(text) is not None
     kept: List[str] = []
     open_elements: List[Tuple[str, bool]] = []
     open_counts: "Counter[str]" = Counter()
     hiding = 0
     hid_any = False
     start = 0
-    for tag in tags:
-        if tag.start() < start:  # inside a raw-text element's skipped content
-            continue
+    while True:
+        tag = _HTML_TAG.search(text, start)
+        if tag is None:
+            break
         if not hiding:
             kept.append(text[start : tag.start()])
         start = tag.end()
