@@ -41,8 +41,9 @@ English word it looks like.
 
 import functools
 import re
+import string
 import unicodedata
-from typing import Dict
+from typing import Dict, List
 
 from confusable_homoglyphs.confusables import confusables_data
 from mech_catalogue_core.model.rendered_text import combining_marks
@@ -271,13 +272,16 @@ def _script_of(char: str) -> str:
     return name.split(" ", 1)[0]
 
 
-#: an ASCII word as :func:`ascii_lookalikes_read` reads it: letters, digits and bars
-_ASCII_WORD = re.compile(r"[A-Za-z0-9|]++")
 #: what may be an ASCII look-alike: a bar, 1 or 0 beside a capital, a capital I, a 0, 1
-#: or bar between letters, ``rn`` (the test before the words are read)
-_MAY_HOLD_LOOKALIKE = re.compile(
-    r"[A-Z][l1|0]|[l1|0][A-Z]|[A-Za-z][I01|]+[A-Za-z]|rn", re.ASCII
+#: or bar after a letter, or ``rn`` starting a word (no English word starts so; inside
+#: words it is common, ``return``, and read as written)
+_MAY_BE_LOOKALIKE = re.compile(
+    r"[A-Z][l1|0]|[l1|0][A-Z]|[A-Za-z][I01|]|(?<![A-Za-z0-9|])rn"
 )
+#: the characters of an ASCII word as :func:`ascii_lookalikes_read` reads words
+_WORD_CHARS = frozenset(string.ascii_letters + string.digits + "|")
+#: the rest of such a word from a position in it
+_WORD_REST = re.compile(r"[A-Za-z0-9|]*+")
 #: a word read as a number, never as letters: hexadecimal digits (with one digit at
 #: least, ``deadbeef00``, ``0x1f``), or holding a digit other than 0 and 1 beside 0 or 1
 #: (``ERC20``, ``x509``, ``SHA256``)
@@ -306,7 +310,7 @@ def ascii_lookalikes_read(text: str) -> str:
     ``|`` are read as ``I`` and ``0`` as ``O``; in a word of
     :data:`MIN_SMALL_LOOKALIKE_WORD` characters or more with lower-case letters, the
     ``I``, ``1``, ``|`` and ``0`` between two letters (``passw0rd``, ``waIIet``) are
-    read as ``l`` and ``o``, and ``rn`` as ``m`` (``rnnemonic``). A number
+    read as ``l`` and ``o``, and ``rn`` starting it as ``m`` (``rnnemonic``). A number
     (:data:`_NUMBER_WORD`: ``0x1f``, ``deadbeef00``, ``ERC20``), a shorter word (``l0g``,
     ``l10n``) and digits at a word's edge in a word with lower-case letters (``v1``,
     ``IPv4``) stay as written. The checks read this as one more reading, besides the
@@ -315,14 +319,25 @@ def ascii_lookalikes_read(text: str) -> str:
     :param text: any text (folded first when it holds other scripts).
     :return: the text with those characters read as letters. Linear.
     """
-    if not _MAY_HOLD_LOOKALIKE.search(text):
+    kept: List[str] = []
+    done = 0  # the text before it is read
+    for candidate in _MAY_BE_LOOKALIKE.finditer(text):
+        start = candidate.start()
+        if start < done:  # in a word read already
+            continue
+        while start > done and text[start - 1] in _WORD_CHARS:
+            start -= 1
+        end = _WORD_REST.match(text, candidate.start()).end()
+        kept += [text[done:start], _word_read(text[start:end])]
+        done = end
+    if not kept:
         return text
-    return _ASCII_WORD.sub(_word_read, text)
+    kept.append(text[done:])
+    return "".join(kept)
 
 
-def _word_read(word: "re.Match[str]") -> str:
+def _word_read(written: str) -> str:
     """One word of :func:`ascii_lookalikes_read`."""
-    written = word.group(0)
     if _NUMBER_WORD.fullmatch(written):
         return written
     letters = [char for char in written if char.isalpha() and char != "l"]
@@ -333,4 +348,4 @@ def _word_read(word: "re.Match[str]") -> str:
     between = _BETWEEN_LETTERS.sub(
         lambda run: run.group(0).translate(_AS_SMALL_LETTERS), written
     )
-    return between.replace("rn", "m")
+    return "m" + between[2:] if between.startswith("rn") else between

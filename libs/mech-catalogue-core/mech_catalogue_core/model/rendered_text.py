@@ -631,9 +631,13 @@ def laid_out_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, ...
     decoded = _references_decoded(visible, invisible)
     laid_out = []
     for source, escaped in ((visible, True), (decoded, False)):
-        shown = _laid_out_content(_without_hidden_html(source)) if "<" in source else None
+        shown = (
+            _laid_out_content(_without_hidden_html(source)) if "<" in source else None
+        )
         if shown is not None:
             if escaped:
                 shown = _references_decoded(shown, invisible)
-            laid_out.append(_INLINE_MARKS.sub("", _compatibility_folded(shown, invisible)))
+            laid_out.append(
+                _INLINE_MARKS.sub("", _compatibility_folded(shown, invisible))
+            )
     return tuple(dict.fromkeys(laid_out))

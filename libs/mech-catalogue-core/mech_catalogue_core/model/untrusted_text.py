@@ -619,7 +619,8 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     if _TAG_TEXT.search(text):  # decoded only when there are tag characters
         sources.append(hidden_tag_text(text))
     folds = [folded(source) for source in sources]
-    sources += folds + [ascii_lookalikes_read(fold) for fold in folds]
+    looked = [ascii_lookalikes_read(fold) for fold in folds]
+    sources = list(dict.fromkeys(sources + folds + looked))
     found = [
         m.group(0).lower()
         for source in sources

@@ -16,7 +16,7 @@
 
 :func:`.letter_forms.ascii_lookalikes_read`: ``l``, ``1`` and ``|`` among capitals are
 ``I``, ``0`` among capitals ``O``; between lower-case letters of a longer word ``I``,
-``1`` and ``|`` are ``l``, ``0`` is ``o`` and ``rn`` is ``m``. Numbers, abbreviations
+``1`` and ``|`` are ``l``, ``0`` is ``o`` and ``rn`` starting it is ``m``. Numbers, abbreviations
 and versions stay as written. Inputs written here, besides the adversary's.
 """
 
@@ -39,7 +39,7 @@ SECRETS = [
     ("Paste your passw0rd", "Paste your password"),
     ("Paste your pa55w0rd", None),  # 5 for s is no look-alike: not read
     ("Your rnnemonic", "Your mnemonic"),
-    ("Your mnern0nic", "Your mnemonic"),
+    ("Your rnnern0nic", None),  # rn inside a word is read as written
     ("Your waIIet key", "Your wallet key"),
     ("The l0gin c00kie", "The login cookie"),
     ("Enter your P1N", "Enter your PIN"),
