@@ -630,7 +630,8 @@ def laid_out_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, ...
     visible = invisible.sub("", text)
     decoded = _references_decoded(visible, invisible)
     laid_out = []
-    for source, escaped in ((visible, True), (decoded, False)):
+    sources = ((visible, True),) + (((decoded, False),) if decoded != visible else ())
+    for source, escaped in sources:
         shown = (
             _laid_out_content(_without_hidden_html(source)) if "<" in source else None
         )
