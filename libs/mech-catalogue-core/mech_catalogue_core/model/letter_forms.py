@@ -327,7 +327,8 @@ def ascii_lookalikes_read(text: str) -> str:
             continue
         while start > done and text[start - 1] in _WORD_CHARS:
             start -= 1
-        end = _WORD_REST.match(text, candidate.start()).end()
+        rest = _WORD_REST.match(text, candidate.start())  # always matches
+        end = rest.end() if rest else candidate.end()
         kept += [text[done:start], _word_read(text[start:end])]
         done = end
     if not kept:

@@ -671,9 +671,10 @@ def secret_asked(text: str) -> Optional[str]:
     """What secret a name or description asks for, if any.
 
     Each of the text's :func:`readings` (as written, rendered and read through) is read
-    :func:`folded`, and with its ASCII look-alikes read as letters (:func:`_letters_read`:
-    ``PRlVATE``, ``PASSW0RD``, adv29yt), for :data:`SECRET_PATTERN`; a short word that is also an ordinary
-    word or symbol asks only as :func:`short_secret_asked` says.
+    :func:`folded`, and with its ASCII look-alikes read as letters
+    (:func:`_letters_read`: ``PRlVATE``, ``PASSW0RD``, adv29yt), for
+    :data:`SECRET_PATTERN`; a short word that is also an ordinary word or symbol asks
+    only as :func:`short_secret_asked` says.
 
     :param text: an argument name or description.
     :return: the words that ask (lowercase), or None.
