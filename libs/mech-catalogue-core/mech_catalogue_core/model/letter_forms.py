@@ -313,7 +313,8 @@ def ascii_lookalikes_read(text: str) -> str:
     read as ``l`` and ``o``, and ``rn`` starting it as ``m`` (``rnnemonic``). A number
     (:data:`_NUMBER_WORD`: ``0x1f``, ``deadbeef00``, ``ERC20``), a shorter word (``l0g``,
     ``l10n``) and digits at a word's edge in a word with lower-case letters (``v1``,
-    ``IPv4``) stay as written. The checks read this as one more reading, besides the
+    ``IPv4``) stay as written, and so does a word after a backslash (an escape,
+    ``\\u00e9``). The checks read this as one more reading, besides the
     text as written (adversarial review adv29yt).
 
     :param text: any text (folded first when it holds other scripts).
@@ -329,7 +330,9 @@ def ascii_lookalikes_read(text: str) -> str:
             start -= 1
         rest = _WORD_REST.match(text, candidate.start())  # always matches
         end = rest.end() if rest else candidate.end()
-        kept += [text[done:start], _word_read(text[start:end])]
+        word = text[start:end]
+        escaped = start > 0 and text[start - 1] == "\\"  # \u00e9, \x01: no word
+        kept += [text[done:start], word if escaped else _word_read(word)]
         done = end
     if not kept:
         return text

@@ -65,7 +65,7 @@ ORDERS = [
 KEPT = (
     "l0g v1 ID HTTP/1.1 UTF-8 deadbeef00 DEADBEEF00 0x1f2a 0X1F2A 0xDEADBEEF IPv4 l10n "
     "i18n a11y 2FA ERC20 ERC721 SHA256 x509 k8s B2B 10.0.0.1 Python 3.11 GPT-4o "
-    "c0ffee base64 H264 win10 v2.0.1 p2p e2e"
+    "c0ffee base64 H264 win10 v2.0.1 p2p e2e \\u00e9 \\x01A0 \\U0001F600"
 )
 
 #: ordinary texts, some changed by the reading, that ask for nothing and order nothing
