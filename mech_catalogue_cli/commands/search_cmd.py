@@ -183,7 +183,8 @@ def hit_problems(
     :param hit: a match.
     :param lookalikes: tool name -> its look-alike warning.
     :return: the tool's text warnings (``untrusted_text.tool_text_problems``:
-        ``invisible_text``, ``instruction_like_text``, ``secret_argument``), then its
+        ``invisible_text``, ``instruction_like_text``, ``secret_argument``,
+        ``secret_request``), then its
         name's ``lookalike_tool_name``; [] when none.
     """
     problems = list(tool_text_problems(hit.tool))

@@ -1089,8 +1089,9 @@ def argument_fields_joined(name: str, schema: Any) -> Tuple[str, ...]:
 
     :param name: the argument's name.
     :param schema: its schema (its own ``title`` and ``description`` are read).
-    :return: every in-order join of two or three of the fields present (``name
-        description`` alone when there is no title); () when fewer than two.
+    :return: the fields present joined in order, then the name and the description
+        without the title between (a secret of two adjacent fields is within the
+        first); () when fewer than two fields.
     """
     own = schema if isinstance(schema, dict) else {}
     fields = [words_of(str(name))] + [
@@ -1099,10 +1100,9 @@ def argument_fields_joined(name: str, schema: Any) -> Tuple[str, ...]:
     fields = [field for field in fields if field.strip()]
     if len(fields) < 2:
         return ()
-    joins = [fields] if len(fields) == 2 else [fields] + [
-        [fields[i], fields[j]] for i, j in ((0, 1), (0, 2), (1, 2))
-    ]
-    return tuple(" ".join(join) for join in joins)
+    if len(fields) == 2:
+        return (" ".join(fields),)
+    return (" ".join(fields), f"{fields[0]} {fields[2]}")
 
 
 def every_secret_argument(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
