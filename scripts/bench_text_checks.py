@@ -50,7 +50,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "libs" / "mech-catalogue-core")]
 # pylint: disable=wrong-import-position
 from mech_catalogue_core.exporters import mcp_tool  # noqa: E402
 from mech_catalogue_core.manifest.parsing import parse_manifest  # noqa: E402
-from mech_catalogue_core.model import untrusted_text  # noqa: E402
+from mech_catalogue_core.model import secret_requests, untrusted_text  # noqa: E402
 from mech_catalogue_core.model.problems import Problem  # noqa: E402
 from mech_catalogue_core.model.tool import Tool  # noqa: E402
 
@@ -265,7 +265,7 @@ def compare_catalogue(
         *paired_ms(
             rounds,
             lambda: [old.secret_arguments(s) for s in served],
-            lambda: [untrusted_text.every_secret_argument(s) for s in served],
+            lambda: [secret_requests.every_secret_argument(s) for s in served],
         ),
     )
     _row(

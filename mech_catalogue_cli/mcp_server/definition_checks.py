@@ -35,18 +35,20 @@ from mech_catalogue_core.model.problems import (
     SECRET_ARGUMENT,
     SECRET_REQUEST,
 )
+from mech_catalogue_core.model.secret_requests import (
+    every_secret_argument,
+    secret_requested,
+)
 from mech_catalogue_core.model.untrusted_text import (
     MAX_LABEL_CHARS,
     MAX_QUOTED,
     SCHEMA_WORDS,
     Place,
-    every_secret_argument,
     for_model,
     hidden_in,
     json_texts,
     pointer_of,
     quoted_for_model,
-    secret_requested,
 )
 
 
@@ -102,7 +104,7 @@ def secret_refusal(input_schema: Mapping[str, Any]) -> Optional[str]:
     A mech never needs its caller's private key, seed phrase, mnemonic, password, API
     key, secret or wallet key; a manifest asking for one is phishing the model (which
     may hold such a secret in its context). The rule is the library's
-    (:func:`mech_catalogue_core.model.untrusted_text.every_secret_argument`: each
+    (:func:`mech_catalogue_core.model.secret_requests.every_secret_argument`: each
     field, and an argument's name, title and description read as one text), on the
     ``inputSchema`` as served, so the agent's catalogue warning and this refusal agree.
 
@@ -150,7 +152,7 @@ def served_secret_requests(tool: Mapping[str, Any]) -> Tuple[Tuple[str, str], ..
     and mechs, which other registrants' facts fill) and the argument names and prose
     :func:`secret_refusal` reads: its title, description, annotations, the values,
     defaults and examples of its input schema, its output schema, read by
-    :func:`mech_catalogue_core.model.untrusted_text.secret_requested` (adv29yt K1);
+    :func:`mech_catalogue_core.model.secret_requests.secret_requested` (adv29yt K1);
     then the catalogue's own ``secret_request`` warning in ``_meta``, which read the
     texts a Tool does not carry (its examples, input text, unknown fields).
 
@@ -162,7 +164,11 @@ def served_secret_requests(tool: Mapping[str, Any]) -> Tuple[Tuple[str, str], ..
     found: List[Tuple[str, str]] = []
     own = {key: value for key, value in tool.items() if key != "_meta"}
     for place, text in json_texts(own):
-        if not text or text in SCHEMA_WORDS or _argument_names_or_prose(_keys_of(place)):
+        if (
+            not text
+            or text in SCHEMA_WORDS
+            or _argument_names_or_prose(_keys_of(place))
+        ):
             continue
         if text not in read:
             read[text] = secret_requested(text)

@@ -25,10 +25,10 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.secret_requests import flagged_phrases
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
     MAX_LABEL_CHARS,
-    flagged_phrases,
     for_model,
     inert_markup,
     reasons_for_model,
@@ -116,7 +116,7 @@ def with_orders_flagged(record: Dict[str, Any]) -> Dict[str, Any]:
     A mech's revert reason reaches the ``why`` of a call's ``skipped`` offers, of its
     ``choice``'s and of a listed tool's ``tried_last`` (adv29w); each is read by the
     instruction and secret request checks a manifest's texts and answers get
-    (``untrusted_text.flagged_phrases``: adv29yt K1), and one
+    (``secret_requests.flagged_phrases``: adv29yt K1), and one
     ``instruction_like_text`` warning per reason found is added to the record's
     ``warnings`` (after any already there).
 

@@ -33,8 +33,8 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
+from mech_catalogue_core.model.secret_requests import flagged_phrases
 from mech_catalogue_core.model.untrusted_text import (
-    flagged_phrases,
     hidden_in,
     json_texts,
     label_for_model,
@@ -86,7 +86,7 @@ def mech_text_problems(
     :return: :data:`.problems.INVISIBLE_TEXT` (fields holding invisible or control
         characters, or markup that hides text when rendered) and
         :data:`.problems.INSTRUCTION_LIKE_TEXT` (phrases addressing a model or asking
-        it for a secret: :func:`.untrusted_text.flagged_phrases`) warnings,
+        it for a secret: :func:`.secret_requests.flagged_phrases`) warnings,
         in that order, each naming the fields or phrases (cleaned, capped at
         ``MAX_LABEL_CHARS``) and what to do; pointer ``""`` (the manifest).
     """
