@@ -123,7 +123,7 @@ class _LazyGroup(click.Group):
     cls=_LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Inspect, derive, generate and convert Olas mech tool manifests.\n\n"
-    "Exit codes: 0 ok, 1 invalid input or manifest, 2 usage error.\n\n"
+    "Exit codes: 0 ok, 1 invalid input or manifest, unreachable chain or IPFS, 2 usage error.\n\n"
     f"\b\nNew here? Follow the tutorial:\n{DOCS_URL}/tutorial.md",
     epilog=samples_help(DEFAULTS, PROJECT_URL) + "\n\n\b\nExamples:\n"
     "  mech-catalogue derive examples/tools/token_oracle\n"

@@ -57,6 +57,9 @@ fi
 step_start=0
 step() { step_start=$(date +%s); echo "== $1"; }
 done_step() { echo "   ($(( $(date +%s) - step_start )) s)"; }
+# A step's lines (its errors too) indented under it as they come: sed buffers its
+# output when it goes to a file or a pipe, so a log showed nothing for minutes.
+indented() { while IFS= read -r line || [ -n "$line" ]; do printf '   %s\n' "$line"; done; }
 total_start=$(date +%s)
 
 step "Python environment (.venv)"
@@ -101,11 +104,11 @@ fi
 done_step
 
 step "Tools (.tools: anvil, solc, kubo, tendermint)"
-bash scripts/install_tools.sh | sed 's/^/   /'
+bash scripts/install_tools.sh 2>&1 | indented
 done_step
 
 step "Third-party AEA packages (packages/valory, packages/open_aea)"
-"$VENV/bin/python" -m scripts.sync_packages | sed 's/^/   /'
+"$VENV/bin/python" -m scripts.sync_packages 2>&1 | indented
 done_step
 
 step "Browser for the catalogue page's test (Debian's chromium, chromium-driver)"

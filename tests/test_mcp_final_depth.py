@@ -67,17 +67,49 @@ from tests.test_mcp_refused_offers import (  # noqa: F401 # pylint: disable=unus
 
 
 def test_every_preset_has_a_sourced_final_depth() -> None:
-    """L1 epochs for Ethereum and Gnosis, L1's finality for OP Stack chains, else 64."""
+    """L1 epochs for Ethereum and Gnosis, L1's finality for L2s, checkpoints for Polygon."""
     for preset in PRESETS.values():
         assert preset.final_depth > 0 and preset.sources["final_depth"] in SOURCES
+        assert preset.sources["final_depth"] != "default", preset.name  # all read
     assert chain_preset("mainnet").final_depth == 96  # three epochs of 32 slots
     assert chain_preset("gnosis").final_depth == 48  # three epochs of 16 slots
     for l2 in ("base", "optimism"):  # 30 min of 2-second blocks: L1 finality
         assert chain_preset(l2).final_depth == 900
         assert chain_preset(l2).sources["final_depth"] == "op_finality"
-    assert chain_preset("celo").final_depth == DEFAULT_FINAL_DEPTH
+    assert chain_preset("arbitrum").final_depth == 7200  # 30 min of 250 ms blocks
+    assert chain_preset("celo").final_depth == 1800  # 30 min of 1-second blocks
+    assert chain_preset("polygon").final_depth == 256  # a checkpoint's blocks
     rows = {row[0]: row for row in chain_preset("base").rows()}
     assert rows["final_depth"][1] == "900" and "optimism" in rows["final_depth"][2]
+    rows = {row[0]: row for row in chain_preset("arbitrum").rows()}
+    assert rows["final_depth"][1] == "7200" and "arbitrum" in rows["final_depth"][2]
+
+
+@pytest.mark.parametrize(
+    ("chain", "seconds"),
+    [
+        ("mainnet", 12),
+        ("gnosis", 5),
+        ("base", 2),
+        ("optimism", 2),
+        ("arbitrum", 0.25),
+        ("celo", 1),
+    ],
+)
+def test_an_l1_backed_depth_covers_three_epochs_of_ethereum_slots(
+    chain: str, seconds: float
+) -> None:
+    """Each Ethereum-finalized chain's depth lasts at least L1's worst finality.
+
+    Three epochs of 32 twelve-second slots (19.2 minutes), at the chain's fastest
+    block rate (Celo's OP Stack blocks: 1 second); Gnosis's own beacon chain: three
+    epochs of 16 five-second slots.
+
+    :param chain: the preset.
+    :param seconds: its shortest block time.
+    """
+    worst = 3 * 16 * 5 if chain == "gnosis" else 3 * 32 * 12
+    assert chain_preset(chain).final_depth * seconds >= worst
 
 
 @pytest.mark.parametrize(
@@ -136,6 +168,7 @@ def test_a_call_waits_within_its_timeout_then_says_until_when(tmp_path: Path) ->
     assert isinstance(got, JournalEntry) and progress == ["waiting for block 9"] * 2
     app.settings.timeout = 0.1  # never final within the call: it ends saying so
     answers[:] = [held] * 100
+    call = (_gone().key, PhaseTimer(), [offer(MECH, 1)])  # a new call, its own clock
     got = anyio.run(wait, _tool(), offer(MECH, 1), {}, call, None)
     assert got is held and len(answers) < 100
 

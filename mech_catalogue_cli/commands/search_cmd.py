@@ -44,7 +44,6 @@ from mech_catalogue_core.model.untrusted_text import (
     for_model,
     for_person,
     reasons_for_model,
-    tool_text_problems,
 )
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.index import (
@@ -69,6 +68,7 @@ from rich.text import Text
 
 from ..chain_options import PresetCommand, chain_options
 from ..devnet_options import USES_CHAIN_READS, DevnetSettings, devnet_options
+from ..mcp_server.checked_definitions import CHECKED
 from ..output import CliFailure, Output, print_problem, print_wrapped, untrusted
 from .list_cmd import read_catalogue, source_options
 from .options import WideIntRange
@@ -184,10 +184,12 @@ def hit_problems(
     :param lookalikes: tool name -> its look-alike warning.
     :return: the tool's text warnings (``untrusted_text.tool_text_problems``:
         ``invisible_text``, ``instruction_like_text``, ``secret_argument``,
-        ``secret_request``), then its
+        ``secret_request``; read through
+        the MCP server's cache of definition checks,
+        :meth:`.checked_definitions.CheckedDefinitions.text_problems`), then its
         name's ``lookalike_tool_name``; [] when none.
     """
-    problems = list(tool_text_problems(hit.tool))
+    problems = list(CHECKED.text_problems(hit.tool))
     lookalike = lookalikes.get(hit.tool.name)
     return problems + ([lookalike] if lookalike is not None else [])
 

@@ -20,6 +20,9 @@ The checks a listing runs on each tool definition (the exporter's Tool with its
 definition, and cost 10-30 ms a tool whose descriptions are long and marked up. The
 server recomputes its listing at each catalogue change, mostly the chain's facts (a
 delivery, a price), when few definitions changed: 400 such tools took 5 s a change.
+``search --json`` reads each match's text warnings through the same cache
+(:meth:`CheckedDefinitions.text_problems`): a definition many mechs offer, or a page
+printed again in one process, is checked once.
 
 :class:`CheckedDefinitions` keeps each result under the SHA-256 of everything the check
 reads (:func:`definition_key`), so a changed definition is a new key and is checked
@@ -41,7 +44,9 @@ from typing import Any, Callable, Dict, Hashable, Optional, Sequence, Tuple
 
 from mech_catalogue_core.exporters.mcp_tool import mcp_tool_for_model, offered_tool
 from mech_catalogue_core.model.memo import BoundedMemo, MemoInfo
+from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import tool_text_problems
 
 from .definition_checks import (
     hidden_text_refusal,
@@ -152,6 +157,23 @@ class CheckedDefinitions:
 
         found: Optional[str] = self._kept(definition_key("refusal", name, entry), check)
         return found
+
+    def text_problems(self, tool: Tool) -> Tuple[Problem, ...]:
+        """A tool's text warnings (``untrusted_text.tool_text_problems``).
+
+        Kept by the tool's definition without its provenance
+        (``Tool.canonical_body``: what the check reads), so one definition offered by
+        many mechs is checked once.
+
+        :param tool: a catalogue tool.
+        :return: new :class:`~mech_catalogue_core.model.problems.Problem` values, equal
+            to ``tool_text_problems(tool)``'s.
+        """
+        found = self._kept(
+            definition_key("text_problems", tool.canonical_body()),
+            lambda: [problem.to_dict() for problem in tool_text_problems(tool)],
+        )
+        return tuple(Problem.from_dict(problem) for problem in found)
 
     def info(self) -> Tuple[MemoInfo, int]:
         """Return the counters and the characters held.

@@ -24,7 +24,6 @@ confirmed, within ``--max-price``) (:func:`.offers.check_delivery`).
 """
 
 import logging
-import time
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, Union
 
 import anyio
@@ -204,18 +203,23 @@ class DeliveryReader:
         session: Any,
         meta: Dict[str, Any],
     ) -> Union[Delivered, types.CallToolResult]:
-        """Poll the marketplace until the request is delivered or ``--timeout`` passes.
+        """Poll the marketplace until the request is delivered or the call's time is up.
+
+        The call's ``--timeout`` counts from the call's start (``timer``): what a wait
+        before the send (a held nonce, finality) and the send took is not waited
+        again here. The marketplace is read at least once.
 
         :param tool: the tool called.
         :param entry: the journal entry of the paid request.
-        :param timer: the call's phase timer.
+        :param timer: the call's phase timer (its clock).
         :param session: the SDK session for progress notifications (None: none).
         :param meta: the result's ``_meta`` so far.
-        :return: the delivery, or the timeout's ``isError`` result.
+        :return: the delivery, or the timeout's ``isError`` result (what was paid,
+            where the request stands, and that calling again reads it unpaid).
         """
         market = self.market
         assert market is not None  # nosec: a reader exists only with both
-        began = time.monotonic()
+        before = timer.elapsed()  # of the call, spent before this wait
         total = self.settings.timeout
         first_poll = True
         while True:
@@ -225,7 +229,7 @@ class DeliveryReader:
                 entry.request_id,
                 entry.from_block,
             )
-            waited = time.monotonic() - began
+            waited = timer.elapsed()
             if delivered is not None:
                 timer.lap("delivery_wait")
                 return delivered
@@ -249,7 +253,10 @@ class DeliveryReader:
                     where = f"tx {entry.tx_hash}; it stays paid on chain"
                 return error_result(
                     f"{tool.name}: request {entry.request_id} to mech {entry.mech} "
-                    f"({_paid(entry)}) was not delivered within {total:g} s "
+                    f"({_paid(entry)}) was not delivered within {total:g} s, this "
+                    f"call's --timeout ({before:.1f} s of it went before this wait: "
+                    f"the send, and any wait for a held nonce or finality; "
+                    f"{max(waited - before, 0.0):.1f} s waiting for the delivery) "
                     f"({where}). Call again with the same arguments to keep waiting "
                     "(that will not pay again).",
                     meta,
@@ -260,7 +267,7 @@ class DeliveryReader:
             if "offchain" in entry.extra:
                 waiting = await self._queued_words(entry) or waiting
             await self.progress(session, round(waited, 1), total, waiting)
-            await anyio.sleep(self.settings.delivery_poll)
+            await anyio.sleep(min(self.settings.delivery_poll, max(total - waited, 0)))
 
     async def _queued_words(self, entry: JournalEntry) -> str:
         """Which request an off-chain request waits behind, when it is queued (progress).

@@ -587,9 +587,13 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 f"block {block} ({depth} blocks below its head {head}): "
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:160]}. "
                 f"Whether a nonce is final ({depth} blocks deep) cannot be read there, "
-                "so no other request is paid for a call whose request is not on chain. "
-                f"Use an RPC node that keeps state at least {depth} blocks back (an "
-                "archive node), or a smaller --final-depth"
+                "so no other request is paid for a call whose request is not on chain "
+                "(nothing more is spent; a call with the same arguments reads it "
+                "again). Either point --rpc at a node that keeps account state at "
+                f"least {depth} blocks back (an archive node: many full nodes keep "
+                "only the last 128 blocks), or give --final-depth N of at most what "
+                "the node keeps, accepting that a reorg deeper than N blocks could "
+                "then pay a second request for the call"
             ) from exc
 
     def mined_block(self, tx_hash: str) -> Optional[int]:

@@ -107,6 +107,10 @@ from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
+#: seconds a send begun at the end of its call's ``--timeout`` still waits for its
+#: receipt (:meth:`RequestSender.receipt_wait`)
+LEAST_RECEIPT_WAIT = 1.0
+
 
 class RequestSender(OffchainSending):
     """Sends a call's request to one offer, or finds it already sent."""
@@ -481,7 +485,9 @@ class RequestSender(OffchainSending):
                             # never a new one (a new one takes the next nonce: both paid)
                             try:
                                 return await anyio.to_thread.run_sync(
-                                    self.broadcast_again, entry
+                                    self.broadcast_again,
+                                    entry,
+                                    self.receipt_wait(timer),
                                 )
                             except RequestReverted:
                                 return await anyio.to_thread.run_sync(
@@ -660,9 +666,15 @@ class RequestSender(OffchainSending):
                 # receipt in time) may still be mined, so it must count against the cap
                 ledger.record(price, prepared.request_id)
                 try:
-                    return self.broadcast_again(prepared)
+                    return self.broadcast_again(prepared, self.receipt_wait(timer))
                 except RequestReverted:
                     return self.refused_when_mined(prepared)
+                except MarketError as exc:  # it may be mined yet: say which request
+                    raise MarketError(
+                        f"request {prepared.request_id} to mech {offer.address} "
+                        f"({amount(price)}, tx {prepared.tx_hash}) was signed and "
+                        f"journalled before its broadcast, which ended: {exc}"
+                    ) from exc
 
             sent = await anyio.to_thread.run_sync(prepare_and_send)
             if isinstance(sent, PriceRefusal):
@@ -861,10 +873,27 @@ class RequestSender(OffchainSending):
                 "reverted (only gas was spent)",
             )
 
-    def broadcast_again(self, entry: JournalEntry) -> JournalEntry:
+    def receipt_wait(self, timer: PhaseTimer) -> float:
+        """Seconds a call's send waits for its receipt: within the call's ``--timeout``.
+
+        :param timer: the call's clock.
+        :return: ``--io-timeout``, or what is left of the call's time when less, but
+            :data:`LEAST_RECEIPT_WAIT` at least (a send begun is given a look at its
+            receipt; one not seen is journalled and found by the next call).
+        """
+        left = round(timer.left(self.settings.timeout), 1)
+        return min(self.settings.io_timeout, max(left, LEAST_RECEIPT_WAIT))
+
+    def broadcast_again(
+        self, entry: JournalEntry, wait: Optional[float] = None
+    ) -> JournalEntry:
         """Broadcast a journalled request and wait for it; mark it sent (blocking).
 
+        The market's ``MarketError`` (not mined in time, not sent) leaves the entry as
+        journalled: a call with the same arguments finds it.
+
         :param entry: a journal entry holding the signed request.
+        :param wait: seconds to wait for its receipt (None: ``--io-timeout``).
         :return: the entry, sent.
         """
         market, journal = self.market, self.journal
@@ -873,7 +902,7 @@ class RequestSender(OffchainSending):
         )  # nosec: a sender exists only with both
         entry.tx_hash = market.broadcast(
             SignedRequest(entry.raw_tx, entry.tx_hash, entry.account_nonce),
-            self.settings.io_timeout,
+            self.settings.io_timeout if wait is None else wait,
         )
         entry.status = CallStatus.SENT
         self.correct_request_id(entry)

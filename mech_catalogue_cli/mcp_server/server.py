@@ -457,29 +457,33 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         Another call's request holding this requester's marketplace nonce
         (:class:`.outstanding.HeldBehind`) may be settled soon, and an earlier request
         of this call that could still be mined (:class:`.dropped.NotFinal`) may become
-        final: the call waits for either up to its ``--timeout``, saying so in its
-        progress, then ends with the sentence.
+        final: the call waits for either within what is left of its ``--timeout``
+        (the call's clock, ``timer``: the delivery wait after a send gets only the
+        rest), saying so in its progress, then ends with the sentence.
 
         :param tool: the tool called.
         :param offer: the chosen mech.
         :param payload: the request payload.
         :param call: the call key, its phase timer and every offer it may pay now.
         :param session: the SDK session for progress notifications (None: none).
-        :return: what ``ensure_sent`` returned last.
+        :return: what ``ensure_sent`` returned last (asked once at least: what the
+            call did before it is work, not a wait).
         """
         key, timer, ranked = call
         assert self.reader is not None  # nosec: only a paying server sends
         wait = self.settings.timeout
-        started = time.monotonic()
         while True:
             sent = await self.sender.ensure_sent(
                 tool, offer, payload, key, timer, ranked
             )
-            waited = time.monotonic() - started
-            if not isinstance(sent, HeldBehind) or waited >= wait:
+            if not isinstance(sent, HeldBehind):
                 return sent
+            # said at least once, even when the call's time is already spent
+            waited = min(timer.elapsed(), wait)
             await self.reader.progress(session, waited, wait, sent.progress)
-            await anyio.sleep(min(self.settings.delivery_poll, wait - waited))
+            if timer.left(wait) <= 0:
+                return sent
+            await anyio.sleep(min(self.settings.delivery_poll, timer.left(wait)))
 
     def _ranked(self, offers: Sequence[Offer]) -> Sequence[Offer]:
         """The offers a call may pay, in order (:func:`.offers.rank_offers` of its caps).

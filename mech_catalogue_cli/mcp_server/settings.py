@@ -47,7 +47,9 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     :param pinned: ``--mech`` (a mech contract address or catalogue entry key).
     :param allowed: ``--allow-mech`` (addresses or entry keys; empty: any mech).
     :param dry_run: return the transaction and payload instead of sending.
-    :param timeout: seconds to wait for a delivery.
+    :param timeout: ``--timeout``: seconds one call may take, from its start to its
+        answer: a wait for a held nonce or for finality, the send and the wait for the
+        delivery share them (:meth:`PhaseTimer.left`).
     :param delivery_poll: seconds between delivery checks (and progress notifications).
     :param poll_seconds: seconds between catalogue reads.
     :param page_size: tools per ``tools/list`` page.
@@ -93,10 +95,24 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
 
 @dataclass
 class PhaseTimer:
-    """Seconds per phase of one call (``_meta`` ``seconds``), from the monotonic clock."""
+    """One call's clock: seconds per phase (``_meta`` ``seconds``) and since it began.
+
+    Monotonic. Every wait of the call (a held nonce, finality, the receipt, the
+    delivery) is bounded by what is :meth:`left` of the call's ``--timeout``, so a
+    call never takes the timeout once per wait.
+    """
 
     marks: Dict[str, float] = field(default_factory=dict)
     last: float = field(default_factory=time.monotonic)
+    began: float = field(default_factory=time.monotonic)
+
+    def elapsed(self) -> float:
+        """Seconds since the call began."""
+        return time.monotonic() - self.began
+
+    def left(self, timeout: float) -> float:
+        """Seconds of ``timeout`` (the call's ``--timeout``) not yet spent (0 at least)."""
+        return max(timeout - self.elapsed(), 0.0)
 
     def lap(self, name: str) -> None:
         """Add the time since the last lap to ``name``."""

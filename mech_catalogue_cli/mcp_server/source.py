@@ -827,8 +827,9 @@ class AgentSource:
                         f"{self.where}: its catalogue has more than "
                         f"{self.bounds.tools} tools; the catalogue was not read"
                     )
+                # the MCP name is the mech's own unless mechToolName says otherwise
                 mech_tool = str(
-                    entry["_meta"][META_KEY].get("mechToolName") or entry["title"]
+                    entry["_meta"][META_KEY].get("mechToolName") or entry["name"]
                 )
                 payable = payable_mechs(entry)
                 offered: List[Tuple[MechRef, MechFacts]] = []

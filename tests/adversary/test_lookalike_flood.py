@@ -119,14 +119,19 @@ def fixture_sorted_elements(monkeypatch: pytest.MonkeyPatch) -> List[int]:
     return calls
 
 
-def test_the_parser_accepts_a_thousand_invisible_twins() -> None:
-    """The attack's manifest is valid: 1,000 tools, no problem at parse time."""
+def test_the_parser_refuses_a_thousand_invisible_twins() -> None:
+    """The attack's names hold invisible characters: each is refused at parse (adv29yt).
+
+    (Before adv29yt the manifest was valid: 1,000 tools, no problem at parse time.)
+    """
     names = [twin(HONEST, i) for i in range(1000)]
     result = parse_manifest(
         json.dumps({"name": "a", "description": "d", "tools": names}).encode()
     )
-    assert result.manifest is not None
-    assert len(result.manifest.tools) == 1000
+    assert result.manifest is not None and not result.manifest.tools
+    # 100 listed (the cap per manifest), the other 900 counted
+    assert {p.code for p in result.errors} == {"invalid_tool_name"}
+    assert "invalid_tool_name 900" in result.problems[-1].message
     assert len({skeleton(n) for n in names} | {skeleton(HONEST)}) == 1
 
 
@@ -165,7 +170,7 @@ def test_warnings_are_those_of_the_former_definition() -> None:
 def test_an_attacking_mech_does_not_change_the_honest_mechs_tools(
     sorted_elements: List[int],
 ) -> None:
-    """Through ``with_lookalike_warnings``: the honest tool warned, kept; work linear."""
+    """Through ``with_lookalike_warnings``: the honest tool kept; work linear."""
     honest = parse_manifest(
         json.dumps({"name": "h", "description": "d", "tools": [HONEST]}).encode()
     )
@@ -191,5 +196,6 @@ def test_an_attacking_mech_does_not_change_the_honest_mechs_tools(
     ]
     out = with_lookalike_warnings(mechs)
     assert [t.name for t in out[0].tools] == [HONEST]
-    assert [p.code for p in out[0].problems] == [LOOKALIKE_TOOL_NAME]
+    # the twins are refused at parse (adv29yt), so nothing looks like the honest tool
+    assert not out[0].problems and not any(m.tools for m in out[1:])
     assert sum(sorted_elements) <= 3 * 4001

@@ -95,7 +95,7 @@ def test_an_unmined_request_to_a_mech_no_longer_pinned_is_cancelled_not_resent(
 
     anyio.run(first)
     entry = out["entry"]
-    assert f"not mined within {IO_TIMEOUT} s" in out["first"].content[0].text
+    assert "not mined within" in out["first"].content[0].text  # within its 3 s
     assert entry["mech"] == first_mech.lower() and entry["status"] == "prepared"
     assert market_nonce(devnet) == nonce  # nothing mined yet
 

@@ -39,9 +39,10 @@ from tests.adversary.test_mcp_paid_answer import _paid_mechs
 from tests.devnet.mcp_helpers import market_nonce, requester, stdio_client
 from tests.devnet.test_mcp_server import TOOL
 
-#: seconds the server waits for a receipt (``--io-timeout``, default 30): the first call
-#: of each test waits for all of it, the request being held back; also each IPFS upload's
-#: bound (kubo's add under load has taken 10 s, docs/testing.md)
+#: seconds the server waits for a receipt (``--io-timeout``, default 30), within what is
+#: left of the call's ``--timeout`` (fix29yb): the first call of each test waits for the
+#: rest of its 3 s, the request being held back; also each IPFS upload's bound (kubo's
+#: add under load has taken 10 s, docs/testing.md)
 IO_TIMEOUT = "12"
 
 
@@ -106,7 +107,7 @@ def test_a_request_that_never_paid_does_not_hold_the_cap(
 
     async def main() -> None:
         options = ["--mech", mech, "--timeout", "3", "--max-price", str(price * 4)]
-        options += ["--io-timeout", IO_TIMEOUT]  # the first call waits it out whole
+        options += ["--io-timeout", IO_TIMEOUT]  # the first call waits out its 3 s
         async with stdio_client(
             devnet, tmp_path, *options, "--max-spend", str(price)
         ) as client:
@@ -124,7 +125,7 @@ def test_a_request_that_never_paid_does_not_hold_the_cap(
     anyio.run(main)
     first, again = out["first"].content[0].text, out["again"].content[0].text
     assert out["first"].is_error, first[:300]
-    assert f"not mined within {IO_TIMEOUT} s" in first, first[:300]
+    assert "not mined within" in first and "was signed" in first, first[:300]
     assert "max-spend" not in again, again[:400]
     if fate is _replaced:
         assert "was not delivered" in again, again[:400]  # sent and paid this time

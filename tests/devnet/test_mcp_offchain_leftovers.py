@@ -117,6 +117,9 @@ def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
         expected = (
             f"waiting for request {holder} (nonce {start}) to be settled or to pass"
         )
+        # held for the rest of a 6 s call: its checks and reads before the hold count
+        # against its --timeout (fix29yb), 2 s of which a loaded machine can spend
+        held_for = ("--timeout", "6")
 
         async def second() -> Any:
             async def on_progress(
@@ -126,7 +129,14 @@ def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
                 messages.append(message or "")
 
             async with stdio_client(
-                devnet, tmp_path, "--mech", mech, *ONLY, "--delivery-poll", "0.3"
+                devnet,
+                tmp_path,
+                "--mech",
+                mech,
+                *ONLY,
+                *held_for,
+                "--delivery-poll",
+                "0.3",
             ) as client:
                 return await client.call_tool(
                     TOOL,
@@ -147,6 +157,7 @@ def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
                 "--mech",
                 mech,
                 *ONLY,
+                *held_for,
                 "--delivery-poll",
                 "0.3",
             ),

@@ -53,6 +53,26 @@ id                     document
                        transaction-finality``: an OP Stack block is final once the
                        L1 block holding its batch is, "typically around 20-30
                        minutes"; 2-second L2 blocks: 30 minutes is 900 blocks
+``arbitrum_finality``  OffchainLabs/arbitrum-docs ``how-arbitrum-works/reference/
+                       finality-and-reorgs``: an Arbitrum One block is final when the
+                       parent-chain block carrying its batch is ("time to post the
+                       batch, plus Ethereum finality", ~13 min); 250 ms blocks
+                       (``l2BlockTimeMs``). The batch's posting time on Arbitrum One
+                       is not documented (Nitro's ``batch-poster.max-delay`` default
+                       is an hour): 30 minutes, as the OP Stack's figure, leaves ~11
+                       minutes for it beyond three epochs of L1 slots (19.2 min):
+                       7,200 blocks at most four a second
+``polygon_finality``   Polygon docs ``pos/concepts/finality``: since Heimdall v2 a
+                       milestone finalizes Bor blocks "within 2 to 5 seconds";
+                       checkpoints to Ethereum cover at least 256 blocks. A stalled
+                       milestone has no documented bound: 256 two-second blocks (the
+                       checkpoint range, the depth applications waited before
+                       milestones, PIP-11), about 8.5 minutes
+``celo_finality``      Celo specs ``finality`` (an OP Stack chain since block
+                       31,056,500, March 2025: a block is final when derived from
+                       finalized Ethereum blocks) and ``specs/deployments`` (block
+                       period 1 second): 30 minutes, as ``op_finality``, is 1,800
+                       blocks
 ``default``            none read for the chain: :data:`DEFAULT_FINAL_DEPTH`
 =====================  ==============================================================
 """
@@ -84,6 +104,16 @@ SOURCES: Mapping[str, str] = {
     "Gnosis Beacon Chain launch parameters (GIP-16): three epochs of slots",
     "op_finality": "ethereum-optimism docs stack/transactions/transaction-finality "
     "(final with the L1 block of its batch, about 30 min: 900 two-second blocks)",
+    "arbitrum_finality": "OffchainLabs/arbitrum-docs how-arbitrum-works/reference/"
+    "finality-and-reorgs (final with the L1 block of its batch: the batch's posting "
+    "time plus Ethereum finality; 250 ms blocks): 30 min, 7,200 blocks (the posting "
+    "time on Arbitrum One is not documented: a conservative allowance)",
+    "polygon_finality": "Polygon docs pos/concepts/finality (milestones finalize "
+    "within 2-5 s since Heimdall v2; checkpoints every 256 blocks at least): 256 "
+    "two-second blocks, a stalled milestone having no documented bound",
+    "celo_finality": "Celo specs finality and specs/deployments (an OP Stack L2 since "
+    "March 2025, final with finalized Ethereum blocks; 1-second blocks): 30 min, "
+    "1,800 blocks",
     "default": "no finality source read for this chain (the default depth)",
 }
 
@@ -246,6 +276,14 @@ _R, _L, _M, _C, _S = (
 _ETHEREUM_FINAL_DEPTH, _GNOSIS_FINAL_DEPTH = 3 * 32, 3 * 16
 #: 30 minutes of 2-second OP Stack blocks (``op_finality``)
 _OP_STACK_FINAL_DEPTH = 30 * 60 // 2
+#: 30 minutes of Arbitrum One's 250 ms blocks (``arbitrum_finality``): L1's finality
+#: of the batch, and an allowance for posting it that no document bounds
+_ARBITRUM_FINAL_DEPTH = 30 * 60 * 4
+#: a Polygon checkpoint's 256 blocks (``polygon_finality``): milestones finalize in
+#: seconds, but one that stalls is bounded by nothing documented
+_POLYGON_FINAL_DEPTH = 256
+#: 30 minutes of Celo's 1-second OP Stack blocks (``celo_finality``)
+_CELO_FINAL_DEPTH = 30 * 60
 
 _PRESETS = (
     ChainPreset(
@@ -339,6 +377,7 @@ _PRESETS = (
         "polygon",
         **_sourced(
             chain_id=(137, _C),
+            final_depth=(_POLYGON_FINAL_DEPTH, "polygon_finality"),
             rpc_url=("https://polygon-bor-rpc.publicnode.com", _C),
             legacy_mech_registry=("0x984cf72FDe8B5aA910e9e508aC5e007ae5BDcC9C", _L),
             complementary_service_metadata=(
@@ -398,6 +437,7 @@ _PRESETS = (
         "arbitrum",
         **_sourced(
             chain_id=(42161, _C),
+            final_depth=(_ARBITRUM_FINAL_DEPTH, "arbitrum_finality"),
             rpc_url=("https://arbitrum.llamarpc.com", _C),
             legacy_mech_registry=("0xa4799B083E0068732456EF45ff9fe5c683658327", _L),
             complementary_service_metadata=(
@@ -410,6 +450,7 @@ _PRESETS = (
         "celo",
         **_sourced(
             chain_id=(42220, _C),
+            final_depth=(_CELO_FINAL_DEPTH, "celo_finality"),
             rpc_url=("https://forno.celo.org", _C),
             legacy_mech_registry=("0xE49CB081e8d96920C38aA7AB90cb0294ab4Bc8EA", _L),
             complementary_service_metadata=(

@@ -36,6 +36,7 @@ from mech_catalogue_core.exporters.erc8004 import (
     checked_uri,
     expand_templates,
 )
+from mech_catalogue_core.exporters.names import MCP_RULE, sanitise_name
 from mech_catalogue_core.model.catalogue import (
     Mech,
 )
@@ -54,8 +55,11 @@ SKILL_TAG = "olas-mech-tool"
 def to_agent_skill(tool: Tool) -> Dict[str, Any]:
     """Return AgentSkill JSON (examples as JSON text).
 
-    The ``id`` is the mech's tool name as published (what a request names); the name,
-    description and examples are cleaned and capped (:mod:`..model.untrusted_text`).
+    The ``id`` is the mech's tool name as published (what a request names; the parser
+    refuses one hiding text); the ``name`` a directory shows is that name when it is an
+    identifier, else its MCP name (:data:`.names.MCP_RULE`: never the mech's sentence
+    posing as a fact, adv29yt); the description and examples are cleaned and capped
+    (:mod:`..model.untrusted_text`).
     The examples are prose there (example prompts a directory shows and a client hands a
     model), so each, a string or an object written as JSON text, is cleaned as the
     description is, markup inert (:mod:`.composed_text`), not as a value a call sends.
@@ -63,7 +67,7 @@ def to_agent_skill(tool: Tool) -> Dict[str, Any]:
     :param tool: the model tool.
     :return: AgentSkill JSON (examples as JSON text).
     """
-    name = label_for_model(tool.name)
+    name = sanitise_name(tool.name, MCP_RULE)
     shown = tool_for_model(tool)
     tags = [SKILL_TAG, "typed" if tool.arguments else "free-text"]
     if tool.kind:

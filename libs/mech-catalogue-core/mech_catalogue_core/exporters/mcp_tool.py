@@ -57,7 +57,6 @@ from mech_catalogue_core.model.problems import (
 )
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
-    MAX_LABEL_CHARS,
     MAX_TEXT_CHARS,
     for_model,
     label_for_model,
@@ -173,13 +172,14 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     if warnings:
         # their messages quote the manifest's field names: shown as its text is
         meta["warnings"] = reasons_for_model([p.to_dict() for p in warnings])
-    title = label_for_model(tool.name)
     untyped = Tool(name=tool.name, input_description=for_model(tool.input_description))
     result: Dict[str, Any] = {
         "name": exported,
-        "title": title,
-        "description": for_model(tool.description) or f"Mech tool {title}.",
-        "annotations": {"title": title, "openWorldHint": True},
+        # the title clients show first is the MCP name, never the mech's sentence (adv29yt)
+        "title": exported,
+        "description": for_model(tool.description)
+        or f"Mech tool {label_for_model(tool.name)}.",
+        "annotations": {"title": exported, "openWorldHint": True},
         "_meta": {META_KEY: meta},
     }
     try:
@@ -200,8 +200,10 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     """An MCP Tool's JSON with its text as a model may read it (idempotent).
 
     For Tools not built here (e.g. read from another agent's ``GET /tools``): the
-    ``title``, ``annotations.title``, ``description`` and every prose and value string
-    of ``inputSchema`` and ``outputSchema`` go through :mod:`..model.untrusted_text`;
+    ``title`` and ``annotations.title`` become the ``name`` (as :func:`to_mcp_tool`
+    titles a tool: a title is what clients show first, so never the mech's sentence,
+    adv29yt); the ``description`` and every prose and value string of ``inputSchema``
+    and ``outputSchema`` go through :mod:`..model.untrusted_text`;
     ``name`` (already within the MCP name rule) and ``_meta`` are kept, but for the
     sentences in ``_meta[META_KEY]``: its ``warnings``' messages and its dropped
     ``problems`` quote the manifest's field and property names
@@ -212,15 +214,14 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     :return: a new dict (schemas nested deeper than Python walks raise RecursionError).
     """
     out = dict(entry)
-    for key in ("title", "description"):
-        if isinstance(out.get(key), str):
-            cap = MAX_LABEL_CHARS if key == "title" else MAX_TEXT_CHARS
-            out[key] = for_model(out[key], cap)
+    if isinstance(out.get("description"), str):
+        out["description"] = for_model(out["description"], MAX_TEXT_CHARS)
+    title = out.get("name") if isinstance(out.get("name"), str) else out.get("title")
+    if isinstance(title, str):
+        out["title"] = label_for_model(title)
     annotations = out.get("annotations")
-    if isinstance(annotations, dict) and isinstance(annotations.get("title"), str):
-        out["annotations"] = dict(
-            annotations, title=label_for_model(annotations["title"])
-        )
+    if isinstance(annotations, dict) and isinstance(title, str):
+        out["annotations"] = dict(annotations, title=label_for_model(title))
     for key in ("inputSchema", "outputSchema"):
         if key in out:
             out[key] = schema_for_model(out[key])
@@ -359,10 +360,13 @@ def catalogue_to_mcp_tools(catalogue: Catalogue) -> List[Dict[str, Any]]:
     :param catalogue: the catalogue.
     :return: the tools, in catalogue order (mechs by ref, tools in manifest order).
     """
-    exported = to_mcp_tools(catalogue.tools())
-    for item in exported:
-        offers = catalogue.tools_named(item["title"])
+    exported = []
+    for tool, name in named_once(catalogue.tools(), MCP_TOOL_RULE):
+        item = to_mcp_tool(tool, name)
         item["_meta"][META_KEY]["mechs"] = [
-            t.provenance.mech.key for t in offers if t.provenance.mech is not None
+            t.provenance.mech.key
+            for t in catalogue.tools_named(tool.name)
+            if t.provenance.mech is not None
         ]
+        exported.append(item)
     return exported

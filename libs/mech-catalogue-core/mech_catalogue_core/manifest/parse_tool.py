@@ -603,21 +603,25 @@ def _schema_arguments(
     """
     where = path + "/input/schema"
     props = schema.get("properties") if isinstance(schema, dict) else None
-    invalid = not isinstance(schema, (dict, bool)) or bool(
-        schema_error(canonical_text(schema))
+    reason = (
+        "it is not an object"
+        if not isinstance(schema, (dict, bool))
+        else schema_error(canonical_text(schema))
     )
-    if not invalid and not isinstance(props, dict):
+    if not reason and not isinstance(props, dict):
         if unconstrained(schema):  # `{}`, `$schema` only, `{"type": "object"}`: untyped
             return None, SHAPE_TOOL_METADATA
         merged = union_root(schema)
         if merged is not None:
             schema, props = merged, merged["properties"]
-    if invalid or not isinstance(props, dict) or not isinstance(schema, dict):
+    if reason or not isinstance(props, dict) or not isinstance(schema, dict):
         found.append(
             P.error(
                 P.INVALID_ARGUMENT_SCHEMA,
-                f"{where} should be a JSON Schema object with `properties`; it was ignored, "
-                "so the tool is offered without typed arguments (free text).",
+                f"{where} should be a JSON Schema object with `properties`"
+                + (f" ({reason})" if reason else "")
+                + "; it was ignored, so the tool is offered without typed arguments "
+                "(free text).",
                 where,
             )
         )

@@ -49,6 +49,7 @@ from mech_catalogue_core.model.canonical import (
 from mech_catalogue_core.model.catalogue import (
     Manifest,
 )
+from mech_catalogue_core.model.hidden_characters import name_hiding
 from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -578,6 +579,8 @@ def name_problem(name: Any, where: str, limits: Limits) -> Optional[P.Problem]:
         reason = f"has {len(name)} characters, over {limits.max_name_length}"
     elif _CONTROL.search(name):
         reason = "contains control characters"
+    elif name_hiding(name):
+        reason = name_hiding(name)
     else:
         return None
     shown = f" {name[:32]!r}" if isinstance(name, str) else ""

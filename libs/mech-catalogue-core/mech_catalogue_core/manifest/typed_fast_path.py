@@ -93,6 +93,7 @@ from mech_catalogue_core.model.canonical import (
 from mech_catalogue_core.model.catalogue import (
     Manifest,
 )
+from mech_catalogue_core.model.hidden_characters import name_hiding
 from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -436,12 +437,14 @@ def _good_name(name: str, limits: Limits) -> bool:
 
     :param name: the name.
     :param limits: caps.
-    :return: True when the name is not blank, short enough and free of control characters.
+    :return: True when the name is not blank, short enough, free of control characters
+        and hides nothing (:func:`.hidden_characters.name_hiding`).
     """
     return (
         bool(name.strip(" "))
         and len(name) <= limits.max_name_length
         and _CONTROL.search(name) is None
+        and not name_hiding(name)
     )
 
 

@@ -72,6 +72,7 @@ from mech_catalogue_core.model.references import (
     MANIFEST_SPEC_URL,
 )
 from mech_catalogue_core.model.untrusted_text import (
+    contract_hidden_in,
     tools_text_problems,
 )
 
@@ -617,11 +618,21 @@ def schema_error(schema_text: str) -> str:
     by its sha2-256, so the memo never holds a long schema): manifests reuse the same few
     schemas.
 
+    A schema that hides invisible characters where cleaning cannot remove them (a key, a
+    ``pattern``, a ``required`` name: :func:`.untrusted_text.contract_hidden_in`) is
+    refused too: every surface would serve that text to a model as written (adv29yt).
+
     :param schema_text: canonical JSON text of the schema.
     :return: "" when valid, else the first error message.
     """
     if nesting_depth(schema_text, SCHEMA_CHECK_MAX_DEPTH) > SCHEMA_CHECK_MAX_DEPTH:
         return f"schema nested more than {SCHEMA_CHECK_MAX_DEPTH} levels deep"
+    hidden = contract_hidden_in(schema_text)
+    if hidden:
+        return (
+            f"at {_shown(hidden[0])}: it holds invisible characters, which a person "
+            "cannot see and cleaning would change what a call sends"
+        )
     schema = json.loads(schema_text)
     if isinstance(schema, dict) and not isinstance(schema.get("$schema", ""), str):
         return "at /$schema: it should be the URI of a JSON Schema dialect"

@@ -125,3 +125,28 @@ def shown_as_written(text: str) -> str:
         return text
     escaped = escaped_invisible(text)
     return MARKUP.inert(escaped) if MARKUP.kinds(escaped) else escaped
+
+
+def name_hiding(name: str) -> str:
+    """What in a name a person cannot see while a model reads it (adv29yt).
+
+    A tool's name is sent as written (it is what a request names), so it cannot be
+    cleaned the way prose is: one holding an invisible character (:data:`INVISIBLE`), a
+    line or paragraph separator, or markup that hides text when rendered is refused
+    where it is parsed (``invalid_tool_name``), and so is served by no surface.
+
+    :param name: a tool's name as published.
+    :return: "" when it hides nothing, else why (``contains invisible or control
+        characters``, ``contains a line break``, ``contains markup that hides text
+        when rendered (raw_html)``).
+    """
+    if _SHOWN_AS_IT_IS.fullmatch(name):
+        return ""
+    if INVISIBLE.search(name):
+        return "contains invisible or control characters"
+    if LINE_BREAK.search(name):
+        return "contains a line break"
+    kinds = MARKUP.kinds(name)
+    if kinds:
+        return f"contains markup that hides text when rendered ({', '.join(kinds)})"
+    return ""

@@ -32,11 +32,15 @@ pinned UTS #39 confusables table. A letter is read, in this order, as:
 4. the letter of a small capital, modifier or Cherokee small letter;
 5. the ASCII letter the confusables table reads it as.
 
-A word all of one script other than Latin, among words of that script, is that
+A word all of one script other than Latin, among prose of that script, is that
 script's word, not a look-alike: :func:`other_script_words_kept` folds a text but for
 such words, for the checks of short words that other scripts spell by chance (the
-Cyrillic ``РК`` is ``PK``); the same word in an English sentence is read as the
-English word it looks like.
+Cyrillic ``РК`` is ``PK``). The fold is decided per word: a word whose letters all look
+like Latin ones (:func:`spells_latin`) is read as the Latin word it looks like unless
+the nearest words around it that are no such look-alikes are that script's own
+(``Enter your ΝΑΙ ΡΙΝ`` is ``Enter your NAI PIN``), and
+:func:`look_alike_words_folded` reads every such word as Latin, for the request shapes
+whatever other-script words stand between (fix29ya).
 """
 
 import functools
@@ -221,14 +225,21 @@ _LETTER_RUN = re.compile(r"([^\W\d_]+)")
 
 
 def other_script_words_kept(text: str) -> str:
-    """The text :func:`folded`, but for words of another script among words of it.
+    """The text :func:`folded`, but for words of another script read in that script.
 
-    A word all of one script other than Latin, whose neighbouring words (the one before
-    and the one after, those there are) are of that script too, is that script's word:
-    the Cyrillic ``РК`` in ``Столица РК`` is the Republic of Kazakhstan, not a look-alike
-    of a short Latin word. Among words of other scripts (``Enter your ΡΙΝ``, Greek
-    capitals in English) a person reads it as the Latin word it looks like, so it is
-    folded (adv29x F2), as is a word mixing scripts and everything between words.
+    Each word is read by its own letters and the words around it (adv29x F2, fix29ya):
+
+    - a word that mixes scripts, or whose letters all read as Latin ones, is folded;
+    - a word all of one other script that has a letter no Latin letter looks like
+      (``Столица``, ``ΙΣΤΟΡΙΑ``: the script's own word) is kept when its neighbouring
+      words (before and after, those there are) are of its script too, else folded;
+    - a word all of one other script whose letters all look like Latin ones (the Greek
+      ``ΡΙΝ``, the Cyrillic ``РК``: :func:`spells_latin`) is read as the Latin word it
+      looks like unless the text around it is its script: it is kept only when the
+      nearest word on each side that is not such a look-alike (those there are) is a
+      kept word of its script, or when the text holds no other word. So ``Enter your
+      ΝΑΙ ΡΙΝ`` is ``Enter your NAI PIN`` (no word of Greek prose around it), while
+      ``Столица РК — Астана`` (the Republic of Kazakhstan) keeps ``РК``.
 
     :param text: any text.
     :return: the text folded but for those words. Linear.
@@ -236,20 +247,84 @@ def other_script_words_kept(text: str) -> str:
     if text.isascii():
         return text
     parts = _LETTER_RUN.split(text)  # odd indices are the runs of letters
-    scripts = [
-        _one_script(part) if index % 2 else "" for index, part in enumerate(parts)
-    ]
-    kept = [
-        bool(index % 2)
+    words = range(1, len(parts), 2)
+    scripts = {index: _one_script(parts[index]) for index in words}
+    look_alike = {
+        index: scripts[index] not in ("", "LATIN") and spells_latin(parts[index])
+        for index in words
+    }
+    kept = {
+        index: not look_alike[index]
         and scripts[index] not in ("", "LATIN")
         and all(
-            scripts[neighbour] == scripts[index]
+            scripts.get(neighbour) == scripts[index]
             for neighbour in (index - 2, index + 2)
             if 0 < neighbour < len(parts)
         )
-        for index in range(len(parts))
-    ]
-    return "".join(part if keep else folded(part) for part, keep in zip(parts, kept))
+        for index in words
+    }
+    # the nearest word that is no look-alike, on each side of every word
+    before: Dict[int, int] = {}
+    last = -1
+    for index in words:
+        before[index] = last
+        if not look_alike[index]:
+            last = index
+    after: Dict[int, int] = {}
+    last = -1
+    for index in reversed(words):
+        after[index] = last
+        if not look_alike[index]:
+            last = index
+    for index in words:
+        if look_alike[index]:
+            sides = [side for side in (before[index], after[index]) if side >= 0]
+            kept[index] = all(
+                kept[side] and scripts[side] == scripts[index] for side in sides
+            )
+    return "".join(
+        part if kept.get(index, False) else folded(part)
+        for index, part in enumerate(parts)
+    )
+
+
+def look_alike_words_folded(text: str) -> str:
+    """The text :func:`folded`, but for words of another script spelled in its own letters.
+
+    Every word whose letters all read as Latin ones (:func:`spells_latin`: the Greek
+    ``ΡΙΝ``, the Cyrillic ``РК``) is read as the Latin word it looks like wherever it
+    stands, and a word of one other script with a letter of its own (``ΛΑΙ``,
+    ``Столица``) is kept as written: the words a request shape reads (``Enter your ΛΑΙ
+    ΡΙΝ`` is ``Enter your ΛΑΙ PIN``, which a person reads as a request for a PIN) whatever
+    the other script's words around it.
+
+    :param text: any text.
+    :return: the text folded but for those words. Linear.
+    """
+    if text.isascii():
+        return text
+    parts = _LETTER_RUN.split(text)
+    return "".join(
+        (
+            part
+            if index % 2
+            and _one_script(part) not in ("", "LATIN")
+            and not spells_latin(part)
+            else folded(part)
+        )
+        for index, part in enumerate(parts)
+    )
+
+
+def spells_latin(word: str) -> bool:
+    """Whether every letter of a word reads as a Latin letter (:func:`folded`).
+
+    :param word: a run of letters.
+    :return: True for ``ΡΙΝ`` (Greek capitals), ``РК`` (Cyrillic) and ``PIN``; False
+        for ``ΛΑΙ``, ``Столица`` (a letter with no Latin look-alike).
+    """
+    spelled = folded(word)
+    return spelled.isascii() and spelled.isalpha()
 
 
 def _one_script(word: str) -> str:

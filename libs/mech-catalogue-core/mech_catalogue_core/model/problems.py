@@ -295,7 +295,7 @@ CODE_DESCRIPTIONS: Dict[str, str] = {
     TOO_MANY_TOOLS: "more tools than the tool cap",
     NO_TOOLS: "neither `tools` nor `toolMetadata` yields a single valid tool",
     WRONG_TYPE: "a field has the wrong JSON type; the field is ignored",
-    INVALID_TOOL_NAME: "a tool name is empty, too long, or has control characters; the tool is dropped",
+    INVALID_TOOL_NAME: "a tool name is empty, too long, or has control or invisible characters, a line break or markup that hides text; the tool is dropped",
     DUPLICATE_TOOL: "a tool name is listed twice; the later entry is dropped",
     INVALID_TOOL: "a tool's metadata is not an object; it is ignored and the tool is offered by name only",
     INVALID_ARGUMENT: "an argument is malformed; the argument is dropped",

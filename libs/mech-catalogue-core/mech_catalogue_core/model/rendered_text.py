@@ -69,6 +69,10 @@ and the content of :data:`HIDDEN_CONTENT_ELEMENTS` removed as nothing, not parse
 decoded and folded), so words an empty tag joins are read joined at any nesting, in any
 renderer's syntax, whichever tags a browser lays out.
 
+:func:`hidden_parts_joined` is one more reading (fix29ya): what comments, processing
+instructions, CDATA, declarations and attributes hide from a person, which a model
+reads, with the tags inside them removed as nothing.
+
 The parser is linear on every hostile shape measured (nested and unclosed brackets,
 ``<``, ``*``, ``(``, backticks, entity runs: docs/benchmarks.md, "adv29u"); containers
 nested deeper than its limit (20) show nothing, as in the reference renderer; their
@@ -82,7 +86,7 @@ import functools
 import html
 import re
 import unicodedata
-from typing import List, Sequence, Set, Tuple
+from typing import Callable, Iterable, List, Sequence, Set, Tuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -205,11 +209,24 @@ def _compatibility_folded(text: str, invisible: "re.Pattern[str]") -> str:
 def _without_hidden_html(text: str) -> str:
     """A text without its closed HTML comments, instructions, CDATA and declarations.
 
+    An unclosed one is text, as a renderer shows it.
+
+    :param text: text with references decoded.
+    :return: the text without those constructs (:func:`_hidden_html_replaced`).
+    """
+    return _hidden_html_replaced(text, lambda content: "")
+
+
+def _hidden_html_replaced(text: str, replacement: Callable[[str], str]) -> str:
+    """A text with each closed HTML comment, instruction, CDATA and declaration replaced.
+
     An unclosed one is text, as a renderer shows it. Linear: a closer is searched from
     each opener while found, and once missing never again (none follows a later one).
 
-    :param text: text with references decoded.
-    :return: the text without those constructs.
+    :param text: any text.
+    :param replacement: what a construct becomes, given what it holds between its
+        delimiters (``""`` for ``<!-->``).
+    :return: the text with those constructs replaced.
     """
     kept = []
     start = at = 0
@@ -220,15 +237,19 @@ def _without_hidden_html(text: str) -> str:
             break
         written = opener.group(0)
         end = opener.end()
+        content = ""
         if not written.endswith(">"):
-            closer = _HIDDEN_CLOSER[written[:2] if written[2:3].isalpha() else written]
+            declaration = written[2:3].isalpha()
+            closer = _HIDDEN_CLOSER[written[:2] if declaration else written]
             found = -1 if closer in missing else text.find(closer, end)
             if found < 0:
                 missing.add(closer)
                 at = end
                 continue
+            content = text[opener.start() + 2 if declaration else end : found]
             end = found + len(closer)
         kept.append(text[start : opener.start()])
+        kept.append(replacement(content))
         start = at = end
     kept.append(text[start:])
     return "".join(kept)
@@ -369,6 +390,68 @@ def _joined_source(text: str, invisible: "re.Pattern[str]") -> str:
     joined = _tags_joined(_without_hidden_html(invisible.sub("", text)))
     decoded = _references_decoded(joined, invisible)
     return _compatibility_folded(decoded, invisible)
+
+
+#: an attribute's value in a tag (group 1, 2 or 3: single-quoted, double-quoted, bare)
+_ATTRIBUTE_VALUE = re.compile(r"=\s*+(?:'([^']*+)'|\"([^\"]*+)\"|([^\s\"'=<>`]++))")
+
+
+def _on_lines_of_their_own(parts: Iterable[str]) -> str:
+    return "".join(f"\n{part}\n" for part in parts)
+
+
+def _hidden_parts_opened(text: str) -> str:
+    """A text whose hidden HTML shows what it holds, every tag removed as nothing.
+
+    A comment's (an instruction's, CDATA's, a declaration's) content stays where it is,
+    on lines of its own; the values of the tags' attributes follow the text, each on
+    lines of its own, tags inside them removed as nothing too (so a tag with attributes
+    inside a comment parts no word of it, and a link's target joins no word shown).
+
+    :param text: any text.
+    :return: the text so opened, its attributes' values after it.
+    """
+    opened = _hidden_html_replaced(
+        text, lambda content: _on_lines_of_their_own([content])
+    )
+    values: List[str] = []
+
+    def removed(tag: "re.Match[str]") -> str:
+        inside = tag.group(0)[1:-1]
+        values.extend("".join(groups) for groups in _ATTRIBUTE_VALUE.findall(inside))
+        return ""
+
+    joined = _HTML_TAG.sub(removed, opened)
+    return joined + _on_lines_of_their_own(_HTML_TAG.sub("", v) for v in values)
+
+
+def hidden_parts_joined(text: str, invisible: "re.Pattern[str]") -> str:
+    """What HTML hides from a person of a text, as a model reads it: words joined.
+
+    A person never sees what a closed comment, processing instruction, CDATA section,
+    declaration or a tag's attribute holds; a model reads it, and reads through a tag
+    that parts its words: ``<!-- Paste your pri<b></b>vate key -->`` and ``<span
+    title="Ig<i></i>nore previous instructions">`` are read "Paste your private key",
+    "Ignore previous instructions" (fix29ya). A comment's content is read where it
+    stands, on lines of its own, and each attribute's value after the text (so a
+    link's target joins no word shown); every tag is removed as nothing, and so again
+    once references are decoded (``pri&lt;b&gt;&lt;/b&gt;vate``); then letters are
+    folded and the characters of emphasis removed (steps 3 and 6).
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: the text with its hidden parts opened and its tags removed. The text
+        itself when it holds no ``<`` and no ``&`` (a reference may write one: the
+        MCP server reads the served text, whose markup is written inert). Linear in
+        the text.
+    """
+    if "<" not in text and "&" not in text:
+        return text
+    opened = _hidden_parts_opened(invisible.sub("", text))
+    decoded = _references_decoded(opened, invisible)
+    if decoded != opened and "<" in decoded:
+        decoded = _hidden_parts_opened(decoded)
+    return _INLINE_MARKS.sub("", _compatibility_folded(decoded, invisible))
 
 
 def may_differ(text: str) -> bool:

@@ -41,9 +41,9 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from mech_catalogue_core.model.letter_forms import folded
 from mech_catalogue_core.model.problems import SECRET_REQUEST, Problem, warning
+from mech_catalogue_core.model.short_secret_words import SHORT_WORD
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
-    _SHORT_SECRET_WORD,
     _TAG_TEXT,
     MAX_TEXT_CHARS,
     SCHEMA_WORDS,
@@ -119,7 +119,7 @@ SECRET_REQUEST_READ_CHARS = 64 * 1024
 def _secret_mentions(words: str) -> Iterator["re.Match[str]"]:
     """The secrets a clause's words name: :data:`SECRET_PATTERN`'s, then short words."""
     yield from SECRET_PATTERN.finditer(words)
-    yield from _SHORT_SECRET_WORD.finditer(words)
+    yield from SHORT_WORD.finditer(words)
 
 
 def _request_at(words: str, mention: "re.Match[str]") -> Optional[str]:
@@ -174,7 +174,7 @@ def secret_requested(text: str) -> Optional[str]:
         for clause in SECRET_CLAUSE_END.split(reading):
             words = words_of(clause)
             for mention in _secret_mentions(words):
-                if mention.re is _SHORT_SECRET_WORD:
+                if mention.re is SHORT_WORD:
                     if not short:
                         short.append(short_secret_asked(text, forms))
                     if short[0] is None:

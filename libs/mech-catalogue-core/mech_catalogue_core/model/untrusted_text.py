@@ -74,7 +74,11 @@ from mech_catalogue_core.model.hidden_characters import INVISIBLE as _INVISIBLE
 from mech_catalogue_core.model.hidden_characters import MARKUP
 from mech_catalogue_core.model.hidden_characters import PLAIN_TEXT as _PLAIN_SENTENCE
 from mech_catalogue_core.model.hidden_characters import strip_invisible
-from mech_catalogue_core.model.letter_forms import folded, other_script_words_kept
+from mech_catalogue_core.model.letter_forms import (
+    folded,
+    look_alike_words_folded,
+    other_script_words_kept,
+)
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -84,7 +88,19 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
-from mech_catalogue_core.model.rendered_text import shown_readings
+from mech_catalogue_core.model.rendered_text import (
+    hidden_parts_joined,
+    may_differ,
+    shown_readings,
+)
+from mech_catalogue_core.model.short_secret_words import (
+    CAMEL_BOUNDARY,
+    QUALIFIED_SECRET_PATTERN,
+    SECRET_NAME,
+    SHORT_WORD,
+    clause_words,
+    short_word_asks,
+)
 from mech_catalogue_core.model.tool import Argument, Tool
 
 #: the invisible characters' ranges (:mod:`.hidden_characters`), named here as before
@@ -145,74 +161,32 @@ SECRET_PATTERN = re.compile(
     r"(session|auth|login|browser) cookies?|cookies? (header|value|string|jar)|"
     r"jwts?|json web tokens?|"
     r"totp|mfa codes?|one time (passwords?|codes?)|"
+    # the codes that unlock a device or an account (fix29ya)
+    r"pass ?codes?|(sms|login|verification|authenticator|auth) codes?|"
     r"clave privada|chiave privata|cle privee|privater schlussel|"
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
-#: short words that name a secret and are also ordinary words or symbols: to pin a
-#: version, a primary key ``pk``, a probability ``p_k``, one-time programmable (OTP)
-#: memory, whether 2FA is on (``pins`` are a board's or a map's, not PIN codes). A JWT,
-#: a TOTP or an MFA code is nothing else and stays in :data:`SECRET_PATTERN`
-SHORT_SECRET_WORD = r"(?:pin|pks?|otps?|2 ?fa)"
-#: a :data:`SHORT_SECRET_WORD` with the words that make it a secret whatever the rest
-#: says: what it belongs to before it, a possessive between (``card PIN``, ``the card's
-#: PIN``, ``bank PIN``, ``Ledger PIN``, ``wallet pk``), or how it travels after it
-#: (``pk hex``, ``the OTP sent by SMS``)
-SECRET_OWNER_PATTERN = re.compile(
-    r"\b(?:"
-    r"(?:card|atm|debit|credit|bank|banking|sim|phone|wallet|account|signer|signing|"
-    r"owner|eth|evm|hex|raw|secret|private|login|sms|email|authenticator|device|"
-    r"ledger|trezor|keystone|metamask)(?: s)? "
-    + SHORT_SECRET_WORD
-    + "|"
-    + SHORT_SECRET_WORD
-    + r" (?:hex|sent|received|(?:via|by|from) (?:sms|text|e ?mail|the app|your))"
-    r")\b",
-    re.IGNORECASE | re.ASCII,
-)
-#: a :data:`SHORT_SECRET_WORD` with words that make it a secret unless the text speaks
-#: of an :data:`ORDINARY_CONTEXT`: whose it is (``your PIN``, ``your Ledger PIN``, ``the
-#: user's PIN``), a verb that asks for it (``enter the pin``, ``paste your pk``), its
-#: digits or what it is (``4-digit PIN``, ``PIN (4 digits)``, ``PIN code``)
-OWNED_SECRET_PATTERN = re.compile(
-    r"\b(?:"
-    r"(?:your|my|his|her|their|users?(?: s)?)(?: [a-z0-9]+)? " + SHORT_SECRET_WORD + "|"
-    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert) "
-    r"(?:in )?(?:your |the |a |an |my )?" + SHORT_SECRET_WORD + "|"
-    r"[0-9]+ digits? "
-    + SHORT_SECRET_WORD
-    + "|"
-    + SHORT_SECRET_WORD
-    + r" (?:(?:[0-9]+ )?digits?|codes?|numbers?)"
-    r")\b",
-    re.IGNORECASE | re.ASCII,
-)
-#: what makes a pin, pk, OTP or 2FA ordinary wherever the text names it: a board's pins
-#: (GPIO, a header, toggling), a map's pin, India's postal PIN code, a table's primary
-#: key, whether 2FA is on, one-time programmable memory's bits
-ORDINARY_CONTEXT = re.compile(
-    r"\b(?:gpios?|header pins?|breadboard|toggle|maps?|postal|post ?codes?|zip ?codes?|"
-    r"(?:delivery|shipping|postal) address(?:es)?|rows?|tables?|databases?|records?|"
-    r"primary keys?|enabled|disabled|status|bits|burn|burned|fuses?|e ?fuses?)\b",
-    re.IGNORECASE | re.ASCII,
-)
-#: either pattern: what the short check looks for before reading the text's context
-QUALIFIED_SECRET_PATTERN = re.compile(
-    f"{SECRET_OWNER_PATTERN.pattern}|{OWNED_SECRET_PATTERN.pattern}",
-    re.IGNORECASE | re.ASCII,
-)
-#: the short words that ask for a secret as a whole name (an argument called ``pk`` or
-#: ``otp``; one called ``pin`` pins a file)
-SECRET_NAME = re.compile(r"(?:pks?|otps?)", re.IGNORECASE | re.ASCII)
-_SHORT_SECRET_WORD = re.compile(rf"\b{SHORT_SECRET_WORD}\b", re.IGNORECASE | re.ASCII)
 _NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 #: schema keywords whose strings are prose for a reader
 _PROSE_KEYWORDS = ("description", "title", "$comment")
 #: schema keywords whose values are data a model copies (their strings are cleaned too)
 _VALUE_KEYWORDS = ("enum", "const", "default", "examples")
-#: schema keywords left as they are: identifiers, patterns and references, not prose
-_STRUCTURAL_KEYWORDS = ("pattern", "format", "$ref", "$id", "$schema", "type")
+#: schema keywords left as they are: what a call must send (patterns, names, types) and
+#: references; a definition hiding text in one is refused where it is parsed
+#: (:func:`contract_hidden_in`)
+_STRUCTURAL_KEYWORDS = (
+    "pattern",
+    "$ref",
+    "$id",
+    "$schema",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "type",
+    "required",
+    "dependentRequired",
+)
 #: phrases one warning quotes at most
 MAX_QUOTED = 3
 #: JSON Schema 2020-12's keywords and type names: words that hold neither markup nor a
@@ -454,7 +428,11 @@ def label_for_model(text: str) -> str:
 
 
 def values_for_model(value: Any) -> Any:
-    """A JSON value with every string in it :func:`value_for_model` (keys kept).
+    """A JSON value with every string in it :func:`value_for_model`, keys cleaned too.
+
+    A key is data as its value is (an object in an ``enum`` or a ``default``, a tool's
+    unknown field): its invisible characters are removed as a string's are, so two keys
+    that differ only by them become one, the last kept (adv29yt: keys were kept raw).
 
     :param value: a JSON value (an enum, default, example, unknown fields...).
     :return: a new value.
@@ -464,20 +442,27 @@ def values_for_model(value: Any) -> Any:
     if isinstance(value, list):
         return [values_for_model(v) for v in value]
     if isinstance(value, dict):
-        return {k: values_for_model(v) for k, v in value.items()}
+        return {strip_invisible(k): values_for_model(v) for k, v in value.items()}
     return value
 
 
 def schema_for_model(schema: Any) -> Any:
     """A JSON Schema with every prose and value string cleaned and capped.
 
-    Descriptions, titles and comments, and the strings inside ``enum``, ``const``,
-    ``default`` and ``examples``, go through :func:`for_model`; property names, patterns,
-    formats, types and references are kept (they are the mech's contract, not prose).
+    Descriptions, titles and comments go through :func:`for_model`; every other string
+    (``format``, ``contentEncoding``, ``contentMediaType``, the strings inside ``enum``,
+    ``const``, ``default`` and ``examples``, an unknown keyword's) through
+    :func:`value_for_model` (adv29yt: a ``format`` of ``"date"`` and tag characters was
+    served raw). Kept as they are: keys (property names, keywords), and the
+    :data:`_STRUCTURAL_KEYWORDS` (``pattern``, ``required``, ``type``, references): they
+    are what a call must send, so a schema hiding text there is refused at parse
+    (:func:`contract_hidden_in`).
 
     :param schema: a JSON Schema (not modified).
     :return: a new schema.
     """
+    if isinstance(schema, str):  # an unknown keyword's value, or a string inside one
+        return value_for_model(schema)
     if isinstance(schema, list):
         return [schema_for_model(v) for v in schema]
     if not isinstance(schema, dict):
@@ -488,7 +473,7 @@ def schema_for_model(schema: Any) -> Any:
             out[key] = for_model(value, MAX_TEXT_CHARS)
         elif key in _VALUE_KEYWORDS:
             out[key] = values_for_model(value)
-        elif key in _STRUCTURAL_KEYWORDS or key == "required":
+        elif key in _STRUCTURAL_KEYWORDS:
             out[key] = value
         elif key in ("properties", "patternProperties", "$defs", "definitions"):
             out[key] = (
@@ -499,6 +484,25 @@ def schema_for_model(schema: Any) -> Any:
         else:
             out[key] = schema_for_model(value)
     return out
+
+
+def contract_hidden_in(schema_text: str) -> Tuple[str, ...]:
+    """Where a schema hides text that :func:`schema_for_model` cannot clean.
+
+    A schema's key (a property name, a keyword) or a :data:`_STRUCTURAL_KEYWORDS`
+    string holding an invisible character is what a call
+    must send or how the schema reads: cleaning it would change the contract, serving it
+    would show a model text a person cannot see (adv29yt). The parser refuses such a
+    schema, so no surface serves it.
+
+    :param schema_text: canonical JSON text of a schema (non-ASCII written as itself).
+    :return: the JSON pointers (:func:`hidden_in`, at most 5), empty when the text holds
+        no invisible character at all (one scan of the text) or only where cleaning
+        removes it.
+    """
+    if not _INVISIBLE.search(schema_text):
+        return ()
+    return hidden_in(schema_for_model(decode(schema_text)))
 
 
 def _cleaned_json(text: str, clean: Any) -> str:
@@ -570,7 +574,7 @@ def words_of(text: str) -> str:
     :param text: any text (invisible characters are dropped first).
     :return: e.g. ``"paste the private key"`` for ``"Paste\u200b the private-key!"``.
     """
-    split = _CAMEL.sub(" ", strip_invisible(text))
+    split = CAMEL_BOUNDARY.sub(" ", strip_invisible(text))
     return _NOT_WORD.sub(" ", split).strip()
 
 
@@ -585,13 +589,18 @@ def readings(text: str) -> Tuple[str, ...]:
     :func:`.rendered_text.shown_readings` adds what a person's renderer shows of the
     source as written (escaped markup stays text) and the source with every tag
     removed as nothing, unparsed (words an empty tag joins read joined at any nesting,
-    in any renderer's syntax: adv29x).
+    in any renderer's syntax: adv29x); :func:`.rendered_text.hidden_parts_joined` what
+    HTML hides from a person (comments, instructions, attributes), tags inside removed
+    as nothing (``<!-- pri<b></b>vate key -->``: fix29ya).
 
     :param text: text from a manifest or an answer.
-    :return: ``(text,)``, then each of the other two that differs, distinct.
+    :return: ``(text,)``, then each of the other five that differs, distinct.
     """
+    if not may_differ(text):  # no reference, markup or non-ASCII character
+        return (text,)
     through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
-    return tuple(dict.fromkeys((text, rendered, through, as_written, joined)))
+    hidden = hidden_parts_joined(text, _INVISIBLE)
+    return tuple(dict.fromkeys((text, rendered, through, as_written, joined, hidden)))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -637,11 +646,37 @@ def secret_asked(text: str) -> Optional[str]:
             return match.group(0).lower()
         # short_secret_asked reads less (marks spaced, other scripts kept), so it can
         # find only what these words hold: it runs only when they hold one
+        # (a text of other scripts may part the words a look-alike reading joins)
         short = short or bool(
-            _SHORT_SECRET_WORD.search(words)  # cheap: most texts hold none
-            and (QUALIFIED_SECRET_PATTERN.search(words) or SECRET_NAME.fullmatch(words))
+            SHORT_WORD.search(words)  # cheap: most texts hold none
+            and (
+                not reading.isascii()
+                or QUALIFIED_SECRET_PATTERN.search(words)
+                or SECRET_NAME.fullmatch(words)
+            )
         )
     return short_secret_asked(text, forms) if short else None
+
+
+def secret_name_asked(name: str) -> Optional[str]:
+    """What secret an argument's (or a property's) name asks for, if any.
+
+    As :func:`secret_asked`, and a name whose letters, each read as the Latin letter it
+    looks like (:func:`folded`), spell a :data:`SECRET_NAME` asks: a name is an
+    identifier, read as the word its letters draw whatever their script (an argument
+    called ``ΡΚ`` in Greek capitals asks as ``pk`` does; fix29ya).
+
+    :param name: an argument or property name.
+    :return: the words that ask (lowercase), or None.
+    """
+    asked = secret_asked(name)
+    if asked or (name.isascii() and "&" not in name):
+        return asked  # an ASCII name without references: secret_asked read its letters
+    for reading in readings(expression_marks_spaced(name)):
+        words = words_of(folded(reading))
+        if SECRET_NAME.fullmatch(words):
+            return words.lower()
+    return None
 
 
 def short_secret_asked(
@@ -649,16 +684,19 @@ def short_secret_asked(
 ) -> Optional[str]:
     """What secret a text asks for with a short word (:data:`SHORT_SECRET_WORD`).
 
-    A short word asks with the words that make it a secret: always with what it belongs
-    to (:data:`SECRET_OWNER_PATTERN`: ``card PIN``), and with whose it is, a verb that
-    asks or its digits (:data:`OWNED_SECRET_PATTERN`: ``your PIN``) unless the text
-    speaks of a board, a map, a postal address, a table or a setting
-    (:data:`ORDINARY_CONTEXT`: ``the pin number of the GPIO line``); or alone as a
-    whole name (:data:`SECRET_NAME`: an argument called ``pk``). It must be a word as a person reads it, not letters of
-    an expression joined by dropping its marks (:func:`expression_marks_spaced`:
-    ``p_k``, ``p*k``), nor a word of another script that folds to it
-    (:func:`.letter_forms.other_script_words_kept`: the Cyrillic ``РК``, the Cherokee
-    ``ᏢᏦ``).
+    A short word asks with the words that make it a secret, read within its clause
+    (:func:`.short_secret_words.short_word_asks`): always with what it belongs to
+    (``card PIN``) or a verb asking for the reader's own (``Enter your PIN to see the
+    map``); with whose it is, a verb that asks or its digits (``your PIN``, ``type the
+    PIN``) unless the words around that very word make it a board's, a map's, a postal
+    address's, a table's or a setting's (``the pin number of the GPIO line``); or alone
+    as a whole name (:data:`SECRET_NAME`: an argument called ``pk``). It must be a word
+    as a person reads it, not letters of an expression joined by dropping its marks
+    (:func:`expression_marks_spaced`: ``p_k``, ``p*k``), nor a word of another script
+    that folds to it where the text around is that script
+    (:func:`.letter_forms.other_script_words_kept`: ``Столица РК``, the Cherokee
+    ``ᏢᏦ``); the words that make it a secret are also read with every look-alike word
+    as Latin (:func:`.letter_forms.look_alike_words_folded`: ``Enter your ΛΑΙ ΡΙΝ``).
 
     :param text: an argument name or description.
     :param forms: the text's :func:`readings`, when already read.
@@ -668,16 +706,19 @@ def short_secret_asked(
     if spaced != text or forms is None:
         forms = readings(spaced)
     for reading in forms:
-        words = words_of(other_script_words_kept(reading))
-        match = SECRET_OWNER_PATTERN.search(words) or (
-            None
-            if ORDINARY_CONTEXT.search(words)
-            else OWNED_SECRET_PATTERN.search(words)
-        )
-        if match:
-            return match.group(0).lower()
+        words = clause_words(other_script_words_kept(reading))
+        asked = short_word_asks(words)
+        if asked:
+            return asked
         if SECRET_NAME.fullmatch(words):
             return words.lower()
+        if reading.isascii():
+            continue
+        look_alikes = clause_words(look_alike_words_folded(reading))
+        if look_alikes != words:
+            asked = short_word_asks(look_alikes)
+            if asked:
+                return asked
     return None
 
 
@@ -766,17 +807,13 @@ def tool_texts(tool: Tool) -> Iterator[Tuple[Place, str]]:
     yield from json_texts(_decoded(tool.extra_json), _place("extra"))
 
 
-def _names_or_prose(place: Place) -> bool:
-    """Whether a text at ``place`` of a schema names a property or describes one."""
-    parent = None if place is None else place[0]
-    return _key_of(parent) == "properties" or _key_of(place) in ("description", "title")
-
-
 def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
     """The arguments of an input schema that ask for a secret.
 
-    An argument asks when its name, or a name or description anywhere in its schema,
-    matches :data:`SECRET_PATTERN` (:func:`secret_asked`: as written or as rendered).
+    An argument asks when its name or a property name anywhere in its schema asks
+    (:func:`secret_name_asked`: read as the word its letters draw too), or a
+    description or title anywhere in it does (:func:`secret_asked`: as written, as
+    rendered and read through).
     Works on the MCP Tool's ``inputSchema`` as served (the MCP server's check) and on
     :meth:`.tool.Tool.input_schema` (the catalogue's).
 
@@ -790,10 +827,16 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
         return ()
     found: List[Tuple[str, str]] = []
     for name, schema in properties.items():
-        texts = [str(name)] + [
-            text for at, text in json_texts(schema) if _names_or_prose(at)
-        ]
-        asked = next((s for s in map(secret_asked, texts) if s), None)
+        names = [str(name)]
+        prose = []
+        for at, text in json_texts(schema):
+            if _key_of(None if at is None else at[0]) == "properties":
+                names.append(text)
+            elif _key_of(at) in ("description", "title"):
+                prose.append(text)
+        asked = next((s for s in map(secret_name_asked, names) if s), None) or next(
+            (s for s in map(secret_asked, prose) if s), None
+        )
         if asked:
             found.append((str(name), asked))
     return tuple(found)

@@ -99,11 +99,14 @@ def warned(catalogue: Catalogue) -> Dict[int, List[str]]:
     return out
 
 
-LOOKALIKES = {
+#: names whose look-alike is made of invisible characters: refused at parse (adv29yt)
+INVISIBLE_LOOKALIKES = {
     "zero-width space": "pred\u200bict",
     "zero-width joiner": "predi\u200dct",
     "right-to-left override": "predict\u202e",
     "bidi isolate": "\u2066predict\u2069",
+}
+LOOKALIKES = {
     "Cyrillic ie": "pr\u0435dict",
     "Greek omicron in a Latin name": "summ\u03bfry",
     "fullwidth letters": "\uff50\uff52\uff45\uff44\uff49\uff43\uff54",
@@ -133,11 +136,29 @@ def test_distinct_and_case_only_differences_are_not_lookalikes() -> None:
     assert not warned(catalogue)
 
 
+@pytest.mark.parametrize("kind", sorted(INVISIBLE_LOOKALIKES))
+def test_an_invisible_lookalike_is_refused_at_parse(kind: str) -> None:
+    """A name holding an invisible character is no tool at all, so nothing looks alike.
+
+    (Before adv29yt it was offered with a ``lookalike_tool_name`` warning on both mechs.)
+
+    :param kind: which invisible look-alike.
+    """
+    catalogue = catalogue_of(
+        {1: ["predict", "summarise"], 2: [INVISIBLE_LOOKALIKES[kind]]}
+    )
+    assert not warned(catalogue)
+    honest, copy = catalogue.mechs
+    assert [t.name for t in honest.tools] == ["predict", "summarise"]
+    assert not copy.tools
+    assert "invalid_tool_name" in [p.code for p in copy.problems if p.is_error]
+
+
 def test_an_invisible_character_alone_is_flagged() -> None:
-    """A name with a format character warns even when nothing else looks like it."""
-    catalogue = catalogue_of({1: ["only\u200bone"], 2: ["other"]})
-    found = warned(catalogue)
-    assert set(found) == {1} and "invisible" in found[1][0]
+    """The name check still flags a format character (a catalogue of another version)."""
+    found = lookalike_problems(["only\u200bone", "other"])
+    assert list(found) == ["only\u200bone"]
+    assert "invisible" in found["only\u200bone"].message
 
 
 def test_warnings_follow_the_names_and_never_accumulate() -> None:

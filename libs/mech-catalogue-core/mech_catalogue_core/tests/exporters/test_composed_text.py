@@ -63,7 +63,15 @@ PAYLOADS: Dict[str, str] = {
 
 
 def _manifest(payload: str) -> Dict[str, Any]:
-    """A manifest carrying ``payload`` in every value kept raw, prose clean."""
+    """A manifest carrying ``payload`` in every value kept raw, prose clean.
+
+    Keys carry it without its invisible characters: a schema whose keys hide some is
+    refused at parse (``test_hidden_names_and_schemas.py``), so nothing is exported.
+
+    :param payload: the text a renderer or a model would read.
+    :return: the manifest.
+    """
+    key = strip_invisible(payload)
     port = {
         "type": "string",
         "description": "a port",
@@ -77,11 +85,11 @@ def _manifest(payload: str) -> Dict[str, Any]:
         "description": "how the tides are laid out",
         "properties": {
             "layout": {"type": "string", "enum": [payload, "plain"]},
-            "filter": {"const": {payload: payload}},
+            "filter": {"const": {key: payload}},
             "options": {
                 "type": "object",
-                "properties": {f"page[size]{payload}": {"type": "integer"}},
-                "default": {payload: [payload]},
+                "properties": {f"page[size]{key}": {"type": "integer"}},
+                "default": {key: [payload]},
             },
         },
         "if": {"properties": {"layout": {"const": payload}}},
@@ -248,10 +256,10 @@ def test_values_that_stay_data_are_unchanged(kind: str) -> None:
         layout["properties"]["layout"]
     )
     port = mcp["inputSchema"]["properties"]["port"]
-    assert port["default"] == sent and port["format"] == payload
+    assert port["default"] == sent and port["format"] == sent  # adv29yt: cleaned
     assert port["not"] == {"const": sent}
     filters = mcp["inputSchema"]["properties"]["spec"]["properties"]["filter"]
-    assert filters["const"] == {payload: sent}  # keys kept as published
+    assert filters["const"] == {strip_invisible(payload): sent}  # keys as published
 
 
 @pytest.mark.parametrize("place", ["default", "example", "not"])
@@ -326,5 +334,8 @@ def test_a_composed_text_is_capped() -> None:
     description = exported["function"]["parameters"]["properties"]["port"][
         "description"
     ]
-    assert len(description) == COMPOSED_TEXT_CHARS and "(cut: " in description
+    # ``capped`` sizes its marker by the text's whole length, so a cut may leave a
+    # character or two short of the cap (here the format is capped before, adv29yt)
+    assert COMPOSED_TEXT_CHARS - 3 <= len(description) <= COMPOSED_TEXT_CHARS
+    assert "(cut: " in description
     assert composed_for_model("") == "" and composed_for_model("plain.") == "plain."

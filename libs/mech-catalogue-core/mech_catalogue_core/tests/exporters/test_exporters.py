@@ -110,8 +110,14 @@ def test_mcp_tools_load_in_the_mcp_sdk() -> None:
     assert by_name["summarise"]["inputSchema"]["required"] == [
         "prompt"
     ]  # untyped -> prompt
-    renamed = [t for t in exported if t["title"] == "weather forecast"][0]
-    assert renamed["_meta"]["io.olas/mech-tool"]["mechToolName"] == "weather forecast"
+    (renamed,) = [
+        t
+        for t in exported
+        if t["_meta"]["io.olas/mech-tool"].get("mechToolName") == "weather forecast"
+    ]
+    # the title clients show first is the MCP name, not the mech's (adv29yt)
+    assert renamed["title"] == renamed["name"] != "weather forecast"
+    assert renamed["annotations"]["title"] == renamed["name"]
     provenance = by_name["summarise"]["_meta"]["io.olas/mech-tool"]["provenance"]
     assert provenance["cid"] == CID and provenance["mech"]["mech_id"] == 7
 
@@ -128,11 +134,11 @@ def test_catalogue_export_lists_every_mech_offering_a_name() -> None:
     other = Mech.from_manifest(other_ref, parsed.manifest, cid=CID)
     catalogue = Catalogue.build([other, _mech()])
     exported = exporters.catalogue_to_mcp_tools(catalogue)
-    assert [t["title"] for t in exported] == [
-        "summarise",
-        "weather.forecast",
-        "weather forecast",
-    ]
+    assert [t["title"] for t in exported] == [t["name"] for t in exported]
+    assert [t["name"] for t in exported][:2] == ["summarise", "weather.forecast"]
+    assert exported[2]["_meta"]["io.olas/mech-tool"]["mechToolName"] == (
+        "weather forecast"
+    )
     for item in exported:
         McpTool.model_validate(item)
         assert item["_meta"]["io.olas/mech-tool"]["mechs"] == [REF.key, other_ref.key]

@@ -148,6 +148,8 @@ def test_any_value_written_survives_javascript(values: Any) -> None:
     """Generated JSON values (one engine run a batch): what we write is what JS holds."""
     written = integers_as_text(values)
     assert survives_javascript(written)
-    unsafe = [v for v in values if is_unsafe_integer(v)]
-    if unsafe:  # the same leaves as numbers would not have survived
-        assert not survives_javascript(unsafe)
+    # the same leaves as numbers would not have survived, unless a double holds each
+    # exactly (2**53, 2**60: unsafe, since their neighbours round to them, but exact)
+    rounded = [v for v in values if is_unsafe_integer(v) and int(float(v)) != v]
+    if rounded:
+        assert not survives_javascript(rounded)

@@ -45,6 +45,7 @@ from mech_catalogue_core.model import problems as P
 from mech_catalogue_core.model.catalogue import (
     Manifest,
 )
+from mech_catalogue_core.model.hidden_characters import name_hiding
 from mech_catalogue_core.model.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -745,7 +746,11 @@ CLEAN_TOOL = st.fixed_dictionaries(
 )  # fmt: skip
 CLEAN_NAMES = st.text(
     st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=12
-).filter(lambda s: s.strip(" ") and not any("\x7f" <= c <= "\x9f" for c in s))
+).filter(
+    lambda s: s.strip(" ")
+    and not any("\x7f" <= c <= "\x9f" for c in s)
+    and not name_hiding(s)  # refused at parse (adv29yt)
+)
 
 
 @pytest.mark.slow

@@ -225,9 +225,10 @@ def test_a_word_of_another_script_is_kept_only_among_words_of_it() -> None:
     assert other_script_words_kept(greek_pin) == greek_pin  # no words around it
     assert other_script_words_kept(f"your {greek_pin}") == "your PIN"
     assert other_script_words_kept(f"{greek_pin} code") == "PIN code"
-    # one neighbour of another script is enough to read it as a look-alike
+    # one neighbour of another script is enough to read it as a look-alike, and a
+    # Greek word all of letters like Latin ones after it is read as Latin too (fix29ya)
     assert other_script_words_kept(f"your {greek_pin} \u03bd\u03b1\u03b9") == (
-        "your PIN \u03bd\u03b1\u03b9"
+        "your PIN vai"
     )
     # among its own script's words, digits and punctuation between: kept
     kazakh = "\u0421\u0442\u043e\u043b\u0438\u0446\u0430 \u0420\u041a \u2014 1997"

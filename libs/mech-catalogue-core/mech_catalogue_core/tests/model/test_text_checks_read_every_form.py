@@ -196,7 +196,8 @@ def test_readings_are_distinct_and_the_written_text_first() -> None:
     """A text without markup is read once; with markup, each differing form once."""
     assert readings("plain words") == ("plain words",)
     text = "a<!-- &#98; -->c"
-    assert readings(text) == (text, "ac", "a<!-- b -->c")
+    # last, the comment's words as a model reads them, on lines of their own (fix29ya)
+    assert readings(text) == (text, "ac", "a<!-- b -->c", "a\n b \nc")
     assert plain_readings(text, _INVISIBLE) == ("a<!-- b -->c", "ac")
 
 
