@@ -117,6 +117,10 @@ class _Market:  # pylint: disable=too-many-instance-attributes
         self.broadcasts.append(signed.raw_tx)
         raise RequestReverted(f"the request transaction {signed.tx_hash} reverted")
 
+    def mined_block(self, _tx_hash: str) -> Optional[int]:
+        """Every request broadcast is mined at the head."""
+        return self.head() if self.broadcasts else None
+
 
 def _sender(
     tmp_path: Path, market: _Market, cap: Optional[int] = None
@@ -171,14 +175,22 @@ def test_a_revert_at_the_estimate_refuses_the_offer_only(
 
 
 @pytest.mark.usefixtures("no_upload")
-def test_a_request_mined_and_reverted_is_refused_and_uncounted(tmp_path: Path) -> None:
-    """Mined and reverted, price unchanged: a refusal saying gas was spent; cap freed."""
+def test_a_request_mined_and_reverted_is_refused_and_counted_until_final(
+    tmp_path: Path,
+) -> None:
+    """Mined and reverted, price unchanged: a refusal saying gas was spent.
+
+    Its price still counts against ``--max-spend``: not final, a reorg could mine it
+    paid (adv29yp C1; released once final: ``tests/test_mcp_revert_memory.py``).
+
+    :param tmp_path: the journal folder.
+    """
     market = _Market(None, [PRICE])
     sender = _sender(tmp_path, market, cap=PRICE)
     said = _sent(sender)
     assert isinstance(said, RevertRefusal), said
     assert "only gas was spent" in said and len(market.broadcasts) == 1
-    assert sender.ledger.refusal(PRICE) is None  # the reverted price does not count
+    assert sender.ledger.refusal(PRICE) is not None  # counted until final
 
 
 @pytest.mark.usefixtures("no_upload")

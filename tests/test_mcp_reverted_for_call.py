@@ -35,12 +35,9 @@ from mech_catalogue_cli.mcp_server.market import (
     MarketError,
     SignedRequest,
 )
+from mech_catalogue_cli.mcp_server.mined_reverts import REVERTED_KEY, record_reverted
 from mech_catalogue_cli.mcp_server.offchain_sending import PriceRefusal
-from mech_catalogue_cli.mcp_server.refused_offers import (
-    REVERTED_KEY,
-    record_reverted,
-    reverted_for_call,
-)
+from mech_catalogue_cli.mcp_server.refused_offers import reverted_for_call
 from mech_catalogue_cli.mcp_server.sending import RequestSender
 from tests.adversary.test_adv29u_mined_revert_not_final import (
     HEAD,

@@ -29,6 +29,7 @@ from mech_catalogue_core.exporters.names import (
     sanitise_name,
 )
 
+from mech_catalogue_cli.mcp_server.offers import Tenure
 from mech_catalogue_cli.mcp_server.pins import load_pins, save_pins
 from mech_catalogue_cli.mcp_server.served_names import ServedNames
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
@@ -213,3 +214,66 @@ def test_a_duplicate_of_a_mech_tool_under_a_taken_name_is_left_out() -> None:
     )
     assert [t.name for t in served.tools] == ["a", "call_tool"]  # refused later
     assert names.stood_for("call_tool") == ""
+
+
+def _dated(mechs: Dict[int, List[str]], declared: Dict[int, int]) -> ServedCatalogue:
+    """As :func:`_served`, each mech's tools declared at its block and delivered after.
+
+    :param mechs: mech id -> the tool names it declares.
+    :param declared: mech id -> the block its tools were declared at (absent: none).
+    :return: the served catalogue, offers dated.
+    """
+    catalogue = _priced_catalogue(
+        {i: manifest(*(_typed(n, "port") for n in names)) for i, names in mechs.items()}
+    )
+    tenures = {
+        ("0x" + f"{i:040x}", name): Tenure(block, block + 1)
+        for i, block in declared.items()
+        for name in mechs[i]
+    }
+    return served_from_catalogue(catalogue, tenures)
+
+
+def test_a_first_tag_returns_from_a_junior_literal_copy_to_its_tool() -> None:
+    """adv29yp N1: the honest tool misses the first read; the next read gives it its tag.
+
+    The stranger's literal ``tide_table_<tag>`` was served under that name while the
+    honest ``tide table`` was absent; once both are read, the senior honest tool has
+    its first tag and the copy is tagged itself, as the exporter's rule names them.
+    """
+    names = ServedNames()
+    first = names.assign(_dated({2: [TAGGED]}, {2: 300}))
+    assert _names(first) == {TAGGED: TAGGED}
+    second = names.assign(_dated({1: [HONEST], 2: [TAGGED]}, {1: 100, 2: 300}))
+    assert _names(second)[TAGGED] == HONEST
+    copy = next(t for t in second.tools if t.mech_tool == TAGGED)
+    assert copy.name not in (TAGGED, HONEST)
+    assert names.stood_for(TAGGED) == HONEST
+    third = names.assign(_dated({1: [HONEST], 2: [TAGGED]}, {1: 100, 2: 300}))
+    assert _names(third) == _names(second)  # settled: no name moves again
+
+
+def test_a_senior_literal_tool_keeps_the_name_from_a_junior_tag() -> None:
+    """An honest tool literally named like a tag; a stranger grinds a name tagged so."""
+    names = ServedNames()
+    names.assign(_dated({1: [TAGGED]}, {1: 100}))
+    both = names.assign(_dated({1: [TAGGED], 2: [HONEST]}, {1: 100, 2: 300}))
+    assert _names(both)[TAGGED] == TAGGED
+    assert next(t for t in both.tools if t.mech_tool == HONEST).name != TAGGED
+
+
+def test_a_first_tag_a_gone_literal_held_is_not_given_to_its_tool() -> None:
+    """The literal holder left: its name stays held (it may be the honest one missing)."""
+    names = ServedNames()
+    names.assign(_dated({2: [TAGGED]}, {2: 100}))
+    later = names.assign(_dated({1: [HONEST]}, {1: 300}))
+    assert TAGGED not in _names(later)
+    assert names.stood_for(TAGGED) == TAGGED
+
+
+def test_a_tag_taken_from_a_literal_tool_with_no_facts_follows_the_exporter() -> None:
+    """Neither offer dated (an agent without a node): the exporter's rule, tag first."""
+    names = ServedNames()
+    names.assign(_served({2: [TAGGED]}))
+    both = names.assign(_served({1: [HONEST], 2: [TAGGED]}))
+    assert _names(both)[TAGGED] == HONEST

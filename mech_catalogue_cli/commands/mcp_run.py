@@ -37,7 +37,8 @@ from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import Marketplace
 from mech_catalogue_cli.mcp_server.server import MechToolServer, serve
 from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
-from mech_catalogue_cli.mcp_server.tenure import TenureReader
+from mech_catalogue_cli.mcp_server.tenure import FetchedDefinitions, TenureReader
+from mech_catalogue_cli.mcp_server.tenure_record import TenureRecord
 from mech_catalogue_cli.sync_driver import SyncConfig
 
 from ..adapters.jsonrpc import JsonRpc
@@ -62,22 +63,16 @@ def catalogue_source(
     :param state_dir: ``--state-dir`` (a direct read keeps there the manifests it
         read, asked for first after a restart), or None.
     :return: an ``AgentSource`` for ``--agent`` (reading the offers' tenures from
-        ``rpc`` when a marketplace is set, as a direct read does), else a
+        ``rpc`` and the gateway when a marketplace is set, as a direct read does:
+        :func:`agent_tenure`), else a
         ``DirectSource`` reading the registries (and the marketplace) with the skill's
         code.
     :raises BadParameter: (exit 2) for a ``--registry`` the reader rejects.
     :raises CliFailure: NO_SOURCE when neither is given.
     """
+    folder = Path(state_dir) if state_dir else None
     if agent:
-        tenure = (
-            TenureReader(
-                JsonRpc(chosen["rpc"], CHAIN_ID_TIMEOUT),
-                int(chosen.get("marketplace_first_block") or 0),
-            )
-            if chosen.get("rpc") and chosen.get("marketplace")
-            else None
-        )
-        return AgentSource(agent, tenure=tenure)
+        return AgentSource(agent, tenure=agent_tenure(chosen, folder))
     registries, multicall = chosen["registries"], chosen["multicall"]
     if not (registries and multicall):
         raise CliFailure(
@@ -99,7 +94,43 @@ def catalogue_source(
             fallback_gateway_urls=tuple(chosen.get("fallback_gateways", ())),
         ),
         market_source(chosen, chain),
-        Path(state_dir) if state_dir else None,
+        folder,
+    )
+
+
+def agent_tenure(
+    chosen: Dict[str, Any], folder: Optional[Path]
+) -> Optional[TenureReader]:
+    """The tenure reader of an ``--agent`` source: the direct read's, over the chain and IPFS.
+
+    :param chosen: the chain settings (``rpc``, ``marketplace``,
+        ``marketplace_first_block``, ``gateway``, ``fallback_gateways``).
+    :param folder: ``--state-dir`` (the walks' record), or None.
+    :return: the reader, None without an RPC and a marketplace (offers then have no
+        tenure); without a gateway the services' manifests are not read, and tenures
+        start at their newest update.
+    """
+    if not (chosen.get("rpc") and chosen.get("marketplace")):
+        return None
+    gateway = str(chosen.get("gateway") or "").rstrip("/")
+    manifests = (
+        FetchedDefinitions(
+            SyncConfig(
+                rpc_url=chosen["rpc"],
+                gateway_url=gateway,
+                sources=(),
+                multicall="",
+                fallback_gateway_urls=tuple(chosen.get("fallback_gateways", ())),
+            )
+        )
+        if gateway
+        else None
+    )
+    return TenureReader(
+        JsonRpc(chosen["rpc"], CHAIN_ID_TIMEOUT),
+        int(chosen.get("marketplace_first_block") or 0),
+        manifests,
+        record=TenureRecord(folder),
     )
 
 

@@ -46,6 +46,7 @@ import time
 from typing import Any, Dict, Optional, Tuple
 
 from mech_catalogue_core.chain.presets import DEFAULT_FINAL_DEPTH
+from mech_catalogue_core.model.payment import payment_terms, say_amount
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .cancel import CANCEL_KEY
@@ -89,10 +90,36 @@ class NotFinal(HeldBehind):
 
     The call waits up to its ``--timeout`` and tries again (as for a held nonce);
     ``final_at`` is the block by which its nonce is final (the head then at least
-    that), ``progress`` what the call says while it waits.
+    that), ``head`` the head it was read at, ``block_seconds`` the chain's least
+    seconds between blocks (None: not known, a devnet mining on demand or a custom
+    ``--rpc``), ``progress`` what the call says while it waits.
     """
 
     final_at: int = 0
+    head: int = 0
+    block_seconds: Optional[float] = None
+
+
+def held_pause(held: HeldBehind, poll: float, left: float) -> Optional[float]:
+    """How long a held call waits before it asks again, if it waits at all (pure).
+
+    :param held: what ``ensure_sent`` answered: a :class:`NotFinal`, or another call's
+        request holding the nonce.
+    :param poll: ``--delivery-poll``, seconds.
+    :param left: seconds left of the call's ``--timeout``.
+    :return: None when ``final_at`` cannot come within ``left`` at the chain's
+        fastest pace (answer now: calling again later is the only way); else seconds
+        to wait: until the final block could come at that pace (``poll`` at least),
+        or ``poll`` when the pace is unknown or the nonce is held by another call;
+        never past ``left``.
+    """
+    pause = poll
+    if isinstance(held, NotFinal) and held.block_seconds:
+        soonest = max(held.final_at - held.head, 0) * held.block_seconds
+        if soonest > left:
+            return None
+        pause = max(soonest, poll)
+    return max(min(pause, left), 0.0)
 
 
 def not_final_yet(
@@ -134,9 +161,12 @@ def not_final_yet(
         "still mine the request paid, so no other request is paid for this call "
         f"until block {final_at}"
         + ("" if taken_at is not None else " at the latest")
-        + f" (the head is {head}). Call again with the same arguments then"
+        + f" (the head is {head}); until then its price "
+        f"({say_amount(entry.price, payment_terms(entry.payment_type).asset)}) "
+        "counts against --max-spend. Call again with the same arguments then"
     )
     said.final_at = final_at
+    said.head = head
     said.progress = (
         f"waiting for block {final_at}: request {entry.request_id}'s account nonce "
         f"final ({depth} blocks deep) before another request is paid (head {head})"

@@ -25,18 +25,21 @@ reverted at the gas estimate (nothing spent) is tried after the tool's other off
 for later calls, as a mech that did not settle an accepted request is
 (:mod:`.unsettled`); one whose request was mined and reverted (gas spent, which
 ``--max-spend`` does not count) is not sent another request at all: the gas reverts
-cost is at most one mined request per mech per window. The memory is this process's
-(the sender's, :attr:`.sending.RequestSender.reverting`: a revert is remembered and the
-memory read again under the send lock, right before each new request, so calls started
-together do not each send the mech a request, adv29u): nothing was journalled for a
-request whose estimate reverted.
+cost is at most one mined request per mech per window, whatever the processes. The
+memory is the sender's (:attr:`.sending.RequestSender.reverting`: a revert is
+remembered and the memory read again under the send lock, right before each new
+request, so calls started together do not each send the mech a request, adv29u); a
+request whose estimate reverted (nothing journalled) is remembered by its process only.
 
 A request mined and reverted is remembered whatever the reads after its receipt say (a
 price raised over it and lowered again, adv29x P1: the receipt is the fact, the reads
-only suggest why), and is also journalled in its call's entry (:func:`record_reverted`,
-carried into the call's next entry): a call that waits for the revert to be final
-(:mod:`.dropped`) and is called again, in this process or after a restart, never sends
-that mech another request within ``--spend-window`` (:func:`reverted_for_call`).
+only suggest why), and is also journalled in its call's entry
+(:func:`.mined_reverts.record_reverted`, carried into the call's next entry): a call
+that waits for the revert to be final (:mod:`.dropped`) and is called again never sends
+that mech another request within ``--spend-window`` (:func:`reverted_for_call`), and
+every journal read puts the journal's mined reverts within the window into the memory
+(:func:`journalled_reverts`, :meth:`RevertingMechs.learn`): a restarted server, or
+another one on the same state folder, skips the mech too (adv29yp R1).
 
 What a skipped offer says is the server's own words; a revert's reason is shown only
 as :func:`~mech_catalogue_core.chain.revert.revert_words` shows it (cleaned, capped).
@@ -45,15 +48,17 @@ as :func:`~mech_catalogue_core.chain.revert.revert_words` shows it (cleaned, cap
 import math
 import re
 import time
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import mcp_types as types
 
-from .journal import JournalEntry
+from .mined_reverts import REVERTED_KEY, MinedRevert
 from .offchain_sending import PriceRefusal
 from .offers import Offer
 from .results import REQUEST_META_KEY, with_orders_flagged
-from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS
+from .spend_cap import DEFAULT_SPEND_WINDOW_SECONDS, PaidRecord
+
+_ADDRESS = re.compile(r"0x[0-9a-f]{40}")
 
 
 class RevertRefusal(PriceRefusal):
@@ -93,9 +98,11 @@ class RevertingMechs:
     """Mechs whose request reverted for the marketplace, tried last or skipped (memory).
 
     Kept for ``period`` seconds from the last revert (``--spend-window``; None: 24 h, as
-    :mod:`.unsettled` remembers), in this process only. A mech paid since is forgotten.
-    A mech whose request reverted when mined is skipped (:meth:`skipped`), one whose
-    request reverted at its gas estimate tried last (:meth:`tried_last`).
+    :mod:`.unsettled` remembers). A mech whose request reverted when mined is skipped
+    (:meth:`skipped`), one whose request reverted at its gas estimate tried last
+    (:meth:`tried_last`). The journal's mined reverts are added as the journal is read
+    (:meth:`learn`). A mech paid since is forgotten (:meth:`forget`), and the journal's
+    reverts older than that are not learnt again in this process.
     """
 
     def __init__(self, period: Optional[float] = None) -> None:
@@ -106,6 +113,8 @@ class RevertingMechs:
         self.period = DEFAULT_SPEND_WINDOW_SECONDS if period is None else period
         # mech -> (unix time, why, mined)
         self._reverted: Dict[str, Tuple[float, str, bool]] = {}
+        # mech -> unix time it was paid since a revert (reverts before: not learnt)
+        self._forgotten: Dict[str, float] = {}
 
     def remember(self, refusal: RevertRefusal, now: Optional[float] = None) -> None:
         """Remember the mech of a refusal.
@@ -134,7 +143,35 @@ class RevertingMechs:
 
         :param mech: its address, any case.
         """
-        self._reverted.pop(mech.lower(), None)
+        if self._reverted.pop(mech.lower(), None) is not None:
+            self._forgotten[mech.lower()] = time.time()
+
+    def learn(
+        self, reverts: Iterable[MinedRevert], now: Optional[float] = None
+    ) -> None:
+        """Remember the journal's mined reverts (:func:`journalled_reverts`).
+
+        A mech remembered already as reverting when mined keeps its later date; one
+        forgotten since (paid) is not learnt from a revert before that.
+
+        :param reverts: journalled reverts, any order.
+        :param now: unix seconds (None: now).
+        """
+        when = time.time() if now is None else now
+        for revert in reverts:
+            if revert.at < when - self.period:
+                continue
+            if revert.at <= self._forgotten.get(revert.mech, -math.inf):
+                continue
+            kept = self._reverted.get(revert.mech)
+            if kept is not None and kept[2] and kept[0] >= revert.at:
+                continue
+            self._reverted[revert.mech] = (
+                revert.at,
+                f"mech {revert.mech}'s request (tx {revert.tx_hash}) was mined and "
+                "reverted (only gas was spent; journalled)",
+                True,
+            )
 
     def remembered(self, now: Optional[float] = None) -> Dict[str, str]:
         """The mechs remembered now and why.
@@ -243,36 +280,33 @@ class RevertingMechs:
         return items
 
 
-#: an entry's ``extra`` key: the mechs its call's requests reverted for when mined,
-#: ``{mech address (lowercase): {"tx_hash": the request's, "at": unix seconds seen}}``
-REVERTED_KEY = "reverted_when_mined"
-_ADDRESS = re.compile(r"0x[0-9a-f]{40}")
+def journalled_reverts(records: Iterable[PaidRecord]) -> List[MinedRevert]:
+    """The latest mined revert of each mech the journal records (pure, linear).
 
-
-def record_reverted(
-    entry: JournalEntry, now: Optional[float] = None
-) -> Tuple[float, bool]:
-    """Record in a call's entry that its request reverted when mined (pure).
-
-    The first time seen is kept (the window counts from it): a request looked at
-    again after a restart is not re-dated.
-
-    :param entry: the call's entry, its request (``mech``, ``tx_hash``) mined and
-        reverted; ``extra[REVERTED_KEY]`` gains its mech (a record not of the shape
-        this server writes is replaced).
-    :param now: unix seconds (None: now).
-    :return: the unix seconds the revert is dated by, and whether the entry changed
-        (to be saved).
+    :param records: the journal's records (:attr:`.spend_cap.PaidRecord.reverted`).
+    :return: one per mech, its latest revert (any age: :meth:`RevertingMechs.learn`
+        keeps those within its window).
     """
-    reverted = entry.extra.get(REVERTED_KEY)
-    if not isinstance(reverted, dict):
-        reverted = entry.extra[REVERTED_KEY] = {}
-    mech = entry.mech.lower()
-    if reverted_for_call(entry.extra, mech, math.inf) is not None:
-        return float(reverted[mech]["at"]), False
-    at = time.time() if now is None else now
-    reverted[mech] = {"tx_hash": entry.tx_hash, "at": at}
-    return at, True
+    latest: Dict[str, MinedRevert] = {}
+    for record in records:
+        for revert in record.reverted:
+            if revert.mech not in latest or revert.at > latest[revert.mech].at:
+                latest[revert.mech] = revert
+    return list(latest.values())
+
+
+def remembered_refusal(mech: str, why: str) -> RevertRefusal:
+    """The refusal of an offer whose mech is remembered as reverting when mined.
+
+    :param mech: its address.
+    :param why: :meth:`RevertingMechs.why`.
+    :return: a mined :class:`RevertRefusal` (gas was spent on the mech, once): the
+        caller skips the offer as it skips one that reverted just now.
+    """
+    refusal = RevertRefusal(why)
+    refusal.mech = mech.lower()
+    refusal.mined = True
+    return refusal
 
 
 def reverted_for_call(

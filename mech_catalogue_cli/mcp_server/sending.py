@@ -35,8 +35,9 @@ and other server processes.
 
 import json
 import logging
+import math
 import time
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
@@ -81,6 +82,7 @@ from .market import (
     RequestReverted,
     SignedRequest,
 )
+from .mined_reverts import REVERTED_KEY, record_reverted, release_final_reverts
 from .offchain import OffchainMode, OffchainPoster
 from .offchain_sending import (
     OffchainRetry,
@@ -92,17 +94,17 @@ from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .recall import resume_from_chain
 from .refused_offers import (
-    REVERTED_KEY,
     RevertingMechs,
     RevertRefusal,
-    record_reverted,
+    journalled_reverts,
+    remembered_refusal,
     revert_refusal,
     reverted_for_call,
 )
 from .results import REQUEST_META_KEY, text_content
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
-from .spend_cap import SpendLedger
+from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -221,8 +223,10 @@ class RequestSender(OffchainSending):
         """The refusal of an offer whose journalled request was mined and reverted (blocking).
 
         One handling for a fresh request and for journalled bytes sent again (after a
-        restart, or a drop): nothing was paid but gas, so its price is uncounted from
-        ``--max-spend``; the mech is not sent another request for ``--spend-window``,
+        restart, or a drop): nothing was paid but gas, yet a reorg within
+        ``final_depth`` may still mine it paid, so its price stays counted against
+        ``--max-spend`` until its block is final (:meth:`_reverts_released`, adv29yp
+        C1); the mech is not sent another request for ``--spend-window``,
         whatever the reads after the receipt suggest (:meth:`_reverted_when_mined`); a
         price raised while it was pending (a mech front-running the request) or funds
         changed are said in words, else the mech refuses the marketplace's call
@@ -236,7 +240,6 @@ class RequestSender(OffchainSending):
         assert self.market is not None  # nosec: a sender exists only with one
         price = entry.price
         asset = payment_terms(entry.payment_type).asset
-        self.token_ledgers.get(asset, self.ledger).refund(price, entry.request_id)
         again = self.market.mech_price(entry.mech)
         refusal: Optional[PriceRefusal] = None
         if again is None or again == price:
@@ -261,16 +264,21 @@ class RequestSender(OffchainSending):
     def _reverted_when_mined(self, entry: JournalEntry, why: str) -> None:
         """Never send the mech of a request mined and reverted another one (blocking).
 
-        Journalled in the call's entry (:func:`.refused_offers.record_reverted`: the
-        call, called again after the revert is final or after a restart, tries its
-        other offers) and remembered in :attr:`reverting` for the other calls of this
-        process, both for ``--spend-window``.
+        Journalled in the call's entry with the block it was mined in
+        (:func:`.mined_reverts.record_reverted`: the call, called again after the
+        revert is final or after a restart, tries its other offers; every process
+        reading the journal skips the mech, :meth:`journal_records`) and remembered in
+        :attr:`reverting` for the other calls of this process, for ``--spend-window``.
 
         :param entry: the call's entry, its request mined and reverted.
         :param why: what the call says of it.
         """
-        assert self.journal is not None  # nosec: a sender exists only with one
-        at, recorded_now = record_reverted(entry)
+        assert self.journal is not None and self.market is not None  # nosec: both
+        try:
+            block = self.market.mined_block(entry.tx_hash)
+        except MarketError:
+            block = None  # not read: its finality is read in full each time
+        at, recorded_now = record_reverted(entry, block)
         if recorded_now:
             self.journal.save(entry)
         if recorded_now or self.reverting.why(entry.mech) is None:
@@ -284,6 +292,73 @@ class RequestSender(OffchainSending):
         """
         self.reverting.remember(refusal)
         return refusal
+
+    async def journal_records(self, listing: bool = False) -> List[PaidRecord]:
+        """The journal's records, their mined reverts learnt into :attr:`reverting`.
+
+        The journal is the memory of reverts for every process on the state folder
+        (adv29yp R1): its records within ``--spend-window`` are learnt at each read
+        (at start the index reads every entry, later those any process appended).
+
+        :param listing: for ``tools/list``, which never waits for a journal read: the
+            records as last read (:meth:`.spending.JournalIndex.records_read`).
+        :return: :meth:`.spending.JournalIndex.records` (empty without a journal); the
+            read and the look over the records run in a worker thread.
+        """
+        index = self.index
+        if index is None:
+            return []
+        read_records = index.records_read if listing else index.records
+
+        def read() -> Tuple[List[PaidRecord], list]:
+            records = read_records()
+            return records, journalled_reverts(records)
+
+        records, reverts = await anyio.to_thread.run_sync(read)
+        self.reverting.learn(reverts)
+        return records
+
+    async def _reverts_released(self, records: Sequence[PaidRecord]) -> bool:
+        """Stop counting the journalled mined reverts whose block is final now.
+
+        Held under the send lock. Only entries within ``--spend-window`` (older ones
+        count nothing) whose revert is ``final_depth`` blocks below the head (or whose
+        block was not read) are read on chain
+        (:func:`.mined_reverts.release_final_reverts`); the others keep counting their
+        price without a read but the head's.
+
+        :param records: the journal's records.
+        :return: whether any entry was released (its price counted no more, in this
+            run's ledger either).
+        """
+        window = self.settings.spend_window
+        since = time.time() - window if window is not None else -math.inf
+        held = [
+            r
+            for r in records
+            if r.reverted_in is not None and r.key and r.written_at >= since
+        ]
+        if not held:
+            return False
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: see __init__
+        depth = self.settings.final_depth
+        try:
+            head = await anyio.to_thread.run_sync(market.head)
+        except MarketError:
+            return False  # not read: they keep counting, the safe side
+        due = [r.key for r in held if (r.reverted_in or 0) + depth <= head]
+        if not due:
+            return False
+        released = await anyio.to_thread.run_sync(
+            release_final_reverts, market, journal, due, depth
+        )
+        for entry in released:
+            asset = payment_terms(entry.payment_type).asset
+            self.token_ledgers.get(asset, self.ledger).refund(
+                entry.price, entry.request_id
+            )
+        return bool(released)
 
     def not_final(self, entry: JournalEntry) -> str:
         """Why nothing else may be paid yet for a call whose request's nonce was taken.
@@ -307,7 +382,9 @@ class RequestSender(OffchainSending):
         depth = self.settings.final_depth
         if nonce_final(self.market, entry.account_nonce, depth):
             return ""
-        return not_final_yet(self.market, entry, depth)
+        said = not_final_yet(self.market, entry, depth)
+        said.block_seconds = self.settings.block_seconds
+        return said
 
     def _funds_changed(
         self, mech: str, payment_type: str, price: int
@@ -521,9 +598,11 @@ class RequestSender(OffchainSending):
             )
             if earlier:  # this call's request to it reverted: journalled, any process
                 return earlier
+            # the journal read now: another process's mined reverts learnt too
+            records = await self.journal_records()
             reverted = self.reverting.skipped((offer,))[1]
             if reverted:  # remembered since the call ranked its offers (another call)
-                return reverted[0][1]
+                return remembered_refusal(offer.address, reverted[0][1])
             price_now = await anyio.to_thread.run_sync(market.mech_price, offer.address)
             ledger = self._caps(offer)[1]
             moved = send_time_refusal(offer, price_now, self._caps(offer)[0])
@@ -535,11 +614,6 @@ class RequestSender(OffchainSending):
             def amount(value: int) -> str:
                 return say_amount(value, asset)
 
-            records = (
-                await anyio.to_thread.run_sync(self.index.records)
-                if self.index is not None
-                else []
-            )
             if self.index is not None and not self.index.has_read:
                 # never read whole (adv29j): neither the cap nor the nonces held by
                 # earlier requests can be known, so nothing is paid
@@ -551,6 +625,9 @@ class RequestSender(OffchainSending):
                 # a request settled since its date counts from when that was seen
                 if self.index is not None and await self._passing_recorded(records):
                     records = await anyio.to_thread.run_sync(self.index.records)
+                # a mined revert counts until its block is final, then no more
+                if self.index is not None and await self._reverts_released(records):
+                    records = await anyio.to_thread.run_sync(self.index.records)
                 now = time.time()
                 ledger.count_journal(
                     records,
@@ -560,7 +637,7 @@ class RequestSender(OffchainSending):
                 )
             refusal = ledger.refusal(price)
             if refusal:
-                return refusal
+                return refusal + ledger.reverts_words(records, time.time())
             if self.index is not None:  # under the send lock: one compaction at a time
                 await anyio.to_thread.run_sync(self.index.compact_if_due)
             # this requester's requests on this chain hold its nonces, no one else's

@@ -21,18 +21,28 @@ it. The exporter's names depend on the set of names served
 literal copy of it), so a registration could move a served name to another tool. Here
 each MCP name, once served, keeps standing for its mech tool while that tool is served,
 and is given to no other tool after it is gone (a call naming it is then "not served
-now"): a newcomer whose name would take a served one is the one given a tag. At most
+now"): a newcomer whose name would take a served one is the one given a tag, except
+that a tool's first tag goes back to it from a junior tool literally named so
+(:meth:`ServedNames.assign`). At most
 :data:`MAX_REMEMBERED_NAMES` names are remembered (the longest-gone forgotten first).
 """
 
+import logging
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
-from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names
+from mech_catalogue_core.exporters.names import (
+    MCP_TOOL_RULE,
+    export_names,
+    sanitise_name,
+)
 from mech_catalogue_core.model.untrusted_text import label_for_model
 
+from .offers import seniority
 from .source import ServedCatalogue, ServedTool
+
+LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: MCP names remembered at most (a name of a tool still served is never forgotten)
 MAX_REMEMBERED_NAMES = 20_000
@@ -91,9 +101,19 @@ class ServedNames:
         later tools (a hostile agent's duplicates) keep their source's name, unrecorded,
         and are left out when it is taken.
 
+        Before that, a name a tool holds because it is literally its mech tool's name
+        goes to the tool whose first tag it is (``sanitise_name``: ``prediction online``
+        is ``prediction_online_71343d6f``) when both are served and the literal one is
+        not senior (:func:`_seniority`): the literal copy had it only because the tagged
+        tool was absent from an earlier read (adversarial review adv29yp N1), and the
+        exporter's rule gives it to the tagged tool when both are read together. A
+        senior literal tool keeps it (a stranger grinding a name whose tag is an honest
+        literal name takes nothing).
+
         :param served: a catalogue as its source named it.
         :return: the same tools (same digest, same order), renamed where needed.
         """
+        self._return_first_tags(served)
         first: Dict[str, int] = {}
         for at, tool in enumerate(served.tools):
             first.setdefault(tool.mech_tool, at)
@@ -125,3 +145,40 @@ class ServedNames:
         for name in gone[: max(0, len(self._tool_of) - self.bound)]:
             del self._tool_of[name]
         return replace(served, tools=tuple(tools))
+
+    def _return_first_tags(self, served: ServedCatalogue) -> None:
+        """Give each served tool its first tag back from a junior literal holder.
+
+        :param served: the catalogue being named.
+        """
+        present: Dict[str, ServedTool] = {}
+        for tool in served.tools:
+            present.setdefault(tool.mech_tool, tool)
+        for mech_tool, tool in present.items():
+            tag = sanitise_name(mech_tool, MCP_TOOL_RULE)
+            literal = present.get(tag)
+            if (
+                tag == mech_tool
+                or literal is None
+                or self._tool_of.get(tag) != tag
+                or _seniority(literal) < _seniority(tool)
+            ):
+                continue
+            LOGGER.warning(
+                "MCP name %s goes to mech tool %s (its first tag) from the tool named "
+                "so literally, which has not served longer",
+                tag,
+                label_for_model(mech_tool),
+            )
+            self._tool_of[tag] = mech_tool
+            self._tool_of.move_to_end(tag)
+
+
+def _seniority(tool: ServedTool) -> Tuple[Any, ...]:
+    """A served tool's most senior offer (``offers.seniority``); no offer: last.
+
+    :param tool: a served tool.
+    :return: a sort key, the smaller the more senior.
+    """
+    keys = [seniority(offer) for offer in tool.offers]
+    return (False, min(keys)) if keys else (True, ())

@@ -72,7 +72,7 @@ from .call_identity import (
 from .checked_definitions import CHECKED
 from .delivery import DeliveryReader
 from .discovery import Discovery
-from .dropped import NeverMined, NotFinal
+from .dropped import NeverMined, NotFinal, held_pause
 from .http_access import HttpAccess, http_access
 from .ipfs import IpfsError
 from .journal import Journal, JournalEntry, loaded
@@ -338,6 +338,8 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             )
         except ValueError as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
+        # the journal's mined reverts, any process's, named too (as last read)
+        await self.sender.journal_records(listing=True)
         remembered = await self._given_up_mechs(listing=True)
         tools = [self._with_tried_last(tool, remembered) for tool in page]
         # as the SDK's client caches them: a one-page listing replaces, pages add
@@ -459,7 +461,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         of this call that could still be mined (:class:`.dropped.NotFinal`) may become
         final: the call waits for either within what is left of its ``--timeout``
         (the call's clock, ``timer``: the delivery wait after a send gets only the
-        rest), saying so in its progress, then ends with the sentence.
+        rest), saying so in its progress, then ends with the sentence. A final block
+        that cannot come within the call's time, on a chain whose pace is known, is said
+        at once; one that can is asked again at the pace of blocks
+        (:func:`.dropped.held_pause`, adv29yp S1: each try reads the chain under the
+        send lock).
 
         :param tool: the tool called.
         :param offer: the chosen mech.
@@ -480,10 +486,11 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 return sent
             # said at least once, even when the call's time is already spent
             waited = min(timer.elapsed(), wait)
+            pause = held_pause(sent, self.settings.delivery_poll, timer.left(wait))
             await self.reader.progress(session, waited, wait, sent.progress)
-            if timer.left(wait) <= 0:
-                return sent
-            await anyio.sleep(min(self.settings.delivery_poll, timer.left(wait)))
+            if pause is None or timer.left(wait) <= 0:
+                return sent  # final past this call's time: said now
+            await anyio.sleep(min(pause, timer.left(wait)))
 
     def _ranked(self, offers: Sequence[Offer]) -> Sequence[Offer]:
         """The offers a call may pay, in order (:func:`.offers.rank_offers` of its caps).
@@ -676,7 +683,9 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             return error_result(f"{name}: {exc}; nothing was sent")
         # a mech whose request was mined and reverted is not sent another (gas), one
         # that reverted at its estimate goes after the others, and one that accepted a
-        # request and did not settle it in time after all of them
+        # request and did not settle it in time after all of them (the journal read
+        # first: its mined reverts, any process's, are skipped too)
+        await self.sender.journal_records()
         ranked, skipped = self.reverting.skipped(ranked)
         ranked, reverted = self.reverting.tried_last(ranked)
         remembered = await self._given_up_for_call(paying=reader is not None)

@@ -68,6 +68,10 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
         transaction counts as final (the ``--chain`` preset's ``final_depth``, else
         ``DEFAULT_FINAL_DEPTH``): a call whose request is not on chain while its
         account nonce is taken pays no other request until the nonce is this deep.
+    :param block_seconds: the chain's least seconds between two blocks (the
+        ``--chain`` preset's; None: not known, a devnet mining on demand or a custom
+        ``--rpc``): a call held until a final block that cannot come within its
+        ``--timeout`` at this pace says so at once (:func:`.dropped.held_pause`).
     """
 
     gateway_url: str
@@ -91,6 +95,7 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     offchain: str = "never"
     auto_prepay: Dict[str, int] = field(default_factory=dict)
     final_depth: int = DEFAULT_FINAL_DEPTH
+    block_seconds: Optional[float] = None
 
 
 @dataclass

@@ -102,6 +102,7 @@ from .offers import (
 )
 from .readable_record import ReadableRecord
 from .tenure import FetchedDefinitions, TenureReader
+from .tenure_record import TenureRecord
 
 LOGGER = logging.getLogger(__name__)
 
@@ -683,7 +684,7 @@ class AgentSource:
 
     The agent's API serves no tenure dates, so with a chain node (``tenure``) the offers'
     tenures are read from the chain here, by the direct source's code
-    (:meth:`.tenure.TenureReader.tenures_of`): the ranking is the same as a direct read's.
+    (:meth:`.tenure.TenureReader.tenures_of`, manifests too): ranked as a direct read.
     """
 
     #: :meth:`digest` is one request: a poll reads the catalogue only when it changed
@@ -817,7 +818,7 @@ class AgentSource:
         if not digest:  # no catalogue agreed yet: the agent's lists answer 503
             return ServedCatalogue("", ())
         read: List[
-            Tuple[Dict[str, Any], str, List[Tuple[MechRef, MechFacts]], List[str]]
+            Tuple[Dict[str, Any], str, List[Tuple[MechRef, MechFacts, str]], List[str]]
         ]
         read = []
         for page in self._pages("/tools"):
@@ -832,7 +833,7 @@ class AgentSource:
                     entry["_meta"][META_KEY].get("mechToolName") or entry["name"]
                 )
                 payable = payable_mechs(entry)
-                offered: List[Tuple[MechRef, MechFacts]] = []
+                offered: List[Tuple[MechRef, MechFacts, str]] = []
                 conflicting: List[str] = []
                 for offer in self._offers(mech_tool):
                     if not offer.get("mech"):
@@ -849,7 +850,7 @@ class AgentSource:
                     if ref.key not in payable:
                         conflicting.append(ref.key)
                         continue
-                    offered.extend((ref, f) for f in facts)
+                    offered.extend((ref, f, mech_tool) for f in facts)
                 read.append((entry, mech_tool, offered, conflicting))
         if self.unlike_facts:
             LOGGER.warning(
@@ -858,14 +859,14 @@ class AgentSource:
                 self.where,
                 self.unlike_facts,
             )
-        tenures = self._tenures([pair for _, _, offered, _ in read for pair in offered])
+        tenures = self._tenures([o for _, _, offered, _ in read for o in offered])
         tools = [
             _with_offers(
                 entry,
                 mech_tool,
                 [
-                    Offer.from_facts(ref.key, facts, tenures.get(facts.address.lower()))
-                    for ref, facts in offered
+                    Offer.from_facts(ref.key, f, tenures.get((f.address.lower(), name)))
+                    for ref, f, name in offered
                 ],
                 conflicting,
             )
@@ -873,11 +874,13 @@ class AgentSource:
         ]
         return ServedCatalogue(digest, tuple(tools))
 
-    def _tenures(self, offers: List[Tuple[MechRef, MechFacts]]) -> Dict[str, Tenure]:
+    def _tenures(
+        self, offers: List[Tuple[MechRef, MechFacts, str]]
+    ) -> Dict[Tuple[str, str], Tenure]:
         """The offers' tenures read from the chain ({} without a node).
 
-        :param offers: the offers' refs and facts.
-        :return: mech contract address -> tenure.
+        :param offers: the offers: (ref, facts, mech tool name).
+        :return: (mech contract address, mech tool name) -> tenure.
         :raises SourceError: when the chain cannot be read (the last catalogue is kept:
             a ranking without tenures could be bought).
         """
@@ -907,8 +910,8 @@ class DirectSource:
 
         :param config: the registries, RPC, gateway and Multicall2.
         :param marketplace: the chain's MechMarketplace (None: no offers, nothing payable).
-        :param state_dir: ``--state-dir``: the manifests read before are asked for first
-            after a restart (:class:`.readable_record.ReadableRecord`); None: no record.
+        :param state_dir: ``--state-dir``: a restart reads on where the last process ended
+            (:class:`.readable_record.ReadableRecord`, :mod:`.tenure_record`); None: no.
         """
         self.config = config
         self.marketplace = marketplace
@@ -925,6 +928,7 @@ class DirectSource:
             JsonRpc(config.rpc_url, config.rpc_timeout, self.sync.session),
             marketplace.first_block if marketplace is not None else 0,
             self.history,
+            record=TenureRecord(state_dir),
         )
         self._tenures: Dict[Tuple[str, str], Tenure] = {}
         # code_uri derivations by package CID, kept while the catalogue points at them

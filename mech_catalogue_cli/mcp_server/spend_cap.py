@@ -22,11 +22,13 @@ unit (wei for native and OLAS, 1e-6 USDC for USDC) and are said in whole units t
 (``model.payment.format_amount``). No I/O.
 """
 
+import math
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from mech_catalogue_core.model.payment import ASSET_NATIVE, say_amount
 
+from .mined_reverts import MinedRevert
 from .outstanding import Hold
 
 #: ``--spend-window`` by default: what ``--max-spend`` caps is the spending of the last
@@ -67,6 +69,13 @@ class PaidRecord:  # pylint: disable=too-many-instance-attributes  # one per ent
     :param settled: when the chain showed one of the entry's requests settled (or its
         answer was read), its requests (``.unsettled.settled_requests``): one of them
         took its nonce, which no other request can then be blamed for not settling.
+    :param reverted: the mined reverts the entry records, its call's requests'
+        (:func:`.mined_reverts.mined_reverts`): their mechs are sent nothing more
+        within the window, by any process (``.refused_offers.journalled_reverts``).
+    :param reverted_in: for an entry whose own request was mined and reverted and is
+        not seen final yet, the block it was mined in (0: not read): it counts its
+        price until :func:`.mined_reverts.release_final_reverts` sees it final (a
+        reorg may mine it paid until then); None for every other entry.
     """
 
     request_id: str
@@ -82,6 +91,8 @@ class PaidRecord:  # pylint: disable=too-many-instance-attributes  # one per ent
     deposit: int = 0
     acceptances: Tuple[Hold, ...] = ()
     settled: Tuple[Hold, ...] = ()
+    reverted: Tuple[MinedRevert, ...] = ()
+    reverted_in: Optional[int] = None
 
 
 def seen_at(record: PaidRecord, now: float) -> Optional[float]:
@@ -217,10 +228,11 @@ class SpendLedger:
     :param earlier_requests: how many requests those are.
     :param unreadable: why a journal entry within the window could not be read ("":
         none); nothing is paid while one stays, since its price is unknown.
-    :param refunded: this run's requests that were mined and reverted (their journal
-        entries stay, and are not counted; an earlier run's reverted request is, to be
-        safe: the journal does not say it reverted). Off-chain requests that can never
-        be settled are not refunded but released (:meth:`release`).
+    :param refunded: this run's requests that can never be paid: mined and reverted,
+        once final (their journal entries stay, and are not counted; an entry whose
+        revert was seen final by any process counts nothing,
+        ``spending.read_record``). Off-chain requests that can never be settled are not
+        refunded but released (:meth:`release`).
     :param asset: the ``model.payment.ASSETS`` key this ledger counts (``native``,
         ``olas``, ``usdc``): journal records of other assets are not counted.
     """
@@ -352,6 +364,32 @@ class SpendLedger:
             )
         return None
 
+    def reverts_words(self, records: Sequence[PaidRecord], now: float) -> str:
+        """What of the count is requests mined and reverted, not final yet (pure).
+
+        :param records: the journal's records.
+        :param now: unix seconds.
+        :return: a clause starting with "; " for :meth:`refusal`'s sentence ("" when
+            none of this asset is counted within the window).
+        """
+        since = -math.inf if self.window is None else now - self.window
+        held = [
+            record
+            for record in records
+            if record.reverted_in is not None
+            and not record.problem
+            and record.asset == self.asset
+            and record.written_at >= since
+        ]
+        if not held:
+            return ""
+        return (
+            f"; {self.amount(sum(record.price for record in held))} of it on "
+            f"{len(held)} request(s) mined and reverted whose blocks are not final "
+            "yet: a reorg could still mine them paid, so they count until final, "
+            "then no more"
+        )
+
     def record(self, price: int, request_id: str) -> None:
         """Count a paid on-chain request (a call of its own).
 
@@ -451,8 +489,9 @@ class SpendLedger:
     def refund(self, price: int, request_id: str) -> None:
         """Take back a request counted by :meth:`record` that can never be paid.
 
-        Only for an on-chain request the chain shows unpaid (mined and reverted): its
-        journal entry is left out of :meth:`count_journal` from then on.
+        Only for an on-chain request the chain shows unpaid for good (mined and
+        reverted, its block final; or its nonce taken by another transaction, final):
+        its journal entry is left out of :meth:`count_journal` from then on.
 
         :param price: counted for it, smallest units of ``asset`` (unused: the ledger
             knows what it counted).

@@ -47,6 +47,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
+from .mined_reverts import mined_reverts, own_revert
 from .outstanding import (
     acceptances_of,
     counted_price,
@@ -101,10 +102,14 @@ def read_record(path: Path) -> Optional[PaidRecord]:
     unaccepted = isinstance(offchain, dict) and offchain.get("accepted") is not True
     # when the server saw its nonce passed: the marketplace charged it by then
     seen_at, settled = passed_seen(entry, written_at)
+    # its own request mined and reverted: counted until final (a reorg may mine it
+    # paid), then nothing (adv29yp C1)
+    revert = own_revert(entry)
+    final = revert is not None and revert.final_at is not None
     # dated by when it was paid; entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
-        max(counted_price(entry), deposit),
+        max(0 if final else counted_price(entry), deposit),
         entry.paid_at or written_at,
         asset=payment_terms(entry.payment_type).asset,
         key=entry.key,
@@ -121,6 +126,8 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         deposit=deposit,
         acceptances=acceptances_of(entry),
         settled=settled_requests(entry),
+        reverted=tuple(mined_reverts(entry.extra)),
+        reverted_in=((revert.block or 0) if revert is not None and not final else None),
     )
 
 

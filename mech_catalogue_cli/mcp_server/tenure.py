@@ -39,15 +39,19 @@ verified as the catalogue's are (:class:`FetchedDefinitions`), one at a time per
 and only while the walk needs them (the same hash again needs none); only the
 definitions' digests are kept, :data:`MAX_KNOWN_DEFINITIONS` at most. All walks share
 one fetch budget per read, spent in an order a stranger cannot buy (never the digest's:
-anyone sets any 32 bytes): manifests that were unreadable before last, then by the block
-the manifest was set at (the oldest first), then the service id (adversarial review
-adv29v). A manifest that cannot be fetched ends the walk there (the tenure then starts
+anyone sets any 32 bytes): manifests that were unreadable before last, then those of
+services with a mech that delivered since the manifest was set, then by the block the
+manifest was set at (the oldest first), then the service id (adversarial reviews adv29v,
+adv29yp). A manifest that cannot be fetched ends the walk there (the tenure then starts
 after it, as before this rule), and it is asked for again after
 :data:`RETRY_UNREADABLE_SECONDS`. One the budget never reached is not read yet: it is
 asked for again by the next read, and the walk it cut short does not shorten a tenure
-the service's last complete walk gave the same definition (:meth:`TenureReader.tenures`). Log ranges an
-RPC refuses are read in halves (``chain.rpc_limits.narrow_log_range``). Mechs of other
-registry kinds get no tenure (ranked after those that have one).
+the service's last complete walk gave the same definition. The unreadable manifests and
+the complete walks are kept in the state folder (:mod:`.tenure_record`), so a fresh
+process goes on where the last one ended. Log ranges an RPC refuses are read in halves
+(``chain.rpc_limits.narrow_log_range``). Mechs of other registry kinds get no tenure
+(ranked after those that have one). An ``--agent`` source's offers are read by the same
+walk from the services' current manifests (:meth:`TenureReader.tenures_of`).
 """
 
 import hashlib
@@ -73,7 +77,7 @@ from mech_catalogue_core.catalogue.fetching import ManifestCache
 from mech_catalogue_core.chain.marketplace import LogQuery
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
-from mech_catalogue_core.model.catalogue import Catalogue, Mech
+from mech_catalogue_core.model.catalogue import Catalogue
 from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.model.tool import (
     REGISTRY_COMPLEMENTARY_SERVICE,
@@ -86,6 +90,7 @@ from ..adapters.jsonrpc import JsonRpc, get_logs
 from ..sync_driver import Fetcher, SyncConfig, fetch_manifests, parse
 from .market import DELIVER_TOPICS
 from .offers import Tenure
+from .tenure_record import TenureRecord
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -108,9 +113,10 @@ ABSENT = ""
 Update = Tuple[int, str]
 #: a service's walk: (registry, service id, the update that set its current manifest)
 WalkKey = Tuple[str, int, Update]
-#: where an earlier manifest stands in the walks: (the block it was set at, the service
-#: id), the oldest first; what a tenure walk's fetches are ordered by
-Age = Tuple[int, int]
+#: where an earlier manifest stands in the walks: (no mech of the service delivered
+#: since it was set, the block it was set at, the service id), the smallest first;
+#: what a tenure walk's fetches are ordered by
+Age = Tuple[bool, int, int]
 #: reads the definitions of some tools of some manifests: ``{digest: names}``, in the
 #: order to fetch them -> ``{digest: {name: definition digest, or ABSENT}}``; a digest
 #: mapped to None was not read yet (the read's budget ran out before it was asked for),
@@ -145,15 +151,19 @@ def definitions(tools: Iterable[Tool]) -> Dict[str, str]:
 
 
 @dataclass
-class _Walk:
+class _Walk:  # pylint: disable=too-many-instance-attributes
     """One service's walk back through its manifest updates, a step at a time.
 
     :param history: its updates, oldest first, the last one the current manifest's.
     :param current: the current manifest's tools: name -> definition digest.
+    :param last_delivery: the latest delivery block of the service's mechs (None: none
+        seen): a walk back to a manifest set after it cannot make the service a
+        delivering incumbent, so its fetches wait for those that can.
     """
 
     history: Tuple[Update, ...]
     current: Mapping[str, str]
+    last_delivery: Optional[int] = None
     since: Dict[str, int] = field(default_factory=dict)
     alive: Set[str] = field(default_factory=set)
     at: int = 0
@@ -321,28 +331,57 @@ class _DeliveryScan:
     first: Optional[int] = None
 
 
-class TenureReader:
+@dataclass(frozen=True)
+class _Offering:
+    """One service whose mechs' offers are ranked: what its tenure read needs.
+
+    :param ref: the service (complementary-service registry).
+    :param digest: its current manifest's digest, lowercase ("": not known, its tools
+        then count as declared at the service's newest update).
+    :param current: the current manifest's tools: name -> :func:`definition_digest`.
+    :param addresses: its mech contracts, lowercase.
+    :param last_delivery: the latest delivery block of those mechs (None: none seen).
+    """
+
+    ref: MechRef
+    digest: str
+    current: Mapping[str, str]
+    addresses: Tuple[str, ...]
+    last_delivery: Optional[int]
+
+
+def _latest(blocks: Iterable[Optional[int]]) -> Optional[int]:
+    known = [block for block in blocks if block is not None]
+    return max(known) if known else None
+
+
+class TenureReader:  # pylint: disable=too-many-instance-attributes
     """Reads :class:`.offers.Tenure` of every marketplace mech's tools in a catalogue."""
 
-    def __init__(
+    def __init__(  # pylint: disable=too-many-arguments
         self,
         rpc: JsonRpc,
         first_block: int = 0,
         definitions_of: Optional[DefinitionsOf] = None,
         clock: Callable[[], float] = time.monotonic,
+        record: Optional[TenureRecord] = None,
     ) -> None:
-        """Prepare the reader (nothing is read yet).
+        """Prepare the reader (nothing is read from the chain yet).
 
         :param rpc: the chain node.
         :param first_block: the MechMarketplace's first block (reads start there).
         :param definitions_of: reads earlier manifests' definitions (None: none can be
             read, so every tenure starts at the current manifest's update).
         :param clock: seconds, monotonic (when to ask again for an unreadable manifest).
+        :param record: where the last process's unreadable manifests and complete walks
+            are loaded from now and this one's saved after each read (None: memory
+            only; :mod:`.tenure_record`).
         """
         self.rpc = rpc
         self.first_block = first_block
         self.definitions_of = definitions_of
         self.clock = clock
+        self.record = record
         self._metadata: Dict[str, _MetadataScan] = {}
         self._deliveries: Dict[Tuple[str, int], _DeliveryScan] = {}
         self._known: Dict[Tuple[str, str], str] = {}
@@ -350,8 +389,11 @@ class TenureReader:
         self._dead_before: Dict[str, None] = {}  # unreadable once: asked for last
         self._not_read_yet: Set[str] = set()  # this read's budget never reached them
         self._walked: Dict[WalkKey, Dict[str, int]] = {}
-        #: each service's last complete walk: (its key, the definitions, the blocks)
+        #: each service's last complete walk: (the definitions, the blocks)
         self._settled: Dict[Tuple[str, int], Tuple[Dict[str, str], Dict[str, int]]] = {}
+        if record is not None:
+            dead, self._settled = record.load()
+            self._dead_before = dict.fromkeys(dead)
 
     def _answer(self, query: LogQuery) -> List[Dict[str, Any]]:
         return get_logs(
@@ -431,7 +473,8 @@ class TenureReader:
                 continue
             if digest not in answers:
                 self._unreadable[digest] = now
-                self._dead_before[digest] = None
+                self._dead_before.pop(digest, None)
+                self._dead_before[digest] = None  # the newest last
                 for old in list(self._dead_before)[:-MAX_DEAD_BEFORE]:
                     del self._dead_before[old]
                 LOGGER.warning(
@@ -452,7 +495,16 @@ class TenureReader:
             del self._known[key]  # the oldest first (dicts keep insertion order)
 
     def _walk_all(self, walks: Dict[WalkKey, _Walk]) -> None:
-        """Run every walk to its end, one update back per round, fetching by the batch."""
+        """Run every walk to its end, one update back per round, fetching by the batch.
+
+        A batch is fetched manifests unreadable before last, then those whose service
+        has a mech that delivered since the manifest was set (only such a walk can make
+        a delivering incumbent, which ranks before every offer that has not delivered),
+        then the oldest first: a pool of services that never delivered cannot spend the
+        budget before an incumbent's history is read (adversarial review adv29yp).
+
+        :param walks: the walks of this read, by key.
+        """
         self._not_read_yet = set()
         going = list(walks.items())
         while going:
@@ -461,7 +513,12 @@ class TenureReader:
                 step = walk.wants()
                 if step is not None and step[0] != walk.history[-1][1]:
                     if self._lookup(*step) is None:
-                        age = (walk.history[walk.at - 1][0], service_id)
+                        block = walk.history[walk.at - 1][0]
+                        age = (
+                            _idle_since(walk.last_delivery, block),
+                            block,
+                            service_id,
+                        )
                         first, names = wanted.get(step[0], (age, set()))
                         wanted[step[0]] = (min(first, age), names | step[1])
             self._learn(wanted)
@@ -472,27 +529,28 @@ class TenureReader:
             ]
 
     def _plan(
-        self, mech: Mech, head: int, walks: Dict[WalkKey, _Walk]
+        self, offering: _Offering, head: int, walks: Dict[WalkKey, _Walk]
     ) -> Tuple[Optional[WalkKey], Dict[str, int]]:
-        """Where a mech's tenures come from: a walk (added to ``walks`` unless done).
+        """Where a service's tenures come from: a walk (added to ``walks`` unless done).
 
-        :param mech: a catalogue entry of the complementary-service registry.
+        :param offering: a service of the complementary-service registry.
         :param head: the block events are read up to.
         :param walks: the walks of this read, by key.
         :return: the key of its walk and no blocks, or no key and the blocks at once
             (its manifest set before the marketplace's first block: since that block;
-            not among the updates remembered: since the newest one).
+            not among the updates remembered, or not known: since the newest one).
         """
-        ref = mech.ref
+        ref, current = offering.ref, offering.current
         history = self._history(ref.registry_address, ref.mech_id, head)
-        current = definitions(mech.tools)
-        sets = [i for i, (_, d) in enumerate(history) if d == mech.digest.lower()]
+        sets = [i for i, (_, d) in enumerate(history) if d == offering.digest]
         if not sets:
             block = history[-1][0] if history else self.first_block
             return None, {name: block for name in current}
         key = (ref.registry_address, ref.mech_id, history[sets[-1]])
         if key not in self._walked and key not in walks:
-            walks[key] = _Walk(tuple(history[: sets[-1] + 1]), current)
+            walks[key] = _Walk(
+                tuple(history[: sets[-1] + 1]), current, offering.last_delivery
+            )
         return key, {}
 
     def tenures(self, catalogue: Catalogue, head: int) -> Dict[Tuple[str, str], Tenure]:
@@ -507,12 +565,34 @@ class TenureReader:
         :return: (mech contract address (lowercase), tool name) -> its tenure; mechs of
             other registry kinds are absent.
         """
+        return self._read(
+            [
+                _Offering(
+                    mech.ref,
+                    mech.digest.lower(),
+                    definitions(mech.tools),
+                    tuple(f.address.lower() for f in mech.marketplace),
+                    _latest(f.last_delivery_block for f in mech.marketplace),
+                )
+                for mech in catalogue.mechs
+                if mech.ref.registry_kind == REGISTRY_COMPLEMENTARY_SERVICE
+                and mech.marketplace  # no mech contract: no offer to rank
+            ],
+            head,
+        )
+
+    def _read(
+        self, offerings: Sequence[_Offering], head: int
+    ) -> Dict[Tuple[str, str], Tenure]:
+        """The tenures of the offerings' tools, walks run and the state kept.
+
+        :param offerings: the services whose offers are ranked (only these are kept).
+        :param head: the block to read up to (inclusive).
+        :return: (mech contract address, tool name) -> its tenure.
+        """
         walks: Dict[WalkKey, _Walk] = {}
         plans = [
-            (mech, *self._plan(mech, head, walks))
-            for mech in catalogue.mechs
-            if mech.ref.registry_kind == REGISTRY_COMPLEMENTARY_SERVICE
-            and mech.marketplace  # no mech contract: no offer to rank, nothing read
+            (offering, *self._plan(offering, head, walks)) for offering in offerings
         ]
         self._walk_all(walks)
         walked = {
@@ -522,9 +602,40 @@ class TenureReader:
         }
         walked.update({key: walk.since for key, walk in walks.items() if walk.complete})
         self._walked = walked  # only the current manifests' walks are kept
+        settled = self._settled_after([key for _, key, _ in plans], walks)
+        found: Dict[Tuple[str, str], Tenure] = {}
+        deliveries: Dict[Tuple[str, int], _DeliveryScan] = {}
+        for offering, plan, blocks in plans:
+            if plan is not None:
+                blocks = (
+                    walked[plan]
+                    if plan in walked
+                    else self._cut_short(walks[plan], self._settled.get(plan[:2]))
+                )
+            for address in offering.addresses:
+                for name, block in blocks.items():
+                    found[(address, name)] = Tenure(
+                        block, self._first_delivery(address, block, head)
+                    )
+                    deliveries[(address, block)] = self._deliveries[(address, block)]
+        self._deliveries = deliveries  # scans of blocks no tenure starts at any more go
+        self._settled = settled  # only the current catalogue's services are kept
+        if self.record is not None:
+            self.record.save(self._dead_before, self._settled)
+        return found
+
+    def _settled_after(
+        self, keys: Iterable[Optional[WalkKey]], walks: Mapping[WalkKey, _Walk]
+    ) -> Dict[Tuple[str, int], Tuple[Dict[str, str], Dict[str, int]]]:
+        """Each planned service's last complete walk once this read's walks ended.
+
+        :param keys: the read's plans' walk keys (None: no walk).
+        :param walks: the walks this read ran.
+        :return: (registry, service id) -> (definitions, blocks).
+        """
         settled = {
             key[:2]: self._settled[key[:2]]
-            for _, key, _ in plans
+            for key in keys
             if key is not None and key[:2] in self._settled
         }
         settled.update(
@@ -534,24 +645,7 @@ class TenureReader:
                 if walk.complete
             }
         )
-        found: Dict[Tuple[str, str], Tenure] = {}
-        deliveries: Dict[Tuple[str, int], _DeliveryScan] = {}
-        for mech, plan, blocks in plans:
-            if plan is not None:
-                blocks = (
-                    walked[plan]
-                    if plan in walked
-                    else self._cut_short(walks[plan], self._settled.get(plan[:2]))
-                )
-            for facts in mech.marketplace:
-                address = facts.address.lower()
-                for name, block in blocks.items():
-                    first = self._first_delivery(address, block, head)
-                    deliveries[(address, block)] = self._deliveries[(address, block)]
-                    found[(address, name)] = Tenure(block, first)
-        self._deliveries = deliveries  # scans of blocks no tenure starts at any more go
-        self._settled = settled  # only the current catalogue's services are kept
-        return found
+        return settled
 
     @staticmethod
     def _cut_short(
@@ -561,9 +655,11 @@ class TenureReader:
 
         A walk the read's budget interrupted (an earlier manifest not read yet) knows
         only that each tool is unchanged since its block, not that it changed there; so
-        a tool the service's last complete walk found with the same definition keeps the
-        earlier of the two blocks. A walk ended by an unreadable manifest (the budget
-        reached it) starts the tenure after it, as before.
+        a tool the service's last complete walk (this process's or, through the state
+        folder, the last one's) found with the same definition keeps the earlier of the
+        two blocks, when that block is one of the service's updates on the chain before
+        it. A walk ended by an unreadable manifest (the budget reached it) starts the
+        tenure after it, as before.
 
         :param walk: the walk, not complete.
         :param settled: the service's last complete walk: (name -> definition digest,
@@ -574,37 +670,126 @@ class TenureReader:
         if not walk.interrupted or settled is None:
             return since
         definitions_then, blocks_then = settled
+        updates = {block for block, _ in walk.history}
         for name, definition in walk.current.items():
-            if definitions_then.get(name) == definition and name in blocks_then:
-                since[name] = min(since[name], blocks_then[name])
+            block = blocks_then.get(name)
+            if definitions_then.get(name) == definition and block in updates:
+                since[name] = min(since[name], int(block))  # type: ignore[arg-type]
         return since
 
+    def begin_read(self) -> None:
+        """Start one read's fetch budget for earlier manifests (when they can be read)."""
+        begin = getattr(self.definitions_of, "begin_read", None)
+        if begin is not None:
+            begin()
+
     def tenures_of(
-        self, offers: Iterable[Tuple[MechRef, MechFacts]], head: int
-    ) -> Dict[str, Tenure]:
-        """Read the tenure of each offering mech contract without its manifests, up to ``head``.
+        self, offers: Iterable[Tuple[MechRef, MechFacts, str]], head: int
+    ) -> Dict[Tuple[str, str], Tenure]:
+        """Read the tenure of each offered tool without a catalogue, up to ``head``.
 
         For offers known without a catalogue (an ``--agent`` source's ``/tools/<name>``
-        offers: the mech's ref and its facts). Without the service's manifests their
-        tools' definitions cannot be compared along its history, so the tenure starts
-        at the service's last manifest update (the rule before tenure was per tool
-        definition: an update that leaves the tool as it was restarts it; docs/mcp.md).
-        A failed read raises ``ChainReadError``.
+        offers: the mech's ref, its facts and the tool's name). The service's current
+        manifest is the one its newest ``ComplementaryMetadataUpdated`` set: it is
+        fetched and verified as earlier ones are (one fetch budget per call, shared with
+        the walks), and the tenure is read from it by the direct read's walk (one rule
+        for both sources: a routine update keeps the tenure; adversarial review adv29b,
+        open through ``--agent`` until fix29yg). When that manifest cannot be read yet,
+        or without ``definitions_of``, the tools count as declared at the newest
+        update (a tenure cut short, never lengthened). A tool the chain's manifest does
+        not declare gets no tenure (ranked after dated offers). A failed chain read
+        raises ``ChainReadError``.
 
-        :param offers: ``(the offering service's ref, one of its mech contracts' facts)``.
+        :param offers: ``(the offering service's ref, one of its mech contracts' facts,
+            the mech tool's name)``.
         :param head: the block to read up to (inclusive).
-        :return: mech contract address (lowercase) -> its tenure; contracts of other
-            registry kinds are absent.
+        :return: (mech contract address (lowercase), tool name) -> its tenure;
+            contracts of other registry kinds are absent.
         """
-        found: Dict[str, Tenure] = {}
-        for ref, facts in offers:
-            if ref.registry_kind != REGISTRY_COMPLEMENTARY_SERVICE:
-                continue
-            history = self._history(ref.registry_address, ref.mech_id, head)
-            declared = history[-1][0] if history else self.first_block
-            address = facts.address.lower()
-            if address not in found:
-                found[address] = Tenure(
-                    declared, self._first_delivery(address, declared, head)
-                )
-        return found
+        services: Dict[Tuple[str, int], _Offered] = {}
+        for ref, facts, name in offers:
+            if ref.registry_kind == REGISTRY_COMPLEMENTARY_SERVICE:
+                key = (ref.registry_address, ref.mech_id)
+                services.setdefault(key, _Offered(ref)).add(facts, name)
+        self.begin_read()
+        newest = {
+            key: self._newest_update(offered, head) for key, offered in services.items()
+        }
+        self._not_read_yet = set()
+        self._learn(self._current_wanted(services, newest))
+        return self._read(
+            [self._offering(offered, newest[key]) for key, offered in services.items()],
+            head,
+        )
+
+    def _current_wanted(
+        self,
+        services: Mapping[Tuple[str, int], "_Offered"],
+        newest: Mapping[Tuple[str, int], Optional[Update]],
+    ) -> Dict[str, Tuple[Age, Set[str]]]:
+        """The current manifests to fetch, with their :data:`Age` and the names needed.
+
+        :param services: (registry, service id) -> what it offers.
+        :param newest: (registry, service id) -> its newest update (None: none).
+        :return: digest -> (age, names), those not known yet.
+        """
+        wanted: Dict[str, Tuple[Age, Set[str]]] = {}
+        for key, offered in services.items():
+            update = newest[key]
+            if update is not None and self._lookup(update[1], offered.names) is None:
+                block, digest = update
+                age = (_idle_since(offered.last_delivery, block), block, key[1])
+                first, needed = wanted.get(digest, (age, set()))
+                wanted[digest] = (min(first, age), needed | offered.names)
+        return wanted
+
+    def _newest_update(self, offered: "_Offered", head: int) -> Optional[Update]:
+        history = self._history(offered.ref.registry_address, offered.ref.mech_id, head)
+        return history[-1] if history else None
+
+    def _offering(self, offered: "_Offered", update: Optional[Update]) -> _Offering:
+        """A service's offers with the definitions its current manifest gave.
+
+        :param offered: the service's offered tools and mech contracts.
+        :param update: the update that set its current manifest (None: before the
+            marketplace's first block).
+        :return: the offering; its digest "" (declared at the newest update) when the
+            manifest was not read.
+        """
+        read = self._lookup(update[1], offered.names) if update is not None else None
+        if update is None or read is None:
+            digest, current = "", dict.fromkeys(offered.names, ABSENT)
+        else:
+            digest = update[1]
+            current = {name: d for name, d in read.items() if d != ABSENT}
+        return _Offering(
+            offered.ref,
+            digest,
+            current,
+            tuple(offered.facts),
+            offered.last_delivery,
+        )
+
+
+@dataclass
+class _Offered:
+    """What an agent says one service offers: tool names and mech contracts' facts."""
+
+    ref: MechRef
+    names: FrozenSet[str] = frozenset()
+    facts: Dict[str, MechFacts] = field(default_factory=dict)
+
+    def add(self, facts: MechFacts, name: str) -> None:
+        """Note one offer: a mech contract's facts and the tool's name."""
+        self.names = self.names | {name}
+        self.facts.setdefault(facts.address.lower(), facts)
+
+    @property
+    def last_delivery(self) -> Optional[int]:
+        """The latest delivery block of its mech contracts (None: none seen)."""
+        return _latest(f.last_delivery_block for f in self.facts.values())
+
+
+def _idle_since(last_delivery: Optional[int], block: int) -> bool:
+    """Whether no mech of a service delivered at or after ``block`` (last_delivery None: none)."""
+    return last_delivery is None or last_delivery < block

@@ -51,8 +51,10 @@ arguments.
 """
 
 import json
+from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Dict, Tuple
+from pathlib import Path
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 from mech_catalogue_core.catalogue.fetching import FetchPolicy
 from mech_catalogue_core.ipfs.cid import candidate_cids
@@ -106,8 +108,16 @@ def _unprovided(index: int) -> bytes:
     return bytes(31) + bytes([index + 1])
 
 
-def _scaled_source(devnet: Devnet, gateway: str) -> DirectSource:
-    """``direct_source`` through ``gateway``, fetch budget 2 s, fetch timeout 1 s."""
+def _scaled_source(
+    devnet: Devnet, gateway: str, state_dir: Optional[Path] = None
+) -> DirectSource:
+    """``direct_source`` through ``gateway``, fetch budget 2 s, fetch timeout 1 s.
+
+    :param devnet: the devnet.
+    :param gateway: the IPFS gateway's base URL.
+    :param state_dir: ``--state-dir`` (None: none).
+    :return: the source (close it).
+    """
     probe = direct_source(devnet)
     config, market = probe.config, probe.marketplace
     probe.close()
@@ -120,6 +130,7 @@ def _scaled_source(devnet: Devnet, gateway: str) -> DirectSource:
             gateway_policy=GatewayPolicy(period_budget_seconds=2.0),
         ),
         market,
+        state_dir,
     )
 
 
@@ -159,6 +170,23 @@ def _incumbent_and_copy(
     }
 
 
+@contextmanager
+def hanging_gateway(devnet: Devnet) -> Iterator[LoopbackProxy]:
+    """The devnet's gateway behind a proxy holding the hostile CIDs 3 s each.
+
+    :param devnet: the devnet.
+    :yield: the proxy (its ``url`` is the gateway to read through).
+    """
+    with LoopbackProxy(devnet.info.ipfs_gateway_url.rstrip("/")) as gateway:
+        gateway.hang_seconds = 3.0
+        gateway.path_modes = {
+            cid: "timeout"
+            for index in range(HOSTILE)
+            for cid in candidate_cids(_unprovided(index))
+        }
+        yield gateway
+
+
 def _read(devnet: Devnet) -> ServedTool:
     """One read through a gateway that holds an unprovided CID as a public one does.
 
@@ -168,13 +196,7 @@ def _read(devnet: Devnet) -> ServedTool:
     :param devnet: the devnet.
     :return: the served tool ``TOOL``, its offers ranked.
     """
-    with LoopbackProxy(devnet.info.ipfs_gateway_url.rstrip("/")) as gateway:
-        gateway.hang_seconds = 3.0
-        gateway.path_modes = {
-            cid: "timeout"
-            for index in range(HOSTILE)
-            for cid in candidate_cids(_unprovided(index))
-        }
+    with hanging_gateway(devnet) as gateway:
         source = _scaled_source(devnet, gateway.url)
         try:
             served = source.read()

@@ -254,14 +254,24 @@ class FrontRunMarket(UnminedMarket):
         del request_id
         return STATUS_DOES_NOT_EXIST
 
+    def mined_block(self, tx_hash: str) -> int:
+        """Every request is mined at the head.
+
+        :param tx_hash: the request's transaction.
+        :return: the block.
+        """
+        del tx_hash
+        return self.head()
+
 
 def test_a_front_run_price_raise_spends_no_cap_and_is_said_in_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A reverted request counts nothing against --max-spend; the refusal names both prices.
+    """A reverted request is refused in words naming both prices; counted until final.
 
-    Before, the cap was charged for the reverted request (5e15 "spent", the retry refused
-    by --max-spend although nothing had been paid) and the error only said "reverted".
+    Before, the error only said "reverted". Its price counts against --max-spend
+    until its block is final (adv29yp C1: a reorg could still mine it paid), then no
+    more (``tests/test_mcp_revert_memory.py``); the call's error does not blame the cap.
 
     :param tmp_path: pytest's temporary folder (the journal).
     :param monkeypatch: pytest's monkeypatch (IPFS upload stand-in).
@@ -270,5 +280,5 @@ def test_a_front_run_price_raise_spends_no_cap_and_is_said_in_words(
     result = anyio.run(app.call, "t", {"prompt": "first"})
     text = str(getattr(result.content[0], "text", ""))
     assert result.is_error and f"from {PRICE} wei to {PRICE + 1} wei" in text
-    assert app.ledger.spent == 0 and not app.ledger.requests
+    assert app.ledger.spent == PRICE and len(app.ledger.requests) == 1
     assert "--max-spend" not in text

@@ -21,6 +21,7 @@ the skill's own routes over the catalogue a direct read builds (as
 ``test_mcp_server.py::test_agent_source_serves_what_a_direct_read_serves``).
 """
 
+import json
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -38,6 +39,7 @@ from scripts.devnet.marketplace import SEED_MECHS
 from tests.devnet.mcp_helpers import agent_api, direct_source
 
 TOOL = "prediction-online"
+ROUTINE = "routine-swap"
 
 
 def _order(offers: Sequence[Offer], allowed: Sequence[str] = ()) -> List[str]:
@@ -137,3 +139,108 @@ def test_an_agent_source_ranks_offers_as_a_direct_read(
     assert _order(_named(untimed, TOOL), pair) == [old, honest]
     assert _order(_named(agent, TOOL), pair) == [honest, old]
     assert _order(_named(from_chain, TOOL), pair) == [honest, old]
+
+
+def _manifest(devnet: Devnet, url: str, *names: str) -> bytes:
+    """A manifest declaring ``names`` (argument ``amount``) with a top-level ``url``."""
+    tools = [
+        {
+            "name": name,
+            "description": f"{name} for the agent tenure test.",
+            "kwargs": [{"identifier": "amount", "type": "str"}],
+        }
+        for name in names
+    ]
+    body = {"name": "agent-tenure", "url": url, "tools": tools}
+    return devnet.add_manifest(json.dumps(body).encode())[1]
+
+
+def routine_update(devnet: Devnet) -> Tuple[str, str, int]:
+    """An incumbent, a later copy that delivers once, then the incumbent's routine update.
+
+    The incumbent declares ``ROUTINE`` and delivers; a stranger's service declares the
+    same tool later, cheaper, and delivers one request to itself; then the incumbent
+    changes its manifest's ``url`` (the tool's definition unchanged) and delivers again.
+
+    :param devnet: the devnet.
+    :return: ``(incumbent, copy)`` mech addresses (lowercase) and the incumbent's
+        declaration block.
+    """
+    owner, stranger = devnet.address("owner_2"), devnet.address("owner_3")
+    service = devnet.register_service(owner, deploy=True)
+    devnet.change_service_hash(
+        service, _manifest(devnet, "https://one.example", ROUTINE)
+    )
+    declared = int(devnet.w3.eth.block_number)
+    incumbent = devnet.create_mech(service, 10**16, owner)
+    devnet.deliver(incumbent, [devnet.request_mech(incumbent, b"\x21" * 32, owner)])
+    copied = devnet.register_service(stranger, deploy=True)
+    devnet.change_service_hash(
+        copied, _manifest(devnet, "https://copy.example", ROUTINE)
+    )
+    copy = devnet.create_mech(copied, 10**15, stranger)
+    devnet.deliver(copy, [devnet.request_mech(copy, b"\x22" * 32, stranger)])
+    devnet.change_service_hash(
+        service, _manifest(devnet, "https://two.example", ROUTINE)
+    )
+    devnet.deliver(incumbent, [devnet.request_mech(incumbent, b"\x23" * 32, owner)])
+    return incumbent.lower(), copy.lower(), declared
+
+
+def _direct_and_through_agent(
+    devnet: Devnet, state_dir: Path
+) -> Tuple[ServedCatalogue, ServedCatalogue]:
+    """One direct read, then the same catalogue through an agent, as ``mcp`` builds both.
+
+    :param devnet: the devnet.
+    :param state_dir: the agent source's ``--state-dir``.
+    :return: ``(direct, through the agent)``.
+    """
+    direct = direct_source(devnet)
+    try:
+        from_chain = direct.read()
+        catalogue = direct.catalogue()
+    finally:
+        direct.close()
+    exposed = ExposedCatalogue(
+        catalogue, catalogue.digest(), "snapshot", 1, time.time(), 1
+    )
+    chosen = {
+        "rpc": devnet.info.rpc_url,
+        "marketplace": devnet.info.contracts["MechMarketplace"],
+        "gateway": devnet.info.ipfs_gateway_url,
+    }
+    with agent_api(exposed) as url:
+        source = catalogue_source(url, chosen, str(state_dir))
+        assert isinstance(source, AgentSource)
+        return from_chain, source.read()
+
+
+def test_a_routine_update_keeps_the_incumbent_first_through_an_agent(
+    chain_snapshot: Devnet, tmp_path: Path
+) -> None:
+    """``mcp --agent`` ranks as a direct read after an incumbent's routine update.
+
+    Found by a new user on the devnet of ``make run``: the direct read's first offer was
+    the incumbent (declared earlier, delivered first), the agent source's a stranger's
+    copy: ``tenures_of`` started a tenure at the service's last manifest update, having
+    no manifests to compare the tool's definition with (adv29b's reset, open through
+    ``--agent``). Observed on main df051500: through the agent the incumbent's
+    ``declared_block`` was its update's and the copy ranked first. Now the agent
+    source's reader (``mcp_run.agent_tenure``: the chain, the gateway, the state
+    folder) walks the services' manifests as the direct read does.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the agent source's ``--state-dir``.
+    """
+    incumbent, copy, declared = routine_update(chain_snapshot)
+    from_chain, agent = _direct_and_through_agent(chain_snapshot, tmp_path)
+    pair = (incumbent, copy)
+    assert _order(_named(from_chain, ROUTINE), pair) == [incumbent, copy]
+    assert _order(_named(agent, ROUTINE), pair) == [incumbent, copy]
+    dated = {o.address: o.declared_block for o in _named(agent, ROUTINE)}
+    assert dated[incumbent] == declared
+    for got, want in zip(agent.tools, from_chain.tools):  # every tool, one rule
+        assert sorted(map(_dated, got.offers)) == sorted(map(_dated, want.offers))
+        assert _order(got.offers) == _order(want.offers)
+    assert (tmp_path / "tenure-walks.json").exists()

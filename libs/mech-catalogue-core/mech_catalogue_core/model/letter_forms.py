@@ -45,8 +45,9 @@ whatever other-script words stand between (fix29ya).
 
 import functools
 import re
+import string
 import unicodedata
-from typing import Dict
+from typing import Dict, List
 
 from confusable_homoglyphs.confusables import confusables_data
 from mech_catalogue_core.model.rendered_text import combining_marks
@@ -344,3 +345,86 @@ def _script_of(char: str) -> str:
     if unicodedata.normalize("NFKD", char).isascii():  # mathematical, modifier forms
         return "LATIN"
     return name.split(" ", 1)[0]
+
+
+#: what may be an ASCII look-alike: a bar, 1 or 0 beside a capital, a capital I, a 0, 1
+#: or bar after a letter, or ``rn`` starting a word (no English word starts so; inside
+#: words it is common, ``return``, and read as written)
+_MAY_BE_LOOKALIKE = re.compile(
+    r"[A-Z][l1|0]|[l1|0][A-Z]|[A-Za-z][I01|]|(?<![A-Za-z0-9|])rn"
+)
+#: the characters of an ASCII word as :func:`ascii_lookalikes_read` reads words
+_WORD_CHARS = frozenset(string.ascii_letters + string.digits + "|")
+#: the rest of such a word from a position in it
+_WORD_REST = re.compile(r"[A-Za-z0-9|]*+")
+#: a word read as a number, never as letters: hexadecimal digits (with one digit at
+#: least, ``deadbeef00``, ``0x1f``), or holding a digit other than 0 and 1 beside 0 or 1
+#: (``ERC20``, ``x509``, ``SHA256``)
+_NUMBER_WORD = re.compile(
+    r"(?:0[xX])?+(?=[A-Fa-f]*+[0-9])[0-9A-Fa-f]++|.*?(?:[2-9][01]|[01][2-9]).*+"
+)
+#: a run of look-alikes between two letters of a word with lower-case letters
+_BETWEEN_LETTERS = re.compile(r"(?<=[A-Za-z])[I01|]++(?=[A-Za-z])")
+#: look-alikes in a word of capitals: ``l``, ``1`` and ``|`` are ``I``, ``0`` is ``O``
+_AS_CAPITALS = str.maketrans("l1|0", "IIIO")
+#: look-alikes between lower-case letters: ``I``, ``1`` and ``|`` are ``l``, ``0``
+#: is ``o``
+_AS_SMALL_LETTERS = str.maketrans("I1|0", "lllo")
+#: the shortest word with lower-case letters whose look-alikes are read: shorter ones are
+#: abbreviations (``l0g``, ``l10n``, ``a11y``)
+MIN_SMALL_LOOKALIKE_WORD = 5
+
+
+def ascii_lookalikes_read(text: str) -> str:
+    r"""A text with the ASCII characters a person reads as other letters read as those.
+
+    The pinned confusables table (UTS #39) pairs ``l``, ``I``, ``1`` and ``|``, ``0``
+    and ``O``, and ``rn`` and ``m``; :func:`folded` leaves every ASCII character as it
+    is. In a word (a run of ASCII letters, digits and bars) whose letters are capitals
+    but for ``l`` (``PRlVATE``, ``PASSW0RD``, ``APl``, ``lGNORE``), ``l``, ``1`` and
+    ``|`` are read as ``I`` and ``0`` as ``O``; in a word of
+    :data:`MIN_SMALL_LOOKALIKE_WORD` characters or more with lower-case letters, the
+    ``I``, ``1``, ``|`` and ``0`` between two letters (``passw0rd``, ``waIIet``) are
+    read as ``l`` and ``o``, and ``rn`` starting it as ``m`` (``rnnemonic``). A number
+    (:data:`_NUMBER_WORD`: ``0x1f``, ``deadbeef00``, ``ERC20``), a shorter word (``l0g``,
+    ``l10n``) and digits at a word's edge in a word with lower-case letters (``v1``,
+    ``IPv4``) stay as written, and so does a word after a backslash (an escape,
+    ``\u00e9``). The checks read this as one more reading, besides the
+    text as written (adversarial review adv29yt).
+
+    :param text: any text (folded first when it holds other scripts).
+    :return: the text with those characters read as letters. Linear.
+    """
+    kept: List[str] = []
+    done = 0  # the text before it is read
+    for candidate in _MAY_BE_LOOKALIKE.finditer(text):
+        start = candidate.start()
+        if start < done:  # in a word read already
+            continue
+        while start > done and text[start - 1] in _WORD_CHARS:
+            start -= 1
+        rest = _WORD_REST.match(text, candidate.start())  # always matches
+        end = rest.end() if rest else candidate.end()
+        word = text[start:end]
+        escaped = start > 0 and text[start - 1] == "\\"  # \u00e9, \x01: no word
+        kept += [text[done:start], word if escaped else _word_read(word)]
+        done = end
+    if not kept:
+        return text
+    kept.append(text[done:])
+    return "".join(kept)
+
+
+def _word_read(written: str) -> str:
+    """One word of :func:`ascii_lookalikes_read`."""
+    if _NUMBER_WORD.fullmatch(written):
+        return written
+    letters = [char for char in written if char.isalpha() and char != "l"]
+    if letters and all(char.isupper() for char in letters):
+        return written.translate(_AS_CAPITALS)
+    if len(written) < MIN_SMALL_LOOKALIKE_WORD:
+        return written
+    between = _BETWEEN_LETTERS.sub(
+        lambda run: run.group(0).translate(_AS_SMALL_LETTERS), written
+    )
+    return "m" + between[2:] if between.startswith("rn") else between

@@ -86,7 +86,8 @@ import functools
 import html
 import re
 import unicodedata
-from typing import Callable, Iterable, List, Sequence, Set, Tuple
+from collections import Counter
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -548,14 +549,215 @@ def read_through(text: str, invisible: "re.Pattern[str]") -> str:
     return plain_readings(text, invisible)[0]
 
 
+#: an opener a browser ends at the next ``>`` (a bogus comment: HTML's tokenizer)
+_RUNS_TO_NEXT_TAG = re.compile(r"<\?|<!\[CDATA\[|<![A-Za-z]")
+
+
+def _html_block_shown(html_text: str) -> Tuple[str, Optional[str]]:
+    """What a browser shows of an HTML block, and whether it runs into the next block.
+
+    A declaration, instruction or CDATA left open at the block's end is, to a browser,
+    a bogus comment that ends at the next ``>``: the opening tag the renderer writes for
+    the next block, whose text then follows this block's on the same line
+    (``ab<!x`` then a paragraph ``c`` shows ``abc``).
+
+    :param html_text: an HTML block's source.
+    :return: its shown text, then, when the next block's text joins it, the text before
+        the open construct (to which the next block's is joined); the reading keeps
+        both, so it loses no word either way.
+    """
+    rest = _without_hidden_html(html_text)
+    left_open = _RUNS_TO_NEXT_TAG.search(rest)
+    while left_open is not None and ">" in rest[left_open.end() :]:
+        left_open = _RUNS_TO_NEXT_TAG.search(rest, left_open.end())
+    shown = _HTML_TAG.sub(_tag_shown, rest)
+    if left_open is None:
+        return shown, None
+    return shown, _HTML_TAG.sub(_tag_shown, rest[: left_open.start()])
+
+
 def _blocks_shown(renderer: MarkdownIt, text: str) -> str:
     """The text of a parse's paragraphs, headings, code and HTML blocks, a line apart."""
     blocks: List[str] = []
+    joined_to: Optional[str] = None  # an HTML block's text the next block's joins
     for token in renderer.parse(text):
+        runs_on: Optional[str] = None
         if token.type == "inline":
-            blocks.append(_inline_shown(token.children or ()))
+            shown = _inline_shown(token.children or ())
         elif token.type in _CODE_BLOCKS:
-            blocks.append(token.content)
+            shown = token.content
         elif token.type == "html_block":
-            blocks.append(_html_shown(token.content))
+            shown, runs_on = _html_block_shown(token.content)
+        else:
+            continue
+        if joined_to is not None:
+            blocks.append(joined_to.rstrip("\n") + shown)
+        else:
+            blocks.append(shown)
+        joined_to = runs_on
     return "\n".join(blocks)
+
+
+#: elements whose content a browser lays out as nothing whatever their attributes,
+#: besides :data:`HIDDEN_CONTENT_ELEMENTS`: the HTML standard's user-agent style sheet
+#: hides ``rp`` and ``datalist`` (section 15.3.1, "Hidden elements"); the content of
+#: ``audio``, ``video``, ``canvas``, ``meter`` and ``progress`` is fallback a supporting
+#: browser does not show, and an ``object``'s is shown only when its data fails to load
+#: (in doubt, hidden); SVG shows only its ``text`` (its other content, ``desc`` and
+#: ``metadata`` included, is drawn or not rendered) and a ``select`` one option of
+#: several (headless chromium's ``innerText`` shows none of these)
+CONTENT_NOT_LAID_OUT = frozenset(
+    "audio canvas datalist meter object progress rp select svg video".split()
+)
+#: elements hidden unless their attribute says otherwise (the user-agent style sheet:
+#: ``dialog:not([open])``; a closed ``details`` shows its summary alone, taken here as
+#: hiding all of it)
+HIDDEN_UNLESS_OPEN = frozenset(("details", "dialog"))
+#: a ``font``'s attributes that may hide its text (a colour matching the background, a
+#: face of symbols), as a ``style`` may
+_FONT_STYLING = frozenset(("color", "face", "size"))
+#: elements that hold or load a style sheet, whose rules may hide any element
+STYLE_SHEET_ELEMENTS = frozenset(("link", "style"))
+#: a start tag of :data:`STYLE_SHEET_ELEMENTS`
+_STYLE_SHEET_TAG = re.compile(r"<(?:link|style)(?=[\s/>])", re.IGNORECASE)
+#: elements that never have content (HTML Living Standard, "void elements")
+VOID_ELEMENTS = frozenset(
+    "area base basefont bgsound br col embed frame hr image img input keygen link meta "
+    "param source track wbr".split()
+)
+#: one attribute of a tag matched by ``_HTML_TAG``: group 1 its name, group 2 its value
+#: as written (quoted or not), absent for a bare one
+_ATTRIBUTE_PARTS = re.compile(
+    r"\s++([A-Za-z_:][A-Za-z0-9_.:-]*+)"
+    r"(?:\s*+=\s*+([^\s\"'=<>`]++|'[^']*+'|\"[^\"]*+\"))?+"
+)
+
+
+def _attributes(tag: str) -> Dict[str, str]:
+    """A tag's attributes: lower-case name -> value without quotes, decoded ("" when bare)."""
+    return {
+        name.lower(): html.unescape((value or "").strip("'\""))
+        for name, value in _ATTRIBUTE_PARTS.findall(tag)
+    }
+
+
+def _hides_content(name: str, tag: str, style_sheet: bool) -> bool:
+    """Whether a browser may lay out an element's content as nothing.
+
+    In doubt it does: a ``style`` attribute (any declaration can hide text: a size, a
+    colour matching the background, a symbol font, a position off the page) and, when
+    the text holds a style sheet (:data:`STYLE_SHEET_ELEMENTS`), every element, since
+    its rules select by name as well as by class.
+
+    :param name: the element's name, lower case.
+    :param tag: its start tag as written.
+    :param style_sheet: whether the text holds a style sheet.
+    :return: True for an element of :data:`CONTENT_NOT_LAID_OUT`, one with the
+        ``hidden`` attribute or a non-empty ``style``, a ``font`` with a colour, face or
+        size, a ``dialog`` or ``details`` without ``open``; every element with a style
+        sheet.
+    """
+    if style_sheet or name in CONTENT_NOT_LAID_OUT:
+        return True
+    attributes = _attributes(tag[len(name) + 1 :])
+    return (
+        "hidden" in attributes
+        or bool(attributes.get("style", "").strip())
+        or (name == "font" and not _FONT_STYLING.isdisjoint(attributes))
+        or (name in HIDDEN_UNLESS_OPEN and "open" not in attributes)
+    )
+
+
+def _laid_out_content(text: str) -> Optional[str]:
+    """A text without its tags and the content a browser lays out as nothing; None if none.
+
+    Tags are removed as nothing (as :func:`_tags_joined` does), and so is the content of
+    :data:`HIDDEN_CONTENT_ELEMENTS` (to the end of the text when unclosed: a raw-text
+    element swallows the rest) and of every element :func:`_hides_content` names, up to
+    its end tag, or the end of the text when it has none. An end tag closes the last
+    open element of its name and every element opened inside it, and one closing no open
+    element is ignored, as an HTML parser does. The tags are matched by CommonMark's
+    grammar (the tags markdown-it-py passes through), not by ``html.parser``, which is
+    quadratic on unclosed constructs and raises on some (Python 3.11).
+
+    Linear: each tag is visited once, each element pushed and popped once, and a
+    raw-text element's closer searched once from its opener (the walk resumes past it,
+    or ends when there is none).
+
+    :param text: text as written, invisible characters and comments removed.
+    :return: the laid-out text, or None when no element hides content.
+    """
+    style_sheet = _STYLE_SHEET_TAG.search(text) is not None
+    kept: List[str] = []
+    open_elements: List[Tuple[str, bool]] = []
+    open_counts: "Counter[str]" = Counter()
+    hiding = 0
+    hid_any = False
+    start = 0
+    while True:
+        tag = _HTML_TAG.search(text, start)
+        if tag is None:
+            break
+        if not hiding:
+            kept.append(text[start : tag.start()])
+        start = tag.end()
+        name = tag.group(1).lower()
+        if tag.group(0).startswith("</"):
+            while open_counts[name]:
+                closed, hid = open_elements.pop()
+                open_counts[closed] -= 1
+                hiding -= hid
+                if closed == name:
+                    break
+        elif name in HIDDEN_CONTENT_ELEMENTS:
+            closer = re.compile(r"</" + name + r"\s*+>", re.IGNORECASE)
+            found = closer.search(text, start)
+            start = len(text) if found is None else found.end()
+            hid_any = True
+        elif name not in VOID_ELEMENTS:
+            hides = _hides_content(name, tag.group(0), style_sheet)
+            open_elements.append((name, hides))
+            open_counts[name] += 1
+            hiding += hides
+            hid_any = hid_any or hides
+    if not hiding:
+        kept.append(text[start:])
+    return "".join(kept) if hid_any else None
+
+
+def laid_out_readings(text: str, invisible: "re.Pattern[str]") -> Tuple[str, ...]:
+    """What a browser lays out of a text, words around hidden content joined.
+
+    The joined reading (:func:`_joined_source`) keeps the content of every element a
+    browser shows; these remove, besides, the content a browser lays out as nothing:
+    an element with the ``hidden`` attribute or a ``style``, the elements the user-agent
+    style sheet hides, fallback content, every element under a style sheet
+    (:func:`_hides_content`), so ``pri<span hidden>zz</span>vate`` reads "private" as
+    chromium shows it (adversarial review adv29yt). Read twice, as the rendered and
+    joined readings are: the source as written (references decoded afterwards, so
+    escaped markup stays text) and the source decoded (``&lt;span hidden>``, as
+    :func:`.markup.inert` writes a tag, is the tag a model reads). Not parsed as
+    Markdown; letters folded, emphasis characters removed (step 6).
+
+    :param text: untrusted text, as written.
+    :param invisible: what counts as an invisible character.
+    :return: the distinct laid-out texts of the two, none when no tag in either hides
+        content (then they are the joined readings). Linear in the text.
+    """
+    if "<" not in text and "&" not in text:
+        return ()
+    visible = invisible.sub("", text)
+    decoded = _references_decoded(visible, invisible)
+    laid_out = []
+    sources = ((visible, True),) + (((decoded, False),) if decoded != visible else ())
+    for source, escaped in sources:
+        shown = (
+            _laid_out_content(_without_hidden_html(source)) if "<" in source else None
+        )
+        if shown is not None:
+            if escaped:
+                shown = _references_decoded(shown, invisible)
+            laid_out.append(
+                _INLINE_MARKS.sub("", _compatibility_folded(shown, invisible))
+            )
+    return tuple(dict.fromkeys(laid_out))

@@ -75,6 +75,7 @@ from mech_catalogue_core.model.hidden_characters import MARKUP
 from mech_catalogue_core.model.hidden_characters import PLAIN_TEXT as _PLAIN_SENTENCE
 from mech_catalogue_core.model.hidden_characters import strip_invisible
 from mech_catalogue_core.model.letter_forms import (
+    ascii_lookalikes_read,
     folded,
     look_alike_words_folded,
     other_script_words_kept,
@@ -90,6 +91,7 @@ from mech_catalogue_core.model.problems import (
 )
 from mech_catalogue_core.model.rendered_text import (
     hidden_parts_joined,
+    laid_out_readings,
     may_differ,
     shown_readings,
 )
@@ -593,14 +595,19 @@ def readings(text: str) -> Tuple[str, ...]:
     HTML hides from a person (comments, instructions, attributes), tags inside removed
     as nothing (``<!-- pri<b></b>vate key -->``: fix29ya).
 
+    :func:`.rendered_text.laid_out_readings` adds, where a tag may hide its content,
+    the source without what a browser lays out as nothing (an element ``hidden`` or
+    styled, ``rp``, ``datalist``, ``audio``...: adv29yt).
+
     :param text: text from a manifest or an answer.
-    :return: ``(text,)``, then each of the other five that differs, distinct.
+    :return: ``(text,)``, then each of the others that differs, distinct.
     """
     if not may_differ(text):  # no reference, markup or non-ASCII character
         return (text,)
     through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
     hidden = hidden_parts_joined(text, _INVISIBLE)
-    return tuple(dict.fromkeys((text, rendered, through, as_written, joined, hidden)))
+    forms = (text, rendered, through, as_written, joined, hidden)
+    return tuple(dict.fromkeys(forms + laid_out_readings(text, _INVISIBLE)))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -608,7 +615,8 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
 
     Read in every form of :func:`readings` (as written and as rendered), in what its
     tag characters spell, and each of those :func:`folded` (look-alike letters read as
-    the ASCII letter a person sees: adv29o).
+    the ASCII letter a person sees: adv29o), then with its ASCII look-alikes read as
+    letters (:func:`.letter_forms.ascii_lookalikes_read`: ``lGNORE``, adv29yt).
 
     :param text: text from a manifest.
     :return: the distinct phrases found, lowercase, in order.
@@ -618,7 +626,9 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     sources = list(readings(text))
     if _TAG_TEXT.search(text):  # decoded only when there are tag characters
         sources.append(hidden_tag_text(text))
-    sources += [f for f in map(folded, sources) if f not in sources]
+    folds = [folded(source) for source in sources]
+    looked = [ascii_lookalikes_read(fold) for fold in folds]
+    sources = list(dict.fromkeys(sources + folds + looked))
     found = [
         m.group(0).lower()
         for source in sources
@@ -627,20 +637,33 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def _letters_read(reading: str) -> Tuple[str, ...]:
+    """A reading as its letters are read: as it is, and its ASCII look-alikes read.
+
+    :param reading: a reading, folded or with other scripts' words kept.
+    :return: ``(reading,)``, and :func:`.letter_forms.ascii_lookalikes_read` of it
+        when that differs.
+    """
+    looked = ascii_lookalikes_read(reading)
+    return (reading,) if looked == reading else (reading, looked)
+
+
 def secret_asked(text: str) -> Optional[str]:
     """What secret a name or description asks for, if any.
 
     Each of the text's :func:`readings` (as written, rendered and read through) is read
-    :func:`folded`, for :data:`SECRET_PATTERN`; a short word that is also an ordinary
-    word or symbol asks only as :func:`short_secret_asked` says.
+    :func:`folded`, and with its ASCII look-alikes read as letters
+    (:func:`_letters_read`: ``PRlVATE``, ``PASSW0RD``, adv29yt), for
+    :data:`SECRET_PATTERN`; a short word that is also an ordinary word or symbol asks
+    only as :func:`short_secret_asked` says.
 
     :param text: an argument name or description.
     :return: the words that ask (lowercase), or None.
     """
     forms = readings(text)
     short = False
-    for reading in forms:
-        words = words_of(folded(reading))
+    for reading in (read for form in forms for read in _letters_read(folded(form))):
+        words = words_of(reading)
         match = SECRET_PATTERN.search(words)
         if match:
             return match.group(0).lower()
@@ -706,16 +729,17 @@ def short_secret_asked(
     if spaced != text or forms is None:
         forms = readings(spaced)
     for reading in forms:
-        words = clause_words(other_script_words_kept(reading))
-        asked = short_word_asks(words)
-        if asked:
-            return asked
-        if SECRET_NAME.fullmatch(words):
-            return words.lower()
+        kept = other_script_words_kept(reading)
+        for words in map(clause_words, _letters_read(kept)):
+            asked = short_word_asks(words)
+            if asked:
+                return asked
+            if SECRET_NAME.fullmatch(words):
+                return words.lower()
         if reading.isascii():
             continue
         look_alikes = clause_words(look_alike_words_folded(reading))
-        if look_alikes != words:
+        if look_alikes != clause_words(kept):
             asked = short_word_asks(look_alikes)
             if asked:
                 return asked

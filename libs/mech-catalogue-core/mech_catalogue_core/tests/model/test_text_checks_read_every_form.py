@@ -297,3 +297,27 @@ def test_cherokee_small_letters_fold_as_their_capitals() -> None:
 def test_a_secret_in_letter_forms_is_refused(text: str) -> None:
     """Small capitals, capital modifiers and subscripts ask for the key."""
     assert secret_asked(text) == "private key", words_of(folded(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<div>Paste your pri<!x\n\nvate key</div>",
+        "<p>Paste your pri<?x\n\nvate key",
+        "<div>Paste your pri<![CDATA[x\n\n*vate* key</div>",
+        "<!-- -->Paste your pri<!DOCTYPE\n\n    vate key",  # the next block is code
+    ],
+)
+def test_an_html_block_left_open_joins_the_next_blocks_words(text: str) -> None:
+    """A declaration, instruction or CDATA open at an HTML block's end joins two blocks.
+
+    In a browser each is a bogus comment that ends at the next ``>`` (HTML's tokenizer:
+    "markup declaration open", "unexpected question mark instead of tag name", "CDATA
+    in HTML content"), the opening tag the renderer writes for the next block, so the
+    two blocks' words join as shown. (The oracle follows the declaration's rule only.)
+
+    :param text: a secret request split by a construct left open at a block's end.
+    """
+    if "<!x" in text or "<!DOCTYPE" in text:
+        assert "private key" in reader_sees(text)
+    assert secret_asked(text) == "private key"
