@@ -53,6 +53,7 @@ from ..chain_options import (
     chain_settings,
     need,
 )
+from .gas_options import gas_options
 from ..devnet_options import USES_MCP, DevnetSettings, devnet_options, ipfs_api_url
 from ..folders import DEFAULTS
 from ..keys import load_key
@@ -478,6 +479,7 @@ def guarded_http(  # pylint: disable=too-many-arguments
     is_flag=True,
     help="Print a failure to start (bad source or key) as JSON on stdout.",
 )
+@gas_options
 @click.pass_context
 @chain_options
 @devnet_options(USES_MCP)
@@ -504,6 +506,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     max_spend: Dict[str, int],
     spend_window: Optional[float],
     final_depth: Optional[int],
+    max_gas: int,
+    max_fee_per_gas: Optional[int],
     pinned: str,
     allowed: Tuple[str, ...],
     dry_run: bool,
@@ -548,6 +552,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param max_spend: ``--max-spend``, asset -> smallest units.
     :param spend_window: ``--spend-window``, seconds (None: this run only).
     :param final_depth: ``--final-depth`` (None: the preset's, else the default).
+    :param max_gas: ``--max-gas``: the most gas one signed transaction may use.
+    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: twice the gas price).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
@@ -612,6 +618,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             state_dir,
             paying_off_devnet=not dry_run and devnet is None,
             bounds=(max_price.get(ASSET_NATIVE), max_spend.get(ASSET_NATIVE)),
+            gas_bounds=(max_gas, max_fee_per_gas),
         )
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),

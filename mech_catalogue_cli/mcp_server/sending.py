@@ -75,10 +75,13 @@ from .journal import (
 )
 from .market import (
     STATUS_DOES_NOT_EXIST,
+    GAS_KEY,
     EstimateReverted,
+    GasOverBound,
     MarketError,
     Marketplace,
     RequestReverted,
+    SentTransaction,
     SignedRequest,
 )
 from .offchain import OffchainMode, OffchainPoster
@@ -95,6 +98,7 @@ from .refused_offers import (
     REVERTED_KEY,
     RevertingMechs,
     RevertRefusal,
+    gas_refusal,
     record_reverted,
     revert_refusal,
     reverted_for_call,
@@ -624,6 +628,12 @@ class RequestSender(OffchainSending):
                             **value,
                         )
                     )
+                except GasOverBound as exc:
+                    # the mech's code, run in the request, sets the gas: refused
+                    # before signing, and the mech not sent another for the window
+                    return self._remembered(
+                        gas_refusal(offer.address, exc.estimate, exc.bound)
+                    )
                 except MarketError as exc:
                     # the gas estimate failed: if the price moved since it was read,
                     # or the funds (an allowance revoked), say so in words (not the
@@ -871,11 +881,14 @@ class RequestSender(OffchainSending):
         assert (
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
-        entry.tx_hash = market.broadcast(
+        sent = market.broadcast(
             SignedRequest(entry.raw_tx, entry.tx_hash, entry.account_nonce),
             self.settings.io_timeout,
         )
+        entry.tx_hash = str(sent)
         entry.status = CallStatus.SENT
+        if isinstance(sent, SentTransaction) and sent.gas is not None:
+            entry.extra[GAS_KEY] = sent.gas  # said in the result's _meta (.delivery)
         self.correct_request_id(entry)
         journal.save(entry)
         return entry
