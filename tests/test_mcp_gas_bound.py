@@ -45,7 +45,7 @@ from mech_catalogue_cli.mcp_server.market import (
 from mech_catalogue_cli.mcp_server.offchain_sending import PriceRefusal
 from mech_catalogue_cli.mcp_server.refused_offers import RevertRefusal, gas_refusal
 from tests.test_mcp_offer_choice import offer
-from tests.test_mcp_refused_offers import (  # noqa: F401  # the no_upload fixture
+from tests.test_mcp_refused_offers import (  # noqa: F401  # pylint: disable=unused-import
     MECH,
     PRICE,
     _Market,
@@ -85,12 +85,14 @@ def _market(
         "0x" + "42" * 32,
         gas_bounds=(DEFAULT_MAX_GAS, fee_cap),
     )
-    market.w3 = SimpleNamespace(eth=_Eth(estimate, gas_price))  # type: ignore[assignment]  # fmt: skip
+    node = SimpleNamespace(eth=_Eth(estimate, gas_price))
+    market.w3 = node  # type: ignore[assignment]
     return market
 
 
 def _signed(market: Marketplace) -> Dict[str, Any]:
-    signed = market.sign({"from": market.requester, "to": MARKET, "value": 0, "data": "0x", "chainId": 31337})  # fmt: skip
+    transaction = {"from": market.requester, "to": MARKET, "value": 0, "data": "0x"}
+    signed = market.sign({**transaction, "chainId": 31337})
     return dict(TypedTransaction.from_bytes(HexBytes(signed.raw_tx)).as_dict())
 
 
@@ -140,7 +142,8 @@ def test_the_fee_per_gas_is_twice_the_price_within_the_cap(
 
 def test_a_gas_price_over_the_cap_signs_nothing() -> None:
     """A price the cap cannot pay: nothing signed, said with both figures."""
-    with pytest.raises(FeeOverCap, match=r"10,000,000,001 wei now, over --max-fee-per-gas 10,000,000,000"):  # fmt: skip
+    said = r"10,000,000,001 wei now, over --max-fee-per-gas 10,000,000,000"
+    with pytest.raises(FeeOverCap, match=said):
         _signed(_market(300_000, 10 * GWEI + 1, 10 * GWEI))
 
 
@@ -162,6 +165,8 @@ def test_a_request_over_the_bound_refuses_the_offer_and_skips_its_mech(
 
     The mech is skipped for the window as one mined and reverted is: the next call
     does not even estimate it; nothing was mined, so the call says nothing was sent.
+
+    :param tmp_path: the journal's folder.
     """
     market = _Market(GasOverBound(MARKET, 10_282_093, DEFAULT_MAX_GAS), [PRICE])
     sender = _sender(tmp_path, market)
@@ -204,17 +209,21 @@ class _Mined(_Market):
 
 @pytest.mark.usefixtures("no_upload")
 def test_a_sent_request_keeps_its_gas_for_the_answer(tmp_path: Path) -> None:
-    """The receipt's gas is journalled in the entry (the result's ``_meta`` ``gas``)."""
+    """The receipt's gas is journalled in the entry (the result's ``_meta`` ``gas``).
+
+    :param tmp_path: the journal's folder.
+    """
     sender = _sender(tmp_path, _Mined(None, [PRICE]))
     entry = _sent(sender)
     assert entry.extra[GAS_KEY] == {"gas_used": 327_798, "fee_paid_wei": "1"}
-    assert isinstance(entry.tx_hash, str) and not isinstance(entry.tx_hash, SentTransaction)  # fmt: skip
+    assert not isinstance(entry.tx_hash, SentTransaction)  # a plain string journalled
     saved = Journal(tmp_path).load(entry.key)
     assert saved is not None and saved.extra[GAS_KEY]["gas_used"] == 327_798
 
 
 @pytest.mark.parametrize(
-    "written, number", [("1000000", 10**6), ("1e6", 10**6), ("1_000_000", 10**6), (" 21000 ", 21_000)]  # fmt: skip
+    "written, number",
+    [("1000000", 10**6), ("1e6", 10**6), ("1_000_000", 10**6), (" 21000 ", 21_000)],
 )
 def test_the_options_read_whole_numbers(written: str, number: int) -> None:
     """Plain, exponent and underscored forms."""

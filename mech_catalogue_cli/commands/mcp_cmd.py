@@ -53,13 +53,13 @@ from ..chain_options import (
     chain_settings,
     need,
 )
-from .gas_options import gas_options
 from ..devnet_options import USES_MCP, DevnetSettings, devnet_options, ipfs_api_url
 from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
+from .gas_options import gas_options
 from .list_options import parse_registry_option
 from .mcp_run import catalogue_source, paying_market, start
 from .publish_cmd import DEFAULT_RPC, RPC_ENV

@@ -137,9 +137,7 @@ def paying_market(
     market = Marketplace(
         chosen["rpc"], chosen["marketplace"], key, gas_bounds=gas_bounds
     )
-    return market, Journal(
-        Path(state_dir)
-    )
+    return market, Journal(Path(state_dir))
 
 
 def start(

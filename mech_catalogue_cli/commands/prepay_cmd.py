@@ -41,12 +41,12 @@ from mech_catalogue_cli.mcp_server.market import MarketError, Marketplace
 from mech_catalogue_cli.mcp_server.prepay import Prepayer
 
 from ..chain_options import PresetCommand, chain_options, chain_settings
-from .gas_options import gas_options
 from ..devnet_options import USES_PREPAY, DevnetSettings, devnet_options
 from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import register_urls
+from .gas_options import gas_options
 from .mcp_cmd import DEVNET_REQUESTER_ROLE, KEY_ENV
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 

@@ -543,9 +543,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :return: the signed transaction, to journal before :meth:`broadcast`.
         :raises EstimateReverted: when the gas estimate reverts (nothing signed).
         :raises GasOverBound: when the estimate is over ``max_gas`` (nothing signed).
-        :raises FeeOverCap: when the gas price now is over ``max_fee_per_gas``.
         :raises MarketError: when gas cannot be estimated otherwise (the node
-            unreachable or refusing).
+            unreachable or refusing), or a :class:`FeeOverCap` when the gas price now
+            is over ``max_fee_per_gas`` (nothing signed).
         """
         tx = dict(transaction)
         try:

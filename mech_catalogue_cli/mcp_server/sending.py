@@ -74,8 +74,8 @@ from .journal import (
     saved,
 )
 from .market import (
-    STATUS_DOES_NOT_EXIST,
     GAS_KEY,
+    STATUS_DOES_NOT_EXIST,
     EstimateReverted,
     GasOverBound,
     MarketError,
