@@ -190,11 +190,10 @@ REQUEST_TOPICS: Dict[str, Tuple[List[str], bool]] = {
 }
 #: the most gas one transaction is signed for (``--max-gas``): the marketplace runs the
 #: chosen mech's code inside the user's request (``requestFromMarketplace``), so a
-#: stranger's code decides the estimate. A plain native request used 327,798 gas on the
-#: devnet (ai-registry-mech 0.8.28's bytecode, ``docs/mcp.md`` "Gas"): the marketplace's
-#: checks, the mech's request record, the balance tracker's rate record and the events,
-#: about fifteen storage slots written; a token request adds an ERC-20 ``transferFrom``
-#: (about 60,000). One million is three times the plain request
+#: stranger's code decides the estimate. A plain native request used 276,510 to 327,798
+#: gas on the devnet (ai-registry-mech 0.8.28's bytecode, as the presets' marketplaces
+#: run; ``docs/mcp.md`` "Gas: what a request may cost"); a token request adds an ERC-20
+#: ``transferFrom``. One million is about three times the plain request
 DEFAULT_MAX_GAS = 1_000_000
 #: a journal entry's ``extra`` key: its request transaction's gas
 #: (:meth:`Marketplace.gas_paid`), said in the call's ``_meta``
