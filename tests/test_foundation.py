@@ -17,6 +17,7 @@
 Everything here runs the real scripts and the real open-aea hashing; nothing is mocked.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -474,22 +475,24 @@ def test_two_set_ups_at_once_build_each_go_tool_once(tmp_path: Path) -> None:
         "FAKE_GO_DIR": str(fake),
         "MECH_CATALOGUE_CACHE": str(tmp_path / "cache"),
     }
-    running = [
-        subprocess.Popen(  # nosec B603: the repository's script, fixed arguments
-            ["bash", str(clone / "scripts/install_tools.sh")],
-            env=environment,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for clone in clones
-    ]
-    outputs = [process.communicate(timeout=120) for process in running]
+    with contextlib.ExitStack() as both:  # the two set-ups run at once
+        running = [
+            both.enter_context(
+                subprocess.Popen(  # nosec B603: the repository's script, fixed args
+                    ["bash", str(clone / "scripts/install_tools.sh")],
+                    env=environment,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
+            for clone in clones
+        ]
+        outputs = [process.communicate(timeout=120) for process in running]
 
     assert [process.returncode for process in running] == [0, 0], outputs
-    assert (fake / "builds").read_text().count(
-        "built"
-    ) == 3  # ipfs, tendermint, addlicense
+    builds = (fake / "builds").read_text().count("built")
+    assert builds == 3  # ipfs, tendermint, addlicense: once each
     for clone in clones:
         for name in ("ipfs", "tendermint", "addlicense"):
             installed = clone / ".tools/bin" / name

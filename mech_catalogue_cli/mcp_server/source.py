@@ -430,10 +430,8 @@ class ServedCatalogue:
     def refusing_unsafe(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
         """Leave out the tools that ask for a secret, still hide text, or take a reserved name.
 
-        :func:`.definition_checks.secret_refusal`,
-        :func:`.definition_checks.secret_request_refusal`,
-        :func:`.definition_checks.hidden_text_refusal`
-        and :func:`.definition_checks.reserved_refusal`:
+        :func:`.definition_checks.secret_refusal`, ``secret_request_refusal``,
+        ``hidden_text_refusal`` and ``reserved_refusal``:
         refused tools are not listed, so their text never reaches a model; a
         ``tools/call`` naming one is refused with the same sentence.
 

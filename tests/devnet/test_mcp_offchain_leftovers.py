@@ -93,6 +93,11 @@ def test_an_accepted_request_older_than_the_window_still_counts(
     assert not endpoint.errors, endpoint.errors
 
 
+#: a call held for the rest of 6 s: its checks and reads before the hold count against
+#: its --timeout (fix29yb), 2 s of which a loaded machine can spend
+HELD_FOR = ("--timeout", "6", "--delivery-poll", "0.3")
+
+
 def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
     chain_snapshot: Devnet, tmp_path: Path, node_client: Path
 ) -> None:
@@ -117,9 +122,6 @@ def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
         expected = (
             f"waiting for request {holder} (nonce {start}) to be settled or to pass"
         )
-        # held for the rest of a 6 s call: its checks and reads before the hold count
-        # against its --timeout (fix29yb), 2 s of which a loaded machine can spend
-        held_for = ("--timeout", "6")
 
         async def second() -> Any:
             async def on_progress(
@@ -134,9 +136,7 @@ def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
                 "--mech",
                 mech,
                 *ONLY,
-                *held_for,
-                "--delivery-poll",
-                "0.3",
+                *HELD_FOR,
             ) as client:
                 return await client.call_tool(
                     TOOL,
@@ -157,9 +157,7 @@ def test_a_call_behind_an_accepted_request_says_which_request_it_waits_for(
                 "--mech",
                 mech,
                 *ONLY,
-                *held_for,
-                "--delivery-poll",
-                "0.3",
+                *HELD_FOR,
             ),
             dict(ARGUMENTS, prompt="third"),
         )
