@@ -20,8 +20,7 @@ Two sources, one shape (:class:`ServedCatalogue`):
   ``catalogue_digest``, ``GET /tools`` pages for the MCP Tools, ``GET /tools/<name>`` for
   each name's offers with their marketplace facts);
 - :class:`DirectSource`: the registries and the MechMarketplace read here with the skill's
-  own code (:class:`mech_catalogue_cli.sync_driver.CatalogueSync` for the registries and
-  manifests, ``domain.chain.marketplace`` for the mech contracts' facts).
+  own code (``sync_driver.CatalogueSync``, ``domain.chain.marketplace``).
 
 Tools are the exporter's (``exporters.mcp_tool.offered_tool``: checked schemas, MCP name
 rules, collisions), in the catalogue's name order; ``_meta["io.olas/mech-tool"]["offers"]``
@@ -299,8 +298,7 @@ class ServedTool:
 
         Every discovery surface shows a tool with these (a ``search_tools`` match too):
         its text's (``instruction_like_text``, ``invisible_text``, ``secret_argument``,
-        ``secret_request``)
-        and its name's (``lookalike_tool_name``).
+        ``secret_request``) and its name's (``lookalike_tool_name``).
 
         :return: ``_meta[META_KEY]["warnings"]`` entries ({code, message, ...}) whose
             code is a ``model.problems.ProblemCode``; [] when none.
@@ -681,8 +679,8 @@ class AgentSource:
     carries the URL's path or query (they may hold an API key: ``keys.redacted_url``).
 
     The agent's API serves no tenure dates, so with a chain node (``tenure``) the offers'
-    tenures are read from the chain here, by the direct source's code
-    (:meth:`.tenure.TenureReader.tenures_of`, manifests too): ranked as a direct read.
+    tenures are read here by the direct source's code (chain and manifests:
+    :meth:`.tenure.TenureReader.tenures_of`): ranked as a direct read.
     """
 
     #: :meth:`digest` is one request: a poll reads the catalogue only when it changed
