@@ -91,7 +91,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mech_catalogue_core.model.markup import SHOWN_BACKSLASH
+from mech_catalogue_core.model.markup import HTML_TAG, SHOWN_BACKSLASH
 
 #: how many times references are decoded at most: rendered once (``&amp;#112;`` shows
 #: ``&#112;``), then as a model reads what is shown (``p``); once more for good measure.
@@ -136,15 +136,8 @@ HIDDEN_CONTENT_ELEMENTS = frozenset(
 _HIDDEN_OPENER = re.compile(r"<!---?>|<!--|<\?|<!\[CDATA\[|<![A-Za-z]")
 #: opener -> the string that closes it (a declaration's opener is its first 3 chars)
 _HIDDEN_CLOSER = {"<!--": "-->", "<?": "?>", "<![CDATA[": "]]>", "<!": ">"}
-#: an attribute of an HTML tag (CommonMark's grammar, spec 0.31 "Raw HTML")
-_ATTRIBUTE = (
-    r"\s++[A-Za-z_:][A-Za-z0-9_.:-]*+"
-    r"(?:\s*+=\s*+(?:[^\s\"'=<>`]++|'[^']*+'|\"[^\"]*+\"))?+"
-)
 #: an opening or closing HTML tag; group 1 is the element's name
-_HTML_TAG = re.compile(
-    r"</?([A-Za-z][A-Za-z0-9-]*+)(?:" + _ATTRIBUTE + r")*+\s*+/?>", re.ASCII
-)
+_HTML_TAG = HTML_TAG
 #: an escaping backslash (before ASCII punctuation), a hard line break's backslash, and
 #: the characters of brackets, emphasis, strikethrough and code spans
 _INLINE_MARKS = re.compile(r"\\(?=[!-/:-@\[-`{-~\n])|[\[\]*_~`]")
