@@ -83,25 +83,17 @@ def test_the_control_with_a_tag_inside_asks() -> None:
     assert secret_asked(text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29yz K6: empty markup inside a hidden part joins words unread",
-)
 @pytest.mark.parametrize("text", SECRETS)
 def test_a_hidden_secret_request_joined_by_empty_markup_asks(text: str) -> None:
     """A person sees no word of it; a model reads "Paste your private key"."""
     assert "vate" not in browser_text(text) and "Paste" not in browser_text(text)
-    # observed on main: None
+    # observed before fix29yj: None
     assert secret_asked(text) is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29yz K6: empty markup inside a hidden part joins words unread",
-)
 @pytest.mark.parametrize("text", INSTRUCTIONS)
 def test_a_hidden_instruction_joined_by_empty_markup_is_flagged(text: str) -> None:
     """A person sees no word of it; a model reads "ignore previous instructions"."""
     assert "nore" not in browser_text(text)
-    # observed on main: ()
+    # observed before fix29yj: ()
     assert instruction_phrases(text)

@@ -73,10 +73,7 @@ from mech_catalogue_core.model.expression_marks import expression_marks_spaced
 from mech_catalogue_core.model.hidden_characters import INVISIBLE as _INVISIBLE
 from mech_catalogue_core.model.hidden_characters import MARKUP
 from mech_catalogue_core.model.hidden_characters import PLAIN_TEXT as _PLAIN_SENTENCE
-from mech_catalogue_core.model.hidden_characters import (
-    hides_characters,
-    strip_invisible,
-)
+from mech_catalogue_core.model.hidden_characters import strip_invisible
 from mech_catalogue_core.model.letter_forms import (
     ascii_lookalikes_read,
     folded,
@@ -247,11 +244,7 @@ def inert_markup(text: str) -> str:
 
 
 def hidden_in(value: Any, limit: int = 5) -> Tuple[str, ...]:
-    """Where a JSON value still holds invisible characters, in any string or key.
-
-    A joiner or selector that only shapes what is shown (an emoji sequence's, a
-    Persian word's non-joiner: :data:`.hidden_characters.SHAPING_JOINERS`) hides
-    nothing, so a tool name keeping one is served (adv29z K9).
+    """Where a JSON value hides characters (:func:`.hidden_characters.hides_characters`).
 
     What :func:`schema_for_model` keeps as the mech's contract (property names,
     ``pattern``, ``format``, ``enum`` object keys, unknown keywords) is not cleaned, since
@@ -270,11 +263,11 @@ def hidden_in(value: Any, limit: int = 5) -> Tuple[str, ...]:
     while stack and len(found) < limit:
         where, node = stack.pop()
         if isinstance(node, str):
-            if hides_characters(node):
+            if hidden_characters.hides_characters(node):
                 found.append(pointer_of(where))
         elif isinstance(node, dict):
             for key, item in node.items():
-                if isinstance(key, str) and hides_characters(key):
+                if isinstance(key, str) and hidden_characters.hides_characters(key):
                     found.append(pointer_of((where, key)))
                 stack.append(((where, key), item))
         elif isinstance(node, list):

@@ -440,7 +440,8 @@ def test_a_joiner_or_less_than_that_hides_is_still_refused(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["love \u2764\ufe0f tides", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"]
+    "name",
+    ["love \u2764\ufe0f tides", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"],
 )
 def test_a_name_shaped_by_joiners_reaches_every_surface(
     name: str, tmp_path: Path
@@ -460,4 +461,29 @@ def test_a_name_shaped_by_joiners_reaches_every_surface(
 def test_a_hiding_name_in_a_served_value_is_still_found() -> None:
     """A joiner shaping nothing, beside one that shapes, is reported where it stands."""
     assert hidden_in({"name": "\u2764\ufe0f ti\u200dde"}) == ("/name",)
-    assert hidden_in({"\u2764\ufe0f": 1, "ok": "\u2764\ufe0f"}) == ()
+    assert not hidden_in({"\u2764\ufe0f": 1, "ok": "\u2764\ufe0f"})
+
+
+def test_a_shaping_joiner_is_no_format_character_warning() -> None:
+    """The Persian name is warned only as the twin of itself without its non-joiner."""
+    # pylint: disable=import-outside-toplevel
+    from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
+
+    joined = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    alone = lookalike_problems([joined, "weather"])
+    assert not alone
+    twins = lookalike_problems([joined, joined.replace("\u200c", "")])
+    assert set(twins) == {joined, joined.replace("\u200c", "")}
+    assert all("invisible" not in p.message for p in twins.values())
+    hiding = lookalike_problems(["\u0645\u06cc\u200b\u062e"])
+    assert "invisible" in next(iter(hiding.values())).message
+
+
+def test_the_spec_schema_allows_a_shaping_joiner_and_refuses_the_rest() -> None:
+    """The v1 schema cannot read context: the four shaping characters pass, others not."""
+    # pylint: disable=import-outside-toplevel
+    from mech_catalogue_core.manifest.validation import validate_manifest
+
+    for name, refused in (("love \u2764\ufe0f tides", False), ("ti\u200bde", True)):
+        codes = [p.code for p in validate_manifest(_manifest(name))]
+        assert bool(codes) is refused, (name, codes)
