@@ -51,6 +51,7 @@ from confusable_homoglyphs.confusables import confusables_data
 from mech_catalogue_core.model.catalogue import (
     Mech,
 )
+from mech_catalogue_core.model.hidden_characters import SHAPING_JOINERS
 from mech_catalogue_core.model.memo import (
     bounded_memo,
 )
@@ -168,10 +169,16 @@ def clear_skeleton_cache() -> None:
 def has_format_characters(name: str) -> bool:
     """Whether a name holds an invisible format character (:func:`is_format_character`).
 
+    A joiner that only shapes what is shown (an emoji ZWJ sequence's, a Persian word's
+    non-joiner: :data:`.hidden_characters.SHAPING_JOINERS`) does not count; the
+    skeleton still drops it, so the same name without it is its twin.
+
     :param name: a tool name.
     :return: True when it does (never for an ASCII name).
     """
-    return not name.isascii() and any(is_format_character(c) for c in name)
+    if name.isascii():
+        return False
+    return any(is_format_character(c) for c in SHAPING_JOINERS.sub("", name))
 
 
 def lookalike_problems(names: List[str]) -> Dict[str, Problem]:

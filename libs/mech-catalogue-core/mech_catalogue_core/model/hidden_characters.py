@@ -22,7 +22,8 @@ checks build problems, so they cannot be imported by it.
 import re
 from typing import Tuple
 
-from mech_catalogue_core.model.markup import Markup
+import regex
+from mech_catalogue_core.model.markup import RAW_HTML, Markup, starts_raw_html
 
 #: every invisible or control character removed, as inclusive code-point ranges (fixed
 #: here, not read from ``unicodedata``, so every agent removes the same ones): the
@@ -80,6 +81,39 @@ PLAIN_TEXT = re.compile(r"[^\x00-\x08\x0b-\x1f\x7f-\U0010ffff<\[\\&`~$|]*+")
 _SHOWN_AS_IT_IS = re.compile(r"[^\x00-\x08\x0b-\x1f\x7f-\U0010ffff<\[&]*+")
 
 
+#: a zero-width joiner, non-joiner or emoji variation selector where it only shapes the
+#: characters around it, so a name may hold it (adv29z K9): a joiner after a virama and
+#: a non-joiner between letters that join (RFC 5892, Appendix A.1 and A.2, CONTEXTJ);
+#: a joiner between emoji (UTS #51, emoji ZWJ sequence: each side a pictograph, the one
+#: before it perhaps with its presentation selector or skin tone); a text or emoji
+#: presentation selector right after an emoji (UTS #51, presentation and keycap
+#: sequences: ``1`` U+FE0F U+20E3). Each stands right after its base, so no run of
+#: them carries text. Read with ``regex`` (Unicode properties ``re`` lacks), pinned
+#: with the library so every agent keeps the same names
+SHAPING_JOINERS = regex.compile(
+    r"(?<=\p{Canonical_Combining_Class=Virama})[\u200c\u200d]"
+    r"|(?<=[\p{Joining_Type=Left_Joining}\p{Joining_Type=Dual_Joining}]"
+    r"\p{Joining_Type=Transparent}*)\u200c"
+    r"(?=\p{Joining_Type=Transparent}*"
+    r"[\p{Joining_Type=Right_Joining}\p{Joining_Type=Dual_Joining}])"
+    r"|(?<=\p{Extended_Pictographic}[\ufe0f\p{Emoji_Modifier}]?)\u200d"
+    r"(?=\p{Extended_Pictographic})"
+    r"|(?<=\p{Emoji})[\ufe0e\ufe0f]"
+)
+
+
+def hides_characters(text: str) -> bool:
+    """Whether a text holds an invisible character that shapes nothing it shows.
+
+    :param text: text kept as written (a name, a schema's key).
+    :return: True when a character of :data:`INVISIBLE` is left once the joiners and
+        selectors of :data:`SHAPING_JOINERS` are set aside.
+    """
+    if INVISIBLE.search(text) is None:
+        return False
+    return INVISIBLE.search(SHAPING_JOINERS.sub("", text)) is not None
+
+
 def strip_invisible(text: str) -> str:
     """Remove every character of :data:`INVISIBLE_RANGES`; line breaks become newlines.
 
@@ -131,9 +165,12 @@ def name_hiding(name: str) -> str:
     """What in a name a person cannot see while a model reads it (adv29yt).
 
     A tool's name is sent as written (it is what a request names), so it cannot be
-    cleaned the way prose is: one holding an invisible character (:data:`INVISIBLE`), a
+    cleaned the way prose is: one holding an invisible character (:data:`INVISIBLE`)
+    other than a joiner or selector shaping what is shown (:data:`SHAPING_JOINERS`), a
     line or paragraph separator, or markup that hides text when rendered is refused
-    where it is parsed (``invalid_tool_name``), and so is served by no surface.
+    where it is parsed (``invalid_tool_name``), and so is served by no surface. A ``<``
+    is such markup only where it starts raw HTML (:func:`.markup.starts_raw_html`), so
+    ``a<b`` is kept (adv29z K9).
 
     :param name: a tool's name as published.
     :return: "" when it hides nothing, else why (``contains invisible or control
@@ -142,11 +179,13 @@ def name_hiding(name: str) -> str:
     """
     if _SHOWN_AS_IT_IS.fullmatch(name):
         return ""
-    if INVISIBLE.search(name):
+    if hides_characters(name):
         return "contains invisible or control characters"
     if LINE_BREAK.search(name):
         return "contains a line break"
     kinds = MARKUP.kinds(name)
+    if RAW_HTML in kinds and not starts_raw_html(name):
+        kinds = tuple(kind for kind in kinds if kind != RAW_HTML)
     if kinds:
         return f"contains markup that hides text when rendered ({', '.join(kinds)})"
     return ""

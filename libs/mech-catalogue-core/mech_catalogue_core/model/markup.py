@@ -276,6 +276,36 @@ _PLAIN_LINK = re.compile(
     r"\[([^\[\]\\\n]*+)\]\([ \t]*+(?:<([^<>\n\\]*+)>|([^\s()<>\\]++))[ \t]*+\)"
 )
 
+#: an attribute of an HTML tag (CommonMark's grammar, spec 0.31 "Raw HTML")
+_ATTRIBUTE = (
+    r"\s++[A-Za-z_:][A-Za-z0-9_.:-]*+"
+    r"(?:\s*+=\s*+(?:[^\s\"'=<>`]++|'[^']*+'|\"[^\"]*+\"))?+"
+)
+#: an opening or closing HTML tag (CommonMark's raw HTML); group 1 is the element's name
+HTML_TAG = re.compile(
+    r"</?([A-Za-z][A-Za-z0-9-]*+)(?:" + _ATTRIBUTE + r")*+\s*+/?>", re.ASCII
+)
+#: a ``<`` that opens a comment, instruction, declaration or CDATA (closed or not: a
+#: browser hides an unclosed comment to the end), or one that may start an HTML block
+#: (CommonMark 0.31, "HTML blocks": at a line's start behind indentation and block quote
+#: or list markers, a tag's name then a space, ``>``, ``/`` or the end; conservative:
+#: any name, not only the block elements')
+_RAW_HTML_START = re.compile(
+    r"<[!?]|^[ \t>*+\-0-9.)]*+</?+[A-Za-z][A-Za-z0-9-]*+(?:[\s/>]|$)", re.ASCII
+)
+
+
+def starts_raw_html(text: str) -> bool:
+    """Whether a ``<`` of a text starts raw HTML some renderer passes through.
+
+    :param text: text of one line (a tool's name).
+    :return: True for a complete tag (:data:`HTML_TAG`), a ``<!`` or ``<?`` anywhere,
+        or a tag's start where an HTML block may open (:data:`_RAW_HTML_START`); False
+        for a ``<`` that starts none, as in ``a<b`` (no ``>`` closes a tag).
+    """
+    return bool(HTML_TAG.search(text) or _RAW_HTML_START.search(text))
+
+
 #: what markup a text can hold that hides text when rendered (the kinds reported)
 RAW_HTML = "raw HTML (any element can be styled away)"
 IMAGE = "image (its alt text and title are not shown)"

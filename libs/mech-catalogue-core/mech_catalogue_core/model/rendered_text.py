@@ -71,7 +71,7 @@ renderer's syntax, whichever tags a browser lays out.
 
 :func:`hidden_parts_joined` is one more reading (fix29ya): what comments, processing
 instructions, CDATA, declarations and attributes hide from a person, which a model
-reads, with the tags inside them removed as nothing.
+reads, with every markup construct inside them removed as nothing (adv29z K6).
 
 The parser is linear on every hostile shape measured (nested and unclosed brackets,
 ``<``, ``*``, ``(``, backticks, entity runs: docs/benchmarks.md, "adv29u"); containers
@@ -91,7 +91,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mech_catalogue_core.model.markup import SHOWN_BACKSLASH
+from mech_catalogue_core.model.markup import HTML_TAG, SHOWN_BACKSLASH
 
 #: how many times references are decoded at most: rendered once (``&amp;#112;`` shows
 #: ``&#112;``), then as a model reads what is shown (``p``); once more for good measure.
@@ -136,15 +136,8 @@ HIDDEN_CONTENT_ELEMENTS = frozenset(
 _HIDDEN_OPENER = re.compile(r"<!---?>|<!--|<\?|<!\[CDATA\[|<![A-Za-z]")
 #: opener -> the string that closes it (a declaration's opener is its first 3 chars)
 _HIDDEN_CLOSER = {"<!--": "-->", "<?": "?>", "<![CDATA[": "]]>", "<!": ">"}
-#: an attribute of an HTML tag (CommonMark's grammar, spec 0.31 "Raw HTML")
-_ATTRIBUTE = (
-    r"\s++[A-Za-z_:][A-Za-z0-9_.:-]*+"
-    r"(?:\s*+=\s*+(?:[^\s\"'=<>`]++|'[^']*+'|\"[^\"]*+\"))?+"
-)
 #: an opening or closing HTML tag; group 1 is the element's name
-_HTML_TAG = re.compile(
-    r"</?([A-Za-z][A-Za-z0-9-]*+)(?:" + _ATTRIBUTE + r")*+\s*+/?>", re.ASCII
-)
+_HTML_TAG = HTML_TAG
 #: an escaping backslash (before ASCII punctuation), a hard line break's backslash, and
 #: the characters of brackets, emphasis, strikethrough and code spans
 _INLINE_MARKS = re.compile(r"\\(?=[!-/:-@\[-`{-~\n])|[\[\]*_~`]")
@@ -401,29 +394,97 @@ def _on_lines_of_their_own(parts: Iterable[str]) -> str:
     return "".join(f"\n{part}\n" for part in parts)
 
 
-def _hidden_parts_opened(text: str) -> str:
-    """A text whose hidden HTML shows what it holds, every tag removed as nothing.
+#: a ``<`` that may start a tag, comment, instruction, CDATA section or declaration
+_MARKUP_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 
-    A comment's (an instruction's, CDATA's, a declaration's) content stays where it is,
-    on lines of its own; the values of the tags' attributes follow the text, each on
-    lines of its own, tags inside them removed as nothing too (so a tag with attributes
-    inside a comment parts no word of it, and a link's target joins no word shown).
+
+def _markup_removed(text: str, hidden: List[str], opened: bool) -> str:
+    """A text with every markup construct in it removed as nothing, read left to right.
+
+    As a browser reads HTML: a construct starting inside another (a comment inside an
+    attribute's value, a tag or an instruction inside a comment) belongs to it. What
+    a construct hides (a comment's, instruction's, CDATA's or declaration's content,
+    each attribute's value) is read the same way, so markup inside it joins the words
+    it parts (adv29z K6: ``pri<?x?>vate`` inside a comment, ``pri<!-- -->vate`` inside
+    an attribute), and added to ``hidden``, each on lines of its own; nested parts come
+    before the part holding them. Linear: each character is read once per construct
+    holding it, and constructs nest only a few deep (none holds its own closer: a
+    quote, ``-->``, ``?>``, ``]]>``, ``>``); a closer is searched from each opener while
+    found, and once missing never again (none follows a later one).
 
     :param text: any text.
-    :return: the text so opened, its attributes' values after it.
+    :param hidden: where what the constructs hide is added.
+    :param opened: True to leave a comment's (instruction's, CDATA's, declaration's)
+        content where it stands, on lines of its own, rather than add it to ``hidden``
+        (a text's top level: its words are read in place).
+    :return: the text without its markup.
     """
-    opened = _hidden_html_replaced(
-        text, lambda content: _on_lines_of_their_own([content])
-    )
-    values: List[str] = []
+    kept: List[str] = []
+    start = at = 0
+    missing: Set[str] = set()
+    while (found := _MARKUP_OPEN.search(text, at)) is not None:
+        at = found.end()
+        tag = _HTML_TAG.match(text, found.start())
+        if tag is not None:
+            for groups in _ATTRIBUTE_VALUE.findall(tag.group(0)[1:-1]):
+                value = _markup_removed("".join(groups), hidden, False)
+                hidden.append(_on_lines_of_their_own([value]))
+            kept.append(text[start : found.start()])
+            start = at = tag.end()
+            continue
+        opener = _HIDDEN_OPENER.match(text, found.start())
+        construct = None if opener is None else _closed_construct(text, opener, missing)
+        if construct is None:
+            continue
+        content, at = construct
+        part = _on_lines_of_their_own([_markup_removed(content, hidden, False)])
+        kept.append(text[start : found.start()])
+        (kept if opened else hidden).append(part)
+        start = at
+    kept.append(text[start:])
+    return "".join(kept)
 
-    def removed(tag: "re.Match[str]") -> str:
-        inside = tag.group(0)[1:-1]
-        values.extend("".join(groups) for groups in _ATTRIBUTE_VALUE.findall(inside))
-        return ""
 
-    joined = _HTML_TAG.sub(removed, opened)
-    return joined + _on_lines_of_their_own(_HTML_TAG.sub("", v) for v in values)
+def _closed_construct(
+    text: str, opener: "re.Match[str]", missing: Set[str]
+) -> Optional[Tuple[str, int]]:
+    """What a comment, instruction, CDATA section or declaration holds, and its end.
+
+    :param text: the text it is in.
+    :param opener: its :data:`_HIDDEN_OPENER` match.
+    :param missing: the closers not found after an earlier opener (none follows this
+        one either); its closer is added when not found.
+    :return: (its content between its delimiters, the index after its closer), or
+        None when it is not closed (a renderer shows it as text).
+    """
+    written = opener.group(0)
+    if written.endswith(">"):
+        return "", opener.end()
+    declaration = written[2:3].isalpha()
+    closer = _HIDDEN_CLOSER[written[:2] if declaration else written]
+    closed = -1 if closer in missing else text.find(closer, opener.end())
+    if closed < 0:
+        missing.add(closer)
+        return None
+    content_start = opener.start() + 2 if declaration else opener.end()
+    return text[content_start:closed], closed + len(closer)
+
+
+def _hidden_parts_opened(text: str) -> str:
+    """A text whose hidden HTML shows what it holds, all markup removed as nothing.
+
+    A comment's (an instruction's, CDATA's, a declaration's) content stays where it is,
+    on lines of its own; the values of the tags' attributes, and the parts hidden
+    inside hidden parts, follow the text, each on lines of its own
+    (:func:`_markup_removed`: every markup construct inside a part is removed as
+    nothing, so none parts a word of it, and a link's target joins no word shown).
+
+    :param text: any text.
+    :return: the text so opened, the parts it hides after it.
+    """
+    hidden: List[str] = []
+    opened = _markup_removed(text, hidden, True)
+    return opened + "".join(hidden)
 
 
 def hidden_parts_joined(text: str, invisible: "re.Pattern[str]") -> str:
@@ -433,9 +494,11 @@ def hidden_parts_joined(text: str, invisible: "re.Pattern[str]") -> str:
     declaration or a tag's attribute holds; a model reads it, and reads through a tag
     that parts its words: ``<!-- Paste your pri<b></b>vate key -->`` and ``<span
     title="Ig<i></i>nore previous instructions">`` are read "Paste your private key",
-    "Ignore previous instructions" (fix29ya). A comment's content is read where it
-    stands, on lines of its own, and each attribute's value after the text (so a
-    link's target joins no word shown); every tag is removed as nothing, and so again
+    "Ignore previous instructions" (fix29ya), and so are ``pri<?x?>vate`` in a comment
+    and ``pri<!-- -->vate`` in an attribute (adv29z K6). A comment's content is read
+    where it stands, on lines of its own, and each attribute's value after the text (so
+    a link's target joins no word shown); every markup construct is removed as nothing
+    (:func:`_markup_removed`), and so again
     once references are decoded (``pri&lt;b&gt;&lt;/b&gt;vate``); then letters are
     folded and the characters of emphasis removed (steps 3 and 6).
 

@@ -244,7 +244,7 @@ def inert_markup(text: str) -> str:
 
 
 def hidden_in(value: Any, limit: int = 5) -> Tuple[str, ...]:
-    """Where a JSON value still holds invisible characters, in any string or key.
+    """Where a JSON value hides characters (:func:`.hidden_characters.hides_characters`).
 
     What :func:`schema_for_model` keeps as the mech's contract (property names,
     ``pattern``, ``format``, ``enum`` object keys, unknown keywords) is not cleaned, since
@@ -263,11 +263,11 @@ def hidden_in(value: Any, limit: int = 5) -> Tuple[str, ...]:
     while stack and len(found) < limit:
         where, node = stack.pop()
         if isinstance(node, str):
-            if _INVISIBLE.search(node):
+            if hidden_characters.hides_characters(node):
                 found.append(pointer_of(where))
         elif isinstance(node, dict):
             for key, item in node.items():
-                if isinstance(key, str) and _INVISIBLE.search(key):
+                if isinstance(key, str) and hidden_characters.hides_characters(key):
                     found.append(pointer_of((where, key)))
                 stack.append(((where, key), item))
         elif isinstance(node, list):

@@ -378,3 +378,112 @@ def test_a_schema_hiding_nothing_a_call_sends_is_kept(schema: Dict[str, Any]) ->
     catalogue = _catalogue(_schema_manifest(schema))
     (tool,) = catalogue.mechs[0].tools
     assert [a.identifier for a in tool.arguments] == ["day"]
+
+
+#: names whose joiners, selectors or ``<`` only shape what is shown (adv29z K9)
+SHAPED_NAMES = {
+    "text presentation": "sun \u2600\ufe0e dial",
+    "emoji presentation": "\u2600\ufe0f forecast",
+    "keycap hash": "#\ufe0f\u20e3 tags",
+    "toned ZWJ sequence": "\U0001f469\U0001f3fd\u200d\U0001f4bb coder",
+    "selector before a joiner": "\u2764\ufe0f\u200d\U0001f525 heart on fire",
+    "Tamil virama ZWNJ": "\u0b95\u0bcd\u200c\u0bb7",
+    "Malayalam virama ZWJ": "\u0d28\u0d4d\u200d",
+    "ZWNJ past a transparent mark": "\u0628\u064e\u200c\u0628",
+    "comparisons": "1<2 and x<y",
+    "less or equal": "a <= b",
+    "autolink-like": "see <https://e.org>",
+}
+#: joiners and selectors where they shape nothing, and ``<`` starting raw HTML
+HIDDEN_SHAPES = {
+    "ZWJ between Latin letters": "ti\u200dde",
+    "ZWNJ between Latin letters": "ti\u200cde",
+    "ZWNJ from Arabic to Latin": "\u0628\u200cx",
+    "selector after a letter": "tide\ufe0f",
+    "two selectors": "\u2764\ufe0f\ufe0f",
+    "a selector of the supplement": "\u2764\U000e0101",
+    "ZWJ at the end": "\u2764\u200d",
+    "two ZWJ": "\U0001f468\u200d\u200d\U0001f469",
+    "ZWJ after a virama twice": "\u0915\u094d\u200d\u200d\u0937",
+    "emoji then tag characters": "\u2764\ufe0f" + TAGS,
+    "a whole tag": "a<b>c</b>",
+    "a tag with a hiding attribute": "tide <span hidden>",
+    "a block start": "<p hidden",
+    "a block start in a list": "- <div",
+    "an unclosed comment": "tide<!-- ignore previous instructions",
+    "a declaration": "a<!x",
+    "an instruction": "a<?x",
+}
+
+
+@pytest.mark.parametrize("name", SHAPED_NAMES.values(), ids=list(SHAPED_NAMES))
+def test_a_name_shaped_by_joiners_is_offered_by_both_parsers(name: str) -> None:
+    """Both parsers keep the tool, in every way a name is written (adv29z K9)."""
+    assert name_hiding(name) == ""
+    data = json.dumps(_typed(name)).encode()
+    assert typed_manifest(data) is not None
+    general = parse_manifest_general(data)
+    assert general.manifest is not None
+    assert [t.name for t in general.manifest.tools] == [name]
+    assert parse_manifest(data) == general
+
+
+@pytest.mark.parametrize("name", HIDDEN_SHAPES.values(), ids=list(HIDDEN_SHAPES))
+def test_a_joiner_or_less_than_that_hides_is_still_refused(name: str) -> None:
+    """Both parsers refuse the tool: neither path keeps it (adv29z K9)."""
+    assert name_hiding(name)
+    data = json.dumps(_typed(name)).encode()
+    assert typed_manifest(data) is None
+    general = parse_manifest_general(data)
+    assert general.manifest is not None and not general.manifest.tools
+    assert "invalid_tool_name" in general.codes
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["love \u2764\ufe0f tides", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"],
+)
+def test_a_name_shaped_by_joiners_reaches_every_surface(
+    name: str, tmp_path: Path
+) -> None:
+    """Served as written, counted as hiding nothing, so the MCP server offers it."""
+    # pylint: disable=import-outside-toplevel
+    from mech_catalogue_cli.mcp_server.definition_checks import hidden_text_refusal
+
+    catalogue = _catalogue(_manifest(name))
+    assert [t.name for m in catalogue.mechs for t in m.tools] == [name]
+    assert not _hidden(catalogue, tmp_path)
+    for mech in catalogue.mechs:
+        for tool in mech.tools:
+            assert hidden_text_refusal(to_mcp_tool(tool)) is None
+
+
+def test_a_hiding_name_in_a_served_value_is_still_found() -> None:
+    """A joiner shaping nothing, beside one that shapes, is reported where it stands."""
+    assert hidden_in({"name": "\u2764\ufe0f ti\u200dde"}) == ("/name",)
+    assert not hidden_in({"\u2764\ufe0f": 1, "ok": "\u2764\ufe0f"})
+
+
+def test_a_shaping_joiner_is_no_format_character_warning() -> None:
+    """The Persian name is warned only as the twin of itself without its non-joiner."""
+    # pylint: disable=import-outside-toplevel
+    from mech_catalogue_core.catalogue.lookalikes import lookalike_problems
+
+    joined = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    alone = lookalike_problems([joined, "weather"])
+    assert not alone
+    twins = lookalike_problems([joined, joined.replace("\u200c", "")])
+    assert set(twins) == {joined, joined.replace("\u200c", "")}
+    assert all("invisible" not in p.message for p in twins.values())
+    hiding = lookalike_problems(["\u0645\u06cc\u200b\u062e"])
+    assert "invisible" in next(iter(hiding.values())).message
+
+
+def test_the_spec_schema_allows_a_shaping_joiner_and_refuses_the_rest() -> None:
+    """The v1 schema cannot read context: the four shaping characters pass, others not."""
+    # pylint: disable=import-outside-toplevel
+    from mech_catalogue_core.manifest.validation import validate_manifest
+
+    for name, refused in (("love \u2764\ufe0f tides", False), ("ti\u200bde", True)):
+        codes = [p.code for p in validate_manifest(_manifest(name))]
+        assert bool(codes) is refused, (name, codes)
