@@ -98,8 +98,8 @@ from mech_catalogue_core.model.short_secret_words import (
     CAMEL_BOUNDARY,
     QUALIFIED_SECRET_PATTERN,
     SECRET_NAME,
-    SHORT_WORD,
-    clause_words,
+    SHORT_WORD_FORM,
+    clause_word_readings,
     short_word_asks,
 )
 from mech_catalogue_core.model.tool import Argument, Tool
@@ -569,14 +569,29 @@ def hidden_tag_text(text: str) -> str:
     )
 
 
-def words_of(text: str) -> str:
+def words_of(text: str, camel_split: bool = True) -> str:
     """A text's ASCII words, one space apart, camelCase split (what patterns match).
 
     :param text: any text (invisible characters are dropped first).
+    :param camel_split: whether to part camelCase words (:data:`CAMEL_BOUNDARY`).
     :return: e.g. ``"paste the private key"`` for ``"Paste\u200b the private-key!"``.
     """
-    split = CAMEL_BOUNDARY.sub(" ", strip_invisible(text))
+    kept = strip_invisible(text)
+    split = CAMEL_BOUNDARY.sub(" ", kept) if camel_split else kept
     return _NOT_WORD.sub(" ", split).strip()
+
+
+def word_readings(text: str) -> Tuple[str, ...]:
+    """A text's :func:`words_of` camelCase split, then its words whole, distinct.
+
+    A capital inside a word is no word break to a person or a model (``PassWord``,
+    ``seed pHrase``, ``IgNore previous instructions``, ``Enter your PiN``); the split
+    reads identifiers (``walletPrivateKey``). Every word check reads both (adv29z K1).
+
+    :param text: any text.
+    :return: one or two word strings.
+    """
+    return tuple(dict.fromkeys((words_of(text), words_of(text, camel_split=False))))
 
 
 def readings(text: str) -> Tuple[str, ...]:
@@ -631,7 +646,8 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     found = [
         m.group(0).lower()
         for source in sources
-        for m in _INSTRUCTION.finditer(words_of(source))
+        for words in word_readings(source)
+        for m in _INSTRUCTION.finditer(words)
     ]
     return tuple(dict.fromkeys(found))
 
@@ -688,8 +704,12 @@ def secret_asked(text: str) -> Optional[str]:
     """
     forms = readings(text)
     short = False
-    for reading in (read for form in forms for read in _letters_read(folded(form))):
-        words = words_of(reading)
+    for reading, words in (
+        (read, words)
+        for form in forms
+        for read in _letters_read(folded(form))
+        for words in word_readings(read)
+    ):
         match = SECRET_PATTERN.search(words)
         if match:
             return match.group(0).lower()
@@ -697,7 +717,7 @@ def secret_asked(text: str) -> Optional[str]:
         # find only what these words hold: it runs only when they hold one
         # (a text of other scripts may part the words a look-alike reading joins)
         short = short or bool(
-            SHORT_WORD.search(words)  # cheap: most texts hold none
+            SHORT_WORD_FORM.search(words)  # cheap: most texts hold none
             and (
                 not reading.isascii()
                 or QUALIFIED_SECRET_PATTERN.search(words)
@@ -722,9 +742,9 @@ def secret_name_asked(name: str) -> Optional[str]:
     if asked or (name.isascii() and "&" not in name):
         return asked  # an ASCII name without references: secret_asked read its letters
     for reading in readings(expression_marks_spaced(name)):
-        words = words_of(folded(reading))
-        if SECRET_NAME.fullmatch(words):
-            return words.lower()
+        for words in word_readings(folded(reading)):
+            if SECRET_NAME.fullmatch(words):
+                return words.lower()
     return None
 
 
@@ -756,7 +776,7 @@ def short_secret_asked(
         forms = readings(spaced)
     for reading in forms:
         kept = other_script_words_kept(reading)
-        for words in map(clause_words, _letters_read(kept)):
+        for words in (w for r in _letters_read(kept) for w in clause_word_readings(r)):
             asked = short_word_asks(words)
             if asked:
                 return asked
@@ -764,11 +784,12 @@ def short_secret_asked(
                 return words.lower()
         if reading.isascii():
             continue
-        look_alikes = clause_words(look_alike_words_folded(reading))
-        if look_alikes != clause_words(kept):
-            asked = short_word_asks(look_alikes)
-            if asked:
-                return asked
+        kept_words = clause_word_readings(kept)
+        for look_alikes in clause_word_readings(look_alike_words_folded(reading)):
+            if look_alikes not in kept_words:
+                asked = short_word_asks(look_alikes)
+                if asked:
+                    return asked
     return None
 
 
