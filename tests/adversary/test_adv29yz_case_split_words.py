@@ -45,8 +45,6 @@ from mech_catalogue_core.model.untrusted_text import (
     secret_name_asked,
 )
 
-
-
 #: argument descriptions asking for a secret, one letter's case changed
 SECRET_REQUESTS = [
     "Paste your PassWord",

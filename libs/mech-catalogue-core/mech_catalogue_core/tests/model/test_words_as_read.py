@@ -98,7 +98,10 @@ def test_identifiers_are_still_read_split() -> None:
         "walletPrivateKey",
     )
     assert word_readings("plain words") == ("plain words",)
-    assert clause_word_readings("Enter your PiN") == ("Enter your Pi N", "Enter your PiN")
+    assert clause_word_readings("Enter your PiN") == (
+        "Enter your Pi N",
+        "Enter your PiN",
+    )
     assert secret_name_asked("walletPrivateKey") == "private key"
 
 
