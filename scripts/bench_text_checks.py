@@ -50,7 +50,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "libs" / "mech-catalogue-core")]
 # pylint: disable=wrong-import-position
 from mech_catalogue_core.exporters import mcp_tool  # noqa: E402
 from mech_catalogue_core.manifest.parsing import parse_manifest  # noqa: E402
-from mech_catalogue_core.model import untrusted_text  # noqa: E402
+from mech_catalogue_core.model import secret_requests, untrusted_text  # noqa: E402
 from mech_catalogue_core.model.problems import Problem  # noqa: E402
 from mech_catalogue_core.model.tool import Tool  # noqa: E402
 
@@ -261,11 +261,11 @@ def compare_catalogue(
         ),
     )
     _row(
-        f"{name}: secret_arguments (served schema)",
+        f"{name}: secret arguments (served schema)",
         *paired_ms(
             rounds,
             lambda: [old.secret_arguments(s) for s in served],
-            lambda: [untrusted_text.secret_arguments(s) for s in served],
+            lambda: [secret_requests.every_secret_argument(s) for s in served],
         ),
     )
     _row(
@@ -289,14 +289,14 @@ def compare_answer(old: ModuleType, rounds: int) -> None:
         for i in range(1100)
     }
     text = json.dumps(value)[: answers.MAX_ANSWER_BYTES]
-    new_phrases = answers.instruction_phrases
+    new_phrases = answers.flagged_phrases  # instructions and secret requests (adv29yt)
 
     def checked(phrases: Callable[[str], Tuple[str, ...]]) -> None:
-        setattr(answers, "instruction_phrases", phrases)
+        setattr(answers, "flagged_phrases", phrases)
         try:
             answers.answer_instructions(text, {"result": text})
         finally:
-            setattr(answers, "instruction_phrases", new_phrases)
+            setattr(answers, "flagged_phrases", new_phrases)
 
     _row(
         f"answer_instructions, {len(text):,} characters",

@@ -312,7 +312,13 @@ def test_a_narrower_window_says_the_cut_it_makes(page: Page) -> None:
 
 
 @pytest.mark.parametrize(
-    "view", ["/tool/medium-prose", "/tool/huge-word", "/mech/" + quote(MECH.key, safe=""), "/search?q=tide"]
+    "view",
+    [
+        "/tool/medium-prose",
+        "/tool/huge-word",
+        "/mech/" + quote(MECH.key, safe=""),
+        "/search?q=tide",
+    ],
 )
 def test_a_phone_window_shows_each_table_row_as_a_card(page: Page, view: str) -> None:
     """At 360 px no view is wider than the window; each cell says its column's heading."""

@@ -15,7 +15,7 @@
 """A mech's revert reason giving a model orders is said to, wherever it goes (adv29w).
 
 Without a chain: :func:`mech_catalogue_core.chain.revert.revert_words` adds
-:func:`.untrusted_text.orders_said` to a reason the instruction check flags, so the
+:func:`.secret_requests.orders_said` to a reason the instruction check flags, so the
 call's error says it; :func:`.results.with_orders_flagged` adds an
 ``instruction_like_text`` warning beside every ``why`` quoting such a reason, in a
 call's ``skipped``, its ``choice``'s ``tried_last`` and a listed tool's ``tried_last``.

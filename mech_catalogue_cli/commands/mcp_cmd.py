@@ -59,6 +59,7 @@ from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
+from .gas_options import gas_options
 from .list_options import parse_registry_option
 from .mcp_run import catalogue_source, paying_market, start
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
@@ -505,6 +506,7 @@ def guarded_http(  # pylint: disable=too-many-arguments
     is_flag=True,
     help="Print a failure to start (bad source or key) as JSON on stdout.",
 )
+@gas_options
 @click.pass_context
 @chain_options
 @devnet_options(USES_MCP)
@@ -531,6 +533,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     max_spend: Dict[str, int],
     spend_window: Optional[float],
     final_depth: Optional[int],
+    max_gas: int,
+    max_fee_per_gas: Optional[int],
     pinned: str,
     allowed: Tuple[str, ...],
     dry_run: bool,
@@ -575,6 +579,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param max_spend: ``--max-spend``, asset -> smallest units.
     :param spend_window: ``--spend-window``, seconds (None: this run only).
     :param final_depth: ``--final-depth`` (None: the preset's, else the default).
+    :param max_gas: ``--max-gas``: the most gas one signed transaction may use.
+    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: twice the gas price).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
@@ -639,6 +645,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             state_dir,
             paying_off_devnet=not dry_run and devnet is None,
             bounds=(max_price.get(ASSET_NATIVE), max_spend.get(ASSET_NATIVE)),
+            gas_bounds=(max_gas, max_fee_per_gas),
         )
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),

@@ -34,7 +34,7 @@ from mech_catalogue_core.chain.registry import (
 
 from mech_catalogue_cli.mcp_server.http_access import HttpAccess
 from mech_catalogue_cli.mcp_server.journal import Journal
-from mech_catalogue_cli.mcp_server.market import Marketplace
+from mech_catalogue_cli.mcp_server.market import DEFAULT_MAX_GAS, Marketplace
 from mech_catalogue_cli.mcp_server.server import MechToolServer, serve
 from mech_catalogue_cli.mcp_server.source import AgentSource, DirectSource, SourceError
 from mech_catalogue_cli.mcp_server.tenure import FetchedDefinitions, TenureReader
@@ -140,6 +140,7 @@ def paying_market(
     state_dir: str,
     paying_off_devnet: bool,
     bounds: Tuple[Optional[int], Optional[int]],
+    gas_bounds: Tuple[int, Optional[int]] = (DEFAULT_MAX_GAS, None),
 ) -> Tuple[Optional[Marketplace], Optional[Journal]]:
     """Open the marketplace calls are paid through, and the call journal.
 
@@ -148,6 +149,8 @@ def paying_market(
     :param state_dir: ``--state-dir`` (the journal's folder).
     :param paying_off_devnet: True unless ``--dry-run`` or on the devnet.
     :param bounds: ``(--max-price, --max-spend)`` in wei, None when not given.
+    :param gas_bounds: ``(--max-gas, --max-fee-per-gas)``
+        (:class:`~mech_catalogue_cli.mcp_server.market.Marketplace`'s).
     :return: ``(marketplace, journal)``; ``(None, None)`` without a key or a
         marketplace (every call is then a dry run).
     :raises UsageError: (exit 2) to pay off the devnet without both bounds.
@@ -162,9 +165,10 @@ def paying_market(
             "--max-price 20000000000000000 --max-spend 100000000000000000); "
             "or --dry-run to pay nothing"
         )
-    return Marketplace(chosen["rpc"], chosen["marketplace"], key), Journal(
-        Path(state_dir)
+    market = Marketplace(
+        chosen["rpc"], chosen["marketplace"], key, gas_bounds=gas_bounds
     )
+    return market, Journal(Path(state_dir))
 
 
 def start(

@@ -46,6 +46,7 @@ from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import register_urls
+from .gas_options import gas_options
 from .mcp_cmd import DEVNET_REQUESTER_ROLE, KEY_ENV
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
@@ -179,6 +180,7 @@ def _render_balances(rows: Any, requester: str, marketplace: str) -> Any:
     metavar="DIRECTORY",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@gas_options
 @click.pass_context
 @chain_options
 @devnet_options(USES_PREPAY)
@@ -197,6 +199,8 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
     yes: bool,
     idempotency_key: str,
     state_dir: str,
+    max_gas: int,
+    max_fee_per_gas: Optional[int],
     devnet: Optional[DevnetSettings],
     preset: Optional[ChainPreset],
     as_json: bool,
@@ -218,6 +222,8 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
     :param yes: ``--yes``.
     :param idempotency_key: ``--idempotency-key``.
     :param state_dir: ``--state-dir``.
+    :param max_gas: ``--max-gas``: the most gas the deposit (or approval) may use.
+    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: twice the gas price).
     :param devnet: the running devnet, or None.
     :param preset: the ``--chain`` preset, or None.
     :param as_json: ``--json``.
@@ -240,7 +246,12 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
         key = load_key(key_file, KEY_ENV, devnet_key)
         if not key or not chosen.get("marketplace"):
             raise click.UsageError("prepay needs a key and --marketplace (or --chain)")
-        market = Marketplace(chosen["rpc"], chosen["marketplace"], key)
+        market = Marketplace(
+            chosen["rpc"],
+            chosen["marketplace"],
+            key,
+            gas_bounds=(max_gas, max_fee_per_gas),
+        )
         prepayer = Prepayer(market, Path(state_dir))
         if show:
             rows = prepayer.balances()

@@ -183,7 +183,8 @@ def hit_problems(
     :param hit: a match.
     :param lookalikes: tool name -> its look-alike warning.
     :return: the tool's text warnings (``untrusted_text.tool_text_problems``:
-        ``invisible_text``, ``instruction_like_text``, ``secret_argument``; read through
+        ``invisible_text``, ``instruction_like_text``, ``secret_argument``,
+        ``secret_request``; read through
         the MCP server's cache of definition checks,
         :meth:`.checked_definitions.CheckedDefinitions.text_problems`), then its
         name's ``lookalike_tool_name``; [] when none.

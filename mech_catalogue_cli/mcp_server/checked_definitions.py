@@ -48,7 +48,12 @@ from mech_catalogue_core.model.problems import Problem
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import tool_text_problems
 
-from .definition_checks import hidden_text_refusal, reserved_refusal, secret_refusal
+from .definition_checks import (
+    hidden_text_refusal,
+    reserved_refusal,
+    secret_refusal,
+    secret_request_refusal,
+)
 
 #: results kept at most: two catalogues of ``source.MAX_AGENT_TOOLS`` tools, each with
 #: its export, its cleaned Tool and its refusal
@@ -137,6 +142,7 @@ class CheckedDefinitions:
         :param name: the MCP name.
         :param entry: the MCP Tool's JSON as served (the offers' ``_meta`` included).
         :return: the first of :func:`.definition_checks.secret_refusal`,
+            :func:`.definition_checks.secret_request_refusal`,
             :func:`.definition_checks.hidden_text_refusal` and
             :func:`.definition_checks.reserved_refusal` that refuses, or None.
         """
@@ -144,6 +150,7 @@ class CheckedDefinitions:
         def check() -> Optional[str]:
             return (
                 secret_refusal(entry["inputSchema"])
+                or secret_request_refusal(entry)
                 or hidden_text_refusal(entry)
                 or reserved_refusal(name)
             )

@@ -36,7 +36,13 @@ from .dropped import DROPPED_KEY, dropped_text
 from .ipfs import IpfsError, fetch_response
 from .journal import Journal, JournalEntry, correct_request_id, recorded
 from .listed_schemas import NEVER_LISTED, ListedSchemas
-from .market import STATUS_DOES_NOT_EXIST, Delivered, MarketError, Marketplace
+from .market import (
+    GAS_KEY,
+    STATUS_DOES_NOT_EXIST,
+    Delivered,
+    MarketError,
+    Marketplace,
+)
 from .offers import check_delivery
 from .outstanding import Hold, ahead_text, give_up_text
 from .paid_reads import PaidReads
@@ -141,6 +147,9 @@ class DeliveryReader:
             # mech's endpoint and settled by the mech (``offchain.py``)
             "way": "offchain" if "offchain" in entry.extra else "onchain",
         }
+        if isinstance(entry.extra.get(GAS_KEY), dict):
+            # what the request transaction cost in gas, from its receipt
+            meta["gas"] = entry.extra[GAS_KEY]
         if isinstance(entry.extra.get("auto_prepay"), dict):
             # the call's automatic deposit after its mech's 402 (.auto_prepay)
             meta["auto_prepay"] = entry.extra["auto_prepay"]

@@ -188,6 +188,18 @@ REQUEST_TOPICS: Dict[str, Tuple[List[str], bool]] = {
     .hex()
     .removeprefix("0x"): (["uint256", "bytes32[]"], False),
 }
+#: the most gas one transaction is signed for (``--max-gas``): the marketplace runs the
+#: chosen mech's code inside the user's request (``requestFromMarketplace``), so a
+#: stranger's code decides the estimate. A plain native request used 276,510 to 327,798
+#: gas on the devnet (ai-registry-mech 0.8.28's bytecode, as the presets' marketplaces
+#: run; ``docs/mcp.md`` "Gas: what a request may cost"); a token request adds an ERC-20
+#: ``transferFrom``. One million is about three times the plain request
+DEFAULT_MAX_GAS = 1_000_000
+#: a journal entry's ``extra`` key: its request transaction's gas
+#: (:meth:`Marketplace.gas_paid`), said in the call's ``_meta``
+GAS_KEY = "gas"
+#: the fee per gas signed is at most this many times the node's gas price now
+FEE_CAP_TIMES_GAS_PRICE = 2
 #: how far back (blocks) a call with no journal entry is looked for on chain before it is
 #: paid: about 5.8 days on Gnosis (5 s blocks), 2.3 days on Base (2 s blocks)
 REQUEST_LOOKBACK_BLOCKS = 100_000
@@ -199,6 +211,28 @@ class MarketError(RuntimeError):
 
 class RequestReverted(MarketError):
     """The request transaction was mined and reverted: only gas was spent, nothing paid."""
+
+
+class GasOverBound(MarketError):
+    """A transaction's gas estimate is over ``--max-gas``: nothing was signed nor sent.
+
+    :param address: the contract called (the marketplace, for a request).
+    :param estimate: the node's gas estimate.
+    :param bound: ``--max-gas``.
+    """
+
+    def __init__(self, address: str, estimate: int, bound: int) -> None:
+        """Say which transaction, its estimate and the bound."""
+        super().__init__(
+            f"the transaction to {address} would take {estimate:,} gas by the node's "
+            f"estimate, over --max-gas {bound:,}: it was not signed (nothing was sent)"
+        )
+        self.estimate = estimate
+        self.bound = bound
+
+
+class FeeOverCap(MarketError):
+    """The node's gas price now is over ``--max-fee-per-gas``: nothing was signed."""
 
 
 class StateUnavailable(MarketError):
@@ -280,6 +314,15 @@ class SignedRequest:
     account_nonce: int
 
 
+class SentTransaction(str):
+    """A mined transaction's hash (0x + 64 hex); ``gas``: what it cost, from its receipt.
+
+    ``gas`` is :meth:`Marketplace.gas_paid`'s record (None when not read).
+    """
+
+    gas: Optional[Dict[str, Any]] = None
+
+
 def _hex32(value: bytes) -> str:
     return "0x" + bytes(value).hex()
 
@@ -287,8 +330,13 @@ def _hex32(value: bytes) -> str:
 class Marketplace:  # pylint: disable=too-many-public-methods
     """One MechMarketplace on one chain, paid from one account."""
 
-    def __init__(
-        self, rpc_url: str, marketplace: str, private_key: str, timeout: float = 30.0
+    def __init__(  # pylint: disable=too-many-arguments
+        self,
+        rpc_url: str,
+        marketplace: str,
+        private_key: str,
+        timeout: float = 30.0,
+        gas_bounds: Tuple[int, Optional[int]] = (DEFAULT_MAX_GAS, None),
     ) -> None:
         """Connect.
 
@@ -297,7 +345,11 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param private_key: the paying account's key (kept in this object only).
         :param timeout: seconds per RPC request, answer included (web3's own timeout is
             per socket read: :class:`~mech_catalogue_cli.adapters.http.DeadlineSession`).
+        :param gas_bounds: ``(--max-gas, --max-fee-per-gas)``: the most gas a signed
+            transaction may use, and the most wei per gas it may pay (None: twice the
+            node's gas price, :data:`FEE_CAP_TIMES_GAS_PRICE`, whatever it is).
         """
+        self.max_gas, self.max_fee_per_gas = gas_bounds
         self.w3 = Web3(
             Web3.HTTPProvider(
                 rpc_url,
@@ -481,17 +533,27 @@ class Marketplace:  # pylint: disable=too-many-public-methods
     def sign(self, transaction: Dict[str, Any]) -> SignedRequest:
         """Sign a transaction at the account's next pending nonce (nothing is sent).
 
-        :param transaction: from :meth:`request_transaction`.
+        Its gas is the node's estimate plus 20 %, at most ``max_gas``: whatever the
+        contracts it calls do (a mech's code runs inside a request), it cannot use
+        more. Its fee per gas is at most twice the node's gas price now, and at most
+        ``max_fee_per_gas``; so one transaction costs at most ``max_gas`` times that.
+
+        :param transaction: from :meth:`request_transaction` (or an approval, a deposit).
         :return: the signed transaction, to journal before :meth:`broadcast`.
         :raises EstimateReverted: when the gas estimate reverts (nothing signed).
+        :raises GasOverBound: when the estimate is over ``max_gas`` (nothing signed).
         :raises MarketError: when gas cannot be estimated otherwise (the node
-            unreachable or refusing).
+            unreachable or refusing), or a :class:`FeeOverCap` when the gas price now
+            is over ``max_fee_per_gas`` (nothing signed).
         """
         tx = dict(transaction)
         try:
             tx["nonce"] = self.w3.eth.get_transaction_count(self.requester, "pending")
-            tx["gas"] = int(self.w3.eth.estimate_gas(tx) * 1.2)  # type: ignore[arg-type]
-            tx["maxFeePerGas"] = int(self.w3.eth.gas_price * 2)
+            estimate = int(self.w3.eth.estimate_gas(tx))  # type: ignore[arg-type]
+            if estimate > self.max_gas:
+                raise GasOverBound(str(tx.get("to")), estimate, self.max_gas)
+            tx["gas"] = min(int(estimate * 1.2), self.max_gas)
+            tx["maxFeePerGas"] = self._fee_per_gas()
             tx["maxPriorityFeePerGas"] = 0
             signed = self._account.sign_transaction(tx)
         except ContractLogicError as exc:
@@ -506,6 +568,41 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             _hex32(signed.hash),
             int(tx["nonce"]),
         )
+
+    def _fee_per_gas(self) -> int:
+        """The ``maxFeePerGas`` to sign: twice the gas price now, within the cap.
+
+        :return: wei per gas.
+        :raises FeeOverCap: when the gas price now is over ``max_fee_per_gas`` (a
+            transaction signed under it would wait unmined).
+        """
+        price = int(self.w3.eth.gas_price)
+        cap = self.max_fee_per_gas
+        if cap is not None and price > cap:
+            raise FeeOverCap(
+                f"the gas price on {redacted_url(self.rpc_url)} is {price:,} wei now, "
+                f"over --max-fee-per-gas {cap:,} wei: nothing was signed nor sent; "
+                "call again when it is lower"
+            )
+        fee = price * FEE_CAP_TIMES_GAS_PRICE
+        return fee if cap is None else min(fee, cap)
+
+    def gas_paid(self, receipt: Any) -> Dict[str, Any]:
+        """What a mined transaction cost in gas, from its receipt.
+
+        :param receipt: its receipt (``gasUsed``, ``effectiveGasPrice``).
+        :return: ``{"gas_used": int, "max_gas": int (the bound), "fee_per_gas_wei":
+            str, "fee_paid_wei": str}`` (wei as decimal strings: ``gasUsed`` times
+            ``effectiveGasPrice``; an L2's L1 data fee is not in it).
+        """
+        used = int(receipt["gasUsed"])
+        price = int(receipt.get("effectiveGasPrice", 0))
+        return {
+            "gas_used": used,
+            "max_gas": self.max_gas,
+            "fee_per_gas_wei": str(price),
+            "fee_paid_wei": str(used * price),
+        }
 
     def sign_cancel(self, pending: SignedRequest) -> SignedRequest:
         """Sign a zero-value transfer to this account at a pending transaction's nonce.
@@ -651,7 +748,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
 
         :param signed: from :meth:`sign` (or the journal).
         :param wait: seconds to wait for the receipt.
-        :return: the transaction hash.
+        :return: the transaction hash, a :class:`SentTransaction` (its ``gas`` from
+            the receipt, :meth:`gas_paid`).
         :raises MarketError: when it is not mined in time or cannot be sent.
         :raises RequestReverted: when it was mined and reverted (only gas was spent).
         """
@@ -681,7 +779,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise RequestReverted(
                 f"the request transaction {tx_hash} reverted on {self.address}"
             )
-        return tx_hash
+        sent = SentTransaction(tx_hash)
+        sent.gas = self.gas_paid(receipt)
+        return sent
 
     def _send_raw(self, raw_tx: str) -> None:
         try:

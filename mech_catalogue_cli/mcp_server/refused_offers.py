@@ -66,10 +66,12 @@ class RevertRefusal(PriceRefusal):
 
     ``mech`` is the reverting mech's address (lowercase), remembered by
     :class:`RevertingMechs`; ``mined`` (:class:`PriceRefusal`'s) whether the request was
-    mined (gas spent) rather than refused at its gas estimate.
+    mined (gas spent) rather than refused at its gas estimate; ``skip`` whether the mech
+    is skipped for the window though nothing was mined (its gas over ``--max-gas``).
     """
 
     mech: str = ""
+    skip: bool = False
 
 
 def revert_refusal(
@@ -91,6 +93,28 @@ def revert_refusal(
     )
     refusal.mech = mech.lower()
     refusal.mined = mined
+    return refusal
+
+
+def gas_refusal(mech: str, estimate: int, bound: int) -> RevertRefusal:
+    """The refusal of an offer whose request's gas estimate is over ``--max-gas``.
+
+    The marketplace runs the mech's code inside the request, so the mech decides the
+    gas; nothing was signed. The mech is skipped for the window (``skip``), as one whose
+    request reverted when mined.
+
+    :param mech: the mech's address.
+    :param estimate: the node's gas estimate of its request.
+    :param bound: ``--max-gas``.
+    :return: the refusal; its text names the mech, the estimate and the bound.
+    """
+    refusal = RevertRefusal(
+        f"mech {mech}'s request would take {estimate:,} gas by the node's estimate, "
+        f"over --max-gas {bound:,} (the marketplace runs the mech's code in the "
+        "request; its code sets the gas): not signed, nothing was sent"
+    )
+    refusal.mech = mech.lower()
+    refusal.skip = True
     return refusal
 
 
@@ -122,7 +146,9 @@ class RevertingMechs:
         :param refusal: the offer's :class:`RevertRefusal`.
         :param now: unix seconds (None: now).
         """
-        self.remember_mech(refusal.mech, str(refusal), refusal.mined, now)
+        self.remember_mech(
+            refusal.mech, str(refusal), refusal.mined or refusal.skip, now
+        )
 
     def remember_mech(
         self, mech: str, why: str, mined: bool, now: Optional[float] = None

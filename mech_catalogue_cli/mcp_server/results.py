@@ -25,12 +25,12 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.secret_requests import flagged_phrases
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
     MAX_LABEL_CHARS,
     for_model,
     inert_markup,
-    instruction_phrases,
     reasons_for_model,
     sentence_for_model,
     strip_invisible,
@@ -115,7 +115,8 @@ def with_orders_flagged(record: Dict[str, Any]) -> Dict[str, Any]:
 
     A mech's revert reason reaches the ``why`` of a call's ``skipped`` offers, of its
     ``choice``'s and of a listed tool's ``tried_last`` (adv29w); each is read by the
-    instruction check a manifest's texts and answers get, and one
+    instruction and secret request checks a manifest's texts and answers get
+    (``secret_requests.flagged_phrases``: adv29yt K1), and one
     ``instruction_like_text`` warning per reason found is added to the record's
     ``warnings`` (after any already there).
 
@@ -133,7 +134,7 @@ def with_orders_flagged(record: Dict[str, Any]) -> Dict[str, Any]:
             items = holder.get(key)
             for index, item in enumerate(items if isinstance(items, list) else []):
                 why = item.get("why") if isinstance(item, dict) else None
-                phrases = instruction_phrases(why) if isinstance(why, str) else ()
+                phrases = flagged_phrases(why) if isinstance(why, str) else ()
                 if phrases:
                     said = warning_of(
                         ProblemCode.INSTRUCTION_LIKE_TEXT,

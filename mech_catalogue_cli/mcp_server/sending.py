@@ -75,11 +75,14 @@ from .journal import (
     saved,
 )
 from .market import (
+    GAS_KEY,
     STATUS_DOES_NOT_EXIST,
     EstimateReverted,
+    GasOverBound,
     MarketError,
     Marketplace,
     RequestReverted,
+    SentTransaction,
     SignedRequest,
 )
 from .mined_reverts import REVERTED_KEY, record_reverted, release_final_reverts
@@ -96,6 +99,7 @@ from .recall import resume_from_chain
 from .refused_offers import (
     RevertingMechs,
     RevertRefusal,
+    gas_refusal,
     journalled_reverts,
     remembered_refusal,
     revert_refusal,
@@ -707,6 +711,12 @@ class RequestSender(OffchainSending):
                             **value,
                         )
                     )
+                except GasOverBound as exc:
+                    # the mech's code, run in the request, sets the gas: refused
+                    # before signing, and the mech not sent another for the window
+                    return self._remembered(
+                        gas_refusal(offer.address, exc.estimate, exc.bound)
+                    )
                 except MarketError as exc:
                     # the gas estimate failed: if the price moved since it was read,
                     # or the funds (an allowance revoked), say so in words (not the
@@ -977,11 +987,14 @@ class RequestSender(OffchainSending):
         assert (
             market is not None and journal is not None
         )  # nosec: a sender exists only with both
-        entry.tx_hash = market.broadcast(
+        sent = market.broadcast(
             SignedRequest(entry.raw_tx, entry.tx_hash, entry.account_nonce),
             self.settings.io_timeout if wait is None else wait,
         )
+        entry.tx_hash = str(sent)
         entry.status = CallStatus.SENT
+        if isinstance(sent, SentTransaction) and sent.gas is not None:
+            entry.extra[GAS_KEY] = sent.gas  # said in the result's _meta (.delivery)
         self.correct_request_id(entry)
         journal.save(entry)
         return entry

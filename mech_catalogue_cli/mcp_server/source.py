@@ -298,7 +298,8 @@ class ServedTool:
         """Return the warnings ``tools/list`` and ``describe_tool`` give of this tool.
 
         Every discovery surface shows a tool with these (a ``search_tools`` match too):
-        its text's (``instruction_like_text``, ``invisible_text``, ``secret_argument``)
+        its text's (``instruction_like_text``, ``invisible_text``, ``secret_argument``,
+        ``secret_request``)
         and its name's (``lookalike_tool_name``).
 
         :return: ``_meta[META_KEY]["warnings"]`` entries ({code, message, ...}) whose
@@ -429,7 +430,9 @@ class ServedCatalogue:
     def refusing_unsafe(self) -> Tuple["ServedCatalogue", Tuple[str, ...]]:
         """Leave out the tools that ask for a secret, still hide text, or take a reserved name.
 
-        :func:`.definition_checks.secret_refusal`, :func:`.definition_checks.hidden_text_refusal`
+        :func:`.definition_checks.secret_refusal`,
+        :func:`.definition_checks.secret_request_refusal`,
+        :func:`.definition_checks.hidden_text_refusal`
         and :func:`.definition_checks.reserved_refusal`:
         refused tools are not listed, so their text never reaches a model; a
         ``tools/call`` naming one is refused with the same sentence.

@@ -21,7 +21,7 @@ revert data reaches the caller unchanged, so the reason is a stranger's text
 (adversarial review adv29r). :func:`revert_words` decodes the data with ``eth_abi``
 and shows the reason as a manifest's label is shown (:func:`.untrusted_text.label_for_model`:
 invisible characters removed, markup inert, capped), never as written, and reads it
-for instructions as a manifest's text is read (:func:`.untrusted_text.orders_said`):
+for instructions as a manifest's text is read (:func:`.secret_requests.orders_said`):
 a reason giving a model orders is said to (adv29w).
 """
 
@@ -30,7 +30,8 @@ from typing import Any, Optional
 from eth_abi import decode
 from eth_abi.exceptions import DecodingError
 
-from ..model.untrusted_text import label_for_model, orders_said
+from ..model.secret_requests import orders_said
+from ..model.untrusted_text import label_for_model
 
 #: ``keccak256("Error(string)")[:4]``: Solidity's ``revert("reason")``
 ERROR_SELECTOR = bytes.fromhex("08c379a0")
@@ -63,7 +64,7 @@ def revert_words(data: Any) -> str:
 
     :param data: as :func:`revert_data` takes.
     :return: ``reason "..."`` (the ``Error(string)`` reason through
-        :func:`.untrusted_text.label_for_model`, then :func:`.untrusted_text.orders_said`
+        :func:`.untrusted_text.label_for_model`, then :func:`.secret_requests.orders_said`
         of it when it reads like instructions), ``panic 0x11``, ``custom error
         0x1234abcd``, or ``no reason`` (no data, or data no error's shape decodes).
     """

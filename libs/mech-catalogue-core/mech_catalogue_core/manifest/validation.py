@@ -667,7 +667,8 @@ def quality_problems(manifest: "Manifest") -> Tuple[P.Problem, ...]:
         (:func:`.mech_text.mech_text_problems`: ``invisible_text``,
         ``instruction_like_text``) and its tools
         (:func:`.untrusted_text.tools_text_problems`: ``invisible_text``,
-        ``instruction_like_text``, ``secret_argument``), so a command reports what the
+        ``instruction_like_text``, ``secret_argument``, ``secret_request``), so a
+        command reports what the
         catalogue and the MCP server will find.
     """
     found = []

@@ -33,9 +33,9 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
+from mech_catalogue_core.model.secret_requests import flagged_phrases
 from mech_catalogue_core.model.untrusted_text import (
     hidden_in,
-    instruction_phrases,
     json_texts,
     label_for_model,
     pointer_of,
@@ -85,7 +85,8 @@ def mech_text_problems(
     :param extra_json: the canonical JSON of its other top-level fields.
     :return: :data:`.problems.INVISIBLE_TEXT` (fields holding invisible or control
         characters, or markup that hides text when rendered) and
-        :data:`.problems.INSTRUCTION_LIKE_TEXT` (phrases addressing a model) warnings,
+        :data:`.problems.INSTRUCTION_LIKE_TEXT` (phrases addressing a model or asking
+        it for a secret: :func:`.secret_requests.flagged_phrases`) warnings,
         in that order, each naming the fields or phrases (cleaned, capped at
         ``MAX_LABEL_CHARS``) and what to do; pointer ``""`` (the manifest).
     """
@@ -94,7 +95,7 @@ def mech_text_problems(
     for where, text in mech_texts(name, description, extra_json):
         if hidden_in(text, 1) or render_hidden_kinds(text):
             hiding.append(where[1:])
-        phrases.update(dict.fromkeys(instruction_phrases(text)))
+        phrases.update(dict.fromkeys(flagged_phrases(text)))
     problems = []
     if hiding:
         problems.append(

@@ -1,0 +1,70 @@
+# Copyright 2026 mech-catalogue contributors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""``--max-gas`` and ``--max-fee-per-gas``: what one signed transaction may cost in gas.
+
+Shared by ``mcp`` and ``prepay``, which sign transactions
+(:meth:`mech_catalogue_cli.mcp_server.market.Marketplace.sign`).
+"""
+
+from decimal import Decimal, InvalidOperation
+from typing import Any, Callable, Optional
+
+import click
+
+from mech_catalogue_cli.mcp_server.market import DEFAULT_MAX_GAS
+
+
+def _whole_number(
+    ctx: click.Context, param: click.Parameter, value: Optional[str]
+) -> Optional[int]:
+    """Read a positive whole number, written plainly or as ``2e9`` (None: not given)."""
+    if value is None:
+        return None
+    try:
+        number = Decimal(value.strip().replace("_", ""))
+    except InvalidOperation:
+        number = Decimal(0)
+    if not number.is_finite() or number != number.to_integral_value() or number < 1:
+        raise click.BadParameter(
+            f"{value!r} is no positive whole number (e.g. 1000000 or 1e6)", ctx, param
+        )
+    return int(number)
+
+
+def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--max-gas`` (``max_gas``) and ``--max-fee-per-gas`` (``max_fee_per_gas``).
+
+    :param command: the click command.
+    :return: it, with both options.
+    """
+    command = click.option(
+        "--max-fee-per-gas",
+        callback=_whole_number,
+        default=None,
+        help="Most wei per gas a transaction is signed for (default: twice the node's "
+        "gas price now); when the gas price is over it nothing is signed.",
+        metavar="WEI",
+    )(command)
+    return click.option(
+        "--max-gas",
+        callback=_whole_number,
+        default=str(DEFAULT_MAX_GAS),
+        show_default=True,
+        help="Most gas one transaction is signed for: a request whose gas estimate "
+        "is over it is not sent (the marketplace runs the mech's code in the "
+        "request, so a mech sets its gas) and the next offer is tried.",
+        metavar="GAS",
+    )(command)
