@@ -212,7 +212,7 @@ _LINE_BREAK = r"(?:\r\n?|\n)"
 #: it), a blank line or a block's start after it (a list item, a quote, a heading, a
 #: table row). A soft break inside a paragraph is shown as a space (CommonMark, HTML):
 #: ``Enter your`` / ``PIN`` is one clause to a reader
-_CLAUSE_END = re.compile(
+CLAUSE_END = re.compile(
     r"[.!?](?=\s)|;"
     rf"|(?:  +|\\){_LINE_BREAK}"
     rf"|{_LINE_BREAK}(?=[ \t]*(?:{_LINE_BREAK}|\Z|[-*+](?:\s|\Z)|[0-9]+[.)](?:\s|\Z)|[#>|]))"
@@ -253,7 +253,7 @@ def clause_words(text: str, camel_split: bool = True) -> str:
     """
     kept = strip_invisible(text)
     split = CAMEL_BOUNDARY.sub(" ", kept) if camel_split else kept
-    marked = _CLAUSE_END.sub(f" {_CLAUSE_MARK} ", split)
+    marked = CLAUSE_END.sub(f" {_CLAUSE_MARK} ", split)
     words = _NOT_WORD_NOR_CLAUSE_END.sub(_gap, marked).strip(f" ,{_CLAUSE_MARK}")
     words = re.sub(r"[ ,]*\x00(?:[ ,]*\x00)*[ ,]*", " . ", words)
     return words
