@@ -25,8 +25,6 @@ Expected: it is not listed (``secret_argument``), as ``Enter your PIN`` is not.
 
 from pathlib import Path
 
-import pytest
-
 from scripts.devnet import Devnet
 from tests.adversary.test_adv29s_instruction_unclosed_markup import listed_for
 

@@ -41,7 +41,12 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from mech_catalogue_core.model.letter_forms import folded
 from mech_catalogue_core.model.problems import SECRET_REQUEST, Problem, warning
-from mech_catalogue_core.model.short_secret_words import CLAUSE_END, SHORT_WORD_FORM
+from mech_catalogue_core.model.short_secret_words import (
+    CLAUSE_END,
+    SHORT_WORD_FORM,
+    word_readings,
+    words_of,
+)
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     _TAG_TEXT,
@@ -59,8 +64,6 @@ from mech_catalogue_core.model.untrusted_text import (
     secret_asked,
     short_secret_asked,
     tool_texts,
-    word_readings,
-    words_of,
 )
 
 #: whose a secret is when a text asks the reader for it: the reader's own or a user's

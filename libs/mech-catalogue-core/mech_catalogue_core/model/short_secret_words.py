@@ -233,10 +233,38 @@ def _gap(run: "re.Match[str]") -> str:
     return PHRASE_MARK if _PHRASE_BREAK.search(run.group(0)) else " "
 
 
+_NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
+
+
+def words_of(text: str, camel_split: bool = True) -> str:
+    """A text's ASCII words, one space apart, camelCase split (what patterns match).
+
+    :param text: any text (invisible characters are dropped first).
+    :param camel_split: whether to part camelCase words (:data:`CAMEL_BOUNDARY`).
+    :return: e.g. ``"paste the private key"`` for ``"Paste\u200b the private-key!"``.
+    """
+    kept = strip_invisible(text)
+    split = CAMEL_BOUNDARY.sub(" ", kept) if camel_split else kept
+    return _NOT_WORD.sub(" ", split).strip()
+
+
+def word_readings(text: str) -> Tuple[str, ...]:
+    """A text's :func:`words_of` camelCase split, then its words whole, distinct.
+
+    A capital inside a word is no word break to a person or a model (``PassWord``,
+    ``seed pHrase``, ``IgNore previous instructions``, ``Enter your PiN``); the split
+    reads identifiers (``walletPrivateKey``). Every word check reads both (adv29z K1).
+
+    :param text: any text.
+    :return: one or two word strings.
+    """
+    return tuple(dict.fromkeys((words_of(text), words_of(text, camel_split=False))))
+
+
 def clause_words(text: str, camel_split: bool = True) -> str:
     """A text's words, with `` . `` where a clause ends and ``,`` where a phrase does.
 
-    As :func:`.untrusted_text.words_of`: ASCII words, camelCase split unless
+    As :func:`words_of`: ASCII words, camelCase split unless
     ``camel_split`` is False.
 
     The short-word checks read the words around a short word within its clause: in
@@ -302,8 +330,8 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
     :param match: an :data:`OWNED_SECRET_PATTERN` match in them.
     :return: True when :data:`ORDINARY_PHRASE` (:data:`ORDINARY_REQUESTED_PHRASE` for a
         word a verb asks for) holds that word within its phrase (no
-        :data:`PHRASE_MARK` between), or a postal gloss follows it. Each match reads a bounded window
-        around its word: linear in the text.
+        :data:`PHRASE_MARK` between), or a postal gloss follows it. Each match
+        reads a bounded window around its word: linear in the text.
     """
     short = SHORT_WORD.search(words, match.start(), match.end())
     if short is None:

@@ -96,12 +96,12 @@ from mech_catalogue_core.model.rendered_text import (
     shown_readings,
 )
 from mech_catalogue_core.model.short_secret_words import (
-    CAMEL_BOUNDARY,
     QUALIFIED_SECRET_PATTERN,
     SECRET_NAME,
     SHORT_WORD_FORM,
     clause_word_readings,
     short_word_asks,
+    word_readings,
 )
 from mech_catalogue_core.model.tool import Argument, Tool
 
@@ -169,7 +169,6 @@ SECRET_PATTERN = re.compile(
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
-_NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
 #: schema keywords whose strings are prose for a reader
 _PROSE_KEYWORDS = ("description", "title", "$comment")
 #: schema keywords whose values are data a model copies (their strings are cleaned too)
@@ -568,31 +567,6 @@ def hidden_tag_text(text: str) -> str:
         "".join(chr(ord(c) - _TAG_OFFSET) for c in run)
         for run in _TAG_TEXT.findall(text)
     )
-
-
-def words_of(text: str, camel_split: bool = True) -> str:
-    """A text's ASCII words, one space apart, camelCase split (what patterns match).
-
-    :param text: any text (invisible characters are dropped first).
-    :param camel_split: whether to part camelCase words (:data:`CAMEL_BOUNDARY`).
-    :return: e.g. ``"paste the private key"`` for ``"Paste\u200b the private-key!"``.
-    """
-    kept = strip_invisible(text)
-    split = CAMEL_BOUNDARY.sub(" ", kept) if camel_split else kept
-    return _NOT_WORD.sub(" ", split).strip()
-
-
-def word_readings(text: str) -> Tuple[str, ...]:
-    """A text's :func:`words_of` camelCase split, then its words whole, distinct.
-
-    A capital inside a word is no word break to a person or a model (``PassWord``,
-    ``seed pHrase``, ``IgNore previous instructions``, ``Enter your PiN``); the split
-    reads identifiers (``walletPrivateKey``). Every word check reads both (adv29z K1).
-
-    :param text: any text.
-    :return: one or two word strings.
-    """
-    return tuple(dict.fromkeys((words_of(text), words_of(text, camel_split=False))))
 
 
 def readings(text: str) -> Tuple[str, ...]:
