@@ -41,7 +41,12 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from mech_catalogue_core.model.letter_forms import folded
 from mech_catalogue_core.model.problems import SECRET_REQUEST, Problem, warning
-from mech_catalogue_core.model.short_secret_words import SHORT_WORD
+from mech_catalogue_core.model.short_secret_words import (
+    CLAUSE_END,
+    SHORT_WORD_FORM,
+    word_readings,
+    words_of,
+)
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     _TAG_TEXT,
@@ -59,7 +64,6 @@ from mech_catalogue_core.model.untrusted_text import (
     secret_asked,
     short_secret_asked,
     tool_texts,
-    words_of,
 )
 
 #: whose a secret is when a text asks the reader for it: the reader's own or a user's
@@ -106,8 +110,9 @@ SECRET_AS_SUBJECT = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 #: where a clause ends: a request's words are read within one (``Enter the city.
-#: Password-protected results are skipped`` asks for nothing)
-SECRET_CLAUSE_END = re.compile(r"[.!?](?=\s)|[;\n]")
+#: Password-protected results are skipped`` asks for nothing); a line break inside a
+#: paragraph, shown as a space, ends none (:data:`.short_secret_words.CLAUSE_END`)
+SECRET_CLAUSE_END = CLAUSE_END
 #: characters of words either side of a secret :func:`secret_requested` reads (the
 #: longest request shape above is shorter): linear in the text whatever it holds
 SECRET_REQUEST_WINDOW = 96
@@ -119,7 +124,7 @@ SECRET_REQUEST_READ_CHARS = 64 * 1024
 def _secret_mentions(words: str) -> Iterator["re.Match[str]"]:
     """The secrets a clause's words name: :data:`SECRET_PATTERN`'s, then short words."""
     yield from SECRET_PATTERN.finditer(words)
-    yield from SHORT_WORD.finditer(words)
+    yield from SHORT_WORD_FORM.finditer(words)
 
 
 def _request_at(words: str, mention: "re.Match[str]") -> Optional[str]:
@@ -172,9 +177,12 @@ def secret_requested(text: str) -> Optional[str]:
     short: List[Optional[str]] = []  # short_secret_asked, read once when needed
     for reading in dict.fromkeys(map(folded, sources)):
         for clause in SECRET_CLAUSE_END.split(reading):
-            words = words_of(clause)
-            for mention in _secret_mentions(words):
-                if mention.re is SHORT_WORD:
+            for words, mention in (
+                (words, mention)
+                for words in word_readings(clause)  # whole and camelCase split
+                for mention in _secret_mentions(words)
+            ):
+                if mention.re is SHORT_WORD_FORM:
                     if not short:
                         short.append(short_secret_asked(text, forms))
                     if short[0] is None:

@@ -37,7 +37,7 @@ read through, look-alike letters folded, marks of an expression spaced).
 """
 
 import re
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Tuple
 
 from mech_catalogue_core.model.hidden_characters import strip_invisible
 
@@ -47,16 +47,27 @@ from mech_catalogue_core.model.hidden_characters import strip_invisible
 #: a TOTP or an MFA code is nothing else and stays in
 #: :data:`.untrusted_text.SECRET_PATTERN`
 SHORT_SECRET_WORD = r"(?:pin|pks?|otps?|2 ?fa)"
-#: a :data:`SHORT_SECRET_WORD` with the words that make it a secret whatever the rest
-#: says: what it belongs to before it, a possessive between (``card PIN``, ``the card's
-#: PIN``, ``bank PIN``, ``Ledger PIN``, ``wallet pk``), or how it travels after it
-#: (``pk hex``, ``the OTP sent by SMS``)
-SECRET_OWNER_PATTERN = re.compile(
-    r"\b(?:"
+#: what :func:`clause_words` writes between two words punctuation parts (a person
+#: reads a phrase end there: ``Enter your PIN (LED turns green)``)
+PHRASE_MARK = ","
+#: a :data:`SHORT_SECRET_WORD` as an owner qualifies it: also the plural and the one
+#: word with ``code`` (``card PINs``, ``ATM pincode``), no board's after ``card``
+OWNED_SHORT_WORD = rf"(?:{SHORT_SECRET_WORD}|pins|pin ?codes?|otp ?codes?)"
+#: what a short secret word belongs to when it is a secret (``card PIN``, ``wallet pk``)
+SECRET_OWNER = (
     r"(?:card|atm|debit|credit|bank|banking|sim|phone|wallet|account|signer|signing|"
     r"owner|eth|evm|hex|raw|secret|private|login|sms|email|authenticator|device|"
-    r"ledger|trezor|keystone|metamask)(?: s)? "
-    + SHORT_SECRET_WORD
+    r"ledger|trezor|keystone|metamask)"
+)
+#: a :data:`SHORT_SECRET_WORD` with the words that make it a secret whatever the rest
+#: says: what it belongs to before it, a possessive between or one word with it
+#: (``card PIN``, ``the card's PIN``, ``bank PINs``, ``ATM pincode``, ``SMSOTP``), or
+#: how it travels after it (``pk hex``, ``the OTP sent by SMS``)
+SECRET_OWNER_PATTERN = re.compile(
+    r"\b(?:"
+    + SECRET_OWNER
+    + r"(?: s)? ?"
+    + OWNED_SHORT_WORD
     + "|"
     + SHORT_SECRET_WORD
     + r" (?:hex|sent|received|(?:via|by|from) (?:sms|text|e ?mail|the app|your))"
@@ -108,6 +119,12 @@ ORDINARY_THING = (
 #: what makes a pin a map's: ordinary for a pin placed, never for one asked for with a
 #: :data:`REQUEST_VERB` (``Enter the PIN to see the map`` asks)
 MAP_THING = r"(?:maps?|locations?)"
+#: what a PIN code is when a gloss names it (``PIN code (India Post zip code)``): the
+#: one ordinary thing read past a :data:`PHRASE_MARK`, since it says what the word is
+POSTAL_THING = (
+    r"(?:india|postal|post|post ?codes?|zip ?codes?|"
+    r"(?:delivery|shipping|postal) address(?:es)?)"
+)
 #: the words that may stand between a short word and the ordinary thing it names
 #: (``pin number of the GPIO line``, ``pk list of rows``, ``2FA is enabled``)
 ORDINARY_LINK = (
@@ -125,6 +142,9 @@ class OrdinaryPhrase(NamedTuple):
     #: the thing after the word, up to four :data:`ORDINARY_LINK` words between (``pin
     #: number of the GPIO line``, ``pin to toggle``); matched starting at the word
     after: "re.Pattern[str]"
+    #: a gloss after the word past a phrase mark saying it is a postal code (``PIN code
+    #: (India Post zip code)``); matched starting at the word
+    glossed: "re.Pattern[str]"
 
 
 def _ordinary_phrase(thing: str) -> OrdinaryPhrase:
@@ -137,6 +157,11 @@ def _ordinary_phrase(thing: str) -> OrdinaryPhrase:
             rf"{SHORT_SECRET_WORD}(?: {ORDINARY_LINK}){{0,4}} {thing}\b",
             re.IGNORECASE | re.ASCII,
         ),
+        re.compile(
+            rf"{SHORT_SECRET_WORD}(?: {ORDINARY_LINK}){{0,2}}{PHRASE_MARK}"
+            rf"(?:[a-z0-9]+ ){{0,2}}{POSTAL_THING}\b",
+            re.IGNORECASE | re.ASCII,
+        ),
     )
 
 
@@ -147,11 +172,12 @@ ORDINARY_REQUESTED_PHRASE = _ordinary_phrase(ORDINARY_THING)
 #: a :data:`REQUEST_VERB` asking for the reader's own short secret word, up to three
 #: words between (``Enter your card number and PIN``): a request whatever the rest of
 #: the text says (``Enter your PIN to see the map``, ``Give us your OTP``), unless a word
-#: between or the word after it names an ordinary thing (``Enter your GPIO pin``, ``Send
-#: your 2FA status``)
+#: between or the word right after it, no punctuation between (:data:`PHRASE_MARK`),
+#: names an ordinary thing (``Enter your GPIO pin``, ``Send your 2FA status``); read
+#: across punctuation elsewhere (``Enter your (4-digit) PIN``)
 SECRET_REQUEST_PATTERN = re.compile(
-    rf"\b{REQUEST_VERB} (?:(?:us|me|in|over) )?{POSSESSIVE}"
-    rf"(?: (?!(?:{ORDINARY_THING}|{MAP_THING})\b)[a-z0-9]+){{0,3}} "
+    rf"\b{REQUEST_VERB}[ ,](?:(?:us|me|in|over)[ ,])?{POSSESSIVE}"
+    rf"(?:[ ,](?!(?:{ORDINARY_THING}|{MAP_THING})\b)[a-z0-9]+){{0,3}}[ ,]"
     rf"{SHORT_SECRET_WORD}\b(?! {ORDINARY_THING}\b)",
     re.IGNORECASE | re.ASCII,
 )
@@ -168,33 +194,109 @@ QUALIFIED_SECRET_PATTERN = re.compile(
 SECRET_NAME = re.compile(r"(?:pks?|otps?)", re.IGNORECASE | re.ASCII)
 #: one short word, alone
 SHORT_WORD = re.compile(rf"\b{SHORT_SECRET_WORD}\b", re.IGNORECASE | re.ASCII)
-#: where a camelCase name parts its words
-CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+#: a short word in any form the patterns read, an owner's one word with it included
+#: (``pins``, ``pincode``, ``smsotp``): what a text must hold for the short check to run
+SHORT_WORD_FORM = re.compile(
+    rf"\b(?:{SECRET_OWNER} ?)?{OWNED_SHORT_WORD}\b", re.IGNORECASE | re.ASCII
+)
+#: where a camelCase name parts its words: a lower-case letter or digit before a
+#: capital (``walletPrivateKey``), an acronym before a capitalised word (``PINCode``,
+#: ``PKHex``; not ``PINs``). A person reads prose's words whole whatever their letters'
+#: case (``PassWord``, ``PiN``): :func:`clause_word_readings` reads both
+CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})")
 
-
-#: where a clause ends: a full stop, ``!`` or ``?`` before a space, a ``;``, a line break
-_CLAUSE_END = re.compile(r"[.!?](?=\s)|[;\n]")
+#: a line break in the source: ``\n``, ``\r\n`` or ``\r``
+_LINE_BREAK = r"(?:\r\n?|\n)"
+#: where a clause ends: a full stop, ``!`` or ``?`` before a space, a ``;``, and a line
+#: break that a renderer shows as one: a hard break (two spaces or a backslash before
+#: it), a blank line or a block's start after it (a list item, a quote, a heading, a
+#: table row). A soft break inside a paragraph is shown as a space (CommonMark, HTML):
+#: ``Enter your`` / ``PIN`` is one clause to a reader
+CLAUSE_END = re.compile(
+    r"[.!?](?=\s)|;"
+    rf"|(?:  +|\\){_LINE_BREAK}"
+    rf"|{_LINE_BREAK}(?=[ \t]*(?:{_LINE_BREAK}|\Z|[-*+](?:\s|\Z)|[0-9]+[.)](?:\s|\Z)|[#>|]))"
+)
 #: what :func:`clause_words` writes where a clause ends (no text keeps it: a control)
 _CLAUSE_MARK = "\x00"
 _NOT_WORD_NOR_CLAUSE_END = re.compile(r"[^A-Za-z0-9\x00]+")
+#: a character a person reads as a break between two words: punctuation or a symbol
+#: (a parenthesis, a colon, a dash, an arrow, a slash, a bullet, a table's bar, an
+#: ideographic full stop, a braille blank) or a tab; not a hyphen or an apostrophe
+#: (inside a phrase: ``4-digit``, ``card's``), nor the marks of Markdown's emphasis and
+#: code, which a renderer removes (``**GPIO** pin``)
+_PHRASE_BREAK = re.compile(r"[^\w\s\-'\u2019\u2010\u2011*~`\x00]|\t")
 
 
-def clause_words(text: str) -> str:
-    """A text's words, with `` . `` where a clause ends between two of them.
+def _gap(run: "re.Match[str]") -> str:
+    """What stands for a run of characters between two words: a space or a phrase mark."""
+    return PHRASE_MARK if _PHRASE_BREAK.search(run.group(0)) else " "
 
-    As :func:`.untrusted_text.words_of`: ASCII words one space apart, camelCase split.
 
-    The short-word checks read the words around a short word within its clause: in
-    ``Paste your pk; rows are returned`` the rows are not the pk's.
+_NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
+
+
+def words_of(text: str, camel_split: bool = True) -> str:
+    """A text's ASCII words, one space apart, camelCase split (what patterns match).
+
+    :param text: any text (invisible characters are dropped first).
+    :param camel_split: whether to part camelCase words (:data:`CAMEL_BOUNDARY`).
+    :return: e.g. ``"paste the private key"`` for ``"Paste\u200b the private-key!"``.
+    """
+    kept = strip_invisible(text)
+    split = CAMEL_BOUNDARY.sub(" ", kept) if camel_split else kept
+    return _NOT_WORD.sub(" ", split).strip()
+
+
+def word_readings(text: str) -> Tuple[str, ...]:
+    """A text's :func:`words_of` camelCase split, then its words whole, distinct.
+
+    A capital inside a word is no word break to a person or a model (``PassWord``,
+    ``seed pHrase``, ``IgNore previous instructions``, ``Enter your PiN``); the split
+    reads identifiers (``walletPrivateKey``). Every word check reads both (adv29z K1).
 
     :param text: any text.
-    :return: e.g. ``"paste your pk . rows are returned"``; no ``.`` before the first
-        word or after the last.
+    :return: one or two word strings.
     """
-    split = CAMEL_BOUNDARY.sub(" ", strip_invisible(text))
-    marked = _CLAUSE_END.sub(f" {_CLAUSE_MARK} ", split)
-    words = _NOT_WORD_NOR_CLAUSE_END.sub(" ", marked).strip(f" {_CLAUSE_MARK}")
-    return re.sub(r"\x00(?: \x00)*", ".", words)
+    return tuple(dict.fromkeys((words_of(text), words_of(text, camel_split=False))))
+
+
+def clause_words(text: str, camel_split: bool = True) -> str:
+    """A text's words, with `` . `` where a clause ends and ``,`` where a phrase does.
+
+    As :func:`words_of`: ASCII words, camelCase split unless
+    ``camel_split`` is False.
+
+    The short-word checks read the words around a short word within its clause: in
+    ``Paste your pk; rows are returned`` the rows are not the pk's. What excuses a short
+    word as an ordinary thing must stand within its phrase too (:data:`PHRASE_MARK`):
+    in ``Enter your PIN (LED turns green)`` the LED is not the PIN's. The requests are
+    read across a phrase mark (:func:`short_word_asks`).
+
+    :param text: any text.
+    :param camel_split: whether to part camelCase words (:data:`CAMEL_BOUNDARY`).
+    :return: e.g. ``"paste your pk . rows are returned"``, ``"enter your pin,led
+        turns green"``; no mark before the first word or after the last; a ``,`` in
+        place of the space it replaces (same length).
+    """
+    kept = strip_invisible(text)
+    split = CAMEL_BOUNDARY.sub(" ", kept) if camel_split else kept
+    marked = CLAUSE_END.sub(f" {_CLAUSE_MARK} ", split)
+    words = _NOT_WORD_NOR_CLAUSE_END.sub(_gap, marked).strip(f" ,{_CLAUSE_MARK}")
+    words = re.sub(r"[ ,]*\x00(?:[ ,]*\x00)*[ ,]*", " . ", words)
+    return words
+
+
+def clause_word_readings(text: str) -> Tuple[str, ...]:
+    """A text's :func:`clause_words` camelCase split, then its words whole, distinct.
+
+    A capital inside a word is no word break to a person (``PassWord``, ``seed
+    pHrase``, ``Enter your PiN``); the split reads identifiers (``walletPrivateKey``).
+
+    :param text: any text.
+    :return: one or two word strings.
+    """
+    return tuple(dict.fromkeys((clause_words(text), clause_words(text, False))))
 
 
 def short_word_asks(words: str) -> Optional[str]:
@@ -204,10 +306,13 @@ def short_word_asks(words: str) -> Optional[str]:
     :return: an owner's or a request's words, else the first qualified short word
         whose own words around it name no ordinary thing (lowercase).
     """
-    match = SECRET_OWNER_PATTERN.search(words) or SECRET_REQUEST_PATTERN.search(words)
+    read_through = words.replace(PHRASE_MARK, " ")  # same length: same positions
+    match = SECRET_OWNER_PATTERN.search(read_through) or SECRET_REQUEST_PATTERN.search(
+        words
+    )
     if match:
-        return match.group(0).lower()
-    for match in OWNED_SECRET_PATTERN.finditer(words):
+        return match.group(0).replace(PHRASE_MARK, " ").lower()
+    for match in OWNED_SECRET_PATTERN.finditer(read_through):
         if not _names_an_ordinary_thing(words, match):
             return match.group(0).lower()
     return None
@@ -224,8 +329,9 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
     :param words: the text's :func:`clause_words`.
     :param match: an :data:`OWNED_SECRET_PATTERN` match in them.
     :return: True when :data:`ORDINARY_PHRASE` (:data:`ORDINARY_REQUESTED_PHRASE` for a
-        word a verb asks for) holds that word. Each match reads a bounded window
-        around its word: linear in the text.
+        word a verb asks for) holds that word within its phrase (no
+        :data:`PHRASE_MARK` between), or a postal gloss follows it. Each match
+        reads a bounded window around its word: linear in the text.
     """
     short = SHORT_WORD.search(words, match.start(), match.end())
     if short is None:
@@ -235,4 +341,5 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
     return bool(
         phrase.before.search(words, window_start, short.end())
         or phrase.after.match(words, short.start())
+        or phrase.glossed.match(words, short.start())
     )

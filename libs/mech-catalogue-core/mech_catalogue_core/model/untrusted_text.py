@@ -96,12 +96,12 @@ from mech_catalogue_core.model.rendered_text import (
     shown_readings,
 )
 from mech_catalogue_core.model.short_secret_words import (
-    CAMEL_BOUNDARY,
     QUALIFIED_SECRET_PATTERN,
     SECRET_NAME,
-    SHORT_WORD,
-    clause_words,
+    SHORT_WORD_FORM,
+    clause_word_readings,
     short_word_asks,
+    word_readings,
 )
 from mech_catalogue_core.model.tool import Argument, Tool
 
@@ -169,7 +169,6 @@ SECRET_PATTERN = re.compile(
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
-_NOT_WORD = re.compile(r"[^A-Za-z0-9]+")
 #: schema keywords whose strings are prose for a reader
 _PROSE_KEYWORDS = ("description", "title", "$comment")
 #: schema keywords whose values are data a model copies (their strings are cleaned too)
@@ -570,16 +569,6 @@ def hidden_tag_text(text: str) -> str:
     )
 
 
-def words_of(text: str) -> str:
-    """A text's ASCII words, one space apart, camelCase split (what patterns match).
-
-    :param text: any text (invisible characters are dropped first).
-    :return: e.g. ``"paste the private key"`` for ``"Paste\u200b the private-key!"``.
-    """
-    split = CAMEL_BOUNDARY.sub(" ", strip_invisible(text))
-    return _NOT_WORD.sub(" ", split).strip()
-
-
 def readings(text: str) -> Tuple[str, ...]:
     """The forms of a text the word checks read: as written, rendered, and read through.
 
@@ -632,7 +621,8 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     found = [
         m.group(0).lower()
         for source in sources
-        for m in _INSTRUCTION.finditer(words_of(source))
+        for words in word_readings(source)
+        for m in _INSTRUCTION.finditer(words)
     ]
     return tuple(dict.fromkeys(found))
 
@@ -662,8 +652,12 @@ def secret_asked(text: str) -> Optional[str]:
     """
     forms = readings(text)
     short = False
-    for reading in (read for form in forms for read in _letters_read(folded(form))):
-        words = words_of(reading)
+    for reading, words in (
+        (read, words)
+        for form in forms
+        for read in _letters_read(folded(form))
+        for words in word_readings(read)
+    ):
         match = SECRET_PATTERN.search(words)
         if match:
             return match.group(0).lower()
@@ -671,7 +665,7 @@ def secret_asked(text: str) -> Optional[str]:
         # find only what these words hold: it runs only when they hold one
         # (a text of other scripts may part the words a look-alike reading joins)
         short = short or bool(
-            SHORT_WORD.search(words)  # cheap: most texts hold none
+            SHORT_WORD_FORM.search(words)  # cheap: most texts hold none
             and (
                 not reading.isascii()
                 or QUALIFIED_SECRET_PATTERN.search(words)
@@ -696,9 +690,9 @@ def secret_name_asked(name: str) -> Optional[str]:
     if asked or (name.isascii() and "&" not in name):
         return asked  # an ASCII name without references: secret_asked read its letters
     for reading in readings(expression_marks_spaced(name)):
-        words = words_of(folded(reading))
-        if SECRET_NAME.fullmatch(words):
-            return words.lower()
+        for words in word_readings(folded(reading)):
+            if SECRET_NAME.fullmatch(words):
+                return words.lower()
     return None
 
 
@@ -730,7 +724,7 @@ def short_secret_asked(
         forms = readings(spaced)
     for reading in forms:
         kept = other_script_words_kept(reading)
-        for words in map(clause_words, _letters_read(kept)):
+        for words in (w for r in _letters_read(kept) for w in clause_word_readings(r)):
             asked = short_word_asks(words)
             if asked:
                 return asked
@@ -738,11 +732,12 @@ def short_secret_asked(
                 return words.lower()
         if reading.isascii():
             continue
-        look_alikes = clause_words(look_alike_words_folded(reading))
-        if look_alikes != clause_words(kept):
-            asked = short_word_asks(look_alikes)
-            if asked:
-                return asked
+        kept_words = clause_word_readings(kept)
+        for look_alikes in clause_word_readings(look_alike_words_folded(reading)):
+            if look_alikes not in kept_words:
+                asked = short_word_asks(look_alikes)
+                if asked:
+                    return asked
     return None
 
 

@@ -32,12 +32,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mech_catalogue_core.model.rendered_text import plain_text
+from mech_catalogue_core.model.short_secret_words import words_of
 from mech_catalogue_core.model.untrusted_text import (
     _INVISIBLE,
     for_model,
     instruction_phrases,
     secret_asked,
-    words_of,
 )
 
 _RENDERER = MarkdownIt("commonmark", {"html": True})

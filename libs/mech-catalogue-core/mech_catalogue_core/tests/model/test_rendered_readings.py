@@ -39,6 +39,7 @@ from mech_catalogue_core.model.rendered_text import (
     MAX_REFERENCE_DECODINGS,
     plain_text,
 )
+from mech_catalogue_core.model.short_secret_words import words_of
 from mech_catalogue_core.model.untrusted_text import (
     _INVISIBLE,
     instruction_phrases,
@@ -46,7 +47,6 @@ from mech_catalogue_core.model.untrusted_text import (
     schema_for_model,
     secret_arguments,
     secret_asked,
-    words_of,
 )
 
 _RENDERER = MarkdownIt("commonmark", {"html": True})

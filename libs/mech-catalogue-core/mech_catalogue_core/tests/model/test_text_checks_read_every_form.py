@@ -41,13 +41,13 @@ from mech_catalogue_core.model.rendered_text import (
     plain_text,
     read_through,
 )
+from mech_catalogue_core.model.short_secret_words import words_of
 from mech_catalogue_core.model.untrusted_text import (
     _INVISIBLE,
     folded,
     instruction_phrases,
     readings,
     secret_asked,
-    words_of,
 )
 
 _RENDERER = MarkdownIt("commonmark", {"html": True})
