@@ -45,7 +45,9 @@ FIRST, RETRY = "0x" + "01" * 32, "0x" + "02" * 32
 TX = "0x" + "77" * 32
 
 
-def on_chain(key: str, request_id: str, paid_at: Optional[float] = None) -> JournalEntry:
+def on_chain(
+    key: str, request_id: str, paid_at: Optional[float] = None
+) -> JournalEntry:
     """An on-chain call's entry as the sender journals it before the broadcast."""
     # :param key: its call key.
     # :param request_id: its request id.
@@ -196,3 +198,16 @@ def test_an_unreadable_entry_still_stops_paying(tmp_path: Path) -> None:
     _counted(run, journal)
     refusal = run.refusal(PRICE)
     assert refusal is not None and "not one this server wrote" in refusal
+
+
+def test_under_run_only_another_call_s_torn_entry_stops_nothing(
+    tmp_path: Path,
+) -> None:
+    """``--spend-window run`` counts no other entry, torn or not; its own calls count."""
+    journal = Journal(tmp_path)
+    journal.save(on_chain(KEY_A, FIRST))
+    (journal.folder / f"{KEY_B}.json").write_text("{", encoding="utf-8")
+    run = SpendLedger(max_spend=2 * PRICE, window=None)
+    run.record(PRICE, FIRST, KEY_A)
+    assert _counted(run, journal) == PRICE
+    assert run.refusal(PRICE) is None and run.refusal(PRICE + 1) is not None

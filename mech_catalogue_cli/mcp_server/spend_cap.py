@@ -236,10 +236,11 @@ class _RunCall:
 class SpendLedger:
     """What was paid within ``--spend-window``, against ``--max-spend``.
 
-    This run's requests are counted as they are sent (:meth:`record`, :meth:`hold`);
-    requests that earlier or other server processes journalled in the same
-    ``--state-dir`` are counted from the journal (:meth:`count_journal`), so a restart
-    does not reset the cap.
+    This run's requests are counted as they are sent (:meth:`record`, :meth:`hold`),
+    then, at each journal read, by their journal entries (:meth:`count_journal`), as
+    every process reads them (adv29yq); requests that earlier or other server
+    processes journalled in the same ``--state-dir`` are counted from the journal too,
+    so a restart does not reset the cap.
 
     This run counts **per request**, grouped by call (adversarial review adv29i): each
     request that may still be charged counts until the chain shows it settled (then
@@ -250,7 +251,8 @@ class SpendLedger:
 
     :param max_spend: the cap, smallest units of ``asset`` (None: no cap).
     :param window: seconds of spending the cap covers (None: this run only).
-    :param earlier: paid by the journal's other requests of ``asset`` within the window.
+    :param earlier: paid by the journal's requests of ``asset`` within the window that
+        are not this run's calls'.
     :param earlier_requests: how many requests those are.
     :param unreadable: why a journal entry within the window could not be read ("":
         none); nothing is paid while one stays, since its price is unknown.
@@ -341,9 +343,12 @@ class SpendLedger:
                     others.append((record, price))
         self.earlier = sum(price for _, price in others)
         self.earlier_requests = len(others)
-        self.unreadable = next(
-            (r.problem for r in records if r.problem and r.written_at >= since), ""
-        )
+        self.unreadable = ""
+        if self.window is not None:  # under `run`, a call whose entry is torn counts
+            # by the run's own count, and no other entry counts
+            self.unreadable = next(
+                (r.problem for r in records if r.problem and r.written_at >= since), ""
+            )
 
     def _reconcile(  # pylint: disable=too-many-arguments
         self,
@@ -362,26 +367,11 @@ class SpendLedger:
         :param owner: whose nonce ``chain_nonce`` is.
         :return: the records this run's calls were counted by (:func:`_entry`).
         """
-        by_key = {record.key: record for record in records if record.key}
-        by_request = {record.request_id: record for record in records}
-        named: Dict[str, List[str]] = {name: [name] for name in self._calls}
-        for request_id, name in self._call_of.items():
-            named.setdefault(name, []).append(request_id)
-        found = {
-            name: by_key.get(call.key)
-            or next((by_request[r] for r in named[name] if r in by_request), None)
-            for name, call in self._calls.items()
-        }
-        # a call retried under the same key: the run call naming the entry's request
-        # is counted by it first, the ones it replaced count nothing
-        order = sorted(
-            self._calls,
-            key=lambda name: (found[name] or _NO_RECORD).request_id not in named[name],
-        )
+        found = self._entries_of_calls(records)
         refunded = set(self.refunded)
         ours: Set[Tuple[str, str]] = set()
-        for name in order:
-            call, record = self._calls[name], found[name]
+        for name, record in found:
+            call = self._calls[name]
             if record is None:  # its entry moved away: counted as a restart would
                 call.journalled = None if call.at >= since else 0
             elif _entry(record) in ours or record.request_id in refunded:
@@ -391,6 +381,34 @@ class SpendLedger:
             if record is not None:
                 ours.add(_entry(record))
         return ours
+
+    def _entries_of_calls(
+        self, records: Sequence[PaidRecord]
+    ) -> List[Tuple[str, Optional[PaidRecord]]]:
+        """Each run call's journal record: by its call key, else a request id it counted.
+
+        :param records: the readable journal records of this asset.
+        :return: (run call name, its record or None), a call naming its record's
+            request before the calls it replaced under the same key (a retry): the
+            record is counted once, by the first.
+        """
+        by_key = {record.key: record for record in records if record.key}
+        by_request = {record.request_id: record for record in records}
+        named: Dict[str, List[str]] = {name: [name] for name in self._calls}
+        for request_id, name in self._call_of.items():
+            named.setdefault(name, []).append(request_id)
+        found = [
+            (
+                name,
+                by_key.get(call.key)
+                or next((by_request[r] for r in named[name] if r in by_request), None),
+            )
+            for name, call in self._calls.items()
+        ]
+        return sorted(
+            found,
+            key=lambda pair: (pair[1] or _NO_RECORD).request_id not in named[pair[0]],
+        )
 
     def _window_words(self) -> str:
         asset = "" if self.asset == ASSET_NATIVE else f"{self.asset} "

@@ -37,8 +37,6 @@ a nonce as the journal's count says.
 
 import time
 
-import pytest
-
 from mech_catalogue_cli.mcp_server.spend_cap import PaidRecord, SpendLedger
 
 WINDOW = 3600.0

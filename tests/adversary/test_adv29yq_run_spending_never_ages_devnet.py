@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any, Dict
 
 import anyio
-import pytest
 
 from scripts.devnet import Devnet
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
