@@ -99,6 +99,8 @@ def test_a_revert_another_process_saw_final_counts_nothing_in_the_sender(
     journal.save(entry)  # what release_final_reverts writes, in the other process
     assert _counted(sender, journal) == 0 == _restarted(journal, window)
     assert sender.refusal(PRICE) is None
+    over = sender.refusal(PRICE + 1)
+    assert over is not None and "0 wei spent on 0 request(s) by this run" in over
 
 
 def test_a_request_replaced_by_another_process_s_retry_counts_once(

@@ -284,8 +284,14 @@ class SpendLedger:
 
     @property
     def requests(self) -> List[str]:
-        """This run's request ids that may still be charged, in the order counted."""
-        return [rid for call in self._calls.values() for rid in call.live]
+        """This run's request ids that may still be charged, in the order counted.
+
+        :return: the live requests of the calls that count something (a call its
+            journal entry counts nothing, e.g. its revert final, is left out).
+        """
+        return [
+            rid for call in self._calls.values() if call.counted() for rid in call.live
+        ]
 
     def count_journal(
         self,
