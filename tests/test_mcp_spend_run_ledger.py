@@ -329,7 +329,7 @@ def test_a_deposit_adds_only_what_the_call_does_not_count_yet() -> None:
 def test_a_journal_entry_of_another_process_for_a_call_of_this_run_adds_its_excess(
     tmp_path: Path,
 ) -> None:
-    """The journal says more than this run knows of its call: the larger count wins."""
+    """The journal says more than this run knows of its call: its entry counts it."""
     journal = Journal(tmp_path)
     first = signed(X, PRICE)
     ledger = SpendLedger(max_spend=10 * PRICE, window=WINDOW)
@@ -340,4 +340,4 @@ def test_a_journal_entry_of_another_process_for_a_call_of_this_run_adds_its_exce
     journal.save(again)
     ledger.count_journal(journal_records(journal.folder), time.time())
     assert ledger.spent + ledger.earlier == 3 * PRICE
-    assert (ledger.earlier, ledger.earlier_requests) == (2 * PRICE, 1)
+    assert (ledger.spent, ledger.earlier, ledger.earlier_requests) == (3 * PRICE, 0, 0)

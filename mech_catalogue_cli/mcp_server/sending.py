@@ -751,7 +751,7 @@ class RequestSender(OffchainSending):
                 )  # before the broadcast: a retry re-sends these bytes
                 # counted before sending: a send that fails after the broadcast (no
                 # receipt in time) may still be mined, so it must count against the cap
-                ledger.record(price, prepared.request_id)
+                ledger.record(price, prepared.request_id, prepared.key)
                 try:
                     return self.broadcast_again(prepared, self.receipt_wait(timer))
                 except RequestReverted:

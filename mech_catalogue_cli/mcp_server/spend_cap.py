@@ -23,8 +23,9 @@ unit (wei for native and OLAS, 1e-6 USDC for USDC) and are said in whole units t
 """
 
 import math
+import time
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from mech_catalogue_core.model.payment import ASSET_NATIVE, say_amount
 
@@ -183,6 +184,15 @@ def _counted(
     return _held_price(record, chain_nonce, owner, seen is None)
 
 
+#: stands for a run call's missing journal record when sorting
+_NO_RECORD = PaidRecord("", 0, 0.0)
+
+
+def _entry(record: PaidRecord) -> Tuple[str, str]:
+    """Which journal entry a record is: (call key, request id)."""
+    return record.key, record.request_id
+
+
 @dataclass
 class _RunCall:
     """One call of this run as the cap counts it (a group of its requests).
@@ -191,29 +201,46 @@ class _RunCall:
         units (an on-chain request, or an off-chain one not shown unsettleable).
     :param settled: the off-chain request the chain showed settled ("" when none).
     :param deposit: the call's automatic deposit (``--auto-prepay``), smallest units.
+    :param key: its call key ("" when not told: an on-chain request counted by id).
+    :param at: unix seconds it was last counted (a request signed, a deposit made).
+    :param journalled: what its journal entry counted at the last journal read
+        (:meth:`SpendLedger.count_journal`), smallest units; None when it has been
+        counted again since, or not read yet: then the run's own count stands.
     """
 
     live: Dict[str, int] = field(default_factory=dict)
     settled: str = ""
     deposit: int = 0
+    key: str = ""
+    at: float = field(default_factory=time.time)
+    journalled: Optional[int] = None
 
     def counted(self) -> int:
-        """What the call counts: as ``spending.read_record`` reads its journal entry.
+        """What the call counts: its journal entry's count when read since, else its own.
 
-        :return: the highest price of its live requests (they hold one nonce, so at
-            most one is ever settled), at least its deposit; smallest units.
+        :return: :attr:`journalled` when set; else the highest price of its live
+            requests (they hold one nonce, so at most one is ever settled), at least
+            its deposit; smallest units.
         """
+        if self.journalled is not None:
+            return self.journalled
         return max(max(self.live.values(), default=0), self.deposit)
+
+    def counted_again(self) -> None:
+        """The call signed a request or made a deposit: its own count stands, dated now."""
+        self.at = time.time()
+        self.journalled = None
 
 
 @dataclass
 class SpendLedger:
     """What was paid within ``--spend-window``, against ``--max-spend``.
 
-    This run's requests are counted as they are sent (:meth:`record`, :meth:`hold`);
-    requests that earlier or other server processes journalled in the same
-    ``--state-dir`` are counted from the journal (:meth:`count_journal`), so a restart
-    does not reset the cap.
+    This run's requests are counted as they are sent (:meth:`record`, :meth:`hold`),
+    then, at each journal read, by their journal entries (:meth:`count_journal`), as
+    every process reads them (adv29yq); requests that earlier or other server
+    processes journalled in the same ``--state-dir`` are counted from the journal too,
+    so a restart does not reset the cap.
 
     This run counts **per request**, grouped by call (adversarial review adv29i): each
     request that may still be charged counts until the chain shows it settled (then
@@ -224,7 +251,8 @@ class SpendLedger:
 
     :param max_spend: the cap, smallest units of ``asset`` (None: no cap).
     :param window: seconds of spending the cap covers (None: this run only).
-    :param earlier: paid by the journal's other requests of ``asset`` within the window.
+    :param earlier: paid by the journal's requests of ``asset`` within the window that
+        are not this run's calls'.
     :param earlier_requests: how many requests those are.
     :param unreadable: why a journal entry within the window could not be read ("":
         none); nothing is paid while one stays, since its price is unknown.
@@ -256,8 +284,14 @@ class SpendLedger:
 
     @property
     def requests(self) -> List[str]:
-        """This run's request ids that may still be charged, in the order counted."""
-        return [rid for call in self._calls.values() for rid in call.live]
+        """This run's request ids that may still be charged, in the order counted.
+
+        :return: the live requests of the calls that count something (a call its
+            journal entry counts nothing, e.g. its revert final, is left out).
+        """
+        return [
+            rid for call in self._calls.values() if call.counted() for rid in call.live
+        ]
 
     def count_journal(
         self,
@@ -280,8 +314,18 @@ class SpendLedger:
         and its nonce taken by the next call counted a second price until its own call
         was called again).
 
-        A record naming a request this run counted is its call, counted by this run:
-        only what the record counts beyond it is added (never less than either).
+        This run's calls are counted by their journal entries too (adv29yq), the one
+        source every process shares: a call whose entry is found (by its call key, or
+        by a request id it counted) counts what that entry counts, by the same window
+        rule, in place of the run's own count. So a request another process saw never
+        paid (its revert final, its nonce taken, its off-chain request unsettleable:
+        the entry says so) stops counting here too (C2), and this run's spending leaves
+        the window as a restart's would (W1). A call whose entry is not found (moved
+        away) counts its own count while it was counted within the window, then
+        nothing, as a restart would count it. A request :meth:`refund` took back
+        counts nothing. The run counts a call again from its own count as soon as it
+        signs a request or deposits (:meth:`record`, :meth:`hold`, :meth:`deposit`),
+        until the next read: its entry is saved before, but read here only then.
 
         :param records: every journal entry (:class:`PaidRecord`); an unreadable one in
             the window is remembered whatever the asset (its asset is unknown).
@@ -291,28 +335,86 @@ class SpendLedger:
         :param owner: whose nonce ``chain_nonce`` is (:func:`.outstanding.owner_text`;
             "": every hold read as this requester's).
         """
-        if self.window is None:
-            return
-        since = now - self.window
+        since = -math.inf if self.window is None else now - self.window
         refunded = set(self.refunded)
-        recent = [r for r in records if r.written_at >= since]
+        readable = [r for r in records if not r.problem and r.asset == self.asset]
+        ours = self._reconcile(readable, since, now, chain_nonce, owner)
         others: List[Tuple[PaidRecord, int]] = []
-        for record in records:
-            if record.problem or record.asset != self.asset:
-                continue
-            if record.request_id in refunded:
-                continue
-            price = _counted(record, since, now, chain_nonce, owner)
-            call = self._call_of.get(record.request_id)
-            if call is not None:  # this run's call: only what the journal adds to it
-                price = max(price - self._calls[call].counted(), 0)
-                if not price:
+        if self.window is not None:
+            for record in readable:
+                if _entry(record) in ours or record.request_id in refunded:
                     continue
-            if record.written_at >= since or price:
-                others.append((record, price))
+                price = _counted(record, since, now, chain_nonce, owner)
+                if record.written_at >= since or price:
+                    others.append((record, price))
         self.earlier = sum(price for _, price in others)
         self.earlier_requests = len(others)
-        self.unreadable = next((r.problem for r in recent if r.problem), "")
+        self.unreadable = ""
+        if self.window is not None:  # under `run`, a call whose entry is torn counts
+            # by the run's own count, and no other entry counts
+            self.unreadable = next(
+                (r.problem for r in records if r.problem and r.written_at >= since), ""
+            )
+
+    def _reconcile(  # pylint: disable=too-many-arguments
+        self,
+        records: Sequence[PaidRecord],
+        since: float,
+        now: float,
+        chain_nonce: Optional[int],
+        owner: str,
+    ) -> Set[Tuple[str, str]]:
+        """Count each of this run's calls by its journal entry (see :meth:`count_journal`).
+
+        :param records: the readable journal records of this asset.
+        :param since: the window's start, unix seconds (-inf: no window).
+        :param now: unix seconds.
+        :param chain_nonce: ``mapNonces(requester)`` now (None: unread).
+        :param owner: whose nonce ``chain_nonce`` is.
+        :return: the records this run's calls were counted by (:func:`_entry`).
+        """
+        found = self._entries_of_calls(records)
+        refunded = set(self.refunded)
+        ours: Set[Tuple[str, str]] = set()
+        for name, record in found:
+            call = self._calls[name]
+            if record is None:  # its entry moved away: counted as a restart would
+                call.journalled = None if call.at >= since else 0
+            elif _entry(record) in ours or record.request_id in refunded:
+                call.journalled = 0
+            else:
+                call.journalled = _counted(record, since, now, chain_nonce, owner)
+            if record is not None:
+                ours.add(_entry(record))
+        return ours
+
+    def _entries_of_calls(
+        self, records: Sequence[PaidRecord]
+    ) -> List[Tuple[str, Optional[PaidRecord]]]:
+        """Each run call's journal record: by its call key, else a request id it counted.
+
+        :param records: the readable journal records of this asset.
+        :return: (run call name, its record or None), a call naming its record's
+            request before the calls it replaced under the same key (a retry): the
+            record is counted once, by the first.
+        """
+        by_key = {record.key: record for record in records if record.key}
+        by_request = {record.request_id: record for record in records}
+        named: Dict[str, List[str]] = {name: [name] for name in self._calls}
+        for request_id, name in self._call_of.items():
+            named.setdefault(name, []).append(request_id)
+        found = [
+            (
+                name,
+                by_key.get(call.key)
+                or next((by_request[r] for r in named[name] if r in by_request), None),
+            )
+            for name, call in self._calls.items()
+        ]
+        return sorted(
+            found,
+            key=lambda pair: (pair[1] or _NO_RECORD).request_id not in named[pair[0]],
+        )
 
     def _window_words(self) -> str:
         asset = "" if self.asset == ASSET_NATIVE else f"{self.asset} "
@@ -390,13 +492,16 @@ class SpendLedger:
             "then no more"
         )
 
-    def record(self, price: int, request_id: str) -> None:
+    def record(self, price: int, request_id: str, key: str = "") -> None:
         """Count a paid on-chain request (a call of its own).
 
         :param price: paid, smallest units of ``asset``.
         :param request_id: the marketplace request id (0x hex).
+        :param key: its call key, which finds its journal entry when another request
+            replaced it there ("": found by request id only).
         """
-        call = self._calls.setdefault(request_id, _RunCall())
+        call = self._calls.setdefault(request_id, _RunCall(key=key))
+        call.counted_again()
         call.live[request_id] = call.live.get(request_id, 0) + price
         self._call_of[request_id] = request_id
 
@@ -411,7 +516,8 @@ class SpendLedger:
         :param key: the call key.
         :param holds: the call's holds (prices in smallest units of ``asset``).
         """
-        call = self._calls.setdefault(key, _RunCall())
+        call = self._calls.setdefault(key, _RunCall(key=key))
+        call.counted_again()
         call.live = {}
         for hold in holds:
             moved = self._call_of.get(hold.request_id, key)
@@ -426,7 +532,8 @@ class SpendLedger:
         :param key: the call key.
         :param amount: deposited, smallest units of ``asset``.
         """
-        call = self._calls.setdefault(key, _RunCall())
+        call = self._calls.setdefault(key, _RunCall(key=key))
+        call.counted_again()
         call.deposit = max(call.deposit, amount)
 
     def deposit_excess(self, key: str, amount: int) -> int:
@@ -452,6 +559,7 @@ class SpendLedger:
         if call is not None and request_id in call.live:
             call.live = {request_id: call.live[request_id]}
             call.settled = request_id
+            call.journalled = None  # its own count until its entry is read again
 
     def release(self, request_id: str) -> None:
         """Stop counting one request of this run: the chain shows it can never be settled.
@@ -466,6 +574,7 @@ class SpendLedger:
         call = self._calls.get(self._call_of.get(request_id, ""))
         if call is not None and call.settled != request_id:
             call.live.pop(request_id, None)
+            call.journalled = None  # its own count until its entry is read again
 
     def renamed(self, request_id: str, mined_as: str) -> None:
         """Count a request of this run under the id it was mined as (one request still).
@@ -502,4 +611,5 @@ class SpendLedger:
         call = self._calls.get(name or "")
         if call is not None and request_id in call.live:
             call.live.pop(request_id)
+            call.journalled = None  # its own count until its entry is read again
             self.refunded.append(request_id)
