@@ -33,7 +33,6 @@ that asset within ``--spend-window`` (:class:`.spending.JournalIndex`), across r
 and other server processes.
 """
 
-import json
 import logging
 import math
 import time
@@ -41,11 +40,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import anyio
 import mcp_types as types
-from mech_catalogue_core.ipfs.unixfs import root_digest
 from mech_catalogue_core.model.payment import (
     ASSET_NATIVE,
     ASSETS,
-    Payment,
     payment_terms,
     say_amount,
 )
@@ -64,7 +61,7 @@ from .dropped import (
     record_dropped,
     record_never_mined,
 )
-from .ipfs import payload_bytes, upload_json
+from .ipfs import upload_json
 from .journal import (
     Journal,
     JournalEntry,
@@ -105,7 +102,7 @@ from .refused_offers import (
     revert_refusal,
     reverted_for_call,
 )
-from .results import REQUEST_META_KEY, text_content
+from .request_preview import dry_run_result, request_value
 from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger
@@ -168,25 +165,6 @@ class RequestSender(OffchainSending):
         self.reverting = RevertingMechs(settings.spend_window)
         self.lock = anyio.Lock()
 
-    @staticmethod
-    def _request_value(
-        offer: Offer, payment: Optional[Payment] = None
-    ) -> Dict[str, int]:
-        """``request_transaction``'s value argument.
-
-        :param offer: the offer.
-        :param payment: its plan with this requester's funds (None: not read).
-        :return: ``{"value": 0}`` for token and subscription offers (their trackers
-            revert on any value); for native the value of a payable plan (what the
-            prepaid balance lacks), else ``{}`` (the price, as before prepaid balances
-            were read).
-        """
-        if payment_terms(offer.payment_type).way is not PaymentWay.NATIVE:
-            return {"value": 0}
-        if payment is None or payment.status is not PaymentStatus.PAYABLE:
-            return {}
-        return {"value": payment.value}
-
     def _ready_to_pay(
         self, offer: Offer, prepared: JournalEntry, previous: Optional[JournalEntry]
     ) -> Tuple[str, Dict[str, int]]:
@@ -197,12 +175,12 @@ class RequestSender(OffchainSending):
         :param previous: the call's earlier entry, when a retry.
         :return: why the request cannot be sent ("" when it can; a
             :class:`PriceRefusal` carrying the decision), and the request's value
-            argument (:meth:`_request_value`).
+            argument (:func:`.request_preview.request_value`).
         :raises MarketError: when a token or subscription offer's funds cannot be read
             (nothing is sent; a native offer then sends its price).
         """
         if self.payer is None:
-            return "", self._request_value(offer)
+            return "", request_value(offer)
         if payment_terms(offer.payment_type).way is PaymentWay.TOKEN:
             assert self.journal is not None  # nosec: a payer exists only with a journal
             short = self.payer.ensure_allowance(
@@ -217,11 +195,11 @@ class RequestSender(OffchainSending):
                 raise
             # the tracker's prepaid balance unread: send the price, as before prepaid
             # balances were read (any excess stays prepaid for the next call)
-            return "", self._request_value(offer)
+            return "", request_value(offer)
         if plan.status is not PaymentStatus.PAYABLE:
             why = f"mech {offer.address}: {plan.reason or plan.status}"
             return refusal_with(why, plan.to_dict()), {}
-        return "", self._request_value(offer, plan)
+        return "", request_value(offer, plan)
 
     def refused_when_mined(self, entry: JournalEntry) -> PriceRefusal:
         """The refusal of an offer whose journalled request was mined and reverted (blocking).
@@ -430,56 +408,10 @@ class RequestSender(OffchainSending):
         :param offer: the offer that would be paid.
         :param payload: the request payload.
         :param key: the call key.
-        :return: an ``isError`` result (the tool did not run) with the transaction,
-            payload and ``payment`` (``model.payment.Payment.to_dict`` with this
-            requester's funds read: payable, approve how much, or why not) in its text
-            and ``_meta``.
+        :return: :func:`.request_preview.dry_run_result` with this server's market and
+            payer.
         """
-        data = payload_bytes(payload)
-        _, digest = root_digest(data, raw_leaves=False, cid_version=0)
-        body: Dict[str, Any] = {
-            "dry_run": True,
-            "tool": tool.mech_tool,
-            "call_key": key,
-            "mech": offer.to_meta(),
-            "payload": payload,
-            "request_data": (
-                "0x" + digest.hex() if isinstance(digest, bytes) else str(digest)
-            ),
-        }
-        plan: Optional[Payment] = None
-        if self.payer is not None and offer.price:
-            # how this requester would pay now: funds read, nothing approved or sent
-            try:
-                plan = self.payer.plan(offer.payment_type, offer.price)
-                body["payment"] = plan.to_dict()
-            except MarketError as exc:
-                body["payment"] = {"error": str(exc)}
-        if self.market is not None:
-            body["transaction"] = {
-                k: (hex(v) if isinstance(v, int) and k == "value" else v)
-                for k, v in self.market.request_transaction(
-                    offer.address,
-                    bytes.fromhex(body["request_data"][2:]),
-                    int(offer.price or 0),
-                    offer.payment_type,
-                    self.market.longest_response_timeout(),
-                    **self._request_value(offer, plan),
-                ).items()
-            }
-        # isError: the tool did not run, so there is no output to match its outputSchema
-        # (the SDK client refuses a success without structured content for such tools)
-        return types.CallToolResult(
-            content=[
-                text_content(
-                    "dry run: nothing was uploaded or sent; this is the request "
-                    "transaction and payload that would be:\n"
-                    + json.dumps(body, indent=1)
-                )
-            ],
-            is_error=True,
-            _meta={REQUEST_META_KEY: body},
-        )
+        return dry_run_result(tool, offer, payload, key, self.market, self.payer)
 
     async def ensure_sent(  # pylint: disable=too-many-arguments,too-many-locals,too-many-statements,too-many-return-statements,too-many-branches
         self,
