@@ -32,7 +32,6 @@ the ``prompt`` argument's (as the served schema does), so ``publish`` refuses it
 
 import json
 
-import pytest
 from mech_catalogue_core.exporters.mcp_tool import to_mcp_tool
 from mech_catalogue_core.manifest.parsing import parse_manifest
 from mech_catalogue_core.manifest.validation import quality_problems

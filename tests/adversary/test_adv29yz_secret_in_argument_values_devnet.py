@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 
 from scripts.devnet import Devnet
 from tests.adversary.test_adv29s_instruction_unclosed_markup import ALERTS, _manifest
