@@ -92,15 +92,25 @@ class ReadableRecord:
         if self.path is None or kept == self._saved:
             return
         body = json.dumps({"version": FILE_VERSION, "digests": sorted(kept)})
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(
-                dir=self.path.parent, prefix=".readable-"
-            )
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(body)
-            os.replace(temporary, self.path)
-        except OSError as exc:
-            LOGGER.warning("%s cannot be written (%s)", self.path, exc)
-            return
-        self._saved = kept
+        if written_whole(self.path, body):
+            self._saved = kept
+
+
+def written_whole(path: Path, body: str) -> bool:
+    """Write a state file atomically (a reader sees the old one or the new one whole).
+
+    :param path: the file; its folder is made when missing.
+    :param body: its text.
+    :return: True when written; False (a warning logged, the old file kept) when the
+        folder cannot be written.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(body)
+        os.replace(temporary, path)
+    except OSError as exc:
+        LOGGER.warning("%s cannot be written (%s)", path, exc)
+        return False
+    return True

@@ -36,11 +36,11 @@ file is a warning and an empty record.
 
 import json
 import logging
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+
+from .readable_record import written_whole
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -183,17 +183,5 @@ class TenureRecord:
                 "walks": walks,
             }
         )
-        if body == self._saved:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(
-                dir=self.path.parent, prefix=".tenure-"
-            )
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(body)
-            os.replace(temporary, self.path)
-        except OSError as exc:
-            LOGGER.warning("%s cannot be written (%s)", self.path, exc)
-            return
-        self._saved = body
+        if body != self._saved and written_whole(self.path, body):
+            self._saved = body
