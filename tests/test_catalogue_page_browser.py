@@ -67,12 +67,15 @@ IMAGE = "<img src=x onerror=\"window.__pwned='img'\">"
 QUOTES = "\"'><svg onload=\"window.__pwned='svg'\">"
 TITLE = "</title><script>alert('title')</script>"
 JS_URL = "javascript:window.__pwned='href'"
-HOSTILE_NAMES = (f"{IMAGE}tool", f"x{TITLE}", f"{JS_URL}")
+HOSTILE_NAMES = (f"{JS_URL}", f"{IMAGE}tool", f"x{TITLE}")
+#: the names served: one holding markup is refused at parse (``invalid_tool_name``,
+#: fix29yc), shown among the mech's problems as text
+SERVED_NAMES = (JS_URL,)
 HOSTILE_MANIFEST: Dict[str, Any] = {
     "specVersion": "1",
     "name": f"{SCRIPT} mech",
     "description": f"{TITLE} {QUOTES}",
-    "tools": [*HOSTILE_NAMES, f"{SCRIPT}withheld"],
+    "tools": [*HOSTILE_NAMES, f"{JS_URL}withheld"],
     "toolMetadata": {
         HOSTILE_NAMES[0]: {
             "name": HOSTILE_NAMES[0],
@@ -99,7 +102,7 @@ HOSTILE_MANIFEST: Dict[str, Any] = {
         },
         HOSTILE_NAMES[1]: {"description": QUOTES, "kind": "chat"},
         HOSTILE_NAMES[2]: {"description": JS_URL, "kind": "chat"},
-        f"{SCRIPT}withheld": {
+        f"{JS_URL}withheld": {
             "arguments": [
                 {"identifier": "a", "type": "int"},
                 {"identifier": "a", "type": "str", "description": SCRIPT},
@@ -550,9 +553,9 @@ def test_hostile_strings_are_shown_as_text_and_never_run(page: Page) -> None:
     """Every hostile name, description, enum value, title and example stays literal text."""
     page.open("/search?mech=" + quote(HOSTILE_REF.key, safe=""))
     shown = [r["tool"] for r in page.offer_rows()]
-    assert sorted(shown) == sorted(HOSTILE_NAMES)
+    assert sorted(shown) == sorted(SERVED_NAMES)
     assert_inert(page)
-    for name in HOSTILE_NAMES:
+    for name in SERVED_NAMES:
         links = [
             a
             for a in page.css("#results a.tool-link")

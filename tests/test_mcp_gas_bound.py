@@ -17,7 +17,7 @@
 
 Without a chain: :meth:`.market.Marketplace.sign` against a node stand-in (its
 estimate and gas price as told; the signed bytes decoded), the sender's refusal of a
-request over the bound (:mod:`.refused_offers`, with the stand-in marketplace of
+request over the bound (``mcp_server.refused_offers``, with the stand-in marketplace of
 ``tests/test_mcp_refused_offers.py``), the receipt's gas kept for ``_meta``, and the
 options' reading. Over stdio on the devnet: ``tests/test_mcp_gas_bound_devnet.py``.
 """

@@ -631,17 +631,7 @@ def _refresh(  # pylint: disable=too-many-locals
                 )
                 mechs.append(replace(quarantined, withheld=withheld))
             continue
-        # the text warnings depend on the manifest alone: read once per digest, however
-        # many mechs share it (the scale test's 16,000 mechs share 2,000 manifests)
-        if read.digest not in text_problems:
-            text_problems[read.digest] = mech_text_problems(
-                manifest.name, manifest.description, manifest.extra_json
-            ) + tools_text_problems(manifest.tools)
-        texts = (
-            text_problems[read.digest]
-            if uses[read.digest]
-            else text_problems.pop(read.digest)
-        )
+        texts = _text_warnings_once(text_problems, read.digest, manifest, uses)
         mechs.append(
             Mech.from_manifest(
                 read.ref,
@@ -653,6 +643,33 @@ def _refresh(  # pylint: disable=too-many-locals
             )
         )
     return Catalogue.build(with_lookalike_warnings(mechs))
+
+
+def _text_warnings_once(
+    kept: Dict[str, Tuple[Problem, ...]],
+    digest: str,
+    manifest: Manifest,
+    uses: "Counter[str]",
+) -> Tuple[Problem, ...]:
+    """A manifest's text warnings, read once per digest however many mechs share it.
+
+    They depend on the manifest alone (the scale test's 16,000 mechs share 2,000
+    manifests); kept until the digest's last use, as its parse is.
+
+    :param kept: digest -> warnings already read in this refresh.
+    :param digest: the manifest's digest.
+    :param manifest: the parsed manifest.
+    :param uses: digest -> reads of it still to come.
+    :return: ``mech_text_problems`` + ``tools_text_problems`` of the manifest.
+    """
+    texts = kept.pop(digest, None)
+    if texts is None:
+        texts = mech_text_problems(
+            manifest.name, manifest.description, manifest.extra_json
+        ) + tools_text_problems(manifest.tools)
+    if uses[digest]:
+        kept[digest] = texts
+    return texts
 
 
 def digests_to_fetch(
