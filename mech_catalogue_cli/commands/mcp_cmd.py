@@ -366,8 +366,10 @@ def guarded_http(  # pylint: disable=too-many-arguments
     default=None,
     help="Blocks below the head at which a mined transaction counts as final: a call "
     "whose request is not on chain while its account nonce is taken (mined and "
-    "reverted, cancelled, dropped by a reorg) pays no other request until then "
-    "(default: the --chain preset's, else 64; see the mcp document).",
+    "reverted, cancelled, dropped by a reorg) pays no other request until then. "
+    "Not given: the node's 'finalized' block, else the --chain preset's depth, else "
+    "64; given: this depth, the node's 'finalized' block not read (see the mcp "
+    "document).",
     metavar="BLOCKS",
 )
 @click.option(
@@ -633,6 +635,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             bounds=(max_price.get(ASSET_NATIVE), max_spend.get(ASSET_NATIVE)),
             gas_bounds=(max_gas, max_fee_per_gas),
         )
+        if market is not None:  # the depth given: used instead of the node's tag
+            market.finalized_tag = final_depth is None
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),
             ipfs_api_url=ipfs_api_url(ipfs_api),

@@ -61,8 +61,12 @@ def _pruned(monkeypatch: pytest.MonkeyPatch, asked: List[Any]) -> Marketplace:
         asked.append(block)
         raise Web3RPCError("{'code': -32000, 'message': 'missing trie node 5a1b'}")
 
+    def no_finalized_tag(tag: Any) -> Any:
+        raise Web3RPCError(f"{{'code': -32602, 'message': 'invalid block tag {tag}'}}")
+
     monkeypatch.setattr(market, "head", lambda: HEAD)
     monkeypatch.setattr(market.w3.eth, "get_transaction_count", count)
+    monkeypatch.setattr(market.w3.eth, "get_block", no_finalized_tag)
     return market
 
 
