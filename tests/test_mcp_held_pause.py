@@ -163,7 +163,9 @@ def test_every_preset_has_a_pace_and_the_devnet_none() -> None:
     rows = {row[0]: row for row in chain_preset("arbitrum").rows()}
     assert rows["block_seconds"][1] == "0.25" and "arbitrum" in rows["block_seconds"][2]
     assert chosen_block_seconds(None) is None
-    assert chosen_block_seconds(replace(chain_preset("base"), block_seconds=0.0)) is None
+    assert (
+        chosen_block_seconds(replace(chain_preset("base"), block_seconds=0.0)) is None
+    )
 
 
 @pytest.mark.usefixtures("no_upload")
