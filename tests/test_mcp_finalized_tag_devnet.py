@@ -26,7 +26,7 @@ only when mined (``tests/devnet/reverting_mech.py``).
 """
 
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, Optional
+from typing import Any, Callable, Dict, Iterator, Optional, Tuple
 
 import anyio
 import pytest
@@ -190,7 +190,11 @@ def test_a_finalized_block_past_the_head_is_not_believed(
 
 
 def _calls(
-    devnet: Devnet, tmp_path: Path, proxy: LoopbackProxy, *names: str
+    devnet: Devnet,
+    tmp_path: Path,
+    proxy: LoopbackProxy,
+    *names: str,
+    flags: Tuple[str, ...] = (),
 ) -> Dict[str, Any]:
     """Calls in turn, the first to a mech reverting when mined, under a cap of one price.
 
@@ -198,13 +202,14 @@ def _calls(
     :param tmp_path: the state folder.
     :param proxy: the server's ``--rpc``.
     :param names: the calls' names (their prompts differ).
+    :param flags: more server options.
     :return: the answers, and the marketplace nonce and account's count after each.
     """
     chosen, same, _ = _paid_mechs(devnet)
     cap = max(price_of(devnet, chosen), price_of(devnet, same))
     before = reverting_when_mined(devnet, chosen)
     seen: Dict[str, Any] = {"before": before}
-    flags = ("--rpc", proxy.url, "--timeout", "4", "--max-spend", str(cap))
+    flags = ("--rpc", proxy.url, "--timeout", "4", "--max-spend", str(cap), *flags)
 
     async def main() -> None:
         async with stdio_client(devnet, tmp_path, *flags) as client:
@@ -261,3 +266,23 @@ def test_a_node_finalizing_its_head_frees_the_call_at_once(
     assert paid.get("request_id"), text_a
     assert seen["a_nonce"] == before.market_nonce + 1, text_a
     assert seen["a_sent"] == before.sent + 2, text_a  # the revert, then the payment
+
+
+def test_a_final_depth_given_is_used_instead_of_the_nodes_finalized_block(
+    chain_snapshot: Devnet, tmp_path: Path, proxy: LoopbackProxy
+) -> None:
+    """``--final-depth 64`` given: the node finalizing its head is not asked; A held.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :param tmp_path: the state folder.
+    :param proxy: the server's node.
+    """
+    devnet = chain_snapshot
+    proxy.rpc_answer = _finalized_answer(devnet, 0)
+    proxy.reset_counters()
+    seen = _calls(devnet, tmp_path, proxy, "a", flags=("--final-depth", "64"))
+    before = seen["before"]
+    text_a = str(seen["a"].content[0].text)
+    assert seen["a"].is_error and "fewer than 64 blocks deep" in text_a, text_a
+    assert seen["a_nonce"] == before.market_nonce and seen["a_sent"] == before.sent + 1
+    assert proxy.counters.faults == 0  # the tag never asked
