@@ -14,9 +14,10 @@
 
 """Write a state file whole: a reader sees the old file or the new one, never a part.
 
-A process started after a crash reads a whole file too. Every state file of the server (pins, the name index, journal entries and their list
-of writes, prepay entries, the listed schemas, the readable manifests, tenure) is
-written the one way of :func:`write_whole`: a temporary file in the same folder,
+A process started after a crash reads a whole file too. Every state file of the
+server (pins, the name index, journal entries and their list of writes, prepay
+entries, the listed schemas, the readable manifests, tenure) is written the one way
+of :func:`write_whole`: a temporary file in the same folder,
 flushed to disk (``fsync``), renamed over the file (``os.replace``: atomic within a
 folder), then, for the files whose loss after a power cut would count a payment
 twice, the folder flushed too (the rename is a change of the folder). A failure at
