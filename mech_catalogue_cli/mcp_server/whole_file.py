@@ -17,11 +17,12 @@
 A process started after a crash reads a whole file too. Every state file of the
 server (pins, the name index, journal entries and their list of writes, prepay
 entries, the listed schemas, the readable manifests, tenure) is written the one way
-of :func:`write_whole`: a temporary file in the same folder,
-flushed to disk (``fsync``), renamed over the file (``os.replace``: atomic within a
-folder), then, for the files whose loss after a power cut would count a payment
-twice, the folder flushed too (the rename is a change of the folder). A failure at
-any step leaves the previous file as it was and no temporary file behind.
+of :func:`write_whole`: a temporary file in the same folder, flushed to disk
+(``fsync``), renamed over the file (``os.replace``: atomic within a folder), then,
+for the journal's entries and list of writes and the listed schemas, the folder
+flushed too (the rename is a change of the folder: without it a power cut may bring
+back the file before). A failure at any step leaves the previous file as it was and
+no temporary file behind.
 """
 
 import contextlib
