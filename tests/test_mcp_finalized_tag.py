@@ -154,6 +154,14 @@ ANSWERS = {
     "a block without a number": ({"result": dict(BLOCK_FIELDS)}, None),
     "a number as a list": (_block([1]), None),
     "a string, not a block": ({"result": "finalized"}, None),
+    "a negative number": (_block("-0x1"), None),
+    "a number as an int": (_block(936), None),
+    "a number of 65 hex digits": (_block("0x1" + "0" * 64), None),
+    "a proof-of-authority block (97 bytes of extraData)": (
+        {"result": {**BLOCK_FIELDS, "number": hex(936), "extraData": "0x" + "ab" * 97}},
+        936,
+    ),
+    "the largest number": (_block("0x" + "f" * 64), 2**256 - 1),
 }
 
 
@@ -175,7 +183,7 @@ def _market(node: TaggedNode) -> Marketplace:
 
 @pytest.mark.parametrize("answer", sorted(ANSWERS))
 def test_the_account_count_is_read_at_the_final_block(answer: str) -> None:
-    """At the node's finalized block when it answers one, else ``head - depth``.
+    """At the node's finalized block when it answers one at most its head, else the depth.
 
     :param answer: a key of :data:`ANSWERS`.
     """
@@ -183,9 +191,9 @@ def test_the_account_count_is_read_at_the_final_block(answer: str) -> None:
     node = TaggedNode(members)
     market = _market(node)
     assert market.final_nonce(FINAL_DEPTH) == 7
-    block = NODE_HEAD - FINAL_DEPTH if expected is None else expected
-    assert node.asked == [block]
-    assert market.final_block(FINAL_DEPTH).tagged is (expected is not None)
+    believed = expected is not None and expected <= NODE_HEAD
+    assert node.asked == [expected if believed else NODE_HEAD - FINAL_DEPTH]
+    assert market.final_block(FINAL_DEPTH).tagged is believed
 
 
 def test_a_depth_given_on_the_command_line_skips_the_tag() -> None:
