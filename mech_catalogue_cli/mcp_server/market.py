@@ -64,6 +64,7 @@ from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFou
 from mech_catalogue_cli.adapters.http import DeadlineSession
 from mech_catalogue_cli.keys import redacted_url, without_url
 
+from .finality import FinalBlock, final_block, finalized_number
 from .market_abi import DELIVER_TOPICS, MARKETPLACE_ABI, MECH_PRICE_ABI, REQUEST_TOPICS
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -254,6 +255,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         # block read for them (-1: none yet)
         self._own_by_data: Dict[str, OwnRequest] = {}
         self._scanned_to = -1
+        # which block is final: the node's "finalized" tag first (False: the depth
+        # only, as ``--final-depth`` given asks)
+        self.finalized_tag = True
 
     def __repr__(self) -> str:
         """Name the marketplace and requester only (never the key).
@@ -539,23 +543,40 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """
         return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
 
-    def final_nonce(self, depth: int) -> int:
-        """Return the requester account's transaction count ``depth`` blocks below the head.
+    def final_block(self, depth: int) -> FinalBlock:
+        """Return the newest final block (:func:`.finality.final_block`).
 
-        A nonce below it was taken by a transaction at least ``depth`` blocks deep: no
-        reorg the node may return to within that depth gives it back. On a chain of
-        ``depth`` blocks or fewer the count is read at its genesis (block 0), the only
-        block final there.
+        :param depth: blocks below the head that count as final when the node answers
+            no ``finalized`` block (or :attr:`finalized_tag` is False).
+        :return: the final block and the head.
+        :raises MarketError: when the node cannot be reached.
+        """
+        try:
+            finalized = finalized_number(self.w3) if self.finalized_tag else None
+            return final_block(finalized, self.head(), depth)
+        except OSError as exc:
+            raise MarketError(
+                f"the final block could not be read from {redacted_url(self.rpc_url)}: "
+                f"{type(exc).__name__}"
+            ) from exc
+
+    def final_nonce(self, depth: int) -> int:
+        """Return the requester account's transaction count at the final block.
+
+        A nonce below it was taken by a transaction in a final block (:meth:`final_block`:
+        the node's ``finalized`` block, else ``depth`` below the head): no reorg gives
+        it back. On a chain of ``depth`` blocks or fewer without the tag the count is
+        read at its genesis (block 0), the only block final there.
 
         :param depth: blocks below the head (:data:`.dropped.FINAL_DEPTH`, or the
-            chain's ``final_depth``).
-        :return: the account's mined transaction count at block ``max(head - depth, 0)``.
+            chain's ``final_depth``) when the node has no ``finalized`` block.
+        :return: the account's mined transaction count at the final block.
         :raises StateUnavailable: when the node answers that block with an error (it
             prunes state that old): the error names the node, the block and what to do.
         :raises MarketError: when the node cannot be reached.
         """
-        head = self.head()
-        block = max(head - depth, 0)
+        final = self.final_block(depth)
+        block = final.number
         try:
             return int(self.w3.eth.get_transaction_count(self.requester, block))
         except OSError as exc:
@@ -567,16 +588,18 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             # ValueError, and web3 7's Web3RPCError (no ValueError): the node's answer
             raise StateUnavailable(
                 f"the node {redacted_url(self.rpc_url)} answered no account state at "
-                f"block {block} ({depth} blocks below its head {head}): "
+                f"block {block} ({final.says()}): "
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:160]}. "
-                f"Whether a nonce is final ({depth} blocks deep) cannot be read there, "
+                f"Whether a nonce is final ({final.depth} blocks deep) cannot be read "
+                "there, "
                 "so no other request is paid for a call whose request is not on chain "
                 "(nothing more is spent; a call with the same arguments reads it "
                 "again). Either point --rpc at a node that keeps account state at "
-                f"least {depth} blocks back (an archive node: many full nodes keep "
-                "only the last 128 blocks), or give --final-depth N of at most what "
-                "the node keeps, accepting that a reorg deeper than N blocks could "
-                "then pay a second request for the call"
+                f"least {final.depth} blocks back (an archive node: many full nodes "
+                "keep only the last 128 blocks), or give --final-depth N of at most "
+                "what the node keeps (its finalized block is then not read), "
+                "accepting that a reorg deeper than N blocks could then pay a second "
+                "request for the call"
             ) from exc
 
     def mined_block(self, tx_hash: str) -> Optional[int]:

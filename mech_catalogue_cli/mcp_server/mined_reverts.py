@@ -160,13 +160,15 @@ def final_revert_seen(
 ) -> Optional[int]:
     """Whether an entry's request, mined and reverted, is so for good (blocking).
 
-    It is when its receipt still says reverted and its account nonce is taken
-    ``depth`` blocks below the head (:func:`.dropped.nonce_final`): a nonce is used
+    It is when its receipt still says reverted and its account nonce is taken in a
+    final block (:func:`.dropped.nonce_final`: the node's ``finalized`` block, else
+    ``depth`` blocks below the head): a nonce is used
     once in a chain, so the transaction that took it there is this one, reverted.
 
     :param market: the marketplace (its RPC).
     :param entry: the call's entry, its own request recorded reverted.
-    :param depth: blocks below the head that count as final.
+    :param depth: blocks below the head that count as final without the node's
+        ``finalized`` block.
     :return: the head it was seen final at, or None (not final yet, or not read: a
         failed read, logged, keeps its price counted).
     """
@@ -200,8 +202,9 @@ def release_final_reverts(
     :param market: the marketplace (its RPC).
     :param journal: the journal.
     :param keys: the call keys of entries whose request reverted, not seen final, its
-        block at least ``depth`` below the head (or not read).
-    :param depth: blocks below the head that count as final.
+        block final (or not read).
+    :param depth: blocks below the head that count as final without the node's
+        ``finalized`` block.
     :return: the entries released now.
     """
     released = []

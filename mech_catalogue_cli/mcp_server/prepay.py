@@ -27,9 +27,7 @@ of the same amount needs another ``--idempotency-key``.
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -45,6 +43,7 @@ from web3 import Web3
 from .journal import JournalError
 from .market import MarketError, Marketplace, SignedRequest
 from .payment import ERC20_ABI, TokenPayer
+from .whole_file import write_whole
 
 #: the tracker functions a deposit calls (ai-registry-mech 0.8.28
 #: BalanceTrackerFixedPriceNative.depositFor, BalanceTrackerFixedPriceToken.deposit)
@@ -268,13 +267,7 @@ class Prepayer:
         return dict(entry)
 
     def _save(self, entry: Dict[str, Any]) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(entry, handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.folder / f"{entry['key']}.json")
+        write_whole(self.folder / f"{entry['key']}.json", json.dumps(entry, indent=1))
 
     def _unmined(self, record: Optional[Dict[str, Any]]) -> bool:
         return (

@@ -304,10 +304,11 @@ class RequestSender(OffchainSending):
         """Stop counting the journalled mined reverts whose block is final now.
 
         Held under the send lock. Only entries within ``--spend-window`` (older ones
-        count nothing) whose revert is ``final_depth`` blocks below the head (or whose
-        block was not read) are read on chain
+        count nothing) whose revert is in a final block (:meth:`.Marketplace.final_block`:
+        the node's ``finalized`` block, else ``final_depth`` below the head), or whose
+        block was not read, are read on chain
         (:func:`.mined_reverts.release_final_reverts`); the others keep counting their
-        price without a read but the head's.
+        price without a read but the final block's.
 
         :param records: the journal's records.
         :return: whether any entry was released (its price counted no more, in this
@@ -326,10 +327,10 @@ class RequestSender(OffchainSending):
         assert market is not None and journal is not None  # nosec: see __init__
         depth = self.settings.final_depth
         try:
-            head = await anyio.to_thread.run_sync(market.head)
+            final = await anyio.to_thread.run_sync(market.final_block, depth)
         except MarketError:
             return False  # not read: they keep counting, the safe side
-        due = [r.key for r in held if (r.reverted_in or 0) + depth <= head]
+        due = [r.key for r in held if (r.reverted_in or 0) <= final.number]
         if not due:
             return False
         released = await anyio.to_thread.run_sync(
