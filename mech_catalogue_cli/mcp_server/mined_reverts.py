@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
-from .dropped import nonce_final
+from .dropped import NEVER_MINED_KEY, nonce_final
 from .journal import Journal, JournalEntry, JournalError
 from .market import MarketError, Marketplace
 
@@ -126,6 +126,41 @@ def own_revert(entry: JournalEntry) -> Optional[MinedRevert]:
         if revert.mech == entry.mech.lower() and revert.tx_hash == entry.tx_hash:
             return revert
     return None
+
+
+def never_paid(entry: JournalEntry) -> bool:
+    """Whether the journal says an entry's own request can never be paid (pure).
+
+    Either its request was mined and reverted, seen final (``final_at`` in its
+    record), or its account nonce was taken by another transaction, seen final
+    (:func:`.dropped.record_never_mined`, naming the entry's transaction). Every
+    process reading the journal then counts its price no more against ``--max-spend``
+    and reads nothing more of it on chain (``sending.RequestSender.ensure_sent``).
+
+    :param entry: a call's journal entry.
+    :return: True only for a record naming the entry's own transaction.
+    """
+    revert = own_revert(entry)
+    if revert is not None and revert.final_at is not None:
+        return True
+    record = entry.extra.get(NEVER_MINED_KEY)
+    return (
+        bool(entry.tx_hash)
+        and isinstance(record, dict)
+        and record.get("tx_hash") == entry.tx_hash
+    )
+
+
+def mark_revert_final(entry: JournalEntry, head: int) -> None:
+    """Record an entry's own reverted request as final at ``head`` (in place, pure).
+
+    :param entry: the call's entry, its own request recorded reverted
+        (:func:`record_reverted`).
+    :param head: the head block it was seen final at.
+    """
+    revert = own_revert(entry)
+    if revert is not None and revert.final_at is None:
+        entry.extra[REVERTED_KEY][revert.mech]["final_at"] = head
 
 
 def record_reverted(
@@ -216,7 +251,7 @@ def release_final_reverts(
         final_at = final_revert_seen(market, entry, depth)
         if final_at is None:
             continue
-        entry.extra[REVERTED_KEY][revert.mech]["final_at"] = final_at
+        mark_revert_final(entry, final_at)
         journal.save(entry)
         released.append(entry)
         LOGGER.info(

@@ -82,7 +82,13 @@ from .market import (
     SentTransaction,
     SignedRequest,
 )
-from .mined_reverts import REVERTED_KEY, record_reverted, release_final_reverts
+from .mined_reverts import (
+    REVERTED_KEY,
+    mark_revert_final,
+    never_paid,
+    record_reverted,
+    release_final_reverts,
+)
 from .offchain import OffchainMode, OffchainPoster
 from .offchain_sending import (
     OffchainRetry,
@@ -472,7 +478,11 @@ class RequestSender(OffchainSending):
                 if AUTO_PREPAY_KEY in entry.extra:  # its deposit is never made twice
                     carried[AUTO_PREPAY_KEY] = entry.extra[AUTO_PREPAY_KEY]
                 entry = None  # not accepted: signed again below, the earlier kept
-            if entry is not None:
+            if entry is not None and never_paid(entry):
+                # journalled never paid (its nonce final), by this or another process
+                # or run: nothing more is read of it on chain
+                await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
+            elif entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
                 if status == STATUS_DOES_NOT_EXIST and entry.tx_hash:
                     # mined under another id than the one derived before sending?
@@ -864,26 +874,36 @@ class RequestSender(OffchainSending):
         return None
 
     def refund_if_never_paid(self, entry: JournalEntry) -> None:
-        """Uncount a journalled request whose nonce was mined but which is not on chain.
+        """Uncount a journalled request whose nonce is final but which is not on chain.
 
         Its receipt says which: reverted (a mech front-running it with a price raise;
         only gas was spent), or none (its nonce went to another transaction). Either
         way it can never be mined with a payment, so ``--max-spend`` gives its price
         back (:meth:`.spend_cap.SpendLedger.refund`; nothing when this run never
-        counted it). A receipt that succeeded while the request does not exist is left
-        counted: the chain is not understood, and the cap errs on the safe side. A
-        reverted receipt seen here first (none was read when it was sent: a timeout, a
-        restart) skips its mech as :meth:`refused_when_mined` does.
+        counted it), and the entry says so (:func:`.mined_reverts.mark_revert_final`,
+        :func:`.dropped.record_never_mined`), saved: another process, or this one after
+        a restart, counts its price no more and reads nothing more of it
+        (:func:`.mined_reverts.never_paid`). A receipt that succeeded while the request
+        does not exist is left counted: the chain is not understood, and the cap errs
+        on the safe side. A reverted receipt seen here first (none was read when it was
+        sent: a timeout, a restart) skips its mech as :meth:`refused_when_mined` does.
 
-        :param entry: the journal entry (its ``tx_hash``, ``price``, ``request_id``).
+        :param entry: the journal entry (its ``tx_hash``, ``price``, ``request_id``),
+            its account nonce final (:meth:`not_final` said ""). When the head
+            cannot be read to date the record, the price is given back in this run
+            only, and the next call reads the receipt again.
         """
-        assert self.market is not None  # nosec: a sender exists only with one
-        reverted = (
-            self.market.transaction_reverted(entry.tx_hash) if entry.tx_hash else None
-        )
+        market, journal = self.market, self.journal
+        assert market is not None and journal is not None  # nosec: see __init__
+        asset = payment_terms(entry.payment_type).asset
+        if never_paid(entry):
+            self.token_ledgers.get(asset, self.ledger).refund(
+                entry.price, entry.request_id
+            )
+            return
+        reverted = market.transaction_reverted(entry.tx_hash) if entry.tx_hash else None
         if reverted is False:
             return
-        asset = payment_terms(entry.payment_type).asset
         self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
         if reverted:  # its receipt unseen until now (a timeout, a restart)
             self._reverted_when_mined(
@@ -891,6 +911,23 @@ class RequestSender(OffchainSending):
                 f"mech {entry.mech}'s request (tx {entry.tx_hash}) was mined and "
                 "reverted (only gas was spent)",
             )
+        if not entry.tx_hash:
+            return  # never signed: nothing on chain to name
+        try:
+            head = market.head()
+        except MarketError as exc:  # given back in this run only: read again next time
+            LOGGER.warning(
+                "request %s can never be paid, but the head to record it at was not "
+                "read: %s",
+                entry.request_id,
+                exc,
+            )
+            return
+        if reverted:
+            mark_revert_final(entry, head)
+        else:
+            LOGGER.info("%s", record_never_mined(entry, head, self.settings.final_depth))
+        journal.save(entry)
 
     def receipt_wait(self, timer: PhaseTimer) -> float:
         """Seconds a call's send waits for its receipt: within the call's ``--timeout``.
