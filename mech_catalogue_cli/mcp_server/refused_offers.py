@@ -52,6 +52,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import mcp_types as types
 
+from .gas_skips import GasSkip
 from .mined_reverts import REVERTED_KEY, MinedRevert
 from .offchain_sending import PriceRefusal
 from .offers import Offer
@@ -198,6 +199,31 @@ class RevertingMechs:
                 "reverted (only gas was spent; journalled)",
                 True,
             )
+
+    def learn_gas(
+        self, skips: Iterable[GasSkip], bound: int, now: Optional[float] = None
+    ) -> None:
+        """Remember the state folder's mechs skipped for gas (:mod:`.gas_skips`).
+
+        A skip counts while its estimate is over ``bound`` and within the window; a
+        mech remembered already with a later date keeps it; one forgotten since (paid)
+        is not learnt from a skip before that.
+
+        :param skips: the record's skips, any order.
+        :param bound: ``--max-gas`` now.
+        :param now: unix seconds (None: now).
+        """
+        when = time.time() if now is None else now
+        for skip in skips:
+            if skip.estimate <= bound or skip.at < when - self.period:
+                continue
+            if skip.at <= self._forgotten.get(skip.mech, -math.inf):
+                continue
+            kept = self._reverted.get(skip.mech)
+            if kept is not None and kept[2] and kept[0] >= skip.at:
+                continue
+            why = gas_refusal(skip.mech, skip.estimate, bound)
+            self._reverted[skip.mech] = (skip.at, f"{why} (remembered)", True)
 
     def remembered(self, now: Optional[float] = None) -> Dict[str, str]:
         """The mechs remembered now and why.

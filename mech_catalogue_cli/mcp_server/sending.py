@@ -61,6 +61,7 @@ from .dropped import (
     record_dropped,
     record_never_mined,
 )
+from .gas_skips import GasSkip, GasSkipRecord
 from .ipfs import upload_json
 from .journal import (
     Journal,
@@ -169,6 +170,10 @@ class RequestSender(OffchainSending):
         # mechs whose request reverted for the marketplace: read and written under
         # self.lock, so concurrent calls never each spend gas on the same one
         self.reverting = RevertingMechs(settings.spend_window)
+        # the mechs refused for gas over --max-gas, for every process on the folder
+        self.gas_skips = GasSkipRecord(
+            journal.folder.parent if journal is not None else None
+        )
         self.lock = anyio.Lock()
 
     def _ready_to_pay(
@@ -286,7 +291,9 @@ class RequestSender(OffchainSending):
 
         The journal is the memory of reverts for every process on the state folder
         (adv29yp R1): its records within ``--spend-window`` are learnt at each read
-        (at start the index reads every entry, later those any process appended).
+        (at start the index reads every entry, later those any process appended), and
+        so are the mechs any process refused for gas over ``--max-gas``
+        (:mod:`.gas_skips`, read again when its file changed).
 
         :param listing: for ``tools/list``, which never waits for a journal read: the
             records as last read (:meth:`.spending.JournalIndex.records_read`).
@@ -298,12 +305,14 @@ class RequestSender(OffchainSending):
             return []
         read_records = index.records_read if listing else index.records
 
-        def read() -> Tuple[List[PaidRecord], list]:
+        def read() -> Tuple[List[PaidRecord], list, List[GasSkip]]:
             records = read_records()
-            return records, journalled_reverts(records)
+            return records, journalled_reverts(records), self.gas_skips.load()
 
-        records, reverts = await anyio.to_thread.run_sync(read)
+        records, reverts, gas_skips = await anyio.to_thread.run_sync(read)
         self.reverting.learn(reverts)
+        if gas_skips and self.market is not None:
+            self.reverting.learn_gas(gas_skips, self.market.max_gas)
         return records
 
     async def _reverts_released(self, records: Sequence[PaidRecord]) -> bool:
@@ -656,9 +665,14 @@ class RequestSender(OffchainSending):
                 except GasOverBound as exc:
                     # the mech's code, run in the request, sets the gas: refused
                     # before signing, and the mech not sent another for the window
-                    return self._remembered(
+                    refused = self._remembered(
                         gas_refusal(offer.address, exc.estimate, exc.bound)
                     )
+                    self.gas_skips.add(
+                        GasSkip(refused.mech, time.time(), exc.estimate, exc.bound),
+                        self.reverting.period,
+                    )
+                    return refused
                 except MarketError as exc:
                     # the gas estimate failed: if the price moved since it was read,
                     # or the funds (an allowance revoked), say so in words (not the
