@@ -177,13 +177,19 @@ class RequestSender(OffchainSending):
         self.lock = anyio.Lock()
 
     def _ready_to_pay(
-        self, offer: Offer, prepared: JournalEntry, previous: Optional[JournalEntry]
+        self,
+        offer: Offer,
+        prepared: JournalEntry,
+        previous: Optional[JournalEntry],
+        timer: PhaseTimer,
     ) -> Tuple[str, Dict[str, int]]:
         """Read this requester's funds; approve what a token offer lacks (blocking).
 
         :param offer: the offer.
         :param prepared: the call's prepared entry (an approval is journalled in it).
         :param previous: the call's earlier entry, when a retry.
+        :param timer: the call's clock: an approval's receipt is waited for within
+            the call's ``--timeout`` (:meth:`.settings.PhaseTimer.within`).
         :return: why the request cannot be sent ("" when it can; a
             :class:`PriceRefusal` carrying the decision), and the request's value
             argument (:func:`.request_preview.request_value`).
@@ -195,7 +201,7 @@ class RequestSender(OffchainSending):
         if payment_terms(offer.payment_type).way is PaymentWay.TOKEN:
             assert self.journal is not None  # nosec: a payer exists only with a journal
             short = self.payer.ensure_allowance(
-                prepared, previous, self.journal.save, self.settings.io_timeout
+                prepared, previous, self.journal.save, self.receipt_wait(timer)
             )
             return (f"mech {offer.address}: {short}" if short else ""), {"value": 0}
         native = payment_terms(offer.payment_type).way is PaymentWay.NATIVE
@@ -618,7 +624,7 @@ class RequestSender(OffchainSending):
                 upload_json,
                 self.settings.ipfs_api_url,
                 payload,
-                self.settings.io_timeout,
+                timer.within(self.settings.timeout, self.settings.io_timeout),
             )
             timer.lap("ipfs_upload")
             data = bytes.fromhex(uploaded.digest[2:])
@@ -644,7 +650,7 @@ class RequestSender(OffchainSending):
                 )
                 # funds read now; a token offer: approve exactly the shortfall
                 # (journalled first); native: value = what the prepaid balance lacks
-                short, value = self._ready_to_pay(offer, prepared, entry)
+                short, value = self._ready_to_pay(offer, prepared, entry, timer)
                 if short:
                     return (
                         short
@@ -951,8 +957,9 @@ class RequestSender(OffchainSending):
             :data:`LEAST_RECEIPT_WAIT` at least (a send begun is given a look at its
             receipt; one not seen is journalled and found by the next call).
         """
-        left = round(timer.left(self.settings.timeout), 1)
-        return min(self.settings.io_timeout, max(left, LEAST_RECEIPT_WAIT))
+        return timer.within(
+            self.settings.timeout, self.settings.io_timeout, LEAST_RECEIPT_WAIT
+        )
 
     def broadcast_again(
         self, entry: JournalEntry, wait: Optional[float] = None
