@@ -34,6 +34,7 @@ from typing import Any, Iterator, Tuple
 
 import pytest
 from web3 import Web3
+from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet
 from tests.devnet.mcp_helpers import market_nonce, requester
@@ -54,9 +55,15 @@ def _spiked(chain_snapshot: Devnet) -> Iterator[Tuple[Devnet, int]]:
     reverted to block 0 at 1 gwei, its next block still came at 218.75 gwei), so the
     next block's base fee is set back to what it was before, then the chain reverted
     (``chain_snapshot``): the session's later tests meet the devnet as it was.
+
+    :param chain_snapshot: the devnet, reverted afterwards.
+    :yield: the devnet and the spiked block's number.
     """
     devnet = chain_snapshot
-    request = devnet.w3.provider.make_request  # type: ignore[attr-defined]
+
+    def request(method: str, params: Any) -> Any:
+        return devnet.w3.provider.make_request(RPCEndpoint(method), params)
+
     before = int(devnet.w3.eth.get_block("pending")["baseFeePerGas"])
     request("anvil_setNextBlockBaseFeePerGas", [hex(SPIKE)])
     request("evm_mine", [])
@@ -110,7 +117,8 @@ def test_a_cap_typed_over_the_spike_pays_it_and_no_more(
         "400e9",
     )
     assert not results[0].is_error, _text(results)
-    (receipt,) = receipts
+    assert len(receipts) == 1, receipts
+    receipt = receipts[0]
     tx = devnet.w3.eth.get_transaction(receipt["transactionHash"])
     assert (
         int(tx["maxFeePerGas"]) <= 400 * GWEI and int(tx["maxPriorityFeePerGas"]) == 0
@@ -121,7 +129,7 @@ def test_a_cap_typed_over_the_spike_pays_it_and_no_more(
     assert gas["fee_per_gas_wei"] == str(base)
 
 
-class _LyingNode:
+class _LyingNode:  # pylint: disable=too-few-public-methods
     """A loopback JSON-RPC proxy to the devnet whose fee suggestions lie.
 
     ``eth_gasPrice`` and ``eth_maxPriorityFeePerGas`` answer :data:`LIE`, and
@@ -208,7 +216,8 @@ def test_a_node_lying_about_fees_moves_nothing_signed(
         devnet, tmp_path, ["fix29zd lying node"], "--rpc", lying_node.url
     )
     assert not results[0].is_error, _text(results)
-    (receipt,) = receipts
+    assert len(receipts) == 1, receipts
+    receipt = receipts[0]
     tx = devnet.w3.eth.get_transaction(receipt["transactionHash"])
     assert int(tx["maxPriorityFeePerGas"]) == 0
     assert int(tx["maxFeePerGas"]) <= 100 * GWEI  # not twice the lie: the cap at most

@@ -167,6 +167,10 @@ def test_the_fee_per_gas_is_twice_the_base_fee_within_the_cap(
 
     The node's lying suggestions (``eth_gasPrice``, ``eth_maxPriorityFeePerGas``,
     ``eth_feeHistory``: a thousand times the base fee) move nothing; no tip is signed.
+
+    :param base_fee: the latest block's base fee.
+    :param cap: ``--max-fee-per-gas`` (None: the default).
+    :param fee: the ``maxFeePerGas`` signed.
     """
     signed = _signed(_market(300_000, base_fee, cap))
     assert signed["maxFeePerGas"] == fee and signed["maxPriorityFeePerGas"] == 0
@@ -293,6 +297,8 @@ def test_a_node_refusing_the_bytes_is_said_never_an_internal_error(words: str) -
 
     web3 7's ``Web3RPCError`` is no ``ValueError``: it escaped the call as "Internal
     server error" (found by the devnet run of fix29zd, a fee under the base fee).
+
+    :param words: the node's refusal.
     """
     market = _market(300_000)
     market.w3 = SimpleNamespace(eth=_Refusing(words))  # type: ignore[assignment]
@@ -302,7 +308,7 @@ def test_a_node_refusing_the_bytes_is_said_never_an_internal_error(words: str) -
 
 
 def test_a_node_holding_the_bytes_already_is_waited_for() -> None:
-    """ "already known" as a JSON-RPC error: the same bytes, its receipt read."""
+    """The bytes "already known" (a JSON-RPC error): waited for, its receipt read."""
     market = _market(300_000)
     node = _Refusing("already known")
     market.w3 = SimpleNamespace(eth=node)  # type: ignore[assignment]
@@ -324,6 +330,9 @@ def test_an_l2_receipt_s_l1_data_fee_is_said_beside_the_gas(
     """Optimism/Base receipts carry ``l1Fee``, charged besides the gas: said, and summed.
 
     Anvil has no L1, so no devnet receipt carries it: this receipt is written here.
+
+    :param l1_fee: the receipt's ``l1Fee``.
+    :param said: the wei said for it.
     """
     receipt = {"gasUsed": 327_798, "effectiveGasPrice": 3 * GWEI, "l1Fee": l1_fee}
     gas = _market(1).gas_paid(receipt)

@@ -35,7 +35,6 @@ from mech_catalogue_cli.mcp_server.gas_skips import FILE_NAME, GasSkip, GasSkipR
 from mech_catalogue_cli.mcp_server.market import DEFAULT_MAX_GAS, GasOverBound
 from mech_catalogue_cli.mcp_server.offchain_sending import PriceRefusal
 from mech_catalogue_cli.mcp_server.refused_offers import RevertingMechs, RevertRefusal
-from tests.test_mcp_offer_choice import offer
 from tests.test_mcp_refused_offers import (  # noqa: F401  # pylint: disable=unused-import
     MECH,
     PRICE,

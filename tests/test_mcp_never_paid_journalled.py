@@ -67,7 +67,7 @@ class CountingMarket(ReorgedMarket):
         self.reads: List[str] = []
 
     def head(self) -> int:
-        """Read the head (refused when ``head_fails``).
+        """The head block, unless ``head_fails``.
 
         :return: its block number.
         :raises MarketError: when ``head_fails``.
@@ -219,7 +219,11 @@ def test_a_successful_receipt_keeps_the_request_counted(tmp_path: Path) -> None:
         {NEVER_MINED_KEY: "yes"},
         {NEVER_MINED_KEY: [TX]},
         {REVERTED_KEY: {"0x" + "11" * 20: {"tx_hash": TX, "at": 1.0}}},  # not final
-        {REVERTED_KEY: {"0x" + "11" * 20: {"tx_hash": "0x1", "at": 1.0, "final_at": 9}}},
+        {
+            REVERTED_KEY: {
+                "0x" + "11" * 20: {"tx_hash": "0x1", "at": 1.0, "final_at": 9}
+            }
+        },
         {},
     ],
 )

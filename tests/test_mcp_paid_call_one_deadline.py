@@ -63,7 +63,7 @@ def test_a_wait_is_its_own_bound_or_the_call_s_time_left(
     assert _timer(spent).within(timeout, most) == pytest.approx(given, abs=0.11)
 
 
-class _Prepayer:
+class _Prepayer:  # pylint: disable=too-few-public-methods
     """A prepayer whose deposit is an approval then a deposit, each a receipt wait."""
 
     def __init__(self) -> None:
@@ -83,16 +83,16 @@ class _Prepayer:
         return {"tx_hash": "0x" + "88" * 32, "status": "deposited"}
 
 
-class _Poster:
+class _Poster:  # pylint: disable=too-few-public-methods
     """A poster recording the seconds its post was given; the retry is accepted."""
 
     def __init__(self) -> None:
         self.waits: List[float] = []
 
-    def post(
+    def post(  # pylint: disable=useless-return
         self, entry: Any, payload: Dict[str, Any], wait: float = POST_SECONDS
     ) -> Optional[OffchainRefusal]:
-        """Accepted."""
+        """Accepted: None."""
         del entry, payload
         self.waits.append(wait)
         return None
@@ -100,7 +100,8 @@ class _Poster:
 
 def _auto() -> AutoPrepayer:
     auto = AutoPrepayer.__new__(AutoPrepayer)
-    auto.prepayer, auto.amounts, auto.wait = _Prepayer(), {"native": 10**16}, IO_TIMEOUT  # type: ignore[assignment]  # fmt: skip
+    auto.prepayer = _Prepayer()  # type: ignore[assignment]
+    auto.amounts, auto.wait = {"native": 10**16}, IO_TIMEOUT
     return auto
 
 

@@ -79,10 +79,10 @@ def _skip_of(mech: Any, value: Any, now: float) -> Optional[GasSkip]:
     if not isinstance(value, dict):
         return None
     at = value.get("at")
-    if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
+    if isinstance(at, bool) or not isinstance(at, (int, float)):
         return None
     estimate, bound = _count(value.get("estimate")), _count(value.get("bound"))
-    if estimate is None or bound is None:
+    if not math.isfinite(at) or estimate is None or bound is None:
         return None
     return GasSkip(mech, min(float(at), now), estimate, bound)
 

@@ -139,6 +139,8 @@ class FeeOverCap(MarketError):
         """Say the fee and the cap, in gwei and wei.
 
         :param where: the block and the node it was read from.
+        :param fee: the base fee read, wei per gas.
+        :param cap: ``--max-fee-per-gas``, wei per gas.
         """
         super().__init__(
             f"the base fee of {where} is {say_gwei(fee)} per gas, over "
@@ -529,12 +531,12 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             transaction signed under it would wait unmined, or pay a spike).
         """
         block = self.w3.eth.get_block("latest")
-        base_fee = block.get("baseFeePerGas")
+        read = block.get("baseFeePerGas")
         where = f"block {block.get('number')} on {redacted_url(self.rpc_url)}"
-        if base_fee is None:
-            base_fee, where = int(self.w3.eth.gas_price), f"{where} (its gas price)"
-        base_fee = int(base_fee)
-        cap = self.max_fee_per_gas
+        if read is None:
+            read, where = self.w3.eth.gas_price, f"{where} (its gas price)"
+        base_fee = int(read)
+        cap: int = self.max_fee_per_gas
         if base_fee > cap:
             raise FeeOverCap(where, base_fee, cap)
         return min(base_fee * FEE_CAP_TIMES_BASE_FEE, cap)

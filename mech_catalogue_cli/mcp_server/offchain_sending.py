@@ -48,9 +48,9 @@ from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry, loaded, recorded, saved
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
 from .offchain import (
+    POST_SECONDS,
     OffchainMode,
     OffchainPoster,
-    POST_SECONDS,
     OffchainRefusal,
     record_passed,
     release_unsettleable,

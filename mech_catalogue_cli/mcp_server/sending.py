@@ -61,7 +61,7 @@ from .dropped import (
     record_dropped,
     record_never_mined,
 )
-from .gas_skips import GasSkip, GasSkipRecord
+from .gas_skips import GasSkip
 from .ipfs import upload_json
 from .journal import (
     Journal,
@@ -85,8 +85,8 @@ from .market import (
 )
 from .mined_reverts import (
     REVERTED_KEY,
-    mark_revert_final,
     never_paid,
+    record_never_paid,
     record_reverted,
     release_final_reverts,
 )
@@ -169,10 +169,8 @@ class RequestSender(OffchainSending):
         )
         # mechs whose request reverted for the marketplace: read and written under
         # self.lock, so concurrent calls never each spend gas on the same one
-        self.reverting = RevertingMechs(settings.spend_window)
-        # the mechs refused for gas over --max-gas, for every process on the folder
-        self.gas_skips = GasSkipRecord(
-            journal.folder.parent if journal is not None else None
+        self.reverting = RevertingMechs(
+            settings.spend_window, journal.folder.parent if journal else None
         )
         self.lock = anyio.Lock()
 
@@ -181,15 +179,14 @@ class RequestSender(OffchainSending):
         offer: Offer,
         prepared: JournalEntry,
         previous: Optional[JournalEntry],
-        timer: PhaseTimer,
+        wait: float,
     ) -> Tuple[str, Dict[str, int]]:
         """Read this requester's funds; approve what a token offer lacks (blocking).
 
         :param offer: the offer.
         :param prepared: the call's prepared entry (an approval is journalled in it).
         :param previous: the call's earlier entry, when a retry.
-        :param timer: the call's clock: an approval's receipt is waited for within
-            the call's ``--timeout`` (:meth:`.settings.PhaseTimer.within`).
+        :param wait: seconds an approval's receipt is waited for (:meth:`receipt_wait`).
         :return: why the request cannot be sent ("" when it can; a
             :class:`PriceRefusal` carrying the decision), and the request's value
             argument (:func:`.request_preview.request_value`).
@@ -201,7 +198,7 @@ class RequestSender(OffchainSending):
         if payment_terms(offer.payment_type).way is PaymentWay.TOKEN:
             assert self.journal is not None  # nosec: a payer exists only with a journal
             short = self.payer.ensure_allowance(
-                prepared, previous, self.journal.save, self.receipt_wait(timer)
+                prepared, previous, self.journal.save, wait
             )
             return (f"mech {offer.address}: {short}" if short else ""), {"value": 0}
         native = payment_terms(offer.payment_type).way is PaymentWay.NATIVE
@@ -297,9 +294,8 @@ class RequestSender(OffchainSending):
 
         The journal is the memory of reverts for every process on the state folder
         (adv29yp R1): its records within ``--spend-window`` are learnt at each read
-        (at start the index reads every entry, later those any process appended), and
-        so are the mechs any process refused for gas over ``--max-gas``
-        (:mod:`.gas_skips`, read again when its file changed).
+        (at start the index reads every entry, later those any process appended), as
+        are the mechs refused for gas (:mod:`.gas_skips`, read when its file changed).
 
         :param listing: for ``tools/list``, which never waits for a journal read: the
             records as last read (:meth:`.spending.JournalIndex.records_read`).
@@ -313,7 +309,7 @@ class RequestSender(OffchainSending):
 
         def read() -> Tuple[List[PaidRecord], list, List[GasSkip]]:
             records = read_records()
-            return records, journalled_reverts(records), self.gas_skips.load()
+            return records, journalled_reverts(records), self.reverting.kept.load()
 
         records, reverts, gas_skips = await anyio.to_thread.run_sync(read)
         self.reverting.learn(reverts)
@@ -494,8 +490,7 @@ class RequestSender(OffchainSending):
                     carried[AUTO_PREPAY_KEY] = entry.extra[AUTO_PREPAY_KEY]
                 entry = None  # not accepted: signed again below, the earlier kept
             if entry is not None and never_paid(entry):
-                # journalled never paid (its nonce final), by this or another process
-                # or run: nothing more is read of it on chain
+                # journalled never paid by any process: read no more on chain
                 await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
             elif entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
@@ -650,7 +645,9 @@ class RequestSender(OffchainSending):
                 )
                 # funds read now; a token offer: approve exactly the shortfall
                 # (journalled first); native: value = what the prepaid balance lacks
-                short, value = self._ready_to_pay(offer, prepared, entry, timer)
+                short, value = self._ready_to_pay(
+                    offer, prepared, entry, self.receipt_wait(timer)
+                )
                 if short:
                     return (
                         short
@@ -671,14 +668,9 @@ class RequestSender(OffchainSending):
                 except GasOverBound as exc:
                     # the mech's code, run in the request, sets the gas: refused
                     # before signing, and the mech not sent another for the window
-                    refused = self._remembered(
+                    return self._remembered(
                         gas_refusal(offer.address, exc.estimate, exc.bound)
                     )
-                    self.gas_skips.add(
-                        GasSkip(refused.mech, time.time(), exc.estimate, exc.bound),
-                        self.reverting.period,
-                    )
-                    return refused
                 except MarketError as exc:
                     # the gas estimate failed: if the price moved since it was read,
                     # or the funds (an allowance revoked), say so in words (not the
@@ -896,34 +888,28 @@ class RequestSender(OffchainSending):
     def refund_if_never_paid(self, entry: JournalEntry) -> None:
         """Uncount a journalled request whose nonce is final but which is not on chain.
 
-        Its receipt says which: reverted (a mech front-running it with a price raise;
-        only gas was spent), or none (its nonce went to another transaction). Either
-        way it can never be mined with a payment, so ``--max-spend`` gives its price
-        back (:meth:`.spend_cap.SpendLedger.refund`; nothing when this run never
-        counted it), and the entry says so (:func:`.mined_reverts.mark_revert_final`,
-        :func:`.dropped.record_never_mined`), saved: another process, or this one after
-        a restart, counts its price no more and reads nothing more of it
-        (:func:`.mined_reverts.never_paid`). A receipt that succeeded while the request
-        does not exist is left counted: the chain is not understood, and the cap errs
-        on the safe side. A reverted receipt seen here first (none was read when it was
-        sent: a timeout, a restart) skips its mech as :meth:`refused_when_mined` does.
+        Its receipt says reverted (a front-running price raise) or none (its nonce went
+        to another transaction): it can never be paid, so ``--max-spend`` gives its
+        price back (:meth:`.spend_cap.SpendLedger.refund`) and the entry says so for
+        every process and restart (:func:`.mined_reverts.record_never_paid`, read by
+        :func:`.mined_reverts.never_paid`: no receipt read again). A receipt that
+        succeeded leaves it counted (the chain not understood: the safe side). A
+        revert seen here first skips its mech as :meth:`refused_when_mined` does.
 
         :param entry: the journal entry (its ``tx_hash``, ``price``, ``request_id``),
-            its account nonce final (:meth:`not_final` said ""). When the head
-            cannot be read to date the record, the price is given back in this run
-            only, and the next call reads the receipt again.
+            its account nonce final (:meth:`not_final` said "").
         """
-        market, journal = self.market, self.journal
-        assert market is not None and journal is not None  # nosec: see __init__
-        asset = payment_terms(entry.payment_type).asset
-        if never_paid(entry):
-            self.token_ledgers.get(asset, self.ledger).refund(
-                entry.price, entry.request_id
-            )
-            return
-        reverted = market.transaction_reverted(entry.tx_hash) if entry.tx_hash else None
+        market = self.market
+        assert market is not None  # nosec: a sender exists only with one
+        journalled = never_paid(entry)
+        reverted = (
+            market.transaction_reverted(entry.tx_hash)
+            if entry.tx_hash and not journalled
+            else None
+        )
         if reverted is False:
             return
+        asset = payment_terms(entry.payment_type).asset
         self.token_ledgers.get(asset, self.ledger).refund(entry.price, entry.request_id)
         if reverted:  # its receipt unseen until now (a timeout, a restart)
             self._reverted_when_mined(
@@ -931,23 +917,10 @@ class RequestSender(OffchainSending):
                 f"mech {entry.mech}'s request (tx {entry.tx_hash}) was mined and "
                 "reverted (only gas was spent)",
             )
-        if not entry.tx_hash:
-            return  # never signed: nothing on chain to name
-        try:
-            head = market.head()
-        except MarketError as exc:  # given back in this run only: read again next time
-            LOGGER.warning(
-                "request %s can never be paid, but the head to record it at was not "
-                "read: %s",
-                entry.request_id,
-                exc,
+        if not journalled:
+            record_never_paid(
+                market, self.journal, entry, bool(reverted), self.settings.final_depth
             )
-            return
-        if reverted:
-            mark_revert_final(entry, head)
-        else:
-            LOGGER.info("%s", record_never_mined(entry, head, self.settings.final_depth))
-        journal.save(entry)
 
     def receipt_wait(self, timer: PhaseTimer) -> float:
         """Seconds a call's send waits for its receipt: within the call's ``--timeout``.
