@@ -59,7 +59,7 @@ from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
-from .gas_options import gas_options
+from .gas_options import chosen_max_fee_per_gas, gas_options
 from .list_options import parse_registry_option
 from .mcp_run import catalogue_source, paying_market, start
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
@@ -568,7 +568,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param spend_window: ``--spend-window``, seconds (None: this run only).
     :param final_depth: ``--final-depth`` (None: the preset's, else the default).
     :param max_gas: ``--max-gas``: the most gas one signed transaction may use.
-    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: twice the gas price).
+    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: the chain's default,
+        :func:`.gas_options.chosen_max_fee_per_gas`).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
@@ -633,7 +634,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             state_dir,
             paying_off_devnet=not dry_run and devnet is None,
             bounds=(max_price.get(ASSET_NATIVE), max_spend.get(ASSET_NATIVE)),
-            gas_bounds=(max_gas, max_fee_per_gas),
+            gas_bounds=(max_gas, chosen_max_fee_per_gas(max_fee_per_gas, preset)),
         )
         if market is not None:  # the depth given: used instead of the node's tag
             market.finalized_tag = final_depth is None

@@ -197,7 +197,10 @@ def record_never_mined(entry: JournalEntry, head: int, depth: int = FINAL_DEPTH)
     :param head: the block it was seen so at (:func:`never_mined`).
     :param depth: the depth that counted as final.
     :return: what happened, in a sentence (the record kept in
-        ``entry.extra[NEVER_MINED_KEY]``).
+        ``entry.extra[NEVER_MINED_KEY]``: ``{"block", "seen_at", "said", "tx_hash"}``,
+        the transaction it names being the entry's own: the entry counts nothing
+        against ``--max-spend`` from then on, for every process,
+        :func:`.mined_reverts.never_paid`).
     """
     said = (
         f"request {entry.request_id} (tx {entry.tx_hash}) is no longer on chain and "
@@ -205,7 +208,12 @@ def record_never_mined(entry: JournalEntry, head: int, depth: int = FINAL_DEPTH)
         f"another transaction at least {depth} blocks below block {head}; "
         "nothing was paid for it, and a new request is sent"
     )
-    entry.extra[NEVER_MINED_KEY] = {"block": head, "seen_at": time.time(), "said": said}
+    entry.extra[NEVER_MINED_KEY] = {
+        "block": head,
+        "seen_at": time.time(),
+        "said": said,
+        "tx_hash": entry.tx_hash,
+    }
     entry.status = CallStatus.PREPARED
     return said
 
