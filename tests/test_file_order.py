@@ -167,6 +167,9 @@ def test_a_devnet_reproduction_of_an_attack_is_long_but_the_paid_call_fuzz(
     """Devnet tests under tests/adversary go to ``make faults-long``; the fuzz test stays.
 
     The same folder's tests without a chain stay in ``make test``.
+
+    :param monkeypatch: sets or clears RUN_LONG_FAULTS.
+    :param run_long: its value (None: unset).
     """
     if run_long is None:
         monkeypatch.delenv(LONG_ENV, raising=False)
