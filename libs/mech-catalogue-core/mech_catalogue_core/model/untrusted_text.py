@@ -95,6 +95,10 @@ from mech_catalogue_core.model.rendered_text import (
     may_differ,
     shown_readings,
 )
+from mech_catalogue_core.model.secret_vocabulary import (
+    SECRET_ARGUMENT_NAME,
+    SECRET_TERMS,
+)
 from mech_catalogue_core.model.short_secret_words import (
     QUALIFIED_SECRET_PATTERN,
     SECRET_NAME,
@@ -145,30 +149,20 @@ _INSTRUCTION = re.compile(
 )
 #: what an argument asks for when it asks for a secret (matched on its name's and its
 #: description's words; ``privateKey``, ``wallet_key`` and "paste the private key" all
-#: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret``, the
-#: words that restore a wallet, an access token or credentials are. The short words that
-#: are also ordinary words or symbols are :data:`QUALIFIED_SECRET_PATTERN`'s.
+#: match): the English terms of :data:`.secret_vocabulary.SECRET_TERMS`, then a few
+#: other languages'. The short words that are also ordinary words or symbols are
+#: :data:`QUALIFIED_SECRET_PATTERN`'s.
 SECRET_PATTERN = re.compile(
-    r"\b(private ?keys?|priv ?keys?|secret keys?|secrets?|wallet keys?|signing keys?|"
-    r"seed ?(phrase|words)|recovery (phrase|words)|mnemonic|passwords?|passphrase|"
-    r"api keys?|apikey|"
-    r"restore (your|the|a) wallet|"
-    r"(openai|anthropic|api|access|auth|bearer|refresh|session) tokens?|"
-    r"credentials?|"
-    # more spellings (issue #29, second review): plurals, backups, key files, web and
-    # second-factor secrets, a few languages (accents folded by secret_asked)
-    r"mnemonics|p ?key|hex (private )?keys?|"
-    r"(backup|secret|wallet|bip ?39) (phrases?|words|codes?)|bip ?39|"
-    r"keystore( json| files?)?|key ?files?|"
-    r"(session|auth|login|browser) cookies?|cookies? (header|value|string|jar)|"
-    r"jwts?|json web tokens?|"
-    r"totp|mfa codes?|one time (passwords?|codes?)|"
-    # the codes that unlock a device or an account (fix29ya)
-    r"pass ?codes?|(sms|login|verification|authenticator|auth) codes?|"
-    r"clave privada|chiave privata|cle privee|privater schlussel|"
+    r"\b("
+    + "|".join(SECRET_TERMS)
+    # a few other languages (accents folded by secret_asked)
+    + r"|clave privada|chiave privata|cle privee|privater schlussel|"
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
+#: an argument's whole name asking for a secret by an abbreviation (``passwd``, ``sk``,
+#: ``xprv``, ``pk1``): :data:`.secret_vocabulary.SECRET_ARGUMENT_NAME`
+ARGUMENT_NAME_PATTERN = re.compile(SECRET_ARGUMENT_NAME, re.IGNORECASE | re.ASCII)
 #: schema keywords whose strings are prose for a reader
 _PROSE_KEYWORDS = ("description", "title", "$comment")
 #: schema keywords whose values are data a model copies (their strings are cleaned too)
@@ -569,7 +563,78 @@ def hidden_tag_text(text: str) -> str:
     )
 
 
-def readings(text: str) -> Tuple[str, ...]:
+#: one character a person reads as no more than a gap between letters spelled one by
+#: one (``P.I.N.``, ``p a s s``, ``p-a-s-s``, ``P/I/N``): a space (a regular, no-break,
+#: thin, hair or narrow one), a full stop, a hyphen or dash, a middle dot or bullet, a
+#: slash, an underscore
+SPELLING_GAP = (
+    "[ \u00a0\u2000-\u200a\u202f\u205f\u3000"
+    ".\u00b7\u2027\u2219\u22c5\u30fb"
+    "\\-\u2010-\u2013/\u2215\u2044_]"
+)
+#: a letter or digit (of any script: look-alike letters are folded later)
+_LETTER = r"[^\W_]"
+#: a run of single letters or digits each parted by one :data:`SPELLING_GAP`
+_SPELLED_LETTERS = re.compile(
+    rf"(?<!{_LETTER}){_LETTER}(?:{SPELLING_GAP}{_LETTER})+(?!{_LETTER})"
+)
+#: one character inside a word that a person reads the word across: a space narrower
+#: than a word space (six-per-em, punctuation, thin, hair, narrow no-break), a hyphen,
+#: an underscore, a middle dot (``pri\u2009vate``, ``pass-word``, ``pass_word``)
+_IN_WORD_GAP = re.compile(
+    rf"(?<={_LETTER})[\u2006\u2008-\u200a\u202f\-\u2010\u2011_\u00b7\u2027]"
+    rf"(?={_LETTER})"
+)
+
+
+def spelled_words_joined(text: str) -> str:
+    """A text with words spelled apart read as the words they spell (adv29z K7).
+
+    A person reads ``P.I.N.``, ``p a s s w o r d`` and ``p-a-s-s-w-o-r-d`` as the word
+    spelled, and ``pass-word``, ``pass_word`` or ``pri\u2009vate`` (a thin space) as one
+    word; the word checks part words at every such character. Here a run of two or more
+    single letters or digits, each parted by one :data:`SPELLING_GAP`, is written
+    joined, then every :data:`_IN_WORD_GAP` between two letters is removed. Initials
+    parted by more than one character (``J. R. R. Tolkien``, ``x - y``) are left as
+    they are; ``a.k.a.``, ``U.S.``, ``A/B`` and ``I/O`` join to ``aka.``, ``US.``,
+    ``AB`` and ``IO``, no secret's words.
+
+    :param text: any text (invisible characters are removed first).
+    :return: the joined text; linear in its length.
+    """
+    kept = strip_invisible(text)
+    joined = _SPELLED_LETTERS.sub(
+        lambda run: re.sub(SPELLING_GAP, "", run.group(0)), kept
+    )
+    return _IN_WORD_GAP.sub("", joined)
+
+
+def _spelled_apart_of(text: str, spaced: str) -> Tuple[str, ...]:
+    """A text's marks of an expression spaced, then words spelled apart joined.
+
+    The space written for a mark (``p_k``'s ``_``) parts the letters either side for
+    good: an expression's letters are no word spelled.
+
+    :param text: a text, as written.
+    :param spaced: its :func:`expression_marks_spaced`.
+    :return: the joined text when it differs from ``spaced``, else ().
+    """
+    if len(spaced) != len(text):  # line breaks normalized: the marks' places moved
+        return ()
+    kept_apart = "".join(
+        _KEPT_APART if mark != letter and letter == " " else letter
+        for mark, letter in zip(text, spaced)
+    )
+    joined = spelled_words_joined(kept_apart).replace(_KEPT_APART, " ")
+    return () if joined == spaced else (joined,)
+
+
+#: what stands for an expression's mark while words spelled apart are joined: no
+#: :data:`SPELLING_GAP`, no letter
+_KEPT_APART = "\ufffd"
+
+
+def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     """The forms of a text the word checks read: as written, rendered, and read through.
 
     A person reads a text rendered and a model reads through its markup and character
@@ -588,15 +653,23 @@ def readings(text: str) -> Tuple[str, ...]:
     the source without what a browser lays out as nothing (an element ``hidden`` or
     styled, ``rp``, ``datalist``, ``audio``...: adv29yt).
 
+    Each of these is read once more with words spelled apart joined
+    (:func:`spelled_words_joined`: ``P.I.N.``, ``pass-word``, adv29z K7).
+
     :param text: text from a manifest or an answer.
+    :param spelled: whether to add the forms with words spelled apart joined.
     :return: ``(text,)``, then each of the others that differs, distinct.
     """
-    if not may_differ(text):  # no reference, markup or non-ASCII character
-        return (text,)
-    through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
-    hidden = hidden_parts_joined(text, _INVISIBLE)
-    forms = (text, rendered, through, as_written, joined, hidden)
-    return tuple(dict.fromkeys(forms + laid_out_readings(text, _INVISIBLE)))
+    forms: Tuple[str, ...] = (text,)
+    if may_differ(text):  # a reference, markup or a non-ASCII character
+        through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
+        hidden = hidden_parts_joined(text, _INVISIBLE)
+        forms = (text, rendered, through, as_written, joined, hidden)
+        forms += laid_out_readings(text, _INVISIBLE)
+    if not spelled:
+        return forms
+    joined = tuple(spelled_words_joined(form) for form in forms)
+    return tuple(dict.fromkeys(forms + joined))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -644,8 +717,9 @@ def secret_asked(text: str) -> Optional[str]:
     Each of the text's :func:`readings` (as written, rendered and read through) is read
     :func:`folded`, and with its ASCII look-alikes read as letters
     (:func:`_letters_read`: ``PRlVATE``, ``PASSW0RD``, adv29yt), for
-    :data:`SECRET_PATTERN`; a short word that is also an ordinary word or symbol asks
-    only as :func:`short_secret_asked` says.
+    :data:`SECRET_PATTERN`, and as a whole for :data:`ARGUMENT_NAME_PATTERN` (a name
+    or a text that is only ``passwd``, ``sk`` or ``xprv``); a short word that is also
+    an ordinary word or symbol asks only as :func:`short_secret_asked` says.
 
     :param text: an argument name or description.
     :return: the words that ask (lowercase), or None.
@@ -658,19 +732,16 @@ def secret_asked(text: str) -> Optional[str]:
         for read in _letters_read(folded(form))
         for words in word_readings(read)
     ):
-        match = SECRET_PATTERN.search(words)
+        match = SECRET_PATTERN.search(words) or ARGUMENT_NAME_PATTERN.fullmatch(words)
         if match:
             return match.group(0).lower()
         # short_secret_asked reads less (marks spaced, other scripts kept), so it can
         # find only what these words hold: it runs only when they hold one
         # (a text of other scripts may part the words a look-alike reading joins)
         short = short or bool(
-            SHORT_WORD_FORM.search(words)  # cheap: most texts hold none
-            and (
-                not reading.isascii()
-                or QUALIFIED_SECRET_PATTERN.search(words)
-                or SECRET_NAME.fullmatch(words)
-            )
+            SECRET_NAME.fullmatch(words)
+            or SHORT_WORD_FORM.search(words)  # cheap: most texts hold none
+            and (not reading.isascii() or QUALIFIED_SECRET_PATTERN.search(words))
         )
     return short_secret_asked(text, forms) if short else None
 
@@ -691,7 +762,7 @@ def secret_name_asked(name: str) -> Optional[str]:
         return asked  # an ASCII name without references: secret_asked read its letters
     for reading in readings(expression_marks_spaced(name)):
         for words in word_readings(folded(reading)):
-            if SECRET_NAME.fullmatch(words):
+            if SECRET_NAME.fullmatch(words) or ARGUMENT_NAME_PATTERN.fullmatch(words):
                 return words.lower()
     return None
 
@@ -720,8 +791,10 @@ def short_secret_asked(
     :return: the words that ask (lowercase), or None.
     """
     spaced = expression_marks_spaced(text)
-    if spaced != text or forms is None:
-        forms = readings(spaced)
+    if spaced != text:
+        forms = readings(spaced, spelled=False) + _spelled_apart_of(text, spaced)
+    elif forms is None:
+        forms = readings(text)
     for reading in forms:
         kept = other_script_words_kept(reading)
         for words in (w for r in _letters_read(kept) for w in clause_word_readings(r)):
