@@ -563,15 +563,19 @@ def hidden_tag_text(text: str) -> str:
     )
 
 
+#: spaces a person reads between letters spelled one by one: a regular, no-break,
+#: thin, hair, narrow or ideographic one
+_SPELLING_SPACES = " \u00a0\u2000-\u200a\u202f\u205f\u3000"
+#: marks a person reads between letters spelled one by one (``P.I.N.``, ``p-a-s-s``,
+#: ``P/I/N``): a full stop, a middle dot or bullet, a hyphen or dash, a slash, an
+#: underscore
+_SPELLING_MARKS = ".\u00b7\u2027\u2219\u22c5\u30fb\\-\u2010-\u2013/\u2215\u2044_"
 #: one character a person reads as no more than a gap between letters spelled one by
-#: one (``P.I.N.``, ``p a s s``, ``p-a-s-s``, ``P/I/N``): a space (a regular, no-break,
-#: thin, hair or narrow one), a full stop, a hyphen or dash, a middle dot or bullet, a
-#: slash, an underscore
-SPELLING_GAP = (
-    "[ \u00a0\u2000-\u200a\u202f\u205f\u3000"
-    ".\u00b7\u2027\u2219\u22c5\u30fb"
-    "\\-\u2010-\u2013/\u2215\u2044_]"
-)
+#: one: a space or a mark of the two above
+SPELLING_GAP = f"[{_SPELLING_SPACES}{_SPELLING_MARKS}]"
+_SPELLING_GAP = re.compile(SPELLING_GAP)
+_SPACE_GAP = re.compile(f"[{_SPELLING_SPACES}]")
+_OTHER_GAP = re.compile(f"[{_SPELLING_MARKS}]")
 #: a letter or digit (of any script: look-alike letters are folded later)
 _LETTER = r"[^\W_]"
 #: a run of single letters or digits each parted by one :data:`SPELLING_GAP`
@@ -603,10 +607,19 @@ def spelled_words_joined(text: str) -> str:
     :return: the joined text; linear in its length.
     """
     kept = strip_invisible(text)
-    joined = _SPELLED_LETTERS.sub(
-        lambda run: re.sub(SPELLING_GAP, "", run.group(0)), kept
-    )
-    return _IN_WORD_GAP.sub("", joined)
+    return _IN_WORD_GAP.sub("", _SPELLED_LETTERS.sub(_letters_joined, kept))
+
+
+def _letters_joined(run: "re.Match[str]") -> str:
+    """A :data:`_SPELLED_LETTERS` run's letters joined, a space kept between words.
+
+    A run parted by spaces and by other gaps (``y.o.u m.u.s.t``) spells words apart:
+    its spaces stay.
+    """
+    letters = run.group(0)
+    if _SPACE_GAP.search(letters) and _OTHER_GAP.search(letters):
+        return _OTHER_GAP.sub("", letters)
+    return _SPELLING_GAP.sub("", letters)
 
 
 def _spelled_apart_of(text: str, spaced: str) -> Tuple[str, ...]:
