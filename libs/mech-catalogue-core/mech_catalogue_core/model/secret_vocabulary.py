@@ -88,9 +88,7 @@ HANDING_VERBS = REQUEST_VERBS + (
 )
 
 #: the lengths of a BIP-39 mnemonic, in words (BIP-39: 12 to 24 words, a multiple of 3)
-MNEMONIC_LENGTH = (
-    r"(?:12|15|18|21|24|twelve|fifteen|eighteen|twenty one|twenty four)"
-)
+MNEMONIC_LENGTH = r"(?:12|15|18|21|24|twelve|fifteen|eighteen|twenty one|twenty four)"
 
 #: terms that name a secret wherever they stand in an argument's name or description
 #: (a tool's other text asks with them only with a request: :mod:`.secret_requests`).

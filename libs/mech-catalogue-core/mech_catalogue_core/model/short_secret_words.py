@@ -61,7 +61,8 @@ PHRASE_MARK = ","
 OWNED_SHORT_WORD = rf"(?:{SHORT_SECRET_WORD}|pins|pin ?codes?|otp ?codes?)"
 #: what a short secret word belongs to when it is a secret (``card PIN``, ``wallet pk``)
 SECRET_OWNER = (
-    r"(?:(?:card|account) ?holders?|card|atm|debit|credit|bank|banking|sim|phone|wallet|account|signer|signing|"
+    r"(?:(?:card|account) ?holders?|card|atm|debit|credit|bank|banking|sim|phone|"
+    r"wallet|account|signer|signing|"
     r"owner|eth|evm|hex|raw|secret|private|login|sms|email|authenticator|device|"
     r"ledger|trezor|keystone|metamask)"
 )
