@@ -96,8 +96,11 @@ from mech_catalogue_core.model.rendered_text import (
     shown_readings,
 )
 from mech_catalogue_core.model.secret_vocabulary import (
+    HANDING_VERBS,
     SECRET_ARGUMENT_NAME,
+    SECRET_HOLDERS,
     SECRET_TERMS,
+    alternation,
 )
 from mech_catalogue_core.model.short_secret_words import (
     QUALIFIED_SECRET_PATTERN,
@@ -108,6 +111,7 @@ from mech_catalogue_core.model.short_secret_words import (
     word_readings,
 )
 from mech_catalogue_core.model.spelled_words import (
+    checked_words,
     spelled_apart_of,
     spelled_words_joined,
 )
@@ -166,6 +170,19 @@ SECRET_PATTERN = re.compile(
 #: an argument's whole name asking for a secret by an abbreviation (``passwd``, ``sk``,
 #: ``xprv``, ``pk1``): :data:`.secret_vocabulary.SECRET_ARGUMENT_NAME`
 ARGUMENT_NAME_PATTERN = re.compile(SECRET_ARGUMENT_NAME, re.IGNORECASE | re.ASCII)
+#: the words the word checks look for: a word spelled apart is read joined only where
+#: joining makes one (:func:`.spelled_words.spelled_words_joined`)
+CHECKED_WORDS = checked_words(
+    (
+        _INSTRUCTION.pattern,
+        SECRET_PATTERN.pattern,
+        SECRET_ARGUMENT_NAME,
+        QUALIFIED_SECRET_PATTERN.pattern,
+        alternation(SECRET_HOLDERS),
+        alternation(HANDING_VERBS),
+    ),
+    short=("pk", "sk", "pw"),
+)
 #: schema keywords whose strings are prose for a reader
 _PROSE_KEYWORDS = ("description", "title", "$comment")
 #: schema keywords whose values are data a model copies (their strings are cleaned too)
@@ -598,9 +615,10 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
         hidden = hidden_parts_joined(text, _INVISIBLE)
         forms = (text, rendered, through, as_written, joined, hidden)
         forms += laid_out_readings(text, _INVISIBLE)
+    forms = tuple(dict.fromkeys(forms))
     if not spelled:
         return forms
-    letters_joined = tuple(spelled_words_joined(form) for form in forms)
+    letters_joined = tuple(spelled_words_joined(form, CHECKED_WORDS) for form in forms)
     return tuple(dict.fromkeys(forms + letters_joined))
 
 
@@ -724,7 +742,8 @@ def short_secret_asked(
     """
     spaced = expression_marks_spaced(text)
     if spaced != text:
-        forms = readings(spaced, spelled=False) + spelled_apart_of(text, spaced)
+        forms = readings(spaced, spelled=False)
+        forms += spelled_apart_of(text, spaced, CHECKED_WORDS)
     elif forms is None:
         forms = readings(text)
     for reading in forms:
