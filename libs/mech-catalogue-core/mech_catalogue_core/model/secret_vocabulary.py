@@ -28,6 +28,7 @@ Every pattern is ASCII, matched case-insensitively on a text's words as
 apostrophe or a hyphen read as a space (``the user's`` is ``the user s``).
 """
 
+import re
 from typing import Iterable
 
 
@@ -160,3 +161,5 @@ NAME_END_SECRET = r"(?:passwd|pwd|privkey|prvkey|[xtyzuv]prv)[0-9]*"
 SECRET_ARGUMENT_NAME = (
     rf"(?:{NAME_OWNER} )?{NAME_ONLY_SECRET}|(?:[a-z0-9]+ ){{0,2}}{NAME_END_SECRET}"
 )
+#: :data:`SECRET_ARGUMENT_NAME`, compiled (case ignored)
+SECRET_NAME_PATTERN = re.compile(SECRET_ARGUMENT_NAME, re.IGNORECASE | re.ASCII)

@@ -22,7 +22,7 @@ adds it to every form of a text the word checks read (secrets, requests, instruc
 """
 
 import re
-from typing import Iterable, Tuple
+from typing import Iterable, List, Set, Tuple
 
 from mech_catalogue_core.model.hidden_characters import strip_invisible
 from mech_catalogue_core.model.letter_forms import folded
@@ -136,10 +136,10 @@ def _parts_joined(word: "re.Match[str]", checked: "re.Pattern[str]") -> str:
     parts = _IN_WORD_GAP_CHAR.split(word.group(0))
     gaps = _IN_WORD_GAP_CHAR.findall(word.group(0))
     read = [folded(part).lower() for part in parts]
-    ends = []
+    ends: List[int] = []
     for part in read[:-1]:
         ends.append((ends[-1] if ends else 0) + len(part))
-    crossed = set()
+    crossed: Set[int] = set()
     for match in checked.finditer("".join(read)):
         start, stop = match.start(1), match.end(1)
         crossed.update(i for i, end in enumerate(ends) if start < end < stop)

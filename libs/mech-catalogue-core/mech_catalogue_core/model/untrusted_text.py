@@ -99,6 +99,7 @@ from mech_catalogue_core.model.secret_vocabulary import (
     HANDING_VERBS,
     SECRET_ARGUMENT_NAME,
     SECRET_HOLDERS,
+    SECRET_NAME_PATTERN,
     SECRET_TERMS,
     alternation,
 )
@@ -167,9 +168,6 @@ SECRET_PATTERN = re.compile(
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
 )
-#: an argument's whole name asking for a secret by an abbreviation (``passwd``, ``sk``,
-#: ``xprv``, ``pk1``): :data:`.secret_vocabulary.SECRET_ARGUMENT_NAME`
-ARGUMENT_NAME_PATTERN = re.compile(SECRET_ARGUMENT_NAME, re.IGNORECASE | re.ASCII)
 #: the words the word checks look for: a word spelled apart is read joined only where
 #: joining makes one (:func:`.spelled_words.spelled_words_joined`)
 CHECKED_WORDS = checked_words(
@@ -600,10 +598,8 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
 
     :func:`.rendered_text.laid_out_readings` adds, where a tag may hide its content,
     the source without what a browser lays out as nothing (an element ``hidden`` or
-    styled, ``rp``, ``datalist``, ``audio``...: adv29yt).
-
-    Each of these is read once more with words spelled apart joined
-    (:func:`spelled_words_joined`: ``P.I.N.``, ``pass-word``, adv29z K7).
+    styled, ``rp``, ``datalist``, ``audio``...: adv29yt). Each is read once more with
+    words spelled apart joined (:func:`spelled_words_joined`: ``P.I.N.``, adv29z K7).
 
     :param text: text from a manifest or an answer.
     :param spelled: whether to add the forms with words spelled apart joined.
@@ -667,9 +663,9 @@ def secret_asked(text: str) -> Optional[str]:
     Each of the text's :func:`readings` (as written, rendered and read through) is read
     :func:`folded`, and with its ASCII look-alikes read as letters
     (:func:`_letters_read`: ``PRlVATE``, ``PASSW0RD``, adv29yt), for
-    :data:`SECRET_PATTERN`, and as a whole for :data:`ARGUMENT_NAME_PATTERN` (a name
-    or a text that is only ``passwd``, ``sk`` or ``xprv``); a short word that is also
-    an ordinary word or symbol asks only as :func:`short_secret_asked` says.
+    :data:`SECRET_PATTERN`, whole for :data:`.secret_vocabulary.SECRET_NAME_PATTERN`
+    (``passwd``, ``sk``); a short word that is also an ordinary word or symbol asks
+    only as :func:`short_secret_asked` says.
 
     :param text: an argument name or description.
     :return: the words that ask (lowercase), or None.
@@ -682,7 +678,7 @@ def secret_asked(text: str) -> Optional[str]:
         for read in _letters_read(folded(form))
         for words in word_readings(read)
     ):
-        match = SECRET_PATTERN.search(words) or ARGUMENT_NAME_PATTERN.fullmatch(words)
+        match = SECRET_PATTERN.search(words) or SECRET_NAME_PATTERN.fullmatch(words)
         if match:
             return match.group(0).lower()
         # short_secret_asked reads less (marks spaced, other scripts kept), so it can
@@ -712,7 +708,7 @@ def secret_name_asked(name: str) -> Optional[str]:
         return asked  # an ASCII name without references: secret_asked read its letters
     for reading in readings(expression_marks_spaced(name)):
         for words in word_readings(folded(reading)):
-            if SECRET_NAME.fullmatch(words) or ARGUMENT_NAME_PATTERN.fullmatch(words):
+            if SECRET_NAME.fullmatch(words) or SECRET_NAME_PATTERN.fullmatch(words):
                 return words.lower()
     return None
 
