@@ -34,12 +34,11 @@ _SPELLING_SPACES = " \u00a0\u2000-\u200a\u202f\u205f\u3000"
 #: ``P/I/N``): a full stop, a middle dot or bullet, a hyphen or dash, a slash, an
 #: underscore
 _SPELLING_MARKS = ".\u00b7\u2027\u2219\u22c5\u30fb\\-\u2010-\u2013/\u2215\u2044_"
-#: one character a person reads as no more than a gap between letters spelled one by
-#: one: a space or a mark of the two above
-SPELLING_GAP = f"[{_SPELLING_SPACES}{_SPELLING_MARKS}]"
+#: what a person reads as no more than a gap between letters spelled one by one: a
+#: space or a mark of the two above, or a full stop and a space (``P. I. N.``; initials
+#: spelling no checked word, ``J. R. R.``, are left as they are)
+SPELLING_GAP = f"(?:\\. |[{_SPELLING_SPACES}{_SPELLING_MARKS}])"
 _SPELLING_GAP = re.compile(SPELLING_GAP)
-_SPACE_GAP = re.compile(f"[{_SPELLING_SPACES}]")
-_OTHER_GAP = re.compile(f"[{_SPELLING_MARKS}]")
 #: a letter or digit (of any script: look-alike letters are folded when a join is
 #: weighed, and again by the checks)
 _LETTER = r"[^\W_]"
@@ -118,10 +117,12 @@ def _letters_joined(run: "re.Match[str]", checked: "re.Pattern[str]") -> str:
         is when they spell no checked word (``a.k.a``).
     """
     letters = run.group(0)
-    if _SPACE_GAP.search(letters) and _OTHER_GAP.search(letters):
-        joined = _OTHER_GAP.sub("", letters)
-    else:
-        joined = _SPELLING_GAP.sub("", letters)
+    gaps = [gap.isspace() for gap in _SPELLING_GAP.findall(letters)]
+    words_apart = any(gaps) and not all(gaps)
+    joined = _SPELLING_GAP.sub(
+        lambda gap: gap.group(0) if words_apart and gap.group(0).isspace() else "",
+        letters,
+    )
     return joined if checked.search(folded(joined).lower()) else letters
 
 

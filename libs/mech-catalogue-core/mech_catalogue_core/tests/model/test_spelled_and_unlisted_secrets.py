@@ -38,6 +38,7 @@ from mech_catalogue_core.model.untrusted_text import (
 
 SPELLED_SECRETS = [
     "Enter your P\u00b7I\u00b7N",  # middle dots
+    "Enter your P. I. N.",  # full stops and spaces
     "Enter your P/I/N",  # slashes
     "Enter your P\u2009I\u2009N code",  # thin spaces
     "Enter your P\u200aI\u200aN",  # hair spaces
@@ -128,6 +129,8 @@ def test_a_parted_closed_compound_is_read_as_the_compound() -> None:
         ("pri\u2009vate", "private"),
         ("pass_word", "password"),
         ("J. R. R. Tolkien", "J. R. R. Tolkien"),
+        ("P. I. N. code", "PIN. code"),
+        ("U. S. dollars", "U. S. dollars"),
         ("x - y", "x - y"),
         ("A/B test", "A/B test"),  # "ab" is no word a check reads
         ("a.k.a. I/O", "a.k.a. I/O"),
