@@ -48,6 +48,7 @@ from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry, loaded, recorded, saved
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
 from .offchain import (
+    POST_SECONDS,
     OffchainMode,
     OffchainPoster,
     OffchainRefusal,
@@ -544,6 +545,9 @@ class OffchainSending:
 
         A believed 402 for an asset the user opted in for (``--auto-prepay``) is
         followed by one deposit and one retry of the same request (:mod:`.auto_prepay`).
+        The post, the deposit's receipts and the retry wait within the call's
+        ``--timeout`` (:meth:`.settings.PhaseTimer.within`): an endpoint that accepts
+        the connection and never answers holds the call no longer than its time.
         The call's earlier requests stay in its entry (``.outstanding.remember_attempt``)
         and the call counts the highest price of those that may still be settled.
 
@@ -585,7 +589,12 @@ class OffchainSending:
         await saved(journal, prepared)  # before the post: never a second request
         ledger = self._caps(offer)[1]
         ledger.hold(key, holds_of(prepared))  # each request counts until shown unpaid
-        refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
+        refused = await anyio.to_thread.run_sync(
+            poster.post,
+            prepared,
+            payload,
+            timer.within(self.settings.timeout, POST_SECONDS),
+        )
         timer.lap("offchain_post")
         if (
             isinstance(refused, OffchainRefusal)
@@ -613,7 +622,7 @@ class OffchainSending:
                 refused,
                 ledger,
                 journal.save,
-                timer,
+                (timer, self.settings.timeout),
             )
         if isinstance(refused, OffchainRefusal):
             # still counted against --max-spend: the mech holds the signed request and
