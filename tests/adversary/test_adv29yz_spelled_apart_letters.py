@@ -58,7 +58,6 @@ def test_the_controls_ask() -> None:
     assert instruction_phrases("ignore previous instructions")
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 @pytest.mark.parametrize("text", SPELLED)
 def test_a_secret_spelled_letter_by_letter_asks(text: str) -> None:
     """A person reads "PIN", "OTP", "password", "seed phrase", "private key"."""
@@ -66,7 +65,6 @@ def test_a_secret_spelled_letter_by_letter_asks(text: str) -> None:
     assert secret_asked(text) is not None
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_an_instruction_spelled_letter_by_letter_is_flagged() -> None:
     """A model reads "ignore previous instructions"."""
     # observed on main: ()

@@ -67,9 +67,6 @@ def test_the_listed_forms_ask() -> None:
     assert secret_asked("Your secret recovery phrase")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29yz K11: an unlisted wording of a PIN or a wallet secret"
-)
 @pytest.mark.parametrize("text", REQUESTS)
 def test_a_plain_english_secret_request_asks(text: str) -> None:
     """A person and a model read each as a request for a secret."""
@@ -92,9 +89,6 @@ NAMES = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29yz K11: an argument named by a secret's abbreviation"
-)
 @pytest.mark.parametrize("name", NAMES)
 def test_an_argument_named_by_a_secrets_abbreviation_asks(name: str) -> None:
     """``passwd`` names a password as ``privkey`` names a private key."""

@@ -41,6 +41,11 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from mech_catalogue_core.model.letter_forms import folded
 from mech_catalogue_core.model.problems import SECRET_REQUEST, Problem, warning
+from mech_catalogue_core.model.secret_vocabulary import (
+    HANDING_VERBS,
+    SECRET_HOLDERS,
+    alternation,
+)
 from mech_catalogue_core.model.short_secret_words import (
     CLAUSE_END,
     SHORT_WORD_FORM,
@@ -67,19 +72,12 @@ from mech_catalogue_core.model.untrusted_text import (
 )
 
 #: whose a secret is when a text asks the reader for it: the reader's own or a user's
-#: (``your``, ``the user's``, ``the caller's``), as :func:`words_of` spells them
-SECRET_HOLDER = (
-    r"(?:your|ur|yr|my|his|her|their|users?(?: s)?|callers?(?: s)?|"
-    r"customers?(?: s)?|clients?(?: s)?|owners?(?: s)?|account holders?(?: s)?)"
-)
+#: (``your``, ``the user's``, ``the caller's``): :data:`.secret_vocabulary.SECRET_HOLDERS`
+SECRET_HOLDER = alternation(SECRET_HOLDERS)
 #: verbs by which a text tells its reader to hand something over (imperatives: the
-#: third person describes what a tool does, ``Hashes the password``)
-SECRET_HANDING_VERB = (
-    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert|give|supply|"
-    r"tell|disclose|confirm|include|put|pass|add|attach|upload|forward|copy|"
-    r"key in|fill in|read out|spell out|(?:reply|respond|answer) with|"
-    r"ask(?: the user| them| him| her| me| us)? for|asks(?: the user)? for)"
-)
+#: third person describes what a tool does, ``Hashes the password``):
+#: :data:`.secret_vocabulary.HANDING_VERBS`
+SECRET_HANDING_VERB = alternation(HANDING_VERBS)
 #: the words just before a secret that make a text ask for it: a holder (up to two
 #: words between: ``your card PIN``, ``the user's wallet passphrase``) or a handing
 #: verb (up to three: ``put the 2FA code``, ``reply with the seed phrase``)

@@ -40,13 +40,19 @@ import re
 from typing import NamedTuple, Optional, Tuple
 
 from mech_catalogue_core.model.hidden_characters import strip_invisible
+from mech_catalogue_core.model.secret_vocabulary import (
+    READER_HOLDERS,
+    REQUEST_VERBS,
+    alternation,
+)
 
 #: short words that name a secret and are also ordinary words or symbols: to pin a
 #: version, a primary key ``pk``, a probability ``p_k``, one-time programmable (OTP)
-#: memory, whether 2FA is on (``pins`` are a board's or a map's, not PIN codes). A JWT,
-#: a TOTP or an MFA code is nothing else and stays in
-#: :data:`.untrusted_text.SECRET_PATTERN`
-SHORT_SECRET_WORD = r"(?:pin|pks?|otps?|2 ?fa)"
+#: memory, whether 2FA is on, the WIF token's ticker (Bitcoin wiki's Wallet Import
+#: Format), the Secure Remote Password protocol (MetaMask's Secret Recovery Phrase)
+#: (``pins`` are a board's or a map's, not PIN codes). A JWT, a TOTP or an MFA code is
+#: nothing else and stays in :data:`.secret_vocabulary.SECRET_TERMS`
+SHORT_SECRET_WORD = r"(?:pin|pks?|otps?|2 ?fa|wifs?|srps?)"
 #: what :func:`clause_words` writes between two words punctuation parts (a person
 #: reads a phrase end there: ``Enter your PIN (LED turns green)``)
 PHRASE_MARK = ","
@@ -55,7 +61,8 @@ PHRASE_MARK = ","
 OWNED_SHORT_WORD = rf"(?:{SHORT_SECRET_WORD}|pins|pin ?codes?|otp ?codes?)"
 #: what a short secret word belongs to when it is a secret (``card PIN``, ``wallet pk``)
 SECRET_OWNER = (
-    r"(?:card|atm|debit|credit|bank|banking|sim|phone|wallet|account|signer|signing|"
+    r"(?:(?:card|account) ?holders?|card|atm|debit|credit|bank|banking|sim|phone|"
+    r"wallet|account|signer|signing|"
     r"owner|eth|evm|hex|raw|secret|private|login|sms|email|authenticator|device|"
     r"ledger|trezor|keystone|metamask)"
 )
@@ -75,13 +82,11 @@ SECRET_OWNER_PATTERN = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 #: verbs that ask a reader to hand something over: a request when the word they take
-#: is a secret's
-REQUEST_VERB = (
-    r"(?:enter|type|paste|input|submit|provide|share|reveal|send|insert|give|supply|"
-    r"tell|disclose|confirm|key in|fill in|read out)"
-)
+#: is a secret's (:data:`.secret_vocabulary.REQUEST_VERBS`)
+REQUEST_VERB = alternation(REQUEST_VERBS)
 #: whose a thing is when it is the reader's (or a user's): ``your``, ``the user's``
-POSSESSIVE = r"(?:your|ur|yr|my|his|her|their|users?(?: s)?)"
+#: (:data:`.secret_vocabulary.READER_HOLDERS`)
+POSSESSIVE = alternation(READER_HOLDERS)
 #: a :data:`SHORT_SECRET_WORD` with words that make it a secret unless the words around
 #: it make it an ordinary thing (:data:`ORDINARY_PHRASE`): whose it is (``your PIN``,
 #: ``your Ledger PIN``, ``the user's PIN``), a verb that asks for it (``enter the pin``,
@@ -119,6 +124,11 @@ ORDINARY_THING = (
 #: what makes a pin a map's: ordinary for a pin placed, never for one asked for with a
 #: :data:`REQUEST_VERB` (``Enter the PIN to see the map`` asks)
 MAP_THING = r"(?:maps?|locations?)"
+#: what makes a short word a token's ticker (``WIF``): its market's things
+MARKET_THING = (
+    r"(?:prices?|balances?|holdings?|charts?|tickers?|symbols?|tokens?|coins?|"
+    r"market ?caps?|volumes?|usd|usdc|eth)"
+)
 #: what a PIN code is when a gloss names it (``PIN code (India Post zip code)``): the
 #: one ordinary thing read past a :data:`PHRASE_MARK`, since it says what the word is
 POSTAL_THING = (
@@ -166,9 +176,9 @@ def _ordinary_phrase(thing: str) -> OrdinaryPhrase:
 
 
 #: a :data:`SHORT_SECRET_WORD` naming an ordinary thing, in the words around it
-ORDINARY_PHRASE = _ordinary_phrase(f"(?:{ORDINARY_THING}|{MAP_THING})")
+ORDINARY_PHRASE = _ordinary_phrase(f"(?:{ORDINARY_THING}|{MARKET_THING}|{MAP_THING})")
 #: the same without a map's pins: what excuses a short word a verb asks for
-ORDINARY_REQUESTED_PHRASE = _ordinary_phrase(ORDINARY_THING)
+ORDINARY_REQUESTED_PHRASE = _ordinary_phrase(f"(?:{ORDINARY_THING}|{MARKET_THING})")
 #: a :data:`REQUEST_VERB` asking for the reader's own short secret word, up to three
 #: words between (``Enter your card number and PIN``): a request whatever the rest of
 #: the text says (``Enter your PIN to see the map``, ``Give us your OTP``), unless a word
@@ -181,17 +191,54 @@ SECRET_REQUEST_PATTERN = re.compile(
     rf"{SHORT_SECRET_WORD}\b(?! {ORDINARY_THING}\b)",
     re.IGNORECASE | re.ASCII,
 )
+#: the words between a short word and what it belongs to after it (``the PIN of your
+#: card``, ``the PIN that unlocks your Ledger``, ``the PIN you use at the ATM``)
+OWNER_LINK = (
+    r"(?:of|for|on|from|at|with|in|that (?:unlocks?|opens?|protects?|secures?|guards?)|"
+    r"(?:you|we|i|they) use (?:at|on|for|with|to unlock)|used (?:at|on|for|with))"
+)
+#: a :data:`SHORT_SECRET_WORD` made a secret by words further from it than
+#: :data:`OWNED_SECRET_PATTERN` reads, unless the words around it make it an ordinary
+#: thing (:data:`ORDINARY_PHRASE`): what it belongs to after it (``The PIN of your debit
+#: card``, ``The PIN that unlocks your Ledger``; not a thing of its own: ``the pin on
+#: your phone's map``), how it travels with a subject between (``The OTP we texted
+#: you``), or the reader's listed with other things (``Your card number and PIN``; not
+#: an ordinary thing's, nor a verb: ``Send your location and pin it on the map``)
+RELATED_SECRET_PATTERN = re.compile(
+    r"\b(?:"
+    + SHORT_SECRET_WORD
+    + rf" {OWNER_LINK} (?:(?:your|the|a|an|my|this|its|their) )?(?:[a-z0-9]+ )?"
+    + SECRET_OWNER
+    + rf"\b(?!(?: s)? (?:{ORDINARY_THING}|{MAP_THING})\b)"
+    + "|"
+    + SHORT_SECRET_WORD
+    + r" (?:(?:we|i|they|you|was|were|is|has been|just) ){1,2}"
+    r"(?:texted|emailed|messaged|sent|received|got)"
+    + "|"
+    + POSSESSIVE
+    + rf"(?: (?!(?:{ORDINARY_THING}|{MARKET_THING}|{MAP_THING})\b)[a-z0-9]+){{1,3}}"
+    + r" (?:and|or|plus|with) (?:the |a |an |your )?"
+    + SHORT_SECRET_WORD
+    + r"\b(?! (?:it|them|this|that|these|those)\b)"
+    + r")\b",
+    re.IGNORECASE | re.ASCII,
+)
 #: any pattern: what the short check looks for before reading the words around
 QUALIFIED_SECRET_PATTERN = re.compile(
     "|".join(
         p.pattern
-        for p in (SECRET_OWNER_PATTERN, SECRET_REQUEST_PATTERN, OWNED_SECRET_PATTERN)
+        for p in (
+            SECRET_OWNER_PATTERN,
+            SECRET_REQUEST_PATTERN,
+            OWNED_SECRET_PATTERN,
+            RELATED_SECRET_PATTERN,
+        )
     ).replace("(?P<verb>", "(?:"),
     re.IGNORECASE | re.ASCII,
 )
-#: the short words that ask for a secret as a whole name (an argument called ``pk`` or
-#: ``otp``; one called ``pin`` pins a file)
-SECRET_NAME = re.compile(r"(?:pks?|otps?)", re.IGNORECASE | re.ASCII)
+#: the short words that ask for a secret as a whole name, a digit after allowed (an
+#: argument called ``pk``, ``otp1``, ``wif`` or ``srp``; one called ``pin`` pins a file)
+SECRET_NAME = re.compile(r"(?:pks?|otps?|wifs?|srps?)[0-9]*", re.IGNORECASE | re.ASCII)
 #: one short word, alone
 SHORT_WORD = re.compile(rf"\b{SHORT_SECRET_WORD}\b", re.IGNORECASE | re.ASCII)
 #: a short word in any form the patterns read, an owner's one word with it included
@@ -312,9 +359,10 @@ def short_word_asks(words: str) -> Optional[str]:
     )
     if match:
         return match.group(0).replace(PHRASE_MARK, " ").lower()
-    for match in OWNED_SECRET_PATTERN.finditer(read_through):
-        if not _names_an_ordinary_thing(words, match):
-            return match.group(0).lower()
+    for pattern in (OWNED_SECRET_PATTERN, RELATED_SECRET_PATTERN):
+        for match in pattern.finditer(read_through):
+            if not _names_an_ordinary_thing(words, match):
+                return match.group(0).lower()
     return None
 
 
@@ -327,7 +375,8 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
     """Whether the short word of a qualified match names an ordinary thing where it is.
 
     :param words: the text's :func:`clause_words`.
-    :param match: an :data:`OWNED_SECRET_PATTERN` match in them.
+    :param match: an :data:`OWNED_SECRET_PATTERN` or :data:`RELATED_SECRET_PATTERN`
+        match in them.
     :return: True when :data:`ORDINARY_PHRASE` (:data:`ORDINARY_REQUESTED_PHRASE` for a
         word a verb asks for) holds that word within its phrase (no
         :data:`PHRASE_MARK` between), or a postal gloss follows it. Each match
@@ -336,7 +385,8 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
     short = SHORT_WORD.search(words, match.start(), match.end())
     if short is None:
         return False
-    phrase = ORDINARY_REQUESTED_PHRASE if match.group("verb") else ORDINARY_PHRASE
+    asked_by_verb = "verb" in match.re.groupindex and match.group("verb")
+    phrase = ORDINARY_REQUESTED_PHRASE if asked_by_verb else ORDINARY_PHRASE
     window_start = max(0, short.start() - _BEFORE_CHARS)
     return bool(
         phrase.before.search(words, window_start, short.end())

@@ -95,6 +95,14 @@ from mech_catalogue_core.model.rendered_text import (
     may_differ,
     shown_readings,
 )
+from mech_catalogue_core.model.secret_vocabulary import (
+    HANDING_VERBS,
+    SECRET_ARGUMENT_NAME,
+    SECRET_HOLDERS,
+    SECRET_NAME_PATTERN,
+    SECRET_TERMS,
+    alternation,
+)
 from mech_catalogue_core.model.short_secret_words import (
     QUALIFIED_SECRET_PATTERN,
     SECRET_NAME,
@@ -102,6 +110,11 @@ from mech_catalogue_core.model.short_secret_words import (
     clause_word_readings,
     short_word_asks,
     word_readings,
+)
+from mech_catalogue_core.model.spelled_words import (
+    checked_words,
+    spelled_apart_of,
+    spelled_words_joined,
 )
 from mech_catalogue_core.model.tool import Argument, Tool
 
@@ -145,29 +158,28 @@ _INSTRUCTION = re.compile(
 )
 #: what an argument asks for when it asks for a secret (matched on its name's and its
 #: description's words; ``privateKey``, ``wallet_key`` and "paste the private key" all
-#: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret``, the
-#: words that restore a wallet, an access token or credentials are. The short words that
-#: are also ordinary words or symbols are :data:`QUALIFIED_SECRET_PATTERN`'s.
+#: match): the English terms of :data:`.secret_vocabulary.SECRET_TERMS`, then a few
+#: other languages'. The short words that are also ordinary words or symbols are
+#: :data:`QUALIFIED_SECRET_PATTERN`'s.
 SECRET_PATTERN = re.compile(
-    r"\b(private ?keys?|priv ?keys?|secret keys?|secrets?|wallet keys?|signing keys?|"
-    r"seed ?(phrase|words)|recovery (phrase|words)|mnemonic|passwords?|passphrase|"
-    r"api keys?|apikey|"
-    r"restore (your|the|a) wallet|"
-    r"(openai|anthropic|api|access|auth|bearer|refresh|session) tokens?|"
-    r"credentials?|"
-    # more spellings (issue #29, second review): plurals, backups, key files, web and
-    # second-factor secrets, a few languages (accents folded by secret_asked)
-    r"mnemonics|p ?key|hex (private )?keys?|"
-    r"(backup|secret|wallet|bip ?39) (phrases?|words|codes?)|bip ?39|"
-    r"keystore( json| files?)?|key ?files?|"
-    r"(session|auth|login|browser) cookies?|cookies? (header|value|string|jar)|"
-    r"jwts?|json web tokens?|"
-    r"totp|mfa codes?|one time (passwords?|codes?)|"
-    # the codes that unlock a device or an account (fix29ya)
-    r"pass ?codes?|(sms|login|verification|authenticator|auth) codes?|"
-    r"clave privada|chiave privata|cle privee|privater schlussel|"
+    r"\b(" + "|".join(SECRET_TERMS)
+    # a few other languages (accents folded by secret_asked)
+    + r"|clave privada|chiave privata|cle privee|privater schlussel|"
     r"contrasena|mot de passe|passwort|senha|frase semilla)\b",
     re.IGNORECASE | re.ASCII,
+)
+#: the words the word checks look for: a word spelled apart is read joined only where
+#: joining makes one (:func:`.spelled_words.spelled_words_joined`)
+CHECKED_WORDS = checked_words(
+    (
+        _INSTRUCTION.pattern,
+        SECRET_PATTERN.pattern,
+        SECRET_ARGUMENT_NAME,
+        QUALIFIED_SECRET_PATTERN.pattern,
+        alternation(SECRET_HOLDERS),
+        alternation(HANDING_VERBS),
+    ),
+    short=("pk", "sk", "pw"),
 )
 #: schema keywords whose strings are prose for a reader
 _PROSE_KEYWORDS = ("description", "title", "$comment")
@@ -569,7 +581,7 @@ def hidden_tag_text(text: str) -> str:
     )
 
 
-def readings(text: str) -> Tuple[str, ...]:
+def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     """The forms of a text the word checks read: as written, rendered, and read through.
 
     A person reads a text rendered and a model reads through its markup and character
@@ -586,17 +598,24 @@ def readings(text: str) -> Tuple[str, ...]:
 
     :func:`.rendered_text.laid_out_readings` adds, where a tag may hide its content,
     the source without what a browser lays out as nothing (an element ``hidden`` or
-    styled, ``rp``, ``datalist``, ``audio``...: adv29yt).
+    styled, ``rp``, ``datalist``, ``audio``...: adv29yt). Each is read once more with
+    words spelled apart joined (:func:`spelled_words_joined`: ``P.I.N.``, adv29z K7).
 
     :param text: text from a manifest or an answer.
+    :param spelled: whether to add the forms with words spelled apart joined.
     :return: ``(text,)``, then each of the others that differs, distinct.
     """
-    if not may_differ(text):  # no reference, markup or non-ASCII character
-        return (text,)
-    through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
-    hidden = hidden_parts_joined(text, _INVISIBLE)
-    forms = (text, rendered, through, as_written, joined, hidden)
-    return tuple(dict.fromkeys(forms + laid_out_readings(text, _INVISIBLE)))
+    forms: Tuple[str, ...] = (text,)
+    if may_differ(text):  # a reference, markup or a non-ASCII character
+        through, rendered, as_written, joined = shown_readings(text, _INVISIBLE)
+        hidden = hidden_parts_joined(text, _INVISIBLE)
+        forms = (text, rendered, through, as_written, joined, hidden)
+        forms += laid_out_readings(text, _INVISIBLE)
+    forms = tuple(dict.fromkeys(forms))
+    if not spelled:
+        return forms
+    letters_joined = tuple(spelled_words_joined(form, CHECKED_WORDS) for form in forms)
+    return tuple(dict.fromkeys(forms + letters_joined))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -644,7 +663,8 @@ def secret_asked(text: str) -> Optional[str]:
     Each of the text's :func:`readings` (as written, rendered and read through) is read
     :func:`folded`, and with its ASCII look-alikes read as letters
     (:func:`_letters_read`: ``PRlVATE``, ``PASSW0RD``, adv29yt), for
-    :data:`SECRET_PATTERN`; a short word that is also an ordinary word or symbol asks
+    :data:`SECRET_PATTERN`, whole for :data:`.secret_vocabulary.SECRET_NAME_PATTERN`
+    (``passwd``, ``sk``); a short word that is also an ordinary word or symbol asks
     only as :func:`short_secret_asked` says.
 
     :param text: an argument name or description.
@@ -658,19 +678,16 @@ def secret_asked(text: str) -> Optional[str]:
         for read in _letters_read(folded(form))
         for words in word_readings(read)
     ):
-        match = SECRET_PATTERN.search(words)
+        match = SECRET_PATTERN.search(words) or SECRET_NAME_PATTERN.fullmatch(words)
         if match:
             return match.group(0).lower()
         # short_secret_asked reads less (marks spaced, other scripts kept), so it can
         # find only what these words hold: it runs only when they hold one
         # (a text of other scripts may part the words a look-alike reading joins)
         short = short or bool(
-            SHORT_WORD_FORM.search(words)  # cheap: most texts hold none
-            and (
-                not reading.isascii()
-                or QUALIFIED_SECRET_PATTERN.search(words)
-                or SECRET_NAME.fullmatch(words)
-            )
+            SECRET_NAME.fullmatch(words)
+            or SHORT_WORD_FORM.search(words)  # cheap: most texts hold none
+            and (not reading.isascii() or QUALIFIED_SECRET_PATTERN.search(words))
         )
     return short_secret_asked(text, forms) if short else None
 
@@ -691,7 +708,7 @@ def secret_name_asked(name: str) -> Optional[str]:
         return asked  # an ASCII name without references: secret_asked read its letters
     for reading in readings(expression_marks_spaced(name)):
         for words in word_readings(folded(reading)):
-            if SECRET_NAME.fullmatch(words):
+            if SECRET_NAME.fullmatch(words) or SECRET_NAME_PATTERN.fullmatch(words):
                 return words.lower()
     return None
 
@@ -720,8 +737,11 @@ def short_secret_asked(
     :return: the words that ask (lowercase), or None.
     """
     spaced = expression_marks_spaced(text)
-    if spaced != text or forms is None:
-        forms = readings(spaced)
+    if spaced != text:
+        forms = readings(spaced, spelled=False)
+        forms += spelled_apart_of(text, spaced, CHECKED_WORDS)
+    elif forms is None:
+        forms = readings(text)
     for reading in forms:
         kept = other_script_words_kept(reading)
         for words in (w for r in _letters_read(kept) for w in clause_word_readings(r)):
