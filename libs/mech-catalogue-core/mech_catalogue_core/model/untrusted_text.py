@@ -64,7 +64,7 @@ import re
 from dataclasses import replace
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from mech_catalogue_core.model import hidden_characters
+from mech_catalogue_core.model import hidden_characters, other_languages
 from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
@@ -605,7 +605,8 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     Read in every form of :func:`readings` (as written and as rendered), in what its
     tag characters spell, and each of those :func:`folded` (look-alike letters read as
     the ASCII letter a person sees: adv29o), then with its ASCII look-alikes read as
-    letters (:func:`.letter_forms.ascii_lookalikes_read`: ``lGNORE``, adv29yt).
+    letters (:func:`.letter_forms.ascii_lookalikes_read`: ``lGNORE``, adv29yt); and
+    each form as written in the other languages (:func:`.other_languages.instruction_phrases`).
 
     :param text: text from a manifest.
     :return: the distinct phrases found, lowercase, in order.
@@ -617,6 +618,7 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         sources.append(hidden_tag_text(text))
     folds = [folded(source) for source in sources]
     looked = [ascii_lookalikes_read(fold) for fold in folds]
+    others = [p for source in sources for p in other_languages.instruction_phrases(source)]
     sources = list(dict.fromkeys(sources + folds + looked))
     found = [
         m.group(0).lower()
@@ -624,7 +626,7 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         for words in word_readings(source)
         for m in _INSTRUCTION.finditer(words)
     ]
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found + others))
 
 
 def _letters_read(reading: str) -> Tuple[str, ...]:
@@ -644,8 +646,9 @@ def secret_asked(text: str) -> Optional[str]:
     Each of the text's :func:`readings` (as written, rendered and read through) is read
     :func:`folded`, and with its ASCII look-alikes read as letters
     (:func:`_letters_read`: ``PRlVATE``, ``PASSW0RD``, adv29yt), for
-    :data:`SECRET_PATTERN`; a short word that is also an ordinary word or symbol asks
-    only as :func:`short_secret_asked` says.
+    :data:`SECRET_PATTERN`, then as written for the other languages' terms
+    (:func:`.other_languages.secret_named`, which folds its own way); a short word that
+    is also an ordinary word or symbol asks only as :func:`short_secret_asked` says.
 
     :param text: an argument name or description.
     :return: the words that ask (lowercase), or None.
@@ -672,6 +675,9 @@ def secret_asked(text: str) -> Optional[str]:
                 or SECRET_NAME.fullmatch(words)
             )
         )
+    other = next(filter(None, map(other_languages.secret_named, forms)), None)
+    if other:
+        return other
     return short_secret_asked(text, forms) if short else None
 
 
