@@ -100,6 +100,7 @@ from mech_catalogue_core.model.short_secret_words import (
     SECRET_NAME,
     SHORT_WORD_FORM,
     clause_word_readings,
+    name_glossed_as_ordinary,
     short_word_asks,
     word_readings,
 )
@@ -148,8 +149,18 @@ _INSTRUCTION = re.compile(
 #: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret``, the
 #: words that restore a wallet, an access token or credentials are. The short words that
 #: are also ordinary words or symbols are :data:`QUALIFIED_SECRET_PATTERN`'s.
+#: what ``secret`` qualifies when it is a story's, a game's or a cook's, not a credential
+#: (``Secret Santa``, ``a secret garden``, ``the secret ingredient``: adv29yz K5)
+ORDINARY_SECRET_NOUN = (
+    r"(?:santas?|ingredients?|recipes?|gardens?|agents?|service|society|societies|"
+    r"levels?|rooms?|passages?|doors?|menus?|sauces?|weapons?|identit(?:y|ies)|"
+    r"admirers?|histor(?:y|ies)|li(?:fe|ves)|worlds?|islands?|formulas?|missions?|"
+    r"hideouts?|bases?|lairs?|paths?|trails?|spots?|beach(?:es)?|caves?|chambers?|"
+    r"ballots?|police|tunnels?|stash(?:es)?|treasures?|societies)"
+)
 SECRET_PATTERN = re.compile(
-    r"\b(private ?keys?|priv ?keys?|secret keys?|secrets?|wallet keys?|signing keys?|"
+    r"\b(private ?keys?|priv ?keys?|secret keys?|(?<!top )(?<!trade )secrets?"
+    rf"(?! {ORDINARY_SECRET_NOUN}\b)|wallet keys?|signing keys?|"
     r"seed ?(phrase|words)|recovery (phrase|words)|mnemonic|passwords?|passphrase|"
     r"api keys?|apikey|"
     r"restore (your|the|a) wallet|"
@@ -836,7 +847,10 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
     """The arguments of an input schema that ask for a secret.
 
     An argument asks when its name or a property name anywhere in its schema asks
-    (:func:`secret_name_asked`: read as the word its letters draw too), or a
+    (:func:`secret_name_asked`: read as the word its letters draw too; a short name its
+    own prose glosses as an ordinary thing does not:
+    :func:`.short_secret_words.name_glossed_as_ordinary`, ``pks`` of "Primary keys of
+    the rows"), or a
     description or title anywhere in it does (:func:`secret_asked`: as written, as
     rendered and read through).
     Works on the MCP Tool's ``inputSchema`` as served (the MCP server's check) and on
@@ -859,9 +873,11 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
                 names.append(text)
             elif _key_of(at) in ("description", "title"):
                 prose.append(text)
-        asked = next((s for s in map(secret_name_asked, names) if s), None) or next(
-            (s for s in map(secret_asked, prose) if s), None
-        )
+        asked = next(
+            (s for s in map(secret_name_asked, names) if s), None
+        ) or next((s for s in map(secret_asked, prose) if s), None)
+        if asked and name_glossed_as_ordinary(asked, prose):
+            asked = next((s for s in map(secret_asked, prose) if s), None)
         if asked:
             found.append((str(name), asked))
     return tuple(found)
