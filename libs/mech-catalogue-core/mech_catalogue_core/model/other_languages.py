@@ -708,12 +708,22 @@ class _Matcher(NamedTuple):
     starts_word: bool
 
     def matches(self, read: str) -> Iterator["re.Match[str]"]:
-        """The matches in a :func:`normalized` text (none searched for unless it may)."""
+        """The matches in a :func:`normalized` text.
+
+        Tried only where the first slot's first letters stand (found by ``str.find``),
+        and only when every slot's may: a few tries per occurrence, not one per
+        character of the text.
+        """
         if not all(any(n in read for n in need) for need in self.needs):
             return
-        for match in self.pattern.finditer(read):
-            if not self.starts_word or _word_starts(read, match.start()):
-                yield match
+        for first in self.needs[0]:
+            at = read.find(first)
+            while at >= 0:
+                if not self.starts_word or _word_starts(read, at):
+                    match = self.pattern.match(read, at)
+                    if match:
+                        yield match
+                at = read.find(first, at + 1)
 
 
 def _word_starts(read: str, at: int) -> bool:

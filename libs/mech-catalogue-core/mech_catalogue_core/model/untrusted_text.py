@@ -637,7 +637,9 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         for words in word_readings(source)
         for m in _INSTRUCTION.finditer(words)
     ]
-    return tuple(dict.fromkeys(found + others))
+    # an English phrase is also a Romance language's by its stems (``ignore previous
+    # instructions``): the other languages' are quoted when no English one is
+    return tuple(dict.fromkeys(found or others))
 
 
 def _letters_read(reading: str) -> Tuple[str, ...]:
