@@ -119,8 +119,7 @@ ORDINARY_THING = (
 )
 #: what a short word means when the words right after it say (adv29yz K5): a board's
 #: pin by what is done with it (its mapping or count, set high, read, what is wired to
-#: it), by its name in a gloss (``(GPIO17)``, ``(BCM)``, ``D4``, ``PA5``, ``P9_12``),
-#: one-time programmable memory by its parts (``OTP memory address``, ``OTP region``),
+#: it), one-time programmable memory by its parts (``OTP memory address``, ``OTP region``),
 #: whether 2FA is on. Read from the word, no :data:`PHRASE_MARK` between but before a
 #: gloss: ``Your 6 digit OTP / bits`` and ``Enter your PIN (LED on)`` still ask
 WORD_SENSE = re.compile(
@@ -132,14 +131,20 @@ WORD_SENSE = re.compile(
     r" (?:from|high|low)\b)"
     r"|pin (?:the|that|which|a|an|this) (?:[a-z0-9]+ ){0,2}(?:is |are )?"
     r"(?:connected|wired|attached|hooked|soldered)\b"
-    r"|pin(?: (?:number|numbers|name|[0-9]+))?,"
-    r"(?:e g ,?|like |such as |for example |by default ,?)?"
-    r"(?:bcm|board|physical|wiringpi|gpio ?[0-9]{1,2}|gp[0-9]{1,2}|io[0-9]{1,2}|"
-    r"[ad][0-9]{1,2}|p[a-k][0-9]{1,2}|p[0-9]{1,2} [0-9]{1,2}|r[a-e][0-9])\b"
     r"|otps? (?:memory|area|region|bank|words?|blocks?|rows?|offsets?|address(?:es)?|"
     r"fuses?|bits?|rom|e?eprom|flash|pages?|sectors?|locks?|size|cells?)\b"
     r"|2 ?fa (?:is|are|was) (?:on|off|active|inactive|required|set up|turned on|"
     r"turned off|supported|available)\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: a board's pin named in a gloss after ``the pin`` a verb asks for (``Enter the pin
+#: (GPIO17 by default)``, ``Enter the pin number (BCM)``): a person's own PIN is not
+#: glossed so (``Your PIN (D4)`` still asks)
+PIN_NAME_GLOSS = re.compile(
+    r"pin(?: (?:number|numbers|name|[0-9]+))?,"
+    r"(?:e g ,?|like |such as |for example |by default ,?)?"
+    r"(?:bcm|board|physical|wiringpi|gpio ?[0-9]{1,2}|gp[0-9]{1,2}|io[0-9]{1,2}|"
+    r"[ad][0-9]{1,2}|p[a-k][0-9]{1,2}|p[0-9]{1,2} [0-9]{1,2}|r[a-e][0-9])\b",
     re.IGNORECASE | re.ASCII,
 )
 #: what an argument's own prose says its short name is when that is an ordinary thing
@@ -164,7 +169,7 @@ POSTAL_THING = (
 #: (``pin number of the GPIO line``, ``pk list of rows``, ``2FA is enabled``)
 ORDINARY_LINK = (
     r"(?:of|on|in|from|at|to|is|are|the|a|an|its|this|that|each|every|number|numbers|"
-    r"for|as|used|"
+    r"for|as|used|[a-z]+[0-9]+[a-z0-9]*|"  # a part number: DHT22, BME280
     r"code|codes|list|lists|id|ids|value|values|[0-9]+)"
 )
 
@@ -366,8 +371,9 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
     :param match: an :data:`OWNED_SECRET_PATTERN` match in them.
     :return: True when :data:`ORDINARY_PHRASE` (:data:`ORDINARY_REQUESTED_PHRASE` for a
         word a verb asks for) holds that word within its phrase (no
-        :data:`PHRASE_MARK` between), a postal gloss follows it, or the words right
-        after it say its ordinary sense (:data:`WORD_SENSE`). Each match
+        :data:`PHRASE_MARK` between), a postal gloss follows it, the words right
+        after it say its ordinary sense (:data:`WORD_SENSE`), or a gloss names a
+        board's pin after a verb's ``the pin`` (:data:`PIN_NAME_GLOSS`). Each match
         reads a bounded window around its word: linear in the text.
     """
     short = SHORT_WORD.search(words, match.start(), match.end())
@@ -380,6 +386,7 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
         or phrase.after.match(words, short.start())
         or phrase.glossed.match(words, short.start())
         or WORD_SENSE.match(words, short.start())
+        or bool(match.group("verb") and PIN_NAME_GLOSS.match(words, short.start()))
     )
 
 
