@@ -54,7 +54,7 @@ A term may name what, right after it, makes it an ordinary word (``unless``): Ch
 
 import re
 import unicodedata
-from typing import Dict, Iterator, NamedTuple, Optional, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from mech_catalogue_core.model.letter_forms import folded
 
@@ -711,10 +711,11 @@ class _Matcher(NamedTuple):
         """The matches in a :func:`normalized` text.
 
         Tried only where the first slot's first letters stand (found by ``str.find``),
-        and only when every slot's may: a few tries per occurrence, not one per
-        character of the text.
+        and only when every other slot's may: a few tries per occurrence, not one per
+        character of the text. :func:`_candidates` gives a matcher only a text holding
+        its first slot's.
         """
-        if not all(any(n in read for n in need) for need in self.needs):
+        if not all(any(n in read for n in need) for need in self.needs[1:]):
             return
         for first in self.needs[0]:
             at = read.find(first)
@@ -787,6 +788,48 @@ _INSTRUCTION_MATCHERS = tuple(
 )
 
 
+def _first_slot_index(
+    matchers: Tuple[_Matcher, ...],
+) -> Dict[str, Dict[str, Tuple[int, ...]]]:
+    """First character -> a first slot's first letters -> the matchers they start."""
+    index: Dict[str, Dict[str, List[int]]] = {}
+    for number, matcher in enumerate(matchers):
+        for first in matcher.needs[0]:
+            index.setdefault(first[0], {}).setdefault(first, []).append(number)
+    return {c: {f: tuple(ns) for f, ns in fs.items()} for c, fs in index.items()}
+
+
+_SECRET_INDEX = _first_slot_index(_SECRET_MATCHERS)
+_INSTRUCTION_INDEX = _first_slot_index(_INSTRUCTION_MATCHERS)
+
+
+def _candidates(
+    read: str,
+    matchers: Tuple[_Matcher, ...],
+    index: Dict[str, Dict[str, Tuple[int, ...]]],
+) -> Iterator[_Matcher]:
+    """The matchers whose first slot's first letters a text holds, in table order.
+
+    One pass over the text's distinct characters, then a substring test for each
+    first letters starting with one of them: a text is not tried against every term.
+    """
+    numbers = {
+        number
+        for char in set(read).intersection(index)
+        for first, starting in index[char].items()
+        if first in read
+        for number in starting
+    }
+    return (matchers[number] for number in sorted(numbers))
+
+
+def _secret_matches(read: str) -> Iterator[_Matcher]:
+    """The secret terms a :func:`normalized` text names, in table order."""
+    return (
+        m for m in _candidates(read, _SECRET_MATCHERS, _SECRET_INDEX) if any(m.matches(read))
+    )
+
+
 def secret_named(text: str) -> Optional[str]:
     """The first secret a text names in a language of :data:`LANGUAGES`.
 
@@ -794,8 +837,7 @@ def secret_named(text: str) -> Optional[str]:
     :return: the term as :data:`SECRET_TERMS` writes it (e.g. ``"парол"``,
         ``"私钥"``), or None.
     """
-    read = normalized(text)
-    return next((m.quoted for m in _SECRET_MATCHERS for _ in m.matches(read)), None)
+    return next((m.quoted for m in _secret_matches(normalized(text))), None)
 
 
 def secrets_named(text: str) -> Tuple[str, ...]:
@@ -804,8 +846,7 @@ def secrets_named(text: str) -> Tuple[str, ...]:
     :param text: any text.
     :return: the terms as :data:`SECRET_TERMS` writes them, in its order.
     """
-    read = normalized(text)
-    return tuple(m.quoted for m in _SECRET_MATCHERS if any(m.matches(read)))
+    return tuple(m.quoted for m in _secret_matches(normalized(text)))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -819,6 +860,10 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         them, distinct, in their order.
     """
     read = normalized(text)
-    found = [m.quoted for m in _INSTRUCTION_MATCHERS if any(m.matches(read))]
-    found += [m.quoted for m in _SECRET_MATCHERS if any(m.matches(read))]
+    found = [
+        m.quoted
+        for m in _candidates(read, _INSTRUCTION_MATCHERS, _INSTRUCTION_INDEX)
+        if any(m.matches(read))
+    ]
+    found += [m.quoted for m in _secret_matches(read)]
     return tuple(dict.fromkeys(found))
