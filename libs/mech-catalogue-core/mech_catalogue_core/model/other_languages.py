@@ -22,14 +22,16 @@ API key and a verification code (:data:`SECRET_TERMS`), and the phrases for "ign
 the previous instructions", "you are now" and "system prompt"
 (:data:`INSTRUCTION_PHRASES`). Languages not listed there are not read.
 
-Sources: the wallet terms are those wallet interfaces show their users (MetaMask's
-extension locale files ``app/_locales/<lang>/messages.json``: ``password``,
-``privateKey``, ``secretRecoveryPhrase``; Trust Wallet's app strings), the others
-(instructions, PIN, API key) a bilingual dictionary's usual translation; each language's
-block says which.
+Sources: the wallet terms follow the wording wallet interfaces show their users
+(MetaMask's extension locale files ``app/_locales/<lang>/messages.json``, keys
+``password``, ``privateKey``, ``secretRecoveryPhrase``; Trust Wallet's app strings),
+the others (instructions, PIN, API key, verification code) a bilingual dictionary's
+usual translation; each language's block names its source. The terms were written from
+that wording, not diffed line by line against the locale files: a wallet's newer
+wording may be missing.
 
 How a text is read (:func:`normalized`): compatibility-decomposed (``ﾊﾟ`` is ``パ``,
-full-width letters are ASCII), :func:`.letter_forms.folded` (marks dropped, every
+full-width letters are ASCII), in capitals :func:`.letter_forms.folded` (marks dropped, every
 letter that looks like a Latin one read as it: a Cyrillic ``пароль`` written with
 Latin ``a`` and ``o`` reads as the all-Cyrillic one), the Arabic letters Persian writes
 otherwise read as Persian's and the tatweel (a stretching stroke) dropped, casefolded,
@@ -54,12 +56,13 @@ A term may name what, right after it, makes it an ordinary word (``unless``): Ch
 
 import re
 import unicodedata
+from enum import StrEnum
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from mech_catalogue_core.model.letter_forms import folded
 
 
-class Kind:
+class Kind(StrEnum):
     """How a term matches (module docstring)."""
 
     WORD = "word"
@@ -81,7 +84,7 @@ class Term(NamedTuple):
 W, S, P = Kind.WORD, Kind.STEM, Kind.PART
 
 #: the languages read here (ISO 639-1), in :data:`SECRET_TERMS`' order
-LANGUAGES: Tuple[str, ...] = (
+LANGUAGES: Tuple[str, ...] = tuple(
     "zh-Hans zh-Hant ja ko ru uk es pt fr de it pl tr id ms vi ar fa hi".split()
 )
 
@@ -683,8 +686,13 @@ def normalized(text: str) -> str:
 def _letters_pattern(text: str, kind: str) -> str:
     """The regular expression of a normalized term or stem, as its kind matches.
 
-    No pattern starts with an assertion, so each is searched for from its first
-    letter (:func:`_word_starts` checks that a word starts there).
+    No pattern starts with an assertion: each is tried where its first letters stand
+    (:meth:`_Matcher.matches` checks that a word starts there).
+
+    :param text: the term or stem, :func:`normalized`.
+    :param kind: its :class:`Kind`.
+    :return: the pattern (a stem's words each followed by any letters, a part's
+        letters by an optional space).
     """
     if kind == Kind.PART:
         return " ?".join(re.escape(c) for c in text.replace(" ", ""))
@@ -693,18 +701,24 @@ def _letters_pattern(text: str, kind: str) -> str:
 
 
 def _first_letters(text: str, kind: str) -> str:
-    """What a text holding a match of the term or stem must hold: its first word or letter."""
+    """What a text holding a match of a term or stem must hold.
+
+    :param text: the term or stem, :func:`normalized`.
+    :param kind: its :class:`Kind`.
+    :return: its first word, or for a part its first letter.
+    """
     return text[:1] if kind == Kind.PART else text.split()[0]
 
 
 class _Matcher(NamedTuple):
-    """A term's or a phrase's pattern, what a text must hold for it to be searched,
-    what a warning quotes, and whether a match must start a word."""
+    """A term's or a phrase's pattern, and what a text must hold for it to be tried."""
 
     pattern: "re.Pattern[str]"
     #: per slot (one for a term), the first letters one of which a text must hold
     needs: Tuple[Tuple[str, ...], ...]
+    #: what a warning quotes (the term or phrase as the language writes it)
     quoted: str
+    #: whether a match must start a word (not for a :data:`Kind.PART`)
     starts_word: bool
 
     def matches(self, read: str) -> Iterator["re.Match[str]"]:
@@ -714,30 +728,27 @@ class _Matcher(NamedTuple):
         and only when every other slot's may: a few tries per occurrence, not one per
         character of the text. :func:`_candidates` gives a matcher only a text holding
         its first slot's.
+
+        :param read: a :func:`normalized` text.
+        :yield: each match, in the order of the first slot's first letters.
         """
         if not all(any(n in read for n in need) for need in self.needs[1:]):
             return
         for first in self.needs[0]:
             at = read.find(first)
             while at >= 0:
-                if not self.starts_word or _word_starts(read, at):
+                # a normalized text holds only words and single spaces
+                if not self.starts_word or at == 0 or read[at - 1] == " ":
                     match = self.pattern.match(read, at)
                     if match:
                         yield match
                 at = read.find(first, at + 1)
 
 
-def _word_starts(read: str, at: int) -> bool:
-    """Whether a word starts at ``at`` of a :func:`normalized` text (only words and
-    single spaces)."""
-    return at == 0 or read[at - 1] == " "
-
-
 def _term_matcher(term: Term) -> _Matcher:
     """A term as its kind matches, not followed by an ``unless``."""
     word = normalized(term.text).strip()
     kind = term.kind
-    unless = [normalized(u).strip() if u.strip() else u for u in term.unless]
     if kind == Kind.STEM:
         # the last word's ending is free, but an ``unless`` is read right after the stem
         *first, last = word.split()
@@ -746,7 +757,9 @@ def _term_matcher(term: Term) -> _Matcher:
         pattern = rf"{head}{re.escape(last)}" + (f"(?!{guard})" if guard else "")
         pattern += r"\w*"
     else:
-        guard = "|".join(_letters_pattern(u, kind) for u in unless)
+        guard = "|".join(
+            _letters_pattern(normalized(u).strip(), kind) for u in term.unless
+        )
         pattern = _letters_pattern(word, kind) + (f"(?! ?(?:{guard}))" if guard else "")
         pattern += r"(?!\w)" if kind == Kind.WORD else ""
     return _Matcher(
@@ -766,7 +779,10 @@ def _phrase_matcher(phrase: Phrase) -> _Matcher:
         else rf".{{0,{PHRASE_GAP_CHARS}}}?"
     )
     stems = [[normalized(s).strip() for s in slot] for slot in phrase.slots]
-    slots = ["(?:" + "|".join(_letters_pattern(s, kind) for s in slot) + ")" for slot in stems]
+    slots = [
+        "(?:" + "|".join(_letters_pattern(s, kind) for s in slot) + ")"
+        for slot in stems
+    ]
     orders = [slots]
     if len(slots) > 2:
         orders.append(slots[:-2] + [slots[-1], slots[-2]])
@@ -812,6 +828,11 @@ def _candidates(
 
     One pass over the text's distinct characters, then a substring test for each
     first letters starting with one of them: a text is not tried against every term.
+
+    :param read: a :func:`normalized` text.
+    :param matchers: :data:`_SECRET_MATCHERS` or :data:`_INSTRUCTION_MATCHERS`.
+    :param index: their :func:`_first_slot_index`.
+    :return: the matchers to try.
     """
     numbers = {
         number
@@ -826,7 +847,9 @@ def _candidates(
 def _secret_matches(read: str) -> Iterator[_Matcher]:
     """The secret terms a :func:`normalized` text names, in table order."""
     return (
-        m for m in _candidates(read, _SECRET_MATCHERS, _SECRET_INDEX) if any(m.matches(read))
+        m
+        for m in _candidates(read, _SECRET_MATCHERS, _SECRET_INDEX)
+        if any(m.matches(read))
     )
 
 

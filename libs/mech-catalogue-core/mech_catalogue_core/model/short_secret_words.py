@@ -137,6 +137,16 @@ WORD_SENSE = re.compile(
     r"turned off|supported|available)\b",
     re.IGNORECASE | re.ASCII,
 )
+#: what ``secret`` qualifies when it is a story's, a game's or a cook's, not a credential
+#: (``Secret Santa``, ``a secret garden``, ``the secret ingredient``: adv29yz K5); read
+#: by :data:`.untrusted_text.SECRET_PATTERN`
+ORDINARY_SECRET_NOUN = (
+    r"(?:santas?|ingredients?|recipes?|gardens?|agents?|service|society|societies|"
+    r"levels?|rooms?|passages?|doors?|menus?|sauces?|weapons?|identit(?:y|ies)|"
+    r"admirers?|histor(?:y|ies)|li(?:fe|ves)|worlds?|islands?|formulas?|missions?|"
+    r"hideouts?|bases?|lairs?|paths?|trails?|spots?|beach(?:es)?|caves?|chambers?|"
+    r"ballots?|police|tunnels?|stash(?:es)?|treasures?)"
+)
 #: a board's pin named in a gloss after ``the pin`` a verb asks for (``Enter the pin
 #: (GPIO17 by default)``, ``Enter the pin number (BCM)``): a person's own PIN is not
 #: glossed so (``Your PIN (D4)`` still asks)
@@ -391,8 +401,10 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
 
 
 def name_glossed_as_ordinary(asked: str, prose: "list[str]") -> bool:
-    """Whether a short name that asks (:data:`SECRET_NAME`) is an ordinary thing by its
-    argument's own prose (:data:`NAME_GLOSS`: ``pks``, "Primary keys of the rows").
+    """Whether a short name that asks is an ordinary thing by its argument's own prose.
+
+    A :data:`SECRET_NAME` whose :data:`NAME_GLOSS` the prose holds (``pks``, "Primary
+    keys of the rows") names that thing.
 
     :param asked: what the name asks (:func:`.untrusted_text.secret_name_asked`).
     :param prose: the argument's descriptions and titles.

@@ -96,6 +96,7 @@ from mech_catalogue_core.model.rendered_text import (
     shown_readings,
 )
 from mech_catalogue_core.model.short_secret_words import (
+    ORDINARY_SECRET_NOUN,
     QUALIFIED_SECRET_PATTERN,
     SECRET_NAME,
     SHORT_WORD_FORM,
@@ -149,15 +150,6 @@ _INSTRUCTION = re.compile(
 #: match). A random ``seed`` or ``max_tokens`` is no secret; a bare ``secret``, the
 #: words that restore a wallet, an access token or credentials are. The short words that
 #: are also ordinary words or symbols are :data:`QUALIFIED_SECRET_PATTERN`'s.
-#: what ``secret`` qualifies when it is a story's, a game's or a cook's, not a credential
-#: (``Secret Santa``, ``a secret garden``, ``the secret ingredient``: adv29yz K5)
-ORDINARY_SECRET_NOUN = (
-    r"(?:santas?|ingredients?|recipes?|gardens?|agents?|service|society|societies|"
-    r"levels?|rooms?|passages?|doors?|menus?|sauces?|weapons?|identit(?:y|ies)|"
-    r"admirers?|histor(?:y|ies)|li(?:fe|ves)|worlds?|islands?|formulas?|missions?|"
-    r"hideouts?|bases?|lairs?|paths?|trails?|spots?|beach(?:es)?|caves?|chambers?|"
-    r"ballots?|police|tunnels?|stash(?:es)?|treasures?|societies)"
-)
 SECRET_PATTERN = re.compile(
     r"\b(private ?keys?|priv ?keys?|secret keys?|(?<!top )(?<!trade )secrets?"
     rf"(?! {ORDINARY_SECRET_NOUN}\b)|wallet keys?|signing keys?|"
@@ -629,7 +621,9 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         sources.append(hidden_tag_text(text))
     folds = [folded(source) for source in sources]
     looked = [ascii_lookalikes_read(fold) for fold in folds]
-    others = [p for source in sources for p in other_languages.instruction_phrases(source)]
+    others = [
+        p for source in sources for p in other_languages.instruction_phrases(source)
+    ]
     sources = list(dict.fromkeys(sources + folds + looked))
     found = [
         m.group(0).lower()
@@ -875,9 +869,9 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
                 names.append(text)
             elif _key_of(at) in ("description", "title"):
                 prose.append(text)
-        asked = next(
-            (s for s in map(secret_name_asked, names) if s), None
-        ) or next((s for s in map(secret_asked, prose) if s), None)
+        asked = next((s for s in map(secret_name_asked, names) if s), None) or next(
+            (s for s in map(secret_asked, prose) if s), None
+        )
         if asked and name_glossed_as_ordinary(asked, prose):
             asked = next((s for s in map(secret_asked, prose) if s), None)
         if asked:

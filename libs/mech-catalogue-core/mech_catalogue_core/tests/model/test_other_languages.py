@@ -211,7 +211,7 @@ def test_a_secret_spelled_otherwise_asks(text: str) -> None:
 def test_an_honest_text_in_a_listed_language_asks_nothing(text: str) -> None:
     """A public key, a keyword, cryptography, a slogan: no secret, no order."""
     assert secret_asked(text) is None
-    assert instruction_phrases(text) == ()
+    assert not instruction_phrases(text)
 
 
 @pytest.mark.parametrize("language,text", INSTRUCTIONS)
@@ -266,7 +266,9 @@ def test_a_language_not_listed_is_not_read() -> None:
     assert secret_asked("\u03ba\u03c9\u03b4\u03b9\u03ba\u03cc\u03c2") is None
 
 
-def test_a_tool_asking_in_russian_is_refused_and_one_ordering_in_chinese_flagged() -> None:
+def test_a_tool_asking_in_russian_is_refused_and_one_ordering_in_chinese_flagged() -> (
+    None
+):
     """Through the catalogue's warnings: the MCP server refuses the first tool."""
     asking = Tool(
         name="tide_table",
@@ -291,12 +293,13 @@ def test_a_long_mixed_script_text_is_read_in_bounded_time() -> None:
     Every pattern is searched for (the worst case): the whole reads in well under the
     two seconds asserted here (about 0.1 s measured on one CPU).
     """
+    # pylint: disable-next=protected-access
     matchers = other_languages._SECRET_MATCHERS + other_languages._INSTRUCTION_MATCHERS
     firsts = " ".join(
         "x" + first for m in matchers for need in m.needs for first in need
     )
     text = ((firsts + " Прогноз погоды 天气 날씨 ") * 64)[: 64 * 1024]
     started = time.perf_counter()
-    assert other_languages.secrets_named(text) == ()
-    assert other_languages.instruction_phrases(text) == ()
+    assert not other_languages.secrets_named(text)
+    assert not other_languages.instruction_phrases(text)
     assert time.perf_counter() - started < 2.0
