@@ -200,7 +200,7 @@ SECRET_TERMS: Dict[str, Tuple[Term, ...]] = {
         Term("frase semilla", S),
         Term("frase mnemotécnic", S),
         Term("frase mnemónic", S),
-        Term("código PIN", S),
+        Term("código PIN", W),
         Term("clave API", S),
         Term("clave de API", S),
         Term("código de verificación", S),
@@ -214,7 +214,7 @@ SECRET_TERMS: Dict[str, Tuple[Term, ...]] = {
         Term("frase secret", S),
         Term("frase de recuperação", S),
         Term("frase semente", S),
-        Term("código PIN", S),
+        Term("código PIN", W),
         Term("chave API", S),
         Term("chave de API", S),
         Term("código de verificação", S),
@@ -228,7 +228,7 @@ SECRET_TERMS: Dict[str, Tuple[Term, ...]] = {
         Term("phrase secrète", S),
         Term("phrase de récupération", S),
         Term("phrase mnémonique", S),
-        Term("code PIN", S),
+        Term("code PIN", W),
         Term("clé API", S),
         Term("clé d'API", S),
         Term("code de vérification", S),
@@ -251,26 +251,24 @@ SECRET_TERMS: Dict[str, Tuple[Term, ...]] = {
         Term("frase di recupero", S),
         Term("frase mnemonic", S),
         Term("parola d'ordine", S),
-        Term("codice PIN", S),
+        Term("codice PIN", W),
         Term("chiave API", S),
         Term("codice di verifica", S),
     ),
     # MetaMask pl (hasło, klucz prywatny, tajna fraza odzyskiwania); hasło is also a
-    # slogan (reklamowe, wyborcze), a dictionary's or a crossword's entry; haseł is its
-    # genitive plural
-    "pl": (
-        Term(
-            "hasł",
-            S,
-            ("o reklamow", "a reklamow", "o wyborcz", "a wyborcz", "o przewodni"),
-        ),
-        Term("haseł", W),
+    # slogan (reklamowe, wyborcze, przewodnie) and a crossword's entry; its forms are
+    # listed whole, since English words start with its stem (Haslam, haslet)
+    "pl": tuple(
+        Term(form, W, (" reklamow", " wyborcz", " przewodni", " krzyżówk"))
+        for form in "hasło hasła hasłu hasłem haśle haseł hasłom hasłami hasłach".split()
+    )
+    + (
         Term("klucz prywatn", S),
         Term("klucza prywatn", S),
         Term("fraz odzyskiwan", S),
         Term("fraz seed", S),
         Term("fraz mnemoniczn", S),
-        Term("kod PIN", S),
+        Term("kod PIN", W),
         Term("klucz API", S),
         Term("kod weryfikacyjn", S),
     ),

@@ -111,6 +111,7 @@ SPELLINGS = [
     "Введите ваш пap\u043eль",  # Latin a, p among Cyrillic letters
     "Zaloguj się hasłem",  # Polish instrumental
     "Brak haseł",  # Polish genitive plural
+    "Błąd w haśle",  # Polish locative
     "HASŁO",
     "şifrenizi",  # Turkish: your password (accusative)
     "ŞİFRE",
@@ -161,6 +162,10 @@ HONEST = [
     "کلید عمومی را برمی‌گرداند",  # returns the public key
     "पिन कोड 110001 का मौसम",  # the weather of postal code 110001
     "मौसम का पूर्वानुमान",
+    # English words that start as a term of another language does
+    "Source code pinned to a commit",
+    "Forecast by Haslam and Hasler",
+    "Mot juste: a phrase generator",
 ]
 
 #: (language, "ignore the previous instructions" or another order to a model in it)
