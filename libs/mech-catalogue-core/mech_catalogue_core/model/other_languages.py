@@ -49,9 +49,10 @@ A term may name what, right after it, makes it an ordinary word (``unless``).
 
 import re
 import unicodedata
-from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Tuple
 
 from mech_catalogue_core.model.letter_forms import folded
+from mech_catalogue_core.model.memo import bounded_memo
 from mech_catalogue_core.model.other_language_terms import (
     INSTRUCTION_PHRASES,
     LANGUAGES,
@@ -106,6 +107,27 @@ def normalized(text: str) -> str:
     return _SEPARATORS.sub(" ", read)
 
 
+#: texts whose reading is kept: a tool's text is read by the instruction, secret and
+#: request checks, each in several forms, most of them the same (bounded: manifests
+#: are anyone's, :mod:`.memo`)
+READ_MEMO_ENTRIES = 4096
+READ_MEMO_CHARS = 4096
+READ_MEMO_TOTAL = 1 << 20
+
+
+@bounded_memo(READ_MEMO_ENTRIES, READ_MEMO_CHARS, READ_MEMO_TOTAL)
+def _read(text: str) -> str:
+    """A text as the matchers read it: :func:`normalized`, after a space.
+
+    A word starts after a space, the first one too, so a word-start search is one
+    substring search (``" парол"``). Kept per text (:data:`READ_MEMO_ENTRIES`).
+
+    :param text: any text.
+    :return: ``" "`` and its :func:`normalized` words.
+    """
+    return " " + normalized(text)
+
+
 def _letters_pattern(text: str, kind: str) -> str:
     """The regular expression of a normalized term or stem, as its kind matches.
 
@@ -128,9 +150,10 @@ def _first_letters(text: str, kind: str) -> str:
 
     :param text: the term or stem, :func:`normalized`.
     :param kind: its :class:`Kind`.
-    :return: its first word, or for a part its first letter.
+    :return: its first word after a space (a word starts there: texts are read after
+        one, :func:`_read`), or for a part its first letter.
     """
-    return text[:1] if kind == Kind.PART else text.split()[0]
+    return text[:1] if kind == Kind.PART else " " + text.split()[0]
 
 
 class _Matcher(NamedTuple):
@@ -138,33 +161,35 @@ class _Matcher(NamedTuple):
 
     pattern: "re.Pattern[str]"
     #: per slot (one for a term), the first letters one of which a text must hold
+    #: (:func:`_first_letters`)
     needs: Tuple[Tuple[str, ...], ...]
     #: what a warning quotes (the term or phrase as the language writes it)
     quoted: str
     #: whether a match must start a word (not for a :data:`Kind.PART`)
     starts_word: bool
+    #: the letters a text holding a match holds (a term's; none said for a phrase)
+    letters: FrozenSet[str] = frozenset()
 
     def matches(self, read: str) -> Iterator["re.Match[str]"]:
-        """The matches in a :func:`normalized` text.
+        """The matches in a text as :func:`_read` reads it.
 
         Tried only where the first slot's first letters stand (found by ``str.find``),
         and only when every other slot's may: a few tries per occurrence, not one per
         character of the text. :func:`_candidates` gives a matcher only a text holding
         its first slot's.
 
-        :param read: a :func:`normalized` text.
+        :param read: a text as :func:`_read` reads it.
         :yield: each match, in the order of the first slot's first letters.
         """
         if not all(any(n in read for n in need) for need in self.needs[1:]):
             return
+        skip = 1 if self.starts_word else 0  # the space before a word's first letters
         for first in self.needs[0]:
             at = read.find(first)
             while at >= 0:
-                # a normalized text holds only words and single spaces
-                if not self.starts_word or at == 0 or read[at - 1] == " ":
-                    match = self.pattern.match(read, at)
-                    if match:
-                        yield match
+                match = self.pattern.match(read, at + skip)
+                if match:
+                    yield match
                 at = read.find(first, at + 1)
 
 
@@ -190,6 +215,7 @@ def _term_matcher(term: Term) -> _Matcher:
         ((_first_letters(word, kind),),),
         term.text,
         kind != Kind.PART,
+        frozenset(word.replace(" ", "")),
     )
 
 
@@ -247,7 +273,7 @@ def _first_slot_index(
     index: Dict[str, Dict[str, List[int]]] = {}
     for number, matcher in enumerate(matchers):
         for first in matcher.needs[0]:
-            index.setdefault(first[0], {}).setdefault(first, []).append(number)
+            index.setdefault(first.lstrip()[0], {}).setdefault(first, []).append(number)
     return {c: {f: tuple(ns) for f, ns in fs.items()} for c, fs in index.items()}
 
 
@@ -261,28 +287,34 @@ def _candidates(
     matchers: Tuple[_Matcher, ...],
     index: Dict[str, Dict[str, Tuple[int, ...]]],
 ) -> Iterator[_Matcher]:
-    """The matchers whose first slot's first letters a text holds, in table order.
+    """The matchers whose first slot's first letters and letters a text holds.
 
     One pass over the text's distinct characters, then a substring test for each
-    first letters starting with one of them: a text is not tried against every term.
+    first letters starting with one of them: a text is not tried against every term
+    (nor ``API密钥`` against every text holding an ``a``).
 
-    :param read: a :func:`normalized` text.
+    :param read: a text as :func:`_read` reads it.
     :param matchers: :data:`_SECRET_MATCHERS` or :data:`_INSTRUCTION_MATCHERS`.
     :param index: their :func:`_first_slot_index`.
     :return: the matchers to try.
     """
+    chars = set(read)
     numbers = {
         number
-        for char in set(read).intersection(index)
+        for char in chars.intersection(index)
         for first, starting in index[char].items()
         if first in read
         for number in starting
     }
-    return (matchers[number] for number in sorted(numbers))
+    return (
+        matchers[number]
+        for number in sorted(numbers)
+        if matchers[number].letters <= chars
+    )
 
 
 def _secret_matches(read: str) -> Iterator[_Matcher]:
-    """The secret terms a :func:`normalized` text names, in table order."""
+    """The secret terms a text as :func:`_read` reads it names, in table order."""
     return (
         m
         for m in _candidates(read, _SECRET_MATCHERS, _SECRET_INDEX)
@@ -297,7 +329,7 @@ def secret_named(text: str) -> Optional[str]:
     :return: the term as :data:`SECRET_TERMS` writes it (e.g. ``"парол"``,
         ``"私钥"``), or None.
     """
-    return next((m.quoted for m in _secret_matches(normalized(text))), None)
+    return next((m.quoted for m in _secret_matches(_read(text))), None)
 
 
 def secrets_named(text: str) -> Tuple[str, ...]:
@@ -306,7 +338,7 @@ def secrets_named(text: str) -> Tuple[str, ...]:
     :param text: any text.
     :return: the terms as :data:`SECRET_TERMS` writes them, in its order.
     """
-    return tuple(m.quoted for m in _secret_matches(normalized(text)))
+    return tuple(m.quoted for m in _secret_matches(_read(text)))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -319,7 +351,7 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     :return: the phrases as :data:`INSTRUCTION_PHRASES` and :data:`SECRET_TERMS` write
         them, distinct, in their order.
     """
-    read = normalized(text)
+    read = _read(text)
     found = [
         m.quoted
         for m in _candidates(read, _INSTRUCTION_MATCHERS, _INSTRUCTION_INDEX)
@@ -341,7 +373,7 @@ def secret_requested(text: str) -> Optional[str]:
     :param text: any text (a reading of it).
     :return: the secret's term as :data:`SECRET_TERMS` writes it, or None.
     """
-    read = normalized(text)
+    read = _read(text)
     secrets = list(_secret_matches(read))
     if not secrets:
         return None

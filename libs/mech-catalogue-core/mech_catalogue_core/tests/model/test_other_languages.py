@@ -306,7 +306,7 @@ def test_a_long_mixed_script_text_is_read_in_bounded_time() -> None:
     # pylint: disable-next=protected-access
     matchers = other_languages._SECRET_MATCHERS + other_languages._INSTRUCTION_MATCHERS
     firsts = " ".join(
-        "x" + first for m in matchers for need in m.needs for first in need
+        "x" + first.strip() for m in matchers for need in m.needs for first in need
     )
     text = ((firsts + " Прогноз погоды 天气 날씨 ") * 64)[: 64 * 1024]
     started = time.perf_counter()
