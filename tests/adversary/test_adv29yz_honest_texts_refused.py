@@ -33,8 +33,6 @@ acceptable cost (a mech can reword), but they are listed so the cost is known.
 import pytest
 from mech_catalogue_core.model.untrusted_text import secret_arguments, secret_asked
 
-REASON = "adv29yz K5: an honest hardware, postal or database text is refused"
-
 HONEST = [
     "Your pin number on the Raspberry Pi header (BCM)",
     "Enter the pin number (BCM) of the LED",
@@ -52,15 +50,12 @@ HONEST = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 @pytest.mark.parametrize("text", HONEST)
 def test_an_honest_technical_description_is_served(text: str) -> None:
     """No reader takes these for a request for a secret."""
-    # observed on main: e.g. "type the pin"
     assert secret_asked(text) is None
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_an_argument_named_pks_holding_primary_keys_is_served() -> None:
     """``pks``, described as rows' primary keys, is a list of ids."""
     schema = {
@@ -72,5 +67,4 @@ def test_an_argument_named_pks_holding_primary_keys_is_served() -> None:
             }
         }
     }
-    # observed on main: (("pks", "pks"),)
     assert not secret_arguments(schema)

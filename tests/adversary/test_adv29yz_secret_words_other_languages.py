@@ -64,19 +64,13 @@ def test_the_listed_languages_ask() -> None:
     assert secret_asked("Ihr privater Schl\u00fcssel")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adv29yz K4: a secret request in an unlisted language"
-)
 @pytest.mark.parametrize("text", REQUESTS)
 def test_a_secret_request_in_another_language_asks(text: str) -> None:
     """A model reads the request whatever its language."""
-    # observed on main: None
     assert secret_asked(text) is not None
 
 
-@pytest.mark.xfail(strict=True, reason="adv29yz K4: an instruction in another language")
 @pytest.mark.parametrize("text", INSTRUCTIONS)
 def test_an_instruction_in_another_language_is_flagged(text: str) -> None:
     """The words for "ignore the previous instructions", in Russian and Chinese."""
-    # observed on main: ()
     assert instruction_phrases(text)

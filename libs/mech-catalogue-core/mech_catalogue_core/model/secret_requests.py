@@ -39,6 +39,7 @@ as written, rendered, read through; tag text; look-alike letters folded).
 import re
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from mech_catalogue_core.model import other_languages
 from mech_catalogue_core.model.letter_forms import folded
 from mech_catalogue_core.model.problems import SECRET_REQUEST, Problem, warning
 from mech_catalogue_core.model.secret_vocabulary import (
@@ -158,7 +159,8 @@ def secret_requested(text: str) -> Optional[str]:
     argument``). Read in every form the other checks read (:func:`readings`, what tag
     characters spell, look-alike letters :func:`folded`); a short word that is also an
     ordinary one (:data:`SHORT_SECRET_WORD`) counts only where :func:`short_secret_asked`
-    finds it a secret.
+    finds it a secret. In the other languages read, a secret named near a "your" or a
+    handing verb of theirs asks (:func:`.other_languages.secret_requested`).
 
     :param text: text from a stranger (its first :data:`SECRET_REQUEST_READ_CHARS`
         characters are read).
@@ -188,7 +190,7 @@ def secret_requested(text: str) -> Optional[str]:
                 asked = _request_at(words, mention)
                 if asked:
                     return asked
-    return None
+    return next(filter(None, map(other_languages.secret_requested, sources)), None)
 
 
 #: characters of a stranger's quoted words :func:`orders_said` reads (what a sentence

@@ -91,12 +91,24 @@ HANDING_VERBS = REQUEST_VERBS + (
 #: the lengths of a BIP-39 mnemonic, in words (BIP-39: 12 to 24 words, a multiple of 3)
 MNEMONIC_LENGTH = r"(?:12|15|18|21|24|twelve|fifteen|eighteen|twenty one|twenty four)"
 
+#: what ``secret`` qualifies when it is a story's, a game's or a cook's, not a credential
+#: (``Secret Santa``, ``a secret garden``, ``the secret ingredient``: adv29yz K5); read
+#: by :data:`SECRET_TERMS`
+ORDINARY_SECRET_NOUN = (
+    r"(?:santas?|ingredients?|recipes?|gardens?|agents?|service|society|societies|"
+    r"levels?|rooms?|passages?|doors?|menus?|sauces?|weapons?|identit(?:y|ies)|"
+    r"admirers?|histor(?:y|ies)|li(?:fe|ves)|worlds?|islands?|formulas?|missions?|"
+    r"hideouts?|bases?|lairs?|paths?|trails?|spots?|beach(?:es)?|caves?|chambers?|"
+    r"ballots?|police|tunnels?|stash(?:es)?|treasures?)"
+)
+
 #: terms that name a secret wherever they stand in an argument's name or description
 #: (a tool's other text asks with them only with a request: :mod:`.secret_requests`).
 #: A random ``seed``, ``max_tokens`` or a ``token`` count is no secret.
 SECRET_TERMS = (
     # keys and the words that restore a wallet (BIP-39: "mnemonic sentence", "seed")
-    r"private ?keys?|priv ?keys?|prv ?keys?|secret keys?|secrets?|wallet keys?",
+    r"private ?keys?|priv ?keys?|prv ?keys?|secret keys?|wallet keys?",
+    rf"(?<!top )(?<!trade )secrets?(?! {ORDINARY_SECRET_NOUN}\b)",
     r"signing keys?|hex (?:private )?keys?|p ?key",
     r"seed ?(?:phrase|words)|recovery (?:phrase|words)|mnemonics?",
     r"restore (?:your|the|a) wallet|bip ?39",

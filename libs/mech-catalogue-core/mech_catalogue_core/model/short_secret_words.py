@@ -119,8 +119,48 @@ ORDINARY_THING = (
     r"arduino|leds?|relays?|sensors?|pwm|adc|i2c|spi|uart|"
     r"toggle|postal|post ?codes?|zip ?codes?|"
     r"india|(?:delivery|shipping|postal) address(?:es)?|rows?|tables?|databases?|"
-    r"records?|primary keys?|enabled|disabled|status|bits|burn|burned|fuses?|e ?fuses?)"
+    r"records?|primary keys?|enabled|disabled|status|bits|burn|burned|fuses?|e ?fuses?|"
+    r"raspberry pis?|servos?|motors?|buzzers?|post ?offices?|(?:data|signal) lines?)"
 )
+#: what a short word means when the words right after it say (adv29yz K5): a board's
+#: pin by what is done with it (its mapping or count, set high, read, what is wired to
+#: it), one-time programmable memory by its parts (``OTP memory address``, ``OTP region``),
+#: whether 2FA is on. Read from the word, no :data:`PHRASE_MARK` between but before a
+#: gloss: ``Your 6 digit OTP / bits`` and ``Enter your PIN (LED on)`` still ask
+WORD_SENSE = re.compile(
+    r"pins? (?:mapping|layout|count|name|mode|label|assignment|direction|header|out|"
+    r"diagram)s?\b"
+    r"|pin numbers (?:as|in)\b"
+    r"|pin to (?:set|drive|pull|toggle)(?: it)? (?:high|low|up|down)\b"
+    r"|pin to (?:read|write|sample|poll|monitor|watch|blink|measure)(?:\Z|,| \.|"
+    r" (?:from|high|low)\b)"
+    r"|pin (?:the|that|which|a|an|this) (?:[a-z0-9]+ ){0,2}(?:is |are )?"
+    r"(?:connected|wired|attached|hooked|soldered)\b"
+    r"|otps? (?:memory|area|region|bank|words?|blocks?|rows?|offsets?|address(?:es)?|"
+    r"fuses?|bits?|rom|e?eprom|flash|pages?|sectors?|locks?|size|cells?)\b"
+    r"|2 ?fa (?:is|are|was) (?:on|off|active|inactive|required|set up|turned on|"
+    r"turned off|supported|available)\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: a board's pin named in a gloss after ``the pin`` a verb asks for (``Enter the pin
+#: (GPIO17 by default)``, ``Enter the pin number (BCM)``): a person's own PIN is not
+#: glossed so (``Your PIN (D4)`` still asks)
+PIN_NAME_GLOSS = re.compile(
+    r"pin(?: (?:number|numbers|name|[0-9]+))?,"
+    r"(?:e g ,?|like |such as |for example |by default ,?)?"
+    r"(?:bcm|board|physical|wiringpi|gpio ?[0-9]{1,2}|gp[0-9]{1,2}|io[0-9]{1,2}|"
+    r"[ad][0-9]{1,2}|p[a-k][0-9]{1,2}|p[0-9]{1,2} [0-9]{1,2}|r[a-e][0-9])\b",
+    re.IGNORECASE | re.ASCII,
+)
+#: what an argument's own prose says its short name is when that is an ordinary thing
+#: (``pks``: "Primary keys of the rows to delete"): the name does not ask then
+NAME_GLOSS = {
+    "pk": re.compile(r"\b(?:primary keys?|row ids?|record ids?)\b", re.I | re.A),
+    "otp": re.compile(
+        r"\b(?:one time programmable|otp (?:memory|fuses?|bits?|region|bank))\b",
+        re.I | re.A,
+    ),
+}
 #: what makes a pin a map's: ordinary for a pin placed, never for one asked for with a
 #: :data:`REQUEST_VERB` (``Enter the PIN to see the map`` asks)
 MAP_THING = r"(?:maps?|locations?)"
@@ -139,6 +179,7 @@ POSTAL_THING = (
 #: (``pin number of the GPIO line``, ``pk list of rows``, ``2FA is enabled``)
 ORDINARY_LINK = (
     r"(?:of|on|in|from|at|to|is|are|the|a|an|its|this|that|each|every|number|numbers|"
+    r"for|as|used|[a-z]+[0-9]+[a-z0-9]*|"  # a part number: DHT22, BME280
     r"code|codes|list|lists|id|ids|value|values|[0-9]+)"
 )
 
@@ -379,7 +420,9 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
         match in them.
     :return: True when :data:`ORDINARY_PHRASE` (:data:`ORDINARY_REQUESTED_PHRASE` for a
         word a verb asks for) holds that word within its phrase (no
-        :data:`PHRASE_MARK` between), or a postal gloss follows it. Each match
+        :data:`PHRASE_MARK` between), a postal gloss follows it, the words right
+        after it say its ordinary sense (:data:`WORD_SENSE`), or a gloss names a
+        board's pin after a verb's ``the pin`` (:data:`PIN_NAME_GLOSS`). Each match
         reads a bounded window around its word: linear in the text.
     """
     short = SHORT_WORD.search(words, match.start(), match.end())
@@ -392,4 +435,22 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
         phrase.before.search(words, window_start, short.end())
         or phrase.after.match(words, short.start())
         or phrase.glossed.match(words, short.start())
+        or WORD_SENSE.match(words, short.start())
+        or bool(match.group("verb") and PIN_NAME_GLOSS.match(words, short.start()))
     )
+
+
+def name_glossed_as_ordinary(asked: str, prose: "list[str]") -> bool:
+    """Whether a short name that asks is an ordinary thing by its argument's own prose.
+
+    A :data:`SECRET_NAME` whose :data:`NAME_GLOSS` the prose holds (``pks``, "Primary
+    keys of the rows") names that thing.
+
+    :param asked: what the name asks (:func:`.untrusted_text.secret_name_asked`).
+    :param prose: the argument's descriptions and titles.
+    :return: True when the name is a short word whose gloss the prose holds.
+    """
+    if not SECRET_NAME.fullmatch(asked):
+        return False
+    gloss = NAME_GLOSS[asked.lower().rstrip("s")]
+    return any(gloss.search(words_of(text)) for text in prose)

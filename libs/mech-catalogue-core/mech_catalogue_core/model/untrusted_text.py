@@ -64,7 +64,7 @@ import re
 from dataclasses import replace
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from mech_catalogue_core.model import hidden_characters
+from mech_catalogue_core.model import hidden_characters, other_languages
 from mech_catalogue_core.model.canonical import (
     canonical_text,
     decode,
@@ -108,6 +108,7 @@ from mech_catalogue_core.model.short_secret_words import (
     SECRET_NAME,
     SHORT_WORD_FORM,
     clause_word_readings,
+    name_glossed_as_ordinary,
     short_word_asks,
     word_readings,
 )
@@ -624,7 +625,8 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     Read in every form of :func:`readings` (as written and as rendered), in what its
     tag characters spell, and each of those :func:`folded` (look-alike letters read as
     the ASCII letter a person sees: adv29o), then with its ASCII look-alikes read as
-    letters (:func:`.letter_forms.ascii_lookalikes_read`: ``lGNORE``, adv29yt).
+    letters (:func:`.letter_forms.ascii_lookalikes_read`: ``lGNORE``, adv29yt); and
+    each form as written in the other languages (:func:`.other_languages.instruction_phrases`).
 
     :param text: text from a manifest.
     :return: the distinct phrases found, lowercase, in order.
@@ -636,6 +638,9 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         sources.append(hidden_tag_text(text))
     folds = [folded(source) for source in sources]
     looked = [ascii_lookalikes_read(fold) for fold in folds]
+    others = [
+        p for source in sources for p in other_languages.instruction_phrases(source)
+    ]
     sources = list(dict.fromkeys(sources + folds + looked))
     found = [
         m.group(0).lower()
@@ -643,7 +648,9 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         for words in word_readings(source)
         for m in _INSTRUCTION.finditer(words)
     ]
-    return tuple(dict.fromkeys(found))
+    # an English phrase is also a Romance language's by its stems (``ignore previous
+    # instructions``): the other languages' are quoted when no English one is
+    return tuple(dict.fromkeys(found or others))
 
 
 def _letters_read(reading: str) -> Tuple[str, ...]:
@@ -664,8 +671,9 @@ def secret_asked(text: str) -> Optional[str]:
     :func:`folded`, and with its ASCII look-alikes read as letters
     (:func:`_letters_read`: ``PRlVATE``, ``PASSW0RD``, adv29yt), for
     :data:`SECRET_PATTERN`, whole for :data:`.secret_vocabulary.SECRET_NAME_PATTERN`
-    (``passwd``, ``sk``); a short word that is also an ordinary word or symbol asks
-    only as :func:`short_secret_asked` says.
+    (``passwd``, ``sk``), then as written for the other languages' terms
+    (:func:`.other_languages.secret_named`, which folds its own way); a short word that
+    is also an ordinary word or symbol asks only as :func:`short_secret_asked` says.
 
     :param text: an argument name or description.
     :return: the words that ask (lowercase), or None.
@@ -689,6 +697,9 @@ def secret_asked(text: str) -> Optional[str]:
             or SHORT_WORD_FORM.search(words)  # cheap: most texts hold none
             and (not reading.isascii() or QUALIFIED_SECRET_PATTERN.search(words))
         )
+    other = next(filter(None, map(other_languages.secret_named, forms)), None)
+    if other:
+        return other
     return short_secret_asked(text, forms) if short else None
 
 
@@ -850,7 +861,10 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
     """The arguments of an input schema that ask for a secret.
 
     An argument asks when its name or a property name anywhere in its schema asks
-    (:func:`secret_name_asked`: read as the word its letters draw too), or a
+    (:func:`secret_name_asked`: read as the word its letters draw too; a short name its
+    own prose glosses as an ordinary thing does not:
+    :func:`.short_secret_words.name_glossed_as_ordinary`, ``pks`` of "Primary keys of
+    the rows"), or a
     description or title anywhere in it does (:func:`secret_asked`: as written, as
     rendered and read through).
     Works on the MCP Tool's ``inputSchema`` as served (the MCP server's check) and on
@@ -876,6 +890,8 @@ def secret_arguments(input_schema: Any) -> Tuple[Tuple[str, str], ...]:
         asked = next((s for s in map(secret_name_asked, names) if s), None) or next(
             (s for s in map(secret_asked, prose) if s), None
         )
+        if asked and name_glossed_as_ordinary(asked, prose):
+            asked = next((s for s in map(secret_asked, prose) if s), None)
         if asked:
             found.append((str(name), asked))
     return tuple(found)

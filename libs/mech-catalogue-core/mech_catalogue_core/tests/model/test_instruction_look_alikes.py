@@ -69,7 +69,9 @@ def test_a_look_alike_spelling_is_flagged_as_the_ascii_one(text: str) -> None:
         "\u03c0\u03c1\u03bf\u03b7\u03b3\u03bf\u03cd\u03bc\u03b5\u03bd\u03b5\u03c2 "
         "\u03bf\u03b4\u03b7\u03b3\u03af\u03b5\u03c2",
         "Forecast for M\u00fcnchen and Z\u00fcrich, 70 % likely",
-        "\u5ffd\u7565\u4e4b\u524d\u7684\u8bf4\u660e",
+        # "the weather forecast's notes": "ignore the previous notes" (忽略之前的说明)
+        # is an instruction, flagged since adv29yz K4 (test_other_languages.py)
+        "\u4e0a\u6d77\u660e\u5929\u7684\u5929\u6c14\u9884\u62a5\u8bf4\u660e",
     ],
     ids=["russian", "greek", "german place names", "chinese"],
 )
