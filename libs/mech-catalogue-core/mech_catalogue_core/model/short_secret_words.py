@@ -436,7 +436,7 @@ def _names_an_ordinary_thing(words: str, match: "re.Match[str]") -> bool:
         or phrase.after.match(words, short.start())
         or phrase.glossed.match(words, short.start())
         or WORD_SENSE.match(words, short.start())
-        or bool(match.group("verb") and PIN_NAME_GLOSS.match(words, short.start()))
+        or bool(asked_by_verb and PIN_NAME_GLOSS.match(words, short.start()))
     )
 
 
@@ -452,5 +452,5 @@ def name_glossed_as_ordinary(asked: str, prose: "list[str]") -> bool:
     """
     if not SECRET_NAME.fullmatch(asked):
         return False
-    gloss = NAME_GLOSS[asked.lower().rstrip("s")]
-    return any(gloss.search(words_of(text)) for text in prose)
+    gloss = NAME_GLOSS.get(asked.lower().rstrip("s"))
+    return gloss is not None and any(gloss.search(words_of(text)) for text in prose)
