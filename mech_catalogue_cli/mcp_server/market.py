@@ -47,6 +47,7 @@ returns or puts it in an error.
 """
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -103,15 +104,17 @@ class GasOverBound(MarketError):
     """A transaction's gas estimate is over ``--max-gas``: nothing was signed nor sent.
 
     :param address: the contract called (the marketplace, for a request).
-    :param estimate: the node's gas estimate.
+    :param estimate: the node's gas estimate (None: the node, asked to estimate within
+        the bound, answered that it runs out of gas there).
     :param bound: ``--max-gas``.
     """
 
-    def __init__(self, address: str, estimate: int, bound: int) -> None:
+    def __init__(self, address: str, estimate: Optional[int], bound: int) -> None:
         """Say which transaction, its estimate and the bound."""
         super().__init__(
-            f"the transaction to {address} would take {estimate:,} gas by the node's "
-            f"estimate, over --max-gas {bound:,}: it was not signed (nothing was sent)"
+            f"the transaction to {address} would take {gas_words(estimate, bound)} "
+            "by the node's estimate, over --max-gas "
+            f"{bound:,}: it was not signed (nothing was sent)"
         )
         self.estimate = estimate
         self.bound = bound
@@ -207,6 +210,26 @@ class SentTransaction(str):
     """
 
     gas: Optional[Dict[str, Any]] = None
+
+
+def gas_words(estimate: Optional[int], bound: int) -> str:
+    """Say a gas estimate over ``--max-gas`` (pure).
+
+    :param estimate: the node's estimate (None: only that it is over ``bound``).
+    :param bound: ``--max-gas``.
+    :return: e.g. ``"10,282,093 gas"`` or ``"more than 1,000,000 gas"``.
+    """
+    return f"more than {bound:,} gas" if estimate is None else f"{estimate:,} gas"
+
+
+#: what nodes answer an estimate that runs out of the gas it was given (geth, anvil,
+#: erigon, nethermind: "gas required exceeds allowance", "out of gas")
+_OUT_OF_GAS = re.compile(r"gas required exceeds|out of gas", re.IGNORECASE)
+
+
+def _replacement(fee: int) -> int:
+    """The least fee a node takes to replace a pending one: 10 % more, rounded up."""
+    return -(-fee * 11 // 10)
 
 
 def _hex32(value: bytes) -> str:
@@ -421,7 +444,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
 
         Its gas is the node's estimate plus 20 %, at most ``max_gas``: whatever the
         contracts it calls do (a mech's code runs inside a request), it cannot use
-        more. Its fee per gas is at most twice the node's gas price now, and at most
+        more. The estimate itself is asked within ``max_gas`` (``eth_estimateGas``'s
+        ``gas``): a contract burning gas costs the node's search no more than the
+        bound (adv29zp: 2.75 to 4.07 s at 29 M gas on anvil, under the send lock). Its fee per gas is at most twice the node's gas price now, and at most
         ``max_fee_per_gas``; so one transaction costs at most ``max_gas`` times that.
 
         :param transaction: from :meth:`request_transaction` (or an approval, a deposit).
@@ -435,7 +460,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         tx = dict(transaction)
         try:
             tx["nonce"] = self.w3.eth.get_transaction_count(self.requester, "pending")
-            estimate = int(self.w3.eth.estimate_gas(tx))  # type: ignore[arg-type]
+            estimate = self._estimate(tx)
             if estimate > self.max_gas:
                 raise GasOverBound(str(tx.get("to")), estimate, self.max_gas)
             tx["gas"] = min(int(estimate * 1.2), self.max_gas)
@@ -454,6 +479,26 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             _hex32(signed.hash),
             int(tx["nonce"]),
         )
+
+    def _estimate(self, tx: Dict[str, Any]) -> int:
+        """The node's gas estimate of ``tx``, searched within ``max_gas`` only.
+
+        :param tx: the transaction to sign (its ``gas`` is not set).
+        :return: gas.
+        :raises GasOverBound: when the node answers that it runs out of gas within the
+            bound (its words: "gas required exceeds allowance", "out of gas").
+        :raises ContractLogicError: when it reverts otherwise (``sign`` says why).
+        """
+        bounded = {**tx, "gas": self.max_gas}
+        try:
+            return int(self.w3.eth.estimate_gas(bounded))  # type: ignore[arg-type]
+        except ContractLogicError:
+            raise
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # web3 7's Web3RPCError (no ValueError) and ValueError: the node's answer
+            if _OUT_OF_GAS.search(str(exc)):
+                raise GasOverBound(str(tx.get("to")), None, self.max_gas) from exc
+            raise
 
     def _fee_per_gas(self) -> int:
         """The ``maxFeePerGas`` to sign: twice the gas price now, within the cap.
@@ -496,18 +541,32 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         It replaces the pending transaction wherever a node still holds it: the fees are
         at least twice the pending one's (nodes take a replacement from a 10 % raise) and
         twice the gas price now; whichever of the two is mined, the other never is.
+        Under ``max_fee_per_gas`` (``--max-fee-per-gas``) they are cut to it, and the
+        cancellation is signed only when that still outbids the pending transaction
+        by the 10 % a replacement needs and pays the gas price now (adv29zp F1: no
+        transaction is ever signed over the cap).
 
         :param pending: the signed transaction to cancel (its raw bytes give its fees).
         :return: the signed cancellation, to journal before :meth:`broadcast`.
+        :raises FeeOverCap: when a replacement within ``max_fee_per_gas`` cannot be
+            mined (the pending one was signed within 10 % of the cap, or the gas price
+            now is over it): nothing signed; the message says what to do.
         :raises MarketError: when the pending bytes cannot be read or the gas price
             cannot be read.
         """
         try:
             old = TypedTransaction.from_bytes(HexBytes(pending.raw_tx)).as_dict()
-            tip = max(2 * int(old.get("maxPriorityFeePerGas", 0)), 10**9)
-            fee_cap = max(
-                2 * int(old.get("maxFeePerGas", 0)), 2 * int(self.w3.eth.gas_price)
-            )
+            old_fee = int(old.get("maxFeePerGas", 0))
+            old_tip = int(old.get("maxPriorityFeePerGas", 0))
+            gas_price = int(self.w3.eth.gas_price)
+            tip = max(2 * old_tip, 10**9)
+            fee_cap = max(2 * old_fee, 2 * gas_price) + tip
+            if self.max_fee_per_gas is not None:
+                fee_cap = min(fee_cap, self.max_fee_per_gas)
+                tip = min(tip, fee_cap)
+                least = max(_replacement(old_fee), gas_price)
+                if fee_cap < least or tip < _replacement(old_tip):
+                    raise FeeOverCap(self._cancel_over_cap(pending, old_fee, least))
             signed = self._account.sign_transaction(
                 {
                     "from": self.requester,
@@ -515,7 +574,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                     "value": 0,
                     "nonce": pending.account_nonce,
                     "gas": 21_000,
-                    "maxFeePerGas": fee_cap + tip,
+                    "maxFeePerGas": fee_cap,
                     "maxPriorityFeePerGas": tip,
                     "chainId": int(self.w3.eth.chain_id),
                 }
@@ -530,6 +589,19 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             "0x" + bytes(signed.raw_transaction).hex(),
             _hex32(signed.hash),
             pending.account_nonce,
+        )
+
+    def _cancel_over_cap(self, pending: SignedRequest, old_fee: int, least: int) -> str:
+        """Why a cancellation is not signed under ``--max-fee-per-gas`` (pure)."""
+        return (
+            f"transaction {pending.tx_hash} (account nonce {pending.account_nonce}, "
+            f"signed at {old_fee:,} wei per gas) is not mined and its request may no "
+            f"longer be paid, but its cancellation would need at least {least:,} wei "
+            f"per gas (10 % over it, and the gas price now), over --max-fee-per-gas "
+            f"{self.max_fee_per_gas:,} wei: nothing was signed. The request may still "
+            "be mined (its price was fixed when signed); nothing else is paid for "
+            "this call until its nonce is taken. Call again when the gas price is "
+            f"lower, or give --max-fee-per-gas {least:,} or more to cancel it"
         )
 
     def confirmed_nonce(self) -> int:

@@ -161,16 +161,24 @@ class OffchainSending:
         ]
 
     def owner_of(self, records: Sequence[PaidRecord]) -> str:
-        """:meth:`owner` when some record holds a nonce, else "" (blocking).
+        """:meth:`owner` when some record holds a nonce or says whose it is, else "".
 
-        A server that never signed an off-chain request compares no hold, so it reads
-        nothing more than it did before holds had owners (an RPC or a stand-in without
-        ``eth_chainId`` still pays on chain).
+        Blocking. A journal whose entries never say whose they are compares nothing,
+        so nothing more is read than before entries had owners. The chain id not read
+        (an RPC or a stand-in without ``eth_chainId``) is logged and gives "": every
+        entry is then counted as this requester's (the safe side).
 
         :param records: the journal's records.
-        :return: the owner text, or "" when no record holds a nonce.
+        :return: the owner text, or "".
         """
-        return self.owner() if any(record.holds for record in records) else ""
+        if not any(record.holds or record.owner for record in records):
+            return ""
+        try:
+            return self.owner()
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # MarketError, the RPC client's errors: never a reason to count less
+            LOGGER.warning("the chain id was not read (%s)", type(exc).__name__)
+            return ""
 
     def journal_holds(self) -> List[Hold]:
         """Every journalled off-chain request of this requester that may still be settled.

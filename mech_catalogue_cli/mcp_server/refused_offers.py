@@ -52,6 +52,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import mcp_types as types
 
+from .market import gas_words
 from .mined_reverts import REVERTED_KEY, MinedRevert
 from .offchain_sending import PriceRefusal
 from .offers import Offer
@@ -96,7 +97,7 @@ def revert_refusal(
     return refusal
 
 
-def gas_refusal(mech: str, estimate: int, bound: int) -> RevertRefusal:
+def gas_refusal(mech: str, estimate: Optional[int], bound: int) -> RevertRefusal:
     """The refusal of an offer whose request's gas estimate is over ``--max-gas``.
 
     The marketplace runs the mech's code inside the request, so the mech decides the
@@ -104,12 +105,14 @@ def gas_refusal(mech: str, estimate: int, bound: int) -> RevertRefusal:
     request reverted when mined.
 
     :param mech: the mech's address.
-    :param estimate: the node's gas estimate of its request.
+    :param estimate: the node's gas estimate of its request (None: over ``bound``,
+        the node's estimate within it ran out of gas).
     :param bound: ``--max-gas``.
     :return: the refusal; its text names the mech, the estimate and the bound.
     """
     refusal = RevertRefusal(
-        f"mech {mech}'s request would take {estimate:,} gas by the node's estimate, "
+        f"mech {mech}'s request would take {gas_words(estimate, bound)} by the "
+        "node's estimate, "
         f"over --max-gas {bound:,} (the marketplace runs the mech's code in the "
         "request; its code sets the gas): not signed, nothing was sent"
     )

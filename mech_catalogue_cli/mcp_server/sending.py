@@ -107,6 +107,7 @@ from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
+from .unmined import learn_fates, record_mined, record_signer
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -342,6 +343,29 @@ class RequestSender(OffchainSending):
             )
         return bool(released)
 
+    async def _fates_learnt(self, records: Sequence[PaidRecord], owner: str) -> bool:
+        """Learn the fate of this requester's unmined requests older than the window.
+
+        Held under the send lock (:func:`.unmined.learn_fates`: reads only when such
+        an entry exists).
+
+        :param records: the journal's records.
+        :param owner: this requester and chain ("": unread).
+        :return: whether any entry was written.
+        """
+        window = self.settings.spend_window
+        if window is None or self.market is None or self.journal is None:
+            return False
+        return await anyio.to_thread.run_sync(
+            learn_fates,
+            self.market,
+            self.journal,
+            records,
+            time.time() - window,
+            owner,
+            self.settings.final_depth,
+        )
+
     def not_final(self, entry: JournalEntry) -> str:
         """Why nothing else may be paid yet for a call whose request's nonce was taken.
 
@@ -564,12 +588,14 @@ class RequestSender(OffchainSending):
                 # a mined revert counts until its block is final, then no more
                 if self.index is not None and await self._reverts_released(records):
                     records = await anyio.to_thread.run_sync(self.index.records)
+                owner = await anyio.to_thread.run_sync(self.owner_of, records)
+                # a signed request counts until the chain shows it mined (then from
+                # its block's time) or its nonce taken, whatever its age
+                if self.index is not None and await self._fates_learnt(records, owner):
+                    records = await anyio.to_thread.run_sync(self.index.records)
                 now = time.time()
                 ledger.count_journal(
-                    records,
-                    now,
-                    await self._held_nonce(records, ledger, now),
-                    await anyio.to_thread.run_sync(self.owner_of, records),
+                    records, now, await self._held_nonce(records, ledger, now), owner
                 )
             refusal = ledger.refusal(price)
             if refusal:
@@ -633,16 +659,15 @@ class RequestSender(OffchainSending):
                         else PriceRefusal(short)
                     )
                 try:
-                    signed = market.sign(
-                        market.request_transaction(
-                            offer.address,
-                            data,
-                            price,
-                            offer.payment_type,
-                            market.longest_response_timeout(),
-                            **value,
-                        )
+                    transaction = market.request_transaction(
+                        offer.address,
+                        data,
+                        price,
+                        offer.payment_type,
+                        market.longest_response_timeout(),
+                        **value,
                     )
+                    signed = market.sign(transaction)
                 except GasOverBound as exc:
                     # the mech's code, run in the request, sets the gas: refused
                     # before signing, and the mech not sent another for the window
@@ -678,6 +703,7 @@ class RequestSender(OffchainSending):
                 prepared.tx_hash = signed.tx_hash
                 prepared.account_nonce = signed.account_nonce
                 prepared.paid_at = time.time()
+                record_signer(prepared, market.requester, transaction)
                 journal.save(
                     prepared
                 )  # before the broadcast: a retry re-sends these bytes
@@ -925,6 +951,7 @@ class RequestSender(OffchainSending):
         )
         entry.tx_hash = str(sent)
         entry.status = CallStatus.SENT
+        record_mined(entry, time.time())  # its receipt just seen: mined by now
         if isinstance(sent, SentTransaction) and sent.gas is not None:
             entry.extra[GAS_KEY] = sent.gas  # said in the result's _meta (.delivery)
         self.correct_request_id(entry)
