@@ -141,13 +141,16 @@ class EstimateReverted(MarketError):
     which quotes the reason raw, is not used.
     """
 
-    def __init__(self, address: str, data: Any) -> None:
+    def __init__(self, address: str, data: Any, bound: Optional[int] = None) -> None:
         """Say which contract's estimate reverted, and with what.
 
         :param address: the contract called.
         :param data: the revert data (web3's ``ContractLogicError.data``).
+        :param bound: the gas the estimate ran within (``--max-gas``; None: unsaid). A
+            mech whose code needs more reverts the request within it too.
         """
         self.reason = revert_words(data)
+        self.bound = bound
         super().__init__(
             f"the request transaction to {address} reverted at its gas estimate "
             f"({self.reason})"
@@ -468,7 +471,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             tx["maxPriorityFeePerGas"] = 0
             signed = self._account.sign_transaction(tx)
         except ContractLogicError as exc:
-            raise EstimateReverted(self.address, exc.data) from exc
+            raise EstimateReverted(self.address, exc.data, self.max_gas) from exc
         except (ValueError, OSError) as exc:
             raise MarketError(
                 f"the request transaction to {self.address} failed: "

@@ -687,10 +687,17 @@ class RequestSender(OffchainSending):
                         if changed is not None:
                             return changed
                         if isinstance(exc, EstimateReverted):
+                            # run within --max-gas: a mech's code needing more
+                            # reverts the request there too (its gas spent no longer)
+                            within = (
+                                f" within --max-gas {exc.bound:,} gas"
+                                if exc.bound is not None
+                                else ""
+                            )
                             return self._remembered(
                                 revert_refusal(
                                     offer.address,
-                                    "at its gas estimate (nothing was sent)",
+                                    f"at its gas estimate{within} (nothing was sent)",
                                     exc.reason,
                                 )
                             )

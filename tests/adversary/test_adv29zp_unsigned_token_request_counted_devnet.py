@@ -60,7 +60,9 @@ def test_an_olas_offer_refused_unsigned_holds_no_cap_devnet(
     options = ("--mech", mech, "--max-spend", f"olas={price}", "--timeout", "20")
     first = call_once(devnet, tmp_path, TOOL, {"prompt": "adv29zp C5 a"}, *options)
     text_a = str(first.content[0].text)
-    assert first.is_error and "over --max-gas" in text_a, text_a[:400]
+    # the estimate runs within --max-gas (fix29ze): the burner reverts there, where
+    # an estimate without the bound said "over --max-gas"; either way nothing is sent
+    assert first.is_error and "--max-gas" in text_a, text_a[:400]
     after = holdings(devnet, "olas")
     assert after["wallet"] == before["wallet"] and market_nonce(devnet) == nonce
     assert after["allowance"] == price  # the approval mined: the allowance stays
