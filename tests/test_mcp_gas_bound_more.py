@@ -63,7 +63,8 @@ def test_a_cancellation_under_the_cap_is_signed_within_it(
     market = _market(300_000, gas_price=signed_at // 2, fee_cap=cap)
     request = _request(market)
     assert _fees(request.raw_tx)["maxFeePerGas"] == signed_at
-    market.w3.eth.gas_price = price_then  # type: ignore[attr-defined]
+    node: Any = market.w3.eth  # the node stand-in of tests/test_mcp_gas_bound
+    node.gas_price = price_then
     fees = _fees(market.sign_cancel(request).raw_tx)
     assert signed_at * 11 // 10 <= fees["maxFeePerGas"] <= cap
     assert fees["maxPriorityFeePerGas"] <= fees["maxFeePerGas"]
@@ -84,7 +85,8 @@ def test_a_cancellation_over_the_cap_is_not_signed_and_says_what_to_do(
     """Refused as a request over the cap is, with the fee it would need."""
     market = _market(300_000, gas_price=gas_price, fee_cap=cap)
     request = _request(market)
-    market.w3.eth.gas_price = price_then  # type: ignore[attr-defined]
+    node: Any = market.w3.eth  # the node stand-in of tests/test_mcp_gas_bound
+    node.gas_price = price_then
     with pytest.raises(FeeOverCap) as raised:
         market.sign_cancel(request)
     said = str(raised.value)
@@ -125,12 +127,15 @@ class _BoundedNode:
         return int(self.answer)
 
 
-def _node(answer: Any, max_gas: Optional[int] = None) -> Tuple[Marketplace, _BoundedNode]:
+def _node(
+    answer: Any, max_gas: Optional[int] = None
+) -> Tuple[Marketplace, _BoundedNode]:
     market = _market(0)
     if max_gas is not None:
         market.max_gas = max_gas
     node = _BoundedNode(answer)
-    market.w3.eth = node  # type: ignore[attr-defined]
+    w3: Any = market.w3
+    w3.eth = node
     return market, node
 
 
@@ -169,7 +174,9 @@ def test_a_node_out_of_gas_within_the_bound_is_over_max_gas(message: str) -> Non
         (ContractLogicError("execution reverted", data="0x"), Exception),
     ],
 )
-def test_other_estimate_failures_are_not_taken_for_gas(error: Exception, kind: type) -> None:
+def test_other_estimate_failures_are_not_taken_for_gas(
+    error: Exception, kind: type
+) -> None:
     """A node's other refusal, or a revert, is not said to be over ``--max-gas``."""
     market, _ = _node(error)
     with pytest.raises(kind) as raised:

@@ -74,7 +74,9 @@ def test_a_burner_s_estimate_takes_no_longer_than_the_bound_allows(
         str(devnet.info.accounts["stranger"]["private_key"]),
     )
     price = price_of(devnet, chosen)
-    payment_type = "0x" + bytes(devnet.mech(chosen).functions.paymentType().call()).hex()
+    payment_type = (
+        "0x" + bytes(devnet.mech(chosen).functions.paymentType().call()).hex()
+    )
 
     def transaction() -> Any:
         data = bytes.fromhex("12" * 32)

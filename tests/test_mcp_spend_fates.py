@@ -260,7 +260,9 @@ class _Chain:
 
 def _learn(journal: Journal, chain: _Chain) -> bool:
     records = journal_records(journal.folder)
-    return learn_fates(chain, journal, records, time.time() - WINDOW, GNOSIS, 64)  # type: ignore[arg-type]  # fmt: skip
+    market: Any = chain
+    since = time.time() - WINDOW
+    return learn_fates(market, journal, records, since=since, owner=GNOSIS, depth=64)
 
 
 def test_nothing_is_read_while_no_unmined_request_is_older_than_the_window(

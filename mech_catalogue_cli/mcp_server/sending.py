@@ -36,6 +36,7 @@ and other server processes.
 import logging
 import math
 import time
+from functools import partial
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import anyio
@@ -344,27 +345,18 @@ class RequestSender(OffchainSending):
         return bool(released)
 
     async def _fates_learnt(self, records: Sequence[PaidRecord], owner: str) -> bool:
-        """Learn the fate of this requester's unmined requests older than the window.
-
-        Held under the send lock (:func:`.unmined.learn_fates`: reads only when such
-        an entry exists).
+        """:func:`.unmined.learn_fates` under the send lock; whether any was written.
 
         :param records: the journal's records.
         :param owner: this requester and chain ("": unread).
-        :return: whether any entry was written.
+        :return: True when an entry was written (read the journal again).
         """
-        window = self.settings.spend_window
+        window, depth = self.settings.spend_window, self.settings.final_depth
         if window is None or self.market is None or self.journal is None:
             return False
-        return await anyio.to_thread.run_sync(
-            learn_fates,
-            self.market,
-            self.journal,
-            records,
-            time.time() - window,
-            owner,
-            self.settings.final_depth,
-        )
+        since = time.time() - window
+        learn = partial(learn_fates, since=since, owner=owner, depth=depth)
+        return await anyio.to_thread.run_sync(learn, self.market, self.journal, records)
 
     def not_final(self, entry: JournalEntry) -> str:
         """Why nothing else may be paid yet for a call whose request's nonce was taken.

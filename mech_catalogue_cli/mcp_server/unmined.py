@@ -80,10 +80,10 @@ def record_signer(entry: JournalEntry, requester: str, transaction: Any) -> None
         alone is written, the entry then counted on every chain).
     """
     chain_id = transaction.get("chainId") if isinstance(transaction, dict) else None
-    known = isinstance(chain_id, int) and not isinstance(chain_id, bool)
-    entry.extra[SIGNER_KEY] = (
-        owner_text(requester, chain_id) if known else requester.lower()
-    )
+    if isinstance(chain_id, int) and not isinstance(chain_id, bool):
+        entry.extra[SIGNER_KEY] = owner_text(requester, chain_id)
+    else:
+        entry.extra[SIGNER_KEY] = requester.lower()
 
 
 def mined_fate(entry: JournalEntry) -> Tuple[bool, Optional[float]]:
@@ -128,14 +128,10 @@ def unmined_nonce(entry: JournalEntry) -> int:
         :func:`mined_fate` is not journalled, and that says whose it is
         (:func:`owner_of_entry`: an older entry is dated as before); else -1.
     """
-    if (
-        "offchain" in entry.extra
-        or not entry.raw_tx
-        or entry.account_nonce < 0
-        or own_revert(entry) is not None
-        or mined_fate(entry)[0]
-        or not owner_of_entry(entry)
-    ):
+    signed = bool(entry.raw_tx) and entry.account_nonce >= 0
+    if not signed or "offchain" in entry.extra or not owner_of_entry(entry):
+        return -1
+    if own_revert(entry) is not None or mined_fate(entry)[0]:
         return -1
     return entry.account_nonce
 
@@ -157,10 +153,11 @@ def never_signed(entry: JournalEntry) -> bool:
     )
 
 
-def learn_fates(  # pylint: disable=too-many-arguments
+def learn_fates(  # pylint: disable=too-many-arguments  # three keyword-only
     market: Marketplace,
     journal: Journal,
     records: Sequence[Any],
+    *,
     since: float,
     owner: str,
     depth: int,
