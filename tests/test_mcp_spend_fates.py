@@ -258,11 +258,11 @@ class _Chain:
         return {"timestamp": int(time.time()) - 86_400 + block}
 
 
-def _learn(journal: Journal, chain: _Chain) -> bool:
+def _learn(journal: Journal, chain: _Chain, owner: str = GNOSIS) -> bool:
     records = journal_records(journal.folder)
     market: Any = chain
     since = time.time() - WINDOW
-    return learn_fates(market, journal, records, since=since, owner=GNOSIS, depth=64)
+    return learn_fates(market, journal, records, since=since, owner=owner, depth=64)
 
 
 def test_nothing_is_read_while_no_unmined_request_is_older_than_the_window(
@@ -302,12 +302,26 @@ def test_the_fate_of_an_old_unmined_request_is_read_once(  # pylint: disable=too
         assert not _learn(journal, chain) and not chain.reads
 
 
-def test_another_chain_s_unmined_request_is_not_read_here(tmp_path: Path) -> None:
+@pytest.mark.parametrize("owner", [GNOSIS, ""])  # "": the chain id not read
+def test_another_chain_s_unmined_request_is_not_read_here(
+    tmp_path: Path, owner: str
+) -> None:
     """A devnet entry in a Gnosis server's journal: neither counted nor resolved."""
     journal = Journal(tmp_path)
     entry = _signed(KEY_A, FIRST, 2 * WINDOW)
     record_signer(entry, REQUESTER, {"chainId": 31337})
     journal.save(entry)
     chain = _Chain(9, 9, {})
-    assert not _learn(journal, chain) and not chain.reads
+    assert not _learn(journal, chain, owner) and not chain.reads
     assert _count(journal, GNOSIS) == 0 and _count(journal, DEVNET) == PRICE
+
+
+def test_a_request_signed_without_a_chain_id_is_read_on_its_requester_s_chain(
+    tmp_path: Path,
+) -> None:
+    """The requester alone recorded: read here, its nonce taken by another, final."""
+    journal = Journal(tmp_path)
+    entry = _signed(KEY_A, FIRST, 2 * WINDOW)
+    record_signer(entry, REQUESTER, {})
+    journal.save(entry)
+    assert _learn(journal, _Chain(9, 9, {})) and _count(journal) == 0

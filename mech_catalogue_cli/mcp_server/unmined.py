@@ -176,8 +176,8 @@ def learn_fates(  # pylint: disable=too-many-arguments  # three keyword-only
     :param journal: the call journal.
     :param records: the journal's records (``spend_cap.PaidRecord``).
     :param since: the window's start, unix seconds.
-    :param owner: this requester and chain (``owner_text``; "" when unread: every
-        entry read as this requester's).
+    :param owner: this requester and chain (``owner_text``; "" when unread: only the
+        entries that name no chain are read).
     :param depth: blocks below the head that count as final.
     :return: whether any entry was written (read the journal again).
     """
@@ -187,7 +187,7 @@ def learn_fates(  # pylint: disable=too-many-arguments  # three keyword-only
         if record.unmined_nonce >= 0
         and record.key
         and record.written_at < since
-        and record.held_by(owner)
+        and _read_here(record.owner, owner)
     ]
     if not old:
         return False
@@ -207,6 +207,19 @@ def learn_fates(  # pylint: disable=too-many-arguments  # three keyword-only
         except (MarketError, ValueError, OSError) as exc:
             LOGGER.warning("request %s: fate not read (%s)", record.request_id, exc)
     return written
+
+
+def _read_here(signer: str, owner: str) -> bool:
+    """Whether this server's chain holds the fate of a request signed by ``signer``.
+
+    :param signer: the entry's owner (``owner_of_entry``).
+    :param owner: this requester and chain ("" when the chain id was not read: then
+        only an entry naming no chain is read, never another chain's).
+    :return: True when the fate may be read here.
+    """
+    if not owner:
+        return "@" not in signer
+    return signer == owner or owner.startswith(signer + "@")
 
 
 def _learn_fate(market: Marketplace, journal: Journal, record: Any) -> bool:
