@@ -114,6 +114,16 @@ LONG_TESTS = (
     # waits out the journal write lock's 30 s twice, another process holding it (48 s)
     "tests/adversary/test_adv29e_journal_lock_paid_answer.py",
 )
+#: the folder of past attacks' reproductions: each of its devnet tests (kind ``devnet``,
+#: :func:`kind_of`) is long, as :data:`LONG_TESTS` are, but for :data:`ATTACKS_KEPT`.
+#: They are regression guards of found kinds, most starting MCP servers over stdio two or
+#: three times on the devnet: 84 files, 2,291 s of worker time in a run of the suite
+#: under load on 2026-12-04 (a quarter of it), where their kinds' own unit tests and
+#: the no-chain reproductions beside them stay in ``make test``.
+ATTACK_REPRODUCTIONS = Path("tests/adversary")
+#: the devnet reproductions ``make test`` keeps: the paid-call fuzz test (hostile
+#: deliveries, prices and journals: issue #29 asks for it in every run).
+ATTACKS_KEPT = (Path("tests/adversary/test_mcp_paid_answer.py"),)
 #: the environment variable that runs the ``long_faults`` tests (tests/faults/conftest.py)
 LONG_ENV = "RUN_LONG_FAULTS"
 
@@ -191,16 +201,23 @@ def kind_of(item: pytest.Item) -> str:
 
 
 def is_long(item: pytest.Item) -> bool:
-    """Say whether a test outside tests/faults is one of :data:`LONG_TESTS`.
+    """Say whether a test outside tests/faults is long: listed or a devnet reproduction.
 
     :param item: the collected test.
-    :return: whether it is listed.
+    :return: whether it is one of :data:`LONG_TESTS`, or a devnet test under
+        :data:`ATTACK_REPRODUCTIONS` not in :data:`ATTACKS_KEPT`.
     """
     relative = _relative(Path(str(item.fspath)))
     if relative is None:
         return False
     node = str(relative) + item.nodeid[len(item.nodeid.split("::")[0]) :]
-    return node.startswith(LONG_TESTS)
+    if node.startswith(LONG_TESTS):
+        return True
+    return (
+        ATTACK_REPRODUCTIONS in relative.parents
+        and relative not in ATTACKS_KEPT
+        and kind_of(item) == "devnet"
+    )
 
 
 #: the order test files are handed to pytest-xdist workers in (``--dist loadfile``), by the

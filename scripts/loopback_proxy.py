@@ -43,6 +43,10 @@ when told to, injects one fault:
   CID), the others forwarded (a mode in ``mode`` wins);
 - ``rewrite``: a function ``(path, body) -> body`` replacing what upstream returned
   (a gateway serving other bytes than the CID names);
+- ``rpc_answer``: a function ``(call) -> members`` given each single JSON-RPC call (a
+  dict; batches are forwarded), returning the answer's ``result`` or ``error`` member
+  to reply with instead of forwarding (``{"result": None}``, ``{"error": {...}}``), or
+  None to forward it (a node answering one method or block tag its own way);
 - ``network``: a :class:`NetworkModel`, a seeded per-request latency (a median, a
   log-normal spread and a long tail) and a concurrency limit beyond which requests are
   answered ``429 Too Many Requests`` with ``Retry-After`` (a public gateway);
@@ -62,7 +66,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
 #: the largest request or response body the proxy passes, bytes (64 MiB)
@@ -88,6 +92,8 @@ FAULT_STATUS = {
 }
 
 Rewrite = Callable[[str, bytes], bytes]
+#: one JSON-RPC call -> the ``result`` or ``error`` member answered instead, or None
+RpcAnswer = Callable[[Dict[str, Any]], Optional[Dict[str, Any]]]
 
 #: the default text of a ``max_log_range`` refusal (``width`` and ``limit`` filled in)
 LOG_RANGE_REFUSAL = "block range is too wide: {width} blocks, the limit is {limit}"
@@ -201,6 +207,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.hang_seconds = 5.0
         self.retry_after = 1
         self.rewrite: Optional[Rewrite] = None
+        self.rpc_answer: Optional[RpcAnswer] = None
         self.path_modes: Dict[str, str] = {}
         self.max_request_bytes: Optional[int] = None
         self.max_log_range: Optional[int] = None
@@ -280,6 +287,7 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
         self.mode = ""
         self.latency = 0.0
         self.rewrite = None
+        self.rpc_answer = None
         self.path_modes = {}
         self.max_request_bytes = None
         self.max_log_range = None
@@ -336,6 +344,26 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                 self.counters.rpc_methods[method] = (
                     self.counters.rpc_methods.get(method, 0) + 1
                 )
+
+    def answered(self, body: bytes) -> Optional[bytes]:
+        """The answer :attr:`rpc_answer` gives a single JSON-RPC call, if any.
+
+        :param body: the request body.
+        :return: the JSON-RPC answer (its ``id`` the call's), or None to forward.
+        """
+        answer = self.rpc_answer
+        if answer is None:
+            return None
+        try:
+            call = json.loads(body) if body else None
+        except ValueError:
+            return None
+        if not isinstance(call, dict):
+            return None  # a batch, or not JSON-RPC: forwarded
+        members = answer(call)  # pylint: disable=not-callable
+        if members is None:
+            return None
+        return json.dumps({"jsonrpc": "2.0", "id": call.get("id"), **members}).encode()
 
     def log_range_refused(self, body: bytes) -> Optional[str]:
         """Say why ``max_log_range`` refuses a request, if it does.
@@ -537,6 +565,11 @@ class LoopbackProxy:  # pylint: disable=too-many-instance-attributes
                         f"the limit is {limit}"
                     )
                     self._reply(200, "application/json", self._rpc_error(body, message))
+                    return
+                answered = proxy.answered(body) if method == "POST" else None
+                if answered is not None:
+                    proxy.record_fault()
+                    self._reply(200, "application/json", answered)
                     return
                 refusal = proxy.log_range_refused(body) if method == "POST" else None
                 if refusal is not None:

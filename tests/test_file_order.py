@@ -26,6 +26,8 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 from conftest import (
+    ATTACK_REPRODUCTIONS,
+    ATTACKS_KEPT,
     FILE_ORDER,
     LONG_ENV,
     LONG_TESTS,
@@ -156,3 +158,45 @@ def test_a_listed_long_test_is_long_faults_and_runs_only_when_asked(
         assert "skip" not in by_id[other].keywords
     # its file still goes before the unit file
     assert [item.nodeid for item in items][-1] == "tests/test_cli.py::test_x"
+
+
+@pytest.mark.parametrize("run_long", [None, "1"])
+def test_a_devnet_reproduction_of_an_attack_is_long_but_the_paid_call_fuzz(
+    monkeypatch: pytest.MonkeyPatch, run_long: Optional[str]
+) -> None:
+    """Devnet tests under tests/adversary go to ``make faults-long``; the fuzz test stays.
+
+    The same folder's tests without a chain stay in ``make test``.
+    """
+    if run_long is None:
+        monkeypatch.delenv(LONG_ENV, raising=False)
+    else:
+        monkeypatch.setenv(LONG_ENV, run_long)
+    on_devnet = _Item("tests/adversary/test_adv29zz_example.py::test_on_the_devnet")
+    on_devnet.fixturenames = ("devnet",)
+    no_chain = _Item("tests/adversary/test_adv29zz_example.py::test_no_chain")
+    fuzz = _Item(f"{ATTACKS_KEPT[0]}::test_hostile")
+    fuzz.fixturenames = ("devnet",)
+    elsewhere = _Item("tests/devnet/test_mcp_server.py::test_x")
+    elsewhere.fixturenames = ("devnet",)
+    pytest_collection_modifyitems([on_devnet, no_chain, fuzz, elsewhere])  # type: ignore[list-item]
+    assert "long_faults" in on_devnet.keywords
+    assert ("skip" in on_devnet.keywords) == (run_long != "1")
+    for kept in (no_chain, fuzz, elsewhere):
+        assert "long_faults" not in kept.keywords, kept.nodeid
+        assert "skip" not in kept.keywords, kept.nodeid
+
+
+def test_the_kept_reproductions_exist_and_the_folder_is_where_make_faults_long_looks() -> (
+    None
+):
+    """A renamed fuzz file or folder would silently leave ``make test`` or CI."""
+    line = next(
+        text
+        for text in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+        if text.startswith("LONG_FAULT_PATHS :=")
+    )
+    assert str(ATTACK_REPRODUCTIONS) in line.split(":=", 1)[1].split()
+    for kept in ATTACKS_KEPT:
+        assert (ROOT / kept).is_file()
+        assert ATTACK_REPRODUCTIONS in kept.parents

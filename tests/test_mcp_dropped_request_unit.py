@@ -35,6 +35,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
 from mech_catalogue_cli.mcp_server.cancel import CANCEL_KEY
 from mech_catalogue_cli.mcp_server.dropped import DROPPED_KEY, dropped_from_chain
+from mech_catalogue_cli.mcp_server.finality import FinalBlock
 from mech_catalogue_cli.mcp_server.ipfs import IpfsError
 from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
 from mech_catalogue_cli.mcp_server.market import (
@@ -118,6 +119,15 @@ class ReorgedMarket:  # pylint: disable=too-many-instance-attributes
         del request_id, block
         self._read()
         return self.request_status
+
+    def final_block(self, depth: int) -> FinalBlock:
+        """Read the final block: ``depth`` below the head (no ``finalized`` tag).
+
+        :param depth: blocks below the head.
+        :return: the block and the head.
+        """
+        head = self.head()
+        return FinalBlock(max(head - depth, 0), head, False)
 
     def final_nonce(self, depth: int) -> int:
         """Read the account's transaction count ``depth`` blocks below the head.

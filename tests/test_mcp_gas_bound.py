@@ -28,16 +28,24 @@ from typing import Any, Dict, Optional
 
 import click
 import pytest
+from click.testing import CliRunner
 from eth_account.typed_transactions import TypedTransaction
 from hexbytes import HexBytes
+from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS, chain_preset
+from web3.exceptions import Web3RPCError
 
-from mech_catalogue_cli.commands.gas_options import _whole_number
+from mech_catalogue_cli.app import cli
+from mech_catalogue_cli.commands.gas_options import (
+    _whole_number,
+    chosen_max_fee_per_gas,
+)
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import (
     DEFAULT_MAX_GAS,
     GAS_KEY,
     FeeOverCap,
     GasOverBound,
+    MarketError,
     Marketplace,
     SentTransaction,
     SignedRequest,
@@ -59,13 +67,31 @@ MARKET = "0x" + "84" * 20
 
 
 class _Eth:
-    """The node calls ``sign`` makes: a nonce, an estimate, a gas price."""
+    """The node calls ``sign`` makes: a nonce, an estimate, the latest block.
+
+    Its fee suggestions lie (a hostile RPC): a thousand times the base fee, which
+    ``sign`` must not read.
+    """
 
     chain_id = 31337
 
-    def __init__(self, estimate: int, gas_price: int) -> None:
+    def __init__(self, estimate: int, base_fee: Optional[int]) -> None:
         self.estimate = estimate
-        self.gas_price = gas_price
+        self.base_fee = base_fee
+        self.gas_price = 1000 * (base_fee or GWEI)
+        self.max_priority_fee = 1000 * (base_fee or GWEI)
+
+    def get_block(self, tag: str) -> Dict[str, Any]:
+        """The latest block: its number and base fee (none: a chain before EIP-1559)."""
+        assert tag == "latest"
+        block: Dict[str, Any] = {"number": 77}
+        if self.base_fee is not None:
+            block["baseFeePerGas"] = self.base_fee
+        return block
+
+    def fee_history(self, *_args: Any) -> Dict[str, Any]:
+        """A lie: every reward a thousand gwei."""
+        return {"baseFeePerGas": [10**15], "reward": [[10**12]]}
 
     def get_transaction_count(self, *_args: Any) -> int:
         """The pending nonce."""
@@ -77,7 +103,7 @@ class _Eth:
 
 
 def _market(
-    estimate: int, gas_price: int = 10 * GWEI, fee_cap: Optional[int] = None
+    estimate: int, base_fee: Optional[int] = 10 * GWEI, fee_cap: Optional[int] = None
 ) -> Marketplace:
     market = Marketplace(
         "http://127.0.0.1:9",
@@ -85,7 +111,7 @@ def _market(
         "0x" + "42" * 32,
         gas_bounds=(DEFAULT_MAX_GAS, fee_cap),
     )
-    node = SimpleNamespace(eth=_Eth(estimate, gas_price))
+    node = SimpleNamespace(eth=_Eth(estimate, base_fee))
     market.w3 = node  # type: ignore[assignment]
     return market
 
@@ -124,27 +150,109 @@ def test_an_estimate_over_the_bound_is_not_signed(estimate: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "gas_price, cap, fee",
+    "base_fee, cap, fee",
     [
-        (10 * GWEI, None, 20 * GWEI),  # twice the gas price now
+        (10 * GWEI, None, 20 * GWEI),  # twice the base fee, under the default
         (10 * GWEI, 15 * GWEI, 15 * GWEI),  # within the cap
-        (10 * GWEI, 10 * GWEI, 10 * GWEI),  # the price at the cap: still mined
+        (10 * GWEI, 10 * GWEI, 10 * GWEI),  # the fee at the cap: still mined
+        (60 * GWEI, None, DEFAULT_MAX_FEE_PER_GAS),  # twice passes the default
+        (7, None, 14),  # a devnet's decayed base fee
         (0, None, 0),
     ],
 )
-def test_the_fee_per_gas_is_twice_the_price_within_the_cap(
-    gas_price: int, cap: Optional[int], fee: int
+def test_the_fee_per_gas_is_twice_the_base_fee_within_the_cap(
+    base_fee: int, cap: Optional[int], fee: int
 ) -> None:
-    """``maxFeePerGas``: the worst case of a transaction is its gas times this."""
-    signed = _signed(_market(300_000, gas_price, cap))
+    """``maxFeePerGas``: the worst case of a transaction is its gas times this.
+
+    The node's lying suggestions (``eth_gasPrice``, ``eth_maxPriorityFeePerGas``,
+    ``eth_feeHistory``: a thousand times the base fee) move nothing; no tip is signed.
+
+    :param base_fee: the latest block's base fee.
+    :param cap: ``--max-fee-per-gas`` (None: the default).
+    :param fee: the ``maxFeePerGas`` signed.
+    """
+    signed = _signed(_market(300_000, base_fee, cap))
     assert signed["maxFeePerGas"] == fee and signed["maxPriorityFeePerGas"] == 0
 
 
-def test_a_gas_price_over_the_cap_signs_nothing() -> None:
-    """A price the cap cannot pay: nothing signed, said with both figures."""
-    said = r"10,000,000,001 wei now, over --max-fee-per-gas 10,000,000,000"
-    with pytest.raises(FeeOverCap, match=said):
-        _signed(_market(300_000, 10 * GWEI + 1, 10 * GWEI))
+@pytest.mark.parametrize(
+    "base_fee, cap, words",
+    [
+        (
+            10 * GWEI + 1,
+            10 * GWEI,
+            "block 77 on http://127.0.0.1:9 is 10.000000001 gwei (10,000,000,001 "
+            "wei) per gas, over --max-fee-per-gas 10 gwei (10,000,000,000 wei)",
+        ),
+        (
+            250 * GWEI,  # a spike, under no --max-fee-per-gas: the default refuses
+            None,
+            "is 250 gwei (250,000,000,000 wei) per gas, over --max-fee-per-gas 100 "
+            "gwei (100,000,000,000 wei)",
+        ),
+        (
+            2 * GWEI,
+            GWEI // 1000,
+            "is 2 gwei (2,000,000,000 wei) per gas, over --max-fee-per-gas 0.001 gwei "
+            "(1,000,000 wei)",
+        ),
+    ],
+)
+def test_a_base_fee_over_the_cap_signs_nothing_and_says_both(
+    base_fee: int, cap: Optional[int], words: str
+) -> None:
+    """A fee the cap cannot pay: nothing signed, the fee and the cap said in gwei."""
+    with pytest.raises(FeeOverCap) as raised:
+        _signed(_market(300_000, base_fee, cap))
+    said = str(raised.value)
+    assert words in said and "nothing was signed nor sent" in said, said
+    assert "pass a higher --max-fee-per-gas" in said
+    assert raised.value.fee == base_fee
+
+
+def test_a_chain_without_base_fees_is_read_by_its_gas_price_under_the_cap() -> None:
+    """No ``baseFeePerGas``: the gas price stands for it, the cap still holds."""
+    market = _market(300_000, None, 2_000 * GWEI)
+    assert _signed(market)["maxFeePerGas"] == 2_000 * GWEI  # 1,000 gwei twice: capped
+    with pytest.raises(FeeOverCap, match=r"\(its gas price\) is 1000 gwei"):
+        _signed(_market(300_000, None))
+
+
+@pytest.mark.parametrize(
+    "preset, cap",
+    [
+        ("gnosis", 100 * GWEI),
+        ("mainnet", 100 * GWEI),
+        ("base", GWEI),
+        ("optimism", GWEI),
+        ("arbitrum", GWEI),
+        ("polygon", 1_000 * GWEI),
+        ("celo", 1_000 * GWEI),
+        (None, DEFAULT_MAX_FEE_PER_GAS),  # the devnet, a custom --rpc
+    ],
+)
+def test_the_default_cap_is_the_chain_s_and_a_typed_one_wins(
+    preset: Optional[str], cap: int
+) -> None:
+    """Each preset's cap, sourced as a design choice; ``--max-fee-per-gas`` over it."""
+    chosen = chain_preset(preset) if preset else None
+    assert chosen_max_fee_per_gas(None, chosen) == cap
+    assert chosen_max_fee_per_gas(7, chosen) == 7
+    if chosen is not None:
+        assert chosen.sources["max_fee_per_gas"] == "fee_cap"
+        # what one transaction at the default --max-gas may cost: 0.001 to 1 coin
+        assert 10**15 <= cap * DEFAULT_MAX_GAS <= 10**18
+
+
+def test_the_help_says_the_default_caps() -> None:
+    """``mcp --help`` names the default cap and what is refused."""
+    said = " ".join(
+        CliRunner().invoke(cli, ["mcp", "--help"], terminal_width=200).output.split()
+    )
+    assert "--max-fee-per-gas" in said and "100 gwei on mainnet and gnosis" in said
+    assert "1 gwei on base" in said and "1000 gwei on polygon" in said
+    assert "base fee is over it nothing is signed" in said
 
 
 def test_the_receipt_gives_the_gas_used_and_the_fee_paid() -> None:
@@ -155,6 +263,93 @@ def test_the_receipt_gives_the_gas_used_and_the_fee_paid() -> None:
         "fee_per_gas_wei": str(3 * GWEI),
         "fee_paid_wei": str(327_798 * 3 * GWEI),
     }
+
+
+class _Refusing(_Eth):
+    """A node that refuses a signed transaction with a JSON-RPC error (web3 7's)."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(300_000, GWEI)
+        self.words = words
+        self.waited = 0
+
+    def send_raw_transaction(self, _raw: str) -> None:
+        """Refuse, in the node's words."""
+        raise Web3RPCError(str({"code": -32003, "message": self.words}))
+
+    def wait_for_transaction_receipt(self, _tx: str, timeout: float) -> Dict[str, Any]:
+        """Mined (for the bytes a node holds already)."""
+        del timeout
+        self.waited += 1
+        return {"status": 1, "gasUsed": 21_000, "effectiveGasPrice": GWEI}
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "max fee per gas less than block base fee",
+        "nonce too low",
+        "insufficient funds for gas * price + value",
+    ],
+)
+def test_a_node_refusing_the_bytes_is_said_never_an_internal_error(words: str) -> None:
+    """A JSON-RPC refusal of ``eth_sendRawTransaction``: a ``MarketError`` in words.
+
+    web3 7's ``Web3RPCError`` is no ``ValueError``: it escaped the call as "Internal
+    server error" (found by the devnet run of fix29zd, a fee under the base fee).
+
+    :param words: the node's refusal.
+    """
+    market = _market(300_000)
+    market.w3 = SimpleNamespace(eth=_Refusing(words))  # type: ignore[assignment]
+    with pytest.raises(MarketError, match="failed: Web3RPCError") as raised:
+        market.broadcast(SignedRequest("0x02", "0x" + "99" * 32, 4), 1.0)
+    assert words in str(raised.value)
+
+
+def test_a_node_holding_the_bytes_already_is_waited_for() -> None:
+    """The bytes "already known" (a JSON-RPC error): waited for, its receipt read."""
+    market = _market(300_000)
+    node = _Refusing("already known")
+    market.w3 = SimpleNamespace(eth=node)  # type: ignore[assignment]
+    sent = market.broadcast(SignedRequest("0x02", "0x" + "99" * 32, 4), 1.0)
+    assert sent == "0x" + "99" * 32 and node.waited == 1
+
+
+@pytest.mark.parametrize(
+    "l1_fee, said",
+    [
+        ("0x2386f26fc10000", 10**16),  # as an OP Stack node answers it: hex
+        (12_345, 12_345),  # as web3 may hand it over once formatted
+        ("0x0", 0),
+    ],
+)
+def test_an_l2_receipt_s_l1_data_fee_is_said_beside_the_gas(
+    l1_fee: Any, said: int
+) -> None:
+    """Optimism/Base receipts carry ``l1Fee``, charged besides the gas: said, and summed.
+
+    Anvil has no L1, so no devnet receipt carries it: this receipt is written here.
+
+    :param l1_fee: the receipt's ``l1Fee``.
+    :param said: the wei said for it.
+    """
+    receipt = {"gasUsed": 327_798, "effectiveGasPrice": 3 * GWEI, "l1Fee": l1_fee}
+    gas = _market(1).gas_paid(receipt)
+    assert gas["fee_paid_wei"] == str(327_798 * 3 * GWEI)
+    assert gas["l1_fee_wei"] == str(said)
+    assert gas["total_fee_wei"] == str(327_798 * 3 * GWEI + said)
+
+
+@pytest.mark.parametrize(
+    "l1_fee", [None, "", "0x", "12", "-0x1", -5, True, "0xZZ", 1.5]
+)
+def test_an_l1_fee_that_is_no_quantity_is_left_out(l1_fee: Any) -> None:
+    """Absent or not a quantity: no ``l1_fee_wei``, never a guess."""
+    receipt = {"gasUsed": 21_000, "effectiveGasPrice": 1, "l1Fee": l1_fee}
+    gas = _market(1).gas_paid(receipt)
+    assert "l1_fee_wei" not in gas and "total_fee_wei" not in gas
+    assert gas["fee_paid_wei"] == "21000"
 
 
 @pytest.mark.usefixtures("no_upload")

@@ -30,8 +30,10 @@ from web3.exceptions import ContractLogicError, Web3RPCError
 
 from mech_catalogue_cli.mcp_server.market import (
     DEFAULT_MAX_GAS,
+    EstimateReverted,
     FeeOverCap,
     GasOverBound,
+    MarketError,
     Marketplace,
     SignedRequest,
 )
@@ -60,11 +62,11 @@ def test_a_cancellation_under_the_cap_is_signed_within_it(
     signed_at: int, cap: int, price_then: int
 ) -> None:
     """It outbids the request by 10 % at least, and never passes the cap."""
-    market = _market(300_000, gas_price=signed_at // 2, fee_cap=cap)
+    market = _market(300_000, base_fee=signed_at // 2, fee_cap=cap)
     request = _request(market)
     assert _fees(request.raw_tx)["maxFeePerGas"] == signed_at
     node: Any = market.w3.eth  # the node stand-in of tests/test_mcp_gas_bound
-    node.gas_price = price_then
+    node.base_fee = price_then
     fees = _fees(market.sign_cancel(request).raw_tx)
     assert signed_at * 11 // 10 <= fees["maxFeePerGas"] <= cap
     assert fees["maxPriorityFeePerGas"] <= fees["maxFeePerGas"]
@@ -83,10 +85,10 @@ def test_a_cancellation_over_the_cap_is_not_signed_and_says_what_to_do(
     gas_price: int, cap: int, price_then: int, least: int
 ) -> None:
     """Refused as a request over the cap is, with the fee it would need."""
-    market = _market(300_000, gas_price=gas_price, fee_cap=cap)
+    market = _market(300_000, base_fee=gas_price, fee_cap=cap)
     request = _request(market)
     node: Any = market.w3.eth  # the node stand-in of tests/test_mcp_gas_bound
-    node.gas_price = price_then
+    node.base_fee = price_then
     with pytest.raises(FeeOverCap) as raised:
         market.sign_cancel(request)
     said = str(raised.value)
@@ -96,9 +98,9 @@ def test_a_cancellation_over_the_cap_is_not_signed_and_says_what_to_do(
     assert request.tx_hash in said and "may still be mined" in said
 
 
-def test_without_a_cap_the_cancellation_outbids_twice_as_before() -> None:
-    """No ``--max-fee-per-gas``: twice the request's fee or the price, plus a tip."""
-    market = _market(300_000, gas_price=10 * GWEI)
+def test_under_the_default_cap_the_cancellation_outbids_twice_as_before() -> None:
+    """The default cap (100 gwei): twice the request's fee or the base fee, plus a tip."""
+    market = _market(300_000, base_fee=10 * GWEI)
     request = _request(market)
     fees = _fees(market.sign_cancel(request).raw_tx)
     assert fees["maxFeePerGas"] == 40 * GWEI + GWEI
@@ -109,7 +111,7 @@ class _BoundedNode:
     """A node that remembers what it was asked to estimate, and answers as told."""
 
     chain_id = 31337
-    gas_price = GWEI
+    gas_price = 1000 * GWEI  # a lie the signer never reads
 
     def __init__(self, answer: Any) -> None:
         self.answer = answer
@@ -118,6 +120,10 @@ class _BoundedNode:
     def get_transaction_count(self, *_args: Any) -> int:
         """The pending nonce."""
         return 4
+
+    def get_block(self, _tag: str) -> Dict[str, Any]:
+        """The latest block, at a base fee of 1 gwei."""
+        return {"number": 77, "baseFeePerGas": GWEI}
 
     def estimate_gas(self, tx: Dict[str, Any]) -> int:
         """The estimate told, or the error told."""
@@ -170,8 +176,8 @@ def test_a_node_out_of_gas_within_the_bound_is_over_max_gas(message: str) -> Non
 @pytest.mark.parametrize(
     "error, kind",
     [
-        (Web3RPCError("insufficient funds for transfer"), Web3RPCError),
-        (ContractLogicError("execution reverted", data="0x"), Exception),
+        (Web3RPCError("insufficient funds for transfer"), MarketError),
+        (ContractLogicError("execution reverted", data="0x"), EstimateReverted),
     ],
 )
 def test_other_estimate_failures_are_not_taken_for_gas(

@@ -23,14 +23,15 @@ held by another call are asked at ``--delivery-poll`` as before. No chain.
 """
 
 import time
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any, List, Optional
 
 import anyio
 import pytest
-from mech_catalogue_core.chain.presets import PRESETS
+from mech_catalogue_core.chain.presets import PRESETS, chain_preset
 
-from mech_catalogue_cli.commands.mcp_cmd import BLOCK_SECONDS, chosen_block_seconds
+from mech_catalogue_cli.commands.mcp_cmd import chosen_block_seconds
 from mech_catalogue_cli.mcp_server.dropped import NotFinal, held_pause
 from mech_catalogue_cli.mcp_server.outstanding import HeldBehind
 from mech_catalogue_cli.mcp_server.server import MechToolServer
@@ -146,9 +147,25 @@ def test_an_unknown_pace_still_waits_within_the_call() -> None:
 
 def test_every_preset_has_a_pace_and_the_devnet_none() -> None:
     """Each ``--chain`` preset is bounded; the devnet and a custom ``--rpc`` are not."""
-    assert set(BLOCK_SECONDS) == set(PRESETS)
     assert all(chosen_block_seconds(preset) for preset in PRESETS.values())
+    for preset in PRESETS.values():  # the pace is read where the depth is
+        assert preset.sources["block_seconds"] == preset.sources["final_depth"]
+    paces = {name: chain_preset(name).block_seconds for name in PRESETS}
+    assert paces == {
+        "mainnet": 12.0,
+        "gnosis": 5.0,
+        "base": 2.0,
+        "optimism": 2.0,
+        "celo": 1.0,
+        "arbitrum": 0.25,
+        "polygon": 1.0,
+    }
+    rows = {row[0]: row for row in chain_preset("arbitrum").rows()}
+    assert rows["block_seconds"][1] == "0.25" and "arbitrum" in rows["block_seconds"][2]
     assert chosen_block_seconds(None) is None
+    assert (
+        chosen_block_seconds(replace(chain_preset("base"), block_seconds=0.0)) is None
+    )
 
 
 @pytest.mark.usefixtures("no_upload")

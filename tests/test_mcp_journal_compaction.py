@@ -41,7 +41,7 @@ from pathlib import Path
 from mech_catalogue_cli.mcp_server.journal import changes
 
 folder, step = Path(sys.argv[1]), sys.argv[2]
-real_open, real_fsync, real_replace = open, os.fsync, os.replace
+real_fdopen, real_fsync, real_replace = os.fdopen, os.fsync, os.replace
 fsyncs = []
 
 class HalfWritten:
@@ -56,8 +56,8 @@ class HalfWritten:
         self.handle.flush()
         os._exit(9)
 
-def opening(path, *args, **kwargs):
-    handle = real_open(path, *args, **kwargs)
+def opening(fd, *args, **kwargs):
+    handle = real_fdopen(fd, *args, **kwargs)
     return HalfWritten(handle) if step == "write" else handle
 
 def fsync(fd):
@@ -73,7 +73,7 @@ def replace(src, dst):
     if step == "after_rename":
         os._exit(9)
 
-changes.open = opening
+os.fdopen = opening
 changes.os.fsync = fsync
 changes.os.replace = replace
 changes.compact(folder)

@@ -34,6 +34,7 @@ from mcp import Client
 
 from mech_catalogue_cli.mcp_server import listed_file
 from mech_catalogue_cli.mcp_server import listed_schemas as listed_schemas_module
+from mech_catalogue_cli.mcp_server import whole_file
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.listed_file import (
     BEGAN_NAME,
@@ -123,9 +124,9 @@ def _patched(target: Any, attribute: str) -> Callable[..., Iterator[None]]:
 WRITE_FAILURES: Dict[str, Callable[..., Iterator[None]]] = {
     "the lock held past its wait": _lock_held,
     "the lock unusable (a folder)": _lock_a_folder,
-    "no temporary file (ENOSPC)": _patched(listed_file.tempfile, "mkstemp"),
+    "no temporary file (ENOSPC)": _patched(whole_file.tempfile, "mkstemp"),
     "the rename refused": _patched(listed_file.os, "replace"),
-    "the folder flush refused": _patched(listed_file, "fsync_folder"),
+    "the folder flush refused": _patched(whole_file, "fsync_folder"),
 }
 
 
@@ -403,13 +404,13 @@ def test_each_write_flushes_the_folder(
     """
     listed = _restarted(tmp_path)
     flushed = []
-    real = listed_file.fsync_folder
+    real = whole_file.fsync_folder
 
     def fsync_folder(folder: Path) -> None:
         flushed.append(json.loads((folder / FILE_NAME).read_text())["names"])
         real(folder)
 
-    monkeypatch.setattr(listed_file, "fsync_folder", fsync_folder)
+    monkeypatch.setattr(whole_file, "fsync_folder", fsync_folder)
     assert _listed(listed)
     assert flushed and flushed[-1][0][0] == "t"  # after the rename of this write
 

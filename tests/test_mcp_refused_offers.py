@@ -34,6 +34,7 @@ from mech_catalogue_cli.mcp_server import sending
 from mech_catalogue_cli.mcp_server.ipfs import Uploaded
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import (
+    DEFAULT_MAX_GAS,
     EstimateReverted,
     MarketError,
     RequestReverted,
@@ -74,6 +75,7 @@ class _Market:  # pylint: disable=too-many-instance-attributes
 
     requester = "0x" + "0c" * 20
     address = "0x" + "84" * 20
+    max_gas = DEFAULT_MAX_GAS
 
     def __init__(self, failure: Any, prices: List[Optional[int]]) -> None:
         self.failure = failure

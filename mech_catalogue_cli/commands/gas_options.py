@@ -23,6 +23,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Optional
 
 import click
+from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS, ChainPreset
 
 from mech_catalogue_cli.mcp_server.market import DEFAULT_MAX_GAS
 
@@ -44,6 +45,20 @@ def _whole_number(
     return int(number)
 
 
+def chosen_max_fee_per_gas(flag: Optional[int], preset: Optional[ChainPreset]) -> int:
+    """The ``--max-fee-per-gas`` in use: typed, else the chain's default.
+
+    :param flag: ``--max-fee-per-gas`` (None: not typed).
+    :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
+    :return: wei per gas: the flag, else the preset's ``max_fee_per_gas`` (source
+        ``fee_cap`` in :mod:`mech_catalogue_core.chain.presets`), else
+        ``DEFAULT_MAX_FEE_PER_GAS`` (100 gwei).
+    """
+    if flag is not None:
+        return flag
+    return preset.max_fee_per_gas if preset is not None else DEFAULT_MAX_FEE_PER_GAS
+
+
 def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--max-gas`` (``max_gas``) and ``--max-fee-per-gas`` (``max_fee_per_gas``).
 
@@ -54,8 +69,11 @@ def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "--max-fee-per-gas",
         callback=_whole_number,
         default=None,
-        help="Most wei per gas a transaction is signed for (default: twice the node's "
-        "gas price now); when the gas price is over it nothing is signed.",
+        help="Most wei per gas a transaction is signed for (default: the --chain "
+        "preset's: 100 gwei on mainnet and gnosis, 1 gwei on base, optimism and "
+        "arbitrum, 1000 gwei on polygon and celo; 100 gwei on the devnet or a custom "
+        "--rpc). The fee signed is twice the latest block's base fee, within this; "
+        "when the base fee is over it nothing is signed and the call says both.",
         metavar="WEI",
     )(command)
     return click.option(

@@ -59,7 +59,7 @@ from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
-from .gas_options import gas_options
+from .gas_options import chosen_max_fee_per_gas, gas_options
 from .list_options import parse_registry_option
 from .mcp_run import catalogue_source, paying_market, start
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
@@ -113,31 +113,17 @@ def chosen_final_depth(flag: Optional[int], preset: Optional[ChainPreset]) -> in
     return preset.final_depth if preset is not None else DEFAULT_FINAL_DEPTH
 
 
-#: the least seconds between two blocks, per ``--chain`` preset: a bound on how soon a
-#: final block can come (a wait that cannot end within ``--timeout`` is said at
-#: once). Ethereum and Gnosis make at most one block a slot (consensus-specs
-#: ``SECONDS_PER_SLOT`` 12; Gnosis 5); OP Stack chains one each 2 s (Base, OP) or 1 s
-#: (Celo, ``specs/deployments``); Arbitrum One at most one each 250 ms; Polygon PoS
-#: targets 2 s, halved here for lack of a documented floor. A chain not named (the
-#: devnet mines on demand, a custom ``--rpc``) has no bound: held calls keep asking
-BLOCK_SECONDS = {
-    "mainnet": 12.0,
-    "gnosis": 5.0,
-    "base": 2.0,
-    "optimism": 2.0,
-    "celo": 1.0,
-    "arbitrum": 0.25,
-    "polygon": 1.0,
-}
-
-
 def chosen_block_seconds(preset: Optional[ChainPreset]) -> Optional[float]:
-    """The chain's least seconds between blocks (:data:`BLOCK_SECONDS`).
+    """The chain's least seconds between blocks: a bound on how soon a final block can come.
+
+    A wait that cannot end within ``--timeout`` is then said at once.
 
     :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
-    :return: seconds, or None when not known.
+    :return: seconds (the preset's ``block_seconds``, with its source in
+        :mod:`mech_catalogue_core.chain.presets`), or None when not known: the devnet
+        mines on demand, a custom ``--rpc`` names no chain, and held calls keep asking.
     """
-    return BLOCK_SECONDS.get(preset.name) if preset is not None else None
+    return (preset.block_seconds or None) if preset is not None else None
 
 
 def _check_auto_prepay(
@@ -380,8 +366,10 @@ def guarded_http(  # pylint: disable=too-many-arguments
     default=None,
     help="Blocks below the head at which a mined transaction counts as final: a call "
     "whose request is not on chain while its account nonce is taken (mined and "
-    "reverted, cancelled, dropped by a reorg) pays no other request until then "
-    "(default: the --chain preset's, else 64; see the mcp document).",
+    "reverted, cancelled, dropped by a reorg) pays no other request until then. "
+    "Not given: the node's 'finalized' block, else the --chain preset's depth, else "
+    "64; given: this depth, the node's 'finalized' block not read (see the mcp "
+    "document).",
     metavar="BLOCKS",
 )
 @click.option(
@@ -580,7 +568,8 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
     :param spend_window: ``--spend-window``, seconds (None: this run only).
     :param final_depth: ``--final-depth`` (None: the preset's, else the default).
     :param max_gas: ``--max-gas``: the most gas one signed transaction may use.
-    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: twice the gas price).
+    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: the chain's default,
+        :func:`.gas_options.chosen_max_fee_per_gas`).
     :param pinned: ``--mech``.
     :param allowed: ``--allow-mech`` (repeatable).
     :param dry_run: ``--dry-run``.
@@ -645,8 +634,10 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
             state_dir,
             paying_off_devnet=not dry_run and devnet is None,
             bounds=(max_price.get(ASSET_NATIVE), max_spend.get(ASSET_NATIVE)),
-            gas_bounds=(max_gas, max_fee_per_gas),
+            gas_bounds=(max_gas, chosen_max_fee_per_gas(max_fee_per_gas, preset)),
         )
+        if market is not None:  # the depth given: used instead of the node's tag
+            market.finalized_tag = final_depth is None
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),
             ipfs_api_url=ipfs_api_url(ipfs_api),

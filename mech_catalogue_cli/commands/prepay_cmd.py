@@ -46,7 +46,7 @@ from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import register_urls
-from .gas_options import gas_options
+from .gas_options import chosen_max_fee_per_gas, gas_options
 from .mcp_cmd import DEVNET_REQUESTER_ROLE, KEY_ENV
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
@@ -223,7 +223,8 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
     :param idempotency_key: ``--idempotency-key``.
     :param state_dir: ``--state-dir``.
     :param max_gas: ``--max-gas``: the most gas the deposit (or approval) may use.
-    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: twice the gas price).
+    :param max_fee_per_gas: ``--max-fee-per-gas``, wei (None: the chain's default,
+        :func:`.gas_options.chosen_max_fee_per_gas`).
     :param devnet: the running devnet, or None.
     :param preset: the ``--chain`` preset, or None.
     :param as_json: ``--json``.
@@ -250,7 +251,7 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
             chosen["rpc"],
             chosen["marketplace"],
             key,
-            gas_bounds=(max_gas, max_fee_per_gas),
+            gas_bounds=(max_gas, chosen_max_fee_per_gas(max_fee_per_gas, preset)),
         )
         prepayer = Prepayer(market, Path(state_dir))
         if show:

@@ -39,13 +39,13 @@ record: the same deposit is completed or said to be done, never another one.
 """
 
 import logging
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
 from mech_catalogue_core.model.payment import payment_terms, say_amount
 
 from .journal import JournalEntry, JournalError
 from .market import MarketError, Marketplace
-from .offchain import OffchainPoster, OffchainRefusal
+from .offchain import POST_SECONDS, OffchainPoster, OffchainRefusal
 from .prepay import Prepayer
 from .settings import PhaseTimer
 from .spend_cap import SpendLedger
@@ -132,7 +132,11 @@ class AutoPrepayer:
         return payment_terms(payment_type).asset in self.amounts
 
     def deposit_for(
-        self, entry: JournalEntry, ledger: SpendLedger, save: Any
+        self,
+        entry: JournalEntry,
+        ledger: SpendLedger,
+        save: Any,
+        wait: Optional[Callable[[], float]] = None,
     ) -> Union[Dict[str, Any], AutoPrepayRefusal]:
         """Deposit for a call whose signed request was answered by a believed 402.
 
@@ -144,6 +148,8 @@ class AutoPrepayer:
         :param ledger: the ``--max-spend`` ledger of the entry's asset (this run's
             spending; the call counts at least the deposit in it from then on).
         :param save: ``Journal.save``.
+        :param wait: gives the seconds a receipt is waited for when its wait begins
+            (a paid call's time left; None: :attr:`wait`, ``--io-timeout``, each).
         :return: ``{"amount", "tracker", "tx_hash", "status": "deposited" |
             "already_deposited", "earlier": bool}`` (``earlier``: the deposit was decided
             by an earlier attempt of this call), or why nothing was deposited now.
@@ -187,7 +193,11 @@ class AutoPrepayer:
             ledger.deposit(entry.key, amount)  # the call counts at least it
         try:
             done = self.prepayer.deposit(
-                payment_type, amount, amount, record["idempotency"], self.wait
+                payment_type,
+                amount,
+                amount,
+                record["idempotency"],
+                self.wait if wait is None else wait,
             )
         except (MarketError, JournalError) as exc:
             return AutoPrepayRefusal(
@@ -227,7 +237,7 @@ class AutoPrepayer:
         challenge: OffchainRefusal,
         ledger: SpendLedger,
         save: Any,
-        timer: PhaseTimer,
+        clock: Tuple[PhaseTimer, float],
     ) -> Optional[OffchainRefusal]:
         """After a believed 402: deposit for the call, then post the same request once.
 
@@ -240,13 +250,19 @@ class AutoPrepayer:
         :param challenge: the believed 402, in words.
         :param ledger: the ``--max-spend`` ledger of the entry's asset.
         :param save: ``Journal.save``.
-        :param timer: the call's phase timer (laps ``auto_prepay`` and ``offchain_retry``).
+        :param clock: the call's phase timer (laps ``auto_prepay`` and
+            ``offchain_retry``) and its ``--timeout``: the deposit's receipts and the
+            retry's post wait within what is left of it
+            (:meth:`.settings.PhaseTimer.within`), never their own whole bounds.
         :return: None when the retry was accepted, else why not: the 402 and why
             nothing was deposited, or the deposit made and the retry's refusal
             (``deposited`` True).
         """
         asset = payment_terms(entry.payment_type).asset
-        done = self.deposit_for(entry, ledger, save)
+        timer, timeout = clock
+        done = self.deposit_for(
+            entry, ledger, save, lambda: timer.within(timeout, self.wait)
+        )
         timer.lap("auto_prepay")
         if isinstance(done, AutoPrepayRefusal):
             return OffchainRefusal(
@@ -260,7 +276,7 @@ class AutoPrepayer:
         LOGGER.info(
             "request %s: %s after mech %s's 402", entry.request_id, deposit, entry.mech
         )
-        again = poster.post(entry, payload)
+        again = poster.post(entry, payload, timer.within(timeout, POST_SECONDS))
         timer.lap("offchain_retry")
         if again is None:
             return None

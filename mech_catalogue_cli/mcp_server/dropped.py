@@ -31,8 +31,9 @@ itself, which the chain mines once at most.
 A request whose account nonce another transaction took (a cancellation, or the server's
 next call sent while the request was dropped) can be mined only in a fork that lacks
 that transaction. Nothing else is paid for its call key until the nonce is final
-(:func:`nonce_final`: taken ``depth`` blocks below the head, the chain's
-``final_depth``, :data:`FINAL_DEPTH` by default); then :func:`never_mined` says the
+(:func:`nonce_final`: taken in a final block, the node's ``finalized`` block, else
+``depth`` blocks below the head, the chain's ``final_depth``, :data:`FINAL_DEPTH` by
+default: :mod:`.finality`); then :func:`never_mined` says the
 request can never be mined, and the call key is freed (:func:`record_never_mined`,
 journalled before anything is sent). The same holds for every request whose nonce is
 taken while the marketplace does not hold it (adv29u): one mined and reverted (a
@@ -75,13 +76,14 @@ FINAL_DEPTH = DEFAULT_FINAL_DEPTH
 def nonce_final(
     market: Marketplace, account_nonce: int, depth: int = FINAL_DEPTH
 ) -> bool:
-    """Whether an account nonce was taken by a transaction ``depth`` blocks deep (blocking).
+    """Whether an account nonce was taken by a transaction in a final block (blocking).
 
     :param market: the marketplace (its RPC).
     :param account_nonce: the requester account's nonce of a signed request.
-    :param depth: blocks below the head that count as final.
-    :return: True when the account's transaction count ``depth`` blocks below the
-        head is past it (no reorg within that depth gives it back). A count that
+    :param depth: blocks below the head that count as final when the node answers no
+        ``finalized`` block (:meth:`.Marketplace.final_block`).
+    :return: True when the account's transaction count at the final block is past it
+        (no reorg gives it back). A count that
         cannot be read raises ``MarketError`` (a :class:`~.market.StateUnavailable`
         from a node pruning that block's state).
     """
@@ -136,12 +138,15 @@ def not_final_yet(
     :param market: the marketplace (its RPC).
     :param entry: the call's entry: its request not on chain, its nonce taken, not
         final (:func:`nonce_final` False).
-    :param depth: blocks below the head that count as final.
-    :return: the sentence, ``final_at`` the block by which the nonce is final. A
+    :param depth: blocks below the head that count as final when the node answers no
+        ``finalized`` block (:meth:`.Marketplace.final_block`).
+    :return: the sentence, ``final_at`` the block by which the nonce is final (with
+        the node's ``finalized`` block, as far behind the head as it is now). A
         receipt or head that cannot be read raises ``MarketError``.
     """
     cancel = entry.extra.get(CANCEL_KEY) or {}
-    head = market.head()
+    final = market.final_block(depth)
+    head = final.head
     taken_by, taken_at = "another transaction", None
     if market.transaction_reverted(entry.tx_hash) is True:
         taken_by = "the request itself, mined and reverted (only gas was spent)"
@@ -149,18 +154,26 @@ def not_final_yet(
     elif cancel.get("tx_hash"):
         taken_by = f"its cancellation {cancel['tx_hash']}"
         taken_at = market.mined_block(cancel["tx_hash"])
-    final_at = (head if taken_at is None else taken_at) + depth
+    # the block by which it is final: the node's finalized block trailing the head as
+    # far as now, else the depth
+    lag = final.depth if final.tagged else depth
+    final_at = (head if taken_at is None else taken_at) + lag
     young = (
         f"; the chain is younger than that (head {head}): only its genesis is final"
-        if head < depth
+        if head < depth and not final.tagged
         else ""
+    )
+    deep = (
+        f"past the node's finalized block {final.number}"
+        if final.tagged
+        else f"fewer than {depth} blocks deep{young}"
     )
     said = NotFinal(
         f"request {entry.request_id} to mech {entry.mech} (tx {entry.tx_hash}) is "
         f"not on chain and its account nonce {entry.account_nonce} was taken by "
         f"{taken_by}"
         + (f" in block {taken_at}" if taken_at is not None else "")
-        + f", not final yet (fewer than {depth} blocks deep{young}): a reorg could "
+        + f", not final yet ({deep}): a reorg could "
         "still mine the request paid, so no other request is paid for this call "
         f"until block {final_at}"
         + ("" if taken_at is not None else " at the latest")
@@ -172,7 +185,7 @@ def not_final_yet(
     said.head = head
     said.progress = (
         f"waiting for block {final_at}: request {entry.request_id}'s account nonce "
-        f"final ({depth} blocks deep) before another request is paid (head {head})"
+        f"final ({final.says()} now) before another request is paid (head {head})"
     )
     return said
 
@@ -187,7 +200,10 @@ def record_never_mined(entry: JournalEntry, head: int, depth: int = FINAL_DEPTH)
     :param head: the block it was seen so at (:func:`never_mined`).
     :param depth: the depth that counted as final.
     :return: what happened, in a sentence (the record kept in
-        ``entry.extra[NEVER_MINED_KEY]``).
+        ``entry.extra[NEVER_MINED_KEY]``: ``{"block", "seen_at", "said", "tx_hash"}``,
+        the transaction it names being the entry's own: the entry counts nothing
+        against ``--max-spend`` from then on, for every process,
+        :func:`.mined_reverts.never_paid`).
     """
     said = (
         f"request {entry.request_id} (tx {entry.tx_hash}) is no longer on chain and "
@@ -195,7 +211,12 @@ def record_never_mined(entry: JournalEntry, head: int, depth: int = FINAL_DEPTH)
         f"another transaction at least {depth} blocks below block {head}; "
         "nothing was paid for it, and a new request is sent"
     )
-    entry.extra[NEVER_MINED_KEY] = {"block": head, "seen_at": time.time(), "said": said}
+    entry.extra[NEVER_MINED_KEY] = {
+        "block": head,
+        "seen_at": time.time(),
+        "said": said,
+        "tx_hash": entry.tx_hash,
+    }
     entry.status = CallStatus.PREPARED
     return said
 

@@ -61,7 +61,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import (
     Any,
@@ -78,7 +77,7 @@ from filelock import FileLock
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
 
-from .journal.changes import fsync_folder
+from .whole_file import fsync_folder, write_whole
 
 #: the file's name in the state folder
 FILE_NAME = "listed-schemas.json"
@@ -415,9 +414,8 @@ def write_memory(
     :param listing: the names of the listing this write is made for (served after
         it, so after any loss found now).
     :return: True when the file was found lost (then the names of ``ours`` not in
-        ``listing`` were written as dropped).
-    :raises OSError: when the folder, lock or file cannot be written (``filelock``'s
-        ``Timeout`` is one).
+        ``listing`` were written as dropped). ``OSError`` is raised when the folder,
+        lock or file cannot be written (``filelock``'s ``Timeout`` is one).
     """
     folder.mkdir(parents=True, exist_ok=True)
     with FileLock(folder / LOCK_NAME, timeout=LOCK_WAIT, thread_local=False):
@@ -448,18 +446,7 @@ def write_memory(
             separators=(",", ":"),
             default=str,  # as schema_digest reads a value JSON cannot hold
         ).encode("utf-8")
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".listed-schemas-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(body)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, folder / FILE_NAME)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-        fsync_folder(folder)
+        write_whole(folder / FILE_NAME, body, sync_folder=True)
         if stale:  # replaced: what it lacked is said by complete false now
             with contextlib.suppress(OSError):
                 os.unlink(folder / STALE_NAME)

@@ -49,6 +49,7 @@ returns or puts it in an error.
 import logging
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from eth_abi import decode as abi_decode
@@ -57,14 +58,22 @@ from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
 from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
+from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS, GWEI
 from mech_catalogue_core.chain.revert import revert_words
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from web3 import Web3
-from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFound
+from web3.exceptions import (
+    ContractLogicError,
+    TimeExhausted,
+    TransactionNotFound,
+    Web3Exception,
+    Web3RPCError,
+)
 
 from mech_catalogue_cli.adapters.http import DeadlineSession
 from mech_catalogue_cli.keys import redacted_url, without_url
 
+from .finality import FinalBlock, final_block, finalized_number
 from .market_abi import DELIVER_TOPICS, MARKETPLACE_ABI, MECH_PRICE_ABI, REQUEST_TOPICS
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -85,8 +94,10 @@ DEFAULT_MAX_GAS = 1_000_000
 #: a journal entry's ``extra`` key: its request transaction's gas
 #: (:meth:`Marketplace.gas_paid`), said in the call's ``_meta``
 GAS_KEY = "gas"
-#: the fee per gas signed is at most this many times the node's gas price now
-FEE_CAP_TIMES_GAS_PRICE = 2
+#: the fee per gas signed is at most this many times the latest block's base fee (a
+#: base fee rises at most 12.5 % a block under EIP-1559: twice it stays minable for
+#: several blocks), and at most ``--max-fee-per-gas``
+FEE_CAP_TIMES_BASE_FEE = 2
 #: how far back (blocks) a call with no journal entry is looked for on chain before it is
 #: paid: about 5.8 days on Gnosis (5 s blocks), 2.3 days on Base (2 s blocks)
 REQUEST_LOOKBACK_BLOCKS = 100_000
@@ -121,7 +132,58 @@ class GasOverBound(MarketError):
 
 
 class FeeOverCap(MarketError):
-    """The node's gas price now is over ``--max-fee-per-gas``: nothing was signed."""
+    """The latest block's base fee is over ``--max-fee-per-gas``: nothing was signed.
+
+    :param fee: the base fee read, wei per gas.
+    :param cap: ``--max-fee-per-gas``, wei per gas.
+    """
+
+    def __init__(self, where: str, fee: int, cap: int) -> None:
+        """Say the fee and the cap, in gwei and wei.
+
+        :param where: the block and the node it was read from.
+        :param fee: the base fee read, wei per gas.
+        :param cap: ``--max-fee-per-gas``, wei per gas.
+        """
+        super().__init__(
+            f"the base fee of {where} is {say_gwei(fee)} per gas, over "
+            f"--max-fee-per-gas {say_gwei(cap)}: nothing was signed nor sent. Call "
+            "again when the fee is lower, or pass a higher --max-fee-per-gas to pay it"
+        )
+        self.fee = fee
+        self.cap = cap
+
+
+class CancelOverCap(FeeOverCap):
+    """A cancellation within ``--max-fee-per-gas`` could not replace its request.
+
+    :param fee: the least fee per gas the cancellation needs, wei.
+    :param cap: ``--max-fee-per-gas``, wei per gas.
+    """
+
+    def __init__(  # pylint: disable=super-init-not-called  # its own words
+        self, message: str, fee: int, cap: int
+    ) -> None:
+        """Keep the sentence and the figures.
+
+        :param message: what happened and what to do (``Marketplace.sign_cancel``).
+        :param fee: the least fee per gas the cancellation needs, wei.
+        :param cap: ``--max-fee-per-gas``, wei per gas.
+        """
+        MarketError.__init__(self, message)
+        self.fee = fee
+        self.cap = cap
+
+
+def say_gwei(wei: int) -> str:
+    """Say a fee per gas in gwei, with its wei (pure).
+
+    :param wei: wei per gas.
+    :return: e.g. ``"250 gwei (250,000,000,000 wei)"``, ``"0.0012 gwei (1,200,000
+        wei)"``.
+    """
+    gwei = format((Decimal(wei) / GWEI).normalize(), "f")
+    return f"{gwei} gwei ({wei:,} wei)"
 
 
 class StateUnavailable(MarketError):
@@ -151,6 +213,8 @@ class EstimateReverted(MarketError):
         """
         self.reason = revert_words(data)
         self.bound = bound
+        #: " within --max-gas N gas" ("" when unsaid): for the refusal's words
+        self.within = "" if bound is None else f" within --max-gas {bound:,} gas"
         super().__init__(
             f"the request transaction to {address} reverted at its gas estimate "
             f"({self.reason})"
@@ -215,6 +279,21 @@ class SentTransaction(str):
     gas: Optional[Dict[str, Any]] = None
 
 
+def _quantity(value: Any) -> Optional[int]:
+    """A receipt field as a non-negative int: an int, or a ``0x`` hex quantity (pure).
+
+    :param value: the field (None: absent).
+    :return: it, or None when absent or not a quantity.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, str) and re.fullmatch(r"0x[0-9a-fA-F]{1,64}", value):
+        return int(value, 16)
+    return None
+
+
 def gas_words(estimate: Optional[int], bound: int) -> str:
     """Say a gas estimate over ``--max-gas`` (pure).
 
@@ -258,10 +337,14 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param timeout: seconds per RPC request, answer included (web3's own timeout is
             per socket read: :class:`~mech_catalogue_cli.adapters.http.DeadlineSession`).
         :param gas_bounds: ``(--max-gas, --max-fee-per-gas)``: the most gas a signed
-            transaction may use, and the most wei per gas it may pay (None: twice the
-            node's gas price, :data:`FEE_CAP_TIMES_GAS_PRICE`, whatever it is).
+            transaction may use, and the most wei per gas it may pay (None:
+            :data:`~mech_catalogue_core.chain.presets.DEFAULT_MAX_FEE_PER_GAS`; the
+            CLI passes the ``--chain`` preset's ``max_fee_per_gas``).
         """
-        self.max_gas, self.max_fee_per_gas = gas_bounds
+        self.max_gas = gas_bounds[0]
+        self.max_fee_per_gas = (
+            DEFAULT_MAX_FEE_PER_GAS if gas_bounds[1] is None else gas_bounds[1]
+        )
         self.w3 = Web3(
             Web3.HTTPProvider(
                 rpc_url,
@@ -280,6 +363,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         # block read for them (-1: none yet)
         self._own_by_data: Dict[str, OwnRequest] = {}
         self._scanned_to = -1
+        # which block is final: the node's "finalized" tag first (False: the depth
+        # only, as ``--final-depth`` given asks)
+        self.finalized_tag = True
 
     def __repr__(self) -> str:
         """Name the marketplace and requester only (never the key).
@@ -449,16 +535,18 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         contracts it calls do (a mech's code runs inside a request), it cannot use
         more. The estimate itself is asked within ``max_gas`` (``eth_estimateGas``'s
         ``gas``): a contract burning gas costs the node's search no more than the
-        bound (adv29zp: 2.75 to 4.07 s at 29 M gas on anvil, under the send lock). Its fee per gas is at most twice the node's gas price now, and at most
-        ``max_fee_per_gas``; so one transaction costs at most ``max_gas`` times that.
+        bound (adv29zp: 2.75 to 4.07 s at 29 M gas on anvil, under the send lock). Its
+        fee per gas is at most twice the latest block's base fee, and at most
+        ``max_fee_per_gas`` (:meth:`_fee_per_gas`); so one transaction costs at most
+        ``max_gas`` times that.
 
         :param transaction: from :meth:`request_transaction` (or an approval, a deposit).
         :return: the signed transaction, to journal before :meth:`broadcast`.
         :raises EstimateReverted: when the gas estimate reverts (nothing signed).
         :raises GasOverBound: when the estimate is over ``max_gas`` (nothing signed).
         :raises MarketError: when gas cannot be estimated otherwise (the node
-            unreachable or refusing), or a :class:`FeeOverCap` when the gas price now
-            is over ``max_fee_per_gas`` (nothing signed).
+            unreachable or refusing), or a :class:`FeeOverCap` when the latest base
+            fee is over ``max_fee_per_gas`` (nothing signed).
         """
         tx = dict(transaction)
         try:
@@ -472,7 +560,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             signed = self._account.sign_transaction(tx)
         except ContractLogicError as exc:
             raise EstimateReverted(self.address, exc.data, self.max_gas) from exc
-        except (ValueError, OSError) as exc:
+        except (ValueError, OSError, Web3Exception) as exc:  # a node's JSON-RPC error
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
@@ -504,72 +592,102 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise
 
     def _fee_per_gas(self) -> int:
-        """The ``maxFeePerGas`` to sign: twice the gas price now, within the cap.
+        """The ``maxFeePerGas`` to sign: twice the latest base fee, within the cap.
+
+        The fee paid is the block's base fee (no tip is signed), so the node's fee
+        suggestions (``eth_gasPrice``, ``eth_maxPriorityFeePerGas``,
+        ``eth_feeHistory``) are not asked: a node that lies in them moves nothing. A
+        node lying about the base fee moves at most the fee signed, never past the
+        cap. A block without a base fee (a chain before EIP-1559) is read by its gas
+        price, under the same cap.
 
         :return: wei per gas.
-        :raises FeeOverCap: when the gas price now is over ``max_fee_per_gas`` (a
-            transaction signed under it would wait unmined).
+        :raises FeeOverCap: when the base fee is over ``max_fee_per_gas`` (a
+            transaction signed under it would wait unmined, or pay a spike).
         """
-        price = int(self.w3.eth.gas_price)
-        cap = self.max_fee_per_gas
-        if cap is not None and price > cap:
-            raise FeeOverCap(
-                f"the gas price on {redacted_url(self.rpc_url)} is {price:,} wei now, "
-                f"over --max-fee-per-gas {cap:,} wei: nothing was signed nor sent; "
-                "call again when it is lower"
-            )
-        fee = price * FEE_CAP_TIMES_GAS_PRICE
-        return fee if cap is None else min(fee, cap)
+        base_fee, where = self._base_fee()
+        cap: int = self.max_fee_per_gas
+        if base_fee > cap:
+            raise FeeOverCap(where, base_fee, cap)
+        return min(base_fee * FEE_CAP_TIMES_BASE_FEE, cap)
+
+    def _base_fee(self) -> Tuple[int, str]:
+        """The latest block's base fee (its gas price before EIP-1559), and where read.
+
+        :return: wei per gas, and the block and node it was read from (for errors).
+        """
+        block = self.w3.eth.get_block("latest")
+        read = block.get("baseFeePerGas")
+        where = f"block {block.get('number')} on {redacted_url(self.rpc_url)}"
+        if read is None:
+            read, where = self.w3.eth.gas_price, f"{where} (its gas price)"
+        return int(read), where
 
     def gas_paid(self, receipt: Any) -> Dict[str, Any]:
         """What a mined transaction cost in gas, from its receipt.
 
-        :param receipt: its receipt (``gasUsed``, ``effectiveGasPrice``).
+        An OP Stack chain's receipt (Optimism, Base, Celo) also carries ``l1Fee``:
+        the L1 data fee charged to the sender besides ``gasUsed`` times
+        ``effectiveGasPrice`` (the OP Stack's ``eth_getTransactionReceipt``
+        extension; anvil has no L1, so only unit tests see it).
+
+        :param receipt: its receipt (``gasUsed``, ``effectiveGasPrice``; ``l1Fee``
+            when the chain has one: an int or a ``0x`` hex quantity).
         :return: ``{"gas_used": int, "max_gas": int (the bound), "fee_per_gas_wei":
             str, "fee_paid_wei": str}`` (wei as decimal strings: ``gasUsed`` times
-            ``effectiveGasPrice``; an L2's L1 data fee is not in it).
+            ``effectiveGasPrice``), and with an ``l1Fee`` the record also has
+            ``"l1_fee_wei"`` (it) and ``"total_fee_wei"`` (both fees); an ``l1Fee``
+            that is no quantity is left out, never guessed.
         """
         used = int(receipt["gasUsed"])
         price = int(receipt.get("effectiveGasPrice", 0))
-        return {
+        paid: Dict[str, Any] = {
             "gas_used": used,
             "max_gas": self.max_gas,
             "fee_per_gas_wei": str(price),
             "fee_paid_wei": str(used * price),
         }
+        l1_fee = _quantity(receipt.get("l1Fee"))
+        if l1_fee is not None:
+            paid["l1_fee_wei"] = str(l1_fee)
+            paid["total_fee_wei"] = str(used * price + l1_fee)
+        return paid
 
     def sign_cancel(self, pending: SignedRequest) -> SignedRequest:
         """Sign a zero-value transfer to this account at a pending transaction's nonce.
 
         It replaces the pending transaction wherever a node still holds it: the fees are
         at least twice the pending one's (nodes take a replacement from a 10 % raise) and
-        twice the gas price now; whichever of the two is mined, the other never is.
-        Under ``max_fee_per_gas`` (``--max-fee-per-gas``) they are cut to it, and the
+        twice the latest base fee, plus a tip; whichever of the two is mined, the other
+        never is. They are cut to ``max_fee_per_gas`` (``--max-fee-per-gas``), and the
         cancellation is signed only when that still outbids the pending transaction
-        by the 10 % a replacement needs and pays the gas price now (adv29zp F1: no
+        by the 10 % a replacement needs and pays the base fee (adv29zp F1: no
         transaction is ever signed over the cap).
 
         :param pending: the signed transaction to cancel (its raw bytes give its fees).
         :return: the signed cancellation, to journal before :meth:`broadcast`.
-        :raises FeeOverCap: when a replacement within ``max_fee_per_gas`` cannot be
-            mined (the pending one was signed within 10 % of the cap, or the gas price
-            now is over it): nothing signed; the message says what to do.
-        :raises MarketError: when the pending bytes cannot be read or the gas price
-            cannot be read.
+        :raises CancelOverCap: when a replacement within ``max_fee_per_gas`` cannot be
+            mined (the pending one was signed within 10 % of the cap, or the base fee
+            is over it): nothing signed; the message says what to do.
+        :raises MarketError: when the pending bytes or the base fee cannot be read.
         """
         try:
             old = TypedTransaction.from_bytes(HexBytes(pending.raw_tx)).as_dict()
             old_fee = int(old.get("maxFeePerGas", 0))
             old_tip = int(old.get("maxPriorityFeePerGas", 0))
-            gas_price = int(self.w3.eth.gas_price)
+            base_fee = self._base_fee()[0]
             tip = max(2 * old_tip, 10**9)
-            fee_cap = max(2 * old_fee, 2 * gas_price) + tip
+            fee_cap = max(2 * old_fee, 2 * base_fee) + tip
             if self.max_fee_per_gas is not None:
                 fee_cap = min(fee_cap, self.max_fee_per_gas)
                 tip = min(tip, fee_cap)
-                least = max(_replacement(old_fee), gas_price)
+                least = max(_replacement(old_fee), base_fee)
                 if fee_cap < least or tip < _replacement(old_tip):
-                    raise FeeOverCap(self._cancel_over_cap(pending, old_fee, least))
+                    raise CancelOverCap(
+                        self._cancel_over_cap(pending, old_fee, least),
+                        least,
+                        self.max_fee_per_gas,
+                    )
             signed = self._account.sign_transaction(
                 {
                     "from": self.requester,
@@ -582,7 +700,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                     "chainId": int(self.w3.eth.chain_id),
                 }
             )
-        except (ValueError, TypeError, KeyError, OSError) as exc:
+        except (ValueError, TypeError, KeyError, OSError, Web3Exception) as exc:
             raise MarketError(
                 f"the cancellation of transaction {pending.tx_hash} could not be "
                 f"signed: {type(exc).__name__}: "
@@ -600,10 +718,10 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             f"transaction {pending.tx_hash} (account nonce {pending.account_nonce}, "
             f"signed at {old_fee:,} wei per gas) is not mined and its request may no "
             f"longer be paid, but its cancellation would need at least {least:,} wei "
-            f"per gas (10 % over it, and the gas price now), over --max-fee-per-gas "
+            f"per gas (10 % over it, and the base fee now), over --max-fee-per-gas "
             f"{self.max_fee_per_gas:,} wei: nothing was signed. The request may still "
             "be mined (its price was fixed when signed); nothing else is paid for "
-            "this call until its nonce is taken. Call again when the gas price is "
+            "this call until its nonce is taken. Call again when the base fee is "
             f"lower, or give --max-fee-per-gas {least:,} or more to cancel it"
         )
 
@@ -614,23 +732,40 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """
         return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
 
-    def final_nonce(self, depth: int) -> int:
-        """Return the requester account's transaction count ``depth`` blocks below the head.
+    def final_block(self, depth: int) -> FinalBlock:
+        """Return the newest final block (:func:`.finality.final_block`).
 
-        A nonce below it was taken by a transaction at least ``depth`` blocks deep: no
-        reorg the node may return to within that depth gives it back. On a chain of
-        ``depth`` blocks or fewer the count is read at its genesis (block 0), the only
-        block final there.
+        :param depth: blocks below the head that count as final when the node answers
+            no ``finalized`` block (or :attr:`finalized_tag` is False).
+        :return: the final block and the head.
+        :raises MarketError: when the node cannot be reached.
+        """
+        try:
+            finalized = finalized_number(self.w3) if self.finalized_tag else None
+            return final_block(finalized, self.head(), depth)
+        except OSError as exc:
+            raise MarketError(
+                f"the final block could not be read from {redacted_url(self.rpc_url)}: "
+                f"{type(exc).__name__}"
+            ) from exc
+
+    def final_nonce(self, depth: int) -> int:
+        """Return the requester account's transaction count at the final block.
+
+        A nonce below it was taken by a transaction in a final block (:meth:`final_block`:
+        the node's ``finalized`` block, else ``depth`` below the head): no reorg gives
+        it back. On a chain of ``depth`` blocks or fewer without the tag the count is
+        read at its genesis (block 0), the only block final there.
 
         :param depth: blocks below the head (:data:`.dropped.FINAL_DEPTH`, or the
-            chain's ``final_depth``).
-        :return: the account's mined transaction count at block ``max(head - depth, 0)``.
+            chain's ``final_depth``) when the node has no ``finalized`` block.
+        :return: the account's mined transaction count at the final block.
         :raises StateUnavailable: when the node answers that block with an error (it
             prunes state that old): the error names the node, the block and what to do.
         :raises MarketError: when the node cannot be reached.
         """
-        head = self.head()
-        block = max(head - depth, 0)
+        final = self.final_block(depth)
+        block = final.number
         try:
             return int(self.w3.eth.get_transaction_count(self.requester, block))
         except OSError as exc:
@@ -642,16 +777,18 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             # ValueError, and web3 7's Web3RPCError (no ValueError): the node's answer
             raise StateUnavailable(
                 f"the node {redacted_url(self.rpc_url)} answered no account state at "
-                f"block {block} ({depth} blocks below its head {head}): "
+                f"block {block} ({final.says()}): "
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:160]}. "
-                f"Whether a nonce is final ({depth} blocks deep) cannot be read there, "
+                f"Whether a nonce is final ({final.depth} blocks deep) cannot be read "
+                "there, "
                 "so no other request is paid for a call whose request is not on chain "
                 "(nothing more is spent; a call with the same arguments reads it "
                 "again). Either point --rpc at a node that keeps account state at "
-                f"least {depth} blocks back (an archive node: many full nodes keep "
-                "only the last 128 blocks), or give --final-depth N of at most what "
-                "the node keeps, accepting that a reorg deeper than N blocks could "
-                "then pay a second request for the call"
+                f"least {final.depth} blocks back (an archive node: many full nodes "
+                "keep only the last 128 blocks), or give --final-depth N of at most "
+                "what the node keeps (its finalized block is then not read), "
+                "accepting that a reorg deeper than N blocks could then pay a second "
+                "request for the call"
             ) from exc
 
     def mined_block(self, tx_hash: str) -> Optional[int]:
@@ -731,7 +868,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 f"the request transaction to {self.address} failed: "
                 f"{revert_words(exc.data)}"
             ) from exc
-        except (ValueError, OSError) as exc:
+        except (ValueError, OSError, Web3Exception) as exc:
+            # a node refusing the bytes (a JSON-RPC error: fee under the base fee,
+            # nonce too low, funds) is said, never an internal error of the call
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
                 f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
@@ -748,7 +887,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         try:
             self.w3.eth.send_raw_transaction(HexStr(raw_tx))
         except (
-            ValueError
+            ValueError,
+            Web3RPCError,
         ) as exc:  # a node holding these very bytes says "already known"
             if "already known" not in str(exc).lower():
                 raise

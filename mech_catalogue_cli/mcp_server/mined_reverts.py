@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
-from .dropped import nonce_final
+from .dropped import NEVER_MINED_KEY, nonce_final, record_never_mined
 from .journal import Journal, JournalEntry, JournalError
 from .market import MarketError, Marketplace
 
@@ -128,6 +128,82 @@ def own_revert(entry: JournalEntry) -> Optional[MinedRevert]:
     return None
 
 
+def never_paid(entry: JournalEntry) -> bool:
+    """Whether the journal says an entry's own request can never be paid (pure).
+
+    Either its request was mined and reverted, seen final (``final_at`` in its
+    record), or its account nonce was taken by another transaction, seen final
+    (:func:`.dropped.record_never_mined`, naming the entry's transaction). Every
+    process reading the journal then counts its price no more against ``--max-spend``
+    and reads nothing more of it on chain (``sending.RequestSender.ensure_sent``).
+
+    :param entry: a call's journal entry.
+    :return: True only for a record naming the entry's own transaction.
+    """
+    revert = own_revert(entry)
+    if revert is not None and revert.final_at is not None:
+        return True
+    record = entry.extra.get(NEVER_MINED_KEY)
+    return (
+        bool(entry.tx_hash)
+        and isinstance(record, dict)
+        and record.get("tx_hash") == entry.tx_hash
+    )
+
+
+def mark_revert_final(entry: JournalEntry, head: int) -> None:
+    """Record an entry's own reverted request as final at ``head`` (in place, pure).
+
+    :param entry: the call's entry, its own request recorded reverted
+        (:func:`record_reverted`).
+    :param head: the head block it was seen final at.
+    """
+    revert = own_revert(entry)
+    if revert is not None and revert.final_at is None:
+        entry.extra[REVERTED_KEY][revert.mech]["final_at"] = head
+
+
+def record_never_paid(  # pylint: disable=too-many-arguments
+    market: Marketplace,
+    journal: Optional[Journal],
+    entry: JournalEntry,
+    reverted: bool,
+    depth: int,
+) -> None:
+    """Journal that an entry's own request can never be paid (blocking: the head).
+
+    Called once its account nonce is final and its request is not on chain: a revert's
+    record (:func:`record_reverted`, written already) is marked final
+    (:func:`mark_revert_final`), a nonce taken by another transaction is recorded as
+    never mined (:func:`.dropped.record_never_mined`); the entry is saved, and
+    :func:`never_paid` holds for it from then on, in every process. A head that cannot
+    be read records nothing (a warning): the next call reads the request again.
+
+    :param market: the marketplace (its RPC).
+    :param journal: the journal (None: nothing to write).
+    :param entry: the call's entry, its own request signed (``tx_hash``).
+    :param reverted: whether its receipt said reverted (else it has none).
+    :param depth: the depth that counted as final.
+    """
+    if journal is None or not entry.tx_hash:
+        return
+    try:
+        head = market.head()
+    except MarketError as exc:
+        LOGGER.warning(
+            "request %s can never be paid, but the head to record it at was not "
+            "read: %s",
+            entry.request_id,
+            exc,
+        )
+        return
+    if reverted:
+        mark_revert_final(entry, head)
+    else:
+        LOGGER.info("%s", record_never_mined(entry, head, depth))
+    journal.save(entry)
+
+
 def record_reverted(
     entry: JournalEntry, block: Optional[int] = None, now: Optional[float] = None
 ) -> Tuple[float, bool]:
@@ -160,13 +236,15 @@ def final_revert_seen(
 ) -> Optional[int]:
     """Whether an entry's request, mined and reverted, is so for good (blocking).
 
-    It is when its receipt still says reverted and its account nonce is taken
-    ``depth`` blocks below the head (:func:`.dropped.nonce_final`): a nonce is used
+    It is when its receipt still says reverted and its account nonce is taken in a
+    final block (:func:`.dropped.nonce_final`: the node's ``finalized`` block, else
+    ``depth`` blocks below the head): a nonce is used
     once in a chain, so the transaction that took it there is this one, reverted.
 
     :param market: the marketplace (its RPC).
     :param entry: the call's entry, its own request recorded reverted.
-    :param depth: blocks below the head that count as final.
+    :param depth: blocks below the head that count as final without the node's
+        ``finalized`` block.
     :return: the head it was seen final at, or None (not final yet, or not read: a
         failed read, logged, keeps its price counted).
     """
@@ -200,8 +278,9 @@ def release_final_reverts(
     :param market: the marketplace (its RPC).
     :param journal: the journal.
     :param keys: the call keys of entries whose request reverted, not seen final, its
-        block at least ``depth`` below the head (or not read).
-    :param depth: blocks below the head that count as final.
+        block final (or not read).
+    :param depth: blocks below the head that count as final without the node's
+        ``finalized`` block.
     :return: the entries released now.
     """
     released = []
@@ -216,7 +295,7 @@ def release_final_reverts(
         final_at = final_revert_seen(market, entry, depth)
         if final_at is None:
             continue
-        entry.extra[REVERTED_KEY][revert.mech]["final_at"] = final_at
+        mark_revert_final(entry, final_at)
         journal.save(entry)
         released.append(entry)
         LOGGER.info(

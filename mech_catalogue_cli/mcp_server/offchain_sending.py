@@ -25,6 +25,7 @@ import logging
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import (
     Any,
     AsyncIterator,
@@ -48,6 +49,7 @@ from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry, loaded, recorded, saved
 from .market import STATUS_DOES_NOT_EXIST, MarketError, Marketplace
 from .offchain import (
+    POST_SECONDS,
     OffchainMode,
     OffchainPoster,
     OffchainRefusal,
@@ -80,6 +82,7 @@ from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger, passed_unseen
 from .spending import JournalIndex
+from .unmined import learn_fates
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -412,6 +415,30 @@ class OffchainSending:
             )
             return None
 
+    async def fates_learnt(
+        self, records: List[PaidRecord]
+    ) -> Tuple[List[PaidRecord], str]:
+        """Learn the fates of this requester's old unmined requests, under the send lock.
+
+        A signed request counts until the chain shows it mined (then from its block's
+        time) or its nonce taken, whatever its age (:func:`.unmined.learn_fates`).
+
+        :param records: the journal's records.
+        :return: the records (read again when an entry was written), and this
+            requester and chain (:meth:`owner_of`; "": unread).
+        """
+        owner = await anyio.to_thread.run_sync(self.owner_of, records)
+        window, depth = self.settings.spend_window, self.settings.final_depth
+        if window is None or self.market is None or self.journal is None:
+            return records, owner
+        if self.index is None:
+            return records, owner
+        since = time.time() - window
+        learn = partial(learn_fates, since=since, owner=owner, depth=depth)
+        if await anyio.to_thread.run_sync(learn, self.market, self.journal, records):
+            records = await anyio.to_thread.run_sync(self.index.records)
+        return records, owner
+
     async def _released(self, records: List[PaidRecord]) -> bool:
         """Release the refused off-chain requests that can never be settled.
 
@@ -552,6 +579,9 @@ class OffchainSending:
 
         A believed 402 for an asset the user opted in for (``--auto-prepay``) is
         followed by one deposit and one retry of the same request (:mod:`.auto_prepay`).
+        The post, the deposit's receipts and the retry wait within the call's
+        ``--timeout`` (:meth:`.settings.PhaseTimer.within`): an endpoint that accepts
+        the connection and never answers holds the call no longer than its time.
         The call's earlier requests stay in its entry (``.outstanding.remember_attempt``)
         and the call counts the highest price of those that may still be settled.
 
@@ -593,7 +623,12 @@ class OffchainSending:
         await saved(journal, prepared)  # before the post: never a second request
         ledger = self._caps(offer)[1]
         ledger.hold(key, holds_of(prepared))  # each request counts until shown unpaid
-        refused = await anyio.to_thread.run_sync(poster.post, prepared, payload)
+        refused = await anyio.to_thread.run_sync(
+            poster.post,
+            prepared,
+            payload,
+            timer.within(self.settings.timeout, POST_SECONDS),
+        )
         timer.lap("offchain_post")
         if (
             isinstance(refused, OffchainRefusal)
@@ -621,7 +656,7 @@ class OffchainSending:
                 refused,
                 ledger,
                 journal.save,
-                timer,
+                (timer, self.settings.timeout),
             )
         if isinstance(refused, OffchainRefusal):
             # still counted against --max-spend: the mech holds the signed request and

@@ -33,8 +33,6 @@ at the next catalogue read that finds it (the next change, or a restart).
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -45,6 +43,7 @@ from mech_catalogue_core.model.untrusted_text import label_for_model
 
 from .definition_checks import pin_refusal
 from .source import ServedCatalogue, ServedTool, SourceError
+from .whole_file import write_whole
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -119,11 +118,7 @@ def save_pins(path: Path, pins: Dict[str, Dict[str, Any]]) -> None:
         {"version": PIN_FILE_VERSION, "tools": pins}, indent=1, sort_keys=True
     )
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".pins-")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(body)
-        os.replace(temporary, path)
+        write_whole(path, body)
     except OSError as exc:
         raise PinFileError(f"pin file {path} cannot be written: {exc}") from exc
 

@@ -27,11 +27,9 @@ of the same amount needs another ``--idempotency-key``.
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from mech_catalogue_core.model.payment import (
     KNOWN_TERMS,
@@ -45,6 +43,7 @@ from web3 import Web3
 from .journal import JournalError
 from .market import MarketError, Marketplace, SignedRequest
 from .payment import ERC20_ABI, TokenPayer
+from .whole_file import write_whole
 
 #: the tracker functions a deposit calls (ai-registry-mech 0.8.28
 #: BalanceTrackerFixedPriceNative.depositFor, BalanceTrackerFixedPriceToken.deposit)
@@ -103,6 +102,19 @@ def _valid_transaction(record: Any) -> bool:
         and not isinstance(record["account_nonce"], bool)
         and record["account_nonce"] >= 0
     )
+
+
+#: seconds a receipt is waited for, or a function giving them when the wait begins
+Wait = Union[float, Callable[[], float]]
+
+
+def seconds(wait: Wait) -> float:
+    """The seconds of a :data:`Wait` now (pure but for the function it may call).
+
+    :param wait: seconds, or a function giving them.
+    :return: seconds.
+    """
+    return wait() if callable(wait) else wait
 
 
 class Prepayer:
@@ -268,13 +280,7 @@ class Prepayer:
         return dict(entry)
 
     def _save(self, entry: Dict[str, Any]) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(entry, handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.folder / f"{entry['key']}.json")
+        write_whole(self.folder / f"{entry['key']}.json", json.dumps(entry, indent=1))
 
     def _unmined(self, record: Optional[Dict[str, Any]]) -> bool:
         return (
@@ -282,10 +288,10 @@ class Prepayer:
             and self.market.confirmed_nonce() <= record["account_nonce"]
         )
 
-    def _rebroadcast(self, record: Dict[str, Any], wait: float) -> str:
+    def _rebroadcast(self, record: Dict[str, Any], wait: "Wait") -> str:
         return self.market.broadcast(
             SignedRequest(record["raw_tx"], record["tx_hash"], record["account_nonce"]),
-            wait,
+            seconds(wait),
         )
 
     def deposit(  # pylint: disable=too-many-arguments
@@ -294,7 +300,7 @@ class Prepayer:
         amount: int,
         cap: Optional[int],
         idempotency: str = "",
-        wait: float = 60.0,
+        wait: "Wait" = 60.0,
     ) -> Dict[str, Any]:
         """Deposit ``amount`` into the payment type's tracker, at most once per key.
 
@@ -302,7 +308,8 @@ class Prepayer:
         :param amount: smallest units.
         :param cap: the most one deposit may be (None: none).
         :param idempotency: another deposit of the same amount needs another key.
-        :param wait: seconds per receipt.
+        :param wait: seconds per receipt, or a function giving them at each receipt
+            (a paid call's time left: the approval and the deposit share it).
         :return: ``{"status": "deposited" | "already_deposited", "deposit":
             Deposit.to_dict() (as decided before sending), "tx_hash", "approval_tx"
             ("" when none), "prepaid_before", "prepaid_after", "journal"}``. A failed
@@ -358,7 +365,7 @@ class Prepayer:
             signed = self._sign(self._approval(decided))
             entry["approval"] = _transaction_record(signed)
             self._save(entry)  # before the broadcast: a rerun re-sends these bytes
-            result["approval_tx"] = self.market.broadcast(signed, wait)
+            result["approval_tx"] = self.market.broadcast(signed, seconds(wait))
             decided = self.plan(payment_type, amount, cap)
         if decided.status is not PaymentStatus.PAYABLE:
             raise PrepayRefused(
@@ -376,7 +383,7 @@ class Prepayer:
             raise
         entry["deposit"] = _transaction_record(signed)
         self._save(entry)  # before the broadcast: a rerun re-sends these bytes
-        result["tx_hash"] = self.market.broadcast(signed, wait)
+        result["tx_hash"] = self.market.broadcast(signed, seconds(wait))
         entry["status"] = "done"
         self._save(entry)
         result["prepaid_before"] = str(before)

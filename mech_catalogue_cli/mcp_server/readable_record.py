@@ -26,11 +26,11 @@ content. An unreadable file is a warning and an empty record.
 
 import json
 import logging
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, FrozenSet, Iterable, Optional
+
+from .whole_file import written_whole
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -94,23 +94,3 @@ class ReadableRecord:
         body = json.dumps({"version": FILE_VERSION, "digests": sorted(kept)})
         if written_whole(self.path, body):
             self._saved = kept
-
-
-def written_whole(path: Path, body: str) -> bool:
-    """Write a state file atomically (a reader sees the old one or the new one whole).
-
-    :param path: the file; its folder is made when missing.
-    :param body: its text.
-    :return: True when written; False (a warning logged, the old file kept) when the
-        folder cannot be written.
-    """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(body)
-        os.replace(temporary, path)
-    except OSError as exc:
-        LOGGER.warning("%s cannot be written (%s)", path, exc)
-        return False
-    return True

@@ -26,8 +26,6 @@ The MCP name of a tool that left no longer says its mech tool name, so
 """
 
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -40,6 +38,7 @@ from .ipfs import payload_bytes
 from .journal import Journal, JournalEntry
 from .market import Marketplace
 from .source import ServedCatalogue, ServedTool
+from .whole_file import write_whole
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -84,11 +83,7 @@ class NameIndex:
         path = self._path(name, arguments, requester, idempotency)
         if path.exists():
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="ascii") as handle:
-            handle.write(key)
-        os.replace(tmp, path)
+        write_whole(path, key)
 
     def recall(
         self, name: str, arguments: Dict[str, Any], requester: str, idempotency: str

@@ -48,10 +48,12 @@ as :func:`~mech_catalogue_core.chain.revert.revert_words` shows it (cleaned, cap
 import math
 import re
 import time
+from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import mcp_types as types
 
+from .gas_skips import GasSkip, GasSkipRecord
 from .market import gas_words
 from .mined_reverts import REVERTED_KEY, MinedRevert
 from .offchain_sending import PriceRefusal
@@ -73,6 +75,9 @@ class RevertRefusal(PriceRefusal):
 
     mech: str = ""
     skip: bool = False
+    #: for a ``skip``: the node's gas estimate and ``--max-gas`` it was over
+    estimate: int = 0
+    bound: int = 0
 
 
 def revert_refusal(
@@ -118,6 +123,9 @@ def gas_refusal(mech: str, estimate: Optional[int], bound: int) -> RevertRefusal
     )
     refusal.mech = mech.lower()
     refusal.skip = True
+    # an estimate the node stopped at the bound is kept as its least: over that bound
+    refusal.estimate = bound + 1 if estimate is None else estimate
+    refusal.bound = bound
     return refusal
 
 
@@ -129,15 +137,21 @@ class RevertingMechs:
     (:meth:`skipped`), one whose request reverted at its gas estimate tried last
     (:meth:`tried_last`). The journal's mined reverts are added as the journal is read
     (:meth:`learn`). A mech paid since is forgotten (:meth:`forget`), and the journal's
-    reverts older than that are not learnt again in this process.
+    reverts older than that are not learnt again in this process. A mech refused for
+    gas over ``--max-gas`` is also written to the state folder (:attr:`kept`,
+    :mod:`.gas_skips`) and learnt from it (:meth:`learn_gas`): nothing journals it.
     """
 
-    def __init__(self, period: Optional[float] = None) -> None:
+    def __init__(
+        self, period: Optional[float] = None, folder: Optional[Path] = None
+    ) -> None:
         """Start with none remembered.
 
         :param period: seconds a revert is remembered (None: 24 h).
+        :param folder: ``--state-dir`` (None: the gas skips kept in memory only).
         """
         self.period = DEFAULT_SPEND_WINDOW_SECONDS if period is None else period
+        self.kept = GasSkipRecord(folder)
         # mech -> (unix time, why, mined)
         self._reverted: Dict[str, Tuple[float, str, bool]] = {}
         # mech -> unix time it was paid since a revert (reverts before: not learnt)
@@ -146,12 +160,19 @@ class RevertingMechs:
     def remember(self, refusal: RevertRefusal, now: Optional[float] = None) -> None:
         """Remember the mech of a refusal.
 
+        A refusal for gas (``skip`` with its ``estimate``) is written to :attr:`kept`
+        too (blocking: call it under the send lock, off the event loop).
+
         :param refusal: the offer's :class:`RevertRefusal`.
         :param now: unix seconds (None: now).
         """
+        when = time.time() if now is None else now
         self.remember_mech(
-            refusal.mech, str(refusal), refusal.mined or refusal.skip, now
+            refusal.mech, str(refusal), refusal.mined or refusal.skip, when
         )
+        if refusal.skip and refusal.estimate:
+            skip = GasSkip(refusal.mech, when, refusal.estimate, refusal.bound)
+            self.kept.add(skip, self.period)
 
     def remember_mech(
         self, mech: str, why: str, mined: bool, now: Optional[float] = None
@@ -201,6 +222,33 @@ class RevertingMechs:
                 "reverted (only gas was spent; journalled)",
                 True,
             )
+
+    def learn_gas(
+        self, skips: Iterable[GasSkip], bound: int, now: Optional[float] = None
+    ) -> None:
+        """Remember the state folder's mechs skipped for gas (:mod:`.gas_skips`).
+
+        A skip counts while its estimate is over ``bound`` and within the window; a
+        mech remembered already with a later date keeps it; one forgotten since (paid)
+        is not learnt from a skip before that.
+
+        :param skips: the record's skips, any order.
+        :param bound: ``--max-gas`` now.
+        :param now: unix seconds (None: now).
+        """
+        when = time.time() if now is None else now
+        for skip in skips:
+            if skip.estimate <= bound or skip.at < when - self.period:
+                continue
+            if skip.at <= self._forgotten.get(skip.mech, -math.inf):
+                continue
+            kept = self._reverted.get(skip.mech)
+            if kept is not None and kept[2] and kept[0] >= skip.at:
+                continue
+            # kept as the bound it ran out of plus one: the node said no more
+            estimate = None if skip.estimate == skip.bound + 1 else skip.estimate
+            why = gas_refusal(skip.mech, estimate, bound)
+            self._reverted[skip.mech] = (skip.at, f"{why} (remembered)", True)
 
     def remembered(self, now: Optional[float] = None) -> Dict[str, str]:
         """The mechs remembered now and why.

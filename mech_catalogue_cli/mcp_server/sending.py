@@ -36,7 +36,6 @@ and other server processes.
 import logging
 import math
 import time
-from functools import partial
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import anyio
@@ -62,6 +61,7 @@ from .dropped import (
     record_dropped,
     record_never_mined,
 )
+from .gas_skips import GasSkip
 from .ipfs import upload_json
 from .journal import (
     Journal,
@@ -83,7 +83,13 @@ from .market import (
     SentTransaction,
     SignedRequest,
 )
-from .mined_reverts import REVERTED_KEY, record_reverted, release_final_reverts
+from .mined_reverts import (
+    REVERTED_KEY,
+    never_paid,
+    record_never_paid,
+    record_reverted,
+    release_final_reverts,
+)
 from .offchain import OffchainMode, OffchainPoster
 from .offchain_sending import (
     OffchainRetry,
@@ -108,7 +114,7 @@ from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
-from .unmined import learn_fates, record_mined, record_signer
+from .unmined import record_mined, record_signer
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -164,17 +170,24 @@ class RequestSender(OffchainSending):
         )
         # mechs whose request reverted for the marketplace: read and written under
         # self.lock, so concurrent calls never each spend gas on the same one
-        self.reverting = RevertingMechs(settings.spend_window)
+        self.reverting = RevertingMechs(
+            settings.spend_window, journal.folder.parent if journal else None
+        )
         self.lock = anyio.Lock()
 
     def _ready_to_pay(
-        self, offer: Offer, prepared: JournalEntry, previous: Optional[JournalEntry]
+        self,
+        offer: Offer,
+        prepared: JournalEntry,
+        previous: Optional[JournalEntry],
+        wait: float,
     ) -> Tuple[str, Dict[str, int]]:
         """Read this requester's funds; approve what a token offer lacks (blocking).
 
         :param offer: the offer.
         :param prepared: the call's prepared entry (an approval is journalled in it).
         :param previous: the call's earlier entry, when a retry.
+        :param wait: seconds an approval's receipt is waited for (:meth:`receipt_wait`).
         :return: why the request cannot be sent ("" when it can; a
             :class:`PriceRefusal` carrying the decision), and the request's value
             argument (:func:`.request_preview.request_value`).
@@ -186,7 +199,7 @@ class RequestSender(OffchainSending):
         if payment_terms(offer.payment_type).way is PaymentWay.TOKEN:
             assert self.journal is not None  # nosec: a payer exists only with a journal
             short = self.payer.ensure_allowance(
-                prepared, previous, self.journal.save, self.settings.io_timeout
+                prepared, previous, self.journal.save, wait
             )
             return (f"mech {offer.address}: {short}" if short else ""), {"value": 0}
         native = payment_terms(offer.payment_type).way is PaymentWay.NATIVE
@@ -282,7 +295,8 @@ class RequestSender(OffchainSending):
 
         The journal is the memory of reverts for every process on the state folder
         (adv29yp R1): its records within ``--spend-window`` are learnt at each read
-        (at start the index reads every entry, later those any process appended).
+        (at start the index reads every entry, later those any process appended), as
+        are the mechs refused for gas (:mod:`.gas_skips`, read when its file changed).
 
         :param listing: for ``tools/list``, which never waits for a journal read: the
             records as last read (:meth:`.spending.JournalIndex.records_read`).
@@ -294,22 +308,25 @@ class RequestSender(OffchainSending):
             return []
         read_records = index.records_read if listing else index.records
 
-        def read() -> Tuple[List[PaidRecord], list]:
+        def read() -> Tuple[List[PaidRecord], list, List[GasSkip]]:
             records = read_records()
-            return records, journalled_reverts(records)
+            return records, journalled_reverts(records), self.reverting.kept.load()
 
-        records, reverts = await anyio.to_thread.run_sync(read)
+        records, reverts, gas_skips = await anyio.to_thread.run_sync(read)
         self.reverting.learn(reverts)
+        if gas_skips and self.market is not None:
+            self.reverting.learn_gas(gas_skips, self.market.max_gas)
         return records
 
     async def _reverts_released(self, records: Sequence[PaidRecord]) -> bool:
         """Stop counting the journalled mined reverts whose block is final now.
 
         Held under the send lock. Only entries within ``--spend-window`` (older ones
-        count nothing) whose revert is ``final_depth`` blocks below the head (or whose
-        block was not read) are read on chain
+        count nothing) whose revert is in a final block (:meth:`.Marketplace.final_block`:
+        the node's ``finalized`` block, else ``final_depth`` below the head), or whose
+        block was not read, are read on chain
         (:func:`.mined_reverts.release_final_reverts`); the others keep counting their
-        price without a read but the head's.
+        price without a read but the final block's.
 
         :param records: the journal's records.
         :return: whether any entry was released (its price counted no more, in this
@@ -328,10 +345,10 @@ class RequestSender(OffchainSending):
         assert market is not None and journal is not None  # nosec: see __init__
         depth = self.settings.final_depth
         try:
-            head = await anyio.to_thread.run_sync(market.head)
+            final = await anyio.to_thread.run_sync(market.final_block, depth)
         except MarketError:
             return False  # not read: they keep counting, the safe side
-        due = [r.key for r in held if (r.reverted_in or 0) + depth <= head]
+        due = [r.key for r in held if (r.reverted_in or 0) <= final.number]
         if not due:
             return False
         released = await anyio.to_thread.run_sync(
@@ -343,20 +360,6 @@ class RequestSender(OffchainSending):
                 entry.price, entry.request_id
             )
         return bool(released)
-
-    async def _fates_learnt(self, records: Sequence[PaidRecord], owner: str) -> bool:
-        """:func:`.unmined.learn_fates` under the send lock; whether any was written.
-
-        :param records: the journal's records.
-        :param owner: this requester and chain ("": unread).
-        :return: True when an entry was written (read the journal again).
-        """
-        window, depth = self.settings.spend_window, self.settings.final_depth
-        if window is None or self.market is None or self.journal is None:
-            return False
-        since = time.time() - window
-        learn = partial(learn_fates, since=since, owner=owner, depth=depth)
-        return await anyio.to_thread.run_sync(learn, self.market, self.journal, records)
 
     def not_final(self, entry: JournalEntry) -> str:
         """Why nothing else may be paid yet for a call whose request's nonce was taken.
@@ -488,7 +491,10 @@ class RequestSender(OffchainSending):
                 if AUTO_PREPAY_KEY in entry.extra:  # its deposit is never made twice
                     carried[AUTO_PREPAY_KEY] = entry.extra[AUTO_PREPAY_KEY]
                 entry = None  # not accepted: signed again below, the earlier kept
-            if entry is not None:
+            if entry is not None and never_paid(entry):
+                # journalled never paid by any process: read no more on chain
+                await anyio.to_thread.run_sync(self.refund_if_never_paid, entry)
+            elif entry is not None:
                 status = await anyio.to_thread.run_sync(market.status, entry.request_id)
                 if status == STATUS_DOES_NOT_EXIST and entry.tx_hash:
                     # mined under another id than the one derived before sending?
@@ -580,11 +586,7 @@ class RequestSender(OffchainSending):
                 # a mined revert counts until its block is final, then no more
                 if self.index is not None and await self._reverts_released(records):
                     records = await anyio.to_thread.run_sync(self.index.records)
-                owner = await anyio.to_thread.run_sync(self.owner_of, records)
-                # a signed request counts until the chain shows it mined (then from
-                # its block's time) or its nonce taken, whatever its age
-                if self.index is not None and await self._fates_learnt(records, owner):
-                    records = await anyio.to_thread.run_sync(self.index.records)
+                records, owner = await self.fates_learnt(records)
                 now = time.time()
                 ledger.count_journal(
                     records, now, await self._held_nonce(records, ledger, now), owner
@@ -617,7 +619,7 @@ class RequestSender(OffchainSending):
                 upload_json,
                 self.settings.ipfs_api_url,
                 payload,
-                self.settings.io_timeout,
+                timer.within(self.settings.timeout, self.settings.io_timeout),
             )
             timer.lap("ipfs_upload")
             data = bytes.fromhex(uploaded.digest[2:])
@@ -643,7 +645,9 @@ class RequestSender(OffchainSending):
                 )
                 # funds read now; a token offer: approve exactly the shortfall
                 # (journalled first); native: value = what the prepaid balance lacks
-                short, value = self._ready_to_pay(offer, prepared, entry)
+                short, value = self._ready_to_pay(
+                    offer, prepared, entry, self.receipt_wait(timer)
+                )
                 if short:
                     return (
                         short
@@ -679,17 +683,10 @@ class RequestSender(OffchainSending):
                         if changed is not None:
                             return changed
                         if isinstance(exc, EstimateReverted):
-                            # run within --max-gas: a mech's code needing more
-                            # reverts the request there too (its gas spent no longer)
-                            within = (
-                                f" within --max-gas {exc.bound:,} gas"
-                                if exc.bound is not None
-                                else ""
-                            )
                             return self._remembered(
                                 revert_refusal(
                                     offer.address,
-                                    f"at its gas estimate{within} (nothing was sent)",
+                                    f"at its gas estimate{exc.within} (nothing was sent)",
                                     exc.reason,
                                 )
                             )
@@ -889,22 +886,26 @@ class RequestSender(OffchainSending):
         return None
 
     def refund_if_never_paid(self, entry: JournalEntry) -> None:
-        """Uncount a journalled request whose nonce was mined but which is not on chain.
+        """Uncount a journalled request whose nonce is final but which is not on chain.
 
-        Its receipt says which: reverted (a mech front-running it with a price raise;
-        only gas was spent), or none (its nonce went to another transaction). Either
-        way it can never be mined with a payment, so ``--max-spend`` gives its price
-        back (:meth:`.spend_cap.SpendLedger.refund`; nothing when this run never
-        counted it). A receipt that succeeded while the request does not exist is left
-        counted: the chain is not understood, and the cap errs on the safe side. A
-        reverted receipt seen here first (none was read when it was sent: a timeout, a
-        restart) skips its mech as :meth:`refused_when_mined` does.
+        Its receipt says reverted (a front-running price raise) or none (its nonce went
+        to another transaction): it can never be paid, so ``--max-spend`` gives its
+        price back (:meth:`.spend_cap.SpendLedger.refund`) and the entry says so for
+        every process and restart (:func:`.mined_reverts.record_never_paid`, read by
+        :func:`.mined_reverts.never_paid`: no receipt read again). A receipt that
+        succeeded leaves it counted (the chain not understood: the safe side). A
+        revert seen here first skips its mech as :meth:`refused_when_mined` does.
 
-        :param entry: the journal entry (its ``tx_hash``, ``price``, ``request_id``).
+        :param entry: the journal entry (its ``tx_hash``, ``price``, ``request_id``),
+            its account nonce final (:meth:`not_final` said "").
         """
-        assert self.market is not None  # nosec: a sender exists only with one
+        market = self.market
+        assert market is not None  # nosec: a sender exists only with one
+        journalled = never_paid(entry)
         reverted = (
-            self.market.transaction_reverted(entry.tx_hash) if entry.tx_hash else None
+            market.transaction_reverted(entry.tx_hash)
+            if entry.tx_hash and not journalled
+            else None
         )
         if reverted is False:
             return
@@ -916,6 +917,10 @@ class RequestSender(OffchainSending):
                 f"mech {entry.mech}'s request (tx {entry.tx_hash}) was mined and "
                 "reverted (only gas was spent)",
             )
+        if not journalled:
+            record_never_paid(
+                market, self.journal, entry, bool(reverted), self.settings.final_depth
+            )
 
     def receipt_wait(self, timer: PhaseTimer) -> float:
         """Seconds a call's send waits for its receipt: within the call's ``--timeout``.
@@ -925,8 +930,9 @@ class RequestSender(OffchainSending):
             :data:`LEAST_RECEIPT_WAIT` at least (a send begun is given a look at its
             receipt; one not seen is journalled and found by the next call).
         """
-        left = round(timer.left(self.settings.timeout), 1)
-        return min(self.settings.io_timeout, max(left, LEAST_RECEIPT_WAIT))
+        return timer.within(
+            self.settings.timeout, self.settings.io_timeout, LEAST_RECEIPT_WAIT
+        )
 
     def broadcast_again(
         self, entry: JournalEntry, wait: Optional[float] = None

@@ -98,6 +98,11 @@ class CallSettings:  # pylint: disable=too-many-instance-attributes
     block_seconds: Optional[float] = None
 
 
+#: seconds a wait begun when its call's ``--timeout`` is spent is still given
+#: (:meth:`PhaseTimer.within`)
+LEAST_WAIT = 1.0
+
+
 @dataclass
 class PhaseTimer:
     """One call's clock: seconds per phase (``_meta`` ``seconds``) and since it began.
@@ -118,6 +123,18 @@ class PhaseTimer:
     def left(self, timeout: float) -> float:
         """Seconds of ``timeout`` (the call's ``--timeout``) not yet spent (0 at least)."""
         return max(timeout - self.elapsed(), 0.0)
+
+    def within(self, timeout: float, most: float, least: float = LEAST_WAIT) -> float:
+        """Seconds one wait of the call may take: ``most``, or the call's time left.
+
+        :param timeout: the call's ``--timeout``.
+        :param most: what the wait takes alone (``--io-timeout``, a post's bound).
+        :param least: seconds a wait begun at the end of the call is still given (a
+            post or broadcast begun gets a look at its answer; one not seen is
+            journalled and found by the next call).
+        :return: ``min(most, max(time left, least))``, the time left to 0.1 s.
+        """
+        return min(most, max(round(self.left(timeout), 1), least))
 
     def lap(self, name: str) -> None:
         """Add the time since the last lap to ``name``."""

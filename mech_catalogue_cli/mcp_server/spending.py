@@ -47,7 +47,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 from .auto_prepay import deposit_counted
 from .journal import changes, entry_from_json
 from .journal.changes import ChangesReader
-from .mined_reverts import mined_reverts, own_revert
+from .mined_reverts import mined_reverts, never_paid, own_revert
 from .outstanding import (
     acceptances_of,
     counted_price,
@@ -104,9 +104,10 @@ def read_record(path: Path) -> Optional[PaidRecord]:
     # when the server saw its nonce passed: the marketplace charged it by then
     seen_at, settled = passed_seen(entry, written_at)
     # its own request mined and reverted: counted until final (a reorg may mine it
-    # paid), then nothing (adv29yp C1)
+    # paid), then nothing (adv29yp C1); nothing either once its nonce went to another
+    # transaction, final (journalled by the process that saw it)
     revert = own_revert(entry)
-    final = revert is not None and revert.final_at is not None
+    final = never_paid(entry)
     # an on-chain request: nothing before it is signed (an approval is no payment,
     # adv29zp C5), nothing once its nonce went to another transaction (final)
     fated, mined_at = mined_fate(entry)

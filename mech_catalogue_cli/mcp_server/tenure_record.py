@@ -40,7 +40,7 @@ import re
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
-from .readable_record import written_whole
+from .whole_file import written_whole
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 

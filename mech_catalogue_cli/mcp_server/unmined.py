@@ -41,7 +41,7 @@ from mech_catalogue_core.model.vocabulary import CallStatus
 from .dropped import MINED_KEY
 from .journal import Journal, JournalEntry
 from .market import MarketError, Marketplace
-from .mined_reverts import own_revert
+from .mined_reverts import never_paid, own_revert
 from .outstanding import owner_text
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -131,7 +131,7 @@ def unmined_nonce(entry: JournalEntry) -> int:
     signed = bool(entry.raw_tx) and entry.account_nonce >= 0
     if not signed or "offchain" in entry.extra or not owner_of_entry(entry):
         return -1
-    if own_revert(entry) is not None or mined_fate(entry)[0]:
+    if own_revert(entry) is not None or never_paid(entry) or mined_fate(entry)[0]:
         return -1
     return entry.account_nonce
 

@@ -55,7 +55,6 @@ from mech_catalogue_cli.mcp_server.settings import CallSettings, PhaseTimer
 from mech_catalogue_cli.mcp_server.source import ServedTool
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from scripts.devnet import Devnet
-from tests.adversary import test_adv29r_revert_reason_markup as markup_reproduction
 from tests.adversary.test_adv29r_revert_reason_markup import (
     MARKET,
     REASON,
@@ -68,9 +67,9 @@ from tests.devnet.mcp_helpers import (
     final_once_sent,
     market_nonce,
     request_info,
-    requester,
     stdio_client,
 )
+from tests.devnet.reverting_mech import reverting_when_mined
 from tests.devnet.test_mcp_server import TOOL
 from tests.test_mcp_offer_choice import offer
 
@@ -191,7 +190,7 @@ def test_a_mech_reverting_for_the_marketplace_does_not_deny_the_tool(
 
 
 def test_a_request_mined_and_reverted_moves_on_too(
-    chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
     """The mech reverts only in a mined transaction (its estimate passes): the next paid.
 
@@ -202,19 +201,10 @@ def test_a_request_mined_and_reverted_moves_on_too(
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the journal folder.
-    :param monkeypatch: the proxy's source, reverting only when mined.
     """
     devnet = chain_snapshot
     chosen, _, _ = _paid_mechs(devnet)
-    mined_only = markup_reproduction.PROXY.replace(
-        "if (msg.sender == MARKET)", "if (msg.sender == MARKET && tx.gasprice > 0)"
-    )
-    monkeypatch.setattr(markup_reproduction, "PROXY", mined_only)
-    _revert_for_marketplace(devnet, chosen, REASON)
-    nonce = market_nonce(devnet)
-
-    account = Web3.to_checksum_address(requester(devnet))
-    sent_before = devnet.w3.eth.get_transaction_count(account)
+    nonce, _, sent_before = reverting_when_mined(devnet, chosen)
 
     async def main() -> Any:
         # the next offer is paid once the revert is final: within the call's --timeout

@@ -43,7 +43,7 @@ server makes a manifest's text inert.
 import json
 import subprocess  # nosec B404: node runs the pinned solc.js only
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import anyio
 import pytest
@@ -125,13 +125,19 @@ def test_a_reverted_estimates_error_shows_no_hidden_markup() -> None:
     assert not MARKUP.kinds(text), text
 
 
-def _compiled(reason: str) -> Dict[str, Any]:
-    """``RevertingMech``'s ABI and creation bytecode, by the devnet's solc.js."""
+def _compiled(reason: str, source: Optional[str] = None) -> Dict[str, Any]:
+    """``RevertingMech``'s ABI and creation bytecode, by the devnet's solc.js.
+
+    :param reason: the revert reason written into the source.
+    :param source: the contract's source (None: :data:`PROXY` as the module holds it).
+    :return: ``{"abi", "bytecode"}``.
+    """
+    content = (PROXY if source is None else source).replace(
+        "REASON", reason.encode().hex()
+    )
     standard = {
         "language": "Solidity",
-        "sources": {
-            "M.sol": {"content": PROXY.replace("REASON", reason.encode().hex())}
-        },
+        "sources": {"M.sol": {"content": content}},
         "settings": {"outputSelection": {"*": {"*": ["abi", "evm.bytecode.object"]}}},
     }
     script = (
@@ -153,8 +159,16 @@ def _compiled(reason: str) -> Dict[str, Any]:
     return {"abi": contract["abi"], "bytecode": "0x" + contract["evm"]["bytecode"]["object"]}  # fmt: skip
 
 
-def _revert_for_marketplace(devnet: Devnet, mech: str, reason: str) -> None:
-    """Give ``mech`` the proxy's code: its own code for all but the marketplace."""
+def _revert_for_marketplace(
+    devnet: Devnet, mech: str, reason: str, source: Optional[str] = None
+) -> None:
+    """Give ``mech`` the proxy's code: its own code for all but the marketplace.
+
+    :param devnet: the devnet.
+    :param mech: the mech's address.
+    :param reason: the revert reason the marketplace is answered with.
+    :param source: the proxy's source (None: :data:`PROXY`).
+    """
     w3 = devnet.w3
 
     def rpc(method: str, *params: Any) -> Any:
@@ -162,7 +176,7 @@ def _revert_for_marketplace(devnet: Devnet, mech: str, reason: str) -> None:
 
     impl = "0x" + "11" * 20
     rpc("anvil_setCode", impl, "0x" + bytes(w3.eth.get_code(checksum(mech))).hex())
-    compiled = _compiled(reason)
+    compiled = _compiled(reason, source)
     proxy = w3.eth.contract(abi=compiled["abi"], bytecode=compiled["bytecode"])
     market = devnet.info.contracts["MechMarketplace"]
     receipt = devnet.transact(

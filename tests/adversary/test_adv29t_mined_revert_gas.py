@@ -47,15 +47,9 @@ from pathlib import Path
 from typing import Any, List, Tuple
 
 import anyio
-import pytest
 from web3 import Web3
 
 from scripts.devnet import Devnet
-from tests.adversary import test_adv29r_revert_reason_markup as markup_reproduction
-from tests.adversary.test_adv29r_revert_reason_markup import (
-    REASON,
-    _revert_for_marketplace,
-)
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
 from tests.devnet.mcp_helpers import (
     final_once_sent,
@@ -63,6 +57,7 @@ from tests.devnet.mcp_helpers import (
     requester,
     stdio_client,
 )
+from tests.devnet.reverting_mech import reverting_when_mined
 from tests.devnet.test_mcp_server import TOOL
 
 
@@ -76,23 +71,16 @@ def _account(devnet: Devnet) -> Tuple[int, int]:
 
 
 def test_mechs_reverting_when_mined_take_gas_once(
-    chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
     """Both offers revert only when mined; two calls: at most one request to each.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the journal folder.
-    :param monkeypatch: the proxy's source, reverting only when mined.
     """
     devnet = chain_snapshot
     chosen, same, _ = _paid_mechs(devnet)
-    mined_only = markup_reproduction.PROXY.replace(
-        "if (msg.sender == MARKET)", "if (msg.sender == MARKET && tx.gasprice > 0)"
-    )
-    monkeypatch.setattr(markup_reproduction, "PROXY", mined_only)
-    for mech in (chosen, same):
-        _revert_for_marketplace(devnet, mech, REASON)
-    nonce = market_nonce(devnet)
+    nonce = reverting_when_mined(devnet, chosen, same).market_nonce
     before = _account(devnet)
 
     async def main() -> Any:

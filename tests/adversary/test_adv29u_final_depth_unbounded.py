@@ -61,8 +61,18 @@ def _pruned(monkeypatch: pytest.MonkeyPatch, asked: List[Any]) -> Marketplace:
         asked.append(block)
         raise Web3RPCError("{'code': -32000, 'message': 'missing trie node 5a1b'}")
 
+    def no_finalized_tag(method: str, params: Any) -> Any:
+        assert method == "eth_getBlockByNumber", method
+        message = f"invalid block tag {params[0]}"
+        return {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32602, "message": message},
+        }
+
     monkeypatch.setattr(market, "head", lambda: HEAD)
     monkeypatch.setattr(market.w3.eth, "get_transaction_count", count)
+    monkeypatch.setattr(market.w3.provider, "make_request", no_finalized_tag)
     return market
 
 

@@ -41,6 +41,7 @@ import anyio
 import pytest
 
 from mech_catalogue_cli.mcp_server.dropped import FINAL_DEPTH
+from mech_catalogue_cli.mcp_server.finality import FinalBlock, final_block
 from mech_catalogue_cli.mcp_server.journal import JournalEntry
 from mech_catalogue_cli.mcp_server.market import (
     STATUS_DOES_NOT_EXIST,
@@ -70,8 +71,10 @@ EARLIER = 3
 class FrontRunChain(_Market):
     """A chain on which every request is mined at the head and reverts (a price raise).
 
-    The account's count ``depth`` blocks below the head counts the transactions mined
-    at or below that block; every depth asked is kept in ``depths``.
+    The account's count at the final block counts the transactions mined at or below
+    it: ``depth`` blocks below the head, or ``finalized`` when the node answers that
+    tag (read by the server's own :func:`.finality.final_block`, which disbelieves an
+    answer past the head); every depth asked is kept in ``depths``.
     """
 
     def __init__(self) -> None:
@@ -82,6 +85,8 @@ class FrontRunChain(_Market):
         self.depths: List[int] = []
         #: blocks of the account's other transactions (no receipt read here)
         self.others: List[int] = []
+        #: the node's "finalized" block (None: it answers no such tag)
+        self.finalized: Optional[int] = None
 
     def head(self) -> int:
         """The head block."""
@@ -111,10 +116,14 @@ class FrontRunChain(_Market):
         """Earlier transactions, the reverted requests and the others."""
         return EARLIER + len(self.mined_at) + len(self.others)
 
+    def final_block(self, depth: int) -> FinalBlock:
+        """The node's ``finalized`` block, else ``depth`` below the head."""
+        return final_block(self.finalized, self.head(), depth)
+
     def final_nonce(self, depth: int) -> int:
-        """The count at block ``head - depth``."""
+        """The count at the final block."""
         self.depths.append(depth)
-        final = self.head_block - depth
+        final = self.final_block(depth).number
         mined = [*self.mined_at.values(), *self.others]
         return EARLIER + sum(1 for block in mined if block <= final)
 

@@ -33,47 +33,28 @@ from pathlib import Path
 from typing import Any, Dict
 
 import anyio
-import pytest
-from web3 import Web3
 from web3.types import RPCEndpoint
 
 from mech_catalogue_cli.mcp_server.dropped import FINAL_DEPTH
 from scripts.devnet import Devnet
-from tests.adversary import test_adv29r_revert_reason_markup as markup_reproduction
-from tests.adversary.test_adv29r_revert_reason_markup import (
-    REASON,
-    _revert_for_marketplace,
-)
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
-from tests.devnet.mcp_helpers import (
-    market_nonce,
-    request_info,
-    requester,
-    stdio_client,
-)
+from tests.devnet.mcp_helpers import market_nonce, request_info, stdio_client
+from tests.devnet.reverting_mech import reverting_when_mined
 from tests.devnet.test_mcp_server import REQUEST_META, TOOL
 
 
 def test_a_mined_revert_holds_the_call_until_its_block_is_final(
-    chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
     """Reverted when mined: nothing else paid until final, then the next offer once.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the journal folder.
-    :param monkeypatch: the proxy's source, reverting only when mined.
     """
     devnet = chain_snapshot
     w3 = devnet.w3
     chosen, _, _ = _paid_mechs(devnet)
-    mined_only = markup_reproduction.PROXY.replace(
-        "if (msg.sender == MARKET)", "if (msg.sender == MARKET && tx.gasprice > 0)"
-    )
-    monkeypatch.setattr(markup_reproduction, "PROXY", mined_only)
-    _revert_for_marketplace(devnet, chosen, REASON)
-    nonce = market_nonce(devnet)
-    account = Web3.to_checksum_address(requester(devnet))
-    before = w3.eth.get_transaction_count(account)
+    nonce, account, before = reverting_when_mined(devnet, chosen)
     arguments = {"prompt": "tides at Vigo, adv29u"}
     seen: Dict[str, Any] = {}
 

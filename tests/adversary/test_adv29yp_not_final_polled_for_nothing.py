@@ -53,7 +53,7 @@ from mech_catalogue_cli.mcp_server.settings import PhaseTimer
 
 HEAD = 1_000
 OP_STACK_DEPTH = 900  # presets.py: _OP_STACK_FINAL_DEPTH (30 min at 2 s a block)
-OP_STACK_BLOCK_SECONDS = 2.0  # mcp_cmd.BLOCK_SECONDS["base"]
+OP_STACK_BLOCK_SECONDS = 2.0  # chain_preset("base").block_seconds
 
 
 class _HeldSender:  # pylint: disable=too-few-public-methods

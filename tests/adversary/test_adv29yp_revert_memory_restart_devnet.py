@@ -31,66 +31,29 @@ marketplace nonce moved once).
 """
 
 from pathlib import Path
-from typing import Any, Dict, Tuple
+from typing import Any, Dict
 
 import anyio
-import pytest
-from eth_typing import ChecksumAddress
-from web3 import Web3
 
 from scripts.devnet import Devnet
-from tests.adversary import test_adv29r_revert_reason_markup as markup_reproduction
-from tests.adversary.test_adv29r_revert_reason_markup import (
-    REASON,
-    _revert_for_marketplace,
-)
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
-from tests.devnet.mcp_helpers import (
-    market_nonce,
-    request_info,
-    requester,
-    stdio_client,
-)
+from tests.devnet.mcp_helpers import market_nonce, request_info, stdio_client
+from tests.devnet.reverting_mech import reverting_when_mined
 from tests.devnet.test_mcp_server import REQUEST_META, TOOL
 
 
-def reverting_when_mined(
-    devnet: Devnet, mech: str, monkeypatch: pytest.MonkeyPatch
-) -> Tuple[int, ChecksumAddress, int]:
-    """Give ``mech`` code that reverts for the marketplace only when mined.
-
-    :param devnet: the devnet.
-    :param mech: the mech's address.
-    :param monkeypatch: sets the proxy's source for the test.
-    :return: the marketplace nonce, the requester (checksummed) and its transaction
-        count, before any call.
-    """
-    mined_only = markup_reproduction.PROXY.replace(
-        "if (msg.sender == MARKET)", "if (msg.sender == MARKET && tx.gasprice > 0)"
-    )
-    monkeypatch.setattr(markup_reproduction, "PROXY", mined_only)
-    _revert_for_marketplace(devnet, mech, REASON)
-    account = Web3.to_checksum_address(requester(devnet))
-    return (
-        market_nonce(devnet),
-        account,
-        int(devnet.w3.eth.get_transaction_count(account)),
-    )
-
-
 def test_a_second_session_does_not_pay_a_mined_revert_again(
-    chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
     """Session 2, other arguments: no second reverted request, the next offer paid.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the state folder both sessions use.
-    :param monkeypatch: the proxy's source, reverting only when mined.
     """
     devnet = chain_snapshot
     w3 = devnet.w3
     chosen, _, _ = _paid_mechs(devnet)
-    nonce, account, before = reverting_when_mined(devnet, chosen, monkeypatch)
+    nonce, account, before = reverting_when_mined(devnet, chosen)
     seen: Dict[str, Any] = {}
 
     async def session(name: str, prompt: str) -> None:

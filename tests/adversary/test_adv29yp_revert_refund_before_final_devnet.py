@@ -32,31 +32,27 @@ from pathlib import Path
 from typing import Any, Dict
 
 import anyio
-import pytest
 
 from scripts.devnet import Devnet
-from tests.adversary.test_adv29yp_revert_memory_restart_devnet import (
-    reverting_when_mined,
-)
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
 from tests.devnet.mcp_helpers import market_nonce, price_of, stdio_client
+from tests.devnet.reverting_mech import reverting_when_mined
 from tests.devnet.test_mcp_server import TOOL
 
 
 def test_a_reverted_request_still_counts_against_the_cap_until_final(
-    chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
     """Call A held by its revert; call B refused by the cap, nothing sent.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the state folder.
-    :param monkeypatch: the proxy's source, reverting only when mined.
     """
     devnet = chain_snapshot
     w3 = devnet.w3
     chosen, same, _ = _paid_mechs(devnet)
     cap = max(price_of(devnet, chosen), price_of(devnet, same))
-    nonce, account, before = reverting_when_mined(devnet, chosen, monkeypatch)
+    nonce, account, before = reverting_when_mined(devnet, chosen)
     seen: Dict[str, Any] = {}
 
     async def main() -> None:

@@ -35,33 +35,29 @@ from pathlib import Path
 from typing import Any, Dict
 
 import anyio
-import pytest
 from web3.types import RPCEndpoint
 
 from mech_catalogue_cli.mcp_server.dropped import FINAL_DEPTH
 from scripts.devnet import Devnet
-from tests.adversary.test_adv29yp_revert_memory_restart_devnet import (
-    reverting_when_mined,
-)
 from tests.adversary.test_mcp_paid_answer import _paid_mechs
 from tests.devnet.mcp_helpers import market_nonce, price_of, stdio_client
+from tests.devnet.reverting_mech import reverting_when_mined
 from tests.devnet.test_mcp_server import REQUEST_META, TOOL
 
 
 def test_a_revert_released_by_another_session_frees_the_sender_s_cap(  # pylint: disable=too-many-locals
-    chain_snapshot: Devnet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
     """Session 1: A held; session 2: B paid after the final block; session 1: C paid.
 
     :param chain_snapshot: the devnet, reverted afterwards.
     :param tmp_path: the state folder both sessions use.
-    :param monkeypatch: the proxy's source, reverting only when mined.
     """
     devnet = chain_snapshot
     w3 = devnet.w3
     chosen, same, _ = _paid_mechs(devnet)
     cap = 2 * price_of(devnet, same)
-    nonce, account, before = reverting_when_mined(devnet, chosen, monkeypatch)
+    nonce, account, before = reverting_when_mined(devnet, chosen)
     seen: Dict[str, Any] = {}
     flags = ("--timeout", "2", "--max-spend", str(cap))
 

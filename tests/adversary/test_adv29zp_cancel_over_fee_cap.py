@@ -62,11 +62,11 @@ def _request(market: Marketplace) -> Any:
 @pytest.mark.parametrize("gas_price_then", [10 * GWEI, 50 * GWEI])
 def test_a_cancellation_is_never_signed_over_the_fee_cap(gas_price_then: int) -> None:
     """The request is signed within the cap; its cancellation must be too, or refused."""
-    market = _market(300_000, gas_price=10 * GWEI, fee_cap=CAP)
+    market = _market(300_000, base_fee=10 * GWEI, fee_cap=CAP)
     request = _request(market)
     assert _fees(request.raw_tx)["maxFeePerGas"] <= CAP  # premise: fix29yh's bound
     node: Any = market.w3.eth  # the node stand-in of tests/test_mcp_gas_bound
-    node.gas_price = gas_price_then  # the request waits unmined meanwhile
+    node.base_fee = gas_price_then  # the request waits unmined meanwhile
     try:
         cancel = market.sign_cancel(request)
     except FeeOverCap:

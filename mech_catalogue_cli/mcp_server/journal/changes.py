@@ -48,6 +48,8 @@ from typing import BinaryIO, List, Optional, Tuple
 
 from filelock import FileLock
 
+from ..whole_file import fsync_folder, write_whole
+
 #: the journal's list of writes, in ``<dir>/calls/``: one line (a call key) per entry
 #: written, appended (and flushed to disk) before the entry's rename
 CHANGES_FILE = "changes.log"
@@ -126,21 +128,6 @@ def compaction_due(folder: Path, entries: Optional[int] = None) -> bool:
     return lines >= COMPACT_RATIO * entries
 
 
-def fsync_folder(folder: Path) -> None:
-    """Flush a folder's names to disk: a rename or a new file in it survives a power loss.
-
-    Until then the change is in the page cache only (``fsync(2)``: flushing a file does
-    not flush the folder entry naming it).
-
-    :param folder: the folder.
-    """
-    handle = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
-
-
 def compact(folder: Path) -> int:
     """Replace the list of writes by one line per entry of the folder (blocking).
 
@@ -154,13 +141,8 @@ def compact(folder: Path) -> int:
         the old list then stays).
     """
     keys = sorted(path.stem for path in folder.glob("*.json"))
-    tmp = folder / COMPACT_TMP
-    with open(tmp, "w", encoding="ascii") as handle:
-        handle.write("".join(f"{key}\n" for key in keys))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, folder / CHANGES_FILE)
-    fsync_folder(folder)
+    body = "".join(f"{key}\n" for key in keys)
+    write_whole(folder / CHANGES_FILE, body, sync_folder=True, temporary=COMPACT_TMP)
     return len(keys)
 
 

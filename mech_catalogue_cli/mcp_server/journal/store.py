@@ -23,16 +23,16 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import anyio
 from filelock import FileLock
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from ..market import MarketError, Marketplace
+from ..whole_file import write_whole
 from . import changes
 from .changes import CHANGES_FILE
 from .entry import JournalEntry, entry_from_json
@@ -138,24 +138,21 @@ class Journal:
                 entry.paid_at = path.stat().st_mtime
             except FileNotFoundError:
                 pass  # a new entry: dated by the file written now
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        placed = False
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(asdict(entry), handle, indent=1)
-                handle.flush()
-                os.fsync(handle.fileno())
+
+        @contextlib.contextmanager
+        def logged_under_the_write_lock() -> Iterator[None]:
             with self._write_lock:
                 changes.append(self.folder, entry.key)  # logged before it is in place
-                os.replace(tmp, path)
-            placed = True
-            # the rename is a change of the folder: flushed, or a power loss may lose
-            # the entry while its key line (flushed above) survives
-            changes.fsync_folder(self.folder)
-        finally:
-            if not placed:  # nothing put in place: no temporary file left either
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(tmp)
+                yield
+
+        # the rename is a change of the folder: flushed, or a power loss may lose the
+        # entry while its key line (flushed first) survives
+        write_whole(
+            path,
+            json.dumps(asdict(entry), indent=1),
+            sync_folder=True,
+            placing=logged_under_the_write_lock,
+        )
 
 
 async def saved(journal: Journal, entry: JournalEntry) -> None:

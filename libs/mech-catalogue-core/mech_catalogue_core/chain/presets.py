@@ -44,11 +44,12 @@ id                     document
                        (``gateway.autonolas.tech``), then two public ones from
                        ipfs/public-gateway-checker ``gateways.json``
 ``beacon``             ethereum/consensus-specs ``configs/mainnet.yaml``
-                       (``SLOTS_PER_EPOCH: 32``) and, for Gnosis, the Gnosis Beacon
-                       Chain's launch parameters (forum.gnosis.io, GIP-16:
-                       16 slots per epoch): a block is final once the checkpoint of
-                       the epoch after it is, at most three epochs of slots later,
-                       and a chain mines at most one block per slot
+                       (``SLOTS_PER_EPOCH: 32``, ``SECONDS_PER_SLOT: 12``) and, for
+                       Gnosis, the Gnosis Beacon Chain's launch parameters
+                       (forum.gnosis.io, GIP-16: 16 slots per epoch, 5-second
+                       slots): a block is final once the checkpoint of the epoch
+                       after it is, at most three epochs of slots later, and a chain
+                       mines at most one block per slot
 ``op_finality``        ethereum-optimism docs ``stack/transactions/
                        transaction-finality``: an OP Stack block is final once the
                        L1 block holding its batch is, "typically around 20-30
@@ -67,13 +68,25 @@ id                     document
                        checkpoints to Ethereum cover at least 256 blocks. A stalled
                        milestone has no documented bound: 256 two-second blocks (the
                        checkpoint range, the depth applications waited before
-                       milestones, PIP-11), about 8.5 minutes
+                       milestones, PIP-11), about 8.5 minutes. Bor targets 2-second
+                       blocks with no documented floor: 1 second is taken as the
+                       least
 ``celo_finality``      Celo specs ``finality`` (an OP Stack chain since block
                        31,056,500, March 2025: a block is final when derived from
                        finalized Ethereum blocks) and ``specs/deployments`` (block
                        period 1 second): 30 minutes, as ``op_finality``, is 1,800
                        blocks
 ``default``            none read for the chain: :data:`DEFAULT_FINAL_DEPTH`
+``fee_cap``            a design choice, not a reading: the most wei per gas a
+                       transaction is signed for by default (``--max-fee-per-gas``),
+                       so that one transaction at the default ``--max-gas``
+                       (1,000,000) costs at most 0.1 of the coin on Ethereum and
+                       Gnosis (100 gwei), 0.001 ETH on the Ethereum L2s (1 gwei),
+                       1 POL or CELO (1,000 gwei). No fee history was read for
+                       these figures: a fee spike over them is refused, and the
+                       user who wants to pay it passes ``--max-fee-per-gas``
+``fee_cap_default``    the same rule for a chain without a preset (the devnet, a
+                       custom ``--rpc``): :data:`DEFAULT_MAX_FEE_PER_GAS`
 =====================  ==============================================================
 """
 
@@ -115,12 +128,23 @@ SOURCES: Mapping[str, str] = {
     "March 2025, final with finalized Ethereum blocks; 1-second blocks): 30 min, "
     "1,800 blocks",
     "default": "no finality source read for this chain (the default depth)",
+    "fee_cap": "design: one transaction at the default --max-gas (1,000,000) costs "
+    "at most 0.1 ETH or xDAI (100 gwei), 0.001 ETH on an Ethereum L2 (1 gwei), 1 POL "
+    "or CELO (1,000 gwei); no fee history read",
+    "fee_cap_default": "design: no preset for this chain (100 gwei, as Ethereum's)",
 }
 
 #: blocks below the head at which a transaction counts as final on a chain no preset
 #: (or ``--final-depth``) says more of: the devnet and a custom ``--rpc`` (Ethereum's
 #: two epochs of 32 slots)
 DEFAULT_FINAL_DEPTH = 64
+
+#: wei in one gwei
+GWEI = 10**9
+#: the most wei per gas a transaction is signed for on a chain without a preset (the
+#: devnet, a custom ``--rpc``), unless ``--max-fee-per-gas`` says otherwise (source
+#: ``fee_cap_default``)
+DEFAULT_MAX_FEE_PER_GAS = 100 * GWEI
 
 #: Multicall3, deployed at this address on every chain below (source ``multicall3``)
 MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"
@@ -168,6 +192,12 @@ class ChainPreset:  # pylint: disable=too-many-instance-attributes
         final (no reorg the chain may still make gives it back): a call pays no
         other request while its own could be mined in a fork within this depth
         (the MCP server's ``--final-depth`` overrides it).
+    :param block_seconds: the least seconds between two of the chain's blocks (from the
+        same source as ``final_depth``): how soon a final block can come at the
+        earliest (0.0: not known, as for a chain mining on demand).
+    :param max_fee_per_gas: the most wei per gas a transaction is signed for unless
+        ``--max-fee-per-gas`` says otherwise (source ``fee_cap``: a bound on what one
+        transaction may cost, not a reading of the chain's fees).
     :param sources: field name -> source id (a key of :data:`SOURCES`), for every field
         that holds a value.
     """
@@ -189,6 +219,8 @@ class ChainPreset:  # pylint: disable=too-many-instance-attributes
     ipfs_gateway: str = OLAS_GATEWAY
     fallback_gateways: Tuple[str, ...] = PUBLIC_GATEWAYS
     final_depth: int = DEFAULT_FINAL_DEPTH
+    block_seconds: float = 0.0
+    max_fee_per_gas: int = DEFAULT_MAX_FEE_PER_GAS
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def registries(self) -> List[Dict[str, Any]]:
@@ -257,6 +289,7 @@ def _sourced(**values: Any) -> Dict[str, Any]:
     sources = {"multicall2": "multicall3", "ipfs_gateway": "gateways"}
     sources["fallback_gateways"] = "gateways"
     sources["final_depth"] = "default"
+    sources["max_fee_per_gas"] = "fee_cap_default"
     kwargs: Dict[str, Any] = {}
     for name, (value, source) in values.items():
         kwargs[name] = value
@@ -279,6 +312,13 @@ _OP_STACK_FINAL_DEPTH = 30 * 60 // 2
 #: 30 minutes of Arbitrum One's 250 ms blocks (``arbitrum_finality``): L1's finality
 #: of the batch, and an allowance for posting it that no document bounds
 _ARBITRUM_FINAL_DEPTH = 30 * 60 * 4
+#: the least seconds between blocks: one slot (``beacon``: Ethereum 12 s, Gnosis 5 s);
+#: OP Stack's 2-second blocks (``op_finality``); Celo's 1-second block period
+#: (``celo_finality``); Arbitrum One's 250 ms (``arbitrum_finality``); Polygon's
+#: 2-second target halved, no floor being documented (``polygon_finality``)
+_ETHEREUM_BLOCK_SECONDS, _GNOSIS_BLOCK_SECONDS = 12.0, 5.0
+_OP_STACK_BLOCK_SECONDS, _CELO_BLOCK_SECONDS = 2.0, 1.0
+_ARBITRUM_BLOCK_SECONDS, _POLYGON_BLOCK_SECONDS = 0.25, 1.0
 #: a Polygon checkpoint's 256 blocks (``polygon_finality``): milestones finalize in
 #: seconds, but one that stalls is bounded by nothing documented
 _POLYGON_FINAL_DEPTH = 256
@@ -291,6 +331,8 @@ _PRESETS = (
         **_sourced(
             chain_id=(1, _R),
             final_depth=(_ETHEREUM_FINAL_DEPTH, "beacon"),
+            block_seconds=(_ETHEREUM_BLOCK_SECONDS, "beacon"),
+            max_fee_per_gas=(100 * GWEI, "fee_cap"),
             olas_agent_registry=("0x2F1f7D38e4772884b88f3eCd8B6b9faCdC319112", _R),
             component_registry=("0x15bd56669F57192a97dF41A2aa8f4403e9491776", _R),
             registries_manager=("0x9eC9156dEF5C613B2a7D4c46C383F9B58DfcD6fE", _R),
@@ -305,6 +347,8 @@ _PRESETS = (
         **_sourced(
             chain_id=(100, _C),
             final_depth=(_GNOSIS_FINAL_DEPTH, "beacon"),
+            block_seconds=(_GNOSIS_BLOCK_SECONDS, "beacon"),
+            max_fee_per_gas=(100 * GWEI, "fee_cap"),
             rpc_url=(
                 "https://rpc.eu-central-2.gateway.fm/v4/gnosis/non-archival/mainnet",
                 _C,
@@ -342,6 +386,8 @@ _PRESETS = (
         **_sourced(
             chain_id=(8453, _C),
             final_depth=(_OP_STACK_FINAL_DEPTH, "op_finality"),
+            block_seconds=(_OP_STACK_BLOCK_SECONDS, "op_finality"),
+            max_fee_per_gas=(GWEI, "fee_cap"),
             rpc_url=("https://base.llamarpc.com", _C),
             legacy_mech_registry=("0x88DE734655184a09B70700aE4F72364d1ad23728", _L),
             complementary_service_metadata=(
@@ -378,6 +424,8 @@ _PRESETS = (
         **_sourced(
             chain_id=(137, _C),
             final_depth=(_POLYGON_FINAL_DEPTH, "polygon_finality"),
+            block_seconds=(_POLYGON_BLOCK_SECONDS, "polygon_finality"),
+            max_fee_per_gas=(1_000 * GWEI, "fee_cap"),
             rpc_url=("https://polygon-bor-rpc.publicnode.com", _C),
             legacy_mech_registry=("0x984cf72FDe8B5aA910e9e508aC5e007ae5BDcC9C", _L),
             complementary_service_metadata=(
@@ -410,6 +458,8 @@ _PRESETS = (
         **_sourced(
             chain_id=(10, _C),
             final_depth=(_OP_STACK_FINAL_DEPTH, "op_finality"),
+            block_seconds=(_OP_STACK_BLOCK_SECONDS, "op_finality"),
+            max_fee_per_gas=(GWEI, "fee_cap"),
             rpc_url=("https://mainnet.optimism.io", _C),
             legacy_mech_registry=("0x75D529FAe220bC8db714F0202193726b46881B76", _L),
             complementary_service_metadata=(
@@ -438,6 +488,8 @@ _PRESETS = (
         **_sourced(
             chain_id=(42161, _C),
             final_depth=(_ARBITRUM_FINAL_DEPTH, "arbitrum_finality"),
+            block_seconds=(_ARBITRUM_BLOCK_SECONDS, "arbitrum_finality"),
+            max_fee_per_gas=(GWEI, "fee_cap"),
             rpc_url=("https://arbitrum.llamarpc.com", _C),
             legacy_mech_registry=("0xa4799B083E0068732456EF45ff9fe5c683658327", _L),
             complementary_service_metadata=(
@@ -451,6 +503,8 @@ _PRESETS = (
         **_sourced(
             chain_id=(42220, _C),
             final_depth=(_CELO_FINAL_DEPTH, "celo_finality"),
+            block_seconds=(_CELO_BLOCK_SECONDS, "celo_finality"),
+            max_fee_per_gas=(1_000 * GWEI, "fee_cap"),
             rpc_url=("https://forno.celo.org", _C),
             legacy_mech_registry=("0xE49CB081e8d96920C38aA7AB90cb0294ab4Bc8EA", _L),
             complementary_service_metadata=(

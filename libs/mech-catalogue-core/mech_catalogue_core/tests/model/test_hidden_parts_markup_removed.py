@@ -117,6 +117,6 @@ def test_nested_hidden_parts_are_read_in_linear_time() -> None:
         "<span title='<!--" * 20_000 + "'>",
     ]
     for text in shapes:
-        started = time.perf_counter()
+        started = time.process_time()
         hidden_parts_joined(text, INVISIBLE)
-        assert time.perf_counter() - started < 2.0, text[:40]
+        assert time.process_time() - started < 2.0, text[:40]

@@ -175,7 +175,9 @@ def _grows_linearly(make: Callable[[int], str]) -> bool:
     """Whether ten times the input takes at most 40 times the time.
 
     Linear, with the machine's noise (as test_rendered_written_and_joined measures);
-    times under 5 ms are taken as 5 ms.
+    times under 5 ms are taken as 5 ms. The time is this process's CPU time: other
+    processes sharing the CPUs (the suite's other workers) made wall-clock ratios fail
+    on linear code (``<script>`` repeated, 2026-12-04, load 9 on 2 CPUs).
 
     :param make: the hostile text of a given number of repetitions.
     :return: True when the larger input took less than the bound.
@@ -185,9 +187,9 @@ def _grows_linearly(make: Callable[[int], str]) -> bool:
         text = make(size)
         best = float("inf")
         for _ in range(3):
-            start = time.perf_counter()
+            start = time.process_time()
             laid_out_readings(text, _INVISIBLE)
-            best = min(best, time.perf_counter() - start)
+            best = min(best, time.process_time() - start)
         times.append(best)
     return times[1] < 40 * max(times[0], 5e-3)
 

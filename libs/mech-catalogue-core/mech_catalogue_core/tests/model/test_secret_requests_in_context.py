@@ -400,10 +400,10 @@ def test_hidden_parts_are_read_on_lines_of_their_own() -> None:
 
 
 def _seconds(text: str) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     hidden_parts_joined(text, _INVISIBLE)
     secret_asked(text)
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 @pytest.mark.parametrize(
