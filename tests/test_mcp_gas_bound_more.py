@@ -21,6 +21,7 @@ the transaction runs out of gas there is the refusal over ``--max-gas``. The est
 time with a burning mech on the devnet: ``tests/test_mcp_gas_bound_devnet.py``.
 """
 
+import time
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
@@ -28,6 +29,7 @@ from eth_account.typed_transactions import TypedTransaction
 from hexbytes import HexBytes
 from web3.exceptions import ContractLogicError, Web3RPCError
 
+from mech_catalogue_cli.mcp_server.gas_skips import GasSkip
 from mech_catalogue_cli.mcp_server.market import (
     DEFAULT_MAX_GAS,
     EstimateReverted,
@@ -37,7 +39,7 @@ from mech_catalogue_cli.mcp_server.market import (
     Marketplace,
     SignedRequest,
 )
-from mech_catalogue_cli.mcp_server.refused_offers import gas_refusal
+from mech_catalogue_cli.mcp_server.refused_offers import RevertingMechs, gas_refusal
 from tests.test_mcp_gas_bound import GWEI, MARKET, _market
 
 
@@ -188,3 +190,21 @@ def test_other_estimate_failures_are_not_taken_for_gas(
     with pytest.raises(kind) as raised:
         _request(market)
     assert not isinstance(raised.value, GasOverBound)
+
+
+@pytest.mark.parametrize(
+    "bound_now, skipped", [(DEFAULT_MAX_GAS, True), (2 * 10**6, False)]
+)
+def test_a_skip_the_node_stopped_at_the_bound_is_kept_and_said_as_such(
+    bound_now: int, skipped: bool
+) -> None:
+    """Kept as the bound plus one: skipped under that bound, tried under a higher one."""
+    refusal = gas_refusal(MARKET, None, DEFAULT_MAX_GAS)
+    assert refusal.estimate == DEFAULT_MAX_GAS + 1 and refusal.bound == DEFAULT_MAX_GAS
+    mechs = RevertingMechs(3600.0)
+    skip = GasSkip(MARKET, time.time(), refusal.estimate, refusal.bound)
+    mechs.learn_gas([skip], bound_now)
+    why = mechs.why(MARKET)
+    assert (why is not None) == skipped
+    if why is not None:
+        assert f"more than {DEFAULT_MAX_GAS:,} gas" in why and "1,000,001" not in why
