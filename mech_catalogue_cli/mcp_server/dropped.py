@@ -62,6 +62,9 @@ DROPPED_KEY = "dropped"
 
 #: the journal entry's ``extra`` key recording that its request can never be mined
 NEVER_MINED_KEY = "never_mined"
+#: ``extra`` key of an on-chain entry whose request's fate the chain showed
+#: (:func:`.unmined.record_mined`): a drop forgets it
+MINED_KEY = "mined"
 
 #: blocks below the head at which an account nonce taken counts as final, on a chain
 #: whose preset says no other (the devnet, a custom ``--rpc``): a reorg deeper than
@@ -349,6 +352,7 @@ def record_dropped(entry: JournalEntry, head: int) -> Dict[str, Any]:
     }
     entry.extra[DROPPED_KEY] = record
     entry.status = CallStatus.PREPARED
+    entry.extra.pop(MINED_KEY, None)  # its nonce free again: counted until mined
     return record
 
 

@@ -115,15 +115,17 @@ class GasOverBound(MarketError):
     """A transaction's gas estimate is over ``--max-gas``: nothing was signed nor sent.
 
     :param address: the contract called (the marketplace, for a request).
-    :param estimate: the node's gas estimate.
+    :param estimate: the node's gas estimate (None: the node, asked to estimate within
+        the bound, answered that it runs out of gas there).
     :param bound: ``--max-gas``.
     """
 
-    def __init__(self, address: str, estimate: int, bound: int) -> None:
+    def __init__(self, address: str, estimate: Optional[int], bound: int) -> None:
         """Say which transaction, its estimate and the bound."""
         super().__init__(
-            f"the transaction to {address} would take {estimate:,} gas by the node's "
-            f"estimate, over --max-gas {bound:,}: it was not signed (nothing was sent)"
+            f"the transaction to {address} would take {gas_words(estimate, bound)} "
+            "by the node's estimate, over --max-gas "
+            f"{bound:,}: it was not signed (nothing was sent)"
         )
         self.estimate = estimate
         self.bound = bound
@@ -148,6 +150,27 @@ class FeeOverCap(MarketError):
             f"--max-fee-per-gas {say_gwei(cap)}: nothing was signed nor sent. Call "
             "again when the fee is lower, or pass a higher --max-fee-per-gas to pay it"
         )
+        self.fee = fee
+        self.cap = cap
+
+
+class CancelOverCap(FeeOverCap):
+    """A cancellation within ``--max-fee-per-gas`` could not replace its request.
+
+    :param fee: the least fee per gas the cancellation needs, wei.
+    :param cap: ``--max-fee-per-gas``, wei per gas.
+    """
+
+    def __init__(  # pylint: disable=super-init-not-called  # its own words
+        self, message: str, fee: int, cap: int
+    ) -> None:
+        """Keep the sentence and the figures.
+
+        :param message: what happened and what to do (``Marketplace.sign_cancel``).
+        :param fee: the least fee per gas the cancellation needs, wei.
+        :param cap: ``--max-fee-per-gas``, wei per gas.
+        """
+        MarketError.__init__(self, message)
         self.fee = fee
         self.cap = cap
 
@@ -180,13 +203,18 @@ class EstimateReverted(MarketError):
     which quotes the reason raw, is not used.
     """
 
-    def __init__(self, address: str, data: Any) -> None:
+    def __init__(self, address: str, data: Any, bound: Optional[int] = None) -> None:
         """Say which contract's estimate reverted, and with what.
 
         :param address: the contract called.
         :param data: the revert data (web3's ``ContractLogicError.data``).
+        :param bound: the gas the estimate ran within (``--max-gas``; None: unsaid). A
+            mech whose code needs more reverts the request within it too.
         """
         self.reason = revert_words(data)
+        self.bound = bound
+        #: " within --max-gas N gas" ("" when unsaid): for the refusal's words
+        self.within = "" if bound is None else f" within --max-gas {bound:,} gas"
         super().__init__(
             f"the request transaction to {address} reverted at its gas estimate "
             f"({self.reason})"
@@ -264,6 +292,26 @@ def _quantity(value: Any) -> Optional[int]:
     if isinstance(value, str) and re.fullmatch(r"0x[0-9a-fA-F]{1,64}", value):
         return int(value, 16)
     return None
+
+
+def gas_words(estimate: Optional[int], bound: int) -> str:
+    """Say a gas estimate over ``--max-gas`` (pure).
+
+    :param estimate: the node's estimate (None: only that it is over ``bound``).
+    :param bound: ``--max-gas``.
+    :return: e.g. ``"10,282,093 gas"`` or ``"more than 1,000,000 gas"``.
+    """
+    return f"more than {bound:,} gas" if estimate is None else f"{estimate:,} gas"
+
+
+#: what nodes answer an estimate that runs out of the gas it was given (geth, anvil,
+#: erigon, nethermind: "gas required exceeds allowance", "out of gas")
+_OUT_OF_GAS = re.compile(r"gas required exceeds|out of gas", re.IGNORECASE)
+
+
+def _replacement(fee: int) -> int:
+    """The least fee a node takes to replace a pending one: 10 % more, rounded up."""
+    return -(-fee * 11 // 10)
 
 
 def _hex32(value: bytes) -> str:
@@ -485,7 +533,10 @@ class Marketplace:  # pylint: disable=too-many-public-methods
 
         Its gas is the node's estimate plus 20 %, at most ``max_gas``: whatever the
         contracts it calls do (a mech's code runs inside a request), it cannot use
-        more. Its fee per gas is at most twice the latest block's base fee, and at most
+        more. The estimate itself is asked within ``max_gas`` (``eth_estimateGas``'s
+        ``gas``): a contract burning gas costs the node's search no more than the
+        bound (adv29zp: 2.75 to 4.07 s at 29 M gas on anvil, under the send lock). Its
+        fee per gas is at most twice the latest block's base fee, and at most
         ``max_fee_per_gas`` (:meth:`_fee_per_gas`); so one transaction costs at most
         ``max_gas`` times that.
 
@@ -500,7 +551,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         tx = dict(transaction)
         try:
             tx["nonce"] = self.w3.eth.get_transaction_count(self.requester, "pending")
-            estimate = int(self.w3.eth.estimate_gas(tx))  # type: ignore[arg-type]
+            estimate = self._estimate(tx)
             if estimate > self.max_gas:
                 raise GasOverBound(str(tx.get("to")), estimate, self.max_gas)
             tx["gas"] = min(int(estimate * 1.2), self.max_gas)
@@ -508,7 +559,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             tx["maxPriorityFeePerGas"] = 0
             signed = self._account.sign_transaction(tx)
         except ContractLogicError as exc:
-            raise EstimateReverted(self.address, exc.data) from exc
+            raise EstimateReverted(self.address, exc.data, self.max_gas) from exc
         except (ValueError, OSError, Web3Exception) as exc:  # a node's JSON-RPC error
             raise MarketError(
                 f"the request transaction to {self.address} failed: "
@@ -519,6 +570,26 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             _hex32(signed.hash),
             int(tx["nonce"]),
         )
+
+    def _estimate(self, tx: Dict[str, Any]) -> int:
+        """The node's gas estimate of ``tx``, searched within ``max_gas`` only.
+
+        :param tx: the transaction to sign (its ``gas`` is not set).
+        :return: gas.
+        :raises GasOverBound: when the node answers that it runs out of gas within the
+            bound (its words: "gas required exceeds allowance", "out of gas").
+        :raises ContractLogicError: when it reverts otherwise (``sign`` says why).
+        """
+        bounded = {**tx, "gas": self.max_gas}
+        try:
+            return int(self.w3.eth.estimate_gas(bounded))  # type: ignore[arg-type]
+        except ContractLogicError:
+            raise
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # web3 7's Web3RPCError (no ValueError) and ValueError: the node's answer
+            if _OUT_OF_GAS.search(str(exc)):
+                raise GasOverBound(str(tx.get("to")), None, self.max_gas) from exc
+            raise
 
     def _fee_per_gas(self) -> int:
         """The ``maxFeePerGas`` to sign: twice the latest base fee, within the cap.
@@ -534,16 +605,23 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :raises FeeOverCap: when the base fee is over ``max_fee_per_gas`` (a
             transaction signed under it would wait unmined, or pay a spike).
         """
+        base_fee, where = self._base_fee()
+        cap: int = self.max_fee_per_gas
+        if base_fee > cap:
+            raise FeeOverCap(where, base_fee, cap)
+        return min(base_fee * FEE_CAP_TIMES_BASE_FEE, cap)
+
+    def _base_fee(self) -> Tuple[int, str]:
+        """The latest block's base fee (its gas price before EIP-1559), and where read.
+
+        :return: wei per gas, and the block and node it was read from (for errors).
+        """
         block = self.w3.eth.get_block("latest")
         read = block.get("baseFeePerGas")
         where = f"block {block.get('number')} on {redacted_url(self.rpc_url)}"
         if read is None:
             read, where = self.w3.eth.gas_price, f"{where} (its gas price)"
-        base_fee = int(read)
-        cap: int = self.max_fee_per_gas
-        if base_fee > cap:
-            raise FeeOverCap(where, base_fee, cap)
-        return min(base_fee * FEE_CAP_TIMES_BASE_FEE, cap)
+        return int(read), where
 
     def gas_paid(self, receipt: Any) -> Dict[str, Any]:
         """What a mined transaction cost in gas, from its receipt.
@@ -580,19 +658,36 @@ class Marketplace:  # pylint: disable=too-many-public-methods
 
         It replaces the pending transaction wherever a node still holds it: the fees are
         at least twice the pending one's (nodes take a replacement from a 10 % raise) and
-        twice the gas price now; whichever of the two is mined, the other never is.
+        twice the latest base fee, plus a tip; whichever of the two is mined, the other
+        never is. They are cut to ``max_fee_per_gas`` (``--max-fee-per-gas``), and the
+        cancellation is signed only when that still outbids the pending transaction
+        by the 10 % a replacement needs and pays the base fee (adv29zp F1: no
+        transaction is ever signed over the cap).
 
         :param pending: the signed transaction to cancel (its raw bytes give its fees).
         :return: the signed cancellation, to journal before :meth:`broadcast`.
-        :raises MarketError: when the pending bytes cannot be read or the gas price
-            cannot be read.
+        :raises CancelOverCap: when a replacement within ``max_fee_per_gas`` cannot be
+            mined (the pending one was signed within 10 % of the cap, or the base fee
+            is over it): nothing signed; the message says what to do.
+        :raises MarketError: when the pending bytes or the base fee cannot be read.
         """
         try:
             old = TypedTransaction.from_bytes(HexBytes(pending.raw_tx)).as_dict()
-            tip = max(2 * int(old.get("maxPriorityFeePerGas", 0)), 10**9)
-            fee_cap = max(
-                2 * int(old.get("maxFeePerGas", 0)), 2 * int(self.w3.eth.gas_price)
-            )
+            old_fee = int(old.get("maxFeePerGas", 0))
+            old_tip = int(old.get("maxPriorityFeePerGas", 0))
+            base_fee = self._base_fee()[0]
+            tip = max(2 * old_tip, 10**9)
+            fee_cap = max(2 * old_fee, 2 * base_fee) + tip
+            if self.max_fee_per_gas is not None:
+                fee_cap = min(fee_cap, self.max_fee_per_gas)
+                tip = min(tip, fee_cap)
+                least = max(_replacement(old_fee), base_fee)
+                if fee_cap < least or tip < _replacement(old_tip):
+                    raise CancelOverCap(
+                        self._cancel_over_cap(pending, old_fee, least),
+                        least,
+                        self.max_fee_per_gas,
+                    )
             signed = self._account.sign_transaction(
                 {
                     "from": self.requester,
@@ -600,12 +695,12 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                     "value": 0,
                     "nonce": pending.account_nonce,
                     "gas": 21_000,
-                    "maxFeePerGas": fee_cap + tip,
+                    "maxFeePerGas": fee_cap,
                     "maxPriorityFeePerGas": tip,
                     "chainId": int(self.w3.eth.chain_id),
                 }
             )
-        except (ValueError, TypeError, KeyError, OSError) as exc:
+        except (ValueError, TypeError, KeyError, OSError, Web3Exception) as exc:
             raise MarketError(
                 f"the cancellation of transaction {pending.tx_hash} could not be "
                 f"signed: {type(exc).__name__}: "
@@ -615,6 +710,19 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             "0x" + bytes(signed.raw_transaction).hex(),
             _hex32(signed.hash),
             pending.account_nonce,
+        )
+
+    def _cancel_over_cap(self, pending: SignedRequest, old_fee: int, least: int) -> str:
+        """Why a cancellation is not signed under ``--max-fee-per-gas`` (pure)."""
+        return (
+            f"transaction {pending.tx_hash} (account nonce {pending.account_nonce}, "
+            f"signed at {old_fee:,} wei per gas) is not mined and its request may no "
+            f"longer be paid, but its cancellation would need at least {least:,} wei "
+            f"per gas (10 % over it, and the base fee now), over --max-fee-per-gas "
+            f"{self.max_fee_per_gas:,} wei: nothing was signed. The request may still "
+            "be mined (its price was fixed when signed); nothing else is paid for "
+            "this call until its nonce is taken. Call again when the base fee is "
+            f"lower, or give --max-fee-per-gas {least:,} or more to cancel it"
         )
 
     def confirmed_nonce(self) -> int:

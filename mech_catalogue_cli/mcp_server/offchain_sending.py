@@ -25,6 +25,7 @@ import logging
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import (
     Any,
     AsyncIterator,
@@ -81,6 +82,7 @@ from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger, passed_unseen
 from .spending import JournalIndex
+from .unmined import learn_fates
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -162,16 +164,24 @@ class OffchainSending:
         ]
 
     def owner_of(self, records: Sequence[PaidRecord]) -> str:
-        """:meth:`owner` when some record holds a nonce, else "" (blocking).
+        """:meth:`owner` when some record holds a nonce or says whose it is, else "".
 
-        A server that never signed an off-chain request compares no hold, so it reads
-        nothing more than it did before holds had owners (an RPC or a stand-in without
-        ``eth_chainId`` still pays on chain).
+        Blocking. A journal whose entries never say whose they are compares nothing,
+        so nothing more is read than before entries had owners. The chain id not read
+        (an RPC or a stand-in without ``eth_chainId``) is logged and gives "": every
+        entry is then counted as this requester's (the safe side).
 
         :param records: the journal's records.
-        :return: the owner text, or "" when no record holds a nonce.
+        :return: the owner text, or "".
         """
-        return self.owner() if any(record.holds for record in records) else ""
+        if not any(record.holds or record.owner for record in records):
+            return ""
+        try:
+            return self.owner()
+        except Exception as exc:  # pylint: disable=broad-exception-caught
+            # MarketError, the RPC client's errors: never a reason to count less
+            LOGGER.warning("the chain id was not read (%s)", type(exc).__name__)
+            return ""
 
     def journal_holds(self) -> List[Hold]:
         """Every journalled off-chain request of this requester that may still be settled.
@@ -404,6 +414,30 @@ class OffchainSending:
                 exc,
             )
             return None
+
+    async def fates_learnt(
+        self, records: List[PaidRecord]
+    ) -> Tuple[List[PaidRecord], str]:
+        """Learn the fates of this requester's old unmined requests, under the send lock.
+
+        A signed request counts until the chain shows it mined (then from its block's
+        time) or its nonce taken, whatever its age (:func:`.unmined.learn_fates`).
+
+        :param records: the journal's records.
+        :return: the records (read again when an entry was written), and this
+            requester and chain (:meth:`owner_of`; "": unread).
+        """
+        owner = await anyio.to_thread.run_sync(self.owner_of, records)
+        window, depth = self.settings.spend_window, self.settings.final_depth
+        if window is None or self.market is None or self.journal is None:
+            return records, owner
+        if self.index is None:
+            return records, owner
+        since = time.time() - window
+        learn = partial(learn_fates, since=since, owner=owner, depth=depth)
+        if await anyio.to_thread.run_sync(learn, self.market, self.journal, records):
+            records = await anyio.to_thread.run_sync(self.index.records)
+        return records, owner
 
     async def _released(self, records: List[PaidRecord]) -> bool:
         """Release the refused off-chain requests that can never be settled.

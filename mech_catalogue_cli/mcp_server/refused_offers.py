@@ -54,6 +54,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import mcp_types as types
 
 from .gas_skips import GasSkip, GasSkipRecord
+from .market import gas_words
 from .mined_reverts import REVERTED_KEY, MinedRevert
 from .offchain_sending import PriceRefusal
 from .offers import Offer
@@ -101,7 +102,7 @@ def revert_refusal(
     return refusal
 
 
-def gas_refusal(mech: str, estimate: int, bound: int) -> RevertRefusal:
+def gas_refusal(mech: str, estimate: Optional[int], bound: int) -> RevertRefusal:
     """The refusal of an offer whose request's gas estimate is over ``--max-gas``.
 
     The marketplace runs the mech's code inside the request, so the mech decides the
@@ -109,18 +110,22 @@ def gas_refusal(mech: str, estimate: int, bound: int) -> RevertRefusal:
     request reverted when mined.
 
     :param mech: the mech's address.
-    :param estimate: the node's gas estimate of its request.
+    :param estimate: the node's gas estimate of its request (None: over ``bound``,
+        the node's estimate within it ran out of gas).
     :param bound: ``--max-gas``.
     :return: the refusal; its text names the mech, the estimate and the bound.
     """
     refusal = RevertRefusal(
-        f"mech {mech}'s request would take {estimate:,} gas by the node's estimate, "
+        f"mech {mech}'s request would take {gas_words(estimate, bound)} by the "
+        "node's estimate, "
         f"over --max-gas {bound:,} (the marketplace runs the mech's code in the "
         "request; its code sets the gas): not signed, nothing was sent"
     )
     refusal.mech = mech.lower()
     refusal.skip = True
-    refusal.estimate, refusal.bound = estimate, bound
+    # an estimate the node stopped at the bound is kept as its least: over that bound
+    refusal.estimate = bound + 1 if estimate is None else estimate
+    refusal.bound = bound
     return refusal
 
 
@@ -240,7 +245,9 @@ class RevertingMechs:
             kept = self._reverted.get(skip.mech)
             if kept is not None and kept[2] and kept[0] >= skip.at:
                 continue
-            why = gas_refusal(skip.mech, skip.estimate, bound)
+            # kept as the bound it ran out of plus one: the node said no more
+            estimate = None if skip.estimate == skip.bound + 1 else skip.estimate
+            why = gas_refusal(skip.mech, estimate, bound)
             self._reverted[skip.mech] = (skip.at, f"{why} (remembered)", True)
 
     def remembered(self, now: Optional[float] = None) -> Dict[str, str]:

@@ -114,6 +114,7 @@ from .settings import CallSettings, PhaseTimer
 from .source import ServedTool
 from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
+from .unmined import record_mined, record_signer
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -585,12 +586,10 @@ class RequestSender(OffchainSending):
                 # a mined revert counts until its block is final, then no more
                 if self.index is not None and await self._reverts_released(records):
                     records = await anyio.to_thread.run_sync(self.index.records)
+                records, owner = await self.fates_learnt(records)
                 now = time.time()
                 ledger.count_journal(
-                    records,
-                    now,
-                    await self._held_nonce(records, ledger, now),
-                    await anyio.to_thread.run_sync(self.owner_of, records),
+                    records, now, await self._held_nonce(records, ledger, now), owner
                 )
             refusal = ledger.refusal(price)
             if refusal:
@@ -656,16 +655,15 @@ class RequestSender(OffchainSending):
                         else PriceRefusal(short)
                     )
                 try:
-                    signed = market.sign(
-                        market.request_transaction(
-                            offer.address,
-                            data,
-                            price,
-                            offer.payment_type,
-                            market.longest_response_timeout(),
-                            **value,
-                        )
+                    transaction = market.request_transaction(
+                        offer.address,
+                        data,
+                        price,
+                        offer.payment_type,
+                        market.longest_response_timeout(),
+                        **value,
                     )
+                    signed = market.sign(transaction)
                 except GasOverBound as exc:
                     # the mech's code, run in the request, sets the gas: refused
                     # before signing, and the mech not sent another for the window
@@ -688,7 +686,7 @@ class RequestSender(OffchainSending):
                             return self._remembered(
                                 revert_refusal(
                                     offer.address,
-                                    "at its gas estimate (nothing was sent)",
+                                    f"at its gas estimate{exc.within} (nothing was sent)",
                                     exc.reason,
                                 )
                             )
@@ -701,6 +699,7 @@ class RequestSender(OffchainSending):
                 prepared.tx_hash = signed.tx_hash
                 prepared.account_nonce = signed.account_nonce
                 prepared.paid_at = time.time()
+                record_signer(prepared, market.requester, transaction)
                 journal.save(
                     prepared
                 )  # before the broadcast: a retry re-sends these bytes
@@ -957,6 +956,7 @@ class RequestSender(OffchainSending):
         )
         entry.tx_hash = str(sent)
         entry.status = CallStatus.SENT
+        record_mined(entry, time.time())  # its receipt just seen: mined by now
         if isinstance(sent, SentTransaction) and sent.gas is not None:
             entry.extra[GAS_KEY] = sent.gas  # said in the result's _meta (.delivery)
         self.correct_request_id(entry)

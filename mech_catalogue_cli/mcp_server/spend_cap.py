@@ -77,6 +77,12 @@ class PaidRecord:  # pylint: disable=too-many-instance-attributes  # one per ent
         not seen final yet, the block it was mined in (0: not read): it counts its
         price until :func:`.mined_reverts.release_final_reverts` sees it final (a
         reorg may mine it paid until then); None for every other entry.
+    :param owner: whose request the entry holds (``unmined.owner_of_entry``: the
+        requester and chain id; "": not said, counted by every server).
+    :param unmined_nonce: for an on-chain request signed whose fate the journal does
+        not record (mined, or its nonce taken), its account nonce: it counts its
+        price whatever its age, since it may still be mined (adv29zp C4); -1 for every
+        other entry.
     """
 
     request_id: str
@@ -94,6 +100,21 @@ class PaidRecord:  # pylint: disable=too-many-instance-attributes  # one per ent
     settled: Tuple[Hold, ...] = ()
     reverted: Tuple[MinedRevert, ...] = ()
     reverted_in: Optional[int] = None
+    owner: str = ""
+    unmined_nonce: int = -1
+
+    def held_by(self, owner: str) -> bool:
+        """Whether this is ``owner``'s entry (not said: yes, the safe reading).
+
+        :param owner: ``outstanding.owner_text`` of a requester and chain ("": any).
+        :return: True when the entry is ``owner``'s (its requester's, when it does
+            not say the chain), or either is unknown.
+        """
+        if not self.owner or not owner:
+            return True
+        if "@" not in self.owner:  # signed where the chain id was not known
+            return owner.startswith(self.owner + "@")
+        return self.owner == owner
 
 
 def seen_at(record: PaidRecord, now: float) -> Optional[float]:
@@ -181,6 +202,8 @@ def _counted(
         seen is not None and record.passed_settled and seen >= since
     ):
         return record.price  # paid, or seen settled, within the window
+    if record.unmined_nonce >= 0:
+        return record.price  # signed, not known mined: it may be mined at any time
     return _held_price(record, chain_nonce, owner, seen is None)
 
 
@@ -332,13 +355,18 @@ class SpendLedger:
         :param now: unix seconds.
         :param chain_nonce: ``mapNonces(requester)`` now (None: unread, and every hold
             of a record older than the window counts: the cap errs on the safe side).
-        :param owner: whose nonce ``chain_nonce`` is (:func:`.outstanding.owner_text`;
-            "": every hold read as this requester's).
+        :param owner: this server's requester and chain
+            (:func:`.outstanding.owner_text`; "": unread, every entry and hold read as
+            this requester's): the entries of another requester or chain count
+            nothing here, whatever their asset.
         """
         since = -math.inf if self.window is None else now - self.window
         refunded = set(self.refunded)
-        readable = [r for r in records if not r.problem and r.asset == self.asset]
-        ours = self._reconcile(readable, since, now, chain_nonce, owner)
+        # this requester's on this chain (or not said whose): every asset's, since a
+        # run call's entry may now name another asset (adv29zp C3)
+        mine = [r for r in records if not r.problem and r.held_by(owner)]
+        readable = [r for r in mine if r.asset == self.asset]
+        ours = self._reconcile(mine, since, now, chain_nonce, owner)
         others: List[Tuple[PaidRecord, int]] = []
         if self.window is not None:
             for record in readable:
@@ -366,7 +394,7 @@ class SpendLedger:
     ) -> Set[Tuple[str, str]]:
         """Count each of this run's calls by its journal entry (see :meth:`count_journal`).
 
-        :param records: the readable journal records of this asset.
+        :param records: the readable journal records of this requester, every asset.
         :param since: the window's start, unix seconds (-inf: no window).
         :param now: unix seconds.
         :param chain_nonce: ``mapNonces(requester)`` now (None: unread).
@@ -380,7 +408,11 @@ class SpendLedger:
             call = self._calls[name]
             if record is None:  # its entry moved away: counted as a restart would
                 call.journalled = None if call.at >= since else 0
-            elif _entry(record) in ours or record.request_id in refunded:
+            elif (
+                _entry(record) in ours
+                or record.request_id in refunded
+                or record.asset != self.asset  # that asset's ledger counts it now
+            ):
                 call.journalled = 0
             else:
                 call.journalled = _counted(record, since, now, chain_nonce, owner)
@@ -393,7 +425,7 @@ class SpendLedger:
     ) -> List[Tuple[str, Optional[PaidRecord]]]:
         """Each run call's journal record: by its call key, else a request id it counted.
 
-        :param records: the readable journal records of this asset.
+        :param records: the readable journal records of this requester.
         :return: (run call name, its record or None), a call naming its record's
             request before the calls it replaced under the same key (a retry): the
             record is counted once, by the first.

@@ -56,6 +56,7 @@ from .outstanding import (
     passed_seen,
 )
 from .spend_cap import PaidRecord
+from .unmined import mined_fate, never_signed, owner_of_entry, unmined_nonce
 from .unsettled import settled_requests
 
 #: journal entries read at most for the cap: far more than a window's calls; a folder
@@ -107,11 +108,16 @@ def read_record(path: Path) -> Optional[PaidRecord]:
     # transaction, final (journalled by the process that saw it)
     revert = own_revert(entry)
     final = never_paid(entry)
-    # dated by when it was paid; entries older than ``paid_at`` by their file's time
+    # an on-chain request: nothing before it is signed (an approval is no payment,
+    # adv29zp C5), nothing once its nonce went to another transaction (final)
+    fated, mined_at = mined_fate(entry)
+    unpaid = final or never_signed(entry) or (fated and mined_at is None)
+    # dated by when it was paid (mined, when the chain showed it later: adv29zp C4);
+    # entries older than ``paid_at`` by their file's time
     return PaidRecord(
         entry.request_id,
-        max(0 if final else counted_price(entry), deposit),
-        entry.paid_at or written_at,
+        max(0 if unpaid else counted_price(entry), deposit),
+        max(entry.paid_at or written_at, mined_at or 0.0),
         asset=payment_terms(entry.payment_type).asset,
         key=entry.key,
         unsettled_nonce=(
@@ -129,6 +135,8 @@ def read_record(path: Path) -> Optional[PaidRecord]:
         settled=settled_requests(entry),
         reverted=tuple(mined_reverts(entry.extra)),
         reverted_in=((revert.block or 0) if revert is not None and not final else None),
+        owner=owner_of_entry(entry),
+        unmined_nonce=unmined_nonce(entry),
     )
 
 
