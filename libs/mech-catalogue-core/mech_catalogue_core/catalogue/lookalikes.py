@@ -64,7 +64,7 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
-from mech_catalogue_core.model.stacked_marks import marks_drawn
+from mech_catalogue_core.model.stacked_marks import MARK, marks_drawn
 
 #: how many look-alike names one warning lists
 MAX_LISTED = 3
@@ -163,8 +163,23 @@ def skeleton(name: str) -> str:
 @bounded_memo(SKELETON_MEMO_ENTRIES, SKELETON_MEMO_CHARS, SKELETON_MEMO_TOTAL)
 def _unicode_skeleton(name: str) -> str:
     normal = FROZEN_UCD.normalize("NFKC", name)
-    shown = marks_drawn("".join(c for c in normal if not is_format_character(c)))
-    return "".join(map(_prototype, shown))
+    visible = "".join(c for c in normal if not is_format_character(c))
+    return "".join(map(_prototype, _marks_drawn(visible)))
+
+
+def _marks_drawn(name: str) -> str:
+    """:func:`.stacked_marks.marks_drawn` of a name's decomposed form, composed again.
+
+    Decomposed first, so a mark NFKC composed into its letter counts (``é`` and
+    U+0301 is an ``e`` with the same mark twice).
+
+    :param name: an NFKC name without format characters.
+    :return: the name with only the marks a person sees, NFC (of the frozen table).
+    """
+    if MARK.search(name) is None:
+        return name
+    decomposed = FROZEN_UCD.normalize("NFD", name)
+    return FROZEN_UCD.normalize("NFC", marks_drawn(decomposed))
 
 
 def clear_skeleton_cache() -> None:
