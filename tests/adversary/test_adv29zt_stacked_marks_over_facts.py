@@ -40,13 +40,8 @@ lines of the server above the mech's text.
 
 import re
 
-import pytest
-
 from tests.test_mcp_untrusted_text import _server, _tool, served_catalogue
 
-REASON = (
-    "adv29zt: stacked combining marks are served over the server's facts, unflagged"
-)
 #: eighteen combining marks drawn above their base (U+0300-0311)
 ABOVE = "".join(chr(c) for c in range(0x300, 0x312))
 DESCRIPTION = "Tides for any port, every day of the year." + ("\u00a0" + ABOVE) * 50

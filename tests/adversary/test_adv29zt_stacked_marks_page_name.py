@@ -98,6 +98,7 @@ def test_the_stacked_name_is_refused_at_parse() -> None:
     assert problem.code == "invalid_tool_name"
     assert "26 combining marks on one character" in problem.message
     assert not LONG_RUN.search(problem.message)
+    assert parsed.manifest is not None
     assert [t.name for t in parsed.manifest.tools] == list(PLAIN)
 
 
@@ -105,9 +106,11 @@ def _catalogue() -> str:
     """A catalogue holding the stacked name, as an agent before the parser's rule wrote.
 
     The page still clips a name to its box (fix29zf), whatever catalogue it is given.
+
+    :return: the catalogue's JSON.
     """
     parsed = parse_manifest(_manifest([*PLAIN, "tides-stacked"]))
-    assert not parsed.problems
+    assert parsed.manifest is not None and not parsed.problems
     tools = tuple(
         replace(t, name=STACKED) if t.name == "tides-stacked" else t
         for t in parsed.manifest.tools
@@ -144,9 +147,7 @@ def _kind_pixels(page: Page, name: str) -> bytes:
     page.open("/tool/" + quote(name, safe=""))
     # the same layout width for both views: the stacked name's view is longer (its
     # invisible_text warning), and a vertical scrollbar moves the centred page
-    page.driver.execute_script(
-        "document.documentElement.style.overflowY = 'scroll'"
-    )
+    page.driver.execute_script("document.documentElement.style.overflowY = 'scroll'")
     (kind,) = page.css("#tool-kind")
     assert kind.text == "none given"
     return bytes(kind.screenshot_as_png)

@@ -99,11 +99,6 @@ from mech_catalogue_core.model.rendered_text import (
     may_differ,
     shown_readings,
 )
-from mech_catalogue_core.model.stacked_marks import (
-    MAX_MARKS_PER_BASE,
-    has_marks_to_cut,
-    marks_cut,
-)
 from mech_catalogue_core.model.short_secret_words import (
     QUALIFIED_SECRET_PATTERN,
     SECRET_NAME,
@@ -111,6 +106,11 @@ from mech_catalogue_core.model.short_secret_words import (
     clause_word_readings,
     short_word_asks,
     word_readings,
+)
+from mech_catalogue_core.model.stacked_marks import (
+    MAX_MARKS_PER_BASE,
+    has_marks_to_cut,
+    marks_cut,
 )
 from mech_catalogue_core.model.tool import Argument, Tool
 
