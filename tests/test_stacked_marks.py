@@ -371,3 +371,16 @@ def test_a_paid_answer_is_shown_with_the_marks_cut_and_said() -> None:
     where, kinds = hidden_in_value(json.loads(document))
     assert where == ("/result",) and not kinds
     assert hidden_in_value({"note": HONEST["arabic vowelled"]}) == ((), ())
+
+
+def test_a_mechs_own_text_with_stacked_marks_is_warned_and_cut() -> None:
+    """The manifest's name and description: ``invisible_text``, shown cut."""
+    # pylint: disable=import-outside-toplevel
+    from mech_catalogue_core.model.mech_text import mech_text_problems
+
+    description = "Tide tables." + ("\u00a0" + ABOVE) * 10
+    (problem,) = mech_text_problems("Tides" + BELOW, description, "{}")
+    assert problem.code == INVISIBLE_TEXT and "combining marks" in problem.message
+    assert "'name'" in problem.message and "'description'" in problem.message
+    assert not mech_text_problems("Tides", HONEST["hebrew pointed"], "{}")
+    assert for_model(description) == "Tide tables." + "\u00a0" * 10
