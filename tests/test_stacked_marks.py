@@ -379,7 +379,9 @@ def test_a_mechs_own_text_with_stacked_marks_is_warned_and_cut() -> None:
     from mech_catalogue_core.model.mech_text import mech_text_problems
 
     description = "Tide tables." + ("\u00a0" + ABOVE) * 10
-    (problem,) = mech_text_problems("Tides" + BELOW, description, "{}")
+    problems = mech_text_problems("Tides" + BELOW, description, "{}")
+    assert len(problems) == 1
+    problem = problems[0]
     assert problem.code == INVISIBLE_TEXT and "combining marks" in problem.message
     assert "'name'" in problem.message and "'description'" in problem.message
     assert not mech_text_problems("Tides", HONEST["hebrew pointed"], "{}")
