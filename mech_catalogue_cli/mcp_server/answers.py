@@ -31,6 +31,7 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 from mech_catalogue_core.model.markup import structure_kinds
 from mech_catalogue_core.model.secret_requests import flagged_phrases
+from mech_catalogue_core.model.stacked_marks import has_marks_to_cut
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
     Place,
@@ -122,7 +123,8 @@ def hidden_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
     :param value: the ``structuredContent`` about to be returned (None: none).
     :return: ``(up to MAX_POINTERS JSON pointers, markup kinds found)``: strings and
         keys (:func:`read_strings`, JSON text in them decoded) holding invisible
-        characters (``untrusted_text.hidden_in``) or markup that hides text when
+        characters (``untrusted_text.hidden_in``), combining marks drawn over other
+        text (``stacked_marks.has_marks_to_cut``) or markup that hides text when
         rendered (``Markup.kinds``, and ``markup.structure_kinds``: the fences, tables
         and math the shown text has rewritten silently, which a value returned as
         written still holds: adv29m); ``((), ())`` when clean.
@@ -135,7 +137,8 @@ def hidden_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
         plain = strip_invisible(text)
         found = MARKUP.kinds(plain) + structure_kinds(plain)
         kinds.update(dict.fromkeys(found))
-        if len(where) < MAX_POINTERS and (found or hidden_in(text, 1)):
+        drawn_over = has_marks_to_cut(plain)
+        if len(where) < MAX_POINTERS and (found or drawn_over or hidden_in(text, 1)):
             where[pointer_of(place)] = None
     return tuple(where), tuple(kinds)
 

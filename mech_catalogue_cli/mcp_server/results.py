@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from mcp import types
 from mech_catalogue_core.model.problems import ProblemCode
 from mech_catalogue_core.model.secret_requests import flagged_phrases
+from mech_catalogue_core.model.stacked_marks import marks_cut
 from mech_catalogue_core.model.untrusted_text import (
     MARKUP,
     MAX_LABEL_CHARS,
@@ -221,10 +222,14 @@ def warning_of(code: ProblemCode, message: str) -> Dict[str, str]:
 def _shown(text: str) -> Tuple[str, int, Tuple[str, ...]]:
     """One string of an answer as shown: invisible characters out, markup inert.
 
+    Combining marks drawn past their character are cut as from any stranger's text
+    (``stacked_marks.marks_cut``: more than 4 on one, one repeated, one on white space).
+
     :param text: a string of the answer.
-    :return: ``(shown text, invisible characters removed, markup kinds it held)``.
+    :return: ``(shown text, invisible characters and marks removed, markup kinds it
+        held)``.
     """
-    plain = strip_invisible(text)
+    plain = marks_cut(strip_invisible(text))
     return inert_markup(plain), len(text) - len(plain), MARKUP.kinds(plain)
 
 
@@ -303,7 +308,8 @@ def _hidden_said(removed: int, kinds: Tuple[str, ...], cid: str) -> str:
     if removed:
         parts.append(
             f"the response held {removed} hidden characters (tag characters, bidi "
-            "controls, zero-width), removed here"
+            "controls, zero-width, combining marks stacked past their letter), "
+            "removed here"
         )
     if kinds:
         parts.append(

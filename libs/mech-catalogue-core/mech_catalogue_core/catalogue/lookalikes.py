@@ -20,7 +20,10 @@ Two distinct names of the catalogue are look-alikes when their *skeletons* are e
 
 1. NFKC normalisation (fullwidth, ligatures, mathematical letters...);
 2. every format character removed (zero-width spaces and joiners, bidi embeddings,
-   overrides and isolates, the BOM...: :data:`FORMAT_CHARACTERS`);
+   overrides and isolates, the BOM...: :data:`FORMAT_CHARACTERS`), and every combining
+   mark a person does not see (:func:`.stacked_marks.marks_drawn`, UTS #39 section 5.4:
+   a dot above on ``i`` or ``j``, a mark drawn across its letter, a mark repeated on
+   it; adv29zt), so ``ti\u0307des`` and ``tide\u0335s`` are ``tides``'s twins;
 3. every character replaced by the smallest code point among itself and its homoglyphs in
    the Unicode confusables table (UTS #39 ``confusables.txt``, as shipped by the
    ``confusable_homoglyphs`` package: maintained, data only, no network), so ``а``
@@ -39,7 +42,8 @@ one agent and not on another, and their catalogues (whose warnings are part of t
 digest) would never agree. So the skeleton uses only fixed data: NFKC from
 ``unicodedata.ucd_3_2_0`` (the frozen Unicode 3.2 database every Python ships, which IDNA
 uses for the same reason; a character assigned later is left as it is) and
-:data:`FORMAT_CHARACTERS`, and the confusables table of the pinned package.
+:data:`FORMAT_CHARACTERS`, the marks' properties of the pinned ``regex`` and the
+confusables table of the pinned package.
 """
 
 import unicodedata
@@ -60,6 +64,7 @@ from mech_catalogue_core.model.problems import (
     Problem,
     warning,
 )
+from mech_catalogue_core.model.stacked_marks import MARK, marks_drawn
 
 #: how many look-alike names one warning lists
 MAX_LISTED = 3
@@ -158,7 +163,23 @@ def skeleton(name: str) -> str:
 @bounded_memo(SKELETON_MEMO_ENTRIES, SKELETON_MEMO_CHARS, SKELETON_MEMO_TOTAL)
 def _unicode_skeleton(name: str) -> str:
     normal = FROZEN_UCD.normalize("NFKC", name)
-    return "".join(_prototype(c) for c in normal if not is_format_character(c))
+    visible = "".join(c for c in normal if not is_format_character(c))
+    return "".join(map(_prototype, _marks_drawn(visible)))
+
+
+def _marks_drawn(name: str) -> str:
+    """:func:`.stacked_marks.marks_drawn` of a name's decomposed form, composed again.
+
+    Decomposed first, so a mark NFKC composed into its letter counts (``é`` and
+    U+0301 is an ``e`` with the same mark twice).
+
+    :param name: an NFKC name without format characters.
+    :return: the name with only the marks a person sees, NFC (of the frozen table).
+    """
+    if MARK.search(name) is None:
+        return name
+    decomposed = FROZEN_UCD.normalize("NFD", name)
+    return FROZEN_UCD.normalize("NFC", marks_drawn(decomposed))
 
 
 def clear_skeleton_cache() -> None:

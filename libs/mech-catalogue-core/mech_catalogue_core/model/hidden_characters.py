@@ -24,6 +24,7 @@ from typing import Tuple
 
 import regex
 from mech_catalogue_core.model.markup import RAW_HTML, Markup, starts_raw_html
+from mech_catalogue_core.model.stacked_marks import marks_escaped, name_marks_problem
 
 #: every invisible or control character removed, as inclusive code-point ranges (fixed
 #: here, not read from ``unicodedata``, so every agent removes the same ones): the
@@ -151,13 +152,15 @@ def shown_as_written(text: str) -> str:
     hide text, so a terminal still shows ``list[dict]`` as written. Idempotent.
 
     :param text: the sentence or pointer composed.
-    :return: :func:`escaped_invisible` of it, then :meth:`.markup.Markup.inert` when
+    :return: :func:`escaped_invisible` of it, combining marks drawn past their
+        character escaped (:func:`.stacked_marks.marks_escaped`), then
+        :meth:`.markup.Markup.inert` when
         :meth:`.markup.Markup.kinds` finds markup hiding text; the text itself when it
         is printable ASCII without ``<``, ``[`` or ``&`` (nothing to change).
     """
     if _SHOWN_AS_IT_IS.fullmatch(text):
         return text
-    escaped = escaped_invisible(text)
+    escaped = marks_escaped(escaped_invisible(text))
     return MARKUP.inert(escaped) if MARKUP.kinds(escaped) else escaped
 
 
@@ -170,12 +173,16 @@ def name_hiding(name: str) -> str:
     line or paragraph separator, or markup that hides text when rendered is refused
     where it is parsed (``invalid_tool_name``), and so is served by no surface. A ``<``
     is such markup only where it starts raw HTML (:func:`.markup.starts_raw_html`), so
-    ``a<b`` is kept (adv29z K9).
+    ``a<b`` is kept (adv29z K9). Combining marks that draw over the text around the
+    name or that its letter hides (:func:`.stacked_marks.name_marks_problem`: more than
+    4 on one character, one repeated, one on no visible character, a dot above on
+    ``i``) are refused too (adv29zt).
 
     :param name: a tool's name as published.
     :return: "" when it hides nothing, else why (``contains invisible or control
         characters``, ``contains a line break``, ``contains markup that hides text
-        when rendered (raw_html)``).
+        when rendered (raw_html)``, or the marks' reason, e.g. ``stacks 26 combining
+        marks on one character (at most 4)``).
     """
     if _SHOWN_AS_IT_IS.fullmatch(name):
         return ""
@@ -188,4 +195,4 @@ def name_hiding(name: str) -> str:
         kinds = tuple(kind for kind in kinds if kind != RAW_HTML)
     if kinds:
         return f"contains markup that hides text when rendered ({', '.join(kinds)})"
-    return ""
+    return name_marks_problem(name)

@@ -34,12 +34,14 @@ from mech_catalogue_core.model.problems import (
     warning,
 )
 from mech_catalogue_core.model.secret_requests import flagged_phrases
+from mech_catalogue_core.model.stacked_marks import has_marks_to_cut
 from mech_catalogue_core.model.untrusted_text import (
     hidden_in,
     json_texts,
     label_for_model,
     pointer_of,
     render_hidden_kinds,
+    strip_invisible,
 )
 
 #: phrases and fields quoted in one warning at most
@@ -84,7 +86,8 @@ def mech_text_problems(
     :param description: its ``description``.
     :param extra_json: the canonical JSON of its other top-level fields.
     :return: :data:`.problems.INVISIBLE_TEXT` (fields holding invisible or control
-        characters, or markup that hides text when rendered) and
+        characters, markup that hides text when rendered, or combining marks
+        :func:`.stacked_marks.marks_cut` cuts) and
         :data:`.problems.INSTRUCTION_LIKE_TEXT` (phrases addressing a model or asking
         it for a secret: :func:`.secret_requests.flagged_phrases`) warnings,
         in that order, each naming the fields or phrases (cleaned, capped at
@@ -93,7 +96,11 @@ def mech_text_problems(
     hiding: List[str] = []
     phrases: Dict[str, None] = {}
     for where, text in mech_texts(name, description, extra_json):
-        if hidden_in(text, 1) or render_hidden_kinds(text):
+        if (
+            hidden_in(text, 1)
+            or render_hidden_kinds(text)
+            or has_marks_to_cut(strip_invisible(text))
+        ):
             hiding.append(where[1:])
         phrases.update(dict.fromkeys(flagged_phrases(text)))
     problems = []
@@ -102,10 +109,11 @@ def mech_text_problems(
             warning(
                 INVISIBLE_TEXT,
                 f"the mech's own text: {len(hiding)} field(s) hold invisible or control "
-                "characters, or markup that hides text when rendered "
-                f"({_quoted(hiding)}); invisible characters are removed and markup is "
-                "shown as plain text wherever the text is shown. Publish visible plain "
-                "text only.",
+                "characters, markup that hides text when rendered, or combining marks "
+                "drawn over other text "
+                f"({_quoted(hiding)}); invisible characters are removed, markup is "
+                "shown as plain text and stacked marks are cut wherever the text is "
+                "shown. Publish visible plain text only.",
             )
         )
     if phrases:

@@ -24,6 +24,10 @@ views and the MCP server hand that text to language models. Three rules, one pla
    (U+200B-200D, U+2060, U+FEFF), variation selectors (U+FE00-FE0F, U+E0100-E01EF), and
    C0/C1 controls other than newline and tab (a carriage return before a newline is
    dropped, U+2028/2029 become newlines): :data:`INVISIBLE_RANGES` lists every range.
+   Combining marks drawn past their own character are cut
+   (:func:`.stacked_marks.marks_cut`: at most 4 distinct marks on a character, none on
+   a space, a line break or the text's start; UTS #39 section 5.4, adv29zt), so no
+   stack of them paints over the server's text around the mech's.
    Markup is never interpreted (:func:`inert_markup`, :mod:`.markup`): MCP clients
    render descriptions as Markdown, which passes HTML through, so a comment, a styled
    ``<span>``, an image's alt text, a link's title, a reference definition or a
@@ -116,6 +120,11 @@ from mech_catalogue_core.model.spelled_words import (
     checked_words,
     spelled_apart_of,
     spelled_words_joined,
+)
+from mech_catalogue_core.model.stacked_marks import (
+    MAX_MARKS_PER_BASE,
+    has_marks_to_cut,
+    marks_cut,
 )
 from mech_catalogue_core.model.tool import Argument, Tool
 
@@ -325,9 +334,10 @@ def for_model(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     :param text: text from a manifest.
     :param cap: characters at most (:data:`MAX_TEXT_CHARS`, or :data:`MAX_LABEL_CHARS`
         for a name or title).
-    :return: :func:`capped` of :func:`inert_markup` of :func:`strip_invisible`.
+    :return: :func:`capped` of :func:`inert_markup` of :func:`.stacked_marks.marks_cut`
+        of :func:`strip_invisible`.
     """
-    return capped(inert_markup(strip_invisible(text)), cap)
+    return capped(inert_markup(marks_cut(strip_invisible(text))), cap)
 
 
 def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
@@ -337,13 +347,15 @@ def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     page's text node: nothing there interprets ``[``, ``<`` or a backslash, so the
     character references of :func:`inert_markup` would only garble what a person reads
     (``list&#91;dict]``). Invisible and control characters (ANSI escapes start with one)
-    are removed and the text is capped exactly as :func:`for_model` does.
+    are removed, stacked combining marks cut, and the text is capped exactly as
+    :func:`for_model` does.
 
     :param text: text from a manifest.
     :param cap: characters at most (as :func:`for_model`).
-    :return: :func:`capped` of :func:`strip_invisible`.
+    :return: :func:`capped` of :func:`.stacked_marks.marks_cut` of
+        :func:`strip_invisible`.
     """
-    return capped(strip_invisible(text), cap)
+    return capped(marks_cut(strip_invisible(text)), cap)
 
 
 def quoted_for_model(text: Any, cap: int = MAX_LABEL_CHARS) -> str:
@@ -372,12 +384,13 @@ def sentence_for_model(sentence: str) -> str:
     Nothing is capped here (a sentence caps what it quotes). Idempotent.
 
     :param sentence: the sentence composed.
-    :return: :func:`inert_markup` of :func:`strip_invisible` of it (the sentence itself
-        when it holds no character either would change: :data:`_PLAIN_SENTENCE`).
+    :return: :func:`inert_markup` of :func:`.stacked_marks.marks_cut` of
+        :func:`strip_invisible` of it (the sentence itself when it holds no character
+        these would change: :data:`_PLAIN_SENTENCE`).
     """
     if _PLAIN_SENTENCE.fullmatch(sentence):
         return sentence
-    return inert_markup(strip_invisible(sentence))
+    return inert_markup(marks_cut(strip_invisible(sentence)))
 
 
 #: the keys under which a JSON value carries sentences of one's own (a warning's
@@ -427,9 +440,10 @@ def value_for_model(text: str) -> str:
     allows. Markup in it is still flagged (:func:`tool_text_problems`).
 
     :param text: a string value from a manifest.
-    :return: :func:`capped` of :func:`strip_invisible`.
+    :return: :func:`capped` of :func:`.stacked_marks.marks_cut` of
+        :func:`strip_invisible`.
     """
-    return capped(strip_invisible(text), MAX_TEXT_CHARS)
+    return capped(marks_cut(strip_invisible(text)), MAX_TEXT_CHARS)
 
 
 def label_for_model(text: str) -> str:
@@ -907,7 +921,8 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
     """The warnings about one tool's text (at most one of each code).
 
     :param tool: a tool as parsed (its text as published).
-    :return: :data:`.problems.INVISIBLE_TEXT` (fields holding invisible characters),
+    :return: :data:`.problems.INVISIBLE_TEXT` (fields holding invisible characters,
+        markup hiding text or combining marks :func:`.stacked_marks.marks_cut` cuts),
         :data:`.problems.INSTRUCTION_LIKE_TEXT` (phrases that address a model) and
         :data:`.problems.SECRET_ARGUMENT` (arguments that ask for a secret, a field
         at a time or their name, title and description read together:
@@ -925,7 +940,9 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
             continue
         if text not in read:
             hides = bool(
-                _INVISIBLE.search(text) or render_hidden_kinds(strip_invisible(text))
+                _INVISIBLE.search(text)
+                or render_hidden_kinds(strip_invisible(text))
+                or has_marks_to_cut(strip_invisible(text))
             )
             read[text] = (hides, instruction_phrases(text))
         hides, found = read[text]
@@ -940,11 +957,15 @@ def tool_text_problems(tool: Tool) -> Tuple[Problem, ...]:
             warning(
                 INVISIBLE_TEXT,
                 f"tool {name}: {len(hiding)} text field(s) hold invisible or control "
-                "characters, or markup that hides text when rendered (raw HTML, images, "
+                "characters, markup that hides text when rendered (raw HTML, images, "
                 "link titles, links without text, link definitions, references to "
-                f"invisible characters) ({_quoted(invisible, len(hiding))}); invisible characters are "
-                "removed and markup is shown as plain text wherever the text is shown "
-                "to a model. Publish visible plain text only.",
+                "invisible characters), or combining marks drawn over other text "
+                f"(more than {MAX_MARKS_PER_BASE} on one character, one repeated, or "
+                "on no visible character) "
+                f"({_quoted(invisible, len(hiding))}); invisible characters are "
+                "removed, markup is shown as plain text and marks past those are cut "
+                "wherever the text is shown to a model. Publish visible plain text "
+                "only.",
             )
         )
     if phrases:
