@@ -152,8 +152,8 @@ SERVER_FORM_PATTERNS: Tuple[str, ...] = (
     r"paid call [0-9]",
     r"wei of the chain s native token",
     r"not payable now",
-    r"(the )?mech s own description",
-    r"(untrusted )?response [a-z0-9]{20,} (begins|ends)",
+    r"mech s own description",
+    r"response [a-z0-9]{20,} (begins|ends)",
     r"(new|another|fresh|different) idempotency key",
 )
 _INSTRUCTION = re.compile(
