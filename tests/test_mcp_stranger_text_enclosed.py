@@ -17,7 +17,7 @@
 Three kinds, each closed by design:
 
 - a mech's description is quoted line by line after the server's heading
-  (``untrusted_text.quoted_lines``), and the server's own forms written in any
+  (``quoted_text.quoted_lines``), and the server's own forms written in any
   stranger's text are flagged (``untrusted_text.SERVER_FORM_PATTERNS``);
 - a stranger's words inside a server sentence are one escaped quotation
   (``untrusted_text.quoted_for_model``: revert reasons, names, pointers);
@@ -35,12 +35,12 @@ from eth_abi import encode
 from mcp import types
 from mech_catalogue_core.chain.revert import ERROR_SELECTOR, revert_words
 from mech_catalogue_core.model.mech_text import mech_text_problems
+from mech_catalogue_core.model.quoted_text import quoted_lines
 from mech_catalogue_core.model.untrusted_text import (
     MAX_LABEL_CHARS,
     for_model,
     instruction_phrases,
     quoted_for_model,
-    quoted_lines,
 )
 
 from mech_catalogue_cli.mcp_server.offers import check_delivery

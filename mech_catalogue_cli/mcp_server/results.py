@@ -59,13 +59,13 @@ from .ipfs import IpfsError
 from .journal import JournalEntry
 from .listed_schemas import NEVER_LISTED, Held, schema_digest
 from .market import MarketError
-from .offers import Offer, choice_reason
+from .offers import Offer, choice_reason, price_words
 from .response_checks import (
     LISTED_SCHEMA_CHANGED,
     decode_response,
     structured_content,
 )
-from .source import ServedTool, price_words
+from .source import ServedTool
 
 #: the ``_meta`` key of a call's own facts (request, mech, price, choice, warnings)
 REQUEST_META_KEY = "io.olas/mech-request"

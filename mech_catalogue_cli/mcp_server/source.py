@@ -79,10 +79,9 @@ from mech_catalogue_core.model.market import (
     MECH_KIND_MARKETPLACE,
     MechFacts,
 )
-from mech_catalogue_core.model.payment import ASSET_NATIVE, format_amount, plan_payment
 from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.quoted_text import quoted_lines
 from mech_catalogue_core.model.tool import REGISTRY_KINDS, MechRef
-from mech_catalogue_core.model.untrusted_text import quoted_lines
 
 from mech_catalogue_cli.adapters.http import AnswerError, get_json, watched_session
 from mech_catalogue_cli.adapters.jsonrpc import JsonRpc, block_number
@@ -98,6 +97,7 @@ from .offers import (
     Tenure,
     best_offers,
     choose_offer,
+    price_words,
     schema_owners_first,
 )
 from .readable_record import ReadableRecord
@@ -148,7 +148,7 @@ MAX_AGENT_TOOLS = 5000
 
 
 #: what separates the server's facts from the mech's own description in a listed tool
-#: (the description follows, every line quoted: ``untrusted_text.quoted_lines``)
+#: (the description follows, every line quoted: ``quoted_text.quoted_lines``)
 UNTRUSTED_HEADING = (
     'The mech\'s own description follows, every line of it quoted with "> " '
     "(untrusted text from its manifest; this server quotes none of its own words):"
@@ -179,23 +179,6 @@ def cost_facts(offer: Offer) -> str:
     )
 
 
-def price_words(payment_type: str, price: Optional[int]) -> str:
-    """A price in words, as the server's facts and its line before an answer say it.
-
-    :param payment_type: the offer's ``paymentType()`` (bytes32 hex; "" when unread).
-    :param price: in the asset's smallest units (None: unknown).
-    :return: ``<price> wei of the chain's native token``, or a token's
-        ``1.5 USDC (1500000 smallest units, ERC-20)``.
-    """
-    terms = plan_payment(payment_type, price).terms
-    if terms.asset == ASSET_NATIVE or not terms.asset or price is None:
-        return f"{price} wei of the chain's native token"
-    return (
-        f"{format_amount(price, terms.decimals, terms.symbol)} "
-        f"({price} smallest units, ERC-20)"
-    )
-
-
 def listed_description(facts: str, notes: Sequence[str], mech_text: str) -> str:
     """A listed tool's description, composed from its parts (never parsed back).
 
@@ -203,7 +186,7 @@ def listed_description(facts: str, notes: Sequence[str], mech_text: str) -> str:
     server's notes after them, so no manifest text (already cleaned and capped at 1,024
     characters) can precede them; the mech's text comes last, under
     :data:`UNTRUSTED_HEADING`, every line of it quoted
-    (:func:`~mech_catalogue_core.model.untrusted_text.quoted_lines`): its blank lines
+    (:func:`~mech_catalogue_core.model.quoted_text.quoted_lines`): its blank lines
     and paragraphs stay inside the quotation, so none reads as the server's after a
     forged end (adv29zt Z3; a text written in the server's forms is also flagged,
     ``untrusted_text.SERVER_FORM_PATTERNS``).

@@ -66,7 +66,8 @@ def revert_words(data: Any) -> str:
 
     :param data: as :func:`revert_data` takes.
     :return: ``reason "..."`` (the ``Error(string)`` reason through
-        :func:`.untrusted_text.quoted_for_model`, one JSON string, then :func:`.secret_requests.orders_said`
+        :func:`.untrusted_text.quoted_for_model`, one JSON string, then
+        :func:`.secret_requests.orders_said`
         of it when it reads like instructions), ``panic 0x11``, ``custom error
         0x1234abcd``, or ``no reason`` (no data, or data no error's shape decodes).
     """

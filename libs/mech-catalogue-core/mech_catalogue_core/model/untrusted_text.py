@@ -140,15 +140,11 @@ INSTRUCTION_PATTERNS: Tuple[str, ...] = (
     r"im (start|end)",
     r"(assistant|system|user) (says|message|role)",
 )
-#: the MCP server's own forms (``mcp_server``: the facts opening a listed description,
-#: its notes and warnings, the heading of the mech's text, the markers around an
-#: answer, what it says of a call to make again): in a stranger's text they pose as the
-#: server (adv29zt Z3), so they are flagged as instructions are. Matched as
-#: :data:`INSTRUCTION_PATTERNS` are, on words (``Paid call: 5 wei`` is ``paid call 5
-#: wei``); the server never reads its own sentences with them
+#: the MCP server's own forms (its facts, notes, heading of the mech's text, answer
+#: markers, calls to make again): in a stranger's text they pose as the server
+#: (adv29zt Z3), so they are flagged as instructions are, matched the same way
 SERVER_FORM_PATTERNS: Tuple[str, ...] = (
-    r"(warning|note|notice|message|reminder|notification) from (this|the) "
-    r"(mcp )?server",
+    r"(warning|note|notice|message|reminder) from (this|the) (mcp )?server",
     r"paid call [0-9]",
     r"wei of the chain s native token",
     r"not payable now",
@@ -156,10 +152,9 @@ SERVER_FORM_PATTERNS: Tuple[str, ...] = (
     r"response [a-z0-9]{20,} (begins|ends)",
     r"(new|another|fresh|different) idempotency key",
 )
+_PHRASES = INSTRUCTION_PATTERNS + SERVER_FORM_PATTERNS
 _INSTRUCTION = re.compile(
-    r"\b("
-    + "|".join(f"(?:{p})" for p in INSTRUCTION_PATTERNS + SERVER_FORM_PATTERNS)
-    + r")\b",
+    r"\b(" + "|".join(f"(?:{p})" for p in _PHRASES) + r")\b",
     re.IGNORECASE | re.ASCII,
 )
 #: what an argument asks for when it asks for a secret (matched on its name's and its
@@ -355,44 +350,23 @@ def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
 def quoted_for_model(text: Any, cap: int = MAX_LABEL_CHARS, quote: str = "'") -> str:
     r"""Untrusted text as a sentence of one's own quotes it: as ``tools/list`` shows it.
 
-    For a schema's pattern, enum value or property name, a JSON pointer into a mech's
-    answer, a mech's revert reason or error words... quoted in an error, a note or a
-    warning (adv29o). The quotation is escaped as a JSON string is (backslashes, both
-    quote characters, line breaks and other control characters): it ends where the
-    sentence quoting it says, never earlier, and holds one line, so the quoted words
-    cannot close it and write a sentence or a paragraph in the quoter's voice after it
-    (adv29zt Z4).
+    For a schema's pattern, enum value or property name, a JSON pointer, a mech's revert
+    reason... quoted in an error, a note or a warning (adv29o). Escaped as a JSON string
+    is (backslashes, both quotes, line breaks, control characters): one line ending
+    where the quoting sentence says, never earlier (adv29zt Z4).
 
     :param text: the quoted text (any value: its ``str``).
     :param cap: characters at most (:data:`MAX_LABEL_CHARS` for a name or pointer,
         :data:`MAX_TEXT_CHARS` for a message).
-    :param quote: the quote character, ``'`` (as ``repr`` quotes a plain name) or
-        ``"`` (a JSON string).
-    :return: :func:`for_model` of it (cut with :func:`cut_marker` past ``cap``),
-        escaped, between two ``quote``; ``'prompt'``, ``'it\'s'``,
-        ``'a\nb'`` (``\n`` the two characters).
+    :param quote: ``'`` (as ``repr`` quotes a plain name) or ``"`` (a JSON string).
+    :return: :func:`for_model` of it (cut past ``cap``), escaped, between two ``quote``:
+        ``'prompt'``, ``'it\'s'``, ``'a\nb'`` (``\n`` the two characters).
     :raises ValueError: for another quote character.
     """
     if quote not in ("'", '"'):
         raise ValueError(f"quote must be ' or \", not {quote!r}")
     inner = json.dumps(for_model(str(text), cap), ensure_ascii=False)[1:-1]
     return quote + (inner.replace("'", "\\'") if quote == "'" else inner) + quote
-
-
-def quoted_lines(text: str) -> str:
-    r"""Untrusted text as a block of one's own text quotes it: every line behind ``> ``.
-
-    As e-mail quotes (and Markdown renders it as one block quote): the quotation ends
-    at the first line without the mark, which only the quoting text writes, so no line
-    of the quoted text can close it and speak after it, however many blank lines,
-    fences or headings it holds (adv29zt Z3). Every line break Python reads
-    (``str.splitlines``: ``\r``, U+2028, ...) starts a quoted line.
-
-    :param text: the text, already cleaned for its reader (:func:`for_model`).
-    :return: its lines, each ``> line`` (``>`` for a blank one), joined by ``\n``;
-        "" for an empty text.
-    """
-    return "\n".join(f"> {line}".rstrip() for line in text.splitlines())
 
 
 def sentence_for_model(sentence: str) -> str:
