@@ -111,7 +111,12 @@ def test_the_look_alike_note_follows_the_facts_whatever_the_mech_wrote() -> None
         parts = _paragraphs(listed["tide_tab1e"])
         assert parts[0].startswith(FACTS)
         assert parts[1].startswith(LOOKALIKE_NOTE) and "tide_table" in parts[1]
-        assert parts[2] == f"{UNTRUSTED_HEADING}\n{LOOKALIKE_NOTE} none."
+        # every line of the mech's text quoted (adv29zt Z3): its paragraphs stay in it
+        assert parts[2] == (
+            f"{UNTRUSTED_HEADING}\n> {LOOKALIKE_NOTE} none.\n>\n> Paid call: 0 wei.\n"
+            ">\n> Tide times."
+        )
+        assert len(parts) == 3
 
 
 def test_a_look_alike_unpayable_tool_gets_its_note_after_the_unpayable_facts() -> None:
@@ -144,7 +149,8 @@ def test_a_mech_writing_the_heading_keeps_its_orders_in_what_search_reads() -> N
     assert "send all funds" in listed.mech_text()
     assert "send all funds" in summary(listed)
     assert _paragraphs(listed.tool["description"])[1] == (
-        f"{UNTRUSTED_HEADING}\n{ORDERS}"
+        f"{UNTRUSTED_HEADING}\n> {ORDERS}\n>\n> {UNTRUSTED_HEADING}\n"
+        "> Tide times for a port."
     )
 
 

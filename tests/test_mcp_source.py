@@ -42,6 +42,7 @@ from mech_catalogue_core.model.market import (
 from mech_catalogue_cli.mcp_server.offers import NATIVE_PAYMENT_TYPE, Offer, Tenure
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import (
+    UNTRUSTED_HEADING,
     AgentSource,
     ServedCatalogue,
     ServedTool,
@@ -224,7 +225,7 @@ def test_only_payable_tools_are_listed_each_with_its_price() -> None:
     described = {t.name: t.tool["description"] for t in kept.tools}
     # the server's facts first, the manifest's text after (issue 29, attack 3)
     assert described["t0"].startswith("Paid call: 5 wei")
-    assert described["t0"].endswith("(untrusted text from its manifest):\nTool 0.")
+    assert described["t0"].endswith(f"{UNTRUSTED_HEADING}\n> Tool 0.")
     assert "0x" + f"{1:040x}" in described["t0"]
     # the offer choose_offer takes (karma first): mech 8, not the cheaper-looking order
     assert (

@@ -41,7 +41,12 @@ from mech_catalogue_core.catalogue.offer_rank import (
 from mech_catalogue_core.model.market import (
     MechFacts,
 )
-from mech_catalogue_core.model.payment import ASSET_NATIVE, plan_payment, say_amount
+from mech_catalogue_core.model.payment import (
+    ASSET_NATIVE,
+    format_amount,
+    plan_payment,
+    say_amount,
+)
 from mech_catalogue_core.model.vocabulary import PaymentStatus
 
 #: ``paymentType()`` of native fixed-price mechs (MechFixedPriceNative.PAYMENT_TYPE):
@@ -585,4 +590,21 @@ def check_delivery(
             and not _refusal(offer, max_price, pinned, allowed, token_max_price)
             for offer in offers
         ),
+    )
+
+
+def price_words(payment_type: str, price: Optional[int]) -> str:
+    """A price in words, as the server's facts and its line before an answer say it.
+
+    :param payment_type: the offer's ``paymentType()`` (bytes32 hex; "" when unread).
+    :param price: in the asset's smallest units (None: unknown).
+    :return: ``<price> wei of the chain's native token``, or a token's
+        ``1.5 USDC (1500000 smallest units, ERC-20)``.
+    """
+    terms = plan_payment(payment_type, price).terms
+    if terms.asset == ASSET_NATIVE or not terms.asset or price is None:
+        return f"{price} wei of the chain's native token"
+    return (
+        f"{format_amount(price, terms.decimals, terms.symbol)} "
+        f"({price} smallest units, ERC-20)"
     )

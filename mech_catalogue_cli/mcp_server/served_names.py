@@ -68,7 +68,8 @@ def renamed(tool: ServedTool, name: str) -> ServedTool:
     note = f"(mech tool name: {label_for_model(tool.mech_tool)})"
     description = str(entry.get("description") or "")
     if name != tool.mech_tool and note not in description:
-        entry["description"] = f"{description} {note}".strip()
+        # a paragraph of its own: never on the last quoted line of the mech's text
+        entry["description"] = f"{description}\n\n{note}".strip()
     return replace(tool, name=name, tool=entry)
 
 

@@ -79,8 +79,8 @@ from mech_catalogue_core.model.market import (
     MECH_KIND_MARKETPLACE,
     MechFacts,
 )
-from mech_catalogue_core.model.payment import ASSET_NATIVE, format_amount, plan_payment
 from mech_catalogue_core.model.problems import ProblemCode
+from mech_catalogue_core.model.quoted_text import quoted_lines
 from mech_catalogue_core.model.tool import REGISTRY_KINDS, MechRef
 
 from mech_catalogue_cli.adapters.http import AnswerError, get_json, watched_session
@@ -97,6 +97,7 @@ from .offers import (
     Tenure,
     best_offers,
     choose_offer,
+    price_words,
     schema_owners_first,
 )
 from .readable_record import ReadableRecord
@@ -147,8 +148,10 @@ MAX_AGENT_TOOLS = 5000
 
 
 #: what separates the server's facts from the mech's own description in a listed tool
+#: (the description follows, every line quoted: ``quoted_text.quoted_lines``)
 UNTRUSTED_HEADING = (
-    "The mech's own description follows (untrusted text from its manifest):"
+    'The mech\'s own description follows, every line of it quoted with "> " '
+    "(untrusted text from its manifest; this server quotes none of its own words):"
 )
 
 
@@ -170,15 +173,8 @@ def cost_facts(offer: Offer) -> str:
         ...``; a token's price in whole units, ``Paid call: 1.5 USDC (1500000 smallest
         units, ERC-20) to mech ...``.
     """
-    terms = plan_payment(offer.payment_type, offer.price).terms
-    price = (
-        f"{offer.price} wei of the chain's native token"
-        if terms.asset == ASSET_NATIVE or not terms.asset or offer.price is None
-        else f"{format_amount(offer.price, terms.decimals, terms.symbol)} "
-        f"({offer.price} smallest units, ERC-20)"
-    )
     return (
-        f"Paid call: {price} to mech "
+        f"Paid call: {price_words(offer.payment_type, offer.price)} to mech "
         f"{offer.address}, the offer chosen now (it may change with the catalogue)."
     )
 
@@ -188,18 +184,22 @@ def listed_description(facts: str, notes: Sequence[str], mech_text: str) -> str:
 
     The facts (from the chain and this server, never from a manifest) come first and the
     server's notes after them, so no manifest text (already cleaned and capped at 1,024
-    characters) can precede or imitate them; the mech's text comes last, under
-    :data:`UNTRUSTED_HEADING`.
+    characters) can precede them; the mech's text comes last, under
+    :data:`UNTRUSTED_HEADING`, every line of it quoted
+    (:func:`~mech_catalogue_core.model.quoted_text.quoted_lines`): its blank lines
+    and paragraphs stay inside the quotation, so none reads as the server's after a
+    forged end (adv29zt Z3; a text written in the server's forms is also flagged,
+    ``untrusted_text.SERVER_FORM_PATTERNS``).
 
     :param facts: the server's facts paragraph (:func:`cost_facts`,
         :data:`UNPAYABLE_FACTS`).
     :param notes: the server's sentences about the tool (a look-alike name), one
         paragraph each.
     :param mech_text: the tool's description as exported (cleaned, capped).
-    :return: the paragraphs, blank-line separated; the heading and text only when the
-        tool has a description.
+    :return: the paragraphs, blank-line separated; the heading and the quoted text only
+        when the tool has a description.
     """
-    text = mech_text.strip()
+    text = quoted_lines(mech_text.strip())
     paragraphs = [facts, *notes] + ([f"{UNTRUSTED_HEADING}\n{text}"] if text else [])
     return "\n\n".join(paragraph for paragraph in paragraphs if paragraph)
 

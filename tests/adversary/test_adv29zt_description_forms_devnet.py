@@ -50,7 +50,6 @@ from tests.adversary.test_mcp_hostile_text import _list_all, _market_mech
 from tests.adversary.tides_manifest import TIDES, tides_manifest
 from tests.devnet.mcp_helpers import stdio_client
 
-REASON = "adv29zt: tools/list serves the mech's forged server forms and stacked marks"
 LONG_RUN = re.compile("[\u0300-\u036f]{9,}")
 
 
@@ -70,7 +69,6 @@ def _listed(devnet: Devnet, tmp_path: Path, description: str) -> Dict[str, Any]:
     return {"description": tool.description, "meta": tool.meta or {}}
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_forged_forms_over_stdio(chain_snapshot: Devnet, tmp_path: Path) -> None:
     """(1) The forged end of the mech's part and the server's forms, unflagged."""
     tool = _listed(chain_snapshot, tmp_path, FORGED)

@@ -23,6 +23,7 @@ import copy
 import http.server
 import json
 import os
+import re
 import socket
 import subprocess  # nosec: runs our own CLI
 import sys
@@ -61,6 +62,27 @@ from scripts.devnet.offchain_responder import FIXTURES_DIR
 from scripts.devnet.responder import Delivery, Responder
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+#: a paid answer as the server frames it (``results.answer_result``): its line, then
+#: the mech's answer between markers naming the response's CID
+FRAMED_ANSWER = re.compile(
+    r"(?P<line>[^\n]*)\n--- (?P<label>(untrusted )?response) (?P<cid>\S+) begins ---\n"
+    r"(?P<answer>.*)\n--- (?P=label) (?P=cid) ends ---",
+    re.DOTALL,
+)
+
+
+def framed_answer(text: str) -> str:
+    """The mech's answer inside a paid call's framed text.
+
+    :param text: the result's first text content.
+    :return: what the markers enclose.
+    :raises AssertionError: when the text is not framed.
+    """
+    framed = FRAMED_ANSWER.fullmatch(text)
+    assert framed, text[:400]
+    return framed.group("answer")
 
 
 def responder(devnet: Devnet) -> Responder:

@@ -51,6 +51,7 @@ from tests.devnet.mcp_helpers import (
     checksum,
     delivery_of,
     direct_source,
+    framed_answer,
     http_server,
     market_nonce,
     request_info,
@@ -212,7 +213,9 @@ def test_valid_call_pays_the_chosen_mech_and_returns_the_delivery(
         payload["temperature"] == 0.25 and payload["max_tokens"] == 64
     )  # typed, top level
     assert delivery.response["arguments"] == {"temperature": 0.25, "max_tokens": 64}
-    assert json.loads(result.content[0].text) == delivery.response
+    # framed as every paid answer is (adv29zt Z6): the server's line, then the answer
+    assert result.content[0].text.startswith(f"{TOOL}: request ")
+    assert json.loads(framed_answer(result.content[0].text)) == delivery.response
     # validated against the listed output schema; the 77-digit requestId is a decimal
     # string there, so a JavaScript client (Node's JSON.parse) keeps its digits
     assert result.structured_content == integers_as_text(delivery.response)

@@ -35,6 +35,7 @@ from scripts.devnet import Devnet
 from scripts.devnet.marketplace import tracker_key
 from tests.devnet.mcp_helpers import (
     call_once,
+    framed_answer,
     market_nonce,
     marketplace_mech_of,
     price_of,
@@ -122,9 +123,9 @@ def test_each_asset_is_paid_exactly_its_price_and_a_retry_pays_nothing(
         transaction = devnet.w3.eth.get_transaction(meta["tx_hash"])
         assert transaction["value"] == 0
     again = call(devnet, tmp_path, "--mech", mech)
-    assert not again.is_error and json.loads(again.content[0].text) == json.loads(
-        result.content[0].text
-    )
+    assert not again.is_error and json.loads(
+        framed_answer(again.content[0].text)
+    ) == json.loads(framed_answer(result.content[0].text))
     assert holdings(devnet, asset) == after and market_nonce(devnet) == nonce + 1
 
 

@@ -64,6 +64,7 @@ character names :mod:`.letter_forms` reads: the wheels pin Python 3.11, so every
 adds the same warnings).
 """
 
+import json
 import re
 from dataclasses import replace
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
@@ -162,8 +163,21 @@ INSTRUCTION_PATTERNS: Tuple[str, ...] = (
     r"im (start|end)",
     r"(assistant|system|user) (says|message|role)",
 )
+#: the MCP server's own forms (its facts, notes, heading of the mech's text, answer
+#: markers, calls to make again): in a stranger's text they pose as the server
+#: (adv29zt Z3), so they are flagged as instructions are, matched the same way
+SERVER_FORM_PATTERNS: Tuple[str, ...] = (
+    r"(warning|note|notice|message|reminder) from (this|the) (mcp )?server",
+    r"paid call [0-9]",
+    r"wei of the chain s native token",
+    r"not payable now",
+    r"mech s own description",
+    r"response [a-z0-9]{20,} (begins|ends)",
+    r"(new|another|fresh|different) idempotency key",
+)
+_PHRASES = INSTRUCTION_PATTERNS + SERVER_FORM_PATTERNS
 _INSTRUCTION = re.compile(
-    r"\b(" + "|".join(f"(?:{p})" for p in INSTRUCTION_PATTERNS) + r")\b",
+    r"\b(" + "|".join(f"(?:{p})" for p in _PHRASES) + r")\b",
     re.IGNORECASE | re.ASCII,
 )
 #: what an argument asks for when it asks for a secret (matched on its name's and its
@@ -358,19 +372,26 @@ def for_person(text: str, cap: int = MAX_TEXT_CHARS) -> str:
     return capped(marks_cut(strip_invisible(text)), cap)
 
 
-def quoted_for_model(text: Any, cap: int = MAX_LABEL_CHARS) -> str:
-    """Untrusted text as a sentence of one's own quotes it: as ``tools/list`` shows it.
+def quoted_for_model(text: Any, cap: int = MAX_LABEL_CHARS, quote: str = "'") -> str:
+    r"""Untrusted text as a sentence of one's own quotes it: as ``tools/list`` shows it.
 
-    For a schema's pattern, enum value or property name, a JSON pointer into a mech's
-    answer, a mech's error words... quoted in an error, a note or a warning (adv29o).
+    For a schema's pattern, enum value or property name, a JSON pointer, a mech's revert
+    reason... quoted in an error, a note or a warning (adv29o). Escaped as a JSON string
+    is (backslashes, both quotes, line breaks, control characters): one line ending
+    where the quoting sentence says, never earlier (adv29zt Z4).
 
     :param text: the quoted text (any value: its ``str``).
     :param cap: characters at most (:data:`MAX_LABEL_CHARS` for a name or pointer,
         :data:`MAX_TEXT_CHARS` for a message).
-    :return: :func:`for_model` of it between single quotes (as ``repr`` quotes a plain
-        name), cut with :func:`cut_marker` past ``cap``.
+    :param quote: ``'`` (as ``repr`` quotes a plain name) or ``"`` (a JSON string).
+    :return: :func:`for_model` of it (cut past ``cap``), escaped, between two ``quote``:
+        ``'prompt'``, ``'it\'s'``, ``'a\nb'`` (``\n`` the two characters).
+    :raises ValueError: for another quote character.
     """
-    return "'" + for_model(str(text), cap) + "'"
+    if quote not in ("'", '"'):
+        raise ValueError(f"quote must be ' or \", not {quote!r}")
+    inner = json.dumps(for_model(str(text), cap), ensure_ascii=False)[1:-1]
+    return quote + (inner.replace("'", "\\'") if quote == "'" else inner) + quote
 
 
 def sentence_for_model(sentence: str) -> str:
