@@ -16,7 +16,7 @@
 
 The skip of fix29yh was the process's memory: a restart or a second server on the same
 ``--state-dir`` estimated the mech's request again. Here the skip is kept in
-``<state-dir>/gas-over-bound.json`` (:mod:`.gas_skips`); each sender below is a process
+``<state-dir>/gas-over-bound.json`` (`mcp_server/gas_skips.py`); each sender below is a process
 (its own :class:`.sending.RequestSender` over the same folder) with the stand-in
 marketplace of ``tests/test_mcp_refused_offers.py``, whose ``signed`` counts the
 estimates made (``sign`` estimates first).

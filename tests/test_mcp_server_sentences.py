@@ -44,13 +44,13 @@ from mech_catalogue_core.model.problems import (
     ProblemCode,
 )
 from mech_catalogue_core.model.problems import warning as problem_warning
-from mech_catalogue_core.model.tool import Tool
-from mech_catalogue_core.model.untrusted_text import (
-    MARKUP,
+from mech_catalogue_core.model.quoted_text import (
     quoted_for_model,
     reasons_for_model,
     sentence_for_model,
 )
+from mech_catalogue_core.model.tool import Tool
+from mech_catalogue_core.model.untrusted_text import MARKUP
 
 from mech_catalogue_cli.mcp_server.definition_checks import (
     argument_errors,

@@ -15,7 +15,7 @@
 """What a journal entry counts against ``--max-spend``: its request's fate, its owner.
 
 Without a chain (adv29zp C3, C4, C5 and one ``--state-dir`` serving two chains): an
-on-chain request counts until the journal records its fate (:mod:`.unmined`), whatever
+on-chain request counts until the journal records its fate (`mcp_server/unmined.py`), whatever
 its age; an entry never signed counts nothing (an approval is no payment); a run call
 whose entry now names another asset counts nothing in this one; a server counts only
 its own requester's entries on its own chain. The sender's reproductions are

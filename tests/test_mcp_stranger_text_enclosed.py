@@ -20,7 +20,7 @@ Three kinds, each closed by design:
   (``quoted_text.quoted_lines``), and the server's own forms written in any
   stranger's text are flagged (``untrusted_text.SERVER_FORM_PATTERNS``);
 - a stranger's words inside a server sentence are one escaped quotation
-  (``untrusted_text.quoted_for_model``: revert reasons, names, pointers);
+  (``quoted_text.quoted_for_model``: revert reasons, names, pointers);
 - every paid answer is framed: the server's line (what was paid, to whom) first, the
   answer between markers naming its CID (``results.answer_result``).
 """
@@ -35,12 +35,11 @@ from eth_abi import encode
 from mcp import types
 from mech_catalogue_core.chain.revert import ERROR_SELECTOR, revert_words
 from mech_catalogue_core.model.mech_text import mech_text_problems
-from mech_catalogue_core.model.quoted_text import quoted_lines
+from mech_catalogue_core.model.quoted_text import quoted_for_model, quoted_lines
 from mech_catalogue_core.model.untrusted_text import (
     MAX_LABEL_CHARS,
     for_model,
     instruction_phrases,
-    quoted_for_model,
 )
 
 from mech_catalogue_cli.mcp_server.offers import check_delivery

@@ -35,6 +35,7 @@ from mech_catalogue_core.manifest.parsing import parse_manifest, parse_manifest_
 from mech_catalogue_core.manifest.typed_fast_path import typed_manifest
 from mech_catalogue_core.model.hidden_characters import name_hiding, shown_as_written
 from mech_catalogue_core.model.problems import INVISIBLE_TEXT
+from mech_catalogue_core.model.quoted_text import sentence_for_model
 from mech_catalogue_core.model.stacked_marks import (
     MAX_MARKS_PER_BASE,
     marks_cut,
@@ -45,7 +46,6 @@ from mech_catalogue_core.model.untrusted_text import (
     for_person,
     label_for_model,
     schema_for_model,
-    sentence_for_model,
     tool_text_problems,
     value_for_model,
 )

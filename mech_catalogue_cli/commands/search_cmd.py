@@ -39,12 +39,9 @@ from mech_catalogue_core.model.payment import (
     parse_price_limit,
 )
 from mech_catalogue_core.model.problems import Problem
+from mech_catalogue_core.model.quoted_text import reasons_for_model
 from mech_catalogue_core.model.tool import REGISTRY_KINDS
-from mech_catalogue_core.model.untrusted_text import (
-    for_model,
-    for_person,
-    reasons_for_model,
-)
+from mech_catalogue_core.model.untrusted_text import for_model, for_person
 from mech_catalogue_core.model.vocabulary import SearchSort
 from mech_catalogue_core.search.index import (
     InvalidCursor,

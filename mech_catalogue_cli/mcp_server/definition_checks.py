@@ -35,6 +35,7 @@ from mech_catalogue_core.model.problems import (
     SECRET_ARGUMENT,
     SECRET_REQUEST,
 )
+from mech_catalogue_core.model.quoted_text import quoted_for_model
 from mech_catalogue_core.model.secret_requests import (
     every_secret_argument,
     secret_requested,
@@ -48,7 +49,6 @@ from mech_catalogue_core.model.untrusted_text import (
     hidden_in,
     json_texts,
     pointer_of,
-    quoted_for_model,
 )
 
 

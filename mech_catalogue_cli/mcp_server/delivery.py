@@ -29,7 +29,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple, Union
 import anyio
 import mcp_types as types
 from mech_catalogue_core.model.payment import payment_terms, say_amount
-from mech_catalogue_core.model.untrusted_text import sentence_for_model
+from mech_catalogue_core.model.quoted_text import sentence_for_model
 from mech_catalogue_core.model.vocabulary import CallStatus
 
 from .dropped import DROPPED_KEY, dropped_text
@@ -107,7 +107,7 @@ class DeliveryReader:
         :param done: seconds waited.
         :param total: seconds the call waits at most.
         :param message: what is being waited for (shown as a sentence of the server's,
-            ``untrusted_text.sentence_for_model``: it may name what a mech wrote).
+            ``quoted_text.sentence_for_model``: it may name what a mech wrote).
         """
         if session is None:
             return

@@ -35,7 +35,8 @@ from mech_catalogue_core.exporters.js_integers import (
 )
 from mech_catalogue_core.manifest.validation import nesting_depth
 from mech_catalogue_core.model.limits import DEFAULT_LIMITS
-from mech_catalogue_core.model.untrusted_text import for_model, quoted_for_model
+from mech_catalogue_core.model.quoted_text import quoted_for_model
+from mech_catalogue_core.model.untrusted_text import for_model
 from referencing import Registry
 
 #: deepest array/object nesting of a delivered response read as structured content: the

@@ -20,7 +20,7 @@ with a reason of any text (markup, instructions, invisible characters), its
 revert data reaches the caller unchanged, so the reason is a stranger's text
 (adversarial review adv29r). :func:`revert_words` decodes the data with ``eth_abi``
 and shows the reason as a manifest's label is shown, quoted as a JSON string
-(:func:`.untrusted_text.quoted_for_model`: invisible characters removed, markup inert,
+(:func:`.quoted_text.quoted_for_model`: invisible characters removed, markup inert,
 capped, its quotes and line breaks escaped, so it cannot end the server's quotation and
 write a sentence of its own after it: adv29zt Z4), never as written, and reads it
 for instructions as a manifest's text is read (:func:`.secret_requests.orders_said`):
@@ -32,8 +32,8 @@ from typing import Any, Optional
 from eth_abi import decode
 from eth_abi.exceptions import DecodingError
 
+from ..model.quoted_text import quoted_for_model
 from ..model.secret_requests import orders_said
-from ..model.untrusted_text import quoted_for_model
 
 #: ``keccak256("Error(string)")[:4]``: Solidity's ``revert("reason")``
 ERROR_SELECTOR = bytes.fromhex("08c379a0")
@@ -66,7 +66,7 @@ def revert_words(data: Any) -> str:
 
     :param data: as :func:`revert_data` takes.
     :return: ``reason "..."`` (the ``Error(string)`` reason through
-        :func:`.untrusted_text.quoted_for_model`, one JSON string, then
+        :func:`.quoted_text.quoted_for_model`, one JSON string, then
         :func:`.secret_requests.orders_said`
         of it when it reads like instructions), ``panic 0x11``, ``custom error
         0x1234abcd``, or ``no reason`` (no data, or data no error's shape decodes).

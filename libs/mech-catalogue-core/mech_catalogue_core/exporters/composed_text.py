@@ -42,11 +42,8 @@ from mech_catalogue_core.manifest.keywords import (
     SUBSCHEMA_LIST,
     SUBSCHEMA_ONE,
 )
-from mech_catalogue_core.model.untrusted_text import (
-    MAX_TEXT_CHARS,
-    capped,
-    sentence_for_model,
-)
+from mech_catalogue_core.model.quoted_text import sentence_for_model
+from mech_catalogue_core.model.untrusted_text import MAX_TEXT_CHARS, capped
 
 #: characters of a text an exporter composes: the manifest's own description (at most
 #: :data:`..model.untrusted_text.MAX_TEXT_CHARS`) and the notes the exporter adds to
@@ -62,7 +59,7 @@ def composed_for_model(text: str) -> str:
 
     :param text: the composed text (manifest prose, values and the exporter's words).
     :return: invisible characters removed, markup inert
-        (:func:`..model.untrusted_text.sentence_for_model`), then capped at
+        (:func:`..model.quoted_text.sentence_for_model`), then capped at
         :data:`COMPOSED_TEXT_CHARS` saying so: ``for_model(text, COMPOSED_TEXT_CHARS)``.
     """
     return capped(sentence_for_model(text), COMPOSED_TEXT_CHARS)

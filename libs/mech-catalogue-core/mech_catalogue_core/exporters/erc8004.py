@@ -45,12 +45,12 @@ from mech_catalogue_core.ipfs.cid import (
 from mech_catalogue_core.model.catalogue import (
     Mech,
 )
+from mech_catalogue_core.model.quoted_text import quoted_for_model
 from mech_catalogue_core.model.tool import MechRef
 from mech_catalogue_core.model.untrusted_text import (
     for_model,
     instruction_phrases,
     label_for_model,
-    quoted_for_model,
     strip_invisible,
 )
 

@@ -55,14 +55,13 @@ from mech_catalogue_core.model.problems import (
     Problem,
     pointer,
 )
+from mech_catalogue_core.model.quoted_text import reasons_for_model, sentence_for_model
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     MAX_TEXT_CHARS,
     for_model,
     label_for_model,
-    reasons_for_model,
     schema_for_model,
-    sentence_for_model,
     tool_for_model,
     tool_text_problems,
 )
@@ -207,7 +206,7 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     ``name`` (already within the MCP name rule) and ``_meta`` are kept, but for the
     sentences in ``_meta[META_KEY]``: its ``warnings``' messages and its dropped
     ``problems`` quote the manifest's field and property names
-    (:func:`.untrusted_text.reasons_for_model`, ``sentence_for_model``: adv29o). A Tool from
+    (:func:`.quoted_text.reasons_for_model`, ``sentence_for_model``: adv29o). A Tool from
     :func:`to_mcp_tool` comes back equal.
 
     :param entry: MCP Tool JSON (not modified).

@@ -148,7 +148,7 @@ def shown_as_written(text: str) -> str:
     value in its ``message``) is shown through this where the problem is built, so
     every surface that shows problems (the agent's ``GET /mechs``, ``validate``, the
     catalogue page) shows no hidden text (adv29w). Unlike
-    :func:`.untrusted_text.sentence_for_model`, markup is made inert only when it would
+    :func:`.quoted_text.sentence_for_model`, markup is made inert only when it would
     hide text, so a terminal still shows ``list[dict]`` as written. Idempotent.
 
     :param text: the sentence or pointer composed.
