@@ -42,7 +42,6 @@ from mech_catalogue_cli.commands.gas_options import (
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import (
     DEFAULT_MAX_GAS,
-    GAS_KEY,
     FeeOverCap,
     GasOverBound,
     MarketError,
@@ -50,6 +49,7 @@ from mech_catalogue_cli.mcp_server.market import (
     SentTransaction,
     SignedRequest,
 )
+from mech_catalogue_cli.mcp_server.market_errors import GAS_KEY
 from mech_catalogue_cli.mcp_server.offchain_sending import PriceRefusal
 from mech_catalogue_cli.mcp_server.refused_offers import RevertRefusal, gas_refusal
 from tests.test_mcp_offer_choice import offer

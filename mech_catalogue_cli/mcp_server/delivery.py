@@ -37,12 +37,12 @@ from .ipfs import IpfsError, fetch_response
 from .journal import Journal, JournalEntry, correct_request_id, recorded
 from .listed_schemas import NEVER_LISTED, ListedSchemas
 from .market import (
-    GAS_KEY,
     STATUS_DOES_NOT_EXIST,
     Delivered,
     MarketError,
     Marketplace,
 )
+from .market_errors import GAS_KEY
 from .offers import check_delivery
 from .outstanding import Hold, ahead_text, give_up_text
 from .paid_reads import PaidReads

@@ -49,7 +49,6 @@ returns or puts it in an error.
 import logging
 import re
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from eth_abi import decode as abi_decode
@@ -58,7 +57,7 @@ from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
 from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
-from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS, GWEI
+from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS
 from mech_catalogue_core.chain.revert import revert_words
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from web3 import Web3
@@ -75,6 +74,19 @@ from mech_catalogue_cli.keys import redacted_url, without_url
 
 from .finality import FinalBlock, final_block, finalized_number
 from .market_abi import DELIVER_TOPICS, MARKETPLACE_ABI, MECH_PRICE_ABI, REQUEST_TOPICS
+from .market_errors import (
+    _OUT_OF_GAS,
+    DEFAULT_MAX_GAS,
+    FEE_CAP_TIMES_BASE_FEE,
+    CancelOverCap,
+    EstimateReverted,
+    FeeOverCap,
+    GasOverBound,
+    MarketError,
+    RequestReverted,
+    StateUnavailable,
+    _replacement,
+)
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -84,141 +96,9 @@ STATUS_REQUESTED_PRIORITY = 1
 STATUS_REQUESTED_EXPIRED = 2
 STATUS_DELIVERED = 3
 
-#: the most gas one transaction is signed for (``--max-gas``): the marketplace runs the
-#: chosen mech's code inside the user's request (``requestFromMarketplace``), so a
-#: stranger's code decides the estimate. A plain native request used 276,510 to 327,798
-#: gas on the devnet (ai-registry-mech 0.8.28's bytecode, as the presets' marketplaces
-#: run; ``docs/mcp.md`` "Gas: what a request may cost"); a token request adds an ERC-20
-#: ``transferFrom``. One million is about three times the plain request
-DEFAULT_MAX_GAS = 1_000_000
-#: a journal entry's ``extra`` key: its request transaction's gas
-#: (:meth:`Marketplace.gas_paid`), said in the call's ``_meta``
-GAS_KEY = "gas"
-#: the fee per gas signed is at most this many times the latest block's base fee (a
-#: base fee rises at most 12.5 % a block under EIP-1559: twice it stays minable for
-#: several blocks), and at most ``--max-fee-per-gas``
-FEE_CAP_TIMES_BASE_FEE = 2
 #: how far back (blocks) a call with no journal entry is looked for on chain before it is
 #: paid: about 5.8 days on Gnosis (5 s blocks), 2.3 days on Base (2 s blocks)
 REQUEST_LOOKBACK_BLOCKS = 100_000
-
-
-class MarketError(RuntimeError):
-    """A marketplace read or transaction failed; the message names it (never the key)."""
-
-
-class RequestReverted(MarketError):
-    """The request transaction was mined and reverted: only gas was spent, nothing paid."""
-
-
-class GasOverBound(MarketError):
-    """A transaction's gas estimate is over ``--max-gas``: nothing was signed nor sent.
-
-    :param address: the contract called (the marketplace, for a request).
-    :param estimate: the node's gas estimate (None: the node, asked to estimate within
-        the bound, answered that it runs out of gas there).
-    :param bound: ``--max-gas``.
-    """
-
-    def __init__(self, address: str, estimate: Optional[int], bound: int) -> None:
-        """Say which transaction, its estimate and the bound."""
-        super().__init__(
-            f"the transaction to {address} would take {gas_words(estimate, bound)} "
-            "by the node's estimate, over --max-gas "
-            f"{bound:,}: it was not signed (nothing was sent)"
-        )
-        self.estimate = estimate
-        self.bound = bound
-
-
-class FeeOverCap(MarketError):
-    """The latest block's base fee is over ``--max-fee-per-gas``: nothing was signed.
-
-    :param fee: the base fee read, wei per gas.
-    :param cap: ``--max-fee-per-gas``, wei per gas.
-    """
-
-    def __init__(self, where: str, fee: int, cap: int) -> None:
-        """Say the fee and the cap, in gwei and wei.
-
-        :param where: the block and the node it was read from.
-        :param fee: the base fee read, wei per gas.
-        :param cap: ``--max-fee-per-gas``, wei per gas.
-        """
-        super().__init__(
-            f"the base fee of {where} is {say_gwei(fee)} per gas, over "
-            f"--max-fee-per-gas {say_gwei(cap)}: nothing was signed nor sent. Call "
-            "again when the fee is lower, or pass a higher --max-fee-per-gas to pay it"
-        )
-        self.fee = fee
-        self.cap = cap
-
-
-class CancelOverCap(FeeOverCap):
-    """A cancellation within ``--max-fee-per-gas`` could not replace its request.
-
-    :param fee: the least fee per gas the cancellation needs, wei.
-    :param cap: ``--max-fee-per-gas``, wei per gas.
-    """
-
-    def __init__(  # pylint: disable=super-init-not-called  # its own words
-        self, message: str, fee: int, cap: int
-    ) -> None:
-        """Keep the sentence and the figures.
-
-        :param message: what happened and what to do (``Marketplace.sign_cancel``).
-        :param fee: the least fee per gas the cancellation needs, wei.
-        :param cap: ``--max-fee-per-gas``, wei per gas.
-        """
-        MarketError.__init__(self, message)
-        self.fee = fee
-        self.cap = cap
-
-
-def say_gwei(wei: int) -> str:
-    """Say a fee per gas in gwei, with its wei (pure).
-
-    :param wei: wei per gas.
-    :return: e.g. ``"250 gwei (250,000,000,000 wei)"``, ``"0.0012 gwei (1,200,000
-        wei)"``.
-    """
-    gwei = format((Decimal(wei) / GWEI).normalize(), "f")
-    return f"{gwei} gwei ({wei:,} wei)"
-
-
-class StateUnavailable(MarketError):
-    """The node holds no state at a past block the server must read (a pruned node).
-
-    The message names the node (its URL without path or query), the block asked and
-    what to do: an RPC node keeping that much state, or a smaller ``--final-depth``.
-    """
-
-
-class EstimateReverted(MarketError):
-    """A transaction's gas estimate reverted: nothing was signed nor sent.
-
-    ``reason`` is the revert in words (:func:`~mech_catalogue_core.chain.revert.revert_words`:
-    a reason as a contract wrote it is cleaned, never quoted raw), for a request the
-    mech's own, as the marketplace passes its revert data up unchanged. web3's message,
-    which quotes the reason raw, is not used.
-    """
-
-    def __init__(self, address: str, data: Any, bound: Optional[int] = None) -> None:
-        """Say which contract's estimate reverted, and with what.
-
-        :param address: the contract called.
-        :param data: the revert data (web3's ``ContractLogicError.data``).
-        :param bound: the gas the estimate ran within (``--max-gas``; None: unsaid). A
-            mech whose code needs more reverts the request within it too.
-        """
-        self.reason = revert_words(data)
-        self.bound = bound
-        #: " within --max-gas N gas" ("" when unsaid): for the refusal's words
-        self.within = "" if bound is None else f" within --max-gas {bound:,} gas"
-        super().__init__(
-            f"the request transaction to {address} reverted at its gas estimate "
-            f"({self.reason})"
-        )
 
 
 @dataclass(frozen=True)
@@ -292,26 +172,6 @@ def _quantity(value: Any) -> Optional[int]:
     if isinstance(value, str) and re.fullmatch(r"0x[0-9a-fA-F]{1,64}", value):
         return int(value, 16)
     return None
-
-
-def gas_words(estimate: Optional[int], bound: int) -> str:
-    """Say a gas estimate over ``--max-gas`` (pure).
-
-    :param estimate: the node's estimate (None: only that it is over ``bound``).
-    :param bound: ``--max-gas``.
-    :return: e.g. ``"10,282,093 gas"`` or ``"more than 1,000,000 gas"``.
-    """
-    return f"more than {bound:,} gas" if estimate is None else f"{estimate:,} gas"
-
-
-#: what nodes answer an estimate that runs out of the gas it was given (geth, anvil,
-#: erigon, nethermind: "gas required exceeds allowance", "out of gas")
-_OUT_OF_GAS = re.compile(r"gas required exceeds|out of gas", re.IGNORECASE)
-
-
-def _replacement(fee: int) -> int:
-    """The least fee a node takes to replace a pending one: 10 % more, rounded up."""
-    return -(-fee * 11 // 10)
 
 
 def _hex32(value: bytes) -> str:

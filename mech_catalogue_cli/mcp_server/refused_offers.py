@@ -54,7 +54,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import mcp_types as types
 
 from .gas_skips import GasSkip, GasSkipRecord
-from .market import gas_words
+from .market_errors import gas_words
 from .mined_reverts import REVERTED_KEY, MinedRevert
 from .offchain_sending import PriceRefusal
 from .offers import Offer

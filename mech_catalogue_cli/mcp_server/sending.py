@@ -73,7 +73,6 @@ from .journal import (
     saved,
 )
 from .market import (
-    GAS_KEY,
     STATUS_DOES_NOT_EXIST,
     EstimateReverted,
     GasOverBound,
@@ -83,6 +82,7 @@ from .market import (
     SentTransaction,
     SignedRequest,
 )
+from .market_errors import GAS_KEY
 from .mined_reverts import (
     REVERTED_KEY,
     never_paid,
@@ -91,12 +91,7 @@ from .mined_reverts import (
     release_final_reverts,
 )
 from .offchain import OffchainMode, OffchainPoster
-from .offchain_sending import (
-    OffchainRetry,
-    OffchainSending,
-    PriceRefusal,
-    refusal_with,
-)
+from .offchain_sending import OffchainRetry, OffchainSending, PriceRefusal, refusal_with
 from .offers import Offer, send_time_refusal
 from .payment import TokenPayer
 from .recall import resume_from_chain
