@@ -101,7 +101,7 @@ class CancelOverCap(FeeOverCap):
     :param cap: ``--max-fee-per-gas``, wei per gas.
     """
 
-    def __init__(  # pylint: disable=super-init-not-called  # its own words
+    def __init__(  # pylint: disable=super-init-not-called,non-parent-init-called
         self, message: str, fee: int, cap: int
     ) -> None:
         """Keep the sentence and the figures.
@@ -110,7 +110,7 @@ class CancelOverCap(FeeOverCap):
         :param fee: the least fee per gas the cancellation needs, wei.
         :param cap: ``--max-fee-per-gas``, wei per gas.
         """
-        MarketError.__init__(self, message)
+        MarketError.__init__(self, message)  # its own words, not FeeOverCap's
         self.fee = fee
         self.cap = cap
 
