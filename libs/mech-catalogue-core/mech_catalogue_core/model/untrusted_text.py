@@ -75,8 +75,7 @@ from mech_catalogue_core.model.canonical import (
 )
 from mech_catalogue_core.model.expression_marks import expression_marks_spaced
 from mech_catalogue_core.model.hidden_characters import INVISIBLE as _INVISIBLE
-from mech_catalogue_core.model.hidden_characters import MARKUP
-from mech_catalogue_core.model.hidden_characters import strip_invisible
+from mech_catalogue_core.model.hidden_characters import MARKUP, strip_invisible
 from mech_catalogue_core.model.letter_forms import (
     ascii_lookalikes_read,
     folded,
