@@ -103,8 +103,7 @@ def find_devnet(explicit: Optional[str] = None) -> DevnetInfo:
             raise DevnetNotFound(
                 f"no running devnet in {_shown(Path(named))} ({how}: no "
                 f"{STATE_FILE}, or its anvil has stopped); start one there with "
-                f"`{up_command(Path(named))}`, "
-                "or leave it out to use `make devnet-up`'s or `make run`'s devnet."
+                f"`{up_command(Path(named))}`, {_or_without_folder()}."
             )
         return info
     running = [info for info in map(_running, candidates()) if info is not None]
@@ -114,6 +113,16 @@ def find_devnet(explicit: Optional[str] = None) -> DevnetInfo:
     return max(
         running, key=lambda info: (Path(info.state_dir) / STATE_FILE).stat().st_mtime
     )
+
+
+def _or_without_folder() -> str:
+    """Say where the CLI looks when no folder is named: a checkout's, or none it can know."""
+    if DEFAULTS.checkout is None:  # an installed CLI looks in its own state folder only
+        return (
+            "or name a checkout's devnet folder (`<checkout>/.devnet` for `make "
+            "devnet-up`, `<checkout>/.run/devnet` for `make run`)"
+        )
+    return "or leave it out to use `make devnet-up`'s or `make run`'s devnet"
 
 
 def _how_to_start() -> str:

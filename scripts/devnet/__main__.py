@@ -94,9 +94,8 @@ def up(state_dir: Path, seed: bool, chain_id: int) -> None:
         sys.exit(1)
     _print_info(devnet.info)
     console.print(
-        f"devnet up in {time.monotonic() - began:.1f} s; read it with "
-        f"`{cli_command('list --devnet')}`; stop it with "
-        f"`{down_command(state_dir)}`",
+        f"devnet up in {time.monotonic() - began:.1f} s; read it with: "
+        f"{cli_command('list --devnet')}; stop it with: {down_command(state_dir)}",
         markup=False,
     )
 

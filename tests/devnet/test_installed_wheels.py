@@ -265,6 +265,11 @@ def test_default_folders_are_the_users_not_site_packages(installed: Installed) -
     message = json.loads(missing.stdout)["error"]["message"]
     assert str(user / "devnet") in message and "site-packages" not in message
     assert "--devnet-dir" in message and "checkout" in message
+    named = installed.run("--json", "list", "--devnet-dir", str(user / "nowhere"))
+    assert named.returncode == EXIT_INVALID
+    said = json.loads(named.stdout)["error"]["message"]
+    # leaving the folder out would not find a checkout's devnet from here
+    assert "leave it out" not in said and "<checkout>/.devnet" in said
     helped = installed.run("mcp", "--help")
     assert str(user / "mcp") in " ".join(helped.stdout.split()).replace("- ", "-")
 
