@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import anyio
-import pytest
 
 from mech_catalogue_cli.mcp_server.names import LOOKALIKE_NOTE
 from mech_catalogue_cli.mcp_server.source import UNTRUSTED_HEADING
