@@ -142,8 +142,8 @@ def _node(
     if max_gas is not None:
         market.max_gas = max_gas
     node = _BoundedNode(answer)
-    w3: Any = market.w3
-    w3.eth = node
+    # setattr: an assignment would make pylint infer every Web3's eth as this stub
+    setattr(market.w3, "eth", node)
     return market, node
 
 
