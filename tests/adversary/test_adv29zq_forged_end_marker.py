@@ -52,10 +52,6 @@ NOTE = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zq: a reworded end marker and the note line form are not flagged",
-)
 @pytest.mark.parametrize(
     "marker",
     [

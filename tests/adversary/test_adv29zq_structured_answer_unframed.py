@@ -56,11 +56,6 @@ FORGED = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zq: a structured value in the server's note form is returned "
-    "unframed and unflagged",
-)
 def test_structured_note_form_is_flagged_or_withheld() -> None:
     """A trusted delivery whose structured value is the forged note."""
     schema = {"type": "object", "properties": {"level": {"type": "string"}}}
