@@ -24,7 +24,7 @@ fate's read is a ``MarketError`` (the request keeps counting).
 """
 
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, cast
 
 import pytest
 from web3 import Web3
@@ -107,9 +107,13 @@ def test_a_structured_value_posing_as_the_server_is_withheld(level: str) -> None
     result = _answer(json.dumps(value).encode(), value)
     assert result.structured_content is None
     warned = [w["message"] for w in result.meta[REQUEST_META]["warnings"]]
-    assert any("not returned as structured content" in w and "/level" in w for w in warned)
+    assert any(
+        "not returned as structured content" in w and "/level" in w for w in warned
+    )
     text = result.content[0].text
-    assert json.dumps(level)[1:-1] in text and text.endswith(f"--- response {RESPONSE_CID} ends ---")
+    assert json.dumps(level)[1:-1] in text and text.endswith(
+        f"--- response {RESPONSE_CID} ends ---"
+    )
 
 
 def test_a_plain_structured_value_is_returned() -> None:
@@ -131,7 +135,7 @@ class ErringNode(BaseProvider):
     def make_request(self, method: RPCEndpoint, params: Any) -> RPCResponse:
         """The error, whatever is asked."""
         self.asked.append(method)
-        return {"jsonrpc": "2.0", "id": 1, "error": self.error}
+        return cast(RPCResponse, {"jsonrpc": "2.0", "id": 1, "error": self.error})
 
     def is_connected(self, show_traceback: bool = False) -> bool:
         """Reachable: the node is this object."""
@@ -157,14 +161,14 @@ def _market(error: Dict[str, Any]) -> Marketplace:
 def test_a_node_error_on_a_fate_read_is_a_market_error(
     error: Dict[str, Any], read: str
 ) -> None:
-    """Said in words, web3's error kept as the cause, the node's URL not named."""
+    """Said in words, web3's error kept as the cause."""
     market = _market(error)
-    arguments: Dict[str, Optional[Any]] = {
+    arguments: Dict[str, Dict[str, Any]] = {
         "confirmed_nonce": {},
         "receipt_now": {"tx_hash": "0x" + "aa" * 32},
         "final_block": {"depth": 64},
-    }[read]
+    }
     with pytest.raises(MarketError, match=error["message"]) as caught:
-        getattr(market, read)(**arguments)
+        getattr(market, read)(**arguments[read])
     assert isinstance(caught.value.__cause__, Web3RPCError)
     assert "could not be read" in str(caught.value)

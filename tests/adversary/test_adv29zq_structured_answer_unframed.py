@@ -40,8 +40,6 @@ hidden text is withheld), so that no client shows it unframed and unflagged.
 
 import json
 
-import pytest
-
 from mech_catalogue_cli.mcp_server.offers import check_delivery
 from mech_catalogue_cli.mcp_server.results import answer_result
 from mech_catalogue_cli.mcp_server.source import ServedTool
