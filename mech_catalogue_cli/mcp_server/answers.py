@@ -58,6 +58,9 @@ _JSON_TEXT = re.compile(r"[ \t\r\n]*+[\[{\"]")
 _CLOSING = {"[": "]", "{": "}", '"': '"'}
 #: pointers reported at most
 MAX_POINTERS = 5
+#: strings of a structured value read one by one to say where it speaks to a model
+#: (each read is about 0.1 ms; past these the value as a whole is named)
+MAX_STRINGS_LOCATED = 2000
 
 
 def shown_answer(text: str, limit: int = MAX_ANSWER_BYTES) -> Tuple[str, int]:
@@ -141,6 +144,31 @@ def hidden_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
         if len(where) < MAX_POINTERS and (found or drawn_over or hidden_in(text, 1)):
             where[pointer_of(place)] = None
     return tuple(where), tuple(kinds)
+
+
+def instructions_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    """Where the final structured value speaks to a model or poses as the server.
+
+    A client may hand ``structuredContent`` to its model alone, without the text
+    content's frame (adv29zq A1): such a value is withheld as hidden text is.
+
+    :param value: the ``structuredContent`` about to be returned (None: none).
+    :return: ``(up to MAX_POINTERS JSON pointers, the phrases)``: the phrases as
+        :func:`answer_instructions` finds them in the value's strings; the pointers of
+        the strings holding one, among the first :data:`MAX_STRINGS_LOCATED` (``/``,
+        the whole value, when a phrase spans strings or lies past them); ``((), ())``
+        when none.
+    """
+    phrases = answer_instructions("", value)
+    if not phrases:
+        return (), ()
+    where: Dict[str, None] = {}
+    for read, (place, text) in enumerate(read_strings(value)):
+        if len(where) >= MAX_POINTERS or read >= MAX_STRINGS_LOCATED:
+            break
+        if flagged_phrases(strip_invisible(text)):
+            where[pointer_of(place)] = None
+    return tuple(where) or ("/",), phrases
 
 
 def answer_instructions(text: str, *values: Any) -> Tuple[str, ...]:

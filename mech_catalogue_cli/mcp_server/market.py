@@ -589,8 +589,32 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """Return the requester account's mined transaction count.
 
         :return: the nonce the next mined transaction will have.
+        :raises MarketError: when the node cannot be reached or answers an error (a
+            JSON-RPC error, e.g. a rate limit, -32005): :meth:`_node_error`.
         """
-        return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
+        try:
+            return int(self.w3.eth.get_transaction_count(self.requester, "latest"))
+        except (ValueError, OSError, Web3Exception) as exc:
+            raise MarketError(
+                self._node_error("the account's transaction count", exc)
+            ) from exc
+
+    def _node_error(self, what: str, exc: Exception) -> str:
+        """A failed read of the node in the server's words (a ``MarketError``'s).
+
+        web3 7 raises a node's JSON-RPC error as ``Web3RPCError`` (a ``Web3Exception``,
+        no ``ValueError``); every read of this class says it as a ``MarketError``,
+        which each caller handles (a request's fate stays unknown: the safe side).
+
+        :param what: what was read, for the message.
+        :param exc: the node's error (``ValueError``, ``OSError``, ``Web3Exception``).
+        :return: what was read, from which node (its URL redacted), the error's type and
+            message (the URL taken out), cut to 200 characters.
+        """
+        return (
+            f"{what} could not be read from {redacted_url(self.rpc_url)}: "
+            f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
+        )
 
     def final_block(self, depth: int) -> FinalBlock:
         """Return the newest final block (:func:`.finality.final_block`).
@@ -608,6 +632,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 f"the final block could not be read from {redacted_url(self.rpc_url)}: "
                 f"{type(exc).__name__}"
             ) from exc
+        except (ValueError, Web3Exception) as exc:  # the head's read: a node's error
+            raise MarketError(self._node_error("the final block", exc)) from exc
 
     def final_nonce(self, depth: int) -> int:
         """Return the requester account's transaction count at the final block.
@@ -672,10 +698,10 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             return self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
         except TransactionNotFound:
             return None
-        except (ValueError, OSError) as exc:
+        except (ValueError, OSError, Web3Exception) as exc:
+            # e.g. TransactionIndexingInProgress: a geth node for hours after a restart
             raise MarketError(
-                f"the receipt of transaction {tx_hash} could not be read: "
-                f"{type(exc).__name__}: {without_url(str(exc), self.rpc_url)[:200]}"
+                self._node_error(f"the receipt of transaction {tx_hash}", exc)
             ) from exc
 
     def transaction_reverted(self, tx_hash: str) -> Optional[bool]:

@@ -160,6 +160,12 @@ INSTRUCTION_PATTERNS: Tuple[str, ...] = (
     r"im (start|end)",
     r"(assistant|system|user) (says|message|role)",
 )
+#: the words that begin or end the server's frame of an answer
+_FRAME_WORDS = (
+    r"(begin|begins|began|beginning|start|starts|started|starting|end|ends|ended|"
+    r"ending|over|close|closes|closed|closing|finish|finishes|finished|stop|stops|"
+    r"stopped|done|complete|completed)"
+)
 #: the MCP server's own forms (its facts, notes, heading of the mech's text, answer
 #: markers, calls to make again): in a stranger's text they pose as the server
 #: (adv29zt Z3), so they are flagged as instructions are, matched the same way
@@ -169,7 +175,13 @@ SERVER_FORM_PATTERNS: Tuple[str, ...] = (
     r"wei of the chain s native token",
     r"not payable now",
     r"mech s own description",
-    r"response [a-z0-9]{20,} (begins|ends)",
+    # the answer's markers, reworded (adv29zq A2): a response's CID near a word that
+    # begins or ends it, within three words either way ("end of response <cid>",
+    # "response <cid> ended", "response <cid> is over")
+    rf"{_FRAME_WORDS}( [a-z]+){{0,3}} response [a-z0-9]{{20,}}",
+    rf"response [a-z0-9]{{20,}}( [a-z]+){{0,3}} {_FRAME_WORDS}",
+    # the note line over an answer ("<tool>: request 0x<64 hex> was paid ...": A1)
+    r"requests? (id )?0x[0-9a-f]{64}",
     r"(new|another|fresh|different) idempotency key",
 )
 _PHRASES = INSTRUCTION_PATTERNS + SERVER_FORM_PATTERNS
