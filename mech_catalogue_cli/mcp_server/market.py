@@ -75,9 +75,9 @@ from mech_catalogue_cli.keys import redacted_url, without_url
 from .finality import FinalBlock, final_block, finalized_number
 from .market_abi import DELIVER_TOPICS, MARKETPLACE_ABI, MECH_PRICE_ABI, REQUEST_TOPICS
 from .market_errors import (
-    _OUT_OF_GAS,
     DEFAULT_MAX_GAS,
     FEE_CAP_TIMES_BASE_FEE,
+    OUT_OF_GAS,
     CancelOverCap,
     EstimateReverted,
     FeeOverCap,
@@ -85,7 +85,7 @@ from .market_errors import (
     MarketError,
     RequestReverted,
     StateUnavailable,
-    _replacement,
+    replacement_fee,
 )
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
@@ -447,7 +447,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             raise
         except Exception as exc:  # pylint: disable=broad-exception-caught
             # web3 7's Web3RPCError (no ValueError) and ValueError: the node's answer
-            if _OUT_OF_GAS.search(str(exc)):
+            if OUT_OF_GAS.search(str(exc)):
                 raise GasOverBound(str(tx.get("to")), None, self.max_gas) from exc
             raise
 
@@ -541,8 +541,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             if self.max_fee_per_gas is not None:
                 fee_cap = min(fee_cap, self.max_fee_per_gas)
                 tip = min(tip, fee_cap)
-                least = max(_replacement(old_fee), base_fee)
-                if fee_cap < least or tip < _replacement(old_tip):
+                least = max(replacement_fee(old_fee), base_fee)
+                if fee_cap < least or tip < replacement_fee(old_tip):
                     raise CancelOverCap(
                         self._cancel_over_cap(pending, old_fee, least),
                         least,

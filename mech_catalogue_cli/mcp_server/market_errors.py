@@ -173,9 +173,9 @@ def gas_words(estimate: Optional[int], bound: int) -> str:
 
 #: what nodes answer an estimate that runs out of the gas it was given (geth, anvil,
 #: erigon, nethermind: "gas required exceeds allowance", "out of gas")
-_OUT_OF_GAS = re.compile(r"gas required exceeds|out of gas", re.IGNORECASE)
+OUT_OF_GAS = re.compile(r"gas required exceeds|out of gas", re.IGNORECASE)
 
 
-def _replacement(fee: int) -> int:
+def replacement_fee(fee: int) -> int:
     """The least fee a node takes to replace a pending one: 10 % more, rounded up."""
     return -(-fee * 11 // 10)
