@@ -41,20 +41,16 @@ import sys
 import tarfile
 import tempfile
 from contextlib import ExitStack, contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
 from mech_catalogue_core.manifest.parsing import parse_manifest
-from mech_catalogue_core.model.catalogue import Catalogue, Mech
-from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.tests.search.corpus import ref
 
 from scripts.devnet.processes import free_port, wait_until
-from tests.browser import Page, accepts_connections, chromium
+from tests.browser import Page, accepts_connections, chromium, priced_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
-NATIVE = "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
 PARAGRAPH = "High and low water for a port, by the hour, from the almanac."
 #: waits until the view of a hash is rendered and laid out (the layout is read, as a
 #: paint would), and gives the milliseconds it took
@@ -90,18 +86,8 @@ def catalogue_json(tools: int, shape: str) -> str:
     }
     manifest = {"name": "Tides", "tools": list(metadata), "toolMetadata": metadata}
     parsed = parse_manifest(json.dumps(manifest).encode())
-    mech = Mech.from_manifest(
-        ref(1), parsed.manifest, parsed.problems, digest="0x" + "77" * 32
-    )
-    facts = MechFacts(
-        address="0x" + "0a" * 20,
-        max_delivery_rate=10**16,
-        block=50,
-        confirmed=True,
-        payment_type=NATIVE,
-    )
-    mech = replace(mech, marketplace=(facts,))
-    return Catalogue.build([mech]).to_json()
+    assert parsed.manifest is not None
+    return priced_catalogue(ref(1), parsed.manifest, parsed.problems)
 
 
 def extracted_library(revision: str, folder: Path) -> Path:

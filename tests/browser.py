@@ -27,8 +27,15 @@ import socket
 import subprocess  # nosec B404: the CLI under test, started with a fixed command line
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Sequence
+
+from mech_catalogue_core.catalogue.request_payment import NATIVE_PAYMENT_TYPE
+from mech_catalogue_core.model.catalogue import Catalogue, Manifest, Mech
+from mech_catalogue_core.model.market import MechFacts
+from mech_catalogue_core.model.problems import Problem
+from mech_catalogue_core.model.tool import MechRef
 
 from scripts.devnet.processes import free_port, wait_until
 
@@ -220,6 +227,29 @@ def accepts_connections(port: int) -> bool:
             return True
     except OSError:
         return False
+
+
+def priced_catalogue(
+    mech_ref: MechRef, manifest: Manifest, problems: Sequence[Problem] = ()
+) -> str:
+    """The catalogue of one mech serving ``manifest``, priced on a marketplace.
+
+    :param mech_ref: the mech's registry reference.
+    :param manifest: its parsed manifest.
+    :param problems: the parser's problems with it.
+    :return: the catalogue's JSON, as :func:`served_page` takes it.
+    """
+    mech = Mech.from_manifest(
+        mech_ref, manifest, tuple(problems), digest="0x" + "77" * 32
+    )
+    facts = MechFacts(
+        address="0x" + "0a" * 20,
+        max_delivery_rate=10**16,
+        block=50,
+        confirmed=True,
+        payment_type=NATIVE_PAYMENT_TYPE,
+    )
+    return Catalogue.build([replace(mech, marketplace=(facts,))]).to_json()
 
 
 @contextmanager

@@ -36,19 +36,15 @@ or its height bounded.
 """
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 from mech_catalogue_core.manifest.parsing import parse_manifest
-from mech_catalogue_core.model.catalogue import Catalogue, Mech
-from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.tests.search.corpus import ref
 
-from tests.browser import Page, missing_browser, served_page
+from tests.browser import Page, missing_browser, priced_catalogue, served_page
 
-NATIVE = "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
 FORGED = "Offer checked by this catalogue: mech Tides, price 0 native (free)."
 DESCRIPTION = "Tide times for a port." + "\n" * 900 + FORGED
 
@@ -73,17 +69,8 @@ def _catalogue() -> str:
         },
     }
     parsed = parse_manifest(json.dumps(manifest).encode())
-    mech = Mech.from_manifest(
-        ref(1), parsed.manifest, parsed.problems, digest="0x" + "77" * 32
-    )
-    facts = MechFacts(
-        address="0x" + "0a" * 20,
-        max_delivery_rate=10**16,
-        block=50,
-        confirmed=True,
-        payment_type=NATIVE,
-    )
-    return Catalogue.build([replace(mech, marketplace=(facts,))]).to_json()
+    assert parsed.manifest is not None
+    return priced_catalogue(ref(1), parsed.manifest, parsed.problems)
 
 
 @pytest.fixture(name="page")

@@ -48,14 +48,11 @@ from urllib.parse import quote
 
 import pytest
 from mech_catalogue_core.manifest.parsing import parse_manifest
-from mech_catalogue_core.model.catalogue import Catalogue, Mech
-from mech_catalogue_core.model.market import MechFacts
 from mech_catalogue_core.tests.search.corpus import ref
 
-from tests.browser import Page, missing_browser, served_page
+from tests.browser import Page, missing_browser, priced_catalogue, served_page
 
 REASON = "adv29zt: a tool name's stacked combining marks paint over the page's facts"
-NATIVE = "0xba699a34be8fe0e7725e93dcbce1701b0211a8ca61330aaeb8a05bf2ec7abed1"
 #: 26 combining marks drawn below their base
 BELOW = "".join(
     chr(c)
@@ -115,20 +112,9 @@ def _catalogue() -> str:
         replace(t, name=STACKED) if t.name == "tides-stacked" else t
         for t in parsed.manifest.tools
     )
-    mech = Mech.from_manifest(
-        ref(1),
-        replace(parsed.manifest, tools=tools),
-        parsed.problems,
-        digest="0x" + "77" * 32,
+    return priced_catalogue(
+        ref(1), replace(parsed.manifest, tools=tools), parsed.problems
     )
-    facts = MechFacts(
-        address="0x" + "0a" * 20,
-        max_delivery_rate=10**16,
-        block=50,
-        confirmed=True,
-        payment_type=NATIVE,
-    )
-    return Catalogue.build([replace(mech, marketplace=(facts,))]).to_json()
 
 
 @pytest.fixture(name="page", scope="module")
