@@ -174,7 +174,9 @@ def test_the_same_reads_answer_when_the_node_does() -> None:
     """The stand-in node's honest answers are read (the premise of the test above)."""
     market = _market([], "json_rpc_error")
     assert (market.head(), market.chain_id(), market.balance()) == (1000, 100, 5)
-    assert market.confirmed_nonce() == 9 and market.receipt_now("0x" + "ef" * 32) is None
+    assert (
+        market.confirmed_nonce() == 9 and market.receipt_now("0x" + "ef" * 32) is None
+    )
     assert market.final_block(64).number == 936
 
 
@@ -256,4 +258,3 @@ def test_the_fate_and_revert_reads_keep_a_paid_request_counted(
     assert journal.load(KEY) == entry  # no fate recorded: its price still counts
     assert final_revert_seen(market, entry, 64) is None
     assert chain_fate(market, entry, 64) is None
-

@@ -114,22 +114,18 @@ class HangingBroadcast(ReorgedMarket):
 
 
 def _server(tmp_path: Path, market: Any, **settings: Any) -> MechToolServer:
-    journal = Journal(tmp_path)
-    journal.save(_gone())
-    market.journal = journal
-    app = MechToolServer(
-        OneTool(),
-        CallSettings(
-            gateway_url=settings.pop("gateway_url", ""),
-            ipfs_api_url="",
-            timeout=TIMEOUT,
-            io_timeout=IO_TIMEOUT,
-            delivery_poll=0.05,
-            **settings,
-        ),
-        market,
-        journal,
+    """A server whose call's journal holds its dropped request (``_gone``)."""
+    call_settings = CallSettings(
+        gateway_url=settings.pop("gateway_url", ""),
+        ipfs_api_url="",
+        timeout=TIMEOUT,
+        io_timeout=IO_TIMEOUT,
+        delivery_poll=0.05,
+        **settings,
     )
+    market.journal = Journal(tmp_path)
+    market.journal.save(_gone())
+    app = MechToolServer(OneTool(), call_settings, market, market.journal)
     app.refresh()
     return app
 

@@ -907,7 +907,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             transaction = self.w3.eth.get_transaction(log["transactionHash"])
         except (ValueError, OSError, Web3Exception) as exc:
             raise MarketError(
-                self._node_error(f"the request transaction of a {self.address} log", exc)
+                self._node_error(
+                    f"the request transaction of a {self.address} log", exc
+                )
             ) from exc
         _, arguments = self.contract.decode_function_input(transaction["input"])
         return "0x" + bytes(arguments["requestData"]).hex()

@@ -598,6 +598,8 @@ class OffchainSending:
         :return: the entry to wait for, or why the mech did not accept it (nothing paid
             for the request; an :class:`OffchainRefusal` with ``deposited`` when an
             automatic deposit was made).
+        :raises MarketError: when the request cannot be signed (the chain id, the
+            nonce or the head unread): nothing was signed nor posted, said so.
         """
         poster, journal = self.offchain, self.journal
         assert poster is not None and journal is not None  # nosec

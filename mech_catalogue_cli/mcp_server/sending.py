@@ -872,9 +872,7 @@ class RequestSender(OffchainSending):
             )
         failure: Optional[MarketError] = None
         try:
-            market.broadcast(
-                cancel, self.settings.io_timeout if wait is None else wait
-            )
+            market.broadcast(cancel, self.settings.io_timeout if wait is None else wait)
         except MarketError as exc:  # e.g. the request took the nonce first
             failure = exc
         # the request mined first, perhaps under another id than the derived one
