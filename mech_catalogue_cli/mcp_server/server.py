@@ -23,8 +23,8 @@ source every ``poll_seconds``; when the catalogue digest changes it publishes
 A call (:meth:`MechToolServer.call`): a paid call's journal entry, found by its call key
 before anything is checked, is only waited for (:mod:`.recall`) -> validate the
 arguments (an ``isError`` result naming each bad argument, nothing sent) -> journal
-lookup (a retry of an unfinished call never pays again) -> rank the offers (:func:`.offers.rank_offers`: the incumbent first) ->
-for each in turn, under one lock: read its price now (the amount sent; over
+lookup (a retry of an unfinished call never pays again) -> rank the offers
+(:func:`.offers.rank_offers`: the incumbent first) -> for each in turn, under one lock: read its price now (the amount sent; over
 ``--max-price`` or unread: the next offer is tried, :func:`.offers.send_time_refusal`)
 -> spend cap -> upload the payload -> derive the request id -> send
 ``MechMarketplace.request`` (a request that reverts, at its gas estimate or mined with
