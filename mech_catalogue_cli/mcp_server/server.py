@@ -24,17 +24,18 @@ A call (:meth:`MechToolServer.call`): a paid call's journal entry, found by its 
 before anything is checked, is only waited for (:mod:`.recall`) -> validate the
 arguments (an ``isError`` result naming each bad argument, nothing sent) -> journal
 lookup (a retry of an unfinished call never pays again) -> rank the offers
-(:func:`.offers.rank_offers`: the incumbent first) -> for each in turn, under one lock: read its price now (the amount sent; over
-``--max-price`` or unread: the next offer is tried, :func:`.offers.send_time_refusal`)
--> spend cap -> upload the payload -> derive the request id -> send
-``MechMarketplace.request`` (a request that reverts, at its gas estimate or mined with
-only gas spent, also moves on to the next offer: :mod:`.refused_offers`) -> wait for the
-delivery (progress notifications every poll, ``--timeout``, cancellable) -> fetch and
-verify the response -> return it (``structuredContent`` when it validates against the
-tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id (hex,
-and decimal as a string), mech, price, transaction, CIDs, the delivering mech, warnings,
-where the time went (seconds) and, for a request sent by this call, ``choice``: the mech
-chosen and why (:func:`.offers.choice_reason`).
+(:func:`.offers.rank_offers`: the incumbent first) -> for each in turn, under one lock:
+read its price now (the amount sent; over ``--max-price`` or unread: the next offer is
+tried, :func:`.offers.send_time_refusal`) -> spend cap -> upload the payload -> derive
+the request id -> send ``MechMarketplace.request`` (a request that reverts, at its gas
+estimate or mined with only gas spent, also moves on to the next offer:
+:mod:`.refused_offers`) -> wait for the delivery (progress notifications every poll,
+``--timeout``, cancellable) -> fetch and verify the response -> return it
+(``structuredContent`` when it validates against the tool's ``outputSchema``).
+``_meta["io.olas/mech-request"]`` carries the request id (hex, and decimal as a string),
+mech, price, transaction, CIDs, the delivering mech, warnings, where the time went
+(seconds) and, for a request sent by this call, ``choice``: the mech chosen and why
+(:func:`.offers.choice_reason`).
 
 Sending is :mod:`.sending` (at most once per call key), reading the answer
 :mod:`.delivery` (after payment nothing escapes as a protocol error).
