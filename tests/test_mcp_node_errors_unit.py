@@ -45,6 +45,13 @@ from mech_catalogue_cli.mcp_server.mined_reverts import (
     record_never_paid,
 )
 from tests.test_mcp_paid_answer_unit import KEY, REQUESTER, _entry
+from tests.test_mcp_refused_offers import (  # noqa: F401  # pylint: disable=unused-import
+    PRICE,
+    _Market,
+    _no_upload,
+    _sender,
+    _sent,
+)
 
 #: the node's URL, with a secret in it (an API key): never in an error
 NODE = "https://rpc.example/v2/s3cr3t-api-key"
@@ -258,3 +265,33 @@ def test_the_fate_and_revert_reads_keep_a_paid_request_counted(
     assert journal.load(KEY) == entry  # no fate recorded: its price still counts
     assert final_revert_seen(market, entry, 64) is None
     assert chain_fate(market, entry, 64) is None
+
+
+class _HeadlessMarket(_Market):
+    """The send's marketplace, its head unread: the node's error as the client says it."""
+
+    def head(self) -> int:
+        """The head's read failing as ``Marketplace.head`` says it."""
+        raise MarketError(
+            "the latest block number could not be read from https://rpc.example/…: "
+            "Web3RPCError: limit exceeded"
+        )
+
+
+@pytest.mark.usefixtures("no_upload")
+def test_a_head_unread_before_signing_says_nothing_was_signed(tmp_path: Any) -> None:
+    """The send's head read fails before signing: nothing journalled, signed or sent.
+
+    :param tmp_path: the journal's folder.
+    """
+    market = _HeadlessMarket(None, [PRICE])
+    sender = _sender(tmp_path, market, cap=10 * PRICE)
+    with pytest.raises(MarketError) as raised:
+        _sent(sender)
+    said = str(raised.value)
+    assert "the latest block number could not be read" in said, said
+    assert "nothing was signed nor sent for this call" in said, said
+    assert "call again with the same arguments" in said
+    assert not market.broadcasts and market.signed == 0
+    assert not list(Journal(tmp_path).folder.glob("*.json"))
+    assert sender.ledger.spent == 0  # nothing counted against --max-spend
