@@ -48,6 +48,7 @@ from mech_catalogue_cli.mcp_server.market import (
 )
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY, error_result
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
+from mech_catalogue_cli.mcp_server.settings import PhaseTimer
 from mech_catalogue_cli.mcp_server.spend_cap import SpendLedger
 from mech_catalogue_cli.mcp_server.spending import JournalIndex
 from tests.test_mcp_paid_answer_unit import (
@@ -467,7 +468,7 @@ def test_a_request_on_chain_costs_one_read_and_no_lock(
     monkeypatch.setattr(app.sender, "state_folder_lock", no_lock)
     entry = Journal(tmp_path).load(KEY)
     assert entry is not None
-    assert anyio.run(app.sender.sent_again_if_dropped, entry, ()) is None
+    assert anyio.run(app.sender.sent_again_if_dropped, entry, (), PhaseTimer()) is None
     assert reads == ["status"]
 
 

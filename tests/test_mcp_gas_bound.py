@@ -252,7 +252,8 @@ def test_the_help_says_the_default_caps() -> None:
     )
     assert "--max-fee-per-gas" in said and "100 gwei on mainnet and gnosis" in said
     assert "1 gwei on base" in said and "1000 gwei on polygon" in said
-    assert "base fee is over it nothing is signed" in said
+    assert "base fee plus the tip is over this cap nothing is signed" in said
+    assert "25 gwei on polygon" in said and "0 on arbitrum" in said
 
 
 def test_the_receipt_gives_the_gas_used_and_the_fee_paid() -> None:

@@ -23,7 +23,11 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Optional
 
 import click
-from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS, ChainPreset
+from mech_catalogue_core.chain.presets import (
+    DEFAULT_MAX_FEE_PER_GAS,
+    DEFAULT_MIN_PRIORITY_FEE_PER_GAS,
+    ChainPreset,
+)
 
 from mech_catalogue_cli.mcp_server.market import DEFAULT_MAX_GAS
 
@@ -59,6 +63,19 @@ def chosen_max_fee_per_gas(flag: Optional[int], preset: Optional[ChainPreset]) -
     return preset.max_fee_per_gas if preset is not None else DEFAULT_MAX_FEE_PER_GAS
 
 
+def chosen_min_priority_fee(preset: Optional[ChainPreset]) -> int:
+    """The tip every transaction is signed with: the least the chain's nodes take.
+
+    :param preset: the ``--chain`` preset (None: the devnet, or a custom ``--rpc``).
+    :return: wei per gas: the preset's ``min_priority_fee_wei`` (sources ``bor_tip``,
+        ``geth_tip``, ``arbitrum_tip`` in :mod:`mech_catalogue_core.chain.presets`),
+        else ``DEFAULT_MIN_PRIORITY_FEE_PER_GAS`` (0).
+    """
+    if preset is None:
+        return DEFAULT_MIN_PRIORITY_FEE_PER_GAS
+    return preset.min_priority_fee_wei
+
+
 def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--max-gas`` (``max_gas``) and ``--max-fee-per-gas`` (``max_fee_per_gas``).
 
@@ -72,8 +89,12 @@ def gas_options(command: Callable[..., Any]) -> Callable[..., Any]:
         help="Most wei per gas a transaction is signed for (default: the --chain "
         "preset's: 100 gwei on mainnet and gnosis, 1 gwei on base, optimism and "
         "arbitrum, 1000 gwei on polygon and celo; 100 gwei on the devnet or a custom "
-        "--rpc). The fee signed is twice the latest block's base fee, within this; "
-        "when the base fee is over it nothing is signed and the call says both.",
+        "--rpc). The fee signed is twice the latest block's base fee plus the "
+        "chain's least tip, within this. The tip is the --chain preset's: 25 gwei on "
+        "polygon (Bor refuses less), 0 on arbitrum, 1 wei elsewhere (geth's pool "
+        "refuses 0), none on the devnet or a custom --rpc. When the base fee plus "
+        "the tip is over this cap nothing is signed and the call says the fee "
+        "needed and the cap.",
         metavar="WEI",
     )(command)
     return click.option(

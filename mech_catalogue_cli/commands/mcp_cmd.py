@@ -59,7 +59,7 @@ from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import install_log_redaction, register_urls
 from ..sources import GATEWAY_ENV, default_gateway
-from .gas_options import chosen_max_fee_per_gas, gas_options
+from .gas_options import chosen_max_fee_per_gas, chosen_min_priority_fee, gas_options
 from .list_options import parse_registry_option
 from .mcp_run import catalogue_source, paying_market, start
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
@@ -638,6 +638,7 @@ def mcp(  # noqa: C901  # pylint: disable=too-many-arguments,too-many-locals
         )
         if market is not None:  # the depth given: used instead of the node's tag
             market.finalized_tag = final_depth is None
+            market.min_priority_fee = chosen_min_priority_fee(preset)
         settings = CallSettings(
             gateway_url=gateway.rstrip("/"),
             ipfs_api_url=ipfs_api_url(ipfs_api),

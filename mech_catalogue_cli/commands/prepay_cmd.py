@@ -46,7 +46,7 @@ from ..folders import DEFAULTS
 from ..keys import load_key
 from ..output import CliFailure, Output
 from ..redaction import register_urls
-from .gas_options import chosen_max_fee_per_gas, gas_options
+from .gas_options import chosen_max_fee_per_gas, chosen_min_priority_fee, gas_options
 from .mcp_cmd import DEVNET_REQUESTER_ROLE, KEY_ENV
 from .publish_cmd import DEFAULT_RPC, RPC_ENV
 
@@ -253,6 +253,7 @@ def prepay(  # pylint: disable=too-many-arguments,too-many-locals
             key,
             gas_bounds=(max_gas, chosen_max_fee_per_gas(max_fee_per_gas, preset)),
         )
+        market.min_priority_fee = chosen_min_priority_fee(preset)
         prepayer = Prepayer(market, Path(state_dir))
         if show:
             rows = prepayer.balances()

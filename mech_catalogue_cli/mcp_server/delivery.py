@@ -396,7 +396,7 @@ class DeliveryReader:
             self.settings.gateway_url,
             delivered.data,
             int(entry.request_id, 16),
-            self.settings.io_timeout,
+            timer.within(self.settings.timeout, self.settings.io_timeout),
         )
         timer.lap("fetch")
         if (entry.status, entry.response_cid) != (CallStatus.DELIVERED, response_cid):

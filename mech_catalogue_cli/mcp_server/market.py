@@ -57,7 +57,10 @@ from eth_account.typed_transactions import TypedTransaction
 from eth_typing import HexStr
 from hexbytes import HexBytes
 from mech_catalogue_core.chain.marketplace import LogQuery
-from mech_catalogue_core.chain.presets import DEFAULT_MAX_FEE_PER_GAS
+from mech_catalogue_core.chain.presets import (
+    DEFAULT_MAX_FEE_PER_GAS,
+    DEFAULT_MIN_PRIORITY_FEE_PER_GAS,
+)
 from mech_catalogue_core.chain.revert import revert_words
 from mech_catalogue_core.chain.rpc_limits import narrow_log_range
 from web3 import Web3
@@ -69,7 +72,7 @@ from web3.exceptions import (
     Web3RPCError,
 )
 
-from mech_catalogue_cli.adapters.http import DeadlineSession
+from mech_catalogue_cli.adapters.http import DeadlineExceeded, DeadlineSession, deadline
 from mech_catalogue_cli.keys import redacted_url, without_url
 
 from .finality import FinalBlock, final_block, finalized_number
@@ -226,6 +229,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         # which block is final: the node's "finalized" tag first (False: the depth
         # only, as ``--final-depth`` given asks)
         self.finalized_tag = True
+        # the tip signed, wei per gas: the least the chain's nodes take (the CLI sets
+        # the ``--chain`` preset's ``min_priority_fee_wei``)
+        self.min_priority_fee = DEFAULT_MIN_PRIORITY_FEE_PER_GAS
 
     def __repr__(self) -> str:
         """Name the marketplace and requester only (never the key).
@@ -333,8 +339,24 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """Return the latest block number.
 
         :return: the number.
+        :raises MarketError: when the node cannot be reached or answers an error
+            (:meth:`_node_error`: what was read and the error, in words).
         """
-        return int(self.w3.eth.block_number)
+        try:
+            return int(self.w3.eth.block_number)
+        except (ValueError, OSError, Web3Exception) as exc:
+            raise MarketError(self._node_error("the latest block number", exc)) from exc
+
+    def chain_id(self) -> int:
+        """Return the chain id the node reports (``eth_chainId``).
+
+        :return: the id.
+        :raises MarketError: when the node cannot be reached or answers an error.
+        """
+        try:
+            return int(self.w3.eth.chain_id)
+        except (ValueError, OSError, Web3Exception) as exc:
+            raise MarketError(self._node_error("the chain id", exc)) from exc
 
     def mech_price(self, mech: str) -> Optional[int]:
         """Read a mech's ``maxDeliveryRate()`` at the latest block (its price now).
@@ -385,7 +407,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             "to": self.address,
             "value": price if value is None else value,
             "data": call._encode_transaction_data(),  # pylint: disable=protected-access
-            "chainId": int(self.w3.eth.chain_id),
+            "chainId": self.chain_id(),
         }
 
     def sign(self, transaction: Dict[str, Any]) -> SignedRequest:
@@ -396,9 +418,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         more. The estimate itself is asked within ``max_gas`` (``eth_estimateGas``'s
         ``gas``): a contract burning gas costs the node's search no more than the
         bound (adv29zp: 2.75 to 4.07 s at 29 M gas on anvil, under the send lock). Its
-        fee per gas is at most twice the latest block's base fee, and at most
-        ``max_fee_per_gas`` (:meth:`_fee_per_gas`); so one transaction costs at most
-        ``max_gas`` times that.
+        fee per gas is at most twice the latest block's base fee plus the chain's
+        least tip, and at most ``max_fee_per_gas`` (:meth:`_fees`); so one
+        transaction costs at most ``max_gas`` times that.
 
         :param transaction: from :meth:`request_transaction` (or an approval, a deposit).
         :return: the signed transaction, to journal before :meth:`broadcast`.
@@ -406,7 +428,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :raises GasOverBound: when the estimate is over ``max_gas`` (nothing signed).
         :raises MarketError: when gas cannot be estimated otherwise (the node
             unreachable or refusing), or a :class:`FeeOverCap` when the latest base
-            fee is over ``max_fee_per_gas`` (nothing signed).
+            fee plus the least tip is over ``max_fee_per_gas`` (nothing signed).
         """
         tx = dict(transaction)
         try:
@@ -415,8 +437,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             if estimate > self.max_gas:
                 raise GasOverBound(str(tx.get("to")), estimate, self.max_gas)
             tx["gas"] = min(int(estimate * 1.2), self.max_gas)
-            tx["maxFeePerGas"] = self._fee_per_gas()
-            tx["maxPriorityFeePerGas"] = 0
+            tx["maxFeePerGas"], tx["maxPriorityFeePerGas"] = self._fees()
             signed = self._account.sign_transaction(tx)
         except ContractLogicError as exc:
             raise EstimateReverted(self.address, exc.data, self.max_gas) from exc
@@ -451,25 +472,29 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 raise GasOverBound(str(tx.get("to")), None, self.max_gas) from exc
             raise
 
-    def _fee_per_gas(self) -> int:
-        """The ``maxFeePerGas`` to sign: twice the latest base fee, within the cap.
+    def _fees(self) -> Tuple[int, int]:
+        """The fees to sign: twice the latest base fee plus the least tip, within the cap.
 
-        The fee paid is the block's base fee (no tip is signed), so the node's fee
-        suggestions (``eth_gasPrice``, ``eth_maxPriorityFeePerGas``,
-        ``eth_feeHistory``) are not asked: a node that lies in them moves nothing. A
-        node lying about the base fee moves at most the fee signed, never past the
-        cap. A block without a base fee (a chain before EIP-1559) is read by its gas
-        price, under the same cap.
+        The tip is :attr:`min_priority_fee`, the least the chain's nodes take (the
+        ``--chain`` preset's ``min_priority_fee_wei``: Polygon's Bor refuses a tip
+        under 25 gwei, a geth pool one under 1 wei), so the fee paid is the block's
+        base fee plus that tip. The node's fee suggestions (``eth_gasPrice``,
+        ``eth_maxPriorityFeePerGas``, ``eth_feeHistory``) are not asked: a node that
+        lies in them moves nothing. A node lying about the base fee moves at most the
+        fee signed, never past the cap. A block without a base fee (a chain before
+        EIP-1559) is read by its gas price, under the same cap.
 
-        :return: wei per gas.
-        :raises FeeOverCap: when the base fee is over ``max_fee_per_gas`` (a
-            transaction signed under it would wait unmined, or pay a spike).
+        :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
+        :raises FeeOverCap: when the base fee plus the tip is over
+            ``max_fee_per_gas`` (a transaction signed under it would be refused or
+            wait unmined, or pay a spike): it says the fee needed and the cap.
         """
         base_fee, where = self._base_fee()
         cap: int = self.max_fee_per_gas
-        if base_fee > cap:
-            raise FeeOverCap(where, base_fee, cap)
-        return min(base_fee * FEE_CAP_TIMES_BASE_FEE, cap)
+        tip: int = self.min_priority_fee
+        if base_fee + tip > cap:
+            raise FeeOverCap(where, base_fee, cap, tip)
+        return min(base_fee * FEE_CAP_TIMES_BASE_FEE + tip, cap), tip
 
     def _base_fee(self) -> Tuple[int, str]:
         """The latest block's base fee (its gas price before EIP-1559), and where read.
@@ -536,7 +561,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             old_fee = int(old.get("maxFeePerGas", 0))
             old_tip = int(old.get("maxPriorityFeePerGas", 0))
             base_fee = self._base_fee()[0]
-            tip = max(2 * old_tip, 10**9)
+            tip = max(2 * old_tip, 10**9, self.min_priority_fee)
             fee_cap = max(2 * old_fee, 2 * base_fee) + tip
             if self.max_fee_per_gas is not None:
                 fee_cap = min(fee_cap, self.max_fee_per_gas)
@@ -557,7 +582,7 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                     "gas": 21_000,
                     "maxFeePerGas": fee_cap,
                     "maxPriorityFeePerGas": tip,
-                    "chainId": int(self.w3.eth.chain_id),
+                    "chainId": self.chain_id(),
                 }
             )
         except (ValueError, TypeError, KeyError, OSError, Web3Exception) as exc:
@@ -731,7 +756,10 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         "already known", and the wait is for the one hash.
 
         :param signed: from :meth:`sign` (or the journal).
-        :param wait: seconds to wait for the receipt.
+        :param wait: seconds the broadcast and the wait for its receipt take in all,
+            the node's answers included (:func:`~mech_catalogue_cli.adapters.http.
+            deadline`: a node that accepts the connection and never answers holds it
+            no longer).
         :return: the transaction hash, a :class:`SentTransaction` (its ``gas`` from
             the receipt, :meth:`gas_paid`).
         :raises MarketError: when it is not mined in time or cannot be sent.
@@ -739,15 +767,16 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """
         tx_hash = signed.tx_hash
         try:
-            self._send_raw(signed.raw_tx)
-            receipt = self.w3.eth.wait_for_transaction_receipt(
-                tx_hash, timeout=wait  # type: ignore[arg-type]
-            )
-        except TimeExhausted as exc:
+            with deadline(wait):
+                self._send_raw(signed.raw_tx)
+                receipt = self.w3.eth.wait_for_transaction_receipt(
+                    tx_hash, timeout=wait  # type: ignore[arg-type]
+                )
+        except (TimeExhausted, DeadlineExceeded) as exc:
             raise MarketError(
-                f"the request transaction to {self.address} was not mined within "
-                f"{wait:g} s; it may still be: call again with the same arguments to "
-                "check (that will not pay twice)"
+                f"transaction {tx_hash} was not mined within "
+                f"{wait:g} s (its broadcast and receipt included); it may still be: "
+                "call again with the same arguments to check (that will not pay twice)"
             ) from exc
         except ContractLogicError as exc:  # its message quotes a reason raw
             raise MarketError(
@@ -867,12 +896,21 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param log: the log.
         :param index: which of its requests.
         :param has_datas: the event carries ``requestDatas``.
-        :return: 0x hex ("" when unreadable).
+        :return: 0x hex.
+        :raises MarketError: when the node cannot give the log's transaction (the
+            request is then unknown, never taken for another's).
         """
         if has_datas:
             types = REQUEST_TOPICS["0x" + bytes(log["topics"][0]).hex()][0]
             return "0x" + bytes(abi_decode(types, bytes(log["data"]))[2][index]).hex()
-        transaction = self.w3.eth.get_transaction(log["transactionHash"])
+        try:
+            transaction = self.w3.eth.get_transaction(log["transactionHash"])
+        except (ValueError, OSError, Web3Exception) as exc:
+            raise MarketError(
+                self._node_error(
+                    f"the request transaction of a {self.address} log", exc
+                )
+            ) from exc
         _, arguments = self.contract.decode_function_input(transaction["input"])
         return "0x" + bytes(arguments["requestData"]).hex()
 
@@ -897,6 +935,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         :param requester_checked: the log was read filtered on this requester's topic.
         :return: its requests ([] when it is no such log, another requester's, or
             undecodable: not a request this server sent).
+        :raises MarketError: when the node cannot give what the log leaves out (its
+            transaction's input): a request unread is never a request not sent.
         """
         topics = [bytes(topic) for topic in log.get("topics", ())]
         shape = REQUEST_TOPICS.get("0x" + topics[0].hex()) if topics else None
@@ -918,6 +958,8 @@ class Marketplace:  # pylint: disable=too-many-public-methods
                 )
                 for index, raw_id in enumerate(ids)
             ]
+        except MarketError:
+            raise
         except Exception:  # pylint: disable=broad-exception-caught
             return []
 
@@ -938,19 +980,22 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             receipt = self.w3.eth.get_transaction_receipt(HexStr(tx_hash))
         except TransactionNotFound:
             return None
-        except (ValueError, OSError) as exc:
+        except (ValueError, OSError, Web3Exception) as exc:
             LOGGER.warning(
                 "the receipt of %s could not be read: %s",
                 tx_hash,
                 without_url(str(exc), self.rpc_url)[:200],
             )
             return None
-        for log in receipt.get("logs", ()):
-            if str(log.get("address", "")).lower() != str(self.address).lower():
-                continue
-            for request in self._requests_of_log(dict(log)):
-                if request.data.lower() == data.lower():
-                    return request.request_id
+        try:
+            for log in receipt.get("logs", ()):
+                if str(log.get("address", "")).lower() != str(self.address).lower():
+                    continue
+                for request in self._requests_of_log(dict(log)):
+                    if request.data.lower() == data.lower():
+                        return request.request_id
+        except MarketError as exc:
+            LOGGER.warning("the request of %s could not be read: %s", tx_hash, exc)
         return None
 
     def own_request(
@@ -992,5 +1037,9 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """Return the requester's balance.
 
         :return: wei.
+        :raises MarketError: when the node cannot be reached or answers an error.
         """
-        return int(self.w3.eth.get_balance(self.requester))
+        try:
+            return int(self.w3.eth.get_balance(self.requester))
+        except (ValueError, OSError, Web3Exception) as exc:
+            raise MarketError(self._node_error("the requester's balance", exc)) from exc

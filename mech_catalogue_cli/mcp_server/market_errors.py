@@ -72,25 +72,36 @@ class GasOverBound(MarketError):
 
 
 class FeeOverCap(MarketError):
-    """The latest block's base fee is over ``--max-fee-per-gas``: nothing was signed.
+    """The base fee plus the chain's least tip is over ``--max-fee-per-gas``.
+
+    Nothing was signed.
 
     :param fee: the base fee read, wei per gas.
     :param cap: ``--max-fee-per-gas``, wei per gas.
+    :param tip: the least tip the chain's nodes take, wei per gas.
     """
 
-    def __init__(self, where: str, fee: int, cap: int) -> None:
-        """Say the fee and the cap, in gwei and wei.
+    def __init__(self, where: str, fee: int, cap: int, tip: int = 0) -> None:
+        """Say the fee needed and the cap, in gwei and wei.
 
         :param where: the block and the node it was read from.
         :param fee: the base fee read, wei per gas.
         :param cap: ``--max-fee-per-gas``, wei per gas.
+        :param tip: the least tip the chain's nodes take (0: none), wei per gas.
         """
+        needed = (
+            f"{say_gwei(fee)} per gas"
+            if not tip
+            else f"{say_gwei(fee)} per gas, and with the least tip its nodes take "
+            f"({say_gwei(tip)}) a transaction needs {say_gwei(fee + tip)}"
+        )
         super().__init__(
-            f"the base fee of {where} is {say_gwei(fee)} per gas, over "
+            f"the base fee of {where} is {needed}, over "
             f"--max-fee-per-gas {say_gwei(cap)}: nothing was signed nor sent. Call "
             "again when the fee is lower, or pass a higher --max-fee-per-gas to pay it"
         )
         self.fee = fee
+        self.tip = tip
         self.cap = cap
 
 

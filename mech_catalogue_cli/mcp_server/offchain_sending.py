@@ -598,23 +598,31 @@ class OffchainSending:
         :return: the entry to wait for, or why the mech did not accept it (nothing paid
             for the request; an :class:`OffchainRefusal` with ``deposited`` when an
             automatic deposit was made).
+        :raises MarketError: when the request cannot be signed (the chain id, the
+            nonce or the head unread): nothing was signed nor posted, said so.
         """
         poster, journal = self.offchain, self.journal
         assert poster is not None and journal is not None  # nosec
         price, nonce = price_nonce
         _, digest = root_digest(payload_bytes(payload), raw_leaves=False, cid_version=0)
-        prepared = await anyio.to_thread.run_sync(
-            poster.prepare,
-            key,
-            tool.mech_tool,
-            offer.address,
-            price,
-            offer.payment_type,
-            digest_to_cid(bytes(digest), DAG_PB),
-            "0x" + bytes(digest).hex(),
-            offer.endpoint,
-            nonce,
-        )
+        try:
+            prepared = await anyio.to_thread.run_sync(
+                poster.prepare,
+                key,
+                tool.mech_tool,
+                offer.address,
+                price,
+                offer.payment_type,
+                digest_to_cid(bytes(digest), DAG_PB),
+                "0x" + bytes(digest).hex(),
+                offer.endpoint,
+                nonce,
+            )
+        except MarketError as exc:  # before signing: no one holds a request
+            raise MarketError(
+                f"{exc}; nothing was signed nor posted for this call: call again "
+                "with the same arguments"
+            ) from exc
         prepared.extra.update(carried)
         # how long its mech has to settle it before other calls take its nonce
         prepared.extra["offchain"][BOUND_KEY] = self.settings.timeout

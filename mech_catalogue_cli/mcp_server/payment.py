@@ -314,6 +314,6 @@ class TokenPayer:
                 "to": Web3.to_checksum_address(funds.token),
                 "value": 0,
                 "data": call._encode_transaction_data(),  # pylint: disable=W0212
-                "chainId": int(self.market.w3.eth.chain_id),
+                "chainId": self.market.chain_id(),
             }
         )

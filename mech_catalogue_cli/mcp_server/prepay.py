@@ -225,7 +225,7 @@ class Prepayer:
             {
                 "from": self.market.requester,
                 **transaction,
-                "chainId": int(self.market.w3.eth.chain_id),
+                "chainId": self.market.chain_id(),
             }
         )
 
@@ -241,7 +241,7 @@ class Prepayer:
         :return: 64 hex.
         """
         identity = {
-            "chain_id": int(self.market.w3.eth.chain_id),
+            "chain_id": self.market.chain_id(),
             "marketplace": self.market.address.lower(),
             "tracker": tracker.lower(),
             "requester": self.market.requester.lower(),

@@ -111,6 +111,11 @@ from .spend_cap import PaidRecord, SpendLedger
 from .spending import JournalIndex
 from .unmined import record_mined, record_signer
 
+#: what a call ended before its request was signed says of it
+NOTHING_SIGNED = (
+    "nothing was signed nor sent for this call: call again with the same arguments"
+)
+
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: seconds a send begun at the end of its call's ``--timeout`` still waits for its
@@ -524,7 +529,7 @@ class RequestSender(OffchainSending):
                                     self.refused_when_mined, entry
                                 )
                         won = await anyio.to_thread.run_sync(
-                            self.cancel_request, entry, stale
+                            self.cancel_request, entry, stale, self.receipt_wait(timer)
                         )
                         if won is not None:
                             return won  # mined before its cancellation: paid
@@ -622,22 +627,25 @@ class RequestSender(OffchainSending):
             def prepare_and_send() -> (
                 Union[JournalEntry, PriceRefusal]  # pylint: disable=too-many-locals
             ):
-                nonce = market.market_nonce()
-                prepared = JournalEntry(
-                    key=key,
-                    tool=tool.mech_tool,
-                    mech=offer.address,
-                    price=price,
-                    payment_type=offer.payment_type,
-                    cid=uploaded.cid,
-                    data=uploaded.digest,
-                    market_nonce=nonce,
-                    request_id=market.next_request_id(
-                        offer.address, data, price, offer.payment_type, nonce
-                    ),
-                    from_block=market.head(),
-                    extra=dict(carried),
-                )
+                try:
+                    nonce = market.market_nonce()
+                    prepared = JournalEntry(
+                        key=key,
+                        tool=tool.mech_tool,
+                        mech=offer.address,
+                        price=price,
+                        payment_type=offer.payment_type,
+                        cid=uploaded.cid,
+                        data=uploaded.digest,
+                        market_nonce=nonce,
+                        request_id=market.next_request_id(
+                            offer.address, data, price, offer.payment_type, nonce
+                        ),
+                        from_block=market.head(),
+                        extra=dict(carried),
+                    )
+                except MarketError as exc:
+                    raise MarketError(f"{exc}; {NOTHING_SIGNED}") from exc
                 # funds read now; a token offer: approve exactly the shortfall
                 # (journalled first); native: value = what the prepaid balance lacks
                 short, value = self._ready_to_pay(
@@ -726,7 +734,7 @@ class RequestSender(OffchainSending):
             return sent
 
     async def sent_again_if_dropped(  # pylint: disable=too-many-return-statements
-        self, entry: JournalEntry, offers: Sequence[Offer]
+        self, entry: JournalEntry, offers: Sequence[Offer], timer: PhaseTimer
     ) -> Union[JournalEntry, str, None]:
         """Send a journalled request again when the chain dropped it (:mod:`.dropped`).
 
@@ -745,6 +753,8 @@ class RequestSender(OffchainSending):
 
         :param entry: the call's entry, status ``sent``.
         :param offers: the offers the call may pay now (the tool's as served).
+        :param timer: the call's clock: the broadcast again, or the cancellation's,
+            waits within its ``--timeout`` (:meth:`receipt_wait`).
         :return: None when the request is not known to be gone (wait for it, as
             before); the entry sent again (or found mined meanwhile); a
             :class:`.dropped.NeverMined` sentence when the call key was freed, or a
@@ -783,14 +793,18 @@ class RequestSender(OffchainSending):
             stale = await anyio.to_thread.run_sync(self._stale, current, offers)
             if not stale:
                 try:
-                    return await anyio.to_thread.run_sync(self.broadcast_again, current)
+                    return await anyio.to_thread.run_sync(
+                        self.broadcast_again, current, self.receipt_wait(timer)
+                    )
                 except RequestReverted:  # nothing paid: the caller tries the offers
                     return await anyio.to_thread.run_sync(
                         self.refused_when_mined, current
                     )
                 except MarketError as exc:  # the entry says prepared: the next call
                     raise MarketError(f"{dropped_text(record)}, but {exc}") from exc
-            won = await anyio.to_thread.run_sync(self.cancel_request, current, stale)
+            won = await anyio.to_thread.run_sync(
+                self.cancel_request, current, stale, self.receipt_wait(timer)
+            )
             if won is not None:
                 return won  # mined before its cancellation: paid, its answer read
             return (
@@ -820,7 +834,7 @@ class RequestSender(OffchainSending):
         return stale_request(entry, offers, price_now, max_price)
 
     def cancel_request(
-        self, entry: JournalEntry, reason: str
+        self, entry: JournalEntry, reason: str, wait: Optional[float] = None
     ) -> Optional[JournalEntry]:
         """Take a stale request's nonce with a zero-value transfer; say who won (blocking).
 
@@ -831,6 +845,8 @@ class RequestSender(OffchainSending):
         :param entry: the call's entry, its request signed and its nonce unmined.
         :param reason: why the request may not be sent ("" when the entry already
             records its cancellation).
+        :param wait: seconds its broadcast and receipt may take (the call's
+            :meth:`receipt_wait`; None: ``--io-timeout``).
         :return: the entry marked sent when the request was mined after all (it is
             paid: its answer is read), or None when the cancellation took the nonce
             (nothing was paid for it).
@@ -856,7 +872,7 @@ class RequestSender(OffchainSending):
             )
         failure: Optional[MarketError] = None
         try:
-            market.broadcast(cancel, self.settings.io_timeout)
+            market.broadcast(cancel, self.settings.io_timeout if wait is None else wait)
         except MarketError as exc:  # e.g. the request took the nonce first
             failure = exc
         # the request mined first, perhaps under another id than the derived one

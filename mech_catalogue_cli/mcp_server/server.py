@@ -21,20 +21,21 @@ source every ``poll_seconds``; when the catalogue digest changes it publishes
 ``notifications/tools/list_changed`` to every handshake-era session that has talked to it.
 
 A call (:meth:`MechToolServer.call`): a paid call's journal entry, found by its call key
-before anything is checked, is only waited for (:mod:`.recall`) -> validate the arguments (an ``isError`` result naming
-each bad argument, nothing sent) -> journal lookup (a retry of an unfinished call never
-pays again) -> rank the offers (:func:`.offers.rank_offers`: the incumbent first) ->
-for each in turn, under one lock: read its price now (the amount sent; over
-``--max-price`` or unread: the next offer is tried, :func:`.offers.send_time_refusal`)
--> spend cap -> upload the payload -> derive the request id -> send
-``MechMarketplace.request`` (a request that reverts, at its gas estimate or mined with
-only gas spent, also moves on to the next offer: :mod:`.refused_offers`) -> wait for the
-delivery (progress notifications every poll, ``--timeout``, cancellable) -> fetch and
-verify the response -> return it (``structuredContent`` when it validates against the
-tool's ``outputSchema``). ``_meta["io.olas/mech-request"]`` carries the request id (hex,
-and decimal as a string), mech, price, transaction, CIDs, the delivering mech, warnings,
-where the time went (seconds) and, for a request sent by this call, ``choice``: the mech
-chosen and why (:func:`.offers.choice_reason`).
+before anything is checked, is only waited for (:mod:`.recall`) -> validate the
+arguments (an ``isError`` result naming each bad argument, nothing sent) -> journal
+lookup (a retry of an unfinished call never pays again) -> rank the offers
+(:func:`.offers.rank_offers`: the incumbent first) -> for each in turn, under one lock:
+read its price now (the amount sent; over ``--max-price`` or unread: the next offer is
+tried, :func:`.offers.send_time_refusal`) -> spend cap -> upload the payload -> derive
+the request id -> send ``MechMarketplace.request`` (a request that reverts, at its gas
+estimate or mined with only gas spent, also moves on to the next offer:
+:mod:`.refused_offers`) -> wait for the delivery (progress notifications every poll,
+``--timeout``, cancellable) -> fetch and verify the response -> return it
+(``structuredContent`` when it validates against the tool's ``outputSchema``).
+``_meta["io.olas/mech-request"]`` carries the request id (hex, and decimal as a string),
+mech, price, transaction, CIDs, the delivering mech, warnings, where the time went
+(seconds) and, for a request sent by this call, ``choice``: the mech chosen and why
+(:func:`.offers.choice_reason`).
 
 Sending is :mod:`.sending` (at most once per call key), reading the answer
 :mod:`.delivery` (after payment nothing escapes as a protocol error).
@@ -91,7 +92,7 @@ from .results import (
     with_choice,
     with_orders_flagged,
 )
-from .sending import PriceRefusal, RequestSender
+from .sending import NOTHING_SIGNED, PriceRefusal, RequestSender
 from .served_names import ServedNames
 from .settings import CallSettings, PhaseTimer
 from .source import (
@@ -535,7 +536,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             except NoOffer:
                 payable = ()  # a dropped request is then cancelled, never sent again
             try:
-                again = await self.sender.sent_again_if_dropped(entry, payable)
+                again = await self.sender.sent_again_if_dropped(entry, payable, timer)
             except MarketError as exc:
                 return error_result(f"{tool.name}: {exc}")
             if isinstance(again, (NeverMined, PriceRefusal)):
@@ -666,7 +667,12 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             # a missing entry, or one not known to be sent (a crash before the receipt,
             # or a rewritten file): this requester's request with the call's data on
             # chain is the call's, whatever the entry says
-            entry = await self.sender.resumed_from_chain(tool, arguments, key) or entry
+            try:
+                entry = (
+                    await self.sender.resumed_from_chain(tool, arguments, key) or entry
+                )
+            except MarketError as exc:  # said with what this call sent: nothing new
+                return error_result(f"{name}: {exc}; {unresumed_words(entry)}")
         if reader and entry and entry.status in (CallStatus.SENT, CallStatus.DELIVERED):
             # paid already (its receipt was seen): only wait, whatever the offers are now
             self._remember_name(name, arguments, requester, idempotency, key)
@@ -740,6 +746,22 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             ),
             {"refused": decisions, "skipped": skipped_meta(skipped)},
         )
+
+
+def unresumed_words(entry: Optional[JournalEntry]) -> str:
+    """What a call whose request could not be looked up on chain paid (pure).
+
+    :param entry: the call's journal entry (None: none; else one not known to be sent).
+    :return: nothing signed, or the signed request that may be on chain, and that a
+        call with the same arguments looks again without paying twice.
+    """
+    if entry is None or not entry.raw_tx:
+        return NOTHING_SIGNED
+    return (
+        f"request {entry.request_id} (tx {entry.tx_hash}) was signed and journalled "
+        "before this call and may be on chain; nothing more was sent now: call again "
+        "with the same arguments to check it (that will not pay twice)"
+    )
 
 
 def read_journal_in_background(index: Optional[JournalIndex]) -> None:

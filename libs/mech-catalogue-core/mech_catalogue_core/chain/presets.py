@@ -87,6 +87,24 @@ id                     document
                        user who wants to pay it passes ``--max-fee-per-gas``
 ``fee_cap_default``    the same rule for a chain without a preset (the devnet, a
                        custom ``--rpc``): :data:`DEFAULT_MAX_FEE_PER_GAS`
+``bor_tip``            Polygon PIP-35: Bor's transaction pool refuses a tip
+                       (``maxPriorityFeePerGas``) under 25 gwei, whatever its
+                       ``txpool.pricelimit`` says (0xPolygon/bor#1280; erigon
+                       ``txpoolcfg.BorDefaultTxPoolPriceLimit = 25 * common.GWei``;
+                       the node's answer: "transaction gas price below minimum: gas
+                       tip cap X, minimum needed 25000000000")
+``geth_tip``           go-ethereum ``core/txpool/legacypool`` ``DefaultConfig``
+                       ``PriceLimit: 1`` and ``txpool.ValidateTransaction`` (a tip
+                       under ``MinTip`` is "underpriced"): a pool of geth's defaults
+                       (op-geth on the OP Stack chains, erigon's ``MinFeeCap`` too)
+                       refuses a zero tip, so 1 wei is signed
+``arbitrum_tip``       OffchainLabs/arbitrum-docs ``chain-config/costs/
+                       priority-fees``: Arbitrum One collects no tip (ArbOS 61 makes
+                       it possible only after a Constitutional DAO vote) and its
+                       sequencer orders first come, first served: a zero tip is taken
+``tip_default``        no preset (the devnet's anvil takes a zero tip; a custom
+                       ``--rpc`` whose pool wants more refuses the transaction in
+                       its own words, said by the call): :data:`DEFAULT_MIN_PRIORITY_FEE_PER_GAS`
 =====================  ==============================================================
 """
 
@@ -132,6 +150,13 @@ SOURCES: Mapping[str, str] = {
     "at most 0.1 ETH or xDAI (100 gwei), 0.001 ETH on an Ethereum L2 (1 gwei), 1 POL "
     "or CELO (1,000 gwei); no fee history read",
     "fee_cap_default": "design: no preset for this chain (100 gwei, as Ethereum's)",
+    "bor_tip": "Polygon PIP-35 (0xPolygon/bor#1280; erigon txpoolcfg "
+    "BorDefaultTxPoolPriceLimit = 25 gwei): Bor's pool refuses a tip under 25 gwei",
+    "geth_tip": "go-ethereum core/txpool/legacypool DefaultConfig PriceLimit 1 and "
+    "txpool.ValidateTransaction: a tip under 1 wei is refused as underpriced",
+    "arbitrum_tip": "OffchainLabs/arbitrum-docs chain-config/costs/priority-fees: "
+    "Arbitrum One collects no tip; a zero tip is taken",
+    "tip_default": "no preset for this chain: no tip (the devnet's anvil takes none)",
 }
 
 #: blocks below the head at which a transaction counts as final on a chain no preset
@@ -145,6 +170,9 @@ GWEI = 10**9
 #: devnet, a custom ``--rpc``), unless ``--max-fee-per-gas`` says otherwise (source
 #: ``fee_cap_default``)
 DEFAULT_MAX_FEE_PER_GAS = 100 * GWEI
+#: the tip (``maxPriorityFeePerGas``) signed on a chain without a preset (source
+#: ``tip_default``): none
+DEFAULT_MIN_PRIORITY_FEE_PER_GAS = 0
 
 #: Multicall3, deployed at this address on every chain below (source ``multicall3``)
 MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"
@@ -198,6 +226,10 @@ class ChainPreset:  # pylint: disable=too-many-instance-attributes
     :param max_fee_per_gas: the most wei per gas a transaction is signed for unless
         ``--max-fee-per-gas`` says otherwise (source ``fee_cap``: a bound on what one
         transaction may cost, not a reading of the chain's fees).
+    :param min_priority_fee_wei: the tip (``maxPriorityFeePerGas``) every transaction
+        is signed with, wei per gas: the least the chain's nodes take (0 where a zero
+        tip is mined; Polygon's Bor refuses under 25 gwei), within
+        ``--max-fee-per-gas``.
     :param sources: field name -> source id (a key of :data:`SOURCES`), for every field
         that holds a value.
     """
@@ -221,6 +253,7 @@ class ChainPreset:  # pylint: disable=too-many-instance-attributes
     final_depth: int = DEFAULT_FINAL_DEPTH
     block_seconds: float = 0.0
     max_fee_per_gas: int = DEFAULT_MAX_FEE_PER_GAS
+    min_priority_fee_wei: int = DEFAULT_MIN_PRIORITY_FEE_PER_GAS
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def registries(self) -> List[Dict[str, Any]]:
@@ -290,6 +323,7 @@ def _sourced(**values: Any) -> Dict[str, Any]:
     sources["fallback_gateways"] = "gateways"
     sources["final_depth"] = "default"
     sources["max_fee_per_gas"] = "fee_cap_default"
+    sources["min_priority_fee_wei"] = "tip_default"
     kwargs: Dict[str, Any] = {}
     for name, (value, source) in values.items():
         kwargs[name] = value
@@ -333,6 +367,7 @@ _PRESETS = (
             final_depth=(_ETHEREUM_FINAL_DEPTH, "beacon"),
             block_seconds=(_ETHEREUM_BLOCK_SECONDS, "beacon"),
             max_fee_per_gas=(100 * GWEI, "fee_cap"),
+            min_priority_fee_wei=(1, "geth_tip"),
             olas_agent_registry=("0x2F1f7D38e4772884b88f3eCd8B6b9faCdC319112", _R),
             component_registry=("0x15bd56669F57192a97dF41A2aa8f4403e9491776", _R),
             registries_manager=("0x9eC9156dEF5C613B2a7D4c46C383F9B58DfcD6fE", _R),
@@ -349,6 +384,7 @@ _PRESETS = (
             final_depth=(_GNOSIS_FINAL_DEPTH, "beacon"),
             block_seconds=(_GNOSIS_BLOCK_SECONDS, "beacon"),
             max_fee_per_gas=(100 * GWEI, "fee_cap"),
+            min_priority_fee_wei=(1, "geth_tip"),
             rpc_url=(
                 "https://rpc.eu-central-2.gateway.fm/v4/gnosis/non-archival/mainnet",
                 _C,
@@ -388,6 +424,7 @@ _PRESETS = (
             final_depth=(_OP_STACK_FINAL_DEPTH, "op_finality"),
             block_seconds=(_OP_STACK_BLOCK_SECONDS, "op_finality"),
             max_fee_per_gas=(GWEI, "fee_cap"),
+            min_priority_fee_wei=(1, "geth_tip"),
             rpc_url=("https://base.llamarpc.com", _C),
             legacy_mech_registry=("0x88DE734655184a09B70700aE4F72364d1ad23728", _L),
             complementary_service_metadata=(
@@ -426,6 +463,7 @@ _PRESETS = (
             final_depth=(_POLYGON_FINAL_DEPTH, "polygon_finality"),
             block_seconds=(_POLYGON_BLOCK_SECONDS, "polygon_finality"),
             max_fee_per_gas=(1_000 * GWEI, "fee_cap"),
+            min_priority_fee_wei=(25 * GWEI, "bor_tip"),
             rpc_url=("https://polygon-bor-rpc.publicnode.com", _C),
             legacy_mech_registry=("0x984cf72FDe8B5aA910e9e508aC5e007ae5BDcC9C", _L),
             complementary_service_metadata=(
@@ -460,6 +498,7 @@ _PRESETS = (
             final_depth=(_OP_STACK_FINAL_DEPTH, "op_finality"),
             block_seconds=(_OP_STACK_BLOCK_SECONDS, "op_finality"),
             max_fee_per_gas=(GWEI, "fee_cap"),
+            min_priority_fee_wei=(1, "geth_tip"),
             rpc_url=("https://mainnet.optimism.io", _C),
             legacy_mech_registry=("0x75D529FAe220bC8db714F0202193726b46881B76", _L),
             complementary_service_metadata=(
@@ -490,6 +529,7 @@ _PRESETS = (
             final_depth=(_ARBITRUM_FINAL_DEPTH, "arbitrum_finality"),
             block_seconds=(_ARBITRUM_BLOCK_SECONDS, "arbitrum_finality"),
             max_fee_per_gas=(GWEI, "fee_cap"),
+            min_priority_fee_wei=(0, "arbitrum_tip"),
             rpc_url=("https://arbitrum.llamarpc.com", _C),
             legacy_mech_registry=("0xa4799B083E0068732456EF45ff9fe5c683658327", _L),
             complementary_service_metadata=(
@@ -505,6 +545,7 @@ _PRESETS = (
             final_depth=(_CELO_FINAL_DEPTH, "celo_finality"),
             block_seconds=(_CELO_BLOCK_SECONDS, "celo_finality"),
             max_fee_per_gas=(1_000 * GWEI, "fee_cap"),
+            min_priority_fee_wei=(1, "geth_tip"),
             rpc_url=("https://forno.celo.org", _C),
             legacy_mech_registry=("0xE49CB081e8d96920C38aA7AB90cb0294ab4Bc8EA", _L),
             complementary_service_metadata=(
