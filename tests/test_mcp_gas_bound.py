@@ -52,6 +52,7 @@ from mech_catalogue_cli.mcp_server.market import (
 from mech_catalogue_cli.mcp_server.market_errors import GAS_KEY
 from mech_catalogue_cli.mcp_server.offchain_sending import PriceRefusal
 from mech_catalogue_cli.mcp_server.refused_offers import RevertRefusal, gas_refusal
+from tests.raw_block_stub import BlocksOfStub
 from tests.test_mcp_offer_choice import offer
 from tests.test_mcp_refused_offers import (  # noqa: F401  # pylint: disable=unused-import
     MECH,
@@ -112,6 +113,7 @@ def _market(
         gas_bounds=(DEFAULT_MAX_GAS, fee_cap),
     )
     node = SimpleNamespace(eth=_Eth(estimate, base_fee))
+    node.provider = BlocksOfStub(node)
     market.w3 = node  # type: ignore[assignment]
     return market
 

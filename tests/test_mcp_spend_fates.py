@@ -41,6 +41,7 @@ from mech_catalogue_cli.mcp_server.unmined import (
     record_mined,
     record_signer,
 )
+from tests.raw_block_stub import BlocksOfStub
 from tests.test_mcp_spend_run_reconciled import KEY_A, KEY_B, PRICE, on_chain
 
 WINDOW = 3600.0
@@ -234,6 +235,7 @@ class _Chain:
         self.reads: List[str] = []
         self.w3 = self
         self.eth = self
+        self.provider = BlocksOfStub(self)
 
     def confirmed_nonce(self) -> int:
         """The account's mined nonce."""

@@ -31,19 +31,17 @@ depth is used then too, with a warning naming both numbers.
 """
 
 import logging
-import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
 from web3.exceptions import Web3Exception
-from web3.types import RPCEndpoint
+
+from .raw_blocks import block_numbers
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
 #: the execution API's block tag of the newest finalized block
 FINALIZED_TAG = "finalized"
-#: a block number as JSON-RPC writes it (a bounded length: 2^256 at most)
-HEX_NUMBER = re.compile(r"0x[0-9a-fA-F]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -82,9 +80,8 @@ class FinalBlock:
 def finalized_number(w3: Any) -> Optional[int]:
     """Read the node's ``finalized`` block number (blocking).
 
-    Asked raw (``eth_getBlockByNumber("finalized", false)``), the block's number read
-    alone: web3's block checks would refuse a proof-of-authority chain's long
-    ``extraData`` (Polygon's) without its middleware, and the rest is not used.
+    Asked raw (:func:`.raw_blocks.block_numbers`): web3's block checks would refuse a
+    proof-of-authority chain's long ``extraData`` (Polygon's) without its middleware.
 
     :param w3: a connected ``Web3``.
     :return: the block number, or None when the node gives none: it answers the tag
@@ -92,16 +89,9 @@ def finalized_number(w3: Any) -> Optional[int]:
         ``0x`` hex number. ``OSError`` (the node unreachable) is raised.
     """
     try:
-        answer = w3.provider.make_request(
-            RPCEndpoint("eth_getBlockByNumber"), [FINALIZED_TAG, False]
-        )
-    except (Web3Exception, ValueError, TypeError):  # an answer that is not JSON-RPC
+        return block_numbers(w3, FINALIZED_TAG, ("number",))["number"]
+    except (Web3Exception, ValueError, TypeError):  # no block, or not JSON-RPC
         return None
-    block = answer.get("result") if isinstance(answer, dict) else None
-    number = block.get("number") if isinstance(block, dict) else None
-    if not isinstance(number, str) or not HEX_NUMBER.fullmatch(number):
-        return None
-    return int(number, 16)
 
 
 def final_block(finalized: Optional[int], head: int, depth: int) -> FinalBlock:

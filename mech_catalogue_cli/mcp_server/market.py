@@ -90,6 +90,7 @@ from .market_errors import (
     StateUnavailable,
     replacement_fee,
 )
+from .raw_blocks import block_numbers
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -499,11 +500,14 @@ class Marketplace:  # pylint: disable=too-many-public-methods
     def _base_fee(self) -> Tuple[int, str]:
         """The latest block's base fee (its gas price before EIP-1559), and where read.
 
+        Read raw (:func:`.raw_blocks.block_numbers`), so a Polygon block's long
+        ``extraData`` does not refuse it.
+
         :return: wei per gas, and the block and node it was read from (for errors).
         """
-        block = self.w3.eth.get_block("latest")
-        read = block.get("baseFeePerGas")
-        where = f"block {block.get('number')} on {redacted_url(self.rpc_url)}"
+        block = block_numbers(self.w3, "latest", ("number", "baseFeePerGas"))
+        read = block["baseFeePerGas"]
+        where = f"block {block['number']} on {redacted_url(self.rpc_url)}"
         if read is None:
             read, where = self.w3.eth.gas_price, f"{where} (its gas price)"
         return int(read), where

@@ -43,6 +43,7 @@ from .journal import Journal, JournalEntry
 from .market import MarketError, Marketplace
 from .mined_reverts import never_paid, own_revert
 from .outstanding import owner_text
+from .raw_blocks import block_numbers
 
 LOGGER = logging.getLogger("mech_catalogue.mcp")
 
@@ -238,6 +239,7 @@ def _learn_fate(market: Marketplace, journal: Journal, record: Any) -> bool:
 def block_time(market: Marketplace, block: int) -> float:
     """A block's time, unix seconds (now when the node does not say: the safe side)."""
     try:
-        return float(market.w3.eth.get_block(block)["timestamp"])
+        stamp = block_numbers(market.w3, block, ("timestamp",))["timestamp"]
     except Exception:  # pylint: disable=broad-exception-caught  # any node answer
-        return time.time()
+        stamp = None
+    return time.time() if stamp is None else float(stamp)
