@@ -123,7 +123,50 @@ def _letters_joined(run: "re.Match[str]", checked: "re.Pattern[str]") -> str:
         lambda gap: gap.group(0) if words_apart and gap.group(0).isspace() else "",
         letters,
     )
-    return joined if checked.search(folded(joined).lower()) else letters
+    if not checked.search(folded(joined).lower()):
+        return letters
+    return joined if words_apart else checked_words_parted(joined, checked)
+
+
+#: letters a run spelled with one gap throughout must join to before the checked words
+#: inside it are parted (``y o u r p a s s w o r d``): a shorter run is a word or none
+MIN_LETTERS_PARTED = 4
+#: letters after a checked word read as its ending, not a word of their own (``s``,
+#: ``es``, ``ed``: the checks' patterns read plurals and forms themselves)
+MAX_ENDING_LETTERS = 2
+
+
+def checked_words_parted(joined: str, checked: "re.Pattern[str]") -> str:
+    """Letters joined from one run, with the checked words inside it written apart.
+
+    A phrase spelled with one gap throughout (``y o u r p a s s w o r d``,
+    ``s-e-e-d-p-h-r-a-s-e``) joins to one word whose word ends are unknown: each
+    checked word found in it, the longest at each place from the left, stands apart
+    (``your password``, ``seed phrase``); letters between them stay together, and
+    up to :data:`MAX_ENDING_LETTERS` after a word stay with it (``instructions``).
+
+    :param joined: the run's letters joined (no gaps).
+    :param checked: :func:`checked_words`' pattern.
+    :return: the letters with a space before each checked word inside and after it
+        (unless only its ending follows), none at the ends; ``joined`` as it is when shorter than :data:`MIN_LETTERS_PARTED` or
+        when folding changes its length (no place to part it is known then).
+    """
+    read = folded(joined).lower()
+    if len(joined) < MIN_LETTERS_PARTED or len(read) != len(joined):
+        return joined
+    words: List[Tuple[int, int]] = []
+    for match in checked.finditer(read):
+        if not words or match.start(1) >= words[-1][1]:
+            words.append(match.span(1))
+    starts = [start for start, _ in words] + [len(joined)]
+    parts = set(starts)
+    for (_, stop), following in zip(words, starts[1:]):
+        if following - stop > MAX_ENDING_LETTERS:  # "instruction" + "s" is one word
+            parts.add(stop)
+    parts -= {0, len(joined)}
+    return "".join(
+        (" " if i in parts else "") + letter for i, letter in enumerate(joined)
+    )
 
 
 def _parts_joined(word: "re.Match[str]", checked: "re.Pattern[str]") -> str:
@@ -155,6 +198,14 @@ def _parts_joined(word: "re.Match[str]", checked: "re.Pattern[str]") -> str:
 #: what stands for an expression's mark while words spelled apart are joined: no
 #: :data:`SPELLING_GAP`, no letter
 _KEPT_APART = "\ufffd"
+#: a mark :func:`.expression_marks.expression_marks_spaced` may read as an expression's
+#: (``_``, ``^``, ``*``, ``~`` and their full-width and small forms)
+_EXPRESSION_MARK = "[_^*~\ufe33\ufe34\ufe4d-\ufe4f\uff3e\uff3f\ufe61\uff0a\uff5e]"
+#: three or more single letters or digits parted by one mark repeated (``P_I_N``,
+#: ``P*I*N``): a word spelled out, not an expression (``p_k``, ``x_i`` keep theirs)
+_SPELLED_BY_ONE_MARK = re.compile(
+    rf"(?<!{_LETTER}){_LETTER}({_EXPRESSION_MARK}){_LETTER}(?:\1{_LETTER})+(?!{_LETTER})"
+)
 
 
 def spelled_apart_of(
@@ -163,7 +214,9 @@ def spelled_apart_of(
     """A text's marks of an expression spaced, then words spelled apart joined.
 
     The space written for a mark (``p_k``'s ``_``) parts the letters either side for
-    good: an expression's letters are no word spelled.
+    good: an expression's letters are no word spelled. Three or more single letters
+    parted by one mark repeated (``P_I_N``, ``A_B_C``: :data:`_SPELLED_BY_ONE_MARK`)
+    are a word spelled out, joined as a spaced one is.
 
     :param text: a text, as written.
     :param spaced: its :func:`.expression_marks.expression_marks_spaced` (the same
@@ -173,9 +226,15 @@ def spelled_apart_of(
     """
     if len(spaced) != len(text):  # line breaks normalized: the marks' places moved
         return ()
+    spelled_out = {
+        at
+        for run in _SPELLED_BY_ONE_MARK.finditer(text)
+        for at in range(run.start() + 1, run.end(), 2)
+    }
     kept_apart = "".join(
-        _KEPT_APART if mark != letter and letter == " " else letter
-        for mark, letter in zip(text, spaced)
+        _KEPT_APART if mark != letter and letter == " " and at not in spelled_out
+        else letter
+        for at, (mark, letter) in enumerate(zip(text, spaced))
     )
     joined = spelled_words_joined(kept_apart, checked).replace(_KEPT_APART, " ")
     return () if joined == spaced else (joined,)

@@ -139,12 +139,18 @@ MAX_LABEL_CHARS = 128
 _TAG_TEXT = re.compile("[\U000e0020-\U000e007e]+")
 _TAG_OFFSET = 0xE0000
 
-#: phrases that address the model rather than describe the tool (ASCII, matched on the
-#: text's words: case and punctuation ignored); each is flagged, nothing is refused
-INSTRUCTION_PATTERNS: Tuple[str, ...] = (
+#: an order to set aside what a model was told ("ignore the previous instructions")
+IGNORE_INSTRUCTIONS = (
     r"(ignore|disregard|forget|override) (all |any )?(of )?(the |your |my )?"
     r"(previous|prior|above|earlier|preceding|former|other|system) "
-    r"(instructions?|directions?|messages?|prompts?|rules?|context)",
+    r"(instructions?|directions?|messages?|prompts?|rules?|context)"
+)
+#: phrases that address the model rather than describe the tool (ASCII, matched on the
+#: text's words: case and punctuation ignored); each is flagged, nothing is refused.
+#: Naming a secret is among them (a warning costs nothing); what withholds a value is
+#: narrower (:mod:`.model_orders`)
+INSTRUCTION_PATTERNS: Tuple[str, ...] = (
+    IGNORE_INSTRUCTIONS,
     r"you must",
     r"you (are|have been) now",
     r"system prompt",
@@ -591,6 +597,23 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(forms + letters_joined))
 
 
+def phrase_sources(text: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    """The forms of a text the phrase checks read, as written and as its letters read.
+
+    :param text: text from a stranger.
+    :return: ``(its readings and what its tag characters spell, those and each of them
+        folded and with its ASCII look-alikes read as letters)``, each distinct: the
+        first for the other languages' matchers (which fold their own way), the second
+        for the English patterns.
+    """
+    sources = list(readings(text))
+    if _TAG_TEXT.search(text):  # decoded only when there are tag characters
+        sources.append(hidden_tag_text(text))
+    folds = [folded(source) for source in sources]
+    looked = [ascii_lookalikes_read(fold) for fold in folds]
+    return tuple(sources), tuple(dict.fromkeys(sources + folds + looked))
+
+
 def instruction_phrases(text: str) -> Tuple[str, ...]:
     """Phrases of a text that address a model (:data:`INSTRUCTION_PATTERNS`).
 
@@ -605,18 +628,13 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     """
     if not text:
         return ()
-    sources = list(readings(text))
-    if _TAG_TEXT.search(text):  # decoded only when there are tag characters
-        sources.append(hidden_tag_text(text))
-    folds = [folded(source) for source in sources]
-    looked = [ascii_lookalikes_read(fold) for fold in folds]
+    sources, letters_read = phrase_sources(text)
     others = [
         p for source in sources for p in other_languages.instruction_phrases(source)
     ]
-    sources = list(dict.fromkeys(sources + folds + looked))
     found = [
         m.group(0).lower()
-        for source in sources
+        for source in letters_read
         for words in word_readings(source)
         for m in _INSTRUCTION.finditer(words)
     ]
