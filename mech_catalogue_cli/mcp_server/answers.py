@@ -160,15 +160,16 @@ def instructions_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]
 
     :param value: the ``structuredContent`` about to be returned (None: none).
     :return: ``(up to MAX_POINTERS JSON pointers, the orders)``: the orders found in
-        the value's strings (:func:`read_strings`, one per line, invisible characters
-        removed); the pointers of the strings holding one, among the first
+        the value's strings (:func:`read_strings`, a blank line between them,
+        invisible characters removed); the pointers of the strings holding one, among the first
         :data:`MAX_STRINGS_LOCATED` (``/``, the whole value, when an order spans
         strings or lies past them); ``((), ())`` when none.
     """
     if value is None:
         return (), ()
     strings = [text for _, text in read_strings(value)]
-    orders = orders_to_model(strip_invisible("\n".join(strings)))
+    # a blank line between strings: each starts a clause, as a value's string does
+    orders = orders_to_model(strip_invisible("\n\n".join(strings)))
     if not orders:
         return (), ()
     where: Dict[str, None] = {}

@@ -21,6 +21,7 @@ space as one word, while the word checks part words at each of those characters.
 adds it to every form of a text the word checks read (secrets, requests, instructions).
 """
 
+import functools
 import re
 from typing import Iterable, List, Set, Tuple
 
@@ -32,8 +33,8 @@ from mech_catalogue_core.model.letter_forms import folded
 _SPELLING_SPACES = " \u00a0\u2000-\u200a\u202f\u205f\u3000"
 #: marks a person reads between letters spelled one by one (``P.I.N.``, ``p-a-s-s``,
 #: ``P/I/N``): a full stop, a middle dot or bullet, a hyphen or dash, a slash, an
-#: underscore
-_SPELLING_MARKS = ".\u00b7\u2027\u2219\u22c5\u30fb\\-\u2010-\u2013/\u2215\u2044_"
+#: underscore, a caret (``P^I^N``, as ``P_I_N``)
+_SPELLING_MARKS = ".\u00b7\u2027\u2219\u22c5\u30fb\\-\u2010-\u2013/\u2215\u2044_^"
 #: what a person reads as no more than a gap between letters spelled one by one: a
 #: space or a mark of the two above, or a full stop and a space (``P. I. N.``; initials
 #: spelling no checked word, ``J. R. R.``, are left as they are)
@@ -82,7 +83,9 @@ def checked_words(patterns: Iterable[str], short: Iterable[str]) -> "re.Pattern[
     return re.compile(r"(?=(" + "|".join(ordered) + "))")
 
 
-def spelled_words_joined(text: str, checked: "re.Pattern[str]") -> str:
+def spelled_words_joined(
+    text: str, checked: "re.Pattern[str]", parted: bool = False
+) -> str:
     """A text with words spelled apart read as the words they spell (adv29z K7).
 
     A person reads ``P.I.N.``, ``p a s s w o r d`` and ``p-a-s-s-w-o-r-d`` as the word
@@ -95,17 +98,28 @@ def spelled_words_joined(text: str, checked: "re.Pattern[str]") -> str:
     than one character (``J. R. R. Tolkien``, ``x - y``) and runs spelling no checked
     word (``a.k.a.``, ``A/B``, ``I/O``) are left as they are.
 
+    With ``parted``, a run spelling a whole phrase with one gap throughout has the
+    checked words inside it written apart (:func:`checked_words_parted`:
+    ``y o u r p a s s w o r d`` reads ``your password``): a reading of its own, since
+    a word the checks match by a pattern no word of :func:`checked_words` spells
+    (``x p r v``: ``[xtyzuv]prv``) reads whole only unparted.
+
     :param text: any text (invisible characters are removed first).
     :param checked: :func:`checked_words` of the checks that read the result.
+    :param parted: whether to part the checked words inside a run.
     :return: the joined text (the text cleaned of invisible characters when nothing
         joins); linear in its length.
     """
     kept = strip_invisible(text)
-    spelled = _SPELLED_LETTERS.sub(lambda run: _letters_joined(run, checked), kept)
+    spelled = _SPELLED_LETTERS.sub(
+        lambda run: _letters_joined(run, checked, parted), kept
+    )
     return _PARTED_WORD.sub(lambda word: _parts_joined(word, checked), spelled)
 
 
-def _letters_joined(run: "re.Match[str]", checked: "re.Pattern[str]") -> str:
+def _letters_joined(
+    run: "re.Match[str]", checked: "re.Pattern[str]", parted: bool
+) -> str:
     """A :data:`_SPELLED_LETTERS` run's letters joined, if they spell a checked word.
 
     A run parted by spaces and by other gaps (``y.o.u m.u.s.t``) spells words apart:
@@ -113,6 +127,8 @@ def _letters_joined(run: "re.Match[str]", checked: "re.Pattern[str]") -> str:
 
     :param run: a :data:`_SPELLED_LETTERS` match.
     :param checked: :func:`checked_words`' pattern.
+    :param parted: whether to part the checked words inside a run of one gap
+        (:func:`checked_words_parted`).
     :return: its letters without the gaps (``you must``, ``PIN``), or the run as it
         is when they spell no checked word (``a.k.a``).
     """
@@ -125,12 +141,25 @@ def _letters_joined(run: "re.Match[str]", checked: "re.Pattern[str]") -> str:
     )
     if not checked.search(folded(joined).lower()):
         return letters
-    return joined if words_apart else checked_words_parted(joined, checked)
+    return checked_words_parted(joined, checked) if parted and not words_apart else joined
 
 
 #: letters a run spelled with one gap throughout must join to before the checked words
 #: inside it are parted (``y o u r p a s s w o r d``): a shorter run is a word or none
 MIN_LETTERS_PARTED = 4
+#: words a phrase spelled out parts besides the checked ones: whom a thing is handed
+#: to (``s e n d m e y o u r p i n``); two letters joined alone to them make no word a
+#: check reads (``U. S.`` stays as written)
+PARTED_SHORT_WORDS = ("me", "us")
+
+
+@functools.lru_cache(maxsize=8)
+def _parting(checked: "re.Pattern[str]") -> "re.Pattern[str]":
+    """:func:`checked_words`' pattern with :data:`PARTED_SHORT_WORDS` added last."""
+    words = checked.pattern[len("(?=(") : -len("))")]
+    return re.compile(f"(?=({words}|{'|'.join(PARTED_SHORT_WORDS)}))")
+
+
 #: letters after a checked word read as its ending, not a word of their own (``s``,
 #: ``es``, ``ed``: the checks' patterns read plurals and forms themselves)
 MAX_ENDING_LETTERS = 2
@@ -155,7 +184,7 @@ def checked_words_parted(joined: str, checked: "re.Pattern[str]") -> str:
     if len(joined) < MIN_LETTERS_PARTED or len(read) != len(joined):
         return joined
     words: List[Tuple[int, int]] = []
-    for match in checked.finditer(read):
+    for match in _parting(checked).finditer(read):
         if not words or match.start(1) >= words[-1][1]:
             words.append(match.span(1))
     starts = [start for start, _ in words] + [len(joined)]
@@ -222,7 +251,9 @@ def spelled_apart_of(
     :param spaced: its :func:`.expression_marks.expression_marks_spaced` (the same
         length, a mark written as a space; line breaks normalized).
     :param checked: :func:`checked_words` of the checks that read the result.
-    :return: the joined text when it differs from ``spaced``, else ().
+    :return: the joined text, then the text with the words inside a phrase spelled
+        out parted (:func:`spelled_words_joined`), each when it differs from
+        ``spaced`` and the other.
     """
     if len(spaced) != len(text):  # line breaks normalized: the marks' places moved
         return ()
@@ -236,5 +267,8 @@ def spelled_apart_of(
         else letter
         for at, (mark, letter) in enumerate(zip(text, spaced))
     )
-    joined = spelled_words_joined(kept_apart, checked).replace(_KEPT_APART, " ")
-    return () if joined == spaced else (joined,)
+    read = (
+        spelled_words_joined(kept_apart, checked, parted).replace(_KEPT_APART, " ")
+        for parted in (False, True)
+    )
+    return tuple(joined for joined in dict.fromkeys(read) if joined != spaced)

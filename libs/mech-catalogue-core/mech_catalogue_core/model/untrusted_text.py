@@ -578,7 +578,9 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     :func:`.rendered_text.laid_out_readings` adds, where a tag may hide its content,
     the source without what a browser lays out as nothing (an element ``hidden`` or
     styled, ``rp``, ``datalist``, ``audio``...: adv29yt). Each is read once more with
-    words spelled apart joined (:func:`spelled_words_joined`: ``P.I.N.``, adv29z K7).
+    words spelled apart joined (:func:`spelled_words_joined`: ``P.I.N.``, adv29z K7),
+    and, where letters joined, once more with the words inside a phrase spelled out
+    parted (``y o u r p a s s w o r d`` as ``your password``: fix29zj).
 
     :param text: text from a manifest or an answer.
     :param spelled: whether to add the forms with words spelled apart joined.
@@ -594,7 +596,14 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     if not spelled:
         return forms
     letters_joined = tuple(spelled_words_joined(form, CHECKED_WORDS) for form in forms)
-    return tuple(dict.fromkeys(forms + letters_joined))
+    # a phrase spelled out with one gap throughout, its words parted: read only where
+    # letters joined at all (most texts: none)
+    words_parted = tuple(
+        spelled_words_joined(form, CHECKED_WORDS, parted=True)
+        for form, joined in zip(forms, letters_joined)
+        if joined != form
+    )
+    return tuple(dict.fromkeys(forms + letters_joined + words_parted))
 
 
 def phrase_sources(text: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
