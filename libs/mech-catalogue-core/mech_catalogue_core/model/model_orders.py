@@ -111,15 +111,18 @@ _ADDRESSED = re.compile(
     + r")\b",
     re.IGNORECASE | re.ASCII,
 )
-#: where an imperative stands in a clause's words
-#: (:func:`.short_secret_words.clause_words`): at its start, after a phrase mark
-#: (``Assistant: send ...``), after an address, a modal or a linking word
+#: what stands just before an imperative in a clause's words
+#: (:func:`.short_secret_words.clause_words`), besides the clause's start: a phrase
+#: mark (``Assistant: send ...``), an address, a modal or a linking word
 ORDER_LEAD = (
-    r"(?:\A|(?<=\. )|(?<=,)|\b(?:please|kindly|now|then|and|so|just|also|first|next|"
-    r"immediately|quickly|you must|you should|you need to|you have to|you are to|"
-    r"make sure to|make sure you|be sure to|remember to|go ahead and|"
+    r"(?:\. |,|\b(?:please|kindly|now|then|and|so|just|also|first|next|immediately|"
+    r"quickly|you must|you should|you need to|you have to|you are to|make sure to|"
+    r"make sure you|be sure to|remember to|go ahead and|"
     rf"{MODEL}) )"
 )
+_LED = re.compile(rf"{ORDER_LEAD}\Z", re.IGNORECASE | re.ASCII)
+#: characters before a verb :data:`_LED` reads (the longest lead is shorter)
+_LEAD_CHARS = 32
 #: a secret named (:data:`.secret_vocabulary.SECRET_TERMS`, the short words)
 _SECRET = rf"(?:{alternation(SECRET_TERMS)}|{OWNED_SHORT_WORD})"
 #: someone a thing is sent or handed to, after it: the text's writer, this
@@ -136,7 +139,7 @@ CONVERSATION_PLACE = (
 )
 #: funds sent to someone: ``send all funds to 0x...``, ``transfer 10 USDC to me``
 _FUNDS_SENT = re.compile(
-    rf"{ORDER_LEAD}(?:send|transfer|wire|approve) (?:(?:all|every|any|the|your|their|"
+    r"\b(?:send|transfer|wire|approve) (?:(?:all|every|any|the|your|their|"
     r"my|our|its|remaining|entire|whole|of|[0-9]+) ){0,3}(?:funds?|money|tokens?|eth|"
     r"ether|xdai|crypto|balances?|usdc|usdt|dai|olas|coins?|assets?|holdings|"
     rf"everything)(?: [a-z0-9]+){{0,3}}? {RECIPIENT}\b",
@@ -144,7 +147,7 @@ _FUNDS_SENT = re.compile(
 )
 #: a secret handed over: the verb, whom to (``send me``), the words between, the secret
 _SECRET_HANDED = re.compile(
-    rf"{ORDER_LEAD}(?P<verb>{alternation(HANDING_VERBS)})"
+    rf"\b(?P<verb>{alternation(HANDING_VERBS)})"
     r"(?P<to> (?:us|me|back|over))?(?P<between>(?: [a-z0-9]+){0,4}?) "
     rf"(?P<secret>{_SECRET})\b",
     re.IGNORECASE | re.ASCII,
@@ -202,13 +205,26 @@ def _imperative_orders(words: str) -> List[str]:
     :param words: :func:`.short_secret_words.clause_words` of a reading.
     :return: the orders' words, lowercase.
     """
-    found = [m.group(0).strip(" ,.").lower() for m in _FUNDS_SENT.finditer(words)]
+    found = [
+        m.group(0).lower() for m in _FUNDS_SENT.finditer(words) if _led(words, m)
+    ]
     found += [m.group(0).lower() for m in _SECRET_IN_CALL.finditer(words)]
     for handed in _SECRET_HANDED.finditer(words):
-        order = _secret_order(handed, words)
+        order = _secret_order(handed, words) if _led(words, handed) else None
         if order:
             found.append(order)
     return found
+
+
+def _led(words: str, verb: "re.Match[str]") -> bool:
+    """Whether a verb stands as an imperative: at its clause's start or after a lead.
+
+    :param words: clause words.
+    :param verb: a match starting at the verb.
+    :return: True at the start or after :data:`ORDER_LEAD`.
+    """
+    start = verb.start()
+    return start == 0 or bool(_LED.search(words[max(0, start - _LEAD_CHARS) : start]))
 
 
 def _secret_order(handed: "re.Match[str]", words: str) -> Optional[str]:
@@ -219,7 +235,7 @@ def _secret_order(handed: "re.Match[str]", words: str) -> Optional[str]:
     :return: its words (and where to, when said after), lowercase; None for advice
         (``enter your password``, ``share your seed phrase``: to no one said).
     """
-    said = handed.group(0).strip(" ,.").lower()
+    said = handed.group(0).lower()
     if (
         handed.group("to")
         or _PRINCIPAL_S.search(handed.group("between"))

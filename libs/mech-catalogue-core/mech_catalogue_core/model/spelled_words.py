@@ -21,7 +21,6 @@ space as one word, while the word checks part words at each of those characters.
 adds it to every form of a text the word checks read (secrets, requests, instructions).
 """
 
-import functools
 import re
 from typing import Iterable, List, Set, Tuple
 
@@ -153,11 +152,8 @@ MIN_LETTERS_PARTED = 4
 PARTED_SHORT_WORDS = ("me", "us")
 
 
-@functools.lru_cache(maxsize=8)
-def _parting(checked: "re.Pattern[str]") -> "re.Pattern[str]":
-    """:func:`checked_words`' pattern with :data:`PARTED_SHORT_WORDS` added last."""
-    words = checked.pattern[len("(?=(") : -len("))")]
-    return re.compile(f"(?=({words}|{'|'.join(PARTED_SHORT_WORDS)}))")
+#: :data:`PARTED_SHORT_WORDS` at each position (overlapping)
+_PARTED_SHORT = re.compile("(?=(" + "|".join(PARTED_SHORT_WORDS) + "))")
 
 
 #: letters after a checked word read as its ending, not a word of their own (``s``,
@@ -183,10 +179,12 @@ def checked_words_parted(joined: str, checked: "re.Pattern[str]") -> str:
     read = folded(joined).lower()
     if len(joined) < MIN_LETTERS_PARTED or len(read) != len(joined):
         return joined
+    found = {m.start(1): m.end(1) for m in _PARTED_SHORT.finditer(read)}
+    found.update((m.start(1), m.end(1)) for m in checked.finditer(read))
     words: List[Tuple[int, int]] = []
-    for match in _parting(checked).finditer(read):
-        if not words or match.start(1) >= words[-1][1]:
-            words.append(match.span(1))
+    for start in sorted(found):
+        if not words or start >= words[-1][1]:
+            words.append((start, found[start]))
     starts = [start for start, _ in words] + [len(joined)]
     parts = set(starts)
     for (_, stop), following in zip(words, starts[1:]):
