@@ -205,9 +205,7 @@ def _imperative_orders(words: str) -> List[str]:
     :param words: :func:`.short_secret_words.clause_words` of a reading.
     :return: the orders' words, lowercase.
     """
-    found = [
-        m.group(0).lower() for m in _FUNDS_SENT.finditer(words) if _led(words, m)
-    ]
+    found = [m.group(0).lower() for m in _FUNDS_SENT.finditer(words) if _led(words, m)]
     found += [m.group(0).lower() for m in _SECRET_IN_CALL.finditer(words)]
     for handed in _SECRET_HANDED.finditer(words):
         order = _secret_order(handed, words) if _led(words, handed) else None

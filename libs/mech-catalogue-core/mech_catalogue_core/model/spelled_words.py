@@ -140,18 +140,41 @@ def _letters_joined(
     )
     if not checked.search(folded(joined).lower()):
         return letters
-    return checked_words_parted(joined, checked) if parted and not words_apart else joined
+    return (
+        checked_words_parted(joined, checked) if parted and not words_apart else joined
+    )
 
 
 #: letters a run spelled with one gap throughout must join to before the checked words
 #: inside it are parted (``y o u r p a s s w o r d``): a shorter run is a word or none
 MIN_LETTERS_PARTED = 4
+
+
+def spelled_readings(
+    forms: Tuple[str, ...], checked: "re.Pattern[str]"
+) -> Tuple[str, ...]:
+    """The readings of a text's forms with words spelled apart joined, then parted.
+
+    :param forms: the forms of a text the word checks read.
+    :param checked: :func:`checked_words` of the checks that read the result.
+    :return: each form :func:`spelled_words_joined`, then, for each form where letters
+        joined, the same with the checked words inside a phrase spelled out parted
+        (``y o u r p a s s w o r d`` as ``your password``: fix29zj; most texts have
+        none).
+    """
+    joined = tuple(spelled_words_joined(form, checked) for form in forms)
+    parted = tuple(
+        spelled_words_joined(form, checked, parted=True)
+        for form, letters in zip(forms, joined)
+        if letters != form
+    )
+    return joined + parted
+
+
 #: words a phrase spelled out parts besides the checked ones: whom a thing is handed
 #: to (``s e n d m e y o u r p i n``); two letters joined alone to them make no word a
 #: check reads (``U. S.`` stays as written)
 PARTED_SHORT_WORDS = ("me", "us")
-
-
 #: :data:`PARTED_SHORT_WORDS` at each position (overlapping)
 _PARTED_SHORT = re.compile("(?=(" + "|".join(PARTED_SHORT_WORDS) + "))")
 
@@ -173,8 +196,9 @@ def checked_words_parted(joined: str, checked: "re.Pattern[str]") -> str:
     :param joined: the run's letters joined (no gaps).
     :param checked: :func:`checked_words`' pattern.
     :return: the letters with a space before each checked word inside and after it
-        (unless only its ending follows), none at the ends; ``joined`` as it is when shorter than :data:`MIN_LETTERS_PARTED` or
-        when folding changes its length (no place to part it is known then).
+        (unless only its ending follows), none at the ends; ``joined`` as it is
+        when shorter than :data:`MIN_LETTERS_PARTED` or when folding changes its
+        length (no place to part it is known then).
     """
     read = folded(joined).lower()
     if len(joined) < MIN_LETTERS_PARTED or len(read) != len(joined):
@@ -261,8 +285,11 @@ def spelled_apart_of(
         for at in range(run.start() + 1, run.end(), 2)
     }
     kept_apart = "".join(
-        _KEPT_APART if mark != letter and letter == " " and at not in spelled_out
-        else letter
+        (
+            _KEPT_APART
+            if mark != letter and letter == " " and at not in spelled_out
+            else letter
+        )
         for at, (mark, letter) in enumerate(zip(text, spaced))
     )
     read = (

@@ -62,7 +62,7 @@ HONEST_ORDERS_TO_A_PERSON = [
 @pytest.mark.parametrize("text", MENTIONS_AND_ADVICE + HONEST_ORDERS_TO_A_PERSON)
 def test_a_mention_or_advice_orders_nothing(text: str) -> None:
     """No order to a model: a structured value holding it is returned."""
-    assert orders_to_model(text) == ()
+    assert not orders_to_model(text)
 
 
 @pytest.mark.parametrize("text", MENTIONS_AND_ADVICE[:10])
@@ -113,7 +113,7 @@ def test_other_languages_orders_are_their_ignore_phrases() -> None:
     assert other_languages.orders_given("Игнорируйте предыдущие инструкции") == (
         "игнорируй предыдущие инструкции",
     )
-    assert other_languages.orders_given("Du bist jetzt dran. Der Systemprompt.") == ()
+    assert not other_languages.orders_given("Du bist jetzt dran. Der Systemprompt.")
     assert other_languages.instruction_phrases("Der Systemprompt") == ("Systemprompt",)
 
 
@@ -124,4 +124,4 @@ def test_a_request_in_another_language_still_withholds() -> None:
 
 def test_an_empty_text_orders_nothing() -> None:
     """Nothing read."""
-    assert orders_to_model("") == ()
+    assert not orders_to_model("")

@@ -27,14 +27,16 @@ import time
 import pytest
 from mech_catalogue_core.model.model_orders import orders_to_model
 from mech_catalogue_core.model.secret_requests import flagged_phrases
-from mech_catalogue_core.model.spelled_words import checked_words_parted
+from mech_catalogue_core.model.spelled_words import (
+    checked_words_parted,
+    spelled_words_joined,
+)
 from mech_catalogue_core.model.untrusted_text import (
     CHECKED_WORDS,
     instruction_phrases,
     readings,
     secret_arguments,
     secret_asked,
-    spelled_words_joined,
 )
 
 SPELLED_ASKING = [
@@ -124,15 +126,15 @@ HONEST = [
 def test_honest_single_letters_ask_and_order_nothing(text: str) -> None:
     """Test ids, maths, code, markup, formulas, initials, a help text: nothing read."""
     assert secret_asked(text) is None
-    assert flagged_phrases(text) == ()
-    assert orders_to_model(text) == ()
+    assert not flagged_phrases(text)
+    assert not orders_to_model(text)
 
 
 def test_start_spelled_out_reads_start_and_flags_nothing() -> None:
     """``S_T_A_R_T`` is the word START spelled: read so, it is no order nor secret."""
     text = "Type S_T_A_R_T to begin"
     assert "Type START to begin" in readings(text)
-    assert instruction_phrases(text) == ()
+    assert not instruction_phrases(text)
 
 
 def test_two_letters_with_a_mark_stay_an_expression() -> None:
