@@ -23,13 +23,15 @@ strings of a value and of any string in it that is itself JSON text (a mech's
 when rendered in the final structured value; :func:`answer_instructions` runs the
 library's instruction and secret request checks (``secret_requests.flagged_phrases``,
 the functions manifests are checked with) on the answer's text and on its decoded
-strings.
+strings; :func:`instructions_in_value` the narrower orders to a model
+(``model_orders.orders_to_model``) that withhold a structured value.
 """
 
 import re
 from typing import Any, Dict, Iterator, List, Tuple
 
 from mech_catalogue_core.model.markup import structure_kinds
+from mech_catalogue_core.model.model_orders import orders_to_model
 from mech_catalogue_core.model.secret_requests import flagged_phrases
 from mech_catalogue_core.model.stacked_marks import has_marks_to_cut
 from mech_catalogue_core.model.untrusted_text import (
@@ -147,28 +149,36 @@ def hidden_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
 
 
 def instructions_in_value(value: Any) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
-    """Where the final structured value speaks to a model or poses as the server.
+    """Where the final structured value orders a model or poses as the server.
 
     A client may hand ``structuredContent`` to its model alone, without the text
-    content's frame (adv29zq A1): such a value is withheld as hidden text is.
+    content's frame (adv29zq A1): such a value is withheld as hidden text is. Only
+    orders withhold it (``model_orders.orders_to_model``: the server's forms, words
+    addressing a model, funds or a secret to be handed to someone), not a secret
+    named or advice about one (``{"advice": "use a longer password"}``: fix29zj); the
+    text content is framed and warned of with :func:`answer_instructions` either way.
 
     :param value: the ``structuredContent`` about to be returned (None: none).
-    :return: ``(up to MAX_POINTERS JSON pointers, the phrases)``: the phrases as
-        :func:`answer_instructions` finds them in the value's strings; the pointers of
-        the strings holding one, among the first :data:`MAX_STRINGS_LOCATED` (``/``,
-        the whole value, when a phrase spans strings or lies past them); ``((), ())``
-        when none.
+    :return: ``(up to MAX_POINTERS JSON pointers, the orders)``: the orders found in
+        the value's strings (:func:`read_strings`, a blank line between them,
+        invisible characters removed); the pointers of the strings holding one, among the first
+        :data:`MAX_STRINGS_LOCATED` (``/``, the whole value, when an order spans
+        strings or lies past them); ``((), ())`` when none.
     """
-    phrases = answer_instructions("", value)
-    if not phrases:
+    if value is None:
+        return (), ()
+    strings = [text for _, text in read_strings(value)]
+    # a blank line between strings: each starts a clause, as a value's string does
+    orders = orders_to_model(strip_invisible("\n\n".join(strings)))
+    if not orders:
         return (), ()
     where: Dict[str, None] = {}
     for read, (place, text) in enumerate(read_strings(value)):
         if len(where) >= MAX_POINTERS or read >= MAX_STRINGS_LOCATED:
             break
-        if flagged_phrases(strip_invisible(text)):
+        if orders_to_model(strip_invisible(text)):
             where[pointer_of(place)] = None
-    return tuple(where) or ("/",), phrases
+    return tuple(where) or ("/",), orders
 
 
 def answer_instructions(text: str, *values: Any) -> Tuple[str, ...]:

@@ -196,3 +196,20 @@ def name_hiding(name: str) -> str:
     if kinds:
         return f"contains markup that hides text when rendered ({', '.join(kinds)})"
     return name_marks_problem(name)
+
+
+#: tag characters U+E0020-E007E spell printable ASCII (U+E0041 is "A")
+TAG_TEXT = re.compile("[\U000e0020-\U000e007e]+")
+_TAG_OFFSET = 0xE0000
+
+
+def hidden_tag_text(text: str) -> str:
+    """The ASCII that tag characters spell in a text (what a model reads, a person not).
+
+    :param text: any text.
+    :return: the decoded runs, joined by spaces ("" when there are none).
+    """
+    return " ".join(
+        "".join(chr(ord(c) - _TAG_OFFSET) for c in run)
+        for run in TAG_TEXT.findall(text)
+    )

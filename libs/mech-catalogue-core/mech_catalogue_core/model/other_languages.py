@@ -352,13 +352,38 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
         them, distinct, in their order.
     """
     read = _read(text)
-    found = [
-        m.quoted
-        for m in _candidates(read, _INSTRUCTION_MATCHERS, _INSTRUCTION_INDEX)
-        if any(m.matches(read))
-    ]
+    found = list(_instruction_phrases_of(read))
     found += [m.quoted for m in _secret_matches(read)]
     return tuple(dict.fromkeys(found))
+
+
+#: each language's "ignore the previous instructions" (the first of its
+#: :data:`INSTRUCTION_PHRASES`), as a warning quotes it
+_ORDERS = frozenset(phrases[0].text for phrases in INSTRUCTION_PHRASES.values())
+
+
+def orders_given(text: str) -> Tuple[str, ...]:
+    """The phrases of a text that order a model, in a language of :data:`LANGUAGES`.
+
+    Each language's "ignore the previous instructions": its "you are now" and "system
+    prompt" are said of many things (``Systemprompt`` is also how a German news text
+    names one), and a secret named is no order (:func:`instruction_phrases` flags all).
+
+    :param text: any text (a reading of it).
+    :return: the phrases as :data:`INSTRUCTION_PHRASES` writes them, distinct, in order.
+    """
+    return tuple(p for p in _instruction_phrases_of(_read(text)) if p in _ORDERS)
+
+
+def _instruction_phrases_of(read: str) -> Tuple[str, ...]:
+    """The :data:`INSTRUCTION_PHRASES` a text's reading holds, quoted, distinct."""
+    return tuple(
+        dict.fromkeys(
+            m.quoted
+            for m in _candidates(read, _INSTRUCTION_MATCHERS, _INSTRUCTION_INDEX)
+            if any(m.matches(read))
+        )
+    )
 
 
 def secret_requested(text: str) -> Optional[str]:

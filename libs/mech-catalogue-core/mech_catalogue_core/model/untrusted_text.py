@@ -75,7 +75,9 @@ from mech_catalogue_core.model.canonical import (
 )
 from mech_catalogue_core.model.expression_marks import expression_marks_spaced
 from mech_catalogue_core.model.hidden_characters import INVISIBLE as _INVISIBLE
-from mech_catalogue_core.model.hidden_characters import MARKUP, strip_invisible
+from mech_catalogue_core.model.hidden_characters import MARKUP
+from mech_catalogue_core.model.hidden_characters import TAG_TEXT as _TAG_TEXT
+from mech_catalogue_core.model.hidden_characters import hidden_tag_text, strip_invisible
 from mech_catalogue_core.model.letter_forms import (
     ascii_lookalikes_read,
     folded,
@@ -117,7 +119,7 @@ from mech_catalogue_core.model.short_secret_words import (
 from mech_catalogue_core.model.spelled_words import (
     checked_words,
     spelled_apart_of,
-    spelled_words_joined,
+    spelled_readings,
 )
 from mech_catalogue_core.model.stacked_marks import (
     MAX_MARKS_PER_BASE,
@@ -135,16 +137,17 @@ MAX_TEXT_CHARS = 1024
 #: characters of a name or title a model may read, cut marker included
 MAX_LABEL_CHARS = 128
 
-#: tag characters U+E0020-E007E spell printable ASCII (U+E0041 is "A")
-_TAG_TEXT = re.compile("[\U000e0020-\U000e007e]+")
-_TAG_OFFSET = 0xE0000
-
-#: phrases that address the model rather than describe the tool (ASCII, matched on the
-#: text's words: case and punctuation ignored); each is flagged, nothing is refused
-INSTRUCTION_PATTERNS: Tuple[str, ...] = (
+#: an order to set aside what a model was told
+IGNORE_INSTRUCTIONS = (
     r"(ignore|disregard|forget|override) (all |any )?(of )?(the |your |my )?"
     r"(previous|prior|above|earlier|preceding|former|other|system) "
-    r"(instructions?|directions?|messages?|prompts?|rules?|context)",
+    r"(instructions?|directions?|messages?|prompts?|rules?|context)"
+)
+#: phrases that address the model rather than describe the tool (ASCII, matched on the
+#: text's words: case and punctuation ignored); each is flagged, nothing is refused
+#: (naming a secret is among them: :mod:`.model_orders` reads orders only)
+INSTRUCTION_PATTERNS: Tuple[str, ...] = (
+    IGNORE_INSTRUCTIONS,
     r"you must",
     r"you (are|have been) now",
     r"system prompt",
@@ -542,18 +545,6 @@ def tool_for_model(tool: Tool) -> Tool:
     )
 
 
-def hidden_tag_text(text: str) -> str:
-    """The ASCII that tag characters spell in a text (what a model reads, a person not).
-
-    :param text: any text.
-    :return: the decoded runs, joined by spaces ("" when there are none).
-    """
-    return " ".join(
-        "".join(chr(ord(c) - _TAG_OFFSET) for c in run)
-        for run in _TAG_TEXT.findall(text)
-    )
-
-
 def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     """The forms of a text the word checks read: as written, rendered, and read through.
 
@@ -572,7 +563,7 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     :func:`.rendered_text.laid_out_readings` adds, where a tag may hide its content,
     the source without what a browser lays out as nothing (an element ``hidden`` or
     styled, ``rp``, ``datalist``, ``audio``...: adv29yt). Each is read once more with
-    words spelled apart joined (:func:`spelled_words_joined`: ``P.I.N.``, adv29z K7).
+    words spelled apart joined (:func:`.spelled_words.spelled_readings`: ``P.I.N.``).
 
     :param text: text from a manifest or an answer.
     :param spelled: whether to add the forms with words spelled apart joined.
@@ -587,8 +578,22 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     forms = tuple(dict.fromkeys(forms))
     if not spelled:
         return forms
-    letters_joined = tuple(spelled_words_joined(form, CHECKED_WORDS) for form in forms)
-    return tuple(dict.fromkeys(forms + letters_joined))
+    return tuple(dict.fromkeys(forms + spelled_readings(forms, CHECKED_WORDS)))
+
+
+def phrase_sources(text: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    """The forms of a text the phrase checks read: ``(as written, as letters read)``.
+
+    :param text: text from a stranger.
+    :return: its readings and its tag characters' text (for the other languages'
+        matchers), then those, folded and with ASCII look-alikes read (for English).
+    """
+    sources = list(readings(text))
+    if _TAG_TEXT.search(text):  # decoded only when there are tag characters
+        sources.append(hidden_tag_text(text))
+    folds = [folded(source) for source in sources]
+    looked = [ascii_lookalikes_read(fold) for fold in folds]
+    return tuple(sources), tuple(dict.fromkeys(sources + folds + looked))
 
 
 def instruction_phrases(text: str) -> Tuple[str, ...]:
@@ -605,18 +610,13 @@ def instruction_phrases(text: str) -> Tuple[str, ...]:
     """
     if not text:
         return ()
-    sources = list(readings(text))
-    if _TAG_TEXT.search(text):  # decoded only when there are tag characters
-        sources.append(hidden_tag_text(text))
-    folds = [folded(source) for source in sources]
-    looked = [ascii_lookalikes_read(fold) for fold in folds]
+    sources, letters_read = phrase_sources(text)
     others = [
         p for source in sources for p in other_languages.instruction_phrases(source)
     ]
-    sources = list(dict.fromkeys(sources + folds + looked))
     found = [
         m.group(0).lower()
-        for source in sources
+        for source in letters_read
         for words in word_readings(source)
         for m in _INSTRUCTION.finditer(words)
     ]

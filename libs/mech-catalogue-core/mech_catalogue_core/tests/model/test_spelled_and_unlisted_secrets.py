@@ -25,13 +25,13 @@ from mech_catalogue_core.model.secret_vocabulary import (
     REQUEST_VERBS,
     SECRET_HOLDERS,
 )
+from mech_catalogue_core.model.spelled_words import spelled_words_joined
 from mech_catalogue_core.model.untrusted_text import (
     CHECKED_WORDS,
     instruction_phrases,
     secret_arguments,
     secret_asked,
     secret_name_asked,
-    spelled_words_joined,
 )
 
 # --- K7: a word spelled letter by letter, or parted inside, is read as the word ---
