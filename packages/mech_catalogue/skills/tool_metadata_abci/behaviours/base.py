@@ -33,11 +33,13 @@ from mech_catalogue_core.chain.registry import (
     ChainReadError,
     RegistryConfigError,
     RegistryDecodeError,
+    block_number_call,
     decode_batch,
     encode_batch,
     snapshot_reader,
 )
 from mech_catalogue_core.chain.rpc_limits import (
+    isolate_failing_calls_yielding,
     narrow_log_range_yielding,
     split_oversized_yielding,
 )
@@ -259,9 +261,33 @@ class ToolMetadataBaseBehaviour(
             block,
         )
         _, facts = yield from drive_yielding(
-            reader, lambda request: self.multicall(*request)
+            reader,
+            isolate_failing_calls_yielding(
+                lambda request: self.multicall(*request),
+                (ChainReadError,),
+                block_number_call(self.params.multicall2_address),
+                self._facts_call_failed,
+            ),
         )
         return facts
+
+    def _facts_call_failed(self, size: int, why: str) -> None:
+        """Log a batch of mechs' getters the node answered with an error.
+
+        :param size: calls in the batch: read again in halves when more than one; one
+            call failing alone is that mech's (its fact unread, the others kept).
+        :param why: the RPC's error text.
+        """
+        if size > 1:
+            self.context.logger.warning(
+                f"a batch of {size} mech facts calls failed ({why[:200]}); it is read "
+                "in halves"
+            )
+        else:
+            self.context.logger.warning(
+                f"a mech facts call failed alone ({why[:200]}): that contract's fact "
+                "is unread"
+            )
 
     def with_marketplace(
         self, catalogue: Catalogue, block: int
