@@ -181,12 +181,14 @@ def split_oversized_yielding(
 
 
 #: gas an ``eth_call`` of a batch of strangers' getters is given: Multicall2's own share,
-#: then each call's. A getter of the mech contract reads a slot or two (under 10,000 gas);
-#: the bound only keeps a contract that burns what it is given from burning the node's
-#: whole cap (30 million gas on anvil, 1.2 s) in every batch holding it
-BATCH_BASE_GAS = 1_000_000
+#: then each call's. A getter of the mech contract reads a slot or two (under 10,000 gas;
+#: ``getOperator()`` asks the service registry, about 20,000); the bound only keeps a
+#: contract that burns what it is given from burning the node's whole cap (30 million
+#: gas on anvil, 1.2 s) in every batch holding it. Alone in a batch, such a contract
+#: leaves Multicall2 1/64 of the bound: on anvil 100,000 gas was enough to answer it
+BATCH_BASE_GAS = 250_000
 #: each call's share of a batch's gas (:func:`batch_gas`)
-CALL_GAS = 100_000
+CALL_GAS = 50_000
 #: the most gas one batch is given: under Gnosis's block gas limit (17 million), which
 #: Nethermind held an ``eth_call``'s gas to (NethermindEth/nethermind issue 11172)
 MAX_BATCH_GAS = 10_000_000
