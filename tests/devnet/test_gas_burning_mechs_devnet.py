@@ -26,10 +26,13 @@ from dataclasses import replace
 from typing import Dict, Iterator, List, Optional
 
 import pytest
+from aea_ledger_ethereum import EthereumApi
 from mech_catalogue_core.chain.marketplace import (
     DiscoveryCheckpoint,
     MarketplaceSource,
 )
+from mech_catalogue_core.chain.registry import decode_batch, encode_batch, encode_call
+from mech_catalogue_core.chain.rpc_limits import batch_gas
 from mech_catalogue_core.model.market import MECH_KIND_MARKETPLACE, MechFacts
 from requests import Session
 from web3.types import RPCEndpoint
@@ -38,6 +41,9 @@ from mech_catalogue_cli.devnet_options import DevnetSettings
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.mcp_server.market import Marketplace
 from mech_catalogue_cli.sync_driver import SyncConfig
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    MulticallReaderContract,
+)
 from scripts.devnet import Devnet
 
 #: JUMPDEST; PUSH2 0x8000; PUSH1 0; KECCAK256; POP; PUSH1 0; JUMP: burns all its gas
@@ -268,3 +274,27 @@ def test_a_burning_price_read_answers_none_at_once(chain_snapshot: Devnet) -> No
     started = time.monotonic()
     assert market.mech_price(bad) is None
     assert time.monotonic() - started < 0.5
+
+
+def test_the_skills_multicall_reader_bounds_the_gas(chain_snapshot: Devnet) -> None:
+    """The skill's contract package passes the bound: a burner alone answers (False).
+
+    :param chain_snapshot: the devnet.
+    """
+    (bad,) = strangers(chain_snapshot, 1)
+    set_code(chain_snapshot, bad, BURNS)
+    ledger = EthereumApi(
+        address=chain_snapshot.info.rpc_url, chain_id=chain_snapshot.info.chain_id
+    )
+    calls = [encode_call(bad, "maxDeliveryRate()", (), (), ("uint256",))]
+    data = "0x" + encode_batch(calls).hex()
+    multicall = DevnetSettings(chain_snapshot.info).multicall
+    started = time.monotonic()
+    body = MulticallReaderContract.call(ledger, multicall, data, None, batch_gas(1))
+    bounded = time.monotonic() - started
+    reply = decode_batch(bytes.fromhex(str(body["data"])[2:]), 1)
+    assert reply[1] == [(False, b"")]
+    started = time.monotonic()
+    MulticallReaderContract.call(ledger, multicall, data, None)  # the node's cap
+    print(f"one burning call: {bounded:.3f} s bounded, {time.monotonic() - started:.3f} s not")
+    assert bounded < 0.3
