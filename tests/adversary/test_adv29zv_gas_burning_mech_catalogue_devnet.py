@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any, Dict
 
 import anyio
-import pytest
 from web3.types import RPCEndpoint
 
 from scripts.devnet import Devnet

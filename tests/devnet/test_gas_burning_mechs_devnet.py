@@ -37,13 +37,14 @@ from mech_catalogue_core.model.market import MECH_KIND_MARKETPLACE, MechFacts
 from requests import Session
 from web3.types import RPCEndpoint
 
+from packages.mech_catalogue.contracts.multicall_reader.contract import (
+    MulticallReaderContract,
+)
+
 from mech_catalogue_cli.devnet_options import DevnetSettings
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.mcp_server.market import Marketplace
 from mech_catalogue_cli.sync_driver import SyncConfig
-from packages.mech_catalogue.contracts.multicall_reader.contract import (
-    MulticallReaderContract,
-)
 from scripts.devnet import Devnet
 
 #: JUMPDEST; PUSH2 0x8000; PUSH1 0; KECCAK256; POP; PUSH1 0; JUMP: burns all its gas
@@ -128,7 +129,9 @@ def strangers(devnet: Devnet, count: int) -> List[str]:
     :param count: how many.
     :return: lowercase addresses.
     """
-    mechs = [m["address"].lower() for m in devnet.info.mechs if m["kind"] == "marketplace"]
+    mechs = [
+        m["address"].lower() for m in devnet.info.mechs if m["kind"] == "marketplace"
+    ]
     assert len(mechs) >= 2 * count + 1
     return [mechs[1 + 2 * i] for i in range(count)]
 
@@ -250,7 +253,10 @@ def test_a_burner_among_four_mechs_costs_a_bounded_time(
     assert whole.checkpoint is not None
     (bad,) = strangers(chain_snapshot, 1)
     mechs = [m for m in whole.checkpoint.mechs if m.kind == MECH_KIND_MARKETPLACE]
-    four = tuple([m for m in mechs if m.address == bad] + [m for m in mechs if m.address != bad][:3])
+    four = tuple(
+        [m for m in mechs if m.address == bad]
+        + [m for m in mechs if m.address != bad][:3]
+    )
     checkpoint = replace(whole.checkpoint, mechs=four)
     clean = min(timed_read(chain_snapshot, checkpoint) for _ in range(3))
     set_code(chain_snapshot, bad, BURNS)
@@ -267,7 +273,9 @@ def test_a_burning_price_read_answers_none_at_once(chain_snapshot: Devnet) -> No
     (bad,) = strangers(chain_snapshot, 1)
     key = str(chain_snapshot.info.accounts["stranger"]["private_key"])
     market = Marketplace(
-        chain_snapshot.info.rpc_url, chain_snapshot.info.contracts["MechMarketplace"], key
+        chain_snapshot.info.rpc_url,
+        chain_snapshot.info.contracts["MechMarketplace"],
+        key,
     )
     assert market.mech_price(bad) is not None
     set_code(chain_snapshot, bad, BURNS)
@@ -296,5 +304,7 @@ def test_the_skills_multicall_reader_bounds_the_gas(chain_snapshot: Devnet) -> N
     assert reply[1] == [(False, b"")]
     started = time.monotonic()
     MulticallReaderContract.call(ledger, multicall, data, None)  # the node's cap
-    print(f"one burning call: {bounded:.3f} s bounded, {time.monotonic() - started:.3f} s not")
+    print(
+        f"one burning call: {bounded:.3f} s bounded, {time.monotonic() - started:.3f} s not"
+    )
     assert bounded < 0.3

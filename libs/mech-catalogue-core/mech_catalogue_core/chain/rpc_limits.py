@@ -249,7 +249,9 @@ def isolate_failing_calls_yielding(
                 return (yield from failed_alone(block, exc))
             half = (len(calls) + 1) // 2
             first = yield from run((calls[:half], block))
-            second = yield from run((calls[half:], first[0] if block is None else block))
+            second = yield from run(
+                (calls[half:], first[0] if block is None else block)
+            )
             return first[0], first[1] + second[1]
         return (yield from asked_again_if_starved(calls, reply))
 

@@ -312,9 +312,9 @@ def test_every_failure_is_told() -> None:
     """``on_failure`` hears each failing batch: split ones and the call failing alone."""
     order = mixed("bomb", honest=7)
     told: List[int] = []
-    isolate_failing_calls(GasNode(order), (ChainReadError,), PROBE, lambda n, _: told.append(n))(
-        (getters(list(order)), 100)
-    )
+    isolate_failing_calls(
+        GasNode(order), (ChainReadError,), PROBE, lambda n, _: told.append(n)
+    )((getters(list(order)), 100))
     assert told[0] == 8 and told[-1] == 1 and told == sorted(told, reverse=True)
 
 

@@ -282,7 +282,13 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         error: bool = False,
         message: str = "connection refused",
     ) -> None:
-        """Answer the pending contract API request for a Multicall2 batch (``message``: the error's)."""
+        """Answer the pending contract API request for a Multicall2 batch.
+
+        :param block: the block the batch ran at.
+        :param results: each call's ``(success, data)``.
+        :param error: answer with an error instead.
+        :param message: the error's text.
+        """
         if error:
             response = {
                 "performative": ContractApiMessage.Performative.ERROR,

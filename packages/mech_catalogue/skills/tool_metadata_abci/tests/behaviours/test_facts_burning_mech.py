@@ -27,16 +27,18 @@ from mech_catalogue_core.chain.marketplace import CREATE_MECH_TOPIC
 from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours import (
     test_fetch_manifests_marketplace as marketplace_case,
 )
-from packages.mech_catalogue.skills.tool_metadata_abci.tests.behaviours.test_fetch_manifests_marketplace import (
-    FACTORY,
-    KARMA,
-    MECH,
-    NATIVE,
-    SAFE,
-    SERVICE,
-    topic,
-    word,
+
+FACTORY, KARMA, MECH = (
+    marketplace_case.FACTORY,
+    marketplace_case.KARMA,
+    marketplace_case.MECH,
 )
+NATIVE, SAFE, SERVICE = (
+    marketplace_case.NATIVE,
+    marketplace_case.SAFE,
+    marketplace_case.SERVICE,
+)
+topic, word = marketplace_case.topic, marketplace_case.word
 
 BURNER = "0x00000000000000000000000000000000000000fa"  # read after MECH
 #: anvil's answer to an ``eth_call`` out of gas
