@@ -281,7 +281,9 @@ def test_a_burning_price_read_answers_none_at_once(chain_snapshot: Devnet) -> No
     set_code(chain_snapshot, bad, BURNS)
     started = time.monotonic()
     assert market.mech_price(bad) is None
-    assert time.monotonic() - started < 0.5
+    took = time.monotonic() - started
+    print(f"a burning mech's price read: {took:.3f} s")
+    assert took < 0.5
 
 
 def test_the_skills_multicall_reader_bounds_the_gas(chain_snapshot: Devnet) -> None:
