@@ -231,7 +231,8 @@ def isolate_failing_calls_yielding(
     :param errors: the exception types ``answer`` raises for an RPC error.
     :param probe: a call that cannot fail on a working node.
     :param on_failure: told of every batch answered with an error (calls in it, the
-        error text): split when more than one, failed alone when one.
+        error text): split when more than one; one, when the call failed alone (not when
+        the node's error propagates).
     :return: a runner with the same contract; one ``eth_call`` more per call that failed
         after the first of a batch, about 2 x log2(calls) per batch the node erred on.
     """
@@ -243,10 +244,10 @@ def isolate_failing_calls_yielding(
         except errors as exc:
             if RATE_LIMITED.search(rpc_text(exc)):
                 raise
-            if on_failure is not None:
-                on_failure(len(calls), str(exc))
             if len(calls) == 1:
                 return (yield from failed_alone(block, exc))
+            if on_failure is not None:
+                on_failure(len(calls), str(exc))
             half = (len(calls) + 1) // 2
             first = yield from run((calls[:half], block))
             second = yield from run(
@@ -264,6 +265,8 @@ def isolate_failing_calls_yielding(
             probed = None
         if probed is None:
             raise error
+        if on_failure is not None:
+            on_failure(1, str(error))
         return probed[0], [(False, b"")]
 
     def asked_again_if_starved(

@@ -302,10 +302,15 @@ def test_a_rate_limit_propagates_unsplit() -> None:
 
 
 def test_the_probe_failing_alone_propagates() -> None:
-    """Multicall2's own call failing is the node's error, not a contract's."""
+    """Multicall2's own call failing is the node's error, not a contract's (none told)."""
     node = GasNode({MULTICALL: "bomb"})
+    told: List[int] = []
+    runner = isolate_failing_calls(
+        node, (ChainReadError,), PROBE, lambda n, _: told.append(n)
+    )
     with pytest.raises(ChainReadError):
-        run_blocking(node, [PROBE])
+        runner(([PROBE], 100))
+    assert told == []
 
 
 def test_every_failure_is_told() -> None:
