@@ -61,9 +61,11 @@ from mech_catalogue_core.chain.registry import (
 #: the body (HTTP 413, "request entity too large", "payload too large"), the gas or the
 #: work of the call ("exceeds block gas limit", geth's "execution aborted (timeout =
 #: 5s)"), the response ("response size exceeded"). Out of gas in each node's words: geth
-#: and Erigon "out of gas" (go-ethereum ``core/vm/errors.go`` ``ErrOutOfGas``, which
-#: Erigon keeps), Nethermind "out of gas" (-32000, NethermindEth/nethermind issue 11174;
-#: its traces "Out of gas"), anvil and reth (revm) "EVM error OutOfGas"
+#: and Erigon "out of gas" (go-ethereum ``core/vm/errors.go`` ``ErrOutOfGas``; Erigon's
+#: ``execution/vm`` is go-ethereum's), Nethermind "out of gas" (-32000,
+#: NethermindEth/nethermind issue 11174; its traces "Out of gas"), anvil "EVM error
+#: OutOfGas" (seen on the devnet). A facts batch does not depend on these words
+#: (:func:`isolate_failing_calls`)
 TOO_LARGE = re.compile(
     r"too large|too big|\b413\b|out.?of.?gas|gas limit|gas cap|exceeds allowance|"
     r"execution aborted|response size|size exceeded|batch size|too many calls|"
