@@ -58,7 +58,7 @@ HEAVY_GAS = 120_000
 LOOP_GAS = 2_000
 #: out of gas in each node's words, and words no classifier knows
 WORDINGS = [
-    "{'code': -32603, 'message': 'EVM error OutOfGas'}",  # anvil, reth
+    "{'code': -32603, 'message': 'EVM error OutOfGas'}",  # anvil
     "{'code': -32000, 'message': 'out of gas'}",  # geth, Erigon, Nethermind
     "{'code': -32015, 'message': 'VM execution error.'}",
     "{'code': -32000, 'message': 'something went wrong'}",
