@@ -17,7 +17,8 @@
 The decisions are the library's (:mod:`mech_catalogue_core.chain.marketplace`: which
 ``CreateMech`` logs to ask for, which Multicall2 calls make up each fact, how a reply
 decodes; :mod:`mech_catalogue_core.chain.rpc_limits`: a refused log range is read in
-halves); this module only drives them, moving bytes through :mod:`.adapters.jsonrpc`
+halves, a batch of mechs' getters is bounded in gas and one mech's failing call fails
+alone); this module only drives them, moving bytes through :mod:`.adapters.jsonrpc`
 (``eth_blockNumber``, ``eth_getLogs``, ``eth_call``, each one JSON-RPC POST). ``mech-catalogue list`` and the MCP
 server's direct reader both read the marketplace through :class:`MarketplaceReader`.
 
@@ -42,11 +43,16 @@ from mech_catalogue_core.chain.marketplace import (
     start_checkpoint,
 )
 from mech_catalogue_core.chain.registry import (
+    BatchReply,
+    BatchRequest,
     ChainReadError,
+    block_number_call,
     decode_batch,
     encode_batch,
 )
 from mech_catalogue_core.chain.rpc_limits import (
+    batch_gas,
+    isolate_failing_calls,
     narrow_log_range,
 )
 from mech_catalogue_core.driver import (
@@ -164,15 +170,46 @@ class MarketplaceReader:
             list(self.checkpoint.mechs),
             self.config.batch_size,
         )
-        try:
-            batch, block = next(reader)
-            while True:
-                data = eth_call(
-                    self.rpc, self.config.multicall, encode_batch(batch), block
-                )
-                batch, block = reader.send(decode_batch(data, len(batch)))
-        except StopIteration as done:
-            return list(done.value[1])
+        _, facts = drive(
+            reader,
+            isolate_failing_calls(
+                self._batch,
+                (ChainReadError,),
+                block_number_call(self.config.multicall),
+                self._failed,
+            ),
+        )
+        return list(facts)
+
+    def _batch(self, request: BatchRequest) -> BatchReply:
+        """Run one batch of mechs' getters as one ``eth_call``, its gas bounded.
+
+        :param request: the calls and the block.
+        :return: the reply.
+        """
+        calls, block = request
+        data = eth_call(
+            self.rpc,
+            self.config.multicall,
+            encode_batch(calls),
+            block,
+            batch_gas(len(calls)),
+        )
+        return decode_batch(data, len(calls))
+
+    @staticmethod
+    def _failed(calls: int, why: str) -> None:
+        if calls > 1:
+            LOGGER.warning(
+                "a batch of %s mech facts calls failed (%s); it is read in halves",
+                calls,
+                why[:200],
+            )
+        else:
+            LOGGER.warning(
+                "a mech facts call failed alone (%s): that contract's fact is unread",
+                why[:200],
+            )
 
 
 def checkpoint_path(folder: Path, source: MarketplaceSource) -> Path:

@@ -194,18 +194,24 @@ def data_bytes(value: Any, where: str) -> bytes:
     raise ChainReadError(f"{where} returned {str(value)[:80]!r}, not hex data")
 
 
-def eth_call(rpc: JsonRpc, to: str, data: bytes, block: Optional[int]) -> bytes:
+def eth_call(
+    rpc: JsonRpc, to: str, data: bytes, block: Optional[int], gas: Optional[int] = None
+) -> bytes:
     """Run one ``eth_call``.
 
     :param rpc: the node.
     :param to: the contract address.
     :param data: the call data.
     :param block: block number, or None for ``latest``.
+    :param gas: the gas the call is given at most; None: the node's default (its cap).
     :return: the returned bytes; ChainReadError as :meth:`JsonRpc.call`, or when the
         result is not hex data.
     """
     at = hex(block) if block is not None else "latest"
-    result = rpc.call("eth_call", [{"to": to, "data": "0x" + data.hex()}, at])
+    transaction = {"to": to, "data": "0x" + data.hex()}
+    if gas is not None:
+        transaction["gas"] = hex(gas)
+    result = rpc.call("eth_call", [transaction, at])
     return data_bytes(result, f"eth_call to {to}")
 
 

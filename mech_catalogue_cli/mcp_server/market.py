@@ -103,6 +103,10 @@ STATUS_DELIVERED = 3
 #: how far back (blocks) a call with no journal entry is looked for on chain before it is
 #: paid: about 5.8 days on Gnosis (5 s blocks), 2.3 days on Base (2 s blocks)
 REQUEST_LOOKBACK_BLOCKS = 100_000
+#: gas a mech's ``maxDeliveryRate()`` is read with at most: the getter reads one slot
+#: (under 10,000 gas); a mech whose code burns what it is given then costs the node
+#: milliseconds under the send lock, not its whole cap (30 million gas, 1.2 s on anvil)
+PRICE_READ_GAS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -363,14 +367,17 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         """Read a mech's ``maxDeliveryRate()`` at the latest block (its price now).
 
         :param mech: the mech contract address.
-        :return: wei per request, or None when the call fails or does not decode (the
-            caller refuses to pay an unread price; nothing is raised).
+        :return: wei per request, or None when the call fails (its gas bounded by
+            :data:`PRICE_READ_GAS`) or does not decode (the caller refuses to pay an
+            unread price; nothing is raised).
         """
         contract = self.w3.eth.contract(
             address=Web3.to_checksum_address(mech), abi=MECH_PRICE_ABI
         )
         try:
-            return int(contract.functions.maxDeliveryRate().call())
+            return int(
+                contract.functions.maxDeliveryRate().call({"gas": PRICE_READ_GAS})
+            )
         except Exception:  # pylint: disable=broad-exception-caught
             # ContractLogicError, BadFunctionCallOutput, ValueError, OSError, Web3RPCError
             return None

@@ -24,6 +24,12 @@ at when the batch was for ``latest``; the results are joined in call order, so
 ``snapshot_reader`` sees one reply. Every split is reported through ``on_split``. A
 one-call batch that is still refused, or any other error, propagates unchanged.
 
+Batches of strangers' getters (each mech's facts) are run through
+:func:`isolate_failing_calls` / :func:`isolate_failing_calls_yielding` instead, each
+``eth_call`` bounded by :func:`batch_gas`: a batch the node errs on is split whatever its
+words, and a call failing alone is that contract's failure, so one mech whose code burns
+all gas, reverts with a huge reason or returns a huge value loses its own facts only.
+
 ``eth_getLogs`` has its own caps (a block range, a result count): the skill's log runner
 is wrapped with :func:`narrow_log_range_yielding`, the MCP server's direct reader with
 :func:`narrow_log_range`; each reads a refused range as two halves (down to one block)
@@ -48,14 +54,20 @@ from mech_catalogue_core.chain.marketplace import (
 from mech_catalogue_core.chain.registry import (
     BatchReply,
     BatchRequest,
+    Call,
 )
 
 #: what RPCs say when one request is too big (matched case-insensitively in the error text):
 #: the body (HTTP 413, "request entity too large", "payload too large"), the gas or the
-#: work of the call ("out of gas", "exceeds block gas limit", geth's "execution aborted
-#: (timeout = 5s)"), the response ("response size exceeded")
+#: work of the call ("exceeds block gas limit", geth's "execution aborted (timeout =
+#: 5s)"), the response ("response size exceeded"). Out of gas in each node's words: geth
+#: and Erigon "out of gas" (go-ethereum ``core/vm/errors.go`` ``ErrOutOfGas``; Erigon's
+#: ``execution/vm`` is go-ethereum's), Nethermind "out of gas" (-32000,
+#: NethermindEth/nethermind issue 11174; its traces "Out of gas"), anvil "EVM error
+#: OutOfGas" (seen on the devnet). A facts batch does not depend on these words
+#: (:func:`isolate_failing_calls`)
 TOO_LARGE = re.compile(
-    r"too large|too big|\b413\b|out of gas|gas limit|gas cap|exceeds allowance|"
+    r"too large|too big|\b413\b|out.?of.?gas|gas limit|gas cap|exceeds allowance|"
     r"execution aborted|response size|size exceeded|batch size|too many calls|"
     r"request size",
     re.IGNORECASE,
@@ -166,6 +178,143 @@ def split_oversized_yielding(
         first = yield from run((calls[:half], block))
         second = yield from run((calls[half:], first[0] if block is None else block))
         return first[0], first[1] + second[1]
+
+    return run
+
+
+#: gas an ``eth_call`` of a batch of strangers' getters is given: Multicall2's own share,
+#: then each call's. A getter of the mech contract reads a slot or two (under 10,000 gas;
+#: ``getOperator()`` asks the service registry, about 20,000); the bound only keeps a
+#: contract that burns what it is given from burning the node's whole cap (30 million
+#: gas on anvil, 1.2 s) in every batch holding it. Alone in a batch, such a contract
+#: leaves Multicall2 1/64 of the bound: on anvil 100,000 gas was enough to answer it
+BATCH_BASE_GAS = 250_000
+#: each call's share of a batch's gas (:func:`batch_gas`)
+CALL_GAS = 50_000
+#: the most gas one batch is given: under Gnosis's block gas limit (17 million), which
+#: Nethermind held an ``eth_call``'s gas to (NethermindEth/nethermind issue 11172)
+MAX_BATCH_GAS = 10_000_000
+
+
+def batch_gas(calls: int) -> int:
+    """Return the gas bound of one ``eth_call`` running a batch of strangers' getters.
+
+    :param calls: calls in the batch (>= 1).
+    :return: :data:`BATCH_BASE_GAS` + :data:`CALL_GAS` per call, at most
+        :data:`MAX_BATCH_GAS`. A batch whose honest calls need more fails as a whole and
+        is read in halves (:func:`isolate_failing_calls`).
+    """
+    return min(BATCH_BASE_GAS + CALL_GAS * calls, MAX_BATCH_GAS)
+
+
+def isolate_failing_calls_yielding(
+    answer: Callable[[BatchRequest], Generator[None, None, BatchReply]],
+    errors: Tuple[Type[BaseException], ...],
+    probe: Call,
+    on_failure: Optional[SplitReport] = None,
+) -> Callable[[BatchRequest], Generator[None, None, BatchReply]]:
+    """Wrap a cooperative batch runner so that one contract's call cannot fail the others.
+
+    Multicall2 gives each call 63/64 of the gas left, so a call that burns all it is
+    given starves every call after it, and Multicall2 itself: the node then answers the
+    whole ``eth_call`` with an error (in its own words), or the later calls fail. So,
+    whatever the node says:
+
+    - a batch of more than one call the node answers with an error (a rate limit
+      aside) is sent again in halves, down to one call;
+    - one call the node answers with an error is that call's failure, ``(False, b"")``,
+      when the node answers ``probe`` (a call of the caller's own, e.g. Multicall2's
+      ``getBlockNumber()``) at the same block; else the error propagates (the node's);
+    - a call that failed after the first of its batch may have been starved: the failed
+      calls are asked again together (the first of them then has the batch's gas). A
+      successful call's result stands (gas changes no honest getter's answer).
+
+    :param answer: runs one batch: ``(calls, block) ->`` a generator returning the reply.
+    :param errors: the exception types ``answer`` raises for an RPC error.
+    :param probe: a call that cannot fail on a working node.
+    :param on_failure: told of every batch answered with an error (calls in it, the
+        error text): split when more than one; one, when the call failed alone (not when
+        the node's error propagates).
+    :return: a runner with the same contract; one ``eth_call`` more per call that failed
+        after the first of a batch, about 2 x log2(calls) per batch the node erred on.
+    """
+
+    def run(request: BatchRequest) -> Generator[None, None, BatchReply]:
+        calls, block = request
+        try:
+            reply = yield from answer(request)
+        except errors as exc:
+            if RATE_LIMITED.search(rpc_text(exc)):
+                raise
+            if len(calls) == 1:
+                return (yield from failed_alone(block, exc))
+            if on_failure is not None:
+                on_failure(len(calls), str(exc))
+            half = (len(calls) + 1) // 2
+            first = yield from run((calls[:half], block))
+            second = yield from run(
+                (calls[half:], first[0] if block is None else block)
+            )
+            return first[0], first[1] + second[1]
+        return (yield from asked_again_if_starved(calls, reply))
+
+    def failed_alone(
+        block: Optional[int], error: BaseException
+    ) -> Generator[None, None, BatchReply]:
+        try:
+            probed = yield from answer(([probe], block))
+        except errors:
+            probed = None
+        if probed is None:
+            raise error
+        if on_failure is not None:
+            on_failure(1, str(error))
+        return probed[0], [(False, b"")]
+
+    def asked_again_if_starved(
+        calls: List[Call], reply: BatchReply
+    ) -> Generator[None, None, BatchReply]:
+        block, results = reply
+        suspects = [i for i, (ok, _) in enumerate(results) if not ok and i > 0]
+        if not suspects:
+            return reply
+        again = yield from run(([calls[i] for i in suspects], block))
+        merged = list(results)
+        for index, result in zip(suspects, again[1]):
+            merged[index] = result
+        return block, merged
+
+    return run
+
+
+def isolate_failing_calls(
+    answer: Callable[[BatchRequest], BatchReply],
+    errors: Tuple[Type[BaseException], ...],
+    probe: Call,
+    on_failure: Optional[SplitReport] = None,
+) -> Callable[[BatchRequest], BatchReply]:
+    """:func:`isolate_failing_calls_yielding` for a blocking runner.
+
+    :param answer: runs one batch as one ``eth_call``: ``(calls, block) -> (block, results)``.
+    :param errors: the exception types ``answer`` raises for an RPC error.
+    :param probe: a call that cannot fail on a working node.
+    :param on_failure: told of every batch answered with an error.
+    :return: a runner with the same contract.
+    """
+
+    def answered(request: BatchRequest) -> Generator[None, None, BatchReply]:
+        return answer(request)
+        yield  # pylint: disable=unreachable  # a generator that never waits
+
+    cooperative = isolate_failing_calls_yielding(answered, errors, probe, on_failure)
+
+    def run(request: BatchRequest) -> BatchReply:
+        runner = cooperative(request)
+        try:
+            while True:
+                next(runner)
+        except StopIteration as done:
+            return done.value
 
     return run
 

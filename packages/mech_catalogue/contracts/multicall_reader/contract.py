@@ -82,6 +82,7 @@ class MulticallReaderContract(Contract):
         contract_address: str,
         data: str,
         block_identifier: Optional[int] = None,
+        gas: Optional[int] = None,
     ) -> JSONLike:
         """``eth_call`` of ``data`` to ``contract_address``.
 
@@ -89,12 +90,15 @@ class MulticallReaderContract(Contract):
         :param contract_address: the Multicall2 address.
         :param data: 0x-prefixed call data (from ``domain.registry.encode_batch``).
         :param block_identifier: block number to read at; None reads ``latest``.
+        :param gas: the gas the call is given at most; None: the node's default.
         :return: ``{"data": "0x<return data hex>"}``.
         """
         transaction = {
             "to": ledger_api.api.to_checksum_address(contract_address),
             "data": data,
         }
+        if gas is not None:
+            transaction["gas"] = int(gas)
         block = "latest" if block_identifier is None else int(block_identifier)
         result = ledger_api.api.eth.call(transaction, block_identifier=block)
         return {"data": "0x" + bytes(result).hex()}

@@ -33,11 +33,14 @@ from mech_catalogue_core.chain.registry import (
     ChainReadError,
     RegistryConfigError,
     RegistryDecodeError,
+    block_number_call,
     decode_batch,
     encode_batch,
     snapshot_reader,
 )
 from mech_catalogue_core.chain.rpc_limits import (
+    batch_gas,
+    isolate_failing_calls_yielding,
     narrow_log_range_yielding,
     split_oversized_yielding,
 )
@@ -101,12 +104,13 @@ class ToolMetadataBaseBehaviour(
         return cast(SharedState, self.context.state)
 
     def multicall(
-        self, calls: Sequence[Call], block: Optional[int]
+        self, calls: Sequence[Call], block: Optional[int], gas: Optional[int] = None
     ) -> Generator[None, None, BatchResult]:
         """Run one Multicall2 ``tryBlockAndAggregate(false, calls)`` through the ledger connection.
 
         :param calls: the calls (at most ``multicall_batch_size``).
         :param block: block number to read at; None reads ``latest``.
+        :param gas: the gas the ``eth_call`` is given at most; None: the node's default.
         :yield: while waiting for the ledger connection.
         :return: ``(block_number, [(success, return_data)])``.
         :raises ChainReadError: the ``eth_call`` failed or returned something that is not a
@@ -115,6 +119,8 @@ class ToolMetadataBaseBehaviour(
         kwargs: Dict[str, Any] = {"data": "0x" + encode_batch(calls).hex()}
         if block is not None:
             kwargs["block_identifier"] = block
+        if gas is not None:
+            kwargs["gas"] = gas
         body, why = yield from self.contract_state(
             self.params.multicall2_address, str(MULTICALL_READER_ID), "call", **kwargs
         )
@@ -243,7 +249,12 @@ class ToolMetadataBaseBehaviour(
     def _read_facts(
         self, marketplace: str, mechs: List[MechCreation], block: int
     ) -> Generator[None, None, List[MechFacts]]:
-        """Drive :func:`facts_reader` with :meth:`multicall`.
+        """Drive :func:`facts_reader` with :meth:`multicall`, one mech's failing calls its own.
+
+        Each batch is bounded in gas (``rpc_limits.batch_gas``); a batch the node errs
+        on is read in halves, a call failing alone while Multicall2's block read answers
+        is that mech's, and calls failing after another are asked again
+        (``rpc_limits.isolate_failing_calls_yielding``).
 
         :param marketplace: the MechMarketplace address.
         :param mechs: the mechs to read.
@@ -259,9 +270,33 @@ class ToolMetadataBaseBehaviour(
             block,
         )
         _, facts = yield from drive_yielding(
-            reader, lambda request: self.multicall(*request)
+            reader,
+            isolate_failing_calls_yielding(
+                lambda request: self.multicall(*request, batch_gas(len(request[0]))),
+                (ChainReadError,),
+                block_number_call(self.params.multicall2_address),
+                self._facts_call_failed,
+            ),
         )
         return facts
+
+    def _facts_call_failed(self, size: int, why: str) -> None:
+        """Log a batch of mechs' getters the node answered with an error.
+
+        :param size: calls in the batch: read again in halves when more than one; one
+            call failing alone is that mech's (its fact unread, the others kept).
+        :param why: the RPC's error text.
+        """
+        if size > 1:
+            self.context.logger.warning(
+                f"a batch of {size} mech facts calls failed ({why[:200]}); it is read "
+                "in halves"
+            )
+        else:
+            self.context.logger.warning(
+                f"a mech facts call failed alone ({why[:200]}): that contract's fact "
+                "is unread"
+            )
 
     def with_marketplace(
         self, catalogue: Catalogue, block: int

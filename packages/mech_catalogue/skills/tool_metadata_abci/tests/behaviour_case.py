@@ -276,14 +276,24 @@ class ToolMetadataBehaviourCase(FSMBehaviourBaseCase):
         assert self.current().behaviour_id == behaviour.auto_behaviour_id()
 
     def answer_multicall(
-        self, block: int, results: List[Tuple[bool, bytes]], error: bool = False
+        self,
+        block: int,
+        results: List[Tuple[bool, bytes]],
+        error: bool = False,
+        message: str = "connection refused",
     ) -> None:
-        """Answer the pending contract API request for a Multicall2 batch."""
+        """Answer the pending contract API request for a Multicall2 batch.
+
+        :param block: the block the batch ran at.
+        :param results: each call's ``(success, data)``.
+        :param error: answer with an error instead.
+        :param message: the error's text.
+        """
         if error:
             response = {
                 "performative": ContractApiMessage.Performative.ERROR,
                 "code": 1,
-                "message": "connection refused",
+                "message": message,
                 "data": b"",
             }
         else:
