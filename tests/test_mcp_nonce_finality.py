@@ -38,6 +38,7 @@ from mech_catalogue_cli.mcp_server.dropped import (
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import MarketError, RequestReverted
 from mech_catalogue_cli.mcp_server.refused_offers import RevertingMechs, revert_refusal
+from mech_catalogue_cli.mcp_server.settings import PhaseTimer
 
 # the delivery's body without IPFS (a fixture, used by name)
 from tests.test_mcp_dropped_request_unit import (  # noqa: F401 # pylint: disable=unused-import
@@ -103,7 +104,7 @@ def test_a_request_never_mined_frees_the_call_key_journalled_first(
     app = _server(tmp_path, market)
     entry = Journal(tmp_path).load(KEY)
     assert entry is not None
-    said = anyio.run(app.sender.sent_again_if_dropped, entry, ())
+    said = anyio.run(app.sender.sent_again_if_dropped, entry, (), PhaseTimer())
     assert isinstance(said, NeverMined) and "can never be mined" in said
     assert str(FINAL_DEPTH) in said
     kept = Journal(tmp_path).load(KEY)
