@@ -42,14 +42,13 @@ from mech_catalogue_cli.commands.gas_options import (
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.market import (
     DEFAULT_MAX_GAS,
-    FeeOverCap,
     GasOverBound,
     MarketError,
     Marketplace,
     SentTransaction,
     SignedRequest,
 )
-from mech_catalogue_cli.mcp_server.market_errors import GAS_KEY
+from mech_catalogue_cli.mcp_server.market_errors import GAS_KEY, FeeOverCap
 from mech_catalogue_cli.mcp_server.offchain_sending import PriceRefusal
 from mech_catalogue_cli.mcp_server.refused_offers import RevertRefusal, gas_refusal
 from tests.raw_block_stub import BlocksOfStub

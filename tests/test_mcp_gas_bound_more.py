@@ -33,12 +33,12 @@ from mech_catalogue_cli.mcp_server.gas_skips import GasSkip
 from mech_catalogue_cli.mcp_server.market import (
     DEFAULT_MAX_GAS,
     EstimateReverted,
-    FeeOverCap,
     GasOverBound,
     MarketError,
     Marketplace,
     SignedRequest,
 )
+from mech_catalogue_cli.mcp_server.market_errors import FeeOverCap
 from mech_catalogue_cli.mcp_server.refused_offers import RevertingMechs, gas_refusal
 from tests.test_mcp_gas_bound import GWEI, MARKET, _market
 

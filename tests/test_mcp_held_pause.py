@@ -170,7 +170,7 @@ def test_every_preset_has_a_pace_and_the_devnet_none() -> None:
 
 @pytest.mark.usefixtures("no_upload")
 def test_the_sender_says_the_head_and_the_chains_pace(tmp_path: Any) -> None:
-    """``RequestSender.not_final``: the head read and ``--chain``'s pace on the answer.
+    """``dropped.held_until_final``: the head read and ``--chain``'s pace on the answer.
 
     :param tmp_path: the journal folder.
     """

@@ -33,9 +33,10 @@ from mech_catalogue_cli.mcp_server.dropped import (
     NeverMined,
     NotFinal,
     chain_fate,
+    held_until_final,
     never_mined,
 )
-from mech_catalogue_cli.mcp_server.journal import Journal
+from mech_catalogue_cli.mcp_server.journal import Journal, JournalEntry
 from mech_catalogue_cli.mcp_server.market import MarketError, RequestReverted
 from mech_catalogue_cli.mcp_server.refused_offers import RevertingMechs, revert_refusal
 from mech_catalogue_cli.mcp_server.settings import PhaseTimer
@@ -54,6 +55,19 @@ from tests.test_mcp_dropped_request_unit import (  # noqa: F401 # pylint: disabl
 from tests.test_mcp_offer_choice import offer
 
 HEAD = SENT_AT + 3  # ReorgedMarket's head
+
+
+def held(app: Any, entry: JournalEntry) -> str:
+    """:func:`.dropped.held_until_final` as the server's sender asks it.
+
+    :param app: the server.
+    :param entry: the call's entry.
+    :return: its answer.
+    """
+    settings = app.sender.settings
+    return held_until_final(
+        app.sender.market, entry, settings.final_depth, settings.block_seconds
+    )
 
 
 @pytest.mark.parametrize(
@@ -180,7 +194,7 @@ def test_a_dropped_request_whose_bytes_revert_when_mined_refuses_its_mech(
     assert "not sent another request" in skipped[0][1]
     kept = Journal(tmp_path).load(KEY)
     assert kept is not None and kept.status == CallStatus.PREPARED
-    assert app.sender.not_final(kept) == ""  # its revert final (here at once)
+    assert held(app, kept) == ""  # its revert final (here at once)
 
 
 def _offers() -> Any:
@@ -244,14 +258,14 @@ def test_a_request_whose_nonce_was_taken_waits_for_finality_whatever_took_it(
     market: Any = ReorgedMarket(confirmed=5, final=4, receipt=receipt)
     app = _server(tmp_path, market)
     entry = _gone(status=CallStatus.PREPARED, extra=dict(extra))
-    said = app.sender.not_final(entry)
+    said = held(app, entry)
     assert isinstance(said, NotFinal) and taken_by in said, said
     assert said.final_at == HEAD + FINAL_DEPTH and "at the latest" in said, said
     assert said.progress.startswith(f"waiting for block {HEAD + FINAL_DEPTH}")
     market.blocks = {entry.tx_hash: HEAD - 1, CANCEL_HASH: HEAD - 2}
-    known = app.sender.not_final(entry)
+    known = held(app, entry)
     if receipt or CANCEL_KEY in extra:  # the block it was taken in, read: exact
         assert isinstance(known, NotFinal) and "at the latest" not in known
         assert known.final_at < HEAD + FINAL_DEPTH
     market.final = 5  # final: nothing holds the call any more
-    assert app.sender.not_final(entry) == ""
+    assert held(app, entry) == ""

@@ -49,6 +49,14 @@ class _Node(BaseProvider):
         self.asked.append((method, params))
         return {"jsonrpc": "2.0", "id": 1, **self.answer}
 
+    def is_connected(self, show_traceback: bool = False) -> bool:
+        """Always: the node is this object.
+
+        :param show_traceback: unused.
+        :return: True.
+        """
+        return True
+
 
 def test_a_proof_of_authority_block_is_read() -> None:
     """97 bytes of extraData (web3's get_block refuses them): the numbers are read."""

@@ -127,6 +127,41 @@ def held_pause(held: HeldBehind, poll: float, left: float) -> Optional[float]:
     return max(min(pause, left), 0.0)
 
 
+def held_until_final(
+    market: Marketplace,
+    entry: JournalEntry,
+    depth: int,
+    block_seconds: Optional[float] = None,
+) -> str:
+    """Why nothing else may be paid yet for a call whose request's nonce was taken.
+
+    Blocking. A request the marketplace does not hold, whose account nonce a mined
+    transaction took, is mined paid by a reorg to a fork that holds it otherwise: one
+    mined and reverted (the fork puts it before a front-running price raise), one seen
+    mined once and dropped, or one never seen mined (a receipt timeout, a crash after
+    its broadcast: a fork may have mined it) then cancelled or passed by another
+    request. Until the nonce is final (:func:`nonce_final`) a new request for the call
+    could be paid too.
+
+    :param market: the marketplace (its RPC).
+    :param entry: the call's entry, its request signed, not on chain, its nonce used.
+    :param depth: ``--final-depth`` (the preset's): blocks below the head that count
+        as final when the node answers no ``finalized`` block.
+    :param block_seconds: the chain's block pace (``settings.block_seconds``), for the
+        pause before the next look (:func:`held_pause`).
+    :return: "" when the nonce is final; else a :class:`NotFinal` saying why and until
+        which block (nothing is sent: the call waits up to its ``--timeout``, then
+        says to call again). A receipt or count that cannot be read raises
+        ``MarketError`` (nothing is sent; a :class:`.market.StateUnavailable` names
+        the node pruning that block).
+    """
+    if nonce_final(market, entry.account_nonce, depth):
+        return ""
+    said = not_final_yet(market, entry, depth)
+    said.block_seconds = block_seconds
+    return said
+
+
 def not_final_yet(
     market: Marketplace, entry: JournalEntry, depth: int = FINAL_DEPTH
 ) -> NotFinal:

@@ -47,7 +47,6 @@ returns or puts it in an error.
 """
 
 import logging
-import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -75,20 +74,17 @@ from web3.exceptions import (
 from mech_catalogue_cli.adapters.http import DeadlineExceeded, DeadlineSession, deadline
 from mech_catalogue_cli.keys import redacted_url, without_url
 
+from .fees import TRANSFER_GAS, cancellation_fees, gas_paid, request_fees
 from .finality import FinalBlock, final_block, finalized_number
 from .market_abi import DELIVER_TOPICS, MARKETPLACE_ABI, MECH_PRICE_ABI, REQUEST_TOPICS
 from .market_errors import (
     DEFAULT_MAX_GAS,
-    FEE_CAP_TIMES_BASE_FEE,
     OUT_OF_GAS,
-    CancelOverCap,
     EstimateReverted,
-    FeeOverCap,
     GasOverBound,
     MarketError,
     RequestReverted,
     StateUnavailable,
-    replacement_fee,
 )
 from .raw_blocks import block_numbers
 
@@ -165,21 +161,6 @@ class SentTransaction(str):
     """
 
     gas: Optional[Dict[str, Any]] = None
-
-
-def _quantity(value: Any) -> Optional[int]:
-    """A receipt field as a non-negative int: an int, or a ``0x`` hex quantity (pure).
-
-    :param value: the field (None: absent).
-    :return: it, or None when absent or not a quantity.
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value if value >= 0 else None
-    if isinstance(value, str) and re.fullmatch(r"0x[0-9a-fA-F]{1,64}", value):
-        return int(value, 16)
-    return None
 
 
 def _hex32(value: bytes) -> str:
@@ -492,17 +473,15 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         fee signed, never past the cap. A block without a base fee (a chain before
         EIP-1559) is read by its gas price, under the same cap.
 
-        :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas.
-        :raises FeeOverCap: when the base fee plus the tip is over
-            ``max_fee_per_gas`` (a transaction signed under it would be refused or
-            wait unmined, or pay a spike): it says the fee needed and the cap.
+        :return: ``(maxFeePerGas, maxPriorityFeePerGas)``, wei per gas
+            (:func:`.fees.request_fees`, which raises ``FeeOverCap`` when the base fee
+            plus the tip is over ``max_fee_per_gas``: it says the fee needed and the
+            cap).
         """
         base_fee, where = self._base_fee()
-        cap: int = self.max_fee_per_gas
-        tip: int = self.min_priority_fee
-        if base_fee + tip > cap:
-            raise FeeOverCap(where, base_fee, cap, tip)
-        return min(base_fee * FEE_CAP_TIMES_BASE_FEE + tip, cap), tip
+        return request_fees(
+            base_fee, where, self.max_fee_per_gas, self.min_priority_fee
+        )
 
     def _base_fee(self) -> Tuple[int, str]:
         """The latest block's base fee (its gas price before EIP-1559), and where read.
@@ -520,34 +499,12 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         return int(read), where
 
     def gas_paid(self, receipt: Any) -> Dict[str, Any]:
-        """What a mined transaction cost in gas, from its receipt.
+        """What a mined transaction cost in gas (:func:`.fees.gas_paid`).
 
-        An OP Stack chain's receipt (Optimism, Base, Celo) also carries ``l1Fee``:
-        the L1 data fee charged to the sender besides ``gasUsed`` times
-        ``effectiveGasPrice`` (the OP Stack's ``eth_getTransactionReceipt``
-        extension; anvil has no L1, so only unit tests see it).
-
-        :param receipt: its receipt (``gasUsed``, ``effectiveGasPrice``; ``l1Fee``
-            when the chain has one: an int or a ``0x`` hex quantity).
-        :return: ``{"gas_used": int, "max_gas": int (the bound), "fee_per_gas_wei":
-            str, "fee_paid_wei": str}`` (wei as decimal strings: ``gasUsed`` times
-            ``effectiveGasPrice``), and with an ``l1Fee`` the record also has
-            ``"l1_fee_wei"`` (it) and ``"total_fee_wei"`` (both fees); an ``l1Fee``
-            that is no quantity is left out, never guessed.
+        :param receipt: its receipt.
+        :return: gas used, the bound, fee per gas and fee paid (and an L1 data fee).
         """
-        used = int(receipt["gasUsed"])
-        price = int(receipt.get("effectiveGasPrice", 0))
-        paid: Dict[str, Any] = {
-            "gas_used": used,
-            "max_gas": self.max_gas,
-            "fee_per_gas_wei": str(price),
-            "fee_paid_wei": str(used * price),
-        }
-        l1_fee = _quantity(receipt.get("l1Fee"))
-        if l1_fee is not None:
-            paid["l1_fee_wei"] = str(l1_fee)
-            paid["total_fee_wei"] = str(used * price + l1_fee)
-        return paid
+        return gas_paid(receipt, self.max_gas)
 
     def sign_cancel(self, pending: SignedRequest) -> SignedRequest:
         """Sign a zero-value transfer to this account at a pending transaction's nonce.
@@ -561,36 +518,33 @@ class Marketplace:  # pylint: disable=too-many-public-methods
         transaction is ever signed over the cap).
 
         :param pending: the signed transaction to cancel (its raw bytes give its fees).
-        :return: the signed cancellation, to journal before :meth:`broadcast`.
-        :raises CancelOverCap: when a replacement within ``max_fee_per_gas`` cannot be
-            mined (the pending one was signed within 10 % of the cap, or the base fee
-            is over it): nothing signed; the message says what to do.
+        :return: the signed cancellation, to journal before :meth:`broadcast`
+            (:func:`.fees.cancellation_fees` raises ``CancelOverCap`` when a
+            replacement within ``max_fee_per_gas`` cannot be mined: the pending one was
+            signed within 10 % of the cap, or the base fee is over it; nothing signed,
+            the message says what to do).
         :raises MarketError: when the pending bytes or the base fee cannot be read.
         """
         try:
             old = TypedTransaction.from_bytes(HexBytes(pending.raw_tx)).as_dict()
-            old_fee = int(old.get("maxFeePerGas", 0))
-            old_tip = int(old.get("maxPriorityFeePerGas", 0))
-            base_fee = self._base_fee()[0]
-            tip = max(2 * old_tip, 10**9, self.min_priority_fee)
-            fee_cap = max(2 * old_fee, 2 * base_fee) + tip
-            if self.max_fee_per_gas is not None:
-                fee_cap = min(fee_cap, self.max_fee_per_gas)
-                tip = min(tip, fee_cap)
-                least = max(replacement_fee(old_fee), base_fee)
-                if fee_cap < least or tip < replacement_fee(old_tip):
-                    raise CancelOverCap(
-                        self._cancel_over_cap(pending, old_fee, least),
-                        least,
-                        self.max_fee_per_gas,
-                    )
+            old_fees = (
+                int(old.get("maxFeePerGas", 0)),
+                int(old.get("maxPriorityFeePerGas", 0)),
+            )
+            fee_cap, tip = cancellation_fees(
+                (pending.tx_hash, pending.account_nonce),
+                old_fees,
+                self._base_fee()[0],
+                self.min_priority_fee,
+                self.max_fee_per_gas,
+            )
             signed = self._account.sign_transaction(
                 {
                     "from": self.requester,
                     "to": self.requester,
                     "value": 0,
                     "nonce": pending.account_nonce,
-                    "gas": 21_000,
+                    "gas": TRANSFER_GAS,
                     "maxFeePerGas": fee_cap,
                     "maxPriorityFeePerGas": tip,
                     "chainId": self.chain_id(),
@@ -606,19 +560,6 @@ class Marketplace:  # pylint: disable=too-many-public-methods
             "0x" + bytes(signed.raw_transaction).hex(),
             _hex32(signed.hash),
             pending.account_nonce,
-        )
-
-    def _cancel_over_cap(self, pending: SignedRequest, old_fee: int, least: int) -> str:
-        """Why a cancellation is not signed under ``--max-fee-per-gas`` (pure)."""
-        return (
-            f"transaction {pending.tx_hash} (account nonce {pending.account_nonce}, "
-            f"signed at {old_fee:,} wei per gas) is not mined and its request may no "
-            f"longer be paid, but its cancellation would need at least {least:,} wei "
-            f"per gas (10 % over it, and the base fee now), over --max-fee-per-gas "
-            f"{self.max_fee_per_gas:,} wei: nothing was signed. The request may still "
-            "be mined (its price was fixed when signed); nothing else is paid for "
-            "this call until its nonce is taken. Call again when the base fee is "
-            f"lower, or give --max-fee-per-gas {least:,} or more to cancel it"
         )
 
     def confirmed_nonce(self) -> int:

@@ -56,8 +56,7 @@ from .dropped import (
     NeverMined,
     chain_fate,
     dropped_text,
-    nonce_final,
-    not_final_yet,
+    held_until_final,
     record_dropped,
     record_never_mined,
 )
@@ -361,32 +360,6 @@ class RequestSender(OffchainSending):
             )
         return bool(released)
 
-    def not_final(self, entry: JournalEntry) -> str:
-        """Why nothing else may be paid yet for a call whose request's nonce was taken.
-
-        Blocking. A request the marketplace does not hold, whose account nonce a mined
-        transaction took, is mined paid by a reorg to a fork that holds it otherwise:
-        one mined and reverted (the fork puts it before a front-running price raise),
-        one seen mined once and dropped, or one never seen mined (a receipt timeout, a
-        crash after its broadcast: a fork may have mined it) then cancelled or passed
-        by another request. Until the nonce is ``settings.final_depth`` blocks deep
-        (:func:`.dropped.nonce_final`) a new request for the call could be paid too.
-
-        :param entry: the call's entry, its request signed, not on chain, its nonce used.
-        :return: "" when the nonce is final; else a :class:`.dropped.NotFinal` saying
-            why and until which block (nothing is sent: the call waits up to its
-            ``--timeout``, then says to call again). A receipt or count that cannot
-            be read raises ``MarketError`` (nothing is sent; a
-            :class:`.market.StateUnavailable` names the node pruning that block).
-        """
-        assert self.market is not None  # nosec: a sender exists only with one
-        depth = self.settings.final_depth
-        if nonce_final(self.market, entry.account_nonce, depth):
-            return ""
-        said = not_final_yet(self.market, entry, depth)
-        said.block_seconds = self.settings.block_seconds
-        return said
-
     def _funds_changed(
         self, mech: str, payment_type: str, price: int
     ) -> Optional[PriceRefusal]:
@@ -463,7 +436,7 @@ class RequestSender(OffchainSending):
             learnt it meanwhile), or a :class:`.refused_offers.RevertRefusal` when its
             request reverted at the gas estimate or when mined; the caller tries the
             next offer; a :class:`.dropped.NotFinal` while an earlier request of the
-            call could still be mined, :meth:`not_final`).
+            call could still be mined, :func:`.dropped.held_until_final`).
         """
         market, journal = self.market, self.journal
         assert (
@@ -543,7 +516,13 @@ class RequestSender(OffchainSending):
                         }
                     # its nonce taken by another transaction: a fork without it could
                     # still mine the request, so nothing else is paid until it is final
-                    waiting = await anyio.to_thread.run_sync(self.not_final, entry)
+                    waiting = await anyio.to_thread.run_sync(
+                        held_until_final,
+                        market,
+                        entry,
+                        self.settings.final_depth,
+                        self.settings.block_seconds,
+                    )
                     if waiting:
                         return waiting
                 # else its nonce went to another transaction, or it was mined and
@@ -746,7 +725,7 @@ class RequestSender(OffchainSending):
         ``--max-spend``, the entry still being the call's one request), unless its mech
         may not be paid now (:meth:`_stale`): then its nonce is cancelled
         (:meth:`cancel_request`) and the call says so; nothing else is paid for the
-        call until that cancellation is final (:meth:`not_final`). A request whose
+        call until that cancellation is final (:func:`.dropped.held_until_final`). A request whose
         nonce another transaction took, final (:func:`.dropped.chain_fate`), can never
         be mined: the entry is journalled as such (:func:`.dropped.record_never_mined`)
         and the call key freed, the caller sending anew.
@@ -908,7 +887,7 @@ class RequestSender(OffchainSending):
         revert seen here first skips its mech as :meth:`refused_when_mined` does.
 
         :param entry: the journal entry (its ``tx_hash``, ``price``, ``request_id``),
-            its account nonce final (:meth:`not_final` said "").
+            its account nonce final (:func:`.dropped.held_until_final` said "").
         """
         market = self.market
         assert market is not None  # nosec: a sender exists only with one

@@ -519,7 +519,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
         waited for, never paid again. A request that can never be mined (its nonce
         taken, final), or whose bytes sent again reverted when mined, frees the call
         key: None, the caller then pays an offer as for a new call (after a revert,
-        once it is final: :meth:`.sending.RequestSender.not_final`).
+        once it is final: :func:`.dropped.held_until_final`).
 
         :param tool: the tool called (as served now, or as it was paid).
         :param entry: the call's journal entry (``sent`` or ``delivered``).

@@ -49,6 +49,7 @@ from tests.test_mcp_dropped_request_unit import (  # noqa: F401 # pylint: disabl
     _server,
     delivered_body,
 )
+from tests.test_mcp_nonce_finality import held
 
 RPC = "https://pruned.example/v2/secret-api-key"
 HEAD = 200
@@ -104,6 +105,6 @@ def test_a_chain_younger_than_the_depth_says_until_which_block(tmp_path: Path) -
     entry = _gone()
     entry.extra[DROPPED_KEY] = {"request_id": entry.request_id}
     entry.extra[CANCEL_KEY] = {"tx_hash": CANCEL_HASH, "reason": "over the cap"}
-    said = app.sender.not_final(entry)
+    said = held(app, entry)
     assert f"until block {9 + FINAL_DEPTH}" in said, said
     assert "genesis" in said, said

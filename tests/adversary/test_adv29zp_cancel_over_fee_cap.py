@@ -44,7 +44,8 @@ import pytest
 from eth_account.typed_transactions import TypedTransaction
 from hexbytes import HexBytes
 
-from mech_catalogue_cli.mcp_server.market import FeeOverCap, Marketplace
+from mech_catalogue_cli.mcp_server.market import Marketplace
+from mech_catalogue_cli.mcp_server.market_errors import FeeOverCap
 from tests.test_mcp_gas_bound import GWEI, MARKET, _market
 
 CAP = 10 * GWEI
