@@ -325,15 +325,16 @@ class ServedCatalogue:
     tools: Tuple[ServedTool, ...]
 
     def named(self, name: str) -> Optional[ServedTool]:
-        """Return the tool with this MCP name, or None.
+        """Return the tool with this MCP name, else the first whose mech names it so.
 
-        :param name: an MCP tool name.
+        :param name: an MCP tool name, or a mech tool name served under another
+            (``tide.table`` listed as ``tide_table_<8 hex>``: adv29zu C4).
         :return: the tool, or None.
         """
         for tool in self.tools:
             if tool.name == name:
                 return tool
-        return None
+        return next((tool for tool in self.tools if tool.mech_tool == name), None)
 
     def page(
         self, cursor: Optional[str], size: int = DEFAULT_PAGE_SIZE

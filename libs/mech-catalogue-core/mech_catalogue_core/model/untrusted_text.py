@@ -523,12 +523,17 @@ def tool_for_model(tool: Tool) -> Tool:
 
     :param tool: a tool from the catalogue.
     :return: a copy whose descriptions, argument texts and schemas, output schema,
-        examples and unknown fields (``extra``) are cleaned and capped.
+        examples and unknown fields (``extra``) are cleaned and capped, their text
+        flagged as instructions or a secret asked withheld
+        (:func:`.withheld_text.withheld_tool`; the description is kept).
     """
     output = tool.output_schema_json
     examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
+    # the withholding reads this module's checks: imported here, not at its top
+    # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from mech_catalogue_core.model.withheld_text import withheld_tool
 
-    return replace(
+    cleaned = replace(
         tool,
         description=for_model(tool.description),
         arguments=tuple(_argument_for_model(a) for a in tool.arguments),
@@ -540,6 +545,7 @@ def tool_for_model(tool: Tool) -> Tool:
         examples_json=tuple(examples),
         extra_json=_cleaned_json(tool.extra_json, values_for_model),
     )
+    return withheld_tool(cleaned)
 
 
 def hidden_tag_text(text: str) -> str:
