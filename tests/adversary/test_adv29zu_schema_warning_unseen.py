@@ -39,6 +39,10 @@ names no warning (facts, heading, "> High and low tides for a port.").
 Expected: what a model reads of such a tool says so in the server's words (a server
 note in the listed description, as for a look-alike name), or the flagged schema text
 is not served (the argument served as plain text, as a secret-asking one is refused).
+
+Fixed (fix29zm): the flagged text is withheld (``model.withheld_text``: each client's
+parameters read "(withheld by this server: instruction-like text)") and the listed
+description's server part says where (``mcp_server.server_notes``).
 """
 
 import json
@@ -47,6 +51,8 @@ from typing import Any, Dict
 
 import anyio
 import pytest
+
+from mech_catalogue_core.model.withheld_text import INSTRUCTION_PLACEHOLDER
 
 from scripts.devnet import Devnet
 from tests.adversary.adv29zu_clients import model_view
@@ -62,10 +68,6 @@ def _unquoted(description: str) -> str:
     return "\n".join(x for x in description.splitlines() if not x.startswith(">"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adv29zu C2: schema instructions reach clients' models unflagged",
-)
 def test_clients_models_read_the_warning_of_a_flagged_argument(
     chain_snapshot: Devnet, tmp_path: Path
 ) -> None:
@@ -86,9 +88,11 @@ def test_clients_models_read_the_warning_of_a_flagged_argument(
     seen: Dict[str, str] = {}
     for client in ("agents", "pydantic-ai", "langchain"):
         view = model_view(client, argv, _env(), str(ROOT))["tools"][TIDES]
-        assert ORDERS in json.dumps(view["parameters"]), view  # the model reads it
+        # observed on main: the sentence in the parameters each model reads
+        assert ORDERS not in json.dumps(view["parameters"]), view
+        assert INSTRUCTION_PLACEHOLDER in json.dumps(view["parameters"]), view
         seen[client] = view["description"]
-    # observed on main: no client's model reads a word of the warning
+    # observed on main: no client's model read a word of the warning
     unwarned = {
         client: text[:300]
         for client, text in seen.items()
