@@ -100,7 +100,7 @@ def withheld_refusal(tool: Mapping[str, Any]) -> Optional[str]:
     places: List[Tuple[str, str]] = []
     for key in ("inputSchema", "outputSchema"):
         if key in tool:
-            withheld = withheld_schema(tool[key])
+            withheld = withheld_schema(tool[key], key == "inputSchema")
             refused.extend(f"/{key}{at}" for at in withheld.refused)
             places.extend(withheld_places(withheld.schema, f"/{key}"))
     secret = secret_withheld(tuple(places))

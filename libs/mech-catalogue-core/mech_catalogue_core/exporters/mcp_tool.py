@@ -266,7 +266,8 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
         out["annotations"] = dict(annotations, title=label_for_model(title))
     for key in ("inputSchema", "outputSchema"):
         if key in out:
-            out[key] = withheld_schema(schema_for_model(out[key])).schema
+            arguments = key == "inputSchema"
+            out[key] = withheld_schema(schema_for_model(out[key]), arguments).schema
     meta = out.get("_meta")
     ours = meta.get(META_KEY) if isinstance(meta, dict) else None
     if isinstance(meta, dict) and isinstance(ours, dict):
