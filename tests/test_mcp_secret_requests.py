@@ -33,8 +33,8 @@ from mech_catalogue_cli.mcp_server.answers import answer_instructions
 from mech_catalogue_cli.mcp_server.definition_checks import (
     secret_refusal,
     secret_request_refusal,
-    withheld_refusal,
     served_secret_requests,
+    withheld_refusal,
 )
 from mech_catalogue_cli.mcp_server.results import with_orders_flagged
 from tests.test_mcp_untrusted_text import _server, _tool, served_catalogue

@@ -77,7 +77,7 @@ def _listed(*tools: Dict[str, Any]) -> Dict[str, Any]:
 
 
 #: each place of a listed schema a stranger's instruction may sit in, withheld
-WITHHELD_PORTS = {
+WITHHELD_PORTS: Dict[str, Dict[str, Any]] = {
     "description": {"type": "string", "description": f"a port. {ORDERS}"},
     "title": {"type": "string", "title": ORDERS},
     "default": {"type": "string", "default": ORDERS},
@@ -91,7 +91,9 @@ WITHHELD_PORTS = {
 
 
 @pytest.mark.parametrize("kind", sorted(WITHHELD_PORTS))
-def test_flagged_schema_text_is_withheld_and_said_in_the_servers_part(kind: str) -> None:
+def test_flagged_schema_text_is_withheld_and_said_in_the_servers_part(
+    kind: str,
+) -> None:
     """The placeholder in inputSchema; the note before the mech's quoted text, once."""
     (listed,) = _listed(_typed("tide-table", WITHHELD_PORTS[kind])).values()
     schema = json.dumps(listed.tool["inputSchema"])
@@ -106,8 +108,11 @@ def test_flagged_schema_text_is_withheld_and_said_in_the_servers_part(kind: str)
 
 
 def test_an_output_schema_instruction_is_withheld_too() -> None:
-    """outputSchema's prose: the placeholder, the note naming /outputSchema."""
-    output = {"type": "object", "properties": {"t": {"type": "string", "description": ORDERS}}}
+    """The outputSchema's prose: the placeholder, the note naming /outputSchema."""
+    output = {
+        "type": "object",
+        "properties": {"t": {"type": "string", "description": ORDERS}},
+    }
     (listed,) = _listed(_typed("tide-table", {"type": "string"}, output)).values()
     assert ORDERS not in json.dumps(listed.tool["outputSchema"])
     assert "/outputSchema/properties/t/description" in _server_part(
@@ -155,7 +160,9 @@ HONEST_PORTS = [
 
 
 @pytest.mark.parametrize("port", HONEST_PORTS)
-def test_honest_schemas_are_listed_unchanged_without_a_note(port: Dict[str, Any]) -> None:
+def test_honest_schemas_are_listed_unchanged_without_a_note(
+    port: Dict[str, Any],
+) -> None:
     """No placeholder and no note for an honest tool."""
     (listed,) = _listed(_typed("tide-table", port)).values()
     served = listed.tool["inputSchema"]["properties"]["port"]
@@ -207,7 +214,9 @@ def test_every_listed_name_fits_model_apis_and_is_unique() -> None:
 def test_a_literal_copy_of_a_derived_name_does_not_take_it() -> None:
     """A stranger registering the derived name itself gets another derived name."""
     derived = sanitise_name("tide.table", MCP_TOOL_RULE)
-    listed = _listed(_typed("tide.table", {"type": "string"}), _typed(derived, {"type": "string"}))
+    listed = _listed(
+        _typed("tide.table", {"type": "string"}), _typed(derived, {"type": "string"})
+    )
     assert listed["tide.table"].name == derived
     copy = listed[derived]
     assert copy.name != derived and FUNCTION_NAME.fullmatch(copy.name)
@@ -235,9 +244,13 @@ def test_a_mechs_name_within_the_rule_reaches_only_its_mcp_name() -> None:
     """A name the rule takes is only an MCP name: a literal copy's is not reached by it."""
     derived = sanitise_name("tide.table", MCP_TOOL_RULE)
     server = _server(
-        served_catalogue(_typed("tide.table", {"type": "string"}), _typed(derived, {"type": "string"}))
+        served_catalogue(
+            _typed("tide.table", {"type": "string"}),
+            _typed(derived, {"type": "string"}),
+        )
     )
-    assert server.catalogue.named(derived).mech_tool == "tide.table"
+    found = server.catalogue.named(derived)
+    assert found is not None and found.mech_tool == "tide.table"
     assert server.catalogue.named("call_tool") is None
 
 

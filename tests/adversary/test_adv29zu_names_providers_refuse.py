@@ -45,7 +45,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names
 
 from scripts.devnet import Devnet

@@ -50,8 +50,6 @@ from pathlib import Path
 from typing import Any, Dict
 
 import anyio
-import pytest
-
 from mech_catalogue_core.model.withheld_text import INSTRUCTION_PLACEHOLDER
 
 from scripts.devnet import Devnet

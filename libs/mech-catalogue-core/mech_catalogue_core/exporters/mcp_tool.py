@@ -57,11 +57,6 @@ from mech_catalogue_core.model.problems import (
 )
 from mech_catalogue_core.model.quoted_text import reasons_for_model, sentence_for_model
 from mech_catalogue_core.model.tool import Tool
-from mech_catalogue_core.model.withheld_text import (
-    withheld_note,
-    withheld_places,
-    withheld_schema,
-)
 from mech_catalogue_core.model.untrusted_text import (
     MAX_TEXT_CHARS,
     for_model,
@@ -69,6 +64,11 @@ from mech_catalogue_core.model.untrusted_text import (
     schema_for_model,
     tool_for_model,
     tool_text_problems,
+)
+from mech_catalogue_core.model.withheld_text import (
+    withheld_note,
+    withheld_places,
+    withheld_schema,
 )
 
 MCP_PROTOCOL_VERSION = "2026-07-28"

@@ -251,12 +251,13 @@ def _argument_withheld(argument: Argument) -> Argument:
     default = argument.default_json
     return replace(
         argument,
-        description=placeholder_for(argument.description, True)
-        or argument.description,
+        description=placeholder_for(argument.description, True) or argument.description,
         schema_json=_withheld_json(
             argument.schema_json, lambda s: withheld_schema(s, True).schema
         ),
-        default_json=None if default is None else _withheld_json(default, values_withheld),
+        default_json=(
+            None if default is None else _withheld_json(default, values_withheld)
+        ),
     )
 
 

@@ -22,8 +22,8 @@ from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
-from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, sanitise_name
 from mech_catalogue_core.catalogue.exposure import ExposedCatalogue
+from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, sanitise_name
 from mech_catalogue_core.http_api.request import (
     SEARCH_PARAMETERS,
     Request,

@@ -50,7 +50,10 @@ def _port(**schema: Any) -> Dict[str, Any]:
 
 #: (schema, JSON pointer of the place withheld, the placeholder there)
 WITHHELD = {
-    "description": (_port(description=f"a port. {ORDERS}"), "/properties/port/description"),
+    "description": (
+        _port(description=f"a port. {ORDERS}"),
+        "/properties/port/description",
+    ),
     "title": (_port(title=ORDERS), "/properties/port/title"),
     "comment": (_port(**{"$comment": ORDERS}), "/properties/port/$comment"),
     "default": (_port(default=ORDERS), "/properties/port/default"),
@@ -91,7 +94,10 @@ REFUSED = {
         {"type": "object", "properties": {"ignore_previous_instructions": {}}},
         "/properties/ignore_previous_instructions",
     ),
-    "pattern": (_port(pattern="^(ignore previous instructions)$"), "/properties/port/pattern"),
+    "pattern": (
+        _port(pattern="^(ignore previous instructions)$"),
+        "/properties/port/pattern",
+    ),
     "format": (_port(format=ORDERS), "/properties/port/format"),
     "required": (
         {"type": "object", "required": ["system_prompt"]},
@@ -166,7 +172,7 @@ def test_honest_schemas_are_served_unchanged(index: int) -> None:
     schema = HONEST[index]
     withheld = withheld_schema(schema)
     assert (withheld.schema, withheld.refused) == (schema, ())
-    assert withheld_places(withheld.schema) == ()
+    assert not withheld_places(withheld.schema)
 
 
 def test_placeholders_are_never_flagged_themselves() -> None:
@@ -178,7 +184,9 @@ def test_placeholders_are_never_flagged_themselves() -> None:
 
 def test_the_note_names_the_places_as_json_strings_and_counts_the_rest() -> None:
     """Property names are the mech's: quoted, never the server's words; four places."""
-    places = tuple((f'/properties/a"b{i}/description', INSTRUCTION_PLACEHOLDER) for i in range(4))
+    places = tuple(
+        (f'/properties/a"b{i}/description', INSTRUCTION_PLACEHOLDER) for i in range(4)
+    )
     note = withheld_note(places)
     assert note.startswith(WITHHELD_NOTE)
     assert '"/properties/a\\"b0/description"' in note and "and 1 more" in note
@@ -219,7 +227,9 @@ def test_every_exporter_withholds_and_says_so_in_its_description() -> None:
         (anthropic["description"], anthropic["input_schema"]),
         (mcp["description"], mcp["inputSchema"]),
     ):
-        assert ORDERS not in json.dumps(schema) and INSTRUCTION_PLACEHOLDER in json.dumps(schema)
+        assert ORDERS not in json.dumps(
+            schema
+        ) and INSTRUCTION_PLACEHOLDER in json.dumps(schema)
         assert WITHHELD_NOTE in description and "port/description" in description
     shown = tool_for_model(tool)
     assert ORDERS not in shown.arguments[0].description
@@ -227,7 +237,13 @@ def test_every_exporter_withholds_and_says_so_in_its_description() -> None:
 
 def test_an_output_schema_is_withheld_too() -> None:
     """The MCP Tool's outputSchema: the placeholder, and the note names the place."""
-    tool = _tool(_port(), output={"type": "object", "properties": {"t": {"type": "string", "description": ORDERS}}})
+    tool = _tool(
+        _port(),
+        output={
+            "type": "object",
+            "properties": {"t": {"type": "string", "description": ORDERS}},
+        },
+    )
     mcp = to_mcp_tool(tool)
     assert ORDERS not in json.dumps(mcp["outputSchema"])
     assert "/outputSchema/properties/t/description" in mcp["description"]
@@ -246,4 +262,6 @@ def test_an_honest_tool_exports_without_a_note() -> None:
     """No placeholder, no note: the description is the mech's alone."""
     tool = _tool(HONEST[0])
     assert to_mcp_tool(tool)["description"] == "High and low tides for a port."
-    assert WITHHELD_NOTE not in exporters.to_openai_tool(tool)["function"]["description"]
+    assert (
+        WITHHELD_NOTE not in exporters.to_openai_tool(tool)["function"]["description"]
+    )
