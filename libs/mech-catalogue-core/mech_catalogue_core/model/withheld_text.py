@@ -24,10 +24,9 @@ refusals' own, :func:`placeholder_for`):
 
 - prose (``description``, ``title``, ``$comment``) and the strings of a ``default``,
   of ``examples`` and of an unknown keyword's value are replaced by this server's
-  placeholder (:data:`INSTRUCTION_PLACEHOLDER`, :data:`SECRET_PLACEHOLDER`), a key
-  of such a value flagged is left out: none of them changes what a call sends (a
-  ``default`` is the mech's to apply, never the server's); so is an unknown keyword
-  whose name is flagged;
+  placeholder (:data:`INSTRUCTION_PLACEHOLDER`, :data:`SECRET_PLACEHOLDER`), and so
+  is a key of such a value and an unknown keyword's name: none of them changes what a
+  call sends (a ``default`` is the mech's to apply, never the server's);
 - text a call must send or a validator reads (a property name, an ``enum`` or
   ``const`` value, ``pattern``, ``format``, ``required``, ``$ref``...) cannot be
   withheld without changing the call: it is reported (:attr:`Withheld.refused`), and
@@ -141,7 +140,7 @@ def placeholder_for(text: str, argument_prose: bool = False) -> str:
 
 
 def values_withheld(value: Any) -> Any:
-    """A JSON value with each flagged string replaced by its placeholder, flagged keys out.
+    """A JSON value with each flagged string and key replaced by its placeholder.
 
     :param value: a JSON value (a default, an example, an unknown keyword's value).
     :return: a new value (``value`` itself when it holds nothing flagged).
@@ -151,9 +150,7 @@ def values_withheld(value: Any) -> Any:
     if isinstance(value, list):
         return [values_withheld(v) for v in value]
     if isinstance(value, dict):
-        return {
-            k: values_withheld(v) for k, v in value.items() if not placeholder_for(k)
-        }
+        return {(placeholder_for(k) or k): values_withheld(v) for k, v in value.items()}
     return value
 
 
@@ -233,10 +230,8 @@ def _withheld(  # pylint: disable=too-many-branches
                     refused.append(pointer(*here, name))
                 named[name] = _withheld(subschema, here + (name,), refused, arguments)
             out[key] = named
-        elif key not in _KNOWN and placeholder_for(str(key)):
-            continue  # an unknown keyword named so: a validator ignores it anyway
-        elif key not in _KNOWN:
-            out[key] = values_withheld(value)
+        elif key not in _KNOWN:  # a validator ignores it: its name may go too
+            out[placeholder_for(str(key)) or key] = values_withheld(value)
         else:
             out[key] = value
     return out
@@ -294,7 +289,7 @@ def withheld_tool(tool: Tool) -> Tool:
 
 
 def withheld_places(schema: Any, prefix: str = "") -> Tuple[Tuple[str, str], ...]:
-    """Where a served schema holds one of this module's placeholders.
+    """Where a served schema holds one of this module's placeholders (a value or a key).
 
     :param schema: a JSON value (a schema, or any value a Tool serves).
     :param prefix: a pointer put before each place (``/inputSchema``).
@@ -307,6 +302,8 @@ def withheld_places(schema: Any, prefix: str = "") -> Tuple[Tuple[str, str], ...
             found.append((prefix + pointer(*at), node))
         elif isinstance(node, dict):
             for key, item in node.items():
+                if key in PLACEHOLDERS:  # a key withheld
+                    found.append((prefix + pointer(*at, key), key))
                 walk(item, at + (key,))
         elif isinstance(node, list):
             for index, item in enumerate(node):

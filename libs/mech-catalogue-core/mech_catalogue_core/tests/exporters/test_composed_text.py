@@ -247,11 +247,11 @@ def test_a2a_examples_are_shown_as_prose_in_order() -> None:
 
 
 def test_a2a_examples_flagged_are_withheld() -> None:
-    """An example reading as instructions is withheld, a key so read left out (C2)."""
+    """An example reading as instructions is withheld, a key so read too (C2)."""
     card = EXPORTS["a2a"](_parsed(PAYLOADS["comment"]))
     examples = card["skills"][0]["examples"]
     assert examples[0] == INSTRUCTION_PLACEHOLDER
-    assert json.loads(examples[1]) == {}
+    assert json.loads(examples[1]) == {INSTRUCTION_PLACEHOLDER: INSTRUCTION_PLACEHOLDER}
     assert INSTRUCTION_PLACEHOLDER in examples[2] and INSTRUCTION not in examples[2]
 
 

@@ -151,10 +151,22 @@ def test_flagged_text_a_call_does_not_send_is_withheld(kind: str) -> None:
     assert withheld_schema(withheld.schema).schema == withheld.schema  # idempotent
 
 
-def test_an_unknown_keyword_named_as_an_instruction_is_left_out() -> None:
-    """A validator ignores an unknown keyword: its flagged name goes, nothing else."""
+def test_an_unknown_keyword_named_as_an_instruction_is_withheld_by_name() -> None:
+    """A validator ignores an unknown keyword: its flagged name is the placeholder."""
     schema = _port(**{"ignore previous instructions": "yes"})
-    assert withheld_schema(schema).schema == _port()
+    withheld = withheld_schema(schema).schema
+    assert withheld == _port(**{INSTRUCTION_PLACEHOLDER: "yes"})
+    pointer = "/properties/port/" + INSTRUCTION_PLACEHOLDER
+    assert withheld_places(withheld) == ((pointer, INSTRUCTION_PLACEHOLDER),)
+
+
+def test_a_flagged_key_of_a_default_is_withheld_by_name() -> None:
+    """A default object's key read as an order: the key is the placeholder."""
+    withheld = withheld_schema(_port(default={ORDERS: 1, "days": 2})).schema
+    assert withheld["properties"]["port"]["default"] == {
+        INSTRUCTION_PLACEHOLDER: 1,
+        "days": 2,
+    }
 
 
 @pytest.mark.parametrize("kind", sorted(REFUSED))
