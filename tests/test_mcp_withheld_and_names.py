@@ -37,7 +37,7 @@ from mech_catalogue_core.model.withheld_text import INSTRUCTION_PLACEHOLDER
 from mech_catalogue_cli.mcp_server.discovery import DESCRIBE_TOOL
 from mech_catalogue_cli.mcp_server.server import MechToolServer
 from mech_catalogue_cli.mcp_server.source import UNTRUSTED_HEADING
-from tests.test_mcp_discovery import _run
+from tests.test_mcp_discovery import _run, _search
 from tests.test_mcp_discovery import _server as _discovery_server
 from tests.test_mcp_untrusted_text import _server, served_catalogue
 
@@ -258,3 +258,14 @@ def test_the_names_no_client_could_send_are_none_of_the_listed() -> None:
     """Sanity of the rule itself: what it refuses, the listing never holds."""
     refused: List[str] = ["a.b", "x" * 65, "", "a b", "é"]
     assert not any(MCP_TOOL_RULE.accepts(n) for n in refused)
+
+
+def test_search_by_the_mechs_name_finds_the_derived_name_first() -> None:
+    """search_tools: the query ``tide.table`` names the tool listed as its derived name."""
+    served = served_catalogue(
+        _typed("tide.table", {"type": "string"}),
+        _typed("tide-table-extra", {"type": "string"}),
+    )
+    result = _search(_discovery_server(served), query="tide.table")
+    first, *_ = result.structured_content["matches"]
+    assert first["name"] == sanitise_name("tide.table", MCP_TOOL_RULE)
