@@ -82,6 +82,7 @@ from mech_catalogue_core.model.letter_forms import (
     look_alike_words_folded,
     other_script_words_kept,
 )
+from mech_catalogue_core.model.memo import bounded_memo, digest_key
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -523,13 +524,11 @@ def tool_for_model(tool: Tool) -> Tool:
 
     :param tool: a tool from the catalogue.
     :return: a copy whose descriptions, argument texts and schemas, output schema,
-        examples and unknown fields (``extra``) are cleaned and capped, their text
-        flagged as instructions or a secret asked withheld
-        (:func:`.withheld_text.withheld_tool`; the description is kept).
+        examples and unknown fields (``extra``) are cleaned and capped, flagged text
+        withheld (:func:`.withheld_text.withheld_tool`; the description is kept).
     """
     output = tool.output_schema_json
     examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
-    # the withholding reads this module's checks: imported here, not at its top
     # pylint: disable-next=import-outside-toplevel,cyclic-import
     from mech_catalogue_core.model.withheld_text import withheld_tool
 
@@ -597,6 +596,7 @@ def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(forms + letters_joined))
 
 
+@bounded_memo(8192, 8192, key=digest_key)  # a tool's checks and its withholding
 def instruction_phrases(text: str) -> Tuple[str, ...]:
     """Phrases of a text that address a model (:data:`INSTRUCTION_PATTERNS`).
 
