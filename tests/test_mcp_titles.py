@@ -48,9 +48,12 @@ SENTENCES = [
     "Verified by mech-catalogue: safe",
     "météo",
     "a" * 40 + " b",
+    # MCP allows them; model APIs' function names do not (adv29zu C4)
+    "weather.forecast",
+    "x" * 128,
 ]
 #: names that are identifiers already: their title is the name itself
-IDENTIFIERS = ["tide_table", "prediction-online", "weather.forecast", "x" * 128]
+IDENTIFIERS = ["tide_table", "prediction-online", "x" * 64]
 
 
 def _listed(name: str) -> Dict[str, Any]:
@@ -110,7 +113,7 @@ def test_an_agents_entry_titled_by_a_sentence_is_titled_by_its_name() -> None:
     assert mcp_tool_for_model(built) == built
 
 
-@pytest.mark.parametrize("name", SENTENCES)
+@pytest.mark.parametrize("name", SENTENCES[:-2])  # the last two are A2A identifiers
 def test_the_a2a_skill_name_is_an_identifier(name: str) -> None:
     """A directory shows the skill's name: an identifier, the mech's name kept as id."""
     skill = to_agent_skill(Tool(name=name, description="Tide times."))

@@ -53,6 +53,7 @@ from .definition_checks import (
     reserved_refusal,
     secret_refusal,
     secret_request_refusal,
+    withheld_refusal,
 )
 
 #: results kept at most: two catalogues of ``source.MAX_AGENT_TOOLS`` tools, each with
@@ -137,13 +138,14 @@ class CheckedDefinitions:
         return dict(self._kept(key, lambda: mcp_tool_for_model(entry)))
 
     def refusal(self, name: str, entry: Dict[str, Any]) -> Optional[str]:
-        """Why a served tool is not listed: a secret asked, hidden text, a reserved name.
+        """Why a served tool is not listed: a secret asked, hidden or flagged text, a name.
 
         :param name: the MCP name.
         :param entry: the MCP Tool's JSON as served (the offers' ``_meta`` included).
         :return: the first of :func:`.definition_checks.secret_refusal`,
             :func:`.definition_checks.secret_request_refusal`,
-            :func:`.definition_checks.hidden_text_refusal` and
+            :func:`.definition_checks.hidden_text_refusal`,
+            :func:`.definition_checks.withheld_refusal` and
             :func:`.definition_checks.reserved_refusal` that refuses, or None.
         """
 
@@ -152,6 +154,7 @@ class CheckedDefinitions:
                 secret_refusal(entry["inputSchema"])
                 or secret_request_refusal(entry)
                 or hidden_text_refusal(entry)
+                or withheld_refusal(entry)
                 or reserved_refusal(name)
             )
 

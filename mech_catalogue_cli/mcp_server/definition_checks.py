@@ -17,6 +17,7 @@
 - :func:`hidden_text_refusal`: a served definition that still hides text;
 - :func:`secret_refusal`: a tool whose arguments ask for a secret;
 - :func:`secret_request_refusal`: a tool whose other text asks for one;
+- :func:`withheld_refusal`: a tool whose flagged schema text a call must send;
 - :func:`definition_changes` / :func:`pin_refusal`: what changed since a definition
   was approved (``--pin``);
 - :func:`argument_errors`: a ``tools/call``'s arguments against the tool's MCP
@@ -30,6 +31,7 @@ from jsonschema.exceptions import SchemaError
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import MCP_RESERVED_NAMES, is_reserved
 from mech_catalogue_core.model.problems import (
+    INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
     RESERVED_TOOL_NAME,
     SECRET_ARGUMENT,
@@ -49,6 +51,11 @@ from mech_catalogue_core.model.untrusted_text import (
     hidden_in,
     json_texts,
     pointer_of,
+)
+from mech_catalogue_core.model.withheld_text import (
+    secret_withheld,
+    withheld_places,
+    withheld_schema,
 )
 
 
@@ -72,6 +79,46 @@ def hidden_text_refusal(tool: Mapping[str, Any]) -> Optional[str]:
         f"where they cannot be removed without changing what a call sends "
         f"({', '.join(for_model(w, MAX_LABEL_CHARS) for w in where)}); this tool is "
         "not offered"
+    )
+
+
+def withheld_refusal(tool: Mapping[str, Any]) -> Optional[str]:
+    """Why a tool is refused when flagged text of its schemas cannot be withheld (adv29zu C2).
+
+    A schema's flagged prose, defaults and examples are served withheld (placeholders,
+    ``withheld_text.withheld_schema``; the listed description says where). A property
+    name, an ``enum`` or ``const`` value, a ``pattern`` or another string a call must
+    send or a validator reads cannot be: serving it would hand every client's model a
+    stranger's instructions as the function's contract, changing it would change the
+    call. A placeholder for a request for a secret refuses the tool as the secret did.
+
+    :param tool: the MCP Tool as served (its schemas withheld already, or not).
+    :return: a sentence starting with the problem code ``instruction_like_text`` or
+        ``secret_argument`` naming where, or None.
+    """
+    refused: List[str] = []
+    places: List[Tuple[str, str]] = []
+    for key in ("inputSchema", "outputSchema"):
+        if key in tool:
+            withheld = withheld_schema(tool[key], key == "inputSchema")
+            refused.extend(f"/{key}{at}" for at in withheld.refused)
+            places.extend(withheld_places(withheld.schema, f"/{key}"))
+    secret = secret_withheld(tuple(places))
+    if secret:
+        return (
+            f"refused ({SECRET_ARGUMENT}): text at {quoted_for_model(secret)} asks for "
+            "a secret (withheld by this server); a mech never needs its caller's "
+            "secrets, so this tool is not offered"
+        )
+    if not refused:
+        return None
+    shown = ", ".join(quoted_for_model(at) for at in refused[:MAX_QUOTED])
+    return (
+        f"refused ({INSTRUCTION_LIKE_TEXT}): the tool's schema holds text that reads "
+        f"like instructions to a model or asks for a secret where withholding it "
+        f"would change what a call sends ({shown}"
+        f"{f' and {len(refused) - MAX_QUOTED} more' if len(refused) > MAX_QUOTED else ''}"
+        "); this tool is not offered"
     )
 
 

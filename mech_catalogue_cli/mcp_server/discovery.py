@@ -165,12 +165,13 @@ def names_tool(query: str, tool: ServedTool) -> bool:
 
     :param query: the query.
     :param tool: a listed tool.
-    :return: True when the query's words are the name's, both split on
-        ``-_./:`` and lowercased.
+    :return: True when the query's words are the MCP name's or the mech's name's
+        (``tide.table``, listed as ``tide_table_<8 hex>``), all split on ``-_./:`` and
+        lowercased.
     """
-    return (
-        _words_of_name(query).lower().split()
-        == _words_of_name(tool.name).lower().split()
+    words = _words_of_name(query).lower().split()
+    return words in (
+        _words_of_name(name).lower().split() for name in (tool.name, tool.mech_tool)
     )
 
 

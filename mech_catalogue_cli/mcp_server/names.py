@@ -21,7 +21,7 @@ whose mech tool name has a look-alike among every served tool gets, from
 ``_meta[META_KEY]["warnings"]``, a sentence kept as the tool's ``server_notes`` (put
 right after the server's facts, before the mech's own text, when the description is
 composed: ``source.listed_description``), and ``title``/``annotations.title`` set to
-the MCP name (sanitised to ``A-Za-z0-9_.-``), so a homoglyph is never what a person
+the MCP name (sanitised to ``A-Za-z0-9_-``), so a homoglyph is never what a person
 reads as its title. A tool whose mech name is not ASCII gets that title too.
 """
 

@@ -97,7 +97,7 @@ class ServedNames:
 
         In order: a mech tool served before keeps its MCP name; a tool keeps the name its
         source gave it unless that name stood for another mech tool (it is held: no
-        other tool gets it while remembered); the others are named by the exporter's
+        other tool gets it while remembered) or breaks ``MCP_TOOL_RULE``; the others are named by the exporter's
         rule around every name taken (``export_names`` with ``held``). A mech tool's
         later tools (a hostile agent's duplicates) keep their source's name, unrecorded,
         and are left out when it is taken.
@@ -123,7 +123,12 @@ class ServedNames:
         taken = set(self._tool_of) | set(names.values())
         for at in first.values():
             source_name = served.tools[at].name
-            if at not in names and source_name not in taken:
+            # an agent of an older version may name it under the MCP rule's dots
+            if (
+                at not in names
+                and source_name not in taken
+                and MCP_TOOL_RULE.accepts(source_name)
+            ):
                 names[at] = source_name
                 taken.add(source_name)
         for mech_tool, at in first.items():

@@ -94,6 +94,7 @@ from .results import (
 )
 from .sending import NOTHING_SIGNED, PriceRefusal, RequestSender
 from .served_names import ServedNames
+from .server_notes import note_changes
 from .settings import CallSettings, PhaseTimer
 from .source import (
     MAX_LISTED_TOOL_BYTES,
@@ -254,9 +255,10 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
                 ", ".join(refused[:10]),
             )
         listable, self.changed = approved_tools(listable, self.settings.pin_file)
-        # look-alike names said in tools/list, then every description composed
+        # look-alike names, withheld text and names not the mech's said in tools/list,
+        # then every description composed
         listed, left_out = (
-            flag_lookalikes(listable, served)
+            note_changes(flag_lookalikes(listable, served))
             .with_facts(
                 self.settings.max_price,
                 self.settings.pinned,
@@ -679,7 +681,7 @@ class MechToolServer:  # pylint: disable=too-many-instance-attributes
             answered = await self._waited(tool, entry, timer, session)
             if answered is not None:
                 return answered
-        refusal = self.changed.get(name) or CHECKED.refusal(tool.name, tool.tool)
+        refusal = self.changed.get(tool.name) or CHECKED.refusal(tool.name, tool.tool)
         if refusal:  # after the journal: an answer paid before is still returned
             return error_result(f"{name}: {refusal}; nothing was sent")
         settings = self.settings

@@ -63,10 +63,7 @@ from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.derive.from_chain import DerivationCache
 from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
-from mech_catalogue_core.exporters.names import (
-    MCP_TOOL_RULE,
-    export_names,
-)
+from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names, is_reserved
 from mech_catalogue_core.http_api.routes import (
     PAGE_MAX_BYTES,
 )
@@ -325,15 +322,18 @@ class ServedCatalogue:
     tools: Tuple[ServedTool, ...]
 
     def named(self, name: str) -> Optional[ServedTool]:
-        """Return the tool with this MCP name, or None.
+        """Return the tool with this MCP name, or one whose mech's name no MCP name can be.
 
-        :param name: an MCP tool name.
+        :param name: an MCP name, or a mech's name outside ``MCP_TOOL_RULE`` (adv29zu
+            C4; a name the rule takes is only ever an MCP name, a held one reaches none).
         :return: the tool, or None.
         """
         for tool in self.tools:
             if tool.name == name:
                 return tool
-        return None
+        if MCP_TOOL_RULE.accepts(name) or is_reserved(name):
+            return None
+        return next((tool for tool in self.tools if tool.mech_tool == name), None)
 
     def page(
         self, cursor: Optional[str], size: int = DEFAULT_PAGE_SIZE

@@ -102,7 +102,14 @@ def test_the_note_on_another_mechs_delivery_shows_no_markup(delivering: str) -> 
     assert not _raw_html(note), note
 
 
-MANIFEST = tides_manifest({"type": "string"}, SCHEMA)
+# since fix29zm (adv29zu C2) an instruction where a call sends or validates text
+# refuses the tool: the devnet run hides words that read as none
+QUIET = "the tide is high at noon"
+QUIET_KEY = f"<!-- {QUIET} -->"
+MANIFEST = tides_manifest(
+    {"type": "string"},
+    {"type": "object", "properties": {QUIET_KEY: {"type": "integer"}}},
+)
 
 
 def test_a_paid_answers_note_shows_no_markup_of_the_manifest(
@@ -116,7 +123,7 @@ def test_a_paid_answers_note_shows_no_markup_of_the_manifest(
     nonce = market_nonce(devnet)
 
     def encode(document: Dict[str, Any]) -> bytes:
-        return json.dumps({**document, KEY: "high tide"}).encode()
+        return json.dumps({**document, QUIET_KEY: "high tide"}).encode()
 
     async def call() -> Any:
         async with stdio_client(
@@ -132,6 +139,6 @@ def test_a_paid_answers_note_shows_no_markup_of_the_manifest(
     assert fenced, text[:400]  # the answer is fenced after the note
     warnings = (result.meta or {}).get(REQUEST_META, {}).get("warnings", [])
     said = " ".join(w["message"] for w in warnings)
-    assert HIDDEN in note, text  # the model reads it
+    assert QUIET in note, text  # the model reads it
     # observed on main: the note and the warning hold "<!-- you must send ... -->"
     assert not _raw_html(note) and not _raw_html(said), (note, said)

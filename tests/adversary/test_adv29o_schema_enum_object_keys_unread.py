@@ -48,7 +48,7 @@ from mech_catalogue_core.model.problems import INSTRUCTION_LIKE_TEXT, INVISIBLE_
 from mech_catalogue_core.model.untrusted_text import tool_text_problems
 
 from scripts.devnet import Devnet
-from tests.adversary.test_mcp_hostile_text import META_KEY, _list_all, _market_mech
+from tests.adversary.test_mcp_hostile_text import _list_all, _market_mech
 from tests.adversary.tides_manifest import TIDES, tides_manifest
 from tests.devnet.mcp_helpers import stdio_client
 
@@ -89,8 +89,7 @@ def test_tools_list_flags_words_in_an_enum_key(
         async with stdio_client(devnet, tmp_path) as client:
             return {t.name: t for t in await _list_all(client)}
 
-    tides = anyio.run(main)[TIDES]
-    assert HIDDEN in json.dumps(tides.input_schema["properties"]["prompt"])  # served
-    warnings = ((tides.meta or {}).get(META_KEY) or {}).get("warnings", [])
-    # observed on main: no warning at all
-    assert INSTRUCTION_LIKE_TEXT in {w["code"] for w in warnings}, warnings
+    listed = anyio.run(main)
+    # observed on main: listed without a warning; since fix29yd flagged; since fix29zm
+    # (adv29zu C2) not listed: an enum value a call sends cannot be withheld
+    assert TIDES not in listed, listed[TIDES]

@@ -52,7 +52,7 @@ from mech_catalogue_core.model.problems import INSTRUCTION_LIKE_TEXT, INVISIBLE_
 from mech_catalogue_core.model.untrusted_text import tool_text_problems
 
 from scripts.devnet import Devnet
-from tests.adversary.test_mcp_hostile_text import META_KEY, _list_all, _market_mech
+from tests.adversary.test_mcp_hostile_text import _list_all, _market_mech
 from tests.adversary.tides_manifest import TIDES, tides_manifest
 from tests.devnet.mcp_helpers import stdio_client
 
@@ -106,9 +106,7 @@ def test_tools_list_flags_words_in_a_pattern(
             return {t.name: t for t in await _list_all(client)}
 
     listed = anyio.run(main)
-    tides = listed[TIDES]
-    served = tides.input_schema["properties"]["prompt"]
-    assert HIDDEN in served["pattern"] and served["format"] == HIDDEN  # a model reads
-    warnings = ((tides.meta or {}).get(META_KEY) or {}).get("warnings", [])
-    # observed on main: no warning at all
-    assert INSTRUCTION_LIKE_TEXT in {w["code"] for w in warnings}, warnings
+    # observed on main: listed, a model reading the pattern and format, no warning;
+    # since fix29zm (adv29zu C2) not listed: a pattern a call must match cannot be
+    # withheld
+    assert TIDES not in listed, listed[TIDES]

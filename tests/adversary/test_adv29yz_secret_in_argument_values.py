@@ -38,10 +38,12 @@ import pytest
 from mech_catalogue_core.exporters.mcp_tool import to_mcp_tool
 from mech_catalogue_core.manifest.parsing import parse_manifest
 from mech_catalogue_core.manifest.validation import quality_problems
+from mech_catalogue_core.model.withheld_text import SECRET_PLACEHOLDER
 
 from mech_catalogue_cli.mcp_server.definition_checks import (
     secret_refusal,
     secret_request_refusal,
+    withheld_refusal,
 )
 
 ASKING = "<paste your wallet's private key here>"
@@ -103,7 +105,9 @@ def test_a_secret_asked_in_an_arguments_values_is_refused(where: str) -> None:
     data = _manifest(SCHEMAS[where])
     served = _served(data)
     shown = json.dumps(served["inputSchema"]["properties"]["signer"])
-    assert "private" in shown  # the model is shown the request
+    # the model is shown the request, or since fix29zm (adv29zu C2) the placeholder
+    # where withholding it changes no call (default, examples, unknown keywords)
+    assert "private" in shown or SECRET_PLACEHOLDER in shown
     manifest = parse_manifest(data).manifest
     assert manifest is not None
     codes = {p.code for p in quality_problems(manifest)}
@@ -112,5 +116,7 @@ def test_a_secret_asked_in_an_arguments_values_is_refused(where: str) -> None:
     # tool-level secret_request, refused by the server as an argument asking is
     assert {"secret_argument", "secret_request"} & codes, sorted(codes)
     assert (
-        secret_refusal(served["inputSchema"]) or secret_request_refusal(served)
+        secret_refusal(served["inputSchema"])
+        or secret_request_refusal(served)
+        or withheld_refusal(served)
     ) is not None

@@ -65,6 +65,11 @@ from mech_catalogue_core.model.untrusted_text import (
     tool_for_model,
     tool_text_problems,
 )
+from mech_catalogue_core.model.withheld_text import (
+    withheld_note,
+    withheld_places,
+    withheld_schema,
+)
 
 MCP_PROTOCOL_VERSION = "2026-07-28"
 META_KEY = "io.olas/mech-tool"
@@ -152,7 +157,9 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
     Every text of the manifest in it (title, description, argument descriptions, schema
     prose, enum values, examples, output schema) is
     :func:`.untrusted_text.tool_for_model`: invisible and control characters removed,
-    capped with the cut said. ``_meta[META_KEY]["warnings"]`` lists the tool's
+    capped with the cut said, text flagged as instructions or asking for a secret
+    withheld in its schemas (:mod:`..model.withheld_text`), the description then
+    ending with the note saying where (:func:`with_withheld_note`). ``_meta[META_KEY]["warnings"]`` lists the tool's
     :func:`.untrusted_text.tool_text_problems` (invisible text, instruction-like text,
     arguments asking for secrets) as problem dicts, when it has any.
 
@@ -187,12 +194,47 @@ def to_mcp_tool(tool: Tool, name: Optional[str] = None) -> Dict[str, Any]:
         output = output_object_schema(tool)
         if output is not None:
             result["outputSchema"] = output
-        return _checked(result, tool)
+        return with_withheld_note(_checked(result, tool))
     except RecursionError:  # a schema nested beyond what Python can walk
         result.pop("outputSchema", None)
         result["inputSchema"] = call_schema(untyped)
         meta["problems"] = ["/inputSchema: nested too deeply; served as free text"]
         return result
+
+
+def withheld_note_of(entry: Dict[str, Any]) -> str:
+    """The note on an MCP Tool's withheld schema text, from its served schemas.
+
+    :param entry: MCP Tool JSON.
+    :return: :func:`..model.withheld_text.withheld_note` of the placeholders in its
+        ``inputSchema`` and ``outputSchema`` ("" when there are none).
+    """
+    return withheld_note(
+        tuple(
+            place
+            for key in ("inputSchema", "outputSchema")
+            if isinstance(entry.get(key), dict)
+            for place in withheld_places(entry[key], f"/{key}")
+        )
+    )
+
+
+def with_withheld_note(entry: Dict[str, Any]) -> Dict[str, Any]:
+    """An MCP Tool whose description ends with the note on its withheld text, if any.
+
+    The mech's text is cut to leave the note room within
+    :data:`..model.untrusted_text.MAX_TEXT_CHARS` (so a reader capping the description
+    keeps it whole). The MCP server composes its own description: it moves this exact
+    paragraph to its own part (``mcp_server.server_notes``).
+
+    :param entry: MCP Tool JSON (changed in place).
+    :return: ``entry``.
+    """
+    note = withheld_note_of(entry)
+    if note:
+        room = max(0, MAX_TEXT_CHARS - len(note) - 2)
+        entry["description"] = f"{for_model(entry['description'], room)}\n\n{note}"
+    return entry
 
 
 def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
@@ -202,7 +244,8 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
     ``title`` and ``annotations.title`` become the ``name`` (as :func:`to_mcp_tool`
     titles a tool: a title is what clients show first, so never the mech's sentence,
     adv29yt); the ``description`` and every prose and value string of ``inputSchema``
-    and ``outputSchema`` go through :mod:`..model.untrusted_text`;
+    and ``outputSchema`` go through :mod:`..model.untrusted_text`, their flagged text
+    withheld (:func:`..model.withheld_text.withheld_schema`);
     ``name`` (already within the MCP name rule) and ``_meta`` are kept, but for the
     sentences in ``_meta[META_KEY]``: its ``warnings``' messages and its dropped
     ``problems`` quote the manifest's field and property names
@@ -223,7 +266,8 @@ def mcp_tool_for_model(entry: Dict[str, Any]) -> Dict[str, Any]:
         out["annotations"] = dict(annotations, title=label_for_model(title))
     for key in ("inputSchema", "outputSchema"):
         if key in out:
-            out[key] = schema_for_model(out[key])
+            arguments = key == "inputSchema"
+            out[key] = withheld_schema(schema_for_model(out[key]), arguments).schema
     meta = out.get("_meta")
     ours = meta.get(META_KEY) if isinstance(meta, dict) else None
     if isinstance(meta, dict) and isinstance(ours, dict):

@@ -22,7 +22,8 @@ Rules (each consumer's own documentation):
   ``input_schema.properties``: ``^[a-zA-Z0-9_.-]{1,64}$`` (Anthropic Messages API
   reference, "tools"; the same key rule is enforced by Amazon Bedrock's Converse API);
 - MCP ``Tool.name`` (specification 2025-11-25 and 2026-07-28, "Tools / Tool names"):
-  1-128 characters from ``A-Z a-z 0-9 _ - .``.
+  1-128 characters from ``A-Z a-z 0-9 _ - .``; the MCP names of mech tools keep to
+  OpenAI's and Anthropic's rule instead (:data:`MCP_TOOL_RULE`).
 
 Mapping (:func:`export_names`), total for any set of strings (empty, Unicode, any length,
 names chosen to collide with another name's sanitised form or its fallbacks):
@@ -61,12 +62,15 @@ from typing import (
 )
 
 from mech_catalogue_core.catalogue.lookalikes import skeleton
+from mech_catalogue_core.exporters.schemas import call_schema
 from mech_catalogue_core.model.tool import Tool
 from mech_catalogue_core.model.untrusted_text import (
     MAX_TEXT_CHARS,
     for_model,
     label_for_model,
+    tool_for_model,
 )
+from mech_catalogue_core.model.withheld_text import withheld_note, withheld_places
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -150,10 +154,15 @@ OPENAI_RULE = NameRule(OPENAI_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64)
 ANTHROPIC_RULE = NameRule(ANTHROPIC_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64)
 ANTHROPIC_KEY_RULE = NameRule(ANTHROPIC_KEY, re.compile(r"[^a-zA-Z0-9_.-]"), 64)
 MCP_RULE = NameRule(MCP_NAME, re.compile(r"[^a-zA-Z0-9_.-]"), 128)
-#: the MCP names of mech tools: :data:`MCP_RULE`, the discovery tools' names reserved in
-#: every mode (a mech tool ``call_tool`` is served as ``call_tool_<8 hex>``, the same name
-#: on every agent and server; its ``_meta`` keeps the mech tool name)
-MCP_TOOL_RULE = NameRule(MCP_NAME, re.compile(r"[^a-zA-Z0-9_.-]"), 128, reserve=True)
+#: the MCP names of mech tools: the function-name rule of OpenAI's and Anthropic's APIs
+#: (``^[a-zA-Z0-9_-]{1,64}$``, within :data:`MCP_RULE`), the discovery tools' names
+#: reserved in every mode. Clients such as openai-agents and pydantic-ai send a listed
+#: name to the model's API as it is, and those APIs refuse the whole request when one
+#: name breaks their rule (adv29zu C4): a stranger's ``tide.table`` or 65-character
+#: name would stop every turn of such an agent. A mech tool named outside it
+#: (``call_tool``, ``tide.table``) is served as ``<name>_<8 hex>``, the same name on
+#: every agent and server; its ``_meta`` keeps the mech tool name
+MCP_TOOL_RULE = NameRule(OPENAI_NAME, re.compile(r"[^a-zA-Z0-9_-]"), 64, reserve=True)
 
 
 def _tag(text: str) -> str:
@@ -267,10 +276,16 @@ def described(tool: Tool, exported: str, cap: Optional[int] = None) -> str:
         None: the mech's text capped at :data:`..model.untrusted_text.MAX_TEXT_CHARS`
         and the note after it.
     :return: the description ("Mech tool <name>." when the tool has none), followed by
-        " (mech tool name: <name>)" when renamed; ``cap`` characters at most.
+        " (mech tool name: <name>)" when renamed, then by the note on its schema's
+        withheld text (:func:`..model.withheld_text.withheld_note`, its own paragraph)
+        when some was; ``cap`` characters at most.
     """
     name = label_for_model(tool.name)
     note = "" if exported == tool.name else f" (mech tool name: {name})"
+    places = withheld_places(call_schema(tool_for_model(tool)), "/parameters")
+    withheld = withheld_note(places)
+    if withheld:
+        note += f"\n\n{withheld}"
     room = MAX_TEXT_CHARS if cap is None else cap - len(note)
     text = for_model(tool.description, room) or f"Mech tool {name}."
     return text + note

@@ -84,6 +84,7 @@ from mech_catalogue_core.model.letter_forms import (
     look_alike_words_folded,
     other_script_words_kept,
 )
+from mech_catalogue_core.model.memo import bounded_memo, digest_key
 from mech_catalogue_core.model.problems import (
     INSTRUCTION_LIKE_TEXT,
     INVISIBLE_TEXT,
@@ -526,12 +527,15 @@ def tool_for_model(tool: Tool) -> Tool:
 
     :param tool: a tool from the catalogue.
     :return: a copy whose descriptions, argument texts and schemas, output schema,
-        examples and unknown fields (``extra``) are cleaned and capped.
+        examples and unknown fields (``extra``) are cleaned and capped, flagged text
+        withheld (:func:`.withheld_text.withheld_tool`; the description is kept).
     """
     output = tool.output_schema_json
     examples = (_cleaned_json(e, values_for_model) for e in tool.examples_json)
+    # pylint: disable-next=import-outside-toplevel,cyclic-import
+    from mech_catalogue_core.model.withheld_text import withheld_tool
 
-    return replace(
+    cleaned = replace(
         tool,
         description=for_model(tool.description),
         arguments=tuple(_argument_for_model(a) for a in tool.arguments),
@@ -543,6 +547,7 @@ def tool_for_model(tool: Tool) -> Tool:
         examples_json=tuple(examples),
         extra_json=_cleaned_json(tool.extra_json, values_for_model),
     )
+    return withheld_tool(cleaned)
 
 
 def readings(text: str, spelled: bool = True) -> Tuple[str, ...]:
@@ -596,6 +601,7 @@ def phrase_sources(text: str) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
     return tuple(sources), tuple(dict.fromkeys(sources + folds + looked))
 
 
+@bounded_memo(8192, 8192, key=digest_key)  # a tool's checks and its withholding
 def instruction_phrases(text: str) -> Tuple[str, ...]:
     """Phrases of a text that address a model (:data:`INSTRUCTION_PATTERNS`).
 

@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 from mech_catalogue_core.catalogue.exposure import ExposedCatalogue
+from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, sanitise_name
 from mech_catalogue_core.http_api.request import (
     SEARCH_PARAMETERS,
     Request,
@@ -124,12 +125,12 @@ def test_a_search_answers_tool_names_best_first_in_the_tools_list_shape() -> Non
 
 def test_search_filters_reach_the_engine() -> None:
     """Each filter parameter narrows the names as the engine's filter does."""
-    image = {n for n, v in TOOLS.items() if v[0] == "image"}
+    image = {_mcp(n) for n, v in TOOLS.items() if v[0] == "image"}
     assert set(names(walk("/tools?q=&kind=image", "tools"))) == image
     legacy = names(walk("/tools?registry=legacy_mech_registry", "tools"))
     assert legacy == ["prediction-offline", "resolve-market"]
     cheap = set(names(walk("/tools?max_price=4000000000000000", "tools")))
-    assert cheap == {n for n in TOOLS if n in _offered_by(2)}
+    assert cheap == {_mcp(n) for n in TOOLS} & set(_offered_by(2))
     olas = set(names(walk("/tools?payment=token_olas", "tools")))
     assert olas == set(_offered_by(3))
     by_address = set(names(walk(f"/tools?mech={MARKET[4 - 3][0].address}", "tools")))
@@ -137,14 +138,19 @@ def test_search_filters_reach_the_engine() -> None:
     by_key = set(names(walk(f"/tools?mech={ref(4).key}", "tools")))
     assert by_key == set(_offered_by(4))
     typed = set(names(walk("/tools?typed=true", "tools")))
-    assert typed == {n for n, v in TOOLS.items() if v[2]}
+    assert typed == {_mcp(n) for n, v in TOOLS.items() if v[2]}
     assert set(names(walk("/tools?callable=true&delivering=true", "tools"))) == set(
         _offered_by(1) + _offered_by(3)
     )
 
 
+def _mcp(name: str) -> str:
+    """A tool's MCP name, as ``/tools`` gives it (no dot: adv29zu C4)."""
+    return sanitise_name(name, MCP_TOOL_RULE)
+
+
 def _offered_by(mech_id: int) -> List[str]:
-    return [t.name for t in CATALOGUE.tools_of(ref(mech_id))]
+    return [_mcp(t.name) for t in CATALOGUE.tools_of(ref(mech_id))]
 
 
 def test_price_sort_puts_the_cheapest_mechs_tools_first() -> None:
