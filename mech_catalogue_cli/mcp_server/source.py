@@ -29,7 +29,8 @@ is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_mo
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
 front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
 integers (``exporters.js_integers``): results give integers JavaScript cannot hold,
-such as the 77-digit ``requestId``, as strings. A listed tool's description starts
+such as the 77-digit ``requestId``, as strings; it is listed inside the server's
+envelope (``answer_envelope.envelope_schema``: the server's note, then the answer). A listed tool's description starts
 with the server's own facts (:func:`listed_description`, composed from parts, never
 parsed back); tools whose arguments ask for a secret, or whose definition still hides
 text, are not listed (:meth:`ServedCatalogue.refusing_unsafe`).
@@ -90,6 +91,7 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
+from .answer_envelope import envelope_schema
 from .checked_definitions import CHECKED
 from .offers import (
     NoOffer,
@@ -529,8 +531,11 @@ def _with_offers(
     """
     entry = CHECKED.for_model(entry)
     if "outputSchema" in entry:
-        # results give integers JavaScript cannot hold as strings: the schema says so
-        entry["outputSchema"] = schema_with_integer_text(entry["outputSchema"])
+        # results give integers JavaScript cannot hold as strings: the schema says so;
+        # the structured result is the server's note, then the answer (adv29zu C1)
+        entry["outputSchema"] = envelope_schema(
+            schema_with_integer_text(entry["outputSchema"])
+        )
     meta = entry["_meta"][META_KEY]
     listed = best_offers(offers, MAX_META_OFFERS)
     meta["offers"] = [offer.to_meta() for offer in listed]
