@@ -20,23 +20,24 @@ Every delivered answer's structured value is the server's envelope
 <the mech's structured value, or the answer's text>}``, the note first.
 """
 
-from typing import Any
+from typing import Any, Dict
 
 from mech_catalogue_cli.mcp_server.answer_envelope import ANSWER_KEY, NOTE_KEY
 
 
-def enveloped(result: Any) -> dict:
+def enveloped(result: Any) -> Dict[str, Any]:
     """The result's ``structuredContent``, asserted to be the server's envelope.
 
     :param result: a ``CallToolResult`` (or its wire JSON: ``structuredContent``).
     :return: the envelope (note first, then the answer; no other key).
     """
-    value = (
+    raw = (
         result.get("structuredContent")
         if isinstance(result, dict)
         else result.structured_content
     )
-    assert isinstance(value, dict) and list(value) == [NOTE_KEY, ANSWER_KEY], value
+    assert isinstance(raw, dict) and list(raw) == [NOTE_KEY, ANSWER_KEY], raw
+    value = dict(raw)
     assert "was paid" in value[NOTE_KEY] and "the mech's data" in value[NOTE_KEY]
     return value
 

@@ -279,6 +279,8 @@ def test_a_schema_an_earlier_version_listed_makes_the_answer_an_error(
 
     The MCP SDK's client refuses a successful result that does not match what it
     cached, so the answer is an error saying to list again; re-read free.
+
+    :param current: the tool's output schema now (None: it declares none now).
     """
     listed, session = ListedSchemas(), _handshake_session()
     earlier = _tool_entry(answer_schema_of(NEW))  # the mech's schema alone
@@ -289,8 +291,9 @@ def test_a_schema_an_earlier_version_listed_makes_the_answer_an_error(
     assert value is None and why == EARLIER_LISTING
     check = check_delivery(PAID, PAID, [_offer(PAID), _offer(SAME)])
     result = answer_result(_served(current), _entry(), BODY, check, value, why, {})
-    assert result.is_error and "list the tools again" in result.content[0].text
-    assert "sunny" in result.content[0].text  # the answer is there, framed
+    text = str(getattr(result.content[0], "text", ""))
+    assert result.is_error and "list the tools again" in text
+    assert "sunny" in text  # the answer is there, framed
 
 
 def test_a_session_the_server_cannot_tell_about_gets_text() -> None:

@@ -161,7 +161,10 @@ def test_a_digit_string_where_the_mechs_schema_says_integer_is_refused(
 ) -> None:
     """The served schema accepts digit strings (for JS clients); the mech's own does not."""
     structured, problem = structured_content(INTEGER_SCHEMA, body)
-    assert structured is None and "does not match the mech's declared output schema" in problem
+    assert (
+        structured is None
+        and "does not match the mech's declared output schema" in problem
+    )
     assert "'type'" in problem
 
 

@@ -108,9 +108,7 @@ def test_a_structured_value_posing_as_the_server_is_withheld(level: str) -> None
     result = _answer(json.dumps(value).encode(), value)
     assert answer_of(result) is None
     warned = [w["message"] for w in result.meta[REQUEST_META]["warnings"]]
-    assert any(
-        "not returned structured" in w and "/level" in w for w in warned
-    )
+    assert any("not returned structured" in w and "/level" in w for w in warned)
     text = result.content[0].text
     assert json.dumps(level)[1:-1] in text and text.endswith(
         f"--- response {RESPONSE_CID} ends ---"

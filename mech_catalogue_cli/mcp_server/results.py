@@ -42,6 +42,7 @@ from mech_catalogue_core.model.untrusted_text import (
 )
 
 from ..redaction import redact
+from .answer_envelope import answer_schema_of, envelope
 from .answers import (
     MAX_ANSWER_BYTES,
     MAX_TEXT_DECODINGS,
@@ -52,7 +53,6 @@ from .answers import (
     read_strings,
     shown_answer,
 )
-from .answer_envelope import answer_schema_of, envelope
 from .bounded import (
     CHECK_SECONDS,
     MAX_CHECKS,
@@ -67,7 +67,6 @@ from .listed_schemas import NEVER_LISTED, Held, schema_digest
 from .market import MarketError
 from .offers import Offer, choice_reason, price_words
 from .response_checks import (
-    LISTED_SCHEMA_CHANGED,
     decode_response,
     structured_content,
 )

@@ -56,6 +56,8 @@ def _failed_answer() -> types.CallToolResult:
 
     A delivered answer is an error only when the client holds the tool's schema as an
     earlier version listed it (``results.EARLIER_LISTING``; adv29zu C3).
+
+    :return: the result (``isError``, the answer framed).
     """
     listed = {"name": "tide", "inputSchema": {"type": "object"}}
     tool = ServedTool("tide", "tide", listed, (_offer(PAID), _offer(SAME)))

@@ -125,6 +125,29 @@ def _read_by_model(client: str, view: Dict[str, Any]) -> str:
     return call if isinstance(call, str) else json.dumps(call, ensure_ascii=False)
 
 
+def _sdk_checked(devnet: Devnet, state: Path, kind: str, chosen: str) -> None:
+    """The MCP SDK's client: two calls of the same arguments; one payment; both framed.
+
+    :param devnet: the devnet.
+    :param state: the server's state folder.
+    :param kind: a key of :data:`KINDS`.
+    :param chosen: the mech that delivers.
+    """
+    _, delivered, word = KINDS[kind]
+    nonce = market_nonce(devnet)
+    with _responder(devnet, [chosen], encode=lambda _: delivered):
+        results = _sdk_reads(devnet, state, calls=2)["results"]
+    assert market_nonce(devnet) == nonce + 1  # the second call: free
+    for result in results:
+        assert not result.is_error, result.content[0].text
+        text = result.content[0].text
+        assert text.index("was paid") < text.index(word) < text.index("ends ---")
+        note_and_answer = json.dumps(enveloped(result), ensure_ascii=False)
+        assert note_and_answer.index("was paid") < note_and_answer.index(word)
+        structured = answer_of(result)
+        assert (structured is None) == (kind in ("mismatch", "text")), structured
+
+
 @pytest.mark.parametrize("client", CLIENTS)
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_client_reads_the_servers_note_before_the_answer(
@@ -139,32 +162,22 @@ def test_every_client_reads_the_servers_note_before_the_answer(
     """
     devnet = chain_snapshot
     chosen = _serve_kind(devnet, kind)
+    if client == "sdk":
+        _sdk_checked(devnet, tmp_path, kind, chosen)
+        return
     _, delivered, word = KINDS[kind]
     nonce = market_nonce(devnet)
     with _responder(devnet, [chosen], encode=lambda _: delivered):
-        if client == "sdk":
-            results = _sdk_reads(devnet, tmp_path, calls=2)["results"]
-        else:
-            view = model_view(
-                client.split("-structured")[0],
-                command(devnet, tmp_path, "--timeout", "60"),
-                _env(),
-                str(ROOT),
-                tool=TIDES,
-                arguments={"prompt": "Brest"},
-                structured=client.endswith("-structured"),
-            )
-    assert market_nonce(devnet) == nonce + 1  # paid once (the SDK's second: free)
-    if client == "sdk":
-        for result in results:
-            assert not result.is_error, result.content[0].text
-            text = result.content[0].text
-            assert text.index("was paid") < text.index(word) < text.index("ends ---")
-            note_and_answer = json.dumps(enveloped(result), ensure_ascii=False)
-            assert note_and_answer.index("was paid") < note_and_answer.index(word)
-            structured = answer_of(result)
-            assert (structured is None) == (kind in ("mismatch", "text")), structured
-        return
+        view = model_view(
+            client.split("-structured")[0],
+            command(devnet, tmp_path, "--timeout", "60"),
+            _env(),
+            str(ROOT),
+            tool=TIDES,
+            arguments={"prompt": "Brest"},
+            structured=client.endswith("-structured"),
+        )
+    assert market_nonce(devnet) == nonce + 1  # paid once
     read = _read_by_model(client, view)
     assert "was paid" in read and "the mech's data" in read, read[:600]
     assert read.index("was paid") < read.index(word), read[:600]
