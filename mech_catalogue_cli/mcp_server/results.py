@@ -15,10 +15,13 @@
 """What a call answers: the MCP tool results the server builds (what the model reads).
 
 An error result is one sentence; a delivered response is the server's line (what was
-paid to whom, any notes) then its text between markers naming its CID, its structured
-form when it validates against the tool's output schema, and warnings when it is not
-UTF-8, not structured, or delivered by another mech than the one paid. Everything here is pure
-but :func:`structured_or_why`, which checks in the bounded child process.
+paid to whom, any notes) then its text between markers naming its CID, warnings when it
+is not UTF-8, not structured, or delivered by another mech than the one paid, and as
+``structuredContent`` the server's envelope (:mod:`.answer_envelope`): the line again,
+then the answer, structured when it validates against the mech's schema, else its text.
+A delivered response is never an error but where the client holds a schema no envelope
+matches (:data:`EARLIER_LISTING`). Everything here is pure but
+:func:`structured_or_why`, which checks in the bounded child process.
 """
 
 import json
@@ -386,10 +389,14 @@ def answer_result(  # pylint: disable=too-many-arguments
     :param entry: the journal entry of the paid request.
     :param body: the verified response bytes.
     :param check: :func:`.offers.check_delivery` of the delivering mech.
-    :param structured: the structured content (None: none).
+    :param structured: the mech's structured value (None: none).
     :param problem: why it is not structured ("" when it is, or no schema).
     :param meta: the result's ``_meta`` so far.
-    :return: the result.
+    :return: the result: text content the server's line then the framed answer;
+        ``structuredContent`` ``{"server_note": <the line, saying the answer is
+        answer>, "answer": <the structured value, or the text as framed when it is
+        withheld, not structured or untrusted>}``; ``isError`` only when ``problem`` is
+        :data:`EARLIER_LISTING` (adv29zu C3).
     """
     text = body.decode("utf-8", "replace")
     warnings: List[Dict[str, str]] = []

@@ -24,6 +24,9 @@ and with ``use_structured_content=True``, langchain-mcp-adapters, and the MCP SD
 Whatever a client reads of the result, it is no error, it holds the answer, and the
 server's line (what was paid to whom; the mech's data, not the server's words) comes
 before it. One payment per call, and the same arguments again pay nothing.
+
+Here, beside the reproductions, for their clients' venvs (installed on first use) and
+their place among the long tests (``make faults-long``): 20 calls, about 190 s.
 """
 
 import json
