@@ -30,6 +30,8 @@ match is still a result the client accepts, never an error it retries (adv29zu C
 
 from typing import Any, Dict, Mapping, Optional
 
+from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
+
 #: the envelope's keys, in the order a model reads them
 NOTE_KEY = "server_note"
 ANSWER_KEY = "answer"
@@ -79,6 +81,17 @@ def envelope_schema(answer_schema: Mapping[str, Any]) -> Dict[str, Any]:
         if key in answer_schema:
             schema[key] = answer_schema[key]
     return schema
+
+
+def listed_output_schema(declared: Mapping[str, Any]) -> Dict[str, Any]:
+    """The ``outputSchema`` a paid tool is listed with, from the mech's declared one.
+
+    :param declared: the mech's output schema as the exporter checked it.
+    :return: :func:`envelope_schema` of it once integers also take decimal strings
+        (``exporters.js_integers.schema_with_integer_text``: results give integers
+        JavaScript cannot hold, such as the 77-digit ``requestId``, as strings).
+    """
+    return envelope_schema(schema_with_integer_text(dict(declared)))
 
 
 def answer_schema_of(listed: Any) -> Optional[Dict[str, Any]]:
