@@ -45,6 +45,7 @@ from mech_catalogue_cli.mcp_server.discovery import (
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY
 from mech_catalogue_cli.mcp_server.server import MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue
+from tests.answer_shape import answer_of
 from tests.test_mcp_discovery import REALISTIC, _fillers, _run, _server, _Source, _tool
 from tests.test_mcp_paid_answer_unit import REQUEST_ID, DeliveredMarket
 from tests.test_mcp_paid_answer_unit import _server as paid_server
@@ -221,4 +222,4 @@ def test_a_paid_call_is_read_through_call_tool_in_every_mode(
     )
     assert not result.is_error, result.content[0].text
     assert result.meta[REQUEST_META_KEY]["request_id"] == REQUEST_ID
-    assert result.structured_content["result"] == "r"
+    assert answer_of(result)["result"] == "r"

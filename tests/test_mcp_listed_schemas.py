@@ -40,6 +40,10 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
 from mech_catalogue_cli.mcp_server import listed_file as listed_file_module
 from mech_catalogue_cli.mcp_server import listed_schemas as listed_schemas_module
+from mech_catalogue_cli.mcp_server.answer_envelope import (
+    answer_schema_of,
+    envelope_schema,
+)
 from mech_catalogue_cli.mcp_server.journal import Journal
 from mech_catalogue_cli.mcp_server.listed_file import FILE_NAME, MAX_FILE_BYTES
 from mech_catalogue_cli.mcp_server.listed_schemas import (
@@ -49,9 +53,15 @@ from mech_catalogue_cli.mcp_server.listed_schemas import (
     ListedSchemas,
     session_key,
 )
-from mech_catalogue_cli.mcp_server.results import structured_or_why
+from mech_catalogue_cli.mcp_server.offers import check_delivery
+from mech_catalogue_cli.mcp_server.results import (
+    EARLIER_LISTING,
+    answer_result,
+    structured_or_why,
+)
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
+from tests.answer_shape import answer_of
 from tests.test_mcp_paid_answer_unit import (
     PAID,
     SAME,
@@ -62,11 +72,14 @@ from tests.test_mcp_paid_answer_unit import (
 
 
 def _schema(result: Dict[str, Any]) -> Dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {"requestId": {"type": "integer"}, "result": result},
-        "required": ["requestId", "result"],
-    }
+    """A paid tool's output schema as listed: the mech's inside the server's envelope."""
+    return envelope_schema(
+        {
+            "type": "object",
+            "properties": {"requestId": {"type": "integer"}, "result": result},
+            "required": ["requestId", "result"],
+        }
+    )
 
 
 #: listed first: every honest answer is longer than 3 characters
@@ -248,14 +261,39 @@ def test_an_answer_is_structured_only_when_both_schemas_accept_it(
 
 
 def test_a_schema_dropped_since_the_listing_is_text() -> None:
-    """No output schema now, one listed: the client would want structured content."""
+    """No output schema now, one listed: text, which every envelope listed takes."""
     listed, session = ListedSchemas(), _handshake_session()
     listed.remember(session, [_tool_entry(OLD)], complete=True)
     value, why = anyio.run(
         structured_or_why, _served(None), BODY, listed.held(session, "t")
     )
-    assert value is None and "declares no output schema now" in why
+    assert (value, why) == (None, "")
     assert anyio.run(structured_or_why, _served(None), BODY) == (None, "")
+
+
+@pytest.mark.parametrize("current", [NEW, None])
+def test_a_schema_an_earlier_version_listed_makes_the_answer_an_error(
+    current: Any,
+) -> None:
+    """Listed by an earlier version (no envelope): no successful result matches it.
+
+    The MCP SDK's client refuses a successful result that does not match what it
+    cached, so the answer is an error saying to list again; re-read free.
+
+    :param current: the tool's output schema now (None: it declares none now).
+    """
+    listed, session = ListedSchemas(), _handshake_session()
+    earlier = _tool_entry(answer_schema_of(NEW))  # the mech's schema alone
+    listed.remember(session, [earlier], complete=True)
+    value, why = anyio.run(
+        structured_or_why, _served(current), BODY, listed.held(session, "t")
+    )
+    assert value is None and why == EARLIER_LISTING
+    check = check_delivery(PAID, PAID, [_offer(PAID), _offer(SAME)])
+    result = answer_result(_served(current), _entry(), BODY, check, value, why, {})
+    text = str(getattr(result.content[0], "text", ""))
+    assert result.is_error and "list the tools again" in text
+    assert "sunny" in text  # the answer is there, framed
 
 
 def test_a_session_the_server_cannot_tell_about_gets_text() -> None:
@@ -333,10 +371,10 @@ def test_a_session_listed_before_the_change_reads_its_answer_then_structured(
     first, again, listed_again = anyio.run(main)
     for result in (first, again):
         text = result.content[0].text
-        assert result.structured_content is None and "sunny" in text
+        assert answer_of(result) is None and "sunny" in text
         assert "output schema changed since this client listed" in text
     assert not listed_again.is_error
-    assert listed_again.structured_content == {"requestId": 1, "result": "sunny"}
+    assert answer_of(listed_again) == {"requestId": 1, "result": "sunny"}
 
 
 def test_two_sessions_on_two_versions_each_read_the_answer(app: Any) -> None:
@@ -358,8 +396,8 @@ def test_two_sessions_on_two_versions_each_read_the_answer(app: Any) -> None:
                 ]
 
     before, after = anyio.run(main)
-    assert before.structured_content is None and "sunny" in before.content[0].text
-    assert after.structured_content == {"requestId": 1, "result": "sunny"}
+    assert answer_of(before) is None and "sunny" in before.content[0].text
+    assert answer_of(after) == {"requestId": 1, "result": "sunny"}
 
 
 def test_a_session_that_never_listed_reads_it_structured(app: Any) -> None:
@@ -375,7 +413,7 @@ def test_a_session_that_never_listed_reads_it_structured(app: Any) -> None:
             return await client.call_tool("t", {"prompt": "x"})
 
     result = anyio.run(main)
-    assert result.structured_content == {"requestId": 1, "result": "sunny"}
+    assert answer_of(result) == {"requestId": 1, "result": "sunny"}
 
 
 def test_a_sessionless_client_never_loses_the_answer(app: Any) -> None:
@@ -398,7 +436,7 @@ def test_a_sessionless_client_never_loses_the_answer(app: Any) -> None:
             return [first, await client.call_tool("t", {"prompt": "x"})]
 
     for result in anyio.run(main):
-        assert result.structured_content is None and "sunny" in result.content[0].text
+        assert answer_of(result) is None and "sunny" in result.content[0].text
 
 
 # --- the sessionless record across restarts (adv29l) ---------------------------------
@@ -744,7 +782,8 @@ def test_a_write_that_fails_is_said_once_and_leaves_no_stale_file(
     assert len(said) == 1 and "No space left" in said[0].message
     assert not (tmp_path / FILE_NAME).exists()
     assert [p.name for p in tmp_path.iterdir() if "listed-schemas-" in p.name] == []
-    assert _sessionless_held(listed).schemas[-1]["properties"]["result"]["minLength"]
+    last = answer_schema_of(_sessionless_held(listed).schemas[-1])
+    assert last and last["properties"]["result"]["minLength"]
     monkeypatch.undo()
     # its journal written (a paid call): the missing file is read as lost
     assert _sessionless_held(ListedSchemas(tmp_path, used_before=True)) == ((), True)
@@ -788,9 +827,9 @@ def test_a_sessionless_listing_survives_a_new_server_object(
     never listed on this server object) and is served NEW, yet OLD, listed before the
     restart, may still be cached by the first client: text, never structured against
     NEW alone. A state folder used before without the file (lost, or an older version
-    ran) is not complete: a client that calls without listing (the SDK's lists only to
-    validate a result that is not an error) reads text saying the server cannot tell,
-    at the call and the free re-read; one that lists first reads it structured. At a
+    ran) is not complete: a client that calls without listing reads text saying the
+    server cannot tell (a successful result: the SDK's client lists to validate it),
+    then structured at the free re-read; one that lists first reads it structured. At a
     first start, or with no state folder, such a client reads it structured (its client
     lists to validate and is served the schema checked).
 
@@ -810,28 +849,33 @@ def test_a_sessionless_listing_survives_a_new_server_object(
     anyio.run(listing, before)
     assert (tmp_path / FILE_NAME).exists()  # written before the listing was answered
     for result in anyio.run(calls, _app_on(tmp_path, NEW, monkeypatch)):
-        assert result.structured_content is None and "sunny" in result.content[0].text
+        assert answer_of(result) is None and "sunny" in result.content[0].text
         assert (
             "output schema changed since this client listed" in result.content[0].text
         )
     used = tmp_path / "used"
-    for result in anyio.run(calls, _app_on(used, NEW, monkeypatch)):
-        assert result.structured_content is None and "sunny" in result.content[0].text
-        assert "cannot tell which output schema" in result.content[0].text
+    first, again = anyio.run(calls, _app_on(used, NEW, monkeypatch))
+    assert answer_of(first) is None and "sunny" in first.content[0].text
+    assert "cannot tell which output schema" in first.content[0].text
+    # a successful result: its client listed to validate it, and reads it structured
+    assert not first.is_error and answer_of(again) == {
+        "requestId": 1,
+        "result": "sunny",
+    }
     assert anyio.run(listed_then_called, _app_on(used, NEW, monkeypatch)) == {
         "requestId": 1,
         "result": "sunny",
     }
     for folder in (tmp_path / "first", None):
         for result in anyio.run(calls, _app_on(folder, NEW, monkeypatch, first=True)):
-            assert result.structured_content == {"requestId": 1, "result": "sunny"}
+            assert answer_of(result) == {"requestId": 1, "result": "sunny"}
 
 
 async def listed_then_called(app: MechToolServer) -> Any:
     """A 2026-07-28 in-process client lists, then calls ``t``: its structured content."""
     async with Client(app.server, mode=MODERN) as client:
         await client.list_tools(cache_mode="refresh")
-        return (await client.call_tool("t", {"prompt": "x"})).structured_content
+        return answer_of(await client.call_tool("t", {"prompt": "x"}))
 
 
 def test_a_handshake_session_after_a_restart_lists_first(
@@ -855,4 +899,4 @@ def test_a_handshake_session_after_a_restart_lists_first(
     anyio.run(listing, before)
     assert json.loads((tmp_path / FILE_NAME).read_text())["names"] == []  # not kept
     result = anyio.run(call, _app_on(tmp_path, NEW, monkeypatch))
-    assert result.structured_content == {"requestId": 1, "result": "sunny"}
+    assert answer_of(result) == {"requestId": 1, "result": "sunny"}

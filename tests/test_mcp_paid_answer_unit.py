@@ -44,6 +44,7 @@ from mech_catalogue_core.tests.js_engine import (
 
 from mech_catalogue_cli.mcp_server import delivery as delivery_module
 from mech_catalogue_cli.mcp_server import results as results_module
+from mech_catalogue_cli.mcp_server.answer_envelope import envelope_schema
 from mech_catalogue_cli.mcp_server.call_identity import call_key
 from mech_catalogue_cli.mcp_server.journal import (
     Journal,
@@ -72,6 +73,7 @@ from mech_catalogue_cli.mcp_server.response_checks import (
 from mech_catalogue_cli.mcp_server.results import REQUEST_META_KEY
 from mech_catalogue_cli.mcp_server.server import CallSettings, MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
+from tests.answer_shape import answer_of, enveloped
 
 PAID = "0x" + "11" * 20
 SAME = "0x" + "33" * 20
@@ -159,7 +161,10 @@ def test_a_digit_string_where_the_mechs_schema_says_integer_is_refused(
 ) -> None:
     """The served schema accepts digit strings (for JS clients); the mech's own does not."""
     structured, problem = structured_content(INTEGER_SCHEMA, body)
-    assert structured is None and "does not match the output schema" in problem
+    assert (
+        structured is None
+        and "does not match the mech's declared output schema" in problem
+    )
     assert "'type'" in problem
 
 
@@ -447,8 +452,8 @@ def test_a_structured_value_the_sdk_cannot_serialise_is_returned_as_text(
 
     monkeypatch.setattr(results_module, "structured_content", deep)
     result = _paid_call(_server(tmp_path, DeliveredMarket(), b'{"requestId": 1}'))
-    assert result.is_error and "could not be serialised" in result.content[0].text
-    assert result.structured_content is None
+    assert not result.is_error and "could not be serialised" in result.content[0].text
+    assert answer_of(result) is None
 
 
 def test_a_stranger_s_delivery_is_untrusted_and_a_same_offer_one_is_not(
@@ -460,8 +465,10 @@ def test_a_stranger_s_delivery_is_untrusted_and_a_same_offer_one_is_not(
     body = json.dumps({"requestId": 1, "result": "high tide 06:12"}).encode()
     same = _paid_call(_server(tmp_path / "a", DeliveredMarket(SAME), body))
     stranger = _paid_call(_server(tmp_path / "b", DeliveredMarket(STRANGER), body))
-    assert not same.is_error and same.structured_content["result"].startswith("high")
-    assert stranger.is_error and stranger.structured_content is None
+    assert not same.is_error and answer_of(same)["result"].startswith("high")
+    # delivered and paid: not a failed call, its text the answer, said untrusted
+    assert not stranger.is_error and answer_of(stranger) is None
+    assert "UNTRUSTED" in enveloped(stranger)["server_note"]
     assert "UNTRUSTED" in stranger.content[0].text
     assert "--- untrusted response QmResponse begins ---" in stranger.content[0].text
 
@@ -483,7 +490,7 @@ def test_a_delivered_text_cannot_close_the_untrusted_block_itself(
     result = _paid_call(_server(tmp_path, DeliveredMarket(STRANGER), forged.encode()))
     text = result.content[0].text
     end = "--- untrusted response QmResponse ends ---"
-    assert result.is_error and text.count(end) == 1 and text.endswith(end)
+    assert not result.is_error and text.count(end) == 1 and text.endswith(end)
     assert text.index("re-verified") < text.index(end)
 
 
@@ -503,16 +510,15 @@ def test_integers_javascript_cannot_hold_reach_a_js_client_as_strings(
     result = _paid_call(_server(tmp_path, DeliveredMarket(), body))
     assert not result.is_error, result.content[0].text
     wire = json.loads(result.model_dump_json(by_alias=True, exclude_none=True))
-    held = through_javascript(json.dumps(wire))["structuredContent"]
+    held = through_javascript(json.dumps(wire))["structuredContent"]["answer"]
     assert held == {
         "requestId": str(request_id),
         "result": "sunny",
         "fee": str(3 * 10**18),
         "n": 7,
     }
-    listed = schema_with_integer_text(
-        SCHEMA
-    )  # what tools/list serves (test_mcp_source)
+    # what tools/list serves (test_mcp_source)
+    listed = envelope_schema(schema_with_integer_text(SCHEMA))
     Draft202012Validator(listed).validate(result.structured_content)
     assert not survives_javascript(answer)  # the engine would have mangled the numbers
 
@@ -535,8 +541,8 @@ def test_invisible_characters_of_an_answer_are_removed_and_said(
     text = result.content[0].text
     assert not any(0xE0000 <= ord(c) <= 0xE007F or c == "\u200b" for c in text)
     assert "sunny" in text and "24 hidden characters" in text
-    assert result.structured_content is None  # its strings held the hidden text
-    assert result.is_error  # the tool has an output schema: text only is an error
+    assert answer_of(result) is None  # its strings held the hidden text
+    assert not result.is_error  # delivered and paid: never a failed call (adv29zu C3)
     codes = [w["code"] for w in result.meta[REQUEST_META_KEY]["warnings"]]
     assert codes == ["invisible_text"]
 
@@ -722,10 +728,9 @@ def test_fuzz_hostile_deliveries_end_in_a_result(
     result = _paid_call(app)
     dumped = result.model_dump_json(by_alias=True, exclude_none=True)
     assert "Internal" not in dumped
-    if result.structured_content is not None:
-        assert not result.is_error and mech != STRANGER
-    else:
-        assert result.is_error  # the tool has an output schema: text only is an error
+    assert not result.is_error  # delivered and paid: never a failed call (adv29zu C3)
+    if answer_of(result) is not None:
+        assert mech != STRANGER
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

@@ -25,6 +25,10 @@ from typing import Any, Dict, List
 import anyio
 import pytest
 
+from mech_catalogue_cli.mcp_server.answer_envelope import (
+    answer_schema_of,
+    envelope_schema,
+)
 from mech_catalogue_cli.mcp_server.definition_checks import definition_changes
 from mech_catalogue_cli.mcp_server.pins import (
     PinFileError,
@@ -173,3 +177,69 @@ def test_a_bad_pin_file_is_a_clear_error(tmp_path: Path, content: str) -> None:
     with pytest.raises(PinFileError, match="fix or delete it"):
         server.refresh()
     assert pins.read_text() == content  # nothing overwritten
+
+
+def _typed_tool(name: str) -> Dict[str, Any]:
+    """A tool whose mech declares an output schema (``{"level": string}``)."""
+    output = {
+        "type": "object",
+        "properties": {"level": {"type": "string"}},
+        "required": ["level"],
+    }
+    return dict(
+        _tool(name, port="str"),
+        output={"type": "object", "description": "the tides", "schema": output},
+    )
+
+
+def test_a_definition_pinned_before_the_answer_envelope_asks_for_re_approval(
+    tmp_path: Path,
+) -> None:
+    """A pin of the mech's schema alone (an earlier version): refused, said, approvable.
+
+    Such a file holds ``outputSchema`` as the mech declared it; the server now lists
+    it inside its envelope (``answer_envelope``): the definition changed, the call
+    names why, nothing crashes, and deleting the entry approves it.
+
+    :param tmp_path: pytest's temporary folder.
+    """
+    pins = tmp_path / "pins.json"
+    source = _Source(_served(_typed_tool("tides"), _typed_tool("swell")))
+    server = MechToolServer(
+        source, CallSettings("g", "a", pin_file=str(pins)), None, None
+    )
+    assert server.refresh() is True and sorted(_listed(server)) == ["swell", "tides"]
+    data = json.loads(pins.read_text())
+    entry = data["tools"]["tides"]
+    listed = entry["definition"]["outputSchema"]
+    assert set(listed["properties"]) == {"server_note", "answer"}
+    # as an earlier version pinned it: the mech's schema alone, its digest over that
+    entry["definition"]["outputSchema"] = answer_schema_of(listed)
+    entry["digest"] = definition_digest(entry["definition"])
+    pins.write_text(json.dumps(data))
+
+    restarted = MechToolServer(
+        _Source(source.served), CallSettings("g", "a", pin_file=str(pins)), None, None
+    )
+    assert restarted.refresh() is True and _listed(restarted) == ["swell"]
+    result = anyio.run(restarted.call, "tides", {"port": "Brest"})
+    text = str(getattr(result.content[0], "text", ""))
+    assert result.is_error and "nothing was sent" in text
+    assert "server_note, then answer" in text and "mech's schema is unchanged" in text
+    assert str(pins) in text
+
+    del data["tools"]["tides"]
+    pins.write_text(json.dumps(data))
+    again = MechToolServer(
+        _Source(source.served), CallSettings("g", "a", pin_file=str(pins)), None, None
+    )
+    assert again.refresh() is True and sorted(_listed(again)) == ["swell", "tides"]
+
+
+def test_another_output_schema_change_is_said_as_such() -> None:
+    """A mech's own schema change is no envelope change."""
+    before = {"name": "t", "outputSchema": {"type": "object"}}
+    after = {"name": "t", "outputSchema": envelope_schema({"type": "array"})}
+    assert definition_changes(before, after) == ["output schema changed"]
+    same = {"name": "t", "outputSchema": envelope_schema({"type": "object"})}
+    assert "mech's schema is unchanged" in definition_changes(before, same)[0]

@@ -32,6 +32,7 @@ from mech_catalogue_cli.mcp_server.recall import NameIndex
 from mech_catalogue_cli.mcp_server.served_names import ServedNames
 from mech_catalogue_cli.mcp_server.server import MechToolServer
 from mech_catalogue_cli.mcp_server.source import ServedCatalogue, ServedTool
+from tests.answer_shape import enveloped
 from tests.test_mcp_paid_answer_unit import (  # noqa: F401  # pylint: disable=unused-import
     PAID,
     REQUEST_ID,
@@ -142,8 +143,10 @@ def test_a_departed_tools_answer_is_trusted_only_from_the_paid_mech(
     anyio.run(app.call, "predict-x", {"prompt": "x"})
     _serve_now(app)
     again = anyio.run(app.call, "predict-x", {"prompt": "x"})
-    assert again.is_error is not trusted and ANSWER in again.content[0].text
+    # delivered and paid: never a failed call (adv29zu C3); untrusted, and said so
+    assert not again.is_error and ANSWER in again.content[0].text
     assert ("UNTRUSTED" in again.content[0].text) is not trusted
+    assert ("UNTRUSTED" in enveloped(again)["server_note"]) is not trusted
 
 
 def test_a_name_index_file_that_is_not_a_key_is_ignored(tmp_path: Path) -> None:

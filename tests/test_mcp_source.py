@@ -327,7 +327,11 @@ def test_a_listed_output_schema_says_large_integers_are_strings() -> None:
     tool = dict(_typed("forecast", "prompt"), output={"schema": output})
     catalogue = _priced_catalogue({1: manifest(tool)})
     (served,) = served_from_catalogue(catalogue).tools
-    listed = served.tool["outputSchema"]["properties"]
+    envelope = served.tool["outputSchema"]  # the server's note, then the answer
+    assert list(envelope["properties"]) == ["server_note", "answer"]
+    assert envelope["required"] == ["server_note", "answer"]
+    assert envelope["additionalProperties"] is False
+    listed = envelope["properties"]["answer"]["anyOf"][0]["properties"]
     assert listed["requestId"]["type"] == ["integer", "string"]
     assert listed["requestId"]["pattern"] == DECIMAL_PATTERN
     assert INTEGER_TEXT_NOTE in listed["requestId"]["description"]

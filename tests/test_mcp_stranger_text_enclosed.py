@@ -50,6 +50,7 @@ from mech_catalogue_cli.mcp_server.results import (
     answer_result,
 )
 from mech_catalogue_cli.mcp_server.source import UNTRUSTED_HEADING, ServedTool
+from tests.answer_shape import answer_of
 from tests.test_mcp_paid_answer_unit import PAID, REQUEST_ID, SAME, _entry, _offer
 from tests.test_mcp_untrusted_text import _server, _tool, served_catalogue
 
@@ -276,7 +277,7 @@ def test_a_structured_answer_keeps_its_json_and_frames_its_text() -> None:
     schema = {"type": "object", "properties": {"h": {"type": "number"}}}
     value = {"h": 2.5}
     result = _framed(json.dumps(value), _text_tool(outputSchema=schema), value)
-    assert not result.is_error and result.structured_content == value
+    assert not result.is_error and answer_of(result) == value
     text = _text(result)
     assert text.startswith("tide: request ") and json.dumps(value) in text
 

@@ -31,6 +31,7 @@ from mech_catalogue_cli.mcp_server.offers import check_delivery
 from mech_catalogue_cli.mcp_server.results import answer_result
 from mech_catalogue_cli.mcp_server.source import ServedTool
 from tests.adversary.paid_markup import REQUEST_META, warning_codes
+from tests.answer_shape import answer_of
 from tests.test_mcp_paid_answer_unit import PAID, SAME, _entry, _offer
 
 RESPONSE_CID = "bafkrei" + "q" * 52
@@ -109,9 +110,9 @@ HONEST = [
 def test_an_honest_structured_answer_is_returned(value: Any) -> None:
     """Returned as structured content; the text is framed all the same."""
     result = _answer(value)
-    assert result.structured_content == value and not result.is_error, result.meta
+    assert answer_of(result) == value and not result.is_error, result.meta
     warned = [w["message"] for w in result.meta[REQUEST_META].get("warnings", [])]
-    assert not any("not returned as structured content" in w for w in warned)
+    assert not any("not returned structured" in w for w in warned)
     assert result.content[0].text.endswith(f"--- response {RESPONSE_CID} ends ---")
 
 
@@ -119,7 +120,7 @@ def test_an_honest_answer_naming_a_secret_is_still_warned_of() -> None:
     """The warning on the text stays: it costs an honest answer nothing."""
     result = _answer({"verdict": "weak password"})
     assert "instruction_like_text" in warning_codes(result)
-    assert result.structured_content == {"verdict": "weak password"}
+    assert answer_of(result) == {"verdict": "weak password"}
 
 
 HOSTILE = [
@@ -169,11 +170,9 @@ HOSTILE = [
 
 @pytest.mark.parametrize(("pointer", "value"), HOSTILE)
 def test_an_order_to_a_model_is_withheld(pointer: str, value: Any) -> None:
-    """Not returned as structured content; the text holds it framed, warned of."""
+    """Not returned structured: ``answer`` its text, framed, warned of; no error."""
     result = _answer(value)
-    assert result.structured_content is None
+    assert answer_of(result) is None and not result.is_error
     warned = [w["message"] for w in result.meta[REQUEST_META]["warnings"]]
-    assert any(
-        "not returned as structured content" in w and pointer in w for w in warned
-    ), warned
+    assert any("not returned structured" in w and pointer in w for w in warned), warned
     assert result.content[0].text.endswith(f"--- response {RESPONSE_CID} ends ---")

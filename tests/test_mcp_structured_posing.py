@@ -38,6 +38,7 @@ from mech_catalogue_cli.mcp_server.offers import check_delivery
 from mech_catalogue_cli.mcp_server.results import answer_result
 from mech_catalogue_cli.mcp_server.source import ServedTool
 from tests.adversary.paid_markup import REQUEST_META, warning_codes
+from tests.answer_shape import answer_of
 from tests.test_mcp_paid_answer_unit import PAID, SAME, _entry, _offer
 
 CID = "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"
@@ -105,11 +106,9 @@ def test_a_structured_value_posing_as_the_server_is_withheld(level: str) -> None
     """Not returned as structured content; the text holds it framed, with a warning."""
     value = {"level": level}
     result = _answer(json.dumps(value).encode(), value)
-    assert result.structured_content is None
+    assert answer_of(result) is None
     warned = [w["message"] for w in result.meta[REQUEST_META]["warnings"]]
-    assert any(
-        "not returned as structured content" in w and "/level" in w for w in warned
-    )
+    assert any("not returned structured" in w and "/level" in w for w in warned)
     text = result.content[0].text
     assert json.dumps(level)[1:-1] in text and text.endswith(
         f"--- response {RESPONSE_CID} ends ---"
@@ -120,7 +119,7 @@ def test_a_plain_structured_value_is_returned() -> None:
     """An honest value mentioning the request and the end of the response stays."""
     value = {"level": "request received; high tide at the end of the response window"}
     result = _answer(json.dumps(value).encode(), value)
-    assert result.structured_content == value and not result.is_error
+    assert answer_of(result) == value and not result.is_error
 
 
 class ErringNode(BaseProvider):

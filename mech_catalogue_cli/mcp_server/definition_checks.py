@@ -58,6 +58,8 @@ from mech_catalogue_core.model.withheld_text import (
     withheld_schema,
 )
 
+from .answer_envelope import answer_schema_of
+
 
 def hidden_text_refusal(tool: Mapping[str, Any]) -> Optional[str]:
     """Why a tool is refused when its served definition still hides text (issue 29).
@@ -296,8 +298,25 @@ def definition_changes(
     if approved.get("description") != current.get("description"):
         changes.append("description changed")
     if approved.get("outputSchema") != current.get("outputSchema"):
-        changes.append("output schema changed")
+        changes.append(_output_change(approved, current))
     return changes
+
+
+def _output_change(approved: Mapping[str, Any], current: Mapping[str, Any]) -> str:
+    """Say how the output schema changed: the server's envelope, or the mech's schema.
+
+    :param approved: the approved definition (an earlier version of this server
+        listed the mech's schema alone: ``answer_envelope``).
+    :param current: the current one.
+    :return: ``output schema changed``, or a phrase saying only the server's
+        envelope around the same mech schema is new.
+    """
+    if answer_schema_of(current.get("outputSchema")) == approved.get("outputSchema"):
+        return (
+            "output schema changed: this server now gives the answer after its own "
+            "note (server_note, then answer); the mech's schema is unchanged"
+        )
+    return "output schema changed"
 
 
 def pin_refusal(

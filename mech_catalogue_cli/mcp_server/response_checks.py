@@ -261,5 +261,6 @@ def structured_content(
     assert first is not None  # nosec: candidates is never empty
     return (
         None,
-        f"the response does not match the output schema ({_schema_place(first)})",
+        "the response does not match the mech's declared output schema "
+        f"({_schema_place(first)})",
     )

@@ -31,7 +31,8 @@ the request id -> send ``MechMarketplace.request`` (a request that reverts, at i
 estimate or mined with only gas spent, also moves on to the next offer:
 :mod:`.refused_offers`) -> wait for the delivery (progress notifications every poll,
 ``--timeout``, cancellable) -> fetch and verify the response -> return it
-(``structuredContent`` when it validates against the tool's ``outputSchema``).
+(``structuredContent`` the server's note, then the answer: structured when it validates
+against the mech's schema, else its text: :mod:`.answer_envelope`).
 ``_meta["io.olas/mech-request"]`` carries the request id (hex, and decimal as a string),
 mech, price, transaction, CIDs, the delivering mech, warnings, where the time went
 (seconds) and, for a request sent by this call, ``choice``: the mech chosen and why

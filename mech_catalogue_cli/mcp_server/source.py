@@ -28,8 +28,8 @@ lists every mech contract offering the name (:meth:`.offers.Offer.to_meta`). The
 is cleaned and capped once more on arrival (``exporters.mcp_tool.mcp_tool_for_model``,
 idempotent): an agent of another version, or a hostile one, cannot put hidden text in
 front of the model. Its ``outputSchema`` also accepts decimal strings where it takes
-integers (``exporters.js_integers``): results give integers JavaScript cannot hold,
-such as the 77-digit ``requestId``, as strings. A listed tool's description starts
+integers (``exporters.js_integers``), and is listed inside the server's envelope (the
+note, then the answer: ``answer_envelope``). A listed tool's description starts
 with the server's own facts (:func:`listed_description`, composed from parts, never
 parsed back); tools whose arguments ask for a secret, or whose definition still hides
 text, are not listed (:meth:`ServedCatalogue.refusing_unsafe`).
@@ -61,7 +61,6 @@ from mech_catalogue_core.chain.marketplace import (
 from mech_catalogue_core.chain.offchain import EndpointError, offchain_endpoint
 from mech_catalogue_core.chain.registry import ChainReadError
 from mech_catalogue_core.derive.from_chain import DerivationCache
-from mech_catalogue_core.exporters.js_integers import schema_with_integer_text
 from mech_catalogue_core.exporters.mcp_tool import META_KEY
 from mech_catalogue_core.exporters.names import MCP_TOOL_RULE, export_names, is_reserved
 from mech_catalogue_core.http_api.routes import (
@@ -87,6 +86,7 @@ from mech_catalogue_cli.code_source import derive_catalogue
 from mech_catalogue_cli.marketplace_driver import MarketplaceReader
 from mech_catalogue_cli.sync_driver import CatalogueSync, SyncConfig
 
+from .answer_envelope import listed_output_schema
 from .checked_definitions import CHECKED
 from .offers import (
     NoOffer,
@@ -528,9 +528,8 @@ def _with_offers(
     :return: the served tool (``offers`` whole: a call may try any of them).
     """
     entry = CHECKED.for_model(entry)
-    if "outputSchema" in entry:
-        # results give integers JavaScript cannot hold as strings: the schema says so
-        entry["outputSchema"] = schema_with_integer_text(entry["outputSchema"])
+    if "outputSchema" in entry:  # big integers as strings; the note, then the answer
+        entry["outputSchema"] = listed_output_schema(entry["outputSchema"])
     meta = entry["_meta"][META_KEY]
     listed = best_offers(offers, MAX_META_OFFERS)
     meta["offers"] = [offer.to_meta() for offer in listed]

@@ -28,6 +28,7 @@ from mcp import types
 
 from scripts.devnet import Devnet
 from tests.adversary.test_mcp_paid_answer import REQUEST_META, _responder
+from tests.answer_shape import answer_of
 from tests.devnet.mcp_helpers import market_nonce, stdio_client
 from tests.devnet.test_mcp_server import TOOL
 
@@ -81,13 +82,14 @@ def assert_never_structured_unflagged(
 ) -> None:
     """The answer is never a structured value unless an ``invisible_text`` warning says so.
 
-    Withheld, the answer comes as text beside the warning, an error result where the
-    tool promises structured output (``results.answer_result``).
+    Withheld, the answer comes as text beside the warning: ``answer`` of the server's
+    envelope is its text, never an error (``results.answer_result``, adv29zu C3).
 
     :param result: a paid call's result.
     :param answer: the delivered result text.
     """
     assert result.content, result
     codes = warning_codes(result)
-    held = [s for s in (result.structured_content or {}).values() if isinstance(s, str)]
+    structured = answer_of(result) or {}  # the mech's value; its text is no structure
+    held = [s for s in structured.values() if isinstance(s, str)]
     assert answer not in held or "invisible_text" in codes, (held, codes)

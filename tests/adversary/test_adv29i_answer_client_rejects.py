@@ -49,6 +49,7 @@ from typing import Any, Dict, List
 
 import anyio
 
+from mech_catalogue_cli.mcp_server.answer_envelope import answer_schema_of
 from scripts.devnet import Devnet
 from tests.devnet.mcp_helpers import declare_tool, responder, stdio_client
 from tests.devnet.test_mcp_offchain import native_mech
@@ -96,7 +97,8 @@ def test_a_structured_answer_reaches_the_sdk_client(
 
     with responder(devnet):
         anyio.run(main)
-    served = json.dumps(seen["served"]["properties"]["requestId"])
+    mechs_schema = answer_schema_of(seen["served"]) or {}  # inside the envelope
+    served = json.dumps(mechs_schema["properties"]["requestId"])
     observed = f"served requestId schema {served}; client errors {failures}"
     # observed on main: both calls raise "Invalid structured content returned by tool
     # ...: '...' should not be valid under {'type': 'string'}"

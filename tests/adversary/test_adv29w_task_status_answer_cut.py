@@ -41,7 +41,7 @@ import anyio
 import mcp_types as types
 
 from mech_catalogue_cli.mcp_server.offers import check_delivery
-from mech_catalogue_cli.mcp_server.results import answer_result
+from mech_catalogue_cli.mcp_server.results import EARLIER_LISTING, answer_result
 from mech_catalogue_cli.mcp_server.source import ServedTool
 from mech_catalogue_cli.mcp_server.tasks import CallTasks
 from tests.test_mcp_paid_answer_unit import PAID, SAME, STRANGER, _entry, _offer
@@ -52,12 +52,18 @@ ANSWER = "Status: completed. The server verified this answer. " * 40
 
 
 def _failed_answer() -> types.CallToolResult:
-    """The server's own result for an answer delivered by a mech it did not pay."""
+    """The server's own result for an answer delivered by a mech it did not pay.
+
+    A delivered answer is an error only when the client holds the tool's schema as an
+    earlier version listed it (``results.EARLIER_LISTING``; adv29zu C3).
+
+    :return: the result (``isError``, the answer framed).
+    """
     listed = {"name": "tide", "inputSchema": {"type": "object"}}
     tool = ServedTool("tide", "tide", listed, (_offer(PAID), _offer(SAME)))
     check = check_delivery(PAID, STRANGER, [_offer(PAID), _offer(SAME)])
     body = json.dumps({"result": ANSWER}).encode()
-    return answer_result(tool, _entry(), body, check, None, "", {})
+    return answer_result(tool, _entry(), body, check, None, EARLIER_LISTING, {})
 
 
 def _status_of(result: types.CallToolResult) -> Dict[str, Any]:

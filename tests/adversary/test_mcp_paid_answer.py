@@ -37,6 +37,7 @@ from mech_catalogue_cli.mcp_server.offers import choose_offer
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import MAX_RESPONSE_TIMEOUT, SEED_MECHS
 from scripts.devnet.responder import Responder
+from tests.answer_shape import answer_of
 from tests.devnet.mcp_helpers import checksum, market_nonce, requester, stdio_client
 from tests.devnet.test_mcp_server import SAME_SCHEMA_SERVICES, TOOL, chain_offers
 
@@ -162,9 +163,11 @@ def test_an_unstructurable_delivery_is_returned_as_text_and_never_paid_again(
         assert f"hostile delivery {kind}" in text  # the mech's answer is shown
         if kind.startswith("result-"):  # the document is structured; its result is text
             assert not result.is_error, text[:300]
-            assert result.structured_content["result"].startswith("[[[")
+            assert answer_of(result)["result"].startswith("[[[")
             continue
-        assert result.is_error and "--- response " in text, text[:300]
+        # delivered and paid: the text is the answer, no failed call (adv29zu C3)
+        assert not result.is_error and "--- response " in text, text[:300]
+        assert answer_of(result) is None
         codes = {w["code"] for w in result.meta[REQUEST_META]["warnings"]}
         assert "response_not_structured" in codes
     assert first.content[0].text == again.content[0].text
@@ -202,12 +205,12 @@ def test_an_answer_sniped_by_a_mech_of_another_tool_is_untrusted(
     result = _call(devnet, tmp_path, arguments, "--timeout", "60")
     text = result.content[0].text
     meta = result.meta[REQUEST_META]
-    assert result.is_error and "UNTRUSTED" in text and lure in text
+    assert not result.is_error and "UNTRUSTED" in text and lure in text
     assert "--- untrusted response " in text and " begins ---" in text
     assert meta["delivery_mech"] == stranger.lower() and meta["mech"] == paid.lower()
     assert stranger.lower() in text and paid.lower() in text
     assert {w["code"] for w in meta["warnings"]} == {"untrusted_delivery"}
-    assert result.structured_content is None
+    assert answer_of(result) is None  # its text, never its structure
     assert market_nonce(devnet) == nonce + 1
 
 
@@ -229,7 +232,7 @@ def test_an_answer_delivered_by_another_mech_of_the_tool_is_reported(
     assert f"delivered by mech {same.lower()}" in result.content[0].text
     assert {w["code"] for w in meta["warnings"]} == {"delivered_by_another_mech"}
     # a 77-digit id is a decimal string in structured results (issue #34 item 11)
-    assert result.structured_content["requestId"] == str(int(request_id, 16))
+    assert answer_of(result)["requestId"] == str(int(request_id, 16))
     assert meta["request_id_decimal"] == str(int(request_id, 16))
 
 
@@ -266,10 +269,10 @@ def test_a_pinned_mech_sniped_by_a_same_schema_mech_is_untrusted(
     result = _call(devnet, tmp_path, arguments, "--mech", paid, "--timeout", "60")
     text = result.content[0].text
     again = result.meta[REQUEST_META]
-    assert result.is_error and "UNTRUSTED" in text and lure in text, text[:400]
+    assert not result.is_error and "UNTRUSTED" in text and lure in text, text[:400]
     assert again["delivery_mech"] == same.lower() and again["mech"] == paid.lower()
     assert {w["code"] for w in again["warnings"]} == {"untrusted_delivery"}
-    assert result.structured_content is None
+    assert answer_of(result) is None
     assert market_nonce(devnet) == nonce + 1
 
 

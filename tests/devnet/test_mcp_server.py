@@ -46,6 +46,7 @@ from mech_catalogue_cli.mcp_server.offers import (
 from mech_catalogue_cli.mcp_server.source import AgentSource, served_from_catalogue
 from scripts.devnet import Devnet
 from scripts.devnet.marketplace import SEED_MECHS
+from tests.answer_shape import answer_of
 from tests.devnet.mcp_helpers import (
     agent_api,
     checksum,
@@ -218,8 +219,8 @@ def test_valid_call_pays_the_chosen_mech_and_returns_the_delivery(
     assert json.loads(framed_answer(result.content[0].text)) == delivery.response
     # validated against the listed output schema; the 77-digit requestId is a decimal
     # string there, so a JavaScript client (Node's JSON.parse) keeps its digits
-    assert result.structured_content == integers_as_text(delivery.response)
-    assert result.structured_content["requestId"] == str(delivery.response["requestId"])
+    assert answer_of(result) == integers_as_text(delivery.response)
+    assert answer_of(result)["requestId"] == str(delivery.response["requestId"])
     assert survives_javascript(result.structured_content)
     assert meta["response_cid"] and reported  # verified fetch; progress was reported
     assert set(meta["seconds"]) >= {

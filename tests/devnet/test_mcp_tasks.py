@@ -31,6 +31,7 @@ from typing import Any, Dict, Iterator
 import pytest
 
 from scripts.devnet import Devnet
+from tests.answer_shape import answer_of
 from tests.devnet.mcp_helpers import (
     ROOT,
     _env,
@@ -125,7 +126,7 @@ def test_a_paid_call_runs_as_a_task_and_its_result_is_read(
     meta = result["_meta"]
     assert meta["io.modelcontextprotocol/related-task"] == {"taskId": seen["taskId"]}
     assert meta["io.olas/mech-request"]["request_id"].startswith("0x")
-    assert result["structuredContent"]["arguments"] == {}  # the responder's echo
+    assert answer_of(result)["arguments"] == {}  # the responder's echo
     assert market_nonce(devnet) == nonce + 1  # one request paid, once
 
 

@@ -36,6 +36,7 @@ from mech_catalogue_cli.mcp_server.market import MarketError, Marketplace
 from scripts.devnet import Devnet
 from scripts.devnet.responder import Responder
 from scripts.loopback_proxy import LoopbackProxy
+from tests.answer_shape import answer_of
 from tests.devnet.mcp_helpers import market_nonce, stdio_client
 from tests.devnet.test_mcp_server import TOOL
 
@@ -87,7 +88,7 @@ def test_a_delivery_is_read_in_halves_behind_a_capped_rpc(
     result = _call(devnet, tmp_path, proxy.url, "--timeout", "30")
     assert not result.is_error, result.content[0].text[:500]
     # the 77-digit requestId as a decimal string (issue #34 item 11)
-    assert result.structured_content == integers_as_text(delivery.response)
+    assert answer_of(result) == integers_as_text(delivery.response)
     assert proxy.counters.faults > 0  # ranges were refused, then read in halves
     assert market_nonce(devnet) == nonce + 1
 
