@@ -115,9 +115,11 @@ def test_an_output_schema_instruction_is_withheld_too() -> None:
     }
     (listed,) = _listed(_typed("tide-table", {"type": "string"}, output)).values()
     assert ORDERS not in json.dumps(listed.tool["outputSchema"])
-    assert "/outputSchema/properties/t/description" in _server_part(
-        listed.tool["description"]
-    )
+    # the mech's output schema is served inside the paid answer's envelope
+    place = "/outputSchema/properties/answer/anyOf/0/properties/t/description"
+    description = listed.tool["description"]
+    assert place in _server_part(description)
+    assert description.count("Note from this server: text of this tool's schema") == 1
 
 
 @pytest.mark.parametrize(

@@ -34,11 +34,14 @@ from typing import Any, Dict
 
 from mech_catalogue_core.exporters.mcp_tool import META_KEY, withheld_note_of
 from mech_catalogue_core.model.quoted_text import quoted_for_model
+from mech_catalogue_core.model.withheld_text import WITHHELD_NOTE
 
 from .source import ServedCatalogue, ServedTool
 
 #: how the server's note on a renamed tool begins
 RENAMED_NOTE = "Note from this server:"
+#: how the exporter's note on withheld schema text begins (``withheld_text``)
+WITHHELD_SCHEMA_NOTE = f"{WITHHELD_NOTE} text of this tool's schema "
 
 
 def renamed_note(name: str, mech_tool: str) -> str:
@@ -70,9 +73,12 @@ def _noted(tool: ServedTool) -> ServedTool:
     if not notes:
         return tool
     description = str(entry.get("description") or "")
-    if withheld and description.endswith(f"\n\n{withheld}"):
-        # the exporter's copy of this very note: said once, in the server's part
-        entry = dict(entry, description=description[: -len(withheld) - 2])
+    copy_at = description.rfind(f"\n\n{WITHHELD_SCHEMA_NOTE}")
+    if withheld and copy_at >= 0 and "\n\n" not in description[copy_at + 2 :]:
+        # the exporter's copy of this note ends the description: said once, in the
+        # server's part (the copy's places are the mech's schemas', the server's
+        # those of the schemas it serves: a paid answer's sit inside its envelope)
+        entry = dict(entry, description=description[:copy_at])
     if tool.name != tool.mech_tool:
         meta = dict((entry.get("_meta") or {}).get(META_KEY) or {})
         meta["mechToolName"] = tool.mech_tool
