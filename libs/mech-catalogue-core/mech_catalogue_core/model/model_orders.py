@@ -108,7 +108,7 @@ ADDRESSED_PATTERNS: Tuple[str, ...] = (
     r"(tool|mech|function|endpoint)( [a-z0-9_]+)? (again|once more|a second time|"
     r"twice)",
     # a tool named bare ("call tide again"; "call your doctor again" names a person)
-    r"(call|invoke|rerun) (?!(?:it|me|us|him|her|them|back|your|the|a|an|my)\b)"
+    r"(call|invoke|rerun) (?!(?:it|me|us|you|him|her|them|back|your|the|a|an|my)\b)"
     r"[a-z0-9_]+ (again|once more|a second time|twice)",
     r"(retry|repeat|resend|resubmit|redo|rerun) (the |this |that |your )?(paid )?"
     r"(request|call|payment)",
@@ -172,6 +172,13 @@ PAID_CALL = (
     r"(?:(?:the|this|that|same|your|a|an|my|paid|original|previous|last|identical|"
     r"whole|full) )*(?:mech|tool|request|call|prompt|payment)s?"
 )
+#: what a model is told to keep from the one it works for: this conversation's
+#: doings (not a page's field: ``hide the password field from the user``)
+KEPT_BACK = (
+    r"(?:this|it|that|these|those|everything|anything|all|any|of|the|your|payment|"
+    r"call|request|transfer|answer|result|response|message|note|instructions?|fact|"
+    r"charge|fee|approval|spending)"
+)
 #: the grammar of an order to a model (fix29zo): a verb of a class standing as an
 #: imperative (:data:`ORDER_LEAD`) and an object of its class, whatever the words;
 #: each pattern starts at the verb
@@ -185,16 +192,17 @@ LED_ORDER_PATTERNS: Tuple[str, ...] = (
     r"(?:call|invoke|query|hire|request) (?:the |another |a |this |that )?(?:other "
     r"|next |second |new )?(?:tool|mech)s?\b",
     r"(?:call|invoke|query|use|run|try|ask) (?:[a-z0-9]+ ){1,5}?with (?:the |this |"
-    r"that |my |your )?(?:same|identical|exact|this|that) (?:prompt|input|question|"
-    r"request|arguments?|parameters?)",
+    r"that |my |your )?(?:same|identical|exact|this|that) (?:prompt|question|request)",
     # a spender approved, an allowance given
     rf"approve {ON_CHAIN_PARTY} (?:to (?:spend|use|transfer|move|withdraw)|as "
     r"(?:a |the )?spender|for)",
+    rf"(?:grant|give) {ON_CHAIN_PARTY} (?:(?:an|the|a|unlimited|infinite|max|maximum|"
+    r"full) )*(?:allowance|approval)",
     rf"(?:set|grant|give|increase|raise) (?:(?:an|the|a|unlimited|infinite|max|"
     rf"maximum|full) )*(?:allowance|approval|spending approval)(?: [a-z0-9]+){{0,3}}? "
     rf"(?:to|for) {ON_CHAIN_PARTY}",
     # kept from the person a model works for
-    rf"(?:keep|hide|conceal|withhold|hold back) (?:[a-z0-9]+ ){{0,4}}?(?:hidden |"
+    rf"(?:keep|hide|conceal|withhold|hold back) (?:{KEPT_BACK} ){{0,4}}?(?:hidden |"
     rf"secret |private |quiet |away )?from (?:the |your |my |any |all )?{PRINCIPAL}\b",
     # the frame disregarded
     r"(?:disregard|ignore|forget) (?:(?:all|any|of|everything|anything|what|was|is|"
@@ -330,44 +338,57 @@ def strings_in_order(value: Any, with_keys: bool = True) -> Iterator[str]:
             stack.extend(reversed(node))
 
 
-#: what a digit or symbol stands for inside a word (``1`` read both ways, in turn)
-DIGIT_LETTERS = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
-#: what ``1`` stands for, one reading each
-ONE_READ_AS = ("i", "l")
-_LETTER_SUBSTITUTES = "013457@$"
+#: what a digit or symbol stands for inside a word (``1``: :data:`_ONE_AS_L`, else i)
+DIGIT_LETTERS = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+)
+#: a ``1`` beside an ``l`` or another ``1`` stands for an ``l`` (``a11``, ``wa1let``)
+_ONE_AS_L = re.compile(r"1(?=[1lL])|(?<=[1lL])1")
+_LETTER_SUBSTITUTES = re.compile(r"[013457@$]")
 #: a word of ASCII letters, digits and ``@``/``$``
 _SUBSTITUTED_WORD = re.compile(r"[A-Za-z0-9@$]+")
 #: a number, not a word: ``0x1f``, ``10``, ``$10``
 _NUMBER = re.compile(r"(?:0x[0-9a-f]+|[0-9@$]+)\Z", re.IGNORECASE)
+#: where a sentence ends: the unit a reading with letters read keeps or leaves out
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def digits_read_as_letters(text: str) -> Tuple[str, ...]:
-    """The text with the digits and symbols inside words read as the letters they stand for.
+    """The sentences of a text holding digits or symbols for letters, read as letters.
 
     Only in a word mixing letters with ``0 1 3 4 5 7 @ $`` (``1gn0re``, ``fund$``,
     ``P@y``, ``4gain``); a number (``10``, ``0x1f``, ``$10``) stays as written. ``0``
     is read ``o``, ``3`` ``e``, ``4`` and ``@`` ``a``, ``5`` and ``$`` ``s``, ``7``
-    ``t``, and ``1`` ``i`` in one reading, ``l`` in another (``1nstruct10ns``,
-    ``a11``). For the order checks only: a word check warns of the text as written.
+    ``t``, ``1`` ``l`` beside an ``l`` or a ``1`` (``a11``, ``ca1l``) and ``i``
+    elsewhere (``1nstruct10ns``; ``he1p`` is read ``heip``). Only the sentences
+    holding such a word are given (a blank line between them, each read whole), so
+    the reading costs nothing for a text without one. For the order checks only: a
+    word check warns of the text as written.
 
     :param text: any text.
-    :return: the readings that differ from the text (() when no word mixes them).
+    :return: ``(reading,)``, or () when no word mixes them. Linear.
     """
-    if not any(c in text for c in _LETTER_SUBSTITUTES):
+    if not _LETTER_SUBSTITUTES.search(text):
         return ()
-    readings: List[str] = []
-    for one in ONE_READ_AS:
-        table = str.maketrans({**DIGIT_LETTERS, "1": one})
+    read = [
+        reading
+        for sentence in _SENTENCE_END.split(text)
+        for reading in (_SUBSTITUTED_WORD.sub(_word_read, sentence),)
+        if reading != sentence
+    ]
+    return ("\n\n".join(read),) if read else ()
 
-        def read(word: "re.Match[str]", table: Any = table) -> str:
-            found = word.group(0)
-            mixed = any(c.isalpha() for c in found) and not _NUMBER.match(found)
-            return found.translate(table) if mixed else found
 
-        reading = _SUBSTITUTED_WORD.sub(read, text)
-        if reading != text:
-            readings.append(reading)
-    return tuple(dict.fromkeys(readings))
+def _word_read(word: "re.Match[str]") -> str:
+    """A word with its digits and symbols read as letters (:func:`digits_read_as_letters`).
+
+    :param word: a :data:`_SUBSTITUTED_WORD` match.
+    :return: the word read, or as written when it has no letter or is a number.
+    """
+    found = word.group(0)
+    if not any(c.isalpha() for c in found) or _NUMBER.match(found):
+        return found
+    return _ONE_AS_L.sub("l", found).translate(DIGIT_LETTERS)
 
 
 def _orders_read(text: str) -> List[str]:
